@@ -1,0 +1,137 @@
+// Error classes of zoneform. Each says whose fault it is and carries the process exit code the CLI
+// uses; the CLI's single catch turns them into a message (never a stack trace) and that code.
+
+/** Documented exit codes (README "Exit codes"). */
+export const EXIT = {
+  ok: 0,
+  error: 1,
+  changes: 2,
+  invalid: 3,
+  partial: 4,
+} as const;
+
+export abstract class ZoneformError extends Error {
+  abstract readonly exitCode: number;
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** One problem found in a desired-state file, with where it is. */
+export interface ConfigProblem {
+  file: string;
+  line: number;
+  column: number;
+  /** JSON pointer inside the document, e.g. `/zones/0/page_shield/policies/1/action`. */
+  pointer: string;
+  message: string;
+  severity?: "error" | "warning";
+}
+
+export function formatProblem(p: ConfigProblem): string {
+  const where = `${p.file}:${p.line}:${p.column}`;
+  const kind = p.severity === "warning" ? "warning: " : "";
+  return `${where}  ${p.pointer || "/"}  ${kind}${p.message}`;
+}
+
+/** The desired-state file (or a flag that names it) is invalid: exit 3. */
+export class ConfigError extends ZoneformError {
+  readonly exitCode = EXIT.invalid;
+  constructor(
+    readonly problems: ConfigProblem[],
+    summary?: string,
+  ) {
+    super(
+      summary ??
+        `${problems.length} problem${problems.length === 1 ? "" : "s"} in the configuration:\n` +
+          problems.map((p) => `  ${formatProblem(p)}`).join("\n"),
+    );
+  }
+}
+
+/** Bad command-line usage (unknown flag, missing argument): exit 3, like an invalid file. */
+export class UsageError extends ZoneformError {
+  readonly exitCode = EXIT.invalid;
+}
+
+/** A generic runtime failure that is not the API's fault (a file that cannot be written, …). */
+export class RuntimeError extends ZoneformError {
+  readonly exitCode = EXIT.error;
+}
+
+/** No credentials, or credentials of the wrong form, in the environment. */
+export class CredentialsError extends ZoneformError {
+  readonly exitCode = EXIT.error;
+}
+
+export interface ApiErrorDetail {
+  code?: number;
+  message: string;
+  pointer?: string;
+}
+
+/** The Cloudflare API answered with an error (or an answer that is not an API answer). */
+export class ApiError extends ZoneformError {
+  readonly exitCode = EXIT.error;
+  constructor(
+    message: string,
+    readonly info: {
+      status: number;
+      method: string;
+      path: string;
+      errors: ApiErrorDetail[];
+      retryable: boolean;
+      retryAfterMs?: number;
+    },
+  ) {
+    super(message);
+  }
+  get status(): number {
+    return this.info.status;
+  }
+  isRetryable(): boolean {
+    return this.info.retryable;
+  }
+}
+
+/**
+ * A request got no usable answer (connection reset, timeout) after the retries allowed. For a POST the
+ * outcome is unknown: the server may have created the resource. The engine must re-read, not re-send.
+ */
+export class NetworkError extends ZoneformError {
+  readonly exitCode = EXIT.error;
+  constructor(
+    message: string,
+    readonly info: { method: string; path: string; ambiguous: boolean; cause?: string },
+  ) {
+    super(message);
+  }
+}
+
+/** The plan would delete more than the safety limit allows and `--force` was not given. */
+export class UnsafePlanError extends ZoneformError {
+  readonly exitCode = EXIT.error;
+}
+
+/** A saved plan no longer matches the live zone: nothing was written. */
+export class StalePlanError extends ZoneformError {
+  readonly exitCode = EXIT.error;
+  constructor(
+    message: string,
+    readonly changed: string[],
+  ) {
+    super(message);
+  }
+}
+
+/** Apply stopped part-way: some operations were made, some not. */
+export class ApplyError extends ZoneformError {
+  readonly exitCode = EXIT.partial;
+  constructor(
+    message: string,
+    readonly report: { done: string[]; failed: string[]; notDone: string[] },
+  ) {
+    super(message);
+  }
+}

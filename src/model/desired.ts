@@ -1,0 +1,124 @@
+// The desired state: what the YAML file declares, validated and normalised (defaults filled,
+// thresholds as integers, filters as objects). Field names follow the file (snake_case) so that
+// export can write this shape back out. Pure types, no imports.
+
+export type PolicyAction = "log" | "allow";
+export type OwaspAction = "block" | "managed_challenge" | "js_challenge" | "log" | "challenge";
+export type CertificateAuthority = "digicert" | "google" | "lets_encrypt" | "ssl_com" | "";
+
+export interface DesiredPolicy {
+  description: string;
+  action: PolicyAction;
+  expression: string;
+  value: string;
+  enabled: boolean;
+}
+
+export interface DesiredPageShield {
+  /** Only the settings present in the file are managed. */
+  enabled?: boolean;
+  use_cloudflare_reporting_endpoint?: boolean;
+  use_connection_url_path?: boolean;
+  /** Absent: policies are not managed. `[]`: every live policy is deleted (unless prune is false). */
+  policies?: DesiredPolicy[];
+  /** false keeps live policies that the file does not list. Default true. */
+  prune: boolean;
+}
+
+export interface DesiredOwasp {
+  enabled: boolean;
+  /** 1..4; rules tagged paranoia-level-(N+1..4) are disabled. Default 1. */
+  paranoia_level: number;
+  /** Anomaly score threshold as an integer (low=60, medium=40, high=25). Default 40. */
+  score_threshold: number;
+  /** Action of the last rule (949110). Default block. */
+  action: OwaspAction;
+}
+
+export interface DesiredCloudflareManaged {
+  enabled: boolean;
+  /** Ruleset-wide action override; absent keeps each rule's own action. */
+  action?: string;
+}
+
+export interface DesiredWaf {
+  owasp?: DesiredOwasp;
+  cloudflare_managed?: DesiredCloudflareManaged;
+}
+
+export interface DesiredCustomFields {
+  request_headers: string[];
+  response_headers: string[];
+  cookies: string[];
+}
+
+/** A logpush filter as written in YAML: `where` holding nested `and` / `or` groups and leaves. */
+export type FilterNode =
+  | { and: FilterNode[] }
+  | { or: FilterNode[] }
+  | { key: string; operator: string; value: unknown };
+
+export interface LogpushFilter {
+  where: FilterNode | Record<string, never>;
+}
+
+export interface DesiredLogpushJob {
+  name: string;
+  dataset: string;
+  destination_conf: string;
+  ownership_challenge?: string;
+  enabled: boolean;
+  kind?: "" | "edge";
+  filter?: LogpushFilter;
+  output_options?: Record<string, unknown>;
+  max_upload_bytes?: number;
+  max_upload_interval_seconds?: number;
+  max_upload_records?: number;
+}
+
+export interface DesiredLogs {
+  custom_fields?: DesiredCustomFields;
+  /** Absent: jobs are not managed. */
+  logpush_jobs?: DesiredLogpushJob[];
+  /** false keeps live logpush jobs that the file does not list. Default true. */
+  prune: boolean;
+}
+
+export interface DesiredCustomHostname {
+  hostname: string;
+  certificate_authority: CertificateAuthority;
+}
+
+/** Where a zone (or an item in it) was declared, for messages. */
+export interface SourceRef {
+  file: string;
+  line: number;
+  column: number;
+}
+
+export interface DesiredZone {
+  zone_id: string;
+  name?: string;
+  page_shield?: DesiredPageShield;
+  waf?: DesiredWaf;
+  logs?: DesiredLogs;
+  custom_hostnames?: DesiredCustomHostname[];
+  source?: SourceRef;
+}
+
+/** A value that came from `${env:NAME}`: shown as (sensitive), stored in plan files as the reference. */
+export interface SecretRef {
+  name: string;
+  value: string;
+}
+
+export interface DesiredState {
+  version: 1;
+  account_id?: string;
+  safety: { max_deletes: number };
+  zones: DesiredZone[];
+  /** Every `${env:NAME}` that was interpolated, with its value. */
+  secrets: SecretRef[];
+  /** The files that were read, in order. */
+  files: string[];
+}

@@ -1,0 +1,2 @@
+export * from "./desired.js";
+export * from "./plan.js";

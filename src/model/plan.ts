@@ -1,0 +1,68 @@
+// The plan: ordered changes per zone, each carrying the API calls that make it as plain data, so a
+// plan can be saved, rendered in any format and tested call by call. Pure types, no imports.
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+export type ChangeKind = "create" | "update" | "delete" | "replace";
+
+/** One API call, relative to the API base (e.g. `zones/<id>/page_shield/policies`). */
+export interface Operation {
+  method: HttpMethod;
+  path: string;
+  query?: Record<string, string>;
+  body?: unknown;
+}
+
+/** A field-level difference shown under an update. */
+export interface FieldDiff {
+  field: string;
+  before?: unknown;
+  after?: unknown;
+  /** Long text (CSP values, expressions, filters): rendered as a word diff. */
+  text?: boolean;
+  /** Never shown: rendered as (sensitive). */
+  sensitive?: boolean;
+}
+
+export interface Change {
+  kind: ChangeKind;
+  /** The resource kind, e.g. `page_shield_policy`. */
+  resource: string;
+  zone_id: string;
+  /** What identifies the resource inside its zone: a description, a job name, a hostname, `settings`. */
+  identity: string;
+  /** Intent in words, e.g. "paranoia 1 → 2, threshold 60 → 40 (medium)". */
+  summary?: string;
+  /** The live id this change touches, when there is one. */
+  live_id?: string;
+  before?: unknown;
+  after?: unknown;
+  fields: FieldDiff[];
+  operations: Operation[];
+  /** Things a reviewer should know (duplicates found, chain changes, …). */
+  notes?: string[];
+}
+
+export interface ZonePlan {
+  zone_id: string;
+  name?: string;
+  changes: Change[];
+  /** Fingerprint (sha256 of normalised JSON) of every live resource read, keyed `kind/identity`. */
+  fingerprints: Record<string, string>;
+  /** Problems found while planning that make the zone impossible to apply. */
+  errors: string[];
+  warnings: string[];
+}
+
+export interface PlanSummary {
+  create: number;
+  update: number;
+  replace: number;
+  delete: number;
+}
+
+export interface Plan {
+  format_version: 1;
+  created_at: string;
+  zones: ZonePlan[];
+  summary: PlanSummary;
+}
