@@ -1,0 +1,65 @@
+// Builds the command-line program and holds the one catch: every ZoneformError becomes its message on
+// stderr and its exit code; anything else is an internal error (exit 1) without a stack trace unless
+// --verbose.
+import { Command, CommanderError } from "commander";
+import { ZoneformError, EXIT } from "../errors.js";
+import type { CliIO } from "./io.js";
+import { registerCommands } from "./commands/index.js";
+
+export interface CommandContext {
+  io: CliIO;
+  /** Set by a command's action: the process exit code. */
+  setExit(code: number): void;
+}
+
+export function buildProgram(ctx: CommandContext): Command {
+  const program = new Command("zoneform")
+    .description("Keep a Cloudflare zone's security configuration in YAML and make the live zone match it.")
+    .version(VERSION, "-V, --version")
+    .showHelpAfterError("(run with --help for usage)")
+    .configureOutput({
+      writeOut: (s) => ctx.io.stdout.write(s),
+      writeErr: (s) => ctx.io.stderr.write(s),
+    })
+    .exitOverride();
+  registerCommands(program, ctx);
+  for (const cmd of program.commands) cmd.exitOverride().configureOutput({
+    writeOut: (s) => ctx.io.stdout.write(s),
+    writeErr: (s) => ctx.io.stderr.write(s),
+  });
+  return program;
+}
+
+export const VERSION = "0.1.0";
+
+/** Runs zoneform with `argv` (without node and script) and returns the exit code. */
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const ctx: CommandContext = { io, setExit: (c) => (exitCode = c) };
+  const program = buildProgram(ctx);
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return exitCode;
+  } catch (err) {
+    return reportError(err, io, argv.includes("--verbose"));
+  }
+}
+
+export function reportError(err: unknown, io: CliIO, verbose: boolean): number {
+  if (err instanceof CommanderError) {
+    if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") {
+      return EXIT.ok;
+    }
+    // commander has already printed its message.
+    return EXIT.invalid;
+  }
+  if (err instanceof ZoneformError) {
+    io.stderr.write(`Error: ${err.message}\n`);
+    return err.exitCode;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  io.stderr.write(`Internal error: ${message}\n`);
+  if (verbose && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
+  else io.stderr.write("This is a bug in zoneform; run again with --verbose and report it with that output.\n");
+  return EXIT.error;
+}
