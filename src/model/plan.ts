@@ -51,6 +51,8 @@ export interface ZonePlan {
   /** Problems found while planning that make the zone impossible to apply. */
   errors: string[];
   warnings: string[];
+  /** The zone as the file declares it (secrets as `${env:NAME}`): what apply re-reads from a saved plan. */
+  desired?: unknown;
 }
 
 export interface PlanSummary {
@@ -63,6 +65,9 @@ export interface PlanSummary {
 export interface Plan {
   format_version: 1;
   created_at: string;
+  account_id?: string;
+  /** The file's safety settings, so a saved plan is checked the same way. */
+  safety?: { max_deletes: number };
   zones: ZonePlan[];
   summary: PlanSummary;
 }

@@ -1,0 +1,85 @@
+// Saved plans: written by `plan --out`, read by `apply plan.json`. The file holds `${env:NAME}`
+// references in place of secret values; reading it checks the format and puts the values back.
+import { readFile, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { ConfigError, RuntimeError } from "../errors.js";
+import type { SecretRef } from "../model/desired.js";
+import type { Plan } from "../model/plan.js";
+import { mapStrings } from "../redact.js";
+import { planForFile } from "./secrets.js";
+
+const require = createRequire(import.meta.url);
+const planSchema = require("../../schemas/plan.schema.json") as object;
+
+let validatePlanDoc: ((doc: unknown) => boolean) & { errors?: Array<{ instancePath: string; message?: string }> | null };
+
+export function planValidator() {
+  if (!validatePlanDoc) {
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+    validatePlanDoc = ajv.compile(planSchema) as typeof validatePlanDoc;
+  }
+  return validatePlanDoc;
+}
+
+export function serialisePlan(plan: Plan, secrets: SecretRef[]): string {
+  return `${JSON.stringify(planForFile(plan, secrets), null, 2)}\n`;
+}
+
+export async function writePlanFile(path: string, plan: Plan, secrets: SecretRef[]): Promise<void> {
+  try {
+    await writeFile(path, serialisePlan(plan, secrets), { mode: 0o600 });
+  } catch (err) {
+    throw new RuntimeError(`cannot write the plan to ${path}: ${(err as Error).message}`);
+  }
+}
+
+const ENV_REF = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** Reads a saved plan, validates it and replaces `${env:NAME}` with the values from `env`. */
+export async function readPlanFile(path: string, env: NodeJS.ProcessEnv): Promise<{ plan: Plan; secrets: SecretRef[] }> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    throw new RuntimeError(`cannot read the plan file ${path}: ${(err as Error).message}`);
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw problem(path, `is not JSON: ${(err as Error).message}`);
+  }
+  const version = (doc as { format_version?: unknown })?.format_version;
+  if (version !== 1) {
+    throw problem(path, `has format_version ${JSON.stringify(version)}; this zoneform reads format 1. Make the plan again with this version.`);
+  }
+  const validate = planValidator();
+  if (!validate(doc)) {
+    const first = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || "/"} ${e.message}`);
+    throw problem(path, `is not a zoneform plan: ${first.join("; ")}`);
+  }
+  const secrets: SecretRef[] = [];
+  const missing = new Set<string>();
+  const plan = mapStrings(doc, (s) =>
+    s.replace(ENV_REF, (ref, name: string) => {
+      const value = env[name];
+      if (value === undefined) {
+        missing.add(name);
+        return ref;
+      }
+      if (!secrets.some((x) => x.name === name)) secrets.push({ name, value });
+      return value;
+    }),
+  ) as Plan;
+  if (missing.size > 0) {
+    throw problem(path, `needs the environment variable(s) ${[...missing].join(", ")}, which are not set. Set them as when the plan was made.`);
+  }
+  return { plan, secrets };
+}
+
+function problem(path: string, message: string): ConfigError {
+  return new ConfigError([{ file: path, line: 1, column: 1, pointer: "", message }], `the plan file ${path} ${message}`);
+}

@@ -1,0 +1,42 @@
+// Shared formatting for plan renderers: values, signs, zone labels, word diffs as plain tokens.
+import { diffWords } from "diff";
+import type { Change, FieldDiff, Operation, ZonePlan } from "../../model/plan.js";
+import { SENSITIVE } from "../../redact.js";
+
+export const SIGN: Record<Change["kind"], string> = { create: "+", update: "~", replace: "-/+", delete: "-" };
+
+export function zoneLabel(z: ZonePlan): string {
+  return z.name ? `${z.name} (${z.zone_id})` : z.zone_id;
+}
+
+export function changeTitle(c: Change): string {
+  const id = c.live_id && c.kind !== "create" ? ` (id ${c.live_id})` : "";
+  return `${c.resource} "${c.identity}"${id}`;
+}
+
+export function formatValue(v: unknown, sensitive = false): string {
+  if (sensitive) return SENSITIVE;
+  if (v === undefined) return "(none)";
+  if (typeof v === "string") return JSON.stringify(v);
+  return JSON.stringify(v);
+}
+
+export function operationLine(op: Operation): string {
+  const q = op.query && Object.keys(op.query).length > 0 ? `?${new URLSearchParams(op.query).toString()}` : "";
+  return `${op.method} ${op.path}${q}`;
+}
+
+export interface WordPart {
+  value: string;
+  added?: boolean;
+  removed?: boolean;
+}
+
+/** A word diff of two texts; parts that are neither added nor removed are common. */
+export function wordDiff(before: string, after: string): WordPart[] {
+  return diffWords(before, after).map((p) => ({ value: p.value, added: p.added, removed: p.removed }));
+}
+
+export function isTextDiff(f: FieldDiff): boolean {
+  return Boolean(f.text) && !f.sensitive && typeof f.before === "string" && typeof f.after === "string";
+}

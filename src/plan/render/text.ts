@@ -1,0 +1,73 @@
+// The Terraform-like text rendering of a plan: one block per zone, a sign per change, field-level
+// before → after (word diffs for long text), the HTTP call under each change, and the Plan: line.
+import pc from "picocolors";
+import type { Change, FieldDiff, Plan } from "../../model/plan.js";
+import { summaryLine, totalChanges } from "../summary.js";
+import { SIGN, changeTitle, formatValue, isTextDiff, operationLine, wordDiff, zoneLabel } from "./format.js";
+
+export interface TextOptions {
+  color: boolean;
+  verbose?: boolean;
+}
+
+type Colors = ReturnType<typeof pc.createColors>;
+
+function colorFor(c: Colors, kind: Change["kind"]): (s: string) => string {
+  return { create: c.green, update: c.yellow, replace: c.magenta, delete: c.red }[kind];
+}
+
+function renderField(c: Colors, f: FieldDiff, kind: Change["kind"]): string {
+  if (kind === "create" || f.before === undefined) {
+    return `      ${c.green("+")} ${f.field}: ${formatValue(f.after, f.sensitive)}`;
+  }
+  if (f.after === undefined) return `      ${c.red("-")} ${f.field}: ${formatValue(f.before, f.sensitive)}`;
+  if (isTextDiff(f)) {
+    const words = wordDiff(f.before as string, f.after as string)
+      .map((p) => (p.added ? c.green(`{+${p.value}+}`) : p.removed ? c.red(`[-${p.value}-]`) : p.value))
+      .join("");
+    return `      ${c.yellow("~")} ${f.field}: ${words}`;
+  }
+  return `      ${c.yellow("~")} ${f.field}: ${formatValue(f.before, f.sensitive)} → ${formatValue(f.after, f.sensitive)}`;
+}
+
+export function renderChangeText(change: Change, c: Colors, verbose = false): string[] {
+  const paint = colorFor(c, change.kind);
+  const lines = [`  ${paint(SIGN[change.kind])} ${c.bold(changeTitle(change))}`];
+  if (change.summary) lines.push(`      ${c.dim("#")} ${change.summary}`);
+  for (const note of change.notes ?? []) lines.push(`      ${c.yellow("!")} ${note}`);
+  for (const f of change.fields) lines.push(renderField(c, f, change.kind));
+  for (const op of change.operations) {
+    lines.push(`        ${c.dim(operationLine(op))}`);
+    if (verbose && op.body !== undefined) {
+      for (const l of JSON.stringify(op.body, null, 2).split("\n")) lines.push(`          ${c.dim(l)}`);
+    }
+  }
+  return lines;
+}
+
+export function renderPlanText(plan: Plan, opts: TextOptions): string {
+  const c = pc.createColors(opts.color);
+  const out: string[] = [];
+  const changed = plan.zones.filter((z) => z.changes.length > 0 || z.errors.length > 0);
+  const unchanged = plan.zones.length - plan.zones.filter((z) => z.changes.length > 0).length;
+  for (const z of plan.zones) {
+    for (const w of z.warnings) out.push(`${c.yellow("Warning:")} [${z.name ?? z.zone_id}] ${w}`);
+  }
+  if (out.length > 0) out.push("");
+  if (totalChanges(plan.summary) === 0 && changed.length === 0) {
+    out.push(`${c.green("No changes.")} ${plan.zones.length} zone(s) match the configuration.`);
+    return `${out.join("\n")}\n`;
+  }
+  for (const z of changed) {
+    out.push(c.bold(`# ${zoneLabel(z)}`));
+    for (const e of z.errors) out.push(`  ${c.red("Error:")} ${e}`);
+    for (const change of z.changes) {
+      out.push(...renderChangeText(change, c, opts.verbose));
+      out.push("");
+    }
+    if (z.changes.length === 0) out.push("");
+  }
+  if (unchanged > 0) out.push(c.dim(`${unchanged} zone(s) unchanged.`));
+  out.push(c.bold(summaryLine(plan.summary)));
+  return `${out.join("\n")}\n`;
+}

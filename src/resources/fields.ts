@@ -1,0 +1,55 @@
+// Small helpers shared by resource kinds: field-level comparison and path building.
+import equal from "fast-deep-equal";
+import type { FieldDiff } from "../model/plan.js";
+
+export interface FieldSpec {
+  /** Long text shown as a word diff (CSP values, expressions). */
+  text?: boolean;
+  sensitive?: boolean;
+}
+
+/**
+ * The fields of `desired` whose value differs from `live`. Only keys present (not undefined) in
+ * `desired` are compared: what the file does not say is not managed.
+ */
+export function diffFields(
+  desired: Record<string, unknown>,
+  live: Record<string, unknown>,
+  specs: Record<string, FieldSpec> = {},
+): FieldDiff[] {
+  const out: FieldDiff[] = [];
+  for (const [field, after] of Object.entries(desired)) {
+    if (after === undefined) continue;
+    const before = live[field];
+    if (equal(before, after)) continue;
+    const spec = specs[field] ?? {};
+    out.push({ field, before, after, ...(spec.text ? { text: true } : {}), ...(spec.sensitive ? { sensitive: true } : {}) });
+  }
+  return out;
+}
+
+/** The fields of a created resource, shown under a `+`. */
+export function createdFields(after: Record<string, unknown>, specs: Record<string, FieldSpec> = {}): FieldDiff[] {
+  return Object.entries(after)
+    .filter(([, v]) => v !== undefined)
+    .map(([field, v]) => ({ field, after: v, ...(specs[field]?.sensitive ? { sensitive: true } : {}) }));
+}
+
+/** Picks the given keys of an object, dropping undefined values. */
+export function pick<T extends object, K extends keyof T>(obj: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const k of keys) if (obj[k] !== undefined) out[k] = obj[k];
+  return out;
+}
+
+/** `true`/`false` as text (seen in some Page Shield answers) or a boolean → boolean. */
+export function toBool(v: unknown): boolean | undefined {
+  if (typeof v === "boolean") return v;
+  if (v === "true") return true;
+  if (v === "false") return false;
+  return undefined;
+}
+
+export function zonePath(zoneId: string, ...rest: Array<string | number>): string {
+  return ["zones", zoneId, ...rest.map(String)].join("/");
+}
