@@ -37,7 +37,6 @@ export const pageShieldSettings: ResourceKind<Settings> = {
       resource: "page_shield_settings",
       zone_id: zone.zone_id,
       identity: "settings",
-      summary: fields.map((f) => `${f.field} ${String(f.before)} → ${String(f.after)}`).join(", "),
       before: live,
       after: { ...live, ...body },
       fields,

@@ -1,5 +1,5 @@
 // Shared formatting for plan renderers: values, signs, zone labels, word diffs as plain tokens.
-import { diffWords } from "diff";
+import { diffArrays } from "diff";
 import type { Change, FieldDiff, Operation, ZonePlan } from "../../model/plan.js";
 import { SENSITIVE } from "../../redact.js";
 
@@ -32,9 +32,17 @@ export interface WordPart {
   removed?: boolean;
 }
 
-/** A word diff of two texts; parts that are neither added nor removed are common. */
+/**
+ * A word diff of two texts, words being what whitespace separates (a CSP source, an expression
+ * operand), so `https://old.example` is replaced whole rather than letter groups inside it.
+ */
 export function wordDiff(before: string, after: string): WordPart[] {
-  return diffWords(before, after).map((p) => ({ value: p.value, added: p.added, removed: p.removed }));
+  const words = (s: string) => s.split(/(\s+)/).filter((w) => w !== "");
+  return diffArrays(words(before), words(after)).map((p) => ({
+    value: p.value.join(""),
+    added: p.added,
+    removed: p.removed,
+  }));
 }
 
 export function isTextDiff(f: FieldDiff): boolean {
