@@ -38,11 +38,20 @@ export interface WordPart {
  */
 export function wordDiff(before: string, after: string): WordPart[] {
   const words = (s: string) => s.split(/(\s+)/).filter((w) => w !== "");
-  return diffArrays(words(before), words(after)).map((p) => ({
-    value: p.value.join(""),
-    added: p.added,
-    removed: p.removed,
-  }));
+  const out: WordPart[] = [];
+  for (const p of diffArrays(words(before), words(after))) {
+    const value = p.value.join("");
+    if (!p.added && !p.removed) {
+      out.push({ value });
+      continue;
+    }
+    // Whitespace around a changed run is shown as common text, so markers wrap the words alone.
+    const [, lead = "", core = "", trail = ""] = /^(\s*)(.*?)(\s*)$/s.exec(value) ?? [];
+    if (lead) out.push({ value: lead });
+    if (core) out.push({ value: core, added: p.added, removed: p.removed });
+    if (trail) out.push({ value: trail });
+  }
+  return out;
 }
 
 export function isTextDiff(f: FieldDiff): boolean {

@@ -1,0 +1,47 @@
+// `zoneform plan`: read the live zones and print the ordered calls that would make them match.
+import type { Command } from "commander";
+import { EXIT } from "../../errors.js";
+import { findSafetyViolations, describeViolation } from "../../plan/safety.js";
+import { writePlanFile } from "../../plan/plan-file.js";
+import { totalChanges } from "../../plan/summary.js";
+import { addClientOptions } from "../client-options.js";
+import { addCommonOptions, addConfigOption } from "../options.js";
+import { assertNoZoneErrors, makePlan, parseFormat, renderPlan, type PlanningOptions } from "../planning.js";
+import type { CommandContext } from "../program.js";
+
+interface PlanOptions extends PlanningOptions {
+  out?: string;
+  format?: string;
+  detailedExitcode?: boolean;
+}
+
+export function register(program: Command, ctx: CommandContext): void {
+  const cmd = program
+    .command("plan")
+    .description("Read the live zones and show the ordered API calls that would make them match the file.")
+    .option("--out <file>", "save the plan (JSON; secrets as ${env:NAME} references) for `zoneform apply <file>`")
+    .option("--format <format>", "text | json | markdown", "text")
+    .option("--detailed-exitcode", "exit 2 when there are changes, 0 when there are none");
+  addConfigOption(cmd);
+  addCommonOptions(cmd);
+  addClientOptions(cmd);
+  cmd.action(async (opts: PlanOptions) => {
+    const { io } = ctx;
+    const format = parseFormat(opts.format);
+    const { plan, desired, client } = await makePlan(opts, io);
+    try {
+      io.stdout.write(renderPlan(plan, desired, format, io, opts));
+      if (opts.out) {
+        await writePlanFile(opts.out, plan, desired.secrets);
+        io.stderr.write(`Saved the plan to ${opts.out}; apply it with: zoneform apply ${opts.out}\n`);
+      }
+      for (const v of findSafetyViolations(plan, desired.safety.max_deletes)) {
+        io.stderr.write(`Warning: ${describeViolation(v)}; apply will refuse without --force.\n`);
+      }
+      assertNoZoneErrors(plan);
+      if (opts.detailedExitcode && totalChanges(plan.summary) > 0) ctx.setExit(EXIT.changes);
+    } finally {
+      await client.close();
+    }
+  });
+}

@@ -1,0 +1,83 @@
+// What plan, apply and drift share: load the file, pick the zones, build a client, reconcile, and
+// render the plan to stdout in the chosen format.
+import type { CloudflareClient } from "../cloudflare/types.js";
+import { loadConfig } from "../config/index.js";
+import { RuntimeError, UsageError, formatProblem } from "../errors.js";
+import { reconcile } from "../engine/reconcile.js";
+import type { DesiredState } from "../model/desired.js";
+import type { Plan } from "../model/plan.js";
+import { serialisePlan } from "../plan/plan-file.js";
+import { renderPlanMarkdown } from "../plan/render/markdown.js";
+import { renderPlanText } from "../plan/render/text.js";
+import { displayRedactor, planForDisplay } from "../plan/secrets.js";
+import { clientFromOptions } from "./client-options.js";
+import type { CliIO } from "./io.js";
+
+export interface PlanningOptions {
+  config?: string;
+  zone?: string[];
+  verbose?: boolean;
+  color?: boolean;
+  parallelism?: number;
+  [flag: string]: unknown;
+}
+
+export function useColor(io: CliIO, opts: { color?: boolean }): boolean {
+  return io.stdout.isTTY && opts.color !== false && !io.env.NO_COLOR;
+}
+
+/** Keeps the zones named by --zone (id or name); an unknown one is a usage error. */
+export function selectZones(desired: DesiredState, wanted: string[] | undefined): DesiredState {
+  if (!wanted || wanted.length === 0) return desired;
+  const unknown = wanted.filter((w) => !desired.zones.some((z) => z.zone_id === w || z.name === w));
+  if (unknown.length > 0) {
+    throw new UsageError(`--zone ${unknown.join(", ")}: no such zone in the configuration (give a zone_id or name from the file)`);
+  }
+  return { ...desired, zones: desired.zones.filter((z) => wanted.includes(z.zone_id) || (z.name !== undefined && wanted.includes(z.name))) };
+}
+
+export async function loadDesired(opts: PlanningOptions, io: CliIO): Promise<DesiredState> {
+  const { desired, warnings } = await loadConfig(opts.config ?? "zoneform.yaml", { env: io.env, cwd: io.cwd });
+  for (const w of warnings) io.stderr.write(`${formatProblem(w)}\n`);
+  return selectZones(desired, opts.zone);
+}
+
+export async function makePlan(
+  opts: PlanningOptions,
+  io: CliIO,
+): Promise<{ plan: Plan; desired: DesiredState; client: CloudflareClient }> {
+  const desired = await loadDesired(opts, io);
+  const client = clientFromOptions(opts, io, displayRedactor(desired.secrets));
+  const progress = opts.verbose || io.stderr.isTTY ? (l: string) => io.stderr.write(`${l}\n`) : undefined;
+  progress?.(`Reading ${desired.zones.length} zone(s)…`);
+  try {
+    const plan = await reconcile({ client, desired, parallelism: opts.parallelism, progress });
+    return { plan, desired, client };
+  } catch (err) {
+    await client.close();
+    throw err;
+  }
+}
+
+export type PlanFormat = "text" | "json" | "markdown";
+
+export function parseFormat(value: string | undefined, allowed: readonly string[] = ["text", "json", "markdown"]): PlanFormat {
+  const f = value ?? "text";
+  if (!allowed.includes(f)) throw new UsageError(`--format ${f}: expected one of ${allowed.join(", ")}`);
+  return f as PlanFormat;
+}
+
+export function renderPlan(plan: Plan, desired: DesiredState, format: PlanFormat, io: CliIO, opts: PlanningOptions): string {
+  if (format === "json") return serialisePlan(plan, desired.secrets);
+  const shown = planForDisplay(plan, desired.secrets);
+  if (format === "markdown") return renderPlanMarkdown(shown);
+  return renderPlanText(shown, { color: useColor(io, opts), verbose: opts.verbose });
+}
+
+/** Zones that could not be planned fail the command after the plan has been shown. */
+export function assertNoZoneErrors(plan: Plan): void {
+  const failed = plan.zones.filter((z) => z.errors.length > 0);
+  if (failed.length === 0) return;
+  const lines = failed.flatMap((z) => z.errors.map((e) => `  [${z.name ?? z.zone_id}] ${e}`));
+  throw new RuntimeError(`${failed.length} zone(s) could not be planned; nothing was changed:\n${lines.join("\n")}`);
+}
