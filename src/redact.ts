@@ -32,6 +32,18 @@ export function redactDestination(destination: string): string {
   return head + parts.join("&");
 }
 
+const URL_PARAM = /([?&])([^=&\s"'<>]+)=([^&\s"'<>]*)/g;
+
+/** Hides secret query parameters in any text that contains URLs (error messages, log lines). */
+export function redactUrlParams(text: string): string {
+  if (!text.includes("=")) return text;
+  return text.replace(URL_PARAM, (whole, sep: string, name: string, value: string) =>
+    value && value !== SENSITIVE && !value.startsWith("${env:") && isSecretParam(decodeURIComponentSafe(name))
+      ? `${sep}${name}=${SENSITIVE}`
+      : whole,
+  );
+}
+
 function decodeURIComponentSafe(s: string): string {
   try {
     return decodeURIComponent(s);
@@ -67,12 +79,13 @@ export class Redactor {
     return this.values.length;
   }
 
+  /** Known values first (so env values become their references in plan files), then URL parameters. */
   redact(text: string): string {
     let out = text;
     for (const { value, replacement } of this.values) {
       if (out.includes(value)) out = out.split(value).join(replacement);
     }
-    return out;
+    return redactUrlParams(out);
   }
 
   /** A deep copy of `value` with every string redacted. */

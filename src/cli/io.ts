@@ -1,6 +1,7 @@
 // What a command may touch of the outside world: streams, environment, working directory. Tests pass
 // their own to run `main(argv, io)` in-process and read what was printed.
 import process from "node:process";
+import { Redactor } from "../redact.js";
 
 export interface Output {
   write(text: string): void;
@@ -16,6 +17,30 @@ export interface CliIO {
   prompt?: (question: string) => Promise<string>;
   /** Lets a long-running command (the emulator) stay up until this resolves. */
   waitForShutdown?: () => Promise<void>;
+  /** Secret values known so far; everything written to stdout and stderr is redacted with it. */
+  secrets?: Redactor;
+}
+
+/** Env variables whose values are credentials wherever they appear. */
+const SECRET_ENV = /(TOKEN|SECRET|PASSWORD|API_KEY|_KEY$|_KEY_ID$|CREDENTIAL|CHALLENGE)/;
+
+/**
+ * Wraps an IO so that no secret reaches the terminal: the API token and key, env values that look
+ * like credentials, values interpolated from the file (added as the config loads) and secret URL
+ * parameters are all shown as (sensitive).
+ */
+export function redactingIO(io: CliIO, opts: { keepEnv?: string[] } = {}): CliIO {
+  const secrets = io.secrets ?? new Redactor();
+  for (const [name, value] of Object.entries(io.env)) {
+    if (value && SECRET_ENV.test(name) && !opts.keepEnv?.includes(name)) secrets.add(value);
+  }
+  const wrap = (out: Output): Output => ({
+    write: (text) => out.write(secrets.redact(text)),
+    get isTTY() {
+      return out.isTTY;
+    },
+  });
+  return { ...io, stdout: wrap(io.stdout), stderr: wrap(io.stderr), secrets };
 }
 
 function streamOutput(stream: NodeJS.WriteStream): Output {

@@ -38,6 +38,7 @@ export function selectZones(desired: DesiredState, wanted: string[] | undefined)
 
 export async function loadDesired(opts: PlanningOptions, io: CliIO): Promise<DesiredState> {
   const { desired, warnings } = await loadConfig(opts.config ?? "zoneform.yaml", { env: io.env, cwd: io.cwd });
+  for (const s of desired.secrets) io.secrets?.add(s.value);
   for (const w of warnings) io.stderr.write(`${formatProblem(w)}\n`);
   return selectZones(desired, opts.zone);
 }

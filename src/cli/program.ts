@@ -3,7 +3,7 @@
 // --verbose.
 import { Command, CommanderError } from "commander";
 import { ZoneformError, EXIT } from "../errors.js";
-import type { CliIO } from "./io.js";
+import { redactingIO, type CliIO } from "./io.js";
 import { registerCommands } from "./commands/index.js";
 
 export interface CommandContext {
@@ -33,7 +33,9 @@ export function buildProgram(ctx: CommandContext): Command {
 export const VERSION = "0.1.0";
 
 /** Runs zoneform with `argv` (without node and script) and returns the exit code. */
-export async function main(argv: string[], io: CliIO): Promise<number> {
+export async function main(argv: string[], rawIO: CliIO): Promise<number> {
+  // The emulator prints its own ready token on purpose; everything else never shows a credential.
+  const io = redactingIO(rawIO, argv[0] === "emulator" ? { keepEnv: ["CLOUDFLARE_API_TOKEN", "CLOUDFLARE_API_KEY"] } : {});
   let exitCode: number = EXIT.ok;
   const ctx: CommandContext = { io, setExit: (c) => (exitCode = c) };
   const program = buildProgram(ctx);
