@@ -12,6 +12,7 @@ import { renderPlanText } from "../plan/render/text.js";
 import { displayRedactor, planForDisplay } from "../plan/secrets.js";
 import { clientFromOptions } from "./client-options.js";
 import type { CliIO } from "./io.js";
+import { inShard, type Shard } from "./shard.js";
 
 export interface PlanningOptions {
   config?: string;
@@ -19,6 +20,7 @@ export interface PlanningOptions {
   verbose?: boolean;
   color?: boolean;
   parallelism?: number;
+  shard?: Shard;
   [flag: string]: unknown;
 }
 
@@ -26,8 +28,9 @@ export function useColor(io: CliIO, opts: { color?: boolean }): boolean {
   return io.stdout.isTTY && opts.color !== false && !io.env.NO_COLOR;
 }
 
-/** Keeps the zones named by --zone (id or name); an unknown one is a usage error. */
-export function selectZones(desired: DesiredState, wanted: string[] | undefined): DesiredState {
+/** Keeps the zones named by --zone (id or name; an unknown one is a usage error) and in --shard. */
+export function selectZones(desired: DesiredState, wanted: string[] | undefined, shard?: Shard): DesiredState {
+  if (shard) desired = { ...desired, zones: desired.zones.filter((z) => inShard(z.zone_id, shard)) };
   if (!wanted || wanted.length === 0) return desired;
   const unknown = wanted.filter((w) => !desired.zones.some((z) => z.zone_id === w || z.name === w));
   if (unknown.length > 0) {
@@ -40,7 +43,7 @@ export async function loadDesired(opts: PlanningOptions, io: CliIO): Promise<Des
   const { desired, warnings } = await loadConfig(opts.config ?? "zoneform.yaml", { env: io.env, cwd: io.cwd });
   for (const s of desired.secrets) io.secrets?.add(s.value);
   for (const w of warnings) io.stderr.write(`${formatProblem(w)}\n`);
-  return selectZones(desired, opts.zone);
+  return selectZones(desired, opts.zone, opts.shard);
 }
 
 export async function makePlan(

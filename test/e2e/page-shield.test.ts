@@ -218,3 +218,25 @@ describe("saved plans, safety and failures", () => {
     expect(md.stdout).toContain("```diff");
   });
 });
+
+describe("--shard", () => {
+  it("plans only the zones of one shard, and the shards together cover the file", async () => {
+    const config = await writeConfig(
+      header +
+        zoneBlock(ZONE.com, "example.com", "page_shield:\n  enabled: true\n") +
+        zoneBlock(ZONE.net, "example.net", "page_shield:\n  enabled: true\n") +
+        zoneBlock(ZONE.org, "example.org", "page_shield:\n  enabled: true\n"),
+    );
+    const seen: string[] = [];
+    for (const k of [1, 2]) {
+      await emu.clearRequests();
+      const r = await runCli(emu, ["plan", "-c", config, "--shard", `${k}/2`]);
+      expect(r.code, r.stderr).toBe(0);
+      seen.push(...(await emu.calls()).map((c) => c.split("/")[1]!));
+    }
+    expect(seen.sort()).toEqual([ZONE.com, ZONE.net, ZONE.org].sort());
+    const bad = await runCli(emu, ["plan", "-c", config, "--shard", "3/2"]);
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toContain("--shard 3/2");
+  });
+});

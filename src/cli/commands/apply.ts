@@ -15,6 +15,7 @@ import type { CliIO } from "../io.js";
 import { addCommonOptions, addConfigOption } from "../options.js";
 import { assertNoZoneErrors, makePlan, renderPlan, selectZones, type PlanningOptions } from "../planning.js";
 import type { CommandContext } from "../program.js";
+import { addShardOption } from "../shard.js";
 import type { CloudflareClient } from "../../cloudflare/types.js";
 
 interface ApplyOptions extends PlanningOptions {
@@ -45,7 +46,7 @@ async function execute(plan: Plan, client: CloudflareClient, io: CliIO, opts: Ap
 async function applySavedPlan(file: string, opts: ApplyOptions, io: CliIO): Promise<void> {
   const { plan: saved, secrets } = await readPlanFile(file, io.env);
   const desired: DesiredState = desiredFromPlan(saved, secrets);
-  const wanted = selectZones(desired, opts.zone).zones.map((z) => z.zone_id);
+  const wanted = selectZones(desired, opts.zone, opts.shard).zones.map((z) => z.zone_id);
   const plan: Plan = { ...saved, zones: saved.zones.filter((z) => wanted.includes(z.zone_id)) };
   const client = clientFromOptions(opts, io, displayRedactor(secrets));
   try {
@@ -71,6 +72,7 @@ export function register(program: Command, ctx: CommandContext): void {
   addConfigOption(cmd);
   addCommonOptions(cmd);
   addClientOptions(cmd);
+  addShardOption(cmd);
   cmd.action(async (planFile: string | undefined, opts: ApplyOptions) => {
     const { io } = ctx;
     if (planFile) return applySavedPlan(planFile, opts, io);

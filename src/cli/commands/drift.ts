@@ -7,6 +7,7 @@ import { addClientOptions } from "../client-options.js";
 import { addCommonOptions, addConfigOption } from "../options.js";
 import { assertNoZoneErrors, makePlan, type PlanningOptions } from "../planning.js";
 import type { CommandContext } from "../program.js";
+import { addShardOption } from "../shard.js";
 import { planForDisplay } from "../../plan/secrets.js";
 
 export function register(program: Command, ctx: CommandContext): void {
@@ -16,6 +17,7 @@ export function register(program: Command, ctx: CommandContext): void {
   addConfigOption(cmd);
   addCommonOptions(cmd);
   addClientOptions(cmd);
+  addShardOption(cmd);
   cmd.action(async (opts: PlanningOptions) => {
     const { io } = ctx;
     const { plan, desired, client } = await makePlan(opts, io);

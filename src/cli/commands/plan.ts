@@ -8,6 +8,7 @@ import { addClientOptions } from "../client-options.js";
 import { addCommonOptions, addConfigOption } from "../options.js";
 import { assertNoZoneErrors, makePlan, parseFormat, renderPlan, type PlanningOptions } from "../planning.js";
 import type { CommandContext } from "../program.js";
+import { addShardOption } from "../shard.js";
 
 interface PlanOptions extends PlanningOptions {
   out?: string;
@@ -25,6 +26,7 @@ export function register(program: Command, ctx: CommandContext): void {
   addConfigOption(cmd);
   addCommonOptions(cmd);
   addClientOptions(cmd);
+  addShardOption(cmd);
   cmd.action(async (opts: PlanOptions) => {
     const { io } = ctx;
     const format = parseFormat(opts.format);
