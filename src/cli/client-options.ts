@@ -1,0 +1,81 @@
+// The flags that shape how zoneform talks to the API (--api-url, --parallelism, --rate-limit,
+// --timeout), shared by plan, apply and drift, and the one place a command turns them and the
+// environment into a client.
+import type { Command } from "commander";
+import { createClient } from "../cloudflare/client.js";
+import { resolveCredentials } from "../cloudflare/credentials.js";
+import { DEFAULT_RATE_LIMIT, type RateLimit } from "../cloudflare/rate-limiter.js";
+import type { CloudflareClient } from "../cloudflare/types.js";
+import { UsageError } from "../errors.js";
+import type { Redactor } from "../redact.js";
+import type { CliIO } from "./io.js";
+
+export const DEFAULT_PARALLELISM = 8;
+export const DEFAULT_TIMEOUT_MS = 30_000;
+const MAX_PARALLELISM = 64;
+
+export interface ClientFlagValues {
+  apiUrl?: string;
+  parallelism?: number | string;
+  rateLimit?: RateLimit | string;
+  timeout?: number | string;
+  verbose?: boolean;
+}
+
+/** Adds the client flags; a bad value throws UsageError (exit 3) naming the flag. */
+export function addClientOptions(cmd: Command): Command {
+  return cmd
+    .option("--api-url <url>", "Cloudflare API base URL (env CLOUDFLARE_API_BASE_URL; default https://api.cloudflare.com/client/v4)")
+    .option("--parallelism <n>", `requests in flight at once (1-${MAX_PARALLELISM})`, parseParallelism, DEFAULT_PARALLELISM)
+    .option("--rate-limit <n/s>", "at most N requests per S seconds for the whole run (default 1200/300, Cloudflare's limit)", parseRateLimit)
+    .option("--timeout <ms>", `per-request timeout in ms, or with a unit (30s) (default ${DEFAULT_TIMEOUT_MS})`, parseTimeout);
+}
+
+/** Builds the run's client from the flags and `io.env`; with --verbose every call is logged to stderr. */
+export function clientFromOptions(opts: ClientFlagValues, io: CliIO, redactor?: Redactor): CloudflareClient {
+  const { baseUrl, auth } = resolveCredentials(io.env, { apiUrl: opts.apiUrl });
+  return createClient({
+    baseUrl,
+    auth,
+    parallelism: opts.parallelism === undefined ? DEFAULT_PARALLELISM : parseParallelism(String(opts.parallelism)),
+    rateLimit: opts.rateLimit === undefined ? DEFAULT_RATE_LIMIT : typeof opts.rateLimit === "string" ? parseRateLimit(opts.rateLimit) : checkRateLimit(opts.rateLimit),
+    timeoutMs: opts.timeout === undefined ? DEFAULT_TIMEOUT_MS : parseTimeout(String(opts.timeout)),
+    log: opts.verbose ? (line) => io.stderr.write(`${line}\n`) : undefined,
+    redactor,
+  });
+}
+
+/** `--parallelism N`: an integer from 1 to 64. */
+export function parseParallelism(value: string): number {
+  const n = Number(value.trim());
+  if (!/^\d+$/.test(value.trim()) || n < 1 || n > MAX_PARALLELISM) {
+    throw new UsageError(`--parallelism must be a whole number from 1 to ${MAX_PARALLELISM}, got "${value}"`);
+  }
+  return n;
+}
+
+/** `--rate-limit N/S`: N requests per S seconds (S may end in s or m: 1200/5m). */
+export function parseRateLimit(value: string): RateLimit {
+  const m = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*(s|m)?\s*$/i.exec(value);
+  if (!m) throw new UsageError(`--rate-limit must be N/S, requests per seconds, e.g. 1200/300; got "${value}"`);
+  const seconds = Number(m[2]) * (m[3]?.toLowerCase() === "m" ? 60 : 1);
+  return checkRateLimit({ requests: Number(m[1]), seconds });
+}
+
+function checkRateLimit(r: RateLimit): RateLimit {
+  if (!Number.isInteger(r.requests) || r.requests < 1 || !(r.seconds > 0)) {
+    throw new UsageError(`--rate-limit needs at least 1 request per a positive number of seconds, got ${r.requests}/${r.seconds}`);
+  }
+  return r;
+}
+
+/** `--timeout MS`: milliseconds, or a number with a unit (500ms, 30s, 2m); at least 100 ms. */
+export function parseTimeout(value: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/i.exec(value);
+  const unit = m?.[2]?.toLowerCase() ?? "ms";
+  const ms = m ? Math.round(Number(m[1]) * (unit === "m" ? 60_000 : unit === "s" ? 1000 : 1)) : NaN;
+  if (!(ms >= 100) || ms > 600_000) {
+    throw new UsageError(`--timeout must be a time from 100ms to 10m (plain numbers are milliseconds: 30000, or 30s), got "${value}"`);
+  }
+  return ms;
+}

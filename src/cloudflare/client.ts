@@ -1,0 +1,370 @@
+// The one way zoneform talks to the Cloudflare API. Built on undici: an Agent pools connections
+// (capped at --parallelism) and undici's retry interceptor re-sends failed attempts. What undici has
+// no building block for is written here: the run-wide rate limiter, which every attempt (retries
+// included) passes through, the rule that a POST which may have been processed is never re-sent,
+// envelope unwrapping into actionable errors, paging, verbose logging and redaction of secrets.
+import { Agent, interceptors, type Dispatcher } from "undici";
+import type { IncomingHttpHeaders } from "node:http";
+import type { Duplex } from "node:stream";
+import { ApiError } from "../errors.js";
+import type { HttpMethod } from "../model/plan.js";
+import { Redactor, SENSITIVE, isSecretParam, redactDestination } from "../redact.js";
+import type { Auth } from "./credentials.js";
+import { networkError, unwrapResponse } from "./errors.js";
+import { DEFAULT_RATE_LIMIT, RateLimiter, Semaphore, type Permit, type RateLimit } from "./rate-limiter.js";
+import { DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfter, type Failure, type RetryPolicy } from "./retry.js";
+import type { CloudflareClient, Envelope, RequestOptions } from "./types.js";
+
+export interface ClientOptions {
+  baseUrl: string;
+  auth: Auth;
+  /** Requests in flight at once (default 8). */
+  parallelism?: number;
+  /** Requests per window for the whole run (default 1200 per 300 s, Cloudflare's limit). */
+  rateLimit?: RateLimit;
+  /** Per-attempt timeout in ms: no answer (headers) or no body data for this long fails it (default 30000). */
+  timeoutMs?: number;
+  /** Retries after the first attempt (default 4). */
+  retries?: number;
+  /** Verbose log, one line per call; lines are already redacted. */
+  log?: (line: string) => void;
+  /** Extra secret values to hide (env values of the config); the token and key are always hidden. */
+  redactor?: Redactor;
+  userAgent?: string;
+  /** Random source for backoff jitter (tests). */
+  random?: () => number;
+  /** First backoff in ms (default 500, doubling to maxRetryDelayMs, default 8000). */
+  retryBaseDelayMs?: number;
+  maxRetryDelayMs?: number;
+  /** Longest Retry-After honoured (default 60000); an API asking for longer fails the call. */
+  maxRetryAfterMs?: number;
+}
+
+export interface ClientStats {
+  /** HTTP attempts sent, retries included. */
+  requests: number;
+  /** Attempts that were retries. */
+  retries: number;
+  /** 429 answers seen. */
+  throttled: number;
+}
+
+/** Default page size of page-style lists: within every paged endpoint's bounds (1–100, 5–50). */
+export const DEFAULT_PER_PAGE = 50;
+
+const ATTEMPT = "zoneformAttempt";
+
+/** Per-call state shared between the retry decision and the gate that sends each attempt. */
+interface AttemptState {
+  method: string;
+  attempts: number;
+  retries: number;
+  /** Wait before the next attempt (backoff or Retry-After). */
+  delayMs: number;
+  retryAfterTooLongMs?: number;
+  /** Retry-After of the last answer. */
+  retryAfterMs?: number;
+}
+
+type Query = RequestOptions["query"];
+
+export function createClient(opts: ClientOptions): CloudflareClient {
+  const base = new URL(opts.baseUrl);
+  const origin = base.origin;
+  const basePath = base.pathname.replace(/\/+$/, "");
+  const parallelism = opts.parallelism ?? 8;
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const policy: RetryPolicy = {
+    ...DEFAULT_RETRY_POLICY,
+    retries: opts.retries ?? DEFAULT_RETRY_POLICY.retries,
+    random: opts.random ?? Math.random,
+    ...(opts.retryBaseDelayMs !== undefined ? { baseDelayMs: opts.retryBaseDelayMs } : {}),
+    ...(opts.maxRetryDelayMs !== undefined ? { maxDelayMs: opts.maxRetryDelayMs } : {}),
+    ...(opts.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: opts.maxRetryAfterMs } : {}),
+  };
+  const log = opts.log;
+  const authKind = "token" in opts.auth ? "token" : "key";
+
+  const redactor = new Redactor();
+  if ("token" in opts.auth) redactor.add(opts.auth.token);
+  else redactor.add(opts.auth.key);
+  const extra = opts.redactor;
+  const redact = (text: string): string => redactUrls(redactor.redact(extra ? extra.redact(text) : text));
+
+  const limiter = new RateLimiter({ ...(opts.rateLimit ?? DEFAULT_RATE_LIMIT), log: log && ((l) => log(redact(l))) });
+  const semaphore = new Semaphore(parallelism);
+  const stats: ClientStats = { requests: 0, retries: 0, throttled: 0 };
+
+  const headers: Record<string, string> = {
+    accept: "application/json",
+    "user-agent": opts.userAgent ?? "zoneform",
+    ...("token" in opts.auth
+      ? { authorization: `Bearer ${opts.auth.token}` }
+      : { "x-auth-email": opts.auth.email, "x-auth-key": opts.auth.key }),
+  };
+
+  const agent = new Agent({
+    connections: parallelism,
+    connect: { timeout: Math.min(timeoutMs, 30_000) },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
+
+  // Sits below undici's retry handler, so every attempt, the first and each retry, waits for its
+  // backoff and for the rate limiter, is counted, and has its rate headers read.
+  const gate: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (dispatchOpts, handler) => {
+    const state = (dispatchOpts as unknown as Record<string, unknown>)[ATTEMPT] as AttemptState | undefined;
+    if (!state) return dispatch(dispatchOpts, handler);
+    void (async () => {
+      if (state.delayMs > 0) {
+        const wait = state.delayMs;
+        state.delayMs = 0;
+        await sleep(wait);
+      }
+      const permit = await limiter.acquire();
+      state.attempts++;
+      stats.requests++;
+      try {
+        dispatch(dispatchOpts, new ObservingHandler(handler, permit, (status, h) => onAnswer(state, status, h)));
+      } catch (err) {
+        permit.done();
+        handler.onResponseError?.(null as unknown as Dispatcher.DispatchController, err as Error);
+      }
+    })();
+    return true;
+  };
+
+  function onAnswer(state: AttemptState, status: number, h: Record<string, string | string[] | undefined>): void {
+    limiter.observe(h);
+    state.retryAfterMs = parseRetryAfter(h);
+    if (status === 429) {
+      stats.throttled++;
+      // Every caller waits, not only this one: the budget is shared.
+      const wait = Math.min(state.retryAfterMs ?? policy.baseDelayMs, policy.maxRetryAfterMs);
+      limiter.pauseFor(wait, `HTTP 429 from Cloudflare (${state.method})`);
+    }
+  }
+
+  const dispatcher = agent.compose(gate, interceptors.retry({ throwOnError: false, maxRetries: policy.retries }));
+
+  function retryFor(state: AttemptState): NonNullable<Parameters<typeof interceptors.retry>[0]>["retry"] {
+    return (err, _ctx, cb) => {
+      const e = err as Error & { code?: string; statusCode?: number; headers?: Record<string, string | string[] | undefined> };
+      const failure: Failure =
+        e.code === "UND_ERR_REQ_RETRY" && typeof e.statusCode === "number"
+          ? { kind: "status", status: e.statusCode, headers: e.headers ?? {} }
+          : { kind: "network", code: e.code };
+      const decision = decideRetry(state.method, failure, state.attempts, policy);
+      if (decision.retry) {
+        state.retries++;
+        stats.retries++;
+        state.delayMs = decision.delayMs;
+        cb(null);
+      } else {
+        if (decision.reason === "retry-after-too-long") state.retryAfterTooLongMs = decision.retryAfterMs;
+        cb(err);
+      }
+    };
+  }
+
+  async function call(method: HttpMethod, path: string, ro: RequestOptions = {}): Promise<Envelope<unknown>> {
+    const rel = path.replace(/^\/+/, "");
+    const qs = buildQuery(ro.query);
+    const shownPath = redact(rel);
+    const shownFull = shownPath + redactQuery(ro.query);
+    const hasBody = ro.body !== undefined;
+    const reqHeaders = hasBody ? { ...headers, "content-type": "application/json" } : headers;
+    const perTimeout = ro.timeoutMs ?? timeoutMs;
+    const state: AttemptState = { method, attempts: 0, retries: 0, delayMs: 0 };
+
+    const release = await semaphore.acquire();
+    const started = Date.now();
+    const retriesNote = () => (state.retries > 0 ? ` retries=${state.retries}` : "");
+    try {
+      let status: number;
+      let resHeaders: Record<string, string | string[] | undefined>;
+      let text: string;
+      try {
+        const res = await dispatcher.request({
+          origin,
+          path: `${basePath}/${rel}${qs}`,
+          method,
+          headers: reqHeaders,
+          body: hasBody ? JSON.stringify(ro.body) : undefined,
+          headersTimeout: perTimeout,
+          bodyTimeout: perTimeout,
+          retryOptions: { retry: retryFor(state) },
+          [ATTEMPT]: state,
+        } as Dispatcher.RequestOptions);
+        status = res.statusCode;
+        resHeaders = res.headers;
+        text = await res.body.text();
+      } catch (err) {
+        const e = err as Error & { code?: string };
+        log?.(`${method} ${shownFull} failed (${e.code ?? e.name}) ${Date.now() - started}ms${retriesNote()}`);
+        throw networkError({
+          method,
+          path: shownPath,
+          origin,
+          code: e.code,
+          cause: redact(e.message),
+          retries: state.retries,
+          timeoutMs: perTimeout,
+        });
+      }
+      log?.(`${method} ${shownFull} ${status} ${Date.now() - started}ms${retriesNote()}`);
+      const unwrapped = unwrapResponse({
+        method,
+        path: shownPath,
+        status,
+        headers: resHeaders,
+        body: text,
+        retries: state.retries,
+        retryAfterMs: state.retryAfterMs,
+        retryAfterTooLongMs: state.retryAfterTooLongMs,
+        maxRetryAfterMs: policy.maxRetryAfterMs,
+        auth: authKind,
+        redact,
+      });
+      return { result: unwrapped.result, result_info: unwrapped.result_info, status };
+    } finally {
+      release();
+    }
+  }
+
+  async function* paginate<T>(path: string, po: { query?: Query; perPage?: number } = {}): AsyncGenerator<T> {
+    const perPage = po.perPage ?? DEFAULT_PER_PAGE;
+    for (let page = 1; ; page++) {
+      const env = await call("GET", path, { query: { ...po.query, page, per_page: perPage } });
+      const items = listOf<T>(env, "GET", redact(path));
+      yield* items;
+      const info = env.result_info ?? {};
+      const count = num(info.count);
+      const pageSize = num(info.per_page) ?? perPage;
+      const totalPages =
+        num(info.total_pages) ??
+        (num(info.total_count) !== undefined && pageSize > 0 ? Math.ceil(num(info.total_count)! / pageSize) : undefined);
+      if (items.length === 0 || count === 0) return;
+      if (totalPages !== undefined && page >= totalPages) return;
+      if (items.length < pageSize) return;
+    }
+  }
+
+  async function* paginateCursor<T>(path: string, po: { query?: Query; perPage?: number } = {}): AsyncGenerator<T> {
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (;;) {
+      const env = await call("GET", path, { query: { ...po.query, per_page: po.perPage, cursor } });
+      yield* listOf<T>(env, "GET", redact(path));
+      const next = env.result_info?.cursor;
+      if (typeof next !== "string" || next === "") return;
+      if (seen.has(next)) {
+        throw new ApiError(`GET ${redact(path)}: the API returned the same page cursor twice; stopping so the list is not read forever`, {
+          status: env.status,
+          method: "GET",
+          path: redact(path),
+          errors: [],
+          retryable: false,
+        });
+      }
+      seen.add(next);
+      cursor = next;
+    }
+  }
+
+  return {
+    async request<T>(method: HttpMethod, path: string, ro?: RequestOptions): Promise<T> {
+      return (await call(method, path, ro)).result as T;
+    },
+    async requestEnvelope<T>(method: HttpMethod, path: string, ro?: RequestOptions): Promise<Envelope<T>> {
+      return (await call(method, path, ro)) as Envelope<T>;
+    },
+    paginate,
+    paginateCursor,
+    async listAll<T>(path: string, po?: { query?: Query; perPage?: number }): Promise<T[]> {
+      const out: T[] = [];
+      for await (const item of paginate<T>(path, po)) out.push(item);
+      return out;
+    },
+    stats: () => ({ ...stats }),
+    async close() {
+      limiter.close();
+      await agent.close();
+    },
+  };
+}
+
+/** Passes every handler callback through, releasing the limiter permit when the attempt is answered. */
+class ObservingHandler implements Dispatcher.DispatchHandler {
+  constructor(
+    private readonly inner: Dispatcher.DispatchHandler,
+    private readonly permit: Permit,
+    private readonly onAnswer: (status: number, headers: IncomingHttpHeaders) => void,
+  ) {}
+  onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
+    this.inner.onRequestStart?.(controller, context);
+  }
+  onRequestUpgrade(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders, socket: Duplex): void {
+    this.inner.onRequestUpgrade?.(controller, statusCode, headers, socket);
+  }
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders, statusMessage?: string): void {
+    this.permit.done();
+    this.onAnswer(statusCode, headers);
+    this.inner.onResponseStart?.(controller, statusCode, headers, statusMessage);
+  }
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.inner.onResponseData?.(controller, chunk);
+  }
+  onResponseEnd(controller: Dispatcher.DispatchController, trailers: IncomingHttpHeaders): void {
+    this.inner.onResponseEnd?.(controller, trailers);
+  }
+  onResponseError(controller: Dispatcher.DispatchController, error: Error): void {
+    this.permit.done();
+    this.inner.onResponseError?.(controller, error);
+  }
+}
+
+function listOf<T>(env: Envelope<unknown>, method: string, path: string): T[] {
+  if (Array.isArray(env.result)) return env.result as T[];
+  throw new ApiError(`${method} ${path}: expected a list in the answer's "result", got ${env.result === null ? "null" : typeof env.result}`, {
+    status: env.status,
+    method,
+    path,
+    errors: [],
+    retryable: false,
+  });
+}
+
+function num(v: unknown): number | undefined {
+  return typeof v === "number" && Number.isFinite(v) ? v : undefined;
+}
+
+/** `?a=1&b=2`, dropping undefined values; empty string when nothing is left. */
+export function buildQuery(query: Query): string {
+  if (!query) return "";
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) params.append(k, String(v));
+  const s = params.toString();
+  return s ? `?${s}` : "";
+}
+
+/** The query string as logged: secret parameters hidden, destination URLs' credentials hidden. */
+export function redactQuery(query: Query): string {
+  if (!query) return "";
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined) continue;
+    const value = isSecretParam(k) ? SENSITIVE : typeof v === "string" && v.includes("://") ? redactDestination(v) : String(v);
+    parts.push(`${k}=${value}`);
+  }
+  return parts.length ? `?${parts.join("&")}` : "";
+}
+
+/** Hides the credentials of any URL with a query string inside free text (a destination_conf echoed back). */
+export function redactUrls(text: string): string {
+  return text.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*\?[^\s"'<>]*/gi, (url) => redactDestination(url));
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

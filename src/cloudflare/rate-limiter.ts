@@ -1,0 +1,243 @@
+// The one rate limiter of a run, and the concurrency cap. Cloudflare allows 1200 requests per 5
+// minutes per token; a plan over hundreds of zones must stay under that rather than hit 429s.
+//
+// The limiter is a sliding window that counts a request from the moment it is sent until `seconds`
+// after its answer arrived. The server saw the request somewhere between those two instants, so no
+// window of `seconds` on the server can hold more than `requests` of ours, whatever the latency: a
+// run with the same limit as the server is never throttled. On top of its own count it reads the
+// server's rate headers (other tools and the dashboard share the budget) and slows down before the
+// budget runs out, and a 429's Retry-After pauses every caller.
+
+export interface RateLimit {
+  requests: number;
+  seconds: number;
+}
+
+export const DEFAULT_RATE_LIMIT: RateLimit = { requests: 1200, seconds: 300 };
+
+type Headers = Record<string, string | string[] | undefined>;
+
+/** Held while one HTTP attempt is in flight; `done()` when its answer (or failure) arrived. */
+export interface Permit {
+  done(): void;
+}
+
+export interface RateLimiterOptions extends RateLimit {
+  now?: () => number;
+  /** Told when the limiter starts holding requests back, and why. */
+  log?: (line: string) => void;
+}
+
+export class RateLimiter {
+  readonly requests: number;
+  readonly windowMs: number;
+  private readonly now: () => number;
+  private readonly log?: (line: string) => void;
+  private inflight = 0;
+  /** Answer times of finished requests still inside the window, oldest first. */
+  private finished: number[] = [];
+  private blockedUntil = 0;
+  /** Minimum gap between two sends, set when the server says the budget is running low. */
+  private paceMs = 0;
+  private lastSend = 0;
+  private readonly queue: Array<(p: Permit) => void> = [];
+  private timer: NodeJS.Timeout | undefined;
+  private timerAt = 0;
+
+  constructor(opts: RateLimiterOptions) {
+    if (!(opts.requests >= 1) || !(opts.seconds > 0)) throw new RangeError("rate limit must be at least 1 request per a positive number of seconds");
+    this.requests = Math.floor(opts.requests);
+    this.windowMs = opts.seconds * 1000;
+    this.now = opts.now ?? Date.now;
+    this.log = opts.log;
+  }
+
+  /** Waits until one more request may be sent. */
+  acquire(): Promise<Permit> {
+    return new Promise((resolve) => {
+      this.queue.push(resolve);
+      this.pump();
+    });
+  }
+
+  /** Every caller waits at least `ms` from now (a 429's Retry-After). */
+  pauseFor(ms: number, why?: string): void {
+    const until = this.now() + ms;
+    if (until > this.blockedUntil) {
+      this.blockedUntil = until;
+      if (why) this.log?.(`${why}: pausing all requests for ${formatMs(ms)}`);
+    }
+    this.pump();
+  }
+
+  /**
+   * Reads `x-ratelimit-remaining` / `ratelimit: limit=…, remaining=…, reset=…` (or the `r=`/`t=` form
+   * of later drafts). With the budget used up it holds requests until the reset; when it runs low it
+   * spreads the rest evenly over the time left.
+   */
+  observe(headers: Headers): void {
+    const rl = parseRateHeaders(headers);
+    if (rl.remaining === undefined) return;
+    const limit = rl.limit ?? this.requests;
+    const resetMs = rl.resetSeconds !== undefined ? rl.resetSeconds * 1000 : undefined;
+    const evenPace = this.windowMs / this.requests;
+    // Requests already sent may not be counted in `remaining` yet.
+    const left = rl.remaining - Math.max(0, this.inflight - 1);
+    if (left <= 0) {
+      const wait = resetMs ?? evenPace * Math.max(1, this.inflight);
+      this.pauseFor(wait, `rate limit budget used up (remaining ${rl.remaining})`);
+    } else if (rl.remaining < Math.max(2, limit * 0.1)) {
+      const pace = resetMs !== undefined ? resetMs / left : evenPace;
+      if (pace > this.paceMs) this.log?.(`rate limit budget low (remaining ${rl.remaining}): one request every ${formatMs(pace)}`);
+      this.paceMs = pace;
+    } else {
+      this.paceMs = 0;
+    }
+    this.pump();
+  }
+
+  /** For --verbose and tests. */
+  snapshot(): { inflight: number; inWindow: number; queued: number; blockedForMs: number } {
+    const now = this.now();
+    this.prune(now);
+    return {
+      inflight: this.inflight,
+      inWindow: this.inflight + this.finished.length,
+      queued: this.queue.length,
+      blockedForMs: Math.max(0, this.blockedUntil - now),
+    };
+  }
+
+  close(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private prune(now: number): void {
+    const cutoff = now - this.windowMs;
+    let i = 0;
+    while (i < this.finished.length && this.finished[i]! <= cutoff) i++;
+    if (i > 0) this.finished.splice(0, i);
+  }
+
+  /** When the next request may go, or undefined when that depends on an answer still to come. */
+  private nextSendAt(now: number): number | undefined {
+    this.prune(now);
+    let at = Math.max(now, this.blockedUntil, this.lastSend + this.paceMs);
+    const used = this.inflight + this.finished.length;
+    if (used >= this.requests) {
+      const idx = used - this.requests;
+      const oldest = this.finished[idx];
+      if (oldest === undefined) return undefined;
+      at = Math.max(at, oldest + this.windowMs + 1);
+    }
+    return at;
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0) {
+      const now = this.now();
+      const at = this.nextSendAt(now);
+      if (at === undefined) return; // a finishing request will pump again
+      if (at > now) {
+        this.schedule(at - now);
+        return;
+      }
+      const resolve = this.queue.shift()!;
+      this.inflight++;
+      this.lastSend = now;
+      let released = false;
+      resolve({
+        done: () => {
+          if (released) return;
+          released = true;
+          this.inflight--;
+          this.finished.push(this.now());
+          this.pump();
+        },
+      });
+    }
+  }
+
+  private schedule(ms: number): void {
+    const at = this.now() + ms;
+    if (this.timer && this.timerAt <= at) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.pump();
+    }, Math.max(1, Math.ceil(ms)));
+  }
+}
+
+/** Parses the rate headers Cloudflare may send. */
+export function parseRateHeaders(headers: Headers): { limit?: number; remaining?: number; resetSeconds?: number } {
+  const get = (name: string): string | undefined => {
+    const v = headers[name];
+    return Array.isArray(v) ? v.join(", ") : v;
+  };
+  const num = (s: string | undefined): number | undefined => {
+    if (s === undefined) return undefined;
+    const n = Number(s.trim());
+    return Number.isFinite(n) && s.trim() !== "" ? n : undefined;
+  };
+  const out: { limit?: number; remaining?: number; resetSeconds?: number } = {};
+  const combined = get("ratelimit");
+  if (combined) {
+    const field = (names: string[]): number | undefined => {
+      for (const n of names) {
+        const m = new RegExp(`(?:^|[\\s,;])${n}\\s*=\\s*"?(\\d+(?:\\.\\d+)?)`, "i").exec(combined);
+        if (m) return Number(m[1]);
+      }
+      return undefined;
+    };
+    out.limit = field(["limit"]);
+    out.remaining = field(["remaining", "r"]);
+    out.resetSeconds = field(["reset", "t"]);
+  }
+  out.limit ??= num(get("x-ratelimit-limit") ?? get("ratelimit-limit"));
+  out.remaining ??= num(get("x-ratelimit-remaining") ?? get("ratelimit-remaining"));
+  out.resetSeconds ??= num(get("x-ratelimit-reset") ?? get("ratelimit-reset"));
+  // A reset that looks like an epoch timestamp, not a delay.
+  if (out.resetSeconds !== undefined && out.resetSeconds > 1e9) out.resetSeconds = Math.max(0, out.resetSeconds - Date.now() / 1000);
+  return out;
+}
+
+/** A counting semaphore: at most `size` holders at once, first come first served. */
+export class Semaphore {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+  constructor(readonly size: number) {
+    if (!(size >= 1)) throw new RangeError("parallelism must be at least 1");
+  }
+
+  async acquire(): Promise<() => void> {
+    if (this.active < this.size) {
+      this.active++;
+    } else {
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    };
+  }
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    const release = await this.acquire();
+    try {
+      return await fn();
+    } finally {
+      release();
+    }
+  }
+}
+
+export function formatMs(ms: number): string {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(ms >= 10_000 ? 0 : 1)}s` : `${Math.round(ms)}ms`;
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_RETRY_POLICY, backoffDelay, decideRetry, parseRetryAfter } from "../../../src/cloudflare/retry.js";
+
+const policy = { ...DEFAULT_RETRY_POLICY, random: () => 0 };
+
+describe("retry policy", () => {
+  it("retries idempotent methods on 408, 409, 429 and 5xx, not on other 4xx", () => {
+    for (const m of ["GET", "PUT", "PATCH", "DELETE"]) {
+      for (const s of [408, 409, 429, 500, 502, 503, 504]) expect(decideRetry(m, { kind: "status", status: s, headers: {} }, 1, policy).retry).toBe(true);
+      for (const s of [400, 403, 404, 422]) expect(decideRetry(m, { kind: "status", status: s, headers: {} }, 1, policy).retry).toBe(false);
+    }
+  });
+
+  it("re-sends a POST only when the server certainly did not process it", () => {
+    expect(decideRetry("POST", { kind: "status", status: 429, headers: {} }, 1, policy).retry).toBe(true);
+    expect(decideRetry("POST", { kind: "network", code: "ECONNREFUSED" }, 1, policy).retry).toBe(true);
+    expect(decideRetry("POST", { kind: "network", code: "ECONNRESET" }, 1, policy)).toEqual({ retry: false, reason: "ambiguous" });
+    expect(decideRetry("POST", { kind: "network", code: "UND_ERR_HEADERS_TIMEOUT" }, 1, policy)).toEqual({ retry: false, reason: "ambiguous" });
+    expect(decideRetry("POST", { kind: "status", status: 503, headers: {} }, 1, policy)).toEqual({ retry: false, reason: "ambiguous" });
+    expect(decideRetry("POST", { kind: "status", status: 409, headers: {} }, 1, policy).retry).toBe(false);
+  });
+
+  it("backs off exponentially from 500 ms to 8 s with at most 25 % jitter", () => {
+    expect([1, 2, 3, 4, 5, 6].map((n) => backoffDelay(n, policy))).toEqual([500, 1000, 2000, 4000, 8000, 8000]);
+    expect(backoffDelay(1, { ...policy, random: () => 1 })).toBe(375);
+  });
+
+  it("honours Retry-After (seconds, HTTP date) and retry-after-ms, and refuses waits over the cap", () => {
+    expect(parseRetryAfter({ "retry-after": "3" })).toBe(3000);
+    expect(parseRetryAfter({ "retry-after-ms": "250", "retry-after": "3" })).toBe(250);
+    expect(parseRetryAfter({ "retry-after": new Date(Date.now() + 5000).toUTCString() })).toBeGreaterThan(3000);
+    expect(parseRetryAfter({ "retry-after": "soon" })).toBeUndefined();
+    expect(decideRetry("GET", { kind: "status", status: 429, headers: { "retry-after": "2" } }, 1, policy)).toEqual({ retry: true, delayMs: 2000, retryAfterMs: 2000 });
+    expect(decideRetry("GET", { kind: "status", status: 429, headers: { "retry-after": "300" } }, 1, policy)).toEqual({
+      retry: false,
+      reason: "retry-after-too-long",
+      retryAfterMs: 300_000,
+    });
+  });
+
+  it("gives up after the configured retries", () => {
+    const f = { kind: "network", code: "ECONNRESET" } as const;
+    expect(decideRetry("GET", f, 4, policy).retry).toBe(true);
+    expect(decideRetry("GET", f, 5, policy)).toEqual({ retry: false, reason: "exhausted" });
+  });
+});
