@@ -6,6 +6,11 @@ import { register as registerPlan } from "./plan.js";
 import { register as registerApply } from "./apply.js";
 import { register as registerDrift } from "./drift.js";
 import { register as registerEmulator } from "./emulator.js";
+import { register as registerCertificates } from "./certificates.js";
+import { register as registerWafMigration } from "./waf-migration.js";
+import { register as registerAudit } from "./audit.js";
+import { register as registerCsp } from "./csp.js";
+import { register as registerLogpush } from "./logpush.js";
 
 export function registerCommands(program: Command, ctx: CommandContext): void {
   void program;
@@ -15,4 +20,9 @@ export function registerCommands(program: Command, ctx: CommandContext): void {
   registerApply(program, ctx);
   registerDrift(program, ctx);
   registerEmulator(program, ctx);
+  registerCertificates(program, ctx);
+  registerWafMigration(program, ctx);
+  registerAudit(program, ctx);
+  registerCsp(program, ctx);
+  registerLogpush(program, ctx);
 }

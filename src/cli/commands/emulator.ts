@@ -1,0 +1,91 @@
+// `zoneform emulator`: run the local Cloudflare API stand-in until SIGINT/SIGTERM. The base URL is the
+// first line of stdout (scripts read it); `--state FILE` loads the state from FILE when it exists and
+// writes it back on exit, so a demo or a CI dry run can keep its zones between runs.
+import { existsSync } from "node:fs";
+import { readFile, rename, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Command } from "commander";
+import { ConfigError, RuntimeError, UsageError } from "../../errors.js";
+import { DEFAULT_TOKEN, defaultState, normalizeState, startEmulator, StateDocumentError, type EmulatorState } from "../../emulator/index.js";
+import type { CommandContext } from "../program.js";
+
+/** Port of `zoneform emulator` when --port is not given (`--port 0` picks a free one). */
+export const DEFAULT_EMULATOR_PORT = 8787;
+
+interface EmulatorOptions {
+  port: string;
+  host: string;
+  state?: string;
+  latency?: string;
+  token?: string[];
+}
+
+export function register(program: Command, ctx: CommandContext): void {
+  program
+    .command("emulator")
+    .description("Run a local, faithful Cloudflare API for tests, demos and dry runs (prints its base URL first).")
+    .option("--port <n>", "port to listen on (0 = any free port)", String(DEFAULT_EMULATOR_PORT))
+    .option("--host <host>", "interface to listen on", "127.0.0.1")
+    .option("--state <file>", "load the state from this JSON file if it exists (else the seed); save it back on exit")
+    .option("--latency <ms>", "delay every API answer by this many milliseconds")
+    .option("--token <token>", "accept this API token too (repeatable)", (v: string, prev: string[] = []) => [...prev, v])
+    .action(async (opts: EmulatorOptions) => {
+      const port = parseInteger("--port", opts.port, 0, 65_535);
+      const latencyMs = opts.latency === undefined ? 0 : parseInteger("--latency", opts.latency, 0, 600_000);
+      const statePath = opts.state === undefined ? undefined : path.resolve(ctx.io.cwd, opts.state);
+      const state = statePath ? await loadState(statePath) : defaultState();
+      for (const token of opts.token ?? []) {
+        if (!state.credentials.tokens.includes(token)) state.credentials.tokens.push(token);
+      }
+      const emulator = await startEmulator({ port, host: opts.host, latencyMs, state });
+      const token = opts.token?.[0] ?? DEFAULT_TOKEN;
+      const { io } = ctx;
+      io.stdout.write(`${emulator.url}\n`);
+      io.stdout.write(`Ready: token ${token} (or X-Auth-Email user@example.com + X-Auth-Key emulator-key); admin API ${emulator.adminUrl}\n`);
+      io.stdout.write(`export CLOUDFLARE_API_BASE_URL=${emulator.url} CLOUDFLARE_API_TOKEN=${token}\n`);
+      io.stderr.write(statePath ? `State file: ${statePath} (saved on exit). ` : "");
+      io.stderr.write("Stop with Ctrl+C.\n");
+      try {
+        await (io.waitForShutdown?.() ?? Promise.resolve());
+      } finally {
+        await emulator.close();
+        if (statePath) {
+          await saveState(statePath, emulator.state());
+          io.stderr.write(`Saved the emulator state to ${statePath}\n`);
+        }
+      }
+    });
+}
+
+function parseInteger(flag: string, value: string, min: number, max: number): number {
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got "${value}"`);
+  }
+  return Number(value);
+}
+
+async function loadState(file: string): Promise<EmulatorState> {
+  if (!existsSync(file)) return defaultState();
+  let doc: unknown;
+  try {
+    doc = JSON.parse(await readFile(file, "utf8"));
+  } catch (err) {
+    throw new RuntimeError(`--state ${file}: not readable JSON (${(err as Error).message})`);
+  }
+  try {
+    return normalizeState(doc);
+  } catch (err) {
+    if (!(err instanceof StateDocumentError)) throw err;
+    throw new ConfigError(
+      err.problems.map((message) => ({ file, line: 1, column: 1, pointer: "", message })),
+      `--state ${file} is not a valid emulator state:\n${err.problems.map((p) => `  - ${p}`).join("\n")}`,
+    );
+  }
+}
+
+/** Writes through a temporary file so an interrupted save never leaves half a state behind. */
+async function saveState(file: string, state: EmulatorState): Promise<void> {
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, `${JSON.stringify(state, null, 2)}\n`);
+  await rename(tmp, file);
+}

@@ -1,0 +1,78 @@
+// Public entry of the emulator: start a local, faithful stand-in for the Cloudflare v4 API endpoints
+// zoneform uses, in a test or from `zoneform emulator`.
+import type { AddressInfo } from "node:net";
+import { FaultStore } from "./faults.js";
+import { SlidingWindowLimiter } from "./rate-limit.js";
+import { Router } from "./router.js";
+import { allRoutes } from "./routes/index.js";
+import { defaultState } from "./seed.js";
+import { createEmulatorServer, type EmulatorRuntime } from "./server.js";
+import type { EmulatorState } from "./types.js";
+
+export { defaultState, DEFAULT_EMAIL, DEFAULT_KEY, DEFAULT_TOKEN, SEED_ACCOUNT_ID } from "./seed.js";
+export { normalizeState, StateDocumentError } from "./state-file.js";
+export { zoneIdFor } from "./ids.js";
+export { generateInventory } from "./inventory.js";
+export type { RequestLogEntry } from "./server.js";
+export type { FaultSpec } from "./faults.js";
+export * from "./types.js";
+
+export interface EmulatorOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Starting state (kept as given; `reset` returns to a copy of it). Default: the seed. */
+  state?: EmulatorState;
+  /** Delay before every API answer. */
+  latencyMs?: number;
+  /** Interface to listen on; default 127.0.0.1. */
+  host?: string;
+}
+
+export interface RunningEmulator {
+  /** e.g. `http://127.0.0.1:8787/client/v4` */
+  url: string;
+  /** e.g. `http://127.0.0.1:8787/__emulator` */
+  adminUrl: string;
+  port: number;
+  /** The live state (the same object the server changes). */
+  state(): EmulatorState;
+  close(): Promise<void>;
+}
+
+export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const start = opts.state ?? defaultState();
+  // A snapshot, so reset returns to the starting point even after the live state has changed.
+  const snapshot = JSON.stringify(start);
+  const rt: EmulatorRuntime = {
+    state: start,
+    initialState: () => JSON.parse(snapshot) as EmulatorState,
+    latencyMs: opts.latencyMs ?? 0,
+    faults: new FaultStore(),
+    limiter: new SlidingWindowLimiter(),
+    requests: [],
+    router: new Router(allRoutes()),
+  };
+  const server = createEmulatorServer(rt);
+  const host = opts.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const shownHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
+  const origin = `http://${shownHost}:${port}`;
+  return {
+    url: `${origin}/client/v4`,
+    adminUrl: `${origin}/__emulator`,
+    port,
+    state: () => rt.state,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,227 @@
+// Deterministic Page Shield inventory: the scripts, connections and cookies a zone's pages load. The
+// same input always gives the same output (ids, scores, timestamps), so tests and demos can name items;
+// it is fast enough to produce 50 000 scripts for paging and performance tests.
+import { createRng, hexFrom, seedFrom } from "./ids.js";
+
+type Item = Record<string, unknown> & { id: string };
+
+export interface InventoryOptions {
+  zoneId: string;
+  zoneName: string;
+  scripts: number;
+  connections: number;
+  cookies: number;
+  /** Share (0–1) of scripts with js_integrity_score < 50 and of connections reported malicious. */
+  maliciousRatio: number;
+  seed?: number;
+}
+
+export interface Inventory {
+  scripts: Item[];
+  connections: Item[];
+  cookies: Item[];
+}
+
+/** Timestamps are relative to a fixed instant, not the clock, so the output never changes. */
+const BASE_MS = Date.parse("2025-06-01T12:00:00.000Z");
+const DAY_MS = 86_400_000;
+const DAY_SECONDS = 86_400;
+
+const LIBRARIES = ["jquery", "lodash.js", "moment.js", "react", "vue", "axios", "chart.js", "d3", "swiper", "popper.js"];
+const THIRD_PARTY = [
+  "https://www.googletagmanager.com/gtag/js?id=G-",
+  "https://js.stripe.com/v3/",
+  "https://connect.facebook.net/en_US/fbevents.js?v=",
+  "https://static.hotjar.com/c/hotjar-",
+  "https://cdn.segment.com/analytics.js/v1/",
+];
+const BAD_DOMAINS = ["jquery-cdn-update.com", "analytics-sync.net", "cdn-staticfiles.top", "gstatic-cdn.org"];
+const DOMAIN_CATEGORIES = [["Malware"], ["Phishing"], ["Malware", "Command and Control"]];
+const URL_CATEGORIES = [["Malware"], ["Magecart"], ["Cryptomining", "Malware"]];
+const PAGES = ["", "checkout", "cart", "login", "account", "products", "blog", "search"];
+const COOKIE_NAMES = ["__Session", "_ga", "_gid", "cart_id", "csrftoken", "__cf_bm", "locale", "theme", "_fbp", "ab_test"];
+const SAME_SITE = ["lax", "strict", "none"] as const;
+
+export function generateInventory(opts: InventoryOptions): Inventory {
+  const base = `${opts.zoneId}|${opts.seed ?? 0}`;
+  return {
+    scripts: generateScripts(opts, createRng(seedFrom(`${base}|scripts`))),
+    connections: generateConnections(opts, createRng(seedFrom(`${base}|connections`))),
+    cookies: generateCookies(opts, createRng(seedFrom(`${base}|cookies`))),
+  };
+}
+
+/** A script is malicious when its js_integrity_score is below this (the documented threshold). */
+export const MALICIOUS_THRESHOLD = 50;
+
+function generateScripts(opts: InventoryOptions, rng: () => number): Item[] {
+  const out: Item[] = new Array(opts.scripts);
+  for (let i = 0; i < opts.scripts; i++) {
+    const malicious = rng() < opts.maliciousRatio;
+    const seen = seenTimes(rng);
+    const host = pickHost(opts.zoneName, rng);
+    const cdnCgi = !malicious && rng() < 0.03;
+    const url = cdnCgi
+      ? `https://${host}/cdn-cgi/challenge-platform/scripts/jsd/main-${i}.js`
+      : malicious
+        ? `https://${pick(BAD_DOMAINS, rng)}/lib/${hexFrom(rng, 8)}/min-${i}.js`
+        : benignScriptUrl(opts.zoneName, i, rng);
+    // Scores spread over 1–99; malicious ones land below the threshold.
+    const integrity = malicious ? 1 + Math.floor(rng() * 49) : 50 + Math.floor(rng() * 50);
+    const hash = hexFrom(rng, 64);
+    const pages = pageUrls(host, rng);
+    const script: Item = {
+      id: hexFrom(rng, 32),
+      url,
+      added_at: seen.added_at,
+      first_seen_at: seen.first_seen_at,
+      last_seen_at: seen.last_seen_at,
+      host,
+      domain_reported_malicious: false,
+      url_reported_malicious: false,
+      first_page_url: pages[0],
+      status: pickStatus(rng),
+      url_contains_cdn_cgi_path: cdnCgi,
+      hash,
+      js_integrity_score: integrity,
+      obfuscation_score: malicious ? 1 + Math.floor(rng() * 40) : 40 + Math.floor(rng() * 60),
+      dataflow_score: malicious ? 1 + Math.floor(rng() * 45) : 45 + Math.floor(rng() * 55),
+      fetched_at: seen.last_seen_at,
+      page_urls: pages,
+      versions: [{ hash, js_integrity_score: integrity, fetched_at: seen.last_seen_at }],
+    };
+    if (malicious) markReported(script, rng);
+    out[i] = script;
+  }
+  return out;
+}
+
+function generateConnections(opts: InventoryOptions, rng: () => number): Item[] {
+  const out: Item[] = new Array(opts.connections);
+  for (let i = 0; i < opts.connections; i++) {
+    const malicious = rng() < opts.maliciousRatio;
+    const seen = seenTimes(rng);
+    const host = pickHost(opts.zoneName, rng);
+    const pages = pageUrls(host, rng);
+    const url = malicious
+      ? `https://collect.${pick(BAD_DOMAINS, rng)}/c/${i}`
+      : pick(
+          [
+            `https://api.${opts.zoneName}/v1/events/${i}`,
+            `https://www.google-analytics.com/g/collect?v=2&i=${i}`,
+            `https://o${100 + (i % 900)}.ingest.sentry.io/api/${i}/envelope/`,
+            `https://api.stripe.com/v1/tokens?i=${i}`,
+          ],
+          rng,
+        );
+    const conn: Item = {
+      id: hexFrom(rng, 32),
+      url,
+      added_at: seen.added_at,
+      first_seen_at: seen.first_seen_at,
+      last_seen_at: seen.last_seen_at,
+      host,
+      domain_reported_malicious: false,
+      url_reported_malicious: false,
+      first_page_url: pages[0],
+      status: pickStatus(rng),
+      url_contains_cdn_cgi_path: false,
+      page_urls: pages,
+    };
+    if (malicious) markReported(conn, rng);
+    out[i] = conn;
+  }
+  return out;
+}
+
+function generateCookies(opts: InventoryOptions, rng: () => number): Item[] {
+  const out: Item[] = new Array(opts.cookies);
+  for (let i = 0; i < opts.cookies; i++) {
+    const seen = seenTimes(rng);
+    const host = pickHost(opts.zoneName, rng);
+    const pages = pageUrls(host, rng);
+    const baseName = COOKIE_NAMES[i % COOKIE_NAMES.length]!;
+    // About a third are insecure (no Secure or no HttpOnly), which audits should flag.
+    const insecure = rng() < 0.35;
+    const cookie: Item = {
+      id: hexFrom(rng, 32),
+      type: rng() < 0.9 ? "first_party" : "unknown",
+      name: i < COOKIE_NAMES.length ? baseName : `${baseName}_${i}`,
+      host,
+      domain_attribute: `.${opts.zoneName}`,
+      expires_attribute: new Date(Date.parse(seen.last_seen_at) + (1 + Math.floor(rng() * 365)) * DAY_MS).toISOString(),
+      http_only_attribute: insecure ? false : rng() < 0.8,
+      path_attribute: "/",
+      same_site_attribute: insecure ? "none" : pick(SAME_SITE, rng),
+      secure_attribute: insecure ? rng() < 0.3 : true,
+      first_seen_at: seen.first_seen_at,
+      last_seen_at: seen.last_seen_at,
+      first_page_url: pages[0],
+      page_urls: pages,
+    };
+    // max_age is absent rather than null: the official schema types it as a plain integer.
+    if (rng() < 0.6) cookie.max_age_attribute = 3600 * (1 + Math.floor(rng() * 720));
+    out[i] = cookie;
+  }
+  return out;
+}
+
+function markReported(item: Item, rng: () => number): void {
+  // The two category lists are separate properties, each tied to its own flag (never merged).
+  const r = rng();
+  if (r < 0.5) {
+    item.domain_reported_malicious = true;
+    item.malicious_domain_categories = pick(DOMAIN_CATEGORIES, rng);
+  }
+  if (r >= 0.3 && r < 0.8) {
+    item.url_reported_malicious = true;
+    item.malicious_url_categories = pick(URL_CATEGORIES, rng);
+  }
+}
+
+function benignScriptUrl(zoneName: string, i: number, rng: () => number): string {
+  const r = rng();
+  if (r < 0.4) return `https://${zoneName}/static/js/chunk-${i}.${hexFrom(rng, 8)}.js`;
+  if (r < 0.7) {
+    const lib = pick(LIBRARIES, rng);
+    return `https://cdnjs.cloudflare.com/ajax/libs/${lib}/${1 + (i % 9)}.${i % 17}.${i % 5}/${lib}.min.js?i=${i}`;
+  }
+  return `${pick(THIRD_PARTY, rng)}${i}`;
+}
+
+function pickStatus(rng: () => number): "active" | "infrequent" | "inactive" {
+  const r = rng();
+  return r < 0.05 ? "infrequent" : r < 0.07 ? "inactive" : "active";
+}
+
+function pickHost(zoneName: string, rng: () => number): string {
+  const r = rng();
+  return r < 0.6 ? zoneName : r < 0.85 ? `www.${zoneName}` : `shop.${zoneName}`;
+}
+
+function pageUrls(host: string, rng: () => number): string[] {
+  const n = 1 + Math.floor(rng() * 3);
+  const pages: string[] = [];
+  for (let k = 0; k < n; k++) {
+    const page = `${host}/${pick(PAGES, rng)}`;
+    if (!pages.includes(page)) pages.push(page);
+  }
+  return pages;
+}
+
+function seenTimes(rng: () => number): { added_at: string; first_seen_at: string; last_seen_at: string } {
+  // Whole seconds, as the real API shows first/last_seen_at; added_at a moment later. Deriving
+  // added_at from the string saves a Date per item, which matters at 50 000 items.
+  const first = BASE_MS - Math.floor(rng() * 180 * DAY_SECONDS) * 1000;
+  const last = first + Math.floor((rng() * (BASE_MS - first)) / 1000) * 1000;
+  const firstIso = new Date(first).toISOString();
+  return {
+    first_seen_at: `${firstIso.slice(0, 19)}Z`,
+    added_at: `${firstIso.slice(0, 19)}.5Z`,
+    last_seen_at: `${new Date(last).toISOString().slice(0, 19)}Z`,
+  };
+}
+
+function pick<T>(list: readonly T[], rng: () => number): T {
+  return list[Math.floor(rng() * list.length)]!;
+}

@@ -1,0 +1,129 @@
+// Validation of Logpush job bodies: scalar fields with their documented bounds, and `output_options`,
+// which is always stored whole with every omitted field at its default (so a PUT that leaves a field
+// out resets it, as the real API does).
+import { LOGPUSH_CODE } from "./logpush-destination.js";
+import { ApiFault, type ApiErrorBody } from "./types.js";
+
+export const TIMESTAMP_FORMATS = ["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"] as const;
+const CVE_KEY = "CVE-2021-44228";
+/** The 2024 schema's misspelling of CVE_KEY, still accepted on input. */
+const CVE_KEY_TYPO = "CVE-2021-4428";
+
+const STRING_OPTIONS = ["batch_prefix", "batch_suffix", "record_prefix", "record_suffix", "record_template", "record_delimiter", "field_delimiter"] as const;
+
+/** Defaults per output type: csv records have no braces. */
+function outputDefaults(outputType: string): Record<string, unknown> {
+  const csv = outputType === "csv";
+  return {
+    [CVE_KEY]: false,
+    batch_prefix: "",
+    batch_suffix: "",
+    field_delimiter: ",",
+    merge_subrequests: false,
+    output_type: outputType,
+    record_delimiter: "",
+    record_prefix: csv ? "" : "{",
+    record_suffix: csv ? "\n" : "}\n",
+    record_template: "",
+    sample_rate: 1,
+    timestamp_format: "unixnano",
+  };
+}
+
+/** Bounds of the max_upload_* fields: 0 disables, else within [min, max]. */
+export const UPLOAD_BOUNDS: Record<string, [number, number]> = {
+  max_upload_bytes: [5_000_000, 1_000_000_000],
+  max_upload_interval_seconds: [30, 300],
+  max_upload_records: [1_000, 1_000_000],
+};
+
+export const NAME_PATTERN = /^[a-zA-Z0-9\-.]*$/;
+
+/** Returns the complete stored output_options, or null; collects problems into `errors`. */
+export function normalizeOutputOptions(
+  raw: unknown,
+  dataset: string,
+  fields: readonly string[] | undefined,
+  errors: ApiErrorBody[],
+): Record<string, unknown> | null {
+  if (raw === null) return null;
+  if (!isObject(raw)) {
+    errors.push(fault("/output_options", "output_options must be an object"));
+    return null;
+  }
+  const outputType = raw.output_type ?? "ndjson";
+  if (outputType !== "ndjson" && outputType !== "csv") errors.push(fault("/output_options/output_type", `output_type must be ndjson or csv, got ${JSON.stringify(outputType)}`));
+  const out: Record<string, unknown> = { ...outputDefaults(outputType === "csv" ? "csv" : "ndjson") };
+  for (const [key, value] of Object.entries(raw)) {
+    const ptr = `/output_options/${key}`;
+    if (value === null || key === "output_type") continue;
+    if (key === "field_names") {
+      if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) errors.push(fault(ptr, "field_names must be an array of strings"));
+      else {
+        const unknown = fields ? value.filter((v) => !fields.includes(v)) : [];
+        if (unknown.length > 0) errors.push(fault(ptr, `unknown field(s) for dataset ${dataset}: ${unknown.join(", ")} (GET logpush/datasets/${dataset}/fields lists them)`));
+        out.field_names = value;
+      }
+    } else if (key === "timestamp_format") {
+      if (!(TIMESTAMP_FORMATS as readonly unknown[]).includes(value)) errors.push(fault(ptr, `timestamp_format must be one of ${TIMESTAMP_FORMATS.join(", ")}`));
+      else out.timestamp_format = value;
+    } else if (key === "sample_rate") {
+      if (typeof value !== "number" || value < 0 || value > 1) errors.push(fault(ptr, "sample_rate must be a number from 0 to 1"));
+      else out.sample_rate = value;
+    } else if (key === CVE_KEY || key === CVE_KEY_TYPO || key === "merge_subrequests") {
+      if (typeof value !== "boolean") errors.push(fault(ptr, `${key} must be a boolean`));
+      else if (key === "merge_subrequests" && value && dataset !== "http_requests") errors.push(fault(ptr, "merge_subrequests is only available for the http_requests dataset"));
+      else out[key === CVE_KEY_TYPO ? CVE_KEY : key] = value;
+    } else if ((STRING_OPTIONS as readonly string[]).includes(key)) {
+      if (typeof value !== "string") errors.push(fault(ptr, `${key} must be a string`));
+      else out[key] = value;
+    } else {
+      errors.push(fault(ptr, `unknown output_options field ${key}`));
+    }
+  }
+  return out;
+}
+
+/** Checks the scalar job fields present in `body`; returns them as they will be stored. */
+export function checkJobScalars(body: Record<string, unknown>, errors: ApiErrorBody[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if ("name" in body) {
+    const v = body.name;
+    if (v !== null && (typeof v !== "string" || v.length > 512 || !NAME_PATTERN.test(v))) {
+      errors.push(fault("/name", "name may hold only letters, digits, '-' and '.', at most 512 characters"));
+    } else out.name = v;
+  }
+  if ("enabled" in body) {
+    if (typeof body.enabled !== "boolean") errors.push(fault("/enabled", "enabled must be a boolean"));
+    else out.enabled = body.enabled;
+  }
+  for (const [key, [min, max]] of Object.entries(UPLOAD_BOUNDS)) {
+    if (!(key in body)) continue;
+    const v = body[key];
+    if (v !== null && (!Number.isInteger(v) || (v !== 0 && ((v as number) < min || (v as number) > max)))) {
+      errors.push(fault(`/${key}`, `${key} must be 0 (disabled) or an integer from ${min} to ${max}`));
+    } else out[key] = v;
+  }
+  if ("frequency" in body) {
+    if (body.frequency !== null && body.frequency !== "high" && body.frequency !== "low") errors.push(fault("/frequency", "frequency (deprecated) must be high or low"));
+    else out.frequency = body.frequency;
+  }
+  if ("logpull_options" in body) {
+    const v = body.logpull_options;
+    if (v !== null && (typeof v !== "string" || v.length > 4096)) errors.push(fault("/logpull_options", "logpull_options (deprecated) must be a string of at most 4096 characters"));
+    else out.logpull_options = v;
+  }
+  return out;
+}
+
+export function fault(pointer: string, message: string): ApiErrorBody {
+  return { code: LOGPUSH_CODE.invalid, message, source: { pointer } };
+}
+
+export function throwIfAny(errors: ApiErrorBody[]): void {
+  if (errors.length > 0) throw new ApiFault(400, errors);
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}

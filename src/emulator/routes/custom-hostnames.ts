@@ -1,0 +1,126 @@
+// Custom hostnames (SSL for SaaS): list, get, and PATCH of the SSL settings, which is how zoneform
+// moves a hostname off a certificate authority. Changing the CA needs `method` and `type` in the same
+// `ssl` object (error 1434), as the real API insists.
+import { randomBytes } from "node:crypto";
+import { notFoundFault } from "../envelope.js";
+import { paginate, readPageRequest, type PageBounds } from "../paging.js";
+import { ApiFault, type Route, type RouteRequest, type RouteResponse } from "../types.js";
+import { requireFields, type FieldSpec } from "../validate.js";
+import { badQuery, readEnum } from "./page-shield-query.js";
+
+type Hostname = Record<string, unknown> & { id: string };
+type Ssl = Record<string, unknown>;
+
+export const CUSTOM_HOSTNAME_PAGING: PageBounds = { min: 5, max: 50, default: 20 };
+
+/** `""` means the service's default CA. */
+export const CERTIFICATE_AUTHORITIES = ["digicert", "google", "lets_encrypt", "ssl_com", ""] as const;
+
+const PATCH_FIELDS: Record<string, FieldSpec> = {
+  ssl: { type: "object" },
+  custom_metadata: { type: "object" },
+  custom_origin_server: { type: "string" },
+  custom_origin_sni: { type: "string" },
+};
+
+const SSL_FIELDS: Record<string, FieldSpec> = {
+  method: { type: "string", enum: ["http", "txt", "email"] },
+  type: { type: "string", enum: ["dv"] },
+  certificate_authority: { type: "string", enum: CERTIFICATE_AUTHORITIES },
+  bundle_method: { type: "string", enum: ["ubiquitous", "optimal", "force"] },
+  wildcard: { type: "boolean" },
+  settings: { type: "object" },
+  custom_certificate: { type: "string" },
+  custom_key: { type: "string" },
+};
+
+function hostnames(req: RouteRequest): Hostname[] {
+  return req.zone!.custom_hostnames;
+}
+
+function findHostname(req: RouteRequest): Hostname {
+  const found = hostnames(req).find((h) => h.id === req.params.custom_hostname_id);
+  // Code 1436 is the emulator's choice (unconfirmed); clients should key on the 404.
+  if (!found) throw notFoundFault("The custom hostname", 1436);
+  return found;
+}
+
+/**
+ * What the API shows of a stored hostname. A stored CA of "" (the default) is left out: the 2024
+ * schema's enum has no empty value, and clients read "absent" as "the default".
+ */
+function hostnameView(h: Hostname, sslOverride?: Ssl): Hostname {
+  const ssl: Ssl = { ...(h.ssl as Ssl), ...sslOverride };
+  if (ssl.certificate_authority === "") delete ssl.certificate_authority;
+  return { ...h, ssl };
+}
+
+function listHostnames(req: RouteRequest): RouteResponse {
+  const q = req.query;
+  const hostname = q.get("hostname");
+  const id = q.get("id");
+  if (hostname && id) throw badQuery("The 'hostname' and 'id' parameters cannot be used together");
+  readEnum(q, "ssl", ["0", "1"]);
+  const order = readEnum(q, "order", ["ssl", "ssl_status"]);
+  const direction = readEnum(q, "direction", ["asc", "desc"]);
+  let items = hostnames(req);
+  if (hostname) items = items.filter((h) => String(h.hostname).toLowerCase() === hostname.toLowerCase());
+  if (id) items = items.filter((h) => h.id === id);
+  // Every emulated hostname has SSL, so ssl=1 keeps all and ssl=0 (the default) filters nothing.
+  if (order || direction) {
+    // Both orders sort by the certificate status, ties by hostname; without them, creation order.
+    const sign = direction === "desc" ? -1 : 1;
+    const key = (h: Hostname) => `${String((h.ssl as Ssl).status)}\u0000${String(h.hostname)}`;
+    items = [...items].sort((a, b) => sign * (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  }
+  const { result, result_info } = paginate(items, readPageRequest(q, CUSTOM_HOSTNAME_PAGING));
+  return { result: result.map((h) => hostnameView(h)), result_info };
+}
+
+function patchHostname(req: RouteRequest): RouteResponse {
+  const h = findHostname(req);
+  const body = requireFields(req.body, PATCH_FIELDS);
+  let answerSsl: Ssl | undefined;
+  if (body.ssl !== undefined) {
+    const ssl = requireFields(body.ssl, SSL_FIELDS);
+    const current = h.ssl as Ssl;
+    const caChanges = ssl.certificate_authority !== undefined && ssl.certificate_authority !== current.certificate_authority;
+    if (caChanges && (ssl.method === undefined || ssl.type === undefined)) {
+      throw new ApiFault(400, [
+        {
+          code: 1434,
+          message:
+            "Changing the certificate authority requires 'method' and 'type' in the same ssl object " +
+            `(missing: ${["method", "type"].filter((k) => ssl[k] === undefined).join(", ")}).`,
+          source: { pointer: "/ssl" },
+        },
+      ]);
+    }
+    h.ssl = { ...current, ...ssl };
+    // Any SSL change (even re-sending the same) re-triggers validation. The emulator validates at once:
+    // this answer shows pending_validation with its records, later reads show active.
+    answerSsl = { status: "pending_validation", validation_records: [validationRecord(h)] };
+  }
+  for (const k of ["custom_metadata", "custom_origin_server", "custom_origin_sni"] as const) {
+    if (body[k] !== undefined) h[k] = body[k];
+  }
+  return { result: hostnameView(h, answerSsl) };
+}
+
+function validationRecord(h: Hostname): Record<string, string> {
+  const ssl = h.ssl as Ssl;
+  const token = randomBytes(16).toString("hex");
+  if (ssl.method === "txt") return { txt_name: `_acme-challenge.${String(h.hostname)}`, txt_value: token };
+  return {
+    http_url: `http://${String(h.hostname)}/.well-known/acme-challenge/${token.slice(0, 16)}`,
+    http_body: token,
+  };
+}
+
+const base = "zones/:zone_id/custom_hostnames";
+
+export const routes: Route[] = [
+  { method: "GET", pattern: base, handler: listHostnames },
+  { method: "GET", pattern: `${base}/:custom_hostname_id`, handler: (req) => ({ result: hostnameView(findHostname(req)) }) },
+  { method: "PATCH", pattern: `${base}/:custom_hostname_id`, handler: patchHostname },
+];

@@ -1,0 +1,183 @@
+// Logpush API for zones: jobs (integer ids from state.next_job_id, no pagination), the ownership
+// challenge flow, destination checks and dataset fields. Validation lives in logpush-*.ts.
+import {
+  checkReachable, destinationFault, LOGPUSH_CODE, needsOwnership, parseDestination, requireDestination, requireOwnership,
+  stripQuery,
+} from "../logpush-destination.js";
+import { describeDatasetFields, listDatasetFields, LOGPUSH_DATASETS } from "../logpush-fields.js";
+import { normalizeFilter } from "../logpush-filter.js";
+import { checkJobScalars, fault, isObject, normalizeOutputOptions, throwIfAny } from "../logpush-validate.js";
+import { ownershipToken } from "../ownership.js";
+import { ApiFault, type ApiErrorBody, type Route, type RouteRequest, type RouteResponse, type ZoneState } from "../types.js";
+
+type Job = ZoneState["logpush_jobs"][number];
+
+const CREATE_FIELDS = [
+  "name", "dataset", "destination_conf", "enabled", "filter", "kind", "max_upload_bytes", "max_upload_interval_seconds",
+  "max_upload_records", "output_options", "ownership_challenge", "frequency", "logpull_options",
+];
+
+export const routes: Route[] = [
+  { method: "GET", pattern: "zones/:zone_id/logpush/jobs", handler: (req) => ({ result: zoneOf(req).logpush_jobs }) },
+  { method: "POST", pattern: "zones/:zone_id/logpush/jobs", handler: createJob },
+  { method: "GET", pattern: "zones/:zone_id/logpush/jobs/:job_id", handler: (req) => ({ result: requireJob(req) }) },
+  { method: "PUT", pattern: "zones/:zone_id/logpush/jobs/:job_id", handler: updateJob },
+  { method: "DELETE", pattern: "zones/:zone_id/logpush/jobs/:job_id", handler: deleteJob },
+  { method: "POST", pattern: "zones/:zone_id/logpush/ownership", handler: getOwnershipChallenge },
+  { method: "POST", pattern: "zones/:zone_id/logpush/ownership/validate", handler: validateOwnership },
+  { method: "POST", pattern: "zones/:zone_id/logpush/validate/destination", handler: validateDestination },
+  { method: "POST", pattern: "zones/:zone_id/logpush/validate/destination/exists", handler: checkDestinationExists },
+  { method: "GET", pattern: "zones/:zone_id/logpush/datasets/:dataset/fields", handler: getDatasetFields },
+  { method: "GET", pattern: "zones/:zone_id/logpush/datasets/:dataset/jobs", handler: listDatasetJobs },
+];
+
+function createJob(req: RouteRequest): RouteResponse {
+  const zone = zoneOf(req);
+  const body = requireBody(req.body, CREATE_FIELDS);
+  const errors: ApiErrorBody[] = [];
+  const dataset = body.dataset;
+  if (typeof dataset !== "string" || !LOGPUSH_DATASETS.includes(dataset)) {
+    errors.push(fault("/dataset", `dataset is required and must be one of ${LOGPUSH_DATASETS.join(", ")}`));
+  }
+  const kind = body.kind ?? "";
+  if (kind !== "" && kind !== "edge") errors.push(fault("/kind", "kind must be \"\" or \"edge\""));
+  if (kind === "edge" && dataset !== "http_requests") errors.push(fault("/kind", "edge jobs are only supported for the http_requests dataset"));
+  const ds = typeof dataset === "string" ? dataset : "";
+  const fields = listDatasetFields(ds);
+  const scalars = checkJobScalars(body, errors);
+  const outputOptions = body.output_options === undefined ? null : normalizeOutputOptions(body.output_options, ds, fields, errors);
+  throwIfAny(errors);
+  const filter = normalizeFilter(body.filter, fields);
+  const conf = body.destination_conf as string;
+  const dest = requireDestination(conf);
+  requireOwnership(zone.id, conf, dest, body.ownership_challenge);
+  const job: Job = {
+    id: req.state.next_job_id++,
+    dataset: ds,
+    destination_conf: conf,
+    enabled: false,
+    name: null,
+    filter,
+    kind,
+    max_upload_bytes: null,
+    max_upload_interval_seconds: null,
+    max_upload_records: null,
+    output_options: outputOptions,
+    error_message: null,
+    last_complete: null,
+    last_error: null,
+    ...scalars,
+  };
+  zone.logpush_jobs.push(job);
+  return { result: job };
+}
+
+function updateJob(req: RouteRequest): RouteResponse {
+  const zone = zoneOf(req);
+  const job = requireJob(req);
+  const body = requireBody(req.body, CREATE_FIELDS);
+  const errors: ApiErrorBody[] = [];
+  if (body.dataset !== undefined && body.dataset !== job.dataset) errors.push(fault("/dataset", `dataset cannot be changed after creation (it is ${String(job.dataset)})`));
+  if (body.kind !== undefined && (body.kind ?? "") !== job.kind) errors.push(fault("/kind", `kind cannot be changed after creation (it is ${JSON.stringify(job.kind)})`));
+  const ds = String(job.dataset);
+  const fields = listDatasetFields(ds);
+  const scalars = checkJobScalars(body, errors);
+  // Replaced whole: fields the PUT leaves out go back to their defaults.
+  const outputOptions = body.output_options === undefined ? job.output_options : normalizeOutputOptions(body.output_options, ds, fields, errors);
+  throwIfAny(errors);
+  const filter = body.filter === undefined ? job.filter : normalizeFilter(body.filter, fields);
+  const conf = body.destination_conf === undefined ? (job.destination_conf as string) : (body.destination_conf as string);
+  if (conf !== job.destination_conf) {
+    const dest = requireDestination(conf);
+    requireOwnership(zone.id, conf, dest, body.ownership_challenge);
+  }
+  Object.assign(job, scalars, { destination_conf: conf, filter, output_options: outputOptions });
+  return { result: job };
+}
+
+function deleteJob(req: RouteRequest): RouteResponse {
+  const zone = zoneOf(req);
+  const job = requireJob(req);
+  zone.logpush_jobs = zone.logpush_jobs.filter((j) => j.id !== job.id);
+  return { result: { id: job.id } };
+}
+
+/** "Writes" the token into the destination; the admin API's ownership route reads it back. */
+function getOwnershipChallenge(req: RouteRequest): RouteResponse {
+  const zone = zoneOf(req);
+  const conf = requireBody(req.body, ["destination_conf"]).destination_conf;
+  const dest = requireDestination(conf);
+  const token = ownershipToken(zone.id, conf as string);
+  const dir = dest.path.replace(/\{DATE\}/g, "").replace(/^\/+|\/+$/g, "");
+  const filename = `${dir ? `${dir}/` : ""}ownership-challenge-${token.slice(0, 8)}.txt`;
+  return { result: { filename, message: "", valid: true } };
+}
+
+function validateOwnership(req: RouteRequest): RouteResponse {
+  const zone = zoneOf(req);
+  const body = requireBody(req.body, ["destination_conf", "ownership_challenge"]);
+  const dest = parseDestination(body.destination_conf);
+  if (typeof dest === "string") throw destinationFault(dest);
+  const valid = typeof body.ownership_challenge === "string" && body.ownership_challenge === ownershipToken(zone.id, body.destination_conf as string);
+  return { result: { valid } };
+}
+
+function validateDestination(req: RouteRequest): RouteResponse {
+  const conf = requireBody(req.body, ["destination_conf"]).destination_conf;
+  if (typeof conf !== "string") throw new ApiFault(400, [fault("/destination_conf", "destination_conf is required")]);
+  const dest = parseDestination(conf);
+  if (typeof dest === "string") return { result: { valid: false, message: dest } };
+  const message = checkReachable(dest);
+  if (message) return { result: { valid: false, message } };
+  const note = needsOwnership(dest) ? "ownership_challenge will be required when creating a job" : "";
+  return { result: { valid: true, message: note } };
+}
+
+/** The real endpoint answers whether a job of the zone already pushes there (query string ignored). */
+function checkDestinationExists(req: RouteRequest): RouteResponse {
+  const zone = zoneOf(req);
+  const conf = requireBody(req.body, ["destination_conf"]).destination_conf;
+  if (typeof conf !== "string" || conf === "") throw new ApiFault(400, [fault("/destination_conf", "destination_conf is required")]);
+  const exists = zone.logpush_jobs.some((j) => stripQuery(String(j.destination_conf)) === stripQuery(conf));
+  return { result: { exists } };
+}
+
+function getDatasetFields(req: RouteRequest): RouteResponse {
+  const dataset = req.params.dataset ?? "";
+  const fields = describeDatasetFields(dataset);
+  if (!fields) throw unknownDataset(dataset);
+  return { result: fields };
+}
+
+function listDatasetJobs(req: RouteRequest): RouteResponse {
+  const dataset = req.params.dataset ?? "";
+  if (!LOGPUSH_DATASETS.includes(dataset)) throw unknownDataset(dataset);
+  return { result: zoneOf(req).logpush_jobs.filter((j) => j.dataset === dataset) };
+}
+
+function unknownDataset(dataset: string): ApiFault {
+  return new ApiFault(400, [{ code: LOGPUSH_CODE.invalid, message: `unknown dataset ${dataset}; zone datasets are ${LOGPUSH_DATASETS.join(", ")}` }]);
+}
+
+function requireJob(req: RouteRequest): Job {
+  const raw = req.params.job_id ?? "";
+  if (!/^[1-9]\d{0,15}$/.test(raw)) {
+    throw new ApiFault(400, [{ code: 7003, message: `Could not route to /logpush/jobs/${raw}, perhaps your object identifier is invalid? (job ids are integers)` }]);
+  }
+  const job = zoneOf(req).logpush_jobs.find((j) => j.id === Number(raw));
+  if (!job) throw new ApiFault(404, [{ code: LOGPUSH_CODE.notFound, message: `logpush job ${raw} not found` }]);
+  return job;
+}
+
+/** A JSON object with only `allowed` keys: an unknown key is more likely a typo than an extension. */
+function requireBody(body: unknown, allowed: readonly string[]): Record<string, unknown> {
+  if (!isObject(body)) throw new ApiFault(400, [fault("/", "the request body must be a JSON object")]);
+  const unknown = Object.keys(body).filter((k) => !allowed.includes(k));
+  if (unknown.length > 0) throw new ApiFault(400, unknown.map((k) => fault(`/${k}`, `unknown field ${k}; accepted: ${allowed.join(", ")}`)));
+  return body;
+}
+
+function zoneOf(req: RouteRequest): ZoneState {
+  if (!req.zone) throw new ApiFault(404, [{ code: 7003, message: "Could not route to zone" }]);
+  return req.zone;
+}

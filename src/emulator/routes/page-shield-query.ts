@@ -1,0 +1,139 @@
+// Query parsing and filtering for the Page Shield inventory lists (scripts, connections, cookies),
+// following the official parameter descriptions: comma lists, `*` wildcards at the start or end of
+// hosts / page URLs, `status` defaulting to active, `exclude_cdn_cgi` defaulting to true.
+import { ApiFault } from "../types.js";
+
+export type Item = Record<string, unknown> & { id: string };
+type Predicate = (item: Item) => boolean;
+
+const STATUSES = ["active", "infrequent", "inactive"];
+
+export function badQuery(message: string): ApiFault {
+  return new ApiFault(400, [{ code: 1004, message }]);
+}
+
+export function readBoolean(query: URLSearchParams, name: string): boolean | undefined {
+  const raw = query.get(name);
+  if (raw === null || raw === "") return undefined;
+  if (raw === "true") return true;
+  if (raw === "false") return false;
+  throw badQuery(`Invalid query parameter ${name}: must be true or false, got ${JSON.stringify(raw)}`);
+}
+
+export function readEnum(query: URLSearchParams, name: string, allowed: readonly string[]): string | undefined {
+  const raw = query.get(name);
+  if (raw === null || raw === "") return undefined;
+  if (!allowed.includes(raw)) {
+    throw badQuery(`Invalid query parameter ${name}: '${raw}' is not one of ${allowed.join(", ")}`);
+  }
+  return raw;
+}
+
+function commaList(query: URLSearchParams, name: string): string[] | undefined {
+  const raw = query.get(name);
+  if (raw === null || raw.trim() === "") return undefined;
+  return raw.split(",").map((s) => s.trim()).filter((s) => s !== "");
+}
+
+/** `*x`, `x*`, `*x*` and exact match, case-insensitive as hostnames are. */
+export function wildcardMatcher(pattern: string): (value: string) => boolean {
+  const p = pattern.toLowerCase();
+  const start = p.startsWith("*");
+  const end = p.endsWith("*") && p.length > 1;
+  const core = p.slice(start ? 1 : 0, end ? -1 : undefined);
+  return (value) => {
+    const v = value.toLowerCase();
+    if (start && end) return v.includes(core);
+    if (start) return v.endsWith(core);
+    if (end) return v.startsWith(core);
+    return v === core;
+  };
+}
+
+function anyWildcard(patterns: string[], values: (item: Item) => string[]): Predicate {
+  const matchers = patterns.map(wildcardMatcher);
+  return (item) => values(item).some((v) => matchers.some((m) => m(v)));
+}
+
+function pageUrlsOf(item: Item): string[] {
+  const urls = Array.isArray(item.page_urls) ? (item.page_urls as string[]) : [];
+  return typeof item.first_page_url === "string" ? [item.first_page_url, ...urls] : urls;
+}
+
+/** Filters shared by scripts and connections. */
+export function resourceFilters(query: URLSearchParams): Predicate[] {
+  const filters: Predicate[] = [];
+  const statuses = commaList(query, "status") ?? ["active"];
+  for (const s of statuses) {
+    if (!STATUSES.includes(s)) throw badQuery(`Invalid query parameter status: '${s}' is not one of ${STATUSES.join(", ")}`);
+  }
+  filters.push((item) => statuses.includes(String(item.status)));
+  const hosts = commaList(query, "hosts");
+  if (hosts) filters.push(anyWildcard(hosts, (item) => [String(item.host)]));
+  const urls = commaList(query, "urls");
+  if (urls) filters.push((item) => urls.some((u) => String(item.url).includes(u)));
+  const excluded = commaList(query, "exclude_urls");
+  if (excluded) filters.push((item) => !excluded.some((u) => String(item.url).includes(u)));
+  const pages = commaList(query, "page_url");
+  if (pages) filters.push(anyWildcard(pages, pageUrlsOf));
+  if (readBoolean(query, "exclude_cdn_cgi") ?? true) filters.push((item) => item.url_contains_cdn_cgi_path !== true);
+  // exclude_duplicates is accepted: the emulator's inventory has no duplicate scripts to drop.
+  readBoolean(query, "exclude_duplicates");
+  return filters;
+}
+
+export function cookieFilters(query: URLSearchParams): Predicate[] {
+  const filters: Predicate[] = [];
+  const hosts = commaList(query, "hosts");
+  if (hosts) filters.push(anyWildcard(hosts, (item) => [String(item.host)]));
+  const pages = commaList(query, "page_url");
+  if (pages) filters.push(anyWildcard(pages, pageUrlsOf));
+  const name = query.get("name");
+  if (name) {
+    const m = wildcardMatcher(name);
+    filters.push((item) => m(String(item.name)));
+  }
+  for (const flag of ["secure", "http_only"] as const) {
+    const want = readBoolean(query, flag);
+    if (want !== undefined) filters.push((item) => Boolean(item[`${flag}_attribute`]) === want);
+  }
+  const sameSite = readEnum(query, "same_site", ["lax", "strict", "none"]);
+  if (sameSite) filters.push((item) => item.same_site_attribute === sameSite);
+  const type = readEnum(query, "type", ["first_party", "unknown"]);
+  if (type) filters.push((item) => item.type === type);
+  const path = query.get("path");
+  if (path) filters.push((item) => item.path_attribute === path);
+  const domain = query.get("domain");
+  if (domain) filters.push((item) => item.domain_attribute === domain);
+  return filters;
+}
+
+/** Sorts by order_by / direction when asked, and puts malicious items first when asked. */
+export function orderItems(items: Item[], query: URLSearchParams, isMalicious?: (item: Item) => boolean): Item[] {
+  const orderBy = readEnum(query, "order_by", ["first_seen_at", "last_seen_at"]);
+  const direction = readEnum(query, "direction", ["asc", "desc"]);
+  let out = items;
+  if (orderBy || direction) {
+    const key = orderBy ?? "last_seen_at";
+    const sign = direction === "asc" ? 1 : -1;
+    out = [...items].sort((a, b) => sign * compareStrings(String(a[key]), String(b[key])));
+  }
+  if (isMalicious && readBoolean(query, "prioritize_malicious")) {
+    out = [...out.filter(isMalicious), ...out.filter((i) => !isMalicious(i))];
+  }
+  return out;
+}
+
+export function isMaliciousItem(item: Item): boolean {
+  const score = item.js_integrity_score;
+  return (typeof score === "number" && score < 50) || item.domain_reported_malicious === true || item.url_reported_malicious === true;
+}
+
+export function rejectExport(query: URLSearchParams): void {
+  if (query.has("export")) throw badQuery("export=csv is not supported by the emulator; page through the JSON list instead");
+}
+
+/** ISO timestamps sort as strings; plain comparison is much faster than localeCompare on 50 000 items. */
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

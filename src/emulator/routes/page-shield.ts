@@ -1,0 +1,182 @@
+// Page Shield: settings, the detected scripts / connections / cookies, and CSP policies
+// (spec/page-shield-api.md + cloudflare-api-notes.md; answers shaped as the official OpenAPI says).
+import { notFoundFault } from "../envelope.js";
+import { randomId } from "../ids.js";
+import { paginate, readPageRequest, type PageBounds } from "../paging.js";
+import { ApiFault, type Route, type RouteRequest, type RouteResponse, type ZoneState } from "../types.js";
+import { requireFields, type FieldSpec } from "../validate.js";
+import {
+  cookieFilters,
+  isMaliciousItem,
+  orderItems,
+  rejectExport,
+  resourceFilters,
+  type Item,
+} from "./page-shield-query.js";
+
+/** per_page bounds of the inventory lists; the default is the emulator's choice (not documented). */
+export const PAGE_SHIELD_PAGING: PageBounds = { min: 1, max: 100, default: 15 };
+
+/** 2026 added `add_reporting_directives` to log | allow. */
+const POLICY_ACTIONS = ["log", "allow", "add_reporting_directives"] as const;
+
+const SETTINGS_FIELDS: Record<string, FieldSpec> = {
+  enabled: { type: "boolean" },
+  use_cloudflare_reporting_endpoint: { type: "boolean" },
+  use_connection_url_path: { type: "boolean" },
+};
+
+const POLICY_FIELDS: Record<string, FieldSpec> = {
+  description: { type: "string", required: true },
+  action: { type: "string", required: true, enum: POLICY_ACTIONS },
+  expression: { type: "string", required: true },
+  enabled: { type: "boolean", required: true },
+  value: { type: "string", required: true },
+};
+
+function zoneOf(req: RouteRequest): ZoneState {
+  return req.zone!;
+}
+
+function readSettings(req: RouteRequest): RouteResponse {
+  return { result: settingsView(zoneOf(req)) };
+}
+
+function updateSettings(req: RouteRequest): RouteResponse {
+  const body = requireFields(req.body, SETTINGS_FIELDS);
+  const zone = zoneOf(req);
+  Object.assign(zone.page_shield, body, { updated_at: req.now() });
+  // The spec document shows only enabled + updated_at, but the official schema requires all four.
+  return { result: settingsView(zone) };
+}
+
+function settingsView(zone: ZoneState): Record<string, unknown> {
+  const ps = zone.page_shield;
+  return {
+    enabled: ps.enabled,
+    updated_at: ps.updated_at,
+    use_cloudflare_reporting_endpoint: ps.use_cloudflare_reporting_endpoint,
+    use_connection_url_path: ps.use_connection_url_path,
+  };
+}
+
+/** The list handler of one inventory kind; `listView` strips what only a single fetch returns. */
+function listInventory(kind: "scripts" | "connections" | "cookies", listView: (item: Item) => Item) {
+  return (req: RouteRequest): RouteResponse => {
+    rejectExport(req.query);
+    const filters = kind === "cookies" ? cookieFilters(req.query) : resourceFilters(req.query);
+    const matching = zoneOf(req)[kind].filter((item) => filters.every((f) => f(item)));
+    const ordered = orderItems(matching, req.query, kind === "cookies" ? undefined : isMaliciousItem);
+    // `page=all` (scripts, connections) returns every match on one page.
+    if (kind !== "cookies" && req.query.get("page") === "all") {
+      const all = ordered.map(listView);
+      return {
+        result: all,
+        result_info: { page: 1, per_page: all.length, count: all.length, total_count: all.length, total_pages: 1 },
+      };
+    }
+    const { result, result_info } = paginate(ordered, readPageRequest(req.query, PAGE_SHIELD_PAGING));
+    return { result: result.map(listView), result_info };
+  };
+}
+
+function getInventoryItem(kind: "scripts" | "connections" | "cookies", param: string, label: string) {
+  return (req: RouteRequest): RouteResponse => {
+    const item = zoneOf(req)[kind].find((i) => i.id === req.params[param]);
+    if (!item) throw notFoundFault(label);
+    return { result: item };
+  };
+}
+
+function withoutKeys(keys: string[]): (item: Item) => Item {
+  return (item) => {
+    const copy: Item = { ...item };
+    for (const k of keys) delete copy[k];
+    return copy;
+  };
+}
+
+function findPolicy(req: RouteRequest): Item {
+  const policy = zoneOf(req).policies.find((p) => p.id === req.params.policy_id);
+  if (!policy) throw notFoundFault("Policy");
+  return policy;
+}
+
+function policyView(p: Item): Item {
+  return { id: p.id, description: p.description, action: p.action, expression: p.expression, enabled: p.enabled, value: p.value };
+}
+
+function listPolicies(req: RouteRequest): RouteResponse {
+  const policies = zoneOf(req).policies.map(policyView);
+  if (!req.query.has("page") && !req.query.has("per_page")) {
+    // Without paging parameters every policy comes back on one page.
+    const n = policies.length;
+    return { result: policies, result_info: { page: 1, per_page: Math.max(n, 1), count: n, total_count: n, total_pages: 1 } };
+  }
+  return paginate(policies, readPageRequest(req.query, PAGE_SHIELD_PAGING));
+}
+
+/** Non-empty strings where the API would reject an empty one. */
+function checkNonEmpty(body: Record<string, unknown>): void {
+  const empty = ["description", "expression", "value"].filter((k) => body[k] === "");
+  if (empty.length > 0) {
+    throw new ApiFault(
+      400,
+      empty.map((k) => ({ code: 1004, message: `${k} must not be empty`, source: { pointer: `/${k}` } })),
+    );
+  }
+}
+
+function createPolicy(req: RouteRequest): RouteResponse {
+  const body = requireFields(req.body, POLICY_FIELDS);
+  checkNonEmpty(body);
+  const policy: Item = {
+    id: randomId(),
+    description: body.description,
+    action: body.action,
+    expression: body.expression,
+    enabled: body.enabled,
+    value: body.value,
+  };
+  zoneOf(req).policies.push(policy);
+  return { result: policyView(policy) };
+}
+
+function updatePolicy(req: RouteRequest): RouteResponse {
+  const policy = findPolicy(req);
+  // A partial update: every field optional, each checked as on create.
+  const optional = Object.fromEntries(Object.entries(POLICY_FIELDS).map(([k, spec]) => [k, { ...spec, required: false }]));
+  const body = requireFields(req.body, optional);
+  checkNonEmpty(body);
+  Object.assign(policy, body);
+  return { result: policyView(policy) };
+}
+
+function deletePolicy(req: RouteRequest): RouteResponse {
+  const policy = findPolicy(req);
+  const zone = zoneOf(req);
+  zone.policies = zone.policies.filter((p) => p !== policy);
+  return { status: 204, empty: true };
+}
+
+const ps = "zones/:zone_id/page_shield";
+
+export const routes: Route[] = [
+  { method: "GET", pattern: ps, handler: readSettings },
+  { method: "PUT", pattern: ps, handler: updateSettings },
+  { method: "GET", pattern: `${ps}/scripts`, handler: listInventory("scripts", withoutKeys(["page_urls", "versions"])) },
+  { method: "GET", pattern: `${ps}/scripts/:script_id`, handler: getInventoryItem("scripts", "script_id", "Script") },
+  { method: "GET", pattern: `${ps}/connections`, handler: listInventory("connections", withoutKeys(["page_urls"])) },
+  {
+    method: "GET",
+    pattern: `${ps}/connections/:connection_id`,
+    handler: getInventoryItem("connections", "connection_id", "Connection"),
+  },
+  { method: "GET", pattern: `${ps}/cookies`, handler: listInventory("cookies", (item) => item) },
+  { method: "GET", pattern: `${ps}/cookies/:cookie_id`, handler: getInventoryItem("cookies", "cookie_id", "Cookie") },
+  { method: "GET", pattern: `${ps}/policies`, handler: listPolicies },
+  { method: "POST", pattern: `${ps}/policies`, handler: createPolicy },
+  { method: "GET", pattern: `${ps}/policies/:policy_id`, handler: (req) => ({ result: policyView(findPolicy(req)) }) },
+  { method: "PUT", pattern: `${ps}/policies/:policy_id`, handler: updatePolicy },
+  { method: "DELETE", pattern: `${ps}/policies/:policy_id`, handler: deletePolicy },
+];

@@ -1,0 +1,179 @@
+// In-memory operations on zone rulesets: lookup, creation, whole-list replacement and single-rule
+// writes. Every write bumps the ruleset's `version` and `last_updated`; a rule's own `version` rises
+// only when its content changes (a move is not an edit), and untouched rules are left as they were so
+// that single-rule writes never disturb rules another tool owns.
+import { randomBytes } from "node:crypto";
+import equal from "fast-deep-equal";
+import { invalid, problem, RULESET_CODE, type RuleInput } from "./rulesets-validate.js";
+import { ApiFault, type Rule, type Ruleset, type ZoneState } from "./types.js";
+
+export type RulePosition = { before: string } | { after: string } | { index: number };
+
+export function newId(): string {
+  return randomBytes(16).toString("hex");
+}
+
+export function findZoneRuleset(zone: ZoneState, id: string): Ruleset | undefined {
+  return zone.rulesets.find((r) => r.id === id);
+}
+
+export function findEntrypoint(zone: ZoneState, phase: string): Ruleset | undefined {
+  return zone.rulesets.find((r) => r.kind === "zone" && r.phase === phase);
+}
+
+export function notFound(message: string): ApiFault {
+  return new ApiFault(404, [{ code: RULESET_CODE.notFound, message }]);
+}
+
+/** A ruleset as list endpoints show it: everything but the rules. */
+export function summarizeRuleset(r: Ruleset): Omit<Ruleset, "rules"> {
+  const { rules: _rules, ...rest } = r;
+  return rest;
+}
+
+export function createRuleset(
+  zone: ZoneState,
+  input: { name: string; description?: string; kind: Ruleset["kind"]; phase: string },
+  rules: readonly RuleInput[],
+  now: string,
+): Ruleset {
+  const ruleset: Ruleset = {
+    id: newId(),
+    name: input.name,
+    description: input.description ?? "",
+    kind: input.kind,
+    phase: input.phase,
+    version: "1",
+    last_updated: now,
+    rules: rules.map((r) => materializeRule(r, undefined, now)),
+  };
+  zone.rulesets.push(ruleset);
+  return ruleset;
+}
+
+/**
+ * Replaces the rule list. A rule naming an existing id keeps that id (and its version when nothing
+ * changed); any other rule is new. Rules left out are removed.
+ */
+export function replaceRules(ruleset: Ruleset, inputs: readonly RuleInput[], now: string): void {
+  const errors = inputs.flatMap((r, i) =>
+    r.id !== undefined && !ruleset.rules.some((x) => x.id === r.id)
+      ? [problem(`/rules/${i}/id`, r.id, "id", "the ruleset has no rule with this id (leave id out to add a rule)")]
+      : [],
+  );
+  if (errors.length > 0) throw invalid(errors);
+  ruleset.rules = inputs.map((input) => materializeRule(input, ruleset.rules.find((x) => x.id === input.id), now));
+  touchRuleset(ruleset, now);
+}
+
+export function insertRule(ruleset: Ruleset, input: RuleInput, position: RulePosition | undefined, now: string): Rule {
+  const rule = materializeRule({ ...input, id: undefined }, undefined, now);
+  const at = resolvePosition(ruleset.rules, position);
+  ruleset.rules.splice(at, 0, rule);
+  touchRuleset(ruleset, now);
+  return rule;
+}
+
+/** PATCH of one rule: `input` replaces its content (when given), `position` moves it (when given). */
+export function updateRule(
+  ruleset: Ruleset,
+  ruleId: string,
+  input: RuleInput | undefined,
+  position: RulePosition | undefined,
+  now: string,
+): void {
+  const index = ruleset.rules.findIndex((r) => r.id === ruleId);
+  const current = ruleset.rules[index];
+  if (!current) throw notFound(`could not find rule ${ruleId} in ruleset ${ruleset.id}`);
+  // The ref is a rule's identity for clients: a PATCH body without one keeps the current ref.
+  const next = input ? materializeRule({ ref: current.ref, ...input, id: ruleId }, current, now) : current;
+  if (position === undefined) {
+    ruleset.rules[index] = next;
+  } else {
+    const rest = ruleset.rules.filter((r) => r.id !== ruleId);
+    if ("before" in position && position.before === ruleId) throw positionError("before", ruleId, "a rule cannot be placed relative to itself");
+    if ("after" in position && position.after === ruleId) throw positionError("after", ruleId, "a rule cannot be placed relative to itself");
+    rest.splice(resolvePosition(rest, position), 0, next);
+    ruleset.rules = rest;
+  }
+  touchRuleset(ruleset, now);
+}
+
+export function deleteRule(ruleset: Ruleset, ruleId: string, now: string): void {
+  if (!ruleset.rules.some((r) => r.id === ruleId)) throw notFound(`could not find rule ${ruleId} in ruleset ${ruleset.id}`);
+  ruleset.rules = ruleset.rules.filter((r) => r.id !== ruleId);
+  touchRuleset(ruleset, now);
+}
+
+/** Reads and checks a `position` body field; undefined when absent. */
+export function readPosition(raw: unknown): RulePosition | undefined {
+  if (raw === undefined) return undefined;
+  const keys = raw !== null && typeof raw === "object" && !Array.isArray(raw) ? Object.keys(raw) : [];
+  const obj = raw as Record<string, unknown>;
+  if (keys.length !== 1) {
+    throw invalid([problem("/position", raw, "position", "it must be exactly one of {before}, {after} or {index}")]);
+  }
+  if (keys[0] === "index") {
+    if (!Number.isInteger(obj.index) || (obj.index as number) < 1) throw positionError("index", obj.index, "it must be an integer of at least 1 (1 is the first rule)");
+    return { index: obj.index as number };
+  }
+  const key = keys[0] as "before" | "after";
+  const value = obj[key];
+  if ((key !== "before" && key !== "after") || typeof value !== "string" || !/^(?:[0-9a-f]{32})?$/.test(value)) {
+    throw positionError(key ?? "position", value, "it must be a rule id or \"\"");
+  }
+  return key === "before" ? { before: value } : { after: value };
+}
+
+function resolvePosition(rules: readonly Rule[], position: RulePosition | undefined): number {
+  if (position === undefined) return rules.length;
+  if ("index" in position) return Math.min(position.index - 1, rules.length);
+  if ("before" in position) {
+    // An empty `before` means the top, an empty `after` the bottom (schema description).
+    if (position.before === "") return 0;
+    const i = rules.findIndex((r) => r.id === position.before);
+    if (i < 0) throw positionError("before", position.before, "the ruleset has no rule with this id");
+    return i;
+  }
+  if (position.after === "") return rules.length;
+  const i = rules.findIndex((r) => r.id === position.after);
+  if (i < 0) throw positionError("after", position.after, "the ruleset has no rule with this id");
+  return i + 1;
+}
+
+function positionError(key: string, value: unknown, reason: string): ApiFault {
+  return invalid([problem(`/position/${key}`, value, `position.${key}`, reason)]);
+}
+
+/** Records a change: version +1 and a new last_updated. */
+export function touchRuleset(ruleset: Ruleset, now: string): void {
+  ruleset.version = String(Number(ruleset.version) + 1);
+  ruleset.last_updated = now;
+}
+
+/** Builds the stored rule; `previous` is the rule it replaces (same id), if any. */
+function materializeRule(input: RuleInput, previous: Rule | undefined, now: string): Rule {
+  const id = previous?.id ?? newId();
+  const rule: Rule = {
+    id,
+    version: "1",
+    action: input.action,
+    ...(input.action_parameters !== undefined ? { action_parameters: input.action_parameters } : {}),
+    expression: input.expression,
+    description: input.description ?? "",
+    last_updated: now,
+    ref: input.ref ?? previous?.ref ?? id,
+    enabled: input.enabled ?? true,
+    ...(input.logging !== undefined ? { logging: input.logging } : {}),
+    ...(input.ratelimit !== undefined ? { ratelimit: input.ratelimit } : {}),
+    ...(input.exposed_credential_check !== undefined ? { exposed_credential_check: input.exposed_credential_check } : {}),
+  };
+  if (!previous) return rule;
+  const same = equal(content(rule), content(previous));
+  return same ? previous : { ...rule, version: String(Number(previous.version) + 1) };
+}
+
+function content(r: Rule): Record<string, unknown> {
+  const { id: _i, version: _v, last_updated: _l, ...rest } = r;
+  return rest;
+}

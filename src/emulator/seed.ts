@@ -1,0 +1,160 @@
+// The default state the emulator starts with (and returns to on reset): one account, four zones of
+// the four plans, a few custom hostnames and a small Page Shield inventory each. Fully deterministic:
+// zone ids are md5(name), timestamps are fixed, so docs and tests can name everything.
+import { generateInventory } from "./inventory.js";
+import { md5Hex, uuidFrom, zoneIdFor } from "./ids.js";
+import { seedAccountRulesets } from "./seed-rulesets.js";
+import type { EmulatorState, ZonePlanName, ZoneState } from "./types.js";
+
+export const SEED_ACCOUNT_ID = "0123456789abcdef0123456789abcdef";
+export const SEED_TIME = "2025-06-01T12:00:00.000Z";
+export const DEFAULT_TOKEN = "emulator-token";
+export const DEFAULT_EMAIL = "user@example.com";
+export const DEFAULT_KEY = "emulator-key";
+export const DEFAULT_RATE_LIMIT = { requests: 1200, seconds: 300 };
+
+const SEED_ZONES: Array<{ name: string; plan: ZonePlanName; hostnames: number }> = [
+  { name: "example.com", plan: "enterprise", hostnames: 4 },
+  { name: "example.net", plan: "business", hostnames: 4 },
+  { name: "example.org", plan: "pro", hostnames: 3 },
+  { name: "example.dev", plan: "free", hostnames: 3 },
+];
+
+/** Customer hostnames per zone: sub-domain, customer, DCV method, CA ("" = the service default). */
+const CUSTOMERS: Array<{ sub: string; customer: string; method: "http" | "txt"; ca: string }> = [
+  { sub: "shop", customer: "acme", method: "http", ca: "lets_encrypt" },
+  { sub: "app", customer: "globex", method: "txt", ca: "google" },
+  { sub: "portal", customer: "initech", method: "http", ca: "digicert" },
+  { sub: "api", customer: "umbrella", method: "txt", ca: "" },
+];
+
+export function defaultState(): EmulatorState {
+  return {
+    account_id: SEED_ACCOUNT_ID,
+    credentials: {
+      tokens: [DEFAULT_TOKEN],
+      keys: [{ email: DEFAULT_EMAIL, key: DEFAULT_KEY }],
+    },
+    rate_limit: { ...DEFAULT_RATE_LIMIT },
+    account_rulesets: seedAccountRulesets(SEED_TIME),
+    zones: SEED_ZONES.map((z) => seedZone(z.name, z.plan, z.hostnames)),
+    next_job_id: 1,
+  };
+}
+
+/** An empty zone as `POST /__emulator/zones` makes it: nothing configured, no hostnames, no inventory. */
+export function createEmptyZone(
+  name: string,
+  plan: ZonePlanName,
+  opts: { wafMode?: ZoneState["waf_migration"]["mode"]; now?: string } = {},
+): ZoneState {
+  return {
+    id: zoneIdFor(name),
+    name,
+    plan,
+    page_shield: {
+      enabled: false,
+      updated_at: opts.now ?? SEED_TIME,
+      use_cloudflare_reporting_endpoint: true,
+      use_connection_url_path: false,
+    },
+    policies: [],
+    scripts: [],
+    connections: [],
+    cookies: [],
+    rulesets: [],
+    logpush_jobs: [],
+    custom_hostnames: [],
+    waf_migration: { mode: opts.wafMode ?? "new", compatible: true, old_sensitivity: "default", old_action: "block" },
+  };
+}
+
+function seedZone(name: string, plan: ZonePlanName, hostnames: number): ZoneState {
+  const zone = createEmptyZone(name, plan);
+  zone.custom_hostnames = CUSTOMERS.slice(0, hostnames).map((c, i) => seedHostname(name, c, i));
+  const inventory = generateInventory({
+    zoneId: zone.id,
+    zoneName: name,
+    scripts: 20,
+    connections: 10,
+    cookies: 8,
+    maliciousRatio: 0,
+    seed: 1,
+  });
+  shapeSeedInventory(inventory, name);
+  zone.scripts = inventory.scripts;
+  zone.connections = inventory.connections;
+  zone.cookies = inventory.cookies;
+  return zone;
+}
+
+/**
+ * Makes the small seed inventory say exactly what the docs promise: 2 malicious scripts (one
+ * domain-reported, one URL-reported), 1 infrequent script, 1 malicious connection, insecure cookies.
+ */
+function shapeSeedInventory(inv: ReturnType<typeof generateInventory>, zoneName: string): void {
+  for (const item of [...inv.scripts, ...inv.connections]) item.status = "active";
+  const bad = [
+    { index: 3, score: 12, url: "https://jquery-cdn-update.com/lib/jquery-3.7.1.min.js", domain: true },
+    { index: 11, score: 31, url: "https://cdn-staticfiles.top/js/pay-widget.js", domain: false },
+  ];
+  for (const b of bad) {
+    const s = inv.scripts[b.index]!;
+    s.url = b.url;
+    s.url_contains_cdn_cgi_path = false;
+    s.js_integrity_score = b.score;
+    s.versions = [{ hash: s.hash, js_integrity_score: b.score, fetched_at: s.fetched_at }];
+    if (b.domain) {
+      s.domain_reported_malicious = true;
+      s.malicious_domain_categories = ["Malware"];
+    } else {
+      s.url_reported_malicious = true;
+      s.malicious_url_categories = ["Magecart"];
+    }
+  }
+  inv.scripts[7]!.status = "infrequent";
+  const conn = inv.connections[4]!;
+  conn.url = "https://collect.analytics-sync.net/c/checkout";
+  conn.domain_reported_malicious = true;
+  conn.malicious_domain_categories = ["Command and Control"];
+  for (const i of [2, 5]) {
+    const c = inv.cookies[i]!;
+    c.secure_attribute = false;
+    c.http_only_attribute = false;
+    c.same_site_attribute = "none";
+    c.domain_attribute = `.${zoneName}`;
+  }
+}
+
+function seedHostname(zoneName: string, c: (typeof CUSTOMERS)[number], index: number): Record<string, unknown> & { id: string } {
+  const tld = zoneName.split(".").pop() ?? "com";
+  const hostname = `${c.sub}.${c.customer}-${tld}.example`;
+  const created = new Date(Date.parse(SEED_TIME) - (30 + index * 7) * 86_400_000).toISOString();
+  return {
+    id: md5Hex(`custom-hostname:${hostname}`),
+    hostname,
+    ssl: {
+      id: uuidFrom(`ssl:${hostname}`),
+      type: "dv",
+      method: c.method,
+      status: "active",
+      certificate_authority: c.ca,
+      bundle_method: "ubiquitous",
+      wildcard: false,
+      settings: { min_tls_version: "1.2", http2: "on", tls_1_3: "on" },
+      validation_records: [],
+      validation_errors: [],
+    },
+    status: "active",
+    created_at: created,
+    ownership_verification: {
+      type: "txt",
+      name: `_cf-custom-hostname.${hostname}`,
+      value: uuidFrom(`ownership:${hostname}`),
+    },
+    ownership_verification_http: {
+      http_url: `http://${hostname}/.well-known/cf-custom-hostname-challenge/${uuidFrom(`challenge:${hostname}`)}`,
+      http_body: uuidFrom(`ownership:${hostname}`),
+    },
+  };
+}

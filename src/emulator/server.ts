@@ -1,0 +1,182 @@
+// The emulator's HTTP front: for every request under /client/v4/ it applies latency and injected
+// faults, authenticates, rate-limits, routes, parses the JSON body, checks the zone, runs the handler,
+// wraps the answer in the Cloudflare envelope and records the call in the request log. Requests under
+// /__emulator/ go to the admin API instead (no auth, no log).
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { randomBytes } from "node:crypto";
+import { handleAdmin } from "./admin.js";
+import {
+  failureEnvelope,
+  internalFault,
+  routeFault,
+  successEnvelope,
+  throttledFault,
+  unknownAccountFault,
+  unknownZoneFault,
+} from "./envelope.js";
+import { authenticate } from "./auth.js";
+import type { Fault, FaultStore } from "./faults.js";
+import { rateLimitHeaders, SlidingWindowLimiter, type RateDecision } from "./rate-limit.js";
+import type { Router } from "./router.js";
+import { ApiFault, type EmulatorState, type RouteResponse } from "./types.js";
+import { parseBody, readBody, sendJson, sleep, type ParsedBody } from "./http-util.js";
+
+export const API_PREFIX = "/client/v4/";
+export const ADMIN_PREFIX = "/__emulator";
+
+export interface RequestLogEntry {
+  method: string;
+  /** Full path, e.g. `/client/v4/zones/<id>/page_shield`. */
+  path: string;
+  query: Record<string, string>;
+  /** 0 when the connection was destroyed by a `reset` fault. */
+  status: number;
+  /** Parsed JSON request body, or null. */
+  body: unknown;
+}
+
+/** Everything the server and the admin API share; `state` is replaced on reset and PUT state. */
+export interface EmulatorRuntime {
+  state: EmulatorState;
+  /** The state to return to on reset (a fresh copy each call). */
+  initialState: () => EmulatorState;
+  latencyMs: number;
+  faults: FaultStore;
+  limiter: SlidingWindowLimiter;
+  requests: RequestLogEntry[];
+  router: Router;
+}
+
+export function createEmulatorServer(rt: EmulatorRuntime): Server {
+  return createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://emulator.local");
+    const respond = url.pathname.startsWith(ADMIN_PREFIX)
+      ? handleAdmin(rt, req, res, url)
+      : handleApi(rt, req, res, url);
+    respond.catch((err: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, {}, failureEnvelope(internalFault(err).errors));
+      else res.destroy();
+    });
+  });
+}
+
+interface Outcome {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+async function handleApi(rt: EmulatorRuntime, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const method = (req.method ?? "GET").toUpperCase();
+  const path = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length).replace(/\/+$/, "") : undefined;
+  const raw = await readBody(req);
+  const parsed = parseBody(raw, req.headers["content-type"]);
+  const entry: RequestLogEntry = {
+    method,
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    status: 0,
+    body: parsed.ok ? (parsed.value ?? null) : null,
+  };
+  rt.requests.push(entry);
+  if (rt.latencyMs > 0) await sleep(rt.latencyMs);
+
+  const apiPath = path ?? url.pathname.replace(/^\/+/, "");
+  let rate = SlidingWindowLimiter.idle(rt.state.rate_limit);
+  const before = rt.faults.take(method, apiPath, "before");
+  if (before) {
+    await applyFaultDelay(before);
+    if (before.reset) return destroy(res);
+    if (before.status !== undefined) return send(res, entry, withRateHeaders(faultOutcome(before), rate));
+  }
+
+  let outcome: Outcome;
+  try {
+    if (path === undefined) throw routeFault(404, apiPath);
+    const credential = authenticate(req.headers, rt.state.credentials);
+    rate = rt.limiter.take(credential, rt.state.rate_limit);
+    if (!rate.allowed) throw throttledFault();
+    outcome = await runRoute(rt, method, path, url.searchParams, parsed);
+  } catch (err) {
+    outcome = faultToOutcome(err, rate);
+  }
+  const after = rt.faults.take(method, apiPath, "after");
+  if (after) {
+    await applyFaultDelay(after);
+    if (after.reset) return destroy(res);
+    if (after.status !== undefined) outcome = faultOutcome(after);
+  }
+  send(res, entry, withRateHeaders(outcome, rate));
+}
+
+async function runRoute(
+  rt: EmulatorRuntime,
+  method: string,
+  path: string,
+  query: URLSearchParams,
+  parsed: ParsedBody,
+): Promise<Outcome> {
+  const { route, params } = rt.router.match(method, path);
+  if (!parsed.ok) throw parsed.fault;
+  const state = rt.state;
+  if (params.account_id !== undefined && params.account_id !== state.account_id) throw unknownAccountFault();
+  let zone;
+  if (params.zone_id !== undefined) {
+    zone = state.zones.find((z) => z.id === params.zone_id);
+    if (!zone) throw unknownZoneFault();
+  }
+  const answer: RouteResponse = await route.handler({
+    method,
+    path,
+    params,
+    query,
+    body: parsed.value,
+    state,
+    zone,
+    now: () => new Date().toISOString(),
+  });
+  if (answer.empty) return { status: answer.status ?? 204 };
+  return { status: answer.status ?? 200, body: successEnvelope(answer.result, answer.result_info) };
+}
+
+function faultToOutcome(err: unknown, rate: RateDecision): Outcome {
+  const fault = err instanceof ApiFault ? err : internalFault(err);
+  const headers: Record<string, string> = {};
+  if (fault.status === 429) headers["retry-after"] = String(rate.resetSeconds);
+  return { status: fault.status, body: failureEnvelope(fault.errors), headers };
+}
+
+function faultOutcome(f: Fault): Outcome {
+  const status = f.status ?? 500;
+  const code = f.code ?? (status === 429 ? 971 : 10001);
+  const message =
+    f.message ?? (status === 429 ? "Please wait and consider throttling your request speed" : (STATUS_CODES[status] ?? "Error"));
+  const headers: Record<string, string> = {};
+  const retryAfter = f.retry_after ?? (status === 429 ? 1 : undefined);
+  if (retryAfter !== undefined) headers["retry-after"] = String(retryAfter);
+  return { status, body: failureEnvelope([{ code, message }]), headers };
+}
+
+async function applyFaultDelay(f: Fault): Promise<void> {
+  if (f.delay_ms) await sleep(f.delay_ms);
+}
+
+function withRateHeaders(outcome: Outcome, rate: RateDecision): Outcome {
+  return { ...outcome, headers: { ...rateLimitHeaders(rate), ...outcome.headers } };
+}
+
+function destroy(res: ServerResponse): void {
+  // No answer at all: the client sees a reset connection (status 0 stays in the log).
+  res.socket?.resetAndDestroy?.();
+  res.destroy();
+}
+
+function send(res: ServerResponse, entry: RequestLogEntry, outcome: Outcome): void {
+  entry.status = outcome.status;
+  const headers = { "cf-ray": `${randomBytes(8).toString("hex")}-EMU`, ...outcome.headers };
+  if (outcome.body === undefined) {
+    res.writeHead(outcome.status, headers).end();
+    return;
+  }
+  sendJson(res, outcome.status, headers, outcome.body);
+}

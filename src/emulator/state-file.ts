@@ -1,0 +1,79 @@
+// Turns a state document (a `--state` file, `PUT /__emulator/state`, the `state` option) into a full
+// EmulatorState. Only `zones` is required; every zone needs only `name` and `plan`, and everything
+// left out is filled in as for a new empty zone, so a hand-written seed file can stay short.
+import { DEFAULT_EMAIL, DEFAULT_KEY, DEFAULT_RATE_LIMIT, DEFAULT_TOKEN, SEED_ACCOUNT_ID, SEED_TIME, createEmptyZone } from "./seed.js";
+import { seedAccountRulesets } from "./seed-rulesets.js";
+import type { EmulatorState, ZonePlanName, ZoneState } from "./types.js";
+
+const PLANS: readonly ZonePlanName[] = ["free", "pro", "business", "enterprise"];
+
+/** Thrown with every problem found in a state document. */
+export class StateDocumentError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid emulator state: ${problems.join("; ")}`);
+  }
+}
+
+export function normalizeState(input: unknown): EmulatorState {
+  const problems: string[] = [];
+  if (!isObject(input)) throw new StateDocumentError(["the state must be a JSON object"]);
+  if (!Array.isArray(input.zones)) problems.push("zones must be an array");
+  const zones: ZoneState[] = [];
+  (Array.isArray(input.zones) ? input.zones : []).forEach((z: unknown, i: number) => {
+    const zone = normalizeZone(z, `zones[${i}]`, problems);
+    if (zone) zones.push(zone);
+  });
+  const ids = new Set<string>();
+  for (const z of zones) {
+    if (ids.has(z.id)) problems.push(`zone id ${z.id} (${z.name}) appears twice`);
+    ids.add(z.id);
+  }
+  const credentials = isObject(input.credentials) ? input.credentials : {};
+  const rate = isObject(input.rate_limit) ? input.rate_limit : {};
+  if (input.rate_limit !== undefined && !(positive(rate.requests) && positive(rate.seconds))) {
+    problems.push("rate_limit must be {requests, seconds} with positive integers");
+  }
+  if (problems.length > 0) throw new StateDocumentError(problems);
+  const maxJob = Math.max(0, ...zones.flatMap((z) => z.logpush_jobs.map((j) => Number(j.id) || 0)));
+  return {
+    account_id: typeof input.account_id === "string" ? input.account_id : SEED_ACCOUNT_ID,
+    credentials: {
+      tokens: Array.isArray(credentials.tokens) ? (credentials.tokens as string[]) : [DEFAULT_TOKEN],
+      keys: Array.isArray(credentials.keys)
+        ? (credentials.keys as EmulatorState["credentials"]["keys"])
+        : [{ email: DEFAULT_EMAIL, key: DEFAULT_KEY }],
+    },
+    rate_limit: input.rate_limit === undefined ? { ...DEFAULT_RATE_LIMIT } : { requests: Number(rate.requests), seconds: Number(rate.seconds) },
+    account_rulesets: Array.isArray(input.account_rulesets)
+      ? (input.account_rulesets as EmulatorState["account_rulesets"])
+      : seedAccountRulesets(SEED_TIME),
+    zones,
+    next_job_id: typeof input.next_job_id === "number" ? input.next_job_id : maxJob + 1,
+  };
+}
+
+function normalizeZone(z: unknown, where: string, problems: string[]): ZoneState | undefined {
+  if (!isObject(z)) {
+    problems.push(`${where} must be an object`);
+    return undefined;
+  }
+  if (typeof z.name !== "string" || z.name === "") problems.push(`${where}.name must be a non-empty string`);
+  if (!PLANS.includes(z.plan as ZonePlanName)) problems.push(`${where}.plan must be one of ${PLANS.join(", ")}`);
+  if (z.id !== undefined && (typeof z.id !== "string" || !/^[0-9a-f]{32}$/.test(z.id))) {
+    problems.push(`${where}.id must be 32 lower-case hex characters`);
+  }
+  if (typeof z.name !== "string" || !PLANS.includes(z.plan as ZonePlanName)) return undefined;
+  const empty = createEmptyZone(z.name, z.plan as ZonePlanName);
+  const zone = { ...empty, ...z } as ZoneState;
+  zone.page_shield = { ...empty.page_shield, ...(isObject(z.page_shield) ? z.page_shield : {}) };
+  zone.waf_migration = { ...empty.waf_migration, ...(isObject(z.waf_migration) ? z.waf_migration : {}) };
+  return zone;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+function positive(v: unknown): boolean {
+  return Number.isInteger(v) && (v as number) > 0;
+}

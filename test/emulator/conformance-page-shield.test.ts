@@ -1,0 +1,75 @@
+// Every Page Shield answer of the emulator validates against the official OpenAPI schema
+// (test/fixtures/openapi/page_shield.json), including generated inventories and error answers.
+import { describe, expect, test } from "vitest";
+import { expectConformsTo } from "../helpers/openapi.js";
+import { useEmulator, ZONES } from "../helpers/emulator.js";
+
+const emu = useEmulator();
+const ps = `zones/${ZONES.com}/page_shield`;
+const T = "/zones/{zone_id}/page_shield";
+
+async function check(method: string, path: string, template: string, body?: unknown, status = 200) {
+  const r = await emu().api(method, path, body);
+  expect(r.status).toBe(status);
+  expectConformsTo("page_shield.json", template, method, status, r.body);
+  return r.body;
+}
+
+describe("Page Shield answers conform to the official schema", () => {
+  test("settings GET and PUT", async () => {
+    await check("GET", ps, T);
+    await check("PUT", ps, T, { enabled: true, use_connection_url_path: true });
+  });
+
+  test("scripts, connections and cookies lists and single items", async () => {
+    for (const [kind, param] of [
+      ["scripts", "script_id"],
+      ["connections", "connection_id"],
+      ["cookies", "cookie_id"],
+    ] as const) {
+      const list = await check("GET", `${ps}/${kind}?per_page=100`, `${T}/${kind}`);
+      expect(list.result.length).toBeGreaterThan(0);
+      for (const item of list.result as Array<{ id: string }>) {
+        await check("GET", `${ps}/${kind}/${item.id}`, `${T}/${kind}/{${param}}`);
+      }
+    }
+    await check("GET", `${ps}/scripts?status=active,infrequent,inactive&exclude_cdn_cgi=false&page=all`, `${T}/scripts`);
+  });
+
+  test("a large generated inventory, every page", async () => {
+    await emu().admin("POST", "inventory", { zone_id: ZONES.org, scripts: 600, connections: 300, cookies: 200, malicious_ratio: 0.3, seed: 3 });
+    const org = `zones/${ZONES.org}/page_shield`;
+    for (const kind of ["scripts", "connections", "cookies"]) {
+      const query = kind === "cookies" ? "" : "&status=active,infrequent,inactive&exclude_cdn_cgi=false";
+      for (let page = 1; ; page++) {
+        const body = await check("GET", `${org}/${kind}?per_page=100&page=${page}${query}`, `${T}/${kind}`);
+        if (page >= body.result_info.total_pages) break;
+      }
+    }
+    const scripts = emu().state().zones.find((z) => z.id === ZONES.org)!.scripts;
+    for (const s of scripts.filter((x) => x.url_reported_malicious || x.domain_reported_malicious).slice(0, 20)) {
+      await check("GET", `${org}/scripts/${s.id}`, `${T}/scripts/{script_id}`);
+    }
+  });
+
+  test("policies: create, list, get, update, delete", async () => {
+    const policy = { description: "CSP", action: "log", expression: "true", enabled: false, value: "script-src 'self'" };
+    const created = await check("POST", `${ps}/policies`, `${T}/policies`, policy);
+    const id = created.result.id as string;
+    await check("GET", `${ps}/policies`, `${T}/policies`);
+    await check("GET", `${ps}/policies/${id}`, `${T}/policies/{policy_id}`);
+    await check("PUT", `${ps}/policies/${id}`, `${T}/policies/{policy_id}`, { enabled: true });
+    const deleted = await emu().api("DELETE", `${ps}/policies/${id}`);
+    expect(deleted.status).toBe(204);
+    expectConformsTo("page_shield.json", `${T}/policies/{policy_id}`, "DELETE", 204, deleted.body);
+  });
+
+  test("error answers", async () => {
+    await check("PUT", ps, T, { enabled: 1 }, 400);
+    await check("POST", `${ps}/policies`, `${T}/policies`, {}, 400);
+    await check("GET", `${ps}/policies/${"a".repeat(32)}`, `${T}/policies/{policy_id}`, undefined, 404);
+    await check("GET", `${ps}/scripts?per_page=500`, `${T}/scripts`, undefined, 400);
+    const unauth = await emu().api("GET", ps, undefined, { headers: {} });
+    expectConformsTo("page_shield.json", T, "GET", 400, unauth.body);
+  });
+});
