@@ -1,0 +1,59 @@
+// `zoneform validate`: schema and semantic checks of the configuration, no network. Exit 0 when valid;
+// an invalid file throws the ConfigError that the one catch prints (exit 3).
+import type { Command } from "commander";
+import pc from "picocolors";
+import { loadConfig } from "../../config/index.js";
+import { formatProblem } from "../../errors.js";
+import type { DesiredZone } from "../../model/desired.js";
+import { addColorOption, addConfigOption, addVerboseOption, configPath, type CommonOptions, type ConfigOption } from "../options.js";
+import type { CommandContext } from "../program.js";
+
+type ValidateOptions = ConfigOption & CommonOptions & { requireEnv?: boolean };
+
+export function register(program: Command, ctx: CommandContext): void {
+  const cmd = program
+    .command("validate")
+    .description("Check the configuration (schema and semantic rules) without contacting Cloudflare. Exit 0 when valid, 3 when not.");
+  addConfigOption(cmd);
+  cmd.option("--require-env", "an unset ${env:NAME} variable is an error, as for plan and apply (default: a warning)");
+  addVerboseOption(cmd);
+  addColorOption(cmd);
+  cmd.action(async (opts: ValidateOptions) => {
+    const { io } = ctx;
+    const { desired, warnings } = await loadConfig(configPath(opts), {
+      env: io.env,
+      cwd: io.cwd,
+      missingEnv: opts.requireEnv ? "error" : "warning",
+    });
+    for (const w of warnings) io.stderr.write(`${formatProblem(w)}\n`);
+    const color = io.stdout.isTTY && opts.color !== false && !io.env.NO_COLOR;
+    const colors = pc.createColors(color);
+    const n = desired.zones.length;
+    const files = desired.files.join(", ");
+    const w = warnings.length ? ` (${warnings.length} warning${warnings.length === 1 ? "" : "s"})` : "";
+    io.stdout.write(`${colors.green("✓")} ${n} zone${n === 1 ? "" : "s"} in ${files} ${n === 1 ? "is" : "are"} valid${w}\n`);
+    if (opts.verbose) for (const zone of desired.zones) io.stdout.write(`  ${describeZone(zone)}\n`);
+  });
+}
+
+/** One line per zone: what the file manages in it. */
+export function describeZone(zone: DesiredZone): string {
+  const parts: string[] = [];
+  const ps = zone.page_shield;
+  if (ps) parts.push(ps.policies ? `page_shield (${plural(ps.policies.length, "policy", "policies")}${ps.prune ? "" : ", no prune"})` : "page_shield");
+  if (zone.waf?.owasp) {
+    const o = zone.waf.owasp;
+    parts.push(o.enabled ? `owasp (PL${o.paranoia_level}, threshold ${o.score_threshold}, ${o.action})` : "owasp (off)");
+  }
+  if (zone.waf?.cloudflare_managed) parts.push(`cloudflare_managed (${zone.waf.cloudflare_managed.enabled ? "on" : "off"})`);
+  const cf = zone.logs?.custom_fields;
+  if (cf) parts.push(`custom_fields (${cf.request_headers.length + cf.response_headers.length + cf.cookies.length})`);
+  if (zone.logs?.logpush_jobs) parts.push(`logpush (${plural(zone.logs.logpush_jobs.length, "job", "jobs")})`);
+  if (zone.custom_hostnames) parts.push(`custom_hostnames (${zone.custom_hostnames.length})`);
+  const label = zone.name ? `${zone.name} (${zone.zone_id})` : zone.zone_id;
+  return `${label}: ${parts.length ? parts.join(", ") : "nothing managed"}`;
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

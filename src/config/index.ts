@@ -1,0 +1,76 @@
+// Public API of the configuration loader: file or directory → validated, normalised DesiredState, or a
+// ConfigError listing every problem (file:line:col  /pointer  message). Messages never show a secret.
+import { ConfigError, formatProblem, type ConfigProblem } from "../errors.js";
+import type { DesiredState } from "../model/desired.js";
+import { Redactor } from "../redact.js";
+import { checkFileText } from "./document.js";
+import { DEFAULT_CONFIG_PATH, readConfigFiles, type SourceFile } from "./load.js";
+import { mergeFiles } from "./merge.js";
+import { isError } from "./problems.js";
+
+export { DEFAULT_CONFIG_PATH } from "./load.js";
+export { countFilterOperators, serialiseFilter, isEmptyFilter, parseFilterString, filterByteLength } from "./filter.js";
+export { getValidator, loadSchema } from "./schema.js";
+export { SCORE_THRESHOLDS, DEFAULT_MAX_DELETES } from "./normalise.js";
+
+export interface LoadOptions {
+  env: NodeJS.ProcessEnv;
+  /** Where a relative path is resolved from, and what messages are relative to. Default process.cwd(). */
+  cwd?: string;
+  /** What an unset `${env:NAME}` is: an error (default; plan, apply) or a warning (validate). */
+  missingEnv?: "error" | "warning";
+}
+
+export interface LoadResult {
+  desired: DesiredState;
+  warnings: ConfigProblem[];
+}
+
+export interface CheckResult {
+  desired?: DesiredState;
+  errors: ConfigProblem[];
+  warnings: ConfigProblem[];
+}
+
+/** Loads a file or a directory of *.yaml. Throws ConfigError with every problem found. */
+export async function loadConfig(path: string | undefined, opts: LoadOptions): Promise<LoadResult> {
+  const files = await readConfigFiles(path ?? DEFAULT_CONFIG_PATH, opts.cwd ?? process.cwd());
+  return orThrow(checkConfigSources(files, opts.env, opts.missingEnv));
+}
+
+/** Checks one document given as text (tests, editors). Throws ConfigError like loadConfig. */
+export function parseConfigText(text: string, file: string, env: NodeJS.ProcessEnv): LoadResult {
+  return orThrow(checkConfigSources([{ file, text }], env));
+}
+
+/** Checks the documents of one configuration without throwing. */
+export function checkConfigSources(
+  sources: SourceFile[],
+  env: NodeJS.ProcessEnv,
+  missingEnv: "error" | "warning" = "error",
+): CheckResult {
+  const checked = sources.map((s) => checkFileText(s.text, s.file, env, missingEnv));
+  const { problems, desired } = mergeFiles(checked);
+  const redactor = new Redactor(checked.flatMap((c) => c.secrets));
+  const shown = problems.map((p) => ({ ...p, message: redactor.redact(p.message) }));
+  const order = new Map(sources.map((s, i) => [s.file, i]));
+  shown.sort((a, b) => (order.get(a.file) ?? 0) - (order.get(b.file) ?? 0) || a.line - b.line || a.column - b.column);
+  const errors = shown.filter(isError);
+  const warnings = shown.filter((p) => !isError(p));
+  return errors.length === 0 && desired ? { desired, errors, warnings } : { errors, warnings };
+}
+
+function orThrow(result: CheckResult): LoadResult {
+  if (result.errors.length > 0 || !result.desired) throw configError(result.errors, result.warnings);
+  return { desired: result.desired, warnings: result.warnings };
+}
+
+/** A ConfigError holding the errors and then the warnings; the count in its summary is of errors. */
+export function configError(errors: ConfigProblem[], warnings: ConfigProblem[]): ConfigError {
+  const n = errors.length;
+  const w = warnings.length;
+  const head =
+    `${n} problem${n === 1 ? "" : "s"} in the configuration` + (w ? ` (and ${w} warning${w === 1 ? "" : "s"})` : "") + ":";
+  const all = [...errors, ...warnings];
+  return new ConfigError(all, [head, ...all.map((p) => `  ${formatProblem(p)}`)].join("\n"));
+}

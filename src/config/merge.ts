@@ -1,0 +1,84 @@
+// Joins the checked files of a configuration into one desired state. Rules that span files live here:
+// a zone id is declared once across all files; account_id and safety may repeat only if equal.
+import type { ConfigProblem } from "../errors.js";
+import type { DesiredState, SecretRef } from "../model/desired.js";
+import type { CheckedFile } from "./document.js";
+import { DEFAULT_MAX_DELETES, normaliseZone, type FileDocument } from "./normalise.js";
+import { isError, toProblem } from "./problems.js";
+import { asArray, asRecord, asString } from "./rules/util.js";
+
+export interface MergeResult {
+  problems: ConfigProblem[];
+  /** Present only when no file has an error. */
+  desired?: DesiredState;
+}
+
+export function mergeFiles(files: CheckedFile[]): MergeResult {
+  const problems: ConfigProblem[] = [];
+  const where = (f: CheckedFile, pointer: string) => {
+    const pos = f.locate(pointer);
+    return `${f.file}:${pos.line}:${pos.column}`;
+  };
+
+  const zoneSeen = new Map<string, { file: CheckedFile; pointer: string }>();
+  const settingSeen = new Map<"account_id" | "safety", { file: CheckedFile; value: string }>();
+  for (const f of files) {
+    const doc = asRecord(f.doc);
+    if (!doc) continue;
+    asArray(doc.zones).forEach((zone, i) => {
+      const id = asString(asRecord(zone)?.zone_id);
+      if (id === undefined) return;
+      const pointer = `/zones/${i}/zone_id`;
+      const first = zoneSeen.get(id);
+      if (first) {
+        problems.push(toProblem({ pointer, message: `zone ${id} is declared twice (first at ${where(first.file, first.pointer)})` }, f.file, f.locate));
+      } else zoneSeen.set(id, { file: f, pointer });
+    });
+    for (const key of ["account_id", "safety"] as const) {
+      if (!(key in doc)) continue;
+      const value = key === "safety" ? String(asRecord(doc.safety)?.max_deletes ?? DEFAULT_MAX_DELETES) : JSON.stringify(doc[key]);
+      const first = settingSeen.get(key);
+      if (!first) settingSeen.set(key, { file: f, value });
+      else if (first.value !== value) {
+        problems.push(
+          toProblem(
+            { pointer: `/${key}`, message: `${key} differs from the one in ${where(first.file, `/${key}`)}: files of one configuration must agree` },
+            f.file,
+            f.locate,
+          ),
+        );
+      }
+    }
+  }
+
+  const all = [...files.flatMap((f) => f.problems), ...problems];
+  if (all.some(isError)) return { problems: all };
+
+  const state: DesiredState = {
+    version: 1,
+    safety: { max_deletes: DEFAULT_MAX_DELETES },
+    zones: [],
+    secrets: dedupeSecrets(files.flatMap((f) => f.secrets)),
+    files: files.map((f) => f.file),
+  };
+  for (const f of files) {
+    const doc = f.doc as FileDocument;
+    if (doc.account_id !== undefined) state.account_id = doc.account_id;
+    if (doc.safety?.max_deletes !== undefined) state.safety = { max_deletes: doc.safety.max_deletes };
+    doc.zones.forEach((zone, i) => {
+      const pos = f.locate(`/zones/${i}`);
+      state.zones.push(normaliseZone(zone, { file: f.file, line: pos.line, column: pos.column }));
+    });
+  }
+  if (state.zones.length === 0) {
+    const f = files[0];
+    if (f) all.push({ ...toProblem({ pointer: "/zones", message: "no zones: nothing will be managed" }, f.file, f.locate), severity: "warning" });
+  }
+  return { problems: all, desired: state };
+}
+
+function dedupeSecrets(secrets: SecretRef[]): SecretRef[] {
+  const byName = new Map<string, SecretRef>();
+  for (const s of secrets) if (!byName.has(s.name)) byName.set(s.name, s);
+  return [...byName.values()];
+}

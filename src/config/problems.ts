@@ -1,0 +1,56 @@
+// What every stage of config checking reports: a finding at a JSON pointer, turned into a
+// ConfigProblem (file:line:col) once the pointer is located in the YAML source.
+import type { ConfigProblem } from "../errors.js";
+
+export interface Finding {
+  pointer: string;
+  message: string;
+  severity?: "error" | "warning";
+  /** Locate the key of the pointer's property (unknown keys) rather than its value. */
+  at?: "key" | "value";
+}
+
+export interface SourcePosition {
+  line: number;
+  column: number;
+}
+
+/** Maps a JSON pointer to where it is in the source; falls back to the nearest ancestor that exists. */
+export type Locator = (pointer: string, at?: "key" | "value") => SourcePosition;
+
+export function toProblem(finding: Finding, file: string, locate: Locator): ConfigProblem {
+  const pos = locate(finding.pointer, finding.at);
+  return {
+    file,
+    line: pos.line,
+    column: pos.column,
+    pointer: finding.pointer,
+    message: finding.message,
+    severity: finding.severity ?? "error",
+  };
+}
+
+export function isError(p: { severity?: "error" | "warning" }): boolean {
+  return p.severity !== "warning";
+}
+
+/** JSON pointer of a child: `/zones` + 0 → `/zones/0` (RFC 6901 escaping). */
+export function childPointer(parent: string, key: string | number): string {
+  return `${parent}/${String(key).replace(/~/g, "~0").replace(/\//g, "~1")}`;
+}
+
+export function lastSegment(pointer: string): string {
+  return pointer.slice(pointer.lastIndexOf("/") + 1).replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+/** A short, quoted rendering of a value for "(got …)". */
+export function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return "nothing";
+  if (typeof value === "string") {
+    const s = value.length > 40 ? `${value.slice(0, 37)}…` : value;
+    return `'${s}'`;
+  }
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping";
+  return String(value);
+}

@@ -1,0 +1,172 @@
+// Semantic rules of logs: custom fields (lower-case header names, the 40-field limit) and Logpush jobs
+// (unique names, filter limits and operator values).
+import { countFilterOperators, filterByteLength, FILTER_MAX_BYTES, FILTER_MAX_OPERATORS, LIST_OPERATORS } from "../filter.js";
+import type { LogpushFilter } from "../../model/desired.js";
+import { childPointer, type Finding } from "../problems.js";
+import { asArray, asRecord, asString, duplicates, itemsOf, zonesOf, type Rec, type Rule } from "./util.js";
+
+/** Custom log fields per zone, all types together. */
+export const MAX_CUSTOM_FIELDS = 40;
+
+const FIELD_LISTS = ["request_headers", "response_headers", "cookies"] as const;
+
+function* customFieldsOf(doc: unknown): Generator<{ fields: Rec; pointer: string }> {
+  for (const { zone, pointer } of zonesOf(doc)) {
+    const fields = asRecord(asRecord(zone.logs)?.custom_fields);
+    if (fields) yield { fields, pointer: `${pointer}/logs/custom_fields` };
+  }
+}
+
+function* jobsOf(doc: unknown): Generator<{ job: Rec; pointer: string; zone: Rec }> {
+  for (const { zone, pointer } of zonesOf(doc)) {
+    for (const { item, pointer: jobPointer } of itemsOf(asRecord(zone.logs)?.logpush_jobs, `${pointer}/logs/logpush_jobs`)) {
+      yield { job: item, pointer: jobPointer, zone };
+    }
+  }
+}
+
+/** The API wants header names in lower case (cookie names keep their case). */
+export const lowerCaseHeaders: Rule = (doc) => {
+  const findings: Finding[] = [];
+  for (const { fields, pointer } of customFieldsOf(doc)) {
+    for (const list of ["request_headers", "response_headers"] as const) {
+      asArray(fields[list]).forEach((name, i) => {
+        if (typeof name === "string" && name !== name.toLowerCase()) {
+          findings.push({
+            pointer: childPointer(`${pointer}/${list}`, i),
+            message: `header names must be lower case: write '${name.toLowerCase()}' instead of '${name}'`,
+          });
+        }
+      });
+    }
+  }
+  return findings;
+};
+
+/** A field listed twice in the same list. */
+export const uniqueCustomFields: Rule = (doc) => {
+  const findings: Finding[] = [];
+  for (const { fields, pointer } of customFieldsOf(doc)) {
+    for (const list of FIELD_LISTS) {
+      const seen = new Map<string, number>();
+      asArray(fields[list]).forEach((name, i) => {
+        if (typeof name !== "string") return;
+        const id = list === "cookies" ? name : name.toLowerCase();
+        const earlier = seen.get(id);
+        if (earlier === undefined) seen.set(id, i);
+        else findings.push({ pointer: childPointer(`${pointer}/${list}`, i), message: `'${name}' is listed twice in ${list} (also item ${earlier})` });
+      });
+    }
+  }
+  return findings;
+};
+
+export const customFieldLimit: Rule = (doc) => {
+  const findings: Finding[] = [];
+  for (const { fields, pointer } of customFieldsOf(doc)) {
+    const total = FIELD_LISTS.reduce((sum, list) => sum + asArray(fields[list]).length, 0);
+    if (total > MAX_CUSTOM_FIELDS) {
+      findings.push({ pointer, message: `${total} custom log fields: a zone may have at most ${MAX_CUSTOM_FIELDS} (request headers, response headers and cookies together)` });
+    }
+  }
+  return findings;
+};
+
+/** A job's name is its identity. */
+export const uniqueJobNames: Rule = (doc) => {
+  const findings: Finding[] = [];
+  for (const { zone, pointer } of zonesOf(doc)) {
+    findings.push(...duplicates(asRecord(zone.logs)?.logpush_jobs, `${pointer}/logs/logpush_jobs`, "name", "Logpush job name"));
+  }
+  return findings;
+};
+
+/** The filter's limits, measured on what is sent: the compact JSON string. */
+export const filterLimits: Rule = (doc) => {
+  const findings: Finding[] = [];
+  for (const { job, pointer } of jobsOf(doc)) {
+    const filter = asRecord(job.filter);
+    if (!filter || !asRecord(filter.where)) continue;
+    const operators = countFilterOperators(filter as unknown as LogpushFilter);
+    if (operators > FILTER_MAX_OPERATORS) {
+      findings.push({ pointer: `${pointer}/filter`, message: `the filter has ${operators} operators (conditions and and/or groups): Logpush allows at most ${FILTER_MAX_OPERATORS}` });
+    }
+    const bytes = filterByteLength(filter as unknown as LogpushFilter);
+    if (bytes > FILTER_MAX_BYTES) {
+      findings.push({ pointer: `${pointer}/filter`, message: `the filter is ${bytes} bytes once serialised: Logpush allows at most ${FILTER_MAX_BYTES}` });
+    }
+  }
+  return findings;
+};
+
+/** in / !in compare with a list; every other operator with a single value. Nested conditions may not be empty. */
+export const filterValues: Rule = (doc) => {
+  const findings: Finding[] = [];
+  const visit = (node: unknown, pointer: string, top: boolean): void => {
+    const rec = asRecord(node);
+    if (!rec) return;
+    for (const group of ["and", "or"] as const) {
+      asArray(rec[group]).forEach((child, i) => visit(child, childPointer(`${pointer}/${group}`, i), false));
+    }
+    if (Object.keys(rec).length === 0 && !top) {
+      findings.push({ pointer, message: "an empty condition: give {key, operator, value}, an 'and' or an 'or' group" });
+      return;
+    }
+    const operator = asString(rec.operator);
+    if (operator === undefined || !("value" in rec)) return;
+    const isList = Array.isArray(rec.value);
+    if (LIST_OPERATORS.has(operator) && !isList) {
+      findings.push({ pointer: `${pointer}/value`, message: `operator '${operator}' needs a list value, e.g. [a, b] (got a single value)` });
+    } else if (!LIST_OPERATORS.has(operator) && isList) {
+      findings.push({ pointer: `${pointer}/value`, message: `operator '${operator}' compares with a single value; use 'in' to match any of a list` });
+    } else if (isList && (rec.value as unknown[]).length === 0) {
+      findings.push({ pointer: `${pointer}/value`, message: `operator '${operator}' needs at least one value in its list` });
+    }
+  };
+  for (const { job, pointer } of jobsOf(doc)) {
+    const filter = asRecord(job.filter);
+    if (filter && "where" in filter) visit(filter.where, `${pointer}/filter/where`, true);
+  }
+  return findings;
+};
+
+const CUSTOM_FIELD_COLUMNS: Record<string, (typeof FIELD_LISTS)[number]> = {
+  RequestHeaders: "request_headers",
+  ResponseHeaders: "response_headers",
+  Cookies: "cookies",
+};
+
+/** A job that pushes RequestHeaders (etc.) while the zone's managed custom fields list none gets empty columns. */
+export const customFieldsPushed: Rule = (doc) => {
+  const findings: Finding[] = [];
+  for (const { job, pointer, zone } of jobsOf(doc)) {
+    const fields = asRecord(asRecord(zone.logs)?.custom_fields);
+    if (!fields) continue;
+    asArray(asRecord(job.output_options)?.field_names).forEach((name, i) => {
+      const list = typeof name === "string" ? CUSTOM_FIELD_COLUMNS[name] : undefined;
+      if (list && asArray(fields[list]).length === 0) {
+        findings.push({
+          pointer: childPointer(`${pointer}/output_options/field_names`, i),
+          severity: "warning",
+          message: `${String(name)} will be empty: logs.custom_fields.${list} lists nothing`,
+        });
+      }
+    });
+  }
+  return findings;
+};
+
+export const pruneNeedsJobs: Rule = (doc) => {
+  const findings: Finding[] = [];
+  for (const { zone, pointer } of zonesOf(doc)) {
+    const logs = asRecord(zone.logs);
+    if (logs && "prune" in logs && !("logpush_jobs" in logs)) {
+      findings.push({
+        pointer: `${pointer}/logs/prune`,
+        severity: "warning",
+        message: "prune has no effect without 'logpush_jobs': Logpush jobs are not managed in this zone",
+      });
+    }
+  }
+  return findings;
+};
