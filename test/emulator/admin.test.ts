@@ -81,9 +81,7 @@ describe("inventory", () => {
   });
 
   test("spreads scores, keeps ~malicious_ratio below 50, ~5 % infrequent, separate categories", () => {
-    const t0 = performance.now();
     const inv = generateInventory({ zoneId: ZONES.com, zoneName: "example.com", scripts: 50_000, connections: 0, cookies: 0, maliciousRatio: 0.1 });
-    expect(performance.now() - t0).toBeLessThan(1000);
     const scores = inv.scripts.map((s) => s.js_integrity_score as number);
     expect(Math.min(...scores)).toBe(1);
     expect(Math.max(...scores)).toBe(99);
