@@ -174,13 +174,14 @@ describe("faults", () => {
 
 describe("latency, rate limit, log, ownership", () => {
   test("PUT latency delays every API answer but not the admin API", async () => {
-    await emu().admin("PUT", "latency", { ms: 200 });
+    await emu().admin("PUT", "latency", { ms: 1000 });
     let t0 = Date.now();
     await emu().api("GET", settings);
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(190);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(990);
     t0 = Date.now();
     await emu().admin("GET", "requests");
-    expect(Date.now() - t0).toBeLessThan(150);
+    // Far under the latency: the admin API is not delayed (a margin for a loaded machine).
+    expect(Date.now() - t0).toBeLessThan(700);
   });
 
   test("PUT rate-limit changes the limit and the headers", async () => {
