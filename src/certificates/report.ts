@@ -1,0 +1,109 @@
+// The certificate authority report of `zoneform certificates`: which custom hostnames use which CA,
+// flagging those still on the CA whose cross-signed chain was retired, with the spec's advice per
+// certificate type. Pure: built from the hostnames already listed, rendered as text or JSON.
+import { normaliseCustomHostname, RETIRING_CA } from "../resources/custom-hostnames.js";
+
+export interface HostnameCertificate {
+  id: string;
+  hostname: string;
+  /** `""`: the service's default CA. */
+  certificate_authority: string;
+  ssl_status?: string;
+  method?: string;
+  type?: string;
+  /** Still set to the retiring CA. */
+  flagged: boolean;
+}
+
+export interface ZoneCertificates {
+  zone_id: string;
+  hostnames: HostnameCertificate[];
+  /** CA (`""` for the default) → number of hostnames. */
+  by_certificate_authority: Record<string, number>;
+}
+
+export interface CertificateReport {
+  retiring_certificate_authority: string;
+  zones: ZoneCertificates[];
+  flagged: number;
+  /** The spec's advice per certificate type; `custom_hostname` is what the flagged rows need. */
+  advice: Record<CertificateType, string>;
+}
+
+export type CertificateType = "custom_hostname" | "universal" | "advanced" | "total_tls" | "custom";
+
+export const CHAIN_RETIREMENT =
+  "lets_encrypt's cross-signed chain is no longer used in issuance or bundling since 2024-09-09 and expired on 2024-09-30";
+
+export const ADVICE: Readonly<Record<CertificateType, string>> = {
+  custom_hostname:
+    'not changed automatically. Set certificate_authority in the file\'s custom_hostnames to "" (Cloudflare picks a more compatible CA, falling back to lets_encrypt only when a CAA record blocks the alternative) or to another CA (google, ssl_com, digicert), then plan and apply; the certificate is re-validated and re-issued.',
+  universal: "switched to a more compatible CA automatically; nothing to do.",
+  advanced:
+    "set to lets_encrypt are not changed automatically (Cloudflare reports them by e-mail and in the list certificates operation); choose another CA for them.",
+  total_tls: "not changed automatically; select a different CA in the Total TLS settings.",
+  custom:
+    "bundle method compatible or modern: uploaded before 2024-09-09 keep the cross-signed chain until they expire, uploaded later use the self-signed root chain; user-defined: the uploaded chain is always served, so do not upload the cross-signed chain after 2024-09-30.",
+};
+
+const TYPE_LABEL: Record<CertificateType, string> = {
+  custom_hostname: "Custom hostname certificates",
+  universal: "Universal certificates",
+  advanced: "Advanced certificates",
+  total_tls: "Total TLS certificates",
+  custom: "Custom (uploaded) certificates",
+};
+
+export function buildCertificateReport(zones: Array<{ zone_id: string; hostnames: Array<Record<string, unknown>> }>): CertificateReport {
+  const out: ZoneCertificates[] = zones.map((z) => {
+    const hostnames = z.hostnames
+      .map(normaliseCustomHostname)
+      .map((h) => ({ ...h, flagged: h.certificate_authority === RETIRING_CA }))
+      .sort((a, b) => Number(b.flagged) - Number(a.flagged) || a.hostname.localeCompare(b.hostname));
+    const by: Record<string, number> = {};
+    for (const h of hostnames) by[h.certificate_authority] = (by[h.certificate_authority] ?? 0) + 1;
+    return { zone_id: z.zone_id, hostnames, by_certificate_authority: by };
+  });
+  return {
+    retiring_certificate_authority: RETIRING_CA,
+    zones: out,
+    flagged: out.reduce((n, z) => n + z.hostnames.filter((h) => h.flagged).length, 0),
+    advice: { ...ADVICE },
+  };
+}
+
+const caText = (ca: string) => (ca === "" ? "default" : ca);
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ").trimEnd());
+}
+
+export function renderCertificateReportText(report: CertificateReport): string {
+  const out: string[] = [];
+  for (const z of report.zones) {
+    out.push(`# zone ${z.zone_id}: ${z.hostnames.length} custom hostname(s)`);
+    if (z.hostnames.length > 0) {
+      const rows = [["", "HOSTNAME", "CA", "SSL STATUS", "METHOD"]];
+      for (const h of z.hostnames) {
+        rows.push([h.flagged ? "!" : " ", h.hostname, caText(h.certificate_authority), h.ssl_status ?? "-", h.method ?? "-"]);
+      }
+      out.push(...table(rows).map((l) => `  ${l}`));
+      const by = Object.entries(z.by_certificate_authority)
+        .sort(([a], [b]) => caText(a).localeCompare(caText(b)))
+        .map(([ca, n]) => `${caText(ca)} ${n}`);
+      out.push(`  by CA: ${by.join(", ")}`);
+    }
+    out.push("");
+  }
+  if (report.flagged > 0) {
+    out.push(`! ${report.flagged} custom hostname(s) still use ${report.retiring_certificate_authority}: ${CHAIN_RETIREMENT}.`);
+    out.push(`  ${TYPE_LABEL.custom_hostname} are ${ADVICE.custom_hostname}`);
+  } else {
+    out.push(`No custom hostname uses ${report.retiring_certificate_authority} (${CHAIN_RETIREMENT}).`);
+  }
+  out.push("");
+  out.push("Not covered by this report (other certificate types):");
+  for (const t of ["universal", "advanced", "total_tls", "custom"] as const) out.push(`  ${TYPE_LABEL[t]}: ${ADVICE[t]}`);
+  return `${out.join("\n")}\n`;
+}

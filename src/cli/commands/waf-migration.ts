@@ -1,0 +1,271 @@
+// `zoneform waf-migration check|config|start|status`: the guided, irreversible move of a zone from the
+// previous WAF managed rules to the new ones. `start` checks eligibility (and, for validation mode,
+// the zone's plan) before anything is written, shows what will happen, and asks for confirmation.
+import { existsSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { dirname, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Option, type Command } from "commander";
+import type { CloudflareClient } from "../../cloudflare/types.js";
+import { createReadContext } from "../../engine/reconcile.js";
+import { ApiError, EXIT, RuntimeError, UsageError } from "../../errors.js";
+import { mapMigrationConfig, renderMigrationYaml, type MappedConfig, type MigrationConfig } from "../../migration/config-yaml.js";
+import {
+  describeStart, explainCheck, explainStatus, MIGRATION_MODES, startRefusal, zonePlanOf,
+  type MigrationCheck, type MigrationMode, type MigrationStatus,
+} from "../../migration/eligibility.js";
+import { sensitivityTableLines } from "../../migration/sensitivity.js";
+import type { DesiredState } from "../../model/desired.js";
+import { findManagedRulesets, readOwaspRuleset, type OwaspRuleset } from "../../resources/managed-ruleset.js";
+import { addClientOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
+import type { CliIO } from "../io.js";
+import type { CommandContext } from "../program.js";
+
+interface MigrationOptions extends ClientFlagValues {
+  zone: string;
+}
+
+const ZONE_ID = /^[0-9a-f]{32}$/;
+const WAF_PHASE = "http_request_firewall_managed";
+const SCHEMA_FILE = fileURLToPath(new URL("../../../schemas/zoneform.schema.json", import.meta.url));
+const SCHEMA_URL = "https://github.com/zoneform/zoneform/schemas/zoneform.schema.json";
+
+const migrationPath = (zoneId: string, what: "check" | "config" | "status") => `zones/${zoneId}/waf_migration/${what}`;
+
+function zoneIdOf(opts: MigrationOptions): string {
+  if (!ZONE_ID.test(opts.zone)) throw new UsageError(`--zone ${opts.zone}: a zone id is 32 lower-case hex characters`);
+  return opts.zone;
+}
+
+async function withClient<T>(opts: MigrationOptions, io: CliIO, fn: (client: CloudflareClient) => Promise<T>): Promise<T> {
+  const client = clientFromOptions(opts, io);
+  try {
+    return await fn(client);
+  } finally {
+    await client.close();
+  }
+}
+
+function readStatus(client: CloudflareClient, zoneId: string): Promise<MigrationStatus> {
+  return client.request<MigrationStatus>("GET", migrationPath(zoneId, "status"));
+}
+
+/**
+ * The check answer. A migrated zone's check is refused by the API (400); the status then tells that
+ * it is done, which is reported as the state `done` rather than as an error.
+ */
+async function readCheck(client: CloudflareClient, zoneId: string): Promise<MigrationCheck> {
+  try {
+    return await client.request<MigrationCheck>("GET", migrationPath(zoneId, "check"), { query: { phase_two: 1 } });
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 400) throw err;
+    const status = await readStatus(client, zoneId).catch(() => undefined);
+    if (status?.new_waf_status === "enabled" && status.old_waf_status === "disabled") return { compatible: true, migration_state: "done" };
+    throw err;
+  }
+}
+
+/** The zone's name and plan from `GET zones/{id}`, or undefined when the token (or API) does not answer it. */
+async function readZoneInfo(client: CloudflareClient, zoneId: string): Promise<{ name?: string; plan?: string } | undefined> {
+  try {
+    const zone = await client.request<Record<string, unknown>>("GET", `zones/${zoneId}`);
+    return { ...(typeof zone?.name === "string" ? { name: zone.name } : {}), ...(zonePlanOf(zone) ? { plan: zonePlanOf(zone) } : {}) };
+  } catch (err) {
+    if (err instanceof ApiError && [403, 404].includes(err.status)) return undefined;
+    throw err;
+  }
+}
+
+/** The OWASP ruleset's last rule and defaults, as the waf_managed_rules kind reads them; null if unreadable. */
+async function readOwasp(client: CloudflareClient, zoneId: string, io: CliIO): Promise<OwaspRuleset | null> {
+  const desired: DesiredState = { version: 1, safety: { max_deletes: 5 }, zones: [], secrets: [], files: [] };
+  const ctx = createReadContext(client, desired);
+  try {
+    const refs = await findManagedRulesets(ctx, zoneId);
+    return refs.owasp ? await readOwaspRuleset(ctx, zoneId, refs.owasp) : null;
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    io.stderr.write(`Warning: could not read the OWASP Core Ruleset (${err.message}); using its documented last rule and defaults.\n`);
+    return null;
+  }
+}
+
+async function readProposal(client: CloudflareClient, zoneId: string, io: CliIO): Promise<{ config: MigrationConfig; mapped: MappedConfig }> {
+  const config = await client.request<MigrationConfig>("GET", migrationPath(zoneId, "config"), { query: { phase_two: 1 } });
+  if (!config || !Array.isArray(config.rules)) {
+    throw new RuntimeError(`GET ${migrationPath(zoneId, "config")}: the answer holds no rules; nothing to migrate to`);
+  }
+  const mapped = mapMigrationConfig(config, await readOwasp(client, zoneId, io));
+  return { config, mapped };
+}
+
+function schemaRefFor(outFile: string | undefined, cwd: string): string {
+  if (!existsSync(SCHEMA_FILE)) return SCHEMA_URL;
+  const from = outFile ? dirname(resolve(cwd, outFile)) : cwd;
+  return relative(from, SCHEMA_FILE).split(sep).join("/");
+}
+
+function proposalYaml(zoneId: string, zoneName: string | undefined, mapped: MappedConfig, schemaRef: string): string {
+  const header = [
+    `The new WAF managed rules proposed for zone ${zoneId} by`,
+    `GET ${migrationPath(zoneId, "config")}?phase_two=1, as a zoneform file.`,
+    "Once `zoneform waf-migration start --mode pending` has saved it, this file plans with no changes.",
+    "",
+    ...mapped.summary.map((l) => `- ${l}`),
+    ...mapped.warnings.map((w) => `Warning: ${w}`),
+    "",
+    "Sensitivity mapping of the migration (previous WAF → new); old action Simulate becomes log:",
+    ...sensitivityTableLines().map((l) => `  ${l}`),
+  ];
+  return renderMigrationYaml({ zoneId, ...(zoneName ? { zoneName } : {}), waf: mapped.waf, schemaRef, header });
+}
+
+function check(ctx: CommandContext) {
+  return async (opts: MigrationOptions) => {
+    const zoneId = zoneIdOf(opts);
+    await withClient(opts, ctx.io, async (client) => {
+      const result = explainCheck(zoneId, await readCheck(client, zoneId));
+      ctx.io.stdout.write(`${result.lines.join("\n")}\n`);
+      if (!result.eligible) ctx.setExit(EXIT.error);
+    });
+  };
+}
+
+interface ConfigOptions extends MigrationOptions {
+  write?: string;
+  force?: boolean;
+  format?: string;
+}
+
+function config(ctx: CommandContext) {
+  return async (opts: ConfigOptions) => {
+    const { io } = ctx;
+    const zoneId = zoneIdOf(opts);
+    const format = opts.format ?? "yaml";
+    if (format !== "yaml" && format !== "json") throw new UsageError(`--format ${format}: expected yaml or json`);
+    if (opts.write && !opts.force && existsSync(resolve(io.cwd, opts.write))) {
+      throw new UsageError(`--write ${opts.write}: the file exists; pass --force to overwrite it`);
+    }
+    await withClient(opts, io, async (client) => {
+      const { config: proposal, mapped } = await readProposal(client, zoneId, io);
+      const info = await readZoneInfo(client, zoneId);
+      for (const w of mapped.warnings) io.stderr.write(`Warning: ${w}\n`);
+      if (format === "json") {
+        io.stdout.write(`${JSON.stringify({ zone_id: zoneId, config: proposal, waf: mapped.waf, summary: mapped.summary, warnings: mapped.warnings }, null, 2)}\n`);
+      } else {
+        io.stdout.write(proposalYaml(zoneId, info?.name, mapped, schemaRefFor(undefined, io.cwd)));
+      }
+      if (opts.write) {
+        const path = resolve(io.cwd, opts.write);
+        try {
+          await writeFile(path, proposalYaml(zoneId, info?.name, mapped, schemaRefFor(opts.write, io.cwd)));
+        } catch (err) {
+          throw new RuntimeError(`could not write ${opts.write}: ${(err as Error).message}`);
+        }
+        io.stderr.write(`Wrote ${opts.write}. After \`zoneform waf-migration start --mode pending\`, \`zoneform plan -c ${opts.write}\` shows no changes.\n`);
+      }
+    });
+  };
+}
+
+interface StartOptions extends MigrationOptions {
+  mode?: string;
+  yes?: boolean;
+}
+
+async function confirm(io: CliIO, zoneId: string, opts: StartOptions): Promise<void> {
+  if (opts.yes) return;
+  const answer = await io.prompt!(`This cannot be undone. Type 'yes' to migrate ${zoneId}: `);
+  if (answer.trim() !== "yes") throw new RuntimeError("Migration cancelled; nothing was changed.");
+}
+
+function start(ctx: CommandContext) {
+  return async (opts: StartOptions) => {
+    const { io } = ctx;
+    const zoneId = zoneIdOf(opts);
+    const mode = opts.mode as MigrationMode;
+    if (!MIGRATION_MODES.includes(mode)) throw new UsageError(`--mode ${opts.mode ?? ""}: expected validation or pending`);
+    await withClient(opts, io, async (client) => {
+      const state = await readCheck(client, zoneId);
+      const info = mode === "validation" ? await readZoneInfo(client, zoneId) : undefined;
+      const label = info?.name ? `${info.name} (${zoneId})` : zoneId;
+      const refusal = startRefusal(label, state, mode, info?.plan);
+      if (refusal) throw new RuntimeError(refusal);
+      const { config: proposal, mapped } = await readProposal(client, zoneId, io);
+
+      const shown = [
+        ...describeStart(label, mode, state.migration_state === "validation"),
+        "",
+        "Proposed configuration (from the migration API):",
+        ...mapped.summary.map((l) => `  - ${l}`),
+        ...mapped.warnings.map((w) => `  Warning: ${w}`),
+      ];
+      if (mode === "validation" && info?.plan === undefined) {
+        shown.push("", "The zone's plan could not be read (GET zones/{id}); the API refuses validation mode unless the zone is Enterprise.");
+      }
+      io.stdout.write(`${shown.join("\n")}\n\n`);
+      if (!opts.yes && !io.prompt) {
+        throw new RuntimeError("the migration needs confirmation, but stdin is not a terminal: review the above and pass --yes. Nothing was changed.");
+      }
+      await confirm(io, zoneId, opts);
+
+      try {
+        await client.request("PUT", `zones/${zoneId}/rulesets/phases/${WAF_PHASE}/entrypoint`, {
+          query: { waf_migration: mode, phase_two: 1 },
+          body: { name: proposal.name, rules: proposal.rules },
+        });
+      } catch (err) {
+        if (err instanceof ApiError) throw new RuntimeError(`the API refused the migration; nothing was changed: ${err.message}`);
+        throw err;
+      }
+      const done = mode === "validation" ? "Validation mode started: both WAFs run." : "Migrated: the new WAF managed rules run, the previous ones are disabled.";
+      io.stdout.write(`${done}\n${explainStatus(label, await readStatus(client, zoneId)).join("\n")}\n`);
+    });
+  };
+}
+
+function status(ctx: CommandContext) {
+  return async (opts: MigrationOptions) => {
+    const zoneId = zoneIdOf(opts);
+    await withClient(opts, ctx.io, async (client) => {
+      ctx.io.stdout.write(`${explainStatus(zoneId, await readStatus(client, zoneId)).join("\n")}\n`);
+    });
+  };
+}
+
+function subcommand(parent: Command, name: string, description: string): Command {
+  const cmd = parent
+    .command(name)
+    .description(description)
+    .requiredOption("--zone <id>", "zone id (32 hex)")
+    .option("--verbose", "log every API call to stderr");
+  return addClientOptions(cmd);
+}
+
+export function register(program: Command, ctx: CommandContext): void {
+  const parent = program
+    .command("waf-migration")
+    .description(
+      "Move a zone from the previous WAF managed rules to the new ones: check, config, start --mode validation|pending (irreversible, confirmed), status. Exit 0 done, 1 refused or error.",
+    );
+  subcommand(parent, "check", "Whether the zone can be migrated, and why not (exit 0 eligible, 1 not eligible or already migrated).").action(
+    check(ctx),
+  );
+  subcommand(parent, "config", "Show the proposed new WAF configuration as a zoneform file (the `waf:` section); --write saves it.")
+    .option("--write <file>", "also write the zoneform YAML to this file")
+    .option("--force", "overwrite the --write file if it exists")
+    .option("--format <format>", "yaml | json", "yaml")
+    .action(config(ctx));
+  subcommand(
+    parent,
+    "start",
+    "Start the migration: --mode validation (Enterprise only: both WAFs run) or --mode pending (new WAF only; the previous one is disabled). Irreversible: asks for confirmation unless --yes.",
+  )
+    .addOption(new Option("--mode <mode>", "validation | pending").choices([...MIGRATION_MODES]).makeOptionMandatory())
+    .option("--yes", "do not ask for confirmation (needed when stdin is not a terminal)")
+    .action(start(ctx));
+  subcommand(parent, "status", "Which WAF runs on the zone: previous, both (validation), or new.").action(status(ctx));
+  for (const cmd of parent.commands) {
+    cmd.exitOverride().configureOutput({ writeOut: (s) => ctx.io.stdout.write(s), writeErr: (s) => ctx.io.stderr.write(s) });
+  }
+}

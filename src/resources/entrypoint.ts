@@ -1,0 +1,96 @@
+// Phase entry point rulesets shared by the rule-based kinds (managed WAF, custom log fields): one
+// memoised read per zone and phase, and the single-rule writes zoneform uses so that rules it does not
+// own (a skip rule, a rule made in the dashboard) are never rewritten, moved or lost.
+import { ApiError } from "../errors.js";
+import type { Operation } from "../model/plan.js";
+import { zonePath } from "./fields.js";
+import type { ReadContext } from "./types.js";
+
+/** A rule as the rulesets API returns it; fields zoneform does not know are carried through. */
+export interface LiveRule {
+  id: string;
+  version?: string;
+  action: string;
+  expression: string;
+  description?: string;
+  enabled?: boolean;
+  ref?: string;
+  action_parameters?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export interface Entrypoint {
+  id: string;
+  name: string;
+  phase: string;
+  version: string;
+  rules: LiveRule[];
+}
+
+/** Rule fields the API fills in or computes: never sent back in a write. */
+const READ_ONLY = new Set(["id", "version", "last_updated", "categories"]);
+
+/** The name Cloudflare's own examples give a zone's phase entry point. */
+export const ENTRYPOINT_NAME = "Zone-level phase entry point";
+
+/** True for "this zone has no entry point ruleset in the phase yet" (404, code 10003). */
+export function isMissingEntrypoint(err: unknown): boolean {
+  return err instanceof ApiError && (err.info.status === 404 || err.info.errors.some((e) => e.code === 10003));
+}
+
+/** The zone's entry point ruleset of `phase`, or null when none exists; read once per run. */
+export function readEntrypoint(ctx: ReadContext, zoneId: string, phase: string): Promise<Entrypoint | null> {
+  return ctx.memo(`entrypoint:${zoneId}:${phase}`, async () => {
+    try {
+      const raw = await ctx.client.request<Record<string, unknown>>("GET", zonePath(zoneId, "rulesets", "phases", phase, "entrypoint"));
+      return {
+        id: String(raw.id),
+        name: String(raw.name ?? ""),
+        phase: String(raw.phase ?? phase),
+        version: String(raw.version ?? ""),
+        rules: Array.isArray(raw.rules) ? (raw.rules as LiveRule[]) : [],
+      };
+    } catch (err) {
+      if (isMissingEntrypoint(err)) return null;
+      throw err;
+    }
+  });
+}
+
+/** Fingerprint material for rules zoneform does not own: a change to any of them makes a saved plan stale. */
+export function foreignRulesFingerprint(ep: Entrypoint | null, owned: ReadonlySet<string>): unknown {
+  if (!ep) return null;
+  return { id: ep.id, rules: ep.rules.filter((r) => !owned.has(r.id)).map((r) => ({ id: r.id, version: r.version ?? null })) };
+}
+
+/** The writable part of a live rule: what a PATCH must carry so that nothing is reset. */
+export function writableRule(rule: LiveRule): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(rule).filter(([k, v]) => !READ_ONLY.has(k) && v !== undefined));
+}
+
+/** POST `zones/{z}/rulesets` creating the phase entry point with its first rules (one call, never two). */
+export function createEntrypointOp(zoneId: string, phase: string, description: string, rules: Record<string, unknown>[]): Operation {
+  return {
+    method: "POST",
+    path: zonePath(zoneId, "rulesets"),
+    body: { name: ENTRYPOINT_NAME, kind: "zone", description, phase, rules },
+  };
+}
+
+/** Adds one rule at the end of the entry point, after every rule already there. */
+export function addRuleOp(zoneId: string, rulesetId: string, rule: Record<string, unknown>): Operation {
+  return { method: "POST", path: zonePath(zoneId, "rulesets", rulesetId, "rules"), body: rule };
+}
+
+/**
+ * A PATCH body replaces the whole rule, so it is built from the live rule (its ref, description,
+ * expression, logging and anything else zoneform does not manage) with `set` laid over it.
+ */
+export function patchRuleOp(zoneId: string, rulesetId: string, live: LiveRule, set: Record<string, unknown>): Operation {
+  const body = { ...writableRule(live), ...set };
+  return { method: "PATCH", path: zonePath(zoneId, "rulesets", rulesetId, "rules", live.id), body };
+}
+
+export function deleteRuleOp(zoneId: string, rulesetId: string, ruleId: string): Operation {
+  return { method: "DELETE", path: zonePath(zoneId, "rulesets", rulesetId, "rules", ruleId) };
+}

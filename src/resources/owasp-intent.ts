@@ -1,0 +1,156 @@
+// Pure translation between the OWASP intent a file states (paranoia level, anomaly score threshold,
+// action, enabled) and the overrides of the execute rule that deploys the OWASP Core Ruleset:
+// paranoia level N disables the tags `paranoia-level-(N+1..4)`; threshold and action are a rule
+// override on the ruleset's last rule (an action override anywhere else does nothing). zoneform owns
+// only those overrides; any other override (a rule disabled for a false positive, another category)
+// is carried through untouched.
+import { PARANOIA_TAG, type OwaspRuleset } from "./managed-ruleset.js";
+
+export interface OwaspIntent {
+  enabled: boolean;
+  paranoia_level: number;
+  score_threshold: number;
+  action: string;
+}
+
+export interface CategoryOverride {
+  category: string;
+  enabled?: boolean;
+  action?: string;
+  [key: string]: unknown;
+}
+
+export interface RuleOverride {
+  id: string;
+  enabled?: boolean;
+  action?: string;
+  score_threshold?: number;
+  [key: string]: unknown;
+}
+
+export interface ExecuteOverrides {
+  action?: string;
+  enabled?: boolean;
+  categories?: CategoryOverride[];
+  rules?: RuleOverride[];
+  [key: string]: unknown;
+}
+
+export interface ExecuteParameters {
+  id: string;
+  version?: string;
+  overrides?: ExecuteOverrides;
+  [key: string]: unknown;
+}
+
+/** The dashboard's names for the three usual thresholds. */
+export const THRESHOLD_LABELS: Readonly<Record<number, string>> = { 60: "low", 40: "medium", 25: "high" };
+
+export function formatThreshold(n: number): string {
+  const label = THRESHOLD_LABELS[n];
+  return label ? `${n} (${label})` : String(n);
+}
+
+function paranoiaLevelOf(category: unknown): number | undefined {
+  const m = typeof category === "string" ? PARANOIA_TAG.exec(category) : null;
+  return m ? Number(m[1]) : undefined;
+}
+
+/** Category overrides that select paranoia level `level`: every higher level the ruleset has, disabled. */
+export function paranoiaOverrides(level: number, managed: OwaspRuleset): CategoryOverride[] {
+  return managed.paranoiaLevels.filter((l) => l > level).map((l) => ({ category: `paranoia-level-${l}`, enabled: false }));
+}
+
+/** The overrides zoneform owns for an intent: paranoia categories and the last rule's threshold and action. */
+export function overridesFor(intent: OwaspIntent, managed: OwaspRuleset): { categories: CategoryOverride[]; rules: RuleOverride[] } {
+  return {
+    categories: paranoiaOverrides(intent.paranoia_level, managed),
+    rules: [{ id: managed.lastRuleId, score_threshold: intent.score_threshold, action: intent.action }],
+  };
+}
+
+function paramsOf(rule: { action_parameters?: unknown }): ExecuteParameters | undefined {
+  const p = rule.action_parameters;
+  return p && typeof p === "object" ? (p as ExecuteParameters) : undefined;
+}
+
+/** The intent a live execute rule expresses; what it does not override comes from the ruleset's defaults. */
+export function intentFrom(rule: { enabled?: unknown; action_parameters?: unknown }, managed: OwaspRuleset): OwaspIntent {
+  const overrides = paramsOf(rule)?.overrides ?? {};
+  const disabled = (overrides.categories ?? [])
+    .filter((c) => c.enabled === false)
+    .map((c) => paranoiaLevelOf(c.category))
+    .filter((l): l is number => l !== undefined);
+  const last = (overrides.rules ?? []).find((r) => r.id === managed.lastRuleId);
+  return {
+    enabled: rule.enabled !== false,
+    paranoia_level: disabled.length > 0 ? Math.min(...disabled) - 1 : 4,
+    score_threshold: typeof last?.score_threshold === "number" ? last.score_threshold : managed.defaultThreshold,
+    // Precedence is rule override > ruleset-wide override > the rule's own action.
+    action: last?.action ?? overrides.action ?? managed.defaultAction,
+  };
+}
+
+function canonicalParanoia(categories: readonly CategoryOverride[]): string[] {
+  return categories
+    .filter((c) => paranoiaLevelOf(c.category) !== undefined)
+    .map((c) => JSON.stringify(Object.fromEntries(Object.entries(c).sort(([a], [b]) => a.localeCompare(b)))))
+    .sort();
+}
+
+/**
+ * Whether the live paranoia category overrides are exactly those of `level` (in any order). Compared
+ * as overrides, not as a derived number, so that a hand-made set (level 3 disabled, level 4 not) is
+ * put right rather than read as "paranoia 2".
+ */
+export function sameParanoia(rule: { action_parameters?: unknown }, level: number, managed: OwaspRuleset): boolean {
+  const live = canonicalParanoia(paramsOf(rule)?.overrides?.categories ?? []);
+  const want = canonicalParanoia(paranoiaOverrides(level, managed));
+  return live.length === want.length && live.every((v, i) => v === want[i]);
+}
+
+/**
+ * The execute rule's action_parameters for an intent: built on the live ones (`version`, ruleset-wide
+ * overrides, foreign category and rule overrides kept as they are), with the paranoia categories
+ * replaced and the last rule's override set.
+ */
+export function tunedParameters(live: unknown, intent: OwaspIntent, managed: OwaspRuleset): ExecuteParameters {
+  const params: ExecuteParameters = live && typeof live === "object" ? structuredClone(live as ExecuteParameters) : { id: managed.id };
+  params.id = managed.id;
+  const overrides: ExecuteOverrides = { ...(params.overrides ?? {}) };
+  const owned = overridesFor(intent, managed);
+  const categories = [...(overrides.categories ?? []).filter((c) => paranoiaLevelOf(c.category) === undefined), ...owned.categories];
+  if (categories.length > 0) overrides.categories = categories;
+  else delete overrides.categories;
+  const rules = [...(overrides.rules ?? [])];
+  const at = rules.findIndex((r) => r.id === managed.lastRuleId);
+  const mine = owned.rules[0]!;
+  if (at >= 0) rules[at] = { ...rules[at]!, score_threshold: mine.score_threshold, action: mine.action };
+  else rules.push(mine);
+  overrides.rules = rules;
+  params.overrides = overrides;
+  return params;
+}
+
+/** The intent fields that differ, for a plan's field list. */
+export function intentFieldChanges(before: OwaspIntent, after: OwaspIntent): Array<keyof OwaspIntent> {
+  return (["paranoia_level", "score_threshold", "action", "enabled"] as const).filter((k) => before[k] !== after[k]);
+}
+
+/** "paranoia 1 → 2, threshold 60 → 40 (medium), action block → managed_challenge": only what changes. */
+export function describeUpdate(before: OwaspIntent, after: OwaspIntent, paranoiaRewritten = false): string {
+  const parts: string[] = [];
+  if (before.enabled !== after.enabled) parts.push(after.enabled ? "enable OWASP" : "disable OWASP (tuning kept)");
+  if (before.paranoia_level !== after.paranoia_level) parts.push(`paranoia ${before.paranoia_level} → ${after.paranoia_level}`);
+  else if (paranoiaRewritten) parts.push(`paranoia ${after.paranoia_level} (category overrides rewritten to disable only levels above it)`);
+  if (before.score_threshold !== after.score_threshold) {
+    parts.push(`threshold ${before.score_threshold} → ${formatThreshold(after.score_threshold)}`);
+  }
+  if (before.action !== after.action) parts.push(`action ${before.action} → ${after.action}`);
+  return parts.join(", ");
+}
+
+/** "deploy OWASP: paranoia 2, threshold 40 (medium), action block". */
+export function describeCreate(intent: OwaspIntent): string {
+  return `deploy OWASP: paranoia ${intent.paranoia_level}, threshold ${formatThreshold(intent.score_threshold)}, action ${intent.action}`;
+}

@@ -1,0 +1,288 @@
+// The managed WAF rulesets a zone deploys in its `http_request_firewall_managed` entry point: the
+// OWASP Core Ruleset, tuned by intent (paranoia level, anomaly score threshold, action), and the
+// Cloudflare Managed Ruleset (on/off, optional ruleset-wide action). One kind for both because they
+// share the entry point: when it does not exist yet, both rules must go in the one POST that creates
+// it (a second create of a zone ruleset for the phase fails with 20217). zoneform finds its execute
+// rules by the ruleset they deploy, never by position or ref, and writes single rules, so every other
+// rule of the entry point stays exactly as it is, where it is.
+import type { DesiredCloudflareManaged, DesiredOwasp, DesiredZone } from "../model/desired.js";
+import type { Change, FieldDiff } from "../model/plan.js";
+import {
+  addRuleOp, createEntrypointOp, foreignRulesFingerprint, patchRuleOp, readEntrypoint, writableRule,
+  type Entrypoint, type LiveRule,
+} from "./entrypoint.js";
+import {
+  CLOUDFLARE_MANAGED_RULESET_ID, findManagedRulesets, OWASP_RULESET_ID, readOwaspRuleset, type OwaspRuleset,
+} from "./managed-ruleset.js";
+import {
+  describeCreate, describeUpdate, intentFieldChanges, intentFrom, sameParanoia, tunedParameters, type ExecuteParameters,
+  type OwaspIntent,
+} from "./owasp-intent.js";
+import type { DiffResult, ResourceKind } from "./types.js";
+
+export const WAF_PHASE = "http_request_firewall_managed";
+const RESOURCE = "waf_managed_rules";
+const OWASP_REF = "zoneform-owasp";
+const CFM_REF = "zoneform-cloudflare-managed";
+
+export interface LiveWaf {
+  entrypoint: Entrypoint | null;
+  /** The OWASP ruleset's id as listed (the well-known id when it was not listed). */
+  owaspId: string;
+  cloudflareManagedId: string;
+  /** Whether each managed ruleset was found among the rulesets the zone (or account) can deploy. */
+  owaspListed: boolean;
+  cloudflareManagedListed: boolean;
+  /** Read only when the file enables OWASP: its last rule and defaults drive the tuning. */
+  owaspRuleset: OwaspRuleset | null;
+}
+
+/** The execute rules of the entry point that deploy `rulesetId`, in entry point order. */
+export function executeRulesFor(ep: Entrypoint | null, rulesetId: string): LiveRule[] {
+  return (ep?.rules ?? []).filter(
+    (r) => r.action === "execute" && (r.action_parameters as { id?: unknown } | undefined)?.id === rulesetId,
+  );
+}
+
+function ruleFingerprint(rule: LiveRule | undefined): unknown {
+  return rule ? { id: rule.id, version: rule.version ?? null, ...writableRule(rule) } : null;
+}
+
+/** What diffWaf gathers before the creates are given their calls. */
+interface Gathered {
+  errors: string[];
+  warnings: string[];
+  planned: Planned[];
+}
+
+interface Planned {
+  change: Change;
+  /** A rule to add: POSTed alone into an existing entry point, or with the others into a new one. */
+  newRule?: Record<string, unknown>;
+}
+
+function owaspRuleBody(params: ExecuteParameters): Record<string, unknown> {
+  return {
+    action: "execute",
+    expression: "true",
+    description: "zoneform: OWASP Core Ruleset",
+    enabled: true,
+    ref: OWASP_REF,
+    action_parameters: params,
+  };
+}
+
+function planOwasp(zone: DesiredZone, want: DesiredOwasp, live: LiveWaf, out: Gathered): void {
+  const found = executeRulesFor(live.entrypoint, live.owaspId);
+  if (found.length > 1) {
+    out.warnings.push(`${found.length} execute rules deploy the OWASP Core Ruleset; managing the first (${found[0]!.id}), leaving the others as they are`);
+  }
+  const rule = found[0];
+  const base = { resource: RESOURCE, zone_id: zone.zone_id, identity: "owasp" };
+  if (!want.enabled) {
+    // Disabling keeps the rule and its tuning, so enabling it again restores both.
+    if (!rule || rule.enabled === false) return;
+    out.planned.push({
+      change: {
+        ...base,
+        kind: "update",
+        live_id: rule.id,
+        summary: "disable OWASP (tuning kept)",
+        before: { enabled: true },
+        after: { enabled: false },
+        fields: [{ field: "enabled", before: true, after: false }],
+        operations: [patchRuleOp(zone.zone_id, live.entrypoint!.id, rule, { enabled: false })],
+      },
+    });
+    return;
+  }
+  const managed = live.owaspRuleset;
+  if (!managed) {
+    out.errors.push(
+      live.owaspListed
+        ? `the OWASP Core Ruleset ${live.owaspId} was read without rules; cannot find its last rule to set the threshold and action`
+        : `the OWASP Core Ruleset (${OWASP_RULESET_ID}) is not among the rulesets zone ${zone.name ?? zone.zone_id} can deploy`,
+    );
+    return;
+  }
+  const intent: OwaspIntent = { enabled: true, paranoia_level: want.paranoia_level, score_threshold: want.score_threshold, action: want.action };
+  if (!rule) {
+    const body = owaspRuleBody(tunedParameters(undefined, intent, managed));
+    out.planned.push({
+      change: {
+        ...base,
+        kind: "create",
+        summary: describeCreate(intent),
+        after: intent,
+        fields: (["paranoia_level", "score_threshold", "action", "enabled"] as const).map((f) => ({ field: f, after: intent[f] })),
+        operations: [],
+      },
+      newRule: body,
+    });
+    return;
+  }
+  const before = intentFrom(rule, managed);
+  const paranoiaRewritten = !sameParanoia(rule, intent.paranoia_level, managed);
+  const changed = intentFieldChanges(before, intent);
+  if (changed.length === 0 && !paranoiaRewritten) return;
+  const fields: FieldDiff[] = changed.map((f) => ({ field: f, before: before[f], after: intent[f] }));
+  if (paranoiaRewritten && !changed.includes("paranoia_level")) {
+    fields.unshift({ field: "paranoia_level", before: before.paranoia_level, after: intent.paranoia_level });
+  }
+  out.planned.push({
+    change: {
+      ...base,
+      kind: "update",
+      live_id: rule.id,
+      summary: describeUpdate(before, intent, paranoiaRewritten),
+      before,
+      after: intent,
+      fields,
+      operations: [
+        patchRuleOp(zone.zone_id, live.entrypoint!.id, rule, {
+          action_parameters: tunedParameters(rule.action_parameters, intent, managed),
+          enabled: true,
+        }),
+      ],
+    },
+  });
+}
+
+function cfmAction(rule: LiveRule): string | undefined {
+  const a = (rule.action_parameters as ExecuteParameters | undefined)?.overrides?.action;
+  return typeof a === "string" ? a : undefined;
+}
+
+function cfmParameters(live: unknown, id: string, action: string | undefined): ExecuteParameters {
+  const params: ExecuteParameters = live && typeof live === "object" ? structuredClone(live as ExecuteParameters) : { id };
+  params.id = id;
+  const overrides = { ...(params.overrides ?? {}) };
+  if (action === undefined) delete overrides.action;
+  else overrides.action = action;
+  if (Object.keys(overrides).length > 0) params.overrides = overrides;
+  else delete params.overrides;
+  return params;
+}
+
+function describeAction(a: string | undefined): string {
+  return a ?? "each rule's own";
+}
+
+function planCloudflareManaged(zone: DesiredZone, want: DesiredCloudflareManaged, live: LiveWaf, out: Gathered): void {
+  const found = executeRulesFor(live.entrypoint, live.cloudflareManagedId);
+  if (found.length > 1) {
+    out.warnings.push(`${found.length} execute rules deploy the Cloudflare Managed Ruleset; managing the first (${found[0]!.id}), leaving the others as they are`);
+  }
+  const rule = found[0];
+  const base = { resource: RESOURCE, zone_id: zone.zone_id, identity: "cloudflare_managed" };
+  if (!rule) {
+    if (!want.enabled) return;
+    if (!live.cloudflareManagedListed) {
+      out.errors.push(`the Cloudflare Managed Ruleset (${CLOUDFLARE_MANAGED_RULESET_ID}) is not among the rulesets zone ${zone.name ?? zone.zone_id} can deploy`);
+      return;
+    }
+    const body = {
+      action: "execute",
+      expression: "true",
+      description: "zoneform: Cloudflare Managed Ruleset",
+      enabled: true,
+      ref: CFM_REF,
+      action_parameters: cfmParameters(undefined, live.cloudflareManagedId, want.action),
+    };
+    const after = { enabled: true, ...(want.action !== undefined ? { action: want.action } : {}) };
+    out.planned.push({
+      change: {
+        ...base,
+        kind: "create",
+        summary: `deploy Cloudflare Managed Ruleset${want.action !== undefined ? `, action ${want.action}` : ""}`,
+        after,
+        fields: Object.entries(after).map(([field, v]) => ({ field, after: v })),
+        operations: [],
+      },
+      newRule: body,
+    });
+    return;
+  }
+  const before = { enabled: rule.enabled !== false, action: cfmAction(rule) };
+  // Disabled, only `enabled` is managed: the action stays as it is for when it is enabled again.
+  const after = want.enabled ? { enabled: true, action: want.action } : { enabled: false, action: before.action };
+  const fields: FieldDiff[] = [];
+  if (before.enabled !== after.enabled) fields.push({ field: "enabled", before: before.enabled, after: after.enabled });
+  if (before.action !== after.action) fields.push({ field: "action", before: before.action, after: after.action });
+  if (fields.length === 0) return;
+  const parts: string[] = [];
+  if (before.enabled !== after.enabled) parts.push(after.enabled ? "enable Cloudflare Managed Ruleset" : "disable Cloudflare Managed Ruleset (rule kept)");
+  if (before.action !== after.action) parts.push(`action ${describeAction(before.action)} → ${describeAction(after.action)}`);
+  out.planned.push({
+    change: {
+      ...base,
+      kind: "update",
+      live_id: rule.id,
+      summary: parts.join(", "),
+      before,
+      after,
+      fields,
+      operations: [
+        patchRuleOp(zone.zone_id, live.entrypoint!.id, rule, {
+          action_parameters: cfmParameters(rule.action_parameters, live.cloudflareManagedId, after.action),
+          enabled: after.enabled,
+        }),
+      ],
+    },
+  });
+}
+
+/** Pure: the changes that make the entry point's managed execute rules match the file. */
+export function diffWaf(zone: DesiredZone, live: LiveWaf): DiffResult {
+  const out: Gathered = { errors: [], warnings: [], planned: [] };
+  // Cloudflare Managed first: a new entry point then runs it before OWASP, as the dashboard deploys them.
+  if (zone.waf?.cloudflare_managed) planCloudflareManaged(zone, zone.waf.cloudflare_managed, live, out);
+  if (zone.waf?.owasp) planOwasp(zone, zone.waf.owasp, live, out);
+
+  const ep = live.entrypoint;
+  const creates = out.planned.filter((p) => p.newRule);
+  if (!ep && creates.length > 0) {
+    const [first, ...rest] = creates;
+    first!.change.operations = [
+      createEntrypointOp(zone.zone_id, WAF_PHASE, "zoneform: managed WAF rulesets", creates.map((p) => p.newRule!)),
+    ];
+    for (const p of rest) {
+      p.change.notes = [`added by the call of ${first!.change.identity}: a new entry point is created with all its rules at once`];
+    }
+  } else if (ep) {
+    for (const p of creates) p.change.operations = [addRuleOp(zone.zone_id, ep.id, p.newRule!)];
+  }
+  return { changes: out.planned.map((p) => p.change), errors: out.errors, warnings: out.warnings };
+}
+
+export const wafManagedRules: ResourceKind<LiveWaf> = {
+  name: RESOURCE,
+  order: 30,
+  owns: (zone) => zone.waf?.owasp !== undefined || zone.waf?.cloudflare_managed !== undefined,
+
+  async read(ctx, zone) {
+    const [entrypoint, refs] = await Promise.all([
+      readEntrypoint(ctx, zone.zone_id, WAF_PHASE),
+      findManagedRulesets(ctx, zone.zone_id),
+    ]);
+    const owaspRuleset = zone.waf?.owasp?.enabled && refs.owasp ? await readOwaspRuleset(ctx, zone.zone_id, refs.owasp) : null;
+    const live: LiveWaf = {
+      entrypoint,
+      owaspId: refs.owasp?.id ?? OWASP_RULESET_ID,
+      cloudflareManagedId: refs.cloudflareManaged?.id ?? CLOUDFLARE_MANAGED_RULESET_ID,
+      owaspListed: refs.owasp !== undefined,
+      cloudflareManagedListed: refs.cloudflareManaged !== undefined,
+      owaspRuleset,
+    };
+    // Rules of a section the file does not declare are foreign: fingerprinted with the entry point.
+    const owasp = zone.waf?.owasp ? executeRulesFor(entrypoint, live.owaspId)[0] : undefined;
+    const cfm = zone.waf?.cloudflare_managed ? executeRulesFor(entrypoint, live.cloudflareManagedId)[0] : undefined;
+    const owned = new Set([owasp?.id, cfm?.id].filter((id): id is string => id !== undefined));
+    const resources: Record<string, unknown> = { entrypoint: foreignRulesFingerprint(entrypoint, owned) };
+    if (zone.waf?.owasp) resources.owasp = ruleFingerprint(owasp);
+    if (zone.waf?.cloudflare_managed) resources.cloudflare_managed = ruleFingerprint(cfm);
+    return { live, resources };
+  },
+
+  diff: diffWaf,
+};

@@ -1,0 +1,166 @@
+// Custom log fields end to end against the emulator: one log_custom_field rule in the
+// http_log_custom_fields entry point, created, changed and removed; plan → apply → plan with no
+// changes each time, asserting the exact calls from the emulator's request log.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { TestEmulator, ZONE, runCli, writeConfig } from "../helpers/cli.js";
+
+const PHASE = "http_log_custom_fields";
+const Z = ZONE.com;
+const EP_PATH = `zones/${Z}/rulesets/phases/${PHASE}/entrypoint`;
+
+let emu: TestEmulator;
+beforeAll(async () => {
+  emu = await TestEmulator.start();
+});
+afterAll(async () => emu.close());
+beforeEach(async () => {
+  await emu.reset();
+  await emu.clearRequests();
+});
+
+interface Rule {
+  id: string;
+  action: string;
+  ref?: string;
+  description?: string;
+  action_parameters?: Record<string, Array<{ name: string }>>;
+}
+interface Ruleset {
+  id: string;
+  name: string;
+  kind: string;
+  description: string;
+  rules: Rule[];
+}
+
+const fieldsConfig = (fields: string) =>
+  `version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.com\n    logs:\n      custom_fields:\n${fields
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => `        ${l}`)
+    .join("\n")}\n`;
+
+async function converge(yaml: string) {
+  const config = await writeConfig(yaml);
+  const plan1 = await runCli(emu, ["plan", "-c", config, "--detailed-exitcode"]);
+  expect(plan1.code, plan1.stdout + plan1.stderr).toBe(2);
+  await emu.clearRequests();
+  const apply = await runCli(emu, ["apply", "-c", config, "--auto-approve"]);
+  expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+  const writes = (await emu.requests())
+    .filter((r) => r.method !== "GET")
+    .map((r) => ({ call: `${r.method} ${r.path.replace(/^\/client\/v4\//, "")}`, body: r.body }));
+  await emu.clearRequests();
+  const plan2 = await runCli(emu, ["plan", "-c", config, "--detailed-exitcode"]);
+  expect(plan2.code, plan2.stdout + plan2.stderr).toBe(0);
+  expect(plan2.stdout).toContain("No changes.");
+  return { plan: plan1.stdout, writes, replanCalls: await emu.calls() };
+}
+
+const entrypoint = () => emu.api<Ruleset>("GET", EP_PATH);
+
+describe("custom log fields", () => {
+  it("creates the entry point with the rule in one POST, then reads it with one GET", async () => {
+    const { plan, writes, replanCalls } = await converge(fieldsConfig("request_headers: [user-agent, cf-ray]\nresponse_headers: [cache-control]\ncookies: [__Session]"));
+    expect(plan).toContain('+ log_custom_fields "custom_fields"');
+    expect(plan).toContain("# log request headers +cf-ray +user-agent; response headers +cache-control; cookies +__Session");
+    expect(writes).toEqual([{
+      call: `POST zones/${Z}/rulesets`,
+      body: {
+        name: "Zone-level phase entry point",
+        kind: "zone",
+        description: "zoneform: custom log fields",
+        phase: PHASE,
+        rules: [{
+          action: "log_custom_field",
+          expression: "true",
+          description: "zoneform: custom log fields",
+          enabled: true,
+          ref: "zoneform-custom-fields",
+          action_parameters: {
+            request_fields: [{ name: "cf-ray" }, { name: "user-agent" }],
+            response_fields: [{ name: "cache-control" }],
+            cookie_fields: [{ name: "__Session" }],
+          },
+        }],
+      },
+    }]);
+    expect(replanCalls).toEqual([`GET ${EP_PATH}`]);
+    const ep = await entrypoint();
+    expect(ep).toMatchObject({ kind: "zone", name: "Zone-level phase entry point", description: "zoneform: custom log fields" });
+  });
+
+  it("changes the fields with one PATCH, and a reordered list causes no diff", async () => {
+    await converge(fieldsConfig("request_headers: [user-agent]\ncookies: [__Session]"));
+    const ep = await entrypoint();
+    const { plan, writes } = await converge(fieldsConfig("request_headers: [user-agent, cf-ray]\ncookies: []"));
+    expect(plan).toContain("# request headers +cf-ray; cookies -__Session");
+    expect(plan).toContain('~ request_headers: ["user-agent"] → ["cf-ray","user-agent"]');
+    expect(writes).toEqual([{
+      call: `PATCH zones/${Z}/rulesets/${ep.id}/rules/${ep.rules[0]!.id}`,
+      body: {
+        action: "log_custom_field",
+        expression: "true",
+        description: "zoneform: custom log fields",
+        enabled: true,
+        ref: "zoneform-custom-fields",
+        action_parameters: { request_fields: [{ name: "cf-ray" }, { name: "user-agent" }] },
+      },
+    }]);
+    const reordered = await writeConfig(fieldsConfig("request_headers: [user-agent, cf-ray]"));
+    expect((await runCli(emu, ["plan", "-c", reordered, "--detailed-exitcode"])).code).toBe(0);
+  });
+
+  it("removes the rule with one DELETE when the last field goes, keeping the entry point", async () => {
+    await converge(fieldsConfig("cookies: [__Session]"));
+    const ep = await entrypoint();
+    const { plan, writes } = await converge(fieldsConfig("cookies: []"));
+    expect(plan).toContain(`- log_custom_fields "custom_fields" (id ${ep.rules[0]!.id})`);
+    expect(plan).toContain("Plan: 0 to create, 0 to update, 0 to replace, 1 to delete.");
+    expect(writes.map((w) => w.call)).toEqual([`DELETE zones/${Z}/rulesets/${ep.id}/rules/${ep.rules[0]!.id}`]);
+    const after = await entrypoint();
+    expect(after.id).toBe(ep.id);
+    expect(after.rules).toEqual([]);
+    // Adding fields again goes into the same entry point: never a second zone ruleset for the phase.
+    const again = await converge(fieldsConfig("cookies: [__Session]"));
+    expect(again.writes.map((w) => w.call)).toEqual([`POST zones/${Z}/rulesets/${ep.id}/rules`]);
+  });
+
+  it("adopts a rule made in the dashboard instead of adding a second, and leaves a further one byte for byte", async () => {
+    await emu.api("PUT", EP_PATH, {
+      name: "default",
+      rules: [
+        { action: "log_custom_field", expression: "true", description: "dashboard", action_parameters: { request_fields: [{ name: "user-agent" }] } },
+        { action: "log_custom_field", expression: 'http.host eq "api.example.com"', description: "api team", ref: "api", action_parameters: { cookie_fields: [{ name: "api_session" }] } },
+      ],
+    });
+    const seeded = await entrypoint();
+    const foreign = JSON.stringify(seeded.rules[1]);
+    await emu.clearRequests();
+    const config = fieldsConfig("request_headers: [user-agent, referer]");
+    const { plan, writes } = await converge(config);
+    expect(plan).toContain("2 log_custom_field rules");
+    expect(plan).toContain(`~ log_custom_fields "custom_fields" (id ${seeded.rules[0]!.id})`);
+    expect(writes).toEqual([{
+      call: `PATCH zones/${Z}/rulesets/${seeded.id}/rules/${seeded.rules[0]!.id}`,
+      body: {
+        action: "log_custom_field",
+        expression: "true",
+        description: "dashboard",
+        enabled: true,
+        ref: seeded.rules[0]!.ref,
+        action_parameters: { request_fields: [{ name: "referer" }, { name: "user-agent" }] },
+      },
+    }]);
+    const after = await entrypoint();
+    expect(after.rules.map((r) => r.id)).toEqual(seeded.rules.map((r) => r.id));
+    expect(JSON.stringify(after.rules[1])).toBe(foreign);
+  });
+
+  it("plans nothing for empty lists when no rule exists", async () => {
+    const config = await writeConfig(fieldsConfig("request_headers: []"));
+    const plan = await runCli(emu, ["plan", "-c", config, "--detailed-exitcode"]);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(await emu.calls({ writesOnly: true })).toEqual([]);
+  });
+});

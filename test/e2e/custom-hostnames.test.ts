@@ -1,0 +1,157 @@
+// Custom hostname certificate authorities end to end against the emulator: plan → apply → plan with
+// no changes, the exact PATCH bodies (with the live method and type), the reads, and a missing
+// hostname as a plan error with no writes.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { TestEmulator, ZONE, runCli, writeConfig } from "../helpers/cli.js";
+
+let emu: TestEmulator;
+beforeAll(async () => {
+  emu = await TestEmulator.start();
+});
+afterAll(async () => emu.close());
+beforeEach(async () => {
+  await emu.reset();
+});
+
+// The seed's hostnames of example.com: shop (lets_encrypt, http), app (google, txt), portal
+// (digicert, http), api ("" = default, txt).
+const SHOP = "shop.acme-com.example";
+const APP = "app.globex-com.example";
+const PORTAL = "portal.initech-com.example";
+const API = "api.umbrella-com.example";
+
+const config = (hosts: Array<[string, string]>) =>
+  writeConfig(
+    `version: 1\nzones:\n  - zone_id: ${ZONE.com}\n    name: example.com\n    custom_hostnames:\n` +
+      hosts.map(([h, ca]) => `      - hostname: ${h}\n        certificate_authority: ${JSON.stringify(ca)}\n`).join(""),
+  );
+
+interface Hostname {
+  id: string;
+  hostname: string;
+  ssl: { certificate_authority?: string; method: string; type: string };
+}
+const liveCa = async (hostname: string) =>
+  (await emu.api<Hostname[]>("GET", `zones/${ZONE.com}/custom_hostnames?hostname=${hostname}`))[0]!.ssl.certificate_authority ?? "";
+
+describe("custom hostnames end to end", () => {
+  it('moves hostnames to "" and to another CA with the live method and type, then shows no changes', async () => {
+    const file = await config([
+      [SHOP, ""],
+      [APP, "ssl_com"],
+      [PORTAL, "digicert"],
+      [API, ""],
+    ]);
+    const plan1 = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
+    expect(plan1.code, plan1.stderr).toBe(2);
+    expect(plan1.stdout).toContain(`~ custom_hostname "${SHOP}"`);
+    expect(plan1.stdout).toContain('~ certificate_authority: "lets_encrypt" → ""');
+    expect(plan1.stdout).toContain('certificate authority lets_encrypt → "" (the default CA)');
+    expect(plan1.stdout).toMatch(/moves off lets_encrypt, whose cross-signed chain was retired/);
+    expect(plan1.stdout).toMatch(/"" lets Cloudflare pick the CA/);
+    expect(plan1.stdout).toMatch(/re-triggers domain control validation \(method txt\)/);
+    expect(plan1.stdout).toContain("Plan: 0 to create, 2 to update, 0 to replace, 0 to delete.");
+
+    await emu.clearRequests();
+    const apply = await runCli(emu, ["apply", "-c", file, "--auto-approve"]);
+    expect(apply.code, apply.stderr).toBe(0);
+    const log = (await emu.requests()).filter((r) => r.method !== "GET");
+    const ids = Object.fromEntries(
+      (await emu.api<Hostname[]>("GET", `zones/${ZONE.com}/custom_hostnames`)).map((h) => [h.hostname, h.id]),
+    );
+    expect(log.map((r) => [r.method, r.path.replace(/^\/client\/v4\//, ""), r.body])).toEqual(
+      expect.arrayContaining([
+        ["PATCH", `zones/${ZONE.com}/custom_hostnames/${ids[SHOP]}`, { ssl: { method: "http", type: "dv", certificate_authority: "" } }],
+        ["PATCH", `zones/${ZONE.com}/custom_hostnames/${ids[APP]}`, { ssl: { method: "txt", type: "dv", certificate_authority: "ssl_com" } }],
+      ]),
+    );
+    expect(log).toHaveLength(2);
+    expect(await liveCa(SHOP)).toBe("");
+    expect(await liveCa(APP)).toBe("ssl_com");
+
+    const plan2 = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
+    expect(plan2.code, plan2.stdout + plan2.stderr).toBe(0);
+    expect(plan2.stdout).toContain("No changes.");
+  });
+
+  it("reads with one exact ?hostname= lookup per listed hostname and nothing else", async () => {
+    const file = await config([
+      [SHOP, "lets_encrypt"],
+      [APP, "google"],
+    ]);
+    await emu.clearRequests();
+    const plan = await runCli(emu, ["plan", "-c", file]);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain("No changes.");
+    const reads = (await emu.requests()).map((r) => [r.method, r.path.replace(/^\/client\/v4\//, ""), r.query.hostname]);
+    expect(reads).toHaveLength(2);
+    expect(reads).toEqual(
+      expect.arrayContaining([
+        ["GET", `zones/${ZONE.com}/custom_hostnames`, SHOP],
+        ["GET", `zones/${ZONE.com}/custom_hostnames`, APP],
+      ]),
+    );
+  });
+
+  it("pages through the zone's list once when more than 20 hostnames are listed", async () => {
+    const state = await emu.admin<{ zones: Array<{ id: string; custom_hostnames: Array<Record<string, any>> }> }>("GET", "/state");
+    const zone = state.zones.find((z) => z.id === ZONE.com)!;
+    const template = zone.custom_hostnames[1]!;
+    for (let i = 0; i < 60; i++) {
+      const id = (i + 1).toString(16).padStart(32, "a");
+      zone.custom_hostnames.push({ ...template, id, hostname: `h${i}.bulk.example`, ssl: { ...template.ssl } });
+    }
+    await emu.admin("PUT", "/state", state);
+    const listed: Array<[string, string]> = Array.from({ length: 21 }, (_, i) => [`h${i * 2}.bulk.example`, "google"]);
+    listed.push([`h59.bulk.example`, "ssl_com"]);
+    const file = await config(listed);
+    await emu.clearRequests();
+    const plan = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
+    expect(plan.code, plan.stderr).toBe(2);
+    expect(plan.stdout).toContain("Plan: 0 to create, 1 to update, 0 to replace, 0 to delete.");
+    const reads = await emu.requests();
+    expect(reads.map((r) => [r.query.page, r.query.per_page, r.query.hostname])).toEqual([
+      ["1", "50", undefined],
+      ["2", "50", undefined],
+    ]);
+  });
+
+  it("makes a missing hostname a plan error: exit 1, nothing written, never created", async () => {
+    const file = await config([
+      [SHOP, ""],
+      ["nope.customer.example", "google"],
+    ]);
+    await emu.clearRequests();
+    const plan = await runCli(emu, ["plan", "-c", file]);
+    expect(plan.code).toBe(1);
+    const message = `custom hostname nope.customer.example does not exist in zone ${ZONE.com}; zoneform never creates hostnames — create it first or remove it from the file`;
+    expect(plan.stdout + plan.stderr).toContain(message);
+    const apply = await runCli(emu, ["apply", "-c", file, "--auto-approve"]);
+    expect(apply.code).toBe(1);
+    expect(await emu.calls({ writesOnly: true })).toEqual([]);
+    expect(await liveCa(SHOP)).toBe("lets_encrypt");
+  });
+
+  it('keeps "" as the default CA without a change when the hostname already uses it', async () => {
+    const file = await config([[API, ""]]);
+    const plan = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
+    expect(plan.code, plan.stderr).toBe(0);
+    const onto = await config([[API, "lets_encrypt"]]);
+    const plan2 = await runCli(emu, ["plan", "-c", onto]);
+    expect(plan2.stdout).toContain('~ certificate_authority: "" → "lets_encrypt"');
+    expect(plan2.stdout).toMatch(/self-signed root chain only/);
+  });
+
+  it("refuses a saved plan once the hostname's CA changed underneath, writing nothing", async () => {
+    const file = await config([[SHOP, "google"]]);
+    const out = `${file}.plan.json`;
+    expect((await runCli(emu, ["plan", "-c", file, "--out", out])).code).toBe(0);
+    const id = (await emu.api<Hostname[]>("GET", `zones/${ZONE.com}/custom_hostnames?hostname=${SHOP}`))[0]!.id;
+    await emu.api("PATCH", `zones/${ZONE.com}/custom_hostnames/${id}`, { ssl: { method: "http", type: "dv", certificate_authority: "ssl_com" } });
+    await emu.clearRequests();
+    const stale = await runCli(emu, ["apply", out]);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain(`custom_hostname/${SHOP}`);
+    expect(await emu.calls({ writesOnly: true })).toEqual([]);
+  });
+});

@@ -1,0 +1,248 @@
+// `zoneform waf-migration` against the emulator: check, config, status, both migration paths
+// (previous → validation → new on Enterprise, previous → new on Pro), every refusal with no write,
+// and the written YAML planning with no changes right after `start --mode pending`.
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { TestEmulator, runCli, tempDir } from "../helpers/cli.js";
+
+let emu: TestEmulator;
+beforeAll(async () => {
+  emu = await TestEmulator.start();
+});
+afterAll(async () => emu.close());
+beforeEach(async () => {
+  await emu.reset();
+});
+
+const ENTRYPOINT = "rulesets/phases/http_request_firewall_managed/entrypoint";
+
+/** A zone still on the previous WAF managed rules. */
+async function legacyZone(name: string, plan: "enterprise" | "business" | "pro"): Promise<string> {
+  return (await emu.admin<{ id: string }>("POST", "/zones", { name, plan, waf_migration: "previous" })).id;
+}
+
+/** Sets a zone's previous-WAF facts the emulator derives check and config from. */
+async function setWafMigration(zoneId: string, patch: Record<string, unknown>): Promise<void> {
+  const state = await emu.admin<{ zones: Array<{ id: string; waf_migration: Record<string, unknown> }> }>("GET", "/state");
+  Object.assign(state.zones.find((z) => z.id === zoneId)!.waf_migration, patch);
+  await emu.admin("PUT", "/state", state);
+}
+
+interface Status {
+  migration_state: string;
+  old_waf_status: string;
+  new_waf_status: string;
+}
+const status = (zoneId: string) => emu.api<Status>("GET", `zones/${zoneId}/waf_migration/status`);
+
+/** The one switch call made: its query and body. */
+async function switchCalls() {
+  return (await emu.requests())
+    .filter((r) => r.method !== "GET")
+    .map((r) => ({ method: r.method, path: r.path.replace(/^\/client\/v4\//, ""), query: r.query, status: r.status, body: r.body }));
+}
+
+describe("waf-migration check and status", () => {
+  it("says an eligible zone can be migrated (exit 0)", async () => {
+    const z = await legacyZone("legacy.example", "pro");
+    const r = await runCli(emu, ["waf-migration", "check", "--zone", z]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`Zone ${z} is eligible for the WAF migration (migration_state: start).`);
+  });
+
+  it("says why a zone is not eligible (exit 1)", async () => {
+    const z = await legacyZone("legacy.example", "pro");
+    await setWafMigration(z, { compatible: false, reason: "the zone has URI-based WAF overrides" });
+    const r = await runCli(emu, ["waf-migration", "check", "--zone", z]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`Zone ${z} is not eligible for the WAF migration: the zone has URI-based WAF overrides.`);
+    expect(r.stdout).toMatch(/until those overrides are deleted/);
+  });
+
+  it("reports a zone that already uses the new WAF as done, not as an error", async () => {
+    const z = await legacyZone("legacy.example", "pro");
+    await setWafMigration(z, { mode: "new" });
+    const r = await runCli(emu, ["waf-migration", "check", "--zone", z]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/already uses the new WAF managed rules/);
+    expect(r.stderr).toBe("");
+  });
+
+  it("shows which WAF runs", async () => {
+    const z = await legacyZone("legacy.example", "pro");
+    const r = await runCli(emu, ["waf-migration", "status", "--zone", z]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("previous WAF managed rules: enabled");
+    expect(r.stdout).toContain("new WAF managed rules:      disabled");
+    expect(r.stdout).toMatch(/has not been migrated/);
+  });
+});
+
+describe("waf-migration config", () => {
+  it("prints the proposal as a zoneform file with the spec's mapping, and writes it with --write", async () => {
+    const z = await legacyZone("legacy.example", "business");
+    await setWafMigration(z, { old_sensitivity: "medium", old_action: "simulate" });
+    const dir = await tempDir();
+    const r = await runCli(emu, ["waf-migration", "config", "--zone", z, "--write", "waf.yaml"], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split("\n")[0]).toMatch(/^# yaml-language-server: \$schema=.*schemas\/zoneform\.schema\.json$/);
+    expect(r.stdout).toMatch(/paranoia level 1, score threshold 25 \(high\), action log \(old sensitivity Medium; old action Simulate\)/);
+    const written = await readFile(join(dir, "waf.yaml"), "utf8");
+    expect(parse(written)).toEqual({
+      version: 1,
+      zones: [
+        {
+          zone_id: z,
+          waf: { owasp: { enabled: true, paranoia_level: 1, score_threshold: 25, action: "log" }, cloudflare_managed: { enabled: true } },
+        },
+      ],
+    });
+    expect(await emu.calls({ writesOnly: true })).toEqual([]);
+    const again = await runCli(emu, ["waf-migration", "config", "--zone", z, "--write", "waf.yaml"], { cwd: dir });
+    expect(again.code).toBe(3);
+    expect(again.stderr).toMatch(/the file exists; pass --force/);
+    expect((await runCli(emu, ["waf-migration", "config", "--zone", z, "--write", "waf.yaml", "--force"], { cwd: dir })).code).toBe(0);
+  });
+
+  it("prints the API's proposal and the mapped section as JSON", async () => {
+    const z = await legacyZone("legacy.example", "pro");
+    const r = await runCli(emu, ["waf-migration", "config", "--zone", z, "--format", "json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.config.name).toBe("default");
+    expect(out.waf.owasp).toEqual({ enabled: true, paranoia_level: 2, score_threshold: 40, action: "block" });
+  });
+});
+
+describe("waf-migration start", () => {
+  it("takes an Enterprise zone from the previous WAF to validation mode, then to the new WAF", async () => {
+    const z = await legacyZone("legacy.example", "enterprise");
+    const proposal = await emu.api<{ name: string; rules: unknown[] }>("GET", `zones/${z}/waf_migration/config?phase_two=1`);
+    await emu.clearRequests();
+    const v = await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "validation", "--yes"]);
+    expect(v.code, v.stderr).toBe(0);
+    expect(v.stdout).toMatch(/This cannot be undone/);
+    expect(v.stdout).toContain("Validation mode started: both WAFs run.");
+    expect(await switchCalls()).toEqual([
+      {
+        method: "PUT",
+        path: `zones/${z}/${ENTRYPOINT}`,
+        query: { waf_migration: "validation", phase_two: "1" },
+        status: 200,
+        body: { name: proposal.name, rules: proposal.rules },
+      },
+    ]);
+    expect(await status(z)).toMatchObject({ migration_state: "validation", old_waf_status: "enabled", new_waf_status: "enabled" });
+    expect((await runCli(emu, ["waf-migration", "status", "--zone", z])).stdout).toMatch(/Both WAFs run \(validation mode\)/);
+
+    await emu.clearRequests();
+    const p = await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "pending", "--yes"]);
+    expect(p.code, p.stderr).toBe(0);
+    expect(p.stdout).toMatch(/leaving validation mode/);
+    expect((await switchCalls()).map((c) => c.query)).toEqual([{ waf_migration: "pending", phase_two: "1" }]);
+    expect(await status(z)).toMatchObject({ migration_state: "done", old_waf_status: "disabled", new_waf_status: "enabled" });
+
+    const after = await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "pending", "--yes"]);
+    expect(after.code).toBe(1);
+    expect(after.stderr).toMatch(/already uses the new WAF managed rules; nothing to migrate/);
+  });
+
+  it("takes a Pro zone from the previous WAF straight to the new WAF", async () => {
+    const z = await legacyZone("legacy.example", "pro");
+    await emu.clearRequests();
+    const r = await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "pending", "--yes"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/previous WAF managed rules are disabled as soon as the configuration is saved/);
+    expect(r.stdout).toMatch(/no way back/);
+    expect((await switchCalls()).map((c) => [c.method, c.path, c.query, c.status])).toEqual([
+      ["PUT", `zones/${z}/${ENTRYPOINT}`, { waf_migration: "pending", phase_two: "1" }, 200],
+    ]);
+    expect(await status(z)).toMatchObject({ migration_state: "done", old_waf_status: "disabled", new_waf_status: "enabled" });
+  });
+
+  it("refuses validation mode on a Pro zone, leaving it on the previous WAF", async () => {
+    const z = await legacyZone("legacy.example", "pro");
+    await emu.clearRequests();
+    const r = await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "validation", "--yes"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/nothing was changed.*only available to Enterprise zones/);
+    // The emulator has no GET zones/{id}, so the plan is unknown before the switch: the switch itself
+    // is refused (400) and changes nothing. With the plan readable, no write is attempted at all.
+    expect((await switchCalls()).map((c) => [c.method, c.status])).toEqual([["PUT", 400]]);
+    expect(await status(z)).toMatchObject({ migration_state: "start", old_waf_status: "enabled", new_waf_status: "disabled" });
+    await expect(emu.api("GET", `zones/${z}/${ENTRYPOINT}`)).rejects.toThrow(/404/);
+  });
+
+  it("refuses an ineligible zone before any write", async () => {
+    const z = await legacyZone("legacy.example", "enterprise");
+    await setWafMigration(z, { compatible: false, reason: "the zone has URI-based WAF overrides" });
+    await emu.clearRequests();
+    for (const mode of ["validation", "pending"]) {
+      const r = await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", mode, "--yes"]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/is not eligible for the WAF migration: the zone has URI-based WAF overrides\..*Nothing was changed\./s);
+    }
+    expect(await emu.calls({ writesOnly: true })).toEqual([]);
+  });
+
+  it("refuses without --yes when stdin is not a terminal, before any write", async () => {
+    const z = await legacyZone("legacy.example", "pro");
+    await emu.clearRequests();
+    const r = await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "pending"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/This cannot be undone/);
+    expect(r.stderr).toMatch(/needs confirmation, but stdin is not a terminal.*--yes\. Nothing was changed\./);
+    expect(await emu.calls({ writesOnly: true })).toEqual([]);
+    expect(await status(z)).toMatchObject({ migration_state: "start" });
+  });
+
+  it("asks for 'yes' at a terminal: anything else cancels, yes migrates", async () => {
+    const z = await legacyZone("legacy.example", "pro");
+    await emu.clearRequests();
+    const no = await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "pending"], { answers: ["y"] });
+    expect(no.code).toBe(1);
+    expect(no.stderr).toMatch(/cancelled; nothing was changed/);
+    expect(await emu.calls({ writesOnly: true })).toEqual([]);
+    const yes = await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "pending"], { answers: ["yes"] });
+    expect(yes.code, yes.stderr).toBe(0);
+    expect(await status(z)).toMatchObject({ migration_state: "done" });
+  });
+
+  it("rejects a missing or unknown --mode (exit 3)", async () => {
+    const z = await legacyZone("legacy.example", "pro");
+    expect((await runCli(emu, ["waf-migration", "start", "--zone", z])).code).toBe(3);
+    expect((await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "both"])).code).toBe(3);
+    expect(await emu.calls()).toEqual([]);
+  });
+});
+
+describe("the YAML written by config", () => {
+  it.each([
+    ["pro", "default", "block"],
+    ["enterprise", "medium", "simulate"],
+    ["business", "low", "challenge"],
+  ] as const)("plans with no changes right after start --mode pending (%s, %s, %s)", async (plan, sensitivity, action) => {
+    const z = await legacyZone("legacy.example", plan);
+    await setWafMigration(z, { old_sensitivity: sensitivity, old_action: action });
+    const dir = await tempDir();
+    const file = join(dir, "waf.yaml");
+    expect((await runCli(emu, ["waf-migration", "config", "--zone", z, "--write", file])).code).toBe(0);
+    expect((await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "pending", "--yes"])).code).toBe(0);
+
+    await emu.clearRequests();
+    const r = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain("No changes.");
+    // The waf section was really read and compared (not skipped as unowned).
+    expect(await emu.calls()).toContain(`GET zones/${z}/${ENTRYPOINT}`);
+    expect(await emu.calls({ writesOnly: true })).toEqual([]);
+
+    // And it is compared: a different paranoia level is a change.
+    const text = await readFile(file, "utf8");
+    await writeFile(file, text.replace(/paranoia_level: \d/, "paranoia_level: 3"));
+    const changed = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
+    expect(changed.code, changed.stdout + changed.stderr).toBe(2);
+  });
+});

@@ -1,0 +1,253 @@
+import { describe, expect, it } from "vitest";
+import type { DesiredZone } from "../../../src/model/desired.js";
+import type { Entrypoint, LiveRule } from "../../../src/resources/entrypoint.js";
+import { deriveOwasp, type OwaspRuleset } from "../../../src/resources/managed-ruleset.js";
+import {
+  describeCreate, describeUpdate, formatThreshold, intentFrom, overridesFor, sameParanoia, tunedParameters, type OwaspIntent,
+} from "../../../src/resources/owasp-intent.js";
+import { diffWaf, type LiveWaf } from "../../../src/resources/waf-managed.js";
+
+const Z = "0123456789abcdef0123456789abcdef";
+const OWASP = "4814384a9e5d4991b9815dcfc25d2f1f";
+const CFM = "efb7b8c949ac4650a09736fc376e9aee";
+const LAST = "6179ae15870a4bb7b2d480d4843b323c";
+const EP = "e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0";
+
+const managed: OwaspRuleset = { id: OWASP, lastRuleId: LAST, defaultThreshold: 40, defaultAction: "block", paranoiaLevels: [1, 2, 3, 4] };
+const intent = (paranoia_level: number, score_threshold: number, action = "block", enabled = true): OwaspIntent => ({
+  enabled, paranoia_level, score_threshold, action,
+});
+const executeRule = (id: string, rulesetId: string, overrides?: Record<string, unknown>, extra: Partial<LiveRule> = {}): LiveRule => ({
+  id, version: "3", action: "execute", expression: "true", description: "", enabled: true, ref: id,
+  last_updated: "2024-01-01T00:00:00Z",
+  action_parameters: { id: rulesetId, version: "latest", ...(overrides ? { overrides } : {}) },
+  ...extra,
+});
+const skipRule: LiveRule = {
+  id: "5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c", version: "1", action: "skip", expression: 'ip.src eq 192.0.2.1', enabled: true,
+  ref: "dashboard-skip", description: "office", action_parameters: { ruleset: "current" },
+};
+const entrypoint = (...rules: LiveRule[]): Entrypoint => ({ id: EP, name: "default", phase: "http_request_firewall_managed", version: "7", rules });
+const live = (ep: Entrypoint | null, owaspRuleset: OwaspRuleset | null = managed): LiveWaf => ({
+  entrypoint: ep, owaspId: OWASP, cloudflareManagedId: CFM, owaspListed: true, cloudflareManagedListed: true, owaspRuleset,
+});
+const zone = (waf: DesiredZone["waf"]): DesiredZone => ({ zone_id: Z, name: "example.com", waf });
+const owaspZone = (p: number, t: number, action = "block", enabled = true) =>
+  zone({ owasp: { enabled, paranoia_level: p, score_threshold: t, action: action as "block" } });
+
+describe("OWASP intent ↔ overrides", () => {
+  it("paranoia N disables the tags of the levels above N, and threshold/action go on the last rule", () => {
+    expect(overridesFor(intent(2, 60, "managed_challenge"), managed)).toEqual({
+      categories: [
+        { category: "paranoia-level-3", enabled: false },
+        { category: "paranoia-level-4", enabled: false },
+      ],
+      rules: [{ id: LAST, score_threshold: 60, action: "managed_challenge" }],
+    });
+    expect(overridesFor(intent(4, 40), managed).categories).toEqual([]);
+  });
+
+  it("reads the intent back: lowest disabled paranoia tag minus one, threshold and action from the last rule's override", () => {
+    for (const p of [1, 2, 3, 4]) {
+      const want = intent(p, 25, "log");
+      const rule = { enabled: true, action_parameters: { id: OWASP, overrides: overridesFor(want, managed) } };
+      expect(intentFrom(rule, managed)).toEqual(want);
+      expect(sameParanoia(rule, p, managed)).toBe(true);
+    }
+  });
+
+  it("falls back to the managed ruleset's defaults when nothing is overridden", () => {
+    expect(intentFrom({ action_parameters: { id: OWASP } }, managed)).toEqual(intent(4, 40, "block"));
+    expect(intentFrom({ enabled: false, action_parameters: { id: OWASP } }, managed).enabled).toBe(false);
+    // A ruleset-wide action applies to the last rule when it has no override of its own.
+    expect(intentFrom({ action_parameters: { id: OWASP, overrides: { action: "log" } } }, managed).action).toBe("log");
+  });
+
+  it("sees hand-made paranoia overrides that are not the canonical set", () => {
+    const rule = { action_parameters: { id: OWASP, overrides: { categories: [{ category: "paranoia-level-3", enabled: false }] } } };
+    expect(intentFrom(rule, managed).paranoia_level).toBe(2);
+    expect(sameParanoia(rule, 2, managed)).toBe(false);
+    const reordered = { action_parameters: { id: OWASP, overrides: { categories: [...overridesFor(intent(2, 40), managed).categories].reverse() } } };
+    expect(sameParanoia(reordered, 2, managed)).toBe(true);
+  });
+
+  it("keeps overrides it does not own and the deployed version when tuning", () => {
+    const foreignRule = { id: "aaaabbbbccccddddeeeeffff00001111", enabled: false };
+    const foreignCategory = { category: "language-php", enabled: false };
+    const liveParams = {
+      id: OWASP,
+      version: "latest",
+      overrides: {
+        enabled: true,
+        categories: [foreignCategory, { category: "paranoia-level-2", enabled: false }, { category: "paranoia-level-3", enabled: false }, { category: "paranoia-level-4", enabled: false }],
+        rules: [foreignRule, { id: LAST, score_threshold: 60, action: "block", enabled: true }],
+      },
+    };
+    const before = structuredClone(liveParams);
+    const tuned = tunedParameters(liveParams, intent(3, 25, "managed_challenge"), managed);
+    expect(tuned).toEqual({
+      id: OWASP,
+      version: "latest",
+      overrides: {
+        enabled: true,
+        categories: [foreignCategory, { category: "paranoia-level-4", enabled: false }],
+        rules: [foreignRule, { id: LAST, score_threshold: 25, action: "managed_challenge", enabled: true }],
+      },
+    });
+    expect(liveParams).toEqual(before);
+  });
+
+  it("derives the last rule, its defaults and the paranoia levels from the ruleset read", () => {
+    const raw = {
+      id: OWASP,
+      rules: [
+        { id: "r1", action: "score", categories: ["attack-xss", "paranoia-level-1"] },
+        { id: "r3", action: "score", categories: ["paranoia-level-3"] },
+        { id: "zz", action: "managed_challenge", score_threshold: 33, categories: ["anomaly-score"] },
+      ],
+    };
+    expect(deriveOwasp(raw)).toEqual({ id: OWASP, lastRuleId: "zz", defaultThreshold: 33, defaultAction: "managed_challenge", paranoiaLevels: [1, 3] });
+    expect(deriveOwasp({ id: OWASP, rules: [] })).toBeNull();
+  });
+
+  it("speaks in intent: only what changes, with the threshold's name", () => {
+    expect(describeUpdate(intent(1, 60, "block"), intent(2, 40, "managed_challenge"))).toBe(
+      "paranoia 1 → 2, threshold 60 → 40 (medium), action block → managed_challenge",
+    );
+    expect(describeUpdate(intent(2, 40), intent(2, 33))).toBe("threshold 40 → 33");
+    expect(describeCreate(intent(2, 40))).toBe("deploy OWASP: paranoia 2, threshold 40 (medium), action block");
+    expect([60, 40, 25, 10].map(formatThreshold)).toEqual(["60 (low)", "40 (medium)", "25 (high)", "10"]);
+  });
+});
+
+describe("waf_managed_rules diff", () => {
+  it("creates the entry point with both rules in one POST when it does not exist", () => {
+    const z = zone({
+      owasp: { enabled: true, paranoia_level: 2, score_threshold: 40, action: "block" },
+      cloudflare_managed: { enabled: true },
+    });
+    const { changes, errors } = diffWaf(z, live(null));
+    expect(errors).toEqual([]);
+    expect(changes.map((c) => [c.kind, c.identity, c.operations.length])).toEqual([
+      ["create", "cloudflare_managed", 1],
+      ["create", "owasp", 0],
+    ]);
+    const op = changes[0]!.operations[0]!;
+    expect(op).toMatchObject({ method: "POST", path: `zones/${Z}/rulesets` });
+    const body = op.body as { kind: string; phase: string; rules: Array<Record<string, unknown>> };
+    expect(body).toMatchObject({ kind: "zone", phase: "http_request_firewall_managed" });
+    expect(body.rules).toEqual([
+      {
+        action: "execute", expression: "true", description: "zoneform: Cloudflare Managed Ruleset", enabled: true,
+        ref: "zoneform-cloudflare-managed", action_parameters: { id: CFM },
+      },
+      {
+        action: "execute", expression: "true", description: "zoneform: OWASP Core Ruleset", enabled: true, ref: "zoneform-owasp",
+        action_parameters: {
+          id: OWASP,
+          overrides: {
+            categories: [{ category: "paranoia-level-3", enabled: false }, { category: "paranoia-level-4", enabled: false }],
+            rules: [{ id: LAST, score_threshold: 40, action: "block" }],
+          },
+        },
+      },
+    ]);
+    expect(changes[1]!.summary).toBe("deploy OWASP: paranoia 2, threshold 40 (medium), action block");
+    expect(changes[1]!.notes?.[0]).toMatch(/cloudflare_managed/);
+  });
+
+  it("adds a rule at the end of an existing entry point, one POST per rule", () => {
+    const { changes } = diffWaf(owaspZone(1, 60), live(entrypoint(skipRule)));
+    expect(changes).toHaveLength(1);
+    expect(changes[0]!.operations).toEqual([
+      { method: "POST", path: `zones/${Z}/rulesets/${EP}/rules`, body: expect.objectContaining({ action: "execute", ref: "zoneform-owasp" }) },
+    ]);
+  });
+
+  it("adopts a live OWASP rule and patches it whole, keeping its ref, description, expression and foreign overrides", () => {
+    const rule = executeRule("0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a", OWASP, {
+      rules: [{ id: "aaaabbbbccccddddeeeeffff00001111", enabled: false }],
+      categories: [{ category: "paranoia-level-2", enabled: false }, { category: "paranoia-level-3", enabled: false }, { category: "paranoia-level-4", enabled: false }],
+    }, { description: "made in the dashboard", ref: "dash-owasp", expression: 'http.host ne "internal.example.com"', logging: { enabled: true } });
+    const { changes } = diffWaf(owaspZone(2, 40, "managed_challenge"), live(entrypoint(skipRule, rule)));
+    expect(changes).toHaveLength(1);
+    const c = changes[0]!;
+    expect(c).toMatchObject({ kind: "update", identity: "owasp", live_id: rule.id });
+    expect(c.summary).toBe("paranoia 1 → 2, action block → managed_challenge");
+    expect(c.fields).toEqual([
+      { field: "paranoia_level", before: 1, after: 2 },
+      { field: "action", before: "block", after: "managed_challenge" },
+    ]);
+    expect(c.operations).toEqual([{
+      method: "PATCH",
+      path: `zones/${Z}/rulesets/${EP}/rules/${rule.id}`,
+      body: {
+        action: "execute",
+        expression: 'http.host ne "internal.example.com"',
+        description: "made in the dashboard",
+        enabled: true,
+        ref: "dash-owasp",
+        logging: { enabled: true },
+        action_parameters: {
+          id: OWASP,
+          version: "latest",
+          overrides: {
+            rules: [{ id: "aaaabbbbccccddddeeeeffff00001111", enabled: false }, { id: LAST, score_threshold: 40, action: "managed_challenge" }],
+            categories: [{ category: "paranoia-level-3", enabled: false }, { category: "paranoia-level-4", enabled: false }],
+          },
+        },
+      },
+    }]);
+  });
+
+  it("plans nothing when the live rule already expresses the intent, whatever order its overrides are in", () => {
+    const rule = executeRule("0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a", OWASP, {
+      categories: [{ category: "paranoia-level-4", enabled: false }, { category: "paranoia-level-3", enabled: false }],
+      rules: [{ id: LAST, action: "block", score_threshold: 40 }],
+    });
+    expect(diffWaf(owaspZone(2, 40), live(entrypoint(rule))).changes).toEqual([]);
+    // Defaults need no override: 40 / block are what the last rule does already.
+    const bare = executeRule("0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a", OWASP);
+    expect(diffWaf(owaspZone(4, 40), live(entrypoint(bare))).changes).toEqual([]);
+  });
+
+  it("rewrites non-canonical paranoia overrides even when the derived level is the same", () => {
+    const rule = executeRule("0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a", OWASP, { categories: [{ category: "paranoia-level-3", enabled: false }] });
+    const { changes } = diffWaf(owaspZone(2, 40), live(entrypoint(rule)));
+    expect(changes[0]!.summary).toMatch(/^paranoia 2 \(category overrides rewritten/);
+  });
+
+  it("disables by patching enabled: false and keeps the tuning; no change when nothing is deployed", () => {
+    const overrides = { categories: [{ category: "paranoia-level-4", enabled: false }], rules: [{ id: LAST, score_threshold: 25, action: "log" }] };
+    const rule = executeRule("0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a", OWASP, overrides);
+    const { changes } = diffWaf(owaspZone(1, 40, "block", false), live(entrypoint(rule), null));
+    expect(changes).toHaveLength(1);
+    expect(changes[0]!.summary).toBe("disable OWASP (tuning kept)");
+    expect(changes[0]!.operations[0]!.body).toMatchObject({ enabled: false, action_parameters: { id: OWASP, overrides } });
+    expect(diffWaf(owaspZone(1, 40, "block", false), live(null, null)).changes).toEqual([]);
+    expect(diffWaf(owaspZone(1, 40, "block", false), live(entrypoint({ ...rule, enabled: false }), null)).changes).toEqual([]);
+  });
+
+  it("warns about several OWASP execute rules and manages only the first", () => {
+    const a = executeRule("0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a", OWASP);
+    const b = executeRule("0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b", OWASP);
+    const { changes, warnings } = diffWaf(owaspZone(1, 40), live(entrypoint(a, b)));
+    expect(warnings?.[0]).toMatch(/2 execute rules/);
+    expect(changes.map((c) => c.live_id)).toEqual([a.id]);
+  });
+
+  it("sets and removes the Cloudflare Managed ruleset-wide action", () => {
+    const rule = executeRule("0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c", CFM);
+    const set = diffWaf(zone({ cloudflare_managed: { enabled: true, action: "log" } }), live(entrypoint(rule), null)).changes[0]!;
+    expect(set.summary).toBe("action each rule's own → log");
+    expect(set.operations[0]!.body).toMatchObject({ action_parameters: { id: CFM, version: "latest", overrides: { action: "log" } } });
+    const withAction = executeRule(rule.id, CFM, { action: "log" });
+    const unset = diffWaf(zone({ cloudflare_managed: { enabled: true } }), live(entrypoint(withAction), null)).changes[0]!;
+    expect((unset.operations[0]!.body as { action_parameters: Record<string, unknown> }).action_parameters).toEqual({ id: CFM, version: "latest" });
+  });
+
+  it("reports an error when the OWASP ruleset cannot be found", () => {
+    const l = { ...live(null, null), owaspListed: false };
+    expect(diffWaf(owaspZone(1, 40), l).errors?.[0]).toMatch(/not among the rulesets/);
+  });
+});
