@@ -95,6 +95,7 @@ describe("waf-migration config", () => {
       zones: [
         {
           zone_id: z,
+          name: "legacy.example",
           waf: { owasp: { enabled: true, paranoia_level: 1, score_threshold: 25, action: "log" }, cloudflare_managed: { enabled: true } },
         },
       ],
@@ -167,10 +168,10 @@ describe("waf-migration start", () => {
     await emu.clearRequests();
     const r = await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "validation", "--yes"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/nothing was changed.*only available to Enterprise zones/);
-    // The emulator has no GET zones/{id}, so the plan is unknown before the switch: the switch itself
-    // is refused (400) and changes nothing. With the plan readable, no write is attempted at all.
-    expect((await switchCalls()).map((c) => [c.method, c.status])).toEqual([["PUT", 400]]);
+    expect(r.stderr).toMatch(/only available to Enterprise zones; zone legacy.example .* is on the pro plan\. Use --mode pending\. Nothing was changed\./);
+    // The zone's plan is read (GET zones/{id}) before anything is written: no switch call is made at all.
+    expect(await switchCalls()).toEqual([]);
+    expect(await emu.calls({ writesOnly: true })).toEqual([]);
     expect(await status(z)).toMatchObject({ migration_state: "start", old_waf_status: "enabled", new_waf_status: "disabled" });
     await expect(emu.api("GET", `zones/${z}/${ENTRYPOINT}`)).rejects.toThrow(/404/);
   });
