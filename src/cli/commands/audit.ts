@@ -1,0 +1,91 @@
+// `zoneform audit`: the scripts, connections and cookies Page Shield found on a zone's pages, read page
+// by page, with malicious scripts and connections and insecure cookies as findings. Exit 2 when there
+// are findings of the kind chosen by --fail-on, so that a cron job can alert.
+import { Option, type Command } from "commander";
+import { AUDIT_FORMATS, type AuditFormat } from "../../audit/render.js";
+import { DEFAULT_AUDIT_LIMIT, FAIL_ON, runAudit, shouldFail, type FailOn } from "../../audit/run.js";
+import { EXIT, UsageError } from "../../errors.js";
+import { addClientOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
+import { addColorOption, addVerboseOption } from "../options.js";
+import type { CommandContext } from "../program.js";
+
+interface AuditFlags extends ClientFlagValues {
+  zone?: string[];
+  status?: string[];
+  host?: string[];
+  pageUrl?: string[];
+  format: string;
+  failOn: string;
+  limit: string;
+}
+
+const STATUSES = ["active", "infrequent", "inactive"];
+
+/** Repeatable flag that also takes comma lists: `--host a --host b,c` → [a, b, c]. */
+export function collectList(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), ...value.split(",").map((s) => s.trim()).filter((s) => s !== "")];
+}
+
+/** `--zone ID` (repeatable): each a 32-character hex zone id; at least one. */
+export function parseZoneIds(zones: string[] | undefined, command: string): string[] {
+  if (!zones || zones.length === 0) throw new UsageError(`${command} needs --zone ID (the zone's 32-character id)`);
+  const bad = zones.filter((z) => !/^[0-9a-f]{32}$/.test(z));
+  if (bad.length > 0) {
+    throw new UsageError(`--zone ${bad.join(", ")}: expected a zone id, 32 lower-case hex characters (shown on the zone's Overview page)`);
+  }
+  return [...new Set(zones)];
+}
+
+export function addZoneIdOption(cmd: Command): Command {
+  return cmd.addOption(new Option("--zone <id>", "zone id (32 hex; repeatable)").argParser(collectList));
+}
+
+export function register(program: Command, ctx: CommandContext): void {
+  const cmd = program
+    .command("audit")
+    .description("Audit the scripts, connections and cookies Page Shield found on a zone: malicious scripts and connections, insecure cookies.")
+    .option("--status <list>", "scripts and connections with these statuses: active, infrequent, inactive (comma list; default active)", collectList)
+    .option("--host <host>", "only items seen on this host; * at the start or end is a wildcard (repeatable)", collectList)
+    .option("--page-url <url>", "only items seen on this page URL; * at the start or end is a wildcard (repeatable)", collectList)
+    .option("--format <format>", `${AUDIT_FORMATS.join(" | ")} (json and csv list every finding as it is read)`, "text")
+    .option("--fail-on <what>", "exit 2 on: malicious (scripts and connections), any (also insecure cookies), none", "malicious")
+    .option("--limit <n>", "rows per kind in text and markdown output, worst first", String(DEFAULT_AUDIT_LIMIT));
+  addZoneIdOption(cmd);
+  addVerboseOption(cmd);
+  addColorOption(cmd);
+  addClientOptions(cmd);
+  cmd.action(async (opts: AuditFlags) => {
+    const { io } = ctx;
+    const zones = parseZoneIds(opts.zone, "audit");
+    const format = opts.format as AuditFormat;
+    if (!AUDIT_FORMATS.includes(format)) throw new UsageError(`--format ${opts.format}: expected one of ${AUDIT_FORMATS.join(", ")}`);
+    const failOn = opts.failOn as FailOn;
+    if (!FAIL_ON.includes(failOn)) throw new UsageError(`--fail-on ${opts.failOn}: expected one of ${FAIL_ON.join(", ")}`);
+    const limit = Number(opts.limit);
+    if (!/^\d+$/.test(String(opts.limit).trim()) || limit > 10_000) {
+      throw new UsageError(`--limit must be a whole number from 0 to 10000, got "${opts.limit}"`);
+    }
+    const badStatus = (opts.status ?? []).filter((s) => !STATUSES.includes(s));
+    if (badStatus.length > 0) throw new UsageError(`--status ${badStatus.join(", ")}: expected ${STATUSES.join(", ")}`);
+
+    const client = clientFromOptions(opts, io);
+    try {
+      const result = await runAudit(
+        client,
+        zones,
+        {
+          status: opts.status,
+          hosts: opts.host,
+          pageUrls: opts.pageUrl,
+          format,
+          limit,
+          progress: opts.verbose ? (l) => io.stderr.write(`${l}\n`) : undefined,
+        },
+        (text) => io.stdout.write(text),
+      );
+      if (shouldFail(result.totals, failOn)) ctx.setExit(EXIT.changes);
+    } finally {
+      await client.close();
+    }
+  });
+}

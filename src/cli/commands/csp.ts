@@ -1,0 +1,109 @@
+// `zoneform csp suggest`: a script-src / connect-src value built from the active, non-malicious scripts
+// and connections Page Shield found, printed as a directive and as a policy ready to paste under
+// `page_shield.policies`. Malicious hosts are left out and listed.
+import { Option, type Command } from "commander";
+import { stringify } from "yaml";
+import type { CloudflareClient } from "../../cloudflare/types.js";
+import { CspSuggester, hostExpression, type CspSuggestion } from "../../csp/suggest.js";
+import { UsageError } from "../../errors.js";
+import { addClientOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
+import { addColorOption, addVerboseOption } from "../options.js";
+import type { CommandContext } from "../program.js";
+import { addZoneIdOption, collectList, parseZoneIds } from "./audit.js";
+
+interface CspFlags extends ClientFlagValues {
+  zone?: string[];
+  host?: string[];
+  format: string;
+  action: string;
+  description?: string;
+  wildcardThreshold: string;
+}
+
+const PER_PAGE = 100;
+
+/** Pages through the zone's active scripts and connections into a suggestion (origins only in memory). */
+export async function suggestCsp(
+  client: CloudflareClient,
+  zoneId: string,
+  opts: { hosts?: string[]; wildcardThreshold?: number } = {},
+): Promise<CspSuggestion> {
+  const suggester = new CspSuggester({ wildcardThreshold: opts.wildcardThreshold });
+  const query = { status: "active", ...(opts.hosts?.length ? { hosts: opts.hosts.join(",") } : {}) };
+  for (const [kind, list] of [["script", "scripts"], ["connection", "connections"]] as const) {
+    for await (const raw of client.paginate<Record<string, unknown>>(`zones/${zoneId}/page_shield/${list}`, { query, perPage: PER_PAGE })) {
+      suggester.add(kind, raw);
+    }
+  }
+  return suggester.result();
+}
+
+export function policyBlock(s: CspSuggestion, opts: { description: string; action: string }): string {
+  const policy = {
+    description: opts.description,
+    action: opts.action,
+    expression: hostExpression(s.page_hosts),
+    value: s.value,
+    enabled: true,
+  };
+  const excluded = s.excluded.map((e) => `#   ${e.host}: ${e.reasons.join("; ")}\n`).join("");
+  const note = excluded ? `# Left out, malicious:\n${excluded}` : "";
+  return note + stringify([policy], { lineWidth: 0 });
+}
+
+export function renderSuggestionText(zoneId: string, s: CspSuggestion, block: string): string {
+  const lines = [
+    `CSP suggestion for zone ${zoneId}, from ${s.counts.scripts} active script${s.counts.scripts === 1 ? "" : "s"} and ${s.counts.connections} connection${s.counts.connections === 1 ? "" : "s"}:`,
+    "",
+    ...s.value.split("; ").map((d) => `  ${d}`),
+    "",
+  ];
+  if (s.excluded.length > 0) {
+    const width = Math.max(...s.excluded.map((e) => e.host.length));
+    lines.push("Left out, malicious (never allow these hosts):");
+    for (const e of s.excluded) {
+      lines.push(`  ${e.host.padEnd(width)}  ${e.scripts} script(s), ${e.connections} connection(s): ${e.reasons.join("; ")}`);
+    }
+    lines.push("");
+  }
+  if (s.self_hosted_malicious.count > 0) {
+    lines.push(`Warning: ${s.self_hosted_malicious.count} malicious item(s) served from the zone's own hosts; 'self' cannot exclude them, remove them from the site:`);
+    lines.push(...s.self_hosted_malicious.examples.map((u) => `  ${u}`), "");
+  }
+  if (s.counts.skipped > 0) lines.push(`${s.counts.skipped} item(s) without an http(s) or ws(s) origin (data:, blob:) were skipped.`, "");
+  lines.push("Paste under page_shield.policies (action log reports violations without blocking; switch to allow once the reports are clean):", "");
+  return `${lines.join("\n")}\n${block}`;
+}
+
+export function register(program: Command, ctx: CommandContext): void {
+  const csp = program.command("csp").description("Content security policy helpers built from the Page Shield inventory.");
+  const cmd = csp
+    .command("suggest")
+    .description("Suggest script-src and connect-src from the zone's active, non-malicious scripts and connections.")
+    .option("--host <host>", "only items seen on this host; * at the start or end is a wildcard (repeatable)", collectList)
+    .option("--format <format>", "text | yaml (yaml: only the policy block, to paste or append)", "text")
+    .addOption(new Option("--action <action>", "action of the suggested policy").choices(["log", "allow"]).default("log"))
+    .option("--description <text>", "description (identity) of the suggested policy")
+    .option("--wildcard-threshold <n>", "this many subdomains of one domain become https://*.domain (0: never)", "5");
+  addZoneIdOption(cmd);
+  addVerboseOption(cmd);
+  addColorOption(cmd);
+  addClientOptions(cmd);
+  cmd.action(async (opts: CspFlags) => {
+    const { io } = ctx;
+    const zones = parseZoneIds(opts.zone, "csp suggest");
+    if (zones.length > 1) throw new UsageError("csp suggest takes one --zone: a policy belongs to one zone");
+    if (!["text", "yaml"].includes(opts.format)) throw new UsageError(`--format ${opts.format}: expected one of text, yaml`);
+    if (!/^\d+$/.test(opts.wildcardThreshold)) throw new UsageError(`--wildcard-threshold must be a whole number, got "${opts.wildcardThreshold}"`);
+    const zoneId = zones[0]!;
+    const client = clientFromOptions(opts, io);
+    try {
+      const s = await suggestCsp(client, zoneId, { hosts: opts.host, wildcardThreshold: Number(opts.wildcardThreshold) });
+      const description = opts.description ?? "Suggested by zoneform csp suggest";
+      const block = policyBlock(s, { description, action: opts.action });
+      io.stdout.write(opts.format === "yaml" ? block : renderSuggestionText(zoneId, s, block));
+    } finally {
+      await client.close();
+    }
+  });
+}

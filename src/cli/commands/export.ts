@@ -1,0 +1,115 @@
+// `zoneform export`: the live zone as a zoneform file that plans with no changes. Secrets become
+// ${env:…} references and stderr says which variables to set. The file is checked with the same
+// loader plan uses before it is written; a problem there is reported and fails the command.
+import { existsSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { dirname, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Command } from "commander";
+import { checkConfigSources } from "../../config/index.js";
+import { EXIT, RuntimeError, UsageError, formatProblem } from "../../errors.js";
+import { EXPORT_SECTIONS, exportZones, type ExportSection } from "../../export/index.js";
+import { addClientOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
+import { addColorOption, addVerboseOption } from "../options.js";
+import { VERSION, type CommandContext } from "../program.js";
+import { addZoneIdOption, collectList, parseZoneIds } from "./audit.js";
+
+interface ExportFlags extends ClientFlagValues {
+  zone?: string[];
+  sections?: string[];
+  out?: string;
+  accountId?: string;
+}
+
+const SCHEMA_FILE = ["schemas", "zoneform.schema.json"];
+const SCHEMA_URL = "https://github.com/zoneform/zoneform/schemas/zoneform.schema.json";
+
+/** The package's schema file, found by walking up from this module (src/… or dist/…). */
+function findSchema(): string | undefined {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    const candidate = resolve(dir, ...SCHEMA_FILE);
+    if (existsSync(candidate)) return candidate;
+    dir = dirname(dir);
+  }
+  return undefined;
+}
+
+/** The schema as the editor resolves it from the output's directory (a relative path), else its URL. */
+export function schemaRefFrom(outputDir: string): string {
+  const schema = findSchema();
+  if (!schema) return SCHEMA_URL;
+  const rel = relative(outputDir, schema).split(sep).join("/");
+  return rel.startsWith(".") ? rel : `./${rel}`;
+}
+
+export function parseSections(values: string[] | undefined): ExportSection[] {
+  if (!values || values.length === 0) return [...EXPORT_SECTIONS];
+  const bad = values.filter((v) => !(EXPORT_SECTIONS as readonly string[]).includes(v));
+  if (bad.length > 0) throw new UsageError(`--sections ${bad.join(", ")}: expected some of ${EXPORT_SECTIONS.join(", ")}`);
+  return EXPORT_SECTIONS.filter((s) => values.includes(s));
+}
+
+export function register(program: Command, ctx: CommandContext): void {
+  const cmd = program
+    .command("export")
+    .description("Write the live zone as a zoneform file (secrets as ${env:…} references) that plans with no changes.")
+    .option("--sections <list>", `sections to export, comma list (default all): ${EXPORT_SECTIONS.join(", ")}`, collectList)
+    .option("--out <file>", "write the file here (default: stdout)")
+    .option("--account-id <id>", "account whose managed rulesets the WAF section is read through (written as account_id)");
+  addZoneIdOption(cmd);
+  addVerboseOption(cmd);
+  addColorOption(cmd);
+  addClientOptions(cmd);
+  cmd.action(async (opts: ExportFlags) => {
+    const { io } = ctx;
+    const zones = parseZoneIds(opts.zone, "export");
+    const sections = parseSections(opts.sections);
+    if (opts.accountId !== undefined && !/^[0-9a-f]{32}$/.test(opts.accountId)) {
+      throw new UsageError(`--account-id ${opts.accountId}: expected an account id, 32 lower-case hex characters`);
+    }
+    const outPath = opts.out ? resolve(io.cwd, opts.out) : undefined;
+    const client = clientFromOptions(opts, io);
+    let result;
+    try {
+      result = await exportZones(client, {
+        zones,
+        sections,
+        accountId: opts.accountId,
+        schemaRef: schemaRefFrom(outPath ? dirname(outPath) : io.cwd),
+        version: VERSION,
+      });
+    } finally {
+      await client.close();
+    }
+    const { text, notes } = result;
+
+    // The file must load as plan will load it; placeholders stand in for the secrets.
+    const placeholders = Object.fromEntries(notes.env.map((e) => [e.name, "placeholder"]));
+    const check = checkConfigSources([{ file: opts.out ?? "<export>", text }], { ...io.env, ...placeholders });
+
+    if (outPath) {
+      try {
+        await writeFile(outPath, text);
+      } catch (err) {
+        throw new RuntimeError(`cannot write ${opts.out}: ${(err as Error).message}`);
+      }
+      io.stderr.write(`Wrote ${opts.out}: ${zones.length} zone(s), sections ${sections.join(", ")}.\n`);
+    } else {
+      io.stdout.write(text);
+    }
+    for (const w of notes.warnings) io.stderr.write(`Warning: ${w}\n`);
+    if (notes.env.length > 0) {
+      io.stderr.write("Set these environment variables before plan or apply, to the credentials you own (the API may not return them in full):\n");
+      const width = Math.max(...notes.env.map((e) => e.name.length));
+      for (const e of notes.env) io.stderr.write(`  ${e.name.padEnd(width)}  ${e.purpose}\n`);
+      io.stderr.write("Existing Logpush jobs need no ownership_challenge unless you change their destination.\n");
+    }
+    if (check.errors.length > 0) {
+      io.stderr.write(
+        `Error: the exported file does not load as a zoneform file (please report this):\n${check.errors.map((p) => `  ${formatProblem(p)}`).join("\n")}\n`,
+      );
+      ctx.setExit(EXIT.error);
+    }
+  });
+}

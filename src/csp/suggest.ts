@@ -1,0 +1,171 @@
+// Builds a Content-Security-Policy suggestion from a Page Shield inventory: the origins of the active,
+// non-malicious scripts (script-src) and connections (connect-src). Pure and streaming: items are added
+// one at a time and only distinct origins and hosts are kept. A source on the page's own host is
+// 'self'; many subdomains of one parent collapse to a wildcard; a host that served anything malicious
+// is left out entirely (and listed), and never hidden inside a wildcard.
+import { classifyConnection, classifyScript } from "../audit/classify.js";
+
+export type CspItemKind = "script" | "connection";
+
+export interface ExcludedHost {
+  host: string;
+  scripts: number;
+  connections: number;
+  reasons: string[];
+}
+
+export interface CspSuggestion {
+  script_src: string[];
+  connect_src: string[];
+  /** `script-src …; connect-src …` */
+  value: string;
+  /** Malicious hosts left out, worst (most items) first. */
+  excluded: ExcludedHost[];
+  /** Malicious items served from a page's own host: 'self' is kept, the item itself must go. */
+  self_hosted_malicious: { count: number; examples: string[] };
+  /** The page hosts the items were seen on (for the policy's expression). */
+  page_hosts: string[];
+  /** Items read, and items whose URL gave no origin (data:, blob:, relative). */
+  counts: { scripts: number; connections: number; skipped: number };
+}
+
+export interface CspOptions {
+  /** This many subdomains (or more) of one parent domain become `scheme://*.parent`. 0 turns it off. */
+  wildcardThreshold?: number;
+}
+
+export const DEFAULT_WILDCARD_THRESHOLD = 5;
+const MAX_EXAMPLES = 10;
+const SOURCE_SCHEMES = new Set(["https:", "http:", "wss:", "ws:"]);
+
+interface Origin {
+  scheme: string;
+  host: string;
+  port: string;
+}
+
+/** scheme://host[:port] of a URL, lower-cased; undefined for data:, blob:, relative or broken URLs. */
+export function originOf(url: string): Origin | undefined {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (!SOURCE_SCHEMES.has(u.protocol) || !u.hostname) return undefined;
+  return { scheme: u.protocol.slice(0, -1), host: u.hostname.toLowerCase(), port: u.port };
+}
+
+function sourceOf(o: Origin): string {
+  return `${o.scheme}://${o.host}${o.port ? `:${o.port}` : ""}`;
+}
+
+export class CspSuggester {
+  private readonly sources: Record<CspItemKind, Map<string, Origin>> = { script: new Map(), connection: new Map() };
+  private readonly self: Record<CspItemKind, boolean> = { script: false, connection: false };
+  private readonly malicious = new Map<string, ExcludedHost>();
+  private readonly pageHosts = new Set<string>();
+  private selfMalicious = { count: 0, examples: [] as string[] };
+  private counts = { scripts: 0, connections: 0, skipped: 0 };
+
+  constructor(private readonly opts: CspOptions = {}) {}
+
+  /** Adds one item as the API lists it; malicious ones (same verdict as `audit`) mark their host. */
+  add(kind: CspItemKind, raw: Record<string, unknown>): void {
+    if (kind === "script") this.counts.scripts += 1;
+    else this.counts.connections += 1;
+    const url = typeof raw.url === "string" ? raw.url : "";
+    const pageHost = typeof raw.host === "string" ? raw.host.toLowerCase() : "";
+    if (pageHost) this.pageHosts.add(pageHost);
+    const origin = originOf(url);
+    if (!origin) {
+      this.counts.skipped += 1;
+      return;
+    }
+    const isSelf = origin.host === pageHost && (origin.scheme === "https" || origin.scheme === "wss");
+    const finding = kind === "script" ? classifyScript(raw) : classifyConnection(raw);
+    if (finding) {
+      if (isSelf) {
+        this.selfMalicious.count += 1;
+        if (this.selfMalicious.examples.length < MAX_EXAMPLES) this.selfMalicious.examples.push(url);
+        return;
+      }
+      const ex = this.malicious.get(origin.host) ?? { host: origin.host, scripts: 0, connections: 0, reasons: [] };
+      if (kind === "script") ex.scripts += 1;
+      else ex.connections += 1;
+      for (const r of finding.reasons.map((r) => r.replace(/^js_integrity_score \d+ </, "js_integrity_score <"))) {
+        if (!ex.reasons.includes(r)) ex.reasons.push(r);
+      }
+      this.malicious.set(origin.host, ex);
+      return;
+    }
+    if (isSelf) this.self[kind] = true;
+    else this.sources[kind].set(sourceOf(origin), origin);
+  }
+
+  result(): CspSuggestion {
+    const script_src = this.directiveSources("script");
+    const connect_src = this.directiveSources("connection");
+    const value = [
+      `script-src ${script_src.length ? script_src.join(" ") : "'none'"}`,
+      ...(connect_src.length ? [`connect-src ${connect_src.join(" ")}`] : []),
+    ].join("; ");
+    return {
+      script_src,
+      connect_src,
+      value,
+      excluded: [...this.malicious.values()]
+        .map((e) => ({ ...e, reasons: [...e.reasons] }))
+        .sort((a, b) => b.scripts + b.connections - (a.scripts + a.connections) || (a.host < b.host ? -1 : 1)),
+      self_hosted_malicious: { count: this.selfMalicious.count, examples: [...this.selfMalicious.examples] },
+      page_hosts: [...this.pageHosts].sort(),
+      counts: { ...this.counts },
+    };
+  }
+
+  private isMaliciousHost(host: string): boolean {
+    return this.malicious.has(host);
+  }
+
+  private directiveSources(kind: CspItemKind): string[] {
+    // A host both benign and malicious (different URLs) is left out: CSP cannot tell them apart.
+    const origins = [...this.sources[kind].values()].filter((o) => !this.isMaliciousHost(o.host));
+    const collapsed = collapseWildcards(origins, this.opts.wildcardThreshold ?? DEFAULT_WILDCARD_THRESHOLD, (parent) =>
+      [...this.malicious.keys()].some((h) => h.endsWith(`.${parent}`)),
+    );
+    return [...(this.self[kind] ? ["'self'"] : []), ...[...new Set(collapsed)].sort()];
+  }
+}
+
+/**
+ * Replaces `threshold` or more origins that differ only in their first label (same scheme, port and
+ * parent domain of at least two labels) with `scheme://*.parent`, unless a malicious host lies under it.
+ */
+export function collapseWildcards(origins: Origin[], threshold: number, coversMalicious: (parent: string) => boolean): string[] {
+  if (threshold <= 0) return origins.map(sourceOf);
+  const groups = new Map<string, Origin[]>();
+  const out: string[] = [];
+  for (const o of origins) {
+    const dot = o.host.indexOf(".");
+    const parent = dot > 0 ? o.host.slice(dot + 1) : "";
+    if (!parent.includes(".") || /^[\d.]+$/.test(o.host)) {
+      out.push(sourceOf(o));
+      continue;
+    }
+    const key = `${o.scheme}|${o.port}|${parent}`;
+    groups.set(key, [...(groups.get(key) ?? []), o]);
+  }
+  for (const [key, list] of groups) {
+    const [scheme, port, parent] = key.split("|") as [string, string, string];
+    if (list.length >= threshold && !coversMalicious(parent)) out.push(`${scheme}://*.${parent}${port ? `:${port}` : ""}`);
+    else out.push(...list.map(sourceOf));
+  }
+  return out;
+}
+
+/** A rules-language expression matching the hosts the items were seen on. */
+export function hostExpression(hosts: string[]): string {
+  if (hosts.length === 0) return "true";
+  if (hosts.length === 1) return `http.host eq ${JSON.stringify(hosts[0])}`;
+  return `http.host in {${hosts.map((h) => JSON.stringify(h)).join(" ")}}`;
+}

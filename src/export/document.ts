@@ -1,0 +1,41 @@
+// Writes an export as a zoneform file: a header (the schema for editors, what was exported and when,
+// which environment variables the file refers to) and the YAML of the desired state. Pure.
+import { Document, isScalar, visit } from "yaml";
+import type { ExportNotes, ExportSection } from "./types.js";
+
+export interface DocumentHeader {
+  /** Path or URL of zoneform.schema.json as the editor should resolve it from the file. */
+  schemaRef: string;
+  version: string;
+  exportedAt: Date;
+  zones: string[];
+  sections: readonly ExportSection[];
+}
+
+export function headerComment(h: DocumentHeader, notes: ExportNotes): string {
+  const lines = [
+    `# yaml-language-server: $schema=${h.schemaRef}`,
+    `# Exported by zoneform ${h.version} export at ${h.exportedAt.toISOString()}`,
+    `# from zone${h.zones.length === 1 ? "" : "s"} ${h.zones.join(", ")}; sections: ${h.sections.join(", ")}.`,
+    "# `zoneform plan -c <this file>` shows no changes while the zone stays as it was.",
+  ];
+  if (notes.env.length > 0) {
+    const width = Math.max(...notes.env.map((e) => e.name.length));
+    lines.push("#", "# Credentials are ${env:…} references. Set these variables to the values you own (the API may", "# not return a credential in full), as they appear in the destination URL:");
+    for (const e of notes.env) lines.push(`#   ${e.name.padEnd(width)}  ${e.purpose}`);
+    lines.push("# Existing Logpush jobs need no ownership_challenge; add one only to change a job's destination.");
+  }
+  for (const r of notes.remarks) lines.push(`# ${r}`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** Lists of plain values (field names, header names) are written on one line: `[RayID, ClientIP]`. */
+export function renderExport(document: Record<string, unknown>, header: DocumentHeader, notes: ExportNotes): string {
+  const doc = new Document(document, { aliasDuplicateObjects: false });
+  visit(doc, {
+    Seq(_key, node) {
+      if (node.items.length > 0 && node.items.every((i) => isScalar(i))) node.flow = true;
+    },
+  });
+  return headerComment(header, notes) + doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+}

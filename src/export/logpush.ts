@@ -1,0 +1,149 @@
+// Logpush jobs, read with the logpush kind's own `read` and written in the file's shape: the filter as
+// an object, output_options without the values that are the API's defaults, upload limits only when
+// set. Every credential in destination_conf (a query parameter `isSecretParam` recognises) becomes an
+// `${env:ZONEFORM_<JOB>_<PARAM>}` reference: the file never holds a secret, and the notes say which
+// variables to set. No ownership_challenge: an existing job needs one only if its destination changes.
+import type { DesiredZone } from "../model/desired.js";
+import { logpushJobs } from "../resources/logpush-jobs.js";
+import { outputDefaults, type LiveLogpushJob } from "../resources/logpush-normalise.js";
+import { isSecretParam } from "../redact.js";
+import { escapeTemplates, type ExportNotes, type SectionContext } from "./types.js";
+
+const NAME = /^[a-zA-Z0-9.-]{1,512}$/;
+const DATASET = /^[a-z0-9_]+$/;
+const DESTINATION = /^(r2|gs|s3|sumo|https|azure|splunk|datadog):\/\/\S+$/;
+/** The output options the file format knows (schemas/zoneform.schema.json outputOptions). */
+const OPTION_KEYS = new Set([
+  "field_names", "output_type", "timestamp_format", "sample_rate", "CVE-2021-44228", "batch_prefix", "batch_suffix",
+  "record_prefix", "record_suffix", "record_delimiter", "field_delimiter", "record_template", "merge_subrequests",
+]);
+const COMPARE_ONLY_DEFAULTS: Record<string, unknown> = { merge_subrequests: false };
+const UPLOAD_LIMITS = ["max_upload_bytes", "max_upload_interval_seconds", "max_upload_records"] as const;
+
+export interface ExportedLogpushJob {
+  name: string;
+  dataset: string;
+  destination_conf: string;
+  enabled?: false;
+  kind?: "edge";
+  filter?: unknown;
+  output_options?: Record<string, unknown>;
+  max_upload_bytes?: number;
+  max_upload_interval_seconds?: number;
+  max_upload_records?: number;
+}
+
+export interface ExportedLogpush {
+  jobs: ExportedLogpushJob[];
+  /** false when some live jobs could not be written, so that plan does not delete them. */
+  prune?: false;
+}
+
+/** `http-to-s3`, `secret-access-key` → `HTTP_TO_S3`, `SECRET_ACCESS_KEY`. */
+export function upperSnake(text: string): string {
+  return text.replace(/[^A-Za-z0-9]+/g, "_").replace(/^_+|_+$/g, "").toUpperCase();
+}
+
+/** A variable name not used yet in this export: ZONEFORM_<JOB>_<PARAM>, then with the zone id's start. */
+export function envNameFor(notes: ExportNotes, zoneId: string, job: string, param: string): string {
+  const base = `ZONEFORM_${upperSnake(job)}_${upperSnake(param)}`;
+  const used = new Set(notes.env.map((e) => e.name));
+  if (!used.has(base)) return base;
+  const withZone = `${base}_${zoneId.slice(0, 8).toUpperCase()}`;
+  let name = withZone;
+  for (let i = 2; used.has(name); i++) name = `${withZone}_${i}`;
+  return name;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** destination_conf with each non-empty secret parameter value replaced by an `${env:…}` reference. */
+export function destinationWithEnvRefs(destination: string, ctx: SectionContext, jobName: string): string {
+  const q = destination.indexOf("?");
+  if (q < 0) return escapeTemplates(destination);
+  const pairs = destination.slice(q + 1).split("&").map((pair) => {
+    const eq = pair.indexOf("=");
+    if (eq < 0) return escapeTemplates(pair);
+    const param = safeDecode(pair.slice(0, eq));
+    const value = pair.slice(eq + 1);
+    if (!isSecretParam(param) || value === "") return escapeTemplates(pair);
+    const name = envNameFor(ctx.notes, ctx.zoneId, jobName, param);
+    ctx.notes.env.push({ name, zone_id: ctx.zoneId, purpose: `logpush job ${jobName}: the ${param} parameter of destination_conf` });
+    return `${escapeTemplates(pair.slice(0, eq))}=\${env:${name}}`;
+  });
+  return `${escapeTemplates(destination.slice(0, q))}?${pairs.join("&")}`;
+}
+
+/** The options that differ from the API's defaults (field_names always), and the keys the file cannot hold. */
+export function exportedOutputOptions(options: Record<string, unknown>): { options: Record<string, unknown>; unknown: string[] } {
+  const defaults = { ...COMPARE_ONLY_DEFAULTS, ...outputDefaults(options.output_type) };
+  const out: Record<string, unknown> = {};
+  const unknown: string[] = [];
+  for (const [key, value] of Object.entries(options)) {
+    if (!OPTION_KEYS.has(key)) {
+      unknown.push(key);
+      continue;
+    }
+    const isDefault = JSON.stringify(value) === JSON.stringify(defaults[key]) && !(key === "output_type" && value !== "ndjson");
+    if (key === "field_names" || !isDefault) out[key] = value;
+  }
+  return { options: out, unknown };
+}
+
+function problemWith(job: LiveLogpushJob): string | undefined {
+  if (!NAME.test(job.name)) return `its name ${JSON.stringify(job.name)} cannot be an identity (1 to 512 letters, digits, '-' or '.')`;
+  if (!DATASET.test(job.dataset)) return `its dataset ${JSON.stringify(job.dataset)} is not a dataset name`;
+  if (!DESTINATION.test(job.destination_conf)) return "its destination's scheme is not one the file format knows";
+  return undefined;
+}
+
+export async function exportLogpush(ctx: SectionContext): Promise<ExportedLogpush> {
+  const zone: DesiredZone = { zone_id: ctx.zoneId, logs: { prune: true, logpush_jobs: [] } };
+  const { live } = await logpushJobs.read(ctx.read, zone);
+  const where = `zone ${ctx.zoneId}`;
+  const jobs: ExportedLogpushJob[] = [];
+  const seen = new Set<string>();
+  let leftOut = 0;
+  for (const job of live) {
+    const problem = problemWith(job);
+    if (problem) {
+      leftOut += 1;
+      ctx.notes.warnings.push(`${where}: Logpush job ${job.id} left out of the file: ${problem}`);
+      continue;
+    }
+    if (seen.has(job.name)) {
+      ctx.notes.warnings.push(`${where}: Logpush job ${job.id} has the same name as another ("${job.name}"); only the first is in the file, and plan will delete this duplicate`);
+      continue;
+    }
+    seen.add(job.name);
+    const out: ExportedLogpushJob = {
+      name: job.name,
+      dataset: job.dataset,
+      destination_conf: destinationWithEnvRefs(job.destination_conf, ctx, job.name),
+      ...(job.enabled ? {} : { enabled: false as const }),
+      ...(job.kind === "edge" ? { kind: "edge" as const } : {}),
+    };
+    if (job.filter_unparsed !== undefined) {
+      ctx.notes.warnings.push(`${where}: Logpush job ${job.name} has a filter that is not valid JSON; the file cannot hold it, and plan will clear it`);
+    } else if (job.filter) {
+      out.filter = escapeTemplates(job.filter);
+    }
+    if (job.output_options) {
+      const { options, unknown } = exportedOutputOptions(job.output_options);
+      if (unknown.length > 0) {
+        ctx.notes.warnings.push(`${where}: Logpush job ${job.name}: output option(s) ${unknown.join(", ")} left out (not in the file format)`);
+      }
+      out.output_options = escapeTemplates(options);
+    }
+    for (const k of UPLOAD_LIMITS) if (job[k]) out[k] = job[k];
+    jobs.push(out);
+  }
+  if (leftOut > 0) ctx.notes.warnings.push(`${where}: logs.prune is false so that plan keeps the ${leftOut} Logpush job(s) left out`);
+  return { jobs, ...(leftOut > 0 ? { prune: false as const } : {}) };
+}
