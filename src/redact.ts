@@ -38,7 +38,7 @@ const URL_PARAM = /([?&])([^=&\s"'<>]+)=([^&\s"'<>]*)/g;
 export function redactUrlParams(text: string): string {
   if (!text.includes("=")) return text;
   return text.replace(URL_PARAM, (whole, sep: string, name: string, value: string) =>
-    value && value !== SENSITIVE && !value.startsWith("${env:") && isSecretParam(decodeURIComponentSafe(name))
+    value && value !== SENSITIVE && !value.includes("${env:") && isSecretParam(decodeURIComponentSafe(name))
       ? `${sep}${name}=${SENSITIVE}`
       : whole,
   );

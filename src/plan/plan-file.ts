@@ -7,7 +7,7 @@ import addFormats from "ajv-formats";
 import { ConfigError, RuntimeError } from "../errors.js";
 import type { SecretRef } from "../model/desired.js";
 import type { Plan } from "../model/plan.js";
-import { mapStrings } from "../redact.js";
+import { SENSITIVE, mapStrings } from "../redact.js";
 import { planForFile } from "./secrets.js";
 
 const require = createRequire(import.meta.url);
@@ -76,6 +76,13 @@ export async function readPlanFile(path: string, env: NodeJS.ProcessEnv): Promis
   ) as Plan;
   if (missing.size > 0) {
     throw problem(path, `needs the environment variable(s) ${[...missing].join(", ")}, which are not set. Set them as when the plan was made.`);
+  }
+  // A redacted value in a request body would be sent as the literal text "(sensitive)".
+  const redacted = plan.zones.flatMap((z) =>
+    z.changes.filter((c) => c.operations.some((op) => JSON.stringify(op.body ?? null).includes(SENSITIVE))).map((c) => `${c.resource} "${c.identity}"`),
+  );
+  if (redacted.length > 0) {
+    throw problem(path, `holds a redacted secret in the calls of ${redacted.join(", ")}; it cannot be applied. Put such secrets in \${env:NAME} references in the file and make the plan again.`);
   }
   return { plan, secrets };
 }

@@ -240,3 +240,21 @@ describe("--shard", () => {
     expect(bad.stderr).toContain("--shard 3/2");
   });
 });
+
+describe("saved plans with redacted secrets", () => {
+  it("refuses to apply a plan whose call bodies hold (sensitive), writing nothing", async () => {
+    const dir = await tempDir();
+    const config = await writeConfig(header + zoneBlock(ZONE.com, "example.com", policies), "zoneform.yaml", dir);
+    const out = join(dir, "plan.json");
+    expect((await runCli(emu, ["plan", "-c", config, "--out", out])).code).toBe(0);
+    const doc = JSON.parse(await readFile(out, "utf8"));
+    doc.zones[0].changes.at(-1).operations[0].body.value = "(sensitive)";
+    const { writeFile } = await import("node:fs/promises");
+    await writeFile(out, JSON.stringify(doc));
+    await emu.clearRequests();
+    const r = await runCli(emu, ["apply", out]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("holds a redacted secret");
+    expect(await emu.calls()).toEqual([]);
+  });
+});

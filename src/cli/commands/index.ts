@@ -10,6 +10,7 @@ import { register as registerCertificates } from "./certificates.js";
 import { register as registerWafMigration } from "./waf-migration.js";
 import { register as registerAudit } from "./audit.js";
 import { register as registerCsp } from "./csp.js";
+import { register as registerExport } from "./export.js";
 import { register as registerLogpush } from "./logpush.js";
 
 export function registerCommands(program: Command, ctx: CommandContext): void {
@@ -24,5 +25,6 @@ export function registerCommands(program: Command, ctx: CommandContext): void {
   registerWafMigration(program, ctx);
   registerAudit(program, ctx);
   registerCsp(program, ctx);
+  registerExport(program, ctx);
   registerLogpush(program, ctx);
 }

@@ -82,3 +82,14 @@ describe("secrets in plans", () => {
     expect(text).toContain("secret-access-key=${env:AWS_SECRET}");
   });
 });
+
+describe("partly-literal credentials in plan files", () => {
+  it("keeps a reference inside a larger value (Splunk's `Splunk ${env:TOKEN}`) usable", () => {
+    const secret = { name: "SPLUNK_TOKEN", value: "splunk-secret-42" };
+    const dest = `splunk://h.example:8088/services/collector/raw?channel=abc&header_Authorization=Splunk%20${secret.value}`;
+    const plan = planOf([change("create", "logpush_job", "s", { operations: [{ method: "POST", path: `zones/${Z}/logpush/jobs`, body: { destination_conf: dest } }] })]);
+    const text = JSON.stringify(planForFile(plan, [secret]));
+    expect(text).toContain("header_Authorization=Splunk%20${env:SPLUNK_TOKEN}");
+    expect(JSON.stringify(planForDisplay(plan, [secret]))).toContain("header_Authorization=(sensitive)");
+  });
+});

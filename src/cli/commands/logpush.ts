@@ -1,0 +1,79 @@
+// `zoneform logpush challenge`: asks Cloudflare to write an ownership token into a storage destination
+// (S3, Google Cloud Storage, Azure Blob Storage) and says where it was written, so the user can put it
+// in an environment variable and reference it as the job's ownership_challenge. The destination may
+// hold `${env:NAME}` references (e.g. an Azure SAS token); they are read from the environment and
+// never printed.
+import type { Command } from "commander";
+import { interpolateEnv } from "../../config/interpolate.js";
+import { RuntimeError, UsageError } from "../../errors.js";
+import { Redactor, redactDestination } from "../../redact.js";
+import { destinationBucket, destinationScheme, needsOwnershipChallenge } from "../../resources/logpush-normalise.js";
+import { zonePath } from "../../resources/fields.js";
+import { addClientOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
+import { addVerboseOption } from "../options.js";
+import type { CommandContext } from "../program.js";
+
+interface ChallengeOptions extends ClientFlagValues {
+  zone: string;
+  destination: string;
+}
+
+interface OwnershipResult {
+  filename?: string;
+  message?: string;
+  valid?: boolean;
+}
+
+const ZONE_ID = /^[0-9a-f]{32}$/;
+
+export function register(program: Command, ctx: CommandContext): void {
+  const logpush = program.command("logpush").description("Logpush helpers.");
+  const challenge = logpush
+    .command("challenge")
+    .description(
+      "Request an ownership challenge for a storage destination (s3, gs, azure): Cloudflare writes a token into a file in the bucket; put it in an env var and set ownership_challenge: ${env:NAME} on the job.",
+    )
+    .requiredOption("--zone <id>", "the zone id (32 hex characters)")
+    .requiredOption("--destination <url>", "the job's destination_conf; ${env:NAME} references are read from the environment");
+  addVerboseOption(challenge);
+  addClientOptions(challenge);
+  challenge.action(async (opts: ChallengeOptions) => {
+    const { io } = ctx;
+    const zone = opts.zone.trim().toLowerCase();
+    if (!ZONE_ID.test(zone)) throw new UsageError(`--zone ${opts.zone}: expected a zone id of 32 hex characters`);
+    const { destination, redactor } = resolveDestination(opts.destination, io.env);
+    const shown = redactor.redact(redactDestination(destination));
+    if (!needsOwnershipChallenge(destination)) {
+      const scheme = destinationScheme(destination) || "this";
+      throw new UsageError(`${scheme} destinations need no ownership challenge: only s3, gs and azure do (${shown})`);
+    }
+    const client = clientFromOptions(opts, io, redactor);
+    try {
+      const res = await client.request<OwnershipResult | null>("POST", zonePath(zone, "logpush", "ownership"), {
+        body: { destination_conf: destination },
+      });
+      if (!res || res.valid === false || !res.filename) {
+        throw new RuntimeError(`Cloudflare could not write an ownership token to ${shown}${res?.message ? `: ${redactor.redact(res.message)}` : ""}`);
+      }
+      const bucket = destinationBucket(destination);
+      io.stdout.write(`filename: ${res.filename}\n`);
+      if (res.message) io.stdout.write(`message: ${redactor.redact(res.message)}\n`);
+      io.stdout.write(
+        `The token was written to ${res.filename} in ${bucket}; put it in an env var and reference it as ownership_challenge: \${env:NAME}\n` +
+          `For example: export LOGPUSH_CHALLENGE='<the content of ${res.filename}>' and, on the job:\n` +
+          "  ownership_challenge: ${env:LOGPUSH_CHALLENGE}\n",
+      );
+    } finally {
+      await client.close();
+    }
+  });
+}
+
+/** Fills `${env:NAME}` references; every value taken from the environment is kept out of the output. */
+function resolveDestination(raw: string, env: NodeJS.ProcessEnv): { destination: string; redactor: Redactor } {
+  const result = interpolateEnv(raw, env);
+  const problems = result.findings.filter((f) => f.severity !== "warning");
+  if (problems.length > 0) throw new UsageError(`--destination: ${problems.map((p) => p.message).join("; ")}`);
+  const redactor = new Redactor(result.secrets.map((s) => ({ value: s.value })));
+  return { destination: String(result.value), redactor };
+}

@@ -1,0 +1,304 @@
+// Logpush jobs. Identity is the name: one list call reads them all; a desired job missing live is
+// created, a different one updated with a PUT that carries the complete output_options (the API
+// resets the ones a PUT omits), and a change of dataset or kind, which the API cannot make in place,
+// replaces the job: the new one is created before the old one is deleted, so no logs are lost. Live
+// duplicates of a name beyond the closest are deleted; unlisted jobs are deleted unless `prune: false`.
+// Credentials in destination_conf never reach a field diff unredacted, and storage destinations
+// without an ownership challenge are a plan error that says how to get one.
+import { ApiError, NetworkError } from "../errors.js";
+import type { DesiredLogpushJob, DesiredZone } from "../model/desired.js";
+import type { Change, FieldDiff, Operation } from "../model/plan.js";
+import { redactDestination } from "../redact.js";
+import { zonePath } from "./fields.js";
+import {
+  comparableOutputOptions,
+  completeOutputOptions,
+  describeFilter,
+  destinationScheme,
+  diffOutputOptions,
+  filterToWire,
+  filtersEqual,
+  needsOwnershipChallenge,
+  normaliseLiveJob,
+  redactDestinationSecrets,
+  stripDestinationSecrets,
+  type LiveLogpushJob,
+} from "./logpush-normalise.js";
+import type { ResourceKind } from "./types.js";
+
+const RESOURCE = "logpush_job";
+const UPLOAD_LIMITS = ["max_upload_bytes", "max_upload_interval_seconds", "max_upload_records"] as const;
+
+function jobsPath(zoneId: string, id?: string): string {
+  return id === undefined ? zonePath(zoneId, "logpush", "jobs") : zonePath(zoneId, "logpush", "jobs", id);
+}
+
+function withoutId(job: LiveLogpushJob): Omit<LiveLogpushJob, "id"> {
+  const { id: _id, ...rest } = job;
+  return rest;
+}
+
+/** The POST body of a new job: only what the file says, the filter as its compact JSON string. */
+export function createBody(job: DesiredLogpushJob): Record<string, unknown> {
+  const filter = filterToWire(job.filter);
+  return {
+    name: job.name,
+    dataset: job.dataset,
+    destination_conf: job.destination_conf,
+    ...(job.ownership_challenge !== undefined ? { ownership_challenge: job.ownership_challenge } : {}),
+    enabled: job.enabled,
+    ...(job.kind !== undefined ? { kind: job.kind } : {}),
+    ...(filter !== undefined ? { filter } : {}),
+    ...(job.output_options !== undefined ? { output_options: completeOutputOptions(job.output_options) } : {}),
+    ...Object.fromEntries(UPLOAD_LIMITS.filter((k) => job[k] !== undefined).map((k) => [k, job[k]])),
+  };
+}
+
+/**
+ * The PUT body: every mutable field the file manages. output_options is always complete: the file's
+ * over the defaults when the file manages them, else the live job's own, so a PUT never resets them.
+ */
+export function updateBody(job: DesiredLogpushJob, live: LiveLogpushJob): Record<string, unknown> {
+  const destinationChanged = job.destination_conf !== live.destination_conf;
+  const options = job.output_options !== undefined ? completeOutputOptions(job.output_options) : live.output_options;
+  return {
+    destination_conf: job.destination_conf,
+    ...(destinationChanged && job.ownership_challenge !== undefined ? { ownership_challenge: job.ownership_challenge } : {}),
+    enabled: job.enabled,
+    // null clears a live filter; "" and {"where":{}} would mean the same.
+    filter: filterToWire(job.filter) ?? null,
+    ...(options !== undefined ? { output_options: options } : {}),
+    ...Object.fromEntries(UPLOAD_LIMITS.filter((k) => job[k] !== undefined).map((k) => [k, job[k]])),
+  };
+}
+
+/** Why the job must be replaced rather than updated (the API cannot change these in place). */
+function forcedFields(job: DesiredLogpushJob, live: LiveLogpushJob): FieldDiff[] {
+  const out: FieldDiff[] = [];
+  if (job.dataset !== live.dataset) out.push({ field: "dataset", before: live.dataset, after: job.dataset });
+  if (job.kind !== undefined && job.kind !== live.kind) out.push({ field: "kind", before: live.kind, after: job.kind });
+  return out;
+}
+
+/** Field-level differences of the mutable fields, secrets hidden. */
+export function jobFieldDiffs(job: DesiredLogpushJob, live: LiveLogpushJob): FieldDiff[] {
+  const out: FieldDiff[] = [];
+  if (job.destination_conf !== live.destination_conf) {
+    out.push({ field: "destination_conf", before: redactDestination(live.destination_conf), after: redactDestination(job.destination_conf) });
+    if (job.ownership_challenge !== undefined) out.push({ field: "ownership_challenge", after: job.ownership_challenge, sensitive: true });
+  }
+  if (job.enabled !== live.enabled) out.push({ field: "enabled", before: live.enabled, after: job.enabled });
+  if (live.filter_unparsed !== undefined || !filtersEqual(job.filter, live.filter)) {
+    // As readable conditions (a word diff when both exist); the JSON string sent is in the operation.
+    const before = live.filter_unparsed ?? describeFilter(live.filter);
+    const after = describeFilter(job.filter);
+    out.push({ field: "filter", before, after, ...(before !== undefined && after !== undefined ? { text: true } : {}) });
+  }
+  if (job.output_options !== undefined) {
+    const want = comparableOutputOptions(job.output_options);
+    const have = comparableOutputOptions(live.output_options ?? {});
+    for (const key of diffOutputOptions(job.output_options, live.output_options)) {
+      out.push({ field: `output_options.${key}`, before: have[key], after: want[key] });
+    }
+  }
+  for (const k of UPLOAD_LIMITS) {
+    if (job[k] !== undefined && job[k] !== live[k]) out.push({ field: k, before: live[k], after: job[k] });
+  }
+  return out;
+}
+
+function fieldsNote(fields: FieldDiff[], job: DesiredLogpushJob, live: LiveLogpushJob): string[] {
+  const f = fields.find((x) => x.field === "destination_conf");
+  if (f && f.before === f.after && job.destination_conf !== live.destination_conf) {
+    return ["the credentials in destination_conf differ from the live job's (values hidden)"];
+  }
+  return [];
+}
+
+/** A storage destination (new, or changed) needs the token Cloudflare wrote into it. */
+function challengeError(zoneId: string, job: DesiredLogpushJob): string | undefined {
+  if (job.ownership_challenge !== undefined || !needsOwnershipChallenge(job.destination_conf)) return undefined;
+  const dest = stripDestinationSecrets(job.destination_conf);
+  return (
+    `logpush job "${job.name}": ${destinationScheme(job.destination_conf)} destinations need an ownership challenge and the file gives none. ` +
+    `Run: zoneform logpush challenge --zone ${zoneId} --destination '${dest}' ` +
+    "then put the token it points to in an environment variable and set ownership_challenge: ${env:LOGPUSH_CHALLENGE} on the job"
+  );
+}
+
+function deleteChange(zoneId: string, live: LiveLogpushJob, note?: string): Change {
+  return {
+    kind: "delete",
+    resource: RESOURCE,
+    zone_id: zoneId,
+    identity: live.name,
+    live_id: live.id,
+    before: withoutId(live),
+    fields: [],
+    operations: [{ method: "DELETE", path: jobsPath(zoneId, live.id) }],
+    ...(note ? { notes: [note] } : {}),
+  };
+}
+
+function createChange(zoneId: string, job: DesiredLogpushJob): Change {
+  const body = createBody(job);
+  // Shown as the file says it: the filter as conditions, only the output options the file sets.
+  const shown: Record<string, unknown> = { ...body, ...(body.filter ? { filter: describeFilter(job.filter) } : {}), ...(job.output_options ? { output_options: job.output_options } : {}) };
+  const fields: FieldDiff[] = Object.entries(shown).map(([field, after]) => {
+    if (field === "destination_conf") return { field, after: redactDestination(String(after)) };
+    if (field === "ownership_challenge") return { field, after, sensitive: true };
+    return { field, after };
+  });
+  return {
+    kind: "create",
+    resource: RESOURCE,
+    zone_id: zoneId,
+    identity: job.name,
+    after: createBody(job),
+    fields,
+    operations: [{ method: "POST", path: jobsPath(zoneId), body }],
+  };
+}
+
+function replaceChange(zoneId: string, job: DesiredLogpushJob, live: LiveLogpushJob, forced: FieldDiff[]): Change {
+  const others = jobFieldDiffs(job, live).filter((f) => f.field !== "ownership_challenge");
+  // The new job gets its own ownership proof, whatever else changes.
+  const challenge: FieldDiff[] = job.ownership_challenge !== undefined ? [{ field: "ownership_challenge", after: job.ownership_challenge, sensitive: true }] : [];
+  return {
+    kind: "replace",
+    resource: RESOURCE,
+    zone_id: zoneId,
+    identity: job.name,
+    live_id: live.id,
+    summary: `${forced.map((f) => f.field).join(" and ")} cannot change in place: the new job is created before job ${live.id} is deleted, so no logs are lost`,
+    before: withoutId(live),
+    after: createBody(job),
+    fields: [...forced, ...others, ...challenge],
+    operations: [
+      { method: "POST", path: jobsPath(zoneId), body: createBody(job) },
+      { method: "DELETE", path: jobsPath(zoneId, live.id) },
+    ],
+  };
+}
+
+/** Ranks live candidates for a desired job: in place and identical first, then in place, then any. */
+function closest(job: DesiredLogpushJob, matches: LiveLogpushJob[]): LiveLogpushJob {
+  const inPlace = matches.filter((m) => forcedFields(job, m).length === 0);
+  return inPlace.find((m) => jobFieldDiffs(job, m).length === 0) ?? inPlace[0] ?? matches[0]!;
+}
+
+export const logpushJobs: ResourceKind<LiveLogpushJob[]> = {
+  name: RESOURCE,
+  order: 40,
+  owns: (zone) => zone.logs?.logpush_jobs !== undefined,
+
+  async read(ctx, zone) {
+    // The jobs list is not paginated: one call returns every job with its full configuration.
+    const raw = (await ctx.client.request<Array<Record<string, unknown>> | null>("GET", jobsPath(zone.zone_id))) ?? [];
+    const live = raw.map(normaliseLiveJob).sort((a, b) => Number(a.id) - Number(b.id));
+    return { live, resources: Object.fromEntries(live.map((j) => [j.id, withoutId(j)])) };
+  },
+
+  diff(zone: DesiredZone, live) {
+    const desired = zone.logs?.logpush_jobs ?? [];
+    const prune = zone.logs?.prune ?? true;
+    const zoneId = zone.zone_id;
+    const byName = new Map<string, LiveLogpushJob[]>();
+    for (const j of live) byName.set(j.name, [...(byName.get(j.name) ?? []), j]);
+
+    const changes: Change[] = [];
+    const errors: string[] = [];
+    const warnings: string[] = [];
+    for (const want of desired) {
+      const matches = byName.get(want.name) ?? [];
+      byName.delete(want.name);
+      if (matches.length === 0) {
+        const err = challengeError(zoneId, want);
+        if (err) errors.push(err);
+        changes.push(createChange(zoneId, want));
+        continue;
+      }
+      const keep = closest(want, matches);
+      const forced = forcedFields(want, keep);
+      if (forced.length > 0) {
+        const err = challengeError(zoneId, want);
+        if (err) errors.push(err);
+        changes.push(replaceChange(zoneId, want, keep, forced));
+      } else {
+        const fields = jobFieldDiffs(want, keep);
+        if (fields.length > 0) {
+          if (want.destination_conf !== keep.destination_conf) {
+            const err = challengeError(zoneId, want);
+            if (err) errors.push(err);
+          }
+          const notes = fieldsNote(fields, want, keep);
+          changes.push({
+            kind: "update",
+            resource: RESOURCE,
+            zone_id: zoneId,
+            identity: want.name,
+            live_id: keep.id,
+            before: withoutId(keep),
+            after: createBody(want),
+            fields,
+            operations: [{ method: "PUT", path: jobsPath(zoneId, keep.id), body: updateBody(want, keep) }],
+            ...(notes.length > 0 ? { notes } : {}),
+          });
+        }
+      }
+      for (const dup of matches.filter((m) => m !== keep)) {
+        const note = `duplicate: ${matches.length} live Logpush jobs are named "${want.name}"; keeping ${keep.id}`;
+        warnings.push(note);
+        changes.push(deleteChange(zoneId, dup, note));
+      }
+    }
+    if (prune) {
+      for (const rest of byName.values()) for (const j of rest) changes.push(deleteChange(zoneId, j));
+    }
+    return { changes, errors, warnings };
+  },
+
+  /**
+   * Asks the API about every destination a change would write to (and about every ownership token it
+   * would send), so a bad one is a plan error rather than an apply that stops half-way.
+   */
+  async check(ctx, zone, changes) {
+    const errors: string[] = [];
+    const desired = new Map((zone.logs?.logpush_jobs ?? []).map((j) => [j.name, j]));
+    for (const change of changes) {
+      if (change.resource !== RESOURCE || change.kind === "delete") continue;
+      const job = desired.get(change.identity);
+      if (!job) continue;
+      const write = change.operations.find((op): op is Operation & { body: Record<string, unknown> } => op.method !== "DELETE" && !!op.body);
+      const body = write?.body;
+      if (!body || (change.kind === "update" && !change.fields.some((f) => f.field === "destination_conf"))) continue;
+      const shown = redactDestination(job.destination_conf);
+      const scrub = (text: string) => redactDestinationSecrets(text, job.destination_conf, job.ownership_challenge ? [job.ownership_challenge] : []);
+      try {
+        const res = await ctx.client.request<{ valid?: boolean; message?: string } | null>("POST", zonePath(zone.zone_id, "logpush", "validate", "destination"), {
+          body: { destination_conf: job.destination_conf },
+        });
+        if (res && res.valid === false) {
+          errors.push(`logpush job "${job.name}": the destination ${shown} is not valid: ${scrub(res.message || "the API gave no reason")}`);
+          continue;
+        }
+        if (typeof body.ownership_challenge === "string" && needsOwnershipChallenge(job.destination_conf)) {
+          const own = await ctx.client.request<{ valid?: boolean } | null>("POST", zonePath(zone.zone_id, "logpush", "ownership", "validate"), {
+            body: { destination_conf: job.destination_conf, ownership_challenge: body.ownership_challenge },
+          });
+          if (own && own.valid === false) {
+            errors.push(
+              `logpush job "${job.name}": the ownership_challenge is not the token Cloudflare wrote for ${stripDestinationSecrets(job.destination_conf)}; ` +
+                `request a new one with: zoneform logpush challenge --zone ${zone.zone_id} --destination '${stripDestinationSecrets(job.destination_conf)}'`,
+            );
+          }
+        }
+      } catch (err) {
+        if (!(err instanceof ApiError || err instanceof NetworkError)) throw err;
+        errors.push(`logpush job "${job.name}": checking the destination ${shown}: ${scrub(err.message)}`);
+      }
+    }
+    return errors;
+  },
+};
+

@@ -1,0 +1,329 @@
+import { describe, expect, it } from "vitest";
+import type { DesiredLogpushJob, DesiredZone, LogpushFilter } from "../../../src/model/desired.js";
+import type { Change } from "../../../src/model/plan.js";
+import { planForDisplay, planForFile } from "../../../src/plan/secrets.js";
+import { createBody, logpushJobs, updateBody } from "../../../src/resources/logpush-jobs.js";
+import {
+  comparableOutputOptions,
+  completeOutputOptions,
+  describeFilter,
+  filterFromWire,
+  filtersEqual,
+  needsOwnershipChallenge,
+  normaliseLiveJob,
+  redactDestinationSecrets,
+  stripDestinationSecrets,
+  type LiveLogpushJob,
+} from "../../../src/resources/logpush-normalise.js";
+import type { ReadContext } from "../../../src/resources/types.js";
+
+const Z = "0123456789abcdef0123456789abcdef";
+const SECRET = "wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY";
+const CHALLENGE = "c0ffee-challenge-token";
+const S3 = `s3://logs/{DATE}?region=us-east-1&access-key-id=AKIAEXAMPLE&secret-access-key=${SECRET}`;
+const R2 = `r2://logs/http/{DATE}?account-id=acc&access-key-id=AKIA2&secret-access-key=${SECRET}`;
+
+const filterAB: LogpushFilter = {
+  where: {
+    and: [
+      { key: "ClientRequestHost", operator: "eq", value: "example.com" },
+      { or: [{ key: "ClientRequestPath", operator: "contains", value: "/api" }, { key: "EdgeResponseStatus", operator: "geq", value: 500 }] },
+    ],
+  },
+};
+
+const job = (over: Partial<DesiredLogpushJob> = {}): DesiredLogpushJob => ({
+  name: "http-to-r2",
+  dataset: "http_requests",
+  destination_conf: R2,
+  enabled: true,
+  ...over,
+});
+
+/** A live job as the emulator would store it for `j`. */
+const live = (id: string, j: DesiredLogpushJob, raw: Record<string, unknown> = {}): LiveLogpushJob =>
+  normaliseLiveJob({ id: Number(id), ...createBody(j), kind: j.kind ?? "", ...raw });
+
+const zone = (jobs: DesiredLogpushJob[] | undefined, prune = true): DesiredZone => ({
+  zone_id: Z,
+  logs: { prune, ...(jobs ? { logpush_jobs: jobs } : {}) },
+});
+
+describe("logpush filters compared by meaning", () => {
+  it("treats key order, whitespace and every spelling of 'no filter' as equal", () => {
+    const reordered = JSON.stringify({
+      where: {
+        and: [
+          { value: "example.com", operator: "eq", key: "ClientRequestHost" },
+          { or: [{ operator: "contains", key: "ClientRequestPath", value: "/api" }, { value: 500, key: "EdgeResponseStatus", operator: "geq" }] },
+        ],
+      },
+    }, null, 2);
+    expect(filtersEqual(filterAB, filterFromWire(reordered).filter)).toBe(true);
+    for (const none of [null, undefined, "", "  ", '{"where":{}}', '{ "where": {} }', { where: {} }]) {
+      expect(filterFromWire(none).filter).toBeUndefined();
+      expect(filtersEqual(undefined, filterFromWire(none).filter)).toBe(true);
+    }
+    expect(filtersEqual({ where: {} }, undefined)).toBe(true);
+  });
+
+  it("sees a different value, operator or grouping as a change", () => {
+    const other: LogpushFilter = { where: { or: [{ and: [{ key: "ClientRequestHost", operator: "eq", value: "example.com" }, { key: "ClientRequestPath", operator: "contains", value: "/api" }] }, { key: "EdgeResponseStatus", operator: "geq", value: 500 }] } };
+    expect(filtersEqual(filterAB, other)).toBe(false);
+    expect(filtersEqual(filterAB, undefined)).toBe(false);
+  });
+
+  it("shows a filter as readable conditions, grouping nested ones", () => {
+    expect(describeFilter(filterAB)).toBe('ClientRequestHost eq "example.com" and (ClientRequestPath contains "/api" or EdgeResponseStatus geq 500)');
+    expect(describeFilter({ where: { or: [{ and: [{ key: "A", operator: "eq", value: 1 }, { key: "B", operator: "in", value: ["x", "y"] }] }, { key: "C", operator: "!eq", value: true }] } })).toBe(
+      '(A eq 1 and B in ["x","y"]) or C !eq true',
+    );
+    expect(describeFilter({ where: {} })).toBeUndefined();
+  });
+
+  it("keeps a live filter that is not JSON and always offers to replace it", () => {
+    expect(filterFromWire("{not json")).toEqual({ unparsed: "{not json" });
+    const l = normaliseLiveJob({ id: 1, ...createBody(job()), filter: "{not json" });
+    const { changes } = logpushJobs.diff(zone([job()]), [l]);
+    expect(changes[0]!.fields).toEqual([{ field: "filter", before: "{not json", after: undefined }]);
+    expect((changes[0]!.operations[0]!.body as Record<string, unknown>).filter).toBeNull();
+  });
+});
+
+describe("logpush output_options", () => {
+  it("fills the API's defaults, so defaults never diff, and reads the 2024 CVE key typo", () => {
+    const given = { field_names: ["RayID"], timestamp_format: "rfc3339" };
+    const apiStored = {
+      "CVE-2021-4428": false, batch_prefix: "", batch_suffix: "", field_delimiter: ",", field_names: ["RayID"], merge_subrequests: false,
+      output_type: "ndjson", record_delimiter: "", record_prefix: "{", record_suffix: "}\n", record_template: "", sample_rate: 1, timestamp_format: "rfc3339",
+    };
+    expect(comparableOutputOptions(given)).toEqual(comparableOutputOptions(apiStored));
+    expect(completeOutputOptions(apiStored)["CVE-2021-44228"]).toBe(false);
+    expect(completeOutputOptions({ output_type: "csv" })).toMatchObject({ record_prefix: "", record_suffix: "\n" });
+    expect(completeOutputOptions({ sample_rate: null, field_names: ["A"] }).sample_rate).toBe(1);
+  });
+
+  it("updates an option that differs with the complete object, and shows only that option", () => {
+    const want = job({ output_options: { field_names: ["RayID", "ClientIP"], sample_rate: 0.1 } });
+    const l = live("7", job({ output_options: { field_names: ["RayID", "ClientIP"], timestamp_format: "rfc3339" } }));
+    const { changes } = logpushJobs.diff(zone([want]), [l]);
+    expect(changes[0]!.fields).toEqual([
+      { field: "output_options.timestamp_format", before: "rfc3339", after: "unixnano" },
+      { field: "output_options.sample_rate", before: 1, after: 0.1 },
+    ]);
+    const body = changes[0]!.operations[0]!.body as Record<string, Record<string, unknown>>;
+    expect(body.output_options).toEqual(completeOutputOptions({ field_names: ["RayID", "ClientIP"], sample_rate: 0.1 }));
+    expect(Object.keys(body.output_options!)).toEqual(expect.arrayContaining(["record_prefix", "record_suffix", "field_delimiter", "timestamp_format"]));
+  });
+
+  it("sends the live output_options back whole when the file does not manage them", () => {
+    const l = live("7", job({ output_options: { field_names: ["RayID"], sample_rate: 0.5 } }));
+    const body = updateBody(job({ enabled: false }), l);
+    expect(body.output_options).toEqual(l.output_options);
+    expect(body).not.toHaveProperty("ownership_challenge");
+  });
+});
+
+describe("logpush_job diff", () => {
+  it("creates a missing job with a POST of the file's fields, the filter as compact JSON", () => {
+    const want = job({ filter: filterAB, output_options: { field_names: ["RayID"] }, max_upload_records: 5000, kind: "" });
+    const { changes, errors } = logpushJobs.diff(zone([want]), []);
+    expect(errors).toEqual([]);
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ kind: "create", identity: "http-to-r2", resource: "logpush_job" });
+    const op = changes[0]!.operations[0]!;
+    expect(op).toMatchObject({ method: "POST", path: `zones/${Z}/logpush/jobs` });
+    const body = op.body as Record<string, unknown>;
+    expect(body).toMatchObject({ name: "http-to-r2", dataset: "http_requests", destination_conf: R2, enabled: true, kind: "", max_upload_records: 5000 });
+    expect(body.filter).toBe(
+      '{"where":{"and":[{"key":"ClientRequestHost","operator":"eq","value":"example.com"},{"or":[{"key":"ClientRequestPath","operator":"contains","value":"/api"},{"key":"EdgeResponseStatus","operator":"geq","value":500}]}]}}',
+    );
+    expect(createBody(job())).not.toHaveProperty("filter");
+    expect(createBody(job({ filter: { where: {} } }))).not.toHaveProperty("filter");
+  });
+
+  it("shows no change for a live job equal by meaning", () => {
+    const want = job({ filter: filterAB, output_options: { field_names: ["RayID"] } });
+    const l = normaliseLiveJob({
+      id: 3, name: "http-to-r2", dataset: "http_requests", destination_conf: R2, enabled: true, kind: "",
+      filter: JSON.stringify({ where: { and: [{ value: "example.com", key: "ClientRequestHost", operator: "eq" }, { or: [{ key: "ClientRequestPath", operator: "contains", value: "/api" }, { key: "EdgeResponseStatus", operator: "geq", value: 500 }] }] } }),
+      output_options: { ...completeOutputOptions({ field_names: ["RayID"] }), merge_subrequests: false },
+      max_upload_bytes: null, max_upload_records: null, max_upload_interval_seconds: null, error_message: null, last_complete: null,
+    });
+    expect(logpushJobs.diff(zone([want]), [l]).changes).toEqual([]);
+  });
+
+  it("updates each mutable field in place with a PUT to the job id", () => {
+    const base = job({ filter: filterAB, max_upload_bytes: 5_000_000 });
+    const l = live("12", base);
+    const cases: Array<[Partial<DesiredLogpushJob>, string]> = [
+      [{ enabled: false }, "enabled"],
+      [{ filter: undefined }, "filter"],
+      [{ max_upload_bytes: 10_000_000 }, "max_upload_bytes"],
+      [{ max_upload_interval_seconds: 60 }, "max_upload_interval_seconds"],
+      [{ max_upload_records: 2000 }, "max_upload_records"],
+      [{ destination_conf: R2.replace("logs/http", "logs/web") }, "destination_conf"],
+      [{ output_options: { field_names: ["RayID"] } }, "output_options.field_names"],
+    ];
+    for (const [over, field] of cases) {
+      const { changes } = logpushJobs.diff(zone([{ ...base, ...over }]), [l]);
+      expect(changes, field).toHaveLength(1);
+      expect(changes[0]!.kind).toBe("update");
+      expect(changes[0]!.fields.map((f) => f.field)).toEqual([field]);
+      expect(changes[0]!.operations).toEqual([{ method: "PUT", path: `zones/${Z}/logpush/jobs/12`, body: expect.any(Object) }]);
+    }
+  });
+
+  it("replaces a job whose dataset or kind changed: POST the new one, then DELETE the old", () => {
+    const l = live("5", job());
+    const { changes } = logpushJobs.diff(zone([job({ dataset: "firewall_events", enabled: false })]), [l]);
+    expect(changes).toHaveLength(1);
+    const c = changes[0]!;
+    expect(c).toMatchObject({ kind: "replace", live_id: "5" });
+    expect(c.fields[0]).toEqual({ field: "dataset", before: "http_requests", after: "firewall_events" });
+    expect(c.fields.map((f) => f.field)).toContain("enabled");
+    expect(c.operations.map((o) => `${o.method} ${o.path}`)).toEqual([`POST zones/${Z}/logpush/jobs`, `DELETE zones/${Z}/logpush/jobs/5`]);
+    expect(c.summary).toMatch(/created before job 5 is deleted/);
+    const kind = logpushJobs.diff(zone([job({ kind: "edge" })]), [l]).changes[0]!;
+    expect(kind.kind).toBe("replace");
+    expect(kind.fields[0]).toEqual({ field: "kind", before: "", after: "edge" });
+    // A file that does not say `kind` does not manage it.
+    expect(logpushJobs.diff(zone([job()]), [live("5", job(), { kind: "edge" })]).changes).toEqual([]);
+  });
+
+  it("deletes duplicates of a name, keeping the closest, and unlisted jobs unless prune is false", () => {
+    const want = job();
+    const { changes, warnings } = logpushJobs.diff(zone([want]), [live("1", job({ enabled: false })), live("2", want), live("3", job({ name: "old" }))]);
+    expect(changes.map((c) => [c.kind, c.live_id])).toEqual([["delete", "1"], ["delete", "3"]]);
+    expect(warnings?.[0]).toMatch(/duplicate: 2 live Logpush jobs are named "http-to-r2"; keeping 2/);
+    expect(logpushJobs.diff(zone([want], false), [live("2", want), live("3", job({ name: "old" }))]).changes).toEqual([]);
+    expect(logpushJobs.diff(zone([]), [live("3", want)]).changes.map((c) => c.operations[0])).toEqual([{ method: "DELETE", path: `zones/${Z}/logpush/jobs/3` }]);
+  });
+
+  it("prefers a duplicate that can be updated in place over one that must be replaced", () => {
+    const want = job({ enabled: false });
+    const { changes } = logpushJobs.diff(zone([want]), [live("1", job({ dataset: "firewall_events" })), live("2", job())]);
+    expect(changes.map((c) => [c.kind, c.live_id])).toEqual([["update", "2"], ["delete", "1"]]);
+  });
+
+  it("does not own jobs when the file does not list them", () => {
+    expect(logpushJobs.owns(zone(undefined))).toBe(false);
+    expect(logpushJobs.owns(zone([]))).toBe(true);
+    expect(logpushJobs.owns({ zone_id: Z })).toBe(false);
+  });
+});
+
+describe("ownership challenge", () => {
+  it("needs one for s3, gs and azure only", () => {
+    for (const d of ["s3://b/p", "gs://b/p", "azure://c/p?sig=x"]) expect(needsOwnershipChallenge(d)).toBe(true);
+    for (const d of ["r2://b/p", "https://h/p", "datadog://h", "splunk://h", "sumo://h"]) expect(needsOwnershipChallenge(d)).toBe(false);
+  });
+
+  it("makes a create without one a plan error that says what to run, without the credentials", () => {
+    const { errors } = logpushJobs.diff(zone([job({ name: "to-s3", destination_conf: S3 })]), []);
+    expect(errors).toHaveLength(1);
+    expect(errors![0]).toContain(`zoneform logpush challenge --zone ${Z} --destination 's3://logs/{DATE}?region=us-east-1'`);
+    expect(errors![0]).toContain("ownership_challenge: ${env:LOGPUSH_CHALLENGE}");
+    expect(errors![0]).not.toContain(SECRET);
+    expect(errors![0]).not.toContain("AKIAEXAMPLE");
+    expect(logpushJobs.diff(zone([job({ destination_conf: S3, ownership_challenge: CHALLENGE })]), []).errors).toEqual([]);
+  });
+
+  it("asks for one when the destination changes, sends it with the PUT, and not otherwise", () => {
+    const l = live("4", job({ destination_conf: S3, ownership_challenge: CHALLENGE }));
+    const moved = S3.replace("s3://logs/", "s3://logs2/");
+    expect(logpushJobs.diff(zone([job({ destination_conf: moved })]), [l]).errors).toHaveLength(1);
+    const { changes, errors } = logpushJobs.diff(zone([job({ destination_conf: moved, ownership_challenge: CHALLENGE })]), [l]);
+    expect(errors).toEqual([]);
+    expect((changes[0]!.operations[0]!.body as Record<string, unknown>).ownership_challenge).toBe(CHALLENGE);
+    expect(changes[0]!.fields).toContainEqual({ field: "ownership_challenge", after: CHALLENGE, sensitive: true });
+    const same = logpushJobs.diff(zone([job({ destination_conf: S3, ownership_challenge: CHALLENGE, enabled: false })]), [l]);
+    expect(same.changes[0]!.operations[0]!.body).not.toHaveProperty("ownership_challenge");
+    expect(logpushJobs.diff(zone([job({ destination_conf: S3, enabled: false })]), [l]).errors).toEqual([]);
+  });
+});
+
+describe("secrets in logpush changes", () => {
+  const plan = (changes: Change[]) => ({
+    format_version: 1 as const,
+    created_at: "2025-01-01T00:00:00Z",
+    zones: [{ zone_id: Z, changes, fingerprints: {}, errors: [], warnings: [] }],
+    summary: { create: 0, update: 0, replace: 0, delete: 0 },
+  });
+  const secrets = [{ name: "AWS_SECRET", value: SECRET }, { name: "LOGPUSH_CHALLENGE", value: CHALLENGE }];
+
+  it("shows destinations with bucket and region but not credentials in field diffs", () => {
+    const l = live("4", job({ destination_conf: S3.replace(SECRET, "old-secret-value") }));
+    const { changes } = logpushJobs.diff(zone([job({ destination_conf: S3, ownership_challenge: CHALLENGE })]), [l]);
+    const f = changes[0]!.fields.find((x) => x.field === "destination_conf")!;
+    expect(f.after).toBe("s3://logs/{DATE}?region=us-east-1&access-key-id=(sensitive)&secret-access-key=(sensitive)");
+    expect(JSON.stringify(changes[0]!.fields)).not.toContain("old-secret-value");
+    expect(changes[0]!.notes?.[0]).toMatch(/credentials in destination_conf differ/);
+  });
+
+  it("keeps every secret out of the displayed plan and the plan file", () => {
+    const l = live("4", job({ destination_conf: S3.replace(SECRET, "live-only-secret") }));
+    const d = logpushJobs.diff(zone([job({ destination_conf: S3, ownership_challenge: CHALLENGE }), job({ name: "new", destination_conf: S3, ownership_challenge: CHALLENGE })]), [l]);
+    const shown = JSON.stringify(planForDisplay(plan(d.changes), secrets));
+    const file = JSON.stringify(planForFile(plan(d.changes), secrets));
+    for (const text of [shown, file]) {
+      expect(text).not.toContain(SECRET);
+      expect(text).not.toContain(CHALLENGE);
+      expect(text).not.toContain("live-only-secret");
+    }
+    expect(file).toContain("${env:AWS_SECRET}");
+    expect(file).toContain("${env:LOGPUSH_CHALLENGE}");
+    expect(shown).toContain("region=us-east-1");
+  });
+
+  it("scrubs credentials from API messages and strips them from suggested commands", () => {
+    expect(redactDestinationSecrets(`cannot write with key ${SECRET} to ${S3}`, S3)).toBe(
+      "cannot write with key (sensitive) to s3://logs/{DATE}?region=us-east-1&access-key-id=(sensitive)&secret-access-key=(sensitive)",
+    );
+    expect(stripDestinationSecrets("azure://c/p?sv=2022&sig=abc%2Bdef&se=x")).toBe("azure://c/p?sv=2022&se=x");
+    expect(stripDestinationSecrets("https://h/p?header_Authorization=Basic%20xyz")).toBe("https://h/p");
+  });
+});
+
+describe("logpush_job check", () => {
+  const fakeCtx = (answers: Record<string, unknown>) => {
+    const calls: Array<{ method: string; path: string; body: unknown }> = [];
+    const ctx = {
+      client: {
+        request: async (method: string, path: string, opts?: { body?: unknown }) => {
+          calls.push({ method, path, body: opts?.body });
+          return answers[path.split("/logpush/")[1]!];
+        },
+      },
+    } as unknown as ReadContext;
+    return { ctx, calls };
+  };
+
+  it("validates the destination of creates and destination changes, and the ownership token", async () => {
+    const z = zone([job({ destination_conf: S3, ownership_challenge: CHALLENGE }), job({ name: "b" })]);
+    const { changes } = logpushJobs.diff(z, [live("2", job({ name: "b", enabled: false }))]);
+    const { ctx, calls } = fakeCtx({ "validate/destination": { valid: true, message: "" }, "ownership/validate": { valid: true } });
+    expect(await logpushJobs.check!(ctx, z, changes)).toEqual([]);
+    expect(calls.map((c) => c.path)).toEqual([`zones/${Z}/logpush/validate/destination`, `zones/${Z}/logpush/ownership/validate`]);
+    expect(calls[0]!.body).toEqual({ destination_conf: S3 });
+  });
+
+  it("reports a bad destination as a plan error naming the job, secrets hidden", async () => {
+    const z = zone([job({ name: "bad", destination_conf: S3, ownership_challenge: CHALLENGE })]);
+    const { changes } = logpushJobs.diff(z, []);
+    const { ctx } = fakeCtx({ "validate/destination": { valid: false, message: `access denied for ${S3}` } });
+    const errors = await logpushJobs.check!(ctx, z, changes);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^logpush job "bad": the destination s3:\/\/logs\/\{DATE\}\?region=us-east-1&.* is not valid: access denied/);
+    expect(errors[0]).not.toContain(SECRET);
+  });
+
+  it("reports an ownership token that does not match", async () => {
+    const z = zone([job({ destination_conf: S3, ownership_challenge: CHALLENGE })]);
+    const { changes } = logpushJobs.diff(z, []);
+    const { ctx } = fakeCtx({ "validate/destination": { valid: true }, "ownership/validate": { valid: false } });
+    const errors = await logpushJobs.check!(ctx, z, changes);
+    expect(errors[0]).toMatch(/ownership_challenge is not the token/);
+    expect(errors[0]).not.toContain(CHALLENGE);
+  });
+});
