@@ -276,11 +276,11 @@ describe("destination checks and filter limits", () => {
   });
 });
 
-describe("examples/logpush.yaml", () => {
+describe("examples/logpush-to-storage/zoneform.yaml", () => {
   it("validates, creates its custom fields and jobs, and re-plans with no changes", async () => {
     const io = "10213f9a67f24716c174364bbdb458e2";
     await emu.admin("POST", "/zones", { name: "example.io", plan: "enterprise" });
-    const cfg = join(process.cwd(), "examples", "logpush.yaml");
+    const cfg = join(process.cwd(), "examples", "logpush-to-storage", "zoneform.yaml");
     const { token: challenge } = await emu.admin<{ token: string }>("GET", `/ownership/${io}?destination=${encodeURIComponent("s3://example-io-logs/http/{DATE}")}`);
     const env = { AWS_KEY_ID: "AKIAEXAMPLE", AWS_SECRET: "s3cr3t-value", DATADOG_API_KEY: "dd-key-value", LOGPUSH_CHALLENGE: challenge };
     const validate = await runCli(emu, ["validate", "-c", cfg], { env });

@@ -267,9 +267,9 @@ describe("OWASP core ruleset", () => {
   });
 });
 
-describe("examples/owasp-tuned.yaml", () => {
+describe("examples/owasp-tuned/zoneform.yaml", () => {
   it("applies on a fresh emulator and then plans no changes", async () => {
-    const config = join(import.meta.dirname, "../../examples/owasp-tuned.yaml");
+    const config = join(import.meta.dirname, "../../examples/owasp-tuned/zoneform.yaml");
     const apply = await runCli(emu, ["apply", "-c", config, "--auto-approve"]);
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
     expect(await emu.calls({ writesOnly: true })).toEqual([`POST zones/${Z}/rulesets`, `POST zones/${Z}/rulesets`]);
