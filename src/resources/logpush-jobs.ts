@@ -10,6 +10,7 @@ import type { DesiredLogpushJob, DesiredZone } from "../model/desired.js";
 import type { Change, FieldDiff, Operation } from "../model/plan.js";
 import { redactDestination } from "../redact.js";
 import { zonePath } from "./fields.js";
+import { deleteItemChange, duplicateNote, matchByIdentity } from "./identity-list.js";
 import {
   comparableOutputOptions,
   completeOutputOptions,
@@ -127,17 +128,8 @@ function challengeError(zoneId: string, job: DesiredLogpushJob): string | undefi
 }
 
 function deleteChange(zoneId: string, live: LiveLogpushJob, note?: string): Change {
-  return {
-    kind: "delete",
-    resource: RESOURCE,
-    zone_id: zoneId,
-    identity: live.name,
-    live_id: live.id,
-    before: withoutId(live),
-    fields: [],
-    operations: [{ method: "DELETE", path: jobsPath(zoneId, live.id) }],
-    ...(note ? { notes: [note] } : {}),
-  };
+  const path = jobsPath(zoneId, live.id);
+  return deleteItemChange({ resource: RESOURCE, zoneId, identity: live.name, liveId: live.id, before: withoutId(live), path, note });
 }
 
 function createChange(zoneId: string, job: DesiredLogpushJob): Change {
@@ -203,22 +195,18 @@ export const logpushJobs: ResourceKind<LiveLogpushJob[]> = {
     const desired = zone.logs?.logpush_jobs ?? [];
     const prune = zone.logs?.prune ?? true;
     const zoneId = zone.zone_id;
-    const byName = new Map<string, LiveLogpushJob[]>();
-    for (const j of live) byName.set(j.name, [...(byName.get(j.name) ?? []), j]);
+    const { matches, unlisted } = matchByIdentity(desired, live, { ofDesired: (j) => j.name, ofLive: (j) => j.name }, closest);
 
     const changes: Change[] = [];
     const errors: string[] = [];
     const warnings: string[] = [];
-    for (const want of desired) {
-      const matches = byName.get(want.name) ?? [];
-      byName.delete(want.name);
-      if (matches.length === 0) {
+    for (const { want, keep, duplicates } of matches) {
+      if (!keep) {
         const err = challengeError(zoneId, want);
         if (err) errors.push(err);
         changes.push(createChange(zoneId, want));
         continue;
       }
-      const keep = closest(want, matches);
       const forced = forcedFields(want, keep);
       if (forced.length > 0) {
         const err = challengeError(zoneId, want);
@@ -246,15 +234,13 @@ export const logpushJobs: ResourceKind<LiveLogpushJob[]> = {
           });
         }
       }
-      for (const dup of matches.filter((m) => m !== keep)) {
-        const note = `duplicate: ${matches.length} live Logpush jobs are named "${want.name}"; keeping ${keep.id}`;
+      for (const dup of duplicates) {
+        const note = duplicateNote("Logpush jobs", duplicates.length + 1, `named "${want.name}"`, keep.id);
         warnings.push(note);
         changes.push(deleteChange(zoneId, dup, note));
       }
     }
-    if (prune) {
-      for (const rest of byName.values()) for (const j of rest) changes.push(deleteChange(zoneId, j));
-    }
+    if (prune) for (const j of unlisted) changes.push(deleteChange(zoneId, j));
     return { changes, errors, warnings };
   },
 

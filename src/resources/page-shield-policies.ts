@@ -4,6 +4,7 @@
 import type { DesiredPolicy, DesiredZone } from "../model/desired.js";
 import type { Change } from "../model/plan.js";
 import { createdFields, diffFields, toBool, zonePath } from "./fields.js";
+import { deleteItemChange, duplicateNote, matchByIdentity } from "./identity-list.js";
 import type { ResourceKind } from "./types.js";
 
 export interface LivePolicy extends DesiredPolicy {
@@ -34,17 +35,13 @@ function withoutId(p: LivePolicy): DesiredPolicy {
 }
 
 function deleteChange(zoneId: string, live: LivePolicy, note?: string): Change {
-  return {
-    kind: "delete",
-    resource: RESOURCE,
-    zone_id: zoneId,
-    identity: live.description,
-    live_id: live.id,
-    before: withoutId(live),
-    fields: [],
-    operations: [{ method: "DELETE", path: zonePath(zoneId, "page_shield", "policies", live.id) }],
-    ...(note ? { notes: [note] } : {}),
-  };
+  const path = zonePath(zoneId, "page_shield", "policies", live.id);
+  return deleteItemChange({ resource: RESOURCE, zoneId, identity: live.description, liveId: live.id, before: withoutId(live), path, note });
+}
+
+/** An exact match if there is one, so a duplicate that already matches the file is the one kept. */
+function closest(want: DesiredPolicy, candidates: LivePolicy[]): LivePolicy {
+  return candidates.find((m) => diffFields({ ...policyBody(want) }, { ...m }).length === 0) ?? candidates[0]!;
 }
 
 export const pageShieldPolicies: ResourceKind<LivePolicy[]> = {
@@ -59,19 +56,18 @@ export const pageShieldPolicies: ResourceKind<LivePolicy[]> = {
   },
 
   diff(zone: DesiredZone, live) {
-    const desired = zone.page_shield?.policies ?? [];
-    const prune = zone.page_shield?.prune ?? true;
-    const byDescription = new Map<string, LivePolicy[]>();
-    for (const p of live) byDescription.set(p.description, [...(byDescription.get(p.description) ?? []), p]);
-
+    const zoneId = zone.zone_id;
+    const { matches, unlisted } = matchByIdentity(
+      zone.page_shield?.policies ?? [],
+      live,
+      { ofDesired: (p) => p.description, ofLive: (p) => p.description },
+      closest,
+    );
     const changes: Change[] = [];
     const warnings: string[] = [];
-    const zoneId = zone.zone_id;
-    for (const want of desired) {
-      const matches = byDescription.get(want.description) ?? [];
-      byDescription.delete(want.description);
+    for (const { want, keep, duplicates } of matches) {
       const body = policyBody(want);
-      if (matches.length === 0) {
+      if (!keep) {
         changes.push({
           kind: "create",
           resource: RESOURCE,
@@ -83,8 +79,6 @@ export const pageShieldPolicies: ResourceKind<LivePolicy[]> = {
         });
         continue;
       }
-      // Keep the live policy closest to the file (an exact match if there is one); the rest are duplicates.
-      const keep = matches.find((m) => diffFields({ ...body }, { ...m }).length === 0) ?? matches[0]!;
       const fields = diffFields({ ...body }, { ...keep }, FIELD_SPECS);
       if (fields.length > 0) {
         changes.push({
@@ -99,17 +93,13 @@ export const pageShieldPolicies: ResourceKind<LivePolicy[]> = {
           operations: [{ method: "PUT", path: zonePath(zoneId, "page_shield", "policies", keep.id), body }],
         });
       }
-      for (const dup of matches.filter((m) => m !== keep)) {
-        const note = `duplicate: ${matches.length} live policies are described "${want.description}"; keeping ${keep.id}`;
+      for (const dup of duplicates) {
+        const note = duplicateNote("policies", duplicates.length + 1, `described "${want.description}"`, keep.id);
         warnings.push(note);
         changes.push(deleteChange(zoneId, dup, note));
       }
     }
-    for (const rest of byDescription.values()) {
-      for (const p of rest) {
-        if (prune) changes.push(deleteChange(zoneId, p));
-      }
-    }
+    if (zone.page_shield?.prune ?? true) for (const p of unlisted) changes.push(deleteChange(zoneId, p));
     return { changes, warnings };
   },
 };
