@@ -7,7 +7,8 @@ import addFormats from "ajv-formats";
 import { ConfigError, RuntimeError } from "../errors.js";
 import type { SecretRef } from "../model/desired.js";
 import type { Plan } from "../model/plan.js";
-import { SENSITIVE, mapStrings } from "../redact.js";
+import { interpolateEnv } from "../config/interpolate.js";
+import { SENSITIVE } from "../redact.js";
 import { planForFile } from "./secrets.js";
 
 const require = createRequire(import.meta.url);
@@ -36,8 +37,6 @@ export async function writePlanFile(path: string, plan: Plan, secrets: SecretRef
   }
 }
 
-const ENV_REF = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
-
 /** Reads a saved plan, validates it and replaces `${env:NAME}` with the values from `env`. */
 export async function readPlanFile(path: string, env: NodeJS.ProcessEnv): Promise<{ plan: Plan; secrets: SecretRef[] }> {
   let text: string;
@@ -61,22 +60,13 @@ export async function readPlanFile(path: string, env: NodeJS.ProcessEnv): Promis
     const first = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || "/"} ${e.message}`);
     throw problem(path, `is not a zoneform plan: ${first.join("; ")}`);
   }
-  const secrets: SecretRef[] = [];
-  const missing = new Set<string>();
-  const plan = mapStrings(doc, (s) =>
-    s.replace(ENV_REF, (ref, name: string) => {
-      const value = env[name];
-      if (value === undefined) {
-        missing.add(name);
-        return ref;
-      }
-      if (!secrets.some((x) => x.name === name)) secrets.push({ name, value });
-      return value;
-    }),
-  ) as Plan;
-  if (missing.size > 0) {
-    throw problem(path, `needs the environment variable(s) ${[...missing].join(", ")}, which are not set. Set them as when the plan was made.`);
+  const interpolated = interpolateEnv(doc, env);
+  const unset = interpolated.findings.filter((f) => f.severity !== "warning").map((f) => f.message);
+  if (unset.length > 0) {
+    throw problem(path, `cannot be applied as the environment stands: ${[...new Set(unset)].join("; ")}. Set them as when the plan was made.`);
   }
+  const plan = interpolated.value as Plan;
+  const secrets = interpolated.secrets;
   // A redacted value in a request body would be sent as the literal text "(sensitive)".
   const redacted = plan.zones.flatMap((z) =>
     z.changes.filter((c) => c.operations.some((op) => JSON.stringify(op.body ?? null).includes(SENSITIVE))).map((c) => `${c.resource} "${c.identity}"`),

@@ -4,9 +4,6 @@
 // when the section prunes). Shared by the kinds that own such lists.
 import type { Change } from "../model/plan.js";
 
-export interface LiveItem {
-  id: string;
-}
 
 export interface IdentityMatch<D, L> {
   want: D;
