@@ -57,6 +57,8 @@ const ATTEMPT = "zoneformAttempt";
 /** Per-call state shared between the retry decision and the gate that sends each attempt. */
 interface AttemptState {
   method: string;
+  /** Retried like a GET whatever the method (RequestOptions.idempotent). */
+  idempotent: boolean;
   attempts: number;
   retries: number;
   /** Wait before the next attempt (backoff or Retry-After). */
@@ -154,7 +156,7 @@ export function createClient(opts: ClientOptions): CloudflareClient {
         e.code === "UND_ERR_REQ_RETRY" && typeof e.statusCode === "number"
           ? { kind: "status", status: e.statusCode, headers: e.headers ?? {} }
           : { kind: "network", code: e.code };
-      const decision = decideRetry(state.method, failure, state.attempts, policy);
+      const decision = decideRetry(state.idempotent ? "GET" : state.method, failure, state.attempts, policy);
       if (decision.retry) {
         state.retries++;
         stats.retries++;
@@ -175,7 +177,7 @@ export function createClient(opts: ClientOptions): CloudflareClient {
     const hasBody = ro.body !== undefined;
     const reqHeaders = hasBody ? { ...headers, "content-type": "application/json" } : headers;
     const perTimeout = ro.timeoutMs ?? timeoutMs;
-    const state: AttemptState = { method, attempts: 0, retries: 0, delayMs: 0 };
+    const state: AttemptState = { method, idempotent: ro.idempotent === true, attempts: 0, retries: 0, delayMs: 0 };
 
     const release = await semaphore.acquire();
     const started = Date.now();

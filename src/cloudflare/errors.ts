@@ -34,7 +34,8 @@ export interface Unwrapped {
 export function unwrapResponse(ctx: ResponseContext): Unwrapped {
   const ok = ctx.status >= 200 && ctx.status < 300;
   const text = ctx.body.trim();
-  if (ok && (ctx.status === 204 || text === "")) return { result: null };
+  // A read always answers an envelope: an empty 200 to a GET is a broken answer, not "nothing".
+  if (ok && (ctx.status === 204 || (text === "" && ctx.method !== "GET"))) return { result: null };
   if (text === "") throw apiError(ctx, [], "an empty body");
 
   let json: unknown;
@@ -54,6 +55,14 @@ export function unwrapResponse(ctx: ResponseContext): Unwrapped {
     throw apiError(ctx, [], "JSON that is not a Cloudflare API envelope");
   }
   const errors = readErrors(json.errors, ctx.redact);
+  // Every read zoneform makes answers an object or a list; anything else (null, a string) would be
+  // taken for "nothing there" and lead to writes on top of a state never really read.
+  if (ok && json.success && ctx.method === "GET" && (typeof json.result !== "object" || json.result === null)) {
+    throw new ApiError(
+      `${ctx.method} ${ctx.path}: the API answered HTTP ${ctx.status} without a usable "result" (got ${json.result === null || json.result === undefined ? "none" : typeof json.result})`,
+      info(ctx, errors, false),
+    );
+  }
   if (ok && json.success) {
     const info = json.result_info;
     return {

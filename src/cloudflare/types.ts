@@ -7,6 +7,11 @@ export interface RequestOptions {
   body?: unknown;
   /** Per-request timeout in ms (default from ClientOptions). */
   timeoutMs?: number;
+  /**
+   * The call changes nothing (a POST that only validates, such as Logpush's destination checks), so
+   * it is retried like a GET after a 5xx, a reset or a timeout.
+   */
+  idempotent?: boolean;
 }
 
 /** `result_info` of page-style lists. */

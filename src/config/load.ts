@@ -6,6 +6,12 @@ import { ConfigError } from "../errors.js";
 
 export const DEFAULT_CONFIG_PATH = "zoneform.yaml";
 
+/**
+ * Largest configuration file read (10 MiB, thousands of zones): a bigger one is refused at once rather
+ * than parsed for many seconds. A directory of files can hold more.
+ */
+export const MAX_CONFIG_FILE_BYTES = 10 * 1024 * 1024;
+
 export interface SourceFile {
   /** As shown in messages: relative to cwd when inside it. */
   file: string;
@@ -47,11 +53,37 @@ export async function readConfigFiles(configPath: string, cwd: string): Promise<
   }
   const files: SourceFile[] = [];
   for (const p of paths) {
+    const shownFile = displayPath(p, cwd);
+    let bytes: Buffer;
     try {
-      files.push({ file: displayPath(p, cwd), text: await readFile(p, "utf8") });
+      const size = (await stat(p)).size;
+      if (size > MAX_CONFIG_FILE_BYTES) {
+        throw notFound(shownFile, `is ${(size / 1024 / 1024).toFixed(1)} MiB, over the ${MAX_CONFIG_FILE_BYTES / 1024 / 1024} MiB a configuration file may have: split the zones over several files in a directory (-c DIR)`);
+      }
+      bytes = await readFile(p);
     } catch (err) {
-      throw notFound(displayPath(p, cwd), `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+      if (err instanceof ConfigError) throw err;
+      throw notFound(shownFile, `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
     }
+    files.push({ file: shownFile, text: decodeUtf8(bytes, shownFile) });
   }
   return files;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The file's text; bytes that are not UTF-8 (a Latin-1 file, a binary) are refused with their position. */
+function decodeUtf8(bytes: Buffer, shown: string): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    const text = bytes.toString("utf8");
+    const at = Math.max(0, text.indexOf("\uFFFD"));
+    const before = text.slice(0, at);
+    const line = before.split("\n").length;
+    const column = at - before.lastIndexOf("\n");
+    const offset = Buffer.byteLength(before, "utf8");
+    const message = `the file is not valid UTF-8 (byte 0x${bytes[offset]?.toString(16).padStart(2, "0") ?? "??"} at line ${line}, column ${column}): save it as UTF-8`;
+    throw new ConfigError([{ file: shown, line, column, pointer: "", message }], `${shown}:${line}:${column}  ${message}`);
+  }
 }

@@ -5,6 +5,7 @@ import pLimit from "p-limit";
 import type { CloudflareClient } from "../cloudflare/types.js";
 import { ApplyError, NetworkError, RuntimeError, ZoneformError } from "../errors.js";
 import type { Change, Plan } from "../model/plan.js";
+import { ZONES_PER_REQUEST_SLOT } from "./reconcile.js";
 
 export interface ApplyReport {
   done: string[];
@@ -33,7 +34,9 @@ function failureText(err: unknown): string {
 
 export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyReport> {
   const report: ApplyReport = { done: [], failed: [], notDone: [] };
-  const limit = pLimit(Math.max(1, opts.parallelism ?? 8));
+  // Inside a zone the calls go one at a time, so as many zones as requests in flight would leave the
+  // client idle between a zone's calls; the client's own limit caps what is really in flight.
+  const limit = pLimit(ZONES_PER_REQUEST_SLOT * Math.max(1, opts.parallelism ?? 8));
   await Promise.all(
     plan.zones.map((zone) =>
       limit(async () => {

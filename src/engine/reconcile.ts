@@ -11,10 +11,13 @@ import { summariseZones } from "../plan/summary.js";
 import { RESOURCE_KINDS } from "../resources/index.js";
 import type { ReadContext, ResourceKind } from "../resources/types.js";
 
+/** Zones read at once per request the client may have in flight. */
+export const ZONES_PER_REQUEST_SLOT = 4;
+
 export interface ReconcileOptions {
   client: CloudflareClient;
   desired: DesiredState;
-  /** How many zones are read at once (the client caps requests in flight separately). */
+  /** Requests in flight (--parallelism); up to four times as many zones are read at once. */
   parallelism?: number;
   kinds?: ResourceKind[];
   /** Progress lines for stderr. */
@@ -43,6 +46,16 @@ function isReportable(err: unknown): err is ApiError | NetworkError {
   return err instanceof ApiError || err instanceof NetworkError;
 }
 
+/**
+ * Reading and diffing take apart what the API answered: an answer of an unexpected shape (a field of
+ * the wrong type, an item that is not an object) surfaces as a TypeError there. That is the API's
+ * answer at fault as far as the user can tell, so it fails the zone with what was read, not the run.
+ */
+function unexpectedAnswer(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return `the API's answer is not in the shape zoneform expects (${message}); nothing was changed`;
+}
+
 export interface ZoneReading {
   fingerprints: Record<string, string>;
   reads: Array<{ kind: ResourceKind; live: unknown }>;
@@ -59,8 +72,7 @@ export async function readZone(ctx: ReadContext, zone: DesiredZone, kinds: Resou
   results.forEach((r, i) => {
     const kind = owned[i]!;
     if (r.status === "rejected") {
-      if (!isReportable(r.reason)) throw r.reason;
-      errors.push(`reading ${kind.name}: ${r.reason.message}`);
+      errors.push(`reading ${kind.name}: ${isReportable(r.reason) ? r.reason.message : unexpectedAnswer(r.reason)}`);
       return;
     }
     reads.push({ kind, live: r.value.live });
@@ -77,7 +89,13 @@ export async function planZone(ctx: ReadContext, zone: DesiredZone, kinds: Resou
   const errors = [...reading.errors];
   const warnings: string[] = [];
   for (const { kind, live } of reading.reads) {
-    const result = kind.diff(zone, live);
+    let result: ReturnType<typeof kind.diff>;
+    try {
+      result = kind.diff(zone, live);
+    } catch (err) {
+      errors.push(`comparing ${kind.name}: ${unexpectedAnswer(err)}`);
+      continue;
+    }
     changes.push(...result.changes);
     errors.push(...(result.errors ?? []));
     warnings.push(...(result.warnings ?? []));
@@ -107,7 +125,9 @@ export async function planZone(ctx: ReadContext, zone: DesiredZone, kinds: Resou
 export async function reconcile(opts: ReconcileOptions): Promise<Plan> {
   const kinds = opts.kinds ?? RESOURCE_KINDS;
   const ctx = createReadContext(opts.client, opts.desired);
-  const limit = pLimit(Math.max(1, opts.parallelism ?? 8));
+  // A zone waits on its own chain (the OWASP ruleset after the list, destination checks one by one):
+  // more zones than requests in flight keep the client busy; the client caps what is in flight.
+  const limit = pLimit(ZONES_PER_REQUEST_SLOT * Math.max(1, opts.parallelism ?? 8));
   let done = 0;
   const zones = await Promise.all(
     opts.desired.zones.map((zone) =>

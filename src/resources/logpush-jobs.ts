@@ -263,6 +263,7 @@ export const logpushJobs: ResourceKind<LiveLogpushJob[]> = {
       try {
         const res = await ctx.client.request<{ valid?: boolean; message?: string } | null>("POST", zonePath(zone.zone_id, "logpush", "validate", "destination"), {
           body: { destination_conf: job.destination_conf },
+          idempotent: true,
         });
         if (res && res.valid === false) {
           errors.push(`logpush job "${job.name}": the destination ${shown} is not valid: ${scrub(res.message || "the API gave no reason")}`);
@@ -271,6 +272,7 @@ export const logpushJobs: ResourceKind<LiveLogpushJob[]> = {
         if (typeof body.ownership_challenge === "string" && needsOwnershipChallenge(job.destination_conf)) {
           const own = await ctx.client.request<{ valid?: boolean } | null>("POST", zonePath(zone.zone_id, "logpush", "ownership", "validate"), {
             body: { destination_conf: job.destination_conf, ownership_challenge: body.ownership_challenge },
+            idempotent: true,
           });
           if (own && own.valid === false) {
             errors.push(

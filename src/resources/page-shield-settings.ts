@@ -1,4 +1,5 @@
 // Page Shield on/off and its two reporting settings: one GET to read, one partial PUT to change.
+import { ApiError } from "../errors.js";
 import type { DesiredZone } from "../model/desired.js";
 import type { Change } from "../model/plan.js";
 import { diffFields, pick, toBool, zonePath } from "./fields.js";
@@ -11,13 +12,37 @@ function desiredSettings(zone: DesiredZone): Settings {
   return zone.page_shield ? pick(zone.page_shield, SETTINGS) : {};
 }
 
+/**
+ * An answer that is not a settings object, or a setting that is not a boolean, is refused: taking it
+ * for "off" would plan a write on top of a state that was never really read.
+ */
+function assertSettingsShape(raw: unknown, path: string): asserts raw is Record<string, unknown> {
+  const bad =
+    typeof raw !== "object" || raw === null || Array.isArray(raw)
+      ? "not an object"
+      : [...SETTINGS, "use_service_reporting_endpoint"]
+          .filter((k) => (raw as Record<string, unknown>)[k] !== undefined && toBool((raw as Record<string, unknown>)[k]) === undefined)
+          .map((k) => `${k} is ${JSON.stringify((raw as Record<string, unknown>)[k])}, not a boolean`)
+          .join(", ");
+  if (!bad) return;
+  throw new ApiError(`GET ${path}: the API's answer is not Page Shield settings (${bad}); nothing was changed`, {
+    status: 200,
+    method: "GET",
+    path,
+    errors: [],
+    retryable: false,
+  });
+}
+
 export const pageShieldSettings: ResourceKind<Settings> = {
   name: "page_shield_settings",
   order: 10,
   owns: (zone) => Object.keys(desiredSettings(zone)).length > 0,
 
   async read(ctx, zone) {
-    const raw = await ctx.client.request<Record<string, unknown>>("GET", zonePath(zone.zone_id, "page_shield"));
+    const path = zonePath(zone.zone_id, "page_shield");
+    const raw = await ctx.client.request<Record<string, unknown>>("GET", path);
+    assertSettingsShape(raw, path);
     const live: Settings = {
       enabled: toBool(raw?.enabled) ?? false,
       // The spec document calls the field use_service_reporting_endpoint; the API's name is below.

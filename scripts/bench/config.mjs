@@ -1,0 +1,104 @@
+// The bench's desired state: N zones, each using every section of the format, and what the emulator
+// needs to hold for it (zones with custom hostnames; the ownership tokens of the S3 destinations).
+import { createHash } from "node:crypto";
+
+export const ACCOUNT = "0123456789abcdef0123456789abcdef";
+export const HOSTNAMES_PER_ZONE = 2;
+export const POLICIES_PER_ZONE = 2;
+export const JOBS_PER_ZONE = 2;
+/** Jobs per zone whose destination needs an ownership challenge (s3). */
+export const OWNED_JOBS_PER_ZONE = 1;
+
+const md5 = (s) => createHash("md5").update(s).digest("hex");
+export const zoneName = (i) => `bench-${i}.example`;
+export const zoneIdOf = (i) => md5(zoneName(i));
+export const s3Destination = (i) =>
+  `s3://bench-logs/${i}/{DATE}?region=us-east-1&access-key-id=\${env:BENCH_AWS_KEY_ID}&secret-access-key=\${env:BENCH_AWS_SECRET}`;
+
+/** Adds `HOSTNAMES_PER_ZONE` custom hostnames (CA lets_encrypt; the file asks for others) to bench zones. */
+export function withCustomHostnames(state, count) {
+  const template = state.zones.find((z) => z.custom_hostnames?.length)?.custom_hostnames[0];
+  for (const zone of state.zones) {
+    const m = /^bench-(\d+)\.example$/.exec(zone.name);
+    if (!m || Number(m[1]) >= count) continue;
+    zone.custom_hostnames = ["shop", "api"].map((sub) => {
+      const hostname = `${sub}.${zone.name}`;
+      const h = md5(hostname);
+      const uuid = `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+      return {
+        ...structuredClone(template),
+        id: h,
+        hostname,
+        ssl: { ...structuredClone(template.ssl), id: uuid, certificate_authority: "lets_encrypt" },
+        ownership_verification: { type: "txt", name: `_cf-custom-hostname.${hostname}`, value: uuid },
+        ownership_verification_http: { http_url: `http://${hostname}/.well-known/cf-custom-hostname-challenge/${uuid}`, http_body: uuid },
+      };
+    });
+  }
+  return state;
+}
+
+/** The YAML of zones [from, to). */
+export function benchConfig(from, to) {
+  const lines = ["version: 1", `account_id: ${ACCOUNT}`, "zones:"];
+  for (let i = from; i < to; i++) {
+    lines.push(
+      `  - zone_id: ${zoneIdOf(i)}`,
+      `    name: ${zoneName(i)}`,
+      "    page_shield:",
+      "      enabled: true",
+      "      use_cloudflare_reporting_endpoint: true",
+      "      use_connection_url_path: false",
+      "      policies:",
+      "        - description: Checkout allow-list",
+      "          action: allow",
+      '          expression: http.request.uri.path contains "/checkout"',
+      "          value: script-src 'self' https://js.stripe.com; connect-src 'self' https://api.stripe.com",
+      "        - description: Report everything else",
+      "          action: log",
+      '          expression: not http.request.uri.path contains "/checkout"',
+      "          value: script-src 'self'",
+      "    waf:",
+      "      owasp: { enabled: true, paranoia_level: 2, score_threshold: medium, action: managed_challenge }",
+      "      cloudflare_managed: { enabled: true }",
+      "    logs:",
+      "      custom_fields:",
+      "        request_headers: [user-agent, cf-ray]",
+      "        response_headers: [cache-control]",
+      "        cookies: [__Session]",
+      "      logpush_jobs:",
+      "        - name: http-to-s3",
+      "          dataset: http_requests",
+      `          destination_conf: "${s3Destination(i)}"`,
+      `          ownership_challenge: \${env:BENCH_CHALLENGE_${i}}`,
+      "          output_options: { field_names: [RayID, EdgeStartTimestamp, ClientIP, ClientRequestHost], timestamp_format: rfc3339 }",
+      `          filter: { where: { and: [ { key: ClientRequestHost, operator: eq, value: ${zoneName(i)} } ] } }`,
+      "        - name: firewall-to-datadog",
+      "          dataset: firewall_events",
+      '          destination_conf: "datadog://http-intake.logs.datadoghq.com/api/v2/logs?header_DD-API-KEY=${env:BENCH_DD_KEY}&service=waf"',
+      "          output_options: { field_names: [Action, ClientIP, RayID] }",
+      "    custom_hostnames:",
+      `      - { hostname: shop.${zoneName(i)}, certificate_authority: google }`,
+      `      - { hostname: api.${zoneName(i)}, certificate_authority: "" }`,
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/**
+ * The fewest reads a plan of `zones` zones can make: per zone one read per owned collection (Page
+ * Shield settings, policies, the WAF and log-fields entry points, Logpush jobs, one lookup per listed
+ * custom hostname), plus, once per run, the account's ruleset list and the OWASP ruleset.
+ */
+export function minimumReads(zones) {
+  return zones * (5 + HOSTNAMES_PER_ZONE) + 2;
+}
+
+/** The fewest checks and writes an apply of a fresh zone needs, beyond the reads. */
+export function minimumApplyCalls(zones) {
+  // checks: one destination check per job, one ownership check per s3 job
+  const checks = JOBS_PER_ZONE + OWNED_JOBS_PER_ZONE;
+  // writes: settings, each policy, each entry point created with its rules, each job, each hostname's CA
+  const writes = 1 + POLICIES_PER_ZONE + 2 + JOBS_PER_ZONE + HOSTNAMES_PER_ZONE;
+  return { checks: zones * checks, writes: zones * writes, chain: checks + writes };
+}

@@ -1,0 +1,80 @@
+// Issue 10.3: an apply killed (SIGKILL, the built CLI in a child process) at points spread over its
+// run, then run again, converges; two applies of the same file at once, then one more, end in the
+// desired state with no duplicate and the foreign rules intact.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { TOKEN, TestEmulator, runCli } from "../helpers/cli.js";
+import { applyUntilDone, createFleet, expectConverged } from "./fleet.js";
+
+const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+const ZONES = 10;
+
+let emu: TestEmulator;
+beforeAll(async () => {
+  emu = await TestEmulator.start();
+});
+afterAll(async () => emu.close());
+beforeEach(async () => {
+  await emu.reset();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Writes the emulator has logged so far. */
+async function writesSoFar(): Promise<number> {
+  return (await emu.requests()).filter((r) => r.method !== "GET").length;
+}
+
+describe("apply killed part-way", () => {
+  it.skipIf(!existsSync(CLI))("converges when run again after a SIGKILL at any of several points", async () => {
+    await emu.admin("PUT", "/latency", { ms: 15 });
+    // Kill points, as numbers of writes the emulator has seen: at the first, early, in the middle, late.
+    for (const killAfter of [1, 9, 30, 70]) {
+      await emu.reset();
+      await emu.admin("PUT", "/latency", { ms: 15 });
+      const fleet = await createFleet(emu, ZONES);
+      await emu.clearRequests();
+      const child = spawn(process.execPath, [CLI, "apply", "-c", fleet.config, "--auto-approve", "--api-url", emu.url], {
+        env: { PATH: process.env.PATH, CLOUDFLARE_API_TOKEN: TOKEN, ...fleet.env },
+        stdio: "ignore",
+      });
+      const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+      let killed = false;
+      for (;;) {
+        if (child.exitCode !== null) break;
+        if ((await writesSoFar()) >= killAfter) {
+          killed = child.kill("SIGKILL");
+          break;
+        }
+        await sleep(5);
+      }
+      await exited;
+      expect(killed, `the apply finished before ${killAfter} writes`).toBe(true);
+      // Calls in flight when the process died are still answered by the server: let them land.
+      await sleep(100);
+      const runs = await applyUntilDone(emu, fleet, [], 2);
+      expect(runs.at(-1)!.code, runs.at(-1)!.stderr).toBe(0);
+      await expectConverged(emu, fleet);
+    }
+  }, 90_000);
+});
+
+describe("two applies at once", () => {
+  it("end, with one more apply, in the desired state without duplicates", async () => {
+    const fleet = await createFleet(emu, ZONES);
+    await emu.clearRequests();
+    const both = await Promise.all([0, 1].map(() => runCli(emu, ["apply", "-c", fleet.config, "--auto-approve"], { env: fleet.env })));
+    for (const r of both) {
+      expect([0, 1, 4], r.stderr).toContain(r.code);
+      expect(r.stderr).not.toMatch(/Internal error|\n\s+at /);
+    }
+    // They raced: both read the zones before either wrote, so both created the policies.
+    const creates = (await emu.calls({ writesOnly: true })).filter((c) => /^POST .*page_shield\/policies$/.test(c));
+    expect(creates.length).toBe(2 * 2 * ZONES);
+    const runs = await applyUntilDone(emu, fleet, [], 2);
+    expect(runs.at(-1)!.code, runs.at(-1)!.stderr).toBe(0);
+    await expectConverged(emu, fleet);
+  }, 60_000);
+});
