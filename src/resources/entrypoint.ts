@@ -38,17 +38,37 @@ export function isMissingEntrypoint(err: unknown): boolean {
   return err instanceof ApiError && (err.info.status === 404 || err.info.errors.some((e) => e.code === 10003));
 }
 
+/**
+ * What an entry point read must look like before zoneform writes rules into it: an object with a
+ * ruleset id and a list of rules that each have an id and an action. Anything else is refused (the
+ * zone fails to plan), never taken for an empty entry point.
+ */
+function asRuleset(raw: unknown, phase: string): { id: string; name?: unknown; phase?: unknown; version?: unknown; rules: LiveRule[] } {
+  const fail = (why: string) => new Error(`the ${phase} entry point read is not a ruleset: ${why}`);
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw fail("not an object");
+  const r = raw as Record<string, unknown>;
+  if (typeof r.id !== "string" || r.id === "") throw fail("no ruleset id");
+  const rules = r.rules ?? [];
+  if (!Array.isArray(rules)) throw fail("rules is not a list");
+  for (const [i, rule] of rules.entries()) {
+    const ok = rule !== null && typeof rule === "object" && typeof (rule as LiveRule).id === "string" && typeof (rule as LiveRule).action === "string";
+    if (!ok) throw fail(`rule ${i} has no id or action`);
+  }
+  return { ...r, id: r.id, rules: rules as LiveRule[] };
+}
+
 /** The zone's entry point ruleset of `phase`, or null when none exists; read once per run. */
 export function readEntrypoint(ctx: ReadContext, zoneId: string, phase: string): Promise<Entrypoint | null> {
   return ctx.memo(`entrypoint:${zoneId}:${phase}`, async () => {
     try {
-      const raw = await ctx.client.request<Record<string, unknown>>("GET", zonePath(zoneId, "rulesets", "phases", phase, "entrypoint"));
+      const raw = await ctx.client.request<unknown>("GET", zonePath(zoneId, "rulesets", "phases", phase, "entrypoint"));
+      const ruleset = asRuleset(raw, phase);
       return {
-        id: String(raw.id),
-        name: String(raw.name ?? ""),
-        phase: String(raw.phase ?? phase),
-        version: String(raw.version ?? ""),
-        rules: Array.isArray(raw.rules) ? (raw.rules as LiveRule[]) : [],
+        id: ruleset.id,
+        name: String(ruleset.name ?? ""),
+        phase: String(ruleset.phase ?? phase),
+        version: String(ruleset.version ?? ""),
+        rules: ruleset.rules,
       };
     } catch (err) {
       if (isMissingEntrypoint(err)) return null;
