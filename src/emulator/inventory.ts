@@ -54,6 +54,27 @@ export function generateInventory(opts: InventoryOptions): Inventory {
 /** A script is malicious when its js_integrity_score is below this (the documented threshold). */
 export const MALICIOUS_THRESHOLD = 50;
 
+
+/** The fields scripts and connections share (Page Shield reports both the same way). */
+function observedItem(
+  rng: () => number,
+  o: { url: string; host: string; seen: ReturnType<typeof seenTimes>; pages: string[]; cdnCgi: boolean },
+): Item {
+  return {
+    id: hexFrom(rng, 32),
+    url: o.url,
+    added_at: o.seen.added_at,
+    first_seen_at: o.seen.first_seen_at,
+    last_seen_at: o.seen.last_seen_at,
+    host: o.host,
+    domain_reported_malicious: false,
+    url_reported_malicious: false,
+    first_page_url: o.pages[0],
+    status: pickStatus(rng),
+    url_contains_cdn_cgi_path: o.cdnCgi,
+  };
+}
+
 function generateScripts(opts: InventoryOptions, rng: () => number): Item[] {
   const out: Item[] = new Array(opts.scripts);
   for (let i = 0; i < opts.scripts; i++) {
@@ -71,17 +92,7 @@ function generateScripts(opts: InventoryOptions, rng: () => number): Item[] {
     const hash = hexFrom(rng, 64);
     const pages = pageUrls(host, rng);
     const script: Item = {
-      id: hexFrom(rng, 32),
-      url,
-      added_at: seen.added_at,
-      first_seen_at: seen.first_seen_at,
-      last_seen_at: seen.last_seen_at,
-      host,
-      domain_reported_malicious: false,
-      url_reported_malicious: false,
-      first_page_url: pages[0],
-      status: pickStatus(rng),
-      url_contains_cdn_cgi_path: cdnCgi,
+      ...observedItem(rng, { url, host, seen, pages, cdnCgi }),
       hash,
       js_integrity_score: integrity,
       obfuscation_score: malicious ? 1 + Math.floor(rng() * 40) : 40 + Math.floor(rng() * 60),
@@ -114,20 +125,7 @@ function generateConnections(opts: InventoryOptions, rng: () => number): Item[] 
           ],
           rng,
         );
-    const conn: Item = {
-      id: hexFrom(rng, 32),
-      url,
-      added_at: seen.added_at,
-      first_seen_at: seen.first_seen_at,
-      last_seen_at: seen.last_seen_at,
-      host,
-      domain_reported_malicious: false,
-      url_reported_malicious: false,
-      first_page_url: pages[0],
-      status: pickStatus(rng),
-      url_contains_cdn_cgi_path: false,
-      page_urls: pages,
-    };
+    const conn: Item = { ...observedItem(rng, { url, host, seen, pages, cdnCgi: false }), page_urls: pages };
     if (malicious) markReported(conn, rng);
     out[i] = conn;
   }
