@@ -49,7 +49,8 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
   const c = pc.createColors(opts.color);
   const out: string[] = [];
   const changed = plan.zones.filter((z) => z.changes.length > 0 || z.errors.length > 0);
-  const unchanged = plan.zones.length - plan.zones.filter((z) => z.changes.length > 0).length;
+  const unchanged = plan.zones.filter((z) => z.changes.length === 0 && z.errors.length === 0).length;
+  const failed = plan.zones.filter((z) => z.errors.length > 0).length;
   for (const z of plan.zones) {
     for (const w of z.warnings) out.push(`${c.yellow("Warning:")} [${z.name ?? z.zone_id}] ${w}`);
   }
@@ -68,6 +69,7 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
     if (z.changes.length === 0) out.push("");
   }
   if (unchanged > 0) out.push(c.dim(`${unchanged} zone(s) unchanged.`));
+  if (failed > 0) out.push(c.red(`${failed} zone(s) could not be planned; they are not in the counts below and apply will not touch them.`));
   out.push(c.bold(summaryLine(plan.summary)));
   return `${out.join("\n")}\n`;
 }

@@ -136,3 +136,17 @@ describe("plan renderers", () => {
     `);
   });
 });
+
+describe("zones that could not be planned", () => {
+  it("are shown with their errors and not counted as unchanged", () => {
+    const failed: Plan = {
+      ...plan,
+      summary: { create: 0, update: 0, replace: 0, delete: 0 },
+      zones: [{ zone_id: Z, name: "example.com", fingerprints: {}, errors: ["reading page_shield_settings: refused"], warnings: [], changes: [] }],
+    };
+    const text = renderPlanText(failed, { color: false });
+    expect(text).toContain("Error: reading page_shield_settings: refused");
+    expect(text).not.toContain("unchanged");
+    expect(text).toContain("1 zone(s) could not be planned");
+  });
+});
