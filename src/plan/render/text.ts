@@ -69,7 +69,7 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
     if (z.changes.length === 0) out.push("");
   }
   if (unchanged > 0) out.push(c.dim(`${unchanged} zone(s) unchanged.`));
-  if (failed > 0) out.push(c.red(`${failed} zone(s) could not be planned; they are not in the counts below and apply will not touch them.`));
+  if (failed > 0) out.push(c.red(`${failed} zone(s) could not be planned; apply makes no change anywhere until every zone can be planned.`));
   out.push(c.bold(summaryLine(plan.summary)));
   return `${out.join("\n")}\n`;
 }
