@@ -12,6 +12,7 @@ import { exportLogpush } from "./logpush.js";
 import { exportPageShield } from "./page-shield.js";
 import { EXPORT_SECTIONS, newNotes, type ExportNotes, type ExportSection, type SectionContext } from "./types.js";
 import { exportWaf } from "./waf.js";
+import { readZoneInfo } from "../resources/zone-info.js";
 
 export { EXPORT_SECTIONS, type ExportSection, type ExportNotes } from "./types.js";
 
@@ -50,7 +51,8 @@ async function exportZone(ctx: SectionContext, sections: readonly ExportSection[
     read("logpush", () => exportLogpush(ctx)),
     read("custom_hostnames", () => exportCustomHostnames(ctx)),
   ]);
-  const zone: Record<string, unknown> = { zone_id: ctx.zoneId };
+  const info = await readZoneInfo(ctx.read.client, ctx.zoneId);
+  const zone: Record<string, unknown> = { zone_id: ctx.zoneId, ...(info?.name ? { name: info.name } : {}) };
   if (pageShield) zone.page_shield = pageShield;
   if (waf && Object.keys(waf).length > 0) zone.waf = waf;
   if (customFields || logpush) {

@@ -68,19 +68,6 @@ export function explainCheck(zone: string, check: MigrationCheck): CheckExplanat
   };
 }
 
-/** The plan of a zone from `GET zones/{z}` (`plan.legacy_id`, else the plan's name), lower case. */
-export function zonePlanOf(zone: unknown): string | undefined {
-  const plan = zone && typeof zone === "object" ? (zone as Record<string, unknown>).plan : undefined;
-  if (typeof plan === "string") return plan.toLowerCase();
-  if (!plan || typeof plan !== "object") return undefined;
-  const p = plan as Record<string, unknown>;
-  if (typeof p.legacy_id === "string" && p.legacy_id !== "") return p.legacy_id.toLowerCase();
-  if (typeof p.name === "string") {
-    const name = p.name.toLowerCase();
-    for (const known of ["enterprise", "business", "pro", "free"]) if (name.includes(known)) return known;
-  }
-  return undefined;
-}
 
 /**
  * Why `start --mode <mode>` must be refused before anything is written, or undefined. `plan` is the

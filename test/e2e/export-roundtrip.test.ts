@@ -118,7 +118,7 @@ describe("export round trip", () => {
     expect(text).not.toContain("abc123xyz");
     expect(text).toContain("header_Authorization=${env:ZONEFORM_TO_HTTPS_HEADER_AUTHORIZATION}&tag=edge");
     const zone = parse(text).zones[0];
-    expect(Object.keys(zone)).toEqual(["zone_id", "page_shield", "logs", "custom_hostnames"]);
+    expect(Object.keys(zone)).toEqual(["zone_id", "name", "page_shield", "logs", "custom_hostnames"]);
     expect(zone.logs).not.toHaveProperty("custom_fields");
     expect(zone.page_shield.policies).toEqual([
       { description: "Made in the dashboard", action: "log", expression: 'http.host eq "example.com"', value: "script-src 'self' https://cdnjs.cloudflare.com", enabled: false },
@@ -140,13 +140,13 @@ describe("export round trip", () => {
     const r = await runCli(emu, ["export", "--zone", ZONE.dev, "--sections", "page_shield,custom_hostnames"]);
     expect(r.code, r.stderr).toBe(0);
     expect(await emu.calls()).toEqual(
-      expect.arrayContaining([`GET zones/${ZONE.dev}/page_shield`, `GET zones/${ZONE.dev}/page_shield/policies`, `GET zones/${ZONE.dev}/custom_hostnames`]),
+      expect.arrayContaining([`GET zones/${ZONE.dev}`, `GET zones/${ZONE.dev}/page_shield`, `GET zones/${ZONE.dev}/page_shield/policies`, `GET zones/${ZONE.dev}/custom_hostnames`]),
     );
-    expect(await emu.calls()).toHaveLength(3);
+    expect(await emu.calls()).toHaveLength(4);
     const doc = parse(r.stdout);
     expect(doc).toEqual({
       version: 1,
-      zones: [{ zone_id: ZONE.dev, page_shield: expect.objectContaining({ enabled: false, policies: [] }), custom_hostnames: expect.any(Array) }],
+      zones: [{ zone_id: ZONE.dev, name: "example.dev", page_shield: expect.objectContaining({ enabled: false, policies: [] }), custom_hostnames: expect.any(Array) }],
     });
     const cfg = join(await tempDir(), "dev.yaml");
     await import("node:fs/promises").then((fs) => fs.writeFile(cfg, r.stdout));

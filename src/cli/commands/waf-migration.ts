@@ -11,12 +11,13 @@ import { createReadContext } from "../../engine/reconcile.js";
 import { ApiError, EXIT, RuntimeError, UsageError } from "../../errors.js";
 import { mapMigrationConfig, renderMigrationYaml, type MappedConfig, type MigrationConfig } from "../../migration/config-yaml.js";
 import {
-  describeStart, explainCheck, explainStatus, MIGRATION_MODES, startRefusal, zonePlanOf,
+  describeStart, explainCheck, explainStatus, MIGRATION_MODES, startRefusal,
   type MigrationCheck, type MigrationMode, type MigrationStatus,
 } from "../../migration/eligibility.js";
 import { sensitivityTableLines } from "../../migration/sensitivity.js";
 import type { DesiredState } from "../../model/desired.js";
 import { findManagedRulesets, readOwaspRuleset, type OwaspRuleset } from "../../resources/managed-ruleset.js";
+import { readZoneInfo } from "../../resources/zone-info.js";
 import { addClientOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import type { CliIO } from "../io.js";
 import type { CommandContext } from "../program.js";
@@ -61,17 +62,6 @@ async function readCheck(client: CloudflareClient, zoneId: string): Promise<Migr
     if (!(err instanceof ApiError) || err.status !== 400) throw err;
     const status = await readStatus(client, zoneId).catch(() => undefined);
     if (status?.new_waf_status === "enabled" && status.old_waf_status === "disabled") return { compatible: true, migration_state: "done" };
-    throw err;
-  }
-}
-
-/** The zone's name and plan from `GET zones/{id}`, or undefined when the token (or API) does not answer it. */
-async function readZoneInfo(client: CloudflareClient, zoneId: string): Promise<{ name?: string; plan?: string } | undefined> {
-  try {
-    const zone = await client.request<Record<string, unknown>>("GET", `zones/${zoneId}`);
-    return { ...(typeof zone?.name === "string" ? { name: zone.name } : {}), ...(zonePlanOf(zone) ? { plan: zonePlanOf(zone) } : {}) };
-  } catch (err) {
-    if (err instanceof ApiError && [403, 404].includes(err.status)) return undefined;
     throw err;
   }
 }
