@@ -234,18 +234,34 @@ export function createClient(opts: ClientOptions): CloudflareClient {
     }
   }
 
-  async function* paginate<T>(path: string, po: { query?: Query; perPage?: number } = {}): AsyncGenerator<T> {
+  async function* paginate<T>(path: string, po: { query?: Query; perPage?: number; lookahead?: number } = {}): AsyncGenerator<T> {
     const perPage = po.perPage ?? DEFAULT_PER_PAGE;
+    const lookahead = Math.max(0, Math.floor(po.lookahead ?? 0));
+    // Pages requested ahead of the one being consumed: at most `lookahead` of them, never past the last
+    // page the API announced, so memory stays bounded and no request is made that the list did not need.
+    const ahead = new Map<number, ReturnType<typeof call>>();
+    const fetchPage = (page: number) => {
+      const pending = call("GET", path, { query: { ...po.query, page, per_page: perPage } });
+      // A page abandoned because the list ended early must not surface as an unhandled rejection.
+      pending.catch(() => undefined);
+      return pending;
+    };
     for (let page = 1; ; page++) {
-      const env = await call("GET", path, { query: { ...po.query, page, per_page: perPage } });
+      const env = await (ahead.get(page) ?? fetchPage(page));
+      ahead.delete(page);
       const items = listOf<T>(env, "GET", redact(path));
-      yield* items;
       const info = env.result_info ?? {};
       const count = num(info.count);
       const pageSize = num(info.per_page) ?? perPage;
       const totalPages =
         num(info.total_pages) ??
         (num(info.total_count) !== undefined && pageSize > 0 ? Math.ceil(num(info.total_count)! / pageSize) : undefined);
+      if (totalPages !== undefined) {
+        for (let next = page + 1; next <= Math.min(totalPages, page + lookahead); next++) {
+          if (!ahead.has(next)) ahead.set(next, fetchPage(next));
+        }
+      }
+      yield* items;
       if (items.length === 0 || count === 0) return;
       if (totalPages !== undefined && page >= totalPages) return;
       if (items.length < pageSize) return;

@@ -34,8 +34,11 @@ export interface CloudflareClient {
   request<T>(method: HttpMethod, path: string, opts?: RequestOptions): Promise<T>;
   /** One call; returns the envelope's result with its result_info and the HTTP status. */
   requestEnvelope<T>(method: HttpMethod, path: string, opts?: RequestOptions): Promise<Envelope<T>>;
-  /** Page-style list (page/per_page + result_info), streamed item by item, one page in memory. */
-  paginate<T>(path: string, opts?: { query?: RequestOptions["query"]; perPage?: number }): AsyncIterable<T>;
+  /**
+   * Page-style list (page/per_page + result_info), streamed item by item in order. One page in memory,
+   * plus up to `lookahead` pages requested ahead once the total is known (default 0).
+   */
+  paginate<T>(path: string, opts?: { query?: RequestOptions["query"]; perPage?: number; lookahead?: number }): AsyncIterable<T>;
   /** Cursor-style list (cursor + result_info.cursor), streamed. */
   paginateCursor<T>(path: string, opts?: { query?: RequestOptions["query"]; perPage?: number }): AsyncIterable<T>;
   /** Every item of a page-style list. */

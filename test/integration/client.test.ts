@@ -257,6 +257,26 @@ describe("paging", () => {
     await client.close();
   });
 
+  it("with a look-ahead, keeps pages in order, each once, never past the last page", async () => {
+    await admin(emu, "POST", "inventory", { zone_id: ZONE, scripts: 1234, connections: 0, cookies: 0, malicious_ratio: 0.01 });
+    const { client } = clientOn(emu);
+    const query = { status: "active,infrequent,inactive", exclude_duplicates: false, exclude_cdn_cgi: false };
+    const inOrder = await client.listAll<{ id: string }>(`zones/${ZONE}/page_shield/scripts`, { perPage: 100, query });
+    await admin(emu, "DELETE", "requests");
+    const ids: string[] = [];
+    for await (const s of client.paginate<{ id: string }>(`zones/${ZONE}/page_shield/scripts`, { perPage: 100, query, lookahead: 4 })) ids.push(s.id);
+    expect(ids).toEqual(inOrder.map((s) => s.id));
+    const pages = (await requests(emu)).map((r) => Number(r.query.page)).sort((a, b) => a - b);
+    expect(pages).toEqual(Array.from({ length: 13 }, (_, i) => i + 1));
+
+    // A consumer that stops early leaves at most the look-ahead's pages requested beyond its own.
+    await admin(emu, "DELETE", "requests");
+    let n = 0;
+    for await (const _ of client.paginate(`zones/${ZONE}/page_shield/scripts`, { perPage: 100, query, lookahead: 2 })) if (++n === 150) break;
+    expect((await requests(emu)).length).toBeLessThanOrEqual(4);
+    await client.close();
+  });
+
   it("follows cursors to the end", async () => {
     const { client } = clientOn(emu);
     const all = await client.request<Array<{ id: string }>>("GET", `accounts/${ACCOUNT}/rulesets`);
