@@ -1,19 +1,11 @@
 // `zoneform audit` end to end against the emulator: the seed inventory, generated inventories (up to
 // 50 000 scripts), every output format, the list filters, --fail-on and the exit codes, and the exact
 // list calls from the emulator's request log.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CSV_COLUMNS } from "../../src/audit/render.js";
 import { TestEmulator, TOKEN, ZONE, runCli } from "../helpers/cli.js";
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await TestEmulator.start();
-});
-afterAll(async () => emu.close());
-beforeEach(async () => {
-  await emu.reset();
-  await emu.clearRequests();
-});
+const emu = TestEmulator.perFile();
 
 /** total_count of one list as the API reports it, read outside the CLI. */
 async function totalCount(path: string, query: Record<string, string> = {}): Promise<number> {

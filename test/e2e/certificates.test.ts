@@ -1,16 +1,9 @@
 // `zoneform certificates` against the emulator: every custom hostname of the zones with its CA,
 // lets_encrypt ones flagged with the advice per certificate type; a report, so exit 0 either way.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TestEmulator, ZONE, runCli } from "../helpers/cli.js";
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await TestEmulator.start();
-});
-afterAll(async () => emu.close());
-beforeEach(async () => {
-  await emu.reset();
-});
+const emu = TestEmulator.perFile();
 
 describe("zoneform certificates", () => {
   it("lists each hostname's CA, SSL status and method, flags lets_encrypt, and exits 0", async () => {

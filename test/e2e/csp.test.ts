@@ -1,18 +1,10 @@
 // `zoneform csp suggest` end to end: the directive built from the emulator's inventory, malicious hosts
 // left out and listed, the calls made, and the YAML block pasted into a file and applied as it is.
 import { parse } from "yaml";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TestEmulator, ZONE, runCli, writeConfig } from "../helpers/cli.js";
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await TestEmulator.start();
-});
-afterAll(async () => emu.close());
-beforeEach(async () => {
-  await emu.reset();
-  await emu.clearRequests();
-});
+const emu = TestEmulator.perFile();
 
 describe("csp suggest", () => {
   it("builds script-src and connect-src from active, non-malicious items and lists the malicious hosts", async () => {

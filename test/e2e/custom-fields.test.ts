@@ -1,22 +1,14 @@
 // Custom log fields end to end against the emulator: one log_custom_field rule in the
 // http_log_custom_fields entry point, created, changed and removed; plan → apply → plan with no
 // changes each time, asserting the exact calls from the emulator's request log.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TestEmulator, ZONE, runCli, writeConfig } from "../helpers/cli.js";
 
 const PHASE = "http_log_custom_fields";
 const Z = ZONE.com;
 const EP_PATH = `zones/${Z}/rulesets/phases/${PHASE}/entrypoint`;
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await TestEmulator.start();
-});
-afterAll(async () => emu.close());
-beforeEach(async () => {
-  await emu.reset();
-  await emu.clearRequests();
-});
+const emu = TestEmulator.perFile();
 
 interface Rule {
   id: string;

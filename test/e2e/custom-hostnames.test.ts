@@ -1,17 +1,10 @@
 // Custom hostname certificate authorities end to end against the emulator: plan → apply → plan with
 // no changes, the exact PATCH bodies (with the live method and type), the reads, and a missing
 // hostname as a plan error with no writes.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TestEmulator, ZONE, runCli, writeConfig } from "../helpers/cli.js";
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await TestEmulator.start();
-});
-afterAll(async () => emu.close());
-beforeEach(async () => {
-  await emu.reset();
-});
+const emu = TestEmulator.perFile();
 
 // The seed's hostnames of example.com: shop (lets_encrypt, http), app (google, txt), portal
 // (digicert, http), api ("" = default, txt).

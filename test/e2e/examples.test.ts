@@ -2,18 +2,11 @@
 // each per-need example apply on a fresh emulator and then plan with no changes.
 import { readdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TestEmulator, ZONE, runCli } from "../helpers/cli.js";
 
 const EXAMPLES = resolve(import.meta.dirname, "../../examples");
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await TestEmulator.start();
-});
-afterAll(async () => emu.close());
-beforeEach(async () => {
-  await emu.reset();
-});
+const emu = TestEmulator.perFile();
 
 const SECRETS = { AWS_KEY_ID: "AKIAIOSFODNN7EXAMPLE", AWS_SECRET: "wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY", DATADOG_API_KEY: "dd0123456789abcdef0123456789abcd" };
 

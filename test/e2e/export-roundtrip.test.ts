@@ -5,17 +5,10 @@
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parse } from "yaml";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ACCOUNT, TestEmulator, ZONE, runCli, tempDir, writeConfig } from "../helpers/cli.js";
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await TestEmulator.start();
-});
-afterAll(async () => emu.close());
-beforeEach(async () => {
-  await emu.reset();
-});
+const emu = TestEmulator.perFile();
 
 const FULL = resolve(import.meta.dirname, "../../examples/full.yaml");
 const SECRETS = { AWS_KEY_ID: "AKIAIOSFODNN7EXAMPLE", AWS_SECRET: "wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY", DATADOG_API_KEY: "dd0123456789abcdef0123456789abcd" };

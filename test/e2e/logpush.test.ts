@@ -3,17 +3,10 @@
 // replacement (make before break), prune, the ownership challenge flow and destination checks.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TestEmulator, ZONE, runCli, writeConfig, type LoggedRequest } from "../helpers/cli.js";
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await TestEmulator.start();
-});
-afterAll(async () => emu.close());
-beforeEach(async () => {
-  await emu.reset();
-});
+const emu = TestEmulator.perFile();
 
 const Z = ZONE.com;
 const JOBS = `zones/${Z}/logpush/jobs`;

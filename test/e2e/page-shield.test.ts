@@ -2,18 +2,11 @@
 // changes, with the exact calls from the emulator's request log.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { planValidator } from "../../src/plan/plan-file.js";
 import { TestEmulator, ZONE, runCli, tempDir, writeConfig } from "../helpers/cli.js";
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await TestEmulator.start();
-});
-afterAll(async () => emu.close());
-beforeEach(async () => {
-  await emu.reset();
-});
+const emu = TestEmulator.perFile();
 
 const header = "version: 1\nzones:\n";
 const zoneBlock = (id: string, name: string, body: string) =>

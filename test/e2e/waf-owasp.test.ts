@@ -2,7 +2,7 @@
 // tune by intent, disable, adopt, and never disturb rules zoneform does not own. Every scenario is
 // plan → apply → plan with no changes, asserting the exact calls from the emulator's request log.
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { planValidator } from "../../src/plan/plan-file.js";
 import { ACCOUNT, TestEmulator, ZONE, runCli, tempDir, writeConfig } from "../helpers/cli.js";
 
@@ -13,15 +13,7 @@ const PHASE = "http_request_firewall_managed";
 const Z = ZONE.com;
 const EP_PATH = `zones/${Z}/rulesets/phases/${PHASE}/entrypoint`;
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await TestEmulator.start();
-});
-afterAll(async () => emu.close());
-beforeEach(async () => {
-  await emu.reset();
-  await emu.clearRequests();
-});
+const emu = TestEmulator.perFile();
 
 interface Rule {
   id: string;

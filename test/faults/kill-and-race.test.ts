@@ -4,21 +4,14 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TOKEN, TestEmulator, runCli } from "../helpers/cli.js";
 import { applyUntilDone, createFleet, expectConverged } from "./fleet.js";
 
 const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
 const ZONES = 10;
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await TestEmulator.start();
-});
-afterAll(async () => emu.close());
-beforeEach(async () => {
-  await emu.reset();
-});
+const emu = TestEmulator.perFile();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -2,7 +2,7 @@
 // 502, connection resets and answers slower than the client's timeout, before and after the handler
 // ran), an apply over 20 zones, run again until it succeeds, ends in the desired state: no duplicate
 // policy or job, no lost foreign rule. Over a fixed set of seeds, so every run is the same.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TestEmulator } from "../helpers/cli.js";
 import { applyUntilDone, createFleet, expectConverged } from "./fleet.js";
 
@@ -11,14 +11,7 @@ const TIMEOUT_MS = 400;
 const SLOW_MS = 700;
 const MAX_RUNS = 8;
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await TestEmulator.start();
-});
-afterAll(async () => emu.close());
-beforeEach(async () => {
-  await emu.reset();
-});
+const emu = TestEmulator.perFile();
 
 /**
  * Seven kinds of fault adding up to about 10 % of the answers. A 429 pauses the whole run for its

@@ -4,7 +4,8 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
-import { startEmulator, type RunningEmulator } from "../../src/emulator/index.js";
+import { afterAll, beforeAll, beforeEach } from "vitest";
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../src/emulator/index.js";
 import { memoryIO } from "../../src/cli/io.js";
 import { main } from "../../src/cli/program.js";
 
@@ -22,10 +23,32 @@ export interface LoggedRequest {
 }
 
 export class TestEmulator {
-  private constructor(readonly emu: RunningEmulator) {}
+  private running?: RunningEmulator;
 
-  static async start(opts: { latencyMs?: number } = {}): Promise<TestEmulator> {
+  private constructor(running?: RunningEmulator) {
+    this.running = running;
+  }
+
+  private get emu(): RunningEmulator {
+    if (!this.running) throw new Error("the test emulator is not started: use TestEmulator.perFile() at the top of the test file");
+    return this.running;
+  }
+
+  static async start(opts: EmulatorOptions = {}): Promise<TestEmulator> {
     return new TestEmulator(await startEmulator({ port: 0, ...opts }));
+  }
+
+  /** One emulator for the whole test file, reset to the seed (request log cleared) before each test. */
+  static perFile(opts: EmulatorOptions = {}): TestEmulator {
+    const t = new TestEmulator();
+    beforeAll(async () => {
+      t.running = await startEmulator({ port: 0, ...opts });
+    });
+    afterAll(async () => t.running?.close());
+    beforeEach(async () => {
+      await t.reset();
+    });
+    return t;
   }
 
   get url(): string {
