@@ -51,10 +51,6 @@ export function generateInventory(opts: InventoryOptions): Inventory {
   };
 }
 
-/** A script is malicious when its js_integrity_score is below this (the documented threshold). */
-export const MALICIOUS_THRESHOLD = 50;
-
-
 /** The fields scripts and connections share (Page Shield reports both the same way). */
 function observedItem(
   rng: () => number,

@@ -52,15 +52,6 @@ export function paginate<T>(items: readonly T[], req: PageRequest): { result: T[
   };
 }
 
-/** Both steps at once: the common case of a list handler. */
-export function paginateQuery<T>(
-  items: readonly T[],
-  query: URLSearchParams,
-  bounds: PageBounds,
-): { result: T[]; result_info: PageResultInfo } {
-  return paginate(items, readPageRequest(query, bounds));
-}
-
 function readInteger(query: URLSearchParams, name: string, fallback: number): number {
   const raw = query.get(name);
   if (raw === null || raw === "") return fallback;

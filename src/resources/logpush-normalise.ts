@@ -200,17 +200,6 @@ function safeDecode(s: string): string {
   }
 }
 
-/** The comparable form of a desired job's managed fields (what the file does not say is absent). */
-export function desiredComparable(job: DesiredLogpushJob): Record<string, unknown> {
-  return {
-    destination_conf: job.destination_conf,
-    enabled: job.enabled,
-    ...(job.max_upload_bytes !== undefined ? { max_upload_bytes: job.max_upload_bytes } : {}),
-    ...(job.max_upload_interval_seconds !== undefined ? { max_upload_interval_seconds: job.max_upload_interval_seconds } : {}),
-    ...(job.max_upload_records !== undefined ? { max_upload_records: job.max_upload_records } : {}),
-  };
-}
-
 /**
  * A filter as a reviewer reads it, e.g. `ClientRequestHost eq "example.com" and (ClientRequestPath
  * contains "/api" or EdgeResponseStatus geq 500)`: a word diff of it shows exactly what changed,
