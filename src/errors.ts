@@ -83,6 +83,8 @@ export class ApiError extends ZoneformError {
       errors: ApiErrorDetail[];
       retryable: boolean;
       retryAfterMs?: number;
+      /** The answer was a Cloudflare API envelope (JSON with `success`), not an HTML page or an empty body. */
+      envelope?: boolean;
     },
   ) {
     super(message);
@@ -93,6 +95,21 @@ export class ApiError extends ZoneformError {
   isRetryable(): boolean {
     return this.info.retryable;
   }
+  /**
+   * "Not found" said by the API itself: its envelope with code 10003, or a 404 in its envelope. An
+   * HTML or empty 404 (a proxy, a wrong base URL) is not the API saying the thing does not exist.
+   */
+  isNotFound(): boolean {
+    return this.info.envelope === true && (this.info.status === 404 || this.info.errors.some((e) => e.code === 10003));
+  }
+}
+
+/**
+ * The API answered something of the wrong shape (an id missing, a field of the wrong type): refused,
+ * never coerced. The message says what was answered and what was expected.
+ */
+export class AnswerShapeError extends ZoneformError {
+  readonly exitCode = EXIT.error;
 }
 
 /**
@@ -130,7 +147,7 @@ export class ApplyError extends ZoneformError {
   readonly exitCode = EXIT.partial;
   constructor(
     message: string,
-    readonly report: { done: string[]; failed: string[]; notDone: string[] },
+    readonly report: { done: string[]; failed: string[]; notDone: string[]; uncertain: string[] },
   ) {
     super(message);
   }

@@ -1,12 +1,14 @@
 // Turns one Page Shield inventory item (script, connection or cookie) into at most one finding with a
-// severity and the reasons for it. Pure. The malicious verdict follows the API's own definition: a
-// script is malicious when its js_integrity_score is below 50, or when its domain or URL is reported
-// malicious. A null or absent score means "not scored yet", which is not a verdict either way.
+// severity and the reasons for it. Pure. A script is malicious when its js_integrity_score is below
+// the threshold, or when its domain or URL is reported malicious. Cloudflare's pages disagree on the
+// threshold (the API reference calls scores up to 10 "likely malicious", the malicious-script page
+// uses 50), so it is a setting, 50 by default, and every report says which was used. A null or absent
+// score means "not scored yet", which is not a verdict either way.
 
 export type InventoryKind = "script" | "connection" | "cookie";
 export type Severity = "high" | "medium" | "low";
 
-/** Below this js_integrity_score a script is malicious (spec: "lower than 50 means malicious"). */
+/** Below this js_integrity_score a script is malicious by default (the malicious-script-detection page's 50). */
 export const MALICIOUS_SCORE_THRESHOLD = 50;
 
 export const SEVERITY_RANK: Record<Severity, number> = { high: 3, medium: 2, low: 1 };
@@ -73,11 +75,11 @@ function reportedReasons(raw: Raw): { reasons: string[]; domain: string[]; url: 
   return { reasons, domain, url };
 }
 
-export function classifyScript(raw: Raw): Finding | undefined {
+export function classifyScript(raw: Raw, threshold = MALICIOUS_SCORE_THRESHOLD): Finding | undefined {
   const score = scoreOf(raw.js_integrity_score);
   const reported = reportedReasons(raw);
   const reasons = [...reported.reasons];
-  if (score !== null && score < MALICIOUS_SCORE_THRESHOLD) reasons.unshift(`js_integrity_score ${score} < ${MALICIOUS_SCORE_THRESHOLD}`);
+  if (score !== null && score < threshold) reasons.unshift(`js_integrity_score ${score} < ${threshold}`);
   if (reasons.length === 0) return undefined;
   // Lower scores are worse; each report adds weight so that a reported script with a low score leads.
   const rank = (score === null ? 50 : 100 - score) + 100 * reported.reasons.length;
@@ -126,8 +128,8 @@ export function classifyCookie(raw: Raw): Finding | undefined {
   };
 }
 
-export function classify(kind: InventoryKind, raw: Raw): Finding | undefined {
-  if (kind === "script") return classifyScript(raw);
+export function classify(kind: InventoryKind, raw: Raw, threshold = MALICIOUS_SCORE_THRESHOLD): Finding | undefined {
+  if (kind === "script") return classifyScript(raw, threshold);
   if (kind === "connection") return classifyConnection(raw);
   return classifyCookie(raw);
 }

@@ -7,11 +7,13 @@ import { INVENTORY_KINDS, type AuditCollector, type KindSummary } from "./collec
 export type AuditFormat = "text" | "json" | "markdown" | "csv";
 export const AUDIT_FORMATS: readonly AuditFormat[] = ["text", "json", "markdown", "csv"];
 
-/** The list filters an audit ran with, as sent to the API. */
+/** The list filters an audit ran with, as sent to the API, and the verdict's score threshold. */
 export interface AuditFilters {
   status?: string[];
   hosts?: string[];
   page_url?: string[];
+  /** A script scored below this js_integrity_score is malicious. */
+  malicious_below: number;
 }
 
 export interface AuditRenderer {
@@ -71,6 +73,7 @@ function describeFilters(f: AuditFilters): string {
   const parts = [`status ${f.status?.join(",") ?? "active (default)"}`];
   if (f.hosts) parts.push(`host ${f.hosts.join(",")}`);
   if (f.page_url) parts.push(`page URL ${f.page_url.join(",")}`);
+  parts.push(`malicious below js_integrity_score ${f.malicious_below}`);
   return parts.join("; ");
 }
 

@@ -2,7 +2,7 @@
 // in memory at a time), classifies each item, streams findings to the renderer and keeps only counters
 // and the worst `limit` findings per kind. Used by `zoneform audit` and by the benchmark.
 import type { CloudflareClient } from "../cloudflare/types.js";
-import { classify, scoreOf, type InventoryKind } from "./classify.js";
+import { classify, MALICIOUS_SCORE_THRESHOLD, scoreOf, type InventoryKind } from "./classify.js";
 import { AuditCollector, INVENTORY_KINDS, type KindSummary } from "./collector.js";
 import { createRenderer, type AuditFilters, type AuditFormat, type AuditTotals } from "./render.js";
 
@@ -20,6 +20,8 @@ export interface AuditOptions {
   format?: AuditFormat;
   /** Rows per kind in text and Markdown output. */
   limit?: number;
+  /** A script scored below this is malicious (default 50). */
+  maliciousBelow?: number;
   perPage?: number;
   now?: () => Date;
   /** Called after each zone, e.g. for progress on stderr. */
@@ -46,6 +48,7 @@ export function auditFilters(opts: AuditOptions): AuditFilters {
     ...(opts.status?.length ? { status: opts.status } : {}),
     ...(opts.hosts?.length ? { hosts: opts.hosts } : {}),
     ...(opts.pageUrls?.length ? { page_url: opts.pageUrls } : {}),
+    malicious_below: opts.maliciousBelow ?? MALICIOUS_SCORE_THRESHOLD,
   };
 }
 
@@ -87,7 +90,7 @@ export async function runAudit(
       });
       for await (const raw of items) {
         collector.countRead(kind, { unscored: kind === "script" && scoreOf(raw.js_integrity_score) === null });
-        const finding = classify(kind, raw);
+        const finding = classify(kind, raw, filters.malicious_below);
         if (!finding) continue;
         collector.add(finding);
         renderer.finding(zoneId, finding);

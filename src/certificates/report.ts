@@ -1,7 +1,7 @@
 // The certificate authority report of `zoneform certificates`: which custom hostnames use which CA,
 // flagging those still on the CA whose cross-signed chain was retired, with the spec's advice per
 // certificate type. Pure: built from the hostnames already listed, rendered as text or JSON.
-import { normaliseCustomHostname, RETIRING_CA } from "../resources/custom-hostnames.js";
+import { normaliseCustomHostname, RETIRED_CA, RETIRING_CA } from "../resources/custom-hostnames.js";
 
 export interface HostnameCertificate {
   id: string;
@@ -18,7 +18,7 @@ export interface HostnameCertificate {
 export interface ZoneCertificates {
   zone_id: string;
   hostnames: HostnameCertificate[];
-  /** CA (`""` for the default) → number of hostnames. */
+  /** CA (`""` for none shown, `uploaded` for uploaded certificates) → number of hostnames. */
   by_certificate_authority: Record<string, number>;
 }
 
@@ -37,7 +37,7 @@ export const CHAIN_RETIREMENT =
 
 export const ADVICE: Readonly<Record<CertificateType, string>> = {
   custom_hostname:
-    'not changed automatically. Set certificate_authority in the file\'s custom_hostnames to "" (Cloudflare picks a more compatible CA, falling back to lets_encrypt only when a CAA record blocks the alternative) or to another CA (google, ssl_com, digicert), then plan and apply; the certificate is re-validated and re-issued.',
+    'not changed automatically. Set certificate_authority in the file\'s custom_hostnames to "" (Cloudflare picks a more compatible CA, falling back to lets_encrypt only when a CAA record blocks the alternative) or to another CA (google, ssl_com), then plan and apply; the certificate is re-validated and re-issued.',
   universal: "switched to a more compatible CA automatically; nothing to do.",
   advanced:
     "set to lets_encrypt are not changed automatically (Cloudflare reports them by e-mail and in the list certificates operation); choose another CA for them.",
@@ -58,10 +58,14 @@ export function buildCertificateReport(zones: Array<{ zone_id: string; hostnames
   const out: ZoneCertificates[] = zones.map((z) => {
     const hostnames = z.hostnames
       .map(normaliseCustomHostname)
-      .map((h) => ({ ...h, flagged: h.certificate_authority === RETIRING_CA }))
+      // An uploaded certificate was issued by no CA Cloudflare manages: nothing to flag or change.
+      .map((h) => ({ ...h, flagged: !h.uploaded && h.certificate_authority === RETIRING_CA }))
       .sort((a, b) => Number(b.flagged) - Number(a.flagged) || a.hostname.localeCompare(b.hostname));
     const by: Record<string, number> = {};
-    for (const h of hostnames) by[h.certificate_authority] = (by[h.certificate_authority] ?? 0) + 1;
+    for (const h of hostnames) {
+      const key = h.uploaded ? "uploaded" : h.certificate_authority;
+      by[key] = (by[key] ?? 0) + 1;
+    }
     return { zone_id: z.zone_id, hostnames, by_certificate_authority: by };
   });
   return {
@@ -73,6 +77,7 @@ export function buildCertificateReport(zones: Array<{ zone_id: string; hostnames
 }
 
 const caText = (ca: string) => (ca === "" ? "default" : ca);
+const hostCa = (h: { certificate_authority: string; uploaded?: true }) => (h.uploaded ? "uploaded" : caText(h.certificate_authority));
 
 function table(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -86,7 +91,7 @@ export function renderCertificateReportText(report: CertificateReport): string {
     if (z.hostnames.length > 0) {
       const rows = [["", "HOSTNAME", "CA", "SSL STATUS", "METHOD"]];
       for (const h of z.hostnames) {
-        rows.push([h.flagged ? "!" : " ", h.hostname, caText(h.certificate_authority), h.ssl_status ?? "-", h.method ?? "-"]);
+        rows.push([h.flagged ? "!" : " ", h.hostname, hostCa(h), h.ssl_status ?? "-", h.method ?? "-"]);
       }
       out.push(...table(rows).map((l) => `  ${l}`));
       const by = Object.entries(z.by_certificate_authority)
@@ -101,6 +106,13 @@ export function renderCertificateReportText(report: CertificateReport): string {
     out.push(`  ${TYPE_LABEL.custom_hostname} are ${ADVICE.custom_hostname}`);
   } else {
     out.push(`No custom hostname uses ${report.retiring_certificate_authority} (${CHAIN_RETIREMENT}).`);
+  }
+  const onRetired = report.zones.reduce((n, z) => n + z.hostnames.filter((h) => !h.uploaded && h.certificate_authority === RETIRED_CA).length, 0);
+  if (onRetired > 0) {
+    out.push(
+      `! ${onRetired} custom hostname(s) use ${RETIRED_CA}, which Cloudflare no longer issues from (no new orders or renewals since 2023-10-26): ` +
+        'set certificate_authority to "" (or leave it out) in the file and apply, and Cloudflare picks another CA.',
+    );
   }
   out.push("");
   out.push("Not covered by this report (other certificate types):");

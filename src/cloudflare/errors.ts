@@ -49,7 +49,7 @@ export function unwrapResponse(ctx: ResponseContext): Unwrapped {
       throw new ApiError(
         `${ctx.method} ${ctx.path}: the answer (HTTP ${ctx.status}) is JSON but not a Cloudflare API envelope ` +
           `(no boolean "success"); is --api-url / CLOUDFLARE_API_BASE_URL the API base, e.g. https://api.cloudflare.com/client/v4?`,
-        info(ctx, [], false),
+        info(ctx, [], false, false),
       );
     }
     throw apiError(ctx, [], "JSON that is not a Cloudflare API envelope");
@@ -60,7 +60,7 @@ export function unwrapResponse(ctx: ResponseContext): Unwrapped {
   if (ok && json.success && ctx.method === "GET" && (typeof json.result !== "object" || json.result === null)) {
     throw new ApiError(
       `${ctx.method} ${ctx.path}: the API answered HTTP ${ctx.status} without a usable "result" (got ${json.result === null || json.result === undefined ? "none" : typeof json.result})`,
-      info(ctx, errors, false),
+      info(ctx, errors, false, true),
     );
   }
   if (ok && json.success) {
@@ -73,7 +73,7 @@ export function unwrapResponse(ctx: ResponseContext): Unwrapped {
   if (ok) {
     throw new ApiError(
       `${ctx.method} ${ctx.path}: the API reported a failure with HTTP ${ctx.status}: ${describeErrors(errors) || "no error given"}`,
-      info(ctx, errors, false),
+      info(ctx, errors, false, true),
     );
   }
   throw apiError(ctx, errors);
@@ -123,13 +123,14 @@ export function describeErrors(errors: ApiErrorDetail[]): string {
     .join("; ");
 }
 
-function info(ctx: ResponseContext, errors: ApiErrorDetail[], retryable: boolean): ApiError["info"] {
+function info(ctx: ResponseContext, errors: ApiErrorDetail[], retryable: boolean, envelope: boolean): ApiError["info"] {
   return {
     status: ctx.status,
     method: ctx.method,
     path: ctx.path,
     errors,
     retryable,
+    envelope,
     ...(ctx.retryAfterMs !== undefined ? { retryAfterMs: ctx.retryAfterMs } : {}),
   };
 }
@@ -185,7 +186,7 @@ function apiError(ctx: ResponseContext, errors: ApiErrorDetail[], oddBody?: stri
     message = `${method} ${path} was rejected with HTTP ${status}${after}${cf}`;
     if (oddBody) message += "; is --api-url / CLOUDFLARE_API_BASE_URL right?";
   }
-  return new ApiError(message, info(ctx, errors, retryable));
+  return new ApiError(message, info(ctx, errors, retryable, oddBody === undefined));
 }
 
 /** The first id in `path` that is not of its kind's form (32 hex; logpush job ids are integers). */

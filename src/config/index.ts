@@ -57,6 +57,15 @@ export function checkConfigSources(
   shown.sort((a, b) => (order.get(a.file) ?? 0) - (order.get(b.file) ?? 0) || a.line - b.line || a.column - b.column);
   const errors = shown.filter(isError);
   const warnings = shown.filter((p) => !isError(p));
+  // wrangler's variable names the account when the file does not.
+  const account = env.CLOUDFLARE_ACCOUNT_ID?.trim();
+  if (desired && desired.account_id === undefined && account) {
+    if (!/^[0-9a-f]{32}$/.test(account)) {
+      errors.push({ file: "CLOUDFLARE_ACCOUNT_ID", line: 0, column: 0, pointer: "", message: "expected an account id, 32 lower-case hex characters" });
+    } else {
+      desired.account_id = account;
+    }
+  }
   return errors.length === 0 && desired ? { desired, errors, warnings } : { errors, warnings };
 }
 

@@ -18,6 +18,8 @@ import type {
 import { isEmptyFilter } from "./filter.js";
 
 export const DEFAULT_MAX_DELETES = 5;
+/** An execute rule's expression when the file gives none: every request. */
+export const DEFAULT_EXPRESSION = "true";
 export const SCORE_THRESHOLDS = { low: 60, medium: 40, high: 25 } as const;
 
 /** The shape the schema guarantees (optional fields as written). */
@@ -36,15 +38,15 @@ export interface FileZone {
     policies?: Array<{ description: string; action: PolicyAction; expression: string; value: string; enabled?: boolean }>;
   };
   waf?: {
-    owasp?: { enabled: boolean; paranoia_level?: number; score_threshold?: number | keyof typeof SCORE_THRESHOLDS; action?: OwaspAction };
-    cloudflare_managed?: { enabled: boolean; action?: OwaspAction };
+    owasp?: { enabled: boolean; paranoia_level?: number; score_threshold?: number | keyof typeof SCORE_THRESHOLDS; action?: OwaspAction; expression?: string };
+    cloudflare_managed?: { enabled: boolean; action?: OwaspAction; expression?: string };
   };
   logs?: {
     custom_fields?: Partial<DesiredCustomFields>;
     logpush_jobs?: Array<Omit<DesiredLogpushJob, "enabled"> & { enabled?: boolean }>;
     prune?: boolean;
   };
-  custom_hostnames?: Array<{ hostname: string; certificate_authority: CertificateAuthority }>;
+  custom_hostnames?: Array<{ hostname: string; certificate_authority?: CertificateAuthority }>;
 }
 
 export function scoreThreshold(value: number | keyof typeof SCORE_THRESHOLDS | undefined): number {
@@ -61,7 +63,7 @@ export function normaliseZone(zone: FileZone, source?: SourceRef): DesiredZone {
   if (zone.custom_hostnames) {
     out.custom_hostnames = zone.custom_hostnames.map((h) => ({
       hostname: h.hostname.toLowerCase(),
-      certificate_authority: h.certificate_authority,
+      certificate_authority: h.certificate_authority ?? "",
     }));
   }
   if (source) out.source = source;
@@ -89,11 +91,12 @@ function normaliseWaf(waf: NonNullable<FileZone["waf"]>): DesiredWaf {
       paranoia_level: waf.owasp.paranoia_level ?? 1,
       score_threshold: scoreThreshold(waf.owasp.score_threshold),
       action: waf.owasp.action ?? "block",
+      expression: waf.owasp.expression ?? DEFAULT_EXPRESSION,
     };
     out.owasp = owasp;
   }
   if (waf.cloudflare_managed) {
-    out.cloudflare_managed = { enabled: waf.cloudflare_managed.enabled };
+    out.cloudflare_managed = { enabled: waf.cloudflare_managed.enabled, expression: waf.cloudflare_managed.expression ?? DEFAULT_EXPRESSION };
     if (waf.cloudflare_managed.action !== undefined) out.cloudflare_managed.action = waf.cloudflare_managed.action;
   }
   return out;

@@ -3,7 +3,7 @@
 // one at a time and only distinct origins and hosts are kept. A source on the page's own host is
 // 'self'; many subdomains of one parent collapse to a wildcard; a host that served anything malicious
 // is left out entirely (and listed), and never hidden inside a wildcard.
-import { classifyConnection, classifyScript } from "../audit/classify.js";
+import { classifyConnection, classifyScript, MALICIOUS_SCORE_THRESHOLD } from "../audit/classify.js";
 
 export type CspItemKind = "script" | "connection";
 
@@ -27,11 +27,15 @@ export interface CspSuggestion {
   page_hosts: string[];
   /** Items read, and items whose URL gave no origin (data:, blob:, relative). */
   counts: { scripts: number; connections: number; skipped: number };
+  /** The js_integrity_score below which a script counted as malicious. */
+  malicious_below: number;
 }
 
 export interface CspOptions {
   /** This many subdomains (or more) of one parent domain become `scheme://*.parent`. 0 turns it off. */
   wildcardThreshold?: number;
+  /** A script scored below this is malicious (default 50, as in `audit`). */
+  maliciousBelow?: number;
 }
 
 export const DEFAULT_WILDCARD_THRESHOLD = 5;
@@ -70,6 +74,10 @@ export class CspSuggester {
 
   constructor(private readonly opts: CspOptions = {}) {}
 
+  private get threshold(): number {
+    return this.opts.maliciousBelow ?? MALICIOUS_SCORE_THRESHOLD;
+  }
+
   /** Adds one item as the API lists it; malicious ones (same verdict as `audit`) mark their host. */
   add(kind: CspItemKind, raw: Record<string, unknown>): void {
     if (kind === "script") this.counts.scripts += 1;
@@ -83,7 +91,7 @@ export class CspSuggester {
       return;
     }
     const isSelf = origin.host === pageHost && (origin.scheme === "https" || origin.scheme === "wss");
-    const finding = kind === "script" ? classifyScript(raw) : classifyConnection(raw);
+    const finding = kind === "script" ? classifyScript(raw, this.threshold) : classifyConnection(raw);
     if (finding) {
       if (isSelf) {
         this.selfMalicious.count += 1;
@@ -120,6 +128,7 @@ export class CspSuggester {
       self_hosted_malicious: { count: this.selfMalicious.count, examples: [...this.selfMalicious.examples] },
       page_hosts: [...this.pageHosts].sort(),
       counts: { ...this.counts },
+      malicious_below: this.threshold,
     };
   }
 

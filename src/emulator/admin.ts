@@ -1,6 +1,6 @@
-// The admin API under /__emulator/: lets tests and scripts read and replace the state, add zones and
-// inventories, inject faults, set latency and the rate limit, read the request log and compute the
-// Logpush ownership token. No auth; plain JSON in and out (no envelope); never in the request log.
+// The admin API under /__emulator/: lets tests and scripts read and replace the state, add zones,
+// inventories and recorded real answers, inject faults, set latency and the rate limit, read the
+// request log and compute the Logpush ownership token. No auth; plain JSON in and out (no envelope); never in the request log.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { generateInventory } from "./inventory.js";
 import { zoneIdFor } from "./ids.js";
@@ -9,9 +9,11 @@ import { createEmptyZone } from "./seed.js";
 import { parseBody, readBody, sendJson } from "./http-util.js";
 import type { EmulatorRuntime } from "./server.js";
 import { normalizeState, StateDocumentError } from "./state-file.js";
+import { recordedPath, RecordedAnswerError, stateFromRecorded, type RecordedAnswer } from "./recorded.js";
 import type { FaultSpec } from "./faults.js";
-import { ApiFault, type ZonePlanName } from "./types.js";
+import { ApiFault } from "./types.js";
 import { requireFields } from "./validate.js";
+import { PLAN_NAMES, planNameOf } from "./zone-plans.js";
 
 class AdminError extends Error {
   constructor(
@@ -39,6 +41,12 @@ const HANDLERS: Record<string, AdminHandler> = {
     return { ok: true };
   },
   "POST zones": addZone,
+  // A recorded real answer (spec/recorded/*.json) loaded as state; `?zone_id=` names the zone.
+  "POST recorded": (rt, body, url) => {
+    const opts = { zoneId: url.searchParams.get("zone_id") ?? undefined };
+    rt.state = stateFromRecorded(rt.state, body as RecordedAnswer, opts);
+    return { ok: true, path: recordedPath(body as RecordedAnswer, opts) };
+  },
   "POST inventory": replaceInventory,
   "GET faults": (rt) => rt.faults.list(),
   "POST faults": addFault,
@@ -86,7 +94,7 @@ export async function handleAdmin(rt: EmulatorRuntime, req: IncomingMessage, res
   } catch (err) {
     if (err instanceof AdminError) return sendJson(res, err.status, {}, { error: err.message });
     if (err instanceof StateDocumentError) return sendJson(res, 400, {}, { error: err.message, problems: err.problems });
-    if (err instanceof ApiFault) return sendJson(res, 400, {}, { error: err.message });
+    if (err instanceof ApiFault || err instanceof RecordedAnswerError) return sendJson(res, 400, {}, { error: err.message });
     throw err;
   }
 }
@@ -98,15 +106,18 @@ function checked(body: unknown, fields: Parameters<typeof requireFields>[1]): Re
 function addZone(rt: EmulatorRuntime, body: unknown): unknown {
   const b = checked(body, {
     name: { type: "string", required: true },
-    plan: { type: "string", required: true, enum: ["free", "pro", "business", "enterprise"] },
+    plan: { type: "string", required: true },
     waf_migration: { type: "string", enum: ["previous", "new"] },
   });
+  // The caller names the plan by its legacy name (or its plan id); the zone answers it as an object.
+  const plan = planNameOf(b.plan);
+  if (!plan) throw new AdminError(400, `plan must be one of ${PLAN_NAMES.join(", ")} (or its plan id), got ${JSON.stringify(b.plan)}`);
   const name = (b.name as string).toLowerCase();
   if (!/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(name)) throw new AdminError(400, `${name} is not a domain name`);
   const id = zoneIdFor(name);
   if (rt.state.zones.some((z) => z.id === id)) throw new AdminError(409, `zone ${name} already exists (id ${id})`);
   const wafMode = (b.waf_migration as "previous" | "new" | undefined) ?? "new";
-  rt.state.zones.push(createEmptyZone(name, b.plan as ZonePlanName, { wafMode, now: new Date().toISOString() }));
+  rt.state.zones.push(createEmptyZone(name, plan, { wafMode, now: new Date().toISOString() }));
   return { id };
 }
 

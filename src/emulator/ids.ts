@@ -19,10 +19,17 @@ export function randomId(): string {
   return randomBytes(16).toString("hex");
 }
 
-/** A UUID-shaped string (36 characters) derived from `text`: certificate pack ids look like this. */
+/** Lower-case UUID, as custom hostname and certificate ids are (`234e5416-89bd-44ae-adea-93082b3a88ed`). */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * A version-4-shaped UUID derived from `text` (md5, with the version and variant bits set as in the
+ * recorded ids): deterministic, so the seed names the same hostnames on every start.
+ */
 export function uuidFrom(text: string): string {
   const h = md5Hex(text);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+  const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
 /** mulberry32: tiny, fast and good enough for test data; returns floats in [0, 1). */

@@ -1,6 +1,8 @@
 // Deterministic Page Shield inventory: the scripts, connections and cookies a zone's pages load. The
 // same input always gives the same output (ids, scores, timestamps), so tests and demos can name items;
-// it is fast enough to produce 50 000 scripts for paging and performance tests.
+// it is fast enough to produce 50 000 scripts for paging and performance tests. Scripts always carry
+// malicious_url_categories and the 2026 threat scores, connections malicious_domain_categories, cookies
+// max_age_attribute (null when unset).
 import { createRng, hexFrom, seedFrom } from "./ids.js";
 
 type Item = Record<string, unknown> & { id: string };
@@ -98,6 +100,8 @@ function generateScripts(opts: InventoryOptions, rng: () => number): Item[] {
       versions: [{ hash, js_integrity_score: integrity, fetched_at: seen.last_seen_at }],
     };
     if (malicious) markReported(script, rng);
+    script.malicious_url_categories ??= [];
+    addThreatScores(script);
     out[i] = script;
   }
   return out;
@@ -123,6 +127,7 @@ function generateConnections(opts: InventoryOptions, rng: () => number): Item[] 
         );
     const conn: Item = { ...observedItem(rng, { url, host, seen, pages, cdnCgi: false }), page_urls: pages };
     if (malicious) markReported(conn, rng);
+    conn.malicious_domain_categories ??= [];
     out[i] = conn;
   }
   return out;
@@ -153,11 +158,31 @@ function generateCookies(opts: InventoryOptions, rng: () => number): Item[] {
       first_page_url: pages[0],
       page_urls: pages,
     };
-    // max_age is absent rather than null: the official schema types it as a plain integer.
-    if (rng() < 0.6) cookie.max_age_attribute = 3600 * (1 + Math.floor(rng() * 720));
+    // Unset max_age reads back null (Page Shield API reference), though the 2024 schema types it as a
+    // plain integer.
+    cookie.max_age_attribute = rng() < 0.6 ? 3600 * (1 + Math.floor(rng() * 720)) : null;
     out[i] = cookie;
   }
   return out;
+}
+
+/**
+ * The 2026 scores of a script (`malware_score`, `cryptomining_score`, `magecart_score`, 1–99, lower is
+ * worse like js_integrity_score): low where the script is malicious or reported in that category. Drawn
+ * from the script's id, not the list's generator, so adding them left every other value as it was.
+ */
+export function addThreatScores(script: Item): void {
+  const rng = createRng(seedFrom(`${script.id}|threat`));
+  const categories = [...asStrings(script.malicious_url_categories), ...asStrings(script.malicious_domain_categories)];
+  const score = (bad: boolean) => (bad ? 1 + Math.floor(rng() * 30) : 50 + Math.floor(rng() * 50));
+  const malicious = typeof script.js_integrity_score === "number" && script.js_integrity_score < 50;
+  script.malware_score = score(malicious || categories.includes("Malware"));
+  script.cryptomining_score = score(categories.includes("Cryptomining"));
+  script.magecart_score = score(categories.includes("Magecart"));
+}
+
+function asStrings(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
 }
 
 function markReported(item: Item, rng: () => number): void {

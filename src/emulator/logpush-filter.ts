@@ -12,10 +12,13 @@ export const MAX_FILTER_BYTES = 1000;
 
 /**
  * Validates a filter and returns it as stored: compact JSON (the API re-serialises it, so clients
- * must compare parsed filters), or null for no filter.
+ * must compare parsed filters), or null for no filter (`""` or none). `"filter": null` is refused: the
+ * OpenAPI type is a non-nullable string and neither the docs nor the Terraform provider send it; a
+ * filter is removed with `""` (spec/real-answers.md).
  */
 export function normalizeFilter(raw: unknown, fields: readonly string[] | undefined): string | null {
-  if (raw === null || raw === undefined || raw === "") return null;
+  if (raw === null) throw filterFault("filter must be a string; null is not accepted (send \"\" to remove a filter)");
+  if (raw === undefined || raw === "") return null;
   if (typeof raw !== "string") throw filterFault("filter must be a JSON string such as {\"where\":{...}}, not a JSON object");
   const bytes = Buffer.byteLength(raw, "utf8");
   if (bytes > MAX_FILTER_BYTES) throw filterFault(`filter is ${bytes} bytes long; the limit is ${MAX_FILTER_BYTES} bytes`);

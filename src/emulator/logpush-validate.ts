@@ -1,6 +1,7 @@
 // Validation of Logpush job bodies: scalar fields with their documented bounds, and `output_options`,
-// which is always stored whole with every omitted field at its default (so a PUT that leaves a field
-// out resets it, as the real API does).
+// which is stored as sent: only the options that were set, no defaults filled in on create or read
+// (cloudflare-docs example-logpush-curl: a job created with field_names + timestamp_format reads back
+// exactly those two).
 import { LOGPUSH_CODE } from "./logpush-destination.js";
 import { ApiFault, type ApiErrorBody } from "./types.js";
 
@@ -11,25 +12,6 @@ const CVE_KEY_TYPO = "CVE-2021-4428";
 
 const STRING_OPTIONS = ["batch_prefix", "batch_suffix", "record_prefix", "record_suffix", "record_template", "record_delimiter", "field_delimiter"] as const;
 
-/** Defaults per output type: csv records have no braces. */
-function outputDefaults(outputType: string): Record<string, unknown> {
-  const csv = outputType === "csv";
-  return {
-    [CVE_KEY]: false,
-    batch_prefix: "",
-    batch_suffix: "",
-    field_delimiter: ",",
-    merge_subrequests: false,
-    output_type: outputType,
-    record_delimiter: "",
-    record_prefix: csv ? "" : "{",
-    record_suffix: csv ? "\n" : "}\n",
-    record_template: "",
-    sample_rate: 1,
-    timestamp_format: "unixnano",
-  };
-}
-
 /** Bounds of the max_upload_* fields: 0 disables, else within [min, max]. */
 export const UPLOAD_BOUNDS: Record<string, [number, number]> = {
   max_upload_bytes: [5_000_000, 1_000_000_000],
@@ -39,7 +21,10 @@ export const UPLOAD_BOUNDS: Record<string, [number, number]> = {
 
 export const NAME_PATTERN = /^[a-zA-Z0-9\-.]*$/;
 
-/** Returns the complete stored output_options, or null; collects problems into `errors`. */
+/**
+ * Returns output_options as they will be stored (the options set, none added), or null; collects
+ * problems into `errors`. An option sent as null is left out (not set): the emulator's reading.
+ */
 export function normalizeOutputOptions(
   raw: unknown,
   dataset: string,
@@ -51,13 +36,14 @@ export function normalizeOutputOptions(
     errors.push(fault("/output_options", "output_options must be an object"));
     return null;
   }
-  const outputType = raw.output_type ?? "ndjson";
-  if (outputType !== "ndjson" && outputType !== "csv") errors.push(fault("/output_options/output_type", `output_type must be ndjson or csv, got ${JSON.stringify(outputType)}`));
-  const out: Record<string, unknown> = { ...outputDefaults(outputType === "csv" ? "csv" : "ndjson") };
+  const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) {
     const ptr = `/output_options/${key}`;
-    if (value === null || key === "output_type") continue;
-    if (key === "field_names") {
+    if (value === null) continue;
+    if (key === "output_type") {
+      if (value !== "ndjson" && value !== "csv") errors.push(fault(ptr, `output_type must be ndjson or csv, got ${JSON.stringify(value)}`));
+      else out.output_type = value;
+    } else if (key === "field_names") {
       if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) errors.push(fault(ptr, "field_names must be an array of strings"));
       else {
         const unknown = fields ? value.filter((v) => !fields.includes(v)) : [];

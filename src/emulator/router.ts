@@ -2,7 +2,7 @@
 // Literal segments win over parameters (so `custom_hostnames/fallback_origin` beats
 // `custom_hostnames/:custom_hostname_id`), and id parameters are checked for their shape: a malformed
 // id is a 400 "could not route", as Cloudflare answers it.
-import { HEX_ID } from "./ids.js";
+import { HEX_ID, UUID } from "./ids.js";
 import { methodNotAllowed, routeFault } from "./envelope.js";
 import type { Route } from "./types.js";
 
@@ -12,8 +12,6 @@ interface CompiledRoute {
   /** One character per segment, "1" literal / "0" parameter: a higher string is more specific. */
   specificity: string;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The shape each id parameter must have; parameters not listed take any non-empty segment. */
 export const ID_PARAM_SHAPES: Record<string, (value: string) => boolean> = {

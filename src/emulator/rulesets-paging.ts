@@ -1,11 +1,18 @@
 // Cursor pagination of ruleset lists (2026 API): `cursor` and `per_page` in, `result_info {cursor,
-// per_page, count}` out, an empty cursor on the last page. The cursor is opaque to clients; here it
+// per_page, count}` out, an empty cursor on the last page; a bare request gets the whole list. The cursor is opaque to clients; here it
 // encodes the offset of the next item.
 import { ApiFault } from "./types.js";
 
 export const RULESETS_PER_PAGE = { min: 1, max: 100, default: 50 } as const;
 
-export function paginateByCursor<T>(items: readonly T[], query: URLSearchParams): { result: T[]; result_info: Record<string, unknown> } {
+/**
+ * Without `cursor` or `per_page` the whole list comes back with no `result_info`, as the recorded zone
+ * list answers (cft_zone_rulesets_list); with either, a cursor page as the 2026 SDK reads it. Which of
+ * the two the real API does for a bare request today is not recorded: the split is the emulator's
+ * choice, and a client stopping when `result_info.cursor` is absent or "" reads both correctly.
+ */
+export function paginateByCursor<T>(items: readonly T[], query: URLSearchParams): { result: T[]; result_info?: Record<string, unknown> } {
+  if (!query.has("cursor") && !query.has("per_page")) return { result: [...items] };
   const perPageRaw = query.get("per_page");
   const perPage = perPageRaw === null || perPageRaw === "" ? RULESETS_PER_PAGE.default : Number(perPageRaw);
   if (!Number.isInteger(perPage) || perPage < RULESETS_PER_PAGE.min || perPage > RULESETS_PER_PAGE.max) {

@@ -17,6 +17,15 @@ export function findZoneRuleset(zone: ZoneState, id: string): Ruleset | undefine
   return zone.rulesets.find((r) => r.id === id);
 }
 
+/**
+ * The rulesets a zone's list shows: the zone's own (with, after a recorded list was loaded, the
+ * managed rulesets it listed, in its order), then the account's managed rulesets not already shown.
+ */
+export function zoneRulesetsListed(zone: ZoneState, accountRulesets: readonly Ruleset[]): Ruleset[] {
+  const own = new Set(zone.rulesets.map((r) => r.id));
+  return [...zone.rulesets, ...accountRulesets.filter((r) => !own.has(r.id))];
+}
+
 export function findEntrypoint(zone: ZoneState, phase: string): Ruleset | undefined {
   return zone.rulesets.find((r) => r.kind === "zone" && r.phase === phase);
 }
@@ -151,14 +160,30 @@ export function touchRuleset(ruleset: Ruleset, now: string): void {
   ruleset.last_updated = now;
 }
 
-/** Builds the stored rule; `previous` is the rule it replaces (same id), if any. */
+/**
+ * An execute rule's action_parameters as stored: without a `version`, the deployment follows the
+ * managed ruleset's latest version and reads back `version: "latest"` (cft_managed_entrypoint).
+ */
+function storedActionParameters(input: RuleInput): Record<string, unknown> | undefined {
+  const ap = input.action_parameters;
+  if (input.action !== "execute" || ap === undefined || ap.version !== undefined) return ap;
+  const { id, ...rest } = ap;
+  return { id, version: "latest", ...rest };
+}
+
+/**
+ * Builds the stored rule; `previous` is the rule it replaces (same id), if any. Ids are 32 hex; a rule
+ * written without a `ref` reads back its id as its ref (cft_log_fields_ruleset), one written with a
+ * ref keeps it.
+ */
 function materializeRule(input: RuleInput, previous: Rule | undefined, now: string): Rule {
   const id = previous?.id ?? newId();
+  const actionParameters = storedActionParameters(input);
   const rule: Rule = {
     id,
     version: "1",
     action: input.action,
-    ...(input.action_parameters !== undefined ? { action_parameters: input.action_parameters } : {}),
+    ...(actionParameters !== undefined ? { action_parameters: actionParameters } : {}),
     expression: input.expression,
     description: input.description ?? "",
     last_updated: now,

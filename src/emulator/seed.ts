@@ -1,8 +1,10 @@
 // The default state the emulator starts with (and returns to on reset): one account, four zones of
-// the four plans, a few custom hostnames and a small Page Shield inventory each. Fully deterministic:
-// zone ids are md5(name), timestamps are fixed, so docs and tests can name everything.
-import { generateInventory } from "./inventory.js";
-import { md5Hex, uuidFrom, zoneIdFor } from "./ids.js";
+// the four plans, a few custom hostnames (one with an uploaded certificate on example.com) and a small
+// Page Shield inventory each. Fully deterministic: zone ids are md5(name), hostname ids UUIDs derived
+// from the name, timestamps fixed, so docs and tests can name everything.
+import { addThreatScores, generateInventory } from "./inventory.js";
+import { seedSsl } from "./custom-hostname-ssl.js";
+import { uuidFrom, zoneIdFor } from "./ids.js";
 import { seedAccountRulesets } from "./seed-rulesets.js";
 import type { EmulatorState, ZonePlanName, ZoneState } from "./types.js";
 
@@ -14,18 +16,24 @@ export const DEFAULT_KEY = "emulator-key";
 export const DEFAULT_RATE_LIMIT = { requests: 1200, seconds: 300 };
 
 const SEED_ZONES: Array<{ name: string; plan: ZonePlanName; hostnames: number }> = [
-  { name: "example.com", plan: "enterprise", hostnames: 4 },
+  { name: "example.com", plan: "enterprise", hostnames: 5 },
   { name: "example.net", plan: "business", hostnames: 4 },
   { name: "example.org", plan: "pro", hostnames: 3 },
   { name: "example.dev", plan: "free", hostnames: 3 },
 ];
 
-/** Customer hostnames per zone: sub-domain, customer, DCV method, CA ("" = the service default). */
-const CUSTOMERS: Array<{ sub: string; customer: string; method: "http" | "txt"; ca: string }> = [
+/**
+ * Customer hostnames per zone: sub-domain, customer, DCV method, CA and whether the certificate is
+ * uploaded. A CA of "" was created with the service default and reads back the CA the service picked
+ * (custom-hostname-ssl.ts). The uploaded certificate (example.com only) has no CA to change; its
+ * `digicert` is what the recorded uploaded certificate (cft_custom_hostnames_v4) shows.
+ */
+const CUSTOMERS: Array<{ sub: string; customer: string; method: "http" | "txt"; ca: string; uploaded?: boolean }> = [
   { sub: "shop", customer: "acme", method: "http", ca: "lets_encrypt" },
   { sub: "app", customer: "globex", method: "txt", ca: "google" },
   { sub: "portal", customer: "initech", method: "http", ca: "digicert" },
   { sub: "api", customer: "umbrella", method: "txt", ca: "" },
+  { sub: "secure", customer: "hooli", method: "http", ca: "digicert", uploaded: true },
 ];
 
 export function defaultState(): EmulatorState {
@@ -111,6 +119,7 @@ function shapeSeedInventory(inv: ReturnType<typeof generateInventory>, zoneName:
       s.url_reported_malicious = true;
       s.malicious_url_categories = ["Magecart"];
     }
+    addThreatScores(s);
   }
   inv.scripts[7]!.status = "infrequent";
   const conn = inv.connections[4]!;
@@ -131,20 +140,10 @@ function seedHostname(zoneName: string, c: (typeof CUSTOMERS)[number], index: nu
   const hostname = `${c.sub}.${c.customer}-${tld}.example`;
   const created = new Date(Date.parse(SEED_TIME) - (30 + index * 7) * 86_400_000).toISOString();
   return {
-    id: md5Hex(`custom-hostname:${hostname}`),
+    // UUIDs as the real ids (cft_custom_hostnames_v5), derived from the name to stay deterministic.
+    id: uuidFrom(`custom-hostname:${hostname}`),
     hostname,
-    ssl: {
-      id: uuidFrom(`ssl:${hostname}`),
-      type: "dv",
-      method: c.method,
-      status: "active",
-      certificate_authority: c.ca,
-      bundle_method: "ubiquitous",
-      wildcard: false,
-      settings: { min_tls_version: "1.2", http2: "on", tls_1_3: "on" },
-      validation_records: [],
-      validation_errors: [],
-    },
+    ssl: seedSsl(hostname, c.method, c.ca, c.uploaded === true, created),
     status: "active",
     created_at: created,
     ownership_verification: {

@@ -119,7 +119,7 @@ async function runRoute(
   const { route, params } = rt.router.match(method, path);
   if (!parsed.ok) throw parsed.fault;
   const state = rt.state;
-  if (params.account_id !== undefined && params.account_id !== state.account_id) throw unknownAccountFault();
+  if (params.account_id !== undefined && !knownAccount(state, params.account_id)) throw unknownAccountFault();
   let zone;
   if (params.zone_id !== undefined) {
     zone = state.zones.find((z) => z.id === params.zone_id);
@@ -137,6 +137,11 @@ async function runRoute(
   });
   if (answer.empty) return { status: answer.status ?? 204 };
   return { status: answer.status ?? 200, body: successEnvelope(answer.result, answer.result_info) };
+}
+
+/** The seed's account, or one a recorded answer brought in (state.accounts). */
+function knownAccount(state: EmulatorState, id: string): boolean {
+  return id === state.account_id || (state.accounts ?? []).some((a) => a.id === id);
 }
 
 function faultToOutcome(err: unknown, rate: RateDecision): Outcome {

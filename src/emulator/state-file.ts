@@ -3,9 +3,8 @@
 // left out is filled in as for a new empty zone, so a hand-written seed file can stay short.
 import { DEFAULT_EMAIL, DEFAULT_KEY, DEFAULT_RATE_LIMIT, DEFAULT_TOKEN, SEED_ACCOUNT_ID, SEED_TIME, createEmptyZone } from "./seed.js";
 import { seedAccountRulesets } from "./seed-rulesets.js";
-import type { EmulatorState, ZonePlanName, ZoneState } from "./types.js";
-
-const PLANS: readonly ZonePlanName[] = ["free", "pro", "business", "enterprise"];
+import type { AccountState, EmulatorState, ZoneState } from "./types.js";
+import { PLAN_NAMES, planNameOf } from "./zone-plans.js";
 
 /** Thrown with every problem found in a state document. */
 export class StateDocumentError extends Error {
@@ -33,8 +32,9 @@ export function normalizeState(input: unknown): EmulatorState {
   if (input.rate_limit !== undefined && !(positive(rate.requests) && positive(rate.seconds))) {
     problems.push("rate_limit must be {requests, seconds} with positive integers");
   }
+  const accounts = normalizeAccounts(input.accounts, problems);
   if (problems.length > 0) throw new StateDocumentError(problems);
-  const maxJob = Math.max(0, ...zones.flatMap((z) => z.logpush_jobs.map((j) => Number(j.id) || 0)));
+  const maxJob = Math.max(0, ...[...zones, ...accounts].flatMap((z) => z.logpush_jobs.map((j) => Number(j.id) || 0)));
   return {
     account_id: typeof input.account_id === "string" ? input.account_id : SEED_ACCOUNT_ID,
     credentials: {
@@ -47,6 +47,7 @@ export function normalizeState(input: unknown): EmulatorState {
     account_rulesets: Array.isArray(input.account_rulesets)
       ? (input.account_rulesets as EmulatorState["account_rulesets"])
       : seedAccountRulesets(SEED_TIME),
+    ...(accounts.length > 0 ? { accounts } : {}),
     zones,
     next_job_id: typeof input.next_job_id === "number" ? input.next_job_id : maxJob + 1,
   };
@@ -58,16 +59,33 @@ function normalizeZone(z: unknown, where: string, problems: string[]): ZoneState
     return undefined;
   }
   if (typeof z.name !== "string" || z.name === "") problems.push(`${where}.name must be a non-empty string`);
-  if (!PLANS.includes(z.plan as ZonePlanName)) problems.push(`${where}.plan must be one of ${PLANS.join(", ")}`);
+  // A plan is named by its legacy name (or given as the plan object a zone answer shows).
+  const plan = planNameOf(z.plan);
+  if (!plan) problems.push(`${where}.plan must be one of ${PLAN_NAMES.join(", ")}`);
   if (z.id !== undefined && (typeof z.id !== "string" || !/^[0-9a-f]{32}$/.test(z.id))) {
     problems.push(`${where}.id must be 32 lower-case hex characters`);
   }
-  if (typeof z.name !== "string" || !PLANS.includes(z.plan as ZonePlanName)) return undefined;
-  const empty = createEmptyZone(z.name, z.plan as ZonePlanName);
-  const zone = { ...empty, ...z } as ZoneState;
+  if (typeof z.name !== "string" || !plan) return undefined;
+  const empty = createEmptyZone(z.name, plan);
+  const zone = { ...empty, ...z, plan } as ZoneState;
   zone.page_shield = { ...empty.page_shield, ...(isObject(z.page_shield) ? z.page_shield : {}) };
   zone.waf_migration = { ...empty.waf_migration, ...(isObject(z.waf_migration) ? z.waf_migration : {}) };
   return zone;
+}
+
+function normalizeAccounts(raw: unknown, problems: string[]): AccountState[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) {
+    problems.push("accounts must be an array");
+    return [];
+  }
+  return raw.flatMap((a: unknown, i: number) => {
+    if (!isObject(a) || typeof a.id !== "string" || !/^[0-9a-f]{32}$/.test(a.id)) {
+      problems.push(`accounts[${i}] must be an object with an id of 32 lower-case hex characters`);
+      return [];
+    }
+    return [{ ...a, id: a.id, logpush_jobs: Array.isArray(a.logpush_jobs) ? (a.logpush_jobs as AccountState["logpush_jobs"]) : [] }];
+  });
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -80,10 +80,20 @@ export interface Ruleset {
   rules: Rule[];
 }
 
+/** A Logpush job as stored: exactly the fields its answers show (integer id). */
+export type LogpushJob = Record<string, unknown> & { id: number };
+
 export interface ZoneState {
   id: string;
   name: string;
+  /** The plan's legacy name; `GET zones/{id}` answers it as a plan object (routes/zones.ts). */
   plan: ZonePlanName;
+  /**
+   * Fields of the zone answer beyond id, name and plan, as a recorded answer showed them (account,
+   * meta, name_servers, the recorded plan object, …); they override the emulator's own. Absent on
+   * zones the emulator made itself.
+   */
+  details?: Record<string, unknown>;
   page_shield: {
     enabled: boolean;
     updated_at: string;
@@ -95,7 +105,7 @@ export interface ZoneState {
   connections: Array<Record<string, unknown> & { id: string }>;
   cookies: Array<Record<string, unknown> & { id: string }>;
   rulesets: Ruleset[];
-  logpush_jobs: Array<Record<string, unknown> & { id: number }>;
+  logpush_jobs: LogpushJob[];
   custom_hostnames: Array<Record<string, unknown> & { id: string }>;
   waf_migration: {
     /** previous: old WAF only; validation: both run; new: new WAF only. */
@@ -110,8 +120,20 @@ export interface ZoneState {
   };
 }
 
+/** An account's own objects (account-level Logpush jobs so far). */
+export interface AccountState {
+  id: string;
+  logpush_jobs: LogpushJob[];
+}
+
 export interface EmulatorState {
+  /** The account the managed rulesets belong to (`accounts/{id}/rulesets`). */
   account_id: string;
+  /**
+   * Accounts with objects of their own, `account_id`'s included when it has any. Optional so that
+   * states written before it existed still load; missing means none.
+   */
+  accounts?: AccountState[];
   credentials: {
     tokens: string[];
     keys: Array<{ email: string; key: string }>;

@@ -2,7 +2,7 @@
 // client's one rate limiter), diff it against the file and build the ordered plan. No writes.
 import pLimit from "p-limit";
 import type { CloudflareClient } from "../cloudflare/types.js";
-import { ApiError, NetworkError } from "../errors.js";
+import { AnswerShapeError, ApiError, NetworkError } from "../errors.js";
 import type { DesiredState, DesiredZone } from "../model/desired.js";
 import type { Change, Plan, ZonePlan } from "../model/plan.js";
 import { fingerprint } from "../plan/fingerprint.js";
@@ -42,8 +42,8 @@ export function createReadContext(client: CloudflareClient, desired: DesiredStat
 }
 
 /** A failure the user can act on (permissions, missing zone, network) becomes a zone error; bugs propagate. */
-function isReportable(err: unknown): err is ApiError | NetworkError {
-  return err instanceof ApiError || err instanceof NetworkError;
+function isReportable(err: unknown): err is ApiError | NetworkError | AnswerShapeError {
+  return err instanceof ApiError || err instanceof NetworkError || err instanceof AnswerShapeError;
 }
 
 /**
@@ -72,7 +72,8 @@ export async function readZone(ctx: ReadContext, zone: DesiredZone, kinds: Resou
   results.forEach((r, i) => {
     const kind = owned[i]!;
     if (r.status === "rejected") {
-      errors.push(`reading ${kind.name}: ${isReportable(r.reason) ? r.reason.message : unexpectedAnswer(r.reason)}`);
+      const why = r.reason instanceof AnswerShapeError ? `${r.reason.message}; nothing was changed` : isReportable(r.reason) ? r.reason.message : unexpectedAnswer(r.reason);
+      errors.push(`reading ${kind.name}: ${why}`);
       return;
     }
     reads.push({ kind, live: r.value.live });

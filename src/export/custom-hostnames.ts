@@ -1,28 +1,34 @@
 // Custom hostnames and their certificate authority. zoneform never lists hostnames when it plans (it
-// looks up the ones a file names), so export pages through the zone's whole list itself.
-import { normaliseCustomHostname } from "../resources/custom-hostnames.js";
+// looks up the ones a file names), so export pages through the zone's whole list itself. A live CA is
+// not pinned: a hostname on Cloudflare's default reads back the CA the service picked, so the file
+// leaves the choice to Cloudflare (no certificate_authority), which plans clean against any CA but
+// digicert. A hostname on digicert is written as such (the round trip must plan clean) with a warning,
+// and one with an uploaded certificate has no CA to state.
+import { normaliseCustomHostname, RETIRED_CA } from "../resources/custom-hostnames.js";
 import type { SectionContext } from "./types.js";
 
 const PER_PAGE = 50;
-const KNOWN_CAS = new Set(["digicert", "google", "lets_encrypt", "ssl_com", ""]);
 
 export interface ExportedCustomHostname {
   hostname: string;
-  certificate_authority: string;
+  certificate_authority?: string;
 }
 
 export async function exportCustomHostnames(ctx: SectionContext): Promise<ExportedCustomHostname[]> {
   const out: ExportedCustomHostname[] = [];
   const seen = new Set<string>();
-  for await (const raw of ctx.read.client.paginate<Record<string, unknown>>(`zones/${ctx.zoneId}/custom_hostnames`, { perPage: PER_PAGE })) {
+  for await (const raw of ctx.read.client.paginate<unknown>(`zones/${ctx.zoneId}/custom_hostnames`, { perPage: PER_PAGE })) {
     const h = normaliseCustomHostname(raw);
-    if (!h.hostname || seen.has(h.hostname.toLowerCase())) continue;
-    if (!KNOWN_CAS.has(h.certificate_authority)) {
-      ctx.notes.warnings.push(`zone ${ctx.zoneId}: custom hostname ${h.hostname} left out: its CA ${JSON.stringify(h.certificate_authority)} is not one the file format knows`);
+    if (seen.has(h.hostname.toLowerCase())) continue;
+    seen.add(h.hostname.toLowerCase());
+    if (h.certificate_authority === RETIRED_CA && !h.uploaded) {
+      ctx.notes.warnings.push(
+        `zone ${ctx.zoneId}: custom hostname ${h.hostname} is on digicert, which Cloudflare no longer issues from; the file pins it so that plan shows no change — remove certificate_authority to let Cloudflare pick a CA`,
+      );
+      out.push({ hostname: h.hostname, certificate_authority: h.certificate_authority });
       continue;
     }
-    seen.add(h.hostname.toLowerCase());
-    out.push({ hostname: h.hostname, certificate_authority: h.certificate_authority });
+    out.push({ hostname: h.hostname });
   }
   return out.sort((a, b) => (a.hostname < b.hostname ? -1 : a.hostname > b.hostname ? 1 : 0));
 }

@@ -5,7 +5,7 @@
 // variables to set. No ownership_challenge: an existing job needs one only if its destination changes.
 import type { DesiredZone } from "../model/desired.js";
 import { logpushJobs } from "../resources/logpush-jobs.js";
-import { outputDefaults, type LiveLogpushJob } from "../resources/logpush-normalise.js";
+import { outputDefaults, outputOptionsFromLogpull, type LiveLogpushJob } from "../resources/logpush-normalise.js";
 import { isSecretParam } from "../redact.js";
 import { escapeTemplates, type ExportNotes, type SectionContext } from "./types.js";
 
@@ -98,7 +98,7 @@ export function exportedOutputOptions(options: Record<string, unknown>): { optio
 
 function problemWith(job: LiveLogpushJob): string | undefined {
   if (!NAME.test(job.name)) return `its name ${JSON.stringify(job.name)} cannot be an identity (1 to 512 letters, digits, '-' or '.')`;
-  if (!DATASET.test(job.dataset)) return `its dataset ${JSON.stringify(job.dataset)} is not a dataset name`;
+  if (job.dataset === null || !DATASET.test(job.dataset)) return `its dataset ${JSON.stringify(job.dataset)} is not a dataset name`;
   if (!DESTINATION.test(job.destination_conf)) return "its destination's scheme is not one the file format knows";
   return undefined;
 }
@@ -124,7 +124,7 @@ export async function exportLogpush(ctx: SectionContext): Promise<ExportedLogpus
     seen.add(job.name);
     const out: ExportedLogpushJob = {
       name: job.name,
-      dataset: job.dataset,
+      dataset: job.dataset!,
       destination_conf: destinationWithEnvRefs(job.destination_conf, ctx, job.name),
       ...(job.enabled ? {} : { enabled: false as const }),
       ...(job.kind === "edge" ? { kind: "edge" as const } : {}),
@@ -133,6 +133,12 @@ export async function exportLogpush(ctx: SectionContext): Promise<ExportedLogpus
       ctx.notes.warnings.push(`${where}: Logpush job ${job.name} has a filter that is not valid JSON; the file cannot hold it, and plan will clear it`);
     } else if (job.filter) {
       out.filter = escapeTemplates(job.filter);
+    }
+    if (job.legacy_logpull !== undefined) {
+      const { unknown } = outputOptionsFromLogpull(job.legacy_logpull);
+      if (unknown.length > 0) {
+        ctx.notes.warnings.push(`${where}: Logpush job ${job.name}: logpull_options parameter(s) ${unknown.join(", ")} left out (the file states output_options)`);
+      }
     }
     if (job.output_options) {
       const { options, unknown } = exportedOutputOptions(job.output_options);

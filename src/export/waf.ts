@@ -2,37 +2,49 @@
 // OWASP's paranoia level, anomaly score threshold and action derived from the execute rule's overrides
 // (owasp-intent.ts, the same translation plan uses), and the Cloudflare Managed Ruleset on/off with its
 // ruleset-wide action. Read with the waf kind's own `read`.
-import type { DesiredZone } from "../model/desired.js";
+import { AnswerShapeError, ApiError } from "../errors.js";
+import { readEntrypoint } from "../resources/entrypoint.js";
+import { CLOUDFLARE_MANAGED_RULESET_ID, OWASP_RULESET_ID, readOwaspRuleset, type OwaspRuleset } from "../resources/managed-ruleset.js";
 import { THRESHOLD_LABELS, intentFrom, sameParanoia, type ExecuteParameters } from "../resources/owasp-intent.js";
-import { executeRulesFor, wafManagedRules } from "../resources/waf-managed.js";
+import { executeRulesFor, WAF_PHASE } from "../resources/waf-managed.js";
 import type { SectionContext } from "./types.js";
 
 const ACTIONS = new Set(["block", "managed_challenge", "js_challenge", "log", "challenge"]);
 
 export interface ExportedWaf {
-  owasp?: { enabled: boolean; paranoia_level?: number; score_threshold?: number | string; action?: string };
-  cloudflare_managed?: { enabled: boolean; action?: string };
+  owasp?: { enabled: boolean; paranoia_level?: number; score_threshold?: number | string; action?: string; expression?: string };
+  cloudflare_managed?: { enabled: boolean; action?: string; expression?: string };
+}
+
+/** The rule's expression for the file: left out when it is the default `true`. */
+function expressionOf(rule: { expression?: unknown }): { expression?: string } {
+  return typeof rule.expression === "string" && rule.expression !== "true" ? { expression: rule.expression } : {};
 }
 
 export async function exportWaf(ctx: SectionContext): Promise<ExportedWaf> {
-  // Declaring both as enabled makes the kind read everything it could need (the OWASP ruleset too).
-  const zone: DesiredZone = {
-    zone_id: ctx.zoneId,
-    waf: { owasp: { enabled: true, paranoia_level: 1, score_threshold: 40, action: "block" }, cloudflare_managed: { enabled: true } },
-  };
-  const { live } = await wafManagedRules.read(ctx.read, zone);
+  const entrypoint = await readEntrypoint(ctx.read, ctx.zoneId, WAF_PHASE);
   const where = `zone ${ctx.zoneId}`;
   const out: ExportedWaf = {};
 
-  const owaspRules = executeRulesFor(live.entrypoint, live.owaspId);
+  const owaspRules = executeRulesFor(entrypoint, OWASP_RULESET_ID);
   const owasp = owaspRules[0];
   if (owaspRules.length > 1) ctx.notes.warnings.push(`${where}: ${owaspRules.length} rules deploy the OWASP Core Ruleset; the file describes the first (${owasp!.id})`);
+  let managed: OwaspRuleset | undefined;
+  let unreadable = "";
+  if (owasp) {
+    try {
+      managed = await readOwaspRuleset(ctx.read, ctx.zoneId);
+    } catch (err) {
+      if (!(err instanceof ApiError) && !(err instanceof AnswerShapeError)) throw err;
+      unreadable = err.message;
+    }
+  }
   if (!owasp) {
     out.owasp = { enabled: false };
-  } else if (!live.owaspRuleset) {
-    ctx.notes.warnings.push(`${where}: the OWASP Core Ruleset could not be read with its rules, so its tuning cannot be derived; waf.owasp left out (give --account-id if the zone reads it through an account)`);
+  } else if (!managed) {
+    ctx.notes.warnings.push(`${where}: the OWASP Core Ruleset could not be read with its rules (${unreadable}), so its tuning cannot be derived; waf.owasp left out (give --account-id if the zone reads it through an account)`);
   } else {
-    const intent = intentFrom(owasp, live.owaspRuleset);
+    const intent = intentFrom(owasp, managed);
     if (!ACTIONS.has(intent.action)) {
       ctx.notes.warnings.push(`${where}: the OWASP anomaly action ${JSON.stringify(intent.action)} is not one the file format knows; waf.owasp left out`);
     } else {
@@ -41,8 +53,9 @@ export async function exportWaf(ctx: SectionContext): Promise<ExportedWaf> {
         paranoia_level: intent.paranoia_level,
         score_threshold: THRESHOLD_LABELS[intent.score_threshold] ?? intent.score_threshold,
         action: intent.action,
+        ...expressionOf(owasp),
       };
-      if (intent.enabled && !sameParanoia(owasp, intent.paranoia_level, live.owaspRuleset)) {
+      if (intent.enabled && !sameParanoia(owasp, intent.paranoia_level)) {
         ctx.notes.warnings.push(
           `${where}: the OWASP paranoia overrides were made by hand (not exactly "levels above ${intent.paranoia_level} disabled"); plan will rewrite them to paranoia_level ${intent.paranoia_level}`,
         );
@@ -50,7 +63,7 @@ export async function exportWaf(ctx: SectionContext): Promise<ExportedWaf> {
     }
   }
 
-  const cfmRules = executeRulesFor(live.entrypoint, live.cloudflareManagedId);
+  const cfmRules = executeRulesFor(entrypoint, CLOUDFLARE_MANAGED_RULESET_ID);
   const cfm = cfmRules[0];
   if (cfmRules.length > 1) ctx.notes.warnings.push(`${where}: ${cfmRules.length} rules deploy the Cloudflare Managed Ruleset; the file describes the first (${cfm!.id})`);
   if (!cfm) {
@@ -60,7 +73,7 @@ export async function exportWaf(ctx: SectionContext): Promise<ExportedWaf> {
     if (typeof action === "string" && !ACTIONS.has(action)) {
       ctx.notes.warnings.push(`${where}: the Cloudflare Managed Ruleset's action ${JSON.stringify(action)} is not one the file format knows; waf.cloudflare_managed left out`);
     } else {
-      out.cloudflare_managed = { enabled: cfm.enabled !== false, ...(typeof action === "string" ? { action } : {}) };
+      out.cloudflare_managed = { enabled: cfm.enabled !== false, ...(typeof action === "string" ? { action } : {}), ...expressionOf(cfm) };
     }
   }
   return out;

@@ -20,11 +20,12 @@ export interface ProposedOwasp {
   paranoia_level?: number;
   score_threshold?: number;
   action?: OwaspAction;
+  expression?: string;
 }
 
 export interface ProposedWaf {
   owasp: ProposedOwasp;
-  cloudflare_managed: { enabled: boolean; action?: OwaspAction };
+  cloudflare_managed: { enabled: boolean; action?: OwaspAction; expression?: string };
 }
 
 export interface MappedConfig {
@@ -63,7 +64,7 @@ function mapOwasp(config: MigrationConfig, managed: OwaspRuleset, out: MappedCon
     return { enabled: false };
   }
   const intent = intentFrom(rule, managed);
-  if (!sameParanoia(rule, intent.paranoia_level, managed)) {
+  if (!sameParanoia(rule, intent.paranoia_level)) {
     out.warnings.push(
       `the proposal's paranoia category overrides are not exactly "levels above ${intent.paranoia_level} disabled"; a plan will rewrite them to that`,
     );
@@ -74,6 +75,7 @@ function mapOwasp(config: MigrationConfig, managed: OwaspRuleset, out: MappedCon
     enabled: intent.enabled,
     paranoia_level: intent.paranoia_level,
     score_threshold: intent.score_threshold,
+    ...expressionOf(rule),
   };
   if (OWASP_ACTIONS.includes(intent.action)) owasp.action = intent.action as OwaspAction;
   else out.warnings.push(`the proposed OWASP action "${intent.action}" cannot be written in a zoneform file; left out (a plan will set block)`);
@@ -88,6 +90,11 @@ function mapOwasp(config: MigrationConfig, managed: OwaspRuleset, out: MappedCon
   return owasp;
 }
 
+/** The proposed rule's expression for the file, when it is not the default `true`. */
+function expressionOf(rule: Record<string, unknown>): { expression?: string } {
+  return typeof rule.expression === "string" && rule.expression !== "true" ? { expression: rule.expression } : {};
+}
+
 function mapCloudflareManaged(config: MigrationConfig, out: MappedConfig): ProposedWaf["cloudflare_managed"] {
   const found = executeRulesFor(config.rules, CLOUDFLARE_MANAGED_RULESET_ID);
   if (found.length > 1) out.warnings.push(`the proposal deploys the Cloudflare Managed Ruleset ${found.length} times; zoneform manages the first`);
@@ -96,7 +103,7 @@ function mapCloudflareManaged(config: MigrationConfig, out: MappedConfig): Propo
     out.summary.push("Cloudflare Managed Ruleset: not deployed");
     return { enabled: false };
   }
-  const cfm: ProposedWaf["cloudflare_managed"] = { enabled: rule.enabled !== false };
+  const cfm: ProposedWaf["cloudflare_managed"] = { enabled: rule.enabled !== false, ...expressionOf(rule) };
   const overrides = paramsOf(rule)?.overrides ?? {};
   if (typeof overrides.action === "string") {
     if (OWASP_ACTIONS.includes(overrides.action)) cfm.action = overrides.action as OwaspAction;

@@ -33,12 +33,16 @@ export interface DesiredOwasp {
   score_threshold: number;
   /** Action of the last rule (949110). Default block. */
   action: OwaspAction;
+  /** When the execute rule runs. Default `true` (every request). */
+  expression: string;
 }
 
 export interface DesiredCloudflareManaged {
   enabled: boolean;
   /** Ruleset-wide action override; absent keeps each rule's own action. */
   action?: string;
+  /** When the execute rule runs. Default `true` (every request). */
+  expression: string;
 }
 
 export interface DesiredWaf {

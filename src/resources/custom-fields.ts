@@ -1,13 +1,14 @@
 // Custom log fields: one `log_custom_field` rule (expression `true`) in the zone's
 // `http_log_custom_fields` entry point naming the request headers, response headers and cookies that
 // Logpush adds to HTTP request records. Names compare as sets (order and duplicates never cause a
-// diff). An existing rule of that action (made in the dashboard, say) is adopted, not doubled; empty
+// diff), and a write keeps the live order of the names it keeps, new names after them in the file's
+// order. An existing rule of that action (made in the dashboard, say) is adopted, not doubled; empty
 // lists remove the rule but keep the entry point; a missing entry point is created with the rule in
 // one call. Other rules of the entry point are never written.
 import type { DesiredCustomFields, DesiredZone } from "../model/desired.js";
 import type { Change, FieldDiff } from "../model/plan.js";
 import {
-  addRuleOp, createEntrypointOp, deleteRuleOp, foreignRulesFingerprint, patchRuleOp, readEntrypoint, writableRule,
+  addRuleOp, createEntrypointOp, deleteRuleOp, foreignRulesFingerprint, patchRuleOp, readEntrypoint, ruleIdError, writableRule,
   type Entrypoint, type LiveRule,
 } from "./entrypoint.js";
 import type { DiffResult, ResourceKind } from "./types.js";
@@ -29,10 +30,9 @@ const PARAM_OF: Record<FieldList, "request_fields" | "response_fields" | "cookie
 };
 const LISTS = Object.keys(PARAM_OF) as FieldList[];
 
-/** Sorted, without duplicates; header names lower case (they are matched case-insensitively), cookies as written. */
+/** In their order, without duplicates; header names lower case (matched case-insensitively), cookies as written. */
 export function normaliseCustomFields(fields: Partial<DesiredCustomFields>): DesiredCustomFields {
-  const clean = (names: readonly string[] | undefined, lower: boolean) =>
-    [...new Set((names ?? []).map((n) => (lower ? n.toLowerCase() : n)))].sort();
+  const clean = (names: readonly string[] | undefined, lower: boolean) => [...new Set((names ?? []).map((n) => (lower ? n.toLowerCase() : n)))];
   return {
     request_headers: clean(fields.request_headers, true),
     response_headers: clean(fields.response_headers, true),
@@ -59,6 +59,23 @@ export function customFieldParameters(fields: DesiredCustomFields): Record<strin
   const out: Record<string, Array<{ name: string }>> = {};
   for (const list of LISTS) if (fields[list].length > 0) out[PARAM_OF[list]] = fields[list].map((name) => ({ name }));
   return out;
+}
+
+/** Equal as sets. */
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  const set = new Set(a);
+  return a.length === b.length && b.every((n) => set.has(n));
+}
+
+/** `want`'s names, in the live order for those already logged, then the new ones in the file's order. */
+function keepLiveOrder(live: DesiredCustomFields, want: DesiredCustomFields): DesiredCustomFields {
+  const order = (list: FieldList) => {
+    const wanted = new Set(want[list]);
+    const kept = live[list].filter((n) => wanted.has(n));
+    const had = new Set(kept);
+    return [...kept, ...want[list].filter((n) => !had.has(n))];
+  };
+  return { request_headers: order("request_headers"), response_headers: order("response_headers"), cookies: order("cookies") };
 }
 
 function isEmpty(fields: DesiredCustomFields): boolean {
@@ -122,6 +139,9 @@ export function diffCustomFields(zone: DesiredZone, live: LiveCustomFields): Dif
   }
 
   const before = fieldsOfRule(rule);
+  const changing = isEmpty(want) || rule.enabled === false || LISTS.some((l) => !sameNames(before[l], want[l]));
+  const idProblem = changing ? ruleIdError(rule, "log_custom_field") : undefined;
+  if (idProblem) return { changes: [], errors: [idProblem], warnings };
   if (isEmpty(want)) {
     return {
       changes: [{
@@ -136,10 +156,11 @@ export function diffCustomFields(zone: DesiredZone, live: LiveCustomFields): Dif
       warnings,
     };
   }
-  const fields: FieldDiff[] = LISTS.filter((l) => before[l].join("\n") !== want[l].join("\n")).map((l) => ({
+  const after = keepLiveOrder(before, want);
+  const fields: FieldDiff[] = LISTS.filter((l) => !sameNames(before[l], want[l])).map((l) => ({
     field: l,
     before: before[l],
-    after: want[l],
+    after: after[l],
   }));
   const enabled = rule.enabled !== false;
   if (!enabled) fields.push({ field: "enabled", before: false, after: true });
@@ -151,9 +172,9 @@ export function diffCustomFields(zone: DesiredZone, live: LiveCustomFields): Dif
     live_id: rule.id,
     summary: [enabled ? "" : "enable the rule", listSummary].filter((s) => s !== "").join("; "),
     before: { ...fieldsOf(before), ...(enabled ? {} : { enabled: false }) },
-    after: fieldsOf(want),
+    after: fieldsOf(after),
     fields,
-    operations: [patchRuleOp(zone.zone_id, ep!.id, rule, { action_parameters: customFieldParameters(want), enabled: true })],
+    operations: [patchRuleOp(zone.zone_id, ep!.id, rule, { action_parameters: customFieldParameters(after), enabled: true })],
   };
   return { changes: [change], warnings };
 }

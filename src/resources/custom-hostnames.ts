@@ -1,7 +1,12 @@
 // Custom hostnames (SSL for SaaS): zoneform owns only the certificate authority of each hostname the
 // file lists. Hostnames are never created or deleted; a listed one that does not exist is a plan
-// error. A CA change is a PATCH carrying the hostname's live `method` and `type`, which the API
-// requires beside `certificate_authority` (error 1434 otherwise).
+// error. `""` (or no CA in the file) means "whatever CA Cloudflare chose": a hostname created that way
+// reads back the concrete CA the service picked (e.g. `google`), so it matches any live CA except
+// digicert, which Cloudflare no longer issues from. A CA change is a PATCH carrying the live `ssl`
+// object's writable fields with only the CA changed, as the Terraform provider sends the whole object
+// (whether a partial one resets the rest is unconfirmed). A hostname with an uploaded certificate has
+// no CA to change: it is reported, never patched.
+import { AnswerShapeError } from "../errors.js";
 import type { CertificateAuthority, DesiredCustomHostname, DesiredZone } from "../model/desired.js";
 import type { Change } from "../model/plan.js";
 import { zonePath } from "./fields.js";
@@ -22,14 +27,29 @@ const LIST_PAGE_SIZE = 50;
 /** The CA whose cross-signed chain was retired. */
 export const RETIRING_CA = "lets_encrypt";
 
+/**
+ * The CA Cloudflare stopped issuing from (no new orders or renewals since 2023-10-26): a hostname on
+ * it is moved even when the file leaves the choice to Cloudflare, since its certificate will not renew.
+ */
+export const RETIRED_CA = "digicert";
+
+/** The `ssl` fields a PATCH may carry (OpenAPI `customhostname` ssl, request side), in the API's spelling. */
+const SSL_WRITABLE = ["method", "type", "bundle_method", "wildcard", "cloudflare_branding", "settings"] as const;
+/** The writable keys of `ssl.settings`. */
+const SETTINGS_WRITABLE = ["ciphers", "early_hints", "http2", "min_tls_version", "tls_1_3"] as const;
+
 export interface LiveCustomHostname {
   id: string;
   hostname: string;
-  /** `""` when the API shows no CA: the service's default. */
+  /** `""` when the API shows no CA. */
   certificate_authority: string;
   method?: string;
   type?: string;
   ssl_status?: string;
+  /** The certificate was uploaded (`ssl.custom_certificate` / `custom_csr_id`): no CA applies. */
+  uploaded?: true;
+  /** The writable part of the live `ssl` object, carried whole in a PATCH. */
+  ssl_writable?: Record<string, unknown>;
 }
 
 /** Listed hostname (lower case) → what the zone has, or null when it has no such hostname. */
@@ -37,21 +57,65 @@ export type LiveCustomHostnames = Record<string, LiveCustomHostname | null>;
 
 const key = (hostname: string) => hostname.toLowerCase();
 
-export function normaliseCustomHostname(raw: Record<string, unknown>): LiveCustomHostname {
-  const ssl = (raw.ssl ?? {}) as Record<string, unknown>;
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+function writableSsl(ssl: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of SSL_WRITABLE) {
+    const v = ssl[k];
+    if (v === undefined || v === null) continue;
+    if (k === "settings") {
+      if (!isObject(v)) continue;
+      const settings = Object.fromEntries(SETTINGS_WRITABLE.filter((s) => v[s] !== undefined && v[s] !== null).map((s) => [s, v[s]]));
+      if (Object.keys(settings).length > 0) out.settings = settings;
+      continue;
+    }
+    out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * A hostname as the API answered it, checked: an id and a hostname are required (the zone fails to
+ * plan otherwise, never a PATCH of `…/undefined`); ssl fields of the wrong type are left out.
+ */
+export function normaliseCustomHostname(raw: unknown): LiveCustomHostname {
+  if (!isObject(raw)) throw new AnswerShapeError(`the API answered a custom hostname that is not an object (${JSON.stringify(raw)?.slice(0, 60)}), expected {id, hostname, ssl}`);
+  if (typeof raw.id !== "string" || raw.id === "") {
+    throw new AnswerShapeError(`the API answered a custom hostname without an id (${JSON.stringify(raw.hostname)}), expected a string id`);
+  }
+  if (typeof raw.hostname !== "string" || raw.hostname === "") {
+    throw new AnswerShapeError(`the API answered custom hostname ${raw.id} without a hostname, expected a string`);
+  }
+  const ssl = isObject(raw.ssl) ? raw.ssl : {};
+  const uploaded = typeof ssl.custom_certificate === "string" || typeof ssl.custom_csr_id === "string";
+  const writable = writableSsl(ssl);
   return {
-    id: String(raw.id),
-    hostname: String(raw.hostname ?? ""),
+    id: raw.id,
+    hostname: raw.hostname,
     certificate_authority: typeof ssl.certificate_authority === "string" ? ssl.certificate_authority : "",
     ...(typeof ssl.method === "string" ? { method: ssl.method } : {}),
     ...(typeof ssl.type === "string" ? { type: ssl.type } : {}),
     ...(typeof ssl.status === "string" ? { ssl_status: ssl.status } : {}),
+    ...(uploaded ? { uploaded: true as const } : {}),
+    ...(Object.keys(writable).length > 0 ? { ssl_writable: writable } : {}),
   };
 }
 
 /** How a CA is named in messages. */
 export function caLabel(ca: string): string {
   return ca === "" ? '"" (the default CA)' : ca;
+}
+
+/**
+ * Whether the live CA satisfies the file's: an explicit CA must match; `""` accepts whatever CA
+ * Cloudflare chose, except the retired one.
+ */
+export function caSatisfied(want: string, live: string): boolean {
+  if (want === "") return live !== RETIRED_CA;
+  return want === live;
 }
 
 async function lookupOne(ctx: ReadContext, zoneId: string, hostname: string): Promise<LiveCustomHostname | null> {
@@ -73,6 +137,11 @@ async function readAll(ctx: ReadContext, zoneId: string, wanted: DesiredCustomHo
 /** What a reviewer should know about moving a hostname from one CA to another. */
 export function chainNotes(from: string, to: CertificateAuthority, method: string | undefined): string[] {
   const notes: string[] = [];
+  if (from === RETIRED_CA) {
+    notes.push(
+      "moves off digicert, which Cloudflare no longer issues from (no new orders or renewals since 2023-10-26): the certificate would not renew",
+    );
+  }
   if (from === RETIRING_CA) {
     notes.push(
       "moves off lets_encrypt, whose cross-signed chain was retired (not used in issuance or bundling from 2024-09-09, expired 2024-09-30); Cloudflare does not move custom hostname certificates off it for you",
@@ -94,12 +163,22 @@ export function chainNotes(from: string, to: CertificateAuthority, method: strin
   return notes;
 }
 
+/**
+ * The PATCH `ssl` object: the live object's writable fields (method, type, bundle method, wildcard,
+ * settings) as they are, with only the CA changed. The API requires method and type beside a CA
+ * (error 1434); the rest is carried so that nothing can be reset whatever the API does with a
+ * partial object.
+ */
+export function patchSsl(live: LiveCustomHostname, ca: CertificateAuthority): Record<string, unknown> {
+  return { ...(live.ssl_writable ?? {}), method: live.method, type: live.type ?? "dv", certificate_authority: ca };
+}
+
 function updateChange(zoneId: string, want: DesiredCustomHostname, live: LiveCustomHostname): Change | string {
   if (!live.method) {
     return `custom hostname ${want.hostname}: the API did not report its validation method, which a CA change must carry; set it once in the dashboard or API, then plan again`;
   }
-  const ssl = { method: live.method, type: live.type ?? "dv", certificate_authority: want.certificate_authority };
   const shown = { certificate_authority: live.certificate_authority, method: live.method, type: live.type ?? "dv" };
+  const notes = chainNotes(live.certificate_authority, want.certificate_authority, live.method);
   return {
     kind: "update",
     resource: RESOURCE,
@@ -110,9 +189,23 @@ function updateChange(zoneId: string, want: DesiredCustomHostname, live: LiveCus
     before: shown,
     after: { ...shown, certificate_authority: want.certificate_authority },
     fields: [{ field: "certificate_authority", before: live.certificate_authority, after: want.certificate_authority }],
-    operations: [{ method: "PATCH", path: zonePath(zoneId, "custom_hostnames", live.id), body: { ssl } }],
-    notes: chainNotes(live.certificate_authority, want.certificate_authority, live.method),
+    operations: [{ method: "PATCH", path: zonePath(zoneId, "custom_hostnames", live.id), body: { ssl: patchSsl(live, want.certificate_authority) } }],
+    notes,
   };
+}
+
+/** What the plan says of a hostname whose certificate was uploaded, when the file asks for a CA change. */
+function uploadedWarning(want: DesiredCustomHostname, live: LiveCustomHostname): string {
+  return (
+    `custom hostname ${want.hostname} serves an uploaded certificate, which no CA issues: certificate_authority ${caLabel(want.certificate_authority)} ` +
+    `cannot apply and zoneform leaves it as it is (live ${caLabel(live.certificate_authority)}); remove certificate_authority from the file to silence this`
+  );
+}
+
+/** The fingerprint material of a listed hostname: what a CA change depends on. */
+function fingerprintOf(h: LiveCustomHostname | null): unknown {
+  if (!h) return { missing: true };
+  return { id: h.id, certificate_authority: h.certificate_authority, method: h.method, type: h.type, uploaded: h.uploaded ?? false, ssl: h.ssl_writable ?? null };
 }
 
 export const customHostnames: ResourceKind<LiveCustomHostnames> = {
@@ -129,18 +222,14 @@ export const customHostnames: ResourceKind<LiveCustomHostnames> = {
       const found = await Promise.all(wanted.map((w) => lookupOne(ctx, zone.zone_id, w.hostname)));
       live = Object.fromEntries(wanted.map((w, i) => [key(w.hostname), found[i] ?? null]));
     }
-    const resources = Object.fromEntries(
-      wanted.map((w) => {
-        const h = live[key(w.hostname)];
-        return [w.hostname, h ? { id: h.id, certificate_authority: h.certificate_authority, method: h.method, type: h.type } : { missing: true }];
-      }),
-    );
+    const resources = Object.fromEntries(wanted.map((w) => [w.hostname, fingerprintOf(live[key(w.hostname)] ?? null)]));
     return { live, resources };
   },
 
   diff(zone: DesiredZone, live) {
     const changes: Change[] = [];
     const errors: string[] = [];
+    const warnings: string[] = [];
     for (const want of zone.custom_hostnames ?? []) {
       const have = live[key(want.hostname)];
       if (!have) {
@@ -149,11 +238,16 @@ export const customHostnames: ResourceKind<LiveCustomHostnames> = {
         );
         continue;
       }
-      if (have.certificate_authority === want.certificate_authority) continue;
+      if (caSatisfied(want.certificate_authority, have.certificate_authority)) continue;
+      if (have.uploaded) {
+        // Only a CA the file names can be "not applied"; "" already leaves the choice alone.
+        if (want.certificate_authority !== "") warnings.push(uploadedWarning(want, have));
+        continue;
+      }
       const change = updateChange(zone.zone_id, want, have);
       if (typeof change === "string") errors.push(change);
       else changes.push(change);
     }
-    return { changes, errors };
+    return { changes, errors, warnings };
   },
 };

@@ -33,9 +33,9 @@ const READ_ONLY = new Set(["id", "version", "last_updated", "categories"]);
 /** The name Cloudflare's own examples give a zone's phase entry point. */
 export const ENTRYPOINT_NAME = "Zone-level phase entry point";
 
-/** True for "this zone has no entry point ruleset in the phase yet" (404, code 10003). */
+/** True for "this zone has no entry point ruleset in the phase yet": the API's own 404 / code 10003. */
 export function isMissingEntrypoint(err: unknown): boolean {
-  return err instanceof ApiError && (err.info.status === 404 || err.info.errors.some((e) => e.code === 10003));
+  return err instanceof ApiError && err.isNotFound();
 }
 
 /**
@@ -51,8 +51,11 @@ function asRuleset(raw: unknown, phase: string): { id: string; name?: unknown; p
   const rules = r.rules ?? [];
   if (!Array.isArray(rules)) throw fail("rules is not a list");
   for (const [i, rule] of rules.entries()) {
-    const ok = rule !== null && typeof rule === "object" && typeof (rule as LiveRule).id === "string" && typeof (rule as LiveRule).action === "string";
-    if (!ok) throw fail(`rule ${i} has no id or action`);
+    // A rule without an id is kept as it is (a sanitised recording shows one); writing it needs one.
+    const ok =
+      rule !== null && typeof rule === "object" && typeof (rule as LiveRule).action === "string" &&
+      ((rule as LiveRule).id === undefined || typeof (rule as LiveRule).id === "string");
+    if (!ok) throw fail(`rule ${i} has no action, or an id that is not a string`);
   }
   return { ...r, id: r.id, rules: rules as LiveRule[] };
 }
@@ -75,6 +78,13 @@ export function readEntrypoint(ctx: ReadContext, zoneId: string, phase: string):
       throw err;
     }
   });
+}
+
+/** A write to a rule needs its id; an answer without one (seen in sanitised recordings) is refused. */
+export function ruleIdError(rule: LiveRule, what: string): string | undefined {
+  return typeof rule.id === "string" && rule.id !== ""
+    ? undefined
+    : `the API answered the ${what} rule without an id, expected one to write it; nothing was changed`;
 }
 
 /** Fingerprint material for rules zoneform does not own: a change to any of them makes a saved plan stale. */

@@ -1,11 +1,12 @@
 // Logpush jobs. Identity is the name: one list call reads them all; a desired job missing live is
-// created, a different one updated with a PUT that carries the complete output_options (the API
-// resets the ones a PUT omits), and a change of dataset or kind, which the API cannot make in place,
+// created with only what the file sets, a different one updated with a PUT carrying only the fields
+// that change (a PUT keeps what it does not carry; a filter is removed with `"filter": ""`, never
+// `null`, which the API's type does not allow), and a change of dataset or kind, which the API cannot make in place,
 // replaces the job: the new one is created before the old one is deleted, so no logs are lost. Live
 // duplicates of a name beyond the closest are deleted; unlisted jobs are deleted unless `prune: false`.
 // Credentials in destination_conf never reach a field diff unredacted, and storage destinations
 // without an ownership challenge are a plan error that says how to get one.
-import { ApiError, NetworkError } from "../errors.js";
+import { AnswerShapeError, ApiError, NetworkError } from "../errors.js";
 import type { DesiredLogpushJob, DesiredZone } from "../model/desired.js";
 import type { Change, FieldDiff, Operation } from "../model/plan.js";
 import { redactDestination } from "../redact.js";
@@ -13,14 +14,16 @@ import { zonePath } from "./fields.js";
 import { deleteItemChange, duplicateNote, matchByIdentity } from "./identity-list.js";
 import {
   comparableOutputOptions,
-  completeOutputOptions,
   describeFilter,
   destinationScheme,
   diffOutputOptions,
   filterToWire,
   filtersEqual,
+  heldOutputOptions,
   needsOwnershipChallenge,
   normaliseLiveJob,
+  outputOptionsFromLogpull,
+  outputOptionsToSend,
   redactDestinationSecrets,
   stripDestinationSecrets,
   type LiveLogpushJob,
@@ -50,33 +53,34 @@ export function createBody(job: DesiredLogpushJob): Record<string, unknown> {
     enabled: job.enabled,
     ...(job.kind !== undefined ? { kind: job.kind } : {}),
     ...(filter !== undefined ? { filter } : {}),
-    ...(job.output_options !== undefined ? { output_options: completeOutputOptions(job.output_options) } : {}),
+    ...(job.output_options !== undefined ? { output_options: heldOutputOptions(job.output_options) } : {}),
     ...Object.fromEntries(UPLOAD_LIMITS.filter((k) => job[k] !== undefined).map((k) => [k, job[k]])),
   };
 }
 
 /**
- * The PUT body: every mutable field the file manages. output_options is always complete: the file's
- * over the defaults when the file manages them, else the live job's own, so a PUT never resets them.
+ * The PUT body: only the fields whose value changes (a PUT keeps every field it does not carry, as
+ * Cloudflare's own example shows). A filter the file drops is removed with `""`.
  */
 export function updateBody(job: DesiredLogpushJob, live: LiveLogpushJob): Record<string, unknown> {
-  const destinationChanged = job.destination_conf !== live.destination_conf;
-  const options = job.output_options !== undefined ? completeOutputOptions(job.output_options) : live.output_options;
-  return {
-    destination_conf: job.destination_conf,
-    ...(destinationChanged && job.ownership_challenge !== undefined ? { ownership_challenge: job.ownership_challenge } : {}),
-    enabled: job.enabled,
-    // null clears a live filter; "" and {"where":{}} would mean the same.
-    filter: filterToWire(job.filter) ?? null,
-    ...(options !== undefined ? { output_options: options } : {}),
-    ...Object.fromEntries(UPLOAD_LIMITS.filter((k) => job[k] !== undefined).map((k) => [k, job[k]])),
-  };
+  const body: Record<string, unknown> = {};
+  if (job.destination_conf !== live.destination_conf) {
+    body.destination_conf = job.destination_conf;
+    if (job.ownership_challenge !== undefined) body.ownership_challenge = job.ownership_challenge;
+  }
+  if (job.enabled !== live.enabled) body.enabled = job.enabled;
+  if (live.filter_unparsed !== undefined || !filtersEqual(job.filter, live.filter)) body.filter = filterToWire(job.filter) ?? "";
+  if (job.output_options !== undefined && diffOutputOptions(job.output_options, live.output_options).length > 0) {
+    body.output_options = outputOptionsToSend(job.output_options, live.output_options);
+  }
+  for (const k of UPLOAD_LIMITS) if (job[k] !== undefined && job[k] !== live[k]) body[k] = job[k];
+  return body;
 }
 
 /** Why the job must be replaced rather than updated (the API cannot change these in place). */
 function forcedFields(job: DesiredLogpushJob, live: LiveLogpushJob): FieldDiff[] {
   const out: FieldDiff[] = [];
-  if (job.dataset !== live.dataset) out.push({ field: "dataset", before: live.dataset, after: job.dataset });
+  if (live.dataset !== null && job.dataset !== live.dataset) out.push({ field: "dataset", before: live.dataset, after: job.dataset });
   if (job.kind !== undefined && job.kind !== live.kind) out.push({ field: "kind", before: live.kind, after: job.kind });
   return out;
 }
@@ -109,11 +113,19 @@ export function jobFieldDiffs(job: DesiredLogpushJob, live: LiveLogpushJob): Fie
 }
 
 function fieldsNote(fields: FieldDiff[], job: DesiredLogpushJob, live: LiveLogpushJob): string[] {
+  const notes: string[] = [];
   const f = fields.find((x) => x.field === "destination_conf");
   if (f && f.before === f.after && job.destination_conf !== live.destination_conf) {
-    return ["the credentials in destination_conf differ from the live job's (values hidden)"];
+    notes.push("the credentials in destination_conf differ from the live job's (values hidden)");
   }
-  return [];
+  if (live.legacy_logpull !== undefined && fields.some((x) => x.field.startsWith("output_options."))) {
+    notes.push(
+      `moves the job from the legacy logpull_options ("${live.legacy_logpull}") to output_options, which replace them; the unchanged options are carried over as the file states them`,
+    );
+    const { unknown } = outputOptionsFromLogpull(live.legacy_logpull);
+    if (unknown.length > 0) notes.push(`logpull_options parameter(s) ${unknown.join(", ")} have no output_options counterpart and are not carried over`);
+  }
+  return notes;
 }
 
 /** A storage destination (new, or changed) needs the token Cloudflare wrote into it. */
@@ -186,7 +198,9 @@ export const logpushJobs: ResourceKind<LiveLogpushJob[]> = {
 
   async read(ctx, zone) {
     // The jobs list is not paginated: one call returns every job with its full configuration.
-    const raw = (await ctx.client.request<Array<Record<string, unknown>> | null>("GET", jobsPath(zone.zone_id))) ?? [];
+    const path = jobsPath(zone.zone_id);
+    const raw = (await ctx.client.request<unknown>("GET", path)) ?? [];
+    if (!Array.isArray(raw)) throw new AnswerShapeError(`the API answered GET ${path} with ${JSON.stringify(raw)?.slice(0, 60)}, expected a list of jobs`);
     const live = raw.map(normaliseLiveJob).sort((a, b) => Number(a.id) - Number(b.id));
     return { live, resources: Object.fromEntries(live.map((j) => [j.id, withoutId(j)])) };
   },

@@ -1,25 +1,32 @@
 // Logpush jobs as comparable values. Pure: turns a job read from the API into the shape of the file,
 // so that spellings the API and the file disagree on never show as a change: a filter is compared by
-// meaning (parsed, keys in one order, `{"where":{}}` / null / "" all mean none), output_options after
-// filling the defaults the API fills in, absent upload limits as 0. Also knows which destinations
-// need an ownership challenge and how to show a destination without its credentials.
+// meaning (parsed, keys in one order, `{"where":{}}` / null / "" all mean none), output_options with
+// an absent option read as the service's default (a job holds only the options that were set), a
+// legacy job's `logpull_options` (`fields=…&timestamps=…`) read as the output_options it means, absent
+// upload limits as 0. Also knows which destinations need an ownership challenge and how to show a
+// destination without its credentials.
 import { isEmptyFilter, parseFilterString, serialiseFilter } from "../config/filter.js";
+import { AnswerShapeError } from "../errors.js";
 import type { DesiredLogpushJob, LogpushFilter } from "../model/desired.js";
 import { isSecretParam, redactDestination } from "../redact.js";
 
 /** A live job in the file's shape, plus its id; the filter as an object (absent = none). */
 export interface LiveLogpushJob {
   id: string;
+  /** `""` for a job answered with `name: null` (created without a name). */
   name: string;
-  dataset: string;
+  /** null when the API answered none: then it is not compared (never a replacement on a guess). */
+  dataset: string | null;
   destination_conf: string;
   enabled: boolean;
-  kind: "" | "edge";
+  kind: string;
   filter?: LogpushFilter;
   /** A filter string the API holds that is not valid JSON: never equal to anything in the file. */
   filter_unparsed?: string;
-  /** Complete (defaults filled); absent when the API returned none. */
+  /** The options the job holds (nulls dropped); absent when it holds none. */
   output_options?: Record<string, unknown>;
+  /** The options came from the legacy `logpull_options` string, which the job holds instead. */
+  legacy_logpull?: string;
   max_upload_bytes: number;
   max_upload_interval_seconds: number;
   max_upload_records: number;
@@ -55,10 +62,7 @@ export function outputDefaults(outputType: unknown): Record<string, unknown> {
   return outputType === "csv" ? CSV_DEFAULTS : NDJSON_DEFAULTS;
 }
 
-/**
- * The complete output_options to send: the file's (or the live job's) values over the API defaults,
- * because a PUT resets every option it omits. Nulls count as "default".
- */
+/** The options with the API defaults filled in, for comparison only (never sent). Nulls count as "default". */
 export function completeOutputOptions(options: Record<string, unknown>): Record<string, unknown> {
   const given = withoutNulls(fixCveKey(options));
   return structuredClone({ ...outputDefaults(given.output_type), ...given });
@@ -73,6 +77,44 @@ function fixCveKey(options: Record<string, unknown>): Record<string, unknown> {
   if (!(CVE_TYPO in options)) return options;
   const { [CVE_TYPO]: typo, ...rest } = options;
   return CVE_KEY in rest ? rest : { ...rest, [CVE_KEY]: typo };
+}
+
+/** The options as a job holds them: nulls dropped, the Log4Shell key spelt right. */
+export function heldOutputOptions(options: Record<string, unknown>): Record<string, unknown> {
+  return withoutNulls(fixCveKey(options));
+}
+
+/**
+ * The output_options a PUT sends for the file's: what the file sets, plus each option the file leaves
+ * out whose live value is not the default, sent as the default (so the job ends up meaning exactly
+ * what the file says whether the API merges or replaces the object).
+ */
+export function outputOptionsToSend(desired: Record<string, unknown>, live: Record<string, unknown> | undefined): Record<string, unknown> {
+  const out = heldOutputOptions(desired);
+  const defaults = { ...COMPARE_ONLY_DEFAULTS, ...outputDefaults(out.output_type) };
+  for (const [k, v] of Object.entries(heldOutputOptions(live ?? {}))) {
+    if (k in out || !(k in defaults)) continue;
+    if (JSON.stringify(v) !== JSON.stringify(defaults[k])) out[k] = structuredClone(defaults[k]);
+  }
+  return out;
+}
+
+/** The legacy `logpull_options` query string as the output_options it means (unknown parameters kept aside). */
+export function outputOptionsFromLogpull(text: string): { options: Record<string, unknown>; unknown: string[] } {
+  const options: Record<string, unknown> = {};
+  const unknown: string[] = [];
+  for (const pair of text.replace(/^\?/, "").split("&")) {
+    if (pair === "") continue;
+    const eq = pair.indexOf("=");
+    const key = safeDecode(eq < 0 ? pair : pair.slice(0, eq));
+    const value = eq < 0 ? "" : safeDecode(pair.slice(eq + 1));
+    if (key === "fields") options.field_names = value === "" ? [] : value.split(",");
+    else if (key === "timestamps") options.timestamp_format = value;
+    else if (key === "sample" && value !== "" && Number.isFinite(Number(value))) options.sample_rate = Number(value);
+    else if (key === CVE_KEY) options[CVE_KEY] = value === "true";
+    else unknown.push(key);
+  }
+  return { options, unknown };
 }
 
 function withoutNulls(o: Record<string, unknown>): Record<string, unknown> {
@@ -110,27 +152,63 @@ export function filtersEqual(a: LogpushFilter | undefined, b: LogpushFilter | un
   return filterToWire(a) === filterToWire(b);
 }
 
-function toInt(v: unknown): number {
-  const n = typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : 0;
-  return Number.isFinite(n) ? n : 0;
+function shapeError(raw: Record<string, unknown>, field: string, expected: string): AnswerShapeError {
+  const id = typeof raw.id === "number" || typeof raw.id === "string" ? ` ${raw.id}` : "";
+  return new AnswerShapeError(`the API answered Logpush job${id} with ${field} ${JSON.stringify(raw[field])?.slice(0, 60) ?? "missing"}, expected ${expected}`);
 }
 
-export function normaliseLiveJob(raw: Record<string, unknown>): LiveLogpushJob {
-  const { filter, unparsed } = filterFromWire(raw.filter);
+/** An upload limit: a non-negative integer, or absent/null (0, the service's default). */
+function limit(raw: Record<string, unknown>, key: string): number {
+  const v = raw[key];
+  if (v === undefined || v === null) return 0;
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 0) throw shapeError(raw, key, "a whole number");
+  return v;
+}
+
+/**
+ * A job as the API answered it, checked field by field: an answer of the wrong shape (an id missing,
+ * a name that is a number, an `enabled` that is not a boolean) is refused, never coerced.
+ */
+export function normaliseLiveJob(input: unknown): LiveLogpushJob {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) {
+    throw new AnswerShapeError(`the API answered a Logpush job that is not an object (${JSON.stringify(input)?.slice(0, 60)}), expected {id, name, dataset, …}`);
+  }
+  const raw = input as Record<string, unknown>;
+  const idOk = (typeof raw.id === "number" && Number.isInteger(raw.id)) || (typeof raw.id === "string" && /^\d+$/.test(raw.id));
+  if (!idOk) throw shapeError(raw, "id", "a job id (a whole number)");
+  if (raw.name !== null && raw.name !== undefined && typeof raw.name !== "string") throw shapeError(raw, "name", "a string or null");
+  if (typeof raw.dataset !== "string" && raw.dataset !== null && raw.dataset !== undefined) throw shapeError(raw, "dataset", "a string");
+  if (typeof raw.destination_conf !== "string") throw shapeError(raw, "destination_conf", "a string");
+  if (typeof raw.enabled !== "boolean") throw shapeError(raw, "enabled", "true or false");
+  if (raw.kind !== undefined && raw.kind !== null && typeof raw.kind !== "string") throw shapeError(raw, "kind", "a string");
+  if (raw.filter !== undefined && raw.filter !== null && typeof raw.filter !== "string") throw shapeError(raw, "filter", "a JSON string");
   const options = raw.output_options;
+  if (options !== undefined && options !== null && (typeof options !== "object" || Array.isArray(options))) {
+    throw shapeError(raw, "output_options", "an object");
+  }
+  if (raw.logpull_options !== undefined && raw.logpull_options !== null && typeof raw.logpull_options !== "string") {
+    throw shapeError(raw, "logpull_options", "a string");
+  }
+  const { filter, unparsed } = filterFromWire(raw.filter);
+  const heldAll = options ? heldOutputOptions(options as Record<string, unknown>) : undefined;
+  // A job may hold an empty output_options beside its legacy string: the string is what it means.
+  const held = heldAll && Object.keys(heldAll).length > 0 ? heldAll : undefined;
+  const legacy = !held && typeof raw.logpull_options === "string" && raw.logpull_options !== "" ? raw.logpull_options : undefined;
+  const shownOptions = held ?? (legacy !== undefined ? outputOptionsFromLogpull(legacy).options : undefined);
   return {
     id: String(raw.id),
-    name: String(raw.name ?? ""),
-    dataset: String(raw.dataset ?? ""),
-    destination_conf: String(raw.destination_conf ?? ""),
-    enabled: raw.enabled === true || raw.enabled === "true",
-    kind: raw.kind === "edge" ? "edge" : "",
+    name: typeof raw.name === "string" ? raw.name : "",
+    dataset: typeof raw.dataset === "string" ? raw.dataset : null,
+    destination_conf: raw.destination_conf,
+    enabled: raw.enabled,
+    kind: typeof raw.kind === "string" ? raw.kind : "",
     ...(filter ? { filter } : {}),
     ...(unparsed !== undefined ? { filter_unparsed: unparsed } : {}),
-    ...(options && typeof options === "object" ? { output_options: completeOutputOptions(options as Record<string, unknown>) } : {}),
-    max_upload_bytes: toInt(raw.max_upload_bytes),
-    max_upload_interval_seconds: toInt(raw.max_upload_interval_seconds),
-    max_upload_records: toInt(raw.max_upload_records),
+    ...(shownOptions ? { output_options: shownOptions } : {}),
+    ...(legacy !== undefined ? { legacy_logpull: legacy } : {}),
+    max_upload_bytes: limit(raw, "max_upload_bytes"),
+    max_upload_interval_seconds: limit(raw, "max_upload_interval_seconds"),
+    max_upload_records: limit(raw, "max_upload_records"),
   };
 }
 

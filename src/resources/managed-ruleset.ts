@@ -1,10 +1,13 @@
-// Finding and reading the managed rulesets a zone deploys: the OWASP Core Ruleset (whose last rule
-// carries the anomaly score threshold and action, and whose `paranoia-level-N` tags pick the paranoia
-// level) and the Cloudflare Managed Ruleset. Read through the account when the file names one, else
-// through the zone (a zone's ruleset list shows the managed rulesets it may deploy). Lists are read
-// once per account or zone, and a managed ruleset once per run, whatever the number of zones.
-import type { ReadContext } from "./types.js";
+// Reading the managed rulesets a zone deploys: the OWASP Core Ruleset (whose last rule carries the
+// anomaly score threshold and action, and whose `paranoia-level-N` categories pick the paranoia level)
+// and the Cloudflare Managed Ruleset. Both have well-known ids, so each is read directly, once per run
+// whatever the number of zones, and only when the plan needs it. Managed rulesets are documented under
+// the account (`accounts/{id}/rulesets/{ruleset_id}`): that path is used when the file (or
+// CLOUDFLARE_ACCOUNT_ID) names the account; the zone path is only a fallback, and when it is refused
+// the error says to set account_id.
+import { AnswerShapeError, ApiError } from "../errors.js";
 import { zonePath } from "./fields.js";
+import type { ReadContext } from "./types.js";
 
 export const OWASP_RULESET_ID = "4814384a9e5d4991b9815dcfc25d2f1f";
 export const OWASP_RULESET_NAME = "Cloudflare OWASP Core Ruleset";
@@ -12,18 +15,8 @@ export const CLOUDFLARE_MANAGED_RULESET_ID = "efb7b8c949ac4650a09736fc376e9aee";
 export const CLOUDFLARE_MANAGED_RULESET_NAME = "Cloudflare Managed Ruleset";
 
 export const PARANOIA_TAG = /^paranoia-level-(\d+)$/;
-
-export interface RulesetSummary {
-  id: string;
-  name: string;
-  kind?: string;
-  phase?: string;
-}
-
-export interface ManagedRulesetRefs {
-  owasp?: RulesetSummary;
-  cloudflareManaged?: RulesetSummary;
-}
+/** The paranoia levels the OWASP Core Ruleset has (the file's paranoia_level is 1..4). */
+export const MAX_PARANOIA = 4;
 
 /** What tuning the OWASP ruleset needs, derived from one read of it (nothing hard-coded). */
 export interface OwaspRuleset {
@@ -32,59 +25,77 @@ export interface OwaspRuleset {
   lastRuleId: string;
   defaultThreshold: number;
   defaultAction: string;
-  /** Paranoia levels that have rules, ascending (normally 1..4). */
+  /** Paranoia levels whose `paranoia-level-N` category the answer shows on some rule, ascending. */
   paranoiaLevels: number[];
 }
 
-function pickRuleset(list: RulesetSummary[], id: string, name: string): RulesetSummary | undefined {
-  const managed = list.filter((r) => r.kind === undefined || r.kind === "managed");
-  return managed.find((r) => r.id === id) ?? managed.find((r) => r.name === name);
+/** Where a managed ruleset is read: the account path when the account is known, else the zone's. */
+export function managedRulesetPath(accountId: string | undefined, zoneId: string, rulesetId: string): string {
+  return accountId ? `accounts/${accountId}/rulesets/${rulesetId}` : zonePath(zoneId, "rulesets", rulesetId);
 }
 
-/** The OWASP and Cloudflare Managed rulesets visible to the zone (or the file's account). */
-export async function findManagedRulesets(ctx: ReadContext, zoneId: string): Promise<ManagedRulesetRefs> {
+/**
+ * GET a managed ruleset by id, once per run. A refusal of the zone path (which is not documented for
+ * managed rulesets) becomes an error that says how to read it where it is documented.
+ */
+export function readManagedRuleset(ctx: ReadContext, zoneId: string, rulesetId: string, label: string): Promise<unknown> {
   const account = ctx.desired.account_id;
-  const path = account ? `accounts/${account}/rulesets` : zonePath(zoneId, "rulesets");
-  const list = await ctx.memo(`ruleset-list:${path}`, async () => {
-    const out: RulesetSummary[] = [];
-    for await (const r of ctx.client.paginateCursor<RulesetSummary>(path)) out.push(r);
-    return out;
-  });
-  const refs: ManagedRulesetRefs = {};
-  const owasp = pickRuleset(list, OWASP_RULESET_ID, OWASP_RULESET_NAME);
-  const cfm = pickRuleset(list, CLOUDFLARE_MANAGED_RULESET_ID, CLOUDFLARE_MANAGED_RULESET_NAME);
-  if (owasp) refs.owasp = owasp;
-  if (cfm) refs.cloudflareManaged = cfm;
-  return refs;
-}
-
-/** Reads the OWASP ruleset with its rules, once per run whichever zone asks first. */
-export function readOwaspRuleset(ctx: ReadContext, zoneId: string, ref: RulesetSummary): Promise<OwaspRuleset | null> {
-  const account = ctx.desired.account_id;
-  return ctx.memo(`managed-ruleset:${ref.id}`, async () => {
-    const path = account ? `accounts/${account}/rulesets/${ref.id}` : zonePath(zoneId, "rulesets", ref.id);
-    const raw = await ctx.client.request<Record<string, unknown>>("GET", path);
-    return deriveOwasp(raw);
+  const path = managedRulesetPath(account, zoneId, rulesetId);
+  return ctx.memo(`managed-ruleset:${path}`, async () => {
+    try {
+      return await ctx.client.request<unknown>("GET", path);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status < 400 || err.status >= 500 || err.status === 429) throw err;
+      const how = account
+        ? `account ${account} cannot read it: check that the account id is right and that the token has "Account Rulesets: Read"`
+        : `managed rulesets are documented under the account: set account_id in the file (or CLOUDFLARE_ACCOUNT_ID) so that zoneform reads accounts/<account_id>/rulesets/${rulesetId}`;
+      throw new ApiError(`reading the ${label} (${rulesetId}) was refused (HTTP ${err.status}: ${err.message}); ${how}`, err.info);
+    }
   });
 }
 
-/** Pure: the tuning facts of an OWASP ruleset read (with rules); null when the read holds no rules. */
-export function deriveOwasp(raw: Record<string, unknown>): OwaspRuleset | null {
-  const rules = Array.isArray(raw.rules) ? (raw.rules as Array<Record<string, unknown>>) : [];
-  const last = rules[rules.length - 1];
-  if (!last) return null;
+/** Reads the OWASP ruleset with its rules and derives its tuning facts. */
+export async function readOwaspRuleset(ctx: ReadContext, zoneId: string): Promise<OwaspRuleset> {
+  return deriveOwasp(await readManagedRuleset(ctx, zoneId, OWASP_RULESET_ID, OWASP_RULESET_NAME));
+}
+
+/**
+ * Pure: the tuning facts of an OWASP ruleset read (with rules). An answer without rules, or whose last
+ * rule has no id, is refused: zoneform never guesses the rule it overrides.
+ */
+export function deriveOwasp(raw: unknown): OwaspRuleset {
+  const r = raw !== null && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
+  if (!r || typeof r.id !== "string") {
+    throw new AnswerShapeError(`the API answered the ${OWASP_RULESET_NAME} as ${JSON.stringify(raw)?.slice(0, 60)}, expected a ruleset with an id and rules`);
+  }
+  const rules = Array.isArray(r.rules) ? (r.rules as unknown[]) : [];
+  const last = rules[rules.length - 1] as Record<string, unknown> | undefined;
+  if (!last || typeof last !== "object" || typeof last.id !== "string" || last.id === "") {
+    throw new AnswerShapeError(
+      `the API answered the ${OWASP_RULESET_NAME} ${r.id} ${rules.length === 0 ? "without rules" : "with a last rule that has no id"}, expected its rules with the last one (949110) carrying an id; zoneform cannot set the threshold and action without it`,
+    );
+  }
   const levels = new Set<number>();
-  for (const r of rules) {
-    for (const tag of Array.isArray(r.categories) ? (r.categories as unknown[]) : []) {
+  for (const rule of rules) {
+    const categories = rule && typeof rule === "object" ? (rule as Record<string, unknown>).categories : undefined;
+    for (const tag of Array.isArray(categories) ? categories : []) {
       const m = typeof tag === "string" ? PARANOIA_TAG.exec(tag) : null;
       if (m) levels.add(Number(m[1]));
     }
   }
   return {
-    id: String(raw.id),
-    lastRuleId: String(last.id),
+    id: r.id,
+    lastRuleId: last.id,
     defaultThreshold: typeof last.score_threshold === "number" ? last.score_threshold : 40,
     defaultAction: typeof last.action === "string" ? last.action : "block",
     paranoiaLevels: [...levels].sort((a, b) => a - b),
   };
+}
+
+/** The paranoia levels a level needs the ruleset to show (those it disables), that the answer does not show. */
+export function missingParanoiaLevels(level: number, managed: OwaspRuleset): number[] {
+  const shown = new Set(managed.paranoiaLevels);
+  const out: number[] = [];
+  for (let l = level + 1; l <= MAX_PARANOIA; l++) if (!shown.has(l)) out.push(l);
+  return out;
 }

@@ -2,9 +2,10 @@
 // action, enabled) and the overrides of the execute rule that deploys the OWASP Core Ruleset:
 // paranoia level N disables the tags `paranoia-level-(N+1..4)`; threshold and action are a rule
 // override on the ruleset's last rule (an action override anywhere else does nothing). zoneform owns
-// only those overrides; any other override (a rule disabled for a false positive, another category)
+// only the `enabled` of the paranoia categories and the last rule's threshold and action; any other
+// override (a rule disabled for a false positive, another category, an action on a paranoia category)
 // is carried through untouched.
-import { PARANOIA_TAG, type OwaspRuleset } from "./managed-ruleset.js";
+import { MAX_PARANOIA, PARANOIA_TAG, type OwaspRuleset } from "./managed-ruleset.js";
 
 export interface OwaspIntent {
   enabled: boolean;
@@ -56,15 +57,22 @@ function paranoiaLevelOf(category: unknown): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-/** Category overrides that select paranoia level `level`: every higher level the ruleset has, disabled. */
-export function paranoiaOverrides(level: number, managed: OwaspRuleset): CategoryOverride[] {
-  return managed.paranoiaLevels.filter((l) => l > level).map((l) => ({ category: `paranoia-level-${l}`, enabled: false }));
+/** The paranoia levels that paranoia level `level` disables: every higher one, up to 4. */
+function levelsAbove(level: number): number[] {
+  const out: number[] = [];
+  for (let l = level + 1; l <= MAX_PARANOIA; l++) out.push(l);
+  return out;
+}
+
+/** Category overrides that select paranoia level `level`: every higher level disabled. */
+export function paranoiaOverrides(level: number): CategoryOverride[] {
+  return levelsAbove(level).map((l) => ({ category: `paranoia-level-${l}`, enabled: false }));
 }
 
 /** The overrides zoneform owns for an intent: paranoia categories and the last rule's threshold and action. */
 export function overridesFor(intent: OwaspIntent, managed: OwaspRuleset): { categories: CategoryOverride[]; rules: RuleOverride[] } {
   return {
-    categories: paranoiaOverrides(intent.paranoia_level, managed),
+    categories: paranoiaOverrides(intent.paranoia_level),
     rules: [{ id: managed.lastRuleId, score_threshold: intent.score_threshold, action: intent.action }],
   };
 }
@@ -77,54 +85,80 @@ function paramsOf(rule: { action_parameters?: unknown }): ExecuteParameters | un
 /** The intent a live execute rule expresses; what it does not override comes from the ruleset's defaults. */
 export function intentFrom(rule: { enabled?: unknown; action_parameters?: unknown }, managed: OwaspRuleset): OwaspIntent {
   const overrides = paramsOf(rule)?.overrides ?? {};
-  const disabled = (overrides.categories ?? [])
-    .filter((c) => c.enabled === false)
-    .map((c) => paranoiaLevelOf(c.category))
-    .filter((l): l is number => l !== undefined);
-  const last = (overrides.rules ?? []).find((r) => r.id === managed.lastRuleId);
+  const disabled = [...disabledLevels(Array.isArray(overrides.categories) ? overrides.categories : [])];
+  const last = (Array.isArray(overrides.rules) ? overrides.rules : []).find((r) => r.id === managed.lastRuleId);
   return {
     enabled: rule.enabled !== false,
-    paranoia_level: disabled.length > 0 ? Math.min(...disabled) - 1 : 4,
+    paranoia_level: disabled.length > 0 ? Math.min(...disabled) - 1 : MAX_PARANOIA,
     score_threshold: typeof last?.score_threshold === "number" ? last.score_threshold : managed.defaultThreshold,
     // Precedence is rule override > ruleset-wide override > the rule's own action.
     action: last?.action ?? overrides.action ?? managed.defaultAction,
   };
 }
 
-function canonicalParanoia(categories: readonly CategoryOverride[]): string[] {
-  return categories
-    .filter((c) => paranoiaLevelOf(c.category) !== undefined)
-    .map((c) => JSON.stringify(Object.fromEntries(Object.entries(c).sort(([a], [b]) => a.localeCompare(b)))))
-    .sort();
+/** The paranoia levels a set of category overrides disables. */
+function disabledLevels(categories: readonly CategoryOverride[]): Set<number> {
+  const out = new Set<number>();
+  for (const c of categories) {
+    const l = paranoiaLevelOf(c.category);
+    if (l !== undefined && c.enabled === false) out.add(l);
+  }
+  return out;
 }
 
 /**
- * Whether the live paranoia category overrides are exactly those of `level` (in any order). Compared
- * as overrides, not as a derived number, so that a hand-made set (level 3 disabled, level 4 not) is
- * put right rather than read as "paranoia 2".
+ * Whether the live paranoia category overrides disable exactly the levels above `level`. Compared as
+ * the set of disabled levels, not as a derived number, so that a hand-made set (level 3 disabled, 4
+ * not) is put right rather than read as "paranoia 2".
  */
-export function sameParanoia(rule: { action_parameters?: unknown }, level: number, managed: OwaspRuleset): boolean {
-  const live = canonicalParanoia(paramsOf(rule)?.overrides?.categories ?? []);
-  const want = canonicalParanoia(paranoiaOverrides(level, managed));
-  return live.length === want.length && live.every((v, i) => v === want[i]);
+export function sameParanoia(rule: { action_parameters?: unknown }, level: number): boolean {
+  const live = disabledLevels(paramsOf(rule)?.overrides?.categories ?? []);
+  const want = levelsAbove(level);
+  return live.size === want.length && want.every((l) => live.has(l));
+}
+
+/**
+ * The category overrides for paranoia `level`, built on the live ones: each keeps its place and every
+ * key zoneform does not own; only `enabled` of the paranoia categories changes, and a paranoia
+ * override left with nothing but its category is dropped.
+ */
+function tunedCategories(live: readonly CategoryOverride[], level: number): CategoryOverride[] {
+  const above = new Set(levelsAbove(level));
+  const out: CategoryOverride[] = [];
+  const present = new Set<number>();
+  for (const c of live) {
+    const l = paranoiaLevelOf(c.category);
+    if (l === undefined) {
+      out.push(c);
+      continue;
+    }
+    present.add(l);
+    if (above.has(l)) {
+      out.push({ ...c, enabled: false });
+      continue;
+    }
+    const { enabled: _enabled, ...rest } = c;
+    if (Object.keys(rest).length > 1) out.push(rest);
+  }
+  for (const l of above) if (!present.has(l)) out.push({ category: `paranoia-level-${l}`, enabled: false });
+  return out;
 }
 
 /**
  * The execute rule's action_parameters for an intent: built on the live ones (`version`, ruleset-wide
- * overrides, foreign category and rule overrides kept as they are), with the paranoia categories
- * replaced and the last rule's override set.
+ * overrides, foreign category and rule overrides kept as they are), with the paranoia categories'
+ * `enabled` set and the last rule's override set.
  */
 export function tunedParameters(live: unknown, intent: OwaspIntent, managed: OwaspRuleset): ExecuteParameters {
   const params: ExecuteParameters = live && typeof live === "object" ? structuredClone(live as ExecuteParameters) : { id: managed.id };
   params.id = managed.id;
   const overrides: ExecuteOverrides = { ...(params.overrides ?? {}) };
-  const owned = overridesFor(intent, managed);
-  const categories = [...(overrides.categories ?? []).filter((c) => paranoiaLevelOf(c.category) === undefined), ...owned.categories];
+  const categories = tunedCategories(Array.isArray(overrides.categories) ? overrides.categories : [], intent.paranoia_level);
   if (categories.length > 0) overrides.categories = categories;
   else delete overrides.categories;
-  const rules = [...(overrides.rules ?? [])];
+  const rules = [...(Array.isArray(overrides.rules) ? overrides.rules : [])];
   const at = rules.findIndex((r) => r.id === managed.lastRuleId);
-  const mine = owned.rules[0]!;
+  const mine = overridesFor(intent, managed).rules[0]!;
   if (at >= 0) rules[at] = { ...rules[at]!, score_threshold: mine.score_threshold, action: mine.action };
   else rules.push(mine);
   overrides.rules = rules;

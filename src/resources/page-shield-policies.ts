@@ -1,6 +1,7 @@
 // Page Shield CSP policies. Identity is the description: one list call reads them all; a desired
 // policy missing live is created, a different one updated in place, live duplicates of a description
 // beyond the first are deleted, and unlisted live policies are deleted unless `prune: false`.
+import { AnswerShapeError } from "../errors.js";
 import type { DesiredPolicy, DesiredZone } from "../model/desired.js";
 import type { Change } from "../model/plan.js";
 import { createdFields, diffFields, toBool, zonePath } from "./fields.js";
@@ -14,14 +15,31 @@ export interface LivePolicy extends DesiredPolicy {
 const FIELD_SPECS = { expression: { text: true }, value: { text: true } };
 const RESOURCE = "page_shield_policy";
 
-function normalisePolicy(raw: Record<string, unknown>): LivePolicy {
+/**
+ * A policy as the API answered it, checked: an id, a string description (the identity), an action
+ * zoneform knows, string expression and value. Anything else fails the zone rather than being coerced
+ * into a policy that plan would delete and re-create.
+ */
+export function normalisePolicy(input: unknown): LivePolicy {
+  const fail = (field: string, value: unknown, expected: string) =>
+    new AnswerShapeError(`the API answered a Page Shield policy with ${field} ${JSON.stringify(value)?.slice(0, 60) ?? "missing"}, expected ${expected}`);
+  if (input === null || typeof input !== "object" || Array.isArray(input)) throw fail("the value", input, "an object");
+  const raw = input as Record<string, unknown>;
+  if (typeof raw.id !== "string" || raw.id === "") throw fail("id", raw.id, "a policy id");
+  for (const field of ["description", "expression", "value"] as const) {
+    if (typeof raw[field] !== "string") throw fail(field, raw[field], "a string");
+  }
+  if (raw.action !== "log" && raw.action !== "allow") throw fail("action", raw.action, "log or allow");
+  // Cloudflare's own example creates a policy with "enabled": "true"; a boolean is what reads show.
+  const enabled = raw.enabled === undefined ? true : toBool(raw.enabled);
+  if (enabled === undefined) throw fail("enabled", raw.enabled, "true or false");
   return {
-    id: String(raw.id),
-    description: String(raw.description ?? ""),
-    action: raw.action as LivePolicy["action"],
-    expression: String(raw.expression ?? ""),
-    value: String(raw.value ?? ""),
-    enabled: toBool(raw.enabled) ?? true,
+    id: raw.id,
+    description: raw.description as string,
+    action: raw.action,
+    expression: raw.expression as string,
+    value: raw.value as string,
+    enabled,
   };
 }
 
@@ -50,7 +68,10 @@ export const pageShieldPolicies: ResourceKind<LivePolicy[]> = {
   owns: (zone) => zone.page_shield?.policies !== undefined,
 
   async read(ctx, zone) {
-    const raw = await ctx.client.listAll<Record<string, unknown>>(zonePath(zone.zone_id, "page_shield", "policies"));
+    // The list is not paged: the real answer has no result_info, and the API documents no page parameters.
+    const path = zonePath(zone.zone_id, "page_shield", "policies");
+    const raw = await ctx.client.request<unknown>("GET", path);
+    if (!Array.isArray(raw)) throw new AnswerShapeError(`the API answered GET ${path} with ${JSON.stringify(raw)?.slice(0, 60)}, expected a list of policies`);
     const live = raw.map(normalisePolicy).sort((a, b) => a.id.localeCompare(b.id));
     return { live, resources: Object.fromEntries(live.map((p) => [p.id, withoutId(p)])) };
   },

@@ -8,11 +8,12 @@
 import type { DesiredCloudflareManaged, DesiredOwasp, DesiredZone } from "../model/desired.js";
 import type { Change, FieldDiff } from "../model/plan.js";
 import {
-  addRuleOp, createEntrypointOp, foreignRulesFingerprint, patchRuleOp, readEntrypoint, writableRule,
+  addRuleOp, createEntrypointOp, foreignRulesFingerprint, patchRuleOp, readEntrypoint, ruleIdError, writableRule,
   type Entrypoint, type LiveRule,
 } from "./entrypoint.js";
 import {
-  CLOUDFLARE_MANAGED_RULESET_ID, findManagedRulesets, OWASP_RULESET_ID, readOwaspRuleset, type OwaspRuleset,
+  CLOUDFLARE_MANAGED_RULESET_ID, CLOUDFLARE_MANAGED_RULESET_NAME, missingParanoiaLevels, OWASP_RULESET_ID, readManagedRuleset,
+  readOwaspRuleset, type OwaspRuleset,
 } from "./managed-ruleset.js";
 import {
   describeCreate, describeUpdate, intentFieldChanges, intentFrom, sameParanoia, tunedParameters, type ExecuteParameters,
@@ -27,12 +28,9 @@ const CFM_REF = "zoneform-cloudflare-managed";
 
 export interface LiveWaf {
   entrypoint: Entrypoint | null;
-  /** The OWASP ruleset's id as listed (the well-known id when it was not listed). */
+  /** The OWASP ruleset's well-known id. */
   owaspId: string;
   cloudflareManagedId: string;
-  /** Whether each managed ruleset was found among the rulesets the zone (or account) can deploy. */
-  owaspListed: boolean;
-  cloudflareManagedListed: boolean;
   /** Read only when the file enables OWASP: its last rule and defaults drive the tuning. */
   owaspRuleset: OwaspRuleset | null;
 }
@@ -61,15 +59,20 @@ interface Planned {
   newRule?: Record<string, unknown>;
 }
 
-function owaspRuleBody(params: ExecuteParameters): Record<string, unknown> {
+function owaspRuleBody(params: ExecuteParameters, expression: string): Record<string, unknown> {
   return {
     action: "execute",
-    expression: "true",
+    expression,
     description: "zoneform: OWASP Core Ruleset",
     enabled: true,
     ref: OWASP_REF,
     action_parameters: params,
   };
+}
+
+/** The expression field, when the file's differs from the live rule's (shown as a word diff). */
+function expressionField(rule: LiveRule, want: string): FieldDiff[] {
+  return rule.expression === want ? [] : [{ field: "expression", before: rule.expression, after: want, text: true }];
 }
 
 function planOwasp(zone: DesiredZone, want: DesiredOwasp, live: LiveWaf, out: Gathered): void {
@@ -82,6 +85,8 @@ function planOwasp(zone: DesiredZone, want: DesiredOwasp, live: LiveWaf, out: Ga
   if (!want.enabled) {
     // Disabling keeps the rule and its tuning, so enabling it again restores both.
     if (!rule || rule.enabled === false) return;
+    const err = ruleIdError(rule, "OWASP Core Ruleset execute");
+    if (err) return void out.errors.push(err);
     out.planned.push({
       change: {
         ...base,
@@ -98,50 +103,57 @@ function planOwasp(zone: DesiredZone, want: DesiredOwasp, live: LiveWaf, out: Ga
   }
   const managed = live.owaspRuleset;
   if (!managed) {
-    out.errors.push(
-      live.owaspListed
-        ? `the OWASP Core Ruleset ${live.owaspId} was read without rules; cannot find its last rule to set the threshold and action`
-        : `the OWASP Core Ruleset (${OWASP_RULESET_ID}) is not among the rulesets zone ${zone.name ?? zone.zone_id} can deploy`,
-    );
+    out.errors.push(`the OWASP Core Ruleset (${OWASP_RULESET_ID}) was not read; cannot find its last rule to set the threshold and action`);
     return;
   }
   const intent: OwaspIntent = { enabled: true, paranoia_level: want.paranoia_level, score_threshold: want.score_threshold, action: want.action };
+  const paranoiaRewritten = !rule || !sameParanoia(rule, intent.paranoia_level);
+  const missing = missingParanoiaLevels(intent.paranoia_level, managed);
+  if (paranoiaRewritten && missing.length > 0) {
+    // Writing category overrides for categories the answer does not show would be a guess.
+    out.errors.push(
+      `the OWASP Core Ruleset as the API answered it shows no rule in category ${missing.map((l) => `paranoia-level-${l}`).join(", ")}, ` +
+        `which paranoia_level ${intent.paranoia_level} disables; zoneform will not write paranoia overrides it cannot confirm, and nothing was changed ` +
+        "(set account_id so that the ruleset is read where its rules' categories are documented)",
+    );
+    return;
+  }
   if (!rule) {
-    const body = owaspRuleBody(tunedParameters(undefined, intent, managed));
+    const body = owaspRuleBody(tunedParameters(undefined, intent, managed), want.expression);
+    const fields: FieldDiff[] = (["paranoia_level", "score_threshold", "action", "enabled"] as const).map((f) => ({ field: f, after: intent[f] }));
+    if (want.expression !== "true") fields.push({ field: "expression", after: want.expression });
     out.planned.push({
-      change: {
-        ...base,
-        kind: "create",
-        summary: describeCreate(intent),
-        after: intent,
-        fields: (["paranoia_level", "score_threshold", "action", "enabled"] as const).map((f) => ({ field: f, after: intent[f] })),
-        operations: [],
-      },
+      change: { ...base, kind: "create", summary: describeCreate(intent), after: { ...intent, expression: want.expression }, fields, operations: [] },
       newRule: body,
     });
     return;
   }
   const before = intentFrom(rule, managed);
-  const paranoiaRewritten = !sameParanoia(rule, intent.paranoia_level, managed);
   const changed = intentFieldChanges(before, intent);
-  if (changed.length === 0 && !paranoiaRewritten) return;
+  const expression = expressionField(rule, want.expression);
+  if (changed.length === 0 && !paranoiaRewritten && expression.length === 0) return;
+  const err = ruleIdError(rule, "OWASP Core Ruleset execute");
+  if (err) return void out.errors.push(err);
   const fields: FieldDiff[] = changed.map((f) => ({ field: f, before: before[f], after: intent[f] }));
   if (paranoiaRewritten && !changed.includes("paranoia_level")) {
     fields.unshift({ field: "paranoia_level", before: before.paranoia_level, after: intent.paranoia_level });
   }
+  fields.push(...expression);
+  const summary = [describeUpdate(before, intent, paranoiaRewritten), expression.length > 0 ? "expression changed" : ""].filter((x) => x !== "").join(", ");
   out.planned.push({
     change: {
       ...base,
       kind: "update",
       live_id: rule.id,
-      summary: describeUpdate(before, intent, paranoiaRewritten),
-      before,
-      after: intent,
+      summary,
+      before: { ...before, expression: rule.expression },
+      after: { ...intent, expression: want.expression },
       fields,
       operations: [
         patchRuleOp(zone.zone_id, live.entrypoint!.id, rule, {
           action_parameters: tunedParameters(rule.action_parameters, intent, managed),
           enabled: true,
+          expression: want.expression,
         }),
       ],
     },
@@ -153,6 +165,7 @@ function cfmAction(rule: LiveRule): string | undefined {
   return typeof a === "string" ? a : undefined;
 }
 
+/** The live parameters with only the ruleset-wide action set or removed; every other override kept. */
 function cfmParameters(live: unknown, id: string, action: string | undefined): ExecuteParameters {
   const params: ExecuteParameters = live && typeof live === "object" ? structuredClone(live as ExecuteParameters) : { id };
   params.id = id;
@@ -177,19 +190,15 @@ function planCloudflareManaged(zone: DesiredZone, want: DesiredCloudflareManaged
   const base = { resource: RESOURCE, zone_id: zone.zone_id, identity: "cloudflare_managed" };
   if (!rule) {
     if (!want.enabled) return;
-    if (!live.cloudflareManagedListed) {
-      out.errors.push(`the Cloudflare Managed Ruleset (${CLOUDFLARE_MANAGED_RULESET_ID}) is not among the rulesets zone ${zone.name ?? zone.zone_id} can deploy`);
-      return;
-    }
     const body = {
       action: "execute",
-      expression: "true",
+      expression: want.expression,
       description: "zoneform: Cloudflare Managed Ruleset",
       enabled: true,
       ref: CFM_REF,
       action_parameters: cfmParameters(undefined, live.cloudflareManagedId, want.action),
     };
-    const after = { enabled: true, ...(want.action !== undefined ? { action: want.action } : {}) };
+    const after = { enabled: true, ...(want.action !== undefined ? { action: want.action } : {}), ...(want.expression !== "true" ? { expression: want.expression } : {}) };
     out.planned.push({
       change: {
         ...base,
@@ -203,16 +212,23 @@ function planCloudflareManaged(zone: DesiredZone, want: DesiredCloudflareManaged
     });
     return;
   }
-  const before = { enabled: rule.enabled !== false, action: cfmAction(rule) };
-  // Disabled, only `enabled` is managed: the action stays as it is for when it is enabled again.
-  const after = want.enabled ? { enabled: true, action: want.action } : { enabled: false, action: before.action };
+  const before = { enabled: rule.enabled !== false, action: cfmAction(rule), expression: rule.expression };
+  // Disabled, only `enabled` is managed: action and expression stay as they are for when it is enabled again.
+  const after = want.enabled
+    ? { enabled: true, action: want.action, expression: want.expression }
+    : { enabled: false, action: before.action, expression: before.expression };
   const fields: FieldDiff[] = [];
   if (before.enabled !== after.enabled) fields.push({ field: "enabled", before: before.enabled, after: after.enabled });
   if (before.action !== after.action) fields.push({ field: "action", before: before.action, after: after.action });
+  if (want.enabled) fields.push(...expressionField(rule, want.expression));
   if (fields.length === 0) return;
+  const err = ruleIdError(rule, `${CLOUDFLARE_MANAGED_RULESET_NAME} execute`);
+  if (err) return void out.errors.push(err);
   const parts: string[] = [];
   if (before.enabled !== after.enabled) parts.push(after.enabled ? "enable Cloudflare Managed Ruleset" : "disable Cloudflare Managed Ruleset (rule kept)");
   if (before.action !== after.action) parts.push(`action ${describeAction(before.action)} → ${describeAction(after.action)}`);
+  if (before.expression !== after.expression) parts.push(`expression ${JSON.stringify(before.expression)} → ${JSON.stringify(after.expression)}`);
+  const others = ((rule.action_parameters as ExecuteParameters | undefined)?.overrides?.rules ?? []).length;
   out.planned.push({
     change: {
       ...base,
@@ -226,8 +242,10 @@ function planCloudflareManaged(zone: DesiredZone, want: DesiredCloudflareManaged
         patchRuleOp(zone.zone_id, live.entrypoint!.id, rule, {
           action_parameters: cfmParameters(rule.action_parameters, live.cloudflareManagedId, after.action),
           enabled: after.enabled,
+          expression: after.expression,
         }),
       ],
+      ...(others > 0 ? { notes: [`the rule's ${others} rule override(s), made outside zoneform, are kept as they are`] } : {}),
     },
   });
 }
@@ -261,19 +279,17 @@ export const wafManagedRules: ResourceKind<LiveWaf> = {
   owns: (zone) => zone.waf?.owasp !== undefined || zone.waf?.cloudflare_managed !== undefined,
 
   async read(ctx, zone) {
-    const [entrypoint, refs] = await Promise.all([
-      readEntrypoint(ctx, zone.zone_id, WAF_PHASE),
-      findManagedRulesets(ctx, zone.zone_id),
+    const entrypoint = await readEntrypoint(ctx, zone.zone_id, WAF_PHASE);
+    const cfmWanted = zone.waf?.cloudflare_managed?.enabled === true;
+    // Read only what the plan needs: the OWASP ruleset when the file tunes it; the Cloudflare Managed
+    // one only when it would be deployed, to fail at plan time rather than half-way through apply.
+    const [owaspRuleset] = await Promise.all([
+      zone.waf?.owasp?.enabled ? readOwaspRuleset(ctx, zone.zone_id) : Promise.resolve(null),
+      cfmWanted && executeRulesFor(entrypoint, CLOUDFLARE_MANAGED_RULESET_ID).length === 0
+        ? readManagedRuleset(ctx, zone.zone_id, CLOUDFLARE_MANAGED_RULESET_ID, CLOUDFLARE_MANAGED_RULESET_NAME)
+        : Promise.resolve(null),
     ]);
-    const owaspRuleset = zone.waf?.owasp?.enabled && refs.owasp ? await readOwaspRuleset(ctx, zone.zone_id, refs.owasp) : null;
-    const live: LiveWaf = {
-      entrypoint,
-      owaspId: refs.owasp?.id ?? OWASP_RULESET_ID,
-      cloudflareManagedId: refs.cloudflareManaged?.id ?? CLOUDFLARE_MANAGED_RULESET_ID,
-      owaspListed: refs.owasp !== undefined,
-      cloudflareManagedListed: refs.cloudflareManaged !== undefined,
-      owaspRuleset,
-    };
+    const live: LiveWaf = { entrypoint, owaspId: OWASP_RULESET_ID, cloudflareManagedId: CLOUDFLARE_MANAGED_RULESET_ID, owaspRuleset };
     // Rules of a section the file does not declare are foreign: fingerprinted with the entry point.
     const owasp = zone.waf?.owasp ? executeRulesFor(entrypoint, live.owaspId)[0] : undefined;
     const cfm = zone.waf?.cloudflare_managed ? executeRulesFor(entrypoint, live.cloudflareManagedId)[0] : undefined;

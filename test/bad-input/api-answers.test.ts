@@ -22,7 +22,6 @@ const READS: Record<string, RegExp> = {
   "policies list": new RegExp(`^zones/${ZONE.com}/page_shield/policies$`),
   "WAF entry point": new RegExp(`^zones/${ZONE.com}/rulesets/phases/http_request_firewall_managed/entrypoint$`),
   "log fields entry point": new RegExp(`^zones/${ZONE.com}/rulesets/phases/http_log_custom_fields/entrypoint$`),
-  "account rulesets list": new RegExp(`^accounts/${ACCOUNT}/rulesets$`),
   "OWASP ruleset": new RegExp(`^accounts/${ACCOUNT}/rulesets/4814384a9e5d4991b9815dcfc25d2f1f$`),
   "logpush jobs": new RegExp(`^zones/${ZONE.com}/logpush/jobs$`),
   "custom hostnames": new RegExp(`^zones/${ZONE.com}/custom_hostnames$`),

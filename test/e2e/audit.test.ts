@@ -50,7 +50,7 @@ describe("audit of the seed inventory", () => {
   it("reports the malicious scripts worst first, the malicious connection and the insecure cookies, and exits 2", async () => {
     const r = await runCli(emu, ["audit", "--zone", ZONE.com]);
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stdout).toContain(`Page Shield audit of zone ${ZONE.com} (status active (default))`);
+    expect(r.stdout).toContain(`Page Shield audit of zone ${ZONE.com} (status active (default); malicious below js_integrity_score 50)`);
     expect(r.stdout).toMatch(/Scripts: \d+ read, 2 malicious/);
     const jquery = r.stdout.indexOf("https://jquery-cdn-update.com/lib/jquery-3.7.1.min.js");
     const widget = r.stdout.indexOf("https://cdn-staticfiles.top/js/pay-widget.js");
@@ -151,7 +151,7 @@ describe("audit output formats", () => {
     const doc = JSON.parse(r.stdout);
     expect(doc.format_version).toBe(1);
     const zone = doc.zones[0];
-    expect(zone.filters).toEqual({});
+    expect(zone.filters).toEqual({ malicious_below: 50 });
     const scripts = zone.findings.filter((f: { kind: string }) => f.kind === "script");
     expect(scripts).toHaveLength(2);
     const jquery = scripts.find((f: { subject: string }) => f.subject.includes("jquery-cdn-update"));

@@ -10,10 +10,13 @@ describe("zoneform certificates", () => {
     await emu.clearRequests();
     const r = await runCli(emu, ["certificates", "--zone", ZONE.com, "--zone", ZONE.org]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain(`# zone ${ZONE.com}: 4 custom hostname(s)`);
+    expect(r.stdout).toContain(`# zone ${ZONE.com}: 5 custom hostname(s)`);
     expect(r.stdout).toContain(`# zone ${ZONE.org}: 3 custom hostname(s)`);
     expect(r.stdout).toMatch(/!\s+shop\.acme-com\.example\s+lets_encrypt\s+active\s+http/);
-    expect(r.stdout).toMatch(/\s{2}api\.umbrella-com\.example\s+default\s+active\s+txt/);
+    // A default-CA hostname reads back the CA Cloudflare picked; an uploaded certificate has none.
+    expect(r.stdout).toMatch(/\s{2}api\.umbrella-com\.example\s+google\s+active\s+txt/);
+    expect(r.stdout).toMatch(/\s{2}secure\.hooli-com\.example\s+uploaded\s+active/);
+    expect(r.stdout).toMatch(/! 2 custom hostname\(s\) use digicert, which Cloudflare no longer issues from/);
     expect(r.stdout).toMatch(/2 custom hostname\(s\) still use lets_encrypt/);
     expect(r.stdout).toMatch(/Custom hostname certificates are not changed automatically/);
     expect(r.stdout).toMatch(/Universal certificates: switched to a more compatible CA automatically/);

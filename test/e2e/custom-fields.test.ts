@@ -55,7 +55,7 @@ describe("custom log fields", () => {
   it("creates the entry point with the rule in one POST, then reads it with one GET", async () => {
     const { plan, writes, replanCalls } = await converge(fieldsConfig("request_headers: [user-agent, cf-ray]\nresponse_headers: [cache-control]\ncookies: [__Session]"));
     expect(plan).toContain('+ log_custom_fields "custom_fields"');
-    expect(plan).toContain("# log request headers +cf-ray +user-agent; response headers +cache-control; cookies +__Session");
+    expect(plan).toContain("# log request headers +user-agent +cf-ray; response headers +cache-control; cookies +__Session");
     expect(writes).toEqual([{
       call: `POST zones/${Z}/rulesets`,
       body: {
@@ -70,7 +70,7 @@ describe("custom log fields", () => {
           enabled: true,
           ref: "zoneform-custom-fields",
           action_parameters: {
-            request_fields: [{ name: "cf-ray" }, { name: "user-agent" }],
+            request_fields: [{ name: "user-agent" }, { name: "cf-ray" }],
             response_fields: [{ name: "cache-control" }],
             cookie_fields: [{ name: "__Session" }],
           },
@@ -87,7 +87,8 @@ describe("custom log fields", () => {
     const ep = await entrypoint();
     const { plan, writes } = await converge(fieldsConfig("request_headers: [user-agent, cf-ray]\ncookies: []"));
     expect(plan).toContain("# request headers +cf-ray; cookies -__Session");
-    expect(plan).toContain('~ request_headers: ["user-agent"] → ["cf-ray","user-agent"]');
+    // The live order is kept; new names come after it.
+    expect(plan).toContain('~ request_headers: ["user-agent"] → ["user-agent","cf-ray"]');
     expect(writes).toEqual([{
       call: `PATCH zones/${Z}/rulesets/${ep.id}/rules/${ep.rules[0]!.id}`,
       body: {
@@ -96,7 +97,7 @@ describe("custom log fields", () => {
         description: "zoneform: custom log fields",
         enabled: true,
         ref: "zoneform-custom-fields",
-        action_parameters: { request_fields: [{ name: "cf-ray" }, { name: "user-agent" }] },
+        action_parameters: { request_fields: [{ name: "user-agent" }, { name: "cf-ray" }] },
       },
     }]);
     const reordered = await writeConfig(fieldsConfig("request_headers: [user-agent, cf-ray]"));
@@ -141,7 +142,7 @@ describe("custom log fields", () => {
         description: "dashboard",
         enabled: true,
         ref: seeded.rules[0]!.ref,
-        action_parameters: { request_fields: [{ name: "referer" }, { name: "user-agent" }] },
+        action_parameters: { request_fields: [{ name: "user-agent" }, { name: "referer" }] },
       },
     }]);
     const after = await entrypoint();

@@ -7,7 +7,7 @@ import { TestEmulator, ZONE, runCli, writeConfig } from "../helpers/cli.js";
 const emu = TestEmulator.perFile();
 
 // The seed's hostnames of example.com: shop (lets_encrypt, http), app (google, txt), portal
-// (digicert, http), api ("" = default, txt).
+// (digicert), api (the default CA: reads back google), secure (an uploaded certificate).
 const SHOP = "shop.acme-com.example";
 const APP = "app.globex-com.example";
 const PORTAL = "portal.initech-com.example";
@@ -27,24 +27,36 @@ interface Hostname {
 const liveCa = async (hostname: string) =>
   (await emu.api<Hostname[]>("GET", `zones/${ZONE.com}/custom_hostnames?hostname=${hostname}`))[0]!.ssl.certificate_authority ?? "";
 
+/** The PATCH `ssl` the Terraform provider sends: the live object's writable fields, only the CA changed. */
+const WRITABLE = ["method", "type", "bundle_method", "wildcard", "cloudflare_branding", "settings"] as const;
+async function expectedSsl(hostname: string, ca: string): Promise<Record<string, unknown>> {
+  const ssl = (await emu.api<Array<{ ssl: Record<string, unknown> }>>("GET", `zones/${ZONE.com}/custom_hostnames?hostname=${hostname}`))[0]!.ssl;
+  const out: Record<string, unknown> = {};
+  for (const k of WRITABLE) if (ssl[k] !== undefined && !(k === "settings" && Object.keys(ssl[k] as object).length === 0)) out[k] = ssl[k];
+  return { ...out, certificate_authority: ca };
+}
+
 describe("custom hostnames end to end", () => {
-  it('moves hostnames to "" and to another CA with the live method and type, then shows no changes', async () => {
+  it('leaves "" hostnames on the CA Cloudflare chose, moves one off digicert and one to another CA with the whole ssl object, then shows no changes', async () => {
     const file = await config([
       [SHOP, ""],
       [APP, "ssl_com"],
-      [PORTAL, "digicert"],
+      [PORTAL, ""],
       [API, ""],
     ]);
     const plan1 = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
     expect(plan1.code, plan1.stderr).toBe(2);
-    expect(plan1.stdout).toContain(`~ custom_hostname "${SHOP}"`);
-    expect(plan1.stdout).toContain('~ certificate_authority: "lets_encrypt" → ""');
-    expect(plan1.stdout).toContain('certificate authority lets_encrypt → "" (the default CA)');
-    expect(plan1.stdout).toMatch(/moves off lets_encrypt, whose cross-signed chain was retired/);
+    expect(plan1.stdout).not.toContain(`custom_hostname "${SHOP}"`);
+    expect(plan1.stdout).toContain(`~ custom_hostname "${PORTAL}"`);
+    expect(plan1.stdout).toContain('~ certificate_authority: "digicert" → ""');
+    expect(plan1.stdout).toContain('certificate authority digicert → "" (the default CA)');
+    expect(plan1.stdout).toMatch(/moves off digicert, which Cloudflare no longer issues from/);
     expect(plan1.stdout).toMatch(/"" lets Cloudflare pick the CA/);
     expect(plan1.stdout).toMatch(/re-triggers domain control validation \(method txt\)/);
     expect(plan1.stdout).toContain("Plan: 0 to create, 2 to update, 0 to replace, 0 to delete.");
 
+    const want = { [PORTAL]: await expectedSsl(PORTAL, ""), [APP]: await expectedSsl(APP, "ssl_com") };
+    expect(want[APP]).toMatchObject({ method: "txt", type: "dv", bundle_method: "ubiquitous", wildcard: false });
     await emu.clearRequests();
     const apply = await runCli(emu, ["apply", "-c", file, "--auto-approve"]);
     expect(apply.code, apply.stderr).toBe(0);
@@ -54,12 +66,14 @@ describe("custom hostnames end to end", () => {
     );
     expect(log.map((r) => [r.method, r.path.replace(/^\/client\/v4\//, ""), r.body])).toEqual(
       expect.arrayContaining([
-        ["PATCH", `zones/${ZONE.com}/custom_hostnames/${ids[SHOP]}`, { ssl: { method: "http", type: "dv", certificate_authority: "" } }],
-        ["PATCH", `zones/${ZONE.com}/custom_hostnames/${ids[APP]}`, { ssl: { method: "txt", type: "dv", certificate_authority: "ssl_com" } }],
+        ["PATCH", `zones/${ZONE.com}/custom_hostnames/${ids[PORTAL]}`, { ssl: want[PORTAL] }],
+        ["PATCH", `zones/${ZONE.com}/custom_hostnames/${ids[APP]}`, { ssl: want[APP] }],
       ]),
     );
     expect(log).toHaveLength(2);
-    expect(await liveCa(SHOP)).toBe("");
+    // A default-CA hostname reads back the CA the service picked, never "".
+    expect(await liveCa(PORTAL)).not.toBe("");
+    expect(await liveCa(PORTAL)).not.toBe("digicert");
     expect(await liveCa(APP)).toBe("ssl_com");
 
     const plan2 = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
@@ -125,14 +139,28 @@ describe("custom hostnames end to end", () => {
     expect(await liveCa(SHOP)).toBe("lets_encrypt");
   });
 
-  it('keeps "" as the default CA without a change when the hostname already uses it', async () => {
-    const file = await config([[API, ""]]);
-    const plan = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
+  it('keeps a default-CA hostname (which reads back the CA Cloudflare picked) without a change, with "" or no CA', async () => {
+    expect(await liveCa(API)).toBe("google");
+    const plan = await runCli(emu, ["plan", "-c", await config([[API, ""]]), "--detailed-exitcode"]);
     expect(plan.code, plan.stderr).toBe(0);
+    const unset = await writeConfig(`version: 1\nzones:\n  - zone_id: ${ZONE.com}\n    custom_hostnames:\n      - hostname: ${API}\n`);
+    expect((await runCli(emu, ["plan", "-c", unset, "--detailed-exitcode"])).code).toBe(0);
     const onto = await config([[API, "lets_encrypt"]]);
     const plan2 = await runCli(emu, ["plan", "-c", onto]);
-    expect(plan2.stdout).toContain('~ certificate_authority: "" → "lets_encrypt"');
+    expect(plan2.stdout).toContain('~ certificate_authority: "google" → "lets_encrypt"');
     expect(plan2.stdout).toMatch(/self-signed root chain only/);
+  });
+
+  it("never patches a hostname serving an uploaded certificate, and warns when the file names a CA for it", async () => {
+    const UPLOADED = "secure.hooli-com.example";
+    await emu.clearRequests();
+    const quiet = await runCli(emu, ["apply", "-c", await config([[UPLOADED, ""]]), "--auto-approve"]);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stdout + quiet.stderr).not.toMatch(/uploaded certificate/);
+    const named = await runCli(emu, ["apply", "-c", await config([[UPLOADED, "google"]]), "--auto-approve"]);
+    expect(named.code, named.stderr).toBe(0);
+    expect(named.stdout + named.stderr).toMatch(/secure\.hooli-com\.example serves an uploaded certificate/);
+    expect(await emu.calls({ writesOnly: true })).toEqual([]);
   });
 
   it("refuses a saved plan once the hostname's CA changed underneath, writing nothing", async () => {

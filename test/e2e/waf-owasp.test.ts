@@ -90,12 +90,8 @@ describe("OWASP core ruleset", () => {
         ],
       },
     }]);
-    // A plan reads the entry point, the zone's ruleset list (to find the managed rulesets) and OWASP once.
-    expect(replanCalls).toEqual([
-      `GET ${EP_PATH}`,
-      `GET zones/${Z}/rulesets`,
-      `GET zones/${Z}/rulesets/${OWASP}`,
-    ]);
+    // A plan reads the entry point and OWASP by its well-known id (no ruleset list), once each.
+    expect(replanCalls).toEqual([`GET ${EP_PATH}`, `GET zones/${Z}/rulesets/${OWASP}`]);
     const ep = await entrypoint();
     expect(ep.rules.map((r) => r.ref)).toEqual(["zoneform-cloudflare-managed", "zoneform-owasp"]);
   });
@@ -211,6 +207,7 @@ describe("OWASP core ruleset", () => {
       action: "execute", expression: "true", description: "dashboard OWASP", ref: "dash", enabled: true,
       action_parameters: {
         id: OWASP,
+        version: "latest",
         overrides: {
           rules: [falsePositive, { id: LAST, score_threshold: 40, action: "block" }],
           categories: [{ category: "language-php", enabled: false }, { category: "paranoia-level-3", enabled: false }, { category: "paranoia-level-4", enabled: false }],
@@ -222,10 +219,11 @@ describe("OWASP core ruleset", () => {
 
   it("sets and clears the Cloudflare Managed ruleset-wide action, and disables it", async () => {
     await converge(wafConfig("cloudflare_managed: { enabled: true, action: log }"));
-    expect((await entrypoint()).rules[0]!.action_parameters).toEqual({ id: CFM, overrides: { action: "log" } });
+    // The API reads back version "latest" on an execute rule created without one.
+    expect((await entrypoint()).rules[0]!.action_parameters).toEqual({ id: CFM, version: "latest", overrides: { action: "log" } });
     const clear = await converge(wafConfig("cloudflare_managed: { enabled: true }"));
     expect(clear.plan).toContain("# action log → each rule's own");
-    expect((await entrypoint()).rules[0]!.action_parameters).toEqual({ id: CFM });
+    expect((await entrypoint()).rules[0]!.action_parameters).toEqual({ id: CFM, version: "latest" });
     const off = await converge(wafConfig("cloudflare_managed: { enabled: false }"));
     expect(off.plan).toContain("# disable Cloudflare Managed Ruleset (rule kept)");
     expect((await entrypoint()).rules[0]!.enabled).toBe(false);
@@ -236,7 +234,6 @@ describe("OWASP core ruleset", () => {
     const { writes, replanCalls } = await converge(yaml);
     expect(writes.map((w) => w.call).sort()).toEqual([`POST zones/${ZONE.com}/rulesets`, `POST zones/${ZONE.net}/rulesets`].sort());
     expect([...replanCalls].sort()).toEqual([
-      `GET accounts/${ACCOUNT}/rulesets`,
       `GET accounts/${ACCOUNT}/rulesets/${OWASP}`,
       `GET zones/${ZONE.com}/rulesets/phases/${PHASE}/entrypoint`,
       `GET zones/${ZONE.net}/rulesets/phases/${PHASE}/entrypoint`,

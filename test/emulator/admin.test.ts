@@ -92,8 +92,13 @@ describe("inventory", () => {
     expect(infrequent).toBeGreaterThan(0.04);
     expect(infrequent).toBeLessThan(0.06);
     for (const s of inv.scripts) {
+      // Domain categories only when domain-reported; URL categories always ([] when not reported).
       expect("malicious_domain_categories" in s).toBe(s.domain_reported_malicious === true);
-      expect("malicious_url_categories" in s).toBe(s.url_reported_malicious === true);
+      expect((s.malicious_url_categories as string[]).length > 0).toBe(s.url_reported_malicious === true);
+      for (const k of ["malware_score", "cryptomining_score", "magecart_score"]) {
+        expect(s[k]).toBeGreaterThanOrEqual(1);
+        expect(s[k]).toBeLessThanOrEqual(99);
+      }
     }
     expect(new Set(inv.scripts.map((s) => s.id)).size).toBe(50_000);
   });

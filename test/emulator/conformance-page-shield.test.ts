@@ -1,5 +1,7 @@
 // Every Page Shield answer of the emulator validates against the official OpenAPI schema
-// (test/fixtures/openapi/page_shield.json), including generated inventories and error answers.
+// (test/fixtures/openapi/page_shield.json), including generated inventories and error answers. Where
+// real answers differ from the 2024 schema, `asSchemaSays` states the difference and undoes it before
+// the check, so everything else is still checked.
 import { describe, expect, test } from "vitest";
 import { expectConformsTo } from "../helpers/openapi.js";
 import { useEmulator, ZONES } from "../helpers/emulator.js";
@@ -8,10 +10,42 @@ const emu = useEmulator();
 const ps = `zones/${ZONES.com}/page_shield`;
 const T = "/zones/{zone_id}/page_shield";
 
+/**
+ * Real answers the 2024 schema does not admit (spec/real-answers.md):
+ * - the policies list has no `result_info` (recorded/cft_page_shield_policies.json), the schema
+ *   requires one: a consistent one is added;
+ * - the settings PUT answers `{enabled, updated_at}` only, the schema requires all four settings: the
+ *   two left out are added with their GET values;
+ * - a cookie without Max-Age has `max_age_attribute: null`, the schema says integer: the null is dropped.
+ */
+function asSchemaSays(method: string, template: string, body: any, settings: any): any {
+  if (!body?.success) return body;
+  if (template === `${T}/policies` && method === "GET") {
+    expect(body).not.toHaveProperty("result_info");
+    const n = body.result.length;
+    return { ...body, result_info: { page: 1, per_page: n, count: n, total_count: n, total_pages: 1 } };
+  }
+  if (template === T && method === "PUT") {
+    expect(Object.keys(body.result).sort()).toEqual(["enabled", "updated_at"]);
+    const { use_cloudflare_reporting_endpoint, use_connection_url_path } = settings;
+    return { ...body, result: { ...body.result, use_cloudflare_reporting_endpoint, use_connection_url_path } };
+  }
+  if (template.startsWith(`${T}/cookies`)) {
+    const fix = (c: any) => {
+      if (c.max_age_attribute !== null) return c;
+      const { max_age_attribute: _m, ...rest } = c;
+      return rest;
+    };
+    return { ...body, result: Array.isArray(body.result) ? body.result.map(fix) : fix(body.result) };
+  }
+  return body;
+}
+
 async function check(method: string, path: string, template: string, body?: unknown, status = 200) {
   const r = await emu().api(method, path, body);
   expect(r.status).toBe(status);
-  expectConformsTo("page_shield.json", template, method, status, r.body);
+  const settings = method === "PUT" && template === T ? (await emu().api("GET", ps)).body.result : undefined;
+  expectConformsTo("page_shield.json", template, method, status, asSchemaSays(method, template, r.body, settings));
   return r.body;
 }
 
@@ -54,6 +88,7 @@ describe("Page Shield answers conform to the official schema", () => {
 
   test("policies: create, list, get, update, delete", async () => {
     const policy = { description: "CSP", action: "log", expression: "true", enabled: false, value: "script-src 'self'" };
+    await check("POST", `${ps}/policies`, `${T}/policies`, { ...policy, enabled: "true" });
     const created = await check("POST", `${ps}/policies`, `${T}/policies`, policy);
     const id = created.result.id as string;
     await check("GET", `${ps}/policies`, `${T}/policies`);

@@ -70,8 +70,12 @@ const logpush = (template: string, method: string, answer: ApiAnswer) => conform
  */
 function kindAs2024(body: any): any {
   const fix = (job: any) => {
-    if (!job || job.kind !== "") return job;
-    const { kind: _kind, ...rest } = job;
+    if (!job) return job;
+    // Real destinations carry the `{DATE}` placeholder (recorded/cft_logpush_account_v5.json), which
+    // the schema's `format: uri` rejects (braces are not URI characters): checked without the braces.
+    const dated = typeof job.destination_conf === "string" ? { ...job, destination_conf: job.destination_conf.replace(/\{DATE\}/g, "DATE") } : job;
+    if (dated.kind !== "") return dated;
+    const { kind: _kind, ...rest } = dated;
     return rest;
   };
   if (!body || body.result === null || body.result === undefined) return body;
@@ -180,6 +184,25 @@ describe("logpush conformance", () => {
     // of validate/origin in the 2024 fragment.
     logpush("/zones/{zone_id}/logpush/validate/origin", "POST", await emu.api("POST", `${Z}/logpush/validate/destination`, { destination_conf: "s3://invalid-bucket/x" }));
     logpush(One, "DELETE", await emu.api("DELETE", `${Z}/logpush/jobs/${id}`));
+  });
+
+  it("a logpull_options job, a filter removed with \"\" and account jobs", async () => {
+    const emu = getEmu();
+    const J = "/zones/{zone_id}/logpush/jobs";
+    const One = "/zones/{zone_id}/logpush/jobs/{job_id}";
+    const legacy = await emu.api("POST", `${Z}/logpush/jobs`, {
+      dataset: "http_requests",
+      destination_conf: "https://logs.example.com/in",
+      logpull_options: "fields=RayID,ClientIP,EdgeStartTimestamp&timestamps=rfc3339",
+      filter: JSON.stringify({ where: { and: [{ key: "ClientIP", operator: "eq", value: "192.0.2.1" }] } }),
+    });
+    expect(legacy.status).toBe(200);
+    logpush(J, "POST", legacy);
+    logpush(One, "PUT", await emu.api("PUT", `${Z}/logpush/jobs/${legacy.body.result.id}`, { filter: "" }));
+    logpush(One, "PUT", await emu.api("PUT", `${Z}/logpush/jobs/${legacy.body.result.id}`, { filter: null }));
+    // The 2024 fragment has no account paths; an account job has the same schema as a zone job.
+    await emu.admin("POST", "recorded", JSON.parse(readFileSync(new URL("../../../shared/spec/recorded/cft_logpush_account_v5.json", import.meta.url), "utf8")));
+    logpush(J, "GET", await emu.api("GET", "accounts/f037e56e89293a057740de681ac9abbe/logpush/jobs"));
   });
 });
 

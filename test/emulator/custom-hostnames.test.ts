@@ -15,8 +15,8 @@ describe("list", () => {
   test("returns the seeded hostnames with result_info", async () => {
     const r = await emu().api("GET", base);
     expect(r.status).toBe(200);
-    expect(r.body.result).toHaveLength(4);
-    expect(r.body.result_info).toEqual({ page: 1, per_page: 20, count: 4, total_count: 4, total_pages: 1 });
+    expect(r.body.result).toHaveLength(5);
+    expect(r.body.result_info).toEqual({ page: 1, per_page: 20, count: 5, total_count: 5, total_pages: 1 });
   });
 
   test("filters by exact hostname and by id, not both", async () => {
@@ -34,12 +34,12 @@ describe("list", () => {
 
   test("pages with per_page 5", async () => {
     const r = await emu().api("GET", `${base}?per_page=5&page=1`);
-    expect(r.body.result_info).toMatchObject({ page: 1, per_page: 5, count: 4, total_count: 4 });
+    expect(r.body.result_info).toMatchObject({ page: 1, per_page: 5, count: 5, total_count: 5, total_pages: 1 });
   });
 
-  test("leaves out a default (empty) certificate authority", async () => {
+  test("reads back the CA the service picked for a hostname made with the default CA", async () => {
     const h = await hostnameNamed("api.umbrella-com.example");
-    expect(h.ssl).not.toHaveProperty("certificate_authority");
+    expect(h.ssl.certificate_authority).toBe("google");
   });
 });
 
@@ -89,12 +89,13 @@ describe("PATCH ssl", () => {
     expect(r.body.result.ssl.bundle_method).toBe("optimal");
   });
 
-  test("moving to the default CA stores the empty string", async () => {
+  test("moving to the default CA stores the CA the service picked, never the empty string", async () => {
     const h = await hostnameNamed("shop.acme-com.example");
     const r = await emu().api("PATCH", `${base}/${h.id}`, { ssl: { certificate_authority: "", method: "http", type: "dv" } });
     expect(r.status).toBe(200);
+    expect(r.body.result.ssl.certificate_authority).toBe("google");
     const stored = emu().state().zones.find((z) => z.id === ZONES.com)!.custom_hostnames.find((x) => x.id === h.id)!;
-    expect((stored.ssl as { certificate_authority: string }).certificate_authority).toBe("");
+    expect((stored.ssl as { certificate_authority: string }).certificate_authority).toBe("google");
   });
 
   test("rejects an unknown CA, method or field", async () => {

@@ -6,12 +6,13 @@ const emu = useEmulator();
 const ps = `zones/${ZONES.com}/page_shield`;
 
 describe("settings", () => {
-  test("PUT updates only the fields sent and bumps updated_at", async () => {
+  test("PUT updates only the fields sent, bumps updated_at and answers {enabled, updated_at} only", async () => {
     const before = (await emu().api("GET", ps)).body.result;
     const put = await emu().api("PUT", ps, { enabled: true });
     expect(put.status).toBe(200);
-    expect(put.body.result).toMatchObject({ enabled: true, use_cloudflare_reporting_endpoint: true, use_connection_url_path: false });
+    expect(put.body.result).toEqual({ enabled: true, updated_at: expect.any(String) });
     expect(put.body.result.updated_at > before.updated_at).toBe(true);
+    expect((await emu().api("GET", ps)).body.result).toMatchObject({ enabled: true, use_cloudflare_reporting_endpoint: true, use_connection_url_path: false });
     await emu().api("PUT", ps, { use_connection_url_path: true });
     const after = (await emu().api("GET", ps)).body.result;
     expect(after).toMatchObject({ enabled: true, use_connection_url_path: true, use_cloudflare_reporting_endpoint: true });
@@ -102,8 +103,7 @@ describe("scripts and connections", () => {
     const one = (await emu().api("GET", `${ps}/scripts/${list[0].id}`)).body.result;
     expect(one.page_urls.length).toBeGreaterThan(0);
     expect(one.versions[0]).toMatchObject({ js_integrity_score: one.js_integrity_score, hash: one.hash });
-    expect(one).toMatchObject({ domain_reported_malicious: true, malicious_domain_categories: ["Malware"] });
-    expect(one).not.toHaveProperty("malicious_url_categories");
+    expect(one).toMatchObject({ domain_reported_malicious: true, malicious_domain_categories: ["Malware"], malicious_url_categories: [] });
   });
 
   test("a missing script or connection is 404", async () => {
@@ -156,7 +156,7 @@ describe("policies", () => {
 
     const list = (await emu().api("GET", `${ps}/policies`)).body;
     expect(list.result).toHaveLength(1);
-    expect(list.result_info).toMatchObject({ count: 1, total_count: 1, total_pages: 1 });
+    expect(list).not.toHaveProperty("result_info");
 
     const deleted = await fetch(`${emu().url}/${ps}/policies/${id}`, {
       method: "DELETE",
@@ -169,7 +169,7 @@ describe("policies", () => {
   });
 
   test("create lists every missing or wrong field at once", async () => {
-    const r = await emu().api("POST", `${ps}/policies`, { action: "block", enabled: "true" });
+    const r = await emu().api("POST", `${ps}/policies`, { action: "block", enabled: "yes" });
     expect(r.status).toBe(400);
     const messages = r.body.errors.map((e: { message: string }) => e.message);
     expect(messages).toEqual(

@@ -155,7 +155,8 @@ describe("logpush through the SDK's shapes", () => {
       zone_id: ZONES.com,
       destination_conf: destination,
       enabled: true,
-      filter: null,
+      // The SDK types filter as string | null, but the API refuses null; "" removes the filter.
+      filter: "",
       kind: "",
       max_upload_bytes: 5000000,
       max_upload_interval_seconds: 30,
@@ -164,7 +165,8 @@ describe("logpush through the SDK's shapes", () => {
       output_options: outputOptions,
       ownership_challenge: token,
     });
-    expect(updated.body.result).toMatchObject({ enabled: true, filter: null });
+    expect(updated.body.result).toMatchObject({ enabled: true });
+    expect(updated.body.result).not.toHaveProperty("filter");
     await call(emu, "GET", `${z}/datasets/http_requests/fields`);
     await call(emu, "GET", `${z}/jobs/${id}`);
     await call(emu, "DELETE", `${z}/jobs/${id}`);

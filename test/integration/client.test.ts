@@ -37,7 +37,8 @@ describe("envelopes", () => {
     const env = await client.requestEnvelope<unknown[]>("GET", `zones/${ZONE}/page_shield/policies`, { query: { page: 1, per_page: 10, unused: undefined } });
     expect(env.status).toBe(200);
     expect(env.result).toHaveLength(1);
-    expect(env.result_info).toMatchObject({ count: 1 });
+    // The real policies list answers without result_info (recorded/cft_page_shield_policies.json).
+    expect(env.result_info).toBeUndefined();
     expect(await client.request("DELETE", `zones/${ZONE}/page_shield/policies/${created.id}`)).toBeNull();
     const log = await requests(emu);
     expect(log.map((r) => `${r.method} ${r.status}`)).toEqual(["PUT 200", "POST 200", "GET 200", "DELETE 204"]);

@@ -2,6 +2,7 @@
 // by page, with malicious scripts and connections and insecure cookies as findings. Exit 2 when there
 // are findings of the kind chosen by --fail-on, so that a cron job can alert.
 import { Option, type Command } from "commander";
+import { MALICIOUS_SCORE_THRESHOLD } from "../../audit/classify.js";
 import { AUDIT_FORMATS, type AuditFormat } from "../../audit/render.js";
 import { DEFAULT_AUDIT_LIMIT, FAIL_ON, runAudit, shouldFail, type FailOn } from "../../audit/run.js";
 import { EXIT, UsageError } from "../../errors.js";
@@ -17,9 +18,19 @@ interface AuditFlags extends ClientFlagValues {
   format: string;
   failOn: string;
   limit: string;
+  maliciousBelow: string;
 }
 
 const STATUSES = ["active", "infrequent", "inactive"];
+
+/** `--malicious-below`: a whole score from 1 to 100. */
+export function parseScoreThreshold(value: string | undefined): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(String(value ?? "").trim()) || n < 1 || n > 100) {
+    throw new UsageError(`--malicious-below must be a whole number from 1 to 100, got "${value}"`);
+  }
+  return n;
+}
 
 /** Repeatable flag that also takes comma lists: `--host a --host b,c` → [a, b, c]. */
 export function collectList(value: string, previous: string[] | undefined): string[] {
@@ -49,7 +60,8 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--page-url <url>", "only items seen on this page URL; * at the start or end is a wildcard (repeatable)", collectList)
     .option("--format <format>", `${AUDIT_FORMATS.join(" | ")} (json and csv list every finding as it is read)`, "text")
     .option("--fail-on <what>", "exit 2 on: malicious (scripts and connections), any (also insecure cookies), none", "malicious")
-    .option("--limit <n>", "rows per kind in text and markdown output, worst first", String(DEFAULT_AUDIT_LIMIT));
+    .option("--limit <n>", "rows per kind in text and markdown output, worst first", String(DEFAULT_AUDIT_LIMIT))
+    .option("--malicious-below <score>", "a script whose js_integrity_score is below this is malicious (1-100; Cloudflare's pages use 50 and 10)", String(MALICIOUS_SCORE_THRESHOLD));
   addZoneIdOption(cmd);
   addVerboseOption(cmd);
   addColorOption(cmd);
@@ -65,6 +77,7 @@ export function register(program: Command, ctx: CommandContext): void {
     if (!/^\d+$/.test(String(opts.limit).trim()) || limit > 10_000) {
       throw new UsageError(`--limit must be a whole number from 0 to 10000, got "${opts.limit}"`);
     }
+    const maliciousBelow = parseScoreThreshold(opts.maliciousBelow);
     const badStatus = (opts.status ?? []).filter((s) => !STATUSES.includes(s));
     if (badStatus.length > 0) throw new UsageError(`--status ${badStatus.join(", ")}: expected ${STATUSES.join(", ")}`);
 
@@ -79,6 +92,7 @@ export function register(program: Command, ctx: CommandContext): void {
           pageUrls: opts.pageUrl,
           format,
           limit,
+          maliciousBelow,
           progress: opts.verbose ? (l) => io.stderr.write(`${l}\n`) : undefined,
         },
         (text) => io.stdout.write(text),

@@ -5,11 +5,12 @@ import { Option, type Command } from "commander";
 import { stringify } from "yaml";
 import type { CloudflareClient } from "../../cloudflare/types.js";
 import { CspSuggester, hostExpression, type CspSuggestion } from "../../csp/suggest.js";
+import { MALICIOUS_SCORE_THRESHOLD } from "../../audit/classify.js";
 import { UsageError } from "../../errors.js";
 import { addClientOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import { addColorOption, addVerboseOption } from "../options.js";
 import type { CommandContext } from "../program.js";
-import { addZoneIdOption, collectList, parseZoneIds } from "./audit.js";
+import { addZoneIdOption, collectList, parseScoreThreshold, parseZoneIds } from "./audit.js";
 
 interface CspFlags extends ClientFlagValues {
   zone?: string[];
@@ -18,6 +19,7 @@ interface CspFlags extends ClientFlagValues {
   action: string;
   description?: string;
   wildcardThreshold: string;
+  maliciousBelow: string;
 }
 
 const PER_PAGE = 100;
@@ -26,9 +28,9 @@ const PER_PAGE = 100;
 export async function suggestCsp(
   client: CloudflareClient,
   zoneId: string,
-  opts: { hosts?: string[]; wildcardThreshold?: number } = {},
+  opts: { hosts?: string[]; wildcardThreshold?: number; maliciousBelow?: number } = {},
 ): Promise<CspSuggestion> {
-  const suggester = new CspSuggester({ wildcardThreshold: opts.wildcardThreshold });
+  const suggester = new CspSuggester({ wildcardThreshold: opts.wildcardThreshold, maliciousBelow: opts.maliciousBelow });
   const query = { status: "active", ...(opts.hosts?.length ? { hosts: opts.hosts.join(",") } : {}) };
   for (const [kind, list] of [["script", "scripts"], ["connection", "connections"]] as const) {
     for await (const raw of client.paginate<Record<string, unknown>>(`zones/${zoneId}/page_shield/${list}`, { query, perPage: PER_PAGE })) {
@@ -53,7 +55,7 @@ export function policyBlock(s: CspSuggestion, opts: { description: string; actio
 
 export function renderSuggestionText(zoneId: string, s: CspSuggestion, block: string): string {
   const lines = [
-    `CSP suggestion for zone ${zoneId}, from ${s.counts.scripts} active script${s.counts.scripts === 1 ? "" : "s"} and ${s.counts.connections} connection${s.counts.connections === 1 ? "" : "s"}:`,
+    `CSP suggestion for zone ${zoneId}, from ${s.counts.scripts} active script${s.counts.scripts === 1 ? "" : "s"} and ${s.counts.connections} connection${s.counts.connections === 1 ? "" : "s"} (malicious: js_integrity_score below ${s.malicious_below}, or reported):`,
     "",
     ...s.value.split("; ").map((d) => `  ${d}`),
     "",
@@ -84,7 +86,8 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--format <format>", "text | yaml (yaml: only the policy block, to paste or append)", "text")
     .addOption(new Option("--action <action>", "action of the suggested policy").choices(["log", "allow"]).default("log"))
     .option("--description <text>", "description (identity) of the suggested policy")
-    .option("--wildcard-threshold <n>", "this many subdomains of one domain become https://*.domain (0: never)", "5");
+    .option("--wildcard-threshold <n>", "this many subdomains of one domain become https://*.domain (0: never)", "5")
+    .option("--malicious-below <score>", "a script whose js_integrity_score is below this is malicious and its host left out (1-100)", String(MALICIOUS_SCORE_THRESHOLD));
   addZoneIdOption(cmd);
   addVerboseOption(cmd);
   addColorOption(cmd);
@@ -96,9 +99,10 @@ export function register(program: Command, ctx: CommandContext): void {
     if (!["text", "yaml"].includes(opts.format)) throw new UsageError(`--format ${opts.format}: expected one of text, yaml`);
     if (!/^\d+$/.test(opts.wildcardThreshold)) throw new UsageError(`--wildcard-threshold must be a whole number, got "${opts.wildcardThreshold}"`);
     const zoneId = zones[0]!;
+    const maliciousBelow = parseScoreThreshold(opts.maliciousBelow);
     const client = clientFromOptions(opts, io);
     try {
-      const s = await suggestCsp(client, zoneId, { hosts: opts.host, wildcardThreshold: Number(opts.wildcardThreshold) });
+      const s = await suggestCsp(client, zoneId, { hosts: opts.host, wildcardThreshold: Number(opts.wildcardThreshold), maliciousBelow });
       const description = opts.description ?? "Suggested by zoneform csp suggest";
       const block = policyBlock(s, { description, action: opts.action });
       io.stdout.write(opts.format === "yaml" ? block : renderSuggestionText(zoneId, s, block));

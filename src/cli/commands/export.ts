@@ -65,6 +65,9 @@ export function register(program: Command, ctx: CommandContext): void {
     const { io } = ctx;
     const zones = parseZoneIds(opts.zone, "export");
     const sections = parseSections(opts.sections);
+    if (opts.accountId === undefined && io.env.CLOUDFLARE_ACCOUNT_ID?.trim() && !/^[0-9a-f]{32}$/.test(io.env.CLOUDFLARE_ACCOUNT_ID.trim())) {
+      throw new UsageError(`CLOUDFLARE_ACCOUNT_ID ${io.env.CLOUDFLARE_ACCOUNT_ID}: expected an account id, 32 lower-case hex characters`);
+    }
     if (opts.accountId !== undefined && !/^[0-9a-f]{32}$/.test(opts.accountId)) {
       throw new UsageError(`--account-id ${opts.accountId}: expected an account id, 32 lower-case hex characters`);
     }
@@ -75,7 +78,7 @@ export function register(program: Command, ctx: CommandContext): void {
       result = await exportZones(client, {
         zones,
         sections,
-        accountId: opts.accountId,
+        accountId: opts.accountId ?? (io.env.CLOUDFLARE_ACCOUNT_ID?.trim() || undefined),
         schemaRef: schemaRefFrom(outPath ? dirname(outPath) : io.cwd),
         version: VERSION,
       });

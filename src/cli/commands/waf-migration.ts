@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { Option, type Command } from "commander";
 import type { CloudflareClient } from "../../cloudflare/types.js";
 import { createReadContext } from "../../engine/reconcile.js";
-import { ApiError, EXIT, RuntimeError, UsageError } from "../../errors.js";
+import { AnswerShapeError, ApiError, EXIT, RuntimeError, UsageError } from "../../errors.js";
 import { mapMigrationConfig, renderMigrationYaml, type MappedConfig, type MigrationConfig } from "../../migration/config-yaml.js";
 import {
   describeStart, explainCheck, explainStatus, MIGRATION_MODES, startRefusal,
@@ -16,7 +16,7 @@ import {
 } from "../../migration/eligibility.js";
 import { sensitivityTableLines } from "../../migration/sensitivity.js";
 import type { DesiredState } from "../../model/desired.js";
-import { findManagedRulesets, readOwaspRuleset, type OwaspRuleset } from "../../resources/managed-ruleset.js";
+import { readOwaspRuleset, type OwaspRuleset } from "../../resources/managed-ruleset.js";
 import { readZoneInfo } from "../../resources/zone-info.js";
 import { addClientOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import type { CliIO } from "../io.js";
@@ -68,13 +68,20 @@ async function readCheck(client: CloudflareClient, zoneId: string): Promise<Migr
 
 /** The OWASP ruleset's last rule and defaults, as the waf_managed_rules kind reads them; null if unreadable. */
 async function readOwasp(client: CloudflareClient, zoneId: string, io: CliIO): Promise<OwaspRuleset | null> {
-  const desired: DesiredState = { version: 1, safety: { max_deletes: 5 }, zones: [], secrets: [], files: [] };
+  const account = io.env.CLOUDFLARE_ACCOUNT_ID?.trim();
+  const desired: DesiredState = {
+    version: 1,
+    safety: { max_deletes: 5 },
+    zones: [],
+    secrets: [],
+    files: [],
+    ...(account && /^[0-9a-f]{32}$/.test(account) ? { account_id: account } : {}),
+  };
   const ctx = createReadContext(client, desired);
   try {
-    const refs = await findManagedRulesets(ctx, zoneId);
-    return refs.owasp ? await readOwaspRuleset(ctx, zoneId, refs.owasp) : null;
+    return await readOwaspRuleset(ctx, zoneId);
   } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
+    if (!(err instanceof ApiError) && !(err instanceof AnswerShapeError)) throw err;
     io.stderr.write(`Warning: could not read the OWASP Core Ruleset (${err.message}); using its documented last rule and defaults.\n`);
     return null;
   }

@@ -1,7 +1,11 @@
 // Custom hostnames (SSL for SaaS): list, get, and PATCH of the SSL settings, which is how zoneform
-// moves a hostname off a certificate authority. Changing the CA needs `method` and `type` in the same
-// `ssl` object (error 1434), as the real API insists.
-import { randomBytes } from "node:crypto";
+// moves a hostname off a certificate authority. Ids are UUIDs. Changing the CA needs `method` and
+// `type` in the same `ssl` object (error 1434), as the real API insists; a hostname with an uploaded
+// certificate has no CA to change (error 1400, the emulator's code). A default CA (`""`) is stored and
+// read back as the CA the service picked (custom-hostname-ssl.ts).
+import {
+  dcvFields, DEFAULT_CERTIFICATE_AUTHORITY, effectiveCertificateAuthority, isUploadedCertificate, pendingValidationRecord,
+} from "../custom-hostname-ssl.js";
 import { notFoundFault } from "../envelope.js";
 import { paginate, readPageRequest, type PageBounds } from "../paging.js";
 import { ApiFault, type Route, type RouteRequest, type RouteResponse } from "../types.js";
@@ -13,8 +17,14 @@ type Ssl = Record<string, unknown>;
 
 export const CUSTOM_HOSTNAME_PAGING: PageBounds = { min: 5, max: 50, default: 20 };
 
-/** `""` means the service's default CA. */
+/** `""` means the service's default CA (accepted on input, never read back). */
 export const CERTIFICATE_AUTHORITIES = ["digicert", "google", "lets_encrypt", "ssl_com", ""] as const;
+
+/**
+ * Code of the refusal to change the CA of a hostname with an uploaded certificate: 1400 is the
+ * emulator's choice (the real code is not recorded); clients should key on the 400.
+ */
+export const UPLOADED_CA_CODE = 1400;
 
 const PATCH_FIELDS: Record<string, FieldSpec> = {
   ssl: { type: "object" },
@@ -46,12 +56,14 @@ function findHostname(req: RouteRequest): Hostname {
 }
 
 /**
- * What the API shows of a stored hostname. A stored CA of "" (the default) is left out: the 2024
- * schema's enum has no empty value, and clients read "absent" as "the default".
+ * What the API shows of a stored hostname: the stored object as it is, except that a CA of "" (or
+ * none, on a certificate Cloudflare issues) reads back as the CA the service picked, never "" or
+ * absent. States written before the CA was stored concrete still hold "".
  */
 function hostnameView(h: Hostname, sslOverride?: Ssl): Hostname {
   const ssl: Ssl = { ...(h.ssl as Ssl), ...sslOverride };
-  if (ssl.certificate_authority === "") delete ssl.certificate_authority;
+  const ca = effectiveCertificateAuthority(ssl);
+  if (ca !== undefined) ssl.certificate_authority = ca;
   return { ...h, ssl };
 }
 
@@ -77,6 +89,12 @@ function listHostnames(req: RouteRequest): RouteResponse {
   return { result: result.map((h) => hostnameView(h)), result_info };
 }
 
+/**
+ * PATCH: the `ssl` object replaces the writable ssl fields it carries (`settings` whole) and keeps the
+ * others. Whether the real API resets the fields a partial `ssl` leaves out is unconfirmed
+ * (spec/real-answers.md): keeping them is the emulator's choice; a client sending the live values of
+ * every field it knows gets the same result either way.
+ */
 function patchHostname(req: RouteRequest): RouteResponse {
   const h = findHostname(req);
   const body = requireFields(req.body, PATCH_FIELDS);
@@ -84,22 +102,21 @@ function patchHostname(req: RouteRequest): RouteResponse {
   if (body.ssl !== undefined) {
     const ssl = requireFields(body.ssl, SSL_FIELDS);
     const current = h.ssl as Ssl;
-    const caChanges = ssl.certificate_authority !== undefined && ssl.certificate_authority !== current.certificate_authority;
-    if (caChanges && (ssl.method === undefined || ssl.type === undefined)) {
-      throw new ApiFault(400, [
-        {
-          code: 1434,
-          message:
-            "Changing the certificate authority requires 'method' and 'type' in the same ssl object " +
-            `(missing: ${["method", "type"].filter((k) => ssl[k] === undefined).join(", ")}).`,
-          source: { pointer: "/ssl" },
-        },
-      ]);
+    const requested = ssl.certificate_authority === "" ? DEFAULT_CERTIFICATE_AUTHORITY : (ssl.certificate_authority as string | undefined);
+    const caChanges = requested !== undefined && requested !== effectiveCertificateAuthority(current);
+    if (caChanges) checkCaChange(current, ssl);
+    const next: Ssl = { ...current, ...ssl };
+    if (requested !== undefined) next.certificate_authority = requested;
+    if (ssl.method !== undefined && ssl.method !== current.method) {
+      delete next.http_url;
+      delete next.http_body;
+      Object.assign(next, dcvFields(String(h.hostname), ssl.method));
     }
-    h.ssl = { ...current, ...ssl };
-    // Any SSL change (even re-sending the same) re-triggers validation. The emulator validates at once:
-    // this answer shows pending_validation with its records, later reads show active.
-    answerSsl = { status: "pending_validation", validation_records: [validationRecord(h)] };
+    h.ssl = next;
+    // Any SSL change (even re-sending the same) re-triggers validation of a certificate Cloudflare
+    // issues. The emulator validates at once: this answer shows pending_validation with its records,
+    // later reads show active. An uploaded certificate needs no validation.
+    if (!isUploadedCertificate(next)) answerSsl = { status: "pending_validation", validation_records: [pendingValidationRecord(next)] };
   }
   for (const k of ["custom_metadata", "custom_origin_server", "custom_origin_sni"] as const) {
     if (body[k] !== undefined) h[k] = body[k];
@@ -107,14 +124,24 @@ function patchHostname(req: RouteRequest): RouteResponse {
   return { result: hostnameView(h, answerSsl) };
 }
 
-function validationRecord(h: Hostname): Record<string, string> {
-  const ssl = h.ssl as Ssl;
-  const token = randomBytes(16).toString("hex");
-  if (ssl.method === "txt") return { txt_name: `_acme-challenge.${String(h.hostname)}`, txt_value: token };
-  return {
-    http_url: `http://${String(h.hostname)}/.well-known/acme-challenge/${token.slice(0, 16)}`,
-    http_body: token,
-  };
+function checkCaChange(current: Ssl, ssl: Ssl): void {
+  if (isUploadedCertificate(current)) {
+    throw new ApiFault(400, [{
+      code: UPLOADED_CA_CODE,
+      message: "This custom hostname uses an uploaded certificate (ssl.custom_certificate); its certificate authority cannot be changed. " +
+        "A certificate authority applies only to certificates Cloudflare issues.",
+      source: { pointer: "/ssl/certificate_authority" },
+    }]);
+  }
+  if (ssl.method === undefined || ssl.type === undefined) {
+    throw new ApiFault(400, [{
+      code: 1434,
+      message:
+        "Changing the certificate authority requires 'method' and 'type' in the same ssl object " +
+        `(missing: ${["method", "type"].filter((k) => ssl[k] === undefined).join(", ")}).`,
+      source: { pointer: "/ssl" },
+    }]);
+  }
 }
 
 const base = "zones/:zone_id/custom_hostnames";

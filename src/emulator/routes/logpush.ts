@@ -1,5 +1,9 @@
 // Logpush API for zones: jobs (integer ids from state.next_job_id, no pagination), the ownership
-// challenge flow, destination checks and dataset fields. Validation lives in logpush-*.ts.
+// challenge flow, destination checks and dataset fields; and the read side of account-level jobs.
+// Validation lives in logpush-*.ts. A job holds exactly what was set: output_options as sent (no
+// defaults), `name: null` when created without a name, and no `filter` key without a filter (as the
+// recorded jobs without one show; the emulator used to answer `filter: null`). A PUT changes only the
+// fields it carries.
 import {
   checkReachable, destinationFault, LOGPUSH_CODE, needsOwnership, parseDestination, requireDestination, requireOwnership,
   stripQuery,
@@ -8,19 +12,23 @@ import { describeDatasetFields, listDatasetFields, LOGPUSH_DATASETS } from "../l
 import { normalizeFilter } from "../logpush-filter.js";
 import { checkJobScalars, fault, isObject, normalizeOutputOptions, throwIfAny } from "../logpush-validate.js";
 import { ownershipToken } from "../ownership.js";
-import { ApiFault, type ApiErrorBody, type Route, type RouteRequest, type RouteResponse, type ZoneState } from "../types.js";
+import {
+  ApiFault, type ApiErrorBody, type LogpushJob, type Route, type RouteRequest, type RouteResponse, type ZoneState,
+} from "../types.js";
 
-type Job = ZoneState["logpush_jobs"][number];
+type Job = LogpushJob;
 
 const CREATE_FIELDS = [
   "name", "dataset", "destination_conf", "enabled", "filter", "kind", "max_upload_bytes", "max_upload_interval_seconds",
   "max_upload_records", "output_options", "ownership_challenge", "frequency", "logpull_options",
 ];
 
+// The jobs list answers no `result_info`: cft_logpush_zone_filter (a real answer) has none, the
+// cloudflare-go fixture cfgo_logpush_list has one; the recording is followed.
 export const routes: Route[] = [
   { method: "GET", pattern: "zones/:zone_id/logpush/jobs", handler: (req) => ({ result: zoneOf(req).logpush_jobs }) },
   { method: "POST", pattern: "zones/:zone_id/logpush/jobs", handler: createJob },
-  { method: "GET", pattern: "zones/:zone_id/logpush/jobs/:job_id", handler: (req) => ({ result: requireJob(req) }) },
+  { method: "GET", pattern: "zones/:zone_id/logpush/jobs/:job_id", handler: (req) => ({ result: requireJob(req, zoneOf(req).logpush_jobs) }) },
   { method: "PUT", pattern: "zones/:zone_id/logpush/jobs/:job_id", handler: updateJob },
   { method: "DELETE", pattern: "zones/:zone_id/logpush/jobs/:job_id", handler: deleteJob },
   { method: "POST", pattern: "zones/:zone_id/logpush/ownership", handler: getOwnershipChallenge },
@@ -29,6 +37,9 @@ export const routes: Route[] = [
   { method: "POST", pattern: "zones/:zone_id/logpush/validate/destination/exists", handler: checkDestinationExists },
   { method: "GET", pattern: "zones/:zone_id/logpush/datasets/:dataset/fields", handler: getDatasetFields },
   { method: "GET", pattern: "zones/:zone_id/logpush/datasets/:dataset/jobs", handler: listDatasetJobs },
+  // Account-level jobs are read-only in the emulator (they come from recorded answers).
+  { method: "GET", pattern: "accounts/:account_id/logpush/jobs", handler: (req) => ({ result: accountJobs(req) }) },
+  { method: "GET", pattern: "accounts/:account_id/logpush/jobs/:job_id", handler: (req) => ({ result: requireJob(req, accountJobs(req)) }) },
 ];
 
 function createJob(req: RouteRequest): RouteResponse {
@@ -45,24 +56,28 @@ function createJob(req: RouteRequest): RouteResponse {
   const ds = typeof dataset === "string" ? dataset : "";
   const fields = listDatasetFields(ds);
   const scalars = checkJobScalars(body, errors);
-  const outputOptions = body.output_options === undefined ? null : normalizeOutputOptions(body.output_options, ds, fields, errors);
+  const outputOptions = body.output_options === undefined ? undefined : normalizeOutputOptions(body.output_options, ds, fields, errors);
   throwIfAny(errors);
   const filter = normalizeFilter(body.filter, fields);
   const conf = body.destination_conf as string;
   const dest = requireDestination(conf);
   requireOwnership(zone.id, conf, dest, body.ownership_challenge);
+  // A job configured by `logpull_options` alone has no output_options (cft_logpush_zone_filter); one
+  // with neither answers `output_options: null` (the emulator's choice: no answer of such a job is
+  // recorded).
+  const legacy = typeof scalars.logpull_options === "string";
   const job: Job = {
     id: req.state.next_job_id++,
     dataset: ds,
     destination_conf: conf,
     enabled: false,
     name: null,
-    filter,
+    ...(filter !== null ? { filter } : {}),
     kind,
     max_upload_bytes: null,
     max_upload_interval_seconds: null,
     max_upload_records: null,
-    output_options: outputOptions,
+    ...(outputOptions !== undefined ? { output_options: outputOptions } : legacy ? {} : { output_options: null }),
     error_message: null,
     last_complete: null,
     last_error: null,
@@ -72,34 +87,42 @@ function createJob(req: RouteRequest): RouteResponse {
   return { result: job };
 }
 
+/**
+ * PUT changes only the fields it carries: `{enabled: true}` alone keeps everything else, output_options
+ * included (cloudflare-docs example-logpush-curl). A carried output_options replaces the stored one as
+ * sent (whether the real API merges option by option is not recorded); `"filter": ""` removes the filter.
+ */
 function updateJob(req: RouteRequest): RouteResponse {
   const zone = zoneOf(req);
-  const job = requireJob(req);
+  const job = requireJob(req, zone.logpush_jobs);
   const body = requireBody(req.body, CREATE_FIELDS);
   const errors: ApiErrorBody[] = [];
   if (body.dataset !== undefined && body.dataset !== job.dataset) errors.push(fault("/dataset", `dataset cannot be changed after creation (it is ${String(job.dataset)})`));
-  if (body.kind !== undefined && (body.kind ?? "") !== job.kind) errors.push(fault("/kind", `kind cannot be changed after creation (it is ${JSON.stringify(job.kind)})`));
+  if (body.kind !== undefined && (body.kind ?? "") !== (job.kind ?? "")) errors.push(fault("/kind", `kind cannot be changed after creation (it is ${JSON.stringify(job.kind ?? "")})`));
   const ds = String(job.dataset);
   const fields = listDatasetFields(ds);
   const scalars = checkJobScalars(body, errors);
-  // Replaced whole: fields the PUT leaves out go back to their defaults.
-  const outputOptions = body.output_options === undefined ? job.output_options : normalizeOutputOptions(body.output_options, ds, fields, errors);
+  const outputOptions = body.output_options === undefined ? undefined : normalizeOutputOptions(body.output_options, ds, fields, errors);
   throwIfAny(errors);
-  const filter = body.filter === undefined ? job.filter : normalizeFilter(body.filter, fields);
+  const filter = body.filter === undefined ? undefined : normalizeFilter(body.filter, fields);
   const conf = body.destination_conf === undefined ? (job.destination_conf as string) : (body.destination_conf as string);
   if (conf !== job.destination_conf) {
     const dest = requireDestination(conf);
     requireOwnership(zone.id, conf, dest, body.ownership_challenge);
   }
-  Object.assign(job, scalars, { destination_conf: conf, filter, output_options: outputOptions });
+  Object.assign(job, scalars, { destination_conf: conf });
+  if (outputOptions !== undefined) job.output_options = outputOptions;
+  if (filter === null) delete job.filter;
+  else if (filter !== undefined) job.filter = filter;
   return { result: job };
 }
 
+/** 200 with `result: {}` (cloudflare-docs example-logpush-curl, "Delete a job"). */
 function deleteJob(req: RouteRequest): RouteResponse {
   const zone = zoneOf(req);
-  const job = requireJob(req);
+  const job = requireJob(req, zone.logpush_jobs);
   zone.logpush_jobs = zone.logpush_jobs.filter((j) => j.id !== job.id);
-  return { result: { id: job.id } };
+  return { result: {} };
 }
 
 /** "Writes" the token into the destination; the admin API's ownership route reads it back. */
@@ -159,14 +182,19 @@ function unknownDataset(dataset: string): ApiFault {
   return new ApiFault(400, [{ code: LOGPUSH_CODE.invalid, message: `unknown dataset ${dataset}; zone datasets are ${LOGPUSH_DATASETS.join(", ")}` }]);
 }
 
-function requireJob(req: RouteRequest): Job {
+function requireJob(req: RouteRequest, jobs: readonly Job[]): Job {
   const raw = req.params.job_id ?? "";
   if (!/^[1-9]\d{0,15}$/.test(raw)) {
     throw new ApiFault(400, [{ code: 7003, message: `Could not route to /logpush/jobs/${raw}, perhaps your object identifier is invalid? (job ids are integers)` }]);
   }
-  const job = zoneOf(req).logpush_jobs.find((j) => j.id === Number(raw));
+  const job = jobs.find((j) => j.id === Number(raw));
   if (!job) throw new ApiFault(404, [{ code: LOGPUSH_CODE.notFound, message: `logpush job ${raw} not found` }]);
   return job;
+}
+
+/** The account's jobs (none for an account without stored objects; the server checked it exists). */
+function accountJobs(req: RouteRequest): Job[] {
+  return (req.state.accounts ?? []).find((a) => a.id === req.params.account_id)?.logpush_jobs ?? [];
 }
 
 /** A JSON object with only `allowed` keys: an unknown key is more likely a typo than an extension. */

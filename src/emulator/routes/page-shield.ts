@@ -46,8 +46,9 @@ function updateSettings(req: RouteRequest): RouteResponse {
   const body = requireFields(req.body, SETTINGS_FIELDS);
   const zone = zoneOf(req);
   Object.assign(zone.page_shield, body, { updated_at: req.now() });
-  // The spec document shows only enabled + updated_at, but the official schema requires all four.
-  return { result: settingsView(zone) };
+  // The PUT answer is `{enabled, updated_at}` only (Page Shield API reference), although the 2024
+  // schema requires all four settings; GET answers all four.
+  return { result: { enabled: zone.page_shield.enabled, updated_at: zone.page_shield.updated_at } };
 }
 
 function settingsView(zone: ZoneState): Record<string, unknown> {
@@ -106,14 +107,26 @@ function policyView(p: Item): Item {
   return { id: p.id, description: p.description, action: p.action, expression: p.expression, enabled: p.enabled, value: p.value };
 }
 
+/**
+ * The policies list answers no `result_info` (cft_page_shield_policies), although the 2024 schema
+ * requires one. Without paging parameters every policy comes back; with `page`/`per_page` the emulator
+ * still cuts that page (its choice: a page past the end is empty, so a page-style reader stops).
+ */
 function listPolicies(req: RouteRequest): RouteResponse {
   const policies = zoneOf(req).policies.map(policyView);
-  if (!req.query.has("page") && !req.query.has("per_page")) {
-    // Without paging parameters every policy comes back on one page.
-    const n = policies.length;
-    return { result: policies, result_info: { page: 1, per_page: Math.max(n, 1), count: n, total_count: n, total_pages: 1 } };
-  }
-  return paginate(policies, readPageRequest(req.query, PAGE_SHIELD_PAGING));
+  if (!req.query.has("page") && !req.query.has("per_page")) return { result: policies };
+  return { result: paginate(policies, readPageRequest(req.query, PAGE_SHIELD_PAGING)).result };
+}
+
+/**
+ * `enabled` as a boolean or the text "true"/"false": Cloudflare's own create example sends
+ * `"enabled": "true"` and gets 200 (page-shield-api.mdx). Stored as a boolean. Accepting the text on
+ * PUT as well is the emulator's choice (no example shows it); any other text is refused.
+ */
+function readEnabledText(body: unknown): unknown {
+  const b = body as Record<string, unknown> | null;
+  if (b === null || typeof b !== "object" || (b.enabled !== "true" && b.enabled !== "false")) return body;
+  return { ...b, enabled: b.enabled === "true" };
 }
 
 /** Non-empty strings where the API would reject an empty one. */
@@ -128,7 +141,7 @@ function checkNonEmpty(body: Record<string, unknown>): void {
 }
 
 function createPolicy(req: RouteRequest): RouteResponse {
-  const body = requireFields(req.body, POLICY_FIELDS);
+  const body = requireFields(readEnabledText(req.body), POLICY_FIELDS);
   checkNonEmpty(body);
   const policy: Item = {
     id: randomId(),
@@ -146,7 +159,7 @@ function updatePolicy(req: RouteRequest): RouteResponse {
   const policy = findPolicy(req);
   // A partial update: every field optional, each checked as on create.
   const optional = Object.fromEntries(Object.entries(POLICY_FIELDS).map(([k, spec]) => [k, { ...spec, required: false }]));
-  const body = requireFields(req.body, optional);
+  const body = requireFields(readEnabledText(req.body), optional);
   checkNonEmpty(body);
   Object.assign(policy, body);
   return { result: policyView(policy) };

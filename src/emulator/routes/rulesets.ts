@@ -5,7 +5,7 @@
 import { paginateByCursor } from "../rulesets-paging.js";
 import {
   createRuleset, deleteRule, findEntrypoint, findZoneRuleset, insertRule, notFound, readPosition, replaceRules,
-  summarizeRuleset, touchRuleset, updateRule,
+  summarizeRuleset, touchRuleset, updateRule, zoneRulesetsListed,
 } from "../rulesets-store.js";
 import {
   checkRuleSet, invalid, isObject, problem, RULESET_CODE, RULESET_PHASES, validateRule, validateRules,
@@ -45,16 +45,20 @@ function getAccountRuleset(req: RouteRequest): RouteResponse {
 }
 
 function listZoneRulesets(req: RouteRequest): RouteResponse {
-  // Like the real API, a zone's list also shows the managed rulesets it may deploy.
+  // Like the real API, a zone's list also shows the managed rulesets it may deploy (with `source`
+  // where the stored ruleset has one).
   const zone = requireZone(req);
-  const all = [...zone.rulesets, ...req.state.account_rulesets];
-  return paginateByCursor(all.map(summarizeRuleset), req.query);
+  return paginateByCursor(zoneRulesetsListed(zone, req.state.account_rulesets).map(summarizeRuleset), req.query);
 }
 
 function getZoneRuleset(req: RouteRequest): RouteResponse {
   const zone = requireZone(req);
   const id = requireId(req.params.ruleset_id, "ruleset");
-  const ruleset = findZoneRuleset(zone, id) ?? req.state.account_rulesets.find((r) => r.id === id);
+  const own = findZoneRuleset(zone, id);
+  const account = req.state.account_rulesets.find((r) => r.id === id);
+  // A managed ruleset a recorded zone list brought in has no rules of its own: the account's copy,
+  // when there is one, answers with its rules. (The zone path for a managed ruleset is unconfirmed.)
+  const ruleset = own?.kind === "managed" ? (account ?? own) : (own ?? account);
   if (!ruleset) throw notFound(`could not find ruleset ${id}`);
   return { result: ruleset };
 }
@@ -226,8 +230,8 @@ function checkImmutable(body: Record<string, unknown>, current: { name?: string;
 function requireWritable(req: RouteRequest, zone: ZoneState): Ruleset {
   const id = requireId(req.params.ruleset_id, "ruleset");
   const ruleset = findZoneRuleset(zone, id);
-  if (ruleset) return ruleset;
-  if (req.state.account_rulesets.some((r) => r.id === id)) {
+  if (ruleset && ruleset.kind !== "managed") return ruleset;
+  if (ruleset || req.state.account_rulesets.some((r) => r.id === id)) {
     throw new ApiFault(403, [{ code: RULESET_CODE.invalid, message: `ruleset ${id} is a managed ruleset and cannot be modified; deploy it with an execute rule and tune it with overrides` }]);
   }
   throw notFound(`could not find ruleset ${id}`);

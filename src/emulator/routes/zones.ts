@@ -1,25 +1,34 @@
 // The zone itself: `GET zones/{id}` answers the zone's name, status and plan (what zoneform reads to
-// know whether a zone is Enterprise before it asks for the WAF migration's validation mode).
-import type { Route, ZoneState } from "../types.js";
+// know whether a zone is Enterprise before it asks for the WAF migration's validation mode), and
+// `GET zones` lists them. `plan` is an object (`id` 32 hex, `legacy_id` the plan name), as recorded.
+import { paginate, readPageRequest, type PageBounds } from "../paging.js";
+import type { Route, RouteRequest, RouteResponse, ZoneState } from "../types.js";
+import { planObject } from "../zone-plans.js";
 
-const PLAN_NAMES: Record<ZoneState["plan"], string> = {
-  free: "Free Website",
-  pro: "Pro Website",
-  business: "Business Website",
-  enterprise: "Enterprise Website",
-};
+/** per_page bounds of the zones list: 5–50, default 20 (the List Zones reference's bounds). */
+export const ZONE_PAGING: PageBounds = { min: 5, max: 50, default: 20 };
 
-function zoneDetails(zone: ZoneState): Record<string, unknown> {
+/** A zone answer: the emulator's fields, overridden by what a recorded answer showed (`details`). */
+export function zoneDetails(zone: ZoneState): Record<string, unknown> {
   return {
     id: zone.id,
     name: zone.name,
     status: "active",
     paused: false,
     type: "full",
-    plan: { id: zone.plan, name: PLAN_NAMES[zone.plan], legacy_id: zone.plan, is_subscribed: true, can_subscribe: false },
+    plan: planObject(zone.plan),
+    ...zone.details,
   };
 }
 
+function listZones(req: RouteRequest): RouteResponse {
+  const name = req.query.get("name");
+  const zones = name ? req.state.zones.filter((z) => z.name === name.toLowerCase()) : req.state.zones;
+  const { result, result_info } = paginate(zones, readPageRequest(req.query, ZONE_PAGING));
+  return { result: result.map(zoneDetails), result_info };
+}
+
 export const routes: Route[] = [
+  { method: "GET", pattern: "zones", handler: listZones },
   { method: "GET", pattern: "zones/:zone_id", handler: (req) => ({ result: zoneDetails(req.zone!) }) },
 ];

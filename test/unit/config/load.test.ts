@@ -31,7 +31,10 @@ describe("normalisation", () => {
       zone_id: Z,
       source: { file: "defaults.yaml", line: 4, column: 5 },
       page_shield: { prune: true, policies: [{ description: "Report", action: "log", expression: "true", value: "script-src 'self'", enabled: true }] },
-      waf: { owasp: { enabled: true, paranoia_level: 1, score_threshold: 40, action: "block" }, cloudflare_managed: { enabled: false } },
+      waf: {
+        owasp: { enabled: true, paranoia_level: 1, score_threshold: 40, action: "block", expression: "true" },
+        cloudflare_managed: { enabled: false, expression: "true" },
+      },
       logs: {
         prune: true,
         custom_fields: { request_headers: [], response_headers: [], cookies: ["__Session"] },
@@ -61,6 +64,61 @@ describe("normalisation", () => {
   it("lower-cases custom hostnames", () => {
     const { desired } = parseConfigText(`version: 1\nzones:\n  - zone_id: ${Z}\n    custom_hostnames: [{ hostname: Shop.Example, certificate_authority: google }]\n`, "h.yaml", {});
     expect(desired.zones[0]!.custom_hostnames).toEqual([{ hostname: "shop.example", certificate_authority: "google" }]);
+  });
+
+  it('reads a custom hostname without certificate_authority as "" (whatever CA Cloudflare chose)', () => {
+    const { desired } = parseConfigText(
+      `version: 1\nzones:\n  - zone_id: ${Z}\n    custom_hostnames: [{ hostname: a.example }, { hostname: b.example, certificate_authority: "" }, { hostname: c.example, certificate_authority: digicert }]\n`,
+      "h.yaml",
+      {},
+    );
+    expect(desired.zones[0]!.custom_hostnames).toEqual([
+      { hostname: "a.example", certificate_authority: "" },
+      { hostname: "b.example", certificate_authority: "" },
+      { hostname: "c.example", certificate_authority: "digicert" },
+    ]);
+    expect(problemsOf(`version: 1\nzones:\n  - zone_id: ${Z}\n    custom_hostnames: [{ hostname: a.example, certificate_authority: comodo }]\n`)).toHaveLength(1);
+  });
+
+  it("keeps an execute rule expression the file states", () => {
+    const { desired } = parseConfigText(
+      `version: 1\nzones:\n  - zone_id: ${Z}\n    waf:\n      owasp: { enabled: true, expression: 'http.host ne "a.example"' }\n      cloudflare_managed: { enabled: false, expression: 'http.cookie eq "t=1"' }\n`,
+      "w.yaml",
+      {},
+    );
+    expect(desired.zones[0]!.waf).toEqual({
+      owasp: { enabled: true, paranoia_level: 1, score_threshold: 40, action: "block", expression: 'http.host ne "a.example"' },
+      cloudflare_managed: { enabled: false, expression: 'http.cookie eq "t=1"' },
+    });
+    expect(problemsOf(`version: 1\nzones:\n  - zone_id: ${Z}\n    waf:\n      owasp: { enabled: true, expression: "" }\n`)).toHaveLength(1);
+  });
+});
+
+describe("CLOUDFLARE_ACCOUNT_ID", () => {
+  const ACCOUNT = "f037e56e89293a057740de681ac9abbe";
+  const noAccount = `version: 1\nzones:\n  - zone_id: ${Z}\n`;
+  const withAccount = `version: 1\naccount_id: 0123456789abcdef0123456789abcdef\nzones:\n  - zone_id: ${Z}\n`;
+
+  it("fills account_id when the file names none", () => {
+    expect(parseConfigText(noAccount, "a.yaml", { CLOUDFLARE_ACCOUNT_ID: ACCOUNT }).desired.account_id).toBe(ACCOUNT);
+    expect(parseConfigText(noAccount, "a.yaml", { CLOUDFLARE_ACCOUNT_ID: ` ${ACCOUNT}\n` }).desired.account_id).toBe(ACCOUNT);
+    expect(parseConfigText(noAccount, "a.yaml", { CLOUDFLARE_ACCOUNT_ID: "" }).desired.account_id).toBeUndefined();
+    expect(parseConfigText(noAccount, "a.yaml", {}).desired.account_id).toBeUndefined();
+  });
+
+  it("gives way to the file's account_id", () => {
+    expect(parseConfigText(withAccount, "a.yaml", { CLOUDFLARE_ACCOUNT_ID: ACCOUNT }).desired.account_id).toBe("0123456789abcdef0123456789abcdef");
+  });
+
+  it("is a config error when it is not 32 lower-case hex characters", () => {
+    for (const bad of [ACCOUNT.toUpperCase(), ACCOUNT.slice(1), `${ACCOUNT}0`, "my-account"]) {
+      const r = checkConfigSources([{ file: "a.yaml", text: noAccount }], { CLOUDFLARE_ACCOUNT_ID: bad });
+      expect(r.desired, bad).toBeUndefined();
+      expect(r.errors, bad).toEqual([
+        { file: "CLOUDFLARE_ACCOUNT_ID", line: 0, column: 0, pointer: "", message: "expected an account id, 32 lower-case hex characters" },
+      ]);
+    }
+    expect(() => parseConfigText(noAccount, "a.yaml", { CLOUDFLARE_ACCOUNT_ID: "my-account" })).toThrow(ConfigError);
   });
 });
 

@@ -93,8 +93,9 @@ describe("rendering the zoneform file", () => {
     expect(parse(text)).toEqual({ version: 1, zones: [{ zone_id: Z, name: "legacy.example", waf: mapped.waf }] });
     const { desired } = parseConfigText(text, "waf.yaml", {});
     expect(desired.zones[0]!.waf).toEqual({
-      owasp: { enabled: true, paranoia_level: 2, score_threshold: 40, action: "log" },
-      cloudflare_managed: { enabled: true },
+      // The file states no expression: both execute rules run on every request.
+      owasp: { enabled: true, paranoia_level: 2, score_threshold: 40, action: "log", expression: "true" },
+      cloudflare_managed: { enabled: true, expression: "true" },
     });
   });
 });

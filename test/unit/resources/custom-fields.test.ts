@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
+import type { CloudflareClient } from "../../../src/cloudflare/types.js";
+import { createReadContext } from "../../../src/engine/reconcile.js";
 import type { DesiredCustomFields, DesiredZone } from "../../../src/model/desired.js";
-import { diffCustomFields, logCustomFields, normaliseCustomFields } from "../../../src/resources/custom-fields.js";
+import { diffCustomFields, fieldsOfRule, LOG_FIELDS_PHASE, logCustomFields, normaliseCustomFields } from "../../../src/resources/custom-fields.js";
 import type { Entrypoint, LiveRule } from "../../../src/resources/entrypoint.js";
+import { recordedResult } from "../recorded.js";
 
 const Z = "0123456789abcdef0123456789abcdef";
 const EP = "e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1";
@@ -22,7 +25,8 @@ describe("log_custom_fields diff", () => {
     const { changes } = diffCustomFields(zone({ request_headers: ["user-agent", "cf-ray"], cookies: ["__Session"] }), { entrypoint: null });
     expect(changes).toHaveLength(1);
     expect(changes[0]).toMatchObject({ kind: "create", resource: "log_custom_fields", identity: "custom_fields" });
-    expect(changes[0]!.summary).toBe("log request headers +cf-ray +user-agent; cookies +__Session");
+    // Names in the file's order, not sorted.
+    expect(changes[0]!.summary).toBe("log request headers +user-agent +cf-ray; cookies +__Session");
     expect(changes[0]!.operations).toEqual([{
       method: "POST",
       path: `zones/${Z}/rulesets`,
@@ -38,7 +42,7 @@ describe("log_custom_fields diff", () => {
           enabled: true,
           ref: "zoneform-custom-fields",
           // Empty lists are left out: the API wants at least one, none empty.
-          action_parameters: { request_fields: [{ name: "cf-ray" }, { name: "user-agent" }], cookie_fields: [{ name: "__Session" }] },
+          action_parameters: { request_fields: [{ name: "user-agent" }, { name: "cf-ray" }], cookie_fields: [{ name: "__Session" }] },
         }],
       },
     }]);
@@ -103,16 +107,112 @@ describe("log_custom_fields diff", () => {
     expect(warnings?.[0]).toMatch(/2 log_custom_field rules/);
   });
 
-  it("normalises names: sorted, deduplicated, header names lower case, cookies as written", () => {
-    expect(normaliseCustomFields({ request_headers: ["X-B", "x-a", "x-b"], cookies: ["B", "a", "B"] })).toEqual({
-      request_headers: ["x-a", "x-b"],
+  it("normalises names: in their order, deduplicated (first kept), header names lower case, cookies as written", () => {
+    expect(normaliseCustomFields({ request_headers: ["X-B", "x-a", "x-b"], cookies: ["B", "a", "B", "b"] })).toEqual({
+      request_headers: ["x-b", "x-a"],
       response_headers: [],
-      cookies: ["B", "a"],
+      cookies: ["B", "a", "b"],
     });
+    expect(fieldsOfRule(rule({ request_fields: [{ name: "X-Z" }, { name: "x-a" }, { name: 3 }, {}], response_fields: "bad" }))).toEqual({
+      request_headers: ["x-z", "x-a"],
+      response_headers: [],
+      cookies: [],
+    });
+  });
+
+  it("keeps the live order of the names it keeps in a PATCH, new names after them in the file's order", () => {
+    const live = rule({
+      request_fields: [{ name: "x-c" }, { name: "user-agent" }, { name: "x-a" }, { name: "cf-ray" }],
+      cookie_fields: [{ name: "b" }, { name: "a" }],
+    });
+    const z = zone({ request_headers: ["x-new-2", "cf-ray", "x-new-1", "user-agent", "x-c"], cookies: ["a", "b"] });
+    const { changes } = diffCustomFields(z, { entrypoint: entrypoint(live) });
+    expect(changes).toHaveLength(1);
+    const c = changes[0]!;
+    expect(c.summary).toBe("request headers +x-new-2 +x-new-1 -x-a");
+    // Cookies are equal as sets: not a field of the change, and sent back in their live order.
+    expect(c.fields).toEqual([
+      { field: "request_headers", before: ["x-c", "user-agent", "x-a", "cf-ray"], after: ["x-c", "user-agent", "cf-ray", "x-new-2", "x-new-1"] },
+    ]);
+    expect(c.operations[0]!.body).toMatchObject({
+      action_parameters: {
+        request_fields: [{ name: "x-c" }, { name: "user-agent" }, { name: "cf-ray" }, { name: "x-new-2" }, { name: "x-new-1" }],
+        cookie_fields: [{ name: "b" }, { name: "a" }],
+      },
+    });
+  });
+
+  it("matches header names case-insensitively and cookie names exactly", () => {
+    const live = rule({ request_fields: [{ name: "User-Agent" }], cookie_fields: [{ name: "Session" }] });
+    expect(diffCustomFields(zone({ request_headers: ["user-agent"], cookies: ["Session"] }), { entrypoint: entrypoint(live) }).changes).toEqual([]);
+    const { changes } = diffCustomFields(zone({ request_headers: ["user-agent"], cookies: ["session"] }), { entrypoint: entrypoint(live) });
+    expect(changes[0]!.fields).toEqual([{ field: "cookies", before: ["Session"], after: ["session"] }]);
   });
 
   it("is owned only when the file declares logs.custom_fields", () => {
     expect(logCustomFields.owns(zone(undefined))).toBe(false);
     expect(logCustomFields.owns(zone({}))).toBe(true);
+  });
+});
+
+describe("log_custom_fields as the real API answered them (cft_log_fields_ruleset)", () => {
+  const read = async (z: DesiredZone) => {
+    const path = `zones/${Z}/rulesets/phases/${LOG_FIELDS_PHASE}/entrypoint`;
+    const client = {
+      async request(method: string, p: string) {
+        if (method !== "GET" || p !== path) throw new Error(`unexpected ${method} ${p}`);
+        return recordedResult("cft_log_fields_ruleset");
+      },
+    } as unknown as CloudflareClient;
+    const desired = { version: 1 as const, safety: { max_deletes: 5 }, zones: [], secrets: [], files: [] };
+    return logCustomFields.read(createReadContext(client, desired), z);
+  };
+  const RECORDED_RULE = "17a0d1e23a3444ccbd5e58fc7793649a";
+  const RECORDED_SET = "4b9724cc601c443c9dfa506d8b566dc2";
+
+  it("reads the names in the order the user wrote them", async () => {
+    const { live } = await read(zone({}));
+    expect(fieldsOfRule(live.entrypoint!.rules[0]!)).toEqual({
+      request_headers: ["request", "fields"],
+      response_headers: ["response", "fields"],
+      cookies: ["cookie", "fields"],
+    });
+  });
+
+  it("plans nothing for a file that states what it holds, in any order", async () => {
+    for (const fields of [
+      { request_headers: ["request", "fields"], response_headers: ["response", "fields"], cookies: ["cookie", "fields"] },
+      { request_headers: ["fields", "Request"], response_headers: ["fields", "response", "fields"], cookies: ["fields", "cookie"] },
+    ]) {
+      const z = zone(fields);
+      const { live } = await read(z);
+      expect(diffCustomFields(z, live), JSON.stringify(fields)).toEqual({ changes: [], warnings: [] });
+    }
+  });
+
+  it("keeps request, fields in that order when a name is added", async () => {
+    const z = zone({ request_headers: ["user-agent", "fields", "request"], response_headers: ["response", "fields"], cookies: ["cookie", "fields"] });
+    const { live } = await read(z);
+    const { changes } = diffCustomFields(z, live);
+    expect(changes).toHaveLength(1);
+    expect(changes[0]!.fields).toEqual([{ field: "request_headers", before: ["request", "fields"], after: ["request", "fields", "user-agent"] }]);
+    expect(changes[0]!.operations).toEqual([
+      {
+        method: "PATCH",
+        path: `zones/${Z}/rulesets/${RECORDED_SET}/rules/${RECORDED_RULE}`,
+        body: {
+          action: "log_custom_field",
+          expression: "true",
+          description: "zone",
+          ref: RECORDED_RULE,
+          enabled: true,
+          action_parameters: {
+            request_fields: [{ name: "request" }, { name: "fields" }, { name: "user-agent" }],
+            response_fields: [{ name: "response" }, { name: "fields" }],
+            cookie_fields: [{ name: "cookie" }, { name: "fields" }],
+          },
+        },
+      },
+    ]);
   });
 });

@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { CloudflareClient } from "../../../src/cloudflare/types.js";
+import { createReadContext } from "../../../src/engine/reconcile.js";
+import { AnswerShapeError } from "../../../src/errors.js";
 import type { DesiredLogpushJob, DesiredZone, LogpushFilter } from "../../../src/model/desired.js";
 import type { Change } from "../../../src/model/plan.js";
 import { planForDisplay, planForFile } from "../../../src/plan/secrets.js";
@@ -11,11 +14,14 @@ import {
   filtersEqual,
   needsOwnershipChallenge,
   normaliseLiveJob,
+  outputOptionsFromLogpull,
+  outputOptionsToSend,
   redactDestinationSecrets,
   stripDestinationSecrets,
   type LiveLogpushJob,
 } from "../../../src/resources/logpush-normalise.js";
 import type { ReadContext } from "../../../src/resources/types.js";
+import { recorded, recordedResult } from "../recorded.js";
 
 const Z = "0123456789abcdef0123456789abcdef";
 const SECRET = "wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY";
@@ -86,7 +92,11 @@ describe("logpush filters compared by meaning", () => {
     const l = normaliseLiveJob({ id: 1, ...createBody(job()), filter: "{not json" });
     const { changes } = logpushJobs.diff(zone([job()]), [l]);
     expect(changes[0]!.fields).toEqual([{ field: "filter", before: "{not json", after: undefined }]);
-    expect((changes[0]!.operations[0]!.body as Record<string, unknown>).filter).toBeNull();
+    // Removed with "", never null (the API's filter is a non-nullable string); nothing else is sent.
+    expect(changes[0]!.operations[0]!.body).toEqual({ filter: "" });
+    // Replaced by the file's own filter when it has one.
+    const withFilter = logpushJobs.diff(zone([job({ filter: filterAB })]), [l]).changes[0]!;
+    expect(withFilter.operations[0]!.body).toEqual({ filter: createBody(job({ filter: filterAB })).filter });
   });
 });
 
@@ -103,24 +113,68 @@ describe("logpush output_options", () => {
     expect(completeOutputOptions({ sample_rate: null, field_names: ["A"] }).sample_rate).toBe(1);
   });
 
-  it("updates an option that differs with the complete object, and shows only that option", () => {
+  it("updates options that differ with the file's options plus, as defaults, the live ones it leaves out; shows only what differs", () => {
     const want = job({ output_options: { field_names: ["RayID", "ClientIP"], sample_rate: 0.1 } });
     const l = live("7", job({ output_options: { field_names: ["RayID", "ClientIP"], timestamp_format: "rfc3339" } }));
+    expect(l.output_options).toEqual({ field_names: ["RayID", "ClientIP"], timestamp_format: "rfc3339" });
     const { changes } = logpushJobs.diff(zone([want]), [l]);
     expect(changes[0]!.fields).toEqual([
       { field: "output_options.timestamp_format", before: "rfc3339", after: "unixnano" },
       { field: "output_options.sample_rate", before: 1, after: 0.1 },
     ]);
-    const body = changes[0]!.operations[0]!.body as Record<string, Record<string, unknown>>;
-    expect(body.output_options).toEqual(completeOutputOptions({ field_names: ["RayID", "ClientIP"], sample_rate: 0.1 }));
-    expect(Object.keys(body.output_options!)).toEqual(expect.arrayContaining(["record_prefix", "record_suffix", "field_delimiter", "timestamp_format"]));
+    // Only output_options change: nothing else is sent, and no default the job does not need.
+    expect(changes[0]!.operations[0]!.body).toEqual({
+      output_options: { field_names: ["RayID", "ClientIP"], sample_rate: 0.1, timestamp_format: "unixnano" },
+    });
   });
 
-  it("sends the live output_options back whole when the file does not manage them", () => {
+  it("sends no output_options when the file does not manage them: a PUT keeps what it does not carry", () => {
     const l = live("7", job({ output_options: { field_names: ["RayID"], sample_rate: 0.5 } }));
-    const body = updateBody(job({ enabled: false }), l);
-    expect(body.output_options).toEqual(l.output_options);
-    expect(body).not.toHaveProperty("ownership_challenge");
+    expect(updateBody(job({ enabled: false }), l)).toEqual({ enabled: false });
+    expect(logpushJobs.diff(zone([job({ enabled: false })]), [l]).changes[0]!.operations[0]!.body).toEqual({ enabled: false });
+  });
+
+  it("compares absent options as the service's defaults, both ways", () => {
+    const held = live("7", job({ output_options: { field_names: ["RayID"], timestamp_format: "unixnano", sample_rate: 1, output_type: "ndjson" } }));
+    expect(logpushJobs.diff(zone([job({ output_options: { field_names: ["RayID"] } })]), [held]).changes).toEqual([]);
+    const bare = live("8", job({ output_options: { field_names: ["RayID"] } }));
+    expect(logpushJobs.diff(zone([job({ output_options: { field_names: ["RayID"], timestamp_format: "unixnano", "CVE-2021-44228": false } })]), [bare]).changes).toEqual([]);
+    // A job that holds no options at all equals a file whose options are all defaults.
+    const none = live("9", job());
+    expect(none.output_options).toBeUndefined();
+    expect(logpushJobs.diff(zone([job({ output_options: { sample_rate: 1 } })]), [none]).changes).toEqual([]);
+  });
+
+  it("computes the PUT's output_options: the file's, plus the default of each omitted option the job holds with another value", () => {
+    const liveOptions = {
+      field_names: ["RayID"], timestamp_format: "rfc3339", sample_rate: 1, output_type: "ndjson", merge_subrequests: true, "CVE-2021-4428": true,
+      batch_prefix: "[", some_future_option: "x", record_template: null,
+    };
+    expect(outputOptionsToSend({ field_names: ["RayID", "ClientIP"], sample_rate: 0.5 }, liveOptions)).toEqual({
+      field_names: ["RayID", "ClientIP"],
+      sample_rate: 0.5,
+      // Held with another value than the default, and omitted by the file: sent as the default.
+      timestamp_format: "unixnano",
+      merge_subrequests: false,
+      "CVE-2021-44228": false,
+      batch_prefix: "",
+    });
+    // CSV framing defaults follow the file's output_type.
+    expect(outputOptionsToSend({ output_type: "csv" }, { record_prefix: "{", record_suffix: "}\n" })).toEqual({ output_type: "csv", record_prefix: "", record_suffix: "\n" });
+    expect(outputOptionsToSend({ field_names: ["A"], sample_rate: null }, undefined)).toEqual({ field_names: ["A"] });
+  });
+
+  it("reads the legacy logpull_options string as the output_options it means", () => {
+    expect(outputOptionsFromLogpull("fields=RayID,ClientIP,EdgeStartTimestamp&timestamps=rfc3339")).toEqual({
+      options: { field_names: ["RayID", "ClientIP", "EdgeStartTimestamp"], timestamp_format: "rfc3339" },
+      unknown: [],
+    });
+    expect(outputOptionsFromLogpull("?fields=RayID&sample=0.1&CVE-2021-44228=true&timestamps=unix&future=1")).toEqual({
+      options: { field_names: ["RayID"], sample_rate: 0.1, "CVE-2021-44228": true, timestamp_format: "unix" },
+      unknown: ["future"],
+    });
+    expect(outputOptionsFromLogpull("fields=&sample=often")).toEqual({ options: { field_names: [] }, unknown: ["sample"] });
+    expect(outputOptionsFromLogpull("fields=Client%20IP")).toEqual({ options: { field_names: ["Client IP"] }, unknown: [] });
   });
 });
 
@@ -138,8 +192,14 @@ describe("logpush_job diff", () => {
     expect(body.filter).toBe(
       '{"where":{"and":[{"key":"ClientRequestHost","operator":"eq","value":"example.com"},{"or":[{"key":"ClientRequestPath","operator":"contains","value":"/api"},{"key":"EdgeResponseStatus","operator":"geq","value":500}]}]}}',
     );
-    expect(createBody(job())).not.toHaveProperty("filter");
+    // output_options as the file gives them: no defaults filled in.
+    expect(body.output_options).toEqual({ field_names: ["RayID"] });
+    expect(createBody(job())).toEqual({ name: "http-to-r2", dataset: "http_requests", destination_conf: R2, enabled: true });
     expect(createBody(job({ filter: { where: {} } }))).not.toHaveProperty("filter");
+    expect(createBody(job({ output_options: { sample_rate: 0.5, timestamp_format: null, "CVE-2021-4428": true } })).output_options).toEqual({
+      sample_rate: 0.5,
+      "CVE-2021-44228": true,
+    });
   });
 
   it("shows no change for a live job equal by meaning", () => {
@@ -172,6 +232,29 @@ describe("logpush_job diff", () => {
       expect(changes[0]!.fields.map((f) => f.field)).toEqual([field]);
       expect(changes[0]!.operations).toEqual([{ method: "PUT", path: `zones/${Z}/logpush/jobs/12`, body: expect.any(Object) }]);
     }
+  });
+
+  it("PUTs only the fields that change", () => {
+    const base = job({ filter: filterAB, max_upload_bytes: 5_000_000 });
+    const l = live("12", base);
+    const bodies: Array<[Partial<DesiredLogpushJob>, Record<string, unknown>]> = [
+      [{ enabled: false }, { enabled: false }],
+      // A dropped filter is sent as "", never null.
+      [{ filter: undefined }, { filter: "" }],
+      [{ filter: { where: {} } }, { filter: "" }],
+      [{ max_upload_bytes: 10_000_000 }, { max_upload_bytes: 10_000_000 }],
+      [{ max_upload_records: 2000 }, { max_upload_records: 2000 }],
+      [{ destination_conf: R2.replace("logs/http", "logs/web") }, { destination_conf: R2.replace("logs/http", "logs/web") }],
+      [{ output_options: { field_names: ["RayID"] } }, { output_options: { field_names: ["RayID"] } }],
+      [{ enabled: false, max_upload_interval_seconds: 60 }, { enabled: false, max_upload_interval_seconds: 60 }],
+    ];
+    for (const [over, body] of bodies) {
+      const { changes } = logpushJobs.diff(zone([{ ...base, ...over }]), [l]);
+      expect(changes[0]!.operations[0]!.body, JSON.stringify(over)).toEqual(body);
+      expect(updateBody({ ...base, ...over }, l)).toEqual(body);
+    }
+    // Upload limits the file leaves out are not managed.
+    expect(logpushJobs.diff(zone([job({ filter: filterAB })]), [l]).changes).toEqual([]);
   });
 
   it("replaces a job whose dataset or kind changed: POST the new one, then DELETE the old", () => {
@@ -325,5 +408,164 @@ describe("logpush_job check", () => {
     const errors = await logpushJobs.check!(ctx, z, changes);
     expect(errors[0]).toMatch(/ownership_challenge is not the token/);
     expect(errors[0]).not.toContain(CHALLENGE);
+  });
+});
+
+describe("logpush jobs as the real API answers them", () => {
+  /** Reads `result` through the kind's own read, as plan does. */
+  const read = async (result: unknown) => {
+    const client = {
+      async request(method: string, path: string) {
+        if (method !== "GET" || path !== `zones/${Z}/logpush/jobs`) throw new Error(`unexpected ${method} ${path}`);
+        return structuredClone(result);
+      },
+    } as unknown as CloudflareClient;
+    const desired = { version: 1 as const, safety: { max_deletes: 5 }, zones: [], secrets: [], files: [] };
+    return (await logpushJobs.read(createReadContext(client, desired), zone([]))).live;
+  };
+  const LEGACY = "fields=RayID,ClientIP,EdgeStartTimestamp&timestamps=rfc3339";
+  const recordedFilter: LogpushFilter = {
+    where: { and: [{ key: "ClientRequestPath", operator: "contains", value: "/static" }, { key: "ClientRequestHost", operator: "eq", value: "example.com" }] },
+  };
+  /** The file that states what cft_logpush_zone_filter holds. */
+  const zoneFilterJob = (over: Partial<DesiredLogpushJob> = {}): DesiredLogpushJob => ({
+    name: "example.com",
+    dataset: "http_requests",
+    destination_conf: "s3://mybucket/logs?region=us-west-2",
+    enabled: false,
+    filter: recordedFilter,
+    output_options: { field_names: ["RayID", "ClientIP", "EdgeStartTimestamp"], timestamp_format: "rfc3339" },
+    ...over,
+  });
+
+  it("reads the legacy job with a filter (cft_logpush_zone_filter) as output_options, noting where they came from", async () => {
+    expect(await read(recordedResult("cft_logpush_zone_filter"))).toEqual([
+      {
+        id: "1",
+        name: "example.com",
+        dataset: "http_requests",
+        destination_conf: "s3://mybucket/logs?region=us-west-2",
+        enabled: false,
+        kind: "",
+        filter: recordedFilter,
+        output_options: { field_names: ["RayID", "ClientIP", "EdgeStartTimestamp"], timestamp_format: "rfc3339" },
+        legacy_logpull: LEGACY,
+        max_upload_bytes: 0,
+        max_upload_interval_seconds: 0,
+        max_upload_records: 0,
+      },
+    ]);
+  });
+
+  it("plans nothing for a file that states what the legacy job holds", async () => {
+    const jobs = await read(recordedResult("cft_logpush_zone_filter"));
+    expect(logpushJobs.diff(zone([zoneFilterJob()]), jobs)).toEqual({ changes: [], errors: [], warnings: [] });
+    // A file that does not manage output_options plans nothing either.
+    expect(logpushJobs.diff(zone([zoneFilterJob({ output_options: undefined })]), jobs).changes).toEqual([]);
+  });
+
+  it("moves a legacy job to output_options when the file states other options, and says so", async () => {
+    const jobs = await read(recordedResult("cft_logpush_zone_filter"));
+    const note = `moves the job from the legacy logpull_options ("${LEGACY}") to output_options, which replace them; the unchanged options are carried over as the file states them`;
+    const more = logpushJobs.diff(zone([zoneFilterJob({ output_options: { field_names: ["RayID", "ClientIP"], timestamp_format: "rfc3339" } })]), jobs);
+    expect(more.changes).toHaveLength(1);
+    const c = more.changes[0]!;
+    expect(c).toMatchObject({ kind: "update", live_id: "1", identity: "example.com" });
+    expect(c.fields).toEqual([{ field: "output_options.field_names", before: ["RayID", "ClientIP", "EdgeStartTimestamp"], after: ["RayID", "ClientIP"] }]);
+    expect(c.notes).toEqual([note]);
+    expect(c.operations).toEqual([
+      { method: "PUT", path: `zones/${Z}/logpush/jobs/1`, body: { output_options: { field_names: ["RayID", "ClientIP"], timestamp_format: "rfc3339" } } },
+    ]);
+    // A file that leaves the timestamp format out means the default: sent as such, since the job holds rfc3339.
+    const noTimestamps = logpushJobs.diff(zone([zoneFilterJob({ output_options: { field_names: ["RayID"] } })]), jobs).changes[0]!;
+    expect(noTimestamps.notes).toEqual([note]);
+    expect(noTimestamps.operations[0]!.body).toEqual({ output_options: { field_names: ["RayID"], timestamp_format: "unixnano" } });
+    // A change that does not touch the options does not move the job.
+    const enable = logpushJobs.diff(zone([zoneFilterJob({ enabled: true })]), jobs).changes[0]!;
+    expect(enable.notes).toBeUndefined();
+    expect(enable.operations[0]!.body).toEqual({ enabled: true });
+  });
+
+  it("reads the cloudflare-go fixture (errors: null, a numeric id) and plans nothing for the file that states it", async () => {
+    expect(recorded("cfgo_logpush_list").body.errors).toBeNull();
+    const jobs = await read(recordedResult("cfgo_logpush_list"));
+    expect(jobs).toEqual([
+      {
+        id: "1",
+        name: "example.com",
+        dataset: "http_requests",
+        destination_conf: "s3://mybucket/logs?region=us-west-2",
+        enabled: false,
+        kind: "",
+        output_options: { field_names: ["RayID", "ClientIP", "EdgeStartTimestamp"], timestamp_format: "rfc3339" },
+        legacy_logpull: LEGACY,
+        max_upload_bytes: 0,
+        max_upload_interval_seconds: 0,
+        max_upload_records: 0,
+      },
+    ]);
+    expect(logpushJobs.diff(zone([zoneFilterJob({ filter: undefined })]), jobs)).toEqual({ changes: [], errors: [], warnings: [] });
+  });
+
+  it("reads the account jobs (cft_logpush_account_v5) with kind \"\" and plans nothing for the file that states them", async () => {
+    const jobs = await read(recordedResult("cft_logpush_account_v5"));
+    const fields = ["Event", "EventTimestampMs", "Outcome", "Exceptions", "Logs", "ScriptName"];
+    expect(jobs.map((j) => [j.id, j.name, j.kind, j.output_options, j.legacy_logpull])).toEqual([
+      ["234884", "httgotkhpj", "", { field_names: fields }, `fields=${fields.join(",")}`],
+      ["235658", "fmvpbbpnkb", "", { field_names: fields }, `fields=${fields.join(",")}`],
+    ]);
+    const destination = recordedResult<Array<{ destination_conf: string }>>("cft_logpush_account_v5")[0]!.destination_conf;
+    const file = (name: string): DesiredLogpushJob => ({
+      name, dataset: "workers_trace_events", destination_conf: destination, enabled: true, kind: "", output_options: { field_names: fields },
+    });
+    expect(logpushJobs.diff(zone([file("fmvpbbpnkb"), file("httgotkhpj")]), jobs)).toEqual({ changes: [], errors: [], warnings: [] });
+  });
+});
+
+describe("normaliseLiveJob refuses answers of the wrong shape", () => {
+  const good = { id: 7, name: "j", dataset: "http_requests", destination_conf: R2, enabled: true };
+
+  it("accepts a job answered with name: null (created without a name) as the name \"\", a null dataset as unknown, and nulls as absent", () => {
+    expect(normaliseLiveJob({ ...good, name: null, kind: null, dataset: null, filter: null, output_options: null, logpull_options: null, max_upload_bytes: null })).toEqual({
+      id: "7", name: "", dataset: null, destination_conf: R2, enabled: true, kind: "", max_upload_bytes: 0, max_upload_interval_seconds: 0, max_upload_records: 0,
+    });
+    expect(normaliseLiveJob({ ...good, id: "12" }).id).toBe("12");
+    // output_options win over a logpull_options string the job still holds.
+    const both = normaliseLiveJob({ ...good, output_options: { field_names: ["A"] }, logpull_options: "fields=B" });
+    expect(both.output_options).toEqual({ field_names: ["A"] });
+    expect(both).not.toHaveProperty("legacy_logpull");
+  });
+
+  it("throws AnswerShapeError rather than coercing", () => {
+    const bad: Array<[string, unknown]> = [
+      ["not an object", null],
+      ["a list", [good]],
+      ["no id", { ...good, id: undefined }],
+      ["an id that is not a number", { ...good, id: "abc" }],
+      ["a fractional id", { ...good, id: 1.5 }],
+      ["a numeric name", { ...good, name: 42 }],
+      ["a string enabled", { ...good, enabled: "true" }],
+      ["no enabled", { ...good, enabled: undefined }],
+      ["no destination", { ...good, destination_conf: undefined }],
+      ["a numeric dataset", { ...good, dataset: 3 }],
+      ["a numeric kind", { ...good, kind: 1 }],
+      ["a filter object", { ...good, filter: { where: {} } }],
+      ["output_options a list", { ...good, output_options: [] }],
+      ["output_options a string", { ...good, output_options: "fields=RayID" }],
+      ["logpull_options not a string", { ...good, logpull_options: { fields: "RayID" } }],
+      ["a negative limit", { ...good, max_upload_bytes: -1 }],
+      ["a string limit", { ...good, max_upload_records: "5000" }],
+      ["a fractional limit", { ...good, max_upload_interval_seconds: 1.5 }],
+    ];
+    for (const [why, raw] of bad) expect(() => normaliseLiveJob(raw), why).toThrow(AnswerShapeError);
+    expect(() => normaliseLiveJob({ ...good, name: 42 })).toThrow('the API answered Logpush job 7 with name 42, expected a string or null');
+    expect(() => normaliseLiveJob({ ...good, id: undefined })).toThrow("the API answered Logpush job with id missing, expected a job id (a whole number)");
+    expect(() => normaliseLiveJob({ ...good, enabled: "true" })).toThrow('the API answered Logpush job 7 with enabled "true", expected true or false');
+  });
+
+  it("fails the read of a list that is not a list", async () => {
+    const client = { request: async () => ({ jobs: [] }) } as unknown as CloudflareClient;
+    const desired = { version: 1 as const, safety: { max_deletes: 5 }, zones: [], secrets: [], files: [] };
+    await expect(logpushJobs.read(createReadContext(client, desired), zone([]))).rejects.toThrow(AnswerShapeError);
   });
 });

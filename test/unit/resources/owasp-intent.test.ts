@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { DesiredZone } from "../../../src/model/desired.js";
 import type { Entrypoint, LiveRule } from "../../../src/resources/entrypoint.js";
+import { AnswerShapeError } from "../../../src/errors.js";
 import { deriveOwasp, type OwaspRuleset } from "../../../src/resources/managed-ruleset.js";
 import {
-  describeCreate, describeUpdate, formatThreshold, intentFrom, overridesFor, sameParanoia, tunedParameters, type OwaspIntent,
+  describeCreate, describeUpdate, formatThreshold, intentFrom, overridesFor, paranoiaOverrides, sameParanoia, tunedParameters,
+  type OwaspIntent,
 } from "../../../src/resources/owasp-intent.js";
 import { diffWaf, type LiveWaf } from "../../../src/resources/waf-managed.js";
 
@@ -29,11 +31,14 @@ const skipRule: LiveRule = {
 };
 const entrypoint = (...rules: LiveRule[]): Entrypoint => ({ id: EP, name: "default", phase: "http_request_firewall_managed", version: "7", rules });
 const live = (ep: Entrypoint | null, owaspRuleset: OwaspRuleset | null = managed): LiveWaf => ({
-  entrypoint: ep, owaspId: OWASP, cloudflareManagedId: CFM, owaspListed: true, cloudflareManagedListed: true, owaspRuleset,
+  entrypoint: ep, owaspId: OWASP, cloudflareManagedId: CFM, owaspRuleset,
 });
 const zone = (waf: DesiredZone["waf"]): DesiredZone => ({ zone_id: Z, name: "example.com", waf });
-const owaspZone = (p: number, t: number, action = "block", enabled = true) =>
-  zone({ owasp: { enabled, paranoia_level: p, score_threshold: t, action: action as "block" } });
+/** As the normalised file has it: the expression defaults to "true". */
+const owaspZone = (p: number, t: number, action = "block", enabled = true, expression = "true") =>
+  zone({ owasp: { enabled, paranoia_level: p, score_threshold: t, action: action as "block", expression } });
+const cfmZone = (enabled: boolean, action?: "log", expression = "true") =>
+  zone({ cloudflare_managed: { enabled, expression, ...(action !== undefined ? { action } : {}) } });
 
 describe("OWASP intent ↔ overrides", () => {
   it("paranoia N disables the tags of the levels above N, and threshold/action go on the last rule", () => {
@@ -52,7 +57,7 @@ describe("OWASP intent ↔ overrides", () => {
       const want = intent(p, 25, "log");
       const rule = { enabled: true, action_parameters: { id: OWASP, overrides: overridesFor(want, managed) } };
       expect(intentFrom(rule, managed)).toEqual(want);
-      expect(sameParanoia(rule, p, managed)).toBe(true);
+      expect(sameParanoia(rule, p)).toBe(true);
     }
   });
 
@@ -66,9 +71,83 @@ describe("OWASP intent ↔ overrides", () => {
   it("sees hand-made paranoia overrides that are not the canonical set", () => {
     const rule = { action_parameters: { id: OWASP, overrides: { categories: [{ category: "paranoia-level-3", enabled: false }] } } };
     expect(intentFrom(rule, managed).paranoia_level).toBe(2);
-    expect(sameParanoia(rule, 2, managed)).toBe(false);
+    expect(sameParanoia(rule, 2)).toBe(false);
     const reordered = { action_parameters: { id: OWASP, overrides: { categories: [...overridesFor(intent(2, 40), managed).categories].reverse() } } };
-    expect(sameParanoia(reordered, 2, managed)).toBe(true);
+    expect(sameParanoia(reordered, 2)).toBe(true);
+  });
+
+  it("selects a paranoia level by disabling every level above it up to 4, whatever the ruleset answer shows", () => {
+    expect(paranoiaOverrides(1)).toEqual([
+      { category: "paranoia-level-2", enabled: false },
+      { category: "paranoia-level-3", enabled: false },
+      { category: "paranoia-level-4", enabled: false },
+    ]);
+    expect(paranoiaOverrides(3)).toEqual([{ category: "paranoia-level-4", enabled: false }]);
+    expect(paranoiaOverrides(4)).toEqual([]);
+    // The overrides no longer depend on the levels the ruleset read shows.
+    const bare: OwaspRuleset = { ...managed, paranoiaLevels: [] };
+    expect(overridesFor(intent(2, 40), bare).categories).toEqual(paranoiaOverrides(2));
+  });
+
+  it("compares paranoia as the set of disabled levels: other keys and enabled: true overrides do not count", () => {
+    const withAction = {
+      action_parameters: {
+        id: OWASP,
+        overrides: {
+          categories: [
+            { category: "paranoia-level-1", action: "log" },
+            { category: "paranoia-level-2", enabled: true, action: "log" },
+            { category: "paranoia-level-3", enabled: false, action: "log" },
+            { category: "paranoia-level-4", enabled: false },
+            { category: "language-php", enabled: false },
+          ],
+        },
+      },
+    };
+    expect(sameParanoia(withAction, 2)).toBe(true);
+    expect(sameParanoia(withAction, 1)).toBe(false);
+    expect(sameParanoia(withAction, 3)).toBe(false);
+    expect(sameParanoia({ action_parameters: { id: OWASP } }, 4)).toBe(true);
+    expect(sameParanoia({ action_parameters: { id: OWASP } }, 3)).toBe(false);
+  });
+
+  it("changes only the enabled of paranoia category overrides, keeping every key it does not own and their places", () => {
+    const liveParams = {
+      id: OWASP,
+      overrides: {
+        categories: [
+          { category: "paranoia-level-4", action: "log" },
+          { category: "language-php", enabled: false },
+          { category: "paranoia-level-2", enabled: false, action: "managed_challenge" },
+          { category: "paranoia-level-3", enabled: false },
+          { category: "paranoia-level-1", enabled: true },
+        ],
+      },
+    };
+    const tuned = tunedParameters(liveParams, intent(2, 40), managed);
+    expect(tuned.overrides!.categories).toEqual([
+      // Above the level: disabled, its action kept.
+      { category: "paranoia-level-4", action: "log", enabled: false },
+      { category: "language-php", enabled: false },
+      // At or below the level: only `enabled` goes, the action stays.
+      { category: "paranoia-level-2", action: "managed_challenge" },
+      { category: "paranoia-level-3", enabled: false },
+      // Left with only its category: dropped.
+    ]);
+    // Paranoia 4 disables nothing: overrides left with only their category go, the others lose `enabled`.
+    expect(tunedParameters(liveParams, intent(4, 40), managed).overrides!.categories).toEqual([
+      { category: "paranoia-level-4", action: "log" },
+      { category: "language-php", enabled: false },
+      { category: "paranoia-level-2", action: "managed_challenge" },
+    ]);
+    // A missing level above is added after the live ones.
+    expect(tunedParameters({ id: OWASP, overrides: { categories: [{ category: "paranoia-level-4", enabled: false }] } }, intent(1, 40), managed).overrides!.categories).toEqual([
+      { category: "paranoia-level-4", enabled: false },
+      { category: "paranoia-level-2", enabled: false },
+      { category: "paranoia-level-3", enabled: false },
+    ]);
+    // Nothing left: no categories key at all.
+    expect(tunedParameters({ id: OWASP, overrides: { categories: [{ category: "paranoia-level-4", enabled: false }] } }, intent(4, 40), managed).overrides).not.toHaveProperty("categories");
   });
 
   it("keeps overrides it does not own and the deployed version when tuning", () => {
@@ -107,7 +186,26 @@ describe("OWASP intent ↔ overrides", () => {
       ],
     };
     expect(deriveOwasp(raw)).toEqual({ id: OWASP, lastRuleId: "zz", defaultThreshold: 33, defaultAction: "managed_challenge", paranoiaLevels: [1, 3] });
-    expect(deriveOwasp({ id: OWASP, rules: [] })).toBeNull();
+    // Without score_threshold and action on the last rule: the documented 40 / block.
+    expect(deriveOwasp({ id: OWASP, rules: [{ id: "zz" }] })).toEqual({ id: OWASP, lastRuleId: "zz", defaultThreshold: 40, defaultAction: "block", paranoiaLevels: [] });
+  });
+
+  it("refuses an OWASP answer without rules, or whose last rule has no id: it never guesses the rule it overrides", () => {
+    const bad: unknown[] = [
+      { id: OWASP, rules: [] },
+      { id: OWASP },
+      { id: OWASP, rules: "none" },
+      { id: OWASP, rules: [{ id: "r1" }, { action: "block", score_threshold: 40 }] },
+      { id: OWASP, rules: [{ id: "r1" }, { id: "" }] },
+      { id: OWASP, rules: [{ id: "r1" }, null] },
+      { rules: [{ id: "zz" }] },
+      null,
+      [],
+      "ruleset",
+    ];
+    for (const raw of bad) expect(() => deriveOwasp(raw), JSON.stringify(raw)).toThrow(AnswerShapeError);
+    expect(() => deriveOwasp({ id: OWASP, rules: [] })).toThrow(`${OWASP} without rules`);
+    expect(() => deriveOwasp({ id: OWASP, rules: [{ id: "r1" }, { action: "block" }] })).toThrow(`${OWASP} with a last rule that has no id`);
   });
 
   it("speaks in intent: only what changes, with the threshold's name", () => {
@@ -123,8 +221,8 @@ describe("OWASP intent ↔ overrides", () => {
 describe("waf_managed_rules diff", () => {
   it("creates the entry point with both rules in one POST when it does not exist", () => {
     const z = zone({
-      owasp: { enabled: true, paranoia_level: 2, score_threshold: 40, action: "block" },
-      cloudflare_managed: { enabled: true },
+      owasp: { enabled: true, paranoia_level: 2, score_threshold: 40, action: "block", expression: "true" },
+      cloudflare_managed: { enabled: true, expression: "true" },
     });
     const { changes, errors } = diffWaf(z, live(null));
     expect(errors).toEqual([]);
@@ -164,12 +262,13 @@ describe("waf_managed_rules diff", () => {
     ]);
   });
 
-  it("adopts a live OWASP rule and patches it whole, keeping its ref, description, expression and foreign overrides", () => {
+  it("adopts a live OWASP rule and patches it whole, keeping its ref, description, the expression the file states and foreign overrides", () => {
+    const expression = 'http.host ne "internal.example.com"';
     const rule = executeRule("0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a", OWASP, {
       rules: [{ id: "aaaabbbbccccddddeeeeffff00001111", enabled: false }],
       categories: [{ category: "paranoia-level-2", enabled: false }, { category: "paranoia-level-3", enabled: false }, { category: "paranoia-level-4", enabled: false }],
-    }, { description: "made in the dashboard", ref: "dash-owasp", expression: 'http.host ne "internal.example.com"', logging: { enabled: true } });
-    const { changes } = diffWaf(owaspZone(2, 40, "managed_challenge"), live(entrypoint(skipRule, rule)));
+    }, { description: "made in the dashboard", ref: "dash-owasp", expression, logging: { enabled: true } });
+    const { changes } = diffWaf(owaspZone(2, 40, "managed_challenge", true, expression), live(entrypoint(skipRule, rule)));
     expect(changes).toHaveLength(1);
     const c = changes[0]!;
     expect(c).toMatchObject({ kind: "update", identity: "owasp", live_id: rule.id });
@@ -238,16 +337,21 @@ describe("waf_managed_rules diff", () => {
 
   it("sets and removes the Cloudflare Managed ruleset-wide action", () => {
     const rule = executeRule("0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c", CFM);
-    const set = diffWaf(zone({ cloudflare_managed: { enabled: true, action: "log" } }), live(entrypoint(rule), null)).changes[0]!;
+    const set = diffWaf(cfmZone(true, "log"), live(entrypoint(rule), null)).changes[0]!;
     expect(set.summary).toBe("action each rule's own → log");
+    expect(set.fields).toEqual([{ field: "action", before: undefined, after: "log" }]);
     expect(set.operations[0]!.body).toMatchObject({ action_parameters: { id: CFM, version: "latest", overrides: { action: "log" } } });
     const withAction = executeRule(rule.id, CFM, { action: "log" });
-    const unset = diffWaf(zone({ cloudflare_managed: { enabled: true } }), live(entrypoint(withAction), null)).changes[0]!;
+    const unset = diffWaf(cfmZone(true), live(entrypoint(withAction), null)).changes[0]!;
+    expect(unset.summary).toBe("action log → each rule's own");
     expect((unset.operations[0]!.body as { action_parameters: Record<string, unknown> }).action_parameters).toEqual({ id: CFM, version: "latest" });
   });
 
-  it("reports an error when the OWASP ruleset cannot be found", () => {
-    const l = { ...live(null, null), owaspListed: false };
-    expect(diffWaf(owaspZone(1, 40), l).errors?.[0]).toMatch(/not among the rulesets/);
+  it("reports an error, and plans nothing, when the OWASP ruleset was not read", () => {
+    const { changes, errors } = diffWaf(owaspZone(1, 40), live(null, null));
+    expect(changes).toEqual([]);
+    expect(errors).toEqual([
+      `the OWASP Core Ruleset (${OWASP}) was not read; cannot find its last rule to set the threshold and action`,
+    ]);
   });
 });

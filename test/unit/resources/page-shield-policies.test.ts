@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
+import type { CloudflareClient } from "../../../src/cloudflare/types.js";
+import { createReadContext } from "../../../src/engine/reconcile.js";
+import { AnswerShapeError } from "../../../src/errors.js";
 import type { DesiredZone } from "../../../src/model/desired.js";
-import { pageShieldPolicies, type LivePolicy } from "../../../src/resources/page-shield-policies.js";
+import { normalisePolicy, pageShieldPolicies, type LivePolicy } from "../../../src/resources/page-shield-policies.js";
 import { pageShieldSettings } from "../../../src/resources/page-shield-settings.js";
+import { recorded, recordedResult } from "../recorded.js";
 
 const Z = "0123456789abcdef0123456789abcdef";
 const policy = (description: string, value = "script-src 'self'") => ({
@@ -53,6 +57,81 @@ describe("page_shield_policy diff", () => {
   it("does not own policies when the file does not list them", () => {
     expect(pageShieldPolicies.owns(zone(undefined))).toBe(false);
     expect(pageShieldPolicies.owns(zone([]))).toBe(true);
+  });
+});
+
+describe("page_shield_policy read", () => {
+  /** A client that only knows a plain `request`: a paged list call would fail the test. */
+  const fakeClient = (result: unknown) => {
+    const calls: Array<{ method: string; path: string; opts: unknown }> = [];
+    const client = {
+      async request(method: string, path: string, opts?: unknown) {
+        calls.push({ method, path, opts });
+        return structuredClone(result);
+      },
+    } as unknown as CloudflareClient;
+    return { client, calls };
+  };
+  const desired = { version: 1 as const, safety: { max_deletes: 5 }, zones: [], secrets: [], files: [] };
+  const RECORDED = "378f7456a221413a9e756afa6f4dbc5c";
+  const recordedPolicy = { description: "test-policy", action: "log" as const, expression: '(ip.src.country eq "CL")', value: "default-src 'none'", enabled: true };
+
+  it("reads the recorded list (no result_info) with one plain GET and no page parameters", async () => {
+    expect(recorded("cft_page_shield_policies").body).not.toHaveProperty("result_info");
+    const { client, calls } = fakeClient(recordedResult("cft_page_shield_policies"));
+    const { live: got, resources } = await pageShieldPolicies.read(createReadContext(client, desired), zone([]));
+    expect(calls).toEqual([{ method: "GET", path: `zones/${Z}/page_shield/policies`, opts: undefined }]);
+    expect(got).toEqual([{ id: RECORDED, ...recordedPolicy }]);
+    expect(resources).toEqual({ [RECORDED]: recordedPolicy });
+  });
+
+  it("plans nothing for a file that states the recorded policy", async () => {
+    const { client } = fakeClient(recordedResult("cft_page_shield_policies"));
+    const z = zone([recordedPolicy]);
+    const { live: got } = await pageShieldPolicies.read(createReadContext(client, desired), z);
+    expect(pageShieldPolicies.diff(z, got)).toEqual({ changes: [], warnings: [] });
+  });
+
+  it("fails the read of an answer that is not a list", async () => {
+    const { client } = fakeClient({ policies: [] });
+    await expect(pageShieldPolicies.read(createReadContext(client, desired), zone([]))).rejects.toThrow(AnswerShapeError);
+  });
+});
+
+describe("normalisePolicy", () => {
+  const raw = { id: "p1", description: "A", action: "allow", expression: "true", value: "script-src 'self'", enabled: false };
+
+  it("reads enabled given as the string the docs' own example sends, and an absent one as true", () => {
+    expect(normalisePolicy(raw)).toEqual(raw);
+    expect(normalisePolicy({ ...raw, enabled: "true" }).enabled).toBe(true);
+    expect(normalisePolicy({ ...raw, enabled: "false" }).enabled).toBe(false);
+    expect(normalisePolicy({ ...raw, enabled: undefined }).enabled).toBe(true);
+    // Fields zoneform does not know are left out.
+    expect(normalisePolicy({ ...raw, created_at: "2025-01-01T00:00:00Z" })).toEqual(raw);
+  });
+
+  it("throws AnswerShapeError rather than coercing a policy that plan would delete and re-create", () => {
+    const bad: Array<[string, unknown]> = [
+      ["not an object", null],
+      ["a list", [raw]],
+      ["no id", { ...raw, id: undefined }],
+      ["an empty id", { ...raw, id: "" }],
+      ["a numeric id", { ...raw, id: 5 }],
+      ["a null description", { ...raw, description: null }],
+      ["a numeric description", { ...raw, description: 7 }],
+      ["no description", { ...raw, description: undefined }],
+      ["an unknown action", { ...raw, action: "block" }],
+      ["no action", { ...raw, action: undefined }],
+      ["a null expression", { ...raw, expression: null }],
+      ["a numeric value", { ...raw, value: 1 }],
+      ["enabled 1", { ...raw, enabled: 1 }],
+      ["enabled null", { ...raw, enabled: null }],
+      ["enabled yes", { ...raw, enabled: "yes" }],
+    ];
+    for (const [why, policy] of bad) expect(() => normalisePolicy(policy), why).toThrow(AnswerShapeError);
+    expect(() => normalisePolicy({ ...raw, id: undefined })).toThrow("the API answered a Page Shield policy with id missing, expected a policy id");
+    expect(() => normalisePolicy({ ...raw, description: null })).toThrow("the API answered a Page Shield policy with description null, expected a string");
+    expect(() => normalisePolicy({ ...raw, action: "block" })).toThrow('the API answered a Page Shield policy with action "block", expected log or allow');
   });
 });
 

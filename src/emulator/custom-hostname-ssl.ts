@@ -1,0 +1,87 @@
+// The `ssl` object of a custom hostname as the real API reads it back (recorded/cft_custom_hostnames_v4
+// and _v5): method, type, status, the CA, bundle_method, wildcard, settings, the DCV records
+// (txt_name/txt_value, http_url/http_body for http, dcv_delegation_records, validation_records) and,
+// on uploaded certificates, custom_certificate and custom_csr_id. Every value is derived from the
+// hostname, so the seed is the same on every start.
+import { md5Hex, uuidFrom } from "./ids.js";
+
+type Ssl = Record<string, unknown>;
+
+/**
+ * The CA the service picks for a hostname created (or PATCHed) with the default CA (`""` or none).
+ * A default-CA hostname reads back a concrete CA, e.g. `google` (cft_custom_hostnames_v5: created
+ * without a CA, read back `google`); which CA the real service picks can vary: always `google` here is
+ * the emulator's choice.
+ */
+export const DEFAULT_CERTIFICATE_AUTHORITY = "google";
+
+/** The certificate text of the seed's uploaded certificates (a placeholder, not a real certificate). */
+export const PLACEHOLDER_CERTIFICATE =
+  "-----BEGIN CERTIFICATE-----\nPLACEHOLDER+UPLOADED+CERTIFICATE+OF+THE+ZONEFORM+EMULATOR\n-----END CERTIFICATE-----\n";
+
+/** An uploaded (custom) certificate: Cloudflare issues nothing for it, so it has no CA to change. */
+export function isUploadedCertificate(ssl: Ssl): boolean {
+  return typeof ssl.custom_certificate === "string" && ssl.custom_certificate !== "";
+}
+
+/** The CA a hostname's certificate has: the stored one, the service's default for "" or none. */
+export function effectiveCertificateAuthority(ssl: Ssl): string | undefined {
+  const ca = ssl.certificate_authority;
+  if (typeof ca === "string" && ca !== "") return ca;
+  return isUploadedCertificate(ssl) ? undefined : DEFAULT_CERTIFICATE_AUTHORITY;
+}
+
+/** The DCV fields for `method`: txt_name/txt_value always, http_url/http_body for http (as in _v4). */
+export function dcvFields(hostname: string, method: unknown): Ssl {
+  const token = md5Hex(`dcv:${hostname}`);
+  const fields: Ssl = {
+    txt_name: `_acme-challenge.${hostname}`,
+    txt_value: token,
+    dcv_delegation_records: [
+      { cname: `_acme-challenge.${hostname}`, cname_target: `${hostname}.${token.slice(0, 16)}.dcv.cloudflare.com` },
+    ],
+  };
+  if (method === "http") {
+    fields.http_url = `http://${hostname}/.well-known/pki-validation/ca3-${token.slice(16)}.txt`;
+    fields.http_body = `ca3-${md5Hex(`http-body:${hostname}`)}`;
+  }
+  return fields;
+}
+
+/** The pending record of a certificate being (re)validated, from the ssl object's own DCV fields. */
+export function pendingValidationRecord(ssl: Ssl): Record<string, unknown> {
+  if (ssl.method === "http" && typeof ssl.http_url === "string") {
+    return { status: "pending", http_url: ssl.http_url, http_body: ssl.http_body };
+  }
+  return { status: "pending", txt_name: ssl.txt_name, txt_value: ssl.txt_value };
+}
+
+/** A seed hostname's ssl: an active DV certificate from `ca` ("" = the default), or an uploaded one. */
+export function seedSsl(hostname: string, method: "http" | "txt", ca: string, uploaded: boolean, createdAt: string): Ssl {
+  const ssl: Ssl = {
+    id: uuidFrom(`ssl:${hostname}`),
+    type: "dv",
+    method,
+    status: "active",
+    certificate_authority: ca === "" ? DEFAULT_CERTIFICATE_AUTHORITY : ca,
+    bundle_method: "ubiquitous",
+    wildcard: false,
+    settings: { min_tls_version: "1.2", http2: "on", tls_1_3: "on" },
+    ...dcvFields(hostname, method),
+    validation_records: [],
+    validation_errors: [],
+  };
+  if (!uploaded) return ssl;
+  const expires = new Date(Date.parse(createdAt) + 365 * 86_400_000).toISOString();
+  return {
+    ...ssl,
+    custom_certificate: PLACEHOLDER_CERTIFICATE,
+    custom_csr_id: uuidFrom(`csr:${hostname}`),
+    issuer: "DigiCertInc",
+    serial_number: BigInt(`0x${md5Hex(`serial:${hostname}`)}`).toString(),
+    signature: "SHA256WithRSA",
+    hosts: [hostname],
+    uploaded_on: createdAt,
+    expires_on: expires,
+  };
+}

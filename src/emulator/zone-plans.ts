@@ -1,0 +1,56 @@
+// Zone plans as the zones API answers them: an object whose `id` is a 32-hex plan id and whose
+// `legacy_id` is the plan name (recorded/cft_zones_list.json). The emulator keeps the legacy name in
+// its state and builds the object here.
+import { md5Hex } from "./ids.js";
+import type { ZonePlanName } from "./types.js";
+
+export const PLAN_NAMES: readonly ZonePlanName[] = ["free", "pro", "business", "enterprise"];
+
+/** The Enterprise plan id as recorded (cft_zones_list.json). */
+const RECORDED_ENTERPRISE_PLAN_ID = "94f3b7b768b0458b56d2cac4fe5ec0f9";
+
+const LABELS: Record<ZonePlanName, string> = {
+  free: "Free Website",
+  pro: "Pro Website",
+  business: "Business Website",
+  enterprise: "Enterprise Website",
+};
+
+/**
+ * Plan ids: Enterprise's is the recorded one. The others are not recorded, so the emulator derives
+ * them (md5 of `plan:<name>`): the emulator's choice; real ids are fixed 32-hex strings per plan.
+ */
+export function planId(plan: ZonePlanName): string {
+  return plan === "enterprise" ? RECORDED_ENTERPRISE_PLAN_ID : md5Hex(`plan:${plan}`);
+}
+
+/**
+ * The plan object of a zone answer, with the recorded answer's fields. `price` and `frequency` are the
+ * emulator's choice (the recording shows Enterprise only: price 0, frequency "").
+ */
+export function planObject(plan: ZonePlanName): Record<string, unknown> {
+  const paid = plan === "pro" || plan === "business";
+  return {
+    can_subscribe: true,
+    currency: "USD",
+    externally_managed: plan === "enterprise",
+    frequency: paid ? "monthly" : "",
+    id: planId(plan),
+    is_subscribed: true,
+    legacy_discount: false,
+    legacy_id: plan,
+    name: LABELS[plan],
+    price: plan === "pro" ? 25 : plan === "business" ? 250 : 0,
+  };
+}
+
+/**
+ * The legacy name of a plan given as a name or a plan object (`legacy_id`, else the plan id, else the
+ * label); undefined when it names none of the four.
+ */
+export function planNameOf(plan: unknown): ZonePlanName | undefined {
+  if (typeof plan === "string") return PLAN_NAMES.find((p) => p === plan.toLowerCase() || planId(p) === plan);
+  if (plan === null || typeof plan !== "object") return undefined;
+  const p = plan as Record<string, unknown>;
+  return planNameOf(p.legacy_id) ?? planNameOf(p.id) ?? PLAN_NAMES.find((n) => p.name === LABELS[n]);
+}

@@ -1,0 +1,24 @@
+// Answers recorded against the real Cloudflare API (or written by Cloudflare for its SDK tests), kept
+// beside the spec in /work/shared/spec/recorded (see real-answers.md there). Unit tests read them from
+// disk so that the client is tested against what the API really answers, not against our reading of it.
+import { readFileSync } from "node:fs";
+
+export interface Recorded {
+  id: string;
+  provenance: string;
+  source: string;
+  status: number;
+  body: { result: unknown; [key: string]: unknown };
+}
+
+/** The recording `name` (without `.json`), e.g. `cft_custom_hostnames_v5`. */
+export function recorded(name: string): Recorded {
+  // test/unit/recorded.ts → ../../../ is /work, beside the repository (/work/main).
+  const url = new URL(`../../../shared/spec/recorded/${name}.json`, import.meta.url);
+  return JSON.parse(readFileSync(url, "utf8")) as Recorded;
+}
+
+/** The envelope's `result`: what the client hands a resource kind. */
+export function recordedResult<T = unknown>(name: string): T {
+  return structuredClone(recorded(name).body.result) as T;
+}
