@@ -11,6 +11,8 @@ export interface HostnameCertificate {
   ssl_status?: string;
   method?: string;
   type?: string;
+  /** The certificate was uploaded: no CA applies. */
+  uploaded?: true;
   /** Still set to the retiring CA. */
   flagged: boolean;
 }
