@@ -12,7 +12,7 @@ import { Redactor, SENSITIVE, isSecretParam, redactDestination } from "../redact
 import type { Auth } from "./credentials.js";
 import { networkError, unwrapResponse } from "./errors.js";
 import { DEFAULT_RATE_LIMIT, RateLimiter, Semaphore, type Permit, type RateLimit } from "./rate-limiter.js";
-import { DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfter, type Failure, type RetryPolicy } from "./retry.js";
+import { DEADLINE_CODE, DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfter, type Failure, type RetryPolicy } from "./retry.js";
 import type { CloudflareClient, Envelope, RequestOptions } from "./types.js";
 
 export interface ClientOptions {
@@ -66,6 +66,8 @@ interface AttemptState {
   retryAfterTooLongMs?: number;
   /** Retry-After of the last answer. */
   retryAfterMs?: number;
+  /** Longest one attempt may take, from the request to the end of the body. */
+  deadlineMs: number;
 }
 
 type Query = RequestOptions["query"];
@@ -127,7 +129,7 @@ export function createClient(opts: ClientOptions): CloudflareClient {
       state.attempts++;
       stats.requests++;
       try {
-        dispatch(dispatchOpts, new ObservingHandler(handler, permit, (status, h) => onAnswer(state, status, h)));
+        dispatch(dispatchOpts, new ObservingHandler(handler, permit, (status, h) => onAnswer(state, status, h), state.deadlineMs));
       } catch (err) {
         permit.done();
         handler.onResponseError?.(null as unknown as Dispatcher.DispatchController, err as Error);
@@ -177,7 +179,7 @@ export function createClient(opts: ClientOptions): CloudflareClient {
     const hasBody = ro.body !== undefined;
     const reqHeaders = hasBody ? { ...headers, "content-type": "application/json" } : headers;
     const perTimeout = ro.timeoutMs ?? timeoutMs;
-    const state: AttemptState = { method, idempotent: ro.idempotent === true, attempts: 0, retries: 0, delayMs: 0 };
+    const state: AttemptState = { method, idempotent: ro.idempotent === true, attempts: 0, retries: 0, delayMs: 0, deadlineMs: perTimeout };
 
     const release = await semaphore.acquire();
     const started = Date.now();
@@ -246,45 +248,61 @@ export function createClient(opts: ClientOptions): CloudflareClient {
       pending.catch(() => undefined);
       return pending;
     };
+    let previous: string | undefined;
+    let read = 0;
     for (let page = 1; ; page++) {
+      if (page > MAX_PAGES) throw endlessList(path, `more than ${MAX_PAGES} pages`);
       const env = await (ahead.get(page) ?? fetchPage(page));
       ahead.delete(page);
       const items = listOf<T>(env, "GET", redact(path));
       const info = env.result_info ?? {};
       const count = num(info.count);
       const pageSize = num(info.per_page) ?? perPage;
-      const totalPages =
-        num(info.total_pages) ??
-        (num(info.total_count) !== undefined && pageSize > 0 ? Math.ceil(num(info.total_count)! / pageSize) : undefined);
+      const totalCount = num(info.total_count);
+      const totalPages = num(info.total_pages) ?? (totalCount !== undefined && pageSize > 0 ? Math.ceil(totalCount / pageSize) : undefined);
+      // A list that ignores `page` answers the same items again: read forever otherwise.
+      const signature = items.length > 0 ? pageSignature(items) : undefined;
+      if (signature !== undefined && signature === previous) throw endlessList(path, `page ${page} holds the same items as page ${page - 1} (the list ignores paging)`);
+      previous = signature;
       if (totalPages !== undefined) {
-        for (let next = page + 1; next <= Math.min(totalPages, page + lookahead); next++) {
+        for (let next = page + 1; next <= Math.min(totalPages, page + lookahead, MAX_PAGES); next++) {
           if (!ahead.has(next)) ahead.set(next, fetchPage(next));
         }
       }
       yield* items;
+      read += items.length;
       if (items.length === 0 || count === 0) return;
       if (totalPages !== undefined && page >= totalPages) return;
+      if (totalCount !== undefined && read >= totalCount) return;
       if (items.length < pageSize) return;
     }
+  }
+
+  function endlessList(path: string, why: string): ApiError {
+    return new ApiError(`GET ${redact(path)}: ${why}; stopping so the list is not read forever, and nothing was changed`, {
+      status: 200,
+      method: "GET",
+      path: redact(path),
+      errors: [],
+      retryable: false,
+    });
   }
 
   async function* paginateCursor<T>(path: string, po: { query?: Query; perPage?: number } = {}): AsyncGenerator<T> {
     const seen = new Set<string>();
     let cursor: string | undefined;
-    for (;;) {
+    let previous: string | undefined;
+    for (let page = 1; ; page++) {
+      if (page > MAX_PAGES) throw endlessList(path, `more than ${MAX_PAGES} pages`);
       const env = await call("GET", path, { query: { ...po.query, per_page: po.perPage, cursor } });
-      yield* listOf<T>(env, "GET", redact(path));
+      const items = listOf<T>(env, "GET", redact(path));
+      const signature = items.length > 0 ? pageSignature(items) : undefined;
+      if (signature !== undefined && signature === previous) throw endlessList(path, `page ${page} holds the same items as page ${page - 1}`);
+      previous = signature;
+      yield* items;
       const next = env.result_info?.cursor;
-      if (typeof next !== "string" || next === "") return;
-      if (seen.has(next)) {
-        throw new ApiError(`GET ${redact(path)}: the API returned the same page cursor twice; stopping so the list is not read forever`, {
-          status: env.status,
-          method: "GET",
-          path: redact(path),
-          errors: [],
-          retryable: false,
-        });
-      }
+      if (items.length === 0 || typeof next !== "string" || next === "") return;
+      if (seen.has(next)) throw endlessList(path, "the API returned the same page cursor twice");
       seen.add(next);
       cursor = next;
     }
@@ -313,13 +331,25 @@ export function createClient(opts: ClientOptions): CloudflareClient {
 }
 
 /** Passes every handler callback through, releasing the limiter permit when the attempt is answered. */
+/**
+ * Passes an attempt's events through, releasing its rate-limit permit on the answer and giving it an
+ * overall deadline: the idle timeouts alone let a body that drips a byte now and then run forever.
+ */
 class ObservingHandler implements Dispatcher.DispatchHandler {
+  private timer: NodeJS.Timeout | undefined;
+  private deadlineError: Error | undefined;
   constructor(
     private readonly inner: Dispatcher.DispatchHandler,
     private readonly permit: Permit,
     private readonly onAnswer: (status: number, headers: IncomingHttpHeaders) => void,
+    private readonly deadlineMs: number,
   ) {}
   onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
+    this.timer = setTimeout(() => {
+      this.deadlineError = Object.assign(new Error(`the attempt did not complete within ${this.deadlineMs} ms`), { code: DEADLINE_CODE });
+      controller.abort(this.deadlineError);
+    }, this.deadlineMs);
+    this.timer.unref();
     this.inner.onRequestStart?.(controller, context);
   }
   onRequestUpgrade(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders, socket: Duplex): void {
@@ -334,11 +364,16 @@ class ObservingHandler implements Dispatcher.DispatchHandler {
     this.inner.onResponseData?.(controller, chunk);
   }
   onResponseEnd(controller: Dispatcher.DispatchController, trailers: IncomingHttpHeaders): void {
+    clearTimeout(this.timer);
     this.inner.onResponseEnd?.(controller, trailers);
   }
   onResponseError(controller: Dispatcher.DispatchController, error: Error): void {
+    clearTimeout(this.timer);
     this.permit.done();
-    this.inner.onResponseError?.(controller, error);
+    // The retry handler never retries an attempt whose controller was aborted: show it this one as a
+    // timeout (which it is), so that a GET is retried like after any other timeout.
+    const seen = error === this.deadlineError ? (Object.create(controller, { aborted: { value: false } }) as Dispatcher.DispatchController) : controller;
+    this.inner.onResponseError?.(seen, error);
   }
 }
 
@@ -351,6 +386,14 @@ function listOf<T>(env: Envelope<unknown>, method: string, path: string): T[] {
     errors: [],
     retryable: false,
   });
+}
+
+/** The most pages one list read may take (500 000 items at 50 a page): past it the list is endless. */
+export const MAX_PAGES = 10_000;
+
+/** What identifies a page's items: their ids where they have them, else the items themselves. */
+function pageSignature(items: unknown[]): string {
+  return items.map((i) => (i && typeof i === "object" && "id" in i ? JSON.stringify((i as { id: unknown }).id) : JSON.stringify(i))).join("\u0000");
 }
 
 function num(v: unknown): number | undefined {

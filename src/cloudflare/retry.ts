@@ -37,6 +37,9 @@ export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
+/** An attempt that did not complete (headers and whole body) within its deadline, however slowly data dripped. */
+export const DEADLINE_CODE = "ZONEFORM_ATTEMPT_DEADLINE";
+
 /** Error codes that mean the connection was never made: the request was certainly not sent. */
 const NOT_SENT_CODES = new Set([
   "ECONNREFUSED",
@@ -60,6 +63,7 @@ const TRANSIENT_CODES = new Set([
   "UND_ERR_BODY_TIMEOUT",
   "UND_ERR_REQ_CONTENT_LENGTH_MISMATCH",
   "UND_ERR_RES_CONTENT_LENGTH_MISMATCH",
+  DEADLINE_CODE,
 ]);
 
 export function isNotSentError(code: string | undefined): boolean {
@@ -71,7 +75,7 @@ export function isConnectionError(code: string | undefined): boolean {
 }
 
 export function isTimeoutError(code: string | undefined): boolean {
-  return code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT" || code === "ETIMEDOUT";
+  return code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT" || code === "ETIMEDOUT" || code === DEADLINE_CODE;
 }
 
 export type Headers = Record<string, string | string[] | undefined>;

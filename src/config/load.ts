@@ -1,8 +1,9 @@
 // Finds and reads the files of a configuration: one file, or every *.yaml / *.yml of a directory
 // (sorted, not recursive). Paths in messages are shown relative to the working directory.
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { ConfigError } from "../errors.js";
+import { describeReadProblem, FileReadError, readRegularFile } from "../read-file.js";
 
 export const DEFAULT_CONFIG_PATH = "zoneform.yaml";
 
@@ -56,14 +57,11 @@ export async function readConfigFiles(configPath: string, cwd: string): Promise<
     const shownFile = displayPath(p, cwd);
     let bytes: Buffer;
     try {
-      const size = (await stat(p)).size;
-      if (size > MAX_CONFIG_FILE_BYTES) {
-        throw notFound(shownFile, `is ${(size / 1024 / 1024).toFixed(1)} MiB, over the ${MAX_CONFIG_FILE_BYTES / 1024 / 1024} MiB a configuration file may have: split the zones over several files in a directory (-c DIR)`);
-      }
-      bytes = await readFile(p);
+      bytes = await readRegularFile(p, MAX_CONFIG_FILE_BYTES);
     } catch (err) {
-      if (err instanceof ConfigError) throw err;
-      throw notFound(shownFile, `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+      if (!(err instanceof FileReadError)) throw err;
+      const hint = err.problem.kind === "too-large" ? ": split the zones over several files in a directory (-c DIR)" : "";
+      throw notFound(shownFile, `${describeReadProblem(err.problem, MAX_CONFIG_FILE_BYTES)}${hint}`);
     }
     files.push({ file: shownFile, text: decodeUtf8(bytes, shownFile) });
   }

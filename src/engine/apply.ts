@@ -3,7 +3,7 @@
 // on top of a state we no longer know. The report says what was done, what failed and what was not.
 import pLimit from "p-limit";
 import type { CloudflareClient } from "../cloudflare/types.js";
-import { ApplyError, NetworkError, RuntimeError, ZoneformError } from "../errors.js";
+import { ApiError, ApplyError, NetworkError, RuntimeError, ZoneformError } from "../errors.js";
 import type { Change, Plan } from "../model/plan.js";
 import { ZONES_PER_REQUEST_SLOT } from "./reconcile.js";
 
@@ -11,6 +11,8 @@ export interface ApplyReport {
   done: string[];
   failed: string[];
   notDone: string[];
+  /** Failed changes whose writes may have happened (a write sent with no clear answer, or part of a change made). */
+  uncertain: string[];
 }
 
 export interface ApplyOptions {
@@ -25,15 +27,28 @@ export function describeChange(zoneLabel: string, c: Change): string {
   return `${zoneLabel}: ${SIGN[c.kind]} ${c.resource} "${c.identity}"`;
 }
 
-function failureText(err: unknown): string {
-  if (err instanceof NetworkError && err.info.ambiguous) {
-    return `${err.message} (the write may or may not have happened; run plan again: zoneform re-reads and will not create it twice)`;
-  }
-  return err instanceof Error ? err.message : String(err);
+/**
+ * Whether a failed write may nevertheless have happened: it was sent and no clear answer came back (a
+ * dropped connection, a timeout), or the API answered 5xx, which says nothing of whether it was done.
+ */
+export function mayHaveWritten(method: string, err: unknown): boolean {
+  if (method === "GET") return false;
+  if (err instanceof NetworkError) return err.info.ambiguous;
+  return err instanceof ApiError && err.status >= 500;
+}
+
+/** A DELETE answered "not found" by the API itself: what it was to remove is gone (it may be a retry's answer). */
+function alreadyGone(method: string, err: unknown): boolean {
+  return method === "DELETE" && err instanceof ApiError && err.isNotFound();
+}
+
+function failureText(err: unknown, uncertain: boolean): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return uncertain ? `${message} (this write may have been made: run plan again to see the live state)` : message;
 }
 
 export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyReport> {
-  const report: ApplyReport = { done: [], failed: [], notDone: [] };
+  const report: ApplyReport = { done: [], failed: [], notDone: [], uncertain: [] };
   // Inside a zone the calls go one at a time, so as many zones as requests in flight would leave the
   // client idle between a zone's calls; the client's own limit caps what is really in flight.
   const limit = pLimit(ZONES_PER_REQUEST_SLOT * Math.max(1, opts.parallelism ?? 8));
@@ -48,17 +63,28 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
             report.notDone.push(what);
             continue;
           }
+          let made = 0;
+          let method = "GET";
           try {
             for (const op of change.operations) {
-              await opts.client.request(op.method, op.path, { query: op.query, body: op.body });
+              method = op.method;
+              try {
+                await opts.client.request(op.method, op.path, { query: op.query, body: op.body });
+              } catch (err) {
+                if (!alreadyGone(op.method, err)) throw err;
+              }
+              made += 1;
             }
             report.done.push(what);
             opts.progress?.(`${what}: done`);
           } catch (err) {
             if (!(err instanceof ZoneformError)) throw err;
             failed = true;
-            const line = `${what}: ${failureText(err)}`;
+            // A replacement whose create went through but whose delete failed has written something too.
+            const uncertain = made > 0 || mayHaveWritten(method, err);
+            const line = `${what}: ${failureText(err, uncertain)}`;
             report.failed.push(line);
+            if (uncertain) report.uncertain.push(line);
             opts.progress?.(`${what}: FAILED`);
           }
         }
@@ -69,18 +95,19 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
 }
 
 /**
- * Throws when a change failed: ApplyError (exit 4) when some changes were made before, a plain error
- * (exit 1) when nothing was written at all.
+ * Throws when a change failed: ApplyError (exit 4) when something was or may have been written, a plain
+ * error (exit 1) only when it is certain that nothing was written at all.
  */
 export function assertApplied(report: ApplyReport): void {
   if (report.failed.length === 0) return;
-  if (report.done.length === 0) {
+  if (report.done.length === 0 && report.uncertain.length === 0) {
     throw new RuntimeError(
       [`apply failed before any change was made; nothing was written.`, ...report.failed.map((l) => `  failed:      ${l}`)].join("\n"),
     );
   }
+  const maybe = report.uncertain.length > 0 ? ` (${report.uncertain.length} of them may have been written)` : "";
   const lines = [
-    `apply stopped part-way: ${report.done.length} change(s) made, ${report.failed.length} failed, ${report.notDone.length} not attempted.`,
+    `apply stopped part-way: ${report.done.length} change(s) made, ${report.failed.length} failed${maybe}, ${report.notDone.length} not attempted.`,
     ...report.failed.map((l) => `  failed:      ${l}`),
     ...report.notDone.map((l) => `  not done:    ${l}`),
     ...report.done.map((l) => `  done:        ${l}`),

@@ -1,6 +1,6 @@
 // Saved plans: written by `plan --out`, read by `apply plan.json`. The file holds `${env:NAME}`
 // references in place of secret values; reading it checks the format and puts the values back.
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
@@ -9,6 +9,10 @@ import type { SecretRef } from "../model/desired.js";
 import type { Plan } from "../model/plan.js";
 import { interpolateEnv } from "../config/interpolate.js";
 import { SENSITIVE } from "../redact.js";
+import { describeReadProblem, FileReadError, readRegularFile } from "../read-file.js";
+
+/** Largest plan file read: a plan of thousands of zones is a few MiB. */
+export const MAX_PLAN_FILE_BYTES = 64 * 1024 * 1024;
 import { planForFile } from "./secrets.js";
 
 const require = createRequire(import.meta.url);
@@ -41,9 +45,10 @@ export async function writePlanFile(path: string, plan: Plan, secrets: SecretRef
 export async function readPlanFile(path: string, env: NodeJS.ProcessEnv): Promise<{ plan: Plan; secrets: SecretRef[] }> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = (await readRegularFile(path, MAX_PLAN_FILE_BYTES)).toString("utf8");
   } catch (err) {
-    throw new RuntimeError(`cannot read the plan file ${path}: ${(err as Error).message}`);
+    if (!(err instanceof FileReadError)) throw err;
+    throw problem(path, describeReadProblem(err.problem, MAX_PLAN_FILE_BYTES));
   }
   let doc: unknown;
   try {

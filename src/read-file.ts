@@ -1,0 +1,79 @@
+// Reading a file the user names (a configuration, a saved plan) without hanging or growing without
+// bound: it is opened without blocking (a FIFO with no writer would block the open forever), must be
+// a regular file (a FIFO, a device such as /dev/zero or a socket is refused at once), and is read up
+// to a size cap, never past it (a file that grows while it is read is refused too).
+import { constants } from "node:fs";
+import { open } from "node:fs/promises";
+
+export type ReadProblem =
+  | { kind: "missing" }
+  | { kind: "not-regular"; what: string }
+  | { kind: "too-large"; bytes: number }
+  | { kind: "unreadable"; code: string };
+
+export class FileReadError extends Error {
+  constructor(readonly problem: ReadProblem) {
+    super(describeReadProblem(problem, Number.POSITIVE_INFINITY));
+  }
+}
+
+export function describeReadProblem(p: ReadProblem, maxBytes: number): string {
+  switch (p.kind) {
+    case "missing":
+      return "no such file or directory";
+    case "not-regular":
+      return `is ${p.what}, not a regular file: give the path of a file`;
+    case "too-large":
+      return `is ${formatBytes(p.bytes)}, over the ${formatLimit(maxBytes)} it may have`;
+    case "unreadable":
+      return `cannot be read (${p.code})`;
+  }
+}
+
+/** A limit as people write it: `10 MiB`. */
+function formatLimit(n: number): string {
+  const mib = n / 1024 / 1024;
+  return Number.isInteger(mib) ? `${mib} MiB` : formatBytes(n);
+}
+
+export function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} bytes`;
+}
+
+function kindOf(stats: { isFIFO(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSocket(): boolean; isDirectory(): boolean }): string {
+  if (stats.isFIFO()) return "a FIFO (named pipe)";
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
+  if (stats.isSocket()) return "a socket";
+  if (stats.isDirectory()) return "a directory";
+  return "not a regular file";
+}
+
+/** The bytes of a regular file of at most `maxBytes`; a FileReadError says what is wrong otherwise. */
+export async function readRegularFile(path: string, maxBytes: number): Promise<Buffer> {
+  let handle;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? String(err);
+    throw new FileReadError(code === "ENOENT" ? { kind: "missing" } : { kind: "unreadable", code });
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw new FileReadError({ kind: "not-regular", what: kindOf(stats) });
+    if (stats.size > maxBytes) throw new FileReadError({ kind: "too-large", bytes: stats.size });
+    const buffer = Buffer.alloc(maxBytes + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > maxBytes) throw new FileReadError({ kind: "too-large", bytes: length });
+    }
+    return buffer.subarray(0, length);
+  } catch (err) {
+    if (err instanceof FileReadError) throw err;
+    throw new FileReadError({ kind: "unreadable", code: (err as NodeJS.ErrnoException).code ?? String(err) });
+  } finally {
+    await handle.close();
+  }
+}
