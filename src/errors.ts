@@ -1,5 +1,6 @@
 // Error classes of zoneform. Each says whose fault it is and carries the process exit code the CLI
 // uses; the CLI's single catch turns them into a message (never a stack trace) and that code.
+import { printable } from "./safe-text.js";
 
 /** Documented exit codes (README "Exit codes"). */
 export const EXIT = {
@@ -29,10 +30,11 @@ export interface ConfigProblem {
   severity?: "error" | "warning";
 }
 
+/** One problem on one line; the file's text quoted in it is shown printable (a newline as `\n`). */
 export function formatProblem(p: ConfigProblem): string {
   const where = `${p.file}:${p.line}:${p.column}`;
   const kind = p.severity === "warning" ? "warning: " : "";
-  return `${where}  ${p.pointer || "/"}  ${kind}${p.message}`;
+  return printable(`${where}  ${p.pointer || "/"}  ${kind}${p.message}`);
 }
 
 /** The desired-state file (or a flag that names it) is invalid: exit 3. */
@@ -85,6 +87,8 @@ export class ApiError extends ZoneformError {
       retryAfterMs?: number;
       /** The answer was a Cloudflare API envelope (JSON with `success`), not an HTML page or an empty body. */
       envelope?: boolean;
+      /** Attempts made before this answer: an earlier one of a write may have gone through. */
+      retries?: number;
     },
   ) {
     super(message);
@@ -120,7 +124,7 @@ export class NetworkError extends ZoneformError {
   readonly exitCode = EXIT.error;
   constructor(
     message: string,
-    readonly info: { method: string; path: string; ambiguous: boolean; cause?: string },
+    readonly info: { method: string; path: string; ambiguous: boolean; cause?: string; retries?: number },
   ) {
     super(message);
   }

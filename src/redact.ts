@@ -1,7 +1,10 @@
-// Keeps secrets out of every output: stdout, logs, errors and plan files. Two sources of secrets:
-// values that came from `${env:NAME}`, and credentials that travel in a Logpush destination_conf's
-// query string (keys, secrets, SAS tokens, https authorisation headers), which are recognised by name
-// so that live values read from the API are hidden too.
+// Keeps secrets out of every output: stdout, logs, errors and plan files, and nothing else. The
+// secrets: the API token and key, values that came from `${env:NAME}`, and credentials that travel in
+// a Logpush destination_conf (query parameters recognised by name, such as keys, SAS signatures and
+// authorisation headers, and any query value or path segment that looks like a generated token, such
+// as a Sumo Logic source path), so that live values read from the API are hidden too. A short value
+// (under 6 characters, such as `true`) is hidden only where a whole string equals it: hidden inside
+// any text it would blank out unrelated words and ids.
 
 export const SENSITIVE = "(sensitive)";
 
@@ -13,13 +16,24 @@ export function isSecretParam(name: string): boolean {
 }
 
 /**
+ * A value that looks like a generated credential: 16 or more characters of a token alphabet with
+ * upper case, lower case and digits all present (base64-like). Bucket names, regions, hex account
+ * ids and dates do not qualify.
+ */
+export function isSecretValue(value: string): boolean {
+  const v = decodeURIComponentSafe(value);
+  return v.length >= 16 && /^[A-Za-z0-9+/=_.~-]+$/.test(v) && /[A-Z]/.test(v) && /[a-z]/.test(v) && /[0-9]/.test(v);
+}
+
+/**
  * Hides the credential parameters of a destination URL, keeping scheme, bucket, path and region
  * visible: `s3://logs/{DATE}?region=us-east-1&secret-access-key=(sensitive)`.
  */
 export function redactDestination(destination: string): string {
   const q = destination.indexOf("?");
-  if (q < 0) return destination;
-  const head = destination.slice(0, q + 1);
+  const head = q < 0 ? destination : destination.slice(0, q);
+  const shownHead = redactPathSecrets(head);
+  if (q < 0) return shownHead;
   const parts = destination
     .slice(q + 1)
     .split("&")
@@ -27,9 +41,17 @@ export function redactDestination(destination: string): string {
       const eq = pair.indexOf("=");
       if (eq < 0) return pair;
       const name = decodeURIComponentSafe(pair.slice(0, eq));
-      return isSecretParam(name) ? `${pair.slice(0, eq)}=${SENSITIVE}` : pair;
+      const value = pair.slice(eq + 1);
+      return (isSecretParam(name) || isSecretValue(value)) && !value.includes("${env:") ? `${pair.slice(0, eq)}=${SENSITIVE}` : pair;
     });
-  return head + parts.join("&");
+  return `${shownHead}?${parts.join("&")}`;
+}
+
+/** `scheme://host/a/<token>/b` with each path segment that looks like a credential hidden. */
+export function redactPathSecrets(head: string): string {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/[^/]*)(\/.*)?$/i.exec(head);
+  if (!m || !m[2]) return head;
+  return m[1] + m[2].split("/").map((seg) => (isSecretValue(seg) ? SENSITIVE : seg)).join("/");
 }
 
 const URL_PARAM = /([?&])([^=&\s"'<>]+)=([^&\s"'<>]*)/g;
@@ -38,7 +60,7 @@ const URL_PARAM = /([?&])([^=&\s"'<>]+)=([^&\s"'<>]*)/g;
 export function redactUrlParams(text: string): string {
   if (!text.includes("=")) return text;
   return text.replace(URL_PARAM, (whole, sep: string, name: string, value: string) =>
-    value && value !== SENSITIVE && !value.includes("${env:") && isSecretParam(decodeURIComponentSafe(name))
+    value && value !== SENSITIVE && !value.includes("${env:") && (isSecretParam(decodeURIComponentSafe(name)) || isSecretValue(value))
       ? `${sep}${name}=${SENSITIVE}`
       : whole,
   );
@@ -53,8 +75,12 @@ function decodeURIComponentSafe(s: string): string {
 }
 
 /** Replaces known secret values inside any text or JSON-like value. */
+/** Shorter secret values are matched only as whole strings. */
+export const MIN_SUBSTRING = 6;
+
 export class Redactor {
   private readonly values: Array<{ value: string; replacement: string }>;
+  private readonly whole = new Map<string, string>();
 
   /** `secrets`: value → what to show instead (default `(sensitive)`). Very short values are ignored. */
   constructor(secrets: Iterable<{ value: string; replacement?: string }> = []) {
@@ -63,8 +89,13 @@ export class Redactor {
   }
 
   add(value: string, replacement: string = SENSITIVE): void {
-    // A one- or two-character value would blank out unrelated text; such a value is no credential.
-    if (value.length < 3 || this.values.some((v) => v.value === value)) return;
+    if (value === "") return;
+    if (value.length < MIN_SUBSTRING) {
+      // Hidden where a whole string is this value, never inside other text.
+      if (!this.whole.has(value)) this.whole.set(value, replacement);
+      return;
+    }
+    if (this.values.some((v) => v.value === value)) return;
     this.values.push({ value, replacement });
     // Longest first, so a secret that contains another is replaced whole.
     this.values.sort((a, b) => b.value.length - a.value.length);
@@ -75,8 +106,13 @@ export class Redactor {
     }
   }
 
+  /** Hides a string only where a whole string equals it, showing `replacement` instead. */
+  addWhole(value: string, replacement: string): void {
+    if (value !== "" && !this.whole.has(value)) this.whole.set(value, replacement);
+  }
+
   get size(): number {
-    return this.values.length;
+    return this.values.length + this.whole.size;
   }
 
   /** Known values first (so env values become their references in plan files), then URL parameters. */
@@ -88,9 +124,14 @@ export class Redactor {
     return redactUrlParams(out);
   }
 
-  /** A deep copy of `value` with every string redacted. */
+  /** One whole string (a value, a name): as `redact`, and also when it equals a short or templated secret. */
+  redactString(s: string): string {
+    return this.whole.get(s) ?? this.redact(s);
+  }
+
+  /** A deep copy of `value` with every string redacted (see redactString). */
   redactDeep<T>(value: T): T {
-    return mapStrings(value, (s) => this.redact(s)) as T;
+    return mapStrings(value, (s) => this.redactString(s)) as T;
   }
 }
 

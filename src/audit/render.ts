@@ -1,6 +1,9 @@
 // Audit output. JSON and CSV are streamed: every finding is written as soon as it is classified, so
 // they list all findings (in the order read) while memory stays flat. Text and Markdown are for people:
-// per zone, the worst `--limit` findings of each kind as a table, worst first, and the counts.
+// per zone, the worst `--limit` findings of each kind as a table, worst first, and the counts. URLs,
+// hosts, cookie names and categories come from the internet: text, Markdown and CSV show them printable
+// (control and bidirectional characters escaped); JSON escapes them itself.
+import { printable } from "../safe-text.js";
 import type { Finding, InventoryKind } from "./classify.js";
 import { INVENTORY_KINDS, type AuditCollector, type KindSummary } from "./collector.js";
 
@@ -74,7 +77,7 @@ function describeFilters(f: AuditFilters): string {
   if (f.hosts) parts.push(`host ${f.hosts.join(",")}`);
   if (f.page_url) parts.push(`page URL ${f.page_url.join(",")}`);
   parts.push(`malicious below js_integrity_score ${f.malicious_below}`);
-  return parts.join("; ");
+  return printable(parts.join("; "));
 }
 
 function describeKind(kind: InventoryKind, s: KindSummary): string {
@@ -91,7 +94,7 @@ function describeCategories(s: KindSummary): string | undefined {
   const domain = list(s.malicious_domain_categories);
   const url = list(s.malicious_url_categories);
   if (!domain && !url) return undefined;
-  return [domain ? `domain categories: ${domain}` : "", url ? `URL categories: ${url}` : ""].filter(Boolean).join("; ");
+  return printable([domain ? `domain categories: ${domain}` : "", url ? `URL categories: ${url}` : ""].filter(Boolean).join("; "));
 }
 
 function truncate(s: string, max: number): string {
@@ -121,8 +124,9 @@ class TableRenderer implements AuditRenderer {
   }
 
   zoneStart(zoneId: string, filters: AuditFilters): void {
-    if (this.style === "markdown") this.write(`## Zone \`${zoneId}\`\n\nFilters: ${mdEscape(describeFilters(filters))}\n\n`);
-    else this.write(`Page Shield audit of zone ${zoneId} (${describeFilters(filters)})\n\n`);
+    const zone = printable(zoneId);
+    if (this.style === "markdown") this.write(`## Zone \`${zone}\`\n\nFilters: ${mdEscape(describeFilters(filters))}\n\n`);
+    else this.write(`Page Shield audit of zone ${zone} (${describeFilters(filters)})\n\n`);
   }
 
   finding(): void {}
@@ -156,7 +160,7 @@ class TableRenderer implements AuditRenderer {
 
 function textTable(kind: InventoryKind, rows: readonly Finding[]): string {
   const cols = columnsFor(kind);
-  const cells = rows.map((f) => cols.map((c) => truncate(c.cell(f), c.max ?? 200)));
+  const cells = rows.map((f) => cols.map((c) => truncate(printable(c.cell(f)), c.max ?? 200)));
   const widths = cols.map((c, i) => Math.max(c.title.length, ...cells.map((r) => r[i]!.length)));
   const line = (values: string[]) =>
     `  ${values.map((v, i) => (i === values.length - 1 ? v : v.padEnd(widths[i]!))).join("  ")}`.trimEnd() + "\n";
@@ -171,7 +175,7 @@ function markdownTable(kind: InventoryKind, rows: readonly Finding[]): string {
   const cols = columnsFor(kind);
   const head = `| ${cols.map((c) => c.title.charAt(0) + c.title.slice(1).toLowerCase()).join(" | ")} |\n`;
   const rule = `|${cols.map(() => "---").join("|")}|\n`;
-  const body = rows.map((f) => `| ${cols.map((c) => mdEscape(c.cell(f))).join(" | ")} |\n`).join("");
+  const body = rows.map((f) => `| ${cols.map((c) => mdEscape(printable(c.cell(f)))).join(" | ")} |\n`).join("");
   return head + rule + body;
 }
 
@@ -222,12 +226,14 @@ export const CSV_COLUMNS = [
 ] as const;
 
 /**
- * One CSV cell (RFC 4180 quoting). A cell a spreadsheet would run as a formula (starting with = + - @
- * or a control character) gets a leading apostrophe: URLs and cookie names come from the internet.
+ * One CSV cell (RFC 4180 quoting), printable: control characters are escaped (a newline is `\n`), so a
+ * record is one line. A cell a spreadsheet would run as a formula (starting with = + - @) gets a leading
+ * apostrophe: URLs and cookie names come from the internet.
  */
 export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  const shown = printable(value);
+  const safe = /^[=+\-@]/.test(shown) ? `'${shown}` : shown;
+  return /[",]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 class CsvRenderer implements AuditRenderer {

@@ -1,6 +1,8 @@
 // The certificate authority report of `zoneform certificates`: which custom hostnames use which CA,
 // flagging those still on the CA whose cross-signed chain was retired, with the spec's advice per
-// certificate type. Pure: built from the hostnames already listed, rendered as text or JSON.
+// certificate type. Pure: built from the hostnames already listed, rendered as text or JSON. The text
+// shows what the API answered printable (control and bidirectional characters escaped).
+import { printable } from "../safe-text.js";
 import { normaliseCustomHostname, RETIRED_CA, RETIRING_CA } from "../resources/custom-hostnames.js";
 
 export interface HostnameCertificate {
@@ -78,7 +80,7 @@ export function buildCertificateReport(zones: Array<{ zone_id: string; hostnames
   };
 }
 
-const caText = (ca: string) => (ca === "" ? "default" : ca);
+const caText = (ca: string) => (ca === "" ? "default" : printable(ca));
 const hostCa = (h: { certificate_authority: string; uploaded?: true }) => (h.uploaded ? "uploaded" : caText(h.certificate_authority));
 
 function table(rows: string[][]): string[] {
@@ -89,11 +91,11 @@ function table(rows: string[][]): string[] {
 export function renderCertificateReportText(report: CertificateReport): string {
   const out: string[] = [];
   for (const z of report.zones) {
-    out.push(`# zone ${z.zone_id}: ${z.hostnames.length} custom hostname(s)`);
+    out.push(`# zone ${printable(z.zone_id)}: ${z.hostnames.length} custom hostname(s)`);
     if (z.hostnames.length > 0) {
       const rows = [["", "HOSTNAME", "CA", "SSL STATUS", "METHOD"]];
       for (const h of z.hostnames) {
-        rows.push([h.flagged ? "!" : " ", h.hostname, hostCa(h), h.ssl_status ?? "-", h.method ?? "-"]);
+        rows.push([h.flagged ? "!" : " ", printable(h.hostname), hostCa(h), printable(h.ssl_status ?? "-"), printable(h.method ?? "-")]);
       }
       out.push(...table(rows).map((l) => `  ${l}`));
       const by = Object.entries(z.by_certificate_authority)

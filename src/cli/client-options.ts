@@ -8,17 +8,21 @@ import { DEFAULT_RATE_LIMIT, type RateLimit } from "../cloudflare/rate-limiter.j
 import type { CloudflareClient } from "../cloudflare/types.js";
 import { UsageError } from "../errors.js";
 import type { Redactor } from "../redact.js";
+import { printable } from "../safe-text.js";
 import type { CliIO } from "./io.js";
 
 export const DEFAULT_PARALLELISM = 8;
 export const DEFAULT_TIMEOUT_MS = 30_000;
 const MAX_PARALLELISM = 64;
+export const DEFAULT_RETRIES = 4;
+const MAX_RETRIES = 10;
 
 export interface ClientFlagValues {
   apiUrl?: string;
   parallelism?: number | string;
   rateLimit?: RateLimit | string;
   timeout?: number | string;
+  retries?: number | string;
   verbose?: boolean;
 }
 
@@ -28,7 +32,13 @@ export function addClientOptions(cmd: Command): Command {
     .option("--api-url <url>", "Cloudflare API base URL (env CLOUDFLARE_API_BASE_URL; default https://api.cloudflare.com/client/v4)")
     .option("--parallelism <n>", `requests in flight at once (1-${MAX_PARALLELISM})`, parseParallelism, DEFAULT_PARALLELISM)
     .option("--rate-limit <n/s>", "at most N requests per S seconds for the whole run (default 1200/300, Cloudflare's limit)", parseRateLimit)
-    .option("--timeout <ms>", `per-request timeout in ms, or with a unit (30s) (default ${DEFAULT_TIMEOUT_MS})`, parseTimeout);
+    .option("--timeout <ms>", `per-attempt timeout in ms, or with a unit (30s): the answer must be complete within it (default ${DEFAULT_TIMEOUT_MS})`, parseTimeout)
+    .option("--retries <n>", `retries of a failed read or of a write that was certainly not made (0-${MAX_RETRIES}, default ${DEFAULT_RETRIES})`, parseRetries);
+}
+
+/** The API base URL the flags and environment name. */
+export function apiUrlFrom(opts: ClientFlagValues, io: CliIO): string {
+  return resolveCredentials(io.env, { apiUrl: opts.apiUrl }).baseUrl;
 }
 
 /** Builds the run's client from the flags and `io.env`; with --verbose every call is logged to stderr. */
@@ -40,9 +50,17 @@ export function clientFromOptions(opts: ClientFlagValues, io: CliIO, redactor?: 
     parallelism: opts.parallelism === undefined ? DEFAULT_PARALLELISM : parseParallelism(String(opts.parallelism)),
     rateLimit: opts.rateLimit === undefined ? DEFAULT_RATE_LIMIT : typeof opts.rateLimit === "string" ? parseRateLimit(opts.rateLimit) : checkRateLimit(opts.rateLimit),
     timeoutMs: opts.timeout === undefined ? DEFAULT_TIMEOUT_MS : parseTimeout(String(opts.timeout)),
-    log: opts.verbose ? (line) => io.stderr.write(`${line}\n`) : undefined,
+    retries: opts.retries === undefined ? DEFAULT_RETRIES : parseRetries(String(opts.retries)),
+    log: opts.verbose ? (line) => io.stderr.write(`${printable(line)}\n`) : undefined,
     redactor,
   });
+}
+
+/** `--retries N`: a whole number from 0 to 10. */
+export function parseRetries(value: string): number {
+  const n = Number(value.trim());
+  if (!/^\d+$/.test(value.trim()) || n > MAX_RETRIES) throw new UsageError(`--retries must be a whole number from 0 to ${MAX_RETRIES}, got "${value}"`);
+  return n;
 }
 
 /** `--parallelism N`: an integer from 1 to 64. */

@@ -21,18 +21,19 @@ export interface CliIO {
   secrets?: Redactor;
 }
 
-/** Env variables whose values are credentials wherever they appear. */
-const SECRET_ENV = /(TOKEN|SECRET|PASSWORD|API_KEY|_KEY$|_KEY_ID$|CREDENTIAL|CHALLENGE)/;
+/** zoneform's own credentials: hidden wherever they appear. */
+const CREDENTIAL_ENV = ["CLOUDFLARE_API_TOKEN", "CLOUDFLARE_API_KEY"];
 
 /**
- * Wraps an IO so that no secret reaches the terminal: the API token and key, env values that look
- * like credentials, values interpolated from the file (added as the config loads) and secret URL
- * parameters are all shown as (sensitive).
+ * Wraps an IO so that no secret reaches the terminal: the API token and key, and the values the
+ * configuration took from `${env:…}` (added as it loads; see Redactor for short values), and secret
+ * URL parameters. Environment variables zoneform never used are never hidden.
  */
 export function redactingIO(io: CliIO, opts: { keepEnv?: string[] } = {}): CliIO {
   const secrets = io.secrets ?? new Redactor();
-  for (const [name, value] of Object.entries(io.env)) {
-    if (value && SECRET_ENV.test(name) && !opts.keepEnv?.includes(name)) secrets.add(value);
+  for (const name of CREDENTIAL_ENV) {
+    const value = io.env[name];
+    if (value && !opts.keepEnv?.includes(name)) secrets.add(value);
   }
   const wrap = (out: Output): Output => ({
     write: (text) => out.write(secrets.redact(text)),

@@ -9,7 +9,8 @@ import type { Plan } from "../model/plan.js";
 import { serialisePlan } from "../plan/plan-file.js";
 import { renderPlanMarkdown } from "../plan/render/markdown.js";
 import { renderPlanText } from "../plan/render/text.js";
-import { displayRedactor, planForDisplay } from "../plan/secrets.js";
+import { displayRedactor, planForDisplay, planForFile } from "../plan/secrets.js";
+import { printable } from "../safe-text.js";
 import { clientFromOptions } from "./client-options.js";
 import type { CliIO } from "./io.js";
 import { inShard, type Shard } from "./shard.js";
@@ -49,10 +50,12 @@ export async function loadDesired(opts: PlanningOptions, io: CliIO): Promise<Des
 export async function makePlan(
   opts: PlanningOptions,
   io: CliIO,
+  beforeRead?: (desired: DesiredState) => Promise<void>,
 ): Promise<{ plan: Plan; desired: DesiredState; client: CloudflareClient }> {
   const desired = await loadDesired(opts, io);
-  const client = clientFromOptions(opts, io, displayRedactor(desired.secrets));
-  const progress = opts.verbose || io.stderr.isTTY ? (l: string) => io.stderr.write(`${l}\n`) : undefined;
+  await beforeRead?.(desired);
+  const client = clientFromOptions(opts, io, displayRedactor(desired));
+  const progress = opts.verbose || io.stderr.isTTY ? (l: string) => io.stderr.write(`${printable(l)}\n`) : undefined;
   progress?.(`Reading ${desired.zones.length} zone(s)…`);
   try {
     const plan = await reconcile({ client, desired, parallelism: opts.parallelism, progress });
@@ -72,10 +75,15 @@ export function parseFormat(value: string | undefined, allowed: readonly string[
 }
 
 export function renderPlan(plan: Plan, desired: DesiredState, format: PlanFormat, io: CliIO, opts: PlanningOptions): string {
-  if (format === "json") return serialisePlan(plan, desired.secrets);
-  const shown = planForDisplay(plan, desired.secrets);
+  if (format === "json") return serialisePlan(plan, desired);
+  const shown = planForDisplay(plan, desired);
   if (format === "markdown") return renderPlanMarkdown(shown);
   return renderPlanText(shown, { color: useColor(io, opts), verbose: opts.verbose });
+}
+
+/** The plan's digest (`sha256:…`), over its file form: what `apply --expect-digest` checks. */
+export function digestOf(plan: Plan, desired: DesiredState): string {
+  return planForFile(plan, desired).digest!;
 }
 
 /** Zones that could not be planned fail the command after the plan has been shown. */

@@ -1,8 +1,10 @@
 // Builds the command-line program and holds the one catch: every ZoneformError becomes its message on
 // stderr and its exit code; anything else is an internal error (exit 1) without a stack trace unless
-// --verbose.
+// --verbose. Messages carry the API's text: every control character but zoneform's own newlines is
+// shown escaped.
 import { Command, CommanderError } from "commander";
 import { ZoneformError, EXIT } from "../errors.js";
+import { printable } from "../safe-text.js";
 import { redactingIO, type CliIO } from "./io.js";
 
 export interface CommandContext {
@@ -69,12 +71,12 @@ export function reportError(err: unknown, io: CliIO, verbose: boolean): number {
     return EXIT.invalid;
   }
   if (err instanceof ZoneformError) {
-    io.stderr.write(`Error: ${err.message}\n`);
+    io.stderr.write(`Error: ${printable(err.message, { keepNewlines: true })}\n`);
     return err.exitCode;
   }
   const message = err instanceof Error ? err.message : String(err);
-  io.stderr.write(`Internal error: ${message}\n`);
-  if (verbose && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
+  io.stderr.write(`Internal error: ${printable(message, { keepNewlines: true })}\n`);
+  if (verbose && err instanceof Error && err.stack) io.stderr.write(`${printable(err.stack, { keepNewlines: true })}\n`);
   else io.stderr.write("This is a bug in zoneform; run again with --verbose and report it with that output.\n");
   return EXIT.error;
 }

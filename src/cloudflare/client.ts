@@ -3,6 +3,7 @@
 // no building block for is written here: the run-wide rate limiter, which every attempt (retries
 // included) passes through, the rule that a POST which may have been processed is never re-sent,
 // envelope unwrapping into actionable errors, paging, verbose logging and redaction of secrets.
+import { createHash } from "node:crypto";
 import { Agent, interceptors, type Dispatcher } from "undici";
 import type { IncomingHttpHeaders } from "node:http";
 import type { Duplex } from "node:stream";
@@ -68,6 +69,8 @@ interface AttemptState {
   retryAfterMs?: number;
   /** Longest one attempt may take, from the request to the end of the body. */
   deadlineMs: number;
+  /** The current attempt got its answer's headers: a failure now is in the body. */
+  answered?: boolean;
 }
 
 type Query = RequestOptions["query"];
@@ -127,6 +130,7 @@ export function createClient(opts: ClientOptions): CloudflareClient {
       }
       const permit = await limiter.acquire();
       state.attempts++;
+      state.answered = false;
       stats.requests++;
       try {
         dispatch(dispatchOpts, new ObservingHandler(handler, permit, (status, h) => onAnswer(state, status, h), state.deadlineMs));
@@ -139,6 +143,7 @@ export function createClient(opts: ClientOptions): CloudflareClient {
   };
 
   function onAnswer(state: AttemptState, status: number, h: Record<string, string | string[] | undefined>): void {
+    state.answered = true;
     limiter.observe(h);
     state.retryAfterMs = parseRetryAfter(h);
     if (status === 429) {
@@ -153,6 +158,12 @@ export function createClient(opts: ClientOptions): CloudflareClient {
 
   function retryFor(state: AttemptState): NonNullable<Parameters<typeof interceptors.retry>[0]>["retry"] {
     return (err, _ctx, cb) => {
+      // A failure inside the body is retried by `call` from the start: undici's own retry would ask for
+      // the rest with a Range header, which the API does not serve.
+      if (state.answered && (err as { code?: string }).code !== "UND_ERR_REQ_RETRY") {
+        cb(err);
+        return;
+      }
       const e = err as Error & { code?: string; statusCode?: number; headers?: Record<string, string | string[] | undefined> };
       const failure: Failure =
         e.code === "UND_ERR_REQ_RETRY" && typeof e.statusCode === "number"
@@ -188,33 +199,45 @@ export function createClient(opts: ClientOptions): CloudflareClient {
       let status: number;
       let resHeaders: Record<string, string | string[] | undefined>;
       let text: string;
-      try {
-        const res = await dispatcher.request({
-          origin,
-          path: `${basePath}/${rel}${qs}`,
-          method,
-          headers: reqHeaders,
-          body: hasBody ? JSON.stringify(ro.body) : undefined,
-          headersTimeout: perTimeout,
-          bodyTimeout: perTimeout,
-          retryOptions: { retry: retryFor(state) },
-          [ATTEMPT]: state,
-        } as Dispatcher.RequestOptions);
-        status = res.statusCode;
-        resHeaders = res.headers;
-        text = await res.body.text();
-      } catch (err) {
-        const e = err as Error & { code?: string };
-        log?.(`${method} ${shownFull} failed (${e.code ?? e.name}) ${Date.now() - started}ms${retriesNote()}`);
-        throw networkError({
-          method,
-          path: shownPath,
-          origin,
-          code: e.code,
-          cause: redact(e.message),
-          retries: state.retries,
-          timeoutMs: perTimeout,
-        });
+      for (;;) {
+        try {
+          const res = await dispatcher.request({
+            origin,
+            path: `${basePath}/${rel}${qs}`,
+            method,
+            headers: reqHeaders,
+            body: hasBody ? JSON.stringify(ro.body) : undefined,
+            headersTimeout: perTimeout,
+            bodyTimeout: perTimeout,
+            retryOptions: { retry: retryFor(state) },
+            [ATTEMPT]: state,
+          } as Dispatcher.RequestOptions);
+          status = res.statusCode;
+          resHeaders = res.headers;
+          text = await res.body.text();
+          break;
+        } catch (err) {
+          const e = err as Error & { code?: string };
+          // Cut off inside the body: a read (or an idempotent call) is made again from the start.
+          const again = state.answered ? decideRetry(state.idempotent ? "GET" : method, { kind: "network", code: e.code }, state.attempts, policy) : { retry: false as const };
+          if (again.retry) {
+            state.retries++;
+            stats.retries++;
+            state.delayMs = again.delayMs;
+            log?.(`${method} ${shownFull} cut off in the body (${e.code ?? e.name}); trying again`);
+            continue;
+          }
+          log?.(`${method} ${shownFull} failed (${e.code ?? e.name}) ${Date.now() - started}ms${retriesNote()}`);
+          throw networkError({
+            method,
+            path: shownPath,
+            origin,
+            code: e.code,
+            cause: redact(e.message),
+            retries: state.retries,
+            timeoutMs: perTimeout,
+          });
+        }
       }
       log?.(`${method} ${shownFull} ${status} ${Date.now() - started}ms${retriesNote()}`);
       const unwrapped = unwrapResponse({
@@ -248,7 +271,7 @@ export function createClient(opts: ClientOptions): CloudflareClient {
       pending.catch(() => undefined);
       return pending;
     };
-    let previous: string | undefined;
+    const seenPages = new Map<string, number>();
     let read = 0;
     for (let page = 1; ; page++) {
       if (page > MAX_PAGES) throw endlessList(path, `more than ${MAX_PAGES} pages`);
@@ -261,9 +284,7 @@ export function createClient(opts: ClientOptions): CloudflareClient {
       const totalCount = num(info.total_count);
       const totalPages = num(info.total_pages) ?? (totalCount !== undefined && pageSize > 0 ? Math.ceil(totalCount / pageSize) : undefined);
       // A list that ignores `page` answers the same items again: read forever otherwise.
-      const signature = items.length > 0 ? pageSignature(items) : undefined;
-      if (signature !== undefined && signature === previous) throw endlessList(path, `page ${page} holds the same items as page ${page - 1} (the list ignores paging)`);
-      previous = signature;
+      repeatedPage(seenPages, items, page, path, " (the list ignores paging)");
       if (totalPages !== undefined) {
         for (let next = page + 1; next <= Math.min(totalPages, page + lookahead, MAX_PAGES); next++) {
           if (!ahead.has(next)) ahead.set(next, fetchPage(next));
@@ -278,6 +299,15 @@ export function createClient(opts: ClientOptions): CloudflareClient {
     }
   }
 
+  /** Throws when a page holds the same items as any page before it (a list going round in circles). */
+  function repeatedPage(seen: Map<string, number>, items: unknown[], page: number, path: string, why: string): void {
+    if (items.length === 0) return;
+    const signature = createHash("sha256").update(pageSignature(items)).digest("base64");
+    const earlier = seen.get(signature);
+    if (earlier !== undefined) throw endlessList(path, `page ${page} holds the same items as page ${earlier}${why}`);
+    seen.set(signature, page);
+  }
+
   function endlessList(path: string, why: string): ApiError {
     return new ApiError(`GET ${redact(path)}: ${why}; stopping so the list is not read forever, and nothing was changed`, {
       status: 200,
@@ -290,15 +320,13 @@ export function createClient(opts: ClientOptions): CloudflareClient {
 
   async function* paginateCursor<T>(path: string, po: { query?: Query; perPage?: number } = {}): AsyncGenerator<T> {
     const seen = new Set<string>();
+    const seenPages = new Map<string, number>();
     let cursor: string | undefined;
-    let previous: string | undefined;
     for (let page = 1; ; page++) {
       if (page > MAX_PAGES) throw endlessList(path, `more than ${MAX_PAGES} pages`);
       const env = await call("GET", path, { query: { ...po.query, per_page: po.perPage, cursor } });
       const items = listOf<T>(env, "GET", redact(path));
-      const signature = items.length > 0 ? pageSignature(items) : undefined;
-      if (signature !== undefined && signature === previous) throw endlessList(path, `page ${page} holds the same items as page ${page - 1}`);
-      previous = signature;
+      repeatedPage(seenPages, items, page, path, "");
       yield* items;
       const next = env.result_info?.cursor;
       if (items.length === 0 || typeof next !== "string" || next === "") return;

@@ -131,6 +131,7 @@ function info(ctx: ResponseContext, errors: ApiErrorDetail[], retryable: boolean
     errors,
     retryable,
     envelope,
+    ...(ctx.retries > 0 ? { retries: ctx.retries } : {}),
     ...(ctx.retryAfterMs !== undefined ? { retryAfterMs: ctx.retryAfterMs } : {}),
   };
 }
@@ -158,9 +159,8 @@ function apiError(ctx: ResponseContext, errors: ApiErrorDetail[], oddBody?: stri
     const who = ctx.auth === "token" ? "the API token lacks" : "the account of CLOUDFLARE_EMAIL / CLOUDFLARE_API_KEY lacks";
     const hint = permissionHint(method, path);
     message = `${who} permission for ${method} ${path}${cf}${hint ? `; it needs ${hint}` : ""}`;
-  } else if (status === 404 && zoneMatch && (codes.size === 0 || [...codes].some((c) => ROUTING_CODES.has(c)) || zoneMatch[2] === "")) {
+  } else if (status === 404 && zoneMatch && !oddBody && (codes.size === 0 || [...codes].some((c) => ROUTING_CODES.has(c)) || zoneMatch[2] === "")) {
     message = `zone ${zoneMatch[1]} not found or not accessible with this token (${method} ${path}${errors.length > 0 ? `; Cloudflare: ${describeErrors(errors)}` : ""})`;
-    if (oddBody) message += "; is --api-url / CLOUDFLARE_API_BASE_URL right?";
   } else if ((status === 400 || status === 404) && (codes.has(7003) || codes.has(7000))) {
     const bad = malformedSegment(path);
     message = `malformed id${bad ? ` "${bad}"` : ""} in ${method} ${path}${cf}: Cloudflare ids are 32 lower-case hex characters`;
@@ -258,5 +258,5 @@ export function networkError(ctx: FailureContext): NetworkError {
   } else if (isTimeoutError(code)) {
     message += "; raise --timeout or try again later";
   }
-  return new NetworkError(message, { method, path, ambiguous, cause: code ?? ctx.cause });
+  return new NetworkError(message, { method, path, ambiguous, cause: code ?? ctx.cause, ...(retries > 0 ? { retries } : {}) });
 }

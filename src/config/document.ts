@@ -1,8 +1,8 @@
 // Checks one file's text: YAML with positions → `${env:…}` interpolation → schema → semantic rules.
 // Every stage runs as far as it can so that all problems are reported at once.
 import type { ConfigProblem } from "../errors.js";
-import type { SecretRef } from "../model/desired.js";
-import { interpolateEnv } from "./interpolate.js";
+import type { SecretRef, TemplatedValue } from "../model/desired.js";
+import { declaredDocument, interpolateEnv, templatedValues } from "./interpolate.js";
 import { ajvErrorsToFindings } from "./messages.js";
 import { parseYaml } from "./parse.js";
 import { toProblem, type Finding, type Locator } from "./problems.js";
@@ -14,15 +14,18 @@ export interface CheckedFile {
   file: string;
   /** The interpolated document (undefined when the YAML could not be read). */
   doc: unknown;
+  /** The document as written, `${env:…}` references kept (what a saved plan carries). */
+  declared?: unknown;
   locate: Locator;
   /** Errors and warnings, in source order. */
   problems: ConfigProblem[];
   secrets: SecretRef[];
+  templated: TemplatedValue[];
 }
 
 export function checkFileText(text: string, file: string, env: NodeJS.ProcessEnv, missingEnv: "error" | "warning" = "error"): CheckedFile {
   const parsed = parseYaml(text, file);
-  const checked: CheckedFile = { file, doc: undefined, locate: parsed.locate, problems: [...parsed.problems], secrets: [] };
+  const checked: CheckedFile = { file, doc: undefined, locate: parsed.locate, problems: [...parsed.problems], secrets: [], templated: [] };
   // undefined: the YAML could not be read (its errors are already reported).
   if (parsed.value === undefined) return checked;
   if (parsed.value === null) {
@@ -32,7 +35,9 @@ export function checkFileText(text: string, file: string, env: NodeJS.ProcessEnv
 
   const interpolated = interpolateEnv(parsed.value, env, missingEnv);
   checked.doc = interpolated.value;
+  checked.declared = declaredDocument(interpolated);
   checked.secrets = interpolated.secrets;
+  checked.templated = templatedValues(interpolated);
   const underMissing = (pointer: string) =>
     [...interpolated.missing].some((m) => pointer === m || pointer.startsWith(`${m}/`));
 

@@ -6,6 +6,8 @@ import { childPointer, type Finding } from "./problems.js";
 
 const REFERENCE = /\$(\$?)\{([^}]*)\}/g;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** zoneform's own credentials: a file (or an edited plan) must never write them into a zone. */
+export const CREDENTIAL_VARIABLES: ReadonlySet<string> = new Set(["CLOUDFLARE_API_TOKEN", "CLOUDFLARE_API_KEY"]);
 
 export interface Interpolated {
   value: unknown;
@@ -56,6 +58,11 @@ export function interpolateEnv(value: unknown, env: NodeJS.ProcessEnv, missingEn
         result.missing.add(pointer);
         return "";
       }
+      if (CREDENTIAL_VARIABLES.has(name)) {
+        result.findings.push({ pointer, message: `'${whole}' is zoneform's own API credential; it is never written into a zone (use another variable)` });
+        result.missing.add(pointer);
+        return "";
+      }
       const found = env[name];
       if (found === undefined) {
         result.findings.push(
@@ -77,6 +84,38 @@ export function interpolateEnv(value: unknown, env: NodeJS.ProcessEnv, missingEn
   };
   result.value = visit(value, "");
   return result;
+}
+
+/**
+ * The document as written: the interpolated one with every string that interpolation changed put back
+ * as it was (`${env:NAME}` references and `$${` escapes kept), so it can be interpolated again later.
+ */
+export function declaredDocument(interpolated: Interpolated): unknown {
+  const restore = (v: unknown, pointer: string): unknown => {
+    if (typeof v === "string") return interpolated.templates.get(pointer) ?? v;
+    if (Array.isArray(v)) return v.map((item, i) => restore(item, childPointer(pointer, i)));
+    if (v !== null && typeof v === "object") {
+      return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, restore(item, childPointer(pointer, k))]));
+    }
+    return v;
+  };
+  return restore(interpolated.value, "");
+}
+
+/** Every string that holds a real `${env:…}` reference: its interpolated value and its template. */
+export function templatedValues(interpolated: Interpolated): Array<{ value: string; template: string }> {
+  const out: Array<{ value: string; template: string }> = [];
+  const visit = (v: unknown, pointer: string): void => {
+    if (typeof v === "string") {
+      const template = interpolated.templates.get(pointer);
+      if (template !== undefined && hasEnvReference(template)) out.push({ value: v, template });
+      return;
+    }
+    if (Array.isArray(v)) v.forEach((item, i) => visit(item, childPointer(pointer, i)));
+    else if (v !== null && typeof v === "object") for (const [k, item] of Object.entries(v)) visit(item, childPointer(pointer, k));
+  };
+  visit(interpolated.value, "");
+  return out;
 }
 
 /** True when the text holds at least one `${env:NAME}` reference (not an escaped one). */

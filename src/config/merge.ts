@@ -59,15 +59,19 @@ export function mergeFiles(files: CheckedFile[]): MergeResult {
     safety: { max_deletes: DEFAULT_MAX_DELETES },
     zones: [],
     secrets: dedupeSecrets(files.flatMap((f) => f.secrets)),
+    templated: files.flatMap((f) => f.templated),
     files: files.map((f) => f.file),
   };
   for (const f of files) {
     const doc = f.doc as FileDocument;
     if (doc.account_id !== undefined) state.account_id = doc.account_id;
     if (doc.safety?.max_deletes !== undefined) state.safety = { max_deletes: doc.safety.max_deletes };
+    const declared = asArray(asRecord(f.declared)?.zones);
     doc.zones.forEach((zone, i) => {
       const pos = f.locate(`/zones/${i}`);
-      state.zones.push(normaliseZone(zone, { file: f.file, line: pos.line, column: pos.column }));
+      const normalised = normaliseZone(zone, { file: f.file, line: pos.line, column: pos.column });
+      if (declared[i] !== undefined) normalised.declared = structuredClone(declared[i]) as Record<string, unknown>;
+      state.zones.push(normalised);
     });
   }
   if (state.zones.length === 0) {

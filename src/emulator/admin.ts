@@ -1,6 +1,7 @@
 // The admin API under /__emulator/: lets tests and scripts read and replace the state, add zones,
 // inventories and recorded real answers, inject faults, set latency and the rate limit, read the
 // request log and compute the Logpush ownership token. No auth; plain JSON in and out (no envelope); never in the request log.
+// Bodies are checked before anything changes (admin-input.ts): nonsense is a 400 naming each wrong field.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { generateInventory } from "./inventory.js";
 import { zoneIdFor } from "./ids.js";
@@ -12,7 +13,18 @@ import { normalizeState, StateDocumentError } from "./state-file.js";
 import { recordedPath, RecordedAnswerError, stateFromRecorded, type RecordedAnswer } from "./recorded.js";
 import type { FaultSpec } from "./faults.js";
 import { ApiFault } from "./types.js";
-import { requireFields } from "./validate.js";
+import {
+  AdminInputError,
+  delayMs,
+  hostname,
+  httpMethod,
+  inventoryCount,
+  positiveInteger,
+  ratio,
+  readAdminBody,
+  regexSource,
+  type FieldRule,
+} from "./admin-input.js";
 import { PLAN_NAMES, planNameOf } from "./zone-plans.js";
 
 class AdminError extends Error {
@@ -55,14 +67,12 @@ const HANDLERS: Record<string, AdminHandler> = {
     return { ok: true };
   },
   "PUT latency": (rt, body) => {
-    const b = checked(body, { ms: { type: "integer", required: true } });
-    if ((b.ms as number) < 0) throw new AdminError(400, "ms must be 0 or more");
+    const b = readAdminBody(body, { ms: delayMs({ required: true }) });
     rt.latencyMs = b.ms as number;
     return { ms: rt.latencyMs };
   },
   "PUT rate-limit": (rt, body) => {
-    const b = checked(body, { requests: { type: "integer", required: true }, seconds: { type: "integer", required: true } });
-    if ((b.requests as number) < 1 || (b.seconds as number) < 1) throw new AdminError(400, "requests and seconds must be at least 1");
+    const b = readAdminBody(body, { requests: positiveInteger({ required: true }), seconds: positiveInteger({ required: true }) });
     rt.state.rate_limit = { requests: b.requests as number, seconds: b.seconds as number };
     rt.limiter.clear();
     return rt.state.rate_limit;
@@ -93,27 +103,31 @@ export async function handleAdmin(rt: EmulatorRuntime, req: IncomingMessage, res
     sendJson(res, 200, {}, result);
   } catch (err) {
     if (err instanceof AdminError) return sendJson(res, err.status, {}, { error: err.message });
+    if (err instanceof AdminInputError) return sendJson(res, 400, {}, { error: err.message });
     if (err instanceof StateDocumentError) return sendJson(res, 400, {}, { error: err.message, problems: err.problems });
     if (err instanceof ApiFault || err instanceof RecordedAnswerError) return sendJson(res, 400, {}, { error: err.message });
     throw err;
   }
 }
 
-function checked(body: unknown, fields: Parameters<typeof requireFields>[1]): Record<string, unknown> {
-  return requireFields(body, fields);
-}
+const PLAN_RULE: FieldRule = {
+  type: "string",
+  required: true,
+  expected: `one of ${PLAN_NAMES.join(", ")} (or its plan id)`,
+  check: (v: string) => (planNameOf(v) ? undefined : ""),
+};
+
+const WAF_MIGRATION_RULE: FieldRule = {
+  type: "string",
+  expected: '"previous" or "new"',
+  check: (v: string) => (v === "previous" || v === "new" ? undefined : ""),
+};
 
 function addZone(rt: EmulatorRuntime, body: unknown): unknown {
-  const b = checked(body, {
-    name: { type: "string", required: true },
-    plan: { type: "string", required: true },
-    waf_migration: { type: "string", enum: ["previous", "new"] },
-  });
+  const b = readAdminBody(body, { name: hostname, plan: PLAN_RULE, waf_migration: WAF_MIGRATION_RULE });
   // The caller names the plan by its legacy name (or its plan id); the zone answers it as an object.
-  const plan = planNameOf(b.plan);
-  if (!plan) throw new AdminError(400, `plan must be one of ${PLAN_NAMES.join(", ")} (or its plan id), got ${JSON.stringify(b.plan)}`);
+  const plan = planNameOf(b.plan)!;
   const name = (b.name as string).toLowerCase();
-  if (!/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(name)) throw new AdminError(400, `${name} is not a domain name`);
   const id = zoneIdFor(name);
   if (rt.state.zones.some((z) => z.id === id)) throw new AdminError(409, `zone ${name} already exists (id ${id})`);
   const wafMode = (b.waf_migration as "previous" | "new" | undefined) ?? "new";
@@ -122,59 +136,50 @@ function addZone(rt: EmulatorRuntime, body: unknown): unknown {
 }
 
 function replaceInventory(rt: EmulatorRuntime, body: unknown): unknown {
-  const count = { type: "integer", required: true } as const;
-  const b = checked(body, {
-    zone_id: { type: "string", required: true },
-    scripts: count,
-    connections: count,
-    cookies: count,
-    malicious_ratio: { type: "number", required: true },
-    seed: { type: "integer" },
+  const b = readAdminBody(body, {
+    zone_id: { type: "string", required: true, expected: "a zone id" },
+    scripts: inventoryCount,
+    connections: inventoryCount,
+    cookies: inventoryCount,
+    malicious_ratio: ratio({ required: true }),
+    seed: { type: "integer", expected: "an integer" },
   });
   const zone = rt.state.zones.find((z) => z.id === b.zone_id);
   if (!zone) throw new AdminError(404, `no zone ${String(b.zone_id)}`);
-  const ratio = b.malicious_ratio as number;
-  if (ratio < 0 || ratio > 1) throw new AdminError(400, "malicious_ratio must be between 0 and 1");
-  for (const k of ["scripts", "connections", "cookies"] as const) {
-    const n = b[k] as number;
-    if (n < 0 || n > 1_000_000) throw new AdminError(400, `${k} must be between 0 and 1000000`);
-  }
   const inv = generateInventory({
     zoneId: zone.id,
     zoneName: zone.name,
     scripts: b.scripts as number,
     connections: b.connections as number,
     cookies: b.cookies as number,
-    maliciousRatio: ratio,
+    maliciousRatio: b.malicious_ratio as number,
     seed: b.seed as number | undefined,
   });
   Object.assign(zone, inv);
   return { scripts: inv.scripts.length, connections: inv.connections.length, cookies: inv.cookies.length };
 }
 
+/** What a fault may say; README "Fault injection". */
+const FAULT_RULES: Record<keyof FaultSpec, FieldRule> = {
+  method: httpMethod,
+  path: regexSource,
+  // The fault answers the error envelope: an error status, never a success or an informational one.
+  status: { type: "integer", min: 400, max: 599, expected: "an HTTP error status from 400 to 599" },
+  code: { type: "integer", min: 0, expected: "a whole number (a Cloudflare error code)" },
+  message: { type: "string", expected: "a string" },
+  retry_after: { type: "integer", min: 0, expected: "a whole number of seconds, 0 or more" },
+  delay_ms: delayMs(),
+  reset: { type: "boolean", expected: "true or false" },
+  count: positiveInteger(),
+  probability: ratio(),
+  seed: { type: "integer", expected: "an integer" },
+  after: { type: "boolean", expected: "true or false" },
+};
+
 function addFault(rt: EmulatorRuntime, body: unknown): unknown {
-  const b = checked(body, {
-    method: { type: "string", enum: ["GET", "POST", "PUT", "PATCH", "DELETE", "get", "post", "put", "patch", "delete"] },
-    path: { type: "string" },
-    status: { type: "integer" },
-    code: { type: "integer" },
-    message: { type: "string" },
-    retry_after: { type: "integer" },
-    delay_ms: { type: "integer" },
-    reset: { type: "boolean" },
-    count: { type: "integer" },
-    probability: { type: "number" },
-    seed: { type: "integer" },
-    after: { type: "boolean" },
-  }) as FaultSpec;
-  if (b.status !== undefined && (b.status < 400 || b.status > 599)) throw new AdminError(400, "status must be 400–599");
-  if (b.probability !== undefined && (b.probability < 0 || b.probability > 1)) throw new AdminError(400, "probability must be 0–1");
+  const b = readAdminBody(body, FAULT_RULES) as FaultSpec;
   if (b.status === undefined && !b.reset && !b.delay_ms) {
-    throw new AdminError(400, "a fault needs status, reset or delay_ms");
+    throw new AdminError(400, "a fault needs status, reset: true or delay_ms above 0");
   }
-  try {
-    return { id: rt.faults.add(b).id };
-  } catch (err) {
-    throw new AdminError(400, `path is not a valid regular expression: ${(err as Error).message}`);
-  }
+  return { id: rt.faults.add(b).id };
 }

@@ -5,6 +5,7 @@ import pLimit from "p-limit";
 import type { CloudflareClient } from "../cloudflare/types.js";
 import { ApiError, ApplyError, NetworkError, RuntimeError, ZoneformError } from "../errors.js";
 import type { Change, Plan } from "../model/plan.js";
+import { printable } from "../safe-text.js";
 import { ZONES_PER_REQUEST_SLOT } from "./reconcile.js";
 
 export interface ApplyReport {
@@ -23,8 +24,9 @@ export interface ApplyOptions {
 
 const SIGN: Record<Change["kind"], string> = { create: "+", update: "~", replace: "-/+", delete: "-" };
 
+/** One line per change in progress and reports: names from the API or the file shown escaped. */
 export function describeChange(zoneLabel: string, c: Change): string {
-  return `${zoneLabel}: ${SIGN[c.kind]} ${c.resource} "${c.identity}"`;
+  return printable(`${zoneLabel}: ${SIGN[c.kind]} ${c.resource} "${c.identity}"`);
 }
 
 /**
@@ -33,13 +35,30 @@ export function describeChange(zoneLabel: string, c: Change): string {
  */
 export function mayHaveWritten(method: string, err: unknown): boolean {
   if (method === "GET") return false;
-  if (err instanceof NetworkError) return err.info.ambiguous;
-  return err instanceof ApiError && err.status >= 500;
+  if (err instanceof NetworkError) return err.info.ambiguous || (err.info.retries ?? 0) > 0;
+  // A write retried (after a 5xx or a dropped connection) may have been made by an earlier attempt.
+  return err instanceof ApiError && (err.status >= 500 || (err.info.retries ?? 0) > 0);
 }
 
 /** A DELETE answered "not found" by the API itself: what it was to remove is gone (it may be a retry's answer). */
 function alreadyGone(method: string, err: unknown): boolean {
   return method === "DELETE" && err instanceof ApiError && err.isNotFound();
+}
+
+/**
+ * Before a create: nothing with its identity may have appeared since the plan read the zone (a second
+ * apply running elsewhere). If something did, the zone stops instead of making a duplicate.
+ */
+async function assertStillAbsent(client: CloudflareClient, zoneLabel: string, change: Change): Promise<void> {
+  const { path, key, value } = change.expect_absent!;
+  const items = await client.request<unknown>("GET", path);
+  const found = Array.isArray(items) && items.some((i) => i !== null && typeof i === "object" && (i as Record<string, unknown>)[key] === value);
+  if (found) {
+    throw new RuntimeError(
+      `${change.resource} "${change.identity}" now exists in ${zoneLabel}, made by someone else since the plan read the zone (another apply?); ` +
+        "it was not created again, and nothing more is written to this zone. Run plan again.",
+    );
+  }
 }
 
 function failureText(err: unknown, uncertain: boolean): string {
@@ -66,6 +85,7 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
           let made = 0;
           let method = "GET";
           try {
+            if (change.expect_absent) await assertStillAbsent(opts.client, label, change);
             for (const op of change.operations) {
               method = op.method;
               try {

@@ -7,6 +7,7 @@ import type { DesiredState, DesiredZone } from "../model/desired.js";
 import type { Change, Plan, ZonePlan } from "../model/plan.js";
 import { fingerprint } from "../plan/fingerprint.js";
 import { orderChanges } from "../plan/order.js";
+import { fileRedactor } from "../plan/secrets.js";
 import { summariseZones } from "../plan/summary.js";
 import { RESOURCE_KINDS } from "../resources/index.js";
 import type { ReadContext, ResourceKind } from "../resources/types.js";
@@ -54,6 +55,17 @@ function isReportable(err: unknown): err is ApiError | NetworkError | AnswerShap
 function unexpectedAnswer(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   return `the API's answer is not in the shape zoneform expects (${message}); nothing was changed`;
+}
+
+/**
+ * The zone as its file declares it, for a saved plan to re-plan: as written (`${env:…}` kept) when it
+ * came from a file; a desired state built in code carries its normalised form, its env values put
+ * back as references.
+ */
+function declaredZone(zone: DesiredZone, desired: DesiredState): unknown {
+  if (zone.declared) return zone.declared;
+  const { source: _source, declared: _declared, ...rest } = zone;
+  return fileRedactor(desired).redactDeep(rest);
 }
 
 export interface ZoneReading {
@@ -136,12 +148,12 @@ export async function reconcile(opts: ReconcileOptions): Promise<Plan> {
         const zp = await planZone(ctx, zone, kinds);
         done += 1;
         opts.progress?.(`read ${zone.name ?? zone.zone_id} (${done}/${opts.desired.zones.length})`);
-        return { ...zp, desired: zone };
+        return { ...zp, desired: declaredZone(zone, opts.desired) };
       }),
     ),
   );
   return {
-    format_version: 1,
+    format_version: 2,
     created_at: (opts.now?.() ?? new Date()).toISOString(),
     ...(opts.desired.account_id ? { account_id: opts.desired.account_id } : {}),
     safety: { max_deletes: opts.desired.safety.max_deletes },

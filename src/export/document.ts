@@ -1,6 +1,7 @@
 // Writes an export as a zoneform file: a header (the schema for editors, what was exported and when,
 // which environment variables the file refers to) and the YAML of the desired state. Pure.
 import { Document, isScalar, visit } from "yaml";
+import { printable } from "../safe-text.js";
 import type { ExportNotes, ExportSection } from "./types.js";
 
 export interface DocumentHeader {
@@ -12,20 +13,26 @@ export interface DocumentHeader {
   sections: readonly ExportSection[];
 }
 
+/**
+ * The header comment. Job names and zone ids in it come from the API: made printable, so that a
+ * newline in them cannot end the comment and start YAML of its own, nor a control character reach
+ * the terminal.
+ */
 export function headerComment(h: DocumentHeader, notes: ExportNotes): string {
   const lines = [
     `# yaml-language-server: $schema=${h.schemaRef}`,
     `# Exported by zoneform ${h.version} export at ${h.exportedAt.toISOString()}`,
-    `# from zone${h.zones.length === 1 ? "" : "s"} ${h.zones.join(", ")}; sections: ${h.sections.join(", ")}.`,
+    `# from zone${h.zones.length === 1 ? "" : "s"} ${printable(h.zones.join(", "))}; sections: ${h.sections.join(", ")}.`,
     "# `zoneform plan -c <this file>` shows no changes while the zone stays as it was.",
   ];
   if (notes.env.length > 0) {
-    const width = Math.max(...notes.env.map((e) => e.name.length));
+    const names = notes.env.map((e) => printable(e.name));
+    const width = Math.max(...names.map((n) => n.length));
     lines.push("#", "# Credentials are ${env:…} references. Set these variables to the values you own (the API may", "# not return a credential in full), as they appear in the destination URL:");
-    for (const e of notes.env) lines.push(`#   ${e.name.padEnd(width)}  ${e.purpose}`);
+    notes.env.forEach((e, i) => lines.push(`#   ${names[i]!.padEnd(width)}  ${printable(e.purpose)}`));
     lines.push("# Existing Logpush jobs need no ownership_challenge; add one only to change a job's destination.");
   }
-  for (const r of notes.remarks) lines.push(`# ${r}`);
+  for (const r of notes.remarks) lines.push(`# ${printable(r)}`);
   return `${lines.join("\n")}\n`;
 }
 

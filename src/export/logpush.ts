@@ -6,7 +6,7 @@
 import type { DesiredZone } from "../model/desired.js";
 import { logpushJobs } from "../resources/logpush-jobs.js";
 import { outputDefaults, outputOptionsFromLogpull, type LiveLogpushJob } from "../resources/logpush-normalise.js";
-import { isSecretParam } from "../redact.js";
+import { isSecretParam, isSecretValue } from "../redact.js";
 import { escapeTemplates, type ExportNotes, type SectionContext } from "./types.js";
 
 const NAME = /^[a-zA-Z0-9.-]{1,512}$/;
@@ -63,21 +63,36 @@ function safeDecode(s: string): string {
   }
 }
 
-/** destination_conf with each non-empty secret parameter value replaced by an `${env:…}` reference. */
+/**
+ * destination_conf with every credential-bearing part replaced by an `${env:…}` reference: each
+ * non-empty secret parameter value (by name, or a value that looks like a generated token) and each
+ * path segment that looks like one (a Sumo Logic source, a webhook token).
+ */
 export function destinationWithEnvRefs(destination: string, ctx: SectionContext, jobName: string): string {
   const q = destination.indexOf("?");
-  if (q < 0) return escapeTemplates(destination);
+  const head = q < 0 ? destination : destination.slice(0, q);
+  const refer = (label: string, purpose: string) => {
+    const name = envNameFor(ctx.notes, ctx.zoneId, jobName, label);
+    ctx.notes.env.push({ name, zone_id: ctx.zoneId, purpose: `logpush job ${jobName}: ${purpose}` });
+    return `\${env:${name}}`;
+  };
+  const m = /^([a-z][a-z0-9+.-]*:\/\/[^/]*)(\/.*)?$/i.exec(head);
+  let shownHead = escapeTemplates(head);
+  if (m && m[2]) {
+    let n = 0;
+    const path = m[2].split("/").map((seg) => (isSecretValue(seg) ? refer(`path_${++n}`, "a secret path segment of destination_conf") : escapeTemplates(seg)));
+    shownHead = `${escapeTemplates(m[1]!)}${path.join("/")}`;
+  }
+  if (q < 0) return shownHead;
   const pairs = destination.slice(q + 1).split("&").map((pair) => {
     const eq = pair.indexOf("=");
     if (eq < 0) return escapeTemplates(pair);
     const param = safeDecode(pair.slice(0, eq));
     const value = pair.slice(eq + 1);
-    if (!isSecretParam(param) || value === "") return escapeTemplates(pair);
-    const name = envNameFor(ctx.notes, ctx.zoneId, jobName, param);
-    ctx.notes.env.push({ name, zone_id: ctx.zoneId, purpose: `logpush job ${jobName}: the ${param} parameter of destination_conf` });
-    return `${escapeTemplates(pair.slice(0, eq))}=\${env:${name}}`;
+    if (value === "" || !(isSecretParam(param) || isSecretValue(value))) return escapeTemplates(pair);
+    return `${escapeTemplates(pair.slice(0, eq))}=${refer(param, `the ${param} parameter of destination_conf`)}`;
   });
-  return `${escapeTemplates(destination.slice(0, q))}?${pairs.join("&")}`;
+  return `${shownHead}?${pairs.join("&")}`;
 }
 
 /** The options that differ from the API's defaults (field_names always), and the keys the file cannot hold. */

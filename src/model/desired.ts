@@ -108,12 +108,27 @@ export interface DesiredZone {
   logs?: DesiredLogs;
   custom_hostnames?: DesiredCustomHostname[];
   source?: SourceRef;
+  /** The zone as the file declares it, `${env:NAME}` references kept: what a saved plan carries. */
+  declared?: Record<string, unknown>;
 }
 
 /** A value that came from `${env:NAME}`: shown as (sensitive), stored in plan files as the reference. */
 export interface SecretRef {
   name: string;
   value: string;
+}
+
+/** A string of the file made with `${env:…}`: its value, and the template it was written as. */
+export interface TemplatedValue {
+  value: string;
+  template: string;
+}
+
+/** What tells where secrets are: every env value used, and every string written with a reference. */
+export interface SecretSource {
+  secrets: SecretRef[];
+  /** A string equal to one of these values is shown as its template (references hidden or kept). */
+  templated?: TemplatedValue[];
 }
 
 export interface DesiredState {
@@ -123,6 +138,8 @@ export interface DesiredState {
   zones: DesiredZone[];
   /** Every `${env:NAME}` that was interpolated, with its value. */
   secrets: SecretRef[];
+  /** Every string of the file that holds a reference, interpolated and as written. */
+  templated?: TemplatedValue[];
   /** The files that were read, in order. */
   files: string[];
 }

@@ -40,6 +40,11 @@ export interface Change {
   operations: Operation[];
   /** Things a reviewer should know (duplicates found, chain changes, …). */
   notes?: string[];
+  /**
+   * A create checks first that nothing with its identity appeared since the plan read the zone (another
+   * apply, elsewhere): `GET path` must list no item whose `key` is `value`.
+   */
+  expect_absent?: { path: string; key: string; value: string };
 }
 
 export interface ZonePlan {
@@ -51,7 +56,7 @@ export interface ZonePlan {
   /** Problems found while planning that make the zone impossible to apply. */
   errors: string[];
   warnings: string[];
-  /** The zone as the file declares it (secrets as `${env:NAME}`): what apply re-reads from a saved plan. */
+  /** The zone as the file declares it (secrets as `${env:NAME}`): what apply re-plans from a saved plan. */
   desired?: unknown;
 }
 
@@ -63,7 +68,9 @@ export interface PlanSummary {
 }
 
 export interface Plan {
-  format_version: 1;
+  format_version: 2;
+  /** `sha256:…` of the desired state and the operations, in the form a plan file holds them. */
+  digest?: string;
   created_at: string;
   account_id?: string;
   /** The file's safety settings, so a saved plan is checked the same way. */

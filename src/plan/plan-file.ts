@@ -1,14 +1,12 @@
-// Saved plans: written by `plan --out`, read by `apply plan.json`. The file holds `${env:NAME}`
-// references in place of secret values; reading it checks the format and puts the values back.
-import { writeFile } from "node:fs/promises";
+// Saved plans: written by `plan --out` (mode 0600, replacing any file there), read by `apply plan.json`.
+// The file holds `${env:NAME}` references in place of secret values and the desired state as written.
+import { rename, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { ConfigError, RuntimeError } from "../errors.js";
-import type { SecretRef } from "../model/desired.js";
+import type { SecretSource } from "../model/desired.js";
 import type { Plan } from "../model/plan.js";
-import { interpolateEnv } from "../config/interpolate.js";
-import { SENSITIVE } from "../redact.js";
 import { describeReadProblem, FileReadError, readRegularFile } from "../read-file.js";
 
 /** Largest plan file read: a plan of thousands of zones is a few MiB. */
@@ -29,20 +27,31 @@ export function planValidator() {
   return validatePlanDoc;
 }
 
-export function serialisePlan(plan: Plan, secrets: SecretRef[]): string {
+export function serialisePlan(plan: Plan, secrets: SecretSource): string {
   return `${JSON.stringify(planForFile(plan, secrets), null, 2)}\n`;
 }
 
-export async function writePlanFile(path: string, plan: Plan, secrets: SecretRef[]): Promise<void> {
+/**
+ * Writes the plan through a new 0600 file renamed over the target, so an existing file's wider mode is
+ * never kept and a reader never sees half a plan.
+ */
+export async function writePlanFile(path: string, plan: Plan, secrets: SecretSource): Promise<void> {
+  const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
   try {
-    await writeFile(path, serialisePlan(plan, secrets), { mode: 0o600 });
+    await writeFile(temp, serialisePlan(plan, secrets), { mode: 0o600, flag: "wx" });
+    await rename(temp, path);
   } catch (err) {
+    await rm(temp, { force: true }).catch(() => undefined);
     throw new RuntimeError(`cannot write the plan to ${path}: ${(err as Error).message}`);
   }
 }
 
-/** Reads a saved plan, validates it and replaces `${env:NAME}` with the values from `env`. */
-export async function readPlanFile(path: string, env: NodeJS.ProcessEnv): Promise<{ plan: Plan; secrets: SecretRef[] }> {
+/**
+ * Reads a saved plan and checks its form: format 2, the plan schema, and every operation addressing
+ * the zone it belongs to. Nothing in it is interpolated or trusted: apply re-plans its desired state
+ * and uses the file only to compare (see engine/saved-plan.ts).
+ */
+export async function readPlanFile(path: string): Promise<Plan> {
   let text: string;
   try {
     text = (await readRegularFile(path, MAX_PLAN_FILE_BYTES)).toString("utf8");
@@ -57,29 +66,26 @@ export async function readPlanFile(path: string, env: NodeJS.ProcessEnv): Promis
     throw problem(path, `is not JSON: ${(err as Error).message}`);
   }
   const version = (doc as { format_version?: unknown })?.format_version;
-  if (version !== 1) {
-    throw problem(path, `has format_version ${JSON.stringify(version)}; this zoneform reads format 1. Make the plan again with this version.`);
+  if (version !== 2) {
+    throw problem(path, `has format_version ${JSON.stringify(version)}; this zoneform reads format 2. Make the plan again with this version.`);
   }
   const validate = planValidator();
   if (!validate(doc)) {
     const first = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || "/"} ${e.message}`);
     throw problem(path, `is not a zoneform plan: ${first.join("; ")}`);
   }
-  const interpolated = interpolateEnv(doc, env);
-  const unset = interpolated.findings.filter((f) => f.severity !== "warning").map((f) => f.message);
-  if (unset.length > 0) {
-    throw problem(path, `cannot be applied as the environment stands: ${[...new Set(unset)].join("; ")}. Set them as when the plan was made.`);
-  }
-  const plan = interpolated.value as Plan;
-  const secrets = interpolated.secrets;
-  // A redacted value in a request body would be sent as the literal text "(sensitive)".
-  const redacted = plan.zones.flatMap((z) =>
-    z.changes.filter((c) => c.operations.some((op) => JSON.stringify(op.body ?? null).includes(SENSITIVE))).map((c) => `${c.resource} "${c.identity}"`),
+  const plan = doc as Plan;
+  const astray = plan.zones.flatMap((z) =>
+    z.changes.flatMap((c) =>
+      c.zone_id !== z.zone_id
+        ? [`${c.resource} "${c.identity}" says zone ${c.zone_id}`]
+        : c.operations.filter((op) => !op.path.startsWith(`zones/${z.zone_id}/`)).map((op) => `${op.method} ${op.path}`),
+    ).map((what) => `zone ${z.zone_id}: ${what}`),
   );
-  if (redacted.length > 0) {
-    throw problem(path, `holds a redacted secret in the calls of ${redacted.join(", ")}; it cannot be applied. Put such secrets in \${env:NAME} references in the file and make the plan again.`);
+  if (astray.length > 0) {
+    throw problem(path, `has operations that do not address the zone they belong to (${astray.slice(0, 5).join("; ")}); it cannot be applied`);
   }
-  return { plan, secrets };
+  return plan;
 }
 
 function problem(path: string, message: string): ConfigError {

@@ -1,9 +1,10 @@
 // Secrets in plans. For display (text, Markdown, logs) every secret is `(sensitive)`; in a plan file
 // and the JSON plan the values that came from `${env:NAME}` are written back as that reference, so
 // apply can re-read them from the environment while the file itself holds no secret.
-import type { SecretRef } from "../model/desired.js";
+import type { SecretSource } from "../model/desired.js";
 import type { Plan } from "../model/plan.js";
 import { Redactor, SENSITIVE, redactDestination } from "../redact.js";
+import { planDigest } from "./digest.js";
 
 /** Credentials inside live values read from the API (destination_conf keys, challenge tokens). */
 export function redactLiveSecrets<T>(value: T): T {
@@ -30,16 +31,30 @@ function walk(value: unknown, key?: string): unknown {
   return value;
 }
 
-export function displayRedactor(secrets: SecretRef[]): Redactor {
-  return new Redactor(secrets.map((s) => ({ value: s.value })));
+/** `Checkout ${env:FLAG}` as shown: each reference hidden, the rest as written (`$${` read as `${`). */
+export function shownTemplate(template: string): string {
+  return template.replace(/\$(\$?)\{([^}]*)\}/g, (whole, escape: string, inner: string) => (escape ? whole.slice(1) : inner.startsWith("env:") ? SENSITIVE : whole));
 }
 
-export function fileRedactor(secrets: SecretRef[]): Redactor {
-  return new Redactor(secrets.map((s) => ({ value: s.value, replacement: `\${env:${s.name}}` })));
+/**
+ * Hides secrets for display: a string the file wrote with references is shown as written with each
+ * reference `(sensitive)`; env values are hidden inside other text too (see Redactor for short ones).
+ */
+export function displayRedactor(source: SecretSource): Redactor {
+  const r = new Redactor(source.secrets.map((s) => ({ value: s.value })));
+  for (const t of source.templated ?? []) r.addWhole(t.value, shownTemplate(t.template));
+  return r;
+}
+
+/** Puts references back for a plan file: a templated string becomes its template, an env value its reference. */
+export function fileRedactor(source: SecretSource): Redactor {
+  const r = new Redactor(source.secrets.map((s) => ({ value: s.value, replacement: `\${env:${s.name}}` })));
+  for (const t of source.templated ?? []) r.addWhole(t.value, t.template);
+  return r;
 }
 
 /** The plan as renderers show it: no secret anywhere. */
-export function planForDisplay(plan: Plan, secrets: SecretRef[]): Plan {
+export function planForDisplay(plan: Plan, secrets: SecretSource): Plan {
   const r = displayRedactor(secrets);
   return r.redactDeep({
     ...plan,
@@ -57,18 +72,31 @@ export function planForDisplay(plan: Plan, secrets: SecretRef[]): Plan {
   });
 }
 
-/** The plan as written to a file or as JSON: env references instead of values, live secrets hidden. */
-export function planForFile(plan: Plan, secrets: SecretRef[]): Plan {
+/**
+ * The plan as written to a file or as JSON: env references instead of values, live secrets hidden,
+ * and its digest. Only what can hold a secret is rewritten (bodies, values, texts): never a zone id,
+ * an API path or a fingerprint, so a value that happens to appear in an id cannot corrupt the plan.
+ */
+export function planForFile(plan: Plan, secrets: SecretSource): Plan {
   const r = fileRedactor(secrets);
-  return r.redactDeep({
+  const filed: Plan = {
     ...plan,
     zones: plan.zones.map((z) => ({
       ...z,
+      errors: r.redactDeep(z.errors),
+      warnings: r.redactDeep(z.warnings),
       changes: z.changes.map((c) => ({
         ...c,
-        before: redactLiveSecrets(c.before),
-        fields: c.fields.map((f) => ({ ...f, before: redactLiveSecrets({ [f.field]: f.before })[f.field] })),
+        identity: r.redactString(c.identity),
+        ...(c.summary !== undefined ? { summary: r.redact(c.summary) } : {}),
+        ...(c.notes !== undefined ? { notes: r.redactDeep(c.notes) } : {}),
+        before: r.redactDeep(redactLiveSecrets(c.before)),
+        after: r.redactDeep(c.after),
+        fields: r.redactDeep(c.fields.map((f) => ({ ...f, before: redactLiveSecrets({ [f.field]: f.before })[f.field] }))),
+        operations: c.operations.map((op) => ({ ...op, ...(op.body !== undefined ? { body: r.redactDeep(op.body) } : {}) })),
       })),
     })),
-  });
+  };
+  const { digest: _old, ...rest } = filed;
+  return { ...rest, digest: planDigest(rest as Plan) };
 }

@@ -128,6 +128,18 @@ function fieldsNote(fields: FieldDiff[], job: DesiredLogpushJob, live: LiveLogpu
   return notes;
 }
 
+/**
+ * A validation answer must say `valid` (true or false), as documented: `{}`, null or a string is
+ * never taken for "valid". Returns the answer, or what is wrong with it.
+ */
+function checkAnswer(res: unknown, what: string): { valid: boolean; message?: string } | string {
+  const r = res !== null && typeof res === "object" && !Array.isArray(res) ? (res as Record<string, unknown>) : undefined;
+  if (!r || typeof r.valid !== "boolean") {
+    return `the API answered POST logpush/${what} with ${JSON.stringify(res)?.slice(0, 60) ?? "nothing"}, expected {"valid": true|false}; the destination was not confirmed and nothing was changed`;
+  }
+  return { valid: r.valid, ...(typeof r.message === "string" ? { message: r.message } : {}) };
+}
+
 /** A storage destination (new, or changed) needs the token Cloudflare wrote into it. */
 function challengeError(zoneId: string, job: DesiredLogpushJob): string | undefined {
   if (job.ownership_challenge !== undefined || !needsOwnershipChallenge(job.destination_conf)) return undefined;
@@ -161,6 +173,7 @@ function createChange(zoneId: string, job: DesiredLogpushJob): Change {
     after: createBody(job),
     fields,
     operations: [{ method: "POST", path: jobsPath(zoneId), body }],
+    expect_absent: { path: jobsPath(zoneId), key: "name", value: job.name },
   };
 }
 
@@ -275,20 +288,30 @@ export const logpushJobs: ResourceKind<LiveLogpushJob[]> = {
       const shown = redactDestination(job.destination_conf);
       const scrub = (text: string) => redactDestinationSecrets(text, job.destination_conf, job.ownership_challenge ? [job.ownership_challenge] : []);
       try {
-        const res = await ctx.client.request<{ valid?: boolean; message?: string } | null>("POST", zonePath(zone.zone_id, "logpush", "validate", "destination"), {
+        const res = await ctx.client.request<unknown>("POST", zonePath(zone.zone_id, "logpush", "validate", "destination"), {
           body: { destination_conf: job.destination_conf },
           idempotent: true,
         });
-        if (res && res.valid === false) {
-          errors.push(`logpush job "${job.name}": the destination ${shown} is not valid: ${scrub(res.message || "the API gave no reason")}`);
+        const validity = checkAnswer(res, "validate/destination");
+        if (typeof validity === "string") {
+          errors.push(`logpush job "${job.name}": ${validity}`);
+          continue;
+        }
+        if (validity.valid === false) {
+          errors.push(`logpush job "${job.name}": the destination ${shown} is not valid: ${scrub(validity.message || "the API gave no reason")}`);
           continue;
         }
         if (typeof body.ownership_challenge === "string" && needsOwnershipChallenge(job.destination_conf)) {
-          const own = await ctx.client.request<{ valid?: boolean } | null>("POST", zonePath(zone.zone_id, "logpush", "ownership", "validate"), {
+          const own = await ctx.client.request<unknown>("POST", zonePath(zone.zone_id, "logpush", "ownership", "validate"), {
             body: { destination_conf: job.destination_conf, ownership_challenge: body.ownership_challenge },
             idempotent: true,
           });
-          if (own && own.valid === false) {
+          const owned = checkAnswer(own, "ownership/validate");
+          if (typeof owned === "string") {
+            errors.push(`logpush job "${job.name}": ${owned}`);
+            continue;
+          }
+          if (owned.valid === false) {
             errors.push(
               `logpush job "${job.name}": the ownership_challenge is not the token Cloudflare wrote for ${stripDestinationSecrets(job.destination_conf)}; ` +
                 `request a new one with: zoneform logpush challenge --zone ${zone.zone_id} --destination '${stripDestinationSecrets(job.destination_conf)}'`,

@@ -8,7 +8,7 @@
 import { isEmptyFilter, parseFilterString, serialiseFilter } from "../config/filter.js";
 import { AnswerShapeError } from "../errors.js";
 import type { DesiredLogpushJob, LogpushFilter } from "../model/desired.js";
-import { isSecretParam, redactDestination } from "../redact.js";
+import { isSecretParam, isSecretValue, redactDestination } from "../redact.js";
 
 /** A live job in the file's shape, plus its id; the filter as an object (absent = none). */
 export interface LiveLogpushJob {
@@ -241,7 +241,7 @@ export function stripDestinationSecrets(destination: string): string {
   const kept = destination
     .slice(q + 1)
     .split("&")
-    .filter((pair) => pair !== "" && !isSecretParam(safeDecode(pair.split("=")[0] ?? "")));
+    .filter((pair) => pair !== "" && !isSecretParam(safeDecode(pair.split("=")[0] ?? "")) && !isSecretValue(pair.split("=").slice(1).join("=")));
   return kept.length > 0 ? `${destination.slice(0, q)}?${kept.join("&")}` : destination.slice(0, q);
 }
 
@@ -252,7 +252,7 @@ export function destinationSecretValues(destination: string): string[] {
   const out = new Set<string>();
   for (const pair of destination.slice(q + 1).split("&")) {
     const eq = pair.indexOf("=");
-    if (eq < 0 || !isSecretParam(safeDecode(pair.slice(0, eq)))) continue;
+    if (eq < 0 || !(isSecretParam(safeDecode(pair.slice(0, eq))) || isSecretValue(pair.slice(eq + 1)))) continue;
     const value = pair.slice(eq + 1);
     if (value.length < 3) continue;
     out.add(value);

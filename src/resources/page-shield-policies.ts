@@ -97,6 +97,7 @@ export const pageShieldPolicies: ResourceKind<LivePolicy[]> = {
           after: body,
           fields: createdFields({ ...body }),
           operations: [{ method: "POST", path: zonePath(zoneId, "page_shield", "policies"), body }],
+          expect_absent: { path: zonePath(zoneId, "page_shield", "policies"), key: "description", value: want.description },
         });
         continue;
       }

@@ -16,14 +16,19 @@ function desiredSettings(zone: DesiredZone): Settings {
  * An answer that is not a settings object, or a setting that is not a boolean, is refused: taking it
  * for "off" would plan a write on top of a state that was never really read.
  */
-function assertSettingsShape(raw: unknown, path: string): asserts raw is Record<string, unknown> {
+function assertSettingsShape(raw: unknown, path: string, managed: readonly string[]): asserts raw is Record<string, unknown> {
+  const r = raw as Record<string, unknown>;
+  const has = (k: string) => r[k] !== undefined || (k === "use_cloudflare_reporting_endpoint" && r.use_service_reporting_endpoint !== undefined);
   const bad =
     typeof raw !== "object" || raw === null || Array.isArray(raw)
       ? "not an object"
-      : [...SETTINGS, "use_service_reporting_endpoint"]
-          .filter((k) => (raw as Record<string, unknown>)[k] !== undefined && toBool((raw as Record<string, unknown>)[k]) === undefined)
-          .map((k) => `${k} is ${JSON.stringify((raw as Record<string, unknown>)[k])}, not a boolean`)
-          .join(", ");
+      : [
+          ...[...SETTINGS, "use_service_reporting_endpoint"]
+            .filter((k) => r[k] !== undefined && toBool(r[k]) === undefined)
+            .map((k) => `${k} is ${JSON.stringify(r[k])}, not a boolean`),
+          // A setting the file manages must be in the answer: a missing one is never read as "off".
+          ...managed.filter((k) => !has(k)).map((k) => `${k} is missing`),
+        ].join(", ");
   if (!bad) return;
   throw new ApiError(`GET ${path}: the API's answer is not Page Shield settings (${bad}); nothing was changed`, {
     status: 200,
@@ -42,7 +47,7 @@ export const pageShieldSettings: ResourceKind<Settings> = {
   async read(ctx, zone) {
     const path = zonePath(zone.zone_id, "page_shield");
     const raw = await ctx.client.request<Record<string, unknown>>("GET", path);
-    assertSettingsShape(raw, path);
+    assertSettingsShape(raw, path, Object.keys(desiredSettings(zone)));
     const live: Settings = {
       enabled: toBool(raw?.enabled) ?? false,
       // The spec document calls the field use_service_reporting_endpoint; the API's name is below.

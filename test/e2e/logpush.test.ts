@@ -73,7 +73,8 @@ describe("logpush jobs end to end", () => {
     expect(plan1.stdout).toContain('+ logpush_job "http-to-r2"');
     expect(plan1.stdout).toContain("Plan: 1 to create, 0 to update, 0 to replace, 0 to delete.");
     expect(apply.stdout).toContain("1 created");
-    expect(log.map(call)).toEqual([`GET ${JOBS}`, `POST zones/${Z}/logpush/validate/destination`, `POST ${JOBS}`]);
+    // Plan reads the jobs and checks the destination; apply checks no job of that name appeared meanwhile, then creates it.
+    expect(log.map(call)).toEqual([`GET ${JOBS}`, `POST zones/${Z}/logpush/validate/destination`, `GET ${JOBS}`, `POST ${JOBS}`]);
     expect(writes).toEqual([`POST ${JOBS}`]);
     const post = log.find((r) => r.method === "POST" && r.path.endsWith("/logpush/jobs"))!;
     expect(post.body).toEqual({
@@ -208,8 +209,8 @@ describe("ownership challenge", () => {
     const withToken = await config(jobs(s3Job()));
     await emu.clearRequests();
     const { log } = await converge(withToken, env);
-    expect(log.map(call)).toEqual([`GET ${JOBS}`, `POST zones/${Z}/logpush/validate/destination`, `POST zones/${Z}/logpush/ownership/validate`, `POST ${JOBS}`]);
-    expect((log[3]!.body as Record<string, unknown>).ownership_challenge).toBe(env.LOGPUSH_CHALLENGE);
+    expect(log.map(call)).toEqual([`GET ${JOBS}`, `POST zones/${Z}/logpush/validate/destination`, `POST zones/${Z}/logpush/ownership/validate`, `GET ${JOBS}`, `POST ${JOBS}`]);
+    expect((log[4]!.body as Record<string, unknown>).ownership_challenge).toBe(env.LOGPUSH_CHALLENGE);
 
     // A new path in the same bucket is a new destination: the plan asks for its challenge again.
     const moved = S3.replace("zone/{DATE}", "zone2/{DATE}");

@@ -235,7 +235,7 @@ describe("--shard", () => {
 });
 
 describe("saved plans with redacted secrets", () => {
-  it("refuses to apply a plan whose call bodies hold (sensitive), writing nothing", async () => {
+  it("refuses to apply a plan whose call bodies were edited (here to hold (sensitive)), writing nothing", async () => {
     const dir = await tempDir();
     const config = await writeConfig(header + zoneBlock(ZONE.com, "example.com", policies), "zoneform.yaml", dir);
     const out = join(dir, "plan.json");
@@ -246,8 +246,8 @@ describe("saved plans with redacted secrets", () => {
     await writeFile(out, JSON.stringify(doc));
     await emu.clearRequests();
     const r = await runCli(emu, ["apply", out]);
-    expect(r.code).toBe(3);
-    expect(r.stderr).toContain("holds a redacted secret");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("was changed after it was made");
     expect(await emu.calls()).toEqual([]);
   });
 });

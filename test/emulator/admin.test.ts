@@ -220,3 +220,118 @@ describe("latency, rate limit, log, ownership", () => {
     expect((await emu().admin("GET", "nothing")).status).toBe(404);
   });
 });
+
+describe("nonsense admin input is refused with a 400 naming the field, and changes nothing", () => {
+  // [what, endpoint, body, the field the error must name]
+  const CASES: Array<[string, string, string, unknown, string]> = [
+    ["fault count -1", "POST", "faults", { status: 500, count: -1 }, "count"],
+    ["fault count 0", "POST", "faults", { status: 500, count: 0 }, "count"],
+    ["fault count 1.5", "POST", "faults", { status: 500, count: 1.5 }, "count"],
+    ["fault count as a string", "POST", "faults", { status: 500, count: "2" }, "count"],
+    ["fault probability -0.1", "POST", "faults", { status: 500, probability: -0.1 }, "probability"],
+    ["fault probability 1.01", "POST", "faults", { status: 500, probability: 1.01 }, "probability"],
+    ["fault probability as a string", "POST", "faults", { status: 500, probability: "0.5" }, "probability"],
+    ["fault delay_ms -5", "POST", "faults", { delay_ms: -5 }, "delay_ms"],
+    ["fault delay_ms as a string", "POST", "faults", { delay_ms: "100" }, "delay_ms"],
+    ["fault delay_ms of a year", "POST", "faults", { delay_ms: 31_536_000_000 }, "delay_ms"],
+    ["fault retry_after -1", "POST", "faults", { status: 429, retry_after: -1 }, "retry_after"],
+    ["fault retry_after as a string", "POST", "faults", { status: 429, retry_after: "soon" }, "retry_after"],
+    ["fault status 42", "POST", "faults", { status: 42 }, "status"],
+    ["fault status 600", "POST", "faults", { status: 600 }, "status"],
+    ["fault status 200", "POST", "faults", { status: 200 }, "status"],
+    ["fault status as a string", "POST", "faults", { status: "500" }, "status"],
+    ["fault path that is not a regex", "POST", "faults", { status: 500, path: "(" }, "path"],
+    ["fault path that is a number", "POST", "faults", { status: 500, path: 5 }, "path"],
+    ["fault method FETCH", "POST", "faults", { status: 500, method: "FETCH" }, "method"],
+    ["fault method as a number", "POST", "faults", { status: 500, method: 1 }, "method"],
+    ["fault reset as a string", "POST", "faults", { reset: "yes" }, "reset"],
+    ["fault with an unknown key", "POST", "faults", { status: 500, statuss: 503 }, "statuss"],
+    ["latency ms -1", "PUT", "latency", { ms: -1 }, "ms"],
+    ["latency ms as a string", "PUT", "latency", { ms: "100" }, "ms"],
+    ["latency without ms", "PUT", "latency", {}, "ms"],
+    ["latency with an unknown key", "PUT", "latency", { ms: 10, seconds: 1 }, "seconds"],
+    ["rate-limit requests 0", "PUT", "rate-limit", { requests: 0, seconds: 60 }, "requests"],
+    ["rate-limit seconds -60", "PUT", "rate-limit", { requests: 10, seconds: -60 }, "seconds"],
+    ["rate-limit requests 2.5", "PUT", "rate-limit", { requests: 2.5, seconds: 60 }, "requests"],
+    ["rate-limit seconds as a string", "PUT", "rate-limit", { requests: 10, seconds: "60" }, "seconds"],
+    ["inventory scripts -1", "POST", "inventory", { zone_id: ZONES.net, scripts: -1, connections: 0, cookies: 0, malicious_ratio: 0 }, "scripts"],
+    ["inventory cookies 1.5", "POST", "inventory", { zone_id: ZONES.net, scripts: 0, connections: 0, cookies: 1.5, malicious_ratio: 0 }, "cookies"],
+    ["inventory connections as a string", "POST", "inventory", { zone_id: ZONES.net, scripts: 0, connections: "3", cookies: 0, malicious_ratio: 0 }, "connections"],
+    ["inventory of 1 000 001 scripts", "POST", "inventory", { zone_id: ZONES.net, scripts: 1_000_001, connections: 0, cookies: 0, malicious_ratio: 0 }, "scripts"],
+    ["inventory of 1e12 cookies", "POST", "inventory", { zone_id: ZONES.net, scripts: 0, connections: 0, cookies: 1e12, malicious_ratio: 0 }, "cookies"],
+    ["inventory malicious_ratio 1.5", "POST", "inventory", { zone_id: ZONES.net, scripts: 1, connections: 0, cookies: 0, malicious_ratio: 1.5 }, "malicious_ratio"],
+    ["inventory malicious_ratio -0.5", "POST", "inventory", { zone_id: ZONES.net, scripts: 1, connections: 0, cookies: 0, malicious_ratio: -0.5 }, "malicious_ratio"],
+    ["inventory with an unknown key", "POST", "inventory", { zone_id: ZONES.net, scripts: 1, connections: 0, cookies: 0, malicious_ratio: 0, pages: 3 }, "pages"],
+    ["zone name with a space", "POST", "zones", { name: "shop test.example", plan: "pro" }, "name"],
+    ["zone name of one label", "POST", "zones", { name: "localhost", plan: "pro" }, "name"],
+    ["zone name with an empty label", "POST", "zones", { name: "shop..example", plan: "pro" }, "name"],
+    ["zone name starting with a hyphen", "POST", "zones", { name: "-shop.example", plan: "pro" }, "name"],
+    ["zone name that is an IP address", "POST", "zones", { name: "192.168.1.1", plan: "pro" }, "name"],
+    ["zone name with a label over 63 characters", "POST", "zones", { name: `${"a".repeat(64)}.example`, plan: "pro" }, "name"],
+    ["zone name as a number", "POST", "zones", { name: 42, plan: "pro" }, "name"],
+    ["zone plan gold", "POST", "zones", { name: "gold.example", plan: "gold" }, "plan"],
+    ["zone plan as a number", "POST", "zones", { name: "gold.example", plan: 3 }, "plan"],
+    ["zone waf_migration sideways", "POST", "zones", { name: "gold.example", plan: "pro", waf_migration: "sideways" }, "waf_migration"],
+    ["zone with an unknown key", "POST", "zones", { name: "gold.example", plan: "pro", owner: "me" }, "owner"],
+  ];
+
+  for (const [what, method, endpoint, body, field] of CASES) {
+    test(what, async () => {
+      // A snapshot: state() is the live object.
+      const before = structuredClone(emu().state());
+      const beforeInventory = JSON.stringify(before.zones.find((z) => z.id === ZONES.net));
+      const r = await emu().admin(method, endpoint, body);
+      expect(r.status).toBe(400);
+      expect(Object.keys(r.body)).toEqual(["error"]);
+      expect(r.body.error).toEqual(expect.any(String));
+      expect(r.body.error).toContain(field);
+      // Nothing was stored: no fault, no latency, the same limit, zones and inventory.
+      expect((await emu().admin("GET", "faults")).body).toEqual([]);
+      const after = emu().state();
+      expect(after.rate_limit).toEqual(before.rate_limit);
+      expect(after.zones.map((z) => z.id)).toEqual(before.zones.map((z) => z.id));
+      expect(JSON.stringify(after.zones.find((z) => z.id === ZONES.net))).toBe(beforeInventory);
+      const t0 = Date.now();
+      await emu().api("GET", settings);
+      expect(Date.now() - t0).toBeLessThan(400);
+    });
+  }
+
+  test("the message says what the field must be and what was given", async () => {
+    expect((await emu().admin("POST", "faults", { status: 500, count: -1 })).body).toEqual({ error: "count must be a positive integer, got -1" });
+    expect((await emu().admin("PUT", "latency", { ms: -5 })).body).toEqual({ error: "ms must be a whole number of milliseconds from 0 to 600000, got -5" });
+    expect((await emu().admin("POST", "faults", { status: 500, path: "(" })).body.error).toMatch(/^path must be a regular expression, got "\(" \(Invalid regular expression/);
+    expect((await emu().admin("POST", "zones", { name: "a..b", plan: "pro" })).body).toEqual({ error: 'name must be a hostname such as shop.example.com, got "a..b"' });
+    expect((await emu().admin("POST", "zones", { name: "a.test", plan: "gold" })).body).toEqual({
+      error: 'plan must be one of free, pro, business, enterprise (or its plan id), got "gold"',
+    });
+    expect((await emu().admin("POST", "faults", { status: 500, statuss: 503 })).body.error).toBe(
+      'unknown field "statuss"; accepted fields: method, path, status, code, message, retry_after, delay_ms, reset, count, probability, seed, after',
+    );
+  });
+
+  test("every wrong field is named in one answer", async () => {
+    const r = await emu().admin("POST", "faults", { status: 42, count: -1, delay_ms: -3, probability: 7 });
+    expect(r.status).toBe(400);
+    for (const field of ["status", "count", "delay_ms", "probability"]) expect(r.body.error).toContain(`${field} must be`);
+  });
+
+  test("a body that is not an object is refused", async () => {
+    for (const [method, endpoint] of [["POST", "faults"], ["PUT", "latency"], ["PUT", "rate-limit"], ["POST", "inventory"], ["POST", "zones"]]) {
+      const r = await emu().admin(method!, endpoint!, [1, 2]);
+      expect(r.status).toBe(400);
+      expect(r.body.error).toBe("the body must be a JSON object, got [1,2]");
+    }
+  });
+
+  test("sensible input at the edges is still taken", async () => {
+    expect((await emu().admin("POST", "faults", { method: "delete", path: "^zones/", status: 599, count: 1, probability: 0, delay_ms: 0, retry_after: 0 })).status).toBe(200);
+    expect((await emu().admin("POST", "faults", { status: 400, probability: 1 })).status).toBe(200);
+    expect((await emu().admin("PUT", "latency", { ms: 0 })).status).toBe(200);
+    expect((await emu().admin("PUT", "rate-limit", { requests: 1, seconds: 1 })).status).toBe(200);
+    expect((await emu().admin("POST", "zones", { name: "Shop-1.Example.co.uk", plan: "Enterprise" })).body).toEqual({ id: zoneIdFor("shop-1.example.co.uk") });
+    expect((await emu().admin("POST", "zones", { name: `${"a".repeat(63)}.example`, plan: "free" })).status).toBe(200);
+    const inv = { zone_id: ZONES.net, scripts: 0, connections: 0, cookies: 0, malicious_ratio: 1 };
+    expect((await emu().admin("POST", "inventory", inv)).body).toEqual({ scripts: 0, connections: 0, cookies: 0 });
+  });
+});

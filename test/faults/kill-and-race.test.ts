@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { TOKEN, TestEmulator, runCli } from "../helpers/cli.js";
+import { TOKEN, TestEmulator, runCli, tempDir } from "../helpers/cli.js";
 import { applyUntilDone, createFleet, expectConverged } from "./fleet.js";
 
 const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
@@ -55,17 +55,26 @@ describe("apply killed part-way", () => {
 });
 
 describe("two applies at once", () => {
-  it("end, with one more apply, in the desired state without duplicates", async () => {
+  it("from one machine: the second is refused by the lock, and nothing is duplicated", async () => {
     const fleet = await createFleet(emu, ZONES);
     await emu.clearRequests();
     const both = await Promise.all([0, 1].map(() => runCli(emu, ["apply", "-c", fleet.config, "--auto-approve"], { env: fleet.env })));
+    for (const r of both) expect(r.stderr).not.toMatch(/Internal error|\n\s+at /);
+    expect(both.map((r) => r.code).sort()).toEqual([0, 1]);
+    expect(both.find((r) => r.code === 1)!.stderr).toMatch(/is being applied by another zoneform \(pid \d+ on .*\); nothing was written/);
+    const creates = (await emu.calls({ writesOnly: true })).filter((c) => /^POST .*page_shield\/policies$/.test(c));
+    expect(creates.length).toBe(2 * ZONES);
+    await expectConverged(emu, fleet);
+  }, 60_000);
+
+  it("from two machines (no shared lock): they end, with one more apply, in the desired state", async () => {
+    const fleet = await createFleet(emu, ZONES);
+    const dirs = await Promise.all([0, 1].map(() => tempDir("zoneform-machine-")));
+    const both = await Promise.all(dirs.map((d) => runCli(emu, ["apply", "-c", fleet.config, "--auto-approve"], { env: { ...fleet.env, ZONEFORM_LOCK_DIR: d } })));
     for (const r of both) {
       expect([0, 1, 4], r.stderr).toContain(r.code);
       expect(r.stderr).not.toMatch(/Internal error|\n\s+at /);
     }
-    // They raced: both read the zones before either wrote, so both created the policies.
-    const creates = (await emu.calls({ writesOnly: true })).filter((c) => /^POST .*page_shield\/policies$/.test(c));
-    expect(creates.length).toBe(2 * 2 * ZONES);
     const runs = await applyUntilDone(emu, fleet, [], 2);
     expect(runs.at(-1)!.code, runs.at(-1)!.stderr).toBe(0);
     await expectConverged(emu, fleet);

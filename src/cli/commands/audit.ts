@@ -6,6 +6,7 @@ import { MALICIOUS_SCORE_THRESHOLD } from "../../audit/classify.js";
 import { AUDIT_FORMATS, type AuditFormat } from "../../audit/render.js";
 import { DEFAULT_AUDIT_LIMIT, FAIL_ON, runAudit, shouldFail, type FailOn } from "../../audit/run.js";
 import { EXIT, UsageError } from "../../errors.js";
+import { printable } from "../../safe-text.js";
 import { addClientOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import { addColorOption, addVerboseOption } from "../options.js";
 import type { CommandContext } from "../program.js";
@@ -93,7 +94,7 @@ export function register(program: Command, ctx: CommandContext): void {
           format,
           limit,
           maliciousBelow,
-          progress: opts.verbose ? (l) => io.stderr.write(`${l}\n`) : undefined,
+          progress: opts.verbose ? (l) => io.stderr.write(`${printable(l)}\n`) : undefined,
         },
         (text) => io.stdout.write(text),
       );

@@ -1,12 +1,14 @@
 // `zoneform csp suggest`: a script-src / connect-src value built from the active, non-malicious scripts
 // and connections Page Shield found, printed as a directive and as a policy ready to paste under
-// `page_shield.policies`. Malicious hosts are left out and listed.
+// `page_shield.policies`. Malicious hosts are left out and listed. Hosts, URLs and reasons come from the
+// API: the text shows them printable (control and bidirectional characters escaped).
 import { Option, type Command } from "commander";
 import { stringify } from "yaml";
 import type { CloudflareClient } from "../../cloudflare/types.js";
 import { CspSuggester, hostExpression, type CspSuggestion } from "../../csp/suggest.js";
 import { MALICIOUS_SCORE_THRESHOLD } from "../../audit/classify.js";
 import { UsageError } from "../../errors.js";
+import { printable } from "../../safe-text.js";
 import { addClientOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import { addColorOption, addVerboseOption } from "../options.js";
 import type { CommandContext } from "../program.js";
@@ -48,7 +50,8 @@ export function policyBlock(s: CspSuggestion, opts: { description: string; actio
     value: s.value,
     enabled: true,
   };
-  const excluded = s.excluded.map((e) => `#   ${e.host}: ${e.reasons.join("; ")}\n`).join("");
+  // A comment holds one line: a newline in a host or a reason must not start YAML of its own.
+  const excluded = s.excluded.map((e) => `#   ${printable(`${e.host}: ${e.reasons.join("; ")}`)}\n`).join("");
   const note = excluded ? `# Left out, malicious:\n${excluded}` : "";
   return note + stringify([policy], { lineWidth: 0 });
 }
@@ -57,24 +60,27 @@ export function renderSuggestionText(zoneId: string, s: CspSuggestion, block: st
   const lines = [
     `CSP suggestion for zone ${zoneId}, from ${s.counts.scripts} active script${s.counts.scripts === 1 ? "" : "s"} and ${s.counts.connections} connection${s.counts.connections === 1 ? "" : "s"} (malicious: js_integrity_score below ${s.malicious_below}, or reported):`,
     "",
-    ...s.value.split("; ").map((d) => `  ${d}`),
+    ...s.value.split("; ").map((d) => `  ${printable(d)}`),
     "",
   ];
   if (s.excluded.length > 0) {
-    const width = Math.max(...s.excluded.map((e) => e.host.length));
+    const hosts = s.excluded.map((e) => printable(e.host));
+    const width = Math.max(...hosts.map((h) => h.length));
     lines.push("Left out, malicious (never allow these hosts):");
-    for (const e of s.excluded) {
-      lines.push(`  ${e.host.padEnd(width)}  ${e.scripts} script(s), ${e.connections} connection(s): ${e.reasons.join("; ")}`);
-    }
+    s.excluded.forEach((e, i) => {
+      lines.push(`  ${hosts[i]!.padEnd(width)}  ${e.scripts} script(s), ${e.connections} connection(s): ${printable(e.reasons.join("; "))}`);
+    });
     lines.push("");
   }
   if (s.self_hosted_malicious.count > 0) {
     lines.push(`Warning: ${s.self_hosted_malicious.count} malicious item(s) served from the zone's own hosts; 'self' cannot exclude them, remove them from the site:`);
-    lines.push(...s.self_hosted_malicious.examples.map((u) => `  ${u}`), "");
+    lines.push(...s.self_hosted_malicious.examples.map((u) => `  ${printable(u)}`), "");
   }
   if (s.counts.skipped > 0) lines.push(`${s.counts.skipped} item(s) without an http(s) or ws(s) origin (data:, blob:) were skipped.`, "");
   lines.push("Paste under page_shield.policies (action log reports violations without blocking; switch to allow once the reports are clean):", "");
-  return `${lines.join("\n")}\n${block}`;
+  // The policy block is YAML: the yaml library escapes C0 controls, not DEL, C1 or bidirectional marks;
+  // shown as text, those are escaped too (its own newlines kept).
+  return `${lines.join("\n")}\n${printable(block, { keepNewlines: true })}`;
 }
 
 export function register(program: Command, ctx: CommandContext): void {

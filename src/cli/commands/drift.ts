@@ -22,7 +22,7 @@ export function register(program: Command, ctx: CommandContext): void {
     const { io } = ctx;
     const { plan, desired, client } = await makePlan(opts, io);
     try {
-      io.stdout.write(renderDriftReport(planForDisplay(plan, desired.secrets)));
+      io.stdout.write(renderDriftReport(planForDisplay(plan, desired)));
       assertNoZoneErrors(plan);
       if (totalChanges(plan.summary) > 0) ctx.setExit(EXIT.changes);
     } finally {

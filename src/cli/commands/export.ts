@@ -9,6 +9,7 @@ import type { Command } from "commander";
 import { checkConfigSources } from "../../config/index.js";
 import { EXIT, RuntimeError, UsageError, formatProblem } from "../../errors.js";
 import { EXPORT_SECTIONS, exportZones, type ExportSection } from "../../export/index.js";
+import { printable } from "../../safe-text.js";
 import { addClientOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import { addColorOption, addVerboseOption } from "../options.js";
 import { VERSION, type CommandContext } from "../program.js";
@@ -101,11 +102,12 @@ export function register(program: Command, ctx: CommandContext): void {
     } else {
       io.stdout.write(text);
     }
-    for (const w of notes.warnings) io.stderr.write(`Warning: ${w}\n`);
+    for (const w of notes.warnings) io.stderr.write(`Warning: ${printable(w)}\n`);
     if (notes.env.length > 0) {
       io.stderr.write("Set these environment variables before plan or apply, to the credentials you own (the API may not return them in full):\n");
-      const width = Math.max(...notes.env.map((e) => e.name.length));
-      for (const e of notes.env) io.stderr.write(`  ${e.name.padEnd(width)}  ${e.purpose}\n`);
+      const names = notes.env.map((e) => printable(e.name));
+      const width = Math.max(...names.map((n) => n.length));
+      notes.env.forEach((e, i) => io.stderr.write(`  ${names[i]!.padEnd(width)}  ${printable(e.purpose)}\n`));
       io.stderr.write("Existing Logpush jobs need no ownership_challenge unless you change their destination.\n");
     }
     if (check.errors.length > 0) {

@@ -7,6 +7,7 @@ import type { Command } from "commander";
 import { interpolateEnv } from "../../config/interpolate.js";
 import { RuntimeError, UsageError } from "../../errors.js";
 import { Redactor, redactDestination } from "../../redact.js";
+import { printable } from "../../safe-text.js";
 import { destinationBucket, destinationScheme, needsOwnershipChallenge } from "../../resources/logpush-normalise.js";
 import { zonePath } from "../../resources/fields.js";
 import { addClientOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
@@ -55,12 +56,13 @@ export function register(program: Command, ctx: CommandContext): void {
       if (!res || res.valid === false || !res.filename) {
         throw new RuntimeError(`Cloudflare could not write an ownership token to ${shown}${res?.message ? `: ${redactor.redact(res.message)}` : ""}`);
       }
-      const bucket = destinationBucket(destination);
-      io.stdout.write(`filename: ${res.filename}\n`);
-      if (res.message) io.stdout.write(`message: ${redactor.redact(res.message)}\n`);
+      const bucket = printable(destinationBucket(destination));
+      const filename = printable(res.filename);
+      io.stdout.write(`filename: ${filename}\n`);
+      if (res.message) io.stdout.write(`message: ${printable(redactor.redact(res.message))}\n`);
       io.stdout.write(
-        `The token was written to ${res.filename} in ${bucket}; put it in an env var and reference it as ownership_challenge: \${env:NAME}\n` +
-          `For example: export LOGPUSH_CHALLENGE='<the content of ${res.filename}>' and, on the job:\n` +
+        `The token was written to ${filename} in ${bucket}; put it in an env var and reference it as ownership_challenge: \${env:NAME}\n` +
+          `For example: export LOGPUSH_CHALLENGE='<the content of ${filename}>' and, on the job:\n` +
           "  ownership_challenge: ${env:LOGPUSH_CHALLENGE}\n",
       );
     } finally {

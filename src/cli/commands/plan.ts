@@ -6,7 +6,7 @@ import { writePlanFile } from "../../plan/plan-file.js";
 import { totalChanges } from "../../plan/summary.js";
 import { addClientOptions } from "../client-options.js";
 import { addCommonOptions, addConfigOption } from "../options.js";
-import { assertNoZoneErrors, makePlan, parseFormat, renderPlan, type PlanningOptions } from "../planning.js";
+import { assertNoZoneErrors, digestOf, makePlan, parseFormat, renderPlan, type PlanningOptions } from "../planning.js";
 import type { CommandContext } from "../program.js";
 import { addShardOption } from "../shard.js";
 
@@ -33,8 +33,11 @@ export function register(program: Command, ctx: CommandContext): void {
     const { plan, desired, client } = await makePlan(opts, io);
     try {
       io.stdout.write(renderPlan(plan, desired, format, io, opts));
+      // JSON carries its digest inside; people get it as a last line, to compare with what apply prints.
+      if (format === "text") io.stdout.write(`Plan digest: ${digestOf(plan, desired)}\n`);
+      if (format === "markdown") io.stdout.write(`\nPlan digest: \`${digestOf(plan, desired)}\`\n`);
       if (opts.out) {
-        await writePlanFile(opts.out, plan, desired.secrets);
+        await writePlanFile(opts.out, plan, desired);
         io.stderr.write(`Saved the plan to ${opts.out}; apply it with: zoneform apply ${opts.out}\n`);
       }
       for (const v of findSafetyViolations(plan, desired.safety.max_deletes)) {

@@ -5,6 +5,7 @@ import pc from "picocolors";
 import { loadConfig } from "../../config/index.js";
 import { formatProblem } from "../../errors.js";
 import type { DesiredZone } from "../../model/desired.js";
+import { printable } from "../../safe-text.js";
 import { addColorOption, addConfigOption, addVerboseOption, configPath, type CommonOptions, type ConfigOption } from "../options.js";
 import type { CommandContext } from "../program.js";
 
@@ -29,7 +30,7 @@ export function register(program: Command, ctx: CommandContext): void {
     const color = io.stdout.isTTY && opts.color !== false && !io.env.NO_COLOR;
     const colors = pc.createColors(color);
     const n = desired.zones.length;
-    const files = desired.files.join(", ");
+    const files = printable(desired.files.join(", "));
     const w = warnings.length ? ` (${warnings.length} warning${warnings.length === 1 ? "" : "s"})` : "";
     io.stdout.write(`${colors.green("✓")} ${n} zone${n === 1 ? "" : "s"} in ${files} ${n === 1 ? "is" : "are"} valid${w}\n`);
     if (opts.verbose) for (const zone of desired.zones) io.stdout.write(`  ${describeZone(zone)}\n`);
@@ -51,7 +52,7 @@ export function describeZone(zone: DesiredZone): string {
   if (zone.logs?.logpush_jobs) parts.push(`logpush (${plural(zone.logs.logpush_jobs.length, "job", "jobs")})`);
   if (zone.custom_hostnames) parts.push(`custom_hostnames (${zone.custom_hostnames.length})`);
   const label = zone.name ? `${zone.name} (${zone.zone_id})` : zone.zone_id;
-  return `${label}: ${parts.length ? parts.join(", ") : "nothing managed"}`;
+  return printable(`${label}: ${parts.length ? parts.join(", ") : "nothing managed"}`);
 }
 
 function plural(n: number, one: string, many: string): string {

@@ -9,6 +9,7 @@ import { Option, type Command } from "commander";
 import type { CloudflareClient } from "../../cloudflare/types.js";
 import { createReadContext } from "../../engine/reconcile.js";
 import { AnswerShapeError, ApiError, EXIT, RuntimeError, UsageError } from "../../errors.js";
+import { printable } from "../../safe-text.js";
 import { mapMigrationConfig, renderMigrationYaml, type MappedConfig, type MigrationConfig } from "../../migration/config-yaml.js";
 import {
   describeStart, explainCheck, explainStatus, MIGRATION_MODES, startRefusal,
@@ -32,6 +33,9 @@ const SCHEMA_FILE = fileURLToPath(new URL("../../../schemas/zoneform.schema.json
 const SCHEMA_URL = "https://github.com/zoneform/zoneform/schemas/zoneform.schema.json";
 
 const migrationPath = (zoneId: string, what: "check" | "config" | "status") => `zones/${zoneId}/waf_migration/${what}`;
+
+/** Lines told from the API's answers, one printable line each (control characters escaped), and a final newline. */
+const printLines = (lines: readonly string[]): string => `${lines.map((l) => printable(l)).join("\n")}\n`;
 
 function zoneIdOf(opts: MigrationOptions): string {
   if (!ZONE_ID.test(opts.zone)) throw new UsageError(`--zone ${opts.zone}: a zone id is 32 lower-case hex characters`);
@@ -82,7 +86,7 @@ async function readOwasp(client: CloudflareClient, zoneId: string, io: CliIO): P
     return await readOwaspRuleset(ctx, zoneId);
   } catch (err) {
     if (!(err instanceof ApiError) && !(err instanceof AnswerShapeError)) throw err;
-    io.stderr.write(`Warning: could not read the OWASP Core Ruleset (${err.message}); using its documented last rule and defaults.\n`);
+    io.stderr.write(`Warning: could not read the OWASP Core Ruleset (${printable(err.message)}); using its documented last rule and defaults.\n`);
     return null;
   }
 }
@@ -108,8 +112,8 @@ function proposalYaml(zoneId: string, zoneName: string | undefined, mapped: Mapp
     `GET ${migrationPath(zoneId, "config")}?phase_two=1, as a zoneform file.`,
     "Once `zoneform waf-migration start --mode pending` has saved it, this file plans with no changes.",
     "",
-    ...mapped.summary.map((l) => `- ${l}`),
-    ...mapped.warnings.map((w) => `Warning: ${w}`),
+    ...mapped.summary.map((l) => `- ${printable(l)}`),
+    ...mapped.warnings.map((w) => `Warning: ${printable(w)}`),
     "",
     "Sensitivity mapping of the migration (previous WAF → new); old action Simulate becomes log:",
     ...sensitivityTableLines().map((l) => `  ${l}`),
@@ -122,7 +126,7 @@ function check(ctx: CommandContext) {
     const zoneId = zoneIdOf(opts);
     await withClient(opts, ctx.io, async (client) => {
       const result = explainCheck(zoneId, await readCheck(client, zoneId));
-      ctx.io.stdout.write(`${result.lines.join("\n")}\n`);
+      ctx.io.stdout.write(printLines(result.lines));
       if (!result.eligible) ctx.setExit(EXIT.error);
     });
   };
@@ -146,7 +150,7 @@ function config(ctx: CommandContext) {
     await withClient(opts, io, async (client) => {
       const { config: proposal, mapped } = await readProposal(client, zoneId, io);
       const info = await readZoneInfo(client, zoneId);
-      for (const w of mapped.warnings) io.stderr.write(`Warning: ${w}\n`);
+      for (const w of mapped.warnings) io.stderr.write(`Warning: ${printable(w)}\n`);
       if (format === "json") {
         io.stdout.write(`${JSON.stringify({ zone_id: zoneId, config: proposal, waf: mapped.waf, summary: mapped.summary, warnings: mapped.warnings }, null, 2)}\n`);
       } else {
@@ -200,7 +204,7 @@ function start(ctx: CommandContext) {
       if (mode === "validation" && info?.plan === undefined) {
         shown.push("", "The zone's plan could not be read (GET zones/{id}); the API refuses validation mode unless the zone is Enterprise.");
       }
-      io.stdout.write(`${shown.join("\n")}\n\n`);
+      io.stdout.write(`${printLines(shown)}\n`);
       if (!opts.yes && !io.prompt) {
         throw new RuntimeError("the migration needs confirmation, but stdin is not a terminal: review the above and pass --yes. Nothing was changed.");
       }
@@ -216,7 +220,7 @@ function start(ctx: CommandContext) {
         throw err;
       }
       const done = mode === "validation" ? "Validation mode started: both WAFs run." : "Migrated: the new WAF managed rules run, the previous ones are disabled.";
-      io.stdout.write(`${done}\n${explainStatus(label, await readStatus(client, zoneId)).join("\n")}\n`);
+      io.stdout.write(`${done}\n${printLines(explainStatus(label, await readStatus(client, zoneId)))}`);
     });
   };
 }
@@ -225,7 +229,7 @@ function status(ctx: CommandContext) {
   return async (opts: MigrationOptions) => {
     const zoneId = zoneIdOf(opts);
     await withClient(opts, ctx.io, async (client) => {
-      ctx.io.stdout.write(`${explainStatus(zoneId, await readStatus(client, zoneId)).join("\n")}\n`);
+      ctx.io.stdout.write(printLines(explainStatus(zoneId, await readStatus(client, zoneId))));
     });
   };
 }

@@ -1,17 +1,18 @@
 // The compact drift report for cron: one line per zone that differs, then a total.
 import type { Plan } from "../../model/plan.js";
+import { printable } from "../../safe-text.js";
 import { summarise, totalChanges } from "../summary.js";
 
 export function renderDriftReport(plan: Plan): string {
   const lines: string[] = [];
   let drifted = 0;
   for (const z of plan.zones) {
-    const label = z.name ?? z.zone_id;
-    for (const e of z.errors) lines.push(`${label}: error: ${e}`);
+    const label = printable(z.name ?? z.zone_id);
+    for (const e of z.errors) lines.push(`${label}: error: ${printable(e)}`);
     const s = summarise(z.changes);
     if (totalChanges(s) === 0) continue;
     drifted += 1;
-    const what = z.changes.map((c) => `${c.kind} ${c.resource} "${c.identity}"`).join("; ");
+    const what = printable(z.changes.map((c) => `${c.kind} ${c.resource} "${c.identity}"`).join("; "));
     lines.push(`${label}: drift (${s.create} create, ${s.update} update, ${s.replace} replace, ${s.delete} delete): ${what}`);
   }
   lines.push(

@@ -1,29 +1,32 @@
-// Shared formatting for plan renderers: values, signs, zone labels, word diffs as plain tokens.
+// Shared formatting for plan renderers: values, signs, zone labels, word diffs as plain tokens. Every
+// string here may come from the API or the file: what these functions return is printable (control and
+// bidirectional characters escaped); word-diff parts are raw, the renderer escapes them.
 import { diffArrays } from "diff";
 import type { Change, FieldDiff, Operation, ZonePlan } from "../../model/plan.js";
 import { SENSITIVE } from "../../redact.js";
+import { printable } from "../../safe-text.js";
 
 export const SIGN: Record<Change["kind"], string> = { create: "+", update: "~", replace: "-/+", delete: "-" };
 
 export function zoneLabel(z: ZonePlan): string {
-  return z.name ? `${z.name} (${z.zone_id})` : z.zone_id;
+  return printable(z.name ? `${z.name} (${z.zone_id})` : z.zone_id);
 }
 
 export function changeTitle(c: Change): string {
   const id = c.live_id && c.kind !== "create" ? ` (id ${c.live_id})` : "";
-  return `${c.resource} "${c.identity}"${id}`;
+  return printable(`${c.resource} "${c.identity}"${id}`);
 }
 
 export function formatValue(v: unknown, sensitive = false): string {
   if (sensitive) return SENSITIVE;
   if (v === undefined) return "(none)";
-  if (typeof v === "string") return JSON.stringify(v);
-  return JSON.stringify(v);
+  // JSON already escapes C0 controls; DEL, C1 and bidirectional characters are left to printable.
+  return printable(JSON.stringify(v));
 }
 
 export function operationLine(op: Operation): string {
   const q = op.query && Object.keys(op.query).length > 0 ? `?${new URLSearchParams(op.query).toString()}` : "";
-  return `${op.method} ${op.path}${q}`;
+  return printable(`${op.method} ${op.path}${q}`);
 }
 
 export interface WordPart {

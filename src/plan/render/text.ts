@@ -1,7 +1,9 @@
 // The Terraform-like text rendering of a plan: one block per zone, a sign per change, field-level
 // before → after (word diffs for long text), the HTTP call under each change, and the Plan: line.
+// Text from the API or the file is made printable before it is coloured.
 import pc from "picocolors";
 import type { Change, FieldDiff, Plan } from "../../model/plan.js";
+import { printable } from "../../safe-text.js";
 import { summaryLine, totalChanges } from "../summary.js";
 import { SIGN, changeTitle, formatValue, isTextDiff, operationLine, wordDiff, zoneLabel } from "./format.js";
 
@@ -17,29 +19,33 @@ function colorFor(c: Colors, kind: Change["kind"]): (s: string) => string {
 }
 
 function renderField(c: Colors, f: FieldDiff, kind: Change["kind"]): string {
+  const field = printable(f.field);
   if (kind === "create" || f.before === undefined) {
-    return `      ${c.green("+")} ${f.field}: ${formatValue(f.after, f.sensitive)}`;
+    return `      ${c.green("+")} ${field}: ${formatValue(f.after, f.sensitive)}`;
   }
-  if (f.after === undefined) return `      ${c.red("-")} ${f.field}: ${formatValue(f.before, f.sensitive)}`;
+  if (f.after === undefined) return `      ${c.red("-")} ${field}: ${formatValue(f.before, f.sensitive)}`;
   if (isTextDiff(f)) {
     const words = wordDiff(f.before as string, f.after as string)
-      .map((p) => (p.added ? c.green(`{+${p.value}+}`) : p.removed ? c.red(`[-${p.value}-]`) : p.value))
+      .map((p) => {
+        const value = printable(p.value);
+        return p.added ? c.green(`{+${value}+}`) : p.removed ? c.red(`[-${value}-]`) : value;
+      })
       .join("");
-    return `      ${c.yellow("~")} ${f.field}: ${words}`;
+    return `      ${c.yellow("~")} ${field}: ${words}`;
   }
-  return `      ${c.yellow("~")} ${f.field}: ${formatValue(f.before, f.sensitive)} → ${formatValue(f.after, f.sensitive)}`;
+  return `      ${c.yellow("~")} ${field}: ${formatValue(f.before, f.sensitive)} → ${formatValue(f.after, f.sensitive)}`;
 }
 
 export function renderChangeText(change: Change, c: Colors, verbose = false): string[] {
   const paint = colorFor(c, change.kind);
   const lines = [`  ${paint(SIGN[change.kind])} ${c.bold(changeTitle(change))}`];
-  if (change.summary) lines.push(`      ${c.dim("#")} ${change.summary}`);
-  for (const note of change.notes ?? []) lines.push(`      ${c.yellow("!")} ${note}`);
+  if (change.summary) lines.push(`      ${c.dim("#")} ${printable(change.summary)}`);
+  for (const note of change.notes ?? []) lines.push(`      ${c.yellow("!")} ${printable(note)}`);
   for (const f of change.fields) lines.push(renderField(c, f, change.kind));
   for (const op of change.operations) {
     lines.push(`        ${c.dim(operationLine(op))}`);
     if (verbose && op.body !== undefined) {
-      for (const l of JSON.stringify(op.body, null, 2).split("\n")) lines.push(`          ${c.dim(l)}`);
+      for (const l of JSON.stringify(op.body, null, 2).split("\n")) lines.push(`          ${c.dim(printable(l))}`);
     }
   }
   return lines;
@@ -52,7 +58,7 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
   const unchanged = plan.zones.filter((z) => z.changes.length === 0 && z.errors.length === 0).length;
   const failed = plan.zones.filter((z) => z.errors.length > 0).length;
   for (const z of plan.zones) {
-    for (const w of z.warnings) out.push(`${c.yellow("Warning:")} [${z.name ?? z.zone_id}] ${w}`);
+    for (const w of z.warnings) out.push(`${c.yellow("Warning:")} [${printable(z.name ?? z.zone_id)}] ${printable(w)}`);
   }
   if (out.length > 0) out.push("");
   if (totalChanges(plan.summary) === 0 && changed.length === 0) {
@@ -61,7 +67,7 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
   }
   for (const z of changed) {
     out.push(c.bold(`# ${zoneLabel(z)}`));
-    for (const e of z.errors) out.push(`  ${c.red("Error:")} ${e}`);
+    for (const e of z.errors) out.push(`  ${c.red("Error:")} ${printable(e)}`);
     for (const change of z.changes) {
       out.push(...renderChangeText(change, c, opts.verbose));
       out.push("");

@@ -26,7 +26,9 @@ describe("normalisation", () => {
     const { desired } = parseConfigText(fixture!.text, "defaults.yaml", {});
     expect(desired.safety).toEqual({ max_deletes: 5 });
     expect(desired.account_id).toBeUndefined();
-    const [zone] = desired.zones;
+    const [{ declared, ...zone }] = desired.zones as [typeof desired.zones[number]];
+    // The zone as written is kept beside its normalised form, for a saved plan to re-plan.
+    expect(declared).toMatchObject({ zone_id: Z, logs: { custom_fields: { cookies: ["__Session"] } } });
     expect(zone).toEqual({
       zone_id: Z,
       source: { file: "defaults.yaml", line: 4, column: 5 },

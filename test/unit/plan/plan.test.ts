@@ -18,7 +18,7 @@ const change = (kind: Change["kind"], resource: string, identity: string, extra:
   ...extra,
 });
 const planOf = (changes: Change[]): Plan => ({
-  format_version: 1,
+  format_version: 2,
   created_at: "2026-11-21T00:00:00.000Z",
   zones: [{ zone_id: Z, name: "example.com", changes, fingerprints: {}, errors: [], warnings: [] }],
   summary: { create: 0, update: 0, replace: 0, delete: 0 },
@@ -70,13 +70,13 @@ describe("secrets in plans", () => {
     }),
   ]);
   it("shows every secret as (sensitive) for display, keeping bucket and region", () => {
-    const text = JSON.stringify(planForDisplay(plan, [secret]));
+    const text = JSON.stringify(planForDisplay(plan, { secrets: [secret] }));
     expect(text).not.toContain(secret.value);
     expect(text).not.toContain("LIVEKEY123");
     expect(text).toContain("region=us-east-1&secret-access-key=(sensitive)");
   });
   it("writes env references, never values, into plan files", () => {
-    const text = JSON.stringify(planForFile(plan, [secret]));
+    const text = JSON.stringify(planForFile(plan, { secrets: [secret] }));
     expect(text).not.toContain(secret.value);
     expect(text).not.toContain("LIVEKEY123");
     expect(text).toContain("secret-access-key=${env:AWS_SECRET}");
@@ -88,8 +88,8 @@ describe("partly-literal credentials in plan files", () => {
     const secret = { name: "SPLUNK_TOKEN", value: "splunk-secret-42" };
     const dest = `splunk://h.example:8088/services/collector/raw?channel=abc&header_Authorization=Splunk%20${secret.value}`;
     const plan = planOf([change("create", "logpush_job", "s", { operations: [{ method: "POST", path: `zones/${Z}/logpush/jobs`, body: { destination_conf: dest } }] })]);
-    const text = JSON.stringify(planForFile(plan, [secret]));
+    const text = JSON.stringify(planForFile(plan, { secrets: [secret] }));
     expect(text).toContain("header_Authorization=Splunk%20${env:SPLUNK_TOKEN}");
-    expect(JSON.stringify(planForDisplay(plan, [secret]))).toContain("header_Authorization=(sensitive)");
+    expect(JSON.stringify(planForDisplay(plan, { secrets: [secret] }))).toContain("header_Authorization=(sensitive)");
   });
 });

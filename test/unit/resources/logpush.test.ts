@@ -328,7 +328,7 @@ describe("ownership challenge", () => {
 
 describe("secrets in logpush changes", () => {
   const plan = (changes: Change[]) => ({
-    format_version: 1 as const,
+    format_version: 2 as const,
     created_at: "2025-01-01T00:00:00Z",
     zones: [{ zone_id: Z, changes, fingerprints: {}, errors: [], warnings: [] }],
     summary: { create: 0, update: 0, replace: 0, delete: 0 },
@@ -347,8 +347,8 @@ describe("secrets in logpush changes", () => {
   it("keeps every secret out of the displayed plan and the plan file", () => {
     const l = live("4", job({ destination_conf: S3.replace(SECRET, "live-only-secret") }));
     const d = logpushJobs.diff(zone([job({ destination_conf: S3, ownership_challenge: CHALLENGE }), job({ name: "new", destination_conf: S3, ownership_challenge: CHALLENGE })]), [l]);
-    const shown = JSON.stringify(planForDisplay(plan(d.changes), secrets));
-    const file = JSON.stringify(planForFile(plan(d.changes), secrets));
+    const shown = JSON.stringify(planForDisplay(plan(d.changes), { secrets }));
+    const file = JSON.stringify(planForFile(plan(d.changes), { secrets }));
     for (const text of [shown, file]) {
       expect(text).not.toContain(SECRET);
       expect(text).not.toContain(CHALLENGE);

@@ -1,0 +1,104 @@
+// Applying a saved plan safely: nothing in the file is trusted that zoneform cannot re-derive. The
+// desired state it carries (as written, `${env:…}` references kept) is loaded like a configuration
+// file, the live zones are read again, and the plan is made anew; the saved plan is applied only if
+// the new one is the same, zone by zone (same live fingerprints, same operations in the same order).
+// What is then executed is the new plan, so an edited body, path or secret reference in the file
+// can never be sent.
+import { checkConfigSources } from "../config/index.js";
+import { ConfigError, StalePlanError } from "../errors.js";
+import type { DesiredState } from "../model/desired.js";
+import type { Change, Plan, ZonePlan } from "../model/plan.js";
+import { canonicalJson, compareFingerprints } from "../plan/fingerprint.js";
+
+/** The configuration document a saved plan was made from. */
+export function desiredDocument(plan: Plan): Record<string, unknown> {
+  return {
+    version: 1,
+    ...(plan.account_id !== undefined ? { account_id: plan.account_id } : {}),
+    ...(plan.safety !== undefined ? { safety: plan.safety } : {}),
+    zones: plan.zones.map((z) => z.desired),
+  };
+}
+
+/**
+ * Loads the desired state a saved plan carries, with the same checks as a file (schema, semantic
+ * rules, every `${env:NAME}` set). Its safety limits are the desired state's, re-validated here.
+ */
+export function desiredFromPlan(plan: Plan, file: string, env: NodeJS.ProcessEnv): DesiredState {
+  const shown = `${file} (its desired state)`;
+  const result = checkConfigSources([{ file: shown, text: JSON.stringify(desiredDocument(plan)) }], env);
+  if (result.errors.length > 0 || !result.desired) {
+    throw new ConfigError(
+      result.errors,
+      `the plan file ${file} cannot be applied as the environment stands:\n${result.errors.map((e) => `  ${e.pointer || "/"}  ${e.message}`).join("\n")}\nSet the variables as when the plan was made, or make the plan again.`,
+    );
+  }
+  return result.desired;
+}
+
+function opText(op: Change["operations"][number] | undefined): string {
+  return op ? `${op.method} ${op.path}` : "nothing";
+}
+
+/** The first way a zone's saved changes differ from the ones planned now, in words. */
+function firstDifference(saved: Change[], fresh: Change[]): string | undefined {
+  const n = Math.max(saved.length, fresh.length);
+  for (let i = 0; i < n; i++) {
+    const a = saved[i];
+    const b = fresh[i];
+    if (!a || !b) {
+      const c = (a ?? b)!;
+      return `the saved plan ${a ? "has" : "lacks"} ${c.kind} ${c.resource} "${c.identity}" that zoneform ${a ? "does not plan" : "plans"} now`;
+    }
+    const same = (x: unknown, y: unknown) => canonicalJson(x) === canonicalJson(y);
+    if (a.kind !== b.kind || a.resource !== b.resource || a.identity !== b.identity || (a.live_id ?? null) !== (b.live_id ?? null)) {
+      return `change ${i + 1} is ${a.kind} ${a.resource} "${a.identity}" in the file, ${b.kind} ${b.resource} "${b.identity}" now`;
+    }
+    const m = Math.max(a.operations.length, b.operations.length);
+    for (let j = 0; j < m; j++) {
+      const x = a.operations[j];
+      const y = b.operations[j];
+      if (opText(x) !== opText(y)) return `${a.resource} "${a.identity}": the file says ${opText(x)}, zoneform plans ${opText(y)}`;
+      if (!same(x!.query ?? null, y!.query ?? null) || !same(x!.body ?? null, y!.body ?? null)) {
+        return `${a.resource} "${a.identity}": the body of ${opText(x)} differs from what zoneform plans`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Refuses the saved plan unless `fresh` (made now from its desired state, in file form) is the same,
+ * zone by zone: a live resource that changed makes it stale; operations that differ mean the file
+ * was edited (or made by another version of zoneform).
+ */
+export function assertSamePlan(saved: Plan, fresh: Plan): void {
+  const stale: string[] = [];
+  const edited: string[] = [];
+  const savedZones = new Map(saved.zones.map((z) => [z.zone_id, z]));
+  for (const now of fresh.zones) {
+    const was: ZonePlan | undefined = savedZones.get(now.zone_id);
+    const label = now.name ?? now.zone_id;
+    if (!was) {
+      edited.push(`${label}: not in the saved plan`);
+      continue;
+    }
+    for (const d of compareFingerprints(was.fingerprints, now.fingerprints)) stale.push(`${label}: ${d.key} ${d.how} since the plan was made`);
+    if (now.errors.length > 0) stale.push(...now.errors.map((e) => `${label}: ${e}`));
+    const diff = firstDifference(was.changes, now.changes);
+    if (diff && stale.length === 0) edited.push(`${label}: ${diff}`);
+  }
+  if (stale.length > 0) {
+    throw new StalePlanError(
+      `the saved plan is stale; nothing was written:\n${stale.map((s) => `  ${s}`).join("\n")}\nMake a new plan and review it.`,
+      stale,
+    );
+  }
+  if (edited.length > 0) {
+    throw new StalePlanError(
+      `the saved plan is not what zoneform plans for the desired state it carries; nothing was written:\n${edited.map((s) => `  ${s}`).join("\n")}\n` +
+        "The plan file was changed after it was made (or made by another version of zoneform). Make a new plan and review it.",
+      edited,
+    );
+  }
+}

@@ -1,0 +1,147 @@
+// Issue 15, "hangs": a body that drips one byte every 1.5 s. Each byte resets undici's idle timers,
+// so `--timeout 2000` alone never fired and the run hung for as long as the server kept dripping.
+// Every attempt now has an overall deadline: a read is cut there (and retried like any timeout), a
+// write cut there is reported as one that may have been made, never re-sent.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createClient } from "../../src/cloudflare/client.js";
+import { NetworkError } from "../../src/errors.js";
+import { TestEmulator, ZONE, writeConfig } from "../helpers/cli.js";
+import { changingWrites, drip, envelope, expectFailure, HostileProxy, runBuilt, STACK } from "./helpers.js";
+
+const emu = TestEmulator.perFile();
+let proxy: HostileProxy;
+
+beforeAll(async () => {
+  proxy = await HostileProxy.start(() => emu);
+});
+afterAll(async () => proxy?.close());
+beforeEach(() => proxy.reset());
+
+const Z = ZONE.com;
+const SETTINGS = new RegExp(`^zones/${Z}/page_shield$`);
+const POLICIES = new RegExp(`^zones/${Z}/page_shield/policies$`);
+/** A whole, valid answer: it would take about a minute at one byte every 1.5 s. */
+const LONG_ANSWER = envelope({ enabled: false, use_cloudflare_reporting_endpoint: true, use_connection_url_path: false, updated_at: "2024-01-01T00:00:00Z" });
+const DRIP_MS = 1_500;
+
+const CONFIG = `version: 1
+zones:
+  - zone_id: ${Z}
+    name: example.com
+    page_shield:
+      enabled: true
+      policies:
+        - { description: Checkout, action: log, expression: 'http.request.uri.path contains "/checkout"', value: "script-src 'self'" }
+`;
+
+describe("a body that drips one byte every 1.5 s", () => {
+  it("fails a GET at the 2000 ms deadline with a timeout message (client with retries 0)", async () => {
+    proxy.spoil = (req, res) => {
+      if (!SETTINGS.test(req.path)) return false;
+      drip(res, 200, LONG_ANSWER, DRIP_MS);
+      return true;
+    };
+    const client = createClient({ baseUrl: proxy.url, auth: { token: "emulator-token" }, timeoutMs: 2_000, retries: 0 });
+    const t0 = Date.now();
+    const err = await client.request("GET", `zones/${Z}/page_shield`).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    const ms = Date.now() - t0;
+    await client.close();
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as NetworkError).message).toBe(
+      `GET zones/${Z}/page_shield: no answer within 2000 ms (ZONEFORM_ATTEMPT_DEADLINE); raise --timeout or try again later`,
+    );
+    expect(ms).toBeGreaterThanOrEqual(1_900);
+    expect(ms).toBeLessThan(4_000);
+    expect(proxy.seen("GET", SETTINGS)).toBe(1);
+  }, 10_000);
+
+  it("retries a GET cut at its deadline with a whole new request, then fails with the timeout message (client with retries 1)", async () => {
+    proxy.spoil = (req, res) => {
+      if (!SETTINGS.test(req.path)) return false;
+      drip(res, 200, LONG_ANSWER, 300);
+      return true;
+    };
+    const client = createClient({ baseUrl: proxy.url, auth: { token: "emulator-token" }, timeoutMs: 1_000, retries: 1, retryBaseDelayMs: 50 });
+    const t0 = Date.now();
+    const err = await client.request("GET", `zones/${Z}/page_shield`).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    const ms = Date.now() - t0;
+    await client.close();
+    const attempts = proxy.log.filter((r) => SETTINGS.test(r.path));
+    expect(attempts.map((r) => r.headers.range)).toEqual([undefined, undefined]);
+    expect((err as NetworkError).message).toBe(
+      `GET zones/${Z}/page_shield: no answer within 1000 ms (ZONEFORM_ATTEMPT_DEADLINE) after 1 retry; raise --timeout or try again later`,
+    );
+    expect(ms).toBeGreaterThanOrEqual(1_900);
+    expect(ms).toBeLessThan(4_000);
+  }, 10_000);
+
+  it("a GET whose connection drops mid-body is retried with a whole new request and reads the retried answer", async () => {
+    let attempts = 0;
+    proxy.spoil = async (req, res, forward) => {
+      if (!SETTINGS.test(req.path)) return false;
+      if (++attempts > 1) return false;
+      const upstream = await forward();
+      res.writeHead(200, { "content-type": "application/json", "content-length": String(upstream.body.length) });
+      res.write(upstream.body.subarray(0, 5));
+      setTimeout(() => res.socket?.destroy(), 50);
+      return true;
+    };
+    const client = createClient({ baseUrl: proxy.url, auth: { token: "emulator-token" }, timeoutMs: 2_000, retries: 2, retryBaseDelayMs: 20 });
+    const result = await client.request<{ enabled: boolean }>("GET", `zones/${Z}/page_shield`).then(
+      (r) => r,
+      (e: Error) => e.message,
+    );
+    await client.close();
+    expect(proxy.log.filter((r) => SETTINGS.test(r.path)).map((r) => r.headers.range)).toEqual([undefined, undefined]);
+    expect(result).toMatchObject({ enabled: false });
+  }, 10_000);
+
+  it("plan --timeout 2000 cuts the dripping read at its deadline and plans from the retried answer", async () => {
+    const config = await writeConfig(CONFIG);
+    let dripped = 0;
+    proxy.spoil = (req, res) => {
+      if (req.method !== "GET" || !SETTINGS.test(req.path) || dripped > 0) return false;
+      dripped++;
+      drip(res, 200, LONG_ANSWER, DRIP_MS);
+      return true;
+    };
+    const r = await runBuilt(["plan", "-c", config, "--timeout", "2000", "--detailed-exitcode", "--api-url", proxy.url], { deadlineMs: 12_000 });
+    expect(r.killed, "the dripping body held the run until it was killed").toBe(false);
+    expect(r.stderr).not.toMatch(STACK);
+    expect(changingWrites(await emu.calls())).toEqual([]);
+    expect(proxy.seen("GET", SETTINGS)).toBe(2);
+    // One 2 s deadline and a backoff, not the minute the drip would take.
+    expect(r.ms).toBeLessThan(6_000);
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.stdout).toContain('+ page_shield_policy "Checkout"');
+  }, 15_000);
+
+  it("apply --timeout 2000: a POST that was carried out but whose answer drips fails at the deadline with exit 4, is not re-sent, and is told as maybe made", async () => {
+    const config = await writeConfig(CONFIG.replace("enabled: true", "enabled: false"));
+    proxy.spoil = async (req, res, forward) => {
+      if (req.method !== "POST" || !POLICIES.test(req.path)) return false;
+      const upstream = await forward();
+      drip(res, upstream.status, upstream.body.toString("utf8"), DRIP_MS);
+      return true;
+    };
+    const r = await runBuilt(["apply", "-c", config, "--auto-approve", "--timeout", "2000", "--api-url", proxy.url], { deadlineMs: 12_000 });
+    expect(r.killed, "the dripping body held the run until it was killed").toBe(false);
+    expectFailure(r, 4);
+    expect(r.stderr).toContain("apply stopped part-way: 0 change(s) made, 1 failed (1 of them may have been written), 0 not attempted.");
+    expect(r.stderr).toContain(
+      `failed:      example.com: + page_shield_policy "Checkout": POST zones/${Z}/page_shield/policies: no answer within 2000 ms (ZONEFORM_ATTEMPT_DEADLINE); ` +
+        "the request was sent, so the write may or may not have happened and zoneform did not re-send it.",
+    );
+    expect(r.stderr).not.toContain("nothing was written");
+    expect(r.ms).toBeLessThan(6_000);
+    // Exactly the one POST the plan asked for: carried out, never sent twice.
+    expect(changingWrites(await emu.calls())).toEqual([`POST zones/${Z}/page_shield/policies`]);
+    expect(await emu.api<unknown[]>("GET", `zones/${Z}/page_shield/policies`)).toHaveLength(1);
+  }, 15_000);
+});
