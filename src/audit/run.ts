@@ -26,6 +26,10 @@ export interface AuditOptions {
   now?: () => Date;
   /** Called after each zone, e.g. for progress on stderr. */
   progress?: (line: string) => void;
+  /** Called for each item read (progress counters). */
+  onItem?: (kind: InventoryKind) => void;
+  /** Called after each zone: zones done so far, of how many. */
+  onZoneDone?: (done: number, total: number) => void;
 }
 
 export interface ZoneAudit {
@@ -90,6 +94,7 @@ export async function runAudit(
       });
       for await (const raw of items) {
         collector.countRead(kind, { unscored: kind === "script" && scoreOf(raw.js_integrity_score) === null });
+        opts.onItem?.(kind);
         const finding = classify(kind, raw, filters.malicious_below);
         if (!finding) continue;
         collector.add(finding);
@@ -99,6 +104,7 @@ export async function runAudit(
     renderer.zoneEnd(zoneId, collector);
     results.push({ zone_id: zoneId, summary: collector.summary });
     opts.progress?.(`audited ${zoneId}: ${INVENTORY_KINDS.map((k) => `${collector.summary[k].read} ${LIST_PATH[k]}`).join(", ")}`);
+    opts.onZoneDone?.(results.length, zones.length);
   }
   const totals = totalsOf(results);
   renderer.end(totals);

@@ -3,6 +3,7 @@
 // environment into a client.
 import type { Command } from "commander";
 import { createClient } from "../cloudflare/client.js";
+import { withCredentialCheck } from "../cloudflare/credential-check.js";
 import { resolveCredentials } from "../cloudflare/credentials.js";
 import { DEFAULT_RATE_LIMIT, type RateLimit } from "../cloudflare/rate-limiter.js";
 import type { CloudflareClient } from "../cloudflare/types.js";
@@ -10,11 +11,12 @@ import { UsageError } from "../errors.js";
 import type { Redactor } from "../redact.js";
 import { printable } from "../safe-text.js";
 import type { CliIO } from "./io.js";
+import type { Progress } from "./progress.js";
 
 export const DEFAULT_PARALLELISM = 8;
 export const DEFAULT_TIMEOUT_MS = 30_000;
 const MAX_PARALLELISM = 64;
-export const DEFAULT_RETRIES = 4;
+export const DEFAULT_RETRIES = 6;
 const MAX_RETRIES = 10;
 
 export interface ClientFlagValues {
@@ -41,19 +43,27 @@ export function apiUrlFrom(opts: ClientFlagValues, io: CliIO): string {
   return resolveCredentials(io.env, { apiUrl: opts.apiUrl }).baseUrl;
 }
 
-/** Builds the run's client from the flags and `io.env`; with --verbose every call is logged to stderr. */
-export function clientFromOptions(opts: ClientFlagValues, io: CliIO, redactor?: Redactor): CloudflareClient {
+/**
+ * Builds the run's client from the flags and `io.env`; with --verbose every call is logged to stderr.
+ * With `progress`, the log goes through it (so a terminal's progress line stays whole), it is told of
+ * every wait for the rate limit, and it reads the client's request count and budget.
+ */
+export function clientFromOptions(opts: ClientFlagValues, io: CliIO, redactor?: Redactor, progress?: Progress): CloudflareClient {
   const { baseUrl, auth } = resolveCredentials(io.env, { apiUrl: opts.apiUrl });
-  return createClient({
+  const client = createClient({
     baseUrl,
     auth,
     parallelism: opts.parallelism === undefined ? DEFAULT_PARALLELISM : parseParallelism(String(opts.parallelism)),
     rateLimit: opts.rateLimit === undefined ? DEFAULT_RATE_LIMIT : typeof opts.rateLimit === "string" ? parseRateLimit(opts.rateLimit) : checkRateLimit(opts.rateLimit),
     timeoutMs: opts.timeout === undefined ? DEFAULT_TIMEOUT_MS : parseTimeout(String(opts.timeout)),
     retries: opts.retries === undefined ? DEFAULT_RETRIES : parseRetries(String(opts.retries)),
-    log: opts.verbose ? (line) => io.stderr.write(`${printable(line)}\n`) : undefined,
+    log: opts.verbose ? (line) => (progress ? progress.log(printable(line)) : io.stderr.write(`${printable(line)}\n`)) : undefined,
+    onWait: progress && ((ms, reason) => progress.onWait(ms, reason)),
     redactor,
   });
+  progress?.watch(client);
+  // A 401/403 says whether the token is invalid, expired or disabled, or lacks a permission.
+  return withCredentialCheck(client, "token" in auth ? "token" : "key");
 }
 
 /** `--retries N`: a whole number from 0 to 10. */

@@ -9,6 +9,7 @@ import { dirname, join, relative } from "node:path";
 import process from "node:process";
 import pc from "picocolors";
 import { startEmulator, type RunningEmulator } from "../emulator/index.js";
+import { useColor } from "./color.js";
 import { processIO, type CliIO } from "./io.js";
 import { main } from "./program.js";
 
@@ -89,7 +90,7 @@ interface Step {
 }
 
 export async function runDemo(io: CliIO): Promise<number> {
-  const c = pc.createColors(io.stdout.isTTY && !io.env.NO_COLOR);
+  const c = pc.createColors(useColor(io, {}));
   const emu = await startEmulator({ port: 0 });
   const env: NodeJS.ProcessEnv = { ...io.env, ...DEMO_ENV };
   delete env.CLOUDFLARE_EMAIL;

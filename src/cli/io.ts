@@ -44,16 +44,43 @@ export function redactingIO(io: CliIO, opts: { keepEnv?: string[] } = {}): CliIO
   return { ...io, stdout: wrap(io.stdout), stderr: wrap(io.stderr), secrets };
 }
 
+/** Errors that mean the reader of a standard stream went away (`zoneform plan | head -3`). */
+const READER_GONE = new Set(["EPIPE", "ECONNRESET", "ERR_STREAM_DESTROYED", "EOF"]);
+
+let outputFailure: NodeJS.ErrnoException | undefined;
+
+/** A write to stdout or stderr failed for a reason other than its reader going away (a full disk). */
+export function outputFailed(): NodeJS.ErrnoException | undefined {
+  return outputFailure;
+}
+
+/**
+ * A standard stream that never crashes the process: once its reader has gone (EPIPE), further writes
+ * are dropped and the command finishes its work quietly, with its own exit code (README "Exit codes").
+ * Any other write error (ENOSPC on `> plan.json`) is kept for main.ts to turn into exit 1.
+ */
 function streamOutput(stream: NodeJS.WriteStream): Output {
+  let gone = false;
+  stream.on("error", (err: NodeJS.ErrnoException) => {
+    gone = true;
+    if (!READER_GONE.has(err.code ?? "")) outputFailure ??= err;
+  });
   return {
     write: (text) => {
-      stream.write(text);
+      if (gone || stream.destroyed || !stream.writable) return;
+      try {
+        stream.write(text);
+      } catch {
+        gone = true;
+      }
     },
     get isTTY() {
       return Boolean(stream.isTTY);
     },
   };
 }
+
+const SHUTDOWN_SIGNALS: NodeJS.Signals[] = process.platform === "win32" ? ["SIGINT", "SIGTERM"] : ["SIGINT", "SIGTERM", "SIGHUP"];
 
 export function processIO(): CliIO {
   return {
@@ -72,10 +99,12 @@ export function processIO(): CliIO {
           }
         }
       : undefined,
+    // Ctrl+C, `kill`, and the terminal closing (SIGHUP) all stop it the same way. The handlers stay
+    // installed: a second signal while the emulator saves its state must not kill it half-way.
+    // Closing stdin or stdout does not stop it (nothing reads stdin; writes to a gone stdout are dropped).
     waitForShutdown: () =>
       new Promise<void>((resolve) => {
-        process.once("SIGINT", () => resolve());
-        process.once("SIGTERM", () => resolve());
+        for (const signal of SHUTDOWN_SIGNALS) process.on(signal, () => resolve());
       }),
   };
 }

@@ -2,7 +2,11 @@
 // The `zoneform` executable.
 import process from "node:process";
 import { main } from "./program.js";
-import { processIO } from "./io.js";
+import { outputFailed, processIO } from "./io.js";
 
-const code = await main(process.argv.slice(2), processIO());
-process.exitCode = code;
+const io = processIO();
+const code = await main(process.argv.slice(2), io);
+// A reader that went away (`| head`) is not an error; a write that failed otherwise (a full disk) is.
+const failed = outputFailed();
+if (failed && code === 0) io.stderr.write(`Error: writing the output failed (${failed.code ?? failed.message})\n`);
+process.exitCode = failed && code === 0 ? 1 : code;

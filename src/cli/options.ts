@@ -12,6 +12,8 @@ export interface CommonOptions {
   /** --zone, repeatable: zone ids or names to limit the command to. */
   zone?: string[];
   verbose?: boolean;
+  /** --quiet: no progress on stderr. */
+  quiet?: boolean;
   /** false with --no-color. */
   color?: boolean;
 }
@@ -27,7 +29,7 @@ function collect(value: string, previous: string[] | undefined): string[] {
 }
 
 export function addZoneOption(cmd: Command): Command {
-  return cmd.addOption(new Option("--zone <id>", "limit to this zone (zone_id or name; repeatable)").argParser(collect));
+  return cmd.addOption(new Option("--zone <id|name>", "limit to this zone of the file (zone_id or name; repeatable)").argParser(collect));
 }
 
 export function addVerboseOption(cmd: Command): Command {
@@ -35,12 +37,35 @@ export function addVerboseOption(cmd: Command): Command {
 }
 
 export function addColorOption(cmd: Command): Command {
-  return cmd.option("--no-color", "no colours in the output (also NO_COLOR=1)");
+  return cmd.option("--no-color", "no colours in the output (also NO_COLOR=1; TERM=dumb too; FORCE_COLOR=1 colours even a pipe)");
 }
 
-/** --zone ID (repeatable), --verbose, --no-color. */
+export interface ApproveOptions {
+  autoApprove?: boolean;
+  /** --yes: the alias of --auto-approve. */
+  yes?: boolean;
+}
+
+/** The one confirmation flag, `--auto-approve`, and its alias `--yes`, of every command that asks. */
+export function addApproveOptions(cmd: Command): Command {
+  return cmd
+    .option("--auto-approve", "do not ask for confirmation (needed when stdin is not a terminal)")
+    .option("--yes", "alias of --auto-approve");
+}
+
+/** The user approved in advance with --auto-approve or --yes. */
+export function approvedInAdvance(opts: ApproveOptions): boolean {
+  return Boolean(opts.autoApprove || opts.yes);
+}
+
+/** --quiet: no progress on stderr (errors and warnings still shown), for the commands that show it. */
+export function addQuietOption(cmd: Command): Command {
+  return cmd.option("--quiet", "no progress on stderr (errors and warnings are still shown)");
+}
+
+/** --zone ID (repeatable), --verbose, --quiet, --no-color. */
 export function addCommonOptions(cmd: Command): Command {
-  return addColorOption(addVerboseOption(addZoneOption(cmd)));
+  return addColorOption(addQuietOption(addVerboseOption(addZoneOption(cmd))));
 }
 
 /** The config path a command should load: -c, else ./zoneform.yaml. */

@@ -12,7 +12,9 @@ import { renderPlanText } from "../plan/render/text.js";
 import { displayRedactor, planForDisplay, planForFile } from "../plan/secrets.js";
 import { printable } from "../safe-text.js";
 import { clientFromOptions } from "./client-options.js";
+import { useColor } from "./color.js";
 import type { CliIO } from "./io.js";
+import { progressFor, type Progress } from "./progress.js";
 import { inShard, type Shard } from "./shard.js";
 
 export interface PlanningOptions {
@@ -22,22 +24,26 @@ export interface PlanningOptions {
   color?: boolean;
   parallelism?: number;
   shard?: Shard;
+  /** --quiet: no progress on stderr. */
+  quiet?: boolean;
   [flag: string]: unknown;
 }
 
-export function useColor(io: CliIO, opts: { color?: boolean }): boolean {
-  return io.stdout.isTTY && opts.color !== false && !io.env.NO_COLOR;
-}
+/** The one colour decision (src/cli/color.ts), kept importable from here. */
+export { useColor };
 
 /** Keeps the zones named by --zone (id or name; an unknown one is a usage error) and in --shard. */
 export function selectZones(desired: DesiredState, wanted: string[] | undefined, shard?: Shard): DesiredState {
   if (shard) desired = { ...desired, zones: desired.zones.filter((z) => inShard(z.zone_id, shard)) };
   if (!wanted || wanted.length === 0) return desired;
-  const unknown = wanted.filter((w) => !desired.zones.some((z) => z.zone_id === w || z.name === w));
+  // Ids and names compare as zone-ref.ts reads them: case-insensitive, a final dot dropped.
+  const key = (s: string) => s.trim().toLowerCase().replace(/\.$/, "");
+  const matches = (z: DesiredState["zones"][number], w: string) => key(z.zone_id) === key(w) || (z.name !== undefined && key(z.name) === key(w));
+  const unknown = wanted.filter((w) => !desired.zones.some((z) => matches(z, w)));
   if (unknown.length > 0) {
     throw new UsageError(`--zone ${unknown.join(", ")}: no such zone in the configuration (give a zone_id or name from the file)`);
   }
-  return { ...desired, zones: desired.zones.filter((z) => wanted.includes(z.zone_id) || (z.name !== undefined && wanted.includes(z.name))) };
+  return { ...desired, zones: desired.zones.filter((z) => wanted.some((w) => matches(z, w))) };
 }
 
 export async function loadDesired(opts: PlanningOptions, io: CliIO): Promise<DesiredState> {
@@ -51,18 +57,33 @@ export async function makePlan(
   opts: PlanningOptions,
   io: CliIO,
   beforeRead?: (desired: DesiredState) => Promise<void>,
-): Promise<{ plan: Plan; desired: DesiredState; client: CloudflareClient }> {
+  label = "plan",
+): Promise<{ plan: Plan; desired: DesiredState; client: CloudflareClient; progress: Progress }> {
   const desired = await loadDesired(opts, io);
   await beforeRead?.(desired);
-  const client = clientFromOptions(opts, io, displayRedactor(desired));
-  const progress = opts.verbose || io.stderr.isTTY ? (l: string) => io.stderr.write(`${printable(l)}\n`) : undefined;
-  progress?.(`Reading ${desired.zones.length} zone(s)…`);
+  const progress = progressFor(io, opts);
+  const client = clientFromOptions(opts, io, displayRedactor(desired), progress);
   try {
-    const plan = await reconcile({ client, desired, parallelism: opts.parallelism, progress });
-    return { plan, desired, client };
+    const plan = await readZones(client, desired, opts, progress, label);
+    return { plan, desired, client, progress };
   } catch (err) {
     await client.close();
     throw err;
+  }
+}
+
+/**
+ * Reads and plans the zones, showing progress (`plan: 3/40 zones read, …`) until they are read; with
+ * --verbose also a line per zone. The progress line is gone when it returns.
+ */
+export async function readZones(client: CloudflareClient, desired: DesiredState, opts: PlanningOptions, progress: Progress, label = "plan"): Promise<Plan> {
+  const verbose = opts.verbose ? (l: string) => progress.log(printable(l)) : undefined;
+  verbose?.(`Reading ${desired.zones.length} zone(s)…`);
+  progress.begin(label, "zones read", desired.zones.length);
+  try {
+    return await reconcile({ client, desired, parallelism: opts.parallelism, progress: verbose, onZoneDone: (done, total) => progress.update(done, total) });
+  } finally {
+    progress.end();
   }
 }
 

@@ -54,12 +54,30 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
   let exitCode: number = EXIT.ok;
   const ctx: CommandContext = { io, setExit: (c) => (exitCode = c) };
   try {
+    argv = helpRequest(argv);
     const program = await buildProgram(ctx, argv[0]);
-    await program.parseAsync(argv, { from: "user" });
+    await program.parseAsync(groupHelpRequest(argv, program), { from: "user" });
     return exitCode;
   } catch (err) {
     return reportError(err, io, argv.includes("--verbose"));
   }
+}
+
+/**
+ * Help always goes to stdout and exits 0: `zoneform help X Y` is `zoneform X Y --help`, and bare
+ * `zoneform` is `zoneform --help` (commander would print it on stderr as an error).
+ */
+export function helpRequest(argv: string[]): string[] {
+  if (argv.length === 0) return ["--help"];
+  if (argv[0] === "help" && argv.length > 1) return [...argv.slice(1), "--help"];
+  return argv;
+}
+
+/** A command group named alone (`zoneform waf-migration`) shows its help on stdout, like bare `zoneform`. */
+function groupHelpRequest(argv: string[], program: Command): string[] {
+  if (argv.length !== 1) return argv;
+  const group = program.commands.find((c) => c.name() === argv[0] && c.commands.length > 0);
+  return group ? [...argv, "--help"] : argv;
 }
 
 export function reportError(err: unknown, io: CliIO, verbose: boolean): number {

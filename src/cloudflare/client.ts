@@ -25,7 +25,7 @@ export interface ClientOptions {
   rateLimit?: RateLimit;
   /** Per-attempt timeout in ms: no answer (headers) or no body data for this long fails it (default 30000). */
   timeoutMs?: number;
-  /** Retries after the first attempt (default 4). */
+  /** Retries after the first attempt (default 6). */
   retries?: number;
   /** Verbose log, one line per call; lines are already redacted. */
   log?: (line: string) => void;
@@ -39,6 +39,8 @@ export interface ClientOptions {
   maxRetryDelayMs?: number;
   /** Longest Retry-After honoured (default 60000); an API asking for longer fails the call. */
   maxRetryAfterMs?: number;
+  /** Told when every request must wait for the rate limit: for how long, and why (for progress). */
+  onWait?: (ms: number, reason: string) => void;
 }
 
 export interface ClientStats {
@@ -71,6 +73,9 @@ interface AttemptState {
   deadlineMs: number;
   /** The current attempt got its answer's headers: a failure now is in the body. */
   answered?: boolean;
+  /** Attempts answered 429, and the time waited for them: they do not spend the call's retries. */
+  throttledAttempts: number;
+  throttledMs: number;
 }
 
 type Query = RequestOptions["query"];
@@ -98,7 +103,7 @@ export function createClient(opts: ClientOptions): CloudflareClient {
   const extra = opts.redactor;
   const redact = (text: string): string => redactUrls(redactor.redact(extra ? extra.redact(text) : text));
 
-  const limiter = new RateLimiter({ ...(opts.rateLimit ?? DEFAULT_RATE_LIMIT), log: log && ((l) => log(redact(l))) });
+  const limiter = new RateLimiter({ ...(opts.rateLimit ?? DEFAULT_RATE_LIMIT), log: log && ((l) => log(redact(l))), onWait: opts.onWait });
   const semaphore = new Semaphore(parallelism);
   const stats: ClientStats = { requests: 0, retries: 0, throttled: 0 };
 
@@ -169,8 +174,19 @@ export function createClient(opts: ClientOptions): CloudflareClient {
         e.code === "UND_ERR_REQ_RETRY" && typeof e.statusCode === "number"
           ? { kind: "status", status: e.statusCode, headers: e.headers ?? {} }
           : { kind: "network", code: e.code };
-      const decision = decideRetry(state.idempotent ? "GET" : state.method, failure, state.attempts, policy);
+      // A 429 is the rate limit, not a failure of this call: it pauses the run (see onAnswer) without
+      // spending the call's retries, for as long as Cloudflare may block (5 minutes) in all.
+      const throttled = failure.kind === "status" && failure.status === 429;
+      const decision = throttled
+        ? state.throttledMs >= MAX_THROTTLED_MS
+          ? ({ retry: false, reason: "exhausted" } as const)
+          : decideRetry(state.method, failure, 1, policy)
+        : decideRetry(state.idempotent ? "GET" : state.method, failure, state.attempts - state.throttledAttempts, policy);
       if (decision.retry) {
+        if (throttled) {
+          state.throttledAttempts++;
+          state.throttledMs += decision.delayMs;
+        }
         state.retries++;
         stats.retries++;
         state.delayMs = decision.delayMs;
@@ -190,7 +206,16 @@ export function createClient(opts: ClientOptions): CloudflareClient {
     const hasBody = ro.body !== undefined;
     const reqHeaders = hasBody ? { ...headers, "content-type": "application/json" } : headers;
     const perTimeout = ro.timeoutMs ?? timeoutMs;
-    const state: AttemptState = { method, idempotent: ro.idempotent === true, attempts: 0, retries: 0, delayMs: 0, deadlineMs: perTimeout };
+    const state: AttemptState = {
+      method,
+      idempotent: ro.idempotent === true,
+      attempts: 0,
+      retries: 0,
+      delayMs: 0,
+      deadlineMs: perTimeout,
+      throttledAttempts: 0,
+      throttledMs: 0,
+    };
 
     const release = await semaphore.acquire();
     const started = Date.now();
@@ -219,7 +244,9 @@ export function createClient(opts: ClientOptions): CloudflareClient {
         } catch (err) {
           const e = err as Error & { code?: string };
           // Cut off inside the body: a read (or an idempotent call) is made again from the start.
-          const again = state.answered ? decideRetry(state.idempotent ? "GET" : method, { kind: "network", code: e.code }, state.attempts, policy) : { retry: false as const };
+          const again = state.answered
+            ? decideRetry(state.idempotent ? "GET" : method, { kind: "network", code: e.code }, state.attempts - state.throttledAttempts, policy)
+            : { retry: false as const };
           if (again.retry) {
             state.retries++;
             stats.retries++;
@@ -351,6 +378,7 @@ export function createClient(opts: ClientOptions): CloudflareClient {
       return out;
     },
     stats: () => ({ ...stats }),
+    budget: () => limiter.budget(),
     async close() {
       limiter.close();
       await agent.close();
@@ -415,6 +443,9 @@ function listOf<T>(env: Envelope<unknown>, method: string, path: string): T[] {
     retryable: false,
   });
 }
+
+/** The longest a call waits out 429s in all: Cloudflare blocks a token for up to 5 minutes. */
+const MAX_THROTTLED_MS = 5 * 60_000;
 
 /** The most pages one list read may take (500 000 items at 50 a page): past it the list is endless. */
 export const MAX_PAGES = 10_000;

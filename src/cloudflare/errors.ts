@@ -160,7 +160,11 @@ function apiError(ctx: ResponseContext, errors: ApiErrorDetail[], oddBody?: stri
     const hint = permissionHint(method, path);
     message = `${who} permission for ${method} ${path}${cf}${hint ? `; it needs ${hint}` : ""}`;
   } else if (status === 404 && zoneMatch && !oddBody && (codes.size === 0 || [...codes].some((c) => ROUTING_CODES.has(c)) || zoneMatch[2] === "")) {
-    message = `zone ${zoneMatch[1]} not found or not accessible with this token (${method} ${path}${errors.length > 0 ? `; Cloudflare: ${describeErrors(errors)}` : ""})`;
+    const who = ctx.auth === "token" ? "this token" : "these credentials";
+    message =
+      `zone ${zoneMatch[1]} not found or not accessible with ${who}: no such zone, or ${who} cannot see it ` +
+      `(check the zone id, and${ctx.auth === "token" ? " that the token's zone resources include the zone" : " the account the zone is in"}; ` +
+      `${method} ${path}${errors.length > 0 ? `; Cloudflare: ${describeErrors(errors)}` : ""})`;
   } else if ((status === 400 || status === 404) && (codes.has(7003) || codes.has(7000))) {
     const bad = malformedSegment(path);
     message = `malformed id${bad ? ` "${bad}"` : ""} in ${method} ${path}${cf}: Cloudflare ids are 32 lower-case hex characters`;
@@ -202,17 +206,33 @@ function malformedSegment(path: string): string | undefined {
   return undefined;
 }
 
+/** A token permission, as the dashboard names it ("Page Shield") with its level, on a zone or an account. */
+export interface RequiredPermission {
+  name: string;
+  level: "Read" | "Edit";
+  scope: "zone" | "account";
+}
+
+/** Which token permission a call needs (README "Quick start"), or undefined when zoneform cannot say. */
+export function requiredPermission(method: string, path: string): RequiredPermission | undefined {
+  const level = method === "GET" ? "Read" : "Edit";
+  if (/^accounts\/[^/]+\/rulesets/.test(path)) return { name: "Account Rulesets", level, scope: "account" };
+  if (!path.startsWith("zones/")) return undefined;
+  const zone = (name: string, l: RequiredPermission["level"] = level): RequiredPermission => ({ name, level: l, scope: "zone" });
+  if (/^zones\/[^/]+$/.test(path)) return zone("Zone");
+  if (path.includes("/page_shield")) return zone("Page Shield");
+  if (path.includes("/rulesets/phases/http_log_custom_fields")) return zone("Logs");
+  if (path.includes("/rulesets") || path.includes("/waf_migration")) return zone("Zone WAF");
+  // Logpush jobs hold destination credentials: reading them needs Edit too.
+  if (path.includes("/logpush")) return zone("Logs", "Edit");
+  if (path.includes("/custom_hostnames")) return zone("SSL and Certificates");
+  return undefined;
+}
+
 /** Which token permission an API area needs, for the 403 message. */
 export function permissionHint(method: string, path: string): string | undefined {
-  const level = method === "GET" ? "Read" : "Edit";
-  if (/^accounts\/[^/]+\/rulesets/.test(path)) return `the "Account Rulesets: ${level}" permission on the account`;
-  if (!path.startsWith("zones/")) return undefined;
-  if (path.includes("/page_shield")) return `the "Page Shield: ${level}" permission on the zone`;
-  if (path.includes("/rulesets/phases/http_log_custom_fields")) return `the "Logs: ${level}" permission on the zone`;
-  if (path.includes("/rulesets") || path.includes("/waf_migration")) return `the "Zone WAF: ${level}" permission on the zone`;
-  if (path.includes("/logpush")) return `the "Logs: ${level}" permission on the zone`;
-  if (path.includes("/custom_hostnames")) return `the "SSL and Certificates: ${level}" permission on the zone`;
-  return undefined;
+  const p = requiredPermission(method, path);
+  return p && `the "${p.name}: ${p.level}" permission on the ${p.scope}`;
 }
 
 function describeNonJson(ctx: ResponseContext): string {

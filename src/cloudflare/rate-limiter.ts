@@ -26,6 +26,26 @@ export interface RateLimiterOptions extends RateLimit {
   now?: () => number;
   /** Told when the limiter starts holding requests back, and why. */
   log?: (line: string) => void;
+  /**
+   * Told each time requests must wait longer than already announced: for how long from now, and why
+   * (one of WAIT_REASONS, or the reason given to pauseFor). Nothing is called while requests flow.
+   */
+  onWait?: (ms: number, reason: string) => void;
+}
+
+/** Why requests wait, in words for the progress line. */
+export const WAIT_REASONS = {
+  window: "this run has sent them all",
+  retryAfter: "the server asked to wait after a 429",
+  serverBudget: "the server says the shared budget is used up",
+  serverPace: "the server says the shared budget is running low",
+} as const;
+
+/** What is left of the rate-limit budget: requests that may still be sent in the current window. */
+export interface RateBudget {
+  remaining: number;
+  requests: number;
+  seconds: number;
 }
 
 export class RateLimiter {
@@ -33,10 +53,16 @@ export class RateLimiter {
   readonly windowMs: number;
   private readonly now: () => number;
   private readonly log?: (line: string) => void;
+  private readonly onWait?: (ms: number, reason: string) => void;
   private inflight = 0;
   /** Answer times of finished requests still inside the window, oldest first. */
   private finished: number[] = [];
   private blockedUntil = 0;
+  private blockReason: string = WAIT_REASONS.retryAfter;
+  /** The end of the last wait announced to onWait. */
+  private announcedUntil = 0;
+  /** The server's `remaining` from the last answer that carried it. */
+  private serverRemaining: number | undefined;
   /** Minimum gap between two sends, set when the server says the budget is running low. */
   private paceMs = 0;
   private lastSend = 0;
@@ -50,6 +76,7 @@ export class RateLimiter {
     this.windowMs = opts.seconds * 1000;
     this.now = opts.now ?? Date.now;
     this.log = opts.log;
+    this.onWait = opts.onWait;
   }
 
   /** Waits until one more request may be sent. */
@@ -60,14 +87,31 @@ export class RateLimiter {
     });
   }
 
-  /** Every caller waits at least `ms` from now (a 429's Retry-After). */
-  pauseFor(ms: number, why?: string): void {
-    const until = this.now() + ms;
+  /** Every caller waits at least `ms` from now (a 429's Retry-After); `reason` is what onWait is told. */
+  pauseFor(ms: number, why?: string, reason: string = WAIT_REASONS.retryAfter): void {
+    const now = this.now();
+    const until = now + ms;
     if (until > this.blockedUntil) {
       this.blockedUntil = until;
+      this.blockReason = reason;
       if (why) this.log?.(`${why}: pausing all requests for ${formatMs(ms)}`);
+      this.announce(now, until, reason);
     }
     this.pump();
+  }
+
+  /** What is left of the budget in the current window: the lower of this run's count and the server's. */
+  budget(): RateBudget {
+    this.prune(this.now());
+    const own = Math.max(0, this.requests - this.inflight - this.finished.length);
+    const remaining = this.serverRemaining === undefined ? own : Math.min(own, Math.max(0, this.serverRemaining));
+    return { remaining, requests: this.requests, seconds: this.windowMs / 1000 };
+  }
+
+  private announce(now: number, until: number, reason: string): void {
+    if (!this.onWait || until <= now || until <= this.announcedUntil) return;
+    this.announcedUntil = until;
+    this.onWait(until - now, reason);
   }
 
   /**
@@ -78,6 +122,7 @@ export class RateLimiter {
   observe(headers: Headers): void {
     const rl = parseRateHeaders(headers);
     if (rl.remaining === undefined) return;
+    this.serverRemaining = rl.remaining;
     const limit = rl.limit ?? this.requests;
     const resetMs = rl.resetSeconds !== undefined ? rl.resetSeconds * 1000 : undefined;
     const evenPace = this.windowMs / this.requests;
@@ -85,7 +130,7 @@ export class RateLimiter {
     const left = rl.remaining - Math.max(0, this.inflight - 1);
     if (left <= 0) {
       const wait = resetMs ?? evenPace * Math.max(1, this.inflight);
-      this.pauseFor(wait, `rate limit budget used up (remaining ${rl.remaining})`);
+      this.pauseFor(wait, `rate limit budget used up (remaining ${rl.remaining})`, WAIT_REASONS.serverBudget);
     } else if (rl.remaining < Math.max(2, limit * 0.1)) {
       const pace = resetMs !== undefined ? resetMs / left : evenPace;
       if (pace > this.paceMs) this.log?.(`rate limit budget low (remaining ${rl.remaining}): one request every ${formatMs(pace)}`);
@@ -134,12 +179,20 @@ export class RateLimiter {
     return at;
   }
 
+  /** Which of nextSendAt's bounds holds requests back until `at`. */
+  private waitReason(at: number): string {
+    if (at <= this.blockedUntil) return this.blockReason;
+    if (at <= this.lastSend + this.paceMs) return WAIT_REASONS.serverPace;
+    return WAIT_REASONS.window;
+  }
+
   private pump(): void {
     while (this.queue.length > 0) {
       const now = this.now();
       const at = this.nextSendAt(now);
       if (at === undefined) return; // a finishing request will pump again
       if (at > now) {
+        if (this.onWait && at > this.announcedUntil) this.announce(now, at, this.waitReason(at));
         this.schedule(at - now);
         return;
       }

@@ -6,7 +6,7 @@
 import type { HttpMethod } from "../model/plan.js";
 
 export interface RetryPolicy {
-  /** Retries after the first attempt (default 4). */
+  /** Retries after the first attempt (default 6). */
   retries: number;
   /** First backoff (default 500 ms), doubled each retry up to maxDelayMs (default 8 s). */
   baseDelayMs: number;
@@ -19,7 +19,7 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-  retries: 4,
+  retries: 6,
   baseDelayMs: 500,
   maxDelayMs: 8_000,
   jitter: 0.25,

@@ -45,5 +45,7 @@ export interface CloudflareClient {
   listAll<T>(path: string, opts?: { query?: RequestOptions["query"]; perPage?: number }): Promise<T[]>;
   /** Counters for --verbose summaries and the benchmark. */
   stats(): { requests: number; retries: number; throttled: number };
+  /** What is left of the rate-limit budget in the current window (for progress); absent in test doubles. */
+  budget?(): { remaining: number; requests: number; seconds: number };
   close(): Promise<void>;
 }

@@ -4,12 +4,12 @@
 // Bodies are checked before anything changes (admin-input.ts): nonsense is a 400 naming each wrong field.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { generateInventory } from "./inventory.js";
-import { zoneIdFor } from "./ids.js";
+import { tokenIdFor, zoneIdFor } from "./ids.js";
 import { ownershipToken } from "./ownership.js";
 import { createEmptyZone } from "./seed.js";
 import { parseBody, readBody, sendJson } from "./http-util.js";
 import type { EmulatorRuntime } from "./server.js";
-import { normalizeState, StateDocumentError } from "./state-file.js";
+import { normalizeState, normalizeTokenDetails, StateDocumentError } from "./state-file.js";
 import { recordedPath, RecordedAnswerError, stateFromRecorded, type RecordedAnswer } from "./recorded.js";
 import type { FaultSpec } from "./faults.js";
 import { ApiFault } from "./types.js";
@@ -77,6 +77,7 @@ const HANDLERS: Record<string, AdminHandler> = {
     rt.limiter.clear();
     return rt.state.rate_limit;
   },
+  "PUT tokens": putToken,
   "GET requests": (rt) => rt.requests,
   "DELETE requests": (rt) => {
     rt.requests.length = 0;
@@ -133,6 +134,25 @@ function addZone(rt: EmulatorRuntime, body: unknown): unknown {
   const wafMode = (b.waf_migration as "previous" | "new" | undefined) ?? "new";
   rt.state.zones.push(createEmptyZone(name, plan, { wafMode, now: new Date().toISOString() }));
   return { id };
+}
+
+const TOKEN_FIELDS = ["token", "status", "not_before", "expires_on", "policies"];
+
+/** Accepts `token` (added if new) with what the token check and `GET user/tokens/{id}` should say of it. */
+function putToken(rt: EmulatorRuntime, body: unknown): unknown {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) throw new AdminInputError(["the body must be a JSON object"]);
+  const { token, ...details } = body as Record<string, unknown>;
+  const problems: string[] = [];
+  if (typeof token !== "string" || !/^[\x21-\x7e]+$/.test(token)) problems.push("token is required: a string of printable characters without spaces");
+  for (const name of Object.keys(details)) {
+    if (!TOKEN_FIELDS.includes(name)) problems.push(`unknown field ${JSON.stringify(name)}; accepted fields: ${TOKEN_FIELDS.join(", ")}`);
+  }
+  const parsed = normalizeTokenDetails({ token: details }, problems);
+  if (problems.length > 0) throw new AdminInputError(problems.map((p) => p.replace("credentials.token_details[<a token>].", "")));
+  const credentials = rt.state.credentials;
+  if (!credentials.tokens.includes(token as string)) credentials.tokens.push(token as string);
+  credentials.token_details = { ...credentials.token_details, [token as string]: parsed!.token! };
+  return { id: tokenIdFor(token as string) };
 }
 
 function replaceInventory(rt: EmulatorRuntime, body: unknown): unknown {

@@ -1,16 +1,22 @@
 // Authentication as the v4 API does it: `Authorization: Bearer <token>`, or `X-Auth-Email` with
 // `X-Auth-Key` (the global key). Returns the credential's rate-limit key or throws the real error.
+// The token check (`GET user/tokens/verify`) answers an unknown token 401 / 1000 "Invalid API Token",
+// and lets a known token that is disabled, expired or not yet valid through to say so.
 import type { IncomingHttpHeaders } from "node:http";
-import { authenticationFault, malformedAuthFault, missingAuthFault } from "./envelope.js";
-import type { EmulatorState } from "./types.js";
+import { authenticationFault, invalidTokenFault, malformedAuthFault, missingAuthFault } from "./envelope.js";
+import type { EmulatorState, TokenDetails } from "./types.js";
 
-export function authenticate(headers: IncomingHttpHeaders, credentials: EmulatorState["credentials"]): string {
+export const VERIFY_PATH = "user/tokens/verify";
+
+export function authenticate(headers: IncomingHttpHeaders, credentials: EmulatorState["credentials"], path?: string): string {
   const authorization = header(headers, "authorization");
   if (authorization !== undefined) {
     const m = /^Bearer[ ]+([^\s]+)\s*$/i.exec(authorization);
     if (!m) throw malformedAuthFault();
     const token = m[1]!;
-    if (!credentials.tokens.includes(token)) throw authenticationFault();
+    const verifying = path === VERIFY_PATH;
+    if (!credentials.tokens.includes(token)) throw verifying ? invalidTokenFault() : authenticationFault();
+    if (!verifying && tokenState(credentials.token_details?.[token]) !== "active") throw authenticationFault();
     return `token:${token}`;
   }
   const email = header(headers, "x-auth-email");
@@ -19,6 +25,14 @@ export function authenticate(headers: IncomingHttpHeaders, credentials: Emulator
   const known = credentials.keys.some((k) => k.email.toLowerCase() === email.toLowerCase() && k.key === key);
   if (!known) throw authenticationFault();
   return `key:${email.toLowerCase()}`;
+}
+
+/** Whether a token may be used now: its status, then its time limits. */
+export function tokenState(details: TokenDetails | undefined, now = Date.now()): "active" | "disabled" | "expired" | "not_yet_valid" {
+  if (details?.status === "disabled" || details?.status === "expired") return details.status;
+  if (details?.expires_on !== undefined && Date.parse(details.expires_on) <= now) return "expired";
+  if (details?.not_before !== undefined && Date.parse(details.not_before) > now) return "not_yet_valid";
+  return "active";
 }
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {

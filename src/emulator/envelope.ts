@@ -51,6 +51,11 @@ export function authenticationFault(): ApiFault {
   return new ApiFault(403, [{ code: 10000, message: "Authentication error" }]);
 }
 
+/** What `GET user/tokens/verify` answers a token it does not know. */
+export function invalidTokenFault(): ApiFault {
+  return new ApiFault(401, [{ code: 1000, message: "Invalid API Token" }]);
+}
+
 export function unknownZoneFault(): ApiFault {
   // Code chosen by the emulator (documented in the README): the real code for a well-formed but
   // unknown zone id depends on the endpoint.

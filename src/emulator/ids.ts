@@ -10,6 +10,11 @@ export function zoneIdFor(name: string): string {
   return md5Hex(name);
 }
 
+/** The id (`GET user/tokens/verify` → `id`) the emulator gives an API token: never the token itself. */
+export function tokenIdFor(token: string): string {
+  return md5Hex(`api-token:${token}`);
+}
+
 export function md5Hex(text: string): string {
   return createHash("md5").update(text).digest("hex");
 }

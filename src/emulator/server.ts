@@ -93,10 +93,10 @@ async function handleApi(rt: EmulatorRuntime, req: IncomingMessage, res: ServerR
   let outcome: Outcome;
   try {
     if (path === undefined) throw routeFault(404, apiPath);
-    const credential = authenticate(req.headers, rt.state.credentials);
+    const credential = authenticate(req.headers, rt.state.credentials, path);
     rate = rt.limiter.take(credential, rt.state.rate_limit);
     if (!rate.allowed) throw throttledFault();
-    outcome = await runRoute(rt, method, path, url.searchParams, parsed);
+    outcome = await runRoute(rt, method, path, url.searchParams, parsed, credential);
   } catch (err) {
     outcome = faultToOutcome(err, rate);
   }
@@ -115,6 +115,7 @@ async function runRoute(
   path: string,
   query: URLSearchParams,
   parsed: ParsedBody,
+  credential?: string,
 ): Promise<Outcome> {
   const { route, params } = rt.router.match(method, path);
   if (!parsed.ok) throw parsed.fault;
@@ -134,6 +135,7 @@ async function runRoute(
     state,
     zone,
     now: () => new Date().toISOString(),
+    credential,
   });
   if (answer.empty) return { status: answer.status ?? 204 };
   return { status: answer.status ?? 200, body: successEnvelope(answer.result, answer.result_info) };

@@ -3,7 +3,7 @@
 // left out is filled in as for a new empty zone, so a hand-written seed file can stay short.
 import { DEFAULT_EMAIL, DEFAULT_KEY, DEFAULT_RATE_LIMIT, DEFAULT_TOKEN, SEED_ACCOUNT_ID, SEED_TIME, createEmptyZone } from "./seed.js";
 import { seedAccountRulesets } from "./seed-rulesets.js";
-import type { AccountState, EmulatorState, ZoneState } from "./types.js";
+import type { AccountState, EmulatorState, TokenDetails, ZoneState } from "./types.js";
 import { PLAN_NAMES, planNameOf } from "./zone-plans.js";
 
 /** Thrown with every problem found in a state document. */
@@ -33,6 +33,7 @@ export function normalizeState(input: unknown): EmulatorState {
     problems.push("rate_limit must be {requests, seconds} with positive integers");
   }
   const accounts = normalizeAccounts(input.accounts, problems);
+  const tokenDetails = normalizeTokenDetails(credentials.token_details, problems);
   if (problems.length > 0) throw new StateDocumentError(problems);
   const maxJob = Math.max(0, ...[...zones, ...accounts].flatMap((z) => z.logpush_jobs.map((j) => Number(j.id) || 0)));
   return {
@@ -42,6 +43,7 @@ export function normalizeState(input: unknown): EmulatorState {
       keys: Array.isArray(credentials.keys)
         ? (credentials.keys as EmulatorState["credentials"]["keys"])
         : [{ email: DEFAULT_EMAIL, key: DEFAULT_KEY }],
+      ...(tokenDetails ? { token_details: tokenDetails } : {}),
     },
     rate_limit: input.rate_limit === undefined ? { ...DEFAULT_RATE_LIMIT } : { requests: Number(rate.requests), seconds: Number(rate.seconds) },
     account_rulesets: Array.isArray(input.account_rulesets)
@@ -86,6 +88,33 @@ function normalizeAccounts(raw: unknown, problems: string[]): AccountState[] {
     }
     return [{ ...a, id: a.id, logpush_jobs: Array.isArray(a.logpush_jobs) ? (a.logpush_jobs as AccountState["logpush_jobs"]) : [] }];
   });
+}
+
+const TOKEN_STATUSES = ["active", "disabled", "expired"];
+
+/** `credentials.token_details`: by token, a status, ISO time limits and policies, each optional. */
+export function normalizeTokenDetails(raw: unknown, problems: string[]): Record<string, TokenDetails> | undefined {
+  if (raw === undefined) return undefined;
+  if (!isObject(raw)) {
+    problems.push("credentials.token_details must be an object keyed by token");
+    return undefined;
+  }
+  const out: Record<string, TokenDetails> = {};
+  for (const [token, d] of Object.entries(raw)) {
+    const where = "credentials.token_details[<a token>]";
+    const before = problems.length;
+    if (!isObject(d)) {
+      problems.push(`${where} must be an object`);
+      continue;
+    }
+    if (d.status !== undefined && !TOKEN_STATUSES.includes(d.status as string)) problems.push(`${where}.status must be one of ${TOKEN_STATUSES.join(", ")}`);
+    for (const k of ["not_before", "expires_on"] as const) {
+      if (d[k] !== undefined && (typeof d[k] !== "string" || Number.isNaN(Date.parse(d[k] as string)))) problems.push(`${where}.${k} must be an ISO date-time`);
+    }
+    if (d.policies !== undefined && (!Array.isArray(d.policies) || !d.policies.every(isObject))) problems.push(`${where}.policies must be an array of objects`);
+    if (problems.length === before) out[token] = d as TokenDetails;
+  }
+  return out;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -35,6 +35,8 @@ export interface RouteRequest {
   /** The zone named by `:zone_id`, already checked to exist (404 otherwise). */
   zone?: ZoneState;
   now: () => string;
+  /** Who is calling: `token:<token>` or `key:<email>` (auth.ts). */
+  credential?: string;
 }
 
 export interface RouteResponse {
@@ -120,6 +122,16 @@ export interface ZoneState {
   };
 }
 
+/** See `credentials.token_details`. */
+export interface TokenDetails {
+  status?: "active" | "disabled" | "expired";
+  /** ISO times: the token is refused before `not_before` and from `expires_on` on. */
+  not_before?: string;
+  expires_on?: string;
+  /** As `GET user/tokens/{id}` answers them; shown, not enforced. */
+  policies?: Array<Record<string, unknown>>;
+}
+
 /** An account's own objects (account-level Logpush jobs so far). */
 export interface AccountState {
   id: string;
@@ -137,6 +149,12 @@ export interface EmulatorState {
   credentials: {
     tokens: string[];
     keys: Array<{ email: string; key: string }>;
+    /**
+     * What `GET user/tokens/verify` and `GET user/tokens/{id}` tell of a token, by token. A token not
+     * listed is active with no time limits, and its permissions are not shown (as for a real token
+     * without "API Tokens: Read"). A token that is not active, or outside its time limits, is refused.
+     */
+    token_details?: Record<string, TokenDetails>;
   };
   rate_limit: { requests: number; seconds: number };
   /** Account-level managed rulesets (OWASP Core, Cloudflare Managed). */

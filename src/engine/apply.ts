@@ -3,8 +3,9 @@
 // on top of a state we no longer know. The report says what was done, what failed and what was not.
 import pLimit from "p-limit";
 import type { CloudflareClient } from "../cloudflare/types.js";
+import { isTimeoutError } from "../cloudflare/retry.js";
 import { ApiError, ApplyError, NetworkError, RuntimeError, ZoneformError } from "../errors.js";
-import type { Change, Plan } from "../model/plan.js";
+import type { Change, Finder, Operation, Plan } from "../model/plan.js";
 import { printable } from "../safe-text.js";
 import { ZONES_PER_REQUEST_SLOT } from "./reconcile.js";
 
@@ -14,12 +15,18 @@ export interface ApplyReport {
   notDone: string[];
   /** Failed changes whose writes may have happened (a write sent with no clear answer, or part of a change made). */
   uncertain: string[];
+  /** Stopped by an interrupt: the changes not attempted were left for the next run. */
+  interrupted?: boolean;
 }
 
 export interface ApplyOptions {
   client: CloudflareClient;
   parallelism?: number;
   progress?: (line: string) => void;
+  /** Asked before each change: once it says stop, nothing new is started (Ctrl+C). */
+  shouldStop?: () => boolean;
+  /** Told when a change starts and ends, so an interrupted run can say what was in flight. */
+  onChange?: (what: string, state: "start" | "end") => void;
 }
 
 const SIGN: Record<Change["kind"], string> = { create: "+", update: "~", replace: "-/+", delete: "-" };
@@ -45,20 +52,72 @@ function alreadyGone(method: string, err: unknown): boolean {
   return method === "DELETE" && err instanceof ApiError && err.isNotFound();
 }
 
+/** The item `finder` describes, if `GET finder.path` shows one (null when it shows none). */
+async function findCreated(client: CloudflareClient, finder: Finder): Promise<Record<string, unknown> | null> {
+  let answer: unknown;
+  try {
+    answer = await client.request<unknown>("GET", finder.path);
+  } catch (err) {
+    // An entry point that does not exist holds no rule.
+    if (err instanceof ApiError && err.isNotFound()) return null;
+    throw err;
+  }
+  const items = finder.list === undefined ? answer : (answer as Record<string, unknown> | null)?.[finder.list];
+  if (!Array.isArray(items)) return null;
+  const hit = items.find(
+    (i) => i !== null && typeof i === "object" && Object.entries(finder.match).every(([k, v]) => (i as Record<string, unknown>)[k] === v),
+  );
+  return (hit as Record<string, unknown> | undefined) ?? null;
+}
+
 /**
- * Before a create: nothing with its identity may have appeared since the plan read the zone (a second
+ * Before a create: nothing like what it makes may have appeared since the plan read the zone (a second
  * apply running elsewhere). If something did, the zone stops instead of making a duplicate.
  */
-async function assertStillAbsent(client: CloudflareClient, zoneLabel: string, change: Change): Promise<void> {
-  const { path, key, value } = change.expect_absent!;
-  const items = await client.request<unknown>("GET", path);
-  const found = Array.isArray(items) && items.some((i) => i !== null && typeof i === "object" && (i as Record<string, unknown>)[key] === value);
-  if (found) {
+async function assertStillAbsent(client: CloudflareClient, zoneLabel: string, change: Change, finder: Finder): Promise<void> {
+  if (await findCreated(client, finder)) {
     throw new RuntimeError(
       `${change.resource} "${change.identity}" now exists in ${zoneLabel}, made by someone else since the plan read the zone (another apply?); ` +
         "it was not created again, and nothing more is written to this zone. Run plan again.",
     );
   }
+}
+
+/** How many times a create whose outcome stays unclear is sent (looked for in between): as a retried call. */
+const CREATE_ATTEMPTS = 7;
+
+/**
+ * Sends one call. A POST whose answer leaves it unclear whether it was carried out (a dropped
+ * connection, a 5xx) is not simply reported: what it creates is looked for, adopted when it is there,
+ * and the POST sent again only when it is not, so one apply converges without duplicates.
+ */
+async function send(client: CloudflareClient, op: Operation, log?: (line: string) => void): Promise<"sent" | "adopted"> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client.request(op.method, op.path, { query: op.query, body: op.body });
+      return "sent";
+    } catch (err) {
+      if (alreadyGone(op.method, err)) return "sent";
+      if (op.method !== "POST" || !op.finds || !mayHaveWritten(op.method, err) || attempt >= CREATE_ATTEMPTS) throw err;
+      // A POST that timed out may still be running on the server: give it time before looking, and
+      // never send it again on the strength of not finding it yet.
+      const stillRunning = err instanceof NetworkError && isTimeoutError(err.info.cause);
+      if (stillRunning) await sleep(TIMEOUT_GRACE_MS);
+      if (await findCreated(client, op.finds)) {
+        log?.(`POST ${op.path}: the answer was lost, but what it creates is there: adopted`);
+        return "adopted";
+      }
+      if (stillRunning) throw err;
+      log?.(`POST ${op.path}: the answer was lost and nothing was created: sending it again`);
+    }
+  }
+}
+
+/** How long a POST that timed out is given to land before apply looks for what it creates. */
+const TIMEOUT_GRACE_MS = 2_000;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function failureText(err: unknown, uncertain: boolean): string {
@@ -78,24 +137,24 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
         let failed = false;
         for (const change of zone.changes) {
           const what = describeChange(label, change);
-          if (failed) {
+          if (!failed && opts.shouldStop?.()) report.interrupted = true;
+          if (failed || report.interrupted) {
             report.notDone.push(what);
             continue;
           }
           let made = 0;
           let method = "GET";
+          opts.onChange?.(what, "start");
           try {
-            if (change.expect_absent) await assertStillAbsent(opts.client, label, change);
+            const creates = change.kind === "create" ? change.operations.find((op) => op.method === "POST" && op.finds) : undefined;
+            if (creates) await assertStillAbsent(opts.client, label, change, creates.finds!);
+            let adopted = false;
             for (const op of change.operations) {
               method = op.method;
-              try {
-                await opts.client.request(op.method, op.path, { query: op.query, body: op.body });
-              } catch (err) {
-                if (!alreadyGone(op.method, err)) throw err;
-              }
+              adopted = (await send(opts.client, op, opts.progress)) === "adopted" || adopted;
               made += 1;
             }
-            report.done.push(what);
+            report.done.push(adopted ? `${what} (its answer was lost; found made and adopted)` : what);
             opts.progress?.(`${what}: done`);
           } catch (err) {
             if (!(err instanceof ZoneformError)) throw err;
@@ -106,6 +165,8 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
             report.failed.push(line);
             if (uncertain) report.uncertain.push(line);
             opts.progress?.(`${what}: FAILED`);
+          } finally {
+            opts.onChange?.(what, "end");
           }
         }
       }),
@@ -119,6 +180,16 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
  * error (exit 1) only when it is certain that nothing was written at all.
  */
 export function assertApplied(report: ApplyReport): void {
+  if (report.interrupted) {
+    const lines = [
+      `apply interrupted: ${report.done.length} change(s) made, ${report.failed.length} failed, ${report.notDone.length} not attempted (nothing new was started after the interrupt; the calls in flight were let finish).`,
+      ...report.failed.map((l) => `  failed:      ${l}`),
+      ...report.notDone.map((l) => `  not done:    ${l}`),
+      ...report.done.map((l) => `  done:        ${l}`),
+      "Run apply again to make the rest: it re-reads the zones and makes only what is still missing.",
+    ];
+    throw new ApplyError(lines.join("\n"), report);
+  }
   if (report.failed.length === 0) return;
   if (report.done.length === 0 && report.uncertain.length === 0) {
     throw new RuntimeError(

@@ -23,6 +23,8 @@ export interface ReconcileOptions {
   kinds?: ResourceKind[];
   /** Progress lines for stderr. */
   progress?: (line: string) => void;
+  /** Called as each zone has been read and planned: zones done so far, of how many. */
+  onZoneDone?: (done: number, total: number) => void;
   now?: () => Date;
 }
 
@@ -148,6 +150,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<Plan> {
         const zp = await planZone(ctx, zone, kinds);
         done += 1;
         opts.progress?.(`read ${zone.name ?? zone.zone_id} (${done}/${opts.desired.zones.length})`);
+        opts.onZoneDone?.(done, opts.desired.zones.length);
         return { ...zp, desired: declaredZone(zone, opts.desired) };
       }),
     ),

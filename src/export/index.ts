@@ -23,6 +23,10 @@ export interface ExportOptions {
   schemaRef: string;
   version: string;
   now?: () => Date;
+  /** Called as each section of a zone has been read (progress counters). */
+  onSection?: (section: ExportSection) => void;
+  /** Called after each zone: zones done so far, of how many. */
+  onZoneDone?: (done: number, total: number) => void;
 }
 
 export interface ExportResult {
@@ -31,12 +35,14 @@ export interface ExportResult {
   notes: ExportNotes;
 }
 
-async function exportZone(ctx: SectionContext, sections: readonly ExportSection[]): Promise<Record<string, unknown>> {
+async function exportZone(ctx: SectionContext, sections: readonly ExportSection[], onSection?: (s: ExportSection) => void): Promise<Record<string, unknown>> {
   const want = (s: ExportSection) => sections.includes(s);
   const read = async <T>(section: ExportSection, fn: () => Promise<T>): Promise<T | undefined> => {
     if (!want(section)) return undefined;
     try {
-      return await fn();
+      const value = await fn();
+      onSection?.(section);
+      return value;
     } catch (err) {
       if (err instanceof ApiError || err instanceof NetworkError) {
         throw new RuntimeError(`zone ${ctx.zoneId}: reading ${section} failed: ${err.message}\n(leave the section out with --sections if the zone does not have it)`);
@@ -80,7 +86,10 @@ export async function exportZones(client: CloudflareClient, opts: ExportOptions)
   const read = createReadContext(client, desired);
   // Zones one after the other: the env variable names given to secrets then do not depend on timing.
   const zones: Record<string, unknown>[] = [];
-  for (const zoneId of opts.zones) zones.push(await exportZone({ read, zoneId, notes }, sections));
+  for (const zoneId of opts.zones) {
+    zones.push(await exportZone({ read, zoneId, notes }, sections, opts.onSection));
+    opts.onZoneDone?.(zones.length, opts.zones.length);
+  }
   const document: Record<string, unknown> = { version: 1, ...(opts.accountId ? { account_id: opts.accountId } : {}), zones };
   const text = renderExport(
     document,

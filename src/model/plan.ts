@@ -4,12 +4,25 @@
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type ChangeKind = "create" | "update" | "delete" | "replace";
 
+/** Where what a POST creates can be found: `GET path`, its `list` field (or the answer itself), an item matching every `match` field. */
+export interface Finder {
+  path: string;
+  list?: string;
+  match: Record<string, string>;
+}
+
 /** One API call, relative to the API base (e.g. `zones/<id>/page_shield/policies`). */
 export interface Operation {
   method: HttpMethod;
   path: string;
   query?: Record<string, string>;
   body?: unknown;
+  /**
+   * For a POST that creates: how to find what it makes. A create checks first that nothing like it
+   * appeared since the plan (another apply); after an answer that leaves it unclear whether the POST
+   * was carried out, apply looks, adopts what it finds, and sends again only when nothing is there.
+   */
+  finds?: Finder;
 }
 
 /** A field-level difference shown under an update. */
@@ -40,11 +53,6 @@ export interface Change {
   operations: Operation[];
   /** Things a reviewer should know (duplicates found, chain changes, …). */
   notes?: string[];
-  /**
-   * A create checks first that nothing with its identity appeared since the plan read the zone (another
-   * apply, elsewhere): `GET path` must list no item whose `key` is `value`.
-   */
-  expect_absent?: { path: string; key: string; value: string };
 }
 
 export interface ZonePlan {

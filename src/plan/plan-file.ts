@@ -1,13 +1,13 @@
-// Saved plans: written by `plan --out` (mode 0600, replacing any file there), read by `apply plan.json`.
+// Saved plans: written by `plan --out` (mode 0600; an existing file only with --force), read by `apply plan.json`.
 // The file holds `${env:NAME}` references in place of secret values and the desired state as written.
-import { rename, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { ConfigError, RuntimeError } from "../errors.js";
+import { ConfigError } from "../errors.js";
 import type { SecretSource } from "../model/desired.js";
 import type { Plan } from "../model/plan.js";
 import { describeReadProblem, FileReadError, readRegularFile } from "../read-file.js";
+import { writeFileSafely, type WriteOptions } from "../write-file.js";
 
 /** Largest plan file read: a plan of thousands of zones is a few MiB. */
 export const MAX_PLAN_FILE_BYTES = 64 * 1024 * 1024;
@@ -32,18 +32,11 @@ export function serialisePlan(plan: Plan, secrets: SecretSource): string {
 }
 
 /**
- * Writes the plan through a new 0600 file renamed over the target, so an existing file's wider mode is
- * never kept and a reader never sees half a plan.
+ * Writes the plan through a new 0600 file put in place of the target, so an existing file's wider mode
+ * is never kept and a reader never sees half a plan. An existing file is refused (exit 3) unless `force`.
  */
-export async function writePlanFile(path: string, plan: Plan, secrets: SecretSource): Promise<void> {
-  const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    await writeFile(temp, serialisePlan(plan, secrets), { mode: 0o600, flag: "wx" });
-    await rename(temp, path);
-  } catch (err) {
-    await rm(temp, { force: true }).catch(() => undefined);
-    throw new RuntimeError(`cannot write the plan to ${path}: ${(err as Error).message}`);
-  }
+export async function writePlanFile(path: string, plan: Plan, secrets: SecretSource, opts: Pick<WriteOptions, "force" | "label"> = {}): Promise<void> {
+  await writeFileSafely(path, serialisePlan(plan, secrets), { ...opts, mode: 0o600 });
 }
 
 /**

@@ -125,7 +125,7 @@ export function diffCustomFields(zone: DesiredZone, live: LiveCustomFields): Dif
       action_parameters: customFieldParameters(want),
     };
     const operation = ep
-      ? addRuleOp(zone.zone_id, ep.id, body)
+      ? addRuleOp(zone.zone_id, ep.id, body, LOG_FIELDS_PHASE)
       : createEntrypointOp(zone.zone_id, LOG_FIELDS_PHASE, "zoneform: custom log fields", [body]);
     const change: Change = {
       ...base,

@@ -104,12 +104,18 @@ export function createEntrypointOp(zoneId: string, phase: string, description: s
     method: "POST",
     path: zonePath(zoneId, "rulesets"),
     body: { name: ENTRYPOINT_NAME, kind: "zone", description, phase, rules },
+    finds: { path: zonePath(zoneId, "rulesets"), match: { kind: "zone", phase } },
   };
 }
 
-/** Adds one rule at the end of the entry point, after every rule already there. */
-export function addRuleOp(zoneId: string, rulesetId: string, rule: Record<string, unknown>): Operation {
-  return { method: "POST", path: zonePath(zoneId, "rulesets", rulesetId, "rules"), body: rule };
+/** Adds one rule at the end of the entry point, after every rule already there; found again by its ref. */
+export function addRuleOp(zoneId: string, rulesetId: string, rule: Record<string, unknown> & { ref: string }, phase: string): Operation {
+  return {
+    method: "POST",
+    path: zonePath(zoneId, "rulesets", rulesetId, "rules"),
+    body: rule,
+    finds: { path: zonePath(zoneId, "rulesets", "phases", phase, "entrypoint"), list: "rules", match: { ref: rule.ref } },
+  };
 }
 
 /**

@@ -172,8 +172,7 @@ function createChange(zoneId: string, job: DesiredLogpushJob): Change {
     identity: job.name,
     after: createBody(job),
     fields,
-    operations: [{ method: "POST", path: jobsPath(zoneId), body }],
-    expect_absent: { path: jobsPath(zoneId), key: "name", value: job.name },
+    operations: [{ method: "POST", path: jobsPath(zoneId), body, finds: { path: jobsPath(zoneId), match: { name: job.name } } }],
   };
 }
 
@@ -192,7 +191,13 @@ function replaceChange(zoneId: string, job: DesiredLogpushJob, live: LiveLogpush
     after: createBody(job),
     fields: [...forced, ...others, ...challenge],
     operations: [
-      { method: "POST", path: jobsPath(zoneId), body: createBody(job) },
+      // The old job has the same name: the new one is told apart by what forced the replacement.
+      {
+        method: "POST",
+        path: jobsPath(zoneId),
+        body: createBody(job),
+        finds: { path: jobsPath(zoneId), match: { name: job.name, dataset: job.dataset, ...(job.kind ? { kind: job.kind } : {}) } },
+      },
       { method: "DELETE", path: jobsPath(zoneId, live.id) },
     ],
   };

@@ -96,8 +96,9 @@ export const pageShieldPolicies: ResourceKind<LivePolicy[]> = {
           identity: want.description,
           after: body,
           fields: createdFields({ ...body }),
-          operations: [{ method: "POST", path: zonePath(zoneId, "page_shield", "policies"), body }],
-          expect_absent: { path: zonePath(zoneId, "page_shield", "policies"), key: "description", value: want.description },
+          operations: [
+            { method: "POST", path: zonePath(zoneId, "page_shield", "policies"), body, finds: { path: zonePath(zoneId, "page_shield", "policies"), match: { description: want.description } } },
+          ],
         });
         continue;
       }

@@ -56,10 +56,10 @@ interface Gathered {
 interface Planned {
   change: Change;
   /** A rule to add: POSTed alone into an existing entry point, or with the others into a new one. */
-  newRule?: Record<string, unknown>;
+  newRule?: Record<string, unknown> & { ref: string };
 }
 
-function owaspRuleBody(params: ExecuteParameters, expression: string): Record<string, unknown> {
+function owaspRuleBody(params: ExecuteParameters, expression: string): Record<string, unknown> & { ref: string } {
   return {
     action: "execute",
     expression,
@@ -268,7 +268,7 @@ export function diffWaf(zone: DesiredZone, live: LiveWaf): DiffResult {
       p.change.notes = [`added by the call of ${first!.change.identity}: a new entry point is created with all its rules at once`];
     }
   } else if (ep) {
-    for (const p of creates) p.change.operations = [addRuleOp(zone.zone_id, ep.id, p.newRule!)];
+    for (const p of creates) p.change.operations = [addRuleOp(zone.zone_id, ep.id, p.newRule!, WAF_PHASE)];
   }
   return { changes: out.planned.map((p) => p.change), errors: out.errors, warnings: out.warnings };
 }

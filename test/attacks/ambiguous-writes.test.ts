@@ -3,18 +3,12 @@
 // was answered 500, retried and answered 404 failed the zone the same way. A write that may have
 // happened is exit 4 and told as such (and never re-sent); a retried DELETE answered "not found" by
 // the API itself is done. Faults come from the emulator (`after: true`: the handler runs first).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TestEmulator, ZONE, writeConfig } from "../helpers/cli.js";
-import { changingWrites, expectFailure, HostileProxy, runBuilt, STACK } from "./helpers.js";
+import { changingWrites, expectFailure, runBuilt, STACK, useHostileProxy } from "./helpers.js";
 
 const emu = TestEmulator.perFile();
-let proxy: HostileProxy;
-
-beforeAll(async () => {
-  proxy = await HostileProxy.start(() => emu);
-});
-afterAll(async () => proxy?.close());
-beforeEach(() => proxy.reset());
+const hostile = useHostileProxy(emu);
 
 const Z = ZONE.com;
 const POLICIES = `zones/${Z}/page_shield/policies`;
@@ -26,20 +20,12 @@ const WITH_CHECKOUT = `\n        - { description: Checkout, action: log, express
 const apply = (file: string, url = emu.url) => runBuilt(["apply", "-c", file, "--auto-approve", "--api-url", url], { deadlineMs: 12_000 });
 
 describe("a write whose outcome is unknown", () => {
-  it("a POST carried out but answered with a connection reset: exit 4, \"may have been made\", not re-sent, and the next plan sees it made", async () => {
+  it("a POST carried out but answered with a connection reset: looked for, found made and adopted, never sent again; exit 0 and the next plan is clean", async () => {
     const file = await config(WITH_CHECKOUT);
     await emu.admin("POST", "/faults", { method: "POST", path: "page_shield/policies$", reset: true, after: true, count: 1 });
     const r = await apply(file);
-    expectFailure(r, 4);
-    expect(r.stderr).toContain("apply stopped part-way: 0 change(s) made, 1 failed (1 of them may have been written), 0 not attempted.");
-    expect(r.stderr).toMatch(
-      new RegExp(
-        `failed: +example\\.com: \\+ page_shield_policy "Checkout": POST ${POLICIES}: the connection failed \\([A-Z_]+\\); ` +
-          "the request was sent, so the write may or may not have happened and zoneform did not re-send it\\.",
-      ),
-    );
-    expect(r.stderr).toContain("(this write may have been made: run plan again to see the live state)");
-    expect(r.stderr).not.toContain("nothing was written");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`POST ${POLICIES}: the answer was lost, but what it creates is there: adopted`);
     // One POST, carried out (the reset is logged with status 0), never sent again.
     expect((await emu.requests()).filter((q) => q.method !== "GET").map((q) => [q.method, q.path, q.status])).toEqual([["POST", `/client/v4/${POLICIES}`, 0]]);
     expect(await emu.api<unknown[]>("GET", POLICIES)).toHaveLength(1);
@@ -47,16 +33,35 @@ describe("a write whose outcome is unknown", () => {
     expect(replan.code, replan.stdout + replan.stderr).toBe(0);
   }, 15_000);
 
-  it("a POST carried out but answered 502: exit 4, \"may have been made\", not re-sent", async () => {
+  it("a POST answered 502 that was not carried out is looked for, not found, and sent again once: exit 0, one policy", async () => {
+    const file = await config(WITH_CHECKOUT);
+    await emu.admin("POST", "/faults", { method: "POST", path: "page_shield/policies$", status: 502, count: 1 });
+    const r = await apply(file);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`POST ${POLICIES}: the answer was lost and nothing was created: sending it again`);
+    expect(changingWrites(await emu.calls())).toEqual([`POST ${POLICIES}`, `POST ${POLICIES}`]);
+    expect(await emu.api<unknown[]>("GET", POLICIES)).toHaveLength(1);
+  }, 15_000);
+
+  it("a POST carried out but answered 502 is found made and adopted: exit 0, sent once", async () => {
     const file = await config(WITH_CHECKOUT);
     await emu.admin("POST", "/faults", { method: "POST", path: "page_shield/policies$", status: 502, after: true, count: 1 });
     const r = await apply(file);
+    expect(r.code, r.stderr).toBe(0);
+    expect(changingWrites(await emu.calls())).toEqual([`POST ${POLICIES}`]);
+    expect(await emu.api<unknown[]>("GET", POLICIES)).toHaveLength(1);
+  }, 15_000);
+
+  it("a POST answered 502 every time is looked for after each, sent at most 7 times, then stops with exit 4, \"may have been made\"", async () => {
+    const file = await config(WITH_CHECKOUT);
+    await emu.admin("POST", "/faults", { method: "POST", path: "page_shield/policies$", status: 502 });
+    const r = await apply(file);
     expectFailure(r, 4);
     expect(r.stderr).toContain("(1 of them may have been written)");
-    expect(r.stderr).toContain(`Cloudflare answered HTTP 502 for POST ${POLICIES}`);
     expect(r.stderr).not.toContain("nothing was written");
-    expect(changingWrites(await emu.calls())).toEqual([`POST ${POLICIES}`]);
-  }, 15_000);
+    expect(changingWrites(await emu.calls())).toEqual(Array.from({ length: 7 }, () => `POST ${POLICIES}`));
+    expect(await emu.api<unknown[]>("GET", POLICIES)).toHaveLength(0);
+  }, 30_000);
 
   it("a POST refused before anything was done (400) is the one case told as \"nothing was written\", exit 1", async () => {
     const file = await config(WITH_CHECKOUT);
@@ -103,7 +108,7 @@ describe("a DELETE that succeeded but was not answered as such", () => {
     await emu.api("POST", POLICIES, { ...CHECKOUT, description: "Old" });
     const file = await config(" []");
     let deletes = 0;
-    proxy.spoil = async (req, res, forward) => {
+    hostile.proxy.spoil = async (req, res, forward) => {
       if (req.method !== "DELETE") return false;
       deletes++;
       if (deletes === 1) {
@@ -114,7 +119,7 @@ describe("a DELETE that succeeded but was not answered as such", () => {
       }
       return true;
     };
-    const r = await apply(file, proxy.url);
+    const r = await apply(file, hostile.proxy.url);
     expect(await emu.api<unknown[]>("GET", POLICIES)).toEqual([]);
     expect(r.stderr).not.toContain("nothing was written");
     expectFailure(r, 4);

@@ -6,18 +6,12 @@
 // Before the fix (src/resources/logpush-jobs.ts `check`, which tested only `res && res.valid === false`)
 // `{}`, a null result and `valid: "yes"` passed as valid, and `{}` from ownership/validate as a matching
 // token: plan exited 0 showing the create, apply exited 0 after `POST …/logpush/jobs`.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ACCOUNT, TestEmulator, ZONE, writeConfig } from "../helpers/cli.js";
-import { changingWrites, envelope, expectFailure, HostileProxy, runBuilt } from "./helpers.js";
+import { changingWrites, envelope, expectFailure, runBuilt, useHostileProxy } from "./helpers.js";
 
 const emu = TestEmulator.perFile();
-let proxy: HostileProxy;
-
-beforeAll(async () => {
-  proxy = await HostileProxy.start(() => emu);
-});
-afterAll(async () => proxy?.close());
-beforeEach(() => proxy.reset());
+const hostile = useHostileProxy(emu);
 
 const Z = ZONE.com;
 const JOBS = `zones/${Z}/logpush/jobs`;
@@ -41,7 +35,7 @@ const answered = (check: string, got: string) =>
 
 /** Answers `path` (a POST) with `result` in a successful envelope, without asking the emulator. */
 function answerPost(path: string, result: unknown) {
-  proxy.spoil = (req, res) => {
+  hostile.proxy.spoil = (req, res) => {
     if (req.method !== "POST" || req.path !== path) return false;
     res.writeHead(200, { "content-type": "application/json" }).end(envelope(result));
     return true;
@@ -51,20 +45,20 @@ function answerPost(path: string, result: unknown) {
 /** plan and apply both fail the zone with exit 1 and exactly this message for the job; no job is created. */
 async function expectRefused(config: string, job: string, reason: string, env: Record<string, string> = {}): Promise<void> {
   for (const command of [["plan"], ["apply", "--auto-approve"]]) {
-    const r = await runBuilt([...command, "-c", config, "--api-url", proxy.url], { deadlineMs: 10_000, env });
+    const r = await runBuilt([...command, "-c", config, "--api-url", hostile.proxy.url], { deadlineMs: 10_000, env });
     expectFailure(r, 1);
     expect(r.stderr).toContain("Error: 1 zone(s) could not be planned; nothing was changed:\n");
     expect(r.stderr).toContain(`\n  [example.com] logpush job "${job}": ${reason}\n`);
   }
-  expect(proxy.log.some((l) => l.spoiled)).toBe(true);
+  expect(hostile.proxy.log.some((l) => l.spoiled)).toBe(true);
   expect(changingWrites(await emu.calls())).toEqual([]);
-  expect(proxy.seen("POST", new RegExp(`^${JOBS}$`))).toBe(0);
+  expect(hostile.proxy.seen("POST", new RegExp(`^${JOBS}$`))).toBe(0);
 }
 
 describe("a destination check answered without the documented fields", () => {
   it("the real answer {valid: true} lets apply create the job (the control)", async () => {
     const config = await writeConfig(jobConfig(HTTPS_JOB));
-    const r = await runBuilt(["apply", "-c", config, "--auto-approve", "--api-url", proxy.url], { deadlineMs: 10_000 });
+    const r = await runBuilt(["apply", "-c", config, "--auto-approve", "--api-url", hostile.proxy.url], { deadlineMs: 10_000 });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(changingWrites(await emu.calls())).toEqual([`POST ${JOBS}`]);
   }, 15_000);
@@ -92,7 +86,7 @@ describe("a destination check answered without the documented fields", () => {
     );
     const env = { LOGPUSH_CHALLENGE: token };
     // The control: with the real answer, plan is clean.
-    const control = await runBuilt(["plan", "-c", config, "--api-url", proxy.url], { deadlineMs: 10_000, env });
+    const control = await runBuilt(["plan", "-c", config, "--api-url", hostile.proxy.url], { deadlineMs: 10_000, env });
     expect(control.code, control.stdout + control.stderr).toBe(0);
     answerPost(OWNERSHIP, {});
     await expectRefused(config, "http-to-s3", answered("ownership/validate", "{}"), env);

@@ -9,16 +9,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createClient } from "../../src/cloudflare/client.js";
 import { ApiError } from "../../src/errors.js";
 import { TestEmulator, ZONE, writeConfig } from "../helpers/cli.js";
-import { changingWrites, envelope, expectFailure, HostileProxy, runBuilt } from "./helpers.js";
+import { changingWrites, envelope, expectFailure, runBuilt, useHostileProxy } from "./helpers.js";
 
 const emu = TestEmulator.perFile();
-let proxy: HostileProxy;
-
-beforeAll(async () => {
-  proxy = await HostileProxy.start(() => emu);
-});
-afterAll(async () => proxy?.close());
-beforeEach(() => proxy.reset());
+const hostile = useHostileProxy(emu);
 
 const Z = ZONE.com;
 const HOSTNAMES_PATH = new RegExp(`^zones/${Z}/custom_hostnames$`);
@@ -37,7 +31,7 @@ describe("a page-style list that ignores `page`", () => {
     // More than 20 hostnames listed: zoneform pages through the zone's whole list.
     const hostnames = Array.from({ length: 25 }, (_, i) => `      - { hostname: shop-${i}.customers.example, certificate_authority: lets_encrypt }`).join("\n");
     const config = await writeConfig(`version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.com\n    custom_hostnames:\n${hostnames}\n`);
-    proxy.spoil = (req, res) => {
+    hostile.proxy.spoil = (req, res) => {
       if (req.method !== "GET" || !HOSTNAMES_PATH.test(req.path)) return false;
       const page = Number(req.query.get("page") ?? "1");
       res.writeHead(200, { "content-type": "application/json" });
@@ -45,8 +39,8 @@ describe("a page-style list that ignores `page`", () => {
       return true;
     };
     for (const command of [["plan"], ["apply", "--auto-approve"]]) {
-      proxy.log.length = 0;
-      const r = await runBuilt([...command, "-c", config, "--api-url", proxy.url], { deadlineMs: 10_000 });
+      hostile.proxy.log.length = 0;
+      const r = await runBuilt([...command, "-c", config, "--api-url", hostile.proxy.url], { deadlineMs: 10_000 });
       expect(r.killed, "the list was read until the run was killed").toBe(false);
       expectFailure(r, 1);
       expect(r.stderr).toBe(
@@ -54,7 +48,7 @@ describe("a page-style list that ignores `page`", () => {
           `  [example.com] reading custom_hostname: GET zones/${Z}/custom_hostnames: page 2 holds the same items as page 1 (the list ignores paging); ` +
           "stopping so the list is not read forever, and nothing was changed\n",
       );
-      expect(proxy.seen("GET", HOSTNAMES_PATH)).toBe(2);
+      expect(hostile.proxy.seen("GET", HOSTNAMES_PATH)).toBe(2);
     }
     expect(changingWrites(await emu.calls())).toEqual([]);
   }, 20_000);
@@ -62,7 +56,7 @@ describe("a page-style list that ignores `page`", () => {
   it("audit stops reading the Page Shield scripts list at the repeated page with exit 1, within a few requests", async () => {
     await emu.admin("POST", "/inventory", { zone_id: Z, scripts: 250, connections: 0, cookies: 0, malicious_ratio: 0.1, seed: 3 });
     let first: unknown[] | undefined;
-    proxy.spoil = async (req, res, forward) => {
+    hostile.proxy.spoil = async (req, res, forward) => {
       if (req.method !== "GET" || !SCRIPTS_PATH.test(req.path)) return false;
       // Page 1 as the API gave it, then the same items again for every page asked, claiming 250 pages.
       first ??= JSON.parse((await forward()).body.toString("utf8")).result as unknown[];
@@ -71,15 +65,15 @@ describe("a page-style list that ignores `page`", () => {
       res.end(envelope(first, { page, per_page: 100, count: first.length, total_count: 25_000, total_pages: 250 }));
       return true;
     };
-    const r = await runBuilt(["audit", "--zone", Z, "--api-url", proxy.url], { deadlineMs: 10_000 });
+    const r = await runBuilt(["audit", "--zone", Z, "--api-url", hostile.proxy.url], { deadlineMs: 10_000 });
     expect(r.killed, "the list was read until the run was killed").toBe(false);
     expectFailure(r, 1);
     expect(r.stderr).toContain(
       `Error: GET zones/${Z}/page_shield/scripts: page 2 holds the same items as page 1 (the list ignores paging); stopping so the list is not read forever, and nothing was changed\n`,
     );
     // Page 1 and the pages read ahead of it (4), never the 250 claimed.
-    expect(proxy.seen("GET", SCRIPTS_PATH)).toBeGreaterThanOrEqual(2);
-    expect(proxy.seen("GET", SCRIPTS_PATH)).toBeLessThanOrEqual(5);
+    expect(hostile.proxy.seen("GET", SCRIPTS_PATH)).toBeGreaterThanOrEqual(2);
+    expect(hostile.proxy.seen("GET", SCRIPTS_PATH)).toBeLessThanOrEqual(5);
     expect(changingWrites(await emu.calls())).toEqual([]);
   }, 20_000);
 });

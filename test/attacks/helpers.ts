@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { expect } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import { TOKEN, type TestEmulator } from "../helpers/cli.js";
 
 /** A stack trace or an internal error in stderr: never acceptable, whatever the attack. */
@@ -192,4 +192,19 @@ export function drip(res: ServerResponse, status: number, text: string, everyMs:
 /** Writes that change something: every non-GET but the Logpush checks, which only validate. */
 export function changingWrites(calls: string[]): string[] {
   return calls.filter((c) => !c.startsWith("GET ") && !/logpush\/(validate\/destination|ownership\/validate)/.test(c));
+}
+
+/** A hostile proxy in front of the file's emulator, started once, reset before each test. */
+export function useHostileProxy(emu: TestEmulator): { readonly proxy: HostileProxy } {
+  let proxy: HostileProxy | undefined;
+  beforeAll(async () => {
+    proxy = await HostileProxy.start(() => emu);
+  });
+  afterAll(async () => proxy?.close());
+  beforeEach(() => proxy!.reset());
+  return {
+    get proxy() {
+      return proxy!;
+    },
+  };
 }

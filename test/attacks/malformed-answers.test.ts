@@ -3,18 +3,12 @@
 // …/policies/undefined`; a Logpush job whose name is a number made a duplicate job. Each kind now
 // checks the shape of what it reads: the zone fails with "the API answered …, expected …" and
 // "nothing was changed", exit 1, and no write at all.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { TestEmulator, ZONE, writeConfig } from "../helpers/cli.js";
-import { changingWrites, envelope, expectFailure, HostileProxy, runBuilt } from "./helpers.js";
+import { changingWrites, envelope, expectFailure, runBuilt, useHostileProxy } from "./helpers.js";
 
 const emu = TestEmulator.perFile();
-let proxy: HostileProxy;
-
-beforeAll(async () => {
-  proxy = await HostileProxy.start(() => emu);
-});
-afterAll(async () => proxy?.close());
-beforeEach(() => proxy.reset());
+const hostile = useHostileProxy(emu);
 
 const Z = ZONE.com;
 const POLICIES = `zones/${Z}/page_shield/policies`;
@@ -37,7 +31,7 @@ zones:
 
 /** The list at `path` as the API answers it, with its first item changed by `spoil`. */
 function spoilFirstItem(path: string, spoil: (item: Record<string, unknown>) => void): void {
-  proxy.spoil = async (req, res, forward) => {
+  hostile.proxy.spoil = async (req, res, forward) => {
     if (req.method !== "GET" || req.path !== path) return false;
     const real = JSON.parse((await forward()).body.toString("utf8")) as { result: Array<Record<string, unknown>> };
     spoil(real.result[0]!);
@@ -54,7 +48,7 @@ beforeEach(async () => {
   jobId = String((await emu.api<{ id: number }>("POST", JOBS, JOB)).id);
   config = await writeConfig(CONFIG);
   // The control: with the real answers the zone is as the file says.
-  const control = await runBuilt(["plan", "-c", config, "--detailed-exitcode", "--api-url", proxy.url]);
+  const control = await runBuilt(["plan", "-c", config, "--detailed-exitcode", "--api-url", hostile.proxy.url]);
   expect(control.code, control.stdout + control.stderr).toBe(0);
   await emu.clearRequests();
 });
@@ -62,12 +56,12 @@ beforeEach(async () => {
 /** plan and apply fail the zone with exactly this reason, exit 1, and nothing is written. */
 async function expectRefused(kind: string, reason: string): Promise<void> {
   for (const command of [["plan"], ["apply", "--auto-approve"]]) {
-    const r = await runBuilt([...command, "-c", config, "--api-url", proxy.url], { deadlineMs: 10_000 });
+    const r = await runBuilt([...command, "-c", config, "--api-url", hostile.proxy.url], { deadlineMs: 10_000 });
     expectFailure(r, 1);
     expect(r.stderr).toContain(`Error: 1 zone(s) could not be planned; nothing was changed:\n  [example.com] reading ${kind}: ${reason}; nothing was changed\n`);
     expect(r.stderr).not.toContain("undefined");
   }
-  expect(proxy.log.some((l) => l.spoiled)).toBe(true);
+  expect(hostile.proxy.log.some((l) => l.spoiled)).toBe(true);
   expect(changingWrites(await emu.calls())).toEqual([]);
   // Still one policy and one job: nothing deleted, re-created or duplicated.
   expect(await emu.api<unknown[]>("GET", POLICIES)).toHaveLength(1);

@@ -2,18 +2,12 @@
 // 10003), never an HTML page or an empty body with a 404 (a proxy, a wrong base URL, a CDN error
 // page). Taking an HTML 404 on an entry point read for "this zone has no entry point yet" made apply
 // POST a new entry point on top of one that may well exist.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ACCOUNT, TestEmulator, TOKEN, ZONE, writeConfig } from "../helpers/cli.js";
-import { changingWrites, expectFailure, HostileProxy, runBuilt, STACK } from "./helpers.js";
+import { changingWrites, expectFailure, runBuilt, STACK, useHostileProxy } from "./helpers.js";
 
 const emu = TestEmulator.perFile();
-let proxy: HostileProxy;
-
-beforeAll(async () => {
-  proxy = await HostileProxy.start(() => emu);
-});
-afterAll(async () => proxy?.close());
-beforeEach(() => proxy.reset());
+const hostile = useHostileProxy(emu);
 
 const Z = ZONE.com;
 const WAF_PHASE = "http_request_firewall_managed";
@@ -43,13 +37,13 @@ describe("a 404 on an entry point read that is not the API's own", () => {
   for (const [what, answer] of NOT_THE_API) {
     it(`${what} on the WAF entry point is not "no entry point": plan and apply fail with exit 1 and nothing is POSTed`, async () => {
       const config = await writeConfig(CONFIG);
-      proxy.spoil = (req, res) => {
+      hostile.proxy.spoil = (req, res) => {
         if (req.method !== "GET" || req.path !== entrypoint(WAF_PHASE)) return false;
         res.writeHead(404, answer.headers).end(answer.body);
         return true;
       };
       for (const command of [["plan"], ["apply", "--auto-approve"]]) {
-        const r = await runBuilt([...command, "-c", config, "--api-url", proxy.url], { deadlineMs: 10_000 });
+        const r = await runBuilt([...command, "-c", config, "--api-url", hostile.proxy.url], { deadlineMs: 10_000 });
         expectFailure(r, 1);
         expect(r.stderr).toContain("Error: 1 zone(s) could not be planned; nothing was changed:\n");
         // Not the API saying so: the zone is not blamed, and the base URL is questioned.
@@ -58,19 +52,19 @@ describe("a 404 on an entry point read that is not the API's own", () => {
         expect(r.stderr).not.toContain("not accessible with this token");
         expect(r.stderr).not.toContain("POST");
       }
-      expect(proxy.log.some((l) => l.spoiled)).toBe(true);
+      expect(hostile.proxy.log.some((l) => l.spoiled)).toBe(true);
       expect(changingWrites(await emu.calls())).toEqual([]);
     }, 15_000);
   }
 
   it("an HTML 404 on the log fields entry point is not \"no entry point\" either: apply fails with exit 1 and writes nothing", async () => {
     const config = await writeConfig(CONFIG);
-    proxy.spoil = (req, res) => {
+    hostile.proxy.spoil = (req, res) => {
       if (req.method !== "GET" || req.path !== entrypoint(LOG_PHASE)) return false;
       res.writeHead(404, { "content-type": "text/html" }).end(HTML_404);
       return true;
     };
-    const r = await runBuilt(["apply", "-c", config, "--auto-approve", "--api-url", proxy.url], { deadlineMs: 10_000 });
+    const r = await runBuilt(["apply", "-c", config, "--auto-approve", "--api-url", hostile.proxy.url], { deadlineMs: 10_000 });
     expectFailure(r, 1);
     expect(r.stderr).toContain(`[example.com] reading log_custom_fields: not found: GET ${entrypoint(LOG_PHASE)} (the answer was not JSON`);
     expect(changingWrites(await emu.calls())).toEqual([]);
@@ -85,7 +79,7 @@ describe("the API's own JSON 404 (code 10003)", () => {
     expect((await res.json()) as unknown).toMatchObject({ success: false, errors: [{ code: 10003 }] });
 
     const config = await writeConfig(CONFIG);
-    const r = await runBuilt(["plan", "-c", config, "--detailed-exitcode", "--api-url", proxy.url], { deadlineMs: 10_000 });
+    const r = await runBuilt(["plan", "-c", config, "--detailed-exitcode", "--api-url", hostile.proxy.url], { deadlineMs: 10_000 });
     expect(r.code, r.stdout + r.stderr).toBe(2);
     expect(r.stderr).not.toMatch(STACK);
     expect(r.stdout).toContain('+ waf_managed_rules "owasp"');

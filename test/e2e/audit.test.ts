@@ -117,7 +117,7 @@ describe("audit of the seed inventory", () => {
   it("refuses bad flags with exit 3 and no API call", async () => {
     for (const argv of [
       ["audit"],
-      ["audit", "--zone", "example.com"],
+      ["audit", "--zone", "not a zone"],
       ["audit", "--zone", ZONE.com, "--format", "xml"],
       ["audit", "--zone", ZONE.com, "--fail-on", "sometimes"],
       ["audit", "--zone", ZONE.com, "--limit", "-1"],

@@ -60,9 +60,9 @@ describe("zoneform certificates", () => {
     expect(report.advice.custom_hostname).toMatch(/not changed automatically/);
   });
 
-  it("needs --zone, as a zone id (exit 3), and reports API errors (exit 1)", async () => {
+  it("needs --zone, as a zone id or name (exit 3), and reports API errors (exit 1)", async () => {
     expect((await runCli(emu, ["certificates"])).code).toBe(3);
-    expect((await runCli(emu, ["certificates", "--zone", "example.com"])).code).toBe(3);
+    expect((await runCli(emu, ["certificates", "--zone", "example.com/x"])).code).toBe(3);
     const missing = await runCli(emu, ["certificates", "--zone", "f".repeat(32)]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^Error: /);

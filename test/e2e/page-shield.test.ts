@@ -139,7 +139,7 @@ describe("saved plans, safety and failures", () => {
     expect(await emu.calls({ writesOnly: true })).toEqual([]);
 
     await emu.reset();
-    const fresh = await runCli(emu, ["plan", "-c", config, "--out", out]);
+    const fresh = await runCli(emu, ["plan", "-c", config, "--out", out, "--force"]);
     expect(fresh.code).toBe(0);
     const applied = await runCli(emu, ["apply", out]);
     expect(applied.code, applied.stderr).toBe(0);

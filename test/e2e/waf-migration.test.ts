@@ -181,13 +181,13 @@ describe("waf-migration start", () => {
     expect(await emu.calls({ writesOnly: true })).toEqual([]);
   });
 
-  it("refuses without --yes when stdin is not a terminal, before any write", async () => {
+  it("refuses without --auto-approve (or --yes) when stdin is not a terminal, before any write", async () => {
     const z = await legacyZone("legacy.example", "pro");
     await emu.clearRequests();
     const r = await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "pending"]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/This cannot be undone/);
-    expect(r.stderr).toMatch(/needs confirmation, but stdin is not a terminal.*--yes\. Nothing was changed\./);
+    expect(r.stderr).toMatch(/needs confirmation, but stdin is not a terminal.*--auto-approve \(or --yes\)\. Nothing was changed\./);
     expect(await emu.calls({ writesOnly: true })).toEqual([]);
     expect(await status(z)).toMatchObject({ migration_state: "start" });
   });

@@ -3,7 +3,6 @@
 import type { Command } from "commander";
 import { RuntimeError, UsageError } from "../../errors.js";
 import { applyPlan, assertApplied } from "../../engine/apply.js";
-import { reconcile } from "../../engine/reconcile.js";
 import { lockZones } from "../../engine/lock.js";
 import { assertSamePlan, desiredFromPlan } from "../../engine/saved-plan.js";
 import type { Plan } from "../../model/plan.js";
@@ -15,34 +14,89 @@ import { summariseZones, totalChanges } from "../../plan/summary.js";
 import { printable } from "../../safe-text.js";
 import { addClientOptions, apiUrlFrom, clientFromOptions } from "../client-options.js";
 import type { CliIO } from "../io.js";
-import { addCommonOptions, addConfigOption } from "../options.js";
-import { assertNoZoneErrors, digestOf, makePlan, renderPlan, selectZones, type PlanningOptions } from "../planning.js";
+import { addApproveOptions, addCommonOptions, addConfigOption, approvedInAdvance, type ApproveOptions } from "../options.js";
+import { assertNoZoneErrors, digestOf, makePlan, readZones, renderPlan, selectZones, type PlanningOptions } from "../planning.js";
+import { progressFor, type Progress } from "../progress.js";
 import type { CommandContext } from "../program.js";
 import { addShardOption } from "../shard.js";
 import type { CloudflareClient } from "../../cloudflare/types.js";
 
-interface ApplyOptions extends PlanningOptions {
-  autoApprove?: boolean;
+interface ApplyOptions extends PlanningOptions, ApproveOptions {
   force?: boolean;
   expectDigest?: string;
 }
 
 async function confirm(io: CliIO, opts: ApplyOptions): Promise<void> {
-  if (opts.autoApprove) return;
+  if (approvedInAdvance(opts)) return;
   if (!io.prompt) {
-    throw new RuntimeError("apply needs confirmation, but stdin is not a terminal: review the plan and pass --auto-approve.");
+    throw new RuntimeError("apply needs confirmation, but stdin is not a terminal: review the plan and pass --auto-approve (or --yes).");
   }
   const answer = await io.prompt("Do you want to make these changes? Only 'yes' will be accepted: ");
   if (answer.trim() !== "yes") throw new RuntimeError("Apply cancelled; nothing was changed.");
 }
 
-async function execute(plan: Plan, client: CloudflareClient, io: CliIO, opts: ApplyOptions): Promise<void> {
-  const report = await applyPlan(plan, {
-    client,
-    parallelism: opts.parallelism,
-    progress: (l) => io.stderr.write(`${printable(l)}\n`),
-  });
-  assertApplied(report);
+/**
+ * Before the first write (reading, planning, asking), an interrupt stops at once: nothing was written.
+ * `execute` installs its own handling once writes begin.
+ */
+function stopAtOnceUntilWrites(io: CliIO): () => void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    io.stderr.write(`\n${signal === "SIGINT" ? "Interrupted" : `Stopped by ${signal}`} before any change was made; nothing was written.\n`);
+    process.exit(130);
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  return () => {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  };
+}
+
+/**
+ * Runs the plan's calls. Ctrl+C works as in Terraform: the first interrupt (or SIGTERM) starts nothing
+ * new and lets the calls in flight finish (each is bounded by --timeout), then the exit-4 report says
+ * what was done, failed and not attempted; a second one stops at once, naming what was in flight.
+ */
+async function execute(plan: Plan, client: CloudflareClient, io: CliIO, opts: ApplyOptions, progress: Progress): Promise<void> {
+  const inFlight = new Set<string>();
+  let finished = 0;
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (!stopping) {
+      stopping = true;
+      progress.clear();
+      io.stderr.write(
+        `\n${signal === "SIGINT" ? "Interrupt" : signal} received: starting nothing new; letting the ${inFlight.size} change(s) in flight finish. Press Ctrl+C again to stop at once.\n`,
+      );
+      return;
+    }
+    const pending = [...inFlight];
+    progress.end();
+    io.stderr.write(
+      `Stopped at once. ${pending.length > 0 ? `These changes were in flight and may have landed: ${pending.join("; ")}. ` : ""}Run \`zoneform plan\` to see the live state.\n`,
+    );
+    process.exit(130);
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  progress.begin("apply", "changes made", plan.zones.reduce((n, z) => n + z.changes.length, 0));
+  try {
+    const report = await applyPlan(plan, {
+      client,
+      parallelism: opts.parallelism,
+      progress: (l) => progress.log(printable(l)),
+      shouldStop: () => stopping,
+      onChange: (what, state) => {
+        if (state === "start") inFlight.add(what);
+        else if (inFlight.delete(what)) progress.update(++finished);
+      },
+    });
+    assertApplied(report);
+  } finally {
+    progress.end();
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
   const s = summariseZones(plan.zones);
   io.stdout.write(`Apply complete! Resources: ${s.create} created, ${s.update} updated, ${s.replace} replaced, ${s.delete} deleted.\n`);
 }
@@ -51,7 +105,7 @@ async function execute(plan: Plan, client: CloudflareClient, io: CliIO, opts: Ap
  * A saved plan: its desired state is planned again against the live zones, and only if the result is
  * the saved plan (same fingerprints, same operations) is it applied; what runs is the new plan.
  */
-async function applySavedPlan(file: string, opts: ApplyOptions, io: CliIO): Promise<void> {
+async function applySavedPlan(file: string, opts: ApplyOptions, io: CliIO, writesBegin: () => void): Promise<void> {
   const saved = await readPlanFile(file);
   const digest = planDigest(saved);
   if (saved.digest !== undefined && saved.digest !== digest) {
@@ -66,19 +120,21 @@ async function applySavedPlan(file: string, opts: ApplyOptions, io: CliIO): Prom
   const wanted = new Set(desired.zones.map((z) => z.zone_id));
   const release = await lockZones([...wanted], { env: io.env, command: `apply ${file}`, api: apiUrlFrom(opts, io) });
   const savedSelected: Plan = { ...saved, zones: saved.zones.filter((z) => wanted.has(z.zone_id)) };
-  const client = clientFromOptions(opts, io, displayRedactor(desired));
+  const progress = progressFor(io, opts);
+  const client = clientFromOptions(opts, io, displayRedactor(desired), progress);
   try {
     if (totalChanges(summariseZones(savedSelected.zones)) === 0) {
       io.stdout.write(renderPlan(savedSelected, desired, "text", io, opts));
       return;
     }
-    const fresh = await reconcile({ client, desired, parallelism: opts.parallelism });
+    const fresh = await readZones(client, desired, opts, progress);
     assertSamePlan(planForFile(savedSelected, desired), planForFile(fresh, desired));
     assertNoZoneErrors(fresh);
     io.stdout.write(renderPlan(fresh, desired, "text", io, opts));
     io.stdout.write(`Applying plan ${digest}\n`);
     assertSafe(fresh, desired.safety.max_deletes, Boolean(opts.force));
-    await execute(fresh, client, io, opts);
+    writesBegin();
+    await execute(fresh, client, io, opts, progress);
   } finally {
     await client.close();
     await release();
@@ -90,9 +146,9 @@ export function register(program: Command, ctx: CommandContext): void {
     .command("apply")
     .argument("[plan-file]", "a plan saved with `zoneform plan --out`; without it, plan from the file first")
     .description("Make the live zones match the file (or a saved plan): exit 0 done, 1 error (nothing written), 4 stopped part-way.")
-    .option("--auto-approve", "do not ask for confirmation (needed when stdin is not a terminal)")
     .option("--force", "apply even when a zone's deletes exceed safety.max_deletes")
     .option("--expect-digest <sha256>", "with a saved plan: refuse it unless its digest is this one (the digest `plan` printed for the reviewed plan)");
+  addApproveOptions(cmd);
   addConfigOption(cmd);
   addCommonOptions(cmd);
   addClientOptions(cmd);
@@ -102,27 +158,37 @@ export function register(program: Command, ctx: CommandContext): void {
     if (opts.expectDigest !== undefined && !/^sha256:[0-9a-f]{64}$/.test(opts.expectDigest)) {
       throw new UsageError(`--expect-digest ${opts.expectDigest}: expected sha256: and 64 hex characters, as \`zoneform plan\` prints it`);
     }
-    if (planFile) return applySavedPlan(planFile, opts, io);
-    if (opts.expectDigest !== undefined) throw new UsageError("--expect-digest goes with a saved plan: zoneform apply PLAN.json --expect-digest …");
-    let release: (() => Promise<void>) | undefined;
-    const planned = await makePlan(opts, io, async (d) => {
-      release = await lockZones(d.zones.map((z) => z.zone_id), { env: io.env, command: "apply", api: apiUrlFrom(opts, io) });
-    }).catch(async (err: unknown) => {
-      await release?.();
-      throw err;
-    });
-    const { plan, desired, client } = planned;
+    if (opts.expectDigest !== undefined && !planFile) throw new UsageError("--expect-digest goes with a saved plan: zoneform apply PLAN.json --expect-digest …");
+    const reading = stopAtOnceUntilWrites(io);
     try {
-      io.stdout.write(renderPlan(plan, desired, "text", io, opts));
-      assertNoZoneErrors(plan);
-      if (totalChanges(plan.summary) === 0) return;
-      assertSafe(plan, desired.safety.max_deletes, Boolean(opts.force));
-      await confirm(io, opts);
-      io.stdout.write(`Applying plan ${digestOf(plan, desired)}\n`);
-      await execute(plan, client, io, opts);
+      await (planFile ? applySavedPlan(planFile, opts, io, reading) : applyFromFile(opts, io, reading));
     } finally {
-      await client.close();
-      await release?.();
+      reading();
     }
   });
+}
+
+/** Plans from the configuration, shows the plan, asks, and applies it. */
+async function applyFromFile(opts: ApplyOptions, io: CliIO, writesBegin: () => void): Promise<void> {
+  let release: (() => Promise<void>) | undefined;
+  const planned = await makePlan(opts, io, async (d) => {
+    release = await lockZones(d.zones.map((z) => z.zone_id), { env: io.env, command: "apply", api: apiUrlFrom(opts, io) });
+  }).catch(async (err: unknown) => {
+    await release?.();
+    throw err;
+  });
+  const { plan, desired, client, progress } = planned;
+  try {
+    io.stdout.write(renderPlan(plan, desired, "text", io, opts));
+    assertNoZoneErrors(plan);
+    if (totalChanges(plan.summary) === 0) return;
+    assertSafe(plan, desired.safety.max_deletes, Boolean(opts.force));
+    await confirm(io, opts);
+    io.stdout.write(`Applying plan ${digestOf(plan, desired)}\n`);
+    writesBegin();
+    await execute(plan, client, io, opts, progress);
+  } finally {
+    await client.close();
+    await release?.();
+  }
 }

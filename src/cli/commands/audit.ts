@@ -1,18 +1,21 @@
 // `zoneform audit`: the scripts, connections and cookies Page Shield found on a zone's pages, read page
 // by page, with malicious scripts and connections and insecure cookies as findings. Exit 2 when there
 // are findings of the kind chosen by --fail-on, so that a cron job can alert.
-import { Option, type Command } from "commander";
+import type { Command } from "commander";
 import { MALICIOUS_SCORE_THRESHOLD } from "../../audit/classify.js";
 import { AUDIT_FORMATS, type AuditFormat } from "../../audit/render.js";
 import { DEFAULT_AUDIT_LIMIT, FAIL_ON, runAudit, shouldFail, type FailOn } from "../../audit/run.js";
 import { EXIT, UsageError } from "../../errors.js";
 import { printable } from "../../safe-text.js";
 import { addClientOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
-import { addColorOption, addVerboseOption } from "../options.js";
+import { addColorOption, addQuietOption, addVerboseOption } from "../options.js";
 import type { CommandContext } from "../program.js";
+import { progressFor } from "../progress.js";
+import { addZoneRefOption, parseZoneRefs, resolveZoneRefs } from "../zone-ref.js";
 
 interface AuditFlags extends ClientFlagValues {
   zone?: string[];
+  quiet?: boolean;
   status?: string[];
   host?: string[];
   pageUrl?: string[];
@@ -38,20 +41,6 @@ export function collectList(value: string, previous: string[] | undefined): stri
   return [...(previous ?? []), ...value.split(",").map((s) => s.trim()).filter((s) => s !== "")];
 }
 
-/** `--zone ID` (repeatable): each a 32-character hex zone id; at least one. */
-export function parseZoneIds(zones: string[] | undefined, command: string): string[] {
-  if (!zones || zones.length === 0) throw new UsageError(`${command} needs --zone ID (the zone's 32-character id)`);
-  const bad = zones.filter((z) => !/^[0-9a-f]{32}$/.test(z));
-  if (bad.length > 0) {
-    throw new UsageError(`--zone ${bad.join(", ")}: expected a zone id, 32 lower-case hex characters (shown on the zone's Overview page)`);
-  }
-  return [...new Set(zones)];
-}
-
-export function addZoneIdOption(cmd: Command): Command {
-  return cmd.addOption(new Option("--zone <id>", "zone id (32 hex; repeatable)").argParser(collectList));
-}
-
 export function register(program: Command, ctx: CommandContext): void {
   const cmd = program
     .command("audit")
@@ -63,13 +52,14 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--fail-on <what>", "exit 2 on: malicious (scripts and connections), any (also insecure cookies), none", "malicious")
     .option("--limit <n>", "rows per kind in text and markdown output, worst first", String(DEFAULT_AUDIT_LIMIT))
     .option("--malicious-below <score>", "a script whose js_integrity_score is below this is malicious (1-100; Cloudflare's pages use 50 and 10)", String(MALICIOUS_SCORE_THRESHOLD));
-  addZoneIdOption(cmd);
+  addZoneRefOption(cmd);
   addVerboseOption(cmd);
+  addQuietOption(cmd);
   addColorOption(cmd);
   addClientOptions(cmd);
   cmd.action(async (opts: AuditFlags) => {
     const { io } = ctx;
-    const zones = parseZoneIds(opts.zone, "audit");
+    const zoneRefs = parseZoneRefs(opts.zone, "audit");
     const format = opts.format as AuditFormat;
     if (!AUDIT_FORMATS.includes(format)) throw new UsageError(`--format ${opts.format}: expected one of ${AUDIT_FORMATS.join(", ")}`);
     const failOn = opts.failOn as FailOn;
@@ -82,8 +72,11 @@ export function register(program: Command, ctx: CommandContext): void {
     const badStatus = (opts.status ?? []).filter((s) => !STATUSES.includes(s));
     if (badStatus.length > 0) throw new UsageError(`--status ${badStatus.join(", ")}: expected ${STATUSES.join(", ")}`);
 
-    const client = clientFromOptions(opts, io);
+    const progress = progressFor(io, opts);
+    const client = clientFromOptions(opts, io, undefined, progress);
     try {
+      const zones = await resolveZoneRefs(client, zoneRefs);
+      progress.begin("audit", "zones done", zones.length);
       const result = await runAudit(
         client,
         zones,
@@ -94,12 +87,18 @@ export function register(program: Command, ctx: CommandContext): void {
           format,
           limit,
           maliciousBelow,
-          progress: opts.verbose ? (l) => io.stderr.write(`${printable(l)}\n`) : undefined,
+          progress: opts.verbose ? (l) => progress.log(printable(l)) : undefined,
+          onItem: (kind) => progress.count(`${kind}s`),
+          onZoneDone: (done, total) => progress.update(done, total),
         },
-        (text) => io.stdout.write(text),
+        (text) => {
+          progress.clear();
+          io.stdout.write(text);
+        },
       );
       if (shouldFail(result.totals, failOn)) ctx.setExit(EXIT.changes);
     } finally {
+      progress.end();
       await client.close();
     }
   });

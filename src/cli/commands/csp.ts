@@ -10,12 +10,15 @@ import { MALICIOUS_SCORE_THRESHOLD } from "../../audit/classify.js";
 import { UsageError } from "../../errors.js";
 import { printable } from "../../safe-text.js";
 import { addClientOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
-import { addColorOption, addVerboseOption } from "../options.js";
+import { addColorOption, addQuietOption, addVerboseOption } from "../options.js";
 import type { CommandContext } from "../program.js";
-import { addZoneIdOption, collectList, parseScoreThreshold, parseZoneIds } from "./audit.js";
+import { progressFor } from "../progress.js";
+import { addZoneRefOption, parseZoneRefs, resolveZoneRef } from "../zone-ref.js";
+import { collectList, parseScoreThreshold } from "./audit.js";
 
 interface CspFlags extends ClientFlagValues {
   zone?: string[];
+  quiet?: boolean;
   host?: string[];
   format: string;
   action: string;
@@ -30,13 +33,14 @@ const PER_PAGE = 100;
 export async function suggestCsp(
   client: CloudflareClient,
   zoneId: string,
-  opts: { hosts?: string[]; wildcardThreshold?: number; maliciousBelow?: number } = {},
+  opts: { hosts?: string[]; wildcardThreshold?: number; maliciousBelow?: number; onItem?: (kind: "script" | "connection") => void } = {},
 ): Promise<CspSuggestion> {
   const suggester = new CspSuggester({ wildcardThreshold: opts.wildcardThreshold, maliciousBelow: opts.maliciousBelow });
   const query = { status: "active", ...(opts.hosts?.length ? { hosts: opts.hosts.join(",") } : {}) };
   for (const [kind, list] of [["script", "scripts"], ["connection", "connections"]] as const) {
     for await (const raw of client.paginate<Record<string, unknown>>(`zones/${zoneId}/page_shield/${list}`, { query, perPage: PER_PAGE })) {
       suggester.add(kind, raw);
+      opts.onItem?.(kind);
     }
   }
   return suggester.result();
@@ -94,25 +98,34 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--description <text>", "description (identity) of the suggested policy")
     .option("--wildcard-threshold <n>", "this many subdomains of one domain become https://*.domain (0: never)", "5")
     .option("--malicious-below <score>", "a script whose js_integrity_score is below this is malicious and its host left out (1-100)", String(MALICIOUS_SCORE_THRESHOLD));
-  addZoneIdOption(cmd);
+  addZoneRefOption(cmd, { single: true });
   addVerboseOption(cmd);
+  addQuietOption(cmd);
   addColorOption(cmd);
   addClientOptions(cmd);
   cmd.action(async (opts: CspFlags) => {
     const { io } = ctx;
-    const zones = parseZoneIds(opts.zone, "csp suggest");
-    if (zones.length > 1) throw new UsageError("csp suggest takes one --zone: a policy belongs to one zone");
+    const [zoneRef] = parseZoneRefs(opts.zone, "csp suggest", { single: "a policy belongs to one zone" });
     if (!["text", "yaml"].includes(opts.format)) throw new UsageError(`--format ${opts.format}: expected one of text, yaml`);
     if (!/^\d+$/.test(opts.wildcardThreshold)) throw new UsageError(`--wildcard-threshold must be a whole number, got "${opts.wildcardThreshold}"`);
-    const zoneId = zones[0]!;
     const maliciousBelow = parseScoreThreshold(opts.maliciousBelow);
-    const client = clientFromOptions(opts, io);
+    const progress = progressFor(io, opts);
+    const client = clientFromOptions(opts, io, undefined, progress);
     try {
-      const s = await suggestCsp(client, zoneId, { hosts: opts.host, wildcardThreshold: Number(opts.wildcardThreshold), maliciousBelow });
+      const zoneId = await resolveZoneRef(client, zoneRef!);
+      progress.begin("csp suggest", "zones done", 1);
+      const s = await suggestCsp(client, zoneId, {
+        hosts: opts.host,
+        wildcardThreshold: Number(opts.wildcardThreshold),
+        maliciousBelow,
+        onItem: (kind) => progress.count(`${kind}s`),
+      });
+      progress.end();
       const description = opts.description ?? "Suggested by zoneform csp suggest";
       const block = policyBlock(s, { description, action: opts.action });
       io.stdout.write(opts.format === "yaml" ? block : renderSuggestionText(zoneId, s, block));
     } finally {
+      progress.end();
       await client.close();
     }
   });

@@ -20,7 +20,7 @@ export function register(program: Command, ctx: CommandContext): void {
   addShardOption(cmd);
   cmd.action(async (opts: PlanningOptions) => {
     const { io } = ctx;
-    const { plan, desired, client } = await makePlan(opts, io);
+    const { plan, desired, client } = await makePlan(opts, io, undefined, "drift");
     try {
       io.stdout.write(renderDriftReport(planForDisplay(plan, desired)));
       assertNoZoneErrors(plan);

@@ -1,12 +1,21 @@
-// `zoneform emulator`: run the local Cloudflare API stand-in until SIGINT/SIGTERM. The base URL is the
-// first line of stdout (scripts read it); `--state FILE` loads the state from FILE when it exists and
-// writes it back on exit, so a demo or a CI dry run can keep its zones between runs.
+// `zoneform emulator`: run the local Cloudflare API stand-in until SIGINT, SIGTERM or SIGHUP. The base
+// URL is the first line of stdout (scripts read it; a reader that then goes away does not stop it) and,
+// with `--url-file FILE`, the content of FILE once listening; `--state FILE` loads the state from FILE
+// when it exists and writes it back however it stops, so a demo or a CI dry run keeps its zones.
 import { existsSync } from "node:fs";
-import { readFile, rename, writeFile } from "node:fs/promises";
+import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Command } from "commander";
 import { ConfigError, RuntimeError, UsageError } from "../../errors.js";
-import { DEFAULT_TOKEN, defaultState, normalizeState, startEmulator, StateDocumentError, type EmulatorState } from "../../emulator/index.js";
+import {
+  DEFAULT_TOKEN,
+  defaultState,
+  normalizeState,
+  startEmulator,
+  StateDocumentError,
+  type EmulatorState,
+  type RunningEmulator,
+} from "../../emulator/index.js";
 import type { CommandContext } from "../program.js";
 
 /** Port of `zoneform emulator` when --port is not given (`--port 0` picks a free one). */
@@ -18,6 +27,7 @@ interface EmulatorOptions {
   state?: string;
   latency?: string;
   token?: string[];
+  urlFile?: string;
 }
 
 export function register(program: Command, ctx: CommandContext): void {
@@ -29,6 +39,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--state <file>", "load the state from this JSON file if it exists (else the seed); save it back on exit")
     .option("--latency <ms>", "delay every API answer by this many milliseconds")
     .option("--token <token>", "accept this API token too (repeatable)", (v: string, prev: string[] = []) => [...prev, v])
+    .option("--url-file <file>", "write the base URL to this file (atomically) once listening; removed on exit")
     .action(async (opts: EmulatorOptions) => {
       const port = parseInteger("--port", opts.port, 0, 65_535);
       const latencyMs = opts.latency === undefined ? 0 : parseInteger("--latency", opts.latency, 0, 600_000);
@@ -37,9 +48,18 @@ export function register(program: Command, ctx: CommandContext): void {
       for (const token of opts.token ?? []) {
         if (!state.credentials.tokens.includes(token)) state.credentials.tokens.push(token);
       }
-      const emulator = await startEmulator({ port, host: opts.host, latencyMs, state });
+      const urlFile = opts.urlFile === undefined ? undefined : path.resolve(ctx.io.cwd, opts.urlFile);
+      const emulator = await listen({ port, host: opts.host, latencyMs, state });
       const token = opts.token?.[0] ?? DEFAULT_TOKEN;
       const { io } = ctx;
+      if (urlFile) {
+        try {
+          await writeAtomically(urlFile, `${emulator.url}\n`);
+        } catch (err) {
+          await emulator.close();
+          throw new RuntimeError(`--url-file ${urlFile}: cannot write it (${(err as Error).message})`);
+        }
+      }
       io.stdout.write(`${emulator.url}\n`);
       io.stdout.write(`Ready: token ${token} (or X-Auth-Email user@example.com + X-Auth-Key emulator-key); admin API ${emulator.adminUrl}\n`);
       io.stdout.write(`export CLOUDFLARE_API_BASE_URL=${emulator.url} CLOUDFLARE_API_TOKEN=${token}\n`);
@@ -48,13 +68,32 @@ export function register(program: Command, ctx: CommandContext): void {
       try {
         await (io.waitForShutdown?.() ?? Promise.resolve());
       } finally {
-        await emulator.close();
+        // However it stops, the state is saved: a failed close must not skip the save.
+        await emulator.close().catch((err: Error) => io.stderr.write(`Warning: closing the emulator: ${err.message}\n`));
+        if (urlFile) await rm(urlFile, { force: true }).catch(() => undefined);
         if (statePath) {
           await saveState(statePath, emulator.state());
           io.stderr.write(`Saved the emulator state to ${statePath}\n`);
         }
       }
     });
+}
+
+/** Starts the emulator; a busy port or an address not of this machine is the user's to fix, not a bug. */
+async function listen(opts: { port: number; host: string; latencyMs: number; state: EmulatorState }): Promise<RunningEmulator> {
+  try {
+    return await startEmulator(opts);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const where = `port ${opts.port} on ${opts.host}`;
+    const pick = "pick another with --port, or --port 0 for any free port";
+    if (code === "EADDRINUSE") throw new RuntimeError(`${where} is in use: address already in use (EADDRINUSE); ${pick}`);
+    if (code === "EACCES") throw new RuntimeError(`${where} is not allowed: permission denied (EACCES; ports below 1024 need privileges); ${pick}`);
+    if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND" || code === "EAI_AGAIN") {
+      throw new UsageError(`--host ${opts.host}: cannot listen there (${code}); give an address of this machine, such as 127.0.0.1 or 0.0.0.0`);
+    }
+    throw err;
+  }
 }
 
 function parseInteger(flag: string, value: string, min: number, max: number): number {
@@ -85,7 +124,12 @@ async function loadState(file: string): Promise<EmulatorState> {
 
 /** Writes through a temporary file so an interrupted save never leaves half a state behind. */
 async function saveState(file: string, state: EmulatorState): Promise<void> {
+  await writeAtomically(file, `${JSON.stringify(state, null, 2)}\n`);
+}
+
+/** A reader of `file` sees either nothing or all of `text`, never part of it. */
+async function writeAtomically(file: string, text: string): Promise<void> {
   const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(state, null, 2)}\n`);
+  await writeFile(tmp, text);
   await rename(tmp, file);
 }

@@ -2,23 +2,27 @@
 // ${env:…} references and stderr says which variables to set. The file is checked with the same
 // loader plan uses before it is written; a problem there is reported and fails the command.
 import { existsSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
 import { dirname, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { checkConfigSources } from "../../config/index.js";
-import { EXIT, RuntimeError, UsageError, formatProblem } from "../../errors.js";
+import { EXIT, UsageError, formatProblem } from "../../errors.js";
 import { EXPORT_SECTIONS, exportZones, type ExportSection } from "../../export/index.js";
 import { printable } from "../../safe-text.js";
+import { refuseExisting, writeFileSafely } from "../../write-file.js";
 import { addClientOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
-import { addColorOption, addVerboseOption } from "../options.js";
+import { addColorOption, addQuietOption, addVerboseOption } from "../options.js";
 import { VERSION, type CommandContext } from "../program.js";
-import { addZoneIdOption, collectList, parseZoneIds } from "./audit.js";
+import { progressFor } from "../progress.js";
+import { addZoneRefOption, parseZoneRefs, resolveZoneRefs } from "../zone-ref.js";
+import { collectList } from "./audit.js";
 
 interface ExportFlags extends ClientFlagValues {
   zone?: string[];
+  quiet?: boolean;
   sections?: string[];
   out?: string;
+  force?: boolean;
   accountId?: string;
 }
 
@@ -57,14 +61,16 @@ export function register(program: Command, ctx: CommandContext): void {
     .description("Write the live zone as a zoneform file (secrets as ${env:…} references) that plans with no changes.")
     .option("--sections <list>", `sections to export, comma list (default all): ${EXPORT_SECTIONS.join(", ")}`, collectList)
     .option("--out <file>", "write the file here (default: stdout)")
+    .option("--force", "overwrite the --out file if it exists")
     .option("--account-id <id>", "account whose managed rulesets the WAF section is read through (written as account_id)");
-  addZoneIdOption(cmd);
+  addZoneRefOption(cmd);
   addVerboseOption(cmd);
+  addQuietOption(cmd);
   addColorOption(cmd);
   addClientOptions(cmd);
   cmd.action(async (opts: ExportFlags) => {
     const { io } = ctx;
-    const zones = parseZoneIds(opts.zone, "export");
+    const zoneRefs = parseZoneRefs(opts.zone, "export");
     const sections = parseSections(opts.sections);
     if (opts.accountId === undefined && io.env.CLOUDFLARE_ACCOUNT_ID?.trim() && !/^[0-9a-f]{32}$/.test(io.env.CLOUDFLARE_ACCOUNT_ID.trim())) {
       throw new UsageError(`CLOUDFLARE_ACCOUNT_ID ${io.env.CLOUDFLARE_ACCOUNT_ID}: expected an account id, 32 lower-case hex characters`);
@@ -73,17 +79,26 @@ export function register(program: Command, ctx: CommandContext): void {
       throw new UsageError(`--account-id ${opts.accountId}: expected an account id, 32 lower-case hex characters`);
     }
     const outPath = opts.out ? resolve(io.cwd, opts.out) : undefined;
-    const client = clientFromOptions(opts, io);
+    const outLabel = `--out ${opts.out}`;
+    if (outPath) refuseExisting(outPath, { force: opts.force, label: outLabel });
+    const progress = progressFor(io, opts);
+    const client = clientFromOptions(opts, io, undefined, progress);
     let result;
+    let zones: string[];
     try {
+      zones = await resolveZoneRefs(client, zoneRefs);
+      progress.begin("export", "zones read", zones.length);
       result = await exportZones(client, {
         zones,
         sections,
         accountId: opts.accountId ?? (io.env.CLOUDFLARE_ACCOUNT_ID?.trim() || undefined),
         schemaRef: schemaRefFrom(outPath ? dirname(outPath) : io.cwd),
         version: VERSION,
+        onSection: () => progress.count("sections"),
+        onZoneDone: (done, total) => progress.update(done, total),
       });
     } finally {
+      progress.end();
       await client.close();
     }
     const { text, notes } = result;
@@ -93,11 +108,7 @@ export function register(program: Command, ctx: CommandContext): void {
     const check = checkConfigSources([{ file: opts.out ?? "<export>", text }], { ...io.env, ...placeholders });
 
     if (outPath) {
-      try {
-        await writeFile(outPath, text);
-      } catch (err) {
-        throw new RuntimeError(`cannot write ${opts.out}: ${(err as Error).message}`);
-      }
+      await writeFileSafely(outPath, text, { force: opts.force, label: outLabel });
       io.stderr.write(`Wrote ${opts.out}: ${zones.length} zone(s), sections ${sections.join(", ")}.\n`);
     } else {
       io.stdout.write(text);

@@ -12,6 +12,7 @@ import { register as registerAudit } from "./audit.js";
 import { register as registerCsp } from "./csp.js";
 import { register as registerExport } from "./export.js";
 import { register as registerLogpush } from "./logpush.js";
+import { register as registerWhoami } from "./whoami.js";
 
 export function registerCommands(program: Command, ctx: CommandContext): void {
   void program;
@@ -27,4 +28,5 @@ export function registerCommands(program: Command, ctx: CommandContext): void {
   registerCsp(program, ctx);
   registerExport(program, ctx);
   registerLogpush(program, ctx);
+  registerWhoami(program, ctx);
 }

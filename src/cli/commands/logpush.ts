@@ -13,9 +13,10 @@ import { zonePath } from "../../resources/fields.js";
 import { addClientOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import { addVerboseOption } from "../options.js";
 import type { CommandContext } from "../program.js";
+import { addZoneRefOption, parseZoneRefs, resolveZoneRef } from "../zone-ref.js";
 
 interface ChallengeOptions extends ClientFlagValues {
-  zone: string;
+  zone?: string[];
   destination: string;
 }
 
@@ -25,8 +26,6 @@ interface OwnershipResult {
   valid?: boolean;
 }
 
-const ZONE_ID = /^[0-9a-f]{32}$/;
-
 export function register(program: Command, ctx: CommandContext): void {
   const logpush = program.command("logpush").description("Logpush helpers.");
   const challenge = logpush
@@ -34,14 +33,13 @@ export function register(program: Command, ctx: CommandContext): void {
     .description(
       "Request an ownership challenge for a storage destination (s3, gs, azure): Cloudflare writes a token into a file in the bucket; put it in an env var and set ownership_challenge: ${env:NAME} on the job.",
     )
-    .requiredOption("--zone <id>", "the zone id (32 hex characters)")
     .requiredOption("--destination <url>", "the job's destination_conf; ${env:NAME} references are read from the environment");
+  addZoneRefOption(challenge, { single: true });
   addVerboseOption(challenge);
   addClientOptions(challenge);
   challenge.action(async (opts: ChallengeOptions) => {
     const { io } = ctx;
-    const zone = opts.zone.trim().toLowerCase();
-    if (!ZONE_ID.test(zone)) throw new UsageError(`--zone ${opts.zone}: expected a zone id of 32 hex characters`);
+    const [zoneRef] = parseZoneRefs(opts.zone, "logpush challenge", { single: "a challenge is for one zone's job" });
     const { destination, redactor } = resolveDestination(opts.destination, io.env);
     const shown = redactor.redact(redactDestination(destination));
     if (!needsOwnershipChallenge(destination)) {
@@ -50,6 +48,7 @@ export function register(program: Command, ctx: CommandContext): void {
     }
     const client = clientFromOptions(opts, io, redactor);
     try {
+      const zone = await resolveZoneRef(client, zoneRef!);
       const res = await client.request<OwnershipResult | null>("POST", zonePath(zone, "logpush", "ownership"), {
         body: { destination_conf: destination },
       });

@@ -1,8 +1,10 @@
 // `zoneform plan`: read the live zones and print the ordered calls that would make them match.
+import { resolve } from "node:path";
 import type { Command } from "commander";
 import { EXIT } from "../../errors.js";
 import { findSafetyViolations, describeViolation } from "../../plan/safety.js";
 import { writePlanFile } from "../../plan/plan-file.js";
+import { refuseExisting } from "../../write-file.js";
 import { totalChanges } from "../../plan/summary.js";
 import { addClientOptions } from "../client-options.js";
 import { addCommonOptions, addConfigOption } from "../options.js";
@@ -12,6 +14,7 @@ import { addShardOption } from "../shard.js";
 
 interface PlanOptions extends PlanningOptions {
   out?: string;
+  force?: boolean;
   format?: string;
   detailedExitcode?: boolean;
 }
@@ -21,6 +24,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .command("plan")
     .description("Read the live zones and show the ordered API calls that would make them match the file.")
     .option("--out <file>", "save the plan (JSON; secrets as ${env:NAME} references) for `zoneform apply <file>`")
+    .option("--force", "overwrite the --out file if it exists")
     .option("--format <format>", "text | json | markdown", "text")
     .option("--detailed-exitcode", "exit 2 when there are changes, 0 when there are none");
   addConfigOption(cmd);
@@ -30,14 +34,17 @@ export function register(program: Command, ctx: CommandContext): void {
   cmd.action(async (opts: PlanOptions) => {
     const { io } = ctx;
     const format = parseFormat(opts.format);
+    const outPath = opts.out ? resolve(io.cwd, opts.out) : undefined;
+    const outLabel = `--out ${opts.out}`;
+    if (outPath) refuseExisting(outPath, { force: opts.force, label: outLabel });
     const { plan, desired, client } = await makePlan(opts, io);
     try {
       io.stdout.write(renderPlan(plan, desired, format, io, opts));
       // JSON carries its digest inside; people get it as a last line, to compare with what apply prints.
       if (format === "text") io.stdout.write(`Plan digest: ${digestOf(plan, desired)}\n`);
       if (format === "markdown") io.stdout.write(`\nPlan digest: \`${digestOf(plan, desired)}\`\n`);
-      if (opts.out) {
-        await writePlanFile(opts.out, plan, desired);
+      if (outPath) {
+        await writePlanFile(outPath, plan, desired, { force: opts.force, label: outLabel });
         io.stderr.write(`Saved the plan to ${opts.out}; apply it with: zoneform apply ${opts.out}\n`);
       }
       for (const v of findSafetyViolations(plan, desired.safety.max_deletes)) {

@@ -7,6 +7,7 @@ import { formatProblem } from "../../errors.js";
 import type { DesiredZone } from "../../model/desired.js";
 import { printable } from "../../safe-text.js";
 import { addColorOption, addConfigOption, addVerboseOption, configPath, type CommonOptions, type ConfigOption } from "../options.js";
+import { useColor } from "../color.js";
 import type { CommandContext } from "../program.js";
 
 type ValidateOptions = ConfigOption & CommonOptions & { requireEnv?: boolean };
@@ -27,8 +28,7 @@ export function register(program: Command, ctx: CommandContext): void {
       missingEnv: opts.requireEnv ? "error" : "warning",
     });
     for (const w of warnings) io.stderr.write(`${formatProblem(w)}\n`);
-    const color = io.stdout.isTTY && opts.color !== false && !io.env.NO_COLOR;
-    const colors = pc.createColors(color);
+    const colors = pc.createColors(useColor(io, opts));
     const n = desired.zones.length;
     const files = printable(desired.files.join(", "));
     const w = warnings.length ? ` (${warnings.length} warning${warnings.length === 1 ? "" : "s"})` : "";

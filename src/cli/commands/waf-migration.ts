@@ -2,7 +2,6 @@
 // previous WAF managed rules to the new ones. `start` checks eligibility (and, for validation mode,
 // the zone's plan) before anything is written, shows what will happen, and asks for confirmation.
 import { existsSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
 import { dirname, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Option, type Command } from "commander";
@@ -19,15 +18,19 @@ import { sensitivityTableLines } from "../../migration/sensitivity.js";
 import type { DesiredState } from "../../model/desired.js";
 import { readOwaspRuleset, type OwaspRuleset } from "../../resources/managed-ruleset.js";
 import { readZoneInfo } from "../../resources/zone-info.js";
+import { refuseExisting, writeFileSafely } from "../../write-file.js";
 import { addClientOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import type { CliIO } from "../io.js";
+import { addApproveOptions, approvedInAdvance, type ApproveOptions } from "../options.js";
 import type { CommandContext } from "../program.js";
+import { addZoneRefOption, parseZoneRefs, resolveZoneRef, type ZoneRef } from "../zone-ref.js";
 
 interface MigrationOptions extends ClientFlagValues {
-  zone: string;
+  zone?: string[];
 }
 
-const ZONE_ID = /^[0-9a-f]{32}$/;
+/** Version of `config --format json`. */
+export const MIGRATION_CONFIG_FORMAT_VERSION = 1;
 const WAF_PHASE = "http_request_firewall_managed";
 const SCHEMA_FILE = fileURLToPath(new URL("../../../schemas/zoneform.schema.json", import.meta.url));
 const SCHEMA_URL = "https://github.com/zoneform/zoneform/schemas/zoneform.schema.json";
@@ -37,15 +40,16 @@ const migrationPath = (zoneId: string, what: "check" | "config" | "status") => `
 /** Lines told from the API's answers, one printable line each (control characters escaped), and a final newline. */
 const printLines = (lines: readonly string[]): string => `${lines.map((l) => printable(l)).join("\n")}\n`;
 
-function zoneIdOf(opts: MigrationOptions): string {
-  if (!ZONE_ID.test(opts.zone)) throw new UsageError(`--zone ${opts.zone}: a zone id is 32 lower-case hex characters`);
-  return opts.zone;
+/** The one zone (id or name) of `waf-migration <sub>`. */
+function zoneRefOf(opts: MigrationOptions, sub: string): ZoneRef {
+  return parseZoneRefs(opts.zone, `waf-migration ${sub}`, { single: "the migration is per zone" })[0]!;
 }
 
-async function withClient<T>(opts: MigrationOptions, io: CliIO, fn: (client: CloudflareClient) => Promise<T>): Promise<T> {
+/** Runs `fn` with a client and the zone's id (a name looked up first). */
+async function withClient<T>(opts: MigrationOptions, io: CliIO, zone: ZoneRef, fn: (client: CloudflareClient, zoneId: string) => Promise<T>): Promise<T> {
   const client = clientFromOptions(opts, io);
   try {
-    return await fn(client);
+    return await fn(client, await resolveZoneRef(client, zone));
   } finally {
     await client.close();
   }
@@ -123,8 +127,8 @@ function proposalYaml(zoneId: string, zoneName: string | undefined, mapped: Mapp
 
 function check(ctx: CommandContext) {
   return async (opts: MigrationOptions) => {
-    const zoneId = zoneIdOf(opts);
-    await withClient(opts, ctx.io, async (client) => {
+    const zone = zoneRefOf(opts, "check");
+    await withClient(opts, ctx.io, zone, async (client, zoneId) => {
       const result = explainCheck(zoneId, await readCheck(client, zoneId));
       ctx.io.stdout.write(printLines(result.lines));
       if (!result.eligible) ctx.setExit(EXIT.error);
@@ -141,41 +145,35 @@ interface ConfigOptions extends MigrationOptions {
 function config(ctx: CommandContext) {
   return async (opts: ConfigOptions) => {
     const { io } = ctx;
-    const zoneId = zoneIdOf(opts);
+    const zone = zoneRefOf(opts, "config");
     const format = opts.format ?? "yaml";
     if (format !== "yaml" && format !== "json") throw new UsageError(`--format ${format}: expected yaml or json`);
-    if (opts.write && !opts.force && existsSync(resolve(io.cwd, opts.write))) {
-      throw new UsageError(`--write ${opts.write}: the file exists; pass --force to overwrite it`);
-    }
-    await withClient(opts, io, async (client) => {
+    const writeLabel = `--write ${opts.write}`;
+    if (opts.write) refuseExisting(resolve(io.cwd, opts.write), { force: opts.force, label: writeLabel });
+    await withClient(opts, io, zone, async (client, zoneId) => {
       const { config: proposal, mapped } = await readProposal(client, zoneId, io);
       const info = await readZoneInfo(client, zoneId);
       for (const w of mapped.warnings) io.stderr.write(`Warning: ${printable(w)}\n`);
       if (format === "json") {
-        io.stdout.write(`${JSON.stringify({ zone_id: zoneId, config: proposal, waf: mapped.waf, summary: mapped.summary, warnings: mapped.warnings }, null, 2)}\n`);
+        io.stdout.write(`${JSON.stringify({ format_version: MIGRATION_CONFIG_FORMAT_VERSION, zone_id: zoneId, config: proposal, waf: mapped.waf, summary: mapped.summary, warnings: mapped.warnings }, null, 2)}\n`);
       } else {
         io.stdout.write(proposalYaml(zoneId, info?.name, mapped, schemaRefFor(undefined, io.cwd)));
       }
       if (opts.write) {
         const path = resolve(io.cwd, opts.write);
-        try {
-          await writeFile(path, proposalYaml(zoneId, info?.name, mapped, schemaRefFor(opts.write, io.cwd)));
-        } catch (err) {
-          throw new RuntimeError(`could not write ${opts.write}: ${(err as Error).message}`);
-        }
+        await writeFileSafely(path, proposalYaml(zoneId, info?.name, mapped, schemaRefFor(opts.write, io.cwd)), { force: opts.force, label: writeLabel });
         io.stderr.write(`Wrote ${opts.write}. After \`zoneform waf-migration start --mode pending\`, \`zoneform plan -c ${opts.write}\` shows no changes.\n`);
       }
     });
   };
 }
 
-interface StartOptions extends MigrationOptions {
+interface StartOptions extends MigrationOptions, ApproveOptions {
   mode?: string;
-  yes?: boolean;
 }
 
 async function confirm(io: CliIO, zoneId: string, opts: StartOptions): Promise<void> {
-  if (opts.yes) return;
+  if (approvedInAdvance(opts)) return;
   const answer = await io.prompt!(`This cannot be undone. Type 'yes' to migrate ${zoneId}: `);
   if (answer.trim() !== "yes") throw new RuntimeError("Migration cancelled; nothing was changed.");
 }
@@ -183,10 +181,10 @@ async function confirm(io: CliIO, zoneId: string, opts: StartOptions): Promise<v
 function start(ctx: CommandContext) {
   return async (opts: StartOptions) => {
     const { io } = ctx;
-    const zoneId = zoneIdOf(opts);
+    const zone = zoneRefOf(opts, "start");
     const mode = opts.mode as MigrationMode;
     if (!MIGRATION_MODES.includes(mode)) throw new UsageError(`--mode ${opts.mode ?? ""}: expected validation or pending`);
-    await withClient(opts, io, async (client) => {
+    await withClient(opts, io, zone, async (client, zoneId) => {
       const state = await readCheck(client, zoneId);
       const info = mode === "validation" ? await readZoneInfo(client, zoneId) : undefined;
       const label = info?.name ? `${info.name} (${zoneId})` : zoneId;
@@ -205,8 +203,8 @@ function start(ctx: CommandContext) {
         shown.push("", "The zone's plan could not be read (GET zones/{id}); the API refuses validation mode unless the zone is Enterprise.");
       }
       io.stdout.write(`${printLines(shown)}\n`);
-      if (!opts.yes && !io.prompt) {
-        throw new RuntimeError("the migration needs confirmation, but stdin is not a terminal: review the above and pass --yes. Nothing was changed.");
+      if (!approvedInAdvance(opts) && !io.prompt) {
+        throw new RuntimeError("the migration needs confirmation, but stdin is not a terminal: review the above and pass --auto-approve (or --yes). Nothing was changed.");
       }
       await confirm(io, zoneId, opts);
 
@@ -227,8 +225,8 @@ function start(ctx: CommandContext) {
 
 function status(ctx: CommandContext) {
   return async (opts: MigrationOptions) => {
-    const zoneId = zoneIdOf(opts);
-    await withClient(opts, ctx.io, async (client) => {
+    const zone = zoneRefOf(opts, "status");
+    await withClient(opts, ctx.io, zone, async (client, zoneId) => {
       ctx.io.stdout.write(printLines(explainStatus(zoneId, await readStatus(client, zoneId))));
     });
   };
@@ -238,9 +236,8 @@ function subcommand(parent: Command, name: string, description: string): Command
   const cmd = parent
     .command(name)
     .description(description)
-    .requiredOption("--zone <id>", "zone id (32 hex)")
     .option("--verbose", "log every API call to stderr");
-  return addClientOptions(cmd);
+  return addClientOptions(addZoneRefOption(cmd, { single: true }));
 }
 
 export function register(program: Command, ctx: CommandContext): void {
@@ -257,14 +254,13 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--force", "overwrite the --write file if it exists")
     .option("--format <format>", "yaml | json", "yaml")
     .action(config(ctx));
-  subcommand(
+  const startCmd = subcommand(
     parent,
     "start",
-    "Start the migration: --mode validation (Enterprise only: both WAFs run) or --mode pending (new WAF only; the previous one is disabled). Irreversible: asks for confirmation unless --yes.",
+    "Start the migration: --mode validation (Enterprise only: both WAFs run) or --mode pending (new WAF only; the previous one is disabled). Irreversible: asks for confirmation unless --auto-approve (or --yes).",
   )
-    .addOption(new Option("--mode <mode>", "validation | pending").choices([...MIGRATION_MODES]).makeOptionMandatory())
-    .option("--yes", "do not ask for confirmation (needed when stdin is not a terminal)")
-    .action(start(ctx));
+    .addOption(new Option("--mode <mode>", "validation | pending").choices([...MIGRATION_MODES]).makeOptionMandatory());
+  addApproveOptions(startCmd).action(start(ctx));
   subcommand(parent, "status", "Which WAF runs on the zone: previous, both (validation), or new.").action(status(ctx));
   for (const cmd of parent.commands) {
     cmd.exitOverride().configureOutput({ writeOut: (s) => ctx.io.stdout.write(s), writeErr: (s) => ctx.io.stderr.write(s) });

@@ -10,7 +10,7 @@ import { buildProgram, main } from "../../../src/cli/program.js";
 const README = readFileSync(resolve(import.meta.dirname, "../../../README.md"), "utf8");
 
 /** Flags described once for all commands (README "Commands" intro and "Connecting to Cloudflare"). */
-const COMMON = ["--help", "--config", "--zone", "--verbose", "--no-color", "--api-url", "--parallelism", "--rate-limit", "--timeout", "--shard"];
+const COMMON = ["--help", "--config", "--zone", "--verbose", "--quiet", "--no-color", "--api-url", "--parallelism", "--rate-limit", "--timeout", "--retries", "--shard"];
 
 function leafCommands(cmd: Command, prefix: string[] = []): Array<{ path: string; cmd: Command }> {
   const out: Array<{ path: string; cmd: Command }> = [];

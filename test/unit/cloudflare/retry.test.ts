@@ -40,7 +40,7 @@ describe("retry policy", () => {
 
   it("gives up after the configured retries", () => {
     const f = { kind: "network", code: "ECONNRESET" } as const;
-    expect(decideRetry("GET", f, 4, policy).retry).toBe(true);
-    expect(decideRetry("GET", f, 5, policy)).toEqual({ retry: false, reason: "exhausted" });
+    expect(decideRetry("GET", f, 6, policy).retry).toBe(true);
+    expect(decideRetry("GET", f, 7, policy)).toEqual({ retry: false, reason: "exhausted" });
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtemp, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -81,11 +81,25 @@ describe("saved plan files", () => {
     expect(read.digest).toBe(planDigest(read));
   });
 
-  it("are written 0600, even over an existing wider file", async () => {
+  it("are written 0600, even over an existing wider file (with force)", async () => {
     const path = join(await mkdtemp(join(tmpdir(), "zoneform-planfile-")), "plan.json");
     await writeFile(path, "old", { mode: 0o644 });
-    await writePlanFile(path, plan, desired);
+    await writePlanFile(path, plan, desired, { force: true });
     expect((await stat(path)).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(await readFile(path, "utf8")).format_version).toBe(2);
+  });
+
+  it("refuse to replace an existing file without force, leaving it and no temporary file", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "zoneform-planfile-"));
+    const path = join(dir, "plan.json");
+    await writeFile(path, "old", { mode: 0o644 });
+    await expect(writePlanFile(path, plan, desired, { label: "--out plan.json" })).rejects.toThrow("--out plan.json: the file exists; pass --force to overwrite it");
+    expect(await readFile(path, "utf8")).toBe("old");
+    expect(await readdir(dir)).toEqual(["plan.json"]);
+    const fresh = join(dir, "new.json");
+    await writePlanFile(fresh, plan, desired);
+    expect((await stat(fresh)).mode & 0o777).toBe(0o600);
+    expect(await readdir(dir)).toEqual(["new.json", "plan.json"]);
   });
 
   it("carry a desired state that loads like a file, needing its variables", async () => {

@@ -45,6 +45,8 @@ describe("log_custom_fields diff", () => {
           action_parameters: { request_fields: [{ name: "user-agent" }, { name: "cf-ray" }], cookie_fields: [{ name: "__Session" }] },
         }],
       },
+      // How apply finds it again after a lost answer, and checks nobody made it meanwhile.
+      finds: { path: `zones/${Z}/rulesets`, match: { kind: "zone", phase: "http_log_custom_fields" } },
     }]);
   });
 
@@ -54,6 +56,7 @@ describe("log_custom_fields diff", () => {
       method: "POST",
       path: `zones/${Z}/rulesets/${EP}/rules`,
       body: expect.objectContaining({ action_parameters: { response_fields: [{ name: "cache-control" }] } }),
+      finds: { path: `zones/${Z}/rulesets/phases/http_log_custom_fields/entrypoint`, list: "rules", match: { ref: "zoneform-custom-fields" } },
     }]);
   });
 

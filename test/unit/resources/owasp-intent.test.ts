@@ -258,7 +258,12 @@ describe("waf_managed_rules diff", () => {
     const { changes } = diffWaf(owaspZone(1, 60), live(entrypoint(skipRule)));
     expect(changes).toHaveLength(1);
     expect(changes[0]!.operations).toEqual([
-      { method: "POST", path: `zones/${Z}/rulesets/${EP}/rules`, body: expect.objectContaining({ action: "execute", ref: "zoneform-owasp" }) },
+      {
+        method: "POST",
+        path: `zones/${Z}/rulesets/${EP}/rules`,
+        body: expect.objectContaining({ action: "execute", ref: "zoneform-owasp" }),
+        finds: { path: `zones/${Z}/rulesets/phases/http_request_firewall_managed/entrypoint`, list: "rules", match: { ref: "zoneform-owasp" } },
+      },
     ]);
   });
 

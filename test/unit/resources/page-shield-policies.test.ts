@@ -26,7 +26,9 @@ describe("page_shield_policy diff", () => {
     const { changes } = pageShieldPolicies.diff(zone([policy("A")]), []);
     expect(changes).toHaveLength(1);
     expect(changes[0]).toMatchObject({ kind: "create", identity: "A" });
-    expect(changes[0]!.operations).toEqual([{ method: "POST", path: `zones/${Z}/page_shield/policies`, body: policy("A") }]);
+    expect(changes[0]!.operations).toEqual([
+      { method: "POST", path: `zones/${Z}/page_shield/policies`, body: policy("A"), finds: { path: `zones/${Z}/page_shield/policies`, match: { description: "A" } } },
+    ]);
   });
 
   it("updates only when a field differs, and marks CSP values as text for a word diff", () => {

@@ -355,7 +355,12 @@ describe("the recorded entry point (cft_managed_entrypoint)", () => {
     expect(errors).toEqual([]);
     expect(changes.map((c) => [c.kind, c.identity])).toEqual([["create", "owasp"]]);
     expect(changes[0]!.operations).toEqual([
-      { method: "POST", path: `zones/${Z}/rulesets/4c971a697dd249939460f4520dcd7184/rules`, body: expect.objectContaining({ action: "execute", ref: "zoneform-owasp" }) },
+      {
+        method: "POST",
+        path: `zones/${Z}/rulesets/4c971a697dd249939460f4520dcd7184/rules`,
+        body: expect.objectContaining({ action: "execute", ref: "zoneform-owasp" }),
+        finds: { path: `zones/${Z}/rulesets/phases/http_request_firewall_managed/entrypoint`, list: "rules", match: { ref: "zoneform-owasp" } },
+      },
     ]);
   });
 

@@ -1,0 +1,28 @@
+// The one decision whether zoneform colours its output: every coloured text (plans, validate, the
+// demo) asks `useColor`. In order: --no-color turns it off; NO_COLOR (set, not empty) turns it off;
+// FORCE_COLOR turns it on even when the output is not a terminal (0 or false: off); TERM=dumb turns it
+// off; otherwise colour is on only when that output is a terminal.
+import type { CliIO, Output } from "./io.js";
+
+export interface ColorInputs {
+  /** The output the coloured text goes to is a terminal. */
+  isTTY: boolean;
+  env: NodeJS.ProcessEnv;
+  /** false with --no-color. */
+  flag?: boolean;
+}
+
+/** The pure decision, from the output's terminal flag, the environment and --no-color. */
+export function colorEnabled({ isTTY, env, flag }: ColorInputs): boolean {
+  if (flag === false) return false;
+  if (env.NO_COLOR) return false;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined && force !== "") return !["0", "false"].includes(force.trim().toLowerCase());
+  if (env.TERM === "dumb") return false;
+  return isTTY;
+}
+
+/** Whether text written to `out` (default stdout) is coloured, given the command's --no-color. */
+export function useColor(io: CliIO, opts: { color?: boolean }, out: Output = io.stdout): boolean {
+  return colorEnabled({ isTTY: out.isTTY, env: io.env, flag: opts.color });
+}

@@ -1,0 +1,149 @@
+// `zoneform whoami`: who the credentials are (the token check `GET user/tokens/verify`, or `GET user`
+// for a global API key) and, for a configuration (-c, else ./zoneform.yaml when there is one), which
+// token permissions its sections need and, when the API shows the token's policies, which it lacks.
+// Exit 0 when the credentials work, 1 when they do not or cannot be checked.
+import { existsSync } from "node:fs";
+import path from "node:path";
+import type { Command } from "commander";
+import { checkCredentials, describeCheck, type CredentialCheck } from "../../cloudflare/credential-check.js";
+import { resolveCredentials } from "../../cloudflare/credentials.js";
+import { lacking, permissionsNeeded, type PermissionNeed } from "../../cloudflare/token-permissions.js";
+import type { CloudflareClient } from "../../cloudflare/types.js";
+import { DEFAULT_CONFIG_PATH, loadConfig } from "../../config/index.js";
+import { ApiError, EXIT, NetworkError, UsageError } from "../../errors.js";
+import type { DesiredState } from "../../model/desired.js";
+import { printable } from "../../safe-text.js";
+import { addClientOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
+import { addConfigOption, addVerboseOption } from "../options.js";
+import type { CommandContext } from "../program.js";
+
+interface WhoamiOptions extends ClientFlagValues {
+  config?: string;
+  format: string;
+}
+
+/** What the token's policies say, when the API shows them. */
+type Policies = { known: true; policies: unknown[] } | { known: false; why: string };
+
+export function register(program: Command, ctx: CommandContext): void {
+  const cmd = program
+    .command("whoami")
+    .description("Show who the Cloudflare credentials are and which token permissions the file's sections need (and lack, when the API tells).")
+    .option("--format <format>", "text | json", "text");
+  addConfigOption(cmd);
+  addVerboseOption(cmd);
+  addClientOptions(cmd);
+  cmd.action(async (opts: WhoamiOptions) => {
+    const { io } = ctx;
+    if (opts.format !== "text" && opts.format !== "json") throw new UsageError(`--format ${opts.format}: expected one of text, json`);
+    // Only the sections matter here: an unset ${env:…} secret is no reason to refuse.
+    const configFile = opts.config ?? (existsSync(path.resolve(io.cwd, DEFAULT_CONFIG_PATH)) ? DEFAULT_CONFIG_PATH : undefined);
+    const desired = configFile === undefined ? undefined : (await loadConfig(configFile, { env: io.env, cwd: io.cwd, missingEnv: "warning" })).desired;
+    const { baseUrl, auth } = resolveCredentials(io.env, { apiUrl: opts.apiUrl });
+    const client = clientFromOptions(opts, io);
+    try {
+      const check = await checkCredentials(client, "token" in auth ? "token" : "key");
+      const needs = desired ? permissionsNeeded(desired) : [];
+      const policies = await readPolicies(client, check, needs);
+      const report = { baseUrl, check, desired, needs, policies };
+      io.stdout.write(opts.format === "json" ? `${JSON.stringify(jsonReport(report), null, 2)}\n` : textReport(report));
+      if (check.state !== "active") {
+        io.stderr.write(`Error: ${printable(describeCheck(check))}\n`);
+        ctx.setExit(EXIT.error);
+      }
+    } finally {
+      await client.close();
+    }
+  });
+}
+
+async function readPolicies(client: CloudflareClient, check: CredentialCheck, needs: PermissionNeed[]): Promise<Policies> {
+  if (check.state !== "active") return { known: false, why: "the credentials do not work" };
+  if (check.kind === "key") return { known: false, why: "a global API key acts with every permission of its user; zoneform cannot list them" };
+  if (needs.length === 0) return { known: false, why: "no configuration to check" };
+  if (!check.id) return { known: false, why: "the token check did not answer the token's id" };
+  try {
+    const token = await client.request<Record<string, unknown>>("GET", `user/tokens/${encodeURIComponent(check.id)}`);
+    if (!Array.isArray(token?.policies)) return { known: false, why: `GET user/tokens/${check.id} answered no policies` };
+    return { known: true, policies: token.policies };
+  } catch (err) {
+    if (!(err instanceof ApiError) && !(err instanceof NetworkError)) throw err;
+    const refused = err instanceof ApiError && (err.status === 403 || err.status === 401);
+    return {
+      known: false,
+      why: refused
+        ? `Cloudflare shows a token's permissions only to a token with the "API Tokens: Read" permission (GET user/tokens/${check.id} answered HTTP ${err.status})`
+        : `reading them failed: ${err.message}`,
+    };
+  }
+}
+
+interface Report {
+  baseUrl: string;
+  check: CredentialCheck;
+  desired: DesiredState | undefined;
+  needs: PermissionNeed[];
+  policies: Policies;
+}
+
+function jsonReport({ baseUrl, check, desired, needs, policies }: Report): unknown {
+  return {
+    format_version: 1,
+    api_url: baseUrl,
+    credentials: {
+      kind: check.kind,
+      state: check.state,
+      id: check.id ?? null,
+      status: check.status ?? null,
+      email: check.email ?? null,
+      expires_on: check.expiresOn ?? null,
+      not_before: check.notBefore ?? null,
+      message: describeCheck(check),
+    },
+    config: desired ? { files: desired.files, zones: desired.zones.map((z) => ({ zone_id: z.zone_id, name: z.name ?? null })) } : null,
+    permissions: {
+      known: policies.known,
+      why_unknown: policies.known ? null : policies.why,
+      needed: needs.map((n) => ({
+        permission: n.name,
+        scope: n.scope,
+        plan: n.plan,
+        apply: n.apply,
+        sections: n.sections,
+        on: n.on,
+        lacking: policies.known ? lacking(policies.policies, n) : null,
+      })),
+    },
+  };
+}
+
+function textReport({ baseUrl, check, desired, needs, policies }: Report): string {
+  const lines: string[] = [];
+  if (check.kind === "token") {
+    const when = [check.notBefore && `not before ${check.notBefore}`, check.expiresOn && `expires ${check.expiresOn}`].filter(Boolean).join(", ");
+    lines.push(`API token ${check.id ?? "(id unknown)"}: ${check.state === "not_yet_valid" ? "not yet valid" : check.state}${when ? ` (${when})` : ""}`);
+  } else {
+    lines.push(`Global API key of ${check.email ?? "(unknown user)"}${check.id ? ` (user ${check.id})` : ""}: ${check.state}`);
+  }
+  lines.push(`API: ${baseUrl}`);
+  if (desired) {
+    const names = new Map(desired.zones.map((z) => [z.zone_id, z.name ?? z.zone_id]));
+    const n = desired.zones.length;
+    lines.push("", `Permissions ${desired.files.join(", ")} needs (${n} zone${n === 1 ? "" : "s"}; plan and drift need the first level, apply the second):`);
+    const rows = needs.map((need) => {
+      const label = `${need.name}${need.scope === "account" ? " (account)" : ""}`;
+      const levels = need.plan === need.apply ? need.plan : `${need.plan} / ${need.apply}`;
+      let has = "";
+      if (policies.known) {
+        const l = lacking(policies.policies, need);
+        const where = (ids: string[]) => (ids.length === need.on.length && need.scope === "zone" && ids.length > 1 ? "every zone" : ids.map((id) => names.get(id) ?? id).join(", "));
+        has = l.plan.length > 0 ? `lacks ${need.plan} on ${where(l.plan)}` : l.apply.length > 0 ? `lacks ${need.apply} (for apply) on ${where(l.apply)}` : "has it";
+      }
+      return [label, levels, need.sections.join(", "), has];
+    });
+    const width = (i: number) => Math.max(...rows.map((r) => r[i]!.length));
+    for (const r of rows) lines.push(`  ${r[0]!.padEnd(width(0))}  ${r[1]!.padEnd(width(1))}  ${r[2]!.padEnd(width(2))}  ${r[3]}`.trimEnd());
+    lines.push(policies.known ? "The token's permissions were read from Cloudflare (GET user/tokens/<id>)." : `Whether the token has them: cannot tell: ${policies.why}.`);
+  }
+  return `${printable(lines.join("\n"), { keepNewlines: true })}\n`;
+}

@@ -1,0 +1,261 @@
+// Progress of the long commands (plan, apply, drift, audit, csp suggest, export) on stderr. On a
+// terminal: one line redrawn in place (done/total, requests, rate-limit budget, ETA, and any wait for
+// the rate limit), erased before normal output. Off a terminal (CI logs, pipes): a heartbeat line at
+// most every few seconds, none when the command is done before the first, and a line of its own for
+// each wait for the rate limit longer than a second. No library fits this (a heartbeat we time, our
+// own Output and clock, no colours, no SIGINT handlers of its own); it is small enough to keep here.
+import process from "node:process";
+import type { RateBudget } from "../cloudflare/rate-limiter.js";
+import { UsageError } from "../errors.js";
+import type { CliIO, Output } from "./io.js";
+
+export type { RateBudget };
+
+/** Where requests and the budget are read from: the API client. */
+export interface ProgressSource {
+  stats(): { requests: number };
+  budget?(): RateBudget;
+}
+
+export interface ProgressState {
+  /** The command: `plan`, `audit`, … */
+  label: string;
+  done: number;
+  total?: number;
+  /** What `done` counts: `zones read`, `changes made`. */
+  unit: string;
+  /** Items read per kind, in the order first seen: [["scripts", 1200], …]. */
+  counts?: ReadonlyArray<readonly [string, number]>;
+  requests?: number;
+  budget?: RateBudget;
+  etaMs?: number;
+}
+
+/** `0.4 s`, `41 s`, `2m`, `1h 5m`. */
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, ms) / 1000;
+  if (s < 10) return `${(Math.ceil(s * 10) / 10).toFixed(1)} s`;
+  if (s < 90) return `${Math.round(s)} s`;
+  const m = Math.round(s / 60);
+  if (m < 90) return `${m}m`;
+  return `${Math.floor(m / 60)}h ${m % 60}m`;
+}
+
+/** `1200 requests per 300 s`. */
+export function formatLimit(b: { requests: number; seconds: number }): string {
+  return `${b.requests} requests per ${Number(b.seconds.toFixed(3))} s`;
+}
+
+/** `waiting 41 s for the rate limit (1200 requests per 300 s; the server asked to wait after a 429)`. */
+export function formatWait(ms: number, reason: string, limit?: { requests: number; seconds: number }): string {
+  const why = limit ? `${formatLimit(limit)}; ${reason}` : reason;
+  return `waiting ${formatDuration(ms)} for the rate limit (${why})`;
+}
+
+/**
+ * Time left: the pace so far, or, when the requests still needed (at this run's requests per unit)
+ * exceed the budget left, at least the windows the rate limit needs for them.
+ */
+export function estimateEta(p: { elapsedMs: number; done: number; total?: number; requests?: number; budget?: RateBudget }): number | undefined {
+  if (p.total === undefined || p.done <= 0 || p.done >= p.total || p.elapsedMs <= 0) return undefined;
+  const left = p.total - p.done;
+  let eta = (p.elapsedMs / p.done) * left;
+  if (p.budget && p.requests) {
+    const beyond = (p.requests / p.done) * left - p.budget.remaining;
+    if (beyond > 0) eta = Math.max(eta, (beyond / p.budget.requests) * p.budget.seconds * 1000);
+  }
+  return eta;
+}
+
+/** `plan: 144/300 zones read, 1021 requests, rate limit 179/1200 left, about 2m left`. */
+export function formatProgress(s: ProgressState): string {
+  const parts = [s.total === undefined ? `${s.done} ${s.unit}` : `${s.done}/${s.total} ${s.unit}`];
+  if (s.counts && s.counts.length > 0) parts.push(`${s.counts.map(([kind, n]) => `${n} ${kind}`).join(", ")} read`);
+  if (s.requests !== undefined) parts.push(`${s.requests} request${s.requests === 1 ? "" : "s"}`);
+  if (s.budget) parts.push(`rate limit ${s.budget.remaining}/${s.budget.requests} left`);
+  if (s.etaMs !== undefined) parts.push(`about ${formatDuration(s.etaMs)} left`);
+  return `${s.label}: ${parts.join(", ")}`;
+}
+
+export interface Progress {
+  /** Starts a phase (`plan`, `zones read`, 300); the line or heartbeat shows from now on. */
+  begin(label: string, unit: string, total?: number): void;
+  /** How many units are done (and, if it changed, of how many). */
+  update(done: number, total?: number): void;
+  /** Counts `n` more items of a kind read (`scripts`). */
+  count(kind: string, n?: number): void;
+  /** Every request waits `ms` for the rate limit, for `reason` (the client's onWait). */
+  onWait(ms: number, reason: string): void;
+  /** Where requests and the budget come from. */
+  watch(source: ProgressSource): void;
+  /** A line of its own on stderr (a --verbose log line) that does not break the progress line. */
+  log(line: string): void;
+  /** Erases the line on a terminal, before writing to stdout; it is drawn again on the next tick. */
+  clear(): void;
+  /** Ends the phase: the line is erased and nothing more is shown until the next begin. */
+  end(): void;
+  /** Draws the line or writes a heartbeat if one is due (the timer calls this; tests too). */
+  tick(): void;
+}
+
+export interface ProgressOptions {
+  out: Output;
+  /** false: only log() writes (--quiet). */
+  enabled?: boolean;
+  /** One line redrawn in place; else heartbeat lines. Default: out.isTTY. */
+  tty?: boolean;
+  now?: () => number;
+  /** Off a terminal: the shortest time between two heartbeat lines (default 5000). */
+  heartbeatMs?: number;
+  /** On a terminal: how often the line is redrawn (default 250). */
+  refreshMs?: number;
+  /** The terminal's width; the line is cut to fit it (default 80). */
+  columns?: () => number | undefined;
+  /** Calls fn every ms until the returned function is called; default an unref'd setInterval. */
+  every?: (ms: number, fn: () => void) => () => void;
+}
+
+export const DEFAULT_HEARTBEAT_MS = 5000;
+/** Waits shorter than this get no line of their own off a terminal. */
+const SHORT_WAIT_MS = 1000;
+const ERASE = "\r\u001b[K";
+
+function defaultEvery(ms: number, fn: () => void): () => void {
+  const timer = setInterval(fn, ms);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+export function createProgress(opts: ProgressOptions): Progress {
+  const out = opts.out;
+  const enabled = opts.enabled !== false;
+  const tty = opts.tty ?? out.isTTY;
+  const now = opts.now ?? Date.now;
+  const heartbeatMs = opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+  const every = opts.every ?? defaultEvery;
+  let source: ProgressSource | undefined;
+  let phase: { label: string; unit: string; total?: number; done: number; startedAt: number; lastBeat: number } | undefined;
+  const counts = new Map<string, number>();
+  let stopTimer: (() => void) | undefined;
+  let drawn = "";
+  let wait: { until: number; reason: string } | undefined;
+  /** Off a terminal: the end of the last wait given a line. */
+  let printedWaitUntil = 0;
+
+  const state = (at: number): ProgressState => {
+    const p = phase!;
+    const requests = source?.stats().requests;
+    const budget = source?.budget?.();
+    const eta = estimateEta({ elapsedMs: at - p.startedAt, done: p.done, total: p.total, requests, budget });
+    return {
+      label: p.label,
+      done: p.done,
+      total: p.total,
+      unit: p.unit,
+      counts: [...counts],
+      requests,
+      budget,
+      // Not less than the wait for the rate limit already announced.
+      etaMs: eta === undefined ? undefined : Math.max(eta, wait ? wait.until - at : 0),
+    };
+  };
+  const limit = (): { requests: number; seconds: number } | undefined => source?.budget?.();
+
+  const clear = (): void => {
+    if (drawn === "") return;
+    out.write(ERASE);
+    drawn = "";
+  };
+
+  const tick = (): void => {
+    if (!enabled || !phase) return;
+    const at = now();
+    if (tty) {
+      const s = state(at);
+      // While waiting, the wait and why replace requests, budget and ETA: the line must stay short.
+      let line =
+        wait && wait.until > at
+          ? `${formatProgress({ label: s.label, done: s.done, total: s.total, unit: s.unit, counts: s.counts })}, ${formatWait(wait.until - at, wait.reason, s.budget)}`
+          : formatProgress(s);
+      const width = Math.max(20, (opts.columns?.() || 80) - 1);
+      if (line.length > width) line = `${line.slice(0, width - 1)}…`;
+      if (line === drawn) return;
+      out.write(`\r${line}\u001b[K`);
+      drawn = line;
+    } else if (at - phase.lastBeat >= heartbeatMs) {
+      phase.lastBeat = at;
+      out.write(`${formatProgress(state(at))}\n`);
+    }
+  };
+
+  return {
+    begin(label, unit, total) {
+      if (!enabled) return;
+      stopTimer?.();
+      clear();
+      counts.clear();
+      const at = now();
+      phase = { label, unit, total, done: 0, startedAt: at, lastBeat: at };
+      stopTimer = every(tty ? (opts.refreshMs ?? 250) : Math.min(1000, heartbeatMs), tick);
+    },
+    update(done, total) {
+      if (!phase) return;
+      phase.done = done;
+      if (total !== undefined) phase.total = total;
+    },
+    count(kind, n = 1) {
+      if (!phase) return;
+      counts.set(kind, (counts.get(kind) ?? 0) + n);
+    },
+    onWait(ms, reason) {
+      if (!enabled) return;
+      const at = now();
+      const until = at + ms;
+      if (!wait || until > wait.until || wait.until <= at) wait = { until, reason };
+      if (tty || ms < SHORT_WAIT_MS || until < printedWaitUntil + SHORT_WAIT_MS) return;
+      printedWaitUntil = until;
+      out.write(`${formatWait(ms, reason, limit())}\n`);
+    },
+    watch(s) {
+      source = s;
+    },
+    log(line) {
+      clear();
+      out.write(`${line}\n`);
+    },
+    clear,
+    end() {
+      stopTimer?.();
+      stopTimer = undefined;
+      clear();
+      phase = undefined;
+    },
+    tick,
+  };
+}
+
+/** `ZONEFORM_HEARTBEAT`: seconds between heartbeat lines off a terminal (default 5). */
+export function heartbeatFromEnv(env: NodeJS.ProcessEnv): number {
+  const raw = env.ZONEFORM_HEARTBEAT?.trim();
+  if (!raw) return DEFAULT_HEARTBEAT_MS;
+  const s = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || !(s >= 0.1) || s > 3600) {
+    throw new UsageError(`ZONEFORM_HEARTBEAT must be a number of seconds from 0.1 to 3600, got "${raw}"`);
+  }
+  return s * 1000;
+}
+
+/**
+ * The command's progress on stderr: off with --quiet (log lines still written), heartbeat lines when
+ * stderr is not a terminal or is a dumb one.
+ */
+export function progressFor(io: CliIO, opts: { quiet?: boolean }): Progress {
+  const tty = io.stderr.isTTY && io.env.TERM !== "dumb";
+  return createProgress({
+    out: io.stderr,
+    enabled: !opts.quiet,
+    tty,
+    heartbeatMs: heartbeatFromEnv(io.env),
+    columns: () => process.stderr.columns,
+  });
+}

@@ -1,0 +1,110 @@
+// Which token permissions a configuration needs (the calls its sections make, named as the 403
+// messages name them: requiredPermission), and which of them a token's policies grant, as
+// `GET user/tokens/{id}` answers them. Pure: `zoneform whoami` asks, this module judges.
+import type { DesiredState } from "../model/desired.js";
+import { requiredPermission, type RequiredPermission } from "./errors.js";
+
+type Level = RequiredPermission["level"];
+
+export interface PermissionNeed {
+  /** As the dashboard names it: "Page Shield", "Zone WAF", … */
+  name: string;
+  scope: "zone" | "account";
+  /** What `plan` and `drift` need, and what `apply` needs. */
+  plan: Level;
+  apply: Level;
+  /** The sections of the file that need it, e.g. `page_shield`, `logs.logpush_jobs`. */
+  sections: string[];
+  /** Zone ids (scope zone) or the account id (scope account) it is needed on. */
+  on: string[];
+}
+
+/** One representative read and write per section: the permission is derived from their paths. */
+function callsOf(desired: DesiredState, zoneId: string): Array<{ section: string; path: string; write: boolean }> {
+  const zone = desired.zones.find((z) => z.zone_id === zoneId)!;
+  const z = `zones/${zoneId}`;
+  const calls = [{ section: "zone (name and plan)", path: z, write: false }];
+  if (zone.page_shield) calls.push({ section: "page_shield", path: `${z}/page_shield`, write: true });
+  if (zone.waf?.owasp || zone.waf?.cloudflare_managed) {
+    calls.push({ section: "waf", path: `${z}/rulesets/phases/http_request_firewall_managed/entrypoint`, write: true });
+    if (desired.account_id) calls.push({ section: "waf (managed rulesets)", path: `accounts/${desired.account_id}/rulesets`, write: false });
+  }
+  if (zone.logs?.custom_fields) calls.push({ section: "logs.custom_fields", path: `${z}/rulesets/phases/http_log_custom_fields/entrypoint`, write: true });
+  if (zone.logs?.logpush_jobs) calls.push({ section: "logs.logpush_jobs", path: `${z}/logpush/jobs`, write: true });
+  if (zone.custom_hostnames) calls.push({ section: "custom_hostnames", path: `${z}/custom_hostnames`, write: true });
+  return calls;
+}
+
+const RANK: Record<Level | "none", number> = { none: 0, Read: 1, Edit: 2 };
+const higher = (a: Level, b: Level): Level => (RANK[a] >= RANK[b] ? a : b);
+
+/** The permissions the file's sections need, one entry per permission, in the order first needed. */
+export function permissionsNeeded(desired: DesiredState): PermissionNeed[] {
+  const needs = new Map<string, PermissionNeed>();
+  for (const zone of desired.zones) {
+    for (const call of callsOf(desired, zone.zone_id)) {
+      const read = requiredPermission("GET", call.path);
+      if (!read) continue;
+      const apply = call.write ? higher(read.level, requiredPermission("PUT", call.path)!.level) : read.level;
+      const key = `${read.scope}:${read.name}`;
+      const target = read.scope === "account" ? desired.account_id! : zone.zone_id;
+      const need = needs.get(key) ?? { name: read.name, scope: read.scope, plan: read.level, apply, sections: [], on: [] };
+      need.plan = higher(need.plan, read.level);
+      need.apply = higher(need.apply, apply);
+      if (!need.sections.includes(call.section)) need.sections.push(call.section);
+      if (!need.on.includes(target)) need.on.push(target);
+      needs.set(key, need);
+    }
+  }
+  return [...needs.values()];
+}
+
+/** "Page Shield Write" → {name: "Page Shield", level: Edit}; the dashboard's "Edit" is the API's "Write". */
+function parseGroup(name: string): { name: string; level: Level } | undefined {
+  const m = /^(.*?)[\s:]+(Read|Write|Edit)$/i.exec(name.trim());
+  if (!m) return undefined;
+  return { name: m[1]!.trim().toLowerCase(), level: /read/i.test(m[2]!) ? "Read" : "Edit" };
+}
+
+/** Every resource key of a policy, nested ones included (`account.X: {zone.*: "*"}`), with its value. */
+function resourceEntries(resources: unknown): Array<[string, unknown]> {
+  if (!resources || typeof resources !== "object") return [];
+  return Object.entries(resources as Record<string, unknown>).flatMap(([k, v]) => [[k, v] as [string, unknown], ...resourceEntries(v)]);
+}
+
+/** Whether a policy's resources include the zone (or account) `target`. */
+export function coversTarget(resources: unknown, scope: "zone" | "account", target: string): boolean {
+  return resourceEntries(resources).some(([key, value]) => {
+    if (scope === "account") return key === `com.cloudflare.api.account.${target}` || key === "com.cloudflare.api.account.*";
+    if (key === `com.cloudflare.api.account.zone.${target}` || key === "com.cloudflare.api.account.zone.*") return true;
+    // A whole account ("*" as its value) includes its zones; zoneform cannot tell which account a zone is in.
+    return /^com\.cloudflare\.api\.account\.([0-9a-f]{32}|\*)$/.test(key) && value === "*";
+  });
+}
+
+/** The level of `need` the token's policies grant on `target`: allow policies, less what deny policies take. */
+export function levelHeld(policies: unknown[], need: Pick<PermissionNeed, "name" | "scope">, target: string): Level | "none" {
+  let allowed: Level | "none" = "none";
+  let denied: Level | "none" = "none";
+  for (const p of policies) {
+    if (!p || typeof p !== "object") continue;
+    const policy = p as { effect?: unknown; resources?: unknown; permission_groups?: unknown };
+    if (!coversTarget(policy.resources, need.scope, target) || !Array.isArray(policy.permission_groups)) continue;
+    for (const g of policy.permission_groups) {
+      const group = typeof g?.name === "string" ? parseGroup(g.name) : undefined;
+      if (!group || group.name !== need.name.toLowerCase()) continue;
+      if (policy.effect === "deny") denied = RANK[group.level] < RANK[denied] || denied === "none" ? group.level : denied;
+      else allowed = RANK[group.level] > RANK[allowed] ? group.level : allowed;
+    }
+  }
+  // Denying Read takes everything; denying Edit leaves Read.
+  if (denied === "Read") return "none";
+  if (denied === "Edit" && allowed === "Edit") return "Read";
+  return allowed;
+}
+
+/** Where the token lacks what `plan` and what `apply` need (zone or account ids). */
+export function lacking(policies: unknown[], need: PermissionNeed): { plan: string[]; apply: string[] } {
+  const held = need.on.map((t) => [t, RANK[levelHeld(policies, need, t)]] as const);
+  return { plan: held.filter(([, r]) => r < RANK[need.plan]).map(([t]) => t), apply: held.filter(([, r]) => r < RANK[need.apply]).map(([t]) => t) };
+}

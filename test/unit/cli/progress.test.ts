@@ -1,0 +1,290 @@
+// Progress on stderr (issue 16 item 2): the pure formatting, the renderer's throttling on and off a
+// terminal with a fake clock and a fake timer, and what the rate limiter tells it about waits.
+import { describe, expect, it } from "vitest";
+import { RateLimiter, WAIT_REASONS } from "../../../src/cloudflare/rate-limiter.js";
+import { memoryIO } from "../../../src/cli/io.js";
+import {
+  createProgress,
+  estimateEta,
+  formatDuration,
+  formatProgress,
+  formatWait,
+  heartbeatFromEnv,
+  progressFor,
+  type ProgressSource,
+} from "../../../src/cli/progress.js";
+import { UsageError } from "../../../src/errors.js";
+
+describe("progress formatting", () => {
+  it("formats durations as people read them", () => {
+    expect(formatDuration(0)).toBe("0.0 s");
+    expect(formatDuration(1940)).toBe("2.0 s");
+    expect(formatDuration(1210)).toBe("1.3 s");
+    expect(formatDuration(41_000)).toBe("41 s");
+    expect(formatDuration(89_400)).toBe("89 s");
+    expect(formatDuration(125_000)).toBe("2m");
+    expect(formatDuration(95 * 60_000)).toBe("1h 35m");
+  });
+
+  it("formats the heartbeat line", () => {
+    expect(
+      formatProgress({
+        label: "plan",
+        done: 144,
+        total: 300,
+        unit: "zones read",
+        requests: 1021,
+        budget: { remaining: 179, requests: 1200, seconds: 300 },
+        etaMs: 125_000,
+      }),
+    ).toBe("plan: 144/300 zones read, 1021 requests, rate limit 179/1200 left, about 2m left");
+    expect(
+      formatProgress({
+        label: "audit",
+        done: 0,
+        total: 1,
+        unit: "zones done",
+        counts: [
+          ["scripts", 12000],
+          ["connections", 300],
+        ],
+        requests: 1,
+      }),
+    ).toBe("audit: 0/1 zones done, 12000 scripts, 300 connections read, 1 request");
+    expect(formatProgress({ label: "export", done: 2, unit: "zones read" })).toBe("export: 2 zones read");
+  });
+
+  it("says how long and why it waits for the rate limit", () => {
+    expect(formatWait(41_000, WAIT_REASONS.retryAfter, { requests: 1200, seconds: 300 })).toBe(
+      "waiting 41 s for the rate limit (1200 requests per 300 s; the server asked to wait after a 429)",
+    );
+    expect(formatWait(1900, WAIT_REASONS.window, { requests: 10, seconds: 2 })).toBe("waiting 1.9 s for the rate limit (10 requests per 2 s; this run has sent them all)");
+    expect(formatWait(5000, "why")).toBe("waiting 5.0 s for the rate limit (why)");
+  });
+
+  it("estimates the time left from the pace, or from the rate limit when the budget is the bound", () => {
+    expect(estimateEta({ elapsedMs: 10_000, done: 10, total: 40 })).toBe(30_000);
+    expect(estimateEta({ elapsedMs: 10_000, done: 0, total: 40 })).toBeUndefined();
+    expect(estimateEta({ elapsedMs: 10_000, done: 40, total: 40 })).toBeUndefined();
+    expect(estimateEta({ elapsedMs: 10_000, done: 3 })).toBeUndefined();
+    // 10 requests a zone, 30 zones left: 300 requests, 100 of them within the budget left; the other
+    // 200 need two more windows of 100 requests per 100 s: 200 s, longer than the 30 s of the pace.
+    expect(estimateEta({ elapsedMs: 10_000, done: 10, total: 40, requests: 100, budget: { remaining: 100, requests: 100, seconds: 100 } })).toBe(200_000);
+    expect(estimateEta({ elapsedMs: 10_000, done: 10, total: 40, requests: 100, budget: { remaining: 1000, requests: 1200, seconds: 300 } })).toBe(30_000);
+  });
+});
+
+/** A renderer on a fake clock and a fake timer, writing into memory. */
+function rig(opts: { tty?: boolean; enabled?: boolean; columns?: number; source?: ProgressSource } = {}) {
+  const { io, stderr } = memoryIO({ tty: opts.tty });
+  let t = 1_000_000;
+  let timers = 0;
+  let stopped = 0;
+  const progress = createProgress({
+    out: io.stderr,
+    enabled: opts.enabled,
+    now: () => t,
+    heartbeatMs: 5000,
+    columns: () => opts.columns,
+    every: () => {
+      timers++;
+      return () => void stopped++;
+    },
+  });
+  if (opts.source) progress.watch(opts.source);
+  return {
+    progress,
+    stderr,
+    advance(ms: number) {
+      t += ms;
+      progress.tick();
+    },
+    timers: () => timers,
+    stopped: () => stopped,
+  };
+}
+
+const source = (requests: number, remaining = 90): ProgressSource => ({
+  stats: () => ({ requests }),
+  budget: () => ({ remaining, requests: 100, seconds: 10 }),
+});
+
+describe("progress off a terminal", () => {
+  it("writes nothing when the work is done before the first heartbeat", () => {
+    const r = rig({ source: source(3) });
+    r.progress.begin("plan", "zones read", 4);
+    r.advance(1000);
+    r.progress.update(2);
+    r.advance(3900);
+    r.progress.update(4);
+    r.progress.end();
+    expect(r.stderr()).toBe("");
+    expect(r.timers()).toBe(1);
+    expect(r.stopped()).toBe(1);
+  });
+
+  it("writes a heartbeat line at most every heartbeat interval", () => {
+    const r = rig({ source: source(12, 40) });
+    r.progress.begin("plan", "zones read", 4);
+    r.progress.update(1);
+    r.advance(4999);
+    expect(r.stderr()).toBe("");
+    r.advance(1);
+    expect(r.stderr()).toBe("plan: 1/4 zones read, 12 requests, rate limit 40/100 left, about 15 s left\n");
+    r.advance(1000);
+    r.advance(3000);
+    expect(r.stderr().split("\n")).toHaveLength(2);
+    r.advance(1000);
+    expect(r.stderr().split("\n")).toHaveLength(3);
+    r.progress.end();
+    r.advance(10_000);
+    expect(r.stderr().split("\n")).toHaveLength(3);
+  });
+
+  it("gives a wait longer than a second a line of its own, once", () => {
+    const r = rig({ source: source(100, 0) });
+    r.progress.begin("plan", "zones read", 4);
+    r.progress.onWait(400, WAIT_REASONS.window);
+    expect(r.stderr()).toBe("");
+    r.progress.onWait(41_000, WAIT_REASONS.retryAfter);
+    expect(r.stderr()).toBe("waiting 41 s for the rate limit (100 requests per 10 s; the server asked to wait after a 429)\n");
+    // The same pause extended a little (more 429s answered): no new line.
+    r.advance(100);
+    r.progress.onWait(41_300, WAIT_REASONS.retryAfter);
+    expect(r.stderr().split("\n")).toHaveLength(2);
+    // A new wait after that one: a new line.
+    r.advance(42_000);
+    r.progress.onWait(2_000, WAIT_REASONS.window);
+    expect(r.stderr()).toContain("waiting 2.0 s for the rate limit (100 requests per 10 s; this run has sent them all)\n");
+  });
+
+  it("counts items per kind and starts each phase afresh", () => {
+    const r = rig({ source: source(7) });
+    r.progress.begin("audit", "zones done", 2);
+    for (let i = 0; i < 1500; i++) r.progress.count("scripts");
+    r.progress.count("connections", 20);
+    r.advance(5000);
+    expect(r.stderr()).toBe("audit: 0/2 zones done, 1500 scripts, 20 connections read, 7 requests, rate limit 90/100 left\n");
+    r.progress.begin("apply", "changes made", 9);
+    r.advance(5000);
+    expect(r.stderr()).toContain("\napply: 0/9 changes made, 7 requests, rate limit 90/100 left\n");
+  });
+
+  it("with --quiet writes log lines only", () => {
+    const r = rig({ enabled: false, source: source(7) });
+    r.progress.begin("plan", "zones read", 2);
+    r.progress.onWait(41_000, WAIT_REASONS.retryAfter);
+    r.advance(60_000);
+    r.progress.log("GET zones 200 3ms");
+    r.progress.end();
+    expect(r.stderr()).toBe("GET zones 200 3ms\n");
+    expect(r.timers()).toBe(0);
+  });
+});
+
+describe("progress on a terminal", () => {
+  it("redraws one line in place, only when it changed, and erases it", () => {
+    const r = rig({ tty: true, source: source(5) });
+    r.progress.begin("plan", "zones read", 4);
+    r.advance(250);
+    expect(r.stderr()).toBe("\rplan: 0/4 zones read, 5 requests, rate limit 90/100 left\u001b[K");
+    r.advance(250);
+    expect(r.stderr().split("\r")).toHaveLength(2);
+    r.progress.update(2);
+    r.advance(250);
+    expect(r.stderr()).toMatch(/\rplan: 2\/4 zones read, 5 requests, rate limit 90\/100 left, about 0\.8 s left\u001b\[K$/);
+    r.progress.clear();
+    expect(r.stderr().endsWith("\r\u001b[K")).toBe(true);
+    const before = r.stderr().length;
+    r.progress.clear();
+    expect(r.stderr().length).toBe(before);
+    r.advance(250);
+    r.progress.end();
+    expect(r.stderr().endsWith("\r\u001b[K")).toBe(true);
+  });
+
+  it("shows a wait in the line, counting down, and no line of its own", () => {
+    const r = rig({ tty: true, columns: 200, source: source(10, 0) });
+    r.progress.begin("plan", "zones read", 4);
+    r.progress.onWait(41_000, WAIT_REASONS.retryAfter);
+    expect(r.stderr()).toBe("");
+    r.advance(1000);
+    expect(r.stderr()).toBe("\rplan: 0/4 zones read, waiting 40 s for the rate limit (100 requests per 10 s; the server asked to wait after a 429)\u001b[K");
+    r.advance(40_000);
+    expect(r.stderr().slice(r.stderr().lastIndexOf("\r"))).toBe("\rplan: 0/4 zones read, 10 requests, rate limit 0/100 left\u001b[K");
+  });
+
+  it("cuts the line to the terminal's width", () => {
+    const r = rig({ tty: true, columns: 40, source: source(10) });
+    r.progress.begin("plan", "zones read", 400);
+    r.advance(250);
+    const line = r.stderr().slice(1, -"\u001b[K".length);
+    expect(line).toHaveLength(39);
+    expect(line.endsWith("…")).toBe(true);
+  });
+
+  it("keeps the line whole around log lines", () => {
+    const r = rig({ tty: true, source: source(1) });
+    r.progress.begin("plan", "zones read", 1);
+    r.advance(250);
+    r.progress.log("GET zones 200 3ms");
+    expect(r.stderr()).toBe("\rplan: 0/1 zones read, 1 request, rate limit 90/100 left\u001b[K\r\u001b[KGET zones 200 3ms\n");
+  });
+});
+
+describe("progressFor", () => {
+  it("reads ZONEFORM_HEARTBEAT in seconds and refuses nonsense", () => {
+    expect(heartbeatFromEnv({})).toBe(5000);
+    expect(heartbeatFromEnv({ ZONEFORM_HEARTBEAT: "1" })).toBe(1000);
+    expect(heartbeatFromEnv({ ZONEFORM_HEARTBEAT: "0.5" })).toBe(500);
+    expect(() => heartbeatFromEnv({ ZONEFORM_HEARTBEAT: "0" })).toThrow(UsageError);
+    expect(() => heartbeatFromEnv({ ZONEFORM_HEARTBEAT: "5s" })).toThrow(/ZONEFORM_HEARTBEAT/);
+  });
+
+  it("uses heartbeat lines on a dumb terminal", () => {
+    const { io, stderr } = memoryIO({ tty: true, env: { TERM: "dumb" } });
+    const p = progressFor(io, {});
+    p.onWait(3000, WAIT_REASONS.window);
+    expect(stderr()).toBe("waiting 3.0 s for the rate limit (this run has sent them all)\n");
+    p.end();
+  });
+});
+
+describe("rate limiter waits, as progress hears of them", () => {
+  it("says nothing while requests flow, and how long and why once the window is used up", async () => {
+    let now = 1000;
+    const waits: Array<[number, string]> = [];
+    const limiter = new RateLimiter({ requests: 2, seconds: 10, now: () => now, onWait: (ms, reason) => waits.push([ms, reason]) });
+    const a = await limiter.acquire();
+    a.done();
+    expect(limiter.budget()).toEqual({ remaining: 1, requests: 2, seconds: 10 });
+    (await limiter.acquire()).done();
+    expect(waits).toEqual([]);
+    const third = limiter.acquire();
+    expect(waits).toEqual([[10_001, WAIT_REASONS.window]]);
+    // Asked again (another caller queues): the same wait is not told twice.
+    const fourth = limiter.acquire();
+    expect(waits).toHaveLength(1);
+    now += 10_001;
+    limiter.pauseFor(0);
+    (await third).done();
+    (await fourth).done();
+    expect(waits).toHaveLength(1);
+    limiter.close();
+  });
+
+  it("tells a 429's pause and the server's used-up budget apart", () => {
+    const now = 5000;
+    const waits: Array<[number, string]> = [];
+    const limiter = new RateLimiter({ requests: 100, seconds: 60, now: () => now, onWait: (ms, reason) => waits.push([ms, reason]) });
+    limiter.pauseFor(2000, "HTTP 429 from Cloudflare (GET)");
+    limiter.pauseFor(1000, "HTTP 429 from Cloudflare (GET)");
+    limiter.observe({ ratelimit: "limit=100, remaining=0, reset=7" });
+    expect(waits).toEqual([
+      [2000, WAIT_REASONS.retryAfter],
+      [7000, WAIT_REASONS.serverBudget],
+    ]);
+    expect(limiter.budget().remaining).toBe(0);
+    limiter.close();
+  });
+});
