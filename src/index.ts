@@ -1,0 +1,78 @@
+// The library API: what `import … from "zoneform"` gives another program. The same functions the CLI
+// uses, without the CLI: load a configuration, plan it against the live zones (or plan a live
+// snapshot purely), apply a plan, check for drift, export live zones, audit Page Shield. Every call
+// that talks to Cloudflare takes a client (`createClient`), so one rate limiter serves a whole run.
+import type { CloudflareClient } from "./cloudflare/types.js";
+import { loadConfig as loadConfigFiles, parseConfigText } from "./config/index.js";
+import { applyPlan as applyOps, assertApplied, type ApplyReport } from "./engine/apply.js";
+import { readLive as readLiveZones, reconcile } from "./engine/reconcile.js";
+import type { DesiredState } from "./model/desired.js";
+import type { Plan } from "./model/plan.js";
+import { plan as planPure, type LiveState, type ZoneLive } from "./plan/planner.js";
+import { renderDriftReport } from "./plan/render/compact.js";
+import { renderPlanMarkdown } from "./plan/render/markdown.js";
+import { renderPlanText } from "./plan/render/text.js";
+import { planForDisplay, planForFile } from "./plan/secrets.js";
+import { totalChanges } from "./plan/summary.js";
+
+export { createClient, type ClientOptions, type ClientStats } from "./cloudflare/client.js";
+export type { CloudflareClient } from "./cloudflare/types.js";
+export { resolveCredentials, DEFAULT_API_URL } from "./cloudflare/credentials.js";
+export { parseConfigText };
+export { exportZones, type ExportOptions, type ExportResult } from "./export/index.js";
+export { runAudit as audit, type AuditOptions, type AuditResult } from "./audit/run.js";
+export { ApiError, ApplyError, ConfigError, NetworkError, StalePlanError, UnsafePlanError, ZoneformError, EXIT } from "./errors.js";
+export type { ApplyReport } from "./engine/apply.js";
+export type { DesiredState, DesiredZone } from "./model/desired.js";
+export type { Change, Operation, Plan, ZonePlan } from "./model/plan.js";
+export type { LiveState, ZoneLive };
+
+/** Loads a configuration (a file, or a directory of `*.yaml`): schema, rules, `${env:…}` from `env`. */
+export function loadConfig(path: string, opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {}) {
+  return loadConfigFiles(path, { env: opts.env ?? process.env, cwd: opts.cwd ?? process.cwd() });
+}
+
+export interface RunOptions {
+  client: CloudflareClient;
+  /** Requests in flight (default 8). */
+  parallelism?: number;
+}
+
+/** Reads the live zones the desired state names (I/O only): what `planFromLive` takes. */
+export function readLive(desired: DesiredState, opts: RunOptions): Promise<LiveState> {
+  return readLiveZones({ client: opts.client, desired, parallelism: opts.parallelism });
+}
+
+/** The pure planner: the plan that makes `live` match `desired`. No client, no clock, no environment. */
+export function planFromLive(desired: DesiredState, live: LiveState): Plan {
+  return planPure(desired, live);
+}
+
+/** Reads the live zones and plans them, with the checks that need the API (Logpush destinations). */
+export function plan(desired: DesiredState, opts: RunOptions): Promise<Plan> {
+  return reconcile({ client: opts.client, desired, parallelism: opts.parallelism });
+}
+
+/**
+ * Makes the plan's calls (zones concurrently, a zone's changes in order). Resolves with the report;
+ * with `throwOnFailure` (default true) a failed change throws ApplyError (exit 4) or, when nothing was
+ * written, an error with exit code 1.
+ */
+export async function apply(p: Plan, opts: RunOptions & { throwOnFailure?: boolean }): Promise<ApplyReport> {
+  const report = await applyOps(p, { client: opts.client, parallelism: opts.parallelism });
+  if (opts.throwOnFailure !== false) assertApplied(report);
+  return report;
+}
+
+/** Whether the live zones still match the desired state, with the plan that would make them match. */
+export async function drift(desired: DesiredState, opts: RunOptions): Promise<{ drifted: boolean; plan: Plan; report: string }> {
+  const p = await plan(desired, opts);
+  return { drifted: totalChanges(p.summary) > 0, plan: p, report: renderDriftReport(planForDisplay(p, desired)) };
+}
+
+/** A plan rendered as `zoneform plan` shows it (secrets hidden): text, Markdown, or the JSON plan file. */
+export function renderPlan(p: Plan, desired: DesiredState, format: "text" | "markdown" | "json" = "text"): string {
+  if (format === "json") return `${JSON.stringify(planForFile(p, desired), null, 2)}\n`;
+  const shown = planForDisplay(p, desired);
+  return format === "markdown" ? renderPlanMarkdown(shown) : renderPlanText(shown, { color: false });
+}

@@ -1,0 +1,101 @@
+// The planner: a pure function from the desired state and what was read of the live zones to the
+// ordered plan. No client, no clock, no environment: everything it needs is in its two arguments,
+// so it is tested from recorded live snapshots (JSON) in milliseconds, and the engine only reads.
+import type { DesiredState, DesiredZone } from "../model/desired.js";
+import type { Change, Plan, ZonePlan } from "../model/plan.js";
+import { RESOURCE_KINDS } from "../resources/index.js";
+import type { ResourceKind } from "../resources/types.js";
+import { orderChanges } from "./order.js";
+import { fileRedactor } from "./secrets.js";
+import { summariseZones } from "./summary.js";
+
+/** What was read of one zone: each owned kind's live value (plain data), fingerprints and read errors. */
+export interface ZoneLive {
+  zone_id: string;
+  /** Kind name → what its `read` returned (`live`). A kind whose read failed is absent. */
+  kinds: Record<string, unknown>;
+  /** `kind/identity` → fingerprint of each live resource read. */
+  fingerprints: Record<string, string>;
+  /** Reads that failed, in words: the zone cannot be planned. */
+  errors: string[];
+}
+
+/** What was read of every zone of a desired state, and when. */
+export interface LiveState {
+  read_at: string;
+  zones: ZoneLive[];
+}
+
+/**
+ * A diff takes apart what the API answered: an answer of an unexpected shape surfaces as a TypeError
+ * there. That is the API's answer at fault as far as the user can tell: it fails the zone, not the run.
+ */
+export function unexpectedAnswer(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return `the API's answer is not in the shape zoneform expects (${message}); nothing was changed`;
+}
+
+/**
+ * The zone as its file declares it, for a saved plan to re-plan: as written (`${env:…}` kept) when it
+ * came from a file; a desired state built in code carries its normalised form, its env values put
+ * back as references.
+ */
+function declaredZone(zone: DesiredZone, desired: DesiredState): unknown {
+  if (zone.declared) return zone.declared;
+  const { source: _source, declared: _declared, ...rest } = zone;
+  return fileRedactor(desired).redactDeep(rest);
+}
+
+/** Plans one zone from what was read of it. Pure. */
+export function planZone(desired: DesiredState, zone: DesiredZone, live: ZoneLive, kinds: readonly ResourceKind[] = RESOURCE_KINDS): ZonePlan {
+  const changes: Change[] = [];
+  const errors = [...live.errors];
+  const warnings: string[] = [];
+  for (const kind of kinds.filter((k) => k.owns(zone))) {
+    if (!(kind.name in live.kinds)) continue;
+    let result: ReturnType<typeof kind.diff>;
+    try {
+      result = kind.diff(zone, live.kinds[kind.name]);
+    } catch (err) {
+      errors.push(`comparing ${kind.name}: ${unexpectedAnswer(err)}`);
+      continue;
+    }
+    changes.push(...result.changes);
+    errors.push(...(result.errors ?? []));
+    warnings.push(...(result.warnings ?? []));
+  }
+  const order = new Map(kinds.map((k) => [k.name, k.order]));
+  return {
+    zone_id: zone.zone_id,
+    ...(zone.name ? { name: zone.name } : {}),
+    changes: orderChanges(changes, (r) => order.get(r) ?? 0),
+    fingerprints: live.fingerprints,
+    errors,
+    warnings,
+    desired: declaredZone(zone, desired),
+  };
+}
+
+/** The plan as a whole, from zone plans (in the desired state's order). Pure. */
+export function assemblePlan(desired: DesiredState, zones: ZonePlan[], createdAt: string): Plan {
+  return {
+    format_version: 2,
+    created_at: createdAt,
+    ...(desired.account_id ? { account_id: desired.account_id } : {}),
+    safety: { max_deletes: desired.safety.max_deletes },
+    zones,
+    summary: summariseZones(zones),
+  };
+}
+
+/**
+ * `plan(desired, live) → Plan`: the ordered changes that make the live zones match the desired state.
+ * Pure; a zone missing from `live` is planned as unread (an error, no change).
+ */
+export function plan(desired: DesiredState, live: LiveState, kinds: readonly ResourceKind[] = RESOURCE_KINDS): Plan {
+  const byZone = new Map(live.zones.map((z) => [z.zone_id, z]));
+  const zones = desired.zones.map((zone) =>
+    planZone(desired, zone, byZone.get(zone.zone_id) ?? { zone_id: zone.zone_id, kinds: {}, fingerprints: {}, errors: ["the zone was not read"] }, kinds),
+  );
+  return assemblePlan(desired, zones, live.read_at);
+}

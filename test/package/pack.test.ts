@@ -1,0 +1,48 @@
+// The library API works from an installed tarball: `npm pack`, install it in a fresh project, and
+// plan, apply and check drift against `zoneform/emulator` through `import … from "zoneform"`.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const npm = (args: string[], cwd: string) => execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+
+const SCRIPT = `
+import { loadConfig, plan, apply, drift, createClient, renderPlan } from "zoneform";
+import { startEmulator } from "zoneform/emulator";
+import { writeFileSync } from "node:fs";
+
+const emu = await startEmulator({ port: 0 });
+try {
+  writeFileSync("zoneform.yaml", "version: 1\\nzones:\\n  - zone_id: 5ababd603b22780302dd8d83498e5172\\n    page_shield:\\n      enabled: true\\n");
+  const { desired } = await loadConfig("zoneform.yaml");
+  const client = createClient({ baseUrl: emu.url, auth: { token: "emulator-token" } });
+  const first = await plan(desired, { client });
+  const text = renderPlan(first, desired);
+  const report = await apply(first, { client });
+  const after = await drift(desired, { client });
+  await client.close();
+  console.log(JSON.stringify({ summary: first.summary, text, done: report.done, drifted: after.drifted }));
+} finally {
+  await emu.close();
+}
+`;
+
+describe("the npm package", () => {
+  it("installs from its tarball and plans, applies and checks drift through the library API", () => {
+    const out = mkdtempSync(join(tmpdir(), "zoneform-pack-"));
+    npm(["pack", "--ignore-scripts", "--pack-destination", out], ROOT);
+    const tarball = readdirSync(out).find((f) => f.endsWith(".tgz"))!;
+    const project = mkdtempSync(join(tmpdir(), "zoneform-user-"));
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "user", private: true, type: "module" }));
+    npm(["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", join(out, tarball)], project);
+    writeFileSync(join(project, "main.mjs"), SCRIPT);
+    const result = JSON.parse(execFileSync(process.execPath, ["main.mjs"], { cwd: project, encoding: "utf8" }));
+    expect(result.summary).toEqual({ create: 0, update: 1, replace: 0, delete: 0 });
+    expect(result.text).toContain('~ page_shield_settings "settings"');
+    expect(result.done).toEqual(['5ababd603b22780302dd8d83498e5172: ~ page_shield_settings "settings"']);
+    expect(result.drifted).toBe(false);
+  }, 120_000);
+});
