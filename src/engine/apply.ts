@@ -91,21 +91,21 @@ const CREATE_ATTEMPTS = 7;
  * connection, a 5xx) is not simply reported: what it creates is looked for, adopted when it is there,
  * and the POST sent again only when it is not, so one apply converges without duplicates.
  */
-async function send(client: CloudflareClient, op: Operation, log?: (line: string) => void): Promise<"sent" | "adopted"> {
+async function send(client: CloudflareClient, op: Operation, log?: (line: string) => void): Promise<{ how: "sent" | "adopted"; result?: unknown }> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await client.request(op.method, op.path, { query: op.query, body: op.body });
-      return "sent";
+      return { how: "sent", result: await client.request<unknown>(op.method, op.path, { query: op.query, body: op.body }) };
     } catch (err) {
-      if (alreadyGone(op.method, err)) return "sent";
+      if (alreadyGone(op.method, err)) return { how: "sent" };
       if (op.method !== "POST" || !op.finds || !mayHaveWritten(op.method, err) || attempt >= CREATE_ATTEMPTS) throw err;
       // A POST that timed out may still be running on the server: give it time before looking, and
       // never send it again on the strength of not finding it yet.
       const stillRunning = err instanceof NetworkError && isTimeoutError(err.info.cause);
       if (stillRunning) await sleep(TIMEOUT_GRACE_MS);
-      if (await findCreated(client, op.finds)) {
+      const found = await findCreated(client, op.finds);
+      if (found) {
         log?.(`POST ${op.path}: the answer was lost, but what it creates is there: adopted`);
-        return "adopted";
+        return { how: "adopted", result: found };
       }
       if (stillRunning) throw err;
       log?.(`POST ${op.path}: the answer was lost and nothing was created: sending it again`);
@@ -125,6 +125,38 @@ function failureText(err: unknown, uncertain: boolean): string {
   return uncertain ? `${message} (this write may have been made: run plan again to see the live state)` : message;
 }
 
+/** The outcome of one change: made (with each call's answer), or failed (and whether it may have written). */
+type ChangeOutcome = { ok: true; results: unknown[]; adopted: boolean } | { ok: false; line: string; uncertain: boolean };
+
+/**
+ * Makes one change's calls in order: a create first checks nothing like it appeared since the plan,
+ * a POST whose answer was lost is looked for (see `send`). Every write zoneform makes goes through
+ * here, the guided commands' too, so they all report the same way.
+ */
+async function runChange(client: CloudflareClient, zoneLabel: string, change: Change, what: string, log?: (line: string) => void): Promise<ChangeOutcome> {
+  let made = 0;
+  let method = "GET";
+  const results: unknown[] = [];
+  try {
+    const creates = change.kind === "create" ? change.operations.find((op) => op.method === "POST" && op.finds) : undefined;
+    if (creates) await assertStillAbsent(client, zoneLabel, change, creates.finds!);
+    let adopted = false;
+    for (const op of change.operations) {
+      method = op.method;
+      const sent = await send(client, op, log);
+      adopted = sent.how === "adopted" || adopted;
+      results.push(sent.result);
+      made += 1;
+    }
+    return { ok: true, results, adopted };
+  } catch (err) {
+    if (!(err instanceof ZoneformError)) throw err;
+    // A replacement whose create went through but whose delete failed has written something too.
+    const uncertain = made > 0 || mayHaveWritten(method, err);
+    return { ok: false, line: `${what}: ${failureText(err, uncertain)}`, uncertain };
+  }
+}
+
 export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyReport> {
   const report: ApplyReport = { done: [], failed: [], notDone: [], uncertain: [] };
   // Inside a zone the calls go one at a time, so as many zones as requests in flight would leave the
@@ -142,29 +174,18 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
             report.notDone.push(what);
             continue;
           }
-          let made = 0;
-          let method = "GET";
           opts.onChange?.(what, "start");
           try {
-            const creates = change.kind === "create" ? change.operations.find((op) => op.method === "POST" && op.finds) : undefined;
-            if (creates) await assertStillAbsent(opts.client, label, change, creates.finds!);
-            let adopted = false;
-            for (const op of change.operations) {
-              method = op.method;
-              adopted = (await send(opts.client, op, opts.progress)) === "adopted" || adopted;
-              made += 1;
+            const outcome = await runChange(opts.client, label, change, what, opts.progress);
+            if (outcome.ok) {
+              report.done.push(outcome.adopted ? `${what} (its answer was lost; found made and adopted)` : what);
+              opts.progress?.(`${what}: done`);
+            } else {
+              failed = true;
+              report.failed.push(outcome.line);
+              if (outcome.uncertain) report.uncertain.push(outcome.line);
+              opts.progress?.(`${what}: FAILED`);
             }
-            report.done.push(adopted ? `${what} (its answer was lost; found made and adopted)` : what);
-            opts.progress?.(`${what}: done`);
-          } catch (err) {
-            if (!(err instanceof ZoneformError)) throw err;
-            failed = true;
-            // A replacement whose create went through but whose delete failed has written something too.
-            const uncertain = made > 0 || mayHaveWritten(method, err);
-            const line = `${what}: ${failureText(err, uncertain)}`;
-            report.failed.push(line);
-            if (uncertain) report.uncertain.push(line);
-            opts.progress?.(`${what}: FAILED`);
           } finally {
             opts.onChange?.(what, "end");
           }
@@ -173,6 +194,19 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
     ),
   );
   return report;
+}
+
+/**
+ * One change outside a plan (a guided command's write: the WAF migration switch, an ownership
+ * challenge), made and reported exactly as apply makes and reports its changes. Resolves with the
+ * answers of its calls; throws as `assertApplied` does (exit 1 nothing written, 4 maybe written).
+ */
+export async function applyOne(client: CloudflareClient, zoneLabel: string, change: Change, log?: (line: string) => void): Promise<unknown[]> {
+  const what = describeChange(zoneLabel, change);
+  const outcome = await runChange(client, zoneLabel, change, what, log);
+  if (outcome.ok) return outcome.results;
+  assertApplied({ done: [], failed: [outcome.line], notDone: [], uncertain: outcome.uncertain ? [outcome.line] : [] });
+  return [];
 }
 
 /**

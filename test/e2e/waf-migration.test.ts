@@ -156,6 +156,21 @@ describe("waf-migration start", () => {
     expect(await status(z)).toMatchObject({ migration_state: "done", old_waf_status: "disabled", new_waf_status: "enabled" });
   });
 
+  it("reports the switch as apply reports a change: a 502 after it was made is exit 4, may have been written; a refusal is exit 1", async () => {
+    const z = await legacyZone("legacy.example", "pro");
+    await emu.admin("POST", "/faults", { method: "PUT", path: "waf_migration|entrypoint", status: 502, after: true, count: 1 });
+    const maybe = await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "pending", "--yes"]);
+    expect(maybe.code, maybe.stderr).toBe(4);
+    expect(maybe.stderr).toContain("(1 of them may have been written)");
+    // The PUT was made, answered 502, retried (a PUT is safe to re-send) and refused as already done.
+    expect(maybe.stderr).toMatch(/failed: +[0-9a-f]{32}: ~ waf_migration "pending": PUT .* after 1 retry .* \(this write may have been made/);
+    const other = await legacyZone("legacy2.example", "pro");
+    await emu.admin("POST", "/faults", { method: "PUT", path: "waf_migration|entrypoint", status: 400, code: 10000, count: 1 });
+    const refused = await runCli(emu, ["waf-migration", "start", "--zone", other, "--mode", "pending", "--yes"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("apply failed before any change was made; nothing was written.");
+  });
+
   it("refuses validation mode on a Pro zone, leaving it on the previous WAF", async () => {
     const z = await legacyZone("legacy.example", "pro");
     await emu.clearRequests();

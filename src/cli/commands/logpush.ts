@@ -4,6 +4,7 @@
 // hold `${env:NAME}` references (e.g. an Azure SAS token); they are read from the environment and
 // never printed.
 import type { Command } from "commander";
+import { applyOne } from "../../engine/apply.js";
 import { interpolateEnv } from "../../config/interpolate.js";
 import { RuntimeError, UsageError } from "../../errors.js";
 import { Redactor, redactDestination } from "../../redact.js";
@@ -49,9 +50,16 @@ export function register(program: Command, ctx: CommandContext): void {
     const client = clientFromOptions(opts, io, redactor);
     try {
       const zone = await resolveZoneRef(client, zoneRef!);
-      const res = await client.request<OwnershipResult | null>("POST", zonePath(zone, "logpush", "ownership"), {
-        body: { destination_conf: destination },
+      // Made and reported as apply makes its changes (exit 1 nothing written, 4 may have been).
+      const [answer] = await applyOne(client, zone, {
+        kind: "create",
+        resource: "logpush_ownership_challenge",
+        zone_id: zone,
+        identity: shown,
+        fields: [],
+        operations: [{ method: "POST", path: zonePath(zone, "logpush", "ownership"), body: { destination_conf: destination } }],
       });
+      const res = answer as OwnershipResult | null;
       if (!res || res.valid === false || !res.filename) {
         throw new RuntimeError(`Cloudflare could not write an ownership token to ${shown}${res?.message ? `: ${redactor.redact(res.message)}` : ""}`);
       }

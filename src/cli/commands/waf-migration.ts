@@ -16,6 +16,7 @@ import {
 } from "../../migration/eligibility.js";
 import { sensitivityTableLines } from "../../migration/sensitivity.js";
 import type { DesiredState } from "../../model/desired.js";
+import { applyOne } from "../../engine/apply.js";
 import { readOwaspRuleset, type OwaspRuleset } from "../../resources/managed-ruleset.js";
 import { readZoneInfo } from "../../resources/zone-info.js";
 import { refuseExisting, writeFileSafely } from "../../write-file.js";
@@ -208,15 +209,22 @@ function start(ctx: CommandContext) {
       }
       await confirm(io, zoneId, opts);
 
-      try {
-        await client.request("PUT", `zones/${zoneId}/rulesets/phases/${WAF_PHASE}/entrypoint`, {
-          query: { waf_migration: mode, phase_two: 1 },
-          body: { name: proposal.name, rules: proposal.rules },
-        });
-      } catch (err) {
-        if (err instanceof ApiError) throw new RuntimeError(`the API refused the migration; nothing was changed: ${err.message}`);
-        throw err;
-      }
+      // Made and reported as apply makes its changes: exit 1 when nothing was written, 4 when it may have been.
+      await applyOne(client, label, {
+        kind: "update",
+        resource: "waf_migration",
+        zone_id: zoneId,
+        identity: mode,
+        fields: [{ field: "mode", after: mode }],
+        operations: [
+          {
+            method: "PUT",
+            path: `zones/${zoneId}/rulesets/phases/${WAF_PHASE}/entrypoint`,
+            query: { waf_migration: mode, phase_two: "1" },
+            body: { name: proposal.name, rules: proposal.rules },
+          },
+        ],
+      });
       const done = mode === "validation" ? "Validation mode started: both WAFs run." : "Migrated: the new WAF managed rules run, the previous ones are disabled.";
       io.stdout.write(`${done}\n${printLines(explainStatus(label, await readStatus(client, zoneId)))}`);
     });
