@@ -1,6 +1,7 @@
-// Apply: execute a plan's operations in order. Zones are independent and run concurrently; inside a
-// zone the changes run one after another, and the first failure stops that zone so nothing is written
-// on top of a state we no longer know. The report says what was done, what failed and what was not.
+// Apply: execute a plan's operations. Zones are independent and run concurrently; inside a zone the
+// changes run in rounds of true dependencies (see `rounds`), and a failure starts nothing new in that
+// zone so nothing is written on top of a state we no longer know. The report says what was done, what
+// failed, what may have been written and what was not attempted.
 import pLimit from "p-limit";
 import type { CloudflareClient } from "../cloudflare/types.js";
 import { isTimeoutError } from "../cloudflare/retry.js";
@@ -157,22 +158,38 @@ async function runChange(client: CloudflareClient, zoneLabel: string, change: Ch
   }
 }
 
+/**
+ * How a zone's changes run: only true dependencies are sequenced. Deletes come after everything else
+ * (make before break), and not at all if anything before failed. Within each of those two rounds,
+ * kinds are independent and run side by side, while the changes of one kind stay in plan order: two
+ * rules written into one entry point at once could race for its version, and their order is the
+ * order they run in.
+ */
+export function rounds(changes: readonly Change[]): Change[][][] {
+  const chains = (list: readonly Change[]) => {
+    const byKind = new Map<string, Change[]>();
+    for (const c of list) byKind.set(c.resource, [...(byKind.get(c.resource) ?? []), c]);
+    return [...byKind.values()];
+  };
+  return [chains(changes.filter((c) => c.kind !== "delete")), chains(changes.filter((c) => c.kind === "delete"))].filter((r) => r.length > 0);
+}
+
 export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyReport> {
   const report: ApplyReport = { done: [], failed: [], notDone: [], uncertain: [] };
-  // Inside a zone the calls go one at a time, so as many zones as requests in flight would leave the
-  // client idle between a zone's calls; the client's own limit caps what is really in flight.
+  // Zones run concurrently and a zone's independent changes too; the client's one limit caps what is
+  // really in flight, so this only bounds the zones started at once.
   const limit = pLimit(ZONES_PER_REQUEST_SLOT * Math.max(1, opts.parallelism ?? 8));
   await Promise.all(
     plan.zones.map((zone) =>
       limit(async () => {
         const label = zone.name ?? zone.zone_id;
         let failed = false;
-        for (const change of zone.changes) {
+        const run = async (change: Change) => {
           const what = describeChange(label, change);
           if (!failed && opts.shouldStop?.()) report.interrupted = true;
           if (failed || report.interrupted) {
             report.notDone.push(what);
-            continue;
+            return;
           }
           opts.onChange?.(what, "start");
           try {
@@ -181,6 +198,7 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
               report.done.push(outcome.adopted ? `${what} (its answer was lost; found made and adopted)` : what);
               opts.progress?.(`${what}: done`);
             } else {
+              // Nothing new starts in this zone: a state zoneform no longer knows is not written on.
               failed = true;
               report.failed.push(outcome.line);
               if (outcome.uncertain) report.uncertain.push(outcome.line);
@@ -189,6 +207,11 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
           } finally {
             opts.onChange?.(what, "end");
           }
+        };
+        for (const round of rounds(zone.changes)) {
+          await Promise.all(round.map(async (chain) => {
+            for (const change of chain) await run(change);
+          }));
         }
       }),
     ),

@@ -1,28 +1,56 @@
-// `zoneform drift`: a plan for cron. A compact report; exit 2 when a zone differs from the file.
+// `zoneform drift`: a plan for cron. Text: each drifted zone with the fields that differ (the same
+// word diff as `plan`), then one line per zone and a total; JSON: the plan format; Markdown: the plan
+// comment. Exit 2 when a zone differs from the file (with or without --detailed-exitcode, which is
+// accepted so that drift and plan take the same flags).
 import type { Command } from "commander";
 import { EXIT } from "../../errors.js";
+import type { Plan } from "../../model/plan.js";
 import { renderDriftReport } from "../../plan/render/compact.js";
-import { totalChanges } from "../../plan/summary.js";
+import { renderPlanMarkdown } from "../../plan/render/markdown.js";
+import { renderPlanText } from "../../plan/render/text.js";
+import { planForDisplay } from "../../plan/secrets.js";
+import { summariseZones, totalChanges } from "../../plan/summary.js";
 import { addClientOptions } from "../client-options.js";
 import { addCommonOptions, addConfigOption } from "../options.js";
-import { assertNoZoneErrors, makePlan, type PlanningOptions } from "../planning.js";
+import { assertNoZoneErrors, makePlan, parseFormat, renderPlan, useColor, type PlanningOptions } from "../planning.js";
 import type { CommandContext } from "../program.js";
 import { addShardOption } from "../shard.js";
-import { planForDisplay } from "../../plan/secrets.js";
+
+interface DriftOptions extends PlanningOptions {
+  format?: string;
+  detailedExitcode?: boolean;
+}
+
+/** Only the zones that drifted (or could not be read): what a drift report is about. */
+function drifted(plan: Plan): Plan {
+  const zones = plan.zones.filter((z) => z.changes.length > 0 || z.errors.length > 0);
+  return { ...plan, zones, summary: summariseZones(zones) };
+}
 
 export function register(program: Command, ctx: CommandContext): void {
   const cmd = program
     .command("drift")
-    .description("Check whether the live zones still match the file (for cron): exit 0 no drift, 2 drift, 1 error, 3 invalid file.");
+    .description("Check whether the live zones still match the file (for cron): exit 0 no drift, 2 drift, 1 error, 3 invalid file.")
+    .option("--format <format>", "text | json (the plan format) | markdown", "text")
+    .option("--detailed-exitcode", "accepted for symmetry with plan: drift always exits 2 when a zone differs");
   addConfigOption(cmd);
   addCommonOptions(cmd);
   addClientOptions(cmd);
   addShardOption(cmd);
-  cmd.action(async (opts: PlanningOptions) => {
+  cmd.action(async (opts: DriftOptions) => {
     const { io } = ctx;
+    const format = parseFormat(opts.format);
     const { plan, desired, client } = await makePlan(opts, io, undefined, "drift");
     try {
-      io.stdout.write(renderDriftReport(planForDisplay(plan, desired)));
+      if (format === "json") io.stdout.write(renderPlan(plan, desired, "json", io, opts));
+      else {
+        const shown = planForDisplay(drifted(plan), desired);
+        if (format === "markdown") io.stdout.write(renderPlanMarkdown(shown));
+        else {
+          if (shown.zones.length > 0) io.stdout.write(renderPlanText(shown, { color: useColor(io, opts), verbose: opts.verbose }));
+          io.stdout.write(renderDriftReport(planForDisplay(plan, desired)));
+        }
+      }
       assertNoZoneErrors(plan);
       if (totalChanges(plan.summary) > 0) ctx.setExit(EXIT.changes);
     } finally {

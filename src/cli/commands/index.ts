@@ -13,13 +13,13 @@ import { register as registerCsp } from "./csp.js";
 import { register as registerExport } from "./export.js";
 import { register as registerLogpush } from "./logpush.js";
 import { register as registerWhoami } from "./whoami.js";
+import { register as registerShow } from "./show.js";
 
 export function registerCommands(program: Command, ctx: CommandContext): void {
-  void program;
-  void ctx;
   registerValidate(program, ctx);
   registerPlan(program, ctx);
   registerApply(program, ctx);
+  registerShow(program, ctx);
   registerDrift(program, ctx);
   registerEmulator(program, ctx);
   registerCertificates(program, ctx);

@@ -1,0 +1,55 @@
+// `zoneform show PLAN.json`: renders a saved plan as `plan` showed it (text, Markdown or its JSON),
+// with its digest, without reading the live zones: what a reviewer reads in a pull request, or what
+// an apply job prints before applying the reviewed plan. Secrets stay `(sensitive)`: the file holds
+// only `${env:NAME}` references, shown as such values were shown when the plan was made.
+import type { Command } from "commander";
+import { RuntimeError } from "../../errors.js";
+import type { Plan } from "../../model/plan.js";
+import { planDigest } from "../../plan/digest.js";
+import { readPlanFile } from "../../plan/plan-file.js";
+import { renderPlanMarkdown } from "../../plan/render/markdown.js";
+import { renderPlanText } from "../../plan/render/text.js";
+import { mapStrings, SENSITIVE } from "../../redact.js";
+import { useColor, parseFormat } from "../planning.js";
+import { addColorOption, addVerboseOption } from "../options.js";
+import type { CommandContext } from "../program.js";
+
+const REFERENCE = /\$\{env:[A-Za-z_][A-Za-z0-9_]*\}/g;
+
+/** The saved plan as `plan` showed it: each `${env:NAME}` reference hidden as its value was. */
+export function planForShow(saved: Plan): Plan {
+  const shown = mapStrings({ ...saved, zones: saved.zones.map((z) => ({ ...z, desired: undefined })) }, (s) => s.replace(REFERENCE, SENSITIVE)) as Plan;
+  return shown;
+}
+
+interface ShowOptions {
+  format?: string;
+  verbose?: boolean;
+  color?: boolean;
+}
+
+export function register(program: Command, ctx: CommandContext): void {
+  const cmd = program
+    .command("show")
+    .argument("<plan-file>", "a plan saved with `zoneform plan --out`")
+    .description("Render a saved plan as `plan` showed it, with its digest, without reading the zones: exit 0, 1 (the file was changed after it was made), 3 (not a plan).")
+    .option("--format <format>", "text | markdown | json", "text");
+  addVerboseOption(cmd);
+  addColorOption(cmd);
+  cmd.action(async (file: string, opts: ShowOptions) => {
+    const { io } = ctx;
+    const format = parseFormat(opts.format);
+    const saved = await readPlanFile(file);
+    const digest = planDigest(saved);
+    if (saved.digest !== undefined && saved.digest !== digest) {
+      throw new RuntimeError(`the plan file ${file} was changed after it was made: its content hashes to ${digest}, not to the ${saved.digest} it records`);
+    }
+    if (format === "json") {
+      io.stdout.write(`${JSON.stringify({ ...saved, digest }, null, 2)}\n`);
+      return;
+    }
+    const shown = planForShow(saved);
+    if (format === "markdown") io.stdout.write(`${renderPlanMarkdown(shown)}\nPlan digest: \`${digest}\`\n`);
+    else io.stdout.write(`${renderPlanText(shown, { color: useColor(io, opts), verbose: opts.verbose })}Plan digest: ${digest}\n`);
+  });
+}
