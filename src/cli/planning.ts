@@ -1,5 +1,6 @@
 // What plan, apply and drift share: load the file, pick the zones, build a client, reconcile, and
 // render the plan to stdout in the chosen format.
+import type { Command } from "commander";
 import type { CloudflareClient } from "../cloudflare/types.js";
 import { loadConfig } from "../config/index.js";
 import { RuntimeError, UsageError, formatProblem } from "../errors.js";
@@ -7,7 +8,7 @@ import { reconcile } from "../engine/reconcile.js";
 import type { DesiredState } from "../model/desired.js";
 import type { Plan } from "../model/plan.js";
 import { serialisePlan } from "../plan/plan-file.js";
-import { renderPlanMarkdown } from "../plan/render/markdown.js";
+import { GITHUB_COMMENT_LIMIT, renderPlanMarkdown, type MarkdownOptions } from "../plan/render/markdown.js";
 import { renderPlanText } from "../plan/render/text.js";
 import { displayRedactor, planForDisplay, planForFile } from "../plan/secrets.js";
 import { printable } from "../safe-text.js";
@@ -98,8 +99,24 @@ export function parseFormat(value: string | undefined, allowed: readonly string[
 export function renderPlan(plan: Plan, desired: DesiredState, format: PlanFormat, io: CliIO, opts: PlanningOptions): string {
   if (format === "json") return serialisePlan(plan, desired);
   const shown = planForDisplay(plan, desired);
-  if (format === "markdown") return renderPlanMarkdown(shown);
+  if (format === "markdown") return renderPlanMarkdown(shown, markdownOptions(opts as { maxBytes?: string; out?: unknown }));
   return renderPlanText(shown, { color: useColor(io, opts), verbose: opts.verbose });
+}
+
+/** `--max-bytes N`: the Markdown size cap (0: none; default GitHub's comment limit). */
+export function addMaxBytesOption(cmd: Command): Command {
+  return cmd.option("--max-bytes <n>", `with --format markdown: stay under N characters, leaving zones out with a note (default ${GITHUB_COMMENT_LIMIT}, GitHub's comment limit; 0: no limit)`);
+}
+
+/** The Markdown options of a command's flags: the cap, and where the full plan is (`--out`, or the plan file shown). */
+export function markdownOptions(opts: { maxBytes?: string; out?: unknown; planFile?: string }): MarkdownOptions {
+  const raw = opts.maxBytes;
+  if (raw !== undefined && !/^\d+$/.test(String(raw).trim())) throw new UsageError(`--max-bytes must be a whole number of characters, got "${raw}"`);
+  const file = typeof opts.out === "string" ? opts.out : opts.planFile;
+  return {
+    ...(raw !== undefined ? { maxBytes: Number(raw) } : {}),
+    ...(file ? { fullPlan: `the saved plan, \`zoneform show ${file}\`` } : {}),
+  };
 }
 
 /** The plan's digest (`sha256:…`), over its file form: what `apply --expect-digest` checks. */

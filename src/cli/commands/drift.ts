@@ -12,7 +12,7 @@ import { planForDisplay } from "../../plan/secrets.js";
 import { summariseZones, totalChanges } from "../../plan/summary.js";
 import { addClientOptions } from "../client-options.js";
 import { addCommonOptions, addConfigOption } from "../options.js";
-import { assertNoZoneErrors, makePlan, parseFormat, renderPlan, useColor, type PlanningOptions } from "../planning.js";
+import { addMaxBytesOption, assertNoZoneErrors, makePlan, markdownOptions, parseFormat, renderPlan, useColor, type PlanningOptions } from "../planning.js";
 import type { CommandContext } from "../program.js";
 import { addShardOption } from "../shard.js";
 
@@ -33,6 +33,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .description("Check whether the live zones still match the file (for cron): exit 0 no drift, 2 drift, 1 error, 3 invalid file.")
     .option("--format <format>", "text | json (the plan format) | markdown", "text")
     .option("--detailed-exitcode", "accepted for symmetry with plan: drift always exits 2 when a zone differs");
+  addMaxBytesOption(cmd);
   addConfigOption(cmd);
   addCommonOptions(cmd);
   addClientOptions(cmd);
@@ -45,7 +46,7 @@ export function register(program: Command, ctx: CommandContext): void {
       if (format === "json") io.stdout.write(renderPlan(plan, desired, "json", io, opts));
       else {
         const shown = planForDisplay(drifted(plan), desired);
-        if (format === "markdown") io.stdout.write(renderPlanMarkdown(shown));
+        if (format === "markdown") io.stdout.write(renderPlanMarkdown(shown, markdownOptions(opts as { maxBytes?: string })));
         else {
           if (shown.zones.length > 0) io.stdout.write(renderPlanText(shown, { color: useColor(io, opts), verbose: opts.verbose }));
           io.stdout.write(renderDriftReport(planForDisplay(plan, desired)));

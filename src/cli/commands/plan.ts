@@ -8,7 +8,7 @@ import { refuseExisting } from "../../write-file.js";
 import { totalChanges } from "../../plan/summary.js";
 import { addClientOptions } from "../client-options.js";
 import { addCommonOptions, addConfigOption } from "../options.js";
-import { assertNoZoneErrors, digestOf, makePlan, parseFormat, renderPlan, type PlanningOptions } from "../planning.js";
+import { addMaxBytesOption, assertNoZoneErrors, digestOf, makePlan, parseFormat, renderPlan, type PlanningOptions } from "../planning.js";
 import type { CommandContext } from "../program.js";
 import { addShardOption } from "../shard.js";
 
@@ -27,6 +27,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--force", "overwrite the --out file if it exists")
     .option("--format <format>", "text | json | markdown", "text")
     .option("--detailed-exitcode", "exit 2 when there are changes, 0 when there are none");
+  addMaxBytesOption(cmd);
   addConfigOption(cmd);
   addCommonOptions(cmd);
   addClientOptions(cmd);

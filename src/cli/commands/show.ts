@@ -10,7 +10,7 @@ import { readPlanFile } from "../../plan/plan-file.js";
 import { renderPlanMarkdown } from "../../plan/render/markdown.js";
 import { renderPlanText } from "../../plan/render/text.js";
 import { mapStrings, SENSITIVE } from "../../redact.js";
-import { useColor, parseFormat } from "../planning.js";
+import { addMaxBytesOption, markdownOptions, parseFormat, useColor } from "../planning.js";
 import { addColorOption, addVerboseOption } from "../options.js";
 import type { CommandContext } from "../program.js";
 
@@ -24,6 +24,7 @@ export function planForShow(saved: Plan): Plan {
 
 interface ShowOptions {
   format?: string;
+  maxBytes?: string;
   verbose?: boolean;
   color?: boolean;
 }
@@ -34,6 +35,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .argument("<plan-file>", "a plan saved with `zoneform plan --out`")
     .description("Render a saved plan as `plan` showed it, with its digest, without reading the zones: exit 0, 1 (the file was changed after it was made), 3 (not a plan).")
     .option("--format <format>", "text | markdown | json", "text");
+  addMaxBytesOption(cmd);
   addVerboseOption(cmd);
   addColorOption(cmd);
   cmd.action(async (file: string, opts: ShowOptions) => {
@@ -49,7 +51,7 @@ export function register(program: Command, ctx: CommandContext): void {
       return;
     }
     const shown = planForShow(saved);
-    if (format === "markdown") io.stdout.write(`${renderPlanMarkdown(shown)}\nPlan digest: \`${digest}\`\n`);
+    if (format === "markdown") io.stdout.write(`${renderPlanMarkdown(shown, markdownOptions({ maxBytes: opts.maxBytes, planFile: file }))}\nPlan digest: \`${digest}\`\n`);
     else io.stdout.write(`${renderPlanText(shown, { color: useColor(io, opts), verbose: opts.verbose })}Plan digest: ${digest}\n`);
   });
 }

@@ -34,29 +34,64 @@ function escapeHtml(s: string): string {
   return printable(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
-export function renderPlanMarkdown(plan: Plan): string {
-  const out: string[] = ["### zoneform plan", ""];
+/** GitHub's limit on a comment's length, in characters. */
+export const GITHUB_COMMENT_LIMIT = 65_536;
+
+/** A marker a CI job looks for to update its one plan comment instead of adding one per push. */
+export const COMMENT_MARKER = "<!-- zoneform plan -->";
+
+export interface MarkdownOptions {
+  /** The most characters the output may have (default GitHub's comment limit); 0: no limit. */
+  maxBytes?: number;
+  /** Where the full plan is, said when zones are left out (e.g. "the plan.json artifact: zoneform show plan.json"). */
+  fullPlan?: string;
+}
+
+/**
+ * The plan as a pull-request comment: a marker, a summary table of every zone that changes, then one
+ * collapsible block per zone (open when there are few), cut before the size cap with what was left out
+ * and where the full plan is.
+ */
+export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): string {
+  const out: string[] = [COMMENT_MARKER, "### zoneform plan", ""];
   if (totalChanges(plan.summary) === 0 && plan.zones.every((z) => z.errors.length === 0)) {
     out.push(`**No changes.** ${plan.zones.length} zone(s) match the configuration.`, "");
     return out.join("\n");
   }
+  const changed = plan.zones.filter((z) => z.changes.length > 0 || z.errors.length > 0);
   out.push(`**${summaryLine(plan.summary)}**`, "");
   out.push("| zone | create | update | replace | delete | errors |", "|---|---:|---:|---:|---:|---:|");
-  for (const z of plan.zones) {
-    if (z.changes.length === 0 && z.errors.length === 0) continue;
+  for (const z of changed) {
     const s = summarise(z.changes);
     out.push(`| ${escapeCell(z.name ?? z.zone_id)} | ${s.create} | ${s.update} | ${s.replace} | ${s.delete} | ${z.errors.length} |`);
   }
   out.push("");
-  for (const z of plan.zones) {
-    if (z.changes.length === 0 && z.errors.length === 0) continue;
-    out.push(`<details open><summary><code>${escapeHtml(z.name ?? z.zone_id)}</code> (${escapeHtml(z.zone_id)})</summary>`, "");
-    for (const e of z.errors) out.push(`> **Error:** ${printable(e)}`, "");
-    for (const w of z.warnings) out.push(`> **Warning:** ${printable(w)}`, "");
-    if (z.changes.length > 0) {
-      out.push("```diff", ...z.changes.flatMap((c) => [...changeLines(c), ""]).slice(0, -1), "```", "");
-    }
-    out.push("</details>", "");
+  const open = changed.length <= 5 ? " open" : "";
+  const blocks = changed.map((z) => {
+    const lines = [`<details${open}><summary><code>${escapeHtml(z.name ?? z.zone_id)}</code> (${escapeHtml(z.zone_id)})</summary>`, ""];
+    for (const e of z.errors) lines.push(`> **Error:** ${printable(e)}`, "");
+    for (const w of z.warnings) lines.push(`> **Warning:** ${printable(w)}`, "");
+    if (z.changes.length > 0) lines.push("```diff", ...z.changes.flatMap((c) => [...changeLines(c), ""]).slice(0, -1), "```", "");
+    lines.push("</details>", "");
+    return lines.join("\n");
+  });
+  const max = opts.maxBytes ?? GITHUB_COMMENT_LIMIT;
+  let text = `${out.join("\n")}\n`;
+  // Room for the closing note, whatever the numbers in it.
+  const reserve = 400 + (opts.fullPlan?.length ?? 0);
+  let shown = 0;
+  for (const block of blocks) {
+    if (max > 0 && text.length + block.length + reserve > max) break;
+    text += `${block}\n`;
+    shown += 1;
   }
-  return out.join("\n");
+  if (shown < blocks.length) {
+    const left = changed.slice(shown).map((z) => z.name ?? z.zone_id);
+    const names = left.slice(0, 5).map((n) => `\`${escapeCell(n)}\``).join(", ") + (left.length > 5 ? ", …" : "");
+    text +=
+      `> **${blocks.length - shown} of ${blocks.length} zone(s) left out** (${names}) to stay under ${max} characters; ` +
+      `every zone is in the table above. The full plan: ${opts.fullPlan ?? "run `zoneform plan`, or save it with `--out` and read it with `zoneform show`"}.\n`;
+  }
+  if (max > 0 && text.length > max) text = `${text.slice(0, max - 40)}\n\n> (cut at ${max} characters)\n`;
+  return text;
 }

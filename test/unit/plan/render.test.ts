@@ -93,7 +93,8 @@ describe("plan renderers", () => {
   });
   it("markdown: a summary table and a diff block per changed zone", () => {
     expect(renderPlanMarkdown(plan)).toMatchInlineSnapshot(`
-      "### zoneform plan
+      "<!-- zoneform plan -->
+      ### zoneform plan
 
       **Plan: 1 to create, 2 to update, 0 to replace, 1 to delete.**
 
@@ -125,6 +126,7 @@ describe("plan renderers", () => {
       \`\`\`
 
       </details>
+
       "
     `);
   });
