@@ -16,12 +16,25 @@ export interface CommandContext {
 type Register = (program: Command, ctx: CommandContext) => void;
 
 /**
- * Commands whose module is loaded alone when the command line names them, so that they start without
- * loading every other command (undici, the emulator, …): `validate` must start about as fast as Node.
- * Any other command line (help, another command, a typo) registers every command.
+ * Each command's module, loaded alone when the command line names it, so that a command loads only
+ * what it runs (a plan never loads the emulator, `validate` never loads undici): `validate` must start
+ * about as fast as Node. Any other command line (help, a typo) registers every command. A new command
+ * is added here and in commands/index.ts.
  */
 const ALONE: Record<string, () => Promise<{ register: Register }>> = {
   validate: () => import("./commands/validate.js"),
+  plan: () => import("./commands/plan.js"),
+  apply: () => import("./commands/apply.js"),
+  show: () => import("./commands/show.js"),
+  drift: () => import("./commands/drift.js"),
+  emulator: () => import("./commands/emulator.js"),
+  certificates: () => import("./commands/certificates.js"),
+  "waf-migration": () => import("./commands/waf-migration.js"),
+  audit: () => import("./commands/audit.js"),
+  csp: () => import("./commands/csp.js"),
+  export: () => import("./commands/export.js"),
+  logpush: () => import("./commands/logpush.js"),
+  whoami: () => import("./commands/whoami.js"),
 };
 
 /** The program with every command, or (`only`) with the one command the command line names. */

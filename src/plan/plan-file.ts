@@ -1,8 +1,6 @@
 // Saved plans: written by `plan --out` (mode 0600; an existing file only with --force), read by `apply plan.json`.
 // The file holds `${env:NAME}` references in place of secret values and the desired state as written.
 import { createRequire } from "node:module";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
 import { ConfigError } from "../errors.js";
 import type { SecretSource } from "../model/desired.js";
 import type { Plan } from "../model/plan.js";
@@ -18,10 +16,13 @@ const planSchema = require("../../schemas/plan.schema.json") as object;
 
 let validatePlanDoc: ((doc: unknown) => boolean) & { errors?: Array<{ instancePath: string; message?: string }> | null };
 
-export function planValidator() {
+/** The plan schema's validator; ajv is loaded only here, when a plan file is read (never by `plan`). */
+export async function planValidator() {
   if (!validatePlanDoc) {
+    const { Ajv2020 } = await import("ajv/dist/2020.js");
+    const addFormats = (await import("ajv-formats")).default as unknown as (a: InstanceType<typeof Ajv2020>) => void;
     const ajv = new Ajv2020({ allErrors: true, strict: false });
-    (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+    addFormats(ajv);
     validatePlanDoc = ajv.compile(planSchema) as typeof validatePlanDoc;
   }
   return validatePlanDoc;
@@ -62,7 +63,7 @@ export async function readPlanFile(path: string): Promise<Plan> {
   if (version !== 2) {
     throw problem(path, `has format_version ${JSON.stringify(version)}; this zoneform reads format 2. Make the plan again with this version.`);
   }
-  const validate = planValidator();
+  const validate = await planValidator();
   if (!validate(doc)) {
     const first = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || "/"} ${e.message}`);
     throw problem(path, `is not a zoneform plan: ${first.join("; ")}`);

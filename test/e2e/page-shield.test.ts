@@ -128,7 +128,7 @@ describe("saved plans, safety and failures", () => {
     const plan = await runCli(emu, ["plan", "-c", config, "--out", out]);
     expect(plan.code, plan.stderr).toBe(0);
     const doc = JSON.parse(await readFile(out, "utf8"));
-    expect(planValidator()(doc)).toBe(true);
+    expect((await planValidator())(doc)).toBe(true);
 
     await emu.api("PUT", `zones/${ZONE.com}/page_shield`, { use_connection_url_path: true });
     await emu.clearRequests();
@@ -205,7 +205,7 @@ describe("saved plans, safety and failures", () => {
   it("renders JSON that validates against schemas/plan.schema.json, and Markdown for a PR comment", async () => {
     const config = await writeConfig(header + zoneBlock(ZONE.com, "example.com", policies));
     const json = await runCli(emu, ["plan", "-c", config, "--format", "json"]);
-    expect(planValidator()(JSON.parse(json.stdout))).toBe(true);
+    expect((await planValidator())(JSON.parse(json.stdout))).toBe(true);
     const md = await runCli(emu, ["plan", "-c", config, "--format", "markdown"]);
     expect(md.stdout).toContain("### zoneform plan");
     expect(md.stdout).toContain("```diff");

@@ -99,7 +99,7 @@ describe("OWASP core ruleset", () => {
   it("shows the rule JSON with --verbose, and the JSON plan of a shared create validates", async () => {
     const config = await writeConfig(wafConfig(`${owasp(1, "low")}\ncloudflare_managed: { enabled: true }`));
     const json = await runCli(emu, ["plan", "-c", config, "--format", "json"]);
-    expect(planValidator()(JSON.parse(json.stdout))).toBe(true);
+    expect((await planValidator())(JSON.parse(json.stdout))).toBe(true);
     const verbose = await runCli(emu, ["plan", "-c", config, "--verbose"]);
     expect(verbose.stdout).toContain(`"id": "${LAST}"`);
     expect(verbose.stdout).toContain('"score_threshold": 60');
