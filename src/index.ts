@@ -2,6 +2,7 @@
 // uses, without the CLI: load a configuration, plan it against the live zones (or plan a live
 // snapshot purely), apply a plan, check for drift, export live zones, audit Page Shield. Every call
 // that talks to Cloudflare takes a client (`createClient`), so one rate limiter serves a whole run.
+import { createClient as createTransport, type ClientOptions } from "./cloudflare/client.js";
 import type { CloudflareClient } from "./cloudflare/types.js";
 import { loadConfig as loadConfigFiles, parseConfigText } from "./config/index.js";
 import { applyPlan as applyOps, assertApplied, type ApplyReport } from "./engine/apply.js";
@@ -14,8 +15,9 @@ import { renderPlanMarkdown } from "./plan/render/markdown.js";
 import { renderPlanText } from "./plan/render/text.js";
 import { planForDisplay, planForFile } from "./plan/secrets.js";
 import { totalChanges } from "./plan/summary.js";
+import { permissionHint } from "./sections/permissions.js";
 
-export { createClient, type ClientOptions, type ClientStats } from "./cloudflare/client.js";
+export { type ClientOptions, type ClientStats } from "./cloudflare/client.js";
 export type { CloudflareClient } from "./cloudflare/types.js";
 export { resolveCredentials, DEFAULT_API_URL } from "./cloudflare/credentials.js";
 export { parseConfigText };
@@ -26,6 +28,11 @@ export type { ApplyReport } from "./engine/apply.js";
 export type { DesiredState, DesiredZone } from "./model/desired.js";
 export type { Change, Operation, Plan, ZonePlan } from "./model/plan.js";
 export type { LiveState, ZoneLive };
+
+/** A client for the Cloudflare API: one rate limiter for a whole run; a 403 names the permission the call needs. */
+export function createClient(opts: ClientOptions): CloudflareClient {
+  return createTransport({ permissionHint, ...opts });
+}
 
 /** Loads a configuration (a file, or a directory of `*.yaml`): schema, rules, `${env:…}` from `env`. */
 export function loadConfig(path: string, opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {}) {

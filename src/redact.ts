@@ -21,7 +21,7 @@ export function isSecretParam(name: string): boolean {
  * ids and dates do not qualify.
  */
 export function isSecretValue(value: string): boolean {
-  const v = decodeURIComponentSafe(value);
+  const v = safeDecode(value);
   return v.length >= 16 && /^[A-Za-z0-9+/=_.~-]+$/.test(v) && /[A-Z]/.test(v) && /[a-z]/.test(v) && /[0-9]/.test(v);
 }
 
@@ -40,7 +40,7 @@ export function redactDestination(destination: string): string {
     .map((pair) => {
       const eq = pair.indexOf("=");
       if (eq < 0) return pair;
-      const name = decodeURIComponentSafe(pair.slice(0, eq));
+      const name = safeDecode(pair.slice(0, eq));
       const value = pair.slice(eq + 1);
       return (isSecretParam(name) || isSecretValue(value)) && !value.includes("${env:") ? `${pair.slice(0, eq)}=${SENSITIVE}` : pair;
     });
@@ -60,13 +60,14 @@ const URL_PARAM = /([?&])([^=&\s"'<>]+)=([^&\s"'<>]*)/g;
 export function redactUrlParams(text: string): string {
   if (!text.includes("=")) return text;
   return text.replace(URL_PARAM, (whole, sep: string, name: string, value: string) =>
-    value && value !== SENSITIVE && !value.includes("${env:") && (isSecretParam(decodeURIComponentSafe(name)) || isSecretValue(value))
+    value && value !== SENSITIVE && !value.includes("${env:") && (isSecretParam(safeDecode(name)) || isSecretValue(value))
       ? `${sep}${name}=${SENSITIVE}`
       : whole,
   );
 }
 
-function decodeURIComponentSafe(s: string): string {
+/** `decodeURIComponent`, or the text as it is when it is not valid percent-encoding. */
+export function safeDecode(s: string): string {
   try {
     return decodeURIComponent(s);
   } catch {

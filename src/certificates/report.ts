@@ -3,7 +3,7 @@
 // certificate type. Pure: built from the hostnames already listed, rendered as text or JSON. The text
 // shows what the API answered printable (control and bidirectional characters escaped).
 import { printable } from "../safe-text.js";
-import { normaliseCustomHostname, RETIRED_CA, RETIRING_CA } from "../resources/custom-hostnames.js";
+import { normaliseCustomHostname, RETIRED_CA, RETIRING_CA } from "../sections/custom-hostnames/custom-hostnames.js";
 
 export interface HostnameCertificate {
   id: string;

@@ -12,6 +12,9 @@ import type { Redactor } from "../redact.js";
 import { printable } from "../safe-text.js";
 import type { CliIO } from "./io.js";
 import type { Progress } from "./progress.js";
+import { permissionHint } from "../sections/permissions.js";
+import { addColorOption, addQuietOption, addVerboseOption } from "./options.js";
+import { addZoneRefOption } from "./zone-ref.js";
 
 export const DEFAULT_PARALLELISM = 8;
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -38,6 +41,18 @@ export function addClientOptions(cmd: Command): Command {
     .option("--retries <n>", `retries of a failed read or of a write that was certainly not made (0-${MAX_RETRIES}, default ${DEFAULT_RETRIES})`, parseRetries);
 }
 
+/**
+ * The options of a command that reads zones through the API: --zone ID|NAME (one with `single`),
+ * --verbose, with `progress` --quiet and --no-color, and the client's (--api-url, --parallelism, …).
+ */
+export function addReadCommandOptions(cmd: Command, opts: { single?: boolean; progress?: boolean; verbose?: string } = {}): Command {
+  addZoneRefOption(cmd, opts.single ? { single: true } : {});
+  if (opts.verbose) cmd.option("--verbose", opts.verbose);
+  else addVerboseOption(cmd);
+  if (opts.progress) addColorOption(addQuietOption(cmd));
+  return addClientOptions(cmd);
+}
+
 /** The API base URL the flags and environment name. */
 export function apiUrlFrom(opts: ClientFlagValues, io: CliIO): string {
   return resolveCredentials(io.env, { apiUrl: opts.apiUrl }).baseUrl;
@@ -60,6 +75,7 @@ export function clientFromOptions(opts: ClientFlagValues, io: CliIO, redactor?: 
     log: opts.verbose ? (line) => (progress ? progress.log(printable(line)) : io.stderr.write(`${printable(line)}\n`)) : undefined,
     onWait: progress && ((ms, reason) => progress.onWait(ms, reason)),
     redactor,
+    permissionHint,
   });
   progress?.watch(client);
   // A 401/403 says whether the token is invalid, expired or disabled, or lacks a permission.

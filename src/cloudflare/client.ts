@@ -11,7 +11,7 @@ import { ApiError } from "../errors.js";
 import type { HttpMethod } from "../model/plan.js";
 import { Redactor, SENSITIVE, isSecretParam, redactDestination } from "../redact.js";
 import type { Auth } from "./credentials.js";
-import { networkError, unwrapResponse } from "./errors.js";
+import { networkError, unwrapResponse, type PermissionHint } from "./errors.js";
 import { DEFAULT_RATE_LIMIT, RateLimiter, Semaphore, type Permit, type RateLimit } from "./rate-limiter.js";
 import { DEADLINE_CODE, DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfter, type Failure, type RetryPolicy } from "./retry.js";
 import type { CloudflareClient, Envelope, RequestOptions } from "./types.js";
@@ -41,6 +41,8 @@ export interface ClientOptions {
   maxRetryAfterMs?: number;
   /** Told when every request must wait for the rate limit: for how long, and why (for progress). */
   onWait?: (ms: number, reason: string) => void;
+  /** Names the permission a refused (403) call needs, for its message; the CLI and library pass the sections'. */
+  permissionHint?: PermissionHint;
 }
 
 export interface ClientStats {
@@ -279,6 +281,7 @@ export function createClient(opts: ClientOptions): CloudflareClient {
         maxRetryAfterMs: policy.maxRetryAfterMs,
         auth: authKind,
         redact,
+        permissionHint: opts.permissionHint,
       });
       return { result: unwrapped.result, result_info: unwrapped.result_info, status };
     } finally {

@@ -23,7 +23,12 @@ export interface ResponseContext {
   auth: "token" | "key";
   /** Hides credentials in any text taken from the answer. */
   redact: (text: string) => string;
+  /** Which permission a refused call needs, in words (the sections know; the transport does not). */
+  permissionHint?: PermissionHint;
 }
+
+/** `(method, path)` → e.g. `the "Page Shield: Read" permission on the zone`, or undefined. */
+export type PermissionHint = (method: string, path: string) => string | undefined;
 
 export interface Unwrapped {
   result: unknown;
@@ -157,7 +162,7 @@ function apiError(ctx: ResponseContext, errors: ApiErrorDetail[], oddBody?: stri
       " (an API token goes in CLOUDFLARE_API_TOKEN; a global API key needs CLOUDFLARE_EMAIL as well)";
   } else if (status === 403) {
     const who = ctx.auth === "token" ? "the API token lacks" : "the account of CLOUDFLARE_EMAIL / CLOUDFLARE_API_KEY lacks";
-    const hint = permissionHint(method, path);
+    const hint = ctx.permissionHint?.(method, path);
     message = `${who} permission for ${method} ${path}${cf}${hint ? `; it needs ${hint}` : ""}`;
   } else if (status === 404 && zoneMatch && !oddBody && (codes.size === 0 || [...codes].some((c) => ROUTING_CODES.has(c)) || zoneMatch[2] === "")) {
     const who = ctx.auth === "token" ? "this token" : "these credentials";
@@ -204,35 +209,6 @@ function malformedSegment(path: string): string | undefined {
     }
   }
   return undefined;
-}
-
-/** A token permission, as the dashboard names it ("Page Shield") with its level, on a zone or an account. */
-export interface RequiredPermission {
-  name: string;
-  level: "Read" | "Edit";
-  scope: "zone" | "account";
-}
-
-/** Which token permission a call needs (README "Quick start"), or undefined when zoneform cannot say. */
-export function requiredPermission(method: string, path: string): RequiredPermission | undefined {
-  const level = method === "GET" ? "Read" : "Edit";
-  if (/^accounts\/[^/]+\/rulesets/.test(path)) return { name: "Account Rulesets", level, scope: "account" };
-  if (!path.startsWith("zones/")) return undefined;
-  const zone = (name: string, l: RequiredPermission["level"] = level): RequiredPermission => ({ name, level: l, scope: "zone" });
-  if (/^zones\/[^/]+$/.test(path)) return zone("Zone");
-  if (path.includes("/page_shield")) return zone("Page Shield");
-  if (path.includes("/rulesets/phases/http_log_custom_fields")) return zone("Logs");
-  if (path.includes("/rulesets") || path.includes("/waf_migration")) return zone("Zone WAF");
-  // Logpush jobs hold destination credentials: reading them needs Edit too.
-  if (path.includes("/logpush")) return zone("Logs", "Edit");
-  if (path.includes("/custom_hostnames")) return zone("SSL and Certificates");
-  return undefined;
-}
-
-/** Which token permission an API area needs, for the 403 message. */
-export function permissionHint(method: string, path: string): string | undefined {
-  const p = requiredPermission(method, path);
-  return p && `the "${p.name}: ${p.level}" permission on the ${p.scope}`;
 }
 
 function describeNonJson(ctx: ResponseContext): string {

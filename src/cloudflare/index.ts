@@ -4,4 +4,4 @@ export { createClient, DEFAULT_PER_PAGE, type ClientOptions, type ClientStats } 
 export { resolveCredentials, resolveBaseUrl, DEFAULT_API_URL, type Auth, type ResolvedCredentials } from "./credentials.js";
 export { RateLimiter, Semaphore, DEFAULT_RATE_LIMIT, parseRateHeaders, type RateLimit } from "./rate-limiter.js";
 export { DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfter, backoffDelay, isIdempotent, type RetryPolicy } from "./retry.js";
-export { unwrapResponse, networkError, permissionHint, describeErrors } from "./errors.js";
+export { unwrapResponse, networkError, describeErrors, type PermissionHint } from "./errors.js";

@@ -1,10 +1,7 @@
-// Which token permissions a configuration needs (the calls its sections make, named as the 403
-// messages name them: requiredPermission), and which of them a token's policies grant, as
-// `GET user/tokens/{id}` answers them. Pure: `zoneform whoami` asks, this module judges.
-import type { DesiredState } from "../model/desired.js";
-import { requiredPermission, type RequiredPermission } from "./errors.js";
+// Which of the token permissions a configuration needs (src/sections/permissions.ts) a token's
+// policies grant, as `GET user/tokens/{id}` answers them. Pure: `zoneform whoami` asks, this module judges.
 
-type Level = RequiredPermission["level"];
+type Level = "Read" | "Edit";
 
 export interface PermissionNeed {
   /** As the dashboard names it: "Page Shield", "Zone WAF", … */
@@ -19,45 +16,7 @@ export interface PermissionNeed {
   on: string[];
 }
 
-/** One representative read and write per section: the permission is derived from their paths. */
-function callsOf(desired: DesiredState, zoneId: string): Array<{ section: string; path: string; write: boolean }> {
-  const zone = desired.zones.find((z) => z.zone_id === zoneId)!;
-  const z = `zones/${zoneId}`;
-  const calls = [{ section: "zone (name and plan)", path: z, write: false }];
-  if (zone.page_shield) calls.push({ section: "page_shield", path: `${z}/page_shield`, write: true });
-  if (zone.waf?.owasp || zone.waf?.cloudflare_managed) {
-    calls.push({ section: "waf", path: `${z}/rulesets/phases/http_request_firewall_managed/entrypoint`, write: true });
-    if (desired.account_id) calls.push({ section: "waf (managed rulesets)", path: `accounts/${desired.account_id}/rulesets`, write: false });
-  }
-  if (zone.logs?.custom_fields) calls.push({ section: "logs.custom_fields", path: `${z}/rulesets/phases/http_log_custom_fields/entrypoint`, write: true });
-  if (zone.logs?.logpush_jobs) calls.push({ section: "logs.logpush_jobs", path: `${z}/logpush/jobs`, write: true });
-  if (zone.custom_hostnames) calls.push({ section: "custom_hostnames", path: `${z}/custom_hostnames`, write: true });
-  return calls;
-}
-
 const RANK: Record<Level | "none", number> = { none: 0, Read: 1, Edit: 2 };
-const higher = (a: Level, b: Level): Level => (RANK[a] >= RANK[b] ? a : b);
-
-/** The permissions the file's sections need, one entry per permission, in the order first needed. */
-export function permissionsNeeded(desired: DesiredState): PermissionNeed[] {
-  const needs = new Map<string, PermissionNeed>();
-  for (const zone of desired.zones) {
-    for (const call of callsOf(desired, zone.zone_id)) {
-      const read = requiredPermission("GET", call.path);
-      if (!read) continue;
-      const apply = call.write ? higher(read.level, requiredPermission("PUT", call.path)!.level) : read.level;
-      const key = `${read.scope}:${read.name}`;
-      const target = read.scope === "account" ? desired.account_id! : zone.zone_id;
-      const need = needs.get(key) ?? { name: read.name, scope: read.scope, plan: read.level, apply, sections: [], on: [] };
-      need.plan = higher(need.plan, read.level);
-      need.apply = higher(need.apply, apply);
-      if (!need.sections.includes(call.section)) need.sections.push(call.section);
-      if (!need.on.includes(target)) need.on.push(target);
-      needs.set(key, need);
-    }
-  }
-  return [...needs.values()];
-}
 
 /** "Page Shield Write" → {name: "Page Shield", level: Edit}; the dashboard's "Edit" is the API's "Write". */
 function parseGroup(name: string): { name: string; level: Level } | undefined {

@@ -7,6 +7,7 @@ import type { CloudflareClient } from "../cloudflare/types.js";
 import { isTimeoutError } from "../cloudflare/retry.js";
 import { ApiError, ApplyError, NetworkError, RuntimeError, ZoneformError } from "../errors.js";
 import type { Change, Finder, Operation, Plan } from "../model/plan.js";
+import { SIGN } from "../plan/render/format.js";
 import { printable } from "../safe-text.js";
 import { ZONES_PER_REQUEST_SLOT } from "./reconcile.js";
 
@@ -29,8 +30,6 @@ export interface ApplyOptions {
   /** Told when a change starts and ends, so an interrupted run can say what was in flight. */
   onChange?: (what: string, state: "start" | "end") => void;
 }
-
-const SIGN: Record<Change["kind"], string> = { create: "+", update: "~", replace: "-/+", delete: "-" };
 
 /** One line per change in progress and reports: names from the API or the file shown escaped. */
 export function describeChange(zoneLabel: string, c: Change): string {

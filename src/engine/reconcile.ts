@@ -8,8 +8,8 @@ import type { DesiredState, DesiredZone } from "../model/desired.js";
 import type { Plan, ZonePlan } from "../model/plan.js";
 import { fingerprint } from "../plan/fingerprint.js";
 import { assemblePlan, planZone, unexpectedAnswer, type LiveState, type ZoneLive } from "../plan/planner.js";
-import { RESOURCE_KINDS } from "../resources/index.js";
-import type { ReadContext, ResourceKind } from "../resources/types.js";
+import { RESOURCE_KINDS } from "../sections/index.js";
+import type { ReadContext, ResourceKind } from "../sections/types.js";
 
 /** Zones read at once per request the client may have in flight. */
 export const ZONES_PER_REQUEST_SLOT = 4;
@@ -19,7 +19,7 @@ export interface ReconcileOptions {
   desired: DesiredState;
   /** Requests in flight (--parallelism); up to four times as many zones are read at once. */
   parallelism?: number;
-  kinds?: ResourceKind[];
+  kinds?: readonly ResourceKind[];
   /** Progress lines for stderr. */
   progress?: (line: string) => void;
   /** Called as each zone has been read and planned: zones done so far, of how many. */

@@ -5,14 +5,10 @@ import type { CloudflareClient } from "../cloudflare/types.js";
 import { createReadContext } from "../engine/reconcile.js";
 import { ApiError, NetworkError, RuntimeError } from "../errors.js";
 import type { DesiredState } from "../model/desired.js";
-import { exportCustomFields } from "./custom-fields.js";
-import { exportCustomHostnames } from "./custom-hostnames.js";
 import { renderExport } from "./document.js";
-import { exportLogpush } from "./logpush.js";
-import { exportPageShield } from "./page-shield.js";
+import { SECTIONS } from "../sections/index.js";
+import { readZoneInfo } from "../sections/shared/zone-info.js";
 import { EXPORT_SECTIONS, newNotes, type ExportNotes, type ExportSection, type SectionContext } from "./types.js";
-import { exportWaf } from "./waf.js";
-import { readZoneInfo } from "../resources/zone-info.js";
 
 export { EXPORT_SECTIONS, type ExportSection, type ExportNotes } from "./types.js";
 
@@ -36,40 +32,39 @@ export interface ExportResult {
 }
 
 async function exportZone(ctx: SectionContext, sections: readonly ExportSection[], onSection?: (s: ExportSection) => void): Promise<Record<string, unknown>> {
-  const want = (s: ExportSection) => sections.includes(s);
-  const read = async <T>(section: ExportSection, fn: () => Promise<T>): Promise<T | undefined> => {
-    if (!want(section)) return undefined;
-    try {
-      const value = await fn();
-      onSection?.(section);
-      return value;
-    } catch (err) {
-      if (err instanceof ApiError || err instanceof NetworkError) {
-        throw new RuntimeError(`zone ${ctx.zoneId}: reading ${section} failed: ${err.message}\n(leave the section out with --sections if the zone does not have it)`);
+  const wanted = SECTIONS.filter((s) => sections.includes(s.name));
+  // Sections read at once; merged in the registry's (the file's) order.
+  const parts = await Promise.all(
+    wanted.map(async (section) => {
+      try {
+        const part = await section.export(ctx);
+        onSection?.(section.name);
+        return part;
+      } catch (err) {
+        if (err instanceof ApiError || err instanceof NetworkError) {
+          throw new RuntimeError(`zone ${ctx.zoneId}: reading ${section.name} failed: ${err.message}\n(leave the section out with --sections if the zone does not have it)`);
+        }
+        throw err;
       }
-      throw err;
-    }
-  };
-  const [pageShield, waf, customFields, logpush, hostnames] = await Promise.all([
-    read("page_shield", () => exportPageShield(ctx)),
-    read("waf", () => exportWaf(ctx)),
-    read("custom_fields", () => exportCustomFields(ctx)),
-    read("logpush", () => exportLogpush(ctx)),
-    read("custom_hostnames", () => exportCustomHostnames(ctx)),
-  ]);
+    }),
+  );
   const info = await readZoneInfo(ctx.read.client, ctx.zoneId);
   const zone: Record<string, unknown> = { zone_id: ctx.zoneId, ...(info?.name ? { name: info.name } : {}) };
-  if (pageShield) zone.page_shield = pageShield;
-  if (waf && Object.keys(waf).length > 0) zone.waf = waf;
-  if (customFields || logpush) {
-    zone.logs = {
-      ...(customFields ? { custom_fields: customFields } : {}),
-      ...(logpush?.prune === false ? { prune: false } : {}),
-      ...(logpush ? { logpush_jobs: logpush.jobs } : {}),
-    };
-  }
-  if (hostnames) zone.custom_hostnames = hostnames;
+  for (const part of parts) if (part) mergeInto(zone, part);
   return zone;
+}
+
+/** Merges a section's part of the zone in: objects shared by sections (`logs`) key by key. */
+function mergeInto(target: Record<string, unknown>, part: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(part)) {
+    const have = target[key];
+    if (isPlainObject(have) && isPlainObject(value)) mergeInto(have, value);
+    else target[key] = value;
+  }
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 export async function exportZones(client: CloudflareClient, opts: ExportOptions): Promise<ExportResult> {

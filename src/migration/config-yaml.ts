@@ -5,8 +5,8 @@
 // `start --mode pending` has saved the proposal. Pure: no I/O.
 import { Document, isScalar } from "yaml";
 import type { OwaspAction } from "../model/desired.js";
-import { CLOUDFLARE_MANAGED_RULESET_ID, OWASP_RULESET_ID, type OwaspRuleset } from "../resources/managed-ruleset.js";
-import { formatThreshold, intentFrom, sameParanoia, type ExecuteParameters } from "../resources/owasp-intent.js";
+import { CLOUDFLARE_MANAGED_RULESET_ID, OWASP_RULESET_ID, type OwaspRuleset } from "../sections/waf/managed-ruleset.js";
+import { formatThreshold, intentFrom, sameParanoia, type ExecuteParameters } from "../sections/waf/owasp-intent.js";
 import { oldActionFor, oldSensitivitiesFor } from "./sensitivity.js";
 
 /** `GET zones/{z}/waf_migration/config?phase_two=1` → result. */

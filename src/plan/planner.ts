@@ -3,8 +3,8 @@
 // so it is tested from recorded live snapshots (JSON) in milliseconds, and the engine only reads.
 import type { DesiredState, DesiredZone } from "../model/desired.js";
 import type { Change, Plan, ZonePlan } from "../model/plan.js";
-import { RESOURCE_KINDS } from "../resources/index.js";
-import type { ResourceKind } from "../resources/types.js";
+import { RESOURCE_KINDS } from "../sections/index.js";
+import type { ResourceKind } from "../sections/types.js";
 import { orderChanges } from "./order.js";
 import { fileRedactor } from "./secrets.js";
 import { summariseZones } from "./summary.js";

@@ -1,9 +1,6 @@
-// What the exporters share: the sections a user can ask for, and the notes an export collects on the
-// way (warnings for what the file cannot say, the environment variables its secrets refer to).
-import type { ReadContext } from "../resources/types.js";
-
-export const EXPORT_SECTIONS = ["page_shield", "waf", "custom_fields", "logpush", "custom_hostnames"] as const;
-export type ExportSection = (typeof EXPORT_SECTIONS)[number];
+// What the sections' exporters share: the context they read through, and the notes an export collects
+// on the way (warnings for what the file cannot say, the environment variables its secrets refer to).
+import type { ReadContext } from "./types.js";
 
 /** An `${env:NAME}` reference the exported file makes, and what the user must set it to. */
 export interface EnvVarNote {

@@ -3,6 +3,7 @@
 import type { CloudflareClient } from "../cloudflare/types.js";
 import type { DesiredState, DesiredZone } from "../model/desired.js";
 import type { Change } from "../model/plan.js";
+import type { SectionContext } from "./export-context.js";
 
 export interface ReadContext {
   client: CloudflareClient;
@@ -35,4 +36,50 @@ export interface ResourceKind<L = unknown> {
   diff(zone: DesiredZone, live: L): DiffResult;
   /** Checks that need the API before apply (e.g. a Logpush destination is reachable). */
   check?(ctx: ReadContext, zone: DesiredZone, changes: Change[]): Promise<string[]>;
+}
+
+/** A token permission level, as the dashboard names it ("Edit" is the API's "Write"). */
+export type PermissionLevel = "Read" | "Edit";
+
+/** A token permission a section's calls need: its name, the level to read and to write, and where. */
+export interface SectionPermission {
+  /** As the dashboard names it: "Page Shield", "Zone WAF", … */
+  name: string;
+  scope: "zone" | "account";
+  /** What `plan` and `drift` need (reads), and what a write needs. */
+  read: PermissionLevel;
+  write: PermissionLevel;
+  /** The API paths (relative to the base) it covers; the longest match wins across sections. */
+  paths: RegExp[];
+  /** How `whoami` names what needs it (default: the section's path in the file). */
+  label?: string;
+  /** Only read by zoneform: `apply` needs no more than `read`. */
+  readOnly?: boolean;
+  /** Whether a configuration needs it at all (default: when the zone owns the section). */
+  needed?(desired: DesiredState): boolean;
+}
+
+/**
+ * A section of the file (e.g. `page_shield`, `logs.logpush_jobs`): everything zoneform knows about it,
+ * in one folder under src/sections/, listed once in src/sections/index.ts.
+ */
+export interface Section {
+  /** The name `export --sections` takes, e.g. `page_shield`, `custom_fields`. */
+  readonly name: string;
+  /** The folder under src/sections/ holding it and its schema fragment (`schema.json`). */
+  readonly folder: string;
+  /** Where it sits in a zone of the file, e.g. `logs.logpush_jobs`. */
+  readonly path: string;
+  /** The resource kinds that read, diff and apply it (each with its apply `order`). */
+  readonly kinds: readonly ResourceKind<any>[];
+  /** Whether the zone's file declares the section. */
+  owns(zone: DesiredZone): boolean;
+  /** The file's zone (schema-valid) → its part of the normalised desired zone, set on `out`. */
+  normalise(file: Record<string, any>, out: DesiredZone): void;
+  /** The section read from the live zone, in the file's shape: a fragment of the zone to merge in, or undefined for none. */
+  export(ctx: SectionContext): Promise<Record<string, unknown> | undefined>;
+  /** What `validate --verbose` says of it (one or more parts of the zone's line), or nothing when absent. */
+  summary(zone: DesiredZone): string[];
+  /** The token permissions its calls need. */
+  permissions: readonly SectionPermission[];
 }

@@ -11,10 +11,11 @@ import { expectFailure, runBuilt } from "./helpers.js";
 
 const emu = TestEmulator.perFile();
 
-/** Well under the test's timeout: a run that blocks is killed here and fails the test. */
-const DEADLINE_MS = 8_000;
-/** What "at once" means on a loaded 2-core machine (node itself starts in ~0.3 s). */
-const AT_ONCE_MS = 4_000;
+/**
+ * Well under the test's timeout: a run that blocks (on a FIFO, or reading /dev/zero) is killed here and
+ * fails the test. Generous, so that a loaded machine never fails a run that refused at once.
+ */
+const DEADLINE_MS = 20_000;
 
 let dir: string;
 let fifo: string;
@@ -31,17 +32,15 @@ describe("a configuration or plan that is not a regular file", () => {
     expect(r.killed, "the run hung on the FIFO and was killed").toBe(false);
     expectFailure(r, 3);
     expect(r.stderr).toBe(`Error: ${fifo}: is a FIFO (named pipe), not a regular file: give the path of a file\n`);
-    expect(r.ms).toBeLessThan(AT_ONCE_MS);
     expect(await emu.calls()).toEqual([]);
-  }, 15_000);
+  }, DEADLINE_MS + 10_000);
 
   it("refuses `validate -c` on a FIFO the same way", async () => {
     const r = await runBuilt(["validate", "-c", fifo], { deadlineMs: DEADLINE_MS });
     expect(r.killed).toBe(false);
     expectFailure(r, 3);
     expect(r.stderr).toContain(`${fifo}: is a FIFO (named pipe), not a regular file`);
-    expect(r.ms).toBeLessThan(AT_ONCE_MS);
-  }, 15_000);
+  }, DEADLINE_MS + 10_000);
 
   it("refuses a *.yaml symlink to a FIFO inside a -c directory", async () => {
     const d = join(dir, "confdir");
@@ -52,16 +51,15 @@ describe("a configuration or plan that is not a regular file", () => {
     expectFailure(r, 3);
     expect(r.stderr).toBe(`Error: ${join(d, "zones.yaml")}: is a FIFO (named pipe), not a regular file: give the path of a file\n`);
     expect(await emu.calls()).toEqual([]);
-  }, 15_000);
+  }, DEADLINE_MS + 10_000);
 
   it("refuses -c /dev/zero at once with exit 3, saying it is a device, without reading it", async () => {
     const r = await runBuilt(["plan", "-c", "/dev/zero", "--api-url", emu.url], { deadlineMs: DEADLINE_MS });
     expect(r.killed, "the run kept reading /dev/zero and was killed").toBe(false);
     expectFailure(r, 3);
     expect(r.stderr).toBe("Error: /dev/zero: is a device, not a regular file: give the path of a file\n");
-    expect(r.ms).toBeLessThan(AT_ONCE_MS);
     expect(await emu.calls()).toEqual([]);
-  }, 15_000);
+  }, DEADLINE_MS + 10_000);
 
   it("refuses `apply` of a plan file that is a FIFO at once with exit 3 and writes nothing", async () => {
     const planFifo = join(dir, "plan.json");
@@ -70,9 +68,8 @@ describe("a configuration or plan that is not a regular file", () => {
     expect(r.killed, "the run hung on the FIFO and was killed").toBe(false);
     expectFailure(r, 3);
     expect(r.stderr).toBe(`Error: the plan file ${planFifo} is a FIFO (named pipe), not a regular file: give the path of a file\n`);
-    expect(r.ms).toBeLessThan(AT_ONCE_MS);
     expect(await emu.calls()).toEqual([]);
-  }, 15_000);
+  }, DEADLINE_MS + 10_000);
 
   it("refuses `apply` of /dev/zero as a plan file at once with exit 3", async () => {
     const r = await runBuilt(["apply", "/dev/zero", "--auto-approve", "--api-url", emu.url], { deadlineMs: DEADLINE_MS });
@@ -80,5 +77,5 @@ describe("a configuration or plan that is not a regular file", () => {
     expectFailure(r, 3);
     expect(r.stderr).toBe("Error: the plan file /dev/zero is a device, not a regular file: give the path of a file\n");
     expect(await emu.calls()).toEqual([]);
-  }, 15_000);
+  }, DEADLINE_MS + 10_000);
 });

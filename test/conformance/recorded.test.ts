@@ -8,8 +8,8 @@ import type { CloudflareClient } from "../../src/cloudflare/types.js";
 import { parseConfigText } from "../../src/config/index.js";
 import { reconcile } from "../../src/engine/reconcile.js";
 import type { Plan } from "../../src/model/plan.js";
-import { normaliseLiveJob } from "../../src/resources/logpush-normalise.js";
-import { readZoneInfo, zonePlanOf } from "../../src/resources/zone-info.js";
+import { normaliseLiveJob } from "../../src/sections/logpush/live.js";
+import { readZoneInfo, zonePlanOf } from "../../src/sections/shared/zone-info.js";
 import { loadRecorded, recordedNames, serveRecorded, startReplay, type ReplayServer } from "../helpers/replay.js";
 
 const Z = "0da42c8d2132a9ddaf714f9e7c920711";

@@ -205,9 +205,11 @@ describe("audit output formats", () => {
 });
 
 describe("audit of large generated inventories", () => {
-  it("pages through 50 000 scripts in ceil(n/100) list calls and counts every malicious one", async () => {
-    const n = 50_000;
-    await emu.admin("POST", "/inventory", { zone_id: ZONE.org, scripts: n, connections: 1_000, cookies: 500, malicious_ratio: 0.02 });
+  // The size that matters for speed and memory (50 000 scripts) is measured by `npm run bench`; here,
+  // 1 000 scripts (malicious enough that text leaves some out) prove the paging and the counts.
+  it("pages through 1 000 scripts in ceil(n/100) list calls and counts every malicious one", async () => {
+    const n = 1_000;
+    await emu.admin("POST", "/inventory", { zone_id: ZONE.org, scripts: n, connections: 250, cookies: 150, malicious_ratio: 0.1 });
     const all = "active,infrequent,inactive";
     const listed = await totalCount(`zones/${ZONE.org}/page_shield/scripts`, { status: all });
     const connections = await totalCount(`zones/${ZONE.org}/page_shield/connections`, { status: all });
@@ -233,5 +235,5 @@ describe("audit of large generated inventories", () => {
     const text = await runCli(emu, ["audit", "--zone", ZONE.org, "--status", all]);
     expect(text.stdout).toContain(`…and ${summary.script.findings - 50} more, not shown`);
     expect(text.stdout).toMatch(new RegExp(`Scripts: ${listed} read, ${summary.script.findings} malicious`));
-  }, 120_000);
+  });
 });

@@ -165,6 +165,12 @@ describe("secrets sweep", () => {
       const r = await run(["logpush", "challenge", "--zone", ZONE.com, "--destination", S3, "--verbose"]);
       expect(r.code, r.stderr).toBe(0);
     },
+    show: async () => {
+      for (const format of ["text", "markdown", "json"]) {
+        const r = await run(["show", join(dir, "plan.json"), "--format", format]);
+        expect(r.code, r.stderr).toBe(0);
+      }
+    },
     whoami: async () => {
       for (const format of ["text", "json"]) {
         const r = await run(["whoami", "-c", config, "--format", format, "--verbose"]);

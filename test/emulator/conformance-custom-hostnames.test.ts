@@ -3,7 +3,7 @@
 // and failure), so only successful answers are checked.
 import { expect, test } from "vitest";
 import { expectConformsTo as expectConformsToSchema } from "../helpers/openapi.js";
-import { useEmulator, ZONES } from "../helpers/emulator.js";
+import { useEmulator, ZONE } from "../helpers/cli.js";
 
 const emu = useEmulator();
 const T = "/zones/{zone_id}/custom_hostnames";
@@ -25,16 +25,16 @@ function expectConformsTo(file: string, template: string, method: string, status
 }
 
 test("custom hostname lists, items and PATCH answers conform to the official schema", async () => {
-  for (const zone of Object.values(ZONES)) {
-    const list = await emu().api("GET", `zones/${zone}/custom_hostnames?per_page=50`);
+  for (const zone of Object.values(ZONE)) {
+    const list = await emu().call("GET", `zones/${zone}/custom_hostnames?per_page=50`);
     expect(list.status).toBe(200);
     expectConformsTo("custom_hostnames.json", T, "GET", 200, list.body);
     for (const h of list.body.result as Array<{ id: string }>) {
-      const one = await emu().api("GET", `zones/${zone}/custom_hostnames/${h.id}`);
+      const one = await emu().call("GET", `zones/${zone}/custom_hostnames/${h.id}`);
       expectConformsTo("custom_hostnames.json", `${T}/{custom_hostname_id}`, "GET", 200, one.body);
     }
   }
-  const [first] = (await emu().api("GET", `zones/${ZONES.com}/custom_hostnames`)).body.result as Array<{ id: string }>;
+  const [first] = (await emu().call("GET", `zones/${ZONE.com}/custom_hostnames`)).body.result as Array<{ id: string }>;
   for (const ssl of [
     { certificate_authority: "google", method: "txt", type: "dv" },
     { certificate_authority: "ssl_com", method: "http", type: "dv" },
@@ -42,18 +42,18 @@ test("custom hostname lists, items and PATCH answers conform to the official sch
     { bundle_method: "optimal", settings: { min_tls_version: "1.3" } },
     { certificate_authority: "", method: "txt", type: "dv", bundle_method: "ubiquitous", wildcard: false, settings: {} },
   ]) {
-    const patched = await emu().api("PATCH", `zones/${ZONES.com}/custom_hostnames/${first!.id}`, { ssl });
+    const patched = await emu().call("PATCH", `zones/${ZONE.com}/custom_hostnames/${first!.id}`, { ssl });
     expect(patched.status).toBe(200);
     expectConformsTo("custom_hostnames.json", `${T}/{custom_hostname_id}`, "PATCH", 200, patched.body);
   }
 });
 
 test("the uploaded-certificate hostname and its PATCH answers conform", async () => {
-  const list = (await emu().api("GET", `zones/${ZONES.com}/custom_hostnames`)).body.result as Array<{ id: string; ssl: Record<string, unknown> }>;
+  const list = (await emu().call("GET", `zones/${ZONE.com}/custom_hostnames`)).body.result as Array<{ id: string; ssl: Record<string, unknown> }>;
   const uploaded = list.find((h) => typeof h.ssl.custom_certificate === "string")!;
-  const one = await emu().api("GET", `zones/${ZONES.com}/custom_hostnames/${uploaded.id}`);
+  const one = await emu().call("GET", `zones/${ZONE.com}/custom_hostnames/${uploaded.id}`);
   expectConformsTo("custom_hostnames.json", `${T}/{custom_hostname_id}`, "GET", 200, one.body);
-  const patched = await emu().api("PATCH", `zones/${ZONES.com}/custom_hostnames/${uploaded.id}`, { ssl: { settings: { min_tls_version: "1.2" } } });
+  const patched = await emu().call("PATCH", `zones/${ZONE.com}/custom_hostnames/${uploaded.id}`, { ssl: { settings: { min_tls_version: "1.2" } } });
   expect(patched.status).toBe(200);
   expectConformsTo("custom_hostnames.json", `${T}/{custom_hostname_id}`, "PATCH", 200, patched.body);
 });

@@ -4,10 +4,10 @@
 // the check, so everything else is still checked.
 import { describe, expect, test } from "vitest";
 import { expectConformsTo } from "../helpers/openapi.js";
-import { useEmulator, ZONES } from "../helpers/emulator.js";
+import { useEmulator, ZONE } from "../helpers/cli.js";
 
 const emu = useEmulator();
-const ps = `zones/${ZONES.com}/page_shield`;
+const ps = `zones/${ZONE.com}/page_shield`;
 const T = "/zones/{zone_id}/page_shield";
 
 /**
@@ -42,9 +42,9 @@ function asSchemaSays(method: string, template: string, body: any, settings: any
 }
 
 async function check(method: string, path: string, template: string, body?: unknown, status = 200) {
-  const r = await emu().api(method, path, body);
+  const r = await emu().call(method, path, body);
   expect(r.status).toBe(status);
-  const settings = method === "PUT" && template === T ? (await emu().api("GET", ps)).body.result : undefined;
+  const settings = method === "PUT" && template === T ? (await emu().call("GET", ps)).body.result : undefined;
   expectConformsTo("page_shield.json", template, method, status, asSchemaSays(method, template, r.body, settings));
   return r.body;
 }
@@ -71,8 +71,8 @@ describe("Page Shield answers conform to the official schema", () => {
   });
 
   test("a large generated inventory, every page", async () => {
-    await emu().admin("POST", "inventory", { zone_id: ZONES.org, scripts: 600, connections: 300, cookies: 200, malicious_ratio: 0.3, seed: 3 });
-    const org = `zones/${ZONES.org}/page_shield`;
+    await emu().callAdmin("POST", "inventory", { zone_id: ZONE.org, scripts: 600, connections: 300, cookies: 200, malicious_ratio: 0.3, seed: 3 });
+    const org = `zones/${ZONE.org}/page_shield`;
     for (const kind of ["scripts", "connections", "cookies"]) {
       const query = kind === "cookies" ? "" : "&status=active,infrequent,inactive&exclude_cdn_cgi=false";
       for (let page = 1; ; page++) {
@@ -80,7 +80,7 @@ describe("Page Shield answers conform to the official schema", () => {
         if (page >= body.result_info.total_pages) break;
       }
     }
-    const scripts = emu().state().zones.find((z) => z.id === ZONES.org)!.scripts;
+    const scripts = emu().state().zones.find((z) => z.id === ZONE.org)!.scripts;
     for (const s of scripts.filter((x) => x.url_reported_malicious || x.domain_reported_malicious).slice(0, 20)) {
       await check("GET", `${org}/scripts/${s.id}`, `${T}/scripts/{script_id}`);
     }
@@ -94,7 +94,7 @@ describe("Page Shield answers conform to the official schema", () => {
     await check("GET", `${ps}/policies`, `${T}/policies`);
     await check("GET", `${ps}/policies/${id}`, `${T}/policies/{policy_id}`);
     await check("PUT", `${ps}/policies/${id}`, `${T}/policies/{policy_id}`, { enabled: true });
-    const deleted = await emu().api("DELETE", `${ps}/policies/${id}`);
+    const deleted = await emu().call("DELETE", `${ps}/policies/${id}`);
     expect(deleted.status).toBe(204);
     expectConformsTo("page_shield.json", `${T}/policies/{policy_id}`, "DELETE", 204, deleted.body);
   });
@@ -104,7 +104,7 @@ describe("Page Shield answers conform to the official schema", () => {
     await check("POST", `${ps}/policies`, `${T}/policies`, {}, 400);
     await check("GET", `${ps}/policies/${"a".repeat(32)}`, `${T}/policies/{policy_id}`, undefined, 404);
     await check("GET", `${ps}/scripts?per_page=500`, `${T}/scripts`, undefined, 400);
-    const unauth = await emu().api("GET", ps, undefined, { headers: {} });
+    const unauth = await emu().call("GET", ps, undefined, { headers: {} });
     expectConformsTo("page_shield.json", T, "GET", 400, unauth.body);
   });
 });

@@ -5,13 +5,13 @@ import { readFileSync } from "node:fs";
 import { Ajv } from "ajv";
 import addFormatsModule from "ajv-formats";
 import { describe, expect, it } from "vitest";
-import { useEmulator, ZONES, type ApiAnswer, type TestEmulator } from "../helpers/emulator.js";
+import { useEmulator, ZONE, type ApiAnswer, type TestEmulator } from "../helpers/cli.js";
 import { expectConformsTo } from "../helpers/openapi.js";
 
 const ACCOUNT = "0123456789abcdef0123456789abcdef";
 const OWASP = "4814384a9e5d4991b9815dcfc25d2f1f";
 const THRESHOLD_RULE = "6179ae15870a4bb7b2d480d4843b323c";
-const Z = `zones/${ZONES.com}`;
+const Z = `zones/${ZONE.com}`;
 
 const getEmu = useEmulator();
 
@@ -83,7 +83,7 @@ function kindAs2024(body: any): any {
 }
 
 async function seedZoneRulesets(emu: TestEmulator) {
-  const entry = await emu.api("PUT", `${Z}/rulesets/phases/http_request_firewall_managed/entrypoint`, {
+  const entry = await emu.call("PUT", `${Z}/rulesets/phases/http_request_firewall_managed/entrypoint`, {
     name: "managed entry",
     rules: [{
       action: "execute",
@@ -96,7 +96,7 @@ async function seedZoneRulesets(emu: TestEmulator) {
       },
     }],
   });
-  const logFields = await emu.api("PUT", `${Z}/rulesets/phases/http_log_custom_fields/entrypoint`, {
+  const logFields = await emu.call("PUT", `${Z}/rulesets/phases/http_log_custom_fields/entrypoint`, {
     rules: [{ action: "log_custom_field", expression: "true", action_parameters: { request_fields: [{ name: "user-agent" }], cookie_fields: [{ name: "__Session" }] } }],
   });
   return { entry, logFields };
@@ -105,16 +105,16 @@ async function seedZoneRulesets(emu: TestEmulator) {
 describe("rulesets conformance", () => {
   it("account list and get", async () => {
     const emu = getEmu();
-    rulesets("/accounts/{account_id}/rulesets", "GET", await emu.api("GET", `accounts/${ACCOUNT}/rulesets`));
-    rulesets("/accounts/{account_id}/rulesets/{ruleset_id}", "GET", await emu.api("GET", `accounts/${ACCOUNT}/rulesets/${OWASP}`));
-    rulesets("/accounts/{account_id}/rulesets/{ruleset_id}", "GET", await emu.api("GET", `accounts/${ACCOUNT}/rulesets/efb7b8c949ac4650a09736fc376e9aee`));
-    rulesets("/accounts/{account_id}/rulesets/{ruleset_id}", "GET", await emu.api("GET", `accounts/${ACCOUNT}/rulesets/${"a".repeat(32)}`));
+    rulesets("/accounts/{account_id}/rulesets", "GET", await emu.call("GET", `accounts/${ACCOUNT}/rulesets`));
+    rulesets("/accounts/{account_id}/rulesets/{ruleset_id}", "GET", await emu.call("GET", `accounts/${ACCOUNT}/rulesets/${OWASP}`));
+    rulesets("/accounts/{account_id}/rulesets/{ruleset_id}", "GET", await emu.call("GET", `accounts/${ACCOUNT}/rulesets/efb7b8c949ac4650a09736fc376e9aee`));
+    rulesets("/accounts/{account_id}/rulesets/{ruleset_id}", "GET", await emu.call("GET", `accounts/${ACCOUNT}/rulesets/${"a".repeat(32)}`));
   });
 
   it("zone rulesets, entry points and rules", async () => {
     const emu = getEmu();
     const E = "/zones/{zone_id}/rulesets/phases/{ruleset_phase}/entrypoint";
-    rulesets(E, "GET", await emu.api("GET", `${Z}/rulesets/phases/http_request_firewall_managed/entrypoint`));
+    rulesets(E, "GET", await emu.call("GET", `${Z}/rulesets/phases/http_request_firewall_managed/entrypoint`));
     const { entry, logFields } = await seedZoneRulesets(emu);
     expect(entry.status).toBe(200);
     rulesets(E, "PUT", entry);
@@ -122,23 +122,23 @@ describe("rulesets conformance", () => {
     const params = refAjv.compile({ $ref: "rulesets.json#/components/schemas/rulesets_LogCustomFieldRule/allOf/1/properties/action_parameters" });
     expect(params(logFields.body.result.rules[0].action_parameters), JSON.stringify(params.errors)).toBe(true);
     rulesets(E, "PUT", { ...logFields, body: { ...logFields.body, result: { ...logFields.body.result, rules: [] } } });
-    rulesets(E, "GET", await emu.api("GET", `${Z}/rulesets/phases/http_request_firewall_managed/entrypoint`));
-    rulesets("/zones/{zone_id}/rulesets", "GET", await emu.api("GET", `${Z}/rulesets`));
-    const created = await emu.api("POST", `${Z}/rulesets`, { name: "custom", kind: "zone", phase: "http_request_firewall_custom", description: "d", rules: [{ action: "block", expression: "ip.src eq 192.0.2.1" }] });
+    rulesets(E, "GET", await emu.call("GET", `${Z}/rulesets/phases/http_request_firewall_managed/entrypoint`));
+    rulesets("/zones/{zone_id}/rulesets", "GET", await emu.call("GET", `${Z}/rulesets`));
+    const created = await emu.call("POST", `${Z}/rulesets`, { name: "custom", kind: "zone", phase: "http_request_firewall_custom", description: "d", rules: [{ action: "block", expression: "ip.src eq 192.0.2.1" }] });
     rulesets("/zones/{zone_id}/rulesets", "POST", created);
-    rulesets("/zones/{zone_id}/rulesets", "POST", await emu.api("POST", `${Z}/rulesets`, { name: "dup", kind: "zone", phase: "http_request_firewall_custom" }));
+    rulesets("/zones/{zone_id}/rulesets", "POST", await emu.call("POST", `${Z}/rulesets`, { name: "dup", kind: "zone", phase: "http_request_firewall_custom" }));
     const id = created.body.result.id as string;
     const R = "/zones/{zone_id}/rulesets/{ruleset_id}";
-    rulesets(R, "GET", await emu.api("GET", `${Z}/rulesets/${id}`));
-    rulesets(R, "PUT", await emu.api("PUT", `${Z}/rulesets/${id}`, { rules: [{ action: "challenge", expression: "true", logging: { enabled: true } }] }));
-    rulesets(R, "PUT", await emu.api("PUT", `${Z}/rulesets/${id}`, { rules: [{ action: "wat", expression: "true" }] }));
-    const added = await emu.api("POST", `${Z}/rulesets/${id}/rules`, { action: "block", expression: "true", position: { index: 1 } });
+    rulesets(R, "GET", await emu.call("GET", `${Z}/rulesets/${id}`));
+    rulesets(R, "PUT", await emu.call("PUT", `${Z}/rulesets/${id}`, { rules: [{ action: "challenge", expression: "true", logging: { enabled: true } }] }));
+    rulesets(R, "PUT", await emu.call("PUT", `${Z}/rulesets/${id}`, { rules: [{ action: "wat", expression: "true" }] }));
+    const added = await emu.call("POST", `${Z}/rulesets/${id}/rules`, { action: "block", expression: "true", position: { index: 1 } });
     rulesets(`${R}/rules`, "POST", added);
     const ruleId = added.body.result.rules[0].id as string;
-    rulesets(`${R}/rules/{rule_id}`, "PATCH", await emu.api("PATCH", `${Z}/rulesets/${id}/rules/${ruleId}`, { action: "log", expression: "true" }));
-    rulesets(`${R}/rules/{rule_id}`, "PATCH", await emu.api("PATCH", `${Z}/rulesets/${id}/rules/${"b".repeat(32)}`, { position: { index: 1 } }));
-    rulesets(`${R}/rules/{rule_id}`, "DELETE", await emu.api("DELETE", `${Z}/rulesets/${id}/rules/${ruleId}`));
-    rulesets(R, "DELETE", await emu.api("DELETE", `${Z}/rulesets/${id}`));
+    rulesets(`${R}/rules/{rule_id}`, "PATCH", await emu.call("PATCH", `${Z}/rulesets/${id}/rules/${ruleId}`, { action: "log", expression: "true" }));
+    rulesets(`${R}/rules/{rule_id}`, "PATCH", await emu.call("PATCH", `${Z}/rulesets/${id}/rules/${"b".repeat(32)}`, { position: { index: 1 } }));
+    rulesets(`${R}/rules/{rule_id}`, "DELETE", await emu.call("DELETE", `${Z}/rulesets/${id}/rules/${ruleId}`));
+    rulesets(R, "DELETE", await emu.call("DELETE", `${Z}/rulesets/${id}`));
   });
 });
 
@@ -146,13 +146,13 @@ describe("logpush conformance", () => {
   it("jobs, ownership, destination checks and fields", async () => {
     const emu = getEmu();
     const J = "/zones/{zone_id}/logpush/jobs";
-    logpush(J, "GET", await emu.api("GET", `${Z}/logpush/jobs`));
+    logpush(J, "GET", await emu.call("GET", `${Z}/logpush/jobs`));
     const dest = "s3://mybucket/logs?region=us-west-2";
-    const own = await emu.api("POST", `${Z}/logpush/ownership`, { destination_conf: dest });
+    const own = await emu.call("POST", `${Z}/logpush/ownership`, { destination_conf: dest });
     logpush("/zones/{zone_id}/logpush/ownership", "POST", own);
-    const token = (await emu.admin("GET", `ownership/${ZONES.com}?destination=${encodeURIComponent(dest)}`)).body.token as string;
-    logpush("/zones/{zone_id}/logpush/ownership/validate", "POST", await emu.api("POST", `${Z}/logpush/ownership/validate`, { destination_conf: dest, ownership_challenge: token }));
-    const created = await emu.api("POST", `${Z}/logpush/jobs`, {
+    const token = (await emu.callAdmin("GET", `ownership/${ZONE.com}?destination=${encodeURIComponent(dest)}`)).body.token as string;
+    logpush("/zones/{zone_id}/logpush/ownership/validate", "POST", await emu.call("POST", `${Z}/logpush/ownership/validate`, { destination_conf: dest, ownership_challenge: token }));
+    const created = await emu.call("POST", `${Z}/logpush/jobs`, {
       name: "example.com",
       dataset: "http_requests",
       destination_conf: dest,
@@ -167,30 +167,30 @@ describe("logpush conformance", () => {
     });
     expect(created.status).toBe(200);
     logpush(J, "POST", created);
-    logpush(J, "POST", await emu.api("POST", `${Z}/logpush/jobs`, { dataset: "http_requests", destination_conf: dest }));
-    const plain = await emu.api("POST", `${Z}/logpush/jobs`, { dataset: "firewall_events", destination_conf: "https://logs.example.com/in" });
+    logpush(J, "POST", await emu.call("POST", `${Z}/logpush/jobs`, { dataset: "http_requests", destination_conf: dest }));
+    const plain = await emu.call("POST", `${Z}/logpush/jobs`, { dataset: "firewall_events", destination_conf: "https://logs.example.com/in" });
     logpush(J, "POST", plain);
     const id = created.body.result.id as number;
     const One = "/zones/{zone_id}/logpush/jobs/{job_id}";
-    logpush(One, "GET", await emu.api("GET", `${Z}/logpush/jobs/${id}`));
-    logpush(One, "GET", await emu.api("GET", `${Z}/logpush/jobs/99999`));
-    logpush(One, "PUT", await emu.api("PUT", `${Z}/logpush/jobs/${id}`, { enabled: false, output_options: { field_names: ["RayID"] } }));
-    logpush(One, "PUT", await emu.api("PUT", `${Z}/logpush/jobs/${id}`, { dataset: "dns_logs" }));
-    logpush(J, "GET", await emu.api("GET", `${Z}/logpush/jobs`));
-    logpush("/zones/{zone_id}/logpush/datasets/{dataset_id}/jobs", "GET", await emu.api("GET", `${Z}/logpush/datasets/http_requests/jobs`));
-    logpush("/zones/{zone_id}/logpush/datasets/{dataset_id}/fields", "GET", await emu.api("GET", `${Z}/logpush/datasets/http_requests/fields`));
-    logpush("/zones/{zone_id}/logpush/validate/destination/exists", "POST", await emu.api("POST", `${Z}/logpush/validate/destination/exists`, { destination_conf: dest }));
+    logpush(One, "GET", await emu.call("GET", `${Z}/logpush/jobs/${id}`));
+    logpush(One, "GET", await emu.call("GET", `${Z}/logpush/jobs/99999`));
+    logpush(One, "PUT", await emu.call("PUT", `${Z}/logpush/jobs/${id}`, { enabled: false, output_options: { field_names: ["RayID"] } }));
+    logpush(One, "PUT", await emu.call("PUT", `${Z}/logpush/jobs/${id}`, { dataset: "dns_logs" }));
+    logpush(J, "GET", await emu.call("GET", `${Z}/logpush/jobs`));
+    logpush("/zones/{zone_id}/logpush/datasets/{dataset_id}/jobs", "GET", await emu.call("GET", `${Z}/logpush/datasets/http_requests/jobs`));
+    logpush("/zones/{zone_id}/logpush/datasets/{dataset_id}/fields", "GET", await emu.call("GET", `${Z}/logpush/datasets/http_requests/fields`));
+    logpush("/zones/{zone_id}/logpush/validate/destination/exists", "POST", await emu.call("POST", `${Z}/logpush/validate/destination/exists`, { destination_conf: dest }));
     // validate/destination is new in 2026 (deltas-2026.json); its {valid, message} answer is the schema
     // of validate/origin in the 2024 fragment.
-    logpush("/zones/{zone_id}/logpush/validate/origin", "POST", await emu.api("POST", `${Z}/logpush/validate/destination`, { destination_conf: "s3://invalid-bucket/x" }));
-    logpush(One, "DELETE", await emu.api("DELETE", `${Z}/logpush/jobs/${id}`));
+    logpush("/zones/{zone_id}/logpush/validate/origin", "POST", await emu.call("POST", `${Z}/logpush/validate/destination`, { destination_conf: "s3://invalid-bucket/x" }));
+    logpush(One, "DELETE", await emu.call("DELETE", `${Z}/logpush/jobs/${id}`));
   });
 
   it("a logpull_options job, a filter removed with \"\" and account jobs", async () => {
     const emu = getEmu();
     const J = "/zones/{zone_id}/logpush/jobs";
     const One = "/zones/{zone_id}/logpush/jobs/{job_id}";
-    const legacy = await emu.api("POST", `${Z}/logpush/jobs`, {
+    const legacy = await emu.call("POST", `${Z}/logpush/jobs`, {
       dataset: "http_requests",
       destination_conf: "https://logs.example.com/in",
       logpull_options: "fields=RayID,ClientIP,EdgeStartTimestamp&timestamps=rfc3339",
@@ -198,11 +198,11 @@ describe("logpush conformance", () => {
     });
     expect(legacy.status).toBe(200);
     logpush(J, "POST", legacy);
-    logpush(One, "PUT", await emu.api("PUT", `${Z}/logpush/jobs/${legacy.body.result.id}`, { filter: "" }));
-    logpush(One, "PUT", await emu.api("PUT", `${Z}/logpush/jobs/${legacy.body.result.id}`, { filter: null }));
+    logpush(One, "PUT", await emu.call("PUT", `${Z}/logpush/jobs/${legacy.body.result.id}`, { filter: "" }));
+    logpush(One, "PUT", await emu.call("PUT", `${Z}/logpush/jobs/${legacy.body.result.id}`, { filter: null }));
     // The 2024 fragment has no account paths; an account job has the same schema as a zone job.
-    await emu.admin("POST", "recorded", JSON.parse(readFileSync(new URL("../../../shared/spec/recorded/cft_logpush_account_v5.json", import.meta.url), "utf8")));
-    logpush(J, "GET", await emu.api("GET", "accounts/f037e56e89293a057740de681ac9abbe/logpush/jobs"));
+    await emu.callAdmin("POST", "recorded", JSON.parse(readFileSync(new URL("../../../shared/spec/recorded/cft_logpush_account_v5.json", import.meta.url), "utf8")));
+    logpush(J, "GET", await emu.call("GET", "accounts/f037e56e89293a057740de681ac9abbe/logpush/jobs"));
   });
 });
 
@@ -217,14 +217,14 @@ describe("WAF migration shapes", () => {
 
   it("check, config and status carry the documented fields", async () => {
     const emu = getEmu();
-    const zone = (await emu.admin("POST", "zones", { name: "legacy.example", plan: "enterprise", waf_migration: "previous" })).body.id;
-    check("/zones/{zone_id}/waf_migration/check", (await emu.api("GET", `zones/${zone}/waf_migration/check?phase_two=1`)).body.result);
-    const config = (await emu.api("GET", `zones/${zone}/waf_migration/config?phase_two=1`)).body.result;
+    const zone = (await emu.callAdmin("POST", "zones", { name: "legacy.example", plan: "enterprise", waf_migration: "previous" })).body.id;
+    check("/zones/{zone_id}/waf_migration/check", (await emu.call("GET", `zones/${zone}/waf_migration/check?phase_two=1`)).body.result);
+    const config = (await emu.call("GET", `zones/${zone}/waf_migration/config?phase_two=1`)).body.result;
     check("/zones/{zone_id}/waf_migration/config", config);
     const example = doc.paths["/zones/{zone_id}/waf_migration/config"].get.result.properties.rules.items.example;
     for (const r of config.rules) expect(Object.keys(r).sort()).toEqual(Object.keys(example).sort());
-    check("/zones/{zone_id}/waf_migration/status", (await emu.api("GET", `zones/${zone}/waf_migration/status`)).body.result);
-    const switched = await emu.api("PUT", `zones/${zone}/rulesets/phases/http_request_firewall_managed/entrypoint?waf_migration=validation&phase_two=1`, config);
+    check("/zones/{zone_id}/waf_migration/status", (await emu.call("GET", `zones/${zone}/waf_migration/status`)).body.result);
+    const switched = await emu.call("PUT", `zones/${zone}/rulesets/phases/http_request_firewall_managed/entrypoint?waf_migration=validation&phase_two=1`, config);
     rulesets("/zones/{zone_id}/rulesets/phases/{ruleset_phase}/entrypoint", "PUT", switched);
   });
 });

@@ -6,14 +6,14 @@ import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { memoryIO } from "../../src/cli/io.js";
 import { main } from "../../src/cli/program.js";
-import { startTestEmulator, useEmulator, ZONES } from "../helpers/emulator.js";
+import { TestEmulator, useEmulator, ZONE } from "../helpers/cli.js";
 
 const emu = useEmulator();
-const settings = `zones/${ZONES.com}/page_shield`;
+const settings = `zones/${ZONE.com}/page_shield`;
 
 describe("envelope", () => {
   test("wraps a result in the success envelope", async () => {
-    const r = await emu().api("GET", settings);
+    const r = await emu().call("GET", settings);
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toBe("application/json");
     expect(r.body).toMatchObject({ success: true, errors: [], messages: [], result: { enabled: false } });
@@ -21,14 +21,14 @@ describe("envelope", () => {
   });
 
   test("adds result_info to paged lists", async () => {
-    const r = await emu().api("GET", `${settings}/scripts`);
+    const r = await emu().call("GET", `${settings}/scripts`);
     expect(r.body.result_info).toMatchObject({ page: 1, per_page: 15, total_count: expect.any(Number), total_pages: expect.any(Number) });
   });
 });
 
 describe("authentication", () => {
   test("answers 9106 when no credentials are sent", async () => {
-    const r = await emu().api("GET", settings, undefined, { headers: {} });
+    const r = await emu().call("GET", settings, undefined, { headers: {} });
     expect(r.status).toBe(400);
     expect(r.body).toEqual({
       result: null,
@@ -39,7 +39,7 @@ describe("authentication", () => {
   });
 
   test.each(["Basic dXNlcjpwYXNz", "Bearer", "Bearer two tokens"])("answers 6003/6111 to Authorization %j", async (value) => {
-    const r = await emu().api("GET", settings, undefined, { headers: { authorization: value } });
+    const r = await emu().call("GET", settings, undefined, { headers: { authorization: value } });
     expect(r.status).toBe(400);
     expect(r.body.errors).toEqual([
       { code: 6003, message: "Invalid request headers", error_chain: [{ code: 6111, message: "Invalid format for Authorization header" }] },
@@ -47,62 +47,62 @@ describe("authentication", () => {
   });
 
   test("answers 403/10000 to an unknown token or key", async () => {
-    const bad = await emu().api("GET", settings, undefined, { headers: { authorization: "Bearer nope" } });
+    const bad = await emu().call("GET", settings, undefined, { headers: { authorization: "Bearer nope" } });
     expect(bad.status).toBe(403);
     expect(bad.body.errors[0]).toEqual({ code: 10000, message: "Authentication error" });
-    const badKey = await emu().api("GET", settings, undefined, {
+    const badKey = await emu().call("GET", settings, undefined, {
       headers: { "x-auth-email": "user@example.com", "x-auth-key": "wrong" },
     });
     expect(badKey.status).toBe(403);
   });
 
   test("accepts the global key with its email", async () => {
-    const r = await emu().api("GET", settings, undefined, {
+    const r = await emu().call("GET", settings, undefined, {
       headers: { "x-auth-email": "user@example.com", "x-auth-key": "emulator-key" },
     });
     expect(r.status).toBe(200);
   });
 
   test("a key without its email is missing credentials", async () => {
-    const r = await emu().api("GET", settings, undefined, { headers: { "x-auth-key": "emulator-key" } });
+    const r = await emu().call("GET", settings, undefined, { headers: { "x-auth-key": "emulator-key" } });
     expect(r.body.errors[0].code).toBe(9106);
   });
 });
 
 describe("routing", () => {
   test("a malformed zone id is 400 with 7003 and 7000", async () => {
-    const r = await emu().api("GET", "zones/NOT-A-ZONE/page_shield");
+    const r = await emu().call("GET", "zones/NOT-A-ZONE/page_shield");
     expect(r.status).toBe(400);
     expect(r.body.errors.map((e: { code: number }) => e.code)).toEqual([7003, 7000]);
     expect(r.body.errors[0].message).toBe("Could not route to /zones/NOT-A-ZONE/page_shield, perhaps your object identifier is invalid?");
   });
 
   test("an unknown path is 404 with 7003 and 7000", async () => {
-    const r = await emu().api("GET", `zones/${ZONES.com}/no_such_thing`);
+    const r = await emu().call("GET", `zones/${ZONE.com}/no_such_thing`);
     expect(r.status).toBe(404);
     expect(r.body.errors.map((e: { code: number }) => e.code)).toEqual([7003, 7000]);
   });
 
   test("an unknown but well-formed zone is 404 with 1001", async () => {
-    const r = await emu().api("GET", `zones/${"0".repeat(32)}/page_shield`);
+    const r = await emu().call("GET", `zones/${"0".repeat(32)}/page_shield`);
     expect(r.status).toBe(404);
     expect(r.body.errors[0]).toEqual({ code: 1001, message: "Invalid zone identifier" });
   });
 
   test("a known path with another method is 405", async () => {
-    const r = await emu().api("DELETE", settings);
+    const r = await emu().call("DELETE", settings);
     expect(r.status).toBe(405);
     expect(r.body.success).toBe(false);
   });
 
   test("a trailing slash routes like the path without it", async () => {
-    expect((await emu().api("GET", `${settings}/`)).status).toBe(200);
+    expect((await emu().call("GET", `${settings}/`)).status).toBe(200);
   });
 });
 
 describe("request bodies", () => {
   test("malformed JSON is 400/6007", async () => {
-    const r = await emu().api("PUT", settings, undefined, {
+    const r = await emu().call("PUT", settings, undefined, {
       rawBody: "{enabled: true",
       headers: { authorization: "Bearer emulator-token", "content-type": "application/json" },
     });
@@ -111,7 +111,7 @@ describe("request bodies", () => {
   });
 
   test("a body that is not application/json is 400/9207", async () => {
-    const r = await emu().api("PUT", settings, undefined, {
+    const r = await emu().call("PUT", settings, undefined, {
       rawBody: "enabled=true",
       headers: { authorization: "Bearer emulator-token", "content-type": "application/x-www-form-urlencoded" },
     });
@@ -120,7 +120,7 @@ describe("request bodies", () => {
   });
 
   test("application/json with a charset is accepted", async () => {
-    const r = await emu().api("PUT", settings, undefined, {
+    const r = await emu().call("PUT", settings, undefined, {
       rawBody: JSON.stringify({ enabled: true }),
       headers: { authorization: "Bearer emulator-token", "content-type": "application/json; charset=utf-8" },
     });
@@ -130,38 +130,38 @@ describe("request bodies", () => {
 
 describe("rate limit", () => {
   test("every answer carries both header styles", async () => {
-    const r = await emu().api("GET", settings);
+    const r = await emu().call("GET", settings);
     expect(r.headers.get("x-ratelimit-limit")).toBe("1200");
     expect(r.headers.get("x-ratelimit-remaining")).toBe("1199");
     expect(r.headers.get("ratelimit")).toBe("limit=1200, remaining=1199, reset=300");
     expect(r.headers.get("ratelimit-policy")).toBe("1200;w=300");
-    const unauthenticated = await emu().api("GET", settings, undefined, { headers: {} });
+    const unauthenticated = await emu().call("GET", settings, undefined, { headers: {} });
     expect(unauthenticated.headers.get("x-ratelimit-limit")).toBe("1200");
   });
 
   test("refuses the request over the limit with 429/971 and Retry-After, per credential", async () => {
-    await emu().admin("PUT", "rate-limit", { requests: 3, seconds: 60 });
-    for (let i = 0; i < 3; i++) expect((await emu().api("GET", settings)).status).toBe(200);
-    const refused = await emu().api("GET", settings);
+    await emu().callAdmin("PUT", "rate-limit", { requests: 3, seconds: 60 });
+    for (let i = 0; i < 3; i++) expect((await emu().call("GET", settings)).status).toBe(200);
+    const refused = await emu().call("GET", settings);
     expect(refused.status).toBe(429);
     expect(refused.body.errors[0]).toEqual({ code: 971, message: "Please wait and consider throttling your request speed" });
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(60);
     expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
     // The global key is another credential with its own allowance.
-    const other = await emu().api("GET", settings, undefined, {
+    const other = await emu().call("GET", settings, undefined, {
       headers: { "x-auth-email": "user@example.com", "x-auth-key": "emulator-key" },
     });
     expect(other.status).toBe(200);
   });
 
   test("a sliding window frees a slot when the oldest request leaves it", async () => {
-    await emu().admin("PUT", "rate-limit", { requests: 2, seconds: 1 });
-    await emu().api("GET", settings);
-    await emu().api("GET", settings);
-    expect((await emu().api("GET", settings)).status).toBe(429);
+    await emu().callAdmin("PUT", "rate-limit", { requests: 2, seconds: 1 });
+    await emu().call("GET", settings);
+    await emu().call("GET", settings);
+    expect((await emu().call("GET", settings)).status).toBe(429);
     await new Promise((r) => setTimeout(r, 1100));
-    expect((await emu().api("GET", settings)).status).toBe(200);
+    expect((await emu().call("GET", settings)).status).toBe(200);
   });
 });
 
@@ -170,21 +170,21 @@ describe("startEmulator", () => {
     const e = await startEmulator({ port: 0 });
     expect(e.url).toBe(`http://127.0.0.1:${e.port}/client/v4`);
     expect(e.adminUrl).toBe(`http://127.0.0.1:${e.port}/__emulator`);
-    const res = await fetch(`${e.url}/zones/${ZONES.com}/page_shield`, {
+    const res = await fetch(`${e.url}/zones/${ZONE.com}/page_shield`, {
       method: "PUT",
       headers: { authorization: "Bearer emulator-token", "content-type": "application/json" },
       body: JSON.stringify({ enabled: true }),
     });
     expect(res.status).toBe(200);
-    expect(e.state().zones.find((z) => z.id === ZONES.com)!.page_shield.enabled).toBe(true);
+    expect(e.state().zones.find((z) => z.id === ZONE.com)!.page_shield.enabled).toBe(true);
     await e.close();
     await expect(fetch(`${e.url}/zones`)).rejects.toThrow();
   });
 
   test("delays every answer by latencyMs", async () => {
-    const e = await startTestEmulator({ latencyMs: 150 });
+    const e = await TestEmulator.start({ latencyMs: 150 });
     const t0 = Date.now();
-    await e.api("GET", settings);
+    await e.call("GET", settings);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
     await e.close();
   });
@@ -192,9 +192,9 @@ describe("startEmulator", () => {
   test("starts from a given state", async () => {
     const state = defaultState();
     state.zones = state.zones.slice(0, 1);
-    const e = await startTestEmulator({ state });
-    expect((await e.api("GET", `zones/${ZONES.net}/page_shield`)).status).toBe(404);
-    expect((await e.api("GET", `zones/${ZONES.com}/page_shield`)).status).toBe(200);
+    const e = await TestEmulator.start({ state });
+    expect((await e.call("GET", `zones/${ZONE.net}/page_shield`)).status).toBe(404);
+    expect((await e.call("GET", `zones/${ZONE.com}/page_shield`)).status).toBe(200);
     await e.close();
   });
 });
@@ -263,7 +263,7 @@ describe("zoneform emulator", () => {
     const lines = first.mem.stdout().split("\n");
     expect(lines[1]).toContain("ci-token");
     expect(lines[2]).toBe(`export CLOUDFLARE_API_BASE_URL=${first.url} CLOUDFLARE_API_TOKEN=ci-token`);
-    const put = await fetch(`${first.url}/zones/${ZONES.dev}/page_shield`, {
+    const put = await fetch(`${first.url}/zones/${ZONE.dev}/page_shield`, {
       method: "PUT",
       headers: { authorization: "Bearer ci-token", "content-type": "application/json" },
       body: JSON.stringify({ enabled: true }),
@@ -272,10 +272,10 @@ describe("zoneform emulator", () => {
     first.stop();
     expect(await first.done).toBe(0);
     const saved = JSON.parse(await readFile(file, "utf8"));
-    expect(saved.zones.find((z: { id: string }) => z.id === ZONES.dev).page_shield.enabled).toBe(true);
+    expect(saved.zones.find((z: { id: string }) => z.id === ZONE.dev).page_shield.enabled).toBe(true);
 
     const second = await runCommand(["--port", "0", "--state", file]);
-    const get = await fetch(`${second.url}/zones/${ZONES.dev}/page_shield`, { headers: { authorization: "Bearer ci-token" } });
+    const get = await fetch(`${second.url}/zones/${ZONE.dev}/page_shield`, { headers: { authorization: "Bearer ci-token" } });
     expect(((await get.json()) as { result: { enabled: boolean } }).result.enabled).toBe(true);
     second.stop();
     await second.done;

@@ -1,39 +1,39 @@
 // Custom hostnames in the emulator: list with its filters and paging bounds, get, and the PATCH of
 // the certificate authority with the 1434 rule.
 import { describe, expect, test } from "vitest";
-import { useEmulator, ZONES } from "../helpers/emulator.js";
+import { useEmulator, ZONE } from "../helpers/cli.js";
 
 const emu = useEmulator();
-const base = `zones/${ZONES.com}/custom_hostnames`;
+const base = `zones/${ZONE.com}/custom_hostnames`;
 
 async function hostnameNamed(name: string) {
-  const r = await emu().api("GET", `${base}?hostname=${name}`);
+  const r = await emu().call("GET", `${base}?hostname=${name}`);
   return r.body.result[0];
 }
 
 describe("list", () => {
   test("returns the seeded hostnames with result_info", async () => {
-    const r = await emu().api("GET", base);
+    const r = await emu().call("GET", base);
     expect(r.status).toBe(200);
     expect(r.body.result).toHaveLength(5);
     expect(r.body.result_info).toEqual({ page: 1, per_page: 20, count: 5, total_count: 5, total_pages: 1 });
   });
 
   test("filters by exact hostname and by id, not both", async () => {
-    const one = await emu().api("GET", `${base}?hostname=shop.acme-com.example`);
+    const one = await emu().call("GET", `${base}?hostname=shop.acme-com.example`);
     expect(one.body.result.map((h: { hostname: string }) => h.hostname)).toEqual(["shop.acme-com.example"]);
-    expect((await emu().api("GET", `${base}?hostname=acme-com.example`)).body.result).toEqual([]);
-    const byId = await emu().api("GET", `${base}?id=${one.body.result[0].id}`);
+    expect((await emu().call("GET", `${base}?hostname=acme-com.example`)).body.result).toEqual([]);
+    const byId = await emu().call("GET", `${base}?id=${one.body.result[0].id}`);
     expect(byId.body.result).toHaveLength(1);
-    expect((await emu().api("GET", `${base}?id=x&hostname=y`)).status).toBe(400);
+    expect((await emu().call("GET", `${base}?id=x&hostname=y`)).status).toBe(400);
   });
 
   test.each(["4", "51"])("rejects per_page=%s (5–50)", async (perPage) => {
-    expect((await emu().api("GET", `${base}?per_page=${perPage}`)).status).toBe(400);
+    expect((await emu().call("GET", `${base}?per_page=${perPage}`)).status).toBe(400);
   });
 
   test("pages with per_page 5", async () => {
-    const r = await emu().api("GET", `${base}?per_page=5&page=1`);
+    const r = await emu().call("GET", `${base}?per_page=5&page=1`);
     expect(r.body.result_info).toMatchObject({ page: 1, per_page: 5, count: 5, total_count: 5, total_pages: 1 });
   });
 
@@ -46,9 +46,9 @@ describe("list", () => {
 describe("get", () => {
   test("returns one hostname, 404 for an unknown one", async () => {
     const h = await hostnameNamed("app.globex-com.example");
-    const r = await emu().api("GET", `${base}/${h.id}`);
+    const r = await emu().call("GET", `${base}/${h.id}`);
     expect(r.body.result).toMatchObject({ id: h.id, hostname: "app.globex-com.example", ssl: { certificate_authority: "google" } });
-    const missing = await emu().api("GET", `${base}/${"f".repeat(32)}`);
+    const missing = await emu().call("GET", `${base}/${"f".repeat(32)}`);
     expect(missing.status).toBe(404);
     expect(missing.body.errors[0].code).toBe(1436);
   });
@@ -57,16 +57,16 @@ describe("get", () => {
 describe("PATCH ssl", () => {
   test("changing the CA without method and type is 400/1434 and changes nothing", async () => {
     const h = await hostnameNamed("shop.acme-com.example");
-    const r = await emu().api("PATCH", `${base}/${h.id}`, { ssl: { certificate_authority: "google", method: "http" } });
+    const r = await emu().call("PATCH", `${base}/${h.id}`, { ssl: { certificate_authority: "google", method: "http" } });
     expect(r.status).toBe(400);
     expect(r.body.errors[0].code).toBe(1434);
     expect(r.body.errors[0].message).toContain("type");
-    expect((await emu().api("GET", `${base}/${h.id}`)).body.result.ssl.certificate_authority).toBe("lets_encrypt");
+    expect((await emu().call("GET", `${base}/${h.id}`)).body.result.ssl.certificate_authority).toBe("lets_encrypt");
   });
 
   test("changing the CA with method and type applies and answers the full hostname", async () => {
     const h = await hostnameNamed("shop.acme-com.example");
-    const r = await emu().api("PATCH", `${base}/${h.id}`, { ssl: { certificate_authority: "google", method: "txt", type: "dv" } });
+    const r = await emu().call("PATCH", `${base}/${h.id}`, { ssl: { certificate_authority: "google", method: "txt", type: "dv" } });
     expect(r.status).toBe(200);
     expect(r.body.result).toMatchObject({
       id: h.id,
@@ -75,7 +75,7 @@ describe("PATCH ssl", () => {
       ssl: { certificate_authority: "google", method: "txt", type: "dv", status: "pending_validation", bundle_method: "ubiquitous" },
     });
     expect(r.body.result.ssl.validation_records[0].txt_name).toBe("_acme-challenge.shop.acme-com.example");
-    const after = (await emu().api("GET", `${base}/${h.id}`)).body.result;
+    const after = (await emu().call("GET", `${base}/${h.id}`)).body.result;
     expect(after.ssl).toMatchObject({ certificate_authority: "google", method: "txt", status: "active" });
     expect(await emu().requests()).toContainEqual(
       expect.objectContaining({ method: "PATCH", status: 200, body: { ssl: { certificate_authority: "google", method: "txt", type: "dv" } } }),
@@ -84,27 +84,27 @@ describe("PATCH ssl", () => {
 
   test("an unchanged CA needs no method or type", async () => {
     const h = await hostnameNamed("shop.acme-com.example");
-    const r = await emu().api("PATCH", `${base}/${h.id}`, { ssl: { certificate_authority: "lets_encrypt", bundle_method: "optimal" } });
+    const r = await emu().call("PATCH", `${base}/${h.id}`, { ssl: { certificate_authority: "lets_encrypt", bundle_method: "optimal" } });
     expect(r.status).toBe(200);
     expect(r.body.result.ssl.bundle_method).toBe("optimal");
   });
 
   test("moving to the default CA stores the CA the service picked, never the empty string", async () => {
     const h = await hostnameNamed("shop.acme-com.example");
-    const r = await emu().api("PATCH", `${base}/${h.id}`, { ssl: { certificate_authority: "", method: "http", type: "dv" } });
+    const r = await emu().call("PATCH", `${base}/${h.id}`, { ssl: { certificate_authority: "", method: "http", type: "dv" } });
     expect(r.status).toBe(200);
     expect(r.body.result.ssl.certificate_authority).toBe("google");
-    const stored = emu().state().zones.find((z) => z.id === ZONES.com)!.custom_hostnames.find((x) => x.id === h.id)!;
+    const stored = emu().state().zones.find((z) => z.id === ZONE.com)!.custom_hostnames.find((x) => x.id === h.id)!;
     expect((stored.ssl as { certificate_authority: string }).certificate_authority).toBe("google");
   });
 
   test("rejects an unknown CA, method or field", async () => {
     const h = await hostnameNamed("shop.acme-com.example");
-    const r = await emu().api("PATCH", `${base}/${h.id}`, { ssl: { certificate_authority: "comodo", method: "dns", type: "dv" }, color: 1 });
+    const r = await emu().call("PATCH", `${base}/${h.id}`, { ssl: { certificate_authority: "comodo", method: "dns", type: "dv" }, color: 1 });
     expect(r.status).toBe(400);
     const messages = r.body.errors.map((e: { message: string }) => e.message).join("\n");
     expect(messages).toContain("unknown field color");
-    const ssl = await emu().api("PATCH", `${base}/${h.id}`, { ssl: { certificate_authority: "comodo", method: "dns", type: "dv" } });
+    const ssl = await emu().call("PATCH", `${base}/${h.id}`, { ssl: { certificate_authority: "comodo", method: "dns", type: "dv" } });
     const sslMessages = ssl.body.errors.map((e: { message: string }) => e.message).join("\n");
     expect(sslMessages).toContain("'comodo' is not a valid value for certificate_authority");
     expect(sslMessages).toContain("'dns' is not a valid value for method");
@@ -112,7 +112,7 @@ describe("PATCH ssl", () => {
 
   test("sets custom_origin_server and custom_metadata", async () => {
     const h = await hostnameNamed("shop.acme-com.example");
-    const r = await emu().api("PATCH", `${base}/${h.id}`, { custom_origin_server: "origin.example.com", custom_metadata: { tier: "gold" } });
+    const r = await emu().call("PATCH", `${base}/${h.id}`, { custom_origin_server: "origin.example.com", custom_metadata: { tier: "gold" } });
     expect(r.body.result).toMatchObject({ custom_origin_server: "origin.example.com", custom_metadata: { tier: "gold" } });
     expect(r.body.result.ssl.status).toBe("active");
   });

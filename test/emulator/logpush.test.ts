@@ -1,24 +1,24 @@
 // The emulator's Logpush API over real HTTP: jobs, the ownership challenge flow, destination checks,
 // filter limits, output_options replacement on PUT and dataset fields.
 import { describe, expect, it } from "vitest";
-import { useEmulator, ZONES, type TestEmulator } from "../helpers/emulator.js";
+import { useEmulator, ZONE, type TestEmulator } from "../helpers/cli.js";
 
-const L = `zones/${ZONES.com}/logpush`;
+const L = `zones/${ZONE.com}/logpush`;
 const S3 = "s3://logs/http/{DATE}?region=us-east-1&access-key-id=AKIA&secret-access-key=SECRET";
 const HTTPS = "https://collector.example.com/logs?header_Authorization=Bearer%20x";
 
 const getEmu = useEmulator();
 
-async function challengeFor(emu: TestEmulator, destination: string, zone: string = ZONES.com): Promise<string> {
-  const res = await emu.api("POST", `zones/${zone}/logpush/ownership`, { destination_conf: destination });
+async function challengeFor(emu: TestEmulator, destination: string, zone: string = ZONE.com): Promise<string> {
+  const res = await emu.call("POST", `zones/${zone}/logpush/ownership`, { destination_conf: destination });
   expect(res.status).toBe(200);
   expect(res.body.result).toMatchObject({ valid: true, message: "" });
-  const token = await emu.admin("GET", `ownership/${zone}?destination=${encodeURIComponent(destination)}`);
+  const token = await emu.callAdmin("GET", `ownership/${zone}?destination=${encodeURIComponent(destination)}`);
   return token.body.token as string;
 }
 
 async function createJob(emu: TestEmulator, body: Record<string, unknown> = {}) {
-  const res = await emu.api("POST", `${L}/jobs`, { name: "http-to-collector", dataset: "http_requests", destination_conf: HTTPS, ...body });
+  const res = await emu.call("POST", `${L}/jobs`, { name: "http-to-collector", dataset: "http_requests", destination_conf: HTTPS, ...body });
   expect(res.status, JSON.stringify(res.body.errors)).toBe(200);
   return res.body.result as Record<string, any>;
 }
@@ -40,37 +40,37 @@ describe("logpush jobs", () => {
     expect(job.ownership_challenge).toBeUndefined();
     // Only the options that were set: no defaults filled in.
     expect(job.output_options).toEqual({ field_names: ["RayID", "EdgeStartTimestamp", "ClientIP"], timestamp_format: "rfc3339", sample_rate: 0.1 });
-    const list = await emu.api("GET", `${L}/jobs`);
+    const list = await emu.call("GET", `${L}/jobs`);
     expect(list.body.result.map((j: { id: number }) => j.id)).toEqual([job.id]);
     expect(list.body.result_info).toBeUndefined();
-    expect((await emu.api("GET", `${L}/jobs/${job.id}`)).body.result).toEqual(job);
+    expect((await emu.call("GET", `${L}/jobs/${job.id}`)).body.result).toEqual(job);
   });
 
   it("refuses a storage destination without a valid ownership challenge", async () => {
     const emu = getEmu();
-    const missing = await emu.api("POST", `${L}/jobs`, { dataset: "http_requests", destination_conf: S3 });
+    const missing = await emu.call("POST", `${L}/jobs`, { dataset: "http_requests", destination_conf: S3 });
     expect(missing.status).toBe(400);
     expect(missing.body.errors[0].message).toMatch(/ownership_challenge is required/);
-    const wrong = await emu.api("POST", `${L}/jobs`, { dataset: "http_requests", destination_conf: S3, ownership_challenge: "0".repeat(64) });
+    const wrong = await emu.call("POST", `${L}/jobs`, { dataset: "http_requests", destination_conf: S3, ownership_challenge: "0".repeat(64) });
     expect(wrong.status).toBe(400);
     expect(wrong.body.errors[0].message).toMatch(/not valid/);
     // A token is bound to its zone.
-    const other = await challengeFor(emu, S3, ZONES.net);
-    expect((await emu.api("POST", `${L}/jobs`, { dataset: "http_requests", destination_conf: S3, ownership_challenge: other })).status).toBe(400);
+    const other = await challengeFor(emu, S3, ZONE.net);
+    expect((await emu.call("POST", `${L}/jobs`, { dataset: "http_requests", destination_conf: S3, ownership_challenge: other })).status).toBe(400);
   });
 
   it("validates ownership tokens", async () => {
     const emu = getEmu();
     const token = await challengeFor(emu, S3);
-    const ok = await emu.api("POST", `${L}/ownership/validate`, { destination_conf: S3, ownership_challenge: token });
+    const ok = await emu.call("POST", `${L}/ownership/validate`, { destination_conf: S3, ownership_challenge: token });
     expect(ok.body.result).toEqual({ valid: true });
-    const bad = await emu.api("POST", `${L}/ownership/validate`, { destination_conf: S3, ownership_challenge: "nope" });
+    const bad = await emu.call("POST", `${L}/ownership/validate`, { destination_conf: S3, ownership_challenge: "nope" });
     expect(bad.body.result).toEqual({ valid: false });
   });
 
   it("rejects invalid fields with a pointer each", async () => {
     const emu = getEmu();
-    const res = await emu.api("POST", `${L}/jobs`, {
+    const res = await emu.call("POST", `${L}/jobs`, {
       name: "bad name!",
       destination_conf: HTTPS,
       max_upload_bytes: 10,
@@ -85,11 +85,11 @@ describe("logpush jobs", () => {
       "/dataset", "/kind", "/max_upload_bytes", "/max_upload_interval_seconds", "/max_upload_records", "/name",
       "/output_options/timestamp_format",
     ]);
-    const typo = await emu.api("POST", `${L}/jobs`, { dataset: "http_requests", destination_conf: HTTPS, output_options: { field_names: ["RayId"] } });
+    const typo = await emu.call("POST", `${L}/jobs`, { dataset: "http_requests", destination_conf: HTTPS, output_options: { field_names: ["RayId"] } });
     expect(typo.status).toBe(400);
     expect(typo.body.errors[0]).toMatchObject({ source: { pointer: "/output_options/field_names" } });
     expect(typo.body.errors[0].message).toMatch(/RayId/);
-    const unknown = await emu.api("POST", `${L}/jobs`, { dataset: "http_requests", destination_conf: HTTPS, destination: "x" });
+    const unknown = await emu.call("POST", `${L}/jobs`, { dataset: "http_requests", destination_conf: HTTPS, destination: "x" });
     expect(unknown.status).toBe(400);
   });
 
@@ -101,7 +101,7 @@ describe("logpush jobs", () => {
   it("rejects unknown schemes, over-long and unreachable destinations", async () => {
     const emu = getEmu();
     for (const destination_conf of ["ftp://host/x", `https://h.example.com/${"a".repeat(4100)}`, "https://invalid-host.example.com/x", "not a url"]) {
-      const res = await emu.api("POST", `${L}/jobs`, { dataset: "http_requests", destination_conf });
+      const res = await emu.call("POST", `${L}/jobs`, { dataset: "http_requests", destination_conf });
       expect(res.status, destination_conf.slice(0, 40)).toBe(400);
     }
   });
@@ -109,10 +109,10 @@ describe("logpush jobs", () => {
   it("stores a PUT's output_options as sent, and keeps them on a PUT that does not carry them", async () => {
     const emu = getEmu();
     const job = await createJob(emu, { output_options: { field_names: ["RayID"], timestamp_format: "rfc3339", sample_rate: 0.1, "CVE-2021-44228": true } });
-    const res = await emu.api("PUT", `${L}/jobs/${job.id}`, { output_options: { field_names: ["RayID", "ClientIP"] } });
+    const res = await emu.call("PUT", `${L}/jobs/${job.id}`, { output_options: { field_names: ["RayID", "ClientIP"] } });
     expect(res.status).toBe(200);
     expect(res.body.result.output_options).toEqual({ field_names: ["RayID", "ClientIP"] });
-    const keep = await emu.api("PUT", `${L}/jobs/${job.id}`, { enabled: true });
+    const keep = await emu.call("PUT", `${L}/jobs/${job.id}`, { enabled: true });
     expect(keep.body.result.output_options).toEqual(res.body.result.output_options);
     expect(keep.body.result.enabled).toBe(true);
   });
@@ -120,36 +120,36 @@ describe("logpush jobs", () => {
   it("keeps dataset and kind immutable and asks for ownership when the destination moves to storage", async () => {
     const emu = getEmu();
     const job = await createJob(emu);
-    expect((await emu.api("PUT", `${L}/jobs/${job.id}`, { dataset: "firewall_events" })).status).toBe(400);
-    expect((await emu.api("PUT", `${L}/jobs/${job.id}`, { kind: "edge" })).status).toBe(400);
-    expect((await emu.api("PUT", `${L}/jobs/${job.id}`, { dataset: "http_requests", kind: "" })).status).toBe(200);
+    expect((await emu.call("PUT", `${L}/jobs/${job.id}`, { dataset: "firewall_events" })).status).toBe(400);
+    expect((await emu.call("PUT", `${L}/jobs/${job.id}`, { kind: "edge" })).status).toBe(400);
+    expect((await emu.call("PUT", `${L}/jobs/${job.id}`, { dataset: "http_requests", kind: "" })).status).toBe(200);
     const gs = "gs://bucket/logs";
-    expect((await emu.api("PUT", `${L}/jobs/${job.id}`, { destination_conf: gs })).status).toBe(400);
+    expect((await emu.call("PUT", `${L}/jobs/${job.id}`, { destination_conf: gs })).status).toBe(400);
     const token = await challengeFor(emu, gs);
-    const moved = await emu.api("PUT", `${L}/jobs/${job.id}`, { destination_conf: gs, ownership_challenge: token });
+    const moved = await emu.call("PUT", `${L}/jobs/${job.id}`, { destination_conf: gs, ownership_challenge: token });
     expect(moved.body.result.destination_conf).toBe(gs);
   });
 
   it("deletes a job with 200 and result {}; unknown ids are 404, malformed ones 400", async () => {
     const emu = getEmu();
     const job = await createJob(emu);
-    const del = await emu.api("DELETE", `${L}/jobs/${job.id}`);
+    const del = await emu.call("DELETE", `${L}/jobs/${job.id}`);
     expect(del.status).toBe(200);
     expect(del.body.result).toEqual({});
-    expect((await emu.api("GET", `${L}/jobs/${job.id}`)).status).toBe(404);
-    expect((await emu.api("GET", `${L}/jobs/abc`)).status).toBe(400);
+    expect((await emu.call("GET", `${L}/jobs/${job.id}`)).status).toBe(404);
+    expect((await emu.call("GET", `${L}/jobs/abc`)).status).toBe(400);
   });
 
   it("numbers jobs account-wide", async () => {
     const emu = getEmu();
     const a = await createJob(emu);
-    const b = await emu.api("POST", `zones/${ZONES.net}/logpush/jobs`, { dataset: "http_requests", destination_conf: HTTPS });
+    const b = await emu.call("POST", `zones/${ZONE.net}/logpush/jobs`, { dataset: "http_requests", destination_conf: HTTPS });
     expect(b.body.result.id).toBe(a.id + 1);
   });
 });
 
 describe("logpush filters", () => {
-  const create = (filter: unknown) => getEmu().api("POST", `${L}/jobs`, { dataset: "http_requests", destination_conf: HTTPS, filter });
+  const create = (filter: unknown) => getEmu().call("POST", `${L}/jobs`, { dataset: "http_requests", destination_conf: HTTPS, filter });
   const leaf = (i: number) => ({ key: "ClientRequestPath", operator: "contains", value: `/p${i}` });
 
   it("stores a valid nested filter as compact JSON", async () => {
@@ -199,7 +199,7 @@ describe("logpush filters", () => {
 describe("destination checks and datasets", () => {
   it("reports invalid and unreachable destinations without failing the call", async () => {
     const emu = getEmu();
-    const check = async (destination_conf: string) => (await emu.api("POST", `${L}/validate/destination`, { destination_conf })).body.result;
+    const check = async (destination_conf: string) => (await emu.call("POST", `${L}/validate/destination`, { destination_conf })).body.result;
     expect(await check(HTTPS)).toEqual({ valid: true, message: "" });
     expect((await check("s3://invalid-bucket/logs")).valid).toBe(false);
     expect((await check("ftp://x/y")).message).toMatch(/not supported/);
@@ -207,7 +207,7 @@ describe("destination checks and datasets", () => {
 
   it("says whether a job already pushes to a destination", async () => {
     const emu = getEmu();
-    const exists = async () => (await emu.api("POST", `${L}/validate/destination/exists`, { destination_conf: HTTPS })).body.result;
+    const exists = async () => (await emu.call("POST", `${L}/validate/destination/exists`, { destination_conf: HTTPS })).body.result;
     expect(await exists()).toEqual({ exists: false });
     await createJob(emu);
     expect(await exists()).toEqual({ exists: true });
@@ -215,12 +215,12 @@ describe("destination checks and datasets", () => {
 
   it("lists the fields of http_requests and rejects unknown datasets", async () => {
     const emu = getEmu();
-    const res = await emu.api("GET", `${L}/datasets/http_requests/fields`);
+    const res = await emu.call("GET", `${L}/datasets/http_requests/fields`);
     expect(res.status).toBe(200);
     for (const f of ["RayID", "EdgeStartTimestamp", "ClientIP", "ClientRequestHost", "ClientRequestPath", "EdgeResponseStatus", "RequestHeaders", "ResponseHeaders", "Cookies"]) {
       expect(typeof res.body.result[f]).toBe("string");
     }
-    expect(Object.keys((await emu.api("GET", `${L}/datasets/firewall_events/fields`)).body.result)).toContain("Action");
-    expect((await emu.api("GET", `${L}/datasets/nope/fields`)).status).toBe(400);
+    expect(Object.keys((await emu.call("GET", `${L}/datasets/firewall_events/fields`)).body.result)).toContain("Action");
+    expect((await emu.call("GET", `${L}/datasets/nope/fields`)).status).toBe(400);
   });
 });

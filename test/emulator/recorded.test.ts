@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { defaultState, normalizeState, stateFromRecorded, type RecordedAnswer } from "../../src/emulator/index.js";
-import { useEmulator } from "../helpers/emulator.js";
+import { useEmulator } from "../helpers/cli.js";
 
 const RECORDED_DIR = new URL("../../../shared/spec/recorded/", import.meta.url);
 /** The zone the cf-terraforming cassettes were recorded against. */
@@ -30,11 +30,11 @@ describe("every recorded answer loads and is answered back", () => {
   test.each(names)("%s", async (name) => {
     const rec = load(name);
     // An empty emulator, so a list holds exactly what the recording put there.
-    expect((await emu().admin("PUT", "state", { zones: [] })).status).toBe(200);
+    expect((await emu().callAdmin("PUT", "state", { zones: [] })).status).toBe(200);
     const query = rec.recorded_request ? "" : `?zone_id=${CFT_ZONE}`;
-    const loaded = await emu().admin("POST", `recorded${query}`, rec);
+    const loaded = await emu().callAdmin("POST", `recorded${query}`, rec);
     expect(loaded.status, JSON.stringify(loaded.body)).toBe(200);
-    const answer = await emu().api("GET", pathOf(rec));
+    const answer = await emu().call("GET", pathOf(rec));
     expect(answer.status).toBe(200);
     expect(answer.body.success).toBe(true);
     expect(answer.body.result).toEqual(rec.body.result);
@@ -63,13 +63,13 @@ describe("stateFromRecorded", () => {
     const list = load("cft_zone_rulesets_list");
     const entry = load("cft_managed_entrypoint");
     for (const order of [[list, entry], [entry, list]]) {
-      await emu().admin("PUT", "state", { zones: [] });
-      for (const rec of order) expect((await emu().admin("POST", "recorded", rec)).status).toBe(200);
-      expect((await emu().api("GET", pathOf(list))).body.result).toEqual(list.body.result);
-      expect((await emu().api("GET", pathOf(entry))).body.result).toEqual(entry.body.result);
+      await emu().callAdmin("PUT", "state", { zones: [] });
+      for (const rec of order) expect((await emu().callAdmin("POST", "recorded", rec)).status).toBe(200);
+      expect((await emu().call("GET", pathOf(list))).body.result).toEqual(list.body.result);
+      expect((await emu().call("GET", pathOf(entry))).body.result).toEqual(entry.body.result);
       // The entry point is found by its phase too, and managed rulesets listed in the zone stay read-only.
-      expect((await emu().api("GET", `zones/${CFT_ZONE}/rulesets/phases/http_request_firewall_managed/entrypoint`)).body.result.id).toBe((entry.body.result as { id: string }).id);
-      expect((await emu().api("PUT", `zones/${CFT_ZONE}/rulesets/a6905ff86d3844cebc1a88dd80c659e7`, { rules: [] })).status).toBe(403);
+      expect((await emu().call("GET", `zones/${CFT_ZONE}/rulesets/phases/http_request_firewall_managed/entrypoint`)).body.result.id).toBe((entry.body.result as { id: string }).id);
+      expect((await emu().call("PUT", `zones/${CFT_ZONE}/rulesets/a6905ff86d3844cebc1a88dd80c659e7`, { rules: [] })).status).toBe(403);
     }
   });
 
@@ -82,18 +82,18 @@ describe("stateFromRecorded", () => {
   });
 
   test("jobs created after a recorded list get ids above the loaded ones", async () => {
-    await emu().admin("POST", `recorded?zone_id=${CFT_ZONE}`, load("cfgo_logpush_list"));
-    const created = await emu().api("POST", `zones/${CFT_ZONE}/logpush/jobs`, { dataset: "http_requests", destination_conf: "https://logs.example.com/x" });
+    await emu().callAdmin("POST", `recorded?zone_id=${CFT_ZONE}`, load("cfgo_logpush_list"));
+    const created = await emu().call("POST", `zones/${CFT_ZONE}/logpush/jobs`, { dataset: "http_requests", destination_conf: "https://logs.example.com/x" });
     expect(created.body.result.id).toBe(2);
   });
 
   test("the admin API refuses what it cannot place", async () => {
-    const noRequest = await emu().admin("POST", "recorded", load("cfgo_logpush_list"));
+    const noRequest = await emu().callAdmin("POST", "recorded", load("cfgo_logpush_list"));
     expect(noRequest.status).toBe(400);
     expect(noRequest.body.error).toMatch(/zone_id/);
-    const failed = await emu().admin("POST", "recorded", { ...load("cft_page_shield_policies"), status: 403 });
+    const failed = await emu().callAdmin("POST", "recorded", { ...load("cft_page_shield_policies"), status: 403 });
     expect(failed.status).toBe(400);
-    const unknown = await emu().admin("POST", "recorded", { ...load("cft_page_shield_policies"), recorded_request: { method: "GET", url: "https://api.cloudflare.com/client/v4/user" } });
+    const unknown = await emu().callAdmin("POST", "recorded", { ...load("cft_page_shield_policies"), recorded_request: { method: "GET", url: "https://api.cloudflare.com/client/v4/user" } });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error).toMatch(/no loader/);
   });

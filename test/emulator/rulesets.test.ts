@@ -1,14 +1,14 @@
 // The emulator's rulesets API over real HTTP: managed rulesets, zone rulesets and entry points,
 // single-rule writes, versions, validation, dry runs and the previous-WAF guard.
 import { describe, expect, it } from "vitest";
-import { useEmulator, ZONES, type TestEmulator } from "../helpers/emulator.js";
+import { useEmulator, ZONE, type TestEmulator } from "../helpers/cli.js";
 
 const ACCOUNT = "0123456789abcdef0123456789abcdef";
 const OWASP = "4814384a9e5d4991b9815dcfc25d2f1f";
 const CF_MANAGED = "efb7b8c949ac4650a09736fc376e9aee";
 const THRESHOLD_RULE = "6179ae15870a4bb7b2d480d4843b323c";
 const MANAGED_PHASE = "http_request_firewall_managed";
-const Z = `zones/${ZONES.com}/rulesets`;
+const Z = `zones/${ZONE.com}/rulesets`;
 const ENTRY = `${Z}/phases/${MANAGED_PHASE}/entrypoint`;
 
 const getEmu = useEmulator();
@@ -21,7 +21,7 @@ const owaspExecute = (overrides?: unknown) => ({
 });
 
 async function createCustom(emu: TestEmulator, rules: unknown[] = [rule("a"), rule("b"), rule("c")]) {
-  const res = await emu.api("POST", Z, { name: "custom", kind: "zone", phase: "http_request_firewall_custom", rules });
+  const res = await emu.call("POST", Z, { name: "custom", kind: "zone", phase: "http_request_firewall_custom", rules });
   expect(res.status).toBe(200);
   return res.body.result as { id: string; version: string; rules: Array<Record<string, any>> };
 }
@@ -29,14 +29,14 @@ async function createCustom(emu: TestEmulator, rules: unknown[] = [rule("a"), ru
 describe("managed rulesets", () => {
   it("lists the account's managed rulesets with cursor paging and without rules", async () => {
     const emu = getEmu();
-    const first = await emu.api("GET", `accounts/${ACCOUNT}/rulesets?per_page=1`);
+    const first = await emu.call("GET", `accounts/${ACCOUNT}/rulesets?per_page=1`);
     expect(first.status).toBe(200);
     expect(first.body.result).toHaveLength(1);
     expect(first.body.result[0].rules).toBeUndefined();
     expect(first.body.result_info).toMatchObject({ per_page: 1, count: 1 });
     const cursor = first.body.result_info.cursor as string;
     expect(cursor).not.toBe("");
-    const second = await emu.api("GET", `accounts/${ACCOUNT}/rulesets?per_page=1&cursor=${cursor}`);
+    const second = await emu.call("GET", `accounts/${ACCOUNT}/rulesets?per_page=1&cursor=${cursor}`);
     expect(second.body.result_info.cursor).toBe("");
     const ids = [first.body.result[0].id, second.body.result[0].id].sort();
     expect(ids).toEqual([OWASP, CF_MANAGED].sort());
@@ -44,14 +44,14 @@ describe("managed rulesets", () => {
 
   it("rejects a bad per_page, a foreign cursor and another account", async () => {
     const emu = getEmu();
-    expect((await emu.api("GET", `accounts/${ACCOUNT}/rulesets?per_page=0`)).status).toBe(400);
-    expect((await emu.api("GET", `accounts/${ACCOUNT}/rulesets?cursor=bogus`)).status).toBe(400);
-    const other = await emu.api("GET", `accounts/${"f".repeat(32)}/rulesets`);
+    expect((await emu.call("GET", `accounts/${ACCOUNT}/rulesets?per_page=0`)).status).toBe(400);
+    expect((await emu.call("GET", `accounts/${ACCOUNT}/rulesets?cursor=bogus`)).status).toBe(400);
+    const other = await emu.call("GET", `accounts/${"f".repeat(32)}/rulesets`);
     expect(other.status).toBe(403);
   });
 
   it("ships an OWASP ruleset tagged by paranoia level whose last rule is 949110 with threshold 40", async () => {
-    const res = await getEmu().api("GET", `accounts/${ACCOUNT}/rulesets/${OWASP}`);
+    const res = await getEmu().call("GET", `accounts/${ACCOUNT}/rulesets/${OWASP}`);
     expect(res.status).toBe(200);
     const rules = res.body.result.rules as Array<Record<string, any>>;
     expect(rules.length).toBeGreaterThanOrEqual(30);
@@ -64,7 +64,7 @@ describe("managed rulesets", () => {
   });
 
   it("answers 404 with code 10003 for an unknown ruleset", async () => {
-    const res = await getEmu().api("GET", `accounts/${ACCOUNT}/rulesets/${"a".repeat(32)}`);
+    const res = await getEmu().call("GET", `accounts/${ACCOUNT}/rulesets/${"a".repeat(32)}`);
     expect(res.status).toBe(404);
     expect(res.body.errors[0].code).toBe(10003);
   });
@@ -72,13 +72,13 @@ describe("managed rulesets", () => {
   it("shows managed rulesets in a zone's list and by id, but refuses to modify them", async () => {
     const emu = getEmu();
     await createCustom(emu);
-    const list = await emu.api("GET", Z);
+    const list = await emu.call("GET", Z);
     const kinds = (list.body.result as Array<{ kind: string; rules?: unknown }>).map((r) => r.kind).sort();
     expect(kinds).toEqual(["managed", "managed", "zone"]);
     expect(list.body.result.every((r: { rules?: unknown }) => r.rules === undefined)).toBe(true);
-    const one = await emu.api("GET", `${Z}/${CF_MANAGED}`);
+    const one = await emu.call("GET", `${Z}/${CF_MANAGED}`);
     expect(one.body.result.rules.length).toBeGreaterThanOrEqual(20);
-    const put = await emu.api("PUT", `${Z}/${CF_MANAGED}`, { rules: [] });
+    const put = await emu.call("PUT", `${Z}/${CF_MANAGED}`, { rules: [] });
     expect(put.status).toBe(403);
   });
 });
@@ -96,7 +96,7 @@ describe("zone rulesets and entry points", () => {
   it("refuses a second zone ruleset for a phase with code 20217", async () => {
     const emu = getEmu();
     await createCustom(emu);
-    const res = await emu.api("POST", Z, { name: "again", kind: "zone", phase: "http_request_firewall_custom" });
+    const res = await emu.call("POST", Z, { name: "again", kind: "zone", phase: "http_request_firewall_custom" });
     expect(res.status).toBe(400);
     expect(res.body.errors[0]).toMatchObject({
       code: 20217,
@@ -105,7 +105,7 @@ describe("zone rulesets and entry points", () => {
   });
 
   it("names every missing or wrong field of a create body", async () => {
-    const res = await getEmu().api("POST", Z, { kind: "root", phase: "nope" });
+    const res = await getEmu().call("POST", Z, { kind: "root", phase: "nope" });
     expect(res.status).toBe(400);
     const pointers = res.body.errors.map((e: { source: { pointer: string } }) => e.source.pointer).sort();
     expect(pointers).toEqual(["/kind", "/name", "/phase"]);
@@ -113,13 +113,13 @@ describe("zone rulesets and entry points", () => {
 
   it("answers 404 code 10003 for a missing entry point and creates it on PUT", async () => {
     const emu = getEmu();
-    const missing = await emu.api("GET", ENTRY);
+    const missing = await emu.call("GET", ENTRY);
     expect(missing.status).toBe(404);
     expect(missing.body.errors[0]).toMatchObject({ code: 10003, message: `could not find entrypoint ruleset in the ${MANAGED_PHASE} phase` });
-    const put = await emu.api("PUT", ENTRY, { name: "zone entry", rules: [owaspExecute()] });
+    const put = await emu.call("PUT", ENTRY, { name: "zone entry", rules: [owaspExecute()] });
     expect(put.status).toBe(200);
     expect(put.body.result).toMatchObject({ kind: "zone", phase: MANAGED_PHASE, version: "1", name: "zone entry" });
-    const got = await emu.api("GET", ENTRY);
+    const got = await emu.call("GET", ENTRY);
     expect(got.body.result.id).toBe(put.body.result.id);
   });
 
@@ -127,7 +127,7 @@ describe("zone rulesets and entry points", () => {
     const emu = getEmu();
     const created = await createCustom(emu);
     const [a, b] = created.rules;
-    const res = await emu.api("PUT", `${Z}/${created.id}`, {
+    const res = await emu.call("PUT", `${Z}/${created.id}`, {
       rules: [{ ...rule("a"), id: a!.id }, { ...rule("b"), id: b!.id, description: "changed" }, rule("d")],
     });
     expect(res.status).toBe(200);
@@ -142,10 +142,10 @@ describe("zone rulesets and entry points", () => {
   it("keeps name, kind and phase immutable and rejects unknown rule ids on PUT", async () => {
     const emu = getEmu();
     const created = await createCustom(emu);
-    const renamed = await emu.api("PUT", `${Z}/${created.id}`, { name: "other", rules: [] });
+    const renamed = await emu.call("PUT", `${Z}/${created.id}`, { name: "other", rules: [] });
     expect(renamed.status).toBe(400);
     expect(renamed.body.errors[0].source.pointer).toBe("/name");
-    const ghost = await emu.api("PUT", `${Z}/${created.id}`, { rules: [{ ...rule("x"), id: "b".repeat(32) }] });
+    const ghost = await emu.call("PUT", `${Z}/${created.id}`, { rules: [{ ...rule("x"), id: "b".repeat(32) }] });
     expect(ghost.status).toBe(400);
     expect(ghost.body.errors[0].source.pointer).toBe("/rules/0/id");
   });
@@ -153,10 +153,10 @@ describe("zone rulesets and entry points", () => {
   it("deletes a ruleset with 204", async () => {
     const emu = getEmu();
     const created = await createCustom(emu);
-    const del = await emu.api("DELETE", `${Z}/${created.id}`);
+    const del = await emu.call("DELETE", `${Z}/${created.id}`);
     expect(del.status).toBe(204);
     expect(del.body).toBeNull();
-    expect((await emu.api("GET", `${Z}/${created.id}`)).status).toBe(404);
+    expect((await emu.call("GET", `${Z}/${created.id}`)).status).toBe(404);
   });
 });
 
@@ -164,7 +164,7 @@ describe("single-rule writes", () => {
   it("adds a rule at the end by default and leaves the other rules byte-for-byte", async () => {
     const emu = getEmu();
     const created = await createCustom(emu);
-    const res = await emu.api("POST", `${Z}/${created.id}/rules`, rule("new"));
+    const res = await emu.call("POST", `${Z}/${created.id}/rules`, rule("new"));
     expect(res.status).toBe(200);
     expect(res.body.result.version).toBe("2");
     expect(JSON.stringify(res.body.result.rules.slice(0, 3))).toBe(JSON.stringify(created.rules));
@@ -178,12 +178,12 @@ describe("single-rule writes", () => {
     const created = await createCustom(emu);
     const [a, b] = created.rules;
     const refs = async (position: unknown, ref: string) =>
-      ((await emu.api("POST", `${Z}/${created.id}/rules`, { ...rule(ref), position })).body.result.rules as Array<{ ref: string }>).map((r) => r.ref);
+      ((await emu.call("POST", `${Z}/${created.id}/rules`, { ...rule(ref), position })).body.result.rules as Array<{ ref: string }>).map((r) => r.ref);
     expect(await refs({ before: b!.id }, "x")).toEqual(["a", "x", "b", "c"]);
     expect(await refs({ after: a!.id }, "y")).toEqual(["a", "y", "x", "b", "c"]);
     expect(await refs({ index: 1 }, "z")).toEqual(["z", "a", "y", "x", "b", "c"]);
     expect(await refs({ before: "" }, "top")).toEqual(["top", "z", "a", "y", "x", "b", "c"]);
-    const bad = await emu.api("POST", `${Z}/${created.id}/rules`, { ...rule("w"), position: { before: "c".repeat(32) } });
+    const bad = await emu.call("POST", `${Z}/${created.id}/rules`, { ...rule("w"), position: { before: "c".repeat(32) } });
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].source.pointer).toBe("/position/before");
   });
@@ -192,7 +192,7 @@ describe("single-rule writes", () => {
     const emu = getEmu();
     const created = await createCustom(emu);
     const b = created.rules[1]!;
-    const res = await emu.api("PATCH", `${Z}/${created.id}/rules/${b.id}`, { action: "block", expression: "true" });
+    const res = await emu.call("PATCH", `${Z}/${created.id}/rules/${b.id}`, { action: "block", expression: "true" });
     expect(res.status).toBe(200);
     const after = res.body.result.rules;
     expect(after[1]).toMatchObject({ id: b.id, version: "2", action: "block", ref: "b" });
@@ -205,7 +205,7 @@ describe("single-rule writes", () => {
     const emu = getEmu();
     const created = await createCustom(emu);
     const c = created.rules[2]!;
-    const res = await emu.api("PATCH", `${Z}/${created.id}/rules/${c.id}`, { position: { index: 1 } });
+    const res = await emu.call("PATCH", `${Z}/${created.id}/rules/${c.id}`, { position: { index: 1 } });
     expect(res.status).toBe(200);
     expect(res.body.result.rules[0]).toEqual(c);
     expect(res.body.result.version).toBe("2");
@@ -214,10 +214,10 @@ describe("single-rule writes", () => {
   it("deletes one rule with 200 and the full ruleset, 404 for an unknown rule", async () => {
     const emu = getEmu();
     const created = await createCustom(emu);
-    const res = await emu.api("DELETE", `${Z}/${created.id}/rules/${created.rules[0]!.id}`);
+    const res = await emu.call("DELETE", `${Z}/${created.id}/rules/${created.rules[0]!.id}`);
     expect(res.status).toBe(200);
     expect(res.body.result.rules.map((r: { ref: string }) => r.ref)).toEqual(["b", "c"]);
-    const again = await emu.api("DELETE", `${Z}/${created.id}/rules/${created.rules[0]!.id}`);
+    const again = await emu.call("DELETE", `${Z}/${created.id}/rules/${created.rules[0]!.id}`);
     expect(again.status).toBe(404);
     expect(again.body.errors[0].code).toBe(10003);
   });
@@ -225,15 +225,15 @@ describe("single-rule writes", () => {
   it("rejects a duplicate ref", async () => {
     const emu = getEmu();
     const created = await createCustom(emu);
-    const res = await emu.api("POST", `${Z}/${created.id}/rules`, rule("a"));
+    const res = await emu.call("POST", `${Z}/${created.id}/rules`, rule("a"));
     expect(res.status).toBe(400);
   });
 });
 
 describe("rule validation", () => {
-  const put = (body: unknown) => getEmu().api("PUT", ENTRY, body);
+  const put = (body: unknown) => getEmu().call("PUT", ENTRY, body);
   const firstError = async (rules: unknown[], url = ENTRY) => {
-    const res = await getEmu().api("PUT", url, { rules });
+    const res = await getEmu().call("PUT", url, { rules });
     expect(res.status).toBe(400);
     return res.body.errors[0] as { code: number; message: string; source: { pointer: string } };
   };
@@ -285,7 +285,7 @@ describe("rule validation", () => {
   it("allows log_custom_field only in its phase, with lower-case header names and at most 40 fields", async () => {
     const emu = getEmu();
     const url = `${Z}/phases/http_log_custom_fields/entrypoint`;
-    const ok = await emu.api("PUT", url, {
+    const ok = await emu.call("PUT", url, {
       rules: [{ action: "log_custom_field", expression: "true", action_parameters: {
         request_fields: [{ name: "user-agent" }], response_fields: [{ name: "cache-control" }], cookie_fields: [{ name: "__Session" }],
       } }],
@@ -308,24 +308,24 @@ describe("dry_run", () => {
   it("validates, changes nothing and answers result null", async () => {
     const emu = getEmu();
     const created = await createCustom(emu);
-    const res = await emu.api("POST", `${Z}/${created.id}/rules?dry_run=true`, rule("dry"));
+    const res = await emu.call("POST", `${Z}/${created.id}/rules?dry_run=true`, rule("dry"));
     expect(res.status).toBe(200);
     expect(res.body.result).toBeNull();
-    const after = await emu.api("GET", `${Z}/${created.id}`);
+    const after = await emu.call("GET", `${Z}/${created.id}`);
     expect(after.body.result.version).toBe("1");
     expect(after.body.result.rules).toHaveLength(3);
-    const invalid = await emu.api("POST", `${Z}/${created.id}/rules?dry_run=true`, { action: "nope", expression: "true" });
+    const invalid = await emu.call("POST", `${Z}/${created.id}/rules?dry_run=true`, { action: "nope", expression: "true" });
     expect(invalid.status).toBe(400);
-    const del = await emu.api("DELETE", `${Z}/${created.id}?dry_run=true`);
+    const del = await emu.call("DELETE", `${Z}/${created.id}?dry_run=true`);
     expect(del.status).toBe(204);
-    expect((await emu.api("GET", `${Z}/${created.id}`)).status).toBe(200);
-    const entry = await emu.api("PUT", `${ENTRY}?dry_run=true`, { rules: [owaspExecute()] });
+    expect((await emu.call("GET", `${Z}/${created.id}`)).status).toBe(200);
+    const entry = await emu.call("PUT", `${ENTRY}?dry_run=true`, { rules: [owaspExecute()] });
     expect(entry.body.result).toBeNull();
-    expect((await emu.api("GET", ENTRY)).status).toBe(404);
+    expect((await emu.call("GET", ENTRY)).status).toBe(404);
   });
 
   it("rejects dry_run values other than true and false", async () => {
-    const res = await getEmu().api("PUT", `${ENTRY}?dry_run=yes`, { rules: [] });
+    const res = await getEmu().call("PUT", `${ENTRY}?dry_run=yes`, { rules: [] });
     expect(res.status).toBe(400);
   });
 });
@@ -333,13 +333,13 @@ describe("dry_run", () => {
 describe("zones still on the previous WAF", () => {
   it("refuse deploying a managed ruleset through normal writes but accept other phases", async () => {
     const emu = getEmu();
-    const added = await emu.admin("POST", "zones", { name: "legacy.example", plan: "pro", waf_migration: "previous" });
+    const added = await emu.callAdmin("POST", "zones", { name: "legacy.example", plan: "pro", waf_migration: "previous" });
     const zone = added.body.id as string;
-    const res = await emu.api("PUT", `zones/${zone}/rulesets/phases/${MANAGED_PHASE}/entrypoint`, { rules: [owaspExecute()] });
+    const res = await emu.call("PUT", `zones/${zone}/rulesets/phases/${MANAGED_PHASE}/entrypoint`, { rules: [owaspExecute()] });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].code).toBe(20219);
     expect(res.body.errors[0].message).toMatch(/migrate it first/);
-    const custom = await emu.api("PUT", `zones/${zone}/rulesets/phases/http_request_firewall_custom/entrypoint`, { rules: [rule("ok")] });
+    const custom = await emu.call("PUT", `zones/${zone}/rulesets/phases/http_request_firewall_custom/entrypoint`, { rules: [rule("ok")] });
     expect(custom.status).toBe(200);
   });
 });

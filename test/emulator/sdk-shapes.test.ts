@@ -2,7 +2,7 @@
 // path parameters (zone_id, ruleset_id) are taken out of the params object and the rest is the JSON
 // body, optional fields included as the SDK's own examples send them. The emulator must accept them.
 import { describe, expect, it } from "vitest";
-import { useEmulator, ZONES, type TestEmulator } from "../helpers/emulator.js";
+import { useEmulator, ZONE, type TestEmulator } from "../helpers/cli.js";
 
 const OWASP = "4814384a9e5d4991b9815dcfc25d2f1f";
 const THRESHOLD_RULE = "6179ae15870a4bb7b2d480d4843b323c";
@@ -16,7 +16,7 @@ function sdkBody(params: Record<string, unknown>): Record<string, unknown> {
 }
 
 async function call(emu: TestEmulator, method: string, path: string, params?: Record<string, unknown>) {
-  const res = await emu.api(method, path, params === undefined ? undefined : sdkBody(params));
+  const res = await emu.call(method, path, params === undefined ? undefined : sdkBody(params));
   expect(res.status, `${method} ${path}: ${JSON.stringify(res.body?.errors)}`).toBeLessThan(300);
   return res;
 }
@@ -24,8 +24,8 @@ async function call(emu: TestEmulator, method: string, path: string, params?: Re
 describe("rulesets through the SDK's shapes", () => {
   it("client.rulesets.create with the SDK example rule (id and logging included)", async () => {
     const emu = getEmu();
-    const res = await call(emu, "POST", `zones/${ZONES.com}/rulesets`, {
-      zone_id: ZONES.com,
+    const res = await call(emu, "POST", `zones/${ZONE.com}/rulesets`, {
+      zone_id: ZONE.com,
       kind: "zone",
       name: "My ruleset",
       phase: "http_request_firewall_custom",
@@ -46,15 +46,15 @@ describe("rulesets through the SDK's shapes", () => {
 
   it("client.rulesets.phases.update, rules.create/edit/delete for the OWASP deployment", async () => {
     const emu = getEmu();
-    const entry = await call(emu, "PUT", `zones/${ZONES.com}/rulesets/phases/http_request_firewall_managed/entrypoint`, {
-      zone_id: ZONES.com,
+    const entry = await call(emu, "PUT", `zones/${ZONE.com}/rulesets/phases/http_request_firewall_managed/entrypoint`, {
+      zone_id: ZONE.com,
       description: "zone entry point",
       name: "default",
       rules: [],
     });
     const rulesetId = entry.body.result.id as string;
-    const created = await call(emu, "POST", `zones/${ZONES.com}/rulesets/${rulesetId}/rules`, {
-      zone_id: ZONES.com,
+    const created = await call(emu, "POST", `zones/${ZONE.com}/rulesets/${rulesetId}/rules`, {
+      zone_id: ZONE.com,
       action: "execute",
       action_parameters: { id: OWASP, version: "latest" },
       description: "zoneform: OWASP",
@@ -64,9 +64,9 @@ describe("rulesets through the SDK's shapes", () => {
       position: { index: 1 },
     });
     const ruleId = created.body.result.rules[0].id as string;
-    const edited = await call(emu, "PATCH", `zones/${ZONES.com}/rulesets/${rulesetId}/rules/${ruleId}`, {
+    const edited = await call(emu, "PATCH", `zones/${ZONE.com}/rulesets/${rulesetId}/rules/${ruleId}`, {
       ruleset_id: rulesetId,
-      zone_id: ZONES.com,
+      zone_id: ZONE.com,
       action: "execute",
       action_parameters: {
         id: OWASP,
@@ -82,16 +82,16 @@ describe("rulesets through the SDK's shapes", () => {
       logging: { enabled: true },
     });
     expect(edited.body.result.rules[0]).toMatchObject({ id: ruleId, version: "2", ref: "zoneform-owasp" });
-    const moved = await call(emu, "PATCH", `zones/${ZONES.com}/rulesets/${rulesetId}/rules/${ruleId}`, { ruleset_id: rulesetId, zone_id: ZONES.com, position: { after: "" } });
+    const moved = await call(emu, "PATCH", `zones/${ZONE.com}/rulesets/${rulesetId}/rules/${ruleId}`, { ruleset_id: rulesetId, zone_id: ZONE.com, position: { after: "" } });
     expect(moved.body.result.rules[0].version).toBe("2");
-    const deleted = await call(emu, "DELETE", `zones/${ZONES.com}/rulesets/${rulesetId}/rules/${ruleId}`);
+    const deleted = await call(emu, "DELETE", `zones/${ZONE.com}/rulesets/${rulesetId}/rules/${ruleId}`);
     expect(deleted.body.result.rules).toEqual([]);
   });
 
   it("client.rulesets.phases.update with a log_custom_field rule, and list with cursor params", async () => {
     const emu = getEmu();
-    await call(emu, "PUT", `zones/${ZONES.com}/rulesets/phases/http_log_custom_fields/entrypoint`, {
-      zone_id: ZONES.com,
+    await call(emu, "PUT", `zones/${ZONE.com}/rulesets/phases/http_log_custom_fields/entrypoint`, {
+      zone_id: ZONE.com,
       rules: [{
         action: "log_custom_field",
         action_parameters: { cookie_fields: [{ name: "__Session" }], request_fields: [{ name: "user-agent" }], response_fields: [{ name: "cache-control" }] },
@@ -101,7 +101,7 @@ describe("rulesets through the SDK's shapes", () => {
         ref: "zoneform-log-fields",
       }],
     });
-    const list = await call(emu, "GET", `zones/${ZONES.com}/rulesets?per_page=20`);
+    const list = await call(emu, "GET", `zones/${ZONE.com}/rulesets?per_page=20`);
     expect(list.body.result_info).toMatchObject({ per_page: 20, cursor: "" });
   });
 });
@@ -111,13 +111,13 @@ describe("logpush through the SDK's shapes", () => {
 
   it("ownership.create, ownership.validate, jobs.create/update/delete, validate and fields", async () => {
     const emu = getEmu();
-    const z = `zones/${ZONES.com}/logpush`;
-    await call(emu, "POST", `${z}/ownership`, { zone_id: ZONES.com, destination_conf: destination });
-    const token = (await emu.admin("GET", `ownership/${ZONES.com}?destination=${encodeURIComponent(destination)}`)).body.token as string;
-    const valid = await call(emu, "POST", `${z}/ownership/validate`, { zone_id: ZONES.com, destination_conf: destination, ownership_challenge: token });
+    const z = `zones/${ZONE.com}/logpush`;
+    await call(emu, "POST", `${z}/ownership`, { zone_id: ZONE.com, destination_conf: destination });
+    const token = (await emu.callAdmin("GET", `ownership/${ZONE.com}?destination=${encodeURIComponent(destination)}`)).body.token as string;
+    const valid = await call(emu, "POST", `${z}/ownership/validate`, { zone_id: ZONE.com, destination_conf: destination, ownership_challenge: token });
     expect(valid.body.result.valid).toBe(true);
-    await call(emu, "POST", `${z}/validate/destination`, { zone_id: ZONES.com, destination_conf: destination });
-    await call(emu, "POST", `${z}/validate/destination/exists`, { zone_id: ZONES.com, destination_conf: destination });
+    await call(emu, "POST", `${z}/validate/destination`, { zone_id: ZONE.com, destination_conf: destination });
+    await call(emu, "POST", `${z}/validate/destination/exists`, { zone_id: ZONE.com, destination_conf: destination });
     const outputOptions = {
       "CVE-2021-44228": false,
       batch_prefix: "",
@@ -134,7 +134,7 @@ describe("logpush through the SDK's shapes", () => {
       timestamp_format: "unixnano",
     };
     const created = await call(emu, "POST", `${z}/jobs`, {
-      zone_id: ZONES.com,
+      zone_id: ZONE.com,
       destination_conf: destination,
       dataset: "http_requests",
       enabled: false,
@@ -152,7 +152,7 @@ describe("logpush through the SDK's shapes", () => {
     expect(created.body.result.output_options).toEqual(outputOptions);
     const id = created.body.result.id as number;
     const updated = await call(emu, "PUT", `${z}/jobs/${id}`, {
-      zone_id: ZONES.com,
+      zone_id: ZONE.com,
       destination_conf: destination,
       enabled: true,
       // The SDK types filter as string | null, but the API refuses null; "" removes the filter.

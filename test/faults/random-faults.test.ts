@@ -31,7 +31,7 @@ async function addFaults(seed: number): Promise<void> {
 }
 
 describe("apply under random faults", () => {
-  for (const seed of [1, 2, 3]) {
+  for (const seed of [1, 2]) {
     it(`converges over ${ZONES} zones with 10 % of answers failing (seed ${seed})`, async () => {
       const fleet = await createFleet(emu, ZONES);
       await addFaults(seed);

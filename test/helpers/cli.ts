@@ -1,26 +1,43 @@
-// End-to-end helpers: an emulator per test file, a config written to a temp dir, the CLI run
-// in-process against the emulator over real HTTP, and the emulator's request log.
+// The one set of emulator helpers for every suite: an emulator per test file (reset to the seed before
+// each test), its API and admin API over real HTTP (as results, or as whole answers with status and
+// headers for the emulator's own tests), its request log, a client on it, a config written to a temp
+// dir, and the CLI run in-process against it.
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createHash } from "node:crypto";
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../src/emulator/index.js";
+import { DEFAULT_TOKEN, startEmulator, zoneIdFor, type EmulatorOptions, type EmulatorState, type RequestLogEntry, type RunningEmulator } from "../../src/emulator/index.js";
+import { createClient, type ClientOptions } from "../../src/cloudflare/client.js";
+import type { CloudflareClient } from "../../src/cloudflare/types.js";
 import { memoryIO } from "../../src/cli/io.js";
 import { main } from "../../src/cli/program.js";
 
-export const TOKEN = "emulator-token";
+export const TOKEN = DEFAULT_TOKEN;
 export const ACCOUNT = "0123456789abcdef0123456789abcdef";
-export const zoneId = (name: string) => createHash("md5").update(name).digest("hex");
-export const ZONE = { com: zoneId("example.com"), net: zoneId("example.net"), org: zoneId("example.org"), dev: zoneId("example.dev") };
+/** A zone's id in the emulator: md5 of its name. */
+export const zoneId = zoneIdFor;
+/** Zone ids of the default seed. */
+export const ZONE = { com: zoneId("example.com"), net: zoneId("example.net"), org: zoneId("example.org"), dev: zoneId("example.dev") } as const;
 
-export interface LoggedRequest {
-  method: string;
-  path: string;
-  query: Record<string, string>;
+/** An entry of the emulator's request log. */
+export type LoggedRequest = RequestLogEntry;
+
+/** A whole answer: status, headers and parsed body. */
+export interface ApiAnswer<T = any> {
   status: number;
-  body: unknown;
+  headers: Headers;
+  /** Parsed JSON, or null for an empty body. */
+  body: T;
 }
+
+export interface CallOptions {
+  /** Replaces the default `Authorization: Bearer emulator-token` (pass {} for no auth at all). */
+  headers?: Record<string, string>;
+  /** Sent as is (no JSON encoding, no content type added). */
+  rawBody?: string;
+}
+
+const relative = (path: string) => path.replace(/^\//, "");
 
 export class TestEmulator {
   private running?: RunningEmulator;
@@ -51,34 +68,40 @@ export class TestEmulator {
     return t;
   }
 
+  /** e.g. `http://127.0.0.1:8787/client/v4` */
   get url(): string {
     return this.emu.url;
   }
 
+  get adminUrl(): string {
+    return this.emu.adminUrl;
+  }
+
+  get port(): number {
+    return this.emu.port;
+  }
+
+  /** The live state (the object the server changes). */
+  state(): EmulatorState {
+    return this.emu.state();
+  }
+
+  /** Calls the admin API (path with or without a leading slash), returning its parsed answer; throws unless 2xx. */
   async admin<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${this.emu.adminUrl}${path}`, {
-      method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    const res = await this.fetchAdmin(method, path, body);
     const text = await res.text();
     if (!res.ok) throw new Error(`admin ${method} ${path}: ${res.status} ${text}`);
     return (text ? JSON.parse(text) : undefined) as T;
   }
 
-  reset = () => this.admin("POST", "/reset");
-  clearRequests = () => this.admin("DELETE", "/requests");
-  requests = () => this.admin<LoggedRequest[]>("GET", "/requests");
-  /** The calls made, as `METHOD path` relative to /client/v4/, optionally only the writes. */
-  async calls(opts: { writesOnly?: boolean } = {}): Promise<string[]> {
-    const all = await this.requests();
-    return all
-      .filter((r) => !opts.writesOnly || r.method !== "GET")
-      .map((r) => `${r.method} ${r.path.replace(/^\/client\/v4\//, "")}`);
+  /** Calls the admin API, e.g. `callAdmin("POST", "faults", {...})`, returning the whole answer. */
+  async callAdmin<T = any>(method: string, path: string, body?: unknown): Promise<ApiAnswer<T>> {
+    return toAnswer(await this.fetchAdmin(method, path, body));
   }
-  /** Calls the API itself (for seeding foreign state), returning the envelope's result. */
+
+  /** Calls the API itself (for seeding foreign state) with the default token, returning the envelope's result; throws unless it succeeded. */
   async api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${this.emu.url}/${path}`, {
+    const res = await fetch(`${this.emu.url}/${relative(path)}`, {
       method,
       headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -88,7 +111,65 @@ export class TestEmulator {
     if (!env.success) throw new Error(`${method} ${path}: ${res.status} ${text}`);
     return env.result as T;
   }
+
+  /** Calls `<url>/<path>` (path after /client/v4/, query included) with the default token, returning the whole answer. */
+  async call<T = any>(method: string, path: string, body?: unknown, opts: CallOptions = {}): Promise<ApiAnswer<T>> {
+    const headers: Record<string, string> = opts.headers ?? { authorization: `Bearer ${TOKEN}` };
+    let payload: string | undefined = opts.rawBody;
+    if (payload === undefined && body !== undefined) {
+      payload = JSON.stringify(body);
+      headers["content-type"] ??= "application/json";
+    }
+    return toAnswer(await fetch(`${this.emu.url}/${relative(path)}`, { method, headers, body: payload }));
+  }
+
+  /** Adds a fault (see the admin API's POST faults). */
+  fault = (spec: Record<string, unknown>) => this.admin("POST", "/faults", spec);
+  /** Restores the seed and clears faults, latency, log and rate counters. */
+  reset = () => this.admin("POST", "/reset");
+  clearRequests = () => this.admin("DELETE", "/requests");
+  /** The request log, oldest first. */
+  requests = () => this.admin<LoggedRequest[]>("GET", "/requests");
+  /** The calls made, as `METHOD path` relative to /client/v4/, optionally only the writes. */
+  async calls(opts: { writesOnly?: boolean } = {}): Promise<string[]> {
+    const all = await this.requests();
+    return all
+      .filter((r) => !opts.writesOnly || r.method !== "GET")
+      .map((r) => `${r.method} ${r.path.replace(/^\/client\/v4\//, "")}`);
+  }
   close = () => this.emu.close();
+
+  private fetchAdmin(method: string, path: string, body?: unknown): Promise<Response> {
+    return fetch(`${this.emu.adminUrl}/${relative(path)}`, {
+      method,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  }
+}
+
+/** The file's emulator as a getter (the style of the emulator's own tests): TestEmulator.perFile. */
+export function useEmulator(opts: EmulatorOptions = {}): () => TestEmulator {
+  const emu = TestEmulator.perFile(opts);
+  return () => emu;
+}
+
+async function toAnswer(res: Response): Promise<ApiAnswer> {
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text === "" ? null : JSON.parse(text) };
+}
+
+/** A client on the emulator with fast backoff, collecting its verbose log. */
+export function clientOn(emu: TestEmulator, opts: Partial<ClientOptions> = {}): { client: CloudflareClient; lines: string[] } {
+  const lines: string[] = [];
+  const client = createClient({
+    baseUrl: emu.url,
+    auth: { token: TOKEN },
+    retryBaseDelayMs: 20,
+    log: (l) => lines.push(l),
+    ...opts,
+  });
+  return { client, lines };
 }
 
 export async function tempDir(prefix = "zoneform-test-"): Promise<string> {
@@ -126,5 +207,5 @@ export async function runCli(
 }
 
 function needsApi(command: string | undefined): boolean {
-  return command !== undefined && !["validate", "emulator", "--help", "help", "--version"].includes(command);
+  return command !== undefined && !["validate", "emulator", "show", "--help", "help", "--version"].includes(command);
 }

@@ -1,32 +1,24 @@
 // The run-wide rate limiter and concurrency cap over real HTTP: a run with the emulator's own limit is
 // never throttled, a 429 pauses every caller, and --parallelism caps what is in flight.
 import { Command } from "commander";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { addClientOptions, clientFromOptions } from "../../src/cli/client-options.js";
 import { memoryIO } from "../../src/cli/io.js";
 import { CredentialsError, UsageError } from "../../src/errors.js";
-import { ZONE, admin, clientOn, fault, requests, reset, startEmulator, type RunningEmulator } from "./client-helpers.js";
+import { TestEmulator, ZONE, clientOn } from "../helpers/cli.js";
+import { HostileProxy } from "../attacks/helpers.js";
 
-let emu: RunningEmulator;
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0 });
-});
-afterAll(async () => {
-  await emu.close();
-});
-beforeEach(async () => {
-  await reset(emu);
-});
+const emu = TestEmulator.perFile();
 
 describe("rate limit", () => {
   it("keeps a burst under the emulator's limit when both limits are the same: no 429 at all", async () => {
-    await admin(emu, "PUT", "rate-limit", { requests: 10, seconds: 2 });
+    await emu.admin("PUT", "rate-limit", { requests: 10, seconds: 2 });
     const { client } = clientOn(emu, { rateLimit: { requests: 10, seconds: 2 }, parallelism: 8 });
     const t0 = Date.now();
-    const results = await Promise.all(Array.from({ length: 30 }, () => client.request("GET", `zones/${ZONE}/page_shield`)));
+    const results = await Promise.all(Array.from({ length: 30 }, () => client.request("GET", `zones/${ZONE.com}/page_shield`)));
     const elapsed = Date.now() - t0;
     expect(results).toHaveLength(30);
-    const log = await requests(emu);
+    const log = await emu.requests();
     expect(log.map((r) => r.status)).toEqual(Array(30).fill(200));
     expect(client.stats()).toEqual({ requests: 30, retries: 0, throttled: 0 });
     // 30 requests at 10 per 2 s need two full windows after the first burst.
@@ -35,11 +27,11 @@ describe("rate limit", () => {
   });
 
   it("finishes a run whose limit is set higher than the server's, slowing down on the rate headers", async () => {
-    await admin(emu, "PUT", "rate-limit", { requests: 10, seconds: 2 });
+    await emu.admin("PUT", "rate-limit", { requests: 10, seconds: 2 });
     const { client, lines } = clientOn(emu, { parallelism: 4 });
-    const results = await Promise.all(Array.from({ length: 25 }, () => client.request("GET", `zones/${ZONE}/page_shield`)));
+    const results = await Promise.all(Array.from({ length: 25 }, () => client.request("GET", `zones/${ZONE.com}/page_shield`)));
     expect(results).toHaveLength(25);
-    const statuses = (await requests(emu)).map((r) => r.status);
+    const statuses = (await emu.requests()).map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(25);
     // The rate headers make it wait before the budget runs out; any 429 that still slips through
     // (answers already in flight) is retried after its Retry-After.
@@ -50,11 +42,11 @@ describe("rate limit", () => {
 
   it("pauses every caller, not only the throttled one, for a 429's Retry-After", async () => {
     const { client } = clientOn(emu);
-    await fault(emu, { method: "GET", path: "page_shield$", status: 429, retry_after: 1, count: 1 });
-    const first = client.request("GET", `zones/${ZONE}/page_shield`);
+    await emu.fault({ method: "GET", path: "page_shield$", status: 429, retry_after: 1, count: 1 });
+    const first = client.request("GET", `zones/${ZONE.com}/page_shield`);
     await new Promise((r) => setTimeout(r, 150));
     const t0 = Date.now();
-    await client.request("GET", `zones/${ZONE}/page_shield/policies`);
+    await client.request("GET", `zones/${ZONE.com}/page_shield/policies`);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(700);
     await first;
     await client.close();
@@ -63,19 +55,34 @@ describe("rate limit", () => {
 
 describe("parallelism", () => {
   it("never has more than --parallelism requests in flight", async () => {
-    await admin(emu, "PUT", "latency", { ms: 150 });
+    await emu.admin("PUT", "latency", { ms: 150 });
+    // A proxy in front of the emulator counts the requests in flight (no wall-clock comparison).
+    const proxy = await HostileProxy.start(() => emu);
+    let inFlight = 0;
+    let most = 0;
+    proxy.spoil = async (_req, res, forward) => {
+      most = Math.max(most, ++inFlight);
+      const upstream = await forward();
+      inFlight--;
+      res.writeHead(upstream.status, upstream.headers).end(upstream.body);
+      return true;
+    };
     const timed = async (parallelism: number) => {
-      const { client } = clientOn(emu, { parallelism });
+      most = 0;
+      const { client } = clientOn(emu, { parallelism, baseUrl: proxy.url });
       const t0 = Date.now();
-      await Promise.all(Array.from({ length: 6 }, () => client.request("GET", `zones/${ZONE}/page_shield`)));
+      await Promise.all(Array.from({ length: 6 }, () => client.request("GET", `zones/${ZONE.com}/page_shield`)));
       await client.close();
-      return Date.now() - t0;
+      return { ms: Date.now() - t0, most };
     };
     const two = await timed(2);
     const six = await timed(6);
-    // Two at a time need three rounds of the emulator's latency; six at a time need one.
-    expect(two).toBeGreaterThanOrEqual(450);
-    expect(six).toBeLessThan(two - 100);
+    await proxy.close();
+    // Two at a time need three rounds of the emulator's latency; six at a time send more than two at once.
+    expect(two.ms).toBeGreaterThanOrEqual(450);
+    expect(two.most).toBeLessThanOrEqual(2);
+    expect(six.most).toBeGreaterThan(2);
+    expect(six.most).toBeLessThanOrEqual(6);
   });
 });
 
@@ -83,16 +90,16 @@ describe("client flags and environment", () => {
   it("builds the client from CLOUDFLARE_API_BASE_URL and the token, logging calls to stderr with --verbose", async () => {
     const { io, stderr } = memoryIO({ env: { CLOUDFLARE_API_BASE_URL: emu.url, CLOUDFLARE_API_TOKEN: "emulator-token" } });
     const client = clientFromOptions({ verbose: true, parallelism: 2, rateLimit: "100/10", timeout: "5s" }, io);
-    await client.request("GET", `zones/${ZONE}/page_shield`);
+    await client.request("GET", `zones/${ZONE.com}/page_shield`);
     await client.close();
-    expect(stderr()).toMatch(new RegExp(`^GET zones/${ZONE}/page_shield 200 \\d+ms\\n$`));
+    expect(stderr()).toMatch(new RegExp(`^GET zones/${ZONE.com}/page_shield 200 \\d+ms\\n$`));
     expect(stderr()).not.toContain("emulator-token");
   });
 
   it("--api-url wins over the environment, and the email + key pair works", async () => {
     const { io } = memoryIO({ env: { CLOUDFLARE_API_BASE_URL: "http://127.0.0.1:1/nowhere", CLOUDFLARE_EMAIL: "user@example.com", CLOUDFLARE_API_KEY: "emulator-key" } });
     const client = clientFromOptions({ apiUrl: emu.url }, io);
-    expect(await client.request("GET", `zones/${ZONE}/page_shield`)).toMatchObject({ enabled: false });
+    expect(await client.request("GET", `zones/${ZONE.com}/page_shield`)).toMatchObject({ enabled: false });
     await client.close();
   });
 

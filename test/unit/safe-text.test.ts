@@ -42,8 +42,7 @@ describe("printable", () => {
 
   it("is fast on long text without anything to escape", () => {
     const long = "script-src 'self' https://cdn.example ".repeat(50_000);
-    const t = performance.now();
+    // A quadratic scan of 2 MB, 20 times, would outlast the test's timeout (no wall-clock assert).
     for (let i = 0; i < 20; i++) expect(printable(long)).toBe(long);
-    expect(performance.now() - t).toBeLessThan(2000);
   });
 });

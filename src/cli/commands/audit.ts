@@ -7,11 +7,10 @@ import { AUDIT_FORMATS, type AuditFormat } from "../../audit/render.js";
 import { DEFAULT_AUDIT_LIMIT, FAIL_ON, runAudit, shouldFail, type FailOn } from "../../audit/run.js";
 import { EXIT, UsageError } from "../../errors.js";
 import { printable } from "../../safe-text.js";
-import { addClientOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
-import { addColorOption, addQuietOption, addVerboseOption } from "../options.js";
+import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import type { CommandContext } from "../program.js";
 import { progressFor } from "../progress.js";
-import { addZoneRefOption, parseZoneRefs, resolveZoneRefs } from "../zone-ref.js";
+import { parseZoneRefs, resolveZoneRefs } from "../zone-ref.js";
 
 interface AuditFlags extends ClientFlagValues {
   zone?: string[];
@@ -52,11 +51,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--fail-on <what>", "exit 2 on: malicious (scripts and connections), any (also insecure cookies), none", "malicious")
     .option("--limit <n>", "rows per kind in text and markdown output, worst first", String(DEFAULT_AUDIT_LIMIT))
     .option("--malicious-below <score>", "a script whose js_integrity_score is below this is malicious (1-100; Cloudflare's pages use 50 and 10)", String(MALICIOUS_SCORE_THRESHOLD));
-  addZoneRefOption(cmd);
-  addVerboseOption(cmd);
-  addQuietOption(cmd);
-  addColorOption(cmd);
-  addClientOptions(cmd);
+  addReadCommandOptions(cmd, { progress: true });
   cmd.action(async (opts: AuditFlags) => {
     const { io } = ctx;
     const zoneRefs = parseZoneRefs(opts.zone, "audit");

@@ -2,10 +2,10 @@
 // those still on the CA whose cross-signed chain was retired. A report: it exits 0 even when it flags.
 import type { Command } from "commander";
 import { buildCertificateReport, renderCertificateReportText } from "../../certificates/report.js";
-import { addClientOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
+import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import { parseFormat } from "../planning.js";
 import type { CommandContext } from "../program.js";
-import { addZoneRefOption, parseZoneRefs, resolveZoneRefs } from "../zone-ref.js";
+import { parseZoneRefs, resolveZoneRefs } from "../zone-ref.js";
 
 interface CertificatesOptions extends ClientFlagValues {
   zone?: string[];
@@ -23,10 +23,8 @@ export function register(program: Command, ctx: CommandContext): void {
     .description(
       "List the zones' custom hostnames with their certificate authority, SSL status and validation method, flagging those still on lets_encrypt (cross-signed chain retired). A report: exit 0 even when hostnames are flagged, 1 on error.",
     )
-    .option("--format <format>", "text | json", "text")
-    .option("--verbose", "log every API call to stderr");
-  addZoneRefOption(cmd);
-  addClientOptions(cmd);
+    .option("--format <format>", "text | json", "text");
+  addReadCommandOptions(cmd, { verbose: "log every API call to stderr" });
   cmd.action(async (opts: CertificatesOptions) => {
     const { io } = ctx;
     const format = parseFormat(opts.format, ["text", "json"]);

@@ -9,11 +9,10 @@ import { CspSuggester, hostExpression, type CspSuggestion } from "../../csp/sugg
 import { MALICIOUS_SCORE_THRESHOLD } from "../../audit/classify.js";
 import { UsageError } from "../../errors.js";
 import { printable } from "../../safe-text.js";
-import { addClientOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
-import { addColorOption, addQuietOption, addVerboseOption } from "../options.js";
+import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import type { CommandContext } from "../program.js";
 import { progressFor } from "../progress.js";
-import { addZoneRefOption, parseZoneRefs, resolveZoneRef } from "../zone-ref.js";
+import { parseZoneRefs, resolveZoneRef } from "../zone-ref.js";
 import { collectList, parseScoreThreshold } from "./audit.js";
 
 interface CspFlags extends ClientFlagValues {
@@ -98,11 +97,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--description <text>", "description (identity) of the suggested policy")
     .option("--wildcard-threshold <n>", "this many subdomains of one domain become https://*.domain (0: never)", "5")
     .option("--malicious-below <score>", "a script whose js_integrity_score is below this is malicious and its host left out (1-100)", String(MALICIOUS_SCORE_THRESHOLD));
-  addZoneRefOption(cmd, { single: true });
-  addVerboseOption(cmd);
-  addQuietOption(cmd);
-  addColorOption(cmd);
-  addClientOptions(cmd);
+  addReadCommandOptions(cmd, { single: true, progress: true });
   cmd.action(async (opts: CspFlags) => {
     const { io } = ctx;
     const [zoneRef] = parseZoneRefs(opts.zone, "csp suggest", { single: "a policy belongs to one zone" });

@@ -10,11 +10,10 @@ import { EXIT, UsageError, formatProblem } from "../../errors.js";
 import { EXPORT_SECTIONS, exportZones, type ExportSection } from "../../export/index.js";
 import { printable } from "../../safe-text.js";
 import { refuseExisting, writeFileSafely } from "../../write-file.js";
-import { addClientOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
-import { addColorOption, addQuietOption, addVerboseOption } from "../options.js";
+import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import { VERSION, type CommandContext } from "../program.js";
 import { progressFor } from "../progress.js";
-import { addZoneRefOption, parseZoneRefs, resolveZoneRefs } from "../zone-ref.js";
+import { parseZoneRefs, resolveZoneRefs } from "../zone-ref.js";
 import { collectList } from "./audit.js";
 
 interface ExportFlags extends ClientFlagValues {
@@ -63,11 +62,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--out <file>", "write the file here (default: stdout)")
     .option("--force", "overwrite the --out file if it exists")
     .option("--account-id <id>", "account whose managed rulesets the WAF section is read through (written as account_id)");
-  addZoneRefOption(cmd);
-  addVerboseOption(cmd);
-  addQuietOption(cmd);
-  addColorOption(cmd);
-  addClientOptions(cmd);
+  addReadCommandOptions(cmd, { progress: true });
   cmd.action(async (opts: ExportFlags) => {
     const { io } = ctx;
     const zoneRefs = parseZoneRefs(opts.zone, "export");

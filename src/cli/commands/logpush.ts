@@ -9,12 +9,11 @@ import { interpolateEnv } from "../../config/interpolate.js";
 import { RuntimeError, UsageError } from "../../errors.js";
 import { Redactor, redactDestination } from "../../redact.js";
 import { printable } from "../../safe-text.js";
-import { destinationBucket, destinationScheme, needsOwnershipChallenge } from "../../resources/logpush-normalise.js";
-import { zonePath } from "../../resources/fields.js";
-import { addClientOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
-import { addVerboseOption } from "../options.js";
+import { destinationBucket, destinationScheme, needsOwnershipChallenge } from "../../sections/logpush/live.js";
+import { zonePath } from "../../sections/shared/fields.js";
+import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import type { CommandContext } from "../program.js";
-import { addZoneRefOption, parseZoneRefs, resolveZoneRef } from "../zone-ref.js";
+import { parseZoneRefs, resolveZoneRef } from "../zone-ref.js";
 
 interface ChallengeOptions extends ClientFlagValues {
   zone?: string[];
@@ -35,9 +34,7 @@ export function register(program: Command, ctx: CommandContext): void {
       "Request an ownership challenge for a storage destination (s3, gs, azure): Cloudflare writes a token into a file in the bucket; put it in an env var and set ownership_challenge: ${env:NAME} on the job.",
     )
     .requiredOption("--destination <url>", "the job's destination_conf; ${env:NAME} references are read from the environment");
-  addZoneRefOption(challenge, { single: true });
-  addVerboseOption(challenge);
-  addClientOptions(challenge);
+  addReadCommandOptions(challenge, { single: true });
   challenge.action(async (opts: ChallengeOptions) => {
     const { io } = ctx;
     const [zoneRef] = parseZoneRefs(opts.zone, "logpush challenge", { single: "a challenge is for one zone's job" });

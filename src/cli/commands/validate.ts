@@ -6,6 +6,7 @@ import { loadConfig } from "../../config/index.js";
 import { formatProblem } from "../../errors.js";
 import type { DesiredZone } from "../../model/desired.js";
 import { printable } from "../../safe-text.js";
+import { SECTIONS } from "../../sections/index.js";
 import { addColorOption, addConfigOption, addVerboseOption, configPath, type CommonOptions, type ConfigOption } from "../options.js";
 import { useColor } from "../color.js";
 import type { CommandContext } from "../program.js";
@@ -37,24 +38,9 @@ export function register(program: Command, ctx: CommandContext): void {
   });
 }
 
-/** One line per zone: what the file manages in it. */
+/** One line per zone: what the file manages in it, each section saying its part. */
 export function describeZone(zone: DesiredZone): string {
-  const parts: string[] = [];
-  const ps = zone.page_shield;
-  if (ps) parts.push(ps.policies ? `page_shield (${plural(ps.policies.length, "policy", "policies")}${ps.prune ? "" : ", no prune"})` : "page_shield");
-  if (zone.waf?.owasp) {
-    const o = zone.waf.owasp;
-    parts.push(o.enabled ? `owasp (PL${o.paranoia_level}, threshold ${o.score_threshold}, ${o.action})` : "owasp (off)");
-  }
-  if (zone.waf?.cloudflare_managed) parts.push(`cloudflare_managed (${zone.waf.cloudflare_managed.enabled ? "on" : "off"})`);
-  const cf = zone.logs?.custom_fields;
-  if (cf) parts.push(`custom_fields (${cf.request_headers.length + cf.response_headers.length + cf.cookies.length})`);
-  if (zone.logs?.logpush_jobs) parts.push(`logpush (${plural(zone.logs.logpush_jobs.length, "job", "jobs")})`);
-  if (zone.custom_hostnames) parts.push(`custom_hostnames (${zone.custom_hostnames.length})`);
+  const parts = SECTIONS.flatMap((s) => s.summary(zone));
   const label = zone.name ? `${zone.name} (${zone.zone_id})` : zone.zone_id;
   return printable(`${label}: ${parts.length ? parts.join(", ") : "nothing managed"}`);
-}
-
-function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
 }

@@ -17,14 +17,14 @@ import {
 import { sensitivityTableLines } from "../../migration/sensitivity.js";
 import type { DesiredState } from "../../model/desired.js";
 import { applyOne } from "../../engine/apply.js";
-import { readOwaspRuleset, type OwaspRuleset } from "../../resources/managed-ruleset.js";
-import { readZoneInfo } from "../../resources/zone-info.js";
+import { readOwaspRuleset, type OwaspRuleset } from "../../sections/waf/managed-ruleset.js";
+import { readZoneInfo } from "../../sections/shared/zone-info.js";
 import { refuseExisting, writeFileSafely } from "../../write-file.js";
-import { addClientOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
+import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import type { CliIO } from "../io.js";
 import { addApproveOptions, approvedInAdvance, type ApproveOptions } from "../options.js";
 import type { CommandContext } from "../program.js";
-import { addZoneRefOption, parseZoneRefs, resolveZoneRef, type ZoneRef } from "../zone-ref.js";
+import { parseZoneRefs, resolveZoneRef, type ZoneRef } from "../zone-ref.js";
 
 interface MigrationOptions extends ClientFlagValues {
   zone?: string[];
@@ -243,9 +243,8 @@ function status(ctx: CommandContext) {
 function subcommand(parent: Command, name: string, description: string): Command {
   const cmd = parent
     .command(name)
-    .description(description)
-    .option("--verbose", "log every API call to stderr");
-  return addClientOptions(addZoneRefOption(cmd, { single: true }));
+    .description(description);
+  return addReadCommandOptions(cmd, { single: true, verbose: "log every API call to stderr" });
 }
 
 export function register(program: Command, ctx: CommandContext): void {

@@ -1,6 +1,6 @@
 // Secrets come from the environment: a plan file stores `${env:NAME}` references, never values, so a
 // credential written literally in the file would end up in plans, logs and version control.
-import { isSecretParam } from "../../redact.js";
+import { isSecretParam, safeDecode } from "../../redact.js";
 import { hasEnvReference } from "../interpolate.js";
 import type { Finding } from "../problems.js";
 import { asRecord, asString, itemsOf, zonesOf, type Rule } from "./util.js";
@@ -46,11 +46,3 @@ export const secretsFromEnvironment: Rule = (doc, ctx) => {
   }
   return findings;
 };
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}

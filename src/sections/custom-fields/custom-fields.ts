@@ -5,13 +5,13 @@
 // order. An existing rule of that action (made in the dashboard, say) is adopted, not doubled; empty
 // lists remove the rule but keep the entry point; a missing entry point is created with the rule in
 // one call. Other rules of the entry point are never written.
-import type { DesiredCustomFields, DesiredZone } from "../model/desired.js";
-import type { Change, FieldDiff } from "../model/plan.js";
+import type { DesiredCustomFields, DesiredZone } from "../../model/desired.js";
+import type { Change, FieldDiff } from "../../model/plan.js";
 import {
   addRuleOp, createEntrypointOp, deleteRuleOp, foreignRulesFingerprint, patchRuleOp, readEntrypoint, ruleIdError, writableRule,
   type Entrypoint, type LiveRule,
-} from "./entrypoint.js";
-import type { DiffResult, ResourceKind } from "./types.js";
+} from "../shared/entrypoint.js";
+import type { DiffResult, ResourceKind } from "../types.js";
 
 export const LOG_FIELDS_PHASE = "http_log_custom_fields";
 const RESOURCE = "log_custom_fields";

@@ -1,8 +1,8 @@
 // Custom log fields: the names the zone's log_custom_field rule logs, read with the custom-fields
 // kind's own `read`. No rule exports as empty lists, which plan reads as "nothing to log".
-import type { DesiredCustomFields, DesiredZone } from "../model/desired.js";
-import { fieldsOfRule, logCustomFields, logFieldRules } from "../resources/custom-fields.js";
-import type { SectionContext } from "./types.js";
+import type { DesiredCustomFields, DesiredZone } from "../../model/desired.js";
+import { fieldsOfRule, logCustomFields, logFieldRules } from "./custom-fields.js";
+import type { SectionContext } from "../export-context.js";
 
 export async function exportCustomFields(ctx: SectionContext): Promise<DesiredCustomFields> {
   const zone: DesiredZone = { zone_id: ctx.zoneId, logs: { prune: true, custom_fields: { request_headers: [], response_headers: [], cookies: [] } } };

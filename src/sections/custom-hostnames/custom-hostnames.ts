@@ -6,11 +6,11 @@
 // object's writable fields with only the CA changed, as the Terraform provider sends the whole object
 // (whether a partial one resets the rest is unconfirmed). A hostname with an uploaded certificate has
 // no CA to change: it is reported, never patched.
-import { AnswerShapeError } from "../errors.js";
-import type { CertificateAuthority, DesiredCustomHostname, DesiredZone } from "../model/desired.js";
-import type { Change } from "../model/plan.js";
-import { zonePath } from "./fields.js";
-import type { ReadContext, ResourceKind } from "./types.js";
+import { AnswerShapeError } from "../../errors.js";
+import type { CertificateAuthority, DesiredCustomHostname, DesiredZone } from "../../model/desired.js";
+import type { Change } from "../../model/plan.js";
+import { zonePath } from "../shared/fields.js";
+import type { ReadContext, ResourceKind } from "../types.js";
 
 const RESOURCE = "custom_hostname";
 

@@ -4,8 +4,8 @@
 // leaves the choice to Cloudflare (no certificate_authority), which plans clean against any CA but
 // digicert. A hostname on digicert is written as such (the round trip must plan clean) with a warning,
 // and one with an uploaded certificate has no CA to state.
-import { normaliseCustomHostname, RETIRED_CA } from "../resources/custom-hostnames.js";
-import type { SectionContext } from "./types.js";
+import { normaliseCustomHostname, RETIRED_CA } from "./custom-hostnames.js";
+import type { SectionContext } from "../export-context.js";
 
 const PER_PAGE = 50;
 

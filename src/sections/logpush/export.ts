@@ -3,11 +3,11 @@
 // set. Every credential in destination_conf (a query parameter `isSecretParam` recognises) becomes an
 // `${env:ZONEFORM_<JOB>_<PARAM>}` reference: the file never holds a secret, and the notes say which
 // variables to set. No ownership_challenge: an existing job needs one only if its destination changes.
-import type { DesiredZone } from "../model/desired.js";
-import { logpushJobs } from "../resources/logpush-jobs.js";
-import { outputDefaults, outputOptionsFromLogpull, type LiveLogpushJob } from "../resources/logpush-normalise.js";
-import { isSecretParam, isSecretValue } from "../redact.js";
-import { escapeTemplates, type ExportNotes, type SectionContext } from "./types.js";
+import type { DesiredZone } from "../../model/desired.js";
+import { logpushJobs } from "./logpush-jobs.js";
+import { outputDefaults, outputOptionsFromLogpull, type LiveLogpushJob } from "./live.js";
+import { isSecretParam, isSecretValue, safeDecode } from "../../redact.js";
+import { escapeTemplates, type ExportNotes, type SectionContext } from "../export-context.js";
 
 const NAME = /^[a-zA-Z0-9.-]{1,512}$/;
 const DATASET = /^[a-z0-9_]+$/;
@@ -53,14 +53,6 @@ export function envNameFor(notes: ExportNotes, zoneId: string, job: string, para
   let name = withZone;
   for (let i = 2; used.has(name); i++) name = `${withZone}_${i}`;
   return name;
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }
 
 /**

@@ -5,10 +5,10 @@
 // legacy job's `logpull_options` (`fields=…&timestamps=…`) read as the output_options it means, absent
 // upload limits as 0. Also knows which destinations need an ownership challenge and how to show a
 // destination without its credentials.
-import { isEmptyFilter, parseFilterString, serialiseFilter } from "../config/filter.js";
-import { AnswerShapeError } from "../errors.js";
-import type { DesiredLogpushJob, LogpushFilter } from "../model/desired.js";
-import { isSecretParam, isSecretValue, redactDestination } from "../redact.js";
+import { isEmptyFilter, parseFilterString, serialiseFilter } from "../../config/filter.js";
+import { AnswerShapeError } from "../../errors.js";
+import type { DesiredLogpushJob, LogpushFilter } from "../../model/desired.js";
+import { isSecretParam, isSecretValue, redactDestination, safeDecode } from "../../redact.js";
 
 /** A live job in the file's shape, plus its id; the filter as an object (absent = none). */
 export interface LiveLogpushJob {
@@ -268,14 +268,6 @@ export function redactDestinationSecrets(text: string, destination: string, extr
     out = out.split(v).join("(sensitive)");
   }
   return out.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*\?[^\s"'<>]*/gi, (url) => redactDestination(url));
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }
 
 /**

@@ -6,12 +6,12 @@
 // duplicates of a name beyond the closest are deleted; unlisted jobs are deleted unless `prune: false`.
 // Credentials in destination_conf never reach a field diff unredacted, and storage destinations
 // without an ownership challenge are a plan error that says how to get one.
-import { AnswerShapeError, ApiError, NetworkError } from "../errors.js";
-import type { DesiredLogpushJob, DesiredZone } from "../model/desired.js";
-import type { Change, FieldDiff, Operation } from "../model/plan.js";
-import { redactDestination } from "../redact.js";
-import { zonePath } from "./fields.js";
-import { deleteItemChange, duplicateNote, matchByIdentity } from "./identity-list.js";
+import { AnswerShapeError, ApiError, NetworkError } from "../../errors.js";
+import type { DesiredLogpushJob, DesiredZone } from "../../model/desired.js";
+import type { Change, FieldDiff, Operation } from "../../model/plan.js";
+import { redactDestination } from "../../redact.js";
+import { zonePath } from "../shared/fields.js";
+import { deleteItemChange, duplicateNote, matchByIdentity } from "../shared/identity-list.js";
 import {
   comparableOutputOptions,
   describeFilter,
@@ -27,8 +27,8 @@ import {
   redactDestinationSecrets,
   stripDestinationSecrets,
   type LiveLogpushJob,
-} from "./logpush-normalise.js";
-import type { ResourceKind } from "./types.js";
+} from "./live.js";
+import type { ResourceKind } from "../types.js";
 
 const RESOURCE = "logpush_job";
 const UPLOAD_LIMITS = ["max_upload_bytes", "max_upload_interval_seconds", "max_upload_records"] as const;

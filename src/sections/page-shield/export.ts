@@ -2,10 +2,10 @@
 // `plan` see the zone the same way. A policy the file cannot hold (an action the schema does not know,
 // an empty field, a second policy of one description) is left out with a warning, and then `prune:
 // false` keeps plan from deleting it.
-import type { DesiredZone } from "../model/desired.js";
-import { pageShieldPolicies } from "../resources/page-shield-policies.js";
-import { pageShieldSettings } from "../resources/page-shield-settings.js";
-import type { SectionContext } from "./types.js";
+import type { DesiredZone } from "../../model/desired.js";
+import { pageShieldPolicies } from "./policies.js";
+import { pageShieldSettings } from "./settings.js";
+import type { SectionContext } from "../export-context.js";
 
 const ACTIONS = new Set(["log", "allow"]);
 

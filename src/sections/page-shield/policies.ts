@@ -1,12 +1,12 @@
 // Page Shield CSP policies. Identity is the description: one list call reads them all; a desired
 // policy missing live is created, a different one updated in place, live duplicates of a description
 // beyond the first are deleted, and unlisted live policies are deleted unless `prune: false`.
-import { AnswerShapeError } from "../errors.js";
-import type { DesiredPolicy, DesiredZone } from "../model/desired.js";
-import type { Change } from "../model/plan.js";
-import { createdFields, diffFields, toBool, zonePath } from "./fields.js";
-import { deleteItemChange, duplicateNote, matchByIdentity } from "./identity-list.js";
-import type { ResourceKind } from "./types.js";
+import { AnswerShapeError } from "../../errors.js";
+import type { DesiredPolicy, DesiredZone } from "../../model/desired.js";
+import type { Change } from "../../model/plan.js";
+import { createdFields, diffFields, toBool, zonePath } from "../shared/fields.js";
+import { deleteItemChange, duplicateNote, matchByIdentity } from "../shared/identity-list.js";
+import type { ResourceKind } from "../types.js";
 
 export interface LivePolicy extends DesiredPolicy {
   id: string;

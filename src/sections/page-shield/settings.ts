@@ -1,9 +1,9 @@
 // Page Shield on/off and its two reporting settings: one GET to read, one partial PUT to change.
-import { ApiError } from "../errors.js";
-import type { DesiredZone } from "../model/desired.js";
-import type { Change } from "../model/plan.js";
-import { diffFields, pick, toBool, zonePath } from "./fields.js";
-import type { ResourceKind } from "./types.js";
+import { ApiError } from "../../errors.js";
+import type { DesiredZone } from "../../model/desired.js";
+import type { Change } from "../../model/plan.js";
+import { diffFields, pick, toBool, zonePath } from "../shared/fields.js";
+import type { ResourceKind } from "../types.js";
 
 const SETTINGS = ["enabled", "use_cloudflare_reporting_endpoint", "use_connection_url_path"] as const;
 type Settings = { [K in (typeof SETTINGS)[number]]?: boolean };

@@ -1,10 +1,10 @@
 // Phase entry point rulesets shared by the rule-based kinds (managed WAF, custom log fields): one
 // memoised read per zone and phase, and the single-rule writes zoneform uses so that rules it does not
 // own (a skip rule, a rule made in the dashboard) are never rewritten, moved or lost.
-import { ApiError } from "../errors.js";
-import type { Operation } from "../model/plan.js";
+import { ApiError } from "../../errors.js";
+import type { Operation } from "../../model/plan.js";
 import { zonePath } from "./fields.js";
-import type { ReadContext } from "./types.js";
+import type { ReadContext } from "../types.js";
 
 /** A rule as the rulesets API returns it; fields zoneform does not know are carried through. */
 export interface LiveRule {

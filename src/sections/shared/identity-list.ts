@@ -2,7 +2,7 @@
 // position: each desired item meets the live items that share its identity, the closest of them is
 // kept and the rest are duplicates to delete; live items no desired item names are "unlisted" (deleted
 // when the section prunes). Shared by the kinds that own such lists.
-import type { Change } from "../model/plan.js";
+import type { Change } from "../../model/plan.js";
 
 
 export interface IdentityMatch<D, L> {

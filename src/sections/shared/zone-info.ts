@@ -1,7 +1,7 @@
 // The zone itself (`GET zones/{id}`): its name and plan. Optional knowledge: a token without "Zone:
 // Read", or an API that does not answer it, gives undefined rather than an error.
-import type { CloudflareClient } from "../cloudflare/types.js";
-import { ApiError } from "../errors.js";
+import type { CloudflareClient } from "../../cloudflare/types.js";
+import { ApiError } from "../../errors.js";
 
 export interface ZoneInfo {
   name?: string;

@@ -2,12 +2,12 @@
 // OWASP's paranoia level, anomaly score threshold and action derived from the execute rule's overrides
 // (owasp-intent.ts, the same translation plan uses), and the Cloudflare Managed Ruleset on/off with its
 // ruleset-wide action. Read with the waf kind's own `read`.
-import { AnswerShapeError, ApiError } from "../errors.js";
-import { readEntrypoint } from "../resources/entrypoint.js";
-import { CLOUDFLARE_MANAGED_RULESET_ID, OWASP_RULESET_ID, readOwaspRuleset, type OwaspRuleset } from "../resources/managed-ruleset.js";
-import { THRESHOLD_LABELS, intentFrom, sameParanoia, type ExecuteParameters } from "../resources/owasp-intent.js";
-import { executeRulesFor, WAF_PHASE } from "../resources/waf-managed.js";
-import type { SectionContext } from "./types.js";
+import { AnswerShapeError, ApiError } from "../../errors.js";
+import { readEntrypoint } from "../shared/entrypoint.js";
+import { CLOUDFLARE_MANAGED_RULESET_ID, OWASP_RULESET_ID, readOwaspRuleset, type OwaspRuleset } from "./managed-ruleset.js";
+import { THRESHOLD_LABELS, intentFrom, sameParanoia, type ExecuteParameters } from "./owasp-intent.js";
+import { executeRulesFor, WAF_PHASE } from "./waf-managed.js";
+import type { SectionContext } from "../export-context.js";
 
 const ACTIONS = new Set(["block", "managed_challenge", "js_challenge", "log", "challenge"]);
 

@@ -5,9 +5,9 @@
 // the account (`accounts/{id}/rulesets/{ruleset_id}`): that path is used when the file (or
 // CLOUDFLARE_ACCOUNT_ID) names the account; the zone path is only a fallback, and when it is refused
 // the error says to set account_id.
-import { AnswerShapeError, ApiError } from "../errors.js";
-import { zonePath } from "./fields.js";
-import type { ReadContext } from "./types.js";
+import { AnswerShapeError, ApiError } from "../../errors.js";
+import { zonePath } from "../shared/fields.js";
+import type { ReadContext } from "../types.js";
 
 export const OWASP_RULESET_ID = "4814384a9e5d4991b9815dcfc25d2f1f";
 export const OWASP_RULESET_NAME = "Cloudflare OWASP Core Ruleset";

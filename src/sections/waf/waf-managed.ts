@@ -5,12 +5,12 @@
 // it (a second create of a zone ruleset for the phase fails with 20217). zoneform finds its execute
 // rules by the ruleset they deploy, never by position or ref, and writes single rules, so every other
 // rule of the entry point stays exactly as it is, where it is.
-import type { DesiredCloudflareManaged, DesiredOwasp, DesiredZone } from "../model/desired.js";
-import type { Change, FieldDiff } from "../model/plan.js";
+import type { DesiredCloudflareManaged, DesiredOwasp, DesiredZone } from "../../model/desired.js";
+import type { Change, FieldDiff } from "../../model/plan.js";
 import {
   addRuleOp, createEntrypointOp, foreignRulesFingerprint, patchRuleOp, readEntrypoint, ruleIdError, writableRule,
   type Entrypoint, type LiveRule,
-} from "./entrypoint.js";
+} from "../shared/entrypoint.js";
 import {
   CLOUDFLARE_MANAGED_RULESET_ID, CLOUDFLARE_MANAGED_RULESET_NAME, missingParanoiaLevels, OWASP_RULESET_ID, readManagedRuleset,
   readOwaspRuleset, type OwaspRuleset,
@@ -19,7 +19,7 @@ import {
   describeCreate, describeUpdate, intentFieldChanges, intentFrom, sameParanoia, tunedParameters, type ExecuteParameters,
   type OwaspIntent,
 } from "./owasp-intent.js";
-import type { DiffResult, ResourceKind } from "./types.js";
+import type { DiffResult, ResourceKind } from "../types.js";
 
 export const WAF_PHASE = "http_request_firewall_managed";
 const RESOURCE = "waf_managed_rules";
@@ -75,31 +75,41 @@ function expressionField(rule: LiveRule, want: string): FieldDiff[] {
   return rule.expression === want ? [] : [{ field: "expression", before: rule.expression, after: want, text: true }];
 }
 
-function planOwasp(zone: DesiredZone, want: DesiredOwasp, live: LiveWaf, out: Gathered): void {
-  const found = executeRulesFor(live.entrypoint, live.owaspId);
+/**
+ * The execute rule that deploys `rulesetId` (the first, with a warning when there are more: the others
+ * are left as they are) and what every change to it shares.
+ */
+function deployedRule(zone: DesiredZone, live: LiveWaf, rulesetId: string, name: string, identity: string, out: Gathered) {
+  const found = executeRulesFor(live.entrypoint, rulesetId);
   if (found.length > 1) {
-    out.warnings.push(`${found.length} execute rules deploy the OWASP Core Ruleset; managing the first (${found[0]!.id}), leaving the others as they are`);
+    out.warnings.push(`${found.length} execute rules deploy the ${name}; managing the first (${found[0]!.id}), leaving the others as they are`);
   }
-  const rule = found[0];
-  const base = { resource: RESOURCE, zone_id: zone.zone_id, identity: "owasp" };
+  return { rule: found[0], base: { resource: RESOURCE, zone_id: zone.zone_id, identity } };
+}
+
+/** An update of the live rule by one PATCH of `set`; a rule without a usable id is an error instead. */
+function updateRule(
+  out: Gathered,
+  live: LiveWaf,
+  rule: LiveRule,
+  what: string,
+  change: Omit<Change, "kind" | "live_id" | "operations">,
+  set: Record<string, unknown>,
+): void {
+  const err = ruleIdError(rule, `${what} execute`);
+  if (err) return void out.errors.push(err);
+  const { resource, zone_id, identity, notes, ...shown } = change;
+  const operations = [patchRuleOp(zone_id, live.entrypoint!.id, rule, set)];
+  out.planned.push({ change: { resource, zone_id, identity, kind: "update", live_id: rule.id, ...shown, operations, ...(notes ? { notes } : {}) } });
+}
+
+function planOwasp(zone: DesiredZone, want: DesiredOwasp, live: LiveWaf, out: Gathered): void {
+  const { rule, base } = deployedRule(zone, live, live.owaspId, "OWASP Core Ruleset", "owasp", out);
   if (!want.enabled) {
     // Disabling keeps the rule and its tuning, so enabling it again restores both.
     if (!rule || rule.enabled === false) return;
-    const err = ruleIdError(rule, "OWASP Core Ruleset execute");
-    if (err) return void out.errors.push(err);
-    out.planned.push({
-      change: {
-        ...base,
-        kind: "update",
-        live_id: rule.id,
-        summary: "disable OWASP (tuning kept)",
-        before: { enabled: true },
-        after: { enabled: false },
-        fields: [{ field: "enabled", before: true, after: false }],
-        operations: [patchRuleOp(zone.zone_id, live.entrypoint!.id, rule, { enabled: false })],
-      },
-    });
-    return;
+    const change = { ...base, summary: "disable OWASP (tuning kept)", before: { enabled: true }, after: { enabled: false }, fields: [{ field: "enabled", before: true, after: false }] };
+    return updateRule(out, live, rule, "OWASP Core Ruleset", change, { enabled: false });
   }
   const managed = live.owaspRuleset;
   if (!managed) {
@@ -132,31 +142,17 @@ function planOwasp(zone: DesiredZone, want: DesiredOwasp, live: LiveWaf, out: Ga
   const changed = intentFieldChanges(before, intent);
   const expression = expressionField(rule, want.expression);
   if (changed.length === 0 && !paranoiaRewritten && expression.length === 0) return;
-  const err = ruleIdError(rule, "OWASP Core Ruleset execute");
-  if (err) return void out.errors.push(err);
   const fields: FieldDiff[] = changed.map((f) => ({ field: f, before: before[f], after: intent[f] }));
   if (paranoiaRewritten && !changed.includes("paranoia_level")) {
     fields.unshift({ field: "paranoia_level", before: before.paranoia_level, after: intent.paranoia_level });
   }
   fields.push(...expression);
   const summary = [describeUpdate(before, intent, paranoiaRewritten), expression.length > 0 ? "expression changed" : ""].filter((x) => x !== "").join(", ");
-  out.planned.push({
-    change: {
-      ...base,
-      kind: "update",
-      live_id: rule.id,
-      summary,
-      before: { ...before, expression: rule.expression },
-      after: { ...intent, expression: want.expression },
-      fields,
-      operations: [
-        patchRuleOp(zone.zone_id, live.entrypoint!.id, rule, {
-          action_parameters: tunedParameters(rule.action_parameters, intent, managed),
-          enabled: true,
-          expression: want.expression,
-        }),
-      ],
-    },
+  const change = { ...base, summary, before: { ...before, expression: rule.expression }, after: { ...intent, expression: want.expression }, fields };
+  updateRule(out, live, rule, "OWASP Core Ruleset", change, {
+    action_parameters: tunedParameters(rule.action_parameters, intent, managed),
+    enabled: true,
+    expression: want.expression,
   });
 }
 
@@ -182,12 +178,7 @@ function describeAction(a: string | undefined): string {
 }
 
 function planCloudflareManaged(zone: DesiredZone, want: DesiredCloudflareManaged, live: LiveWaf, out: Gathered): void {
-  const found = executeRulesFor(live.entrypoint, live.cloudflareManagedId);
-  if (found.length > 1) {
-    out.warnings.push(`${found.length} execute rules deploy the Cloudflare Managed Ruleset; managing the first (${found[0]!.id}), leaving the others as they are`);
-  }
-  const rule = found[0];
-  const base = { resource: RESOURCE, zone_id: zone.zone_id, identity: "cloudflare_managed" };
+  const { rule, base } = deployedRule(zone, live, live.cloudflareManagedId, "Cloudflare Managed Ruleset", "cloudflare_managed", out);
   if (!rule) {
     if (!want.enabled) return;
     const body = {
@@ -222,31 +213,16 @@ function planCloudflareManaged(zone: DesiredZone, want: DesiredCloudflareManaged
   if (before.action !== after.action) fields.push({ field: "action", before: before.action, after: after.action });
   if (want.enabled) fields.push(...expressionField(rule, want.expression));
   if (fields.length === 0) return;
-  const err = ruleIdError(rule, `${CLOUDFLARE_MANAGED_RULESET_NAME} execute`);
-  if (err) return void out.errors.push(err);
   const parts: string[] = [];
   if (before.enabled !== after.enabled) parts.push(after.enabled ? "enable Cloudflare Managed Ruleset" : "disable Cloudflare Managed Ruleset (rule kept)");
   if (before.action !== after.action) parts.push(`action ${describeAction(before.action)} → ${describeAction(after.action)}`);
   if (before.expression !== after.expression) parts.push(`expression ${JSON.stringify(before.expression)} → ${JSON.stringify(after.expression)}`);
   const others = ((rule.action_parameters as ExecuteParameters | undefined)?.overrides?.rules ?? []).length;
-  out.planned.push({
-    change: {
-      ...base,
-      kind: "update",
-      live_id: rule.id,
-      summary: parts.join(", "),
-      before,
-      after,
-      fields,
-      operations: [
-        patchRuleOp(zone.zone_id, live.entrypoint!.id, rule, {
-          action_parameters: cfmParameters(rule.action_parameters, live.cloudflareManagedId, after.action),
-          enabled: after.enabled,
-          expression: after.expression,
-        }),
-      ],
-      ...(others > 0 ? { notes: [`the rule's ${others} rule override(s), made outside zoneform, are kept as they are`] } : {}),
-    },
+  const notes = others > 0 ? { notes: [`the rule's ${others} rule override(s), made outside zoneform, are kept as they are`] } : {};
+  updateRule(out, live, rule, CLOUDFLARE_MANAGED_RULESET_NAME, { ...base, summary: parts.join(", "), before, after, fields, ...notes }, {
+    action_parameters: cfmParameters(rule.action_parameters, live.cloudflareManagedId, after.action),
+    enabled: after.enabled,
+    expression: after.expression,
   });
 }
 

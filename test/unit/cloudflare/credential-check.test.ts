@@ -2,7 +2,8 @@
 // wrapper, and what a file needs against what a token's policies grant.
 import { describe, expect, it } from "vitest";
 import { checkCredentials, explainAuthFailure, tokenVerdict, withCredentialCheck } from "../../../src/cloudflare/credential-check.js";
-import { coversTarget, lacking, levelHeld, permissionsNeeded } from "../../../src/cloudflare/token-permissions.js";
+import { coversTarget, lacking, levelHeld } from "../../../src/cloudflare/token-permissions.js";
+import { permissionsNeeded } from "../../../src/sections/permissions.js";
 import type { CloudflareClient } from "../../../src/cloudflare/types.js";
 import { ApiError } from "../../../src/errors.js";
 import type { DesiredState } from "../../../src/model/desired.js";

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../../src/errors.js";
 import { networkError, unwrapResponse, type ResponseContext } from "../../../src/cloudflare/errors.js";
+import { permissionHint } from "../../../src/sections/permissions.js";
 
 const zone = "023e105f4ecef8ad9ca31a8372d0c353";
 function ctx(over: Partial<ResponseContext>): ResponseContext {
-  return { method: "GET", path: `zones/${zone}/page_shield`, status: 200, headers: {}, body: "", retries: 0, auth: "token", redact: (s) => s, ...over };
+  return { method: "GET", path: `zones/${zone}/page_shield`, status: 200, headers: {}, body: "", retries: 0, auth: "token", redact: (s) => s, permissionHint, ...over };
 }
 function fail(over: Partial<ResponseContext>): ApiError {
   try {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseConfigText } from "../../../src/config/index.js";
 import { renderExport } from "../../../src/export/document.js";
-import { destinationWithEnvRefs, envNameFor, exportedOutputOptions, upperSnake } from "../../../src/export/logpush.js";
+import { destinationWithEnvRefs, envNameFor, exportedOutputOptions, upperSnake } from "../../../src/sections/logpush/export.js";
 import { escapeTemplates, newNotes, type SectionContext } from "../../../src/export/types.js";
 
 const Z = "0123456789abcdef0123456789abcdef";

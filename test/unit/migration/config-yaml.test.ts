@@ -5,7 +5,7 @@ import { createEmptyZone } from "../../../src/emulator/seed.js";
 import { seedAccountRulesets } from "../../../src/emulator/seed-rulesets.js";
 import { buildMigrationConfig } from "../../../src/emulator/waf-migration-config.js";
 import { documentedOwasp, mapMigrationConfig, renderMigrationYaml, type MigrationConfig } from "../../../src/migration/config-yaml.js";
-import { deriveOwasp, OWASP_RULESET_ID } from "../../../src/resources/managed-ruleset.js";
+import { deriveOwasp, OWASP_RULESET_ID } from "../../../src/sections/waf/managed-ruleset.js";
 
 const Z = "0123456789abcdef0123456789abcdef";
 const owasp = deriveOwasp(seedAccountRulesets("2025-06-01T00:00:00.000Z").find((r) => r.id === OWASP_RULESET_ID)! as never)!;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { describeStart, explainCheck, explainStatus, startRefusal } from "../../../src/migration/eligibility.js";
-import { zonePlanOf } from "../../../src/resources/zone-info.js";
+import { zonePlanOf } from "../../../src/sections/shared/zone-info.js";
 import { oldActionFor, oldSensitivitiesFor } from "../../../src/migration/sensitivity.js";
 
 const eligible = { compatible: true, migration_state: "start" };

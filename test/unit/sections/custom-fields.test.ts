@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { CloudflareClient } from "../../../src/cloudflare/types.js";
 import { createReadContext } from "../../../src/engine/reconcile.js";
 import type { DesiredCustomFields, DesiredZone } from "../../../src/model/desired.js";
-import { diffCustomFields, fieldsOfRule, LOG_FIELDS_PHASE, logCustomFields, normaliseCustomFields } from "../../../src/resources/custom-fields.js";
-import type { Entrypoint, LiveRule } from "../../../src/resources/entrypoint.js";
+import { diffCustomFields, fieldsOfRule, LOG_FIELDS_PHASE, logCustomFields, normaliseCustomFields } from "../../../src/sections/custom-fields/custom-fields.js";
+import type { Entrypoint, LiveRule } from "../../../src/sections/shared/entrypoint.js";
 import { recordedResult } from "../recorded.js";
 
 const Z = "0123456789abcdef0123456789abcdef";

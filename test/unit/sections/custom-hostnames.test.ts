@@ -6,7 +6,7 @@ import type { CertificateAuthority, DesiredState, DesiredZone } from "../../../s
 import {
   caSatisfied, customHostnames, normaliseCustomHostname, patchSsl, PER_HOSTNAME_LOOKUP_LIMIT, RETIRED_CA, type LiveCustomHostname,
   type LiveCustomHostnames,
-} from "../../../src/resources/custom-hostnames.js";
+} from "../../../src/sections/custom-hostnames/custom-hostnames.js";
 import { recordedResult } from "../recorded.js";
 
 const Z = "0123456789abcdef0123456789abcdef";

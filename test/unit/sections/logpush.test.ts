@@ -5,7 +5,7 @@ import { AnswerShapeError } from "../../../src/errors.js";
 import type { DesiredLogpushJob, DesiredZone, LogpushFilter } from "../../../src/model/desired.js";
 import type { Change } from "../../../src/model/plan.js";
 import { planForDisplay, planForFile } from "../../../src/plan/secrets.js";
-import { createBody, logpushJobs, updateBody } from "../../../src/resources/logpush-jobs.js";
+import { createBody, logpushJobs, updateBody } from "../../../src/sections/logpush/logpush-jobs.js";
 import {
   comparableOutputOptions,
   completeOutputOptions,
@@ -19,8 +19,8 @@ import {
   redactDestinationSecrets,
   stripDestinationSecrets,
   type LiveLogpushJob,
-} from "../../../src/resources/logpush-normalise.js";
-import type { ReadContext } from "../../../src/resources/types.js";
+} from "../../../src/sections/logpush/live.js";
+import type { ReadContext } from "../../../src/sections/types.js";
 import { recorded, recordedResult } from "../recorded.js";
 
 const Z = "0123456789abcdef0123456789abcdef";

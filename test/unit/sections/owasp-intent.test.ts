@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { DesiredZone } from "../../../src/model/desired.js";
-import type { Entrypoint, LiveRule } from "../../../src/resources/entrypoint.js";
+import type { Entrypoint, LiveRule } from "../../../src/sections/shared/entrypoint.js";
 import { AnswerShapeError } from "../../../src/errors.js";
-import { deriveOwasp, type OwaspRuleset } from "../../../src/resources/managed-ruleset.js";
+import { deriveOwasp, type OwaspRuleset } from "../../../src/sections/waf/managed-ruleset.js";
 import {
   describeCreate, describeUpdate, formatThreshold, intentFrom, overridesFor, paranoiaOverrides, sameParanoia, tunedParameters,
   type OwaspIntent,
-} from "../../../src/resources/owasp-intent.js";
-import { diffWaf, type LiveWaf } from "../../../src/resources/waf-managed.js";
+} from "../../../src/sections/waf/owasp-intent.js";
+import { diffWaf, type LiveWaf } from "../../../src/sections/waf/waf-managed.js";
 
 const Z = "0123456789abcdef0123456789abcdef";
 const OWASP = "4814384a9e5d4991b9815dcfc25d2f1f";

@@ -3,8 +3,8 @@ import type { CloudflareClient } from "../../../src/cloudflare/types.js";
 import { createReadContext } from "../../../src/engine/reconcile.js";
 import { AnswerShapeError } from "../../../src/errors.js";
 import type { DesiredZone } from "../../../src/model/desired.js";
-import { normalisePolicy, pageShieldPolicies, type LivePolicy } from "../../../src/resources/page-shield-policies.js";
-import { pageShieldSettings } from "../../../src/resources/page-shield-settings.js";
+import { normalisePolicy, pageShieldPolicies, type LivePolicy } from "../../../src/sections/page-shield/policies.js";
+import { pageShieldSettings } from "../../../src/sections/page-shield/settings.js";
 import { recorded, recordedResult } from "../recorded.js";
 
 const Z = "0123456789abcdef0123456789abcdef";

@@ -7,12 +7,12 @@ import type { CloudflareClient } from "../../../src/cloudflare/types.js";
 import { createReadContext } from "../../../src/engine/reconcile.js";
 import { AnswerShapeError, ApiError, NetworkError } from "../../../src/errors.js";
 import type { DesiredState, DesiredZone } from "../../../src/model/desired.js";
-import { readEntrypoint, type Entrypoint, type LiveRule } from "../../../src/resources/entrypoint.js";
+import { readEntrypoint, type Entrypoint, type LiveRule } from "../../../src/sections/shared/entrypoint.js";
 import {
   CLOUDFLARE_MANAGED_RULESET_ID, managedRulesetPath, missingParanoiaLevels, OWASP_RULESET_ID, readManagedRuleset, readOwaspRuleset,
   type OwaspRuleset,
-} from "../../../src/resources/managed-ruleset.js";
-import { diffWaf, WAF_PHASE, wafManagedRules, type LiveWaf } from "../../../src/resources/waf-managed.js";
+} from "../../../src/sections/waf/managed-ruleset.js";
+import { diffWaf, WAF_PHASE, wafManagedRules, type LiveWaf } from "../../../src/sections/waf/waf-managed.js";
 import { recordedResult } from "../recorded.js";
 
 const Z = "0123456789abcdef0123456789abcdef";

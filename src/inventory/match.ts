@@ -1,0 +1,66 @@
+// Matching for the script inventory. Two kinds of pattern:
+// - a script `url` of the inventory: an exact URL, or a prefix ending in `*` (`https://js.stripe.com/v3/*`);
+// - a page pattern of `pages`: `host/path` as Page Shield's `page_url` filter takes it, `*` at the start
+//   and/or the end (starts with, ends with, contains), case-insensitive; no scheme.
+// Pure.
+
+/** Whether an inventory `url` entry covers the script URL `url`. */
+export function urlMatches(pattern: string, url: string): boolean {
+  if (pattern.endsWith("*")) return url.startsWith(pattern.slice(0, -1));
+  return url === pattern;
+}
+
+/** Whether the entry is a prefix (`…*`). */
+export function isPrefix(pattern: string): boolean {
+  return pattern.endsWith("*");
+}
+
+/**
+ * Whether entry `a` covers everything entry `b` covers (an exact URL is covered by an equal URL or a
+ * prefix it starts with; a prefix by a shorter or equal prefix).
+ */
+export function urlCovers(a: string, b: string): boolean {
+  if (!isPrefix(a)) return !isPrefix(b) && a === b;
+  return b.startsWith(a.slice(0, -1));
+}
+
+/** A page pattern as a matcher of page URLs (`example.com/checkout`, no scheme), like the API's filter. */
+export function pageMatcher(pattern: string): (page: string) => boolean {
+  const p = pattern.toLowerCase();
+  const start = p.startsWith("*");
+  const end = p.endsWith("*") && p.length > 1;
+  const core = p.slice(start ? 1 : 0, end ? -1 : undefined);
+  return (page) => {
+    const v = stripScheme(page).toLowerCase();
+    if (start && end) return v.includes(core);
+    if (start) return v.endsWith(core);
+    if (end) return v.startsWith(core);
+    return v === core;
+  };
+}
+
+/** Whether any of `patterns` matches `page`. */
+export function pageInScope(patterns: readonly string[], page: string): boolean {
+  return patterns.some((p) => pageMatcher(p)(page));
+}
+
+function stripScheme(page: string): string {
+  return page.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "");
+}
+
+/** What is wrong with a page pattern, or undefined: no scheme, no comma or space, `*` only at the ends. */
+export function pagePatternProblem(pattern: string): string | undefined {
+  if (pattern.trim() === "" || /^\*+$/.test(pattern)) return "a page pattern must name a host and path, e.g. example.com/checkout*";
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(pattern)) return `a page pattern has no scheme: write ${pattern.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "")} (host/path, as Page Shield's page_url filter takes it)`;
+  if (/[\s,]/.test(pattern)) return "a page pattern holds no spaces or commas (Page Shield's page_url filter is a comma list)";
+  if (pattern.slice(1, -1).includes("*")) return "'*' may only stand at the start or the end of a page pattern (Page Shield's page_url filter supports no other wildcard)";
+  return undefined;
+}
+
+/** What is wrong with a script `url` entry, or undefined: http(s), `*` only at the end. */
+export function urlPatternProblem(url: string): string | undefined {
+  if (!/^https?:\/\/[^/\s*]+/i.test(url)) return "a script url is an absolute http(s) URL, e.g. https://js.stripe.com/v3/ (a * at the end makes it a prefix)";
+  if (url.slice(0, -1).includes("*")) return "'*' may only stand at the end of a script url (a prefix)";
+  if (/\s/.test(url)) return "a script url holds no spaces";
+  return undefined;
+}

@@ -1,0 +1,152 @@
+// The inventory as YAML for people to review: `draftInventory` writes the in-scope scripts Page Shield
+// saw as a `script_inventory:` block (pages and authorized entries, each justification a marked TODO);
+// `mergeInventory` adds to an existing file only the scripts no entry covers yet (and page patterns it
+// lacks), through the yaml package's Document API so that every justification and comment stays as
+// written. The file may be a zoneform file (the zone's page_shield.script_inventory) or a plain block.
+import { Document, isMap, isScalar, isSeq, parseDocument, type Node, type YAMLMap, type YAMLSeq } from "yaml";
+import { UsageError } from "../errors.js";
+import { printable } from "../safe-text.js";
+import { authorizationFor, type SeenScript } from "./check.js";
+import type { AuthorizedScript } from "./types.js";
+
+/** What a drafted entry's justification says until a person writes it. */
+export const TODO_JUSTIFICATION = "TODO: why this script is needed on the payment page";
+
+export function isTodoJustification(j: string): boolean {
+  return /^\s*TODO\b/i.test(j);
+}
+
+export interface DraftOptions {
+  pages: string[];
+  pinHashes?: boolean;
+  /** Zone name or id for the header comment. */
+  zone: string;
+  now: Date;
+}
+
+/** One entry per script URL (the most recently seen one's hash), sorted by URL. */
+export function draftEntries(scripts: readonly SeenScript[], pinHashes = false): Array<{ entry: AuthorizedScript; seen: SeenScript }> {
+  const byUrl = new Map<string, SeenScript>();
+  for (const s of scripts) {
+    if (!s.url) continue;
+    const prev = byUrl.get(s.url);
+    if (!prev || Date.parse(s.last_seen_at ?? "") > Date.parse(prev.last_seen_at ?? "")) byUrl.set(s.url, s);
+  }
+  return [...byUrl.values()]
+    .sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0))
+    .map((seen) => ({
+      entry: {
+        url: seen.url,
+        justification: TODO_JUSTIFICATION,
+        ...(pinHashes && typeof seen.hash === "string" ? { hash: seen.hash } : {}),
+      },
+      seen,
+    }));
+}
+
+function seenNote(s: SeenScript): string {
+  const parts = [`seen${s.first_page_url ? ` on ${s.first_page_url}` : ""}`];
+  if (s.first_seen_at) parts.push(`first ${s.first_seen_at}`);
+  if (s.last_seen_at) parts.push(`last ${s.last_seen_at}`);
+  if (s.status) parts.push(s.status);
+  // A comment is one line: a URL or page from the internet must not start YAML of its own.
+  return ` ${printable(parts.join(", "))}`;
+}
+
+function entryNode(doc: Document, entry: AuthorizedScript, seen: SeenScript, note: string): Node {
+  const node = doc.createNode(entry) as YAMLMap;
+  node.commentBefore = `${note}${seenNote(seen)}`;
+  const justification = node.items.find((p) => isScalar(p.key) && p.key.value === "justification");
+  if (justification && isScalar(justification.value)) {
+    justification.value.type = "QUOTE_DOUBLE";
+    justification.value.comment = " TODO: a person writes this; validate warns until then";
+  }
+  return node;
+}
+
+/** The draft block as YAML text (`script_inventory:` with `pages` and `authorized`). */
+export function draftInventory(scripts: readonly SeenScript[], opts: DraftOptions): string {
+  const doc = new Document({ script_inventory: { pages: opts.pages, authorized: [] as unknown[] } });
+  const seq = doc.getIn(["script_inventory", "authorized"], true) as YAMLSeq;
+  for (const { entry, seen } of draftEntries(scripts, opts.pinHashes)) seq.items.push(entryNode(doc, entry, seen, " TODO review:"));
+  const n = seq.items.length;
+  doc.commentBefore = [
+    ` Authorized scripts of the payment pages of zone ${printable(opts.zone)} (PCI DSS v4.0 6.4.3), drafted by`,
+    ` zoneform inventory on ${opts.now.toISOString().slice(0, 10)} from what Page Shield saw on ${printable(opts.pages.join(", "))}: ${n} script${n === 1 ? "" : "s"}.`,
+    " Review each entry: write why the script is needed (justification), who owns it (owner), remove what",
+    " should not run on a payment page; then put this block under the zone's page_shield: in zoneform.yaml.",
+  ].join("\n");
+  return doc.toString({ lineWidth: 0 });
+}
+
+export interface MergeResult {
+  text: string;
+  added: AuthorizedScript[];
+  pagesAdded: string[];
+  /** Where in the file the entries went, e.g. `zones[0].page_shield.script_inventory`. */
+  where: string;
+}
+
+function urlsOf(seq: YAMLSeq): AuthorizedScript[] {
+  return seq.items.flatMap((item) => {
+    if (!isMap(item)) return [];
+    const url = item.get("url");
+    return typeof url === "string" ? [{ url, justification: String(item.get("justification") ?? "") }] : [];
+  });
+}
+
+function zoneIndex(zones: YAMLSeq, zone: { id: string; name?: string }): number {
+  const i = zones.items.findIndex((z) => isMap(z) && String(z.get("zone_id") ?? "").toLowerCase() === zone.id);
+  if (i >= 0 || zone.name === undefined) return i;
+  return zones.items.findIndex((z) => isMap(z) && String(z.get("name") ?? "").toLowerCase() === zone.name);
+}
+
+/**
+ * Adds the scripts no entry of `text` covers, and the page patterns it lacks. `zone` picks the zone of a
+ * zoneform file (by id, else by name). Throws UsageError when the file is neither shape.
+ */
+export function mergeInventory(
+  text: string,
+  label: string,
+  scripts: readonly SeenScript[],
+  opts: { pages: string[]; pinHashes?: boolean; zone: { id: string; name?: string }; now: Date },
+): MergeResult {
+  const doc = parseDocument(text);
+  if (doc.errors.length > 0) throw new UsageError(`${label}: not YAML: ${doc.errors[0]!.message}`);
+  let path: Array<string | number>;
+  let where: string;
+  if (isSeq(doc.get("zones", true))) {
+    const i = zoneIndex(doc.get("zones", true) as YAMLSeq, opts.zone);
+    if (i < 0) throw new UsageError(`${label}: no zone ${opts.zone.id}${opts.zone.name ? ` (${opts.zone.name})` : ""} in the file; add it under zones: first`);
+    path = ["zones", i, "page_shield", "script_inventory"];
+    where = `zones[${i}].page_shield.script_inventory`;
+  } else if (isMap(doc.get("script_inventory", true))) {
+    path = ["script_inventory"];
+    where = "script_inventory";
+  } else if (isMap(doc.contents) || doc.contents === null) {
+    path = [];
+    where = "the top level";
+  } else {
+    throw new UsageError(`${label}: expected a zoneform file (zones:) or an inventory block (script_inventory:, or pages: and authorized:)`);
+  }
+  const at = (key: string) => [...path, key];
+  if (!doc.hasIn(at("pages"))) doc.setIn(at("pages"), doc.createNode([]));
+  if (!doc.hasIn(at("authorized"))) doc.setIn(at("authorized"), doc.createNode([]));
+  const pages = doc.getIn(at("pages"), true);
+  const seq = doc.getIn(at("authorized"), true);
+  if (!isSeq(pages) || !isSeq(seq)) throw new UsageError(`${label}: ${where}.pages and .authorized must be lists`);
+
+  const known = new Set(pages.items.map((p) => (isScalar(p) ? String(p.value) : "")));
+  const pagesAdded = opts.pages.filter((p) => !known.has(p));
+  for (const p of pagesAdded) pages.items.push(doc.createNode(p));
+
+  const existing = urlsOf(seq);
+  const added: AuthorizedScript[] = [];
+  const note = ` TODO review: added by zoneform inventory --merge on ${opts.now.toISOString().slice(0, 10)};`;
+  for (const { entry, seen } of draftEntries(scripts, opts.pinHashes)) {
+    if (authorizationFor(existing, entry.url)) continue;
+    seq.items.push(entryNode(doc, entry, seen, note));
+    added.push(entry);
+  }
+  return { text: doc.toString({ lineWidth: 0 }), added, pagesAdded, where };
+}

@@ -1,0 +1,46 @@
+// `logs.logpush_jobs` (and `logs.prune`): the zone's Logpush jobs, identified by name.
+import type { DesiredLogpushJob, LogpushFilter } from "../../model/desired.js";
+import { isEmptyFilter } from "../../config/filter.js";
+import { plural } from "../shared/words.js";
+import type { Section } from "../types.js";
+import { exportLogpush } from "./export.js";
+import { logpushJobs as logpushJobsKind } from "./logpush-jobs.js";
+
+export const logpushJobs: Section = {
+  name: "logpush",
+  folder: "logpush",
+  path: "logs.logpush_jobs",
+  kinds: [logpushJobsKind],
+  owns: (zone) => zone.logs?.logpush_jobs !== undefined,
+  normalise(file, out) {
+    if (!file.logs || !out.logs) return;
+    // `prune` is the jobs' (the only list under logs): default true even when no job is listed.
+    out.logs.prune = file.logs.prune ?? true;
+    if (file.logs.logpush_jobs) out.logs.logpush_jobs = (file.logs.logpush_jobs as DesiredLogpushJob[]).map(normaliseJob);
+  },
+  async export(ctx) {
+    const { prune, jobs } = await exportLogpush(ctx);
+    return { logs: { ...(prune === false ? { prune: false } : {}), logpush_jobs: jobs } };
+  },
+  summary: (zone) => (zone.logs?.logpush_jobs ? [`logpush (${plural(zone.logs.logpush_jobs.length, "job", "jobs")})`] : []),
+  // Logpush jobs hold destination credentials: reading them needs Edit too.
+  permissions: [{ name: "Logs", scope: "zone", read: "Edit", write: "Edit", paths: [/^zones\/[^/]+\/logpush/] }],
+};
+
+function normaliseJob(job: Omit<DesiredLogpushJob, "enabled"> & { enabled?: boolean }): DesiredLogpushJob {
+  const out: DesiredLogpushJob = {
+    name: job.name,
+    dataset: job.dataset,
+    destination_conf: job.destination_conf,
+    enabled: job.enabled ?? true,
+  };
+  if (job.ownership_challenge !== undefined) out.ownership_challenge = job.ownership_challenge;
+  if (job.kind !== undefined) out.kind = job.kind;
+  // `where: {}` is "no filter", the same as no filter key: one spelling, so no perpetual diff.
+  if (job.filter && !isEmptyFilter(job.filter)) out.filter = structuredClone(job.filter) as LogpushFilter;
+  if (job.output_options !== undefined) out.output_options = structuredClone(job.output_options);
+  if (job.max_upload_bytes !== undefined) out.max_upload_bytes = job.max_upload_bytes;
+  if (job.max_upload_interval_seconds !== undefined) out.max_upload_interval_seconds = job.max_upload_interval_seconds;
+  if (job.max_upload_records !== undefined) out.max_upload_records = job.max_upload_records;
+  return out;
+}

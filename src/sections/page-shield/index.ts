@@ -1,0 +1,36 @@
+// `page_shield`: Page Shield settings and CSP policies (two kinds, settings applied first).
+import type { DesiredPageShield, DesiredPolicy } from "../../model/desired.js";
+import { plural } from "../shared/words.js";
+import type { Section } from "../types.js";
+import { exportPageShield } from "./export.js";
+import { pageShieldPolicies } from "./policies.js";
+import { pageShieldSettings } from "./settings.js";
+
+export const pageShield: Section = {
+  name: "page_shield",
+  folder: "page-shield",
+  path: "page_shield",
+  kinds: [pageShieldSettings, pageShieldPolicies],
+  owns: (zone) => zone.page_shield !== undefined,
+  normalise(file, out) {
+    const ps = file.page_shield;
+    if (!ps) return;
+    const page: DesiredPageShield = { prune: ps.prune ?? true };
+    if (ps.enabled !== undefined) page.enabled = ps.enabled;
+    if (ps.use_cloudflare_reporting_endpoint !== undefined) page.use_cloudflare_reporting_endpoint = ps.use_cloudflare_reporting_endpoint;
+    if (ps.use_connection_url_path !== undefined) page.use_connection_url_path = ps.use_connection_url_path;
+    if (ps.policies) {
+      page.policies = (ps.policies as DesiredPolicy[]).map(
+        (p): DesiredPolicy => ({ description: p.description, action: p.action, expression: p.expression, value: p.value, enabled: p.enabled ?? true }),
+      );
+    }
+    out.page_shield = page;
+  },
+  export: async (ctx) => ({ page_shield: await exportPageShield(ctx) }),
+  summary(zone) {
+    const ps = zone.page_shield;
+    if (!ps) return [];
+    return [ps.policies ? `page_shield (${plural(ps.policies.length, "policy", "policies")}${ps.prune ? "" : ", no prune"})` : "page_shield"];
+  },
+  permissions: [{ name: "Page Shield", scope: "zone", read: "Read", write: "Edit", paths: [/^zones\/[^/]+\/page_shield/] }],
+};

@@ -1,0 +1,62 @@
+// Which token permission a call needs, and which a configuration needs, from the sections' own
+// declarations (`permissions` in each section's index.ts): the 403 hint the client adds to its
+// message (ClientOptions.permissionHint) and what `zoneform whoami` checks.
+import type { PermissionNeed } from "../cloudflare/token-permissions.js";
+import type { DesiredState } from "../model/desired.js";
+import { SECTIONS } from "./index.js";
+import type { PermissionLevel, SectionPermission } from "./types.js";
+
+/** Every zone's name and plan (`GET zones/{id}`): not a section's, needed by all. */
+const ZONE: SectionPermission = { name: "Zone", scope: "zone", read: "Read", write: "Edit", paths: [/^zones\/[^/]+$/], label: "zone (name and plan)", readOnly: true };
+
+const ALL: ReadonlyArray<SectionPermission> = [ZONE, ...SECTIONS.flatMap((s) => s.permissions)];
+
+/** A token permission, as the dashboard names it ("Page Shield") with its level, on a zone or an account. */
+export interface RequiredPermission {
+  name: string;
+  level: PermissionLevel;
+  scope: "zone" | "account";
+}
+
+/** Which token permission a call needs (README "Quick start"), or undefined when zoneform cannot say. */
+export function requiredPermission(method: string, path: string): RequiredPermission | undefined {
+  let best: { p: SectionPermission; length: number } | undefined;
+  for (const p of ALL) {
+    for (const re of p.paths) {
+      const m = re.exec(path);
+      if (m && (!best || m[0].length > best.length)) best = { p, length: m[0].length };
+    }
+  }
+  if (!best) return undefined;
+  return { name: best.p.name, level: method === "GET" ? best.p.read : best.p.write, scope: best.p.scope };
+}
+
+/** Which token permission an API area needs, for the 403 message. */
+export function permissionHint(method: string, path: string): string | undefined {
+  const p = requiredPermission(method, path);
+  return p && `the "${p.name}: ${p.level}" permission on the ${p.scope}`;
+}
+
+const RANK: Record<PermissionLevel, number> = { Read: 1, Edit: 2 };
+const higher = (a: PermissionLevel, b: PermissionLevel): PermissionLevel => (RANK[a] >= RANK[b] ? a : b);
+
+/** The permissions the file's sections need, one entry per permission, in the order first needed. */
+export function permissionsNeeded(desired: DesiredState): PermissionNeed[] {
+  const needs = new Map<string, PermissionNeed>();
+  for (const zone of desired.zones) {
+    const owned = SECTIONS.filter((s) => s.owns(zone)).flatMap((s) => s.permissions.map((p) => ({ p, section: p.label ?? s.path })));
+    for (const { p, section } of [{ p: ZONE, section: ZONE.label! }, ...owned]) {
+      if (p.needed && !p.needed(desired)) continue;
+      const apply = p.readOnly ? p.read : higher(p.read, p.write);
+      const key = `${p.scope}:${p.name}`;
+      const target = p.scope === "account" ? desired.account_id! : zone.zone_id;
+      const need = needs.get(key) ?? { name: p.name, scope: p.scope, plan: p.read, apply, sections: [], on: [] };
+      need.plan = higher(need.plan, p.read);
+      need.apply = higher(need.apply, apply);
+      if (!need.sections.includes(section)) need.sections.push(section);
+      if (!need.on.includes(target)) need.on.push(target);
+      needs.set(key, need);
+    }
+  }
+  return [...needs.values()];
+}

@@ -1,0 +1,67 @@
+// The published schema (schemas/zoneform.schema.json), assembled from a base (the top level, a zone's
+// own fields, the `logs` container) and each section's fragment (src/sections/<folder>/schema.json),
+// in the registry's order. `npm run build` writes it (scripts/build-schema.mjs); a unit test checks
+// that the committed file is what this assembles.
+//
+// A fragment is `{ "zone"?: {...}, "logs"?: {...}, "$defs"?: {...} }`: properties of a zone,
+// properties under a zone's `logs`, and definitions its `$ref`s name. A name given twice is an error.
+import { readFileSync } from "node:fs";
+import { SECTIONS } from "./index.js";
+
+type Json = Record<string, any>;
+
+export interface SchemaFragment {
+  zone?: Json;
+  logs?: Json;
+  $defs?: Json;
+}
+
+/** Where the base and the fragments are: this folder in the source tree. */
+export const SECTIONS_DIR = new URL("../../src/sections/", import.meta.url);
+
+function addAll(target: Json, from: Json | undefined, what: string): void {
+  for (const [key, value] of Object.entries(from ?? {})) {
+    if (key in target) throw new Error(`${what}: "${key}" is declared twice`);
+    target[key] = value;
+  }
+}
+
+/** The whole schema from the base and the fragments, in order. Pure. */
+export function assembleSchema(base: Json, fragments: ReadonlyArray<{ folder: string; fragment: SchemaFragment }>): Json {
+  const out = structuredClone(base);
+  const baseDefs = out.$defs as Json;
+  const baseZone = baseDefs.zone.properties as Json;
+  const { logs: logsDef, ...otherDefs } = baseDefs;
+  const { logs: logsProp, ...otherZone } = baseZone;
+  const defs: Json = { ...otherDefs };
+  const zone: Json = { ...otherZone };
+  // The `logs` container goes where the first section under it goes.
+  let logs: Json | undefined;
+  for (const { folder, fragment } of fragments) {
+    if (fragment.logs && !logs) {
+      zone.logs = logsProp;
+      defs.logs = logs = { ...logsDef, properties: {} };
+    }
+    addAll(zone, fragment.zone, `${folder}/schema.json zone`);
+    if (logs) addAll(logs.properties, fragment.logs, `${folder}/schema.json logs`);
+    addAll(defs, fragment.$defs, `${folder}/schema.json $defs`);
+  }
+  defs.zone = { ...baseDefs.zone, properties: zone };
+  // Keep the base's place of `zone` among the definitions.
+  out.$defs = Object.fromEntries(Object.keys(defs).map((k) => [k, defs[k]]));
+  return out;
+}
+
+/** The schema's text as the committed file holds it. */
+export function formatSchema(schema: Json): string {
+  return `${JSON.stringify(schema, null, 2)}\n`;
+}
+
+/** Reads the base and every registered section's fragment from `dir` and assembles them. */
+export function assembleSchemaFrom(dir: URL = SECTIONS_DIR): Json {
+  const read = (file: string): Json => JSON.parse(readFileSync(new URL(file, dir), "utf8"));
+  return assembleSchema(
+    read("schema.base.json"),
+    SECTIONS.map((s) => ({ folder: s.folder, fragment: read(`${s.folder}/schema.json`) as SchemaFragment })),
+  );
+}

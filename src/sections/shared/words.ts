@@ -1,0 +1,5 @@
+// Small wording helpers the sections' summary lines share.
+
+export function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

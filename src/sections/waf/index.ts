@@ -1,0 +1,58 @@
+// `waf`: the OWASP Core Ruleset and the Cloudflare Managed Ruleset, both execute rules of the zone's
+// http_request_firewall_managed entry point (one kind).
+import type { DesiredWaf } from "../../model/desired.js";
+import type { Section } from "../types.js";
+import { exportWaf } from "./export.js";
+import { DEFAULT_EXPRESSION, scoreThreshold } from "./normalise.js";
+import { wafManagedRules } from "./waf-managed.js";
+
+export const waf: Section = {
+  name: "waf",
+  folder: "waf",
+  path: "waf",
+  kinds: [wafManagedRules],
+  owns: (zone) => zone.waf?.owasp !== undefined || zone.waf?.cloudflare_managed !== undefined,
+  normalise(file, out) {
+    const w = file.waf;
+    if (!w) return;
+    const desired: DesiredWaf = {};
+    if (w.owasp) {
+      desired.owasp = {
+        enabled: w.owasp.enabled,
+        paranoia_level: w.owasp.paranoia_level ?? 1,
+        score_threshold: scoreThreshold(w.owasp.score_threshold),
+        action: w.owasp.action ?? "block",
+        expression: w.owasp.expression ?? DEFAULT_EXPRESSION,
+      };
+    }
+    if (w.cloudflare_managed) {
+      desired.cloudflare_managed = { enabled: w.cloudflare_managed.enabled, expression: w.cloudflare_managed.expression ?? DEFAULT_EXPRESSION };
+      if (w.cloudflare_managed.action !== undefined) desired.cloudflare_managed.action = w.cloudflare_managed.action;
+    }
+    out.waf = desired;
+  },
+  async export(ctx) {
+    const w = await exportWaf(ctx);
+    return Object.keys(w).length > 0 ? { waf: w } : undefined;
+  },
+  summary(zone) {
+    const parts: string[] = [];
+    const o = zone.waf?.owasp;
+    if (o) parts.push(o.enabled ? `owasp (PL${o.paranoia_level}, threshold ${o.score_threshold}, ${o.action})` : "owasp (off)");
+    if (zone.waf?.cloudflare_managed) parts.push(`cloudflare_managed (${zone.waf.cloudflare_managed.enabled ? "on" : "off"})`);
+    return parts;
+  },
+  permissions: [
+    { name: "Zone WAF", scope: "zone", read: "Read", write: "Edit", paths: [/^zones\/[^/]+\/rulesets/, /^zones\/[^/]+\/waf_migration/] },
+    {
+      name: "Account Rulesets",
+      scope: "account",
+      read: "Read",
+      write: "Edit",
+      paths: [/^accounts\/[^/]+\/rulesets/],
+      label: "waf (managed rulesets)",
+      readOnly: true,
+      needed: (desired) => desired.account_id !== undefined,
+    },
+  ],
+};
