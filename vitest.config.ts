@@ -1,10 +1,52 @@
+import { availableParallelism } from "node:os";
+import { relative } from "node:path";
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+
+/**
+ * Files that take seconds (fault runs over fleets of zones, the built CLI in child processes, real
+ * waits for deadlines and rate limits), longest first: they start first, so that the last file to
+ * finish is a short one. Within a group, and for the rest, vitest's own order (slowest first once it
+ * has timings from an earlier run).
+ */
+const SLOW_FIRST = [
+  "test/faults/one-apply",
+  "test/faults/random-faults",
+  "test/faults/",
+  "test/attacks/slow-body",
+  "test/e2e/progress",
+  "test/package/",
+  "test/integration/",
+  "test/attacks/",
+  "test/e2e/pipes-and-env",
+];
+
+class SlowFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (f: TestSpecification) => {
+      const path = relative(f.project.config.root, f.moduleId);
+      const i = SLOW_FIRST.findIndex((prefix) => path.startsWith(prefix));
+      return i === -1 ? SLOW_FIRST.length : i;
+    };
+    return sorted
+      .map((f, i) => ({ f, i, rank: rank(f) }))
+      .sort((a, b) => a.rank - b.rank || a.i - b.i)
+      .map(({ f }) => f);
+  }
+}
 
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // A child process per test file: the CLI runs in-process and sets process-wide signal handlers.
     pool: "forks",
+    // vitest's default is one worker fewer than the CPUs: a single one on a 2-core machine. The suite
+    // mostly waits (HTTP to the emulator, child processes, deadlines), so two files at a time there
+    // halve its wall time; larger machines keep the default.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
+    sequence: { sequencer: SlowFirst },
   },
 });

@@ -82,6 +82,12 @@ export const MIN_SUBSTRING = 6;
 export class Redactor {
   private readonly values: Array<{ value: string; replacement: string }>;
   private readonly whole = new Map<string, string>();
+  /**
+   * Every value in one alternation, longest first (so a secret that contains another is replaced
+   * whole): one pass over the text whatever the number of secrets. Built when first needed after a
+   * change; null when there is no value.
+   */
+  private matcher: { re: RegExp; replacements: Map<string, string> } | null | undefined = null;
 
   /** `secrets`: value → what to show instead (default `(sensitive)`). Very short values are ignored. */
   constructor(secrets: Iterable<{ value: string; replacement?: string }> = []) {
@@ -97,6 +103,7 @@ export class Redactor {
       return;
     }
     if (this.values.some((v) => v.value === value)) return;
+    this.matcher = undefined;
     this.values.push({ value, replacement });
     // Longest first, so a secret that contains another is replaced whole.
     this.values.sort((a, b) => b.value.length - a.value.length);
@@ -118,11 +125,17 @@ export class Redactor {
 
   /** Known values first (so env values become their references in plan files), then URL parameters. */
   redact(text: string): string {
-    let out = text;
-    for (const { value, replacement } of this.values) {
-      if (out.includes(value)) out = out.split(value).join(replacement);
-    }
+    const m = this.matcher === undefined ? this.compile() : this.matcher;
+    const out = m ? text.replace(m.re, (found) => m.replacements.get(found) ?? SENSITIVE) : text;
     return redactUrlParams(out);
+  }
+
+  private compile(): { re: RegExp; replacements: Map<string, string> } | null {
+    const replacements = new Map<string, string>();
+    for (const { value, replacement } of this.values) if (!replacements.has(value)) replacements.set(value, replacement);
+    const alternatives = [...replacements.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
+    this.matcher = alternatives.length === 0 ? null : { re: new RegExp(alternatives.join("|"), "g"), replacements };
+    return this.matcher;
   }
 
   /** One whole string (a value, a name): as `redact`, and also when it equals a short or templated secret. */
@@ -134,6 +147,10 @@ export class Redactor {
   redactDeep<T>(value: T): T {
     return mapStrings(value, (s) => this.redactString(s)) as T;
   }
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 export function mapStrings(value: unknown, fn: (s: string) => string): unknown {

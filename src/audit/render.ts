@@ -3,6 +3,7 @@
 // per zone, the worst `--limit` findings of each kind as a table, worst first, and the counts. URLs,
 // hosts, cookie names and categories come from the internet: text, Markdown and CSV show them printable
 // (control and bidirectional characters escaped); JSON escapes them itself.
+import type { InventoryCheck, InventoryFinding } from "../inventory/check.js";
 import { printable } from "../safe-text.js";
 import type { Finding, InventoryKind } from "./classify.js";
 import { INVENTORY_KINDS, type AuditCollector, type KindSummary } from "./collector.js";
@@ -23,8 +24,20 @@ export interface AuditRenderer {
   begin(): void;
   zoneStart(zoneId: string, filters: AuditFilters): void;
   finding(zoneId: string, f: Finding): void;
+  /** The zone's script inventory check (zones with `page_shield.script_inventory` in the file), before zoneEnd. */
+  inventory(zoneId: string, check: InventoryCheck, meta: InventoryMeta): void;
   zoneEnd(zoneId: string, collector: AuditCollector): void;
   end(totals: AuditTotals): void;
+}
+
+/** Where a script inventory check came from and when it ran: the evidence report is dated. */
+export interface InventoryMeta {
+  checked_at: string;
+  zone_name?: string;
+  /** The configuration file the inventory was read from. */
+  source?: string;
+  /** The list query sent for the in-scope pages. */
+  query: Record<string, string>;
 }
 
 export interface AuditTotals {
@@ -32,6 +45,11 @@ export interface AuditTotals {
   malicious_scripts: number;
   malicious_connections: number;
   insecure_cookies: number;
+  /** Script inventory (zones audited against one): present when at least one was. */
+  inventories?: number;
+  unauthorized_scripts?: number;
+  changed_scripts?: number;
+  stale_authorizations?: number;
   high: number;
   medium: number;
   low: number;
@@ -60,12 +78,22 @@ export function findingRecord(zoneId: string, f: Finding): Record<string, unknow
 }
 
 export function describeTotals(t: AuditTotals): string {
-  if (t.findings === 0) return "No findings: no malicious scripts or connections, no insecure cookies.";
+  const inv = t.inventories ? describeInventoryTotals(t) : "";
+  if (t.findings === 0) {
+    return `No findings: no malicious scripts or connections, no insecure cookies${t.inventories ? ", no unauthorized or changed scripts, no stale authorizations" : ""}.`;
+  }
   return (
     `Findings: ${t.malicious_scripts} malicious script${plural(t.malicious_scripts)}, ` +
     `${t.malicious_connections} malicious connection${plural(t.malicious_connections)}, ` +
-    `${t.insecure_cookies} insecure cookie${plural(t.insecure_cookies)}.`
+    `${t.insecure_cookies} insecure cookie${plural(t.insecure_cookies)}${inv}.`
   );
+}
+
+function describeInventoryTotals(t: AuditTotals): string {
+  const u = t.unauthorized_scripts ?? 0;
+  const c = t.changed_scripts ?? 0;
+  const st = t.stale_authorizations ?? 0;
+  return `, ${u} unauthorized script${plural(u)}, ${c} changed script${plural(c)}, ${st} stale authorization${plural(st)}`;
 }
 
 function plural(n: number): string {
@@ -130,6 +158,10 @@ class TableRenderer implements AuditRenderer {
   }
 
   finding(): void {}
+
+  inventory(zoneId: string, check: InventoryCheck, meta: InventoryMeta): void {
+    this.write(this.style === "markdown" ? inventoryMarkdown(zoneId, check, meta) : inventoryText(check, meta));
+  }
 
   zoneEnd(_zoneId: string, c: AuditCollector): void {
     for (const kind of INVENTORY_KINDS) {
@@ -200,8 +232,15 @@ class JsonRenderer implements AuditRenderer {
     this.write(`${this.findingCount++ === 0 ? "" : ","}\n  ${JSON.stringify(findingRecord(zoneId, f))}`);
   }
 
+  private pendingInventory = "";
+
+  inventory(_zoneId: string, check: InventoryCheck, meta: InventoryMeta): void {
+    this.pendingInventory = `,"script_inventory":${JSON.stringify({ ...meta, ...check })}`;
+  }
+
   zoneEnd(_zoneId: string, c: AuditCollector): void {
-    this.write(`${this.findingCount > 0 ? "\n" : ""}],"summary":${JSON.stringify(c.summary)}}`);
+    this.write(`${this.findingCount > 0 ? "\n" : ""}]${this.pendingInventory},"summary":${JSON.stringify(c.summary)}}`);
+    this.pendingInventory = "";
   }
 
   end(totals: AuditTotals): void {
@@ -223,7 +262,21 @@ export const CSV_COLUMNS = [
   "malicious_url_categories",
   "first_page_url",
   "last_seen_at",
+  // Script inventory rows (and `finding` on every row): page_in_scope, authorized, unauthorized,
+  // changed, stale; malicious and insecure for the rows above.
+  "finding",
+  "requirement",
+  "justification",
+  "owner",
+  "pinned_hash",
+  "seen_hash",
+  "first_seen_at",
+  "fetched_at",
 ] as const;
+
+type CsvRow = Record<(typeof CSV_COLUMNS)[number], string>;
+
+const EMPTY_ROW: CsvRow = Object.fromEntries(CSV_COLUMNS.map((c) => [c, ""])) as CsvRow;
 
 /**
  * One CSV cell (RFC 4180 quoting), printable: control characters are escaped (a newline is `\n`), so a
@@ -243,7 +296,9 @@ class CsvRenderer implements AuditRenderer {
   }
   zoneStart(): void {}
   finding(zoneId: string, f: Finding): void {
-    const row: Record<(typeof CSV_COLUMNS)[number], string> = {
+    const row: CsvRow = {
+      ...EMPTY_ROW,
+      finding: f.kind === "cookie" ? "insecure" : "malicious",
       zone_id: zoneId,
       kind: f.kind,
       severity: f.severity,
@@ -258,8 +313,121 @@ class CsvRenderer implements AuditRenderer {
       first_page_url: f.first_page_url ?? "",
       last_seen_at: f.last_seen_at ?? "",
     };
+    this.row(row);
+  }
+  private row(row: CsvRow): void {
     this.write(`${CSV_COLUMNS.map((c) => csvCell(row[c])).join(",")}\r\n`);
+  }
+  inventory(zoneId: string, check: InventoryCheck, meta: InventoryMeta): void {
+    const base = { ...EMPTY_ROW, zone_id: zoneId, kind: "script" };
+    for (const page of check.pages) this.row({ ...base, finding: "page_in_scope", subject: page, reasons: `checked at ${meta.checked_at}; stale after ${check.stale_days} days` });
+    for (const a of check.authorized) {
+      this.row({
+        ...base,
+        finding: "authorized",
+        requirement: "6.4.3",
+        subject: a.url,
+        status: a.state,
+        justification: a.justification,
+        owner: a.owner ?? "",
+        pinned_hash: a.pinned_hash ?? "",
+        seen_hash: a.seen_hash ?? "",
+        first_seen_at: a.first_seen_at ?? "",
+        last_seen_at: a.last_seen_at ?? "",
+      });
+    }
+    for (const f of check.findings) {
+      this.row({
+        ...base,
+        finding: f.type,
+        requirement: f.requirement,
+        severity: f.severity,
+        id: f.script_id ?? "",
+        subject: f.url,
+        reasons: f.message,
+        first_page_url: f.first_page_url ?? "",
+        pinned_hash: f.pinned_hash ?? "",
+        seen_hash: f.seen_hash ?? "",
+        first_seen_at: f.first_seen_at ?? "",
+        last_seen_at: f.last_seen_at ?? "",
+        fetched_at: f.fetched_at ?? "",
+      });
+    }
   }
   zoneEnd(): void {}
   end(): void {}
+}
+
+const FINDING_TITLE: Record<InventoryFinding["type"], string> = {
+  unauthorized: "Unauthorized script",
+  changed: "Changed script",
+  stale: "Stale authorization",
+};
+
+function describeQuery(check: InventoryCheck, meta: InventoryMeta): string {
+  return printable(`page_url ${meta.query.page_url ?? check.pages.join(",")}; status ${meta.query.status ?? "active"}; stale after ${check.stale_days} days`);
+}
+
+function shortHash(h: string | undefined): string {
+  return h ? (h.length > 16 ? `${h.slice(0, 16)}…` : h) : "-";
+}
+
+function inventoryText(check: InventoryCheck, meta: InventoryMeta): string {
+  const lines = [
+    `Script inventory (PCI DSS 6.4.3, 11.6.1), checked at ${meta.checked_at}${meta.source ? ` against ${printable(meta.source)}` : ""}`,
+    `  pages in scope: ${printable(check.pages.join(", "))}`,
+    `  filters: ${describeQuery(check, meta)}`,
+    `  ${check.scripts_seen} in-scope script${plural(check.scripts_seen)} read, ${check.details_read} script detail${plural(check.details_read)} read, ${check.authorized.length} authorized entr${check.authorized.length === 1 ? "y" : "ies"}`,
+  ];
+  const cols = ["STATE", "URL", "OWNER", "PINNED", "SEEN HASH", "LAST SEEN"];
+  const cells = check.authorized.map((a) => [a.state, truncate(printable(a.url), 72), printable(a.owner ?? "-"), shortHash(a.pinned_hash), shortHash(a.seen_hash), a.last_seen_at ?? "never"]);
+  if (cells.length > 0) {
+    const widths = cols.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i]!.length)));
+    const line = (values: string[]) => `  ${values.map((v, i) => (i === values.length - 1 ? v : v.padEnd(widths[i]!))).join("  ")}`.trimEnd();
+    lines.push(line(cols), ...cells.map(line));
+  }
+  if (check.findings.length === 0) lines.push("  no unauthorized or changed scripts, no stale authorizations");
+  for (const f of check.findings) lines.push(`  ${f.severity.toUpperCase()} ${printable(f.message)} [${f.requirement}]`);
+  return `${lines.join("\n")}\n\n`;
+}
+
+function inventoryMarkdown(zoneId: string, check: InventoryCheck, meta: InventoryMeta): string {
+  const esc = (v: string | undefined) => (v === undefined || v === "" ? "-" : mdEscape(printable(v)));
+  const code = (v: string | undefined) => (v ? `\`${printable(v).replace(/`/g, "'")}\`` : "-");
+  const out: string[] = [
+    "### Script inventory of the payment pages (PCI DSS v4.0 6.4.3 and 11.6.1)",
+    "",
+    `- Zone: \`${printable(zoneId)}\`${meta.zone_name ? ` (${esc(meta.zone_name)})` : ""}`,
+    `- Checked at: ${meta.checked_at}`,
+    ...(meta.source ? [`- Inventory: ${code(meta.source)}`] : []),
+    `- Pages in scope: ${check.pages.map((p) => code(p)).join(", ")}`,
+    `- Filters: ${mdEscape(describeQuery(check, meta))}`,
+    `- Read: ${check.scripts_seen} in-scope script${plural(check.scripts_seen)}, ${check.details_read} script detail${plural(check.details_read)}`,
+    "",
+    "#### Authorized scripts (6.4.3: inventory, written justification, authorization)",
+    "",
+  ];
+  if (check.authorized.length === 0) out.push("None: the inventory authorizes no script.", "");
+  else {
+    out.push("| Script | Justification | Owner | Pinned hash | Last seen hash | First seen | Last seen | State |", "|---|---|---|---|---|---|---|---|");
+    for (const a of check.authorized) {
+      out.push(`| ${esc(a.url)} | ${esc(a.justification)} | ${esc(a.owner)} | ${code(a.pinned_hash)} | ${code(a.seen_hash)} | ${esc(a.first_seen_at)} | ${esc(a.last_seen_at)} | ${a.state} |`);
+    }
+    out.push("");
+  }
+  out.push("#### Findings", "");
+  if (check.findings.length === 0) out.push("No unauthorized or changed script was seen on the pages in scope; no authorization is stale.", "");
+  else {
+    out.push("| Finding | PCI DSS | Script | Detail |", "|---|---|---|---|");
+    for (const f of check.findings) out.push(`| ${FINDING_TITLE[f.type]} | ${f.requirement} | ${esc(f.url)} | ${esc(f.message)} |`);
+    out.push("");
+  }
+  out.push(
+    "#### How this maps to PCI DSS v4.0",
+    "",
+    "- **6.4.3** (scripts on payment pages are inventoried, each with a written justification, and a method confirms each is authorized): the table of authorized scripts is the inventory and its justifications, reviewed in the configuration's pull requests; every script Page Shield saw on the pages in scope is checked against it (an *unauthorized script* is one it does not authorize), and an authorization no longer used is reported as *stale*.",
+    "- **11.6.1** (a change- and tamper-detection mechanism alerts on unauthorized modification of the scripts): each authorized script pinned to a reviewed `hash` is compared with the hash Page Shield last fetched; a *changed script* says when the new version was fetched. Run on a schedule, the audit exits 2 on an unauthorized or changed script.",
+    "",
+  );
+  return `${out.join("\n")}\n`;
 }

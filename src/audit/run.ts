@@ -5,12 +5,30 @@ import type { CloudflareClient } from "../cloudflare/types.js";
 import { classify, MALICIOUS_SCORE_THRESHOLD, scoreOf, type InventoryKind } from "./classify.js";
 import { AuditCollector, INVENTORY_KINDS, type KindSummary } from "./collector.js";
 import { createRenderer, type AuditFilters, type AuditFormat, type AuditTotals } from "./render.js";
+import type { InventoryCheck } from "../inventory/check.js";
+import { auditInventory, inventoryQuery } from "../inventory/read.js";
+import type { ScriptInventory } from "../inventory/types.js";
 
 export const AUDIT_PER_PAGE = 100;
 export const DEFAULT_AUDIT_LIMIT = 50;
 
-export type FailOn = "malicious" | "any" | "none";
-export const FAIL_ON: readonly FailOn[] = ["malicious", "any", "none"];
+/**
+ * What makes the audit exit 2: malicious scripts or connections, insecure cookies, the script
+ * inventory's unauthorized or changed scripts and stale authorizations; `any` is all of them, `none`
+ * nothing. `--fail-on` takes one or a comma list.
+ */
+export type FailOn = "malicious" | "insecure" | "unauthorized" | "changed" | "stale" | "any" | "none";
+export const FAIL_ON: readonly FailOn[] = ["malicious", "insecure", "unauthorized", "changed", "stale", "any", "none"];
+/** The default: what a cron job alerts on. */
+export const DEFAULT_FAIL_ON: readonly FailOn[] = ["malicious", "unauthorized", "changed"];
+
+/** A zone's inventory as the configuration declares it. */
+export interface ZoneInventory {
+  inventory: ScriptInventory;
+  zone_name?: string;
+  /** The file it was read from. */
+  source?: string;
+}
 
 export interface AuditOptions {
   /** Scripts and connections only (cookies have no status); absent: the API's default, active. */
@@ -30,11 +48,17 @@ export interface AuditOptions {
   onItem?: (kind: InventoryKind) => void;
   /** Called after each zone: zones done so far, of how many. */
   onZoneDone?: (done: number, total: number) => void;
+  /** Script inventories by zone id: those zones are also checked against theirs. */
+  inventories?: ReadonlyMap<string, ZoneInventory>;
+  /** An authorization not used for this many days is stale (default 90). */
+  staleDays?: number;
 }
 
 export interface ZoneAudit {
   zone_id: string;
   summary: Record<InventoryKind, KindSummary>;
+  /** The script inventory check, for a zone that has an inventory. */
+  inventory?: InventoryCheck;
 }
 
 export interface AuditResult {
@@ -101,8 +125,20 @@ export async function runAudit(
         renderer.finding(zoneId, finding);
       }
     }
+    const declared = opts.inventories?.get(zoneId);
+    let inventory: InventoryCheck | undefined;
+    if (declared) {
+      const now = (opts.now ?? (() => new Date()))();
+      inventory = await auditInventory(client, zoneId, declared.inventory, { now, staleDays: opts.staleDays, perPage: opts.perPage });
+      renderer.inventory(zoneId, inventory, {
+        checked_at: now.toISOString(),
+        ...(declared.zone_name ? { zone_name: declared.zone_name } : {}),
+        ...(declared.source ? { source: declared.source } : {}),
+        query: inventoryQuery(declared.inventory.pages),
+      });
+    }
     renderer.zoneEnd(zoneId, collector);
-    results.push({ zone_id: zoneId, summary: collector.summary });
+    results.push({ zone_id: zoneId, summary: collector.summary, ...(inventory ? { inventory } : {}) });
     opts.progress?.(`audited ${zoneId}: ${INVENTORY_KINDS.map((k) => `${collector.summary[k].read} ${LIST_PATH[k]}`).join(", ")}`);
     opts.onZoneDone?.(results.length, zones.length);
   }
@@ -124,13 +160,42 @@ export function totalsOf(zones: ZoneAudit[]): AuditTotals {
       t.medium += s.by_severity.medium;
       t.low += s.by_severity.low;
     }
+    if (z.inventory) {
+      t.inventories = (t.inventories ?? 0) + 1;
+      const count = (type: string) => z.inventory!.findings.filter((f) => f.type === type).length;
+      t.unauthorized_scripts = (t.unauthorized_scripts ?? 0) + count("unauthorized");
+      t.changed_scripts = (t.changed_scripts ?? 0) + count("changed");
+      t.stale_authorizations = (t.stale_authorizations ?? 0) + count("stale");
+      for (const f of z.inventory.findings) {
+        t.findings += 1;
+        t[f.severity] += 1;
+      }
+    }
   }
   return t;
 }
 
 /** Whether the audit should exit 2 under `--fail-on`. */
-export function shouldFail(totals: AuditTotals, failOn: FailOn): boolean {
-  if (failOn === "none") return false;
-  if (failOn === "any") return totals.findings > 0;
-  return totals.malicious_scripts + totals.malicious_connections > 0;
+export function shouldFail(totals: AuditTotals, failOn: FailOn | readonly FailOn[]): boolean {
+  const on = new Set(Array.isArray(failOn) ? failOn : [failOn as FailOn]);
+  if (on.has("any")) return totals.findings > 0;
+  const counts: Record<Exclude<FailOn, "any" | "none">, number> = {
+    malicious: totals.malicious_scripts + totals.malicious_connections,
+    insecure: totals.insecure_cookies,
+    unauthorized: totals.unauthorized_scripts ?? 0,
+    changed: totals.changed_scripts ?? 0,
+    stale: totals.stale_authorizations ?? 0,
+  };
+  return Object.entries(counts).some(([k, n]) => on.has(k as FailOn) && n > 0);
+}
+
+/** `--fail-on a,b`: each a known value; `none` and `any` alone. */
+export function parseFailOn(value: string): FailOn[] {
+  const list = value.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const bad = list.filter((v) => !FAIL_ON.includes(v as FailOn));
+  if (list.length === 0 || bad.length > 0) {
+    throw new Error(`--fail-on ${value}: expected one of ${FAIL_ON.join(", ")}, or a comma list of them`);
+  }
+  if (list.length > 1 && (list.includes("none") || list.includes("any"))) throw new Error(`--fail-on ${value}: any and none stand alone`);
+  return list as FailOn[];
 }

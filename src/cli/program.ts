@@ -31,6 +31,7 @@ const ALONE: Record<string, () => Promise<{ register: Register }>> = {
   certificates: () => import("./commands/certificates.js"),
   "waf-migration": () => import("./commands/waf-migration.js"),
   audit: () => import("./commands/audit.js"),
+  inventory: () => import("./commands/inventory.js"),
   csp: () => import("./commands/csp.js"),
   export: () => import("./commands/export.js"),
   logpush: () => import("./commands/logpush.js"),

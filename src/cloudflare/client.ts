@@ -203,8 +203,10 @@ export function createClient(opts: ClientOptions): CloudflareClient {
   async function call(method: HttpMethod, path: string, ro: RequestOptions = {}): Promise<Envelope<unknown>> {
     const rel = path.replace(/^\/+/, "");
     const qs = buildQuery(ro.query);
-    const shownPath = redact(rel);
-    const shownFull = shownPath + redactQuery(ro.query);
+    // What messages and the log show of the call, redacted only when something is shown.
+    let shown: string | undefined;
+    const shownPath = () => (shown ??= redact(rel));
+    const shownFull = () => shownPath() + redactQuery(ro.query);
     const hasBody = ro.body !== undefined;
     const reqHeaders = hasBody ? { ...headers, "content-type": "application/json" } : headers;
     const perTimeout = ro.timeoutMs ?? timeoutMs;
@@ -253,13 +255,13 @@ export function createClient(opts: ClientOptions): CloudflareClient {
             state.retries++;
             stats.retries++;
             state.delayMs = again.delayMs;
-            log?.(`${method} ${shownFull} cut off in the body (${e.code ?? e.name}); trying again`);
+            log?.(`${method} ${shownFull()} cut off in the body (${e.code ?? e.name}); trying again`);
             continue;
           }
-          log?.(`${method} ${shownFull} failed (${e.code ?? e.name}) ${Date.now() - started}ms${retriesNote()}`);
+          log?.(`${method} ${shownFull()} failed (${e.code ?? e.name}) ${Date.now() - started}ms${retriesNote()}`);
           throw networkError({
             method,
-            path: shownPath,
+            path: shownPath(),
             origin,
             code: e.code,
             cause: redact(e.message),
@@ -268,10 +270,12 @@ export function createClient(opts: ClientOptions): CloudflareClient {
           });
         }
       }
-      log?.(`${method} ${shownFull} ${status} ${Date.now() - started}ms${retriesNote()}`);
+      log?.(`${method} ${shownFull()} ${status} ${Date.now() - started}ms${retriesNote()}`);
       const unwrapped = unwrapResponse({
         method,
-        path: shownPath,
+        get path() {
+          return shownPath();
+        },
         status,
         headers: resHeaders,
         body: text,
@@ -307,7 +311,7 @@ export function createClient(opts: ClientOptions): CloudflareClient {
       if (page > MAX_PAGES) throw endlessList(path, `more than ${MAX_PAGES} pages`);
       const env = await (ahead.get(page) ?? fetchPage(page));
       ahead.delete(page);
-      const items = listOf<T>(env, "GET", redact(path));
+      const items = listOf<T>(env, "GET", () => redact(path));
       const info = env.result_info ?? {};
       const count = num(info.count);
       const pageSize = num(info.per_page) ?? perPage;
@@ -355,7 +359,7 @@ export function createClient(opts: ClientOptions): CloudflareClient {
     for (let page = 1; ; page++) {
       if (page > MAX_PAGES) throw endlessList(path, `more than ${MAX_PAGES} pages`);
       const env = await call("GET", path, { query: { ...po.query, per_page: po.perPage, cursor } });
-      const items = listOf<T>(env, "GET", redact(path));
+      const items = listOf<T>(env, "GET", () => redact(path));
       repeatedPage(seenPages, items, page, path, "");
       yield* items;
       const next = env.result_info?.cursor;
@@ -436,8 +440,9 @@ class ObservingHandler implements Dispatcher.DispatchHandler {
   }
 }
 
-function listOf<T>(env: Envelope<unknown>, method: string, path: string): T[] {
+function listOf<T>(env: Envelope<unknown>, method: string, shownPath: () => string): T[] {
   if (Array.isArray(env.result)) return env.result as T[];
+  const path = shownPath();
   throw new ApiError(`${method} ${path}: expected a list in the answer's "result", got ${env.result === null ? "null" : typeof env.result}`, {
     status: env.status,
     method,

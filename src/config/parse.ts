@@ -1,6 +1,9 @@
 // YAML → plain value, keeping where every node was: a JSON pointer → line:column map built from the
 // yaml package's node ranges and LineCounter. Syntax errors and duplicate keys become findings at
-// their position; alias bombs are refused. Merge keys (`<<: *anchor`) are allowed.
+// their position; alias bombs are refused. Merge keys (`<<: *anchor`) are allowed. A file without
+// YAML problems is parsed once without that map: only its zones' positions (which every zone carries)
+// are kept, and the map is built, from a second parse, the first time any other position is asked
+// for (a problem to report), so a large valid file costs no more than its parse.
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from "yaml";
 import type { ConfigProblem } from "../errors.js";
 import { childPointer, lastSegment, type Locator, type SourcePosition } from "./problems.js";
@@ -23,9 +26,54 @@ interface NodeSpan {
   keyStart?: number;
 }
 
+const OPTIONS = { uniqueKeys: true, merge: true, prettyErrors: false, strict: true } as const;
+
 export function parseYaml(text: string, file: string): ParsedYaml {
+  const doc = parseDocument(text, OPTIONS);
+  if (doc.errors.length > 0 || doc.warnings.length > 0) return parsePositioned(text, file);
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch {
+    return parsePositioned(text, file);
+  }
+  // Where each zone starts (`/zones/<i>`), as the positioned map would say; the rest on demand.
+  const zones = isMap(doc.contents) ? doc.contents.get("zones", true) : undefined;
+  const zoneStarts = isSeq(zones) ? zones.items.map((item) => (item ? ((item as Node).range?.[0] ?? 0) : undefined)) : [];
+  let lines: number[] | undefined;
+  let positioned: Locator | undefined;
+  const locate: Locator = (pointer, at = "value") => {
+    const m = /^\/zones\/(\d+)$/.exec(pointer);
+    const start = m ? zoneStarts[Number(m[1])] : undefined;
+    if (start !== undefined) return linePos((lines ??= lineStarts(text)), start);
+    return (positioned ??= parsePositioned(text, file).locate)(pointer, at);
+  };
+  return { file, value, locate, problems: [] };
+}
+
+/** Offsets at which each line starts. */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/** 1-based line and column of an offset, as LineCounter.linePos gives them. */
+function linePos(starts: number[], offset: number): SourcePosition {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo + 1, column: offset - starts[lo]! + 1 };
+}
+
+/** The parse with every node's position: for files with problems, and for any position asked of a valid one. */
+function parsePositioned(text: string, file: string): ParsedYaml {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, merge: true, prettyErrors: false, strict: true });
+  const doc = parseDocument(text, { lineCounter, ...OPTIONS });
   const spans = new Map<string, NodeSpan>();
   if (doc.contents) indexNode(doc.contents as Node, "", spans);
 

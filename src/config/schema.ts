@@ -97,3 +97,61 @@ export function validateDocument(value: unknown): ErrorObject[] {
   const validate = getValidator();
   return validate(value) ? [] : [...(validate.errors ?? [])];
 }
+
+// --- The published files -------------------------------------------------------------------------
+// schemas/zoneform.schema.json (draft 2020-12, what the CLI validates with) and, generated from it,
+// schemas/zoneform.schema.draft-07.json: the one editors are pointed at, since yaml-language-server and
+// VS Code's JSON service handle draft-07 fully and 2020-12 only in part. Both are written by
+// scripts/build-schema.mjs; test/unit/sections/schema.test.ts checks the committed files.
+
+type Json = Record<string, any>;
+
+/** The file editors are pointed at (the `$schema=` line `export` and `waf-migration config` write). */
+export const EDITOR_SCHEMA_FILE = "zoneform.schema.draft-07.json";
+
+const PACKAGE_JSON_URL = new URL("../../package.json", import.meta.url);
+
+/** The version in package.json (src/config and dist/config both sit two levels below it). */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(PACKAGE_JSON_URL, "utf8")) as { version: string }).version;
+}
+
+/**
+ * A schema's `$id`: a URN naming the package, its version and the file's path in the package. Not an
+ * https URL: no registry package is published and no release is tagged yet, so any URL would name a
+ * document that does not exist; a URN names the schema without pretending to be fetchable. Every
+ * `$ref` in the schemas is local (`#/…`), so nothing is ever resolved against it.
+ */
+export function schemaId(file: string, version: string = packageVersion()): string {
+  return `urn:zoneform:${version}:schemas/${file}`;
+}
+
+/** The assembled schema as published: its `$id` names the package and version. */
+export function publishedSchema(assembled: Json, version: string = packageVersion()): Json {
+  return { ...assembled, $id: schemaId("zoneform.schema.json", version) };
+}
+
+/** 2020-12 keywords with no draft-07 equivalent: the conversion refuses them rather than drop them. */
+const NOT_IN_DRAFT_07 = ["prefixItems", "unevaluatedProperties", "unevaluatedItems", "dependentRequired", "dependentSchemas", "minContains", "maxContains", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary"];
+
+/**
+ * The draft-07 form of the published schema: `$defs` become `definitions` (and the `$ref`s to them
+ * follow), `$schema` and `$id` name draft-07 and the draft-07 file. The schema uses nothing else that
+ * differs between the two drafts; a keyword that has no draft-07 form is an error, so a fragment
+ * that starts using one fails the build instead of producing a schema that checks less.
+ */
+export function toDraft07(schema: Json, version: string = packageVersion()): Json {
+  const convert = (value: unknown, path: string): unknown => {
+    if (Array.isArray(value)) return value.map((v, i) => convert(v, `${path}/${i}`));
+    if (value === null || typeof value !== "object") return value;
+    const out: Json = {};
+    for (const [key, v] of Object.entries(value as Json)) {
+      if (NOT_IN_DRAFT_07.includes(key)) throw new Error(`${path || "/"}: "${key}" has no draft-07 form`);
+      if (key === "$ref" && typeof v === "string") out.$ref = v.replace(/^#\/\$defs\//, "#/definitions/");
+      else if (key === "$defs") out.definitions = convert(v, `${path}/$defs`);
+      else out[key] = convert(v, `${path}/${key}`);
+    }
+    return out;
+  };
+  return { ...(convert(schema, "") as Json), $schema: "http://json-schema.org/draft-07/schema#", $id: schemaId(EDITOR_SCHEMA_FILE, version) };
+}

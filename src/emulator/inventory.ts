@@ -16,6 +16,13 @@ export interface InventoryOptions {
   /** Share (0–1) of scripts with js_integrity_score < 50 and of connections reported malicious. */
   maliciousRatio: number;
   seed?: number;
+  /**
+   * Adds the scripts of payment-like pages (`<zone>/checkout`, `/checkout/payment`, `/pay/card`), with
+   * several versions each (hash changes, later fetched_at), dated relative to `now` (ms; default the
+   * generator's fixed instant). Drawn from their own stream: the other items stay as they were.
+   */
+  paymentPages?: boolean;
+  now?: number;
 }
 
 export interface Inventory {
@@ -46,8 +53,10 @@ const SAME_SITE = ["lax", "strict", "none"] as const;
 
 export function generateInventory(opts: InventoryOptions): Inventory {
   const base = `${opts.zoneId}|${opts.seed ?? 0}`;
+  const scripts = generateScripts(opts, createRng(seedFrom(`${base}|scripts`)));
+  if (opts.paymentPages) scripts.push(...generatePaymentScripts(opts.zoneName, opts.now ?? BASE_MS, createRng(seedFrom(`${base}|payment`))));
   return {
-    scripts: generateScripts(opts, createRng(seedFrom(`${base}|scripts`))),
+    scripts,
     connections: generateConnections(opts, createRng(seedFrom(`${base}|connections`))),
     cookies: generateCookies(opts, createRng(seedFrom(`${base}|cookies`))),
   };
@@ -105,6 +114,63 @@ function generateScripts(opts: InventoryOptions, rng: () => number): Item[] {
     out[i] = script;
   }
   return out;
+}
+
+/** The scripts a shop's payment pages load: its own, the payment provider's, a tag manager, a library. */
+const PAYMENT_SCRIPTS: ReadonlyArray<{ url: (zone: string) => string; pages: string[]; versions: number; status?: string }> = [
+  { url: () => "https://js.stripe.com/v3/", pages: ["checkout", "checkout/payment", "pay/card"], versions: 3 },
+  { url: (z) => `https://www.${z}/assets/checkout.js`, pages: ["checkout", "checkout/payment"], versions: 2 },
+  { url: (z) => `https://${z}/pay/app.js`, pages: ["pay/card", "pay/confirm"], versions: 1 },
+  { url: () => "https://www.googletagmanager.com/gtag/js?id=G-PAY0001", pages: ["checkout"], versions: 1 },
+  { url: () => "https://cdn.jsdelivr.net/npm/card-validator@10.0.0/dist/card-validator.min.js", pages: ["pay/card"], versions: 1 },
+];
+
+/**
+ * The payment-page scripts: each seen in the last day on its pages, first seen 20–200 days earlier,
+ * with 1–3 versions fetched in order (the last one's hash is the script's `hash`).
+ */
+export function generatePaymentScripts(zoneName: string, nowMs: number, rng: () => number): Item[] {
+  const now = Math.floor(nowMs / 1000) * 1000;
+  return PAYMENT_SCRIPTS.map((p) => {
+    const first = now - (20 + Math.floor(rng() * 180)) * DAY_MS;
+    const last = now - Math.floor(rng() * 86_400) * 1000;
+    const versions = Array.from({ length: p.versions }, (_, k) => ({
+      hash: hexFrom(rng, 64),
+      js_integrity_score: 70 + Math.floor(rng() * 29),
+      // Versions fetched between first sight and now, oldest first.
+      fetched_at: isoSeconds(first + Math.floor(((k + 1) / (p.versions + 1)) * (last - first))),
+    }));
+    const current = versions[versions.length - 1]!;
+    const pages = p.pages.map((path) => `${zoneName}/${path}`);
+    const url = p.url(zoneName);
+    const script: Item = {
+      id: hexFrom(rng, 32),
+      url,
+      added_at: `${isoSeconds(first).slice(0, 19)}.5Z`,
+      first_seen_at: isoSeconds(first),
+      last_seen_at: isoSeconds(last),
+      host: zoneName,
+      domain_reported_malicious: false,
+      url_reported_malicious: false,
+      first_page_url: pages[0],
+      status: p.status ?? "active",
+      url_contains_cdn_cgi_path: false,
+      hash: current.hash,
+      js_integrity_score: current.js_integrity_score,
+      obfuscation_score: 60 + Math.floor(rng() * 39),
+      dataflow_score: 60 + Math.floor(rng() * 39),
+      fetched_at: current.fetched_at,
+      page_urls: pages,
+      versions: [...versions].reverse(),
+      malicious_url_categories: [],
+    };
+    addThreatScores(script);
+    return script;
+  });
+}
+
+function isoSeconds(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 19)}Z`;
 }
 
 function generateConnections(opts: InventoryOptions, rng: () => number): Item[] {

@@ -5,8 +5,8 @@ import { printable } from "../safe-text.js";
 import type { ExportNotes, ExportSection } from "./types.js";
 
 export interface DocumentHeader {
-  /** Path or URL of zoneform.schema.json as the editor should resolve it from the file. */
-  schemaRef: string;
+  /** Path of the editor schema as the editor resolves it from the file; none, no `$schema` line. */
+  schemaRef?: string | undefined;
   version: string;
   exportedAt: Date;
   zones: string[];
@@ -20,7 +20,7 @@ export interface DocumentHeader {
  */
 export function headerComment(h: DocumentHeader, notes: ExportNotes): string {
   const lines = [
-    `# yaml-language-server: $schema=${h.schemaRef}`,
+    ...(h.schemaRef === undefined ? [] : [`# yaml-language-server: $schema=${h.schemaRef}`]),
     `# Exported by zoneform ${h.version} export at ${h.exportedAt.toISOString()}`,
     `# from zone${h.zones.length === 1 ? "" : "s"} ${printable(h.zones.join(", "))}; sections: ${h.sections.join(", ")}.`,
     "# `zoneform plan -c <this file>` shows no changes while the zone stays as it was.",

@@ -16,7 +16,8 @@ export interface ExportOptions {
   zones: string[];
   sections?: readonly ExportSection[];
   accountId?: string;
-  schemaRef: string;
+  /** The `$schema` reference for editors (see src/cli/schema-ref.ts); none, no such line. */
+  schemaRef?: string | undefined;
   version: string;
   now?: () => Date;
   /** Called as each section of a zone has been read (progress counters). */

@@ -9,12 +9,9 @@ import { printable } from "../safe-text.js";
 import { authorizationFor, type SeenScript } from "./check.js";
 import type { AuthorizedScript } from "./types.js";
 
-/** What a drafted entry's justification says until a person writes it. */
-export const TODO_JUSTIFICATION = "TODO: why this script is needed on the payment page";
+import { TODO_JUSTIFICATION } from "./todo.js";
 
-export function isTodoJustification(j: string): boolean {
-  return /^\s*TODO\b/i.test(j);
-}
+export { TODO_JUSTIFICATION, isTodoJustification } from "./todo.js";
 
 export interface DraftOptions {
   pages: string[];
@@ -101,6 +98,27 @@ function zoneIndex(zones: YAMLSeq, zone: { id: string; name?: string }): number 
   return zones.items.findIndex((z) => isMap(z) && String(z.get("name") ?? "").toLowerCase() === zone.name);
 }
 
+/** Where the inventory sits in `text`: a zoneform file's zone, a `script_inventory:` block, or the top level. */
+function locate(text: string, label: string, zone: { id: string; name?: string }): { doc: Document; path: Array<string | number>; where: string } {
+  const doc = parseDocument(text);
+  if (doc.errors.length > 0) throw new UsageError(`${label}: not YAML: ${doc.errors[0]!.message}`);
+  if (isSeq(doc.get("zones", true))) {
+    const i = zoneIndex(doc.get("zones", true) as YAMLSeq, zone);
+    if (i < 0) throw new UsageError(`${label}: no zone ${zone.id}${zone.name ? ` (${zone.name})` : ""} in the file; add it under zones: first`);
+    return { doc, path: ["zones", i, "page_shield", "script_inventory"], where: `zones[${i}].page_shield.script_inventory` };
+  }
+  if (isMap(doc.get("script_inventory", true))) return { doc, path: ["script_inventory"], where: "script_inventory" };
+  if (isMap(doc.contents) || doc.contents === null) return { doc, path: [], where: "the top level" };
+  throw new UsageError(`${label}: expected a zoneform file (zones:) or an inventory block (script_inventory:, or pages: and authorized:)`);
+}
+
+/** The page patterns the inventory in `text` already has (none when it has no inventory yet). */
+export function existingPages(text: string, label: string, zone: { id: string; name?: string }): string[] {
+  const { doc, path } = locate(text, label, zone);
+  const pages = doc.getIn([...path, "pages"], true);
+  return isSeq(pages) ? pages.items.flatMap((p) => (isScalar(p) && typeof p.value === "string" ? [p.value] : [])) : [];
+}
+
 /**
  * Adds the scripts no entry of `text` covers, and the page patterns it lacks. `zone` picks the zone of a
  * zoneform file (by id, else by name). Throws UsageError when the file is neither shape.
@@ -111,24 +129,7 @@ export function mergeInventory(
   scripts: readonly SeenScript[],
   opts: { pages: string[]; pinHashes?: boolean; zone: { id: string; name?: string }; now: Date },
 ): MergeResult {
-  const doc = parseDocument(text);
-  if (doc.errors.length > 0) throw new UsageError(`${label}: not YAML: ${doc.errors[0]!.message}`);
-  let path: Array<string | number>;
-  let where: string;
-  if (isSeq(doc.get("zones", true))) {
-    const i = zoneIndex(doc.get("zones", true) as YAMLSeq, opts.zone);
-    if (i < 0) throw new UsageError(`${label}: no zone ${opts.zone.id}${opts.zone.name ? ` (${opts.zone.name})` : ""} in the file; add it under zones: first`);
-    path = ["zones", i, "page_shield", "script_inventory"];
-    where = `zones[${i}].page_shield.script_inventory`;
-  } else if (isMap(doc.get("script_inventory", true))) {
-    path = ["script_inventory"];
-    where = "script_inventory";
-  } else if (isMap(doc.contents) || doc.contents === null) {
-    path = [];
-    where = "the top level";
-  } else {
-    throw new UsageError(`${label}: expected a zoneform file (zones:) or an inventory block (script_inventory:, or pages: and authorized:)`);
-  }
+  const { doc, path, where } = locate(text, label, opts.zone);
   const at = (key: string) => [...path, key];
   if (!doc.hasIn(at("pages"))) doc.setIn(at("pages"), doc.createNode([]));
   if (!doc.hasIn(at("authorized"))) doc.setIn(at("authorized"), doc.createNode([]));

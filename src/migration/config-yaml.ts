@@ -137,8 +137,8 @@ export interface MigrationYamlOptions {
   zoneId: string;
   zoneName?: string;
   waf: ProposedWaf;
-  /** The `$schema` reference written in the yaml-language-server header. */
-  schemaRef: string;
+  /** The `$schema` reference written in the yaml-language-server header; none, no such line. */
+  schemaRef?: string | undefined;
   /** Extra header comment lines (where the proposal came from). */
   header?: string[];
 }
@@ -149,7 +149,8 @@ export function renderMigrationYaml(opts: MigrationYamlOptions): string {
   if (opts.zoneName) zone.name = opts.zoneName;
   zone.waf = opts.waf;
   const doc = new Document({ version: 1, zones: [zone] });
-  doc.commentBefore = [` yaml-language-server: $schema=${opts.schemaRef}`, ...(opts.header ?? []).map((l) => ` ${l}`)].join("\n");
+  const schemaLine = opts.schemaRef === undefined ? [] : [` yaml-language-server: $schema=${opts.schemaRef}`];
+  doc.commentBefore = [...schemaLine, ...(opts.header ?? []).map((l) => ` ${l}`)].join("\n");
   const threshold = doc.getIn(["zones", 0, "waf", "owasp", "score_threshold"], true);
   const label = opts.waf.owasp.score_threshold !== undefined ? formatThreshold(opts.waf.owasp.score_threshold) : "";
   if (isScalar(threshold) && label.includes("(")) threshold.comment = ` ${label.slice(label.indexOf("(") + 1, -1)}`;

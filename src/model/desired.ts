@@ -23,6 +23,26 @@ export interface DesiredPageShield {
   policies?: DesiredPolicy[];
   /** false keeps live policies that the file does not list. Default true. */
   prune: boolean;
+  /**
+   * The authorized scripts of the payment pages (PCI DSS v4.0 6.4.3, 11.6.1): read by `audit`,
+   * `inventory --merge` and `csp suggest --from-inventory`; never written to Cloudflare.
+   */
+  script_inventory?: DesiredScriptInventory;
+}
+
+export interface DesiredAuthorizedScript {
+  /** An exact script URL, or a prefix ending in `*`. */
+  url: string;
+  justification: string;
+  owner?: string;
+  /** The reviewed version's hash (Page Shield's `hash`): another hash seen is a changed script. */
+  hash?: string;
+}
+
+export interface DesiredScriptInventory {
+  /** Page patterns in scope, `host/path` with `*` at the start or end (Page Shield's page_url filter). */
+  pages: string[];
+  authorized: DesiredAuthorizedScript[];
 }
 
 export interface DesiredOwasp {

@@ -1,7 +1,10 @@
 // Every example validates; the top level of examples/ is one configuration; the reference file and
 // each per-need example apply on a fresh emulator and then plan with no changes.
+import { readFileSync } from "node:fs";
 import { readdir } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
+import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import { TestEmulator, ZONE, runCli } from "../helpers/cli.js";
 
@@ -27,7 +30,44 @@ async function applyAndReplan(config: string, env: Record<string, string> = {}):
   expect(again.stdout).toContain("No changes.");
 }
 
+/** Every YAML file of the examples (not the CI recipes), as paths relative to examples/. */
+async function exampleFiles(): Promise<string[]> {
+  const entries = await readdir(EXAMPLES, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile() && /\.ya?ml$/.test(e.name))
+    .map((e) => join(e.parentPath, e.name).slice(EXAMPLES.length + 1))
+    .filter((f) => !f.startsWith("ci/"))
+    .sort();
+}
+
 describe("examples", () => {
+  it("are valid under the draft-07 schema editors use, with ajv's draft-07 class", async () => {
+    // The editor's view: the file as written (${env:…} references not replaced), checked by the
+    // schema the `$schema=` lines name, with ajv's default (draft-07) class and the CLI's options.
+    const require = createRequire(import.meta.url);
+    const { default: Ajv } = require("ajv") as typeof import("ajv");
+    const { default: addFormats } = require("ajv-formats") as { default: (a: InstanceType<typeof Ajv>) => unknown };
+    const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
+    addFormats(ajv);
+    ajv.addKeyword({ keyword: "errorMessage", schemaType: "string" });
+    const schema = JSON.parse(readFileSync(join(EXAMPLES, "../schemas/zoneform.schema.draft-07.json"), "utf8"));
+    expect(schema.$schema).toBe("http://json-schema.org/draft-07/schema#");
+    const validate = ajv.compile(schema);
+    const files = await exampleFiles();
+    expect(files).toEqual(expect.arrayContaining(["full.yaml", "minimal.yaml", "strict-csp/zoneform.yaml"]));
+    for (const file of files) {
+      const text = readFileSync(join(EXAMPLES, file), "utf8");
+      // The editor line names this schema, by a path that resolves from the example's folder.
+      const ref = /^# yaml-language-server: \$schema=(\S+)\n/.exec(text)?.[1];
+      expect(ref && resolve(EXAMPLES, file, "..", ref), file).toBe(resolve(EXAMPLES, "../schemas/zoneform.schema.draft-07.json"));
+      expect(validate(parse(text)), `${file}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+    }
+    // …and it refuses what the CLI's 2020-12 schema refuses.
+    expect(validate({ version: 1, zones: [{ zone_id: "not-hex" }] })).toBe(false);
+    expect(validate({ version: 1, zones: [{ zone_id: "5ababd603b22780302dd8d83498e5172", waf: { owasp: { enabled: true, paranoia_level: 0 } } }] })).toBe(false);
+    expect(validate({ version: 1, zones: [], extra: true })).toBe(false);
+  });
+
   it("has a directory per common need", async () => {
     expect(await exampleDirs()).toEqual(
       expect.arrayContaining(["custom-hostnames", "demo", "logpush-to-storage", "multi-zone-estate", "owasp-tuned", "strict-csp"]),
@@ -51,7 +91,7 @@ describe("examples", () => {
   });
 
   it("applies the minimal, strict CSP, OWASP, custom hostname and multi-zone examples", async () => {
-    for (const target of ["minimal.yaml", "strict-csp", "owasp-tuned", "custom-hostnames", "multi-zone-estate"]) {
+    for (const target of ["minimal.yaml", "strict-csp", "owasp-tuned", "custom-hostnames", "multi-zone-estate", "pci-payment-pages"]) {
       await emu.reset();
       await applyAndReplan(join(EXAMPLES, target));
     }

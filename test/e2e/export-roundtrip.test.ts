@@ -2,7 +2,7 @@
 // examples/full.yaml, secrets from the environment), export them, and plan with the exported file:
 // no changes. Also: only the asked sections are written, secrets never reach the file, export only
 // reads, and a zone configured by hand (dashboard-style) round-trips too.
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
@@ -40,6 +40,9 @@ describe("export round trip", () => {
 
     const dir = await tempDir();
     const out = join(dir, "exported.yaml");
+    // zoneform installed in the project: the file points editors at its draft-07 schema, relatively.
+    await mkdir(join(dir, "node_modules", "zoneform", "schemas"), { recursive: true });
+    await writeFile(join(dir, "node_modules", "zoneform", "schemas", "zoneform.schema.draft-07.json"), "{}\n");
     await emu.clearRequests();
     const exported = await runCli(emu, ["export", "--zone", ZONE.net, "--zone", ZONE.org, "--account-id", ACCOUNT, "--out", out]);
     expect(exported.code, exported.stderr).toBe(0);
@@ -48,7 +51,7 @@ describe("export round trip", () => {
     expect(exported.stderr).toContain("no ownership_challenge");
 
     const text = await readFile(out, "utf8");
-    expect(text).toMatch(/^# yaml-language-server: \$schema=\S+schemas\/zoneform\.schema\.json\n# Exported by zoneform /);
+    expect(text).toMatch(/^# yaml-language-server: \$schema=\.\/node_modules\/zoneform\/schemas\/zoneform\.schema\.draft-07\.json\n# Exported by zoneform /);
     for (const secret of Object.values(SECRETS)) expect(text).not.toContain(secret);
     expect(text).toContain("secret-access-key=${env:ZONEFORM_HTTP_TO_S3_SECRET_ACCESS_KEY}");
 

@@ -34,10 +34,10 @@ describe("the npm package", () => {
   it("holds the built code, its types, schemas, examples, README, LICENSE and CHANGELOG, and no source map, source or test", () => {
     const [packed] = JSON.parse(npm(["pack", "--dry-run", "--json", "--ignore-scripts"], ROOT)) as Array<{ files: Array<{ path: string }> }>;
     const files = packed!.files.map((f) => f.path);
-    for (const wanted of ["LICENSE", "CHANGELOG.md", "README.md", "package.json", "dist/index.js", "dist/index.d.ts", "dist/cli/main.js", "dist/emulator/index.js", "schemas/zoneform.schema.json", "schemas/plan.schema.json"]) {
+    for (const wanted of ["LICENSE", "CHANGELOG.md", "README.md", "package.json", "dist/index.js", "dist/index.d.ts", "dist/cli/main.js", "dist/emulator/index.js", "schemas/zoneform.schema.json", "schemas/zoneform.schema.draft-07.json", "schemas/plan.schema.json", "docs/configuration.md", "docs/commands/README.md"]) {
       expect(files, wanted).toContain(wanted);
     }
-    expect(files.filter((f) => f.endsWith(".map"))).toEqual([]);
+    expect(files.filter((f) => f.endsWith(".map") || f === "dist/.build-stamp")).toEqual([]);
     expect(files.filter((f) => f.startsWith("src/") || f.startsWith("test/"))).toEqual([]);
   });
 

@@ -4,7 +4,10 @@
 import type { Command } from "commander";
 import { MALICIOUS_SCORE_THRESHOLD } from "../../audit/classify.js";
 import { AUDIT_FORMATS, type AuditFormat } from "../../audit/render.js";
-import { DEFAULT_AUDIT_LIMIT, FAIL_ON, runAudit, shouldFail, type FailOn } from "../../audit/run.js";
+import { DEFAULT_AUDIT_LIMIT, DEFAULT_FAIL_ON, FAIL_ON, parseFailOn, runAudit, shouldFail, type FailOn, type ZoneInventory } from "../../audit/run.js";
+import { DEFAULT_STALE_DAYS } from "../../inventory/check.js";
+import { loadInventories } from "../inventory-config.js";
+import { addConfigOption } from "../options.js";
 import { EXIT, UsageError } from "../../errors.js";
 import { printable } from "../../safe-text.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
@@ -22,6 +25,8 @@ interface AuditFlags extends ClientFlagValues {
   failOn: string;
   limit: string;
   maliciousBelow: string;
+  config?: string;
+  staleDays: string;
 }
 
 const STATUSES = ["active", "infrequent", "inactive"];
@@ -48,17 +53,34 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--host <host>", "only items seen on this host; * at the start or end is a wildcard (repeatable)", collectList)
     .option("--page-url <url>", "only items seen on this page URL; * at the start or end is a wildcard (repeatable)", collectList)
     .option("--format <format>", `${AUDIT_FORMATS.join(" | ")} (json and csv list every finding as it is read)`, "text")
-    .option("--fail-on <what>", "exit 2 on: malicious (scripts and connections), any (also insecure cookies), none", "malicious")
+    .option("--fail-on <what>", "exit 2 on (comma list): malicious (scripts and connections), insecure (cookies), unauthorized, changed, stale (script inventory); any; none", DEFAULT_FAIL_ON.join(","))
+    .option("--stale-days <n>", "script inventory: an authorization not seen on the pages in scope for this many days is stale", String(DEFAULT_STALE_DAYS))
     .option("--limit <n>", "rows per kind in text and markdown output, worst first", String(DEFAULT_AUDIT_LIMIT))
     .option("--malicious-below <score>", "a script whose js_integrity_score is below this is malicious (1-100; Cloudflare's pages use 50 and 10)", String(MALICIOUS_SCORE_THRESHOLD));
+  addConfigOption(cmd);
   addReadCommandOptions(cmd, { progress: true });
   cmd.action(async (opts: AuditFlags) => {
     const { io } = ctx;
-    const zoneRefs = parseZoneRefs(opts.zone, "audit");
+    // -c (or ./zoneform.yaml when present): the zones' script inventories; without --zone, its zones
+    // that have one are audited.
+    const configured = await loadInventories(opts.config, io);
+    const inventoryZones = configured?.zones ?? [];
+    if ((!opts.zone || opts.zone.length === 0) && inventoryZones.length === 0 && configured) {
+      throw new UsageError(`audit needs --zone ID|NAME: ${configured.path} declares no page_shield.script_inventory`);
+    }
+    const zoneRefs = opts.zone?.length || inventoryZones.length === 0 ? parseZoneRefs(opts.zone, "audit") : inventoryZones.map((z) => ({ id: z.zone_id }));
     const format = opts.format as AuditFormat;
     if (!AUDIT_FORMATS.includes(format)) throw new UsageError(`--format ${opts.format}: expected one of ${AUDIT_FORMATS.join(", ")}`);
-    const failOn = opts.failOn as FailOn;
-    if (!FAIL_ON.includes(failOn)) throw new UsageError(`--fail-on ${opts.failOn}: expected one of ${FAIL_ON.join(", ")}`);
+    let failOn: FailOn[];
+    try {
+      failOn = parseFailOn(opts.failOn);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    const staleDays = Number(opts.staleDays);
+    if (!/^\d+$/.test(String(opts.staleDays).trim()) || staleDays < 1 || staleDays > 3650) {
+      throw new UsageError(`--stale-days must be a whole number from 1 to 3650, got "${opts.staleDays}"`);
+    }
     const limit = Number(opts.limit);
     if (!/^\d+$/.test(String(opts.limit).trim()) || limit > 10_000) {
       throw new UsageError(`--limit must be a whole number from 0 to 10000, got "${opts.limit}"`);
@@ -71,6 +93,9 @@ export function register(program: Command, ctx: CommandContext): void {
     const client = clientFromOptions(opts, io, undefined, progress);
     try {
       const zones = await resolveZoneRefs(client, zoneRefs);
+      const inventories = new Map<string, ZoneInventory>(
+        inventoryZones.map((z) => [z.zone_id, { inventory: z.inventory, ...(z.name ? { zone_name: z.name } : {}), ...(z.source ? { source: z.source } : {}) }]),
+      );
       progress.begin("audit", "zones done", zones.length);
       const result = await runAudit(
         client,
@@ -85,6 +110,8 @@ export function register(program: Command, ctx: CommandContext): void {
           progress: opts.verbose ? (l) => progress.log(printable(l)) : undefined,
           onItem: (kind) => progress.count(`${kind}s`),
           onZoneDone: (done, total) => progress.update(done, total),
+          inventories,
+          staleDays,
         },
         (text) => {
           progress.clear();

@@ -14,6 +14,10 @@ import type { CommandContext } from "../program.js";
 import { progressFor } from "../progress.js";
 import { parseZoneRefs, resolveZoneRef } from "../zone-ref.js";
 import { collectList, parseScoreThreshold } from "./audit.js";
+import { inventoryPolicy } from "../../inventory/csp.js";
+import { loadInventories } from "../inventory-config.js";
+import { addConfigOption } from "../options.js";
+import type { CliIO } from "../io.js";
 
 interface CspFlags extends ClientFlagValues {
   zone?: string[];
@@ -24,6 +28,8 @@ interface CspFlags extends ClientFlagValues {
   description?: string;
   wildcardThreshold: string;
   maliciousBelow: string;
+  fromInventory?: boolean;
+  config?: string;
 }
 
 const PER_PAGE = 100;
@@ -97,9 +103,15 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--description <text>", "description (identity) of the suggested policy")
     .option("--wildcard-threshold <n>", "this many subdomains of one domain become https://*.domain (0: never)", "5")
     .option("--malicious-below <score>", "a script whose js_integrity_score is below this is malicious and its host left out (1-100)", String(MALICIOUS_SCORE_THRESHOLD));
+  cmd.option("--from-inventory", "propose the allow policy of the payment pages from the file's page_shield.script_inventory (no API call): script-src holds exactly the authorized scripts");
+  addConfigOption(cmd);
   addReadCommandOptions(cmd, { single: true, progress: true });
   cmd.action(async (opts: CspFlags) => {
     const { io } = ctx;
+    if (opts.fromInventory) {
+      const explicitAction = cmd.getOptionValueSource("action") === "cli";
+      return suggestFromInventory(io, opts, explicitAction ? (opts.action as "allow" | "log") : "allow");
+    }
     const [zoneRef] = parseZoneRefs(opts.zone, "csp suggest", { single: "a policy belongs to one zone" });
     if (!["text", "yaml"].includes(opts.format)) throw new UsageError(`--format ${opts.format}: expected one of text, yaml`);
     if (!/^\d+$/.test(opts.wildcardThreshold)) throw new UsageError(`--wildcard-threshold must be a whole number, got "${opts.wildcardThreshold}"`);
@@ -124,4 +136,34 @@ export function register(program: Command, ctx: CommandContext): void {
       await client.close();
     }
   });
+}
+
+/** `csp suggest --from-inventory`: the allow policy of the zone's pages in scope, from the file alone. */
+async function suggestFromInventory(io: CliIO, opts: CspFlags, action: "allow" | "log"): Promise<void> {
+  if (!["text", "yaml"].includes(opts.format)) throw new UsageError(`--format ${opts.format}: expected one of text, yaml`);
+  const loaded = await loadInventories(opts.config ?? "zoneform.yaml", io);
+  const zones = loaded?.zones ?? [];
+  const key = (v: string) => v.trim().toLowerCase().replace(/\.$/, "");
+  const wanted = opts.zone ?? [];
+  const chosen = wanted.length > 0 ? zones.filter((z) => wanted.some((w) => key(w) === z.zone_id || (z.name !== undefined && key(w) === key(z.name)))) : zones;
+  if (chosen.length === 0) {
+    throw new UsageError(`csp suggest --from-inventory: no zone${wanted.length ? ` ${wanted.join(", ")}` : ""} with page_shield.script_inventory in ${loaded?.path ?? "the configuration"}`);
+  }
+  if (chosen.length > 1) throw new UsageError(`csp suggest --from-inventory: ${chosen.length} zones have a script inventory; pick one with --zone ID|NAME`);
+  const z = chosen[0]!;
+  const { policy, notes } = inventoryPolicy(z.inventory, { description: opts.description ?? "Payment pages: authorized scripts only (PCI DSS 6.4.3)", action });
+  const comments = [
+    `# The payment pages of zone ${printable(z.name ?? z.zone_id)} (${printable(z.inventory.pages.join(", "))}): script-src holds exactly the`,
+    `# ${z.inventory.authorized.length} authorized script(s) of page_shield.script_inventory; with action allow every other script is blocked.`,
+    ...notes.map((n) => `#   ${printable(n)}`),
+  ];
+  const block = `${comments.join("\n")}\n${stringify([policy], { lineWidth: 0 })}`;
+  if (opts.format === "yaml") {
+    io.stdout.write(block);
+    return;
+  }
+  io.stdout.write(
+    `CSP allow policy for the pages in scope of zone ${printable(z.name ?? z.zone_id)}, from ${printable(loaded!.path)}:\n\n  ${printable(policy.value)}\n\n` +
+      `Paste under the zone's page_shield.policies (try action log first if the pages may load other scripts):\n\n${printable(block, { keepNewlines: true })}`,
+  );
 }

@@ -1,9 +1,7 @@
 // `zoneform export`: the live zone as a zoneform file that plans with no changes. Secrets become
 // ${env:…} references and stderr says which variables to set. The file is checked with the same
 // loader plan uses before it is written; a problem there is reported and fails the command.
-import { existsSync } from "node:fs";
-import { dirname, relative, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { checkConfigSources } from "../../config/index.js";
 import { EXIT, UsageError, formatProblem } from "../../errors.js";
@@ -13,6 +11,7 @@ import { refuseExisting, writeFileSafely } from "../../write-file.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import { VERSION, type CommandContext } from "../program.js";
 import { progressFor } from "../progress.js";
+import { schemaRefFrom } from "../schema-ref.js";
 import { parseZoneRefs, resolveZoneRefs } from "../zone-ref.js";
 import { collectList } from "./audit.js";
 
@@ -23,28 +22,6 @@ interface ExportFlags extends ClientFlagValues {
   out?: string;
   force?: boolean;
   accountId?: string;
-}
-
-const SCHEMA_FILE = ["schemas", "zoneform.schema.json"];
-const SCHEMA_URL = "https://github.com/zoneform/zoneform/schemas/zoneform.schema.json";
-
-/** The package's schema file, found by walking up from this module (src/… or dist/…). */
-function findSchema(): string | undefined {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const candidate = resolve(dir, ...SCHEMA_FILE);
-    if (existsSync(candidate)) return candidate;
-    dir = dirname(dir);
-  }
-  return undefined;
-}
-
-/** The schema as the editor resolves it from the output's directory (a relative path), else its URL. */
-export function schemaRefFrom(outputDir: string): string {
-  const schema = findSchema();
-  if (!schema) return SCHEMA_URL;
-  const rel = relative(outputDir, schema).split(sep).join("/");
-  return rel.startsWith(".") ? rel : `./${rel}`;
 }
 
 export function parseSections(values: string[] | undefined): ExportSection[] {

@@ -14,6 +14,7 @@ import { register as registerExport } from "./export.js";
 import { register as registerLogpush } from "./logpush.js";
 import { register as registerWhoami } from "./whoami.js";
 import { register as registerShow } from "./show.js";
+import { register as registerInventory } from "./inventory.js";
 
 export function registerCommands(program: Command, ctx: CommandContext): void {
   registerValidate(program, ctx);
@@ -25,6 +26,7 @@ export function registerCommands(program: Command, ctx: CommandContext): void {
   registerCertificates(program, ctx);
   registerWafMigration(program, ctx);
   registerAudit(program, ctx);
+  registerInventory(program, ctx);
   registerCsp(program, ctx);
   registerExport(program, ctx);
   registerLogpush(program, ctx);

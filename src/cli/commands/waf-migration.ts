@@ -1,9 +1,7 @@
 // `zoneform waf-migration check|config|start|status`: the guided, irreversible move of a zone from the
 // previous WAF managed rules to the new ones. `start` checks eligibility (and, for validation mode,
 // the zone's plan) before anything is written, shows what will happen, and asks for confirmation.
-import { existsSync } from "node:fs";
-import { dirname, relative, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, resolve } from "node:path";
 import { Option, type Command } from "commander";
 import type { CloudflareClient } from "../../cloudflare/types.js";
 import { createReadContext } from "../../engine/reconcile.js";
@@ -25,6 +23,7 @@ import type { CliIO } from "../io.js";
 import { addApproveOptions, approvedInAdvance, type ApproveOptions } from "../options.js";
 import type { CommandContext } from "../program.js";
 import { parseZoneRefs, resolveZoneRef, type ZoneRef } from "../zone-ref.js";
+import { schemaRefFrom } from "../schema-ref.js";
 
 interface MigrationOptions extends ClientFlagValues {
   zone?: string[];
@@ -33,8 +32,6 @@ interface MigrationOptions extends ClientFlagValues {
 /** Version of `config --format json`. */
 export const MIGRATION_CONFIG_FORMAT_VERSION = 1;
 const WAF_PHASE = "http_request_firewall_managed";
-const SCHEMA_FILE = fileURLToPath(new URL("../../../schemas/zoneform.schema.json", import.meta.url));
-const SCHEMA_URL = "https://github.com/zoneform/zoneform/schemas/zoneform.schema.json";
 
 const migrationPath = (zoneId: string, what: "check" | "config" | "status") => `zones/${zoneId}/waf_migration/${what}`;
 
@@ -105,13 +102,12 @@ async function readProposal(client: CloudflareClient, zoneId: string, io: CliIO)
   return { config, mapped };
 }
 
-function schemaRefFor(outFile: string | undefined, cwd: string): string {
-  if (!existsSync(SCHEMA_FILE)) return SCHEMA_URL;
-  const from = outFile ? dirname(resolve(cwd, outFile)) : cwd;
-  return relative(from, SCHEMA_FILE).split(sep).join("/");
+/** The `$schema` reference from the folder the proposal is written to (the working folder for stdout). */
+function schemaRefFor(outFile: string | undefined, cwd: string): string | undefined {
+  return schemaRefFrom(outFile ? dirname(resolve(cwd, outFile)) : cwd);
 }
 
-function proposalYaml(zoneId: string, zoneName: string | undefined, mapped: MappedConfig, schemaRef: string): string {
+function proposalYaml(zoneId: string, zoneName: string | undefined, mapped: MappedConfig, schemaRef: string | undefined): string {
   const header = [
     `The new WAF managed rules proposed for zone ${zoneId} by`,
     `GET ${migrationPath(zoneId, "config")}?phase_two=1, as a zoneform file.`,

@@ -12,7 +12,7 @@ import {
   uniqueCustomFields,
   uniqueJobNames,
 } from "./logs.js";
-import { pruneNeedsPolicies, uniquePolicyDescriptions } from "./page-shield.js";
+import { pruneNeedsPolicies, scriptInventoryEntries, uniquePolicyDescriptions } from "./page-shield.js";
 import { secretsFromEnvironment } from "./secrets.js";
 import type { Rule, RuleContext } from "./util.js";
 
@@ -21,6 +21,7 @@ export type { Rule, RuleContext } from "./util.js";
 export const RULES: readonly Rule[] = [
   uniquePolicyDescriptions,
   pruneNeedsPolicies,
+  scriptInventoryEntries,
   lowerCaseHeaders,
   uniqueCustomFields,
   customFieldLimit,

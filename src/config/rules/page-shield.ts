@@ -1,6 +1,8 @@
 // Semantic rules of page_shield.
-import type { Finding } from "../problems.js";
-import { asRecord, duplicates, zonesOf, type Rule } from "./util.js";
+import { isPrefix, pagePatternProblem, urlCovers, urlPatternProblem } from "../../inventory/match.js";
+import { isTodoJustification } from "../../inventory/todo.js";
+import { childPointer, type Finding } from "../problems.js";
+import { asArray, asRecord, asString, duplicates, itemsOf, zonesOf, type Rule } from "./util.js";
 
 /** A policy's description is its identity. */
 export const uniquePolicyDescriptions: Rule = (doc) => {
@@ -23,6 +25,67 @@ export const pruneNeedsPolicies: Rule = (doc) => {
         severity: "warning",
         message: "prune has no effect without 'policies': policies are not managed in this zone",
       });
+    }
+  }
+  return findings;
+};
+
+/**
+ * `script_inventory` (PCI DSS 6.4.3): page patterns as Page Shield's page_url filter takes them, script
+ * urls absolute with `*` only at the end, a written justification for every entry (a drafted TODO is
+ * warned about); duplicate or overlapping entries (two equal urls or prefixes, a url a prefix covers)
+ * are warned about, as is a hash pin on a prefix (it then applies to every script under it).
+ */
+export const scriptInventoryEntries: Rule = (doc) => {
+  const findings: Finding[] = [];
+  for (const { zone, pointer } of zonesOf(doc)) {
+    const inv = asRecord(asRecord(zone.page_shield)?.script_inventory);
+    if (!inv) continue;
+    const base = `${pointer}/page_shield/script_inventory`;
+    const seenPages = new Map<string, number>();
+    asArray(inv.pages).forEach((p, i) => {
+      const page = asString(p);
+      if (page === undefined) return;
+      const at = childPointer(`${base}/pages`, i);
+      const problem = pagePatternProblem(page);
+      if (problem) findings.push({ pointer: at, message: problem });
+      const earlier = seenPages.get(page.toLowerCase());
+      if (earlier !== undefined) findings.push({ pointer: at, severity: "warning", message: `duplicate page pattern '${page}' (also item ${earlier} of this list)` });
+      else seenPages.set(page.toLowerCase(), i);
+    });
+    const urls: Array<{ url: string; index: number }> = [];
+    for (const { item, pointer: at, index } of itemsOf(inv.authorized, `${base}/authorized`)) {
+      const justification = asString(item.justification);
+      if (justification !== undefined && justification.trim() === "") {
+        findings.push({ pointer: `${at}/justification`, message: "a justification is required: why the script is needed on the payment page (PCI DSS 6.4.3)" });
+      } else if (justification !== undefined && isTodoJustification(justification)) {
+        findings.push({ pointer: `${at}/justification`, severity: "warning", message: "the justification is still a TODO: write why the script is needed on the payment page" });
+      }
+      const url = asString(item.url);
+      if (url === undefined) continue;
+      const problem = urlPatternProblem(url);
+      if (problem) {
+        findings.push({ pointer: `${at}/url`, message: problem });
+        continue;
+      }
+      if (isPrefix(url) && asString(item.hash) !== undefined) {
+        findings.push({ pointer: `${at}/hash`, severity: "warning", message: `a hash pin on the prefix ${url} applies to every script it covers: pin exact urls instead` });
+      }
+      for (const other of urls) {
+        const message =
+          other.url === url
+            ? `duplicate url '${url}' (also item ${other.index} of this list)`
+            : urlCovers(other.url, url)
+              ? `'${url}' is already covered by '${other.url}' (item ${other.index}): the entries overlap`
+              : urlCovers(url, other.url)
+                ? `'${url}' covers '${other.url}' (item ${other.index}) too: the entries overlap`
+                : undefined;
+        if (message) {
+          findings.push({ pointer: `${at}/url`, severity: "warning", message });
+          break;
+        }
+      }
+      urls.push({ url, index });
     }
   }
   return findings;

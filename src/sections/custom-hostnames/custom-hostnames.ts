@@ -15,14 +15,15 @@ import type { ReadContext, ResourceKind } from "../types.js";
 const RESOURCE = "custom_hostname";
 
 /**
- * Up to this many listed hostnames, each is read with its own `?hostname=` lookup (one call each);
- * above it, the zone's whole list is paged through once (50 a page) and matched. With a zone of a few
- * hundred hostnames the crossover is about here: 20 lookups cost what a 1000-hostname list costs.
+ * The page size of the zone's list: the API's maximum for this endpoint. A zone's hostnames are read
+ * with one call of the list's first page, matched against the file; only a zone with more than one
+ * page needs more: a `?hostname=` lookup per listed hostname not on that page, or the list's other
+ * pages when they are fewer calls than those lookups.
  */
-export const PER_HOSTNAME_LOOKUP_LIMIT = 20;
+export const LIST_PAGE_SIZE = 50;
 
-/** The page size of the whole-list read: the API's maximum for this endpoint. */
-const LIST_PAGE_SIZE = 50;
+/** The most pages of the zone's list read (500 000 hostnames); past it a listed hostname is looked up alone. */
+const MAX_LIST_PAGES = 10_000;
 
 /** The CA whose cross-signed chain was retired. */
 export const RETIRING_CA = "lets_encrypt";
@@ -120,17 +121,48 @@ export function caSatisfied(want: string, live: string): boolean {
 
 async function lookupOne(ctx: ReadContext, zoneId: string, hostname: string): Promise<LiveCustomHostname | null> {
   // The filter is exact on Cloudflare's side; matching again here keeps us right if it ever is not.
-  const raw = await ctx.client.listAll<Record<string, unknown>>(zonePath(zoneId, "custom_hostnames"), {
-    query: { hostname },
-    perPage: LIST_PAGE_SIZE,
-  });
-  const found = raw.map(normaliseCustomHostname).find((h) => key(h.hostname) === key(hostname));
+  const env = await ctx.client.requestEnvelope<unknown>("GET", zonePath(zoneId, "custom_hostnames"), { query: { hostname } });
+  const found = listed(env.result, zoneId).find((h) => key(h.hostname) === key(hostname));
   return found ?? null;
 }
 
-async function readAll(ctx: ReadContext, zoneId: string, wanted: DesiredCustomHostname[]): Promise<LiveCustomHostnames> {
-  const raw = await ctx.client.listAll<Record<string, unknown>>(zonePath(zoneId, "custom_hostnames"), { perPage: LIST_PAGE_SIZE });
-  const byName = new Map(raw.map(normaliseCustomHostname).map((h) => [key(h.hostname), h]));
+function listed(result: unknown, zoneId: string): LiveCustomHostname[] {
+  if (!Array.isArray(result)) {
+    throw new AnswerShapeError(`the API answered the custom hostnames of zone ${zoneId} with ${result === null ? "null" : typeof result}, expected a list`);
+  }
+  return result.map(normaliseCustomHostname);
+}
+
+function count(info: Record<string, unknown> | undefined, field: string): number | undefined {
+  const v = info?.[field];
+  return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : undefined;
+}
+
+/**
+ * One read of the zone's list (its first page, 50 hostnames) matched against the file; past that page,
+ * the fewest further calls: a lookup per listed hostname the page did not hold, or the remaining
+ * pages (read side by side) when there are fewer of them.
+ */
+async function readListed(ctx: ReadContext, zoneId: string, wanted: DesiredCustomHostname[]): Promise<LiveCustomHostnames> {
+  if (wanted.length === 0) return {};
+  const path = zonePath(zoneId, "custom_hostnames");
+  const first = await ctx.client.requestEnvelope<unknown>("GET", path, { query: { per_page: LIST_PAGE_SIZE } });
+  const byName = new Map(listed(first.result, zoneId).map((h) => [key(h.hostname), h]));
+  const total = count(first.result_info, "total_count");
+  const pageSize = count(first.result_info, "per_page") || LIST_PAGE_SIZE;
+  const missing = wanted.filter((w) => !byName.has(key(w.hostname)));
+  if (missing.length > 0 && total !== undefined && total > byName.size) {
+    const pages = Math.min(count(first.result_info, "total_pages") ?? Math.ceil(total / pageSize), MAX_LIST_PAGES);
+    if (pages - 1 < missing.length) {
+      const rest = await Promise.all(
+        Array.from({ length: pages - 1 }, (_, i) => ctx.client.requestEnvelope<unknown>("GET", path, { query: { page: i + 2, per_page: pageSize } })),
+      );
+      for (const env of rest) for (const h of listed(env.result, zoneId)) if (!byName.has(key(h.hostname))) byName.set(key(h.hostname), h);
+    } else {
+      const found = await Promise.all(missing.map((w) => lookupOne(ctx, zoneId, w.hostname)));
+      for (const h of found) if (h) byName.set(key(h.hostname), h);
+    }
+  }
   return Object.fromEntries(wanted.map((w) => [key(w.hostname), byName.get(key(w.hostname)) ?? null]));
 }
 
@@ -215,13 +247,7 @@ export const customHostnames: ResourceKind<LiveCustomHostnames> = {
 
   async read(ctx, zone) {
     const wanted = zone.custom_hostnames ?? [];
-    let live: LiveCustomHostnames;
-    if (wanted.length > PER_HOSTNAME_LOOKUP_LIMIT) {
-      live = await readAll(ctx, zone.zone_id, wanted);
-    } else {
-      const found = await Promise.all(wanted.map((w) => lookupOne(ctx, zone.zone_id, w.hostname)));
-      live = Object.fromEntries(wanted.map((w, i) => [key(w.hostname), found[i] ?? null]));
-    }
+    const live = await readListed(ctx, zone.zone_id, wanted);
     const resources = Object.fromEntries(wanted.map((w) => [w.hostname, fingerprintOf(live[key(w.hostname)] ?? null)]));
     return { live, resources };
   },

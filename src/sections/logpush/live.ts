@@ -68,9 +68,21 @@ export function completeOutputOptions(options: Record<string, unknown>): Record<
   return structuredClone({ ...outputDefaults(given.output_type), ...given });
 }
 
-/** The form output_options are compared in: complete, including the options filled only for comparison. */
-export function comparableOutputOptions(options: Record<string, unknown>): Record<string, unknown> {
-  return { ...COMPARE_ONLY_DEFAULTS, ...completeOutputOptions(options) };
+/** comparableOutputOptions of each options object already compared: a job's are compared several times per plan. */
+const comparable = new WeakMap<Record<string, unknown>, Readonly<Record<string, unknown>>>();
+
+/**
+ * The form output_options are compared in: complete, including the options filled only for
+ * comparison. Memoised per options object (which nothing mutates once read or loaded): the result is
+ * shared, never to be changed.
+ */
+export function comparableOutputOptions(options: Record<string, unknown>): Readonly<Record<string, unknown>> {
+  let out = comparable.get(options);
+  if (!out) {
+    out = { ...COMPARE_ONLY_DEFAULTS, ...completeOutputOptions(options) };
+    comparable.set(options, out);
+  }
+  return out;
 }
 
 function fixCveKey(options: Record<string, unknown>): Record<string, unknown> {
@@ -117,6 +129,8 @@ export function outputOptionsFromLogpull(text: string): { options: Record<string
   return { options, unknown };
 }
 
+const NO_OPTIONS: Record<string, unknown> = Object.freeze({});
+
 function withoutNulls(o: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
 }
@@ -124,14 +138,22 @@ function withoutNulls(o: Record<string, unknown>): Record<string, unknown> {
 /** The option keys whose values differ, in a stable order (defaults filled on both sides). */
 export function diffOutputOptions(desired: Record<string, unknown>, live: Record<string, unknown> | undefined): string[] {
   const a = comparableOutputOptions(desired);
-  const b = comparableOutputOptions(live ?? {});
+  const b = comparableOutputOptions(live ?? NO_OPTIONS);
   const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
   return keys.filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
 }
 
+/** filterToWire of each filter object already serialised (a job's filter is compared, then sent). */
+const wire = new WeakMap<object, string | undefined>();
+
 /** The filter as the API takes it: compact JSON, or undefined for "no filter". */
 export function filterToWire(filter: LogpushFilter | undefined): string | undefined {
-  return filter === undefined || isEmptyFilter(filter) ? undefined : serialiseFilter(filter);
+  if (filter === undefined) return undefined;
+  if (typeof filter !== "object" || filter === null) return isEmptyFilter(filter) ? undefined : serialiseFilter(filter);
+  if (wire.has(filter)) return wire.get(filter);
+  const out = isEmptyFilter(filter) ? undefined : serialiseFilter(filter);
+  wire.set(filter, out);
+  return out;
 }
 
 /** Parses the API's filter string; `unparsed` holds a string that is not JSON. */

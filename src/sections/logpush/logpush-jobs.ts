@@ -103,7 +103,7 @@ export function jobFieldDiffs(job: DesiredLogpushJob, live: LiveLogpushJob): Fie
     const want = comparableOutputOptions(job.output_options);
     const have = comparableOutputOptions(live.output_options ?? {});
     for (const key of diffOutputOptions(job.output_options, live.output_options)) {
-      out.push({ field: `output_options.${key}`, before: have[key], after: want[key] });
+      out.push({ field: `output_options.${key}`, before: structuredClone(have[key]), after: structuredClone(want[key]) });
     }
   }
   for (const k of UPLOAD_LIMITS) {

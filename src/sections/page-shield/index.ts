@@ -1,5 +1,5 @@
 // `page_shield`: Page Shield settings and CSP policies (two kinds, settings applied first).
-import type { DesiredPageShield, DesiredPolicy } from "../../model/desired.js";
+import type { DesiredPageShield, DesiredPolicy, DesiredScriptInventory } from "../../model/desired.js";
 import { plural } from "../shared/words.js";
 import type { Section } from "../types.js";
 import { exportPageShield } from "./export.js";
@@ -23,6 +23,19 @@ export const pageShield: Section = {
       page.policies = (ps.policies as DesiredPolicy[]).map(
         (p): DesiredPolicy => ({ description: p.description, action: p.action, expression: p.expression, value: p.value, enabled: p.enabled ?? true }),
       );
+    }
+    // The script inventory is declared here but never written to Cloudflare: no kind reads or plans it.
+    const inv = (ps as { script_inventory?: DesiredScriptInventory }).script_inventory;
+    if (inv) {
+      page.script_inventory = {
+        pages: [...inv.pages],
+        authorized: inv.authorized.map((a) => ({
+          url: a.url,
+          justification: a.justification,
+          ...(a.owner !== undefined ? { owner: a.owner } : {}),
+          ...(a.hash !== undefined ? { hash: a.hash.toLowerCase() } : {}),
+        })),
+      };
     }
     out.page_shield = page;
   },

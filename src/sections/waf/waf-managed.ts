@@ -255,12 +255,15 @@ export const wafManagedRules: ResourceKind<LiveWaf> = {
   owns: (zone) => zone.waf?.owasp !== undefined || zone.waf?.cloudflare_managed !== undefined,
 
   async read(ctx, zone) {
+    // Read only what the plan needs: the OWASP ruleset when the file tunes it (beside the entry point:
+    // it does not depend on it); the Cloudflare Managed one only when it would be deployed, to fail at
+    // plan time rather than half-way through apply.
+    const owaspRead = zone.waf?.owasp?.enabled ? readOwaspRuleset(ctx, zone.zone_id) : Promise.resolve(null);
+    owaspRead.catch(() => undefined);
     const entrypoint = await readEntrypoint(ctx, zone.zone_id, WAF_PHASE);
     const cfmWanted = zone.waf?.cloudflare_managed?.enabled === true;
-    // Read only what the plan needs: the OWASP ruleset when the file tunes it; the Cloudflare Managed
-    // one only when it would be deployed, to fail at plan time rather than half-way through apply.
     const [owaspRuleset] = await Promise.all([
-      zone.waf?.owasp?.enabled ? readOwaspRuleset(ctx, zone.zone_id) : Promise.resolve(null),
+      owaspRead,
       cfmWanted && executeRulesFor(entrypoint, CLOUDFLARE_MANAGED_RULESET_ID).length === 0
         ? readManagedRuleset(ctx, zone.zone_id, CLOUDFLARE_MANAGED_RULESET_ID, CLOUDFLARE_MANAGED_RULESET_NAME)
         : Promise.resolve(null),

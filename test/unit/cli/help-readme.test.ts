@@ -1,15 +1,17 @@
-// `--help` and the README agree: every command (and subcommand) has a README section, and every flag a
-// command takes is named in that section or among the common flags the README describes once.
-import { readFileSync } from "node:fs";
+// `--help` and the docs agree: every command (and subcommand) has a page, docs/commands/<name>.md, and
+// every flag a command takes is named on that page or among the common flags described once, in
+// docs/commands/README.md.
+import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { memoryIO } from "../../../src/cli/io.js";
 import { buildProgram, main } from "../../../src/cli/program.js";
 
-const README = readFileSync(resolve(import.meta.dirname, "../../../README.md"), "utf8");
+const DOCS = resolve(import.meta.dirname, "../../../docs/commands");
+const COMMON_PAGE = readFileSync(resolve(DOCS, "README.md"), "utf8");
 
-/** Flags described once for all commands (README "Commands" intro and "Connecting to Cloudflare"). */
+/** Flags described once for all commands, in docs/commands/README.md. */
 const COMMON = ["--help", "--config", "--zone", "--verbose", "--quiet", "--no-color", "--api-url", "--parallelism", "--rate-limit", "--timeout", "--retries", "--shard"];
 
 function leafCommands(cmd: Command, prefix: string[] = []): Array<{ path: string; cmd: Command }> {
@@ -23,21 +25,19 @@ function leafCommands(cmd: Command, prefix: string[] = []): Array<{ path: string
   return out;
 }
 
-/** The README text from `### zoneform <first word of path>` to the next heading of that level or above. */
+/** The page of the command `path` names first (`csp suggest` → docs/commands/csp.md), if there is one. */
 function sectionFor(path: string): string | undefined {
-  const top = path.split(" ")[0]!;
-  const heading = new RegExp(`^### zoneform ${top}\\b.*$`, "m");
-  const m = heading.exec(README);
-  if (!m) return undefined;
-  const rest = README.slice(m.index + m[0].length);
-  const end = rest.search(/^#{2,3} /m);
-  return end < 0 ? rest : rest.slice(0, end);
+  const file = resolve(DOCS, `${path.split(" ")[0]!}.md`);
+  if (!existsSync(file)) return undefined;
+  const text = readFileSync(file, "utf8");
+  expect(text, file).toMatch(new RegExp(`^# zoneform ${path.split(" ")[0]}\\b`, "m"));
+  return text;
 }
 
 const program = await buildProgram({ io: memoryIO().io, setExit: () => undefined });
 const commands = leafCommands(program);
 
-describe("--help and the README", () => {
+describe("--help and the docs", () => {
   it("finds every command", () => {
     expect(commands.map((c) => c.path)).toEqual(
       expect.arrayContaining(["validate", "plan", "apply", "drift", "emulator", "audit", "csp suggest", "export", "certificates", "waf-migration start", "logpush challenge"]),
@@ -47,17 +47,17 @@ describe("--help and the README", () => {
   for (const { path, cmd } of commands) {
     it(`documents \`zoneform ${path}\` and each of its flags`, async () => {
       const section = sectionFor(path);
-      expect(section, `README has no "### zoneform ${path.split(" ")[0]}" section`).toBeDefined();
+      expect(section, `no page docs/commands/${path.split(" ")[0]}.md`).toBeDefined();
       if (path.includes(" ")) expect(section).toContain(path.split(" ")[1]);
       const flags = cmd.options.map((o) => o.long!).filter((f) => f && !COMMON.includes(f));
-      for (const flag of flags) expect(section, `README section for ${path} does not mention ${flag}`).toContain(flag);
+      for (const flag of flags) expect(section, `docs/commands/${path.split(" ")[0]}.md does not mention ${flag}`).toContain(flag);
       const { io, stdout } = memoryIO();
       expect(await main([...path.split(" "), "--help"], io)).toBe(0);
       expect(stdout()).toContain(`Usage: zoneform ${path}`);
     });
   }
 
-  it("describes the common flags once", () => {
-    for (const flag of COMMON.filter((f) => f !== "--help")) expect(README).toContain(flag);
+  it("describes the common flags once, on the commands' index page", () => {
+    for (const flag of COMMON.filter((f) => f !== "--help")) expect(COMMON_PAGE).toContain(flag);
   });
 });

@@ -4,7 +4,7 @@ import { createReadContext } from "../../../src/engine/reconcile.js";
 import { AnswerShapeError } from "../../../src/errors.js";
 import type { CertificateAuthority, DesiredState, DesiredZone } from "../../../src/model/desired.js";
 import {
-  caSatisfied, customHostnames, normaliseCustomHostname, patchSsl, PER_HOSTNAME_LOOKUP_LIMIT, RETIRED_CA, type LiveCustomHostname,
+  caSatisfied, customHostnames, normaliseCustomHostname, LIST_PAGE_SIZE, patchSsl, RETIRED_CA, type LiveCustomHostname,
   type LiveCustomHostnames,
 } from "../../../src/sections/custom-hostnames/custom-hostnames.js";
 import { recordedResult } from "../recorded.js";
@@ -305,14 +305,18 @@ describe("custom hostnames as the real API answered them", () => {
   });
 });
 
-/** A client that answers custom hostname lists from `all` and records the queries. */
+/** A client that answers custom hostname lists from `all` (pages of `per_page`) and records the queries. */
 function fakeClient(all: Array<Record<string, unknown>>) {
   const calls: Array<{ path: string; query?: Record<string, unknown> }> = [];
   const client = {
-    async listAll(path: string, opts?: { query?: Record<string, unknown>; perPage?: number }) {
-      calls.push({ path, query: { ...opts?.query, per_page: opts?.perPage } });
+    async requestEnvelope(_method: string, path: string, opts?: { query?: Record<string, unknown> }) {
+      calls.push({ path, query: { ...opts?.query } });
       const h = opts?.query?.hostname;
-      return all.filter((x) => h === undefined || x.hostname === h);
+      const matching = all.filter((x) => h === undefined || x.hostname === h);
+      const perPage = Number(opts?.query?.per_page ?? 20);
+      const page = Number(opts?.query?.page ?? 1);
+      const result = matching.slice((page - 1) * perPage, page * perPage);
+      return { result, status: 200, result_info: { page, per_page: perPage, count: result.length, total_count: matching.length } };
     },
   } as unknown as CloudflareClient;
   return { client, calls };
@@ -320,30 +324,48 @@ function fakeClient(all: Array<Record<string, unknown>>) {
 
 const desired: DesiredState = { version: 1, safety: { max_deletes: 5 }, zones: [], secrets: [], files: [] };
 const raw = (i: number) => ({ id: `id${i}`, hostname: `h${i}.example`, ssl: { method: "http", type: "dv", certificate_authority: "google" } });
+const LIST = { path: `zones/${Z}/custom_hostnames`, query: { per_page: LIST_PAGE_SIZE } };
 
 describe("custom_hostname read", () => {
-  it(`looks each hostname up with ?hostname= when at most ${PER_HOSTNAME_LOOKUP_LIMIT} are listed`, async () => {
+  it("reads the zone's list once (one page) and matches the listed hostnames in it", async () => {
     const { client, calls } = fakeClient([raw(1), raw(2), raw(3)]);
     const z = zone([
       ["h1.example", "google"],
       ["missing.example", "google"],
     ]);
     const { live: got, resources } = await customHostnames.read(createReadContext(client, desired), z);
-    expect(calls).toEqual([
-      { path: `zones/${Z}/custom_hostnames`, query: { hostname: "h1.example", per_page: 50 } },
-      { path: `zones/${Z}/custom_hostnames`, query: { hostname: "missing.example", per_page: 50 } },
-    ]);
+    expect(calls).toEqual([LIST]);
     expect(got["h1.example"]).toMatchObject({ id: "id1", certificate_authority: "google" });
     expect(got["missing.example"]).toBeNull();
     expect(resources["missing.example"]).toEqual({ missing: true });
   });
 
-  it(`pages through the whole list once when more than ${PER_HOSTNAME_LOOKUP_LIMIT} are listed`, async () => {
-    const many = Array.from({ length: PER_HOSTNAME_LOOKUP_LIMIT + 1 }, (_, i) => raw(i));
+  it("looks up with ?hostname= only the listed hostnames past the first page", async () => {
+    const many = Array.from({ length: 3 * LIST_PAGE_SIZE }, (_, i) => raw(i));
     const { client, calls } = fakeClient(many);
-    const z = zone(many.map((h) => [h.hostname, "google"] as [string, CertificateAuthority]));
+    const z = zone([["h1.example", "google"], [`h${LIST_PAGE_SIZE + 5}.example`, "google"], ["missing.example", "google"]]);
     const { live: got } = await customHostnames.read(createReadContext(client, desired), z);
-    expect(calls).toEqual([{ path: `zones/${Z}/custom_hostnames`, query: { per_page: 50 } }]);
+    expect(calls).toEqual([
+      LIST,
+      { path: LIST.path, query: { hostname: `h${LIST_PAGE_SIZE + 5}.example` } },
+      { path: LIST.path, query: { hostname: "missing.example" } },
+    ]);
+    expect(got[`h${LIST_PAGE_SIZE + 5}.example`]).toMatchObject({ id: `id${LIST_PAGE_SIZE + 5}` });
+    expect(got["missing.example"]).toBeNull();
+  });
+
+  it("reads the remaining pages instead when they are fewer calls than the lookups", async () => {
+    const many = Array.from({ length: 2 * LIST_PAGE_SIZE }, (_, i) => raw(i));
+    const { client, calls } = fakeClient(many);
+    const z = zone(many.slice(LIST_PAGE_SIZE - 1, LIST_PAGE_SIZE + 2).map((h) => [h.hostname, "google"] as [string, CertificateAuthority]));
+    const { live: got } = await customHostnames.read(createReadContext(client, desired), z);
+    expect(calls).toEqual([LIST, { path: LIST.path, query: { page: 2, per_page: LIST_PAGE_SIZE } }]);
     expect(Object.values(got).every((h) => h !== null)).toBe(true);
+  });
+
+  it("reads nothing for an empty list", async () => {
+    const { client, calls } = fakeClient([raw(1)]);
+    await customHostnames.read(createReadContext(client, desired), zone([]));
+    expect(calls).toEqual([]);
   });
 });

@@ -1,0 +1,103 @@
+// `zoneform inventory`: drafts the authorized-script inventory of a zone's payment pages (PCI DSS v4.0
+// 6.4.3) from what Page Shield saw there: one list call with the `page_url` filter, no script detail.
+// Writes a `script_inventory:` block for review (each justification a marked TODO, hashes pinned with
+// --pin-hashes) to stdout or --out; with --merge FILE adds to FILE only the scripts no entry covers yet
+// (and new page patterns), keeping its justifications and comments.
+import type { Command } from "commander";
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { DEFAULT_STALE_DAYS } from "../../inventory/check.js";
+import { pagePatternProblem } from "../../inventory/match.js";
+import { listInScopeScripts } from "../../inventory/read.js";
+import { draftInventory, existingPages, mergeInventory } from "../../inventory/yaml.js";
+import { RuntimeError, UsageError } from "../../errors.js";
+import { printable } from "../../safe-text.js";
+import { refuseExisting, writeFileSafely } from "../../write-file.js";
+import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
+import type { CommandContext } from "../program.js";
+import { progressFor } from "../progress.js";
+import { parseZoneRefs, resolveZoneRef } from "../zone-ref.js";
+import { collectList } from "./audit.js";
+
+interface InventoryFlags extends ClientFlagValues {
+  zone?: string[];
+  quiet?: boolean;
+  pages?: string[];
+  out?: string;
+  merge?: string;
+  pinHashes?: boolean;
+  force?: boolean;
+}
+
+const DAY_MS = 86_400_000;
+
+export function register(program: Command, ctx: CommandContext): void {
+  const cmd = program
+    .command("inventory")
+    .description("Draft the authorized-script inventory of a zone's payment pages (PCI DSS 6.4.3) from what Page Shield saw there.")
+    .option("--pages <pattern>", "a payment page in scope, host/path with * at the start or end, e.g. example.com/checkout* (repeatable, or a comma list)", collectList)
+    .option("--out <file>", "write the block to this file (refused if it exists, unless --force)")
+    .option("--merge <file>", "add only what is new to this inventory (a zoneform file or an inventory block), in place or to --out; its justifications and comments are kept")
+    .option("--pin-hashes", "pin each new entry to the hash Page Shield last fetched (a changed script is then reported)")
+    .option("--force", "overwrite the --out file");
+  addReadCommandOptions(cmd, { single: true, progress: true });
+  cmd.action(async (opts: InventoryFlags) => {
+    const { io } = ctx;
+    const [zoneRef] = parseZoneRefs(opts.zone, "inventory", { single: "an inventory belongs to one zone" });
+    const mergeText = opts.merge === undefined ? undefined : await readMergeFile(resolve(io.cwd, opts.merge), opts.merge);
+    const given = opts.pages ?? [];
+    if (given.length === 0 && mergeText === undefined) throw new UsageError(`inventory needs --pages PATTERN: the payment pages in scope, e.g. --pages "example.com/checkout*"`);
+    for (const p of given) {
+      const problem = pagePatternProblem(p);
+      if (problem) throw new UsageError(`--pages ${printable(p)}: ${problem}`);
+    }
+    const outPath = opts.out === undefined ? undefined : resolve(io.cwd, opts.out);
+    if (outPath) refuseExisting(outPath, { force: opts.force, label: `--out ${opts.out}` });
+
+    const progress = progressFor(io, opts);
+    const client = clientFromOptions(opts, io, undefined, progress);
+    try {
+      const zoneId = await resolveZoneRef(client, zoneRef!);
+      const zone = { id: zoneId, ...("name" in zoneRef! ? { name: zoneRef.name } : {}) };
+      // Merging: the file's pages in scope and the new ones given.
+      const existing = mergeText === undefined ? [] : existingPages(mergeText, `--merge ${opts.merge}`, zone);
+      const pages = [...new Set([...existing, ...given])];
+      if (pages.length === 0) throw new UsageError(`inventory needs --pages PATTERN: --merge ${opts.merge} has no pages in scope for this zone yet`);
+      progress.begin("inventory", "zones done", 1);
+      const now = new Date();
+      // Scripts seen within the audit's default window: what `audit` would report as unauthorized.
+      const since = now.getTime() - DEFAULT_STALE_DAYS * DAY_MS;
+      const scripts = (await listInScopeScripts(client, zoneId, pages)).filter((s) => !s.last_seen_at || !(Date.parse(s.last_seen_at) < since));
+      progress.end();
+      if (mergeText !== undefined) {
+        const label = `--merge ${opts.merge}`;
+        const merged = mergeInventory(mergeText, label, scripts, { pages, pinHashes: opts.pinHashes, zone, now });
+        const target = outPath ?? resolve(io.cwd, opts.merge!);
+        await writeFileSafely(target, merged.text, { force: outPath === undefined || opts.force, label: outPath ? `--out ${opts.out}` : label });
+        const added = merged.added.map((a) => `  + ${printable(a.url)}\n`).join("");
+        io.stderr.write(
+          `inventory: ${merged.added.length} new script${merged.added.length === 1 ? "" : "s"}${merged.pagesAdded.length ? ` and ${merged.pagesAdded.length} page pattern(s)` : ""} added to ${printable(merged.where)} of ${printable(opts.out ?? opts.merge!)} (${scripts.length} seen on the pages in scope); review each TODO justification\n${added}`,
+        );
+        return;
+      }
+      const text = draftInventory(scripts, { pages, pinHashes: opts.pinHashes, zone: zone.name ?? zoneId, now });
+      if (outPath) {
+        await writeFileSafely(outPath, text, { force: opts.force, label: `--out ${opts.out}` });
+        io.stderr.write(`inventory: ${scripts.length} script(s) seen on the pages in scope written to ${printable(opts.out!)}; review each TODO justification\n`);
+      } else {
+        io.stdout.write(text);
+      }
+    } finally {
+      progress.end();
+      await client.close();
+    }
+  });
+}
+
+async function readMergeFile(path: string, label: string): Promise<string> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (err) {
+    throw new RuntimeError(`--merge ${label}: cannot read the file: ${(err as Error).message}`);
+  }
+}

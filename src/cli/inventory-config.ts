@@ -1,0 +1,47 @@
+// The script inventories of a configuration, for `audit -c`, `inventory --merge` and `csp suggest
+// --from-inventory`: -c PATH, else ./zoneform.yaml when it exists. Loaded like `validate` (an unset
+// `${env:…}` is a warning: these commands never use secrets), its warnings on stderr.
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { DEFAULT_CONFIG_PATH, loadConfig } from "../config/index.js";
+import { formatProblem } from "../errors.js";
+import type { DesiredZone } from "../model/desired.js";
+import type { ScriptInventory } from "../inventory/types.js";
+import type { CliIO } from "./io.js";
+
+export interface ConfiguredInventory {
+  zone_id: string;
+  name?: string;
+  inventory: ScriptInventory;
+  /** file:line of the zone. */
+  source?: string;
+}
+
+export interface LoadedInventories {
+  path: string;
+  zones: ConfiguredInventory[];
+  /** Every zone of the file (names, for --zone). */
+  all: DesiredZone[];
+}
+
+/** The inventories of -c PATH (or ./zoneform.yaml if present; undefined when neither). */
+export async function loadInventories(config: string | undefined, io: CliIO): Promise<LoadedInventories | undefined> {
+  const path = config ?? DEFAULT_CONFIG_PATH;
+  if (config === undefined && !existsSync(resolve(io.cwd, path))) return undefined;
+  const { desired, warnings } = await loadConfig(path, { env: io.env, cwd: io.cwd, missingEnv: "warning" });
+  for (const s of desired.secrets) io.secrets?.add(s.value);
+  for (const w of warnings) io.stderr.write(`${formatProblem(w)}\n`);
+  const zones = desired.zones.flatMap((z): ConfiguredInventory[] => {
+    const inventory = z.page_shield?.script_inventory;
+    if (!inventory) return [];
+    return [
+      {
+        zone_id: z.zone_id,
+        ...(z.name !== undefined ? { name: z.name } : {}),
+        inventory,
+        ...(z.source ? { source: `${z.source.file}:${z.source.line}` } : {}),
+      },
+    ];
+  });
+  return { path, zones, all: desired.zones };
+}

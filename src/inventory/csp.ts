@@ -1,0 +1,84 @@
+// The enforcing control of the inventory (PCI DSS 6.4.3 "a method to confirm each script is
+// authorized"): a Page Shield `allow` policy for the pages in scope whose script-src holds exactly the
+// authorized scripts. Pure.
+//
+// Each exact url becomes that URL as a CSP source (query and fragment dropped: CSP matches paths only);
+// a prefix `…*` becomes its origin and path up to the last `/` (CSP matches a path ending in `/` as a
+// prefix). The expression selects the pages in scope, each `host/path` pattern as host and path tests.
+import type { ScriptInventory } from "./types.js";
+
+export interface InventoryPolicy {
+  description: string;
+  action: "allow" | "log";
+  expression: string;
+  value: string;
+  enabled: boolean;
+}
+
+export interface InventoryPolicyResult {
+  policy: InventoryPolicy;
+  /** One line per entry: how it became a source (for comments). */
+  notes: string[];
+}
+
+/** The CSP source for one inventory url; `note` when it allows more than the entry says. */
+export function cspSource(url: string): { source: string; note?: string } {
+  const prefix = url.endsWith("*");
+  const raw = prefix ? url.slice(0, -1) : url;
+  const m = /^(https?:\/\/[^/?#]+)([^?#]*)/i.exec(raw);
+  if (!m) return { source: raw };
+  const origin = m[1]!.toLowerCase();
+  // `;` and `,` end a CSP source: percent-encoded as the CSP grammar asks.
+  const path = m[2]!.replace(/;/g, "%3B").replace(/,/g, "%2C");
+  const dropped = raw.length > m[0].length ? " (query dropped: CSP matches the path only)" : "";
+  if (!prefix) return { source: `${origin}${path || "/"}`, ...(dropped ? { note: `${url}${dropped}` } : {}) };
+  const dir = path.slice(0, path.lastIndexOf("/") + 1) || "/";
+  const widened = dir !== path ? ` (widened to the directory ${dir}: CSP has no other prefix)` : "";
+  return { source: `${origin}${dir}`, ...(widened || dropped ? { note: `${url}${widened}${dropped}` } : {}) };
+}
+
+function quote(s: string): string {
+  return JSON.stringify(s);
+}
+
+/** A Rules language test of one page pattern (`host/path`, `*` at the start and/or the end). */
+export function pageCondition(pattern: string): string {
+  const start = pattern.startsWith("*");
+  const end = pattern.endsWith("*") && pattern.length > 1;
+  const core = pattern.slice(start ? 1 : 0, end ? -1 : undefined);
+  if (start) return end ? `http.request.full_uri contains ${quote(core)}` : `ends_with(http.request.full_uri, ${quote(core)})`;
+  const slash = core.indexOf("/");
+  const host = (slash < 0 ? core : core.slice(0, slash)).toLowerCase();
+  const path = slash < 0 ? "" : core.slice(slash);
+  if (path === "") return end ? `starts_with(http.host, ${quote(host)})` : `http.host eq ${quote(host)}`;
+  const pathTest = end ? `starts_with(http.request.uri.path, ${quote(path)})` : `http.request.uri.path eq ${quote(path)}`;
+  return `http.host eq ${quote(host)} and ${pathTest}`;
+}
+
+export function pagesExpression(pages: readonly string[]): string {
+  const parts = [...new Set(pages)].map(pageCondition);
+  if (parts.length === 1) return parts[0]!;
+  return parts.map((p) => (p.includes(" and ") ? `(${p})` : p)).join(" or ");
+}
+
+export function inventoryPolicy(inv: ScriptInventory, opts: { description: string; action: "allow" | "log" }): InventoryPolicyResult {
+  const sources = new Set<string>();
+  const notes: string[] = [];
+  for (const a of inv.authorized) {
+    const { source, note } = cspSource(a.url);
+    sources.add(source);
+    if (note) notes.push(note);
+  }
+  const list = [...sources].sort();
+  return {
+    policy: {
+      description: opts.description,
+      action: opts.action,
+      expression: pagesExpression(inv.pages),
+      // No authorized script: nothing may run on the pages in scope.
+      value: `script-src ${list.length > 0 ? list.join(" ") : "'none'"}`,
+      enabled: true,
+    },
+    notes,
+  };
+}
