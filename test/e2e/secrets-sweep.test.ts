@@ -171,6 +171,10 @@ describe("secrets sweep", () => {
         expect(r.code, r.stderr).toBe(0);
       }
     },
+    inventory: async () => {
+      const r = await run(["inventory", "--zone", ZONE.com, "--pages", "example.com/checkout*", "--pin-hashes", "--verbose"]);
+      expect(r.code, r.stderr).toBe(0);
+    },
     whoami: async () => {
       for (const format of ["text", "json"]) {
         const r = await run(["whoami", "-c", config, "--format", format, "--verbose"]);

@@ -43,9 +43,9 @@ describe("zoneform validate", () => {
     const r = await run(["validate", "-c", "examples/full.yaml", "--require-env"], { env: { AWS_KEY_ID: "x", DATADOG_API_KEY: "y" } });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(
-      "examples/full.yaml:45:29  /zones/0/logs/logpush_jobs/0/destination_conf  environment variable AWS_SECRET is not set",
+      "examples/full.yaml:50:29  /zones/0/logs/logpush_jobs/0/destination_conf  environment variable AWS_SECRET is not set",
     );
-    expect(r.stderr).toContain("examples/full.yaml:46:32  /zones/0/logs/logpush_jobs/0/ownership_challenge  environment variable LOGPUSH_CHALLENGE");
+    expect(r.stderr).toContain("examples/full.yaml:51:32  /zones/0/logs/logpush_jobs/0/ownership_challenge  environment variable LOGPUSH_CHALLENGE");
   });
 
   for (const fixture of readFixtures("valid")) {

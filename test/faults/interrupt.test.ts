@@ -29,7 +29,9 @@ async function interrupted(config: string, env: NodeJS.ProcessEnv, after: number
   child.stdout.on("data", (d) => (stdout += String(d)));
   child.stderr.on("data", (d) => (stderr += String(d)));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  if (after === 0) await sleep(300);
+  // With `after` 0: once it has sent its first read, so its handler is in place (a fixed sleep is not
+  // enough on a loaded machine, where node may still be starting), and rounds of reads before any write.
+  if (after === 0) for (let i = 0; i < 2000 && (await emu.requests()).length === 0; i++) await sleep(5);
   for (let i = 0; i < 2000 && (await writesSoFar()) < after; i++) await sleep(5);
   child.kill("SIGINT");
   if (times === 2) {
