@@ -28,14 +28,15 @@ const SAME_HOSTNAMES = Array.from({ length: 50 }, (_, i) => ({
 
 describe("a page-style list that ignores `page`", () => {
   it("plan stops reading the custom hostnames list at page 2 (the same items as page 1), fails the zone with exit 1 and writes nothing", async () => {
-    // More than 20 hostnames listed: zoneform pages through the zone's whole list.
-    const hostnames = Array.from({ length: 25 }, (_, i) => `      - { hostname: shop-${i}.customers.example, certificate_authority: lets_encrypt }`).join("\n");
+    // 25 listed hostnames not on the first page, and one more page: zoneform reads that page (fewer
+    // calls than 25 lookups), which the hostile list answers with page 1 again.
+    const hostnames = Array.from({ length: 25 }, (_, i) => `      - { hostname: shop-${i + 50}.customers.example, certificate_authority: lets_encrypt }`).join("\n");
     const config = await writeConfig(`version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.com\n    custom_hostnames:\n${hostnames}\n`);
     hostile.proxy.spoil = (req, res) => {
       if (req.method !== "GET" || !HOSTNAMES_PATH.test(req.path)) return false;
       const page = Number(req.query.get("page") ?? "1");
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(envelope(SAME_HOSTNAMES, { page, per_page: 50, count: 50, total_count: 5000, total_pages: 100 }));
+      res.end(envelope(SAME_HOSTNAMES, { page, per_page: 50, count: 50, total_count: 100, total_pages: 2 }));
       return true;
     };
     for (const command of [["plan"], ["apply", "--auto-approve"]]) {

@@ -6,7 +6,7 @@
 // object's writable fields with only the CA changed, as the Terraform provider sends the whole object
 // (whether a partial one resets the rest is unconfirmed). A hostname with an uploaded certificate has
 // no CA to change: it is reported, never patched.
-import { AnswerShapeError } from "../../errors.js";
+import { AnswerShapeError, ApiError } from "../../errors.js";
 import type { CertificateAuthority, DesiredCustomHostname, DesiredZone } from "../../model/desired.js";
 import type { Change } from "../../model/plan.js";
 import { zonePath } from "../shared/fields.js";
@@ -133,6 +133,18 @@ function listed(result: unknown, zoneId: string): LiveCustomHostname[] {
   return result.map(normaliseCustomHostname);
 }
 
+/** What identifies a page: the ids of its items, in order. */
+function pageIds(result: unknown): string {
+  return Array.isArray(result) ? result.map((h) => String((h as { id?: unknown } | null)?.id)).join(",") : "";
+}
+
+function repeatedPage(path: string, page: number, earlier: number): ApiError {
+  return new ApiError(
+    `GET ${path}: page ${page} holds the same items as page ${earlier} (the list ignores paging); stopping so the list is not read forever, and nothing was changed`,
+    { status: 200, method: "GET", path, errors: [], retryable: false },
+  );
+}
+
 function count(info: Record<string, unknown> | undefined, field: string): number | undefined {
   const v = info?.[field];
   return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : undefined;
@@ -157,6 +169,14 @@ async function readListed(ctx: ReadContext, zoneId: string, wanted: DesiredCusto
       const rest = await Promise.all(
         Array.from({ length: pages - 1 }, (_, i) => ctx.client.requestEnvelope<unknown>("GET", path, { query: { page: i + 2, per_page: pageSize } })),
       );
+      // A list that ignores `page` answers page 1 again: refused, never taken for more hostnames.
+      const seen = new Map<string, number>([[pageIds(first.result), 1]]);
+      rest.forEach((env, i) => {
+        const ids = pageIds(env.result);
+        const earlier = seen.get(ids);
+        if (ids !== "" && earlier !== undefined) throw repeatedPage(path, i + 2, earlier);
+        seen.set(ids, i + 2);
+      });
       for (const env of rest) for (const h of listed(env.result, zoneId)) if (!byName.has(key(h.hostname))) byName.set(key(h.hostname), h);
     } else {
       const found = await Promise.all(missing.map((w) => lookupOne(ctx, zoneId, w.hostname)));
