@@ -52,16 +52,28 @@ function alreadyGone(method: string, err: unknown): boolean {
   return method === "DELETE" && err instanceof ApiError && err.isNotFound();
 }
 
-/** The item `finder` describes, if `GET finder.path` shows one (null when it shows none). */
-async function findCreated(client: CloudflareClient, finder: Finder): Promise<Record<string, unknown> | null> {
-  let answer: unknown;
+/** GET a finder's path; an entry point that does not exist holds no rule (null). */
+async function readFinderPath(client: CloudflareClient, path: string): Promise<unknown> {
   try {
-    answer = await client.request<unknown>("GET", finder.path);
+    return await client.request<unknown>("GET", path);
   } catch (err) {
-    // An entry point that does not exist holds no rule.
     if (err instanceof ApiError && err.isNotFound()) return null;
     throw err;
   }
+}
+
+/**
+ * The item `finder` describes, if `GET finder.path` shows one (null when it shows none). With `reads`,
+ * one read of a path serves every check of it in the zone (the checks before its creates); without,
+ * the path is read afresh (after a lost answer, what is there now is what counts).
+ */
+async function findCreated(client: CloudflareClient, finder: Finder, reads?: Map<string, Promise<unknown>>): Promise<Record<string, unknown> | null> {
+  let pending = reads?.get(finder.path);
+  if (!pending) {
+    pending = readFinderPath(client, finder.path);
+    reads?.set(finder.path, pending);
+  }
+  const answer = await pending;
   const items = finder.list === undefined ? answer : (answer as Record<string, unknown> | null)?.[finder.list];
   if (!Array.isArray(items)) return null;
   const hit = items.find(
@@ -74,8 +86,8 @@ async function findCreated(client: CloudflareClient, finder: Finder): Promise<Re
  * Before a create: nothing like what it makes may have appeared since the plan read the zone (a second
  * apply running elsewhere). If something did, the zone stops instead of making a duplicate.
  */
-async function assertStillAbsent(client: CloudflareClient, zoneLabel: string, change: Change, finder: Finder): Promise<void> {
-  if (await findCreated(client, finder)) {
+async function assertStillAbsent(client: CloudflareClient, zoneLabel: string, change: Change, finder: Finder, reads?: Map<string, Promise<unknown>>): Promise<void> {
+  if (await findCreated(client, finder, reads)) {
     throw new RuntimeError(
       `${change.resource} "${change.identity}" now exists in ${zoneLabel}, made by someone else since the plan read the zone (another apply?); ` +
         "it was not created again, and nothing more is written to this zone. Run plan again.",
@@ -133,13 +145,20 @@ type ChangeOutcome = { ok: true; results: unknown[]; adopted: boolean } | { ok: 
  * a POST whose answer was lost is looked for (see `send`). Every write zoneform makes goes through
  * here, the guided commands' too, so they all report the same way.
  */
-async function runChange(client: CloudflareClient, zoneLabel: string, change: Change, what: string, log?: (line: string) => void): Promise<ChangeOutcome> {
+async function runChange(
+  client: CloudflareClient,
+  zoneLabel: string,
+  change: Change,
+  what: string,
+  log?: (line: string) => void,
+  reads?: Map<string, Promise<unknown>>,
+): Promise<ChangeOutcome> {
   let made = 0;
   let method = "GET";
   const results: unknown[] = [];
   try {
     const creates = change.kind === "create" ? change.operations.find((op) => op.method === "POST" && op.finds) : undefined;
-    if (creates) await assertStillAbsent(client, zoneLabel, change, creates.finds!);
+    if (creates) await assertStillAbsent(client, zoneLabel, change, creates.finds!, reads);
     let adopted = false;
     for (const op of change.operations) {
       method = op.method;
@@ -183,6 +202,8 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
       limit(async () => {
         const label = zone.name ?? zone.zone_id;
         let failed = false;
+        // One read of a list serves the checks before all the zone's creates into it.
+        const checks = new Map<string, Promise<unknown>>();
         const run = async (change: Change) => {
           const what = describeChange(label, change);
           if (!failed && opts.shouldStop?.()) report.interrupted = true;
@@ -192,7 +213,7 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
           }
           opts.onChange?.(what, "start");
           try {
-            const outcome = await runChange(opts.client, label, change, what, opts.progress);
+            const outcome = await runChange(opts.client, label, change, what, opts.progress, checks);
             if (outcome.ok) {
               report.done.push(outcome.adopted ? `${what} (its answer was lost; found made and adopted)` : what);
               opts.progress?.(`${what}: done`);
