@@ -59,6 +59,7 @@ export async function buildProgram(ctx: CommandContext, only?: string): Promise<
   return program;
 }
 
+/** zoneform's version; a test keeps it equal to package.json's. */
 export const VERSION = "0.1.0";
 
 /** Runs zoneform with `argv` (without node and script) and returns the exit code. */
@@ -69,6 +70,11 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
   const ctx: CommandContext = { io, setExit: (c) => (exitCode = c) };
   try {
     argv = helpRequest(argv);
+    // The version alone needs no command registered (it prints as fast as Node starts).
+    if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
+      io.stdout.write(`${VERSION}\n`);
+      return EXIT.ok;
+    }
     const program = await buildProgram(ctx, argv[0]);
     await program.parseAsync(groupHelpRequest(argv, program), { from: "user" });
     return exitCode;

@@ -319,6 +319,12 @@ describe("help goes to stdout", () => {
     expect(r.stderr).toBe("");
   });
 
+  it.each([["--version"], ["-V"], ["plan", "--version"]])("%j prints package.json's version on stdout", async (...argv) => {
+    const pkg = JSON.parse(await readFile(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+    const r = await runCli(undefined, argv);
+    expect(r).toMatchObject({ code: 0, stdout: `${pkg.version}\n`, stderr: "" });
+  });
+
   it("errors stay on stderr", async () => {
     const r = await runCli(undefined, ["no-such-command"]);
     expect(r.code).toBe(3);
