@@ -1,7 +1,8 @@
 // Shared formatting for plan renderers: values, signs, zone labels, word diffs as plain tokens. Every
 // string here may come from the API or the file: what these functions return is printable (control and
 // bidirectional characters escaped); word-diff parts are raw, the renderer escapes them.
-import { diffArrays } from "diff";
+// The one diff function, from its own module: the package index loads all thirty (start-up time).
+import { diffArrays } from "diff/lib/diff/array.js";
 import type { Change, FieldDiff, Operation, ZonePlan } from "../../model/plan.js";
 import { SENSITIVE } from "../../redact.js";
 import { printable } from "../../safe-text.js";
