@@ -39,6 +39,7 @@ class SlowFirst extends BaseSequencer {
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    globalSetup: ["test/helpers/temp-root.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // A child process per test file: the CLI runs in-process and sets process-wide signal handlers.
