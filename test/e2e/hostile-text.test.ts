@@ -2,10 +2,9 @@
 // description and value hold cursor-up, erase-line and a carriage return, a Logpush job whose name holds
 // an ESC, a script URL with escape sequences. plan (text and Markdown) and audit show them escaped,
 // never raw, and the delete lines they would hide are still there.
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { TOKEN, TestEmulator, ZONE, runCli, writeConfig } from "../helpers/cli.js";
+import { TestEmulator, ZONE, runCli, writeConfig } from "../helpers/cli.js";
+import { runBuilt } from "../attacks/helpers.js";
 
 const emu = TestEmulator.perFile();
 
@@ -148,22 +147,8 @@ describe("hostile text from the API", () => {
   });
 });
 
-/** `node dist/cli/main.js <argv>` (run `npm run build` first): the real process and its real streams. */
-function runBuiltCli(argv: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const cli = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...argv, "--api-url", emu.url], {
-      env: { PATH: process.env.PATH ?? "", CLOUDFLARE_API_TOKEN: TOKEN },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** The built CLI (`npm run build` first) in a child process with pipes for stdout and stderr, against the emulator. */
+const runBuiltCli = (argv: string[]) => runBuilt([...argv, "--api-url", emu.url]);
 
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -3,10 +3,9 @@
 // waits for the rate limit, how long and why, while stdout holds the plan alone; --quiet writes none of
 // it; an audit of a generated inventory writes heartbeats counting the items read. The heartbeat is set
 // to 1 s (ZONEFORM_HEARTBEAT) so that runs of a few seconds show several.
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { TOKEN, TestEmulator, ZONE, writeConfig, zoneId } from "../helpers/cli.js";
+import { TestEmulator, ZONE, writeConfig, zoneId } from "../helpers/cli.js";
+import { runBuilt } from "../attacks/helpers.js";
 
 const emu = TestEmulator.perFile();
 
@@ -77,19 +76,5 @@ describe("progress on stderr when it is not a terminal", () => {
   });
 });
 
-/** `node dist/cli/main.js <argv>` with stdout and stderr pipes (not terminals), heartbeat every second. */
-function runBuiltCli(argv: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const cli = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...argv, "--api-url", emu.url], {
-      env: { PATH: process.env.PATH ?? "", CLOUDFLARE_API_TOKEN: TOKEN, ZONEFORM_HEARTBEAT: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** The built CLI (`npm run build` first) in a child process with pipes for stdout and stderr, against the emulator. */
+const runBuiltCli = (argv: string[]) => runBuilt([...argv, "--api-url", emu.url], { env: { ZONEFORM_HEARTBEAT: "1" }, deadlineMs: 25_000 });
