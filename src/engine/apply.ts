@@ -5,7 +5,7 @@
 import pLimit from "p-limit";
 import type { CloudflareClient } from "../cloudflare/types.js";
 import { isTimeoutError } from "../cloudflare/retry.js";
-import { ApiError, ApplyError, NetworkError, RuntimeError, ZoneformError } from "../errors.js";
+import { AnswerShapeError, ApiError, ApplyError, NetworkError, RuntimeError, ZoneformError } from "../errors.js";
 import type { Change, Finder, Operation, Plan } from "../model/plan.js";
 import { SIGN } from "../plan/render/format.js";
 import { printable } from "../safe-text.js";
@@ -52,12 +52,15 @@ function alreadyGone(method: string, err: unknown): boolean {
   return method === "DELETE" && err instanceof ApiError && err.isNotFound();
 }
 
-/** GET a finder's path; an entry point that does not exist holds no rule (null). */
+/** What `readFinderPath` gives for a path the API itself answers 404: an entry point not made yet. */
+const NOT_FOUND = Symbol("not found");
+
+/** GET a finder's path; an entry point that does not exist holds no rule (NOT_FOUND). */
 async function readFinderPath(client: CloudflareClient, path: string): Promise<unknown> {
   try {
     return await client.request<unknown>("GET", path);
   } catch (err) {
-    if (err instanceof ApiError && err.isNotFound()) return null;
+    if (err instanceof ApiError && err.isNotFound()) return NOT_FOUND;
     throw err;
   }
 }
@@ -74,8 +77,14 @@ async function findCreated(client: CloudflareClient, finder: Finder, reads?: Map
     reads?.set(finder.path, pending);
   }
   const answer = await pending;
-  const items = finder.list === undefined ? answer : (answer as Record<string, unknown> | null)?.[finder.list];
-  if (!Array.isArray(items)) return null;
+  if (answer === NOT_FOUND) return null;
+  // An entry point without rules may leave `rules` out; any other shape is not taken as "none there".
+  const entry = answer !== null && typeof answer === "object" && !Array.isArray(answer) ? (answer as Record<string, unknown>) : undefined;
+  const items = finder.list === undefined ? answer : entry && (entry[finder.list] ?? []);
+  if (!Array.isArray(items)) {
+    const expected = finder.list === undefined ? "a list" : `an object with a list "${finder.list}"`;
+    throw new AnswerShapeError(`the API answered GET ${finder.path} with ${JSON.stringify(answer)?.slice(0, 60) ?? "nothing"}, expected ${expected}`);
+  }
   const hit = items.find(
     (i) => i !== null && typeof i === "object" && Object.entries(finder.match).every(([k, v]) => (i as Record<string, unknown>)[k] === v),
   );

@@ -100,3 +100,28 @@ describe("malformed items in a list the API answers", () => {
     await expectRefused("logpush_job", "the API answered Logpush job with id missing, expected a job id (a whole number)");
   }, 15_000);
 });
+
+describe("a malformed answer to the check before a create", () => {
+  it("stops the zone: it is not taken as 'nothing there', and nothing is created", async () => {
+    const withNew = await writeConfig(
+      CONFIG.replace(
+        "    logs:",
+        `        - { description: Payment, action: log, expression: 'http.request.uri.path contains "/pay"', value: "script-src 'self'" }\n    logs:`,
+      ),
+    );
+    // The plan's read of the policies is the real one; the apply's check before the create (the next
+    // read of that list) answers an object where the list should be.
+    let reads = 0;
+    hostile.proxy.spoil = (req, res) => {
+      if (req.method !== "GET" || req.path !== POLICIES || ++reads < 2) return false;
+      res.writeHead(200, { "content-type": "application/json" }).end(envelope({ policies: [] }));
+      return true;
+    };
+    const r = await runBuilt(["apply", "--auto-approve", "-c", withNew, "--api-url", hostile.proxy.url], { deadlineMs: 10_000 });
+    expectFailure(r, 1);
+    expect(r.stderr).toContain(`the API answered GET ${POLICIES} with {"policies":[]}, expected a list`);
+    expect(reads).toBe(2);
+    expect(changingWrites(await emu.calls())).toEqual([]);
+    expect(await emu.api<unknown[]>("GET", POLICIES)).toHaveLength(1);
+  }, 15_000);
+});
