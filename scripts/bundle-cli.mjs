@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// Part of `npm run build`, after tsc: bundles the `zoneform` executable (dist/cli/main.js, which tsc
+// wrote) in place with esbuild, so that a command starts by reading a few files instead of hundreds
+// (yaml alone is 74 CommonJS modules; commander, undici and ajv's runtime add more). Code splitting
+// keeps each command's code in its own chunk, loaded only when the command line names it, as
+// src/cli/program.ts asks: `validate` never loads undici, a plan never loads the emulator.
+//
+// The chunks sit beside main.js in dist/cli/ (named bundle-<hash>.js), two levels below the package
+// root like every module they came from, so the paths those modules resolve from import.meta.url
+// (schemas/, package.json) stay true. The precompiled schema validator is loaded by URL next to the
+// module that asks for it (dist/config/schema.js), so a copy goes next to the chunks.
+// The library (dist/index.js and what it imports) is tsc's output, unbundled.
+import { copyFileSync, readdirSync, rmSync } from "node:fs";
+import { build } from "esbuild";
+
+const CLI_DIR = new URL("../dist/cli/", import.meta.url);
+
+for (const name of readdirSync(CLI_DIR)) if (/^bundle-.*\.js$/.test(name)) rmSync(new URL(name, CLI_DIR));
+
+await build({
+  entryPoints: [new URL("main.js", CLI_DIR).pathname],
+  outdir: CLI_DIR.pathname,
+  allowOverwrite: true,
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  entryNames: "[name]",
+  chunkNames: "bundle-[hash]",
+  // The CommonJS dependencies call require() for Node's modules; an ES module has none of its own.
+  banner: { js: 'import { createRequire as __zoneformCreateRequire } from "node:module"; const require = __zoneformCreateRequire(import.meta.url);' },
+  legalComments: "none",
+  logLevel: "warning",
+});
+
+copyFileSync(new URL("../config/schema-validator.js", CLI_DIR), new URL("schema-validator.js", CLI_DIR));
