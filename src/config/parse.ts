@@ -1,10 +1,13 @@
 // YAML → plain value, keeping where every node was: a JSON pointer → line:column map built from the
 // yaml package's node ranges and LineCounter. Syntax errors and duplicate keys become findings at
-// their position; alias bombs are refused. Merge keys (`<<: *anchor`) are allowed. A file without
-// YAML problems is parsed once without that map: only its zones' positions (which every zone carries)
-// are kept, and the map is built, from a second parse, the first time any other position is asked
-// for (a problem to report), so a large valid file costs no more than its parse.
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from "yaml";
+// their position; alias bombs are refused. Merge keys (`<<: *anchor`) are allowed. A file is first
+// read by fast-yaml.ts (js-yaml, without that map) and, when that reading is sure, only its zones'
+// positions (which every zone carries) are kept; the yaml package reads it, with every position, when
+// the fast reading is not sure (an error, an anchor, a tag …) or the first time any other position is
+// asked for (a problem to report), so a large valid file costs no more than its fast parse.
+import { createRequire } from "node:module";
+import type { Node } from "yaml";
+import { fastParse } from "./fast-yaml.js";
 import type { ConfigProblem } from "../errors.js";
 import { childPointer, lastSegment, type Locator, type SourcePosition } from "./problems.js";
 
@@ -26,20 +29,19 @@ interface NodeSpan {
   keyStart?: number;
 }
 
+// The yaml package (CommonJS), loaded the first time a file needs it: a valid file never does.
+const require = createRequire(import.meta.url);
+let yamlPackage: typeof import("yaml") | undefined;
+const yaml = (): typeof import("yaml") => (yamlPackage ??= require("yaml") as typeof import("yaml"));
+
 const OPTIONS = { uniqueKeys: true, merge: true, prettyErrors: false, strict: true } as const;
 
 export function parseYaml(text: string, file: string): ParsedYaml {
-  const doc = parseDocument(text, OPTIONS);
-  if (doc.errors.length > 0 || doc.warnings.length > 0) return parsePositioned(text, file);
-  let value: unknown;
-  try {
-    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
-  } catch {
-    return parsePositioned(text, file);
-  }
+  // Most files are valid: read fast, without positions (fast-yaml.ts says when it cannot be sure).
+  const fast = fastParse(text);
+  if (fast === undefined || fast.value === undefined) return parsePositioned(text, file);
   // Where each zone starts (`/zones/<i>`), as the positioned map would say; the rest on demand.
-  const zones = isMap(doc.contents) ? doc.contents.get("zones", true) : undefined;
-  const zoneStarts = isSeq(zones) ? zones.items.map((item) => (item ? ((item as Node).range?.[0] ?? 0) : undefined)) : [];
+  const { value, zoneStarts } = fast;
   let lines: number[] | undefined;
   let positioned: Locator | undefined;
   const locate: Locator = (pointer, at = "value") => {
@@ -72,6 +74,7 @@ function linePos(starts: number[], offset: number): SourcePosition {
 
 /** The parse with every node's position: for files with problems, and for any position asked of a valid one. */
 function parsePositioned(text: string, file: string): ParsedYaml {
+  const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, ...OPTIONS });
   const spans = new Map<string, NodeSpan>();
@@ -142,6 +145,7 @@ function parsePositioned(text: string, file: string): ParsedYaml {
 }
 
 function indexNode(node: Node, pointer: string, spans: Map<string, NodeSpan>, keyStart?: number): void {
+  const { isAlias, isMap, isPair, isScalar, isSeq } = yaml();
   const range = node.range;
   const emptyNull = isScalar(node) && node.value === null && range !== undefined && range !== null && range[0] === range[1];
   const start = emptyNull && keyStart !== undefined ? keyStart : (range?.[0] ?? keyStart ?? 0);

@@ -1,0 +1,111 @@
+// The fast reading (js-yaml) must give exactly what the yaml package gives, or give up: every YAML
+// file of the repository, a table of plain scalars whose meaning differs between YAML schemas, and
+// the constructs it must leave to the yaml package.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { parseDocument } from "yaml";
+import { fastParse } from "../../../src/config/fast-yaml.js";
+import { parseYaml } from "../../../src/config/parse.js";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const OPTIONS = { uniqueKeys: true, merge: true, prettyErrors: false, strict: true } as const;
+
+function yamlFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = path.join(dir, name);
+    if (name === "node_modules" || name.startsWith(".") || name === "dist") return [];
+    if (statSync(p).isDirectory()) return yamlFiles(p);
+    return /\.ya?ml$/.test(name) ? [p] : [];
+  });
+}
+
+/** What the yaml package reads: the value, or undefined when it reports an error or a warning. */
+function slow(text: string): unknown {
+  const doc = parseDocument(text, OPTIONS);
+  if (doc.errors.length || doc.warnings.length) return undefined;
+  return doc.toJS({ maxAliasCount: 100 });
+}
+
+describe("fast YAML reading", () => {
+  const files = [...yamlFiles(path.join(ROOT, "examples")), ...yamlFiles(path.join(ROOT, "test"))];
+
+  it("reads every YAML file of the repository as the yaml package does, or gives up", () => {
+    expect(files.length).toBeGreaterThan(40);
+    let read = 0;
+    for (const file of files) {
+      const text = readFileSync(file, "utf8");
+      const fast = fastParse(text);
+      if (fast === undefined || fast.value === undefined) continue;
+      read++;
+      expect(fast.value, file).toEqual(slow(text));
+    }
+    expect(read).toBeGreaterThan(files.length / 2);
+  });
+
+  it("places every zone where the positioned reading does", () => {
+    for (const file of files) {
+      const text = readFileSync(file, "utf8");
+      const fast = parseYaml(text, file);
+      if (!Array.isArray((fast.value as { zones?: unknown })?.zones)) continue;
+      const zones = (fast.value as { zones: unknown[] }).zones;
+      // A copy of the text with a trailing comment: equal text, but no cached reading to share.
+      const positioned = parseYaml(`${text}\n#`, file);
+      // Asking for a position below a zone makes the reading positioned.
+      positioned.locate("/zones/0/zone_id/x");
+      zones.forEach((_, i) => expect(fast.locate(`/zones/${i}`), `${file} zone ${i}`).toEqual(positioned.locate(`/zones/${i}`)));
+    }
+  });
+
+  const layouts = [
+    "zones:\n  - zone_id: a\n  - zone_id: b\n",
+    "zones:\n- zone_id: a\n-   zone_id: b\n",
+    "zones:\n  - # first\n    zone_id: a\n  -\n    zone_id: b\n",
+    "zones: [ {zone_id: a}, { zone_id: b } ]\n",
+    "version: 1\nzones:\n  - zone_id: a\n    page_shield: { enabled: true }\n  - {zone_id: b}\n",
+  ];
+  it.each(layouts)("places zones in %j as the yaml package does", (text) => {
+    const fast = fastParse(text);
+    expect(fast).toBeDefined();
+    const doc = parseDocument(text, OPTIONS);
+    const items = (doc.get("zones", true) as { items: Array<{ range: [number] }> }).items;
+    expect(fast!.zoneStarts).toEqual(items.map((item) => item.range[0]));
+  });
+
+  const scalars = [
+    "0b101", "1_000", "0x1F", "0X1F", "0o17", "0O17", "017", "+12", "-0", "0.", ".5", "1.", "1e3", "1E+3", "-1.5e-3", "1_0.5",
+    ".inf", "-.Inf", "+.INF", ".NaN", ".nan", "NaN", "inf", "~", "null", "Null", "NULL", "nULL", "", "true", "True", "TRUE",
+    "tRUE", "yes", "no", "on", "off", "y", "n", "2001-12-14", "2001-12-14t21:59:43.10-05:00", "12:30:00", "0x", "0o", "-0x1", "+0o7",
+    "12345678901234567890", "0.1e", "=", "<<x", "'quoted'", '"dq \\x41\\u00e9\\U0001F600"', "a # comment", "ab:cd", "-", "!", "x!y",
+  ];
+  it.each(scalars)("reads the plain scalar %j as the yaml package does", (scalar) => {
+    const text = `value: ${scalar}\n`;
+    const fast = fastParse(text);
+    if (fast !== undefined) expect(fast.value).toEqual(slow(text));
+  });
+
+  const unsure = {
+    anchor: "a: &x 1\nb: 2\n",
+    alias: "a: &x [1]\nb: *x\n",
+    merge: "base: &b { x: 1 }\nzone:\n  <<: *b\n  y: 2\n",
+    "inline merge": "zone:\n  <<: { x: 1 }\n  y: 2\n",
+    "explicit core tag": "a: !!int 12\n",
+    "tagged empty node": "a: !\nb: !!str\n",
+    "local tag": "a: !thing 12\n",
+    "YAML 1.1 directive": "%YAML 1.1\n---\na: yes\n",
+    "duplicate key": "a: 1\na: 2\n",
+    "syntax error": "a: [1, 2\n",
+    "two documents": "a: 1\n---\nb: 2\n",
+    "deep nesting": `${"[".repeat(80)}${"]".repeat(80)}\n`,
+    tab: "a:\n\tb: 1\n",
+  };
+  it.each(Object.entries(unsure))("leaves %s to the yaml package", (_, text) => {
+    expect(fastParse(text)).toBeUndefined();
+  });
+
+  it("reads explicit !!str, !!map and !!seq as the yaml package does", () => {
+    const text = "a: !!str 12\nb: !!map { c: 1 }\nd: !!seq [1]\n";
+    expect(fastParse(text)?.value).toEqual(slow(text));
+  });
+});
