@@ -8,12 +8,19 @@
 // The chunks sit beside main.js in dist/cli/ (named bundle-<hash>.js), two levels below the package
 // root like every module they came from, so the paths those modules resolve from import.meta.url
 // (schemas/, package.json) stay true. The precompiled schema validator is loaded by URL next to the
-// module that asks for it (dist/config/schema.js), so a copy goes next to the chunks.
+// module that asks for it (dist/config/schema.js), so a copy goes next to the chunks; it was built
+// from the schema a moment ago, so the bundle does not compare their hashes at each start.
 // The library (dist/index.js and what it imports) is tsc's output, unbundled.
-import { copyFileSync, readdirSync, rmSync } from "node:fs";
+import { copyFileSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { build } from "esbuild";
 
 const CLI_DIR = new URL("../dist/cli/", import.meta.url);
+
+const BANNER = 'import { createRequire as __zoneformCreateRequire } from "node:module"; const require = __zoneformCreateRequire(import.meta.url);';
+if (readFileSync(new URL("main.js", CLI_DIR), "utf8").includes(BANNER)) {
+  console.error("dist/cli/main.js is already bundled: run `npm run build`, which compiles it again first.");
+  process.exit(1);
+}
 
 for (const name of readdirSync(CLI_DIR)) if (/^bundle-.*\.js$/.test(name)) rmSync(new URL(name, CLI_DIR));
 
@@ -29,8 +36,10 @@ await build({
   entryNames: "[name]",
   chunkNames: "bundle-[hash]",
   // The CommonJS dependencies call require() for Node's modules; an ES module has none of its own.
-  banner: { js: 'import { createRequire as __zoneformCreateRequire } from "node:module"; const require = __zoneformCreateRequire(import.meta.url);' },
+  banner: { js: BANNER },
   legalComments: "none",
+  // src/config/schema.ts: the precompiled validator below comes from this build's schema.
+  define: { __ZONEFORM_BUNDLE__: "true" },
   logLevel: "warning",
 });
 

@@ -29,10 +29,38 @@ interface NodeSpan {
   keyStart?: number;
 }
 
-// The yaml package (CommonJS), loaded the first time a file needs it: a valid file never does.
+// The yaml package, loaded the first time a file needs it: a valid file never does. Inside
+// withYamlOnDemand it is loaded as a module of its own (`import()`, a chunk of the bundled CLI);
+// elsewhere (synchronous callers) with `require`.
 const require = createRequire(import.meta.url);
-let yamlPackage: typeof import("yaml") | undefined;
-const yaml = (): typeof import("yaml") => (yamlPackage ??= require("yaml") as typeof import("yaml"));
+type YamlPackage = typeof import("yaml");
+let yamlPackage: YamlPackage | undefined;
+let loadSync = true;
+class YamlNotLoaded extends Error {}
+function yaml(): YamlPackage {
+  if (yamlPackage) return yamlPackage;
+  if (!loadSync) throw new YamlNotLoaded("the yaml package is not loaded yet");
+  yamlPackage = require("yaml") as YamlPackage;
+  return yamlPackage;
+}
+
+/** Runs a synchronous check of files; if it needs the yaml package, loads it and runs the check again. */
+export async function withYamlOnDemand<T>(check: () => T): Promise<T> {
+  if (!yamlPackage) {
+    loadSync = false;
+    try {
+      return check();
+    } catch (err) {
+      if (!(err instanceof YamlNotLoaded)) throw err;
+    } finally {
+      loadSync = true;
+    }
+    // A CommonJS package: Node's import() gives its exports as `default` too, a bundle only there.
+    const mod = (await import("yaml")) as YamlPackage & { default?: YamlPackage };
+    yamlPackage = mod.default ?? mod;
+  }
+  return check();
+}
 
 const OPTIONS = { uniqueKeys: true, merge: true, prettyErrors: false, strict: true } as const;
 

@@ -5,7 +5,6 @@
 // `zoneform validate` cannot afford. The precompiled module is used only when it was built from the
 // schema file as it is now (same hash); otherwise (tests run from source, a schema edited after the
 // build) ajv compiles the schema on first use, loaded lazily so that the fast path never loads it.
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Ajv2020 as Ajv2020Class, AnySchemaObject, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
@@ -15,6 +14,13 @@ const SCHEMA_URL = new URL("../../schemas/zoneform.schema.json", import.meta.url
 const PRECOMPILED_URL = new URL("./schema-validator.js", import.meta.url);
 
 const require = createRequire(import.meta.url);
+
+/**
+ * Set (to true) by the bundler in the bundled CLI (scripts/bundle-cli.mjs), whose precompiled
+ * validator was built from the schema in the same build: no hash to compare at each start.
+ */
+declare const __ZONEFORM_BUNDLE__: boolean | undefined;
+const BUNDLED = typeof __ZONEFORM_BUNDLE__ !== "undefined" && __ZONEFORM_BUNDLE__;
 
 let schemaText: string | undefined;
 let schema: AnySchemaObject | undefined;
@@ -32,6 +38,8 @@ export function loadSchema(): AnySchemaObject {
 
 /** sha256 of the schema file's text: ties a precompiled validator to the schema it was built from. */
 export function schemaHash(): string {
+  // node:crypto is loaded only here: `validate` of the bundled CLI does without it.
+  const { createHash } = require("node:crypto") as typeof import("node:crypto");
   return createHash("sha256").update(readSchemaText()).digest("hex");
 }
 
@@ -84,7 +92,7 @@ export function standaloneValidatorSource(): string {
 /** The validator: the precompiled one when it matches the schema file, else compiled on first use. */
 export function getValidator(): ValidateFunction {
   if (validator) return validator;
-  validator = precompiled && precompiled.schemaHash === schemaHash() ? precompiled.default : createAjv().compile(loadSchema());
+  validator = precompiled && (BUNDLED || precompiled.schemaHash === schemaHash()) ? precompiled.default : createAjv().compile(loadSchema());
   return validator;
 }
 
