@@ -80,18 +80,20 @@ export function safeDecode(s: string): string {
 export const MIN_SUBSTRING = 6;
 
 export class Redactor {
-  private readonly values: Array<{ value: string; replacement: string }>;
+  /** Value (and its URL-encoded form) → what to show instead; the first replacement given wins. */
+  private readonly values = new Map<string, string>();
   private readonly whole = new Map<string, string>();
   /**
    * Every value in one alternation, longest first (so a secret that contains another is replaced
-   * whole): one pass over the text whatever the number of secrets. Built when first needed after a
-   * change; null when there is no value.
+   * whole), and the set of their first MIN_SUBSTRING characters: a text none of whose substrings of
+   * that length is in the set holds no value, and is passed over without running the alternation, at
+   * a cost that does not grow with the number of secrets. Built when first needed after a change;
+   * null when there is no value.
    */
-  private matcher: { re: RegExp; replacements: Map<string, string> } | null | undefined = null;
+  private matcher: { re: RegExp; prefixes: Set<string> } | null | undefined = null;
 
   /** `secrets`: value → what to show instead (default `(sensitive)`). Very short values are ignored. */
   constructor(secrets: Iterable<{ value: string; replacement?: string }> = []) {
-    this.values = [];
     for (const s of secrets) this.add(s.value, s.replacement);
   }
 
@@ -102,15 +104,10 @@ export class Redactor {
       if (!this.whole.has(value)) this.whole.set(value, replacement);
       return;
     }
-    if (this.values.some((v) => v.value === value)) return;
-    this.matcher = undefined;
-    this.values.push({ value, replacement });
-    // Longest first, so a secret that contains another is replaced whole.
-    this.values.sort((a, b) => b.value.length - a.value.length);
-    for (const encoded of [encodeURIComponent(value)]) {
-      if (encoded !== value && !this.values.some((v) => v.value === encoded)) {
-        this.values.push({ value: encoded, replacement });
-      }
+    for (const v of [value, encodeURIComponent(value)]) {
+      if (this.values.has(v)) continue;
+      this.values.set(v, replacement);
+      this.matcher = undefined;
     }
   }
 
@@ -120,21 +117,22 @@ export class Redactor {
   }
 
   get size(): number {
-    return this.values.length + this.whole.size;
+    return this.values.size + this.whole.size;
   }
 
   /** Known values first (so env values become their references in plan files), then URL parameters. */
   redact(text: string): string {
     const m = this.matcher === undefined ? this.compile() : this.matcher;
-    const out = m ? text.replace(m.re, (found) => m.replacements.get(found) ?? SENSITIVE) : text;
+    const out = m && mayHold(text, m.prefixes) ? text.replace(m.re, (found) => this.values.get(found) ?? SENSITIVE) : text;
     return redactUrlParams(out);
   }
 
-  private compile(): { re: RegExp; replacements: Map<string, string> } | null {
-    const replacements = new Map<string, string>();
-    for (const { value, replacement } of this.values) if (!replacements.has(value)) replacements.set(value, replacement);
-    const alternatives = [...replacements.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
-    this.matcher = alternatives.length === 0 ? null : { re: new RegExp(alternatives.join("|"), "g"), replacements };
+  private compile(): { re: RegExp; prefixes: Set<string> } | null {
+    const values = [...this.values.keys()].sort((a, b) => b.length - a.length);
+    this.matcher =
+      values.length === 0
+        ? null
+        : { re: new RegExp(values.map(escapeRegExp).join("|"), "g"), prefixes: new Set(values.map((v) => v.slice(0, MIN_SUBSTRING))) };
     return this.matcher;
   }
 
@@ -147,6 +145,12 @@ export class Redactor {
   redactDeep<T>(value: T): T {
     return mapStrings(value, (s) => this.redactString(s)) as T;
   }
+}
+
+/** Whether some substring of `text` of MIN_SUBSTRING characters starts a value (see Redactor.matcher). */
+function mayHold(text: string, prefixes: Set<string>): boolean {
+  for (let i = 0; i + MIN_SUBSTRING <= text.length; i++) if (prefixes.has(text.slice(i, i + MIN_SUBSTRING))) return true;
+  return false;
 }
 
 function escapeRegExp(s: string): string {

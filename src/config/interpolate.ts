@@ -15,6 +15,8 @@ export interface Interpolated {
   findings: Finding[];
   /** Pointer → the string as written, for every string that interpolation changed. */
   templates: Map<string, string>;
+  /** Pointer of each template → the keys that lead to it from the document's root. */
+  templatePaths: Map<string, ReadonlyArray<string | number>>;
   /** Pointers of strings that named a missing variable (their schema errors would be noise). */
   missing: Set<string>;
 }
@@ -24,20 +26,33 @@ export interface Interpolated {
  * goes on with an empty value: the file's shape can be checked without the secrets at hand.
  */
 export function interpolateEnv(value: unknown, env: NodeJS.ProcessEnv, missingEnv: "error" | "warning" = "error"): Interpolated {
-  const result: Interpolated = { value: undefined, secrets: [], findings: [], templates: new Map(), missing: new Set() };
+  const result: Interpolated = { value: undefined, secrets: [], findings: [], templates: new Map(), templatePaths: new Map(), missing: new Set() };
   const seen = new Set<string>();
-  const visit = (v: unknown, pointer: string): unknown => {
-    if (typeof v === "string") return interpolateString(v, pointer);
-    if (Array.isArray(v)) return v.map((item, i) => visit(item, childPointer(pointer, i)));
+  // The keys from the root to the value visited: a pointer is made only for a string with `${`.
+  const path: Array<string | number> = [];
+  const visit = (v: unknown): unknown => {
+    if (typeof v === "string") return v.includes("${") ? interpolateString(v, pointerOf(path)) : v;
+    if (Array.isArray(v)) {
+      const out = new Array<unknown>(v.length);
+      for (let i = 0; i < v.length; i++) {
+        path.push(i);
+        out[i] = visit(v[i]);
+        path.pop();
+      }
+      return out;
+    }
     if (v !== null && typeof v === "object") {
       const out: Record<string, unknown> = {};
-      for (const [k, item] of Object.entries(v)) out[k] = visit(item, childPointer(pointer, k));
+      for (const k of Object.keys(v)) {
+        path.push(k);
+        out[k] = visit((v as Record<string, unknown>)[k]);
+        path.pop();
+      }
       return out;
     }
     return v;
   };
   const interpolateString = (s: string, pointer: string): string => {
-    if (!s.includes("${")) return s;
     let hasReference = false;
     const out = s.replace(REFERENCE, (whole, escape: string, inner: string) => {
       if (escape) return whole.slice(1);
@@ -79,11 +94,20 @@ export function interpolateEnv(value: unknown, env: NodeJS.ProcessEnv, missingEn
       }
       return found;
     });
-    if (hasReference || out !== s) result.templates.set(pointer, s);
+    if (hasReference || out !== s) {
+      result.templates.set(pointer, s);
+      result.templatePaths.set(pointer, [...path]);
+    }
     return out;
   };
-  result.value = visit(value, "");
+  result.value = visit(value);
   return result;
+}
+
+function pointerOf(path: ReadonlyArray<string | number>): string {
+  let pointer = "";
+  for (const key of path) pointer = childPointer(pointer, key);
+  return pointer;
 }
 
 /**
@@ -91,30 +115,31 @@ export function interpolateEnv(value: unknown, env: NodeJS.ProcessEnv, missingEn
  * as it was (`${env:NAME}` references and `$${` escapes kept), so it can be interpolated again later.
  */
 export function declaredDocument(interpolated: Interpolated): unknown {
-  const restore = (v: unknown, pointer: string): unknown => {
-    if (typeof v === "string") return interpolated.templates.get(pointer) ?? v;
-    if (Array.isArray(v)) return v.map((item, i) => restore(item, childPointer(pointer, i)));
-    if (v !== null && typeof v === "object") {
-      return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, restore(item, childPointer(pointer, k))]));
-    }
-    return v;
+  // Copy on write: only the containers on the way to a changed string are copied.
+  const copies = new Set<unknown>();
+  const put = (node: unknown, path: ReadonlyArray<string | number>, at: number, template: string): unknown => {
+    if (at === path.length) return template;
+    const key = path[at]!;
+    const copy = copies.has(node) ? node : Array.isArray(node) ? [...node] : { ...(node as Record<string, unknown>) };
+    copies.add(copy);
+    const record = copy as Record<string | number, unknown>;
+    record[key] = put(record[key], path, at + 1, template);
+    return copy;
   };
-  return restore(interpolated.value, "");
+  let doc = interpolated.value;
+  for (const [pointer, template] of interpolated.templates) doc = put(doc, interpolated.templatePaths.get(pointer)!, 0, template);
+  return doc;
 }
 
 /** Every string that holds a real `${env:…}` reference: its interpolated value and its template. */
 export function templatedValues(interpolated: Interpolated): Array<{ value: string; template: string }> {
   const out: Array<{ value: string; template: string }> = [];
-  const visit = (v: unknown, pointer: string): void => {
-    if (typeof v === "string") {
-      const template = interpolated.templates.get(pointer);
-      if (template !== undefined && hasEnvReference(template)) out.push({ value: v, template });
-      return;
-    }
-    if (Array.isArray(v)) v.forEach((item, i) => visit(item, childPointer(pointer, i)));
-    else if (v !== null && typeof v === "object") for (const [k, item] of Object.entries(v)) visit(item, childPointer(pointer, k));
-  };
-  visit(interpolated.value, "");
+  for (const [pointer, template] of interpolated.templates) {
+    if (!hasEnvReference(template)) continue;
+    let v: unknown = interpolated.value;
+    for (const key of interpolated.templatePaths.get(pointer)!) v = (v as Record<string | number, unknown>)[key];
+    if (typeof v === "string") out.push({ value: v, template });
+  }
   return out;
 }
 

@@ -1,21 +1,27 @@
 // Fingerprints of live resources: a saved plan records one per resource it read, and apply refuses
 // the plan when any of them changed, appeared or disappeared since.
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
-/** JSON with object keys sorted, so equal values always hash the same. */
+/** JSON with object keys sorted, so equal values always hash the same (undefined members left out). */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let i = 0; i < value.length; i++) out += (i ? "," : "") + canonicalJson(value[i]);
+    return `${out}]`;
   }
-  return JSON.stringify(value) ?? "null";
+  const record = value as Record<string, unknown>;
+  let out = "{";
+  for (const key of Object.keys(record).sort()) {
+    const v = record[key];
+    if (v === undefined) continue;
+    out += `${out.length > 1 ? "," : ""}${JSON.stringify(key)}:${canonicalJson(v)}`;
+  }
+  return `${out}}`;
 }
 
 export function fingerprint(value: unknown): string {
-  return createHash("sha256").update(canonicalJson(value)).digest("hex").slice(0, 16);
+  return hash("sha256", canonicalJson(value), "hex").slice(0, 16);
 }
 
 /** Keys (`kind/identity`) whose fingerprint differs between two readings, with how. */

@@ -48,6 +48,18 @@ describe("env values", () => {
     expect(r.redactDeep({ a: "true", b: true, c: "not true" })).toEqual({ a: "(sensitive)", b: true, c: "not true" });
   });
 
+  it("are found among a thousand, anywhere in a text, the longest whole, URL-encoded too", () => {
+    const secrets = Array.from({ length: 1000 }, (_, i) => ({ value: `token-${String(i).padStart(4, "0")}-${"x".repeat(i % 7)}`, replacement: `\${env:T${i}}` }));
+    const r = new Redactor([...secrets, { value: "token-0001-x/and more", replacement: "${env:LONG}" }]);
+    expect(r.redact("a token-0999-xxxxx b")).toBe("a ${env:T999} b");
+    expect(r.redact("token-0001-x/and more, token-0001-x")).toBe("${env:LONG}, ${env:T1}");
+    expect(r.redact(`q=${encodeURIComponent("token-0001-x/and more")}`)).toBe("q=${env:LONG}");
+    expect(r.redact("token-000 token-01 nothing here")).toBe("token-000 token-01 nothing here");
+    // Added after a first use: the matcher is built again.
+    r.add("late-secret");
+    expect(r.redact("see late-secret")).toBe("see (sensitive)");
+  });
+
   it("used in the file are the only ones hidden by the terminal output, beside the API token and key", () => {
     const { io, stdout } = memoryIO({ env: { CLOUDFLARE_API_TOKEN: "tok-123456789", AWS_SECRET_ACCESS_KEY: "unused-secret-123", FLAG: "true" } });
     const safe = redactingIO(io);

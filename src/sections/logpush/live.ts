@@ -34,7 +34,7 @@ export interface LiveLogpushJob {
 
 /** The API's defaults for output_options (OpenAPI `logpush_output_options`), by output type. */
 const NDJSON_DEFAULTS: Record<string, unknown> = {
-  field_names: [],
+  field_names: Object.freeze([]),
   output_type: "ndjson",
   timestamp_format: "unixnano",
   sample_rate: 1,
@@ -62,24 +62,19 @@ export function outputDefaults(outputType: unknown): Record<string, unknown> {
   return outputType === "csv" ? CSV_DEFAULTS : NDJSON_DEFAULTS;
 }
 
-/** The options with the API defaults filled in, for comparison only (never sent). Nulls count as "default". */
-export function completeOutputOptions(options: Record<string, unknown>): Record<string, unknown> {
-  const given = withoutNulls(fixCveKey(options));
-  return structuredClone({ ...outputDefaults(given.output_type), ...given });
-}
-
 /** comparableOutputOptions of each options object already compared: a job's are compared several times per plan. */
 const comparable = new WeakMap<Record<string, unknown>, Readonly<Record<string, unknown>>>();
 
 /**
- * The form output_options are compared in: complete, including the options filled only for
- * comparison. Memoised per options object (which nothing mutates once read or loaded): the result is
- * shared, never to be changed.
+ * The form output_options are compared in (never sent): the API defaults filled in, including the
+ * options filled only for comparison; nulls count as "default". Memoised per options object (which
+ * nothing mutates once read or loaded): the result is shared, never to be changed.
  */
 export function comparableOutputOptions(options: Record<string, unknown>): Readonly<Record<string, unknown>> {
   let out = comparable.get(options);
   if (!out) {
-    out = { ...COMPARE_ONLY_DEFAULTS, ...completeOutputOptions(options) };
+    const given = withoutNulls(fixCveKey(options));
+    out = Object.freeze({ ...COMPARE_ONLY_DEFAULTS, ...outputDefaults(given.output_type), ...given });
     comparable.set(options, out);
   }
   return out;

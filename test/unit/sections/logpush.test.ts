@@ -8,7 +8,6 @@ import { planForDisplay, planForFile } from "../../../src/plan/secrets.js";
 import { createBody, logpushJobs, updateBody } from "../../../src/sections/logpush/logpush-jobs.js";
 import {
   comparableOutputOptions,
-  completeOutputOptions,
   describeFilter,
   filterFromWire,
   filtersEqual,
@@ -108,9 +107,9 @@ describe("logpush output_options", () => {
       output_type: "ndjson", record_delimiter: "", record_prefix: "{", record_suffix: "}\n", record_template: "", sample_rate: 1, timestamp_format: "rfc3339",
     };
     expect(comparableOutputOptions(given)).toEqual(comparableOutputOptions(apiStored));
-    expect(completeOutputOptions(apiStored)["CVE-2021-44228"]).toBe(false);
-    expect(completeOutputOptions({ output_type: "csv" })).toMatchObject({ record_prefix: "", record_suffix: "\n" });
-    expect(completeOutputOptions({ sample_rate: null, field_names: ["A"] }).sample_rate).toBe(1);
+    expect(comparableOutputOptions(apiStored)["CVE-2021-44228"]).toBe(false);
+    expect(comparableOutputOptions({ output_type: "csv" })).toMatchObject({ record_prefix: "", record_suffix: "\n" });
+    expect(comparableOutputOptions({ sample_rate: null, field_names: ["A"] }).sample_rate).toBe(1);
   });
 
   it("updates options that differ with the file's options plus, as defaults, the live ones it leaves out; shows only what differs", () => {
@@ -207,7 +206,7 @@ describe("logpush_job diff", () => {
     const l = normaliseLiveJob({
       id: 3, name: "http-to-r2", dataset: "http_requests", destination_conf: R2, enabled: true, kind: "",
       filter: JSON.stringify({ where: { and: [{ value: "example.com", key: "ClientRequestHost", operator: "eq" }, { or: [{ key: "ClientRequestPath", operator: "contains", value: "/api" }, { key: "EdgeResponseStatus", operator: "geq", value: 500 }] }] } }),
-      output_options: { ...completeOutputOptions({ field_names: ["RayID"] }), merge_subrequests: false },
+      output_options: { ...comparableOutputOptions({ field_names: ["RayID"] }), merge_subrequests: false },
       max_upload_bytes: null, max_upload_records: null, max_upload_interval_seconds: null, error_message: null, last_complete: null,
     });
     expect(logpushJobs.diff(zone([want]), [l]).changes).toEqual([]);
