@@ -9,6 +9,7 @@ import { AnswerShapeError, ApiError, ApplyError, NetworkError, RuntimeError, Zon
 import type { Change, Finder, Operation, Plan } from "../model/plan.js";
 import { SIGN } from "../plan/render/format.js";
 import { printable } from "../safe-text.js";
+import { RESOURCE_KINDS } from "../sections/index.js";
 import { ZONES_PER_REQUEST_SLOT } from "./reconcile.js";
 
 export interface ApplyReport {
@@ -188,18 +189,31 @@ async function runChange(
 /**
  * How a zone's changes run: only true dependencies are sequenced. Deletes come after everything else
  * (make before break), and not at all if anything before failed. Within each of those two rounds,
- * kinds are independent and run side by side, while the changes of one kind stay in plan order: two
- * rules written into one entry point at once could race for its version, and their order is the
- * order they run in.
+ * kinds are independent and run side by side. The changes of a kind whose changes each write an
+ * object of their own (`independentChanges`: policies, jobs, hostnames) run side by side too; those
+ * of any other kind stay in plan order, one after the other: two rules written into one entry point
+ * at once could race for its version, and their order is the order they run in. Each chain of the
+ * result runs its changes in order; the chains of a round run at once.
  */
-export function rounds(changes: readonly Change[]): Change[][][] {
+export function rounds(changes: readonly Change[], independent: (resource: string) => boolean = isIndependent): Change[][][] {
   const chains = (list: readonly Change[]) => {
+    const out: Change[][] = [];
     const byKind = new Map<string, Change[]>();
-    for (const c of list) byKind.set(c.resource, [...(byKind.get(c.resource) ?? []), c]);
-    return [...byKind.values()];
+    for (const c of list) {
+      if (independent(c.resource)) out.push([c]);
+      else {
+        let chain = byKind.get(c.resource);
+        if (!chain) byKind.set(c.resource, (chain = [])), out.push(chain);
+        chain.push(c);
+      }
+    }
+    return out;
   };
   return [chains(changes.filter((c) => c.kind !== "delete")), chains(changes.filter((c) => c.kind === "delete"))].filter((r) => r.length > 0);
 }
+
+const INDEPENDENT = new Set(RESOURCE_KINDS.filter((k) => k.independentChanges).map((k) => k.name));
+const isIndependent = (resource: string): boolean => INDEPENDENT.has(resource);
 
 export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyReport> {
   const report: ApplyReport = { done: [], failed: [], notDone: [], uncertain: [] };

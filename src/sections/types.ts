@@ -30,6 +30,12 @@ export interface ResourceKind<L = unknown> {
   readonly name: string;
   /** Apply order across kinds: lower first. */
   readonly order: number;
+  /**
+   * Whether its changes in one zone each write an object of their own (a policy, a job, a hostname),
+   * so that apply may make them at once. Absent: they share one object (the rules of an entry point,
+   * whose order is the order they run in) and are made one after the other, in plan order.
+   */
+  readonly independentChanges?: boolean;
   /** Whether the zone's file declares this kind (absent sections are never read or written). */
   owns(zone: DesiredZone): boolean;
   read(ctx: ReadContext, zone: DesiredZone): Promise<LiveRead<L>>;

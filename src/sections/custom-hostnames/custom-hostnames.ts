@@ -263,6 +263,7 @@ function fingerprintOf(h: LiveCustomHostname | null): unknown {
 export const customHostnames: ResourceKind<LiveCustomHostnames> = {
   name: RESOURCE,
   order: 50,
+  independentChanges: true,
   owns: (zone) => zone.custom_hostnames !== undefined,
 
   async read(ctx, zone) {

@@ -212,6 +212,7 @@ function closest(job: DesiredLogpushJob, matches: LiveLogpushJob[]): LiveLogpush
 export const logpushJobs: ResourceKind<LiveLogpushJob[]> = {
   name: RESOURCE,
   order: 40,
+  independentChanges: true,
   owns: (zone) => zone.logs?.logpush_jobs !== undefined,
 
   async read(ctx, zone) {

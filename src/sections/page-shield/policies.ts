@@ -65,6 +65,7 @@ function closest(want: DesiredPolicy, candidates: LivePolicy[]): LivePolicy {
 export const pageShieldPolicies: ResourceKind<LivePolicy[]> = {
   name: RESOURCE,
   order: 20,
+  independentChanges: true,
   owns: (zone) => zone.page_shield?.policies !== undefined,
 
   async read(ctx, zone) {
