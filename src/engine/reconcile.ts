@@ -74,15 +74,20 @@ export async function readZone(ctx: ReadContext, zone: DesiredZone, kinds: reado
  */
 export async function checkZone(ctx: ReadContext, zone: DesiredZone, zp: ZonePlan, kinds: readonly ResourceKind[] = RESOURCE_KINDS): Promise<ZonePlan> {
   if (zp.errors.length > 0) return zp;
-  const errors: string[] = [];
-  for (const kind of kinds.filter((k) => k.check && k.owns(zone))) {
-    try {
-      errors.push(...(await kind.check!(ctx, zone, zp.changes)));
-    } catch (err) {
-      if (!isReportable(err)) throw err;
-      errors.push(`checking ${kind.name}: ${err.message}`);
-    }
-  }
+  // The kinds' checks run at once; their findings keep the kinds' order.
+  const found = await Promise.all(
+    kinds
+      .filter((k) => k.check && k.owns(zone))
+      .map(async (kind) => {
+        try {
+          return await kind.check!(ctx, zone, zp.changes);
+        } catch (err) {
+          if (!isReportable(err)) throw err;
+          return [`checking ${kind.name}: ${err.message}`];
+        }
+      }),
+  );
+  const errors = found.flat();
   return errors.length > 0 ? { ...zp, errors: [...zp.errors, ...errors] } : zp;
 }
 

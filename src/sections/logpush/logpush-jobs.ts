@@ -28,7 +28,7 @@ import {
   stripDestinationSecrets,
   type LiveLogpushJob,
 } from "./live.js";
-import type { ResourceKind } from "../types.js";
+import type { ReadContext, ResourceKind } from "../types.js";
 
 const RESOURCE = "logpush_job";
 const UPLOAD_LIMITS = ["max_upload_bytes", "max_upload_interval_seconds", "max_upload_records"] as const;
@@ -282,8 +282,9 @@ export const logpushJobs: ResourceKind<LiveLogpushJob[]> = {
    * would send), so a bad one is a plan error rather than an apply that stops half-way.
    */
   async check(ctx, zone, changes) {
-    const errors: string[] = [];
     const desired = new Map((zone.logs?.logpush_jobs ?? []).map((j) => [j.name, j]));
+    // Every job is checked at once (each is an object of its own); the answers keep the plan's order.
+    const checks: Array<Promise<string | undefined>> = [];
     for (const change of changes) {
       if (change.resource !== RESOURCE || change.kind === "delete") continue;
       const job = desired.get(change.identity);
@@ -291,45 +292,51 @@ export const logpushJobs: ResourceKind<LiveLogpushJob[]> = {
       const write = change.operations.find((op): op is Operation & { body: Record<string, unknown> } => op.method !== "DELETE" && !!op.body);
       const body = write?.body;
       if (!body || (change.kind === "update" && !change.fields.some((f) => f.field === "destination_conf"))) continue;
-      const shown = redactDestination(job.destination_conf);
-      const scrub = (text: string) => redactDestinationSecrets(text, job.destination_conf, job.ownership_challenge ? [job.ownership_challenge] : []);
-      try {
-        const res = await ctx.client.request<unknown>("POST", zonePath(zone.zone_id, "logpush", "validate", "destination"), {
-          body: { destination_conf: job.destination_conf },
-          idempotent: true,
-        });
-        const validity = checkAnswer(res, "validate/destination");
-        if (typeof validity === "string") {
-          errors.push(`logpush job "${job.name}": ${validity}`);
-          continue;
-        }
-        if (validity.valid === false) {
-          errors.push(`logpush job "${job.name}": the destination ${shown} is not valid: ${scrub(validity.message || "the API gave no reason")}`);
-          continue;
-        }
-        if (typeof body.ownership_challenge === "string" && needsOwnershipChallenge(job.destination_conf)) {
-          const own = await ctx.client.request<unknown>("POST", zonePath(zone.zone_id, "logpush", "ownership", "validate"), {
-            body: { destination_conf: job.destination_conf, ownership_challenge: body.ownership_challenge },
-            idempotent: true,
-          });
-          const owned = checkAnswer(own, "ownership/validate");
-          if (typeof owned === "string") {
-            errors.push(`logpush job "${job.name}": ${owned}`);
-            continue;
-          }
-          if (owned.valid === false) {
-            errors.push(
-              `logpush job "${job.name}": the ownership_challenge is not the token Cloudflare wrote for ${stripDestinationSecrets(job.destination_conf)}; ` +
-                `request a new one with: zoneform logpush challenge --zone ${zone.zone_id} --destination '${stripDestinationSecrets(job.destination_conf)}'`,
-            );
-          }
-        }
-      } catch (err) {
-        if (!(err instanceof ApiError || err instanceof NetworkError)) throw err;
-        errors.push(`logpush job "${job.name}": checking the destination ${shown}: ${scrub(err.message)}`);
-      }
+      checks.push(checkDestination(ctx, zone.zone_id, job, body));
     }
-    return errors;
+    return (await Promise.all(checks)).filter((e): e is string => e !== undefined);
   },
 };
+
+/**
+ * What is wrong with the destination a job would write to, or with the ownership token it would send
+ * (undefined: nothing). Both questions are asked at once; the ownership answer counts only for a
+ * valid destination.
+ */
+async function checkDestination(ctx: ReadContext, zoneId: string, job: DesiredLogpushJob, body: Record<string, unknown>): Promise<string | undefined> {
+  const shown = redactDestination(job.destination_conf);
+  const scrub = (text: string) => redactDestinationSecrets(text, job.destination_conf, job.ownership_challenge ? [job.ownership_challenge] : []);
+  const validation = ctx.client.request<unknown>("POST", zonePath(zoneId, "logpush", "validate", "destination"), {
+    body: { destination_conf: job.destination_conf },
+    idempotent: true,
+  });
+  const ownership =
+    typeof body.ownership_challenge === "string" && needsOwnershipChallenge(job.destination_conf)
+      ? ctx.client.request<unknown>("POST", zonePath(zoneId, "logpush", "ownership", "validate"), {
+          body: { destination_conf: job.destination_conf, ownership_challenge: body.ownership_challenge },
+          idempotent: true,
+        })
+      : undefined;
+  // Its failure is reported below, or does not matter when the destination is not valid.
+  ownership?.catch(() => undefined);
+  try {
+    const res = await validation;
+    const validity = checkAnswer(res, "validate/destination");
+    if (typeof validity === "string") return `logpush job "${job.name}": ${validity}`;
+    if (validity.valid === false) return `logpush job "${job.name}": the destination ${shown} is not valid: ${scrub(validity.message || "the API gave no reason")}`;
+    if (!ownership) return undefined;
+    const owned = checkAnswer(await ownership, "ownership/validate");
+    if (typeof owned === "string") return `logpush job "${job.name}": ${owned}`;
+    if (owned.valid === false) {
+      return (
+        `logpush job "${job.name}": the ownership_challenge is not the token Cloudflare wrote for ${stripDestinationSecrets(job.destination_conf)}; ` +
+        `request a new one with: zoneform logpush challenge --zone ${zoneId} --destination '${stripDestinationSecrets(job.destination_conf)}'`
+      );
+    }
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof ApiError || err instanceof NetworkError)) throw err;
+    return `logpush job "${job.name}": checking the destination ${shown}: ${scrub(err.message)}`;
+  }
+}
 
