@@ -38,6 +38,15 @@ await build({
   // The CommonJS dependencies call require() for Node's modules; an ES module has none of its own.
   banner: { js: BANNER },
   legalComments: "none",
+  // scripts/bundle/undici-core.cjs: only the part of undici the client uses.
+  plugins: [
+    {
+      name: "undici-core",
+      setup(b) {
+        b.onResolve({ filter: /^undici$/ }, () => ({ path: new URL("bundle/undici-core.cjs", import.meta.url).pathname }));
+      },
+    },
+  ],
   // src/config/schema.ts: the precompiled validator below comes from this build's schema.
   define: { __ZONEFORM_BUNDLE__: "true" },
   logLevel: "warning",

@@ -12,18 +12,17 @@ export const MAX_PLAN_FILE_BYTES = 64 * 1024 * 1024;
 import { planForFile } from "./secrets.js";
 
 const require = createRequire(import.meta.url);
-const planSchema = require("../../schemas/plan.schema.json") as object;
 
 let validatePlanDoc: ((doc: unknown) => boolean) & { errors?: Array<{ instancePath: string; message?: string }> | null };
 
-/** The plan schema's validator; ajv is loaded only here, when a plan file is read (never by `plan`). */
+/** The plan schema's validator; it and ajv are loaded only here, when a plan file is read (never by `plan`). */
 export async function planValidator() {
   if (!validatePlanDoc) {
     const { Ajv2020 } = await import("ajv/dist/2020.js");
     const addFormats = (await import("ajv-formats")).default as unknown as (a: InstanceType<typeof Ajv2020>) => void;
     const ajv = new Ajv2020({ allErrors: true, strict: false });
     addFormats(ajv);
-    validatePlanDoc = ajv.compile(planSchema) as typeof validatePlanDoc;
+    validatePlanDoc = ajv.compile(require("../../schemas/plan.schema.json") as object) as typeof validatePlanDoc;
   }
   return validatePlanDoc;
 }
