@@ -18,7 +18,9 @@ let validatePlanDoc: ((doc: unknown) => boolean) & { errors?: Array<{ instancePa
 /** The plan schema's validator; it and ajv are loaded only here, when a plan file is read (never by `plan`). */
 export async function planValidator() {
   if (!validatePlanDoc) {
-    const { Ajv2020 } = await import("ajv/dist/2020.js");
+    // CommonJS packages: Node's import() gives their exports as `default` too, the bundled CLI only there.
+    const ajvModule = (await import("ajv/dist/2020.js")) as typeof import("ajv/dist/2020.js") & { default?: typeof import("ajv/dist/2020.js") };
+    const { Ajv2020 } = ajvModule.default ?? ajvModule;
     const addFormats = (await import("ajv-formats")).default as unknown as (a: InstanceType<typeof Ajv2020>) => void;
     const ajv = new Ajv2020({ allErrors: true, strict: false });
     addFormats(ajv);
