@@ -46,6 +46,15 @@ await build({
         b.onResolve({ filter: /^undici$/ }, () => ({ path: new URL("bundle/undici-core.cjs", import.meta.url).pathname }));
       },
     },
+    {
+      // scripts/bundle/lazy-child-process.cjs: commander's child_process, loaded on first use.
+      name: "lazy-child-process",
+      setup(b) {
+        b.onResolve({ filter: /^node:child_process$/ }, (args) =>
+          /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: new URL("bundle/lazy-child-process.cjs", import.meta.url).pathname } : undefined,
+        );
+      },
+    },
   ],
   // src/config/schema.ts: the precompiled validator below comes from this build's schema.
   define: { __ZONEFORM_BUNDLE__: "true" },

@@ -2,7 +2,6 @@
 // stderr and its exit code; anything else is an internal error (exit 1) without a stack trace unless
 // --verbose. Messages carry the API's text: every control character but zoneform's own newlines is
 // shown escaped.
-import { setFlagsFromString } from "node:v8";
 import { Command, CommanderError } from "commander";
 import { ZoneformError, EXIT } from "../errors.js";
 import { printable } from "../safe-text.js";
@@ -77,24 +76,11 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
       return EXIT.ok;
     }
     const program = await buildProgram(ctx, argv[0]);
-    keepFirstTierWasm();
     await program.parseAsync(groupHelpRequest(argv, program), { from: "user" });
     return exitCode;
   } catch (err) {
     return reportError(err, io, argv.includes("--verbose"));
   }
-}
-
-/**
- * undici parses HTTP answers in WebAssembly. Once the parser runs hot, V8 compiles it again with its
- * optimizing compiler on a background thread, and a process cannot exit before that compilation
- * ends: 40-50 ms added to the end of every command that made a call, and CPU spent on code that its
- * first compiler (Liftoff) already runs fast enough for zoneform's answers. A tiering budget no run
- * reaches keeps the first code. Set once the command's modules are loaded: Node checks its code cache
- * of its own modules against V8's flags, so a module compiled after the change is compiled anew.
- */
-function keepFirstTierWasm(): void {
-  setFlagsFromString("--wasm-tiering-budget=1000000000");
 }
 
 /**

@@ -270,6 +270,8 @@ export function createClient(opts: ClientOptions): CloudflareClient {
           });
         }
       }
+      // The answer is in: the next call may go out while this one is parsed and checked.
+      release();
       log?.(`${method} ${shownFull()} ${status} ${Date.now() - started}ms${retriesNote()}`);
       const unwrapped = unwrapResponse({
         method,
