@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: zoneform at its physical limits, measured against the emulator (issue 18). Every
-// figure is a whole command, `node dist/cli/main.js …` spawned as a user runs it (start-up and exit
+// figure is a whole command, `node dist/cli/zoneform.cjs …` spawned as a user runs it (start-up and exit
 // included), next to bare `node -e 0` measured in the same run. Prints one table, each figure with its
 // limit or target and PASS/MISS:
 //   - reads per plan vs the file's minimum (6 per zone + 1 with every section: see readsOf);
@@ -23,7 +23,7 @@ import { startEmulator } from "./bench/emulator.mjs";
 import { benchConfig, readsOf, withCustomHostnames, zoneIdOf, s3Destination, zoneName } from "./bench/config.mjs";
 
 const ROOT = new URL("..", import.meta.url).pathname;
-const CLI = join(ROOT, "dist/cli/main.js");
+const CLI = join(ROOT, "dist/cli/zoneform.cjs");
 const USAGE = join(ROOT, "scripts/bench/usage.mjs");
 const MEASURE = join(ROOT, "scripts/bench/measure.mjs");
 const SDK_PLAN = join(ROOT, "scripts/bench/sdk-plan.mjs");

@@ -1,49 +1,49 @@
 #!/usr/bin/env node
-// Part of `npm run build`, after tsc: bundles the `zoneform` executable (dist/cli/main.js, which tsc
-// wrote) in place with esbuild, so that a command starts by reading a few files instead of hundreds
-// (yaml alone is 74 CommonJS modules; commander, undici and ajv's runtime add more). Code splitting
-// keeps each command's code in its own chunk, loaded only when the command line names it, as
-// src/cli/program.ts asks: `validate` never loads undici, a plan never loads the emulator.
-//
-// The chunks sit beside main.js in dist/cli/ (named bundle-<hash>.js), two levels below the package
-// root like every module they came from, so the paths those modules resolve from import.meta.url
-// (schemas/, package.json) stay true. The precompiled schema validator is loaded by URL next to the
-// module that asks for it (dist/config/schema.js), so a copy goes next to the chunks; it was built
-// from the schema a moment ago, so the bundle does not compare their hashes at each start.
-// The library (dist/index.js and what it imports) is tsc's output, unbundled.
-import { copyFileSync, readdirSync, readFileSync, rmSync } from "node:fs";
+// Part of `npm run build`, after tsc: bundles the `zoneform` executable with esbuild, so that a
+// command starts by reading a few files instead of hundreds (yaml alone is 74 CommonJS modules;
+// commander, undici and ajv's runtime add more). It writes, in dist/cli/:
+//   - zoneform.cjs, the executable (package.json "bin"; from scripts/bundle/zoneform.cjs): runs
+//     validate.cjs for `validate …`, main.js for every other command line;
+//   - main.js (tsc's, bundled in place) and its chunks (bundle-<hash>.js): the program with every
+//     command, an ES module split so that each command's code is a chunk loaded only when the
+//     command line names it, as src/cli/program.ts asks: a plan never loads the emulator;
+//   - validate.cjs (from src/cli/validate-main.ts): `validate` alone, as CommonJS, which V8 can
+//     compile from a code cache (Node 20 has none for ES modules), and validate.cjs.cache, that
+//     cache, written by a run of `validate` (scripts/bundle/code-cache.cjs);
+//   - schema-validator.cjs: the precompiled schema validator (scripts/build-schema-validator.mjs),
+//     which src/config/schema.ts loads beside the module asking for it. It was built from the schema
+//     a moment ago, so the bundles do not compare their hashes at each start.
+// Everything sits two levels below the package root like the modules it came from, so the paths
+// those modules resolve from import.meta.url (schemas/, package.json) stay true. The library
+// (dist/index.js and what it imports) is tsc's output, unbundled.
+import { spawnSync } from "node:child_process";
+import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { build } from "esbuild";
 
 const CLI_DIR = new URL("../dist/cli/", import.meta.url);
+const path = (name, dir = CLI_DIR) => new URL(name, dir).pathname;
 
 const BANNER = 'import { createRequire as __zoneformCreateRequire } from "node:module"; const require = __zoneformCreateRequire(import.meta.url);';
-if (readFileSync(new URL("main.js", CLI_DIR), "utf8").includes(BANNER)) {
+if (readFileSync(path("main.js"), "utf8").includes(BANNER)) {
   console.error("dist/cli/main.js is already bundled: run `npm run build`, which compiles it again first.");
   process.exit(1);
 }
 
-for (const name of readdirSync(CLI_DIR)) if (/^bundle-.*\.js$/.test(name)) rmSync(new URL(name, CLI_DIR));
+for (const name of readdirSync(CLI_DIR)) if (/^bundle-.*\.js$/.test(name)) rmSync(path(name));
 
-await build({
-  entryPoints: [new URL("main.js", CLI_DIR).pathname],
-  outdir: CLI_DIR.pathname,
-  allowOverwrite: true,
+/** What both bundles share: Node 20, every dependency inside, the same substitutions. */
+const common = {
   bundle: true,
-  splitting: true,
-  format: "esm",
   platform: "node",
   target: "node20",
-  entryNames: "[name]",
-  chunkNames: "bundle-[hash]",
-  // The CommonJS dependencies call require() for Node's modules; an ES module has none of its own.
-  banner: { js: BANNER },
   legalComments: "none",
-  // scripts/bundle/undici-core.cjs: only the part of undici the client uses.
+  logLevel: "warning",
   plugins: [
     {
+      // scripts/bundle/undici-core.cjs: only the part of undici the client uses.
       name: "undici-core",
       setup(b) {
-        b.onResolve({ filter: /^undici$/ }, () => ({ path: new URL("bundle/undici-core.cjs", import.meta.url).pathname }));
+        b.onResolve({ filter: /^undici$/ }, () => ({ path: path("bundle/undici-core.cjs", import.meta.url) }));
       },
     },
     {
@@ -51,14 +51,46 @@ await build({
       name: "lazy-child-process",
       setup(b) {
         b.onResolve({ filter: /^node:child_process$/ }, (args) =>
-          /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: new URL("bundle/lazy-child-process.cjs", import.meta.url).pathname } : undefined,
+          /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: path("bundle/lazy-child-process.cjs", import.meta.url) } : undefined,
         );
       },
     },
   ],
-  // src/config/schema.ts: the precompiled validator below comes from this build's schema.
+};
+
+await build({
+  ...common,
+  entryPoints: [path("main.js")],
+  outdir: CLI_DIR.pathname,
+  allowOverwrite: true,
+  splitting: true,
+  format: "esm",
+  entryNames: "[name]",
+  chunkNames: "bundle-[hash]",
+  // The CommonJS dependencies call require() for Node's modules; an ES module has none of its own.
+  banner: { js: BANNER },
+  // src/config/schema.ts: the precompiled validator comes from this build's schema.
   define: { __ZONEFORM_BUNDLE__: "true" },
-  logLevel: "warning",
 });
 
-copyFileSync(new URL("../config/schema-validator.js", CLI_DIR), new URL("schema-validator.js", CLI_DIR));
+await build({
+  ...common,
+  entryPoints: [path("validate-main.js")],
+  outfile: path("validate.cjs"),
+  format: "cjs",
+  // A CommonJS module has no import.meta and runs no import() without a callback from vm: both
+  // become their CommonJS equivalents.
+  banner: { js: 'const __zoneformImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+  define: { __ZONEFORM_BUNDLE__: "true", "import.meta.url": "__zoneformImportMetaUrl" },
+  supported: { "dynamic-import": false, "top-level-await": false },
+});
+
+copyFileSync(path("../config/schema-validator.cjs"), path("schema-validator.cjs"));
+copyFileSync(path("bundle/zoneform.cjs", import.meta.url), path("zoneform.cjs"));
+chmodSync(path("zoneform.cjs"), 0o755);
+
+const cache = spawnSync(process.execPath, [path("bundle/code-cache.cjs", import.meta.url)], { stdio: ["ignore", "ignore", "inherit"] });
+if (cache.status !== 0) {
+  console.error("writing the code cache of dist/cli/validate.cjs failed");
+  process.exit(1);
+}

@@ -1,8 +1,8 @@
-// Each command of the built (bundled) CLI loads only what it runs (issue 18): `validate` no HTTP
-// client, no emulator, no ajv compiler and, for a valid file, not the yaml package; `plan` no emulator
-// and no ajv compiler; ajv only when a plan file is read. What was loaded is taken from Node's own
-// module debug log (NODE_DEBUG=esm,module), and each loaded file is known by the sources it holds
-// (esbuild marks each bundled file with a `// <path>` comment).
+// Each command of the built (bundled) CLI loads only what it runs (issue 18): `validate` its own
+// bundle, which holds no HTTP client, emulator or ajv compiler; `plan` no emulator, no ajv compiler
+// and, for a valid file, not the yaml package; ajv only when a plan file is read. What was loaded is
+// taken from Node's own module debug log (NODE_DEBUG=esm,module), and each loaded file is known by the
+// sources it holds (esbuild marks each bundled file with a `// <path>` comment).
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -52,22 +52,25 @@ zones:
 `;
 
 describe("what each command loads", () => {
-  it("validate: no HTTP client, emulator, ajv compiler or yaml package for a valid file", async () => {
+  it("validate: its own bundle (validate.cjs), with no HTTP client, emulator or ajv compiler in it, and no other module", async () => {
     const config = await writeConfig(CONFIG);
     const r = await run(["validate", "-c", config]);
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
-    expect(has(r.sources, "node_modules/js-yaml/")).toBe(true);
-    for (const absent of ["node_modules/undici/", "dist/emulator/", "node_modules/ajv/dist/compile/", "node_modules/yaml/"]) {
-      expect(has(r.sources, absent), absent).toBe(false);
+    // The executable compiles validate.cjs itself (with its code cache): not the program of every command.
+    expect(has(r.sources, "dist/cli/validate.cjs")).toBe(true);
+    expect([...r.sources].filter((s) => s.startsWith("dist/cli/bundle-") || s === "dist/cli/main.js")).toEqual([]);
+    const bundled = loadedSources(path.join(ROOT, "dist/cli/validate.cjs"));
+    expect(has(bundled, "node_modules/js-yaml/")).toBe(true);
+    for (const absent of ["node_modules/undici/", "dist/emulator/", "node_modules/ajv/dist/compile/", "dist/cloudflare/"]) {
+      expect(has(bundled, absent), absent).toBe(false);
     }
   });
 
-  it("validate: the yaml package once a problem needs its position", async () => {
+  it("validate: reports a problem at its position (the yaml package, inside its bundle)", async () => {
     const config = await writeConfig(CONFIG.replace("enabled: true", "enabled: yes"));
     const r = await run(["validate", "-c", config]);
     expect(r.code).toBe(3);
-    expect(has(r.sources, "node_modules/yaml/")).toBe(true);
-    expect(has(r.sources, "node_modules/undici/")).toBe(false);
+    expect(r.stderr).toMatch(/zoneform\.yaml:6:16 +\/zones\/0\/page_shield\/enabled/);
   });
 
   it("plan: the HTTP client, never the emulator or the ajv compiler", async () => {

@@ -1,7 +1,7 @@
 // The library API works from an installed tarball: `npm pack`, install it in a fresh project, and
 // plan, apply and check drift against `zoneform/emulator` through `import … from "zoneform"`.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -34,7 +34,7 @@ describe("the npm package", () => {
   it("holds the built code, its types, schemas, examples, README, LICENSE and CHANGELOG, and no source map, source or test", () => {
     const [packed] = JSON.parse(npm(["pack", "--dry-run", "--json", "--ignore-scripts"], ROOT)) as Array<{ files: Array<{ path: string }> }>;
     const files = packed!.files.map((f) => f.path);
-    for (const wanted of ["LICENSE", "CHANGELOG.md", "README.md", "package.json", "dist/index.js", "dist/index.d.ts", "dist/cli/main.js", "dist/emulator/index.js", "schemas/zoneform.schema.json", "schemas/zoneform.schema.draft-07.json", "schemas/plan.schema.json", "docs/configuration.md", "docs/commands/README.md"]) {
+    for (const wanted of ["LICENSE", "CHANGELOG.md", "README.md", "package.json", "dist/index.js", "dist/index.d.ts", "dist/cli/zoneform.cjs", "dist/cli/main.js", "dist/cli/validate.cjs", "dist/emulator/index.js", "schemas/zoneform.schema.json", "schemas/zoneform.schema.draft-07.json", "schemas/plan.schema.json", "docs/configuration.md", "docs/commands/README.md"]) {
       expect(files, wanted).toContain(wanted);
     }
     expect(files.filter((f) => f.endsWith(".map") || f === "dist/.build-stamp")).toEqual([]);
@@ -54,5 +54,10 @@ describe("the npm package", () => {
     expect(result.text).toContain('~ page_shield_settings "settings"');
     expect(result.done).toEqual(['5ababd603b22780302dd8d83498e5172: ~ page_shield_settings "settings"']);
     expect(result.drifted).toBe(false);
+    // The installed executable: the program of every command, and `validate` on its own.
+    const bin = join(project, "node_modules/.bin/zoneform");
+    expect(execFileSync(bin, ["--version"], { cwd: project, encoding: "utf8" }).trim()).toBe(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version);
+    writeFileSync(join(project, "zoneform.yaml"), "version: 1\nzones:\n  - zone_id: 5ababd603b22780302dd8d83498e5172\n    page_shield: { enabled: true }\n");
+    expect(execFileSync(bin, ["validate"], { cwd: project, encoding: "utf8" })).toContain("1 zone in zoneform.yaml is valid");
   }, 120_000);
 });

@@ -1,0 +1,13 @@
+// Runs the command line in this process and sets its exit code: the part of the executable that every
+// entry (main.ts, every command; validate-main.ts, the bundled `validate`) shares.
+import process from "node:process";
+import { outputFailed, processIO, type CliIO } from "./io.js";
+
+export async function run(main: (argv: string[], io: CliIO) => Promise<number>): Promise<void> {
+  const io = processIO();
+  const code = await main(process.argv.slice(2), io);
+  // A reader that went away (`| head`) is not an error; a write that failed otherwise (a full disk) is.
+  const failed = outputFailed();
+  if (failed && code === 0) io.stderr.write(`Error: writing the output failed (${failed.code ?? failed.message})\n`);
+  process.exitCode = failed && code === 0 ? 1 : code;
+}
