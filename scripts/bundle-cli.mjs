@@ -2,14 +2,16 @@
 // Part of `npm run build`, after tsc: bundles the `zoneform` executable with esbuild, so that a
 // command starts by reading a few files instead of hundreds (yaml alone is 74 CommonJS modules;
 // commander, undici and ajv's runtime add more). It writes, in dist/cli/:
-//   - zoneform.cjs, the executable (package.json "bin"; from scripts/bundle/zoneform.cjs): runs
-//     validate.cjs for `validate …`, main.js for every other command line;
+//   - zoneform.cjs, the executable (package.json "bin"; from scripts/bundle/zoneform.cjs, with the
+//     names of the API commands written in): runs validate.cjs for `validate …`, api.cjs for a command
+//     that calls the API, main.js for every other command line;
 //   - main.js (tsc's, bundled in place) and its chunks (bundle-<hash>.js): the program with every
 //     command, an ES module split so that each command's code is a chunk loaded only when the
 //     command line names it, as src/cli/program.ts asks: a plan never loads the emulator;
-//   - validate.cjs (from src/cli/validate-main.ts): `validate` alone, as CommonJS, which V8 can
-//     compile from a code cache (Node 20 has none for ES modules), and validate.cjs.cache, that
-//     cache, written by a run of `validate` (scripts/bundle/code-cache.cjs);
+//   - validate.cjs (from src/cli/validate-main.ts): `validate` alone, and api.cjs (from
+//     src/cli/api-main.ts): the commands that call the API, each as CommonJS, which V8 can compile
+//     from a code cache (Node 20 has none for ES modules), and their caches (.cjs.cache), written by
+//     a run of each (scripts/bundle/code-cache.cjs);
 //   - schema-validator.cjs: the precompiled schema validator (scripts/build-schema-validator.mjs),
 //     which src/config/schema.ts loads beside the module asking for it. It was built from the schema
 //     a moment ago, so the bundles do not compare their hashes at each start.
@@ -17,7 +19,7 @@
 // those modules resolve from import.meta.url (schemas/, package.json) stay true. The library
 // (dist/index.js and what it imports) is tsc's output, unbundled.
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
 
 const CLI_DIR = new URL("../dist/cli/", import.meta.url);
@@ -73,24 +75,32 @@ await build({
   define: { __ZONEFORM_BUNDLE__: "true" },
 });
 
-await build({
+/** A CommonJS bundle, which V8 can compile from a code cache. */
+const commonJs = {
   ...common,
-  entryPoints: [path("validate-main.js")],
-  outfile: path("validate.cjs"),
   format: "cjs",
   // A CommonJS module has no import.meta and runs no import() without a callback from vm: both
   // become their CommonJS equivalents.
   banner: { js: 'const __zoneformImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
   define: { __ZONEFORM_BUNDLE__: "true", "import.meta.url": "__zoneformImportMetaUrl" },
   supported: { "dynamic-import": false, "top-level-await": false },
-});
+};
+
+await build({ ...commonJs, entryPoints: [path("validate-main.js")], outfile: path("validate.cjs") });
+// The API commands: the yaml package (for a file with problems, and export) and ajv (to read a plan
+// file) stay outside, loaded from node_modules only by the runs that need them.
+await build({ ...commonJs, entryPoints: [path("api-main.js")], outfile: path("api.cjs"), external: ["yaml", "ajv", "ajv/*", "ajv-formats"] });
 
 copyFileSync(path("../config/schema-validator.cjs"), path("schema-validator.cjs"));
-copyFileSync(path("bundle/zoneform.cjs", import.meta.url), path("zoneform.cjs"));
+const { API_COMMANDS } = await import(path("commands/api-commands.js"));
+const launcher = readFileSync(path("bundle/zoneform.cjs", import.meta.url), "utf8");
+writeFileSync(path("zoneform.cjs"), launcher.replace("/* API_COMMANDS */", Object.keys(API_COMMANDS).map((n) => JSON.stringify(n)).join(", ")));
 chmodSync(path("zoneform.cjs"), 0o755);
 
-const cache = spawnSync(process.execPath, [path("bundle/code-cache.cjs", import.meta.url)], { stdio: ["ignore", "ignore", "inherit"] });
-if (cache.status !== 0) {
-  console.error("writing the code cache of dist/cli/validate.cjs failed");
-  process.exit(1);
+for (const bundle of ["validate", "api"]) {
+  const cache = spawnSync(process.execPath, [path("bundle/code-cache.cjs", import.meta.url), bundle], { stdio: ["ignore", "ignore", "inherit"] });
+  if (cache.status !== 0) {
+    console.error(`writing the code cache of dist/cli/${bundle}.cjs failed`);
+    process.exit(1);
+  }
 }

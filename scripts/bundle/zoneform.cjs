@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // The `zoneform` executable (package.json "bin"; copied to dist/cli/ by scripts/bundle-cli.mjs).
-// `zoneform validate …` runs dist/cli/validate.cjs, `validate` bundled alone as CommonJS, compiled
-// with the V8 code cache the build wrote beside it (validate.cjs.cache): `validate` runs from editors
-// and pre-commit hooks, and its whole cost is the start. V8 takes the cache only when it was made by
-// the same V8 from the same file, and compiles as usual otherwise. Every other command line runs
-// main.js: the program with every command, an ES module with a chunk per command.
+// `zoneform validate …` runs dist/cli/validate.cjs, `validate` bundled alone as CommonJS, and a
+// command that calls the API runs dist/cli/api.cjs, those commands bundled as CommonJS; each is
+// compiled with the V8 code cache the build wrote beside it (`.cache`), which spares most of the
+// start's compiling (Node 20 has no code cache for ES modules). V8 takes a cache only when it was
+// made by the same V8 from the same file, and compiles as usual otherwise. Every other command line
+// (help, a typo, `emulator`) runs main.js: the program with every command, an ES module with a chunk
+// per command.
 "use strict";
 const fs = require("node:fs");
 const path = require("node:path");
@@ -12,6 +14,9 @@ const vm = require("node:vm");
 const Module = require("node:module");
 
 const VALIDATE = path.join(__dirname, "validate.cjs");
+const API = path.join(__dirname, "api.cjs");
+/** The commands api.cjs has (src/cli/commands/api-commands.ts), written here by the build. */
+const API_COMMANDS = new Set([/* API_COMMANDS */]);
 
 /** A bundled CommonJS file compiled with its code cache (`<file>.cache`) if there is one; undefined when the file is missing. */
 function compile(file) {
@@ -37,8 +42,10 @@ function runCompiled(script, file) {
 }
 
 if (require.main === module) {
-  const script = process.argv[2] === "validate" ? compile(VALIDATE) : undefined;
-  if (script) runCompiled(script, VALIDATE);
+  const name = process.argv[2];
+  const file = name === "validate" ? VALIDATE : API_COMMANDS.has(name) ? API : undefined;
+  const script = file && compile(file);
+  if (script) runCompiled(script, file);
   else {
     import("./main.js").catch((err) => {
       process.stderr.write(`Internal error: zoneform could not start (${err && err.message}); run \`npm run build\` in a checkout.\n`);
@@ -47,4 +54,4 @@ if (require.main === module) {
   }
 }
 
-module.exports = { compile, runCompiled, VALIDATE };
+module.exports = { compile, runCompiled, VALIDATE, API };

@@ -2,6 +2,7 @@
 // line names it (program-core.ts builds the program and holds the one catch).
 import type { Command } from "commander";
 import type { CliIO } from "./io.js";
+import { API_COMMANDS } from "./commands/api-commands.js";
 import { buildProgramWith, mainWith, type CommandContext, type CommandLoaders } from "./program-core.js";
 
 export { helpRequest, reportError, VERSION, type CommandContext } from "./program-core.js";
@@ -10,23 +11,12 @@ export { helpRequest, reportError, VERSION, type CommandContext } from "./progra
  * Each command's module, loaded alone when the command line names it, so that a command loads only
  * what it runs (a plan never loads the emulator, `validate` never loads undici): `validate` must start
  * about as fast as Node. Any other command line (help, a typo) registers every command. A new command
- * is added here and in commands/index.ts.
+ * is added here (or, when it calls the API, in commands/api-commands.ts) and in commands/index.ts.
  */
 const ALONE: CommandLoaders["alone"] = {
   validate: () => import("./commands/validate.js"),
-  plan: () => import("./commands/plan.js"),
-  apply: () => import("./commands/apply.js"),
-  show: () => import("./commands/show.js"),
-  drift: () => import("./commands/drift.js"),
   emulator: () => import("./commands/emulator.js"),
-  certificates: () => import("./commands/certificates.js"),
-  "waf-migration": () => import("./commands/waf-migration.js"),
-  audit: () => import("./commands/audit.js"),
-  inventory: () => import("./commands/inventory.js"),
-  csp: () => import("./commands/csp.js"),
-  export: () => import("./commands/export.js"),
-  logpush: () => import("./commands/logpush.js"),
-  whoami: () => import("./commands/whoami.js"),
+  ...API_COMMANDS,
 };
 
 const LOADERS: CommandLoaders = { alone: ALONE, all: () => import("./commands/index.js") };
