@@ -1,6 +1,7 @@
 // What a command may touch of the outside world: streams, environment, working directory. Tests pass
 // their own to run `main(argv, io)` in-process and read what was printed.
 import process from "node:process";
+import { isatty } from "node:tty";
 import { Redactor } from "../redact.js";
 
 export interface Output {
@@ -88,7 +89,8 @@ export function processIO(): CliIO {
     stderr: streamOutput(process.stderr),
     env: process.env,
     cwd: process.cwd(),
-    prompt: process.stdin.isTTY
+    // isatty(0), not process.stdin.isTTY: that would open a stream on stdin for every command.
+    prompt: isatty(0)
       ? async (question) => {
           const { createInterface } = await import("node:readline/promises");
           const rl = createInterface({ input: process.stdin, output: process.stderr });
