@@ -6,8 +6,8 @@
 // yaml package, which stays the authority on syntax, problems and positions:
 //   - plain scalars resolve by the yaml package's own core-schema patterns (js-yaml's accept more:
 //     `0b1`, `1_000`); the types carry private tags, so an explicit `!!int`, `!!null` … is unknown here;
-//   - anchors (so aliases and alias bombs) and `<<` merge keys;
-//   - tagged empty nodes (`a: !`), directives (`%YAML 1.1` changes the schema), warnings, nesting deeper than MAX_DEPTH, and every
+//   - anchors (so aliases and alias bombs), `<<` merge keys and null keys;
+//   - tagged empty nodes (`a: !`), collections as keys, directives (`%YAML 1.1` changes the schema), warnings, nesting deeper than MAX_DEPTH, and every
 //     error: a file js-yaml refuses is reported by the yaml package, with its positions.
 // Where each zone starts is recorded on the way (every zone carries its line), from the offset at
 // which js-yaml begins the zone's mapping: the same as the yaml package's node range.
@@ -46,7 +46,10 @@ export interface FastYaml {
 
 /** The file as plain data, or undefined when only the yaml package can say (see above). */
 export function fastParse(text: string): FastYaml | undefined {
-  if (/^%/m.test(text)) return undefined;
+  // A directive starts a line (the first one after a byte order mark). A collection as a key (`? …`,
+  // `[a, b]: …`, `{a: 1}: …`) becomes a different string in each parser. Text that only looks like
+  // one costs the fast reading, never a wrong value.
+  if (/^\uFEFF?%/m.test(text) || /(?:^|[\s[{,])\?(?:[ \t]|$)/m.test(text) || /[\]}][ \t]*:(?:[ \t]|$)/m.test(text)) return undefined;
   let state: { anchorMap?: Record<string, unknown> } | undefined;
   let unsure = false;
   // Where each mapping of depth 3 (an item of a top-level list) began.
@@ -70,18 +73,22 @@ export function fastParse(text: string): FastYaml | undefined {
   } catch {
     return undefined;
   }
-  if (unsure || (state?.anchorMap && Object.keys(state.anchorMap).length > 0) || hasMergeKey(value, 0)) return undefined;
+  if (unsure || (state?.anchorMap && Object.keys(state.anchorMap).length > 0) || hasUnsureKey(value, 0)) return undefined;
   const zones = value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>).zones : undefined;
   const zoneStarts = Array.isArray(zones) ? zones.map((z) => mapStarts.get(z)) : [];
   return { value, zoneStarts };
 }
 
-/** Whether a `<<` key (a merge, which js-yaml reads here as a plain key) appears anywhere. */
-function hasMergeKey(value: unknown, depth: number): boolean {
+/**
+ * Whether a key appears that the two parsers may read differently: `<<` (a merge, which js-yaml reads
+ * here as a plain key) and `null` (what js-yaml makes of a null key, `null:` or `~:`, which the yaml
+ * package makes "").
+ */
+function hasUnsureKey(value: unknown, depth: number): boolean {
   if (value === null || typeof value !== "object" || depth > MAX_DEPTH) return false;
-  if (Array.isArray(value)) return value.some((v) => hasMergeKey(v, depth + 1));
+  if (Array.isArray(value)) return value.some((v) => hasUnsureKey(v, depth + 1));
   for (const key in value) {
-    if (key === "<<" || hasMergeKey((value as Record<string, unknown>)[key], depth + 1)) return true;
+    if (key === "<<" || key === "null" || hasUnsureKey((value as Record<string, unknown>)[key], depth + 1)) return true;
   }
   return false;
 }

@@ -94,6 +94,7 @@ describe("fast YAML reading", () => {
     "tagged empty node": "a: !\nb: !!str\n",
     "local tag": "a: !thing 12\n",
     "YAML 1.1 directive": "%YAML 1.1\n---\na: yes\n",
+    "YAML 1.1 directive after a byte order mark": "\uFEFF%YAML 1.1\n---\na: yes\n",
     "duplicate key": "a: 1\na: 2\n",
     "syntax error": "a: [1, 2\n",
     "two documents": "a: 1\n---\nb: 2\n",
@@ -107,5 +108,45 @@ describe("fast YAML reading", () => {
   it("reads explicit !!str, !!map and !!seq as the yaml package does", () => {
     const text = "a: !!str 12\nb: !!map { c: 1 }\nd: !!seq [1]\n";
     expect(fastParse(text)?.value).toEqual(slow(text));
+  });
+
+  it("never disagrees with the yaml package on 20 000 generated files (seeded)", () => {
+    const scalars = ["1", "-1", "+1", "0x1F", "0o7", "07", "00", "-0", "1.5", ".5", "0.", "1e3", "1e", "1_000", "0b1", ".inf", ".NaN", "~", "null", "Null", "",
+      "true", "True", "yes", "on", "'q'", '"d\\x41"', '"\\u00e9"', '"\\N"', "é", "a\tb", "a b", "a:b", "1:2", "a #c", "-", "- x", "? x", "!x y", "!!str 1",
+      "&a 1", "*a", "|\n  lit\n", ">\n  fold\n  ed\n", "|-\n  x\n", "[1, 2]", "{a: 1}", "[a, {b: c}]", "'it''s'", "[a]", "a]", "{a", "2001-12-14",
+      "12:30", "@x", "%x", "[]", "{}", '""', "'multi\n  line'", '"multi\n  line"', "plain\n  continued", "---", "..."];
+    const keys = ["a", "b", "'k'", '"k"', "1", "true", "null", "<<", "? c", "a b", "__proto__", "x:y", "[k]", "{k: v}"];
+    let seed = 18;
+    const pick = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    const node = (depth: number, indent: number): string => {
+      const pad = " ".repeat(indent + 2);
+      switch (pick(depth > 2 ? 1 : 4)) {
+        case 0:
+          return ` ${scalars[pick(scalars.length)]!.replace(/\n/g, `\n${pad}`)}`;
+        case 1:
+          return Array.from({ length: 1 + pick(3) }, () => `\n${pad}${keys[pick(keys.length)]}:${node(depth + 1, indent + 2)}`).join("");
+        case 2:
+          return Array.from({ length: 1 + pick(3) }, () => `\n${pad}-${node(depth + 1, indent + 2)}`).join("");
+        default:
+          return ` {${keys[pick(3)]}: ${scalars[pick(5)]}}`;
+      }
+    };
+    let read = 0;
+    for (let i = 0; i < 20_000; i++) {
+      let text = Array.from({ length: 1 + pick(3) }, () => `${keys[pick(keys.length)]}:${node(0, 0)}${["\n", " # c\n", "\t\n", "  \n"][pick(4)]}`).join("");
+      if (pick(5) === 0) text = text.replace(/\n/g, "\r\n");
+      if (pick(9) === 0) text = `---\n${text}${pick(2) ? "...\n" : ""}`;
+      const fast = fastParse(text);
+      if (fast === undefined) continue;
+      read++;
+      const doc = parseDocument(text, OPTIONS);
+      const clean = doc.errors.length === 0 && doc.warnings.length === 0;
+      expect(clean, text).toBe(true);
+      expect(fast.value, text).toEqual(doc.toJS({ maxAliasCount: 100 }));
+    }
+    expect(read).toBeGreaterThan(4_000);
   });
 });
