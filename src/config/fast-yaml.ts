@@ -6,9 +6,14 @@
 // yaml package, which stays the authority on syntax, problems and positions:
 //   - plain scalars resolve by the yaml package's own core-schema patterns (js-yaml's accept more:
 //     `0b1`, `1_000`); the types carry private tags, so an explicit `!!int`, `!!null` … is unknown here;
-//   - anchors (so aliases and alias bombs), `<<` merge keys and null keys;
-//   - tagged empty nodes (`a: !`), collections as keys, directives (`%YAML 1.1` changes the schema), warnings, nesting deeper than MAX_DEPTH, and every
-//     error: a file js-yaml refuses is reported by the yaml package, with its positions.
+//   - anchors (so aliases and alias bombs), `<<` merge keys, null keys and collections as keys (each
+//     parser makes a different string of them);
+//   - tagged empty nodes (`a: !`), block scalars with an indentation indicator or `+` (their blank
+//     lines), directives (`%YAML 1.1` changes the schema);
+//   - warnings, nesting deeper than MAX_DEPTH, and every error: a file js-yaml refuses is reported by
+//     the yaml package, with its positions.
+// test/unit/config/fast-yaml.test.ts compares the two on every YAML file of the repository and on
+// 20 000 generated ones.
 // Where each zone starts is recorded on the way (every zone carries its line), from the offset at
 // which js-yaml begins the zone's mapping: the same as the yaml package's node range.
 import jsyaml from "js-yaml";
@@ -46,12 +51,17 @@ export interface FastYaml {
 
 /** The file as plain data, or undefined when only the yaml package can say (see above). */
 export function fastParse(text: string): FastYaml | undefined {
-  // A directive starts a line (the first one after a byte order mark). A collection as a key (`? …`,
-  // `[a, b]: …`, `{a: 1}: …`) becomes a different string in each parser. Text that only looks like
-  // one costs the fast reading, never a wrong value.
-  if (/^\uFEFF?%/m.test(text) || /(?:^|[\s[{,])\?(?:[ \t]|$)/m.test(text) || /[\]}][ \t]*:(?:[ \t]|$)/m.test(text)) return undefined;
+  // A directive starts a line (the first one after a byte order mark); an explicit key (`? …`) may be
+  // a collection. Text that only looks like one costs the fast reading, never a wrong value.
+  if (/^\uFEFF?%/m.test(text) || /(?:^|[\s[{,])\?(?:[ \t]|$)/m.test(text)) return undefined;
+  // A block scalar with an indentation indicator (`|2`) or that keeps its final line breaks (`|+`):
+  // the two read its blank lines differently.
+  if (/(?:^|\s)[|>](?:[1-9][+-]?|[+-][1-9]|\+)[ \t]*(?:#.*)?$/m.test(text)) return undefined;
   let state: { anchorMap?: Record<string, unknown> } | undefined;
   let unsure = false;
+  // Collections composed: one that is not in the value was a key, which each parser turns into a
+  // different string (`{[a, b]: 1}`, `{{a}}`).
+  const collections = new Set<unknown>();
   // Where each mapping of depth 3 (an item of a top-level list) began.
   const opens: number[] = [];
   const mapStarts = new Map<unknown, number>();
@@ -64,8 +74,12 @@ export function fastParse(text: string): FastYaml | undefined {
       listener(event, s) {
         state ??= s as unknown as typeof state;
         const depth = (s as unknown as { depth: number }).depth;
-        if (event === "open") opens[depth] = s.position;
-        else if (depth === 3 && s.kind === "mapping") mapStarts.set(s.result, opens[depth]!);
+        if (event === "open") {
+          opens[depth] = s.position;
+          return;
+        }
+        if (s.kind === "mapping" || s.kind === "sequence") collections.add(s.result);
+        if (depth === 3 && s.kind === "mapping") mapStarts.set(s.result, opens[depth]!);
         // A tagged empty node (`a: !`): js-yaml and the yaml package disagree on what it is.
         else if (s.kind === null && (s as unknown as { tag: string | null }).tag !== null) unsure = true;
       },
@@ -73,7 +87,9 @@ export function fastParse(text: string): FastYaml | undefined {
   } catch {
     return undefined;
   }
-  if (unsure || (state?.anchorMap && Object.keys(state.anchorMap).length > 0) || hasUnsureKey(value, 0)) return undefined;
+  if (unsure || (state?.anchorMap && Object.keys(state.anchorMap).length > 0)) return undefined;
+  const walked = { collections: 0 };
+  if (hasUnsureKey(value, 0, walked) || walked.collections !== collections.size) return undefined;
   const zones = value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>).zones : undefined;
   const zoneStarts = Array.isArray(zones) ? zones.map((z) => mapStarts.get(z)) : [];
   return { value, zoneStarts };
@@ -84,11 +100,12 @@ export function fastParse(text: string): FastYaml | undefined {
  * here as a plain key) and `null` (what js-yaml makes of a null key, `null:` or `~:`, which the yaml
  * package makes "").
  */
-function hasUnsureKey(value: unknown, depth: number): boolean {
+function hasUnsureKey(value: unknown, depth: number, walked: { collections: number }): boolean {
   if (value === null || typeof value !== "object" || depth > MAX_DEPTH) return false;
-  if (Array.isArray(value)) return value.some((v) => hasUnsureKey(v, depth + 1));
+  walked.collections++;
+  if (Array.isArray(value)) return value.some((v) => hasUnsureKey(v, depth + 1, walked));
   for (const key in value) {
-    if (key === "<<" || key === "null" || hasUnsureKey((value as Record<string, unknown>)[key], depth + 1)) return true;
+    if (key === "<<" || key === "null" || hasUnsureKey((value as Record<string, unknown>)[key], depth + 1, walked)) return true;
   }
   return false;
 }

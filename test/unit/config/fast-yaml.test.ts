@@ -92,6 +92,11 @@ describe("fast YAML reading", () => {
     "inline merge": "zone:\n  <<: { x: 1 }\n  y: 2\n",
     "explicit core tag": "a: !!int 12\n",
     "tagged empty node": "a: !\nb: !!str\n",
+    "collection as a key": "a: {[b, c]: 1}\n",
+    "collection as a key without a value": "a: {{b}}\n",
+    "null key": "a:\n  null: 1\n",
+    "block scalar with an indentation indicator": "a: |2\n    \n",
+    "block scalar keeping its line breaks": "a: |+\n  \n  ",
     "local tag": "a: !thing 12\n",
     "YAML 1.1 directive": "%YAML 1.1\n---\na: yes\n",
     "YAML 1.1 directive after a byte order mark": "\uFEFF%YAML 1.1\n---\na: yes\n",
@@ -114,7 +119,8 @@ describe("fast YAML reading", () => {
     const scalars = ["1", "-1", "+1", "0x1F", "0o7", "07", "00", "-0", "1.5", ".5", "0.", "1e3", "1e", "1_000", "0b1", ".inf", ".NaN", "~", "null", "Null", "",
       "true", "True", "yes", "on", "'q'", '"d\\x41"', '"\\u00e9"', '"\\N"', "é", "a\tb", "a b", "a:b", "1:2", "a #c", "-", "- x", "? x", "!x y", "!!str 1",
       "&a 1", "*a", "|\n  lit\n", ">\n  fold\n  ed\n", "|-\n  x\n", "[1, 2]", "{a: 1}", "[a, {b: c}]", "'it''s'", "[a]", "a]", "{a", "2001-12-14",
-      "12:30", "@x", "%x", "[]", "{}", '""', "'multi\n  line'", '"multi\n  line"', "plain\n  continued", "---", "..."];
+      "12:30", "@x", "%x", "[]", "{}", '""', "'multi\n  line'", '"multi\n  line"', "plain\n  continued", "---", "...",
+      "|+\n  x\n", "|2\n    x\n", ">+\n  x\n\n", "|-\n  x\n   \n", "{[a, b]}", "{{a}}", "{[]: 1}", "[a, [b]]", "{a: {b: [c]}}", "{~: 1}", "{null}"];
     const keys = ["a", "b", "'k'", '"k"', "1", "true", "null", "<<", "? c", "a b", "__proto__", "x:y", "[k]", "{k: v}"];
     let seed = 18;
     const pick = (n: number) => {
