@@ -97,10 +97,12 @@ const launcher = readFileSync(path("bundle/zoneform.cjs", import.meta.url), "utf
 writeFileSync(path("zoneform.cjs"), launcher.replace("/* API_COMMANDS */", Object.keys(API_COMMANDS).map((n) => JSON.stringify(n)).join(", ")));
 chmodSync(path("zoneform.cjs"), 0o755);
 
+// A cache only makes starts faster: without one (a machine where the build cannot start the
+// emulator, say) the executable compiles as usual, so its failure is a warning, not a failed build.
 for (const bundle of ["validate", "api"]) {
-  const cache = spawnSync(process.execPath, [path("bundle/code-cache.cjs", import.meta.url), bundle], { stdio: ["ignore", "ignore", "inherit"] });
+  const cache = spawnSync(process.execPath, [path("bundle/code-cache.cjs", import.meta.url), bundle], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8", timeout: 60_000 });
   if (cache.status !== 0) {
-    console.error(`writing the code cache of dist/cli/${bundle}.cjs failed`);
-    process.exit(1);
+    rmSync(path(`${bundle}.cjs.cache`), { force: true });
+    console.warn(`warning: no code cache for dist/cli/${bundle}.cjs (zoneform starts slower): ${(cache.stderr || cache.error?.message || "").trim().split("\n").slice(-3).join(" ")}`);
   }
 }

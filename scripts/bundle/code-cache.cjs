@@ -54,8 +54,10 @@ async function startEmulator() {
   const { spawn } = require("node:child_process");
   const urlFile = path.join(fs.mkdtempSync(path.join(require("node:os").tmpdir(), "zoneform-cache-")), "url");
   const child = spawn(process.execPath, [path.join(ROOT, "dist/cli/zoneform.cjs"), "emulator", "--port", "0", "--url-file", urlFile], { stdio: "ignore" });
-  // Not what keeps this process alive: it ends (beforeExit) once the run is over.
+  // Not what keeps this process alive: it ends (beforeExit) once the run is over, and the emulator
+  // with it, however it ends.
   child.unref();
+  process.once("exit", () => child.kill());
   for (let waited = 0; waited < 10_000; waited += 20) {
     if (fs.existsSync(urlFile)) return { child, url: fs.readFileSync(urlFile, "utf8").trim() };
     await new Promise((resolve) => setTimeout(resolve, 20));
