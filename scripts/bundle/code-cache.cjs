@@ -26,10 +26,19 @@ async function main(which) {
     // In a process of its own: a server here would keep this one from ever reaching beforeExit.
     emulator = await startEmulator();
     process.env.CLOUDFLARE_API_TOKEN = "emulator-token";
-    // The token the emulator wrote for the example's S3 destination, so that the whole plan runs.
+    // The tokens the emulator wrote for the example's destinations that need one, so that the whole
+    // plan runs (a destination without its token stops it at the checks).
     const origin = new URL(emulator.url).origin;
-    const res = await fetch(`${origin}/__emulator/ownership/28bf0eba6631b5563247f1b42d9a7f17?destination=${encodeURIComponent("s3://logs/http/{DATE}")}`);
-    if (res.ok) process.env.LOGPUSH_CHALLENGE = (await res.json()).token;
+    const example = require("js-yaml").load(fs.readFileSync(EXAMPLE, "utf8"));
+    for (const zone of example.zones) {
+      for (const job of zone.logs?.logpush_jobs ?? []) {
+        const variable = /^\$\{env:(\w+)\}$/.exec(job.ownership_challenge ?? "")?.[1];
+        if (!variable) continue;
+        const destination = encodeURIComponent(job.destination_conf.replace(/\?.*$/, ""));
+        const res = await fetch(`${origin}/__emulator/ownership/${zone.zone_id}?destination=${destination}`);
+        if (res.ok) process.env[variable] = (await res.json()).token;
+      }
+    }
     process.argv = [process.argv[0], file, "plan", "-c", EXAMPLE, "--api-url", emulator.url];
   } else {
     process.argv = [process.argv[0], file, "validate", "-c", EXAMPLE];
@@ -52,12 +61,16 @@ async function main(which) {
 /** `zoneform emulator` from this build, and its URL once it listens. */
 async function startEmulator() {
   const { spawn } = require("node:child_process");
-  const urlFile = path.join(fs.mkdtempSync(path.join(require("node:os").tmpdir(), "zoneform-cache-")), "url");
+  const dir = fs.mkdtempSync(path.join(require("node:os").tmpdir(), "zoneform-cache-"));
+  const urlFile = path.join(dir, "url");
   const child = spawn(process.execPath, [path.join(ROOT, "dist/cli/zoneform.cjs"), "emulator", "--port", "0", "--url-file", urlFile], { stdio: "ignore" });
   // Not what keeps this process alive: it ends (beforeExit) once the run is over, and the emulator
   // with it, however it ends.
   child.unref();
-  process.once("exit", () => child.kill());
+  process.once("exit", () => {
+    child.kill();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
   for (let waited = 0; waited < 10_000; waited += 20) {
     if (fs.existsSync(urlFile)) return { child, url: fs.readFileSync(urlFile, "utf8").trim() };
     await new Promise((resolve) => setTimeout(resolve, 20));
