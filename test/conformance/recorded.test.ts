@@ -1,4 +1,4 @@
-// Conformance with the real API: every answer recorded against it (../shared/spec/recorded/) is served
+// Conformance with the real API: every answer recorded against it (test/fixtures/recorded/) is served
 // over HTTP to the client and the planner. Each must parse; a file stating what the answer holds must
 // plan no change; a change must send the request a real client (the Terraform provider, Cloudflare's
 // docs) sends for it, and nothing zoneform does not own may change.

@@ -201,7 +201,7 @@ describe("logpush conformance", () => {
     logpush(One, "PUT", await emu.call("PUT", `${Z}/logpush/jobs/${legacy.body.result.id}`, { filter: "" }));
     logpush(One, "PUT", await emu.call("PUT", `${Z}/logpush/jobs/${legacy.body.result.id}`, { filter: null }));
     // The 2024 fragment has no account paths; an account job has the same schema as a zone job.
-    await emu.callAdmin("POST", "recorded", JSON.parse(readFileSync(new URL("../../../shared/spec/recorded/cft_logpush_account_v5.json", import.meta.url), "utf8")));
+    await emu.callAdmin("POST", "recorded", JSON.parse(readFileSync(new URL("../fixtures/recorded/cft_logpush_account_v5.json", import.meta.url), "utf8")));
     logpush(J, "GET", await emu.call("GET", "accounts/f037e56e89293a057740de681ac9abbe/logpush/jobs"));
   });
 });

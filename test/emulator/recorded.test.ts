@@ -1,4 +1,4 @@
-// Recorded real answers (spec/recorded/, beside the repository in ../shared) loaded as emulator state:
+// Recorded real answers (test/fixtures/recorded/, with their provenance) loaded as emulator state:
 // every file loads, and a GET of the recorded path then answers the recorded items, deep-equal. Only
 // envelope fields the emulator cannot know (result_info, errors: null, messages: null) are ignored.
 import { readdirSync, readFileSync } from "node:fs";
@@ -6,7 +6,7 @@ import { describe, expect, test } from "vitest";
 import { defaultState, normalizeState, stateFromRecorded, type RecordedAnswer } from "../../src/emulator/index.js";
 import { useEmulator } from "../helpers/cli.js";
 
-const RECORDED_DIR = new URL("../../../shared/spec/recorded/", import.meta.url);
+const RECORDED_DIR = new URL("../fixtures/recorded/", import.meta.url);
 /** The zone the cf-terraforming cassettes were recorded against. */
 const CFT_ZONE = "0da42c8d2132a9ddaf714f9e7c920711";
 

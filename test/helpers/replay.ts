@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readFileSync, readdirSync } from "node:fs";
 
-export const RECORDED_DIR = new URL("../../../shared/spec/recorded/", import.meta.url);
+export const RECORDED_DIR = new URL("../fixtures/recorded/", import.meta.url);
 
 export interface Recorded {
   id: string;

@@ -1,5 +1,5 @@
 // Answers recorded against the real Cloudflare API (or written by Cloudflare for its SDK tests), kept
-// beside the spec in /work/shared/spec/recorded (see real-answers.md there). Unit tests read them from
+// copied into test/fixtures/recorded/ with their provenance (see its README.md). Unit tests read them from
 // disk so that the client is tested against what the API really answers, not against our reading of it.
 import { readFileSync } from "node:fs";
 
@@ -13,8 +13,7 @@ export interface Recorded {
 
 /** The recording `name` (without `.json`), e.g. `cft_custom_hostnames_v5`. */
 export function recorded(name: string): Recorded {
-  // test/unit/recorded.ts → ../../../ is /work, beside the repository (/work/main).
-  const url = new URL(`../../../shared/spec/recorded/${name}.json`, import.meta.url);
+  const url = new URL(`../fixtures/recorded/${name}.json`, import.meta.url);
   return JSON.parse(readFileSync(url, "utf8")) as Recorded;
 }
 
