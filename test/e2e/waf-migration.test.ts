@@ -5,7 +5,9 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { TestEmulator, runCli, tempDir } from "../helpers/cli.js";
+import { TestEmulator, TOKEN, runCli, tempDir } from "../helpers/cli.js";
+import { memoryIO } from "../../src/cli/io.js";
+import { main } from "../../src/cli/program.js";
 
 const emu = TestEmulator.perFile();
 
@@ -254,5 +256,118 @@ describe("the YAML written by config", () => {
     await writeFile(file, text.replace(/paranoia_level: \d/, "paranoia_level: 3"));
     const changed = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
     expect(changed.code, changed.stdout + changed.stderr).toBe(2);
+  });
+});
+
+describe("waf-migration start writes only its own rules", () => {
+  const OWASP = "4814384a9e5d4991b9815dcfc25d2f1f";
+  const CFM = "efb7b8c949ac4650a09736fc376e9aee";
+  const SKIP = {
+    action: "skip",
+    expression: '(ip.src eq 203.0.113.7)',
+    description: "office scanner: made in the dashboard",
+    enabled: true,
+    logging: { enabled: true },
+    action_parameters: { ruleset: "current" },
+  };
+  const TUNED_OWASP = {
+    action: "execute",
+    expression: "true",
+    description: "OWASP tuned during validation",
+    enabled: true,
+    action_parameters: {
+      id: OWASP,
+      version: "latest",
+      overrides: {
+        categories: [{ category: "paranoia-level-3", enabled: false }, { category: "paranoia-level-4", enabled: false }],
+        rules: [{ id: "6179ae15870a4bb7b2d480d4843b323c", action: "managed_challenge", score_threshold: 60 }],
+      },
+    },
+  };
+  type Rule = Record<string, unknown> & { id: string };
+  const entrypoint = (z: string) => emu.api<{ id: string; rules: Rule[] }>("GET", `zones/${z}/${ENTRYPOINT}`);
+
+  it("from validation mode: sends every live rule back by id, unchanged, adds the missing execute rule, and says so before asking", async () => {
+    const z = await legacyZone("legacy.example", "enterprise");
+    await setWafMigration(z, { mode: "validation" });
+    await emu.api("POST", `zones/${z}/rulesets`, {
+      name: "default", kind: "zone", phase: "http_request_firewall_managed", rules: [SKIP, TUNED_OWASP],
+    });
+    const before = await entrypoint(z);
+    const [skip, owasp] = before.rules;
+    await emu.clearRequests();
+
+    const r = await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "pending"], { answers: ["yes"] });
+    expect(r.code, r.stderr).toBe(0);
+
+    const proposal = await emu.api<{ rules: Array<Record<string, unknown>> }>("GET", `zones/${z}/waf_migration/config?phase_two=1`).catch(() => undefined);
+    expect(proposal).toBeUndefined(); // the zone is migrated: the proposal is no longer answered
+    const cfmProposed = {
+      id: "", version: "", action: "execute", expression: "true", description: "Execute Cloudflare Managed Ruleset", ref: "", enabled: true,
+      action_parameters: { id: CFM, version: "latest" },
+    };
+    const strip = (rule: Rule) => {
+      const { version: _v, last_updated: _l, ...rest } = rule;
+      return rest;
+    };
+    expect(await switchCalls()).toEqual([
+      {
+        method: "PUT",
+        path: `zones/${z}/${ENTRYPOINT}`,
+        query: { waf_migration: "pending", phase_two: "1" },
+        status: 200,
+        body: { name: "default", rules: [strip(skip!), strip(owasp!), cfmProposed] },
+      },
+    ]);
+    const after = await entrypoint(z);
+    // The foreign skip rule and the tuned OWASP rule are byte-identical (version and last_updated too).
+    expect(JSON.stringify(after.rules.slice(0, 2))).toBe(JSON.stringify(before.rules));
+    expect(after.rules).toHaveLength(3);
+    expect(after.rules[2]).toMatchObject({ action: "execute", action_parameters: { id: CFM } });
+
+    // The confirmation listed the write, each rule kept and the one added, before the prompt.
+    const shown = r.stdout.slice(0, r.stdout.indexOf("Migrated:"));
+    expect(shown).toContain(`PUT zones/${z}/${ENTRYPOINT}?waf_migration=pending&phase_two=1`);
+    expect(shown).toContain(`= keeps: ${skip!.id} skip, "office scanner: made in the dashboard", when "(ip.src eq 203.0.113.7)"`);
+    expect(shown).toContain(`= keeps: ${owasp!.id} execute, Cloudflare OWASP Core Ruleset (${OWASP}), "OWASP tuned during validation", when "true", with 2 category override(s), 1 rule override(s)`);
+    expect(shown).toContain(`+ adds:  execute, Cloudflare Managed Ruleset (${CFM}), "Execute Cloudflare Managed Ruleset", when "true"`);
+    expect(shown).toMatch(new RegExp(`not added \\(the entry point already has it as ${owasp!.id}, kept as it is\\): execute, Cloudflare OWASP Core Ruleset`));
+    expect(await status(z)).toMatchObject({ migration_state: "done" });
+  });
+
+  it("from the previous WAF: keeps the foreign skip rule first and adds the proposal's execute rules after it", async () => {
+    const z = await legacyZone("legacy.example", "pro");
+    await emu.api("POST", `zones/${z}/rulesets`, { name: "default", kind: "zone", phase: "http_request_firewall_managed", rules: [SKIP] });
+    const before = await entrypoint(z);
+    await emu.clearRequests();
+    const r = await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "pending", "--yes"]);
+    expect(r.code, r.stderr).toBe(0);
+    const calls = await switchCalls();
+    expect(calls).toHaveLength(1);
+    const sent = (calls[0]!.body as { rules: Array<Record<string, unknown>> }).rules;
+    expect(sent.map((x) => x.id)).toEqual([before.rules[0]!.id, "", ""]);
+    const after = await entrypoint(z);
+    expect(JSON.stringify(after.rules[0])).toBe(JSON.stringify(before.rules[0]));
+    expect(after.rules.slice(1).map((x) => (x.action_parameters as { id: string }).id)).toEqual([OWASP, CFM]);
+    expect(r.stdout).toContain("the 1 rule(s) it holds are sent back unchanged, by id, and 2 rule(s) of the proposal are added after them");
+  });
+
+  it("stops without writing when the entry point changes between the confirmation and the switch", async () => {
+    const z = await legacyZone("legacy.example", "pro");
+    const ep = await emu.api<{ id: string }>("POST", `zones/${z}/rulesets`, {
+      name: "default", kind: "zone", phase: "http_request_firewall_managed", rules: [SKIP],
+    });
+    const { io, stdout, stderr } = memoryIO({ env: { CLOUDFLARE_API_TOKEN: TOKEN } });
+    // Someone adds a rule while the prompt waits for the answer.
+    io.prompt = async () => {
+      await emu.api("POST", `zones/${z}/rulesets/${ep.id}/rules`, { ...SKIP, description: "added meanwhile" });
+      return "yes";
+    };
+    await emu.clearRequests();
+    const code = await main(["waf-migration", "start", "--zone", z, "--mode", "pending", "--api-url", emu.url], io);
+    expect(code, stdout() + stderr()).toBe(1);
+    expect(stderr()).toMatch(/entry point changed after it was read and shown .* nothing was changed/);
+    expect(await emu.calls({ writesOnly: true })).toEqual([`POST zones/${z}/rulesets/${ep.id}/rules`]);
+    expect(await status(z)).toMatchObject({ migration_state: "start" });
   });
 });

@@ -16,6 +16,9 @@ import { sensitivityTableLines } from "../../migration/sensitivity.js";
 import type { DesiredState } from "../../model/desired.js";
 import { applyOne } from "../../engine/apply.js";
 import { readOwaspRuleset, type OwaspRuleset } from "../../sections/waf/managed-ruleset.js";
+import { readEntrypoint, type Entrypoint } from "../../sections/shared/entrypoint.js";
+import type { ReadContext } from "../../sections/types.js";
+import { planSwitch, sameEntrypoint, WAF_PHASE } from "../../migration/switch-body.js";
 import { readZoneInfo } from "../../sections/shared/zone-info.js";
 import { refuseExisting, writeFileSafely } from "../../write-file.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
@@ -31,7 +34,6 @@ interface MigrationOptions extends ClientFlagValues {
 
 /** Version of `config --format json`. */
 export const MIGRATION_CONFIG_FORMAT_VERSION = 1;
-const WAF_PHASE = "http_request_firewall_managed";
 
 const migrationPath = (zoneId: string, what: "check" | "config" | "status") => `zones/${zoneId}/waf_migration/${what}`;
 
@@ -72,8 +74,8 @@ async function readCheck(client: CloudflareClient, zoneId: string): Promise<Migr
   }
 }
 
-/** The OWASP ruleset's last rule and defaults, as the waf_managed_rules kind reads them; null if unreadable. */
-async function readOwasp(client: CloudflareClient, zoneId: string, io: CliIO): Promise<OwaspRuleset | null> {
+/** A fresh read context (nothing memoised) for the reads the waf section's code makes. */
+function readContext(client: CloudflareClient, io: CliIO): ReadContext {
   const account = io.env.CLOUDFLARE_ACCOUNT_ID?.trim();
   const desired: DesiredState = {
     version: 1,
@@ -83,7 +85,12 @@ async function readOwasp(client: CloudflareClient, zoneId: string, io: CliIO): P
     files: [],
     ...(account && /^[0-9a-f]{32}$/.test(account) ? { account_id: account } : {}),
   };
-  const ctx = createReadContext(client, desired);
+  return createReadContext(client, desired);
+}
+
+/** The OWASP ruleset's last rule and defaults, as the waf_managed_rules kind reads them; null if unreadable. */
+async function readOwasp(client: CloudflareClient, zoneId: string, io: CliIO): Promise<OwaspRuleset | null> {
+  const ctx = readContext(client, io);
   try {
     return await readOwaspRuleset(ctx, zoneId);
   } catch (err) {
@@ -175,6 +182,18 @@ async function confirm(io: CliIO, zoneId: string, opts: StartOptions): Promise<v
   if (answer.trim() !== "yes") throw new RuntimeError("Migration cancelled; nothing was changed.");
 }
 
+/**
+ * The entry point read again right before the switch: a rule changed (or added, or removed) since the
+ * confirmation showed the list would be overwritten by the PUT, so the run stops without writing.
+ */
+async function refuseChanged(client: CloudflareClient, io: CliIO, zoneId: string, shown: Entrypoint | null): Promise<void> {
+  const now = await readEntrypoint(readContext(client, io), zoneId, WAF_PHASE);
+  if (sameEntrypoint(shown, now)) return;
+  throw new RuntimeError(
+    `the ${WAF_PHASE} entry point changed after it was read and shown (someone else wrote to it); the switch would not send what was reviewed, so nothing was changed. Run the command again to review the current rules.`,
+  );
+}
+
 function start(ctx: CommandContext) {
   return async (opts: StartOptions) => {
     const { io } = ctx;
@@ -188,6 +207,9 @@ function start(ctx: CommandContext) {
       const refusal = startRefusal(label, state, mode, info?.plan);
       if (refusal) throw new RuntimeError(refusal);
       const { config: proposal, mapped } = await readProposal(client, zoneId, io);
+      const live = await readEntrypoint(readContext(client, io), zoneId, WAF_PHASE);
+      const write = planSwitch(zoneId, mode, proposal, live);
+      if ("error" in write) throw new RuntimeError(write.error);
 
       const shown = [
         ...describeStart(label, mode, state.migration_state === "validation"),
@@ -195,6 +217,9 @@ function start(ctx: CommandContext) {
         "Proposed configuration (from the migration API):",
         ...mapped.summary.map((l) => `  - ${l}`),
         ...mapped.warnings.map((w) => `  Warning: ${w}`),
+        "",
+        "The write, exactly (nothing else is written):",
+        ...write.lines,
       ];
       if (mode === "validation" && info?.plan === undefined) {
         shown.push("", "The zone's plan could not be read (GET zones/{id}); the API refuses validation mode unless the zone is Enterprise.");
@@ -204,6 +229,7 @@ function start(ctx: CommandContext) {
         throw new RuntimeError("the migration needs confirmation, but stdin is not a terminal: review the above and pass --auto-approve (or --yes). Nothing was changed.");
       }
       await confirm(io, zoneId, opts);
+      await refuseChanged(client, io, zoneId, live);
 
       // Made and reported as apply makes its changes: exit 1 when nothing was written, 4 when it may have been.
       await applyOne(client, label, {
@@ -212,14 +238,7 @@ function start(ctx: CommandContext) {
         zone_id: zoneId,
         identity: mode,
         fields: [{ field: "mode", after: mode }],
-        operations: [
-          {
-            method: "PUT",
-            path: `zones/${zoneId}/rulesets/phases/${WAF_PHASE}/entrypoint`,
-            query: { waf_migration: mode, phase_two: "1" },
-            body: { name: proposal.name, rules: proposal.rules },
-          },
-        ],
+        operations: [write.operation],
       });
       const done = mode === "validation" ? "Validation mode started: both WAFs run." : "Migrated: the new WAF managed rules run, the previous ones are disabled.";
       io.stdout.write(`${done}\n${printLines(explainStatus(label, await readStatus(client, zoneId)))}`);
