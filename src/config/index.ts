@@ -6,7 +6,6 @@ import { Redactor } from "../redact.js";
 import { checkFileText } from "./document.js";
 import { DEFAULT_CONFIG_PATH, readConfigFiles, type SourceFile } from "./load.js";
 import { mergeFiles } from "./merge.js";
-import { withYamlOnDemand } from "./parse.js";
 import { isError } from "./problems.js";
 
 export { DEFAULT_CONFIG_PATH } from "./load.js";
@@ -36,7 +35,7 @@ export interface CheckResult {
 /** Loads a file or a directory of *.yaml. Throws ConfigError with every problem found. */
 export async function loadConfig(path: string | undefined, opts: LoadOptions): Promise<LoadResult> {
   const files = await readConfigFiles(path ?? DEFAULT_CONFIG_PATH, opts.cwd ?? process.cwd());
-  return orThrow(await withYamlOnDemand(() => checkConfigSources(files, opts.env, opts.missingEnv)));
+  return orThrow(checkConfigSources(files, opts.env, opts.missingEnv));
 }
 
 /** Checks one document given as text (tests, editors). Throws ConfigError like loadConfig. */

@@ -1,13 +1,7 @@
 // YAML → plain value, keeping where every node was: a JSON pointer → line:column map built from the
-// yaml package's node ranges and LineCounter. Syntax errors and duplicate keys become findings at
-// their position; alias bombs are refused. Merge keys (`<<: *anchor`) are allowed. A file is first
-// read by fast-yaml.ts (js-yaml, without that map) and, when that reading is sure, only its zones'
-// positions (which every zone carries) are kept; the yaml package reads it, with every position, when
-// the fast reading is not sure (an error, an anchor, a tag …) or the first time any other position is
-// asked for (a problem to report), so a large valid file costs no more than its fast parse.
-import { createRequire } from "node:module";
-import type { Node } from "yaml";
-import { fastParse } from "./fast-yaml.js";
+// yaml package's node ranges and LineCounter (its documented API). Syntax errors and duplicate keys
+// become findings at their position; alias bombs are refused. Merge keys (`<<: *anchor`) are allowed.
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from "yaml";
 import type { ConfigProblem } from "../errors.js";
 import { childPointer, lastSegment, type Locator, type SourcePosition } from "./problems.js";
 
@@ -29,80 +23,10 @@ interface NodeSpan {
   keyStart?: number;
 }
 
-// The yaml package, loaded the first time a file needs it: a valid file never does. Inside
-// withYamlOnDemand it is loaded as a module of its own (`import()`, a chunk of the bundled CLI);
-// elsewhere (synchronous callers) with `require`.
-const require = createRequire(import.meta.url);
-type YamlPackage = typeof import("yaml");
-let yamlPackage: YamlPackage | undefined;
-let loadSync = true;
-class YamlNotLoaded extends Error {}
-function yaml(): YamlPackage {
-  if (yamlPackage) return yamlPackage;
-  if (!loadSync) throw new YamlNotLoaded("the yaml package is not loaded yet");
-  yamlPackage = require("yaml") as YamlPackage;
-  return yamlPackage;
-}
-
-/** Runs a synchronous check of files; if it needs the yaml package, loads it and runs the check again. */
-export async function withYamlOnDemand<T>(check: () => T): Promise<T> {
-  if (!yamlPackage) {
-    loadSync = false;
-    try {
-      return check();
-    } catch (err) {
-      if (!(err instanceof YamlNotLoaded)) throw err;
-    } finally {
-      loadSync = true;
-    }
-    // A CommonJS package: Node's import() gives its exports as `default` too, a bundle only there.
-    const mod = (await import("yaml")) as YamlPackage & { default?: YamlPackage };
-    yamlPackage = mod.default ?? mod;
-  }
-  return check();
-}
-
 const OPTIONS = { uniqueKeys: true, merge: true, prettyErrors: false, strict: true } as const;
 
+/** The file's value, its problems, and where each of its nodes is. */
 export function parseYaml(text: string, file: string): ParsedYaml {
-  // Most files are valid: read fast, without positions (fast-yaml.ts says when it cannot be sure).
-  const fast = fastParse(text);
-  if (fast === undefined || fast.value === undefined) return parsePositioned(text, file);
-  // Where each zone starts (`/zones/<i>`), as the positioned map would say; the rest on demand.
-  const { value, zoneStarts } = fast;
-  let lines: number[] | undefined;
-  let positioned: Locator | undefined;
-  const locate: Locator = (pointer, at = "value") => {
-    const m = /^\/zones\/(\d+)$/.exec(pointer);
-    const start = m ? zoneStarts[Number(m[1])] : undefined;
-    if (start !== undefined) return linePos((lines ??= lineStarts(text)), start);
-    return (positioned ??= parsePositioned(text, file).locate)(pointer, at);
-  };
-  return { file, value, locate, problems: [] };
-}
-
-/** Offsets at which each line starts. */
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
-  return starts;
-}
-
-/** 1-based line and column of an offset, as LineCounter.linePos gives them. */
-function linePos(starts: number[], offset: number): SourcePosition {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo + 1, column: offset - starts[lo]! + 1 };
-}
-
-/** The parse with every node's position: for files with problems, and for any position asked of a valid one. */
-function parsePositioned(text: string, file: string): ParsedYaml {
-  const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, ...OPTIONS });
   const spans = new Map<string, NodeSpan>();
@@ -173,7 +97,6 @@ function parsePositioned(text: string, file: string): ParsedYaml {
 }
 
 function indexNode(node: Node, pointer: string, spans: Map<string, NodeSpan>, keyStart?: number): void {
-  const { isAlias, isMap, isPair, isScalar, isSeq } = yaml();
   const range = node.range;
   const emptyNull = isScalar(node) && node.value === null && range !== undefined && range !== null && range[0] === range[1];
   const start = emptyNull && keyStart !== undefined ? keyStart : (range?.[0] ?? keyStart ?? 0);
