@@ -3,7 +3,7 @@
 // environment into a client.
 import { createRequire } from "node:module";
 import type { Command } from "commander";
-import { createClient } from "../cloudflare/client.js";
+import { createClient, DEFAULT_MAX_LIST_ITEMS, DEFAULT_MAX_LIST_PAGES } from "../cloudflare/client.js";
 import { withCredentialCheck } from "../cloudflare/credential-check.js";
 import { resolveCredentials } from "../cloudflare/credentials.js";
 import { DEFAULT_RATE_LIMIT, type RateLimit } from "../cloudflare/rate-limiter.js";
@@ -29,6 +29,8 @@ export interface ClientFlagValues {
   rateLimit?: RateLimit | string;
   timeout?: number | string;
   retries?: number | string;
+  maxListItems?: number | string;
+  maxListPages?: number | string;
   verbose?: boolean;
 }
 
@@ -39,7 +41,9 @@ export function addClientOptions(cmd: Command): Command {
     .option("--parallelism <n>", `requests in flight at once (1-${MAX_PARALLELISM})`, parseParallelism, DEFAULT_PARALLELISM)
     .option("--rate-limit <n/s>", "at most N requests per S seconds for the whole run (default 1200/300, Cloudflare's limit)", parseRateLimit)
     .option("--timeout <ms>", `per-attempt timeout in ms, or with a unit (30s): the answer must be complete within it (default ${DEFAULT_TIMEOUT_MS})`, parseTimeout)
-    .option("--retries <n>", `retries of a failed read or of a write that was certainly not made (0-${MAX_RETRIES}, default ${DEFAULT_RETRIES})`, parseRetries);
+    .option("--retries <n>", `retries of a failed read or of a write that was certainly not made (0-${MAX_RETRIES}, default ${DEFAULT_RETRIES})`, parseRetries)
+    .option("--max-list-items <n>", `most items one list may hold before the read is stopped (env ZONEFORM_MAX_LIST_ITEMS; default ${DEFAULT_MAX_LIST_ITEMS})`)
+    .option("--max-list-pages <n>", `most pages one list may take before the read is stopped (env ZONEFORM_MAX_LIST_PAGES; default ${DEFAULT_MAX_LIST_PAGES})`);
 }
 
 /**
@@ -75,6 +79,10 @@ export function clientFromOptions(opts: ClientFlagValues, io: CliIO, redactor?: 
     timeoutMs: opts.timeout === undefined ? DEFAULT_TIMEOUT_MS : parseTimeout(String(opts.timeout)),
     retries: opts.retries === undefined ? DEFAULT_RETRIES : parseRetries(String(opts.retries)),
     log: opts.verbose ? (line) => (progress ? progress.log(printable(line)) : io.stderr.write(`${printable(line)}\n`)) : undefined,
+    // An item a list answered twice, an empty page asked again: always shown (the client redacts them).
+    onWarning: (line) => (progress ? progress.log(printable(line)) : io.stderr.write(`${printable(line)}\n`)),
+    maxListItems: listCap(opts.maxListItems, io.env.ZONEFORM_MAX_LIST_ITEMS, "--max-list-items", "ZONEFORM_MAX_LIST_ITEMS", DEFAULT_MAX_LIST_ITEMS),
+    maxListPages: listCap(opts.maxListPages, io.env.ZONEFORM_MAX_LIST_PAGES, "--max-list-pages", "ZONEFORM_MAX_LIST_PAGES", DEFAULT_MAX_LIST_PAGES),
     onWait: progress && ((ms, reason) => progress.onWait(ms, reason)),
     redactor,
     permissionHint,
@@ -82,6 +90,15 @@ export function clientFromOptions(opts: ClientFlagValues, io: CliIO, redactor?: 
   progress?.watch(client);
   // A 401/403 says whether the token is invalid, expired or disabled, or lacks a permission.
   return withCredentialCheck(client, "token" in auth ? "token" : "key");
+}
+
+/** A list cap from its flag, else its environment variable, else the default: a whole number of at least 1. */
+export function listCap(flag: number | string | undefined, env: string | undefined, flagName: string, envName: string, fallback: number): number {
+  const [raw, from] = flag !== undefined ? [String(flag), flagName] : env !== undefined && env.trim() !== "" ? [env, envName] : [undefined, ""];
+  if (raw === undefined) return fallback;
+  const n = Number(raw.trim());
+  if (!/^\d+$/.test(raw.trim()) || n < 1 || !Number.isSafeInteger(n)) throw new UsageError(`${from} must be a whole number of at least 1, got "${raw}"`);
+  return n;
 }
 
 /** `--retries N`: a whole number from 0 to 10. */

@@ -62,7 +62,7 @@ interface ListedZone {
 
 /** The id of the one zone named `name` the credentials can see (`GET zones?name=`). */
 export async function lookUpZoneName(client: CloudflareClient, name: string): Promise<string> {
-  const listed = await client.request<unknown>("GET", "zones", { query: { name, per_page: 50 } });
+  const listed: unknown = await client.listAll<unknown>("zones", { query: { name }, perPage: 50 });
   if (!Array.isArray(listed)) throw new RuntimeError(`GET zones?name=${name}: the answer is not a list of zones`);
   const ids = [
     ...new Set(

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { Agent, interceptors, type Dispatcher } from "undici";
 import type { IncomingHttpHeaders } from "node:http";
 import type { Duplex } from "node:stream";
-import { ApiError } from "../errors.js";
+import { AnswerShapeError, ApiError } from "../errors.js";
 import type { HttpMethod } from "../model/plan.js";
 import { Redactor, SENSITIVE, isSecretParam, redactDestination } from "../redact.js";
 import type { Auth } from "./credentials.js";
@@ -43,6 +43,12 @@ export interface ClientOptions {
   onWait?: (ms: number, reason: string) => void;
   /** Names the permission a refused (403) call needs, for its message; the CLI and library pass the sections'. */
   permissionHint?: PermissionHint;
+  /** Most items one list read takes (default DEFAULT_MAX_LIST_ITEMS); a list announcing more is refused at once. */
+  maxListItems?: number;
+  /** Most pages one list read takes (default DEFAULT_MAX_LIST_PAGES); a list announcing more is refused at once. */
+  maxListPages?: number;
+  /** Told of what the user should see but that does not stop the run (an item a list answered twice); lines are redacted. */
+  onWarning?: (line: string) => void;
 }
 
 export interface ClientStats {
@@ -295,44 +301,119 @@ export function createClient(opts: ClientOptions): CloudflareClient {
     }
   }
 
-  async function* paginate<T>(path: string, po: { query?: Query; perPage?: number; lookahead?: number } = {}): AsyncGenerator<T> {
-    const perPage = po.perPage ?? DEFAULT_PER_PAGE;
-    const lookahead = Math.max(0, Math.floor(po.lookahead ?? 0));
+  const maxItems = opts.maxListItems ?? DEFAULT_MAX_LIST_ITEMS;
+  const maxPages = opts.maxListPages ?? DEFAULT_MAX_LIST_PAGES;
+  const warn = (line: string) => opts.onWarning?.(redact(line));
+
+  /**
+   * The one strict reader of lists. `page` sends page/per_page from the first call; `cursor` follows
+   * result_info.cursor; `auto` makes the first call with the caller's query only and continues the way
+   * the answer says (a cursor, or totals announcing more pages). Every list is read to its end, by its
+   * totals: a short page does not end it while the totals say there is more, an empty page the totals
+   * say should hold items is asked for once more and is then an error, duplicates of an item (same id)
+   * are folded with a warning when identical and an error when not, and the caps end a runaway list.
+   */
+  async function* readList<T>(path: string, mode: "page" | "cursor" | "auto", po: ListReadOptions): AsyncGenerator<T> {
+    const lookahead = mode === "page" ? Math.max(0, Math.floor(po.lookahead ?? 0)) : 0;
+    let style: "page" | "cursor" | undefined = mode === "auto" ? undefined : mode;
+    let pageSize: number | undefined = mode === "page" ? (po.perPage ?? DEFAULT_PER_PAGE) : po.perPage;
+    let cursor: string | undefined;
+    const queryOf = (page: number): Query => {
+      if (page === 1 && mode === "auto" && po.perPage === undefined) return po.query;
+      if (style === "cursor" || (page === 1 && mode === "cursor")) return { ...po.query, per_page: pageSize, cursor };
+      return { ...po.query, page, per_page: pageSize };
+    };
     // Pages requested ahead of the one being consumed: at most `lookahead` of them, never past the last
     // page the API announced, so memory stays bounded and no request is made that the list did not need.
-    const ahead = new Map<number, ReturnType<typeof call>>();
+    const ahead = new Map<number, Promise<Envelope<unknown>>>();
     const fetchPage = (page: number) => {
-      const pending = call("GET", path, { query: { ...po.query, page, per_page: perPage } });
+      const pending = call("GET", path, { query: queryOf(page) });
       // A page abandoned because the list ended early must not surface as an unhandled rejection.
       pending.catch(() => undefined);
       return pending;
     };
     const seenPages = new Map<string, number>();
-    let read = 0;
+    const seenCursors = new Set<string>();
+    const items = new ItemLedger(path, redact, warn, maxItems);
+    // Items answered, duplicates included: what the API's total_count counts.
+    let received = 0;
     for (let page = 1; ; page++) {
-      if (page > MAX_PAGES) throw endlessList(path, `more than ${MAX_PAGES} pages`);
-      const env = await (ahead.get(page) ?? fetchPage(page));
+      if (page > maxPages) throw endlessList(path, `the list went on past ${maxPages} pages without an end (the page cap, --max-list-pages)`);
+      let env = await (ahead.get(page) ?? fetchPage(page));
       ahead.delete(page);
-      const items = listOf<T>(env, "GET", () => redact(path));
-      const info = env.result_info ?? {};
-      const count = num(info.count);
-      const pageSize = num(info.per_page) ?? perPage;
-      const totalCount = num(info.total_count);
-      const totalPages = num(info.total_pages) ?? (totalCount !== undefined && pageSize > 0 ? Math.ceil(totalCount / pageSize) : undefined);
-      // A list that ignores `page` answers the same items again: read forever otherwise.
-      repeatedPage(seenPages, items, page, path, " (the list ignores paging)");
-      if (totalPages !== undefined) {
-        for (let next = page + 1; next <= Math.min(totalPages, page + lookahead, MAX_PAGES); next++) {
+      let list = listOf<T>(env, "GET", () => redact(path));
+      let totals = totalsOf(env.result_info, pageSize);
+      checkAnnounced(path, totals);
+      if (list.length === 0 && emptyTooSoon(page, totals, received, style, env.result_info)) {
+        // An empty page where the totals promised items: a glitch is asked once more, then believed not.
+        warn(`GET ${path}: page ${page} came back empty although the list announced more (${describeTotals(totals, received)}); asking for it once more`);
+        env = await fetchPage(page);
+        list = listOf<T>(env, "GET", () => redact(path));
+        totals = totalsOf(env.result_info, pageSize);
+        checkAnnounced(path, totals);
+        if (list.length === 0 && emptyTooSoon(page, totals, received, style, env.result_info)) {
+          throw incompleteList(path, `page ${page} came back empty twice although the list announced more (${describeTotals(totals, received)})`);
+        }
+      }
+      // A list that ignores `page` (or a cursor) answers the same items again: read forever otherwise.
+      repeatedPage(seenPages, list, page, path, style === "cursor" ? "" : " (the list ignores paging)");
+      if (style === "page" && totals.pages !== undefined) {
+        for (let next = page + 1; next <= Math.min(totals.pages, page + lookahead, maxPages); next++) {
           if (!ahead.has(next)) ahead.set(next, fetchPage(next));
         }
       }
-      yield* items;
-      read += items.length;
-      if (items.length === 0 || count === 0) return;
-      if (totalPages !== undefined && page >= totalPages) return;
-      if (totalCount !== undefined && read >= totalCount) return;
-      if (items.length < pageSize) return;
+      received += list.length;
+      for (const item of list) if (items.admit(item, page)) yield item;
+      const info = env.result_info;
+      const next = typeof info?.cursor === "string" && info.cursor !== "" ? info.cursor : undefined;
+      if (style === undefined) {
+        // The first answer of an `auto` read says how the list goes on.
+        if (next !== undefined) style = "cursor";
+        else if (info !== undefined && (morePages(page, totals, received) || (totals.pages === undefined && totals.count === undefined && po.perPage !== undefined && list.length >= po.perPage))) {
+          style = "page";
+          pageSize = num(info.per_page) ?? po.perPage;
+        } else return;
+      }
+      if (style === "cursor") {
+        if (list.length === 0 || next === undefined) return;
+        if (seenCursors.has(next)) throw endlessList(path, "the API returned the same page cursor twice");
+        seenCursors.add(next);
+        cursor = next;
+        continue;
+      }
+      if (totals.pages === undefined && totals.count === undefined) {
+        // No totals: a full page asks for the next, a short or empty one ends the list.
+        if (list.length === 0 || list.length < (pageSize ?? DEFAULT_PER_PAGE)) return;
+      } else if (!morePages(page, totals, received)) {
+        return;
+      }
     }
+  }
+
+  function checkAnnounced(path: string, t: Totals): void {
+    if (t.pages !== undefined && t.pages > maxPages) {
+      throw tooLong(path, `announces ${t.pages} pages, more than the ${maxPages} zoneform reads at most (--max-list-pages)`);
+    }
+    if (t.count !== undefined && t.count > maxItems) {
+      throw tooLong(path, `announces ${t.count} items, more than the ${maxItems} zoneform reads at most (--max-list-items)`);
+    }
+  }
+
+  function tooLong(path: string, why: string): ApiError {
+    return new ApiError(
+      `GET ${redact(path)}: the list ${why}; stopping before reading it, and nothing was changed. If the zone really holds that many, raise the cap`,
+      { status: 200, method: "GET", path: redact(path), errors: [], retryable: false },
+    );
+  }
+
+  function incompleteList(path: string, why: string): ApiError {
+    return new ApiError(`GET ${redact(path)}: ${why}; the list could not be read whole, so nothing was changed; try again later`, {
+      status: 200,
+      method: "GET",
+      path: redact(path),
+      errors: [],
+      retryable: false,
+    });
   }
 
   /** Throws when a page holds the same items as any page before it (a list going round in circles). */
@@ -354,24 +435,6 @@ export function createClient(opts: ClientOptions): CloudflareClient {
     });
   }
 
-  async function* paginateCursor<T>(path: string, po: { query?: Query; perPage?: number } = {}): AsyncGenerator<T> {
-    const seen = new Set<string>();
-    const seenPages = new Map<string, number>();
-    let cursor: string | undefined;
-    for (let page = 1; ; page++) {
-      if (page > MAX_PAGES) throw endlessList(path, `more than ${MAX_PAGES} pages`);
-      const env = await call("GET", path, { query: { ...po.query, per_page: po.perPage, cursor } });
-      const items = listOf<T>(env, "GET", () => redact(path));
-      repeatedPage(seenPages, items, page, path, "");
-      yield* items;
-      const next = env.result_info?.cursor;
-      if (items.length === 0 || typeof next !== "string" || next === "") return;
-      if (seen.has(next)) throw endlessList(path, "the API returned the same page cursor twice");
-      seen.add(next);
-      cursor = next;
-    }
-  }
-
   return {
     async request<T>(method: HttpMethod, path: string, ro?: RequestOptions): Promise<T> {
       return (await call(method, path, ro)).result as T;
@@ -379,11 +442,11 @@ export function createClient(opts: ClientOptions): CloudflareClient {
     async requestEnvelope<T>(method: HttpMethod, path: string, ro?: RequestOptions): Promise<Envelope<T>> {
       return (await call(method, path, ro)) as Envelope<T>;
     },
-    paginate,
-    paginateCursor,
-    async listAll<T>(path: string, po?: { query?: Query; perPage?: number }): Promise<T[]> {
+    paginate: <T>(path: string, po: ListReadOptions = {}) => readList<T>(path, "page", po),
+    paginateCursor: <T>(path: string, po: ListReadOptions = {}) => readList<T>(path, "cursor", po),
+    async listAll<T>(path: string, po: ListReadOptions = {}): Promise<T[]> {
       const out: T[] = [];
-      for await (const item of paginate<T>(path, po)) out.push(item);
+      for await (const item of readList<T>(path, "auto", po)) out.push(item);
       return out;
     },
     stats: () => ({ ...stats }),
@@ -457,8 +520,114 @@ function listOf<T>(env: Envelope<unknown>, method: string, shownPath: () => stri
 /** The longest a call waits out 429s in all: Cloudflare blocks a token for up to 5 minutes. */
 const MAX_THROTTLED_MS = 5 * 60_000;
 
-/** The most pages one list read may take (500 000 items at 50 a page): past it the list is endless. */
-export const MAX_PAGES = 10_000;
+/** Default cap on the items of one list: the largest real lists (a SaaS zone's custom hostnames, Page Shield scripts) fit. */
+export const DEFAULT_MAX_LIST_ITEMS = 500_000;
+/** Default cap on the pages of one list read (500 000 items at 25 a page). */
+export const DEFAULT_MAX_LIST_PAGES = 20_000;
+
+interface ListReadOptions {
+  query?: Query;
+  perPage?: number;
+  lookahead?: number;
+}
+
+/** What a page's result_info announces about the whole list. */
+interface Totals {
+  /** total_pages, or total_count over the page size. */
+  pages?: number;
+  count?: number;
+}
+
+function totalsOf(info: Record<string, unknown> | undefined, asked: number | undefined): Totals {
+  if (!info) return {};
+  const count = num(info.total_count);
+  const size = num(info.per_page) ?? asked;
+  const pages = num(info.total_pages) ?? (count !== undefined && size !== undefined && size > 0 ? Math.ceil(count / size) : undefined);
+  return { ...(pages !== undefined ? { pages } : {}), ...(count !== undefined ? { count } : {}) };
+}
+
+/** Whether the totals say the list goes on past `page`. */
+function morePages(page: number, t: Totals, received: number): boolean {
+  return (t.pages !== undefined && page < t.pages) || (t.count !== undefined && received < t.count);
+}
+
+/** An empty page the list's own totals (or its next cursor) say should have held items. */
+function emptyTooSoon(page: number, t: Totals, received: number, style: "page" | "cursor" | undefined, info: Record<string, unknown> | undefined): boolean {
+  if (typeof info?.cursor === "string" && info.cursor !== "") return true;
+  if (style === "cursor") return false;
+  return morePages(page, t, received);
+}
+
+function describeTotals(t: Totals, received: number): string {
+  const parts = [t.pages !== undefined ? `total_pages ${t.pages}` : "", t.count !== undefined ? `total_count ${t.count}` : "", `${received} read so far`];
+  return parts.filter(Boolean).join(", ");
+}
+
+/**
+ * The ids a list read has answered, to fold an item answered twice (a paging overlap, a cache): the
+ * same id with the same content is read once, with a warning; with other content the list cannot be
+ * trusted and the read stops. Past the item cap the list is refused.
+ */
+class ItemLedger {
+  private readonly seen = new Map<string, string>();
+  private readonly warned = new Set<string>();
+  private count = 0;
+  constructor(
+    private readonly path: string,
+    private readonly redact: (s: string) => string,
+    private readonly warn: (line: string) => void,
+    private readonly max: number,
+  ) {}
+
+  /** Whether `item` is new (to be yielded); throws on a conflicting duplicate or past the cap. */
+  admit(item: unknown, page: number): boolean {
+    const id = item !== null && typeof item === "object" && "id" in item ? (item as { id: unknown }).id : undefined;
+    if (id === undefined || id === null || (typeof id !== "string" && typeof id !== "number")) return this.counted();
+    const key = `${typeof id}:${id}`;
+    const digest = createHash("sha256").update(stableJson(item)).digest("base64").slice(0, 22);
+    const earlier = this.seen.get(key);
+    if (earlier === undefined) {
+      this.seen.set(key, `${page}:${digest}`);
+      return this.counted();
+    }
+    const [firstPage, firstDigest] = [earlier.slice(0, earlier.indexOf(":")), earlier.slice(earlier.indexOf(":") + 1)];
+    const where = firstPage === String(page) ? `twice on page ${page}` : `on pages ${firstPage} and ${page}`;
+    if (firstDigest !== digest) {
+      throw new AnswerShapeError(
+        `GET ${this.redact(this.path)}: the list holds id ${JSON.stringify(id)} ${where} with different content; ` +
+          "zoneform cannot tell which is live, so it stopped this zone and changed nothing; try again later",
+      );
+    }
+    if (!this.warned.has(key)) {
+      this.warned.add(key);
+      this.warn(`warning: GET ${this.path}: the list holds id ${JSON.stringify(id)} ${where} with the same content (a paging overlap); read once`);
+    }
+    return false;
+  }
+
+  private counted(): boolean {
+    if (++this.count > this.max) {
+      throw new ApiError(
+        `GET ${this.redact(this.path)}: the list went on past ${this.max} items (the item cap, --max-list-items); stopping, and nothing was changed. If the zone really holds that many, raise the cap`,
+        { status: 200, method: "GET", path: this.redact(this.path), errors: [], retryable: false },
+      );
+    }
+    return true;
+  }
+}
+
+/** JSON with object keys in a fixed order: one object answered twice compares equal whatever its key order. */
+function stableJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(stableJson).join(",")}]`;
+  if (v !== null && typeof v === "object") {
+    const o = v as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableJson(o[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(v) ?? "null";
+}
 
 /** What identifies a page's items: their ids where they have them, else the items themselves. */
 function pageSignature(items: unknown[]): string {

@@ -44,10 +44,18 @@ export function unwrapResponse(ctx: ResponseContext): Unwrapped {
   if (text === "") throw apiError(ctx, [], "an empty body");
 
   let json: unknown;
+  let inexact: string[];
   try {
-    json = JSON.parse(text);
+    ({ value: json, inexact } = parseJsonExact(text));
   } catch {
     throw apiError(ctx, [], describeNonJson(ctx));
+  }
+  if (inexact.length > 0) {
+    throw new ApiError(
+      `${ctx.method} ${ctx.path}: the answer holds id ${inexact.join(", ")}, beyond the integers this Node.js (${process.version}) reads exactly (2^53); ` +
+        "zoneform refuses it rather than act on a rounded id, and changed nothing. Run zoneform on Node.js 22 or later, which reads such ids exactly",
+      info(ctx, [], false, true),
+    );
   }
   if (!isEnvelope(json)) {
     if (ok) {
@@ -82,6 +90,43 @@ export function unwrapResponse(ctx: ResponseContext): Unwrapped {
     );
   }
   throw apiError(ctx, errors);
+}
+
+/** Whether JSON.parse gives revivers the source text of a value (Node.js 21 and later). */
+export const JSON_SOURCE_TEXT: boolean = (() => {
+  let seen = false;
+  JSON.parse("1", (_key: string, value: unknown, context?: { source?: unknown }) => {
+    seen = typeof context?.source === "string";
+    return value;
+  });
+  return seen;
+})();
+
+/** A key that holds an id: `id`, `job_id`, `ruleset_id`, … */
+const ID_KEY = /^(id|.*_id)$/;
+/** Digits enough to be beyond 2^53 (16 or more): only then is the slower exact parse needed. */
+const LONG_DIGITS = /\d{16}/;
+
+/**
+ * JSON.parse that keeps integer ids beyond Number.MAX_SAFE_INTEGER exact, as strings of their digits.
+ * Where JSON.parse gives no source text (Node.js 20), such ids cannot be recovered: they are listed in
+ * `inexact` (their digits as the text wrote them) for the caller to refuse.
+ */
+export function parseJsonExact(text: string): { value: unknown; inexact: string[] } {
+  if (!LONG_DIGITS.test(text)) return { value: JSON.parse(text), inexact: [] };
+  let unsafe = false;
+  const value = JSON.parse(text, (key: string, v: unknown, context?: { source?: string }) => {
+    if (typeof v !== "number" || Number.isSafeInteger(v) || !ID_KEY.test(key)) return v;
+    const source = context?.source;
+    if (typeof source === "string") return /^-?\d+$/.test(source) ? source : v;
+    unsafe = true;
+    return v;
+  }) as unknown;
+  if (!unsafe) return { value, inexact: [] };
+  const inexact = [...text.matchAll(/"((?:[^"\\]*_)?id)"\s*:\s*(-?\d{16,})(?![\d.eE])/g)]
+    .map((m) => m[2]!)
+    .filter((d) => !Number.isSafeInteger(Number(d)));
+  return { value, inexact: inexact.length > 0 ? [...new Set(inexact)] : ["(an id beyond 2^53)"] };
 }
 
 interface EnvelopeJson {

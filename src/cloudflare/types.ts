@@ -34,6 +34,12 @@ export interface CloudflareClient {
   request<T>(method: HttpMethod, path: string, opts?: RequestOptions): Promise<T>;
   /** One call; returns the envelope's result with its result_info and the HTTP status. */
   requestEnvelope<T>(method: HttpMethod, path: string, opts?: RequestOptions): Promise<Envelope<T>>;
+  /*
+   * Lists are read whole and strictly (client.ts readList): to the end their totals or cursor announce,
+   * an empty page the totals say should hold items asked once more and then an error, an item answered
+   * twice (same id) folded with a warning (ClientOptions.onWarning) when identical and an error when
+   * not, and the caps (ClientOptions.maxListItems, maxListPages) ending a runaway list with an error.
+   */
   /**
    * Page-style list (page/per_page + result_info), streamed item by item in order. One page in memory,
    * plus up to `lookahead` pages requested ahead once the total is known (default 0).
@@ -41,7 +47,11 @@ export interface CloudflareClient {
   paginate<T>(path: string, opts?: { query?: RequestOptions["query"]; perPage?: number; lookahead?: number }): AsyncIterable<T>;
   /** Cursor-style list (cursor + result_info.cursor), streamed. */
   paginateCursor<T>(path: string, opts?: { query?: RequestOptions["query"]; perPage?: number }): AsyncIterable<T>;
-  /** Every item of a page-style list. */
+  /**
+   * Every item of any list. The first call carries `query` (and page=1&per_page when `perPage` is
+   * given); the answer says how the list goes on: a non-empty result_info.cursor by cursor, totals
+   * announcing more pages by page=2… with the per_page it answered, no result_info means the whole list.
+   */
   listAll<T>(path: string, opts?: { query?: RequestOptions["query"]; perPage?: number }): Promise<T[]>;
   /** Counters for --verbose summaries and the benchmark. */
   stats(): { requests: number; retries: number; throttled: number };

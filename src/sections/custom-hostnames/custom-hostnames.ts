@@ -4,9 +4,13 @@
 // reads back the concrete CA the service picked (e.g. `google`), so it matches any live CA except
 // digicert, which Cloudflare no longer issues from. A CA change is a PATCH carrying the live `ssl`
 // object's writable fields with only the CA changed, as the Terraform provider sends the whole object
-// (whether a partial one resets the rest is unconfirmed). A hostname with an uploaded certificate has
-// no CA to change: it is reported, never patched.
-import { AnswerShapeError, ApiError } from "../../errors.js";
+// (whether a partial one resets the rest is unconfirmed). A PATCH carries only values the API accepts
+// (OpenAPI enums): a legacy live value, such as the validation method `cname`, is kept by leaving it
+// out, never echoed; a CA change needs a method and a type, so one whose live method the API no
+// longer accepts stops with what the user must choose. An answer without `certificate_authority` is
+// "not stated", distinct from `""`, and never causes a write by itself. A hostname with an uploaded
+// certificate has no CA to change: it is reported, never patched.
+import { AnswerShapeError } from "../../errors.js";
 import type { CertificateAuthority, DesiredCustomHostname, DesiredZone } from "../../model/desired.js";
 import type { Change } from "../../model/plan.js";
 import { zonePath } from "../shared/fields.js";
@@ -39,18 +43,40 @@ const SSL_WRITABLE = ["method", "type", "bundle_method", "wildcard", "cloudflare
 /** The writable keys of `ssl.settings`. */
 const SETTINGS_WRITABLE = ["ciphers", "early_hints", "http2", "min_tls_version", "tls_1_3"] as const;
 
+/** The DCV methods a PATCH accepts (OpenAPI enum); a legacy hostname may still read `cname`. */
+export const PATCH_METHODS = ["http", "txt", "email"] as const;
+
+/** What a PATCH accepts for each writable field with a known type or enum (OpenAPI `customhostname`). */
+const ACCEPTED: Record<string, (v: unknown) => boolean> = {
+  method: (v) => (PATCH_METHODS as readonly unknown[]).includes(v),
+  type: (v) => v === "dv",
+  bundle_method: (v) => v === "ubiquitous" || v === "optimal" || v === "force",
+  wildcard: (v) => typeof v === "boolean",
+  cloudflare_branding: (v) => typeof v === "boolean",
+  "settings.ciphers": (v) => Array.isArray(v) && v.every((c) => typeof c === "string"),
+  "settings.early_hints": (v) => v === "on" || v === "off",
+  "settings.http2": (v) => v === "on" || v === "off",
+  "settings.min_tls_version": (v) => v === "1.0" || v === "1.1" || v === "1.2" || v === "1.3",
+  "settings.tls_1_3": (v) => v === "on" || v === "off",
+};
+
 export interface LiveCustomHostname {
   id: string;
   hostname: string;
-  /** `""` when the API shows no CA. */
-  certificate_authority: string;
+  /** The CA as answered; null when the answer has no `certificate_authority` ("not stated", not `""`). */
+  certificate_authority: string | null;
+  /** Who issued the certificate, when the answer says (`ssl.certificates[].issuer`, or `ssl.issuer`). */
+  issuer?: string;
+  /** The live validation method as answered, even one a PATCH no longer accepts (`cname`). */
   method?: string;
   type?: string;
   ssl_status?: string;
   /** The certificate was uploaded (`ssl.custom_certificate` / `custom_csr_id`): no CA applies. */
   uploaded?: true;
-  /** The writable part of the live `ssl` object, carried whole in a PATCH. */
+  /** The writable part of the live `ssl` object the API accepts back, carried whole in a PATCH. */
   ssl_writable?: Record<string, unknown>;
+  /** Live values a PATCH does not accept (`method "cname"`): kept by leaving them out. */
+  legacy?: string[];
 }
 
 /** Listed hostname (lower case) → what the zone has, or null when it has no such hostname. */
@@ -62,20 +88,38 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
-function writableSsl(ssl: Record<string, unknown>): Record<string, unknown> {
+/**
+ * The writable part of the live `ssl` object, only with values the API accepts in a PATCH; every
+ * other live value is listed in `legacy` (as `field value`) and left out, so that it is not echoed.
+ */
+function writableSsl(ssl: Record<string, unknown>): { writable: Record<string, unknown>; legacy: string[] } {
   const out: Record<string, unknown> = {};
+  const legacy: string[] = [];
+  const keep = (field: string, v: unknown): boolean => {
+    if (ACCEPTED[field]!(v)) return true;
+    legacy.push(`${field} ${JSON.stringify(v)}`);
+    return false;
+  };
   for (const k of SSL_WRITABLE) {
     const v = ssl[k];
     if (v === undefined || v === null) continue;
     if (k === "settings") {
       if (!isObject(v)) continue;
-      const settings = Object.fromEntries(SETTINGS_WRITABLE.filter((s) => v[s] !== undefined && v[s] !== null).map((s) => [s, v[s]]));
+      const present = SETTINGS_WRITABLE.filter((s) => v[s] !== undefined && v[s] !== null);
+      const settings = Object.fromEntries(present.filter((s) => keep(`settings.${s}`, v[s])).map((s) => [s, v[s]]));
       if (Object.keys(settings).length > 0) out.settings = settings;
       continue;
     }
-    out[k] = v;
+    if (keep(k, v)) out[k] = v;
   }
-  return out;
+  return { writable: out, legacy };
+}
+
+/** The certificate's issuer as the answer states it: `ssl.certificates[].issuer` (the first), else `ssl.issuer`. */
+function issuerOf(ssl: Record<string, unknown>): string | undefined {
+  const certs = Array.isArray(ssl.certificates) ? ssl.certificates : [];
+  for (const c of certs) if (isObject(c) && typeof c.issuer === "string" && c.issuer !== "") return c.issuer;
+  return typeof ssl.issuer === "string" && ssl.issuer !== "" ? ssl.issuer : undefined;
 }
 
 /**
@@ -92,22 +136,35 @@ export function normaliseCustomHostname(raw: unknown): LiveCustomHostname {
   }
   const ssl = isObject(raw.ssl) ? raw.ssl : {};
   const uploaded = typeof ssl.custom_certificate === "string" || typeof ssl.custom_csr_id === "string";
-  const writable = writableSsl(ssl);
+  const ca = ssl.certificate_authority;
+  if (ca !== undefined && ca !== null && typeof ca !== "string") {
+    throw new AnswerShapeError(`the API answered custom hostname ${raw.hostname} with ssl.certificate_authority ${JSON.stringify(ca)}, expected a string`);
+  }
+  const { writable, legacy } = writableSsl(ssl);
+  const issuer = issuerOf(ssl);
   return {
     id: raw.id,
     hostname: raw.hostname,
-    certificate_authority: typeof ssl.certificate_authority === "string" ? ssl.certificate_authority : "",
+    certificate_authority: typeof ca === "string" ? ca : null,
+    ...(issuer !== undefined ? { issuer } : {}),
     ...(typeof ssl.method === "string" ? { method: ssl.method } : {}),
     ...(typeof ssl.type === "string" ? { type: ssl.type } : {}),
     ...(typeof ssl.status === "string" ? { ssl_status: ssl.status } : {}),
     ...(uploaded ? { uploaded: true as const } : {}),
     ...(Object.keys(writable).length > 0 ? { ssl_writable: writable } : {}),
+    ...(legacy.length > 0 ? { legacy } : {}),
   };
 }
 
-/** How a CA is named in messages. */
-export function caLabel(ca: string): string {
+/** How a CA is named in messages; `issuer` only matters when the answer states no CA. */
+export function caLabel(ca: string | null, issuer?: string): string {
+  if (ca === null) return notStated(issuer);
   return ca === "" ? '"" (the default CA)' : ca;
+}
+
+/** A CA the answer does not state, in words: `not stated (issued by …)`. */
+export function notStated(issuer: string | undefined): string {
+  return issuer ? `not stated (issued by ${issuer})` : "not stated";
 }
 
 /**
@@ -121,8 +178,8 @@ export function caSatisfied(want: string, live: string): boolean {
 
 async function lookupOne(ctx: ReadContext, zoneId: string, hostname: string): Promise<LiveCustomHostname | null> {
   // The filter is exact on Cloudflare's side; matching again here keeps us right if it ever is not.
-  const env = await ctx.client.requestEnvelope<unknown>("GET", zonePath(zoneId, "custom_hostnames"), { query: { hostname } });
-  const found = listed(env.result, zoneId).find((h) => key(h.hostname) === key(hostname));
+  const all = await ctx.client.listAll<unknown>(zonePath(zoneId, "custom_hostnames"), { query: { hostname } });
+  const found = listed(all, zoneId).find((h) => key(h.hostname) === key(hostname));
   return found ?? null;
 }
 
@@ -131,18 +188,6 @@ function listed(result: unknown, zoneId: string): LiveCustomHostname[] {
     throw new AnswerShapeError(`the API answered the custom hostnames of zone ${zoneId} with ${result === null ? "null" : typeof result}, expected a list`);
   }
   return result.map(normaliseCustomHostname);
-}
-
-/** What identifies a page: the ids of its items, in order. */
-function pageIds(result: unknown): string {
-  return Array.isArray(result) ? result.map((h) => String((h as { id?: unknown } | null)?.id)).join(",") : "";
-}
-
-function repeatedPage(path: string, page: number, earlier: number): ApiError {
-  return new ApiError(
-    `GET ${path}: page ${page} holds the same items as page ${earlier} (the list ignores paging); stopping so the list is not read forever, and nothing was changed`,
-    { status: 200, method: "GET", path, errors: [], retryable: false },
-  );
 }
 
 function count(info: Record<string, unknown> | undefined, field: string): number | undefined {
@@ -166,18 +211,9 @@ async function readListed(ctx: ReadContext, zoneId: string, wanted: DesiredCusto
   if (missing.length > 0 && total !== undefined && total > byName.size) {
     const pages = Math.min(count(first.result_info, "total_pages") ?? Math.ceil(total / pageSize), MAX_LIST_PAGES);
     if (pages - 1 < missing.length) {
-      const rest = await Promise.all(
-        Array.from({ length: pages - 1 }, (_, i) => ctx.client.requestEnvelope<unknown>("GET", path, { query: { page: i + 2, per_page: pageSize } })),
-      );
-      // A list that ignores `page` answers page 1 again: refused, never taken for more hostnames.
-      const seen = new Map<string, number>([[pageIds(first.result), 1]]);
-      rest.forEach((env, i) => {
-        const ids = pageIds(env.result);
-        const earlier = seen.get(ids);
-        if (ids !== "" && earlier !== undefined) throw repeatedPage(path, i + 2, earlier);
-        seen.set(ids, i + 2);
-      });
-      for (const env of rest) for (const h of listed(env.result, zoneId)) if (!byName.has(key(h.hostname))) byName.set(key(h.hostname), h);
+      // The whole list, read strictly by the client (every page to the end, duplicates folded, caps).
+      byName.clear();
+      for (const h of listed(await ctx.client.listAll<unknown>(path, { perPage: pageSize }), zoneId)) if (!byName.has(key(h.hostname))) byName.set(key(h.hostname), h);
     } else {
       const found = await Promise.all(missing.map((w) => lookupOne(ctx, zoneId, w.hostname)));
       for (const h of found) if (h) byName.set(key(h.hostname), h);
@@ -217,27 +253,42 @@ export function chainNotes(from: string, to: CertificateAuthority, method: strin
 
 /**
  * The PATCH `ssl` object: the live object's writable fields (method, type, bundle method, wildcard,
- * settings) as they are, with only the CA changed. The API requires method and type beside a CA
+ * settings) as they are, those the API accepts only, with only the CA changed. The API requires method and type beside a CA
  * (error 1434); the rest is carried so that nothing can be reset whatever the API does with a
  * partial object.
  */
 export function patchSsl(live: LiveCustomHostname, ca: CertificateAuthority): Record<string, unknown> {
-  return { ...(live.ssl_writable ?? {}), method: live.method, type: live.type ?? "dv", certificate_authority: ca };
+  const writable = live.ssl_writable ?? {};
+  return { ...writable, type: writable.type ?? "dv", certificate_authority: ca };
 }
 
 function updateChange(zoneId: string, want: DesiredCustomHostname, live: LiveCustomHostname): Change | string {
   if (!live.method) {
     return `custom hostname ${want.hostname}: the API did not report its validation method, which a CA change must carry; set it once in the dashboard or API, then plan again`;
   }
+  if (live.ssl_writable?.method === undefined) {
+    // The API requires a method beside a CA change (error 1434) and refuses the legacy one: the choice is the user's.
+    return (
+      `custom hostname ${want.hostname}: its validation method is the legacy ${JSON.stringify(live.method)}, which the API no longer accepts in a PATCH ` +
+      `(only ${PATCH_METHODS.join(", ")}); a CA change must carry a method (error 1434) and zoneform will not choose one for you. ` +
+      `Choose http, txt or email and set it on the hostname (in the dashboard, or PATCH zones/${zoneId}/custom_hostnames/${live.id} with {"ssl":{"method":"txt","type":"dv"}}), then plan again. Nothing was changed`
+    );
+  }
+  if (live.type !== undefined && live.ssl_writable.type === undefined) {
+    return `custom hostname ${want.hostname}: its certificate type is ${JSON.stringify(live.type)}, which the API does not accept in a PATCH (only dv); a CA change must carry a type, so zoneform writes nothing for it. Nothing was changed`;
+  }
   const shown = { certificate_authority: live.certificate_authority, method: live.method, type: live.type ?? "dv" };
-  const notes = chainNotes(live.certificate_authority, want.certificate_authority, live.method);
+  const notes = chainNotes(live.certificate_authority ?? "", want.certificate_authority, live.method);
+  if (live.legacy) {
+    notes.push(`live ${live.legacy.join(", ")}: not accepted in a PATCH, so left out of it (not echoed); whether the API keeps a field a PATCH leaves out is unconfirmed`);
+  }
   return {
     kind: "update",
     resource: RESOURCE,
     zone_id: zoneId,
     identity: want.hostname,
     live_id: live.id,
-    summary: `certificate authority ${caLabel(live.certificate_authority)} → ${caLabel(want.certificate_authority)}`,
+    summary: `certificate authority ${caLabel(live.certificate_authority, live.issuer)} → ${caLabel(want.certificate_authority)}`,
     before: shown,
     after: { ...shown, certificate_authority: want.certificate_authority },
     fields: [{ field: "certificate_authority", before: live.certificate_authority, after: want.certificate_authority }],
@@ -250,14 +301,26 @@ function updateChange(zoneId: string, want: DesiredCustomHostname, live: LiveCus
 function uploadedWarning(want: DesiredCustomHostname, live: LiveCustomHostname): string {
   return (
     `custom hostname ${want.hostname} serves an uploaded certificate, which no CA issues: certificate_authority ${caLabel(want.certificate_authority)} ` +
-    `cannot apply and zoneform leaves it as it is (live ${caLabel(live.certificate_authority)}); remove certificate_authority from the file to silence this`
+    `cannot apply and zoneform leaves it as it is (live ${caLabel(live.certificate_authority, live.issuer)}); remove certificate_authority from the file to silence this`
+  );
+}
+
+/** What the plan says of a hostname whose answer states no CA. */
+function notStatedWarning(want: DesiredCustomHostname, live: LiveCustomHostname): string {
+  const label = `certificate authority ${notStated(live.issuer)}`;
+  if (want.certificate_authority === "") {
+    return `custom hostname ${want.hostname}: ${label} in the API answer; the file leaves the choice to Cloudflare, so nothing is written for it`;
+  }
+  return (
+    `custom hostname ${want.hostname}: ${label} in the API answer, so zoneform cannot tell whether it is already ${want.certificate_authority} and writes nothing for it ` +
+    "(the issuer is not a CA setting); to be sure, set the CA once in the dashboard or API: the answer then states it and plan compares it"
   );
 }
 
 /** The fingerprint material of a listed hostname: what a CA change depends on. */
 function fingerprintOf(h: LiveCustomHostname | null): unknown {
   if (!h) return { missing: true };
-  return { id: h.id, certificate_authority: h.certificate_authority, method: h.method, type: h.type, uploaded: h.uploaded ?? false, ssl: h.ssl_writable ?? null };
+  return { id: h.id, certificate_authority: h.certificate_authority, method: h.method, type: h.type, uploaded: h.uploaded ?? false, ssl: h.ssl_writable ?? null, legacy: h.legacy ?? null };
 }
 
 export const customHostnames: ResourceKind<LiveCustomHostnames> = {
@@ -283,6 +346,11 @@ export const customHostnames: ResourceKind<LiveCustomHostnames> = {
         errors.push(
           `custom hostname ${want.hostname} does not exist in zone ${zone.zone_id}; zoneform never creates hostnames — create it first or remove it from the file`,
         );
+        continue;
+      }
+      if (have.certificate_authority === null) {
+        // Not stated is not "": comparing it with the file would be a guess, so it never causes a write.
+        if (!have.uploaded) warnings.push(notStatedWarning(want, have));
         continue;
       }
       if (caSatisfied(want.certificate_authority, have.certificate_authority)) continue;

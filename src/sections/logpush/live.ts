@@ -182,6 +182,13 @@ function limit(raw: Record<string, unknown>, key: string): number {
   return v;
 }
 
+/** Orders job ids (whole numbers as digits) by value without Number(), which rounds past 2^53. */
+export function compareDigits(a: string, b: string): number {
+  const x = a.replace(/^0+(?=\d)/, "");
+  const y = b.replace(/^0+(?=\d)/, "");
+  return x.length - y.length || (x < y ? -1 : x > y ? 1 : 0);
+}
+
 /**
  * A job as the API answered it, checked field by field: an answer of the wrong shape (an id missing,
  * a name that is a number, an `enabled` that is not a boolean) is refused, never coerced.
@@ -191,8 +198,10 @@ export function normaliseLiveJob(input: unknown): LiveLogpushJob {
     throw new AnswerShapeError(`the API answered a Logpush job that is not an object (${JSON.stringify(input)?.slice(0, 60)}), expected {id, name, dataset, …}`);
   }
   const raw = input as Record<string, unknown>;
-  const idOk = (typeof raw.id === "number" && Number.isInteger(raw.id)) || (typeof raw.id === "string" && /^\d+$/.test(raw.id));
-  if (!idOk) throw shapeError(raw, "id", "a job id (a whole number)");
+  // A whole number; beyond 2^53 the client hands it over as its exact digits (a string), and a
+  // number that is not a safe integer has been rounded already: refused, never acted on.
+  const idOk = (typeof raw.id === "number" && Number.isSafeInteger(raw.id) && raw.id >= 0) || (typeof raw.id === "string" && /^\d+$/.test(raw.id));
+  if (!idOk) throw shapeError(raw, "id", "a job id (a whole number, exact)");
   if (raw.name !== null && raw.name !== undefined && typeof raw.name !== "string") throw shapeError(raw, "name", "a string or null");
   if (typeof raw.dataset !== "string" && raw.dataset !== null && raw.dataset !== undefined) throw shapeError(raw, "dataset", "a string");
   if (typeof raw.destination_conf !== "string") throw shapeError(raw, "destination_conf", "a string");

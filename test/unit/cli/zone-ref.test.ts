@@ -87,7 +87,11 @@ function fakeClient(zones: Array<{ id: string; name: string }>, answer?: unknown
       inFlight--;
       return answer ?? zones.filter((z) => z.name === name);
     },
-  } as unknown as CloudflareClient;
+    // The lookup reads the list whole through listAll; this fake's list is one page.
+    async listAll(path: string, opts?: { query?: Record<string, unknown> }) {
+      return client.request("GET", path, opts);
+    },
+  } as unknown as CloudflareClient & { request: (m: string, p: string, o?: unknown) => Promise<unknown> };
   return { client, calls, maxInFlight: () => maxInFlight };
 }
 
