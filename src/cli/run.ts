@@ -1,5 +1,4 @@
-// Runs the command line in this process and sets its exit code: the part of the executable that every
-// entry (main.ts, every command; validate-main.ts, the bundled `validate`) shares.
+// Runs the command line in this process and sets its exit code: the program's start (main.ts).
 import process from "node:process";
 import { outputFailed, processIO, type CliIO } from "./io.js";
 

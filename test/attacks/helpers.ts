@@ -14,7 +14,7 @@ import { TOKEN, type TestEmulator } from "../helpers/cli.js";
 /** A stack trace or an internal error in stderr: never acceptable, whatever the attack. */
 export const STACK = /Internal error|\n\s+at \S/;
 
-export const BUILT_CLI = fileURLToPath(new URL("../../dist/cli/zoneform.cjs", import.meta.url));
+export const BUILT_CLI = fileURLToPath(new URL("../../dist/cli/zoneform.js", import.meta.url));
 
 export interface BuiltResult {
   code: number | null;
@@ -27,7 +27,7 @@ export interface BuiltResult {
 }
 
 /**
- * Runs `node dist/cli/zoneform.cjs <argv>` (the built CLI: `npm run build` first) with only the token, PATH
+ * Runs `node dist/cli/zoneform.js <argv>` (the built CLI: `npm run build` first) with only the token, PATH
  * and HOME in its environment, killing it after `deadlineMs` (then `killed` is true).
  */
 export function runBuilt(argv: string[], opts: { env?: Record<string, string>; deadlineMs?: number; cwd?: string } = {}): Promise<BuiltResult> {

@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import { createFleet, expectConverged } from "../faults/fleet.js";
 import { TOKEN, TestEmulator, ZONE, tempDir, writeConfig } from "../helpers/cli.js";
 
-const CLI = fileURLToPath(new URL("../../dist/cli/zoneform.cjs", import.meta.url));
+const CLI = fileURLToPath(new URL("../../dist/cli/zoneform.js", import.meta.url));
 const TRACE = /EPIPE|Internal error|This is a bug|\n\s+at \S/;
 
 const emu = TestEmulator.perFile();

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { TOKEN, TestEmulator, runCli } from "../helpers/cli.js";
 import { applyUntilDone, createFleet, expectConverged } from "./fleet.js";
 
-const CLI = fileURLToPath(new URL("../../dist/cli/zoneform.cjs", import.meta.url));
+const CLI = fileURLToPath(new URL("../../dist/cli/zoneform.js", import.meta.url));
 const emu = TestEmulator.perFile();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { TOKEN, TestEmulator, runCli, tempDir } from "../helpers/cli.js";
 import { applyUntilDone, createFleet, expectConverged } from "./fleet.js";
 
-const CLI = fileURLToPath(new URL("../../dist/cli/zoneform.cjs", import.meta.url));
+const CLI = fileURLToPath(new URL("../../dist/cli/zoneform.js", import.meta.url));
 const ZONES = 10;
 
 const emu = TestEmulator.perFile();

@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// The `zoneform` executable (package.json "bin"; bundled to dist/cli/zoneform.js by
+// scripts/bundle-cli.mjs). It imports nothing before it has checked the Node version, so that an old
+// Node prints one line instead of a stack trace: plain syntax only (no `?.`, `??`, top-level await or
+// static import), which every Node parses. Then it turns on Node's compile cache (module.enableCompileCache,
+// Node 22.1 and later; a Node without it runs without), which keeps the code V8 compiled for the
+// program's modules on disk between runs (in the system's temporary directory, or where
+// NODE_COMPILE_CACHE says), and only then loads the program: main.js, bundled with it into one ES
+// module bundle whose commands are chunks loaded when the command line names them.
+
+/** package.json's "engines" range, written in by the bundler. */
+declare const __ZONEFORM_ENGINES__: string;
+/** The Node lines zoneform is tested on. */
+const SUPPORTED = "22, 24 and 26";
+
+const engines = __ZONEFORM_ENGINES__;
+const wanted = /(\d+)(?:\.(\d+))?/.exec(engines) || ["", "0", "0"];
+const running = process.versions.node.split(".");
+const major = Number(running[0]);
+const minor = Number(running[1]);
+const tooOld = major < Number(wanted[1]) || (major === Number(wanted[1]) && minor < Number(wanted[2] || 0));
+
+if (tooOld) {
+  process.stderr.write("zoneform needs Node.js " + engines + " (the supported lines are " + SUPPORTED + "); this is Node.js " + process.version + ".\n");
+  process.exitCode = 1;
+} else {
+  import("node:module")
+    .then(function (mod) {
+      const nodeModule = mod as { enableCompileCache?: () => unknown };
+      if (typeof nodeModule.enableCompileCache === "function") nodeModule.enableCompileCache();
+      return import("./main.js");
+    })
+    .catch(function (err) {
+      process.stderr.write("Internal error: zoneform could not start (" + (err && err.message) + "); in a checkout, run `npm run build`.\n");
+      process.exitCode = 1;
+    });
+}
