@@ -6,7 +6,7 @@ import pLimit from "p-limit";
 import type { CloudflareClient } from "../cloudflare/types.js";
 import { isTimeoutError } from "../cloudflare/retry.js";
 import { AnswerShapeError, ApiError, ApplyError, NetworkError, RuntimeError, ZoneformError } from "../errors.js";
-import type { Change, Finder, Operation, Plan } from "../model/plan.js";
+import type { Change, Finder, FinderCompare, Operation, Plan } from "../model/plan.js";
 import { SIGN } from "../plan/render/format.js";
 import { printable } from "../safe-text.js";
 import { RESOURCE_KINDS } from "../sections/index.js";
@@ -53,65 +53,121 @@ function alreadyGone(method: string, err: unknown): boolean {
   return method === "DELETE" && err instanceof ApiError && err.isNotFound();
 }
 
-/** What `readFinderPath` gives for a path the API itself answers 404: an entry point not made yet. */
-const NOT_FOUND = Symbol("not found");
+/** A list item as apply looks at it. */
+type Item = Record<string, unknown>;
 
-/** GET a finder's path; an entry point that does not exist holds no rule (NOT_FOUND). */
-async function readFinderPath(client: CloudflareClient, path: string): Promise<unknown> {
+function isItem(value: unknown): value is Item {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/**
+ * The items of a finder's list, as the API shows them now: every page of `GET finder.path`, or its
+ * `list` field (an entry point; one that does not exist, 404, holds none). Any other shape is an
+ * error, never taken for "none there".
+ */
+async function readFinderItems(client: CloudflareClient, finder: Finder): Promise<unknown[]> {
   try {
-    return await client.request<unknown>("GET", path);
+    if (finder.list === undefined) return await client.listAll<unknown>(finder.path);
+    const answer = await client.request<unknown>("GET", finder.path);
+    // An entry point without rules may leave `rules` out.
+    const items = isItem(answer) ? (answer[finder.list] ?? []) : undefined;
+    if (!Array.isArray(items)) {
+      throw new AnswerShapeError(`the API answered GET ${finder.path} with ${JSON.stringify(answer)?.slice(0, 60) ?? "nothing"}, expected an object with a list "${finder.list}"`);
+    }
+    return items;
   } catch (err) {
-    if (err instanceof ApiError && err.isNotFound()) return NOT_FOUND;
+    if (err instanceof ApiError && err.isNotFound()) return [];
     throw err;
   }
 }
 
-/**
- * The item `finder` describes, if `GET finder.path` shows one (null when it shows none). With `reads`,
- * one read of a path serves every check of it in the zone (the checks before its creates); without,
- * the path is read afresh (after a lost answer, what is there now is what counts).
- */
-async function findCreated(client: CloudflareClient, finder: Finder, reads?: Map<string, Promise<unknown>>): Promise<Record<string, unknown> | null> {
-  let pending = reads?.get(finder.path);
-  if (!pending) {
-    pending = readFinderPath(client, finder.path);
-    reads?.set(finder.path, pending);
-  }
-  const answer = await pending;
-  if (answer === NOT_FOUND) return null;
-  // An entry point without rules may leave `rules` out; any other shape is not taken as "none there".
-  const entry = answer !== null && typeof answer === "object" && !Array.isArray(answer) ? (answer as Record<string, unknown>) : undefined;
-  const items = finder.list === undefined ? answer : entry && (entry[finder.list] ?? []);
-  if (!Array.isArray(items)) {
-    const expected = finder.list === undefined ? "a list" : `an object with a list "${finder.list}"`;
-    throw new AnswerShapeError(`the API answered GET ${finder.path} with ${JSON.stringify(answer)?.slice(0, 60) ?? "nothing"}, expected ${expected}`);
-  }
-  const hit = items.find(
-    (i) => i !== null && typeof i === "object" && Object.entries(finder.match).every(([k, v]) => (i as Record<string, unknown>)[k] === v),
-  );
-  return (hit as Record<string, unknown> | undefined) ?? null;
+/** An item's id as text (a number id exactly as the API wrote it, when the client kept it so). */
+function idOf(item: Item): string {
+  return typeof item.id === "string" || typeof item.id === "number" || typeof item.id === "bigint" ? String(item.id) : "";
 }
 
 /**
- * Before a create: nothing like what it makes may have appeared since the plan read the zone (a second
- * apply running elsewhere). If something did, the zone stops instead of making a duplicate.
+ * The items matching the finder's hints that are new: not among the ids the list held when the plan
+ * read it (`known`). With `reads`, one read of a path serves every check of it in the zone (the
+ * checks before its creates); without, the path is read afresh (after a lost answer, what is there
+ * now is what counts).
  */
-async function assertStillAbsent(client: CloudflareClient, zoneLabel: string, change: Change, finder: Finder, reads?: Map<string, Promise<unknown>>): Promise<void> {
-  if (await findCreated(client, finder, reads)) {
+async function newItems(client: CloudflareClient, finder: Finder, reads?: Map<string, Promise<unknown[]>>): Promise<Item[]> {
+  const key = `${finder.path}#${finder.list ?? ""}`;
+  let pending = reads?.get(key);
+  if (!pending) {
+    pending = readFinderItems(client, finder);
+    reads?.set(key, pending);
+  }
+  const known = new Set(finder.known ?? []);
+  return (await pending).filter(
+    (i): i is Item => isItem(i) && Object.entries(finder.match).every(([k, v]) => i[k] === v) && !known.has(idOf(i)),
+  );
+}
+
+/** Deep equality, key order aside. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
+  }
+  if (!isItem(a) || !isItem(b)) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && sameValue(a[k], b[k]));
+}
+
+/** A field as compared: a boolean's text as the boolean, a JSON text as its value ("" as none). */
+function comparable(value: unknown, how: FinderCompare | undefined): unknown {
+  if (how === "bool") return value === "true" ? true : value === "false" ? false : value;
+  if (how === "json" && typeof value === "string") {
+    if (value === "") return undefined;
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      return value;
+    }
+  }
+  return value;
+}
+
+/** Whether an item holds exactly what was sent (every field of `equals`). */
+function isWhatWasSent(item: Item, finder: Finder): boolean {
+  const sent = finder.equals ?? {};
+  return Object.entries(sent).every(([k, v]) => sameValue(comparable(item[k], finder.compare?.[k]), comparable(v, finder.compare?.[k])));
+}
+
+function idList(items: Item[]): string {
+  return items.map((i) => idOf(i) || "(no id)").join(", ");
+}
+
+/**
+ * Before a create: nothing new with its hints may have appeared since the plan read the zone (a second
+ * apply running elsewhere). If something did, the zone stops instead of making a duplicate. An object
+ * that was already there when the plan read the list and only shares a hint is no reason to stop.
+ */
+async function assertStillAbsent(client: CloudflareClient, zoneLabel: string, change: Change, finder: Finder, reads?: Map<string, Promise<unknown[]>>): Promise<void> {
+  const appeared = await newItems(client, finder, reads);
+  if (appeared.length > 0) {
     throw new RuntimeError(
-      `${change.resource} "${change.identity}" now exists in ${zoneLabel}, made by someone else since the plan read the zone (another apply?); ` +
+      `${change.resource} "${change.identity}" now exists in ${zoneLabel} (id ${idList(appeared)}), made by someone else since the plan read the zone (another apply?); ` +
         "it was not created again, and nothing more is written to this zone. Run plan again.",
     );
   }
 }
+
+/** A POST whose answer was lost, after which what is there does not say whether it made something: exit 4. */
+class MaybeCreatedError extends RuntimeError {}
 
 /** How many times a create whose outcome stays unclear is sent (looked for in between): as a retried call. */
 const CREATE_ATTEMPTS = 7;
 
 /**
  * Sends one call. A POST whose answer leaves it unclear whether it was carried out (a dropped
- * connection, a 5xx) is not simply reported: what it creates is looked for, adopted when it is there,
- * and the POST sent again only when it is not, so one apply converges without duplicates.
+ * connection, a 5xx) is not simply reported: what it creates is looked for among the objects that are
+ * new since the plan read the list. Exactly one new object equal to what was sent is adopted; none
+ * with its hints means nothing was made, and the POST is sent again; anything else (new objects that
+ * differ, or several equal ones) "may have been created": the change fails with their ids, and nothing
+ * more is written to the zone.
  */
 async function send(client: CloudflareClient, op: Operation, log?: (line: string) => void): Promise<{ how: "sent" | "adopted"; result?: unknown }> {
   for (let attempt = 1; ; attempt++) {
@@ -124,10 +180,19 @@ async function send(client: CloudflareClient, op: Operation, log?: (line: string
       // never send it again on the strength of not finding it yet.
       const stillRunning = err instanceof NetworkError && isTimeoutError(err.info.cause);
       if (stillRunning) await sleep(TIMEOUT_GRACE_MS);
-      const found = await findCreated(client, op.finds);
-      if (found) {
-        log?.(`POST ${op.path}: the answer was lost, but what it creates is there: adopted`);
-        return { how: "adopted", result: found };
+      const fresh = await newItems(client, op.finds);
+      // A finder without `equals` (an entry point's rule, found by its own ref) is exact by its hints.
+      const same = op.finds.equals === undefined ? fresh.slice(0, 1) : fresh.filter((i) => isWhatWasSent(i, op.finds!));
+      if (same.length === 1) {
+        log?.(`POST ${op.path}: the answer was lost, but what it creates is there: adopted${idOf(same[0]!) ? ` (id ${idOf(same[0]!)})` : ""}`);
+        return { how: "adopted", result: same[0] };
+      }
+      if (fresh.length > 0) {
+        const why = same.length > 1 ? `${same.length} new objects equal what was sent` : "no new object equals what was sent";
+        throw new MaybeCreatedError(
+          `POST ${op.path}: the answer was lost; it may have been created: ${why} (new since the plan, with its hints: id ${idList(fresh)}). ` +
+            "None was adopted and nothing more is written to this zone; look at them, delete the unwanted ones, then run plan again.",
+        );
       }
       if (stillRunning) throw err;
       log?.(`POST ${op.path}: the answer was lost and nothing was created: sending it again`);
@@ -161,7 +226,7 @@ async function runChange(
   change: Change,
   what: string,
   log?: (line: string) => void,
-  reads?: Map<string, Promise<unknown>>,
+  reads?: Map<string, Promise<unknown[]>>,
 ): Promise<ChangeOutcome> {
   let made = 0;
   let method = "GET";
@@ -181,7 +246,7 @@ async function runChange(
   } catch (err) {
     if (!(err instanceof ZoneformError)) throw err;
     // A replacement whose create went through but whose delete failed has written something too.
-    const uncertain = made > 0 || mayHaveWritten(method, err);
+    const uncertain = made > 0 || mayHaveWritten(method, err) || err instanceof MaybeCreatedError;
     return { ok: false, line: `${what}: ${failureText(err, uncertain)}`, uncertain };
   }
 }
@@ -226,7 +291,7 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
         const label = zone.name ?? zone.zone_id;
         let failed = false;
         // One read of a list serves the checks before all the zone's creates into it.
-        const checks = new Map<string, Promise<unknown>>();
+        const checks = new Map<string, Promise<unknown[]>>();
         const run = async (change: Change) => {
           const what = describeChange(label, change);
           if (!failed && opts.shouldStop?.()) report.interrupted = true;

@@ -7,6 +7,8 @@ export type OwaspAction = "block" | "managed_challenge" | "js_challenge" | "log"
 export type CertificateAuthority = "digicert" | "google" | "lets_encrypt" | "ssl_com" | "";
 
 export interface DesiredPolicy {
+  /** The live policy this entry is (`id:` in the file); without it the description matches. */
+  id?: string;
   description: string;
   action: PolicyAction;
   expression: string;
@@ -87,6 +89,8 @@ export interface LogpushFilter {
 }
 
 export interface DesiredLogpushJob {
+  /** The live job this entry is (`id:` in the file, digits kept exact); without it name and dataset match. */
+  id?: string;
   name: string;
   dataset: string;
   destination_conf: string;

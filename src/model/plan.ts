@@ -4,12 +4,25 @@
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type ChangeKind = "create" | "update" | "delete" | "replace";
 
-/** Where what a POST creates can be found: `GET path`, its `list` field (or the answer itself), an item matching every `match` field. */
+/**
+ * Where what a POST creates can be found: `GET path` (every page of the list), or its `list` field,
+ * an item matching every `match` field (its hints). With `known`, only an item whose id is not in it
+ * is new; with `equals`, a new item is what was sent only when it equals it (see FinderCompare).
+ */
 export interface Finder {
   path: string;
   list?: string;
   match: Record<string, string>;
+  /** The ids the list held when the plan read it: never adopted, never a reason to stop a create. */
+  known?: string[];
+  /** The content sent that the API reads back (no write-only field): compared field by field, deeply. */
+  equals?: Record<string, unknown>;
+  /** Fields of `equals` the API may answer in another spelling. */
+  compare?: Record<string, FinderCompare>;
 }
+
+/** `bool`: true and "true" are equal; `json`: a JSON text compared by its value ("" and absent: none). */
+export type FinderCompare = "bool" | "json";
 
 /** One API call, relative to the API base (e.g. `zones/<id>/page_shield/policies`). */
 export interface Operation {

@@ -66,7 +66,7 @@ export function planForDisplay(plan: Plan, secrets: SecretSource): Plan {
         before: redactLiveSecrets(c.before),
         after: redactLiveSecrets(c.after),
         fields: redactLiveSecrets(c.fields),
-        operations: c.operations.map((op) => ({ ...op, body: redactLiveSecrets(op.body) })),
+        operations: c.operations.map((op) => ({ ...op, body: redactLiveSecrets(op.body), ...(op.finds?.equals !== undefined ? { finds: { ...op.finds, equals: redactLiveSecrets(op.finds.equals) } } : {}) })),
       })),
     })),
   });
@@ -93,7 +93,14 @@ export function planForFile(plan: Plan, secrets: SecretSource): Plan {
         before: r.redactDeep(redactLiveSecrets(c.before)),
         after: r.redactDeep(c.after),
         fields: r.redactDeep(c.fields.map((f) => ({ ...f, before: redactLiveSecrets({ [f.field]: f.before })[f.field] }))),
-        operations: c.operations.map((op) => ({ ...op, ...(op.body !== undefined ? { body: r.redactDeep(op.body) } : {}) })),
+        // A finder holds what the body sends (to recognise it after a lost answer): redacted alike.
+        operations: c.operations.map((op) => ({
+          ...op,
+          ...(op.body !== undefined ? { body: r.redactDeep(op.body) } : {}),
+          ...(op.finds !== undefined
+            ? { finds: { ...op.finds, match: r.redactDeep(op.finds.match), ...(op.finds.equals !== undefined ? { equals: r.redactDeep(op.finds.equals) } : {}) } }
+            : {}),
+        })),
       })),
     })),
   };

@@ -10,22 +10,24 @@ import {
   lowerCaseHeaders,
   pruneNeedsJobs,
   uniqueCustomFields,
-  uniqueJobNames,
+  uniqueJobs,
+  exactJobIds,
 } from "./logs.js";
-import { pruneNeedsPolicies, scriptInventoryEntries, uniquePolicyDescriptions } from "./page-shield.js";
+import { pruneNeedsPolicies, scriptInventoryEntries, uniquePolicies } from "./page-shield.js";
 import { secretsFromEnvironment } from "./secrets.js";
 import type { Rule, RuleContext } from "./util.js";
 
 export type { Rule, RuleContext } from "./util.js";
 
 export const RULES: readonly Rule[] = [
-  uniquePolicyDescriptions,
+  uniquePolicies,
   pruneNeedsPolicies,
   scriptInventoryEntries,
   lowerCaseHeaders,
   uniqueCustomFields,
   customFieldLimit,
-  uniqueJobNames,
+  uniqueJobs,
+  exactJobIds,
   filterLimits,
   filterValues,
   customFieldsPushed,

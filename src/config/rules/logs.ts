@@ -1,9 +1,9 @@
 // Semantic rules of logs: custom fields (lower-case header names, the 40-field limit) and Logpush jobs
-// (unique names, filter limits and operator values).
+// (one entry per job, exact ids, filter limits and operator values).
 import { countFilterOperators, filterByteLength, FILTER_MAX_BYTES, FILTER_MAX_OPERATORS, LIST_OPERATORS } from "../filter.js";
 import type { LogpushFilter } from "../../model/desired.js";
 import { childPointer, type Finding } from "../problems.js";
-import { asArray, asRecord, asString, duplicates, itemsOf, zonesOf, type Rec, type Rule } from "./util.js";
+import { asArray, asRecord, asString, duplicateEntries, itemsOf, zonesOf, type Rec, type Rule } from "./util.js";
 
 /** Custom log fields per zone, all types together. */
 export const MAX_CUSTOM_FIELDS = 40;
@@ -72,11 +72,30 @@ export const customFieldLimit: Rule = (doc) => {
   return findings;
 };
 
-/** A job's name is its identity. */
-export const uniqueJobNames: Rule = (doc) => {
+/**
+ * Two jobs are one when they pin one id, or pin none and share name and dataset (names alone repeat:
+ * Cloudflare's own example has two jobs named example.com, one per dataset).
+ */
+export const uniqueJobs: Rule = (doc) => {
   const findings: Finding[] = [];
   for (const { zone, pointer } of zonesOf(doc)) {
-    findings.push(...duplicates(asRecord(zone.logs)?.logpush_jobs, `${pointer}/logs/logpush_jobs`, "name", "Logpush job name"));
+    const hint = (j: Rec) => {
+      const name = asString(j.name);
+      const dataset = asString(j.dataset);
+      return name === undefined || dataset === undefined ? undefined : { key: JSON.stringify([name, dataset]), shown: `named '${name}' with dataset '${dataset}'` };
+    };
+    findings.push(...duplicateEntries(asRecord(zone.logs)?.logpush_jobs, `${pointer}/logs/logpush_jobs`, "name", hint, "Logpush job"));
+  }
+  return findings;
+};
+
+/** A job id the YAML reader could not hold exactly (beyond 2^53) would pin another job: write it quoted. */
+export const exactJobIds: Rule = (doc) => {
+  const findings: Finding[] = [];
+  for (const { job, pointer } of jobsOf(doc)) {
+    if (typeof job.id === "number" && !Number.isSafeInteger(job.id)) {
+      findings.push({ pointer: `${pointer}/id`, message: `the id ${String(job.id)} is beyond what a YAML number holds exactly (9007199254740991): write it as a quoted string, e.g. id: "12345678901234567890"` });
+    }
   }
   return findings;
 };

@@ -2,14 +2,19 @@
 import { isPrefix, pagePatternProblem, urlCovers, urlPatternProblem } from "../../inventory/match.js";
 import { isTodoJustification } from "../../inventory/todo.js";
 import { childPointer, type Finding } from "../problems.js";
-import { asArray, asRecord, asString, duplicates, itemsOf, zonesOf, type Rule } from "./util.js";
+import { asArray, asRecord, asString, duplicateEntries, itemsOf, zonesOf, type Rec, type Rule } from "./util.js";
 
-/** A policy's description is its identity. */
-export const uniquePolicyDescriptions: Rule = (doc) => {
+/** Two policies are one when they pin one id, or pin none and share a description (see identity-list.ts). */
+export const uniquePolicies: Rule = (doc) => {
   const findings: Finding[] = [];
   for (const { zone, pointer } of zonesOf(doc)) {
     const ps = asRecord(zone.page_shield);
-    if (ps) findings.push(...duplicates(ps.policies, `${pointer}/page_shield/policies`, "description", "policy description"));
+    if (!ps) continue;
+    const hint = (p: Rec) => {
+      const d = asString(p.description);
+      return d === undefined ? undefined : { key: d, shown: `described '${d}'` };
+    };
+    findings.push(...duplicateEntries(ps.policies, `${pointer}/page_shield/policies`, "description", hint, "policy"));
   }
   return findings;
 };

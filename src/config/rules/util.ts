@@ -70,3 +70,40 @@ export function duplicates(
   }
   return findings;
 }
+
+/**
+ * Entries of a list of objects identified by id (policies, Logpush jobs): two entries are the same
+ * object when they pin one id, or when neither pins one and their hints are equal (`hintOf` gives a
+ * comparable key and how to say it). Reported at the second one.
+ */
+export function duplicateEntries(
+  list: unknown,
+  pointer: string,
+  field: string,
+  hintOf: (item: Rec) => { key: string; shown: string } | undefined,
+  what: string,
+): Finding[] {
+  const pins = new Map<string, number>();
+  const hints = new Map<string, number>();
+  const findings: Finding[] = [];
+  for (const { item, pointer: itemPointer, index } of itemsOf(list, pointer)) {
+    const pin = typeof item.id === "string" || typeof item.id === "number" ? String(item.id) : undefined;
+    if (pin !== undefined) {
+      const earlier = pins.get(pin);
+      if (earlier === undefined) pins.set(pin, index);
+      else findings.push({ pointer: childPointer(itemPointer, "id"), message: `id ${pin} is pinned twice (also item ${earlier} of this list): each live ${what} may be named once` });
+      continue;
+    }
+    const hint = hintOf(item);
+    if (!hint) continue;
+    const earlier = hints.get(hint.key);
+    if (earlier === undefined) hints.set(hint.key, index);
+    else {
+      findings.push({
+        pointer: childPointer(itemPointer, field),
+        message: `${what} ${hint.shown} is declared twice (also item ${earlier} of this list) with no id: to declare two live ${what}s that share it, give each its own \`id:\``,
+      });
+    }
+  }
+  return findings;
+}

@@ -1,6 +1,6 @@
-// Logpush jobs, read with the logpush kind's own `read` and written in the file's shape: the filter as
-// an object, output_options without the values that are the API's defaults, upload limits only when
-// set. Every credential in destination_conf (a query parameter `isSecretParam` recognises) becomes an
+// Logpush jobs, read with the logpush kind's own `read` and written in the file's shape (every job;
+// one whose name and dataset repeat live gets its `id:` pin): the filter as an object, output_options
+// without the values that are the API's defaults, upload limits only when set. Every credential in destination_conf (a query parameter `isSecretParam` recognises) becomes an
 // `${env:ZONEFORM_<JOB>_<PARAM>}` reference: the file never holds a secret, and the notes say which
 // variables to set. No ownership_challenge: an existing job needs one only if its destination changes.
 import type { DesiredZone } from "../../model/desired.js";
@@ -21,6 +21,8 @@ const COMPARE_ONLY_DEFAULTS: Record<string, unknown> = { merge_subrequests: fals
 const UPLOAD_LIMITS = ["max_upload_bytes", "max_upload_interval_seconds", "max_upload_records"] as const;
 
 export interface ExportedLogpushJob {
+  /** Written when the job's name and dataset repeat live: a number, quoted beyond 2^53. */
+  id?: number | string;
   name: string;
   dataset: string;
   destination_conf: string;
@@ -103,6 +105,11 @@ export function exportedOutputOptions(options: Record<string, unknown>): { optio
   return { options: out, unknown };
 }
 
+/** A job id as the file writes it: a number when YAML holds it exactly, else quoted. */
+function exportedId(id: string): number | string {
+  return Number.isSafeInteger(Number(id)) ? Number(id) : id;
+}
+
 function problemWith(job: LiveLogpushJob): string | undefined {
   if (!NAME.test(job.name)) return `its name ${JSON.stringify(job.name)} cannot be an identity (1 to 512 letters, digits, '-' or '.')`;
   if (job.dataset === null || !DATASET.test(job.dataset)) return `its dataset ${JSON.stringify(job.dataset)} is not a dataset name`;
@@ -115,7 +122,9 @@ export async function exportLogpush(ctx: SectionContext): Promise<ExportedLogpus
   const { live } = await logpushJobs.read(ctx.read, zone);
   const where = `zone ${ctx.zoneId}`;
   const jobs: ExportedLogpushJob[] = [];
-  const seen = new Set<string>();
+  const hint = (job: LiveLogpushJob) => JSON.stringify([job.name, job.dataset]);
+  const count = new Map<string, number>();
+  for (const job of live) count.set(hint(job), (count.get(hint(job)) ?? 0) + 1);
   let leftOut = 0;
   for (const job of live) {
     const problem = problemWith(job);
@@ -124,12 +133,9 @@ export async function exportLogpush(ctx: SectionContext): Promise<ExportedLogpus
       ctx.notes.warnings.push(`${where}: Logpush job ${job.id} left out of the file: ${problem}`);
       continue;
     }
-    if (seen.has(job.name)) {
-      ctx.notes.warnings.push(`${where}: Logpush job ${job.id} has the same name as another ("${job.name}"); only the first is in the file, and plan will delete this duplicate`);
-      continue;
-    }
-    seen.add(job.name);
     const out: ExportedLogpushJob = {
+      // Name and dataset repeat live: only the id tells plan which job this entry is.
+      ...((count.get(hint(job)) ?? 0) > 1 ? { id: exportedId(job.id) } : {}),
       name: job.name,
       dataset: job.dataset!,
       destination_conf: destinationWithEnvRefs(job.destination_conf, ctx, job.name),

@@ -1,4 +1,4 @@
-// `logs.logpush_jobs` (and `logs.prune`): the zone's Logpush jobs, identified by name.
+// `logs.logpush_jobs` (and `logs.prune`): the zone's Logpush jobs, each matched by the id it pins, else by name and dataset.
 import type { DesiredLogpushJob, LogpushFilter } from "../../model/desired.js";
 import { isEmptyFilter } from "../../config/filter.js";
 import { plural } from "../shared/words.js";
@@ -27,8 +27,20 @@ export const logpushJobs: Section = {
   permissions: [{ name: "Logs", scope: "zone", read: "Edit", write: "Edit", paths: [/^zones\/[^/]+\/logpush/] }],
 };
 
-function normaliseJob(job: Omit<DesiredLogpushJob, "enabled"> & { enabled?: boolean }): DesiredLogpushJob {
+/**
+ * A job id as the file wrote it (an integer or a string of digits), as exact text. An integer beyond
+ * 2^53 was already rounded by the YAML reader: the config rules refuse it before this runs.
+ */
+export function jobIdText(id: unknown): string | undefined {
+  if (typeof id === "number" && Number.isSafeInteger(id)) return String(id);
+  if (typeof id === "string" && /^[0-9]+$/.test(id)) return id.replace(/^0+(?=\d)/, "");
+  return undefined;
+}
+
+function normaliseJob(job: Omit<DesiredLogpushJob, "enabled" | "id"> & { enabled?: boolean; id?: unknown }): DesiredLogpushJob {
+  const id = jobIdText(job.id);
   const out: DesiredLogpushJob = {
+    ...(id !== undefined ? { id } : {}),
     name: job.name,
     dataset: job.dataset,
     destination_conf: job.destination_conf,

@@ -1,9 +1,11 @@
-// Logpush jobs. Identity is the name: one list call reads them all; a desired job missing live is
-// created with only what the file sets, a different one updated with a PUT carrying only the fields
+// Logpush jobs. A live job is its id; its name and dataset only hint at it (names are not unique: see
+// shared/identity-list.ts): an entry is matched by the id it pins, else by name and dataset. A desired
+// job missing live is created with only what the file sets, a different one updated with a PUT carrying only the fields
 // that change (a PUT keeps what it does not carry; a filter is removed with `"filter": ""`, never
 // `null`, which the API's type does not allow), and a change of dataset or kind, which the API cannot make in place,
-// replaces the job: the new one is created before the old one is deleted, so no logs are lost. Live
-// duplicates of a name beyond the closest are deleted; unlisted jobs are deleted unless `prune: false`.
+// replaces the job (only when that is unambiguous: the one live job of that name, which no other
+// entry names): the new one is created before the old one is deleted, so no logs are lost. An
+// ambiguous entry stops the zone; jobs nothing matched are deleted unless `prune: false`.
 // Credentials in destination_conf never reach a field diff unredacted, and storage destinations
 // without an ownership challenge are a plan error that says how to get one.
 import { AnswerShapeError, ApiError, NetworkError } from "../../errors.js";
@@ -11,9 +13,10 @@ import type { DesiredLogpushJob, DesiredZone } from "../../model/desired.js";
 import type { Change, FieldDiff, Operation } from "../../model/plan.js";
 import { redactDestination } from "../../redact.js";
 import { zonePath } from "../shared/fields.js";
-import { deleteItemChange, duplicateNote, matchByIdentity } from "../shared/identity-list.js";
+import { deleteItemChange, matchIdentities, type IdentityRule } from "../shared/identity-list.js";
 import {
   comparableOutputOptions,
+  compareDigits,
   describeFilter,
   destinationScheme,
   diffOutputOptions,
@@ -156,7 +159,29 @@ function deleteChange(zoneId: string, live: LiveLogpushJob, note?: string): Chan
   return deleteItemChange({ resource: RESOURCE, zoneId, identity: live.name, liveId: live.id, before: withoutId(live), path, note });
 }
 
-function createChange(zoneId: string, job: DesiredLogpushJob): Change {
+/**
+ * The POST of a new job, and how apply tells it apart after a lost answer: a job new since the plan
+ * read the list (not one of `known`) with its name, dataset (and kind), holding exactly what was sent
+ * but the write-only ownership_challenge (the filter compared by its JSON value).
+ */
+export function createJobOp(zoneId: string, job: DesiredLogpushJob, known: string[]): Operation {
+  const body = createBody(job);
+  const { ownership_challenge: _writeOnly, ...equals } = body;
+  return {
+    method: "POST",
+    path: jobsPath(zoneId),
+    body,
+    finds: {
+      path: jobsPath(zoneId),
+      match: { name: job.name, dataset: job.dataset, ...(job.kind ? { kind: job.kind } : {}) },
+      known,
+      equals,
+      compare: { filter: "json" },
+    },
+  };
+}
+
+function createChange(zoneId: string, job: DesiredLogpushJob, known: string[]): Change {
   const body = createBody(job);
   // Shown as the file says it: the filter as conditions, only the output options the file sets.
   const shown: Record<string, unknown> = { ...body, ...(body.filter ? { filter: describeFilter(job.filter) } : {}), ...(job.output_options ? { output_options: job.output_options } : {}) };
@@ -172,11 +197,11 @@ function createChange(zoneId: string, job: DesiredLogpushJob): Change {
     identity: job.name,
     after: createBody(job),
     fields,
-    operations: [{ method: "POST", path: jobsPath(zoneId), body, finds: { path: jobsPath(zoneId), match: { name: job.name } } }],
+    operations: [createJobOp(zoneId, job, known)],
   };
 }
 
-function replaceChange(zoneId: string, job: DesiredLogpushJob, live: LiveLogpushJob, forced: FieldDiff[]): Change {
+function replaceChange(zoneId: string, job: DesiredLogpushJob, live: LiveLogpushJob, forced: FieldDiff[], known: string[]): Change {
   const others = jobFieldDiffs(job, live).filter((f) => f.field !== "ownership_challenge");
   // The new job gets its own ownership proof, whatever else changes.
   const challenge: FieldDiff[] = job.ownership_challenge !== undefined ? [{ field: "ownership_challenge", after: job.ownership_challenge, sensitive: true }] : [];
@@ -191,22 +216,30 @@ function replaceChange(zoneId: string, job: DesiredLogpushJob, live: LiveLogpush
     after: createBody(job),
     fields: [...forced, ...others, ...challenge],
     operations: [
-      // The old job has the same name: the new one is told apart by what forced the replacement.
-      {
-        method: "POST",
-        path: jobsPath(zoneId),
-        body: createBody(job),
-        finds: { path: jobsPath(zoneId), match: { name: job.name, dataset: job.dataset, ...(job.kind ? { kind: job.kind } : {}) } },
-      },
+      // The old job is among the known ids: it is never taken for the new one.
+      createJobOp(zoneId, job, known),
       { method: "DELETE", path: jobsPath(zoneId, live.id) },
     ],
   };
 }
 
-/** Ranks live candidates for a desired job: in place and identical first, then in place, then any. */
-function closest(job: DesiredLogpushJob, matches: LiveLogpushJob[]): LiveLogpushJob {
-  const inPlace = matches.filter((m) => forcedFields(job, m).length === 0);
-  return inPlace.find((m) => jobFieldDiffs(job, m).length === 0) ?? inPlace[0] ?? matches[0]!;
+const IDENTITY: IdentityRule<DesiredLogpushJob, LiveLogpushJob> = {
+  what: "Logpush job",
+  idOf: (j) => j.id,
+  pinOf: (j) => j.id,
+  hint: { ofDesired: (j) => JSON.stringify([j.name, j.dataset]), ofLive: (j) => JSON.stringify([j.name, j.dataset]) },
+  // A job whose dataset (or kind) the file changes: replaced, when it is the one job of that name.
+  loose: { ofDesired: (j) => j.name, ofLive: (j) => j.name },
+  describeDesired: (j) => `Logpush job ${JSON.stringify(j.name)} (dataset ${j.dataset})`,
+  describeLive: (j) => `id ${j.id} (name ${JSON.stringify(j.name)}, dataset ${j.dataset ?? "not stated"}${j.enabled ? "" : ", disabled"})`,
+};
+
+/** The desired job a change was planned for: by the live id it pins, else by name and dataset. */
+function desiredFor(jobs: readonly DesiredLogpushJob[], change: Change): DesiredLogpushJob | undefined {
+  const pinned = change.live_id !== undefined ? jobs.find((j) => j.id === change.live_id) : undefined;
+  if (pinned) return pinned;
+  const after = (change.after ?? {}) as { name?: unknown; dataset?: unknown };
+  return jobs.find((j) => j.id === undefined && j.name === after.name && j.dataset === after.dataset);
 }
 
 export const logpushJobs: ResourceKind<LiveLogpushJob[]> = {
@@ -216,11 +249,13 @@ export const logpushJobs: ResourceKind<LiveLogpushJob[]> = {
   owns: (zone) => zone.logs?.logpush_jobs !== undefined,
 
   async read(ctx, zone) {
-    // The jobs list is not paginated: one call returns every job with its full configuration.
+    // The jobs list is not paginated (one call returns every job); listAll still follows totals or a
+    // cursor should an answer carry them, and folds a job answered twice.
     const path = jobsPath(zone.zone_id);
-    const raw = (await ctx.client.request<unknown>("GET", path)) ?? [];
+    const raw: unknown = await ctx.client.listAll<unknown>(path);
     if (!Array.isArray(raw)) throw new AnswerShapeError(`the API answered GET ${path} with ${JSON.stringify(raw)?.slice(0, 60)}, expected a list of jobs`);
-    const live = raw.map(normaliseLiveJob).sort((a, b) => Number(a.id) - Number(b.id));
+    // Ids are compared as digits: beyond 2^53 Number() would round two ids into one.
+    const live = raw.map(normaliseLiveJob).sort((a, b) => compareDigits(a.id, b.id));
     return { live, resources: Object.fromEntries(live.map((j) => [j.id, withoutId(j)])) };
   },
 
@@ -228,23 +263,28 @@ export const logpushJobs: ResourceKind<LiveLogpushJob[]> = {
     const desired = zone.logs?.logpush_jobs ?? [];
     const prune = zone.logs?.prune ?? true;
     const zoneId = zone.zone_id;
-    const { matches, unlisted } = matchByIdentity(desired, live, { ofDesired: (j) => j.name, ofLive: (j) => j.name }, closest);
+    const { matches, unmatched, live: distinct, errors, warnings } = matchIdentities(desired, live, IDENTITY);
+    const known = distinct.map((j) => j.id);
 
     const changes: Change[] = [];
-    const errors: string[] = [];
-    const warnings: string[] = [];
-    for (const { want, keep, duplicates } of matches) {
+    for (const { want, live: keep } of matches) {
       if (!keep) {
         const err = challengeError(zoneId, want);
         if (err) errors.push(err);
-        changes.push(createChange(zoneId, want));
+        changes.push(createChange(zoneId, want, known));
         continue;
       }
       const forced = forcedFields(want, keep);
-      if (forced.length > 0) {
+      if (forced.length > 0 && want.id !== undefined) {
+        // The new job would get a new id, and the pin would then name nothing.
+        errors.push(
+          `Logpush job ${JSON.stringify(want.name)} pins id ${want.id}, whose ${forced.map((f) => f.field).join(" and ")} cannot change in place ` +
+            `(live: ${forced.map((f) => `${f.field} ${JSON.stringify(f.before)}`).join(", ")}); remove the \`id:\` to replace the job, or write the live value; nothing in this zone is changed.`,
+        );
+      } else if (forced.length > 0) {
         const err = challengeError(zoneId, want);
         if (err) errors.push(err);
-        changes.push(replaceChange(zoneId, want, keep, forced));
+        changes.push(replaceChange(zoneId, want, keep, forced, known));
       } else {
         const fields = jobFieldDiffs(want, keep);
         if (fields.length > 0) {
@@ -267,13 +307,9 @@ export const logpushJobs: ResourceKind<LiveLogpushJob[]> = {
           });
         }
       }
-      for (const dup of duplicates) {
-        const note = duplicateNote("Logpush jobs", duplicates.length + 1, `named "${want.name}"`, keep.id);
-        warnings.push(note);
-        changes.push(deleteChange(zoneId, dup, note));
-      }
     }
-    if (prune) for (const j of unlisted) changes.push(deleteChange(zoneId, j));
+    // prune: false never deletes what the file did not match, whatever the live list looks like.
+    if (prune) for (const j of unmatched) changes.push(deleteChange(zoneId, j));
     return { changes, errors, warnings };
   },
 
@@ -282,12 +318,12 @@ export const logpushJobs: ResourceKind<LiveLogpushJob[]> = {
    * would send), so a bad one is a plan error rather than an apply that stops half-way.
    */
   async check(ctx, zone, changes) {
-    const desired = new Map((zone.logs?.logpush_jobs ?? []).map((j) => [j.name, j]));
+    const desired = zone.logs?.logpush_jobs ?? [];
     // Every job is checked at once (each is an object of its own); the answers keep the plan's order.
     const checks: Array<Promise<string | undefined>> = [];
     for (const change of changes) {
       if (change.resource !== RESOURCE || change.kind === "delete") continue;
-      const job = desired.get(change.identity);
+      const job = desiredFor(desired, change);
       if (!job) continue;
       const write = change.operations.find((op): op is Operation & { body: Record<string, unknown> } => op.method !== "DELETE" && !!op.body);
       const body = write?.body;

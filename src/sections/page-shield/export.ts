@@ -1,7 +1,8 @@
 // Page Shield settings and CSP policies, read with the resource kinds' own `read` so that the file and
-// `plan` see the zone the same way. A policy the file cannot hold (an action the schema does not know,
-// an empty field, a second policy of one description) is left out with a warning, and then `prune:
-// false` keeps plan from deleting it.
+// `plan` see the zone the same way. Every policy is written; one whose description repeats live gets
+// its `id:` pin, so that plan matches each to its own (see shared/identity-list.ts). A policy the file
+// cannot hold (an action the schema does not know, an empty field) is left out with a warning, and
+// then `prune: false` keeps plan from deleting it.
 import type { DesiredZone } from "../../model/desired.js";
 import { pageShieldPolicies } from "./policies.js";
 import { pageShieldSettings } from "./settings.js";
@@ -10,6 +11,7 @@ import type { SectionContext } from "../export-context.js";
 const ACTIONS = new Set(["log", "allow"]);
 
 export interface ExportedPolicy {
+  id?: string;
   description: string;
   action: string;
   expression: string;
@@ -34,7 +36,8 @@ export async function exportPageShield(ctx: SectionContext): Promise<ExportedPag
     if (typeof v === "boolean") out[key] = v;
   }
   out.policies = [];
-  const seen = new Set<string>();
+  const count = new Map<string, number>();
+  for (const p of policies.live) count.set(p.description, (count.get(p.description) ?? 0) + 1);
   let leftOut = 0;
   for (const p of policies.live) {
     const why =
@@ -42,18 +45,14 @@ export async function exportPageShield(ctx: SectionContext): Promise<ExportedPag
       : !ACTIONS.has(p.action) ? `its action ${JSON.stringify(p.action)} is not one the file format knows (log, allow)`
       : p.expression === "" || p.value === "" ? "its expression or value is empty"
       : undefined;
-    if (p.description !== "" && seen.has(p.description)) {
-      // plan deletes live duplicates of a description whatever prune says: say so rather than hide it.
-      ctx.notes.warnings.push(`zone ${ctx.zoneId}: Page Shield policy ${p.id} has the same description as another ("${p.description}"); only the first is in the file, and plan will delete this duplicate`);
-      continue;
-    }
     if (why) {
       leftOut += 1;
       ctx.notes.warnings.push(`zone ${ctx.zoneId}: Page Shield policy ${p.id} left out of the file: ${why}`);
       continue;
     }
-    seen.add(p.description);
     out.policies.push({
+      // The description repeats live: only the id tells plan which policy this entry is.
+      ...((count.get(p.description) ?? 0) > 1 ? { id: p.id } : {}),
       description: p.description,
       action: p.action,
       expression: p.expression,

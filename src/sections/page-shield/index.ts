@@ -21,7 +21,14 @@ export const pageShield: Section = {
     if (ps.use_connection_url_path !== undefined) page.use_connection_url_path = ps.use_connection_url_path;
     if (ps.policies) {
       page.policies = (ps.policies as DesiredPolicy[]).map(
-        (p): DesiredPolicy => ({ description: p.description, action: p.action, expression: p.expression, value: p.value, enabled: p.enabled ?? true }),
+        (p): DesiredPolicy => ({
+          ...(p.id !== undefined ? { id: p.id } : {}),
+          description: p.description,
+          action: p.action,
+          expression: p.expression,
+          value: p.value,
+          enabled: p.enabled ?? true,
+        }),
       );
     }
     // The script inventory is declared here but never written to Cloudflare: no kind reads or plans it.

@@ -1,11 +1,12 @@
-// Page Shield CSP policies. Identity is the description: one list call reads them all; a desired
-// policy missing live is created, a different one updated in place, live duplicates of a description
-// beyond the first are deleted, and unlisted live policies are deleted unless `prune: false`.
+// Page Shield CSP policies. A live policy is its id; its description only hints at it and may repeat
+// (see shared/identity-list.ts): an entry is matched by the id it pins, else by its description. A
+// desired policy missing live is created, a different one updated in place, an ambiguous one stops
+// the zone, and live policies nothing matched are deleted unless `prune: false`.
 import { AnswerShapeError } from "../../errors.js";
 import type { DesiredPolicy, DesiredZone } from "../../model/desired.js";
-import type { Change } from "../../model/plan.js";
+import type { Change, Operation } from "../../model/plan.js";
 import { createdFields, diffFields, toBool, zonePath } from "../shared/fields.js";
-import { deleteItemChange, duplicateNote, matchByIdentity } from "../shared/identity-list.js";
+import { deleteItemChange, matchIdentities, type IdentityRule } from "../shared/identity-list.js";
 import type { ResourceKind } from "../types.js";
 
 export interface LivePolicy extends DesiredPolicy {
@@ -57,9 +58,22 @@ function deleteChange(zoneId: string, live: LivePolicy, note?: string): Change {
   return deleteItemChange({ resource: RESOURCE, zoneId, identity: live.description, liveId: live.id, before: withoutId(live), path, note });
 }
 
-/** An exact match if there is one, so a duplicate that already matches the file is the one kept. */
-function closest(want: DesiredPolicy, candidates: LivePolicy[]): LivePolicy {
-  return candidates.find((m) => diffFields({ ...policyBody(want) }, { ...m }).length === 0) ?? candidates[0]!;
+const IDENTITY: IdentityRule<DesiredPolicy, LivePolicy> = {
+  what: "Page Shield policy",
+  idOf: (p) => p.id,
+  pinOf: (p) => p.id,
+  hint: { ofDesired: (p) => p.description, ofLive: (p) => p.description },
+  describeDesired: (p) => `Page Shield policy ${JSON.stringify(p.description)}`,
+  describeLive: (p) => `id ${p.id} (description ${JSON.stringify(p.description)}, action ${p.action}${p.enabled ? "" : ", disabled"})`,
+};
+
+/**
+ * The POST of a new policy, and how apply tells it apart after a lost answer: a policy new since the
+ * plan read the list (not one of `known`) holding exactly this body (`enabled` may read back as text).
+ */
+export function createPolicyOp(zoneId: string, body: DesiredPolicy, known: string[]): Operation {
+  const path = zonePath(zoneId, "page_shield", "policies");
+  return { method: "POST", path, body, finds: { path, match: { description: body.description }, known, equals: { ...body }, compare: { enabled: "bool" } } };
 }
 
 export const pageShieldPolicies: ResourceKind<LivePolicy[]> = {
@@ -69,9 +83,10 @@ export const pageShieldPolicies: ResourceKind<LivePolicy[]> = {
   owns: (zone) => zone.page_shield?.policies !== undefined,
 
   async read(ctx, zone) {
-    // The list is not paged: the real answer has no result_info, and the API documents no page parameters.
+    // The real answer has no result_info and the API documents no page parameters; listAll still
+    // follows totals or a cursor should an answer carry them, and folds an item answered twice.
     const path = zonePath(zone.zone_id, "page_shield", "policies");
-    const raw = await ctx.client.request<unknown>("GET", path);
+    const raw: unknown = await ctx.client.listAll<unknown>(path);
     if (!Array.isArray(raw)) throw new AnswerShapeError(`the API answered GET ${path} with ${JSON.stringify(raw)?.slice(0, 60)}, expected a list of policies`);
     const live = raw.map(normalisePolicy).sort((a, b) => a.id.localeCompare(b.id));
     return { live, resources: Object.fromEntries(live.map((p) => [p.id, withoutId(p)])) };
@@ -79,15 +94,10 @@ export const pageShieldPolicies: ResourceKind<LivePolicy[]> = {
 
   diff(zone: DesiredZone, live) {
     const zoneId = zone.zone_id;
-    const { matches, unlisted } = matchByIdentity(
-      zone.page_shield?.policies ?? [],
-      live,
-      { ofDesired: (p) => p.description, ofLive: (p) => p.description },
-      closest,
-    );
+    const { matches, unmatched, live: distinct, errors, warnings } = matchIdentities(zone.page_shield?.policies ?? [], live, IDENTITY);
+    const known = distinct.map((p) => p.id);
     const changes: Change[] = [];
-    const warnings: string[] = [];
-    for (const { want, keep, duplicates } of matches) {
+    for (const { want, live: keep } of matches) {
       const body = policyBody(want);
       if (!keep) {
         changes.push({
@@ -97,9 +107,7 @@ export const pageShieldPolicies: ResourceKind<LivePolicy[]> = {
           identity: want.description,
           after: body,
           fields: createdFields({ ...body }),
-          operations: [
-            { method: "POST", path: zonePath(zoneId, "page_shield", "policies"), body, finds: { path: zonePath(zoneId, "page_shield", "policies"), match: { description: want.description } } },
-          ],
+          operations: [createPolicyOp(zoneId, body, known)],
         });
         continue;
       }
@@ -117,13 +125,9 @@ export const pageShieldPolicies: ResourceKind<LivePolicy[]> = {
           operations: [{ method: "PUT", path: zonePath(zoneId, "page_shield", "policies", keep.id), body }],
         });
       }
-      for (const dup of duplicates) {
-        const note = duplicateNote("policies", duplicates.length + 1, `described "${want.description}"`, keep.id);
-        warnings.push(note);
-        changes.push(deleteChange(zoneId, dup, note));
-      }
     }
-    if (zone.page_shield?.prune ?? true) for (const p of unlisted) changes.push(deleteChange(zoneId, p));
-    return { changes, warnings };
+    // prune: false never deletes what the file did not match, whatever the live list looks like.
+    if (zone.page_shield?.prune ?? true) for (const p of unmatched) changes.push(deleteChange(zoneId, p));
+    return { changes, errors, warnings };
   },
 };
