@@ -12,6 +12,7 @@ import type { EmulatorRuntime } from "./server.js";
 import { normalizeState, normalizeTokenDetails, StateDocumentError } from "./state-file.js";
 import { recordedPath, RecordedAnswerError, stateFromRecorded, type RecordedAnswer } from "./recorded.js";
 import type { FaultSpec } from "./faults.js";
+import { addListShape, clearListShapes, listShapes } from "./list-shapes.js";
 import { ApiFault } from "./types.js";
 import {
   AdminInputError,
@@ -50,6 +51,7 @@ const HANDLERS: Record<string, AdminHandler> = {
     rt.latencyMs = 0;
     rt.requests.length = 0;
     rt.limiter.clear();
+    clearListShapes(rt);
     return { ok: true };
   },
   "POST zones": addZone,
@@ -61,6 +63,13 @@ const HANDLERS: Record<string, AdminHandler> = {
   },
   "POST inventory": replaceInventory,
   "POST scripts": scriptEvent,
+  // A list endpoint answering in one of the real API's possible shapes (list-shapes.ts).
+  "GET list-shapes": (rt) => listShapes(rt),
+  "POST list-shapes": (rt, body) => addListShape(rt, body),
+  "DELETE list-shapes": (rt) => {
+    clearListShapes(rt);
+    return { ok: true };
+  },
   "GET faults": (rt) => rt.faults.list(),
   "POST faults": addFault,
   "DELETE faults": (rt) => {
@@ -133,7 +142,7 @@ function addZone(rt: EmulatorRuntime, body: unknown): unknown {
   const id = zoneIdFor(name);
   if (rt.state.zones.some((z) => z.id === id)) throw new AdminError(409, `zone ${name} already exists (id ${id})`);
   const wafMode = (b.waf_migration as "previous" | "new" | undefined) ?? "new";
-  rt.state.zones.push(createEmptyZone(name, plan, { wafMode, now: new Date().toISOString() }));
+  rt.state.zones.push(createEmptyZone(name, plan, { wafMode, now: new Date(rt.clock()).toISOString() }));
   return { id };
 }
 
@@ -171,9 +180,9 @@ function replaceInventory(rt: EmulatorRuntime, body: unknown): unknown {
   if (!zone) throw new AdminError(404, `no zone ${String(b.zone_id)}`);
   const inv = generateInventory({
     paymentPages: b.payment_pages === true,
-    // Payment-page scripts are dated relative to `now`, by default the emulator's clock, so that an
-    // audit's --stale-days sees them as current.
-    now: b.now === undefined ? Date.now() : Date.parse(b.now as string),
+    // Every item is dated back from `now`, by default the emulator's clock, so that an audit's
+    // --stale-days window sees them as current.
+    now: b.now === undefined ? rt.clock() : Date.parse(b.now as string),
     zoneId: zone.id,
     zoneName: zone.name,
     scripts: b.scripts as number,
@@ -248,7 +257,7 @@ function scriptEvent(rt: EmulatorRuntime, body: unknown): unknown {
   const zone = rt.state.zones.find((z) => z.id === b.zone_id);
   if (!zone) throw new AdminError(404, `no zone ${String(b.zone_id)}`);
   const url = b.url as string;
-  const atMs = b.at === undefined ? Date.now() : Date.parse(b.at as string);
+  const atMs = b.at === undefined ? rt.clock() : Date.parse(b.at as string);
   const at = isoSeconds(atMs);
   let script = zone.scripts.find((s) => s.url === url);
   const hashOf = (n: number) => (b.hash as string | undefined) ?? md5Hex(`${zone.id}|${url}|v${n}`) + md5Hex(`${zone.id}|${url}|v${n}|2`);
@@ -297,7 +306,7 @@ function scriptEvent(rt: EmulatorRuntime, body: unknown): unknown {
     script.last_seen_at = fetched;
     script.status = "active";
   } else {
-    script.last_seen_at = isoSeconds((b.at === undefined ? Date.now() : atMs) - ((b.days_ago as number | undefined) ?? 120) * 86_400_000);
+    script.last_seen_at = isoSeconds(atMs - ((b.days_ago as number | undefined) ?? 120) * 86_400_000);
     script.status = "inactive";
     if (typeof script.first_seen_at === "string" && script.first_seen_at > (script.last_seen_at as string)) script.first_seen_at = script.last_seen_at;
   }

@@ -5,10 +5,21 @@ import { contentTypeFault, malformedJsonFault } from "./envelope.js";
 import type { ApiFault } from "./types.js";
 
 export function sendJson(res: ServerResponse, status: number, headers: Record<string, string>, body: unknown): void {
-  const text = JSON.stringify(body);
+  const text = jsonText(body);
   res
     .writeHead(status, { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(text) })
     .end(text);
+}
+
+/** JSON text; a bigint (a list shape's id beyond 2^53) is written as a raw JSON number of its exact digits. */
+function jsonText(body: unknown): string {
+  try {
+    return JSON.stringify(body);
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+    const marked = JSON.stringify(body, (_k, v: unknown) => (typeof v === "bigint" ? `\u0000bigint:${v}` : v));
+    return marked.replace(/"\\u0000bigint:(-?\d+)"/g, "$1");
+  }
 }
 
 export type ParsedBody = { ok: true; value: unknown } | { ok: false; fault: ApiFault };

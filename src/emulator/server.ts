@@ -18,22 +18,14 @@ import { authenticate } from "./auth.js";
 import type { Fault, FaultStore } from "./faults.js";
 import { rateLimitHeaders, SlidingWindowLimiter, type RateDecision } from "./rate-limit.js";
 import type { Router } from "./router.js";
-import { ApiFault, type EmulatorState, type RouteResponse } from "./types.js";
+import { ApiFault, type EmulatorState, type RequestLogEntry, type RouteResponse } from "./types.js";
 import { parseBody, readBody, sendJson, sleep, type ParsedBody } from "./http-util.js";
+import { routedPath, shapeAnswer } from "./list-shapes.js";
+import { isoOf, type Clock } from "./clock.js";
 
 export const API_PREFIX = "/client/v4/";
 export const ADMIN_PREFIX = "/__emulator";
 
-export interface RequestLogEntry {
-  method: string;
-  /** Full path, e.g. `/client/v4/zones/<id>/page_shield`. */
-  path: string;
-  query: Record<string, string>;
-  /** 0 when the connection was destroyed by a `reset` fault. */
-  status: number;
-  /** Parsed JSON request body, or null. */
-  body: unknown;
-}
 
 /** Everything the server and the admin API share; `state` is replaced on reset and PUT state. */
 export interface EmulatorRuntime {
@@ -45,6 +37,8 @@ export interface EmulatorRuntime {
   limiter: SlidingWindowLimiter;
   requests: RequestLogEntry[];
   router: Router;
+  /** The emulator's clock (ms since the epoch): what it dates, stamps and checks tokens against. */
+  clock: Clock;
 }
 
 export function createEmulatorServer(rt: EmulatorRuntime): Server {
@@ -79,6 +73,8 @@ async function handleApi(rt: EmulatorRuntime, req: IncomingMessage, res: ServerR
     body: parsed.ok ? (parsed.value ?? null) : null,
   };
   rt.requests.push(entry);
+  // The API's Date header, from the emulator's clock (Node would send the system's).
+  res.setHeader("date", new Date(rt.clock()).toUTCString());
   if (rt.latencyMs > 0) await sleep(rt.latencyMs);
 
   const apiPath = path ?? url.pathname.replace(/^\/+/, "");
@@ -93,10 +89,16 @@ async function handleApi(rt: EmulatorRuntime, req: IncomingMessage, res: ServerR
   let outcome: Outcome;
   try {
     if (path === undefined) throw routeFault(404, apiPath);
-    const credential = authenticate(req.headers, rt.state.credentials, path);
+    const credential = authenticate(req.headers, rt.state.credentials, path, rt.clock());
     rate = rt.limiter.take(credential, rt.state.rate_limit);
     if (!rate.allowed) throw throttledFault();
-    outcome = await runRoute(rt, method, path, url.searchParams, parsed, credential);
+    // A list shape asked for on the admin API (list-shapes.ts) cuts the answer anew; none by default.
+    const routed = routedPath(rt, path);
+    outcome = await runRoute(rt, method, routed, url.searchParams, parsed, credential);
+    if (outcome.status < 300 && outcome.body !== undefined) {
+      const body = outcome.body as Parameters<typeof shapeAnswer>[4];
+      outcome = { ...outcome, body: await shapeAnswer(rt, method, path, url.searchParams, body, async (q) => (await runRoute(rt, "GET", routed, q, parsed, credential)).body as typeof body) };
+    }
   } catch (err) {
     outcome = faultToOutcome(err, rate);
   }
@@ -134,7 +136,7 @@ async function runRoute(
     body: parsed.value,
     state,
     zone,
-    now: () => new Date().toISOString(),
+    now: () => isoOf(rt.clock()),
     credential,
   });
   if (answer.empty) return { status: answer.status ?? 204 };

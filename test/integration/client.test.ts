@@ -4,7 +4,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { createClient } from "../../src/cloudflare/client.js";
-import { ApiError, NetworkError } from "../../src/errors.js";
+import { AnswerShapeError, ApiError, NetworkError } from "../../src/errors.js";
+import { JSON_SOURCE_TEXT, parseJsonExact } from "../../src/cloudflare/errors.js";
 import { Redactor } from "../../src/redact.js";
 import { permissionHint } from "../../src/sections/permissions.js";
 import { ACCOUNT, TestEmulator, ZONE, clientOn } from "../helpers/cli.js";
@@ -311,5 +312,181 @@ describe("secrets stay out of logs and errors", () => {
     for (const secret of ["AKIASECRET99", "env-secret-value-77", "abc123secret", "qwerty-key-1", "emulator-token"]) expect(everything).not.toContain(secret);
     expect(lines[2]).toContain("api_key=(sensitive)");
     await client.close();
+  });
+});
+
+/**
+ * A list server of our own: `answer(query, n)` gives the envelope of the n-th request (1-based), so a
+ * test can play any list shape the real API may produce. Returns the queries it was asked.
+ */
+async function listServer(answer: (q: URLSearchParams, n: number) => unknown): Promise<{ url: string; asked: URLSearchParams[]; close: () => Promise<void> }> {
+  const asked: URLSearchParams[] = [];
+  const server = createServer((req, res) => {
+    const q = new URL(req.url ?? "/", "http://x").searchParams;
+    asked.push(q);
+    const body = answer(q, asked.length);
+    const text = typeof body === "string" ? body : JSON.stringify(body);
+    res.writeHead(200, { "content-type": "application/json" }).end(text);
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/client/v4`, asked, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+const ok = (result: unknown, result_info?: Record<string, unknown>) => ({ success: true, errors: [], messages: [], result, ...(result_info ? { result_info } : {}) });
+const items = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ id: `item-${from + i}`, n: from + i }));
+
+async function strictClient(url: string, opts: Partial<Parameters<typeof createClient>[0]> = {}) {
+  const warnings: string[] = [];
+  const client = createClient({ baseUrl: url, auth: { token: "t0ken-for-list-tests-0000000000000000000" }, retries: 0, onWarning: (l) => warnings.push(l), ...opts });
+  return { client, warnings };
+}
+
+describe("lists are read whole and strictly", () => {
+  it("a short page does not end the list while total_pages says there is more", async () => {
+    // 7 items in pages the server cuts short (3, 2, 2) although it announces per_page 3.
+    const pages: Record<string, unknown[]> = { "1": items(0, 3), "2": items(3, 2), "3": items(5, 2) };
+    const srv = await listServer((q) => ok(pages[q.get("page") ?? "1"] ?? [], { page: Number(q.get("page")), per_page: 3, total_pages: 3, total_count: 7 }));
+    const { client } = await strictClient(srv.url);
+    const got = await client.listAll<{ n: number }>("zones/z/page_shield/scripts", { perPage: 3 });
+    expect(got.map((i) => i.n)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(srv.asked.map((q) => q.get("page"))).toEqual(["1", "2", "3"]);
+    await client.close();
+    await srv.close();
+  });
+
+  it("asks an empty page before the last once more, then refuses the list (never 'the list ended')", async () => {
+    const srv = await listServer((q) => {
+      const page = Number(q.get("page"));
+      return ok(page === 2 ? [] : items((page - 1) * 2, 2), { page, per_page: 2, count: page === 2 ? 0 : 2, total_pages: 3, total_count: 6 });
+    });
+    const { client, warnings } = await strictClient(srv.url);
+    const err = await caught(client.listAll("zones/z/page_shield/scripts", { perPage: 2 }));
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.message).toBe(
+      "GET zones/z/page_shield/scripts: page 2 came back empty twice although the list announced more (total_pages 3, total_count 6, 2 read so far); the list could not be read whole, so nothing was changed; try again later",
+    );
+    expect(srv.asked.map((q) => q.get("page"))).toEqual(["1", "2", "2"]);
+    expect(warnings).toEqual(["GET zones/z/page_shield/scripts: page 2 came back empty although the list announced more (total_pages 3, total_count 6, 2 read so far); asking for it once more"]);
+    await client.close();
+    await srv.close();
+  });
+
+  it("takes an empty page asked again when the second answer holds its items", async () => {
+    const srv = await listServer((q, n) => {
+      const page = Number(q.get("page"));
+      return ok(page === 2 && n === 2 ? [] : items((page - 1) * 2, 2), { page, per_page: 2, total_pages: 3, total_count: 6 });
+    });
+    const { client } = await strictClient(srv.url);
+    expect((await client.listAll<{ n: number }>("l", { perPage: 2 })).map((i) => i.n)).toEqual([0, 1, 2, 3, 4, 5]);
+    await client.close();
+    await srv.close();
+  });
+
+  it("refuses at once a list announcing totals above the caps (total_pages 1e10): one request, in well under a second", async () => {
+    const srv = await listServer((q) => ok(items(0, 1), { page: Number(q.get("page") ?? 1), per_page: 1, total_pages: 1e10, total_count: 1e10 }));
+    const { client } = await strictClient(srv.url);
+    const started = Date.now();
+    const err = await caught(client.listAll("zones/z/page_shield/policies"));
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(err.message).toBe(
+      "GET zones/z/page_shield/policies: the list announces 10000000000 pages, more than the 20000 zoneform reads at most (--max-list-pages); stopping before reading it, and nothing was changed. If the zone really holds that many, raise the cap",
+    );
+    expect(srv.asked).toHaveLength(1);
+    const many = await listServer(() => ok(items(0, 1), { page: 1, per_page: 50, total_count: 600_000 }));
+    const c2 = (await strictClient(many.url)).client;
+    expect((await caught(c2.listAll("l", { perPage: 50 }))).message).toContain("announces 600000 items, more than the 500000 zoneform reads at most (--max-list-items)");
+    await Promise.all([client.close(), c2.close(), srv.close(), many.close()]);
+  });
+
+  it("ends a list that goes on without totals at the page cap, and one past the item cap", async () => {
+    // Pages with result_info but no totals, always full: only the caps end them.
+    const srv = await listServer((q) => ok(items(Number(q.get("page")) * 10, 10), { page: Number(q.get("page")), per_page: 10, count: 10 }));
+    const { client } = await strictClient(srv.url, { maxListPages: 4 });
+    expect((await caught(client.listAll("l", { perPage: 10 }))).message).toBe(
+      "GET l: the list went on past 4 pages without an end (the page cap, --max-list-pages); stopping so the list is not read forever, and nothing was changed",
+    );
+    expect(srv.asked).toHaveLength(4);
+    const c2 = (await strictClient(srv.url, { maxListItems: 25 })).client;
+    expect((await caught(c2.listAll("l", { perPage: 10 }))).message).toContain("GET l: the list went on past 25 items (the item cap, --max-list-items)");
+    await Promise.all([client.close(), c2.close(), srv.close()]);
+  });
+
+  it("folds an item answered twice with the same content, with a warning; refuses one answered with other content", async () => {
+    // A paging overlap: the last item of page 1 comes again first on page 2.
+    const srv = await listServer((q) => {
+      const page = Number(q.get("page"));
+      return ok(page === 1 ? items(0, 3) : [items(2, 1)[0], ...items(3, 2)], { page, per_page: 3, total_pages: 2, total_count: 6 });
+    });
+    const { client, warnings } = await strictClient(srv.url);
+    expect((await client.listAll<{ n: number }>("zones/z/x", { perPage: 3 })).map((i) => i.n)).toEqual([0, 1, 2, 3, 4]);
+    expect(warnings).toEqual(['warning: GET zones/z/x: the list holds id "item-2" on pages 1 and 2 with the same content (a paging overlap); read once']);
+    // The same id with other content: nobody can tell which is live.
+    const bad = await listServer(() => ok([{ id: "p1", description: "A", enabled: true }, { enabled: false, id: "p1", description: "A" }]));
+    const c2 = (await strictClient(bad.url)).client;
+    const err = await caught(c2.listAll("zones/z/page_shield/policies"));
+    expect(err).toBeInstanceOf(AnswerShapeError);
+    expect(err.message).toBe(
+      'GET zones/z/page_shield/policies: the list holds id "p1" twice on page 1 with different content; zoneform cannot tell which is live, so it stopped this zone and changed nothing; try again later',
+    );
+    // Key order alone is no difference.
+    const same = await listServer(() => ok([{ id: "p1", a: 1, b: 2 }, { b: 2, a: 1, id: "p1" }]));
+    const c3 = await strictClient(same.url);
+    expect(await c3.client.listAll("l")).toHaveLength(1);
+    expect(c3.warnings).toHaveLength(1);
+    await Promise.all([client.close(), c2.close(), c3.client.close(), srv.close(), bad.close(), same.close()]);
+  });
+
+  it("listAll: a bare first call; no result_info is the whole list, a cursor is followed, totals continue by page with the per_page answered", async () => {
+    const whole = await listServer(() => ok(items(0, 3)));
+    const c1 = (await strictClient(whole.url)).client;
+    expect(await c1.listAll("zones/z/logpush/jobs")).toHaveLength(3);
+    expect(whole.asked.map((q) => q.toString())).toEqual([""]);
+
+    const cursors = await listServer((q) => {
+      const at = Number(q.get("cursor") ?? 0);
+      return ok(items(at, 2), { cursor: at < 4 ? String(at + 2) : "", per_page: 2, count: 2 });
+    });
+    const c2 = (await strictClient(cursors.url)).client;
+    expect((await c2.listAll<{ n: number }>("zones/z/rulesets")).map((i) => i.n)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(cursors.asked.map((q) => q.toString())).toEqual(["", "cursor=2", "cursor=4"]);
+
+    const paged = await listServer((q) => {
+      const page = Number(q.get("page") ?? 1);
+      return ok(items((page - 1) * 2, 2), { page, per_page: 2, count: 2, total_count: 5, total_pages: 3 });
+    });
+    const c3 = (await strictClient(paged.url)).client;
+    await c3.listAll("zones/z/page_shield/policies");
+    expect(paged.asked.map((q) => q.toString())).toEqual(["", "page=2&per_page=2", "page=3&per_page=2"]);
+
+    // An empty cursor page that still names a next cursor is asked again, then refused.
+    const emptyCursor = await listServer(() => ok([], { cursor: "next", per_page: 2, count: 0 }));
+    const c4 = (await strictClient(emptyCursor.url)).client;
+    expect((await caught(c4.listAll("r"))).message).toContain("GET r: page 1 came back empty twice although the list announced more");
+    await Promise.all([c1.close(), c2.close(), c3.close(), c4.close(), whole.close(), cursors.close(), paged.close(), emptyCursor.close()]);
+  });
+});
+
+describe("ids beyond 2^53", () => {
+  const BIG = "9007199254740993"; // 2^53 + 1: JSON.parse alone reads 9007199254740992
+  it(JSON_SOURCE_TEXT ? "keeps them exact, as strings of their digits" : "refuses them on this Node.js (no source text in JSON.parse), naming the id and the path", async () => {
+    const srv = await listServer(() => `{"success":true,"errors":[],"messages":[],"result":[{"id":${BIG},"name":"a","max_upload_bytes":5000000}]}`);
+    const { client } = await strictClient(srv.url);
+    if (JSON_SOURCE_TEXT) {
+      expect(await client.listAll("zones/z/logpush/jobs")).toEqual([{ id: BIG, name: "a", max_upload_bytes: 5000000 }]);
+    } else {
+      const err = await caught(client.listAll("zones/z/logpush/jobs"));
+      expect(err).toBeInstanceOf(ApiError);
+      expect(err.message).toContain(`GET zones/z/logpush/jobs: the answer holds id ${BIG}, beyond the integers this Node.js (${process.version}) reads exactly (2^53)`);
+    }
+    await client.close();
+    await srv.close();
+  });
+
+  it("parses small ids and other long numbers as before", () => {
+    expect(parseJsonExact('{"id":42,"bytes":12345678901234567890}')).toEqual({ value: { id: 42, bytes: 12345678901234567890 }, inexact: [] });
+    const { value, inexact } = parseJsonExact(`{"result":{"job_id":${BIG}}}`);
+    if (JSON_SOURCE_TEXT) expect(value).toEqual({ result: { job_id: BIG } });
+    else expect(inexact).toEqual([BIG]);
   });
 });
