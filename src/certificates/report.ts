@@ -3,13 +3,15 @@
 // certificate type. Pure: built from the hostnames already listed, rendered as text or JSON. The text
 // shows what the API answered printable (control and bidirectional characters escaped).
 import { printable } from "../safe-text.js";
-import { normaliseCustomHostname, RETIRED_CA, RETIRING_CA } from "../sections/custom-hostnames/custom-hostnames.js";
+import { normaliseCustomHostname, notStated, RETIRED_CA, RETIRING_CA } from "../sections/custom-hostnames/custom-hostnames.js";
 
 export interface HostnameCertificate {
   id: string;
   hostname: string;
-  /** `""`: the service's default CA. */
-  certificate_authority: string;
+  /** `""`: the service's default CA; null: the answer has no `certificate_authority` (not stated). */
+  certificate_authority: string | null;
+  /** The certificate's issuer, when the answer states it. */
+  issuer?: string;
   ssl_status?: string;
   method?: string;
   type?: string;
@@ -22,7 +24,7 @@ export interface HostnameCertificate {
 export interface ZoneCertificates {
   zone_id: string;
   hostnames: HostnameCertificate[];
-  /** CA (`""` for none shown, `uploaded` for uploaded certificates) → number of hostnames. */
+  /** CA (`""` the default, `not_stated` when the answer has no CA, `uploaded` for uploaded certificates) → number of hostnames. */
   by_certificate_authority: Record<string, number>;
 }
 
@@ -63,11 +65,11 @@ export function buildCertificateReport(zones: Array<{ zone_id: string; hostnames
     const hostnames = z.hostnames
       .map(normaliseCustomHostname)
       // An uploaded certificate was issued by no CA Cloudflare manages: nothing to flag or change.
-      .map((h) => ({ ...h, flagged: !h.uploaded && h.certificate_authority === RETIRING_CA }))
+      .map(({ ssl_writable: _w, legacy: _l, ...h }) => ({ ...h, flagged: !h.uploaded && h.certificate_authority === RETIRING_CA }))
       .sort((a, b) => Number(b.flagged) - Number(a.flagged) || a.hostname.localeCompare(b.hostname));
     const by: Record<string, number> = {};
     for (const h of hostnames) {
-      const key = h.uploaded ? "uploaded" : h.certificate_authority;
+      const key = h.uploaded ? "uploaded" : (h.certificate_authority ?? NOT_STATED);
       by[key] = (by[key] ?? 0) + 1;
     }
     return { zone_id: z.zone_id, hostnames, by_certificate_authority: by };
@@ -80,8 +82,11 @@ export function buildCertificateReport(zones: Array<{ zone_id: string; hostnames
   };
 }
 
-const caText = (ca: string) => (ca === "" ? "default" : printable(ca));
-const hostCa = (h: { certificate_authority: string; uploaded?: true }) => (h.uploaded ? "uploaded" : caText(h.certificate_authority));
+/** The key of `by_certificate_authority` for hostnames whose answer states no CA. */
+const NOT_STATED = "not_stated";
+const caText = (ca: string) => (ca === "" ? "default" : ca === NOT_STATED ? "not stated" : printable(ca));
+const hostCa = (h: { certificate_authority: string | null; issuer?: string; uploaded?: true }) =>
+  h.uploaded ? "uploaded" : h.certificate_authority === null ? printable(notStated(h.issuer)) : caText(h.certificate_authority);
 
 function table(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));

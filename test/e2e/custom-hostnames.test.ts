@@ -168,3 +168,100 @@ describe("custom hostnames end to end", () => {
     expect(await emu.calls({ writesOnly: true })).toEqual([]);
   });
 });
+
+/** Rewrites one seed hostname of example.com through the state document (how the emulator holds legacy shapes). */
+async function reshape(hostname: string, ssl: (current: Record<string, unknown>) => Record<string, unknown>): Promise<string> {
+  const state = await emu.admin<{ zones: Array<{ id: string; custom_hostnames: Array<Record<string, any>> }> }>("GET", "/state");
+  const h = state.zones.find((z) => z.id === ZONE.com)!.custom_hostnames.find((x) => x.hostname === hostname)!;
+  h.ssl = ssl(h.ssl);
+  await emu.admin("PUT", "/state", state);
+  return h.id as string;
+}
+
+describe("custom hostnames with legacy live values", () => {
+  it("never echoes a legacy method cname: a CA change stops with what to choose, and once chosen the PATCH carries only accepted values", async () => {
+    const id = await reshape(SHOP, (ssl) => ({ ...ssl, method: "cname" }));
+    // The emulator holds it and answers it, but refuses cname in a PATCH as the API does.
+    expect((await emu.api<Hostname[]>("GET", `zones/${ZONE.com}/custom_hostnames?hostname=${SHOP}`))[0]!.ssl.method).toBe("cname");
+    expect((await emu.call("PATCH", `zones/${ZONE.com}/custom_hostnames/${id}`, { ssl: { method: "cname", type: "dv" } })).status).toBe(400);
+
+    // No change asked for: nothing to say, nothing written.
+    await emu.clearRequests();
+    expect((await runCli(emu, ["apply", "-c", await config([[SHOP, "lets_encrypt"]]), "--auto-approve"])).code).toBe(0);
+    expect(await emu.calls({ writesOnly: true })).toEqual([]);
+
+    const file = await config([[SHOP, "google"]]);
+    const plan = await runCli(emu, ["plan", "-c", file]);
+    expect(plan.code).toBe(1);
+    expect(plan.stdout + plan.stderr).toContain(
+      `custom hostname ${SHOP}: its validation method is the legacy "cname", which the API no longer accepts in a PATCH (only http, txt, email); a CA change must carry a method (error 1434) and zoneform will not choose one for you.`,
+    );
+    const refused = await runCli(emu, ["apply", "-c", file, "--auto-approve"]);
+    expect(refused.code).toBe(1);
+    expect(await emu.calls({ writesOnly: true })).toEqual([]);
+
+    // The user chooses txt (their own call), then plan → apply → plan.
+    await emu.api("PATCH", `zones/${ZONE.com}/custom_hostnames/${id}`, { ssl: { method: "txt", type: "dv" } });
+    await emu.clearRequests();
+    const apply = await runCli(emu, ["apply", "-c", file, "--auto-approve"]);
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    const writes = (await emu.requests()).filter((r) => r.method !== "GET").map((r) => [r.method, r.path.replace(/^\/client\/v4\//, ""), r.body]);
+    expect(writes).toEqual([["PATCH", `zones/${ZONE.com}/custom_hostnames/${id}`, { ssl: await expectedSsl(SHOP, "google") }]]);
+    expect(JSON.stringify(writes)).not.toContain("cname\"");
+    expect((writes[0]![2] as { ssl: { method: string } }).ssl.method).toBe("txt");
+    const again = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+  });
+
+  it("leaves a legacy bundle method out of the PATCH, and says so", async () => {
+    const id = await reshape(APP, (ssl) => ({ ...ssl, bundle_method: "legacy_bundle" }));
+    const file = await config([[APP, "ssl_com"]]);
+    const plan = await runCli(emu, ["plan", "-c", file]);
+    expect(plan.stdout).toContain('live bundle_method "legacy_bundle": not accepted in a PATCH, so left out of it (not echoed)');
+    await emu.clearRequests();
+    expect((await runCli(emu, ["apply", "-c", file, "--auto-approve"])).code).toBe(0);
+    const writes = (await emu.requests()).filter((r) => r.method !== "GET");
+    expect(writes.map((r) => [r.method, r.path.replace(/^\/client\/v4\//, "")])).toEqual([["PATCH", `zones/${ZONE.com}/custom_hostnames/${id}`]]);
+    expect((writes[0]!.body as { ssl: Record<string, unknown> }).ssl).not.toHaveProperty("bundle_method");
+    expect((await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"])).code).toBe(0);
+  });
+});
+
+describe("a custom hostname whose answer states no CA", () => {
+  const unstate = () =>
+    reshape(APP, (ssl) => ({ ...ssl, certificate_authority: null, certificates: [{ id: "c1", issuer: "GoogleTrustServices", signature: "ECDSAWithSHA256" }] }));
+
+  it("is shown as not stated (issued by …) and never written, whatever CA the file states", async () => {
+    await unstate();
+    const answered = (await emu.api<Hostname[]>("GET", `zones/${ZONE.com}/custom_hostnames?hostname=${APP}`))[0]!;
+    expect(answered.ssl).not.toHaveProperty("certificate_authority");
+    for (const ca of ["lets_encrypt", ""]) {
+      const file = await config([[APP, ca]]);
+      await emu.clearRequests();
+      const plan = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
+      expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+      expect(plan.stdout + plan.stderr).toContain(`custom hostname ${APP}: certificate authority not stated (issued by GoogleTrustServices) in the API answer`);
+      const apply = await runCli(emu, ["apply", "-c", file, "--auto-approve"]);
+      expect(apply.code, apply.stderr).toBe(0);
+      expect(await emu.calls({ writesOnly: true })).toEqual([]);
+      expect((await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"])).code).toBe(0);
+    }
+  });
+
+  it("export and certificates show it the same way; the exported file plans no change", async () => {
+    await unstate();
+    const certs = await runCli(emu, ["certificates", "--zone", ZONE.com]);
+    expect(certs.code, certs.stderr).toBe(0);
+    expect(certs.stdout).toMatch(new RegExp(`${APP.replace(/\./g, "\\.")} +not stated \\(issued by GoogleTrustServices\\) +active`));
+    const json = JSON.parse((await runCli(emu, ["certificates", "--zone", ZONE.com, "--format", "json"])).stdout);
+    expect(json.zones[0].hostnames.find((h: { hostname: string }) => h.hostname === APP)).toMatchObject({ certificate_authority: null, issuer: "GoogleTrustServices" });
+    const out = `${await writeConfig("", "placeholder.yaml")}.export.yaml`;
+    const exp = await runCli(emu, ["export", "--zone", ZONE.com, "--sections", "custom_hostnames", "--out", out]);
+    expect(exp.code, exp.stderr).toBe(0);
+    expect(exp.stderr).toContain(`custom hostname ${APP}: certificate authority not stated (issued by GoogleTrustServices) in the API answer`);
+    await emu.clearRequests();
+    const plan = await runCli(emu, ["plan", "-c", out, "--detailed-exitcode"]);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    expect(await emu.calls({ writesOnly: true })).toEqual([]);
+  });
+});

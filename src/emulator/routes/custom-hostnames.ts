@@ -2,9 +2,10 @@
 // moves a hostname off a certificate authority. Ids are UUIDs. Changing the CA needs `method` and
 // `type` in the same `ssl` object (error 1434), as the real API insists; a hostname with an uploaded
 // certificate has no CA to change (error 1400, the emulator's code). A default CA (`""`) is stored and
-// read back as the CA the service picked (custom-hostname-ssl.ts).
+// read back as the CA the service picked (custom-hostname-ssl.ts). A PATCH accepts only the OpenAPI
+// enums (`ssl.method` http, txt, email: a legacy `cname`, which a stored hostname may hold, is refused).
 import {
-  dcvFields, DEFAULT_CERTIFICATE_AUTHORITY, effectiveCertificateAuthority, isUploadedCertificate, pendingValidationRecord,
+  caNotStated, dcvFields, DEFAULT_CERTIFICATE_AUTHORITY, effectiveCertificateAuthority, isUploadedCertificate, pendingValidationRecord,
 } from "../custom-hostname-ssl.js";
 import { notFoundFault } from "../envelope.js";
 import { paginate, readPageRequest, type PageBounds } from "../paging.js";
@@ -64,6 +65,7 @@ function hostnameView(h: Hostname, sslOverride?: Ssl): Hostname {
   const ssl: Ssl = { ...(h.ssl as Ssl), ...sslOverride };
   const ca = effectiveCertificateAuthority(ssl);
   if (ca !== undefined) ssl.certificate_authority = ca;
+  else if (caNotStated(ssl)) delete ssl.certificate_authority;
   return { ...h, ssl };
 }
 

@@ -258,15 +258,17 @@ export function chainNotes(from: string, to: CertificateAuthority, method: strin
  * partial object.
  */
 export function patchSsl(live: LiveCustomHostname, ca: CertificateAuthority): Record<string, unknown> {
-  const writable = live.ssl_writable ?? {};
-  return { ...writable, type: writable.type ?? "dv", certificate_authority: ca };
+  const { method: _m, type: _t, ...rest } = live.ssl_writable ?? {};
+  const method = ACCEPTED.method!(live.method) ? { method: live.method } : {};
+  const type = live.type === undefined ? { type: "dv" } : ACCEPTED.type!(live.type) ? { type: live.type } : {};
+  return { ...rest, ...method, ...type, certificate_authority: ca };
 }
 
 function updateChange(zoneId: string, want: DesiredCustomHostname, live: LiveCustomHostname): Change | string {
   if (!live.method) {
     return `custom hostname ${want.hostname}: the API did not report its validation method, which a CA change must carry; set it once in the dashboard or API, then plan again`;
   }
-  if (live.ssl_writable?.method === undefined) {
+  if (!ACCEPTED.method!(live.method)) {
     // The API requires a method beside a CA change (error 1434) and refuses the legacy one: the choice is the user's.
     return (
       `custom hostname ${want.hostname}: its validation method is the legacy ${JSON.stringify(live.method)}, which the API no longer accepts in a PATCH ` +
@@ -274,7 +276,7 @@ function updateChange(zoneId: string, want: DesiredCustomHostname, live: LiveCus
       `Choose http, txt or email and set it on the hostname (in the dashboard, or PATCH zones/${zoneId}/custom_hostnames/${live.id} with {"ssl":{"method":"txt","type":"dv"}}), then plan again. Nothing was changed`
     );
   }
-  if (live.type !== undefined && live.ssl_writable.type === undefined) {
+  if (live.type !== undefined && !ACCEPTED.type!(live.type)) {
     return `custom hostname ${want.hostname}: its certificate type is ${JSON.stringify(live.type)}, which the API does not accept in a PATCH (only dv); a CA change must carry a type, so zoneform writes nothing for it. Nothing was changed`;
   }
   const shown = { certificate_authority: live.certificate_authority, method: live.method, type: live.type ?? "dv" };

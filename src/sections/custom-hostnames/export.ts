@@ -3,8 +3,9 @@
 // not pinned: a hostname on Cloudflare's default reads back the CA the service picked, so the file
 // leaves the choice to Cloudflare (no certificate_authority), which plans clean against any CA but
 // digicert. A hostname on digicert is written as such (the round trip must plan clean) with a warning,
+// one whose answer states no CA is written without one, with a warning that says so ("not stated"),
 // and one with an uploaded certificate has no CA to state.
-import { normaliseCustomHostname, RETIRED_CA } from "./custom-hostnames.js";
+import { normaliseCustomHostname, notStated, RETIRED_CA } from "./custom-hostnames.js";
 import type { SectionContext } from "../export-context.js";
 
 const PER_PAGE = 50;
@@ -27,6 +28,11 @@ export async function exportCustomHostnames(ctx: SectionContext): Promise<Export
       );
       out.push({ hostname: h.hostname, certificate_authority: h.certificate_authority });
       continue;
+    }
+    if (h.certificate_authority === null && !h.uploaded) {
+      ctx.notes.warnings.push(
+        `zone ${ctx.zoneId}: custom hostname ${h.hostname}: certificate authority ${notStated(h.issuer)} in the API answer; the file leaves the choice to Cloudflare (no certificate_authority), which plans no change for it`,
+      );
     }
     out.push({ hostname: h.hostname });
   }

@@ -131,11 +131,11 @@ describe("custom_hostname diff", () => {
     expect(customHostnames.owns(zone([]))).toBe(true);
   });
 
-  it("reads an absent CA as the default \"\"", () => {
+  it("reads an absent CA as not stated (null), distinct from \"\"", () => {
     expect(normaliseCustomHostname({ id: "1", hostname: "a.example", ssl: { method: "txt", type: "dv", status: "active" } })).toEqual({
       id: "1",
       hostname: "a.example",
-      certificate_authority: "",
+      certificate_authority: null,
       method: "txt",
       type: "dv",
       ssl_status: "active",
@@ -207,7 +207,7 @@ describe("custom_hostname diff", () => {
     expect(() => normaliseCustomHostname({ hostname: "a.example" })).toThrow(/custom hostname without an id \("a\.example"\), expected a string id/);
     expect(() => normaliseCustomHostname({ id: "x" })).toThrow(/custom hostname x without a hostname/);
     // An ssl object of the wrong shape is left out, not refused.
-    expect(normaliseCustomHostname({ id: "x", hostname: "a.example", ssl: "pending" })).toEqual({ id: "x", hostname: "a.example", certificate_authority: "" });
+    expect(normaliseCustomHostname({ id: "x", hostname: "a.example", ssl: "pending" })).toEqual({ id: "x", hostname: "a.example", certificate_authority: null });
   });
 });
 
@@ -268,6 +268,7 @@ describe("custom hostnames as the real API answered them", () => {
     expect(normaliseCustomHostname(raw)).toEqual({
       id: "0d89c70d-ad9f-4843-b99f-6cc0252067e9",
       hostname: "app.example.com",
+      issuer: "DigiCertInc",
       certificate_authority: "digicert",
       method: "http",
       type: "dv",
@@ -367,5 +368,67 @@ describe("custom_hostname read", () => {
     const { client, calls } = fakeClient([raw(1)]);
     await customHostnames.read(createReadContext(client, desired), zone([]));
     expect(calls).toEqual([]);
+  });
+});
+
+describe("custom hostname PATCH body: only values the API accepts", () => {
+  const legacy = (ssl: Record<string, unknown>) =>
+    normaliseCustomHostname({ id: "l1", hostname: "old.example", ssl: { type: "dv", status: "active", certificate_authority: "lets_encrypt", ...ssl } });
+
+  it("leaves a legacy method cname out of the writable fields, and a CA change stops with what to choose", () => {
+    const have = legacy({ method: "cname", bundle_method: "ubiquitous" });
+    expect(have.method).toBe("cname");
+    expect(have.ssl_writable).toEqual({ type: "dv", bundle_method: "ubiquitous" });
+    expect(have.legacy).toEqual(['method "cname"']);
+    expect(JSON.stringify(patchSsl(have, "google"))).not.toContain("cname");
+    const { changes, errors } = customHostnames.diff(zone([["old.example", "google"]]), live(have));
+    expect(changes).toEqual([]);
+    expect(errors).toEqual([
+      'custom hostname old.example: its validation method is the legacy "cname", which the API no longer accepts in a PATCH (only http, txt, email); ' +
+        "a CA change must carry a method (error 1434) and zoneform will not choose one for you. Choose http, txt or email and set it on the hostname " +
+        `(in the dashboard, or PATCH zones/${Z}/custom_hostnames/l1 with {"ssl":{"method":"txt","type":"dv"}}), then plan again. Nothing was changed`,
+    ]);
+    // No change asked for: a legacy method is no reason to write.
+    expect(customHostnames.diff(zone([["old.example", "lets_encrypt"]]), live(have))).toEqual({ changes: [], errors: [], warnings: [] });
+  });
+
+  it("leaves out every other value outside the API's enums, and says so under the change", () => {
+    const have = legacy({ method: "txt", bundle_method: "legacy_bundle", wildcard: "no", settings: { min_tls_version: "0.9", http2: "on", tls_1_3: "zrtt", ciphers: [1] } });
+    expect(have.ssl_writable).toEqual({ method: "txt", type: "dv", settings: { http2: "on" } });
+    expect(have.legacy).toEqual(['bundle_method "legacy_bundle"', 'wildcard "no"', "settings.ciphers [1]", 'settings.min_tls_version "0.9"', 'settings.tls_1_3 "zrtt"']);
+    const { changes } = customHostnames.diff(zone([["old.example", "google"]]), live(have));
+    expect(changes[0]!.operations[0]!.body).toEqual({ ssl: { method: "txt", type: "dv", settings: { http2: "on" }, certificate_authority: "google" } });
+    expect(changes[0]!.notes!.join("\n")).toContain('live bundle_method "legacy_bundle", wildcard "no", settings.ciphers [1], settings.min_tls_version "0.9"');
+  });
+
+  it("refuses a certificate type the API does not accept when the CA would change", () => {
+    const have = legacy({ method: "txt", type: "ov" });
+    const { changes, errors } = customHostnames.diff(zone([["old.example", "google"]]), live(have));
+    expect(changes).toEqual([]);
+    expect(errors[0]).toMatch(/certificate type is "ov", which the API does not accept in a PATCH \(only dv\)/);
+  });
+});
+
+describe("a CA the answer does not state", () => {
+  const unstated = (extra: Record<string, unknown> = {}) =>
+    normaliseCustomHostname({ id: "n1", hostname: "n.example", ssl: { method: "txt", type: "dv", status: "active", ...extra } });
+
+  it("is null with the issuer from ssl.certificates[] (or ssl.issuer), and a CA of another type is refused", () => {
+    expect(unstated({ certificates: [{ id: "c", issuer: "GoogleTrustServices" }] })).toMatchObject({ certificate_authority: null, issuer: "GoogleTrustServices" });
+    expect(unstated({ certificate_authority: null, issuer: "DigiCertInc" })).toMatchObject({ certificate_authority: null, issuer: "DigiCertInc" });
+    expect(unstated({ certificate_authority: "" }).certificate_authority).toBe("");
+    expect(() => unstated({ certificate_authority: 7 })).toThrow(AnswerShapeError);
+  });
+
+  it("never causes a write, whatever CA the file states; the plan says not stated (issued by …)", () => {
+    const have = unstated({ certificates: [{ issuer: "GoogleTrustServices" }] });
+    for (const ca of ["", "google", "lets_encrypt", "digicert"] as const) {
+      const { changes, errors, warnings } = customHostnames.diff(zone([["n.example", ca]]), live(have));
+      expect(changes).toEqual([]);
+      expect(errors).toEqual([]);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain("custom hostname n.example: certificate authority not stated (issued by GoogleTrustServices) in the API answer");
+    }
+    expect(customHostnames.diff(zone([["n.example", "google"]]), live(unstated())).warnings[0]).toMatch(/not stated in the API answer, so zoneform cannot tell whether it is already google and writes nothing/);
   });
 });
