@@ -225,6 +225,7 @@ function replaceChange(zoneId: string, job: DesiredLogpushJob, live: LiveLogpush
 
 const IDENTITY: IdentityRule<DesiredLogpushJob, LiveLogpushJob> = {
   what: "Logpush job",
+  whats: "Logpush jobs",
   idOf: (j) => j.id,
   pinOf: (j) => j.id,
   hint: { ofDesired: (j) => JSON.stringify([j.name, j.dataset]), ofLive: (j) => JSON.stringify([j.name, j.dataset]) },

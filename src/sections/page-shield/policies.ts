@@ -60,6 +60,7 @@ function deleteChange(zoneId: string, live: LivePolicy, note?: string): Change {
 
 const IDENTITY: IdentityRule<DesiredPolicy, LivePolicy> = {
   what: "Page Shield policy",
+  whats: "Page Shield policies",
   idOf: (p) => p.id,
   pinOf: (p) => p.id,
   hint: { ofDesired: (p) => p.description, ofLive: (p) => p.description },

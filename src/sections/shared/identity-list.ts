@@ -14,6 +14,8 @@ import type { Change } from "../../model/plan.js";
 export interface IdentityRule<D, L> {
   /** What one object is called in messages: "Page Shield policy", "Logpush job". */
   what: string;
+  /** And several: "Page Shield policies". */
+  whats: string;
   idOf: (l: L) => string;
   pinOf: (d: D) => string | undefined;
   /** The hints an unpinned entry is matched by, as one comparable key. */
@@ -55,11 +57,11 @@ function distinctById<L>(live: readonly L[], rule: IdentityRule<unknown, L>, err
     const id = rule.idOf(item);
     const seen = byId.get(id);
     if (seen === undefined) byId.set(id, item);
-    else if (JSON.stringify(seen) === JSON.stringify(item)) warnings.push(`the list of ${rule.what}s named id ${id} twice; it was read once`);
+    else if (JSON.stringify(seen) === JSON.stringify(item)) warnings.push(`the list of ${rule.whats} named id ${id} twice; it was read once`);
     else conflicting.add(id);
   }
   for (const id of conflicting) {
-    errors.push(`the list of ${rule.what}s named id ${id} twice with different contents; zoneform cannot tell which is current, and nothing in this zone is changed. Run plan again.`);
+    errors.push(`the list of ${rule.whats} named id ${id} twice with different contents; zoneform cannot tell which is current, and nothing in this zone is changed. Run plan again.`);
   }
   return [...byId.values()];
 }
@@ -73,6 +75,8 @@ export function matchIdentities<D, L>(desired: readonly D[], liveList: readonly 
   const found = new Map<D, IdentityMatch<D, L>>();
   const failed = new Set<D>();
   const list = (items: L[]) => (items.length > 0 ? items.map(rule.describeLive).join("; ") : "none");
+  // Live objects an entry in error may mean: neither matched nor deleted.
+  const held = new Set<string>();
 
   // 1. Pins.
   for (const want of desired) {
@@ -82,8 +86,9 @@ export function matchIdentities<D, L>(desired: readonly D[], liveList: readonly 
     const hit = byId.get(pin);
     if (!hit) {
       const like = live.filter((l) => rule.hint.ofLive(l) === rule.hint.ofDesired(want));
+      for (const l of like) held.add(rule.idOf(l));
       errors.push(
-        `${rule.describeDesired(want)} pins id ${pin}, which is not live (live ${rule.what}s with the same hints: ${list(like)}). ` +
+        `${rule.describeDesired(want)} pins id ${pin}, which is not live (live ${rule.whats} with the same hints: ${list(like)}). ` +
           "Correct the `id:` or remove it (the entry is then matched by its hints, or created); nothing in this zone is changed.",
       );
     } else if (taken.has(pin)) {
@@ -95,11 +100,10 @@ export function matchIdentities<D, L>(desired: readonly D[], liveList: readonly 
     }
   }
 
-  // 2. Hints, among the live objects no pin claimed. Candidates of an ambiguous entry are held.
-  const held = new Set<string>();
+  // 2. Hints, among the live objects no pin claimed (nor held). Candidates of an ambiguous entry are held.
   for (const want of desired) {
     if (rule.pinOf(want) !== undefined) continue;
-    const candidates = live.filter((l) => !taken.has(rule.idOf(l)) && rule.hint.ofLive(l) === rule.hint.ofDesired(want));
+    const candidates = live.filter((l) => !taken.has(rule.idOf(l)) && !held.has(rule.idOf(l)) && rule.hint.ofLive(l) === rule.hint.ofDesired(want));
     if (candidates.length === 1) {
       taken.add(rule.idOf(candidates[0]!));
       found.set(want, { want, live: candidates[0]! });
@@ -107,7 +111,7 @@ export function matchIdentities<D, L>(desired: readonly D[], liveList: readonly 
       failed.add(want);
       for (const c of candidates) held.add(rule.idOf(c));
       errors.push(
-        `${rule.describeDesired(want)} matches ${candidates.length} live ${rule.what}s: ${list(candidates)}. ` +
+        `${rule.describeDesired(want)} matches ${candidates.length} live ${rule.whats}: ${list(candidates)}. ` +
           `zoneform does not guess which one the file means: ${PIN_HOWTO} (e.g. \`id: ${rule.idOf(candidates[0]!)}\`), and declare or delete the others; nothing in this zone is changed.`,
       );
     }

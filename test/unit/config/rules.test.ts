@@ -9,9 +9,10 @@ import {
   lowerCaseHeaders,
   pruneNeedsJobs,
   uniqueCustomFields,
-  uniqueJobNames,
+  uniqueJobs,
+  exactJobIds,
 } from "../../../src/config/rules/logs.js";
-import { pruneNeedsPolicies, uniquePolicyDescriptions } from "../../../src/config/rules/page-shield.js";
+import { pruneNeedsPolicies, uniquePolicies } from "../../../src/config/rules/page-shield.js";
 import { uniqueCustomHostnames } from "../../../src/config/rules/custom-hostnames.js";
 import { literalSecretParams, secretsFromEnvironment } from "../../../src/config/rules/secrets.js";
 
@@ -25,8 +26,16 @@ describe("page_shield rules", () => {
   it("reports a repeated policy description at the second one", () => {
     const p = { action: "log", expression: "true", value: "v" };
     const doc = zone({ page_shield: { policies: [{ description: "A", ...p }, { description: "B", ...p }, { description: "A", ...p }] } });
-    expect(uniquePolicyDescriptions(doc, ctx)).toEqual([
-      expect.objectContaining({ pointer: "/zones/0/page_shield/policies/2/description", message: expect.stringContaining("duplicate policy description 'A'") }),
+    expect(uniquePolicies(doc, ctx)).toEqual([
+      expect.objectContaining({ pointer: "/zones/0/page_shield/policies/2/description", message: expect.stringContaining("policy described 'A' is declared twice (also item 0 of this list) with no id") }),
+    ]);
+  });
+
+  it("accepts one description on entries that pin distinct ids, and refuses one id pinned twice", () => {
+    const p = { description: "A", action: "log", expression: "true", value: "v" };
+    expect(uniquePolicies(zone({ page_shield: { policies: [{ id: "p1", ...p }, { id: "p2", ...p }, p] } }), ctx)).toEqual([]);
+    expect(uniquePolicies(zone({ page_shield: { policies: [{ id: "p1", ...p }, { id: "p1", ...p, description: "B" }] } }), ctx)).toEqual([
+      expect.objectContaining({ pointer: "/zones/0/page_shield/policies/1/id", message: expect.stringContaining("id p1 is pinned twice") }),
     ]);
   });
 
@@ -74,9 +83,19 @@ describe("custom field rules", () => {
 });
 
 describe("logpush rules", () => {
-  it("reports a repeated job name", () => {
-    expect(uniqueJobNames(withJobs(job(), job({ dataset: "dns_logs" })), ctx)).toEqual([
-      expect.objectContaining({ pointer: "/zones/0/logs/logpush_jobs/1/name" }),
+  it("reports a repeated name and dataset, not a name repeated across datasets (Cloudflare's example.com pair)", () => {
+    expect(uniqueJobs(withJobs(job({ name: "example.com" }), job({ name: "example.com", dataset: "spectrum_events" })), ctx)).toEqual([]);
+    expect(uniqueJobs(withJobs(job(), job({ dataset: "dns_logs" }), job()), ctx)).toEqual([
+      expect.objectContaining({ pointer: "/zones/0/logs/logpush_jobs/2/name", message: expect.stringContaining("Logpush job named 'j' with dataset 'http_requests' is declared twice") }),
+    ]);
+    // Distinct pins are distinct jobs; one pin twice is one job declared twice.
+    expect(uniqueJobs(withJobs(job({ id: 1 }), job({ id: "2" }), job()), ctx)).toEqual([]);
+    expect(uniqueJobs(withJobs(job({ id: 1 }), job({ id: "1", name: "k" })), ctx)).toEqual([expect.objectContaining({ pointer: "/zones/0/logs/logpush_jobs/1/id" })]);
+  });
+
+  it("refuses a job id the YAML number cannot hold exactly, and accepts it quoted", () => {
+    expect(exactJobIds(withJobs(job({ id: 2 ** 53 + 2 }), job({ id: "12345678901234567890" }), job({ id: 7 })), ctx)).toEqual([
+      expect.objectContaining({ pointer: "/zones/0/logs/logpush_jobs/0/id", message: expect.stringContaining("write it as a quoted string") }),
     ]);
   });
 

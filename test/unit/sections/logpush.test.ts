@@ -273,19 +273,72 @@ describe("logpush_job diff", () => {
     expect(logpushJobs.diff(zone([job()]), [live("5", job(), { kind: "edge" })]).changes).toEqual([]);
   });
 
-  it("deletes duplicates of a name, keeping the closest, and unlisted jobs unless prune is false", () => {
-    const want = job();
-    const { changes, warnings } = logpushJobs.diff(zone([want]), [live("1", job({ enabled: false })), live("2", want), live("3", job({ name: "old" }))]);
-    expect(changes.map((c) => [c.kind, c.live_id])).toEqual([["delete", "1"], ["delete", "3"]]);
-    expect(warnings?.[0]).toMatch(/duplicate: 2 live Logpush jobs are named "http-to-r2"; keeping 2/);
-    expect(logpushJobs.diff(zone([want], false), [live("2", want), live("3", job({ name: "old" }))]).changes).toEqual([]);
-    expect(logpushJobs.diff(zone([]), [live("3", want)]).changes.map((c) => c.operations[0])).toEqual([{ method: "DELETE", path: `zones/${Z}/logpush/jobs/3` }]);
+  it("matches by name AND dataset: two live jobs named example.com (one per dataset), one declared, prune false: no write", () => {
+    const http = job({ name: "example.com" });
+    const spectrum = job({ name: "example.com", dataset: "spectrum_events" });
+    const lives = [live("1", http), live("2", spectrum)];
+    expect(logpushJobs.diff(zone([http], false), lives)).toEqual({ changes: [], errors: [], warnings: [] });
+    expect(logpushJobs.diff(zone([spectrum], false), lives)).toEqual({ changes: [], errors: [], warnings: [] });
+    expect(logpushJobs.diff(zone([http, spectrum]), lives)).toEqual({ changes: [], errors: [], warnings: [] });
+    // With prune on, the job the file does not declare is deleted (it is unmatched, not a "duplicate").
+    expect(logpushJobs.diff(zone([http]), lives).changes.map((c) => [c.kind, c.live_id])).toEqual([["delete", "2"]]);
   });
 
-  it("prefers a duplicate that can be updated in place over one that must be replaced", () => {
-    const want = job({ enabled: false });
-    const { changes } = logpushJobs.diff(zone([want]), [live("1", job({ dataset: "firewall_events" })), live("2", job())]);
-    expect(changes.map((c) => [c.kind, c.live_id])).toEqual([["update", "2"], ["delete", "1"]]);
+  it("stops on a name and dataset two live jobs share, whatever prune says; a pin picks one", () => {
+    const want = job();
+    const lives = [live("1", job({ enabled: false })), live("2", want), live("3", job({ name: "old" }))];
+    for (const prune of [true, false]) {
+      const { changes, errors } = logpushJobs.diff(zone([want], prune), lives);
+      expect(changes.filter((c) => c.live_id !== "3")).toEqual([]);
+      expect(errors).toEqual([
+        'Logpush job "http-to-r2" (dataset http_requests) matches 2 live Logpush jobs: id 1 (name "http-to-r2", dataset http_requests, disabled); id 2 (name "http-to-r2", dataset http_requests). ' +
+          "zoneform does not guess which one the file means: pin the one the file means with `id: <id>` under the entry (e.g. `id: 1`), and declare or delete the others; nothing in this zone is changed.",
+      ]);
+    }
+    const pinned = logpushJobs.diff(zone([{ ...job({ enabled: false }), id: "1" }], false), lives);
+    expect(pinned).toEqual({ changes: [], errors: [], warnings: [] });
+    const pinned2 = logpushJobs.diff(zone([{ ...job({ enabled: false }), id: "2" }], true), lives);
+    expect(pinned2.changes.map((c) => [c.kind, c.live_id])).toEqual([["update", "2"], ["delete", "1"], ["delete", "3"]]);
+  });
+
+  it("replaces a job whose dataset changes only when unambiguous; otherwise creates, and never deletes with prune false", () => {
+    const lives = [live("1", job({ dataset: "firewall_events" }))];
+    // The one live job of that name, and no other entry has the name: replaced.
+    expect(logpushJobs.diff(zone([job()], false), lives).changes.map((c) => [c.kind, c.live_id])).toEqual([["replace", "1"]]);
+    // Two entries of that name: the live firewall_events job is one of them; the http_requests one is new.
+    const both = logpushJobs.diff(zone([job(), job({ dataset: "dns_logs" })], false), lives);
+    expect(both.changes.map((c) => c.kind)).toEqual(["create", "create"]);
+    // Two live jobs of that name (other datasets): the entry is created, neither is replaced.
+    const two = [...lives, live("2", job({ dataset: "dns_logs" }))];
+    expect(logpushJobs.diff(zone([job()], false), two).changes.map((c) => c.kind)).toEqual(["create"]);
+    // A pinned job whose dataset differs cannot be replaced under its pin.
+    const pinned = logpushJobs.diff(zone([{ ...job(), id: "1" }]), lives);
+    expect(pinned.changes).toEqual([]);
+    expect(pinned.errors![0]).toContain('pins id 1, whose dataset cannot change in place (live: dataset "firewall_events"); remove the `id:`');
+  });
+
+  it("creates with a finder that knows the ids read and the content sent (no ownership challenge), the filter compared as JSON", () => {
+    const want = job({ destination_conf: S3, ownership_challenge: CHALLENGE, filter: filterAB });
+    const { changes } = logpushJobs.diff(zone([want], false), [live("7", job({ name: "other" }))]);
+    const { ownership_challenge: _c, ...sent } = createBody(want);
+    expect(changes[0]!.operations).toEqual([
+      {
+        method: "POST",
+        path: `zones/${Z}/logpush/jobs`,
+        body: createBody(want),
+        finds: { path: `zones/${Z}/logpush/jobs`, match: { name: "http-to-r2", dataset: "http_requests" }, known: ["7"], equals: sent, compare: { filter: "json" } },
+      },
+    ]);
+  });
+
+  it("reads a live list that names one job twice once: no keep-and-delete of one id, with or without prune", () => {
+    const l = live("5", job());
+    for (const prune of [true, false]) {
+      const r = logpushJobs.diff(zone([job()], prune), [l, { ...l }]);
+      expect(r.changes).toEqual([]);
+      expect(r.errors).toEqual([]);
+    }
+    expect(logpushJobs.diff(zone([], false), [l, { ...l }]).changes).toEqual([]);
   });
 
   it("does not own jobs when the file does not list them", () => {

@@ -27,8 +27,18 @@ describe("page_shield_policy diff", () => {
     expect(changes).toHaveLength(1);
     expect(changes[0]).toMatchObject({ kind: "create", identity: "A" });
     expect(changes[0]!.operations).toEqual([
-      { method: "POST", path: `zones/${Z}/page_shield/policies`, body: policy("A"), finds: { path: `zones/${Z}/page_shield/policies`, match: { description: "A" } } },
+      {
+        method: "POST",
+        path: `zones/${Z}/page_shield/policies`,
+        body: policy("A"),
+        // Found again only as a policy new since the plan holding exactly what was sent.
+        finds: { path: `zones/${Z}/page_shield/policies`, match: { description: "A" }, known: [], equals: policy("A"), compare: { enabled: "bool" } },
+      },
     ]);
+    // The ids the plan saw are known: an older policy of the same description is never adopted.
+    const withOld = pageShieldPolicies.diff(zone([{ ...policy("A"), id: "p1" }, policy("A")]), [live("p1", policy("A"))]);
+    expect(withOld.errors).toEqual([]);
+    expect(withOld.changes.map((c) => c.operations[0]!.finds?.known)).toEqual([["p1"]]);
   });
 
   it("updates only when a field differs, and marks CSP values as text for a word diff", () => {
@@ -41,13 +51,48 @@ describe("page_shield_policy diff", () => {
     expect(pageShieldPolicies.diff(zone([policy("A")]), [live("p1", policy("A"))]).changes).toEqual([]);
   });
 
-  it("deletes live duplicates of one description, keeping the one that already matches", () => {
-    const { changes, warnings } = pageShieldPolicies.diff(zone([policy("A")]), [
-      live("p1", policy("A", "other")),
-      live("p2", policy("A")),
+  it("stops on a description two live policies share, listing both and how to pin; never keeps one and deletes the other", () => {
+    const lives = [live("p1", policy("A", "other")), live("p2", policy("A"))];
+    for (const prune of [true, false]) {
+      const { changes, errors } = pageShieldPolicies.diff(zone([policy("A")], prune), lives);
+      expect(changes).toEqual([]);
+      expect(errors).toHaveLength(1);
+      expect(errors![0]).toContain('Page Shield policy "A" matches 2 live Page Shield policies');
+      expect(errors![0]).toContain('id p1 (description "A", action log)');
+      expect(errors![0]).toContain('id p2 (description "A", action log)');
+      expect(errors![0]).toContain("`id: p1`");
+    }
+  });
+
+  it("updates only the pinned policy of a shared description; the other is deleted only when prune is on", () => {
+    const lives = [live("p1", policy("A", "other")), live("p2", policy("A"))];
+    const pinned = pageShieldPolicies.diff(zone([{ ...policy("A", "new"), id: "p2" }], false), lives);
+    expect(pinned.errors).toEqual([]);
+    expect(pinned.changes.map((c) => `${c.kind} ${c.live_id} ${c.operations[0]!.method} ${c.operations[0]!.path}`)).toEqual([
+      `update p2 PUT zones/${Z}/page_shield/policies/p2`,
     ]);
-    expect(changes.map((c) => [c.kind, c.live_id])).toEqual([["delete", "p1"]]);
-    expect(warnings?.[0]).toMatch(/duplicate/);
+    const pruned = pageShieldPolicies.diff(zone([{ ...policy("A"), id: "p2" }], true), lives);
+    expect(pruned.changes.map((c) => [c.kind, c.live_id])).toEqual([["delete", "p1"]]);
+    // Both pinned: both kept, no write.
+    expect(pageShieldPolicies.diff(zone([{ ...policy("A", "other"), id: "p1" }, { ...policy("A"), id: "p2" }]), lives).changes).toEqual([]);
+  });
+
+  it("stops on a pinned id that is not live, and names the live policies of that description", () => {
+    const { changes, errors } = pageShieldPolicies.diff(zone([{ ...policy("A"), id: "gone" }]), [live("p1", policy("A"))]);
+    expect(changes).toEqual([]);
+    expect(errors![0]).toMatch(/^Page Shield policy "A" pins id gone, which is not live \(live Page Shield policies with the same hints: id p1/);
+  });
+
+  it("reads a live list that names one id twice once: never a keep and a delete of the same policy", () => {
+    const p1 = live("p1", policy("A"));
+    for (const prune of [true, false]) {
+      const { changes, errors, warnings } = pageShieldPolicies.diff(zone([policy("A")], prune), [p1, { ...p1 }]);
+      expect(changes).toEqual([]);
+      expect(errors).toEqual([]);
+      expect(warnings).toEqual(["the list of Page Shield policies named id p1 twice; it was read once"]);
+    }
+    // The same id with two contents: the zone stops.
+    expect(pageShieldPolicies.diff(zone([policy("A")]), [p1, live("p1", policy("A", "x"))]).errors![0]).toContain("named id p1 twice with different contents");
   });
 
   it("deletes unlisted live policies, unless prune is false", () => {
