@@ -92,7 +92,7 @@ export function startRefusal(zone: string, check: MigrationCheck, mode: Migratio
 /** What a start does, in words, before it is confirmed. */
 export function describeStart(zone: string, mode: MigrationMode, fromValidation: boolean): string[] {
   const common = [
-    "The new WAF managed rules become the zone's http_request_firewall_managed entry point ruleset (the configuration below).",
+    "The new WAF managed rules (the configuration below) go into the zone's http_request_firewall_managed entry point ruleset; the rules it already holds stay as they are (the write below).",
   ];
   if (mode === "validation") {
     return [
