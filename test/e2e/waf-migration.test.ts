@@ -5,7 +5,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { TestEmulator, TOKEN, runCli, tempDir } from "../helpers/cli.js";
+import { TestEmulator, TOKEN, runCli, tempDir, writeConfig } from "../helpers/cli.js";
 import { memoryIO } from "../../src/cli/io.js";
 import { main } from "../../src/cli/program.js";
 
@@ -333,6 +333,15 @@ describe("waf-migration start writes only its own rules", () => {
     expect(shown).toContain(`+ adds:  execute, Cloudflare Managed Ruleset (${CFM}), "Execute Cloudflare Managed Ruleset", when "true"`);
     expect(shown).toMatch(new RegExp(`not added \\(the entry point already has it as ${owasp!.id}, kept as it is\\): execute, Cloudflare OWASP Core Ruleset`));
     expect(await status(z)).toMatchObject({ migration_state: "done" });
+
+    // The tuning made during validation is what the zone now runs: a file stating it plans no change.
+    const file = await writeConfig(
+      `version: 1\nzones:\n  - zone_id: ${z}\n    waf:\n      owasp: { enabled: true, paranoia_level: 2, score_threshold: 60, action: managed_challenge }\n      cloudflare_managed: { enabled: true }\n`,
+    );
+    await emu.clearRequests();
+    const plan = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    expect(await emu.calls({ writesOnly: true })).toEqual([]);
   });
 
   it("from the previous WAF: keeps the foreign skip rule first and adds the proposal's execute rules after it", async () => {
