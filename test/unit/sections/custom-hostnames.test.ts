@@ -405,7 +405,7 @@ describe("custom hostname PATCH body: only values the API accepts", () => {
     const have = legacy({ method: "txt", type: "ov" });
     const { changes, errors } = customHostnames.diff(zone([["old.example", "google"]]), live(have));
     expect(changes).toEqual([]);
-    expect(errors[0]).toMatch(/certificate type is "ov", which the API does not accept in a PATCH \(only dv\)/);
+    expect(errors?.[0]).toMatch(/certificate type is "ov", which the API does not accept in a PATCH \(only dv\)/);
   });
 });
 
@@ -427,8 +427,8 @@ describe("a CA the answer does not state", () => {
       expect(changes).toEqual([]);
       expect(errors).toEqual([]);
       expect(warnings).toHaveLength(1);
-      expect(warnings[0]).toContain("custom hostname n.example: certificate authority not stated (issued by GoogleTrustServices) in the API answer");
+      expect(warnings?.[0]).toContain("custom hostname n.example: certificate authority not stated (issued by GoogleTrustServices) in the API answer");
     }
-    expect(customHostnames.diff(zone([["n.example", "google"]]), live(unstated())).warnings[0]).toMatch(/not stated in the API answer, so zoneform cannot tell whether it is already google and writes nothing/);
+    expect(customHostnames.diff(zone([["n.example", "google"]]), live(unstated())).warnings?.[0]).toMatch(/not stated in the API answer, so zoneform cannot tell whether it is already google and writes nothing/);
   });
 });
