@@ -346,7 +346,7 @@ export function createClient(opts: ClientOptions): CloudflareClient {
       checkAnnounced(path, totals);
       if (list.length === 0 && emptyTooSoon(page, totals, received, style, env.result_info)) {
         // An empty page where the totals promised items: a glitch is asked once more, then believed not.
-        warn(`GET ${path}: page ${page} came back empty although the list announced more (${describeTotals(totals, received)}); asking for it once more`);
+        warn(`warning: GET ${path}: page ${page} came back empty although the list announced more (${describeTotals(totals, received)}); asking for it once more`);
         env = await fetchPage(page);
         list = listOf<T>(env, "GET", () => redact(path));
         totals = totalsOf(env.result_info, pageSize);

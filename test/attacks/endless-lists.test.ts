@@ -49,7 +49,8 @@ describe("a page-style list that ignores `page`", () => {
           `  [example.com] reading custom_hostname: GET zones/${Z}/custom_hostnames: page 2 holds the same items as page 1 (the list ignores paging); ` +
           "stopping so the list is not read forever, and nothing was changed\n",
       );
-      expect(hostile.proxy.seen("GET", HOSTNAMES_PATH)).toBe(2);
+      // The first page, then the whole list read strictly from its start: page 1 again, then page 2.
+      expect(hostile.proxy.seen("GET", HOSTNAMES_PATH)).toBe(3);
     }
     expect(changingWrites(await emu.calls())).toEqual([]);
   }, 20_000);
@@ -168,6 +169,28 @@ describe("lists read directly with the client against a hostile server", () => {
       "GET zones/z/things: page 2 holds the same items as page 1 (the list ignores paging); stopping so the list is not read forever, and nothing was changed",
     );
     expect(requests).toBe(2);
+  });
+
+  it("a list announcing total_pages 1e10 (issue 25: read for about 40 minutes) is refused at its first answer, in well under a second", async () => {
+    answer = (_n, q) => envelope(items(`p${q.get("page") ?? 1}`), { page: Number(q.get("page") ?? 1), per_page: 5, count: 5, total_pages: 1e10 });
+    const c = client();
+    const started = Date.now();
+    const { count, error } = await readAll(c.paginate("zones/z/things", { perPage: 5 }));
+    await c.close();
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect((error as ApiError).message).toMatch(/^GET zones\/z\/things: the list announces 10000000000 pages, more than the 20000 zoneform reads at most \(--max-list-pages\); stopping before reading it/);
+    expect(requests).toBe(1);
+    expect(count).toBe(0);
+  });
+
+  it("a list of fresh full pages without totals ends at the page cap, not at the server's", async () => {
+    answer = (_n, q) => envelope(items(`p${q.get("page")}`), { page: Number(q.get("page")), per_page: 5, count: 5 });
+    const c = createClient({ baseUrl, auth: { token: "t" }, retries: 0, timeoutMs: 2_000, rateLimit: { requests: 10_000, seconds: 1 }, maxListPages: 10 });
+    const { count, error } = await readAll(c.paginate("zones/z/things", { perPage: 5 }));
+    await c.close();
+    expect((error as ApiError).message).toMatch(/^GET zones\/z\/things: the list went on past 10 pages without an end \(the page cap, --max-list-pages\)/);
+    expect(requests).toBe(10);
+    expect(count).toBe(50);
   });
 
   it("a page-style list whose pages alternate between two sets of items stops at the first repeated page", async () => {

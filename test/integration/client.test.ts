@@ -367,7 +367,7 @@ describe("lists are read whole and strictly", () => {
       "GET zones/z/page_shield/scripts: page 2 came back empty twice although the list announced more (total_pages 3, total_count 6, 2 read so far); the list could not be read whole, so nothing was changed; try again later",
     );
     expect(srv.asked.map((q) => q.get("page"))).toEqual(["1", "2", "2"]);
-    expect(warnings).toEqual(["GET zones/z/page_shield/scripts: page 2 came back empty although the list announced more (total_pages 3, total_count 6, 2 read so far); asking for it once more"]);
+    expect(warnings).toEqual(["warning: GET zones/z/page_shield/scripts: page 2 came back empty although the list announced more (total_pages 3, total_count 6, 2 read so far); asking for it once more"]);
     await client.close();
     await srv.close();
   });
