@@ -156,13 +156,18 @@ describe("logpush jobs end to end", () => {
     expect(live[0]!.id).not.toBe(oldId);
   });
 
-  it("deletes unlisted jobs and duplicates of a name, and keeps unlisted ones with prune: false", async () => {
+  it("deletes unlisted jobs and, of two jobs of one name and dataset, the one the file does not pin; keeps unlisted ones with prune: false", async () => {
     const other = await seedJob({ name: "hand-made", destination_conf: filled(R2) });
     const dup1 = await seedJob({ name: "http-to-r2", destination_conf: filled(R2), enabled: false });
     const dup2 = await seedJob({ name: "http-to-r2", destination_conf: filled(R2) });
-    const { plan1, writes } = await converge(await config(jobs(r2Job(""))));
-    expect(plan1.stdout).toContain("duplicate");
-    expect(writes).toEqual([`DELETE ${JOBS}/${dup1.id}`, `DELETE ${JOBS}/${other.id}`]);
+    // Unpinned, the entry matches both: the zone stops, nothing is written.
+    await emu.clearRequests();
+    const refused = await runCli(emu, ["plan", "-c", await config(jobs(r2Job(""))), "--detailed-exitcode"], { env: baseEnv });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`matches 2 live Logpush jobs: id ${dup1.id} `);
+    expect(await emu.calls({ writesOnly: true })).toEqual([]);
+    const { writes } = await converge(await config(jobs(`- id: ${dup2.id}\n${r2Job("").replace(/^- /, "  ")}`)));
+    expect(writes.sort()).toEqual([`DELETE ${JOBS}/${dup1.id}`, `DELETE ${JOBS}/${other.id}`].sort());
     expect((await liveJobs()).map((j) => j.id)).toEqual([dup2.id]);
 
     await seedJob({ name: "kept", destination_conf: filled(R2) });

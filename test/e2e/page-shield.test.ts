@@ -97,14 +97,15 @@ describe("page shield end to end", () => {
     expect(plan.code).toBe(0);
   });
 
-  it("toggles settings off and on, and deletes duplicates of one description", async () => {
+  it("toggles settings off and on; of two policies sharing a description, the one the file pins is kept and the other deleted (prune on)", async () => {
+    const made: string[] = [];
     for (let i = 0; i < 2; i++) {
-      await emu.api("POST", `zones/${ZONE.com}/page_shield/policies`, { description: "Report everything", action: "log", expression: 'http.host eq "example.com"', value: "script-src 'none'", enabled: true });
+      made.push((await emu.api<{ id: string }>("POST", `zones/${ZONE.com}/page_shield/policies`, { description: "Report everything", action: "log", expression: 'http.host eq "example.com"', value: "script-src 'none'", enabled: true })).id);
     }
-    const config = await writeConfig(header + zoneBlock(ZONE.com, "example.com", "page_shield:\n  enabled: false\n  use_connection_url_path: true\n  policies:\n    - description: Report everything\n      action: log\n      expression: http.host eq \"example.com\"\n      value: script-src 'none'\n"));
+    const config = await writeConfig(header + zoneBlock(ZONE.com, "example.com", `page_shield:\n  enabled: false\n  use_connection_url_path: true\n  policies:\n    - id: ${made[1]}\n      description: Report everything\n      action: log\n      expression: http.host eq \"example.com\"\n      value: script-src 'none'\n`));
     const { plan1, writes } = await converge(config);
-    expect(plan1.stdout).toContain("duplicate");
-    expect(writes).toEqual([`PUT zones/${ZONE.com}/page_shield`, expect.stringMatching(/^DELETE zones\/.*\/page_shield\/policies\//)]);
+    expect(plan1.stdout).toContain(`- page_shield_policy "Report everything" (id ${made[0]})`);
+    expect(writes).toEqual([`PUT zones/${ZONE.com}/page_shield`, `DELETE zones/${ZONE.com}/page_shield/policies/${made[0]}`]);
   });
 
   it("plans several zones in one run, and limits to one with --zone", async () => {
