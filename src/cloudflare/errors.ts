@@ -53,7 +53,10 @@ export function unwrapResponse(ctx: ResponseContext): Unwrapped {
   if (inexact.length > 0) {
     throw new ApiError(
       `${ctx.method} ${ctx.path}: the answer holds id ${inexact.join(", ")}, beyond the integers this Node.js (${process.version}) reads exactly (2^53); ` +
-        "zoneform refuses it rather than act on a rounded id, and changed nothing. Run zoneform on Node.js 22 or later, which reads such ids exactly",
+        (ctx.method === "GET"
+          ? "zoneform refuses it rather than act on a rounded id, and changed nothing. "
+          : `the ${ctx.method} was answered with success, but zoneform will not act on a rounded id. `) +
+        "Run zoneform on Node.js 22 or later, which reads such ids exactly",
       info(ctx, [], false, true),
     );
   }
