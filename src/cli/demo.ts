@@ -8,10 +8,12 @@ import { fileURLToPath } from "node:url";
 import { dirname, join, relative } from "node:path";
 import process from "node:process";
 import pc from "picocolors";
+import { NOW_ENV } from "../clock.js";
 import { startEmulator, type RunningEmulator } from "../emulator/index.js";
 import { useColor } from "./color.js";
 import { processIO, type CliIO } from "./io.js";
 import { main } from "./program.js";
+import type { Env } from "../model/env.js";
 
 const ZONE = "5ababd603b22780302dd8d83498e5172"; // example.com in the emulator (md5 of the name)
 const OWASP = "4814384a9e5d4991b9815dcfc25d2f1f";
@@ -91,8 +93,9 @@ interface Step {
 
 export async function runDemo(io: CliIO): Promise<number> {
   const c = pc.createColors(useColor(io, {}));
-  const emu = await startEmulator({ port: 0 });
-  const env: NodeJS.ProcessEnv = { ...io.env, ...DEMO_ENV };
+  // ZONEFORM_NOW sets the emulator's clock and the steps' alike (the audit counts from it).
+  const emu = await startEmulator({ port: 0, ...(io.env[NOW_ENV] ? { now: io.env[NOW_ENV] } : {}) });
+  const env: Env = { ...io.env, ...DEMO_ENV };
   delete env.CLOUDFLARE_EMAIL;
   delete env.CLOUDFLARE_API_KEY;
   const demoIO: CliIO = { ...io, env, prompt: undefined };

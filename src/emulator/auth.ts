@@ -8,7 +8,7 @@ import type { EmulatorState, TokenDetails } from "./types.js";
 
 export const VERIFY_PATH = "user/tokens/verify";
 
-export function authenticate(headers: IncomingHttpHeaders, credentials: EmulatorState["credentials"], path?: string): string {
+export function authenticate(headers: IncomingHttpHeaders, credentials: EmulatorState["credentials"], path?: string, now = Date.now()): string {
   const authorization = header(headers, "authorization");
   if (authorization !== undefined) {
     const m = /^Bearer[ ]+([^\s]+)\s*$/i.exec(authorization);
@@ -16,7 +16,7 @@ export function authenticate(headers: IncomingHttpHeaders, credentials: Emulator
     const token = m[1]!;
     const verifying = path === VERIFY_PATH;
     if (!credentials.tokens.includes(token)) throw verifying ? invalidTokenFault() : authenticationFault();
-    if (!verifying && tokenState(credentials.token_details?.[token]) !== "active") throw authenticationFault();
+    if (!verifying && tokenState(credentials.token_details?.[token], now) !== "active") throw authenticationFault();
     return `token:${token}`;
   }
   const email = header(headers, "x-auth-email");

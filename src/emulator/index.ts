@@ -1,6 +1,7 @@
 // Public entry of the emulator: start a local, faithful stand-in for the Cloudflare v4 API endpoints
 // zoneform uses, in a test or from `zoneform emulator`.
 import type { AddressInfo } from "node:net";
+import { clockOf, instantOf, type EmulatorNow } from "./clock.js";
 import { FaultStore } from "./faults.js";
 import { SlidingWindowLimiter } from "./rate-limit.js";
 import { Router } from "./router.js";
@@ -14,15 +15,22 @@ export { normalizeState, StateDocumentError } from "./state-file.js";
 export { recordedPath, RecordedAnswerError, stateFromRecorded, type RecordedAnswer, type RecordedOptions } from "./recorded.js";
 export { zoneIdFor } from "./ids.js";
 export { generateInventory } from "./inventory.js";
-export type { RequestLogEntry } from "./server.js";
+export type { EmulatorNow } from "./clock.js";
+export type { RequestLogEntry } from "./types.js";
 export type { FaultSpec } from "./faults.js";
 export * from "./types.js";
 
 export interface EmulatorOptions {
   /** 0 (default) picks a free port. */
   port?: number;
-  /** Starting state (kept as given; `reset` returns to a copy of it). Default: the seed. */
+  /** Starting state (kept as given; `reset` returns to a copy of it). Default: the seed, dated at `now`. */
   state?: EmulatorState;
+  /**
+   * The emulator's clock (docs/emulator.md, "Clock"): the instant it reads at start (Date, ISO 8601
+   * text such as `2026-11-25T12:00:00Z`, or ms since the epoch), running on from there in real time,
+   * or a function it asks each time. The seed is dated back from it. Default: the system clock.
+   */
+  now?: EmulatorNow;
   /** Delay before every API answer. */
   latencyMs?: number;
   /** Interface to listen on; default 127.0.0.1. */
@@ -41,7 +49,10 @@ export interface RunningEmulator {
 }
 
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const start = opts.state ?? defaultState();
+  const clock = clockOf(opts.now);
+  // The seed is dated at the very instant given (a running clock has moved on by a millisecond or two).
+  const seedAt = opts.now === undefined || typeof opts.now === "function" ? clock() : instantOf(opts.now);
+  const start = opts.state ?? defaultState({ now: seedAt });
   // A snapshot, so reset returns to the starting point even after the live state has changed.
   const snapshot = JSON.stringify(start);
   const rt: EmulatorRuntime = {
@@ -52,6 +63,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     limiter: new SlidingWindowLimiter(),
     requests: [],
     router: new Router(allRoutes()),
+    clock,
   };
   const server = createEmulatorServer(rt);
   const host = opts.host ?? "127.0.0.1";

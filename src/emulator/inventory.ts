@@ -1,5 +1,6 @@
 // Deterministic Page Shield inventory: the scripts, connections and cookies a zone's pages load. The
-// same input always gives the same output (ids, scores, timestamps), so tests and demos can name items;
+// same input (the instant `now` included) always gives the same output (ids, scores, and timestamps
+// counted back from `now`), so tests and demos can name items;
 // it is fast enough to produce 50 000 scripts for paging and performance tests. Scripts always carry
 // malicious_url_categories and the 2026 threat scores, connections malicious_domain_categories, cookies
 // max_age_attribute (null when unset).
@@ -18,11 +19,15 @@ export interface InventoryOptions {
   seed?: number;
   /**
    * Adds the scripts of payment-like pages (`<zone>/checkout`, `/checkout/payment`, `/pay/card`), with
-   * several versions each (hash changes, later fetched_at), dated relative to `now` (ms; default the
-   * generator's fixed instant). Drawn from their own stream: the other items stay as they were.
+   * several versions each (hash changes, later fetched_at). Drawn from their own stream: the other
+   * items stay as they were.
    */
   paymentPages?: boolean;
-  now?: number;
+  /**
+   * The instant (ms since the epoch) every timestamp is counted back from: items were first seen up to
+   * 180 days before it and last seen between then and `now` (the emulator passes its clock).
+   */
+  now: number;
 }
 
 export interface Inventory {
@@ -31,8 +36,6 @@ export interface Inventory {
   cookies: Item[];
 }
 
-/** Timestamps are relative to a fixed instant, not the clock, so the output never changes. */
-const BASE_MS = Date.parse("2025-06-01T12:00:00.000Z");
 const DAY_MS = 86_400_000;
 const DAY_SECONDS = 86_400;
 
@@ -53,12 +56,14 @@ const SAME_SITE = ["lax", "strict", "none"] as const;
 
 export function generateInventory(opts: InventoryOptions): Inventory {
   const base = `${opts.zoneId}|${opts.seed ?? 0}`;
-  const scripts = generateScripts(opts, createRng(seedFrom(`${base}|scripts`)));
-  if (opts.paymentPages) scripts.push(...generatePaymentScripts(opts.zoneName, opts.now ?? BASE_MS, createRng(seedFrom(`${base}|payment`))));
+  // Whole seconds, as the API dates what it saw.
+  const now = Math.floor(opts.now / 1000) * 1000;
+  const scripts = generateScripts(opts, now, createRng(seedFrom(`${base}|scripts`)));
+  if (opts.paymentPages) scripts.push(...generatePaymentScripts(opts.zoneName, now, createRng(seedFrom(`${base}|payment`))));
   return {
     scripts,
-    connections: generateConnections(opts, createRng(seedFrom(`${base}|connections`))),
-    cookies: generateCookies(opts, createRng(seedFrom(`${base}|cookies`))),
+    connections: generateConnections(opts, now, createRng(seedFrom(`${base}|connections`))),
+    cookies: generateCookies(opts, now, createRng(seedFrom(`${base}|cookies`))),
   };
 }
 
@@ -82,11 +87,11 @@ function observedItem(
   };
 }
 
-function generateScripts(opts: InventoryOptions, rng: () => number): Item[] {
+function generateScripts(opts: InventoryOptions, now: number, rng: () => number): Item[] {
   const out: Item[] = new Array(opts.scripts);
   for (let i = 0; i < opts.scripts; i++) {
     const malicious = rng() < opts.maliciousRatio;
-    const seen = seenTimes(rng);
+    const seen = seenTimes(now, rng);
     const host = pickHost(opts.zoneName, rng);
     const cdnCgi = !malicious && rng() < 0.03;
     const url = cdnCgi
@@ -173,11 +178,11 @@ function isoSeconds(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 19)}Z`;
 }
 
-function generateConnections(opts: InventoryOptions, rng: () => number): Item[] {
+function generateConnections(opts: InventoryOptions, now: number, rng: () => number): Item[] {
   const out: Item[] = new Array(opts.connections);
   for (let i = 0; i < opts.connections; i++) {
     const malicious = rng() < opts.maliciousRatio;
-    const seen = seenTimes(rng);
+    const seen = seenTimes(now, rng);
     const host = pickHost(opts.zoneName, rng);
     const pages = pageUrls(host, rng);
     const url = malicious
@@ -199,10 +204,10 @@ function generateConnections(opts: InventoryOptions, rng: () => number): Item[] 
   return out;
 }
 
-function generateCookies(opts: InventoryOptions, rng: () => number): Item[] {
+function generateCookies(opts: InventoryOptions, now: number, rng: () => number): Item[] {
   const out: Item[] = new Array(opts.cookies);
   for (let i = 0; i < opts.cookies; i++) {
-    const seen = seenTimes(rng);
+    const seen = seenTimes(now, rng);
     const host = pickHost(opts.zoneName, rng);
     const pages = pageUrls(host, rng);
     const baseName = COOKIE_NAMES[i % COOKIE_NAMES.length]!;
@@ -294,11 +299,11 @@ function pageUrls(host: string, rng: () => number): string[] {
   return pages;
 }
 
-function seenTimes(rng: () => number): { added_at: string; first_seen_at: string; last_seen_at: string } {
+function seenTimes(now: number, rng: () => number): { added_at: string; first_seen_at: string; last_seen_at: string } {
   // Whole seconds, as the real API shows first/last_seen_at; added_at a moment later. Deriving
   // added_at from the string saves a Date per item, which matters at 50 000 items.
-  const first = BASE_MS - Math.floor(rng() * 180 * DAY_SECONDS) * 1000;
-  const last = first + Math.floor((rng() * (BASE_MS - first)) / 1000) * 1000;
+  const first = now - Math.floor(rng() * 180 * DAY_SECONDS) * 1000;
+  const last = first + Math.floor((rng() * (now - first)) / 1000) * 1000;
   const firstIso = new Date(first).toISOString();
   return {
     first_seen_at: `${firstIso.slice(0, 19)}Z`,

@@ -1,7 +1,8 @@
 // The default state the emulator starts with (and returns to on reset): one account, four zones of
 // the four plans, a few custom hostnames (one with an uploaded certificate on example.com) and a small
-// Page Shield inventory each. Fully deterministic: zone ids are md5(name), hostname ids UUIDs derived
-// from the name, timestamps fixed, so docs and tests can name everything.
+// Page Shield inventory each. Fully deterministic for a given instant: zone ids are md5(name), hostname
+// ids UUIDs derived from the name, timestamps counted back from the emulator's clock (`now`), so docs
+// and tests can name everything, and the data never ages out of a 90-day window whatever the date.
 import { addThreatScores, generateInventory } from "./inventory.js";
 import { seedSsl } from "./custom-hostname-ssl.js";
 import { uuidFrom, zoneIdFor } from "./ids.js";
@@ -9,6 +10,10 @@ import { seedAccountRulesets } from "./seed-rulesets.js";
 import type { EmulatorState, ZonePlanName, ZoneState } from "./types.js";
 
 export const SEED_ACCOUNT_ID = "0123456789abcdef0123456789abcdef";
+/**
+ * A fixed past instant, for the few timestamps no window counts from (a token's issued_on, a state
+ * file's missing account rulesets). Everything the seed dates is counted back from the clock instead.
+ */
 export const SEED_TIME = "2025-06-01T12:00:00.000Z";
 export const DEFAULT_TOKEN = "emulator-token";
 export const DEFAULT_EMAIL = "user@example.com";
@@ -36,7 +41,10 @@ const CUSTOMERS: Array<{ sub: string; customer: string; method: "http" | "txt"; 
   { sub: "secure", customer: "hooli", method: "http", ca: "digicert", uploaded: true },
 ];
 
-export function defaultState(): EmulatorState {
+/** The seed as it is at `now` (ms since the epoch; default the system clock, in whole seconds). */
+export function defaultState(opts: { now?: number } = {}): EmulatorState {
+  const now = Math.floor((opts.now ?? Date.now()) / 1000) * 1000;
+  const seedTime = new Date(now).toISOString();
   return {
     account_id: SEED_ACCOUNT_ID,
     credentials: {
@@ -44,8 +52,8 @@ export function defaultState(): EmulatorState {
       keys: [{ email: DEFAULT_EMAIL, key: DEFAULT_KEY }],
     },
     rate_limit: { ...DEFAULT_RATE_LIMIT },
-    account_rulesets: seedAccountRulesets(SEED_TIME),
-    zones: SEED_ZONES.map((z) => seedZone(z.name, z.plan, z.hostnames)),
+    account_rulesets: seedAccountRulesets(seedTime),
+    zones: SEED_ZONES.map((z) => seedZone(z.name, z.plan, z.hostnames, now)),
     next_job_id: 1,
   };
 }
@@ -77,10 +85,11 @@ export function createEmptyZone(
   };
 }
 
-function seedZone(name: string, plan: ZonePlanName, hostnames: number): ZoneState {
-  const zone = createEmptyZone(name, plan);
-  zone.custom_hostnames = CUSTOMERS.slice(0, hostnames).map((c, i) => seedHostname(name, c, i));
+function seedZone(name: string, plan: ZonePlanName, hostnames: number, now: number): ZoneState {
+  const zone = createEmptyZone(name, plan, { now: new Date(now).toISOString() });
+  zone.custom_hostnames = CUSTOMERS.slice(0, hostnames).map((c, i) => seedHostname(name, c, i, now));
   const inventory = generateInventory({
+    now,
     zoneId: zone.id,
     zoneName: name,
     scripts: 20,
@@ -135,10 +144,11 @@ function shapeSeedInventory(inv: ReturnType<typeof generateInventory>, zoneName:
   }
 }
 
-function seedHostname(zoneName: string, c: (typeof CUSTOMERS)[number], index: number): Record<string, unknown> & { id: string } {
+function seedHostname(zoneName: string, c: (typeof CUSTOMERS)[number], index: number, now: number): Record<string, unknown> & { id: string } {
   const tld = zoneName.split(".").pop() ?? "com";
   const hostname = `${c.sub}.${c.customer}-${tld}.example`;
-  const created = new Date(Date.parse(SEED_TIME) - (30 + index * 7) * 86_400_000).toISOString();
+  // Created 30 to 58 days ago: their certificates (a year long) are current.
+  const created = new Date(now - (30 + index * 7) * 86_400_000).toISOString();
   return {
     // UUIDs as the real ids (cft_custom_hostnames_v5), derived from the name to stay deterministic.
     id: uuidFrom(`custom-hostname:${hostname}`),

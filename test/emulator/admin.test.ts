@@ -83,7 +83,7 @@ describe("inventory", () => {
   test("spreads scores, keeps ~malicious_ratio below 50, ~5 % infrequent, separate categories", () => {
     // 10 000 scripts (deterministic: seed 0) hold the ratios within the bounds by several standard deviations.
     const n = 10_000;
-    const inv = generateInventory({ zoneId: ZONE.com, zoneName: "example.com", scripts: n, connections: 0, cookies: 0, maliciousRatio: 0.1 });
+    const inv = generateInventory({ zoneId: ZONE.com, zoneName: "example.com", scripts: n, connections: 0, cookies: 0, maliciousRatio: 0.1, now: Date.parse("2026-01-01T00:00:00Z") });
     const scores = inv.scripts.map((s) => s.js_integrity_score as number);
     expect(Math.min(...scores)).toBe(1);
     expect(Math.max(...scores)).toBe(99);

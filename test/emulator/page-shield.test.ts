@@ -1,8 +1,10 @@
 // Page Shield in the emulator: settings, inventory lists with their filters and paging, CSP policies.
 import { describe, expect, test } from "vitest";
-import { useEmulator, ZONE } from "../helpers/cli.js";
+import { TEST_NOW, useEmulator, ZONE } from "../helpers/cli.js";
 
-const emu = useEmulator();
+// A clock that moves on a second each time it is read, so that a write shows a later updated_at.
+let tick = Date.parse(TEST_NOW);
+const emu = useEmulator({ now: () => (tick += 1000) });
 const ps = `zones/${ZONE.com}/page_shield`;
 
 describe("settings", () => {

@@ -6,13 +6,31 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { DEFAULT_TOKEN, startEmulator, zoneIdFor, type EmulatorOptions, type EmulatorState, type RequestLogEntry, type RunningEmulator } from "../../src/emulator/index.js";
+import { DEFAULT_TOKEN, startEmulator, zoneIdFor, type EmulatorNow, type EmulatorOptions, type EmulatorState, type RequestLogEntry, type RunningEmulator } from "../../src/emulator/index.js";
+import { NOW_ENV } from "../../src/clock.js";
 import { createClient, type ClientOptions } from "../../src/cloudflare/client.js";
 import type { CloudflareClient } from "../../src/cloudflare/types.js";
 import { memoryIO } from "../../src/cli/io.js";
 import { main } from "../../src/cli/program.js";
 
 export const TOKEN = DEFAULT_TOKEN;
+/**
+ * Where the test emulator's clock stands still unless a test sets another (`now`), and the CLI's
+ * ZONEFORM_NOW in runCli: no test depends on the day it runs, and the CLI counts its windows from the
+ * very instant the emulator dated its data at. test/e2e/clock.test.ts runs the demo flow a year apart
+ * to show the findings do not depend on the instant either.
+ */
+export const TEST_NOW = "2025-06-01T12:00:00.000Z";
+
+/**
+ * The clock a test emulator runs on: a fixed instant stands still there (unlike startEmulator's,
+ * which runs on from it), a function is the test's own; `env` is that instant for ZONEFORM_NOW.
+ */
+function testClock(now: EmulatorNow = TEST_NOW): { now: EmulatorNow; env: string | undefined } {
+  if (typeof now === "function") return { now, env: undefined };
+  const ms = typeof now === "string" ? Date.parse(now) : now instanceof Date ? now.getTime() : now;
+  return { now: () => ms, env: new Date(ms).toISOString() };
+}
 export const ACCOUNT = "0123456789abcdef0123456789abcdef";
 /** A zone's id in the emulator: md5 of its name. */
 export const zoneId = zoneIdFor;
@@ -42,8 +60,12 @@ const relative = (path: string) => path.replace(/^\//, "");
 export class TestEmulator {
   private running?: RunningEmulator;
 
-  private constructor(running?: RunningEmulator) {
+  /** The instant the emulator's clock stands at, as ZONEFORM_NOW names it (undefined when a test gave it a function). */
+  readonly now: string | undefined;
+
+  private constructor(now: string | undefined, running?: RunningEmulator) {
     this.running = running;
+    this.now = now;
   }
 
   private get emu(): RunningEmulator {
@@ -52,14 +74,16 @@ export class TestEmulator {
   }
 
   static async start(opts: EmulatorOptions = {}): Promise<TestEmulator> {
-    return new TestEmulator(await startEmulator({ port: 0, ...opts }));
+    const clock = testClock(opts.now);
+    return new TestEmulator(clock.env, await startEmulator({ port: 0, ...opts, now: clock.now }));
   }
 
   /** One emulator for the whole test file, reset to the seed (request log cleared) before each test. */
   static perFile(opts: EmulatorOptions = {}): TestEmulator {
-    const t = new TestEmulator();
+    const clock = testClock(opts.now);
+    const t = new TestEmulator(clock.env);
     beforeAll(async () => {
-      t.running = await startEmulator({ port: 0, ...opts });
+      t.running = await startEmulator({ port: 0, ...opts, now: clock.now });
     });
     afterAll(async () => t.running?.close());
     beforeEach(async () => {
@@ -190,14 +214,17 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `zoneform <argv>` in-process against the emulator (adds --api-url unless given). */
+/**
+ * Runs `zoneform <argv>` in-process against the emulator (adds --api-url unless given), with the
+ * emulator's clock as ZONEFORM_NOW unless opts.env sets it.
+ */
 export async function runCli(
   emu: TestEmulator | undefined,
   argv: string[],
   opts: { env?: NodeJS.ProcessEnv; answers?: string[]; cwd?: string } = {},
 ): Promise<CliResult> {
   const { io, stdout, stderr } = memoryIO({
-    env: { CLOUDFLARE_API_TOKEN: TOKEN, ...opts.env },
+    env: { CLOUDFLARE_API_TOKEN: TOKEN, ...(emu?.now ? { [NOW_ENV]: emu.now } : {}), ...opts.env },
     answers: opts.answers,
     cwd: opts.cwd,
   });

@@ -12,6 +12,7 @@ import { EXIT, UsageError } from "../../errors.js";
 import { printable } from "../../safe-text.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import type { CommandContext } from "../program.js";
+import { cliClock } from "../clock.js";
 import { progressFor } from "../progress.js";
 import { parseZoneRefs, resolveZoneRefs } from "../zone-ref.js";
 
@@ -89,6 +90,7 @@ export function register(program: Command, ctx: CommandContext): void {
     const badStatus = (opts.status ?? []).filter((s) => !STATUSES.includes(s));
     if (badStatus.length > 0) throw new UsageError(`--status ${badStatus.join(", ")}: expected ${STATUSES.join(", ")}`);
 
+    const now = cliClock(io.env);
     const progress = progressFor(io, opts);
     const client = clientFromOptions(opts, io, undefined, progress);
     try {
@@ -112,6 +114,7 @@ export function register(program: Command, ctx: CommandContext): void {
           onZoneDone: (done, total) => progress.update(done, total),
           inventories,
           staleDays,
+          now,
         },
         (text) => {
           progress.clear();

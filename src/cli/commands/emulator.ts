@@ -2,10 +2,12 @@
 // URL is the first line of stdout (scripts read it; a reader that then goes away does not stop it) and,
 // with `--url-file FILE`, the content of FILE once listening; `--state FILE` loads the state from FILE
 // when it exists and writes it back however it stops, so a demo or a CI dry run keeps its zones.
+// `--now` (or ZONEFORM_NOW) sets its clock: the date its seed is counted back from.
 import { existsSync } from "node:fs";
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Command } from "commander";
+import { INSTANT_EXPECTED, NOW_ENV, parseInstant } from "../../clock.js";
 import { ConfigError, RuntimeError, UsageError } from "../../errors.js";
 import {
   DEFAULT_TOKEN,
@@ -28,6 +30,7 @@ interface EmulatorOptions {
   latency?: string;
   token?: string[];
   urlFile?: string;
+  now?: string;
 }
 
 export function register(program: Command, ctx: CommandContext): void {
@@ -40,16 +43,18 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--latency <ms>", "delay every API answer by this many milliseconds")
     .option("--token <token>", "accept this API token too (repeatable)", (v: string, prev: string[] = []) => [...prev, v])
     .option("--url-file <file>", "write the base URL to this file (atomically) once listening; removed on exit")
+    .option("--now <instant>", `start the emulator's clock at this instant, e.g. 2026-11-25T12:00:00Z (ISO 8601; default ${NOW_ENV}, else the system clock)`)
     .action(async (opts: EmulatorOptions) => {
       const port = parseInteger("--port", opts.port, 0, 65_535);
+      const now = parseNow(opts.now, ctx.io.env[NOW_ENV]);
       const latencyMs = opts.latency === undefined ? 0 : parseInteger("--latency", opts.latency, 0, 600_000);
       const statePath = opts.state === undefined ? undefined : path.resolve(ctx.io.cwd, opts.state);
-      const state = statePath ? await loadState(statePath) : defaultState();
+      const state = statePath ? await loadState(statePath, now) : defaultState({ now });
       for (const token of opts.token ?? []) {
         if (!state.credentials.tokens.includes(token)) state.credentials.tokens.push(token);
       }
       const urlFile = opts.urlFile === undefined ? undefined : path.resolve(ctx.io.cwd, opts.urlFile);
-      const emulator = await listen({ port, host: opts.host, latencyMs, state });
+      const emulator = await listen({ port, host: opts.host, latencyMs, state, now });
       const token = opts.token?.[0] ?? DEFAULT_TOKEN;
       const { io } = ctx;
       if (urlFile) {
@@ -80,7 +85,7 @@ export function register(program: Command, ctx: CommandContext): void {
 }
 
 /** Starts the emulator; a busy port or an address not of this machine is the user's to fix, not a bug. */
-async function listen(opts: { port: number; host: string; latencyMs: number; state: EmulatorState }): Promise<RunningEmulator> {
+async function listen(opts: { port: number; host: string; latencyMs: number; state: EmulatorState; now?: number }): Promise<RunningEmulator> {
   try {
     return await startEmulator(opts);
   } catch (err) {
@@ -96,6 +101,15 @@ async function listen(opts: { port: number; host: string; latencyMs: number; sta
   }
 }
 
+/** The instant --now (else ZONEFORM_NOW) names, or undefined for the system clock. */
+function parseNow(flag: string | undefined, env: string | undefined): number | undefined {
+  const [label, text] = flag !== undefined ? ["--now", flag] : [NOW_ENV, env === "" ? undefined : env];
+  if (text === undefined) return undefined;
+  const ms = parseInstant(text);
+  if (ms === undefined) throw new UsageError(`${label} ${JSON.stringify(text)}: expected ${INSTANT_EXPECTED}`);
+  return ms;
+}
+
 function parseInteger(flag: string, value: string, min: number, max: number): number {
   if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
     throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got "${value}"`);
@@ -103,8 +117,8 @@ function parseInteger(flag: string, value: string, min: number, max: number): nu
   return Number(value);
 }
 
-async function loadState(file: string): Promise<EmulatorState> {
-  if (!existsSync(file)) return defaultState();
+async function loadState(file: string, now: number | undefined): Promise<EmulatorState> {
+  if (!existsSync(file)) return defaultState({ now });
   let doc: unknown;
   try {
     doc = JSON.parse(await readFile(file, "utf8"));

@@ -15,6 +15,7 @@ import { printable } from "../../safe-text.js";
 import { refuseExisting, writeFileSafely } from "../../write-file.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import type { CommandContext } from "../program.js";
+import { cliClock } from "../clock.js";
 import { progressFor } from "../progress.js";
 import { parseZoneRefs, resolveZoneRef } from "../zone-ref.js";
 import { collectList } from "./audit.js";
@@ -51,6 +52,7 @@ export function register(program: Command, ctx: CommandContext): void {
       const problem = pagePatternProblem(p);
       if (problem) throw new UsageError(`--pages ${printable(p)}: ${problem}`);
     }
+    const clock = cliClock(io.env);
     const outPath = opts.out === undefined ? undefined : resolve(io.cwd, opts.out);
     if (outPath) refuseExisting(outPath, { force: opts.force, label: `--out ${opts.out}` });
 
@@ -64,7 +66,7 @@ export function register(program: Command, ctx: CommandContext): void {
       const pages = [...new Set([...existing, ...given])];
       if (pages.length === 0) throw new UsageError(`inventory needs --pages PATTERN: --merge ${opts.merge} has no pages in scope for this zone yet`);
       progress.begin("inventory", "zones done", 1);
-      const now = new Date();
+      const now = clock();
       // Scripts seen within the audit's default window: what `audit` would report as unauthorized.
       const since = now.getTime() - DEFAULT_STALE_DAYS * DAY_MS;
       const scripts = (await listInScopeScripts(client, zoneId, pages)).filter((s) => !s.last_seen_at || !(Date.parse(s.last_seen_at) < since));

@@ -15,6 +15,7 @@ import type { DesiredState } from "../../model/desired.js";
 import { printable } from "../../safe-text.js";
 import { permissionsNeeded } from "../../sections/permissions.js";
 import { addClientOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
+import { cliClock } from "../clock.js";
 import { addConfigOption, addVerboseOption } from "../options.js";
 import type { CommandContext } from "../program.js";
 
@@ -41,9 +42,10 @@ export function register(program: Command, ctx: CommandContext): void {
     const configFile = opts.config ?? (existsSync(path.resolve(io.cwd, DEFAULT_CONFIG_PATH)) ? DEFAULT_CONFIG_PATH : undefined);
     const desired = configFile === undefined ? undefined : (await loadConfig(configFile, { env: io.env, cwd: io.cwd, missingEnv: "warning" })).desired;
     const { baseUrl, auth } = resolveCredentials(io.env, { apiUrl: opts.apiUrl });
+    const now = cliClock(io.env)().getTime();
     const client = clientFromOptions(opts, io);
     try {
-      const check = await checkCredentials(client, "token" in auth ? "token" : "key");
+      const check = await checkCredentials(client, "token" in auth ? "token" : "key", now);
       const needs = desired ? permissionsNeeded(desired) : [];
       const policies = await readPolicies(client, check, needs);
       const report = { baseUrl, check, desired, needs, policies };

@@ -21,7 +21,7 @@ function callerToken(req: RouteRequest): string | undefined {
 /** The answer of the token check: the real API's status words (a token not yet valid is "active"). */
 function tokenStatus(req: RouteRequest, token: string): Record<string, unknown> {
   const details = req.state.credentials.token_details?.[token];
-  const state = tokenState(details);
+  const state = tokenState(details, Date.parse(req.now()));
   return {
     id: tokenIdFor(token),
     status: state === "not_yet_valid" ? "active" : state,
