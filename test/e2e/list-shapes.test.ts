@@ -143,28 +143,33 @@ describe("a Logpush job id beyond 2^53", () => {
   const env = { R2_KEY_ID: "r2-key-id-0001", R2_SECRET: "r2-secret-0001" };
   const filled = R2.replace("${env:R2_KEY_ID}", env.R2_KEY_ID).replace("${env:R2_SECRET}", env.R2_SECRET);
   it(
-    JSON_SOURCE_TEXT ? "is deleted at its exact id, and the job beside it is untouched" : "is refused on this Node.js before any write",
+    JSON_SOURCE_TEXT ? "is deleted at its exact id, not at the id JSON.parse would round it to (another job's)" : "is refused on this Node.js before any write",
     async () => {
-      const a = await emu.api<{ id: number }>("POST", JOBS, { name: "keep", dataset: "http_requests", destination_conf: filled, enabled: true });
-      const b = await emu.api<{ id: number }>("POST", JOBS, { name: "drop", dataset: "firewall_events", destination_conf: filled, enabled: true });
+      // Five jobs with consecutive ids: one of them, m, is 3 modulo 4, so 2^53 + m rounds to 2^53 + m + 1,
+      // the id of the next job. That job is the one a rounded DELETE would hit.
+      const made: Array<{ id: number; name: string }> = [];
+      for (let i = 0; i < 5; i++) made.push(await emu.api<{ id: number; name: string }>("POST", JOBS, { name: `job-${i}`, dataset: "http_requests", destination_conf: filled, enabled: true }));
+      const drop = made.find((j, i) => j.id % 4 === 3 && made[i + 1]?.id === j.id + 1)!;
+      const big = (id: number) => (2n ** 53n + BigInt(id)).toString();
+      expect(Number(big(drop.id))).toBe(Number(big(drop.id + 1)));
       await shape({ path: JOBS, big_ids: true });
-      const bigA = (2n ** 53n + BigInt(a.id)).toString();
-      const bigB = (2n ** 53n + BigInt(b.id)).toString();
-      // The emulator writes them as raw JSON numbers with every digit.
+      // The emulator writes the ids as raw JSON numbers with every digit.
       const raw = await fetch(`${emu.url}/${JOBS}`, { headers: { authorization: `Bearer ${TOKEN}` } }).then((r) => r.text());
-      expect(raw).toContain(`"id":${bigA}`);
+      expect(raw).toContain(`"id":${big(drop.id)},`);
+      const kept = made.filter((j) => j !== drop);
       const config = await writeConfig(
-        `version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.com\n    logs:\n      logpush_jobs:\n        - name: keep\n          dataset: http_requests\n          destination_conf: "${R2}"\n`,
+        `version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.com\n    logs:\n      logpush_jobs:\n` +
+          kept.map((j) => `        - name: ${j.name}\n          dataset: http_requests\n          destination_conf: "${R2}"\n`).join(""),
       );
       if (JSON_SOURCE_TEXT) {
         const { writes } = await converge(config, env);
-        expect(writes).toEqual([`DELETE ${JOBS}/${bigB}`]);
-        expect((await emu.api<Array<{ name: string }>>("GET", JOBS)).map((j) => j.name)).toEqual(["keep"]);
+        expect(writes).toEqual([`DELETE ${JOBS}/${big(drop.id)}`]);
+        expect((await emu.api<Array<{ name: string }>>("GET", JOBS)).map((j) => j.name)).toEqual(kept.map((j) => j.name));
       } else {
         await emu.clearRequests();
         const apply = await runCli(emu, ["apply", "-c", config, "--auto-approve"], { env });
         expect(apply.code).toBe(1);
-        expect(apply.stderr).toContain(`GET ${JOBS}: the answer holds id ${bigA}, ${bigB}, beyond the integers this Node.js (${process.version}) reads exactly (2^53)`);
+        expect(apply.stderr).toContain(`GET ${JOBS}: the answer holds id ${made.map((j) => big(j.id)).filter((d) => !Number.isSafeInteger(Number(d))).join(", ")}, beyond the integers this Node.js (${process.version}) reads exactly (2^53)`);
         expect(await emu.calls({ writesOnly: true })).toEqual([]);
       }
     },
