@@ -185,11 +185,11 @@ describe("saved plan integrity", () => {
       const { desired } = parseConfigText(CONFIG, "z.yaml", ENV);
       const plan = await reconcile({ client, desired });
       // Another apply, elsewhere, makes the policy after this plan was made.
-      await emu.api("POST", `zones/${ZONE.com}/page_shield/policies`, { description: "Checkout stripe", action: "log", expression: "true", value: "x", enabled: true });
+      const other = await emu.api<{ id: string }>("POST", `zones/${ZONE.com}/page_shield/policies`, { description: "Checkout stripe", action: "log", expression: "true", value: "x", enabled: true });
       await emu.clearRequests();
       const report = await applyPlan(plan, { client });
       expect(report.failed).toEqual([
-        'example.com: + page_shield_policy "Checkout stripe": page_shield_policy "Checkout stripe" now exists in example.com, made by someone else since the plan read the zone (another apply?); it was not created again, and nothing more is written to this zone. Run plan again.',
+        `example.com: + page_shield_policy "Checkout stripe": page_shield_policy "Checkout stripe" now exists in example.com (id ${other.id}), made by someone else since the plan read the zone (another apply?); it was not created again, and nothing more is written to this zone. Run plan again.`,
       ]);
       expect(report.uncertain).toEqual([]);
       expect(await emu.calls({ writesOnly: true })).toEqual([`PUT zones/${ZONE.com}/page_shield`]);
