@@ -181,6 +181,21 @@ describe("a create whose answer was lost", () => {
     expect(apply.stderr).toContain(`POST ${POLICIES}: the answer was lost, but what it creates is there: adopted (id ${created.id})`);
   });
 
+  it("a Logpush job (filter and output options) next to an older job of the same name and dataset: the new one is adopted", async () => {
+    const old = await seedJob("example.com", "http_requests");
+    const entry =
+      jobYaml("http_requests") +
+      "          filter: { where: { key: ClientRequestHost, operator: eq, value: example.com } }\n          output_options: { field_names: [RayID, EdgeStartTimestamp], timestamp_format: rfc3339 }\n";
+    const config = await jobsConfig(`        - id: ${old.id}\n` + jobYaml("http_requests").replace("        - name", "          name") + entry, false);
+    await emu.admin("POST", "/faults", { method: "POST", path: "logpush/jobs$", reset: true, after: true, count: 1 });
+    const { apply, writes: made } = await converge(config, 2);
+    expect(made).toEqual([`POST ${JOBS}`]);
+    const live = await emu.api<Array<{ id: number }>>("GET", JOBS);
+    const created = live.find((j) => j.id !== old.id)!;
+    expect(live).toHaveLength(2);
+    expect(apply.stderr).toContain(`POST ${JOBS}: the answer was lost, but what it creates is there: adopted (id ${created.id})`);
+  });
+
   /** A "Stale" policy the plan deletes after the create, so that a stop is seen to write nothing more. */
   async function lostWith(extra: (body: Record<string, unknown>) => Promise<void>) {
     const stale = await seedPolicy("Stale", "script-src 'none'");
