@@ -201,7 +201,7 @@ export function normaliseLiveJob(input: unknown): LiveLogpushJob {
   // A whole number; beyond 2^53 the client hands it over as its exact digits (a string), and a
   // number that is not a safe integer has been rounded already: refused, never acted on.
   const idOk = (typeof raw.id === "number" && Number.isSafeInteger(raw.id) && raw.id >= 0) || (typeof raw.id === "string" && /^\d+$/.test(raw.id));
-  if (!idOk) throw shapeError(raw, "id", "a job id (a whole number, exact)");
+  if (!idOk) throw shapeError(raw, "id", "a job id (a whole number)");
   if (raw.name !== null && raw.name !== undefined && typeof raw.name !== "string") throw shapeError(raw, "name", "a string or null");
   if (typeof raw.dataset !== "string" && raw.dataset !== null && raw.dataset !== undefined) throw shapeError(raw, "dataset", "a string");
   if (typeof raw.destination_conf !== "string") throw shapeError(raw, "destination_conf", "a string");

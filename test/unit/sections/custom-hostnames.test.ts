@@ -306,10 +306,19 @@ describe("custom hostnames as the real API answered them", () => {
   });
 });
 
-/** A client that answers custom hostname lists from `all` (pages of `per_page`) and records the queries. */
+/**
+ * A client that answers custom hostname lists from `all` (pages of `per_page`) and records the queries;
+ * `listAll` (the client's strict whole-list read, tested in test/integration/client.test.ts) is recorded
+ * as one call marked `whole`.
+ */
 function fakeClient(all: Array<Record<string, unknown>>) {
-  const calls: Array<{ path: string; query?: Record<string, unknown> }> = [];
+  const calls: Array<{ path: string; query?: Record<string, unknown>; whole?: true }> = [];
   const client = {
+    async listAll(path: string, opts?: { query?: Record<string, unknown>; perPage?: number }) {
+      calls.push({ path, query: { ...opts?.query, ...(opts?.perPage !== undefined ? { per_page: opts.perPage } : {}) }, whole: true });
+      const h = opts?.query?.hostname;
+      return all.filter((x) => h === undefined || x.hostname === h);
+    },
     async requestEnvelope(_method: string, path: string, opts?: { query?: Record<string, unknown> }) {
       calls.push({ path, query: { ...opts?.query } });
       const h = opts?.query?.hostname;
@@ -348,19 +357,19 @@ describe("custom_hostname read", () => {
     const { live: got } = await customHostnames.read(createReadContext(client, desired), z);
     expect(calls).toEqual([
       LIST,
-      { path: LIST.path, query: { hostname: `h${LIST_PAGE_SIZE + 5}.example` } },
-      { path: LIST.path, query: { hostname: "missing.example" } },
+      { path: LIST.path, query: { hostname: `h${LIST_PAGE_SIZE + 5}.example` }, whole: true },
+      { path: LIST.path, query: { hostname: "missing.example" }, whole: true },
     ]);
     expect(got[`h${LIST_PAGE_SIZE + 5}.example`]).toMatchObject({ id: `id${LIST_PAGE_SIZE + 5}` });
     expect(got["missing.example"]).toBeNull();
   });
 
-  it("reads the remaining pages instead when they are fewer calls than the lookups", async () => {
+  it("reads the whole list instead when its other pages are fewer calls than the lookups", async () => {
     const many = Array.from({ length: 2 * LIST_PAGE_SIZE }, (_, i) => raw(i));
     const { client, calls } = fakeClient(many);
     const z = zone(many.slice(LIST_PAGE_SIZE - 1, LIST_PAGE_SIZE + 2).map((h) => [h.hostname, "google"] as [string, CertificateAuthority]));
     const { live: got } = await customHostnames.read(createReadContext(client, desired), z);
-    expect(calls).toEqual([LIST, { path: LIST.path, query: { page: 2, per_page: LIST_PAGE_SIZE } }]);
+    expect(calls).toEqual([LIST, { path: LIST.path, query: { per_page: LIST_PAGE_SIZE }, whole: true }]);
     expect(Object.values(got).every((h) => h !== null)).toBe(true);
   });
 

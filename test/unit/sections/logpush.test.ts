@@ -466,9 +466,10 @@ describe("logpush_job check", () => {
 describe("logpush jobs as the real API answers them", () => {
   /** Reads `result` through the kind's own read, as plan does. */
   const read = async (result: unknown) => {
+    // The whole list, as the client's strict listAll hands it over (its paging is tested with the client).
     const client = {
-      async request(method: string, path: string) {
-        if (method !== "GET" || path !== `zones/${Z}/logpush/jobs`) throw new Error(`unexpected ${method} ${path}`);
+      async listAll(path: string) {
+        if (path !== `zones/${Z}/logpush/jobs`) throw new Error(`unexpected GET ${path}`);
         return structuredClone(result);
       },
     } as unknown as CloudflareClient;
@@ -616,7 +617,7 @@ describe("normaliseLiveJob refuses answers of the wrong shape", () => {
   });
 
   it("fails the read of a list that is not a list", async () => {
-    const client = { request: async () => ({ jobs: [] }) } as unknown as CloudflareClient;
+    const client = { listAll: async () => ({ jobs: [] }) } as unknown as CloudflareClient;
     const desired = { version: 1 as const, safety: { max_deletes: 5 }, zones: [], secrets: [], files: [] };
     await expect(logpushJobs.read(createReadContext(client, desired), zone([]))).rejects.toThrow(AnswerShapeError);
   });

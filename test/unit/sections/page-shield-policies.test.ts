@@ -108,12 +108,15 @@ describe("page_shield_policy diff", () => {
 });
 
 describe("page_shield_policy read", () => {
-  /** A client that only knows a plain `request`: a paged list call would fail the test. */
+  /**
+   * A client whose `listAll` answers `result` as the whole list (its paging is the client's, tested in
+   * test/integration/client.test.ts); a paginate or request call would fail the test.
+   */
   const fakeClient = (result: unknown) => {
     const calls: Array<{ method: string; path: string; opts: unknown }> = [];
     const client = {
-      async request(method: string, path: string, opts?: unknown) {
-        calls.push({ method, path, opts });
+      async listAll(path: string, opts?: unknown) {
+        calls.push({ method: "GET", path, opts });
         return structuredClone(result);
       },
     } as unknown as CloudflareClient;
