@@ -140,20 +140,27 @@ describe("logpush jobs end to end", () => {
     expect(plan.stdout).toContain("No changes.");
   });
 
-  it("replaces a job whose dataset changed: the new job is created before the old one is deleted", async () => {
+  it("a changed dataset names another job: the new one is created before the old one is deleted, and prune: false keeps the old", async () => {
     await converge(await config(jobs(r2Job(""))));
-    const { id: oldId } = ((await liveJobs()) as Array<{ id: number }>)[0]!;
-    const cfg = await config(jobs(r2Job("").replace("dataset: http_requests", "dataset: firewall_events")));
-    const { plan1, writes } = await converge(cfg);
-    expect(plan1.stdout).toContain('-/+ logpush_job "http-to-r2"');
-    expect(plan1.stdout).toContain('~ dataset: "http_requests" → "firewall_events"');
-    expect(plan1.stdout).toContain("dataset cannot change in place: the new job is created before job");
-    expect(plan1.stdout).toContain("Plan: 0 to create, 0 to update, 1 to replace, 0 to delete.");
-    expect(writes).toEqual([`POST ${JOBS}`, `DELETE ${JOBS}/${oldId}`]);
+    const moved = jobs(r2Job("").replace("dataset: http_requests", "dataset: firewall_events"));
+    // Without prune the job of the other dataset is not the file's: it stays.
+    const kept = await converge(await config(`prune: false\n${moved}`));
+    expect(kept.plan1.stdout).toContain("Plan: 1 to create, 0 to update, 0 to replace, 0 to delete.");
+    expect(kept.writes).toEqual([`POST ${JOBS}`]);
+    expect((await liveJobs()).map((j) => j.dataset).sort()).toEqual(["firewall_events", "http_requests"]);
+    // With prune (the default) the old one goes, after the new one is made.
+    await emu.reset();
+    await converge(await config(jobs(r2Job(""))));
+    const { id: first } = ((await liveJobs()) as Array<{ id: number }>)[0]!;
+    const { plan1, writes } = await converge(await config(moved));
+    expect(plan1.stdout).toContain('+ logpush_job "http-to-r2"');
+    expect(plan1.stdout).toContain('- logpush_job "http-to-r2"');
+    expect(plan1.stdout).toContain("Plan: 1 to create, 0 to update, 0 to replace, 1 to delete.");
+    expect(writes).toEqual([`POST ${JOBS}`, `DELETE ${JOBS}/${first}`]);
     const live = await liveJobs();
     expect(live).toHaveLength(1);
     expect(live[0]).toMatchObject({ name: "http-to-r2", dataset: "firewall_events" });
-    expect(live[0]!.id).not.toBe(oldId);
+    expect(live[0]!.id).not.toBe(first);
   });
 
   it("deletes unlisted jobs and, of two jobs of one name and dataset, the one the file does not pin; keeps unlisted ones with prune: false", async () => {

@@ -1,11 +1,11 @@
 // Logpush jobs. A live job is its id; its name and dataset only hint at it (names are not unique: see
-// shared/identity-list.ts): an entry is matched by the id it pins, else by name and dataset. A desired
-// job missing live is created with only what the file sets, a different one updated with a PUT carrying only the fields
-// that change (a PUT keeps what it does not carry; a filter is removed with `"filter": ""`, never
-// `null`, which the API's type does not allow), and a change of dataset or kind, which the API cannot make in place,
-// replaces the job (only when that is unambiguous: the one live job of that name, which no other
-// entry names): the new one is created before the old one is deleted, so no logs are lost. An
-// ambiguous entry stops the zone; jobs nothing matched are deleted unless `prune: false`.
+// shared/identity-list.ts): an entry is matched by the id it pins, else by name and dataset, so a job
+// of another dataset is another job. A desired job missing live is created with only what the file
+// sets, a different one updated with a PUT carrying only the fields that change (a PUT keeps what it
+// does not carry; a filter is removed with `"filter": ""`, never `null`, which the API's type does not
+// allow), and a change of kind, which the API cannot make in place, replaces the job: the new one is
+// created before the old one is deleted, so no logs are lost. An ambiguous entry stops the zone; jobs
+// nothing matched are deleted unless `prune: false`.
 // Credentials in destination_conf never reach a field diff unredacted, and storage destinations
 // without an ownership challenge are a plan error that says how to get one.
 import { AnswerShapeError, ApiError, NetworkError } from "../../errors.js";
@@ -229,8 +229,6 @@ const IDENTITY: IdentityRule<DesiredLogpushJob, LiveLogpushJob> = {
   idOf: (j) => j.id,
   pinOf: (j) => j.id,
   hint: { ofDesired: (j) => JSON.stringify([j.name, j.dataset]), ofLive: (j) => JSON.stringify([j.name, j.dataset]) },
-  // A job whose dataset (or kind) the file changes: replaced, when it is the one job of that name.
-  loose: { ofDesired: (j) => j.name, ofLive: (j) => j.name },
   describeDesired: (j) => `Logpush job ${JSON.stringify(j.name)} (dataset ${j.dataset})`,
   describeLive: (j) => `id ${j.id} (name ${JSON.stringify(j.name)}, dataset ${j.dataset ?? "not stated"}${j.enabled ? "" : ", disabled"})`,
 };

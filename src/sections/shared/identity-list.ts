@@ -4,8 +4,6 @@
 //   1. by the id it pins (`id:`); a pinned id that is not live is an error;
 //   2. by its hints (a policy's description; a job's name and dataset) among the live objects no pin
 //      claimed: none is a create, one is the match, more than one is an error listing the candidates;
-//   3. (kinds that have one) by a looser hint (a job's name alone), only when exactly one unclaimed
-//      live object has it and no other file entry does: the kind then replaces it.
 // Errors stop the zone; the candidates of an ambiguous entry are held (neither matched nor deleted).
 // Live objects nothing matched are `unmatched`: deleted only when the section prunes. A list that
 // names one id twice is read once.
@@ -20,8 +18,6 @@ export interface IdentityRule<D, L> {
   pinOf: (d: D) => string | undefined;
   /** The hints an unpinned entry is matched by, as one comparable key. */
   hint: { ofDesired: (d: D) => string; ofLive: (l: L) => string };
-  /** A looser hint, used only when it is unambiguous (see above). */
-  loose?: { ofDesired: (d: D) => string; ofLive: (l: L) => string };
   /** A file entry in a message: `policy described "A"`. */
   describeDesired: (d: D) => string;
   /** A live object in a message, its id first: `id 12 (name "x", dataset http_requests)`. */
@@ -32,8 +28,6 @@ export interface IdentityMatch<D, L> {
   want: D;
   /** The live object this entry is (undefined: create). */
   live?: L;
-  /** Matched by the looser hint only: the hints differ, so the kind replaces it. */
-  loose?: boolean;
 }
 
 export interface IdentityResult<D, L> {
@@ -114,20 +108,6 @@ export function matchIdentities<D, L>(desired: readonly D[], liveList: readonly 
         `${rule.describeDesired(want)} matches ${candidates.length} live ${rule.whats}: ${list(candidates)}. ` +
           `zoneform does not guess which one the file means: ${PIN_HOWTO} (e.g. \`id: ${rule.idOf(candidates[0]!)}\`), and declare or delete the others; nothing in this zone is changed.`,
       );
-    }
-  }
-
-  // 3. The looser hint, only when exactly one unclaimed live object has it and no other entry does.
-  if (rule.loose) {
-    const loose = rule.loose;
-    for (const want of desired) {
-      if (rule.pinOf(want) !== undefined || found.has(want) || failed.has(want)) continue;
-      const key = loose.ofDesired(want);
-      if (desired.some((d) => d !== want && loose.ofDesired(d) === key)) continue;
-      const candidates = live.filter((l) => !taken.has(rule.idOf(l)) && !held.has(rule.idOf(l)) && loose.ofLive(l) === key);
-      if (candidates.length !== 1) continue;
-      taken.add(rule.idOf(candidates[0]!));
-      found.set(want, { want, live: candidates[0]!, loose: true });
     }
   }
 

@@ -20,15 +20,13 @@ const RULE: IdentityRule<Want, Live> = {
   idOf: (l) => l.id,
   pinOf: (d) => d.id,
   hint: { ofDesired: (d) => `${d.name}/${d.dataset}`, ofLive: (l) => `${l.name}/${l.dataset}` },
-  loose: { ofDesired: (d) => d.name, ofLive: (l) => l.name },
   describeDesired: (d) => `job ${d.name}/${d.dataset}`,
   describeLive: (l) => `id ${l.id} (${l.name}/${l.dataset})`,
 };
 const want = (name: string, dataset = "http", id?: string): Want => ({ name, dataset, ...(id !== undefined ? { id } : {}) });
 const live = (id: string, name: string, dataset = "http"): Live => ({ id, name, dataset });
-/** What each entry became: its live id, "+" (create), "~id" (loose: replace). */
-const outcome = (r: ReturnType<typeof matchIdentities<Want, Live>>) =>
-  r.matches.map((m) => `${m.want.name}/${m.want.dataset}=${m.live ? `${m.loose ? "~" : ""}${m.live.id}` : "+"}`);
+/** What each entry became: its live id, or "+" (create). */
+const outcome = (r: ReturnType<typeof matchIdentities<Want, Live>>) => r.matches.map((m) => `${m.want.name}/${m.want.dataset}=${m.live ? m.live.id : "+"}`);
 
 describe("matchIdentities", () => {
   it("matches by hints when they are unique, and leaves the rest unmatched", () => {
@@ -70,17 +68,10 @@ describe("matchIdentities", () => {
     expect(matchIdentities([want("a", "http", "1"), want("b", "http", "1")], [live("1", "a")], RULE).errors[0]).toContain("which another entry pins too");
   });
 
-  it("uses the looser hint only when exactly one unclaimed live object has it and no other entry does", () => {
-    expect(outcome(matchIdentities([want("a", "dns")], [live("1", "a", "http")], RULE))).toEqual(["a/dns=~1"]);
-    // Another entry of that name: create.
-    expect(outcome(matchIdentities([want("a", "dns"), want("a", "fw")], [live("1", "a", "http")], RULE))).toEqual(["a/dns=+", "a/fw=+"]);
-    // Two live objects of that name: create.
-    expect(outcome(matchIdentities([want("a", "dns")], [live("1", "a", "http"), live("2", "a", "fw")], RULE))).toEqual(["a/dns=+"]);
-    // The one of that name is another entry's exact match: create.
-    expect(outcome(matchIdentities([want("a", "dns"), want("a", "http")], [live("1", "a", "http")], RULE))).toEqual(["a/dns=+", "a/http=1"]);
-    // Held by an ambiguous pin-less entry of another hint: never taken.
-    const r = matchIdentities([want("b", "dns")], [live("1", "b", "http")], { ...RULE, loose: undefined });
-    expect(outcome(r)).toEqual(["b/dns=+"]);
+  it("never takes an object of the same name but another dataset: the file names it by both", () => {
+    const r = matchIdentities([want("a", "dns")], [live("1", "a", "http")], RULE);
+    expect(outcome(r)).toEqual(["a/dns=+"]);
+    expect(r.unmatched.map((l) => l.id)).toEqual(["1"]);
   });
 
   it("reads an id the list names twice once (a warning), and stops on two different contents under one id", () => {

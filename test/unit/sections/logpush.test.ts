@@ -256,19 +256,15 @@ describe("logpush_job diff", () => {
     expect(logpushJobs.diff(zone([job({ filter: filterAB })]), [l]).changes).toEqual([]);
   });
 
-  it("replaces a job whose dataset or kind changed: POST the new one, then DELETE the old", () => {
+  it("replaces a job whose kind changed: POST the new one, then DELETE the old", () => {
     const l = live("5", job());
-    const { changes } = logpushJobs.diff(zone([job({ dataset: "firewall_events", enabled: false })]), [l]);
-    expect(changes).toHaveLength(1);
-    const c = changes[0]!;
-    expect(c).toMatchObject({ kind: "replace", live_id: "5" });
-    expect(c.fields[0]).toEqual({ field: "dataset", before: "http_requests", after: "firewall_events" });
-    expect(c.fields.map((f) => f.field)).toContain("enabled");
-    expect(c.operations.map((o) => `${o.method} ${o.path}`)).toEqual([`POST zones/${Z}/logpush/jobs`, `DELETE zones/${Z}/logpush/jobs/5`]);
-    expect(c.summary).toMatch(/created before job 5 is deleted/);
-    const kind = logpushJobs.diff(zone([job({ kind: "edge" })]), [l]).changes[0]!;
-    expect(kind.kind).toBe("replace");
-    expect(kind.fields[0]).toEqual({ field: "kind", before: "", after: "edge" });
+    const c = logpushJobs.diff(zone([job({ kind: "edge", enabled: false })]), [l]).changes;
+    expect(c).toHaveLength(1);
+    expect(c[0]).toMatchObject({ kind: "replace", live_id: "5" });
+    expect(c[0]!.fields[0]).toEqual({ field: "kind", before: "", after: "edge" });
+    expect(c[0]!.fields.map((f) => f.field)).toContain("enabled");
+    expect(c[0]!.operations.map((o) => `${o.method} ${o.path}`)).toEqual([`POST zones/${Z}/logpush/jobs`, `DELETE zones/${Z}/logpush/jobs/5`]);
+    expect(c[0]!.summary).toMatch(/created before job 5 is deleted/);
     // A file that does not say `kind` does not manage it.
     expect(logpushJobs.diff(zone([job()]), [live("5", job(), { kind: "edge" })]).changes).toEqual([]);
   });
@@ -301,16 +297,13 @@ describe("logpush_job diff", () => {
     expect(pinned2.changes.map((c) => [c.kind, c.live_id])).toEqual([["update", "2"], ["delete", "1"], ["delete", "3"]]);
   });
 
-  it("replaces a job whose dataset changes only when unambiguous; otherwise creates, and never deletes with prune false", () => {
+  it("takes a job of the same name but another dataset for another job: created beside it, deleted only with prune", () => {
     const lives = [live("1", job({ dataset: "firewall_events" }))];
-    // The one live job of that name, and no other entry has the name: replaced.
-    expect(logpushJobs.diff(zone([job()], false), lives).changes.map((c) => [c.kind, c.live_id])).toEqual([["replace", "1"]]);
-    // Two entries of that name: the live firewall_events job is one of them; the http_requests one is new.
-    const both = logpushJobs.diff(zone([job(), job({ dataset: "dns_logs" })], false), lives);
-    expect(both.changes.map((c) => c.kind)).toEqual(["create", "create"]);
-    // Two live jobs of that name (other datasets): the entry is created, neither is replaced.
-    const two = [...lives, live("2", job({ dataset: "dns_logs" }))];
-    expect(logpushJobs.diff(zone([job()], false), two).changes.map((c) => c.kind)).toEqual(["create"]);
+    expect(logpushJobs.diff(zone([job()], false), lives).changes.map((c) => [c.kind, c.live_id])).toEqual([["create", undefined]]);
+    expect(logpushJobs.diff(zone([job()], true), lives).changes.map((c) => [c.kind, c.live_id])).toEqual([
+      ["create", undefined],
+      ["delete", "1"],
+    ]);
     // A pinned job whose dataset differs cannot be replaced under its pin.
     const pinned = logpushJobs.diff(zone([{ ...job(), id: "1" }]), lives);
     expect(pinned.changes).toEqual([]);

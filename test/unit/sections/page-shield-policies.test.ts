@@ -2,13 +2,13 @@ import { describe, expect, it } from "vitest";
 import type { CloudflareClient } from "../../../src/cloudflare/types.js";
 import { createReadContext } from "../../../src/engine/reconcile.js";
 import { AnswerShapeError } from "../../../src/errors.js";
-import type { DesiredZone } from "../../../src/model/desired.js";
+import type { DesiredPolicy, DesiredZone } from "../../../src/model/desired.js";
 import { normalisePolicy, pageShieldPolicies, type LivePolicy } from "../../../src/sections/page-shield/policies.js";
 import { pageShieldSettings } from "../../../src/sections/page-shield/settings.js";
 import { recorded, recordedResult } from "../recorded.js";
 
 const Z = "0123456789abcdef0123456789abcdef";
-const policy = (description: string, value = "script-src 'self'") => ({
+const policy = (description: string, value = "script-src 'self'"): DesiredPolicy => ({
   description,
   action: "log" as const,
   expression: 'http.host eq "example.com"',
@@ -139,7 +139,7 @@ describe("page_shield_policy read", () => {
     const { client } = fakeClient(recordedResult("cft_page_shield_policies"));
     const z = zone([recordedPolicy]);
     const { live: got } = await pageShieldPolicies.read(createReadContext(client, desired), z);
-    expect(pageShieldPolicies.diff(z, got)).toEqual({ changes: [], warnings: [] });
+    expect(pageShieldPolicies.diff(z, got)).toEqual({ changes: [], errors: [], warnings: [] });
   });
 
   it("fails the read of an answer that is not a list", async () => {
