@@ -1,7 +1,8 @@
 // The recipes in examples/ci work as written, as far as a test can tell without a CI service: each file
 // parses (crontab: five schedule fields and a command per line), every `zoneform …` it runs names a
-// command, flags and arguments the program has, it installs zoneform from the git tag of this version
-// (never from the npm registry, where there is no zoneform, nor with `npm install --global` from git,
+// command, flags and arguments the program has, it installs zoneform from this repository's git URL,
+// the default branch (no release is tagged yet; test/unit/docs/install-lines.test.ts checks that any
+// ref named is a tag) (never from the npm registry, where there is no zoneform, nor with `npm install --global` from git,
 // which runs `prepare` without the devDependencies: npm/cli#8440), every apply is of a reviewed plan
 // (`apply PLAN --expect-digest`), no zoneform exit code is thrown away with `|| true`, and the comment
 // marker the recipes look for is the one the markdown plan starts with.
@@ -17,8 +18,8 @@ import { COMMENT_MARKER } from "../../src/plan/render/markdown.js";
 const ROOT = resolve(import.meta.dirname, "../..");
 const DIR = resolve(ROOT, "examples/ci");
 const PKG = JSON.parse(readFileSync(resolve(ROOT, "package.json"), "utf8")) as { version: string; repository: { url: string } };
-/** What every recipe installs: this repository at the tag of this version. */
-const PINNED = `${PKG.repository.url}#v${PKG.version}`;
+/** What every recipe installs: this repository's default branch, from git. */
+const PINNED = PKG.repository.url;
 
 const program = await buildProgram({ io: memoryIO().io, setExit: () => undefined });
 
@@ -280,7 +281,7 @@ describe("examples/ci", () => {
         .filter((w) => w[0] === "npm" || w[0] === "npx");
       const installs = npm.filter((w) => w[0] === "npm" && ["install", "i", "add"].includes(w[1]!));
       const pinned = installs.filter((w) => w.includes(PINNED) && w.includes("--prefix"));
-      expect(pinned.length, "one `npm install --prefix DIR <git url>#<tag>`").toBe(1);
+      expect(pinned.length, "one `npm install --prefix DIR <git url>`").toBe(1);
       for (const w of installs) {
         expect(w.includes("--global") || w.includes("-g"), `npm ${w.slice(1).join(" ")}`).toBe(false);
         expect(w.some((a) => a === "zoneform" || a.startsWith("zoneform@")), `npm ${w.slice(1).join(" ")}: the registry`).toBe(false);
@@ -290,8 +291,8 @@ describe("examples/ci", () => {
       // The folder installed into is put on PATH.
       const dir = pinned[0]![pinned[0]!.indexOf("--prefix") + 1]!;
       expect(r.text).toContain(`${dir}/node_modules/.bin`);
-      // The top comment says to pin the tag.
-      expect(r.text.split("\n").slice(0, 15).join("\n")).toMatch(/Pin the zoneform tag you use/);
+      // The top comment says what is installed, and how to pin it.
+      expect(r.text.split("\n").slice(0, 15).join("\n")).toMatch(/has no release tag yet[\s\S]*add\s+(?:#\s+)?`#<commit>`/);
     });
 
     it("applies only a reviewed plan, and keeps every zoneform exit code", () => {
