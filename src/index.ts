@@ -16,6 +16,7 @@ import { renderPlanText } from "./plan/render/text.js";
 import { planForDisplay, planForFile } from "./plan/secrets.js";
 import { totalChanges } from "./plan/summary.js";
 import { permissionHint } from "./sections/permissions.js";
+import type { Env } from "./model/env.js";
 
 export { type ClientOptions, type ClientStats } from "./cloudflare/client.js";
 export type { CloudflareClient } from "./cloudflare/types.js";
@@ -35,7 +36,7 @@ export function createClient(opts: ClientOptions): CloudflareClient {
 }
 
 /** Loads a configuration (a file, or a directory of `*.yaml`): schema, rules, `${env:…}` from `env`. */
-export function loadConfig(path: string, opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {}) {
+export function loadConfig(path: string, opts: { env?: Env; cwd?: string } = {}) {
   return loadConfigFiles(path, { env: opts.env ?? process.env, cwd: opts.cwd ?? process.cwd() });
 }
 

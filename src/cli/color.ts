@@ -3,11 +3,12 @@
 // FORCE_COLOR turns it on even when the output is not a terminal (0 or false: off); TERM=dumb turns it
 // off; otherwise colour is on only when that output is a terminal.
 import type { CliIO, Output } from "./io.js";
+import type { Env } from "../model/env.js";
 
 export interface ColorInputs {
   /** The output the coloured text goes to is a terminal. */
   isTTY: boolean;
-  env: NodeJS.ProcessEnv;
+  env: Env;
   /** false with --no-color. */
   flag?: boolean;
 }

@@ -3,6 +3,7 @@
 import process from "node:process";
 import { isatty } from "node:tty";
 import { Redactor } from "../redact.js";
+import type { Env } from "../model/env.js";
 
 export interface Output {
   write(text: string): void;
@@ -12,7 +13,7 @@ export interface Output {
 export interface CliIO {
   stdout: Output;
   stderr: Output;
-  env: NodeJS.ProcessEnv;
+  env: Env;
   cwd: string;
   /** Reads one line from the user (apply's "yes"), or undefined when stdin is not a terminal. */
   prompt?: (question: string) => Promise<string>;
@@ -112,7 +113,7 @@ export function processIO(): CliIO {
 }
 
 /** An in-memory IO for tests: everything written is kept. */
-export function memoryIO(opts: { env?: NodeJS.ProcessEnv; cwd?: string; answers?: string[]; tty?: boolean } = {}) {
+export function memoryIO(opts: { env?: Env; cwd?: string; answers?: string[]; tty?: boolean } = {}) {
   let out = "";
   let err = "";
   const answers = [...(opts.answers ?? [])];

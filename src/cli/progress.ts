@@ -8,6 +8,7 @@ import process from "node:process";
 import type { RateBudget } from "../cloudflare/rate-limiter.js";
 import { UsageError } from "../errors.js";
 import type { CliIO, Output } from "./io.js";
+import type { Env } from "../model/env.js";
 
 export type { RateBudget };
 
@@ -235,7 +236,7 @@ export function createProgress(opts: ProgressOptions): Progress {
 }
 
 /** `ZONEFORM_HEARTBEAT`: seconds between heartbeat lines off a terminal (default 5). */
-export function heartbeatFromEnv(env: NodeJS.ProcessEnv): number {
+export function heartbeatFromEnv(env: Env): number {
   const raw = env.ZONEFORM_HEARTBEAT?.trim();
   if (!raw) return DEFAULT_HEARTBEAT_MS;
   const s = Number(raw);

@@ -1,6 +1,7 @@
 // Where the client's base URL and credentials come from: `--api-url` or CLOUDFLARE_API_BASE_URL, and
 // CLOUDFLARE_API_TOKEN or CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY. Errors name the variables to set.
 import { CredentialsError, UsageError } from "../errors.js";
+import type { Env } from "../model/env.js";
 
 export const DEFAULT_API_URL = "https://api.cloudflare.com/client/v4";
 
@@ -14,7 +15,7 @@ export interface ResolvedCredentials {
 const HEADER_SAFE = /^[\x21-\x7e]+$/;
 
 /** Reads credentials from `env`; `flags.apiUrl` wins over CLOUDFLARE_API_BASE_URL. */
-export function resolveCredentials(env: NodeJS.ProcessEnv, flags: { apiUrl?: string } = {}): ResolvedCredentials {
+export function resolveCredentials(env: Env, flags: { apiUrl?: string } = {}): ResolvedCredentials {
   const baseUrl = resolveBaseUrl(flags.apiUrl ?? nonEmpty(env.CLOUDFLARE_API_BASE_URL), flags.apiUrl !== undefined ? "--api-url" : "CLOUDFLARE_API_BASE_URL");
   const token = nonEmpty(env.CLOUDFLARE_API_TOKEN);
   const email = nonEmpty(env.CLOUDFLARE_EMAIL);

@@ -8,6 +8,7 @@ import { parseYaml } from "./parse.js";
 import { toProblem, type Finding, type Locator } from "./problems.js";
 import { runRules } from "./rules/index.js";
 import { validateDocument } from "./schema.js";
+import type { Env } from "../model/env.js";
 
 export interface CheckedFile {
   /** The file as shown in messages. */
@@ -23,7 +24,7 @@ export interface CheckedFile {
   templated: TemplatedValue[];
 }
 
-export function checkFileText(text: string, file: string, env: NodeJS.ProcessEnv, missingEnv: "error" | "warning" = "error"): CheckedFile {
+export function checkFileText(text: string, file: string, env: Env, missingEnv: "error" | "warning" = "error"): CheckedFile {
   const parsed = parseYaml(text, file);
   const checked: CheckedFile = { file, doc: undefined, locate: parsed.locate, problems: [...parsed.problems], secrets: [], templated: [] };
   // undefined: the YAML could not be read (its errors are already reported).

@@ -7,6 +7,7 @@ import { checkFileText } from "./document.js";
 import { DEFAULT_CONFIG_PATH, readConfigFiles, type SourceFile } from "./load.js";
 import { mergeFiles } from "./merge.js";
 import { isError } from "./problems.js";
+import type { Env } from "../model/env.js";
 
 export { DEFAULT_CONFIG_PATH } from "./load.js";
 export { countFilterOperators, serialiseFilter, isEmptyFilter, parseFilterString, filterByteLength } from "./filter.js";
@@ -14,7 +15,7 @@ export { getValidator, loadSchema } from "./schema.js";
 export { SCORE_THRESHOLDS, DEFAULT_MAX_DELETES } from "./normalise.js";
 
 export interface LoadOptions {
-  env: NodeJS.ProcessEnv;
+  env: Env;
   /** Where a relative path is resolved from, and what messages are relative to. Default process.cwd(). */
   cwd?: string;
   /** What an unset `${env:NAME}` is: an error (default; plan, apply) or a warning (validate). */
@@ -39,14 +40,14 @@ export async function loadConfig(path: string | undefined, opts: LoadOptions): P
 }
 
 /** Checks one document given as text (tests, editors). Throws ConfigError like loadConfig. */
-export function parseConfigText(text: string, file: string, env: NodeJS.ProcessEnv): LoadResult {
+export function parseConfigText(text: string, file: string, env: Env): LoadResult {
   return orThrow(checkConfigSources([{ file, text }], env));
 }
 
 /** Checks the documents of one configuration without throwing. */
 export function checkConfigSources(
   sources: SourceFile[],
-  env: NodeJS.ProcessEnv,
+  env: Env,
   missingEnv: "error" | "warning" = "error",
 ): CheckResult {
   const checked = sources.map((s) => checkFileText(s.text, s.file, env, missingEnv));

@@ -3,6 +3,7 @@
 // Every value taken from the environment is recorded as a secret: it is shown as (sensitive) everywhere.
 import type { SecretRef } from "../model/desired.js";
 import { childPointer, type Finding } from "./problems.js";
+import type { Env } from "../model/env.js";
 
 const REFERENCE = /\$(\$?)\{([^}]*)\}/g;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -25,7 +26,7 @@ export interface Interpolated {
  * `missingEnv: "warning"` (validate without --require-env) reports an unset variable as a warning and
  * goes on with an empty value: the file's shape can be checked without the secrets at hand.
  */
-export function interpolateEnv(value: unknown, env: NodeJS.ProcessEnv, missingEnv: "error" | "warning" = "error"): Interpolated {
+export function interpolateEnv(value: unknown, env: Env, missingEnv: "error" | "warning" = "error"): Interpolated {
   const result: Interpolated = { value: undefined, secrets: [], findings: [], templates: new Map(), templatePaths: new Map(), missing: new Set() };
   const seen = new Set<string>();
   // The keys from the root to the value visited: a pointer is made only for a string with `${`.

@@ -163,3 +163,15 @@ export interface EmulatorState {
   /** Next logpush job id (integers, account-wide). */
   next_job_id: number;
 }
+
+/** One request the emulator answered, as its request log keeps it. */
+export interface RequestLogEntry {
+  method: string;
+  /** Full path, e.g. `/client/v4/zones/<id>/page_shield`. */
+  path: string;
+  query: Record<string, string>;
+  /** 0 when the connection was destroyed by a `reset` fault. */
+  status: number;
+  /** Parsed JSON request body, or null. */
+  body: unknown;
+}

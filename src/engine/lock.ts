@@ -9,6 +9,7 @@ import { unlinkSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { RuntimeError } from "../errors.js";
+import type { Env } from "../model/env.js";
 
 interface Holder {
   pid: number;
@@ -17,7 +18,7 @@ interface Holder {
   started_at: string;
 }
 
-export function lockDir(env: NodeJS.ProcessEnv): string {
+export function lockDir(env: Env): string {
   return env.ZONEFORM_LOCK_DIR || join(tmpdir(), "zoneform-locks");
 }
 
@@ -51,7 +52,7 @@ async function take(path: string, holder: Holder): Promise<boolean> {
 }
 
 /** Takes the lock of every zone (in a fixed order), or none; resolves to the release function. */
-export async function lockZones(zoneIds: string[], opts: { env: NodeJS.ProcessEnv; command: string; api: string }): Promise<() => Promise<void>> {
+export async function lockZones(zoneIds: string[], opts: { env: Env; command: string; api: string }): Promise<() => Promise<void>> {
   const dir = lockDir(opts.env);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const me: Holder = { pid: process.pid, host: hostname(), command: opts.command, started_at: new Date().toISOString() };

@@ -9,6 +9,7 @@ import { ConfigError, StalePlanError } from "../errors.js";
 import type { DesiredState } from "../model/desired.js";
 import type { Change, Plan, ZonePlan } from "../model/plan.js";
 import { canonicalJson, compareFingerprints } from "../plan/fingerprint.js";
+import type { Env } from "../model/env.js";
 
 /** The configuration document a saved plan was made from. */
 export function desiredDocument(plan: Plan): Record<string, unknown> {
@@ -24,7 +25,7 @@ export function desiredDocument(plan: Plan): Record<string, unknown> {
  * Loads the desired state a saved plan carries, with the same checks as a file (schema, semantic
  * rules, every `${env:NAME}` set). Its safety limits are the desired state's, re-validated here.
  */
-export function desiredFromPlan(plan: Plan, file: string, env: NodeJS.ProcessEnv): DesiredState {
+export function desiredFromPlan(plan: Plan, file: string, env: Env): DesiredState {
   const shown = `${file} (its desired state)`;
   const result = checkConfigSources([{ file: shown, text: JSON.stringify(desiredDocument(plan)) }], env);
   if (result.errors.length > 0 || !result.desired) {

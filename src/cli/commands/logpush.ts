@@ -14,6 +14,7 @@ import { zonePath } from "../../sections/shared/fields.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import type { CommandContext } from "../program.js";
 import { parseZoneRefs, resolveZoneRef } from "../zone-ref.js";
+import type { Env } from "../../model/env.js";
 
 interface ChallengeOptions extends ClientFlagValues {
   zone?: string[];
@@ -76,7 +77,7 @@ export function register(program: Command, ctx: CommandContext): void {
 }
 
 /** Fills `${env:NAME}` references; every value taken from the environment is kept out of the output. */
-function resolveDestination(raw: string, env: NodeJS.ProcessEnv): { destination: string; redactor: Redactor } {
+function resolveDestination(raw: string, env: Env): { destination: string; redactor: Redactor } {
   const result = interpolateEnv(raw, env);
   const problems = result.findings.filter((f) => f.severity !== "warning");
   if (problems.length > 0) throw new UsageError(`--destination: ${problems.map((p) => p.message).join("; ")}`);
