@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 
-const CLI = new URL("../../dist/cli/zoneform.cjs", import.meta.url).pathname;
+const CLI = new URL("../../dist/cli/zoneform.js", import.meta.url).pathname;
 
 export async function startEmulator({ latencyMs = 0 } = {}) {
   const child = spawn(process.execPath, [CLI, "emulator", "--port", "0", "--latency", String(latencyMs)], {

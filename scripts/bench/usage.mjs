@@ -1,4 +1,4 @@
-// Preloaded into a measured zoneform command (`node --import ./usage.mjs dist/cli/zoneform.cjs …`): writes
+// Preloaded into a measured zoneform command (`node --import ./usage.mjs dist/cli/zoneform.js …`): writes
 // the process's CPU time and peak resident memory, as it exits, to the JSON file BENCH_USAGE_OUT.
 import { writeFileSync } from "node:fs";
 import process from "node:process";

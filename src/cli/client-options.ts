@@ -1,7 +1,6 @@
 // The flags that shape how zoneform talks to the API (--api-url, --parallelism, --rate-limit,
 // --timeout), shared by plan, apply and drift, and the one place a command turns them and the
 // environment into a client.
-import { createRequire } from "node:module";
 import type { Command } from "commander";
 import { createClient, DEFAULT_MAX_LIST_ITEMS, DEFAULT_MAX_LIST_PAGES } from "../cloudflare/client.js";
 import { withCredentialCheck } from "../cloudflare/credential-check.js";
@@ -69,7 +68,6 @@ export function apiUrlFrom(opts: ClientFlagValues, io: CliIO): string {
  * every wait for the rate limit, and it reads the client's request count and budget.
  */
 export function clientFromOptions(opts: ClientFlagValues, io: CliIO, redactor?: Redactor, progress?: Progress): CloudflareClient {
-  keepFirstTierWasm();
   const { baseUrl, auth } = resolveCredentials(io.env, { apiUrl: opts.apiUrl });
   const client = createClient({
     baseUrl,
@@ -141,18 +139,4 @@ export function parseTimeout(value: string): number {
     throw new UsageError(`--timeout must be a time from 100ms to 10m (plain numbers are milliseconds: 30000, or 30s), got "${value}"`);
   }
   return ms;
-}
-
-/**
- * undici parses HTTP answers in WebAssembly. Once the parser runs hot, V8 compiles it again with its
- * optimizing compiler on a background thread, and a process cannot exit before that compilation
- * ends: 40-50 ms added to the end of every command that made a call, and CPU spent on code that its
- * first compiler (Liftoff) already runs fast enough for zoneform's answers. A tiering budget no run
- * reaches keeps the first code. Set when a command makes its client, once its modules are loaded:
- * Node checks its code cache of its own modules against V8's flags, so a module compiled after the
- * change is compiled anew. node:v8 is loaded only then (`validate` does without it).
- */
-function keepFirstTierWasm(): void {
-  const { setFlagsFromString } = createRequire(import.meta.url)("node:v8") as typeof import("node:v8");
-  setFlagsFromString("--wasm-tiering-budget=1000000000");
 }
