@@ -10,7 +10,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { createFleet, expectConverged } from "../faults/fleet.js";
+import { createFleet, expectConverged } from "../helpers/fleet.js";
 import { TOKEN, TestEmulator, ZONE, tempDir, writeConfig } from "../helpers/cli.js";
 
 const CLI = fileURLToPath(new URL("../../dist/cli/zoneform.js", import.meta.url));

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { TOKEN, TestEmulator, runCli } from "../helpers/cli.js";
-import { applyUntilDone, createFleet, expectConverged } from "./fleet.js";
+import { applyUntilDone, createFleet, expectConverged } from "../helpers/fleet.js";
 
 const CLI = fileURLToPath(new URL("../../dist/cli/zoneform.js", import.meta.url));
 const emu = TestEmulator.perFile();

@@ -84,7 +84,7 @@ export const uniqueJobs: Rule = (doc) => {
       const dataset = asString(j.dataset);
       return name === undefined || dataset === undefined ? undefined : { key: JSON.stringify([name, dataset]), shown: `named '${name}' with dataset '${dataset}'` };
     };
-    findings.push(...duplicateEntries(asRecord(zone.logs)?.logpush_jobs, `${pointer}/logs/logpush_jobs`, "name", hint, "Logpush job"));
+    findings.push(...duplicateEntries(asRecord(zone.logs)?.logpush_jobs, `${pointer}/logs/logpush_jobs`, "name", hint, { one: "Logpush job", many: "Logpush jobs" }));
   }
   return findings;
 };

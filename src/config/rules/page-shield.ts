@@ -14,7 +14,7 @@ export const uniquePolicies: Rule = (doc) => {
       const d = asString(p.description);
       return d === undefined ? undefined : { key: d, shown: `described '${d}'` };
     };
-    findings.push(...duplicateEntries(ps.policies, `${pointer}/page_shield/policies`, "description", hint, "policy"));
+    findings.push(...duplicateEntries(ps.policies, `${pointer}/page_shield/policies`, "description", hint, { one: "policy", many: "policies" }));
   }
   return findings;
 };

@@ -81,7 +81,7 @@ export function duplicateEntries(
   pointer: string,
   field: string,
   hintOf: (item: Rec) => { key: string; shown: string } | undefined,
-  what: string,
+  what: { one: string; many: string },
 ): Finding[] {
   const pins = new Map<string, number>();
   const hints = new Map<string, number>();
@@ -91,7 +91,7 @@ export function duplicateEntries(
     if (pin !== undefined) {
       const earlier = pins.get(pin);
       if (earlier === undefined) pins.set(pin, index);
-      else findings.push({ pointer: childPointer(itemPointer, "id"), message: `id ${pin} is pinned twice (also item ${earlier} of this list): each live ${what} may be named once` });
+      else findings.push({ pointer: childPointer(itemPointer, "id"), message: `id ${pin} is pinned twice (also item ${earlier} of this list): each live ${what.one} may be named once` });
       continue;
     }
     const hint = hintOf(item);
@@ -101,7 +101,7 @@ export function duplicateEntries(
     else {
       findings.push({
         pointer: childPointer(itemPointer, field),
-        message: `${what} ${hint.shown} is declared twice (also item ${earlier} of this list) with no id: to declare two live ${what}s that share it, give each its own \`id:\``,
+        message: `${what.one} ${hint.shown} is declared twice (also item ${earlier} of this list) with no id: to declare two live ${what.many} that share it, give each its own \`id:\``,
       });
     }
   }

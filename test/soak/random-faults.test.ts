@@ -4,7 +4,7 @@
 // policy or job, no lost foreign rule. Over a fixed set of seeds, so every run is the same.
 import { describe, expect, it } from "vitest";
 import { TestEmulator } from "../helpers/cli.js";
-import { applyUntilDone, createFleet, expectConverged } from "./fleet.js";
+import { applyUntilDone, createFleet, expectConverged } from "../helpers/fleet.js";
 
 const ZONES = 20;
 const TIMEOUT_MS = 400;

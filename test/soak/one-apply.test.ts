@@ -4,7 +4,7 @@
 // adopted when it was made, and sent again only when it was not. Over fixed seeds.
 import { describe, expect, it } from "vitest";
 import { TestEmulator, runCli } from "../helpers/cli.js";
-import { createFleet, expectConverged } from "./fleet.js";
+import { createFleet, expectConverged } from "../helpers/fleet.js";
 
 const ZONES = Number(process.env.ONE_APPLY_ZONES ?? 44);
 const emu = TestEmulator.perFile();
