@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run demo` runs this before the demo: it builds (`npm run build`) only when dist/ is older than
-// what it is built from, so `npm install && npm run demo` (install builds through `prepare`) does not
+// what it is built from, so `npm run demo` after a build (`npm test`, `npm pack`) does not
 // compile everything a second time. `npm run build` ends with `node scripts/build-if-stale.mjs --stamp`,
 // which writes dist/.build-stamp; the build is current while no input is newer than that stamp.
 import { spawnSync } from "node:child_process";
