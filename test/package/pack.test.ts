@@ -45,6 +45,37 @@ try {
 }
 `;
 
+/** A fresh project with the packed package installed (made once, for the tests that need it). */
+let project: string | undefined;
+function installed(): string {
+  if (project) return project;
+  const out = mkdtempSync(join(tmpdir(), "zoneform-pack-"));
+  npm(["pack", "--ignore-scripts", "--pack-destination", out], ROOT);
+  const tarball = readdirSync(out).find((f) => f.endsWith(".tgz"))!;
+  project = mkdtempSync(join(tmpdir(), "zoneform-user-"));
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "user", private: true, type: "module" }));
+  npm(["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", join(out, tarball)], project);
+  return project;
+}
+
+/** A strict consumer of the published types: the library and the emulator, no Node.js API of its own. */
+const CONSUMER = `
+import { createClient, loadConfig, plan, apply, drift, planFromLive, type Plan, type DesiredState, type ApplyReport } from "zoneform";
+import { startEmulator, type RequestLogEntry } from "zoneform/emulator";
+
+export async function run(path: string): Promise<{ plan: Plan; report: ApplyReport; log: RequestLogEntry[] }> {
+  const emu = await startEmulator({ port: 0 });
+  const { desired }: { desired: DesiredState } = await loadConfig(path, { env: { TOKEN: "x" } });
+  const client = createClient({ baseUrl: emu.url, auth: { token: "emulator-token" } });
+  const p = await plan(desired, { client });
+  const report = await apply(p, { client });
+  await drift(desired, { client });
+  planFromLive(desired, { zones: {}, read_at: "" } as never);
+  await emu.close();
+  return { plan: p, report, log: [] };
+}
+`;
+
 describe("the npm package", () => {
   it("holds the built code, its types, schemas, examples, README, LICENSE and CHANGELOG, and no source map, source or test", () => {
     const [packed] = JSON.parse(npm(["pack", "--dry-run", "--json", "--ignore-scripts"], ROOT)) as Array<{ files: Array<{ path: string }> }>;
@@ -61,12 +92,7 @@ describe("the npm package", () => {
   });
 
   it("installs from its tarball and plans, applies and checks drift through the library API", () => {
-    const out = mkdtempSync(join(tmpdir(), "zoneform-pack-"));
-    npm(["pack", "--ignore-scripts", "--pack-destination", out], ROOT);
-    const tarball = readdirSync(out).find((f) => f.endsWith(".tgz"))!;
-    const project = mkdtempSync(join(tmpdir(), "zoneform-user-"));
-    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "user", private: true, type: "module" }));
-    npm(["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", join(out, tarball)], project);
+    const project = installed();
     writeFileSync(join(project, "main.mjs"), SCRIPT);
     const result = JSON.parse(execFileSync(process.execPath, ["main.mjs"], { cwd: project, encoding: "utf8", env: ENV }));
     expect(result.summary).toEqual({ create: 0, update: 1, replace: 0, delete: 0 });
@@ -79,4 +105,38 @@ describe("the npm package", () => {
     writeFileSync(join(project, "zoneform.yaml"), "version: 1\nzones:\n  - zone_id: 5ababd603b22780302dd8d83498e5172\n    page_shield: { enabled: true }\n");
     expect(execFileSync(bin, ["validate"], { cwd: project, encoding: "utf8", env: ENV })).toContain("1 zone in zoneform.yaml is valid");
   }, 120_000);
+
+  // TypeScript 7 (the native compiler, whose \`types\` default is empty) and 5, skipLibCheck off, with
+  // and without @types/node: the published declarations name no Node.js type.
+  const compilers = { "TypeScript 7": join(REPO, "node_modules/typescript/bin/tsc"), "TypeScript 5": join(REPO, "node_modules/typescript5/bin/tsc") };
+  for (const [name, tsc] of Object.entries(compilers)) {
+    for (const withNode of [false, true]) {
+      it(`compiles a strict consumer with ${name}, skipLibCheck off, ${withNode ? "with" : "without"} @types/node`, () => {
+        const dir = installed();
+        writeFileSync(join(dir, "consumer.ts"), CONSUMER);
+        const tsconfig = {
+          compilerOptions: {
+            strict: true,
+            module: "NodeNext",
+            moduleResolution: "NodeNext",
+            target: "ES2022",
+            noEmit: true,
+            skipLibCheck: false,
+            types: withNode ? ["node"] : [],
+            ...(withNode ? { typeRoots: [join(REPO, "node_modules/@types")] } : {}),
+          },
+          files: ["consumer.ts"],
+        };
+        const file = `tsconfig.${name.replace(/\W/g, "")}.${withNode}.json`;
+        writeFileSync(join(dir, file), JSON.stringify(tsconfig));
+        let out = "";
+        try {
+          out = execFileSync(process.execPath, [tsc, "-p", file], { cwd: dir, encoding: "utf8", env: ENV });
+        } catch (err) {
+          out = String((err as { stdout?: string }).stdout ?? err);
+        }
+        expect(out.trim()).toBe("");
+      }, 120_000);
+    }
+  }
 });
