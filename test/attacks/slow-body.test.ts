@@ -1,7 +1,9 @@
-// Issue 15, "hangs": a body that drips one byte every 1.5 s. Each byte resets undici's idle timers,
-// so `--timeout 2000` alone never fired and the run hung for as long as the server kept dripping.
-// Every attempt now has an overall deadline: a read is cut there (and retried like any timeout), a
-// write cut there is reported as one that may have been made, never re-sent.
+// Issue 15, "hangs": a body that drips one byte at a time, each sooner than the timeout. Each byte
+// resets undici's idle timers, so `--timeout` alone never fired and the run hung for as long as the
+// server kept dripping. Every attempt now has an overall deadline: a read is cut there (and retried
+// like any timeout), a write cut there is reported as one that may have been made, never re-sent.
+// The deadlines are short (the client's 500 ms, the CLI's 1000 ms) and the drips shorter still, so
+// that the cut is the deadline's and the file takes seconds, not the minutes a whole answer would.
 import { describe, expect, it } from "vitest";
 import { createClient } from "../../src/cloudflare/client.js";
 import { NetworkError } from "../../src/errors.js";
@@ -14,9 +16,11 @@ const hostile = useHostileProxy(emu);
 const Z = ZONE.com;
 const SETTINGS = new RegExp(`^zones/${Z}/page_shield$`);
 const POLICIES = new RegExp(`^zones/${Z}/page_shield/policies$`);
-/** A whole, valid answer: it would take about a minute at one byte every 1.5 s. */
+/** A whole, valid answer: it would take tens of seconds at one byte every DRIP_MS. */
 const LONG_ANSWER = envelope({ enabled: false, use_cloudflare_reporting_endpoint: true, use_connection_url_path: false, updated_at: "2024-01-01T00:00:00Z" });
-const DRIP_MS = 1_500;
+/** Under the CLI's --timeout (TIMEOUT_MS): every byte comes before an idle timer of that length fires. */
+const DRIP_MS = 700;
+const TIMEOUT_MS = 1_000;
 /**
  * A run still going at this point is killed and fails its test: far under the minutes the drips take,
  * far over what a run cut at its deadline needs even on a loaded machine (no wall-clock assert here).
@@ -33,14 +37,14 @@ zones:
         - { description: Checkout, action: log, expression: 'http.request.uri.path contains "/checkout"', value: "script-src 'self'" }
 `;
 
-describe("a body that drips one byte every 1.5 s", () => {
-  it("fails a GET at the 2000 ms deadline with a timeout message (client with retries 0)", async () => {
+describe("a body that drips one byte at a time", () => {
+  it("fails a GET at the 500 ms deadline with a timeout message (client with retries 0)", async () => {
     hostile.proxy.spoil = (req, res) => {
       if (!SETTINGS.test(req.path)) return false;
-      drip(res, 200, LONG_ANSWER, DRIP_MS);
+      drip(res, 200, LONG_ANSWER, 300);
       return true;
     };
-    const client = createClient({ baseUrl: hostile.proxy.url, auth: { token: "emulator-token" }, timeoutMs: 2_000, retries: 0 });
+    const client = createClient({ baseUrl: hostile.proxy.url, auth: { token: "emulator-token" }, timeoutMs: 500, retries: 0 });
     const t0 = Date.now();
     const err = await client.request("GET", `zones/${Z}/page_shield`).then(
       () => undefined,
@@ -50,19 +54,19 @@ describe("a body that drips one byte every 1.5 s", () => {
     await client.close();
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as NetworkError).message).toBe(
-      `GET zones/${Z}/page_shield: no answer within 2000 ms (ZONEFORM_ATTEMPT_DEADLINE); raise --timeout or try again later`,
+      `GET zones/${Z}/page_shield: no answer within 500 ms (ZONEFORM_ATTEMPT_DEADLINE); raise --timeout or try again later`,
     );
-    expect(ms).toBeGreaterThanOrEqual(1_900);
+    expect(ms).toBeGreaterThanOrEqual(450);
     expect(hostile.proxy.seen("GET", SETTINGS)).toBe(1);
   }, 10_000);
 
   it("retries a GET cut at its deadline with a whole new request, then fails with the timeout message (client with retries 1)", async () => {
     hostile.proxy.spoil = (req, res) => {
       if (!SETTINGS.test(req.path)) return false;
-      drip(res, 200, LONG_ANSWER, 300);
+      drip(res, 200, LONG_ANSWER, 150);
       return true;
     };
-    const client = createClient({ baseUrl: hostile.proxy.url, auth: { token: "emulator-token" }, timeoutMs: 1_000, retries: 1, retryBaseDelayMs: 50 });
+    const client = createClient({ baseUrl: hostile.proxy.url, auth: { token: "emulator-token" }, timeoutMs: 500, retries: 1, retryBaseDelayMs: 50 });
     const t0 = Date.now();
     const err = await client.request("GET", `zones/${Z}/page_shield`).then(
       () => undefined,
@@ -73,9 +77,9 @@ describe("a body that drips one byte every 1.5 s", () => {
     const attempts = hostile.proxy.log.filter((r) => SETTINGS.test(r.path));
     expect(attempts.map((r) => r.headers.range)).toEqual([undefined, undefined]);
     expect((err as NetworkError).message).toBe(
-      `GET zones/${Z}/page_shield: no answer within 1000 ms (ZONEFORM_ATTEMPT_DEADLINE) after 1 retry; raise --timeout or try again later`,
+      `GET zones/${Z}/page_shield: no answer within 500 ms (ZONEFORM_ATTEMPT_DEADLINE) after 1 retry; raise --timeout or try again later`,
     );
-    expect(ms).toBeGreaterThanOrEqual(1_900);
+    expect(ms).toBeGreaterThanOrEqual(950);
   }, 10_000);
 
   it("a GET whose connection drops mid-body is retried with a whole new request and reads the retried answer", async () => {
@@ -99,7 +103,7 @@ describe("a body that drips one byte every 1.5 s", () => {
     expect(result).toMatchObject({ enabled: false });
   }, 10_000);
 
-  it("plan --timeout 2000 cuts the dripping read at its deadline and plans from the retried answer", async () => {
+  it("plan --timeout 1000 cuts the dripping read at its deadline and plans from the retried answer", async () => {
     const config = await writeConfig(CONFIG);
     let dripped = 0;
     hostile.proxy.spoil = (req, res) => {
@@ -108,7 +112,7 @@ describe("a body that drips one byte every 1.5 s", () => {
       drip(res, 200, LONG_ANSWER, DRIP_MS);
       return true;
     };
-    const r = await runBuilt(["plan", "-c", config, "--timeout", "2000", "--detailed-exitcode", "--api-url", hostile.proxy.url], { deadlineMs: KILL_MS });
+    const r = await runBuilt(["plan", "-c", config, "--timeout", String(TIMEOUT_MS), "--detailed-exitcode", "--api-url", hostile.proxy.url], { deadlineMs: KILL_MS });
     expect(r.killed, "the dripping body held the run until it was killed").toBe(false);
     expect(r.stderr).not.toMatch(STACK);
     expect(changingWrites(await emu.calls())).toEqual([]);
@@ -117,7 +121,7 @@ describe("a body that drips one byte every 1.5 s", () => {
     expect(r.stdout).toContain('+ page_shield_policy "Checkout"');
   }, KILL_MS + 10_000);
 
-  it("apply --timeout 2000: a POST that was carried out but whose answer drips is cut at the deadline, given time to land, found made and adopted; never sent twice", async () => {
+  it("apply --timeout 1000: a POST that was carried out but whose answer drips is cut at the deadline, given time to land, found made and adopted; never sent twice", async () => {
     const config = await writeConfig(CONFIG.replace("enabled: true", "enabled: false"));
     hostile.proxy.spoil = async (req, res, forward) => {
       if (req.method !== "POST" || !POLICIES.test(req.path)) return false;
@@ -125,7 +129,7 @@ describe("a body that drips one byte every 1.5 s", () => {
       drip(res, upstream.status, upstream.body.toString("utf8"), DRIP_MS);
       return true;
     };
-    const r = await runBuilt(["apply", "-c", config, "--auto-approve", "--timeout", "2000", "--api-url", hostile.proxy.url], { deadlineMs: KILL_MS });
+    const r = await runBuilt(["apply", "-c", config, "--auto-approve", "--timeout", String(TIMEOUT_MS), "--api-url", hostile.proxy.url], { deadlineMs: KILL_MS });
     expect(r.killed, "the dripping body held the run until it was killed").toBe(false);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`POST zones/${Z}/page_shield/policies: the answer was lost, but what it creates is there: adopted`);
