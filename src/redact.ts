@@ -6,6 +6,8 @@
 // (under 6 characters, such as `true`) is hidden only where a whole string equals it: hidden inside
 // any text it would blank out unrelated words and ids.
 
+import { setOwn } from "./data-record.js";
+
 export const SENSITIVE = "(sensitive)";
 
 /** Query parameter names of destination_conf whose values are credentials. */
@@ -162,7 +164,7 @@ export function mapStrings(value: unknown, fn: (s: string) => string): unknown {
   if (Array.isArray(value)) return value.map((v) => mapStrings(v, fn));
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = mapStrings(v, fn);
+    for (const [k, v] of Object.entries(value)) setOwn(out, k, mapStrings(v, fn));
     return out;
   }
   return value;

@@ -2,6 +2,7 @@
 // `limit` findings of each kind (a sorted array with binary insertion; `limit` is small). Memory is
 // bounded by `limit` and by the number of distinct malicious categories, whatever the inventory size.
 import { compareFindings, type Finding, type InventoryKind, type Severity } from "./classify.js";
+import { countOwn } from "../data-record.js";
 
 export const INVENTORY_KINDS: readonly InventoryKind[] = ["script", "connection", "cookie"];
 
@@ -111,5 +112,5 @@ export class AuditCollector {
 }
 
 function tally(counts: Record<string, number>, key: string): void {
-  counts[key] = (counts[key] ?? 0) + 1;
+  countOwn(counts, key);
 }

@@ -3,6 +3,7 @@
 // certificate type. Pure: built from the hostnames already listed, rendered as text or JSON. The text
 // shows what the API answered printable (control and bidirectional characters escaped).
 import { printable } from "../safe-text.js";
+import { countOwn } from "../data-record.js";
 import { normaliseCustomHostname, notStated, RETIRED_CA, RETIRING_CA } from "../sections/custom-hostnames/custom-hostnames.js";
 
 export interface HostnameCertificate {
@@ -70,7 +71,7 @@ export function buildCertificateReport(zones: Array<{ zone_id: string; hostnames
     const by: Record<string, number> = {};
     for (const h of hostnames) {
       const key = h.uploaded ? "uploaded" : (h.certificate_authority ?? NOT_STATED);
-      by[key] = (by[key] ?? 0) + 1;
+      countOwn(by, key);
     }
     return { zone_id: z.zone_id, hostnames, by_certificate_authority: by };
   });

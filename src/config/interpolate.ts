@@ -1,11 +1,13 @@
 // `${env:NAME}` interpolation on the parsed document's string values (keys are never interpolated), so
-// positions stay those of the YAML source. `$${env:NAME}` writes the text `${env:NAME}` literally.
+// positions stay those of the YAML source. `$${` is the text `${` (src/template.ts), so `$${env:NAME}`
+// writes the text `${env:NAME}` literally.
 // Every value taken from the environment is recorded as a secret: it is shown as (sensitive) everywhere.
 import type { SecretRef } from "../model/desired.js";
 import { childPointer, type Finding } from "./problems.js";
 import type { Env } from "../model/env.js";
+import { replaceTemplateTokens, templateReferences } from "../template.js";
+import { setOwn } from "../data-record.js";
 
-const REFERENCE = /\$(\$?)\{([^}]*)\}/g;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** zoneform's own credentials: a file (or an edited plan) must never write them into a zone. */
 export const CREDENTIAL_VARIABLES: ReadonlySet<string> = new Set(["CLOUDFLARE_API_TOKEN", "CLOUDFLARE_API_KEY"]);
@@ -46,7 +48,7 @@ export function interpolateEnv(value: unknown, env: Env, missingEnv: "error" | "
       const out: Record<string, unknown> = {};
       for (const k of Object.keys(v)) {
         path.push(k);
-        out[k] = visit((v as Record<string, unknown>)[k]);
+        setOwn(out, k, visit((v as Record<string, unknown>)[k]));
         path.pop();
       }
       return out;
@@ -55,8 +57,7 @@ export function interpolateEnv(value: unknown, env: Env, missingEnv: "error" | "
   };
   const interpolateString = (s: string, pointer: string): string => {
     let hasReference = false;
-    const out = s.replace(REFERENCE, (whole, escape: string, inner: string) => {
-      if (escape) return whole.slice(1);
+    const out = replaceTemplateTokens(s, (whole, inner) => {
       if (!inner.startsWith("env:")) {
         if (ENV_NAME.test(inner)) {
           result.findings.push({
@@ -146,6 +147,5 @@ export function templatedValues(interpolated: Interpolated): Array<{ value: stri
 
 /** True when the text holds at least one `${env:NAME}` reference (not an escaped one). */
 export function hasEnvReference(text: string): boolean {
-  for (const m of text.matchAll(REFERENCE)) if (!m[1] && m[2]?.startsWith("env:")) return true;
-  return false;
+  return templateReferences(text).some(([, inner]) => inner.startsWith("env:"));
 }

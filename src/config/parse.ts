@@ -1,9 +1,14 @@
 // YAML → plain value, keeping where every node was: a JSON pointer → line:column map built from the
 // yaml package's node ranges and LineCounter (its documented API). Syntax errors and duplicate keys
 // become findings at their position; alias bombs are refused. Merge keys (`<<: *anchor`) are allowed.
+// A prototype key (`__proto__`, `constructor`, `prototype`) anywhere is refused at its line, and the
+// file is then not read any further: no such key ever reaches interpolation, the schema or the rules.
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from "yaml";
 import type { ConfigProblem } from "../errors.js";
 import { childPointer, lastSegment, type Locator, type SourcePosition } from "./problems.js";
+
+/** Mapping keys that name a JavaScript object's machinery, never a setting: refused wherever they stand. */
+export const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
 
 /** More aliases than this in one file is a "billion laughs" attack, not a configuration. */
 export const MAX_ALIAS_COUNT = 100;
@@ -30,7 +35,8 @@ export function parseYaml(text: string, file: string): ParsedYaml {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, ...OPTIONS });
   const spans = new Map<string, NodeSpan>();
-  if (doc.contents) indexNode(doc.contents as Node, "", spans);
+  const prototypeKeys: Array<{ pointer: string; offset: number; key: string }> = [];
+  if (doc.contents) indexNode(doc.contents as Node, "", spans, prototypeKeys);
 
   const toPos = (offset: number): SourcePosition => {
     const { line, col } = lineCounter.linePos(Math.max(0, Math.min(offset, text.length)));
@@ -78,6 +84,17 @@ export function parseYaml(text: string, file: string): ParsedYaml {
     problems.push({ file, ...toPos(warning.pos[0]), pointer: pointerAt(warning.pos[0]), message: firstLine(warning.message), severity: "warning" });
   }
 
+  for (const k of prototypeKeys) {
+    fatal = true;
+    problems.push({
+      file,
+      ...toPos(k.offset),
+      pointer: k.pointer,
+      message: `the key '${k.key}' is not allowed: it names JavaScript's object machinery, never a setting (remove it)`,
+      severity: "error",
+    });
+  }
+
   let value: unknown;
   if (!fatal) {
     try {
@@ -96,7 +113,7 @@ export function parseYaml(text: string, file: string): ParsedYaml {
   return { file, value, locate, problems };
 }
 
-function indexNode(node: Node, pointer: string, spans: Map<string, NodeSpan>, keyStart?: number): void {
+function indexNode(node: Node, pointer: string, spans: Map<string, NodeSpan>, prototypeKeys: Array<{ pointer: string; offset: number; key: string }>, keyStart?: number): void {
   const range = node.range;
   const emptyNull = isScalar(node) && node.value === null && range !== undefined && range !== null && range[0] === range[1];
   const start = emptyNull && keyStart !== undefined ? keyStart : (range?.[0] ?? keyStart ?? 0);
@@ -109,12 +126,13 @@ function indexNode(node: Node, pointer: string, spans: Map<string, NodeSpan>, ke
       const key = isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
       const child = childPointer(pointer, key);
       const kStart = keyNode?.range?.[0];
-      if (pair.value) indexNode(pair.value as Node, child, spans, kStart);
+      if (PROTOTYPE_KEYS.has(key)) prototypeKeys.push({ pointer: child, offset: kStart ?? start, key });
+      if (pair.value) indexNode(pair.value as Node, child, spans, prototypeKeys, kStart);
       else spans.set(child, { start: kStart ?? start, end: keyNode?.range?.[1] ?? start, keyStart: kStart });
     }
   } else if (isSeq(node)) {
     node.items.forEach((item, i) => {
-      if (item) indexNode(item as Node, childPointer(pointer, i), spans);
+      if (item) indexNode(item as Node, childPointer(pointer, i), spans, prototypeKeys);
     });
   }
 }

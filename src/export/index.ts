@@ -8,7 +8,7 @@ import type { DesiredState } from "../model/desired.js";
 import { renderExport } from "./document.js";
 import { SECTIONS } from "../sections/index.js";
 import { readZoneInfo } from "../sections/shared/zone-info.js";
-import { EXPORT_SECTIONS, newNotes, type ExportNotes, type ExportSection, type SectionContext } from "./types.js";
+import { EXPORT_SECTIONS, escapeTemplates, newNotes, type ExportNotes, type ExportSection, type SectionContext } from "./types.js";
 
 export { EXPORT_SECTIONS, type ExportSection, type ExportNotes } from "./types.js";
 
@@ -52,13 +52,15 @@ async function exportZone(ctx: SectionContext, sections: readonly ExportSection[
   const info = await readZoneInfo(ctx.read.client, ctx.zoneId);
   const zone: Record<string, unknown> = { zone_id: ctx.zoneId, ...(info?.name ? { name: info.name } : {}) };
   for (const part of parts) if (part) mergeInto(zone, part);
-  return zone;
+  // Every string the API answered is written so that it reads back as itself: live text holding
+  // `${env:X}` stays that text, never a reference (only the sections' own references stay, FileText).
+  return escapeTemplates(zone);
 }
 
 /** Merges a section's part of the zone in: objects shared by sections (`logs`) key by key. */
 function mergeInto(target: Record<string, unknown>, part: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(part)) {
-    const have = target[key];
+    const have = Object.hasOwn(target, key) ? target[key] : undefined;
     if (isPlainObject(have) && isPlainObject(value)) mergeInto(have, value);
     else target[key] = value;
   }

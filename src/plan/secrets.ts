@@ -5,6 +5,8 @@ import type { SecretSource } from "../model/desired.js";
 import type { Plan } from "../model/plan.js";
 import { Redactor, SENSITIVE, redactDestination } from "../redact.js";
 import { planDigest } from "./digest.js";
+import { setOwn } from "../data-record.js";
+import { replaceTemplateTokens } from "../template.js";
 
 /** Credentials inside live values read from the API (destination_conf keys, challenge tokens). */
 export function redactLiveSecrets<T>(value: T): T {
@@ -24,7 +26,7 @@ function walk(value: unknown, key?: string): unknown {
     const fieldKey = typeof o.field === "string" ? o.field : undefined;
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(o)) {
-      out[k] = walk(v, fieldKey && (k === "before" || k === "after") ? fieldKey : k);
+      setOwn(out, k, walk(v, fieldKey && (k === "before" || k === "after") ? fieldKey : k));
     }
     return out;
   }
@@ -33,7 +35,7 @@ function walk(value: unknown, key?: string): unknown {
 
 /** `Checkout ${env:FLAG}` as shown: each reference hidden, the rest as written (`$${` read as `${`). */
 export function shownTemplate(template: string): string {
-  return template.replace(/\$(\$?)\{([^}]*)\}/g, (whole, escape: string, inner: string) => (escape ? whole.slice(1) : inner.startsWith("env:") ? SENSITIVE : whole));
+  return replaceTemplateTokens(template, (whole, inner) => (inner.startsWith("env:") ? SENSITIVE : whole));
 }
 
 /**

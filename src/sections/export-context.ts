@@ -1,6 +1,8 @@
 // What the sections' exporters share: the context they read through, and the notes an export collects
 // on the way (warnings for what the file cannot say, the environment variables its secrets refer to).
 import type { ReadContext } from "./types.js";
+import { setOwn } from "../data-record.js";
+import { escapeTemplateText } from "../template.js";
 
 /** An `${env:NAME}` reference the exported file makes, and what the user must set it to. */
 export interface EnvVarNote {
@@ -29,14 +31,27 @@ export function newNotes(): ExportNotes {
 }
 
 /**
- * Escapes `${` in a value read from the API as `$${`, so that loading the file gives back the text
- * itself instead of reading it as an environment reference. Deep over arrays and objects.
+ * A string an exporter has already written in file form: its own `${env:…}` references (a Logpush
+ * credential), every other `${` escaped. `escapeTemplates` keeps it as it is; every other string is
+ * escaped there.
+ */
+export class FileText {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * Escapes `${` as `$${` in every string of a value read from the API (src/template.ts), so that
+ * loading the file gives back the text itself instead of reading it as an environment reference; a
+ * FileText is written as its text. Deep over arrays and objects; keys are never interpolated.
  */
 export function escapeTemplates<T>(value: T): T {
-  if (typeof value === "string") return value.replace(/\$\{/g, () => "$${") as T;
+  if (typeof value === "string") return escapeTemplateText(value) as T;
+  if (value instanceof FileText) return value.text as T;
   if (Array.isArray(value)) return value.map((v) => escapeTemplates(v)) as T;
   if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, escapeTemplates(v)])) as T;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) setOwn(out, k, escapeTemplates(v));
+    return out as T;
   }
   return value;
 }

@@ -7,7 +7,8 @@ import type { DesiredZone } from "../../model/desired.js";
 import { logpushJobs } from "./logpush-jobs.js";
 import { outputDefaults, outputOptionsFromLogpull, type LiveLogpushJob } from "./live.js";
 import { isSecretParam, isSecretValue, safeDecode } from "../../redact.js";
-import { escapeTemplates, type ExportNotes, type SectionContext } from "../export-context.js";
+import { FileText, type ExportNotes, type SectionContext } from "../export-context.js";
+import { escapeTemplateText as escapeTemplates } from "../../template.js";
 
 const NAME = /^[a-zA-Z0-9.-]{1,512}$/;
 const DATASET = /^[a-z0-9_]+$/;
@@ -25,7 +26,8 @@ export interface ExportedLogpushJob {
   id?: number | string;
   name: string;
   dataset: string;
-  destination_conf: string;
+  /** In file form already (its credentials are references): see FileText. */
+  destination_conf: FileText;
   enabled?: false;
   kind?: "edge";
   filter?: unknown;
@@ -60,7 +62,8 @@ export function envNameFor(notes: ExportNotes, zoneId: string, job: string, para
 /**
  * destination_conf with every credential-bearing part replaced by an `${env:…}` reference: each
  * non-empty secret parameter value (by name, or a value that looks like a generated token) and each
- * path segment that looks like one (a Sumo Logic source, a webhook token).
+ * path segment that looks like one (a Sumo Logic source, a webhook token). The rest is escaped piece
+ * by piece (`${` written `$${`): the text is in file form, and the export writes it as it is.
  */
 export function destinationWithEnvRefs(destination: string, ctx: SectionContext, jobName: string): string {
   const q = destination.indexOf("?");
@@ -138,14 +141,14 @@ export async function exportLogpush(ctx: SectionContext): Promise<ExportedLogpus
       ...((count.get(hint(job)) ?? 0) > 1 ? { id: exportedId(job.id) } : {}),
       name: job.name,
       dataset: job.dataset!,
-      destination_conf: destinationWithEnvRefs(job.destination_conf, ctx, job.name),
+      destination_conf: new FileText(destinationWithEnvRefs(job.destination_conf, ctx, job.name)),
       ...(job.enabled ? {} : { enabled: false as const }),
       ...(job.kind === "edge" ? { kind: "edge" as const } : {}),
     };
     if (job.filter_unparsed !== undefined) {
       ctx.notes.warnings.push(`${where}: Logpush job ${job.name} has a filter that is not valid JSON; the file cannot hold it, and plan will clear it`);
     } else if (job.filter) {
-      out.filter = escapeTemplates(job.filter);
+      out.filter = job.filter;
     }
     if (job.legacy_logpull !== undefined) {
       const { unknown } = outputOptionsFromLogpull(job.legacy_logpull);
@@ -158,7 +161,7 @@ export async function exportLogpush(ctx: SectionContext): Promise<ExportedLogpus
       if (unknown.length > 0) {
         ctx.notes.warnings.push(`${where}: Logpush job ${job.name}: output option(s) ${unknown.join(", ")} left out (not in the file format)`);
       }
-      out.output_options = escapeTemplates(options);
+      out.output_options = options;
     }
     for (const k of UPLOAD_LIMITS) if (job[k]) out[k] = job[k];
     jobs.push(out);
