@@ -3,6 +3,7 @@
 // snapshot purely), apply a plan, check for drift, export live zones, audit Page Shield. Every call
 // that talks to Cloudflare takes a client (`createClient`), so one rate limiter serves a whole run.
 import { createClient as createTransport, type ClientOptions } from "./cloudflare/client.js";
+import { checkPlainHttp } from "./cloudflare/credentials.js";
 import type { CloudflareClient } from "./cloudflare/types.js";
 import { loadConfig as loadConfigFiles, parseConfigText } from "./config/index.js";
 import { applyPlan as applyOps, assertApplied, type ApplyReport } from "./engine/apply.js";
@@ -30,9 +31,16 @@ export type { DesiredState, DesiredZone } from "./model/desired.js";
 export type { Change, Operation, Plan, ZonePlan } from "./model/plan.js";
 export type { LiveState, ZoneLive };
 
-/** A client for the Cloudflare API: one rate limiter for a whole run; a 403 names the permission the call needs. */
-export function createClient(opts: ClientOptions): CloudflareClient {
-  return createTransport({ permissionHint, ...opts });
+/**
+ * A client for the Cloudflare API: one rate limiter for a whole run; a 403 names the permission the call
+ * needs. A plain `http://` baseUrl to a host that is not loopback (127.0.0.0/8, ::1, localhost) throws
+ * (exit code 3) before any request, unless `allowInsecureHttp: true` opts in to sending the credentials
+ * unencrypted.
+ */
+export function createClient(opts: ClientOptions & { allowInsecureHttp?: boolean }): CloudflareClient {
+  const { allowInsecureHttp, ...transport } = opts;
+  checkPlainHttp(transport.baseUrl, { allowed: allowInsecureHttp === true, source: "baseUrl", optIn: "allowInsecureHttp: true" });
+  return createTransport({ permissionHint, ...transport });
 }
 
 /** Loads a configuration (a file, or a directory of `*.yaml`): schema, rules, `${env:…}` from `env`. */

@@ -1,10 +1,10 @@
-// The flags that shape how zoneform talks to the API (--api-url, --parallelism, --rate-limit,
-// --timeout), shared by plan, apply and drift, and the one place a command turns them and the
-// environment into a client.
+// The flags that shape how zoneform talks to the API (--api-url, --allow-insecure-http, --parallelism,
+// --rate-limit, --timeout), shared by every command that calls it, and the one place a command turns
+// them and the environment into a client.
 import type { Command } from "commander";
 import { createClient, DEFAULT_MAX_LIST_ITEMS, DEFAULT_MAX_LIST_PAGES } from "../cloudflare/client.js";
 import { withCredentialCheck } from "../cloudflare/credential-check.js";
-import { resolveCredentials } from "../cloudflare/credentials.js";
+import { ALLOW_INSECURE_HTTP_ENV, checkPlainHttp, insecureHttpAllowedByEnv, resolveCredentials } from "../cloudflare/credentials.js";
 import { DEFAULT_RATE_LIMIT, type RateLimit } from "../cloudflare/rate-limiter.js";
 import type { CloudflareClient } from "../cloudflare/types.js";
 import { UsageError } from "../errors.js";
@@ -24,6 +24,7 @@ const MAX_RETRIES = 10;
 
 export interface ClientFlagValues {
   apiUrl?: string;
+  allowInsecureHttp?: boolean;
   parallelism?: number | string;
   rateLimit?: RateLimit | string;
   timeout?: number | string;
@@ -37,6 +38,7 @@ export interface ClientFlagValues {
 export function addClientOptions(cmd: Command): Command {
   return cmd
     .option("--api-url <url>", "Cloudflare API base URL (env CLOUDFLARE_API_BASE_URL; default https://api.cloudflare.com/client/v4)")
+    .option("--allow-insecure-http", `send the credentials over plain http:// to a host that is not loopback (env ${ALLOW_INSECURE_HTTP_ENV}=1); refused otherwise`)
     .option("--parallelism <n>", `requests in flight at once (1-${MAX_PARALLELISM})`, parseParallelism, DEFAULT_PARALLELISM)
     .option("--rate-limit <n/s>", "at most N requests per S seconds for the whole run (default 1200/300, Cloudflare's limit)", parseRateLimit)
     .option("--timeout <ms>", `per-attempt timeout in ms, or with a unit (30s): the answer must be complete within it (default ${DEFAULT_TIMEOUT_MS})`, parseTimeout)
@@ -69,6 +71,14 @@ export function apiUrlFrom(opts: ClientFlagValues, io: CliIO): string {
  */
 export function clientFromOptions(opts: ClientFlagValues, io: CliIO, redactor?: Redactor, progress?: Progress): CloudflareClient {
   const { baseUrl, auth } = resolveCredentials(io.env, { apiUrl: opts.apiUrl });
+  // Before any request: credentials go over plain HTTP only to loopback, unless the user opts in.
+  const warning = checkPlainHttp(baseUrl, {
+    allowed: opts.allowInsecureHttp === true || insecureHttpAllowedByEnv(io.env),
+    source: opts.apiUrl !== undefined ? "--api-url" : "CLOUDFLARE_API_BASE_URL",
+    optIn: `--allow-insecure-http (or set ${ALLOW_INSECURE_HTTP_ENV}=1)`,
+  });
+  if (warning && progress) progress.log(printable(warning));
+  else if (warning) io.stderr.write(`${printable(warning)}\n`);
   const client = createClient({
     baseUrl,
     auth,

@@ -1,5 +1,6 @@
 // Where the client's base URL and credentials come from: `--api-url` or CLOUDFLARE_API_BASE_URL, and
 // CLOUDFLARE_API_TOKEN or CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY. Errors name the variables to set.
+// Credentials never go over plain HTTP except to this machine (the emulator), unless the user opts in.
 import { CredentialsError, UsageError } from "../errors.js";
 import type { Env } from "../model/env.js";
 
@@ -54,6 +55,52 @@ export function resolveBaseUrl(raw: string | undefined, source = "--api-url"): s
   if (url.username || url.password) throw new UsageError(`${source} must not carry credentials; use CLOUDFLARE_API_TOKEN`);
   if (url.search || url.hash) throw new UsageError(`${source} must not have a query string or fragment, got "${raw}"`);
   return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+}
+
+/** The variable that lets credentials go over plain HTTP to a host that is not loopback. */
+export const ALLOW_INSECURE_HTTP_ENV = "ZONEFORM_ALLOW_INSECURE_HTTP";
+
+/**
+ * Whether `hostname` (as `new URL()` gives it, already normalised: `127.1` is `127.0.0.1`) is this
+ * machine by its address alone: 127.0.0.0/8, ::1 (or ::ffff:127.x.y.z), or the name `localhost`.
+ * Any other name may resolve anywhere, so it is not.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase();
+  if (h === "localhost" || h === "[::1]") return true;
+  if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h)) return true;
+  return /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(h);
+}
+
+/** Whether the credentials sent to `url` would travel in clear text to another machine. */
+export function isInsecureBaseUrl(url: URL): boolean {
+  return url.protocol === "http:" && !isLoopbackHost(url.hostname);
+}
+
+/** The opt-in ZONEFORM_ALLOW_INSECURE_HTTP gives: `1` or `true` opt in; unset, empty, `0` or `false` do not. */
+export function insecureHttpAllowedByEnv(env: Env): boolean {
+  const raw = env[ALLOW_INSECURE_HTTP_ENV]?.trim().toLowerCase();
+  if (raw === undefined || raw === "" || raw === "0" || raw === "false") return false;
+  if (raw === "1" || raw === "true") return true;
+  throw new UsageError(`${ALLOW_INSECURE_HTTP_ENV} must be 1 (or true) to allow plain HTTP, or 0 (or unset); got "${env[ALLOW_INSECURE_HTTP_ENV]}"`);
+}
+
+/**
+ * Refuses, before any request, a plain-HTTP base URL to a host that is not loopback: the token would
+ * cross the network unencrypted. `allowed` is the user's explicit opt-in; `source` and `optIn` name
+ * where the URL came from and how to opt in. Returns the warning to show when it was allowed.
+ */
+export function checkPlainHttp(baseUrl: string, opts: { allowed: boolean; source: string; optIn: string }): string | undefined {
+  const url = new URL(baseUrl);
+  if (!isInsecureBaseUrl(url)) return undefined;
+  const shown = `${url.origin}${url.pathname}`;
+  if (!opts.allowed) {
+    throw new UsageError(
+      `${opts.source} ${shown} is plain HTTP to a host that is not loopback: the credentials would be sent unencrypted; ` +
+        `use https://, or pass ${opts.optIn} to send them anyway`,
+    );
+  }
+  return `warning: ${opts.source} ${shown} is plain HTTP to a host that is not loopback: the credentials are sent unencrypted`;
 }
 
 function nonEmpty(v: string | undefined): string | undefined {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolveCredentials } from "../../../src/cloudflare/credentials.js";
+import { checkPlainHttp, isLoopbackHost, resolveCredentials } from "../../../src/cloudflare/credentials.js";
 import { parseParallelism, parseRateLimit, parseTimeout } from "../../../src/cli/client-options.js";
 import { CredentialsError, UsageError } from "../../../src/errors.js";
 
@@ -20,6 +20,35 @@ describe("credentials", () => {
     expect(() => resolveCredentials({})).toThrow(/CLOUDFLARE_API_TOKEN.*CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY/);
     expect(() => resolveCredentials({ CLOUDFLARE_API_KEY: "k" })).toThrow(CredentialsError);
     expect(() => resolveCredentials({ CLOUDFLARE_EMAIL: "a@b.c" })).toThrow(/CLOUDFLARE_API_KEY is not/);
+  });
+});
+
+describe("plain HTTP only to loopback", () => {
+  const host = (url: string) => new URL(url).hostname;
+
+  it("takes 127.0.0.0/8, ::1 and localhost as loopback, in every spelling URL parsing normalises", () => {
+    for (const url of ["http://127.0.0.1", "http://127.255.0.9:8", "http://127.1", "http://2130706433", "http://0x7f.1", "http://[::1]:1", "http://[::ffff:127.0.0.1]", "http://LOCALHOST"]) {
+      expect(isLoopbackHost(host(url)), url).toBe(true);
+    }
+  });
+
+  it("takes no other host as loopback: names that only look local, 0.0.0.0, :: and the LAN", () => {
+    for (const url of ["http://127.0.0.1.nip.io", "http://localhost.example.com", "http://api.localhost", "http://0.0.0.0", "http://[::]", "http://10.0.0.1", "http://128.0.0.1", "http://[::ffff:10.0.0.1]", "http://api.cloudflare.com"]) {
+      expect(isLoopbackHost(host(url)), url).toBe(false);
+    }
+  });
+
+  it("refuses plain HTTP elsewhere unless allowed, then warns; https and loopback pass in silence", () => {
+    const opts = { allowed: false, source: "--api-url", optIn: "--allow-insecure-http" };
+    expect(() => checkPlainHttp("http://10.0.0.1/client/v4", opts)).toThrow(UsageError);
+    expect(() => checkPlainHttp("http://10.0.0.1/client/v4", opts)).toThrow(/^--api-url http:\/\/10\.0\.0\.1\/client\/v4 is plain HTTP to a host that is not loopback/);
+    expect(checkPlainHttp("http://10.0.0.1/client/v4", { ...opts, allowed: true })).toMatch(/^warning: .*credentials are sent unencrypted$/);
+    expect(checkPlainHttp("https://10.0.0.1/client/v4", opts)).toBeUndefined();
+    expect(checkPlainHttp("http://127.0.0.1:9/client/v4", opts)).toBeUndefined();
+  });
+
+  it("never shows credentials a library caller put in the URL", () => {
+    expect(() => checkPlainHttp("http://user:s3cr3t-pass@10.0.0.1/x", { allowed: false, source: "baseUrl", optIn: "x" })).toThrow(/^baseUrl http:\/\/10\.0\.0\.1\/x is/);
   });
 });
 
