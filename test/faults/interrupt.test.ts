@@ -1,13 +1,14 @@
 // Issue 16.3: Ctrl+C during apply works like Terraform's. The first interrupt starts nothing new and
 // lets the calls in flight finish, then prints the exit-4 report of what was done, failed and not
 // attempted; a second one stops at once, naming what was in flight. The built CLI runs in a child
-// process against the emulator (with latency, so an apply takes a while), interrupted at several points.
+// process against the emulator (with latency or slow writes, so an apply takes a while), interrupted at
+// several points.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { TOKEN, TestEmulator, runCli } from "../helpers/cli.js";
-import { applyUntilDone, createFleet, expectConverged } from "../helpers/fleet.js";
+import { applyUntilDone, createFleet, expectConverged, slowWrites, untilAnswered } from "../helpers/fleet.js";
 
 const CLI = fileURLToPath(new URL("../../dist/cli/zoneform.js", import.meta.url));
 const emu = TestEmulator.perFile();
@@ -45,8 +46,8 @@ async function interrupted(config: string, env: NodeJS.ProcessEnv, after: number
 describe.skipIf(!existsSync(CLI))("Ctrl+C during apply", () => {
   for (const after of [1, 12]) {
     it(`the first interrupt (after ${after} write(s)) finishes what is in flight, starts nothing new and reports; a new apply converges`, async () => {
-      await emu.admin("PUT", "/latency", { ms: 60 });
       const fleet = await createFleet(emu, 4, `int${after}`);
+      await slowWrites(emu, 60);
       await emu.clearRequests();
       const r = await interrupted(fleet.config, fleet.env, after, 1);
       expect(r.stderr).not.toMatch(/Internal error|\n\s+at /);
@@ -57,7 +58,8 @@ describe.skipIf(!existsSync(CLI))("Ctrl+C during apply", () => {
       // Every write it started was answered (none cut off): the log has no write without an answer.
       const writes = (await emu.requests()).filter((q) => q.method !== "GET");
       expect(writes.every((w) => w.status > 0)).toBe(true);
-      await emu.admin("PUT", "/latency", { ms: 0 });
+      await emu.admin("DELETE", "/faults");
+      await untilAnswered(emu);
       const runs = await applyUntilDone(emu, fleet, [], 1);
       expect(runs[0]!.code, runs[0]!.stderr).toBe(0);
       await expectConverged(emu, fleet);
@@ -75,16 +77,17 @@ describe.skipIf(!existsSync(CLI))("Ctrl+C during apply", () => {
   }, 30_000);
 
   it("a second interrupt stops at once, exit 130, naming what was in flight; a new apply converges", async () => {
-    await emu.admin("PUT", "/latency", { ms: 300 });
     const fleet = await createFleet(emu, 4, "twice");
+    // Slow writes (reads at full speed): the two interrupts come while the first write is in flight.
+    await slowWrites(emu, 300);
     await emu.clearRequests();
     const r = await interrupted(fleet.config, fleet.env, 1, 2);
     expect(r.code).toBe(130);
     expect(r.stderr).toContain("Stopped at once.");
     expect(r.stderr).toMatch(/These changes were in flight and may have landed: twice-\d\.example: |Run `zoneform plan` to see the live state/);
     expect(r.stderr).not.toMatch(/Internal error|\n\s+at /);
-    await emu.admin("PUT", "/latency", { ms: 0 });
-    await sleep(400);
+    await emu.admin("DELETE", "/faults");
+    await untilAnswered(emu);
     const again = await runCli(emu, ["apply", "-c", fleet.config, "--auto-approve"], { env: fleet.env });
     expect(again.code, again.stderr).toBe(0);
     await expectConverged(emu, fleet);

@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { TOKEN, TestEmulator, runCli, tempDir } from "../helpers/cli.js";
-import { applyUntilDone, createFleet, expectConverged } from "../helpers/fleet.js";
+import { applyUntilDone, createFleet, expectConverged, slowWrites, untilAnswered } from "../helpers/fleet.js";
 
 const CLI = fileURLToPath(new URL("../../dist/cli/zoneform.js", import.meta.url));
 const ZONES = 10;
@@ -22,12 +22,11 @@ async function writesSoFar(): Promise<number> {
 
 describe("apply killed part-way", () => {
   it.skipIf(!existsSync(CLI))("converges when run again after a SIGKILL at any of several points", async () => {
-    await emu.admin("PUT", "/latency", { ms: 15 });
     // Kill points, as numbers of writes the emulator has seen: at the first, early, in the middle, late.
     for (const killAfter of [1, 9, 30, 70]) {
       await emu.reset();
-      await emu.admin("PUT", "/latency", { ms: 15 });
       const fleet = await createFleet(emu, ZONES);
+      await slowWrites(emu, 15);
       await emu.clearRequests();
       const child = spawn(process.execPath, [CLI, "apply", "-c", fleet.config, "--auto-approve", "--api-url", emu.url], {
         env: { PATH: process.env.PATH, CLOUDFLARE_API_TOKEN: TOKEN, ...fleet.env },
@@ -45,8 +44,10 @@ describe("apply killed part-way", () => {
       }
       await exited;
       expect(killed, `the apply finished before ${killAfter} writes`).toBe(true);
-      // Calls in flight when the process died are still answered by the server: let them land.
-      await sleep(100);
+      // Calls in flight when the process died are still answered by the server: let them land. The
+      // slow writes only served to make the killed run long enough to be killed part-way.
+      await emu.admin("DELETE", "/faults");
+      await untilAnswered(emu);
       const runs = await applyUntilDone(emu, fleet, [], 2);
       expect(runs.at(-1)!.code, runs.at(-1)!.stderr).toBe(0);
       await expectConverged(emu, fleet);

@@ -87,6 +87,26 @@ export async function createFleet(emu: TestEmulator, count: number, prefix = "fl
   return { config: await writeConfig(yaml), zones, foreign, env: { FLEET_LOG_AUTH: LOG_AUTH } };
 }
 
+/**
+ * Holds back every write's answer `ms` (reads go at full speed), so that a run spends its time in
+ * its writes, where the fault suites kill or interrupt it; `DELETE /faults` ends it.
+ */
+export async function slowWrites(emu: TestEmulator, ms: number): Promise<void> {
+  for (const method of ["POST", "PUT", "PATCH", "DELETE"]) await emu.fault({ method, delay_ms: ms });
+}
+
+/**
+ * Waits until every request the emulator has logged was answered (a killed or interrupted client's
+ * calls in flight still land on the server), polling, for at most `boundMs`; throws past it.
+ */
+export async function untilAnswered(emu: TestEmulator, boundMs = 10_000): Promise<void> {
+  const until = Date.now() + boundMs;
+  while ((await emu.requests()).some((r) => r.status === 0)) {
+    if (Date.now() > until) throw new Error(`requests still unanswered after ${boundMs} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 /** Runs apply until it exits 0, at most `max` times; `between` runs after each failed run. */
 export async function applyUntilDone(emu: TestEmulator, fleet: Fleet, extra: string[], max: number, between?: () => Promise<void>): Promise<CliResult[]> {
   const runs: CliResult[] = [];
