@@ -9,6 +9,7 @@ import { ConfigError, StalePlanError } from "../errors.js";
 import type { DesiredState } from "../model/desired.js";
 import type { Change, Plan, ZonePlan } from "../model/plan.js";
 import { canonicalJson, compareFingerprints } from "../plan/fingerprint.js";
+import { changedInputs } from "../plan/inputs.js";
 import type { Env } from "../model/env.js";
 
 /** The configuration document a saved plan was made from. */
@@ -22,8 +23,25 @@ export function desiredDocument(plan: Plan): Record<string, unknown> {
 }
 
 /**
+ * Refuses a saved plan whose `${env:NAME}` values are not the ones it was made with (another value,
+ * unset, or a reference it does not bind): what would be sent is not what was reviewed. Names the
+ * references, never a value; nothing has been read or written yet.
+ */
+export function assertSameInputs(plan: Plan, file: string, env: Env, used: readonly string[] = []): void {
+  const changed = changedInputs(plan.inputs, env, used);
+  if (changed.length === 0) return;
+  throw new StalePlanError(
+    `the saved plan ${file} was made with other values of its environment references; nothing was written:\n${changed.map((c) => `  ${c}`).join("\n")}\n` +
+      "Set them as when the plan was made, or make a new plan and review it.",
+    changed,
+  );
+}
+
+/**
  * Loads the desired state a saved plan carries, with the same checks as a file (schema, semantic
- * rules, every `${env:NAME}` set). Its safety limits are the desired state's, re-validated here.
+ * rules, every `${env:NAME}` set: exit 3 when one is not, as for a file), then checks that each has
+ * the value the plan was made with (assertSameInputs: exit 1). Its safety limits are the desired
+ * state's, re-validated here.
  */
 export function desiredFromPlan(plan: Plan, file: string, env: Env): DesiredState {
   const shown = `${file} (its desired state)`;
@@ -34,6 +52,7 @@ export function desiredFromPlan(plan: Plan, file: string, env: Env): DesiredStat
       `the plan file ${file} cannot be applied as the environment stands:\n${result.errors.map((e) => `  ${e.pointer || "/"}  ${e.message}`).join("\n")}\nSet the variables as when the plan was made, or make the plan again.`,
     );
   }
+  assertSameInputs(plan, file, env, result.desired.secrets.map((s) => s.name));
   return result.desired;
 }
 

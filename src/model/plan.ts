@@ -98,4 +98,12 @@ export interface Plan {
   safety?: { max_deletes: number };
   zones: ZonePlan[];
   summary: PlanSummary;
+  /** The `${env:NAME}` values the plan was made with, bound by a salted hash (src/plan/inputs.ts). */
+  inputs?: PlanInputs;
+}
+
+/** Per reference name, HMAC-SHA-256 (hex) of its value keyed by the plan's random salt (hex). */
+export interface PlanInputs {
+  salt: string;
+  env: Record<string, string>;
 }

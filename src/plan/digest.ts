@@ -1,7 +1,8 @@
 // The digest of a plan, as Atlantis shows one: a sha256 over what decides the writes (the desired
 // state it was made from and every zone's operations), in the form a plan file holds them (secrets as
-// `${env:NAME}`). `plan` prints it, `apply` prints the one it applies, and `apply --expect-digest`
-// refuses any other, so a plan edited after review cannot pass unnoticed.
+// `${env:NAME}`, with the salted hashes of their values when there are any). `plan` prints it, `apply`
+// prints the one it applies, and `apply --expect-digest` refuses any other, so a plan edited after
+// review cannot pass unnoticed.
 import { createHash } from "node:crypto";
 import type { Plan } from "../model/plan.js";
 import { canonicalJson } from "./fingerprint.js";
@@ -12,6 +13,8 @@ export function digestMaterial(plan: Plan): unknown {
     format_version: plan.format_version,
     account_id: plan.account_id ?? null,
     safety: plan.safety ?? null,
+    // Only when there is one, so that a plan without references keeps the digest it always had.
+    ...(plan.inputs !== undefined ? { inputs: plan.inputs } : {}),
     zones: plan.zones.map((z) => ({
       zone_id: z.zone_id,
       desired: z.desired ?? null,

@@ -5,6 +5,7 @@ import type { SecretSource } from "../model/desired.js";
 import type { Plan } from "../model/plan.js";
 import { Redactor, SENSITIVE, redactDestination } from "../redact.js";
 import { planDigest } from "./digest.js";
+import { bindInputs, saltFor } from "./inputs.js";
 import { setOwn } from "../data-record.js";
 import { replaceTemplateTokens } from "../template.js";
 
@@ -78,6 +79,8 @@ export function planForDisplay(plan: Plan, secrets: SecretSource): Plan {
  * The plan as written to a file or as JSON: env references instead of values, live secrets hidden,
  * and its digest. Only what can hold a secret is rewritten (bodies, values, texts): never a zone id,
  * an API path or a fingerprint, so a value that happens to appear in an id cannot corrupt the plan.
+ * The values the references had are bound by their salted hashes (`inputs`, see inputs.ts): a saved
+ * plan keeps its own, a plan made now gets them once, with its salt.
  */
 export function planForFile(plan: Plan, secrets: SecretSource): Plan {
   const r = fileRedactor(secrets);
@@ -106,6 +109,8 @@ export function planForFile(plan: Plan, secrets: SecretSource): Plan {
       })),
     })),
   };
+  const inputs = plan.inputs ?? bindInputs(secrets.secrets, saltFor(plan));
+  if (inputs) filed.inputs = inputs;
   const { digest: _old, ...rest } = filed;
   return { ...rest, digest: planDigest(rest as Plan) };
 }

@@ -59,7 +59,7 @@ zones:
           value: ${JSON.stringify(escapeTemplateText("script-src 'self' ${env:X}"))}
 `;
     const { desired } = parseConfigText(text, "z.yaml", ENV);
-    const policy = desired.zones[0]!.page_shield!.policies[0]!;
+    const policy = desired.zones[0]!.page_shield!.policies![0]!;
     expect(policy.description).toBe("Checkout ${env:X}");
     expect(policy.value).toBe("script-src 'self' ${env:X}");
     expect(desired.secrets).toEqual([]);
@@ -116,6 +116,6 @@ describe("prototype keys", () => {
   it("a value or a key that only contains the word is fine", () => {
     const text = `version: 1\nzones:\n  - zone_id: ${Z}\n    page_shield:\n      policies:\n        - { description: __proto__, action: log, expression: "true", value: constructor }\n`;
     const { desired } = parseConfigText(text, "z.yaml", ENV);
-    expect(desired.zones[0]!.page_shield!.policies[0]!.description).toBe("__proto__");
+    expect(desired.zones[0]!.page_shield!.policies![0]!.description).toBe("__proto__");
   });
 });
