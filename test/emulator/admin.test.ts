@@ -181,10 +181,10 @@ describe("faults", () => {
 
 describe("latency, rate limit, log, ownership", () => {
   test("PUT latency delays every API answer but not the admin API", async () => {
-    await emu().callAdmin("PUT", "latency", { ms: 1000 });
+    await emu().callAdmin("PUT", "latency", { ms: 200 });
     const t0 = Date.now();
     await emu().call("GET", settings);
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(990);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(195);
     // The admin API is not delayed: with the longest latency (10 minutes) in force it still answers,
     // well within the test's timeout (no wall-clock assert).
     await emu().callAdmin("PUT", "latency", { ms: 600_000 });
