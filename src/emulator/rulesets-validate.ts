@@ -216,14 +216,17 @@ function checkOverrides(raw: unknown, target: Ruleset, ptr: string, errors: ApiE
   });
 }
 
+/** The lists of a log_custom_field rule; the transformed/raw ones since 2025-04-18 (changelog "Custom fields raw and transformed values support"). */
+const LOG_FIELD_KINDS = ["request_fields", "transformed_request_fields", "response_fields", "raw_response_fields", "cookie_fields"] as const;
+
 function checkLogCustomField(params: Record<string, unknown> | undefined, ctx: RuleContext, ptr: string, errors: ApiErrorBody[]): void {
   if (ctx.phase !== "http_log_custom_fields") {
     errors.push(problem(ptr.replace(/action_parameters$/, "action"), "log_custom_field", "action", `it is only allowed in phase http_log_custom_fields, not ${ctx.phase}`));
     return;
   }
-  const kinds = ["request_fields", "response_fields", "cookie_fields"] as const;
+  const kinds = LOG_FIELD_KINDS;
   if (!params || !kinds.some((k) => params[k] !== undefined)) {
-    errors.push(problem(ptr, params ?? {}, "action_parameters", "at least one of request_fields, response_fields, cookie_fields is required"));
+    errors.push(problem(ptr, params ?? {}, "action_parameters", `at least one of ${kinds.join(", ")} is required`));
     return;
   }
   for (const kind of kinds) {
@@ -234,16 +237,23 @@ function checkLogCustomField(params: Record<string, unknown> | undefined, ctx: R
         // Header names are matched lower case; cookie names keep their capitalisation.
         errors.push(problem(`${p}/name`, item.name, "name", "header names must be lower case"));
       }
+      // preserve_duplicates belongs to response headers, transformed or raw (cloudflare-go LogCustomFieldRuleActionParameters).
+      if (item.preserve_duplicates === undefined) return;
+      if (kind !== "response_fields" && kind !== "raw_response_fields") {
+        errors.push(problem(`${p}/preserve_duplicates`, item.preserve_duplicates, "preserve_duplicates", "only response_fields and raw_response_fields items take it"));
+      } else if (typeof item.preserve_duplicates !== "boolean") {
+        errors.push(problem(`${p}/preserve_duplicates`, item.preserve_duplicates, "preserve_duplicates", "it must be a boolean"));
+      }
     });
   }
   for (const key of Object.keys(params)) {
-    if (!(kinds as readonly string[]).includes(key)) errors.push(problem(`${ptr}/${key}`, key, "action_parameters", "log_custom_field accepts only request_fields, response_fields and cookie_fields"));
+    if (!(kinds as readonly string[]).includes(key)) errors.push(problem(`${ptr}/${key}`, key, "action_parameters", `log_custom_field accepts only ${kinds.join(", ")}`));
   }
 }
 
 function countLogFields(params: Record<string, unknown> | undefined): number {
   if (!params) return 0;
-  return ["request_fields", "response_fields", "cookie_fields"].reduce((n, k) => n + (Array.isArray(params[k]) ? (params[k] as unknown[]).length : 0), 0);
+  return LOG_FIELD_KINDS.reduce((n, k) => n + (Array.isArray(params[k]) ? (params[k] as unknown[]).length : 0), 0);
 }
 
 function eachItem(

@@ -2,7 +2,8 @@
 // thresholds as integers, filters as objects). Field names follow the file (snake_case) so that
 // export can write this shape back out. Pure types, no imports.
 
-export type PolicyAction = "log" | "allow";
+/** Content security rule (Page Shield policy) actions; `add_reporting_directives` is the API of 2026. */
+export type PolicyAction = "log" | "allow" | "add_reporting_directives";
 export type OwaspAction = "block" | "managed_challenge" | "js_challenge" | "log" | "challenge";
 export type CertificateAuthority = "digicert" | "google" | "lets_encrypt" | "ssl_com" | "";
 
@@ -72,10 +73,21 @@ export interface DesiredWaf {
   cloudflare_managed?: DesiredCloudflareManaged;
 }
 
+/** The response lists whose items may carry `preserve_duplicates`. */
+export type ResponseFieldList = "response_headers" | "raw_response_headers";
+
 export interface DesiredCustomFields {
+  /** request_fields: request headers as they reached Cloudflare (raw). */
   request_headers: string[];
+  /** transformed_request_fields: request headers after Transform Rules. Absent = []. */
+  transformed_request_headers?: string[];
+  /** response_fields: response headers after Transform Rules (transformed). */
   response_headers: string[];
+  /** raw_response_fields: response headers as the origin sent them. Absent = []. */
+  raw_response_headers?: string[];
   cookies: string[];
+  /** `preserve_duplicates` the file states, by list and header name; a name without it keeps the live value. */
+  preserve_duplicates?: Partial<Record<ResponseFieldList, Record<string, boolean>>>;
 }
 
 /** A logpush filter as written in YAML: `where` holding nested `and` / `or` groups and leaves. */

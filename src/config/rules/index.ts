@@ -5,6 +5,7 @@ import { uniqueCustomHostnames } from "./custom-hostnames.js";
 import {
   customFieldLimit,
   customFieldsPushed,
+  deprecatedJobKeys,
   filterLimits,
   filterValues,
   lowerCaseHeaders,
@@ -28,6 +29,7 @@ export const RULES: readonly Rule[] = [
   customFieldLimit,
   uniqueJobs,
   exactJobIds,
+  deprecatedJobKeys,
   filterLimits,
   filterValues,
   customFieldsPushed,

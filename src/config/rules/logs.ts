@@ -3,12 +3,19 @@
 import { countFilterOperators, filterByteLength, FILTER_MAX_BYTES, FILTER_MAX_OPERATORS, LIST_OPERATORS } from "../filter.js";
 import type { LogpushFilter } from "../../model/desired.js";
 import { childPointer, type Finding } from "../problems.js";
+import { outputOptionsFromLogpull } from "../../sections/logpush/live.js";
 import { asArray, asRecord, asString, duplicateEntries, itemsOf, zonesOf, type Rec, type Rule } from "./util.js";
 
 /** Custom log fields per zone, all types together. */
 export const MAX_CUSTOM_FIELDS = 40;
 
-const FIELD_LISTS = ["request_headers", "response_headers", "cookies"] as const;
+const FIELD_LISTS = ["request_headers", "transformed_request_headers", "response_headers", "raw_response_headers", "cookies"] as const;
+const HEADER_LISTS = ["request_headers", "transformed_request_headers", "response_headers", "raw_response_headers"] as const;
+
+/** A list item's name: the item itself, or (response lists) its `name`. */
+function itemName(item: unknown): unknown {
+  return item !== null && typeof item === "object" && !Array.isArray(item) ? (item as Rec).name : item;
+}
 
 function* customFieldsOf(doc: unknown): Generator<{ fields: Rec; pointer: string }> {
   for (const { zone, pointer } of zonesOf(doc)) {
@@ -29,11 +36,12 @@ function* jobsOf(doc: unknown): Generator<{ job: Rec; pointer: string; zone: Rec
 export const lowerCaseHeaders: Rule = (doc) => {
   const findings: Finding[] = [];
   for (const { fields, pointer } of customFieldsOf(doc)) {
-    for (const list of ["request_headers", "response_headers"] as const) {
-      asArray(fields[list]).forEach((name, i) => {
+    for (const list of HEADER_LISTS) {
+      asArray(fields[list]).forEach((item, i) => {
+        const name = itemName(item);
         if (typeof name === "string" && name !== name.toLowerCase()) {
           findings.push({
-            pointer: childPointer(`${pointer}/${list}`, i),
+            pointer: typeof item === "string" ? childPointer(`${pointer}/${list}`, i) : `${childPointer(`${pointer}/${list}`, i)}/name`,
             message: `header names must be lower case: write '${name.toLowerCase()}' instead of '${name}'`,
           });
         }
@@ -49,7 +57,8 @@ export const uniqueCustomFields: Rule = (doc) => {
   for (const { fields, pointer } of customFieldsOf(doc)) {
     for (const list of FIELD_LISTS) {
       const seen = new Map<string, number>();
-      asArray(fields[list]).forEach((name, i) => {
+      asArray(fields[list]).forEach((item, i) => {
+        const name = itemName(item);
         if (typeof name !== "string") return;
         const id = list === "cookies" ? name : name.toLowerCase();
         const earlier = seen.get(id);
@@ -66,7 +75,7 @@ export const customFieldLimit: Rule = (doc) => {
   for (const { fields, pointer } of customFieldsOf(doc)) {
     const total = FIELD_LISTS.reduce((sum, list) => sum + asArray(fields[list]).length, 0);
     if (total > MAX_CUSTOM_FIELDS) {
-      findings.push({ pointer, message: `${total} custom log fields: a zone may have at most ${MAX_CUSTOM_FIELDS} (request headers, response headers and cookies together)` });
+      findings.push({ pointer, message: `${total} custom log fields: a zone may have at most ${MAX_CUSTOM_FIELDS} (headers of every list and cookies together)` });
     }
   }
   return findings;
@@ -153,6 +162,52 @@ const CUSTOM_FIELD_COLUMNS: Record<string, (typeof FIELD_LISTS)[number]> = {
   RequestHeaders: "request_headers",
   ResponseHeaders: "response_headers",
   Cookies: "cookies",
+};
+
+/** A YAML flow value a reader can paste: `{field_names: [RayID, ClientIP], timestamp_format: rfc3339}`. */
+function flow(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(flow).join(", ")}]`;
+  if (value !== null && typeof value === "object") return `{${Object.entries(value).map(([k, v]) => `${flow(k)}: ${flow(v)}`).join(", ")}}`;
+  if (typeof value === "string") return /^[A-Za-z0-9_.\/-]+$/.test(value) && !/^(true|false|null|~|[-+.0-9].*)$/i.test(value) ? value : JSON.stringify(value);
+  return String(value);
+}
+
+/**
+ * `logpull_options` and `frequency` are deprecated by Cloudflare ("use output_options", "use
+ * max_upload_*"): a file that states them is refused with the replacement to write, computed from
+ * what it states. Live jobs that still hold them are read as before (see sections/logpush/live.ts).
+ */
+export const deprecatedJobKeys: Rule = (doc) => {
+  const findings: Finding[] = [];
+  for (const { job, pointer } of jobsOf(doc)) {
+    if (job.logpull_options !== undefined) {
+      const text = typeof job.logpull_options === "string" ? job.logpull_options : "";
+      const { options, unknown } = outputOptionsFromLogpull(text);
+      const has = job.output_options !== undefined;
+      const lost = unknown.length > 0 ? `; ${unknown.join(", ")} ha${unknown.length > 1 ? "ve" : "s"} no output_options counterpart and cannot be carried over` : "";
+      findings.push({
+        pointer: `${pointer}/logpull_options`,
+        at: "key",
+        message: has
+          ? `logpull_options is deprecated (Cloudflare: "use output_options"), and output_options already states the job's options: remove logpull_options${lost}`
+          : `logpull_options is deprecated (Cloudflare: "use output_options"): write output_options: ${flow(options)} instead${lost}`,
+      });
+    }
+    if (job.frequency !== undefined) {
+      const edge = job.kind === "edge";
+      const keys = edge ? "max_upload_interval_seconds (30 to 300)" : "max_upload_interval_seconds (30 to 300), max_upload_records (1000 to 1000000), max_upload_bytes (5000000 to 1000000000)";
+      const which =
+        job.frequency === "low"
+          ? `for fewer, larger batches (what low asked for) raise them, e.g. max_upload_interval_seconds: 300${edge ? "" : ", max_upload_records: 1000000"}`
+          : `high (the old default: more, smaller batches) is what the job does with none of them set (the API's defaults: max_upload_interval_seconds 30${edge ? "" : ", max_upload_records 100000"}), so remove frequency`;
+      findings.push({
+        pointer: `${pointer}/frequency`,
+        at: "key",
+        message: `frequency is deprecated (Cloudflare: "use max_upload_*"): state the batch limits with ${keys}; Cloudflare documents no exact equivalent: ${which}`,
+      });
+    }
+  }
+  return findings;
 };
 
 /** A job that pushes RequestHeaders (etc.) while the zone's managed custom fields list none gets empty columns. */

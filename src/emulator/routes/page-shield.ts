@@ -103,8 +103,9 @@ function findPolicy(req: RouteRequest): Item {
   return policy;
 }
 
+/** A policy as stored: the six fields the API writes, and any other a state file gives it (a field of the API to come), shown as it is. */
 function policyView(p: Item): Item {
-  return { id: p.id, description: p.description, action: p.action, expression: p.expression, enabled: p.enabled, value: p.value };
+  return { ...p, id: p.id, description: p.description, action: p.action, expression: p.expression, enabled: p.enabled, value: p.value };
 }
 
 /**

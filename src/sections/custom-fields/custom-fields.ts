@@ -5,7 +5,7 @@
 // order. An existing rule of that action (made in the dashboard, say) is adopted, not doubled; empty
 // lists remove the rule but keep the entry point; a missing entry point is created with the rule in
 // one call. Other rules of the entry point are never written.
-import type { DesiredCustomFields, DesiredZone } from "../../model/desired.js";
+import type { DesiredCustomFields, DesiredZone, ResponseFieldList } from "../../model/desired.js";
 import type { Change, FieldDiff } from "../../model/plan.js";
 import {
   addRuleOp, createEntrypointOp, deleteRuleOp, foreignRulesFingerprint, patchRuleOp, readEntrypoint, ruleIdError, writableRule,
@@ -21,43 +21,106 @@ export interface LiveCustomFields {
   entrypoint: Entrypoint | null;
 }
 
-type FieldList = keyof DesiredCustomFields;
-/** File list → the rule's action_parameters key. */
-const PARAM_OF: Record<FieldList, "request_fields" | "response_fields" | "cookie_fields"> = {
+/** The file's name lists, in the order plans show them. */
+export type FieldList = "request_headers" | "transformed_request_headers" | "response_headers" | "raw_response_headers" | "cookies";
+/** The lists with every key filled in: what normaliseCustomFields returns. */
+export type CustomFieldLists = Record<FieldList, string[]> & Pick<DesiredCustomFields, "preserve_duplicates">;
+/** File list → the rule's action_parameters key (cloudflare-go LogCustomFieldRuleActionParameters). */
+export const PARAM_OF: Record<FieldList, string> = {
   request_headers: "request_fields",
+  transformed_request_headers: "transformed_request_fields",
   response_headers: "response_fields",
+  raw_response_headers: "raw_response_fields",
   cookies: "cookie_fields",
 };
-const LISTS = Object.keys(PARAM_OF) as FieldList[];
+export const LISTS = Object.keys(PARAM_OF) as FieldList[];
+/** The lists whose items carry `preserve_duplicates` (response headers, transformed and raw). */
+export const RESPONSE_LISTS: readonly ResponseFieldList[] = ["response_headers", "raw_response_headers"];
+/** The lists of the first file format: always shown in a plan, the newer ones only when they hold a name. */
+const CLASSIC: readonly FieldList[] = ["request_headers", "response_headers", "cookies"];
 
 /** In their order, without duplicates; header names lower case (matched case-insensitively), cookies as written. */
-export function normaliseCustomFields(fields: Partial<DesiredCustomFields>): DesiredCustomFields {
+export function normaliseCustomFields(fields: Partial<DesiredCustomFields>): CustomFieldLists {
   const clean = (names: readonly string[] | undefined, lower: boolean) => [...new Set((names ?? []).map((n) => (lower ? n.toLowerCase() : n)))];
-  return {
-    request_headers: clean(fields.request_headers, true),
-    response_headers: clean(fields.response_headers, true),
-    cookies: clean(fields.cookies, false),
-  };
+  const out = Object.fromEntries(LISTS.map((l) => [l, clean(fields[l], l !== "cookies")])) as unknown as CustomFieldLists;
+  const preserve: NonNullable<DesiredCustomFields["preserve_duplicates"]> = {};
+  for (const list of RESPONSE_LISTS) {
+    const stated = fields.preserve_duplicates?.[list];
+    if (stated && Object.keys(stated).length > 0) preserve[list] = Object.fromEntries(Object.entries(stated).map(([n, v]) => [n.toLowerCase(), v]));
+  }
+  if (Object.keys(preserve).length > 0) out.preserve_duplicates = preserve;
+  return out;
 }
 
-/** The field names a live rule logs. */
-export function fieldsOfRule(rule: LiveRule): DesiredCustomFields {
-  const params = (rule.action_parameters ?? {}) as Record<string, unknown>;
-  const names = (key: string) =>
-    (Array.isArray(params[key]) ? (params[key] as Array<{ name?: unknown }>) : [])
-      .map((f) => f?.name)
-      .filter((n): n is string => typeof n === "string");
-  return normaliseCustomFields({
-    request_headers: names("request_fields"),
-    response_headers: names("response_fields"),
-    cookies: names("cookie_fields"),
-  });
+/** A live list's items (objects; anything else in the list is dropped, as fieldsOfRule does). */
+function liveItems(rule: LiveRule, list: FieldList): Array<Record<string, unknown> & { name: string }> {
+  const v = (rule.action_parameters ?? {})[PARAM_OF[list]];
+  return (Array.isArray(v) ? v : []).filter(
+    (f): f is Record<string, unknown> & { name: string } => f !== null && typeof f === "object" && typeof (f as { name?: unknown }).name === "string",
+  );
 }
 
-/** The rule's action_parameters: only the non-empty lists (the API wants at least one, and no empty one). */
-export function customFieldParameters(fields: DesiredCustomFields): Record<string, Array<{ name: string }>> {
-  const out: Record<string, Array<{ name: string }>> = {};
-  for (const list of LISTS) if (fields[list].length > 0) out[PARAM_OF[list]] = fields[list].map((name) => ({ name }));
+/** The key a name is matched by: header names case-insensitively, cookies exactly. */
+const keyOf = (list: FieldList, name: string) => (list === "cookies" ? name : name.toLowerCase());
+
+/** The field names a live rule logs, and the response headers whose duplicates it keeps (preserve_duplicates true). */
+export function fieldsOfRule(rule: LiveRule): CustomFieldLists {
+  const lists = Object.fromEntries(LISTS.map((l) => [l, liveItems(rule, l).map((f) => f.name)])) as Partial<DesiredCustomFields>;
+  const preserve: NonNullable<DesiredCustomFields["preserve_duplicates"]> = {};
+  for (const list of RESPONSE_LISTS) {
+    const on = liveItems(rule, list).filter((f) => f.preserve_duplicates === true);
+    if (on.length > 0) preserve[list] = Object.fromEntries(on.map((f) => [f.name.toLowerCase(), true]));
+  }
+  return normaliseCustomFields({ ...lists, ...(Object.keys(preserve).length > 0 ? { preserve_duplicates: preserve } : {}) });
+}
+
+/** A new rule's action_parameters: only the non-empty lists (the API wants at least one, and no empty one). */
+export function customFieldParameters(fields: CustomFieldLists): Record<string, Array<Record<string, unknown>>> {
+  const out: Record<string, Array<Record<string, unknown>>> = {};
+  for (const list of LISTS) {
+    if (fields[list].length === 0) continue;
+    out[PARAM_OF[list]] = fields[list].map((name) => {
+      const keep = (RESPONSE_LISTS as readonly string[]).includes(list) ? fields.preserve_duplicates?.[list as ResponseFieldList]?.[name] : undefined;
+      return keep === undefined ? { name } : { name, preserve_duplicates: keep };
+    });
+  }
+  return out;
+}
+
+/**
+ * The action_parameters of a PATCH: the live ones with only the planned changes applied. A name kept
+ * keeps its live item as it is (every key, e.g. a preserve_duplicates the file does not state), with
+ * the stated preserve_duplicates laid over it; a new name is `{name}` (plus what the file states);
+ * keys of action_parameters zoneform does not know are sent back unchanged. A list left empty is left
+ * out (the API takes no empty list).
+ */
+export function patchedParameters(rule: LiveRule, after: CustomFieldLists): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...(rule.action_parameters ?? {}) };
+  for (const list of LISTS) {
+    const live = new Map<string, Record<string, unknown>>();
+    for (const item of liveItems(rule, list)) if (!live.has(keyOf(list, item.name))) live.set(keyOf(list, item.name), item);
+    const stated = (RESPONSE_LISTS as readonly string[]).includes(list) ? after.preserve_duplicates?.[list as ResponseFieldList] : undefined;
+    const items = after[list].map((name) => {
+      const base = live.get(keyOf(list, name)) ?? { name };
+      const keep = stated?.[name];
+      return keep === undefined || base.preserve_duplicates === keep ? base : { ...base, preserve_duplicates: keep };
+    });
+    if (items.length > 0) out[PARAM_OF[list]] = items;
+    else delete out[PARAM_OF[list]];
+  }
+  return out;
+}
+
+/** The preserve_duplicates the file states that differ from live (absent live = false), as plan fields. */
+function preserveChanges(before: CustomFieldLists, want: CustomFieldLists): FieldDiff[] {
+  const out: FieldDiff[] = [];
+  for (const list of RESPONSE_LISTS) {
+    for (const [name, keep] of Object.entries(want.preserve_duplicates?.[list] ?? {})) {
+      if (!want[list].includes(name)) continue;
+      const was = before[list].includes(name) ? before.preserve_duplicates?.[list]?.[name] === true : undefined;
+      if (was !== keep) out.push({ field: `${list}.${name}.preserve_duplicates`, before: was, after: keep });
+    }
+  }
   return out;
 }
 
@@ -68,28 +131,38 @@ function sameNames(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /** `want`'s names, in the live order for those already logged, then the new ones in the file's order. */
-function keepLiveOrder(live: DesiredCustomFields, want: DesiredCustomFields): DesiredCustomFields {
+function keepLiveOrder(live: CustomFieldLists, want: CustomFieldLists): CustomFieldLists {
   const order = (list: FieldList) => {
     const wanted = new Set(want[list]);
     const kept = live[list].filter((n) => wanted.has(n));
     const had = new Set(kept);
     return [...kept, ...want[list].filter((n) => !had.has(n))];
   };
-  return { request_headers: order("request_headers"), response_headers: order("response_headers"), cookies: order("cookies") };
+  const out = Object.fromEntries(LISTS.map((l) => [l, order(l)])) as unknown as CustomFieldLists;
+  if (want.preserve_duplicates) out.preserve_duplicates = want.preserve_duplicates;
+  return out;
 }
 
-function isEmpty(fields: DesiredCustomFields): boolean {
+function isEmpty(fields: CustomFieldLists): boolean {
   return LISTS.every((l) => fields[l].length === 0);
 }
 
-function describeLists(before: DesiredCustomFields | undefined, after: DesiredCustomFields): string {
+/** As a plan shows the fields: the first three lists always, the newer ones and preserve_duplicates when they hold something. */
+function fieldsOf(f: CustomFieldLists): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const l of LISTS) if (CLASSIC.includes(l) || f[l].length > 0) out[l] = f[l];
+  if (f.preserve_duplicates) out.preserve_duplicates = f.preserve_duplicates;
+  return out;
+}
+
+function describeLists(before: CustomFieldLists | undefined, after: CustomFieldLists): string {
   const parts: string[] = [];
   for (const list of LISTS) {
     const was = new Set(before?.[list] ?? []);
     const now = new Set(after[list]);
     const added = after[list].filter((n) => !was.has(n)).map((n) => `+${n}`);
     const removed = [...was].filter((n) => !now.has(n)).map((n) => `-${n}`);
-    if (added.length + removed.length > 0) parts.push(`${list.replace("_", " ")} ${[...added, ...removed].join(" ")}`);
+    if (added.length + removed.length > 0) parts.push(`${list.replaceAll("_", " ")} ${[...added, ...removed].join(" ")}`);
   }
   return parts.join("; ");
 }
@@ -112,7 +185,6 @@ export function diffCustomFields(zone: DesiredZone, live: LiveCustomFields): Dif
   }
   const rule = rules[0];
   const base = { resource: RESOURCE, zone_id: zone.zone_id, identity: IDENTITY };
-  const fieldsOf = (f: DesiredCustomFields) => ({ ...f });
 
   if (!rule) {
     if (isEmpty(want)) return { changes: [], warnings };
@@ -132,14 +204,18 @@ export function diffCustomFields(zone: DesiredZone, live: LiveCustomFields): Dif
       kind: "create",
       summary: `log ${describeLists(undefined, want)}`,
       after: fieldsOf(want),
-      fields: LISTS.filter((l) => want[l].length > 0).map((l) => ({ field: l, after: want[l] })),
+      fields: [
+        ...LISTS.filter((l) => want[l].length > 0).map((l): FieldDiff => ({ field: l, after: want[l] })),
+        ...preserveChanges(fieldsOfRule({ id: "", action: "log_custom_field", expression: "true" }), want),
+      ],
       operations: [operation],
     };
     return { changes: [change], warnings };
   }
 
   const before = fieldsOfRule(rule);
-  const changing = isEmpty(want) || rule.enabled === false || LISTS.some((l) => !sameNames(before[l], want[l]));
+  const preserve = preserveChanges(before, want);
+  const changing = isEmpty(want) || rule.enabled === false || preserve.length > 0 || LISTS.some((l) => !sameNames(before[l], want[l]));
   const idProblem = changing ? ruleIdError(rule, "log_custom_field") : undefined;
   if (idProblem) return { changes: [], errors: [idProblem], warnings };
   if (isEmpty(want)) {
@@ -162,10 +238,12 @@ export function diffCustomFields(zone: DesiredZone, live: LiveCustomFields): Dif
     before: before[l],
     after: after[l],
   }));
+  fields.push(...preserve);
   const enabled = rule.enabled !== false;
   if (!enabled) fields.push({ field: "enabled", before: false, after: true });
   if (fields.length === 0) return { changes: [], warnings };
-  const listSummary = describeLists(before, want);
+  const listSummary = [describeLists(before, want), ...preserve.map((f) => `${f.after ? "keep" : "fold"} duplicates of ${f.field.replace(/\.preserve_duplicates$/, "")}`)]
+    .filter((x) => x !== "").join("; ");
   const change: Change = {
     ...base,
     kind: "update",
@@ -174,7 +252,7 @@ export function diffCustomFields(zone: DesiredZone, live: LiveCustomFields): Dif
     before: { ...fieldsOf(before), ...(enabled ? {} : { enabled: false }) },
     after: fieldsOf(after),
     fields,
-    operations: [patchRuleOp(zone.zone_id, ep!.id, rule, { action_parameters: customFieldParameters(after), enabled: true })],
+    operations: [patchRuleOp(zone.zone_id, ep!.id, rule, { action_parameters: patchedParameters(rule, after), enabled: true })],
   };
   return { changes: [change], warnings };
 }

@@ -1,10 +1,14 @@
 // Custom log fields: the names the zone's log_custom_field rule logs, read with the custom-fields
-// kind's own `read`. No rule exports as empty lists, which plan reads as "nothing to log".
-import type { DesiredCustomFields, DesiredZone } from "../../model/desired.js";
-import { fieldsOfRule, logCustomFields, logFieldRules } from "./custom-fields.js";
+// kind's own `read`. No rule exports as empty lists, which plan reads as "nothing to log". The lists
+// of 2025 (transformed request headers, raw response headers) are written when they hold a name; a
+// response header whose duplicates are kept is written `{name, preserve_duplicates: true}`.
+import type { DesiredZone } from "../../model/desired.js";
+import { fieldsOfRule, LISTS, logCustomFields, logFieldRules, RESPONSE_LISTS, type FieldList } from "./custom-fields.js";
 import type { SectionContext } from "../export-context.js";
 
-export async function exportCustomFields(ctx: SectionContext): Promise<DesiredCustomFields> {
+export type ExportedCustomFields = Partial<Record<FieldList, Array<string | { name: string; preserve_duplicates: true }>>>;
+
+export async function exportCustomFields(ctx: SectionContext): Promise<ExportedCustomFields> {
   const zone: DesiredZone = { zone_id: ctx.zoneId, logs: { prune: true, custom_fields: { request_headers: [], response_headers: [], cookies: [] } } };
   const { live } = await logCustomFields.read(ctx.read, zone);
   const rules = logFieldRules(live.entrypoint);
@@ -12,5 +16,12 @@ export async function exportCustomFields(ctx: SectionContext): Promise<DesiredCu
   if (!rule) return { request_headers: [], response_headers: [], cookies: [] };
   if (rules.length > 1) ctx.notes.warnings.push(`zone ${ctx.zoneId}: ${rules.length} log_custom_field rules; the file describes the first (${rule.id}), plan leaves the others alone`);
   if (rule.enabled === false) ctx.notes.warnings.push(`zone ${ctx.zoneId}: the custom log fields rule is disabled; the file cannot say so, and plan will enable it`);
-  return fieldsOfRule(rule);
+  const fields = fieldsOfRule(rule);
+  const out: ExportedCustomFields = {};
+  for (const list of LISTS) {
+    if (fields[list].length === 0 && (list === "transformed_request_headers" || list === "raw_response_headers")) continue;
+    const kept = (RESPONSE_LISTS as readonly string[]).includes(list) ? fields.preserve_duplicates?.[list as (typeof RESPONSE_LISTS)[number]] : undefined;
+    out[list] = fields[list].map((name) => (kept?.[name] ? { name, preserve_duplicates: true as const } : name));
+  }
+  return out;
 }

@@ -1,7 +1,11 @@
 // `logs.custom_fields`: the custom log fields rule of the zone's http_log_custom_fields entry point.
+import type { DesiredCustomFields } from "../../model/desired.js";
 import type { Section } from "../types.js";
-import { logCustomFields } from "./custom-fields.js";
+import { LISTS, logCustomFields, RESPONSE_LISTS } from "./custom-fields.js";
 import { exportCustomFields } from "./export.js";
+
+/** A list item as the file writes it: a name, or (response lists) `{name, preserve_duplicates}`. */
+type FileItem = string | { name: string; preserve_duplicates?: boolean };
 
 export const customFields: Section = {
   name: "custom_fields",
@@ -10,14 +14,21 @@ export const customFields: Section = {
   kinds: [logCustomFields],
   owns: (zone) => zone.logs?.custom_fields !== undefined,
   normalise(file, out) {
-    const cf = file.logs?.custom_fields;
+    const cf = file.logs?.custom_fields as Partial<Record<string, FileItem[]>> | undefined;
     if (!cf || !out.logs) return;
-    out.logs.custom_fields = { request_headers: [...(cf.request_headers ?? [])], response_headers: [...(cf.response_headers ?? [])], cookies: [...(cf.cookies ?? [])] };
+    const names = (list: string) => (cf[list] ?? []).map((item) => (typeof item === "string" ? item : item.name));
+    const fields: DesiredCustomFields = { request_headers: [], response_headers: [], cookies: [] };
+    for (const list of LISTS) if (cf[list] !== undefined) fields[list] = names(list);
+    for (const list of RESPONSE_LISTS) {
+      const stated = (cf[list] ?? []).filter((i): i is Exclude<FileItem, string> => typeof i !== "string" && i.preserve_duplicates !== undefined);
+      if (stated.length > 0) (fields.preserve_duplicates ??= {})[list] = Object.fromEntries(stated.map((i) => [i.name.toLowerCase(), i.preserve_duplicates!]));
+    }
+    out.logs.custom_fields = fields;
   },
   export: async (ctx) => ({ logs: { custom_fields: await exportCustomFields(ctx) } }),
   summary(zone) {
     const cf = zone.logs?.custom_fields;
-    return cf ? [`custom_fields (${cf.request_headers.length + cf.response_headers.length + cf.cookies.length})`] : [];
+    return cf ? [`custom_fields (${LISTS.reduce((n, l) => n + (cf[l]?.length ?? 0), 0)})`] : [];
   },
   permissions: [{ name: "Logs", scope: "zone", read: "Read", write: "Edit", paths: [/^zones\/[^/]+\/rulesets\/phases\/http_log_custom_fields/] }],
 };

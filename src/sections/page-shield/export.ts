@@ -4,11 +4,11 @@
 // cannot hold (an action the schema does not know, an empty field) is left out with a warning, and
 // then `prune: false` keeps plan from deleting it.
 import type { DesiredZone } from "../../model/desired.js";
-import { pageShieldPolicies } from "./policies.js";
+import { pageShieldPolicies, POLICY_ACTIONS } from "./policies.js";
 import { pageShieldSettings } from "./settings.js";
 import type { SectionContext } from "../export-context.js";
 
-const ACTIONS = new Set(["log", "allow"]);
+const ACTIONS = new Set<string>(POLICY_ACTIONS);
 
 export interface ExportedPolicy {
   id?: string;
@@ -42,7 +42,7 @@ export async function exportPageShield(ctx: SectionContext): Promise<ExportedPag
   for (const p of policies.live) {
     const why =
       p.description === "" ? "it has no description (its identity)"
-      : !ACTIONS.has(p.action) ? `its action ${JSON.stringify(p.action)} is not one the file format knows (log, allow)`
+      : !ACTIONS.has(p.action) ? `its action ${JSON.stringify(p.action)} is not one the file format knows (${POLICY_ACTIONS.join(", ")})`
       : p.expression === "" || p.value === "" ? "its expression or value is empty"
       : undefined;
     if (why) {

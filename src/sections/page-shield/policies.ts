@@ -3,7 +3,7 @@
 // desired policy missing live is created, a different one updated in place, an ambiguous one stops
 // the zone, and live policies nothing matched are deleted unless `prune: false`.
 import { AnswerShapeError } from "../../errors.js";
-import type { DesiredPolicy, DesiredZone } from "../../model/desired.js";
+import type { DesiredPolicy, DesiredZone, PolicyAction } from "../../model/desired.js";
 import type { Change, Operation } from "../../model/plan.js";
 import { createdFields, diffFields, toBool, zonePath } from "../shared/fields.js";
 import { deleteItemChange, matchIdentities, type IdentityRule } from "../shared/identity-list.js";
@@ -12,6 +12,9 @@ import type { ResourceKind } from "../types.js";
 export interface LivePolicy extends DesiredPolicy {
   id: string;
 }
+
+/** The actions a content security rule takes (API reference "Create a Page Shield policy", 2026). */
+export const POLICY_ACTIONS: readonly PolicyAction[] = ["log", "allow", "add_reporting_directives"];
 
 const FIELD_SPECS = { expression: { text: true }, value: { text: true } };
 const RESOURCE = "page_shield_policy";
@@ -30,14 +33,14 @@ export function normalisePolicy(input: unknown): LivePolicy {
   for (const field of ["description", "expression", "value"] as const) {
     if (typeof raw[field] !== "string") throw fail(field, raw[field], "a string");
   }
-  if (raw.action !== "log" && raw.action !== "allow") throw fail("action", raw.action, "log or allow");
+  if (!(POLICY_ACTIONS as readonly unknown[]).includes(raw.action)) throw fail("action", raw.action, POLICY_ACTIONS.join(", "));
   // Cloudflare's own example creates a policy with "enabled": "true"; a boolean is what reads show.
   const enabled = raw.enabled === undefined ? true : toBool(raw.enabled);
   if (enabled === undefined) throw fail("enabled", raw.enabled, "true or false");
   return {
     id: raw.id,
     description: raw.description as string,
-    action: raw.action,
+    action: raw.action as PolicyAction,
     expression: raw.expression as string,
     value: raw.value as string,
     enabled,
@@ -123,7 +126,9 @@ export const pageShieldPolicies: ResourceKind<LivePolicy[]> = {
           before: withoutId(keep),
           after: body,
           fields,
-          operations: [{ method: "PUT", path: zonePath(zoneId, "page_shield", "policies", keep.id), body }],
+          // Only the fields that change: every PUT field is optional (the API of 2026), so whatever else
+          // the policy holds, including fields zoneform does not know, stays as it is.
+          operations: [{ method: "PUT", path: zonePath(zoneId, "page_shield", "policies", keep.id), body: Object.fromEntries(fields.map((f) => [f.field, f.after])) }],
         });
       }
     }

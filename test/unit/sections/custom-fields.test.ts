@@ -113,12 +113,16 @@ describe("log_custom_fields diff", () => {
   it("normalises names: in their order, deduplicated (first kept), header names lower case, cookies as written", () => {
     expect(normaliseCustomFields({ request_headers: ["X-B", "x-a", "x-b"], cookies: ["B", "a", "B", "b"] })).toEqual({
       request_headers: ["x-b", "x-a"],
+      transformed_request_headers: [],
       response_headers: [],
+      raw_response_headers: [],
       cookies: ["B", "a", "b"],
     });
     expect(fieldsOfRule(rule({ request_fields: [{ name: "X-Z" }, { name: "x-a" }, { name: 3 }, {}], response_fields: "bad" }))).toEqual({
       request_headers: ["x-z", "x-a"],
+      transformed_request_headers: [],
       response_headers: [],
+      raw_response_headers: [],
       cookies: [],
     });
   });
@@ -177,7 +181,9 @@ describe("log_custom_fields as the real API answered them (cft_log_fields_rulese
     const { live } = await read(zone({}));
     expect(fieldsOfRule(live.entrypoint!.rules[0]!)).toEqual({
       request_headers: ["request", "fields"],
+      transformed_request_headers: [],
       response_headers: ["response", "fields"],
+      raw_response_headers: [],
       cookies: ["cookie", "fields"],
     });
   });
@@ -217,5 +223,68 @@ describe("log_custom_fields as the real API answered them (cft_log_fields_rulese
         },
       },
     ]);
+  });
+});
+
+describe("log_custom_fields of 2025: transformed and raw lists, preserve_duplicates", () => {
+  // Changelog 2025-04-18 "Custom fields raw and transformed values support"; cloudflare-go
+  // LogCustomFieldRuleActionParameters (../shared/spec/real-answers.md "custom log fields").
+  const live = rule({
+    request_fields: [{ name: "user-agent" }],
+    transformed_request_fields: [{ name: "x-forwarded-for" }],
+    response_fields: [{ name: "set-cookie", preserve_duplicates: true }, { name: "cache-control" }],
+    raw_response_fields: [{ name: "server", preserve_duplicates: false, future_flag: "kept" }],
+    cookie_fields: [{ name: "__Session" }],
+    future_list: [{ name: "x" }],
+  }, { logging: { enabled: true }, future_rule_field: { a: 1 } });
+
+  it("reads every list and the headers whose duplicates are kept", () => {
+    expect(fieldsOfRule(live)).toEqual({
+      request_headers: ["user-agent"],
+      transformed_request_headers: ["x-forwarded-for"],
+      response_headers: ["set-cookie", "cache-control"],
+      raw_response_headers: ["server"],
+      cookies: ["__Session"],
+      preserve_duplicates: { response_headers: { "set-cookie": true } },
+    });
+  });
+
+  it("plans nothing for a file that names the fields without stating preserve_duplicates", () => {
+    const z = zone({ request_headers: ["user-agent"], transformed_request_headers: ["x-forwarded-for"], response_headers: ["cache-control", "set-cookie"], raw_response_headers: ["server"], cookies: ["__Session"] });
+    expect(diffCustomFields(z, { entrypoint: entrypoint(live) }).changes).toEqual([]);
+  });
+
+  it("a PATCH changing request_fields carries every other list, item and key of the live rule unchanged", () => {
+    const z = zone({ request_headers: ["user-agent", "cf-ray"], transformed_request_headers: ["x-forwarded-for"], response_headers: ["cache-control", "set-cookie"], raw_response_headers: ["server"], cookies: ["__Session"] });
+    const { changes } = diffCustomFields(z, { entrypoint: entrypoint(live) });
+    expect(changes[0]!.summary).toBe("request headers +cf-ray");
+    const { id: _id, version: _v, last_updated: _l, ...writable } = live;
+    expect(changes[0]!.operations).toEqual([{
+      method: "PATCH",
+      path: `zones/${Z}/rulesets/${EP}/rules/${RULE}`,
+      body: { ...writable, enabled: true, action_parameters: { ...live.action_parameters, request_fields: [{ name: "user-agent" }, { name: "cf-ray" }] } },
+    }]);
+  });
+
+  it("states preserve_duplicates by name: only the item named changes, and the plan says so", () => {
+    const z = zone({
+      request_headers: ["user-agent"], transformed_request_headers: ["x-forwarded-for"], response_headers: ["set-cookie", "cache-control"], raw_response_headers: ["server"], cookies: ["__Session"],
+      preserve_duplicates: { raw_response_headers: { server: true }, response_headers: { "set-cookie": true } },
+    });
+    const { changes } = diffCustomFields(z, { entrypoint: entrypoint(live) });
+    expect(changes[0]!.fields).toEqual([{ field: "raw_response_headers.server.preserve_duplicates", before: false, after: true }]);
+    expect(changes[0]!.summary).toBe("keep duplicates of raw_response_headers.server");
+    const body = changes[0]!.operations[0]!.body as { action_parameters: Record<string, unknown> };
+    expect(body.action_parameters.raw_response_fields).toEqual([{ name: "server", preserve_duplicates: true, future_flag: "kept" }]);
+    expect(body.action_parameters.response_fields).toEqual(live.action_parameters!.response_fields);
+  });
+
+  it("a new rule carries the new lists and what the file states of preserve_duplicates", () => {
+    const z = zone({ transformed_request_headers: ["X-Real-IP"], raw_response_headers: ["set-cookie", "server"], preserve_duplicates: { raw_response_headers: { "set-cookie": true } } });
+    const body = diffCustomFields(z, { entrypoint: entrypoint() }).changes[0]!.operations[0]!.body as { action_parameters: unknown };
+    expect(body.action_parameters).toEqual({
+      transformed_request_fields: [{ name: "x-real-ip" }],
+      raw_response_fields: [{ name: "set-cookie", preserve_duplicates: true }, { name: "server" }],
+    });
   });
 });

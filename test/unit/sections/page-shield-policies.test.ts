@@ -47,7 +47,9 @@ describe("page_shield_policy diff", () => {
     expect(changes[0]!.fields).toEqual([
       { field: "value", before: "script-src 'self'", after: "script-src 'self' https://js.stripe.com", text: true },
     ]);
-    expect(changes[0]!.operations[0]).toMatchObject({ method: "PUT", path: `zones/${Z}/page_shield/policies/p1` });
+    // Only the field that changes: every PUT field is optional (deltas-2026 page_shield PUT), so the
+    // rest of the policy, fields zoneform does not know included, stays as it is.
+    expect(changes[0]!.operations).toEqual([{ method: "PUT", path: `zones/${Z}/page_shield/policies/p1`, body: { value: "script-src 'self' https://js.stripe.com" } }]);
     expect(pageShieldPolicies.diff(zone([policy("A")]), [live("p1", policy("A"))]).changes).toEqual([]);
   });
 
@@ -181,7 +183,9 @@ describe("normalisePolicy", () => {
     for (const [why, policy] of bad) expect(() => normalisePolicy(policy), why).toThrow(AnswerShapeError);
     expect(() => normalisePolicy({ ...raw, id: undefined })).toThrow("the API answered a Page Shield policy with id missing, expected a policy id");
     expect(() => normalisePolicy({ ...raw, description: null })).toThrow("the API answered a Page Shield policy with description null, expected a string");
-    expect(() => normalisePolicy({ ...raw, action: "block" })).toThrow('the API answered a Page Shield policy with action "block", expected log or allow');
+    expect(() => normalisePolicy({ ...raw, action: "block" })).toThrow('the API answered a Page Shield policy with action "block", expected log, allow, add_reporting_directives');
+    // The action of 2026 (../shared/spec/real-answers.md "policy action") is read as it is.
+    expect(normalisePolicy({ ...raw, action: "add_reporting_directives" }).action).toBe("add_reporting_directives");
   });
 });
 
