@@ -1,9 +1,10 @@
 // Reading a file the user names (a configuration, a saved plan) without hanging or growing without
-// bound: it is opened without blocking (a FIFO with no writer would block the open forever), must be
-// a regular file (a FIFO, a device such as /dev/zero or a socket is refused at once), and is read up
-// to a size cap, never past it (a file that grows while it is read is refused too).
+// bound: it must be a regular file, checked before it is opened (a FIFO, a device such as /dev/zero or
+// a socket is refused at once, never opened), is opened without blocking (a FIFO put in its place
+// meanwhile would block the open forever), and is read up to a size cap, never past it (a file that
+// grows while it is read is refused too).
 import { constants } from "node:fs";
-import { open } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 
 export type ReadProblem =
   | { kind: "missing" }
@@ -40,7 +41,7 @@ export function formatBytes(n: number): string {
   return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} bytes`;
 }
 
-function kindOf(stats: { isFIFO(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSocket(): boolean; isDirectory(): boolean }): string {
+export function kindOf(stats: { isFIFO(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSocket(): boolean; isDirectory(): boolean }): string {
   if (stats.isFIFO()) return "a FIFO (named pipe)";
   if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
   if (stats.isSocket()) return "a socket";
@@ -50,6 +51,16 @@ function kindOf(stats: { isFIFO(): boolean; isCharacterDevice(): boolean; isBloc
 
 /** The bytes of a regular file of at most `maxBytes`; a FileReadError says what is wrong otherwise. */
 export async function readRegularFile(path: string, maxBytes: number): Promise<Buffer> {
+  // The type first, from stat: a FIFO, device or socket is never opened (opening a device can act).
+  // The open below is still non-blocking and checks again, for a path replaced in between.
+  let before;
+  try {
+    before = await stat(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? String(err);
+    throw new FileReadError(code === "ENOENT" ? { kind: "missing" } : { kind: "unreadable", code });
+  }
+  if (!before.isFile()) throw new FileReadError({ kind: "not-regular", what: kindOf(before) });
   let handle;
   try {
     handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);

@@ -3,7 +3,7 @@
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { ConfigError } from "../errors.js";
-import { describeReadProblem, FileReadError, readRegularFile } from "../read-file.js";
+import { describeReadProblem, FileReadError, kindOf, readRegularFile } from "../read-file.js";
 
 export const DEFAULT_CONFIG_PATH = "zoneform.yaml";
 
@@ -24,7 +24,7 @@ export function displayPath(absolute: string, cwd: string): string {
   return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : absolute;
 }
 
-function notFound(shown: string, message: string): ConfigError {
+function pathError(shown: string, message: string): ConfigError {
   return new ConfigError([{ file: shown, line: 0, column: 0, pointer: "", message }], `${shown}: ${message}`);
 }
 
@@ -34,24 +34,17 @@ export async function readConfigFiles(configPath: string, cwd: string): Promise<
   let info;
   try {
     info = await stat(absolute);
-  } catch {
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
     const hint =
-      configPath === DEFAULT_CONFIG_PATH
-        ? "no configuration found: create zoneform.yaml (see examples/minimal.yaml) or pass -c PATH (a file or a directory of *.yaml)"
-        : "no such file or directory";
-    throw notFound(shown, hint);
+      code === "ENOENT" || code === "ENOTDIR"
+        ? configPath === DEFAULT_CONFIG_PATH
+          ? "no configuration found: create zoneform.yaml (see examples/minimal.yaml) or pass -c PATH (a file or a directory of *.yaml)"
+          : "no such file or directory"
+        : `cannot be read (${code ?? String(err)})`;
+    throw pathError(shown, hint);
   }
-  let paths: string[];
-  if (info.isDirectory()) {
-    const entries = await readdir(absolute, { withFileTypes: true });
-    paths = entries
-      .filter((e) => (e.isFile() || e.isSymbolicLink()) && /\.ya?ml$/i.test(e.name))
-      .map((e) => path.join(absolute, e.name))
-      .sort();
-    if (paths.length === 0) throw notFound(shown, "the directory holds no *.yaml or *.yml file");
-  } else {
-    paths = [absolute];
-  }
+  const paths = info.isDirectory() ? await configDirFiles(absolute, cwd) : [absolute];
   const files: SourceFile[] = [];
   for (const p of paths) {
     const shownFile = displayPath(p, cwd);
@@ -61,11 +54,38 @@ export async function readConfigFiles(configPath: string, cwd: string): Promise<
     } catch (err) {
       if (!(err instanceof FileReadError)) throw err;
       const hint = err.problem.kind === "too-large" ? ": split the zones over several files in a directory (-c DIR)" : "";
-      throw notFound(shownFile, `${describeReadProblem(err.problem, MAX_CONFIG_FILE_BYTES)}${hint}`);
+      throw pathError(shownFile, `${describeReadProblem(err.problem, MAX_CONFIG_FILE_BYTES)}${hint}`);
     }
     files.push({ file: shownFile, text: decodeUtf8(bytes, shownFile) });
   }
   return files;
+}
+
+/**
+ * The *.yaml / *.yml files of a configuration directory, sorted. Found by type before anything is
+ * opened: a FIFO, device or socket anywhere in the directory, or a *.yaml entry that is a directory, is
+ * refused (a FIFO would block a read; skipping it would leave its zones out without a word).
+ */
+async function configDirFiles(dir: string, cwd: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    throw pathError(displayPath(dir, cwd), `the directory cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  const paths: string[] = [];
+  for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const yaml = /\.ya?ml$/i.test(e.name);
+    const special = e.isFIFO() || e.isCharacterDevice() || e.isBlockDevice() || e.isSocket();
+    const shownEntry = (): string => displayPath(path.join(dir, e.name), cwd);
+    if (special) {
+      throw pathError(shownEntry(), `is ${kindOf(e)}: a configuration directory may hold no FIFO, device or socket (move it out, or give -c a directory without it)`);
+    }
+    if (yaml && e.isDirectory()) throw pathError(shownEntry(), "is a directory: every *.yaml or *.yml entry of a configuration directory is read as a file (rename it)");
+    if (yaml && (e.isFile() || e.isSymbolicLink())) paths.push(path.join(dir, e.name));
+  }
+  if (paths.length === 0) throw pathError(displayPath(dir, cwd), "the directory holds no *.yaml or *.yml file");
+  return paths;
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });

@@ -4,11 +4,12 @@
 // A lock left by a process that is gone is taken over. Across machines, creates check first that
 // their identity did not appear meanwhile (engine/apply.ts).
 import { createHash } from "node:crypto";
-import { mkdir, open, readFile, unlink } from "node:fs/promises";
-import { unlinkSync } from "node:fs";
+import { access, mkdir, open, stat, unlink } from "node:fs/promises";
+import { constants, unlinkSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { RuntimeError } from "../errors.js";
+import { RuntimeError, UsageError } from "../errors.js";
+import { kindOf, readRegularFile } from "../read-file.js";
 import type { Env } from "../model/env.js";
 
 interface Holder {
@@ -31,11 +32,43 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Who holds a lock, from its file: read only when it is a small regular file (a FIFO there must not block). */
 async function readHolder(path: string): Promise<Holder | undefined> {
   try {
-    return JSON.parse(await readFile(path, "utf8")) as Holder;
+    return JSON.parse((await readRegularFile(path, 64 * 1024)).toString("utf8")) as Holder;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Makes sure the lock directory is a directory (creating it when missing), before any lock is taken:
+ * a file, a FIFO, a directory that cannot be created or written is a one-line error naming the path, exit 3
+ * when ZONEFORM_LOCK_DIR names it (fix the variable), else exit 1.
+ */
+async function ensureLockDir(dir: string, fromEnv: boolean): Promise<void> {
+  const fail = (what: string): never => {
+    const message = `the apply lock directory ${dir} ${what}`;
+    throw fromEnv ? new UsageError(`${message}: set ZONEFORM_LOCK_DIR to a directory zoneform may write to`) : new RuntimeError(`${message}; set ZONEFORM_LOCK_DIR to a directory zoneform may write to`);
+  };
+  let info;
+  try {
+    info = await stat(dir);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT") return fail(`cannot be used (${code ?? String(err)})`);
+    try {
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      return;
+    } catch (mkdirErr) {
+      return fail(`cannot be created (${(mkdirErr as NodeJS.ErrnoException).code ?? String(mkdirErr)})`);
+    }
+  }
+  if (!info.isDirectory()) fail(`is ${info.isFile() ? "a file" : kindOf(info)}, not a directory`);
+  try {
+    await access(dir, constants.W_OK | constants.X_OK);
+  } catch (err) {
+    fail(`cannot be written (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
 }
 
@@ -47,14 +80,15 @@ async function take(path: string, holder: Holder): Promise<boolean> {
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw new RuntimeError(`cannot take the apply lock ${path}: ${(err as Error).message}`);
+    const code = (err as NodeJS.ErrnoException).code ?? String(err);
+    throw new RuntimeError(`cannot take the apply lock ${path} (${code}); set ZONEFORM_LOCK_DIR to a directory zoneform may write to`);
   }
 }
 
 /** Takes the lock of every zone (in a fixed order), or none; resolves to the release function. */
 export async function lockZones(zoneIds: string[], opts: { env: Env; command: string; api: string }): Promise<() => Promise<void>> {
   const dir = lockDir(opts.env);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await ensureLockDir(dir, Boolean(opts.env.ZONEFORM_LOCK_DIR));
   const me: Holder = { pid: process.pid, host: hostname(), command: opts.command, started_at: new Date().toISOString() };
   const held: string[] = [];
   const releaseSync = () => {
