@@ -9,6 +9,11 @@ export const EXIT = {
   changes: 2,
   invalid: 3,
   partial: 4,
+  /** The run passed its --deadline (as GNU `timeout`). */
+  deadline: 124,
+  /** Stopped by SIGINT (Ctrl+C) or SIGTERM: 128 + the signal's number. */
+  sigint: 130,
+  sigterm: 143,
 } as const;
 
 export abstract class ZoneformError extends Error {
@@ -152,6 +157,20 @@ export class ApplyError extends ZoneformError {
   constructor(
     message: string,
     readonly report: { done: string[]; failed: string[]; notDone: string[]; uncertain: string[] },
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The run was stopped (a signal, its --deadline, a server asking to wait longer than zoneform waits):
+ * nothing more is sent. Thrown by every call the stop kept from being sent; `exitCode` is the stop's.
+ */
+export class RunStoppedError extends ZoneformError {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+    readonly reason: "signal" | "deadline" | "wait",
   ) {
     super(message);
   }

@@ -15,6 +15,7 @@ import type { Progress } from "./progress.js";
 import { permissionHint } from "../sections/permissions.js";
 import { addColorOption, addQuietOption, addVerboseOption } from "./options.js";
 import { addZoneRefOption } from "./zone-ref.js";
+import { addBoundOptions, boundsFromOptions, type BoundFlagValues } from "./bounds.js";
 
 export const DEFAULT_PARALLELISM = 8;
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -22,7 +23,7 @@ const MAX_PARALLELISM = 64;
 export const DEFAULT_RETRIES = 6;
 const MAX_RETRIES = 10;
 
-export interface ClientFlagValues {
+export interface ClientFlagValues extends BoundFlagValues {
   apiUrl?: string;
   allowInsecureHttp?: boolean;
   parallelism?: number | string;
@@ -36,15 +37,17 @@ export interface ClientFlagValues {
 
 /** Adds the client flags; a bad value throws UsageError (exit 3) naming the flag. */
 export function addClientOptions(cmd: Command): Command {
-  return cmd
-    .option("--api-url <url>", "Cloudflare API base URL (env CLOUDFLARE_API_BASE_URL; default https://api.cloudflare.com/client/v4)")
-    .option("--allow-insecure-http", `send the credentials over plain http:// to a host that is not loopback (env ${ALLOW_INSECURE_HTTP_ENV}=1); refused otherwise`)
-    .option("--parallelism <n>", `requests in flight at once (1-${MAX_PARALLELISM})`, parseParallelism, DEFAULT_PARALLELISM)
-    .option("--rate-limit <n/s>", "at most N requests per S seconds for the whole run (default 1200/300, Cloudflare's limit)", parseRateLimit)
-    .option("--timeout <ms>", `per-attempt timeout in ms, or with a unit (30s): the answer must be complete within it (default ${DEFAULT_TIMEOUT_MS})`, parseTimeout)
-    .option("--retries <n>", `retries of a failed read or of a write that was certainly not made (0-${MAX_RETRIES}, default ${DEFAULT_RETRIES})`, parseRetries)
-    .option("--max-list-items <n>", `most items one list may hold before the read is stopped (env ZONEFORM_MAX_LIST_ITEMS; default ${DEFAULT_MAX_LIST_ITEMS})`)
-    .option("--max-list-pages <n>", `most pages one list may take before the read is stopped (env ZONEFORM_MAX_LIST_PAGES; default ${DEFAULT_MAX_LIST_PAGES})`);
+  return addBoundOptions(
+    cmd
+      .option("--api-url <url>", "Cloudflare API base URL (env CLOUDFLARE_API_BASE_URL; default https://api.cloudflare.com/client/v4)")
+      .option("--allow-insecure-http", `send the credentials over plain http:// to a host that is not loopback (env ${ALLOW_INSECURE_HTTP_ENV}=1); refused otherwise`)
+      .option("--parallelism <n>", `requests in flight at once (1-${MAX_PARALLELISM})`, parseParallelism, DEFAULT_PARALLELISM)
+      .option("--rate-limit <n/s>", "at most N requests per S seconds for the whole run (default 1200/300, Cloudflare's limit)", parseRateLimit)
+      .option("--timeout <ms>", `per-attempt timeout in ms, or with a unit (30s): the answer must be complete within it (default ${DEFAULT_TIMEOUT_MS})`, parseTimeout)
+      .option("--retries <n>", `retries of a failed read or of a write that was certainly not made (0-${MAX_RETRIES}, default ${DEFAULT_RETRIES})`, parseRetries)
+      .option("--max-list-items <n>", `most items one list may hold before the read is stopped (env ZONEFORM_MAX_LIST_ITEMS; default ${DEFAULT_MAX_LIST_ITEMS})`)
+      .option("--max-list-pages <n>", `most pages one list may take before the read is stopped (env ZONEFORM_MAX_LIST_PAGES; default ${DEFAULT_MAX_LIST_PAGES})`),
+  );
 }
 
 /**
@@ -92,6 +95,8 @@ export function clientFromOptions(opts: ClientFlagValues, io: CliIO, redactor?: 
     maxListItems: listCap(opts.maxListItems, io.env.ZONEFORM_MAX_LIST_ITEMS, "--max-list-items", "ZONEFORM_MAX_LIST_ITEMS", DEFAULT_MAX_LIST_ITEMS),
     maxListPages: listCap(opts.maxListPages, io.env.ZONEFORM_MAX_LIST_PAGES, "--max-list-pages", "ZONEFORM_MAX_LIST_PAGES", DEFAULT_MAX_LIST_PAGES),
     onWait: progress && ((ms, reason) => progress.onWait(ms, reason)),
+    // --max-wait, --deadline (from the start of the process), --max-body-size.
+    ...boundsFromOptions(opts, io.env, performance.now()),
     redactor,
     permissionHint,
   });

@@ -3,18 +3,31 @@
 // no building block for is written here: the run-wide rate limiter, which every attempt (retries
 // included) passes through, the rule that a POST which may have been processed is never re-sent,
 // envelope unwrapping into actionable errors, paging, verbose logging and redaction of secrets.
+// Every wait and read is bounded: a wait the server asks for beyond `maxWaitMs`, the run's deadline or
+// `stop()` (a signal) stops the run, after which no attempt is sent; an answer body is read up to
+// `maxBodyBytes` and never decompressed (zoneform asks for none and refuses an encoded answer).
 import { createHash } from "node:crypto";
 import { Agent, interceptors, type Dispatcher } from "undici";
 import type { IncomingHttpHeaders } from "node:http";
 import type { Duplex } from "node:stream";
-import { AnswerShapeError, ApiError } from "../errors.js";
+import { AnswerShapeError, ApiError, EXIT, RunStoppedError } from "../errors.js";
 import type { HttpMethod } from "../model/plan.js";
 import { Redactor, SENSITIVE, isSecretParam, redactDestination } from "../redact.js";
 import type { Auth } from "./credentials.js";
 import { networkError, unwrapResponse, type PermissionHint } from "./errors.js";
-import { DEFAULT_RATE_LIMIT, RateLimiter, Semaphore, type Permit, type RateLimit } from "./rate-limiter.js";
-import { DEADLINE_CODE, DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfter, type Failure, type RetryPolicy } from "./retry.js";
-import type { CloudflareClient, Envelope, RequestOptions } from "./types.js";
+import { DEFAULT_MAX_WAIT_MS, DEFAULT_RATE_LIMIT, RateLimiter, Semaphore, formatWait, type Permit, type RateLimit } from "./rate-limiter.js";
+import {
+  BODY_TOO_LARGE_CODE,
+  DEADLINE_CODE,
+  DEFAULT_RETRY_POLICY,
+  ENCODED_BODY_CODE,
+  decideRetry,
+  isNotSentError,
+  parseRetryAfter,
+  type Failure,
+  type RetryPolicy,
+} from "./retry.js";
+import type { CloudflareClient, Envelope, RequestOptions, WireOutcome, WireRequest } from "./types.js";
 
 export interface ClientOptions {
   baseUrl: string;
@@ -37,8 +50,18 @@ export interface ClientOptions {
   /** First backoff in ms (default 500, doubling to maxRetryDelayMs, default 8000). */
   retryBaseDelayMs?: number;
   maxRetryDelayMs?: number;
-  /** Longest Retry-After honoured (default 60000); an API asking for longer fails the call. */
-  maxRetryAfterMs?: number;
+  /**
+   * Longest wait the server may ask for (default DEFAULT_MAX_WAIT_MS, 5 minutes, Cloudflare's longest
+   * block): one `Retry-After`, a rate-header reset or pace, or one call's 429 waits in all. Beyond it
+   * the run stops at once (RunStoppedError, exit 1) naming the wait and the header; nothing more is sent.
+   */
+  maxWaitMs?: number;
+  /** Milliseconds from now after which nothing new is sent (the run's --deadline): calls then throw RunStoppedError (exit 124). */
+  deadlineMs?: number;
+  /** Largest answer body read, in bytes (default DEFAULT_MAX_BODY_BYTES); a larger one is cut off with an error. */
+  maxBodyBytes?: number;
+  /** The clock of the deadline and the rate limiter (tests). */
+  now?: () => number;
   /** Told when every request must wait for the rate limit: for how long, and why (for progress). */
   onWait?: (ms: number, reason: string) => void;
   /** Names the permission a refused (403) call needs, for its message; the CLI and library pass the sections'. */
@@ -59,6 +82,9 @@ export interface ClientStats {
   /** 429 answers seen. */
   throttled: number;
 }
+
+/** Default cap on one answer's body: 64 MiB, far above the largest real list page. */
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 /** Default page size of page-style lists: within every paged endpoint's bounds (1–100, 5–50). */
 export const DEFAULT_PER_PAGE = 50;
@@ -84,6 +110,10 @@ interface AttemptState {
   /** Attempts answered 429, and the time waited for them: they do not spend the call's retries. */
   throttledAttempts: number;
   throttledMs: number;
+  /** An attempt reached the API (an answer other than 429, or a connection lost after sending): a write may have been made. */
+  reached?: boolean;
+  /** The call as the log shows it (redacted), for the requests on the wire. */
+  shown: () => string;
 }
 
 type Query = RequestOptions["query"];
@@ -100,7 +130,6 @@ export function createClient(opts: ClientOptions): CloudflareClient {
     random: opts.random ?? Math.random,
     ...(opts.retryBaseDelayMs !== undefined ? { baseDelayMs: opts.retryBaseDelayMs } : {}),
     ...(opts.maxRetryDelayMs !== undefined ? { maxDelayMs: opts.maxRetryDelayMs } : {}),
-    ...(opts.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: opts.maxRetryAfterMs } : {}),
   };
   const log = opts.log;
   const authKind = "token" in opts.auth ? "token" : "key";
@@ -111,12 +140,70 @@ export function createClient(opts: ClientOptions): CloudflareClient {
   const extra = opts.redactor;
   const redact = (text: string): string => redactUrls(redactor.redact(extra ? extra.redact(text) : text));
 
-  const limiter = new RateLimiter({ ...(opts.rateLimit ?? DEFAULT_RATE_LIMIT), log: log && ((l) => log(redact(l))), onWait: opts.onWait });
+  const now = opts.now ?? Date.now;
+  const maxWaitMs = opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+  policy.maxRetryAfterMs = maxWaitMs;
+  const maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const limiter = new RateLimiter({
+    ...(opts.rateLimit ?? DEFAULT_RATE_LIMIT),
+    now,
+    log: log && ((l) => log(redact(l))),
+    onWait: opts.onWait,
+    maxWaitMs,
+    onTooLong: (ms, header) => stop(waitTooLong(ms, header)),
+  });
   const semaphore = new Semaphore(parallelism);
   const stats: ClientStats = { requests: 0, retries: 0, throttled: 0 };
 
+  // Stopping: once `stopped` is set no attempt is sent; every call waiting (for a slot, the rate limit
+  // or a backoff) is refused with it at once; attempts already on the wire finish (bounded by timeoutMs).
+  let stopped: RunStoppedError | undefined;
+  const wakeups = new Set<() => void>();
+  const wire = new Set<WireRequest>();
+  function stop(err: RunStoppedError): void {
+    if (stopped) return;
+    stopped = err;
+    log?.(`stopping: ${err.message}`);
+    clearTimeout(deadlineTimer);
+    limiter.abort(err);
+    semaphore.abort(err);
+    for (const wake of [...wakeups]) wake();
+  }
+  function waitTooLong(ms: number, header: string): RunStoppedError {
+    return new RunStoppedError(
+      `the API asked to wait ${formatWait(ms)} (${redact(header)}), longer than the ${formatWait(maxWaitMs)} zoneform waits at most (--max-wait); ` +
+        "stopped at once, sending nothing more. Try again later: the rate-limit budget is shared with the dashboard and every tool using this token",
+      EXIT.error,
+      "wait",
+    );
+  }
+  const deadlineMs = opts.deadlineMs;
+  const deadlineAt = deadlineMs === undefined ? undefined : now() + deadlineMs;
+  const deadlinePassed = () =>
+    stop(new RunStoppedError("the run's deadline (--deadline) passed: zoneform sent nothing more, and let the requests already sent finish", EXIT.deadline, "deadline"));
+  const deadlineTimer = deadlineMs === undefined ? undefined : setTimeout(deadlinePassed, deadlineMs);
+  deadlineTimer?.unref();
+  /** Throws the stop's error once the run is stopped, or once its deadline has passed (whether or not the timer has fired). */
+  const assertRunning = () => {
+    if (!stopped && deadlineAt !== undefined && now() >= deadlineAt) deadlinePassed();
+    if (stopped) throw stopped;
+  };
+  /** Sleeps `ms`, or less when the run is stopped. */
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        wakeups.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      wakeups.add(done);
+    });
+
   const headers: Record<string, string> = {
     accept: "application/json",
+    // Never a compressed answer: what is read is what is counted against maxBodyBytes.
+    "accept-encoding": "identity",
     "user-agent": opts.userAgent ?? "zoneform",
     ...("token" in opts.auth
       ? { authorization: `Bearer ${opts.auth.token}` }
@@ -136,34 +223,77 @@ export function createClient(opts: ClientOptions): CloudflareClient {
     const state = (dispatchOpts as unknown as Record<string, unknown>)[ATTEMPT] as AttemptState | undefined;
     if (!state) return dispatch(dispatchOpts, handler);
     void (async () => {
-      if (state.delayMs > 0) {
-        const wait = state.delayMs;
-        state.delayMs = 0;
-        await sleep(wait);
+      let permit: Permit;
+      try {
+        if (state.delayMs > 0) {
+          const wait = state.delayMs;
+          state.delayMs = 0;
+          await pause(wait);
+        }
+        assertRunning();
+        permit = await limiter.acquire();
+        try {
+          assertRunning();
+        } catch (err) {
+          permit.done();
+          throw err;
+        }
+      } catch (err) {
+        // Stopped before this attempt was sent: it is not sent.
+        handler.onResponseError?.(null as unknown as Dispatcher.DispatchController, err as Error);
+        return;
       }
-      const permit = await limiter.acquire();
       state.attempts++;
       state.answered = false;
       stats.requests++;
+      const sent = onTheWire(state);
       try {
-        dispatch(dispatchOpts, new ObservingHandler(handler, permit, (status, h) => onAnswer(state, status, h), state.deadlineMs));
+        dispatch(dispatchOpts, new ObservingHandler(handler, permit, (status, h) => onAnswer(state, status, h), state.deadlineMs, maxBodyBytes, sent));
       } catch (err) {
         permit.done();
+        sent.settle(undefined, err as Error);
         handler.onResponseError?.(null as unknown as Dispatcher.DispatchController, err as Error);
       }
     })();
     return true;
   };
 
+  /** A request now on the wire, until its answer or failure: what a stop waits for and reports. */
+  function onTheWire(state: AttemptState): WireRequest & { settle(status: number | undefined, err?: Error): void; end(): void } {
+    let resolve!: (o: WireOutcome) => void;
+    const settled = new Promise<WireOutcome>((r) => (resolve = r));
+    let done = false;
+    const entry = {
+      method: state.method,
+      path: state.shown(),
+      settled,
+      settle(status: number | undefined, err?: Error) {
+        if (done) return;
+        done = true;
+        resolve(outcomeOf(status, err));
+      },
+      end() {
+        entry.settle(undefined, new Error("ended"));
+        wire.delete(entry);
+      },
+    };
+    wire.add(entry);
+    return entry;
+  }
+
   function onAnswer(state: AttemptState, status: number, h: Record<string, string | string[] | undefined>): void {
     state.answered = true;
+    if (status !== 429) state.reached = true;
     limiter.observe(h);
-    state.retryAfterMs = parseRetryAfter(h);
+    state.retryAfterMs = parseRetryAfter(h, now());
+    if (state.retryAfterMs !== undefined && state.retryAfterMs > maxWaitMs) {
+      stop(waitTooLong(state.retryAfterMs, retryAfterHeader(h)));
+      return;
+    }
     if (status === 429) {
       stats.throttled++;
       // Every caller waits, not only this one: the budget is shared.
-      const wait = Math.min(state.retryAfterMs ?? policy.baseDelayMs, policy.maxRetryAfterMs);
-      limiter.pauseFor(wait, `HTTP 429 from Cloudflare (${state.method})`);
+      limiter.pauseFor(state.retryAfterMs ?? policy.baseDelayMs, `HTTP 429 from Cloudflare (${state.method})`);
     }
   }
 
@@ -171,6 +301,13 @@ export function createClient(opts: ClientOptions): CloudflareClient {
 
   function retryFor(state: AttemptState): NonNullable<Parameters<typeof interceptors.retry>[0]>["retry"] {
     return (err, _ctx, cb) => {
+      const code = (err as { code?: string }).code;
+      if (!state.answered && code !== "UND_ERR_REQ_RETRY" && !isNotSentError(code) && !(err instanceof RunStoppedError)) state.reached = true;
+      // Stopped: no attempt more.
+      if (stopped) {
+        cb(err);
+        return;
+      }
       // A failure inside the body is retried by `call` from the start: undici's own retry would ask for
       // the rest with a Range header, which the API does not serve.
       if (state.answered && (err as { code?: string }).code !== "UND_ERR_REQ_RETRY") {
@@ -186,10 +323,14 @@ export function createClient(opts: ClientOptions): CloudflareClient {
       // spending the call's retries, for as long as Cloudflare may block (5 minutes) in all.
       const throttled = failure.kind === "status" && failure.status === 429;
       const decision = throttled
-        ? state.throttledMs >= MAX_THROTTLED_MS
-          ? ({ retry: false, reason: "exhausted" } as const)
-          : decideRetry(state.method, failure, 1, policy)
+        ? decideRetry(state.method, failure, 1, policy)
         : decideRetry(state.idempotent ? "GET" : state.method, failure, state.attempts - state.throttledAttempts, policy);
+      if (decision.retry && throttled && state.throttledMs + decision.delayMs > maxWaitMs) {
+        // 429 after 429: the waits of one call count together against the same cap.
+        stop(waitTooLong(state.throttledMs + decision.delayMs, `HTTP 429 answered ${state.throttledAttempts + 1} times to ${state.method} ${state.shown()}`));
+        cb(err);
+        return;
+      }
       if (decision.retry) {
         if (throttled) {
           state.throttledAttempts++;
@@ -200,13 +341,31 @@ export function createClient(opts: ClientOptions): CloudflareClient {
         state.delayMs = decision.delayMs;
         cb(null);
       } else {
-        if (decision.reason === "retry-after-too-long") state.retryAfterTooLongMs = decision.retryAfterMs;
+        if (decision.reason === "retry-after-too-long") {
+          state.retryAfterTooLongMs = decision.retryAfterMs;
+          stop(waitTooLong(decision.retryAfterMs ?? 0, failure.kind === "status" ? retryAfterHeader(failure.headers) : "Retry-After"));
+        }
         cb(err);
       }
     };
   }
 
+  /**
+   * One call. Once the run is stopped, a call none of whose attempts reached the API (nothing sent, or
+   * only 429s) throws the stop's RunStoppedError; one that reached it throws what its answer says.
+   */
   async function call(method: HttpMethod, path: string, ro: RequestOptions = {}): Promise<Envelope<unknown>> {
+    const state: { current?: AttemptState } = {};
+    try {
+      return await attempt(method, path, ro, state);
+    } catch (err) {
+      if (stopped && (method === "GET" || !state.current?.reached)) throw stopped;
+      throw err;
+    }
+  }
+
+  async function attempt(method: HttpMethod, path: string, ro: RequestOptions, holder: { current?: AttemptState }): Promise<Envelope<unknown>> {
+    assertRunning();
     const rel = path.replace(/^\/+/, "");
     const qs = buildQuery(ro.query);
     // What messages and the log show of the call, redacted only when something is shown.
@@ -225,7 +384,9 @@ export function createClient(opts: ClientOptions): CloudflareClient {
       deadlineMs: perTimeout,
       throttledAttempts: 0,
       throttledMs: 0,
+      shown: shownFull,
     };
+    holder.current = state;
 
     const release = await semaphore.acquire();
     const started = Date.now();
@@ -273,6 +434,7 @@ export function createClient(opts: ClientOptions): CloudflareClient {
             cause: redact(e.message),
             retries: state.retries,
             timeoutMs: perTimeout,
+            maxBodyBytes,
           });
         }
       }
@@ -451,26 +613,35 @@ export function createClient(opts: ClientOptions): CloudflareClient {
     },
     stats: () => ({ ...stats }),
     budget: () => limiter.budget(),
+    stop,
+    stopped: () => stopped,
+    onTheWire: () => [...wire].map(({ method, path, settled }) => ({ method, path, settled })),
     async close() {
+      clearTimeout(deadlineTimer);
       limiter.close();
       await agent.close();
     },
   };
 }
 
-/** Passes every handler callback through, releasing the limiter permit when the attempt is answered. */
 /**
- * Passes an attempt's events through, releasing its rate-limit permit on the answer and giving it an
- * overall deadline: the idle timeouts alone let a body that drips a byte now and then run forever.
+ * Passes an attempt's events through, releasing its rate-limit permit on the answer, giving it an
+ * overall deadline (the idle timeouts alone let a body that drips a byte now and then run forever),
+ * cutting off a body past `maxBodyBytes` or one that is encoded (compressed), and telling the
+ * request on the wire how it went.
  */
 class ObservingHandler implements Dispatcher.DispatchHandler {
   private timer: NodeJS.Timeout | undefined;
   private deadlineError: Error | undefined;
+  private bytes = 0;
+  private cut = false;
   constructor(
     private readonly inner: Dispatcher.DispatchHandler,
     private readonly permit: Permit,
     private readonly onAnswer: (status: number, headers: IncomingHttpHeaders) => void,
     private readonly deadlineMs: number,
+    private readonly maxBodyBytes: number,
+    private readonly wire: { settle(status: number | undefined, err?: Error): void; end(): void },
   ) {}
   onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
     this.timer = setTimeout(() => {
@@ -485,19 +656,40 @@ class ObservingHandler implements Dispatcher.DispatchHandler {
   }
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders, statusMessage?: string): void {
     this.permit.done();
+    this.wire.settle(statusCode);
     this.onAnswer(statusCode, headers);
     this.inner.onResponseStart?.(controller, statusCode, headers, statusMessage);
+    const encoding = headerText(headers["content-encoding"]);
+    const length = Number(headerText(headers["content-length"]) ?? "0");
+    if (encoding !== undefined && !/^\s*(identity)?\s*$/i.test(encoding)) {
+      this.cutOff(controller, `the answer is encoded (Content-Encoding: ${encoding.slice(0, 40)}) although zoneform asked for none`, ENCODED_BODY_CODE);
+    } else if (length > this.maxBodyBytes) {
+      this.cutOff(controller, `the answer announces ${length} bytes (Content-Length)`, BODY_TOO_LARGE_CODE);
+    }
   }
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.cut) return;
+    this.bytes += chunk.length;
+    if (this.bytes > this.maxBodyBytes) {
+      this.cutOff(controller, `the answer's body went past ${this.maxBodyBytes} bytes`, BODY_TOO_LARGE_CODE);
+      return;
+    }
     this.inner.onResponseData?.(controller, chunk);
+  }
+  private cutOff(controller: Dispatcher.DispatchController, message: string, code: string): void {
+    this.cut = true;
+    controller.abort(Object.assign(new Error(message), { code }));
   }
   onResponseEnd(controller: Dispatcher.DispatchController, trailers: IncomingHttpHeaders): void {
     clearTimeout(this.timer);
+    this.wire.end();
     this.inner.onResponseEnd?.(controller, trailers);
   }
   onResponseError(controller: Dispatcher.DispatchController, error: Error): void {
     clearTimeout(this.timer);
     this.permit.done();
+    this.wire.settle(undefined, error);
+    this.wire.end();
     // The retry handler never retries an attempt whose controller was aborted: show it this one as a
     // timeout (which it is), so that a GET is retried like after any other timeout.
     const seen = error === this.deadlineError ? (Object.create(controller, { aborted: { value: false } }) as Dispatcher.DispatchController) : controller;
@@ -517,8 +709,29 @@ function listOf<T>(env: Envelope<unknown>, method: string, shownPath: () => stri
   });
 }
 
-/** The longest a call waits out 429s in all: Cloudflare blocks a token for up to 5 minutes. */
-const MAX_THROTTLED_MS = 5 * 60_000;
+function headerText(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v.join(", ") : v;
+}
+
+/** The Retry-After header of an answer, as a message quotes it. */
+function retryAfterHeader(h: Record<string, string | string[] | undefined>): string {
+  const ms = headerText(h["retry-after-ms"]);
+  if (ms !== undefined) return `retry-after-ms: ${ms.slice(0, 40)}`;
+  return `Retry-After: ${(headerText(h["retry-after"]) ?? "").slice(0, 40)}`;
+}
+
+/** How a request on the wire went: its answer's status says, else its failure. */
+function outcomeOf(status: number | undefined, err?: Error): WireOutcome {
+  if (status !== undefined) {
+    if (status >= 200 && status < 300) return { result: "landed", detail: `HTTP ${status}` };
+    // A 429 is refused before the API sees it; another 4xx is the API refusing it.
+    if (status >= 400 && status < 500) return { result: "failed", detail: `HTTP ${status}, not made` };
+    return { result: "unknown", detail: `HTTP ${status}, may or may not have been made` };
+  }
+  const code = (err as { code?: string } | undefined)?.code;
+  if (isNotSentError(code)) return { result: "failed", detail: `${code}, never sent` };
+  return { result: "unknown", detail: `${code ?? err?.message ?? "no answer"}, no answer: it may or may not have been made` };
+}
 
 /** Default cap on the items of one list: the largest real lists (a SaaS zone's custom hostnames, Page Shield scripts) fit. */
 export const DEFAULT_MAX_LIST_ITEMS = 500_000;
@@ -662,8 +875,4 @@ export function redactQuery(query: Query): string {
 /** Hides the credentials of any URL with a query string inside free text (a destination_conf echoed back). */
 export function redactUrls(text: string): string {
   return text.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*\?[^\s"'<>]*/gi, (url) => redactDestination(url));
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

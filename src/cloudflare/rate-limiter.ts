@@ -6,7 +6,9 @@
 // window of `seconds` on the server can hold more than `requests` of ours, whatever the latency: a
 // run with the same limit as the server is never throttled. On top of its own count it reads the
 // server's rate headers (other tools and the dashboard share the budget) and slows down before the
-// budget runs out, and a 429's Retry-After pauses every caller.
+// budget runs out, and a 429's Retry-After pauses every caller. A wait the server's headers ask for
+// that is longer than `maxWaitMs` is never waited: the limiter tells `onTooLong`, and the client stops
+// the run. Once aborted (a signal, the deadline), every waiting and later acquire is refused.
 
 export interface RateLimit {
   requests: number;
@@ -31,7 +33,14 @@ export interface RateLimiterOptions extends RateLimit {
    * (one of WAIT_REASONS, or the reason given to pauseFor). Nothing is called while requests flow.
    */
   onWait?: (ms: number, reason: string) => void;
+  /** Longest wait the server's rate headers may impose (default DEFAULT_MAX_WAIT_MS). */
+  maxWaitMs?: number;
+  /** Told instead of waiting when the headers ask for longer than maxWaitMs: how long, and which header said so. */
+  onTooLong?: (ms: number, header: string) => void;
 }
+
+/** The longest any wait the server asks for may be: Cloudflare blocks a token for 5 minutes at most. */
+export const DEFAULT_MAX_WAIT_MS = 5 * 60_000;
 
 /** Why requests wait, in words for the progress line. */
 export const WAIT_REASONS = {
@@ -66,7 +75,10 @@ export class RateLimiter {
   /** Minimum gap between two sends, set when the server says the budget is running low. */
   private paceMs = 0;
   private lastSend = 0;
-  private readonly queue: Array<(p: Permit) => void> = [];
+  private readonly maxWaitMs: number;
+  private readonly onTooLong?: (ms: number, header: string) => void;
+  private readonly queue: Array<{ resolve: (p: Permit) => void; reject: (err: Error) => void }> = [];
+  private aborted: Error | undefined;
   private timer: NodeJS.Timeout | undefined;
   private timerAt = 0;
 
@@ -77,14 +89,25 @@ export class RateLimiter {
     this.now = opts.now ?? Date.now;
     this.log = opts.log;
     this.onWait = opts.onWait;
+    this.maxWaitMs = opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+    this.onTooLong = opts.onTooLong;
   }
 
-  /** Waits until one more request may be sent. */
+  /** Waits until one more request may be sent; rejects with the abort's error once aborted. */
   acquire(): Promise<Permit> {
-    return new Promise((resolve) => {
-      this.queue.push(resolve);
+    if (this.aborted) return Promise.reject(this.aborted);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ resolve, reject });
       this.pump();
     });
+  }
+
+  /** Nothing more is let through: every request waiting, and every later one, is refused with `err`. */
+  abort(err: Error): void {
+    if (this.aborted) return;
+    this.aborted = err;
+    this.close();
+    for (const q of this.queue.splice(0)) q.reject(err);
   }
 
   /** Every caller waits at least `ms` from now (a 429's Retry-After); `reason` is what onWait is told. */
@@ -120,7 +143,7 @@ export class RateLimiter {
    * spreads the rest evenly over the time left.
    */
   observe(headers: Headers): void {
-    const rl = parseRateHeaders(headers);
+    const rl = parseRateHeaders(headers, this.now());
     if (rl.remaining === undefined) return;
     this.serverRemaining = rl.remaining;
     const limit = rl.limit ?? this.requests;
@@ -130,15 +153,24 @@ export class RateLimiter {
     const left = rl.remaining - Math.max(0, this.inflight - 1);
     if (left <= 0) {
       const wait = resetMs ?? evenPace * Math.max(1, this.inflight);
+      if (resetMs !== undefined && this.tooLong(wait, rl.header)) return;
       this.pauseFor(wait, `rate limit budget used up (remaining ${rl.remaining})`, WAIT_REASONS.serverBudget);
     } else if (rl.remaining < Math.max(2, limit * 0.1)) {
       const pace = resetMs !== undefined ? resetMs / left : evenPace;
+      if (resetMs !== undefined && this.tooLong(pace, rl.header)) return;
       if (pace > this.paceMs) this.log?.(`rate limit budget low (remaining ${rl.remaining}): one request every ${formatMs(pace)}`);
       this.paceMs = pace;
     } else {
       this.paceMs = 0;
     }
     this.pump();
+  }
+
+  /** Whether a wait the headers ask for is beyond the cap: then onTooLong is told, and nothing waits. */
+  private tooLong(ms: number, header: string | undefined): boolean {
+    if (ms <= this.maxWaitMs || !this.onTooLong) return false;
+    this.onTooLong(ms, header ?? "rate headers");
+    return true;
   }
 
   /** For --verbose and tests. */
@@ -196,7 +228,7 @@ export class RateLimiter {
         this.schedule(at - now);
         return;
       }
-      const resolve = this.queue.shift()!;
+      const { resolve } = this.queue.shift()!;
       this.inflight++;
       this.lastSend = now;
       let released = false;
@@ -224,8 +256,20 @@ export class RateLimiter {
   }
 }
 
-/** Parses the rate headers Cloudflare may send. */
-export function parseRateHeaders(headers: Headers): { limit?: number; remaining?: number; resetSeconds?: number } {
+/** What the rate headers of one answer say; `header` names the header that said it, as it was answered. */
+export interface RateHeaders {
+  limit?: number;
+  remaining?: number;
+  resetSeconds?: number;
+  header?: string;
+}
+
+/**
+ * Parses the rate headers Cloudflare may send: `Ratelimit: "default";r=…;t=…` (since 2025-09, with
+ * `Ratelimit-Policy: "default";q=…;w=…`), the older `Ratelimit: limit=…, remaining=…, reset=…`, and
+ * `X-RateLimit-Limit/-Remaining/-Reset` (a reset beyond 10^9 is an epoch time, taken from `now`).
+ */
+export function parseRateHeaders(headers: Headers, now: number = Date.now()): RateHeaders {
   const get = (name: string): string | undefined => {
     const v = headers[name];
     return Array.isArray(v) ? v.join(", ") : v;
@@ -235,48 +279,71 @@ export function parseRateHeaders(headers: Headers): { limit?: number; remaining?
     const n = Number(s.trim());
     return Number.isFinite(n) && s.trim() !== "" ? n : undefined;
   };
-  const out: { limit?: number; remaining?: number; resetSeconds?: number } = {};
+  const out: RateHeaders = {};
   const combined = get("ratelimit");
+  const field = (text: string, names: string[]): number | undefined => {
+    for (const n of names) {
+      const m = new RegExp(`(?:^|[\\s,;])${n}\\s*=\\s*"?(\\d+(?:\\.\\d+)?)`, "i").exec(text);
+      if (m) return Number(m[1]);
+    }
+    return undefined;
+  };
   if (combined) {
-    const field = (names: string[]): number | undefined => {
-      for (const n of names) {
-        const m = new RegExp(`(?:^|[\\s,;])${n}\\s*=\\s*"?(\\d+(?:\\.\\d+)?)`, "i").exec(combined);
-        if (m) return Number(m[1]);
-      }
-      return undefined;
-    };
-    out.limit = field(["limit"]);
-    out.remaining = field(["remaining", "r"]);
-    out.resetSeconds = field(["reset", "t"]);
+    out.limit = field(combined, ["limit"]);
+    out.remaining = field(combined, ["remaining", "r"]);
+    out.resetSeconds = field(combined, ["reset", "t"]);
+    if (out.remaining !== undefined || out.resetSeconds !== undefined) out.header = `Ratelimit: ${shown(combined)}`;
   }
+  const policy = get("ratelimit-policy");
+  if (out.limit === undefined && policy) out.limit = field(policy, ["q"]);
   out.limit ??= num(get("x-ratelimit-limit") ?? get("ratelimit-limit"));
-  out.remaining ??= num(get("x-ratelimit-remaining") ?? get("ratelimit-remaining"));
-  out.resetSeconds ??= num(get("x-ratelimit-reset") ?? get("ratelimit-reset"));
+  if (out.remaining === undefined && out.resetSeconds === undefined) {
+    const x = get("x-ratelimit-remaining") !== undefined || get("x-ratelimit-reset") !== undefined ? "x-ratelimit" : "ratelimit";
+    out.remaining = num(get(`${x}-remaining`));
+    out.resetSeconds = num(get(`${x}-reset`));
+    const parts = [`${x}-remaining`, `${x}-reset`].filter((h) => get(h) !== undefined).map((h) => `${h.replace(/(^|-)([a-z])/g, (_m, d: string, c: string) => d + c.toUpperCase()).replace("Ratelimit", "RateLimit")}: ${shown(get(h)!)}`);
+    if (parts.length > 0) out.header = parts.join(", ");
+  }
   // A reset that looks like an epoch timestamp, not a delay.
-  if (out.resetSeconds !== undefined && out.resetSeconds > 1e9) out.resetSeconds = Math.max(0, out.resetSeconds - Date.now() / 1000);
+  if (out.resetSeconds !== undefined && out.resetSeconds > 1e9) out.resetSeconds = Math.max(0, out.resetSeconds - now / 1000);
   return out;
 }
 
-/** A counting semaphore: at most `size` holders at once, first come first served. */
+/** A header's value as a message quotes it: printable, and short. */
+function shown(value: string): string {
+  const flat = value.replace(/[^\x20-\x7e]/g, "?");
+  return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;
+}
+
+/** A counting semaphore: at most `size` holders at once, first come first served; `abort` refuses the waiting. */
 export class Semaphore {
   private active = 0;
-  private readonly waiting: Array<() => void> = [];
+  private readonly waiting: Array<{ resolve: () => void; reject: (err: Error) => void }> = [];
+  private aborted: Error | undefined;
   constructor(readonly size: number) {
     if (!(size >= 1)) throw new RangeError("parallelism must be at least 1");
   }
 
+  /** Every holder waiting, and every later acquire, is refused with `err`; holders keep their place. */
+  abort(err: Error): void {
+    if (this.aborted) return;
+    this.aborted = err;
+    for (const w of this.waiting.splice(0)) w.reject(err);
+  }
+
   async acquire(): Promise<() => void> {
+    if (this.aborted) throw this.aborted;
     if (this.active < this.size) {
       this.active++;
     } else {
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      await new Promise<void>((resolve, reject) => this.waiting.push({ resolve, reject }));
     }
     let released = false;
     return () => {
       if (released) return;
       released = true;
       const next = this.waiting.shift();
-      if (next) next();
+      if (next) next.resolve();
       else this.active--;
     };
   }
@@ -293,4 +360,14 @@ export class Semaphore {
 
 export function formatMs(ms: number): string {
   return ms >= 1000 ? `${(ms / 1000).toFixed(ms >= 10_000 ? 0 : 1)}s` : `${Math.round(ms)}ms`;
+}
+
+/** A wait as messages name it: `41s`, `5m`, `24h`, `1h 30m`. */
+export function formatWait(ms: number): string {
+  if (ms < 60_000) return formatMs(ms);
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 60) return `${minutes}m`;
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  return m === 0 ? `${h}h` : `${h}h ${m}m`;
 }

@@ -4,6 +4,7 @@
 // A POST is retried only when the server certainly did not act on it: a 429 (Cloudflare's rate
 // limiter rejects before the request reaches the API) or a connection that was never established.
 import type { HttpMethod } from "../model/plan.js";
+import { DEFAULT_MAX_WAIT_MS } from "./rate-limiter.js";
 
 export interface RetryPolicy {
   /** Retries after the first attempt (default 6). */
@@ -13,7 +14,7 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** Fraction of the backoff taken off at random (default 0.25), so parallel callers spread out. */
   jitter: number;
-  /** Longest Retry-After honoured (default 60 s); an API asking for longer makes the call fail. */
+  /** Longest Retry-After honoured (default 5 minutes, --max-wait); an API asking for longer stops the run. */
   maxRetryAfterMs: number;
   random: () => number;
 }
@@ -23,7 +24,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   baseDelayMs: 500,
   maxDelayMs: 8_000,
   jitter: 0.25,
-  maxRetryAfterMs: 60_000,
+  maxRetryAfterMs: DEFAULT_MAX_WAIT_MS,
   random: Math.random,
 };
 
@@ -39,6 +40,11 @@ export function isRetryableStatus(status: number): boolean {
 
 /** An attempt that did not complete (headers and whole body) within its deadline, however slowly data dripped. */
 export const DEADLINE_CODE = "ZONEFORM_ATTEMPT_DEADLINE";
+
+/** An answer whose body went past the client's maxBodyBytes, cut off there: never retried. */
+export const BODY_TOO_LARGE_CODE = "ZONEFORM_BODY_TOO_LARGE";
+/** An answer with a Content-Encoding (compressed) although none was asked for: never retried, never decompressed. */
+export const ENCODED_BODY_CODE = "ZONEFORM_ENCODED_BODY";
 
 /** Error codes that mean the connection was never made: the request was certainly not sent. */
 const NOT_SENT_CODES = new Set([

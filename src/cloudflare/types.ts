@@ -1,5 +1,6 @@
 // The surface of the Cloudflare API client that resources, the engine and commands use. The
 // implementation is client.ts; tests and the engine depend only on this interface.
+import type { RunStoppedError } from "../errors.js";
 import type { HttpMethod } from "../model/plan.js";
 
 export interface RequestOptions {
@@ -57,5 +58,29 @@ export interface CloudflareClient {
   stats(): { requests: number; retries: number; throttled: number };
   /** What is left of the rate-limit budget in the current window (for progress); absent in test doubles. */
   budget?(): { remaining: number; requests: number; seconds: number };
+  /**
+   * Stops the run (a signal): from now on no attempt is sent, and every call not yet sent, or waiting
+   * for a slot, the rate limit or a backoff, throws `reason` at once. Attempts on the wire finish.
+   */
+  stop?(reason: RunStoppedError): void;
+  /** Why the run was stopped (stop(), the deadline, a wait beyond the cap), or undefined. */
+  stopped?(): RunStoppedError | undefined;
+  /** The requests on the wire now (sent, not yet answered), each with how it went once it has. */
+  onTheWire?(): WireRequest[];
   close(): Promise<void>;
+}
+
+/** How a request went: made (2xx), refused (4xx, or never sent), or unknown (5xx, no answer). */
+export interface WireOutcome {
+  result: "landed" | "failed" | "unknown";
+  detail: string;
+}
+
+/** A request sent and not yet answered. */
+export interface WireRequest {
+  method: string;
+  /** Path and query as the log shows them (redacted). */
+  path: string;
+  /** Resolves once its answer's status (or its failure) is known. */
+  settled: Promise<WireOutcome>;
 }

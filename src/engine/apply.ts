@@ -5,7 +5,7 @@
 import pLimit from "p-limit";
 import type { CloudflareClient } from "../cloudflare/types.js";
 import { isTimeoutError } from "../cloudflare/retry.js";
-import { AnswerShapeError, ApiError, ApplyError, NetworkError, RuntimeError, ZoneformError } from "../errors.js";
+import { AnswerShapeError, ApiError, ApplyError, EXIT, NetworkError, RunStoppedError, RuntimeError, ZoneformError } from "../errors.js";
 import type { Change, Finder, FinderCompare, Operation, Plan } from "../model/plan.js";
 import { SIGN } from "../plan/render/format.js";
 import { printable } from "../safe-text.js";
@@ -20,16 +20,20 @@ export interface ApplyReport {
   uncertain: string[];
   /** Stopped by an interrupt: the changes not attempted were left for the next run. */
   interrupted?: boolean;
+  /** Why the client stopped the run (a signal, the deadline, a wait beyond the cap), when it did. */
+  stopped?: RunStoppedError;
 }
 
 export interface ApplyOptions {
   client: CloudflareClient;
   parallelism?: number;
   progress?: (line: string) => void;
-  /** Asked before each change: once it says stop, nothing new is started (Ctrl+C). */
+  /** Asked before each change: once it says stop, nothing new is started. The client's stop() does the same, and more: nothing more is sent. */
   shouldStop?: () => boolean;
   /** Told when a change starts and ends, so an interrupted run can say what was in flight. */
   onChange?: (what: string, state: "start" | "end") => void;
+  /** The report to fill in as changes end (so a caller can read it before applyPlan returns); a new one when absent. */
+  report?: ApplyReport;
 }
 
 /** One line per change in progress and reports: names from the API or the file shown escaped. */
@@ -179,8 +183,17 @@ async function send(client: CloudflareClient, op: Operation, log?: (line: string
       // A POST that timed out may still be running on the server: give it time before looking, and
       // never send it again on the strength of not finding it yet.
       const stillRunning = err instanceof NetworkError && isTimeoutError(err.info.cause);
-      if (stillRunning) await sleep(TIMEOUT_GRACE_MS);
-      const fresh = await newItems(client, op.finds);
+      if (stillRunning && !client.stopped?.()) await sleep(TIMEOUT_GRACE_MS);
+      let fresh: Item[];
+      try {
+        if (client.stopped?.()) throw client.stopped();
+        fresh = await newItems(client, op.finds);
+      } catch (lookErr) {
+        if (!(lookErr instanceof RunStoppedError)) throw lookErr;
+        throw new MaybeCreatedError(
+          `POST ${op.path}: ${err instanceof Error ? err.message : String(err)}; the run was stopped (${lookErr.message}) before zoneform could look whether it was created: it may have been. Run plan again to see the live state.`,
+        );
+      }
       // A finder without `equals` (an entry point's rule, found by its own ref) is exact by its hints.
       const same = op.finds.equals === undefined ? fresh.slice(0, 1) : fresh.filter((i) => isWhatWasSent(i, op.finds!));
       if (same.length === 1) {
@@ -212,8 +225,14 @@ function failureText(err: unknown, uncertain: boolean): string {
   return uncertain ? `${message} (this write may have been made: run plan again to see the live state)` : message;
 }
 
-/** The outcome of one change: made (with each call's answer), or failed (and whether it may have written). */
-type ChangeOutcome = { ok: true; results: unknown[]; adopted: boolean } | { ok: false; line: string; uncertain: boolean };
+/**
+ * The outcome of one change: made (with each call's answer), failed (and whether it may have written),
+ * or not sent at all because the run was stopped first.
+ */
+type ChangeOutcome =
+  | { ok: true; results: unknown[]; adopted: boolean }
+  | { ok: false; line: string; uncertain: boolean }
+  | { ok: false; notSent: RunStoppedError };
 
 /**
  * Makes one change's calls in order: a create first checks nothing like it appeared since the plan,
@@ -245,6 +264,8 @@ async function runChange(
     return { ok: true, results, adopted };
   } catch (err) {
     if (!(err instanceof ZoneformError)) throw err;
+    // Stopped before any of its writes went out: not attempted, whatever it read.
+    if (err instanceof RunStoppedError && made === 0) return { ok: false, notSent: err };
     // A replacement whose create went through but whose delete failed has written something too.
     const uncertain = made > 0 || mayHaveWritten(method, err) || err instanceof MaybeCreatedError;
     return { ok: false, line: `${what}: ${failureText(err, uncertain)}`, uncertain };
@@ -281,7 +302,7 @@ const INDEPENDENT = new Set(RESOURCE_KINDS.filter((k) => k.independentChanges).m
 const isIndependent = (resource: string): boolean => INDEPENDENT.has(resource);
 
 export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyReport> {
-  const report: ApplyReport = { done: [], failed: [], notDone: [], uncertain: [] };
+  const report: ApplyReport = opts.report ?? { done: [], failed: [], notDone: [], uncertain: [] };
   // Zones run concurrently and a zone's independent changes too; the client's one limit caps what is
   // really in flight, so this only bounds the zones started at once.
   const limit = pLimit(ZONES_PER_REQUEST_SLOT * Math.max(1, opts.parallelism ?? 8));
@@ -294,7 +315,9 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
         const checks = new Map<string, Promise<unknown[]>>();
         const run = async (change: Change) => {
           const what = describeChange(label, change);
-          if (!failed && opts.shouldStop?.()) report.interrupted = true;
+          const stopped = opts.client.stopped?.();
+          if (stopped) report.stopped = stopped;
+          if (!failed && (opts.shouldStop?.() || stopped)) report.interrupted = true;
           if (failed || report.interrupted) {
             report.notDone.push(what);
             return;
@@ -302,7 +325,11 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
           opts.onChange?.(what, "start");
           try {
             const outcome = await runChange(opts.client, label, change, what, opts.progress, checks);
-            if (outcome.ok) {
+            if ("notSent" in outcome) {
+              report.stopped = outcome.notSent;
+              report.interrupted = true;
+              report.notDone.push(what);
+            } else if (outcome.ok) {
               report.done.push(outcome.adopted ? `${what} (its answer was lost; found made and adopted)` : what);
               opts.progress?.(`${what}: done`);
             } else {
@@ -335,6 +362,7 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
 export async function applyOne(client: CloudflareClient, zoneLabel: string, change: Change, log?: (line: string) => void): Promise<unknown[]> {
   const what = describeChange(zoneLabel, change);
   const outcome = await runChange(client, zoneLabel, change, what, log);
+  if ("notSent" in outcome) throw outcome.notSent;
   if (outcome.ok) return outcome.results;
   assertApplied({ done: [], failed: [outcome.line], notDone: [], uncertain: outcome.uncertain ? [outcome.line] : [] });
   return [];
@@ -345,6 +373,22 @@ export async function applyOne(client: CloudflareClient, zoneLabel: string, chan
  * error (exit 1) only when it is certain that nothing was written at all.
  */
 export function assertApplied(report: ApplyReport): void {
+  if (report.stopped) {
+    const s = report.stopped;
+    const maybe = report.uncertain.length > 0 ? ` (${report.uncertain.length} of them may have been written)` : "";
+    const lines = [
+      `apply stopped: ${s.message}.`,
+      `${report.done.length} change(s) made, ${report.failed.length} failed${maybe}, ${report.notDone.length} not attempted (nothing was sent after the stop; the requests already sent were let finish).`,
+      ...report.failed.map((l) => `  failed:      ${l}`),
+      ...report.notDone.map((l) => `  not done:    ${l}`),
+      ...report.done.map((l) => `  done:        ${l}`),
+      "Run apply again to make the rest: it re-reads the zones and makes only what is still missing.",
+    ];
+    // A wait beyond the cap is an error like any other (4 once something was written); a signal or the deadline keeps its own code.
+    const written = report.done.length > 0 || report.uncertain.length > 0;
+    const code = s.reason === "wait" ? (written ? EXIT.partial : EXIT.error) : s.exitCode;
+    throw new RunStoppedError(lines.join("\n"), code, s.reason);
+  }
   if (report.interrupted) {
     const lines = [
       `apply interrupted: ${report.done.length} change(s) made, ${report.failed.length} failed, ${report.notDone.length} not attempted (nothing new was started after the interrupt; the calls in flight were let finish).`,

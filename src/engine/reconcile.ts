@@ -3,7 +3,7 @@
 // that need the API. No writes.
 import pLimit from "p-limit";
 import type { CloudflareClient } from "../cloudflare/types.js";
-import { AnswerShapeError, ApiError, NetworkError } from "../errors.js";
+import { AnswerShapeError, ApiError, NetworkError, RunStoppedError } from "../errors.js";
 import type { DesiredState, DesiredZone } from "../model/desired.js";
 import type { Plan, ZonePlan } from "../model/plan.js";
 import { fingerprint } from "../plan/fingerprint.js";
@@ -53,6 +53,8 @@ export async function readZone(ctx: ReadContext, zone: DesiredZone, kinds: reado
   const owned = kinds.filter((k) => k.owns(zone));
   const live: ZoneLive = { zone_id: zone.zone_id, kinds: {}, fingerprints: {}, errors: [] };
   const results = await Promise.allSettled(owned.map((k) => k.read(ctx, zone)));
+  // A stopped run (a signal, its deadline, a wait beyond the cap) ends the command, not only this zone.
+  for (const r of results) if (r.status === "rejected" && r.reason instanceof RunStoppedError) throw r.reason;
   results.forEach((r, i) => {
     const kind = owned[i]!;
     if (r.status === "rejected") {

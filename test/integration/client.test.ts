@@ -4,7 +4,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { createClient } from "../../src/cloudflare/client.js";
-import { AnswerShapeError, ApiError, NetworkError } from "../../src/errors.js";
+import { AnswerShapeError, ApiError, NetworkError, RunStoppedError } from "../../src/errors.js";
 import { JSON_SOURCE_TEXT, parseJsonExact } from "../../src/cloudflare/errors.js";
 import { Redactor } from "../../src/redact.js";
 import { permissionHint } from "../../src/sections/permissions.js";
@@ -135,13 +135,17 @@ describe("retries", () => {
     await client.close();
   });
 
-  it("fails at once, saying so, when Retry-After is longer than it will wait", async () => {
-    const { client } = clientOn(emu, { maxRetryAfterMs: 5000 });
+  it("stops the run at once, naming the wait and the header, when Retry-After is longer than it will wait", async () => {
+    const { client } = clientOn(emu, { maxWaitMs: 5000 });
     await emu.fault({ method: "GET", status: 429, retry_after: 120, count: 1 });
-    const e = (await caught(client.request("GET", `zones/${ZONE.com}/page_shield`))) as ApiError;
-    expect(e.message).toMatch(/asks to wait 120s before retrying, longer than the 5\.0s zoneform waits/);
-    expect(e.info).toMatchObject({ status: 429, retryable: true, retryAfterMs: 120_000 });
-    expect(await emu.requests()).toHaveLength(1);
+    const e = await caught(client.request("GET", `zones/${ZONE.com}/page_shield`));
+    expect(e).toBeInstanceOf(RunStoppedError);
+    expect(e.message).toMatch(/^the API asked to wait 2m \(Retry-After: 120\), longer than the 5\.0s zoneform waits at most \(--max-wait\); stopped at once/);
+    expect((e as RunStoppedError).exitCode).toBe(1);
+    // Nothing more is sent, a write least of all.
+    const again = await caught(client.request("PUT", `zones/${ZONE.com}/page_shield`, { body: { enabled: true } }));
+    expect(again).toBe(e);
+    expect((await emu.requests()).map((r) => `${r.method} ${r.status}`)).toEqual(["GET 429"]);
     await client.close();
   });
 

@@ -1,8 +1,8 @@
 // `zoneform apply`: from the file (plan, show, confirm, execute) or from a saved plan (re-read, refuse
 // if stale, execute). Progress on stderr; exit 4 with a report when it stops part-way.
 import type { Command } from "commander";
-import { RuntimeError, UsageError } from "../../errors.js";
-import { applyPlan, assertApplied } from "../../engine/apply.js";
+import { EXIT, RunStoppedError, RuntimeError, UsageError } from "../../errors.js";
+import { applyPlan, assertApplied, type ApplyReport } from "../../engine/apply.js";
 import { lockZones } from "../../engine/lock.js";
 import { assertSamePlan, desiredFromPlan } from "../../engine/saved-plan.js";
 import type { Plan } from "../../model/plan.js";
@@ -35,6 +35,11 @@ async function confirm(io: CliIO, opts: ApplyOptions): Promise<void> {
   if (answer.trim() !== "yes") throw new RuntimeError("Apply cancelled; nothing was changed.");
 }
 
+/** The exit code after a signal: 128 + its number (README "Exit codes"). */
+function signalExit(signal: NodeJS.Signals): number {
+  return signal === "SIGTERM" ? EXIT.sigterm : EXIT.sigint;
+}
+
 /**
  * Before the first write (reading, planning, asking), an interrupt stops at once: nothing was written.
  * `execute` installs its own handling once writes begin.
@@ -42,7 +47,7 @@ async function confirm(io: CliIO, opts: ApplyOptions): Promise<void> {
 function stopAtOnceUntilWrites(io: CliIO): () => void {
   const onSignal = (signal: NodeJS.Signals) => {
     io.stderr.write(`\n${signal === "SIGINT" ? "Interrupted" : `Stopped by ${signal}`} before any change was made; nothing was written.\n`);
-    process.exit(130);
+    process.exit(signalExit(signal));
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
@@ -53,42 +58,59 @@ function stopAtOnceUntilWrites(io: CliIO): () => void {
 }
 
 /**
- * Runs the plan's calls. Ctrl+C works as in Terraform: the first interrupt (or SIGTERM) starts nothing
- * new and lets the calls in flight finish (each is bounded by --timeout), then the exit-4 report says
- * what was done, failed and not attempted; a second one stops at once, naming what was in flight.
+ * Runs the plan's calls. The first SIGINT (Ctrl+C) or SIGTERM stops the client: no request is sent
+ * after it, not even one already waiting for a slot, the rate limit or a backoff; the writes already
+ * on the wire are let finish (each within --timeout) and reported one by one as they land, fail or
+ * stay unknown; then the report says what was done, failed and not attempted, exit 130 (SIGINT) or
+ * 143 (SIGTERM). A second signal exits at once with the same accounting, naming the writes still
+ * on the wire.
  */
 async function execute(plan: Plan, client: CloudflareClient, io: CliIO, opts: ApplyOptions, progress: Progress): Promise<void> {
-  const inFlight = new Set<string>();
   let finished = 0;
   let stopping = false;
+  const report: ApplyReport = { done: [], failed: [], notDone: [], uncertain: [] };
+  const total = plan.zones.reduce((n, z) => n + z.changes.length, 0);
+  const writesOnTheWire = () => (client.onTheWire?.() ?? []).filter((r) => r.method !== "GET");
   const onSignal = (signal: NodeJS.Signals) => {
+    const code = signalExit(signal);
     if (!stopping) {
       stopping = true;
+      const sent = writesOnTheWire();
+      client.stop?.(new RunStoppedError(signal === "SIGINT" ? "interrupted (SIGINT)" : `stopped by ${signal}`, code, "signal"));
       progress.clear();
       io.stderr.write(
-        `\n${signal === "SIGINT" ? "Interrupt" : signal} received: starting nothing new; letting the ${inFlight.size} change(s) in flight finish. Press Ctrl+C again to stop at once.\n`,
+        `\n${signal === "SIGINT" ? "Interrupt (SIGINT)" : signal} received: sending nothing more; waiting for the ${sent.length} write(s) already sent to be answered (each within --timeout). Press Ctrl+C again to stop at once.\n`,
       );
+      for (const r of sent) {
+        void r.settled.then((o) => io.stderr.write(`  ${o.result.padEnd(8)} ${printable(`${r.method} ${r.path}`)} (${o.detail})\n`));
+      }
       return;
     }
-    const pending = [...inFlight];
+    const pending = writesOnTheWire();
     progress.end();
+    const made = report.done.length;
+    const rest = total - made - report.failed.length;
     io.stderr.write(
-      `Stopped at once. ${pending.length > 0 ? `These changes were in flight and may have landed: ${pending.join("; ")}. ` : ""}Run \`zoneform plan\` to see the live state.\n`,
+      `Stopped at once by a second signal: ${made} change(s) made, ${report.failed.length} failed, ${rest} not made; nothing was sent after the first signal` +
+        (pending.length > 0
+          ? `, and ${pending.length} write(s) sent before it were still unanswered: they may or may not have landed:\n${pending.map((r) => `  unknown  ${printable(`${r.method} ${r.path}`)}\n`).join("")}`
+          : "; no write was unanswered.\n") +
+        "Run `zoneform plan` to see the live state.\n",
     );
-    process.exit(130);
+    process.exit(code);
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
-  progress.begin("apply", "changes made", plan.zones.reduce((n, z) => n + z.changes.length, 0));
+  progress.begin("apply", "changes made", total);
   try {
-    const report = await applyPlan(plan, {
+    await applyPlan(plan, {
       client,
       parallelism: opts.parallelism,
       progress: (l) => progress.log(printable(l)),
       shouldStop: () => stopping,
-      onChange: (what, state) => {
-        if (state === "start") inFlight.add(what);
-        else if (inFlight.delete(what)) progress.update(++finished);
+      report,
+      onChange: (_what, state) => {
+        if (state === "end") progress.update(++finished);
       },
     });
     assertApplied(report);

@@ -31,10 +31,13 @@ describe("retry policy", () => {
     expect(parseRetryAfter({ "retry-after": new Date(Date.now() + 5000).toUTCString() })).toBeGreaterThan(3000);
     expect(parseRetryAfter({ "retry-after": "soon" })).toBeUndefined();
     expect(decideRetry("GET", { kind: "status", status: 429, headers: { "retry-after": "2" } }, 1, policy)).toEqual({ retry: true, delayMs: 2000, retryAfterMs: 2000 });
-    expect(decideRetry("GET", { kind: "status", status: 429, headers: { "retry-after": "300" } }, 1, policy)).toEqual({
+    // The cap is 5 minutes (Cloudflare's longest block): 300 s is waited, 301 s is not.
+    expect(policy.maxRetryAfterMs).toBe(300_000);
+    expect(decideRetry("GET", { kind: "status", status: 429, headers: { "retry-after": "300" } }, 1, policy)).toMatchObject({ retry: true, delayMs: 300_000 });
+    expect(decideRetry("GET", { kind: "status", status: 429, headers: { "retry-after": "301" } }, 1, policy)).toEqual({
       retry: false,
       reason: "retry-after-too-long",
-      retryAfterMs: 300_000,
+      retryAfterMs: 301_000,
     });
   });
 
