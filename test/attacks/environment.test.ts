@@ -192,6 +192,17 @@ describe("a configuration directory", () => {
   });
 });
 
+describe("other files a command reads", () => {
+  it("refuses `inventory --merge` on a FIFO with exit 3, at once, before any API call", async () => {
+    const fifo = join(root, "inventory.yaml");
+    mkfifo(fifo);
+    await emu.clearRequests();
+    const r = await runCli(emu, ["inventory", "--zone", ZONE.com, "--pages", "example.com/checkout*", "--merge", fifo]);
+    expectOneLine(r, 3, `--merge ${fifo}: is a FIFO (named pipe), not a regular file: give the path of a file`);
+    expect(await emu.calls()).toEqual([]);
+  });
+});
+
 describe("the built CLI, as a child process killed at a deadline (a hang is the child's, not the suite's)", () => {
   const DEADLINE_MS = 20_000;
 

@@ -4,13 +4,14 @@
 // --pin-hashes) to stdout or --out; with --merge FILE adds to FILE only the scripts no entry covers yet
 // (and new page patterns), keeping its justifications and comments.
 import type { Command } from "commander";
-import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { DEFAULT_STALE_DAYS } from "../../inventory/check.js";
 import { pagePatternProblem } from "../../inventory/match.js";
 import { listInScopeScripts } from "../../inventory/read.js";
 import { draftInventory, existingPages, mergeInventory } from "../../inventory/yaml.js";
+import { MAX_CONFIG_FILE_BYTES } from "../../config/load.js";
 import { RuntimeError, UsageError } from "../../errors.js";
+import { describeReadProblem, FileReadError, readRegularFile } from "../../read-file.js";
 import { printable } from "../../safe-text.js";
 import { refuseExisting, writeFileSafely } from "../../write-file.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
@@ -96,10 +97,13 @@ export function register(program: Command, ctx: CommandContext): void {
   });
 }
 
+/** The --merge file: a regular file of at most the size of a configuration file (a FIFO is refused, never opened). */
 async function readMergeFile(path: string, label: string): Promise<string> {
   try {
-    return await readFile(path, "utf8");
+    return (await readRegularFile(path, MAX_CONFIG_FILE_BYTES)).toString("utf8");
   } catch (err) {
-    throw new RuntimeError(`--merge ${label}: cannot read the file: ${(err as Error).message}`);
+    if (!(err instanceof FileReadError)) throw err;
+    const message = `--merge ${label}: ${describeReadProblem(err.problem, MAX_CONFIG_FILE_BYTES)}`;
+    throw err.problem.kind === "not-regular" || err.problem.kind === "too-large" ? new UsageError(message) : new RuntimeError(message);
   }
 }
