@@ -94,14 +94,16 @@ export function heldOutputOptions(options: Record<string, unknown>): Record<stri
 /**
  * The output_options a PUT sends for the file's: what the file sets, plus each option the file leaves
  * out whose live value is not the default, sent as the default (so the job ends up meaning exactly
- * what the file says whether the API merges or replaces the object).
+ * what the file says whether the API merges or replaces the object), plus each live option zoneform
+ * does not know, as it is (a PUT replaces the object whole: left out, it would be lost).
  */
 export function outputOptionsToSend(desired: Record<string, unknown>, live: Record<string, unknown> | undefined): Record<string, unknown> {
   const out = heldOutputOptions(desired);
   const defaults = { ...COMPARE_ONLY_DEFAULTS, ...outputDefaults(out.output_type) };
   for (const [k, v] of Object.entries(heldOutputOptions(live ?? {}))) {
-    if (k in out || !(k in defaults)) continue;
-    if (JSON.stringify(v) !== JSON.stringify(defaults[k])) out[k] = structuredClone(defaults[k]);
+    if (k in out) continue;
+    if (!(k in defaults)) out[k] = structuredClone(v);
+    else if (JSON.stringify(v) !== JSON.stringify(defaults[k])) out[k] = structuredClone(defaults[k]);
   }
   return out;
 }
@@ -130,11 +132,15 @@ function withoutNulls(o: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
 }
 
-/** The option keys whose values differ, in a stable order (defaults filled on both sides). */
+/**
+ * The option keys whose values differ, in a stable order (defaults filled on both sides). A live
+ * option zoneform does not know and the file does not state is not managed: never a difference
+ * (a PUT carries it back as it is, see outputOptionsToSend).
+ */
 export function diffOutputOptions(desired: Record<string, unknown>, live: Record<string, unknown> | undefined): string[] {
   const a = comparableOutputOptions(desired);
   const b = comparableOutputOptions(live ?? NO_OPTIONS);
-  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+  const keys = Object.keys(a);
   return keys.filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
 }
 
