@@ -1,15 +1,48 @@
 // Turns one Page Shield inventory item (script, connection or cookie) into at most one finding with a
-// severity and the reasons for it. Pure. A script is malicious when its js_integrity_score is below
-// the threshold, or when its domain or URL is reported malicious. Cloudflare's pages disagree on the
-// threshold (the API reference calls scores up to 10 "likely malicious", the malicious-script page
-// uses 50), so it is a setting, 50 by default, and every report says which was used. A null or absent
-// score means "not scored yet", which is not a verdict either way.
+// severity and the reasons for it. Pure, and the one verdict `audit`, `csp suggest` and `inventory`
+// share. A script is malicious, as Cloudflare's client-side security decides it today, when:
+// - its js_integrity_score is below the threshold (Cloudflare: "currently set to 10", the older 50 was
+//   removed from the docs), or
+// - its magecart_score, malware_score or cryptomining_score (changelog 2024-09-18, 1–99, low = likely
+//   malicious) is below theirs: Cloudflare documents no number for these, so zoneform uses 10 like the
+//   integrity score, as a setting, or
+// - its domain or URL is reported malicious.
+// dataflow_score and obfuscation_score are deprecated (in favour of js_integrity_score) and ignored.
+// A null or absent score means "not scored yet", which is not a verdict either way. Every finding says
+// which signal made it (`verdict_by`, and the reasons).
 
 export type InventoryKind = "script" | "connection" | "cookie";
 export type Severity = "high" | "medium" | "low";
 
-/** Below this js_integrity_score a script is malicious by default (the malicious-script-detection page's 50). */
-export const MALICIOUS_SCORE_THRESHOLD = 50;
+/** Below this js_integrity_score a script is malicious by default (the malicious-script-detection page's 10). */
+export const MALICIOUS_SCORE_THRESHOLD = 10;
+/** Below this magecart, malware or cryptomining score a script is malicious by default (no documented number: 10, as above). */
+export const THREAT_SCORE_THRESHOLD = 10;
+
+/** The scores of Cloudflare's verdict, in the order reasons name them. */
+export const THREAT_SCORES = ["magecart_score", "malware_score", "cryptomining_score"] as const;
+export type ThreatScore = (typeof THREAT_SCORES)[number];
+/** Deprecated by Cloudflare; read nowhere in the verdict. */
+export const DEPRECATED_SCORES = ["dataflow_score", "obfuscation_score"] as const;
+
+/** The signals a finding can rest on. */
+export type VerdictSignal = "js_integrity_score" | ThreatScore | "domain_reported_malicious" | "url_reported_malicious";
+
+/** The score thresholds of the verdict: strictly below is malicious. */
+export interface ScoreThresholds {
+  /** js_integrity_score (`--malicious-below`). */
+  js_integrity: number;
+  /** magecart_score, malware_score, cryptomining_score (`--threat-below`). */
+  threat: number;
+}
+
+export const DEFAULT_THRESHOLDS: Readonly<ScoreThresholds> = { js_integrity: MALICIOUS_SCORE_THRESHOLD, threat: THREAT_SCORE_THRESHOLD };
+
+/** A number is the js_integrity threshold alone (the threat threshold stays the default). */
+export function thresholdsOf(t: number | Partial<ScoreThresholds> | undefined): ScoreThresholds {
+  if (typeof t === "number") return { ...DEFAULT_THRESHOLDS, js_integrity: t };
+  return { ...DEFAULT_THRESHOLDS, ...(t ?? {}) };
+}
 
 export const SEVERITY_RANK: Record<Severity, number> = { high: 3, medium: 2, low: 1 };
 
@@ -23,6 +56,12 @@ export interface Finding {
   status?: string;
   /** Scripts only; null when Page Shield has not scored the script. */
   js_integrity_score?: number | null;
+  /** Scripts only, each null when not scored. */
+  magecart_score?: number | null;
+  malware_score?: number | null;
+  cryptomining_score?: number | null;
+  /** Scripts and connections: the signals that made the verdict, in the order of `reasons`. */
+  verdict_by?: VerdictSignal[];
   /** Kept apart as the API keeps them: domain categories belong to domain_reported_malicious. */
   malicious_domain_categories: string[];
   /** …and URL categories to url_reported_malicious. */
@@ -62,31 +101,61 @@ function base(kind: InventoryKind, raw: Raw, subject: string) {
 }
 
 /** Reasons a script or connection is reported malicious by domain or URL, categories kept apart. */
-function reportedReasons(raw: Raw): { reasons: string[]; domain: string[]; url: string[] } {
+function reportedReasons(raw: Raw): { reasons: string[]; by: VerdictSignal[]; domain: string[]; url: string[] } {
   const domain = categories(raw.malicious_domain_categories);
   const url = categories(raw.malicious_url_categories);
   const reasons: string[] = [];
+  const by: VerdictSignal[] = [];
   if (raw.domain_reported_malicious === true) {
     reasons.push(`domain reported malicious${domain.length ? ` (${domain.join(", ")})` : ""}`);
+    by.push("domain_reported_malicious");
   }
   if (raw.url_reported_malicious === true) {
     reasons.push(`URL reported malicious${url.length ? ` (${url.join(", ")})` : ""}`);
+    by.push("url_reported_malicious");
   }
-  return { reasons, domain, url };
+  return { reasons, by, domain, url };
 }
 
-export function classifyScript(raw: Raw, threshold = MALICIOUS_SCORE_THRESHOLD): Finding | undefined {
-  const score = scoreOf(raw.js_integrity_score);
+/** The scores below their thresholds, as reasons and signals (js_integrity first, then the threat scores). */
+function scoreReasons(raw: Raw, t: ScoreThresholds): { reasons: string[]; by: VerdictSignal[]; lowest: number | null } {
+  const reasons: string[] = [];
+  const by: VerdictSignal[] = [];
+  let lowest: number | null = null;
+  const check = (name: VerdictSignal, threshold: number) => {
+    const v = scoreOf(raw[name]);
+    if (v === null) return;
+    lowest = lowest === null ? v : Math.min(lowest, v);
+    if (v < threshold) {
+      reasons.push(`${name} ${v} < ${threshold}`);
+      by.push(name);
+    }
+  };
+  check("js_integrity_score", t.js_integrity);
+  for (const name of THREAT_SCORES) check(name, t.threat);
+  return { reasons, by, lowest };
+}
+
+/**
+ * A script's finding, or undefined when nothing makes it malicious. `thresholds`: a number is the
+ * js_integrity_score threshold alone (as `--malicious-below`).
+ */
+export function classifyScript(raw: Raw, thresholds: number | Partial<ScoreThresholds> = DEFAULT_THRESHOLDS): Finding | undefined {
+  const t = thresholdsOf(thresholds);
+  const scored = scoreReasons(raw, t);
   const reported = reportedReasons(raw);
-  const reasons = [...reported.reasons];
-  if (score !== null && score < threshold) reasons.unshift(`js_integrity_score ${score} < ${threshold}`);
+  const reasons = [...scored.reasons, ...reported.reasons];
   if (reasons.length === 0) return undefined;
-  // Lower scores are worse; each report adds weight so that a reported script with a low score leads.
-  const rank = (score === null ? 50 : 100 - score) + 100 * reported.reasons.length;
+  // Lower scores are worse; each signal adds weight so that a script with several leads.
+  const rank = (scored.lowest === null ? 50 : 100 - scored.lowest) + 100 * reasons.length;
   return {
     ...base("script", raw, str(raw.url) ?? ""),
     severity: "high",
-    js_integrity_score: score,
+    js_integrity_score: scoreOf(raw.js_integrity_score),
+    magecart_score: scoreOf(raw.magecart_score),
+    malware_score: scoreOf(raw.malware_score),
+    cryptomining_score: scoreOf(raw.cryptomining_score),
+    verdict_by: [...scored.by, ...reported.by],
     malicious_domain_categories: reported.domain,
     malicious_url_categories: reported.url,
     reasons,
@@ -101,6 +170,7 @@ export function classifyConnection(raw: Raw): Finding | undefined {
     ...base("connection", raw, str(raw.url) ?? ""),
     severity: "high",
     malicious_domain_categories: reported.domain,
+    verdict_by: reported.by,
     malicious_url_categories: reported.url,
     reasons: reported.reasons,
     rank: reported.reasons.length,
@@ -128,8 +198,8 @@ export function classifyCookie(raw: Raw): Finding | undefined {
   };
 }
 
-export function classify(kind: InventoryKind, raw: Raw, threshold = MALICIOUS_SCORE_THRESHOLD): Finding | undefined {
-  if (kind === "script") return classifyScript(raw, threshold);
+export function classify(kind: InventoryKind, raw: Raw, thresholds: number | Partial<ScoreThresholds> = DEFAULT_THRESHOLDS): Finding | undefined {
+  if (kind === "script") return classifyScript(raw, thresholds);
   if (kind === "connection") return classifyConnection(raw);
   return classifyCookie(raw);
 }

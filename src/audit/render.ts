@@ -18,6 +18,8 @@ export interface AuditFilters {
   page_url?: string[];
   /** A script scored below this js_integrity_score is malicious. */
   malicious_below: number;
+  /** …or below this magecart_score, malware_score or cryptomining_score. */
+  threat_below: number;
 }
 
 export interface AuditRenderer {
@@ -104,7 +106,7 @@ function describeFilters(f: AuditFilters): string {
   const parts = [`status ${f.status?.join(",") ?? "active (default)"}`];
   if (f.hosts) parts.push(`host ${f.hosts.join(",")}`);
   if (f.page_url) parts.push(`page URL ${f.page_url.join(",")}`);
-  parts.push(`malicious below js_integrity_score ${f.malicious_below}`);
+  parts.push(`malicious: js_integrity_score below ${f.malicious_below}, magecart/malware/cryptomining_score below ${f.threat_below}, or reported`);
   return printable(parts.join("; "));
 }
 
@@ -137,7 +139,8 @@ function columnsFor(kind: InventoryKind): Array<{ title: string; cell: (f: Findi
   if (kind === "cookie") return [severity, { title: "NAME", cell: (f) => f.subject, max: 40 }, host, why];
   const url = { title: "URL", cell: (f: Finding) => f.subject, max: 72 };
   if (kind === "connection") return [severity, url, host, status, why];
-  const score = { title: "SCORE", cell: (f: Finding) => (f.js_integrity_score === null || f.js_integrity_score === undefined ? "-" : String(f.js_integrity_score)) };
+  // js_integrity_score; the score that made the verdict, when another, is named in WHY.
+  const score = { title: "INTEGRITY", cell: (f: Finding) => (f.js_integrity_score === null || f.js_integrity_score === undefined ? "-" : String(f.js_integrity_score)) };
   return [severity, score, url, host, status, why];
 }
 

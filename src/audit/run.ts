@@ -2,7 +2,7 @@
 // in memory at a time), classifies each item, streams findings to the renderer and keeps only counters
 // and the worst `limit` findings per kind. Used by `zoneform audit` and by the benchmark.
 import type { CloudflareClient } from "../cloudflare/types.js";
-import { classify, MALICIOUS_SCORE_THRESHOLD, scoreOf, type InventoryKind } from "./classify.js";
+import { classify, MALICIOUS_SCORE_THRESHOLD, scoreOf, THREAT_SCORE_THRESHOLD, type InventoryKind } from "./classify.js";
 import { AuditCollector, INVENTORY_KINDS, type KindSummary } from "./collector.js";
 import { createRenderer, type AuditFilters, type AuditFormat, type AuditTotals } from "./render.js";
 import type { InventoryCheck } from "../inventory/check.js";
@@ -38,8 +38,10 @@ export interface AuditOptions {
   format?: AuditFormat;
   /** Rows per kind in text and Markdown output. */
   limit?: number;
-  /** A script scored below this is malicious (default 50). */
+  /** A script whose js_integrity_score is below this is malicious (default 10). */
   maliciousBelow?: number;
+  /** A script whose magecart, malware or cryptomining score is below this is malicious (default 10). */
+  threatBelow?: number;
   perPage?: number;
   now?: () => Date;
   /** Called after each zone, e.g. for progress on stderr. */
@@ -77,6 +79,7 @@ export function auditFilters(opts: AuditOptions): AuditFilters {
     ...(opts.hosts?.length ? { hosts: opts.hosts } : {}),
     ...(opts.pageUrls?.length ? { page_url: opts.pageUrls } : {}),
     malicious_below: opts.maliciousBelow ?? MALICIOUS_SCORE_THRESHOLD,
+    threat_below: opts.threatBelow ?? THREAT_SCORE_THRESHOLD,
   };
 }
 
@@ -119,7 +122,7 @@ export async function runAudit(
       for await (const raw of items) {
         collector.countRead(kind, { unscored: kind === "script" && scoreOf(raw.js_integrity_score) === null });
         opts.onItem?.(kind);
-        const finding = classify(kind, raw, filters.malicious_below);
+        const finding = classify(kind, raw, { js_integrity: filters.malicious_below, threat: filters.threat_below });
         if (!finding) continue;
         collector.add(finding);
         renderer.finding(zoneId, finding);

@@ -3,7 +3,7 @@
 // one at a time and only distinct origins and hosts are kept. A source on the page's own host is
 // 'self'; many subdomains of one parent collapse to a wildcard; a host that served anything malicious
 // is left out entirely (and listed), and never hidden inside a wildcard.
-import { classifyConnection, classifyScript, MALICIOUS_SCORE_THRESHOLD } from "../audit/classify.js";
+import { classifyConnection, classifyScript, MALICIOUS_SCORE_THRESHOLD, THREAT_SCORE_THRESHOLD } from "../audit/classify.js";
 
 export type CspItemKind = "script" | "connection";
 
@@ -29,6 +29,8 @@ export interface CspSuggestion {
   counts: { scripts: number; connections: number; skipped: number };
   /** The js_integrity_score below which a script counted as malicious. */
   malicious_below: number;
+  /** The magecart, malware and cryptomining score below which a script counted as malicious. */
+  threat_below: number;
 }
 
 export interface CspOptions {
@@ -36,6 +38,8 @@ export interface CspOptions {
   wildcardThreshold?: number;
   /** A script scored below this is malicious (default 50, as in `audit`). */
   maliciousBelow?: number;
+  /** …or whose magecart, malware or cryptomining score is below this (default 10, as in `audit`). */
+  threatBelow?: number;
 }
 
 export const DEFAULT_WILDCARD_THRESHOLD = 5;
@@ -78,6 +82,10 @@ export class CspSuggester {
     return this.opts.maliciousBelow ?? MALICIOUS_SCORE_THRESHOLD;
   }
 
+  private get threatThreshold(): number {
+    return this.opts.threatBelow ?? THREAT_SCORE_THRESHOLD;
+  }
+
   /** Adds one item as the API lists it; malicious ones (same verdict as `audit`) mark their host. */
   add(kind: CspItemKind, raw: Record<string, unknown>): void {
     if (kind === "script") this.counts.scripts += 1;
@@ -91,7 +99,7 @@ export class CspSuggester {
       return;
     }
     const isSelf = origin.host === pageHost && (origin.scheme === "https" || origin.scheme === "wss");
-    const finding = kind === "script" ? classifyScript(raw, this.threshold) : classifyConnection(raw);
+    const finding = kind === "script" ? classifyScript(raw, { js_integrity: this.threshold, threat: this.threatThreshold }) : classifyConnection(raw);
     if (finding) {
       if (isSelf) {
         this.selfMalicious.count += 1;
@@ -101,7 +109,7 @@ export class CspSuggester {
       const ex = this.malicious.get(origin.host) ?? { host: origin.host, scripts: 0, connections: 0, reasons: [] };
       if (kind === "script") ex.scripts += 1;
       else ex.connections += 1;
-      for (const r of finding.reasons.map((r) => r.replace(/^js_integrity_score \d+ </, "js_integrity_score <"))) {
+      for (const r of finding.reasons.map((r) => r.replace(/^([a-z_]+_score) \d+ </, "$1 <"))) {
         if (!ex.reasons.includes(r)) ex.reasons.push(r);
       }
       this.malicious.set(origin.host, ex);
@@ -129,6 +137,7 @@ export class CspSuggester {
       page_hosts: [...this.pageHosts].sort(),
       counts: { ...this.counts },
       malicious_below: this.threshold,
+      threat_below: this.threatThreshold,
     };
   }
 

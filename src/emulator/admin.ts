@@ -286,7 +286,7 @@ function scriptEvent(rt: EmulatorRuntime, body: unknown): unknown {
       page_urls: [page],
       versions: [{ hash, js_integrity_score: 80, fetched_at: at }],
     };
-    addThreatScores(script);
+    addThreatScores(script, false);
     zone.scripts.push(script);
     return script;
   }

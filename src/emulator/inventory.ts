@@ -14,7 +14,11 @@ export interface InventoryOptions {
   scripts: number;
   connections: number;
   cookies: number;
-  /** Share (0–1) of scripts with js_integrity_score < 50 and of connections reported malicious. */
+  /**
+   * Share (0–1) of scripts malicious by Cloudflare's verdict (a js_integrity_score drawn from 1–49, so
+   * below 10 for some only, and one of magecart, malware or cryptomining score below 10), and of
+   * connections reported malicious.
+   */
   maliciousRatio: number;
   seed?: number;
   /**
@@ -115,7 +119,7 @@ function generateScripts(opts: InventoryOptions, now: number, rng: () => number)
     };
     if (malicious) markReported(script, rng);
     script.malicious_url_categories ??= [];
-    addThreatScores(script);
+    addThreatScores(script, malicious);
     out[i] = script;
   }
   return out;
@@ -169,7 +173,7 @@ export function generatePaymentScripts(zoneName: string, nowMs: number, rng: () 
       versions: [...versions].reverse(),
       malicious_url_categories: [],
     };
-    addThreatScores(script);
+    addThreatScores(script, false);
     return script;
   });
 }
@@ -239,17 +243,20 @@ function generateCookies(opts: InventoryOptions, now: number, rng: () => number)
 
 /**
  * The 2026 scores of a script (`malware_score`, `cryptomining_score`, `magecart_score`, 1–99, lower is
- * worse like js_integrity_score): low where the script is malicious or reported in that category. Drawn
- * from the script's id, not the list's generator, so adding them left every other value as it was.
+ * worse like js_integrity_score). A malicious script gets one of them below 10 (Cloudflare's verdict;
+ * zoneform's default threshold for these): the one of its reported category (Magecart, Cryptomining),
+ * malware otherwise; a script reported in a category also scores low there. The others draw 50–99.
+ * Drawn from the script's id, not the list's generator, so adding them left every other value as it was.
  */
-export function addThreatScores(script: Item): void {
+export function addThreatScores(script: Item, malicious: boolean): void {
   const rng = createRng(seedFrom(`${script.id}|threat`));
   const categories = [...asStrings(script.malicious_url_categories), ...asStrings(script.malicious_domain_categories)];
-  const score = (bad: boolean) => (bad ? 1 + Math.floor(rng() * 30) : 50 + Math.floor(rng() * 50));
-  const malicious = typeof script.js_integrity_score === "number" && script.js_integrity_score < 50;
-  script.malware_score = score(malicious || categories.includes("Malware"));
-  script.cryptomining_score = score(categories.includes("Cryptomining"));
-  script.magecart_score = score(categories.includes("Magecart"));
+  const score = (bad: boolean) => (bad ? 1 + Math.floor(rng() * 9) : 50 + Math.floor(rng() * 50));
+  const magecart = categories.includes("Magecart");
+  const cryptomining = categories.includes("Cryptomining");
+  script.malware_score = score(categories.includes("Malware") || (malicious && !magecart && !cryptomining));
+  script.cryptomining_score = score(cryptomining);
+  script.magecart_score = score(magecart);
 }
 
 function asStrings(v: unknown): string[] {

@@ -25,6 +25,8 @@ export interface SeenScript {
   last_seen_at?: string;
   status?: string;
   first_page_url?: string;
+  /** Why the script is malicious by the verdict `audit` uses (default thresholds), when it is. */
+  malicious?: string[];
 }
 
 export interface ScriptVersion {

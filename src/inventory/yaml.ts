@@ -50,9 +50,14 @@ function seenNote(s: SeenScript): string {
   return ` ${printable(parts.join(", "))}`;
 }
 
+/** A second comment line on a script `audit` finds malicious: it should not be authorized. */
+function maliciousNote(s: SeenScript): string {
+  return s.malicious?.length ? `\n ${printable(`MALICIOUS (${s.malicious.join("; ")}): remove it from the page, do not authorize it`)}` : "";
+}
+
 function entryNode(doc: Document, entry: AuthorizedScript, seen: SeenScript, note: string): Node {
   const node = doc.createNode(entry) as YAMLMap;
-  node.commentBefore = `${note}${seenNote(seen)}`;
+  node.commentBefore = `${note}${seenNote(seen)}${maliciousNote(seen)}`;
   const justification = node.items.find((p) => isScalar(p.key) && p.key.value === "justification");
   if (justification && isScalar(justification.value)) {
     justification.value.type = "QUOTE_DOUBLE";

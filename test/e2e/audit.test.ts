@@ -50,21 +50,33 @@ describe("audit of the seed inventory", () => {
   it("reports the malicious scripts worst first, the malicious connection and the insecure cookies, and exits 2", async () => {
     const r = await runCli(emu, ["audit", "--zone", ZONE.com]);
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stdout).toContain(`Page Shield audit of zone ${ZONE.com} (status active (default); malicious below js_integrity_score 50)`);
-    expect(r.stdout).toMatch(/Scripts: \d+ read, 2 malicious/);
-    const jquery = r.stdout.indexOf("https://jquery-cdn-update.com/lib/jquery-3.7.1.min.js");
-    const widget = r.stdout.indexOf("https://cdn-staticfiles.top/js/pay-widget.js");
-    expect(jquery).toBeGreaterThan(0);
-    // Score 12 with a domain report comes before score 31 with a URL report.
-    expect(widget).toBeGreaterThan(jquery);
-    expect(r.stdout).toContain("js_integrity_score 12 < 50; domain reported malicious (Malware)");
-    expect(r.stdout).toContain("js_integrity_score 31 < 50; URL reported malicious (Magecart)");
+    expect(r.stdout).toContain(
+      `Page Shield audit of zone ${ZONE.com} (status active (default); malicious: js_integrity_score below 10, magecart/malware/cryptomining_score below 10, or reported)`,
+    );
+    // Cloudflare's verdict (real-answers.md "js_integrity_score threshold"): one script by each score,
+    // and the one scored 30 (malicious under the older 50) is not.
+    expect(r.stdout).toMatch(/Scripts: \d+ read, 4 malicious/);
+    const at = (url: string) => r.stdout.indexOf(url);
+    const order = [
+      "https://cdn-staticfiles.top/js/pay-widget.js",
+      "https://jquery-cdn-update.com/lib/jquery-3.7.1.min.js",
+      "https://gstatic-cdn.org/js/ga-loader.js",
+      "https://analytics-sync.net/js/beacon.js",
+    ].map(at);
+    // Two signals before one; then the lower score first.
+    expect(order[0]).toBeGreaterThan(0);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(r.stdout).toContain("magecart_score 3 < 10; URL reported malicious (Magecart)");
+    expect(r.stdout).toContain("malware_score 4 < 10; domain reported malicious (Malware)");
+    expect(r.stdout).toContain("cryptomining_score 2 < 10\n");
+    expect(r.stdout).toContain("js_integrity_score 6 < 10\n");
+    expect(r.stdout).not.toContain("https://cdn.segment.com/analytics.js/v1/12");
     expect(r.stdout).toContain("malicious domain categories: Malware 1; URL categories: Magecart 1");
     expect(r.stdout).toContain("https://collect.analytics-sync.net/c/checkout");
     expect(r.stdout).toContain("domain reported malicious (Command and Control)");
     expect(r.stdout).toMatch(/Cookies: 8 read, \d+ insecure/);
     expect(r.stdout).toContain("no Secure; no HttpOnly; SameSite=None");
-    expect(r.stdout).toMatch(/Findings: 2 malicious scripts, 1 malicious connection, \d+ insecure cookies\./);
+    expect(r.stdout).toMatch(/Findings: 4 malicious scripts, 1 malicious connection, \d+ insecure cookies\./);
     expect(await emu.calls()).toEqual([
       `GET zones/${ZONE.com}/page_shield/scripts`,
       `GET zones/${ZONE.com}/page_shield/connections`,
@@ -151,14 +163,21 @@ describe("audit output formats", () => {
     const doc = JSON.parse(r.stdout);
     expect(doc.format_version).toBe(1);
     const zone = doc.zones[0];
-    expect(zone.filters).toEqual({ malicious_below: 50 });
+    expect(zone.filters).toEqual({ malicious_below: 10, threat_below: 10 });
     const scripts = zone.findings.filter((f: { kind: string }) => f.kind === "script");
-    expect(scripts).toHaveLength(2);
+    expect(scripts).toHaveLength(4);
+    expect(scripts.map((f: { verdict_by: string[] }) => f.verdict_by).sort()).toEqual([
+      ["cryptomining_score"],
+      ["js_integrity_score"],
+      ["magecart_score", "url_reported_malicious"],
+      ["malware_score", "domain_reported_malicious"],
+    ]);
     const jquery = scripts.find((f: { subject: string }) => f.subject.includes("jquery-cdn-update"));
     expect(jquery).toMatchObject({
       zone_id: ZONE.com,
       severity: "high",
       js_integrity_score: 12,
+      malware_score: 4,
       malicious_domain_categories: ["Malware"],
       malicious_url_categories: [],
     });
@@ -167,7 +186,7 @@ describe("audit output formats", () => {
     expect(widget).toMatchObject({ malicious_domain_categories: [], malicious_url_categories: ["Magecart"] });
     expect(zone.summary.script.malicious_domain_categories).toEqual({ Malware: 1 });
     expect(zone.summary.script.malicious_url_categories).toEqual({ Magecart: 1 });
-    expect(doc.totals).toMatchObject({ malicious_scripts: 2, malicious_connections: 1 });
+    expect(doc.totals).toMatchObject({ malicious_scripts: 4, malicious_connections: 1 });
     expect(doc.totals.findings).toBe(zone.findings.length);
   });
 
@@ -190,17 +209,17 @@ describe("audit output formats", () => {
     const r = await runCli(emu, ["audit", "--zone", ZONE.com, "--format", "markdown"]);
     expect(r.code).toBe(2);
     expect(r.stdout).toContain(`## Zone \`${ZONE.com}\``);
-    expect(r.stdout).toMatch(/### Scripts: \d+ read, 2 malicious/);
-    expect(r.stdout).toContain("| Severity | Score | Url | Host | Status | Why |");
+    expect(r.stdout).toMatch(/### Scripts: \d+ read, 4 malicious/);
+    expect(r.stdout).toContain("| Severity | Integrity | Url | Host | Status | Why |");
     expect(r.stdout).toContain("| high | 12 | https://jquery-cdn-update.com/lib/jquery-3.7.1.min.js |");
-    expect(r.stdout).toMatch(/\*\*Findings: 2 malicious scripts/);
+    expect(r.stdout).toMatch(/\*\*Findings: 4 malicious scripts/);
   });
 
   it("--limit caps the rows per kind in text and says how many were not shown", async () => {
     const r = await runCli(emu, ["audit", "--zone", ZONE.com, "--limit", "1"]);
-    expect(r.stdout).toContain("https://jquery-cdn-update.com/lib/jquery-3.7.1.min.js");
-    expect(r.stdout).not.toContain("https://cdn-staticfiles.top/js/pay-widget.js");
-    expect(r.stdout).toContain("…and 1 more, not shown");
+    expect(r.stdout).toContain("https://cdn-staticfiles.top/js/pay-widget.js");
+    expect(r.stdout).not.toContain("https://jquery-cdn-update.com/lib/jquery-3.7.1.min.js");
+    expect(r.stdout).toContain("…and 3 more, not shown");
   });
 });
 

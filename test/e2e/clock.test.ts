@@ -76,7 +76,7 @@ describe("the demo flow does not depend on the date", () => {
 
     // The findings are there to compare: not an empty audit or inventory.
     const audit = JSON.parse(today.audit!) as { zones: Array<{ findings: Array<{ kind: string; severity: string }> }> };
-    expect(audit.zones[0]!.findings.filter((f) => f.kind === "script" && f.severity === "high")).toHaveLength(2);
+    expect(audit.zones[0]!.findings.filter((f) => f.kind === "script" && f.severity === "high")).toHaveLength(4);
     expect(today.inventory!.match(/^ {4}- url: /gm)!.length).toBeGreaterThanOrEqual(5);
     const inventory = JSON.parse(today["audit of the inventory"]!) as {
       zones: Array<{ script_inventory: { findings: Array<{ type: string; message: string }> } }>;

@@ -1,6 +1,7 @@
 // The emulator's HTTP core: envelope, auth, routing errors, body errors, rate limit, latency, the seed.
 import { describe, expect, test } from "vitest";
 import { defaultState, startEmulator, zoneIdFor } from "../../src/emulator/index.js";
+import { isMaliciousItem } from "../../src/emulator/routes/page-shield-query.js";
 import { createHash } from "node:crypto";
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -228,7 +229,15 @@ describe("default seed", () => {
       expect(z.waf_migration).toEqual({ mode: "new", compatible: true, old_sensitivity: "default", old_action: "block" });
       expect(z.custom_hostnames.length).toBeGreaterThanOrEqual(3);
       expect(z.scripts).toHaveLength(20);
-      expect(z.scripts.filter((s) => (s.js_integrity_score as number) < 50)).toHaveLength(2);
+      // One malicious script by each score of Cloudflare's verdict (real-answers.md "js_integrity_score
+      // threshold"), and one scored 30 that the older threshold of 50 called malicious.
+      const low = (k: string) => z.scripts.filter((s) => (s[k] as number) < 10).map((s) => s[k]);
+      expect(low("js_integrity_score")).toEqual([6]);
+      expect(low("magecart_score")).toEqual([3]);
+      expect(low("malware_score")).toEqual([4]);
+      expect(low("cryptomining_score")).toEqual([2]);
+      expect(z.scripts.filter((s) => s.js_integrity_score === 30 && !isMaliciousItem(s))).toHaveLength(1);
+      expect(z.scripts.filter(isMaliciousItem)).toHaveLength(4);
       expect(z.scripts.filter((s) => s.status === "infrequent")).toHaveLength(1);
       expect(z.connections).toHaveLength(10);
       expect(z.connections.filter((c) => c.domain_reported_malicious || c.url_reported_malicious)).toHaveLength(1);

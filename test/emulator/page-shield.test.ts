@@ -1,6 +1,7 @@
 // Page Shield in the emulator: settings, inventory lists with their filters and paging, CSP policies.
 import { describe, expect, test } from "vitest";
 import { TEST_NOW, useEmulator, ZONE } from "../helpers/cli.js";
+import { isMaliciousItem } from "../../src/emulator/routes/page-shield-query.js";
 
 // A clock that moves on a second each time it is read, so that a write shows a later updated_at.
 let tick = Date.parse(TEST_NOW);
@@ -88,9 +89,10 @@ describe("scripts and connections", () => {
     expect(rest.some((s: { url: string }) => s.url.includes("jquery-cdn-update.com"))).toBe(false);
   });
 
-  test("prioritize_malicious puts low integrity scores first", async () => {
+  test("prioritize_malicious puts the malicious scripts first (Cloudflare's verdict: any of four scores below 10, or a report)", async () => {
     const r = (await emu().call("GET", `${ps}/scripts?prioritize_malicious=true&per_page=100`)).body.result;
-    expect(r.slice(0, 2).every((s: { js_integrity_score: number }) => s.js_integrity_score < 50)).toBe(true);
+    expect(r.slice(0, 4).every(isMaliciousItem)).toBe(true);
+    expect(r.slice(4).some(isMaliciousItem)).toBe(false);
   });
 
   test("order_by and direction sort by the timestamp", async () => {

@@ -141,7 +141,7 @@ function renderAudit(format: AuditFormat): string {
     classifyCookie({ id: "k1", name: `=sid\n\u001b[2K`, host: "example.com", secure_attribute: false })!,
   ];
   r.begin();
-  r.zoneStart(Z, { status: ["active"], hosts: ["shop\u0007.example"], malicious_below: 50 });
+  r.zoneStart(Z, { status: ["active"], hosts: ["shop\u0007.example"], malicious_below: 10, threat_below: 10 });
   for (const f of findings) {
     c.countRead(f.kind);
     c.add(f);
@@ -223,7 +223,8 @@ describe("other reports", () => {
       self_hosted_malicious: { count: 1, examples: [`https://example.com/x.js?${EVIL}`] },
       page_hosts: ["example.com\u202e"],
       counts: { scripts: 2, connections: 0, skipped: 0 },
-      malicious_below: 50,
+      malicious_below: 10,
+      threat_below: 10,
     };
     const block = policyBlock(s, { description: "Suggested", action: "log" });
     expect(block.split("\n").filter((l) => l.includes("bad: yaml"))).toEqual(["#   evil.test: domain reported malicious (Malware\\nbad: yaml\\u001b[2K)"]);

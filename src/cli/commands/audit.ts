@@ -2,7 +2,7 @@
 // by page, with malicious scripts and connections and insecure cookies as findings. Exit 2 when there
 // are findings of the kind chosen by --fail-on, so that a cron job can alert.
 import type { Command } from "commander";
-import { MALICIOUS_SCORE_THRESHOLD } from "../../audit/classify.js";
+import { MALICIOUS_SCORE_THRESHOLD, THREAT_SCORE_THRESHOLD } from "../../audit/classify.js";
 import { AUDIT_FORMATS, type AuditFormat } from "../../audit/render.js";
 import { DEFAULT_AUDIT_LIMIT, DEFAULT_FAIL_ON, FAIL_ON, parseFailOn, runAudit, shouldFail, type FailOn, type ZoneInventory } from "../../audit/run.js";
 import { DEFAULT_STALE_DAYS } from "../../inventory/check.js";
@@ -26,17 +26,18 @@ interface AuditFlags extends ClientFlagValues {
   failOn: string;
   limit: string;
   maliciousBelow: string;
+  threatBelow: string;
   config?: string;
   staleDays: string;
 }
 
 const STATUSES = ["active", "infrequent", "inactive"];
 
-/** `--malicious-below`: a whole score from 1 to 100. */
-export function parseScoreThreshold(value: string | undefined): number {
+/** `--malicious-below`, `--threat-below`: a whole score from 1 to 100. */
+export function parseScoreThreshold(value: string | undefined, flag = "--malicious-below"): number {
   const n = Number(value);
   if (!/^\d+$/.test(String(value ?? "").trim()) || n < 1 || n > 100) {
-    throw new UsageError(`--malicious-below must be a whole number from 1 to 100, got "${value}"`);
+    throw new UsageError(`${flag} must be a whole number from 1 to 100, got "${value}"`);
   }
   return n;
 }
@@ -57,7 +58,8 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--fail-on <what>", "exit 2 on (comma list): malicious (scripts and connections), insecure (cookies), unauthorized, changed, stale (script inventory); any; none", DEFAULT_FAIL_ON.join(","))
     .option("--stale-days <n>", "script inventory: an authorization not seen on the pages in scope for this many days is stale", String(DEFAULT_STALE_DAYS))
     .option("--limit <n>", "rows per kind in text and markdown output, worst first", String(DEFAULT_AUDIT_LIMIT))
-    .option("--malicious-below <score>", "a script whose js_integrity_score is below this is malicious (1-100; Cloudflare's pages use 50 and 10)", String(MALICIOUS_SCORE_THRESHOLD));
+    .option("--malicious-below <score>", "a script whose js_integrity_score is below this is malicious (1-100; Cloudflare's threshold is 10)", String(MALICIOUS_SCORE_THRESHOLD))
+    .option("--threat-below <score>", "…or whose magecart_score, malware_score or cryptomining_score is below this (1-100; no documented number, 10 like the integrity score)", String(THREAT_SCORE_THRESHOLD));
   addConfigOption(cmd);
   addReadCommandOptions(cmd, { progress: true });
   cmd.action(async (opts: AuditFlags) => {
@@ -87,6 +89,7 @@ export function register(program: Command, ctx: CommandContext): void {
       throw new UsageError(`--limit must be a whole number from 0 to 10000, got "${opts.limit}"`);
     }
     const maliciousBelow = parseScoreThreshold(opts.maliciousBelow);
+    const threatBelow = parseScoreThreshold(opts.threatBelow, "--threat-below");
     const badStatus = (opts.status ?? []).filter((s) => !STATUSES.includes(s));
     if (badStatus.length > 0) throw new UsageError(`--status ${badStatus.join(", ")}: expected ${STATUSES.join(", ")}`);
 
@@ -109,6 +112,7 @@ export function register(program: Command, ctx: CommandContext): void {
           format,
           limit,
           maliciousBelow,
+          threatBelow,
           progress: opts.verbose ? (l) => progress.log(printable(l)) : undefined,
           onItem: (kind) => progress.count(`${kind}s`),
           onZoneDone: (done, total) => progress.update(done, total),

@@ -6,7 +6,7 @@ import { Option, type Command } from "commander";
 import { stringify } from "yaml";
 import type { CloudflareClient } from "../../cloudflare/types.js";
 import { CspSuggester, hostExpression, type CspSuggestion } from "../../csp/suggest.js";
-import { MALICIOUS_SCORE_THRESHOLD } from "../../audit/classify.js";
+import { MALICIOUS_SCORE_THRESHOLD, THREAT_SCORE_THRESHOLD } from "../../audit/classify.js";
 import { UsageError } from "../../errors.js";
 import { printable } from "../../safe-text.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
@@ -28,6 +28,7 @@ interface CspFlags extends ClientFlagValues {
   description?: string;
   wildcardThreshold: string;
   maliciousBelow: string;
+  threatBelow: string;
   fromInventory?: boolean;
   config?: string;
 }
@@ -38,9 +39,9 @@ const PER_PAGE = 100;
 export async function suggestCsp(
   client: CloudflareClient,
   zoneId: string,
-  opts: { hosts?: string[]; wildcardThreshold?: number; maliciousBelow?: number; onItem?: (kind: "script" | "connection") => void } = {},
+  opts: { hosts?: string[]; wildcardThreshold?: number; maliciousBelow?: number; threatBelow?: number; onItem?: (kind: "script" | "connection") => void } = {},
 ): Promise<CspSuggestion> {
-  const suggester = new CspSuggester({ wildcardThreshold: opts.wildcardThreshold, maliciousBelow: opts.maliciousBelow });
+  const suggester = new CspSuggester({ wildcardThreshold: opts.wildcardThreshold, maliciousBelow: opts.maliciousBelow, threatBelow: opts.threatBelow });
   const query = { status: "active", ...(opts.hosts?.length ? { hosts: opts.hosts.join(",") } : {}) };
   for (const [kind, list] of [["script", "scripts"], ["connection", "connections"]] as const) {
     for await (const raw of client.paginate<Record<string, unknown>>(`zones/${zoneId}/page_shield/${list}`, { query, perPage: PER_PAGE })) {
@@ -67,7 +68,7 @@ export function policyBlock(s: CspSuggestion, opts: { description: string; actio
 
 export function renderSuggestionText(zoneId: string, s: CspSuggestion, block: string): string {
   const lines = [
-    `CSP suggestion for zone ${zoneId}, from ${s.counts.scripts} active script${s.counts.scripts === 1 ? "" : "s"} and ${s.counts.connections} connection${s.counts.connections === 1 ? "" : "s"} (malicious: js_integrity_score below ${s.malicious_below}, or reported):`,
+    `CSP suggestion for zone ${zoneId}, from ${s.counts.scripts} active script${s.counts.scripts === 1 ? "" : "s"} and ${s.counts.connections} connection${s.counts.connections === 1 ? "" : "s"} (malicious: js_integrity_score below ${s.malicious_below}, magecart/malware/cryptomining_score below ${s.threat_below}, or reported):`,
     "",
     ...s.value.split("; ").map((d) => `  ${printable(d)}`),
     "",
@@ -102,7 +103,8 @@ export function register(program: Command, ctx: CommandContext): void {
     .addOption(new Option("--action <action>", "action of the suggested policy").choices(["log", "allow"]).default("log"))
     .option("--description <text>", "description (identity) of the suggested policy")
     .option("--wildcard-threshold <n>", "this many subdomains of one domain become https://*.domain (0: never)", "5")
-    .option("--malicious-below <score>", "a script whose js_integrity_score is below this is malicious and its host left out (1-100)", String(MALICIOUS_SCORE_THRESHOLD));
+    .option("--malicious-below <score>", "a script whose js_integrity_score is below this is malicious and its host left out (1-100)", String(MALICIOUS_SCORE_THRESHOLD))
+    .option("--threat-below <score>", "…or whose magecart_score, malware_score or cryptomining_score is below this (1-100)", String(THREAT_SCORE_THRESHOLD));
   cmd.option("--from-inventory", "propose the allow policy of the payment pages from the file's page_shield.script_inventory (no API call): script-src holds exactly the authorized scripts");
   addConfigOption(cmd);
   addReadCommandOptions(cmd, { single: true, progress: true });
@@ -116,6 +118,7 @@ export function register(program: Command, ctx: CommandContext): void {
     if (!["text", "yaml"].includes(opts.format)) throw new UsageError(`--format ${opts.format}: expected one of text, yaml`);
     if (!/^\d+$/.test(opts.wildcardThreshold)) throw new UsageError(`--wildcard-threshold must be a whole number, got "${opts.wildcardThreshold}"`);
     const maliciousBelow = parseScoreThreshold(opts.maliciousBelow);
+    const threatBelow = parseScoreThreshold(opts.threatBelow, "--threat-below");
     const progress = progressFor(io, opts);
     const client = clientFromOptions(opts, io, undefined, progress);
     try {
@@ -125,6 +128,7 @@ export function register(program: Command, ctx: CommandContext): void {
         hosts: opts.host,
         wildcardThreshold: Number(opts.wildcardThreshold),
         maliciousBelow,
+        threatBelow,
         onItem: (kind) => progress.count(`${kind}s`),
       });
       progress.end();

@@ -124,9 +124,17 @@ export function orderItems(items: Item[], query: URLSearchParams, isMalicious?: 
   return out;
 }
 
+/**
+ * Cloudflare's verdict as the emulator plays it: js_integrity_score below 10 ("currently set to 10"),
+ * a magecart, malware or cryptomining score below 10 (no documented number; zoneform's default), or a
+ * domain or URL report. dataflow_score and obfuscation_score (deprecated) play no part.
+ */
+export const EMULATED_SCORE_THRESHOLD = 10;
+const VERDICT_SCORES = ["js_integrity_score", "magecart_score", "malware_score", "cryptomining_score"];
+
 export function isMaliciousItem(item: Item): boolean {
-  const score = item.js_integrity_score;
-  return (typeof score === "number" && score < 50) || item.domain_reported_malicious === true || item.url_reported_malicious === true;
+  const low = VERDICT_SCORES.some((k) => typeof item[k] === "number" && (item[k] as number) < EMULATED_SCORE_THRESHOLD);
+  return low || item.domain_reported_malicious === true || item.url_reported_malicious === true;
 }
 
 export function rejectExport(query: URLSearchParams): void {

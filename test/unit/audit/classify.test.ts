@@ -13,9 +13,33 @@ const script = (over: Record<string, unknown> = {}) => ({
 });
 
 describe("classifying scripts", () => {
-  it("flags a js_integrity_score below 50 as malicious, and not 50 itself", () => {
-    expect(classifyScript(script({ js_integrity_score: 49 }))).toMatchObject({ severity: "high", reasons: ["js_integrity_score 49 < 50"], js_integrity_score: 49 });
-    expect(classifyScript(script({ js_integrity_score: 50 }))).toBeUndefined();
+  // real-answers.md "js_integrity_score threshold": below 10 (cloudflare-docs malicious-script-detection).
+  it("flags a js_integrity_score below 10 as malicious, and not 10 itself", () => {
+    expect(classifyScript(script({ js_integrity_score: 9 }))).toMatchObject({
+      severity: "high",
+      reasons: ["js_integrity_score 9 < 10"],
+      verdict_by: ["js_integrity_score"],
+      js_integrity_score: 9,
+    });
+    expect(classifyScript(script({ js_integrity_score: 10 }))).toBeUndefined();
+    expect(classifyScript(script({ js_integrity_score: 30 }))).toBeUndefined();
+  });
+
+  // Changelog 2024-09-18: magecart, malware and cryptomining scores (1–99, low = likely malicious).
+  it("flags a magecart, malware or cryptomining score below 10, naming the score that made the verdict", () => {
+    for (const [name, value] of [["magecart_score", 3], ["malware_score", 4], ["cryptomining_score", 2]] as const) {
+      const f = classifyScript(script({ [name]: value }))!;
+      expect(f, name).toMatchObject({ severity: "high", reasons: [`${name} ${value} < 10`], verdict_by: [name], [name]: value, js_integrity_score: 80 });
+      expect(classifyScript(script({ [name]: 10 })), name).toBeUndefined();
+    }
+    const all = classifyScript(script({ js_integrity_score: 5, magecart_score: 3, malware_score: 60, cryptomining_score: 2, url_reported_malicious: true }))!;
+    expect(all.verdict_by).toEqual(["js_integrity_score", "magecart_score", "cryptomining_score", "url_reported_malicious"]);
+    expect(all.reasons).toEqual(["js_integrity_score 5 < 10", "magecart_score 3 < 10", "cryptomining_score 2 < 10", "URL reported malicious"]);
+  });
+
+  it("ignores the deprecated dataflow_score and obfuscation_score, and scores that are not numbers", () => {
+    expect(classifyScript(script({ dataflow_score: 1, obfuscation_score: 1 }))).toBeUndefined();
+    expect(classifyScript(script({ magecart_score: "3", malware_score: null }))).toBeUndefined();
   });
 
   it("treats a null or absent score as unknown, not malicious", () => {
@@ -69,9 +93,9 @@ describe("classifying connections and cookies", () => {
 
 describe("worst first", () => {
   it("orders by severity, then lower score and more reports first, then by URL", () => {
-    const a = classifyScript(script({ id: "a", js_integrity_score: 40 }))!;
-    const b = classifyScript(script({ id: "b", js_integrity_score: 10 }))!;
-    const c = classifyScript(script({ id: "c", js_integrity_score: 45, domain_reported_malicious: true }))!;
+    const a = classifyScript(script({ id: "a", js_integrity_score: 8 }))!;
+    const b = classifyScript(script({ id: "b", js_integrity_score: 70, malware_score: 2 }))!;
+    const c = classifyScript(script({ id: "c", js_integrity_score: 9, domain_reported_malicious: true }))!;
     const cookie = classifyCookie({ id: "k", name: "x", secure_attribute: false })!;
     expect([a, cookie, b, c].sort(compareFindings).map((f) => f.id)).toEqual(["c", "b", "a", "k"]);
   });

@@ -11,11 +11,11 @@ function render(format: "text" | "json" | "markdown" | "csv") {
   const r = createRenderer(format, (t) => (out += t), { now: () => new Date("2025-06-01T00:00:00Z") });
   const c = new AuditCollector(10);
   const findings = [
-    classifyScript({ id: "s1", url: "https://evil.test/a|b.js", host: "example.com", status: "active", js_integrity_score: 12 })!,
+    classifyScript({ id: "s1", url: "https://evil.test/a|b.js", host: "example.com", status: "active", js_integrity_score: 6 })!,
     classifyCookie({ id: "k1", name: "=cmd", host: "example.com", secure_attribute: false })!,
   ];
   r.begin();
-  r.zoneStart(Z, { status: ["active"], malicious_below: 50 });
+  r.zoneStart(Z, { status: ["active"], malicious_below: 10, threat_below: 10 });
   for (const f of findings) {
     c.countRead(f.kind);
     c.add(f);
@@ -31,7 +31,7 @@ describe("audit renderers", () => {
   it("json is one valid document streamed finding by finding", () => {
     const doc = JSON.parse(render("json").out);
     expect(doc.generated_at).toBe("2025-06-01T00:00:00.000Z");
-    expect(doc.zones[0].filters).toEqual({ status: ["active"], malicious_below: 50 });
+    expect(doc.zones[0].filters).toEqual({ status: ["active"], malicious_below: 10, threat_below: 10 });
     expect(doc.zones[0].findings.map((f: { id: string }) => f.id)).toEqual(["s1", "k1"]);
     expect(doc.totals).toMatchObject({ findings: 2, malicious_scripts: 1, insecure_cookies: 1 });
   });

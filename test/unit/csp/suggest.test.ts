@@ -29,7 +29,7 @@ describe("CspSuggester", () => {
   it("leaves out and lists every host that served something malicious, even next to benign URLs", () => {
     const s = new CspSuggester();
     s.add("script", item("https://cdn.bad.test/ok.js"));
-    s.add("script", item("https://cdn.bad.test/evil.js", "example.com", { js_integrity_score: 12 }));
+    s.add("script", item("https://cdn.bad.test/evil.js", "example.com", { js_integrity_score: 7 }));
     s.add("connection", item("https://collect.bad.test/c", "example.com", { domain_reported_malicious: true, malicious_domain_categories: ["Malware"] }));
     s.add("script", item("https://unscored.test/a.js", "example.com", { js_integrity_score: null }));
     const r = s.result();
@@ -37,7 +37,7 @@ describe("CspSuggester", () => {
     expect(r.connect_src).toEqual([]);
     expect(r.value).toBe("script-src https://unscored.test");
     expect(r.excluded).toEqual([
-      { host: "cdn.bad.test", scripts: 1, connections: 0, reasons: ["js_integrity_score < 50"] },
+      { host: "cdn.bad.test", scripts: 1, connections: 0, reasons: ["js_integrity_score < 10"] },
       { host: "collect.bad.test", scripts: 0, connections: 1, reasons: ["domain reported malicious (Malware)"] },
     ]);
   });
