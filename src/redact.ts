@@ -5,6 +5,10 @@
 // as a Sumo Logic source path), so that live values read from the API are hidden too. A short value
 // (under 6 characters, such as `true`) is hidden only where a whole string equals it: hidden inside
 // any text it would blank out unrelated words and ids.
+//
+// Redaction comes before truncation: a text is cut for display only with `clip`, after it was
+// redacted whole, and its cut is marked with `…`. As a second guard, `redact` also hides a piece of
+// 6 characters or more of a secret that a cut left just before (or just after) a `…`.
 
 import { setOwn } from "./data-record.js";
 
@@ -81,6 +85,23 @@ export function safeDecode(s: string): string {
 /** Shorter secret values are matched only as whole strings. */
 export const MIN_SUBSTRING = 6;
 
+/** A value's JSON cut to `max` characters (see clip); undefined for undefined. */
+export function clipJson(value: unknown, max: number): string | undefined {
+  const text = JSON.stringify(value) as string | undefined;
+  return text === undefined ? undefined : clip(text, max);
+}
+
+/** What marks a cut. */
+export const ELLIPSIS = "…";
+
+/**
+ * The text cut to at most `max` characters, its end marked `…`. Give it text that is already redacted
+ * (`redactor.redact(whole)`, then `clip`): a secret cut in two is no longer a secret `redact` knows.
+ */
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}${ELLIPSIS}`;
+}
+
 export class Redactor {
   /** Value (and its URL-encoded form) → what to show instead; the first replacement given wins. */
   private readonly values = new Map<string, string>();
@@ -126,7 +147,41 @@ export class Redactor {
   redact(text: string): string {
     const m = this.matcher === undefined ? this.compile() : this.matcher;
     const out = m && mayHold(text, m.prefixes) ? text.replace(m.re, (found) => this.values.get(found) ?? SENSITIVE) : text;
-    return redactUrlParams(out);
+    return redactUrlParams(m && out.includes(ELLIPSIS) ? this.hideCutPieces(out) : out);
+  }
+
+  /**
+   * A text cut before it was redacted holds a secret's start just before `…` (or its end just after):
+   * each such piece of MIN_SUBSTRING characters or more is shown as `(sensitive)`.
+   */
+  private hideCutPieces(text: string): string {
+    const values = [...this.values.keys()];
+    let out = "";
+    let from = 0;
+    for (let i = text.indexOf(ELLIPSIS); i >= 0; i = text.indexOf(ELLIPSIS, i + 1)) {
+      let cutFrom = i;
+      for (const v of values) {
+        for (let k = Math.min(v.length - 1, i - from); k >= MIN_SUBSTRING; k--) {
+          if (i - k < cutFrom && text.startsWith(v.slice(0, k), i - k)) {
+            cutFrom = i - k;
+            break;
+          }
+        }
+      }
+      let cutTo = i + ELLIPSIS.length;
+      for (const v of values) {
+        for (let k = Math.min(v.length - 1, text.length - i - ELLIPSIS.length); k >= MIN_SUBSTRING; k--) {
+          if (i + ELLIPSIS.length + k > cutTo && text.startsWith(v.slice(v.length - k), i + ELLIPSIS.length)) {
+            cutTo = i + ELLIPSIS.length + k;
+            break;
+          }
+        }
+      }
+      out += `${text.slice(from, cutFrom)}${cutFrom < i ? SENSITIVE : ""}${ELLIPSIS}${cutTo > i + ELLIPSIS.length ? SENSITIVE : ""}`;
+      from = cutTo;
+      i = cutTo - 1;
+    }
+    return out + text.slice(from);
   }
 
   private compile(): { re: RegExp; prefixes: Set<string> } | null {

@@ -5,6 +5,7 @@
 import { ApiError, NetworkError, type ApiErrorDetail } from "../errors.js";
 import { BODY_TOO_LARGE_CODE, ENCODED_BODY_CODE, isIdempotent, isNotSentError, isRetryableStatus, isTimeoutError } from "./retry.js";
 import { formatMs } from "./rate-limiter.js";
+import { clip } from "../redact.js";
 
 export interface ResponseContext {
   method: string;
@@ -263,8 +264,9 @@ function describeNonJson(ctx: ResponseContext): string {
   const ct = headerValue(ctx.headers, "content-type") ?? "no content-type";
   const body = ctx.body;
   const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(body)?.[1];
-  const snippet = (title ?? body.replace(/<[^>]+>/g, " ")).replace(/\s+/g, " ").trim().slice(0, 120);
-  return `not JSON (${ct.split(";")[0]}${snippet ? `: "${ctx.redact(snippet)}"` : ""})`;
+  // Redacted whole, then cut: a secret the body echoes is hidden before any piece of it could be kept.
+  const snippet = clip(ctx.redact((title ?? body.replace(/<[^>]+>/g, " ")).replace(/\s+/g, " ").trim()), 120);
+  return `not JSON (${ct.split(";")[0]}${snippet ? `: "${snippet}"` : ""})`;
 }
 
 function headerValue(headers: ResponseContext["headers"], name: string): string | undefined {

@@ -7,6 +7,7 @@ import { ajvErrorsToFindings } from "./messages.js";
 import { parseYaml } from "./parse.js";
 import { toProblem, type Finding, type Locator } from "./problems.js";
 import { runRules } from "./rules/index.js";
+import { Redactor } from "../redact.js";
 import { validateDocument } from "./schema.js";
 import type { Env } from "../model/env.js";
 
@@ -42,9 +43,11 @@ export function checkFileText(text: string, file: string, env: Env, missingEnv: 
   const underMissing = (pointer: string) =>
     [...interpolated.missing].some((m) => pointer === m || pointer.startsWith(`${m}/`));
 
+  // The file's secrets, hidden in a quoted value before it is cut (all files' are hidden again after).
+  const secrets = new Redactor(interpolated.secrets);
   const findings: Finding[] = [
     ...interpolated.findings,
-    ...ajvErrorsToFindings(validateDocument(interpolated.value)).filter((f) => !underMissing(f.pointer)),
+    ...ajvErrorsToFindings(validateDocument(interpolated.value), (t) => secrets.redactString(t)).filter((f) => !underMissing(f.pointer)),
     ...runRules(interpolated.value, { template: (pointer) => interpolated.templates.get(pointer) }),
   ];
   checked.problems.push(...findings.map((f) => toProblem(f, file, parsed.locate)));

@@ -6,7 +6,8 @@ import { closest, distance } from "fastest-levenshtein";
 import { redactDestination } from "../redact.js";
 import { childPointer, describeValue, type Finding } from "./problems.js";
 
-export function ajvErrorsToFindings(errors: ErrorObject[]): Finding[] {
+/** `redact`: hides secrets in a value quoted by a message, before the value is cut short. */
+export function ajvErrorsToFindings(errors: ErrorObject[], redact?: (text: string) => string): Finding[] {
   const folded = errors.filter((e) => isFolding(e));
   const kept = errors.filter((e) => {
     if (e.keyword === "if") return false;
@@ -31,7 +32,7 @@ export function ajvErrorsToFindings(errors: ErrorObject[]): Finding[] {
           : `unknown key '${key}'; allowed here: ${allowed.join(", ")}`,
       });
     } else {
-      findings.push({ pointer: e.instancePath, message: messageFor(e) });
+      findings.push({ pointer: e.instancePath, message: messageFor(e, redact) });
     }
   }
   // A misspelt required key is one mistake: keep "did you mean", drop "missing required key".
@@ -59,11 +60,11 @@ export function suggestKey(key: string, allowed: string[]): string | undefined {
   return distance(key, best) <= Math.max(2, Math.floor(best.length / 3)) ? best : undefined;
 }
 
-function messageFor(e: ErrorObject): string {
+function messageFor(e: ErrorObject, redact?: (text: string) => string): string {
   const params = e.params as Record<string, unknown>;
   // A destination's credentials never reach a message, even one about a malformed destination.
   const data = e.instancePath.endsWith("/destination_conf") && typeof e.data === "string" ? redactDestination(e.data) : e.data;
-  const got = describeValue(data);
+  const got = describeValue(data, redact);
   const custom = e.parentSchema?.errorMessage;
   if (typeof custom === "string" && e.keyword !== "type" && e.keyword !== "required") {
     return e.data !== null && typeof e.data === "object" ? custom : `${custom} (got ${got})`;
@@ -100,7 +101,7 @@ function messageFor(e: ErrorObject): string {
       return `must have at most ${String(params.limit)} items`;
     case "uniqueItems": {
       const data = e.data as unknown[];
-      return `must not repeat ${describeValue(data[Number(params.j)])} (items ${String(params.j)} and ${String(params.i)})`;
+      return `must not repeat ${describeValue(data[Number(params.j)], redact)} (items ${String(params.j)} and ${String(params.i)})`;
     }
     case "maxProperties":
     case "minProperties":

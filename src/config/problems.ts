@@ -1,6 +1,7 @@
 // What every stage of config checking reports: a finding at a JSON pointer, turned into a
 // ConfigProblem (file:line:col) once the pointer is located in the YAML source.
 import type { ConfigProblem } from "../errors.js";
+import { clip } from "../redact.js";
 
 export interface Finding {
   pointer: string;
@@ -43,13 +44,13 @@ export function lastSegment(pointer: string): string {
   return pointer.slice(pointer.lastIndexOf("/") + 1).replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
-/** A short, quoted rendering of a value for "(got …)". */
-export function describeValue(value: unknown): string {
+/**
+ * A short, quoted rendering of a value for "(got …)". `redact` hides the secrets in the whole value
+ * before it is cut (a cut secret would no longer be recognised).
+ */
+export function describeValue(value: unknown, redact: (text: string) => string = (t) => t): string {
   if (value === null || value === undefined) return "nothing";
-  if (typeof value === "string") {
-    const s = value.length > 40 ? `${value.slice(0, 37)}…` : value;
-    return `'${s}'`;
-  }
+  if (typeof value === "string") return `'${clip(redact(value), 38)}'`;
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
   return String(value);

@@ -15,6 +15,7 @@ import type { CertificateAuthority, DesiredCustomHostname, DesiredZone } from ".
 import type { Change } from "../../model/plan.js";
 import { zonePath } from "../shared/fields.js";
 import type { ReadContext, ResourceKind } from "../types.js";
+import { clipJson } from "../../redact.js";
 
 const RESOURCE = "custom_hostname";
 
@@ -127,7 +128,7 @@ function issuerOf(ssl: Record<string, unknown>): string | undefined {
  * plan otherwise, never a PATCH of `…/undefined`); ssl fields of the wrong type are left out.
  */
 export function normaliseCustomHostname(raw: unknown): LiveCustomHostname {
-  if (!isObject(raw)) throw new AnswerShapeError(`the API answered a custom hostname that is not an object (${JSON.stringify(raw)?.slice(0, 60)}), expected {id, hostname, ssl}`);
+  if (!isObject(raw)) throw new AnswerShapeError(`the API answered a custom hostname that is not an object (${clipJson(raw, 60)}), expected {id, hostname, ssl}`);
   if (typeof raw.id !== "string" || raw.id === "") {
     throw new AnswerShapeError(`the API answered a custom hostname without an id (${JSON.stringify(raw.hostname)}), expected a string id`);
   }

@@ -11,7 +11,7 @@
 import { AnswerShapeError, ApiError, NetworkError } from "../../errors.js";
 import type { DesiredLogpushJob, DesiredZone } from "../../model/desired.js";
 import type { Change, FieldDiff, Operation } from "../../model/plan.js";
-import { redactDestination } from "../../redact.js";
+import { clipJson, redactDestination } from "../../redact.js";
 import { zonePath } from "../shared/fields.js";
 import { deleteItemChange, matchIdentities, type IdentityRule } from "../shared/identity-list.js";
 import {
@@ -138,7 +138,7 @@ function fieldsNote(fields: FieldDiff[], job: DesiredLogpushJob, live: LiveLogpu
 function checkAnswer(res: unknown, what: string): { valid: boolean; message?: string } | string {
   const r = res !== null && typeof res === "object" && !Array.isArray(res) ? (res as Record<string, unknown>) : undefined;
   if (!r || typeof r.valid !== "boolean") {
-    return `the API answered POST logpush/${what} with ${JSON.stringify(res)?.slice(0, 60) ?? "nothing"}, expected {"valid": true|false}; the destination was not confirmed and nothing was changed`;
+    return `the API answered POST logpush/${what} with ${clipJson(res, 60) ?? "nothing"}, expected {"valid": true|false}; the destination was not confirmed and nothing was changed`;
   }
   return { valid: r.valid, ...(typeof r.message === "string" ? { message: r.message } : {}) };
 }
@@ -252,7 +252,7 @@ export const logpushJobs: ResourceKind<LiveLogpushJob[]> = {
     // cursor should an answer carry them, and folds a job answered twice.
     const path = jobsPath(zone.zone_id);
     const raw: unknown = await ctx.client.listAll<unknown>(path);
-    if (!Array.isArray(raw)) throw new AnswerShapeError(`the API answered GET ${path} with ${JSON.stringify(raw)?.slice(0, 60)}, expected a list of jobs`);
+    if (!Array.isArray(raw)) throw new AnswerShapeError(`the API answered GET ${path} with ${clipJson(raw, 60)}, expected a list of jobs`);
     // Ids are compared as digits: beyond 2^53 Number() would round two ids into one.
     const live = raw.map(normaliseLiveJob).sort((a, b) => compareDigits(a.id, b.id));
     return { live, resources: Object.fromEntries(live.map((j) => [j.id, withoutId(j)])) };

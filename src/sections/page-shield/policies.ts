@@ -8,6 +8,7 @@ import type { Change, Operation } from "../../model/plan.js";
 import { createdFields, diffFields, toBool, zonePath } from "../shared/fields.js";
 import { deleteItemChange, matchIdentities, type IdentityRule } from "../shared/identity-list.js";
 import type { ResourceKind } from "../types.js";
+import { clipJson } from "../../redact.js";
 
 export interface LivePolicy extends DesiredPolicy {
   id: string;
@@ -26,7 +27,7 @@ const RESOURCE = "page_shield_policy";
  */
 export function normalisePolicy(input: unknown): LivePolicy {
   const fail = (field: string, value: unknown, expected: string) =>
-    new AnswerShapeError(`the API answered a Page Shield policy with ${field} ${JSON.stringify(value)?.slice(0, 60) ?? "missing"}, expected ${expected}`);
+    new AnswerShapeError(`the API answered a Page Shield policy with ${field} ${clipJson(value, 60) ?? "missing"}, expected ${expected}`);
   if (input === null || typeof input !== "object" || Array.isArray(input)) throw fail("the value", input, "an object");
   const raw = input as Record<string, unknown>;
   if (typeof raw.id !== "string" || raw.id === "") throw fail("id", raw.id, "a policy id");
@@ -91,7 +92,7 @@ export const pageShieldPolicies: ResourceKind<LivePolicy[]> = {
     // follows totals or a cursor should an answer carry them, and folds an item answered twice.
     const path = zonePath(zone.zone_id, "page_shield", "policies");
     const raw: unknown = await ctx.client.listAll<unknown>(path);
-    if (!Array.isArray(raw)) throw new AnswerShapeError(`the API answered GET ${path} with ${JSON.stringify(raw)?.slice(0, 60)}, expected a list of policies`);
+    if (!Array.isArray(raw)) throw new AnswerShapeError(`the API answered GET ${path} with ${clipJson(raw, 60)}, expected a list of policies`);
     const live = raw.map(normalisePolicy).sort((a, b) => a.id.localeCompare(b.id));
     return { live, resources: Object.fromEntries(live.map((p) => [p.id, withoutId(p)])) };
   },

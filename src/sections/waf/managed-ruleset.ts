@@ -8,6 +8,7 @@
 import { AnswerShapeError, ApiError } from "../../errors.js";
 import { zonePath } from "../shared/fields.js";
 import type { ReadContext } from "../types.js";
+import { clipJson } from "../../redact.js";
 
 export const OWASP_RULESET_ID = "4814384a9e5d4991b9815dcfc25d2f1f";
 export const OWASP_RULESET_NAME = "Cloudflare OWASP Core Ruleset";
@@ -66,7 +67,7 @@ export async function readOwaspRuleset(ctx: ReadContext, zoneId: string): Promis
 export function deriveOwasp(raw: unknown): OwaspRuleset {
   const r = raw !== null && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
   if (!r || typeof r.id !== "string") {
-    throw new AnswerShapeError(`the API answered the ${OWASP_RULESET_NAME} as ${JSON.stringify(raw)?.slice(0, 60)}, expected a ruleset with an id and rules`);
+    throw new AnswerShapeError(`the API answered the ${OWASP_RULESET_NAME} as ${clipJson(raw, 60)}, expected a ruleset with an id and rules`);
   }
   const rules = Array.isArray(r.rules) ? (r.rules as unknown[]) : [];
   const last = rules[rules.length - 1] as Record<string, unknown> | undefined;
