@@ -8,8 +8,10 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TestEmulator, ZONE, runCli, tempDir, writeConfig } from "../helpers/cli.js";
+import { useHostileProxy } from "../attacks/helpers.js";
 
 const emu = TestEmulator.perFile();
+const hostile = useHostileProxy(emu);
 const STACK = /Internal error|\n\s+at \S/;
 
 /** A value that looks like a token: if it is ever sent or shown, the test sees it. */
@@ -153,6 +155,53 @@ describe("a saved plan binds its inputs", () => {
     const o = await runCli(emu, ["apply", file], { env: { CDN_HOST: A } });
     expect(o.code, o.stderr).toBe(1);
     expect(o.stderr).toContain("${env:CDN_HOST} is used, but the plan records no hash");
+    expect(await emu.calls({ writesOnly: true })).toEqual([]);
+  });
+});
+
+describe("prototype keys", () => {
+  it("a file with __proto__ is refused at its line (exit 3) before any call", async () => {
+    const cfg = await writeConfig(`version: 1\nzones:\n  - zone_id: ${ZONE.com}\n    __proto__:\n      page_shield: { enabled: false }\n`);
+    await emu.clearRequests();
+    for (const command of ["validate", "plan"]) {
+      const r = await runCli(emu, [command, "-c", cfg]);
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stderr).toMatch(/zoneform\.yaml:4:5 +\/zones\/0\/__proto__ +the key '__proto__' is not allowed/);
+    }
+    expect(await emu.calls()).toEqual([]);
+  });
+
+  it("an API answer with __proto__ keys pollutes nothing: plan and export read it as data", async () => {
+    await emu.api("POST", `zones/${ZONE.com}/logpush/jobs`, {
+      name: "proto-job",
+      dataset: "http_requests",
+      destination_conf: "https://logs.example.com/ingest",
+      output_options: { field_names: ["RayID"], output_type: "ndjson" },
+      enabled: true,
+    });
+    await emu.clearRequests();
+    const evil = (text: string) => text.replace(/"output_options":\{/g, '"output_options":{"__proto__":{"polluted":"options"},"constructor":{"prototype":{"polluted":"ctor"}},');
+    hostile.proxy.spoil = async (req, res, forward) => {
+      if (req.method !== "GET" || !/logpush\/jobs$|page_shield\/policies$/.test(req.path)) return false;
+      const up = await forward();
+      let text = up.body.toString("utf8");
+      text = evil(text).replace(/"result":\[\{/, '"result":[{"__proto__":{"polluted":"item"},');
+      res.writeHead(up.status, { "content-type": "application/json" }).end(text);
+      return true;
+    };
+    const cfg = await writeConfig(`version: 1\nzones:\n  - zone_id: ${ZONE.com}\n    logs:\n      prune: false\n      logpush_jobs: []\n`);
+    const planned = await runCli(emu, ["plan", "-c", cfg, "--api-url", hostile.proxy.url]);
+    expect(planned.stderr).not.toMatch(STACK);
+    const out = join(await tempDir(), "exported.yaml");
+    const exported = await runCli(emu, ["export", "--zone", ZONE.com, "--sections", "page_shield,logpush", "--out", out, "--api-url", hostile.proxy.url]);
+    expect(exported.stderr).not.toMatch(STACK);
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stderr).toContain("output option(s) __proto__, constructor left out");
+    expect(hostile.proxy.seen("GET", /logpush\/jobs$/)).toBeGreaterThan(0);
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(Object.prototype).not.toHaveProperty("polluted");
+    expect((Object as unknown as { polluted?: unknown }).polluted).toBeUndefined();
     expect(await emu.calls({ writesOnly: true })).toEqual([]);
   });
 });
