@@ -1,95 +1,189 @@
-// Issue 16.3: Ctrl+C during apply works like Terraform's. The first interrupt starts nothing new and
-// lets the calls in flight finish, then prints the exit-4 report of what was done, failed and not
-// attempted; a second one stops at once, naming what was in flight. The built CLI runs in a child
-// process against the emulator (with latency or slow writes, so an apply takes a while), interrupted at
-// several points.
+// Issue 16.3 and 27.3: SIGINT (Ctrl+C) or SIGTERM during apply stops the writes at once. After the first
+// signal no request is sent, not even one queued behind the concurrency cap or a rate-limit wait; the
+// writes already on the wire are awaited and reported one by one (landed / failed / unknown); the
+// report counts only what was sent; the exit code is 130 after SIGINT and 143 after SIGTERM. A second
+// signal exits at once with the same accounting. The built CLI runs in a child process; a proxy in
+// front of the emulator notes when each request arrives, so the tests read from that log that no write
+// started after the signal.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { TOKEN, TestEmulator, runCli } from "../helpers/cli.js";
 import { applyUntilDone, createFleet, expectConverged, slowWrites, untilAnswered } from "../helpers/fleet.js";
+import { HostileProxy } from "../attacks/helpers.js";
 
 const CLI = fileURLToPath(new URL("../../dist/cli/zoneform.js", import.meta.url));
 const emu = TestEmulator.perFile();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const STACK = /Internal error|\n\s+at /;
 
-/** Changing writes so far (the Logpush destination checks are POSTs that only validate). */
-async function writesSoFar(): Promise<number> {
-  return (await emu.requests()).filter((r) => r.method !== "GET" && !/logpush\/(validate|ownership\/validate)/.test(r.path)).length;
+/** A write that changes something (the Logpush destination checks are POSTs that only validate). */
+const isChange = (method: string, path: string) => method !== "GET" && !/logpush\/(validate|ownership\/validate)/.test(path);
+
+let proxy: HostileProxy;
+/** Every request the proxy saw, with when it arrived; `stopping` makes it answer writes as the test wants. */
+let arrivals: Array<{ method: string; path: string; at: number }> = [];
+beforeAll(async () => {
+  proxy = await HostileProxy.start(() => emu);
+});
+afterAll(async () => {
+  await proxy.close();
+});
+beforeEach(() => {
+  proxy.reset();
+  arrivals = [];
+  proxy.spoil = (req) => {
+    arrivals.push({ method: req.method, path: req.path, at: Date.now() });
+    return false;
+  };
+});
+
+const writesArrived = () => arrivals.filter((a) => isChange(a.method, a.path));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** When the child said it stopped sending (its first-signal line reached the test). */
+  stoppedAt?: number;
 }
 
-/** Runs apply in a child, sends SIGINT `times` times once `after` writes were seen; resolves with its output. */
-async function interrupted(config: string, env: NodeJS.ProcessEnv, after: number, times: 1 | 2) {
-  const child = spawn(process.execPath, [CLI, "apply", "-c", config, "--auto-approve", "--api-url", emu.url], {
+/**
+ * Runs apply in a child through the proxy; once `when()` holds, sends `signals` one after the other
+ * (20 ms apart); resolves with its output and when it said it stopped sending.
+ */
+async function interrupted(config: string, env: NodeJS.ProcessEnv, when: (stderr: string) => boolean, signals: NodeJS.Signals[], extra: string[] = []): Promise<Run> {
+  const child = spawn(process.execPath, [CLI, "apply", "-c", config, "--auto-approve", "--api-url", proxy.url, ...extra], {
     env: { PATH: process.env.PATH, CLOUDFLARE_API_TOKEN: TOKEN, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
   let stderr = "";
+  let stoppedAt: number | undefined;
   child.stdout.on("data", (d) => (stdout += String(d)));
-  child.stderr.on("data", (d) => (stderr += String(d)));
+  child.stderr.on("data", (d) => {
+    stderr += String(d);
+    if (stoppedAt === undefined && /received: sending nothing more/.test(stderr)) stoppedAt = Date.now();
+  });
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  // With `after` 0: once it has sent its first read, so its handler is in place (a fixed sleep is not
-  // enough on a loaded machine, where node may still be starting), and rounds of reads before any write.
-  if (after === 0) for (let i = 0; i < 2000 && (await emu.requests()).length === 0; i++) await sleep(5);
-  for (let i = 0; i < 2000 && (await writesSoFar()) < after; i++) await sleep(5);
-  child.kill("SIGINT");
-  if (times === 2) {
-    await sleep(20);
-    child.kill("SIGINT");
+  for (let i = 0; i < 4000 && !when(stderr); i++) await sleep(5);
+  for (const [i, signal] of signals.entries()) {
+    if (i > 0) await sleep(20);
+    child.kill(signal);
   }
   const code = await exited;
-  return { code, stdout, stderr };
+  return { code, stdout, stderr, ...(stoppedAt !== undefined ? { stoppedAt } : {}) };
 }
 
-describe.skipIf(!existsSync(CLI))("Ctrl+C during apply", () => {
-  for (const after of [1, 12]) {
-    it(`the first interrupt (after ${after} write(s)) finishes what is in flight, starts nothing new and reports; a new apply converges`, async () => {
-      const fleet = await createFleet(emu, 4, `int${after}`);
-      await slowWrites(emu, 60);
+/** No write reached the server after the child said it stopped sending (50 ms for one already in the pipe). */
+function expectNoWriteAfterStop(r: Run): void {
+  expect(r.stoppedAt, r.stderr).toBeDefined();
+  const late = writesArrived().filter((w) => w.at > r.stoppedAt! + 50);
+  expect(late.map((w) => `${w.method} ${w.path} +${w.at - r.stoppedAt!}ms`)).toEqual([]);
+}
+
+/** The outcome lines of the writes that were on the wire at the signal. */
+function outcomeLines(stderr: string): string[] {
+  return [...stderr.matchAll(/^ {2}(landed|failed|unknown) +(POST|PUT|PATCH|DELETE) \S+ \(.*\)$/gm)].map((m) => m[1]!);
+}
+
+describe.skipIf(!existsSync(CLI))("signals during apply", () => {
+  for (const [signal, code, after] of [
+    ["SIGINT", 130, 1],
+    ["SIGINT", 130, 12],
+    ["SIGTERM", 143, 4],
+  ] as const) {
+    it(`${signal} after ${after} write(s): nothing is sent after it, the writes on the wire are reported one by one, exit ${code}; a new apply converges`, async () => {
+      const fleet = await createFleet(emu, 4, `int${signal.toLowerCase()}${after}`);
+      await slowWrites(emu, 150);
       await emu.clearRequests();
-      const r = await interrupted(fleet.config, fleet.env, after, 1);
-      expect(r.stderr).not.toMatch(/Internal error|\n\s+at /);
-      expect(r.stderr).toContain("Interrupt received: starting nothing new; letting the");
-      expect(r.code, r.stderr).toBe(4);
-      expect(r.stderr).toMatch(/apply interrupted: \d+ change\(s\) made, 0 failed, \d+ not attempted/);
-      expect(r.stderr).toMatch(/\n {2}not done: {4}int\d+-\d\.example: /);
-      // Every write it started was answered (none cut off): the log has no write without an answer.
-      const writes = (await emu.requests()).filter((q) => q.method !== "GET");
-      expect(writes.every((w) => w.status > 0)).toBe(true);
-      await emu.admin("DELETE", "/faults");
+      const r = await interrupted(fleet.config, fleet.env, () => writesArrived().length >= after, [signal]);
+      expect(r.stderr).not.toMatch(STACK);
+      expect(r.code, r.stderr).toBe(code);
+      const name = signal === "SIGINT" ? "Interrupt \\(SIGINT\\)" : "SIGTERM";
+      const said = new RegExp(`${name} received: sending nothing more; waiting for the (\\d+) write\\(s\\) already sent`).exec(r.stderr);
+      expect(said, r.stderr).not.toBeNull();
+      // Only what was sent is counted: never more than the 8 requests in flight at once.
+      const onTheWire = Number(said![1]);
+      expect(onTheWire).toBeLessThanOrEqual(8);
+      expect(outcomeLines(r.stderr)).toHaveLength(onTheWire);
+      expect(outcomeLines(r.stderr).every((o) => o === "landed")).toBe(true);
+      expectNoWriteAfterStop(r);
+      const made = /(\d+) change\(s\) made, 0 failed, (\d+) not attempted/.exec(r.stderr);
+      expect(made, r.stderr).not.toBeNull();
+      expect(r.stderr).toContain(`apply stopped: ${signal === "SIGINT" ? "interrupted (SIGINT)" : "stopped by SIGTERM"}.`);
+      expect(r.stderr).toMatch(/\n {2}not done: {4}int\w+-\d\.example: /);
+      // Every write sent was answered (none cut off).
       await untilAnswered(emu);
+      expect((await emu.requests()).filter((q) => q.method !== "GET").every((w) => w.status > 0)).toBe(true);
+      await emu.admin("DELETE", "/faults");
       const runs = await applyUntilDone(emu, fleet, [], 1);
       expect(runs[0]!.code, runs[0]!.stderr).toBe(0);
       await expectConverged(emu, fleet);
     }, 60_000);
   }
 
-  it("an interrupt before the first write stops at once: exit 130, nothing written", async () => {
-    await emu.admin("PUT", "/latency", { ms: 200 });
-    const fleet = await createFleet(emu, 2, "early");
-    await emu.clearRequests();
-    const r = await interrupted(fleet.config, fleet.env, 0, 1);
-    expect(r.code).toBe(130);
-    expect(r.stderr).toContain("Interrupted before any change was made; nothing was written.");
-    expect(await writesSoFar()).toBe(0);
-  }, 30_000);
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const) {
+    it(`${signal} before the first write stops at once: exit ${code}, nothing written`, async () => {
+      await emu.admin("PUT", "/latency", { ms: 200 });
+      const fleet = await createFleet(emu, 2, `early${code}`);
+      await emu.clearRequests();
+      const r = await interrupted(fleet.config, fleet.env, () => arrivals.length > 0, [signal]);
+      await emu.admin("PUT", "/latency", { ms: 0 });
+      expect(r.code).toBe(code);
+      expect(r.stderr).toContain(`${signal === "SIGINT" ? "Interrupted" : "Stopped by SIGTERM"} before any change was made; nothing was written.`);
+      expect(writesArrived()).toEqual([]);
+    }, 30_000);
+  }
 
-  it("a second interrupt stops at once, exit 130, naming what was in flight; a new apply converges", async () => {
+  it("a second SIGINT exits at once, exit 130, naming the writes still on the wire; a new apply converges", async () => {
     const fleet = await createFleet(emu, 4, "twice");
-    // Slow writes (reads at full speed): the two interrupts come while the first write is in flight.
-    await slowWrites(emu, 300);
+    // Slow writes (reads at full speed): the two interrupts come while the first writes are in flight.
+    await slowWrites(emu, 1000);
     await emu.clearRequests();
-    const r = await interrupted(fleet.config, fleet.env, 1, 2);
+    const r = await interrupted(fleet.config, fleet.env, () => writesArrived().length >= 1, ["SIGINT", "SIGINT"]);
     expect(r.code).toBe(130);
-    expect(r.stderr).toContain("Stopped at once.");
-    expect(r.stderr).toMatch(/These changes were in flight and may have landed: twice-\d\.example: |Run `zoneform plan` to see the live state/);
-    expect(r.stderr).not.toMatch(/Internal error|\n\s+at /);
+    expect(r.stderr).not.toMatch(STACK);
+    const said = /Stopped at once by a second signal: 0 change\(s\) made, 0 failed, (\d+) not made; nothing was sent after the first signal, and (\d+) write\(s\) sent before it were still unanswered/.exec(r.stderr);
+    expect(said, r.stderr).not.toBeNull();
+    expect(Number(said![2])).toBeLessThanOrEqual(8);
+    expect([...r.stderr.matchAll(/^ {2}unknown {2}(POST|PUT|PATCH|DELETE) /gm)]).toHaveLength(Number(said![2]));
+    expectNoWriteAfterStop(r);
     await emu.admin("DELETE", "/faults");
     await untilAnswered(emu);
     const again = await runCli(emu, ["apply", "-c", fleet.config, "--auto-approve"], { env: fleet.env });
     expect(again.code, again.stderr).toBe(0);
     await expectConverged(emu, fleet);
+  }, 60_000);
+
+  it("SIGTERM during a rate-limit wait sends nothing more, not even the write that waited, and exits 143", async () => {
+    const fleet = await createFleet(emu, 2, "ratewait");
+    await emu.clearRequests();
+    // The first write's answer says the budget is used up for 60 s (within the 5-minute cap): every
+    // request waits; the signal comes during that wait.
+    let told = false;
+    proxy.spoil = async (req, res, forward) => {
+      arrivals.push({ method: req.method, path: req.path, at: Date.now() });
+      if (told || !isChange(req.method, req.path)) return false;
+      told = true;
+      const up = await forward();
+      res.writeHead(up.status, { ...up.headers, ratelimit: "limit=1200, remaining=0, reset=60" }).end(up.body);
+      return true;
+    };
+    const t0 = Date.now();
+    let waitAt: number | undefined;
+    const r = await interrupted(fleet.config, fleet.env, (err) => /waiting 60 s for the rate limit/.test(err) && (waitAt ??= Date.now()) > 0, ["SIGTERM"]);
+    expect(r.stderr).not.toMatch(STACK);
+    expect(r.code, r.stderr).toBe(143);
+    expect(Date.now() - t0, r.stderr).toBeLessThan(15_000);
+    expect(r.stderr).toContain("the server says the shared budget is used up");
+    // The writes sent before the budget ran out, and nothing once the wait began.
+    expect(writesArrived().filter((w) => w.at > waitAt! + 50)).toEqual([]);
+    expect(r.stderr).toMatch(/SIGTERM received: sending nothing more; waiting for the 0 write\(s\) already sent/);
+    expect(r.stderr).toContain(`${writesArrived().length} change(s) made, 0 failed, ${18 - writesArrived().length} not attempted`);
   }, 60_000);
 });
