@@ -3,7 +3,8 @@
 // apply can re-read them from the environment while the file itself holds no secret.
 import type { SecretSource } from "../model/desired.js";
 import type { Plan } from "../model/plan.js";
-import { Redactor, SENSITIVE, redactDestination } from "../redact.js";
+import { Redactor, SENSITIVE, mapStrings, redactDestination } from "../redact.js";
+import { hideCredentialShapes } from "../credential-shape.js";
 import { planDigest } from "./digest.js";
 import { bindInputs, saltFor } from "./inputs.js";
 import { setOwn } from "../data-record.js";
@@ -56,6 +57,21 @@ export function fileRedactor(source: SecretSource): Redactor {
   return r;
 }
 
+/**
+ * The file redactor, then any credential-shaped string left (src/credential-shape.ts: a token or key
+ * that came from neither the environment nor a known secret field) hidden as `(sensitive)`: a saved
+ * plan never holds a credential in clear. (`validate` refuses such a value in a file; live values and
+ * texts can still carry one.)
+ */
+export function credentialSafe(r: Redactor): Pick<Redactor, "redact" | "redactString" | "redactDeep"> {
+  const hide = (s: string) => hideCredentialShapes(s, SENSITIVE);
+  return {
+    redact: (text) => hide(r.redact(text)),
+    redactString: (s) => hide(r.redactString(s)),
+    redactDeep: <T>(value: T) => mapStrings(r.redactDeep(value), hide) as T,
+  };
+}
+
 /** The plan as renderers show it: no secret anywhere. */
 export function planForDisplay(plan: Plan, secrets: SecretSource): Plan {
   const r = displayRedactor(secrets);
@@ -83,7 +99,7 @@ export function planForDisplay(plan: Plan, secrets: SecretSource): Plan {
  * plan keeps its own, a plan made now gets them once, with its salt.
  */
 export function planForFile(plan: Plan, secrets: SecretSource): Plan {
-  const r = fileRedactor(secrets);
+  const r = credentialSafe(fileRedactor(secrets));
   const filed: Plan = {
     ...plan,
     zones: plan.zones.map((z) => ({

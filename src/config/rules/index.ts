@@ -15,6 +15,7 @@ import {
   exactJobIds,
 } from "./logs.js";
 import { pruneNeedsPolicies, scriptInventoryEntries, uniquePolicies } from "./page-shield.js";
+import { credentialsInFile } from "./credentials.js";
 import { secretsFromEnvironment } from "./secrets.js";
 import type { Rule, RuleContext } from "./util.js";
 
@@ -35,6 +36,7 @@ export const RULES: readonly Rule[] = [
   customFieldsPushed,
   pruneNeedsJobs,
   secretsFromEnvironment,
+  credentialsInFile,
   uniqueCustomHostnames,
 ];
 
