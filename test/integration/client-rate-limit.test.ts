@@ -12,27 +12,27 @@ const emu = TestEmulator.perFile();
 
 describe("rate limit", () => {
   it("keeps a burst under the emulator's limit when both limits are the same: no 429 at all", async () => {
-    await emu.admin("PUT", "rate-limit", { requests: 10, seconds: 2 });
-    const { client } = clientOn(emu, { rateLimit: { requests: 10, seconds: 2 }, parallelism: 8 });
+    // The emulator's shortest window (1 s): 20 requests at 10 per second need one full window after the first burst.
+    await emu.admin("PUT", "rate-limit", { requests: 10, seconds: 1 });
+    const { client } = clientOn(emu, { rateLimit: { requests: 10, seconds: 1 }, parallelism: 8 });
     const t0 = Date.now();
-    const results = await Promise.all(Array.from({ length: 30 }, () => client.request("GET", `zones/${ZONE.com}/page_shield`)));
+    const results = await Promise.all(Array.from({ length: 20 }, () => client.request("GET", `zones/${ZONE.com}/page_shield`)));
     const elapsed = Date.now() - t0;
-    expect(results).toHaveLength(30);
+    expect(results).toHaveLength(20);
     const log = await emu.requests();
-    expect(log.map((r) => r.status)).toEqual(Array(30).fill(200));
-    expect(client.stats()).toEqual({ requests: 30, retries: 0, throttled: 0 });
-    // 30 requests at 10 per 2 s need two full windows after the first burst.
-    expect(elapsed).toBeGreaterThanOrEqual(4000);
+    expect(log.map((r) => r.status)).toEqual(Array(20).fill(200));
+    expect(client.stats()).toEqual({ requests: 20, retries: 0, throttled: 0 });
+    expect(elapsed).toBeGreaterThanOrEqual(1000);
     await client.close();
   });
 
   it("finishes a run whose limit is set higher than the server's, slowing down on the rate headers", async () => {
-    await emu.admin("PUT", "rate-limit", { requests: 10, seconds: 2 });
+    await emu.admin("PUT", "rate-limit", { requests: 10, seconds: 1 });
     const { client, lines } = clientOn(emu, { parallelism: 4 });
-    const results = await Promise.all(Array.from({ length: 25 }, () => client.request("GET", `zones/${ZONE.com}/page_shield`)));
-    expect(results).toHaveLength(25);
+    const results = await Promise.all(Array.from({ length: 15 }, () => client.request("GET", `zones/${ZONE.com}/page_shield`)));
+    expect(results).toHaveLength(15);
     const statuses = (await emu.requests()).map((r) => r.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(25);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(15);
     // The rate headers make it wait before the budget runs out; any 429 that still slips through
     // (answers already in flight) is retried after its Retry-After.
     expect(client.stats().throttled).toBe(statuses.filter((s) => s === 429).length);
@@ -41,15 +41,25 @@ describe("rate limit", () => {
   });
 
   it("pauses every caller, not only the throttled one, for a 429's Retry-After", async () => {
-    const { client } = clientOn(emu);
-    await emu.fault({ method: "GET", path: "page_shield$", status: 429, retry_after: 1, count: 1 });
+    // A proxy answers the first read 429 with Retry-After 0.4 (seconds; the emulator's are whole seconds).
+    const proxy = await HostileProxy.start(() => emu);
+    let throttled = false;
+    proxy.spoil = (req, res) => {
+      if (throttled || !/page_shield$/.test(req.path)) return false;
+      throttled = true;
+      res.writeHead(429, { "content-type": "application/json", "retry-after": "0.4" }).end(JSON.stringify({ success: false, errors: [{ code: 10000, message: "rate limited" }] }));
+      return true;
+    };
+    const { client } = clientOn(emu, { baseUrl: proxy.url });
     const first = client.request("GET", `zones/${ZONE.com}/page_shield`);
-    await new Promise((r) => setTimeout(r, 150));
+    await new Promise((r) => setTimeout(r, 100));
     const t0 = Date.now();
     await client.request("GET", `zones/${ZONE.com}/page_shield/policies`);
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(700);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(200);
     await first;
+    expect(client.stats()).toMatchObject({ throttled: 1 });
     await client.close();
+    await proxy.close();
   });
 });
 
