@@ -12,7 +12,7 @@ const DOCS = resolve(import.meta.dirname, "../../../docs/commands");
 const COMMON_PAGE = readFileSync(resolve(DOCS, "README.md"), "utf8");
 
 /** Flags described once for all commands, in docs/commands/README.md. */
-const COMMON = ["--help", "--config", "--zone", "--verbose", "--quiet", "--no-color", "--api-url", "--allow-insecure-http", "--parallelism", "--rate-limit", "--timeout", "--retries", "--max-list-items", "--max-list-pages", "--shard"];
+const COMMON = ["--help", "--config", "--zone", "--verbose", "--quiet", "--no-color", "--api-url", "--allow-insecure-http", "--parallelism", "--rate-limit", "--timeout", "--retries", "--max-list-items", "--max-list-pages", "--max-wait", "--deadline", "--max-body-size", "--shard"];
 
 function leafCommands(cmd: Command, prefix: string[] = []): Array<{ path: string; cmd: Command }> {
   const out: Array<{ path: string; cmd: Command }> = [];
