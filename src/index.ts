@@ -20,12 +20,12 @@ import { permissionHint } from "./sections/permissions.js";
 import type { Env } from "./model/env.js";
 
 export { type ClientOptions, type ClientStats } from "./cloudflare/client.js";
-export type { CloudflareClient } from "./cloudflare/types.js";
+export type { CloudflareClient, WireOutcome, WireRequest } from "./cloudflare/types.js";
 export { resolveCredentials, DEFAULT_API_URL } from "./cloudflare/credentials.js";
 export { parseConfigText };
 export { exportZones, type ExportOptions, type ExportResult } from "./export/index.js";
 export { runAudit as audit, type AuditOptions, type AuditResult } from "./audit/run.js";
-export { ApiError, ApplyError, ConfigError, NetworkError, StalePlanError, UnsafePlanError, ZoneformError, EXIT } from "./errors.js";
+export { ApiError, ApplyError, ConfigError, NetworkError, RunStoppedError, StalePlanError, UnsafePlanError, ZoneformError, EXIT } from "./errors.js";
 export type { ApplyReport } from "./engine/apply.js";
 export type { DesiredState, DesiredZone } from "./model/desired.js";
 export type { Change, Operation, Plan, ZonePlan } from "./model/plan.js";
