@@ -16,10 +16,14 @@ const ZONE = zoneId("example.com");
 const DEMO_CONFIG = new URL("../../examples/demo/zoneform.yaml", import.meta.url).pathname;
 const ENV = { DEMO_LOGS_TOKEN: "demo-logs-token-for-the-clock-test" };
 
-/** `text` with every timestamp written as seconds from `now`, and every date as days from it. */
+/**
+ * `text` with every timestamp written as seconds from `now`, and every date as days from it. Digests
+ * are masked: a plan whose file references `${env:…}` binds their values with a salt drawn per plan.
+ */
 function relativeTo(now: string, text: string): string {
   const t = Date.parse(now);
   return text
+    .replace(/sha256:[0-9a-f]{64}/g, "sha256:<digest>")
     .replace(/\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\b/g, (ts) => `<now${signed((Date.parse(ts) - t) / 1000)}s>`)
     .replace(/\b\d{4}-\d{2}-\d{2}\b/g, (d) => `<today${signed(Math.round((Date.parse(d) - Date.parse(now.slice(0, 10))) / DAY_MS))}d>`);
 }

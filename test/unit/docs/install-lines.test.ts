@@ -46,6 +46,8 @@ export function pinsOf(text: string, name = pkg.name): Pin[] {
   for (const m of text.matchAll(new RegExp(String.raw`uses:\s*${name}/${name}(?:/[^@\s]*)?@([^\s\`'")]+)`, "g"))) pins.push({ kind: "ref", value: m[1]! });
   // `zoneform@1.2.3` as an npm spec (not `zoneform/zoneform@ref`, not an e-mail address).
   for (const m of text.matchAll(new RegExp(String.raw`(?<![\w./-])${name}@([^\s\`'")/]+)`, "g"))) pins.push({ kind: "version", value: m[1]! });
+  // The tarball `npm pack` writes: `zoneform-1.2.3.tgz`.
+  for (const m of text.matchAll(new RegExp(String.raw`(?<![\w.-])${name}-(\d[^\s\`'")/]*?)\.tgz`, "g"))) pins.push({ kind: "version", value: m[1]! });
   return pins;
 }
 
@@ -105,9 +107,11 @@ export function changelogProblem(text: string, version: string): string | undefi
 describe("install lines in README.md, docs/ and examples/", () => {
   const lines = documents().flatMap((f) => installLines(f, readFileSync(join(ROOT, f), "utf8")));
 
-  it("are found: the git installs of README.md and of every CI recipe", () => {
+  it("are found: the tarball installs of README.md and the git installs of every CI recipe", () => {
+    const tarballs = lines.filter((l) => pinsOf(l.text).some((p) => p.kind === "version") && l.text.includes(".tgz"));
+    expect(tarballs.map((l) => l.file)).toContain("README.md");
     const gitInstalls = lines.filter((l) => l.text.includes(`github.com/${pkg.name}/${pkg.name}`));
-    expect(gitInstalls.map((l) => l.file)).toEqual(expect.arrayContaining(["README.md", ...readdirSync(join(ROOT, "examples/ci")).map((f) => join("examples/ci", f))]));
+    expect(gitInstalls.map((l) => l.file)).toEqual(expect.arrayContaining(readdirSync(join(ROOT, "examples/ci")).map((f) => join("examples/ci", f))));
   });
 
   it("name only git refs the repository has as tags, and only package.json's version", () => {
@@ -120,11 +124,13 @@ describe("install lines in README.md, docs/ and examples/", () => {
       { file: "x.md", line: 2, text: `npx ${pkg.name}@0.0.0-none --help` },
       { file: "x.yml", line: 3, text: `      - uses: ${pkg.name}/${pkg.name}@v0.0.0-none` },
       { file: "x.md", line: 4, text: `npm install git+https://github.com/${pkg.name}/${pkg.name}.git   # the default branch` },
+      { file: "x.md", line: 5, text: `npm install --global ./${pkg.name}-0.0.0-none.tgz` },
     ];
     expect(problems(bad, new Set(["v1.0.0"]), pkg.version)).toEqual([
       `x.md:1: git ref "v0.0.0-none" is not a tag of this repository (tags: v1.0.0)`,
       `x.md:2: version "0.0.0-none" is not package.json's ${pkg.version}`,
       `x.yml:3: git ref "v0.0.0-none" is not a tag of this repository (tags: v1.0.0)`,
+      `x.md:5: version "0.0.0-none" is not package.json's ${pkg.version}`,
     ]);
     expect(problems(bad.slice(0, 1), new Set(["v0.0.0-none"]), pkg.version)).toEqual([]);
   });
