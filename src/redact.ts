@@ -81,7 +81,6 @@ export function safeDecode(s: string): string {
   }
 }
 
-/** Replaces known secret values inside any text or JSON-like value. */
 /** Shorter secret values are matched only as whole strings. */
 export const MIN_SUBSTRING = 6;
 

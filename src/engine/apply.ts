@@ -8,6 +8,7 @@ import { isTimeoutError } from "../cloudflare/retry.js";
 import { AnswerShapeError, ApiError, ApplyError, EXIT, NetworkError, RunStoppedError, RuntimeError, ZoneformError } from "../errors.js";
 import type { Change, Finder, FinderCompare, Operation, Plan } from "../model/plan.js";
 import { SIGN } from "../plan/render/format.js";
+import { clipJson } from "../redact.js";
 import { printable } from "../safe-text.js";
 import { RESOURCE_KINDS } from "../sections/index.js";
 import { ZONES_PER_REQUEST_SLOT } from "./reconcile.js";
@@ -76,7 +77,7 @@ async function readFinderItems(client: CloudflareClient, finder: Finder): Promis
     // An entry point without rules may leave `rules` out.
     const items = isItem(answer) ? (answer[finder.list] ?? []) : undefined;
     if (!Array.isArray(items)) {
-      throw new AnswerShapeError(`the API answered GET ${finder.path} with ${JSON.stringify(answer)?.slice(0, 60) ?? "nothing"}, expected an object with a list "${finder.list}"`);
+      throw new AnswerShapeError(`the API answered GET ${finder.path} with ${clipJson(answer, 60) ?? "nothing"}, expected an object with a list "${finder.list}"`);
     }
     return items;
   } catch (err) {

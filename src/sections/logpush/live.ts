@@ -8,7 +8,7 @@
 import { isEmptyFilter, parseFilterString, serialiseFilter } from "../../config/filter.js";
 import { AnswerShapeError } from "../../errors.js";
 import type { DesiredLogpushJob, LogpushFilter } from "../../model/desired.js";
-import { isSecretParam, isSecretValue, redactDestination, safeDecode } from "../../redact.js";
+import { clipJson, isSecretParam, isSecretValue, redactDestination, safeDecode } from "../../redact.js";
 
 /** A live job in the file's shape, plus its id; the filter as an object (absent = none). */
 export interface LiveLogpushJob {
@@ -177,7 +177,7 @@ export function filtersEqual(a: LogpushFilter | undefined, b: LogpushFilter | un
 
 function shapeError(raw: Record<string, unknown>, field: string, expected: string): AnswerShapeError {
   const id = typeof raw.id === "number" || typeof raw.id === "string" ? ` ${raw.id}` : "";
-  return new AnswerShapeError(`the API answered Logpush job${id} with ${field} ${JSON.stringify(raw[field])?.slice(0, 60) ?? "missing"}, expected ${expected}`);
+  return new AnswerShapeError(`the API answered Logpush job${id} with ${field} ${clipJson(raw[field], 60) ?? "missing"}, expected ${expected}`);
 }
 
 /** An upload limit: a non-negative integer, or absent/null (0, the service's default). */
@@ -201,7 +201,7 @@ export function compareDigits(a: string, b: string): number {
  */
 export function normaliseLiveJob(input: unknown): LiveLogpushJob {
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
-    throw new AnswerShapeError(`the API answered a Logpush job that is not an object (${JSON.stringify(input)?.slice(0, 60)}), expected {id, name, dataset, …}`);
+    throw new AnswerShapeError(`the API answered a Logpush job that is not an object (${clipJson(input, 60)}), expected {id, name, dataset, …}`);
   }
   const raw = input as Record<string, unknown>;
   // A whole number; beyond 2^53 the client hands it over as its exact digits (a string), and a
