@@ -76,6 +76,8 @@ export interface ApiErrorDetail {
   code?: number;
   message: string;
   pointer?: string;
+  /** The page Cloudflare names for this error (`documentation_url`), only when it is a plain https URL. */
+  documentation_url?: string;
 }
 
 /** The Cloudflare API answered with an error (or an answer that is not an API answer). */

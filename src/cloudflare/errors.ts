@@ -160,6 +160,8 @@ export function readErrors(raw: unknown, redact: (s: string) => string = (s) => 
     if (code !== undefined) detail.code = code;
     const source = o.source as { pointer?: unknown } | undefined;
     if (source && typeof source.pointer === "string") detail.pointer = source.pointer;
+    const doc = documentationUrl(o.documentation_url, redact);
+    if (doc !== undefined) detail.documentation_url = doc;
     out.push(detail);
     // Header errors carry their reason in error_chain (6003 → 6111 "invalid format for Authorization").
     if (Array.isArray(o.error_chain)) {
@@ -171,10 +173,37 @@ export function readErrors(raw: unknown, redact: (s: string) => string = (s) => 
   return out;
 }
 
+/** The longest `documentation_url` shown; a longer one is not a page worth quoting. */
+const MAX_DOCUMENTATION_URL = 300;
+
+/**
+ * An error's `documentation_url` as it may be shown: a plain https URL (no user or password, no
+ * spaces or control characters, at most 300 characters) that redaction leaves whole; anything else
+ * (http, javascript:, a URL carrying a credential) is dropped, never shown.
+ */
+export function documentationUrl(raw: unknown, redact: (s: string) => string = (s) => s): string | undefined {
+  if (typeof raw !== "string" || raw.length > MAX_DOCUMENTATION_URL || !/^https:\/\/[\x21-\x7e]+$/.test(raw)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== "https:" || url.username !== "" || url.password !== "" || url.hostname === "") return undefined;
+  // A URL redaction would change holds something secret-shaped: not shown at all.
+  return redact(raw) === raw ? raw : undefined;
+}
+
+/**
+ * The API's errors in one line: each message with its code and pointer, then the pages Cloudflare
+ * names for them, each once: `…; see https://…`.
+ */
 export function describeErrors(errors: ApiErrorDetail[]): string {
-  return errors
+  const text = errors
     .map((e) => `${e.message}${e.code !== undefined ? ` [${e.code}]` : ""}${e.pointer ? ` at ${e.pointer}` : ""}`)
     .join("; ");
+  const pages = [...new Set(errors.map((e) => e.documentation_url).filter((u): u is string => u !== undefined))];
+  return pages.length > 0 ? `${text}; see ${pages.join(", ")}` : text;
 }
 
 function info(ctx: ResponseContext, errors: ApiErrorDetail[], retryable: boolean, envelope: boolean): ApiError["info"] {

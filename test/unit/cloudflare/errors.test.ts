@@ -68,3 +68,45 @@ describe("API answers", () => {
     expect(networkError({ ...base, method: "GET", code: "UND_ERR_HEADERS_TIMEOUT" }).message).toContain("no answer within 30000 ms");
   });
 });
+
+// real-answers.md, "Changes since the seed documents": `errors[]` items may carry `documentation_url`
+// (cloudflare-typescript src/resources/shared.ts).
+describe("documentation_url on API errors", () => {
+  const page = "https://developers.cloudflare.com/api/resources/custom_hostnames/methods/edit/";
+
+  it("shows the page once after the messages, with code and pointer kept", () => {
+    const e = fail({
+      ...env(400, [
+        { code: 1459, message: "Certificate Authority selection is only available on an Enterprise plan.", documentation_url: page, source: { pointer: "/ssl/certificate_authority" } },
+        { code: 1004, message: "other", documentation_url: page },
+      ]),
+      method: "PATCH",
+    });
+    expect(e.message).toContain(`Certificate Authority selection is only available on an Enterprise plan. [1459] at /ssl/certificate_authority; other [1004]; see ${page})`);
+    expect(e.message.split(page)).toHaveLength(2);
+    expect(e.info.errors[0]).toEqual({ code: 1459, message: "Certificate Authority selection is only available on an Enterprise plan.", pointer: "/ssl/certificate_authority", documentation_url: page });
+  });
+
+  it("never shows a URL that is not plain https, carries a user, or holds a secret", () => {
+    const bad = [
+      "http://developers.cloudflare.com/api",
+      "javascript:alert(1)",
+      "https://user:pass@developers.cloudflare.com/api",
+      "https://developers.cloudflare.com/a b",
+      "https://developers.cloudflare.com/\u001b[31m",
+      `https://developers.cloudflare.com/${"a".repeat(300)}`,
+      "https://developers.cloudflare.com/?t=SECRETSECRET",
+      42,
+    ];
+    for (const url of bad) {
+      const e = fail({ ...env(400, [{ code: 1004, message: "bad", documentation_url: url }]), redact: (s) => s.replaceAll("SECRETSECRET", "[redacted]") });
+      expect(e.message).not.toContain("see ");
+      expect(e.info.errors[0]!.documentation_url).toBeUndefined();
+    }
+  });
+
+  it("shows it with an authentication failure too", () => {
+    const e = fail(env(401, [{ code: 10000, message: "Authentication error", documentation_url: "https://developers.cloudflare.com/api" }]));
+    expect(e.message).toMatch(/^authentication failed .*Authentication error \[10000\]; see https:\/\/developers\.cloudflare\.com\/api\)/);
+  });
+});
