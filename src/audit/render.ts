@@ -7,9 +7,10 @@ import type { InventoryCheck, InventoryFinding } from "../inventory/check.js";
 import { printable } from "../safe-text.js";
 import type { Finding, InventoryKind } from "./classify.js";
 import { INVENTORY_KINDS, type AuditCollector, type KindSummary } from "./collector.js";
+import { SarifAuditRenderer, type SarifAuditOptions } from "./sarif.js";
 
-export type AuditFormat = "text" | "json" | "markdown" | "csv";
-export const AUDIT_FORMATS: readonly AuditFormat[] = ["text", "json", "markdown", "csv"];
+export type AuditFormat = "text" | "json" | "markdown" | "csv" | "sarif";
+export const AUDIT_FORMATS: readonly AuditFormat[] = ["text", "json", "markdown", "csv", "sarif"];
 
 /** The list filters an audit ran with, as sent to the API, and the verdict's score threshold. */
 export interface AuditFilters {
@@ -60,8 +61,10 @@ export interface AuditTotals {
 const KIND_TITLE: Record<InventoryKind, string> = { script: "Scripts", connection: "Connections", cookie: "Cookies" };
 const KIND_FINDING: Record<InventoryKind, string> = { script: "malicious", connection: "malicious", cookie: "insecure" };
 
-export function createRenderer(format: AuditFormat, write: (text: string) => void, opts: { now?: () => Date } = {}): AuditRenderer {
+export function createRenderer(format: AuditFormat, write: (text: string) => void, opts: { now?: () => Date; sarif?: SarifAuditOptions } = {}): AuditRenderer {
   switch (format) {
+    case "sarif":
+      return new SarifAuditRenderer(write, opts.sarif ?? { version: "unknown" });
     case "json":
       return new JsonRenderer(write, opts.now ?? (() => new Date()));
     case "csv":

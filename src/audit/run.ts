@@ -6,6 +6,7 @@ import { classify, MALICIOUS_SCORE_THRESHOLD, scoreOf, THREAT_SCORE_THRESHOLD, t
 import { AuditCollector, INVENTORY_KINDS, type KindSummary } from "./collector.js";
 import { createRenderer, type AuditFilters, type AuditFormat, type AuditTotals } from "./render.js";
 import type { InventoryCheck } from "../inventory/check.js";
+import type { SarifAuditOptions } from "./sarif.js";
 import { auditInventory, inventoryQuery } from "../inventory/read.js";
 import type { ScriptInventory } from "../inventory/types.js";
 
@@ -54,6 +55,8 @@ export interface AuditOptions {
   inventories?: ReadonlyMap<string, ZoneInventory>;
   /** An authorization not used for this many days is stale (default 90). */
   staleDays?: number;
+  /** `format: "sarif"`: the tool version, category and configuration positions. */
+  sarif?: SarifAuditOptions;
 }
 
 export interface ZoneAudit {
@@ -104,7 +107,7 @@ export async function runAudit(
 ): Promise<AuditResult> {
   const zones = Array.isArray(zoneIds) ? zoneIds : [zoneIds];
   const filters = auditFilters(opts);
-  const renderer = createRenderer(opts.format ?? "text", write, { now: opts.now });
+  const renderer = createRenderer(opts.format ?? "text", write, { now: opts.now, ...(opts.sarif ? { sarif: opts.sarif } : {}) });
   const limit = opts.limit ?? DEFAULT_AUDIT_LIMIT;
   const results: ZoneAudit[] = [];
   renderer.begin();

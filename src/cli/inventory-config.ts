@@ -3,7 +3,8 @@
 // `${env:…}` is a warning: these commands never use secrets), its warnings on stderr.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { DEFAULT_CONFIG_PATH, loadConfig } from "../config/index.js";
+import { checkConfigSources, configError, DEFAULT_CONFIG_PATH } from "../config/index.js";
+import { readConfigFiles, type SourceFile } from "../config/load.js";
 import { formatProblem } from "../errors.js";
 import type { DesiredZone } from "../model/desired.js";
 import type { ScriptInventory } from "../inventory/types.js";
@@ -22,13 +23,19 @@ export interface LoadedInventories {
   zones: ConfiguredInventory[];
   /** Every zone of the file (names, for --zone). */
   all: DesiredZone[];
+  /** The files as read (SARIF locates findings in them). */
+  sources: SourceFile[];
 }
 
 /** The inventories of -c PATH (or ./zoneform.yaml if present; undefined when neither). */
 export async function loadInventories(config: string | undefined, io: CliIO): Promise<LoadedInventories | undefined> {
   const path = config ?? DEFAULT_CONFIG_PATH;
   if (config === undefined && !existsSync(resolve(io.cwd, path))) return undefined;
-  const { desired, warnings } = await loadConfig(path, { env: io.env, cwd: io.cwd, missingEnv: "warning" });
+  // As loadConfig does, keeping the files' text.
+  const sources = await readConfigFiles(path, io.cwd);
+  const checked = checkConfigSources(sources, io.env, "warning");
+  if (checked.errors.length > 0 || !checked.desired) throw configError(checked.errors, checked.warnings);
+  const { desired, warnings } = checked;
   for (const s of desired.secrets) io.secrets?.add(s.value);
   for (const w of warnings) io.stderr.write(`${formatProblem(w)}\n`);
   const zones = desired.zones.flatMap((z): ConfiguredInventory[] => {
@@ -43,5 +50,5 @@ export async function loadInventories(config: string | undefined, io: CliIO): Pr
       },
     ];
   });
-  return { path, zones, all: desired.zones };
+  return { path, zones, all: desired.zones, sources };
 }

@@ -104,7 +104,7 @@ function zoneIndex(zones: YAMLSeq, zone: { id: string; name?: string }): number 
 }
 
 /** Where the inventory sits in `text`: a zoneform file's zone, a `script_inventory:` block, or the top level. */
-function locate(text: string, label: string, zone: { id: string; name?: string }): { doc: Document; path: Array<string | number>; where: string } {
+export function locateInventory(text: string, label: string, zone: { id: string; name?: string }): { doc: Document; path: Array<string | number>; where: string } {
   const doc = parseDocument(text);
   if (doc.errors.length > 0) throw new UsageError(`${label}: not YAML: ${doc.errors[0]!.message}`);
   if (isSeq(doc.get("zones", true))) {
@@ -119,7 +119,7 @@ function locate(text: string, label: string, zone: { id: string; name?: string }
 
 /** The page patterns the inventory in `text` already has (none when it has no inventory yet). */
 export function existingPages(text: string, label: string, zone: { id: string; name?: string }): string[] {
-  const { doc, path } = locate(text, label, zone);
+  const { doc, path } = locateInventory(text, label, zone);
   const pages = doc.getIn([...path, "pages"], true);
   return isSeq(pages) ? pages.items.flatMap((p) => (isScalar(p) && typeof p.value === "string" ? [p.value] : [])) : [];
 }
@@ -134,7 +134,7 @@ export function mergeInventory(
   scripts: readonly SeenScript[],
   opts: { pages: string[]; pinHashes?: boolean; zone: { id: string; name?: string }; now: Date },
 ): MergeResult {
-  const { doc, path, where } = locate(text, label, opts.zone);
+  const { doc, path, where } = locateInventory(text, label, opts.zone);
   const at = (key: string) => [...path, key];
   if (!doc.hasIn(at("pages"))) doc.setIn(at("pages"), doc.createNode([]));
   if (!doc.hasIn(at("authorized"))) doc.setIn(at("authorized"), doc.createNode([]));

@@ -6,6 +6,12 @@ import { MALICIOUS_SCORE_THRESHOLD, THREAT_SCORE_THRESHOLD } from "../../audit/c
 import { AUDIT_FORMATS, type AuditFormat } from "../../audit/render.js";
 import { DEFAULT_AUDIT_LIMIT, DEFAULT_FAIL_ON, FAIL_ON, parseFailOn, runAudit, shouldFail, type FailOn, type ZoneInventory } from "../../audit/run.js";
 import { DEFAULT_STALE_DAYS } from "../../inventory/check.js";
+import { DEFAULT_AUDIT_CATEGORY, type SarifAuditOptions } from "../../audit/sarif.js";
+import { configPositions } from "../../sarif/locate.js";
+import { categoryProblem } from "../../sarif/log.js";
+import { VERSION } from "../program.js";
+import type { LoadedInventories } from "../inventory-config.js";
+import type { ZoneRef } from "../zone-ref.js";
 import { loadInventories } from "../inventory-config.js";
 import { addConfigOption } from "../options.js";
 import { EXIT, UsageError } from "../../errors.js";
@@ -29,6 +35,7 @@ interface AuditFlags extends ClientFlagValues {
   threatBelow: string;
   config?: string;
   staleDays: string;
+  sarifCategory?: string;
 }
 
 const STATUSES = ["active", "infrequent", "inactive"];
@@ -54,7 +61,8 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--status <list>", "scripts and connections with these statuses: active, infrequent, inactive (comma list; default active)", collectList)
     .option("--host <host>", "only items seen on this host; * at the start or end is a wildcard (repeatable)", collectList)
     .option("--page-url <url>", "only items seen on this page URL; * at the start or end is a wildcard (repeatable)", collectList)
-    .option("--format <format>", `${AUDIT_FORMATS.join(" | ")} (json and csv list every finding as it is read)`, "text")
+    .option("--format <format>", `${AUDIT_FORMATS.join(" | ")} (json and csv list every finding as it is read; sarif is SARIF 2.1.0 for code scanning)`, "text")
+    .option("--sarif-category <category>", `with --format sarif: the code scanning category (runAutomationDetails.id), default ${DEFAULT_AUDIT_CATEGORY}`)
     .option("--fail-on <what>", "exit 2 on (comma list): malicious (scripts and connections), insecure (cookies), unauthorized, changed, stale (script inventory); any; none", DEFAULT_FAIL_ON.join(","))
     .option("--stale-days <n>", "script inventory: an authorization not seen on the pages in scope for this many days is stale", String(DEFAULT_STALE_DAYS))
     .option("--limit <n>", "rows per kind in text and markdown output, worst first", String(DEFAULT_AUDIT_LIMIT))
@@ -74,6 +82,7 @@ export function register(program: Command, ctx: CommandContext): void {
     const zoneRefs = opts.zone?.length || inventoryZones.length === 0 ? parseZoneRefs(opts.zone, "audit") : inventoryZones.map((z) => ({ id: z.zone_id }));
     const format = opts.format as AuditFormat;
     if (!AUDIT_FORMATS.includes(format)) throw new UsageError(`--format ${opts.format}: expected one of ${AUDIT_FORMATS.join(", ")}`);
+    const sarifCategory = parseSarifCategory(opts.sarifCategory, format);
     let failOn: FailOn[];
     try {
       failOn = parseFailOn(opts.failOn);
@@ -119,6 +128,7 @@ export function register(program: Command, ctx: CommandContext): void {
           inventories,
           staleDays,
           now,
+          ...(format === "sarif" ? { sarif: sarifOptions(configured, zoneRefs, zones, sarifCategory ?? DEFAULT_AUDIT_CATEGORY) } : {}),
         },
         (text) => {
           progress.clear();
@@ -131,4 +141,22 @@ export function register(program: Command, ctx: CommandContext): void {
       await client.close();
     }
   });
+}
+
+/** `--sarif-category`: only with --format sarif; printable, no spaces. */
+export function parseSarifCategory(value: string | undefined, format: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (format !== "sarif") throw new UsageError("--sarif-category goes with --format sarif");
+  const problem = categoryProblem(value);
+  if (problem) throw new UsageError(`--sarif-category ${printable(value)}: ${problem}`);
+  return value;
+}
+
+/** The SARIF context of an audit: positions in the configuration, zone names (the file's, or --zone's). */
+function sarifOptions(configured: LoadedInventories | undefined, refs: readonly ZoneRef[], ids: readonly string[], category: string): SarifAuditOptions {
+  const names = new Map<string, string>();
+  // resolveZoneRefs keeps the refs' order (without repeats): a name given to --zone names its id.
+  if (refs.length === ids.length) refs.forEach((r, i) => "name" in r && names.set(ids[i]!, r.name));
+  for (const z of configured?.all ?? []) if (z.name !== undefined && !names.has(z.zone_id)) names.set(z.zone_id, z.name);
+  return { version: VERSION, category, zoneNames: names, ...(configured ? { positions: configPositions(configured.sources) } : {}) };
 }

@@ -19,7 +19,11 @@ import type { CommandContext } from "../program.js";
 import { cliClock } from "../clock.js";
 import { progressFor } from "../progress.js";
 import { parseZoneRefs, resolveZoneRef } from "../zone-ref.js";
-import { collectList } from "./audit.js";
+import { collectList, parseSarifCategory } from "./audit.js";
+import { DEFAULT_INVENTORY_CATEGORY, inventorySarif } from "../../inventory/sarif.js";
+import { sarifText } from "../../sarif/log.js";
+import { displayPath } from "../../config/load.js";
+import { VERSION } from "../program.js";
 
 interface InventoryFlags extends ClientFlagValues {
   zone?: string[];
@@ -29,7 +33,11 @@ interface InventoryFlags extends ClientFlagValues {
   merge?: string;
   pinHashes?: boolean;
   force?: boolean;
+  format: string;
+  sarifCategory?: string;
 }
+
+const FORMATS = ["yaml", "sarif"];
 
 const DAY_MS = 86_400_000;
 
@@ -41,7 +49,9 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--out <file>", "write the block to this file (refused if it exists, unless --force)")
     .option("--merge <file>", "add only what is new to this inventory (a zoneform file or an inventory block), in place or to --out; its justifications and comments are kept")
     .option("--pin-hashes", "pin each new entry to the hash Page Shield last fetched (a changed script is then reported)")
-    .option("--force", "overwrite the --out file");
+    .option("--force", "overwrite the --out file")
+    .option("--format <format>", "yaml (the draft, or the merge) | sarif (instead: the findings against --merge FILE's inventory, or none, as SARIF 2.1.0; nothing is drafted or merged)", "yaml")
+    .option("--sarif-category <category>", `with --format sarif: the code scanning category (runAutomationDetails.id), default ${DEFAULT_INVENTORY_CATEGORY}`);
   addReadCommandOptions(cmd, { single: true, progress: true });
   cmd.action(async (opts: InventoryFlags) => {
     const { io } = ctx;
@@ -53,6 +63,10 @@ export function register(program: Command, ctx: CommandContext): void {
       const problem = pagePatternProblem(p);
       if (problem) throw new UsageError(`--pages ${printable(p)}: ${problem}`);
     }
+    if (!FORMATS.includes(opts.format)) throw new UsageError(`--format ${printable(opts.format)}: expected one of ${FORMATS.join(", ")}`);
+    const sarif = opts.format === "sarif";
+    const sarifCategory = parseSarifCategory(opts.sarifCategory, opts.format);
+    if (sarif && opts.pinHashes) throw new UsageError("--pin-hashes pins the entries of a draft: --format sarif drafts nothing");
     const clock = cliClock(io.env);
     const outPath = opts.out === undefined ? undefined : resolve(io.cwd, opts.out);
     if (outPath) refuseExisting(outPath, { force: opts.force, label: `--out ${opts.out}` });
@@ -70,8 +84,17 @@ export function register(program: Command, ctx: CommandContext): void {
       const now = clock();
       // Scripts seen within the audit's default window: what `audit` would report as unauthorized.
       const since = now.getTime() - DEFAULT_STALE_DAYS * DAY_MS;
-      const scripts = (await listInScopeScripts(client, zoneId, pages)).filter((s) => !s.last_seen_at || !(Date.parse(s.last_seen_at) < since));
+      const listed = await listInScopeScripts(client, zoneId, pages);
+      const scripts = listed.filter((s) => !s.last_seen_at || !(Date.parse(s.last_seen_at) < since));
       progress.end();
+      if (sarif) {
+        const merge = opts.merge === undefined || mergeText === undefined ? undefined : { file: displayPath(resolve(io.cwd, opts.merge), io.cwd), text: mergeText, label: `--merge ${opts.merge}` };
+        const { log } = inventorySarif({ zone, pages, scripts: listed, now, version: VERSION, ...(merge ? { merge } : {}), ...(sarifCategory ? { category: sarifCategory } : {}) });
+        const text = sarifText(log);
+        if (outPath) await writeFileSafely(outPath, io.secrets ? io.secrets.redact(text) : text, { force: opts.force, label: `--out ${opts.out}` });
+        else io.stdout.write(text);
+        return;
+      }
       if (mergeText !== undefined) {
         const label = `--merge ${opts.merge}`;
         const merged = mergeInventory(mergeText, label, scripts, { pages, pinHashes: opts.pinHashes, zone, now });

@@ -1,0 +1,88 @@
+// zoneform's findings as SARIF findings: the Page Shield verdicts (`classifyScript`, `classifyConnection`,
+// `classifyCookie`) and the script inventory check. Pure. Where each sits in the configuration:
+// - a malicious script: the authorized entry covering its URL (it should not be authorized), else the zone;
+// - a malicious connection, an insecure cookie: the zone;
+// - an unauthorized script: the zone's `authorized:` list, where its entry would go;
+// - a changed script, a stale authorization: the authorized entry concerned.
+import type { Finding } from "../audit/classify.js";
+import type { InventoryFinding } from "../inventory/check.js";
+import type { ConfigPositions } from "./locate.js";
+import type { SarifFinding, ZoneName } from "./log.js";
+import { levelOf, type RuleKey } from "./rules.js";
+
+const VERDICT_RULE: Record<Finding["kind"], RuleKey> = { script: "malicious-script", connection: "malicious-connection", cookie: "insecure-cookie" };
+const INVENTORY_RULE: Record<InventoryFinding["type"], RuleKey> = { unauthorized: "unauthorized-script", changed: "changed-script", stale: "stale-authorization" };
+
+function withoutUndefined(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+}
+
+function verdictMessage(f: Finding): string {
+  const where = [f.host ? `on ${f.host}` : "", f.first_page_url ? `first seen on page ${f.first_page_url}` : ""].filter(Boolean).join(", ");
+  const what = f.kind === "cookie" ? "Insecure cookie" : f.kind === "script" ? "Malicious script" : "Malicious connection to";
+  return `${what} ${f.subject}${where ? ` (${where})` : ""}: ${f.reasons.join("; ")}.`;
+}
+
+/** A Page Shield finding (malicious script or connection, insecure cookie). */
+export function verdictFinding(zone: ZoneName, f: Finding, at?: ConfigPositions): SarifFinding {
+  const rule = VERDICT_RULE[f.kind];
+  const where = f.kind === "script" ? at?.entryCovering(zone.id, f.subject) : at?.zone(zone.id);
+  return {
+    rule,
+    level: levelOf(f.severity),
+    message: verdictMessage(f),
+    zone,
+    // Page Shield's item id is the item's identity; a malformed item without one falls back to what it is.
+    subject: f.id !== "" ? f.id : `${f.subject}\n${f.host}`,
+    ...(where ? { where } : {}),
+    properties: withoutUndefined({
+      zone_id: zone.id,
+      kind: f.kind,
+      severity: f.severity,
+      id: f.id,
+      subject: f.subject,
+      host: f.host,
+      status: f.status,
+      verdict_by: f.verdict_by,
+      js_integrity_score: f.js_integrity_score,
+      magecart_score: f.magecart_score,
+      malware_score: f.malware_score,
+      cryptomining_score: f.cryptomining_score,
+      malicious_domain_categories: f.kind === "cookie" ? undefined : f.malicious_domain_categories,
+      malicious_url_categories: f.kind === "cookie" ? undefined : f.malicious_url_categories,
+      first_page_url: f.first_page_url,
+      last_seen_at: f.last_seen_at,
+    }),
+  };
+}
+
+/** A script inventory finding (unauthorized, changed, stale). */
+export function inventoryFinding(zone: ZoneName, f: InventoryFinding, at?: ConfigPositions): SarifFinding {
+  const rule = INVENTORY_RULE[f.type];
+  const where = f.type === "unauthorized" ? at?.inventory(zone.id) : at?.entry(zone.id, f.authorized_url ?? f.url);
+  // A script by its Page Shield id; an authorization by its entry's url.
+  const subject = f.type === "stale" ? (f.authorized_url ?? f.url) : (f.script_id ?? f.url);
+  return {
+    rule,
+    level: levelOf(f.severity),
+    message: `${f.message} (PCI DSS v4.0 ${f.requirement}).`,
+    zone,
+    subject,
+    ...(where ? { where } : {}),
+    properties: withoutUndefined({
+      zone_id: zone.id,
+      type: f.type,
+      severity: f.severity,
+      requirement: `PCI DSS v4.0 ${f.requirement}`,
+      url: f.url,
+      script_id: f.script_id,
+      authorized_url: f.authorized_url,
+      pinned_hash: f.pinned_hash,
+      seen_hash: f.seen_hash,
+      fetched_at: f.fetched_at,
+      first_seen_at: f.first_seen_at,
+      last_seen_at: f.last_seen_at,
+      first_page_url: f.first_page_url,
+    }),
+  };
+}

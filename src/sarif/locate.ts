@@ -1,0 +1,114 @@
+// Where a finding sits in the configuration, for SARIF's physical locations: the zone's entry in its
+// file, the script inventory's `authorized:` list, or the authorized entry covering a script URL. The
+// files are parsed again with positions (the same parser `validate` uses for file:line); a zone the files
+// do not declare falls back to line 1 of the first file, and there is no file when none was read.
+import { parseYaml } from "../config/parse.js";
+import type { Locator } from "../config/problems.js";
+import { urlMatches, isPrefix } from "../inventory/match.js";
+import type { FilePosition } from "./log.js";
+
+/** A zone's script inventory in one file: where the zone and its inventory are, and the entries' urls. */
+interface ZoneBlock {
+  file: string;
+  locate: Locator;
+  /** Pointer of the zone's mapping (absent for a plain inventory block). */
+  zone?: string;
+  /** Pointer of the inventory mapping (`…/script_inventory`, or "" for a top-level block). */
+  inventory: string;
+  /** The `url` of each authorized entry, in file order (undefined where an entry has none). */
+  urls: Array<string | undefined>;
+}
+
+export interface ConfigPositions {
+  /** The zone's entry (`- zone_id: …`), else line 1 of the configuration. */
+  zone(zoneId: string): FilePosition | undefined;
+  /** The zone's `authorized:` list (where a new entry goes), else the zone. */
+  inventory(zoneId: string): FilePosition | undefined;
+  /** The authorized entry covering `url` (an exact url first, else the longest prefix), else the zone. */
+  entryCovering(zoneId: string, url: string): FilePosition | undefined;
+  /** The authorized entry whose `url` is exactly `entryUrl`, else the inventory. */
+  entry(zoneId: string, entryUrl: string): FilePosition | undefined;
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === "string" ? v : undefined;
+}
+
+function record(v: unknown): Record<string, unknown> | undefined {
+  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+function urlsOf(inventory: unknown): Array<string | undefined> {
+  const list = record(inventory)?.authorized;
+  return Array.isArray(list) ? list.map((e) => str(record(e)?.url)) : [];
+}
+
+function positions(blocks: ReadonlyMap<string, ZoneBlock>, first: string | undefined): ConfigPositions {
+  const at = (b: ZoneBlock, pointer: string, key = false): FilePosition => {
+    const p = b.locate(pointer, key ? "key" : "value");
+    return { file: b.file, line: p.line, column: p.column };
+  };
+  const fallback = (): FilePosition | undefined => (first === undefined ? undefined : { file: first, line: 1 });
+  const zone = (zoneId: string) => {
+    const b = blocks.get(zoneId);
+    if (!b) return fallback();
+    return b.zone !== undefined ? at(b, b.zone) : at(b, b.inventory);
+  };
+  const inventory = (zoneId: string) => {
+    const b = blocks.get(zoneId);
+    if (!b) return fallback();
+    return at(b, `${b.inventory}/authorized`, true);
+  };
+  const entryAt = (zoneId: string, pick: (urls: Array<string | undefined>) => number, orElse: (zoneId: string) => FilePosition | undefined) => {
+    const b = blocks.get(zoneId);
+    if (!b) return fallback();
+    const i = pick(b.urls);
+    return i < 0 ? orElse(zoneId) : at(b, `${b.inventory}/authorized/${i}`);
+  };
+  return {
+    zone,
+    inventory,
+    entry: (zoneId, entryUrl) => entryAt(zoneId, (urls) => urls.indexOf(entryUrl), inventory),
+    entryCovering: (zoneId, url) =>
+      entryAt(zoneId, (urls) => {
+        const exact = urls.findIndex((u) => u !== undefined && !isPrefix(u) && u === url);
+        if (exact >= 0) return exact;
+        let best = -1;
+        urls.forEach((u, i) => {
+          if (u !== undefined && isPrefix(u) && urlMatches(u, url) && (best < 0 || u.length > urls[best]!.length)) best = i;
+        });
+        return best;
+      }, zone),
+  };
+}
+
+/** Positions in the files of a configuration (`zones[i]` by zone_id; the first declaration wins). */
+export function configPositions(sources: ReadonlyArray<{ file: string; text: string }>): ConfigPositions {
+  const blocks = new Map<string, ZoneBlock>();
+  for (const s of sources) {
+    const parsed = parseYaml(s.text, s.file);
+    const zones = record(parsed.value)?.zones;
+    if (!Array.isArray(zones)) continue;
+    zones.forEach((z, i) => {
+      const id = str(record(z)?.zone_id)?.toLowerCase();
+      if (id === undefined || blocks.has(id)) return;
+      const inventory = record(record(record(z)?.page_shield)?.script_inventory);
+      blocks.set(id, { file: s.file, locate: parsed.locate, zone: `/zones/${i}`, inventory: `/zones/${i}/page_shield/script_inventory`, urls: urlsOf(inventory) });
+    });
+  }
+  return positions(blocks, sources[0]?.file);
+}
+
+/**
+ * Positions in an inventory file (`inventory --merge FILE`): `path` is where the zone's inventory sits
+ * in it (as `locateInventory` found it), `zonePath` the zone's entry when the file is a zoneform file.
+ */
+export function inventoryFilePositions(file: string, text: string, zoneId: string, path: ReadonlyArray<string | number>): ConfigPositions {
+  const parsed = parseYaml(text, file);
+  const pointer = path.map((p) => `/${p}`).join("");
+  let value: unknown = parsed.value;
+  for (const p of path) value = Array.isArray(value) ? value[Number(p)] : record(value)?.[String(p)];
+  const zone = path[0] === "zones" ? `/zones/${path[1]}` : undefined;
+  const blocks = new Map<string, ZoneBlock>([[zoneId, { file, locate: parsed.locate, ...(zone ? { zone } : {}), inventory: pointer, urls: urlsOf(value) }]]);
+  return positions(blocks, file);
+}

@@ -1,0 +1,117 @@
+// The rules of zoneform's SARIF output: one per kind of finding `audit` and `inventory` report. Ids and
+// levels are public (code scanning tracks alerts by rule id): change them only with a CHANGELOG entry.
+// Documented in docs/commands/audit.md#sarif.
+
+export type SarifLevel = "error" | "warning" | "note";
+
+export type RuleKey = "malicious-script" | "malicious-connection" | "insecure-cookie" | "unauthorized-script" | "changed-script" | "stale-authorization";
+
+export interface SarifRule {
+  id: string;
+  name: string;
+  shortDescription: { text: string };
+  fullDescription: { text: string };
+  help: { text: string };
+  helpUri: string;
+  defaultConfiguration: { level: SarifLevel };
+  properties: { tags: string[]; precision: "high" | "medium"; "security-severity": string };
+}
+
+export const INFORMATION_URI = "https://github.com/zoneform/zoneform";
+const HELP_URI = `${INFORMATION_URI}/blob/main/docs/commands/audit.md#sarif`;
+
+interface RuleText {
+  name: string;
+  short: string;
+  full: string;
+  help: string;
+  level: SarifLevel;
+  /** GitHub's security severity (0.1–10): 9+ critical, 7+ high, 4+ medium, else low. */
+  severity: string;
+  tags: string[];
+}
+
+const TEXT: Record<RuleKey, RuleText> = {
+  "malicious-script": {
+    name: "MaliciousScript",
+    short: "Malicious script on the zone's pages",
+    full: "Page Shield saw a script that Cloudflare's verdict calls malicious: its js_integrity_score, or its magecart, malware or cryptomining score, is below the threshold, or its domain or URL is reported malicious.",
+    help: "Remove the script from the pages (and do not authorize it in the script inventory); find out how it got there. The message names the signals and the thresholds used.",
+    level: "error",
+    severity: "9.0",
+    tags: ["security", "page-shield", "supply-chain"],
+  },
+  "malicious-connection": {
+    name: "MaliciousConnection",
+    short: "Connection to a malicious destination",
+    full: "A script on the zone's pages connects to a domain or URL reported malicious (Page Shield's connection monitor).",
+    help: "Find the script that makes the connection and remove it; a skimmer often sends card data this way.",
+    level: "error",
+    severity: "9.0",
+    tags: ["security", "page-shield", "exfiltration"],
+  },
+  "insecure-cookie": {
+    name: "InsecureCookie",
+    short: "Cookie without Secure, HttpOnly or SameSite protection",
+    full: "A cookie set on the zone's pages lacks the Secure attribute (medium: it can travel in clear text), or has Secure but lacks HttpOnly or is SameSite=None (low).",
+    help: "Set the cookie with Secure, HttpOnly (unless a script must read it) and SameSite=Lax or Strict.",
+    level: "warning",
+    severity: "5.0",
+    tags: ["security", "page-shield", "cookies"],
+  },
+  "unauthorized-script": {
+    name: "UnauthorizedScript",
+    short: "Script on a payment page that no inventory entry authorizes",
+    full: "A script was seen on a page in scope of the zone's script inventory (page_shield.script_inventory) within the window, and no authorized entry covers its URL (PCI DSS v4.0 6.4.3).",
+    help: "Either authorize it (an entry with a written justification; `zoneform inventory --merge` drafts one) or remove it from the payment pages.",
+    level: "error",
+    severity: "7.5",
+    tags: ["security", "page-shield", "pci-dss", "pci-dss-6.4.3"],
+  },
+  "changed-script": {
+    name: "ChangedScript",
+    short: "Authorized script seen with another hash than its pin",
+    full: "A script matched by an inventory entry with a `hash` pin was seen with another hash: its content changed since it was reviewed (PCI DSS v4.0 11.6.1).",
+    help: "Review the new version; if it is expected, pin its hash in the entry, else remove the script and find out how it changed.",
+    level: "error",
+    severity: "7.5",
+    tags: ["security", "page-shield", "pci-dss", "pci-dss-11.6.1"],
+  },
+  "stale-authorization": {
+    name: "StaleAuthorization",
+    short: "Inventory entry not used on the pages in scope",
+    full: "No script an authorized entry covers was seen on the pages in scope for the stale window (--stale-days): the inventory authorizes more than runs (PCI DSS v4.0 6.4.3).",
+    help: "Remove the entry if the script is gone, or check the page patterns in scope.",
+    level: "note",
+    severity: "2.0",
+    tags: ["security", "page-shield", "pci-dss", "pci-dss-6.4.3"],
+  },
+};
+
+/** Every rule, in a fixed order (the driver's `rules`; a result's `ruleIndex` points into it). */
+export const RULE_KEYS: readonly RuleKey[] = ["malicious-script", "malicious-connection", "insecure-cookie", "unauthorized-script", "changed-script", "stale-authorization"];
+
+export function ruleId(key: RuleKey): string {
+  return `zoneform/${key}`;
+}
+
+export function sarifRules(): SarifRule[] {
+  return RULE_KEYS.map((key) => {
+    const t = TEXT[key];
+    return {
+      id: ruleId(key),
+      name: t.name,
+      shortDescription: { text: t.short },
+      fullDescription: { text: t.full },
+      help: { text: `${t.full} ${t.help}` },
+      helpUri: HELP_URI,
+      defaultConfiguration: { level: t.level },
+      properties: { tags: t.tags, precision: "high", "security-severity": t.severity },
+    };
+  });
+}
+
+/** A finding's severity as a SARIF level. */
+export function levelOf(severity: "high" | "medium" | "low"): SarifLevel {
+  return severity === "high" ? "error" : severity === "medium" ? "warning" : "note";
+}
