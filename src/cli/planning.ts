@@ -100,7 +100,7 @@ export function renderPlan(plan: Plan, desired: DesiredState, format: PlanFormat
   if (format === "json") return serialisePlan(plan, desired);
   const shown = planForDisplay(plan, desired);
   if (format === "markdown") return renderPlanMarkdown(shown, markdownOptions(opts as { maxBytes?: string; out?: unknown }));
-  return renderPlanText(shown, { color: useColor(io, opts), verbose: opts.verbose });
+  return renderPlanText(shown, { color: useColor(io, opts), verbose: opts.verbose, errors: false });
 }
 
 /** `--max-bytes N`: the Markdown size cap (0: none; default GitHub's comment limit). */
@@ -124,10 +124,40 @@ export function digestOf(plan: Plan, desired: DesiredState): string {
   return planForFile(plan, desired).digest!;
 }
 
-/** Zones that could not be planned fail the command after the plan has been shown. */
+/** Whether every zone could be planned (a plan with a failed zone gets no summary and no digest). */
+export function planSucceeded(plan: Plan): boolean {
+  return plan.zones.every((z) => z.errors.length === 0);
+}
+
+/**
+ * Zones that could not be planned fail the command after the plan has been shown: each error once,
+ * with the zones it stopped (an error every zone shares, such as a missing permission, is one line).
+ */
 export function assertNoZoneErrors(plan: Plan): void {
   const failed = plan.zones.filter((z) => z.errors.length > 0);
   if (failed.length === 0) return;
-  const lines = failed.flatMap((z) => z.errors.map((e) => `  [${z.name ?? z.zone_id}] ${e}`));
-  throw new RuntimeError(`${failed.length} zone(s) could not be planned; nothing was changed:\n${lines.join("\n")}`);
+  throw new RuntimeError(`${failed.length} zone(s) could not be planned; nothing was changed:\n${groupZoneErrors(failed).join("\n")}`);
+}
+
+/** The zones' errors, each told once with its zone in the text as `{zone}`, followed by the zones it stopped. */
+export function groupZoneErrors(zones: ReadonlyArray<{ zone_id: string; name?: string; errors: readonly string[] }>): string[] {
+  const groups = new Map<string, string[]>();
+  for (const z of zones) {
+    for (const e of z.errors) {
+      const key = e.split(z.zone_id).join("{zone}");
+      const names = groups.get(key) ?? [];
+      names.push(z.name ?? z.zone_id);
+      groups.set(key, names);
+    }
+  }
+  const lines: string[] = [];
+  for (const [text, names] of groups) {
+    if (names.length === 1) {
+      lines.push(`  [${names[0]}] ${text.split("{zone}").join(zones.find((z) => (z.name ?? z.zone_id) === names[0])!.zone_id)}`);
+      continue;
+    }
+    const shown = names.length > 5 ? `${names.slice(0, 5).join(", ")} and ${names.length - 5} more` : names.join(", ");
+    lines.push(`  ${text}`, `    stopped ${names.length} zones: ${shown}`);
+  }
+  return lines;
 }

@@ -15,6 +15,7 @@ import type { HttpMethod } from "../model/plan.js";
 import { Redactor, SENSITIVE, isSecretParam, redactDestination } from "../redact.js";
 import type { Auth } from "./credentials.js";
 import { networkError, unwrapResponse, type PermissionHint } from "./errors.js";
+import { notTheApiCause, unreachableCause } from "./run-cause.js";
 import { DEFAULT_MAX_WAIT_MS, DEFAULT_RATE_LIMIT, RateLimiter, Semaphore, formatWait, type Permit, type RateLimit } from "./rate-limiter.js";
 import {
   BODY_TOO_LARGE_CODE,
@@ -133,6 +134,12 @@ export function createClient(opts: ClientOptions): CloudflareClient {
   };
   const log = opts.log;
   const authKind = "token" in opts.auth ? "token" : "key";
+  /** Whether any call of the run has had an answer in the API's envelope (run-cause.ts). */
+  let apiAnswered = false;
+  /** A failure every call shares, before any answer from the API: the run stops with it, once. */
+  const stopForCause = (message: string | undefined): void => {
+    if (message !== undefined && !apiAnswered) stop(new RunStoppedError(redact(message), EXIT.error, "cause"));
+  };
 
   const redactor = new Redactor();
   if ("token" in opts.auth) redactor.add(opts.auth.token);
@@ -426,6 +433,7 @@ export function createClient(opts: ClientOptions): CloudflareClient {
             continue;
           }
           log?.(`${method} ${shownFull()} failed (${e.code ?? e.name}) ${Date.now() - started}ms${retriesNote()}`);
+          stopForCause(unreachableCause(`${origin}${basePath}`, e.code));
           throw networkError({
             method,
             path: shownPath(),
@@ -441,7 +449,9 @@ export function createClient(opts: ClientOptions): CloudflareClient {
       // The answer is in: the next call may go out while this one is parsed and checked.
       release();
       log?.(`${method} ${shownFull()} ${status} ${Date.now() - started}ms${retriesNote()}`);
-      const unwrapped = unwrapResponse({
+      let unwrapped: ReturnType<typeof unwrapResponse>;
+      try {
+        unwrapped = unwrapResponse({
         method,
         get path() {
           return shownPath();
@@ -456,7 +466,13 @@ export function createClient(opts: ClientOptions): CloudflareClient {
         auth: authKind,
         redact,
         permissionHint: opts.permissionHint,
-      });
+        });
+      } catch (err) {
+        stopForCause(notTheApiCause(`${origin}${basePath}`, err));
+        if (err instanceof ApiError && err.info.envelope) apiAnswered = true;
+        throw err;
+      }
+      apiAnswered = true;
       return { result: unwrapped.result, result_info: unwrapped.result_info, status };
     } finally {
       release();

@@ -3,7 +3,7 @@
 // (`GET user/tokens/verify`; for a global API key, `GET user`) and says which it is: an invalid token,
 // an expired, disabled or not yet valid one, or (the check passes) a missing permission, which the
 // 403's own message already names. One check per run, whatever the number of refused calls.
-import { AnswerShapeError, ApiError, NetworkError } from "../errors.js";
+import { AnswerShapeError, ApiError, EXIT, NetworkError, RunStoppedError } from "../errors.js";
 import { describeErrors } from "./errors.js";
 import type { CloudflareClient } from "./types.js";
 
@@ -115,7 +115,14 @@ export function withCredentialCheck(client: CloudflareClient, kind: AuthKind): C
   const explain = async (err: unknown): Promise<unknown> => {
     if (!worthChecking(err)) return err;
     check ??= checkCredentials(client, kind);
-    return explainAuthFailure(err, await check);
+    const verdict = await check;
+    const explained = explainAuthFailure(err, verdict);
+    // Credentials the API does not take fail every call alike: the run stops with one message.
+    if (explained !== err && client.stop) {
+      client.stop(new RunStoppedError(explained.message, EXIT.error, "cause"));
+      return client.stopped?.() ?? explained;
+    }
+    return explained;
   };
   const guard = <T>(p: Promise<T>): Promise<T> =>
     p.catch(async (err: unknown) => {

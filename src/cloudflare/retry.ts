@@ -28,6 +28,10 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   random: Math.random,
 };
 
+/** A refused connection is tried again once, after at most REFUSED_DELAY_MS. */
+export const REFUSED_RETRIES = 1;
+export const REFUSED_DELAY_MS = 250;
+
 /** Methods that can be re-sent without changing the outcome. */
 export function isIdempotent(method: string): boolean {
   return method === "GET" || method === "PUT" || method === "PATCH" || method === "DELETE" || method === "HEAD";
@@ -146,6 +150,11 @@ export function decideRetry(method: HttpMethod | string, failure: Failure, attem
   } else {
     if (!isConnectionError(failure.code)) return { retry: false, reason: "not-retryable" };
     if (!idempotent && !isNotSentError(failure.code)) return { retry: false, reason: "ambiguous" };
+    // A closed port answers at once and again: one quick retry covers a server restarting, more only
+    // delay the message (backoff is for answers that may succeed later).
+    if (failure.code === "ECONNREFUSED") {
+      return attempt > Math.min(REFUSED_RETRIES, policy.retries) ? { retry: false, reason: "exhausted" } : { retry: true, delayMs: Math.min(REFUSED_DELAY_MS, backoffDelay(attempt, policy)) };
+    }
   }
 
   if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) {

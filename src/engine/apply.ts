@@ -385,9 +385,9 @@ export function assertApplied(report: ApplyReport): void {
       ...report.done.map((l) => `  done:        ${l}`),
       "Run apply again to make the rest: it re-reads the zones and makes only what is still missing.",
     ];
-    // A wait beyond the cap is an error like any other (4 once something was written); a signal or the deadline keeps its own code.
+    // A wait beyond the cap or a cause every call shares is an error like any other (4 once something was written); a signal or the deadline keeps its own code.
     const written = report.done.length > 0 || report.uncertain.length > 0;
-    const code = s.reason === "wait" ? (written ? EXIT.partial : EXIT.error) : s.exitCode;
+    const code = s.reason === "wait" || s.reason === "cause" ? (written ? EXIT.partial : EXIT.error) : s.exitCode;
     throw new RunStoppedError(lines.join("\n"), code, s.reason);
   }
   if (report.interrupted) {

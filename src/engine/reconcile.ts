@@ -115,7 +115,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<Plan> {
   // by one): more zones than requests in flight keep the client busy; the client caps what is in flight.
   const limit = pLimit(ZONES_PER_REQUEST_SLOT * Math.max(1, opts.parallelism ?? 8));
   let done = 0;
-  const zones = await Promise.all(
+  const zones = await withZonesStopped(opts.desired.zones.length, () => done, () => Promise.all(
     opts.desired.zones.map((zone) =>
       limit(async () => {
         const live = await readZone(ctx, zone, kinds);
@@ -126,6 +126,24 @@ export async function reconcile(opts: ReconcileOptions): Promise<Plan> {
         return zp;
       }),
     ),
-  );
+  ));
   return assemblePlan(opts.desired, zones, createdAt);
+}
+
+/**
+ * A cause every call shares (credentials refused, no API at the base URL) stops the run: its one
+ * message says how many zones it stopped before they were planned.
+ */
+async function withZonesStopped<T>(total: number, done: () => number, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (!(err instanceof RunStoppedError) || err.reason !== "cause") throw err;
+    const n = total - done();
+    throw new RunStoppedError(
+      `${err.message}\nStopped ${n} zone${n === 1 ? "" : "s"}${n < total ? ` of ${total}` : ""} before ${n === 1 ? "it was" : "they were"} planned; nothing was changed.`,
+      err.exitCode,
+      err.reason,
+    );
+  }
 }

@@ -85,12 +85,19 @@ describe("errors a user can act on", () => {
     await client.close();
   });
 
-  it("turns an answer that is not the API (JSON of another service, an HTML page) into an ApiError", async () => {
+  it("turns an answer that is not the API (JSON of another service, an HTML page) into an ApiError, or a stop naming the base URL", async () => {
+    // The first answer of a run is JSON of another service: the base URL is not the API, and the run
+    // stops with that (one message, not one per call).
     const wrongBase = createClient({ baseUrl: emu.adminUrl, auth: { token: "emulator-token" } });
     const e1 = await caught(wrongBase.request("GET", "state"));
-    expect(e1).toBeInstanceOf(ApiError);
-    expect(e1.message).toContain("not a Cloudflare API envelope");
+    expect(e1).toBeInstanceOf(RunStoppedError);
+    expect(e1.message).toContain(`the base URL ${emu.adminUrl} does not look like the Cloudflare API (GET state got an answer that is not the API's JSON envelope (HTTP 200))`);
+    expect(await caught(wrongBase.request("GET", "state"))).toBe(e1);
     await wrongBase.close();
+    // After the API has answered once, the same answer is that call's own error.
+    const api = createClient({ baseUrl: emu.url, auth: { token: "emulator-token" } });
+    await api.request("GET", `zones/${ZONE.com}/page_shield`);
+    await api.close();
 
     const html = createServer((_req, res) => res.writeHead(502, { "content-type": "text/html" }).end("<html><head><title>502 Bad Gateway</title></head></html>"));
     await new Promise<void>((r) => html.listen(0, "127.0.0.1", r));
@@ -103,12 +110,19 @@ describe("errors a user can act on", () => {
     html.close();
   });
 
-  it("fails a connection refused with a NetworkError naming the URL settings", async () => {
-    const client = createClient({ baseUrl: "http://127.0.0.1:1/client/v4", auth: { token: "t-123" }, retries: 1, retryBaseDelayMs: 5 });
-    const e = (await caught(client.request("GET", `zones/${ZONE.com}/page_shield`))) as NetworkError;
-    expect(e).toBeInstanceOf(NetworkError);
-    expect(e.message).toMatch(/cannot connect to http:\/\/127\.0\.0\.1:1 \(ECONNREFUSED\) after 1 retry; check --api-url/);
-    expect(e.info.ambiguous).toBe(false);
+  it("stops the run on a connection refused before any answer, naming the URL settings, after one quick retry", async () => {
+    const lines: string[] = [];
+    const client = createClient({ baseUrl: "http://127.0.0.1:1/client/v4", auth: { token: "t-123" }, log: (l) => lines.push(l) });
+    const started = Date.now();
+    const e = (await caught(client.request("GET", `zones/${ZONE.com}/page_shield`))) as RunStoppedError;
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(e).toBeInstanceOf(RunStoppedError);
+    expect(e.reason).toBe("cause");
+    expect(e.message).toMatch(/^cannot connect to the API at http:\/\/127\.0\.0\.1:1\/client\/v4 \(ECONNREFUSED\): nothing accepts connections there\. Check --api-url/);
+    expect(lines.find((l) => l.includes("failed (ECONNREFUSED)"))).toMatch(/retries=1$/);
+    // Every later call is refused at once with the same error, nothing sent.
+    expect(await caught(client.request("GET", `zones/${ZONE.com}/page_shield/policies`))).toBe(e);
+    expect(client.stats().requests).toBe(2);
     await client.close();
   });
 });

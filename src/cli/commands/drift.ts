@@ -48,7 +48,7 @@ export function register(program: Command, ctx: CommandContext): void {
         const shown = planForDisplay(drifted(plan), desired);
         if (format === "markdown") io.stdout.write(renderPlanMarkdown(shown, markdownOptions(opts as { maxBytes?: string })));
         else {
-          if (shown.zones.length > 0) io.stdout.write(renderPlanText(shown, { color: useColor(io, opts), verbose: opts.verbose }));
+          if (shown.zones.length > 0) io.stdout.write(renderPlanText(shown, { color: useColor(io, opts), verbose: opts.verbose, errors: false }));
           io.stdout.write(renderDriftReport(planForDisplay(plan, desired)));
         }
       }

@@ -10,6 +10,11 @@ import { SIGN, changeTitle, formatValue, isTextDiff, operationLine, wordDiff, zo
 export interface TextOptions {
   color: boolean;
   verbose?: boolean;
+  /**
+   * false: a zone's errors are not shown under it (the CLI prints them once, grouped, on stderr);
+   * default true.
+   */
+  errors?: boolean;
 }
 
 type Colors = ReturnType<typeof pc.createColors>;
@@ -67,7 +72,8 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
   }
   for (const z of changed) {
     out.push(c.bold(`# ${zoneLabel(z)}`));
-    for (const e of z.errors) out.push(`  ${c.red("Error:")} ${printable(e)}`);
+    if (opts.errors === false && z.errors.length > 0) out.push(`  ${c.red("could not be planned")} (the error is below)`);
+    else for (const e of z.errors) out.push(`  ${c.red("Error:")} ${printable(e)}`);
     for (const change of z.changes) {
       out.push(...renderChangeText(change, c, opts.verbose));
       out.push("");
@@ -75,7 +81,8 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
     if (z.changes.length === 0) out.push("");
   }
   if (unchanged > 0) out.push(c.dim(`${unchanged} zone(s) unchanged.`));
+  // A plan that failed has no summary: its counts would leave the failed zones out.
   if (failed > 0) out.push(c.red(`${failed} zone(s) could not be planned; apply makes no change anywhere until every zone can be planned.`));
-  out.push(c.bold(summaryLine(plan.summary)));
+  else out.push(c.bold(summaryLine(plan.summary)));
   return `${out.join("\n")}\n`;
 }
