@@ -95,6 +95,7 @@ export function clientFromOptions(opts: ClientFlagValues, io: CliIO, redactor?: 
     maxListItems: listCap(opts.maxListItems, io.env.ZONEFORM_MAX_LIST_ITEMS, "--max-list-items", "ZONEFORM_MAX_LIST_ITEMS", DEFAULT_MAX_LIST_ITEMS),
     maxListPages: listCap(opts.maxListPages, io.env.ZONEFORM_MAX_LIST_PAGES, "--max-list-pages", "ZONEFORM_MAX_LIST_PAGES", DEFAULT_MAX_LIST_PAGES),
     onWait: progress && ((ms, reason) => progress.onWait(ms, reason)),
+    onRetryWait: progress && ((ms, reason) => progress.onWait(ms, reason, "retry")),
     // --max-wait, --deadline (from the start of the process), --max-body-size.
     ...boundsFromOptions(opts, io.env, performance.now()),
     redactor,

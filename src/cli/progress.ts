@@ -1,8 +1,10 @@
 // Progress of the long commands (plan, apply, drift, audit, csp suggest, export) on stderr. On a
 // terminal: one line redrawn in place (done/total, requests, rate-limit budget, ETA, and any wait for
-// the rate limit), erased before normal output. Off a terminal (CI logs, pipes): a heartbeat line at
-// most every few seconds, none when the command is done before the first, and a line of its own for
-// each wait for the rate limit longer than a second. No library fits this (a heartbeat we time, our
+// the rate limit or a retry), erased before normal output. Off a terminal (CI logs, pipes): a
+// heartbeat line every few seconds with the same facts and the current wait, none when the command is
+// done before the first, and a line of its own for each wait for the rate limit longer than a second.
+// The ETA is the measured rate of the unit counted (zones read per second while planning, changes
+// made per second while applying), never of every request of the run. No library fits this (a heartbeat we time, our
 // own Output and clock, no colours, no SIGINT handlers of its own); it is small enough to keep here.
 import process from "node:process";
 import type { RateBudget } from "../cloudflare/rate-limiter.js";
@@ -17,6 +19,9 @@ export interface ProgressSource {
   stats(): { requests: number };
   budget?(): RateBudget;
 }
+
+/** What a wait is for: the rate limit (every request waits) or a retry of one call (backoff). */
+export type WaitKind = "rate-limit" | "retry";
 
 export interface ProgressState {
   /** The command: `plan`, `audit`, … */
@@ -47,15 +52,20 @@ export function formatLimit(b: { requests: number; seconds: number }): string {
   return `${b.requests} requests per ${Number(b.seconds.toFixed(3))} s`;
 }
 
-/** `waiting 41 s for the rate limit (1200 requests per 300 s; the server asked to wait after a 429)`. */
-export function formatWait(ms: number, reason: string, limit?: { requests: number; seconds: number }): string {
+/**
+ * `waiting 41 s for the rate limit (1200 requests per 300 s; the server asked to wait after a 429)`,
+ * or for a retry: `waiting 2.0 s to retry (GET zones/…/page_shield answered HTTP 503)`.
+ */
+export function formatWait(ms: number, reason: string, limit?: { requests: number; seconds: number }, kind: WaitKind = "rate-limit"): string {
+  if (kind === "retry") return `waiting ${formatDuration(ms)} to retry (${reason})`;
   const why = limit ? `${formatLimit(limit)}; ${reason}` : reason;
   return `waiting ${formatDuration(ms)} for the rate limit (${why})`;
 }
 
 /**
- * Time left: the pace so far, or, when the requests still needed (at this run's requests per unit)
- * exceed the budget left, at least the windows the rate limit needs for them.
+ * Time left, from the measured rate of the unit counted: the phase's time per unit done times the
+ * units left; or, when the requests still needed (at the phase's own requests per unit, `requests`
+ * counting only this phase's) exceed the budget left, at least the windows the rate limit needs.
  */
 export function estimateEta(p: { elapsedMs: number; done: number; total?: number; requests?: number; budget?: RateBudget }): number | undefined {
   if (p.total === undefined || p.done <= 0 || p.done >= p.total || p.elapsedMs <= 0) return undefined;
@@ -85,8 +95,8 @@ export interface Progress {
   update(done: number, total?: number): void;
   /** Counts `n` more items of a kind read (`scripts`). */
   count(kind: string, n?: number): void;
-  /** Every request waits `ms` for the rate limit, for `reason` (the client's onWait). */
-  onWait(ms: number, reason: string): void;
+  /** Every request waits `ms` for the rate limit, for `reason` (the client's onWait); or (kind retry) one call waits to be tried again. */
+  onWait(ms: number, reason: string, kind?: WaitKind): void;
   /** Where requests and the budget come from. */
   watch(source: ProgressSource): void;
   /** A line of its own on stderr (a --verbose log line) that does not break the progress line. */
@@ -135,11 +145,11 @@ export function createProgress(opts: ProgressOptions): Progress {
   const heartbeatMs = opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   const every = opts.every ?? defaultEvery;
   let source: ProgressSource | undefined;
-  let phase: { label: string; unit: string; total?: number; done: number; startedAt: number; lastBeat: number } | undefined;
+  let phase: { label: string; unit: string; total?: number; done: number; startedAt: number; lastBeat: number; requestsAtStart: number } | undefined;
   const counts = new Map<string, number>();
   let stopTimer: (() => void) | undefined;
   let drawn = "";
-  let wait: { until: number; reason: string } | undefined;
+  let wait: { until: number; reason: string; kind: WaitKind } | undefined;
   /** Off a terminal: the end of the last wait given a line. */
   let printedWaitUntil = 0;
 
@@ -147,7 +157,9 @@ export function createProgress(opts: ProgressOptions): Progress {
     const p = phase!;
     const requests = source?.stats().requests;
     const budget = source?.budget?.();
-    const eta = estimateEta({ elapsedMs: at - p.startedAt, done: p.done, total: p.total, requests, budget });
+    // The phase's own requests: a plan's reads are not the cost of an apply's changes.
+    const phaseRequests = requests === undefined ? undefined : requests - p.requestsAtStart;
+    const eta = estimateEta({ elapsedMs: at - p.startedAt, done: p.done, total: p.total, requests: phaseRequests, budget });
     return {
       label: p.label,
       done: p.done,
@@ -174,20 +186,23 @@ export function createProgress(opts: ProgressOptions): Progress {
     if (tty) {
       const s = state(at);
       // While waiting, the wait and why replace requests, budget and ETA: the line must stay short.
-      let line =
-        wait && wait.until > at
-          ? `${formatProgress({ label: s.label, done: s.done, total: s.total, unit: s.unit, counts: s.counts })}, ${formatWait(wait.until - at, wait.reason, s.budget)}`
-          : formatProgress(s);
+      let line = waitingLine(s, at);
       const width = Math.max(20, (opts.columns?.() || 80) - 1);
       if (line.length > width) line = `${line.slice(0, width - 1)}…`;
       if (line === drawn) return;
       out.write(`\r${line}\u001b[K`);
       drawn = line;
     } else if (at - phase.lastBeat >= heartbeatMs) {
-      phase.lastBeat = at;
-      out.write(`${formatProgress(state(at))}\n`);
+      // Steady: the next beat is due a whole interval after this one was, however late the timer ran.
+      phase.lastBeat += Math.floor((at - phase.lastBeat) / heartbeatMs) * heartbeatMs;
+      out.write(`${waitingLine(state(at), at)}\n`);
     }
   };
+  /** The progress line; while waiting, the wait and why replace requests, budget and ETA (the line stays short). */
+  const waitingLine = (s: ProgressState, at: number): string =>
+    wait && wait.until > at
+      ? `${formatProgress({ label: s.label, done: s.done, total: s.total, unit: s.unit, counts: s.counts })}, ${formatWait(wait.until - at, wait.reason, s.budget, wait.kind)}`
+      : formatProgress(s);
 
   return {
     begin(label, unit, total) {
@@ -196,7 +211,7 @@ export function createProgress(opts: ProgressOptions): Progress {
       clear();
       counts.clear();
       const at = now();
-      phase = { label, unit, total, done: 0, startedAt: at, lastBeat: at };
+      phase = { label, unit, total, done: 0, startedAt: at, lastBeat: at, requestsAtStart: source?.stats().requests ?? 0 };
       stopTimer = every(tty ? (opts.refreshMs ?? 250) : Math.min(1000, heartbeatMs), tick);
     },
     update(done, total) {
@@ -208,12 +223,13 @@ export function createProgress(opts: ProgressOptions): Progress {
       if (!phase) return;
       counts.set(kind, (counts.get(kind) ?? 0) + n);
     },
-    onWait(ms, reason) {
+    onWait(ms, reason, kind = "rate-limit") {
       if (!enabled) return;
       const at = now();
       const until = at + ms;
-      if (!wait || until > wait.until || wait.until <= at) wait = { until, reason };
-      if (tty || ms < SHORT_WAIT_MS || until < printedWaitUntil + SHORT_WAIT_MS) return;
+      if (!wait || until > wait.until || wait.until <= at) wait = { until, reason, kind };
+      // A retry's wait shows in the line or the next heartbeat; a wait for the rate limit holds every request, and gets a line at once.
+      if (tty || kind === "retry" || ms < SHORT_WAIT_MS || until < printedWaitUntil + SHORT_WAIT_MS) return;
       printedWaitUntil = until;
       out.write(`${formatWait(ms, reason, limit())}\n`);
     },

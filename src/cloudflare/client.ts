@@ -65,6 +65,8 @@ export interface ClientOptions {
   now?: () => number;
   /** Told when every request must wait for the rate limit: for how long, and why (for progress). */
   onWait?: (ms: number, reason: string) => void;
+  /** Told when one call waits `ms` before it is tried again (backoff after a failure), and why (for progress). */
+  onRetryWait?: (ms: number, reason: string) => void;
   /** Names the permission a refused (403) call needs, for its message; the CLI and library pass the sections'. */
   permissionHint?: PermissionHint;
   /** Most items one list read takes (default DEFAULT_MAX_LIST_ITEMS); a list announcing more is refused at once. */
@@ -346,6 +348,9 @@ export function createClient(opts: ClientOptions): CloudflareClient {
         state.retries++;
         stats.retries++;
         state.delayMs = decision.delayMs;
+        if (!throttled && decision.delayMs > 0) {
+          opts.onRetryWait?.(decision.delayMs, `${state.method} ${state.shown()} ${failure.kind === "status" ? `answered HTTP ${failure.status}` : `failed (${failure.code ?? "connection"})`}`);
+        }
         cb(null);
       } else {
         if (decision.reason === "retry-after-too-long") {

@@ -182,6 +182,59 @@ describe("progress off a terminal", () => {
   });
 });
 
+describe("honest progress (issue 30 item 4)", () => {
+  it("takes the ETA from the rate of the unit counted in this phase, not from every request of the run", () => {
+    // The plan before the apply made 2200 reads; the apply then makes 2 requests a change.
+    let requests = 2200;
+    const r = rig({ source: { stats: () => ({ requests }), budget: () => ({ remaining: 100, requests: 1200, seconds: 300 }) } });
+    r.progress.begin("apply", "changes made", 9);
+    requests += 2;
+    r.progress.update(1);
+    r.advance(5000);
+    // 1 change in 5 s, 8 left: 40 s. Dividing the run's 2202 requests by 1 change would ask for 17516
+    // requests beyond the budget: "about 73m left", 110 times too long.
+    expect(r.stderr()).toBe("apply: 1/9 changes made, 2202 requests, rate limit 100/1200 left, about 40 s left\n");
+    expect(estimateEta({ elapsedMs: 5000, done: 1, total: 9, requests: 2, budget: { remaining: 100, requests: 1200, seconds: 300 } })).toBe(40_000);
+  });
+
+  it("still waits for the rate limit when the phase's own requests need more windows", () => {
+    // 50 requests a change, 8 changes left: 400 requests, 300 beyond the 100 left: 300/1200 of 300 s.
+    expect(estimateEta({ elapsedMs: 5000, done: 1, total: 9, requests: 50, budget: { remaining: 100, requests: 1200, seconds: 300 } })).toBe(75_000);
+  });
+
+  it("off a terminal, beats at a steady interval however late the timer runs", () => {
+    const r = rig({ source: source(3) });
+    r.progress.begin("plan", "zones read", 40);
+    for (let i = 0; i < 5; i++) r.advance(3000);
+    // Due at 5, 10 and 15 s: three lines by 15 s (a late tick does not push the next beat back).
+    expect(r.stderr().trim().split("\n")).toHaveLength(3);
+  });
+
+  it("shows the current wait of a retry in the heartbeat, with no line of its own", () => {
+    const r = rig({ source: source(3) });
+    r.progress.begin("plan", "zones read", 4);
+    r.advance(1000);
+    r.progress.onWait(8000, "GET zones/abc/page_shield answered HTTP 503", "retry");
+    expect(r.stderr()).toBe("");
+    r.advance(4000);
+    expect(r.stderr()).toBe("plan: 0/4 zones read, waiting 4.0 s to retry (GET zones/abc/page_shield answered HTTP 503)\n");
+    r.advance(5000);
+    expect(r.stderr().split("\n")[1]).toBe("plan: 0/4 zones read, 3 requests, rate limit 90/100 left");
+  });
+
+  it("shows a wait for the rate limit in the heartbeat as well as in its own line", () => {
+    const r = rig({ source: source(3, 0) });
+    r.progress.begin("apply", "changes made", 4);
+    r.progress.onWait(30_000, WAIT_REASONS.window);
+    r.advance(5000);
+    expect(r.stderr().split("\n")).toEqual([
+      "waiting 30 s for the rate limit (100 requests per 10 s; this run has sent them all)",
+      "apply: 0/4 changes made, waiting 25 s for the rate limit (100 requests per 10 s; this run has sent them all)",
+      "",
+    ]);
+  });
+});
+
 describe("progress on a terminal", () => {
   it("redraws one line in place, only when it changed, and erases it", () => {
     const r = rig({ tty: true, source: source(5) });
