@@ -6,7 +6,7 @@ import { inventoryFinding, verdictFinding } from "../sarif/findings.js";
 import type { ConfigPositions } from "../sarif/locate.js";
 import { sarifLog, sarifResult, sarifText, type SarifResult, type ZoneName } from "../sarif/log.js";
 import type { Finding } from "./classify.js";
-import type { AuditFilters, AuditRenderer, AuditTotals } from "./render.js";
+import type { AuditFilters, AuditRenderer, AuditTotals, InventoryMeta } from "./render.js";
 
 export const DEFAULT_AUDIT_CATEGORY = "zoneform/audit";
 
@@ -45,7 +45,7 @@ export class SarifAuditRenderer implements AuditRenderer {
     this.results.push(sarifResult(verdictFinding(this.zone(zoneId), f, this.opts.positions)));
   }
 
-  inventory(zoneId: string, check: InventoryCheck): void {
+  inventory(zoneId: string, check: InventoryCheck, _meta?: InventoryMeta): void {
     for (const f of check.findings) this.results.push(sarifResult(inventoryFinding(this.zone(zoneId), f, this.opts.positions)));
   }
 
