@@ -1,5 +1,6 @@
 // The Cloudflare v4 envelope and the errors the server itself answers with (routing, auth, bodies),
 // with the real status and error codes (spec/cloudflare-api-notes.md).
+import { documented } from "./documentation.js";
 import { ApiFault, type ApiErrorBody } from "./types.js";
 
 export interface Envelope {
@@ -34,26 +35,26 @@ export function methodNotAllowed(method: string): ApiFault {
 }
 
 export function missingAuthFault(): ApiFault {
-  return new ApiFault(400, [{ code: 9106, message: "Missing X-Auth-Key, X-Auth-Email or Authorization headers" }]);
+  return new ApiFault(400, documented([{ code: 9106, message: "Missing X-Auth-Key, X-Auth-Email or Authorization headers" }]));
 }
 
 export function malformedAuthFault(): ApiFault {
-  return new ApiFault(400, [
+  return new ApiFault(400, documented([
     {
       code: 6003,
       message: "Invalid request headers",
       error_chain: [{ code: 6111, message: "Invalid format for Authorization header" }],
     },
-  ]);
+  ]));
 }
 
 export function authenticationFault(): ApiFault {
-  return new ApiFault(403, [{ code: 10000, message: "Authentication error" }]);
+  return new ApiFault(403, documented([{ code: 10000, message: "Authentication error" }]));
 }
 
 /** What `GET user/tokens/verify` answers a token it does not know. */
 export function invalidTokenFault(): ApiFault {
-  return new ApiFault(401, [{ code: 1000, message: "Invalid API Token" }]);
+  return new ApiFault(401, documented([{ code: 1000, message: "Invalid API Token" }]));
 }
 
 export function unknownZoneFault(): ApiFault {
@@ -67,11 +68,11 @@ export function unknownAccountFault(): ApiFault {
 }
 
 export function malformedJsonFault(): ApiFault {
-  return new ApiFault(400, [{ code: 6007, message: "Malformed JSON in request body" }]);
+  return new ApiFault(400, documented([{ code: 6007, message: "Malformed JSON in request body" }]));
 }
 
 export function contentTypeFault(): ApiFault {
-  return new ApiFault(400, [{ code: 9207, message: "Request body is invalid. Content-type must be application/json" }]);
+  return new ApiFault(400, documented([{ code: 9207, message: "Request body is invalid. Content-type must be application/json" }]));
 }
 
 export function throttledFault(): ApiFault {

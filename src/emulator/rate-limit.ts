@@ -1,6 +1,6 @@
 // Per-credential rate limit with a sliding window (a log of request times per credential): a client
 // that spaces its calls evenly never hits it, a burst is refused until its oldest call leaves the
-// window. Answers carry both header styles seen on the real API.
+// window. Answers carry the structured headers of today's API and the older X-RateLimit pair.
 export interface RateDecision {
   allowed: boolean;
   limit: number;
@@ -52,11 +52,17 @@ export class SlidingWindowLimiter {
   }
 }
 
+/**
+ * The rate headers of an answer. `Ratelimit: "default";r=<remaining>;t=<seconds>` and
+ * `Ratelimit-Policy: "default";q=<quota>;w=<window>` as Cloudflare sends them since 2025-09
+ * (real-answers.md, "rate-limit headers"; changelog 2025-09-03), beside the older X-RateLimit-Limit
+ * and -Remaining.
+ */
 export function rateLimitHeaders(d: RateDecision): Record<string, string> {
   return {
     "x-ratelimit-limit": String(d.limit),
     "x-ratelimit-remaining": String(d.remaining),
-    ratelimit: `limit=${d.limit}, remaining=${d.remaining}, reset=${d.resetSeconds}`,
-    "ratelimit-policy": `${d.limit};w=${d.windowSeconds}`,
+    ratelimit: `"default";r=${d.remaining};t=${d.resetSeconds}`,
+    "ratelimit-policy": `"default";q=${d.limit};w=${d.windowSeconds}`,
   };
 }

@@ -192,6 +192,7 @@ function materializeRule(input: RuleInput, previous: Rule | undefined, now: stri
     ...(input.logging !== undefined ? { logging: input.logging } : {}),
     ...(input.ratelimit !== undefined ? { ratelimit: input.ratelimit } : {}),
     ...(input.exposed_credential_check !== undefined ? { exposed_credential_check: input.exposed_credential_check } : {}),
+    ...input.extra,
   };
   if (!previous) return rule;
   const same = equal(content(rule), content(previous));

@@ -46,7 +46,19 @@ export interface RuleInput {
   /** Rule fields the 2026 SDK sends for rate limiting and leaked-credential rules: kept as given. */
   ratelimit?: Record<string, unknown>;
   exposed_credential_check?: Record<string, unknown>;
+  /**
+   * Rule fields the emulator does not know, kept as given and read back. Whether the real API keeps or
+   * refuses a rule field it does not know is not recorded (real-answers.md says nothing of it): keeping
+   * it is the emulator's choice, so that a client that drops such a field on a write is caught.
+   */
+  extra?: Record<string, unknown>;
 }
+
+/** The rule fields the emulator knows (written, read-only, or a placement directive); any other is `extra`. */
+const KNOWN_RULE_FIELDS = new Set([
+  "id", "action", "expression", "description", "enabled", "ref", "logging", "score_threshold", "action_parameters",
+  "ratelimit", "exposed_credential_check", "version", "last_updated", "position", "categories",
+]);
 
 export interface RuleContext {
   phase: string;
@@ -140,6 +152,8 @@ function checkRule(raw: unknown, ctx: RuleContext, ptr: string, errors: ApiError
     if (isObject(value)) rule[key] = value;
     else errors.push(problem(`${ptr}/${key}`, value, key, "it must be an object"));
   }
+  const extra = Object.entries(raw).filter(([k, v]) => !KNOWN_RULE_FIELDS.has(k) && v !== undefined);
+  if (extra.length > 0) rule.extra = Object.fromEntries(extra);
   if (ctx.phase === "http_log_custom_fields" && rule.action !== "log_custom_field" && errors.length === before) {
     errors.push(problem(`${ptr}/action`, rule.action, "action", "only log_custom_field rules are allowed in phase http_log_custom_fields"));
   }

@@ -221,9 +221,21 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function failureText(err: unknown, uncertain: boolean): string {
+function failureText(err: unknown, uncertain: boolean, change?: Change): string {
   const message = err instanceof Error ? err.message : String(err);
-  return uncertain ? `${message} (this write may have been made: run plan again to see the live state)` : message;
+  const hints = change ? errorHints(change, err) : [];
+  const text = hints.length > 0 ? `${message}. ${hints.join(". ")}` : message;
+  return uncertain ? `${text} (this write may have been made: run plan again to see the live state)` : text;
+}
+
+const HINTS = new Map(RESOURCE_KINDS.filter((k) => k.errorHints).map((k) => [k.name, k.errorHints!]));
+
+/** The advice the change's kind gives for the API's error codes in `err` (each once, in the answer's order). */
+export function errorHints(change: Change, err: unknown): string[] {
+  const byCode = HINTS.get(change.resource);
+  if (!byCode || !(err instanceof ApiError)) return [];
+  const codes = [...new Set(err.info.errors.map((e) => e.code).filter((c): c is number => c !== undefined))];
+  return codes.flatMap((c) => (Object.hasOwn(byCode, c) ? [byCode[c]!(change)] : []));
 }
 
 /**
@@ -269,7 +281,7 @@ async function runChange(
     if (err instanceof RunStoppedError && made === 0) return { ok: false, notSent: err };
     // A replacement whose create went through but whose delete failed has written something too.
     const uncertain = made > 0 || mayHaveWritten(method, err) || err instanceof MaybeCreatedError;
-    return { ok: false, line: `${what}: ${failureText(err, uncertain)}`, uncertain };
+    return { ok: false, line: `${what}: ${failureText(err, uncertain, change)}`, uncertain };
   }
 }
 

@@ -42,6 +42,12 @@ export interface ResourceKind<L = unknown> {
   diff(zone: DesiredZone, live: L): DiffResult;
   /** Checks that need the API before apply (e.g. a Logpush destination is reachable). */
   check?(ctx: ReadContext, zone: DesiredZone, changes: Change[]): Promise<string[]>;
+  /**
+   * What to change in the file when the API refuses one of this kind's changes with an error code
+   * (code → the advice for that change). Apply adds it to the change's failure line; the client and
+   * the engine know no product.
+   */
+  readonly errorHints?: Readonly<Record<number, (change: Change) => string>>;
 }
 
 /** A token permission level, as the dashboard names it ("Edit" is the API's "Write"). */

@@ -70,14 +70,17 @@ describe("export round trip", () => {
     expect(s3).toMatchObject({ dataset: "http_requests", max_upload_records: 1000, output_options: { timestamp_format: "rfc3339", sample_rate: 0.1 } });
     expect(s3).not.toHaveProperty("ownership_challenge");
     expect(s3.filter.where.and).toHaveLength(3);
-    // No CA is pinned (a default-CA hostname reads back the CA Cloudflare picked), except digicert,
-    // which "" would move: it is written as it is, so that the round trip plans clean.
+    // No CA is pinned (a default-CA hostname reads back the CA Cloudflare picked). A hostname on
+    // digicert is left out: a file cannot state digicert (validate refuses it) and "" would move it,
+    // so the round trip plans clean; the warning says how to move it.
     expect(net.custom_hostnames).toEqual([
       { hostname: "api.umbrella-net.example" },
       { hostname: "app.globex-net.example" },
-      { hostname: "portal.initech-net.example", certificate_authority: "digicert" },
       { hostname: "shop.acme-net.example" },
     ]);
+    expect(exported.stderr).toContain(`custom hostname portal.initech-net.example is on digicert, which Cloudflare no longer offers`);
+    expect(exported.stderr).toContain(`add "- hostname: portal.initech-net.example" under custom_hostnames`);
+    expect(text).not.toContain("digicert");
     const org = doc.zones[1];
     expect(org.waf).toEqual({
       owasp: { enabled: true, paranoia_level: 1, score_threshold: 30, action: "log" },

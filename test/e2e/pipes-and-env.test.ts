@@ -175,11 +175,11 @@ describe.skipIf(!existsSync(CLI))("zoneform emulator", () => {
     expect(ok.body.result).toEqual({ id: expect.stringMatching(/^[0-9a-f]{32}$/), status: "active" });
     const unknown = await get("user/tokens/verify", "nope");
     expect(unknown.status).toBe(401);
-    expect(unknown.body.errors).toEqual([{ code: 1000, message: "Invalid API Token" }]);
+    expect(unknown.body.errors).toEqual([{ code: 1000, message: "Invalid API Token", documentation_url: "https://developers.cloudflare.com/api" }]);
     // Elsewhere an unknown token stays 403 / 10000, and so does an expired one.
     await emu.admin("PUT", "/tokens", { token: "old-token", expires_on: "2024-01-01T00:00:00Z" });
     expect((await get("zones", "nope")).status).toBe(403);
-    expect((await get("zones", "old-token")).body.errors).toEqual([{ code: 10000, message: "Authentication error" }]);
+    expect((await get("zones", "old-token")).body.errors).toEqual([{ code: 10000, message: "Authentication error", documentation_url: "https://developers.cloudflare.com/api" }]);
     expect((await get("user/tokens/verify", "old-token")).body.result).toMatchObject({ status: "expired", expires_on: "2024-01-01T00:00:00Z" });
     // A token's policies are shown only when the state lists them.
     expect((await get(`user/tokens/${ok.body.result!.id as string}`, TOKEN)).status).toBe(403);
@@ -211,7 +211,7 @@ describe.skipIf(!existsSync(CLI))("credentials the API refuses", () => {
       expect(r.stderr).not.toMatch(TRACE);
       expect(r.stderr).not.toContain("lacks permission");
     }
-    expect(wrong.stderr).toContain('CLOUDFLARE_API_TOKEN is not a valid API token: Cloudflare\'s token check (GET user/tokens/verify) answered HTTP 401 "Invalid API Token [1000]"');
+    expect(wrong.stderr).toContain('CLOUDFLARE_API_TOKEN is not a valid API token: Cloudflare\'s token check (GET user/tokens/verify) answered HTTP 401 "Invalid API Token [1000]; see https://developers.cloudflare.com/api"');
     expect(wrong.stderr).not.toContain("not-a-token");
     expect(expired.stderr).toMatch(/the API token in CLOUDFLARE_API_TOKEN \(id [0-9a-f]{32}\) has expired \(expires_on 2024-01-01T00:00:00Z\)/);
     expect(disabled.stderr).toMatch(/the API token in CLOUDFLARE_API_TOKEN \(id [0-9a-f]{32}\) is disabled/);

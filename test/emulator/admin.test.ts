@@ -201,7 +201,7 @@ describe("latency, rate limit, log, ownership", () => {
   test("PUT rate-limit changes the limit and the headers", async () => {
     expect((await emu().callAdmin("PUT", "rate-limit", { requests: 10, seconds: 20 })).status).toBe(200);
     const r = await emu().call("GET", settings);
-    expect(r.headers.get("ratelimit-policy")).toBe("10;w=20");
+    expect(r.headers.get("ratelimit-policy")).toBe('"default";q=10;w=20');
     expect(r.headers.get("x-ratelimit-remaining")).toBe("9");
   });
 

@@ -34,7 +34,8 @@ describe("authentication", () => {
     expect(r.body).toEqual({
       result: null,
       success: false,
-      errors: [{ code: 9106, message: "Missing X-Auth-Key, X-Auth-Email or Authorization headers" }],
+      // real-answers.md, "error answers": errors[] items may carry documentation_url.
+      errors: [{ code: 9106, message: "Missing X-Auth-Key, X-Auth-Email or Authorization headers", documentation_url: "https://developers.cloudflare.com/api" }],
       messages: [],
     });
   });
@@ -43,14 +44,14 @@ describe("authentication", () => {
     const r = await emu().call("GET", settings, undefined, { headers: { authorization: value } });
     expect(r.status).toBe(400);
     expect(r.body.errors).toEqual([
-      { code: 6003, message: "Invalid request headers", error_chain: [{ code: 6111, message: "Invalid format for Authorization header" }] },
+      { code: 6003, message: "Invalid request headers", error_chain: [{ code: 6111, message: "Invalid format for Authorization header" }], documentation_url: "https://developers.cloudflare.com/api" },
     ]);
   });
 
   test("answers 403/10000 to an unknown token or key", async () => {
     const bad = await emu().call("GET", settings, undefined, { headers: { authorization: "Bearer nope" } });
     expect(bad.status).toBe(403);
-    expect(bad.body.errors[0]).toEqual({ code: 10000, message: "Authentication error" });
+    expect(bad.body.errors[0]).toEqual({ code: 10000, message: "Authentication error", documentation_url: "https://developers.cloudflare.com/api" });
     const badKey = await emu().call("GET", settings, undefined, {
       headers: { "x-auth-email": "user@example.com", "x-auth-key": "wrong" },
     });
@@ -108,7 +109,7 @@ describe("request bodies", () => {
       headers: { authorization: "Bearer emulator-token", "content-type": "application/json" },
     });
     expect(r.status).toBe(400);
-    expect(r.body.errors[0]).toEqual({ code: 6007, message: "Malformed JSON in request body" });
+    expect(r.body.errors[0]).toEqual({ code: 6007, message: "Malformed JSON in request body", documentation_url: "https://developers.cloudflare.com/api" });
   });
 
   test("a body that is not application/json is 400/9207", async () => {
@@ -117,7 +118,7 @@ describe("request bodies", () => {
       headers: { authorization: "Bearer emulator-token", "content-type": "application/x-www-form-urlencoded" },
     });
     expect(r.status).toBe(400);
-    expect(r.body.errors[0]).toEqual({ code: 9207, message: "Request body is invalid. Content-type must be application/json" });
+    expect(r.body.errors[0]).toEqual({ code: 9207, message: "Request body is invalid. Content-type must be application/json", documentation_url: "https://developers.cloudflare.com/api" });
   });
 
   test("application/json with a charset is accepted", async () => {
@@ -134,8 +135,9 @@ describe("rate limit", () => {
     const r = await emu().call("GET", settings);
     expect(r.headers.get("x-ratelimit-limit")).toBe("1200");
     expect(r.headers.get("x-ratelimit-remaining")).toBe("1199");
-    expect(r.headers.get("ratelimit")).toBe("limit=1200, remaining=1199, reset=300");
-    expect(r.headers.get("ratelimit-policy")).toBe("1200;w=300");
+    // real-answers.md, "rate-limit headers": Ratelimit "default";r=…;t=… and Ratelimit-Policy "default";q=…;w=… (since 2025-09).
+    expect(r.headers.get("ratelimit")).toBe('"default";r=1199;t=300');
+    expect(r.headers.get("ratelimit-policy")).toBe('"default";q=1200;w=300');
     const unauthenticated = await emu().call("GET", settings, undefined, { headers: {} });
     expect(unauthenticated.headers.get("x-ratelimit-limit")).toBe("1200");
   });

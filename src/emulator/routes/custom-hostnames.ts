@@ -7,6 +7,7 @@
 import {
   caNotStated, dcvFields, DEFAULT_CERTIFICATE_AUTHORITY, effectiveCertificateAuthority, isUploadedCertificate, pendingValidationRecord,
 } from "../custom-hostname-ssl.js";
+import { CUSTOM_HOSTNAME_EDIT } from "../documentation.js";
 import { notFoundFault } from "../envelope.js";
 import { paginate, readPageRequest, type PageBounds } from "../paging.js";
 import { ApiFault, type Route, type RouteRequest, type RouteResponse } from "../types.js";
@@ -26,6 +27,18 @@ export const CERTIFICATE_AUTHORITIES = ["digicert", "google", "lets_encrypt", "s
  * emulator's choice (the real code is not recorded); clients should key on the 400.
  */
 export const UPLOADED_CA_CODE = 1400;
+
+/**
+ * Choosing a CA on a zone whose plan is not Enterprise (real-answers.md, "custom hostname CA": error
+ * 1459). The message is the one Cloudflare answers (external-dns #5435); terraform-provider-cloudflare
+ * #3898 met it on a PATCH re-sending the hostname's own CA, so any CA named in a PATCH is refused, not
+ * only a change; `""` (the default, Cloudflare's choice) is not a choice and passes. The status (400)
+ * is the emulator's choice: the sources give the code and message only.
+ */
+export const CA_NEEDS_ENTERPRISE_CODE = 1459;
+export const CA_NEEDS_ENTERPRISE_MESSAGE =
+  "Certificate Authority selection is only available on an Enterprise plan.  If you're interested in the Enterprise plan,  " +
+  "please fill out this form and someone from our sales team will contact you: https://www.cloudflare.com/plans/enterprise/contact/";
 
 const PATCH_FIELDS: Record<string, FieldSpec> = {
   ssl: { type: "object" },
@@ -103,6 +116,14 @@ function patchHostname(req: RouteRequest): RouteResponse {
   let answerSsl: Ssl | undefined;
   if (body.ssl !== undefined) {
     const ssl = requireFields(body.ssl, SSL_FIELDS);
+    if (typeof ssl.certificate_authority === "string" && ssl.certificate_authority !== "" && req.zone!.plan !== "enterprise") {
+      throw new ApiFault(400, [{
+        code: CA_NEEDS_ENTERPRISE_CODE,
+        message: CA_NEEDS_ENTERPRISE_MESSAGE,
+        documentation_url: CUSTOM_HOSTNAME_EDIT,
+        source: { pointer: "/ssl/certificate_authority" },
+      }]);
+    }
     const current = h.ssl as Ssl;
     const requested = ssl.certificate_authority === "" ? DEFAULT_CERTIFICATE_AUTHORITY : (ssl.certificate_authority as string | undefined);
     const caChanges = requested !== undefined && requested !== effectiveCertificateAuthority(current);

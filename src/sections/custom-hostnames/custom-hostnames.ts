@@ -326,10 +326,24 @@ function fingerprintOf(h: LiveCustomHostname | null): unknown {
   return { id: h.id, certificate_authority: h.certificate_authority, method: h.method, type: h.type, uploaded: h.uploaded ?? false, ssl: h.ssl_writable ?? null, legacy: h.legacy ?? null };
 }
 
+/** The API's refusal to let a zone not on the Enterprise plan choose a CA (real-answers.md, "custom hostname CA"). */
+export const CA_NEEDS_ENTERPRISE = 1459;
+
+/** What to change in the file when the API refuses a hostname's CA with 1459. */
+export function caNeedsEnterpriseHint(change: Change): string {
+  const ca = change.fields?.find((f) => f.field === "certificate_authority")?.after;
+  const named = typeof ca === "string" && ca !== "" ? `certificate_authority: ${ca}` : "certificate_authority";
+  return (
+    `choosing a certificate authority needs an Enterprise plan (Cloudflare error ${CA_NEEDS_ENTERPRISE}), and this zone is not on it: ` +
+    `in the file, under custom_hostnames, remove ${named} from hostname ${change.identity} (or set it to "") to leave the CA to Cloudflare, then plan again`
+  );
+}
+
 export const customHostnames: ResourceKind<LiveCustomHostnames> = {
   name: RESOURCE,
   order: 50,
   independentChanges: true,
+  errorHints: { [CA_NEEDS_ENTERPRISE]: caNeedsEnterpriseHint },
   owns: (zone) => zone.custom_hostnames !== undefined,
 
   async read(ctx, zone) {

@@ -2,9 +2,12 @@
 // looks up the ones a file names), so export pages through the zone's whole list itself. A live CA is
 // not pinned: a hostname on Cloudflare's default reads back the CA the service picked, so the file
 // leaves the choice to Cloudflare (no certificate_authority), which plans clean against any CA but
-// digicert. A hostname on digicert is written as such (the round trip must plan clean) with a warning,
-// one whose answer states no CA is written without one, with a warning that says so ("not stated"),
-// and one with an uploaded certificate has no CA to state.
+// digicert. A hostname still on digicert is left out of the file, with a warning saying how to move it:
+// validate refuses `digicert` (Cloudflare no longer offers it), so no entry can state what it has, and
+// an entry without a CA would make plan move it off digicert, a write the export never asked for. A
+// hostname the file does not list is left alone, so the round trip plans clean. One whose answer
+// states no CA is written without one, with a warning that says so ("not stated"), and one with an
+// uploaded certificate has no CA to state.
 import { normaliseCustomHostname, notStated, RETIRED_CA } from "./custom-hostnames.js";
 import type { SectionContext } from "../export-context.js";
 
@@ -24,9 +27,10 @@ export async function exportCustomHostnames(ctx: SectionContext): Promise<Export
     seen.add(h.hostname.toLowerCase());
     if (h.certificate_authority === RETIRED_CA && !h.uploaded) {
       ctx.notes.warnings.push(
-        `zone ${ctx.zoneId}: custom hostname ${h.hostname} is on digicert, which Cloudflare no longer issues from; the file pins it so that plan shows no change — remove certificate_authority to let Cloudflare pick a CA`,
+        `zone ${ctx.zoneId}: custom hostname ${h.hostname} is on digicert, which Cloudflare no longer offers (its certificate will not renew); ` +
+          `a file cannot state digicert, so it is left out of the file (zoneform leaves unlisted hostnames alone). ` +
+          `To move it off digicert, add "- hostname: ${h.hostname}" under custom_hostnames (no certificate_authority: Cloudflare's choice) and plan`,
       );
-      out.push({ hostname: h.hostname, certificate_authority: h.certificate_authority });
       continue;
     }
     if (h.certificate_authority === null && !h.uploaded) {

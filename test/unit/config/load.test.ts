@@ -70,14 +70,14 @@ describe("normalisation", () => {
 
   it('reads a custom hostname without certificate_authority as "" (whatever CA Cloudflare chose)', () => {
     const { desired } = parseConfigText(
-      `version: 1\nzones:\n  - zone_id: ${Z}\n    custom_hostnames: [{ hostname: a.example }, { hostname: b.example, certificate_authority: "" }, { hostname: c.example, certificate_authority: digicert }]\n`,
+      `version: 1\nzones:\n  - zone_id: ${Z}\n    custom_hostnames: [{ hostname: a.example }, { hostname: b.example, certificate_authority: "" }, { hostname: c.example, certificate_authority: ssl_com }]\n`,
       "h.yaml",
       {},
     );
     expect(desired.zones[0]!.custom_hostnames).toEqual([
       { hostname: "a.example", certificate_authority: "" },
       { hostname: "b.example", certificate_authority: "" },
-      { hostname: "c.example", certificate_authority: "digicert" },
+      { hostname: "c.example", certificate_authority: "ssl_com" },
     ]);
     expect(problemsOf(`version: 1\nzones:\n  - zone_id: ${Z}\n    custom_hostnames: [{ hostname: a.example, certificate_authority: comodo }]\n`)).toHaveLength(1);
   });
