@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const STAMP = join("dist", ".build-stamp");
 /** What the build reads: sources and schema fragments, the build's scripts and configuration. */
-const INPUTS = ["src", "schemas/plan.schema.json", "scripts/build-schema.mjs", "scripts/build-schema-validator.mjs", "scripts/bundle-cli.mjs", "tsconfig.json", "tsconfig.build.json", "package.json", "package-lock.json"];
+const INPUTS = ["src", "schemas/plan.schema.json", "scripts/build-schema.mjs", "scripts/build-schema-validator.mjs", "scripts/bundle-cli.mjs", "scripts/bundle-action.mjs", "tsconfig.json", "tsconfig.build.json", "package.json", "package-lock.json"];
 
 function newest(path) {
   let st;
