@@ -1,15 +1,18 @@
 // The recipes in examples/ci work as written, as far as a test can tell without a CI service: each file
-// parses (crontab: five schedule fields and a command per line), every `zoneform …` it runs names a
-// command, flags and arguments the program has, it installs zoneform from this repository's git URL,
-// the default branch (no release is tagged yet; test/unit/docs/install-lines.test.ts checks that any
-// ref named is a tag) (never from the npm registry, where there is no zoneform, nor with `npm install --global` from git,
-// which runs `prepare` without the devDependencies: npm/cli#8440), every apply is of a reviewed plan
-// (`apply PLAN --expect-digest`), no zoneform exit code is thrown away with `|| true`, and the comment
-// marker the recipes look for is the one the markdown plan starts with.
+// parses (crontab: five schedule fields and a command per line). The GitHub workflows use the zoneform
+// Action (action.yml) with only inputs it has and read only outputs it sets, and every other action
+// they use is an actions/* (or github/codeql-action) major that runs on Node 24. The GitLab and cron
+// recipes run the CLI: every `zoneform …` names a command, flags and arguments the program has, and
+// they install zoneform from this repository's git URL, the default branch (no release is tagged yet;
+// test/unit/docs/install-lines.test.ts checks that any ref named is a tag or a branch) (never from the
+// npm registry, where there is no zoneform, nor with `npm install --global` from git, which runs
+// `prepare` without the devDependencies: npm/cli#8440). Every apply is of a reviewed plan (`apply PLAN
+// --expect-digest`), no zoneform exit code is thrown away with `|| true`, and the comment marker the
+// recipes look for is the one the markdown plan starts with.
 import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { parseDocument } from "yaml";
+import { parse, parseDocument } from "yaml";
 import { describe, expect, it } from "vitest";
 import { memoryIO } from "../../src/cli/io.js";
 import { buildProgram } from "../../src/cli/program.js";
@@ -23,9 +26,19 @@ const PINNED = PKG.repository.url;
 
 const program = await buildProgram({ io: memoryIO().io, setExit: () => undefined });
 
+interface Step {
+  id?: string;
+  if?: string;
+  uses?: string;
+  run?: string;
+  with?: Record<string, unknown>;
+}
+
 interface Recipe {
   file: string;
   text: string;
+  /** The steps of every job of a GitHub Actions workflow (none for the others). */
+  steps: Step[];
   /** The shell scripts the file runs (workflow `run:`, GitLab `script:`, crontab commands). */
   scripts: string[];
   /** Commands written in comments for a person to run once (the crontab's install). */
@@ -36,11 +49,12 @@ interface Recipe {
 
 function recipe(file: string): Recipe {
   const text = readFileSync(resolve(DIR, file), "utf8");
-  if (file === "crontab") return { file, text, scripts: crontabCommands(text), setup: [...text.matchAll(/^#\s+(npm .*)$/gm)].map((m) => m[1]!) };
+  if (file === "crontab") return { file, text, steps: [], scripts: crontabCommands(text), setup: [...text.matchAll(/^#\s+(npm .*)$/gm)].map((m) => m[1]!) };
   const doc = parseDocument(text);
   if (doc.errors.length > 0 || doc.warnings.length > 0) throw new Error(`${file}: ${[...doc.errors, ...doc.warnings].map((e) => e.message).join("; ")}`);
   const data = doc.toJS() as Record<string, unknown>;
-  return { file, text, scripts: "jobs" in data ? githubScripts(data) : gitlabScripts(data), setup: [] };
+  const steps = "jobs" in data ? Object.values(data.jobs as Record<string, { steps?: Step[] }>).flatMap((j) => j.steps ?? []) : [];
+  return { file, text, steps, scripts: "jobs" in data ? githubScripts(data) : gitlabScripts(data), setup: [] };
 }
 
 /** The `run:` of every step of every job of a GitHub Actions workflow. */
@@ -252,6 +266,40 @@ function resolveCall(args: string[]): Resolved {
   return { command, path, flags, positionals, problems };
 }
 
+// --- the Action and the actions the workflows use ---------------------------------------------------------
+
+const ACTION = parse(readFileSync(resolve(ROOT, "action.yml"), "utf8")) as { inputs: Record<string, unknown>; outputs: Record<string, unknown> };
+const ACTION_USES = /^zoneform\/zoneform@(\S+)$/;
+/**
+ * The first major of each action GitHub's own organisations publish that declares `runs.using:
+ * node24` (GitHub removed Node 20 from its runners on 2026-09-16): checkout v5, setup-node v5, cache
+ * v5, upload-artifact v6, download-artifact v7, github-script v8, codeql-action v4 (their releases).
+ */
+export const FIRST_NODE24_MAJOR: Record<string, number> = {
+  "actions/checkout": 5,
+  "actions/setup-node": 5,
+  "actions/cache": 5,
+  "actions/upload-artifact": 6,
+  "actions/download-artifact": 7,
+  "actions/github-script": 8,
+  "github/codeql-action/upload-sarif": 4,
+};
+
+/** What is wrong with a step's `uses:` (an empty list when nothing is). */
+export function usesProblems(uses: string): string[] {
+  if (ACTION_USES.test(uses)) return [];
+  const m = /^([\w.-]+\/[\w.-]+(?:\/[\w./-]+)?)@v(\d+)(?:\.\d+)*$/.exec(uses);
+  if (!m) return [`${uses}: not an action this test knows the Node 24 major of`];
+  const first = FIRST_NODE24_MAJOR[m[1]!];
+  if (first === undefined) return [`${uses}: not an action this test knows the Node 24 major of`];
+  return Number(m[2]) >= first ? [] : [`${uses}: runs on Node 20; v${first} is the first major on Node 24`];
+}
+
+/** The zoneform Action's steps of a workflow. */
+function actionSteps(r: Recipe): Step[] {
+  return r.steps.filter((s) => typeof s.uses === "string" && ACTION_USES.test(s.uses));
+}
+
 // --- the tests ------------------------------------------------------------------------------------------
 
 const files = readdirSync(DIR).filter((f) => !f.startsWith(".")).sort();
@@ -265,9 +313,30 @@ describe("examples/ci", () => {
     const r = recipe(file);
     const calls = zoneformCalls(r.scripts);
 
-    it("parses, and runs zoneform", () => {
-      expect(r.scripts.length).toBeGreaterThan(0);
-      expect(calls.length).toBeGreaterThan(0);
+    it("parses, and runs zoneform (the Action in a GitHub workflow, the CLI elsewhere)", () => {
+      if (r.steps.length > 0) {
+        expect(actionSteps(r).length).toBeGreaterThan(0);
+        expect(calls, "a GitHub workflow runs zoneform through the Action").toEqual([]);
+      } else {
+        expect(r.scripts.length).toBeGreaterThan(0);
+        expect(calls.length).toBeGreaterThan(0);
+      }
+    });
+
+    it.skipIf(r.steps.length === 0)("uses the Action with inputs it has, reads only outputs it sets, and only actions that run on Node 24", () => {
+      const problems = r.steps.flatMap((s) => (s.uses ? usesProblems(s.uses) : []));
+      expect(problems).toEqual([]);
+      for (const step of actionSteps(r)) {
+        for (const key of Object.keys(step.with ?? {})) expect(Object.keys(ACTION.inputs), `${r.file}: input ${key}`).toContain(key);
+        const mode = step.with?.mode;
+        if (mode !== undefined) expect(["plan", "apply", "drift", "audit"]).toContain(mode);
+      }
+      const ids = new Set(actionSteps(r).map((s) => s.id).filter(Boolean));
+      for (const m of r.text.matchAll(/steps\.([\w-]+)\.outputs\.([\w-]+)/g)) {
+        expect(ids.has(m[1]!), `${r.file}: steps.${m[1]} is not a zoneform step with an id`).toBe(true);
+        expect(Object.keys(ACTION.outputs), `${r.file}: output ${m[2]}`).toContain(m[2]);
+      }
+      expect(r.text).not.toMatch(/actions\/setup-node|npm install/);
     });
 
     it("uses only commands, flags and arguments zoneform has", () => {
@@ -275,7 +344,7 @@ describe("examples/ci", () => {
       expect(problems).toEqual([]);
     });
 
-    it(`installs zoneform from ${PINNED} (not the npm registry, not --global)`, () => {
+    it.skipIf(r.steps.length > 0)(`installs zoneform from ${PINNED} (not the npm registry, not --global)`, () => {
       const npm = [...r.scripts.flatMap((s) => shellCommands(s)), ...r.setup.flatMap((s) => shellCommands(s))]
         .map(commandWords)
         .filter((w) => w[0] === "npm" || w[0] === "npx");
@@ -311,20 +380,40 @@ describe("examples/ci", () => {
     });
   });
 
-  it("the pull-request and GitLab recipes create or update one plan comment, and drift runs once per job", () => {
-    for (const file of ["plan-on-pull-request.yml", "apply-on-merge.yml", "gitlab-ci.yml"]) expect(recipe(file).text).toContain(COMMENT_MARKER);
-    const pr = zoneformCalls(recipe("plan-on-pull-request.yml").scripts).map((a) => resolveCall(a));
-    expect(pr.some((c) => c.path[0] === "plan" && c.flags.includes("--out"))).toBe(true);
-    expect(pr.some((c) => c.path[0] === "show" && c.flags.includes("--format"))).toBe(true);
-    for (const file of ["nightly-drift.yml", "crontab"]) {
-      const calls = zoneformCalls(recipe(file).scripts).map((a) => resolveCall(a).path[0]);
-      expect(calls.filter((p) => p === "drift"), file).toHaveLength(1);
-      expect(calls.filter((p) => p === "plan"), file).toHaveLength(0);
-    }
+  it("the GitLab recipe creates or updates one plan comment, and drift runs once per job", () => {
+    expect(recipe("gitlab-ci.yml").text).toContain(COMMENT_MARKER);
+    const calls = zoneformCalls(recipe("crontab").scripts).map((a) => resolveCall(a).path[0]);
+    expect(calls.filter((p) => p === "drift")).toHaveLength(1);
+    expect(calls.filter((p) => p === "plan")).toHaveLength(0);
+  });
+
+  it("the GitHub recipes: the plan of a pull request is uploaded unzipped; the merge applies it; the nightly run drifts and audits to code scanning", () => {
+    const pr = recipe("plan-on-pull-request.yml");
+    expect(parse(pr.text).on).toHaveProperty("pull_request");
+    expect(actionSteps(pr).map((s) => s.with?.mode ?? "(from the event)")).toEqual(["(from the event)"]);
+    const upload = pr.steps.find((s) => s.uses?.startsWith("actions/upload-artifact@"));
+    expect(upload?.with).toMatchObject({ path: "${{ steps.zoneform.outputs.plan-path }}", archive: false });
+    const apply = recipe("apply-on-merge.yml");
+    expect(parse(apply.text).on).toHaveProperty("push");
+    expect(actionSteps(apply).map((s) => s.with?.mode ?? "(from the event)")).toEqual(["(from the event)", "apply"]);
+    expect(actionSteps(apply)[1]!.with).toMatchObject({ digest: "${{ inputs.digest }}" });
+    const nightly = recipe("nightly-drift.yml");
+    expect(actionSteps(nightly).map((s) => s.with?.mode)).toEqual(["drift", "audit"]);
+    expect(nightly.steps.find((s) => s.uses?.startsWith("github/codeql-action/upload-sarif@"))?.with).toMatchObject({ sarif_file: "${{ steps.audit.outputs.sarif-path }}" });
+    expect(nightly.text).toMatch(/security-events: write/);
   });
 });
 
 describe("the recipe reader", () => {
+  it("knows which actions run on Node 20", () => {
+    expect(usesProblems("actions/checkout@v4")).toEqual(["actions/checkout@v4: runs on Node 20; v5 is the first major on Node 24"]);
+    expect(usesProblems("actions/upload-artifact@v5.0.0")).toHaveLength(1);
+    expect(usesProblems("actions/github-script@v7")).toHaveLength(1);
+    expect(usesProblems("actions/checkout@v6")).toEqual([]);
+    expect(usesProblems("someone/else@v9")).toHaveLength(1);
+    expect(usesProblems("zoneform/zoneform@main")).toEqual([]);
+  });
+
   it("finds zoneform in pipes, substitutions, continuations and after assignments, and skips redirections and comments", () => {
     const script = [
       'code=0; DIGEST=$(zoneform show plan.json | sed -n "s/x//p") # zoneform nope',

@@ -1,7 +1,7 @@
 // The install instructions are true: every install line in README.md, docs/ and examples/ (`npm install
-// … zoneform…`, `npx …`, `uses: …`) names only a git ref the repository has as a tag (`git tag --list`,
-// asked here, so a clone without tags passes only while no ref is named) and only the version
-// package.json names. And the CHANGELOG's latest section is that version, with its date.
+// … zoneform…`, `npx …`, `uses: …`) names only a git ref the repository has as a tag or a branch (`git
+// tag --list`, `git for-each-ref refs/heads refs/remotes`, asked here, so a clone without them passes
+// only while no ref is named) and only the version package.json names. And the CHANGELOG's latest section is that version, with its date.
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -51,13 +51,13 @@ export function pinsOf(text: string, name = pkg.name): Pin[] {
   return pins;
 }
 
-/** What is wrong with the pins of `lines`, given the repository's tags and package.json's version. */
-export function problems(lines: readonly InstallLine[], tags: ReadonlySet<string>, version: string): string[] {
+/** What is wrong with the pins of `lines`, given the repository's tags and branches and package.json's version. */
+export function problems(lines: readonly InstallLine[], tags: ReadonlySet<string>, version: string, branches: ReadonlySet<string> = new Set()): string[] {
   const out: string[] = [];
   for (const l of lines) {
     for (const pin of pinsOf(l.text)) {
-      if (pin.kind === "ref" && !tags.has(pin.value)) {
-        out.push(`${l.file}:${l.line}: git ref "${pin.value}" is not a tag of this repository (tags: ${[...tags].join(", ") || "none"})`);
+      if (pin.kind === "ref" && !tags.has(pin.value) && !branches.has(pin.value)) {
+        out.push(`${l.file}:${l.line}: git ref "${pin.value}" is not a tag or branch of this repository (tags: ${[...tags].join(", ") || "none"}; branches: ${[...branches].join(", ") || "none"})`);
       }
       if (pin.kind === "version" && pin.value !== version) {
         out.push(`${l.file}:${l.line}: version "${pin.value}" is not package.json's ${version}`);
@@ -72,6 +72,21 @@ function repositoryTags(): Set<string> {
   try {
     const text = execFileSync("git", ["tag", "--list"], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
     return new Set(text.split("\n").map((t) => t.trim()).filter(Boolean));
+  } catch {
+    return new Set();
+  }
+}
+
+/** The repository's branches, local and remote-tracking (`origin/main` counts as `main`); none outside a git checkout. */
+function repositoryBranches(): Set<string> {
+  try {
+    const text = execFileSync("git", ["for-each-ref", "--format=%(refname)", "refs/heads", "refs/remotes"], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    return new Set(
+      text
+        .split("\n")
+        .map((r) => r.trim().replace(/^refs\/heads\//, "").replace(/^refs\/remotes\/[^/]+\//, ""))
+        .filter((b) => b !== "" && b !== "HEAD"),
+    );
   } catch {
     return new Set();
   }
@@ -107,15 +122,15 @@ export function changelogProblem(text: string, version: string): string | undefi
 describe("install lines in README.md, docs/ and examples/", () => {
   const lines = documents().flatMap((f) => installLines(f, readFileSync(join(ROOT, f), "utf8")));
 
-  it("are found: the tarball installs of README.md and the git installs of every CI recipe", () => {
+  it("are found: the tarball installs of README.md, and the git installs or the Action in every CI recipe and docs/ci.md", () => {
     const tarballs = lines.filter((l) => pinsOf(l.text).some((p) => p.kind === "version") && l.text.includes(".tgz"));
     expect(tarballs.map((l) => l.file)).toContain("README.md");
-    const gitInstalls = lines.filter((l) => l.text.includes(`github.com/${pkg.name}/${pkg.name}`));
-    expect(gitInstalls.map((l) => l.file)).toEqual(expect.arrayContaining(readdirSync(join(ROOT, "examples/ci")).map((f) => join("examples/ci", f))));
+    const gitInstalls = lines.filter((l) => l.text.includes(`github.com/${pkg.name}/${pkg.name}`) || pinsOf(l.text).some((p) => p.kind === "ref" && l.text.includes("uses:")));
+    expect(gitInstalls.map((l) => l.file)).toEqual(expect.arrayContaining([...readdirSync(join(ROOT, "examples/ci")).map((f) => join("examples/ci", f)), join("docs", "ci.md")]));
   });
 
-  it("name only git refs the repository has as tags, and only package.json's version", () => {
-    expect(problems(lines, repositoryTags(), pkg.version)).toEqual([]);
+  it("name only git refs the repository has as tags or branches, and only package.json's version", () => {
+    expect(problems(lines, repositoryTags(), pkg.version, repositoryBranches())).toEqual([]);
   });
 
   it("would be caught naming a tag the repository does not have, or another version", () => {
@@ -126,13 +141,16 @@ describe("install lines in README.md, docs/ and examples/", () => {
       { file: "x.md", line: 4, text: `npm install git+https://github.com/${pkg.name}/${pkg.name}.git   # the default branch` },
       { file: "x.md", line: 5, text: `npm install --global ./${pkg.name}-0.0.0-none.tgz` },
     ];
-    expect(problems(bad, new Set(["v1.0.0"]), pkg.version)).toEqual([
-      `x.md:1: git ref "v0.0.0-none" is not a tag of this repository (tags: v1.0.0)`,
+    expect(problems(bad, new Set(["v1.0.0"]), pkg.version, new Set(["main"]))).toEqual([
+      `x.md:1: git ref "v0.0.0-none" is not a tag or branch of this repository (tags: v1.0.0; branches: main)`,
       `x.md:2: version "0.0.0-none" is not package.json's ${pkg.version}`,
-      `x.yml:3: git ref "v0.0.0-none" is not a tag of this repository (tags: v1.0.0)`,
+      `x.yml:3: git ref "v0.0.0-none" is not a tag or branch of this repository (tags: v1.0.0; branches: main)`,
       `x.md:5: version "0.0.0-none" is not package.json's ${pkg.version}`,
     ]);
     expect(problems(bad.slice(0, 1), new Set(["v0.0.0-none"]), pkg.version)).toEqual([]);
+    const action = [{ file: "x.yml", line: 1, text: `      - uses: ${pkg.name}/${pkg.name}@main` }];
+    expect(problems(action, new Set(), pkg.version, new Set(["main"]))).toEqual([]);
+    expect(problems(action, new Set(), pkg.version, new Set(["trunk"]))).toHaveLength(1);
   });
 
   it("are lines that install or run something, not mentions in prose", () => {
