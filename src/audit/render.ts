@@ -5,6 +5,7 @@
 // (control and bidirectional characters escaped); JSON escapes them itself.
 import type { InventoryCheck, InventoryFinding } from "../inventory/check.js";
 import { printable } from "../safe-text.js";
+import { layoutTable } from "../text-width.js";
 import type { Finding, InventoryKind } from "./classify.js";
 import { INVENTORY_KINDS, type AuditCollector, type KindSummary } from "./collector.js";
 import { SarifAuditRenderer, type SarifAuditOptions } from "./sarif.js";
@@ -61,7 +62,7 @@ export interface AuditTotals {
 const KIND_TITLE: Record<InventoryKind, string> = { script: "Scripts", connection: "Connections", cookie: "Cookies" };
 const KIND_FINDING: Record<InventoryKind, string> = { script: "malicious", connection: "malicious", cookie: "insecure" };
 
-export function createRenderer(format: AuditFormat, write: (text: string) => void, opts: { now?: () => Date; sarif?: SarifAuditOptions } = {}): AuditRenderer {
+export function createRenderer(format: AuditFormat, write: (text: string) => void, opts: { now?: () => Date; sarif?: SarifAuditOptions; width?: number } = {}): AuditRenderer {
   switch (format) {
     case "sarif":
       return new SarifAuditRenderer(write, opts.sarif ?? { version: "unknown" });
@@ -72,7 +73,7 @@ export function createRenderer(format: AuditFormat, write: (text: string) => voi
     case "markdown":
       return new TableRenderer(write, "markdown");
     default:
-      return new TableRenderer(write, "text");
+      return new TableRenderer(write, "text", opts.width);
   }
 }
 
@@ -151,6 +152,8 @@ class TableRenderer implements AuditRenderer {
   constructor(
     private readonly write: (text: string) => void,
     private readonly style: "text" | "markdown",
+    /** Text: the columns tables fit in (columns narrowed, cells cut with …). */
+    private readonly width?: number,
   ) {}
 
   begin(): void {
@@ -166,7 +169,7 @@ class TableRenderer implements AuditRenderer {
   finding(): void {}
 
   inventory(zoneId: string, check: InventoryCheck, meta: InventoryMeta): void {
-    this.write(this.style === "markdown" ? inventoryMarkdown(zoneId, check, meta) : inventoryText(check, meta));
+    this.write(this.style === "markdown" ? inventoryMarkdown(zoneId, check, meta) : inventoryText(check, meta, this.width));
   }
 
   zoneEnd(_zoneId: string, c: AuditCollector): void {
@@ -184,7 +187,7 @@ class TableRenderer implements AuditRenderer {
       } else {
         this.write(`${describeKind(kind, s)}\n`);
         if (categories) this.write(`  malicious ${categories}\n`);
-        if (rows.length > 0) this.write(textTable(kind, rows));
+        if (rows.length > 0) this.write(textTable(kind, rows, this.width));
         if (more > 0) this.write(`  …and ${more} more, not shown (raise --limit, or use --format csv for every finding)\n`);
         this.write("\n");
       }
@@ -196,13 +199,10 @@ class TableRenderer implements AuditRenderer {
   }
 }
 
-function textTable(kind: InventoryKind, rows: readonly Finding[]): string {
+function textTable(kind: InventoryKind, rows: readonly Finding[], width?: number): string {
   const cols = columnsFor(kind);
   const cells = rows.map((f) => cols.map((c) => truncate(printable(c.cell(f)), c.max ?? 200)));
-  const widths = cols.map((c, i) => Math.max(c.title.length, ...cells.map((r) => r[i]!.length)));
-  const line = (values: string[]) =>
-    `  ${values.map((v, i) => (i === values.length - 1 ? v : v.padEnd(widths[i]!))).join("  ")}`.trimEnd() + "\n";
-  return line(cols.map((c) => c.title)) + cells.map(line).join("");
+  return layoutTable(cols.map((c) => c.title), cells, width, { indent: "  " }).map((l) => `${l}\n`).join("");
 }
 
 function mdEscape(s: string): string {
@@ -378,7 +378,7 @@ function shortHash(h: string | undefined): string {
   return h ? (h.length > 16 ? `${h.slice(0, 16)}…` : h) : "-";
 }
 
-function inventoryText(check: InventoryCheck, meta: InventoryMeta): string {
+function inventoryText(check: InventoryCheck, meta: InventoryMeta, width?: number): string {
   const lines = [
     `Script inventory (PCI DSS 6.4.3, 11.6.1), checked at ${meta.checked_at}${meta.source ? ` against ${printable(meta.source)}` : ""}`,
     `  pages in scope: ${printable(check.pages.join(", "))}`,
@@ -387,11 +387,7 @@ function inventoryText(check: InventoryCheck, meta: InventoryMeta): string {
   ];
   const cols = ["STATE", "URL", "OWNER", "PINNED", "SEEN HASH", "LAST SEEN"];
   const cells = check.authorized.map((a) => [a.state, truncate(printable(a.url), 72), printable(a.owner ?? "-"), shortHash(a.pinned_hash), shortHash(a.seen_hash), a.last_seen_at ?? "never"]);
-  if (cells.length > 0) {
-    const widths = cols.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i]!.length)));
-    const line = (values: string[]) => `  ${values.map((v, i) => (i === values.length - 1 ? v : v.padEnd(widths[i]!))).join("  ")}`.trimEnd();
-    lines.push(line(cols), ...cells.map(line));
-  }
+  if (cells.length > 0) lines.push(...layoutTable(cols, cells, width, { indent: "  " }));
   if (check.findings.length === 0) lines.push("  no unauthorized or changed scripts, no stale authorizations");
   for (const f of check.findings) lines.push(`  ${f.severity.toUpperCase()} ${printable(f.message)} [${f.requirement}]`);
   return `${lines.join("\n")}\n\n`;

@@ -57,6 +57,8 @@ export interface AuditOptions {
   staleDays?: number;
   /** `format: "sarif"`: the tool version, category and configuration positions. */
   sarif?: SarifAuditOptions;
+  /** Text format: the columns its tables fit in (undefined: as wide as they are). */
+  width?: number;
 }
 
 export interface ZoneAudit {
@@ -107,7 +109,7 @@ export async function runAudit(
 ): Promise<AuditResult> {
   const zones = Array.isArray(zoneIds) ? zoneIds : [zoneIds];
   const filters = auditFilters(opts);
-  const renderer = createRenderer(opts.format ?? "text", write, { now: opts.now, ...(opts.sarif ? { sarif: opts.sarif } : {}) });
+  const renderer = createRenderer(opts.format ?? "text", write, { now: opts.now, ...(opts.sarif ? { sarif: opts.sarif } : {}), width: opts.width });
   const limit = opts.limit ?? DEFAULT_AUDIT_LIMIT;
   const results: ZoneAudit[] = [];
   renderer.begin();

@@ -8,6 +8,8 @@ import type { Env } from "../model/env.js";
 export interface Output {
   write(text: string): void;
   readonly isTTY: boolean;
+  /** A terminal's width in columns, when known (src/cli/width.ts). */
+  readonly columns?: number;
 }
 
 export interface CliIO {
@@ -41,6 +43,9 @@ export function redactingIO(io: CliIO, opts: { keepEnv?: string[] } = {}): CliIO
     write: (text) => out.write(secrets.redact(text)),
     get isTTY() {
       return out.isTTY;
+    },
+    get columns() {
+      return out.columns;
     },
   });
   return { ...io, stdout: wrap(io.stdout), stderr: wrap(io.stderr), secrets };
@@ -79,6 +84,9 @@ function streamOutput(stream: NodeJS.WriteStream): Output {
     get isTTY() {
       return Boolean(stream.isTTY);
     },
+    get columns() {
+      return stream.isTTY ? stream.columns : undefined;
+    },
   };
 }
 
@@ -113,13 +121,13 @@ export function processIO(): CliIO {
 }
 
 /** An in-memory IO for tests: everything written is kept. */
-export function memoryIO(opts: { env?: Env; cwd?: string; answers?: string[]; tty?: boolean } = {}) {
+export function memoryIO(opts: { env?: Env; cwd?: string; answers?: string[]; tty?: boolean; columns?: number } = {}) {
   let out = "";
   let err = "";
   const answers = [...(opts.answers ?? [])];
   const io: CliIO = {
-    stdout: { write: (t) => void (out += t), isTTY: Boolean(opts.tty) },
-    stderr: { write: (t) => void (err += t), isTTY: Boolean(opts.tty) },
+    stdout: { write: (t) => void (out += t), isTTY: Boolean(opts.tty), columns: opts.columns },
+    stderr: { write: (t) => void (err += t), isTTY: Boolean(opts.tty), columns: opts.columns },
     env: opts.env ?? {},
     cwd: opts.cwd ?? process.cwd(),
     prompt: opts.answers ? async () => answers.shift() ?? "" : undefined,

@@ -17,6 +17,7 @@ import { useColor } from "./color.js";
 import type { CliIO } from "./io.js";
 import { progressFor, type Progress } from "./progress.js";
 import { inShard, type Shard } from "./shard.js";
+import { fitFor } from "./width.js";
 
 export interface PlanningOptions {
   config?: string;
@@ -100,7 +101,8 @@ export function renderPlan(plan: Plan, desired: DesiredState, format: PlanFormat
   if (format === "json") return serialisePlan(plan, desired);
   const shown = planForDisplay(plan, desired);
   if (format === "markdown") return renderPlanMarkdown(shown, markdownOptions(opts as { maxBytes?: string; out?: unknown }));
-  return renderPlanText(shown, { color: useColor(io, opts), verbose: opts.verbose, errors: false });
+  // Fitted to the terminal; a value longer than a line is broken, never cut: a plan is reviewed whole.
+  return fitFor(io, io.stdout, renderPlanText(shown, { color: useColor(io, opts), verbose: opts.verbose, errors: false }), { long: "break" });
 }
 
 /** `--max-bytes N`: the Markdown size cap (0: none; default GitHub's comment limit). */

@@ -7,6 +7,7 @@ import { Command, CommanderError } from "commander";
 import { ZoneformError, EXIT } from "../errors.js";
 import { printable } from "../safe-text.js";
 import { redactingIO, type CliIO } from "./io.js";
+import { fittedOutput } from "./width.js";
 
 export interface CommandContext {
   io: CliIO;
@@ -66,7 +67,9 @@ export const VERSION = "0.1.0";
 /** Runs zoneform with `argv` (without node and script) and returns the exit code. */
 export async function main(argv: string[], rawIO: CliIO): Promise<number> {
   // The emulator prints its own ready token on purpose; everything else never shows a credential.
-  const io = redactingIO(rawIO, argv[0] === "emulator" ? { keepEnv: ["CLOUDFLARE_API_TOKEN", "CLOUDFLARE_API_KEY"] } : {});
+  const redacted = redactingIO(rawIO, argv[0] === "emulator" ? { keepEnv: ["CLOUDFLARE_API_TOKEN", "CLOUDFLARE_API_KEY"] } : {});
+  // Messages on stderr fit the terminal (src/cli/width.ts); the emulator's lines are read by programs.
+  const io = argv[0] === "emulator" ? redacted : { ...redacted, stderr: fittedOutput(redacted.stderr, redacted) };
   let exitCode: number = EXIT.ok;
   const ctx: CommandContext = { io, setExit: (c) => (exitCode = c) };
   try {

@@ -9,6 +9,7 @@
 import process from "node:process";
 import type { RateBudget } from "../cloudflare/rate-limiter.js";
 import { UsageError } from "../errors.js";
+import { clipWidth } from "../text-width.js";
 import type { CliIO, Output } from "./io.js";
 import type { Env } from "../model/env.js";
 
@@ -187,8 +188,8 @@ export function createProgress(opts: ProgressOptions): Progress {
       const s = state(at);
       // While waiting, the wait and why replace requests, budget and ETA: the line must stay short.
       let line = waitingLine(s, at);
-      const width = Math.max(20, (opts.columns?.() || 80) - 1);
-      if (line.length > width) line = `${line.slice(0, width - 1)}…`;
+      // One column short of the width: a line that fills it would wrap on some terminals.
+      line = clipWidth(line, Math.max(20, (opts.columns?.() || 80) - 1));
       if (line === drawn) return;
       out.write(`\r${line}\u001b[K`);
       drawn = line;

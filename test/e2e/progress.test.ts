@@ -38,7 +38,8 @@ async function twoZones(): Promise<string> {
  * fourth waits for the window, about 1.5 s, longer than the 1 s from which a wait gets a line.
  */
 const RATE = "3/1.5s";
-const HEARTBEAT = /^plan: \d\/2 zones read, \d+ requests, rate limit \d\/3 left(, about [\d.]+ s left)?$/;
+/** A heartbeat: the counts, then the budget and ETA, or the wait under way (issue 30: the current wait). */
+const HEARTBEAT = /^plan: \d\/2 zones read, (\d+ requests, rate limit \d\/3 left(, about [\d.]+ s left)?|waiting [\d.]+ s for the rate limit \(3 requests per 1\.5 s; this run has sent them all\))$/;
 const WAIT = /^waiting 1\.\d s for the rate limit \(3 requests per 1\.5 s; this run has sent them all\)$/;
 
 describe("progress on stderr when it is not a terminal", () => {
@@ -72,7 +73,7 @@ describe("progress on stderr when it is not a terminal", () => {
     const beats = r.stderr.split("\n").filter((l) => l.startsWith("audit: "));
     expect(beats.length, r.stderr).toBeGreaterThanOrEqual(1);
     for (const b of beats) {
-      expect(b).toMatch(/^audit: [01]\/1 zones done, \d+ scripts(, \d+ connections)?(, \d+ cookies)? read, \d+ requests, rate limit \d\/3 left$/);
+      expect(b).toMatch(/^audit: [01]\/1 zones done, \d+ scripts(, \d+ connections)?(, \d+ cookies)? read, (\d+ requests, rate limit \d\/3 left|waiting [\d.]+ s for the rate limit \(.*\))$/);
     }
     expect(Number(/(\d+) scripts/.exec(beats.at(-1)!)![1])).toBeGreaterThan(0);
     expect(() => JSON.parse(r.stdout)).not.toThrow();

@@ -20,6 +20,7 @@ import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from 
 import type { CommandContext } from "../program.js";
 import { cliClock } from "../clock.js";
 import { progressFor } from "../progress.js";
+import { fitFor, outputWidth } from "../width.js";
 import { parseZoneRefs, resolveZoneRefs } from "../zone-ref.js";
 
 interface AuditFlags extends ClientFlagValues {
@@ -119,6 +120,7 @@ export function register(program: Command, ctx: CommandContext): void {
           hosts: opts.host,
           pageUrls: opts.pageUrl,
           format,
+          ...(format === "text" ? { width: outputWidth(io.stdout, io.env) } : {}),
           limit,
           maliciousBelow,
           threatBelow,
@@ -132,7 +134,7 @@ export function register(program: Command, ctx: CommandContext): void {
         },
         (text) => {
           progress.clear();
-          io.stdout.write(text);
+          io.stdout.write(format === "text" ? fitFor(io, io.stdout, text, { long: "break" }) : text);
         },
       );
       if (shouldFail(result.totals, failOn)) ctx.setExit(EXIT.changes);

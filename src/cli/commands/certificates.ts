@@ -1,6 +1,7 @@
 // `zoneform certificates --zone ID`: which custom hostnames use which certificate authority, flagging
 // those still on the CA whose cross-signed chain was retired. A report: it exits 0 even when it flags.
 import type { Command } from "commander";
+import { fitFor } from "../width.js";
 import { buildCertificateReport, renderCertificateReportText } from "../../certificates/report.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import { parseFormat } from "../planning.js";
@@ -39,7 +40,7 @@ export function register(program: Command, ctx: CommandContext): void {
         })),
       );
       const report = buildCertificateReport(listed);
-      io.stdout.write(format === "json" ? `${JSON.stringify({ format_version: CERTIFICATES_FORMAT_VERSION, ...report }, null, 2)}\n` : renderCertificateReportText(report));
+      io.stdout.write(format === "json" ? `${JSON.stringify({ format_version: CERTIFICATES_FORMAT_VERSION, ...report }, null, 2)}\n` : fitFor(io, io.stdout, renderCertificateReportText(report), { long: "break" }));
     } finally {
       await client.close();
     }

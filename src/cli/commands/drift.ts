@@ -3,6 +3,7 @@
 // comment. Exit 2 when a zone differs from the file (with or without --detailed-exitcode, which is
 // accepted so that drift and plan take the same flags).
 import type { Command } from "commander";
+import { fitFor } from "../width.js";
 import { EXIT } from "../../errors.js";
 import type { Plan } from "../../model/plan.js";
 import { renderDriftReport } from "../../plan/render/compact.js";
@@ -48,8 +49,8 @@ export function register(program: Command, ctx: CommandContext): void {
         const shown = planForDisplay(drifted(plan), desired);
         if (format === "markdown") io.stdout.write(renderPlanMarkdown(shown, markdownOptions(opts as { maxBytes?: string })));
         else {
-          if (shown.zones.length > 0) io.stdout.write(renderPlanText(shown, { color: useColor(io, opts), verbose: opts.verbose, errors: false }));
-          io.stdout.write(renderDriftReport(planForDisplay(plan, desired)));
+          const text = (shown.zones.length > 0 ? renderPlanText(shown, { color: useColor(io, opts), verbose: opts.verbose, errors: false }) : "") + renderDriftReport(planForDisplay(plan, desired));
+          io.stdout.write(fitFor(io, io.stdout, text, { long: "break" }));
         }
       }
       assertNoZoneErrors(plan);

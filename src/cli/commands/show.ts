@@ -3,6 +3,7 @@
 // an apply job prints before applying the reviewed plan. Secrets stay `(sensitive)`: the file holds
 // only `${env:NAME}` references, shown as such values were shown when the plan was made.
 import type { Command } from "commander";
+import { fitFor } from "../width.js";
 import { RuntimeError } from "../../errors.js";
 import type { Plan } from "../../model/plan.js";
 import { planDigest } from "../../plan/digest.js";
@@ -52,6 +53,7 @@ export function register(program: Command, ctx: CommandContext): void {
     }
     const shown = planForShow(saved);
     if (format === "markdown") io.stdout.write(`${renderPlanMarkdown(shown, markdownOptions({ maxBytes: opts.maxBytes, planFile: file }))}\nPlan digest: \`${digest}\`\n`);
-    else io.stdout.write(`${renderPlanText(shown, { color: useColor(io, opts), verbose: opts.verbose })}Plan digest: ${digest}\n`);
+    // The digest line is kept whole (84 columns), so that it copies as one.
+    else io.stdout.write(`${fitFor(io, io.stdout, renderPlanText(shown, { color: useColor(io, opts), verbose: opts.verbose }), { long: "break" })}Plan digest: ${digest}\n`);
   });
 }

@@ -1,0 +1,80 @@
+// Issue 30 item 3: every human output fits 80 columns when the width is 80 (COLUMNS off a terminal,
+// the rule of src/cli/width.ts), and a wider width shows more.
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { displayWidth } from "../../src/text-width.js";
+import { TestEmulator, ZONE, runCli, tempDir } from "../helpers/cli.js";
+import { createFleet } from "../helpers/fleet.js";
+
+const emu = TestEmulator.perFile();
+
+/** Every line within `width`, but the digest lines: kept whole (84-85 columns) so that the digest copies as one. */
+function expectWithin(width: number, ...outputs: string[]): void {
+  for (const text of outputs) {
+    for (const line of text.split("\n")) {
+      if (/^(Plan digest:|Applying plan) sha256:[0-9a-f]{64}$/.test(line)) continue;
+      expect(displayWidth(line), line).toBeLessThanOrEqual(width);
+    }
+  }
+}
+
+const widest = (text: string) => Math.max(...text.split("\n").map(displayWidth));
+
+describe("output at 80 columns", () => {
+  it("plan, apply, plan again, show, drift: every line within 80 columns, nothing of a value lost", async () => {
+    const fleet = await createFleet(emu, 2);
+    const at = (columns: number) => ({ env: { ...fleet.env, COLUMNS: String(columns) } });
+    const dir = await tempDir();
+    const saved = join(dir, "plan.json");
+
+    const wide = await runCli(emu, ["plan", "-c", fleet.config], { env: fleet.env });
+    expect(wide.code, wide.stderr).toBe(0);
+    expect(widest(wide.stdout)).toBeGreaterThan(80);
+
+    const plan = await runCli(emu, ["plan", "-c", fleet.config, "--out", saved], at(80));
+    expect(plan.code, plan.stderr).toBe(0);
+    expectWithin(80, plan.stdout, plan.stderr);
+    // The one-line JSON of output_options is broken over lines, not cut: every character is there.
+    const joined = (s: string) => s.split("\n").map((l) => l.trim()).join("");
+    expect(joined(plan.stdout)).toContain('"field_names":["RayID","ClientIP","ClientRequestHost"]');
+
+    const show = await runCli(emu, ["show", saved], at(80));
+    expect(show.code, show.stderr).toBe(0);
+    expectWithin(80, show.stdout, show.stderr);
+
+    const drift = await runCli(emu, ["drift", "-c", fleet.config], at(80));
+    expect(drift.code).toBe(2);
+    expectWithin(80, drift.stdout, drift.stderr);
+
+    const apply = await runCli(emu, ["apply", "-c", fleet.config, "--auto-approve"], at(80));
+    expect(apply.code, apply.stderr).toBe(0);
+    expectWithin(80, apply.stdout, apply.stderr);
+
+    const again = await runCli(emu, ["plan", "-c", fleet.config, "--detailed-exitcode"], at(80));
+    expect(again.code, again.stdout).toBe(0);
+    expect(again.stdout).toContain("No changes.");
+  });
+
+  it("audit: one line per row within 80 columns; 120 columns show more of each row", async () => {
+    const at80 = await runCli(emu, ["audit", "--zone", ZONE.com], { env: { COLUMNS: "80" } });
+    expect(at80.code, at80.stderr).toBe(2);
+    expectWithin(80, at80.stdout, at80.stderr);
+    const at120 = await runCli(emu, ["audit", "--zone", ZONE.com], { env: { COLUMNS: "120" } });
+    expectWithin(120, at120.stdout, at120.stderr);
+    expect(widest(at120.stdout)).toBeGreaterThan(widest(at80.stdout));
+    // Tables keep one line per row: as many lines at 80 columns as at 120.
+    const rows = (s: string) => s.split("\n").filter((l) => /^  (high|medium|low|critical)\b/i.test(l)).length;
+    expect(rows(at80.stdout)).toBeGreaterThan(0);
+    expect(rows(at80.stdout)).toBe(rows(at120.stdout));
+  });
+
+  it("certificates and an error message fit 80 columns", async () => {
+    const certs = await runCli(emu, ["certificates", "--zone", ZONE.com], { env: { COLUMNS: "80" } });
+    expectWithin(80, certs.stdout, certs.stderr);
+    const fleet = await createFleet(emu, 3);
+    const err = await runCli(emu, ["plan", "-c", fleet.config], { env: { ...fleet.env, COLUMNS: "80", CLOUDFLARE_API_TOKEN: "mistyped-token-0000000000000000000000000" } });
+    expect(err.code).toBe(1);
+    expectWithin(80, err.stdout, err.stderr);
+    expect(err.stderr.replace(/\n\s*/g, " ")).toContain("set it to a current token (My Profile → API Tokens)");
+  });
+});

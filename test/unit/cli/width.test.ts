@@ -1,0 +1,96 @@
+// Issue 30 item 3: display width, fitting lines and tables to a terminal's columns, and the rule for
+// the width (a terminal's columns; elsewhere COLUMNS, else no limit).
+import { describe, expect, it } from "vitest";
+import { memoryIO } from "../../../src/cli/io.js";
+import { fitFor, outputWidth } from "../../../src/cli/width.js";
+import { Redactor } from "../../../src/redact.js";
+import { clipWidth, displayWidth, fitLine, fitText, layoutTable } from "../../../src/text-width.js";
+
+describe("display width", () => {
+  it("counts East Asian wide characters as 2, colour escapes and combining marks as 0", () => {
+    expect(displayWidth("abc")).toBe(3);
+    expect(displayWidth("日本語")).toBe(6);
+    expect(displayWidth("한국")).toBe(4);
+    expect(displayWidth("\u001b[31mred\u001b[39m")).toBe(3);
+    expect(displayWidth("e\u0301")).toBe(1);
+    expect(displayWidth("→…")).toBe(2);
+  });
+
+  it("cuts to a width with an ellipsis, a wide character never split", () => {
+    expect(clipWidth("abcdef", 6)).toBe("abcdef");
+    expect(clipWidth("abcdefg", 6)).toBe("abcde…");
+    expect(clipWidth("日本語テキスト", 6)).toBe("日本…");
+    expect(displayWidth(clipWidth("日本語テキスト", 6))).toBeLessThanOrEqual(6);
+  });
+});
+
+describe("fitting lines", () => {
+  it("wraps at spaces with a hanging indent, every line within the width", () => {
+    const line = `  Error: ${"word ".repeat(40).trim()}`;
+    const out = fitLine(line, 40);
+    expect(out.length).toBeGreaterThan(1);
+    for (const l of out) expect(displayWidth(l)).toBeLessThanOrEqual(40);
+    expect(out[0]!.startsWith("  Error: word")).toBe(true);
+    expect(out[1]!.startsWith("      word")).toBe(true);
+    expect(out.join(" ").replace(/\s+/g, " ").trim()).toBe(line.trim());
+  });
+
+  it("breaks a long value (a one-line JSON) without losing a character, or cuts it with …", () => {
+    const json = `      + output_options: ${JSON.stringify({ field_names: Array.from({ length: 30 }, (_, i) => `Field${i}`), timestamp_format: "rfc3339" })}`;
+    const broken = fitLine(json, 80, { long: "break" });
+    for (const l of broken) expect(displayWidth(l)).toBeLessThanOrEqual(80);
+    expect(broken.map((l) => l.trim()).join("").replace("+ output_options:", "")).toBe(json.trim().replace("+ output_options: ", ""));
+    const cut = fitLine(json, 80);
+    expect(cut).toHaveLength(2);
+    expect(cut[1]!.endsWith("…")).toBe(true);
+    expect(displayWidth(cut[1]!)).toBe(80);
+  });
+
+  it("leaves text alone without a width, and short lines as they are", () => {
+    const text = `${"x".repeat(300)}\nshort\n`;
+    expect(fitText(text, undefined)).toBe(text);
+    expect(fitText("short\n", 80)).toBe("short\n");
+  });
+});
+
+describe("tables", () => {
+  const header = ["SEVERITY", "INTEGRITY", "URL", "HOST", "STATUS", "WHY"];
+  const rows = [["high", "3", `https://cdn.example.com/${"a".repeat(60)}.js`, "cdn.example.com", "active", "js_integrity_score 3 below 10 (malicious)"]];
+
+  it("narrows the widest columns to fit, one line per row, cells cut with …", () => {
+    const lines = layoutTable(header, rows, 80, { indent: "  " });
+    expect(lines).toHaveLength(2);
+    for (const l of lines) expect(displayWidth(l)).toBeLessThanOrEqual(80);
+    expect(lines[1]).toContain("…");
+    expect(lines[0]!.startsWith("  SEVERITY  INTEGRITY  URL")).toBe(true);
+  });
+
+  it("shows more on a wider terminal, everything without a limit", () => {
+    const at80 = layoutTable(header, rows, 80)[1]!;
+    const at120 = layoutTable(header, rows, 120)[1]!;
+    expect(displayWidth(at120)).toBeGreaterThan(displayWidth(at80));
+    expect(displayWidth(at120)).toBeLessThanOrEqual(120);
+    expect(layoutTable(header, rows, undefined)[1]).toContain(rows[0]![2]);
+  });
+});
+
+describe("the output width rule", () => {
+  it("a terminal's width; off a terminal COLUMNS; else no limit", () => {
+    expect(outputWidth({ write() {}, isTTY: true, columns: 100 }, { COLUMNS: "60" })).toBe(100);
+    expect(outputWidth({ write() {}, isTTY: false, columns: undefined }, { COLUMNS: "120" })).toBe(120);
+    expect(outputWidth({ write() {}, isTTY: false }, {})).toBeUndefined();
+    expect(outputWidth({ write() {}, isTTY: false }, { COLUMNS: "wide" })).toBeUndefined();
+    expect(outputWidth({ write() {}, isTTY: true, columns: 10 }, {})).toBe(40);
+  });
+
+  it("redacts before it cuts: no piece of a secret survives a cut", () => {
+    const { io } = memoryIO({ env: { COLUMNS: "40" } });
+    const secrets = new Redactor();
+    const secret = "s3cr3t-value-0123456789abcdef";
+    secrets.add(secret);
+    io.secrets = secrets;
+    const out = fitFor(io, io.stdout, `  ~ destination: https://logs.example/x?key=${secret}&more=${"y".repeat(60)}`);
+    expect(out).not.toContain(secret.slice(0, 6));
+    for (const l of out.split("\n")) expect(displayWidth(l)).toBeLessThanOrEqual(40);
+  });
+});
