@@ -2,15 +2,15 @@
 // writes. Every write bumps the ruleset's `version` and `last_updated`; a rule's own `version` rises
 // only when its content changes (a move is not an edit), and untouched rules are left as they were so
 // that single-rule writes never disturb rules another tool owns.
-import { randomBytes } from "node:crypto";
 import equal from "fast-deep-equal";
+import { randomId } from "./ids.js";
 import { invalid, problem, RULESET_CODE, type RuleInput } from "./rulesets-validate.js";
 import { ApiFault, type Rule, type Ruleset, type ZoneState } from "./types.js";
 
 export type RulePosition = { before: string } | { after: string } | { index: number };
 
 export function newId(): string {
-  return randomBytes(16).toString("hex");
+  return randomId();
 }
 
 export function findZoneRuleset(zone: ZoneState, id: string): Ruleset | undefined {
