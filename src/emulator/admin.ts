@@ -3,9 +3,9 @@
 // request log and compute the Logpush ownership token. No auth; plain JSON in and out (no envelope); never in the request log.
 // Bodies are checked before anything changes (admin-input.ts): nonsense is a 400 naming each wrong field.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { addThreatScores, generateInventory } from "./inventory.js";
+import { addThreatScores, generateInventory } from "./areas/page-shield/inventory.js";
 import { md5Hex, tokenIdFor, zoneIdFor } from "./ids.js";
-import { ownershipToken } from "./ownership.js";
+import { ownershipToken } from "./areas/logpush/ownership.js";
 import { createEmptyZone } from "./seed.js";
 import { parseBody, readBody, sendJson } from "./http-util.js";
 import type { EmulatorRuntime } from "./server.js";

@@ -5,7 +5,7 @@ import { clockOf, instantOf, type EmulatorNow } from "./clock.js";
 import { FaultStore } from "./faults.js";
 import { SlidingWindowLimiter } from "./rate-limit.js";
 import { Router } from "./router.js";
-import { allRoutes } from "./routes/index.js";
+import { allRoutes } from "./areas/index.js";
 import { defaultState } from "./seed.js";
 import { createEmulatorServer, type EmulatorRuntime } from "./server.js";
 import type { EmulatorState } from "./types.js";
@@ -14,7 +14,7 @@ export { defaultState, DEFAULT_EMAIL, DEFAULT_KEY, DEFAULT_TOKEN, SEED_ACCOUNT_I
 export { normalizeState, StateDocumentError } from "./state-file.js";
 export { recordedPath, RecordedAnswerError, stateFromRecorded, type RecordedAnswer, type RecordedOptions } from "./recorded.js";
 export { zoneIdFor } from "./ids.js";
-export { generateInventory } from "./inventory.js";
+export { generateInventory } from "./areas/page-shield/inventory.js";
 export type { EmulatorNow } from "./clock.js";
 export type { RequestLogEntry } from "./types.js";
 export type { FaultSpec } from "./faults.js";

@@ -3,10 +3,10 @@
 // Page Shield inventory each. Fully deterministic for a given instant: zone ids are md5(name), hostname
 // ids UUIDs derived from the name, timestamps counted back from the emulator's clock (`now`), so docs
 // and tests can name everything, and the data never ages out of a 90-day window whatever the date.
-import { addThreatScores, generateInventory } from "./inventory.js";
-import { seedSsl } from "./custom-hostname-ssl.js";
+import { addThreatScores, generateInventory } from "./areas/page-shield/inventory.js";
+import { seedSsl } from "./areas/custom-hostnames/ssl.js";
 import { uuidFrom, zoneIdFor } from "./ids.js";
-import { seedAccountRulesets } from "./seed-rulesets.js";
+import { seedAccountRulesets } from "./areas/rulesets/seed.js";
 import type { EmulatorState, ZonePlanName, ZoneState } from "./types.js";
 
 export const SEED_ACCOUNT_ID = "0123456789abcdef0123456789abcdef";

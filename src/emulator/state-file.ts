@@ -2,7 +2,7 @@
 // EmulatorState. Only `zones` is required; every zone needs only `name` and `plan`, and everything
 // left out is filled in as for a new empty zone, so a hand-written seed file can stay short.
 import { DEFAULT_EMAIL, DEFAULT_KEY, DEFAULT_RATE_LIMIT, DEFAULT_TOKEN, SEED_ACCOUNT_ID, SEED_TIME, createEmptyZone } from "./seed.js";
-import { seedAccountRulesets } from "./seed-rulesets.js";
+import { seedAccountRulesets } from "./areas/rulesets/seed.js";
 import type { AccountState, EmulatorState, TokenDetails, ZoneState } from "./types.js";
 import { PLAN_NAMES, planNameOf } from "./zone-plans.js";
 

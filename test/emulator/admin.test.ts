@@ -2,8 +2,8 @@
 // ownership tokens.
 import { describe, expect, test } from "vitest";
 import { generateInventory, zoneIdFor } from "../../src/emulator/index.js";
-import { isMaliciousItem } from "../../src/emulator/routes/page-shield-query.js";
-import { ownershipToken } from "../../src/emulator/ownership.js";
+import { isMaliciousItem } from "../../src/emulator/areas/page-shield/query.js";
+import { ownershipToken } from "../../src/emulator/areas/logpush/ownership.js";
 import { useEmulator, ZONE } from "../helpers/cli.js";
 
 const emu = useEmulator();

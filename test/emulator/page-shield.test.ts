@@ -1,7 +1,7 @@
 // Page Shield in the emulator: settings, inventory lists with their filters and paging, CSP policies.
 import { describe, expect, test } from "vitest";
 import { TEST_NOW, useEmulator, ZONE } from "../helpers/cli.js";
-import { isMaliciousItem } from "../../src/emulator/routes/page-shield-query.js";
+import { isMaliciousItem } from "../../src/emulator/areas/page-shield/query.js";
 
 // A clock that moves on a second each time it is read, so that a write shows a later updated_at.
 let tick = Date.parse(TEST_NOW);

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { parseConfigText } from "../../../src/config/index.js";
 import { createEmptyZone } from "../../../src/emulator/seed.js";
-import { seedAccountRulesets } from "../../../src/emulator/seed-rulesets.js";
-import { buildMigrationConfig } from "../../../src/emulator/waf-migration-config.js";
+import { seedAccountRulesets } from "../../../src/emulator/areas/rulesets/seed.js";
+import { buildMigrationConfig } from "../../../src/emulator/areas/waf-migration/config.js";
 import { documentedOwasp, mapMigrationConfig, renderMigrationYaml, type MigrationConfig } from "../../../src/migration/config-yaml.js";
 import { deriveOwasp, OWASP_RULESET_ID } from "../../../src/sections/waf/managed-ruleset.js";
 

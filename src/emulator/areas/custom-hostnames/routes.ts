@@ -6,13 +6,13 @@
 // enums (`ssl.method` http, txt, email: a legacy `cname`, which a stored hostname may hold, is refused).
 import {
   caNotStated, dcvFields, DEFAULT_CERTIFICATE_AUTHORITY, effectiveCertificateAuthority, isUploadedCertificate, pendingValidationRecord,
-} from "../custom-hostname-ssl.js";
-import { CUSTOM_HOSTNAME_EDIT } from "../documentation.js";
-import { notFoundFault } from "../envelope.js";
-import { paginate, readPageRequest, type PageBounds } from "../paging.js";
-import { ApiFault, type Route, type RouteRequest, type RouteResponse } from "../types.js";
-import { requireFields, type FieldSpec } from "../validate.js";
-import { badQuery, readEnum } from "./page-shield-query.js";
+} from "./ssl.js";
+import { CUSTOM_HOSTNAME_EDIT } from "../../documentation.js";
+import { notFoundFault } from "../../envelope.js";
+import { paginate, readPageRequest, type PageBounds } from "../../paging.js";
+import { ApiFault, type Route, type RouteRequest, type RouteResponse } from "../../types.js";
+import { requireFields, type FieldSpec } from "../../validate.js";
+import { badQuery, readEnum } from "../page-shield/query.js";
 
 type Hostname = Record<string, unknown> & { id: string };
 type Ssl = Record<string, unknown>;

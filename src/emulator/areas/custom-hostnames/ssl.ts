@@ -3,7 +3,7 @@
 // (txt_name/txt_value, http_url/http_body for http, dcv_delegation_records, validation_records) and,
 // on uploaded certificates, custom_certificate and custom_csr_id. Every value is derived from the
 // hostname, so the seed is the same on every start.
-import { md5Hex, uuidFrom } from "./ids.js";
+import { md5Hex, uuidFrom } from "../../ids.js";
 
 type Ssl = Record<string, unknown>;
 

@@ -3,7 +3,7 @@
 // or host starts with `invalid-` (e.g. `s3://invalid-bucket/logs`, `https://invalid-host.example/x`);
 // an unknown scheme or a malformed URL is invalid.
 import { ownershipToken } from "./ownership.js";
-import { ApiFault } from "./types.js";
+import { ApiFault } from "../../types.js";
 
 export const DESTINATION_SCHEMES = ["r2", "gs", "s3", "sumo", "https", "azure", "splunk", "datadog"] as const;
 /** Storage destinations prove ownership with a token written into the bucket. */

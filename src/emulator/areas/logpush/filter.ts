@@ -1,8 +1,8 @@
 // Logpush job filters: a JSON string `{"where": {...}}` whose criteria are `{key, operator, value}`
 // leaves under nested `and`/`or` groups. Limits (spec "Limits": about 30 operators and 1000 bytes):
 // every comparison and every `and`/`or` counts as one operator.
-import { LOGPUSH_CODE } from "./logpush-destination.js";
-import { ApiFault } from "./types.js";
+import { LOGPUSH_CODE } from "./destination.js";
+import { ApiFault } from "../../types.js";
 
 export const FILTER_OPERATORS = [
   "eq", "!eq", "lt", "leq", "gt", "geq", "startsWith", "endsWith", "!startsWith", "!endsWith", "contains", "!contains", "in", "!in",

@@ -7,14 +7,14 @@
 import {
   checkReachable, destinationFault, LOGPUSH_CODE, needsOwnership, parseDestination, requireDestination, requireOwnership,
   stripQuery,
-} from "../logpush-destination.js";
-import { describeDatasetFields, listDatasetFields, LOGPUSH_DATASETS } from "../logpush-fields.js";
-import { normalizeFilter } from "../logpush-filter.js";
-import { checkJobScalars, fault, isObject, normalizeOutputOptions, throwIfAny } from "../logpush-validate.js";
-import { ownershipToken } from "../ownership.js";
+} from "./destination.js";
+import { describeDatasetFields, listDatasetFields, LOGPUSH_DATASETS } from "./fields.js";
+import { normalizeFilter } from "./filter.js";
+import { checkJobScalars, fault, isObject, normalizeOutputOptions, throwIfAny } from "./validate.js";
+import { ownershipToken } from "./ownership.js";
 import {
   ApiFault, type ApiErrorBody, type LogpushJob, type Route, type RouteRequest, type RouteResponse, type ZoneState,
-} from "../types.js";
+} from "../../types.js";
 
 type Job = LogpushJob;
 

@@ -2,8 +2,8 @@
 // which is stored as sent: only the options that were set, no defaults filled in on create or read
 // (cloudflare-docs example-logpush-curl: a job created with field_names + timestamp_format reads back
 // exactly those two).
-import { LOGPUSH_CODE } from "./logpush-destination.js";
-import { ApiFault, type ApiErrorBody } from "./types.js";
+import { LOGPUSH_CODE } from "./destination.js";
+import { ApiFault, type ApiErrorBody } from "../../types.js";
 
 export const TIMESTAMP_FORMATS = ["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"] as const;
 const CVE_KEY = "CVE-2021-44228";

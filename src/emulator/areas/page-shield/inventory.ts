@@ -4,7 +4,7 @@
 // it is fast enough to produce 50 000 scripts for paging and performance tests. Scripts always carry
 // malicious_url_categories and the 2026 threat scores, connections malicious_domain_categories, cookies
 // max_age_attribute (null when unset).
-import { createRng, hexFrom, seedFrom } from "./ids.js";
+import { createRng, hexFrom, seedFrom } from "../../ids.js";
 
 type Item = Record<string, unknown> & { id: string };
 

@@ -1,7 +1,7 @@
 // Query parsing and filtering for the Page Shield inventory lists (scripts, connections, cookies),
 // following the official parameter descriptions: comma lists, `*` wildcards at the start or end of
 // hosts / page URLs, `status` defaulting to active, `exclude_cdn_cgi` defaulting to true.
-import { ApiFault } from "../types.js";
+import { ApiFault } from "../../types.js";
 
 export type Item = Record<string, unknown> & { id: string };
 type Predicate = (item: Item) => boolean;

@@ -1,10 +1,10 @@
 // Page Shield: settings, the detected scripts / connections / cookies, and CSP policies
 // (spec/page-shield-api.md + cloudflare-api-notes.md; answers shaped as the official OpenAPI says).
-import { notFoundFault } from "../envelope.js";
-import { randomId } from "../ids.js";
-import { paginate, readPageRequest, type PageBounds } from "../paging.js";
-import { ApiFault, type Route, type RouteRequest, type RouteResponse, type ZoneState } from "../types.js";
-import { requireFields, type FieldSpec } from "../validate.js";
+import { notFoundFault } from "../../envelope.js";
+import { randomId } from "../../ids.js";
+import { paginate, readPageRequest, type PageBounds } from "../../paging.js";
+import { ApiFault, type Route, type RouteRequest, type RouteResponse, type ZoneState } from "../../types.js";
+import { requireFields, type FieldSpec } from "../../validate.js";
 import {
   cookieFilters,
   isMaliciousItem,
@@ -12,7 +12,7 @@ import {
   rejectExport,
   resourceFilters,
   type Item,
-} from "./page-shield-query.js";
+} from "./query.js";
 
 /** per_page bounds of the inventory lists; the default is the emulator's choice (not documented). */
 export const PAGE_SHIELD_PAGING: PageBounds = { min: 1, max: 100, default: 15 };

@@ -1,7 +1,7 @@
 // Cursor pagination of ruleset lists (2026 API): `cursor` and `per_page` in, `result_info {cursor,
 // per_page, count}` out, an empty cursor on the last page; a bare request gets the whole list. The cursor is opaque to clients; here it
 // encodes the offset of the next item.
-import { ApiFault } from "./types.js";
+import { ApiFault } from "../../types.js";
 
 export const RULESETS_PER_PAGE = { min: 1, max: 100, default: 50 } as const;
 

@@ -1,6 +1,6 @@
 // Request helpers shared by the rulesets routes and the WAF migration switch.
-import { invalid, isObject, problem, RULESET_CODE, type RuleContext } from "./rulesets-validate.js";
-import { ApiFault, type RouteRequest, type ZoneState } from "./types.js";
+import { invalid, isObject, problem, RULESET_CODE, type RuleContext } from "./validate.js";
+import { ApiFault, type RouteRequest, type ZoneState } from "../../types.js";
 
 export function ruleContext(req: RouteRequest, phase: string): RuleContext {
   return { phase, managed: req.state.account_rulesets.filter((r) => r.kind === "managed") };

@@ -2,19 +2,19 @@
 // single-rule writes. Writes answer with the full ruleset, or `result: null` with `dry_run=true`.
 // A PUT of the managed phase's entry point carrying `waf_migration` is the WAF migration switch and is
 // handed to waf-migration-switch.ts.
-import { paginateByCursor } from "../rulesets-paging.js";
+import { paginateByCursor } from "./paging.js";
 import {
   createRuleset, deleteRule, findEntrypoint, findZoneRuleset, insertRule, notFound, readPosition, replaceRules,
   summarizeRuleset, touchRuleset, updateRule, zoneRulesetsListed,
-} from "../rulesets-store.js";
+} from "./store.js";
 import {
   checkRuleSet, invalid, isObject, problem, RULESET_CODE, RULESET_PHASES, validateRule, validateRules,
   type RuleContext, type RuleInput,
-} from "../rulesets-validate.js";
-import { MANAGED_PHASE } from "../seed-rulesets.js";
-import { ApiFault, type Route, type RouteRequest, type RouteResponse, type Ruleset, type ZoneState } from "../types.js";
-import { switchWafMigration } from "../waf-migration-switch.js";
-import { readDryRun, requireBody, requireZone, ruleContext } from "../rulesets-request.js";
+} from "./validate.js";
+import { MANAGED_PHASE } from "./seed.js";
+import { ApiFault, type Route, type RouteRequest, type RouteResponse, type Ruleset, type ZoneState } from "../../types.js";
+import { switchWafMigration } from "../waf-migration/switch.js";
+import { readDryRun, requireBody, requireZone, ruleContext } from "./request.js";
 
 export const routes: Route[] = [
   { method: "GET", pattern: "accounts/:account_id/rulesets", handler: listAccountRulesets },

@@ -3,9 +3,9 @@
 // only when its content changes (a move is not an edit), and untouched rules are left as they were so
 // that single-rule writes never disturb rules another tool owns.
 import equal from "fast-deep-equal";
-import { randomId } from "./ids.js";
-import { invalid, problem, RULESET_CODE, type RuleInput } from "./rulesets-validate.js";
-import { ApiFault, type Rule, type Ruleset, type ZoneState } from "./types.js";
+import { randomId } from "../../ids.js";
+import { invalid, problem, RULESET_CODE, type RuleInput } from "./validate.js";
+import { ApiFault, type Rule, type Ruleset, type ZoneState } from "../../types.js";
 
 export type RulePosition = { before: string } | { after: string } | { index: number };
 

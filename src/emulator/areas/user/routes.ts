@@ -4,11 +4,11 @@
 // them (credentials.token_details), as the real API shows them only to a token with "API Tokens:
 // Read"; else 403 / 9109. `GET user` answers the user of a global API key (a token would need "User
 // Details: Read": 403 / 9109).
-import { tokenState } from "../auth.js";
-import { notFoundFault } from "../envelope.js";
-import { md5Hex, tokenIdFor } from "../ids.js";
-import { SEED_TIME } from "../seed.js";
-import { ApiFault, type Route, type RouteRequest, type RouteResponse } from "../types.js";
+import { tokenState } from "../../auth.js";
+import { notFoundFault } from "../../envelope.js";
+import { md5Hex, tokenIdFor } from "../../ids.js";
+import { SEED_TIME } from "../../seed.js";
+import { ApiFault, type Route, type RouteRequest, type RouteResponse } from "../../types.js";
 
 function unauthorized(): ApiFault {
   return new ApiFault(403, [{ code: 9109, message: "Unauthorized to access requested resource" }]);

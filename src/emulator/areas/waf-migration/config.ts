@@ -1,9 +1,9 @@
 // The WAF migration's derived data: the proposed new-WAF configuration (spec "Migration rules": old
 // sensitivity → paranoia level and score threshold, old action → new action), the reported
 // `migration_state`, and the eligibility checks shared by the read endpoints and the switch.
-import { OWASP_RULESET_ID, OWASP_THRESHOLD_RULE_ID } from "./owasp-rules.js";
-import { CLOUDFLARE_MANAGED_RULESET_ID } from "./seed-rulesets.js";
-import { ApiFault, type RouteRequest, type ZoneState } from "./types.js";
+import { OWASP_RULESET_ID, OWASP_THRESHOLD_RULE_ID } from "../rulesets/owasp-rules.js";
+import { CLOUDFLARE_MANAGED_RULESET_ID } from "../rulesets/seed.js";
+import { ApiFault, type RouteRequest, type ZoneState } from "../../types.js";
 
 /** Code of every refused migration request (the real one is not known; clients key on 400). */
 export const WAF_MIGRATION_CODE = 20230;

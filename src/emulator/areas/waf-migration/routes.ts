@@ -1,8 +1,8 @@
 // WAF migration read endpoints (not in any official schema; shapes from the developer docs):
 // check, config and status. The switch itself is the entry point PUT (waf-migration-switch.ts).
-import { requireZone } from "../rulesets-request.js";
-import type { Route, RouteRequest, RouteResponse } from "../types.js";
-import { buildMigrationConfig, migrationState, requireMigrationRequest } from "../waf-migration-config.js";
+import { requireZone } from "../rulesets/request.js";
+import type { Route, RouteRequest, RouteResponse } from "../../types.js";
+import { buildMigrationConfig, migrationState, requireMigrationRequest } from "./config.js";
 
 export const routes: Route[] = [
   { method: "GET", pattern: "zones/:zone_id/waf_migration/check", handler: checkMigration },

@@ -3,12 +3,12 @@
 //   previous --validation (Enterprise only)--> validation --pending--> new
 //   previous --pending--> new
 // `new` is final. On success the entry point holds the given rules, whatever it held before.
-import { createRuleset, findEntrypoint, replaceRules, touchRuleset } from "./rulesets-store.js";
-import { validateRules } from "./rulesets-validate.js";
-import { readDryRun, requireBody, requireZone, ruleContext } from "./rulesets-request.js";
-import { MANAGED_PHASE } from "./seed-rulesets.js";
-import type { RouteRequest, RouteResponse, ZoneState } from "./types.js";
-import { refuse, requireMigrationRequest } from "./waf-migration-config.js";
+import { createRuleset, findEntrypoint, replaceRules, touchRuleset } from "../rulesets/store.js";
+import { validateRules } from "../rulesets/validate.js";
+import { readDryRun, requireBody, requireZone, ruleContext } from "../rulesets/request.js";
+import { MANAGED_PHASE } from "../rulesets/seed.js";
+import type { RouteRequest, RouteResponse, ZoneState } from "../../types.js";
+import { refuse, requireMigrationRequest } from "./config.js";
 
 const TARGETS: Record<string, "validation" | "new"> = { validation: "validation", "2": "validation", pending: "new", "1": "new" };
 

@@ -1,9 +1,9 @@
 // The zone itself: `GET zones/{id}` answers the zone's name, status and plan (what zoneform reads to
 // know whether a zone is Enterprise before it asks for the WAF migration's validation mode), and
 // `GET zones` lists them. `plan` is an object (`id` 32 hex, `legacy_id` the plan name), as recorded.
-import { paginate, readPageRequest, type PageBounds } from "../paging.js";
-import type { Route, RouteRequest, RouteResponse, ZoneState } from "../types.js";
-import { planObject } from "../zone-plans.js";
+import { paginate, readPageRequest, type PageBounds } from "../../paging.js";
+import type { Route, RouteRequest, RouteResponse, ZoneState } from "../../types.js";
+import { planObject } from "../../zone-plans.js";
 
 /** per_page bounds of the zones list: 5–50, default 20 (the List Zones reference's bounds). */
 export const ZONE_PAGING: PageBounds = { min: 5, max: 50, default: 20 };
