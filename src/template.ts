@@ -26,3 +26,8 @@ export function templateReferences(text: string): Array<[whole: string, inside: 
   for (const m of text.matchAll(TEMPLATE_TOKEN)) if (m[1] !== undefined) out.push([m[0], m[1]]);
   return out;
 }
+
+/** True when the text holds at least one `${env:NAME}` reference (not an escaped one). */
+export function hasEnvReference(text: string): boolean {
+  return templateReferences(text).some(([, inner]) => inner.startsWith("env:"));
+}

@@ -9,6 +9,7 @@ import type { InventoryCheck } from "../inventory/check.js";
 import type { SarifAuditOptions } from "./sarif.js";
 import { auditInventory, inventoryQuery } from "../inventory/read.js";
 import type { ScriptInventory } from "../inventory/types.js";
+import { pageShieldApiPath } from "../sections/page-shield/index.js";
 
 export const AUDIT_PER_PAGE = 100;
 export const DEFAULT_AUDIT_LIMIT = 50;
@@ -117,7 +118,7 @@ export async function runAudit(
     const collector = new AuditCollector(limit);
     renderer.zoneStart(zoneId, filters);
     for (const kind of INVENTORY_KINDS) {
-      const path = `zones/${zoneId}/page_shield/${LIST_PATH[kind]}`;
+      const path = pageShieldApiPath(zoneId, LIST_PATH[kind]);
       const items = client.paginate<Record<string, unknown>>(path, {
         query: listQuery(kind, filters),
         perPage: opts.perPage ?? AUDIT_PER_PAGE,

@@ -6,7 +6,8 @@ import { resolve } from "node:path";
 import { checkConfigSources, configError, DEFAULT_CONFIG_PATH } from "../config/index.js";
 import { readConfigFiles, type SourceFile } from "../config/load.js";
 import { formatProblem } from "../errors.js";
-import type { DesiredZone } from "../model/desired.js";
+import type { DesiredZone } from "../sections/index.js";
+import { scriptInventoryOf } from "../sections/page-shield/index.js";
 import type { ScriptInventory } from "../inventory/types.js";
 import type { CliIO } from "./io.js";
 
@@ -39,7 +40,7 @@ export async function loadInventories(config: string | undefined, io: CliIO): Pr
   for (const s of desired.secrets) io.secrets?.add(s.value);
   for (const w of warnings) io.stderr.write(`${formatProblem(w)}\n`);
   const zones = desired.zones.flatMap((z): ConfiguredInventory[] => {
-    const inventory = z.page_shield?.script_inventory;
+    const inventory = scriptInventoryOf(z);
     if (!inventory) return [];
     return [
       {

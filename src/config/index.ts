@@ -1,7 +1,7 @@
 // Public API of the configuration loader: file or directory → validated, normalised DesiredState, or a
 // ConfigError listing every problem (file:line:col  /pointer  message). Messages never show a secret.
 import { ConfigError, formatProblem, type ConfigProblem } from "../errors.js";
-import type { DesiredState } from "../model/desired.js";
+import type { DesiredState } from "../sections/index.js";
 import { Redactor } from "../redact.js";
 import { checkFileText } from "./document.js";
 import { DEFAULT_CONFIG_PATH, readConfigFiles, type SourceFile } from "./load.js";
@@ -10,9 +10,8 @@ import { isError } from "./problems.js";
 import type { Env } from "../model/env.js";
 
 export { DEFAULT_CONFIG_PATH } from "./load.js";
-export { countFilterOperators, serialiseFilter, isEmptyFilter, parseFilterString, filterByteLength } from "./filter.js";
 export { getValidator, loadSchema } from "./schema.js";
-export { SCORE_THRESHOLDS, DEFAULT_MAX_DELETES } from "./normalise.js";
+export { DEFAULT_MAX_DELETES } from "./normalise.js";
 
 export interface LoadOptions {
   env: Env;

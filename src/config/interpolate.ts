@@ -5,7 +5,9 @@
 import type { SecretRef } from "../model/desired.js";
 import { childPointer, type Finding } from "./problems.js";
 import type { Env } from "../model/env.js";
-import { replaceTemplateTokens, templateReferences } from "../template.js";
+import { hasEnvReference, replaceTemplateTokens } from "../template.js";
+
+export { hasEnvReference } from "../template.js";
 import { setOwn } from "../data-record.js";
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -143,9 +145,4 @@ export function templatedValues(interpolated: Interpolated): Array<{ value: stri
     if (typeof v === "string") out.push({ value: v, template });
   }
   return out;
-}
-
-/** True when the text holds at least one `${env:NAME}` reference (not an escaped one). */
-export function hasEnvReference(text: string): boolean {
-  return templateReferences(text).some(([, inner]) => inner.startsWith("env:"));
 }

@@ -1,11 +1,12 @@
 // Joins the checked files of a configuration into one desired state. Rules that span files live here:
 // a zone id is declared once across all files; account_id and safety may repeat only if equal.
 import type { ConfigProblem } from "../errors.js";
-import type { DesiredState, SecretRef } from "../model/desired.js";
+import type { SecretRef } from "../model/desired.js";
+import type { DesiredState } from "../sections/index.js";
 import type { CheckedFile } from "./document.js";
 import { DEFAULT_MAX_DELETES, normaliseZone, type FileDocument } from "./normalise.js";
 import { isError, toProblem } from "./problems.js";
-import { asArray, asRecord, asString } from "./rules/util.js";
+import { asArray, asRecord, asString } from "../sections/rules.js";
 
 export interface MergeResult {
   problems: ConfigProblem[];

@@ -2,14 +2,9 @@
 // ConfigProblem (file:line:col) once the pointer is located in the YAML source.
 import type { ConfigProblem } from "../errors.js";
 import { clip } from "../redact.js";
+import type { Finding } from "../sections/rules.js";
 
-export interface Finding {
-  pointer: string;
-  message: string;
-  severity?: "error" | "warning";
-  /** Locate the key of the pointer's property (unknown keys) rather than its value. */
-  at?: "key" | "value";
-}
+export { childPointer, type Finding } from "../sections/rules.js";
 
 export interface SourcePosition {
   line: number;
@@ -33,11 +28,6 @@ export function toProblem(finding: Finding, file: string, locate: Locator): Conf
 
 export function isError(p: { severity?: "error" | "warning" }): boolean {
   return p.severity !== "warning";
-}
-
-/** JSON pointer of a child: `/zones` + 0 → `/zones/0` (RFC 6901 escaping). */
-export function childPointer(parent: string, key: string | number): string {
-  return `${parent}/${String(key).replace(/~/g, "~0").replace(/\//g, "~1")}`;
 }
 
 export function lastSegment(pointer: string): string {

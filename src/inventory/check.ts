@@ -9,7 +9,7 @@
 // "Seen within the window" is last_seen_at no older than `staleDays` (a script without last_seen_at
 // counts as seen). Only a pinned script whose listed hash is not its pin (or is missing) needs its
 // detail (`versions`, to say when the new version was fetched): `scriptsNeedingDetail` says which.
-import { isPrefix, urlMatches } from "./match.js";
+import { isPrefix, urlMatches } from "../sections/page-shield/index.js";
 import type { AuthorizedScript, ScriptInventory } from "./types.js";
 
 export const DEFAULT_STALE_DAYS = 90;

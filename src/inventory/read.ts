@@ -5,6 +5,7 @@ import { classifyScript } from "../audit/classify.js";
 import type { CloudflareClient } from "../cloudflare/types.js";
 import { checkInventory, scriptsNeedingDetail, type InventoryCheck, type ScriptDetail, type SeenScript } from "./check.js";
 import type { ScriptInventory } from "./types.js";
+import { pageShieldApiPath } from "../sections/page-shield/index.js";
 
 export const INVENTORY_PER_PAGE = 100;
 /** Every status: a script seen long ago still says when an authorization was last used. */
@@ -51,7 +52,7 @@ export function scriptDetailOf(raw: Record<string, unknown>): ScriptDetail {
 /** Lists the in-scope scripts of a zone (every page of the list). */
 export async function listInScopeScripts(client: CloudflareClient, zoneId: string, pages: readonly string[], perPage = INVENTORY_PER_PAGE): Promise<SeenScript[]> {
   const out: SeenScript[] = [];
-  for await (const raw of client.paginate<Record<string, unknown>>(`zones/${zoneId}/page_shield/scripts`, { query: inventoryQuery(pages), perPage })) {
+  for await (const raw of client.paginate<Record<string, unknown>>(pageShieldApiPath(zoneId, "scripts"), { query: inventoryQuery(pages), perPage })) {
     out.push(seenScriptOf(raw));
   }
   return out;
@@ -60,7 +61,7 @@ export async function listInScopeScripts(client: CloudflareClient, zoneId: strin
 /** Reads the details of `ids` (in parallel, under the client's own limits). */
 export async function readScriptDetails(client: CloudflareClient, zoneId: string, ids: readonly string[]): Promise<Map<string, ScriptDetail>> {
   const entries = await Promise.all(
-    ids.map(async (id) => [id, scriptDetailOf(await client.request<Record<string, unknown>>("GET", `zones/${zoneId}/page_shield/scripts/${id}`))] as const),
+    ids.map(async (id) => [id, scriptDetailOf(await client.request<Record<string, unknown>>("GET", pageShieldApiPath(zoneId, `scripts/${id}`)))] as const),
   );
   return new Map(entries);
 }

@@ -9,9 +9,9 @@ import { printable } from "../safe-text.js";
 import { authorizationFor, type SeenScript } from "./check.js";
 import type { AuthorizedScript } from "./types.js";
 
-import { TODO_JUSTIFICATION } from "./todo.js";
+import { SCRIPT_INVENTORY_KEYS, TODO_JUSTIFICATION } from "../sections/page-shield/index.js";
 
-export { TODO_JUSTIFICATION, isTodoJustification } from "./todo.js";
+export { TODO_JUSTIFICATION, isTodoJustification } from "../sections/page-shield/index.js";
 
 export interface DraftOptions {
   pages: string[];
@@ -76,7 +76,7 @@ export function draftInventory(scripts: readonly SeenScript[], opts: DraftOption
     ` Authorized scripts of the payment pages of zone ${printable(opts.zone)} (PCI DSS v4.0 6.4.3), drafted by`,
     ` zoneform inventory on ${opts.now.toISOString().slice(0, 10)} from what Page Shield saw on ${printable(opts.pages.join(", "))}: ${n} script${n === 1 ? "" : "s"}.`,
     " Review each entry: write why the script is needed (justification), who owns it (owner), remove what",
-    " should not run on a payment page; then put this block under the zone's page_shield: in zoneform.yaml.",
+    ` should not run on a payment page; then put this block under the zone's ${SCRIPT_INVENTORY_KEYS[0]}: in zoneform.yaml.`,
   ].join("\n");
   return doc.toString({ lineWidth: 0 });
 }
@@ -110,7 +110,7 @@ export function locateInventory(text: string, label: string, zone: { id: string;
   if (isSeq(doc.get("zones", true))) {
     const i = zoneIndex(doc.get("zones", true) as YAMLSeq, zone);
     if (i < 0) throw new UsageError(`${label}: no zone ${zone.id}${zone.name ? ` (${zone.name})` : ""} in the file; add it under zones: first`);
-    return { doc, path: ["zones", i, "page_shield", "script_inventory"], where: `zones[${i}].page_shield.script_inventory` };
+    return { doc, path: ["zones", i, ...SCRIPT_INVENTORY_KEYS], where: `zones[${i}].${SCRIPT_INVENTORY_KEYS.join(".")}` };
   }
   if (isMap(doc.get("script_inventory", true))) return { doc, path: ["script_inventory"], where: "script_inventory" };
   if (isMap(doc.contents) || doc.contents === null) return { doc, path: [], where: "the top level" };

@@ -4,7 +4,7 @@
 // do not declare falls back to line 1 of the first file, and there is no file when none was read.
 import { parseYaml } from "../config/parse.js";
 import type { Locator } from "../config/problems.js";
-import { urlMatches, isPrefix } from "../inventory/match.js";
+import { isPrefix, scriptInventoryIn, scriptInventoryPointer, urlMatches } from "../sections/page-shield/index.js";
 import type { FilePosition } from "./log.js";
 
 /** A zone's script inventory in one file: where the zone and its inventory are, and the entries' urls. */
@@ -92,8 +92,8 @@ export function configPositions(sources: ReadonlyArray<{ file: string; text: str
     zones.forEach((z, i) => {
       const id = str(record(z)?.zone_id)?.toLowerCase();
       if (id === undefined || blocks.has(id)) return;
-      const inventory = record(record(record(z)?.page_shield)?.script_inventory);
-      blocks.set(id, { file: s.file, locate: parsed.locate, zone: `/zones/${i}`, inventory: `/zones/${i}/page_shield/script_inventory`, urls: urlsOf(inventory) });
+      const inventory = scriptInventoryIn(z);
+      blocks.set(id, { file: s.file, locate: parsed.locate, zone: `/zones/${i}`, inventory: scriptInventoryPointer(`/zones/${i}`), urls: urlsOf(inventory) });
     });
   }
   return positions(blocks, sources[0]?.file);

@@ -1,6 +1,7 @@
 // The rules of zoneform's SARIF output: one per kind of finding `audit` and `inventory` report. Ids and
 // levels are public (code scanning tracks alerts by rule id): change them only with a CHANGELOG entry.
 // Documented in docs/commands/audit.md#sarif.
+import { SCRIPT_INVENTORY_PATH } from "../sections/page-shield/index.js";
 
 export type SarifLevel = "error" | "warning" | "note";
 
@@ -62,7 +63,7 @@ const TEXT: Record<RuleKey, RuleText> = {
   "unauthorized-script": {
     name: "UnauthorizedScript",
     short: "Script on a payment page that no inventory entry authorizes",
-    full: "A script was seen on a page in scope of the zone's script inventory (page_shield.script_inventory) within the window, and no authorized entry covers its URL (PCI DSS v4.0 6.4.3).",
+    full: `A script was seen on a page in scope of the zone's script inventory (${SCRIPT_INVENTORY_PATH}) within the window, and no authorized entry covers its URL (PCI DSS v4.0 6.4.3).`,
     help: "Either authorize it (an entry with a written justification; `zoneform inventory --merge` drafts one) or remove it from the payment pages.",
     level: "error",
     severity: "7.5",

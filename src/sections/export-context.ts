@@ -1,30 +1,10 @@
 // What the sections' exporters share: the context they read through, and the notes an export collects
 // on the way (warnings for what the file cannot say, the environment variables its secrets refer to).
-import type { ReadContext } from "./types.js";
 import { setOwn } from "../data-record.js";
 import { escapeTemplateText } from "../template.js";
+import type { ExportNotes } from "./types.js";
 
-/** An `${env:NAME}` reference the exported file makes, and what the user must set it to. */
-export interface EnvVarNote {
-  name: string;
-  zone_id: string;
-  /** e.g. `logpush job http-to-s3, destination_conf parameter secret-access-key` */
-  purpose: string;
-}
-
-export interface ExportNotes {
-  /** Things the file could not express or that plan will still change; printed on stderr. */
-  warnings: string[];
-  env: EnvVarNote[];
-  /** Remarks for the file's header comment. */
-  remarks: string[];
-}
-
-export interface SectionContext {
-  read: ReadContext;
-  zoneId: string;
-  notes: ExportNotes;
-}
+export type { EnvVarNote, ExportNotes, SectionContext } from "./types.js";
 
 export function newNotes(): ExportNotes {
   return { warnings: [], env: [], remarks: [] };

@@ -6,7 +6,10 @@
 //   - schema.json   its schema fragment: `zone` (properties of a zone), `logs` (properties under a
 //                   zone's `logs`) and `$defs`; `npm run build` assembles schemas/zoneform.schema.json
 //                   from schema.base.json and the fragments, in this list's order
-//   - index.ts      one `Section` (types.ts) declaring:
+//   - types.ts      its part of a desired zone and of a zone in the file (DesiredZone and FileZone
+//                   below are derived from every section's parts)
+//   - rules.ts      its semantic rules (what the schema cannot say)
+//   - index.ts      one `Section` (../types.ts) declaring:
 //       name         what `export --sections` takes
 //       path         where it sits in a zone of the file (`logs.logpush_jobs`)
 //       kinds        the resource kinds that read the live zone (the fewest calls), diff it purely and
@@ -16,23 +19,37 @@
 //       export       the live zone → its part of the file (the inverse of the diff)
 //       summary      its part of the line `validate --verbose` prints
 //       permissions  the token permissions its calls need (read and write), with the paths they cover
+//       rules        its semantic rules
+//                   and exporting on purpose what other modules may use of it (nothing else of the
+//                   folder is imported from outside it: test/unit/architecture/layers.test.ts)
 //   - sibling files for its kinds, live normalisation and export helpers
 import { customFields } from "./custom-fields/index.js";
 import { customHostnames } from "./custom-hostnames/index.js";
 import { logpushJobs } from "./logpush/index.js";
 import { pageShield } from "./page-shield/index.js";
-import type { ResourceKind, Section } from "./types.js";
+import type { DesiredStateOf, ZoneBase } from "../model/desired.js";
+import type { FilePartOf, PartOf, ResourceKind, Section, UnionToIntersection } from "./types.js";
 import { waf } from "./waf/index.js";
 
-export const SECTIONS: readonly Section[] = [
+const REGISTRY = [
   pageShield,
   waf,
   customFields,
   logpushJobs,
   customHostnames,
-];
+] as const;
+
+/** A zone of the desired state: its own fields and every section's part (from each section's types.ts). */
+export type DesiredZone = ZoneBase & UnionToIntersection<PartOf<(typeof REGISTRY)[number]>>;
+/** The desired state: the file validated and normalised (defaults filled), with every section. */
+export type DesiredState = DesiredStateOf<DesiredZone>;
+/** A zone as the file writes it once the schema holds: its own fields and every section's part. */
+export type FileZone = { zone_id: string; name?: string } & UnionToIntersection<FilePartOf<(typeof REGISTRY)[number]>>;
+
+export const SECTIONS: readonly Section<any, any>[] = REGISTRY;
 
 /** Every resource kind of every section, in apply order. */
-export const RESOURCE_KINDS: readonly ResourceKind<any>[] = SECTIONS.flatMap((s) => s.kinds).sort((a, b) => a.order - b.order);
+export const RESOURCE_KINDS: readonly ResourceKind<any, DesiredZone>[] = SECTIONS.flatMap((s) => s.kinds).sort((a, b) => a.order - b.order);
 
 export type { Section, SectionPermission, ResourceKind, ReadContext, LiveRead, DiffResult } from "./types.js";
+export type { Finding, Rule, RuleContext } from "./rules.js";

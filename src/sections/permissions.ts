@@ -2,7 +2,7 @@
 // declarations (`permissions` in each section's index.ts): the 403 hint the client adds to its
 // message (ClientOptions.permissionHint) and what `zoneform whoami` checks.
 import type { PermissionNeed } from "../cloudflare/token-permissions.js";
-import type { DesiredState } from "../model/desired.js";
+import type { DesiredState } from "./index.js";
 import { SECTIONS } from "./index.js";
 import type { PermissionLevel, SectionPermission } from "./types.js";
 

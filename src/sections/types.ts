@@ -1,13 +1,16 @@
 // The contract of a resource kind: what it owns in a desired zone, how it reads the live zone with the
 // fewest calls, and how it turns the difference into changes carrying their API calls as data.
+//
+// A section sees only its own part of a zone: `ZoneBase & Part` (its types.ts declares `Part`). The
+// registry (index.ts) joins every section's part into DesiredZone, which fits each of them.
 import type { CloudflareClient } from "../cloudflare/types.js";
-import type { DesiredState, DesiredZone } from "../model/desired.js";
+import type { DesiredStateOf, ZoneBase } from "../model/desired.js";
 import type { Change } from "../model/plan.js";
-import type { SectionContext } from "./export-context.js";
+import type { Rule } from "./rules.js";
 
 export interface ReadContext {
   client: CloudflareClient;
-  desired: DesiredState;
+  desired: DesiredStateOf;
   /** Runs `fn` once per key for the whole run (e.g. reading a managed ruleset shared by all zones). */
   memo<T>(key: string, fn: () => Promise<T>): Promise<T>;
 }
@@ -25,7 +28,7 @@ export interface DiffResult {
   warnings?: string[];
 }
 
-export interface ResourceKind<L = unknown> {
+export interface ResourceKind<L = unknown, Z extends ZoneBase = ZoneBase> {
   /** Stable name, used in fingerprints and plan files, e.g. `page_shield_policy`. */
   readonly name: string;
   /** Apply order across kinds: lower first. */
@@ -37,11 +40,11 @@ export interface ResourceKind<L = unknown> {
    */
   readonly independentChanges?: boolean;
   /** Whether the zone's file declares this kind (absent sections are never read or written). */
-  owns(zone: DesiredZone): boolean;
-  read(ctx: ReadContext, zone: DesiredZone): Promise<LiveRead<L>>;
-  diff(zone: DesiredZone, live: L): DiffResult;
+  owns(zone: Z): boolean;
+  read(ctx: ReadContext, zone: Z): Promise<LiveRead<L>>;
+  diff(zone: Z, live: L): DiffResult;
   /** Checks that need the API before apply (e.g. a Logpush destination is reachable). */
-  check?(ctx: ReadContext, zone: DesiredZone, changes: Change[]): Promise<string[]>;
+  check?(ctx: ReadContext, zone: Z, changes: Change[]): Promise<string[]>;
   /**
    * What to change in the file when the API refuses one of this kind's changes with an error code
    * (code → the advice for that change). Apply adds it to the change's failure line; the client and
@@ -68,30 +71,66 @@ export interface SectionPermission {
   /** Only read by zoneform: `apply` needs no more than `read`. */
   readOnly?: boolean;
   /** Whether a configuration needs it at all (default: when the zone owns the section). */
-  needed?(desired: DesiredState): boolean;
+  needed?(desired: DesiredStateOf): boolean;
+}
+
+/** An `${env:NAME}` reference the exported file makes, and what the user must set it to. */
+export interface EnvVarNote {
+  name: string;
+  zone_id: string;
+  /** e.g. `logpush job http-to-s3, destination_conf parameter secret-access-key` */
+  purpose: string;
+}
+
+/** What an export collects on the way (export-context.ts has the helpers). */
+export interface ExportNotes {
+  /** Things the file could not express or that plan will still change; printed on stderr. */
+  warnings: string[];
+  env: EnvVarNote[];
+  /** Remarks for the file's header comment. */
+  remarks: string[];
+}
+
+/** What a section's exporter reads through, and where it leaves its notes. */
+export interface SectionContext {
+  read: ReadContext;
+  zoneId: string;
+  notes: ExportNotes;
 }
 
 /**
- * A section of the file (e.g. `page_shield`, `logs.logpush_jobs`): everything zoneform knows about it,
+ * A section of the file (its folder's name and `path` say which): everything zoneform knows about it,
  * in one folder under src/sections/, listed once in src/sections/index.ts.
+ *
+ * `Part` is the section's part of a desired zone and `FilePart` its part of a zone in the file (both
+ * in its types.ts): the registry derives DesiredZone and FileZone from them.
  */
-export interface Section {
-  /** The name `export --sections` takes, e.g. `page_shield`, `custom_fields`. */
+export interface Section<Part extends object = object, FilePart extends object = object> {
+  /** The name `export --sections` takes. */
   readonly name: string;
   /** The folder under src/sections/ holding it and its schema fragment (`schema.json`). */
   readonly folder: string;
-  /** Where it sits in a zone of the file, e.g. `logs.logpush_jobs`. */
+  /** Where it sits in a zone of the file, e.g. `logs.<key>`. */
   readonly path: string;
   /** The resource kinds that read, diff and apply it (each with its apply `order`). */
-  readonly kinds: readonly ResourceKind<any>[];
+  readonly kinds: readonly ResourceKind<any, ZoneBase & Part>[];
   /** Whether the zone's file declares the section. */
-  owns(zone: DesiredZone): boolean;
+  owns(zone: ZoneBase & Part): boolean;
   /** The file's zone (schema-valid) → its part of the normalised desired zone, set on `out`. */
-  normalise(file: Record<string, any>, out: DesiredZone): void;
+  normalise(file: FilePart, out: ZoneBase & Part): void;
   /** The section read from the live zone, in the file's shape: a fragment of the zone to merge in, or undefined for none. */
   export(ctx: SectionContext): Promise<Record<string, unknown> | undefined>;
   /** What `validate --verbose` says of it (one or more parts of the zone's line), or nothing when absent. */
-  summary(zone: DesiredZone): string[];
+  summary(zone: ZoneBase & Part): string[];
   /** The token permissions its calls need. */
   permissions: readonly SectionPermission[];
+  /** Its semantic rules (what the schema cannot say), run on each file's document by `validate` and every load. */
+  rules: readonly Rule[];
 }
+
+/** A section's part of a desired zone, from its declaration. */
+export type PartOf<S> = S extends Section<infer P, any> ? P : never;
+/** A section's part of a zone in the file, from its declaration. */
+export type FilePartOf<S> = S extends Section<any, infer F> ? F : never;
+/** A union of object types → their intersection (`A | B` → `A & B`). */
+export type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;

@@ -6,7 +6,7 @@
 import type { Command } from "commander";
 import { resolve } from "node:path";
 import { DEFAULT_STALE_DAYS } from "../../inventory/check.js";
-import { pagePatternProblem } from "../../inventory/match.js";
+import { pagePatternProblem } from "../../sections/page-shield/index.js";
 import { listInScopeScripts } from "../../inventory/read.js";
 import { draftInventory, existingPages, mergeInventory } from "../../inventory/yaml.js";
 import { MAX_CONFIG_FILE_BYTES } from "../../config/load.js";

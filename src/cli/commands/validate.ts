@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import pc from "picocolors";
 import { loadConfig } from "../../config/index.js";
 import { formatProblem } from "../../errors.js";
-import type { DesiredZone } from "../../model/desired.js";
+import type { DesiredZone } from "../../sections/index.js";
 import { printable } from "../../safe-text.js";
 import { SECTIONS } from "../../sections/index.js";
 import { addColorOption, addConfigOption, addVerboseOption, configPath, type CommonOptions, type ConfigOption } from "../options.js";

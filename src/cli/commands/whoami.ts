@@ -11,7 +11,7 @@ import { lacking, type PermissionNeed } from "../../cloudflare/token-permissions
 import type { CloudflareClient } from "../../cloudflare/types.js";
 import { DEFAULT_CONFIG_PATH, loadConfig } from "../../config/index.js";
 import { ApiError, EXIT, NetworkError, UsageError } from "../../errors.js";
-import type { DesiredState } from "../../model/desired.js";
+import type { DesiredState } from "../../sections/index.js";
 import { printable } from "../../safe-text.js";
 import { permissionsNeeded } from "../../sections/permissions.js";
 import { addClientOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";

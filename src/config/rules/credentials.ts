@@ -3,13 +3,12 @@
 // 37–45-hex global keys where a credential belongs, or when unmistakable) is an error at its line.
 // The references themselves are not looked into: `${env:CLOUDFLARE_API_TOKEN}` is what the file should say.
 // Literal secret parameters of a Logpush destination and a literal ownership_challenge are reported
-// by secrets.ts already (by name, whatever their shape): not twice here.
+// by the logpush section's rules already (by name, whatever their shape): not twice here.
 import { credentialIn, isCredentialName } from "../../credential-shape.js";
 import { safeDecode } from "../../redact.js";
 import { replaceTemplateTokens } from "../../template.js";
-import { childPointer, type Finding } from "../problems.js";
-import { literalSecretParams } from "./secrets.js";
-import type { Rule } from "./util.js";
+import { literalSecretParams } from "../../sections/logpush/index.js";
+import { childPointer, type Finding, type Rule } from "../../sections/rules.js";
 
 function message(kind: string): string {
   return `this value looks like a ${kind} written in the file: move it into an environment variable and reference it as \${env:NAME} (plan files keep only the reference; then revoke or roll the credential if the file was shared)`;

@@ -1,44 +1,17 @@
-// The semantic rules: what the schema cannot express. Each is a small function (doc, ctx) → findings;
-// rules that span files (duplicate zone ids, account_id and safety agreeing) are in ../merge.ts.
-import type { Finding } from "../problems.js";
-import { uniqueCustomHostnames } from "./custom-hostnames.js";
-import {
-  customFieldLimit,
-  customFieldsPushed,
-  deprecatedJobKeys,
-  filterLimits,
-  filterValues,
-  lowerCaseHeaders,
-  pruneNeedsJobs,
-  uniqueCustomFields,
-  uniqueJobs,
-  exactJobIds,
-} from "./logs.js";
-import { pruneNeedsPolicies, scriptInventoryEntries, uniquePolicies } from "./page-shield.js";
+// The semantic rules: what the schema cannot express. Each is a small function (doc, ctx) → findings.
+// Each section declares its own (`rules` in src/sections/<name>/index.ts, run in the registry's order);
+// here are the generic ones, which look at the whole file whatever its sections. Rules that span files
+// (duplicate zone ids, account_id and safety agreeing) are in ../merge.ts.
+import { SECTIONS } from "../../sections/index.js";
+import type { Finding, Rule, RuleContext } from "../../sections/rules.js";
 import { credentialsInFile } from "./credentials.js";
-import { secretsFromEnvironment } from "./secrets.js";
-import type { Rule, RuleContext } from "./util.js";
 
-export type { Rule, RuleContext } from "./util.js";
+export type { Rule, RuleContext } from "../../sections/rules.js";
 
-export const RULES: readonly Rule[] = [
-  uniquePolicies,
-  pruneNeedsPolicies,
-  scriptInventoryEntries,
-  lowerCaseHeaders,
-  uniqueCustomFields,
-  customFieldLimit,
-  uniqueJobs,
-  exactJobIds,
-  deprecatedJobKeys,
-  filterLimits,
-  filterValues,
-  customFieldsPushed,
-  pruneNeedsJobs,
-  secretsFromEnvironment,
-  credentialsInFile,
-  uniqueCustomHostnames,
-];
+/** Rules of the file as a whole, run after the sections' rules. */
+const GENERIC_RULES: readonly Rule[] = [credentialsInFile];
+
+export const RULES: readonly Rule[] = [...SECTIONS.flatMap((s) => s.rules), ...GENERIC_RULES];
 
 export function runRules(doc: unknown, ctx: RuleContext, rules: readonly Rule[] = RULES): Finding[] {
   return rules.flatMap((rule) => rule(doc, ctx));

@@ -5,7 +5,8 @@
 // order. An existing rule of that action (made in the dashboard, say) is adopted, not doubled; empty
 // lists remove the rule but keep the entry point; a missing entry point is created with the rule in
 // one call. Other rules of the entry point are never written.
-import type { DesiredCustomFields, DesiredZone, ResponseFieldList } from "../../model/desired.js";
+import type { DesiredCustomFields, ResponseFieldList } from "./types.js";
+import type { ZoneWithCustomFields } from "./types.js";
 import type { Change, FieldDiff } from "../../model/plan.js";
 import {
   addRuleOp, createEntrypointOp, deleteRuleOp, foreignRulesFingerprint, patchRuleOp, readEntrypoint, ruleIdError, writableRule,
@@ -173,7 +174,7 @@ export function logFieldRules(ep: Entrypoint | null): LiveRule[] {
 }
 
 /** Pure: the change (at most one) that makes the zone log exactly the file's fields. */
-export function diffCustomFields(zone: DesiredZone, live: LiveCustomFields): DiffResult {
+export function diffCustomFields(zone: ZoneWithCustomFields, live: LiveCustomFields): DiffResult {
   const desired = zone.logs?.custom_fields;
   if (!desired) return { changes: [] };
   const want = normaliseCustomFields(desired);
@@ -257,7 +258,7 @@ export function diffCustomFields(zone: DesiredZone, live: LiveCustomFields): Dif
   return { changes: [change], warnings };
 }
 
-export const logCustomFields: ResourceKind<LiveCustomFields> = {
+export const logCustomFields: ResourceKind<LiveCustomFields, ZoneWithCustomFields> = {
   name: RESOURCE,
   order: 35,
   owns: (zone) => zone.logs?.custom_fields !== undefined,

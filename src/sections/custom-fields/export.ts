@@ -2,14 +2,14 @@
 // kind's own `read`. No rule exports as empty lists, which plan reads as "nothing to log". The lists
 // of 2025 (transformed request headers, raw response headers) are written when they hold a name; a
 // response header whose duplicates are kept is written `{name, preserve_duplicates: true}`.
-import type { DesiredZone } from "../../model/desired.js";
+import type { ZoneWithCustomFields } from "./types.js";
 import { fieldsOfRule, LISTS, logCustomFields, logFieldRules, RESPONSE_LISTS, type FieldList } from "./custom-fields.js";
 import type { SectionContext } from "../export-context.js";
 
 export type ExportedCustomFields = Partial<Record<FieldList, Array<string | { name: string; preserve_duplicates: true }>>>;
 
 export async function exportCustomFields(ctx: SectionContext): Promise<ExportedCustomFields> {
-  const zone: DesiredZone = { zone_id: ctx.zoneId, logs: { prune: true, custom_fields: { request_headers: [], response_headers: [], cookies: [] } } };
+  const zone: ZoneWithCustomFields = { zone_id: ctx.zoneId, logs: { custom_fields: { request_headers: [], response_headers: [], cookies: [] } } };
   const { live } = await logCustomFields.read(ctx.read, zone);
   const rules = logFieldRules(live.entrypoint);
   const rule = rules[0];

@@ -1,22 +1,22 @@
 // `logs.custom_fields`: the custom log fields rule of the zone's http_log_custom_fields entry point.
-import type { DesiredCustomFields } from "../../model/desired.js";
 import type { Section } from "../types.js";
 import { LISTS, logCustomFields, RESPONSE_LISTS } from "./custom-fields.js";
 import { exportCustomFields } from "./export.js";
+import { CUSTOM_FIELDS_RULES } from "./rules.js";
+import type { CustomFieldsFileZone, CustomFieldsZone, DesiredCustomFields, FileFieldItem as FileItem } from "./types.js";
 
-/** A list item as the file writes it: a name, or (response lists) `{name, preserve_duplicates}`. */
-type FileItem = string | { name: string; preserve_duplicates?: boolean };
+export type * from "./types.js";
 
-export const customFields: Section = {
+export const customFields: Section<CustomFieldsZone, CustomFieldsFileZone> = {
   name: "custom_fields",
   folder: "custom-fields",
   path: "logs.custom_fields",
   kinds: [logCustomFields],
   owns: (zone) => zone.logs?.custom_fields !== undefined,
   normalise(file, out) {
-    const cf = file.logs?.custom_fields as Partial<Record<string, FileItem[]>> | undefined;
+    const cf = file.logs?.custom_fields;
     if (!cf || !out.logs) return;
-    const names = (list: string) => (cf[list] ?? []).map((item) => (typeof item === "string" ? item : item.name));
+    const names = (list: (typeof LISTS)[number]) => (cf[list] ?? []).map((item) => (typeof item === "string" ? item : item.name));
     const fields: DesiredCustomFields = { request_headers: [], response_headers: [], cookies: [] };
     for (const list of LISTS) if (cf[list] !== undefined) fields[list] = names(list);
     for (const list of RESPONSE_LISTS) {
@@ -31,4 +31,5 @@ export const customFields: Section = {
     return cf ? [`custom_fields (${LISTS.reduce((n, l) => n + (cf[l]?.length ?? 0), 0)})`] : [];
   },
   permissions: [{ name: "Logs", scope: "zone", read: "Read", write: "Edit", paths: [/^zones\/[^/]+\/rulesets\/phases\/http_log_custom_fields/] }],
+  rules: CUSTOM_FIELDS_RULES,
 };

@@ -11,7 +11,8 @@
 // "not stated", distinct from `""`, and never causes a write by itself. A hostname with an uploaded
 // certificate has no CA to change: it is reported, never patched.
 import { AnswerShapeError } from "../../errors.js";
-import type { CertificateAuthority, DesiredCustomHostname, DesiredZone } from "../../model/desired.js";
+import type { CertificateAuthority, DesiredCustomHostname } from "./types.js";
+import type { ZoneWithCustomHostnames } from "./types.js";
 import type { Change } from "../../model/plan.js";
 import { zonePath } from "../shared/fields.js";
 import type { ReadContext, ResourceKind } from "../types.js";
@@ -339,7 +340,7 @@ export function caNeedsEnterpriseHint(change: Change): string {
   );
 }
 
-export const customHostnames: ResourceKind<LiveCustomHostnames> = {
+export const customHostnames: ResourceKind<LiveCustomHostnames, ZoneWithCustomHostnames> = {
   name: RESOURCE,
   order: 50,
   independentChanges: true,
@@ -353,7 +354,7 @@ export const customHostnames: ResourceKind<LiveCustomHostnames> = {
     return { live, resources };
   },
 
-  diff(zone: DesiredZone, live) {
+  diff(zone: ZoneWithCustomHostnames, live) {
     const changes: Change[] = [];
     const errors: string[] = [];
     const warnings: string[] = [];

@@ -1,21 +1,25 @@
 // `custom_hostnames`: the certificate authority of existing custom hostnames.
-import type { CertificateAuthority } from "../../model/desired.js";
 import type { Section } from "../types.js";
 import { customHostnames as customHostnamesKind } from "./custom-hostnames.js";
 import { exportCustomHostnames } from "./export.js";
+import { CUSTOM_HOSTNAMES_RULES } from "./rules.js";
+import type { CustomHostnamesFileZone, CustomHostnamesZone } from "./types.js";
 
-export const customHostnames: Section = {
+export type * from "./types.js";
+
+export const customHostnames: Section<CustomHostnamesZone, CustomHostnamesFileZone> = {
   name: "custom_hostnames",
   folder: "custom-hostnames",
   path: "custom_hostnames",
   kinds: [customHostnamesKind],
   owns: (zone) => zone.custom_hostnames !== undefined,
   normalise(file, out) {
-    const hostnames = file.custom_hostnames as Array<{ hostname: string; certificate_authority?: CertificateAuthority }> | undefined;
+    const hostnames = file.custom_hostnames;
     if (!hostnames) return;
     out.custom_hostnames = hostnames.map((h) => ({ hostname: h.hostname.toLowerCase(), certificate_authority: h.certificate_authority ?? "" }));
   },
   export: async (ctx) => ({ custom_hostnames: await exportCustomHostnames(ctx) }),
   summary: (zone) => (zone.custom_hostnames ? [`custom_hostnames (${zone.custom_hostnames.length})`] : []),
   permissions: [{ name: "SSL and Certificates", scope: "zone", read: "Read", write: "Edit", paths: [/^zones\/[^/]+\/custom_hostnames/] }],
+  rules: CUSTOM_HOSTNAMES_RULES,
 };

@@ -3,7 +3,7 @@
 // without the values that are the API's defaults, upload limits only when set. Every credential in destination_conf (a query parameter `isSecretParam` recognises) becomes an
 // `${env:ZONEFORM_<JOB>_<PARAM>}` reference: the file never holds a secret, and the notes say which
 // variables to set. No ownership_challenge: an existing job needs one only if its destination changes.
-import type { DesiredZone } from "../../model/desired.js";
+import type { ZoneWithLogpush } from "./types.js";
 import { logpushJobs } from "./logpush-jobs.js";
 import { outputDefaults, outputOptionsFromLogpull, type LiveLogpushJob } from "./live.js";
 import { isSecretParam, isSecretValue, safeDecode } from "../../redact.js";
@@ -121,7 +121,7 @@ function problemWith(job: LiveLogpushJob): string | undefined {
 }
 
 export async function exportLogpush(ctx: SectionContext): Promise<ExportedLogpush> {
-  const zone: DesiredZone = { zone_id: ctx.zoneId, logs: { prune: true, logpush_jobs: [] } };
+  const zone: ZoneWithLogpush = { zone_id: ctx.zoneId, logs: { prune: true, logpush_jobs: [] } };
   const { live } = await logpushJobs.read(ctx.read, zone);
   const where = `zone ${ctx.zoneId}`;
   const jobs: ExportedLogpushJob[] = [];

@@ -1,12 +1,16 @@
 // `logs.logpush_jobs` (and `logs.prune`): the zone's Logpush jobs, each matched by the id it pins, else by name and dataset.
-import type { DesiredLogpushJob, LogpushFilter } from "../../model/desired.js";
-import { isEmptyFilter } from "../../config/filter.js";
 import { plural } from "../shared/words.js";
 import type { Section } from "../types.js";
 import { exportLogpush } from "./export.js";
+import { isEmptyFilter } from "./filter.js";
 import { logpushJobs as logpushJobsKind } from "./logpush-jobs.js";
+import { LOGPUSH_RULES } from "./rules.js";
+import type { DesiredLogpushJob, LogpushFileZone, LogpushFilter, LogpushZone } from "./types.js";
 
-export const logpushJobs: Section = {
+export type * from "./types.js";
+export { jobsOf, literalSecretParams } from "./rules.js";
+
+export const logpushJobs: Section<LogpushZone, LogpushFileZone> = {
   name: "logpush",
   folder: "logpush",
   path: "logs.logpush_jobs",
@@ -16,7 +20,7 @@ export const logpushJobs: Section = {
     if (!file.logs || !out.logs) return;
     // `prune` is the jobs' (the only list under logs): default true even when no job is listed.
     out.logs.prune = file.logs.prune ?? true;
-    if (file.logs.logpush_jobs) out.logs.logpush_jobs = (file.logs.logpush_jobs as DesiredLogpushJob[]).map(normaliseJob);
+    if (file.logs.logpush_jobs) out.logs.logpush_jobs = file.logs.logpush_jobs.map(normaliseJob);
   },
   async export(ctx) {
     const { prune, jobs } = await exportLogpush(ctx);
@@ -25,6 +29,7 @@ export const logpushJobs: Section = {
   summary: (zone) => (zone.logs?.logpush_jobs ? [`logpush (${plural(zone.logs.logpush_jobs.length, "job", "jobs")})`] : []),
   // Logpush jobs hold destination credentials: reading them needs Edit too.
   permissions: [{ name: "Logs", scope: "zone", read: "Edit", write: "Edit", paths: [/^zones\/[^/]+\/logpush/] }],
+  rules: LOGPUSH_RULES,
 };
 
 /**

@@ -5,9 +5,9 @@
 // legacy job's `logpull_options` (`fields=…&timestamps=…`) read as the output_options it means, absent
 // upload limits as 0. Also knows which destinations need an ownership challenge and how to show a
 // destination without its credentials.
-import { isEmptyFilter, parseFilterString, serialiseFilter } from "../../config/filter.js";
+import { isEmptyFilter, parseFilterString, serialiseFilter } from "./filter.js";
 import { AnswerShapeError } from "../../errors.js";
-import type { DesiredLogpushJob, LogpushFilter } from "../../model/desired.js";
+import type { DesiredLogpushJob, LogpushFilter } from "./types.js";
 import { clipJson, isSecretParam, isSecretValue, redactDestination, safeDecode } from "../../redact.js";
 
 /** A live job in the file's shape, plus its id; the filter as an object (absent = none). */

@@ -9,7 +9,8 @@
 // Credentials in destination_conf never reach a field diff unredacted, and storage destinations
 // without an ownership challenge are a plan error that says how to get one.
 import { AnswerShapeError, ApiError, NetworkError } from "../../errors.js";
-import type { DesiredLogpushJob, DesiredZone } from "../../model/desired.js";
+import type { DesiredLogpushJob } from "./types.js";
+import type { ZoneWithLogpush } from "./types.js";
 import type { Change, FieldDiff, Operation } from "../../model/plan.js";
 import { clipJson, redactDestination } from "../../redact.js";
 import { zonePath } from "../shared/fields.js";
@@ -241,7 +242,7 @@ function desiredFor(jobs: readonly DesiredLogpushJob[], change: Change): Desired
   return jobs.find((j) => j.id === undefined && j.name === after.name && j.dataset === after.dataset);
 }
 
-export const logpushJobs: ResourceKind<LiveLogpushJob[]> = {
+export const logpushJobs: ResourceKind<LiveLogpushJob[], ZoneWithLogpush> = {
   name: RESOURCE,
   order: 40,
   independentChanges: true,
@@ -258,7 +259,7 @@ export const logpushJobs: ResourceKind<LiveLogpushJob[]> = {
     return { live, resources: Object.fromEntries(live.map((j) => [j.id, withoutId(j)])) };
   },
 
-  diff(zone: DesiredZone, live) {
+  diff(zone: ZoneWithLogpush, live) {
     const desired = zone.logs?.logpush_jobs ?? [];
     const prune = zone.logs?.prune ?? true;
     const zoneId = zone.zone_id;

@@ -3,7 +3,7 @@
 // its `id:` pin, so that plan matches each to its own (see shared/identity-list.ts). A policy the file
 // cannot hold (an action the schema does not know, an empty field) is left out with a warning, and
 // then `prune: false` keeps plan from deleting it.
-import type { DesiredZone } from "../../model/desired.js";
+import type { ZoneWithPageShield } from "./types.js";
 import { pageShieldPolicies, POLICY_ACTIONS } from "./policies.js";
 import { pageShieldSettings } from "./settings.js";
 import type { SectionContext } from "../export-context.js";
@@ -28,7 +28,7 @@ export interface ExportedPageShield {
 }
 
 export async function exportPageShield(ctx: SectionContext): Promise<ExportedPageShield> {
-  const zone: DesiredZone = { zone_id: ctx.zoneId, page_shield: { prune: true, policies: [] } };
+  const zone: ZoneWithPageShield = { zone_id: ctx.zoneId, page_shield: { prune: true, policies: [] } };
   const [settings, policies] = await Promise.all([pageShieldSettings.read(ctx.read, zone), pageShieldPolicies.read(ctx.read, zone)]);
   const out = {} as ExportedPageShield;
   for (const key of ["enabled", "use_cloudflare_reporting_endpoint", "use_connection_url_path"] as const) {

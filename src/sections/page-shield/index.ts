@@ -1,12 +1,18 @@
 // `page_shield`: Page Shield settings and CSP policies (two kinds, settings applied first).
-import type { DesiredPageShield, DesiredPolicy, DesiredScriptInventory } from "../../model/desired.js";
 import { plural } from "../shared/words.js";
 import type { Section } from "../types.js";
 import { exportPageShield } from "./export.js";
 import { pageShieldPolicies } from "./policies.js";
+import { PAGE_SHIELD_RULES } from "./rules.js";
 import { pageShieldSettings } from "./settings.js";
+import type { DesiredPageShield, DesiredPolicy, PageShieldFileZone, PageShieldZone } from "./types.js";
 
-export const pageShield: Section = {
+export type * from "./types.js";
+export { isPrefix, pageMatcher, pagePatternProblem, urlCovers, urlMatches, urlPatternProblem } from "./inventory-match.js";
+export { isTodoJustification, TODO_JUSTIFICATION } from "./inventory-todo.js";
+export { pageShieldApiPath, SCRIPT_INVENTORY_KEYS, SCRIPT_INVENTORY_PATH, scriptInventoryIn, scriptInventoryOf, scriptInventoryPointer } from "./script-inventory.js";
+
+export const pageShield: Section<PageShieldZone, PageShieldFileZone> = {
   name: "page_shield",
   folder: "page-shield",
   path: "page_shield",
@@ -20,7 +26,7 @@ export const pageShield: Section = {
     if (ps.use_cloudflare_reporting_endpoint !== undefined) page.use_cloudflare_reporting_endpoint = ps.use_cloudflare_reporting_endpoint;
     if (ps.use_connection_url_path !== undefined) page.use_connection_url_path = ps.use_connection_url_path;
     if (ps.policies) {
-      page.policies = (ps.policies as DesiredPolicy[]).map(
+      page.policies = ps.policies.map(
         (p): DesiredPolicy => ({
           ...(p.id !== undefined ? { id: p.id } : {}),
           description: p.description,
@@ -32,7 +38,7 @@ export const pageShield: Section = {
       );
     }
     // The script inventory is declared here but never written to Cloudflare: no kind reads or plans it.
-    const inv = (ps as { script_inventory?: DesiredScriptInventory }).script_inventory;
+    const inv = ps.script_inventory;
     if (inv) {
       page.script_inventory = {
         pages: [...inv.pages],
@@ -53,4 +59,5 @@ export const pageShield: Section = {
     return [ps.policies ? `page_shield (${plural(ps.policies.length, "policy", "policies")}${ps.prune ? "" : ", no prune"})` : "page_shield"];
   },
   permissions: [{ name: "Page Shield", scope: "zone", read: "Read", write: "Edit", paths: [/^zones\/[^/]+\/page_shield/] }],
+  rules: PAGE_SHIELD_RULES,
 };

@@ -3,7 +3,8 @@
 // desired policy missing live is created, a different one updated in place, an ambiguous one stops
 // the zone, and live policies nothing matched are deleted unless `prune: false`.
 import { AnswerShapeError } from "../../errors.js";
-import type { DesiredPolicy, DesiredZone, PolicyAction } from "../../model/desired.js";
+import type { DesiredPolicy, PolicyAction } from "./types.js";
+import type { ZoneWithPageShield } from "./types.js";
 import type { Change, Operation } from "../../model/plan.js";
 import { createdFields, diffFields, toBool, zonePath } from "../shared/fields.js";
 import { deleteItemChange, matchIdentities, type IdentityRule } from "../shared/identity-list.js";
@@ -81,7 +82,7 @@ export function createPolicyOp(zoneId: string, body: DesiredPolicy, known: strin
   return { method: "POST", path, body, finds: { path, match: { description: body.description }, known, equals: { ...body }, compare: { enabled: "bool" } } };
 }
 
-export const pageShieldPolicies: ResourceKind<LivePolicy[]> = {
+export const pageShieldPolicies: ResourceKind<LivePolicy[], ZoneWithPageShield> = {
   name: RESOURCE,
   order: 20,
   independentChanges: true,
@@ -97,7 +98,7 @@ export const pageShieldPolicies: ResourceKind<LivePolicy[]> = {
     return { live, resources: Object.fromEntries(live.map((p) => [p.id, withoutId(p)])) };
   },
 
-  diff(zone: DesiredZone, live) {
+  diff(zone: ZoneWithPageShield, live) {
     const zoneId = zone.zone_id;
     const { matches, unmatched, live: distinct, errors, warnings } = matchIdentities(zone.page_shield?.policies ?? [], live, IDENTITY);
     const known = distinct.map((p) => p.id);

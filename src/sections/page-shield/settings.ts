@@ -1,6 +1,6 @@
 // Page Shield on/off and its two reporting settings: one GET to read, one partial PUT to change.
 import { ApiError } from "../../errors.js";
-import type { DesiredZone } from "../../model/desired.js";
+import type { ZoneWithPageShield } from "./types.js";
 import type { Change } from "../../model/plan.js";
 import { diffFields, pick, toBool, zonePath } from "../shared/fields.js";
 import type { ResourceKind } from "../types.js";
@@ -8,7 +8,7 @@ import type { ResourceKind } from "../types.js";
 const SETTINGS = ["enabled", "use_cloudflare_reporting_endpoint", "use_connection_url_path"] as const;
 type Settings = { [K in (typeof SETTINGS)[number]]?: boolean };
 
-function desiredSettings(zone: DesiredZone): Settings {
+function desiredSettings(zone: ZoneWithPageShield): Settings {
   return zone.page_shield ? pick(zone.page_shield, SETTINGS) : {};
 }
 
@@ -39,7 +39,7 @@ function assertSettingsShape(raw: unknown, path: string, managed: readonly strin
   });
 }
 
-export const pageShieldSettings: ResourceKind<Settings> = {
+export const pageShieldSettings: ResourceKind<Settings, ZoneWithPageShield> = {
   name: "page_shield_settings",
   order: 10,
   owns: (zone) => Object.keys(desiredSettings(zone)).length > 0,

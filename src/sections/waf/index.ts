@@ -1,12 +1,18 @@
 // `waf`: the OWASP Core Ruleset and the Cloudflare Managed Ruleset, both execute rules of the zone's
 // http_request_firewall_managed entry point (one kind).
-import type { DesiredWaf } from "../../model/desired.js";
 import type { Section } from "../types.js";
 import { exportWaf } from "./export.js";
 import { DEFAULT_EXPRESSION, scoreThreshold } from "./normalise.js";
+import type { DesiredWaf, WafFileZone, WafZone } from "./types.js";
 import { wafManagedRules } from "./waf-managed.js";
 
-export const waf: Section = {
+export type * from "./types.js";
+export { SCORE_THRESHOLDS } from "./normalise.js";
+// What `waf-migration` builds on: the managed rulesets, the entry point's shape, the OWASP intent.
+export { CLOUDFLARE_MANAGED_RULESET_ID, OWASP_RULESET_ID, readOwaspRuleset, type OwaspRuleset } from "./managed-ruleset.js";
+export { formatThreshold, intentFrom, sameParanoia, type ExecuteParameters } from "./owasp-intent.js";
+
+export const waf: Section<WafZone, WafFileZone> = {
   name: "waf",
   folder: "waf",
   path: "waf",
@@ -55,4 +61,5 @@ export const waf: Section = {
       needed: (desired) => desired.account_id !== undefined,
     },
   ],
+  rules: [],
 };

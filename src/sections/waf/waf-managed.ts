@@ -5,7 +5,8 @@
 // it (a second create of a zone ruleset for the phase fails with 20217). zoneform finds its execute
 // rules by the ruleset they deploy, never by position or ref, and writes single rules, so every other
 // rule of the entry point stays exactly as it is, where it is.
-import type { DesiredCloudflareManaged, DesiredOwasp, DesiredZone } from "../../model/desired.js";
+import type { DesiredCloudflareManaged, DesiredOwasp } from "./types.js";
+import type { ZoneWithWaf } from "./types.js";
 import type { Change, FieldDiff } from "../../model/plan.js";
 import {
   addRuleOp, createEntrypointOp, foreignRulesFingerprint, patchRuleOp, readEntrypoint, ruleIdError, writableRule,
@@ -79,7 +80,7 @@ function expressionField(rule: LiveRule, want: string): FieldDiff[] {
  * The execute rule that deploys `rulesetId` (the first, with a warning when there are more: the others
  * are left as they are) and what every change to it shares.
  */
-function deployedRule(zone: DesiredZone, live: LiveWaf, rulesetId: string, name: string, identity: string, out: Gathered) {
+function deployedRule(zone: ZoneWithWaf, live: LiveWaf, rulesetId: string, name: string, identity: string, out: Gathered) {
   const found = executeRulesFor(live.entrypoint, rulesetId);
   if (found.length > 1) {
     out.warnings.push(`${found.length} execute rules deploy the ${name}; managing the first (${found[0]!.id}), leaving the others as they are`);
@@ -103,7 +104,7 @@ function updateRule(
   out.planned.push({ change: { resource, zone_id, identity, kind: "update", live_id: rule.id, ...shown, operations, ...(notes ? { notes } : {}) } });
 }
 
-function planOwasp(zone: DesiredZone, want: DesiredOwasp, live: LiveWaf, out: Gathered): void {
+function planOwasp(zone: ZoneWithWaf, want: DesiredOwasp, live: LiveWaf, out: Gathered): void {
   const { rule, base } = deployedRule(zone, live, live.owaspId, "OWASP Core Ruleset", "owasp", out);
   if (!want.enabled) {
     // Disabling keeps the rule and its tuning, so enabling it again restores both.
@@ -177,7 +178,7 @@ function describeAction(a: string | undefined): string {
   return a ?? "each rule's own";
 }
 
-function planCloudflareManaged(zone: DesiredZone, want: DesiredCloudflareManaged, live: LiveWaf, out: Gathered): void {
+function planCloudflareManaged(zone: ZoneWithWaf, want: DesiredCloudflareManaged, live: LiveWaf, out: Gathered): void {
   const { rule, base } = deployedRule(zone, live, live.cloudflareManagedId, "Cloudflare Managed Ruleset", "cloudflare_managed", out);
   if (!rule) {
     if (!want.enabled) return;
@@ -227,7 +228,7 @@ function planCloudflareManaged(zone: DesiredZone, want: DesiredCloudflareManaged
 }
 
 /** Pure: the changes that make the entry point's managed execute rules match the file. */
-export function diffWaf(zone: DesiredZone, live: LiveWaf): DiffResult {
+export function diffWaf(zone: ZoneWithWaf, live: LiveWaf): DiffResult {
   const out: Gathered = { errors: [], warnings: [], planned: [] };
   // Cloudflare Managed first: a new entry point then runs it before OWASP, as the dashboard deploys them.
   if (zone.waf?.cloudflare_managed) planCloudflareManaged(zone, zone.waf.cloudflare_managed, live, out);
@@ -249,7 +250,7 @@ export function diffWaf(zone: DesiredZone, live: LiveWaf): DiffResult {
   return { changes: out.planned.map((p) => p.change), errors: out.errors, warnings: out.warnings };
 }
 
-export const wafManagedRules: ResourceKind<LiveWaf> = {
+export const wafManagedRules: ResourceKind<LiveWaf, ZoneWithWaf> = {
   name: RESOURCE,
   order: 30,
   owns: (zone) => zone.waf?.owasp !== undefined || zone.waf?.cloudflare_managed !== undefined,

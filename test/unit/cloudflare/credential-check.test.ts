@@ -6,7 +6,7 @@ import { coversTarget, lacking, levelHeld } from "../../../src/cloudflare/token-
 import { permissionsNeeded } from "../../../src/sections/permissions.js";
 import type { CloudflareClient } from "../../../src/cloudflare/types.js";
 import { ApiError } from "../../../src/errors.js";
-import type { DesiredState } from "../../../src/model/desired.js";
+import type { DesiredState } from "../../../src/sections/index.js";
 
 const NOW = Date.parse("2026-06-01T00:00:00Z");
 const ZONE_A = "a".repeat(32);

@@ -1,7 +1,7 @@
 // Filter helpers shared with the Logpush resource.
 import { describe, expect, it } from "vitest";
-import { countFilterOperators, filterByteLength, isEmptyFilter, parseFilterString, serialiseFilter } from "../../../src/config/filter.js";
-import type { LogpushFilter } from "../../../src/model/desired.js";
+import { countFilterOperators, filterByteLength, isEmptyFilter, parseFilterString, serialiseFilter } from "../../../src/sections/logpush/filter.js";
+import type { LogpushFilter } from "../../../src/sections/logpush/index.js";
 
 const filter: LogpushFilter = {
   where: {

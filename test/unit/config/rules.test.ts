@@ -1,20 +1,10 @@
 // The semantic rules one by one, on small documents built in the test.
 import { describe, expect, it } from "vitest";
 import { RULES, runRules, type RuleContext } from "../../../src/config/rules/index.js";
-import {
-  customFieldLimit,
-  customFieldsPushed,
-  filterLimits,
-  filterValues,
-  lowerCaseHeaders,
-  pruneNeedsJobs,
-  uniqueCustomFields,
-  uniqueJobs,
-  exactJobIds,
-} from "../../../src/config/rules/logs.js";
-import { pruneNeedsPolicies, uniquePolicies } from "../../../src/config/rules/page-shield.js";
-import { uniqueCustomHostnames } from "../../../src/config/rules/custom-hostnames.js";
-import { literalSecretParams, secretsFromEnvironment } from "../../../src/config/rules/secrets.js";
+import { customFieldLimit, customFieldsPushed, lowerCaseHeaders, uniqueCustomFields } from "../../../src/sections/custom-fields/rules.js";
+import { exactJobIds, filterLimits, filterValues, literalSecretParams, pruneNeedsJobs, secretsFromEnvironment, uniqueJobs } from "../../../src/sections/logpush/rules.js";
+import { pruneNeedsPolicies, uniquePolicies } from "../../../src/sections/page-shield/rules.js";
+import { uniqueCustomHostnames } from "../../../src/sections/custom-hostnames/rules.js";
 
 const ctx: RuleContext = { template: () => undefined };
 const zone = (body: Record<string, unknown>) => ({ version: 1, zones: [{ zone_id: "5ababd603b22780302dd8d83498e5172", ...body }] });

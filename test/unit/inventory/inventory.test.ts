@@ -3,7 +3,7 @@ import { parseConfigText } from "../../../src/config/index.js";
 import { ConfigError } from "../../../src/errors.js";
 import { checkInventory, scriptsNeedingDetail, type SeenScript } from "../../../src/inventory/check.js";
 import { cspSource, inventoryPolicy, pageCondition } from "../../../src/inventory/csp.js";
-import { pageMatcher, pagePatternProblem, urlCovers, urlMatches, urlPatternProblem } from "../../../src/inventory/match.js";
+import { pageMatcher, pagePatternProblem, urlCovers, urlMatches, urlPatternProblem } from "../../../src/sections/page-shield/inventory-match.js";
 import { draftInventory, mergeInventory, TODO_JUSTIFICATION } from "../../../src/inventory/yaml.js";
 import type { ScriptInventory } from "../../../src/inventory/types.js";
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { CloudflareClient } from "../../../src/cloudflare/types.js";
-import { createReadContext } from "../../../src/engine/reconcile.js";
-import type { DesiredCustomFields, DesiredZone } from "../../../src/model/desired.js";
+import { createReadContext } from "../../../src/engine/read.js";
+import type { DesiredCustomFields } from "../../../src/sections/custom-fields/index.js";
+import type { DesiredZone } from "../../../src/sections/index.js";
 import { diffCustomFields, fieldsOfRule, LOG_FIELDS_PHASE, logCustomFields, normaliseCustomFields } from "../../../src/sections/custom-fields/custom-fields.js";
 import type { Entrypoint, LiveRule } from "../../../src/sections/shared/entrypoint.js";
 import { recordedResult } from "../recorded.js";

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { CloudflareClient } from "../../../src/cloudflare/types.js";
-import { createReadContext } from "../../../src/engine/reconcile.js";
+import { createReadContext } from "../../../src/engine/read.js";
 import { AnswerShapeError } from "../../../src/errors.js";
-import type { CertificateAuthority, DesiredState, DesiredZone } from "../../../src/model/desired.js";
+import type { CertificateAuthority } from "../../../src/sections/custom-hostnames/index.js";
+import type { DesiredState, DesiredZone } from "../../../src/sections/index.js";
 import {
   caSatisfied, customHostnames, normaliseCustomHostname, LIST_PAGE_SIZE, patchSsl, RETIRED_CA, type LiveCustomHostname,
   type LiveCustomHostnames,

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { CloudflareClient } from "../../../src/cloudflare/types.js";
-import { createReadContext } from "../../../src/engine/reconcile.js";
+import { createReadContext } from "../../../src/engine/read.js";
 import { AnswerShapeError } from "../../../src/errors.js";
-import type { DesiredLogpushJob, DesiredZone, LogpushFilter } from "../../../src/model/desired.js";
+import type { DesiredLogpushJob, LogpushFilter } from "../../../src/sections/logpush/index.js";
+import type { DesiredZone } from "../../../src/sections/index.js";
 import type { Change } from "../../../src/model/plan.js";
 import { planForDisplay, planForFile } from "../../../src/plan/secrets.js";
 import { createBody, logpushJobs, updateBody } from "../../../src/sections/logpush/logpush-jobs.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { DesiredZone } from "../../../src/model/desired.js";
+import type { DesiredZone } from "../../../src/sections/index.js";
 import type { Entrypoint, LiveRule } from "../../../src/sections/shared/entrypoint.js";
 import { AnswerShapeError } from "../../../src/errors.js";
 import { deriveOwasp, type OwaspRuleset } from "../../../src/sections/waf/managed-ruleset.js";

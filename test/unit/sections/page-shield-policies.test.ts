@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { CloudflareClient } from "../../../src/cloudflare/types.js";
-import { createReadContext } from "../../../src/engine/reconcile.js";
+import { createReadContext } from "../../../src/engine/read.js";
 import { AnswerShapeError } from "../../../src/errors.js";
-import type { DesiredPolicy, DesiredZone } from "../../../src/model/desired.js";
+import type { DesiredPolicy } from "../../../src/sections/page-shield/index.js";
+import type { DesiredZone } from "../../../src/sections/index.js";
 import { normalisePolicy, pageShieldPolicies, type LivePolicy } from "../../../src/sections/page-shield/policies.js";
 import { pageShieldSettings } from "../../../src/sections/page-shield/settings.js";
 import { recorded, recordedResult } from "../recorded.js";

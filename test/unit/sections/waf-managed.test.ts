@@ -4,9 +4,9 @@
 // lost its id in sanitising.
 import { describe, expect, it } from "vitest";
 import type { CloudflareClient } from "../../../src/cloudflare/types.js";
-import { createReadContext } from "../../../src/engine/reconcile.js";
+import { createReadContext } from "../../../src/engine/read.js";
 import { AnswerShapeError, ApiError, NetworkError } from "../../../src/errors.js";
-import type { DesiredState, DesiredZone } from "../../../src/model/desired.js";
+import type { DesiredState, DesiredZone } from "../../../src/sections/index.js";
 import { readEntrypoint, type Entrypoint, type LiveRule } from "../../../src/sections/shared/entrypoint.js";
 import {
   CLOUDFLARE_MANAGED_RULESET_ID, managedRulesetPath, missingParanoiaLevels, OWASP_RULESET_ID, readManagedRuleset, readOwaspRuleset,

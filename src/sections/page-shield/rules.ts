@@ -1,8 +1,8 @@
-// Semantic rules of page_shield.
-import { isPrefix, pagePatternProblem, urlCovers, urlPatternProblem } from "../../inventory/match.js";
-import { isTodoJustification } from "../../inventory/todo.js";
-import { childPointer, type Finding } from "../problems.js";
-import { asArray, asRecord, asString, duplicateEntries, itemsOf, zonesOf, type Rec, type Rule } from "./util.js";
+// Semantic rules of the page_shield section: one entry per policy, `prune` without policies, and the
+// script inventory's entries.
+import { asArray, asRecord, asString, childPointer, duplicateEntries, itemsOf, zonesOf, type Finding, type Rec, type Rule } from "../rules.js";
+import { isPrefix, pagePatternProblem, urlCovers, urlPatternProblem } from "./inventory-match.js";
+import { isTodoJustification } from "./inventory-todo.js";
 
 /** Two policies are one when they pin one id, or pin none and share a description (see identity-list.ts). */
 export const uniquePolicies: Rule = (doc) => {
@@ -95,3 +95,5 @@ export const scriptInventoryEntries: Rule = (doc) => {
   }
   return findings;
 };
+
+export const PAGE_SHIELD_RULES: readonly Rule[] = [uniquePolicies, pruneNeedsPolicies, scriptInventoryEntries];

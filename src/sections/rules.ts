@@ -1,6 +1,21 @@
-// Small, defensive accessors for the semantic rules: rules also run on documents that failed the
-// schema (so that every problem is reported at once), hence nothing here trusts a shape.
-import { childPointer, type Finding } from "../problems.js";
+// The semantic rules' contract (what the schema cannot express), and small, defensive accessors for
+// them: rules also run on documents that failed the schema (so that every problem is reported at
+// once), hence nothing here trusts a shape. A section declares its rules (`rules` in its index.ts);
+// src/config/rules/ holds the generic ones and runs them all.
+
+/** A problem a rule found, at a JSON pointer of the document; config locates it in the YAML source. */
+export interface Finding {
+  pointer: string;
+  message: string;
+  severity?: "error" | "warning";
+  /** Locate the key of the pointer's property (unknown keys) rather than its value. */
+  at?: "key" | "value";
+}
+
+/** JSON pointer of a child: `/zones` + 0 → `/zones/0` (RFC 6901 escaping). */
+export function childPointer(parent: string, key: string | number): string {
+  return `${parent}/${String(key).replace(/~/g, "~0").replace(/\//g, "~1")}`;
+}
 
 export type Rec = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 // Logpush filters: the object form written in YAML ({where: node}) and the compact JSON string the API
-// stores. Shared by config checks (limits) and the Logpush resource (wire format, no-filter detection).
-import type { FilterNode, LogpushFilter } from "../model/desired.js";
+// stores. Shared by the section's rules (limits) and its resource (wire format, no-filter detection).
+import type { FilterNode, LogpushFilter } from "./types.js";
 
 /** Documented limits of a Logpush filter ("about 30 operators and 1000 bytes"). */
 export const FILTER_MAX_OPERATORS = 30;

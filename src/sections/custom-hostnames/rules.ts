@@ -1,6 +1,5 @@
-// Semantic rules of custom_hostnames.
-import type { Finding } from "../problems.js";
-import { duplicates, zonesOf, type Rule } from "./util.js";
+// Semantic rules of the custom_hostnames section.
+import { duplicates, zonesOf, type Finding, type Rule } from "../rules.js";
 
 /** A hostname may be listed once per zone (hostnames compare case-insensitively). */
 export const uniqueCustomHostnames: Rule = (doc) => {
@@ -10,3 +9,5 @@ export const uniqueCustomHostnames: Rule = (doc) => {
   }
   return findings;
 };
+
+export const CUSTOM_HOSTNAMES_RULES: readonly Rule[] = [uniqueCustomHostnames];

@@ -1,85 +1,20 @@
-// Semantic rules of logs: custom fields (lower-case header names, the 40-field limit) and Logpush jobs
-// (one entry per job, exact ids, filter limits and operator values).
-import { countFilterOperators, filterByteLength, FILTER_MAX_BYTES, FILTER_MAX_OPERATORS, LIST_OPERATORS } from "../filter.js";
-import type { LogpushFilter } from "../../model/desired.js";
-import { childPointer, type Finding } from "../problems.js";
-import { outputOptionsFromLogpull } from "../../sections/logpush/live.js";
-import { asArray, asRecord, asString, duplicateEntries, itemsOf, zonesOf, type Rec, type Rule } from "./util.js";
+// Semantic rules of the logpush section: one entry per job, exact ids, deprecated keys, filter limits
+// and operator values, `prune` without jobs, and secrets that must come from the environment.
+import { isSecretParam, safeDecode } from "../../redact.js";
+import { hasEnvReference } from "../../template.js";
+import { asArray, asRecord, asString, childPointer, duplicateEntries, itemsOf, zonesOf, type Finding, type Rec, type Rule } from "../rules.js";
+import { countFilterOperators, filterByteLength, FILTER_MAX_BYTES, FILTER_MAX_OPERATORS, LIST_OPERATORS } from "./filter.js";
+import { outputOptionsFromLogpull } from "./live.js";
+import type { LogpushFilter } from "./types.js";
 
-/** Custom log fields per zone, all types together. */
-export const MAX_CUSTOM_FIELDS = 40;
-
-const FIELD_LISTS = ["request_headers", "transformed_request_headers", "response_headers", "raw_response_headers", "cookies"] as const;
-const HEADER_LISTS = ["request_headers", "transformed_request_headers", "response_headers", "raw_response_headers"] as const;
-
-/** A list item's name: the item itself, or (response lists) its `name`. */
-function itemName(item: unknown): unknown {
-  return item !== null && typeof item === "object" && !Array.isArray(item) ? (item as Rec).name : item;
-}
-
-function* customFieldsOf(doc: unknown): Generator<{ fields: Rec; pointer: string }> {
-  for (const { zone, pointer } of zonesOf(doc)) {
-    const fields = asRecord(asRecord(zone.logs)?.custom_fields);
-    if (fields) yield { fields, pointer: `${pointer}/logs/custom_fields` };
-  }
-}
-
-function* jobsOf(doc: unknown): Generator<{ job: Rec; pointer: string; zone: Rec }> {
+/** Each Logpush job of each zone of the document, with its pointer and its zone. */
+export function* jobsOf(doc: unknown): Generator<{ job: Rec; pointer: string; zone: Rec }> {
   for (const { zone, pointer } of zonesOf(doc)) {
     for (const { item, pointer: jobPointer } of itemsOf(asRecord(zone.logs)?.logpush_jobs, `${pointer}/logs/logpush_jobs`)) {
       yield { job: item, pointer: jobPointer, zone };
     }
   }
 }
-
-/** The API wants header names in lower case (cookie names keep their case). */
-export const lowerCaseHeaders: Rule = (doc) => {
-  const findings: Finding[] = [];
-  for (const { fields, pointer } of customFieldsOf(doc)) {
-    for (const list of HEADER_LISTS) {
-      asArray(fields[list]).forEach((item, i) => {
-        const name = itemName(item);
-        if (typeof name === "string" && name !== name.toLowerCase()) {
-          findings.push({
-            pointer: typeof item === "string" ? childPointer(`${pointer}/${list}`, i) : `${childPointer(`${pointer}/${list}`, i)}/name`,
-            message: `header names must be lower case: write '${name.toLowerCase()}' instead of '${name}'`,
-          });
-        }
-      });
-    }
-  }
-  return findings;
-};
-
-/** A field listed twice in the same list. */
-export const uniqueCustomFields: Rule = (doc) => {
-  const findings: Finding[] = [];
-  for (const { fields, pointer } of customFieldsOf(doc)) {
-    for (const list of FIELD_LISTS) {
-      const seen = new Map<string, number>();
-      asArray(fields[list]).forEach((item, i) => {
-        const name = itemName(item);
-        if (typeof name !== "string") return;
-        const id = list === "cookies" ? name : name.toLowerCase();
-        const earlier = seen.get(id);
-        if (earlier === undefined) seen.set(id, i);
-        else findings.push({ pointer: childPointer(`${pointer}/${list}`, i), message: `'${name}' is listed twice in ${list} (also item ${earlier})` });
-      });
-    }
-  }
-  return findings;
-};
-
-export const customFieldLimit: Rule = (doc) => {
-  const findings: Finding[] = [];
-  for (const { fields, pointer } of customFieldsOf(doc)) {
-    const total = FIELD_LISTS.reduce((sum, list) => sum + asArray(fields[list]).length, 0);
-    if (total > MAX_CUSTOM_FIELDS) {
-      findings.push({ pointer, message: `${total} custom log fields: a zone may have at most ${MAX_CUSTOM_FIELDS} (headers of every list and cookies together)` });
-    }
-  }
-  return findings;
-};
 
 /**
  * Two jobs are one when they pin one id, or pin none and share name and dataset (names alone repeat:
@@ -158,12 +93,6 @@ export const filterValues: Rule = (doc) => {
   return findings;
 };
 
-const CUSTOM_FIELD_COLUMNS: Record<string, (typeof FIELD_LISTS)[number]> = {
-  RequestHeaders: "request_headers",
-  ResponseHeaders: "response_headers",
-  Cookies: "cookies",
-};
-
 /** A YAML flow value a reader can paste: `{field_names: [RayID, ClientIP], timestamp_format: rfc3339}`. */
 function flow(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(flow).join(", ")}]`;
@@ -210,26 +139,6 @@ export const deprecatedJobKeys: Rule = (doc) => {
   return findings;
 };
 
-/** A job that pushes RequestHeaders (etc.) while the zone's managed custom fields list none gets empty columns. */
-export const customFieldsPushed: Rule = (doc) => {
-  const findings: Finding[] = [];
-  for (const { job, pointer, zone } of jobsOf(doc)) {
-    const fields = asRecord(asRecord(zone.logs)?.custom_fields);
-    if (!fields) continue;
-    asArray(asRecord(job.output_options)?.field_names).forEach((name, i) => {
-      const list = typeof name === "string" ? CUSTOM_FIELD_COLUMNS[name] : undefined;
-      if (list && asArray(fields[list]).length === 0) {
-        findings.push({
-          pointer: childPointer(`${pointer}/output_options/field_names`, i),
-          severity: "warning",
-          message: `${String(name)} will be empty: logs.custom_fields.${list} lists nothing`,
-        });
-      }
-    });
-  }
-  return findings;
-};
-
 export const pruneNeedsJobs: Rule = (doc) => {
   const findings: Finding[] = [];
   for (const { zone, pointer } of zonesOf(doc)) {
@@ -244,3 +153,50 @@ export const pruneNeedsJobs: Rule = (doc) => {
   }
   return findings;
 };
+
+// Secrets come from the environment: a plan file stores `${env:NAME}` references, never values, so a
+// credential written literally in the file would end up in plans, logs and version control.
+
+/** Names of the secret query parameters of a destination whose value holds no `${env:…}` reference. */
+export function literalSecretParams(destination: string): string[] {
+  const q = destination.indexOf("?");
+  if (q < 0) return [];
+  const names: string[] = [];
+  for (const pair of destination.slice(q + 1).split("&")) {
+    const eq = pair.indexOf("=");
+    if (eq < 0) continue;
+    const name = safeDecode(pair.slice(0, eq));
+    const value = pair.slice(eq + 1);
+    if (isSecretParam(name) && value !== "" && !hasEnvReference(value)) names.push(name);
+  }
+  return names;
+}
+
+export const secretsFromEnvironment: Rule = (doc, ctx) => {
+  const findings: Finding[] = [];
+  for (const { zone, pointer } of zonesOf(doc)) {
+    for (const { item: job, pointer: jobPointer } of itemsOf(asRecord(zone.logs)?.logpush_jobs, `${pointer}/logs/logpush_jobs`)) {
+      const destPointer = `${jobPointer}/destination_conf`;
+      const written = ctx.template(destPointer) ?? asString(job.destination_conf);
+      if (written !== undefined) {
+        for (const name of literalSecretParams(written)) {
+          findings.push({
+            pointer: destPointer,
+            message: `the credential '${name}' is written literally: use ${name}=\${env:NAME} so that it comes from the environment (plan files keep only the reference)`,
+          });
+        }
+      }
+      const challengePointer = `${jobPointer}/ownership_challenge`;
+      const challenge = ctx.template(challengePointer) ?? asString(job.ownership_challenge);
+      if (challenge !== undefined && !hasEnvReference(challenge)) {
+        findings.push({
+          pointer: challengePointer,
+          message: "ownership_challenge is written literally: use ${env:NAME} so that it comes from the environment (plan files keep only the reference)",
+        });
+      }
+    }
+  }
+  return findings;
+};
+
+export const LOGPUSH_RULES: readonly Rule[] = [uniqueJobs, exactJobIds, deprecatedJobKeys, filterLimits, filterValues, pruneNeedsJobs, secretsFromEnvironment];

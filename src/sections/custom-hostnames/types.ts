@@ -1,0 +1,23 @@
+// The custom_hostnames section's part of a zone: in the desired state (normalised) and in the file (as
+// the schema guarantees it). The registry (../index.ts) joins every section's part into DesiredZone.
+import type { ZoneBase } from "../../model/desired.js";
+
+export type CertificateAuthority = "digicert" | "google" | "lets_encrypt" | "ssl_com" | "";
+
+export interface DesiredCustomHostname {
+  hostname: string;
+  certificate_authority: CertificateAuthority;
+}
+
+/** The section's part of a desired zone. */
+export interface CustomHostnamesZone {
+  custom_hostnames?: DesiredCustomHostname[];
+}
+
+/** A desired zone as this section sees it: the zone's own fields and its part. */
+export type ZoneWithCustomHostnames = ZoneBase & CustomHostnamesZone;
+
+/** The section's part of a zone in the file. */
+export interface CustomHostnamesFileZone {
+  custom_hostnames?: Array<{ hostname: string; certificate_authority?: CertificateAuthority }>;
+}

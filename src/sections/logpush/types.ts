@@ -1,0 +1,51 @@
+// The logpush section's part of a zone (under `logs`, with `logs.prune`): in the desired state
+// (normalised) and in the file (as the schema guarantees it). The registry (../index.ts) joins every
+// section's part into DesiredZone.
+import type { ZoneBase } from "../../model/desired.js";
+
+/** A logpush filter as written in YAML: `where` holding nested `and` / `or` groups and leaves. */
+export type FilterNode =
+  | { and: FilterNode[] }
+  | { or: FilterNode[] }
+  | { key: string; operator: string; value: unknown };
+
+export interface LogpushFilter {
+  where: FilterNode | Record<string, never>;
+}
+
+export interface DesiredLogpushJob {
+  /** The live job this entry is (`id:` in the file, digits kept exact); without it name and dataset match. */
+  id?: string;
+  name: string;
+  dataset: string;
+  destination_conf: string;
+  ownership_challenge?: string;
+  enabled: boolean;
+  kind?: "" | "edge";
+  filter?: LogpushFilter;
+  output_options?: Record<string, unknown>;
+  max_upload_bytes?: number;
+  max_upload_interval_seconds?: number;
+  max_upload_records?: number;
+}
+
+/** The section's part of a desired zone (the `logs` container is shared with other sections). */
+export interface LogpushZone {
+  logs?: {
+    /** Absent: jobs are not managed. */
+    logpush_jobs?: DesiredLogpushJob[];
+    /** false keeps live logpush jobs that the file does not list. Default true. */
+    prune: boolean;
+  };
+}
+
+/** A desired zone as this section sees it: the zone's own fields and its part. */
+export type ZoneWithLogpush = ZoneBase & LogpushZone;
+
+/** The section's part of a zone in the file. */
+export interface LogpushFileZone {
+  logs?: {
+    logpush_jobs?: Array<Omit<DesiredLogpushJob, "enabled" | "id"> & { enabled?: boolean; id?: unknown }>;
+    prune?: boolean;
+  };
+}

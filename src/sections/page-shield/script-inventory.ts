@@ -1,0 +1,31 @@
+// Where the page_shield section keeps what other features build on: the script inventory of the file
+// (read by `audit`, `inventory` and `csp suggest`, never written to Cloudflare) and the Page Shield API
+// paths they read. They use these instead of naming the section's keys.
+import type { DesiredScriptInventory, PageShieldZone } from "./types.js";
+
+/** The inventory's keys in a zone of the file. */
+export const SCRIPT_INVENTORY_KEYS = ["page_shield", "script_inventory"] as const;
+/** The inventory's place in a zone, as messages name it. */
+export const SCRIPT_INVENTORY_PATH = SCRIPT_INVENTORY_KEYS.join(".");
+
+/** A desired zone's script inventory, if it declares one. */
+export function scriptInventoryOf(zone: PageShieldZone): DesiredScriptInventory | undefined {
+  return zone.page_shield?.script_inventory;
+}
+
+/** The JSON pointer of the inventory in the zone at `zonePointer` (e.g. `/zones/0`). */
+export function scriptInventoryPointer(zonePointer: string): string {
+  return `${zonePointer}/${SCRIPT_INVENTORY_KEYS.join("/")}`;
+}
+
+/** The inventory mapping of a zone of a parsed (unchecked) document, if it is one. */
+export function scriptInventoryIn(zone: unknown): Record<string, unknown> | undefined {
+  let v: unknown = zone;
+  for (const key of SCRIPT_INVENTORY_KEYS) v = v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined;
+  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+/** A Page Shield list of a zone in the API, relative to the base: `zones/{id}/page_shield/{list}`. */
+export function pageShieldApiPath(zoneId: string, list: "scripts" | "connections" | "cookies" | "policies" | string): string {
+  return `zones/${zoneId}/page_shield/${list}`;
+}

@@ -1,0 +1,63 @@
+// The page_shield section's part of a zone: in the desired state (normalised) and in the file (as the
+// schema guarantees it). The registry (../index.ts) joins every section's part into DesiredZone.
+import type { ZoneBase } from "../../model/desired.js";
+
+/** Content security rule (Page Shield policy) actions; `add_reporting_directives` is the API of 2026. */
+export type PolicyAction = "log" | "allow" | "add_reporting_directives";
+
+export interface DesiredPolicy {
+  /** The live policy this entry is (`id:` in the file); without it the description matches. */
+  id?: string;
+  description: string;
+  action: PolicyAction;
+  expression: string;
+  value: string;
+  enabled: boolean;
+}
+
+export interface DesiredPageShield {
+  /** Only the settings present in the file are managed. */
+  enabled?: boolean;
+  use_cloudflare_reporting_endpoint?: boolean;
+  use_connection_url_path?: boolean;
+  /** Absent: policies are not managed. `[]`: every live policy is deleted (unless prune is false). */
+  policies?: DesiredPolicy[];
+  /** false keeps live policies that the file does not list. Default true. */
+  prune: boolean;
+  /**
+   * The authorized scripts of the payment pages (PCI DSS v4.0 6.4.3, 11.6.1): read by `audit`,
+   * `inventory --merge` and `csp suggest --from-inventory`; never written to Cloudflare.
+   */
+  script_inventory?: DesiredScriptInventory;
+}
+
+export interface DesiredAuthorizedScript {
+  /** An exact script URL, or a prefix ending in `*`. */
+  url: string;
+  justification: string;
+  owner?: string;
+  /** The reviewed version's hash (Page Shield's `hash`): another hash seen is a changed script. */
+  hash?: string;
+}
+
+export interface DesiredScriptInventory {
+  /** Page patterns in scope, `host/path` with `*` at the start or end (Page Shield's page_url filter). */
+  pages: string[];
+  authorized: DesiredAuthorizedScript[];
+}
+
+/** The section's part of a desired zone. */
+export interface PageShieldZone {
+  page_shield?: DesiredPageShield;
+}
+
+/** A desired zone as this section sees it: the zone's own fields and its part. */
+export type ZoneWithPageShield = ZoneBase & PageShieldZone;
+
+/** The section's part of a zone in the file. */
+export interface PageShieldFileZone {
+  page_shield?: Omit<DesiredPageShield, "prune" | "policies"> & {
+    prune?: boolean;
+    policies?: Array<{ id?: string; description: string; action: PolicyAction; expression: string; value: string; enabled?: boolean }>;
+  };
+}

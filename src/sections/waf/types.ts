@@ -1,0 +1,47 @@
+// The waf section's part of a zone: in the desired state (normalised) and in the file (as the schema
+// guarantees it). The registry (../index.ts) joins every section's part into DesiredZone.
+import type { ZoneBase } from "../../model/desired.js";
+import type { SCORE_THRESHOLDS } from "./normalise.js";
+
+export type OwaspAction = "block" | "managed_challenge" | "js_challenge" | "log" | "challenge";
+
+export interface DesiredOwasp {
+  enabled: boolean;
+  /** 1..4; rules tagged paranoia-level-(N+1..4) are disabled. Default 1. */
+  paranoia_level: number;
+  /** Anomaly score threshold as an integer (low=60, medium=40, high=25). Default 40. */
+  score_threshold: number;
+  /** Action of the last rule (949110). Default block. */
+  action: OwaspAction;
+  /** When the execute rule runs. Default `true` (every request). */
+  expression: string;
+}
+
+export interface DesiredCloudflareManaged {
+  enabled: boolean;
+  /** Ruleset-wide action override; absent keeps each rule's own action. */
+  action?: string;
+  /** When the execute rule runs. Default `true` (every request). */
+  expression: string;
+}
+
+export interface DesiredWaf {
+  owasp?: DesiredOwasp;
+  cloudflare_managed?: DesiredCloudflareManaged;
+}
+
+/** The section's part of a desired zone. */
+export interface WafZone {
+  waf?: DesiredWaf;
+}
+
+/** A desired zone as this section sees it: the zone's own fields and its part. */
+export type ZoneWithWaf = ZoneBase & WafZone;
+
+/** The section's part of a zone in the file. */
+export interface WafFileZone {
+  waf?: {
+    owasp?: { enabled: boolean; paranoia_level?: number; score_threshold?: number | keyof typeof SCORE_THRESHOLDS; action?: OwaspAction; expression?: string };
+    cloudflare_managed?: { enabled: boolean; action?: OwaspAction; expression?: string };
+  };
+}
