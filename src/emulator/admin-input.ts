@@ -3,6 +3,16 @@
 // not a regular expression, a zone name that is not a hostname) is refused with one 400 whose message
 // names each field that is wrong, never stored to misbehave later.
 
+/** An admin call refused with this status and `{"error": message}` (an unknown zone, a conflict). */
+export class AdminError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** A body the admin API refuses: a 400 `{"error": message}`; `problems` holds one line per field. */
 export class AdminInputError extends Error {
   constructor(readonly problems: string[]) {

@@ -16,9 +16,6 @@ export function operationPage(resource: string, method: string): string {
   return `${API_REFERENCE}/resources/${resource}/methods/${method}/`;
 }
 
-/** The reference page of editing a custom hostname (its PATCH). */
-export const CUSTOM_HOSTNAME_EDIT = operationPage("custom_hostnames", "edit");
-
 /** `errors` with `url` on each item that names no page yet. */
 export function documented(errors: ApiErrorBody[], url: string = API_REFERENCE): ApiErrorBody[] {
   return errors.map((e) => (e.documentation_url === undefined ? { ...e, documentation_url: url } : e));

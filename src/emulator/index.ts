@@ -5,7 +5,7 @@ import { clockOf, instantOf, type EmulatorNow } from "./clock.js";
 import { FaultStore } from "./faults.js";
 import { SlidingWindowLimiter } from "./rate-limit.js";
 import { Router } from "./router.js";
-import { allRoutes } from "./areas/index.js";
+import { AREAS } from "./areas/index.js";
 import { defaultState } from "./seed.js";
 import { createEmulatorServer, type EmulatorRuntime } from "./server.js";
 import type { EmulatorState } from "./types.js";
@@ -62,7 +62,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     faults: new FaultStore(),
     limiter: new SlidingWindowLimiter(),
     requests: [],
-    router: new Router(allRoutes()),
+    router: new Router(
+      AREAS.flatMap((a) => a.routes),
+      Object.assign({}, ...AREAS.map((a) => a.idParams ?? {})),
+    ),
     clock,
   };
   const server = createEmulatorServer(rt);

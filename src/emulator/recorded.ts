@@ -9,10 +9,15 @@
 // single-object answer adds or replaces that object by id. A zone the answer names but the state lacks
 // is created, named `recorded-<first 8 hex of its id>.example`, on the enterprise plan, until a zones
 // answer names it. A zone answer whose plan is none of the four legacy plans is kept on the free plan
-// internally (its recorded plan object is still what GET answers).
-import { createEmptyZone } from "./seed.js";
-import type { AccountState, EmulatorState, LogpushJob, Ruleset, ZoneState } from "./types.js";
-import { planNameOf } from "./zone-plans.js";
+// internally (its recorded plan object is still what GET answers). Each area says how the answers of
+// its paths are stored (EmulatorArea.recorded); this file finds the loader and gives it the zone.
+import type { RecordedContext, RecordedLoader } from "./area.js";
+import { AREAS } from "./areas/index.js";
+import { isObject, RecordedAnswerError } from "./recorded-items.js";
+import { createEmptyAccount, createEmptyZone } from "./seed.js";
+import type { EmulatorState } from "./types.js";
+
+export { RecordedAnswerError } from "./recorded-items.js";
 
 export interface RecordedAnswer {
   id?: string;
@@ -31,29 +36,10 @@ export interface RecordedOptions {
   zoneId?: string;
 }
 
-/** A recorded answer the emulator cannot place (not a success, unknown path, wrong shape). */
-export class RecordedAnswerError extends Error {}
-
-type Item = Record<string, unknown> & { id: string };
-type Loader = (state: EmulatorState, ids: string[], result: unknown) => void;
-
 const API_PREFIX = "/client/v4/";
 
-/** Path patterns (`:x` a parameter) and how their answer is stored. */
-const LOADERS: Array<[string, Loader]> = [
-  ["zones", (s, _ids, r) => arrayOf(r, "zones").forEach((z) => upsertZone(s, z))],
-  ["zones/:zone", (s, _ids, r) => upsertZone(s, objectOf(r, "zone"))],
-  ["zones/:zone/custom_hostnames", (s, [z], r) => (zoneFor(s, z!).custom_hostnames = arrayOf(r, "custom hostnames"))],
-  ["zones/:zone/custom_hostnames/:id", (s, [z], r) => upsert(zoneFor(s, z!).custom_hostnames, objectOf(r, "custom hostname"))],
-  ["zones/:zone/rulesets", (s, [z], r) => replaceRulesets(zoneFor(s, z!), arrayOf(r, "rulesets"))],
-  ["zones/:zone/rulesets/:id", (s, [z], r) => upsert(zoneFor(s, z!).rulesets, asRuleset(objectOf(r, "ruleset")))],
-  ["zones/:zone/rulesets/phases/:phase/entrypoint", (s, [z], r) => upsert(zoneFor(s, z!).rulesets, asRuleset(objectOf(r, "ruleset")))],
-  ["zones/:zone/logpush/jobs", (s, [z], r) => (zoneFor(s, z!).logpush_jobs = jobsOf(s, r))],
-  ["zones/:zone/logpush/jobs/:id", (s, [z], r) => upsert(zoneFor(s, z!).logpush_jobs, jobsOf(s, [objectOf(r, "logpush job")])[0]!)],
-  ["zones/:zone/page_shield/policies", (s, [z], r) => (zoneFor(s, z!).policies = arrayOf(r, "policies"))],
-  ["zones/:zone/page_shield/policies/:id", (s, [z], r) => upsert(zoneFor(s, z!).policies, objectOf(r, "policy"))],
-  ["accounts/:account/logpush/jobs", (s, [a], r) => (accountFor(s, a!).logpush_jobs = jobsOf(s, r))],
-];
+/** Every area's loaders: path patterns (`:x` a parameter) and how their answer is stored. */
+const LOADERS: readonly RecordedLoader[] = AREAS.flatMap((area) => area.recorded ?? []);
 
 /** The API path (after /client/v4/) a recorded answer is loaded under. */
 export function recordedPath(recorded: RecordedAnswer, opts: RecordedOptions = {}): string {
@@ -80,14 +66,14 @@ export function stateFromRecorded(state: EmulatorState, recorded: RecordedAnswer
   if (opts.zoneId !== undefined && !/^[0-9a-f]{32}$/.test(opts.zoneId)) throw new RecordedAnswerError(`zone_id ${opts.zoneId} is not 32 hex characters`);
   const path = recordedPath(recorded, opts);
   const parts = path.split("/");
-  for (const [pattern, load] of LOADERS) {
-    const ids = match(pattern.split("/"), parts);
+  for (const loader of LOADERS) {
+    const ids = match(loader.path.split("/"), parts);
     if (!ids) continue;
     const next = structuredClone(state);
-    load(next, ids, structuredClone(recorded.body.result));
+    loader.load(contextOf(next), ids, structuredClone(recorded.body.result));
     return next;
   }
-  throw new RecordedAnswerError(`no loader for GET ${path}; known: ${LOADERS.map(([p]) => p).join(", ")}`);
+  throw new RecordedAnswerError(`no loader for GET ${path}; known: ${LOADERS.map((l) => l.path).join(", ")}`);
 }
 
 function match(pattern: string[], parts: string[]): string[] | undefined {
@@ -104,73 +90,24 @@ function match(pattern: string[], parts: string[]): string[] | undefined {
   return ids;
 }
 
-function zoneFor(state: EmulatorState, id: string): ZoneState {
-  const found = state.zones.find((z) => z.id === id);
-  if (found) return found;
-  const zone = { ...createEmptyZone(`recorded-${id.slice(0, 8)}.example`, "enterprise"), id };
-  state.zones.push(zone);
-  return zone;
-}
-
-function upsertZone(state: EmulatorState, item: Item): void {
-  if (!/^[0-9a-f]{32}$/.test(item.id)) throw new RecordedAnswerError(`zone id ${item.id} is not 32 hex characters`);
-  const zone = zoneFor(state, item.id);
-  if (typeof item.name === "string") zone.name = item.name;
-  zone.plan = planNameOf(item.plan) ?? "free";
-  const { id: _id, name: _name, ...details } = item;
-  zone.details = details;
-}
-
-function accountFor(state: EmulatorState, id: string): AccountState {
-  state.accounts ??= [];
-  let account = state.accounts.find((a) => a.id === id);
-  if (!account) {
-    account = { id, logpush_jobs: [] };
-    state.accounts.push(account);
-  }
-  return account;
-}
-
-/** A list answer's rulesets carry no rules: those already stored under the same id are kept. */
-function replaceRulesets(zone: ZoneState, items: Item[]): void {
-  zone.rulesets = items.map((item) => {
-    const before = zone.rulesets.find((r) => r.id === item.id);
-    return asRuleset(item.rules === undefined && before ? { ...item, rules: before.rules } : item);
-  });
-}
-
-function asRuleset(item: Item): Ruleset {
-  return (Array.isArray(item.rules) ? item : { ...item, rules: [] }) as unknown as Ruleset;
-}
-
-/** Jobs as recorded; later jobs created through the API get ids above every loaded one. */
-function jobsOf(state: EmulatorState, result: unknown): LogpushJob[] {
-  const jobs = (Array.isArray(result) ? result : []).map((j, i) => {
-    if (!isObject(j) || !Number.isInteger(j.id)) throw new RecordedAnswerError(`logpush job ${i} has no integer id`);
-    return j as LogpushJob;
-  });
-  state.next_job_id = Math.max(state.next_job_id, ...jobs.map((j) => j.id + 1));
-  return jobs;
-}
-
-function upsert<T extends { id: unknown }>(list: T[], item: T): void {
-  const i = list.findIndex((x) => x.id === item.id);
-  if (i >= 0) list[i] = item;
-  else list.push(item);
-}
-
-function arrayOf(result: unknown, what: string): Item[] {
-  if (!Array.isArray(result)) throw new RecordedAnswerError(`a ${what} list answer has an array result`);
-  return result.map((item) => objectOf(item, what));
-}
-
-function objectOf(result: unknown, what: string): Item {
-  if (!isObject(result) || (typeof result.id !== "string" && typeof result.id !== "number")) {
-    throw new RecordedAnswerError(`a ${what} answer is an object with an id`);
-  }
-  return result as Item;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
+function contextOf(state: EmulatorState): RecordedContext {
+  return {
+    state,
+    zone(id) {
+      const found = state.zones.find((z) => z.id === id);
+      if (found) return found;
+      const zone = { ...createEmptyZone(`recorded-${id.slice(0, 8)}.example`, "enterprise"), id };
+      state.zones.push(zone);
+      return zone;
+    },
+    account(id) {
+      state.accounts ??= [];
+      let account = state.accounts.find((a) => a.id === id);
+      if (!account) {
+        account = createEmptyAccount(id);
+        state.accounts.push(account);
+      }
+      return account;
+    },
+  };
 }

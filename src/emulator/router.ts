@@ -1,31 +1,26 @@
 // Matches a request path against the routes' patterns (`zones/:zone_id/page_shield/policies/:policy_id`).
 // Literal segments win over parameters (so `custom_hostnames/fallback_origin` beats
 // `custom_hostnames/:custom_hostname_id`), and id parameters are checked for their shape: a malformed
-// id is a 400 "could not route", as Cloudflare answers it.
-import { HEX_ID, UUID } from "./ids.js";
+// id is a 400 "could not route", as Cloudflare answers it. A route with a query condition (`when`) wins
+// over the same pattern without one when its condition holds. The shapes of the zone and account ids
+// are the core's; each area declares those of its own ids (EmulatorArea.idParams).
+import { HEX_ID } from "./ids.js";
 import { methodNotAllowed, routeFault } from "./envelope.js";
 import type { Route } from "./types.js";
 
 interface CompiledRoute {
   route: Route;
   segments: string[];
-  /** One character per segment, "1" literal / "0" parameter: a higher string is more specific. */
+  /** One character per segment, "1" literal / "0" parameter, then "1" for a query condition: higher wins. */
   specificity: string;
 }
 
-/** The shape each id parameter must have; parameters not listed take any non-empty segment. */
-export const ID_PARAM_SHAPES: Record<string, (value: string) => boolean> = {
+export type IdShapes = Readonly<Record<string, (value: string) => boolean>>;
+
+/** The shapes of the ids every area's paths share; parameters no shape names take any non-empty segment. */
+export const CORE_ID_SHAPES: IdShapes = {
   zone_id: (v) => HEX_ID.test(v),
   account_id: (v) => HEX_ID.test(v),
-  policy_id: (v) => HEX_ID.test(v),
-  script_id: (v) => HEX_ID.test(v),
-  connection_id: (v) => HEX_ID.test(v),
-  cookie_id: (v) => HEX_ID.test(v),
-  ruleset_id: (v) => HEX_ID.test(v),
-  rule_id: (v) => HEX_ID.test(v),
-  // Real custom hostname ids are UUIDs; the 2024 schema says 32 characters. Accept both.
-  custom_hostname_id: (v) => HEX_ID.test(v) || UUID.test(v),
-  job_id: (v) => /^[0-9]+$/.test(v),
 };
 
 export interface RouteMatch {
@@ -35,16 +30,19 @@ export interface RouteMatch {
 
 export class Router {
   private readonly compiled: CompiledRoute[];
+  private readonly idShapes: IdShapes;
 
-  constructor(routes: readonly Route[]) {
+  constructor(routes: readonly Route[], idShapes: IdShapes = CORE_ID_SHAPES) {
+    this.idShapes = { ...CORE_ID_SHAPES, ...idShapes };
     this.compiled = routes.map((route) => {
       const segments = route.pattern.split("/").filter((s) => s !== "");
-      return { route, segments, specificity: segments.map((s) => (s.startsWith(":") ? "0" : "1")).join("") };
+      const specificity = segments.map((s) => (s.startsWith(":") ? "0" : "1")).join("") + (route.when ? "1" : "0");
+      return { route, segments, specificity };
     });
   }
 
   /** The route for `method path`, or throws the ApiFault Cloudflare would answer (400/404/405). */
-  match(method: string, path: string): RouteMatch {
+  match(method: string, path: string, query: URLSearchParams = new URLSearchParams()): RouteMatch {
     const parts = path.split("/").filter((s) => s !== "");
     const candidates: Array<{ c: CompiledRoute; params: Record<string, string> }> = [];
     for (const c of this.compiled) {
@@ -53,10 +51,10 @@ export class Router {
     }
     if (candidates.length === 0) throw routeFault(404, path);
     candidates.sort((a, b) => (a.c.specificity < b.c.specificity ? 1 : a.c.specificity > b.c.specificity ? -1 : 0));
-    const forMethod = candidates.find((x) => x.c.route.method === method);
+    const forMethod = candidates.find((x) => x.c.route.method === method && (x.c.route.when?.(query) ?? true));
     if (!forMethod) throw methodNotAllowed(method);
     for (const [name, value] of Object.entries(forMethod.params)) {
-      const check = ID_PARAM_SHAPES[name];
+      const check = this.idShapes[name];
       if (check && !check(value)) throw routeFault(400, path);
     }
     return { route: forMethod.c.route, params: forMethod.params };

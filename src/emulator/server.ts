@@ -119,7 +119,7 @@ async function runRoute(
   parsed: ParsedBody,
   credential?: string,
 ): Promise<Outcome> {
-  const { route, params } = rt.router.match(method, path);
+  const { route, params } = rt.router.match(method, path, query);
   if (!parsed.ok) throw parsed.fault;
   const state = rt.state;
   if (params.account_id !== undefined && !knownAccount(state, params.account_id)) throw unknownAccountFault();

@@ -1,8 +1,8 @@
 // Turns a state document (a `--state` file, `PUT /__emulator/state`, the `state` option) into a full
 // EmulatorState. Only `zones` is required; every zone needs only `name` and `plan`, and everything
 // left out is filled in as for a new empty zone, so a hand-written seed file can stay short.
-import { DEFAULT_EMAIL, DEFAULT_KEY, DEFAULT_RATE_LIMIT, DEFAULT_TOKEN, SEED_ACCOUNT_ID, SEED_TIME, createEmptyZone } from "./seed.js";
-import { seedAccountRulesets } from "./areas/rulesets/seed.js";
+import { DEFAULT_EMAIL, DEFAULT_KEY, DEFAULT_RATE_LIMIT, DEFAULT_TOKEN, SEED_ACCOUNT_ID, SEED_TIME } from "./defaults.js";
+import { areaStates, createEmptyAccount, createEmptyZone } from "./seed.js";
 import type { AccountState, EmulatorState, TokenDetails, ZoneState } from "./types.js";
 import { PLAN_NAMES, planNameOf } from "./zone-plans.js";
 
@@ -35,7 +35,6 @@ export function normalizeState(input: unknown): EmulatorState {
   const accounts = normalizeAccounts(input.accounts, problems);
   const tokenDetails = normalizeTokenDetails(credentials.token_details, problems);
   if (problems.length > 0) throw new StateDocumentError(problems);
-  const maxJob = Math.max(0, ...[...zones, ...accounts].flatMap((z) => z.logpush_jobs.map((j) => Number(j.id) || 0)));
   return {
     account_id: typeof input.account_id === "string" ? input.account_id : SEED_ACCOUNT_ID,
     credentials: {
@@ -46,13 +45,11 @@ export function normalizeState(input: unknown): EmulatorState {
       ...(tokenDetails ? { token_details: tokenDetails } : {}),
     },
     rate_limit: input.rate_limit === undefined ? { ...DEFAULT_RATE_LIMIT } : { requests: Number(rate.requests), seconds: Number(rate.seconds) },
-    account_rulesets: Array.isArray(input.account_rulesets)
-      ? (input.account_rulesets as EmulatorState["account_rulesets"])
-      : seedAccountRulesets(SEED_TIME),
+    // Each area's top-level fields (account_rulesets, next_job_id), missing ones filled in.
+    ...areaStates({ now: SEED_TIME, input, zones, accounts }),
     ...(accounts.length > 0 ? { accounts } : {}),
     zones,
-    next_job_id: typeof input.next_job_id === "number" ? input.next_job_id : maxJob + 1,
-  };
+  } as EmulatorState;
 }
 
 function normalizeZone(z: unknown, where: string, problems: string[]): ZoneState | undefined {
@@ -68,11 +65,13 @@ function normalizeZone(z: unknown, where: string, problems: string[]): ZoneState
     problems.push(`${where}.id must be 32 lower-case hex characters`);
   }
   if (typeof z.name !== "string" || !plan) return undefined;
-  const empty = createEmptyZone(z.name, plan);
-  const zone = { ...empty, ...z, plan } as ZoneState;
-  zone.page_shield = { ...empty.page_shield, ...(isObject(z.page_shield) ? z.page_shield : {}) };
-  zone.waf_migration = { ...empty.waf_migration, ...(isObject(z.waf_migration) ? z.waf_migration : {}) };
-  return zone;
+  const empty = createEmptyZone(z.name, plan) as unknown as Record<string, unknown>;
+  const zone: Record<string, unknown> = { ...empty, ...z, plan };
+  // An object of settings (page_shield, waf_migration) is filled in field by field.
+  for (const [key, value] of Object.entries(empty)) {
+    if (isObject(value)) zone[key] = { ...value, ...(isObject(z[key]) ? z[key] : {}) };
+  }
+  return zone as unknown as ZoneState;
 }
 
 function normalizeAccounts(raw: unknown, problems: string[]): AccountState[] {
@@ -86,7 +85,12 @@ function normalizeAccounts(raw: unknown, problems: string[]): AccountState[] {
       problems.push(`accounts[${i}] must be an object with an id of 32 lower-case hex characters`);
       return [];
     }
-    return [{ ...a, id: a.id, logpush_jobs: Array.isArray(a.logpush_jobs) ? (a.logpush_jobs as AccountState["logpush_jobs"]) : [] }];
+    // Each list an account holds (its Logpush jobs) is kept when it is a list, else empty.
+    const account: Record<string, unknown> = { ...a, id: a.id };
+    for (const [key, value] of Object.entries(createEmptyAccount(a.id))) {
+      if (Array.isArray(value) && !Array.isArray(a[key])) account[key] = value;
+    }
+    return [account as unknown as AccountState];
   });
 }
 

@@ -1,7 +1,16 @@
 // The emulator's internal contract: the in-memory state and the shape of a route handler. Each API
-// area (page shield, rulesets, logpush, custom hostnames, WAF migration) is a module under routes/
-// exporting `routes: Route[]`; server.ts matches, authenticates, rate-limits, logs and wraps results
-// in the Cloudflare envelope.
+// area (page shield, rulesets, logpush, custom hostnames, WAF migration, …) is a folder under areas/
+// exporting one EmulatorArea (area.ts) and listed in areas/index.ts; its part of the state is declared
+// in its state.ts and composed here. server.ts matches, authenticates, rate-limits, logs and wraps
+// results in the Cloudflare envelope.
+import type { CustomHostnamesZoneState } from "./areas/custom-hostnames/state.js";
+import type { LogpushAccountState, LogpushCounters, LogpushZoneState } from "./areas/logpush/state.js";
+import type { PageShieldZoneState } from "./areas/page-shield/state.js";
+import type { RulesetsAccountState, RulesetsZoneState } from "./areas/rulesets/state.js";
+import type { WafMigrationZoneState } from "./areas/waf-migration/state.js";
+
+export type { Rule, Ruleset } from "./areas/rulesets/state.js";
+export type { LogpushJob } from "./areas/logpush/state.js";
 
 export type ZonePlanName = "free" | "pro" | "business" | "enterprise";
 
@@ -51,44 +60,20 @@ export interface Route {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** e.g. `zones/:zone_id/page_shield/policies/:policy_id` */
   pattern: string;
+  /**
+   * Only when the query says so (e.g. the WAF migration switch is the entry point PUT with
+   * `waf_migration`); such a route wins over the same pattern without a condition.
+   */
+  when?: (query: URLSearchParams) => boolean;
   handler: (req: RouteRequest) => RouteResponse | Promise<RouteResponse>;
 }
 
-export interface Rule {
-  id: string;
-  version: string;
-  action: string;
-  expression: string;
-  description?: string;
-  enabled: boolean;
-  ref: string;
-  last_updated: string;
-  categories?: string[];
-  score_threshold?: number;
-  action_parameters?: Record<string, unknown>;
-  logging?: { enabled: boolean };
-  [extra: string]: unknown;
-}
-
-export interface Ruleset {
+/** One zone: its own fields, then each area's part (areas/<name>/state.ts). */
+export interface ZoneState
+  extends PageShieldZoneState, RulesetsZoneState, LogpushZoneState, CustomHostnamesZoneState, WafMigrationZoneState {
   id: string;
   name: string;
-  description: string;
-  kind: "managed" | "custom" | "root" | "zone";
-  phase: string;
-  version: string;
-  last_updated: string;
-  source?: string;
-  rules: Rule[];
-}
-
-/** A Logpush job as stored: exactly the fields its answers show (integer id). */
-export type LogpushJob = Record<string, unknown> & { id: number };
-
-export interface ZoneState {
-  id: string;
-  name: string;
-  /** The plan's legacy name; `GET zones/{id}` answers it as a plan object (routes/zones.ts). */
+  /** The plan's legacy name; `GET zones/{id}` answers it as a plan object (areas/zones/routes.ts). */
   plan: ZonePlanName;
   /**
    * Fields of the zone answer beyond id, name and plan, as a recorded answer showed them (account,
@@ -96,30 +81,6 @@ export interface ZoneState {
    * zones the emulator made itself.
    */
   details?: Record<string, unknown>;
-  page_shield: {
-    enabled: boolean;
-    updated_at: string;
-    use_cloudflare_reporting_endpoint: boolean;
-    use_connection_url_path: boolean;
-  };
-  policies: Array<Record<string, unknown> & { id: string }>;
-  scripts: Array<Record<string, unknown> & { id: string }>;
-  connections: Array<Record<string, unknown> & { id: string }>;
-  cookies: Array<Record<string, unknown> & { id: string }>;
-  rulesets: Ruleset[];
-  logpush_jobs: LogpushJob[];
-  custom_hostnames: Array<Record<string, unknown> & { id: string }>;
-  waf_migration: {
-    /** previous: old WAF only; validation: both run; new: new WAF only. */
-    mode: "previous" | "validation" | "new";
-    compatible: boolean;
-    /** Why not, when not compatible (e.g. URI-based overrides). */
-    reason?: string;
-    /** Old WAF settings the migration config is derived from. */
-    old_sensitivity: "high" | "medium" | "low" | "default";
-    old_action: "block" | "challenge" | "simulate";
-    created?: string;
-  };
 }
 
 /** See `credentials.token_details`. */
@@ -133,12 +94,11 @@ export interface TokenDetails {
 }
 
 /** An account's own objects (account-level Logpush jobs so far). */
-export interface AccountState {
+export interface AccountState extends LogpushAccountState {
   id: string;
-  logpush_jobs: LogpushJob[];
 }
 
-export interface EmulatorState {
+export interface EmulatorState extends RulesetsAccountState, LogpushCounters {
   /** The account the managed rulesets belong to (`accounts/{id}/rulesets`). */
   account_id: string;
   /**
@@ -157,11 +117,7 @@ export interface EmulatorState {
     token_details?: Record<string, TokenDetails>;
   };
   rate_limit: { requests: number; seconds: number };
-  /** Account-level managed rulesets (OWASP Core, Cloudflare Managed). */
-  account_rulesets: Ruleset[];
   zones: ZoneState[];
-  /** Next logpush job id (integers, account-wide). */
-  next_job_id: number;
 }
 
 /** One request the emulator answered, as its request log keeps it. */

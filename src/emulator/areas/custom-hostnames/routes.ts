@@ -2,20 +2,23 @@
 // moves a hostname off a certificate authority. Ids are UUIDs. Changing the CA needs `method` and
 // `type` in the same `ssl` object (error 1434), as the real API insists; a hostname with an uploaded
 // certificate has no CA to change (error 1400, the emulator's code). A default CA (`""`) is stored and
-// read back as the CA the service picked (custom-hostname-ssl.ts). A PATCH accepts only the OpenAPI
+// read back as the CA the service picked (ssl.ts). A PATCH accepts only the OpenAPI
 // enums (`ssl.method` http, txt, email: a legacy `cname`, which a stored hostname may hold, is refused).
 import {
   caNotStated, dcvFields, DEFAULT_CERTIFICATE_AUTHORITY, effectiveCertificateAuthority, isUploadedCertificate, pendingValidationRecord,
 } from "./ssl.js";
-import { CUSTOM_HOSTNAME_EDIT } from "../../documentation.js";
+import { operationPage } from "../../documentation.js";
 import { notFoundFault } from "../../envelope.js";
 import { paginate, readPageRequest, type PageBounds } from "../../paging.js";
 import { ApiFault, type Route, type RouteRequest, type RouteResponse } from "../../types.js";
 import { requireFields, type FieldSpec } from "../../validate.js";
-import { badQuery, readEnum } from "../page-shield/query.js";
+import { badQuery, readEnum } from "../../query.js";
 
 type Hostname = Record<string, unknown> & { id: string };
 type Ssl = Record<string, unknown>;
+
+/** The reference page of editing a custom hostname (its PATCH). */
+const CUSTOM_HOSTNAME_EDIT = operationPage("custom_hostnames", "edit");
 
 export const CUSTOM_HOSTNAME_PAGING: PageBounds = { min: 5, max: 50, default: 20 };
 

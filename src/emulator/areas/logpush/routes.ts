@@ -1,9 +1,9 @@
 // Logpush API for zones: jobs (integer ids from state.next_job_id, no pagination), the ownership
 // challenge flow, destination checks and dataset fields; and the read side of account-level jobs.
-// Validation lives in logpush-*.ts. A job holds exactly what was set: output_options as sent (no
-// defaults), `name: null` when created without a name, and no `filter` key without a filter (as the
-// recorded jobs without one show; the emulator used to answer `filter: null`). A PUT changes only the
-// fields it carries.
+// Validation lives in validate.ts, destination.ts and filter.ts. A job holds exactly what was set:
+// output_options as sent (no defaults), `name: null` when created without a name, and no `filter` key
+// without a filter (as the recorded jobs without one show; the emulator used to answer `filter: null`).
+// A PUT changes only the fields it carries.
 import {
   checkReachable, destinationFault, LOGPUSH_CODE, needsOwnership, parseDestination, requireDestination, requireOwnership,
   stripQuery,
@@ -12,9 +12,8 @@ import { describeDatasetFields, listDatasetFields, LOGPUSH_DATASETS } from "./fi
 import { normalizeFilter } from "./filter.js";
 import { checkJobScalars, fault, isObject, normalizeOutputOptions, throwIfAny } from "./validate.js";
 import { ownershipToken } from "./ownership.js";
-import {
-  ApiFault, type ApiErrorBody, type LogpushJob, type Route, type RouteRequest, type RouteResponse, type ZoneState,
-} from "../../types.js";
+import { ApiFault, type ApiErrorBody, type Route, type RouteRequest, type RouteResponse, type ZoneState } from "../../types.js";
+import type { LogpushJob } from "./state.js";
 
 type Job = LogpushJob;
 

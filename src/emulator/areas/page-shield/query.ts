@@ -1,33 +1,12 @@
 // Query parsing and filtering for the Page Shield inventory lists (scripts, connections, cookies),
 // following the official parameter descriptions: comma lists, `*` wildcards at the start or end of
 // hosts / page URLs, `status` defaulting to active, `exclude_cdn_cgi` defaulting to true.
-import { ApiFault } from "../../types.js";
+import { badQuery, readBoolean, readEnum } from "../../query.js";
 
 export type Item = Record<string, unknown> & { id: string };
 type Predicate = (item: Item) => boolean;
 
 const STATUSES = ["active", "infrequent", "inactive"];
-
-export function badQuery(message: string): ApiFault {
-  return new ApiFault(400, [{ code: 1004, message }]);
-}
-
-export function readBoolean(query: URLSearchParams, name: string): boolean | undefined {
-  const raw = query.get(name);
-  if (raw === null || raw === "") return undefined;
-  if (raw === "true") return true;
-  if (raw === "false") return false;
-  throw badQuery(`Invalid query parameter ${name}: must be true or false, got ${JSON.stringify(raw)}`);
-}
-
-export function readEnum(query: URLSearchParams, name: string, allowed: readonly string[]): string | undefined {
-  const raw = query.get(name);
-  if (raw === null || raw === "") return undefined;
-  if (!allowed.includes(raw)) {
-    throw badQuery(`Invalid query parameter ${name}: '${raw}' is not one of ${allowed.join(", ")}`);
-  }
-  return raw;
-}
 
 function commaList(query: URLSearchParams, name: string): string[] | undefined {
   const raw = query.get(name);

@@ -3,7 +3,7 @@
 // practise the real tuning (disable the tags above the chosen level, override the last rule's
 // threshold and action). Ids are derived from the CRS number so that the seed is stable across runs.
 import { createHash } from "node:crypto";
-import type { Rule } from "../../types.js";
+import type { Rule } from "./state.js";
 
 export const OWASP_RULESET_ID = "4814384a9e5d4991b9815dcfc25d2f1f";
 /** "949110: Inbound Anomaly Score Exceeded", the rule that turns the summed score into an action. */

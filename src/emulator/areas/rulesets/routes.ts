@@ -1,7 +1,7 @@
 // Rulesets API: account managed rulesets (read-only), zone rulesets and phase entry points, and
 // single-rule writes. Writes answer with the full ruleset, or `result: null` with `dry_run=true`.
-// A PUT of the managed phase's entry point carrying `waf_migration` is the WAF migration switch and is
-// handed to waf-migration-switch.ts.
+// A PUT of the managed phase's entry point carrying `waf_migration` is the WAF migration switch: the
+// waf-migration area's route for the same path wins then (areas/waf-migration/switch.ts).
 import { paginateByCursor } from "./paging.js";
 import {
   createRuleset, deleteRule, findEntrypoint, findZoneRuleset, insertRule, notFound, readPosition, replaceRules,
@@ -12,8 +12,8 @@ import {
   type RuleContext, type RuleInput,
 } from "./validate.js";
 import { MANAGED_PHASE } from "./seed.js";
-import { ApiFault, type Route, type RouteRequest, type RouteResponse, type Ruleset, type ZoneState } from "../../types.js";
-import { switchWafMigration } from "../waf-migration/switch.js";
+import { ApiFault, type Route, type RouteRequest, type RouteResponse, type ZoneState } from "../../types.js";
+import type { Ruleset } from "./state.js";
 import { readDryRun, requireBody, requireZone, ruleContext } from "./request.js";
 
 export const routes: Route[] = [
@@ -103,7 +103,6 @@ function getEntrypoint(req: RouteRequest): RouteResponse {
 }
 
 function putEntrypoint(req: RouteRequest): RouteResponse {
-  if (req.query.has("waf_migration")) return switchWafMigration(req);
   const zone = requireZone(req);
   const phase = requirePhase(req.params.phase);
   const dryRun = readDryRun(req.query);

@@ -2,7 +2,7 @@
 // (owasp-rules.ts) and the Cloudflare Managed Ruleset. Ids are the real, well-known ones so that
 // configurations written against the emulator work unchanged against Cloudflare.
 import { buildOwaspRules, deriveRuleId, OWASP_RULESET_ID } from "./owasp-rules.js";
-import type { Rule, Ruleset } from "../../types.js";
+import type { Rule, Ruleset } from "./state.js";
 
 export const CLOUDFLARE_MANAGED_RULESET_ID = "efb7b8c949ac4650a09736fc376e9aee";
 export const MANAGED_PHASE = "http_request_firewall_managed";

@@ -5,7 +5,8 @@
 import equal from "fast-deep-equal";
 import { randomId } from "../../ids.js";
 import { invalid, problem, RULESET_CODE, type RuleInput } from "./validate.js";
-import { ApiFault, type Rule, type Ruleset, type ZoneState } from "../../types.js";
+import { ApiFault, type ZoneState } from "../../types.js";
+import type { Rule, Ruleset } from "./state.js";
 
 export type RulePosition = { before: string } | { after: string } | { index: number };
 

@@ -3,7 +3,8 @@
 //   20021 invalid value in a ruleset or rule (400), 20217 second zone ruleset for a phase (400),
 //   20219 deploying managed rules on a zone still on the previous WAF (400), 10003 not found (404).
 import { OWASP_OVERRIDE_ACTIONS, OWASP_RULESET_ID } from "./owasp-rules.js";
-import { ApiFault, type ApiErrorBody, type Ruleset } from "../../types.js";
+import { ApiFault, type ApiErrorBody } from "../../types.js";
+import type { Ruleset } from "./state.js";
 
 export const RULESET_CODE = { invalid: 20021, kindExceeded: 20217, previousWaf: 20219, notFound: 10003 } as const;
 

@@ -7,7 +7,7 @@
 import { tokenState } from "../../auth.js";
 import { notFoundFault } from "../../envelope.js";
 import { md5Hex, tokenIdFor } from "../../ids.js";
-import { SEED_TIME } from "../../seed.js";
+import { SEED_TIME } from "../../defaults.js";
 import { ApiFault, type Route, type RouteRequest, type RouteResponse } from "../../types.js";
 
 function unauthorized(): ApiFault {

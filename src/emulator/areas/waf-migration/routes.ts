@@ -1,13 +1,21 @@
 // WAF migration read endpoints (not in any official schema; shapes from the developer docs):
-// check, config and status. The switch itself is the entry point PUT (waf-migration-switch.ts).
+// check, config and status; and the switch, which is the PUT of the managed phase's entry point with
+// `waf_migration` in the query (switch.ts): that route wins over the rulesets area's plain PUT.
 import { requireZone } from "../rulesets/request.js";
 import type { Route, RouteRequest, RouteResponse } from "../../types.js";
 import { buildMigrationConfig, migrationState, requireMigrationRequest } from "./config.js";
+import { switchWafMigration } from "./switch.js";
 
 export const routes: Route[] = [
   { method: "GET", pattern: "zones/:zone_id/waf_migration/check", handler: checkMigration },
   { method: "GET", pattern: "zones/:zone_id/waf_migration/config", handler: getMigrationConfig },
   { method: "GET", pattern: "zones/:zone_id/waf_migration/status", handler: getMigrationStatus },
+  {
+    method: "PUT",
+    pattern: "zones/:zone_id/rulesets/phases/:phase/entrypoint",
+    when: (query) => query.has("waf_migration"),
+    handler: switchWafMigration,
+  },
 ];
 
 function checkMigration(req: RouteRequest): RouteResponse {

@@ -1,0 +1,6 @@
+// The custom hostnames (SSL for SaaS) of an emulated zone, each stored as its answers show it.
+
+export interface CustomHostnamesZoneState {
+  /** UUID ids; the full `ssl` object of the real API. */
+  custom_hostnames: Array<Record<string, unknown> & { id: string }>;
+}

@@ -1,0 +1,18 @@
+// Logpush jobs of an emulated zone or account, and the account-wide counter their ids come from.
+
+/** A Logpush job as stored: exactly the fields its answers show (integer id). */
+export type LogpushJob = Record<string, unknown> & { id: number };
+
+export interface LogpushZoneState {
+  logpush_jobs: LogpushJob[];
+}
+
+/** An account's own Logpush jobs (`accounts/{id}/logpush/jobs`). */
+export interface LogpushAccountState {
+  logpush_jobs: LogpushJob[];
+}
+
+export interface LogpushCounters {
+  /** Next logpush job id (integers, account-wide). */
+  next_job_id: number;
+}

@@ -1,0 +1,18 @@
+// The Page Shield part of an emulated zone: its settings, CSP policies and the inventory Cloudflare
+// detected (scripts, connections, cookies), each item stored as its answers show it.
+
+/** An inventory item or a policy: the fields its answers show, with its 32-hex id. */
+export type PageShieldItem = Record<string, unknown> & { id: string };
+
+export interface PageShieldZoneState {
+  page_shield: {
+    enabled: boolean;
+    updated_at: string;
+    use_cloudflare_reporting_endpoint: boolean;
+    use_connection_url_path: boolean;
+  };
+  policies: PageShieldItem[];
+  scripts: PageShieldItem[];
+  connections: PageShieldItem[];
+  cookies: PageShieldItem[];
+}

@@ -1,0 +1,12 @@
+// The migration from the previous WAF to the managed rulesets: check, config, status, and the switch
+// (the managed phase's entry point PUT with `waf_migration`). Builds on the rulesets area.
+import type { EmulatorArea } from "../../area.js";
+import { routes } from "./routes.js";
+
+export const wafMigration: EmulatorArea = {
+  name: "waf-migration",
+  routes,
+  emptyZone: ({ wafMode }) => ({
+    waf_migration: { mode: wafMode ?? "new", compatible: true, old_sensitivity: "default", old_action: "block" },
+  }),
+};

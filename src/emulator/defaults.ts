@@ -1,0 +1,13 @@
+// The seed's fixed values: the account, the credentials and the rate limit a fresh emulator accepts,
+// and the one fixed instant for timestamps no window counts from.
+
+export const SEED_ACCOUNT_ID = "0123456789abcdef0123456789abcdef";
+/**
+ * A fixed past instant, for the few timestamps no window counts from (a token's issued_on, a state
+ * file's missing account rulesets). Everything the seed dates is counted back from the clock instead.
+ */
+export const SEED_TIME = "2025-06-01T12:00:00.000Z";
+export const DEFAULT_TOKEN = "emulator-token";
+export const DEFAULT_EMAIL = "user@example.com";
+export const DEFAULT_KEY = "emulator-key";
+export const DEFAULT_RATE_LIMIT = { requests: 1200, seconds: 300 };
