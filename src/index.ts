@@ -6,9 +6,11 @@ import { createClient as createTransport, type ClientOptions } from "./cloudflar
 import { checkPlainHttp } from "./cloudflare/credentials.js";
 import type { CloudflareClient } from "./cloudflare/types.js";
 import { loadConfig as loadConfigFiles, parseConfigText } from "./config/index.js";
-import { applyPlan as applyOps, assertApplied, type ApplyReport } from "./engine/apply.js";
-import { readLive as readLiveZones, reconcile } from "./engine/reconcile.js";
-import type { DesiredState } from "./model/desired.js";
+import { apply as applyVerified, type ApplyOptions } from "./engine/apply.js";
+import type { ApplyReport } from "./engine/execute.js";
+import { planZones } from "./engine/plan.js";
+import { readLive as readLiveZones } from "./engine/read.js";
+import type { DesiredState } from "./sections/index.js";
 import type { Plan } from "./model/plan.js";
 import { plan as planPure, type LiveState, type ZoneLive } from "./plan/planner.js";
 import { renderDriftReport } from "./plan/render/compact.js";
@@ -26,8 +28,8 @@ export { parseConfigText };
 export { exportZones, type ExportOptions, type ExportResult } from "./export/index.js";
 export { runAudit as audit, type AuditOptions, type AuditResult } from "./audit/run.js";
 export { ApiError, ApplyError, ConfigError, NetworkError, RunStoppedError, StalePlanError, UnsafePlanError, ZoneformError, EXIT } from "./errors.js";
-export type { ApplyReport } from "./engine/apply.js";
-export type { DesiredState, DesiredZone } from "./model/desired.js";
+export type { ApplyReport } from "./engine/execute.js";
+export type { DesiredState, DesiredZone } from "./sections/index.js";
 export type { Change, Operation, Plan, ZonePlan } from "./model/plan.js";
 export type { LiveState, ZoneLive };
 
@@ -64,20 +66,37 @@ export function planFromLive(desired: DesiredState, live: LiveState): Plan {
   return planPure(desired, live);
 }
 
-/** Reads the live zones and plans them, with the checks that need the API (Logpush destinations). */
+/**
+ * Reads the live zones and plans them, with the checks that need the API (Logpush destinations): the
+ * engine's plan, the one `zoneform plan` makes.
+ */
 export function plan(desired: DesiredState, opts: RunOptions): Promise<Plan> {
-  return reconcile({ client: opts.client, desired, parallelism: opts.parallelism });
+  return planZones({ client: opts.client, desired, parallelism: opts.parallelism });
+}
+
+export interface ApplyRunOptions extends RunOptions {
+  /** Apply even when a zone's deletes exceed `safety.max_deletes` (the CLI's --force). */
+  force?: boolean;
+  /** Refuse the plan unless its digest (`sha256:…`) is this one (the CLI's --expect-digest). */
+  expectDigest?: string;
+  /** Where a saved plan's `${env:NAME}` references are read (default process.env). */
+  env?: Env;
+  /** Default true: a failed change throws ApplyError (exit 4) or, when nothing was written, an error with exit code 1. */
+  throwOnFailure?: boolean;
 }
 
 /**
- * Makes the plan's calls (zones concurrently, a zone's changes in order). Resolves with the report;
- * with `throwOnFailure` (default true) a failed change throws ApplyError (exit 4) or, when nothing was
- * written, an error with exit code 1.
+ * Applies a plan `plan()` returned, or a saved plan (the parsed JSON of `zoneform plan --out`), after
+ * verifying it exactly as `zoneform apply` does: the plan is unedited (digest), its references have
+ * the values it was made with, the live zones read again give the same plan (else StalePlanError),
+ * every zone could be planned, and deletes are within `safety.max_deletes` unless `force`
+ * (UnsafePlanError); nothing is written when a check fails. Then it makes the calls (zones
+ * concurrently, a zone's changes in order) and resolves with the report.
  */
-export async function apply(p: Plan, opts: RunOptions & { throwOnFailure?: boolean }): Promise<ApplyReport> {
-  const report = await applyOps(p, { client: opts.client, parallelism: opts.parallelism });
-  if (opts.throwOnFailure !== false) assertApplied(report);
-  return report;
+export function apply(p: Plan, opts: ApplyRunOptions): Promise<ApplyReport> {
+  const { client, parallelism, force, expectDigest, env, throwOnFailure } = opts;
+  const engine: ApplyOptions = { client, parallelism, force, expectDigest, env, throwOnFailure };
+  return applyVerified(p, engine);
 }
 
 /** Whether the live zones still match the desired state, with the plan that would make them match. */

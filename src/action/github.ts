@@ -5,7 +5,7 @@
 
 /** Longest any one call may take. */
 const CALL_TIMEOUT_MS = 30_000;
-/** Largest answer read (a plan file is at most 64 MiB: src/plan/plan-file.ts). */
+/** Largest answer read (a plan file is at most 64 MiB: src/engine/plan-store.ts). */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** Pages of 100 read at most when listing (10 000 comments). */
 const MAX_PAGES = 100;

@@ -1,11 +1,12 @@
-// What plan, apply and drift share: load the file, pick the zones, build a client, reconcile, and
-// render the plan to stdout in the chosen format.
+// What plan, apply and drift share: load the file, pick the zones, build a client, plan through the
+// engine (engine/plan.ts, the library's plan()), and render the plan to stdout in the chosen format.
 import type { Command } from "commander";
 import type { CloudflareClient } from "../cloudflare/types.js";
 import { loadConfig } from "../config/index.js";
-import { RuntimeError, UsageError, formatProblem } from "../errors.js";
-import { reconcile } from "../engine/reconcile.js";
-import type { DesiredState } from "../model/desired.js";
+import { UsageError, formatProblem } from "../errors.js";
+import type { ApplyHooks } from "../engine/apply.js";
+import { planZones } from "../engine/plan.js";
+import type { DesiredState } from "../sections/index.js";
 import type { Plan } from "../model/plan.js";
 import { serialisePlan } from "../plan/plan-file.js";
 import { GITHUB_COMMENT_LIMIT, renderPlanMarkdown, type MarkdownOptions } from "../plan/render/markdown.js";
@@ -75,15 +76,30 @@ export async function makePlan(
 }
 
 /**
+ * The engine's reading hooks for the CLI: `Reading N zone(s)…` with --verbose, then the progress line
+ * (`plan: 3/40 zones read, …`; with --verbose also a line per zone). The caller ends the progress line.
+ */
+export function readingHooks(opts: PlanningOptions, progress: Progress, label = "plan"): Pick<ApplyHooks, "onDesired" | "readProgress" | "onZoneDone"> {
+  const verbose = opts.verbose ? (l: string) => progress.log(printable(l)) : undefined;
+  return {
+    onDesired: (desired) => {
+      verbose?.(`Reading ${desired.zones.length} zone(s)…`);
+      progress.begin(label, "zones read", desired.zones.length);
+    },
+    readProgress: verbose,
+    onZoneDone: (done, total) => progress.update(done, total),
+  };
+}
+
+/**
  * Reads and plans the zones, showing progress (`plan: 3/40 zones read, …`) until they are read; with
  * --verbose also a line per zone. The progress line is gone when it returns.
  */
 export async function readZones(client: CloudflareClient, desired: DesiredState, opts: PlanningOptions, progress: Progress, label = "plan"): Promise<Plan> {
-  const verbose = opts.verbose ? (l: string) => progress.log(printable(l)) : undefined;
-  verbose?.(`Reading ${desired.zones.length} zone(s)…`);
-  progress.begin(label, "zones read", desired.zones.length);
+  const hooks = readingHooks(opts, progress, label);
+  hooks.onDesired!(desired);
   try {
-    return await reconcile({ client, desired, parallelism: opts.parallelism, progress: verbose, onZoneDone: (done, total) => progress.update(done, total) });
+    return await planZones({ client, desired, parallelism: opts.parallelism, progress: hooks.readProgress, onZoneDone: hooks.onZoneDone });
   } finally {
     progress.end();
   }
@@ -129,37 +145,4 @@ export function digestOf(plan: Plan, desired: DesiredState): string {
 /** Whether every zone could be planned (a plan with a failed zone gets no summary and no digest). */
 export function planSucceeded(plan: Plan): boolean {
   return plan.zones.every((z) => z.errors.length === 0);
-}
-
-/**
- * Zones that could not be planned fail the command after the plan has been shown: each error once,
- * with the zones it stopped (an error every zone shares, such as a missing permission, is one line).
- */
-export function assertNoZoneErrors(plan: Plan): void {
-  const failed = plan.zones.filter((z) => z.errors.length > 0);
-  if (failed.length === 0) return;
-  throw new RuntimeError(`${failed.length} zone(s) could not be planned; nothing was changed:\n${groupZoneErrors(failed).join("\n")}`);
-}
-
-/** The zones' errors, each told once with its zone in the text as `{zone}`, followed by the zones it stopped. */
-export function groupZoneErrors(zones: ReadonlyArray<{ zone_id: string; name?: string; errors: readonly string[] }>): string[] {
-  const groups = new Map<string, string[]>();
-  for (const z of zones) {
-    for (const e of z.errors) {
-      const key = e.split(z.zone_id).join("{zone}");
-      const names = groups.get(key) ?? [];
-      names.push(z.name ?? z.zone_id);
-      groups.set(key, names);
-    }
-  }
-  const lines: string[] = [];
-  for (const [text, names] of groups) {
-    if (names.length === 1) {
-      lines.push(`  [${names[0]}] ${text.split("{zone}").join(zones.find((z) => (z.name ?? z.zone_id) === names[0])!.zone_id)}`);
-      continue;
-    }
-    const shown = names.length > 5 ? `${names.slice(0, 5).join(", ")} and ${names.length - 5} more` : names.join(", ");
-    lines.push(`  ${text}`, `    stopped ${names.length} zones: ${shown}`);
-  }
-  return lines;
 }

@@ -1,430 +1,147 @@
-// Apply: execute a plan's operations. Zones are independent and run concurrently; inside a zone the
-// changes run in rounds of true dependencies (see `rounds`), and a failure starts nothing new in that
-// zone so nothing is written on top of a state we no longer know. The report says what was done, what
-// failed, what may have been written and what was not attempted.
-import pLimit from "p-limit";
+// The engine's apply: the one way a plan is written, for the library and the CLI alike. No plan is
+// executed as it was given. `apply` verifies it first (verify.ts): its form and digest, the values of
+// its `${env:…}` references, then it reads the live zones again and plans anew from the desired state
+// the plan carries; the plan is applied only when the new one is the same (fingerprints, operations),
+// and what runs is the new one, within the safety limits. `planAndApply` runs only the plan it makes
+// itself in the same call (the CLI's `apply` from a configuration, like Terraform's). Both execute
+// through execute.ts; nothing else in the engine sends a planned write.
 import type { CloudflareClient } from "../cloudflare/types.js";
-import { isTimeoutError } from "../cloudflare/retry.js";
-import { AnswerShapeError, ApiError, ApplyError, EXIT, NetworkError, RunStoppedError, RuntimeError, ZoneformError } from "../errors.js";
-import type { Change, Finder, FinderCompare, Operation, Plan } from "../model/plan.js";
-import { SIGN } from "../plan/render/format.js";
-import { clipJson } from "../redact.js";
-import { printable } from "../safe-text.js";
-import { RESOURCE_KINDS } from "../sections/index.js";
-import { ZONES_PER_REQUEST_SLOT } from "./reconcile.js";
+import { StalePlanError } from "../errors.js";
+import type { DesiredState } from "../sections/index.js";
+import type { Env } from "../model/env.js";
+import type { Plan } from "../model/plan.js";
+import { planDigest } from "../plan/digest.js";
+import { checkPlanDocument } from "../plan/plan-file.js";
+import { planForFile } from "../plan/secrets.js";
+import { summariseZones, totalChanges } from "../plan/summary.js";
+import { assertApplied, executePlan, type ApplyReport, type ExecuteOptions } from "./execute.js";
+import { planZones, sealOf } from "./plan.js";
+import { assertDigest, assertNoZoneErrors, assertSafe, assertSamePlan, desiredFromPlan } from "./verify.js";
 
-export interface ApplyReport {
-  done: string[];
-  failed: string[];
-  notDone: string[];
-  /** Failed changes whose writes may have happened (a write sent with no clear answer, or part of a change made). */
-  uncertain: string[];
-  /** Stopped by an interrupt: the changes not attempted were left for the next run. */
-  interrupted?: boolean;
-  /** Why the client stopped the run (a signal, the deadline, a wait beyond the cap), when it did. */
-  stopped?: RunStoppedError;
+/** What the caller may watch or add to at each step; none of it can change what is written. */
+export interface ApplyHooks {
+  /** Reading progress: a line per zone (verbose), and zones read so far of how many. */
+  readProgress?: (line: string) => void;
+  onZoneDone?: (done: number, total: number) => void;
+  /** The desired state is known, before any read (the CLI takes its zone locks here). */
+  onDesired?: (desired: DesiredState) => void | Promise<void>;
+  /** The plan that will run, with its digest, before the safety limits and the first write. */
+  onPlan?: (plan: Plan, desired: DesiredState, digest: string) => void | Promise<void>;
+  /** Right before the first write: the last point where nothing has been written. */
+  beforeWrites?: (plan: Plan) => void | Promise<void>;
+  /** Progress, stop and report of the execution (execute.ts). */
+  execution?: Pick<ExecuteOptions, "progress" | "shouldStop" | "onChange" | "report">;
 }
 
-export interface ApplyOptions {
+export interface ApplyOptions extends ApplyHooks {
   client: CloudflareClient;
+  /** Requests in flight (default 8). */
   parallelism?: number;
-  progress?: (line: string) => void;
-  /** Asked before each change: once it says stop, nothing new is started. The client's stop() does the same, and more: nothing more is sent. */
-  shouldStop?: () => boolean;
-  /** Told when a change starts and ends, so an interrupted run can say what was in flight. */
-  onChange?: (what: string, state: "start" | "end") => void;
-  /** The report to fill in as changes end (so a caller can read it before applyPlan returns); a new one when absent. */
-  report?: ApplyReport;
+  /** Where a plan's `${env:NAME}` references are read (default process.env). */
+  env?: Env;
+  /** Apply even when a zone's deletes exceed `safety.max_deletes` (`--force`). */
+  force?: boolean;
+  /** Refuse the plan unless its digest (`sha256:…`) is this one (`--expect-digest`). */
+  expectDigest?: string;
+  /** Where the plan came from, for messages (a plan file's path). */
+  file?: string;
+  /** Keeps some of the plan's zones (`--zone`, `--shard`); default all. */
+  select?: (desired: DesiredState) => DesiredState;
+  /** Default true: a failed change throws ApplyError (exit 4) or, when nothing was written, exit 1. */
+  throwOnFailure?: boolean;
 }
 
-/** One line per change in progress and reports: names from the API or the file shown escaped. */
-export function describeChange(zoneLabel: string, c: Change): string {
-  return printable(`${zoneLabel}: ${SIGN[c.kind]} ${c.resource} "${c.identity}"`);
+/** A plan as verification sees it: its file form, the desired state it was made from, its digest. */
+export interface OpenedPlan {
+  plan: Plan;
+  desired: DesiredState;
+  digest: string;
 }
 
-/**
- * Whether a failed write may nevertheless have happened: it was sent and no clear answer came back (a
- * dropped connection, a timeout), or the API answered 5xx, which says nothing of whether it was done.
- */
-export function mayHaveWritten(method: string, err: unknown): boolean {
-  if (method === "GET") return false;
-  if (err instanceof NetworkError) return err.info.ambiguous || (err.info.retries ?? 0) > 0;
-  // A write retried (after a 5xx or a dropped connection) may have been made by an earlier attempt.
-  return err instanceof ApiError && (err.status >= 500 || (err.info.retries ?? 0) > 0);
-}
-
-/** A DELETE answered "not found" by the API itself: what it was to remove is gone (it may be a retry's answer). */
-function alreadyGone(method: string, err: unknown): boolean {
-  return method === "DELETE" && err instanceof ApiError && err.isNotFound();
-}
-
-/** A list item as apply looks at it. */
-type Item = Record<string, unknown>;
-
-function isItem(value: unknown): value is Item {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
+function nameOf(opts: Pick<ApplyOptions, "file">): string {
+  return opts.file !== undefined ? `the plan file ${opts.file}` : "the plan given to apply";
 }
 
 /**
- * The items of a finder's list, as the API shows them now: every page of `GET finder.path`, or its
- * `list` field (an entry point; one that does not exist, 404, holds none). Any other shape is an
- * error, never taken for "none there".
+ * The checks of a plan that need neither the API nor a write: a plan this engine made (plan.ts seals
+ * it) must be unchanged since; any other is checked as a plan file is (form, recorded and expected
+ * digest, its desired state loaded as a configuration, its references' values as bound). Resolves
+ * with the plan in file form, the desired state to plan again, and the digest.
  */
-async function readFinderItems(client: CloudflareClient, finder: Finder): Promise<unknown[]> {
-  try {
-    if (finder.list === undefined) return await client.listAll<unknown>(finder.path);
-    const answer = await client.request<unknown>("GET", finder.path);
-    // An entry point without rules may leave `rules` out.
-    const items = isItem(answer) ? (answer[finder.list] ?? []) : undefined;
-    if (!Array.isArray(items)) {
-      throw new AnswerShapeError(`the API answered GET ${finder.path} with ${clipJson(answer, 60) ?? "nothing"}, expected an object with a list "${finder.list}"`);
+export async function openPlan(given: Plan, opts: Pick<ApplyOptions, "env" | "expectDigest" | "file"> = {}): Promise<OpenedPlan> {
+  const name = nameOf(opts);
+  const seal = sealOf(given);
+  if (seal) {
+    if (planDigest(given) !== seal.digest) {
+      throw new StalePlanError(`${name} was changed after zoneform made it (an operation, a body or a zone differs); nothing was written. Make a new plan.`, ["edited"]);
     }
-    return items;
-  } catch (err) {
-    if (err instanceof ApiError && err.isNotFound()) return [];
-    throw err;
+    const filed = planForFile(given, seal.desired);
+    return { plan: filed, desired: seal.desired, digest: assertDigest(filed, name, opts.expectDigest) };
   }
+  const plan = await checkPlanDocument(given, opts.file ?? "(plan)", name);
+  const digest = assertDigest(plan, name, opts.expectDigest);
+  return { plan, desired: desiredFromPlan(plan, opts.file ?? "given to apply", opts.env ?? process.env), digest };
 }
 
-/** An item's id as text (a number id exactly as the API wrote it, when the client kept it so). */
-function idOf(item: Item): string {
-  return typeof item.id === "string" || typeof item.id === "number" || typeof item.id === "bigint" ? String(item.id) : "";
-}
+const noChanges = (): ApplyReport => ({ done: [], failed: [], notDone: [], uncertain: [] });
 
 /**
- * The items matching the finder's hints that are new: not among the ids the list held when the plan
- * read it (`known`). With `reads`, one read of a path serves every check of it in the zone (the
- * checks before its creates); without, the path is read afresh (after a lost answer, what is there
- * now is what counts).
+ * Verifies `given` and applies it: nothing is written unless the live zones, read again now, give
+ * the same plan (else StalePlanError, exit 1), every zone could be planned, and each zone's deletes
+ * are within `safety.max_deletes` (else UnsafePlanError, exit 1, unless `force`). What runs is the
+ * plan made now, so an edited body, path or reference can never be sent.
  */
-async function newItems(client: CloudflareClient, finder: Finder, reads?: Map<string, Promise<unknown[]>>): Promise<Item[]> {
-  const key = `${finder.path}#${finder.list ?? ""}`;
-  let pending = reads?.get(key);
-  if (!pending) {
-    pending = readFinderItems(client, finder);
-    reads?.set(key, pending);
+export async function apply(given: Plan, opts: ApplyOptions): Promise<ApplyReport> {
+  const opened = await openPlan(given, opts);
+  const desired = opts.select ? opts.select(opened.desired) : opened.desired;
+  const wanted = new Set(desired.zones.map((z) => z.zone_id));
+  const selected: Plan = { ...opened.plan, zones: opened.plan.zones.filter((z) => wanted.has(z.zone_id)) };
+  await opts.onDesired?.(desired);
+  if (totalChanges(summariseZones(selected.zones)) === 0) {
+    await opts.onPlan?.(selected, desired, opened.digest);
+    return noChanges();
   }
-  const known = new Set(finder.known ?? []);
-  return (await pending).filter(
-    (i): i is Item => isItem(i) && Object.entries(finder.match).every(([k, v]) => i[k] === v) && !known.has(idOf(i)),
-  );
+  const fresh = await planZones({ client: opts.client, desired, parallelism: opts.parallelism, progress: opts.readProgress, onZoneDone: opts.onZoneDone });
+  assertSamePlan(planForFile(selected, desired), planForFile(fresh, desired));
+  assertNoZoneErrors(fresh);
+  await opts.onPlan?.(fresh, desired, opened.digest);
+  return run(fresh, desired, opts);
 }
 
-/** Deep equality, key order aside. */
-function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
-  }
-  if (!isItem(a) || !isItem(b)) return false;
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && sameValue(a[k], b[k]));
-}
-
-/** A field as compared: a boolean's text as the boolean, a JSON text as its value ("" as none). */
-function comparable(value: unknown, how: FinderCompare | undefined): unknown {
-  if (how === "bool") return value === "true" ? true : value === "false" ? false : value;
-  if (how === "json" && typeof value === "string") {
-    if (value === "") return undefined;
-    try {
-      return JSON.parse(value) as unknown;
-    } catch {
-      return value;
-    }
-  }
-  return value;
-}
-
-/** Whether an item holds exactly what was sent (every field of `equals`). */
-function isWhatWasSent(item: Item, finder: Finder): boolean {
-  const sent = finder.equals ?? {};
-  return Object.entries(sent).every(([k, v]) => sameValue(comparable(item[k], finder.compare?.[k]), comparable(v, finder.compare?.[k])));
-}
-
-function idList(items: Item[]): string {
-  return items.map((i) => idOf(i) || "(no id)").join(", ");
-}
-
-/**
- * Before a create: nothing new with its hints may have appeared since the plan read the zone (a second
- * apply running elsewhere). If something did, the zone stops instead of making a duplicate. An object
- * that was already there when the plan read the list and only shares a hint is no reason to stop.
- */
-async function assertStillAbsent(client: CloudflareClient, zoneLabel: string, change: Change, finder: Finder, reads?: Map<string, Promise<unknown[]>>): Promise<void> {
-  const appeared = await newItems(client, finder, reads);
-  if (appeared.length > 0) {
-    throw new RuntimeError(
-      `${change.resource} "${change.identity}" now exists in ${zoneLabel} (id ${idList(appeared)}), made by someone else since the plan read the zone (another apply?); ` +
-        "it was not created again, and nothing more is written to this zone. Run plan again.",
-    );
-  }
-}
-
-/** A POST whose answer was lost, after which what is there does not say whether it made something: exit 4. */
-class MaybeCreatedError extends RuntimeError {}
-
-/** How many times a create whose outcome stays unclear is sent (looked for in between): as a retried call. */
-const CREATE_ATTEMPTS = 7;
-
-/**
- * Sends one call. A POST whose answer leaves it unclear whether it was carried out (a dropped
- * connection, a 5xx) is not simply reported: what it creates is looked for among the objects that are
- * new since the plan read the list. Exactly one new object equal to what was sent is adopted; none
- * with its hints means nothing was made, and the POST is sent again; anything else (new objects that
- * differ, or several equal ones) "may have been created": the change fails with their ids, and nothing
- * more is written to the zone.
- */
-async function send(client: CloudflareClient, op: Operation, log?: (line: string) => void): Promise<{ how: "sent" | "adopted"; result?: unknown }> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return { how: "sent", result: await client.request<unknown>(op.method, op.path, { query: op.query, body: op.body }) };
-    } catch (err) {
-      if (alreadyGone(op.method, err)) return { how: "sent" };
-      if (op.method !== "POST" || !op.finds || !mayHaveWritten(op.method, err) || attempt >= CREATE_ATTEMPTS) throw err;
-      // A POST that timed out may still be running on the server: give it time before looking, and
-      // never send it again on the strength of not finding it yet.
-      const stillRunning = err instanceof NetworkError && isTimeoutError(err.info.cause);
-      if (stillRunning && !client.stopped?.()) await sleep(TIMEOUT_GRACE_MS);
-      let fresh: Item[];
-      try {
-        if (client.stopped?.()) throw client.stopped();
-        fresh = await newItems(client, op.finds);
-      } catch (lookErr) {
-        if (!(lookErr instanceof RunStoppedError)) throw lookErr;
-        throw new MaybeCreatedError(
-          `POST ${op.path}: ${err instanceof Error ? err.message : String(err)}; the run was stopped (${lookErr.message}) before zoneform could look whether it was created: it may have been. Run plan again to see the live state.`,
-        );
-      }
-      // A finder without `equals` (an entry point's rule, found by its own ref) is exact by its hints.
-      const same = op.finds.equals === undefined ? fresh.slice(0, 1) : fresh.filter((i) => isWhatWasSent(i, op.finds!));
-      if (same.length === 1) {
-        log?.(`POST ${op.path}: the answer was lost, but what it creates is there: adopted${idOf(same[0]!) ? ` (id ${idOf(same[0]!)})` : ""}`);
-        return { how: "adopted", result: same[0] };
-      }
-      if (fresh.length > 0) {
-        const why = same.length > 1 ? `${same.length} new objects equal what was sent` : "no new object equals what was sent";
-        throw new MaybeCreatedError(
-          `POST ${op.path}: the answer was lost; it may have been created: ${why} (new since the plan, with its hints: id ${idList(fresh)}). ` +
-            "None was adopted and nothing more is written to this zone; look at them, delete the unwanted ones, then run plan again.",
-        );
-      }
-      if (stillRunning) throw err;
-      log?.(`POST ${op.path}: the answer was lost and nothing was created: sending it again`);
-    }
-  }
-}
-
-/** How long a POST that timed out is given to land before apply looks for what it creates. */
-const TIMEOUT_GRACE_MS = 2_000;
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function failureText(err: unknown, uncertain: boolean, change?: Change): string {
-  const message = err instanceof Error ? err.message : String(err);
-  const hints = change ? errorHints(change, err) : [];
-  const text = hints.length > 0 ? `${message}. ${hints.join(". ")}` : message;
-  return uncertain ? `${text} (this write may have been made: run plan again to see the live state)` : text;
-}
-
-const HINTS = new Map(RESOURCE_KINDS.filter((k) => k.errorHints).map((k) => [k.name, k.errorHints!]));
-
-/** The advice the change's kind gives for the API's error codes in `err` (each once, in the answer's order). */
-export function errorHints(change: Change, err: unknown): string[] {
-  const byCode = HINTS.get(change.resource);
-  if (!byCode || !(err instanceof ApiError)) return [];
-  const codes = [...new Set(err.info.errors.map((e) => e.code).filter((c): c is number => c !== undefined))];
-  return codes.flatMap((c) => (Object.hasOwn(byCode, c) ? [byCode[c]!(change)] : []));
-}
-
-/**
- * The outcome of one change: made (with each call's answer), failed (and whether it may have written),
- * or not sent at all because the run was stopped first.
- */
-type ChangeOutcome =
-  | { ok: true; results: unknown[]; adopted: boolean }
-  | { ok: false; line: string; uncertain: boolean }
-  | { ok: false; notSent: RunStoppedError };
-
-/**
- * Makes one change's calls in order: a create first checks nothing like it appeared since the plan,
- * a POST whose answer was lost is looked for (see `send`). Every write zoneform makes goes through
- * here, the guided commands' too, so they all report the same way.
- */
-async function runChange(
-  client: CloudflareClient,
-  zoneLabel: string,
-  change: Change,
-  what: string,
-  log?: (line: string) => void,
-  reads?: Map<string, Promise<unknown[]>>,
-): Promise<ChangeOutcome> {
-  let made = 0;
-  let method = "GET";
-  const results: unknown[] = [];
-  try {
-    const creates = change.kind === "create" ? change.operations.find((op) => op.method === "POST" && op.finds) : undefined;
-    if (creates) await assertStillAbsent(client, zoneLabel, change, creates.finds!, reads);
-    let adopted = false;
-    for (const op of change.operations) {
-      method = op.method;
-      const sent = await send(client, op, log);
-      adopted = sent.how === "adopted" || adopted;
-      results.push(sent.result);
-      made += 1;
-    }
-    return { ok: true, results, adopted };
-  } catch (err) {
-    if (!(err instanceof ZoneformError)) throw err;
-    // Stopped before any of its writes went out: not attempted, whatever it read.
-    if (err instanceof RunStoppedError && made === 0) return { ok: false, notSent: err };
-    // A replacement whose create went through but whose delete failed has written something too.
-    const uncertain = made > 0 || mayHaveWritten(method, err) || err instanceof MaybeCreatedError;
-    return { ok: false, line: `${what}: ${failureText(err, uncertain, change)}`, uncertain };
-  }
-}
-
-/**
- * How a zone's changes run: only true dependencies are sequenced. Deletes come after everything else
- * (make before break), and not at all if anything before failed. Within each of those two rounds,
- * kinds are independent and run side by side. The changes of a kind whose changes each write an
- * object of their own (`independentChanges`: policies, jobs, hostnames) run side by side too; those
- * of any other kind stay in plan order, one after the other: two rules written into one entry point
- * at once could race for its version, and their order is the order they run in. Each chain of the
- * result runs its changes in order; the chains of a round run at once.
- */
-export function rounds(changes: readonly Change[], independent: (resource: string) => boolean = isIndependent): Change[][][] {
-  const chains = (list: readonly Change[]) => {
-    const out: Change[][] = [];
-    const byKind = new Map<string, Change[]>();
-    for (const c of list) {
-      if (independent(c.resource)) out.push([c]);
-      else {
-        let chain = byKind.get(c.resource);
-        if (!chain) byKind.set(c.resource, (chain = [])), out.push(chain);
-        chain.push(c);
-      }
-    }
-    return out;
-  };
-  return [chains(changes.filter((c) => c.kind !== "delete")), chains(changes.filter((c) => c.kind === "delete"))].filter((r) => r.length > 0);
-}
-
-const INDEPENDENT = new Set(RESOURCE_KINDS.filter((k) => k.independentChanges).map((k) => k.name));
-const isIndependent = (resource: string): boolean => INDEPENDENT.has(resource);
-
-export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyReport> {
-  const report: ApplyReport = opts.report ?? { done: [], failed: [], notDone: [], uncertain: [] };
-  // Zones run concurrently and a zone's independent changes too; the client's one limit caps what is
-  // really in flight, so this only bounds the zones started at once.
-  const limit = pLimit(ZONES_PER_REQUEST_SLOT * Math.max(1, opts.parallelism ?? 8));
-  await Promise.all(
-    plan.zones.map((zone) =>
-      limit(async () => {
-        const label = zone.name ?? zone.zone_id;
-        let failed = false;
-        // One read of a list serves the checks before all the zone's creates into it.
-        const checks = new Map<string, Promise<unknown[]>>();
-        const run = async (change: Change) => {
-          const what = describeChange(label, change);
-          const stopped = opts.client.stopped?.();
-          if (stopped) report.stopped = stopped;
-          if (!failed && (opts.shouldStop?.() || stopped)) report.interrupted = true;
-          if (failed || report.interrupted) {
-            report.notDone.push(what);
-            return;
-          }
-          opts.onChange?.(what, "start");
-          try {
-            const outcome = await runChange(opts.client, label, change, what, opts.progress, checks);
-            if ("notSent" in outcome) {
-              report.stopped = outcome.notSent;
-              report.interrupted = true;
-              report.notDone.push(what);
-            } else if (outcome.ok) {
-              report.done.push(outcome.adopted ? `${what} (its answer was lost; found made and adopted)` : what);
-              opts.progress?.(`${what}: done`);
-            } else {
-              // Nothing new starts in this zone: a state zoneform no longer knows is not written on.
-              failed = true;
-              report.failed.push(outcome.line);
-              if (outcome.uncertain) report.uncertain.push(outcome.line);
-              opts.progress?.(`${what}: FAILED`);
-            }
-          } finally {
-            opts.onChange?.(what, "end");
-          }
-        };
-        for (const round of rounds(zone.changes)) {
-          await Promise.all(round.map(async (chain) => {
-            for (const change of chain) await run(change);
-          }));
-        }
-      }),
-    ),
-  );
+/** Safety limits, then the writes. */
+async function run(plan: Plan, desired: DesiredState, opts: ApplyOptions): Promise<ApplyReport> {
+  assertSafe(plan, desired.safety.max_deletes, opts.force === true);
+  await opts.beforeWrites?.(plan);
+  const report = await executePlan(plan, { client: opts.client, parallelism: opts.parallelism, ...opts.execution });
+  if (opts.throwOnFailure !== false) assertApplied(report);
   return report;
 }
 
-/**
- * One change outside a plan (a guided command's write: the WAF migration switch, an ownership
- * challenge), made and reported exactly as apply makes and reports its changes. Resolves with the
- * answers of its calls; throws as `assertApplied` does (exit 1 nothing written, 4 maybe written).
- */
-export async function applyOne(client: CloudflareClient, zoneLabel: string, change: Change, log?: (line: string) => void): Promise<unknown[]> {
-  const what = describeChange(zoneLabel, change);
-  const outcome = await runChange(client, zoneLabel, change, what, log);
-  if ("notSent" in outcome) throw outcome.notSent;
-  if (outcome.ok) return outcome.results;
-  assertApplied({ done: [], failed: [outcome.line], notDone: [], uncertain: outcome.uncertain ? [outcome.line] : [] });
-  return [];
+export interface PlanAndApplyOptions extends Omit<ApplyOptions, "expectDigest" | "file" | "select" | "env"> {
+  /**
+   * Shown the plan (after `onPlan`) when it has changes and is safe: resolve to go on, throw to stop
+   * with nothing written (the CLI's "Only 'yes' will be accepted").
+   */
+  confirm?: (plan: Plan, desired: DesiredState, digest: string) => void | Promise<void>;
 }
 
 /**
- * Throws when a change failed: ApplyError (exit 4) when something was or may have been written, a plain
- * error (exit 1) only when it is certain that nothing was written at all.
+ * Plans `desired` against the live zones and applies that very plan, in one call (no window in
+ * which another plan could be put in its place): `onPlan` shows it (zone errors are shown, then
+ * refused), the safety limits apply, `confirm` may stop it. The plan must be unchanged when the
+ * writes begin.
  */
-export function assertApplied(report: ApplyReport): void {
-  if (report.stopped) {
-    const s = report.stopped;
-    const maybe = report.uncertain.length > 0 ? ` (${report.uncertain.length} of them may have been written)` : "";
-    const lines = [
-      `apply stopped: ${s.message}.`,
-      `${report.done.length} change(s) made, ${report.failed.length} failed${maybe}, ${report.notDone.length} not attempted (nothing was sent after the stop; the requests already sent were let finish).`,
-      ...report.failed.map((l) => `  failed:      ${l}`),
-      ...report.notDone.map((l) => `  not done:    ${l}`),
-      ...report.done.map((l) => `  done:        ${l}`),
-      "Run apply again to make the rest: it re-reads the zones and makes only what is still missing.",
-    ];
-    // A wait beyond the cap or a cause every call shares is an error like any other (4 once something was written); a signal or the deadline keeps its own code.
-    const written = report.done.length > 0 || report.uncertain.length > 0;
-    const code = s.reason === "wait" || s.reason === "cause" ? (written ? EXIT.partial : EXIT.error) : s.exitCode;
-    throw new RunStoppedError(lines.join("\n"), code, s.reason);
+export async function planAndApply(desired: DesiredState, opts: PlanAndApplyOptions): Promise<ApplyReport> {
+  await opts.onDesired?.(desired);
+  const plan = await planZones({ client: opts.client, desired, parallelism: opts.parallelism, progress: opts.readProgress, onZoneDone: opts.onZoneDone });
+  const digest = planForFile(plan, desired).digest!;
+  await opts.onPlan?.(plan, desired, digest);
+  assertNoZoneErrors(plan);
+  if (totalChanges(plan.summary) === 0) return noChanges();
+  assertSafe(plan, desired.safety.max_deletes, opts.force === true);
+  await opts.confirm?.(plan, desired, digest);
+  if (planDigest(plan) !== sealOf(plan)?.digest) {
+    throw new StalePlanError("the plan was changed while it was shown; nothing was written. Make a new plan.", ["edited"]);
   }
-  if (report.interrupted) {
-    const lines = [
-      `apply interrupted: ${report.done.length} change(s) made, ${report.failed.length} failed, ${report.notDone.length} not attempted (nothing new was started after the interrupt; the calls in flight were let finish).`,
-      ...report.failed.map((l) => `  failed:      ${l}`),
-      ...report.notDone.map((l) => `  not done:    ${l}`),
-      ...report.done.map((l) => `  done:        ${l}`),
-      "Run apply again to make the rest: it re-reads the zones and makes only what is still missing.",
-    ];
-    throw new ApplyError(lines.join("\n"), report);
-  }
-  if (report.failed.length === 0) return;
-  if (report.done.length === 0 && report.uncertain.length === 0) {
-    throw new RuntimeError(
-      [`apply failed before any change was made; nothing was written.`, ...report.failed.map((l) => `  failed:      ${l}`)].join("\n"),
-    );
-  }
-  const maybe = report.uncertain.length > 0 ? ` (${report.uncertain.length} of them may have been written)` : "";
-  const lines = [
-    `apply stopped part-way: ${report.done.length} change(s) made, ${report.failed.length} failed${maybe}, ${report.notDone.length} not attempted.`,
-    ...report.failed.map((l) => `  failed:      ${l}`),
-    ...report.notDone.map((l) => `  not done:    ${l}`),
-    ...report.done.map((l) => `  done:        ${l}`),
-    "Fix the cause and run apply again: it re-reads the zone and makes only what is still missing.",
-  ];
-  throw new ApplyError(lines.join("\n"), report);
+  return run(plan, desired, opts);
 }

@@ -2,7 +2,7 @@
 // lock file per zone (in the system's temporary directory, or ZONEFORM_LOCK_DIR), created exclusively and
 // holding who took it. A second apply on any of the same zones is refused with what holds the lock.
 // A lock left by a process that is gone is taken over. Across machines, creates check first that
-// their identity did not appear meanwhile (engine/apply.ts).
+// their identity did not appear meanwhile (engine/execute.ts).
 import { createHash } from "node:crypto";
 import { access, mkdir, open, stat, unlink } from "node:fs/promises";
 import { constants, unlinkSync } from "node:fs";

@@ -2,9 +2,9 @@
 // and plan see the same thing) and writes them back in the file's shape, section by section. A
 // section is all or nothing: a read error fails the export rather than leave a section out unnoticed.
 import type { CloudflareClient } from "../cloudflare/types.js";
-import { createReadContext } from "../engine/reconcile.js";
+import { createReadContext } from "../engine/read.js";
 import { ApiError, NetworkError, RuntimeError } from "../errors.js";
-import type { DesiredState } from "../model/desired.js";
+import type { DesiredState } from "../sections/index.js";
 import { renderExport } from "./document.js";
 import { SECTIONS } from "../sections/index.js";
 import { readZoneInfo } from "../sections/shared/zone-info.js";

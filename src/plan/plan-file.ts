@@ -1,14 +1,11 @@
-// Saved plans: written by `plan --out` (mode 0600; an existing file only with --force), read by `apply plan.json`.
-// The file holds `${env:NAME}` references in place of secret values and the desired state as written.
+// The plan file's format: the text `plan --out` saves and the checks of its form when it is read back
+// (format 2, the plan schema, every operation addressing its own zone). The file holds `${env:NAME}`
+// references in place of secret values and the desired state as written. No file I/O here: reading
+// and writing plan files is engine/plan-store.ts, at the edge.
 import { createRequire } from "node:module";
 import { ConfigError } from "../errors.js";
 import type { SecretSource } from "../model/desired.js";
 import type { Plan } from "../model/plan.js";
-import { describeReadProblem, FileReadError, readRegularFile } from "../read-file.js";
-import { writeFileSafely, type WriteOptions } from "../write-file.js";
-
-/** Largest plan file read: a plan of thousands of zones is a few MiB. */
-export const MAX_PLAN_FILE_BYTES = 64 * 1024 * 1024;
 import { planForFile } from "./secrets.js";
 
 const require = createRequire(import.meta.url);
@@ -34,40 +31,30 @@ export function serialisePlan(plan: Plan, secrets: SecretSource): string {
 }
 
 /**
- * Writes the plan through a new 0600 file put in place of the target, so an existing file's wider mode
- * is never kept and a reader never sees half a plan. An existing file is refused (exit 3) unless `force`.
+ * A saved plan's text, its form checked: JSON, format 2, the plan schema, and every operation
+ * addressing the zone it belongs to. Nothing in it is interpolated or trusted: apply re-plans its
+ * desired state and uses the plan only to compare (see engine/verify.ts). `path` names it in messages.
  */
-export async function writePlanFile(path: string, plan: Plan, secrets: SecretSource, opts: Pick<WriteOptions, "force" | "label"> = {}): Promise<void> {
-  await writeFileSafely(path, serialisePlan(plan, secrets), { ...opts, mode: 0o600 });
-}
-
-/**
- * Reads a saved plan and checks its form: format 2, the plan schema, and every operation addressing
- * the zone it belongs to. Nothing in it is interpolated or trusted: apply re-plans its desired state
- * and uses the file only to compare (see engine/saved-plan.ts).
- */
-export async function readPlanFile(path: string): Promise<Plan> {
-  let text: string;
-  try {
-    text = (await readRegularFile(path, MAX_PLAN_FILE_BYTES)).toString("utf8");
-  } catch (err) {
-    if (!(err instanceof FileReadError)) throw err;
-    throw problem(path, describeReadProblem(err.problem, MAX_PLAN_FILE_BYTES));
-  }
+export async function parsePlanText(text: string, path: string): Promise<Plan> {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    throw problem(path, `is not JSON: ${(err as Error).message}`);
+    throw planFileProblem(path, `the plan file ${path}`, `is not JSON: ${(err as Error).message}`);
   }
+  return checkPlanDocument(doc, path);
+}
+
+/** A plan given as a value (a parsed plan file, or a plan object), its form checked as `parsePlanText` does. */
+export async function checkPlanDocument(doc: unknown, path: string, name = `the plan file ${path}`): Promise<Plan> {
   const version = (doc as { format_version?: unknown })?.format_version;
   if (version !== 2) {
-    throw problem(path, `has format_version ${JSON.stringify(version)}; this zoneform reads format 2. Make the plan again with this version.`);
+    throw planFileProblem(path, name, `has format_version ${JSON.stringify(version)}; this zoneform reads format 2. Make the plan again with this version.`);
   }
   const validate = await planValidator();
   if (!validate(doc)) {
     const first = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || "/"} ${e.message}`);
-    throw problem(path, `is not a zoneform plan: ${first.join("; ")}`);
+    throw planFileProblem(path, name, `is not a zoneform plan: ${first.join("; ")}`);
   }
   const plan = doc as Plan;
   const astray = plan.zones.flatMap((z) =>
@@ -78,11 +65,12 @@ export async function readPlanFile(path: string): Promise<Plan> {
     ).map((what) => `zone ${z.zone_id}: ${what}`),
   );
   if (astray.length > 0) {
-    throw problem(path, `has operations that do not address the zone they belong to (${astray.slice(0, 5).join("; ")}); it cannot be applied`);
+    throw planFileProblem(path, name, `has operations that do not address the zone they belong to (${astray.slice(0, 5).join("; ")}); it cannot be applied`);
   }
   return plan;
 }
 
-function problem(path: string, message: string): ConfigError {
-  return new ConfigError([{ file: path, line: 1, column: 1, pointer: "", message }], `the plan file ${path} ${message}`);
+/** A plan file's problem (exit 3): `name` is how the message names the plan ("the plan file x.json"). */
+export function planFileProblem(path: string, name: string, message: string): ConfigError {
+  return new ConfigError([{ file: path, line: 1, column: 1, pointer: "", message }], `${name} ${message}`);
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createClient } from "../../src/cloudflare/client.js";
 import type { CloudflareClient } from "../../src/cloudflare/types.js";
 import { parseConfigText } from "../../src/config/index.js";
-import { reconcile } from "../../src/engine/reconcile.js";
+import { planZones } from "../../src/engine/plan.js";
 import type { Plan } from "../../src/model/plan.js";
 import { normaliseLiveJob } from "../../src/sections/logpush/live.js";
 import { readZoneInfo, zonePlanOf } from "../../src/sections/shared/zone-info.js";
@@ -32,7 +32,7 @@ beforeEach(() => {
 
 async function planYaml(yaml: string, env: Record<string, string> = {}): Promise<Plan> {
   const { desired } = parseConfigText(`version: 1\n${yaml}`, "conformance.yaml", env);
-  return reconcile({ client, desired });
+  return planZones({ client, desired });
 }
 
 function zoneOf(plan: Plan) {

@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createClient } from "../../src/cloudflare/client.js";
 import { parseConfigText } from "../../src/config/index.js";
-import { applyPlan } from "../../src/engine/apply.js";
-import { reconcile } from "../../src/engine/reconcile.js";
+import { executePlan } from "../../src/engine/execute.js";
+import { planZones } from "../../src/engine/plan.js";
 import { TOKEN, TestEmulator, ZONE, runCli, tempDir, writeConfig } from "../helpers/cli.js";
 
 const emu = TestEmulator.perFile();
@@ -183,11 +183,11 @@ describe("saved plan integrity", () => {
     const client = createClient({ baseUrl: emu.url, auth: { token: TOKEN } });
     try {
       const { desired } = parseConfigText(CONFIG, "z.yaml", ENV);
-      const plan = await reconcile({ client, desired });
+      const plan = await planZones({ client, desired });
       // Another apply, elsewhere, makes the policy after this plan was made.
       const other = await emu.api<{ id: string }>("POST", `zones/${ZONE.com}/page_shield/policies`, { description: "Checkout stripe", action: "log", expression: "true", value: "x", enabled: true });
       await emu.clearRequests();
-      const report = await applyPlan(plan, { client });
+      const report = await executePlan(plan, { client });
       expect(report.failed).toEqual([
         `example.com: + page_shield_policy "Checkout stripe": page_shield_policy "Checkout stripe" now exists in example.com (id ${other.id}), made by someone else since the plan read the zone (another apply?); it was not created again, and nothing more is written to this zone. Run plan again.`,
       ]);

@@ -7,7 +7,7 @@ import { parseConfigText } from "../../src/config/index.js";
 import { destinationWithEnvRefs } from "../../src/sections/logpush/export.js";
 import { newNotes } from "../../src/export/types.js";
 import type { Plan } from "../../src/model/plan.js";
-import { findSafetyViolations } from "../../src/plan/safety.js";
+import { findSafetyViolations } from "../../src/engine/verify.js";
 import { isSecretValue, Redactor, redactDestination } from "../../src/redact.js";
 
 const Z = "0123456789abcdef0123456789abcdef";

@@ -1,23 +1,24 @@
-// `zoneform apply`: from the file (plan, show, confirm, execute) or from a saved plan (re-read, refuse
-// if stale, execute). Progress on stderr; exit 4 with a report when it stops part-way.
+// `zoneform apply`: a thin layer over the engine (engine/apply.ts): from the file, planAndApply (plan,
+// show, confirm, execute), or from a saved plan, apply (verify: re-read, refuse if edited, stale or
+// unsafe; execute). Here: locks, prompts, signals, progress and output. Exit 4 with a report when it
+// stops part-way.
 import type { Command } from "commander";
 import { EXIT, RunStoppedError, RuntimeError, UsageError } from "../../errors.js";
-import { applyPlan, assertApplied, type ApplyReport } from "../../engine/apply.js";
+import { apply as applyVerified, openPlan, planAndApply, type ApplyHooks } from "../../engine/apply.js";
+import type { ApplyReport } from "../../engine/execute.js";
 import { lockZones } from "../../engine/lock.js";
-import { assertSamePlan, desiredFromPlan } from "../../engine/saved-plan.js";
+import { readPlanFile } from "../../engine/plan-store.js";
+import type { DesiredState } from "../../sections/index.js";
 import type { Plan } from "../../model/plan.js";
-import { planDigest } from "../../plan/digest.js";
-import { readPlanFile } from "../../plan/plan-file.js";
-import { assertSafe } from "../../plan/safety.js";
-import { displayRedactor, planForFile } from "../../plan/secrets.js";
+import { displayRedactor } from "../../plan/secrets.js";
 import { summariseZones, totalChanges } from "../../plan/summary.js";
 import { printable } from "../../safe-text.js";
 import { addClientOptions, apiUrlFrom, clientFromOptions } from "../client-options.js";
 import type { CliIO } from "../io.js";
 import { addApproveOptions, addCommonOptions, addConfigOption, approvedInAdvance, type ApproveOptions } from "../options.js";
-import { assertNoZoneErrors, digestOf, makePlan, readZones, renderPlan, selectZones, type PlanningOptions } from "../planning.js";
+import { loadDesired, readingHooks, renderPlan, selectZones, type PlanningOptions } from "../planning.js";
 import { progressFor, type Progress } from "../progress.js";
-import type { CommandContext } from "../program.js";
+import type { CommandContext } from "../command.js";
 import { addShardOption } from "../shard.js";
 import type { CloudflareClient } from "../../cloudflare/types.js";
 
@@ -58,18 +59,19 @@ function stopAtOnceUntilWrites(io: CliIO): () => void {
 }
 
 /**
- * Runs the plan's calls. The first SIGINT (Ctrl+C) or SIGTERM stops the client: no request is sent
- * after it, not even one already waiting for a slot, the rate limit or a backoff; the writes already
- * on the wire are let finish (each within --timeout) and reported one by one as they land, fail or
- * stay unknown; then the report says what was done, failed and not attempted, exit 130 (SIGINT) or
- * 143 (SIGTERM). A second signal exits at once with the same accounting, naming the writes still
- * on the wire.
+ * How the plan's calls run (the engine's hooks): the first SIGINT (Ctrl+C) or SIGTERM stops the
+ * client: no request is sent after it, not even one already waiting for a slot, the rate limit or a
+ * backoff; the writes already on the wire are let finish (each within --timeout) and reported one by
+ * one as they land, fail or stay unknown; then the report says what was done, failed and not
+ * attempted, exit 130 (SIGINT) or 143 (SIGTERM). A second signal exits at once with the same
+ * accounting, naming the writes still on the wire. `end` undoes it all; `executed` is the plan run.
  */
-async function execute(plan: Plan, client: CloudflareClient, io: CliIO, opts: ApplyOptions, progress: Progress): Promise<void> {
+function writing(client: CloudflareClient, io: CliIO, progress: Progress, writesBegin: () => void) {
   let finished = 0;
   let stopping = false;
+  let total = 0;
+  let executed: Plan | undefined;
   const report: ApplyReport = { done: [], failed: [], notDone: [], uncertain: [] };
-  const total = plan.zones.reduce((n, z) => n + z.changes.length, 0);
   const writesOnTheWire = () => (client.onTheWire?.() ?? []).filter((r) => r.method !== "GET");
   const onSignal = (signal: NodeJS.Signals) => {
     const code = signalExit(signal);
@@ -99,65 +101,75 @@ async function execute(plan: Plan, client: CloudflareClient, io: CliIO, opts: Ap
     );
     process.exit(code);
   };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  progress.begin("apply", "changes made", total);
-  try {
-    await applyPlan(plan, {
-      client,
-      parallelism: opts.parallelism,
+  const hooks: Pick<ApplyHooks, "beforeWrites" | "execution"> = {
+    beforeWrites: (plan) => {
+      executed = plan;
+      total = plan.zones.reduce((n, z) => n + z.changes.length, 0);
+      writesBegin();
+      process.on("SIGINT", onSignal);
+      process.on("SIGTERM", onSignal);
+      progress.begin("apply", "changes made", total);
+    },
+    execution: {
       progress: (l) => progress.log(printable(l)),
       shouldStop: () => stopping,
       report,
       onChange: (_what, state) => {
         if (state === "end") progress.update(++finished);
       },
-    });
-    assertApplied(report);
-  } finally {
-    progress.end();
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  }
-  const s = summariseZones(plan.zones);
-  io.stdout.write(`Apply complete! Resources: ${s.create} created, ${s.update} updated, ${s.replace} replaced, ${s.delete} deleted.\n`);
+    },
+  };
+  return {
+    hooks,
+    /** Once the engine returned: the summary line when changes were made. */
+    complete(): void {
+      if (!executed) return;
+      const s = summariseZones(executed.zones);
+      io.stdout.write(`Apply complete! Resources: ${s.create} created, ${s.update} updated, ${s.replace} replaced, ${s.delete} deleted.\n`);
+    },
+    end(): void {
+      progress.end();
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    },
+  };
 }
 
 /**
- * A saved plan: its desired state is planned again against the live zones, and only if the result is
- * the saved plan (same fingerprints, same operations) is it applied; what runs is the new plan.
+ * A saved plan, applied by the engine (engine/apply.ts): its desired state is planned again against
+ * the live zones, and only if the result is the saved plan (same fingerprints, same operations) is it
+ * applied; what runs is the new plan. Its form, digest and references are checked first here too, to
+ * lock the zones it selects and to redact its values in whatever is shown.
  */
 async function applySavedPlan(file: string, opts: ApplyOptions, io: CliIO, writesBegin: () => void): Promise<void> {
   const saved = await readPlanFile(file);
-  const digest = planDigest(saved);
-  if (saved.digest !== undefined && saved.digest !== digest) {
-    throw new RuntimeError(`the plan file ${file} was changed after it was made: its content hashes to ${digest}, not to the ${saved.digest} it records. Nothing was written; make a new plan.`);
-  }
-  if (opts.expectDigest !== undefined && opts.expectDigest !== digest) {
-    throw new RuntimeError(`the plan file ${file} is ${digest}, not the reviewed ${opts.expectDigest}; nothing was written.`);
-  }
-  const all = desiredFromPlan(saved, file, io.env);
-  for (const s of all.secrets) io.secrets?.add(s.value);
-  const desired = selectZones(all, opts.zone, opts.shard);
-  const wanted = new Set(desired.zones.map((z) => z.zone_id));
-  const release = await lockZones([...wanted], { env: io.env, command: `apply ${file}`, api: apiUrlFrom(opts, io) });
-  const savedSelected: Plan = { ...saved, zones: saved.zones.filter((z) => wanted.has(z.zone_id)) };
+  const verification = { file, env: io.env, expectDigest: opts.expectDigest };
+  const opened = await openPlan(saved, verification);
+  for (const s of opened.desired.secrets) io.secrets?.add(s.value);
+  const select = (d: DesiredState) => selectZones(d, opts.zone, opts.shard);
+  const desired = select(opened.desired);
+  const release = await lockZones(desired.zones.map((z) => z.zone_id), { env: io.env, command: `apply ${file}`, api: apiUrlFrom(opts, io) });
   const progress = progressFor(io, opts);
   const client = clientFromOptions(opts, io, displayRedactor(desired), progress);
+  const w = writing(client, io, progress, writesBegin);
   try {
-    if (totalChanges(summariseZones(savedSelected.zones)) === 0) {
-      io.stdout.write(renderPlan(savedSelected, desired, "text", io, opts));
-      return;
-    }
-    const fresh = await readZones(client, desired, opts, progress);
-    assertSamePlan(planForFile(savedSelected, desired), planForFile(fresh, desired));
-    assertNoZoneErrors(fresh);
-    io.stdout.write(renderPlan(fresh, desired, "text", io, opts));
-    io.stdout.write(`Applying plan ${digest}\n`);
-    assertSafe(fresh, desired.safety.max_deletes, Boolean(opts.force));
-    writesBegin();
-    await execute(fresh, client, io, opts, progress);
+    await applyVerified(saved, {
+      ...verification,
+      client,
+      parallelism: opts.parallelism,
+      force: Boolean(opts.force),
+      select,
+      ...readingHooks(opts, progress),
+      onPlan: (plan, d, digest) => {
+        progress.end();
+        io.stdout.write(renderPlan(plan, d, "text", io, opts));
+        if (totalChanges(summariseZones(plan.zones)) > 0) io.stdout.write(`Applying plan ${digest}\n`);
+      },
+      ...w.hooks,
+    });
+    w.complete();
   } finally {
+    w.end();
     await client.close();
     await release();
   }
@@ -190,27 +202,37 @@ export function register(program: Command, ctx: CommandContext): void {
   });
 }
 
-/** Plans from the configuration, shows the plan, asks, and applies it. */
+/** Plans from the configuration, shows the plan, asks, and applies that plan (the engine's planAndApply). */
 async function applyFromFile(opts: ApplyOptions, io: CliIO, writesBegin: () => void): Promise<void> {
-  let release: (() => Promise<void>) | undefined;
-  const planned = await makePlan(opts, io, async (d) => {
-    release = await lockZones(d.zones.map((z) => z.zone_id), { env: io.env, command: "apply", api: apiUrlFrom(opts, io) });
-  }).catch(async (err: unknown) => {
-    await release?.();
-    throw err;
-  });
-  const { plan, desired, client, progress } = planned;
+  const desired = await loadDesired(opts, io);
+  const release = await lockZones(desired.zones.map((z) => z.zone_id), { env: io.env, command: "apply", api: apiUrlFrom(opts, io) });
+  const progress = progressFor(io, opts);
+  let client: CloudflareClient | undefined;
   try {
-    io.stdout.write(renderPlan(plan, desired, "text", io, opts));
-    assertNoZoneErrors(plan);
-    if (totalChanges(plan.summary) === 0) return;
-    assertSafe(plan, desired.safety.max_deletes, Boolean(opts.force));
-    await confirm(io, opts);
-    io.stdout.write(`Applying plan ${digestOf(plan, desired)}\n`);
-    writesBegin();
-    await execute(plan, client, io, opts, progress);
+    client = clientFromOptions(opts, io, displayRedactor(desired), progress);
+    const w = writing(client, io, progress, writesBegin);
+    try {
+      await planAndApply(desired, {
+        client,
+        parallelism: opts.parallelism,
+        force: Boolean(opts.force),
+        ...readingHooks(opts, progress),
+        onPlan: (plan, d) => {
+          progress.end();
+          io.stdout.write(renderPlan(plan, d, "text", io, opts));
+        },
+        confirm: async (_plan, _d, digest) => {
+          await confirm(io, opts);
+          io.stdout.write(`Applying plan ${digest}\n`);
+        },
+        ...w.hooks,
+      });
+      w.complete();
+    } finally {
+      w.end();
+    }
   } finally {
-    await client.close();
-    await release?.();
+    await client?.close();
+    await release();
   }
 }

@@ -13,8 +13,9 @@ import { planForDisplay } from "../../plan/secrets.js";
 import { summariseZones, totalChanges } from "../../plan/summary.js";
 import { addClientOptions } from "../client-options.js";
 import { addCommonOptions, addConfigOption } from "../options.js";
-import { addMaxBytesOption, assertNoZoneErrors, makePlan, markdownOptions, parseFormat, renderPlan, useColor, type PlanningOptions } from "../planning.js";
-import type { CommandContext } from "../program.js";
+import { assertNoZoneErrors } from "../../engine/verify.js";
+import { addMaxBytesOption, makePlan, markdownOptions, parseFormat, renderPlan, useColor, type PlanningOptions } from "../planning.js";
+import type { CommandContext } from "../command.js";
 import { addShardOption } from "../shard.js";
 
 interface DriftOptions extends PlanningOptions {

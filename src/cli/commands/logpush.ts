@@ -4,15 +4,15 @@
 // hold `${env:NAME}` references (e.g. an Azure SAS token); they are read from the environment and
 // never printed.
 import type { Command } from "commander";
-import { applyOne } from "../../engine/apply.js";
+import { executeOne } from "../../engine/execute.js";
 import { interpolateEnv } from "../../config/interpolate.js";
 import { RuntimeError, UsageError } from "../../errors.js";
 import { Redactor, redactDestination } from "../../redact.js";
 import { printable } from "../../safe-text.js";
-import { destinationBucket, destinationScheme, needsOwnershipChallenge } from "../../sections/logpush/live.js";
+import { destinationBucket, destinationScheme, needsOwnershipChallenge } from "../../sections/logpush/index.js";
 import { zonePath } from "../../sections/shared/fields.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
-import type { CommandContext } from "../program.js";
+import type { CommandContext } from "../command.js";
 import { parseZoneRefs, resolveZoneRef } from "../zone-ref.js";
 import type { Env } from "../../model/env.js";
 
@@ -49,7 +49,7 @@ export function register(program: Command, ctx: CommandContext): void {
     try {
       const zone = await resolveZoneRef(client, zoneRef!);
       // Made and reported as apply makes its changes (exit 1 nothing written, 4 may have been).
-      const [answer] = await applyOne(client, zone, {
+      const [answer] = await executeOne(client, zone, {
         kind: "create",
         resource: "logpush_ownership_challenge",
         zone_id: zone,

@@ -2,14 +2,14 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { EXIT } from "../../errors.js";
-import { findSafetyViolations, describeViolation } from "../../plan/safety.js";
-import { writePlanFile } from "../../plan/plan-file.js";
+import { writePlanFile } from "../../engine/plan-store.js";
+import { assertNoZoneErrors, describeViolation, findSafetyViolations } from "../../engine/verify.js";
 import { refuseExisting } from "../../write-file.js";
 import { totalChanges } from "../../plan/summary.js";
 import { addClientOptions } from "../client-options.js";
 import { addCommonOptions, addConfigOption } from "../options.js";
-import { addMaxBytesOption, assertNoZoneErrors, digestOf, makePlan, parseFormat, planSucceeded, renderPlan, type PlanningOptions } from "../planning.js";
-import type { CommandContext } from "../program.js";
+import { addMaxBytesOption, digestOf, makePlan, parseFormat, planSucceeded, renderPlan, type PlanningOptions } from "../planning.js";
+import type { CommandContext } from "../command.js";
 import { addShardOption } from "../shard.js";
 
 interface PlanOptions extends PlanningOptions {

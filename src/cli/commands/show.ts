@@ -7,13 +7,13 @@ import { fitFor } from "../width.js";
 import { RuntimeError } from "../../errors.js";
 import type { Plan } from "../../model/plan.js";
 import { planDigest } from "../../plan/digest.js";
-import { readPlanFile } from "../../plan/plan-file.js";
+import { readPlanFile } from "../../engine/plan-store.js";
 import { renderPlanMarkdown } from "../../plan/render/markdown.js";
 import { renderPlanText } from "../../plan/render/text.js";
 import { mapStrings, SENSITIVE } from "../../redact.js";
 import { addMaxBytesOption, markdownOptions, parseFormat, useColor } from "../planning.js";
 import { addColorOption, addVerboseOption } from "../options.js";
-import type { CommandContext } from "../program.js";
+import type { CommandContext } from "../command.js";
 
 const REFERENCE = /\$\{env:[A-Za-z_][A-Za-z0-9_]*\}/g;
 

@@ -4,7 +4,7 @@
 import { dirname, resolve } from "node:path";
 import { Option, type Command } from "commander";
 import type { CloudflareClient } from "../../cloudflare/types.js";
-import { createReadContext } from "../../engine/reconcile.js";
+import { createReadContext } from "../../engine/read.js";
 import { AnswerShapeError, ApiError, EXIT, RuntimeError, UsageError } from "../../errors.js";
 import { printable } from "../../safe-text.js";
 import { mapMigrationConfig, renderMigrationYaml, type MappedConfig, type MigrationConfig } from "../../migration/config-yaml.js";
@@ -13,9 +13,9 @@ import {
   type MigrationCheck, type MigrationMode, type MigrationStatus,
 } from "../../migration/eligibility.js";
 import { sensitivityTableLines } from "../../migration/sensitivity.js";
-import type { DesiredState } from "../../model/desired.js";
-import { applyOne } from "../../engine/apply.js";
-import { readOwaspRuleset, type OwaspRuleset } from "../../sections/waf/managed-ruleset.js";
+import type { DesiredState } from "../../sections/index.js";
+import { executeOne } from "../../engine/execute.js";
+import { readOwaspRuleset, type OwaspRuleset } from "../../sections/waf/index.js";
 import { readEntrypoint, type Entrypoint } from "../../sections/shared/entrypoint.js";
 import type { ReadContext } from "../../sections/types.js";
 import { planSwitch, sameEntrypoint, WAF_PHASE } from "../../migration/switch-body.js";
@@ -24,7 +24,7 @@ import { refuseExisting, writeFileSafely } from "../../write-file.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import type { CliIO } from "../io.js";
 import { addApproveOptions, approvedInAdvance, type ApproveOptions } from "../options.js";
-import type { CommandContext } from "../program.js";
+import type { CommandContext } from "../command.js";
 import { parseZoneRefs, resolveZoneRef, type ZoneRef } from "../zone-ref.js";
 import { schemaRefFrom } from "../schema-ref.js";
 
@@ -232,7 +232,7 @@ function start(ctx: CommandContext) {
       await refuseChanged(client, io, zoneId, live);
 
       // Made and reported as apply makes its changes: exit 1 when nothing was written, 4 when it may have been.
-      await applyOne(client, label, {
+      await executeOne(client, label, {
         kind: "update",
         resource: "waf_migration",
         zone_id: zoneId,

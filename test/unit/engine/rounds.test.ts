@@ -1,7 +1,7 @@
 // How apply orders a zone's changes: deletes last; kinds side by side; the changes of a kind whose
 // changes each write an object of their own side by side, any other kind's in plan order.
 import { describe, expect, it } from "vitest";
-import { rounds } from "../../../src/engine/apply.js";
+import { rounds } from "../../../src/engine/execute.js";
 import type { Change } from "../../../src/model/plan.js";
 
 const change = (resource: string, identity: string, kind: Change["kind"] = "create"): Change =>

@@ -3,11 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseConfigText } from "../../../src/config/index.js";
-import { assertSamePlan, desiredFromPlan } from "../../../src/engine/saved-plan.js";
+import { assertSamePlan, desiredFromPlan } from "../../../src/engine/verify.js";
 import { ConfigError, StalePlanError } from "../../../src/errors.js";
 import type { Plan } from "../../../src/model/plan.js";
 import { planDigest } from "../../../src/plan/digest.js";
-import { readPlanFile, serialisePlan, writePlanFile } from "../../../src/plan/plan-file.js";
+import { readPlanFile, writePlanFile } from "../../../src/engine/plan-store.js";
+import { serialisePlan } from "../../../src/plan/plan-file.js";
 import { planForDisplay, planForFile } from "../../../src/plan/secrets.js";
 
 const Z = "0123456789abcdef0123456789abcdef";

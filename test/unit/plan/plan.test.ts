@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Change, Plan } from "../../../src/model/plan.js";
 import { compareFingerprints, fingerprint } from "../../../src/plan/fingerprint.js";
 import { orderChanges } from "../../../src/plan/order.js";
-import { assertSafe, findSafetyViolations } from "../../../src/plan/safety.js";
+import { assertSafe, findSafetyViolations } from "../../../src/engine/verify.js";
 import { planForDisplay, planForFile } from "../../../src/plan/secrets.js";
 import { summaryLine } from "../../../src/plan/summary.js";
 import { UnsafePlanError } from "../../../src/errors.js";

@@ -1,15 +1,19 @@
-// Applying a saved plan safely: nothing in the file is trusted that zoneform cannot re-derive. The
-// desired state it carries (as written, `${env:…}` references kept) is loaded like a configuration
-// file, the live zones are read again, and the plan is made anew; the saved plan is applied only if
-// the new one is the same, zone by zone (same live fingerprints, same operations in the same order).
-// What is then executed is the new plan, so an edited body, path or secret reference in the file
-// can never be sent.
+// The checks that stand between a plan and the first write (engine/apply.ts runs them; none writes).
+// A plan is trusted in nothing zoneform cannot re-derive: the desired state a saved plan carries (as
+// written, `${env:…}` references kept) is loaded like a configuration file, the live zones are read
+// again and the plan is made anew; the given plan is applied only if the new one is the same, zone by
+// zone (same live fingerprints, same operations in the same order). What is then executed is the new
+// plan, so an edited body, path or secret reference can never be sent. Then the safety valve, in
+// octoDNS's style: a zone whose plan deletes more than `safety.max_deletes` resources is refused
+// unless forced (a replacement deletes the old resource, so it counts as a delete).
 import { checkConfigSources } from "../config/index.js";
-import { ConfigError, StalePlanError } from "../errors.js";
-import type { DesiredState } from "../model/desired.js";
+import { ConfigError, RuntimeError, StalePlanError, UnsafePlanError } from "../errors.js";
+import type { DesiredState } from "../sections/index.js";
 import type { Change, Plan, ZonePlan } from "../model/plan.js";
 import { canonicalJson, compareFingerprints } from "../plan/fingerprint.js";
+import { planDigest } from "../plan/digest.js";
 import { changedInputs } from "../plan/inputs.js";
+import { printable } from "../safe-text.js";
 import type { Env } from "../model/env.js";
 
 /** The configuration document a saved plan was made from. */
@@ -121,4 +125,81 @@ export function assertSamePlan(saved: Plan, fresh: Plan): void {
       edited,
     );
   }
+}
+
+/**
+ * The digest of a plan in file form, checked against the one it records (a plan edited after it was
+ * made) and against the reviewed one (`expectDigest`, `apply --expect-digest`). Nothing read or written.
+ */
+export function assertDigest(plan: Plan, label: string, expectDigest?: string): string {
+  const digest = planDigest(plan);
+  if (plan.digest !== undefined && plan.digest !== digest) {
+    throw new RuntimeError(`${label} was changed after it was made: its content hashes to ${digest}, not to the ${plan.digest} it records. Nothing was written; make a new plan.`);
+  }
+  if (expectDigest !== undefined && expectDigest !== digest) {
+    throw new RuntimeError(`${label} is ${digest}, not the reviewed ${expectDigest}; nothing was written.`);
+  }
+  return digest;
+}
+
+export interface SafetyViolation {
+  zone: string;
+  deletes: number;
+  max: number;
+}
+
+export function findSafetyViolations(plan: Plan, maxDeletes: number): SafetyViolation[] {
+  const out: SafetyViolation[] = [];
+  for (const z of plan.zones) {
+    const deletes = z.changes.filter((c) => c.kind === "delete" || c.kind === "replace").length;
+    if (deletes > maxDeletes) out.push({ zone: z.name ?? z.zone_id, deletes, max: maxDeletes });
+  }
+  return out;
+}
+
+export function describeViolation(v: SafetyViolation): string {
+  return `[${printable(v.zone)}] too many deletes, ${v.deletes} is over ${v.max} (safety.max_deletes), force required`;
+}
+
+export function assertSafe(plan: Plan, maxDeletes: number, force: boolean): void {
+  const violations = findSafetyViolations(plan, maxDeletes);
+  if (violations.length === 0 || force) return;
+  throw new UnsafePlanError(
+    `${violations.map(describeViolation).join("\n")}\n` +
+      "Nothing was changed. Review the deletes above; run again with --force to apply them, " +
+      "or raise safety.max_deletes in the file.",
+  );
+}
+
+/**
+ * Zones that could not be planned fail the command after the plan has been shown: each error once,
+ * with the zones it stopped (an error every zone shares, such as a missing permission, is one line).
+ */
+export function assertNoZoneErrors(plan: Plan): void {
+  const failed = plan.zones.filter((z) => z.errors.length > 0);
+  if (failed.length === 0) return;
+  throw new RuntimeError(`${failed.length} zone(s) could not be planned; nothing was changed:\n${groupZoneErrors(failed).join("\n")}`);
+}
+
+/** The zones' errors, each told once with its zone in the text as `{zone}`, followed by the zones it stopped. */
+export function groupZoneErrors(zones: ReadonlyArray<{ zone_id: string; name?: string; errors: readonly string[] }>): string[] {
+  const groups = new Map<string, string[]>();
+  for (const z of zones) {
+    for (const e of z.errors) {
+      const key = e.split(z.zone_id).join("{zone}");
+      const names = groups.get(key) ?? [];
+      names.push(z.name ?? z.zone_id);
+      groups.set(key, names);
+    }
+  }
+  const lines: string[] = [];
+  for (const [text, names] of groups) {
+    if (names.length === 1) {
+      lines.push(`  [${names[0]}] ${text.split("{zone}").join(zones.find((z) => (z.name ?? z.zone_id) === names[0])!.zone_id)}`);
+      continue;
+    }
+    const shown = names.length > 5 ? `${names.slice(0, 5).join(", ")} and ${names.length - 5} more` : names.join(", ");
+    lines.push(`  ${text}`, `    stopped ${names.length} zones: ${shown}`);
+  }
+  return lines;
 }

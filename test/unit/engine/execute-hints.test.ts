@@ -1,7 +1,7 @@
 // The hints a section gives for the API's error codes, attached by apply to a failed change's line:
 // the engine looks them up by the change's kind and knows no product.
 import { describe, expect, it } from "vitest";
-import { errorHints } from "../../../src/engine/apply.js";
+import { errorHints } from "../../../src/engine/execute.js";
 import { ApiError, NetworkError } from "../../../src/errors.js";
 import type { Change } from "../../../src/model/plan.js";
 import { CA_NEEDS_ENTERPRISE, caNeedsEnterpriseHint } from "../../../src/sections/custom-hostnames/custom-hostnames.js";

@@ -1,0 +1,106 @@
+// Planning against the live zones: read, the pure planner, the checks that need the API. What the
+// library's `plan()`, the CLI's plan/apply/drift and the engine's apply (to verify a plan it is
+// given) all call, so they cannot disagree.
+import pLimit from "p-limit";
+import { RunStoppedError } from "../errors.js";
+import type { DesiredState, DesiredZone } from "../sections/index.js";
+import type { Plan, ZonePlan } from "../model/plan.js";
+import { planDigest } from "../plan/digest.js";
+import { assemblePlan, planZone } from "../plan/planner.js";
+import { RESOURCE_KINDS } from "../sections/index.js";
+import type { ReadContext, ResourceKind } from "../sections/types.js";
+import { createReadContext, isReportable, readZone, ZONES_PER_REQUEST_SLOT, type ReadOptions } from "./read.js";
+
+export type { ReadOptions as PlanOptions };
+
+/** What the engine knows of a plan it made: the desired state it was made from and its content's digest then. */
+export interface Seal {
+  desired: DesiredState;
+  digest: string;
+}
+
+const seals = new WeakMap<Plan, Seal>();
+
+function seal(plan: Plan, desired: DesiredState): Plan {
+  seals.set(plan, { desired, digest: planDigest(plan) });
+  return plan;
+}
+
+/**
+ * The seal of a plan this engine made in this process (`planZones`), or undefined for any other
+ * plan (read from a file, built or copied by a caller). A plan whose content changed since has its
+ * seal still: compare `digest` with `planDigest(plan)` to see whether it was edited.
+ */
+export function sealOf(plan: Plan): Seal | undefined {
+  return seals.get(plan);
+}
+
+/**
+ * The checks that need the API before apply (a Logpush destination is valid, its ownership token is
+ * right): a separate, explicit step after planning, whose findings are zone errors.
+ */
+export async function checkZone(ctx: ReadContext, zone: DesiredZone, zp: ZonePlan, kinds: readonly ResourceKind[] = RESOURCE_KINDS): Promise<ZonePlan> {
+  if (zp.errors.length > 0) return zp;
+  // The kinds' checks run at once; their findings keep the kinds' order.
+  const found = await Promise.all(
+    kinds
+      .filter((k) => k.check && k.owns(zone))
+      .map(async (kind) => {
+        try {
+          return await kind.check!(ctx, zone, zp.changes);
+        } catch (err) {
+          if (!isReportable(err)) throw err;
+          return [`checking ${kind.name}: ${err.message}`];
+        }
+      }),
+  );
+  const errors = found.flat();
+  return errors.length > 0 ? { ...zp, errors: [...zp.errors, ...errors] } : zp;
+}
+
+/**
+ * The engine's plan, the library's `plan()` and the CLI's alike: for each zone, read it (read.ts),
+ * plan it with the pure planner (`planZone`), then run the checks that need the API (`checkZone`).
+ * Zones overlap under the client's one rate limiter: each is planned as soon as it has been read. No
+ * writes. The plan is sealed (see `sealOf`) with the desired state it was made from.
+ */
+export async function planZones(opts: ReadOptions): Promise<Plan> {
+  const kinds = opts.kinds ?? RESOURCE_KINDS;
+  const ctx = createReadContext(opts.client, opts.desired);
+  const createdAt = (opts.now?.() ?? new Date()).toISOString();
+  // A zone waits on its own chain (the OWASP ruleset after the entry point, destination checks one
+  // by one): more zones than requests in flight keep the client busy; the client caps what is in flight.
+  const limit = pLimit(ZONES_PER_REQUEST_SLOT * Math.max(1, opts.parallelism ?? 8));
+  let done = 0;
+  const zones = await withZonesStopped(opts.desired.zones.length, () => done, () => Promise.all(
+    opts.desired.zones.map((zone) =>
+      limit(async () => {
+        const live = await readZone(ctx, zone, kinds);
+        const zp = await checkZone(ctx, zone, planZone(opts.desired, zone, live, kinds), kinds);
+        done += 1;
+        opts.progress?.(`read ${zone.name ?? zone.zone_id} (${done}/${opts.desired.zones.length})`);
+        opts.onZoneDone?.(done, opts.desired.zones.length);
+        return zp;
+      }),
+    ),
+  ));
+  return seal(assemblePlan(opts.desired, zones, createdAt), opts.desired);
+}
+
+/**
+ * A cause every call shares (credentials refused, no API at the base URL) stops the run: its one
+ * message says how many zones it stopped before they were planned.
+ */
+async function withZonesStopped<T>(total: number, done: () => number, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (!(err instanceof RunStoppedError) || err.reason !== "cause") throw err;
+    const n = total - done();
+    throw new RunStoppedError(
+      `${err.message}\nStopped ${n} zone${n === 1 ? "" : "s"}${n < total ? ` of ${total}` : ""} before ${n === 1 ? "it was" : "they were"} planned; nothing was changed.`,
+      err.exitCode,
+      err.reason,
+    );
+  }
+}

@@ -1,0 +1,80 @@
+// Reading: the live state of every owned kind of every zone (zones concurrently, under the client's
+// one rate limiter), as the pure planner (plan/planner.ts) takes it. No writes, no planning.
+import pLimit from "p-limit";
+import type { CloudflareClient } from "../cloudflare/types.js";
+import { AnswerShapeError, ApiError, NetworkError, RunStoppedError } from "../errors.js";
+import type { DesiredState, DesiredZone } from "../sections/index.js";
+import { fingerprint } from "../plan/fingerprint.js";
+import { unexpectedAnswer, type LiveState, type ZoneLive } from "../plan/planner.js";
+import { RESOURCE_KINDS } from "../sections/index.js";
+import type { ReadContext, ResourceKind } from "../sections/types.js";
+
+/** Zones read at once per request the client may have in flight. */
+export const ZONES_PER_REQUEST_SLOT = 4;
+
+export interface ReadOptions {
+  client: CloudflareClient;
+  desired: DesiredState;
+  /** Requests in flight (--parallelism); up to four times as many zones are read at once. */
+  parallelism?: number;
+  kinds?: readonly ResourceKind[];
+  /** Progress lines for stderr. */
+  progress?: (line: string) => void;
+  /** Called as each zone has been read and planned: zones done so far, of how many. */
+  onZoneDone?: (done: number, total: number) => void;
+  now?: () => Date;
+}
+
+/** The context every kind reads through: the client, the desired state, one memo per run. */
+export function createReadContext(client: CloudflareClient, desired: DesiredState): ReadContext {
+  const memo = new Map<string, Promise<unknown>>();
+  return {
+    client,
+    desired,
+    memo<T>(key: string, fn: () => Promise<T>): Promise<T> {
+      let p = memo.get(key) as Promise<T> | undefined;
+      if (!p) {
+        p = fn();
+        memo.set(key, p);
+      }
+      return p;
+    },
+  };
+}
+
+/** A failure the user can act on (permissions, missing zone, network) becomes a zone error; bugs propagate. */
+export function isReportable(err: unknown): err is ApiError | NetworkError | AnswerShapeError {
+  return err instanceof ApiError || err instanceof NetworkError || err instanceof AnswerShapeError;
+}
+
+/** Reads every kind the zone owns, concurrently: the live state the planner takes. */
+export async function readZone(ctx: ReadContext, zone: DesiredZone, kinds: readonly ResourceKind[] = RESOURCE_KINDS): Promise<ZoneLive> {
+  const owned = kinds.filter((k) => k.owns(zone));
+  const live: ZoneLive = { zone_id: zone.zone_id, kinds: {}, fingerprints: {}, errors: [] };
+  const results = await Promise.allSettled(owned.map((k) => k.read(ctx, zone)));
+  // A stopped run (a signal, its deadline, a wait beyond the cap) ends the command, not only this zone.
+  for (const r of results) if (r.status === "rejected" && r.reason instanceof RunStoppedError) throw r.reason;
+  results.forEach((r, i) => {
+    const kind = owned[i]!;
+    if (r.status === "rejected") {
+      const why = r.reason instanceof AnswerShapeError ? `${r.reason.message}; nothing was changed` : isReportable(r.reason) ? r.reason.message : unexpectedAnswer(r.reason);
+      live.errors.push(`reading ${kind.name}: ${why}`);
+      return;
+    }
+    live.kinds[kind.name] = r.value.live;
+    for (const [identity, resource] of Object.entries(r.value.resources)) {
+      live.fingerprints[`${kind.name}/${identity}`] = fingerprint(resource);
+    }
+  });
+  return live;
+}
+
+/** Reads every zone (I/O only): the live state `plan(desired, live)` takes. */
+export async function readLive(opts: ReadOptions): Promise<LiveState> {
+  const kinds = opts.kinds ?? RESOURCE_KINDS;
+  const ctx = createReadContext(opts.client, opts.desired);
+  const limit = pLimit(ZONES_PER_REQUEST_SLOT * Math.max(1, opts.parallelism ?? 8));
+  const read_at = (opts.now?.() ?? new Date()).toISOString();
+  const zones = await Promise.all(opts.desired.zones.map((zone) => limit(() => readZone(ctx, zone, kinds))));
+  return { read_at, zones };
+}
