@@ -2,7 +2,7 @@
 // in memory at a time), classifies each item, streams findings to the renderer and keeps only counters
 // and the worst `limit` findings per kind. Used by `zoneform audit` and by the benchmark.
 import type { CloudflareClient } from "../cloudflare/types.js";
-import { classify, MALICIOUS_SCORE_THRESHOLD, scoreOf, THREAT_SCORE_THRESHOLD, type InventoryKind } from "./classify.js";
+import { classify, MALICIOUS_SCORE_THRESHOLD, scoreOf, THREAT_SCORE_THRESHOLD, type InventoryKind } from "../inventory/classify.js";
 import { AuditCollector, INVENTORY_KINDS, type KindSummary } from "./collector.js";
 import { createRenderer, type AuditFilters, type AuditFormat, type AuditTotals } from "./render.js";
 import type { InventoryCheck } from "../inventory/check.js";

@@ -5,8 +5,8 @@ import type { InventoryCheck } from "../inventory/check.js";
 import { inventoryFinding, verdictFinding } from "../sarif/findings.js";
 import type { ConfigPositions } from "../sarif/locate.js";
 import { sarifLog, sarifResult, sarifText, type SarifResult, type ZoneName } from "../sarif/log.js";
-import type { Finding } from "./classify.js";
-import type { AuditFilters, AuditRenderer, AuditTotals, InventoryMeta } from "./render.js";
+import type { Finding } from "../inventory/classify.js";
+import type { AuditFilters, AuditRenderer, AuditTotals, InventoryMeta } from "./renderer.js";
 
 export const DEFAULT_AUDIT_CATEGORY = "zoneform/audit";
 

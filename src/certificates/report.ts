@@ -4,7 +4,7 @@
 // shows what the API answered printable (control and bidirectional characters escaped).
 import { printable } from "../safe-text.js";
 import { countOwn } from "../data-record.js";
-import { normaliseCustomHostname, notStated, RETIRED_CA, RETIRING_CA } from "../sections/custom-hostnames/custom-hostnames.js";
+import { normaliseCustomHostname, notStated, RETIRED_CA, RETIRING_CA } from "../sections/custom-hostnames/index.js";
 
 export interface HostnameCertificate {
   id: string;

@@ -8,14 +8,9 @@ import { ZoneformError, EXIT } from "../errors.js";
 import { printable } from "../safe-text.js";
 import { redactingIO, type CliIO } from "./io.js";
 import { fittedOutput } from "./width.js";
+import { VERSION, type CommandContext, type Register } from "./command.js";
 
-export interface CommandContext {
-  io: CliIO;
-  /** Set by a command's action: the process exit code. */
-  setExit(code: number): void;
-}
-
-export type Register = (program: Command, ctx: CommandContext) => void;
+export { VERSION, type CommandContext, type Register } from "./command.js";
 
 /**
  * Every command, in the order of `--help`: its module, loaded alone when the command line names it, so
@@ -61,8 +56,6 @@ export async function buildProgram(ctx: CommandContext, only?: string): Promise<
   return program;
 }
 
-/** zoneform's version; a test keeps it equal to package.json's. */
-export const VERSION = "0.1.0";
 
 /** Runs zoneform with `argv` (without node and script) and returns the exit code. */
 export async function main(argv: string[], rawIO: CliIO): Promise<number> {

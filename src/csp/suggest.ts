@@ -3,7 +3,7 @@
 // one at a time and only distinct origins and hosts are kept. A source on the page's own host is
 // 'self'; many subdomains of one parent collapse to a wildcard; a host that served anything malicious
 // is left out entirely (and listed), and never hidden inside a wildcard.
-import { classifyConnection, classifyScript, MALICIOUS_SCORE_THRESHOLD, THREAT_SCORE_THRESHOLD } from "../audit/classify.js";
+import { classifyConnection, classifyScript, MALICIOUS_SCORE_THRESHOLD, THREAT_SCORE_THRESHOLD } from "../inventory/classify.js";
 
 export type CspItemKind = "script" | "connection";
 

@@ -1,7 +1,7 @@
 // Reads what Page Shield saw on a zone's in-scope pages: one paged list of scripts with the `page_url`
 // filter (every status, so that a script no longer active still dates its authorization), then the
 // detail (`GET …/scripts/{id}`: versions, page_urls) of only the scripts the check needs it for.
-import { classifyScript } from "../audit/classify.js";
+import { classifyScript } from "./classify.js";
 import type { CloudflareClient } from "../cloudflare/types.js";
 import { checkInventory, scriptsNeedingDetail, type InventoryCheck, type ScriptDetail, type SeenScript } from "./check.js";
 import type { ScriptInventory } from "./types.js";

@@ -4,9 +4,10 @@
 // deployed entry point (resources/owasp-intent.ts), so the written file plans with no changes once
 // `start --mode pending` has saved the proposal. Pure: no I/O.
 import { Document, isScalar } from "yaml";
-import type { OwaspAction } from "../sections/waf/index.js";
-import { CLOUDFLARE_MANAGED_RULESET_ID, OWASP_RULESET_ID, type OwaspRuleset } from "../sections/waf/managed-ruleset.js";
-import { formatThreshold, intentFrom, sameParanoia, type ExecuteParameters } from "../sections/waf/owasp-intent.js";
+import {
+  CLOUDFLARE_MANAGED_RULESET_ID, formatThreshold, intentFrom, OWASP_RULESET_ID, sameParanoia, type ExecuteParameters, type OwaspAction,
+  type OwaspRuleset,
+} from "../sections/waf/index.js";
 import { oldActionFor, oldSensitivitiesFor } from "./sensitivity.js";
 
 /** `GET zones/{z}/waf_migration/config?phase_two=1` → result. */

@@ -9,7 +9,7 @@ import equal from "fast-deep-equal";
 import { writableRule, type Entrypoint, type LiveRule } from "../sections/shared/entrypoint.js";
 import {
   CLOUDFLARE_MANAGED_RULESET_ID, CLOUDFLARE_MANAGED_RULESET_NAME, OWASP_RULESET_ID, OWASP_RULESET_NAME,
-} from "../sections/waf/managed-ruleset.js";
+} from "../sections/waf/index.js";
 import type { Operation } from "../model/plan.js";
 import type { MigrationMode } from "./eligibility.js";
 

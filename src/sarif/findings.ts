@@ -4,7 +4,7 @@
 // - a malicious connection, an insecure cookie: the zone;
 // - an unauthorized script: the zone's `authorized:` list, where its entry would go;
 // - a changed script, a stale authorization: the authorized entry concerned.
-import type { Finding } from "../audit/classify.js";
+import type { Finding } from "../inventory/classify.js";
 import type { InventoryFinding } from "../inventory/check.js";
 import type { ConfigPositions } from "./locate.js";
 import type { SarifFinding, ZoneName } from "./log.js";

@@ -1,7 +1,7 @@
 // Every renderer shows text from the API or the file printable: control characters, escape sequences
 // and bidirectional characters escaped, a newline inside a value as `\n`, zoneform's own colours intact.
 import { describe, expect, it } from "vitest";
-import { classifyCookie, classifyScript } from "../../src/audit/classify.js";
+import { classifyCookie, classifyScript } from "../../src/inventory/classify.js";
 import { AuditCollector } from "../../src/audit/collector.js";
 import { createRenderer, csvCell, type AuditFormat } from "../../src/audit/render.js";
 import { totalsOf } from "../../src/audit/run.js";

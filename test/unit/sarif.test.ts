@@ -3,11 +3,11 @@
 // or line 1 and the zone as a logical location, and fingerprints that stay the same when scores, dates,
 // hashes and messages change between runs.
 import { describe, expect, it } from "vitest";
-import { classifyConnection, classifyCookie, classifyScript, type Finding } from "../../src/audit/classify.js";
+import { classifyConnection, classifyCookie, classifyScript, type Finding } from "../../src/inventory/classify.js";
 import { SarifAuditRenderer } from "../../src/audit/sarif.js";
 import type { AuditTotals } from "../../src/audit/render.js";
 import { checkInventory, type SeenScript } from "../../src/inventory/check.js";
-import { inventorySarif } from "../../src/inventory/sarif.js";
+import { inventorySarif } from "../../src/sarif/inventory.js";
 import { configPositions } from "../../src/sarif/locate.js";
 import { artifactUri, FINGERPRINT_KEY, findingFingerprint, sarifLog, sarifResult } from "../../src/sarif/log.js";
 import { RULE_KEYS, sarifRules } from "../../src/sarif/rules.js";

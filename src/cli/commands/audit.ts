@@ -2,14 +2,14 @@
 // by page, with malicious scripts and connections and insecure cookies as findings. Exit 2 when there
 // are findings of the kind chosen by --fail-on, so that a cron job can alert.
 import type { Command } from "commander";
-import { MALICIOUS_SCORE_THRESHOLD, THREAT_SCORE_THRESHOLD } from "../../audit/classify.js";
+import { MALICIOUS_SCORE_THRESHOLD, THREAT_SCORE_THRESHOLD } from "../../inventory/classify.js";
 import { AUDIT_FORMATS, type AuditFormat } from "../../audit/render.js";
 import { DEFAULT_AUDIT_LIMIT, DEFAULT_FAIL_ON, FAIL_ON, parseFailOn, runAudit, shouldFail, type FailOn, type ZoneInventory } from "../../audit/run.js";
 import { DEFAULT_STALE_DAYS } from "../../inventory/check.js";
 import { DEFAULT_AUDIT_CATEGORY, type SarifAuditOptions } from "../../audit/sarif.js";
 import { configPositions } from "../../sarif/locate.js";
 import { categoryProblem } from "../../sarif/log.js";
-import { VERSION } from "../program.js";
+import { VERSION } from "../command.js";
 import type { LoadedInventories } from "../inventory-config.js";
 import type { ZoneRef } from "../zone-ref.js";
 import { loadInventories } from "../inventory-config.js";
@@ -17,7 +17,7 @@ import { addConfigOption } from "../options.js";
 import { EXIT, UsageError } from "../../errors.js";
 import { printable } from "../../safe-text.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
-import type { CommandContext } from "../program.js";
+import type { CommandContext } from "../command.js";
 import { cliClock } from "../clock.js";
 import { progressFor } from "../progress.js";
 import { fitFor, outputWidth } from "../width.js";

@@ -5,7 +5,7 @@ import { fitFor } from "../width.js";
 import { buildCertificateReport, renderCertificateReportText } from "../../certificates/report.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import { parseFormat } from "../planning.js";
-import type { CommandContext } from "../program.js";
+import type { CommandContext } from "../command.js";
 import { parseZoneRefs, resolveZoneRefs } from "../zone-ref.js";
 
 interface CertificatesOptions extends ClientFlagValues {

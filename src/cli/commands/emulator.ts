@@ -18,7 +18,7 @@ import {
   type EmulatorState,
   type RunningEmulator,
 } from "../../emulator/index.js";
-import type { CommandContext } from "../program.js";
+import type { CommandContext } from "../command.js";
 
 /** Port of `zoneform emulator` when --port is not given (`--port 0` picks a free one). */
 export const DEFAULT_EMULATOR_PORT = 8787;

@@ -9,7 +9,7 @@ import { EXPORT_SECTIONS, exportZones, type ExportSection } from "../../export/i
 import { printable } from "../../safe-text.js";
 import { refuseExisting, writeFileSafely } from "../../write-file.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
-import { VERSION, type CommandContext } from "../program.js";
+import { VERSION, type CommandContext } from "../command.js";
 import { progressFor } from "../progress.js";
 import { schemaRefFrom } from "../schema-ref.js";
 import { parseZoneRefs, resolveZoneRefs } from "../zone-ref.js";

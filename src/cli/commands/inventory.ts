@@ -15,15 +15,15 @@ import { describeReadProblem, FileReadError, readRegularFile } from "../../read-
 import { printable } from "../../safe-text.js";
 import { refuseExisting, writeFileSafely } from "../../write-file.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
-import type { CommandContext } from "../program.js";
+import type { CommandContext } from "../command.js";
 import { cliClock } from "../clock.js";
 import { progressFor } from "../progress.js";
 import { parseZoneRefs, resolveZoneRef } from "../zone-ref.js";
 import { collectList, parseSarifCategory } from "./audit.js";
-import { DEFAULT_INVENTORY_CATEGORY, inventorySarif } from "../../inventory/sarif.js";
+import { DEFAULT_INVENTORY_CATEGORY, inventorySarif } from "../../sarif/inventory.js";
 import { sarifText } from "../../sarif/log.js";
 import { displayPath } from "../../config/load.js";
-import { VERSION } from "../program.js";
+import { VERSION } from "../command.js";
 
 interface InventoryFlags extends ClientFlagValues {
   zone?: string[];

@@ -9,7 +9,7 @@ import { printable } from "../../safe-text.js";
 import { SECTIONS } from "../../sections/index.js";
 import { addColorOption, addConfigOption, addVerboseOption, configPath, type CommonOptions, type ConfigOption } from "../options.js";
 import { useColor } from "../color.js";
-import type { CommandContext } from "../program.js";
+import type { CommandContext } from "../command.js";
 
 type ValidateOptions = ConfigOption & CommonOptions & { requireEnv?: boolean };
 

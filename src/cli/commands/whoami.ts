@@ -17,7 +17,7 @@ import { permissionsNeeded } from "../../sections/permissions.js";
 import { addClientOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import { cliClock } from "../clock.js";
 import { addConfigOption, addVerboseOption } from "../options.js";
-import type { CommandContext } from "../program.js";
+import type { CommandContext } from "../command.js";
 
 interface WhoamiOptions extends ClientFlagValues {
   config?: string;

@@ -6,6 +6,8 @@ import { CUSTOM_HOSTNAMES_RULES } from "./rules.js";
 import type { CustomHostnamesFileZone, CustomHostnamesZone } from "./types.js";
 
 export type * from "./types.js";
+// What `certificates` builds on: a live hostname's certificate authority, and the CAs being retired.
+export { normaliseCustomHostname, notStated, RETIRED_CA, RETIRING_CA } from "./custom-hostnames.js";
 
 export const customHostnames: Section<CustomHostnamesZone, CustomHostnamesFileZone> = {
   name: "custom_hostnames",

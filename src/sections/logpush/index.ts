@@ -9,6 +9,8 @@ import type { DesiredLogpushJob, LogpushFileZone, LogpushFilter, LogpushZone } f
 
 export type * from "./types.js";
 export { jobsOf, literalSecretParams } from "./rules.js";
+// What `logpush challenge` builds on: a destination's scheme and bucket, and whether it needs a challenge.
+export { destinationBucket, destinationScheme, needsOwnershipChallenge } from "./live.js";
 
 export const logpushJobs: Section<LogpushZone, LogpushFileZone> = {
   name: "logpush",

@@ -9,7 +9,9 @@ import { wafManagedRules } from "./waf-managed.js";
 export type * from "./types.js";
 export { SCORE_THRESHOLDS } from "./normalise.js";
 // What `waf-migration` builds on: the managed rulesets, the entry point's shape, the OWASP intent.
-export { CLOUDFLARE_MANAGED_RULESET_ID, OWASP_RULESET_ID, readOwaspRuleset, type OwaspRuleset } from "./managed-ruleset.js";
+export {
+  CLOUDFLARE_MANAGED_RULESET_ID, CLOUDFLARE_MANAGED_RULESET_NAME, OWASP_RULESET_ID, OWASP_RULESET_NAME, readOwaspRuleset, type OwaspRuleset,
+} from "./managed-ruleset.js";
 export { formatThreshold, intentFrom, sameParanoia, type ExecuteParameters } from "./owasp-intent.js";
 
 export const waf: Section<WafZone, WafFileZone> = {

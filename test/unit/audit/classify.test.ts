@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classify, classifyConnection, classifyCookie, classifyScript, compareFindings, scoreOf } from "../../../src/audit/classify.js";
+import { classify, classifyConnection, classifyCookie, classifyScript, compareFindings, scoreOf } from "../../../src/inventory/classify.js";
 
 const script = (over: Record<string, unknown> = {}) => ({
   id: "s1",

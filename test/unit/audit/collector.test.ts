@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classifyCookie, classifyScript } from "../../../src/audit/classify.js";
+import { classifyCookie, classifyScript } from "../../../src/inventory/classify.js";
 import { AuditCollector, TopN } from "../../../src/audit/collector.js";
 
 describe("TopN", () => {

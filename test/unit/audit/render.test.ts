@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classifyCookie, classifyScript } from "../../../src/audit/classify.js";
+import { classifyCookie, classifyScript } from "../../../src/inventory/classify.js";
 import { AuditCollector } from "../../../src/audit/collector.js";
 import { createRenderer, csvCell, describeTotals } from "../../../src/audit/render.js";
 import { shouldFail, totalsOf } from "../../../src/audit/run.js";

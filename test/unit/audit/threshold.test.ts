@@ -3,7 +3,7 @@
 // magecart/malware/cryptomining_score below 10 (no documented number; zoneform's default), each a
 // setting taken by `audit` and `csp suggest` (--malicious-below, --threat-below); every report says which.
 import { describe, expect, it } from "vitest";
-import { classify, classifyScript, MALICIOUS_SCORE_THRESHOLD, THREAT_SCORE_THRESHOLD } from "../../../src/audit/classify.js";
+import { classify, classifyScript, MALICIOUS_SCORE_THRESHOLD, THREAT_SCORE_THRESHOLD } from "../../../src/inventory/classify.js";
 import { auditFilters, runAudit } from "../../../src/audit/run.js";
 import { parseScoreThreshold } from "../../../src/cli/commands/audit.js";
 import { renderSuggestionText, suggestCsp } from "../../../src/cli/commands/csp.js";

@@ -1,4 +1,4 @@
-// `inventory` drafts with the verdict `audit` uses (one function, src/audit/classify.ts): a script
+// `inventory` drafts with the verdict `audit` uses (one function, src/inventory/classify.ts): a script
 // Cloudflare's scores or reports call malicious is marked in the draft, never silently authorized.
 // Thresholds: real-answers.md "js_integrity_score threshold" (10; magecart/malware/cryptomining: 10).
 import { describe, expect, it } from "vitest";

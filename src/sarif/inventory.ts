@@ -5,13 +5,13 @@
 // script at its `authorized:` list, a changed or stale one at its entry, a malicious one at the entry
 // authorizing it (else the zone). Pure.
 import { isSeq } from "yaml";
-import type { ZoneName } from "../sarif/log.js";
-import { sarifLog, sarifResult, type SarifResult } from "../sarif/log.js";
-import { inventoryFinding } from "../sarif/findings.js";
-import { inventoryFilePositions, type ConfigPositions } from "../sarif/locate.js";
-import { checkInventory, DEFAULT_STALE_DAYS, type SeenScript } from "./check.js";
-import type { AuthorizedScript, ScriptInventory } from "./types.js";
-import { locateInventory } from "./yaml.js";
+import type { ZoneName } from "./log.js";
+import { sarifLog, sarifResult, type SarifResult } from "./log.js";
+import { inventoryFinding } from "./findings.js";
+import { inventoryFilePositions, type ConfigPositions } from "./locate.js";
+import { checkInventory, DEFAULT_STALE_DAYS, type SeenScript } from "../inventory/check.js";
+import type { AuthorizedScript, ScriptInventory } from "../inventory/types.js";
+import { locateInventory } from "../inventory/yaml.js";
 
 export const DEFAULT_INVENTORY_CATEGORY = "zoneform/inventory";
 
