@@ -8,7 +8,7 @@ import { AREAS } from "./areas/index.js";
 import { tokenIdFor, zoneIdFor } from "./ids.js";
 import { createEmptyZone } from "./seed.js";
 import { parseBody, readBody, sendJson } from "./http-util.js";
-import type { EmulatorRuntime } from "./server.js";
+import type { EmulatorRuntime } from "./runtime.js";
 import { normalizeState, normalizeTokenDetails, StateDocumentError } from "./state-file.js";
 import { recordedPath, RecordedAnswerError, stateFromRecorded, type RecordedAnswer } from "./recorded.js";
 import type { FaultSpec } from "./faults.js";

@@ -7,7 +7,8 @@ import { SlidingWindowLimiter } from "./rate-limit.js";
 import { Router } from "./router.js";
 import { AREAS } from "./areas/index.js";
 import { defaultState } from "./seed.js";
-import { createEmulatorServer, type EmulatorRuntime } from "./server.js";
+import type { EmulatorRuntime } from "./runtime.js";
+import { createEmulatorServer } from "./server.js";
 import type { EmulatorState } from "./types.js";
 
 export { defaultState, DEFAULT_EMAIL, DEFAULT_KEY, DEFAULT_TOKEN, SEED_ACCOUNT_ID } from "./seed.js";

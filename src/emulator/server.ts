@@ -15,31 +15,16 @@ import {
   unknownZoneFault,
 } from "./envelope.js";
 import { authenticate } from "./auth.js";
-import type { Fault, FaultStore } from "./faults.js";
+import type { Fault } from "./faults.js";
 import { rateLimitHeaders, SlidingWindowLimiter, type RateDecision } from "./rate-limit.js";
-import type { Router } from "./router.js";
+import type { EmulatorRuntime } from "./runtime.js";
 import { ApiFault, type EmulatorState, type RequestLogEntry, type RouteResponse } from "./types.js";
 import { parseBody, readBody, sendJson, sleep, type ParsedBody } from "./http-util.js";
 import { routedPath, shapeAnswer } from "./list-shapes.js";
-import { isoOf, type Clock } from "./clock.js";
+import { isoOf } from "./clock.js";
 
 export const API_PREFIX = "/client/v4/";
 export const ADMIN_PREFIX = "/__emulator";
-
-
-/** Everything the server and the admin API share; `state` is replaced on reset and PUT state. */
-export interface EmulatorRuntime {
-  state: EmulatorState;
-  /** The state to return to on reset (a fresh copy each call). */
-  initialState: () => EmulatorState;
-  latencyMs: number;
-  faults: FaultStore;
-  limiter: SlidingWindowLimiter;
-  requests: RequestLogEntry[];
-  router: Router;
-  /** The emulator's clock (ms since the epoch): what it dates, stamps and checks tokens against. */
-  clock: Clock;
-}
 
 export function createEmulatorServer(rt: EmulatorRuntime): Server {
   return createServer((req, res) => {
