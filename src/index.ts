@@ -16,9 +16,10 @@ import { plan as planPure, type LiveState, type ZoneLive } from "./plan/planner.
 import { renderDriftReport } from "./plan/render/compact.js";
 import { renderPlanMarkdown } from "./plan/render/markdown.js";
 import { renderPlanText } from "./plan/render/text.js";
+import { digestLine } from "./plan/render/digest.js";
 import { planForDisplay, planForFile } from "./plan/secrets.js";
 import { totalChanges } from "./plan/summary.js";
-import { permissionHint } from "./sections/permissions.js";
+import { CLIENT_HINTS } from "./sections/client-hints.js";
 import type { Env } from "./model/env.js";
 
 export { type ClientOptions, type ClientStats } from "./cloudflare/client.js";
@@ -42,7 +43,7 @@ export type { LiveState, ZoneLive };
 export function createClient(opts: ClientOptions & { allowInsecureHttp?: boolean }): CloudflareClient {
   const { allowInsecureHttp, ...transport } = opts;
   checkPlainHttp(transport.baseUrl, { allowed: allowInsecureHttp === true, source: "baseUrl", optIn: "allowInsecureHttp: true" });
-  return createTransport({ permissionHint, ...transport });
+  return createTransport({ ...CLIENT_HINTS, ...transport });
 }
 
 /** Loads a configuration (a file, or a directory of `*.yaml`): schema, rules, `${env:…}` from `env`. */
@@ -105,9 +106,14 @@ export async function drift(desired: DesiredState, opts: RunOptions): Promise<{ 
   return { drifted: totalChanges(p.summary) > 0, plan: p, report: renderDriftReport(planForDisplay(p, desired)) };
 }
 
-/** A plan rendered as `zoneform plan` shows it (secrets hidden): text, Markdown, or the JSON plan file. */
+/**
+ * A plan rendered as `zoneform plan` shows it (secrets hidden): text or Markdown ending with its digest
+ * line (when every zone could be planned), or the JSON plan file.
+ */
 export function renderPlan(p: Plan, desired: DesiredState, format: "text" | "markdown" | "json" = "text"): string {
-  if (format === "json") return `${JSON.stringify(planForFile(p, desired), null, 2)}\n`;
+  const file = planForFile(p, desired);
+  if (format === "json") return `${JSON.stringify(file, null, 2)}\n`;
   const shown = planForDisplay(p, desired);
-  return format === "markdown" ? renderPlanMarkdown(shown) : renderPlanText(shown, { color: false });
+  const body = format === "markdown" ? renderPlanMarkdown(shown) : renderPlanText(shown, { color: false });
+  return p.zones.every((z) => z.errors.length === 0) ? `${body}${digestLine(file.digest!, format)}` : body;
 }

@@ -150,7 +150,7 @@ describe("the library's apply()", () => {
     }
   });
 
-  it("makes the plan the CLI makes: the same digest for the same file and zone", async () => {
+  it("makes the plan the CLI makes: the same digest for the same file and zone, rendered the same, digest line included", async () => {
     const config = CONFIG.replaceAll("${env:SUFFIX}", "stripe");
     const cli = await runCli(emu, ["plan", "-c", await writeConfig(config)]);
     expect(cli.code, cli.stderr).toBe(0);
@@ -159,6 +159,9 @@ describe("the library's apply()", () => {
     const { client, desired, p } = await planned(config);
     try {
       expect((JSON.parse(renderPlan(p, desired, "json")) as { digest: string }).digest).toBe(shown);
+      // One renderer: the library's text is the CLI's (no terminal, so no width limit), digest line included.
+      expect(renderPlan(p, desired, "text")).toBe(cli.stdout);
+      expect(renderPlan(p, desired, "markdown")).toContain(`\nPlan digest: \`${shown}\`\n`);
     } finally {
       await client.close();
     }

@@ -8,6 +8,7 @@ import { refuseExisting } from "../../write-file.js";
 import { totalChanges } from "../../plan/summary.js";
 import { addClientOptions } from "../client-options.js";
 import { addCommonOptions, addConfigOption } from "../options.js";
+import { digestLine } from "../../plan/render/digest.js";
 import { addMaxBytesOption, digestOf, makePlan, parseFormat, planSucceeded, renderPlan, type PlanningOptions } from "../planning.js";
 import type { CommandContext } from "../command.js";
 import { addShardOption } from "../shard.js";
@@ -43,8 +44,7 @@ export function register(program: Command, ctx: CommandContext): void {
       io.stdout.write(renderPlan(plan, desired, format, io, opts));
       // JSON carries its digest inside; people get it as a last line, to compare with what apply prints.
       // A plan that failed has none: there is nothing to review or apply.
-      if (format === "text" && planSucceeded(plan)) io.stdout.write(`Plan digest: ${digestOf(plan, desired)}\n`);
-      if (format === "markdown" && planSucceeded(plan)) io.stdout.write(`\nPlan digest: \`${digestOf(plan, desired)}\`\n`);
+      if (format !== "json" && planSucceeded(plan)) io.stdout.write(digestLine(digestOf(plan, desired), format));
       if (outPath) {
         await writePlanFile(outPath, plan, desired, { force: opts.force, label: outLabel });
         io.stderr.write(`Saved the plan to ${opts.out}; apply it with: zoneform apply ${opts.out}\n`);

@@ -8,6 +8,7 @@ import { RuntimeError } from "../../errors.js";
 import type { Plan } from "../../model/plan.js";
 import { planDigest } from "../../plan/digest.js";
 import { readPlanFile } from "../../engine/plan-store.js";
+import { digestLine } from "../../plan/render/digest.js";
 import { renderPlanMarkdown } from "../../plan/render/markdown.js";
 import { renderPlanText } from "../../plan/render/text.js";
 import { mapStrings, SENSITIVE } from "../../redact.js";
@@ -52,8 +53,8 @@ export function register(program: Command, ctx: CommandContext): void {
       return;
     }
     const shown = planForShow(saved);
-    if (format === "markdown") io.stdout.write(`${renderPlanMarkdown(shown, markdownOptions({ maxBytes: opts.maxBytes, planFile: file }))}\nPlan digest: \`${digest}\`\n`);
+    if (format === "markdown") io.stdout.write(`${renderPlanMarkdown(shown, markdownOptions({ maxBytes: opts.maxBytes, planFile: file }))}${digestLine(digest, "markdown")}`);
     // The digest line is kept whole (84 columns), so that it copies as one.
-    else io.stdout.write(`${fitFor(io, io.stdout, renderPlanText(shown, { color: useColor(io, opts), verbose: opts.verbose }), { long: "break" })}Plan digest: ${digest}\n`);
+    else io.stdout.write(`${fitFor(io, io.stdout, renderPlanText(shown, { color: useColor(io, opts), verbose: opts.verbose }), { long: "break" })}${digestLine(digest, "text")}`);
   });
 }
