@@ -12,7 +12,7 @@ import type { Redactor } from "../redact.js";
 import { printable } from "../safe-text.js";
 import type { CliIO } from "./io.js";
 import type { Progress } from "./progress.js";
-import { permissionHint } from "../sections/permissions.js";
+import { CLIENT_HINTS } from "../sections/client-hints.js";
 import { addColorOption, addQuietOption, addVerboseOption } from "./options.js";
 import { addZoneRefOption } from "./zone-ref.js";
 import { addBoundOptions, boundsFromOptions, type BoundFlagValues } from "./bounds.js";
@@ -99,7 +99,7 @@ export function clientFromOptions(opts: ClientFlagValues, io: CliIO, redactor?: 
     // --max-wait, --deadline (from the start of the process), --max-body-size.
     ...boundsFromOptions(opts, io.env, performance.now()),
     redactor,
-    permissionHint,
+    ...CLIENT_HINTS,
   });
   progress?.watch(client);
   // A 401/403 says whether the token is invalid, expired or disabled, or lacks a permission.

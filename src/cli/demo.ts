@@ -14,6 +14,7 @@ import { useColor } from "./color.js";
 import { processIO, type CliIO } from "./io.js";
 import { main } from "./program.js";
 import type { Env } from "../model/env.js";
+import { pageShieldApiPath } from "../sections/page-shield/index.js";
 
 const ZONE = "5ababd603b22780302dd8d83498e5172"; // example.com in the emulator (md5 of the name)
 const OWASP = "4814384a9e5d4991b9815dcfc25d2f1f";
@@ -36,14 +37,14 @@ async function call(emu: RunningEmulator, method: string, path: string, body?: u
 
 /** What someone did to the zone by hand since it was last applied. */
 async function makeDrift(emu: RunningEmulator): Promise<void> {
-  await call(emu, "POST", `zones/${ZONE}/page_shield/policies`, {
+  await call(emu, "POST", pageShieldApiPath(ZONE, "policies"), {
     description: "Checkout allow-list",
     action: "allow",
     expression: 'http.request.uri.path contains "/checkout"',
     value: "script-src 'self' https://js.stripe.com https://cdn.old-analytics.example",
     enabled: true,
   });
-  await call(emu, "POST", `zones/${ZONE}/page_shield/policies`, {
+  await call(emu, "POST", pageShieldApiPath(ZONE, "policies"), {
     description: "Legacy report-only",
     action: "log",
     expression: "true",

@@ -14,7 +14,7 @@ import { AnswerShapeError, ApiError, EXIT, RunStoppedError } from "../errors.js"
 import type { HttpMethod } from "../model/plan.js";
 import { Redactor, SENSITIVE, isSecretParam, redactDestination } from "../redact.js";
 import type { Auth } from "./credentials.js";
-import { networkError, unwrapResponse, type PermissionHint } from "./errors.js";
+import { networkError, unwrapResponse, type IdShape, type PermissionHint } from "./errors.js";
 import { notTheApiCause, unreachableCause } from "./run-cause.js";
 import { DEFAULT_MAX_WAIT_MS, DEFAULT_RATE_LIMIT, RateLimiter, Semaphore, formatWait, type Permit, type RateLimit } from "./rate-limiter.js";
 import {
@@ -69,6 +69,8 @@ export interface ClientOptions {
   onRetryWait?: (ms: number, reason: string) => void;
   /** Names the permission a refused (403) call needs, for its message; the CLI and library pass the sections'. */
   permissionHint?: PermissionHint;
+  /** The form of the ids under each collection, for a "malformed id" message; the CLI and library pass the sections'. */
+  idShapes?: readonly IdShape[];
   /** Most items one list read takes (default DEFAULT_MAX_LIST_ITEMS); a list announcing more is refused at once. */
   maxListItems?: number;
   /** Most pages one list read takes (default DEFAULT_MAX_LIST_PAGES); a list announcing more is refused at once. */
@@ -471,6 +473,7 @@ export function createClient(opts: ClientOptions): CloudflareClient {
         auth: authKind,
         redact,
         permissionHint: opts.permissionHint,
+        idShapes: opts.idShapes,
         });
       } catch (err) {
         stopForCause(notTheApiCause(`${origin}${basePath}`, err));

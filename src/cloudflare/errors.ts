@@ -26,10 +26,24 @@ export interface ResponseContext {
   redact: (text: string) => string;
   /** Which permission a refused call needs, in words (the sections know; the transport does not). */
   permissionHint?: PermissionHint;
+  /** The form of the ids under each collection of the API (the sections know; the transport does not). */
+  idShapes?: readonly IdShape[];
 }
 
 /** `(method, path)` → e.g. `the "Page Shield: Read" permission on the zone`, or undefined. */
 export type PermissionHint = (method: string, path: string) => string | undefined;
+
+/** The ids under a collection of the API: `zones/{id}/<collection>/<id>` holds ids of this form. */
+export interface IdShape {
+  collection: string;
+  id: RegExp;
+}
+
+/** Zones and accounts: every path starts with one (32 hex). */
+const BASE_ID_SHAPES: readonly IdShape[] = [
+  { collection: "zones", id: /^([0-9a-f]{32}|phases)$/ },
+  { collection: "accounts", id: /^([0-9a-f]{32}|phases)$/ },
+];
 
 export interface Unwrapped {
   result: unknown;
@@ -249,7 +263,7 @@ function apiError(ctx: ResponseContext, errors: ApiErrorDetail[], oddBody?: stri
       `(check the zone id, and${ctx.auth === "token" ? " that the token's zone resources include the zone" : " the account the zone is in"}; ` +
       `${method} ${path}${errors.length > 0 ? `; Cloudflare: ${describeErrors(errors)}` : ""})`;
   } else if ((status === 400 || status === 404) && (codes.has(7003) || codes.has(7000))) {
-    const bad = malformedSegment(path);
+    const bad = malformedSegment(path, [...BASE_ID_SHAPES, ...(ctx.idShapes ?? [])]);
     message = `malformed id${bad ? ` "${bad}"` : ""} in ${method} ${path}${cf}: Cloudflare ids are 32 lower-case hex characters`;
   } else if (status === 429) {
     if (ctx.retryAfterTooLongMs !== undefined) {
@@ -276,15 +290,12 @@ function apiError(ctx: ResponseContext, errors: ApiErrorDetail[], oddBody?: stri
   return new ApiError(message, info(ctx, errors, retryable, oddBody === undefined));
 }
 
-/** The first id in `path` that is not of its kind's form (32 hex; logpush job ids are integers). */
-function malformedSegment(path: string): string | undefined {
+/** The first id in `path` that is not of its collection's form. */
+function malformedSegment(path: string, shapes: readonly IdShape[]): string | undefined {
   const segs = path.split("/");
   for (let i = 1; i < segs.length; i++) {
-    const parent = segs[i - 1]!;
-    const seg = segs[i]!;
-    if (parent === "jobs" ? !/^\d+$/.test(seg) : /^(zones|accounts|rulesets|rules|policies|custom_hostnames|scripts|connections|cookies)$/.test(parent) && !/^([0-9a-f]{32}|phases)$/.test(seg)) {
-      return seg;
-    }
+    const shape = shapes.find((s) => s.collection === segs[i - 1]);
+    if (shape && !shape.id.test(segs[i]!)) return segs[i];
   }
   return undefined;
 }

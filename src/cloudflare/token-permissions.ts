@@ -10,7 +10,7 @@ export interface PermissionNeed {
   /** What `plan` and `drift` need, and what `apply` needs. */
   plan: Level;
   apply: Level;
-  /** The sections of the file that need it, e.g. `page_shield`, `logs.logpush_jobs`. */
+  /** The sections of the file that need it (their paths in a zone). */
   sections: string[];
   /** Zone ids (scope zone) or the account id (scope account) it is needed on. */
   on: string[];

@@ -1,6 +1,7 @@
 // The WAF migration's decisions and explanations, pure: whether a zone can be migrated (and why not),
 // whether a `start` must be refused before anything is written, what a start will do, and what the
 // status answer means. The commands fetch; these functions decide and word.
+import { WAF_KEY } from "../sections/waf/index.js";
 
 /** `GET zones/{z}/waf_migration/check?phase_two=1` → result. */
 export interface MigrationCheck {
@@ -107,7 +108,7 @@ export function describeStart(zone: string, mode: MigrationMode, fromValidation:
     `Migrate ${zone} to the new WAF managed rules${fromValidation ? " (leaving validation mode)" : ""}:`,
     ...common,
     "The previous WAF managed rules are disabled as soon as the configuration is saved, and their APIs stop working for this zone.",
-    "From then on manage the WAF with the rulesets API (the zoneform `waf:` section).",
+    `From then on manage the WAF with the rulesets API (the zoneform \`${WAF_KEY}:\` section).`,
     "This cannot be undone: there is no way back to the previous WAF managed rules.",
   ];
 }

@@ -3,6 +3,7 @@
 //
 // A section sees only its own part of a zone: `ZoneBase & Part` (its types.ts declares `Part`). The
 // registry (index.ts) joins every section's part into DesiredZone, which fits each of them.
+import type { IdShape } from "../cloudflare/errors.js";
 import type { CloudflareClient } from "../cloudflare/types.js";
 import type { DesiredStateOf, ZoneBase } from "../model/desired.js";
 import type { Change } from "../model/plan.js";
@@ -124,6 +125,8 @@ export interface Section<Part extends object = object, FilePart extends object =
   summary(zone: ZoneBase & Part): string[];
   /** The token permissions its calls need. */
   permissions: readonly SectionPermission[];
+  /** The form of the ids under the API collections it calls, for the client's "malformed id" message. */
+  ids?: readonly IdShape[];
   /** Its semantic rules (what the schema cannot say), run on each file's document by `validate` and every load. */
   rules: readonly Rule[];
 }

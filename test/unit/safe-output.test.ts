@@ -5,7 +5,7 @@ import { classifyCookie, classifyScript } from "../../src/inventory/classify.js"
 import { AuditCollector } from "../../src/audit/collector.js";
 import { createRenderer, csvCell, type AuditFormat } from "../../src/audit/render.js";
 import { totalsOf } from "../../src/audit/run.js";
-import { buildCertificateReport, renderCertificateReportText } from "../../src/certificates/report.js";
+import { buildCertificateReport, renderCertificateReportText } from "../../src/sections/custom-hostnames/certificates.js";
 import { policyBlock, renderSuggestionText } from "../../src/cli/commands/csp.js";
 import { memoryIO } from "../../src/cli/io.js";
 import { reportError } from "../../src/cli/program.js";

@@ -22,6 +22,7 @@ import { cliClock } from "../clock.js";
 import { progressFor } from "../progress.js";
 import { fitFor, outputWidth } from "../width.js";
 import { parseZoneRefs, resolveZoneRefs } from "../zone-ref.js";
+import { SCRIPT_INVENTORY_PATH } from "../../sections/page-shield/index.js";
 
 interface AuditFlags extends ClientFlagValues {
   zone?: string[];
@@ -78,7 +79,7 @@ export function register(program: Command, ctx: CommandContext): void {
     const configured = await loadInventories(opts.config, io);
     const inventoryZones = configured?.zones ?? [];
     if ((!opts.zone || opts.zone.length === 0) && inventoryZones.length === 0 && configured) {
-      throw new UsageError(`audit needs --zone ID|NAME: ${configured.path} declares no page_shield.script_inventory`);
+      throw new UsageError(`audit needs --zone ID|NAME: ${configured.path} declares no ${SCRIPT_INVENTORY_PATH}`);
     }
     const zoneRefs = opts.zone?.length || inventoryZones.length === 0 ? parseZoneRefs(opts.zone, "audit") : inventoryZones.map((z) => ({ id: z.zone_id }));
     const format = opts.format as AuditFormat;

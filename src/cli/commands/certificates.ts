@@ -2,7 +2,7 @@
 // those still on the CA whose cross-signed chain was retired. A report: it exits 0 even when it flags.
 import type { Command } from "commander";
 import { fitFor } from "../width.js";
-import { buildCertificateReport, renderCertificateReportText } from "../../certificates/report.js";
+import { buildCertificateReport, customHostnamesApiPath, renderCertificateReportText } from "../../sections/custom-hostnames/index.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import { parseFormat } from "../planning.js";
 import type { CommandContext } from "../command.js";
@@ -36,7 +36,7 @@ export function register(program: Command, ctx: CommandContext): void {
       const listed = await Promise.all(
         zones.map(async (zoneId) => ({
           zone_id: zoneId,
-          hostnames: await client.listAll<Record<string, unknown>>(`zones/${zoneId}/custom_hostnames`, { perPage: PAGE_SIZE }),
+          hostnames: await client.listAll<Record<string, unknown>>(customHostnamesApiPath(zoneId), { perPage: PAGE_SIZE }),
         })),
       );
       const report = buildCertificateReport(listed);

@@ -18,6 +18,7 @@ import { inventoryPolicy } from "../../inventory/csp.js";
 import { loadInventories } from "../inventory-config.js";
 import { addConfigOption } from "../options.js";
 import type { CliIO } from "../io.js";
+import { pageShieldApiPath, POLICIES_PATH, SCRIPT_INVENTORY_PATH } from "../../sections/page-shield/index.js";
 
 interface CspFlags extends ClientFlagValues {
   zone?: string[];
@@ -44,7 +45,7 @@ export async function suggestCsp(
   const suggester = new CspSuggester({ wildcardThreshold: opts.wildcardThreshold, maliciousBelow: opts.maliciousBelow, threatBelow: opts.threatBelow });
   const query = { status: "active", ...(opts.hosts?.length ? { hosts: opts.hosts.join(",") } : {}) };
   for (const [kind, list] of [["script", "scripts"], ["connection", "connections"]] as const) {
-    for await (const raw of client.paginate<Record<string, unknown>>(`zones/${zoneId}/page_shield/${list}`, { query, perPage: PER_PAGE })) {
+    for await (const raw of client.paginate<Record<string, unknown>>(pageShieldApiPath(zoneId, list), { query, perPage: PER_PAGE })) {
       suggester.add(kind, raw);
       opts.onItem?.(kind);
     }
@@ -87,7 +88,7 @@ export function renderSuggestionText(zoneId: string, s: CspSuggestion, block: st
     lines.push(...s.self_hosted_malicious.examples.map((u) => `  ${printable(u)}`), "");
   }
   if (s.counts.skipped > 0) lines.push(`${s.counts.skipped} item(s) without an http(s) or ws(s) origin (data:, blob:) were skipped.`, "");
-  lines.push("Paste under page_shield.policies (action log reports violations without blocking; switch to allow once the reports are clean):", "");
+  lines.push(`Paste under ${POLICIES_PATH} (action log reports violations without blocking; switch to allow once the reports are clean):`, "");
   // The policy block is YAML: the yaml library escapes C0 controls, not DEL, C1 or bidirectional marks;
   // shown as text, those are escaped too (its own newlines kept).
   return `${lines.join("\n")}\n${printable(block, { keepNewlines: true })}`;
@@ -105,7 +106,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--wildcard-threshold <n>", "this many subdomains of one domain become https://*.domain (0: never)", "5")
     .option("--malicious-below <score>", "a script whose js_integrity_score is below this is malicious and its host left out (1-100)", String(MALICIOUS_SCORE_THRESHOLD))
     .option("--threat-below <score>", "…or whose magecart_score, malware_score or cryptomining_score is below this (1-100)", String(THREAT_SCORE_THRESHOLD));
-  cmd.option("--from-inventory", "propose the allow policy of the payment pages from the file's page_shield.script_inventory (no API call): script-src holds exactly the authorized scripts");
+  cmd.option("--from-inventory", `propose the allow policy of the payment pages from the file's ${SCRIPT_INVENTORY_PATH} (no API call): script-src holds exactly the authorized scripts`);
   addConfigOption(cmd);
   addReadCommandOptions(cmd, { single: true, progress: true });
   cmd.action(async (opts: CspFlags) => {
@@ -151,14 +152,14 @@ async function suggestFromInventory(io: CliIO, opts: CspFlags, action: "allow" |
   const wanted = opts.zone ?? [];
   const chosen = wanted.length > 0 ? zones.filter((z) => wanted.some((w) => key(w) === z.zone_id || (z.name !== undefined && key(w) === key(z.name)))) : zones;
   if (chosen.length === 0) {
-    throw new UsageError(`csp suggest --from-inventory: no zone${wanted.length ? ` ${wanted.join(", ")}` : ""} with page_shield.script_inventory in ${loaded?.path ?? "the configuration"}`);
+    throw new UsageError(`csp suggest --from-inventory: no zone${wanted.length ? ` ${wanted.join(", ")}` : ""} with ${SCRIPT_INVENTORY_PATH} in ${loaded?.path ?? "the configuration"}`);
   }
   if (chosen.length > 1) throw new UsageError(`csp suggest --from-inventory: ${chosen.length} zones have a script inventory; pick one with --zone ID|NAME`);
   const z = chosen[0]!;
   const { policy, notes } = inventoryPolicy(z.inventory, { description: opts.description ?? "Payment pages: authorized scripts only (PCI DSS 6.4.3)", action });
   const comments = [
     `# The payment pages of zone ${printable(z.name ?? z.zone_id)} (${printable(z.inventory.pages.join(", "))}): script-src holds exactly the`,
-    `# ${z.inventory.authorized.length} authorized script(s) of page_shield.script_inventory; with action allow every other script is blocked.`,
+    `# ${z.inventory.authorized.length} authorized script(s) of ${SCRIPT_INVENTORY_PATH}; with action allow every other script is blocked.`,
     ...notes.map((n) => `#   ${printable(n)}`),
   ];
   const block = `${comments.join("\n")}\n${stringify([policy], { lineWidth: 0 })}`;
@@ -168,6 +169,6 @@ async function suggestFromInventory(io: CliIO, opts: CspFlags, action: "allow" |
   }
   io.stdout.write(
     `CSP allow policy for the pages in scope of zone ${printable(z.name ?? z.zone_id)}, from ${printable(loaded!.path)}:\n\n  ${printable(policy.value)}\n\n` +
-      `Paste under the zone's page_shield.policies (try action log first if the pages may load other scripts):\n\n${printable(block, { keepNewlines: true })}`,
+      `Paste under the zone's ${POLICIES_PATH} (try action log first if the pages may load other scripts):\n\n${printable(block, { keepNewlines: true })}`,
   );
 }

@@ -6,8 +6,13 @@ import { CUSTOM_HOSTNAMES_RULES } from "./rules.js";
 import type { CustomHostnamesFileZone, CustomHostnamesZone } from "./types.js";
 
 export type * from "./types.js";
-// What `certificates` builds on: a live hostname's certificate authority, and the CAs being retired.
-export { normaliseCustomHostname, notStated, RETIRED_CA, RETIRING_CA } from "./custom-hostnames.js";
+// What `certificates` shows: the report of the live hostnames' certificate authorities.
+export { buildCertificateReport, renderCertificateReportText } from "./certificates.js";
+
+/** The zone's custom hostnames in the API, relative to the base. */
+export function customHostnamesApiPath(zoneId: string): string {
+  return `zones/${zoneId}/custom_hostnames`;
+}
 
 export const customHostnames: Section<CustomHostnamesZone, CustomHostnamesFileZone> = {
   name: "custom_hostnames",
@@ -23,5 +28,6 @@ export const customHostnames: Section<CustomHostnamesZone, CustomHostnamesFileZo
   export: async (ctx) => ({ custom_hostnames: await exportCustomHostnames(ctx) }),
   summary: (zone) => (zone.custom_hostnames ? [`custom_hostnames (${zone.custom_hostnames.length})`] : []),
   permissions: [{ name: "SSL and Certificates", scope: "zone", read: "Read", write: "Edit", paths: [/^zones\/[^/]+\/custom_hostnames/] }],
+  ids: [{ collection: "custom_hostnames", id: /^([0-9a-f]{32}|phases)$/ }],
   rules: CUSTOM_HOSTNAMES_RULES,
 };

@@ -31,6 +31,8 @@ export const logpushJobs: Section<LogpushZone, LogpushFileZone> = {
   summary: (zone) => (zone.logs?.logpush_jobs ? [`logpush (${plural(zone.logs.logpush_jobs.length, "job", "jobs")})`] : []),
   // Logpush jobs hold destination credentials: reading them needs Edit too.
   permissions: [{ name: "Logs", scope: "zone", read: "Edit", write: "Edit", paths: [/^zones\/[^/]+\/logpush/] }],
+  // Logpush job ids are integers.
+  ids: [{ collection: "jobs", id: /^\d+$/ }],
   rules: LOGPUSH_RULES,
 };
 

@@ -10,7 +10,7 @@ import type { DesiredPageShield, DesiredPolicy, PageShieldFileZone, PageShieldZo
 export type * from "./types.js";
 export { isPrefix, pageMatcher, pagePatternProblem, urlCovers, urlMatches, urlPatternProblem } from "./inventory-match.js";
 export { isTodoJustification, TODO_JUSTIFICATION } from "./inventory-todo.js";
-export { pageShieldApiPath, SCRIPT_INVENTORY_KEYS, SCRIPT_INVENTORY_PATH, scriptInventoryIn, scriptInventoryOf, scriptInventoryPointer } from "./script-inventory.js";
+export { pageShieldApiPath, POLICIES_PATH, SCRIPT_INVENTORY_KEYS, SCRIPT_INVENTORY_PATH, scriptInventoryIn, scriptInventoryOf, scriptInventoryPointer } from "./script-inventory.js";
 
 export const pageShield: Section<PageShieldZone, PageShieldFileZone> = {
   name: "page_shield",
@@ -59,5 +59,6 @@ export const pageShield: Section<PageShieldZone, PageShieldFileZone> = {
     return [ps.policies ? `page_shield (${plural(ps.policies.length, "policy", "policies")}${ps.prune ? "" : ", no prune"})` : "page_shield"];
   },
   permissions: [{ name: "Page Shield", scope: "zone", read: "Read", write: "Edit", paths: [/^zones\/[^/]+\/page_shield/] }],
+  ids: ["policies", "scripts", "connections", "cookies"].map((collection) => ({ collection, id: /^([0-9a-f]{32}|phases)$/ })),
   rules: PAGE_SHIELD_RULES,
 };

@@ -5,6 +5,8 @@ import type { DesiredScriptInventory, PageShieldZone } from "./types.js";
 
 /** The inventory's keys in a zone of the file. */
 export const SCRIPT_INVENTORY_KEYS = ["page_shield", "script_inventory"] as const;
+/** Where the policies sit in a zone, as messages name them (`csp suggest` proposes them). */
+export const POLICIES_PATH = `${SCRIPT_INVENTORY_KEYS[0]}.policies`;
 /** The inventory's place in a zone, as messages name it. */
 export const SCRIPT_INVENTORY_PATH = SCRIPT_INVENTORY_KEYS.join(".");
 

@@ -14,10 +14,13 @@ export {
 } from "./managed-ruleset.js";
 export { formatThreshold, intentFrom, sameParanoia, type ExecuteParameters } from "./owasp-intent.js";
 
+/** The section's key in a zone of the file (what `waf-migration` names). */
+export const WAF_KEY = "waf";
+
 export const waf: Section<WafZone, WafFileZone> = {
   name: "waf",
   folder: "waf",
-  path: "waf",
+  path: WAF_KEY,
   kinds: [wafManagedRules],
   owns: (zone) => zone.waf?.owasp !== undefined || zone.waf?.cloudflare_managed !== undefined,
   normalise(file, out) {
@@ -63,5 +66,6 @@ export const waf: Section<WafZone, WafFileZone> = {
       needed: (desired) => desired.account_id !== undefined,
     },
   ],
+  ids: ["rulesets", "rules"].map((collection) => ({ collection, id: /^([0-9a-f]{32}|phases)$/ })),
   rules: [],
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildCertificateReport, renderCertificateReportText } from "../../../src/certificates/report.js";
+import { buildCertificateReport, renderCertificateReportText } from "../../../src/sections/custom-hostnames/certificates.js";
 
 const h = (hostname: string, ca: string | undefined, method = "http") => ({
   id: `id-${hostname}`,

@@ -2,9 +2,10 @@
 // flagging those still on the CA whose cross-signed chain was retired, with the spec's advice per
 // certificate type. Pure: built from the hostnames already listed, rendered as text or JSON. The text
 // shows what the API answered printable (control and bidirectional characters escaped).
-import { printable } from "../safe-text.js";
-import { countOwn } from "../data-record.js";
-import { normaliseCustomHostname, notStated, RETIRED_CA, RETIRING_CA } from "../sections/custom-hostnames/index.js";
+// Part of the custom_hostnames section: it reads the same objects the section plans.
+import { countOwn } from "../../data-record.js";
+import { printable } from "../../safe-text.js";
+import { normaliseCustomHostname, notStated, RETIRED_CA, RETIRING_CA } from "./custom-hostnames.js";
 
 export interface HostnameCertificate {
   id: string;
