@@ -40,7 +40,7 @@ export function resolveCredentials(env: Env, flags: { apiUrl?: string } = {}): R
   );
 }
 
-/** Checks and normalises the API base URL (no trailing slash). */
+/** Checks and normalizes the API base URL (no trailing slash). */
 export function resolveBaseUrl(raw: string | undefined, source = "--api-url"): string {
   if (raw === undefined) return DEFAULT_API_URL;
   let url: URL;
@@ -61,7 +61,7 @@ export function resolveBaseUrl(raw: string | undefined, source = "--api-url"): s
 export const ALLOW_INSECURE_HTTP_ENV = "ZONEFORM_ALLOW_INSECURE_HTTP";
 
 /**
- * Whether `hostname` (as `new URL()` gives it, already normalised: `127.1` is `127.0.0.1`) is this
+ * Whether `hostname` (as `new URL()` gives it, already normalized: `127.1` is `127.0.0.1`) is this
  * machine by its address alone: 127.0.0.0/8, ::1 (or ::ffff:127.x.y.z), or the name `localhost`.
  * Any other name may resolve anywhere, so it is not.
  */

@@ -1,4 +1,4 @@
-// Public API of the configuration loader: file or directory → validated, normalised DesiredState, or a
+// Public API of the configuration loader: file or directory → validated, normalized DesiredState, or a
 // ConfigError listing every problem (file:line:col  /pointer  message). Messages never show a secret.
 import { ConfigError, formatProblem, type ConfigProblem } from "../errors.js";
 import type { DesiredState } from "../sections/index.js";
@@ -11,7 +11,7 @@ import type { Env } from "../model/env.js";
 
 export { DEFAULT_CONFIG_PATH } from "./load.js";
 export { getValidator, loadSchema } from "./schema.js";
-export { DEFAULT_MAX_DELETES } from "./normalise.js";
+export { DEFAULT_MAX_DELETES } from "./normalize.js";
 
 export interface LoadOptions {
   env: Env;

@@ -4,7 +4,7 @@ import type { ConfigProblem } from "../errors.js";
 import type { SecretRef } from "../model/desired.js";
 import type { DesiredState } from "../sections/index.js";
 import type { CheckedFile } from "./document.js";
-import { DEFAULT_MAX_DELETES, normaliseZone, type FileDocument } from "./normalise.js";
+import { DEFAULT_MAX_DELETES, normalizeZone, type FileDocument } from "./normalize.js";
 import { isError, toProblem } from "./problems.js";
 import { asArray, asRecord, asString } from "../sections/rules.js";
 
@@ -70,9 +70,9 @@ export function mergeFiles(files: CheckedFile[]): MergeResult {
     const declared = asArray(asRecord(f.declared)?.zones);
     doc.zones.forEach((zone, i) => {
       const pos = f.locate(`/zones/${i}`);
-      const normalised = normaliseZone(zone, { file: f.file, line: pos.line, column: pos.column });
-      if (declared[i] !== undefined) normalised.declared = structuredClone(declared[i]) as Record<string, unknown>;
-      state.zones.push(normalised);
+      const normalized = normalizeZone(zone, { file: f.file, line: pos.line, column: pos.column });
+      if (declared[i] !== undefined) normalized.declared = structuredClone(declared[i]) as Record<string, unknown>;
+      state.zones.push(normalized);
     });
   }
   if (state.zones.length === 0) {

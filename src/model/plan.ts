@@ -72,7 +72,7 @@ export interface ZonePlan {
   zone_id: string;
   name?: string;
   changes: Change[];
-  /** Fingerprint (sha256 of normalised JSON) of every live resource read, keyed `kind/identity`. */
+  /** Fingerprint (sha256 of normalized JSON) of every live resource read, keyed `kind/identity`. */
   fingerprints: Record<string, string>;
   /** Problems found while planning that make the zone impossible to apply. */
   errors: string[];

@@ -37,7 +37,7 @@ export function unexpectedAnswer(err: unknown): string {
 
 /**
  * The zone as its file declares it, for a saved plan to re-plan: as written (`${env:…}` kept) when it
- * came from a file; a desired state built in code carries its normalised form, its env values put
+ * came from a file; a desired state built in code carries its normalized form, its env values put
  * back as references.
  */
 function declaredZone(zone: DesiredZone, desired: DesiredState): unknown {

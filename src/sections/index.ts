@@ -15,14 +15,14 @@
 //       kinds        the resource kinds that read the live zone (the fewest calls), diff it purely and
 //                    carry their API calls as data; each kind's `order` is its apply order
 //       owns         whether a zone declares the section
-//       normalise    the file's zone → its part of the desired zone (defaults filled)
+//       normalize    the file's zone → its part of the desired zone (defaults filled)
 //       export       the live zone → its part of the file (the inverse of the diff)
 //       summary      its part of the line `validate --verbose` prints
 //       permissions  the token permissions its calls need (read and write), with the paths they cover
 //       rules        its semantic rules
 //                   and exporting on purpose what other modules may use of it (nothing else of the
 //                   folder is imported from outside it: test/unit/architecture/layers.test.ts)
-//   - sibling files for its kinds, live normalisation and export helpers
+//   - sibling files for its kinds, live normalization and export helpers
 import { customFields } from "./custom-fields/index.js";
 import { customHostnames } from "./custom-hostnames/index.js";
 import { logpushJobs } from "./logpush/index.js";
@@ -41,7 +41,7 @@ const REGISTRY = [
 
 /** A zone of the desired state: its own fields and every section's part (from each section's types.ts). */
 export type DesiredZone = ZoneBase & UnionToIntersection<PartOf<(typeof REGISTRY)[number]>>;
-/** The desired state: the file validated and normalised (defaults filled), with every section. */
+/** The desired state: the file validated and normalized (defaults filled), with every section. */
 export type DesiredState = DesiredStateOf<DesiredZone>;
 /** A zone as the file writes it once the schema holds: its own fields and every section's part. */
 export type FileZone = { zone_id: string; name?: string } & UnionToIntersection<FilePartOf<(typeof REGISTRY)[number]>>;

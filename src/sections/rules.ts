@@ -66,14 +66,14 @@ export function duplicates(
   pointer: string,
   field: string,
   describe: string,
-  normalise: (s: string) => string = (s) => s,
+  normalize: (s: string) => string = (s) => s,
 ): Finding[] {
   const first = new Map<string, number>();
   const findings: Finding[] = [];
   for (const { item, pointer: itemPointer, index } of itemsOf(list, pointer)) {
     const value = asString(item[field]);
     if (value === undefined) continue;
-    const id = normalise(value);
+    const id = normalize(value);
     const earlier = first.get(id);
     if (earlier === undefined) first.set(id, index);
     else {

@@ -19,7 +19,7 @@ export interface ReadContext {
 /** What a kind read for one zone: its live items and the fingerprint material of each. */
 export interface LiveRead<L> {
   live: L;
-  /** identity → the normalised live resource; hashed into the plan's fingerprints. */
+  /** identity → the normalized live resource; hashed into the plan's fingerprints. */
   resources: Record<string, unknown>;
 }
 
@@ -117,8 +117,8 @@ export interface Section<Part extends object = object, FilePart extends object =
   readonly kinds: readonly ResourceKind<any, ZoneBase & Part>[];
   /** Whether the zone's file declares the section. */
   owns(zone: ZoneBase & Part): boolean;
-  /** The file's zone (schema-valid) → its part of the normalised desired zone, set on `out`. */
-  normalise(file: FilePart, out: ZoneBase & Part): void;
+  /** The file's zone (schema-valid) → its part of the normalized desired zone, set on `out`. */
+  normalize(file: FilePart, out: ZoneBase & Part): void;
   /** The section read from the live zone, in the file's shape: a fragment of the zone to merge in, or undefined for none. */
   export(ctx: SectionContext): Promise<Record<string, unknown> | undefined>;
   /** What `validate --verbose` says of it (one or more parts of the zone's line), or nothing when absent. */

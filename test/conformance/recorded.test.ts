@@ -8,7 +8,7 @@ import type { CloudflareClient } from "../../src/cloudflare/types.js";
 import { parseConfigText } from "../../src/config/index.js";
 import { planZones } from "../../src/engine/plan.js";
 import type { Plan } from "../../src/model/plan.js";
-import { normaliseLiveJob } from "../../src/sections/logpush/live.js";
+import { normalizeLiveJob } from "../../src/sections/logpush/live.js";
 import { readZoneInfo, zonePlanOf } from "../../src/sections/shared/zone-info.js";
 import { loadRecorded, recordedNames, serveRecorded, startReplay, type ReplayServer } from "../helpers/replay.js";
 
@@ -176,7 +176,7 @@ describe("Logpush (recorded)", () => {
     const rec = loadRecorded("cft_logpush_account_v5");
     const path = serveRecorded(server, rec);
     const raw = await client.request<unknown[]>("GET", path);
-    const jobs = raw.map(normaliseLiveJob);
+    const jobs = raw.map(normalizeLiveJob);
     expect(jobs.map((j) => [j.id, j.name, j.kind, j.output_options])).toEqual([
       ["235658", "fmvpbbpnkb", "", { field_names: ["Event", "EventTimestampMs", "Outcome", "Exceptions", "Logs", "ScriptName"] }],
       ["234884", "httgotkhpj", "", { field_names: ["Event", "EventTimestampMs", "Outcome", "Exceptions", "Logs", "ScriptName"] }],

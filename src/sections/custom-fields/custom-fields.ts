@@ -24,7 +24,7 @@ export interface LiveCustomFields {
 
 /** The file's name lists, in the order plans show them. */
 export type FieldList = "request_headers" | "transformed_request_headers" | "response_headers" | "raw_response_headers" | "cookies";
-/** The lists with every key filled in: what normaliseCustomFields returns. */
+/** The lists with every key filled in: what normalizeCustomFields returns. */
 export type CustomFieldLists = Record<FieldList, string[]> & Pick<DesiredCustomFields, "preserve_duplicates">;
 /** File list → the rule's action_parameters key (cloudflare-go LogCustomFieldRuleActionParameters). */
 export const PARAM_OF: Record<FieldList, string> = {
@@ -41,7 +41,7 @@ export const RESPONSE_LISTS: readonly ResponseFieldList[] = ["response_headers",
 const CLASSIC: readonly FieldList[] = ["request_headers", "response_headers", "cookies"];
 
 /** In their order, without duplicates; header names lower case (matched case-insensitively), cookies as written. */
-export function normaliseCustomFields(fields: Partial<DesiredCustomFields>): CustomFieldLists {
+export function normalizeCustomFields(fields: Partial<DesiredCustomFields>): CustomFieldLists {
   const clean = (names: readonly string[] | undefined, lower: boolean) => [...new Set((names ?? []).map((n) => (lower ? n.toLowerCase() : n)))];
   const out = Object.fromEntries(LISTS.map((l) => [l, clean(fields[l], l !== "cookies")])) as unknown as CustomFieldLists;
   const preserve: NonNullable<DesiredCustomFields["preserve_duplicates"]> = {};
@@ -72,7 +72,7 @@ export function fieldsOfRule(rule: LiveRule): CustomFieldLists {
     const on = liveItems(rule, list).filter((f) => f.preserve_duplicates === true);
     if (on.length > 0) preserve[list] = Object.fromEntries(on.map((f) => [f.name.toLowerCase(), true]));
   }
-  return normaliseCustomFields({ ...lists, ...(Object.keys(preserve).length > 0 ? { preserve_duplicates: preserve } : {}) });
+  return normalizeCustomFields({ ...lists, ...(Object.keys(preserve).length > 0 ? { preserve_duplicates: preserve } : {}) });
 }
 
 /** A new rule's action_parameters: only the non-empty lists (the API wants at least one, and no empty one). */
@@ -177,7 +177,7 @@ export function logFieldRules(ep: Entrypoint | null): LiveRule[] {
 export function diffCustomFields(zone: ZoneWithCustomFields, live: LiveCustomFields): DiffResult {
   const desired = zone.logs?.custom_fields;
   if (!desired) return { changes: [] };
-  const want = normaliseCustomFields(desired);
+  const want = normalizeCustomFields(desired);
   const ep = live.entrypoint;
   const rules = logFieldRules(ep);
   const warnings: string[] = [];

@@ -13,7 +13,7 @@ export const customFields: Section<CustomFieldsZone, CustomFieldsFileZone> = {
   path: "logs.custom_fields",
   kinds: [logCustomFields],
   owns: (zone) => zone.logs?.custom_fields !== undefined,
-  normalise(file, out) {
+  normalize(file, out) {
     const cf = file.logs?.custom_fields;
     if (!cf || !out.logs) return;
     const names = (list: (typeof LISTS)[number]) => (cf[list] ?? []).map((item) => (typeof item === "string" ? item : item.name));

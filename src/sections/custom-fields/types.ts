@@ -1,4 +1,4 @@
-// The custom_fields section's part of a zone (under `logs`): in the desired state (normalised) and in
+// The custom_fields section's part of a zone (under `logs`): in the desired state (normalized) and in
 // the file (as the schema guarantees it). The registry (../index.ts) joins every section's part into
 // DesiredZone.
 import type { ZoneBase } from "../../model/desired.js";

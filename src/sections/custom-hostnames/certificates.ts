@@ -5,7 +5,7 @@
 // Part of the custom_hostnames section: it reads the same objects the section plans.
 import { countOwn } from "../../data-record.js";
 import { printable } from "../../safe-text.js";
-import { normaliseCustomHostname, notStated, RETIRED_CA, RETIRING_CA } from "./custom-hostnames.js";
+import { normalizeCustomHostname, notStated, RETIRED_CA, RETIRING_CA } from "./custom-hostnames.js";
 
 export interface HostnameCertificate {
   id: string;
@@ -65,7 +65,7 @@ const TYPE_LABEL: Record<CertificateType, string> = {
 export function buildCertificateReport(zones: Array<{ zone_id: string; hostnames: Array<Record<string, unknown>> }>): CertificateReport {
   const out: ZoneCertificates[] = zones.map((z) => {
     const hostnames = z.hostnames
-      .map(normaliseCustomHostname)
+      .map(normalizeCustomHostname)
       // An uploaded certificate was issued by no CA Cloudflare manages: nothing to flag or change.
       .map(({ ssl_writable: _w, legacy: _l, ...h }) => ({ ...h, flagged: !h.uploaded && h.certificate_authority === RETIRING_CA }))
       .sort((a, b) => Number(b.flagged) - Number(a.flagged) || a.hostname.localeCompare(b.hostname));

@@ -128,7 +128,7 @@ function issuerOf(ssl: Record<string, unknown>): string | undefined {
  * A hostname as the API answered it, checked: an id and a hostname are required (the zone fails to
  * plan otherwise, never a PATCH of `…/undefined`); ssl fields of the wrong type are left out.
  */
-export function normaliseCustomHostname(raw: unknown): LiveCustomHostname {
+export function normalizeCustomHostname(raw: unknown): LiveCustomHostname {
   if (!isObject(raw)) throw new AnswerShapeError(`the API answered a custom hostname that is not an object (${clipJson(raw, 60)}), expected {id, hostname, ssl}`);
   if (typeof raw.id !== "string" || raw.id === "") {
     throw new AnswerShapeError(`the API answered a custom hostname without an id (${JSON.stringify(raw.hostname)}), expected a string id`);
@@ -189,7 +189,7 @@ function listed(result: unknown, zoneId: string): LiveCustomHostname[] {
   if (!Array.isArray(result)) {
     throw new AnswerShapeError(`the API answered the custom hostnames of zone ${zoneId} with ${result === null ? "null" : typeof result}, expected a list`);
   }
-  return result.map(normaliseCustomHostname);
+  return result.map(normalizeCustomHostname);
 }
 
 function count(info: Record<string, unknown> | undefined, field: string): number | undefined {

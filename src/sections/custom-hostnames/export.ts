@@ -8,7 +8,7 @@
 // hostname the file does not list is left alone, so the round trip plans clean. One whose answer
 // states no CA is written without one, with a warning that says so ("not stated"), and one with an
 // uploaded certificate has no CA to state.
-import { normaliseCustomHostname, notStated, RETIRED_CA } from "./custom-hostnames.js";
+import { normalizeCustomHostname, notStated, RETIRED_CA } from "./custom-hostnames.js";
 import type { SectionContext } from "../export-context.js";
 
 const PER_PAGE = 50;
@@ -22,7 +22,7 @@ export async function exportCustomHostnames(ctx: SectionContext): Promise<Export
   const out: ExportedCustomHostname[] = [];
   const seen = new Set<string>();
   for await (const raw of ctx.read.client.paginate<unknown>(`zones/${ctx.zoneId}/custom_hostnames`, { perPage: PER_PAGE })) {
-    const h = normaliseCustomHostname(raw);
+    const h = normalizeCustomHostname(raw);
     if (seen.has(h.hostname.toLowerCase())) continue;
     seen.add(h.hostname.toLowerCase());
     if (h.certificate_authority === RETIRED_CA && !h.uploaded) {

@@ -20,7 +20,7 @@ export const customHostnames: Section<CustomHostnamesZone, CustomHostnamesFileZo
   path: "custom_hostnames",
   kinds: [customHostnamesKind],
   owns: (zone) => zone.custom_hostnames !== undefined,
-  normalise(file, out) {
+  normalize(file, out) {
     const hostnames = file.custom_hostnames;
     if (!hostnames) return;
     out.custom_hostnames = hostnames.map((h) => ({ hostname: h.hostname.toLowerCase(), certificate_authority: h.certificate_authority ?? "" }));

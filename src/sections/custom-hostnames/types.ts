@@ -1,4 +1,4 @@
-// The custom_hostnames section's part of a zone: in the desired state (normalised) and in the file (as
+// The custom_hostnames section's part of a zone: in the desired state (normalized) and in the file (as
 // the schema guarantees it). The registry (../index.ts) joins every section's part into DesiredZone.
 import type { ZoneBase } from "../../model/desired.js";
 

@@ -18,11 +18,11 @@ export const logpushJobs: Section<LogpushZone, LogpushFileZone> = {
   path: "logs.logpush_jobs",
   kinds: [logpushJobsKind],
   owns: (zone) => zone.logs?.logpush_jobs !== undefined,
-  normalise(file, out) {
+  normalize(file, out) {
     if (!file.logs || !out.logs) return;
     // `prune` is the jobs' (the only list under logs): default true even when no job is listed.
     out.logs.prune = file.logs.prune ?? true;
-    if (file.logs.logpush_jobs) out.logs.logpush_jobs = file.logs.logpush_jobs.map(normaliseJob);
+    if (file.logs.logpush_jobs) out.logs.logpush_jobs = file.logs.logpush_jobs.map(normalizeJob);
   },
   async export(ctx) {
     const { prune, jobs } = await exportLogpush(ctx);
@@ -46,7 +46,7 @@ export function jobIdText(id: unknown): string | undefined {
   return undefined;
 }
 
-function normaliseJob(job: Omit<DesiredLogpushJob, "enabled" | "id"> & { enabled?: boolean; id?: unknown }): DesiredLogpushJob {
+function normalizeJob(job: Omit<DesiredLogpushJob, "enabled" | "id"> & { enabled?: boolean; id?: unknown }): DesiredLogpushJob {
   const id = jobIdText(job.id);
   const out: DesiredLogpushJob = {
     ...(id !== undefined ? { id } : {}),

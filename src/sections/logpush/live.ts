@@ -199,7 +199,7 @@ export function compareDigits(a: string, b: string): number {
  * A job as the API answered it, checked field by field: an answer of the wrong shape (an id missing,
  * a name that is a number, an `enabled` that is not a boolean) is refused, never coerced.
  */
-export function normaliseLiveJob(input: unknown): LiveLogpushJob {
+export function normalizeLiveJob(input: unknown): LiveLogpushJob {
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
     throw new AnswerShapeError(`the API answered a Logpush job that is not an object (${clipJson(input, 60)}), expected {id, name, dataset, …}`);
   }

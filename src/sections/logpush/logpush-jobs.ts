@@ -25,7 +25,7 @@ import {
   filtersEqual,
   heldOutputOptions,
   needsOwnershipChallenge,
-  normaliseLiveJob,
+  normalizeLiveJob,
   outputOptionsFromLogpull,
   outputOptionsToSend,
   redactDestinationSecrets,
@@ -255,7 +255,7 @@ export const logpushJobs: ResourceKind<LiveLogpushJob[], ZoneWithLogpush> = {
     const raw: unknown = await ctx.client.listAll<unknown>(path);
     if (!Array.isArray(raw)) throw new AnswerShapeError(`the API answered GET ${path} with ${clipJson(raw, 60)}, expected a list of jobs`);
     // Ids are compared as digits: beyond 2^53 Number() would round two ids into one.
-    const live = raw.map(normaliseLiveJob).sort((a, b) => compareDigits(a.id, b.id));
+    const live = raw.map(normalizeLiveJob).sort((a, b) => compareDigits(a.id, b.id));
     return { live, resources: Object.fromEntries(live.map((j) => [j.id, withoutId(j)])) };
   },
 

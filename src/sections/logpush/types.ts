@@ -1,5 +1,5 @@
 // The logpush section's part of a zone (under `logs`, with `logs.prune`): in the desired state
-// (normalised) and in the file (as the schema guarantees it). The registry (../index.ts) joins every
+// (normalized) and in the file (as the schema guarantees it). The registry (../index.ts) joins every
 // section's part into DesiredZone.
 import type { ZoneBase } from "../../model/desired.js";
 

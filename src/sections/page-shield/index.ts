@@ -18,7 +18,7 @@ export const pageShield: Section<PageShieldZone, PageShieldFileZone> = {
   path: "page_shield",
   kinds: [pageShieldSettings, pageShieldPolicies],
   owns: (zone) => zone.page_shield !== undefined,
-  normalise(file, out) {
+  normalize(file, out) {
     const ps = file.page_shield;
     if (!ps) return;
     const page: DesiredPageShield = { prune: ps.prune ?? true };

@@ -26,7 +26,7 @@ const RESOURCE = "page_shield_policy";
  * zoneform knows, string expression and value. Anything else fails the zone rather than being coerced
  * into a policy that plan would delete and re-create.
  */
-export function normalisePolicy(input: unknown): LivePolicy {
+export function normalizePolicy(input: unknown): LivePolicy {
   const fail = (field: string, value: unknown, expected: string) =>
     new AnswerShapeError(`the API answered a Page Shield policy with ${field} ${clipJson(value, 60) ?? "missing"}, expected ${expected}`);
   if (input === null || typeof input !== "object" || Array.isArray(input)) throw fail("the value", input, "an object");
@@ -94,7 +94,7 @@ export const pageShieldPolicies: ResourceKind<LivePolicy[], ZoneWithPageShield> 
     const path = zonePath(zone.zone_id, "page_shield", "policies");
     const raw: unknown = await ctx.client.listAll<unknown>(path);
     if (!Array.isArray(raw)) throw new AnswerShapeError(`the API answered GET ${path} with ${clipJson(raw, 60)}, expected a list of policies`);
-    const live = raw.map(normalisePolicy).sort((a, b) => a.id.localeCompare(b.id));
+    const live = raw.map(normalizePolicy).sort((a, b) => a.id.localeCompare(b.id));
     return { live, resources: Object.fromEntries(live.map((p) => [p.id, withoutId(p)])) };
   },
 

@@ -1,4 +1,4 @@
-// The page_shield section's part of a zone: in the desired state (normalised) and in the file (as the
+// The page_shield section's part of a zone: in the desired state (normalized) and in the file (as the
 // schema guarantees it). The registry (../index.ts) joins every section's part into DesiredZone.
 import type { ZoneBase } from "../../model/desired.js";
 

@@ -2,12 +2,12 @@
 // http_request_firewall_managed entry point (one kind).
 import type { Section } from "../types.js";
 import { exportWaf } from "./export.js";
-import { DEFAULT_EXPRESSION, scoreThreshold } from "./normalise.js";
+import { DEFAULT_EXPRESSION, scoreThreshold } from "./normalize.js";
 import type { DesiredWaf, WafFileZone, WafZone } from "./types.js";
 import { wafManagedRules } from "./waf-managed.js";
 
 export type * from "./types.js";
-export { SCORE_THRESHOLDS } from "./normalise.js";
+export { SCORE_THRESHOLDS } from "./normalize.js";
 // What `waf-migration` builds on: the managed rulesets, the entry point's shape, the OWASP intent.
 export {
   CLOUDFLARE_MANAGED_RULESET_ID, CLOUDFLARE_MANAGED_RULESET_NAME, OWASP_RULESET_ID, OWASP_RULESET_NAME, readOwaspRuleset, type OwaspRuleset,
@@ -23,7 +23,7 @@ export const waf: Section<WafZone, WafFileZone> = {
   path: WAF_KEY,
   kinds: [wafManagedRules],
   owns: (zone) => zone.waf?.owasp !== undefined || zone.waf?.cloudflare_managed !== undefined,
-  normalise(file, out) {
+  normalize(file, out) {
     const w = file.waf;
     if (!w) return;
     const desired: DesiredWaf = {};

@@ -26,7 +26,7 @@ describe("credentials", () => {
 describe("plain HTTP only to loopback", () => {
   const host = (url: string) => new URL(url).hostname;
 
-  it("takes 127.0.0.0/8, ::1 and localhost as loopback, in every spelling URL parsing normalises", () => {
+  it("takes 127.0.0.0/8, ::1 and localhost as loopback, in every spelling URL parsing normalizes", () => {
     for (const url of ["http://127.0.0.1", "http://127.255.0.9:8", "http://127.1", "http://2130706433", "http://0x7f.1", "http://[::1]:1", "http://[::ffff:127.0.0.1]", "http://LOCALHOST"]) {
       expect(isLoopbackHost(host(url)), url).toBe(true);
     }

@@ -1,4 +1,4 @@
-// loadConfig / parseConfigText: normalisation, env interpolation and secrets, directories, positions.
+// loadConfig / parseConfigText: normalization, env interpolation and secrets, directories, positions.
 import { mkdtemp, mkdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -20,14 +20,14 @@ function problemsOf(text: string, env: NodeJS.ProcessEnv = {}) {
   throw new Error("expected a ConfigError");
 }
 
-describe("normalisation", () => {
+describe("normalization", () => {
   it("fills every default", () => {
     const [fixture] = readFixtures("valid").filter((f) => f.name === "defaults.yaml");
     const { desired } = parseConfigText(fixture!.text, "defaults.yaml", {});
     expect(desired.safety).toEqual({ max_deletes: 5 });
     expect(desired.account_id).toBeUndefined();
     const [{ declared, ...zone }] = desired.zones as [typeof desired.zones[number]];
-    // The zone as written is kept beside its normalised form, for a saved plan to re-plan.
+    // The zone as written is kept beside its normalized form, for a saved plan to re-plan.
     expect(declared).toMatchObject({ zone_id: Z, logs: { custom_fields: { cookies: ["__Session"] } } });
     expect(zone).toEqual({
       zone_id: Z,

@@ -3,7 +3,7 @@ import type { CloudflareClient } from "../../../src/cloudflare/types.js";
 import { createReadContext } from "../../../src/engine/read.js";
 import type { DesiredCustomFields } from "../../../src/sections/custom-fields/index.js";
 import type { DesiredZone } from "../../../src/sections/index.js";
-import { diffCustomFields, fieldsOfRule, LOG_FIELDS_PHASE, logCustomFields, normaliseCustomFields } from "../../../src/sections/custom-fields/custom-fields.js";
+import { diffCustomFields, fieldsOfRule, LOG_FIELDS_PHASE, logCustomFields, normalizeCustomFields } from "../../../src/sections/custom-fields/custom-fields.js";
 import type { Entrypoint, LiveRule } from "../../../src/sections/shared/entrypoint.js";
 import { recordedResult } from "../recorded.js";
 
@@ -111,8 +111,8 @@ describe("log_custom_fields diff", () => {
     expect(warnings?.[0]).toMatch(/2 log_custom_field rules/);
   });
 
-  it("normalises names: in their order, deduplicated (first kept), header names lower case, cookies as written", () => {
-    expect(normaliseCustomFields({ request_headers: ["X-B", "x-a", "x-b"], cookies: ["B", "a", "B", "b"] })).toEqual({
+  it("normalizes names: in their order, deduplicated (first kept), header names lower case, cookies as written", () => {
+    expect(normalizeCustomFields({ request_headers: ["X-B", "x-a", "x-b"], cookies: ["B", "a", "B", "b"] })).toEqual({
       request_headers: ["x-b", "x-a"],
       transformed_request_headers: [],
       response_headers: [],

@@ -5,7 +5,7 @@ import { AnswerShapeError } from "../../../src/errors.js";
 import type { CertificateAuthority } from "../../../src/sections/custom-hostnames/index.js";
 import type { DesiredState, DesiredZone } from "../../../src/sections/index.js";
 import {
-  caSatisfied, customHostnames, normaliseCustomHostname, LIST_PAGE_SIZE, patchSsl, RETIRED_CA, type LiveCustomHostname,
+  caSatisfied, customHostnames, normalizeCustomHostname, LIST_PAGE_SIZE, patchSsl, RETIRED_CA, type LiveCustomHostname,
   type LiveCustomHostnames,
 } from "../../../src/sections/custom-hostnames/custom-hostnames.js";
 import { recordedResult } from "../recorded.js";
@@ -133,7 +133,7 @@ describe("custom_hostname diff", () => {
   });
 
   it("reads an absent CA as not stated (null), distinct from \"\"", () => {
-    expect(normaliseCustomHostname({ id: "1", hostname: "a.example", ssl: { method: "txt", type: "dv", status: "active" } })).toEqual({
+    expect(normalizeCustomHostname({ id: "1", hostname: "a.example", ssl: { method: "txt", type: "dv", status: "active" } })).toEqual({
       id: "1",
       hostname: "a.example",
       certificate_authority: null,
@@ -145,7 +145,7 @@ describe("custom_hostname diff", () => {
   });
 
   it("patches with the live ssl object's writable fields, only the CA changed", () => {
-    const have = normaliseCustomHostname({
+    const have = normalizeCustomHostname({
       id: "h1",
       hostname: "a.example",
       ssl: {
@@ -168,7 +168,7 @@ describe("custom_hostname diff", () => {
   });
 
   it("leaves settings out of the PATCH when none of the live ones is writable, and nulls out of every field", () => {
-    const have = normaliseCustomHostname({
+    const have = normalizeCustomHostname({
       id: "h1", hostname: "a.example",
       ssl: { method: "http", type: "dv", certificate_authority: "google", bundle_method: null, wildcard: null, settings: { http3: "on" } },
     });
@@ -178,7 +178,7 @@ describe("custom_hostname diff", () => {
 
   it("never patches a hostname serving an uploaded certificate: a warning instead", () => {
     for (const upload of [{ custom_certificate: "-----BEGIN CERTIFICATE-----" }, { custom_csr_id: "7b163417-1d2b-4c84-a38a-2fb7a0cd7752" }]) {
-      const have = normaliseCustomHostname({ id: "u1", hostname: "up.example", ssl: { method: "http", type: "dv", certificate_authority: "google", ...upload } });
+      const have = normalizeCustomHostname({ id: "u1", hostname: "up.example", ssl: { method: "http", type: "dv", certificate_authority: "google", ...upload } });
       expect(have.uploaded).toBe(true);
       const { changes, errors, warnings } = customHostnames.diff(zone([["up.example", "ssl_com"]]), live(have));
       expect(changes).toEqual([]);
@@ -189,7 +189,7 @@ describe("custom_hostname diff", () => {
       // Nothing to say when the CA already matches.
       expect(customHostnames.diff(zone([["up.example", "google"]]), live(have)).warnings).toEqual([]);
     }
-    expect(normaliseCustomHostname({ id: "n", hostname: "n.example", ssl: { custom_certificate: null, custom_csr_id: 5 } }).uploaded).toBeUndefined();
+    expect(normalizeCustomHostname({ id: "n", hostname: "n.example", ssl: { custom_certificate: null, custom_csr_id: 5 } }).uploaded).toBeUndefined();
   });
 
   it("refuses an answer without a string id or hostname (never a PATCH of …/undefined)", () => {
@@ -204,11 +204,11 @@ describe("custom_hostname diff", () => {
       "a.example",
       [],
     ];
-    for (const raw of bad) expect(() => normaliseCustomHostname(raw), JSON.stringify(raw)).toThrow(AnswerShapeError);
-    expect(() => normaliseCustomHostname({ hostname: "a.example" })).toThrow(/custom hostname without an id \("a\.example"\), expected a string id/);
-    expect(() => normaliseCustomHostname({ id: "x" })).toThrow(/custom hostname x without a hostname/);
+    for (const raw of bad) expect(() => normalizeCustomHostname(raw), JSON.stringify(raw)).toThrow(AnswerShapeError);
+    expect(() => normalizeCustomHostname({ hostname: "a.example" })).toThrow(/custom hostname without an id \("a\.example"\), expected a string id/);
+    expect(() => normalizeCustomHostname({ id: "x" })).toThrow(/custom hostname x without a hostname/);
     // An ssl object of the wrong shape is left out, not refused.
-    expect(normaliseCustomHostname({ id: "x", hostname: "a.example", ssl: "pending" })).toEqual({ id: "x", hostname: "a.example", certificate_authority: null });
+    expect(normalizeCustomHostname({ id: "x", hostname: "a.example", ssl: "pending" })).toEqual({ id: "x", hostname: "a.example", certificate_authority: null });
   });
 });
 
@@ -234,7 +234,7 @@ describe("custom hostnames as the real API answered them", () => {
 
   it("reads the v5 hostname (created without a CA) as the CA Cloudflare picked, with its writable ssl fields", () => {
     const [raw] = recordedResult<unknown[]>("cft_custom_hostnames_v5");
-    expect(normaliseCustomHostname(raw)).toEqual({
+    expect(normalizeCustomHostname(raw)).toEqual({
       id: "234e5416-89bd-44ae-adea-93082b3a88ed",
       hostname: "okwyujswsc.terraform.cfapi.net",
       certificate_authority: "google",
@@ -266,7 +266,7 @@ describe("custom hostnames as the real API answered them", () => {
 
   it("reads the v4 hostname as an uploaded certificate on digicert, its writable settings only", () => {
     const [raw] = recordedResult<unknown[]>("cft_custom_hostnames_v4");
-    expect(normaliseCustomHostname(raw)).toEqual({
+    expect(normalizeCustomHostname(raw)).toEqual({
       id: "0d89c70d-ad9f-4843-b99f-6cc0252067e9",
       hostname: "app.example.com",
       issuer: "DigiCertInc",
@@ -383,7 +383,7 @@ describe("custom_hostname read", () => {
 
 describe("custom hostname PATCH body: only values the API accepts", () => {
   const legacy = (ssl: Record<string, unknown>) =>
-    normaliseCustomHostname({ id: "l1", hostname: "old.example", ssl: { type: "dv", status: "active", certificate_authority: "lets_encrypt", ...ssl } });
+    normalizeCustomHostname({ id: "l1", hostname: "old.example", ssl: { type: "dv", status: "active", certificate_authority: "lets_encrypt", ...ssl } });
 
   it("leaves a legacy method cname out of the writable fields, and a CA change stops with what to choose", () => {
     const have = legacy({ method: "cname", bundle_method: "ubiquitous" });
@@ -421,7 +421,7 @@ describe("custom hostname PATCH body: only values the API accepts", () => {
 
 describe("a CA the answer does not state", () => {
   const unstated = (extra: Record<string, unknown> = {}) =>
-    normaliseCustomHostname({ id: "n1", hostname: "n.example", ssl: { method: "txt", type: "dv", status: "active", ...extra } });
+    normalizeCustomHostname({ id: "n1", hostname: "n.example", ssl: { method: "txt", type: "dv", status: "active", ...extra } });
 
   it("is null with the issuer from ssl.certificates[] (or ssl.issuer), and a CA of another type is refused", () => {
     expect(unstated({ certificates: [{ id: "c", issuer: "GoogleTrustServices" }] })).toMatchObject({ certificate_authority: null, issuer: "GoogleTrustServices" });

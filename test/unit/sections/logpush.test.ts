@@ -13,7 +13,7 @@ import {
   filterFromWire,
   filtersEqual,
   needsOwnershipChallenge,
-  normaliseLiveJob,
+  normalizeLiveJob,
   outputOptionsFromLogpull,
   outputOptionsToSend,
   diffOutputOptions,
@@ -49,7 +49,7 @@ const job = (over: Partial<DesiredLogpushJob> = {}): DesiredLogpushJob => ({
 
 /** A live job as the emulator would store it for `j`. */
 const live = (id: string, j: DesiredLogpushJob, raw: Record<string, unknown> = {}): LiveLogpushJob =>
-  normaliseLiveJob({ id: Number(id), ...createBody(j), kind: j.kind ?? "", ...raw });
+  normalizeLiveJob({ id: Number(id), ...createBody(j), kind: j.kind ?? "", ...raw });
 
 const zone = (jobs: DesiredLogpushJob[] | undefined, prune = true): DesiredZone => ({
   zone_id: Z,
@@ -90,7 +90,7 @@ describe("logpush filters compared by meaning", () => {
 
   it("keeps a live filter that is not JSON and always offers to replace it", () => {
     expect(filterFromWire("{not json")).toEqual({ unparsed: "{not json" });
-    const l = normaliseLiveJob({ id: 1, ...createBody(job()), filter: "{not json" });
+    const l = normalizeLiveJob({ id: 1, ...createBody(job()), filter: "{not json" });
     const { changes } = logpushJobs.diff(zone([job()]), [l]);
     expect(changes[0]!.fields).toEqual([{ field: "filter", before: "{not json", after: undefined }]);
     // Removed with "", never null (the API's filter is a non-nullable string); nothing else is sent.
@@ -211,7 +211,7 @@ describe("logpush_job diff", () => {
 
   it("shows no change for a live job equal by meaning", () => {
     const want = job({ filter: filterAB, output_options: { field_names: ["RayID"] } });
-    const l = normaliseLiveJob({
+    const l = normalizeLiveJob({
       id: 3, name: "http-to-r2", dataset: "http_requests", destination_conf: R2, enabled: true, kind: "",
       filter: JSON.stringify({ where: { and: [{ value: "example.com", key: "ClientRequestHost", operator: "eq" }, { or: [{ key: "ClientRequestPath", operator: "contains", value: "/api" }, { key: "EdgeResponseStatus", operator: "geq", value: 500 }] }] } }),
       output_options: { ...comparableOutputOptions({ field_names: ["RayID"] }), merge_subrequests: false },
@@ -576,16 +576,16 @@ describe("logpush jobs as the real API answers them", () => {
   });
 });
 
-describe("normaliseLiveJob refuses answers of the wrong shape", () => {
+describe("normalizeLiveJob refuses answers of the wrong shape", () => {
   const good = { id: 7, name: "j", dataset: "http_requests", destination_conf: R2, enabled: true };
 
   it("accepts a job answered with name: null (created without a name) as the name \"\", a null dataset as unknown, and nulls as absent", () => {
-    expect(normaliseLiveJob({ ...good, name: null, kind: null, dataset: null, filter: null, output_options: null, logpull_options: null, max_upload_bytes: null })).toEqual({
+    expect(normalizeLiveJob({ ...good, name: null, kind: null, dataset: null, filter: null, output_options: null, logpull_options: null, max_upload_bytes: null })).toEqual({
       id: "7", name: "", dataset: null, destination_conf: R2, enabled: true, kind: "", max_upload_bytes: 0, max_upload_interval_seconds: 0, max_upload_records: 0,
     });
-    expect(normaliseLiveJob({ ...good, id: "12" }).id).toBe("12");
+    expect(normalizeLiveJob({ ...good, id: "12" }).id).toBe("12");
     // output_options win over a logpull_options string the job still holds.
-    const both = normaliseLiveJob({ ...good, output_options: { field_names: ["A"] }, logpull_options: "fields=B" });
+    const both = normalizeLiveJob({ ...good, output_options: { field_names: ["A"] }, logpull_options: "fields=B" });
     expect(both.output_options).toEqual({ field_names: ["A"] });
     expect(both).not.toHaveProperty("legacy_logpull");
   });
@@ -611,10 +611,10 @@ describe("normaliseLiveJob refuses answers of the wrong shape", () => {
       ["a string limit", { ...good, max_upload_records: "5000" }],
       ["a fractional limit", { ...good, max_upload_interval_seconds: 1.5 }],
     ];
-    for (const [why, raw] of bad) expect(() => normaliseLiveJob(raw), why).toThrow(AnswerShapeError);
-    expect(() => normaliseLiveJob({ ...good, name: 42 })).toThrow('the API answered Logpush job 7 with name 42, expected a string or null');
-    expect(() => normaliseLiveJob({ ...good, id: undefined })).toThrow("the API answered Logpush job with id missing, expected a job id (a whole number)");
-    expect(() => normaliseLiveJob({ ...good, enabled: "true" })).toThrow('the API answered Logpush job 7 with enabled "true", expected true or false');
+    for (const [why, raw] of bad) expect(() => normalizeLiveJob(raw), why).toThrow(AnswerShapeError);
+    expect(() => normalizeLiveJob({ ...good, name: 42 })).toThrow('the API answered Logpush job 7 with name 42, expected a string or null');
+    expect(() => normalizeLiveJob({ ...good, id: undefined })).toThrow("the API answered Logpush job with id missing, expected a job id (a whole number)");
+    expect(() => normalizeLiveJob({ ...good, enabled: "true" })).toThrow('the API answered Logpush job 7 with enabled "true", expected true or false');
   });
 
   it("fails the read of a list that is not a list", async () => {

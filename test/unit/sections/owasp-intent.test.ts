@@ -34,7 +34,7 @@ const live = (ep: Entrypoint | null, owaspRuleset: OwaspRuleset | null = managed
   entrypoint: ep, owaspId: OWASP, cloudflareManagedId: CFM, owaspRuleset,
 });
 const zone = (waf: DesiredZone["waf"]): DesiredZone => ({ zone_id: Z, name: "example.com", waf });
-/** As the normalised file has it: the expression defaults to "true". */
+/** As the normalized file has it: the expression defaults to "true". */
 const owaspZone = (p: number, t: number, action = "block", enabled = true, expression = "true") =>
   zone({ owasp: { enabled, paranoia_level: p, score_threshold: t, action: action as "block", expression } });
 const cfmZone = (enabled: boolean, action?: "log", expression = "true") =>

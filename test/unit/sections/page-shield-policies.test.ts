@@ -4,7 +4,7 @@ import { createReadContext } from "../../../src/engine/read.js";
 import { AnswerShapeError } from "../../../src/errors.js";
 import type { DesiredPolicy } from "../../../src/sections/page-shield/index.js";
 import type { DesiredZone } from "../../../src/sections/index.js";
-import { normalisePolicy, pageShieldPolicies, type LivePolicy } from "../../../src/sections/page-shield/policies.js";
+import { normalizePolicy, pageShieldPolicies, type LivePolicy } from "../../../src/sections/page-shield/policies.js";
 import { pageShieldSettings } from "../../../src/sections/page-shield/settings.js";
 import { recorded, recordedResult } from "../recorded.js";
 
@@ -151,16 +151,16 @@ describe("page_shield_policy read", () => {
   });
 });
 
-describe("normalisePolicy", () => {
+describe("normalizePolicy", () => {
   const raw = { id: "p1", description: "A", action: "allow", expression: "true", value: "script-src 'self'", enabled: false };
 
   it("reads enabled given as the string the docs' own example sends, and an absent one as true", () => {
-    expect(normalisePolicy(raw)).toEqual(raw);
-    expect(normalisePolicy({ ...raw, enabled: "true" }).enabled).toBe(true);
-    expect(normalisePolicy({ ...raw, enabled: "false" }).enabled).toBe(false);
-    expect(normalisePolicy({ ...raw, enabled: undefined }).enabled).toBe(true);
+    expect(normalizePolicy(raw)).toEqual(raw);
+    expect(normalizePolicy({ ...raw, enabled: "true" }).enabled).toBe(true);
+    expect(normalizePolicy({ ...raw, enabled: "false" }).enabled).toBe(false);
+    expect(normalizePolicy({ ...raw, enabled: undefined }).enabled).toBe(true);
     // Fields zoneform does not know are left out.
-    expect(normalisePolicy({ ...raw, created_at: "2025-01-01T00:00:00Z" })).toEqual(raw);
+    expect(normalizePolicy({ ...raw, created_at: "2025-01-01T00:00:00Z" })).toEqual(raw);
   });
 
   it("throws AnswerShapeError rather than coercing a policy that plan would delete and re-create", () => {
@@ -181,12 +181,12 @@ describe("normalisePolicy", () => {
       ["enabled null", { ...raw, enabled: null }],
       ["enabled yes", { ...raw, enabled: "yes" }],
     ];
-    for (const [why, policy] of bad) expect(() => normalisePolicy(policy), why).toThrow(AnswerShapeError);
-    expect(() => normalisePolicy({ ...raw, id: undefined })).toThrow("the API answered a Page Shield policy with id missing, expected a policy id");
-    expect(() => normalisePolicy({ ...raw, description: null })).toThrow("the API answered a Page Shield policy with description null, expected a string");
-    expect(() => normalisePolicy({ ...raw, action: "block" })).toThrow('the API answered a Page Shield policy with action "block", expected log, allow, add_reporting_directives');
+    for (const [why, policy] of bad) expect(() => normalizePolicy(policy), why).toThrow(AnswerShapeError);
+    expect(() => normalizePolicy({ ...raw, id: undefined })).toThrow("the API answered a Page Shield policy with id missing, expected a policy id");
+    expect(() => normalizePolicy({ ...raw, description: null })).toThrow("the API answered a Page Shield policy with description null, expected a string");
+    expect(() => normalizePolicy({ ...raw, action: "block" })).toThrow('the API answered a Page Shield policy with action "block", expected log, allow, add_reporting_directives');
     // The action of 2026 (../shared/spec/real-answers.md "policy action") is read as it is.
-    expect(normalisePolicy({ ...raw, action: "add_reporting_directives" }).action).toBe("add_reporting_directives");
+    expect(normalizePolicy({ ...raw, action: "add_reporting_directives" }).action).toBe("add_reporting_directives");
   });
 });
 
