@@ -56,14 +56,13 @@ export async function loadDesired(opts: PlanningOptions, io: CliIO): Promise<Des
   return selectZones(desired, opts.zone, opts.shard);
 }
 
+/** Loads the file and plans it through the engine (`plan`, `drift`): the plan, its desired state, the open client. */
 export async function makePlan(
   opts: PlanningOptions,
   io: CliIO,
-  beforeRead?: (desired: DesiredState) => Promise<void>,
   label = "plan",
 ): Promise<{ plan: Plan; desired: DesiredState; client: CloudflareClient; progress: Progress }> {
   const desired = await loadDesired(opts, io);
-  await beforeRead?.(desired);
   const progress = progressFor(io, opts);
   const client = clientFromOptions(opts, io, displayRedactor(desired), progress);
   try {

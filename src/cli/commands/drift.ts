@@ -43,7 +43,7 @@ export function register(program: Command, ctx: CommandContext): void {
   cmd.action(async (opts: DriftOptions) => {
     const { io } = ctx;
     const format = parseFormat(opts.format);
-    const { plan, desired, client } = await makePlan(opts, io, undefined, "drift");
+    const { plan, desired, client } = await makePlan(opts, io, "drift");
     try {
       if (format === "json") io.stdout.write(renderPlan(plan, desired, "json", io, opts));
       else {
