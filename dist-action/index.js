@@ -3781,35 +3781,6 @@ var init_redact = __esm({
   }
 });
 
-// src/cli/io.ts
-import process3 from "node:process";
-function redactingIO(io, opts = {}) {
-  const secrets = io.secrets ?? new Redactor();
-  for (const name of CREDENTIAL_ENV) {
-    const value = io.env[name];
-    if (value && !opts.keepEnv?.includes(name)) secrets.add(value);
-  }
-  const wrap = (out) => ({
-    write: (text) => out.write(secrets.redact(text)),
-    get isTTY() {
-      return out.isTTY;
-    },
-    get columns() {
-      return out.columns;
-    }
-  });
-  return { ...io, stdout: wrap(io.stdout), stderr: wrap(io.stderr), secrets };
-}
-var CREDENTIAL_ENV, SHUTDOWN_SIGNALS;
-var init_io = __esm({
-  "src/cli/io.ts"() {
-    "use strict";
-    init_redact();
-    CREDENTIAL_ENV = ["CLOUDFLARE_API_TOKEN", "CLOUDFLARE_API_KEY"];
-    SHUTDOWN_SIGNALS = process3.platform === "win32" ? ["SIGINT", "SIGTERM"] : ["SIGINT", "SIGTERM", "SIGHUP"];
-  }
-});
-
 // src/text-width.ts
 function stripAnsi(s) {
   return s.replace(SGR, "");
@@ -3968,6 +3939,15 @@ var init_width = __esm({
   }
 });
 
+// src/cli/command.ts
+var VERSION;
+var init_command2 = __esm({
+  "src/cli/command.ts"() {
+    "use strict";
+    VERSION = "0.1.0";
+  }
+});
+
 // node_modules/picocolors/picocolors.js
 var require_picocolors = __commonJS({
   "node_modules/picocolors/picocolors.js"(exports, module) {
@@ -4040,6 +4020,82 @@ var require_picocolors = __commonJS({
   }
 });
 
+// src/sections/rules.ts
+function childPointer(parent, key2) {
+  return `${parent}/${String(key2).replace(/~/g, "~0").replace(/\//g, "~1")}`;
+}
+function asRecord(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v) ? v : void 0;
+}
+function asArray(v) {
+  return Array.isArray(v) ? v : [];
+}
+function asString(v) {
+  return typeof v === "string" ? v : void 0;
+}
+function* zonesOf(doc) {
+  const zones2 = asArray(asRecord(doc)?.zones);
+  for (let i = 0; i < zones2.length; i++) {
+    const zone = asRecord(zones2[i]);
+    if (zone) yield { zone, pointer: childPointer("/zones", i) };
+  }
+}
+function* itemsOf(list, pointer) {
+  const items = asArray(list);
+  for (let i = 0; i < items.length; i++) {
+    const item = asRecord(items[i]);
+    if (item) yield { item, pointer: childPointer(pointer, i), index: i };
+  }
+}
+function duplicates(list, pointer, field, describe2, normalize = (s) => s) {
+  const first = /* @__PURE__ */ new Map();
+  const findings = [];
+  for (const { item, pointer: itemPointer, index } of itemsOf(list, pointer)) {
+    const value = asString(item[field]);
+    if (value === void 0) continue;
+    const id = normalize(value);
+    const earlier2 = first.get(id);
+    if (earlier2 === void 0) first.set(id, index);
+    else {
+      findings.push({
+        pointer: childPointer(itemPointer, field),
+        message: `duplicate ${describe2} '${value}' (also item ${earlier2} of this list): it is the identity, so it must be unique in the zone`
+      });
+    }
+  }
+  return findings;
+}
+function duplicateEntries(list, pointer, field, hintOf, what) {
+  const pins = /* @__PURE__ */ new Map();
+  const hints = /* @__PURE__ */ new Map();
+  const findings = [];
+  for (const { item, pointer: itemPointer, index } of itemsOf(list, pointer)) {
+    const pin = typeof item.id === "string" || typeof item.id === "number" ? String(item.id) : void 0;
+    if (pin !== void 0) {
+      const earlier3 = pins.get(pin);
+      if (earlier3 === void 0) pins.set(pin, index);
+      else findings.push({ pointer: childPointer(itemPointer, "id"), message: `id ${pin} is pinned twice (also item ${earlier3} of this list): each live ${what.one} may be named once` });
+      continue;
+    }
+    const hint = hintOf(item);
+    if (!hint) continue;
+    const earlier2 = hints.get(hint.key);
+    if (earlier2 === void 0) hints.set(hint.key, index);
+    else {
+      findings.push({
+        pointer: childPointer(itemPointer, field),
+        message: `${what.one} ${hint.shown} is declared twice (also item ${earlier2} of this list) with no id: to declare two live ${what.many} that share it, give each its own \`id:\``
+      });
+    }
+  }
+  return findings;
+}
+var init_rules = __esm({
+  "src/sections/rules.ts"() {
+    "use strict";
+  }
+});
+
 // src/config/problems.ts
 function toProblem(finding, file, locate) {
   const pos = locate(finding.pointer, finding.at);
@@ -4055,9 +4111,6 @@ function toProblem(finding, file, locate) {
 function isError(p) {
   return p.severity !== "warning";
 }
-function childPointer(parent, key2) {
-  return `${parent}/${String(key2).replace(/~/g, "~0").replace(/\//g, "~1")}`;
-}
 function lastSegment(pointer) {
   return pointer.slice(pointer.lastIndexOf("/") + 1).replace(/~1/g, "/").replace(/~0/g, "~");
 }
@@ -4072,6 +4125,7 @@ var init_problems = __esm({
   "src/config/problems.ts"() {
     "use strict";
     init_redact();
+    init_rules();
   }
 });
 
@@ -4088,6 +4142,9 @@ function templateReferences(text) {
   if (!text.includes("${")) return out;
   for (const m of text.matchAll(TEMPLATE_TOKEN)) if (m[1] !== void 0) out.push([m[0], m[1]]);
   return out;
+}
+function hasEnvReference(text) {
+  return templateReferences(text).some(([, inner]) => inner.startsWith("env:"));
 }
 var TEMPLATE_TOKEN;
 var init_template = __esm({
@@ -4202,14 +4259,12 @@ function templatedValues(interpolated) {
   }
   return out;
 }
-function hasEnvReference(text) {
-  return templateReferences(text).some(([, inner]) => inner.startsWith("env:"));
-}
 var ENV_NAME, CREDENTIAL_VARIABLES;
 var init_interpolate = __esm({
   "src/config/interpolate.ts"() {
     "use strict";
     init_problems();
+    init_template();
     init_template();
     init_data_record();
     ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -11931,97 +11986,498 @@ var init_parse = __esm({
   }
 });
 
-// src/config/rules/util.ts
-function asRecord(v) {
-  return v !== null && typeof v === "object" && !Array.isArray(v) ? v : void 0;
-}
-function asArray(v) {
-  return Array.isArray(v) ? v : [];
-}
-function asString(v) {
-  return typeof v === "string" ? v : void 0;
-}
-function* zonesOf(doc) {
-  const zones = asArray(asRecord(doc)?.zones);
-  for (let i = 0; i < zones.length; i++) {
-    const zone = asRecord(zones[i]);
-    if (zone) yield { zone, pointer: childPointer("/zones", i) };
-  }
-}
-function* itemsOf(list, pointer) {
-  const items = asArray(list);
-  for (let i = 0; i < items.length; i++) {
-    const item = asRecord(items[i]);
-    if (item) yield { item, pointer: childPointer(pointer, i), index: i };
-  }
-}
-function duplicates(list, pointer, field, describe2, normalise = (s) => s) {
-  const first = /* @__PURE__ */ new Map();
-  const findings = [];
-  for (const { item, pointer: itemPointer, index } of itemsOf(list, pointer)) {
-    const value = asString(item[field]);
-    if (value === void 0) continue;
-    const id = normalise(value);
-    const earlier2 = first.get(id);
-    if (earlier2 === void 0) first.set(id, index);
-    else {
-      findings.push({
-        pointer: childPointer(itemPointer, field),
-        message: `duplicate ${describe2} '${value}' (also item ${earlier2} of this list): it is the identity, so it must be unique in the zone`
-      });
-    }
-  }
-  return findings;
-}
-function duplicateEntries(list, pointer, field, hintOf, what) {
-  const pins = /* @__PURE__ */ new Map();
-  const hints = /* @__PURE__ */ new Map();
-  const findings = [];
-  for (const { item, pointer: itemPointer, index } of itemsOf(list, pointer)) {
-    const pin = typeof item.id === "string" || typeof item.id === "number" ? String(item.id) : void 0;
-    if (pin !== void 0) {
-      const earlier3 = pins.get(pin);
-      if (earlier3 === void 0) pins.set(pin, index);
-      else findings.push({ pointer: childPointer(itemPointer, "id"), message: `id ${pin} is pinned twice (also item ${earlier3} of this list): each live ${what.one} may be named once` });
-      continue;
-    }
-    const hint = hintOf(item);
-    if (!hint) continue;
-    const earlier2 = hints.get(hint.key);
-    if (earlier2 === void 0) hints.set(hint.key, index);
-    else {
-      findings.push({
-        pointer: childPointer(itemPointer, field),
-        message: `${what.one} ${hint.shown} is declared twice (also item ${earlier2} of this list) with no id: to declare two live ${what.many} that share it, give each its own \`id:\``
-      });
-    }
-  }
-  return findings;
-}
-var init_util = __esm({
-  "src/config/rules/util.ts"() {
+// node_modules/fast-deep-equal/index.js
+var require_fast_deep_equal = __commonJS({
+  "node_modules/fast-deep-equal/index.js"(exports, module) {
     "use strict";
-    init_problems();
-  }
-});
-
-// src/config/rules/custom-hostnames.ts
-var uniqueCustomHostnames;
-var init_custom_hostnames = __esm({
-  "src/config/rules/custom-hostnames.ts"() {
-    "use strict";
-    init_util();
-    uniqueCustomHostnames = (doc) => {
-      const findings = [];
-      for (const { zone, pointer } of zonesOf(doc)) {
-        findings.push(...duplicates(zone.custom_hostnames, `${pointer}/custom_hostnames`, "hostname", "custom hostname", (h) => h.toLowerCase()));
+    module.exports = function equal4(a, b) {
+      if (a === b) return true;
+      if (a && b && typeof a == "object" && typeof b == "object") {
+        if (a.constructor !== b.constructor) return false;
+        var length, i, keys;
+        if (Array.isArray(a)) {
+          length = a.length;
+          if (length != b.length) return false;
+          for (i = length; i-- !== 0; )
+            if (!equal4(a[i], b[i])) return false;
+          return true;
+        }
+        if (a.constructor === RegExp) return a.source === b.source && a.flags === b.flags;
+        if (a.valueOf !== Object.prototype.valueOf) return a.valueOf() === b.valueOf();
+        if (a.toString !== Object.prototype.toString) return a.toString() === b.toString();
+        keys = Object.keys(a);
+        length = keys.length;
+        if (length !== Object.keys(b).length) return false;
+        for (i = length; i-- !== 0; )
+          if (!Object.prototype.hasOwnProperty.call(b, keys[i])) return false;
+        for (i = length; i-- !== 0; ) {
+          var key2 = keys[i];
+          if (!equal4(a[key2], b[key2])) return false;
+        }
+        return true;
       }
-      return findings;
+      return a !== a && b !== b;
     };
   }
 });
 
-// src/config/filter.ts
+// src/sections/shared/fields.ts
+function diffFields(desired, live, specs = {}) {
+  const out = [];
+  for (const [field, after] of Object.entries(desired)) {
+    if (after === void 0) continue;
+    const before = live[field];
+    if ((0, import_fast_deep_equal.default)(before, after)) continue;
+    const spec = specs[field] ?? {};
+    out.push({ field, before, after, ...spec.text ? { text: true } : {}, ...spec.sensitive ? { sensitive: true } : {} });
+  }
+  return out;
+}
+function createdFields(after, specs = {}) {
+  return Object.entries(after).filter(([, v]) => v !== void 0).map(([field, v]) => ({ field, after: v, ...specs[field]?.sensitive ? { sensitive: true } : {} }));
+}
+function pick(obj, keys) {
+  const out = {};
+  for (const k of keys) if (obj[k] !== void 0) out[k] = obj[k];
+  return out;
+}
+function toBool(v) {
+  if (typeof v === "boolean") return v;
+  if (v === "true") return true;
+  if (v === "false") return false;
+  return void 0;
+}
+function zonePath(zoneId, ...rest) {
+  return ["zones", zoneId, ...rest.map(String)].join("/");
+}
+var import_fast_deep_equal;
+var init_fields = __esm({
+  "src/sections/shared/fields.ts"() {
+    "use strict";
+    import_fast_deep_equal = __toESM(require_fast_deep_equal(), 1);
+  }
+});
+
+// src/sections/shared/entrypoint.ts
+function isMissingEntrypoint(err) {
+  return err instanceof ApiError && err.isNotFound();
+}
+function asRuleset(raw, phase) {
+  const fail = (why) => new Error(`the ${phase} entry point read is not a ruleset: ${why}`);
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw fail("not an object");
+  const r = raw;
+  if (typeof r.id !== "string" || r.id === "") throw fail("no ruleset id");
+  const rules = r.rules ?? [];
+  if (!Array.isArray(rules)) throw fail("rules is not a list");
+  for (const [i, rule] of rules.entries()) {
+    const ok = rule !== null && typeof rule === "object" && typeof rule.action === "string" && (rule.id === void 0 || typeof rule.id === "string");
+    if (!ok) throw fail(`rule ${i} has no action, or an id that is not a string`);
+  }
+  return { ...r, id: r.id, rules };
+}
+function readEntrypoint(ctx, zoneId, phase) {
+  return ctx.memo(`entrypoint:${zoneId}:${phase}`, async () => {
+    try {
+      const raw = await ctx.client.request("GET", zonePath(zoneId, "rulesets", "phases", phase, "entrypoint"));
+      const ruleset = asRuleset(raw, phase);
+      return {
+        id: ruleset.id,
+        name: String(ruleset.name ?? ""),
+        phase: String(ruleset.phase ?? phase),
+        version: String(ruleset.version ?? ""),
+        rules: ruleset.rules
+      };
+    } catch (err) {
+      if (isMissingEntrypoint(err)) return null;
+      throw err;
+    }
+  });
+}
+function ruleIdError(rule, what) {
+  return typeof rule.id === "string" && rule.id !== "" ? void 0 : `the API answered the ${what} rule without an id, expected one to write it; nothing was changed`;
+}
+function foreignRulesFingerprint(ep, owned) {
+  if (!ep) return null;
+  return { id: ep.id, rules: ep.rules.filter((r) => !owned.has(r.id)).map((r) => ({ id: r.id, version: r.version ?? null })) };
+}
+function writableRule(rule) {
+  return Object.fromEntries(Object.entries(rule).filter(([k, v]) => !READ_ONLY.has(k) && v !== void 0));
+}
+function createEntrypointOp(zoneId, phase, description, rules) {
+  return {
+    method: "POST",
+    path: zonePath(zoneId, "rulesets"),
+    body: { name: ENTRYPOINT_NAME, kind: "zone", description, phase, rules },
+    finds: { path: zonePath(zoneId, "rulesets"), match: { kind: "zone", phase } }
+  };
+}
+function addRuleOp(zoneId, rulesetId, rule, phase) {
+  return {
+    method: "POST",
+    path: zonePath(zoneId, "rulesets", rulesetId, "rules"),
+    body: rule,
+    finds: { path: zonePath(zoneId, "rulesets", "phases", phase, "entrypoint"), list: "rules", match: { ref: rule.ref } }
+  };
+}
+function patchRuleOp(zoneId, rulesetId, live, set) {
+  const body = { ...writableRule(live), ...set };
+  return { method: "PATCH", path: zonePath(zoneId, "rulesets", rulesetId, "rules", live.id), body };
+}
+function deleteRuleOp(zoneId, rulesetId, ruleId2) {
+  return { method: "DELETE", path: zonePath(zoneId, "rulesets", rulesetId, "rules", ruleId2) };
+}
+var READ_ONLY, ENTRYPOINT_NAME;
+var init_entrypoint = __esm({
+  "src/sections/shared/entrypoint.ts"() {
+    "use strict";
+    init_errors();
+    init_fields();
+    READ_ONLY = /* @__PURE__ */ new Set(["id", "version", "last_updated", "categories"]);
+    ENTRYPOINT_NAME = "Zone-level phase entry point";
+  }
+});
+
+// src/sections/custom-fields/custom-fields.ts
+function normalizeCustomFields(fields) {
+  const clean = (names, lower) => [...new Set((names ?? []).map((n) => lower ? n.toLowerCase() : n))];
+  const out = Object.fromEntries(LISTS.map((l) => [l, clean(fields[l], l !== "cookies")]));
+  const preserve = {};
+  for (const list of RESPONSE_LISTS) {
+    const stated = fields.preserve_duplicates?.[list];
+    if (stated && Object.keys(stated).length > 0) preserve[list] = Object.fromEntries(Object.entries(stated).map(([n, v]) => [n.toLowerCase(), v]));
+  }
+  if (Object.keys(preserve).length > 0) out.preserve_duplicates = preserve;
+  return out;
+}
+function liveItems(rule, list) {
+  const v = (rule.action_parameters ?? {})[PARAM_OF[list]];
+  return (Array.isArray(v) ? v : []).filter(
+    (f) => f !== null && typeof f === "object" && typeof f.name === "string"
+  );
+}
+function fieldsOfRule(rule) {
+  const lists = Object.fromEntries(LISTS.map((l) => [l, liveItems(rule, l).map((f) => f.name)]));
+  const preserve = {};
+  for (const list of RESPONSE_LISTS) {
+    const on = liveItems(rule, list).filter((f) => f.preserve_duplicates === true);
+    if (on.length > 0) preserve[list] = Object.fromEntries(on.map((f) => [f.name.toLowerCase(), true]));
+  }
+  return normalizeCustomFields({ ...lists, ...Object.keys(preserve).length > 0 ? { preserve_duplicates: preserve } : {} });
+}
+function customFieldParameters(fields) {
+  const out = {};
+  for (const list of LISTS) {
+    if (fields[list].length === 0) continue;
+    out[PARAM_OF[list]] = fields[list].map((name) => {
+      const keep = RESPONSE_LISTS.includes(list) ? fields.preserve_duplicates?.[list]?.[name] : void 0;
+      return keep === void 0 ? { name } : { name, preserve_duplicates: keep };
+    });
+  }
+  return out;
+}
+function patchedParameters(rule, after) {
+  const out = { ...rule.action_parameters ?? {} };
+  for (const list of LISTS) {
+    const live = /* @__PURE__ */ new Map();
+    for (const item of liveItems(rule, list)) if (!live.has(keyOf(list, item.name))) live.set(keyOf(list, item.name), item);
+    const stated = RESPONSE_LISTS.includes(list) ? after.preserve_duplicates?.[list] : void 0;
+    const items = after[list].map((name) => {
+      const base3 = live.get(keyOf(list, name)) ?? { name };
+      const keep = stated?.[name];
+      return keep === void 0 || base3.preserve_duplicates === keep ? base3 : { ...base3, preserve_duplicates: keep };
+    });
+    if (items.length > 0) out[PARAM_OF[list]] = items;
+    else delete out[PARAM_OF[list]];
+  }
+  return out;
+}
+function preserveChanges(before, want) {
+  const out = [];
+  for (const list of RESPONSE_LISTS) {
+    for (const [name, keep] of Object.entries(want.preserve_duplicates?.[list] ?? {})) {
+      if (!want[list].includes(name)) continue;
+      const was = before[list].includes(name) ? before.preserve_duplicates?.[list]?.[name] === true : void 0;
+      if (was !== keep) out.push({ field: `${list}.${name}.preserve_duplicates`, before: was, after: keep });
+    }
+  }
+  return out;
+}
+function sameNames(a, b) {
+  const set = new Set(a);
+  return a.length === b.length && b.every((n) => set.has(n));
+}
+function keepLiveOrder(live, want) {
+  const order = (list) => {
+    const wanted = new Set(want[list]);
+    const kept = live[list].filter((n) => wanted.has(n));
+    const had = new Set(kept);
+    return [...kept, ...want[list].filter((n) => !had.has(n))];
+  };
+  const out = Object.fromEntries(LISTS.map((l) => [l, order(l)]));
+  if (want.preserve_duplicates) out.preserve_duplicates = want.preserve_duplicates;
+  return out;
+}
+function isEmpty(fields) {
+  return LISTS.every((l) => fields[l].length === 0);
+}
+function fieldsOf(f) {
+  const out = {};
+  for (const l of LISTS) if (CLASSIC.includes(l) || f[l].length > 0) out[l] = f[l];
+  if (f.preserve_duplicates) out.preserve_duplicates = f.preserve_duplicates;
+  return out;
+}
+function describeLists(before, after) {
+  const parts = [];
+  for (const list of LISTS) {
+    const was = new Set(before?.[list] ?? []);
+    const now = new Set(after[list]);
+    const added = after[list].filter((n) => !was.has(n)).map((n) => `+${n}`);
+    const removed = [...was].filter((n) => !now.has(n)).map((n) => `-${n}`);
+    if (added.length + removed.length > 0) parts.push(`${list.replaceAll("_", " ")} ${[...added, ...removed].join(" ")}`);
+  }
+  return parts.join("; ");
+}
+function logFieldRules(ep) {
+  return (ep?.rules ?? []).filter((r) => r.action === "log_custom_field");
+}
+function diffCustomFields(zone, live) {
+  const desired = zone.logs?.custom_fields;
+  if (!desired) return { changes: [] };
+  const want = normalizeCustomFields(desired);
+  const ep = live.entrypoint;
+  const rules = logFieldRules(ep);
+  const warnings = [];
+  if (rules.length > 1) {
+    warnings.push(`${rules.length} log_custom_field rules in the ${LOG_FIELDS_PHASE} entry point; managing the first (${rules[0].id}), leaving the others as they are`);
+  }
+  const rule = rules[0];
+  const base3 = { resource: RESOURCE, zone_id: zone.zone_id, identity: IDENTITY };
+  if (!rule) {
+    if (isEmpty(want)) return { changes: [], warnings };
+    const body = {
+      action: "log_custom_field",
+      expression: "true",
+      description: "zoneform: custom log fields",
+      enabled: true,
+      ref: "zoneform-custom-fields",
+      action_parameters: customFieldParameters(want)
+    };
+    const operation = ep ? addRuleOp(zone.zone_id, ep.id, body, LOG_FIELDS_PHASE) : createEntrypointOp(zone.zone_id, LOG_FIELDS_PHASE, "zoneform: custom log fields", [body]);
+    const change2 = {
+      ...base3,
+      kind: "create",
+      summary: `log ${describeLists(void 0, want)}`,
+      after: fieldsOf(want),
+      fields: [
+        ...LISTS.filter((l) => want[l].length > 0).map((l) => ({ field: l, after: want[l] })),
+        ...preserveChanges(fieldsOfRule({ id: "", action: "log_custom_field", expression: "true" }), want)
+      ],
+      operations: [operation]
+    };
+    return { changes: [change2], warnings };
+  }
+  const before = fieldsOfRule(rule);
+  const preserve = preserveChanges(before, want);
+  const changing = isEmpty(want) || rule.enabled === false || preserve.length > 0 || LISTS.some((l) => !sameNames(before[l], want[l]));
+  const idProblem = changing ? ruleIdError(rule, "log_custom_field") : void 0;
+  if (idProblem) return { changes: [], errors: [idProblem], warnings };
+  if (isEmpty(want)) {
+    return {
+      changes: [{
+        ...base3,
+        kind: "delete",
+        live_id: rule.id,
+        summary: "no custom log fields: remove the rule (the entry point stays)",
+        before: fieldsOf(before),
+        fields: [],
+        operations: [deleteRuleOp(zone.zone_id, ep.id, rule.id)]
+      }],
+      warnings
+    };
+  }
+  const after = keepLiveOrder(before, want);
+  const fields = LISTS.filter((l) => !sameNames(before[l], want[l])).map((l) => ({
+    field: l,
+    before: before[l],
+    after: after[l]
+  }));
+  fields.push(...preserve);
+  const enabled = rule.enabled !== false;
+  if (!enabled) fields.push({ field: "enabled", before: false, after: true });
+  if (fields.length === 0) return { changes: [], warnings };
+  const listSummary = [describeLists(before, want), ...preserve.map((f) => `${f.after ? "keep" : "fold"} duplicates of ${f.field.replace(/\.preserve_duplicates$/, "")}`)].filter((x) => x !== "").join("; ");
+  const change = {
+    ...base3,
+    kind: "update",
+    live_id: rule.id,
+    summary: [enabled ? "" : "enable the rule", listSummary].filter((s) => s !== "").join("; "),
+    before: { ...fieldsOf(before), ...enabled ? {} : { enabled: false } },
+    after: fieldsOf(after),
+    fields,
+    operations: [patchRuleOp(zone.zone_id, ep.id, rule, { action_parameters: patchedParameters(rule, after), enabled: true })]
+  };
+  return { changes: [change], warnings };
+}
+var LOG_FIELDS_PHASE, RESOURCE, IDENTITY, PARAM_OF, LISTS, RESPONSE_LISTS, CLASSIC, keyOf, logCustomFields;
+var init_custom_fields = __esm({
+  "src/sections/custom-fields/custom-fields.ts"() {
+    "use strict";
+    init_entrypoint();
+    LOG_FIELDS_PHASE = "http_log_custom_fields";
+    RESOURCE = "log_custom_fields";
+    IDENTITY = "custom_fields";
+    PARAM_OF = {
+      request_headers: "request_fields",
+      transformed_request_headers: "transformed_request_fields",
+      response_headers: "response_fields",
+      raw_response_headers: "raw_response_fields",
+      cookies: "cookie_fields"
+    };
+    LISTS = Object.keys(PARAM_OF);
+    RESPONSE_LISTS = ["response_headers", "raw_response_headers"];
+    CLASSIC = ["request_headers", "response_headers", "cookies"];
+    keyOf = (list, name) => list === "cookies" ? name : name.toLowerCase();
+    logCustomFields = {
+      name: RESOURCE,
+      order: 35,
+      owns: (zone) => zone.logs?.custom_fields !== void 0,
+      async read(ctx, zone) {
+        const entrypoint = await readEntrypoint(ctx, zone.zone_id, LOG_FIELDS_PHASE);
+        const rule = logFieldRules(entrypoint)[0];
+        const owned = new Set(rule ? [rule.id] : []);
+        return {
+          live: { entrypoint },
+          resources: {
+            entrypoint: foreignRulesFingerprint(entrypoint, owned),
+            [IDENTITY]: rule ? { id: rule.id, version: rule.version ?? null, ...writableRule(rule) } : null
+          }
+        };
+      },
+      diff: diffCustomFields
+    };
+  }
+});
+
+// src/sections/custom-fields/export.ts
+async function exportCustomFields(ctx) {
+  const zone = { zone_id: ctx.zoneId, logs: { custom_fields: { request_headers: [], response_headers: [], cookies: [] } } };
+  const { live } = await logCustomFields.read(ctx.read, zone);
+  const rules = logFieldRules(live.entrypoint);
+  const rule = rules[0];
+  if (!rule) return { request_headers: [], response_headers: [], cookies: [] };
+  if (rules.length > 1) ctx.notes.warnings.push(`zone ${ctx.zoneId}: ${rules.length} log_custom_field rules; the file describes the first (${rule.id}), plan leaves the others alone`);
+  if (rule.enabled === false) ctx.notes.warnings.push(`zone ${ctx.zoneId}: the custom log fields rule is disabled; the file cannot say so, and plan will enable it`);
+  const fields = fieldsOfRule(rule);
+  const out = {};
+  for (const list of LISTS) {
+    if (fields[list].length === 0 && (list === "transformed_request_headers" || list === "raw_response_headers")) continue;
+    const kept = RESPONSE_LISTS.includes(list) ? fields.preserve_duplicates?.[list] : void 0;
+    out[list] = fields[list].map((name) => kept?.[name] ? { name, preserve_duplicates: true } : name);
+  }
+  return out;
+}
+var init_export = __esm({
+  "src/sections/custom-fields/export.ts"() {
+    "use strict";
+    init_custom_fields();
+  }
+});
+
+// src/sections/shared/words.ts
+function plural(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+var init_words = __esm({
+  "src/sections/shared/words.ts"() {
+    "use strict";
+  }
+});
+
+// src/sections/shared/identity-list.ts
+function distinctById(live, rule, errors, warnings) {
+  const byId = /* @__PURE__ */ new Map();
+  const conflicting = /* @__PURE__ */ new Set();
+  for (const item of live) {
+    const id = rule.idOf(item);
+    const seen = byId.get(id);
+    if (seen === void 0) byId.set(id, item);
+    else if (JSON.stringify(seen) === JSON.stringify(item)) warnings.push(`the list of ${rule.whats} named id ${id} twice; it was read once`);
+    else conflicting.add(id);
+  }
+  for (const id of conflicting) {
+    errors.push(`the list of ${rule.whats} named id ${id} twice with different contents; zoneform cannot tell which is current, and nothing in this zone is changed. Run plan again.`);
+  }
+  return [...byId.values()];
+}
+function matchIdentities(desired, liveList, rule) {
+  const errors = [];
+  const warnings = [];
+  const live = distinctById(liveList, rule, errors, warnings);
+  const byId = new Map(live.map((l) => [rule.idOf(l), l]));
+  const taken = /* @__PURE__ */ new Set();
+  const found = /* @__PURE__ */ new Map();
+  const failed = /* @__PURE__ */ new Set();
+  const list = (items) => items.length > 0 ? items.map(rule.describeLive).join("; ") : "none";
+  const held = /* @__PURE__ */ new Set();
+  for (const want of desired) {
+    const pin = rule.pinOf(want);
+    if (pin === void 0) continue;
+    failed.add(want);
+    const hit = byId.get(pin);
+    if (!hit) {
+      const like = live.filter((l) => rule.hint.ofLive(l) === rule.hint.ofDesired(want));
+      for (const l of like) held.add(rule.idOf(l));
+      errors.push(
+        `${rule.describeDesired(want)} pins id ${pin}, which is not live (live ${rule.whats} with the same hints: ${list(like)}). Correct the \`id:\` or remove it (the entry is then matched by its hints, or created); nothing in this zone is changed.`
+      );
+    } else if (taken.has(pin)) {
+      errors.push(`${rule.describeDesired(want)} pins id ${pin}, which another entry pins too; each live ${rule.what} may be named once. Nothing in this zone is changed.`);
+    } else {
+      taken.add(pin);
+      failed.delete(want);
+      found.set(want, { want, live: hit });
+    }
+  }
+  for (const want of desired) {
+    if (rule.pinOf(want) !== void 0) continue;
+    const candidates = live.filter((l) => !taken.has(rule.idOf(l)) && !held.has(rule.idOf(l)) && rule.hint.ofLive(l) === rule.hint.ofDesired(want));
+    if (candidates.length === 1) {
+      taken.add(rule.idOf(candidates[0]));
+      found.set(want, { want, live: candidates[0] });
+    } else if (candidates.length > 1) {
+      failed.add(want);
+      for (const c of candidates) held.add(rule.idOf(c));
+      errors.push(
+        `${rule.describeDesired(want)} matches ${candidates.length} live ${rule.whats}: ${list(candidates)}. zoneform does not guess which one the file means: ${PIN_HOWTO} (e.g. \`id: ${rule.idOf(candidates[0])}\`), and declare or delete the others; nothing in this zone is changed.`
+      );
+    }
+  }
+  const matches = desired.filter((d) => !failed.has(d)).map((want) => found.get(want) ?? { want });
+  const unmatched = live.filter((l) => !taken.has(rule.idOf(l)) && !held.has(rule.idOf(l)));
+  return { matches, unmatched, live, errors, warnings };
+}
+function deleteItemChange(args) {
+  return {
+    kind: "delete",
+    resource: args.resource,
+    zone_id: args.zoneId,
+    identity: args.identity,
+    live_id: args.liveId,
+    before: args.before,
+    fields: [],
+    operations: [{ method: "DELETE", path: args.path }],
+    ...args.note ? { notes: [args.note] } : {}
+  };
+}
+var PIN_HOWTO;
+var init_identity_list = __esm({
+  "src/sections/shared/identity-list.ts"() {
+    "use strict";
+    PIN_HOWTO = "pin the one the file means with `id: <id>` under the entry";
+  }
+});
+
+// src/sections/logpush/filter.ts
 function isGroup(node, op) {
   return node !== null && typeof node === "object" && Array.isArray(node[op]);
 }
@@ -12073,7 +12529,7 @@ function isEmptyFilter(filter) {
 }
 var FILTER_MAX_OPERATORS, FILTER_MAX_BYTES, LIST_OPERATORS;
 var init_filter = __esm({
-  "src/config/filter.ts"() {
+  "src/sections/logpush/filter.ts"() {
     "use strict";
     FILTER_MAX_OPERATORS = 30;
     FILTER_MAX_BYTES = 1e3;
@@ -12174,7 +12630,7 @@ function compareDigits(a, b) {
   const y = b.replace(/^0+(?=\d)/, "");
   return x.length - y.length || (x < y ? -1 : x > y ? 1 : 0);
 }
-function normaliseLiveJob(input) {
+function normalizeLiveJob(input) {
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
     throw new AnswerShapeError(`the API answered a Logpush job that is not an object (${clipJson(input, 60)}), expected {id, name, dataset, …}`);
   }
@@ -12299,16 +12755,469 @@ var init_live = __esm({
   }
 });
 
-// src/config/rules/logs.ts
-function itemName(item) {
-  return item !== null && typeof item === "object" && !Array.isArray(item) ? item.name : item;
+// src/sections/logpush/logpush-jobs.ts
+function jobsPath(zoneId, id) {
+  return id === void 0 ? zonePath(zoneId, "logpush", "jobs") : zonePath(zoneId, "logpush", "jobs", id);
 }
-function* customFieldsOf(doc) {
-  for (const { zone, pointer } of zonesOf(doc)) {
-    const fields = asRecord(asRecord(zone.logs)?.custom_fields);
-    if (fields) yield { fields, pointer: `${pointer}/logs/custom_fields` };
+function withoutId(job) {
+  const { id: _id, ...rest } = job;
+  return rest;
+}
+function createBody(job) {
+  const filter = filterToWire(job.filter);
+  return {
+    name: job.name,
+    dataset: job.dataset,
+    destination_conf: job.destination_conf,
+    ...job.ownership_challenge !== void 0 ? { ownership_challenge: job.ownership_challenge } : {},
+    enabled: job.enabled,
+    ...job.kind !== void 0 ? { kind: job.kind } : {},
+    ...filter !== void 0 ? { filter } : {},
+    ...job.output_options !== void 0 ? { output_options: heldOutputOptions(job.output_options) } : {},
+    ...Object.fromEntries(UPLOAD_LIMITS.filter((k) => job[k] !== void 0).map((k) => [k, job[k]]))
+  };
+}
+function updateBody(job, live) {
+  const body = {};
+  if (job.destination_conf !== live.destination_conf) {
+    body.destination_conf = job.destination_conf;
+    if (job.ownership_challenge !== void 0) body.ownership_challenge = job.ownership_challenge;
+  }
+  if (job.enabled !== live.enabled) body.enabled = job.enabled;
+  if (live.filter_unparsed !== void 0 || !filtersEqual(job.filter, live.filter)) body.filter = filterToWire(job.filter) ?? "";
+  if (job.output_options !== void 0 && diffOutputOptions(job.output_options, live.output_options).length > 0) {
+    body.output_options = outputOptionsToSend(job.output_options, live.output_options);
+  }
+  for (const k of UPLOAD_LIMITS) if (job[k] !== void 0 && job[k] !== live[k]) body[k] = job[k];
+  return body;
+}
+function forcedFields(job, live) {
+  const out = [];
+  if (live.dataset !== null && job.dataset !== live.dataset) out.push({ field: "dataset", before: live.dataset, after: job.dataset });
+  if (job.kind !== void 0 && job.kind !== live.kind) out.push({ field: "kind", before: live.kind, after: job.kind });
+  return out;
+}
+function jobFieldDiffs(job, live) {
+  const out = [];
+  if (job.destination_conf !== live.destination_conf) {
+    out.push({ field: "destination_conf", before: redactDestination(live.destination_conf), after: redactDestination(job.destination_conf) });
+    if (job.ownership_challenge !== void 0) out.push({ field: "ownership_challenge", after: job.ownership_challenge, sensitive: true });
+  }
+  if (job.enabled !== live.enabled) out.push({ field: "enabled", before: live.enabled, after: job.enabled });
+  if (live.filter_unparsed !== void 0 || !filtersEqual(job.filter, live.filter)) {
+    const before = live.filter_unparsed ?? describeFilter(live.filter);
+    const after = describeFilter(job.filter);
+    out.push({ field: "filter", before, after, ...before !== void 0 && after !== void 0 ? { text: true } : {} });
+  }
+  if (job.output_options !== void 0) {
+    const want = comparableOutputOptions(job.output_options);
+    const have = comparableOutputOptions(live.output_options ?? {});
+    for (const key2 of diffOutputOptions(job.output_options, live.output_options)) {
+      out.push({ field: `output_options.${key2}`, before: structuredClone(have[key2]), after: structuredClone(want[key2]) });
+    }
+  }
+  for (const k of UPLOAD_LIMITS) {
+    if (job[k] !== void 0 && job[k] !== live[k]) out.push({ field: k, before: live[k], after: job[k] });
+  }
+  return out;
+}
+function fieldsNote(fields, job, live) {
+  const notes = [];
+  const f = fields.find((x) => x.field === "destination_conf");
+  if (f && f.before === f.after && job.destination_conf !== live.destination_conf) {
+    notes.push("the credentials in destination_conf differ from the live job's (values hidden)");
+  }
+  if (live.legacy_logpull !== void 0 && fields.some((x) => x.field.startsWith("output_options."))) {
+    notes.push(
+      `moves the job from the legacy logpull_options ("${live.legacy_logpull}") to output_options, which replace them; the unchanged options are carried over as the file states them`
+    );
+    const { unknown } = outputOptionsFromLogpull(live.legacy_logpull);
+    if (unknown.length > 0) notes.push(`logpull_options parameter(s) ${unknown.join(", ")} have no output_options counterpart and are not carried over`);
+  }
+  return notes;
+}
+function checkAnswer(res, what) {
+  const r = res !== null && typeof res === "object" && !Array.isArray(res) ? res : void 0;
+  if (!r || typeof r.valid !== "boolean") {
+    return `the API answered POST logpush/${what} with ${clipJson(res, 60) ?? "nothing"}, expected {"valid": true|false}; the destination was not confirmed and nothing was changed`;
+  }
+  return { valid: r.valid, ...typeof r.message === "string" ? { message: r.message } : {} };
+}
+function challengeError(zoneId, job) {
+  if (job.ownership_challenge !== void 0 || !needsOwnershipChallenge(job.destination_conf)) return void 0;
+  const dest = stripDestinationSecrets(job.destination_conf);
+  return `logpush job "${job.name}": ${destinationScheme(job.destination_conf)} destinations need an ownership challenge and the file gives none. Run: zoneform logpush challenge --zone ${zoneId} --destination '${dest}' then put the token it points to in an environment variable and set ownership_challenge: \${env:LOGPUSH_CHALLENGE} on the job`;
+}
+function deleteChange(zoneId, live, note) {
+  const path6 = jobsPath(zoneId, live.id);
+  return deleteItemChange({ resource: RESOURCE2, zoneId, identity: live.name, liveId: live.id, before: withoutId(live), path: path6, note });
+}
+function createJobOp(zoneId, job, known) {
+  const body = createBody(job);
+  const { ownership_challenge: _writeOnly, ...equals } = body;
+  return {
+    method: "POST",
+    path: jobsPath(zoneId),
+    body,
+    finds: {
+      path: jobsPath(zoneId),
+      match: { name: job.name, dataset: job.dataset, ...job.kind ? { kind: job.kind } : {} },
+      known,
+      equals,
+      compare: { filter: "json" }
+    }
+  };
+}
+function createChange(zoneId, job, known) {
+  const body = createBody(job);
+  const shown3 = { ...body, ...body.filter ? { filter: describeFilter(job.filter) } : {}, ...job.output_options ? { output_options: job.output_options } : {} };
+  const fields = Object.entries(shown3).map(([field, after]) => {
+    if (field === "destination_conf") return { field, after: redactDestination(String(after)) };
+    if (field === "ownership_challenge") return { field, after, sensitive: true };
+    return { field, after };
+  });
+  return {
+    kind: "create",
+    resource: RESOURCE2,
+    zone_id: zoneId,
+    identity: job.name,
+    after: createBody(job),
+    fields,
+    operations: [createJobOp(zoneId, job, known)]
+  };
+}
+function replaceChange(zoneId, job, live, forced, known) {
+  const others = jobFieldDiffs(job, live).filter((f) => f.field !== "ownership_challenge");
+  const challenge = job.ownership_challenge !== void 0 ? [{ field: "ownership_challenge", after: job.ownership_challenge, sensitive: true }] : [];
+  return {
+    kind: "replace",
+    resource: RESOURCE2,
+    zone_id: zoneId,
+    identity: job.name,
+    live_id: live.id,
+    summary: `${forced.map((f) => f.field).join(" and ")} cannot change in place: the new job is created before job ${live.id} is deleted, so no logs are lost`,
+    before: withoutId(live),
+    after: createBody(job),
+    fields: [...forced, ...others, ...challenge],
+    operations: [
+      // The old job is among the known ids: it is never taken for the new one.
+      createJobOp(zoneId, job, known),
+      { method: "DELETE", path: jobsPath(zoneId, live.id) }
+    ]
+  };
+}
+function desiredFor(jobs, change) {
+  const pinned = change.live_id !== void 0 ? jobs.find((j) => j.id === change.live_id) : void 0;
+  if (pinned) return pinned;
+  const after = change.after ?? {};
+  return jobs.find((j) => j.id === void 0 && j.name === after.name && j.dataset === after.dataset);
+}
+async function checkDestination(ctx, zoneId, job, body) {
+  const shown3 = redactDestination(job.destination_conf);
+  const scrub = (text) => redactDestinationSecrets(text, job.destination_conf, job.ownership_challenge ? [job.ownership_challenge] : []);
+  const validation = ctx.client.request("POST", zonePath(zoneId, "logpush", "validate", "destination"), {
+    body: { destination_conf: job.destination_conf },
+    idempotent: true
+  });
+  const ownership = typeof body.ownership_challenge === "string" && needsOwnershipChallenge(job.destination_conf) ? ctx.client.request("POST", zonePath(zoneId, "logpush", "ownership", "validate"), {
+    body: { destination_conf: job.destination_conf, ownership_challenge: body.ownership_challenge },
+    idempotent: true
+  }) : void 0;
+  ownership?.catch(() => void 0);
+  try {
+    const res = await validation;
+    const validity = checkAnswer(res, "validate/destination");
+    if (typeof validity === "string") return `logpush job "${job.name}": ${validity}`;
+    if (validity.valid === false) return `logpush job "${job.name}": the destination ${shown3} is not valid: ${scrub(validity.message || "the API gave no reason")}`;
+    if (!ownership) return void 0;
+    const owned = checkAnswer(await ownership, "ownership/validate");
+    if (typeof owned === "string") return `logpush job "${job.name}": ${owned}`;
+    if (owned.valid === false) {
+      return `logpush job "${job.name}": the ownership_challenge is not the token Cloudflare wrote for ${stripDestinationSecrets(job.destination_conf)}; request a new one with: zoneform logpush challenge --zone ${zoneId} --destination '${stripDestinationSecrets(job.destination_conf)}'`;
+    }
+    return void 0;
+  } catch (err) {
+    if (!(err instanceof ApiError || err instanceof NetworkError)) throw err;
+    return `logpush job "${job.name}": checking the destination ${shown3}: ${scrub(err.message)}`;
   }
 }
+var RESOURCE2, UPLOAD_LIMITS, IDENTITY2, logpushJobs;
+var init_logpush_jobs = __esm({
+  "src/sections/logpush/logpush-jobs.ts"() {
+    "use strict";
+    init_errors();
+    init_redact();
+    init_fields();
+    init_identity_list();
+    init_live();
+    RESOURCE2 = "logpush_job";
+    UPLOAD_LIMITS = ["max_upload_bytes", "max_upload_interval_seconds", "max_upload_records"];
+    IDENTITY2 = {
+      what: "Logpush job",
+      whats: "Logpush jobs",
+      idOf: (j) => j.id,
+      pinOf: (j) => j.id,
+      hint: { ofDesired: (j) => JSON.stringify([j.name, j.dataset]), ofLive: (j) => JSON.stringify([j.name, j.dataset]) },
+      describeDesired: (j) => `Logpush job ${JSON.stringify(j.name)} (dataset ${j.dataset})`,
+      describeLive: (j) => `id ${j.id} (name ${JSON.stringify(j.name)}, dataset ${j.dataset ?? "not stated"}${j.enabled ? "" : ", disabled"})`
+    };
+    logpushJobs = {
+      name: RESOURCE2,
+      order: 40,
+      independentChanges: true,
+      owns: (zone) => zone.logs?.logpush_jobs !== void 0,
+      async read(ctx, zone) {
+        const path6 = jobsPath(zone.zone_id);
+        const raw = await ctx.client.listAll(path6);
+        if (!Array.isArray(raw)) throw new AnswerShapeError(`the API answered GET ${path6} with ${clipJson(raw, 60)}, expected a list of jobs`);
+        const live = raw.map(normalizeLiveJob).sort((a, b) => compareDigits(a.id, b.id));
+        return { live, resources: Object.fromEntries(live.map((j) => [j.id, withoutId(j)])) };
+      },
+      diff(zone, live) {
+        const desired = zone.logs?.logpush_jobs ?? [];
+        const prune = zone.logs?.prune ?? true;
+        const zoneId = zone.zone_id;
+        const { matches, unmatched, live: distinct, errors, warnings } = matchIdentities(desired, live, IDENTITY2);
+        const known = distinct.map((j) => j.id);
+        const changes = [];
+        for (const { want, live: keep } of matches) {
+          if (!keep) {
+            const err = challengeError(zoneId, want);
+            if (err) errors.push(err);
+            changes.push(createChange(zoneId, want, known));
+            continue;
+          }
+          const forced = forcedFields(want, keep);
+          if (forced.length > 0 && want.id !== void 0) {
+            errors.push(
+              `Logpush job ${JSON.stringify(want.name)} pins id ${want.id}, whose ${forced.map((f) => f.field).join(" and ")} cannot change in place (live: ${forced.map((f) => `${f.field} ${JSON.stringify(f.before)}`).join(", ")}); remove the \`id:\` to replace the job, or write the live value; nothing in this zone is changed.`
+            );
+          } else if (forced.length > 0) {
+            const err = challengeError(zoneId, want);
+            if (err) errors.push(err);
+            changes.push(replaceChange(zoneId, want, keep, forced, known));
+          } else {
+            const fields = jobFieldDiffs(want, keep);
+            if (fields.length > 0) {
+              if (want.destination_conf !== keep.destination_conf) {
+                const err = challengeError(zoneId, want);
+                if (err) errors.push(err);
+              }
+              const notes = fieldsNote(fields, want, keep);
+              changes.push({
+                kind: "update",
+                resource: RESOURCE2,
+                zone_id: zoneId,
+                identity: want.name,
+                live_id: keep.id,
+                before: withoutId(keep),
+                after: createBody(want),
+                fields,
+                operations: [{ method: "PUT", path: jobsPath(zoneId, keep.id), body: updateBody(want, keep) }],
+                ...notes.length > 0 ? { notes } : {}
+              });
+            }
+          }
+        }
+        if (prune) for (const j of unmatched) changes.push(deleteChange(zoneId, j));
+        return { changes, errors, warnings };
+      },
+      /**
+       * Asks the API about every destination a change would write to (and about every ownership token it
+       * would send), so a bad one is a plan error rather than an apply that stops half-way.
+       */
+      async check(ctx, zone, changes) {
+        const desired = zone.logs?.logpush_jobs ?? [];
+        const checks = [];
+        for (const change of changes) {
+          if (change.resource !== RESOURCE2 || change.kind === "delete") continue;
+          const job = desiredFor(desired, change);
+          if (!job) continue;
+          const write = change.operations.find((op) => op.method !== "DELETE" && !!op.body);
+          const body = write?.body;
+          if (!body || change.kind === "update" && !change.fields.some((f) => f.field === "destination_conf")) continue;
+          checks.push(checkDestination(ctx, zone.zone_id, job, body));
+        }
+        return (await Promise.all(checks)).filter((e) => e !== void 0);
+      }
+    };
+  }
+});
+
+// src/sections/export-context.ts
+function newNotes() {
+  return { warnings: [], env: [], remarks: [] };
+}
+function escapeTemplates(value) {
+  if (typeof value === "string") return escapeTemplateText(value);
+  if (value instanceof FileText) return value.text;
+  if (Array.isArray(value)) return value.map((v) => escapeTemplates(v));
+  if (value && typeof value === "object") {
+    const out = {};
+    for (const [k, v] of Object.entries(value)) setOwn(out, k, escapeTemplates(v));
+    return out;
+  }
+  return value;
+}
+var FileText;
+var init_export_context = __esm({
+  "src/sections/export-context.ts"() {
+    "use strict";
+    init_data_record();
+    init_template();
+    FileText = class {
+      constructor(text) {
+        this.text = text;
+      }
+      text;
+    };
+  }
+});
+
+// src/sections/logpush/export.ts
+function upperSnake(text) {
+  return text.replace(/[^A-Za-z0-9]+/g, "_").replace(/^_+|_+$/g, "").toUpperCase();
+}
+function envNameFor(notes, zoneId, job, param) {
+  const base3 = `ZONEFORM_${upperSnake(job)}_${upperSnake(param)}`;
+  const used = new Set(notes.env.map((e) => e.name));
+  if (!used.has(base3)) return base3;
+  const withZone = `${base3}_${zoneId.slice(0, 8).toUpperCase()}`;
+  let name = withZone;
+  for (let i = 2; used.has(name); i++) name = `${withZone}_${i}`;
+  return name;
+}
+function destinationWithEnvRefs(destination, ctx, jobName) {
+  const q = destination.indexOf("?");
+  const head = q < 0 ? destination : destination.slice(0, q);
+  const refer = (label, purpose) => {
+    const name = envNameFor(ctx.notes, ctx.zoneId, jobName, label);
+    ctx.notes.env.push({ name, zone_id: ctx.zoneId, purpose: `logpush job ${jobName}: ${purpose}` });
+    return `\${env:${name}}`;
+  };
+  const m = /^([a-z][a-z0-9+.-]*:\/\/[^/]*)(\/.*)?$/i.exec(head);
+  let shownHead = escapeTemplateText(head);
+  if (m && m[2]) {
+    let n = 0;
+    const path6 = m[2].split("/").map((seg) => isSecretValue(seg) ? refer(`path_${++n}`, "a secret path segment of destination_conf") : escapeTemplateText(seg));
+    shownHead = `${escapeTemplateText(m[1])}${path6.join("/")}`;
+  }
+  if (q < 0) return shownHead;
+  const pairs = destination.slice(q + 1).split("&").map((pair) => {
+    const eq = pair.indexOf("=");
+    if (eq < 0) return escapeTemplateText(pair);
+    const param = safeDecode(pair.slice(0, eq));
+    const value = pair.slice(eq + 1);
+    if (value === "" || !(isSecretParam(param) || isSecretValue(value))) return escapeTemplateText(pair);
+    return `${escapeTemplateText(pair.slice(0, eq))}=${refer(param, `the ${param} parameter of destination_conf`)}`;
+  });
+  return `${shownHead}?${pairs.join("&")}`;
+}
+function exportedOutputOptions(options) {
+  const defaults = { ...COMPARE_ONLY_DEFAULTS2, ...outputDefaults(options.output_type) };
+  const out = {};
+  const unknown = [];
+  for (const [key2, value] of Object.entries(options)) {
+    if (!OPTION_KEYS.has(key2)) {
+      unknown.push(key2);
+      continue;
+    }
+    const isDefault = JSON.stringify(value) === JSON.stringify(defaults[key2]) && !(key2 === "output_type" && value !== "ndjson");
+    if (key2 === "field_names" || !isDefault) out[key2] = value;
+  }
+  return { options: out, unknown };
+}
+function exportedId(id) {
+  return Number.isSafeInteger(Number(id)) ? Number(id) : id;
+}
+function problemWith(job) {
+  if (!NAME.test(job.name)) return `its name ${JSON.stringify(job.name)} cannot be an identity (1 to 512 letters, digits, '-' or '.')`;
+  if (job.dataset === null || !DATASET.test(job.dataset)) return `its dataset ${JSON.stringify(job.dataset)} is not a dataset name`;
+  if (!DESTINATION.test(job.destination_conf)) return "its destination's scheme is not one the file format knows";
+  return void 0;
+}
+async function exportLogpush(ctx) {
+  const zone = { zone_id: ctx.zoneId, logs: { prune: true, logpush_jobs: [] } };
+  const { live } = await logpushJobs.read(ctx.read, zone);
+  const where = `zone ${ctx.zoneId}`;
+  const jobs = [];
+  const hint = (job) => JSON.stringify([job.name, job.dataset]);
+  const count2 = /* @__PURE__ */ new Map();
+  for (const job of live) count2.set(hint(job), (count2.get(hint(job)) ?? 0) + 1);
+  let leftOut = 0;
+  for (const job of live) {
+    const problem2 = problemWith(job);
+    if (problem2) {
+      leftOut += 1;
+      ctx.notes.warnings.push(`${where}: Logpush job ${job.id} left out of the file: ${problem2}`);
+      continue;
+    }
+    const out = {
+      // Name and dataset repeat live: only the id tells plan which job this entry is.
+      ...(count2.get(hint(job)) ?? 0) > 1 ? { id: exportedId(job.id) } : {},
+      name: job.name,
+      dataset: job.dataset,
+      destination_conf: new FileText(destinationWithEnvRefs(job.destination_conf, ctx, job.name)),
+      ...job.enabled ? {} : { enabled: false },
+      ...job.kind === "edge" ? { kind: "edge" } : {}
+    };
+    if (job.filter_unparsed !== void 0) {
+      ctx.notes.warnings.push(`${where}: Logpush job ${job.name} has a filter that is not valid JSON; the file cannot hold it, and plan will clear it`);
+    } else if (job.filter) {
+      out.filter = job.filter;
+    }
+    if (job.legacy_logpull !== void 0) {
+      const { unknown } = outputOptionsFromLogpull(job.legacy_logpull);
+      if (unknown.length > 0) {
+        ctx.notes.warnings.push(`${where}: Logpush job ${job.name}: logpull_options parameter(s) ${unknown.join(", ")} left out (the file states output_options)`);
+      }
+    }
+    if (job.output_options) {
+      const { options, unknown } = exportedOutputOptions(job.output_options);
+      if (unknown.length > 0) {
+        ctx.notes.warnings.push(`${where}: Logpush job ${job.name}: output option(s) ${unknown.join(", ")} left out (not in the file format)`);
+      }
+      out.output_options = options;
+    }
+    for (const k of UPLOAD_LIMITS2) if (job[k]) out[k] = job[k];
+    jobs.push(out);
+  }
+  if (leftOut > 0) ctx.notes.warnings.push(`${where}: logs.prune is false so that plan keeps the ${leftOut} Logpush job(s) left out`);
+  return { jobs, ...leftOut > 0 ? { prune: false } : {} };
+}
+var NAME, DATASET, DESTINATION, OPTION_KEYS, COMPARE_ONLY_DEFAULTS2, UPLOAD_LIMITS2;
+var init_export2 = __esm({
+  "src/sections/logpush/export.ts"() {
+    "use strict";
+    init_logpush_jobs();
+    init_live();
+    init_redact();
+    init_export_context();
+    init_template();
+    NAME = /^[a-zA-Z0-9.-]{1,512}$/;
+    DATASET = /^[a-z0-9_]+$/;
+    DESTINATION = /^(r2|gs|s3|sumo|https|azure|splunk|datadog):\/\/\S+$/;
+    OPTION_KEYS = /* @__PURE__ */ new Set([
+      "field_names",
+      "output_type",
+      "timestamp_format",
+      "sample_rate",
+      "CVE-2021-44228",
+      "batch_prefix",
+      "batch_suffix",
+      "record_prefix",
+      "record_suffix",
+      "record_delimiter",
+      "field_delimiter",
+      "record_template",
+      "merge_subrequests"
+    ]);
+    COMPARE_ONLY_DEFAULTS2 = { merge_subrequests: false };
+    UPLOAD_LIMITS2 = ["max_upload_bytes", "max_upload_interval_seconds", "max_upload_records"];
+  }
+});
+
+// src/sections/logpush/rules.ts
 function* jobsOf(doc) {
   for (const { zone, pointer } of zonesOf(doc)) {
     for (const { item, pointer: jobPointer } of itemsOf(asRecord(zone.logs)?.logpush_jobs, `${pointer}/logs/logpush_jobs`)) {
@@ -12322,61 +13231,28 @@ function flow(value) {
   if (typeof value === "string") return /^[A-Za-z0-9_.\/-]+$/.test(value) && !/^(true|false|null|~|[-+.0-9].*)$/i.test(value) ? value : JSON.stringify(value);
   return String(value);
 }
-var MAX_CUSTOM_FIELDS, FIELD_LISTS, HEADER_LISTS, lowerCaseHeaders, uniqueCustomFields, customFieldLimit, uniqueJobs, exactJobIds, filterLimits, filterValues, CUSTOM_FIELD_COLUMNS, deprecatedJobKeys, customFieldsPushed, pruneNeedsJobs;
-var init_logs = __esm({
-  "src/config/rules/logs.ts"() {
+function literalSecretParams(destination) {
+  const q = destination.indexOf("?");
+  if (q < 0) return [];
+  const names = [];
+  for (const pair of destination.slice(q + 1).split("&")) {
+    const eq = pair.indexOf("=");
+    if (eq < 0) continue;
+    const name = safeDecode(pair.slice(0, eq));
+    const value = pair.slice(eq + 1);
+    if (isSecretParam(name) && value !== "" && !hasEnvReference(value)) names.push(name);
+  }
+  return names;
+}
+var uniqueJobs, exactJobIds, filterLimits, filterValues, deprecatedJobKeys, pruneNeedsJobs, secretsFromEnvironment, LOGPUSH_RULES;
+var init_rules2 = __esm({
+  "src/sections/logpush/rules.ts"() {
     "use strict";
+    init_redact();
+    init_template();
+    init_rules();
     init_filter();
-    init_problems();
     init_live();
-    init_util();
-    MAX_CUSTOM_FIELDS = 40;
-    FIELD_LISTS = ["request_headers", "transformed_request_headers", "response_headers", "raw_response_headers", "cookies"];
-    HEADER_LISTS = ["request_headers", "transformed_request_headers", "response_headers", "raw_response_headers"];
-    lowerCaseHeaders = (doc) => {
-      const findings = [];
-      for (const { fields, pointer } of customFieldsOf(doc)) {
-        for (const list of HEADER_LISTS) {
-          asArray(fields[list]).forEach((item, i) => {
-            const name = itemName(item);
-            if (typeof name === "string" && name !== name.toLowerCase()) {
-              findings.push({
-                pointer: typeof item === "string" ? childPointer(`${pointer}/${list}`, i) : `${childPointer(`${pointer}/${list}`, i)}/name`,
-                message: `header names must be lower case: write '${name.toLowerCase()}' instead of '${name}'`
-              });
-            }
-          });
-        }
-      }
-      return findings;
-    };
-    uniqueCustomFields = (doc) => {
-      const findings = [];
-      for (const { fields, pointer } of customFieldsOf(doc)) {
-        for (const list of FIELD_LISTS) {
-          const seen = /* @__PURE__ */ new Map();
-          asArray(fields[list]).forEach((item, i) => {
-            const name = itemName(item);
-            if (typeof name !== "string") return;
-            const id = list === "cookies" ? name : name.toLowerCase();
-            const earlier2 = seen.get(id);
-            if (earlier2 === void 0) seen.set(id, i);
-            else findings.push({ pointer: childPointer(`${pointer}/${list}`, i), message: `'${name}' is listed twice in ${list} (also item ${earlier2})` });
-          });
-        }
-      }
-      return findings;
-    };
-    customFieldLimit = (doc) => {
-      const findings = [];
-      for (const { fields, pointer } of customFieldsOf(doc)) {
-        const total = FIELD_LISTS.reduce((sum, list) => sum + asArray(fields[list]).length, 0);
-        if (total > MAX_CUSTOM_FIELDS) {
-          findings.push({ pointer, message: `${total} custom log fields: a zone may have at most ${MAX_CUSTOM_FIELDS} (headers of every list and cookies together)` });
-        }
-      }
-      return findings;
-    };
     uniqueJobs = (doc) => {
       const findings = [];
       for (const { zone, pointer } of zonesOf(doc)) {
@@ -12443,11 +13319,6 @@ var init_logs = __esm({
       }
       return findings;
     };
-    CUSTOM_FIELD_COLUMNS = {
-      RequestHeaders: "request_headers",
-      ResponseHeaders: "response_headers",
-      Cookies: "cookies"
-    };
     deprecatedJobKeys = (doc) => {
       const findings = [];
       for (const { job, pointer } of jobsOf(doc)) {
@@ -12475,6 +13346,178 @@ var init_logs = __esm({
       }
       return findings;
     };
+    pruneNeedsJobs = (doc) => {
+      const findings = [];
+      for (const { zone, pointer } of zonesOf(doc)) {
+        const logs = asRecord(zone.logs);
+        if (logs && "prune" in logs && !("logpush_jobs" in logs)) {
+          findings.push({
+            pointer: `${pointer}/logs/prune`,
+            severity: "warning",
+            message: "prune has no effect without 'logpush_jobs': Logpush jobs are not managed in this zone"
+          });
+        }
+      }
+      return findings;
+    };
+    secretsFromEnvironment = (doc, ctx) => {
+      const findings = [];
+      for (const { zone, pointer } of zonesOf(doc)) {
+        for (const { item: job, pointer: jobPointer } of itemsOf(asRecord(zone.logs)?.logpush_jobs, `${pointer}/logs/logpush_jobs`)) {
+          const destPointer = `${jobPointer}/destination_conf`;
+          const written = ctx.template(destPointer) ?? asString(job.destination_conf);
+          if (written !== void 0) {
+            for (const name of literalSecretParams(written)) {
+              findings.push({
+                pointer: destPointer,
+                message: `the credential '${name}' is written literally: use ${name}=\${env:NAME} so that it comes from the environment (plan files keep only the reference)`
+              });
+            }
+          }
+          const challengePointer = `${jobPointer}/ownership_challenge`;
+          const challenge = ctx.template(challengePointer) ?? asString(job.ownership_challenge);
+          if (challenge !== void 0 && !hasEnvReference(challenge)) {
+            findings.push({
+              pointer: challengePointer,
+              message: "ownership_challenge is written literally: use ${env:NAME} so that it comes from the environment (plan files keep only the reference)"
+            });
+          }
+        }
+      }
+      return findings;
+    };
+    LOGPUSH_RULES = [uniqueJobs, exactJobIds, deprecatedJobKeys, filterLimits, filterValues, pruneNeedsJobs, secretsFromEnvironment];
+  }
+});
+
+// src/sections/logpush/index.ts
+function jobIdText(id) {
+  if (typeof id === "number" && Number.isSafeInteger(id)) return String(id);
+  if (typeof id === "string" && /^[0-9]+$/.test(id)) return id.replace(/^0+(?=\d)/, "");
+  return void 0;
+}
+function normalizeJob(job) {
+  const id = jobIdText(job.id);
+  const out = {
+    ...id !== void 0 ? { id } : {},
+    name: job.name,
+    dataset: job.dataset,
+    destination_conf: job.destination_conf,
+    enabled: job.enabled ?? true
+  };
+  if (job.ownership_challenge !== void 0) out.ownership_challenge = job.ownership_challenge;
+  if (job.kind !== void 0) out.kind = job.kind;
+  if (job.filter && !isEmptyFilter(job.filter)) out.filter = structuredClone(job.filter);
+  if (job.output_options !== void 0) out.output_options = structuredClone(job.output_options);
+  if (job.max_upload_bytes !== void 0) out.max_upload_bytes = job.max_upload_bytes;
+  if (job.max_upload_interval_seconds !== void 0) out.max_upload_interval_seconds = job.max_upload_interval_seconds;
+  if (job.max_upload_records !== void 0) out.max_upload_records = job.max_upload_records;
+  return out;
+}
+var logpushJobs2;
+var init_logpush = __esm({
+  "src/sections/logpush/index.ts"() {
+    "use strict";
+    init_words();
+    init_export2();
+    init_filter();
+    init_logpush_jobs();
+    init_rules2();
+    init_rules2();
+    init_live();
+    logpushJobs2 = {
+      name: "logpush",
+      folder: "logpush",
+      path: "logs.logpush_jobs",
+      kinds: [logpushJobs],
+      owns: (zone) => zone.logs?.logpush_jobs !== void 0,
+      normalize(file, out) {
+        if (!file.logs || !out.logs) return;
+        out.logs.prune = file.logs.prune ?? true;
+        if (file.logs.logpush_jobs) out.logs.logpush_jobs = file.logs.logpush_jobs.map(normalizeJob);
+      },
+      async export(ctx) {
+        const { prune, jobs } = await exportLogpush(ctx);
+        return { logs: { ...prune === false ? { prune: false } : {}, logpush_jobs: jobs } };
+      },
+      summary: (zone) => zone.logs?.logpush_jobs ? [`logpush (${plural(zone.logs.logpush_jobs.length, "job", "jobs")})`] : [],
+      // Logpush jobs hold destination credentials: reading them needs Edit too.
+      permissions: [{ name: "Logs", scope: "zone", read: "Edit", write: "Edit", paths: [/^zones\/[^/]+\/logpush/] }],
+      // Logpush job ids are integers.
+      ids: [{ collection: "jobs", id: /^\d+$/ }],
+      rules: LOGPUSH_RULES
+    };
+  }
+});
+
+// src/sections/custom-fields/rules.ts
+function itemName(item) {
+  return item !== null && typeof item === "object" && !Array.isArray(item) ? item.name : item;
+}
+function* customFieldsOf(doc) {
+  for (const { zone, pointer } of zonesOf(doc)) {
+    const fields = asRecord(asRecord(zone.logs)?.custom_fields);
+    if (fields) yield { fields, pointer: `${pointer}/logs/custom_fields` };
+  }
+}
+var MAX_CUSTOM_FIELDS, FIELD_LISTS, HEADER_LISTS, lowerCaseHeaders, uniqueCustomFields, customFieldLimit, CUSTOM_FIELD_COLUMNS, customFieldsPushed, CUSTOM_FIELDS_RULES;
+var init_rules3 = __esm({
+  "src/sections/custom-fields/rules.ts"() {
+    "use strict";
+    init_logpush();
+    init_rules();
+    MAX_CUSTOM_FIELDS = 40;
+    FIELD_LISTS = ["request_headers", "transformed_request_headers", "response_headers", "raw_response_headers", "cookies"];
+    HEADER_LISTS = ["request_headers", "transformed_request_headers", "response_headers", "raw_response_headers"];
+    lowerCaseHeaders = (doc) => {
+      const findings = [];
+      for (const { fields, pointer } of customFieldsOf(doc)) {
+        for (const list of HEADER_LISTS) {
+          asArray(fields[list]).forEach((item, i) => {
+            const name = itemName(item);
+            if (typeof name === "string" && name !== name.toLowerCase()) {
+              findings.push({
+                pointer: typeof item === "string" ? childPointer(`${pointer}/${list}`, i) : `${childPointer(`${pointer}/${list}`, i)}/name`,
+                message: `header names must be lower case: write '${name.toLowerCase()}' instead of '${name}'`
+              });
+            }
+          });
+        }
+      }
+      return findings;
+    };
+    uniqueCustomFields = (doc) => {
+      const findings = [];
+      for (const { fields, pointer } of customFieldsOf(doc)) {
+        for (const list of FIELD_LISTS) {
+          const seen = /* @__PURE__ */ new Map();
+          asArray(fields[list]).forEach((item, i) => {
+            const name = itemName(item);
+            if (typeof name !== "string") return;
+            const id = list === "cookies" ? name : name.toLowerCase();
+            const earlier2 = seen.get(id);
+            if (earlier2 === void 0) seen.set(id, i);
+            else findings.push({ pointer: childPointer(`${pointer}/${list}`, i), message: `'${name}' is listed twice in ${list} (also item ${earlier2})` });
+          });
+        }
+      }
+      return findings;
+    };
+    customFieldLimit = (doc) => {
+      const findings = [];
+      for (const { fields, pointer } of customFieldsOf(doc)) {
+        const total = FIELD_LISTS.reduce((sum, list) => sum + asArray(fields[list]).length, 0);
+        if (total > MAX_CUSTOM_FIELDS) {
+          findings.push({ pointer, message: `${total} custom log fields: a zone may have at most ${MAX_CUSTOM_FIELDS} (headers of every list and cookies together)` });
+        }
+      }
+      return findings;
+    };
+    CUSTOM_FIELD_COLUMNS = {
+      RequestHeaders: "request_headers",
+      ResponseHeaders: "response_headers",
+      Cookies: "cookies"
+    };
     customFieldsPushed = (doc) => {
       const findings = [];
       for (const { job, pointer, zone } of jobsOf(doc)) {
@@ -12493,24 +13536,691 @@ var init_logs = __esm({
       }
       return findings;
     };
-    pruneNeedsJobs = (doc) => {
-      const findings = [];
-      for (const { zone, pointer } of zonesOf(doc)) {
-        const logs = asRecord(zone.logs);
-        if (logs && "prune" in logs && !("logpush_jobs" in logs)) {
-          findings.push({
-            pointer: `${pointer}/logs/prune`,
-            severity: "warning",
-            message: "prune has no effect without 'logpush_jobs': Logpush jobs are not managed in this zone"
-          });
+    CUSTOM_FIELDS_RULES = [lowerCaseHeaders, uniqueCustomFields, customFieldLimit, customFieldsPushed];
+  }
+});
+
+// src/sections/custom-fields/index.ts
+var customFields;
+var init_custom_fields2 = __esm({
+  "src/sections/custom-fields/index.ts"() {
+    "use strict";
+    init_custom_fields();
+    init_export();
+    init_rules3();
+    customFields = {
+      name: "custom_fields",
+      folder: "custom-fields",
+      path: "logs.custom_fields",
+      kinds: [logCustomFields],
+      owns: (zone) => zone.logs?.custom_fields !== void 0,
+      normalize(file, out) {
+        const cf = file.logs?.custom_fields;
+        if (!cf || !out.logs) return;
+        const names = (list) => (cf[list] ?? []).map((item) => typeof item === "string" ? item : item.name);
+        const fields = { request_headers: [], response_headers: [], cookies: [] };
+        for (const list of LISTS) if (cf[list] !== void 0) fields[list] = names(list);
+        for (const list of RESPONSE_LISTS) {
+          const stated = (cf[list] ?? []).filter((i) => typeof i !== "string" && i.preserve_duplicates !== void 0);
+          if (stated.length > 0) (fields.preserve_duplicates ??= {})[list] = Object.fromEntries(stated.map((i) => [i.name.toLowerCase(), i.preserve_duplicates]));
         }
-      }
-      return findings;
+        out.logs.custom_fields = fields;
+      },
+      export: async (ctx) => ({ logs: { custom_fields: await exportCustomFields(ctx) } }),
+      summary(zone) {
+        const cf = zone.logs?.custom_fields;
+        return cf ? [`custom_fields (${LISTS.reduce((n, l) => n + (cf[l]?.length ?? 0), 0)})`] : [];
+      },
+      permissions: [{ name: "Logs", scope: "zone", read: "Read", write: "Edit", paths: [/^zones\/[^/]+\/rulesets\/phases\/http_log_custom_fields/] }],
+      rules: CUSTOM_FIELDS_RULES
     };
   }
 });
 
-// src/inventory/match.ts
+// src/sections/custom-hostnames/custom-hostnames.ts
+function isObject(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+function writableSsl(ssl) {
+  const out = {};
+  const legacy = [];
+  const keep = (field, v) => {
+    if (ACCEPTED[field](v)) return true;
+    legacy.push(`${field} ${JSON.stringify(v)}`);
+    return false;
+  };
+  for (const k of SSL_WRITABLE) {
+    const v = ssl[k];
+    if (v === void 0 || v === null) continue;
+    if (k === "settings") {
+      if (!isObject(v)) continue;
+      const present = SETTINGS_WRITABLE.filter((s) => v[s] !== void 0 && v[s] !== null);
+      const settings = Object.fromEntries(present.filter((s) => keep(`settings.${s}`, v[s])).map((s) => [s, v[s]]));
+      if (Object.keys(settings).length > 0) out.settings = settings;
+      continue;
+    }
+    if (keep(k, v)) out[k] = v;
+  }
+  return { writable: out, legacy };
+}
+function issuerOf(ssl) {
+  const certs = Array.isArray(ssl.certificates) ? ssl.certificates : [];
+  for (const c of certs) if (isObject(c) && typeof c.issuer === "string" && c.issuer !== "") return c.issuer;
+  return typeof ssl.issuer === "string" && ssl.issuer !== "" ? ssl.issuer : void 0;
+}
+function normalizeCustomHostname(raw) {
+  if (!isObject(raw)) throw new AnswerShapeError(`the API answered a custom hostname that is not an object (${clipJson(raw, 60)}), expected {id, hostname, ssl}`);
+  if (typeof raw.id !== "string" || raw.id === "") {
+    throw new AnswerShapeError(`the API answered a custom hostname without an id (${JSON.stringify(raw.hostname)}), expected a string id`);
+  }
+  if (typeof raw.hostname !== "string" || raw.hostname === "") {
+    throw new AnswerShapeError(`the API answered custom hostname ${raw.id} without a hostname, expected a string`);
+  }
+  const ssl = isObject(raw.ssl) ? raw.ssl : {};
+  const uploaded = typeof ssl.custom_certificate === "string" || typeof ssl.custom_csr_id === "string";
+  const ca = ssl.certificate_authority;
+  if (ca !== void 0 && ca !== null && typeof ca !== "string") {
+    throw new AnswerShapeError(`the API answered custom hostname ${raw.hostname} with ssl.certificate_authority ${JSON.stringify(ca)}, expected a string`);
+  }
+  const { writable, legacy } = writableSsl(ssl);
+  const issuer = issuerOf(ssl);
+  return {
+    id: raw.id,
+    hostname: raw.hostname,
+    certificate_authority: typeof ca === "string" ? ca : null,
+    ...issuer !== void 0 ? { issuer } : {},
+    ...typeof ssl.method === "string" ? { method: ssl.method } : {},
+    ...typeof ssl.type === "string" ? { type: ssl.type } : {},
+    ...typeof ssl.status === "string" ? { ssl_status: ssl.status } : {},
+    ...uploaded ? { uploaded: true } : {},
+    ...Object.keys(writable).length > 0 ? { ssl_writable: writable } : {},
+    ...legacy.length > 0 ? { legacy } : {}
+  };
+}
+function caLabel(ca, issuer) {
+  if (ca === null) return notStated(issuer);
+  return ca === "" ? '"" (the default CA)' : ca;
+}
+function notStated(issuer) {
+  return issuer ? `not stated (issued by ${issuer})` : "not stated";
+}
+function caSatisfied(want, live) {
+  if (want === "") return live !== RETIRED_CA;
+  return want === live;
+}
+async function lookupOne(ctx, zoneId, hostname3) {
+  const all = await ctx.client.listAll(zonePath(zoneId, "custom_hostnames"), { query: { hostname: hostname3 } });
+  const found = listed(all, zoneId).find((h) => key(h.hostname) === key(hostname3));
+  return found ?? null;
+}
+function listed(result, zoneId) {
+  if (!Array.isArray(result)) {
+    throw new AnswerShapeError(`the API answered the custom hostnames of zone ${zoneId} with ${result === null ? "null" : typeof result}, expected a list`);
+  }
+  return result.map(normalizeCustomHostname);
+}
+function count(info2, field) {
+  const v = info2?.[field];
+  return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : void 0;
+}
+async function readListed(ctx, zoneId, wanted) {
+  if (wanted.length === 0) return {};
+  const path6 = zonePath(zoneId, "custom_hostnames");
+  const first = await ctx.client.requestEnvelope("GET", path6, { query: { per_page: LIST_PAGE_SIZE } });
+  const byName = new Map(listed(first.result, zoneId).map((h) => [key(h.hostname), h]));
+  const total = count(first.result_info, "total_count");
+  const pageSize = count(first.result_info, "per_page") || LIST_PAGE_SIZE;
+  const missing = wanted.filter((w) => !byName.has(key(w.hostname)));
+  if (missing.length > 0 && total !== void 0 && total > byName.size) {
+    const pages = Math.min(count(first.result_info, "total_pages") ?? Math.ceil(total / pageSize), MAX_LIST_PAGES);
+    if (pages - 1 < missing.length) {
+      byName.clear();
+      for (const h of listed(await ctx.client.listAll(path6, { perPage: pageSize }), zoneId)) if (!byName.has(key(h.hostname))) byName.set(key(h.hostname), h);
+    } else {
+      const found = await Promise.all(missing.map((w) => lookupOne(ctx, zoneId, w.hostname)));
+      for (const h of found) if (h) byName.set(key(h.hostname), h);
+    }
+  }
+  return Object.fromEntries(wanted.map((w) => [key(w.hostname), byName.get(key(w.hostname)) ?? null]));
+}
+function chainNotes(from, to, method) {
+  const notes = [];
+  if (from === RETIRED_CA) {
+    notes.push(
+      "moves off digicert, which Cloudflare no longer issues from (no new orders or renewals since 2023-10-26): the certificate would not renew"
+    );
+  }
+  if (from === RETIRING_CA) {
+    notes.push(
+      "moves off lets_encrypt, whose cross-signed chain was retired (not used in issuance or bundling from 2024-09-09, expired 2024-09-30); Cloudflare does not move custom hostname certificates off it for you"
+    );
+  }
+  if (to === RETIRING_CA) {
+    notes.push(
+      "lets_encrypt certificates are bundled with the self-signed root chain only since 2024-09-09 (the cross-signed chain expired 2024-09-30): clients that trusted only the cross-signed root will fail"
+    );
+  }
+  if (to === "") {
+    notes.push(
+      '"" lets Cloudflare pick the CA: a more compatible one, falling back to lets_encrypt only when a CAA record on the hostname blocks the alternative'
+    );
+  }
+  notes.push(
+    `a CA change re-triggers domain control validation${method ? ` (method ${method})` : ""}: the certificate is re-issued once the new validation succeeds`
+  );
+  return notes;
+}
+function patchSsl(live, ca) {
+  const { method: _m, type: _t, ...rest } = live.ssl_writable ?? {};
+  const method = ACCEPTED.method(live.method) ? { method: live.method } : {};
+  const type = live.type === void 0 ? { type: "dv" } : ACCEPTED.type(live.type) ? { type: live.type } : {};
+  return { ...rest, ...method, ...type, certificate_authority: ca };
+}
+function updateChange(zoneId, want, live) {
+  if (!live.method) {
+    return `custom hostname ${want.hostname}: the API did not report its validation method, which a CA change must carry; set it once in the dashboard or API, then plan again`;
+  }
+  if (!ACCEPTED.method(live.method)) {
+    return `custom hostname ${want.hostname}: its validation method is the legacy ${JSON.stringify(live.method)}, which the API no longer accepts in a PATCH (only ${PATCH_METHODS.join(", ")}); a CA change must carry a method (error 1434) and zoneform will not choose one for you. Choose http, txt or email and set it on the hostname (in the dashboard, or PATCH zones/${zoneId}/custom_hostnames/${live.id} with {"ssl":{"method":"txt","type":"dv"}}), then plan again. Nothing was changed`;
+  }
+  if (live.type !== void 0 && !ACCEPTED.type(live.type)) {
+    return `custom hostname ${want.hostname}: its certificate type is ${JSON.stringify(live.type)}, which the API does not accept in a PATCH (only dv); a CA change must carry a type, so zoneform writes nothing for it. Nothing was changed`;
+  }
+  const shown3 = { certificate_authority: live.certificate_authority, method: live.method, type: live.type ?? "dv" };
+  const notes = chainNotes(live.certificate_authority ?? "", want.certificate_authority, live.method);
+  if (live.legacy) {
+    notes.push(`live ${live.legacy.join(", ")}: not accepted in a PATCH, so left out of it (not echoed); whether the API keeps a field a PATCH leaves out is unconfirmed`);
+  }
+  return {
+    kind: "update",
+    resource: RESOURCE3,
+    zone_id: zoneId,
+    identity: want.hostname,
+    live_id: live.id,
+    summary: `certificate authority ${caLabel(live.certificate_authority, live.issuer)} → ${caLabel(want.certificate_authority)}`,
+    before: shown3,
+    after: { ...shown3, certificate_authority: want.certificate_authority },
+    fields: [{ field: "certificate_authority", before: live.certificate_authority, after: want.certificate_authority }],
+    operations: [{ method: "PATCH", path: zonePath(zoneId, "custom_hostnames", live.id), body: { ssl: patchSsl(live, want.certificate_authority) } }],
+    notes
+  };
+}
+function uploadedWarning(want, live) {
+  return `custom hostname ${want.hostname} serves an uploaded certificate, which no CA issues: certificate_authority ${caLabel(want.certificate_authority)} cannot apply and zoneform leaves it as it is (live ${caLabel(live.certificate_authority, live.issuer)}); remove certificate_authority from the file to silence this`;
+}
+function notStatedWarning(want, live) {
+  const label = `certificate authority ${notStated(live.issuer)}`;
+  if (want.certificate_authority === "") {
+    return `custom hostname ${want.hostname}: ${label} in the API answer; the file leaves the choice to Cloudflare, so nothing is written for it`;
+  }
+  return `custom hostname ${want.hostname}: ${label} in the API answer, so zoneform cannot tell whether it is already ${want.certificate_authority} and writes nothing for it (the issuer is not a CA setting); to be sure, set the CA once in the dashboard or API: the answer then states it and plan compares it`;
+}
+function fingerprintOf(h) {
+  if (!h) return { missing: true };
+  return { id: h.id, certificate_authority: h.certificate_authority, method: h.method, type: h.type, uploaded: h.uploaded ?? false, ssl: h.ssl_writable ?? null, legacy: h.legacy ?? null };
+}
+function caNeedsEnterpriseHint(change) {
+  const ca = change.fields?.find((f) => f.field === "certificate_authority")?.after;
+  const named = typeof ca === "string" && ca !== "" ? `certificate_authority: ${ca}` : "certificate_authority";
+  return `choosing a certificate authority needs an Enterprise plan (Cloudflare error ${CA_NEEDS_ENTERPRISE}), and this zone is not on it: in the file, under custom_hostnames, remove ${named} from hostname ${change.identity} (or set it to "") to leave the CA to Cloudflare, then plan again`;
+}
+var RESOURCE3, LIST_PAGE_SIZE, MAX_LIST_PAGES, RETIRING_CA, RETIRED_CA, SSL_WRITABLE, SETTINGS_WRITABLE, PATCH_METHODS, ACCEPTED, key, CA_NEEDS_ENTERPRISE, customHostnames;
+var init_custom_hostnames = __esm({
+  "src/sections/custom-hostnames/custom-hostnames.ts"() {
+    "use strict";
+    init_errors();
+    init_fields();
+    init_redact();
+    RESOURCE3 = "custom_hostname";
+    LIST_PAGE_SIZE = 50;
+    MAX_LIST_PAGES = 1e4;
+    RETIRING_CA = "lets_encrypt";
+    RETIRED_CA = "digicert";
+    SSL_WRITABLE = ["method", "type", "bundle_method", "wildcard", "cloudflare_branding", "settings"];
+    SETTINGS_WRITABLE = ["ciphers", "early_hints", "http2", "min_tls_version", "tls_1_3"];
+    PATCH_METHODS = ["http", "txt", "email"];
+    ACCEPTED = {
+      method: (v) => PATCH_METHODS.includes(v),
+      type: (v) => v === "dv",
+      bundle_method: (v) => v === "ubiquitous" || v === "optimal" || v === "force",
+      wildcard: (v) => typeof v === "boolean",
+      cloudflare_branding: (v) => typeof v === "boolean",
+      "settings.ciphers": (v) => Array.isArray(v) && v.every((c) => typeof c === "string"),
+      "settings.early_hints": (v) => v === "on" || v === "off",
+      "settings.http2": (v) => v === "on" || v === "off",
+      "settings.min_tls_version": (v) => v === "1.0" || v === "1.1" || v === "1.2" || v === "1.3",
+      "settings.tls_1_3": (v) => v === "on" || v === "off"
+    };
+    key = (hostname3) => hostname3.toLowerCase();
+    CA_NEEDS_ENTERPRISE = 1459;
+    customHostnames = {
+      name: RESOURCE3,
+      order: 50,
+      independentChanges: true,
+      errorHints: { [CA_NEEDS_ENTERPRISE]: caNeedsEnterpriseHint },
+      owns: (zone) => zone.custom_hostnames !== void 0,
+      async read(ctx, zone) {
+        const wanted = zone.custom_hostnames ?? [];
+        const live = await readListed(ctx, zone.zone_id, wanted);
+        const resources = Object.fromEntries(wanted.map((w) => [w.hostname, fingerprintOf(live[key(w.hostname)] ?? null)]));
+        return { live, resources };
+      },
+      diff(zone, live) {
+        const changes = [];
+        const errors = [];
+        const warnings = [];
+        for (const want of zone.custom_hostnames ?? []) {
+          const have = live[key(want.hostname)];
+          if (!have) {
+            errors.push(
+              `custom hostname ${want.hostname} does not exist in zone ${zone.zone_id}; zoneform never creates hostnames — create it first or remove it from the file`
+            );
+            continue;
+          }
+          if (have.certificate_authority === null) {
+            if (!have.uploaded) warnings.push(notStatedWarning(want, have));
+            continue;
+          }
+          if (caSatisfied(want.certificate_authority, have.certificate_authority)) continue;
+          if (have.uploaded) {
+            if (want.certificate_authority !== "") warnings.push(uploadedWarning(want, have));
+            continue;
+          }
+          const change = updateChange(zone.zone_id, want, have);
+          if (typeof change === "string") errors.push(change);
+          else changes.push(change);
+        }
+        return { changes, errors, warnings };
+      }
+    };
+  }
+});
+
+// src/sections/custom-hostnames/export.ts
+async function exportCustomHostnames(ctx) {
+  const out = [];
+  const seen = /* @__PURE__ */ new Set();
+  for await (const raw of ctx.read.client.paginate(`zones/${ctx.zoneId}/custom_hostnames`, { perPage: PER_PAGE })) {
+    const h = normalizeCustomHostname(raw);
+    if (seen.has(h.hostname.toLowerCase())) continue;
+    seen.add(h.hostname.toLowerCase());
+    if (h.certificate_authority === RETIRED_CA && !h.uploaded) {
+      ctx.notes.warnings.push(
+        `zone ${ctx.zoneId}: custom hostname ${h.hostname} is on digicert, which Cloudflare no longer offers (its certificate will not renew); a file cannot state digicert, so it is left out of the file (zoneform leaves unlisted hostnames alone). To move it off digicert, add "- hostname: ${h.hostname}" under custom_hostnames (no certificate_authority: Cloudflare's choice) and plan`
+      );
+      continue;
+    }
+    if (h.certificate_authority === null && !h.uploaded) {
+      ctx.notes.warnings.push(
+        `zone ${ctx.zoneId}: custom hostname ${h.hostname}: certificate authority ${notStated(h.issuer)} in the API answer; the file leaves the choice to Cloudflare (no certificate_authority), which plans no change for it`
+      );
+    }
+    out.push({ hostname: h.hostname });
+  }
+  return out.sort((a, b) => a.hostname < b.hostname ? -1 : a.hostname > b.hostname ? 1 : 0);
+}
+var PER_PAGE;
+var init_export3 = __esm({
+  "src/sections/custom-hostnames/export.ts"() {
+    "use strict";
+    init_custom_hostnames();
+    PER_PAGE = 50;
+  }
+});
+
+// src/sections/custom-hostnames/rules.ts
+var uniqueCustomHostnames, CUSTOM_HOSTNAMES_RULES;
+var init_rules4 = __esm({
+  "src/sections/custom-hostnames/rules.ts"() {
+    "use strict";
+    init_rules();
+    uniqueCustomHostnames = (doc) => {
+      const findings = [];
+      for (const { zone, pointer } of zonesOf(doc)) {
+        findings.push(...duplicates(zone.custom_hostnames, `${pointer}/custom_hostnames`, "hostname", "custom hostname", (h) => h.toLowerCase()));
+      }
+      return findings;
+    };
+    CUSTOM_HOSTNAMES_RULES = [uniqueCustomHostnames];
+  }
+});
+
+// src/sections/custom-hostnames/certificates.ts
+function buildCertificateReport(zones2) {
+  const out = zones2.map((z) => {
+    const hostnames2 = z.hostnames.map(normalizeCustomHostname).map(({ ssl_writable: _w, legacy: _l, ...h }) => ({ ...h, flagged: !h.uploaded && h.certificate_authority === RETIRING_CA })).sort((a, b) => Number(b.flagged) - Number(a.flagged) || a.hostname.localeCompare(b.hostname));
+    const by = {};
+    for (const h of hostnames2) {
+      const key2 = h.uploaded ? "uploaded" : h.certificate_authority ?? NOT_STATED;
+      countOwn(by, key2);
+    }
+    return { zone_id: z.zone_id, hostnames: hostnames2, by_certificate_authority: by };
+  });
+  return {
+    retiring_certificate_authority: RETIRING_CA,
+    zones: out,
+    flagged: out.reduce((n, z) => n + z.hostnames.filter((h) => h.flagged).length, 0),
+    advice: { ...ADVICE }
+  };
+}
+function table(rows) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((cell, i) => i === r.length - 1 ? cell : cell.padEnd(widths[i])).join("  ").trimEnd());
+}
+function renderCertificateReportText(report) {
+  const out = [];
+  for (const z of report.zones) {
+    out.push(`# zone ${printable(z.zone_id)}: ${z.hostnames.length} custom hostname(s)`);
+    if (z.hostnames.length > 0) {
+      const rows = [["", "HOSTNAME", "CA", "SSL STATUS", "METHOD"]];
+      for (const h of z.hostnames) {
+        rows.push([h.flagged ? "!" : " ", printable(h.hostname), hostCa(h), printable(h.ssl_status ?? "-"), printable(h.method ?? "-")]);
+      }
+      out.push(...table(rows).map((l) => `  ${l}`));
+      const by = Object.entries(z.by_certificate_authority).sort(([a], [b]) => caText(a).localeCompare(caText(b))).map(([ca, n]) => `${caText(ca)} ${n}`);
+      out.push(`  by CA: ${by.join(", ")}`);
+    }
+    out.push("");
+  }
+  if (report.flagged > 0) {
+    out.push(`! ${report.flagged} custom hostname(s) still use ${report.retiring_certificate_authority}: ${CHAIN_RETIREMENT}.`);
+    out.push(`  ${TYPE_LABEL.custom_hostname} are ${ADVICE.custom_hostname}`);
+  } else {
+    out.push(`No custom hostname uses ${report.retiring_certificate_authority} (${CHAIN_RETIREMENT}).`);
+  }
+  const onRetired = report.zones.reduce((n, z) => n + z.hostnames.filter((h) => !h.uploaded && h.certificate_authority === RETIRED_CA).length, 0);
+  if (onRetired > 0) {
+    out.push(
+      `! ${onRetired} custom hostname(s) use ${RETIRED_CA}, which Cloudflare no longer issues from (no new orders or renewals since 2023-10-26): set certificate_authority to "" (or leave it out) in the file and apply, and Cloudflare picks another CA.`
+    );
+  }
+  out.push("");
+  out.push("Not covered by this report (other certificate types):");
+  for (const t of ["universal", "advanced", "total_tls", "custom"]) out.push(`  ${TYPE_LABEL[t]}: ${ADVICE[t]}`);
+  return `${out.join("\n")}
+`;
+}
+var CHAIN_RETIREMENT, ADVICE, TYPE_LABEL, NOT_STATED, caText, hostCa;
+var init_certificates = __esm({
+  "src/sections/custom-hostnames/certificates.ts"() {
+    "use strict";
+    init_data_record();
+    init_safe_text();
+    init_custom_hostnames();
+    CHAIN_RETIREMENT = "lets_encrypt's cross-signed chain is no longer used in issuance or bundling since 2024-09-09 and expired on 2024-09-30";
+    ADVICE = {
+      custom_hostname: `not changed automatically. Set certificate_authority in the file's custom_hostnames to "" (Cloudflare picks a more compatible CA, falling back to lets_encrypt only when a CAA record blocks the alternative) or to another CA (google, ssl_com), then plan and apply; the certificate is re-validated and re-issued.`,
+      universal: "switched to a more compatible CA automatically; nothing to do.",
+      advanced: "set to lets_encrypt are not changed automatically (Cloudflare reports them by e-mail and in the list certificates operation); choose another CA for them.",
+      total_tls: "not changed automatically; select a different CA in the Total TLS settings.",
+      custom: "bundle method compatible or modern: uploaded before 2024-09-09 keep the cross-signed chain until they expire, uploaded later use the self-signed root chain; user-defined: the uploaded chain is always served, so do not upload the cross-signed chain after 2024-09-30."
+    };
+    TYPE_LABEL = {
+      custom_hostname: "Custom hostname certificates",
+      universal: "Universal certificates",
+      advanced: "Advanced certificates",
+      total_tls: "Total TLS certificates",
+      custom: "Custom (uploaded) certificates"
+    };
+    NOT_STATED = "not_stated";
+    caText = (ca) => ca === "" ? "default" : ca === NOT_STATED ? "not stated" : printable(ca);
+    hostCa = (h) => h.uploaded ? "uploaded" : h.certificate_authority === null ? printable(notStated(h.issuer)) : caText(h.certificate_authority);
+  }
+});
+
+// src/sections/custom-hostnames/index.ts
+function customHostnamesApiPath(zoneId) {
+  return `zones/${zoneId}/custom_hostnames`;
+}
+var customHostnames2;
+var init_custom_hostnames2 = __esm({
+  "src/sections/custom-hostnames/index.ts"() {
+    "use strict";
+    init_custom_hostnames();
+    init_export3();
+    init_rules4();
+    init_certificates();
+    customHostnames2 = {
+      name: "custom_hostnames",
+      folder: "custom-hostnames",
+      path: "custom_hostnames",
+      kinds: [customHostnames],
+      owns: (zone) => zone.custom_hostnames !== void 0,
+      normalize(file, out) {
+        const hostnames2 = file.custom_hostnames;
+        if (!hostnames2) return;
+        out.custom_hostnames = hostnames2.map((h) => ({ hostname: h.hostname.toLowerCase(), certificate_authority: h.certificate_authority ?? "" }));
+      },
+      export: async (ctx) => ({ custom_hostnames: await exportCustomHostnames(ctx) }),
+      summary: (zone) => zone.custom_hostnames ? [`custom_hostnames (${zone.custom_hostnames.length})`] : [],
+      permissions: [{ name: "SSL and Certificates", scope: "zone", read: "Read", write: "Edit", paths: [/^zones\/[^/]+\/custom_hostnames/] }],
+      ids: [{ collection: "custom_hostnames", id: /^([0-9a-f]{32}|phases)$/ }],
+      rules: CUSTOM_HOSTNAMES_RULES
+    };
+  }
+});
+
+// src/sections/page-shield/policies.ts
+function normalizePolicy(input) {
+  const fail = (field, value, expected) => new AnswerShapeError(`the API answered a Page Shield policy with ${field} ${clipJson(value, 60) ?? "missing"}, expected ${expected}`);
+  if (input === null || typeof input !== "object" || Array.isArray(input)) throw fail("the value", input, "an object");
+  const raw = input;
+  if (typeof raw.id !== "string" || raw.id === "") throw fail("id", raw.id, "a policy id");
+  for (const field of ["description", "expression", "value"]) {
+    if (typeof raw[field] !== "string") throw fail(field, raw[field], "a string");
+  }
+  if (!POLICY_ACTIONS.includes(raw.action)) throw fail("action", raw.action, POLICY_ACTIONS.join(", "));
+  const enabled = raw.enabled === void 0 ? true : toBool(raw.enabled);
+  if (enabled === void 0) throw fail("enabled", raw.enabled, "true or false");
+  return {
+    id: raw.id,
+    description: raw.description,
+    action: raw.action,
+    expression: raw.expression,
+    value: raw.value,
+    enabled
+  };
+}
+function policyBody(p) {
+  return { description: p.description, action: p.action, expression: p.expression, value: p.value, enabled: p.enabled };
+}
+function withoutId2(p) {
+  const { id: _id, ...rest } = p;
+  return rest;
+}
+function deleteChange2(zoneId, live, note) {
+  const path6 = zonePath(zoneId, "page_shield", "policies", live.id);
+  return deleteItemChange({ resource: RESOURCE4, zoneId, identity: live.description, liveId: live.id, before: withoutId2(live), path: path6, note });
+}
+function createPolicyOp(zoneId, body, known) {
+  const path6 = zonePath(zoneId, "page_shield", "policies");
+  return { method: "POST", path: path6, body, finds: { path: path6, match: { description: body.description }, known, equals: { ...body }, compare: { enabled: "bool" } } };
+}
+var POLICY_ACTIONS, FIELD_SPECS, RESOURCE4, IDENTITY3, pageShieldPolicies;
+var init_policies = __esm({
+  "src/sections/page-shield/policies.ts"() {
+    "use strict";
+    init_errors();
+    init_fields();
+    init_identity_list();
+    init_redact();
+    POLICY_ACTIONS = ["log", "allow", "add_reporting_directives"];
+    FIELD_SPECS = { expression: { text: true }, value: { text: true } };
+    RESOURCE4 = "page_shield_policy";
+    IDENTITY3 = {
+      what: "Page Shield policy",
+      whats: "Page Shield policies",
+      idOf: (p) => p.id,
+      pinOf: (p) => p.id,
+      hint: { ofDesired: (p) => p.description, ofLive: (p) => p.description },
+      describeDesired: (p) => `Page Shield policy ${JSON.stringify(p.description)}`,
+      describeLive: (p) => `id ${p.id} (description ${JSON.stringify(p.description)}, action ${p.action}${p.enabled ? "" : ", disabled"})`
+    };
+    pageShieldPolicies = {
+      name: RESOURCE4,
+      order: 20,
+      independentChanges: true,
+      owns: (zone) => zone.page_shield?.policies !== void 0,
+      async read(ctx, zone) {
+        const path6 = zonePath(zone.zone_id, "page_shield", "policies");
+        const raw = await ctx.client.listAll(path6);
+        if (!Array.isArray(raw)) throw new AnswerShapeError(`the API answered GET ${path6} with ${clipJson(raw, 60)}, expected a list of policies`);
+        const live = raw.map(normalizePolicy).sort((a, b) => a.id.localeCompare(b.id));
+        return { live, resources: Object.fromEntries(live.map((p) => [p.id, withoutId2(p)])) };
+      },
+      diff(zone, live) {
+        const zoneId = zone.zone_id;
+        const { matches, unmatched, live: distinct, errors, warnings } = matchIdentities(zone.page_shield?.policies ?? [], live, IDENTITY3);
+        const known = distinct.map((p) => p.id);
+        const changes = [];
+        for (const { want, live: keep } of matches) {
+          const body = policyBody(want);
+          if (!keep) {
+            changes.push({
+              kind: "create",
+              resource: RESOURCE4,
+              zone_id: zoneId,
+              identity: want.description,
+              after: body,
+              fields: createdFields({ ...body }),
+              operations: [createPolicyOp(zoneId, body, known)]
+            });
+            continue;
+          }
+          const fields = diffFields({ ...body }, { ...keep }, FIELD_SPECS);
+          if (fields.length > 0) {
+            changes.push({
+              kind: "update",
+              resource: RESOURCE4,
+              zone_id: zoneId,
+              identity: want.description,
+              live_id: keep.id,
+              before: withoutId2(keep),
+              after: body,
+              fields,
+              // Only the fields that change: every PUT field is optional (the API of 2026), so whatever else
+              // the policy holds, including fields zoneform does not know, stays as it is.
+              operations: [{ method: "PUT", path: zonePath(zoneId, "page_shield", "policies", keep.id), body: Object.fromEntries(fields.map((f) => [f.field, f.after])) }]
+            });
+          }
+        }
+        if (zone.page_shield?.prune ?? true) for (const p of unmatched) changes.push(deleteChange2(zoneId, p));
+        return { changes, errors, warnings };
+      }
+    };
+  }
+});
+
+// src/sections/page-shield/settings.ts
+function desiredSettings(zone) {
+  return zone.page_shield ? pick(zone.page_shield, SETTINGS) : {};
+}
+function assertSettingsShape(raw, path6, managed) {
+  const r = raw;
+  const has = (k) => r[k] !== void 0 || k === "use_cloudflare_reporting_endpoint" && r.use_service_reporting_endpoint !== void 0;
+  const bad = typeof raw !== "object" || raw === null || Array.isArray(raw) ? "not an object" : [
+    ...[...SETTINGS, "use_service_reporting_endpoint"].filter((k) => r[k] !== void 0 && toBool(r[k]) === void 0).map((k) => `${k} is ${JSON.stringify(r[k])}, not a boolean`),
+    // A setting the file manages must be in the answer: a missing one is never read as "off".
+    ...managed.filter((k) => !has(k)).map((k) => `${k} is missing`)
+  ].join(", ");
+  if (!bad) return;
+  throw new ApiError(`GET ${path6}: the API's answer is not Page Shield settings (${bad}); nothing was changed`, {
+    status: 200,
+    method: "GET",
+    path: path6,
+    errors: [],
+    retryable: false
+  });
+}
+var SETTINGS, pageShieldSettings;
+var init_settings = __esm({
+  "src/sections/page-shield/settings.ts"() {
+    "use strict";
+    init_errors();
+    init_fields();
+    SETTINGS = ["enabled", "use_cloudflare_reporting_endpoint", "use_connection_url_path"];
+    pageShieldSettings = {
+      name: "page_shield_settings",
+      order: 10,
+      owns: (zone) => Object.keys(desiredSettings(zone)).length > 0,
+      async read(ctx, zone) {
+        const path6 = zonePath(zone.zone_id, "page_shield");
+        const raw = await ctx.client.request("GET", path6);
+        assertSettingsShape(raw, path6, Object.keys(desiredSettings(zone)));
+        const live = {
+          enabled: toBool(raw?.enabled) ?? false,
+          // The spec document calls the field use_service_reporting_endpoint; the API's name is below.
+          use_cloudflare_reporting_endpoint: toBool(raw?.use_cloudflare_reporting_endpoint) ?? toBool(raw?.use_service_reporting_endpoint),
+          use_connection_url_path: toBool(raw?.use_connection_url_path)
+        };
+        return { live, resources: { settings: live } };
+      },
+      diff(zone, live) {
+        const fields = diffFields(desiredSettings(zone), live);
+        if (fields.length === 0) return { changes: [] };
+        const body = Object.fromEntries(fields.map((f) => [f.field, f.after]));
+        const change = {
+          kind: "update",
+          resource: "page_shield_settings",
+          zone_id: zone.zone_id,
+          identity: "settings",
+          before: live,
+          after: { ...live, ...body },
+          fields,
+          operations: [{ method: "PUT", path: zonePath(zone.zone_id, "page_shield"), body }]
+        };
+        return { changes: [change] };
+      }
+    };
+  }
+});
+
+// src/sections/page-shield/export.ts
+async function exportPageShield(ctx) {
+  const zone = { zone_id: ctx.zoneId, page_shield: { prune: true, policies: [] } };
+  const [settings, policies] = await Promise.all([pageShieldSettings.read(ctx.read, zone), pageShieldPolicies.read(ctx.read, zone)]);
+  const out = {};
+  for (const key2 of ["enabled", "use_cloudflare_reporting_endpoint", "use_connection_url_path"]) {
+    const v = settings.live[key2];
+    if (typeof v === "boolean") out[key2] = v;
+  }
+  out.policies = [];
+  const count2 = /* @__PURE__ */ new Map();
+  for (const p of policies.live) count2.set(p.description, (count2.get(p.description) ?? 0) + 1);
+  let leftOut = 0;
+  for (const p of policies.live) {
+    const why = p.description === "" ? "it has no description (its identity)" : !ACTIONS.has(p.action) ? `its action ${JSON.stringify(p.action)} is not one the file format knows (${POLICY_ACTIONS.join(", ")})` : p.expression === "" || p.value === "" ? "its expression or value is empty" : void 0;
+    if (why) {
+      leftOut += 1;
+      ctx.notes.warnings.push(`zone ${ctx.zoneId}: Page Shield policy ${p.id} left out of the file: ${why}`);
+      continue;
+    }
+    out.policies.push({
+      // The description repeats live: only the id tells plan which policy this entry is.
+      ...(count2.get(p.description) ?? 0) > 1 ? { id: p.id } : {},
+      description: p.description,
+      action: p.action,
+      expression: p.expression,
+      value: p.value,
+      ...p.enabled === false ? { enabled: false } : {}
+    });
+  }
+  if (leftOut === 0) return out;
+  ctx.notes.warnings.push(`zone ${ctx.zoneId}: page_shield.prune is false so that plan keeps the ${leftOut} policy(ies) left out`);
+  const { policies: kept, ...settingsOnly } = out;
+  return { ...settingsOnly, prune: false, policies: kept };
+}
+var ACTIONS;
+var init_export4 = __esm({
+  "src/sections/page-shield/export.ts"() {
+    "use strict";
+    init_policies();
+    init_settings();
+    ACTIONS = new Set(POLICY_ACTIONS);
+  }
+});
+
+// src/sections/page-shield/inventory-match.ts
 function urlMatches(pattern, url) {
   if (pattern.endsWith("*")) return url.startsWith(pattern.slice(0, -1));
   return url === pattern;
@@ -12535,33 +14245,32 @@ function urlPatternProblem(url) {
   if (/\s/.test(url)) return "a script url holds no spaces";
   return void 0;
 }
-var init_match = __esm({
-  "src/inventory/match.ts"() {
+var init_inventory_match = __esm({
+  "src/sections/page-shield/inventory-match.ts"() {
     "use strict";
   }
 });
 
-// src/inventory/todo.ts
+// src/sections/page-shield/inventory-todo.ts
 function isTodoJustification(j) {
   return /^\s*TODO\b/i.test(j);
 }
 var TODO_JUSTIFICATION;
-var init_todo = __esm({
-  "src/inventory/todo.ts"() {
+var init_inventory_todo = __esm({
+  "src/sections/page-shield/inventory-todo.ts"() {
     "use strict";
     TODO_JUSTIFICATION = "TODO: why this script is needed on the payment page";
   }
 });
 
-// src/config/rules/page-shield.ts
-var uniquePolicies, pruneNeedsPolicies, scriptInventoryEntries;
-var init_page_shield = __esm({
-  "src/config/rules/page-shield.ts"() {
+// src/sections/page-shield/rules.ts
+var uniquePolicies, pruneNeedsPolicies, scriptInventoryEntries, PAGE_SHIELD_RULES;
+var init_rules5 = __esm({
+  "src/sections/page-shield/rules.ts"() {
     "use strict";
-    init_match();
-    init_todo();
-    init_problems();
-    init_util();
+    init_rules();
+    init_inventory_match();
+    init_inventory_todo();
     uniquePolicies = (doc) => {
       const findings = [];
       for (const { zone, pointer } of zonesOf(doc)) {
@@ -12600,8 +14309,8 @@ var init_page_shield = __esm({
           const page = asString(p);
           if (page === void 0) return;
           const at = childPointer(`${base3}/pages`, i);
-          const problem3 = pagePatternProblem(page);
-          if (problem3) findings.push({ pointer: at, message: problem3 });
+          const problem2 = pagePatternProblem(page);
+          if (problem2) findings.push({ pointer: at, message: problem2 });
           const earlier2 = seenPages.get(page.toLowerCase());
           if (earlier2 !== void 0) findings.push({ pointer: at, severity: "warning", message: `duplicate page pattern '${page}' (also item ${earlier2} of this list)` });
           else seenPages.set(page.toLowerCase(), i);
@@ -12616,9 +14325,9 @@ var init_page_shield = __esm({
           }
           const url = asString(item.url);
           if (url === void 0) continue;
-          const problem3 = urlPatternProblem(url);
-          if (problem3) {
-            findings.push({ pointer: `${at}/url`, message: problem3 });
+          const problem2 = urlPatternProblem(url);
+          if (problem2) {
+            findings.push({ pointer: `${at}/url`, message: problem2 });
             continue;
           }
           if (isPrefix(url) && asString(item.hash) !== void 0) {
@@ -12636,6 +14345,660 @@ var init_page_shield = __esm({
       }
       return findings;
     };
+    PAGE_SHIELD_RULES = [uniquePolicies, pruneNeedsPolicies, scriptInventoryEntries];
+  }
+});
+
+// src/sections/page-shield/script-inventory.ts
+function scriptInventoryOf(zone) {
+  return zone.page_shield?.script_inventory;
+}
+function scriptInventoryPointer(zonePointer) {
+  return `${zonePointer}/${SCRIPT_INVENTORY_KEYS.join("/")}`;
+}
+function scriptInventoryIn(zone) {
+  let v = zone;
+  for (const key2 of SCRIPT_INVENTORY_KEYS) v = v !== null && typeof v === "object" && !Array.isArray(v) ? v[key2] : void 0;
+  return v !== null && typeof v === "object" && !Array.isArray(v) ? v : void 0;
+}
+function pageShieldApiPath(zoneId, list) {
+  return `zones/${zoneId}/page_shield/${list}`;
+}
+var SCRIPT_INVENTORY_KEYS, POLICIES_PATH, SCRIPT_INVENTORY_PATH;
+var init_script_inventory = __esm({
+  "src/sections/page-shield/script-inventory.ts"() {
+    "use strict";
+    SCRIPT_INVENTORY_KEYS = ["page_shield", "script_inventory"];
+    POLICIES_PATH = `${SCRIPT_INVENTORY_KEYS[0]}.policies`;
+    SCRIPT_INVENTORY_PATH = SCRIPT_INVENTORY_KEYS.join(".");
+  }
+});
+
+// src/sections/page-shield/index.ts
+var pageShield;
+var init_page_shield = __esm({
+  "src/sections/page-shield/index.ts"() {
+    "use strict";
+    init_words();
+    init_export4();
+    init_policies();
+    init_rules5();
+    init_settings();
+    init_inventory_match();
+    init_inventory_todo();
+    init_script_inventory();
+    pageShield = {
+      name: "page_shield",
+      folder: "page-shield",
+      path: "page_shield",
+      kinds: [pageShieldSettings, pageShieldPolicies],
+      owns: (zone) => zone.page_shield !== void 0,
+      normalize(file, out) {
+        const ps2 = file.page_shield;
+        if (!ps2) return;
+        const page = { prune: ps2.prune ?? true };
+        if (ps2.enabled !== void 0) page.enabled = ps2.enabled;
+        if (ps2.use_cloudflare_reporting_endpoint !== void 0) page.use_cloudflare_reporting_endpoint = ps2.use_cloudflare_reporting_endpoint;
+        if (ps2.use_connection_url_path !== void 0) page.use_connection_url_path = ps2.use_connection_url_path;
+        if (ps2.policies) {
+          page.policies = ps2.policies.map(
+            (p) => ({
+              ...p.id !== void 0 ? { id: p.id } : {},
+              description: p.description,
+              action: p.action,
+              expression: p.expression,
+              value: p.value,
+              enabled: p.enabled ?? true
+            })
+          );
+        }
+        const inv = ps2.script_inventory;
+        if (inv) {
+          page.script_inventory = {
+            pages: [...inv.pages],
+            authorized: inv.authorized.map((a) => ({
+              url: a.url,
+              justification: a.justification,
+              ...a.owner !== void 0 ? { owner: a.owner } : {},
+              ...a.hash !== void 0 ? { hash: a.hash.toLowerCase() } : {}
+            }))
+          };
+        }
+        out.page_shield = page;
+      },
+      export: async (ctx) => ({ page_shield: await exportPageShield(ctx) }),
+      summary(zone) {
+        const ps2 = zone.page_shield;
+        if (!ps2) return [];
+        return [ps2.policies ? `page_shield (${plural(ps2.policies.length, "policy", "policies")}${ps2.prune ? "" : ", no prune"})` : "page_shield"];
+      },
+      permissions: [{ name: "Page Shield", scope: "zone", read: "Read", write: "Edit", paths: [/^zones\/[^/]+\/page_shield/] }],
+      ids: ["policies", "scripts", "connections", "cookies"].map((collection) => ({ collection, id: /^([0-9a-f]{32}|phases)$/ })),
+      rules: PAGE_SHIELD_RULES
+    };
+  }
+});
+
+// src/sections/waf/managed-ruleset.ts
+function managedRulesetPath(accountId, zoneId, rulesetId) {
+  return accountId ? `accounts/${accountId}/rulesets/${rulesetId}` : zonePath(zoneId, "rulesets", rulesetId);
+}
+function readManagedRuleset(ctx, zoneId, rulesetId, label) {
+  const account = ctx.desired.account_id;
+  const path6 = managedRulesetPath(account, zoneId, rulesetId);
+  return ctx.memo(`managed-ruleset:${path6}`, async () => {
+    try {
+      return await ctx.client.request("GET", path6);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status < 400 || err.status >= 500 || err.status === 429) throw err;
+      const how = account ? `account ${account} cannot read it: check that the account id is right and that the token has "Account Rulesets: Read"` : `managed rulesets are documented under the account: set account_id in the file (or CLOUDFLARE_ACCOUNT_ID) so that zoneform reads accounts/<account_id>/rulesets/${rulesetId}`;
+      throw new ApiError(`reading the ${label} (${rulesetId}) was refused (HTTP ${err.status}: ${err.message}); ${how}`, err.info);
+    }
+  });
+}
+async function readOwaspRuleset(ctx, zoneId) {
+  return deriveOwasp(await readManagedRuleset(ctx, zoneId, OWASP_RULESET_ID, OWASP_RULESET_NAME));
+}
+function deriveOwasp(raw) {
+  const r = raw !== null && typeof raw === "object" && !Array.isArray(raw) ? raw : void 0;
+  if (!r || typeof r.id !== "string") {
+    throw new AnswerShapeError(`the API answered the ${OWASP_RULESET_NAME} as ${clipJson(raw, 60)}, expected a ruleset with an id and rules`);
+  }
+  const rules = Array.isArray(r.rules) ? r.rules : [];
+  const last = rules[rules.length - 1];
+  if (!last || typeof last !== "object" || typeof last.id !== "string" || last.id === "") {
+    throw new AnswerShapeError(
+      `the API answered the ${OWASP_RULESET_NAME} ${r.id} ${rules.length === 0 ? "without rules" : "with a last rule that has no id"}, expected its rules with the last one (949110) carrying an id; zoneform cannot set the threshold and action without it`
+    );
+  }
+  const levels = /* @__PURE__ */ new Set();
+  for (const rule of rules) {
+    const categories2 = rule && typeof rule === "object" ? rule.categories : void 0;
+    for (const tag of Array.isArray(categories2) ? categories2 : []) {
+      const m = typeof tag === "string" ? PARANOIA_TAG.exec(tag) : null;
+      if (m) levels.add(Number(m[1]));
+    }
+  }
+  return {
+    id: r.id,
+    lastRuleId: last.id,
+    defaultThreshold: typeof last.score_threshold === "number" ? last.score_threshold : 40,
+    defaultAction: typeof last.action === "string" ? last.action : "block",
+    paranoiaLevels: [...levels].sort((a, b) => a - b)
+  };
+}
+function missingParanoiaLevels(level, managed) {
+  const shown3 = new Set(managed.paranoiaLevels);
+  const out = [];
+  for (let l = level + 1; l <= MAX_PARANOIA; l++) if (!shown3.has(l)) out.push(l);
+  return out;
+}
+var OWASP_RULESET_ID, OWASP_RULESET_NAME, CLOUDFLARE_MANAGED_RULESET_ID, CLOUDFLARE_MANAGED_RULESET_NAME, PARANOIA_TAG, MAX_PARANOIA;
+var init_managed_ruleset = __esm({
+  "src/sections/waf/managed-ruleset.ts"() {
+    "use strict";
+    init_errors();
+    init_fields();
+    init_redact();
+    OWASP_RULESET_ID = "4814384a9e5d4991b9815dcfc25d2f1f";
+    OWASP_RULESET_NAME = "Cloudflare OWASP Core Ruleset";
+    CLOUDFLARE_MANAGED_RULESET_ID = "efb7b8c949ac4650a09736fc376e9aee";
+    CLOUDFLARE_MANAGED_RULESET_NAME = "Cloudflare Managed Ruleset";
+    PARANOIA_TAG = /^paranoia-level-(\d+)$/;
+    MAX_PARANOIA = 4;
+  }
+});
+
+// src/sections/waf/owasp-intent.ts
+function formatThreshold(n) {
+  const label = THRESHOLD_LABELS[n];
+  return label ? `${n} (${label})` : String(n);
+}
+function paranoiaLevelOf(category) {
+  const m = typeof category === "string" ? PARANOIA_TAG.exec(category) : null;
+  return m ? Number(m[1]) : void 0;
+}
+function levelsAbove(level) {
+  const out = [];
+  for (let l = level + 1; l <= MAX_PARANOIA; l++) out.push(l);
+  return out;
+}
+function paranoiaOverrides(level) {
+  return levelsAbove(level).map((l) => ({ category: `paranoia-level-${l}`, enabled: false }));
+}
+function overridesFor(intent, managed) {
+  return {
+    categories: paranoiaOverrides(intent.paranoia_level),
+    rules: [{ id: managed.lastRuleId, score_threshold: intent.score_threshold, action: intent.action }]
+  };
+}
+function paramsOf(rule) {
+  const p = rule.action_parameters;
+  return p && typeof p === "object" ? p : void 0;
+}
+function intentFrom(rule, managed) {
+  const overrides = paramsOf(rule)?.overrides ?? {};
+  const disabled = [...disabledLevels(Array.isArray(overrides.categories) ? overrides.categories : [])];
+  const last = (Array.isArray(overrides.rules) ? overrides.rules : []).find((r) => r.id === managed.lastRuleId);
+  return {
+    enabled: rule.enabled !== false,
+    paranoia_level: disabled.length > 0 ? Math.min(...disabled) - 1 : MAX_PARANOIA,
+    score_threshold: typeof last?.score_threshold === "number" ? last.score_threshold : managed.defaultThreshold,
+    // Precedence is rule override > ruleset-wide override > the rule's own action.
+    action: last?.action ?? overrides.action ?? managed.defaultAction
+  };
+}
+function disabledLevels(categories2) {
+  const out = /* @__PURE__ */ new Set();
+  for (const c of categories2) {
+    const l = paranoiaLevelOf(c.category);
+    if (l !== void 0 && c.enabled === false) out.add(l);
+  }
+  return out;
+}
+function sameParanoia(rule, level) {
+  const live = disabledLevels(paramsOf(rule)?.overrides?.categories ?? []);
+  const want = levelsAbove(level);
+  return live.size === want.length && want.every((l) => live.has(l));
+}
+function tunedCategories(live, level) {
+  const above = new Set(levelsAbove(level));
+  const out = [];
+  const present = /* @__PURE__ */ new Set();
+  for (const c of live) {
+    const l = paranoiaLevelOf(c.category);
+    if (l === void 0) {
+      out.push(c);
+      continue;
+    }
+    present.add(l);
+    if (above.has(l)) {
+      out.push({ ...c, enabled: false });
+      continue;
+    }
+    const { enabled: _enabled, ...rest } = c;
+    if (Object.keys(rest).length > 1) out.push(rest);
+  }
+  for (const l of above) if (!present.has(l)) out.push({ category: `paranoia-level-${l}`, enabled: false });
+  return out;
+}
+function tunedParameters(live, intent, managed) {
+  const params = live && typeof live === "object" ? structuredClone(live) : { id: managed.id };
+  params.id = managed.id;
+  const overrides = { ...params.overrides ?? {} };
+  const categories2 = tunedCategories(Array.isArray(overrides.categories) ? overrides.categories : [], intent.paranoia_level);
+  if (categories2.length > 0) overrides.categories = categories2;
+  else delete overrides.categories;
+  const rules = [...Array.isArray(overrides.rules) ? overrides.rules : []];
+  const at = rules.findIndex((r) => r.id === managed.lastRuleId);
+  const mine = overridesFor(intent, managed).rules[0];
+  if (at >= 0) rules[at] = { ...rules[at], score_threshold: mine.score_threshold, action: mine.action };
+  else rules.push(mine);
+  overrides.rules = rules;
+  params.overrides = overrides;
+  return params;
+}
+function intentFieldChanges(before, after) {
+  return ["paranoia_level", "score_threshold", "action", "enabled"].filter((k) => before[k] !== after[k]);
+}
+function describeUpdate(before, after, paranoiaRewritten = false) {
+  const parts = [];
+  if (before.enabled !== after.enabled) parts.push(after.enabled ? "enable OWASP" : "disable OWASP (tuning kept)");
+  if (before.paranoia_level !== after.paranoia_level) parts.push(`paranoia ${before.paranoia_level} → ${after.paranoia_level}`);
+  else if (paranoiaRewritten) parts.push(`paranoia ${after.paranoia_level} (category overrides rewritten to disable only levels above it)`);
+  if (before.score_threshold !== after.score_threshold) {
+    parts.push(`threshold ${before.score_threshold} → ${formatThreshold(after.score_threshold)}`);
+  }
+  if (before.action !== after.action) parts.push(`action ${before.action} → ${after.action}`);
+  return parts.join(", ");
+}
+function describeCreate(intent) {
+  return `deploy OWASP: paranoia ${intent.paranoia_level}, threshold ${formatThreshold(intent.score_threshold)}, action ${intent.action}`;
+}
+var THRESHOLD_LABELS;
+var init_owasp_intent = __esm({
+  "src/sections/waf/owasp-intent.ts"() {
+    "use strict";
+    init_managed_ruleset();
+    THRESHOLD_LABELS = { 60: "low", 40: "medium", 25: "high" };
+  }
+});
+
+// src/sections/waf/waf-managed.ts
+function executeRulesFor(ep, rulesetId) {
+  return (ep?.rules ?? []).filter(
+    (r) => r.action === "execute" && r.action_parameters?.id === rulesetId
+  );
+}
+function ruleFingerprint(rule) {
+  return rule ? { id: rule.id, version: rule.version ?? null, ...writableRule(rule) } : null;
+}
+function owaspRuleBody(params, expression) {
+  return {
+    action: "execute",
+    expression,
+    description: "zoneform: OWASP Core Ruleset",
+    enabled: true,
+    ref: OWASP_REF,
+    action_parameters: params
+  };
+}
+function expressionField(rule, want) {
+  return rule.expression === want ? [] : [{ field: "expression", before: rule.expression, after: want, text: true }];
+}
+function deployedRule(zone, live, rulesetId, name, identity, out) {
+  const found = executeRulesFor(live.entrypoint, rulesetId);
+  if (found.length > 1) {
+    out.warnings.push(`${found.length} execute rules deploy the ${name}; managing the first (${found[0].id}), leaving the others as they are`);
+  }
+  return { rule: found[0], base: { resource: RESOURCE5, zone_id: zone.zone_id, identity } };
+}
+function updateRule(out, live, rule, what, change, set) {
+  const err = ruleIdError(rule, `${what} execute`);
+  if (err) return void out.errors.push(err);
+  const { resource, zone_id, identity, notes, ...shown3 } = change;
+  const operations = [patchRuleOp(zone_id, live.entrypoint.id, rule, set)];
+  out.planned.push({ change: { resource, zone_id, identity, kind: "update", live_id: rule.id, ...shown3, operations, ...notes ? { notes } : {} } });
+}
+function planOwasp(zone, want, live, out) {
+  const { rule, base: base3 } = deployedRule(zone, live, live.owaspId, "OWASP Core Ruleset", "owasp", out);
+  if (!want.enabled) {
+    if (!rule || rule.enabled === false) return;
+    const change2 = { ...base3, summary: "disable OWASP (tuning kept)", before: { enabled: true }, after: { enabled: false }, fields: [{ field: "enabled", before: true, after: false }] };
+    return updateRule(out, live, rule, "OWASP Core Ruleset", change2, { enabled: false });
+  }
+  const managed = live.owaspRuleset;
+  if (!managed) {
+    out.errors.push(`the OWASP Core Ruleset (${OWASP_RULESET_ID}) was not read; cannot find its last rule to set the threshold and action`);
+    return;
+  }
+  const intent = { enabled: true, paranoia_level: want.paranoia_level, score_threshold: want.score_threshold, action: want.action };
+  const paranoiaRewritten = !rule || !sameParanoia(rule, intent.paranoia_level);
+  const missing = missingParanoiaLevels(intent.paranoia_level, managed);
+  if (paranoiaRewritten && missing.length > 0) {
+    out.errors.push(
+      `the OWASP Core Ruleset as the API answered it shows no rule in category ${missing.map((l) => `paranoia-level-${l}`).join(", ")}, which paranoia_level ${intent.paranoia_level} disables; zoneform will not write paranoia overrides it cannot confirm, and nothing was changed (set account_id so that the ruleset is read where its rules' categories are documented)`
+    );
+    return;
+  }
+  if (!rule) {
+    const body = owaspRuleBody(tunedParameters(void 0, intent, managed), want.expression);
+    const fields2 = ["paranoia_level", "score_threshold", "action", "enabled"].map((f) => ({ field: f, after: intent[f] }));
+    if (want.expression !== "true") fields2.push({ field: "expression", after: want.expression });
+    out.planned.push({
+      change: { ...base3, kind: "create", summary: describeCreate(intent), after: { ...intent, expression: want.expression }, fields: fields2, operations: [] },
+      newRule: body
+    });
+    return;
+  }
+  const before = intentFrom(rule, managed);
+  const changed2 = intentFieldChanges(before, intent);
+  const expression = expressionField(rule, want.expression);
+  if (changed2.length === 0 && !paranoiaRewritten && expression.length === 0) return;
+  const fields = changed2.map((f) => ({ field: f, before: before[f], after: intent[f] }));
+  if (paranoiaRewritten && !changed2.includes("paranoia_level")) {
+    fields.unshift({ field: "paranoia_level", before: before.paranoia_level, after: intent.paranoia_level });
+  }
+  fields.push(...expression);
+  const summary = [describeUpdate(before, intent, paranoiaRewritten), expression.length > 0 ? "expression changed" : ""].filter((x) => x !== "").join(", ");
+  const change = { ...base3, summary, before: { ...before, expression: rule.expression }, after: { ...intent, expression: want.expression }, fields };
+  updateRule(out, live, rule, "OWASP Core Ruleset", change, {
+    action_parameters: tunedParameters(rule.action_parameters, intent, managed),
+    enabled: true,
+    expression: want.expression
+  });
+}
+function cfmAction(rule) {
+  const a = rule.action_parameters?.overrides?.action;
+  return typeof a === "string" ? a : void 0;
+}
+function cfmParameters(live, id, action) {
+  const params = live && typeof live === "object" ? structuredClone(live) : { id };
+  params.id = id;
+  const overrides = { ...params.overrides ?? {} };
+  if (action === void 0) delete overrides.action;
+  else overrides.action = action;
+  if (Object.keys(overrides).length > 0) params.overrides = overrides;
+  else delete params.overrides;
+  return params;
+}
+function describeAction(a) {
+  return a ?? "each rule's own";
+}
+function planCloudflareManaged(zone, want, live, out) {
+  const { rule, base: base3 } = deployedRule(zone, live, live.cloudflareManagedId, "Cloudflare Managed Ruleset", "cloudflare_managed", out);
+  if (!rule) {
+    if (!want.enabled) return;
+    const body = {
+      action: "execute",
+      expression: want.expression,
+      description: "zoneform: Cloudflare Managed Ruleset",
+      enabled: true,
+      ref: CFM_REF,
+      action_parameters: cfmParameters(void 0, live.cloudflareManagedId, want.action)
+    };
+    const after2 = { enabled: true, ...want.action !== void 0 ? { action: want.action } : {}, ...want.expression !== "true" ? { expression: want.expression } : {} };
+    out.planned.push({
+      change: {
+        ...base3,
+        kind: "create",
+        summary: `deploy Cloudflare Managed Ruleset${want.action !== void 0 ? `, action ${want.action}` : ""}`,
+        after: after2,
+        fields: Object.entries(after2).map(([field, v]) => ({ field, after: v })),
+        operations: []
+      },
+      newRule: body
+    });
+    return;
+  }
+  const before = { enabled: rule.enabled !== false, action: cfmAction(rule), expression: rule.expression };
+  const after = want.enabled ? { enabled: true, action: want.action, expression: want.expression } : { enabled: false, action: before.action, expression: before.expression };
+  const fields = [];
+  if (before.enabled !== after.enabled) fields.push({ field: "enabled", before: before.enabled, after: after.enabled });
+  if (before.action !== after.action) fields.push({ field: "action", before: before.action, after: after.action });
+  if (want.enabled) fields.push(...expressionField(rule, want.expression));
+  if (fields.length === 0) return;
+  const parts = [];
+  if (before.enabled !== after.enabled) parts.push(after.enabled ? "enable Cloudflare Managed Ruleset" : "disable Cloudflare Managed Ruleset (rule kept)");
+  if (before.action !== after.action) parts.push(`action ${describeAction(before.action)} → ${describeAction(after.action)}`);
+  if (before.expression !== after.expression) parts.push(`expression ${JSON.stringify(before.expression)} → ${JSON.stringify(after.expression)}`);
+  const others = (rule.action_parameters?.overrides?.rules ?? []).length;
+  const notes = others > 0 ? { notes: [`the rule's ${others} rule override(s), made outside zoneform, are kept as they are`] } : {};
+  updateRule(out, live, rule, CLOUDFLARE_MANAGED_RULESET_NAME, { ...base3, summary: parts.join(", "), before, after, fields, ...notes }, {
+    action_parameters: cfmParameters(rule.action_parameters, live.cloudflareManagedId, after.action),
+    enabled: after.enabled,
+    expression: after.expression
+  });
+}
+function diffWaf(zone, live) {
+  const out = { errors: [], warnings: [], planned: [] };
+  if (zone.waf?.cloudflare_managed) planCloudflareManaged(zone, zone.waf.cloudflare_managed, live, out);
+  if (zone.waf?.owasp) planOwasp(zone, zone.waf.owasp, live, out);
+  const ep = live.entrypoint;
+  const creates = out.planned.filter((p) => p.newRule);
+  if (!ep && creates.length > 0) {
+    const [first, ...rest] = creates;
+    first.change.operations = [
+      createEntrypointOp(zone.zone_id, WAF_PHASE, "zoneform: managed WAF rulesets", creates.map((p) => p.newRule))
+    ];
+    for (const p of rest) {
+      p.change.notes = [`added by the call of ${first.change.identity}: a new entry point is created with all its rules at once`];
+    }
+  } else if (ep) {
+    for (const p of creates) p.change.operations = [addRuleOp(zone.zone_id, ep.id, p.newRule, WAF_PHASE)];
+  }
+  return { changes: out.planned.map((p) => p.change), errors: out.errors, warnings: out.warnings };
+}
+var WAF_PHASE, RESOURCE5, OWASP_REF, CFM_REF, wafManagedRules;
+var init_waf_managed = __esm({
+  "src/sections/waf/waf-managed.ts"() {
+    "use strict";
+    init_entrypoint();
+    init_managed_ruleset();
+    init_owasp_intent();
+    WAF_PHASE = "http_request_firewall_managed";
+    RESOURCE5 = "waf_managed_rules";
+    OWASP_REF = "zoneform-owasp";
+    CFM_REF = "zoneform-cloudflare-managed";
+    wafManagedRules = {
+      name: RESOURCE5,
+      order: 30,
+      owns: (zone) => zone.waf?.owasp !== void 0 || zone.waf?.cloudflare_managed !== void 0,
+      async read(ctx, zone) {
+        const owaspRead = zone.waf?.owasp?.enabled ? readOwaspRuleset(ctx, zone.zone_id) : Promise.resolve(null);
+        owaspRead.catch(() => void 0);
+        const entrypoint = await readEntrypoint(ctx, zone.zone_id, WAF_PHASE);
+        const cfmWanted = zone.waf?.cloudflare_managed?.enabled === true;
+        const [owaspRuleset] = await Promise.all([
+          owaspRead,
+          cfmWanted && executeRulesFor(entrypoint, CLOUDFLARE_MANAGED_RULESET_ID).length === 0 ? readManagedRuleset(ctx, zone.zone_id, CLOUDFLARE_MANAGED_RULESET_ID, CLOUDFLARE_MANAGED_RULESET_NAME) : Promise.resolve(null)
+        ]);
+        const live = { entrypoint, owaspId: OWASP_RULESET_ID, cloudflareManagedId: CLOUDFLARE_MANAGED_RULESET_ID, owaspRuleset };
+        const owasp = zone.waf?.owasp ? executeRulesFor(entrypoint, live.owaspId)[0] : void 0;
+        const cfm = zone.waf?.cloudflare_managed ? executeRulesFor(entrypoint, live.cloudflareManagedId)[0] : void 0;
+        const owned = new Set([owasp?.id, cfm?.id].filter((id) => id !== void 0));
+        const resources = { entrypoint: foreignRulesFingerprint(entrypoint, owned) };
+        if (zone.waf?.owasp) resources.owasp = ruleFingerprint(owasp);
+        if (zone.waf?.cloudflare_managed) resources.cloudflare_managed = ruleFingerprint(cfm);
+        return { live, resources };
+      },
+      diff: diffWaf
+    };
+  }
+});
+
+// src/sections/waf/export.ts
+function expressionOf(rule) {
+  return typeof rule.expression === "string" && rule.expression !== "true" ? { expression: rule.expression } : {};
+}
+async function exportWaf(ctx) {
+  const entrypoint = await readEntrypoint(ctx.read, ctx.zoneId, WAF_PHASE);
+  const where = `zone ${ctx.zoneId}`;
+  const out = {};
+  const owaspRules = executeRulesFor(entrypoint, OWASP_RULESET_ID);
+  const owasp = owaspRules[0];
+  if (owaspRules.length > 1) ctx.notes.warnings.push(`${where}: ${owaspRules.length} rules deploy the OWASP Core Ruleset; the file describes the first (${owasp.id})`);
+  let managed;
+  let unreadable = "";
+  if (owasp) {
+    try {
+      managed = await readOwaspRuleset(ctx.read, ctx.zoneId);
+    } catch (err) {
+      if (!(err instanceof ApiError) && !(err instanceof AnswerShapeError)) throw err;
+      unreadable = err.message;
+    }
+  }
+  if (!owasp) {
+    out.owasp = { enabled: false };
+  } else if (!managed) {
+    ctx.notes.warnings.push(`${where}: the OWASP Core Ruleset could not be read with its rules (${unreadable}), so its tuning cannot be derived; waf.owasp left out (give --account-id if the zone reads it through an account)`);
+  } else {
+    const intent = intentFrom(owasp, managed);
+    if (!ACTIONS2.has(intent.action)) {
+      ctx.notes.warnings.push(`${where}: the OWASP anomaly action ${JSON.stringify(intent.action)} is not one the file format knows; waf.owasp left out`);
+    } else {
+      out.owasp = {
+        enabled: intent.enabled,
+        paranoia_level: intent.paranoia_level,
+        score_threshold: THRESHOLD_LABELS[intent.score_threshold] ?? intent.score_threshold,
+        action: intent.action,
+        ...expressionOf(owasp)
+      };
+      if (intent.enabled && !sameParanoia(owasp, intent.paranoia_level)) {
+        ctx.notes.warnings.push(
+          `${where}: the OWASP paranoia overrides were made by hand (not exactly "levels above ${intent.paranoia_level} disabled"); plan will rewrite them to paranoia_level ${intent.paranoia_level}`
+        );
+      }
+    }
+  }
+  const cfmRules = executeRulesFor(entrypoint, CLOUDFLARE_MANAGED_RULESET_ID);
+  const cfm = cfmRules[0];
+  if (cfmRules.length > 1) ctx.notes.warnings.push(`${where}: ${cfmRules.length} rules deploy the Cloudflare Managed Ruleset; the file describes the first (${cfm.id})`);
+  if (!cfm) {
+    out.cloudflare_managed = { enabled: false };
+  } else {
+    const action = cfm.action_parameters?.overrides?.action;
+    if (typeof action === "string" && !ACTIONS2.has(action)) {
+      ctx.notes.warnings.push(`${where}: the Cloudflare Managed Ruleset's action ${JSON.stringify(action)} is not one the file format knows; waf.cloudflare_managed left out`);
+    } else {
+      out.cloudflare_managed = { enabled: cfm.enabled !== false, ...typeof action === "string" ? { action } : {}, ...expressionOf(cfm) };
+    }
+  }
+  return out;
+}
+var ACTIONS2;
+var init_export5 = __esm({
+  "src/sections/waf/export.ts"() {
+    "use strict";
+    init_errors();
+    init_entrypoint();
+    init_managed_ruleset();
+    init_owasp_intent();
+    init_waf_managed();
+    ACTIONS2 = /* @__PURE__ */ new Set(["block", "managed_challenge", "js_challenge", "log", "challenge"]);
+  }
+});
+
+// src/sections/waf/normalize.ts
+function scoreThreshold(value) {
+  if (value === void 0) return SCORE_THRESHOLDS.medium;
+  return typeof value === "number" ? value : SCORE_THRESHOLDS[value];
+}
+var DEFAULT_EXPRESSION, SCORE_THRESHOLDS;
+var init_normalize = __esm({
+  "src/sections/waf/normalize.ts"() {
+    "use strict";
+    DEFAULT_EXPRESSION = "true";
+    SCORE_THRESHOLDS = { low: 60, medium: 40, high: 25 };
+  }
+});
+
+// src/sections/waf/index.ts
+var WAF_KEY, waf;
+var init_waf = __esm({
+  "src/sections/waf/index.ts"() {
+    "use strict";
+    init_export5();
+    init_normalize();
+    init_waf_managed();
+    init_normalize();
+    init_managed_ruleset();
+    init_owasp_intent();
+    WAF_KEY = "waf";
+    waf = {
+      name: "waf",
+      folder: "waf",
+      path: WAF_KEY,
+      kinds: [wafManagedRules],
+      owns: (zone) => zone.waf?.owasp !== void 0 || zone.waf?.cloudflare_managed !== void 0,
+      normalize(file, out) {
+        const w = file.waf;
+        if (!w) return;
+        const desired = {};
+        if (w.owasp) {
+          desired.owasp = {
+            enabled: w.owasp.enabled,
+            paranoia_level: w.owasp.paranoia_level ?? 1,
+            score_threshold: scoreThreshold(w.owasp.score_threshold),
+            action: w.owasp.action ?? "block",
+            expression: w.owasp.expression ?? DEFAULT_EXPRESSION
+          };
+        }
+        if (w.cloudflare_managed) {
+          desired.cloudflare_managed = { enabled: w.cloudflare_managed.enabled, expression: w.cloudflare_managed.expression ?? DEFAULT_EXPRESSION };
+          if (w.cloudflare_managed.action !== void 0) desired.cloudflare_managed.action = w.cloudflare_managed.action;
+        }
+        out.waf = desired;
+      },
+      async export(ctx) {
+        const w = await exportWaf(ctx);
+        return Object.keys(w).length > 0 ? { waf: w } : void 0;
+      },
+      summary(zone) {
+        const parts = [];
+        const o = zone.waf?.owasp;
+        if (o) parts.push(o.enabled ? `owasp (PL${o.paranoia_level}, threshold ${o.score_threshold}, ${o.action})` : "owasp (off)");
+        if (zone.waf?.cloudflare_managed) parts.push(`cloudflare_managed (${zone.waf.cloudflare_managed.enabled ? "on" : "off"})`);
+        return parts;
+      },
+      permissions: [
+        { name: "Zone WAF", scope: "zone", read: "Read", write: "Edit", paths: [/^zones\/[^/]+\/rulesets/, /^zones\/[^/]+\/waf_migration/] },
+        {
+          name: "Account Rulesets",
+          scope: "account",
+          read: "Read",
+          write: "Edit",
+          paths: [/^accounts\/[^/]+\/rulesets/],
+          label: "waf (managed rulesets)",
+          readOnly: true,
+          needed: (desired) => desired.account_id !== void 0
+        }
+      ],
+      ids: ["rulesets", "rules"].map((collection) => ({ collection, id: /^([0-9a-f]{32}|phases)$/ })),
+      rules: []
+    };
+  }
+});
+
+// src/sections/index.ts
+var REGISTRY, SECTIONS, RESOURCE_KINDS;
+var init_sections = __esm({
+  "src/sections/index.ts"() {
+    "use strict";
+    init_custom_fields2();
+    init_custom_hostnames2();
+    init_logpush();
+    init_page_shield();
+    init_waf();
+    REGISTRY = [
+      pageShield,
+      waf,
+      customFields,
+      logpushJobs2,
+      customHostnames2
+    ];
+    SECTIONS = REGISTRY;
+    RESOURCE_KINDS = SECTIONS.flatMap((s) => s.kinds).sort((a, b) => a.order - b.order);
   }
 });
 
@@ -12658,7 +15021,7 @@ function isCredentialName(name) {
 }
 function hideCredentialShapes(text, replacement) {
   if (text.length < 37) return text;
-  let out = text.replace(PREFIXED, replacement).replace(TOKEN_40_RUN, (run) => mixed(run) ? replacement : run);
+  let out = text.replace(PREFIXED, replacement).replace(TOKEN_40_RUN, (run2) => mixed(run2) ? replacement : run2);
   if (out.includes("?")) {
     out = out.replace(
       /([?&][^=&\s"'<>]+=)([A-Za-z0-9_-]{37,45})(?=$|[&#\s"'])/g,
@@ -12676,56 +15039,6 @@ var init_credential_shape = __esm({
     TOKEN_40_RUN = /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{40}(?![A-Za-z0-9_-])/g;
     HEX_KEY = /^[0-9a-f]{37,45}$/;
     CREDENTIAL_NAME = /(secret|key|token|passw|pwd|auth|credential|signature|^sig$|sas)/i;
-  }
-});
-
-// src/config/rules/secrets.ts
-function literalSecretParams(destination) {
-  const q = destination.indexOf("?");
-  if (q < 0) return [];
-  const names = [];
-  for (const pair of destination.slice(q + 1).split("&")) {
-    const eq = pair.indexOf("=");
-    if (eq < 0) continue;
-    const name = safeDecode(pair.slice(0, eq));
-    const value = pair.slice(eq + 1);
-    if (isSecretParam(name) && value !== "" && !hasEnvReference(value)) names.push(name);
-  }
-  return names;
-}
-var secretsFromEnvironment;
-var init_secrets = __esm({
-  "src/config/rules/secrets.ts"() {
-    "use strict";
-    init_redact();
-    init_interpolate();
-    init_util();
-    secretsFromEnvironment = (doc, ctx) => {
-      const findings = [];
-      for (const { zone, pointer } of zonesOf(doc)) {
-        for (const { item: job, pointer: jobPointer } of itemsOf(asRecord(zone.logs)?.logpush_jobs, `${pointer}/logs/logpush_jobs`)) {
-          const destPointer = `${jobPointer}/destination_conf`;
-          const written = ctx.template(destPointer) ?? asString(job.destination_conf);
-          if (written !== void 0) {
-            for (const name of literalSecretParams(written)) {
-              findings.push({
-                pointer: destPointer,
-                message: `the credential '${name}' is written literally: use ${name}=\${env:NAME} so that it comes from the environment (plan files keep only the reference)`
-              });
-            }
-          }
-          const challengePointer = `${jobPointer}/ownership_challenge`;
-          const challenge = ctx.template(challengePointer) ?? asString(job.ownership_challenge);
-          if (challenge !== void 0 && !hasEnvReference(challenge)) {
-            findings.push({
-              pointer: challengePointer,
-              message: "ownership_challenge is written literally: use ${env:NAME} so that it comes from the environment (plan files keep only the reference)"
-            });
-          }
-        }
-      }
-      return findings;
-    };
   }
 });
 
@@ -12761,8 +15074,8 @@ var init_credentials = __esm({
     init_credential_shape();
     init_redact();
     init_template();
-    init_problems();
-    init_secrets();
+    init_logpush();
+    init_rules();
     credentialsInFile = (doc, ctx) => {
       const findings = [];
       const visit2 = (value, pointer, key2) => {
@@ -12791,33 +15104,14 @@ var init_credentials = __esm({
 function runRules(doc, ctx, rules = RULES) {
   return rules.flatMap((rule) => rule(doc, ctx));
 }
-var RULES;
-var init_rules = __esm({
+var GENERIC_RULES, RULES;
+var init_rules6 = __esm({
   "src/config/rules/index.ts"() {
     "use strict";
-    init_custom_hostnames();
-    init_logs();
-    init_page_shield();
+    init_sections();
     init_credentials();
-    init_secrets();
-    RULES = [
-      uniquePolicies,
-      pruneNeedsPolicies,
-      scriptInventoryEntries,
-      lowerCaseHeaders,
-      uniqueCustomFields,
-      customFieldLimit,
-      uniqueJobs,
-      exactJobIds,
-      deprecatedJobKeys,
-      filterLimits,
-      filterValues,
-      customFieldsPushed,
-      pruneNeedsJobs,
-      secretsFromEnvironment,
-      credentialsInFile,
-      uniqueCustomHostnames
-    ];
+    GENERIC_RULES = [credentialsInFile];
+    RULES = [...SECTIONS.flatMap((s) => s.rules), ...GENERIC_RULES];
   }
 });
 
@@ -14828,41 +17122,6 @@ var require_subschema = __commonJS({
   }
 });
 
-// node_modules/fast-deep-equal/index.js
-var require_fast_deep_equal = __commonJS({
-  "node_modules/fast-deep-equal/index.js"(exports, module) {
-    "use strict";
-    module.exports = function equal4(a, b) {
-      if (a === b) return true;
-      if (a && b && typeof a == "object" && typeof b == "object") {
-        if (a.constructor !== b.constructor) return false;
-        var length, i, keys;
-        if (Array.isArray(a)) {
-          length = a.length;
-          if (length != b.length) return false;
-          for (i = length; i-- !== 0; )
-            if (!equal4(a[i], b[i])) return false;
-          return true;
-        }
-        if (a.constructor === RegExp) return a.source === b.source && a.flags === b.flags;
-        if (a.valueOf !== Object.prototype.valueOf) return a.valueOf() === b.valueOf();
-        if (a.toString !== Object.prototype.toString) return a.toString() === b.toString();
-        keys = Object.keys(a);
-        length = keys.length;
-        if (length !== Object.keys(b).length) return false;
-        for (i = length; i-- !== 0; )
-          if (!Object.prototype.hasOwnProperty.call(b, keys[i])) return false;
-        for (i = length; i-- !== 0; ) {
-          var key2 = keys[i];
-          if (!equal4(a[key2], b[key2])) return false;
-        }
-        return true;
-      }
-      return a !== a && b !== b;
-    };
-  }
-});
-
 // node_modules/json-schema-traverse/index.js
 var require_json_schema_traverse = __commonJS({
   "node_modules/json-schema-traverse/index.js"(exports, module) {
@@ -16171,9 +18430,9 @@ var require_utils = __commonJS({
       let output = "";
       for (let i = 0; i < input.length; i++) {
         if (input[i] === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
-          if (isHexPair(hex)) {
-            const normalizedHex = hex.toUpperCase();
+          const hex3 = input.slice(i + 1, i + 3);
+          if (isHexPair(hex3)) {
+            const normalizedHex = hex3.toUpperCase();
             const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
             if (decodeUnreserved && isUnreserved(decoded)) {
               output += decoded;
@@ -16193,9 +18452,9 @@ var require_utils = __commonJS({
       for (let i = 0; i < input.length; i++) {
         const ch = input[i];
         if (ch === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
-          if (isHexPair(hex)) {
-            const normalizedHex = hex.toUpperCase();
+          const hex3 = input.slice(i + 1, i + 3);
+          if (isHexPair(hex3)) {
+            const normalizedHex = hex3.toUpperCase();
             const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
             if (decoded !== "." && isUnreserved(decoded)) {
               output += decoded;
@@ -16235,9 +18494,9 @@ var require_utils = __commonJS({
       for (let i = 0; i < input.length; i++) {
         const ch = input[i];
         if (ch === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
-          if (isHexPair(hex)) {
-            output += "%" + hex.toUpperCase();
+          const hex3 = input.slice(i + 1, i + 3);
+          if (isHexPair(hex3)) {
+            output += "%" + hex3.toUpperCase();
             i += 2;
             continue;
           }
@@ -16273,9 +18532,9 @@ var require_utils = __commonJS({
       for (let i = 0; i < input.length; i++) {
         const ch = input[i];
         if (ch === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
-          if (isHexPair(hex)) {
-            output += "%" + hex.toUpperCase();
+          const hex3 = input.slice(i + 1, i + 3);
+          if (isHexPair(hex3)) {
+            output += "%" + hex3.toUpperCase();
             i += 2;
             continue;
           }
@@ -16320,9 +18579,9 @@ var require_utils = __commonJS({
       for (let i = 0; i < input.length; i++) {
         const ch = input[i];
         if (ch === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
-          if (isHexPair(hex)) {
-            const normalizedHex = hex.toUpperCase();
+          const hex3 = input.slice(i + 1, i + 3);
+          if (isHexPair(hex3)) {
+            const normalizedHex = hex3.toUpperCase();
             const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
             if (isUnreserved(decoded)) {
               output += decoded;
@@ -16360,9 +18619,9 @@ var require_utils = __commonJS({
       let output = "";
       for (let i = 0; i < input.length; i++) {
         if (input[i] === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
-          if (isHexPair(hex)) {
-            output += "%" + hex.toUpperCase();
+          const hex3 = input.slice(i + 1, i + 3);
+          if (isHexPair(hex3)) {
+            output += "%" + hex3.toUpperCase();
             i += 2;
             continue;
           }
@@ -20960,7 +23219,7 @@ var init_document = __esm({
     init_messages();
     init_parse();
     init_problems();
-    init_rules();
+    init_rules6();
     init_redact();
     init_schema();
   }
@@ -21036,9 +23295,9 @@ var init_read_file = __esm({
   "src/read-file.ts"() {
     "use strict";
     FileReadError = class extends Error {
-      constructor(problem3) {
-        super(describeReadProblem(problem3, Number.POSITIVE_INFINITY));
-        this.problem = problem3;
+      constructor(problem2) {
+        super(describeReadProblem(problem2, Number.POSITIVE_INFINITY));
+        this.problem = problem2;
       }
       problem;
     };
@@ -21129,2179 +23388,20 @@ var init_load = __esm({
   }
 });
 
-// src/sections/shared/fields.ts
-function diffFields(desired, live, specs = {}) {
-  const out = [];
-  for (const [field, after] of Object.entries(desired)) {
-    if (after === void 0) continue;
-    const before = live[field];
-    if ((0, import_fast_deep_equal.default)(before, after)) continue;
-    const spec = specs[field] ?? {};
-    out.push({ field, before, after, ...spec.text ? { text: true } : {}, ...spec.sensitive ? { sensitive: true } : {} });
-  }
-  return out;
-}
-function createdFields(after, specs = {}) {
-  return Object.entries(after).filter(([, v]) => v !== void 0).map(([field, v]) => ({ field, after: v, ...specs[field]?.sensitive ? { sensitive: true } : {} }));
-}
-function pick(obj, keys) {
-  const out = {};
-  for (const k of keys) if (obj[k] !== void 0) out[k] = obj[k];
-  return out;
-}
-function toBool(v) {
-  if (typeof v === "boolean") return v;
-  if (v === "true") return true;
-  if (v === "false") return false;
-  return void 0;
-}
-function zonePath(zoneId, ...rest) {
-  return ["zones", zoneId, ...rest.map(String)].join("/");
-}
-var import_fast_deep_equal;
-var init_fields = __esm({
-  "src/sections/shared/fields.ts"() {
-    "use strict";
-    import_fast_deep_equal = __toESM(require_fast_deep_equal(), 1);
-  }
-});
-
-// src/sections/shared/entrypoint.ts
-function isMissingEntrypoint(err) {
-  return err instanceof ApiError && err.isNotFound();
-}
-function asRuleset(raw, phase) {
-  const fail = (why) => new Error(`the ${phase} entry point read is not a ruleset: ${why}`);
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw fail("not an object");
-  const r = raw;
-  if (typeof r.id !== "string" || r.id === "") throw fail("no ruleset id");
-  const rules = r.rules ?? [];
-  if (!Array.isArray(rules)) throw fail("rules is not a list");
-  for (const [i, rule] of rules.entries()) {
-    const ok = rule !== null && typeof rule === "object" && typeof rule.action === "string" && (rule.id === void 0 || typeof rule.id === "string");
-    if (!ok) throw fail(`rule ${i} has no action, or an id that is not a string`);
-  }
-  return { ...r, id: r.id, rules };
-}
-function readEntrypoint(ctx, zoneId, phase) {
-  return ctx.memo(`entrypoint:${zoneId}:${phase}`, async () => {
-    try {
-      const raw = await ctx.client.request("GET", zonePath(zoneId, "rulesets", "phases", phase, "entrypoint"));
-      const ruleset = asRuleset(raw, phase);
-      return {
-        id: ruleset.id,
-        name: String(ruleset.name ?? ""),
-        phase: String(ruleset.phase ?? phase),
-        version: String(ruleset.version ?? ""),
-        rules: ruleset.rules
-      };
-    } catch (err) {
-      if (isMissingEntrypoint(err)) return null;
-      throw err;
-    }
-  });
-}
-function ruleIdError(rule, what) {
-  return typeof rule.id === "string" && rule.id !== "" ? void 0 : `the API answered the ${what} rule without an id, expected one to write it; nothing was changed`;
-}
-function foreignRulesFingerprint(ep, owned) {
-  if (!ep) return null;
-  return { id: ep.id, rules: ep.rules.filter((r) => !owned.has(r.id)).map((r) => ({ id: r.id, version: r.version ?? null })) };
-}
-function writableRule(rule) {
-  return Object.fromEntries(Object.entries(rule).filter(([k, v]) => !READ_ONLY.has(k) && v !== void 0));
-}
-function createEntrypointOp(zoneId, phase, description, rules) {
-  return {
-    method: "POST",
-    path: zonePath(zoneId, "rulesets"),
-    body: { name: ENTRYPOINT_NAME, kind: "zone", description, phase, rules },
-    finds: { path: zonePath(zoneId, "rulesets"), match: { kind: "zone", phase } }
-  };
-}
-function addRuleOp(zoneId, rulesetId, rule, phase) {
-  return {
-    method: "POST",
-    path: zonePath(zoneId, "rulesets", rulesetId, "rules"),
-    body: rule,
-    finds: { path: zonePath(zoneId, "rulesets", "phases", phase, "entrypoint"), list: "rules", match: { ref: rule.ref } }
-  };
-}
-function patchRuleOp(zoneId, rulesetId, live, set) {
-  const body = { ...writableRule(live), ...set };
-  return { method: "PATCH", path: zonePath(zoneId, "rulesets", rulesetId, "rules", live.id), body };
-}
-function deleteRuleOp(zoneId, rulesetId, ruleId2) {
-  return { method: "DELETE", path: zonePath(zoneId, "rulesets", rulesetId, "rules", ruleId2) };
-}
-var READ_ONLY, ENTRYPOINT_NAME;
-var init_entrypoint = __esm({
-  "src/sections/shared/entrypoint.ts"() {
-    "use strict";
-    init_errors();
-    init_fields();
-    READ_ONLY = /* @__PURE__ */ new Set(["id", "version", "last_updated", "categories"]);
-    ENTRYPOINT_NAME = "Zone-level phase entry point";
-  }
-});
-
-// src/sections/custom-fields/custom-fields.ts
-function normaliseCustomFields(fields) {
-  const clean = (names, lower) => [...new Set((names ?? []).map((n) => lower ? n.toLowerCase() : n))];
-  const out = Object.fromEntries(LISTS.map((l) => [l, clean(fields[l], l !== "cookies")]));
-  const preserve = {};
-  for (const list of RESPONSE_LISTS) {
-    const stated = fields.preserve_duplicates?.[list];
-    if (stated && Object.keys(stated).length > 0) preserve[list] = Object.fromEntries(Object.entries(stated).map(([n, v]) => [n.toLowerCase(), v]));
-  }
-  if (Object.keys(preserve).length > 0) out.preserve_duplicates = preserve;
-  return out;
-}
-function liveItems(rule, list) {
-  const v = (rule.action_parameters ?? {})[PARAM_OF[list]];
-  return (Array.isArray(v) ? v : []).filter(
-    (f) => f !== null && typeof f === "object" && typeof f.name === "string"
-  );
-}
-function fieldsOfRule(rule) {
-  const lists = Object.fromEntries(LISTS.map((l) => [l, liveItems(rule, l).map((f) => f.name)]));
-  const preserve = {};
-  for (const list of RESPONSE_LISTS) {
-    const on = liveItems(rule, list).filter((f) => f.preserve_duplicates === true);
-    if (on.length > 0) preserve[list] = Object.fromEntries(on.map((f) => [f.name.toLowerCase(), true]));
-  }
-  return normaliseCustomFields({ ...lists, ...Object.keys(preserve).length > 0 ? { preserve_duplicates: preserve } : {} });
-}
-function customFieldParameters(fields) {
-  const out = {};
-  for (const list of LISTS) {
-    if (fields[list].length === 0) continue;
-    out[PARAM_OF[list]] = fields[list].map((name) => {
-      const keep = RESPONSE_LISTS.includes(list) ? fields.preserve_duplicates?.[list]?.[name] : void 0;
-      return keep === void 0 ? { name } : { name, preserve_duplicates: keep };
-    });
-  }
-  return out;
-}
-function patchedParameters(rule, after) {
-  const out = { ...rule.action_parameters ?? {} };
-  for (const list of LISTS) {
-    const live = /* @__PURE__ */ new Map();
-    for (const item of liveItems(rule, list)) if (!live.has(keyOf(list, item.name))) live.set(keyOf(list, item.name), item);
-    const stated = RESPONSE_LISTS.includes(list) ? after.preserve_duplicates?.[list] : void 0;
-    const items = after[list].map((name) => {
-      const base3 = live.get(keyOf(list, name)) ?? { name };
-      const keep = stated?.[name];
-      return keep === void 0 || base3.preserve_duplicates === keep ? base3 : { ...base3, preserve_duplicates: keep };
-    });
-    if (items.length > 0) out[PARAM_OF[list]] = items;
-    else delete out[PARAM_OF[list]];
-  }
-  return out;
-}
-function preserveChanges(before, want) {
-  const out = [];
-  for (const list of RESPONSE_LISTS) {
-    for (const [name, keep] of Object.entries(want.preserve_duplicates?.[list] ?? {})) {
-      if (!want[list].includes(name)) continue;
-      const was = before[list].includes(name) ? before.preserve_duplicates?.[list]?.[name] === true : void 0;
-      if (was !== keep) out.push({ field: `${list}.${name}.preserve_duplicates`, before: was, after: keep });
-    }
-  }
-  return out;
-}
-function sameNames(a, b) {
-  const set = new Set(a);
-  return a.length === b.length && b.every((n) => set.has(n));
-}
-function keepLiveOrder(live, want) {
-  const order = (list) => {
-    const wanted = new Set(want[list]);
-    const kept = live[list].filter((n) => wanted.has(n));
-    const had = new Set(kept);
-    return [...kept, ...want[list].filter((n) => !had.has(n))];
-  };
-  const out = Object.fromEntries(LISTS.map((l) => [l, order(l)]));
-  if (want.preserve_duplicates) out.preserve_duplicates = want.preserve_duplicates;
-  return out;
-}
-function isEmpty(fields) {
-  return LISTS.every((l) => fields[l].length === 0);
-}
-function fieldsOf(f) {
-  const out = {};
-  for (const l of LISTS) if (CLASSIC.includes(l) || f[l].length > 0) out[l] = f[l];
-  if (f.preserve_duplicates) out.preserve_duplicates = f.preserve_duplicates;
-  return out;
-}
-function describeLists(before, after) {
-  const parts = [];
-  for (const list of LISTS) {
-    const was = new Set(before?.[list] ?? []);
-    const now = new Set(after[list]);
-    const added = after[list].filter((n) => !was.has(n)).map((n) => `+${n}`);
-    const removed = [...was].filter((n) => !now.has(n)).map((n) => `-${n}`);
-    if (added.length + removed.length > 0) parts.push(`${list.replaceAll("_", " ")} ${[...added, ...removed].join(" ")}`);
-  }
-  return parts.join("; ");
-}
-function logFieldRules(ep) {
-  return (ep?.rules ?? []).filter((r) => r.action === "log_custom_field");
-}
-function diffCustomFields(zone, live) {
-  const desired = zone.logs?.custom_fields;
-  if (!desired) return { changes: [] };
-  const want = normaliseCustomFields(desired);
-  const ep = live.entrypoint;
-  const rules = logFieldRules(ep);
-  const warnings = [];
-  if (rules.length > 1) {
-    warnings.push(`${rules.length} log_custom_field rules in the ${LOG_FIELDS_PHASE} entry point; managing the first (${rules[0].id}), leaving the others as they are`);
-  }
-  const rule = rules[0];
-  const base3 = { resource: RESOURCE, zone_id: zone.zone_id, identity: IDENTITY };
-  if (!rule) {
-    if (isEmpty(want)) return { changes: [], warnings };
-    const body = {
-      action: "log_custom_field",
-      expression: "true",
-      description: "zoneform: custom log fields",
-      enabled: true,
-      ref: "zoneform-custom-fields",
-      action_parameters: customFieldParameters(want)
-    };
-    const operation = ep ? addRuleOp(zone.zone_id, ep.id, body, LOG_FIELDS_PHASE) : createEntrypointOp(zone.zone_id, LOG_FIELDS_PHASE, "zoneform: custom log fields", [body]);
-    const change2 = {
-      ...base3,
-      kind: "create",
-      summary: `log ${describeLists(void 0, want)}`,
-      after: fieldsOf(want),
-      fields: [
-        ...LISTS.filter((l) => want[l].length > 0).map((l) => ({ field: l, after: want[l] })),
-        ...preserveChanges(fieldsOfRule({ id: "", action: "log_custom_field", expression: "true" }), want)
-      ],
-      operations: [operation]
-    };
-    return { changes: [change2], warnings };
-  }
-  const before = fieldsOfRule(rule);
-  const preserve = preserveChanges(before, want);
-  const changing = isEmpty(want) || rule.enabled === false || preserve.length > 0 || LISTS.some((l) => !sameNames(before[l], want[l]));
-  const idProblem = changing ? ruleIdError(rule, "log_custom_field") : void 0;
-  if (idProblem) return { changes: [], errors: [idProblem], warnings };
-  if (isEmpty(want)) {
-    return {
-      changes: [{
-        ...base3,
-        kind: "delete",
-        live_id: rule.id,
-        summary: "no custom log fields: remove the rule (the entry point stays)",
-        before: fieldsOf(before),
-        fields: [],
-        operations: [deleteRuleOp(zone.zone_id, ep.id, rule.id)]
-      }],
-      warnings
-    };
-  }
-  const after = keepLiveOrder(before, want);
-  const fields = LISTS.filter((l) => !sameNames(before[l], want[l])).map((l) => ({
-    field: l,
-    before: before[l],
-    after: after[l]
-  }));
-  fields.push(...preserve);
-  const enabled = rule.enabled !== false;
-  if (!enabled) fields.push({ field: "enabled", before: false, after: true });
-  if (fields.length === 0) return { changes: [], warnings };
-  const listSummary = [describeLists(before, want), ...preserve.map((f) => `${f.after ? "keep" : "fold"} duplicates of ${f.field.replace(/\.preserve_duplicates$/, "")}`)].filter((x) => x !== "").join("; ");
-  const change = {
-    ...base3,
-    kind: "update",
-    live_id: rule.id,
-    summary: [enabled ? "" : "enable the rule", listSummary].filter((s) => s !== "").join("; "),
-    before: { ...fieldsOf(before), ...enabled ? {} : { enabled: false } },
-    after: fieldsOf(after),
-    fields,
-    operations: [patchRuleOp(zone.zone_id, ep.id, rule, { action_parameters: patchedParameters(rule, after), enabled: true })]
-  };
-  return { changes: [change], warnings };
-}
-var LOG_FIELDS_PHASE, RESOURCE, IDENTITY, PARAM_OF, LISTS, RESPONSE_LISTS, CLASSIC, keyOf, logCustomFields;
-var init_custom_fields = __esm({
-  "src/sections/custom-fields/custom-fields.ts"() {
-    "use strict";
-    init_entrypoint();
-    LOG_FIELDS_PHASE = "http_log_custom_fields";
-    RESOURCE = "log_custom_fields";
-    IDENTITY = "custom_fields";
-    PARAM_OF = {
-      request_headers: "request_fields",
-      transformed_request_headers: "transformed_request_fields",
-      response_headers: "response_fields",
-      raw_response_headers: "raw_response_fields",
-      cookies: "cookie_fields"
-    };
-    LISTS = Object.keys(PARAM_OF);
-    RESPONSE_LISTS = ["response_headers", "raw_response_headers"];
-    CLASSIC = ["request_headers", "response_headers", "cookies"];
-    keyOf = (list, name) => list === "cookies" ? name : name.toLowerCase();
-    logCustomFields = {
-      name: RESOURCE,
-      order: 35,
-      owns: (zone) => zone.logs?.custom_fields !== void 0,
-      async read(ctx, zone) {
-        const entrypoint = await readEntrypoint(ctx, zone.zone_id, LOG_FIELDS_PHASE);
-        const rule = logFieldRules(entrypoint)[0];
-        const owned = new Set(rule ? [rule.id] : []);
-        return {
-          live: { entrypoint },
-          resources: {
-            entrypoint: foreignRulesFingerprint(entrypoint, owned),
-            [IDENTITY]: rule ? { id: rule.id, version: rule.version ?? null, ...writableRule(rule) } : null
-          }
-        };
-      },
-      diff: diffCustomFields
-    };
-  }
-});
-
-// src/sections/custom-fields/export.ts
-async function exportCustomFields(ctx) {
-  const zone = { zone_id: ctx.zoneId, logs: { prune: true, custom_fields: { request_headers: [], response_headers: [], cookies: [] } } };
-  const { live } = await logCustomFields.read(ctx.read, zone);
-  const rules = logFieldRules(live.entrypoint);
-  const rule = rules[0];
-  if (!rule) return { request_headers: [], response_headers: [], cookies: [] };
-  if (rules.length > 1) ctx.notes.warnings.push(`zone ${ctx.zoneId}: ${rules.length} log_custom_field rules; the file describes the first (${rule.id}), plan leaves the others alone`);
-  if (rule.enabled === false) ctx.notes.warnings.push(`zone ${ctx.zoneId}: the custom log fields rule is disabled; the file cannot say so, and plan will enable it`);
-  const fields = fieldsOfRule(rule);
-  const out = {};
-  for (const list of LISTS) {
-    if (fields[list].length === 0 && (list === "transformed_request_headers" || list === "raw_response_headers")) continue;
-    const kept = RESPONSE_LISTS.includes(list) ? fields.preserve_duplicates?.[list] : void 0;
-    out[list] = fields[list].map((name) => kept?.[name] ? { name, preserve_duplicates: true } : name);
-  }
-  return out;
-}
-var init_export = __esm({
-  "src/sections/custom-fields/export.ts"() {
-    "use strict";
-    init_custom_fields();
-  }
-});
-
-// src/sections/custom-fields/index.ts
-var customFields;
-var init_custom_fields2 = __esm({
-  "src/sections/custom-fields/index.ts"() {
-    "use strict";
-    init_custom_fields();
-    init_export();
-    customFields = {
-      name: "custom_fields",
-      folder: "custom-fields",
-      path: "logs.custom_fields",
-      kinds: [logCustomFields],
-      owns: (zone) => zone.logs?.custom_fields !== void 0,
-      normalise(file, out) {
-        const cf = file.logs?.custom_fields;
-        if (!cf || !out.logs) return;
-        const names = (list) => (cf[list] ?? []).map((item) => typeof item === "string" ? item : item.name);
-        const fields = { request_headers: [], response_headers: [], cookies: [] };
-        for (const list of LISTS) if (cf[list] !== void 0) fields[list] = names(list);
-        for (const list of RESPONSE_LISTS) {
-          const stated = (cf[list] ?? []).filter((i) => typeof i !== "string" && i.preserve_duplicates !== void 0);
-          if (stated.length > 0) (fields.preserve_duplicates ??= {})[list] = Object.fromEntries(stated.map((i) => [i.name.toLowerCase(), i.preserve_duplicates]));
-        }
-        out.logs.custom_fields = fields;
-      },
-      export: async (ctx) => ({ logs: { custom_fields: await exportCustomFields(ctx) } }),
-      summary(zone) {
-        const cf = zone.logs?.custom_fields;
-        return cf ? [`custom_fields (${LISTS.reduce((n, l) => n + (cf[l]?.length ?? 0), 0)})`] : [];
-      },
-      permissions: [{ name: "Logs", scope: "zone", read: "Read", write: "Edit", paths: [/^zones\/[^/]+\/rulesets\/phases\/http_log_custom_fields/] }]
-    };
-  }
-});
-
-// src/sections/custom-hostnames/custom-hostnames.ts
-function isObject(v) {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-function writableSsl(ssl) {
-  const out = {};
-  const legacy = [];
-  const keep = (field, v) => {
-    if (ACCEPTED[field](v)) return true;
-    legacy.push(`${field} ${JSON.stringify(v)}`);
-    return false;
-  };
-  for (const k of SSL_WRITABLE) {
-    const v = ssl[k];
-    if (v === void 0 || v === null) continue;
-    if (k === "settings") {
-      if (!isObject(v)) continue;
-      const present = SETTINGS_WRITABLE.filter((s) => v[s] !== void 0 && v[s] !== null);
-      const settings = Object.fromEntries(present.filter((s) => keep(`settings.${s}`, v[s])).map((s) => [s, v[s]]));
-      if (Object.keys(settings).length > 0) out.settings = settings;
-      continue;
-    }
-    if (keep(k, v)) out[k] = v;
-  }
-  return { writable: out, legacy };
-}
-function issuerOf(ssl) {
-  const certs = Array.isArray(ssl.certificates) ? ssl.certificates : [];
-  for (const c of certs) if (isObject(c) && typeof c.issuer === "string" && c.issuer !== "") return c.issuer;
-  return typeof ssl.issuer === "string" && ssl.issuer !== "" ? ssl.issuer : void 0;
-}
-function normaliseCustomHostname(raw) {
-  if (!isObject(raw)) throw new AnswerShapeError(`the API answered a custom hostname that is not an object (${clipJson(raw, 60)}), expected {id, hostname, ssl}`);
-  if (typeof raw.id !== "string" || raw.id === "") {
-    throw new AnswerShapeError(`the API answered a custom hostname without an id (${JSON.stringify(raw.hostname)}), expected a string id`);
-  }
-  if (typeof raw.hostname !== "string" || raw.hostname === "") {
-    throw new AnswerShapeError(`the API answered custom hostname ${raw.id} without a hostname, expected a string`);
-  }
-  const ssl = isObject(raw.ssl) ? raw.ssl : {};
-  const uploaded = typeof ssl.custom_certificate === "string" || typeof ssl.custom_csr_id === "string";
-  const ca = ssl.certificate_authority;
-  if (ca !== void 0 && ca !== null && typeof ca !== "string") {
-    throw new AnswerShapeError(`the API answered custom hostname ${raw.hostname} with ssl.certificate_authority ${JSON.stringify(ca)}, expected a string`);
-  }
-  const { writable, legacy } = writableSsl(ssl);
-  const issuer = issuerOf(ssl);
-  return {
-    id: raw.id,
-    hostname: raw.hostname,
-    certificate_authority: typeof ca === "string" ? ca : null,
-    ...issuer !== void 0 ? { issuer } : {},
-    ...typeof ssl.method === "string" ? { method: ssl.method } : {},
-    ...typeof ssl.type === "string" ? { type: ssl.type } : {},
-    ...typeof ssl.status === "string" ? { ssl_status: ssl.status } : {},
-    ...uploaded ? { uploaded: true } : {},
-    ...Object.keys(writable).length > 0 ? { ssl_writable: writable } : {},
-    ...legacy.length > 0 ? { legacy } : {}
-  };
-}
-function caLabel(ca, issuer) {
-  if (ca === null) return notStated(issuer);
-  return ca === "" ? '"" (the default CA)' : ca;
-}
-function notStated(issuer) {
-  return issuer ? `not stated (issued by ${issuer})` : "not stated";
-}
-function caSatisfied(want, live) {
-  if (want === "") return live !== RETIRED_CA;
-  return want === live;
-}
-async function lookupOne(ctx, zoneId, hostname3) {
-  const all = await ctx.client.listAll(zonePath(zoneId, "custom_hostnames"), { query: { hostname: hostname3 } });
-  const found = listed(all, zoneId).find((h) => key(h.hostname) === key(hostname3));
-  return found ?? null;
-}
-function listed(result, zoneId) {
-  if (!Array.isArray(result)) {
-    throw new AnswerShapeError(`the API answered the custom hostnames of zone ${zoneId} with ${result === null ? "null" : typeof result}, expected a list`);
-  }
-  return result.map(normaliseCustomHostname);
-}
-function count(info2, field) {
-  const v = info2?.[field];
-  return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : void 0;
-}
-async function readListed(ctx, zoneId, wanted) {
-  if (wanted.length === 0) return {};
-  const path6 = zonePath(zoneId, "custom_hostnames");
-  const first = await ctx.client.requestEnvelope("GET", path6, { query: { per_page: LIST_PAGE_SIZE } });
-  const byName = new Map(listed(first.result, zoneId).map((h) => [key(h.hostname), h]));
-  const total = count(first.result_info, "total_count");
-  const pageSize = count(first.result_info, "per_page") || LIST_PAGE_SIZE;
-  const missing = wanted.filter((w) => !byName.has(key(w.hostname)));
-  if (missing.length > 0 && total !== void 0 && total > byName.size) {
-    const pages = Math.min(count(first.result_info, "total_pages") ?? Math.ceil(total / pageSize), MAX_LIST_PAGES);
-    if (pages - 1 < missing.length) {
-      byName.clear();
-      for (const h of listed(await ctx.client.listAll(path6, { perPage: pageSize }), zoneId)) if (!byName.has(key(h.hostname))) byName.set(key(h.hostname), h);
-    } else {
-      const found = await Promise.all(missing.map((w) => lookupOne(ctx, zoneId, w.hostname)));
-      for (const h of found) if (h) byName.set(key(h.hostname), h);
-    }
-  }
-  return Object.fromEntries(wanted.map((w) => [key(w.hostname), byName.get(key(w.hostname)) ?? null]));
-}
-function chainNotes(from, to, method) {
-  const notes = [];
-  if (from === RETIRED_CA) {
-    notes.push(
-      "moves off digicert, which Cloudflare no longer issues from (no new orders or renewals since 2023-10-26): the certificate would not renew"
-    );
-  }
-  if (from === RETIRING_CA) {
-    notes.push(
-      "moves off lets_encrypt, whose cross-signed chain was retired (not used in issuance or bundling from 2024-09-09, expired 2024-09-30); Cloudflare does not move custom hostname certificates off it for you"
-    );
-  }
-  if (to === RETIRING_CA) {
-    notes.push(
-      "lets_encrypt certificates are bundled with the self-signed root chain only since 2024-09-09 (the cross-signed chain expired 2024-09-30): clients that trusted only the cross-signed root will fail"
-    );
-  }
-  if (to === "") {
-    notes.push(
-      '"" lets Cloudflare pick the CA: a more compatible one, falling back to lets_encrypt only when a CAA record on the hostname blocks the alternative'
-    );
-  }
-  notes.push(
-    `a CA change re-triggers domain control validation${method ? ` (method ${method})` : ""}: the certificate is re-issued once the new validation succeeds`
-  );
-  return notes;
-}
-function patchSsl(live, ca) {
-  const { method: _m, type: _t, ...rest } = live.ssl_writable ?? {};
-  const method = ACCEPTED.method(live.method) ? { method: live.method } : {};
-  const type = live.type === void 0 ? { type: "dv" } : ACCEPTED.type(live.type) ? { type: live.type } : {};
-  return { ...rest, ...method, ...type, certificate_authority: ca };
-}
-function updateChange(zoneId, want, live) {
-  if (!live.method) {
-    return `custom hostname ${want.hostname}: the API did not report its validation method, which a CA change must carry; set it once in the dashboard or API, then plan again`;
-  }
-  if (!ACCEPTED.method(live.method)) {
-    return `custom hostname ${want.hostname}: its validation method is the legacy ${JSON.stringify(live.method)}, which the API no longer accepts in a PATCH (only ${PATCH_METHODS.join(", ")}); a CA change must carry a method (error 1434) and zoneform will not choose one for you. Choose http, txt or email and set it on the hostname (in the dashboard, or PATCH zones/${zoneId}/custom_hostnames/${live.id} with {"ssl":{"method":"txt","type":"dv"}}), then plan again. Nothing was changed`;
-  }
-  if (live.type !== void 0 && !ACCEPTED.type(live.type)) {
-    return `custom hostname ${want.hostname}: its certificate type is ${JSON.stringify(live.type)}, which the API does not accept in a PATCH (only dv); a CA change must carry a type, so zoneform writes nothing for it. Nothing was changed`;
-  }
-  const shown3 = { certificate_authority: live.certificate_authority, method: live.method, type: live.type ?? "dv" };
-  const notes = chainNotes(live.certificate_authority ?? "", want.certificate_authority, live.method);
-  if (live.legacy) {
-    notes.push(`live ${live.legacy.join(", ")}: not accepted in a PATCH, so left out of it (not echoed); whether the API keeps a field a PATCH leaves out is unconfirmed`);
-  }
-  return {
-    kind: "update",
-    resource: RESOURCE2,
-    zone_id: zoneId,
-    identity: want.hostname,
-    live_id: live.id,
-    summary: `certificate authority ${caLabel(live.certificate_authority, live.issuer)} → ${caLabel(want.certificate_authority)}`,
-    before: shown3,
-    after: { ...shown3, certificate_authority: want.certificate_authority },
-    fields: [{ field: "certificate_authority", before: live.certificate_authority, after: want.certificate_authority }],
-    operations: [{ method: "PATCH", path: zonePath(zoneId, "custom_hostnames", live.id), body: { ssl: patchSsl(live, want.certificate_authority) } }],
-    notes
-  };
-}
-function uploadedWarning(want, live) {
-  return `custom hostname ${want.hostname} serves an uploaded certificate, which no CA issues: certificate_authority ${caLabel(want.certificate_authority)} cannot apply and zoneform leaves it as it is (live ${caLabel(live.certificate_authority, live.issuer)}); remove certificate_authority from the file to silence this`;
-}
-function notStatedWarning(want, live) {
-  const label = `certificate authority ${notStated(live.issuer)}`;
-  if (want.certificate_authority === "") {
-    return `custom hostname ${want.hostname}: ${label} in the API answer; the file leaves the choice to Cloudflare, so nothing is written for it`;
-  }
-  return `custom hostname ${want.hostname}: ${label} in the API answer, so zoneform cannot tell whether it is already ${want.certificate_authority} and writes nothing for it (the issuer is not a CA setting); to be sure, set the CA once in the dashboard or API: the answer then states it and plan compares it`;
-}
-function fingerprintOf(h) {
-  if (!h) return { missing: true };
-  return { id: h.id, certificate_authority: h.certificate_authority, method: h.method, type: h.type, uploaded: h.uploaded ?? false, ssl: h.ssl_writable ?? null, legacy: h.legacy ?? null };
-}
-function caNeedsEnterpriseHint(change) {
-  const ca = change.fields?.find((f) => f.field === "certificate_authority")?.after;
-  const named = typeof ca === "string" && ca !== "" ? `certificate_authority: ${ca}` : "certificate_authority";
-  return `choosing a certificate authority needs an Enterprise plan (Cloudflare error ${CA_NEEDS_ENTERPRISE}), and this zone is not on it: in the file, under custom_hostnames, remove ${named} from hostname ${change.identity} (or set it to "") to leave the CA to Cloudflare, then plan again`;
-}
-var RESOURCE2, LIST_PAGE_SIZE, MAX_LIST_PAGES, RETIRING_CA, RETIRED_CA, SSL_WRITABLE, SETTINGS_WRITABLE, PATCH_METHODS, ACCEPTED, key, CA_NEEDS_ENTERPRISE, customHostnames;
-var init_custom_hostnames2 = __esm({
-  "src/sections/custom-hostnames/custom-hostnames.ts"() {
-    "use strict";
-    init_errors();
-    init_fields();
-    init_redact();
-    RESOURCE2 = "custom_hostname";
-    LIST_PAGE_SIZE = 50;
-    MAX_LIST_PAGES = 1e4;
-    RETIRING_CA = "lets_encrypt";
-    RETIRED_CA = "digicert";
-    SSL_WRITABLE = ["method", "type", "bundle_method", "wildcard", "cloudflare_branding", "settings"];
-    SETTINGS_WRITABLE = ["ciphers", "early_hints", "http2", "min_tls_version", "tls_1_3"];
-    PATCH_METHODS = ["http", "txt", "email"];
-    ACCEPTED = {
-      method: (v) => PATCH_METHODS.includes(v),
-      type: (v) => v === "dv",
-      bundle_method: (v) => v === "ubiquitous" || v === "optimal" || v === "force",
-      wildcard: (v) => typeof v === "boolean",
-      cloudflare_branding: (v) => typeof v === "boolean",
-      "settings.ciphers": (v) => Array.isArray(v) && v.every((c) => typeof c === "string"),
-      "settings.early_hints": (v) => v === "on" || v === "off",
-      "settings.http2": (v) => v === "on" || v === "off",
-      "settings.min_tls_version": (v) => v === "1.0" || v === "1.1" || v === "1.2" || v === "1.3",
-      "settings.tls_1_3": (v) => v === "on" || v === "off"
-    };
-    key = (hostname3) => hostname3.toLowerCase();
-    CA_NEEDS_ENTERPRISE = 1459;
-    customHostnames = {
-      name: RESOURCE2,
-      order: 50,
-      independentChanges: true,
-      errorHints: { [CA_NEEDS_ENTERPRISE]: caNeedsEnterpriseHint },
-      owns: (zone) => zone.custom_hostnames !== void 0,
-      async read(ctx, zone) {
-        const wanted = zone.custom_hostnames ?? [];
-        const live = await readListed(ctx, zone.zone_id, wanted);
-        const resources = Object.fromEntries(wanted.map((w) => [w.hostname, fingerprintOf(live[key(w.hostname)] ?? null)]));
-        return { live, resources };
-      },
-      diff(zone, live) {
-        const changes = [];
-        const errors = [];
-        const warnings = [];
-        for (const want of zone.custom_hostnames ?? []) {
-          const have = live[key(want.hostname)];
-          if (!have) {
-            errors.push(
-              `custom hostname ${want.hostname} does not exist in zone ${zone.zone_id}; zoneform never creates hostnames — create it first or remove it from the file`
-            );
-            continue;
-          }
-          if (have.certificate_authority === null) {
-            if (!have.uploaded) warnings.push(notStatedWarning(want, have));
-            continue;
-          }
-          if (caSatisfied(want.certificate_authority, have.certificate_authority)) continue;
-          if (have.uploaded) {
-            if (want.certificate_authority !== "") warnings.push(uploadedWarning(want, have));
-            continue;
-          }
-          const change = updateChange(zone.zone_id, want, have);
-          if (typeof change === "string") errors.push(change);
-          else changes.push(change);
-        }
-        return { changes, errors, warnings };
-      }
-    };
-  }
-});
-
-// src/sections/custom-hostnames/export.ts
-async function exportCustomHostnames(ctx) {
-  const out = [];
-  const seen = /* @__PURE__ */ new Set();
-  for await (const raw of ctx.read.client.paginate(`zones/${ctx.zoneId}/custom_hostnames`, { perPage: PER_PAGE })) {
-    const h = normaliseCustomHostname(raw);
-    if (seen.has(h.hostname.toLowerCase())) continue;
-    seen.add(h.hostname.toLowerCase());
-    if (h.certificate_authority === RETIRED_CA && !h.uploaded) {
-      ctx.notes.warnings.push(
-        `zone ${ctx.zoneId}: custom hostname ${h.hostname} is on digicert, which Cloudflare no longer offers (its certificate will not renew); a file cannot state digicert, so it is left out of the file (zoneform leaves unlisted hostnames alone). To move it off digicert, add "- hostname: ${h.hostname}" under custom_hostnames (no certificate_authority: Cloudflare's choice) and plan`
-      );
-      continue;
-    }
-    if (h.certificate_authority === null && !h.uploaded) {
-      ctx.notes.warnings.push(
-        `zone ${ctx.zoneId}: custom hostname ${h.hostname}: certificate authority ${notStated(h.issuer)} in the API answer; the file leaves the choice to Cloudflare (no certificate_authority), which plans no change for it`
-      );
-    }
-    out.push({ hostname: h.hostname });
-  }
-  return out.sort((a, b) => a.hostname < b.hostname ? -1 : a.hostname > b.hostname ? 1 : 0);
-}
-var PER_PAGE;
-var init_export2 = __esm({
-  "src/sections/custom-hostnames/export.ts"() {
-    "use strict";
-    init_custom_hostnames2();
-    PER_PAGE = 50;
-  }
-});
-
-// src/sections/custom-hostnames/index.ts
-var customHostnames2;
-var init_custom_hostnames3 = __esm({
-  "src/sections/custom-hostnames/index.ts"() {
-    "use strict";
-    init_custom_hostnames2();
-    init_export2();
-    customHostnames2 = {
-      name: "custom_hostnames",
-      folder: "custom-hostnames",
-      path: "custom_hostnames",
-      kinds: [customHostnames],
-      owns: (zone) => zone.custom_hostnames !== void 0,
-      normalise(file, out) {
-        const hostnames2 = file.custom_hostnames;
-        if (!hostnames2) return;
-        out.custom_hostnames = hostnames2.map((h) => ({ hostname: h.hostname.toLowerCase(), certificate_authority: h.certificate_authority ?? "" }));
-      },
-      export: async (ctx) => ({ custom_hostnames: await exportCustomHostnames(ctx) }),
-      summary: (zone) => zone.custom_hostnames ? [`custom_hostnames (${zone.custom_hostnames.length})`] : [],
-      permissions: [{ name: "SSL and Certificates", scope: "zone", read: "Read", write: "Edit", paths: [/^zones\/[^/]+\/custom_hostnames/] }]
-    };
-  }
-});
-
-// src/sections/shared/words.ts
-function plural(n, one, many) {
-  return `${n} ${n === 1 ? one : many}`;
-}
-var init_words = __esm({
-  "src/sections/shared/words.ts"() {
-    "use strict";
-  }
-});
-
-// src/sections/shared/identity-list.ts
-function distinctById(live, rule, errors, warnings) {
-  const byId = /* @__PURE__ */ new Map();
-  const conflicting = /* @__PURE__ */ new Set();
-  for (const item of live) {
-    const id = rule.idOf(item);
-    const seen = byId.get(id);
-    if (seen === void 0) byId.set(id, item);
-    else if (JSON.stringify(seen) === JSON.stringify(item)) warnings.push(`the list of ${rule.whats} named id ${id} twice; it was read once`);
-    else conflicting.add(id);
-  }
-  for (const id of conflicting) {
-    errors.push(`the list of ${rule.whats} named id ${id} twice with different contents; zoneform cannot tell which is current, and nothing in this zone is changed. Run plan again.`);
-  }
-  return [...byId.values()];
-}
-function matchIdentities(desired, liveList, rule) {
-  const errors = [];
-  const warnings = [];
-  const live = distinctById(liveList, rule, errors, warnings);
-  const byId = new Map(live.map((l) => [rule.idOf(l), l]));
-  const taken = /* @__PURE__ */ new Set();
-  const found = /* @__PURE__ */ new Map();
-  const failed = /* @__PURE__ */ new Set();
-  const list = (items) => items.length > 0 ? items.map(rule.describeLive).join("; ") : "none";
-  const held = /* @__PURE__ */ new Set();
-  for (const want of desired) {
-    const pin = rule.pinOf(want);
-    if (pin === void 0) continue;
-    failed.add(want);
-    const hit = byId.get(pin);
-    if (!hit) {
-      const like = live.filter((l) => rule.hint.ofLive(l) === rule.hint.ofDesired(want));
-      for (const l of like) held.add(rule.idOf(l));
-      errors.push(
-        `${rule.describeDesired(want)} pins id ${pin}, which is not live (live ${rule.whats} with the same hints: ${list(like)}). Correct the \`id:\` or remove it (the entry is then matched by its hints, or created); nothing in this zone is changed.`
-      );
-    } else if (taken.has(pin)) {
-      errors.push(`${rule.describeDesired(want)} pins id ${pin}, which another entry pins too; each live ${rule.what} may be named once. Nothing in this zone is changed.`);
-    } else {
-      taken.add(pin);
-      failed.delete(want);
-      found.set(want, { want, live: hit });
-    }
-  }
-  for (const want of desired) {
-    if (rule.pinOf(want) !== void 0) continue;
-    const candidates = live.filter((l) => !taken.has(rule.idOf(l)) && !held.has(rule.idOf(l)) && rule.hint.ofLive(l) === rule.hint.ofDesired(want));
-    if (candidates.length === 1) {
-      taken.add(rule.idOf(candidates[0]));
-      found.set(want, { want, live: candidates[0] });
-    } else if (candidates.length > 1) {
-      failed.add(want);
-      for (const c of candidates) held.add(rule.idOf(c));
-      errors.push(
-        `${rule.describeDesired(want)} matches ${candidates.length} live ${rule.whats}: ${list(candidates)}. zoneform does not guess which one the file means: ${PIN_HOWTO} (e.g. \`id: ${rule.idOf(candidates[0])}\`), and declare or delete the others; nothing in this zone is changed.`
-      );
-    }
-  }
-  const matches = desired.filter((d) => !failed.has(d)).map((want) => found.get(want) ?? { want });
-  const unmatched = live.filter((l) => !taken.has(rule.idOf(l)) && !held.has(rule.idOf(l)));
-  return { matches, unmatched, live, errors, warnings };
-}
-function deleteItemChange(args) {
-  return {
-    kind: "delete",
-    resource: args.resource,
-    zone_id: args.zoneId,
-    identity: args.identity,
-    live_id: args.liveId,
-    before: args.before,
-    fields: [],
-    operations: [{ method: "DELETE", path: args.path }],
-    ...args.note ? { notes: [args.note] } : {}
-  };
-}
-var PIN_HOWTO;
-var init_identity_list = __esm({
-  "src/sections/shared/identity-list.ts"() {
-    "use strict";
-    PIN_HOWTO = "pin the one the file means with `id: <id>` under the entry";
-  }
-});
-
-// src/sections/logpush/logpush-jobs.ts
-function jobsPath(zoneId, id) {
-  return id === void 0 ? zonePath(zoneId, "logpush", "jobs") : zonePath(zoneId, "logpush", "jobs", id);
-}
-function withoutId(job) {
-  const { id: _id, ...rest } = job;
-  return rest;
-}
-function createBody(job) {
-  const filter = filterToWire(job.filter);
-  return {
-    name: job.name,
-    dataset: job.dataset,
-    destination_conf: job.destination_conf,
-    ...job.ownership_challenge !== void 0 ? { ownership_challenge: job.ownership_challenge } : {},
-    enabled: job.enabled,
-    ...job.kind !== void 0 ? { kind: job.kind } : {},
-    ...filter !== void 0 ? { filter } : {},
-    ...job.output_options !== void 0 ? { output_options: heldOutputOptions(job.output_options) } : {},
-    ...Object.fromEntries(UPLOAD_LIMITS.filter((k) => job[k] !== void 0).map((k) => [k, job[k]]))
-  };
-}
-function updateBody(job, live) {
-  const body = {};
-  if (job.destination_conf !== live.destination_conf) {
-    body.destination_conf = job.destination_conf;
-    if (job.ownership_challenge !== void 0) body.ownership_challenge = job.ownership_challenge;
-  }
-  if (job.enabled !== live.enabled) body.enabled = job.enabled;
-  if (live.filter_unparsed !== void 0 || !filtersEqual(job.filter, live.filter)) body.filter = filterToWire(job.filter) ?? "";
-  if (job.output_options !== void 0 && diffOutputOptions(job.output_options, live.output_options).length > 0) {
-    body.output_options = outputOptionsToSend(job.output_options, live.output_options);
-  }
-  for (const k of UPLOAD_LIMITS) if (job[k] !== void 0 && job[k] !== live[k]) body[k] = job[k];
-  return body;
-}
-function forcedFields(job, live) {
-  const out = [];
-  if (live.dataset !== null && job.dataset !== live.dataset) out.push({ field: "dataset", before: live.dataset, after: job.dataset });
-  if (job.kind !== void 0 && job.kind !== live.kind) out.push({ field: "kind", before: live.kind, after: job.kind });
-  return out;
-}
-function jobFieldDiffs(job, live) {
-  const out = [];
-  if (job.destination_conf !== live.destination_conf) {
-    out.push({ field: "destination_conf", before: redactDestination(live.destination_conf), after: redactDestination(job.destination_conf) });
-    if (job.ownership_challenge !== void 0) out.push({ field: "ownership_challenge", after: job.ownership_challenge, sensitive: true });
-  }
-  if (job.enabled !== live.enabled) out.push({ field: "enabled", before: live.enabled, after: job.enabled });
-  if (live.filter_unparsed !== void 0 || !filtersEqual(job.filter, live.filter)) {
-    const before = live.filter_unparsed ?? describeFilter(live.filter);
-    const after = describeFilter(job.filter);
-    out.push({ field: "filter", before, after, ...before !== void 0 && after !== void 0 ? { text: true } : {} });
-  }
-  if (job.output_options !== void 0) {
-    const want = comparableOutputOptions(job.output_options);
-    const have = comparableOutputOptions(live.output_options ?? {});
-    for (const key2 of diffOutputOptions(job.output_options, live.output_options)) {
-      out.push({ field: `output_options.${key2}`, before: structuredClone(have[key2]), after: structuredClone(want[key2]) });
-    }
-  }
-  for (const k of UPLOAD_LIMITS) {
-    if (job[k] !== void 0 && job[k] !== live[k]) out.push({ field: k, before: live[k], after: job[k] });
-  }
-  return out;
-}
-function fieldsNote(fields, job, live) {
-  const notes = [];
-  const f = fields.find((x) => x.field === "destination_conf");
-  if (f && f.before === f.after && job.destination_conf !== live.destination_conf) {
-    notes.push("the credentials in destination_conf differ from the live job's (values hidden)");
-  }
-  if (live.legacy_logpull !== void 0 && fields.some((x) => x.field.startsWith("output_options."))) {
-    notes.push(
-      `moves the job from the legacy logpull_options ("${live.legacy_logpull}") to output_options, which replace them; the unchanged options are carried over as the file states them`
-    );
-    const { unknown } = outputOptionsFromLogpull(live.legacy_logpull);
-    if (unknown.length > 0) notes.push(`logpull_options parameter(s) ${unknown.join(", ")} have no output_options counterpart and are not carried over`);
-  }
-  return notes;
-}
-function checkAnswer(res, what) {
-  const r = res !== null && typeof res === "object" && !Array.isArray(res) ? res : void 0;
-  if (!r || typeof r.valid !== "boolean") {
-    return `the API answered POST logpush/${what} with ${clipJson(res, 60) ?? "nothing"}, expected {"valid": true|false}; the destination was not confirmed and nothing was changed`;
-  }
-  return { valid: r.valid, ...typeof r.message === "string" ? { message: r.message } : {} };
-}
-function challengeError(zoneId, job) {
-  if (job.ownership_challenge !== void 0 || !needsOwnershipChallenge(job.destination_conf)) return void 0;
-  const dest = stripDestinationSecrets(job.destination_conf);
-  return `logpush job "${job.name}": ${destinationScheme(job.destination_conf)} destinations need an ownership challenge and the file gives none. Run: zoneform logpush challenge --zone ${zoneId} --destination '${dest}' then put the token it points to in an environment variable and set ownership_challenge: \${env:LOGPUSH_CHALLENGE} on the job`;
-}
-function deleteChange(zoneId, live, note) {
-  const path6 = jobsPath(zoneId, live.id);
-  return deleteItemChange({ resource: RESOURCE3, zoneId, identity: live.name, liveId: live.id, before: withoutId(live), path: path6, note });
-}
-function createJobOp(zoneId, job, known) {
-  const body = createBody(job);
-  const { ownership_challenge: _writeOnly, ...equals } = body;
-  return {
-    method: "POST",
-    path: jobsPath(zoneId),
-    body,
-    finds: {
-      path: jobsPath(zoneId),
-      match: { name: job.name, dataset: job.dataset, ...job.kind ? { kind: job.kind } : {} },
-      known,
-      equals,
-      compare: { filter: "json" }
-    }
-  };
-}
-function createChange(zoneId, job, known) {
-  const body = createBody(job);
-  const shown3 = { ...body, ...body.filter ? { filter: describeFilter(job.filter) } : {}, ...job.output_options ? { output_options: job.output_options } : {} };
-  const fields = Object.entries(shown3).map(([field, after]) => {
-    if (field === "destination_conf") return { field, after: redactDestination(String(after)) };
-    if (field === "ownership_challenge") return { field, after, sensitive: true };
-    return { field, after };
-  });
-  return {
-    kind: "create",
-    resource: RESOURCE3,
-    zone_id: zoneId,
-    identity: job.name,
-    after: createBody(job),
-    fields,
-    operations: [createJobOp(zoneId, job, known)]
-  };
-}
-function replaceChange(zoneId, job, live, forced, known) {
-  const others = jobFieldDiffs(job, live).filter((f) => f.field !== "ownership_challenge");
-  const challenge = job.ownership_challenge !== void 0 ? [{ field: "ownership_challenge", after: job.ownership_challenge, sensitive: true }] : [];
-  return {
-    kind: "replace",
-    resource: RESOURCE3,
-    zone_id: zoneId,
-    identity: job.name,
-    live_id: live.id,
-    summary: `${forced.map((f) => f.field).join(" and ")} cannot change in place: the new job is created before job ${live.id} is deleted, so no logs are lost`,
-    before: withoutId(live),
-    after: createBody(job),
-    fields: [...forced, ...others, ...challenge],
-    operations: [
-      // The old job is among the known ids: it is never taken for the new one.
-      createJobOp(zoneId, job, known),
-      { method: "DELETE", path: jobsPath(zoneId, live.id) }
-    ]
-  };
-}
-function desiredFor(jobs, change) {
-  const pinned = change.live_id !== void 0 ? jobs.find((j) => j.id === change.live_id) : void 0;
-  if (pinned) return pinned;
-  const after = change.after ?? {};
-  return jobs.find((j) => j.id === void 0 && j.name === after.name && j.dataset === after.dataset);
-}
-async function checkDestination(ctx, zoneId, job, body) {
-  const shown3 = redactDestination(job.destination_conf);
-  const scrub = (text) => redactDestinationSecrets(text, job.destination_conf, job.ownership_challenge ? [job.ownership_challenge] : []);
-  const validation = ctx.client.request("POST", zonePath(zoneId, "logpush", "validate", "destination"), {
-    body: { destination_conf: job.destination_conf },
-    idempotent: true
-  });
-  const ownership = typeof body.ownership_challenge === "string" && needsOwnershipChallenge(job.destination_conf) ? ctx.client.request("POST", zonePath(zoneId, "logpush", "ownership", "validate"), {
-    body: { destination_conf: job.destination_conf, ownership_challenge: body.ownership_challenge },
-    idempotent: true
-  }) : void 0;
-  ownership?.catch(() => void 0);
-  try {
-    const res = await validation;
-    const validity = checkAnswer(res, "validate/destination");
-    if (typeof validity === "string") return `logpush job "${job.name}": ${validity}`;
-    if (validity.valid === false) return `logpush job "${job.name}": the destination ${shown3} is not valid: ${scrub(validity.message || "the API gave no reason")}`;
-    if (!ownership) return void 0;
-    const owned = checkAnswer(await ownership, "ownership/validate");
-    if (typeof owned === "string") return `logpush job "${job.name}": ${owned}`;
-    if (owned.valid === false) {
-      return `logpush job "${job.name}": the ownership_challenge is not the token Cloudflare wrote for ${stripDestinationSecrets(job.destination_conf)}; request a new one with: zoneform logpush challenge --zone ${zoneId} --destination '${stripDestinationSecrets(job.destination_conf)}'`;
-    }
-    return void 0;
-  } catch (err) {
-    if (!(err instanceof ApiError || err instanceof NetworkError)) throw err;
-    return `logpush job "${job.name}": checking the destination ${shown3}: ${scrub(err.message)}`;
-  }
-}
-var RESOURCE3, UPLOAD_LIMITS, IDENTITY2, logpushJobs;
-var init_logpush_jobs = __esm({
-  "src/sections/logpush/logpush-jobs.ts"() {
-    "use strict";
-    init_errors();
-    init_redact();
-    init_fields();
-    init_identity_list();
-    init_live();
-    RESOURCE3 = "logpush_job";
-    UPLOAD_LIMITS = ["max_upload_bytes", "max_upload_interval_seconds", "max_upload_records"];
-    IDENTITY2 = {
-      what: "Logpush job",
-      whats: "Logpush jobs",
-      idOf: (j) => j.id,
-      pinOf: (j) => j.id,
-      hint: { ofDesired: (j) => JSON.stringify([j.name, j.dataset]), ofLive: (j) => JSON.stringify([j.name, j.dataset]) },
-      describeDesired: (j) => `Logpush job ${JSON.stringify(j.name)} (dataset ${j.dataset})`,
-      describeLive: (j) => `id ${j.id} (name ${JSON.stringify(j.name)}, dataset ${j.dataset ?? "not stated"}${j.enabled ? "" : ", disabled"})`
-    };
-    logpushJobs = {
-      name: RESOURCE3,
-      order: 40,
-      independentChanges: true,
-      owns: (zone) => zone.logs?.logpush_jobs !== void 0,
-      async read(ctx, zone) {
-        const path6 = jobsPath(zone.zone_id);
-        const raw = await ctx.client.listAll(path6);
-        if (!Array.isArray(raw)) throw new AnswerShapeError(`the API answered GET ${path6} with ${clipJson(raw, 60)}, expected a list of jobs`);
-        const live = raw.map(normaliseLiveJob).sort((a, b) => compareDigits(a.id, b.id));
-        return { live, resources: Object.fromEntries(live.map((j) => [j.id, withoutId(j)])) };
-      },
-      diff(zone, live) {
-        const desired = zone.logs?.logpush_jobs ?? [];
-        const prune = zone.logs?.prune ?? true;
-        const zoneId = zone.zone_id;
-        const { matches, unmatched, live: distinct, errors, warnings } = matchIdentities(desired, live, IDENTITY2);
-        const known = distinct.map((j) => j.id);
-        const changes = [];
-        for (const { want, live: keep } of matches) {
-          if (!keep) {
-            const err = challengeError(zoneId, want);
-            if (err) errors.push(err);
-            changes.push(createChange(zoneId, want, known));
-            continue;
-          }
-          const forced = forcedFields(want, keep);
-          if (forced.length > 0 && want.id !== void 0) {
-            errors.push(
-              `Logpush job ${JSON.stringify(want.name)} pins id ${want.id}, whose ${forced.map((f) => f.field).join(" and ")} cannot change in place (live: ${forced.map((f) => `${f.field} ${JSON.stringify(f.before)}`).join(", ")}); remove the \`id:\` to replace the job, or write the live value; nothing in this zone is changed.`
-            );
-          } else if (forced.length > 0) {
-            const err = challengeError(zoneId, want);
-            if (err) errors.push(err);
-            changes.push(replaceChange(zoneId, want, keep, forced, known));
-          } else {
-            const fields = jobFieldDiffs(want, keep);
-            if (fields.length > 0) {
-              if (want.destination_conf !== keep.destination_conf) {
-                const err = challengeError(zoneId, want);
-                if (err) errors.push(err);
-              }
-              const notes = fieldsNote(fields, want, keep);
-              changes.push({
-                kind: "update",
-                resource: RESOURCE3,
-                zone_id: zoneId,
-                identity: want.name,
-                live_id: keep.id,
-                before: withoutId(keep),
-                after: createBody(want),
-                fields,
-                operations: [{ method: "PUT", path: jobsPath(zoneId, keep.id), body: updateBody(want, keep) }],
-                ...notes.length > 0 ? { notes } : {}
-              });
-            }
-          }
-        }
-        if (prune) for (const j of unmatched) changes.push(deleteChange(zoneId, j));
-        return { changes, errors, warnings };
-      },
-      /**
-       * Asks the API about every destination a change would write to (and about every ownership token it
-       * would send), so a bad one is a plan error rather than an apply that stops half-way.
-       */
-      async check(ctx, zone, changes) {
-        const desired = zone.logs?.logpush_jobs ?? [];
-        const checks = [];
-        for (const change of changes) {
-          if (change.resource !== RESOURCE3 || change.kind === "delete") continue;
-          const job = desiredFor(desired, change);
-          if (!job) continue;
-          const write = change.operations.find((op) => op.method !== "DELETE" && !!op.body);
-          const body = write?.body;
-          if (!body || change.kind === "update" && !change.fields.some((f) => f.field === "destination_conf")) continue;
-          checks.push(checkDestination(ctx, zone.zone_id, job, body));
-        }
-        return (await Promise.all(checks)).filter((e) => e !== void 0);
-      }
-    };
-  }
-});
-
-// src/sections/export-context.ts
-function newNotes() {
-  return { warnings: [], env: [], remarks: [] };
-}
-function escapeTemplates(value) {
-  if (typeof value === "string") return escapeTemplateText(value);
-  if (value instanceof FileText) return value.text;
-  if (Array.isArray(value)) return value.map((v) => escapeTemplates(v));
-  if (value && typeof value === "object") {
-    const out = {};
-    for (const [k, v] of Object.entries(value)) setOwn(out, k, escapeTemplates(v));
-    return out;
-  }
-  return value;
-}
-var FileText;
-var init_export_context = __esm({
-  "src/sections/export-context.ts"() {
-    "use strict";
-    init_data_record();
-    init_template();
-    FileText = class {
-      constructor(text) {
-        this.text = text;
-      }
-      text;
-    };
-  }
-});
-
-// src/sections/logpush/export.ts
-function upperSnake(text) {
-  return text.replace(/[^A-Za-z0-9]+/g, "_").replace(/^_+|_+$/g, "").toUpperCase();
-}
-function envNameFor(notes, zoneId, job, param) {
-  const base3 = `ZONEFORM_${upperSnake(job)}_${upperSnake(param)}`;
-  const used = new Set(notes.env.map((e) => e.name));
-  if (!used.has(base3)) return base3;
-  const withZone = `${base3}_${zoneId.slice(0, 8).toUpperCase()}`;
-  let name = withZone;
-  for (let i = 2; used.has(name); i++) name = `${withZone}_${i}`;
-  return name;
-}
-function destinationWithEnvRefs(destination, ctx, jobName) {
-  const q = destination.indexOf("?");
-  const head = q < 0 ? destination : destination.slice(0, q);
-  const refer = (label, purpose) => {
-    const name = envNameFor(ctx.notes, ctx.zoneId, jobName, label);
-    ctx.notes.env.push({ name, zone_id: ctx.zoneId, purpose: `logpush job ${jobName}: ${purpose}` });
-    return `\${env:${name}}`;
-  };
-  const m = /^([a-z][a-z0-9+.-]*:\/\/[^/]*)(\/.*)?$/i.exec(head);
-  let shownHead = escapeTemplateText(head);
-  if (m && m[2]) {
-    let n = 0;
-    const path6 = m[2].split("/").map((seg) => isSecretValue(seg) ? refer(`path_${++n}`, "a secret path segment of destination_conf") : escapeTemplateText(seg));
-    shownHead = `${escapeTemplateText(m[1])}${path6.join("/")}`;
-  }
-  if (q < 0) return shownHead;
-  const pairs = destination.slice(q + 1).split("&").map((pair) => {
-    const eq = pair.indexOf("=");
-    if (eq < 0) return escapeTemplateText(pair);
-    const param = safeDecode(pair.slice(0, eq));
-    const value = pair.slice(eq + 1);
-    if (value === "" || !(isSecretParam(param) || isSecretValue(value))) return escapeTemplateText(pair);
-    return `${escapeTemplateText(pair.slice(0, eq))}=${refer(param, `the ${param} parameter of destination_conf`)}`;
-  });
-  return `${shownHead}?${pairs.join("&")}`;
-}
-function exportedOutputOptions(options) {
-  const defaults = { ...COMPARE_ONLY_DEFAULTS2, ...outputDefaults(options.output_type) };
-  const out = {};
-  const unknown = [];
-  for (const [key2, value] of Object.entries(options)) {
-    if (!OPTION_KEYS.has(key2)) {
-      unknown.push(key2);
-      continue;
-    }
-    const isDefault = JSON.stringify(value) === JSON.stringify(defaults[key2]) && !(key2 === "output_type" && value !== "ndjson");
-    if (key2 === "field_names" || !isDefault) out[key2] = value;
-  }
-  return { options: out, unknown };
-}
-function exportedId(id) {
-  return Number.isSafeInteger(Number(id)) ? Number(id) : id;
-}
-function problemWith(job) {
-  if (!NAME.test(job.name)) return `its name ${JSON.stringify(job.name)} cannot be an identity (1 to 512 letters, digits, '-' or '.')`;
-  if (job.dataset === null || !DATASET.test(job.dataset)) return `its dataset ${JSON.stringify(job.dataset)} is not a dataset name`;
-  if (!DESTINATION.test(job.destination_conf)) return "its destination's scheme is not one the file format knows";
-  return void 0;
-}
-async function exportLogpush(ctx) {
-  const zone = { zone_id: ctx.zoneId, logs: { prune: true, logpush_jobs: [] } };
-  const { live } = await logpushJobs.read(ctx.read, zone);
-  const where = `zone ${ctx.zoneId}`;
-  const jobs = [];
-  const hint = (job) => JSON.stringify([job.name, job.dataset]);
-  const count2 = /* @__PURE__ */ new Map();
-  for (const job of live) count2.set(hint(job), (count2.get(hint(job)) ?? 0) + 1);
-  let leftOut = 0;
-  for (const job of live) {
-    const problem3 = problemWith(job);
-    if (problem3) {
-      leftOut += 1;
-      ctx.notes.warnings.push(`${where}: Logpush job ${job.id} left out of the file: ${problem3}`);
-      continue;
-    }
-    const out = {
-      // Name and dataset repeat live: only the id tells plan which job this entry is.
-      ...(count2.get(hint(job)) ?? 0) > 1 ? { id: exportedId(job.id) } : {},
-      name: job.name,
-      dataset: job.dataset,
-      destination_conf: new FileText(destinationWithEnvRefs(job.destination_conf, ctx, job.name)),
-      ...job.enabled ? {} : { enabled: false },
-      ...job.kind === "edge" ? { kind: "edge" } : {}
-    };
-    if (job.filter_unparsed !== void 0) {
-      ctx.notes.warnings.push(`${where}: Logpush job ${job.name} has a filter that is not valid JSON; the file cannot hold it, and plan will clear it`);
-    } else if (job.filter) {
-      out.filter = job.filter;
-    }
-    if (job.legacy_logpull !== void 0) {
-      const { unknown } = outputOptionsFromLogpull(job.legacy_logpull);
-      if (unknown.length > 0) {
-        ctx.notes.warnings.push(`${where}: Logpush job ${job.name}: logpull_options parameter(s) ${unknown.join(", ")} left out (the file states output_options)`);
-      }
-    }
-    if (job.output_options) {
-      const { options, unknown } = exportedOutputOptions(job.output_options);
-      if (unknown.length > 0) {
-        ctx.notes.warnings.push(`${where}: Logpush job ${job.name}: output option(s) ${unknown.join(", ")} left out (not in the file format)`);
-      }
-      out.output_options = options;
-    }
-    for (const k of UPLOAD_LIMITS2) if (job[k]) out[k] = job[k];
-    jobs.push(out);
-  }
-  if (leftOut > 0) ctx.notes.warnings.push(`${where}: logs.prune is false so that plan keeps the ${leftOut} Logpush job(s) left out`);
-  return { jobs, ...leftOut > 0 ? { prune: false } : {} };
-}
-var NAME, DATASET, DESTINATION, OPTION_KEYS, COMPARE_ONLY_DEFAULTS2, UPLOAD_LIMITS2;
-var init_export3 = __esm({
-  "src/sections/logpush/export.ts"() {
-    "use strict";
-    init_logpush_jobs();
-    init_live();
-    init_redact();
-    init_export_context();
-    init_template();
-    NAME = /^[a-zA-Z0-9.-]{1,512}$/;
-    DATASET = /^[a-z0-9_]+$/;
-    DESTINATION = /^(r2|gs|s3|sumo|https|azure|splunk|datadog):\/\/\S+$/;
-    OPTION_KEYS = /* @__PURE__ */ new Set([
-      "field_names",
-      "output_type",
-      "timestamp_format",
-      "sample_rate",
-      "CVE-2021-44228",
-      "batch_prefix",
-      "batch_suffix",
-      "record_prefix",
-      "record_suffix",
-      "record_delimiter",
-      "field_delimiter",
-      "record_template",
-      "merge_subrequests"
-    ]);
-    COMPARE_ONLY_DEFAULTS2 = { merge_subrequests: false };
-    UPLOAD_LIMITS2 = ["max_upload_bytes", "max_upload_interval_seconds", "max_upload_records"];
-  }
-});
-
-// src/sections/logpush/index.ts
-function jobIdText(id) {
-  if (typeof id === "number" && Number.isSafeInteger(id)) return String(id);
-  if (typeof id === "string" && /^[0-9]+$/.test(id)) return id.replace(/^0+(?=\d)/, "");
-  return void 0;
-}
-function normaliseJob(job) {
-  const id = jobIdText(job.id);
-  const out = {
-    ...id !== void 0 ? { id } : {},
-    name: job.name,
-    dataset: job.dataset,
-    destination_conf: job.destination_conf,
-    enabled: job.enabled ?? true
-  };
-  if (job.ownership_challenge !== void 0) out.ownership_challenge = job.ownership_challenge;
-  if (job.kind !== void 0) out.kind = job.kind;
-  if (job.filter && !isEmptyFilter(job.filter)) out.filter = structuredClone(job.filter);
-  if (job.output_options !== void 0) out.output_options = structuredClone(job.output_options);
-  if (job.max_upload_bytes !== void 0) out.max_upload_bytes = job.max_upload_bytes;
-  if (job.max_upload_interval_seconds !== void 0) out.max_upload_interval_seconds = job.max_upload_interval_seconds;
-  if (job.max_upload_records !== void 0) out.max_upload_records = job.max_upload_records;
-  return out;
-}
-var logpushJobs2;
-var init_logpush = __esm({
-  "src/sections/logpush/index.ts"() {
-    "use strict";
-    init_filter();
-    init_words();
-    init_export3();
-    init_logpush_jobs();
-    logpushJobs2 = {
-      name: "logpush",
-      folder: "logpush",
-      path: "logs.logpush_jobs",
-      kinds: [logpushJobs],
-      owns: (zone) => zone.logs?.logpush_jobs !== void 0,
-      normalise(file, out) {
-        if (!file.logs || !out.logs) return;
-        out.logs.prune = file.logs.prune ?? true;
-        if (file.logs.logpush_jobs) out.logs.logpush_jobs = file.logs.logpush_jobs.map(normaliseJob);
-      },
-      async export(ctx) {
-        const { prune, jobs } = await exportLogpush(ctx);
-        return { logs: { ...prune === false ? { prune: false } : {}, logpush_jobs: jobs } };
-      },
-      summary: (zone) => zone.logs?.logpush_jobs ? [`logpush (${plural(zone.logs.logpush_jobs.length, "job", "jobs")})`] : [],
-      // Logpush jobs hold destination credentials: reading them needs Edit too.
-      permissions: [{ name: "Logs", scope: "zone", read: "Edit", write: "Edit", paths: [/^zones\/[^/]+\/logpush/] }]
-    };
-  }
-});
-
-// src/sections/page-shield/policies.ts
-function normalisePolicy(input) {
-  const fail = (field, value, expected) => new AnswerShapeError(`the API answered a Page Shield policy with ${field} ${clipJson(value, 60) ?? "missing"}, expected ${expected}`);
-  if (input === null || typeof input !== "object" || Array.isArray(input)) throw fail("the value", input, "an object");
-  const raw = input;
-  if (typeof raw.id !== "string" || raw.id === "") throw fail("id", raw.id, "a policy id");
-  for (const field of ["description", "expression", "value"]) {
-    if (typeof raw[field] !== "string") throw fail(field, raw[field], "a string");
-  }
-  if (!POLICY_ACTIONS.includes(raw.action)) throw fail("action", raw.action, POLICY_ACTIONS.join(", "));
-  const enabled = raw.enabled === void 0 ? true : toBool(raw.enabled);
-  if (enabled === void 0) throw fail("enabled", raw.enabled, "true or false");
-  return {
-    id: raw.id,
-    description: raw.description,
-    action: raw.action,
-    expression: raw.expression,
-    value: raw.value,
-    enabled
-  };
-}
-function policyBody(p) {
-  return { description: p.description, action: p.action, expression: p.expression, value: p.value, enabled: p.enabled };
-}
-function withoutId2(p) {
-  const { id: _id, ...rest } = p;
-  return rest;
-}
-function deleteChange2(zoneId, live, note) {
-  const path6 = zonePath(zoneId, "page_shield", "policies", live.id);
-  return deleteItemChange({ resource: RESOURCE4, zoneId, identity: live.description, liveId: live.id, before: withoutId2(live), path: path6, note });
-}
-function createPolicyOp(zoneId, body, known) {
-  const path6 = zonePath(zoneId, "page_shield", "policies");
-  return { method: "POST", path: path6, body, finds: { path: path6, match: { description: body.description }, known, equals: { ...body }, compare: { enabled: "bool" } } };
-}
-var POLICY_ACTIONS, FIELD_SPECS, RESOURCE4, IDENTITY3, pageShieldPolicies;
-var init_policies = __esm({
-  "src/sections/page-shield/policies.ts"() {
-    "use strict";
-    init_errors();
-    init_fields();
-    init_identity_list();
-    init_redact();
-    POLICY_ACTIONS = ["log", "allow", "add_reporting_directives"];
-    FIELD_SPECS = { expression: { text: true }, value: { text: true } };
-    RESOURCE4 = "page_shield_policy";
-    IDENTITY3 = {
-      what: "Page Shield policy",
-      whats: "Page Shield policies",
-      idOf: (p) => p.id,
-      pinOf: (p) => p.id,
-      hint: { ofDesired: (p) => p.description, ofLive: (p) => p.description },
-      describeDesired: (p) => `Page Shield policy ${JSON.stringify(p.description)}`,
-      describeLive: (p) => `id ${p.id} (description ${JSON.stringify(p.description)}, action ${p.action}${p.enabled ? "" : ", disabled"})`
-    };
-    pageShieldPolicies = {
-      name: RESOURCE4,
-      order: 20,
-      independentChanges: true,
-      owns: (zone) => zone.page_shield?.policies !== void 0,
-      async read(ctx, zone) {
-        const path6 = zonePath(zone.zone_id, "page_shield", "policies");
-        const raw = await ctx.client.listAll(path6);
-        if (!Array.isArray(raw)) throw new AnswerShapeError(`the API answered GET ${path6} with ${clipJson(raw, 60)}, expected a list of policies`);
-        const live = raw.map(normalisePolicy).sort((a, b) => a.id.localeCompare(b.id));
-        return { live, resources: Object.fromEntries(live.map((p) => [p.id, withoutId2(p)])) };
-      },
-      diff(zone, live) {
-        const zoneId = zone.zone_id;
-        const { matches, unmatched, live: distinct, errors, warnings } = matchIdentities(zone.page_shield?.policies ?? [], live, IDENTITY3);
-        const known = distinct.map((p) => p.id);
-        const changes = [];
-        for (const { want, live: keep } of matches) {
-          const body = policyBody(want);
-          if (!keep) {
-            changes.push({
-              kind: "create",
-              resource: RESOURCE4,
-              zone_id: zoneId,
-              identity: want.description,
-              after: body,
-              fields: createdFields({ ...body }),
-              operations: [createPolicyOp(zoneId, body, known)]
-            });
-            continue;
-          }
-          const fields = diffFields({ ...body }, { ...keep }, FIELD_SPECS);
-          if (fields.length > 0) {
-            changes.push({
-              kind: "update",
-              resource: RESOURCE4,
-              zone_id: zoneId,
-              identity: want.description,
-              live_id: keep.id,
-              before: withoutId2(keep),
-              after: body,
-              fields,
-              // Only the fields that change: every PUT field is optional (the API of 2026), so whatever else
-              // the policy holds, including fields zoneform does not know, stays as it is.
-              operations: [{ method: "PUT", path: zonePath(zoneId, "page_shield", "policies", keep.id), body: Object.fromEntries(fields.map((f) => [f.field, f.after])) }]
-            });
-          }
-        }
-        if (zone.page_shield?.prune ?? true) for (const p of unmatched) changes.push(deleteChange2(zoneId, p));
-        return { changes, errors, warnings };
-      }
-    };
-  }
-});
-
-// src/sections/page-shield/settings.ts
-function desiredSettings(zone) {
-  return zone.page_shield ? pick(zone.page_shield, SETTINGS) : {};
-}
-function assertSettingsShape(raw, path6, managed) {
-  const r = raw;
-  const has = (k) => r[k] !== void 0 || k === "use_cloudflare_reporting_endpoint" && r.use_service_reporting_endpoint !== void 0;
-  const bad = typeof raw !== "object" || raw === null || Array.isArray(raw) ? "not an object" : [
-    ...[...SETTINGS, "use_service_reporting_endpoint"].filter((k) => r[k] !== void 0 && toBool(r[k]) === void 0).map((k) => `${k} is ${JSON.stringify(r[k])}, not a boolean`),
-    // A setting the file manages must be in the answer: a missing one is never read as "off".
-    ...managed.filter((k) => !has(k)).map((k) => `${k} is missing`)
-  ].join(", ");
-  if (!bad) return;
-  throw new ApiError(`GET ${path6}: the API's answer is not Page Shield settings (${bad}); nothing was changed`, {
-    status: 200,
-    method: "GET",
-    path: path6,
-    errors: [],
-    retryable: false
-  });
-}
-var SETTINGS, pageShieldSettings;
-var init_settings = __esm({
-  "src/sections/page-shield/settings.ts"() {
-    "use strict";
-    init_errors();
-    init_fields();
-    SETTINGS = ["enabled", "use_cloudflare_reporting_endpoint", "use_connection_url_path"];
-    pageShieldSettings = {
-      name: "page_shield_settings",
-      order: 10,
-      owns: (zone) => Object.keys(desiredSettings(zone)).length > 0,
-      async read(ctx, zone) {
-        const path6 = zonePath(zone.zone_id, "page_shield");
-        const raw = await ctx.client.request("GET", path6);
-        assertSettingsShape(raw, path6, Object.keys(desiredSettings(zone)));
-        const live = {
-          enabled: toBool(raw?.enabled) ?? false,
-          // The spec document calls the field use_service_reporting_endpoint; the API's name is below.
-          use_cloudflare_reporting_endpoint: toBool(raw?.use_cloudflare_reporting_endpoint) ?? toBool(raw?.use_service_reporting_endpoint),
-          use_connection_url_path: toBool(raw?.use_connection_url_path)
-        };
-        return { live, resources: { settings: live } };
-      },
-      diff(zone, live) {
-        const fields = diffFields(desiredSettings(zone), live);
-        if (fields.length === 0) return { changes: [] };
-        const body = Object.fromEntries(fields.map((f) => [f.field, f.after]));
-        const change = {
-          kind: "update",
-          resource: "page_shield_settings",
-          zone_id: zone.zone_id,
-          identity: "settings",
-          before: live,
-          after: { ...live, ...body },
-          fields,
-          operations: [{ method: "PUT", path: zonePath(zone.zone_id, "page_shield"), body }]
-        };
-        return { changes: [change] };
-      }
-    };
-  }
-});
-
-// src/sections/page-shield/export.ts
-async function exportPageShield(ctx) {
-  const zone = { zone_id: ctx.zoneId, page_shield: { prune: true, policies: [] } };
-  const [settings, policies] = await Promise.all([pageShieldSettings.read(ctx.read, zone), pageShieldPolicies.read(ctx.read, zone)]);
-  const out = {};
-  for (const key2 of ["enabled", "use_cloudflare_reporting_endpoint", "use_connection_url_path"]) {
-    const v = settings.live[key2];
-    if (typeof v === "boolean") out[key2] = v;
-  }
-  out.policies = [];
-  const count2 = /* @__PURE__ */ new Map();
-  for (const p of policies.live) count2.set(p.description, (count2.get(p.description) ?? 0) + 1);
-  let leftOut = 0;
-  for (const p of policies.live) {
-    const why = p.description === "" ? "it has no description (its identity)" : !ACTIONS.has(p.action) ? `its action ${JSON.stringify(p.action)} is not one the file format knows (${POLICY_ACTIONS.join(", ")})` : p.expression === "" || p.value === "" ? "its expression or value is empty" : void 0;
-    if (why) {
-      leftOut += 1;
-      ctx.notes.warnings.push(`zone ${ctx.zoneId}: Page Shield policy ${p.id} left out of the file: ${why}`);
-      continue;
-    }
-    out.policies.push({
-      // The description repeats live: only the id tells plan which policy this entry is.
-      ...(count2.get(p.description) ?? 0) > 1 ? { id: p.id } : {},
-      description: p.description,
-      action: p.action,
-      expression: p.expression,
-      value: p.value,
-      ...p.enabled === false ? { enabled: false } : {}
-    });
-  }
-  if (leftOut === 0) return out;
-  ctx.notes.warnings.push(`zone ${ctx.zoneId}: page_shield.prune is false so that plan keeps the ${leftOut} policy(ies) left out`);
-  const { policies: kept, ...settingsOnly } = out;
-  return { ...settingsOnly, prune: false, policies: kept };
-}
-var ACTIONS;
-var init_export4 = __esm({
-  "src/sections/page-shield/export.ts"() {
-    "use strict";
-    init_policies();
-    init_settings();
-    ACTIONS = new Set(POLICY_ACTIONS);
-  }
-});
-
-// src/sections/page-shield/index.ts
-var pageShield;
-var init_page_shield2 = __esm({
-  "src/sections/page-shield/index.ts"() {
-    "use strict";
-    init_words();
-    init_export4();
-    init_policies();
-    init_settings();
-    pageShield = {
-      name: "page_shield",
-      folder: "page-shield",
-      path: "page_shield",
-      kinds: [pageShieldSettings, pageShieldPolicies],
-      owns: (zone) => zone.page_shield !== void 0,
-      normalise(file, out) {
-        const ps2 = file.page_shield;
-        if (!ps2) return;
-        const page = { prune: ps2.prune ?? true };
-        if (ps2.enabled !== void 0) page.enabled = ps2.enabled;
-        if (ps2.use_cloudflare_reporting_endpoint !== void 0) page.use_cloudflare_reporting_endpoint = ps2.use_cloudflare_reporting_endpoint;
-        if (ps2.use_connection_url_path !== void 0) page.use_connection_url_path = ps2.use_connection_url_path;
-        if (ps2.policies) {
-          page.policies = ps2.policies.map(
-            (p) => ({
-              ...p.id !== void 0 ? { id: p.id } : {},
-              description: p.description,
-              action: p.action,
-              expression: p.expression,
-              value: p.value,
-              enabled: p.enabled ?? true
-            })
-          );
-        }
-        const inv = ps2.script_inventory;
-        if (inv) {
-          page.script_inventory = {
-            pages: [...inv.pages],
-            authorized: inv.authorized.map((a) => ({
-              url: a.url,
-              justification: a.justification,
-              ...a.owner !== void 0 ? { owner: a.owner } : {},
-              ...a.hash !== void 0 ? { hash: a.hash.toLowerCase() } : {}
-            }))
-          };
-        }
-        out.page_shield = page;
-      },
-      export: async (ctx) => ({ page_shield: await exportPageShield(ctx) }),
-      summary(zone) {
-        const ps2 = zone.page_shield;
-        if (!ps2) return [];
-        return [ps2.policies ? `page_shield (${plural(ps2.policies.length, "policy", "policies")}${ps2.prune ? "" : ", no prune"})` : "page_shield"];
-      },
-      permissions: [{ name: "Page Shield", scope: "zone", read: "Read", write: "Edit", paths: [/^zones\/[^/]+\/page_shield/] }]
-    };
-  }
-});
-
-// src/sections/waf/managed-ruleset.ts
-function managedRulesetPath(accountId, zoneId, rulesetId) {
-  return accountId ? `accounts/${accountId}/rulesets/${rulesetId}` : zonePath(zoneId, "rulesets", rulesetId);
-}
-function readManagedRuleset(ctx, zoneId, rulesetId, label) {
-  const account = ctx.desired.account_id;
-  const path6 = managedRulesetPath(account, zoneId, rulesetId);
-  return ctx.memo(`managed-ruleset:${path6}`, async () => {
-    try {
-      return await ctx.client.request("GET", path6);
-    } catch (err) {
-      if (!(err instanceof ApiError) || err.status < 400 || err.status >= 500 || err.status === 429) throw err;
-      const how = account ? `account ${account} cannot read it: check that the account id is right and that the token has "Account Rulesets: Read"` : `managed rulesets are documented under the account: set account_id in the file (or CLOUDFLARE_ACCOUNT_ID) so that zoneform reads accounts/<account_id>/rulesets/${rulesetId}`;
-      throw new ApiError(`reading the ${label} (${rulesetId}) was refused (HTTP ${err.status}: ${err.message}); ${how}`, err.info);
-    }
-  });
-}
-async function readOwaspRuleset(ctx, zoneId) {
-  return deriveOwasp(await readManagedRuleset(ctx, zoneId, OWASP_RULESET_ID, OWASP_RULESET_NAME));
-}
-function deriveOwasp(raw) {
-  const r = raw !== null && typeof raw === "object" && !Array.isArray(raw) ? raw : void 0;
-  if (!r || typeof r.id !== "string") {
-    throw new AnswerShapeError(`the API answered the ${OWASP_RULESET_NAME} as ${clipJson(raw, 60)}, expected a ruleset with an id and rules`);
-  }
-  const rules = Array.isArray(r.rules) ? r.rules : [];
-  const last = rules[rules.length - 1];
-  if (!last || typeof last !== "object" || typeof last.id !== "string" || last.id === "") {
-    throw new AnswerShapeError(
-      `the API answered the ${OWASP_RULESET_NAME} ${r.id} ${rules.length === 0 ? "without rules" : "with a last rule that has no id"}, expected its rules with the last one (949110) carrying an id; zoneform cannot set the threshold and action without it`
-    );
-  }
-  const levels = /* @__PURE__ */ new Set();
-  for (const rule of rules) {
-    const categories2 = rule && typeof rule === "object" ? rule.categories : void 0;
-    for (const tag of Array.isArray(categories2) ? categories2 : []) {
-      const m = typeof tag === "string" ? PARANOIA_TAG.exec(tag) : null;
-      if (m) levels.add(Number(m[1]));
-    }
-  }
-  return {
-    id: r.id,
-    lastRuleId: last.id,
-    defaultThreshold: typeof last.score_threshold === "number" ? last.score_threshold : 40,
-    defaultAction: typeof last.action === "string" ? last.action : "block",
-    paranoiaLevels: [...levels].sort((a, b) => a - b)
-  };
-}
-function missingParanoiaLevels(level, managed) {
-  const shown3 = new Set(managed.paranoiaLevels);
-  const out = [];
-  for (let l = level + 1; l <= MAX_PARANOIA; l++) if (!shown3.has(l)) out.push(l);
-  return out;
-}
-var OWASP_RULESET_ID, OWASP_RULESET_NAME, CLOUDFLARE_MANAGED_RULESET_ID, CLOUDFLARE_MANAGED_RULESET_NAME, PARANOIA_TAG, MAX_PARANOIA;
-var init_managed_ruleset = __esm({
-  "src/sections/waf/managed-ruleset.ts"() {
-    "use strict";
-    init_errors();
-    init_fields();
-    init_redact();
-    OWASP_RULESET_ID = "4814384a9e5d4991b9815dcfc25d2f1f";
-    OWASP_RULESET_NAME = "Cloudflare OWASP Core Ruleset";
-    CLOUDFLARE_MANAGED_RULESET_ID = "efb7b8c949ac4650a09736fc376e9aee";
-    CLOUDFLARE_MANAGED_RULESET_NAME = "Cloudflare Managed Ruleset";
-    PARANOIA_TAG = /^paranoia-level-(\d+)$/;
-    MAX_PARANOIA = 4;
-  }
-});
-
-// src/sections/waf/owasp-intent.ts
-function formatThreshold(n) {
-  const label = THRESHOLD_LABELS[n];
-  return label ? `${n} (${label})` : String(n);
-}
-function paranoiaLevelOf(category) {
-  const m = typeof category === "string" ? PARANOIA_TAG.exec(category) : null;
-  return m ? Number(m[1]) : void 0;
-}
-function levelsAbove(level) {
-  const out = [];
-  for (let l = level + 1; l <= MAX_PARANOIA; l++) out.push(l);
-  return out;
-}
-function paranoiaOverrides(level) {
-  return levelsAbove(level).map((l) => ({ category: `paranoia-level-${l}`, enabled: false }));
-}
-function overridesFor(intent, managed) {
-  return {
-    categories: paranoiaOverrides(intent.paranoia_level),
-    rules: [{ id: managed.lastRuleId, score_threshold: intent.score_threshold, action: intent.action }]
-  };
-}
-function paramsOf(rule) {
-  const p = rule.action_parameters;
-  return p && typeof p === "object" ? p : void 0;
-}
-function intentFrom(rule, managed) {
-  const overrides = paramsOf(rule)?.overrides ?? {};
-  const disabled = [...disabledLevels(Array.isArray(overrides.categories) ? overrides.categories : [])];
-  const last = (Array.isArray(overrides.rules) ? overrides.rules : []).find((r) => r.id === managed.lastRuleId);
-  return {
-    enabled: rule.enabled !== false,
-    paranoia_level: disabled.length > 0 ? Math.min(...disabled) - 1 : MAX_PARANOIA,
-    score_threshold: typeof last?.score_threshold === "number" ? last.score_threshold : managed.defaultThreshold,
-    // Precedence is rule override > ruleset-wide override > the rule's own action.
-    action: last?.action ?? overrides.action ?? managed.defaultAction
-  };
-}
-function disabledLevels(categories2) {
-  const out = /* @__PURE__ */ new Set();
-  for (const c of categories2) {
-    const l = paranoiaLevelOf(c.category);
-    if (l !== void 0 && c.enabled === false) out.add(l);
-  }
-  return out;
-}
-function sameParanoia(rule, level) {
-  const live = disabledLevels(paramsOf(rule)?.overrides?.categories ?? []);
-  const want = levelsAbove(level);
-  return live.size === want.length && want.every((l) => live.has(l));
-}
-function tunedCategories(live, level) {
-  const above = new Set(levelsAbove(level));
-  const out = [];
-  const present = /* @__PURE__ */ new Set();
-  for (const c of live) {
-    const l = paranoiaLevelOf(c.category);
-    if (l === void 0) {
-      out.push(c);
-      continue;
-    }
-    present.add(l);
-    if (above.has(l)) {
-      out.push({ ...c, enabled: false });
-      continue;
-    }
-    const { enabled: _enabled, ...rest } = c;
-    if (Object.keys(rest).length > 1) out.push(rest);
-  }
-  for (const l of above) if (!present.has(l)) out.push({ category: `paranoia-level-${l}`, enabled: false });
-  return out;
-}
-function tunedParameters(live, intent, managed) {
-  const params = live && typeof live === "object" ? structuredClone(live) : { id: managed.id };
-  params.id = managed.id;
-  const overrides = { ...params.overrides ?? {} };
-  const categories2 = tunedCategories(Array.isArray(overrides.categories) ? overrides.categories : [], intent.paranoia_level);
-  if (categories2.length > 0) overrides.categories = categories2;
-  else delete overrides.categories;
-  const rules = [...Array.isArray(overrides.rules) ? overrides.rules : []];
-  const at = rules.findIndex((r) => r.id === managed.lastRuleId);
-  const mine = overridesFor(intent, managed).rules[0];
-  if (at >= 0) rules[at] = { ...rules[at], score_threshold: mine.score_threshold, action: mine.action };
-  else rules.push(mine);
-  overrides.rules = rules;
-  params.overrides = overrides;
-  return params;
-}
-function intentFieldChanges(before, after) {
-  return ["paranoia_level", "score_threshold", "action", "enabled"].filter((k) => before[k] !== after[k]);
-}
-function describeUpdate(before, after, paranoiaRewritten = false) {
-  const parts = [];
-  if (before.enabled !== after.enabled) parts.push(after.enabled ? "enable OWASP" : "disable OWASP (tuning kept)");
-  if (before.paranoia_level !== after.paranoia_level) parts.push(`paranoia ${before.paranoia_level} → ${after.paranoia_level}`);
-  else if (paranoiaRewritten) parts.push(`paranoia ${after.paranoia_level} (category overrides rewritten to disable only levels above it)`);
-  if (before.score_threshold !== after.score_threshold) {
-    parts.push(`threshold ${before.score_threshold} → ${formatThreshold(after.score_threshold)}`);
-  }
-  if (before.action !== after.action) parts.push(`action ${before.action} → ${after.action}`);
-  return parts.join(", ");
-}
-function describeCreate(intent) {
-  return `deploy OWASP: paranoia ${intent.paranoia_level}, threshold ${formatThreshold(intent.score_threshold)}, action ${intent.action}`;
-}
-var THRESHOLD_LABELS;
-var init_owasp_intent = __esm({
-  "src/sections/waf/owasp-intent.ts"() {
-    "use strict";
-    init_managed_ruleset();
-    THRESHOLD_LABELS = { 60: "low", 40: "medium", 25: "high" };
-  }
-});
-
-// src/sections/waf/waf-managed.ts
-function executeRulesFor(ep, rulesetId) {
-  return (ep?.rules ?? []).filter(
-    (r) => r.action === "execute" && r.action_parameters?.id === rulesetId
-  );
-}
-function ruleFingerprint(rule) {
-  return rule ? { id: rule.id, version: rule.version ?? null, ...writableRule(rule) } : null;
-}
-function owaspRuleBody(params, expression) {
-  return {
-    action: "execute",
-    expression,
-    description: "zoneform: OWASP Core Ruleset",
-    enabled: true,
-    ref: OWASP_REF,
-    action_parameters: params
-  };
-}
-function expressionField(rule, want) {
-  return rule.expression === want ? [] : [{ field: "expression", before: rule.expression, after: want, text: true }];
-}
-function deployedRule(zone, live, rulesetId, name, identity, out) {
-  const found = executeRulesFor(live.entrypoint, rulesetId);
-  if (found.length > 1) {
-    out.warnings.push(`${found.length} execute rules deploy the ${name}; managing the first (${found[0].id}), leaving the others as they are`);
-  }
-  return { rule: found[0], base: { resource: RESOURCE5, zone_id: zone.zone_id, identity } };
-}
-function updateRule(out, live, rule, what, change, set) {
-  const err = ruleIdError(rule, `${what} execute`);
-  if (err) return void out.errors.push(err);
-  const { resource, zone_id, identity, notes, ...shown3 } = change;
-  const operations = [patchRuleOp(zone_id, live.entrypoint.id, rule, set)];
-  out.planned.push({ change: { resource, zone_id, identity, kind: "update", live_id: rule.id, ...shown3, operations, ...notes ? { notes } : {} } });
-}
-function planOwasp(zone, want, live, out) {
-  const { rule, base: base3 } = deployedRule(zone, live, live.owaspId, "OWASP Core Ruleset", "owasp", out);
-  if (!want.enabled) {
-    if (!rule || rule.enabled === false) return;
-    const change2 = { ...base3, summary: "disable OWASP (tuning kept)", before: { enabled: true }, after: { enabled: false }, fields: [{ field: "enabled", before: true, after: false }] };
-    return updateRule(out, live, rule, "OWASP Core Ruleset", change2, { enabled: false });
-  }
-  const managed = live.owaspRuleset;
-  if (!managed) {
-    out.errors.push(`the OWASP Core Ruleset (${OWASP_RULESET_ID}) was not read; cannot find its last rule to set the threshold and action`);
-    return;
-  }
-  const intent = { enabled: true, paranoia_level: want.paranoia_level, score_threshold: want.score_threshold, action: want.action };
-  const paranoiaRewritten = !rule || !sameParanoia(rule, intent.paranoia_level);
-  const missing = missingParanoiaLevels(intent.paranoia_level, managed);
-  if (paranoiaRewritten && missing.length > 0) {
-    out.errors.push(
-      `the OWASP Core Ruleset as the API answered it shows no rule in category ${missing.map((l) => `paranoia-level-${l}`).join(", ")}, which paranoia_level ${intent.paranoia_level} disables; zoneform will not write paranoia overrides it cannot confirm, and nothing was changed (set account_id so that the ruleset is read where its rules' categories are documented)`
-    );
-    return;
-  }
-  if (!rule) {
-    const body = owaspRuleBody(tunedParameters(void 0, intent, managed), want.expression);
-    const fields2 = ["paranoia_level", "score_threshold", "action", "enabled"].map((f) => ({ field: f, after: intent[f] }));
-    if (want.expression !== "true") fields2.push({ field: "expression", after: want.expression });
-    out.planned.push({
-      change: { ...base3, kind: "create", summary: describeCreate(intent), after: { ...intent, expression: want.expression }, fields: fields2, operations: [] },
-      newRule: body
-    });
-    return;
-  }
-  const before = intentFrom(rule, managed);
-  const changed2 = intentFieldChanges(before, intent);
-  const expression = expressionField(rule, want.expression);
-  if (changed2.length === 0 && !paranoiaRewritten && expression.length === 0) return;
-  const fields = changed2.map((f) => ({ field: f, before: before[f], after: intent[f] }));
-  if (paranoiaRewritten && !changed2.includes("paranoia_level")) {
-    fields.unshift({ field: "paranoia_level", before: before.paranoia_level, after: intent.paranoia_level });
-  }
-  fields.push(...expression);
-  const summary = [describeUpdate(before, intent, paranoiaRewritten), expression.length > 0 ? "expression changed" : ""].filter((x) => x !== "").join(", ");
-  const change = { ...base3, summary, before: { ...before, expression: rule.expression }, after: { ...intent, expression: want.expression }, fields };
-  updateRule(out, live, rule, "OWASP Core Ruleset", change, {
-    action_parameters: tunedParameters(rule.action_parameters, intent, managed),
-    enabled: true,
-    expression: want.expression
-  });
-}
-function cfmAction(rule) {
-  const a = rule.action_parameters?.overrides?.action;
-  return typeof a === "string" ? a : void 0;
-}
-function cfmParameters(live, id, action) {
-  const params = live && typeof live === "object" ? structuredClone(live) : { id };
-  params.id = id;
-  const overrides = { ...params.overrides ?? {} };
-  if (action === void 0) delete overrides.action;
-  else overrides.action = action;
-  if (Object.keys(overrides).length > 0) params.overrides = overrides;
-  else delete params.overrides;
-  return params;
-}
-function describeAction(a) {
-  return a ?? "each rule's own";
-}
-function planCloudflareManaged(zone, want, live, out) {
-  const { rule, base: base3 } = deployedRule(zone, live, live.cloudflareManagedId, "Cloudflare Managed Ruleset", "cloudflare_managed", out);
-  if (!rule) {
-    if (!want.enabled) return;
-    const body = {
-      action: "execute",
-      expression: want.expression,
-      description: "zoneform: Cloudflare Managed Ruleset",
-      enabled: true,
-      ref: CFM_REF,
-      action_parameters: cfmParameters(void 0, live.cloudflareManagedId, want.action)
-    };
-    const after2 = { enabled: true, ...want.action !== void 0 ? { action: want.action } : {}, ...want.expression !== "true" ? { expression: want.expression } : {} };
-    out.planned.push({
-      change: {
-        ...base3,
-        kind: "create",
-        summary: `deploy Cloudflare Managed Ruleset${want.action !== void 0 ? `, action ${want.action}` : ""}`,
-        after: after2,
-        fields: Object.entries(after2).map(([field, v]) => ({ field, after: v })),
-        operations: []
-      },
-      newRule: body
-    });
-    return;
-  }
-  const before = { enabled: rule.enabled !== false, action: cfmAction(rule), expression: rule.expression };
-  const after = want.enabled ? { enabled: true, action: want.action, expression: want.expression } : { enabled: false, action: before.action, expression: before.expression };
-  const fields = [];
-  if (before.enabled !== after.enabled) fields.push({ field: "enabled", before: before.enabled, after: after.enabled });
-  if (before.action !== after.action) fields.push({ field: "action", before: before.action, after: after.action });
-  if (want.enabled) fields.push(...expressionField(rule, want.expression));
-  if (fields.length === 0) return;
-  const parts = [];
-  if (before.enabled !== after.enabled) parts.push(after.enabled ? "enable Cloudflare Managed Ruleset" : "disable Cloudflare Managed Ruleset (rule kept)");
-  if (before.action !== after.action) parts.push(`action ${describeAction(before.action)} → ${describeAction(after.action)}`);
-  if (before.expression !== after.expression) parts.push(`expression ${JSON.stringify(before.expression)} → ${JSON.stringify(after.expression)}`);
-  const others = (rule.action_parameters?.overrides?.rules ?? []).length;
-  const notes = others > 0 ? { notes: [`the rule's ${others} rule override(s), made outside zoneform, are kept as they are`] } : {};
-  updateRule(out, live, rule, CLOUDFLARE_MANAGED_RULESET_NAME, { ...base3, summary: parts.join(", "), before, after, fields, ...notes }, {
-    action_parameters: cfmParameters(rule.action_parameters, live.cloudflareManagedId, after.action),
-    enabled: after.enabled,
-    expression: after.expression
-  });
-}
-function diffWaf(zone, live) {
-  const out = { errors: [], warnings: [], planned: [] };
-  if (zone.waf?.cloudflare_managed) planCloudflareManaged(zone, zone.waf.cloudflare_managed, live, out);
-  if (zone.waf?.owasp) planOwasp(zone, zone.waf.owasp, live, out);
-  const ep = live.entrypoint;
-  const creates = out.planned.filter((p) => p.newRule);
-  if (!ep && creates.length > 0) {
-    const [first, ...rest] = creates;
-    first.change.operations = [
-      createEntrypointOp(zone.zone_id, WAF_PHASE, "zoneform: managed WAF rulesets", creates.map((p) => p.newRule))
-    ];
-    for (const p of rest) {
-      p.change.notes = [`added by the call of ${first.change.identity}: a new entry point is created with all its rules at once`];
-    }
-  } else if (ep) {
-    for (const p of creates) p.change.operations = [addRuleOp(zone.zone_id, ep.id, p.newRule, WAF_PHASE)];
-  }
-  return { changes: out.planned.map((p) => p.change), errors: out.errors, warnings: out.warnings };
-}
-var WAF_PHASE, RESOURCE5, OWASP_REF, CFM_REF, wafManagedRules;
-var init_waf_managed = __esm({
-  "src/sections/waf/waf-managed.ts"() {
-    "use strict";
-    init_entrypoint();
-    init_managed_ruleset();
-    init_owasp_intent();
-    WAF_PHASE = "http_request_firewall_managed";
-    RESOURCE5 = "waf_managed_rules";
-    OWASP_REF = "zoneform-owasp";
-    CFM_REF = "zoneform-cloudflare-managed";
-    wafManagedRules = {
-      name: RESOURCE5,
-      order: 30,
-      owns: (zone) => zone.waf?.owasp !== void 0 || zone.waf?.cloudflare_managed !== void 0,
-      async read(ctx, zone) {
-        const owaspRead = zone.waf?.owasp?.enabled ? readOwaspRuleset(ctx, zone.zone_id) : Promise.resolve(null);
-        owaspRead.catch(() => void 0);
-        const entrypoint = await readEntrypoint(ctx, zone.zone_id, WAF_PHASE);
-        const cfmWanted = zone.waf?.cloudflare_managed?.enabled === true;
-        const [owaspRuleset] = await Promise.all([
-          owaspRead,
-          cfmWanted && executeRulesFor(entrypoint, CLOUDFLARE_MANAGED_RULESET_ID).length === 0 ? readManagedRuleset(ctx, zone.zone_id, CLOUDFLARE_MANAGED_RULESET_ID, CLOUDFLARE_MANAGED_RULESET_NAME) : Promise.resolve(null)
-        ]);
-        const live = { entrypoint, owaspId: OWASP_RULESET_ID, cloudflareManagedId: CLOUDFLARE_MANAGED_RULESET_ID, owaspRuleset };
-        const owasp = zone.waf?.owasp ? executeRulesFor(entrypoint, live.owaspId)[0] : void 0;
-        const cfm = zone.waf?.cloudflare_managed ? executeRulesFor(entrypoint, live.cloudflareManagedId)[0] : void 0;
-        const owned = new Set([owasp?.id, cfm?.id].filter((id) => id !== void 0));
-        const resources = { entrypoint: foreignRulesFingerprint(entrypoint, owned) };
-        if (zone.waf?.owasp) resources.owasp = ruleFingerprint(owasp);
-        if (zone.waf?.cloudflare_managed) resources.cloudflare_managed = ruleFingerprint(cfm);
-        return { live, resources };
-      },
-      diff: diffWaf
-    };
-  }
-});
-
-// src/sections/waf/export.ts
-function expressionOf(rule) {
-  return typeof rule.expression === "string" && rule.expression !== "true" ? { expression: rule.expression } : {};
-}
-async function exportWaf(ctx) {
-  const entrypoint = await readEntrypoint(ctx.read, ctx.zoneId, WAF_PHASE);
-  const where = `zone ${ctx.zoneId}`;
-  const out = {};
-  const owaspRules = executeRulesFor(entrypoint, OWASP_RULESET_ID);
-  const owasp = owaspRules[0];
-  if (owaspRules.length > 1) ctx.notes.warnings.push(`${where}: ${owaspRules.length} rules deploy the OWASP Core Ruleset; the file describes the first (${owasp.id})`);
-  let managed;
-  let unreadable = "";
-  if (owasp) {
-    try {
-      managed = await readOwaspRuleset(ctx.read, ctx.zoneId);
-    } catch (err) {
-      if (!(err instanceof ApiError) && !(err instanceof AnswerShapeError)) throw err;
-      unreadable = err.message;
-    }
-  }
-  if (!owasp) {
-    out.owasp = { enabled: false };
-  } else if (!managed) {
-    ctx.notes.warnings.push(`${where}: the OWASP Core Ruleset could not be read with its rules (${unreadable}), so its tuning cannot be derived; waf.owasp left out (give --account-id if the zone reads it through an account)`);
-  } else {
-    const intent = intentFrom(owasp, managed);
-    if (!ACTIONS2.has(intent.action)) {
-      ctx.notes.warnings.push(`${where}: the OWASP anomaly action ${JSON.stringify(intent.action)} is not one the file format knows; waf.owasp left out`);
-    } else {
-      out.owasp = {
-        enabled: intent.enabled,
-        paranoia_level: intent.paranoia_level,
-        score_threshold: THRESHOLD_LABELS[intent.score_threshold] ?? intent.score_threshold,
-        action: intent.action,
-        ...expressionOf(owasp)
-      };
-      if (intent.enabled && !sameParanoia(owasp, intent.paranoia_level)) {
-        ctx.notes.warnings.push(
-          `${where}: the OWASP paranoia overrides were made by hand (not exactly "levels above ${intent.paranoia_level} disabled"); plan will rewrite them to paranoia_level ${intent.paranoia_level}`
-        );
-      }
-    }
-  }
-  const cfmRules = executeRulesFor(entrypoint, CLOUDFLARE_MANAGED_RULESET_ID);
-  const cfm = cfmRules[0];
-  if (cfmRules.length > 1) ctx.notes.warnings.push(`${where}: ${cfmRules.length} rules deploy the Cloudflare Managed Ruleset; the file describes the first (${cfm.id})`);
-  if (!cfm) {
-    out.cloudflare_managed = { enabled: false };
-  } else {
-    const action = cfm.action_parameters?.overrides?.action;
-    if (typeof action === "string" && !ACTIONS2.has(action)) {
-      ctx.notes.warnings.push(`${where}: the Cloudflare Managed Ruleset's action ${JSON.stringify(action)} is not one the file format knows; waf.cloudflare_managed left out`);
-    } else {
-      out.cloudflare_managed = { enabled: cfm.enabled !== false, ...typeof action === "string" ? { action } : {}, ...expressionOf(cfm) };
-    }
-  }
-  return out;
-}
-var ACTIONS2;
-var init_export5 = __esm({
-  "src/sections/waf/export.ts"() {
-    "use strict";
-    init_errors();
-    init_entrypoint();
-    init_managed_ruleset();
-    init_owasp_intent();
-    init_waf_managed();
-    ACTIONS2 = /* @__PURE__ */ new Set(["block", "managed_challenge", "js_challenge", "log", "challenge"]);
-  }
-});
-
-// src/sections/waf/normalise.ts
-function scoreThreshold(value) {
-  if (value === void 0) return SCORE_THRESHOLDS.medium;
-  return typeof value === "number" ? value : SCORE_THRESHOLDS[value];
-}
-var DEFAULT_EXPRESSION, SCORE_THRESHOLDS;
-var init_normalise = __esm({
-  "src/sections/waf/normalise.ts"() {
-    "use strict";
-    DEFAULT_EXPRESSION = "true";
-    SCORE_THRESHOLDS = { low: 60, medium: 40, high: 25 };
-  }
-});
-
-// src/sections/waf/index.ts
-var waf;
-var init_waf = __esm({
-  "src/sections/waf/index.ts"() {
-    "use strict";
-    init_export5();
-    init_normalise();
-    init_waf_managed();
-    waf = {
-      name: "waf",
-      folder: "waf",
-      path: "waf",
-      kinds: [wafManagedRules],
-      owns: (zone) => zone.waf?.owasp !== void 0 || zone.waf?.cloudflare_managed !== void 0,
-      normalise(file, out) {
-        const w = file.waf;
-        if (!w) return;
-        const desired = {};
-        if (w.owasp) {
-          desired.owasp = {
-            enabled: w.owasp.enabled,
-            paranoia_level: w.owasp.paranoia_level ?? 1,
-            score_threshold: scoreThreshold(w.owasp.score_threshold),
-            action: w.owasp.action ?? "block",
-            expression: w.owasp.expression ?? DEFAULT_EXPRESSION
-          };
-        }
-        if (w.cloudflare_managed) {
-          desired.cloudflare_managed = { enabled: w.cloudflare_managed.enabled, expression: w.cloudflare_managed.expression ?? DEFAULT_EXPRESSION };
-          if (w.cloudflare_managed.action !== void 0) desired.cloudflare_managed.action = w.cloudflare_managed.action;
-        }
-        out.waf = desired;
-      },
-      async export(ctx) {
-        const w = await exportWaf(ctx);
-        return Object.keys(w).length > 0 ? { waf: w } : void 0;
-      },
-      summary(zone) {
-        const parts = [];
-        const o = zone.waf?.owasp;
-        if (o) parts.push(o.enabled ? `owasp (PL${o.paranoia_level}, threshold ${o.score_threshold}, ${o.action})` : "owasp (off)");
-        if (zone.waf?.cloudflare_managed) parts.push(`cloudflare_managed (${zone.waf.cloudflare_managed.enabled ? "on" : "off"})`);
-        return parts;
-      },
-      permissions: [
-        { name: "Zone WAF", scope: "zone", read: "Read", write: "Edit", paths: [/^zones\/[^/]+\/rulesets/, /^zones\/[^/]+\/waf_migration/] },
-        {
-          name: "Account Rulesets",
-          scope: "account",
-          read: "Read",
-          write: "Edit",
-          paths: [/^accounts\/[^/]+\/rulesets/],
-          label: "waf (managed rulesets)",
-          readOnly: true,
-          needed: (desired) => desired.account_id !== void 0
-        }
-      ]
-    };
-  }
-});
-
-// src/sections/index.ts
-var SECTIONS, RESOURCE_KINDS;
-var init_sections = __esm({
-  "src/sections/index.ts"() {
-    "use strict";
-    init_custom_fields2();
-    init_custom_hostnames3();
-    init_logpush();
-    init_page_shield2();
-    init_waf();
-    SECTIONS = [
-      pageShield,
-      waf,
-      customFields,
-      logpushJobs2,
-      customHostnames2
-    ];
-    RESOURCE_KINDS = SECTIONS.flatMap((s) => s.kinds).sort((a, b) => a.order - b.order);
-  }
-});
-
-// src/config/normalise.ts
-function normaliseZone(zone, source) {
+// src/config/normalize.ts
+function normalizeZone(zone, source) {
   const out = { zone_id: zone.zone_id };
   if (zone.name !== void 0) out.name = zone.name;
   if (zone.logs) out.logs = {};
-  for (const section of SECTIONS) section.normalise(zone, out);
+  for (const section of SECTIONS) section.normalize(zone, out);
   if (source) out.source = source;
   return out;
 }
 var DEFAULT_MAX_DELETES;
-var init_normalise2 = __esm({
-  "src/config/normalise.ts"() {
+var init_normalize2 = __esm({
+  "src/config/normalize.ts"() {
     "use strict";
     init_sections();
-    init_normalise();
     DEFAULT_MAX_DELETES = 5;
   }
 });
@@ -23360,9 +23460,9 @@ function mergeFiles(files) {
     const declared = asArray(asRecord(f.declared)?.zones);
     doc.zones.forEach((zone, i) => {
       const pos = f.locate(`/zones/${i}`);
-      const normalised = normaliseZone(zone, { file: f.file, line: pos.line, column: pos.column });
-      if (declared[i] !== void 0) normalised.declared = structuredClone(declared[i]);
-      state.zones.push(normalised);
+      const normalized = normalizeZone(zone, { file: f.file, line: pos.line, column: pos.column });
+      if (declared[i] !== void 0) normalized.declared = structuredClone(declared[i]);
+      state.zones.push(normalized);
     });
   }
   if (state.zones.length === 0) {
@@ -23379,9 +23479,9 @@ function dedupeSecrets(secrets) {
 var init_merge = __esm({
   "src/config/merge.ts"() {
     "use strict";
-    init_normalise2();
+    init_normalize2();
     init_problems();
-    init_util();
+    init_rules();
   }
 });
 
@@ -23430,9 +23530,8 @@ var init_config = __esm({
     init_merge();
     init_problems();
     init_load();
-    init_filter();
     init_schema();
-    init_normalise2();
+    init_normalize2();
   }
 });
 
@@ -23542,80 +23641,6 @@ var init_validate = __esm({
     init_sections();
     init_options();
     init_color();
-  }
-});
-
-// src/plan/safety.ts
-function findSafetyViolations(plan2, maxDeletes) {
-  const out = [];
-  for (const z of plan2.zones) {
-    const deletes = z.changes.filter((c) => c.kind === "delete" || c.kind === "replace").length;
-    if (deletes > maxDeletes) out.push({ zone: z.name ?? z.zone_id, deletes, max: maxDeletes });
-  }
-  return out;
-}
-function describeViolation(v) {
-  return `[${printable(v.zone)}] too many deletes, ${v.deletes} is over ${v.max} (safety.max_deletes), force required`;
-}
-function assertSafe(plan2, maxDeletes, force) {
-  const violations = findSafetyViolations(plan2, maxDeletes);
-  if (violations.length === 0 || force) return;
-  throw new UnsafePlanError(
-    `${violations.map(describeViolation).join("\n")}
-Nothing was changed. Review the deletes above; run again with --force to apply them, or raise safety.max_deletes in the file.`
-  );
-}
-var init_safety = __esm({
-  "src/plan/safety.ts"() {
-    "use strict";
-    init_errors();
-    init_safe_text();
-  }
-});
-
-// src/write-file.ts
-import { constants as constants2, lstatSync } from "node:fs";
-import { copyFile, link, rename, rm, writeFile } from "node:fs/promises";
-function existsError(label) {
-  return new UsageError(`${label}: the file exists; pass --force to overwrite it`);
-}
-function refuseExisting(path6, opts = {}) {
-  if (opts.force) return;
-  try {
-    lstatSync(path6);
-  } catch {
-    return;
-  }
-  throw existsError(opts.label ?? path6);
-}
-async function writeFileSafely(path6, data, opts = {}) {
-  const label = opts.label ?? path6;
-  const temp = `${path6}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    await writeFile(temp, data, { mode: opts.mode ?? 438, flag: "wx" });
-    if (opts.force) {
-      await rename(temp, path6);
-    } else {
-      try {
-        await link(temp, path6);
-      } catch (err) {
-        if (!NO_LINKS.has(err.code ?? "")) throw err;
-        await copyFile(temp, path6, constants2.COPYFILE_EXCL);
-      }
-      await rm(temp, { force: true });
-    }
-  } catch (err) {
-    await rm(temp, { force: true }).catch(() => void 0);
-    if (err.code === "EEXIST" && !opts.force) throw existsError(label);
-    throw new RuntimeError(`${label}: cannot write the file: ${err.message}`);
-  }
-}
-var NO_LINKS;
-var init_write_file = __esm({
-  "src/write-file.ts"() {
-    "use strict";
-    init_errors();
-    NO_LINKS = /* @__PURE__ */ new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV"]);
   }
 });
 
@@ -23818,7 +23843,7 @@ function planForFile(plan2, secrets) {
   const { digest: _old, ...rest } = filed;
   return { ...rest, digest: planDigest(rest) };
 }
-var init_secrets2 = __esm({
+var init_secrets = __esm({
   "src/plan/secrets.ts"() {
     "use strict";
     init_redact();
@@ -24171,6 +24196,95 @@ function serialisePlan(plan2, secrets) {
   return `${JSON.stringify(planForFile(plan2, secrets), null, 2)}
 `;
 }
+async function parsePlanText(text, path6) {
+  let doc;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw planFileProblem(path6, `the plan file ${path6}`, `is not JSON: ${err.message}`);
+  }
+  return checkPlanDocument(doc, path6);
+}
+async function checkPlanDocument(doc, path6, name = `the plan file ${path6}`) {
+  const version = doc?.format_version;
+  if (version !== 2) {
+    throw planFileProblem(path6, name, `has format_version ${JSON.stringify(version)}; this zoneform reads format 2. Make the plan again with this version.`);
+  }
+  const validate = await planValidator();
+  if (!validate(doc)) {
+    const first = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || "/"} ${e.message}`);
+    throw planFileProblem(path6, name, `is not a zoneform plan: ${first.join("; ")}`);
+  }
+  const plan2 = doc;
+  const astray = plan2.zones.flatMap(
+    (z) => z.changes.flatMap(
+      (c) => c.zone_id !== z.zone_id ? [`${c.resource} "${c.identity}" says zone ${c.zone_id}`] : c.operations.filter((op) => !op.path.startsWith(`zones/${z.zone_id}/`)).map((op) => `${op.method} ${op.path}`)
+    ).map((what) => `zone ${z.zone_id}: ${what}`)
+  );
+  if (astray.length > 0) {
+    throw planFileProblem(path6, name, `has operations that do not address the zone they belong to (${astray.slice(0, 5).join("; ")}); it cannot be applied`);
+  }
+  return plan2;
+}
+function planFileProblem(path6, name, message2) {
+  return new ConfigError([{ file: path6, line: 1, column: 1, pointer: "", message: message2 }], `${name} ${message2}`);
+}
+var validatePlanDoc;
+var init_plan_file = __esm({
+  "src/plan/plan-file.ts"() {
+    "use strict";
+    init_errors();
+    init_secrets();
+  }
+});
+
+// src/write-file.ts
+import { constants as constants2, lstatSync } from "node:fs";
+import { copyFile, link, rename, rm, writeFile } from "node:fs/promises";
+function existsError(label) {
+  return new UsageError(`${label}: the file exists; pass --force to overwrite it`);
+}
+function refuseExisting(path6, opts = {}) {
+  if (opts.force) return;
+  try {
+    lstatSync(path6);
+  } catch {
+    return;
+  }
+  throw existsError(opts.label ?? path6);
+}
+async function writeFileSafely(path6, data, opts = {}) {
+  const label = opts.label ?? path6;
+  const temp = `${path6}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    await writeFile(temp, data, { mode: opts.mode ?? 438, flag: "wx" });
+    if (opts.force) {
+      await rename(temp, path6);
+    } else {
+      try {
+        await link(temp, path6);
+      } catch (err) {
+        if (!NO_LINKS.has(err.code ?? "")) throw err;
+        await copyFile(temp, path6, constants2.COPYFILE_EXCL);
+      }
+      await rm(temp, { force: true });
+    }
+  } catch (err) {
+    await rm(temp, { force: true }).catch(() => void 0);
+    if (err.code === "EEXIST" && !opts.force) throw existsError(label);
+    throw new RuntimeError(`${label}: cannot write the file: ${err.message}`);
+  }
+}
+var NO_LINKS;
+var init_write_file = __esm({
+  "src/write-file.ts"() {
+    "use strict";
+    init_errors();
+    NO_LINKS = /* @__PURE__ */ new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV"]);
+  }
+});
+
+// src/engine/plan-store.ts
 async function writePlanFile(path6, plan2, secrets, opts = {}) {
   await writeFileSafely(path6, serialisePlan(plan2, secrets), { ...opts, mode: 384 });
 }
@@ -24180,46 +24294,180 @@ async function readPlanFile(path6) {
     text = (await readRegularFile(path6, MAX_PLAN_FILE_BYTES)).toString("utf8");
   } catch (err) {
     if (!(err instanceof FileReadError)) throw err;
-    throw problem(path6, describeReadProblem(err.problem, MAX_PLAN_FILE_BYTES));
+    throw planFileProblem(path6, `the plan file ${path6}`, describeReadProblem(err.problem, MAX_PLAN_FILE_BYTES));
   }
-  let doc;
-  try {
-    doc = JSON.parse(text);
-  } catch (err) {
-    throw problem(path6, `is not JSON: ${err.message}`);
-  }
-  const version = doc?.format_version;
-  if (version !== 2) {
-    throw problem(path6, `has format_version ${JSON.stringify(version)}; this zoneform reads format 2. Make the plan again with this version.`);
-  }
-  const validate = await planValidator();
-  if (!validate(doc)) {
-    const first = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || "/"} ${e.message}`);
-    throw problem(path6, `is not a zoneform plan: ${first.join("; ")}`);
-  }
-  const plan2 = doc;
-  const astray = plan2.zones.flatMap(
-    (z) => z.changes.flatMap(
-      (c) => c.zone_id !== z.zone_id ? [`${c.resource} "${c.identity}" says zone ${c.zone_id}`] : c.operations.filter((op) => !op.path.startsWith(`zones/${z.zone_id}/`)).map((op) => `${op.method} ${op.path}`)
-    ).map((what) => `zone ${z.zone_id}: ${what}`)
-  );
-  if (astray.length > 0) {
-    throw problem(path6, `has operations that do not address the zone they belong to (${astray.slice(0, 5).join("; ")}); it cannot be applied`);
-  }
-  return plan2;
+  return parsePlanText(text, path6);
 }
-function problem(path6, message2) {
-  return new ConfigError([{ file: path6, line: 1, column: 1, pointer: "", message: message2 }], `the plan file ${path6} ${message2}`);
-}
-var MAX_PLAN_FILE_BYTES, validatePlanDoc;
-var init_plan_file = __esm({
-  "src/plan/plan-file.ts"() {
+var MAX_PLAN_FILE_BYTES;
+var init_plan_store = __esm({
+  "src/engine/plan-store.ts"() {
     "use strict";
-    init_errors();
+    init_plan_file();
     init_read_file();
     init_write_file();
-    init_secrets2();
     MAX_PLAN_FILE_BYTES = 64 * 1024 * 1024;
+  }
+});
+
+// src/engine/verify.ts
+function desiredDocument(plan2) {
+  return {
+    version: 1,
+    ...plan2.account_id !== void 0 ? { account_id: plan2.account_id } : {},
+    ...plan2.safety !== void 0 ? { safety: plan2.safety } : {},
+    zones: plan2.zones.map((z) => z.desired)
+  };
+}
+function assertSameInputs(plan2, file, env, used = []) {
+  const changed2 = changedInputs(plan2.inputs, env, used);
+  if (changed2.length === 0) return;
+  throw new StalePlanError(
+    `the saved plan ${file} was made with other values of its environment references; nothing was written:
+${changed2.map((c) => `  ${c}`).join("\n")}
+Set them as when the plan was made, or make a new plan and review it.`,
+    changed2
+  );
+}
+function desiredFromPlan(plan2, file, env) {
+  const shown3 = `${file} (its desired state)`;
+  const result = checkConfigSources([{ file: shown3, text: JSON.stringify(desiredDocument(plan2)) }], env);
+  if (result.errors.length > 0 || !result.desired) {
+    throw new ConfigError(
+      result.errors,
+      `the plan file ${file} cannot be applied as the environment stands:
+${result.errors.map((e) => `  ${e.pointer || "/"}  ${e.message}`).join("\n")}
+Set the variables as when the plan was made, or make the plan again.`
+    );
+  }
+  assertSameInputs(plan2, file, env, result.desired.secrets.map((s) => s.name));
+  return result.desired;
+}
+function opText(op) {
+  return op ? `${op.method} ${op.path}` : "nothing";
+}
+function firstDifference(saved, fresh) {
+  const n = Math.max(saved.length, fresh.length);
+  for (let i = 0; i < n; i++) {
+    const a = saved[i];
+    const b = fresh[i];
+    if (!a || !b) {
+      const c = a ?? b;
+      return `the saved plan ${a ? "has" : "lacks"} ${c.kind} ${c.resource} "${c.identity}" that zoneform ${a ? "does not plan" : "plans"} now`;
+    }
+    const same = (x, y) => canonicalJson(x) === canonicalJson(y);
+    if (a.kind !== b.kind || a.resource !== b.resource || a.identity !== b.identity || (a.live_id ?? null) !== (b.live_id ?? null)) {
+      return `change ${i + 1} is ${a.kind} ${a.resource} "${a.identity}" in the file, ${b.kind} ${b.resource} "${b.identity}" now`;
+    }
+    const m = Math.max(a.operations.length, b.operations.length);
+    for (let j = 0; j < m; j++) {
+      const x = a.operations[j];
+      const y = b.operations[j];
+      if (opText(x) !== opText(y)) return `${a.resource} "${a.identity}": the file says ${opText(x)}, zoneform plans ${opText(y)}`;
+      if (!same(x.query ?? null, y.query ?? null) || !same(x.body ?? null, y.body ?? null)) {
+        return `${a.resource} "${a.identity}": the body of ${opText(x)} differs from what zoneform plans`;
+      }
+    }
+  }
+  return void 0;
+}
+function assertSamePlan(saved, fresh) {
+  const stale = [];
+  const edited = [];
+  const savedZones = new Map(saved.zones.map((z) => [z.zone_id, z]));
+  for (const now of fresh.zones) {
+    const was = savedZones.get(now.zone_id);
+    const label = now.name ?? now.zone_id;
+    if (!was) {
+      edited.push(`${label}: not in the saved plan`);
+      continue;
+    }
+    for (const d of compareFingerprints(was.fingerprints, now.fingerprints)) stale.push(`${label}: ${d.key} ${d.how} since the plan was made`);
+    if (now.errors.length > 0) stale.push(...now.errors.map((e) => `${label}: ${e}`));
+    const diff = firstDifference(was.changes, now.changes);
+    if (diff && stale.length === 0) edited.push(`${label}: ${diff}`);
+  }
+  if (stale.length > 0) {
+    throw new StalePlanError(
+      `the saved plan is stale; nothing was written:
+${stale.map((s) => `  ${s}`).join("\n")}
+Make a new plan and review it.`,
+      stale
+    );
+  }
+  if (edited.length > 0) {
+    throw new StalePlanError(
+      `the saved plan is not what zoneform plans for the desired state it carries; nothing was written:
+${edited.map((s) => `  ${s}`).join("\n")}
+The plan file was changed after it was made (or made by another version of zoneform). Make a new plan and review it.`,
+      edited
+    );
+  }
+}
+function assertDigest(plan2, label, expectDigest) {
+  const digest = planDigest(plan2);
+  if (plan2.digest !== void 0 && plan2.digest !== digest) {
+    throw new RuntimeError(`${label} was changed after it was made: its content hashes to ${digest}, not to the ${plan2.digest} it records. Nothing was written; make a new plan.`);
+  }
+  if (expectDigest !== void 0 && expectDigest !== digest) {
+    throw new RuntimeError(`${label} is ${digest}, not the reviewed ${expectDigest}; nothing was written.`);
+  }
+  return digest;
+}
+function findSafetyViolations(plan2, maxDeletes) {
+  const out = [];
+  for (const z of plan2.zones) {
+    const deletes = z.changes.filter((c) => c.kind === "delete" || c.kind === "replace").length;
+    if (deletes > maxDeletes) out.push({ zone: z.name ?? z.zone_id, deletes, max: maxDeletes });
+  }
+  return out;
+}
+function describeViolation(v) {
+  return `[${printable(v.zone)}] too many deletes, ${v.deletes} is over ${v.max} (safety.max_deletes), force required`;
+}
+function assertSafe(plan2, maxDeletes, force) {
+  const violations = findSafetyViolations(plan2, maxDeletes);
+  if (violations.length === 0 || force) return;
+  throw new UnsafePlanError(
+    `${violations.map(describeViolation).join("\n")}
+Nothing was changed. Review the deletes above; run again with --force to apply them, or raise safety.max_deletes in the file.`
+  );
+}
+function assertNoZoneErrors(plan2) {
+  const failed = plan2.zones.filter((z) => z.errors.length > 0);
+  if (failed.length === 0) return;
+  throw new RuntimeError(`${failed.length} zone(s) could not be planned; nothing was changed:
+${groupZoneErrors(failed).join("\n")}`);
+}
+function groupZoneErrors(zones2) {
+  const groups = /* @__PURE__ */ new Map();
+  for (const z of zones2) {
+    for (const e of z.errors) {
+      const key2 = e.split(z.zone_id).join("{zone}");
+      const names = groups.get(key2) ?? [];
+      names.push(z.name ?? z.zone_id);
+      groups.set(key2, names);
+    }
+  }
+  const lines = [];
+  for (const [text, names] of groups) {
+    if (names.length === 1) {
+      lines.push(`  [${names[0]}] ${text.split("{zone}").join(zones2.find((z) => (z.name ?? z.zone_id) === names[0]).zone_id)}`);
+      continue;
+    }
+    const shown3 = names.length > 5 ? `${names.slice(0, 5).join(", ")} and ${names.length - 5} more` : names.join(", ");
+    lines.push(`  ${text}`, `    stopped ${names.length} zones: ${shown3}`);
+  }
+  return lines;
+}
+var init_verify = __esm({
+  "src/engine/verify.ts"() {
+    "use strict";
+    init_config();
+    init_errors();
+    init_fingerprint();
+    init_digest();
+    init_inputs();
+    init_safe_text();
   }
 });
 
@@ -24229,8 +24477,8 @@ function summarise(changes) {
   for (const c of changes) s[c.kind] += 1;
   return s;
 }
-function summariseZones(zones) {
-  return summarise(zones.flatMap((z) => z.changes));
+function summariseZones(zones2) {
+  return summarise(zones2.flatMap((z) => z.changes));
 }
 function totalChanges(s) {
   return s.create + s.update + s.replace + s.delete;
@@ -56396,7 +56644,7 @@ function apiError(ctx, errors, oddBody) {
     const who = ctx.auth === "token" ? "this token" : "these credentials";
     message2 = `zone ${zoneMatch[1]} not found or not accessible with ${who}: no such zone, or ${who} cannot see it (check the zone id, and${ctx.auth === "token" ? " that the token's zone resources include the zone" : " the account the zone is in"}; ${method} ${path6}${errors.length > 0 ? `; Cloudflare: ${describeErrors(errors)}` : ""})`;
   } else if ((status2 === 400 || status2 === 404) && (codes.has(7003) || codes.has(7e3))) {
-    const bad = malformedSegment(path6);
+    const bad = malformedSegment(path6, [...BASE_ID_SHAPES, ...ctx.idShapes ?? []]);
     message2 = `malformed id${bad ? ` "${bad}"` : ""} in ${method} ${path6}${cf}: Cloudflare ids are 32 lower-case hex characters`;
   } else if (status2 === 429) {
     if (ctx.retryAfterTooLongMs !== void 0) {
@@ -56417,14 +56665,11 @@ function apiError(ctx, errors, oddBody) {
   }
   return new ApiError(message2, info(ctx, errors, retryable, oddBody === void 0));
 }
-function malformedSegment(path6) {
+function malformedSegment(path6, shapes) {
   const segs = path6.split("/");
   for (let i = 1; i < segs.length; i++) {
-    const parent = segs[i - 1];
-    const seg = segs[i];
-    if (parent === "jobs" ? !/^\d+$/.test(seg) : /^(zones|accounts|rulesets|rules|policies|custom_hostnames|scripts|connections|cookies)$/.test(parent) && !/^([0-9a-f]{32}|phases)$/.test(seg)) {
-      return seg;
-    }
+    const shape = shapes.find((s) => s.collection === segs[i - 1]);
+    if (shape && !shape.id.test(segs[i])) return segs[i];
   }
   return void 0;
 }
@@ -56459,7 +56704,7 @@ function networkError(ctx) {
   }
   return new NetworkError(message2, { method, path: path6, ambiguous, cause: code ?? ctx.cause, ...retries > 0 ? { retries } : {} });
 }
-var JSON_SOURCE_TEXT, ID_KEY, LONG_DIGITS, MAX_DOCUMENTATION_URL, ZONE_ID_PATH, ROUTING_CODES, AUTH_CODES;
+var BASE_ID_SHAPES, JSON_SOURCE_TEXT, ID_KEY, LONG_DIGITS, MAX_DOCUMENTATION_URL, ZONE_ID_PATH, ROUTING_CODES, AUTH_CODES;
 var init_errors2 = __esm({
   "src/cloudflare/errors.ts"() {
     "use strict";
@@ -56467,6 +56712,10 @@ var init_errors2 = __esm({
     init_retry();
     init_rate_limiter();
     init_redact();
+    BASE_ID_SHAPES = [
+      { collection: "zones", id: /^([0-9a-f]{32}|phases)$/ },
+      { collection: "accounts", id: /^([0-9a-f]{32}|phases)$/ }
+    ];
     JSON_SOURCE_TEXT = (() => {
       let seen = false;
       JSON.parse("1", (_key, value, context) => {
@@ -56812,7 +57061,8 @@ function createClient(opts) {
           maxRetryAfterMs: policy.maxRetryAfterMs,
           auth: authKind,
           redact,
-          permissionHint: opts.permissionHint
+          permissionHint: opts.permissionHint,
+          idShapes: opts.idShapes
         });
       } catch (err) {
         stopForCause(notTheApiCause(`${origin}${basePath}`, err));
@@ -57184,8 +57434,8 @@ var init_client = __esm({
 async function checkCredentials(client, kind, now = Date.now()) {
   if (kind === "key") {
     try {
-      const user = await client.request("GET", "user");
-      return { kind, state: "active", ...stringField(user, "id", "id"), ...stringField(user, "email", "email") };
+      const user2 = await client.request("GET", "user");
+      return { kind, state: "active", ...stringField(user2, "id", "id"), ...stringField(user2, "email", "email") };
     } catch (err) {
       if (err instanceof ApiError && [400, 401, 403].includes(err.status) && err.info.envelope) return { kind, state: "invalid", detail: answered(err) };
       return couldNotTell(kind, err);
@@ -57399,12 +57649,12 @@ function permissionsNeeded(desired) {
     const owned = SECTIONS.filter((s) => s.owns(zone)).flatMap((s) => s.permissions.map((p) => ({ p, section: p.label ?? s.path })));
     for (const { p, section } of [{ p: ZONE, section: ZONE.label }, ...owned]) {
       if (p.needed && !p.needed(desired)) continue;
-      const apply2 = p.readOnly ? p.read : higher(p.read, p.write);
+      const apply3 = p.readOnly ? p.read : higher(p.read, p.write);
       const key2 = `${p.scope}:${p.name}`;
       const target = p.scope === "account" ? desired.account_id : zone.zone_id;
-      const need = needs.get(key2) ?? { name: p.name, scope: p.scope, plan: p.read, apply: apply2, sections: [], on: [] };
+      const need = needs.get(key2) ?? { name: p.name, scope: p.scope, plan: p.read, apply: apply3, sections: [], on: [] };
       need.plan = higher(need.plan, p.read);
-      need.apply = higher(need.apply, apply2);
+      need.apply = higher(need.apply, apply3);
       if (!need.sections.includes(section)) need.sections.push(section);
       if (!need.on.includes(target)) need.on.push(target);
       needs.set(key2, need);
@@ -57421,6 +57671,20 @@ var init_permissions = __esm({
     ALL = [ZONE, ...SECTIONS.flatMap((s) => s.permissions)];
     RANK = { Read: 1, Edit: 2 };
     higher = (a, b) => RANK[a] >= RANK[b] ? a : b;
+  }
+});
+
+// src/sections/client-hints.ts
+var CLIENT_HINTS;
+var init_client_hints = __esm({
+  "src/sections/client-hints.ts"() {
+    "use strict";
+    init_sections();
+    init_permissions();
+    CLIENT_HINTS = {
+      permissionHint,
+      idShapes: SECTIONS.flatMap((s) => s.ids ?? [])
+    };
   }
 });
 
@@ -57601,7 +57865,7 @@ function clientFromOptions(opts, io, redactor, progress) {
     // --max-wait, --deadline (from the start of the process), --max-body-size.
     ...boundsFromOptions(opts, io.env, performance.now()),
     redactor,
-    permissionHint
+    ...CLIENT_HINTS
   });
   progress?.watch(client);
   return withCredentialCheck(client, "token" in auth ? "token" : "key");
@@ -57656,7 +57920,7 @@ var init_client_options = __esm({
     init_rate_limiter();
     init_errors();
     init_safe_text();
-    init_permissions();
+    init_client_hints();
     init_options();
     init_zone_ref();
     init_bounds();
@@ -57665,6 +57929,19 @@ var init_client_options = __esm({
     MAX_PARALLELISM = 64;
     DEFAULT_RETRIES = 6;
     MAX_RETRIES = 10;
+  }
+});
+
+// src/plan/render/digest.ts
+function digestLine(digest, format) {
+  return format === "markdown" ? `
+Plan digest: \`${digest}\`
+` : `Plan digest: ${digest}
+`;
+}
+var init_digest2 = __esm({
+  "src/plan/render/digest.ts"() {
+    "use strict";
   }
 });
 
@@ -57761,7 +58038,7 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run = async (function_, resolve8, arguments_) => {
+  const run2 = async (function_, resolve8, arguments_) => {
     const result = (async () => function_(...arguments_))();
     resolve8(result);
     try {
@@ -57775,7 +58052,7 @@ function pLimit(concurrency) {
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run.bind(void 0, function_, resolve8, arguments_));
+    }).then(run2.bind(void 0, function_, resolve8, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
@@ -57906,14 +58183,14 @@ function planZone(desired, zone, live, kinds = RESOURCE_KINDS) {
     desired: declaredZone(zone, desired)
   };
 }
-function assemblePlan(desired, zones, createdAt) {
+function assemblePlan(desired, zones2, createdAt) {
   return {
     format_version: 2,
     created_at: createdAt,
     ...desired.account_id ? { account_id: desired.account_id } : {},
     safety: { max_deletes: desired.safety.max_deletes },
-    zones,
-    summary: summariseZones(zones)
+    zones: zones2,
+    summary: summariseZones(zones2)
   };
 }
 var init_planner = __esm({
@@ -57921,12 +58198,12 @@ var init_planner = __esm({
     "use strict";
     init_sections();
     init_order();
-    init_secrets2();
+    init_secrets();
     init_summary();
   }
 });
 
-// src/engine/reconcile.ts
+// src/engine/read.ts
 function createReadContext(client, desired) {
   const memo = /* @__PURE__ */ new Map();
   return {
@@ -57964,6 +58241,26 @@ async function readZone(ctx, zone, kinds = RESOURCE_KINDS) {
   });
   return live;
 }
+var ZONES_PER_REQUEST_SLOT;
+var init_read = __esm({
+  "src/engine/read.ts"() {
+    "use strict";
+    init_errors();
+    init_fingerprint();
+    init_planner();
+    init_sections();
+    ZONES_PER_REQUEST_SLOT = 4;
+  }
+});
+
+// src/engine/plan.ts
+function seal(plan2, desired) {
+  seals.set(plan2, { desired, digest: planDigest(plan2) });
+  return plan2;
+}
+function sealOf(plan2) {
+  return seals.get(plan2);
+}
 async function checkZone(ctx, zone, zp, kinds = RESOURCE_KINDS) {
   if (zp.errors.length > 0) return zp;
   const found = await Promise.all(
@@ -57979,13 +58276,13 @@ async function checkZone(ctx, zone, zp, kinds = RESOURCE_KINDS) {
   const errors = found.flat();
   return errors.length > 0 ? { ...zp, errors: [...zp.errors, ...errors] } : zp;
 }
-async function reconcile(opts) {
+async function planZones(opts) {
   const kinds = opts.kinds ?? RESOURCE_KINDS;
   const ctx = createReadContext(opts.client, opts.desired);
   const createdAt = (opts.now?.() ?? /* @__PURE__ */ new Date()).toISOString();
   const limit2 = pLimit(ZONES_PER_REQUEST_SLOT * Math.max(1, opts.parallelism ?? 8));
   let done = 0;
-  const zones = await withZonesStopped(opts.desired.zones.length, () => done, () => Promise.all(
+  const zones2 = await withZonesStopped(opts.desired.zones.length, () => done, () => Promise.all(
     opts.desired.zones.map(
       (zone) => limit2(async () => {
         const live = await readZone(ctx, zone, kinds);
@@ -57997,11 +58294,11 @@ async function reconcile(opts) {
       })
     )
   ));
-  return assemblePlan(opts.desired, zones, createdAt);
+  return seal(assemblePlan(opts.desired, zones2, createdAt), opts.desired);
 }
-async function withZonesStopped(total, done, run) {
+async function withZonesStopped(total, done, run2) {
   try {
-    return await run();
+    return await run2();
   } catch (err) {
     if (!(err instanceof RunStoppedError) || err.reason !== "cause") throw err;
     const n = total - done();
@@ -58013,16 +58310,17 @@ Stopped ${n} zone${n === 1 ? "" : "s"}${n < total ? ` of ${total}` : ""} before 
     );
   }
 }
-var ZONES_PER_REQUEST_SLOT;
-var init_reconcile = __esm({
-  "src/engine/reconcile.ts"() {
+var seals;
+var init_plan = __esm({
+  "src/engine/plan.ts"() {
     "use strict";
     init_p_limit();
     init_errors();
-    init_fingerprint();
+    init_digest();
     init_planner();
     init_sections();
-    ZONES_PER_REQUEST_SLOT = 4;
+    init_read();
+    seals = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -58679,9 +58977,8 @@ async function loadDesired(opts, io) {
 `);
   return selectZones(desired, opts.zone, opts.shard);
 }
-async function makePlan(opts, io, beforeRead, label = "plan") {
+async function makePlan(opts, io, label = "plan") {
   const desired = await loadDesired(opts, io);
-  await beforeRead?.(desired);
   const progress = progressFor(io, opts);
   const client = clientFromOptions(opts, io, displayRedactor(desired), progress);
   try {
@@ -58692,12 +58989,22 @@ async function makePlan(opts, io, beforeRead, label = "plan") {
     throw err;
   }
 }
-async function readZones(client, desired, opts, progress, label = "plan") {
+function readingHooks(opts, progress, label = "plan") {
   const verbose = opts.verbose ? (l) => progress.log(printable(l)) : void 0;
-  verbose?.(`Reading ${desired.zones.length} zone(s)…`);
-  progress.begin(label, "zones read", desired.zones.length);
+  return {
+    onDesired: (desired) => {
+      verbose?.(`Reading ${desired.zones.length} zone(s)…`);
+      progress.begin(label, "zones read", desired.zones.length);
+    },
+    readProgress: verbose,
+    onZoneDone: (done, total) => progress.update(done, total)
+  };
+}
+async function readZones(client, desired, opts, progress, label = "plan") {
+  const hooks = readingHooks(opts, progress, label);
+  hooks.onDesired(desired);
   try {
-    return await reconcile({ client, desired, parallelism: opts.parallelism, progress: verbose, onZoneDone: (done, total) => progress.update(done, total) });
+    return await planZones({ client, desired, parallelism: opts.parallelism, progress: hooks.readProgress, onZoneDone: hooks.onZoneDone });
   } finally {
     progress.end();
   }
@@ -58731,43 +59038,16 @@ function digestOf(plan2, desired) {
 function planSucceeded(plan2) {
   return plan2.zones.every((z) => z.errors.length === 0);
 }
-function assertNoZoneErrors(plan2) {
-  const failed = plan2.zones.filter((z) => z.errors.length > 0);
-  if (failed.length === 0) return;
-  throw new RuntimeError(`${failed.length} zone(s) could not be planned; nothing was changed:
-${groupZoneErrors(failed).join("\n")}`);
-}
-function groupZoneErrors(zones) {
-  const groups = /* @__PURE__ */ new Map();
-  for (const z of zones) {
-    for (const e of z.errors) {
-      const key2 = e.split(z.zone_id).join("{zone}");
-      const names = groups.get(key2) ?? [];
-      names.push(z.name ?? z.zone_id);
-      groups.set(key2, names);
-    }
-  }
-  const lines = [];
-  for (const [text, names] of groups) {
-    if (names.length === 1) {
-      lines.push(`  [${names[0]}] ${text.split("{zone}").join(zones.find((z) => (z.name ?? z.zone_id) === names[0]).zone_id)}`);
-      continue;
-    }
-    const shown3 = names.length > 5 ? `${names.slice(0, 5).join(", ")} and ${names.length - 5} more` : names.join(", ");
-    lines.push(`  ${text}`, `    stopped ${names.length} zones: ${shown3}`);
-  }
-  return lines;
-}
 var init_planning = __esm({
   "src/cli/planning.ts"() {
     "use strict";
     init_config();
     init_errors();
-    init_reconcile();
+    init_plan();
     init_plan_file();
     init_markdown();
     init_text();
-    init_secrets2();
+    init_secrets();
     init_safe_text();
     init_client_options();
     init_color();
@@ -58799,11 +59079,7 @@ function register2(program2, ctx) {
     const { plan: plan2, desired, client } = await makePlan(opts, io);
     try {
       io.stdout.write(renderPlan(plan2, desired, format, io, opts));
-      if (format === "text" && planSucceeded(plan2)) io.stdout.write(`Plan digest: ${digestOf(plan2, desired)}
-`);
-      if (format === "markdown" && planSucceeded(plan2)) io.stdout.write(`
-Plan digest: \`${digestOf(plan2, desired)}\`
-`);
+      if (format !== "json" && planSucceeded(plan2)) io.stdout.write(digestLine(digestOf(plan2, desired), format));
       if (outPath) {
         await writePlanFile(outPath, plan2, desired, { force: opts.force, label: outLabel });
         io.stderr.write(`Saved the plan to ${opts.out}; apply it with: zoneform apply ${opts.out}
@@ -58820,22 +59096,23 @@ Plan digest: \`${digestOf(plan2, desired)}\`
     }
   });
 }
-var init_plan = __esm({
+var init_plan2 = __esm({
   "src/cli/commands/plan.ts"() {
     "use strict";
     init_errors();
-    init_safety();
-    init_plan_file();
+    init_plan_store();
+    init_verify();
     init_write_file();
     init_summary();
     init_client_options();
     init_options();
+    init_digest2();
     init_planning();
     init_shard();
   }
 });
 
-// src/engine/apply.ts
+// src/engine/execute.ts
 function describeChange(zoneLabel2, c) {
   return printable(`${zoneLabel2}: ${SIGN[c.kind]} ${c.resource} "${c.identity}"`);
 }
@@ -59004,7 +59281,7 @@ function rounds(changes, independent = isIndependent) {
   };
   return [chains(changes.filter((c) => c.kind !== "delete")), chains(changes.filter((c) => c.kind === "delete"))].filter((r) => r.length > 0);
 }
-async function applyPlan(plan2, opts) {
+async function executePlan(plan2, opts) {
   const report = opts.report ?? { done: [], failed: [], notDone: [], uncertain: [] };
   const limit2 = pLimit(ZONES_PER_REQUEST_SLOT * Math.max(1, opts.parallelism ?? 8));
   await Promise.all(
@@ -59013,7 +59290,7 @@ async function applyPlan(plan2, opts) {
         const label = zone.name ?? zone.zone_id;
         let failed = false;
         const checks = /* @__PURE__ */ new Map();
-        const run = async (change) => {
+        const run2 = async (change) => {
           const what = describeChange(label, change);
           const stopped = opts.client.stopped?.();
           if (stopped) report.stopped = stopped;
@@ -59044,7 +59321,7 @@ async function applyPlan(plan2, opts) {
         };
         for (const round of rounds(zone.changes)) {
           await Promise.all(round.map(async (chain) => {
-            for (const change of chain) await run(change);
+            for (const change of chain) await run2(change);
           }));
         }
       })
@@ -59052,7 +59329,7 @@ async function applyPlan(plan2, opts) {
   );
   return report;
 }
-async function applyOne(client, zoneLabel2, change, log) {
+async function executeOne(client, zoneLabel2, change, log) {
   const what = describeChange(zoneLabel2, change);
   const outcome = await runChange(client, zoneLabel2, change, what, log);
   if ("notSent" in outcome) throw outcome.notSent;
@@ -59103,8 +59380,8 @@ function assertApplied(report) {
   throw new ApplyError(lines.join("\n"), report);
 }
 var MaybeCreatedError, CREATE_ATTEMPTS, TIMEOUT_GRACE_MS, HINTS, INDEPENDENT, isIndependent;
-var init_apply = __esm({
-  "src/engine/apply.ts"() {
+var init_execute = __esm({
+  "src/engine/execute.ts"() {
     "use strict";
     init_p_limit();
     init_retry();
@@ -59113,7 +59390,7 @@ var init_apply = __esm({
     init_redact();
     init_safe_text();
     init_sections();
-    init_reconcile();
+    init_read();
     MaybeCreatedError = class extends RuntimeError {
     };
     CREATE_ATTEMPTS = 7;
@@ -59121,6 +59398,77 @@ var init_apply = __esm({
     HINTS = new Map(RESOURCE_KINDS.filter((k) => k.errorHints).map((k) => [k.name, k.errorHints]));
     INDEPENDENT = new Set(RESOURCE_KINDS.filter((k) => k.independentChanges).map((k) => k.name));
     isIndependent = (resource) => INDEPENDENT.has(resource);
+  }
+});
+
+// src/engine/apply.ts
+function nameOf(opts) {
+  return opts.file !== void 0 ? `the plan file ${opts.file}` : "the plan given to apply";
+}
+async function openPlan(given, opts = {}) {
+  const name = nameOf(opts);
+  const seal2 = sealOf(given);
+  if (seal2) {
+    if (planDigest(given) !== seal2.digest) {
+      throw new StalePlanError(`${name} was changed after zoneform made it (an operation, a body or a zone differs); nothing was written. Make a new plan.`, ["edited"]);
+    }
+    const filed = planForFile(given, seal2.desired);
+    return { plan: filed, desired: seal2.desired, digest: assertDigest(filed, name, opts.expectDigest) };
+  }
+  const plan2 = await checkPlanDocument(given, opts.file ?? "(plan)", name);
+  const digest = assertDigest(plan2, name, opts.expectDigest);
+  return { plan: plan2, desired: desiredFromPlan(plan2, opts.file ?? "given to apply", opts.env ?? process.env), digest };
+}
+async function apply(given, opts) {
+  const opened = await openPlan(given, opts);
+  const desired = opts.select ? opts.select(opened.desired) : opened.desired;
+  const wanted = new Set(desired.zones.map((z) => z.zone_id));
+  const selected = { ...opened.plan, zones: opened.plan.zones.filter((z) => wanted.has(z.zone_id)) };
+  await opts.onDesired?.(desired);
+  if (totalChanges(summariseZones(selected.zones)) === 0) {
+    await opts.onPlan?.(selected, desired, opened.digest);
+    return noChanges();
+  }
+  const fresh = await planZones({ client: opts.client, desired, parallelism: opts.parallelism, progress: opts.readProgress, onZoneDone: opts.onZoneDone });
+  assertSamePlan(planForFile(selected, desired), planForFile(fresh, desired));
+  assertNoZoneErrors(fresh);
+  await opts.onPlan?.(fresh, desired, opened.digest);
+  return run(fresh, desired, opts);
+}
+async function run(plan2, desired, opts) {
+  assertSafe(plan2, desired.safety.max_deletes, opts.force === true);
+  await opts.beforeWrites?.(plan2);
+  const report = await executePlan(plan2, { client: opts.client, parallelism: opts.parallelism, ...opts.execution });
+  if (opts.throwOnFailure !== false) assertApplied(report);
+  return report;
+}
+async function planAndApply(desired, opts) {
+  await opts.onDesired?.(desired);
+  const plan2 = await planZones({ client: opts.client, desired, parallelism: opts.parallelism, progress: opts.readProgress, onZoneDone: opts.onZoneDone });
+  const digest = planForFile(plan2, desired).digest;
+  await opts.onPlan?.(plan2, desired, digest);
+  assertNoZoneErrors(plan2);
+  if (totalChanges(plan2.summary) === 0) return noChanges();
+  assertSafe(plan2, desired.safety.max_deletes, opts.force === true);
+  await opts.confirm?.(plan2, desired, digest);
+  if (planDigest(plan2) !== sealOf(plan2)?.digest) {
+    throw new StalePlanError("the plan was changed while it was shown; nothing was written. Make a new plan.", ["edited"]);
+  }
+  return run(plan2, desired, opts);
+}
+var noChanges;
+var init_apply = __esm({
+  "src/engine/apply.ts"() {
+    "use strict";
+    init_errors();
+    init_digest();
+    init_plan_file();
+    init_secrets();
+    init_summary();
+    init_execute();
+    init_plan();
+    init_verify();
+    noChanges = () => ({ done: [], failed: [], notDone: [], uncertain: [] });
   }
 });
 
@@ -59237,110 +59585,6 @@ var init_lock = __esm({
   }
 });
 
-// src/engine/saved-plan.ts
-function desiredDocument(plan2) {
-  return {
-    version: 1,
-    ...plan2.account_id !== void 0 ? { account_id: plan2.account_id } : {},
-    ...plan2.safety !== void 0 ? { safety: plan2.safety } : {},
-    zones: plan2.zones.map((z) => z.desired)
-  };
-}
-function assertSameInputs(plan2, file, env, used = []) {
-  const changed2 = changedInputs(plan2.inputs, env, used);
-  if (changed2.length === 0) return;
-  throw new StalePlanError(
-    `the saved plan ${file} was made with other values of its environment references; nothing was written:
-${changed2.map((c) => `  ${c}`).join("\n")}
-Set them as when the plan was made, or make a new plan and review it.`,
-    changed2
-  );
-}
-function desiredFromPlan(plan2, file, env) {
-  const shown3 = `${file} (its desired state)`;
-  const result = checkConfigSources([{ file: shown3, text: JSON.stringify(desiredDocument(plan2)) }], env);
-  if (result.errors.length > 0 || !result.desired) {
-    throw new ConfigError(
-      result.errors,
-      `the plan file ${file} cannot be applied as the environment stands:
-${result.errors.map((e) => `  ${e.pointer || "/"}  ${e.message}`).join("\n")}
-Set the variables as when the plan was made, or make the plan again.`
-    );
-  }
-  assertSameInputs(plan2, file, env, result.desired.secrets.map((s) => s.name));
-  return result.desired;
-}
-function opText(op) {
-  return op ? `${op.method} ${op.path}` : "nothing";
-}
-function firstDifference(saved, fresh) {
-  const n = Math.max(saved.length, fresh.length);
-  for (let i = 0; i < n; i++) {
-    const a = saved[i];
-    const b = fresh[i];
-    if (!a || !b) {
-      const c = a ?? b;
-      return `the saved plan ${a ? "has" : "lacks"} ${c.kind} ${c.resource} "${c.identity}" that zoneform ${a ? "does not plan" : "plans"} now`;
-    }
-    const same = (x, y) => canonicalJson(x) === canonicalJson(y);
-    if (a.kind !== b.kind || a.resource !== b.resource || a.identity !== b.identity || (a.live_id ?? null) !== (b.live_id ?? null)) {
-      return `change ${i + 1} is ${a.kind} ${a.resource} "${a.identity}" in the file, ${b.kind} ${b.resource} "${b.identity}" now`;
-    }
-    const m = Math.max(a.operations.length, b.operations.length);
-    for (let j = 0; j < m; j++) {
-      const x = a.operations[j];
-      const y = b.operations[j];
-      if (opText(x) !== opText(y)) return `${a.resource} "${a.identity}": the file says ${opText(x)}, zoneform plans ${opText(y)}`;
-      if (!same(x.query ?? null, y.query ?? null) || !same(x.body ?? null, y.body ?? null)) {
-        return `${a.resource} "${a.identity}": the body of ${opText(x)} differs from what zoneform plans`;
-      }
-    }
-  }
-  return void 0;
-}
-function assertSamePlan(saved, fresh) {
-  const stale = [];
-  const edited = [];
-  const savedZones = new Map(saved.zones.map((z) => [z.zone_id, z]));
-  for (const now of fresh.zones) {
-    const was = savedZones.get(now.zone_id);
-    const label = now.name ?? now.zone_id;
-    if (!was) {
-      edited.push(`${label}: not in the saved plan`);
-      continue;
-    }
-    for (const d of compareFingerprints(was.fingerprints, now.fingerprints)) stale.push(`${label}: ${d.key} ${d.how} since the plan was made`);
-    if (now.errors.length > 0) stale.push(...now.errors.map((e) => `${label}: ${e}`));
-    const diff = firstDifference(was.changes, now.changes);
-    if (diff && stale.length === 0) edited.push(`${label}: ${diff}`);
-  }
-  if (stale.length > 0) {
-    throw new StalePlanError(
-      `the saved plan is stale; nothing was written:
-${stale.map((s) => `  ${s}`).join("\n")}
-Make a new plan and review it.`,
-      stale
-    );
-  }
-  if (edited.length > 0) {
-    throw new StalePlanError(
-      `the saved plan is not what zoneform plans for the desired state it carries; nothing was written:
-${edited.map((s) => `  ${s}`).join("\n")}
-The plan file was changed after it was made (or made by another version of zoneform). Make a new plan and review it.`,
-      edited
-    );
-  }
-}
-var init_saved_plan = __esm({
-  "src/engine/saved-plan.ts"() {
-    "use strict";
-    init_config();
-    init_errors();
-    init_fingerprint();
-    init_inputs();
-  }
-});
-
 // src/cli/commands/apply.ts
 var apply_exports = {};
 __export(apply_exports, {
@@ -59371,11 +59615,12 @@ ${signal === "SIGINT" ? "Interrupted" : `Stopped by ${signal}`} before any chang
     process.off("SIGTERM", onSignal);
   };
 }
-async function execute(plan2, client, io, opts, progress) {
+function writing(client, io, progress, writesBegin) {
   let finished = 0;
   let stopping = false;
+  let total = 0;
+  let executed;
   const report = { done: [], failed: [], notDone: [], uncertain: [] };
-  const total = plan2.zones.reduce((n, z) => n + z.changes.length, 0);
   const writesOnTheWire = () => (client.onTheWire?.() ?? []).filter((r) => r.method !== "GET");
   const onSignal = (signal) => {
     const code = signalExit(signal);
@@ -59406,62 +59651,70 @@ ${pending.map((r) => `  unknown  ${printable(`${r.method} ${r.path}`)}
     );
     process.exit(code);
   };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  progress.begin("apply", "changes made", total);
-  try {
-    await applyPlan(plan2, {
-      client,
-      parallelism: opts.parallelism,
+  const hooks = {
+    beforeWrites: (plan2) => {
+      executed = plan2;
+      total = plan2.zones.reduce((n, z) => n + z.changes.length, 0);
+      writesBegin();
+      process.on("SIGINT", onSignal);
+      process.on("SIGTERM", onSignal);
+      progress.begin("apply", "changes made", total);
+    },
+    execution: {
       progress: (l) => progress.log(printable(l)),
       shouldStop: () => stopping,
       report,
       onChange: (_what, state) => {
         if (state === "end") progress.update(++finished);
       }
-    });
-    assertApplied(report);
-  } finally {
-    progress.end();
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  }
-  const s = summariseZones(plan2.zones);
-  io.stdout.write(`Apply complete! Resources: ${s.create} created, ${s.update} updated, ${s.replace} replaced, ${s.delete} deleted.
+    }
+  };
+  return {
+    hooks,
+    /** Once the engine returned: the summary line when changes were made. */
+    complete() {
+      if (!executed) return;
+      const s = summariseZones(executed.zones);
+      io.stdout.write(`Apply complete! Resources: ${s.create} created, ${s.update} updated, ${s.replace} replaced, ${s.delete} deleted.
 `);
+    },
+    end() {
+      progress.end();
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    }
+  };
 }
 async function applySavedPlan(file, opts, io, writesBegin) {
   const saved = await readPlanFile(file);
-  const digest = planDigest(saved);
-  if (saved.digest !== void 0 && saved.digest !== digest) {
-    throw new RuntimeError(`the plan file ${file} was changed after it was made: its content hashes to ${digest}, not to the ${saved.digest} it records. Nothing was written; make a new plan.`);
-  }
-  if (opts.expectDigest !== void 0 && opts.expectDigest !== digest) {
-    throw new RuntimeError(`the plan file ${file} is ${digest}, not the reviewed ${opts.expectDigest}; nothing was written.`);
-  }
-  const all = desiredFromPlan(saved, file, io.env);
-  for (const s of all.secrets) io.secrets?.add(s.value);
-  const desired = selectZones(all, opts.zone, opts.shard);
-  const wanted = new Set(desired.zones.map((z) => z.zone_id));
-  const release = await lockZones([...wanted], { env: io.env, command: `apply ${file}`, api: apiUrlFrom(opts, io) });
-  const savedSelected = { ...saved, zones: saved.zones.filter((z) => wanted.has(z.zone_id)) };
+  const verification = { file, env: io.env, expectDigest: opts.expectDigest };
+  const opened = await openPlan(saved, verification);
+  for (const s of opened.desired.secrets) io.secrets?.add(s.value);
+  const select = (d) => selectZones(d, opts.zone, opts.shard);
+  const desired = select(opened.desired);
+  const release = await lockZones(desired.zones.map((z) => z.zone_id), { env: io.env, command: `apply ${file}`, api: apiUrlFrom(opts, io) });
   const progress = progressFor(io, opts);
   const client = clientFromOptions(opts, io, displayRedactor(desired), progress);
+  const w = writing(client, io, progress, writesBegin);
   try {
-    if (totalChanges(summariseZones(savedSelected.zones)) === 0) {
-      io.stdout.write(renderPlan(savedSelected, desired, "text", io, opts));
-      return;
-    }
-    const fresh = await readZones(client, desired, opts, progress);
-    assertSamePlan(planForFile(savedSelected, desired), planForFile(fresh, desired));
-    assertNoZoneErrors(fresh);
-    io.stdout.write(renderPlan(fresh, desired, "text", io, opts));
-    io.stdout.write(`Applying plan ${digest}
+    await apply(saved, {
+      ...verification,
+      client,
+      parallelism: opts.parallelism,
+      force: Boolean(opts.force),
+      select,
+      ...readingHooks(opts, progress),
+      onPlan: (plan2, d, digest) => {
+        progress.end();
+        io.stdout.write(renderPlan(plan2, d, "text", io, opts));
+        if (totalChanges(summariseZones(plan2.zones)) > 0) io.stdout.write(`Applying plan ${digest}
 `);
-    assertSafe(fresh, desired.safety.max_deletes, Boolean(opts.force));
-    writesBegin();
-    await execute(fresh, client, io, opts, progress);
+      },
+      ...w.hooks
+    });
+    w.complete();
   } finally {
+    w.end();
     await client.close();
     await release();
   }
@@ -59488,27 +59741,37 @@ function register3(program2, ctx) {
   });
 }
 async function applyFromFile(opts, io, writesBegin) {
-  let release;
-  const planned = await makePlan(opts, io, async (d) => {
-    release = await lockZones(d.zones.map((z) => z.zone_id), { env: io.env, command: "apply", api: apiUrlFrom(opts, io) });
-  }).catch(async (err) => {
-    await release?.();
-    throw err;
-  });
-  const { plan: plan2, desired, client, progress } = planned;
+  const desired = await loadDesired(opts, io);
+  const release = await lockZones(desired.zones.map((z) => z.zone_id), { env: io.env, command: "apply", api: apiUrlFrom(opts, io) });
+  const progress = progressFor(io, opts);
+  let client;
   try {
-    io.stdout.write(renderPlan(plan2, desired, "text", io, opts));
-    assertNoZoneErrors(plan2);
-    if (totalChanges(plan2.summary) === 0) return;
-    assertSafe(plan2, desired.safety.max_deletes, Boolean(opts.force));
-    await confirm(io, opts);
-    io.stdout.write(`Applying plan ${digestOf(plan2, desired)}
+    client = clientFromOptions(opts, io, displayRedactor(desired), progress);
+    const w = writing(client, io, progress, writesBegin);
+    try {
+      await planAndApply(desired, {
+        client,
+        parallelism: opts.parallelism,
+        force: Boolean(opts.force),
+        ...readingHooks(opts, progress),
+        onPlan: (plan2, d) => {
+          progress.end();
+          io.stdout.write(renderPlan(plan2, d, "text", io, opts));
+        },
+        confirm: async (_plan, _d, digest) => {
+          await confirm(io, opts);
+          io.stdout.write(`Applying plan ${digest}
 `);
-    writesBegin();
-    await execute(plan2, client, io, opts, progress);
+        },
+        ...w.hooks
+      });
+      w.complete();
+    } finally {
+      w.end();
+    }
   } finally {
-    await client.close();
-    await release?.();
+    await client?.close();
+    await release();
   }
 }
 var init_apply2 = __esm({
@@ -59517,11 +59780,8 @@ var init_apply2 = __esm({
     init_errors();
     init_apply();
     init_lock();
-    init_saved_plan();
-    init_digest();
-    init_plan_file();
-    init_safety();
-    init_secrets2();
+    init_plan_store();
+    init_secrets();
     init_summary();
     init_safe_text();
     init_client_options();
@@ -59561,11 +59821,8 @@ function register4(program2, ctx) {
       return;
     }
     const shown3 = planForShow(saved);
-    if (format === "markdown") io.stdout.write(`${renderPlanMarkdown(shown3, markdownOptions({ maxBytes: opts.maxBytes, planFile: file }))}
-Plan digest: \`${digest}\`
-`);
-    else io.stdout.write(`${fitFor(io, io.stdout, renderPlanText(shown3, { color: useColor2(io, opts), verbose: opts.verbose }), { long: "break" })}Plan digest: ${digest}
-`);
+    if (format === "markdown") io.stdout.write(`${renderPlanMarkdown(shown3, markdownOptions({ maxBytes: opts.maxBytes, planFile: file }))}${digestLine(digest, "markdown")}`);
+    else io.stdout.write(`${fitFor(io, io.stdout, renderPlanText(shown3, { color: useColor2(io, opts), verbose: opts.verbose }), { long: "break" })}${digestLine(digest, "text")}`);
   });
 }
 var REFERENCE;
@@ -59575,7 +59832,8 @@ var init_show = __esm({
     init_width();
     init_errors();
     init_digest();
-    init_plan_file();
+    init_plan_store();
+    init_digest2();
     init_markdown();
     init_text();
     init_redact();
@@ -59618,8 +59876,8 @@ __export(drift_exports, {
   register: () => register5
 });
 function drifted(plan2) {
-  const zones = plan2.zones.filter((z) => z.changes.length > 0 || z.errors.length > 0);
-  return { ...plan2, zones, summary: summariseZones(zones) };
+  const zones2 = plan2.zones.filter((z) => z.changes.length > 0 || z.errors.length > 0);
+  return { ...plan2, zones: zones2, summary: summariseZones(zones2) };
 }
 function register5(program2, ctx) {
   const cmd = program2.command("drift").description("Check whether the live zones still match the file (for cron): exit 0 no drift, 2 drift, 1 error, 3 invalid file.").option("--format <format>", "text | json (the plan format) | markdown", "text").option("--detailed-exitcode", "accepted for symmetry with plan: drift always exits 2 when a zone differs");
@@ -59631,7 +59889,7 @@ function register5(program2, ctx) {
   cmd.action(async (opts) => {
     const { io } = ctx;
     const format = parseFormat(opts.format);
-    const { plan: plan2, desired, client } = await makePlan(opts, io, void 0, "drift");
+    const { plan: plan2, desired, client } = await makePlan(opts, io, "drift");
     try {
       if (format === "json") io.stdout.write(renderPlan(plan2, desired, "json", io, opts));
       else {
@@ -59657,10 +59915,11 @@ var init_drift = __esm({
     init_compact();
     init_markdown();
     init_text();
-    init_secrets2();
+    init_secrets();
     init_summary();
     init_client_options();
     init_options();
+    init_verify();
     init_planning();
     init_shard();
   }
@@ -59731,7 +59990,7 @@ function md5Hex(text) {
   return createHash5("md5").update(text).digest("hex");
 }
 function randomId() {
-  return randomBytes2(16).toString("hex");
+  return idRng ? hexFrom(idRng, 32) : randomBytes2(16).toString("hex");
 }
 function uuidFrom(text) {
   const h = md5Hex(text);
@@ -59761,7 +60020,7 @@ function hexFrom(rng, length) {
   for (let i = 0; i < bytes; i += 4) scratch.writeUInt32LE(Math.floor(rng() * 4294967296), i);
   return scratch.toString("hex", 0, bytes);
 }
-var HEX_ID, UUID, scratch;
+var HEX_ID, idRng, UUID, scratch;
 var init_ids = __esm({
   "src/emulator/ids.ts"() {
     "use strict";
@@ -59874,12 +60133,11 @@ function operationPage(resource, method) {
 function documented(errors, url = API_REFERENCE) {
   return errors.map((e) => e.documentation_url === void 0 ? { ...e, documentation_url: url } : e);
 }
-var API_REFERENCE, CUSTOM_HOSTNAME_EDIT;
+var API_REFERENCE;
 var init_documentation = __esm({
   "src/emulator/documentation.ts"() {
     "use strict";
     API_REFERENCE = "https://developers.cloudflare.com/api";
-    CUSTOM_HOSTNAME_EDIT = operationPage("custom_hostnames", "edit");
   }
 });
 
@@ -59985,35 +60243,29 @@ function matchSegments(pattern, parts) {
   }
   return params;
 }
-var ID_PARAM_SHAPES, Router;
+var CORE_ID_SHAPES, Router;
 var init_router = __esm({
   "src/emulator/router.ts"() {
     "use strict";
     init_ids();
     init_envelope();
-    ID_PARAM_SHAPES = {
+    CORE_ID_SHAPES = {
       zone_id: (v) => HEX_ID.test(v),
-      account_id: (v) => HEX_ID.test(v),
-      policy_id: (v) => HEX_ID.test(v),
-      script_id: (v) => HEX_ID.test(v),
-      connection_id: (v) => HEX_ID.test(v),
-      cookie_id: (v) => HEX_ID.test(v),
-      ruleset_id: (v) => HEX_ID.test(v),
-      rule_id: (v) => HEX_ID.test(v),
-      // Real custom hostname ids are UUIDs; the 2024 schema says 32 characters. Accept both.
-      custom_hostname_id: (v) => HEX_ID.test(v) || UUID.test(v),
-      job_id: (v) => /^[0-9]+$/.test(v)
+      account_id: (v) => HEX_ID.test(v)
     };
     Router = class {
       compiled;
-      constructor(routes8) {
+      idShapes;
+      constructor(routes8, idShapes = CORE_ID_SHAPES) {
+        this.idShapes = { ...CORE_ID_SHAPES, ...idShapes };
         this.compiled = routes8.map((route) => {
           const segments = route.pattern.split("/").filter((s) => s !== "");
-          return { route, segments, specificity: segments.map((s) => s.startsWith(":") ? "0" : "1").join("") };
+          const specificity = segments.map((s) => s.startsWith(":") ? "0" : "1").join("") + (route.when ? "1" : "0");
+          return { route, segments, specificity };
         });
       }
       /** The route for `method path`, or throws the ApiFault Cloudflare would answer (400/404/405). */
-      match(method, path6) {
+      match(method, path6, query = new URLSearchParams()) {
         const parts = path6.split("/").filter((s) => s !== "");
         const candidates = [];
         for (const c of this.compiled) {
@@ -60022,10 +60274,10 @@ var init_router = __esm({
         }
         if (candidates.length === 0) throw routeFault(404, path6);
         candidates.sort((a, b) => a.c.specificity < b.c.specificity ? 1 : a.c.specificity > b.c.specificity ? -1 : 0);
-        const forMethod = candidates.find((x) => x.c.route.method === method);
+        const forMethod = candidates.find((x) => x.c.route.method === method && (x.c.route.when?.(query) ?? true));
         if (!forMethod) throw methodNotAllowed(method);
         for (const [name, value] of Object.entries(forMethod.params)) {
-          const check2 = ID_PARAM_SHAPES[name];
+          const check2 = this.idShapes[name];
           if (check2 && !check2(value)) throw routeFault(400, path6);
         }
         return { route: forMethod.c.route, params: forMethod.params };
@@ -60034,7 +60286,35 @@ var init_router = __esm({
   }
 });
 
-// src/emulator/custom-hostname-ssl.ts
+// src/emulator/recorded-items.ts
+function upsert(list, item) {
+  const i = list.findIndex((x) => x.id === item.id);
+  if (i >= 0) list[i] = item;
+  else list.push(item);
+}
+function arrayOf(result, what) {
+  if (!Array.isArray(result)) throw new RecordedAnswerError(`a ${what} list answer has an array result`);
+  return result.map((item) => objectOf(item, what));
+}
+function objectOf(result, what) {
+  if (!isObject2(result) || typeof result.id !== "string" && typeof result.id !== "number") {
+    throw new RecordedAnswerError(`a ${what} answer is an object with an id`);
+  }
+  return result;
+}
+function isObject2(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+var RecordedAnswerError;
+var init_recorded_items = __esm({
+  "src/emulator/recorded-items.ts"() {
+    "use strict";
+    RecordedAnswerError = class extends Error {
+    };
+  }
+});
+
+// src/emulator/areas/custom-hostnames/ssl.ts
 function isUploadedCertificate(ssl) {
   return typeof ssl.custom_certificate === "string" && ssl.custom_certificate !== "";
 }
@@ -60097,8 +60377,8 @@ function seedSsl(hostname3, method, ca, uploaded, createdAt) {
   };
 }
 var DEFAULT_CERTIFICATE_AUTHORITY, PLACEHOLDER_CERTIFICATE;
-var init_custom_hostname_ssl = __esm({
-  "src/emulator/custom-hostname-ssl.ts"() {
+var init_ssl = __esm({
+  "src/emulator/areas/custom-hostnames/ssl.ts"() {
     "use strict";
     init_ids();
     DEFAULT_CERTIFICATE_AUTHORITY = "google";
@@ -60163,8 +60443,8 @@ function requireFields(body, fields, opts = {}) {
       if (spec.required) errors.push(fieldError(code, name, `${name} is required`));
       continue;
     }
-    const problem3 = checkField(name, value, spec);
-    if (problem3) errors.push(fieldError(code, name, problem3));
+    const problem2 = checkField(name, value, spec);
+    if (problem2) errors.push(fieldError(code, name, problem2));
   }
   if (!opts.allowUnknown) {
     for (const name of Object.keys(obj)) {
@@ -60217,7 +60497,7 @@ var init_validate2 = __esm({
   }
 });
 
-// src/emulator/routes/page-shield-query.ts
+// src/emulator/query.ts
 function badQuery(message2) {
   return new ApiFault(400, [{ code: 1004, message: message2 }]);
 }
@@ -60236,112 +60516,14 @@ function readEnum(query, name, allowed) {
   }
   return raw;
 }
-function commaList(query, name) {
-  const raw = query.get(name);
-  if (raw === null || raw.trim() === "") return void 0;
-  return raw.split(",").map((s) => s.trim()).filter((s) => s !== "");
-}
-function wildcardMatcher(pattern) {
-  const p = pattern.toLowerCase();
-  const start2 = p.startsWith("*");
-  const end = p.endsWith("*") && p.length > 1;
-  const core = p.slice(start2 ? 1 : 0, end ? -1 : void 0);
-  return (value) => {
-    const v = value.toLowerCase();
-    if (start2 && end) return v.includes(core);
-    if (start2) return v.endsWith(core);
-    if (end) return v.startsWith(core);
-    return v === core;
-  };
-}
-function anyWildcard(patterns, values) {
-  const matchers = patterns.map(wildcardMatcher);
-  return (item) => values(item).some((v) => matchers.some((m) => m(v)));
-}
-function pageUrlsOf(item) {
-  const urls = Array.isArray(item.page_urls) ? item.page_urls : [];
-  return typeof item.first_page_url === "string" ? [item.first_page_url, ...urls] : urls;
-}
-function resourceFilters(query) {
-  const filters = [];
-  const statuses = commaList(query, "status") ?? ["active"];
-  for (const s of statuses) {
-    if (!STATUSES.includes(s)) throw badQuery(`Invalid query parameter status: '${s}' is not one of ${STATUSES.join(", ")}`);
-  }
-  filters.push((item) => statuses.includes(String(item.status)));
-  const hosts = commaList(query, "hosts");
-  if (hosts) filters.push(anyWildcard(hosts, (item) => [String(item.host)]));
-  const urls = commaList(query, "urls");
-  if (urls) filters.push((item) => urls.some((u) => String(item.url).includes(u)));
-  const excluded = commaList(query, "exclude_urls");
-  if (excluded) filters.push((item) => !excluded.some((u) => String(item.url).includes(u)));
-  const pages = commaList(query, "page_url");
-  if (pages) filters.push(anyWildcard(pages, pageUrlsOf));
-  if (readBoolean(query, "exclude_cdn_cgi") ?? true) filters.push((item) => item.url_contains_cdn_cgi_path !== true);
-  readBoolean(query, "exclude_duplicates");
-  return filters;
-}
-function cookieFilters(query) {
-  const filters = [];
-  const hosts = commaList(query, "hosts");
-  if (hosts) filters.push(anyWildcard(hosts, (item) => [String(item.host)]));
-  const pages = commaList(query, "page_url");
-  if (pages) filters.push(anyWildcard(pages, pageUrlsOf));
-  const name = query.get("name");
-  if (name) {
-    const m = wildcardMatcher(name);
-    filters.push((item) => m(String(item.name)));
-  }
-  for (const flag of ["secure", "http_only"]) {
-    const want = readBoolean(query, flag);
-    if (want !== void 0) filters.push((item) => Boolean(item[`${flag}_attribute`]) === want);
-  }
-  const sameSite = readEnum(query, "same_site", ["lax", "strict", "none"]);
-  if (sameSite) filters.push((item) => item.same_site_attribute === sameSite);
-  const type = readEnum(query, "type", ["first_party", "unknown"]);
-  if (type) filters.push((item) => item.type === type);
-  const path6 = query.get("path");
-  if (path6) filters.push((item) => item.path_attribute === path6);
-  const domain = query.get("domain");
-  if (domain) filters.push((item) => item.domain_attribute === domain);
-  return filters;
-}
-function orderItems(items, query, isMalicious) {
-  const orderBy = readEnum(query, "order_by", ["first_seen_at", "last_seen_at"]);
-  const direction = readEnum(query, "direction", ["asc", "desc"]);
-  let out = items;
-  if (orderBy || direction) {
-    const key2 = orderBy ?? "last_seen_at";
-    const sign = direction === "asc" ? 1 : -1;
-    out = [...items].sort((a, b) => sign * compareStrings(String(a[key2]), String(b[key2])));
-  }
-  if (isMalicious && readBoolean(query, "prioritize_malicious")) {
-    out = [...out.filter(isMalicious), ...out.filter((i) => !isMalicious(i))];
-  }
-  return out;
-}
-function isMaliciousItem(item) {
-  const low = VERDICT_SCORES.some((k) => typeof item[k] === "number" && item[k] < EMULATED_SCORE_THRESHOLD);
-  return low || item.domain_reported_malicious === true || item.url_reported_malicious === true;
-}
-function rejectExport(query) {
-  if (query.has("export")) throw badQuery("export=csv is not supported by the emulator; page through the JSON list instead");
-}
-function compareStrings(a, b) {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-var STATUSES, EMULATED_SCORE_THRESHOLD, VERDICT_SCORES;
-var init_page_shield_query = __esm({
-  "src/emulator/routes/page-shield-query.ts"() {
+var init_query = __esm({
+  "src/emulator/query.ts"() {
     "use strict";
     init_types();
-    STATUSES = ["active", "infrequent", "inactive"];
-    EMULATED_SCORE_THRESHOLD = 10;
-    VERDICT_SCORES = ["js_integrity_score", "magecart_score", "malware_score", "cryptomining_score"];
   }
 });
 
-// src/emulator/routes/custom-hostnames.ts
+// src/emulator/areas/custom-hostnames/routes.ts
 function hostnames(req) {
   return req.zone.custom_hostnames;
 }
@@ -60425,17 +60607,18 @@ function checkCaChange(current, ssl) {
     }]);
   }
 }
-var CUSTOM_HOSTNAME_PAGING, CERTIFICATE_AUTHORITIES, UPLOADED_CA_CODE, CA_NEEDS_ENTERPRISE_CODE, CA_NEEDS_ENTERPRISE_MESSAGE, PATCH_FIELDS, SSL_FIELDS, base, routes;
-var init_custom_hostnames4 = __esm({
-  "src/emulator/routes/custom-hostnames.ts"() {
+var CUSTOM_HOSTNAME_EDIT, CUSTOM_HOSTNAME_PAGING, CERTIFICATE_AUTHORITIES, UPLOADED_CA_CODE, CA_NEEDS_ENTERPRISE_CODE, CA_NEEDS_ENTERPRISE_MESSAGE, PATCH_FIELDS, SSL_FIELDS, base, routes;
+var init_routes = __esm({
+  "src/emulator/areas/custom-hostnames/routes.ts"() {
     "use strict";
-    init_custom_hostname_ssl();
+    init_ssl();
     init_documentation();
     init_envelope();
     init_paging();
     init_types();
     init_validate2();
-    init_page_shield_query();
+    init_query();
+    CUSTOM_HOSTNAME_EDIT = operationPage("custom_hostnames", "edit");
     CUSTOM_HOSTNAME_PAGING = { min: 5, max: 50, default: 20 };
     CERTIFICATE_AUTHORITIES = ["digicert", "google", "lets_encrypt", "ssl_com", ""];
     UPLOADED_CA_CODE = 1400;
@@ -60466,7 +60649,188 @@ var init_custom_hostnames4 = __esm({
   }
 });
 
-// src/emulator/ownership.ts
+// src/emulator/areas/custom-hostnames/seed.ts
+function seedHostnames(zone, now) {
+  zone.custom_hostnames = CUSTOMERS.slice(0, HOSTNAMES_PER_ZONE[zone.name] ?? 0).map((c, i) => seedHostname(zone.name, c, i, now));
+}
+function seedHostname(zoneName, c, index, now) {
+  const tld = zoneName.split(".").pop() ?? "com";
+  const hostname3 = `${c.sub}.${c.customer}-${tld}.example`;
+  const created = new Date(now - (30 + index * 7) * 864e5).toISOString();
+  return {
+    // UUIDs as the real ids (cft_custom_hostnames_v5), derived from the name to stay deterministic.
+    id: uuidFrom(`custom-hostname:${hostname3}`),
+    hostname: hostname3,
+    ssl: seedSsl(hostname3, c.method, c.ca, c.uploaded === true, created),
+    status: "active",
+    created_at: created,
+    ownership_verification: {
+      type: "txt",
+      name: `_cf-custom-hostname.${hostname3}`,
+      value: uuidFrom(`ownership:${hostname3}`)
+    },
+    ownership_verification_http: {
+      http_url: `http://${hostname3}/.well-known/cf-custom-hostname-challenge/${uuidFrom(`challenge:${hostname3}`)}`,
+      http_body: uuidFrom(`ownership:${hostname3}`)
+    }
+  };
+}
+var HOSTNAMES_PER_ZONE, CUSTOMERS;
+var init_seed = __esm({
+  "src/emulator/areas/custom-hostnames/seed.ts"() {
+    "use strict";
+    init_ids();
+    init_ssl();
+    HOSTNAMES_PER_ZONE = { "example.com": 5, "example.net": 4, "example.org": 3, "example.dev": 3 };
+    CUSTOMERS = [
+      { sub: "shop", customer: "acme", method: "http", ca: "lets_encrypt" },
+      { sub: "app", customer: "globex", method: "txt", ca: "google" },
+      { sub: "portal", customer: "initech", method: "http", ca: "digicert" },
+      { sub: "api", customer: "umbrella", method: "txt", ca: "" },
+      { sub: "secure", customer: "hooli", method: "http", ca: "digicert", uploaded: true }
+    ];
+  }
+});
+
+// src/emulator/areas/custom-hostnames/index.ts
+var customHostnames3;
+var init_custom_hostnames3 = __esm({
+  "src/emulator/areas/custom-hostnames/index.ts"() {
+    "use strict";
+    init_ids();
+    init_recorded_items();
+    init_routes();
+    init_seed();
+    customHostnames3 = {
+      name: "custom-hostnames",
+      routes,
+      // Real custom hostname ids are UUIDs; the 2024 schema says 32 characters. Accept both.
+      idParams: { custom_hostname_id: (v) => HEX_ID.test(v) || UUID.test(v) },
+      emptyZone: () => ({ custom_hostnames: [] }),
+      seedZone: seedHostnames,
+      recorded: [
+        { path: "zones/:zone/custom_hostnames", load: (ctx, [z], r) => ctx.zone(z).custom_hostnames = arrayOf(r, "custom hostnames") },
+        { path: "zones/:zone/custom_hostnames/:id", load: (ctx, [z], r) => upsert(ctx.zone(z).custom_hostnames, objectOf(r, "custom hostname")) }
+      ]
+    };
+  }
+});
+
+// src/emulator/admin-input.ts
+function readAdminBody(body, rules) {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    throw new AdminInputError([`the body must be a JSON object, got ${shown2(body)}`]);
+  }
+  const obj = body;
+  const problems = [];
+  for (const [name, rule] of Object.entries(rules)) {
+    const value = obj[name];
+    if (value === void 0) {
+      if (rule.required) problems.push(`${name} is required (${rule.expected})`);
+      continue;
+    }
+    const problem2 = fieldProblem(value, rule);
+    if (problem2 !== void 0) problems.push(`${name} must be ${rule.expected}, got ${shown2(value)}${problem2 ? ` (${problem2})` : ""}`);
+  }
+  for (const name of Object.keys(obj)) {
+    if (!Object.hasOwn(rules, name)) problems.push(`unknown field ${JSON.stringify(name)}; accepted fields: ${Object.keys(rules).join(", ")}`);
+  }
+  if (problems.length > 0) throw new AdminInputError(problems);
+  return obj;
+}
+function fieldProblem(value, rule) {
+  switch (rule.type) {
+    case "integer":
+      if (!Number.isSafeInteger(value)) return "";
+      break;
+    case "number":
+      if (typeof value !== "number" || !Number.isFinite(value)) return "";
+      break;
+    default:
+      if (typeof value !== rule.type) return "";
+  }
+  if (typeof value === "number") {
+    if (rule.min !== void 0 && value < rule.min) return "";
+    if (rule.max !== void 0 && value > rule.max) return "";
+  }
+  return rule.check ? rule.check(value) : void 0;
+}
+function shown2(value) {
+  if (value === void 0) return "nothing";
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+function isHostname(name) {
+  if (name.length > 253) return false;
+  const labels = name.split(".");
+  if (labels.length < 2) return false;
+  if (!labels.every((l) => /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i.test(l))) return false;
+  return !/^\d+$/.test(labels[labels.length - 1]);
+}
+var AdminError, AdminInputError, MAX_DELAY_MS, MAX_INVENTORY_ITEMS, HTTP_METHODS, positiveInteger, delayMs, ratio, inventoryCount, httpMethod, regexSource, hostname2;
+var init_admin_input = __esm({
+  "src/emulator/admin-input.ts"() {
+    "use strict";
+    AdminError = class extends Error {
+      constructor(status2, message2) {
+        super(message2);
+        this.status = status2;
+      }
+      status;
+    };
+    AdminInputError = class extends Error {
+      constructor(problems) {
+        super(problems.join("; "));
+        this.problems = problems;
+      }
+      problems;
+    };
+    MAX_DELAY_MS = 6e5;
+    MAX_INVENTORY_ITEMS = 1e6;
+    HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+    positiveInteger = (extra = {}) => ({ type: "integer", min: 1, expected: "a positive integer", ...extra });
+    delayMs = (extra = {}) => ({
+      type: "integer",
+      min: 0,
+      max: MAX_DELAY_MS,
+      expected: `a whole number of milliseconds from 0 to ${MAX_DELAY_MS}`,
+      ...extra
+    });
+    ratio = (extra = {}) => ({ type: "number", min: 0, max: 1, expected: "a number from 0 to 1", ...extra });
+    inventoryCount = {
+      type: "integer",
+      required: true,
+      min: 0,
+      max: MAX_INVENTORY_ITEMS,
+      expected: `a whole number from 0 to ${MAX_INVENTORY_ITEMS}`
+    };
+    httpMethod = {
+      type: "string",
+      expected: `an HTTP method (${HTTP_METHODS.join(", ")})`,
+      check: (v) => HTTP_METHODS.includes(v.toUpperCase()) ? void 0 : ""
+    };
+    regexSource = {
+      type: "string",
+      expected: "a regular expression",
+      check: (v) => {
+        try {
+          new RegExp(v);
+          return void 0;
+        } catch (err) {
+          return err.message;
+        }
+      }
+    };
+    hostname2 = {
+      type: "string",
+      required: true,
+      expected: "a hostname such as shop.example.com",
+      check: (v) => isHostname(v) ? void 0 : ""
+    };
+  }
+});
+
+// src/emulator/areas/logpush/ownership.ts
 import { createHash as createHash6 } from "node:crypto";
 function ownershipToken(zoneId, destination) {
   const base3 = destination.split("?")[0] ?? destination;
@@ -60474,12 +60838,30 @@ function ownershipToken(zoneId, destination) {
 ${base3}`).digest("hex");
 }
 var init_ownership = __esm({
-  "src/emulator/ownership.ts"() {
+  "src/emulator/areas/logpush/ownership.ts"() {
     "use strict";
   }
 });
 
-// src/emulator/logpush-destination.ts
+// src/emulator/areas/logpush/admin.ts
+var admin;
+var init_admin = __esm({
+  "src/emulator/areas/logpush/admin.ts"() {
+    "use strict";
+    init_admin_input();
+    init_ownership();
+    admin = {
+      "GET ownership": (ctx, _body, url, zoneId) => {
+        const destination = url.searchParams.get("destination");
+        if (!destination) throw new AdminError(400, "the destination query parameter is required");
+        if (!zoneId || !ctx.state.zones.some((z) => z.id === zoneId)) throw new AdminError(404, `no zone ${zoneId ?? ""}`);
+        return { token: ownershipToken(zoneId, destination) };
+      }
+    };
+  }
+});
+
+// src/emulator/areas/logpush/destination.ts
 function parseDestination(conf) {
   if (typeof conf !== "string" || conf === "") return "destination_conf is required";
   if (conf.length > MAX_DESTINATION_LENGTH) return `destination_conf is longer than ${MAX_DESTINATION_LENGTH} characters`;
@@ -60524,8 +60906,8 @@ function destinationFault(message2) {
   return new ApiFault(400, [{ code: LOGPUSH_CODE.destination, message: message2 }]);
 }
 var DESTINATION_SCHEMES, OWNERSHIP_SCHEMES, MAX_DESTINATION_LENGTH, UNREACHABLE_PREFIX, LOGPUSH_CODE;
-var init_logpush_destination = __esm({
-  "src/emulator/logpush-destination.ts"() {
+var init_destination = __esm({
+  "src/emulator/areas/logpush/destination.ts"() {
     "use strict";
     init_ownership();
     init_types();
@@ -60537,7 +60919,7 @@ var init_logpush_destination = __esm({
   }
 });
 
-// src/emulator/logpush-fields.ts
+// src/emulator/areas/logpush/fields.ts
 function listDatasetFields(dataset) {
   const raw = DATASETS[dataset];
   return raw === void 0 ? void 0 : raw.split(/\s+/).filter(Boolean);
@@ -60551,8 +60933,8 @@ function splitWords(name) {
   return name.replace(/([a-z0-9])([A-Z])/g, "$1 $2");
 }
 var HTTP_REQUESTS, FIREWALL_EVENTS, DNS_LOGS, NEL_REPORTS, SPECTRUM_EVENTS, PAGE_SHIELD_EVENTS, DATASETS, DESCRIPTIONS, LOGPUSH_DATASETS;
-var init_logpush_fields = __esm({
-  "src/emulator/logpush-fields.ts"() {
+var init_fields2 = __esm({
+  "src/emulator/areas/logpush/fields.ts"() {
     "use strict";
     HTTP_REQUESTS = `BotScore BotScoreSrc BotTags CacheCacheStatus CacheReserveUsed CacheResponseBytes CacheResponseStatus
 CacheTieredFill ClientASN ClientCity ClientCountry ClientDeviceType ClientIP ClientIPClass ClientLatitude ClientLongitude
@@ -60607,7 +60989,7 @@ OriginTlsFingerprint OriginTlsMode OriginTlsProtocol OriginTlsStatus ProxyProtoc
   }
 });
 
-// src/emulator/logpush-filter.ts
+// src/emulator/areas/logpush/filter.ts
 function normalizeFilter(raw, fields) {
   if (raw === null) throw filterFault('filter must be a string; null is not accepted (send "" to remove a filter)');
   if (raw === void 0 || raw === "") return null;
@@ -60620,14 +61002,14 @@ function normalizeFilter(raw, fields) {
   } catch (err) {
     throw filterFault(`filter is not valid JSON: ${err.message}`);
   }
-  if (!isObject2(parsed) || !("where" in parsed)) throw filterFault('filter must be a JSON object with the key "where"');
-  if (!isObject2(parsed.where)) throw filterFault("filter.where must be an object");
+  if (!isObject3(parsed) || !("where" in parsed)) throw filterFault('filter must be a JSON object with the key "where"');
+  if (!isObject3(parsed.where)) throw filterFault("filter.where must be an object");
   const count2 = Object.keys(parsed.where).length === 0 ? 0 : countOperators(parsed.where, "where", fields);
   if (count2 > MAX_FILTER_OPERATORS) throw filterFault(`filter has ${count2} operators; the limit is ${MAX_FILTER_OPERATORS}`);
   return JSON.stringify(parsed);
 }
 function countOperators(node, at, fields) {
-  if (!isObject2(node)) throw filterFault(`${at} must be an object`);
+  if (!isObject3(node)) throw filterFault(`${at} must be an object`);
   const group = "and" in node ? "and" : "or" in node ? "or" : void 0;
   if (group) {
     const items = node[group];
@@ -60651,17 +61033,17 @@ function countOperators(node, at, fields) {
 function isScalar2(v) {
   return typeof v === "string" || typeof v === "number" || typeof v === "boolean";
 }
-function isObject2(v) {
+function isObject3(v) {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 function filterFault(message2) {
   return new ApiFault(400, [{ code: LOGPUSH_CODE.invalid, message: message2, source: { pointer: "/filter" } }]);
 }
 var FILTER_OPERATORS, MAX_FILTER_OPERATORS, MAX_FILTER_BYTES;
-var init_logpush_filter = __esm({
-  "src/emulator/logpush-filter.ts"() {
+var init_filter2 = __esm({
+  "src/emulator/areas/logpush/filter.ts"() {
     "use strict";
-    init_logpush_destination();
+    init_destination();
     init_types();
     FILTER_OPERATORS = [
       "eq",
@@ -60684,10 +61066,10 @@ var init_logpush_filter = __esm({
   }
 });
 
-// src/emulator/logpush-validate.ts
+// src/emulator/areas/logpush/validate.ts
 function normalizeOutputOptions(raw, dataset, fields, errors) {
   if (raw === null) return null;
-  if (!isObject3(raw)) {
+  if (!isObject4(raw)) {
     errors.push(fault("/output_options", "output_options must be an object"));
     return null;
   }
@@ -60760,14 +61142,14 @@ function fault(pointer, message2) {
 function throwIfAny(errors) {
   if (errors.length > 0) throw new ApiFault(400, errors);
 }
-function isObject3(v) {
+function isObject4(v) {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 var TIMESTAMP_FORMATS, CVE_KEY2, CVE_KEY_TYPO, STRING_OPTIONS, UPLOAD_BOUNDS, NAME_PATTERN;
-var init_logpush_validate = __esm({
-  "src/emulator/logpush-validate.ts"() {
+var init_validate3 = __esm({
+  "src/emulator/areas/logpush/validate.ts"() {
     "use strict";
-    init_logpush_destination();
+    init_destination();
     init_types();
     TIMESTAMP_FORMATS = ["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"];
     CVE_KEY2 = "CVE-2021-44228";
@@ -60782,7 +61164,7 @@ var init_logpush_validate = __esm({
   }
 });
 
-// src/emulator/routes/logpush.ts
+// src/emulator/areas/logpush/routes.ts
 function createJob(req) {
   const zone = zoneOf(req);
   const body = requireBody(req.body, CREATE_FIELDS);
@@ -60915,7 +61297,7 @@ function accountJobs(req) {
   return (req.state.accounts ?? []).find((a) => a.id === req.params.account_id)?.logpush_jobs ?? [];
 }
 function requireBody(body, allowed) {
-  if (!isObject3(body)) throw new ApiFault(400, [fault("/", "the request body must be a JSON object")]);
+  if (!isObject4(body)) throw new ApiFault(400, [fault("/", "the request body must be a JSON object")]);
   const unknown = Object.keys(body).filter((k) => !allowed.includes(k));
   if (unknown.length > 0) throw new ApiFault(400, unknown.map((k) => fault(`/${k}`, `unknown field ${k}; accepted: ${allowed.join(", ")}`)));
   return body;
@@ -60925,13 +61307,13 @@ function zoneOf(req) {
   return req.zone;
 }
 var CREATE_FIELDS, routes2;
-var init_logpush2 = __esm({
-  "src/emulator/routes/logpush.ts"() {
+var init_routes2 = __esm({
+  "src/emulator/areas/logpush/routes.ts"() {
     "use strict";
-    init_logpush_destination();
-    init_logpush_fields();
-    init_logpush_filter();
-    init_logpush_validate();
+    init_destination();
+    init_fields2();
+    init_filter2();
+    init_validate3();
     init_ownership();
     init_types();
     CREATE_FIELDS = [
@@ -60968,1252 +61350,46 @@ var init_logpush2 = __esm({
   }
 });
 
-// src/emulator/routes/page-shield.ts
-function zoneOf2(req) {
-  return req.zone;
-}
-function readSettings(req) {
-  return { result: settingsView(zoneOf2(req)) };
-}
-function updateSettings(req) {
-  const body = requireFields(req.body, SETTINGS_FIELDS);
-  const zone = zoneOf2(req);
-  Object.assign(zone.page_shield, body, { updated_at: req.now() });
-  return { result: { enabled: zone.page_shield.enabled, updated_at: zone.page_shield.updated_at } };
-}
-function settingsView(zone) {
-  const ps2 = zone.page_shield;
-  return {
-    enabled: ps2.enabled,
-    updated_at: ps2.updated_at,
-    use_cloudflare_reporting_endpoint: ps2.use_cloudflare_reporting_endpoint,
-    use_connection_url_path: ps2.use_connection_url_path
-  };
-}
-function listInventory(kind, listView) {
-  return (req) => {
-    rejectExport(req.query);
-    const filters = kind === "cookies" ? cookieFilters(req.query) : resourceFilters(req.query);
-    const matching = zoneOf2(req)[kind].filter((item) => filters.every((f) => f(item)));
-    const ordered = orderItems(matching, req.query, kind === "cookies" ? void 0 : isMaliciousItem);
-    if (kind !== "cookies" && req.query.get("page") === "all") {
-      const all = ordered.map(listView);
-      return {
-        result: all,
-        result_info: { page: 1, per_page: all.length, count: all.length, total_count: all.length, total_pages: 1 }
-      };
-    }
-    const { result, result_info } = paginate(ordered, readPageRequest(req.query, PAGE_SHIELD_PAGING));
-    return { result: result.map(listView), result_info };
-  };
-}
-function getInventoryItem(kind, param, label) {
-  return (req) => {
-    const item = zoneOf2(req)[kind].find((i) => i.id === req.params[param]);
-    if (!item) throw notFoundFault(label);
-    return { result: item };
-  };
-}
-function withoutKeys(keys) {
-  return (item) => {
-    const copy = { ...item };
-    for (const k of keys) delete copy[k];
-    return copy;
-  };
-}
-function findPolicy(req) {
-  const policy = zoneOf2(req).policies.find((p) => p.id === req.params.policy_id);
-  if (!policy) throw notFoundFault("Policy");
-  return policy;
-}
-function policyView(p) {
-  return { ...p, id: p.id, description: p.description, action: p.action, expression: p.expression, enabled: p.enabled, value: p.value };
-}
-function listPolicies(req) {
-  const policies = zoneOf2(req).policies.map(policyView);
-  if (!req.query.has("page") && !req.query.has("per_page")) return { result: policies };
-  return { result: paginate(policies, readPageRequest(req.query, PAGE_SHIELD_PAGING)).result };
-}
-function readEnabledText(body) {
-  const b = body;
-  if (b === null || typeof b !== "object" || b.enabled !== "true" && b.enabled !== "false") return body;
-  return { ...b, enabled: b.enabled === "true" };
-}
-function checkNonEmpty(body) {
-  const empty = ["description", "expression", "value"].filter((k) => body[k] === "");
-  if (empty.length > 0) {
-    throw new ApiFault(
-      400,
-      empty.map((k) => ({ code: 1004, message: `${k} must not be empty`, source: { pointer: `/${k}` } }))
-    );
-  }
-}
-function createPolicy(req) {
-  const body = requireFields(readEnabledText(req.body), POLICY_FIELDS);
-  checkNonEmpty(body);
-  const policy = {
-    id: randomId(),
-    description: body.description,
-    action: body.action,
-    expression: body.expression,
-    enabled: body.enabled,
-    value: body.value
-  };
-  zoneOf2(req).policies.push(policy);
-  return { result: policyView(policy) };
-}
-function updatePolicy(req) {
-  const policy = findPolicy(req);
-  const optional = Object.fromEntries(Object.entries(POLICY_FIELDS).map(([k, spec]) => [k, { ...spec, required: false }]));
-  const body = requireFields(readEnabledText(req.body), optional);
-  checkNonEmpty(body);
-  Object.assign(policy, body);
-  return { result: policyView(policy) };
-}
-function deletePolicy(req) {
-  const policy = findPolicy(req);
-  const zone = zoneOf2(req);
-  zone.policies = zone.policies.filter((p) => p !== policy);
-  return { status: 204, empty: true };
-}
-var PAGE_SHIELD_PAGING, POLICY_ACTIONS2, SETTINGS_FIELDS, POLICY_FIELDS, ps, routes3;
-var init_page_shield3 = __esm({
-  "src/emulator/routes/page-shield.ts"() {
-    "use strict";
-    init_envelope();
-    init_ids();
-    init_paging();
-    init_types();
-    init_validate2();
-    init_page_shield_query();
-    PAGE_SHIELD_PAGING = { min: 1, max: 100, default: 15 };
-    POLICY_ACTIONS2 = ["log", "allow", "add_reporting_directives"];
-    SETTINGS_FIELDS = {
-      enabled: { type: "boolean" },
-      use_cloudflare_reporting_endpoint: { type: "boolean" },
-      use_connection_url_path: { type: "boolean" }
-    };
-    POLICY_FIELDS = {
-      description: { type: "string", required: true },
-      action: { type: "string", required: true, enum: POLICY_ACTIONS2 },
-      expression: { type: "string", required: true },
-      enabled: { type: "boolean", required: true },
-      value: { type: "string", required: true }
-    };
-    ps = "zones/:zone_id/page_shield";
-    routes3 = [
-      { method: "GET", pattern: ps, handler: readSettings },
-      { method: "PUT", pattern: ps, handler: updateSettings },
-      { method: "GET", pattern: `${ps}/scripts`, handler: listInventory("scripts", withoutKeys(["page_urls", "versions"])) },
-      { method: "GET", pattern: `${ps}/scripts/:script_id`, handler: getInventoryItem("scripts", "script_id", "Script") },
-      { method: "GET", pattern: `${ps}/connections`, handler: listInventory("connections", withoutKeys(["page_urls"])) },
-      {
-        method: "GET",
-        pattern: `${ps}/connections/:connection_id`,
-        handler: getInventoryItem("connections", "connection_id", "Connection")
-      },
-      { method: "GET", pattern: `${ps}/cookies`, handler: listInventory("cookies", (item) => item) },
-      { method: "GET", pattern: `${ps}/cookies/:cookie_id`, handler: getInventoryItem("cookies", "cookie_id", "Cookie") },
-      { method: "GET", pattern: `${ps}/policies`, handler: listPolicies },
-      { method: "POST", pattern: `${ps}/policies`, handler: createPolicy },
-      { method: "GET", pattern: `${ps}/policies/:policy_id`, handler: (req) => ({ result: policyView(findPolicy(req)) }) },
-      { method: "PUT", pattern: `${ps}/policies/:policy_id`, handler: updatePolicy },
-      { method: "DELETE", pattern: `${ps}/policies/:policy_id`, handler: deletePolicy }
-    ];
-  }
-});
-
-// src/emulator/rulesets-paging.ts
-function paginateByCursor(items, query) {
-  if (!query.has("cursor") && !query.has("per_page")) return { result: [...items] };
-  const perPageRaw = query.get("per_page");
-  const perPage = perPageRaw === null || perPageRaw === "" ? RULESETS_PER_PAGE.default : Number(perPageRaw);
-  if (!Number.isInteger(perPage) || perPage < RULESETS_PER_PAGE.min || perPage > RULESETS_PER_PAGE.max) {
-    throw badQuery2(`per_page must be an integer between ${RULESETS_PER_PAGE.min} and ${RULESETS_PER_PAGE.max}, got ${JSON.stringify(perPageRaw)}`);
-  }
-  const start2 = decodeCursor(query.get("cursor"));
-  const result = items.slice(start2, start2 + perPage);
-  const next = start2 + perPage < items.length ? encodeCursor(start2 + perPage) : "";
-  return { result, result_info: { cursor: next, per_page: perPage, count: result.length } };
-}
-function encodeCursor(offset) {
-  return Buffer.from(`offset:${offset}`).toString("base64url");
-}
-function decodeCursor(raw) {
-  if (raw === null || raw === "") return 0;
-  const match2 = /^offset:(\d+)$/.exec(Buffer.from(raw, "base64url").toString());
-  if (!match2) throw badQuery2(`cursor ${JSON.stringify(raw)} is not a cursor this API returned`);
-  return Number(match2[1]);
-}
-function badQuery2(message2) {
-  return new ApiFault(400, [{ code: 20021, message: message2, source: { pointer: "/" } }]);
-}
-var RULESETS_PER_PAGE;
-var init_rulesets_paging = __esm({
-  "src/emulator/rulesets-paging.ts"() {
-    "use strict";
-    init_types();
-    RULESETS_PER_PAGE = { min: 1, max: 100, default: 50 };
-  }
-});
-
-// src/emulator/owasp-rules.ts
-import { createHash as createHash7 } from "node:crypto";
-function buildOwaspRules(now) {
-  const scoring = CRS_RULES.map(([crs, text, level, severity, tags]) => {
-    const id = deriveRuleId("owasp-crs", String(crs));
-    return {
-      id,
-      version: "1",
-      action: "score",
-      action_parameters: { increment: INCREMENT[severity] },
-      categories: [...tags, `paranoia-level-${level}`].sort(),
-      description: `${crs}: ${text}`,
-      enabled: true,
-      expression: "true",
-      last_updated: now,
-      ref: id
-    };
+// src/emulator/areas/logpush/index.ts
+function jobsOf2(state, result) {
+  const jobs = (Array.isArray(result) ? result : []).map((j, i) => {
+    if (!isObject2(j) || !Number.isInteger(j.id)) throw new RecordedAnswerError(`logpush job ${i} has no integer id`);
+    return j;
   });
-  const threshold = {
-    id: OWASP_THRESHOLD_RULE_ID,
-    version: "1",
-    action: "block",
-    categories: ["anomaly-score"],
-    description: "949110: Inbound Anomaly Score Exceeded",
-    enabled: true,
-    expression: "true",
-    last_updated: now,
-    ref: OWASP_THRESHOLD_RULE_ID,
-    score_threshold: OWASP_DEFAULT_THRESHOLD
-  };
-  return [...scoring, threshold];
+  state.next_job_id = Math.max(state.next_job_id, ...jobs.map((j) => j.id + 1));
+  return jobs;
 }
-function deriveRuleId(namespace, key2) {
-  return createHash7("md5").update(`${namespace}:${key2}`).digest("hex");
-}
-var OWASP_RULESET_ID2, OWASP_THRESHOLD_RULE_ID, OWASP_DEFAULT_THRESHOLD, OWASP_OVERRIDE_ACTIONS, CRS_RULES, INCREMENT;
-var init_owasp_rules = __esm({
-  "src/emulator/owasp-rules.ts"() {
+var logpush;
+var init_logpush2 = __esm({
+  "src/emulator/areas/logpush/index.ts"() {
     "use strict";
-    OWASP_RULESET_ID2 = "4814384a9e5d4991b9815dcfc25d2f1f";
-    OWASP_THRESHOLD_RULE_ID = "6179ae15870a4bb7b2d480d4843b323c";
-    OWASP_DEFAULT_THRESHOLD = 40;
-    OWASP_OVERRIDE_ACTIONS = ["block", "managed_challenge", "js_challenge", "log", "challenge"];
-    CRS_RULES = [
-      [911100, "Method is not allowed by policy", 1, "critical", ["attack-generic", "platform-multi"]],
-      [920100, "Invalid HTTP Request Line", 1, "warning", ["attack-protocol", "platform-multi"]],
-      [920120, "Attempted multipart/form-data bypass", 1, "critical", ["attack-protocol", "platform-multi"]],
-      [920160, "Content-Length HTTP header is not numeric", 1, "critical", ["attack-protocol", "platform-multi"]],
-      [920170, "GET or HEAD Request with Body Content", 1, "critical", ["attack-protocol", "platform-multi"]],
-      [920180, "POST without Content-Length or Transfer-Encoding headers", 1, "warning", ["attack-protocol"]],
-      [920270, "Invalid character in request (null character)", 1, "error", ["attack-protocol"]],
-      [920280, "Request Missing a Host Header", 1, "warning", ["attack-protocol"]],
-      [920350, "Host header is a numeric IP address", 1, "warning", ["attack-protocol"]],
-      [920420, "Request content type is not allowed by policy", 1, "critical", ["attack-protocol"]],
-      [921110, "HTTP Request Smuggling Attack", 1, "critical", ["attack-protocol", "language-multi"]],
-      [921130, "HTTP Response Splitting Attack", 1, "critical", ["attack-protocol", "language-multi"]],
-      [930100, "Path Traversal Attack (/../) or (/.../)", 1, "critical", ["attack-lfi", "platform-multi"]],
-      [930110, "Path Traversal Attack (/../) or (/.../)", 1, "critical", ["attack-lfi", "platform-multi"]],
-      [930120, "OS File Access Attempt", 1, "critical", ["attack-lfi", "platform-multi"]],
-      [931100, "Possible Remote File Inclusion (RFI) Attack: URL Parameter using IP Address", 1, "critical", ["attack-rfi"]],
-      [932100, "Remote Command Execution: Unix Command Injection", 1, "critical", ["attack-rce", "platform-unix", "language-shell"]],
-      [932110, "Remote Command Execution: Windows Command Injection", 1, "critical", ["attack-rce", "platform-windows", "language-shell"]],
-      [932160, "Remote Command Execution: Unix Shell Code Found", 1, "critical", ["attack-rce", "platform-unix", "language-shell"]],
-      [933100, "PHP Injection Attack: PHP Open Tag Found", 1, "critical", ["attack-injection-php", "language-php"]],
-      [933160, "PHP Injection Attack: High-Risk PHP Function Call Found", 1, "critical", ["attack-injection-php", "language-php"]],
-      [941100, "XSS Attack Detected via libinjection", 1, "critical", ["attack-xss", "language-multi"]],
-      [941110, "XSS Filter - Category 1: Script Tag Vector", 1, "critical", ["attack-xss", "language-multi"]],
-      [941160, "NoScript XSS InjectionChecker: HTML Injection", 1, "critical", ["attack-xss", "language-multi"]],
-      [942100, "SQL Injection Attack Detected via libinjection", 1, "critical", ["attack-sqli", "language-multi"]],
-      [942140, "SQL Injection Attack: Common DB Names Detected", 1, "critical", ["attack-sqli", "language-multi"]],
-      [942190, "Detects MSSQL code execution and information gathering attempts", 1, "critical", ["attack-sqli", "platform-mssql"]],
-      [943100, "Possible Session Fixation Attack: Setting Cookie Values in HTML", 1, "critical", ["attack-fixation"]],
-      [944100, "Remote Command Execution: Suspicious Java class detected", 1, "critical", ["attack-rce", "language-java"]],
-      [920300, "Request Missing an Accept Header", 2, "warning", ["attack-protocol"]],
-      [920320, "Missing User Agent Header", 2, "warning", ["attack-protocol"]],
-      [921150, "HTTP Header Injection Attack via payload (CR/LF detected)", 2, "critical", ["attack-protocol"]],
-      [932200, "RCE Bypass Technique", 2, "critical", ["attack-rce", "platform-unix"]],
-      [941320, "Possible XSS Attack Detected - HTML Tag Handler", 2, "critical", ["attack-xss"]],
-      [942120, "SQL Injection Attack: SQL Operator Detected", 2, "critical", ["attack-sqli"]],
-      [942200, "Detects MySQL comment-/space-obfuscated injections and backtick termination", 2, "critical", ["attack-sqli", "platform-mysql"]],
-      [942430, "Restricted SQL Character Anomaly Detection (args): # of special characters exceeded (12)", 2, "warning", ["attack-sqli"]],
-      [920272, "Invalid character in request (outside of printable chars below ascii 127)", 3, "error", ["attack-protocol"]],
-      [921170, "HTTP Parameter Pollution", 3, "warning", ["attack-protocol"]],
-      [942251, "Detects HAVING injections", 3, "critical", ["attack-sqli"]],
-      [942431, "Restricted SQL Character Anomaly Detection (args): # of special characters exceeded (6)", 3, "warning", ["attack-sqli"]],
-      [920202, "Range: Too many fields for pdf request (35 or more)", 4, "warning", ["attack-protocol"]],
-      [920460, "Abnormal Escape Characters", 4, "critical", ["attack-protocol"]],
-      [942421, "Restricted SQL Character Anomaly Detection (cookies): # of special characters exceeded (3)", 4, "warning", ["attack-sqli"]],
-      [942432, "Restricted SQL Character Anomaly Detection (args): # of special characters exceeded (2)", 4, "warning", ["attack-sqli"]]
-    ];
-    INCREMENT = { critical: 5, error: 4, warning: 3 };
-  }
-});
-
-// src/emulator/rulesets-validate.ts
-function validateRules(raw, ctx, pointer = "/rules") {
-  if (raw === void 0 || raw === null) return [];
-  if (!Array.isArray(raw)) throw invalid([problem2(pointer, raw, "rules", "it must be an array of rules")]);
-  const errors = [];
-  const rules = raw.map((r, i) => checkRule(r, ctx, `${pointer}/${i}`, errors));
-  errors.push(...checkRuleSet(rules, pointer));
-  if (errors.length > 0) throw invalid(errors);
-  return rules;
-}
-function validateRule(raw, ctx, pointer = "") {
-  const errors = [];
-  const rule = checkRule(raw, ctx, pointer, errors);
-  if (errors.length > 0) throw invalid(errors);
-  return rule;
-}
-function checkRuleSet(rules, pointer = "/rules") {
-  const errors = [];
-  const seen = /* @__PURE__ */ new Set();
-  rules.forEach((r, i) => {
-    if (r.ref === void 0) return;
-    if (seen.has(r.ref)) errors.push(problem2(`${pointer}/${i}/ref`, r.ref, "ref", "another rule of the ruleset has the same ref"));
-    seen.add(r.ref);
-  });
-  const fields = rules.reduce((n, r) => n + (r.action === "log_custom_field" ? countLogFields(r.action_parameters) : 0), 0);
-  if (fields > MAX_CUSTOM_LOG_FIELDS) {
-    errors.push({ code: RULESET_CODE.invalid, message: `too many custom log fields: ${fields} configured, at most ${MAX_CUSTOM_LOG_FIELDS} are allowed per zone`, source: { pointer } });
-  }
-  return errors;
-}
-function invalid(errors) {
-  return new ApiFault(400, errors);
-}
-function problem2(pointer, value, field, reason) {
-  const shown3 = typeof value === "string" ? value : JSON.stringify(value);
-  return { code: RULESET_CODE.invalid, message: `'${shown3}' is not a valid value for ${field} because ${reason}`, source: { pointer: pointer || "/" } };
-}
-function checkRule(raw, ctx, ptr, errors) {
-  if (!isObject4(raw)) {
-    errors.push(problem2(ptr, raw, "rule", "a rule must be an object"));
-    return { action: "", expression: "" };
-  }
-  const before = errors.length;
-  const rule = { action: String(raw.action ?? ""), expression: String(raw.expression ?? "") };
-  if (typeof raw.action !== "string" || !RULE_ACTIONS.includes(raw.action)) {
-    errors.push(problem2(`${ptr}/action`, raw.action ?? "", "action", `it must be one of ${RULE_ACTIONS.join(", ")}`));
-  }
-  if (typeof raw.expression !== "string" || raw.expression.trim() === "") {
-    errors.push(problem2(`${ptr}/expression`, raw.expression ?? "", "expression", 'an expression is required (use "true" to match every request)'));
-  }
-  if (raw.id !== void 0 && raw.id !== "") {
-    if (typeof raw.id === "string" && /^[0-9a-f]{32}$/.test(raw.id)) rule.id = raw.id;
-    else errors.push(problem2(`${ptr}/id`, raw.id, "id", "rule ids are 32 lower-case hex characters"));
-  }
-  optionalString(raw, "description", ptr, errors, (v) => rule.description = v);
-  if (raw.ref !== void 0 && raw.ref !== "") optionalString(raw, "ref", ptr, errors, (v) => rule.ref = v);
-  if (raw.enabled !== void 0) {
-    if (typeof raw.enabled === "boolean") rule.enabled = raw.enabled;
-    else errors.push(problem2(`${ptr}/enabled`, raw.enabled, "enabled", "it must be a boolean"));
-  }
-  if (raw.logging !== void 0) {
-    if (isObject4(raw.logging) && typeof raw.logging.enabled === "boolean") rule.logging = { enabled: raw.logging.enabled };
-    else errors.push(problem2(`${ptr}/logging`, raw.logging, "logging", 'it must be {"enabled": boolean}'));
-  }
-  if (raw.score_threshold !== void 0) {
-    errors.push(problem2(`${ptr}/score_threshold`, raw.score_threshold, "score_threshold", "it can only be set in a rule override of an execute rule (action_parameters.overrides.rules)"));
-  }
-  if (raw.action_parameters !== void 0) {
-    if (isObject4(raw.action_parameters)) rule.action_parameters = raw.action_parameters;
-    else errors.push(problem2(`${ptr}/action_parameters`, raw.action_parameters, "action_parameters", "it must be an object"));
-  }
-  for (const key2 of ["ratelimit", "exposed_credential_check"]) {
-    const value = raw[key2];
-    if (value === void 0 || value === null) continue;
-    if (isObject4(value)) rule[key2] = value;
-    else errors.push(problem2(`${ptr}/${key2}`, value, key2, "it must be an object"));
-  }
-  const extra = Object.entries(raw).filter(([k, v]) => !KNOWN_RULE_FIELDS.has(k) && v !== void 0);
-  if (extra.length > 0) rule.extra = Object.fromEntries(extra);
-  if (ctx.phase === "http_log_custom_fields" && rule.action !== "log_custom_field" && errors.length === before) {
-    errors.push(problem2(`${ptr}/action`, rule.action, "action", "only log_custom_field rules are allowed in phase http_log_custom_fields"));
-  }
-  if (rule.action === "execute") checkExecute(rule.action_parameters, ctx, `${ptr}/action_parameters`, errors);
-  if (rule.action === "log_custom_field") checkLogCustomField(rule.action_parameters, ctx, `${ptr}/action_parameters`, errors);
-  return rule;
-}
-function checkExecute(params, ctx, ptr, errors) {
-  const target = ctx.managed.find((r) => r.id === params?.id);
-  if (!params || typeof params.id !== "string") {
-    errors.push(problem2(`${ptr}/id`, params?.id ?? "", "id", "an execute rule must name the managed ruleset to deploy"));
-    return;
-  }
-  if (!target) {
-    errors.push(problem2(`${ptr}/id`, params.id, "id", "no managed ruleset with this id is available to the zone"));
-    return;
-  }
-  if (target.phase !== ctx.phase) {
-    errors.push(problem2(`${ptr}/id`, params.id, "id", `the managed ruleset belongs to phase ${target.phase}, not ${ctx.phase}`));
-  }
-  if (params.version !== void 0 && (typeof params.version !== "string" || !/^(latest|\d+)$/.test(params.version))) {
-    errors.push(problem2(`${ptr}/version`, params.version, "version", 'it must be "latest" or a version number'));
-  }
-  if (params.overrides !== void 0) checkOverrides(params.overrides, target, `${ptr}/overrides`, errors);
-}
-function checkOverrides(raw, target, ptr, errors) {
-  if (!isObject4(raw)) {
-    errors.push(problem2(ptr, raw, "overrides", "it must be an object"));
-    return;
-  }
-  const actions = OWASP_OVERRIDE_ACTIONS;
-  const checkAction = (value, p) => {
-    if (value !== void 0 && (typeof value !== "string" || !actions.includes(value))) {
-      const why = target.id === OWASP_RULESET_ID2 ? "OWASP rules" : "managed rules";
-      errors.push(problem2(p, value, "action", `${why} can only be overridden with ${actions.join(", ")}`));
-    }
-  };
-  const checkEnabled = (value, p) => {
-    if (value !== void 0 && typeof value !== "boolean") errors.push(problem2(p, value, "enabled", "it must be a boolean"));
-  };
-  checkAction(raw.action, `${ptr}/action`);
-  checkEnabled(raw.enabled, `${ptr}/enabled`);
-  if (raw.score_threshold !== void 0) {
-    errors.push(problem2(`${ptr}/score_threshold`, raw.score_threshold, "score_threshold", "it is only allowed on a rule override"));
-  }
-  const tags = new Set(target.rules.flatMap((r) => r.categories ?? []));
-  eachItem(raw.categories, "categories", `${ptr}/categories`, errors, (item, p) => {
-    if (typeof item.category !== "string" || !tags.has(item.category)) {
-      errors.push(problem2(`${p}/category`, item.category ?? "", "category", `the ruleset ${target.name} has no rules tagged with it`));
-    }
-    checkAction(item.action, `${p}/action`);
-    checkEnabled(item.enabled, `${p}/enabled`);
-    if (item.score_threshold !== void 0) {
-      errors.push(problem2(`${p}/score_threshold`, item.score_threshold, "score_threshold", "it is only allowed on a rule override"));
-    }
-  });
-  eachItem(raw.rules, "rules", `${ptr}/rules`, errors, (item, p) => {
-    const rule = target.rules.find((r) => r.id === item.id);
-    if (!rule) {
-      errors.push(problem2(`${p}/id`, item.id ?? "", "id", `the ruleset ${target.name} has no rule with this id`));
-    }
-    checkAction(item.action, `${p}/action`);
-    checkEnabled(item.enabled, `${p}/enabled`);
-    const st = item.score_threshold;
-    if (st === void 0) return;
-    if (!Number.isInteger(st) || st < SCORE_THRESHOLD_MIN || st > SCORE_THRESHOLD_MAX) {
-      errors.push(problem2(`${p}/score_threshold`, st, "score_threshold", `it must be an integer from ${SCORE_THRESHOLD_MIN} to ${SCORE_THRESHOLD_MAX}`));
-    } else if (rule && rule.score_threshold === void 0) {
-      errors.push(problem2(`${p}/score_threshold`, st, "score_threshold", `rule ${rule.description ?? rule.id} is not a threshold rule`));
-    }
-  });
-}
-function checkLogCustomField(params, ctx, ptr, errors) {
-  if (ctx.phase !== "http_log_custom_fields") {
-    errors.push(problem2(ptr.replace(/action_parameters$/, "action"), "log_custom_field", "action", `it is only allowed in phase http_log_custom_fields, not ${ctx.phase}`));
-    return;
-  }
-  const kinds = LOG_FIELD_KINDS;
-  if (!params || !kinds.some((k) => params[k] !== void 0)) {
-    errors.push(problem2(ptr, params ?? {}, "action_parameters", `at least one of ${kinds.join(", ")} is required`));
-    return;
-  }
-  for (const kind of kinds) {
-    eachItem(params[kind], kind, `${ptr}/${kind}`, errors, (item, p) => {
-      if (typeof item.name !== "string" || item.name === "") {
-        errors.push(problem2(`${p}/name`, item.name ?? "", "name", "a field name is required"));
-      } else if (kind !== "cookie_fields" && item.name !== item.name.toLowerCase()) {
-        errors.push(problem2(`${p}/name`, item.name, "name", "header names must be lower case"));
-      }
-      if (item.preserve_duplicates === void 0) return;
-      if (kind !== "response_fields" && kind !== "raw_response_fields") {
-        errors.push(problem2(`${p}/preserve_duplicates`, item.preserve_duplicates, "preserve_duplicates", "only response_fields and raw_response_fields items take it"));
-      } else if (typeof item.preserve_duplicates !== "boolean") {
-        errors.push(problem2(`${p}/preserve_duplicates`, item.preserve_duplicates, "preserve_duplicates", "it must be a boolean"));
-      }
-    });
-  }
-  for (const key2 of Object.keys(params)) {
-    if (!kinds.includes(key2)) errors.push(problem2(`${ptr}/${key2}`, key2, "action_parameters", `log_custom_field accepts only ${kinds.join(", ")}`));
-  }
-}
-function countLogFields(params) {
-  if (!params) return 0;
-  return LOG_FIELD_KINDS.reduce((n, k) => n + (Array.isArray(params[k]) ? params[k].length : 0), 0);
-}
-function eachItem(value, field, ptr, errors, check2) {
-  if (value === void 0) return;
-  if (!Array.isArray(value) || value.length === 0) {
-    errors.push(problem2(ptr, value, field, "it must be a non-empty array"));
-    return;
-  }
-  value.forEach((item, i) => {
-    if (isObject4(item)) check2(item, `${ptr}/${i}`);
-    else errors.push(problem2(`${ptr}/${i}`, item, field, "each item must be an object"));
-  });
-}
-function optionalString(raw, key2, ptr, errors, set) {
-  const value = raw[key2];
-  if (value === void 0) return;
-  if (typeof value === "string") set(value);
-  else errors.push(problem2(`${ptr}/${key2}`, value, key2, "it must be a string"));
-}
-function isObject4(v) {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-var RULESET_CODE, RULE_ACTIONS, RULESET_PHASES, MAX_CUSTOM_LOG_FIELDS, SCORE_THRESHOLD_MIN, SCORE_THRESHOLD_MAX, KNOWN_RULE_FIELDS, LOG_FIELD_KINDS;
-var init_rulesets_validate = __esm({
-  "src/emulator/rulesets-validate.ts"() {
-    "use strict";
-    init_owasp_rules();
-    init_types();
-    RULESET_CODE = { invalid: 20021, kindExceeded: 20217, previousWaf: 20219, notFound: 10003 };
-    RULE_ACTIONS = [
-      "block",
-      "challenge",
-      "compress_response",
-      "ddos_dynamic",
-      "execute",
-      "force_connection_close",
-      "js_challenge",
-      "log",
-      "log_custom_field",
-      "managed_challenge",
-      "redirect",
-      "rewrite",
-      "route",
-      "score",
-      "serve_error",
-      "set_cache_settings",
-      "set_config",
-      "skip"
-    ];
-    RULESET_PHASES = [
-      "ddos_l4",
-      "ddos_l7",
-      "http_config_settings",
-      "http_custom_errors",
-      "http_log_custom_fields",
-      "http_ratelimit",
-      "http_request_cache_settings",
-      "http_request_dynamic_redirect",
-      "http_request_firewall_custom",
-      "http_request_firewall_managed",
-      "http_request_late_transform",
-      "http_request_origin",
-      "http_request_redirect",
-      "http_request_sanitize",
-      "http_request_sbfm",
-      "http_request_select_configuration",
-      "http_request_transform",
-      "http_response_compression",
-      "http_response_firewall_managed",
-      "http_response_headers_transform",
-      "magic_transit",
-      "magic_transit_ids_managed",
-      "magic_transit_managed",
-      "http_response_cache_settings",
-      "magic_transit_ratelimit"
-    ];
-    MAX_CUSTOM_LOG_FIELDS = 40;
-    SCORE_THRESHOLD_MIN = 1;
-    SCORE_THRESHOLD_MAX = 1e3;
-    KNOWN_RULE_FIELDS = /* @__PURE__ */ new Set([
-      "id",
-      "action",
-      "expression",
-      "description",
-      "enabled",
-      "ref",
-      "logging",
-      "score_threshold",
-      "action_parameters",
-      "ratelimit",
-      "exposed_credential_check",
-      "version",
-      "last_updated",
-      "position",
-      "categories"
-    ]);
-    LOG_FIELD_KINDS = ["request_fields", "transformed_request_fields", "response_fields", "raw_response_fields", "cookie_fields"];
-  }
-});
-
-// src/emulator/rulesets-store.ts
-import { randomBytes as randomBytes3 } from "node:crypto";
-function newId() {
-  return randomBytes3(16).toString("hex");
-}
-function findZoneRuleset(zone, id) {
-  return zone.rulesets.find((r) => r.id === id);
-}
-function zoneRulesetsListed(zone, accountRulesets) {
-  const own = new Set(zone.rulesets.map((r) => r.id));
-  return [...zone.rulesets, ...accountRulesets.filter((r) => !own.has(r.id))];
-}
-function findEntrypoint(zone, phase) {
-  return zone.rulesets.find((r) => r.kind === "zone" && r.phase === phase);
-}
-function notFound(message2) {
-  return new ApiFault(404, [{ code: RULESET_CODE.notFound, message: message2 }]);
-}
-function summarizeRuleset(r) {
-  const { rules: _rules, ...rest } = r;
-  return rest;
-}
-function createRuleset(zone, input, rules, now) {
-  const ruleset = {
-    id: newId(),
-    name: input.name,
-    description: input.description ?? "",
-    kind: input.kind,
-    phase: input.phase,
-    version: "1",
-    last_updated: now,
-    rules: rules.map((r) => materializeRule(r, void 0, now))
-  };
-  zone.rulesets.push(ruleset);
-  return ruleset;
-}
-function replaceRules(ruleset, inputs, now) {
-  const errors = inputs.flatMap(
-    (r, i) => r.id !== void 0 && !ruleset.rules.some((x) => x.id === r.id) ? [problem2(`/rules/${i}/id`, r.id, "id", "the ruleset has no rule with this id (leave id out to add a rule)")] : []
-  );
-  if (errors.length > 0) throw invalid(errors);
-  ruleset.rules = inputs.map((input) => materializeRule(input, ruleset.rules.find((x) => x.id === input.id), now));
-  touchRuleset(ruleset, now);
-}
-function insertRule(ruleset, input, position, now) {
-  const rule = materializeRule({ ...input, id: void 0 }, void 0, now);
-  const at = resolvePosition(ruleset.rules, position);
-  ruleset.rules.splice(at, 0, rule);
-  touchRuleset(ruleset, now);
-  return rule;
-}
-function updateRule2(ruleset, ruleId2, input, position, now) {
-  const index = ruleset.rules.findIndex((r) => r.id === ruleId2);
-  const current = ruleset.rules[index];
-  if (!current) throw notFound(`could not find rule ${ruleId2} in ruleset ${ruleset.id}`);
-  const next = input ? materializeRule({ ref: current.ref, ...input, id: ruleId2 }, current, now) : current;
-  if (position === void 0) {
-    ruleset.rules[index] = next;
-  } else {
-    const rest = ruleset.rules.filter((r) => r.id !== ruleId2);
-    if ("before" in position && position.before === ruleId2) throw positionError("before", ruleId2, "a rule cannot be placed relative to itself");
-    if ("after" in position && position.after === ruleId2) throw positionError("after", ruleId2, "a rule cannot be placed relative to itself");
-    rest.splice(resolvePosition(rest, position), 0, next);
-    ruleset.rules = rest;
-  }
-  touchRuleset(ruleset, now);
-}
-function deleteRule(ruleset, ruleId2, now) {
-  if (!ruleset.rules.some((r) => r.id === ruleId2)) throw notFound(`could not find rule ${ruleId2} in ruleset ${ruleset.id}`);
-  ruleset.rules = ruleset.rules.filter((r) => r.id !== ruleId2);
-  touchRuleset(ruleset, now);
-}
-function readPosition(raw) {
-  if (raw === void 0) return void 0;
-  const keys = raw !== null && typeof raw === "object" && !Array.isArray(raw) ? Object.keys(raw) : [];
-  const obj = raw;
-  if (keys.length !== 1) {
-    throw invalid([problem2("/position", raw, "position", "it must be exactly one of {before}, {after} or {index}")]);
-  }
-  if (keys[0] === "index") {
-    if (!Number.isInteger(obj.index) || obj.index < 1) throw positionError("index", obj.index, "it must be an integer of at least 1 (1 is the first rule)");
-    return { index: obj.index };
-  }
-  const key2 = keys[0];
-  const value = obj[key2];
-  if (key2 !== "before" && key2 !== "after" || typeof value !== "string" || !/^(?:[0-9a-f]{32})?$/.test(value)) {
-    throw positionError(key2 ?? "position", value, 'it must be a rule id or ""');
-  }
-  return key2 === "before" ? { before: value } : { after: value };
-}
-function resolvePosition(rules, position) {
-  if (position === void 0) return rules.length;
-  if ("index" in position) return Math.min(position.index - 1, rules.length);
-  if ("before" in position) {
-    if (position.before === "") return 0;
-    const i2 = rules.findIndex((r) => r.id === position.before);
-    if (i2 < 0) throw positionError("before", position.before, "the ruleset has no rule with this id");
-    return i2;
-  }
-  if (position.after === "") return rules.length;
-  const i = rules.findIndex((r) => r.id === position.after);
-  if (i < 0) throw positionError("after", position.after, "the ruleset has no rule with this id");
-  return i + 1;
-}
-function positionError(key2, value, reason) {
-  return invalid([problem2(`/position/${key2}`, value, `position.${key2}`, reason)]);
-}
-function touchRuleset(ruleset, now) {
-  ruleset.version = String(Number(ruleset.version) + 1);
-  ruleset.last_updated = now;
-}
-function storedActionParameters(input) {
-  const ap = input.action_parameters;
-  if (input.action !== "execute" || ap === void 0 || ap.version !== void 0) return ap;
-  const { id, ...rest } = ap;
-  return { id, version: "latest", ...rest };
-}
-function materializeRule(input, previous, now) {
-  const id = previous?.id ?? newId();
-  const actionParameters = storedActionParameters(input);
-  const rule = {
-    id,
-    version: "1",
-    action: input.action,
-    ...actionParameters !== void 0 ? { action_parameters: actionParameters } : {},
-    expression: input.expression,
-    description: input.description ?? "",
-    last_updated: now,
-    ref: input.ref ?? previous?.ref ?? id,
-    enabled: input.enabled ?? true,
-    ...input.logging !== void 0 ? { logging: input.logging } : {},
-    ...input.ratelimit !== void 0 ? { ratelimit: input.ratelimit } : {},
-    ...input.exposed_credential_check !== void 0 ? { exposed_credential_check: input.exposed_credential_check } : {},
-    ...input.extra
-  };
-  if (!previous) return rule;
-  const same = (0, import_fast_deep_equal2.default)(content(rule), content(previous));
-  return same ? previous : { ...rule, version: String(Number(previous.version) + 1) };
-}
-function content(r) {
-  const { id: _i, version: _v, last_updated: _l, ...rest } = r;
-  return rest;
-}
-var import_fast_deep_equal2;
-var init_rulesets_store = __esm({
-  "src/emulator/rulesets-store.ts"() {
-    "use strict";
-    import_fast_deep_equal2 = __toESM(require_fast_deep_equal(), 1);
-    init_rulesets_validate();
-    init_types();
-  }
-});
-
-// src/emulator/seed-rulesets.ts
-function seedAccountRulesets(now) {
-  return [
-    {
-      id: CLOUDFLARE_MANAGED_RULESET_ID2,
-      name: "Cloudflare Managed Ruleset",
-      description: "Created by the Cloudflare security team, this ruleset is designed to provide fast and effective protection for all your applications. It is frequently updated to cover new vulnerabilities and reduce false positives.",
-      kind: "managed",
-      phase: MANAGED_PHASE,
-      source: "firewall_managed",
-      version: "93",
-      last_updated: now,
-      rules: buildCloudflareManagedRules(now)
-    },
-    {
-      id: OWASP_RULESET_ID2,
-      name: "Cloudflare OWASP Core Ruleset",
-      description: "Cloudflare's implementation of the Open Web Application Security Project (OWASP) ModSecurity Core Rule Set. We routinely monitor for updates from OWASP based on the latest version available from the official code repository",
-      kind: "managed",
-      phase: MANAGED_PHASE,
-      source: "firewall_managed",
-      version: "43",
-      last_updated: now,
-      rules: buildOwaspRules(now)
-    }
-  ];
-}
-function buildCloudflareManagedRules(now) {
-  return CF_MANAGED_RULES.map(([fixedId, description, action, enabled, tags]) => {
-    const id = fixedId ?? deriveRuleId("cf-managed", description);
-    return { id, version: "1", action, categories: [...tags].sort(), description, enabled, expression: "true", last_updated: now, ref: id };
-  });
-}
-var CLOUDFLARE_MANAGED_RULESET_ID2, MANAGED_PHASE, CF_MANAGED_RULES;
-var init_seed_rulesets = __esm({
-  "src/emulator/seed-rulesets.ts"() {
-    "use strict";
-    init_owasp_rules();
-    CLOUDFLARE_MANAGED_RULESET_ID2 = "efb7b8c949ac4650a09736fc376e9aee";
-    MANAGED_PHASE = "http_request_firewall_managed";
-    CF_MANAGED_RULES = [
-      [void 0, "Apache Struts - Code Injection - CVE:CVE-2017-5638", "block", true, ["apache-struts", "cve-2017-5638", "rce"]],
-      [void 0, "Log4j Headers - CVE:CVE-2021-44228", "block", true, ["log4j", "cve-2021-44228", "rce"]],
-      [void 0, "Log4j Body - CVE:CVE-2021-44228", "block", true, ["log4j", "cve-2021-44228", "rce"]],
-      [void 0, "Log4j URL - CVE:CVE-2021-44228", "block", true, ["log4j", "cve-2021-44228", "rce"]],
-      [void 0, "Spring - Code Injection - CVE:CVE-2022-22965", "block", true, ["spring", "cve-2022-22965", "rce"]],
-      [void 0, "Atlassian Confluence - Code Injection - CVE:CVE-2022-26134", "block", true, ["atlassian", "confluence", "cve-2022-26134", "rce"]],
-      [void 0, "Citrix - Directory Traversal - CVE:CVE-2019-19781", "block", true, ["citrix", "cve-2019-19781", "lfi"]],
-      [void 0, "F5 BIG-IP - Remote Code Execution - CVE:CVE-2020-5902", "block", true, ["f5", "cve-2020-5902", "rce"]],
-      [void 0, "Microsoft Exchange - SSRF - CVE:CVE-2021-26855", "block", true, ["microsoft-exchange", "cve-2021-26855", "ssrf"]],
-      [void 0, "Oracle WebLogic - Remote Code Execution - CVE:CVE-2020-14882", "block", true, ["oracle-weblogic", "cve-2020-14882", "rce"]],
-      [void 0, "MOVEit Transfer - SQLi - CVE:CVE-2023-34362", "block", true, ["moveit", "cve-2023-34362", "sqli"]],
-      [void 0, "Ivanti - Auth Bypass - CVE:CVE-2023-46805", "block", true, ["ivanti", "cve-2023-46805", "broken-access-control"]],
-      [void 0, "Drupal - Code Injection - CVE:CVE-2018-7600", "block", true, ["drupal", "cve-2018-7600", "rce"]],
-      [void 0, "WordPress - Broken Access Control - XMLRPC", "block", true, ["wordpress", "broken-access-control"]],
-      [void 0, "WordPress - Dangerous File Upload", "block", true, ["wordpress", "file-upload"]],
-      [void 0, "Joomla - SQLi - Common Payloads", "block", true, ["joomla", "sqli"]],
-      [void 0, "PHP - Code Injection", "block", true, ["php", "rce"]],
-      [void 0, "Server-Side Includes - Command Injection", "block", true, ["ssi", "rce"]],
-      [void 0, "SQLi - Sleep Function", "block", true, ["sqli"]],
-      [void 0, "SQLi - Benchmark Function", "block", true, ["sqli"]],
-      [void 0, "XSS - JavaScript Events", "block", true, ["xss"]],
-      [void 0, "XSS - HTML Encoding", "block", true, ["xss"]],
-      [void 0, "Anomaly:Header:User-Agent - Missing", "log", true, ["anomaly", "header"]],
-      // The rule the unofficial migration example overrides; disabled by default like the real one.
-      ["23ee7cebe6e8443e99ecf932ab579455", "Anomaly:Port - Non Standard Port (not 80 or 443)", "block", false, ["anomaly", "port"]]
-    ];
-  }
-});
-
-// src/emulator/rulesets-request.ts
-function ruleContext(req, phase) {
-  return { phase, managed: req.state.account_rulesets.filter((r) => r.kind === "managed") };
-}
-function readDryRun(query) {
-  const raw = query.get("dry_run");
-  if (raw === null || raw === "false") return false;
-  if (raw === "true") return true;
-  throw invalid([problem2("/", raw, "dry_run", "it must be true or false")]);
-}
-function requireZone(req) {
-  if (!req.zone) throw new ApiFault(404, [{ code: 7003, message: "Could not route to zone" }]);
-  return req.zone;
-}
-function requireBody2(body) {
-  if (!isObject4(body)) throw new ApiFault(400, [{ code: RULESET_CODE.invalid, message: "the request body must be a JSON object", source: { pointer: "/" } }]);
-  return body;
-}
-var init_rulesets_request = __esm({
-  "src/emulator/rulesets-request.ts"() {
-    "use strict";
-    init_rulesets_validate();
-    init_types();
-  }
-});
-
-// src/emulator/waf-migration-config.ts
-function migrationState(zone) {
-  const m = zone.waf_migration;
-  if (m.mode === "new") return "done";
-  if (m.mode === "validation") return "validation";
-  return m.compatible ? "start" : "incompatible";
-}
-function buildMigrationConfig(zone) {
-  const { old_sensitivity, old_action } = zone.waf_migration;
-  const { paranoia_level, score_threshold } = SENSITIVITY_MAPPING[old_sensitivity];
-  const disabledLevels2 = [2, 3, 4].filter((level) => level > paranoia_level);
-  const proposal = (description, actionParameters) => ({
-    id: "",
-    version: "",
-    action: "execute",
-    expression: "true",
-    description,
-    ref: "",
-    enabled: true,
-    action_parameters: actionParameters
-  });
-  return {
-    name: "default",
-    rules: [
-      proposal("Execute Cloudflare OWASP Core Ruleset", {
-        id: OWASP_RULESET_ID2,
-        version: "latest",
-        overrides: {
-          categories: disabledLevels2.map((level) => ({ category: `paranoia-level-${level}`, enabled: false })),
-          rules: [{ id: OWASP_THRESHOLD_RULE_ID, action: ACTION_MAPPING[old_action], score_threshold }]
-        }
+    init_recorded_items();
+    init_admin();
+    init_routes2();
+    logpush = {
+      name: "logpush",
+      routes: routes2,
+      idParams: { job_id: (v) => /^[0-9]+$/.test(v) },
+      emptyZone: () => ({ logpush_jobs: [] }),
+      emptyAccount: () => ({ logpush_jobs: [] }),
+      // A state document without next_job_id counts on from its highest job id.
+      state: ({ input, zones: zones2, accounts }) => ({
+        next_job_id: typeof input?.next_job_id === "number" ? input.next_job_id : input === void 0 ? 1 : Math.max(0, ...[...zones2, ...accounts].flatMap((z) => z.logpush_jobs.map((j) => Number(j.id) || 0))) + 1
       }),
-      proposal("Execute Cloudflare Managed Ruleset", { id: CLOUDFLARE_MANAGED_RULESET_ID2, version: "latest" })
-    ]
-  };
-}
-function requireMigrationRequest(req, zone) {
-  if (req.query.get("phase_two") !== "1") {
-    throw refuse("phase_two=1 is required: phase one of the WAF migration has ended and every zone is checked under phase two rules");
-  }
-  if (zone.waf_migration.mode === "new") {
-    throw refuse(`zone ${zone.name} already uses the new WAF managed rules; the migration is irreversible and cannot be run again`);
-  }
-}
-function refuse(message2) {
-  return new ApiFault(400, [{ code: WAF_MIGRATION_CODE, message: message2 }]);
-}
-var WAF_MIGRATION_CODE, SENSITIVITY_MAPPING, ACTION_MAPPING;
-var init_waf_migration_config = __esm({
-  "src/emulator/waf-migration-config.ts"() {
-    "use strict";
-    init_owasp_rules();
-    init_seed_rulesets();
-    init_types();
-    WAF_MIGRATION_CODE = 20230;
-    SENSITIVITY_MAPPING = {
-      high: { paranoia_level: 2, score_threshold: 40 },
-      medium: { paranoia_level: 1, score_threshold: 25 },
-      low: { paranoia_level: 1, score_threshold: 40 },
-      default: { paranoia_level: 2, score_threshold: 40 }
+      recorded: [
+        { path: "zones/:zone/logpush/jobs", load: (ctx, [z], r) => ctx.zone(z).logpush_jobs = jobsOf2(ctx.state, r) },
+        {
+          path: "zones/:zone/logpush/jobs/:id",
+          load: (ctx, [z], r) => upsert(ctx.zone(z).logpush_jobs, jobsOf2(ctx.state, [objectOf(r, "logpush job")])[0])
+        },
+        { path: "accounts/:account/logpush/jobs", load: (ctx, [a], r) => ctx.account(a).logpush_jobs = jobsOf2(ctx.state, r) }
+      ],
+      admin
     };
-    ACTION_MAPPING = { simulate: "log", block: "block", challenge: "managed_challenge" };
   }
 });
 
-// src/emulator/waf-migration-switch.ts
-function switchWafMigration(req) {
-  const zone = requireZone(req);
-  if (req.params.phase !== MANAGED_PHASE) {
-    throw refuse(`waf_migration is only accepted on the ${MANAGED_PHASE} entry point, not ${req.params.phase}`);
-  }
-  const raw = req.query.get("waf_migration") ?? "";
-  const target = TARGETS[raw];
-  if (!target) throw refuse(`'${raw}' is not a valid value for waf_migration; use pending (1) or validation (2)`);
-  requireMigrationRequest(req, zone);
-  const dryRun = readDryRun(req.query);
-  checkTransition(zone, target);
-  const body = requireBody2(req.body);
-  if (!Array.isArray(body.rules) || body.rules.length === 0) {
-    throw refuse("the new WAF configuration must hold rules (GET waf_migration/config?phase_two=1 proposes them)");
-  }
-  const rules = validateRules(body.rules, ruleContext(req, MANAGED_PHASE));
-  if (dryRun) return { result: null };
-  const now = req.now();
-  const existing = findEntrypoint(zone, MANAGED_PHASE);
-  let ruleset;
-  if (existing) {
-    replaceRules(existing, rules, now);
-    if (typeof body.description === "string") {
-      existing.description = body.description;
-      touchRuleset(existing, now);
-    }
-    ruleset = existing;
-  } else {
-    const name = typeof body.name === "string" && body.name !== "" ? body.name : "default";
-    ruleset = createRuleset(zone, { name, kind: "zone", phase: MANAGED_PHASE, description: body.description }, rules, now);
-  }
-  zone.waf_migration.mode = target;
-  zone.waf_migration.created ??= now;
-  return { result: ruleset };
-}
-function checkTransition(zone, target) {
-  const m = zone.waf_migration;
-  if (!m.compatible) {
-    throw refuse(`zone ${zone.name} is not eligible for the WAF migration${m.reason ? `: ${m.reason}` : ""}`);
-  }
-  if (target === "validation") {
-    if (zone.plan !== "enterprise") {
-      throw refuse(`validation mode (both WAFs side by side) is only available to Enterprise zones; zone ${zone.name} is on the ${zone.plan} plan, use waf_migration=pending`);
-    }
-    if (m.mode !== "previous") throw refuse(`zone ${zone.name} is already in validation mode; use waf_migration=pending to finish the migration`);
-  }
-}
-var TARGETS;
-var init_waf_migration_switch = __esm({
-  "src/emulator/waf-migration-switch.ts"() {
-    "use strict";
-    init_rulesets_store();
-    init_rulesets_validate();
-    init_rulesets_request();
-    init_seed_rulesets();
-    init_waf_migration_config();
-    TARGETS = { validation: "validation", "2": "validation", pending: "new", "1": "new" };
-  }
-});
-
-// src/emulator/routes/rulesets.ts
-function listAccountRulesets(req) {
-  requireAccount(req);
-  return paginateByCursor(req.state.account_rulesets.map(summarizeRuleset), req.query);
-}
-function getAccountRuleset(req) {
-  requireAccount(req);
-  const id = requireId(req.params.ruleset_id, "ruleset");
-  const ruleset = req.state.account_rulesets.find((r) => r.id === id);
-  if (!ruleset) throw notFound(`could not find ruleset ${id}`);
-  return { result: ruleset };
-}
-function listZoneRulesets(req) {
-  const zone = requireZone(req);
-  return paginateByCursor(zoneRulesetsListed(zone, req.state.account_rulesets).map(summarizeRuleset), req.query);
-}
-function getZoneRuleset(req) {
-  const zone = requireZone(req);
-  const id = requireId(req.params.ruleset_id, "ruleset");
-  const own = findZoneRuleset(zone, id);
-  const account = req.state.account_rulesets.find((r) => r.id === id);
-  const ruleset = own?.kind === "managed" ? account ?? own : own ?? account;
-  if (!ruleset) throw notFound(`could not find ruleset ${id}`);
-  return { result: ruleset };
-}
-function createZoneRuleset(req) {
-  const zone = requireZone(req);
-  const dryRun = readDryRun(req.query);
-  const body = requireBody2(req.body);
-  const errors = [];
-  if (typeof body.name !== "string" || body.name === "") errors.push(problem2("/name", body.name ?? "", "name", "a name is required"));
-  if (body.kind !== "zone" && body.kind !== "custom") {
-    errors.push(problem2("/kind", body.kind ?? "", "kind", "zone-level rulesets must be of kind zone or custom"));
-  }
-  if (typeof body.phase !== "string" || !RULESET_PHASES.includes(body.phase)) {
-    errors.push(problem2("/phase", body.phase ?? "", "phase", "it is not a known phase"));
-  }
-  if (body.description !== void 0 && typeof body.description !== "string") {
-    errors.push(problem2("/description", body.description, "description", "it must be a string"));
-  }
-  if (errors.length > 0) throw invalid(errors);
-  const phase = body.phase;
-  if (body.kind === "zone" && findEntrypoint(zone, phase)) {
-    throw new ApiFault(400, [{
-      code: RULESET_CODE.kindExceeded,
-      message: `'zone' is not a valid value for kind because exceeded maximum number of zone rulesets for phase ${phase}`,
-      source: { pointer: "/kind" }
-    }]);
-  }
-  const rules = validateRules(body.rules, ruleContext(req, phase));
-  refuseDeployOnPreviousWaf(zone, phase, rules);
-  if (dryRun) return { result: null };
-  const input = { name: body.name, kind: body.kind, phase, description: body.description };
-  return { result: createRuleset(zone, input, rules, req.now()) };
-}
-function getEntrypoint(req) {
-  const zone = requireZone(req);
-  const phase = requirePhase(req.params.phase);
-  const ruleset = findEntrypoint(zone, phase);
-  if (!ruleset) throw notFound(`could not find entrypoint ruleset in the ${phase} phase`);
-  return { result: ruleset };
-}
-function putEntrypoint(req) {
-  if (req.query.has("waf_migration")) return switchWafMigration(req);
-  const zone = requireZone(req);
-  const phase = requirePhase(req.params.phase);
-  const dryRun = readDryRun(req.query);
-  const body = requireBody2(req.body);
-  const existing = findEntrypoint(zone, phase);
-  if (existing) return writeRuleset(req, zone, existing, body, dryRun);
-  const rules = validateRules(body.rules, ruleContext(req, phase));
-  checkImmutable(body, { kind: "zone", phase });
-  refuseDeployOnPreviousWaf(zone, phase, rules);
-  if (dryRun) return { result: null };
-  const name = typeof body.name === "string" && body.name !== "" ? body.name : "default";
-  const description = typeof body.description === "string" ? body.description : void 0;
-  return { result: createRuleset(zone, { name, description, kind: "zone", phase }, rules, req.now()) };
-}
-function putZoneRuleset(req) {
-  const zone = requireZone(req);
-  const dryRun = readDryRun(req.query);
-  const body = requireBody2(req.body);
-  return writeRuleset(req, zone, requireWritable(req, zone), body, dryRun);
-}
-function deleteZoneRuleset(req) {
-  const zone = requireZone(req);
-  const dryRun = readDryRun(req.query);
-  const ruleset = requireWritable(req, zone);
-  if (!dryRun) zone.rulesets = zone.rulesets.filter((r) => r.id !== ruleset.id);
-  return { status: 204, empty: true };
-}
-function createRule(req) {
-  const zone = requireZone(req);
-  const dryRun = readDryRun(req.query);
-  const ruleset = requireWritable(req, zone);
-  const body = requireBody2(req.body);
-  const { position, ...rest } = body;
-  const rule = validateRule(rest, ruleContext(req, ruleset.phase));
-  const pos = readPosition(position);
-  refuseDeployOnPreviousWaf(zone, ruleset.phase, [rule]);
-  return applyWrite(req, ruleset, dryRun, (target) => {
-    throwIfAny2(checkRuleSet([...target.rules.map(asInput), rule]));
-    insertRule(target, rule, pos, req.now());
-  });
-}
-function patchRule(req) {
-  const zone = requireZone(req);
-  const dryRun = readDryRun(req.query);
-  const ruleset = requireWritable(req, zone);
-  const ruleId2 = requireId(req.params.rule_id, "rule");
-  const body = requireBody2(req.body);
-  const { position, ...rest } = body;
-  const pos = readPosition(position);
-  const rule = Object.keys(rest).length === 0 ? void 0 : validateRule(rest, ruleContext(req, ruleset.phase));
-  if (rule) refuseDeployOnPreviousWaf(zone, ruleset.phase, [rule]);
-  if (!rule && pos === void 0) throw invalid([problem2("/", body, "body", "it must hold a rule, a position, or both")]);
-  return applyWrite(req, ruleset, dryRun, (target) => {
-    updateRule2(target, ruleId2, rule, pos, req.now());
-    throwIfAny2(checkRuleSet(target.rules.map(asInput)));
-  });
-}
-function removeRule(req) {
-  const zone = requireZone(req);
-  const dryRun = readDryRun(req.query);
-  const ruleset = requireWritable(req, zone);
-  const ruleId2 = requireId(req.params.rule_id, "rule");
-  return applyWrite(req, ruleset, dryRun, (target) => deleteRule(target, ruleId2, req.now()));
-}
-function writeRuleset(req, zone, ruleset, body, dryRun) {
-  checkImmutable(body, ruleset);
-  if (body.description !== void 0 && typeof body.description !== "string") {
-    throw invalid([problem2("/description", body.description, "description", "it must be a string")]);
-  }
-  const rules = body.rules === void 0 ? void 0 : validateRules(body.rules, ruleContext(req, ruleset.phase));
-  if (rules) refuseDeployOnPreviousWaf(zone, ruleset.phase, rules);
-  return applyWrite(req, ruleset, dryRun, (target) => {
-    if (typeof body.description === "string") target.description = body.description;
-    if (rules) replaceRules(target, rules, req.now());
-    else touchRuleset(target, req.now());
-  });
-}
-function applyWrite(_req, ruleset, dryRun, mutate) {
-  const draft = structuredClone(ruleset);
-  mutate(draft);
-  if (dryRun) return { result: null };
-  Object.assign(ruleset, draft);
-  return { result: ruleset };
-}
-function refuseDeployOnPreviousWaf(zone, phase, rules) {
-  if (phase !== MANAGED_PHASE || zone.waf_migration.mode !== "previous") return;
-  const i = rules.findIndex((r) => r.action === "execute");
-  if (i < 0) return;
-  throw new ApiFault(400, [{
-    code: RULESET_CODE.previousWaf,
-    message: `zone ${zone.name} still uses the previous WAF managed rules; migrate it first (GET waf_migration/check?phase_two=1, then PUT this entry point with waf_migration=pending&phase_two=1) before deploying managed rulesets`,
-    source: { pointer: rules.length > 1 ? `/rules/${i}/action` : "/action" }
-  }]);
-}
-function checkImmutable(body, current) {
-  const errors = ["name", "kind", "phase"].flatMap((key2) => {
-    const value = body[key2];
-    const now = current[key2];
-    return value !== void 0 && now !== void 0 && value !== now ? [problem2(`/${key2}`, value, key2, `the ${key2} of a ruleset cannot be changed (it is ${JSON.stringify(now)})`)] : [];
-  });
-  throwIfAny2(errors);
-}
-function requireWritable(req, zone) {
-  const id = requireId(req.params.ruleset_id, "ruleset");
-  const ruleset = findZoneRuleset(zone, id);
-  if (ruleset && ruleset.kind !== "managed") return ruleset;
-  if (ruleset || req.state.account_rulesets.some((r) => r.id === id)) {
-    throw new ApiFault(403, [{ code: RULESET_CODE.invalid, message: `ruleset ${id} is a managed ruleset and cannot be modified; deploy it with an execute rule and tune it with overrides` }]);
-  }
-  throw notFound(`could not find ruleset ${id}`);
-}
-function requirePhase(phase) {
-  if (!phase || !RULESET_PHASES.includes(phase)) {
-    throw new ApiFault(400, [{ code: RULESET_CODE.invalid, message: `'${phase}' is not a valid value for phase because it is not a known phase` }]);
-  }
-  return phase;
-}
-function requireId(id, what) {
-  if (!id || !/^[0-9a-f]{32}$/.test(id)) {
-    throw new ApiFault(400, [{ code: 7003, message: `Could not route to /${what}s/${id}, perhaps your object identifier is invalid?` }]);
-  }
-  return id;
-}
-function requireAccount(req) {
-  const id = req.params.account_id;
-  if (id !== req.state.account_id) {
-    throw new ApiFault(403, [{ code: 9109, message: `Unauthorized to access requested resource: account ${id}` }]);
-  }
-}
-function throwIfAny2(errors) {
-  if (errors.length > 0) throw invalid(errors);
-}
-function asInput(r) {
-  return { action: r.action, expression: r.expression, ref: r.ref, action_parameters: r.action_parameters };
-}
-var routes4;
-var init_rulesets = __esm({
-  "src/emulator/routes/rulesets.ts"() {
-    "use strict";
-    init_rulesets_paging();
-    init_rulesets_store();
-    init_rulesets_validate();
-    init_seed_rulesets();
-    init_types();
-    init_waf_migration_switch();
-    init_rulesets_request();
-    routes4 = [
-      { method: "GET", pattern: "accounts/:account_id/rulesets", handler: listAccountRulesets },
-      { method: "GET", pattern: "accounts/:account_id/rulesets/:ruleset_id", handler: getAccountRuleset },
-      { method: "GET", pattern: "zones/:zone_id/rulesets", handler: listZoneRulesets },
-      { method: "POST", pattern: "zones/:zone_id/rulesets", handler: createZoneRuleset },
-      { method: "GET", pattern: "zones/:zone_id/rulesets/phases/:phase/entrypoint", handler: getEntrypoint },
-      { method: "PUT", pattern: "zones/:zone_id/rulesets/phases/:phase/entrypoint", handler: putEntrypoint },
-      { method: "GET", pattern: "zones/:zone_id/rulesets/:ruleset_id", handler: getZoneRuleset },
-      { method: "PUT", pattern: "zones/:zone_id/rulesets/:ruleset_id", handler: putZoneRuleset },
-      { method: "DELETE", pattern: "zones/:zone_id/rulesets/:ruleset_id", handler: deleteZoneRuleset },
-      { method: "POST", pattern: "zones/:zone_id/rulesets/:ruleset_id/rules", handler: createRule },
-      { method: "PATCH", pattern: "zones/:zone_id/rulesets/:ruleset_id/rules/:rule_id", handler: patchRule },
-      { method: "DELETE", pattern: "zones/:zone_id/rulesets/:ruleset_id/rules/:rule_id", handler: removeRule }
-    ];
-  }
-});
-
-// src/emulator/routes/waf-migration.ts
-function checkMigration(req) {
-  const zone = requireZone(req);
-  requireMigrationRequest(req, zone);
-  const m = zone.waf_migration;
-  return { result: { compatible: m.compatible, migration_state: migrationState(zone), ...m.compatible ? {} : { reason: m.reason ?? "" } } };
-}
-function getMigrationConfig(req) {
-  const zone = requireZone(req);
-  requireMigrationRequest(req, zone);
-  return { result: buildMigrationConfig(zone) };
-}
-function getMigrationStatus(req) {
-  const zone = requireZone(req);
-  const { mode, created } = zone.waf_migration;
-  return {
-    result: {
-      created: created ?? null,
-      migration_state: migrationState(zone),
-      new_waf_status: mode === "previous" ? "disabled" : "enabled",
-      old_waf_status: mode === "new" ? "disabled" : "enabled",
-      source: created ? "api" : null
-    }
-  };
-}
-var routes5;
-var init_waf_migration = __esm({
-  "src/emulator/routes/waf-migration.ts"() {
-    "use strict";
-    init_rulesets_request();
-    init_waf_migration_config();
-    routes5 = [
-      { method: "GET", pattern: "zones/:zone_id/waf_migration/check", handler: checkMigration },
-      { method: "GET", pattern: "zones/:zone_id/waf_migration/config", handler: getMigrationConfig },
-      { method: "GET", pattern: "zones/:zone_id/waf_migration/status", handler: getMigrationStatus }
-    ];
-  }
-});
-
-// src/emulator/auth.ts
-function authenticate(headers, credentials, path6, now = Date.now()) {
-  const authorization = header2(headers, "authorization");
-  if (authorization !== void 0) {
-    const m = /^Bearer[ ]+([^\s]+)\s*$/i.exec(authorization);
-    if (!m) throw malformedAuthFault();
-    const token = m[1];
-    const verifying = path6 === VERIFY_PATH2;
-    if (!credentials.tokens.includes(token)) throw verifying ? invalidTokenFault() : authenticationFault();
-    if (!verifying && tokenState(credentials.token_details?.[token], now) !== "active") throw authenticationFault();
-    return `token:${token}`;
-  }
-  const email = header2(headers, "x-auth-email");
-  const key2 = header2(headers, "x-auth-key");
-  if (email === void 0 || key2 === void 0) throw missingAuthFault();
-  const known = credentials.keys.some((k) => k.email.toLowerCase() === email.toLowerCase() && k.key === key2);
-  if (!known) throw authenticationFault();
-  return `key:${email.toLowerCase()}`;
-}
-function tokenState(details, now = Date.now()) {
-  if (details?.status === "disabled" || details?.status === "expired") return details.status;
-  if (details?.expires_on !== void 0 && Date.parse(details.expires_on) <= now) return "expired";
-  if (details?.not_before !== void 0 && Date.parse(details.not_before) > now) return "not_yet_valid";
-  return "active";
-}
-function header2(headers, name) {
-  const v = headers[name];
-  const s = Array.isArray(v) ? v[0] : v;
-  return s === void 0 || s.trim() === "" ? void 0 : s.trim();
-}
-var VERIFY_PATH2;
-var init_auth = __esm({
-  "src/emulator/auth.ts"() {
-    "use strict";
-    init_envelope();
-    VERIFY_PATH2 = "user/tokens/verify";
-  }
-});
-
-// src/emulator/inventory.ts
+// src/emulator/areas/page-shield/inventory.ts
 function generateInventory(opts) {
   const base3 = `${opts.zoneId}|${opts.seed ?? 0}`;
   const now = Math.floor(opts.now / 1e3) * 1e3;
@@ -62427,7 +61603,7 @@ function pick2(list, rng) {
 }
 var DAY_MS, DAY_SECONDS, LIBRARIES, THIRD_PARTY, BAD_DOMAINS, DOMAIN_CATEGORIES, URL_CATEGORIES, PAGES, COOKIE_NAMES, SAME_SITE, PAYMENT_SCRIPTS;
 var init_inventory = __esm({
-  "src/emulator/inventory.ts"() {
+  "src/emulator/areas/page-shield/inventory.ts"() {
     "use strict";
     init_ids();
     DAY_MS = 864e5;
@@ -62456,61 +61632,409 @@ var init_inventory = __esm({
   }
 });
 
-// src/emulator/seed.ts
-function defaultState(opts = {}) {
-  const now = Math.floor((opts.now ?? Date.now()) / 1e3) * 1e3;
-  const seedTime = new Date(now).toISOString();
-  return {
-    account_id: SEED_ACCOUNT_ID,
-    credentials: {
-      tokens: [DEFAULT_TOKEN],
-      keys: [{ email: DEFAULT_EMAIL, key: DEFAULT_KEY }]
+// src/emulator/areas/page-shield/admin.ts
+function replaceInventory(rt, body) {
+  const b = readAdminBody(body, {
+    zone_id: { type: "string", required: true, expected: "a zone id" },
+    scripts: inventoryCount,
+    connections: inventoryCount,
+    cookies: inventoryCount,
+    malicious_ratio: ratio({ required: true }),
+    seed: { type: "integer", expected: "an integer" },
+    payment_pages: { type: "boolean", expected: "true or false" },
+    now: TIMESTAMP_RULE
+  });
+  const zone = rt.state.zones.find((z) => z.id === b.zone_id);
+  if (!zone) throw new AdminError(404, `no zone ${String(b.zone_id)}`);
+  const inv = generateInventory({
+    paymentPages: b.payment_pages === true,
+    // Every item is dated back from `now`, by default the emulator's clock, so that an audit's
+    // --stale-days window sees them as current.
+    now: b.now === void 0 ? rt.clock() : Date.parse(b.now),
+    zoneId: zone.id,
+    zoneName: zone.name,
+    scripts: b.scripts,
+    connections: b.connections,
+    cookies: b.cookies,
+    maliciousRatio: b.malicious_ratio,
+    seed: b.seed
+  });
+  Object.assign(zone, inv);
+  return { scripts: inv.scripts.length, connections: inv.connections.length, cookies: inv.cookies.length };
+}
+function isoSeconds2(ms) {
+  return `${new Date(ms).toISOString().slice(0, 19)}Z`;
+}
+function scriptEvent(rt, body) {
+  const b = readAdminBody(body, {
+    zone_id: { type: "string", required: true, expected: "a zone id" },
+    event: {
+      type: "string",
+      required: true,
+      expected: SCRIPT_EVENTS.join(", "),
+      check: (v) => SCRIPT_EVENTS.includes(v) ? void 0 : ""
     },
-    rate_limit: { ...DEFAULT_RATE_LIMIT2 },
-    account_rulesets: seedAccountRulesets(seedTime),
-    zones: SEED_ZONES.map((z) => seedZone(z.name, z.plan, z.hostnames, now)),
-    next_job_id: 1
+    url: { type: "string", required: true, expected: "an http(s) URL", check: (v) => /^https?:\/\/\S+$/.test(v) ? void 0 : "" },
+    page: { type: "string", expected: "a page URL such as example.com/checkout" },
+    hash: { type: "string", expected: "64 hex characters", check: (v) => /^[0-9a-f]{64}$/.test(v) ? void 0 : "" },
+    at: TIMESTAMP_RULE,
+    days_ago: { type: "integer", min: 0, max: 3650, expected: "a whole number of days from 0 to 3650" }
+  });
+  const zone = rt.state.zones.find((z) => z.id === b.zone_id);
+  if (!zone) throw new AdminError(404, `no zone ${String(b.zone_id)}`);
+  const url = b.url;
+  const atMs = b.at === void 0 ? rt.clock() : Date.parse(b.at);
+  const at = isoSeconds2(atMs);
+  let script = zone.scripts.find((s) => s.url === url);
+  const hashOf = (n) => b.hash ?? md5Hex(`${zone.id}|${url}|v${n}`) + md5Hex(`${zone.id}|${url}|v${n}|2`);
+  if (!script) {
+    if (b.event !== "seen") throw new AdminError(404, `no script ${url} in zone ${zone.id}; make it appear first (event seen)`);
+    const page = b.page ?? `${zone.name}/checkout`;
+    const hash2 = hashOf(1);
+    script = {
+      id: md5Hex(`${zone.id}|script|${url}`),
+      url,
+      added_at: `${at.slice(0, 19)}.5Z`,
+      first_seen_at: at,
+      last_seen_at: at,
+      host: page.split("/")[0] ?? zone.name,
+      domain_reported_malicious: false,
+      url_reported_malicious: false,
+      malicious_url_categories: [],
+      first_page_url: page,
+      status: "active",
+      url_contains_cdn_cgi_path: false,
+      hash: hash2,
+      js_integrity_score: 80,
+      obfuscation_score: 80,
+      dataflow_score: 80,
+      fetched_at: at,
+      page_urls: [page],
+      versions: [{ hash: hash2, js_integrity_score: 80, fetched_at: at }]
+    };
+    addThreatScores(script, false);
+    zone.scripts.push(script);
+    return script;
+  }
+  const pages = Array.isArray(script.page_urls) ? script.page_urls : [];
+  if (b.page !== void 0 && !pages.includes(b.page)) script.page_urls = [...pages, b.page];
+  if (b.event === "seen") {
+    script.last_seen_at = at;
+    script.status = "active";
+  } else if (b.event === "changed") {
+    const versions = Array.isArray(script.versions) ? script.versions : [];
+    const previous = Math.max(0, ...versions.map((v) => Date.parse(String(v.fetched_at))).filter((t) => !Number.isNaN(t)));
+    const fetched = isoSeconds2(Math.max(atMs, previous + 1e3));
+    const hash2 = hashOf(versions.length + 1);
+    script.versions = [{ hash: hash2, js_integrity_score: script.js_integrity_score ?? 80, fetched_at: fetched }, ...versions];
+    script.hash = hash2;
+    script.fetched_at = fetched;
+    script.last_seen_at = fetched;
+    script.status = "active";
+  } else {
+    script.last_seen_at = isoSeconds2(atMs - (b.days_ago ?? 120) * 864e5);
+    script.status = "inactive";
+    if (typeof script.first_seen_at === "string" && script.first_seen_at > script.last_seen_at) script.first_seen_at = script.last_seen_at;
+  }
+  return script;
+}
+var admin2, TIMESTAMP_RULE, SCRIPT_EVENTS;
+var init_admin2 = __esm({
+  "src/emulator/areas/page-shield/admin.ts"() {
+    "use strict";
+    init_admin_input();
+    init_ids();
+    init_inventory();
+    admin2 = {
+      "POST inventory": replaceInventory,
+      "POST scripts": scriptEvent
+    };
+    TIMESTAMP_RULE = {
+      type: "string",
+      expected: "an ISO 8601 timestamp",
+      check: (v) => Number.isNaN(Date.parse(v)) ? "" : void 0
+    };
+    SCRIPT_EVENTS = ["seen", "changed", "unseen"];
+  }
+});
+
+// src/emulator/areas/page-shield/query.ts
+function commaList(query, name) {
+  const raw = query.get(name);
+  if (raw === null || raw.trim() === "") return void 0;
+  return raw.split(",").map((s) => s.trim()).filter((s) => s !== "");
+}
+function wildcardMatcher(pattern) {
+  const p = pattern.toLowerCase();
+  const start2 = p.startsWith("*");
+  const end = p.endsWith("*") && p.length > 1;
+  const core = p.slice(start2 ? 1 : 0, end ? -1 : void 0);
+  return (value) => {
+    const v = value.toLowerCase();
+    if (start2 && end) return v.includes(core);
+    if (start2) return v.endsWith(core);
+    if (end) return v.startsWith(core);
+    return v === core;
   };
 }
-function createEmptyZone(name, plan2, opts = {}) {
+function anyWildcard(patterns, values) {
+  const matchers = patterns.map(wildcardMatcher);
+  return (item) => values(item).some((v) => matchers.some((m) => m(v)));
+}
+function pageUrlsOf(item) {
+  const urls = Array.isArray(item.page_urls) ? item.page_urls : [];
+  return typeof item.first_page_url === "string" ? [item.first_page_url, ...urls] : urls;
+}
+function resourceFilters(query) {
+  const filters = [];
+  const statuses = commaList(query, "status") ?? ["active"];
+  for (const s of statuses) {
+    if (!STATUSES.includes(s)) throw badQuery(`Invalid query parameter status: '${s}' is not one of ${STATUSES.join(", ")}`);
+  }
+  filters.push((item) => statuses.includes(String(item.status)));
+  const hosts = commaList(query, "hosts");
+  if (hosts) filters.push(anyWildcard(hosts, (item) => [String(item.host)]));
+  const urls = commaList(query, "urls");
+  if (urls) filters.push((item) => urls.some((u) => String(item.url).includes(u)));
+  const excluded = commaList(query, "exclude_urls");
+  if (excluded) filters.push((item) => !excluded.some((u) => String(item.url).includes(u)));
+  const pages = commaList(query, "page_url");
+  if (pages) filters.push(anyWildcard(pages, pageUrlsOf));
+  if (readBoolean(query, "exclude_cdn_cgi") ?? true) filters.push((item) => item.url_contains_cdn_cgi_path !== true);
+  readBoolean(query, "exclude_duplicates");
+  return filters;
+}
+function cookieFilters(query) {
+  const filters = [];
+  const hosts = commaList(query, "hosts");
+  if (hosts) filters.push(anyWildcard(hosts, (item) => [String(item.host)]));
+  const pages = commaList(query, "page_url");
+  if (pages) filters.push(anyWildcard(pages, pageUrlsOf));
+  const name = query.get("name");
+  if (name) {
+    const m = wildcardMatcher(name);
+    filters.push((item) => m(String(item.name)));
+  }
+  for (const flag of ["secure", "http_only"]) {
+    const want = readBoolean(query, flag);
+    if (want !== void 0) filters.push((item) => Boolean(item[`${flag}_attribute`]) === want);
+  }
+  const sameSite = readEnum(query, "same_site", ["lax", "strict", "none"]);
+  if (sameSite) filters.push((item) => item.same_site_attribute === sameSite);
+  const type = readEnum(query, "type", ["first_party", "unknown"]);
+  if (type) filters.push((item) => item.type === type);
+  const path6 = query.get("path");
+  if (path6) filters.push((item) => item.path_attribute === path6);
+  const domain = query.get("domain");
+  if (domain) filters.push((item) => item.domain_attribute === domain);
+  return filters;
+}
+function orderItems(items, query, isMalicious) {
+  const orderBy = readEnum(query, "order_by", ["first_seen_at", "last_seen_at"]);
+  const direction = readEnum(query, "direction", ["asc", "desc"]);
+  let out = items;
+  if (orderBy || direction) {
+    const key2 = orderBy ?? "last_seen_at";
+    const sign = direction === "asc" ? 1 : -1;
+    out = [...items].sort((a, b) => sign * compareStrings(String(a[key2]), String(b[key2])));
+  }
+  if (isMalicious && readBoolean(query, "prioritize_malicious")) {
+    out = [...out.filter(isMalicious), ...out.filter((i) => !isMalicious(i))];
+  }
+  return out;
+}
+function isMaliciousItem(item) {
+  const low = VERDICT_SCORES.some((k) => typeof item[k] === "number" && item[k] < EMULATED_SCORE_THRESHOLD);
+  return low || item.domain_reported_malicious === true || item.url_reported_malicious === true;
+}
+function rejectExport(query) {
+  if (query.has("export")) throw badQuery("export=csv is not supported by the emulator; page through the JSON list instead");
+}
+function compareStrings(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+var STATUSES, EMULATED_SCORE_THRESHOLD, VERDICT_SCORES;
+var init_query2 = __esm({
+  "src/emulator/areas/page-shield/query.ts"() {
+    "use strict";
+    init_query();
+    STATUSES = ["active", "infrequent", "inactive"];
+    EMULATED_SCORE_THRESHOLD = 10;
+    VERDICT_SCORES = ["js_integrity_score", "magecart_score", "malware_score", "cryptomining_score"];
+  }
+});
+
+// src/emulator/areas/page-shield/routes.ts
+function zoneOf2(req) {
+  return req.zone;
+}
+function readSettings(req) {
+  return { result: settingsView(zoneOf2(req)) };
+}
+function updateSettings(req) {
+  const body = requireFields(req.body, SETTINGS_FIELDS);
+  const zone = zoneOf2(req);
+  Object.assign(zone.page_shield, body, { updated_at: req.now() });
+  return { result: { enabled: zone.page_shield.enabled, updated_at: zone.page_shield.updated_at } };
+}
+function settingsView(zone) {
+  const ps2 = zone.page_shield;
   return {
-    id: zoneIdFor(name),
-    name,
-    plan: plan2,
-    page_shield: {
-      enabled: false,
-      updated_at: opts.now ?? SEED_TIME,
-      use_cloudflare_reporting_endpoint: true,
-      use_connection_url_path: false
-    },
-    policies: [],
-    scripts: [],
-    connections: [],
-    cookies: [],
-    rulesets: [],
-    logpush_jobs: [],
-    custom_hostnames: [],
-    waf_migration: { mode: opts.wafMode ?? "new", compatible: true, old_sensitivity: "default", old_action: "block" }
+    enabled: ps2.enabled,
+    updated_at: ps2.updated_at,
+    use_cloudflare_reporting_endpoint: ps2.use_cloudflare_reporting_endpoint,
+    use_connection_url_path: ps2.use_connection_url_path
   };
 }
-function seedZone(name, plan2, hostnames2, now) {
-  const zone = createEmptyZone(name, plan2, { now: new Date(now).toISOString() });
-  zone.custom_hostnames = CUSTOMERS.slice(0, hostnames2).map((c, i) => seedHostname(name, c, i, now));
+function listInventory(kind, listView) {
+  return (req) => {
+    rejectExport(req.query);
+    const filters = kind === "cookies" ? cookieFilters(req.query) : resourceFilters(req.query);
+    const matching = zoneOf2(req)[kind].filter((item) => filters.every((f) => f(item)));
+    const ordered = orderItems(matching, req.query, kind === "cookies" ? void 0 : isMaliciousItem);
+    if (kind !== "cookies" && req.query.get("page") === "all") {
+      const all = ordered.map(listView);
+      return {
+        result: all,
+        result_info: { page: 1, per_page: all.length, count: all.length, total_count: all.length, total_pages: 1 }
+      };
+    }
+    const { result, result_info } = paginate(ordered, readPageRequest(req.query, PAGE_SHIELD_PAGING));
+    return { result: result.map(listView), result_info };
+  };
+}
+function getInventoryItem(kind, param, label) {
+  return (req) => {
+    const item = zoneOf2(req)[kind].find((i) => i.id === req.params[param]);
+    if (!item) throw notFoundFault(label);
+    return { result: item };
+  };
+}
+function withoutKeys(keys) {
+  return (item) => {
+    const copy = { ...item };
+    for (const k of keys) delete copy[k];
+    return copy;
+  };
+}
+function findPolicy(req) {
+  const policy = zoneOf2(req).policies.find((p) => p.id === req.params.policy_id);
+  if (!policy) throw notFoundFault("Policy");
+  return policy;
+}
+function policyView(p) {
+  return { ...p, id: p.id, description: p.description, action: p.action, expression: p.expression, enabled: p.enabled, value: p.value };
+}
+function listPolicies(req) {
+  const policies = zoneOf2(req).policies.map(policyView);
+  if (!req.query.has("page") && !req.query.has("per_page")) return { result: policies };
+  return { result: paginate(policies, readPageRequest(req.query, PAGE_SHIELD_PAGING)).result };
+}
+function readEnabledText(body) {
+  const b = body;
+  if (b === null || typeof b !== "object" || b.enabled !== "true" && b.enabled !== "false") return body;
+  return { ...b, enabled: b.enabled === "true" };
+}
+function checkNonEmpty(body) {
+  const empty = ["description", "expression", "value"].filter((k) => body[k] === "");
+  if (empty.length > 0) {
+    throw new ApiFault(
+      400,
+      empty.map((k) => ({ code: 1004, message: `${k} must not be empty`, source: { pointer: `/${k}` } }))
+    );
+  }
+}
+function createPolicy(req) {
+  const body = requireFields(readEnabledText(req.body), POLICY_FIELDS);
+  checkNonEmpty(body);
+  const policy = {
+    id: randomId(),
+    description: body.description,
+    action: body.action,
+    expression: body.expression,
+    enabled: body.enabled,
+    value: body.value
+  };
+  zoneOf2(req).policies.push(policy);
+  return { result: policyView(policy) };
+}
+function updatePolicy(req) {
+  const policy = findPolicy(req);
+  const optional = Object.fromEntries(Object.entries(POLICY_FIELDS).map(([k, spec]) => [k, { ...spec, required: false }]));
+  const body = requireFields(readEnabledText(req.body), optional);
+  checkNonEmpty(body);
+  Object.assign(policy, body);
+  return { result: policyView(policy) };
+}
+function deletePolicy(req) {
+  const policy = findPolicy(req);
+  const zone = zoneOf2(req);
+  zone.policies = zone.policies.filter((p) => p !== policy);
+  return { status: 204, empty: true };
+}
+var PAGE_SHIELD_PAGING, POLICY_ACTIONS2, SETTINGS_FIELDS, POLICY_FIELDS, ps, routes3;
+var init_routes3 = __esm({
+  "src/emulator/areas/page-shield/routes.ts"() {
+    "use strict";
+    init_envelope();
+    init_ids();
+    init_paging();
+    init_types();
+    init_validate2();
+    init_query2();
+    PAGE_SHIELD_PAGING = { min: 1, max: 100, default: 15 };
+    POLICY_ACTIONS2 = ["log", "allow", "add_reporting_directives"];
+    SETTINGS_FIELDS = {
+      enabled: { type: "boolean" },
+      use_cloudflare_reporting_endpoint: { type: "boolean" },
+      use_connection_url_path: { type: "boolean" }
+    };
+    POLICY_FIELDS = {
+      description: { type: "string", required: true },
+      action: { type: "string", required: true, enum: POLICY_ACTIONS2 },
+      expression: { type: "string", required: true },
+      enabled: { type: "boolean", required: true },
+      value: { type: "string", required: true }
+    };
+    ps = "zones/:zone_id/page_shield";
+    routes3 = [
+      { method: "GET", pattern: ps, handler: readSettings },
+      { method: "PUT", pattern: ps, handler: updateSettings },
+      { method: "GET", pattern: `${ps}/scripts`, handler: listInventory("scripts", withoutKeys(["page_urls", "versions"])) },
+      { method: "GET", pattern: `${ps}/scripts/:script_id`, handler: getInventoryItem("scripts", "script_id", "Script") },
+      { method: "GET", pattern: `${ps}/connections`, handler: listInventory("connections", withoutKeys(["page_urls"])) },
+      {
+        method: "GET",
+        pattern: `${ps}/connections/:connection_id`,
+        handler: getInventoryItem("connections", "connection_id", "Connection")
+      },
+      { method: "GET", pattern: `${ps}/cookies`, handler: listInventory("cookies", (item) => item) },
+      { method: "GET", pattern: `${ps}/cookies/:cookie_id`, handler: getInventoryItem("cookies", "cookie_id", "Cookie") },
+      { method: "GET", pattern: `${ps}/policies`, handler: listPolicies },
+      { method: "POST", pattern: `${ps}/policies`, handler: createPolicy },
+      { method: "GET", pattern: `${ps}/policies/:policy_id`, handler: (req) => ({ result: policyView(findPolicy(req)) }) },
+      { method: "PUT", pattern: `${ps}/policies/:policy_id`, handler: updatePolicy },
+      { method: "DELETE", pattern: `${ps}/policies/:policy_id`, handler: deletePolicy }
+    ];
+  }
+});
+
+// src/emulator/areas/page-shield/seed.ts
+function seedInventory(zone, now) {
   const inventory = generateInventory({
     now,
     zoneId: zone.id,
-    zoneName: name,
+    zoneName: zone.name,
     scripts: 20,
     connections: 10,
     cookies: 8,
     maliciousRatio: 0,
     seed: 1
   });
-  shapeSeedInventory(inventory, name);
+  shapeSeedInventory(inventory, zone.name);
   zone.scripts = inventory.scripts;
   zone.connections = inventory.connections;
   zone.cookies = inventory.cookies;
-  return zone;
 }
 function shapeSeedInventory(inv, zoneName) {
   for (const item of [...inv.scripts, ...inv.connections]) item.status = "active";
@@ -62551,59 +62075,1023 @@ function shapeSeedInventory(inv, zoneName) {
     c.domain_attribute = `.${zoneName}`;
   }
 }
-function seedHostname(zoneName, c, index, now) {
-  const tld = zoneName.split(".").pop() ?? "com";
-  const hostname3 = `${c.sub}.${c.customer}-${tld}.example`;
-  const created = new Date(now - (30 + index * 7) * 864e5).toISOString();
-  return {
-    // UUIDs as the real ids (cft_custom_hostnames_v5), derived from the name to stay deterministic.
-    id: uuidFrom(`custom-hostname:${hostname3}`),
-    hostname: hostname3,
-    ssl: seedSsl(hostname3, c.method, c.ca, c.uploaded === true, created),
-    status: "active",
-    created_at: created,
-    ownership_verification: {
-      type: "txt",
-      name: `_cf-custom-hostname.${hostname3}`,
-      value: uuidFrom(`ownership:${hostname3}`)
-    },
-    ownership_verification_http: {
-      http_url: `http://${hostname3}/.well-known/cf-custom-hostname-challenge/${uuidFrom(`challenge:${hostname3}`)}`,
-      http_body: uuidFrom(`ownership:${hostname3}`)
-    }
-  };
-}
-var SEED_ACCOUNT_ID, SEED_TIME, DEFAULT_TOKEN, DEFAULT_EMAIL, DEFAULT_KEY, DEFAULT_RATE_LIMIT2, SEED_ZONES, CUSTOMERS;
-var init_seed = __esm({
-  "src/emulator/seed.ts"() {
+var init_seed2 = __esm({
+  "src/emulator/areas/page-shield/seed.ts"() {
     "use strict";
     init_inventory();
-    init_custom_hostname_ssl();
+  }
+});
+
+// src/emulator/areas/page-shield/index.ts
+var hex, pageShield2;
+var init_page_shield2 = __esm({
+  "src/emulator/areas/page-shield/index.ts"() {
+    "use strict";
     init_ids();
-    init_seed_rulesets();
+    init_recorded_items();
+    init_admin2();
+    init_routes3();
+    init_seed2();
+    hex = (v) => HEX_ID.test(v);
+    pageShield2 = {
+      name: "page-shield",
+      routes: routes3,
+      idParams: { policy_id: hex, script_id: hex, connection_id: hex, cookie_id: hex },
+      emptyZone: ({ now }) => ({
+        page_shield: { enabled: false, updated_at: now, use_cloudflare_reporting_endpoint: true, use_connection_url_path: false },
+        policies: [],
+        scripts: [],
+        connections: [],
+        cookies: []
+      }),
+      seedZone: seedInventory,
+      recorded: [
+        { path: "zones/:zone/page_shield/policies", load: (ctx, [z], r) => ctx.zone(z).policies = arrayOf(r, "policies") },
+        { path: "zones/:zone/page_shield/policies/:id", load: (ctx, [z], r) => upsert(ctx.zone(z).policies, objectOf(r, "policy")) }
+      ],
+      admin: admin2
+    };
+  }
+});
+
+// src/emulator/areas/rulesets/paging.ts
+function paginateByCursor(items, query) {
+  if (!query.has("cursor") && !query.has("per_page")) return { result: [...items] };
+  const perPageRaw = query.get("per_page");
+  const perPage = perPageRaw === null || perPageRaw === "" ? RULESETS_PER_PAGE.default : Number(perPageRaw);
+  if (!Number.isInteger(perPage) || perPage < RULESETS_PER_PAGE.min || perPage > RULESETS_PER_PAGE.max) {
+    throw badQuery2(`per_page must be an integer between ${RULESETS_PER_PAGE.min} and ${RULESETS_PER_PAGE.max}, got ${JSON.stringify(perPageRaw)}`);
+  }
+  const start2 = decodeCursor(query.get("cursor"));
+  const result = items.slice(start2, start2 + perPage);
+  const next = start2 + perPage < items.length ? encodeCursor(start2 + perPage) : "";
+  return { result, result_info: { cursor: next, per_page: perPage, count: result.length } };
+}
+function encodeCursor(offset) {
+  return Buffer.from(`offset:${offset}`).toString("base64url");
+}
+function decodeCursor(raw) {
+  if (raw === null || raw === "") return 0;
+  const match2 = /^offset:(\d+)$/.exec(Buffer.from(raw, "base64url").toString());
+  if (!match2) throw badQuery2(`cursor ${JSON.stringify(raw)} is not a cursor this API returned`);
+  return Number(match2[1]);
+}
+function badQuery2(message2) {
+  return new ApiFault(400, [{ code: 20021, message: message2, source: { pointer: "/" } }]);
+}
+var RULESETS_PER_PAGE;
+var init_paging2 = __esm({
+  "src/emulator/areas/rulesets/paging.ts"() {
+    "use strict";
+    init_types();
+    RULESETS_PER_PAGE = { min: 1, max: 100, default: 50 };
+  }
+});
+
+// src/emulator/areas/rulesets/owasp-rules.ts
+import { createHash as createHash7 } from "node:crypto";
+function buildOwaspRules(now) {
+  const scoring = CRS_RULES.map(([crs, text, level, severity, tags]) => {
+    const id = deriveRuleId("owasp-crs", String(crs));
+    return {
+      id,
+      version: "1",
+      action: "score",
+      action_parameters: { increment: INCREMENT[severity] },
+      categories: [...tags, `paranoia-level-${level}`].sort(),
+      description: `${crs}: ${text}`,
+      enabled: true,
+      expression: "true",
+      last_updated: now,
+      ref: id
+    };
+  });
+  const threshold = {
+    id: OWASP_THRESHOLD_RULE_ID,
+    version: "1",
+    action: "block",
+    categories: ["anomaly-score"],
+    description: "949110: Inbound Anomaly Score Exceeded",
+    enabled: true,
+    expression: "true",
+    last_updated: now,
+    ref: OWASP_THRESHOLD_RULE_ID,
+    score_threshold: OWASP_DEFAULT_THRESHOLD
+  };
+  return [...scoring, threshold];
+}
+function deriveRuleId(namespace, key2) {
+  return createHash7("md5").update(`${namespace}:${key2}`).digest("hex");
+}
+var OWASP_RULESET_ID2, OWASP_THRESHOLD_RULE_ID, OWASP_DEFAULT_THRESHOLD, OWASP_OVERRIDE_ACTIONS, CRS_RULES, INCREMENT;
+var init_owasp_rules = __esm({
+  "src/emulator/areas/rulesets/owasp-rules.ts"() {
+    "use strict";
+    OWASP_RULESET_ID2 = "4814384a9e5d4991b9815dcfc25d2f1f";
+    OWASP_THRESHOLD_RULE_ID = "6179ae15870a4bb7b2d480d4843b323c";
+    OWASP_DEFAULT_THRESHOLD = 40;
+    OWASP_OVERRIDE_ACTIONS = ["block", "managed_challenge", "js_challenge", "log", "challenge"];
+    CRS_RULES = [
+      [911100, "Method is not allowed by policy", 1, "critical", ["attack-generic", "platform-multi"]],
+      [920100, "Invalid HTTP Request Line", 1, "warning", ["attack-protocol", "platform-multi"]],
+      [920120, "Attempted multipart/form-data bypass", 1, "critical", ["attack-protocol", "platform-multi"]],
+      [920160, "Content-Length HTTP header is not numeric", 1, "critical", ["attack-protocol", "platform-multi"]],
+      [920170, "GET or HEAD Request with Body Content", 1, "critical", ["attack-protocol", "platform-multi"]],
+      [920180, "POST without Content-Length or Transfer-Encoding headers", 1, "warning", ["attack-protocol"]],
+      [920270, "Invalid character in request (null character)", 1, "error", ["attack-protocol"]],
+      [920280, "Request Missing a Host Header", 1, "warning", ["attack-protocol"]],
+      [920350, "Host header is a numeric IP address", 1, "warning", ["attack-protocol"]],
+      [920420, "Request content type is not allowed by policy", 1, "critical", ["attack-protocol"]],
+      [921110, "HTTP Request Smuggling Attack", 1, "critical", ["attack-protocol", "language-multi"]],
+      [921130, "HTTP Response Splitting Attack", 1, "critical", ["attack-protocol", "language-multi"]],
+      [930100, "Path Traversal Attack (/../) or (/.../)", 1, "critical", ["attack-lfi", "platform-multi"]],
+      [930110, "Path Traversal Attack (/../) or (/.../)", 1, "critical", ["attack-lfi", "platform-multi"]],
+      [930120, "OS File Access Attempt", 1, "critical", ["attack-lfi", "platform-multi"]],
+      [931100, "Possible Remote File Inclusion (RFI) Attack: URL Parameter using IP Address", 1, "critical", ["attack-rfi"]],
+      [932100, "Remote Command Execution: Unix Command Injection", 1, "critical", ["attack-rce", "platform-unix", "language-shell"]],
+      [932110, "Remote Command Execution: Windows Command Injection", 1, "critical", ["attack-rce", "platform-windows", "language-shell"]],
+      [932160, "Remote Command Execution: Unix Shell Code Found", 1, "critical", ["attack-rce", "platform-unix", "language-shell"]],
+      [933100, "PHP Injection Attack: PHP Open Tag Found", 1, "critical", ["attack-injection-php", "language-php"]],
+      [933160, "PHP Injection Attack: High-Risk PHP Function Call Found", 1, "critical", ["attack-injection-php", "language-php"]],
+      [941100, "XSS Attack Detected via libinjection", 1, "critical", ["attack-xss", "language-multi"]],
+      [941110, "XSS Filter - Category 1: Script Tag Vector", 1, "critical", ["attack-xss", "language-multi"]],
+      [941160, "NoScript XSS InjectionChecker: HTML Injection", 1, "critical", ["attack-xss", "language-multi"]],
+      [942100, "SQL Injection Attack Detected via libinjection", 1, "critical", ["attack-sqli", "language-multi"]],
+      [942140, "SQL Injection Attack: Common DB Names Detected", 1, "critical", ["attack-sqli", "language-multi"]],
+      [942190, "Detects MSSQL code execution and information gathering attempts", 1, "critical", ["attack-sqli", "platform-mssql"]],
+      [943100, "Possible Session Fixation Attack: Setting Cookie Values in HTML", 1, "critical", ["attack-fixation"]],
+      [944100, "Remote Command Execution: Suspicious Java class detected", 1, "critical", ["attack-rce", "language-java"]],
+      [920300, "Request Missing an Accept Header", 2, "warning", ["attack-protocol"]],
+      [920320, "Missing User Agent Header", 2, "warning", ["attack-protocol"]],
+      [921150, "HTTP Header Injection Attack via payload (CR/LF detected)", 2, "critical", ["attack-protocol"]],
+      [932200, "RCE Bypass Technique", 2, "critical", ["attack-rce", "platform-unix"]],
+      [941320, "Possible XSS Attack Detected - HTML Tag Handler", 2, "critical", ["attack-xss"]],
+      [942120, "SQL Injection Attack: SQL Operator Detected", 2, "critical", ["attack-sqli"]],
+      [942200, "Detects MySQL comment-/space-obfuscated injections and backtick termination", 2, "critical", ["attack-sqli", "platform-mysql"]],
+      [942430, "Restricted SQL Character Anomaly Detection (args): # of special characters exceeded (12)", 2, "warning", ["attack-sqli"]],
+      [920272, "Invalid character in request (outside of printable chars below ascii 127)", 3, "error", ["attack-protocol"]],
+      [921170, "HTTP Parameter Pollution", 3, "warning", ["attack-protocol"]],
+      [942251, "Detects HAVING injections", 3, "critical", ["attack-sqli"]],
+      [942431, "Restricted SQL Character Anomaly Detection (args): # of special characters exceeded (6)", 3, "warning", ["attack-sqli"]],
+      [920202, "Range: Too many fields for pdf request (35 or more)", 4, "warning", ["attack-protocol"]],
+      [920460, "Abnormal Escape Characters", 4, "critical", ["attack-protocol"]],
+      [942421, "Restricted SQL Character Anomaly Detection (cookies): # of special characters exceeded (3)", 4, "warning", ["attack-sqli"]],
+      [942432, "Restricted SQL Character Anomaly Detection (args): # of special characters exceeded (2)", 4, "warning", ["attack-sqli"]]
+    ];
+    INCREMENT = { critical: 5, error: 4, warning: 3 };
+  }
+});
+
+// src/emulator/areas/rulesets/validate.ts
+function validateRules(raw, ctx, pointer = "/rules") {
+  if (raw === void 0 || raw === null) return [];
+  if (!Array.isArray(raw)) throw invalid([problem(pointer, raw, "rules", "it must be an array of rules")]);
+  const errors = [];
+  const rules = raw.map((r, i) => checkRule(r, ctx, `${pointer}/${i}`, errors));
+  errors.push(...checkRuleSet(rules, pointer));
+  if (errors.length > 0) throw invalid(errors);
+  return rules;
+}
+function validateRule(raw, ctx, pointer = "") {
+  const errors = [];
+  const rule = checkRule(raw, ctx, pointer, errors);
+  if (errors.length > 0) throw invalid(errors);
+  return rule;
+}
+function checkRuleSet(rules, pointer = "/rules") {
+  const errors = [];
+  const seen = /* @__PURE__ */ new Set();
+  rules.forEach((r, i) => {
+    if (r.ref === void 0) return;
+    if (seen.has(r.ref)) errors.push(problem(`${pointer}/${i}/ref`, r.ref, "ref", "another rule of the ruleset has the same ref"));
+    seen.add(r.ref);
+  });
+  const fields = rules.reduce((n, r) => n + (r.action === "log_custom_field" ? countLogFields(r.action_parameters) : 0), 0);
+  if (fields > MAX_CUSTOM_LOG_FIELDS) {
+    errors.push({ code: RULESET_CODE.invalid, message: `too many custom log fields: ${fields} configured, at most ${MAX_CUSTOM_LOG_FIELDS} are allowed per zone`, source: { pointer } });
+  }
+  return errors;
+}
+function invalid(errors) {
+  return new ApiFault(400, errors);
+}
+function problem(pointer, value, field, reason) {
+  const shown3 = typeof value === "string" ? value : JSON.stringify(value);
+  return { code: RULESET_CODE.invalid, message: `'${shown3}' is not a valid value for ${field} because ${reason}`, source: { pointer: pointer || "/" } };
+}
+function checkRule(raw, ctx, ptr, errors) {
+  if (!isObject5(raw)) {
+    errors.push(problem(ptr, raw, "rule", "a rule must be an object"));
+    return { action: "", expression: "" };
+  }
+  const before = errors.length;
+  const rule = { action: String(raw.action ?? ""), expression: String(raw.expression ?? "") };
+  if (typeof raw.action !== "string" || !RULE_ACTIONS.includes(raw.action)) {
+    errors.push(problem(`${ptr}/action`, raw.action ?? "", "action", `it must be one of ${RULE_ACTIONS.join(", ")}`));
+  }
+  if (typeof raw.expression !== "string" || raw.expression.trim() === "") {
+    errors.push(problem(`${ptr}/expression`, raw.expression ?? "", "expression", 'an expression is required (use "true" to match every request)'));
+  }
+  if (raw.id !== void 0 && raw.id !== "") {
+    if (typeof raw.id === "string" && /^[0-9a-f]{32}$/.test(raw.id)) rule.id = raw.id;
+    else errors.push(problem(`${ptr}/id`, raw.id, "id", "rule ids are 32 lower-case hex characters"));
+  }
+  optionalString(raw, "description", ptr, errors, (v) => rule.description = v);
+  if (raw.ref !== void 0 && raw.ref !== "") optionalString(raw, "ref", ptr, errors, (v) => rule.ref = v);
+  if (raw.enabled !== void 0) {
+    if (typeof raw.enabled === "boolean") rule.enabled = raw.enabled;
+    else errors.push(problem(`${ptr}/enabled`, raw.enabled, "enabled", "it must be a boolean"));
+  }
+  if (raw.logging !== void 0) {
+    if (isObject5(raw.logging) && typeof raw.logging.enabled === "boolean") rule.logging = { enabled: raw.logging.enabled };
+    else errors.push(problem(`${ptr}/logging`, raw.logging, "logging", 'it must be {"enabled": boolean}'));
+  }
+  if (raw.score_threshold !== void 0) {
+    errors.push(problem(`${ptr}/score_threshold`, raw.score_threshold, "score_threshold", "it can only be set in a rule override of an execute rule (action_parameters.overrides.rules)"));
+  }
+  if (raw.action_parameters !== void 0) {
+    if (isObject5(raw.action_parameters)) rule.action_parameters = raw.action_parameters;
+    else errors.push(problem(`${ptr}/action_parameters`, raw.action_parameters, "action_parameters", "it must be an object"));
+  }
+  for (const key2 of ["ratelimit", "exposed_credential_check"]) {
+    const value = raw[key2];
+    if (value === void 0 || value === null) continue;
+    if (isObject5(value)) rule[key2] = value;
+    else errors.push(problem(`${ptr}/${key2}`, value, key2, "it must be an object"));
+  }
+  const extra = Object.entries(raw).filter(([k, v]) => !KNOWN_RULE_FIELDS.has(k) && v !== void 0);
+  if (extra.length > 0) rule.extra = Object.fromEntries(extra);
+  if (ctx.phase === "http_log_custom_fields" && rule.action !== "log_custom_field" && errors.length === before) {
+    errors.push(problem(`${ptr}/action`, rule.action, "action", "only log_custom_field rules are allowed in phase http_log_custom_fields"));
+  }
+  if (rule.action === "execute") checkExecute(rule.action_parameters, ctx, `${ptr}/action_parameters`, errors);
+  if (rule.action === "log_custom_field") checkLogCustomField(rule.action_parameters, ctx, `${ptr}/action_parameters`, errors);
+  return rule;
+}
+function checkExecute(params, ctx, ptr, errors) {
+  const target = ctx.managed.find((r) => r.id === params?.id);
+  if (!params || typeof params.id !== "string") {
+    errors.push(problem(`${ptr}/id`, params?.id ?? "", "id", "an execute rule must name the managed ruleset to deploy"));
+    return;
+  }
+  if (!target) {
+    errors.push(problem(`${ptr}/id`, params.id, "id", "no managed ruleset with this id is available to the zone"));
+    return;
+  }
+  if (target.phase !== ctx.phase) {
+    errors.push(problem(`${ptr}/id`, params.id, "id", `the managed ruleset belongs to phase ${target.phase}, not ${ctx.phase}`));
+  }
+  if (params.version !== void 0 && (typeof params.version !== "string" || !/^(latest|\d+)$/.test(params.version))) {
+    errors.push(problem(`${ptr}/version`, params.version, "version", 'it must be "latest" or a version number'));
+  }
+  if (params.overrides !== void 0) checkOverrides(params.overrides, target, `${ptr}/overrides`, errors);
+}
+function checkOverrides(raw, target, ptr, errors) {
+  if (!isObject5(raw)) {
+    errors.push(problem(ptr, raw, "overrides", "it must be an object"));
+    return;
+  }
+  const actions = OWASP_OVERRIDE_ACTIONS;
+  const checkAction = (value, p) => {
+    if (value !== void 0 && (typeof value !== "string" || !actions.includes(value))) {
+      const why = target.id === OWASP_RULESET_ID2 ? "OWASP rules" : "managed rules";
+      errors.push(problem(p, value, "action", `${why} can only be overridden with ${actions.join(", ")}`));
+    }
+  };
+  const checkEnabled = (value, p) => {
+    if (value !== void 0 && typeof value !== "boolean") errors.push(problem(p, value, "enabled", "it must be a boolean"));
+  };
+  checkAction(raw.action, `${ptr}/action`);
+  checkEnabled(raw.enabled, `${ptr}/enabled`);
+  if (raw.score_threshold !== void 0) {
+    errors.push(problem(`${ptr}/score_threshold`, raw.score_threshold, "score_threshold", "it is only allowed on a rule override"));
+  }
+  const tags = new Set(target.rules.flatMap((r) => r.categories ?? []));
+  eachItem(raw.categories, "categories", `${ptr}/categories`, errors, (item, p) => {
+    if (typeof item.category !== "string" || !tags.has(item.category)) {
+      errors.push(problem(`${p}/category`, item.category ?? "", "category", `the ruleset ${target.name} has no rules tagged with it`));
+    }
+    checkAction(item.action, `${p}/action`);
+    checkEnabled(item.enabled, `${p}/enabled`);
+    if (item.score_threshold !== void 0) {
+      errors.push(problem(`${p}/score_threshold`, item.score_threshold, "score_threshold", "it is only allowed on a rule override"));
+    }
+  });
+  eachItem(raw.rules, "rules", `${ptr}/rules`, errors, (item, p) => {
+    const rule = target.rules.find((r) => r.id === item.id);
+    if (!rule) {
+      errors.push(problem(`${p}/id`, item.id ?? "", "id", `the ruleset ${target.name} has no rule with this id`));
+    }
+    checkAction(item.action, `${p}/action`);
+    checkEnabled(item.enabled, `${p}/enabled`);
+    const st = item.score_threshold;
+    if (st === void 0) return;
+    if (!Number.isInteger(st) || st < SCORE_THRESHOLD_MIN || st > SCORE_THRESHOLD_MAX) {
+      errors.push(problem(`${p}/score_threshold`, st, "score_threshold", `it must be an integer from ${SCORE_THRESHOLD_MIN} to ${SCORE_THRESHOLD_MAX}`));
+    } else if (rule && rule.score_threshold === void 0) {
+      errors.push(problem(`${p}/score_threshold`, st, "score_threshold", `rule ${rule.description ?? rule.id} is not a threshold rule`));
+    }
+  });
+}
+function checkLogCustomField(params, ctx, ptr, errors) {
+  if (ctx.phase !== "http_log_custom_fields") {
+    errors.push(problem(ptr.replace(/action_parameters$/, "action"), "log_custom_field", "action", `it is only allowed in phase http_log_custom_fields, not ${ctx.phase}`));
+    return;
+  }
+  const kinds = LOG_FIELD_KINDS;
+  if (!params || !kinds.some((k) => params[k] !== void 0)) {
+    errors.push(problem(ptr, params ?? {}, "action_parameters", `at least one of ${kinds.join(", ")} is required`));
+    return;
+  }
+  for (const kind of kinds) {
+    eachItem(params[kind], kind, `${ptr}/${kind}`, errors, (item, p) => {
+      if (typeof item.name !== "string" || item.name === "") {
+        errors.push(problem(`${p}/name`, item.name ?? "", "name", "a field name is required"));
+      } else if (kind !== "cookie_fields" && item.name !== item.name.toLowerCase()) {
+        errors.push(problem(`${p}/name`, item.name, "name", "header names must be lower case"));
+      }
+      if (item.preserve_duplicates === void 0) return;
+      if (kind !== "response_fields" && kind !== "raw_response_fields") {
+        errors.push(problem(`${p}/preserve_duplicates`, item.preserve_duplicates, "preserve_duplicates", "only response_fields and raw_response_fields items take it"));
+      } else if (typeof item.preserve_duplicates !== "boolean") {
+        errors.push(problem(`${p}/preserve_duplicates`, item.preserve_duplicates, "preserve_duplicates", "it must be a boolean"));
+      }
+    });
+  }
+  for (const key2 of Object.keys(params)) {
+    if (!kinds.includes(key2)) errors.push(problem(`${ptr}/${key2}`, key2, "action_parameters", `log_custom_field accepts only ${kinds.join(", ")}`));
+  }
+}
+function countLogFields(params) {
+  if (!params) return 0;
+  return LOG_FIELD_KINDS.reduce((n, k) => n + (Array.isArray(params[k]) ? params[k].length : 0), 0);
+}
+function eachItem(value, field, ptr, errors, check2) {
+  if (value === void 0) return;
+  if (!Array.isArray(value) || value.length === 0) {
+    errors.push(problem(ptr, value, field, "it must be a non-empty array"));
+    return;
+  }
+  value.forEach((item, i) => {
+    if (isObject5(item)) check2(item, `${ptr}/${i}`);
+    else errors.push(problem(`${ptr}/${i}`, item, field, "each item must be an object"));
+  });
+}
+function optionalString(raw, key2, ptr, errors, set) {
+  const value = raw[key2];
+  if (value === void 0) return;
+  if (typeof value === "string") set(value);
+  else errors.push(problem(`${ptr}/${key2}`, value, key2, "it must be a string"));
+}
+function isObject5(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+var RULESET_CODE, RULE_ACTIONS, RULESET_PHASES, MAX_CUSTOM_LOG_FIELDS, SCORE_THRESHOLD_MIN, SCORE_THRESHOLD_MAX, KNOWN_RULE_FIELDS, LOG_FIELD_KINDS;
+var init_validate4 = __esm({
+  "src/emulator/areas/rulesets/validate.ts"() {
+    "use strict";
+    init_owasp_rules();
+    init_types();
+    RULESET_CODE = { invalid: 20021, kindExceeded: 20217, previousWaf: 20219, notFound: 10003 };
+    RULE_ACTIONS = [
+      "block",
+      "challenge",
+      "compress_response",
+      "ddos_dynamic",
+      "execute",
+      "force_connection_close",
+      "js_challenge",
+      "log",
+      "log_custom_field",
+      "managed_challenge",
+      "redirect",
+      "rewrite",
+      "route",
+      "score",
+      "serve_error",
+      "set_cache_settings",
+      "set_config",
+      "skip"
+    ];
+    RULESET_PHASES = [
+      "ddos_l4",
+      "ddos_l7",
+      "http_config_settings",
+      "http_custom_errors",
+      "http_log_custom_fields",
+      "http_ratelimit",
+      "http_request_cache_settings",
+      "http_request_dynamic_redirect",
+      "http_request_firewall_custom",
+      "http_request_firewall_managed",
+      "http_request_late_transform",
+      "http_request_origin",
+      "http_request_redirect",
+      "http_request_sanitize",
+      "http_request_sbfm",
+      "http_request_select_configuration",
+      "http_request_transform",
+      "http_response_compression",
+      "http_response_firewall_managed",
+      "http_response_headers_transform",
+      "magic_transit",
+      "magic_transit_ids_managed",
+      "magic_transit_managed",
+      "http_response_cache_settings",
+      "magic_transit_ratelimit"
+    ];
+    MAX_CUSTOM_LOG_FIELDS = 40;
+    SCORE_THRESHOLD_MIN = 1;
+    SCORE_THRESHOLD_MAX = 1e3;
+    KNOWN_RULE_FIELDS = /* @__PURE__ */ new Set([
+      "id",
+      "action",
+      "expression",
+      "description",
+      "enabled",
+      "ref",
+      "logging",
+      "score_threshold",
+      "action_parameters",
+      "ratelimit",
+      "exposed_credential_check",
+      "version",
+      "last_updated",
+      "position",
+      "categories"
+    ]);
+    LOG_FIELD_KINDS = ["request_fields", "transformed_request_fields", "response_fields", "raw_response_fields", "cookie_fields"];
+  }
+});
+
+// src/emulator/areas/rulesets/store.ts
+function newId() {
+  return randomId();
+}
+function findZoneRuleset(zone, id) {
+  return zone.rulesets.find((r) => r.id === id);
+}
+function zoneRulesetsListed(zone, accountRulesets) {
+  const own = new Set(zone.rulesets.map((r) => r.id));
+  return [...zone.rulesets, ...accountRulesets.filter((r) => !own.has(r.id))];
+}
+function findEntrypoint(zone, phase) {
+  return zone.rulesets.find((r) => r.kind === "zone" && r.phase === phase);
+}
+function notFound(message2) {
+  return new ApiFault(404, [{ code: RULESET_CODE.notFound, message: message2 }]);
+}
+function summarizeRuleset(r) {
+  const { rules: _rules, ...rest } = r;
+  return rest;
+}
+function createRuleset(zone, input, rules, now) {
+  const ruleset = {
+    id: newId(),
+    name: input.name,
+    description: input.description ?? "",
+    kind: input.kind,
+    phase: input.phase,
+    version: "1",
+    last_updated: now,
+    rules: rules.map((r) => materializeRule(r, void 0, now))
+  };
+  zone.rulesets.push(ruleset);
+  return ruleset;
+}
+function replaceRules(ruleset, inputs, now) {
+  const errors = inputs.flatMap(
+    (r, i) => r.id !== void 0 && !ruleset.rules.some((x) => x.id === r.id) ? [problem(`/rules/${i}/id`, r.id, "id", "the ruleset has no rule with this id (leave id out to add a rule)")] : []
+  );
+  if (errors.length > 0) throw invalid(errors);
+  ruleset.rules = inputs.map((input) => materializeRule(input, ruleset.rules.find((x) => x.id === input.id), now));
+  touchRuleset(ruleset, now);
+}
+function insertRule(ruleset, input, position, now) {
+  const rule = materializeRule({ ...input, id: void 0 }, void 0, now);
+  const at = resolvePosition(ruleset.rules, position);
+  ruleset.rules.splice(at, 0, rule);
+  touchRuleset(ruleset, now);
+  return rule;
+}
+function updateRule2(ruleset, ruleId2, input, position, now) {
+  const index = ruleset.rules.findIndex((r) => r.id === ruleId2);
+  const current = ruleset.rules[index];
+  if (!current) throw notFound(`could not find rule ${ruleId2} in ruleset ${ruleset.id}`);
+  const next = input ? materializeRule({ ref: current.ref, ...input, id: ruleId2 }, current, now) : current;
+  if (position === void 0) {
+    ruleset.rules[index] = next;
+  } else {
+    const rest = ruleset.rules.filter((r) => r.id !== ruleId2);
+    if ("before" in position && position.before === ruleId2) throw positionError("before", ruleId2, "a rule cannot be placed relative to itself");
+    if ("after" in position && position.after === ruleId2) throw positionError("after", ruleId2, "a rule cannot be placed relative to itself");
+    rest.splice(resolvePosition(rest, position), 0, next);
+    ruleset.rules = rest;
+  }
+  touchRuleset(ruleset, now);
+}
+function deleteRule(ruleset, ruleId2, now) {
+  if (!ruleset.rules.some((r) => r.id === ruleId2)) throw notFound(`could not find rule ${ruleId2} in ruleset ${ruleset.id}`);
+  ruleset.rules = ruleset.rules.filter((r) => r.id !== ruleId2);
+  touchRuleset(ruleset, now);
+}
+function readPosition(raw) {
+  if (raw === void 0) return void 0;
+  const keys = raw !== null && typeof raw === "object" && !Array.isArray(raw) ? Object.keys(raw) : [];
+  const obj = raw;
+  if (keys.length !== 1) {
+    throw invalid([problem("/position", raw, "position", "it must be exactly one of {before}, {after} or {index}")]);
+  }
+  if (keys[0] === "index") {
+    if (!Number.isInteger(obj.index) || obj.index < 1) throw positionError("index", obj.index, "it must be an integer of at least 1 (1 is the first rule)");
+    return { index: obj.index };
+  }
+  const key2 = keys[0];
+  const value = obj[key2];
+  if (key2 !== "before" && key2 !== "after" || typeof value !== "string" || !/^(?:[0-9a-f]{32})?$/.test(value)) {
+    throw positionError(key2 ?? "position", value, 'it must be a rule id or ""');
+  }
+  return key2 === "before" ? { before: value } : { after: value };
+}
+function resolvePosition(rules, position) {
+  if (position === void 0) return rules.length;
+  if ("index" in position) return Math.min(position.index - 1, rules.length);
+  if ("before" in position) {
+    if (position.before === "") return 0;
+    const i2 = rules.findIndex((r) => r.id === position.before);
+    if (i2 < 0) throw positionError("before", position.before, "the ruleset has no rule with this id");
+    return i2;
+  }
+  if (position.after === "") return rules.length;
+  const i = rules.findIndex((r) => r.id === position.after);
+  if (i < 0) throw positionError("after", position.after, "the ruleset has no rule with this id");
+  return i + 1;
+}
+function positionError(key2, value, reason) {
+  return invalid([problem(`/position/${key2}`, value, `position.${key2}`, reason)]);
+}
+function touchRuleset(ruleset, now) {
+  ruleset.version = String(Number(ruleset.version) + 1);
+  ruleset.last_updated = now;
+}
+function storedActionParameters(input) {
+  const ap = input.action_parameters;
+  if (input.action !== "execute" || ap === void 0 || ap.version !== void 0) return ap;
+  const { id, ...rest } = ap;
+  return { id, version: "latest", ...rest };
+}
+function materializeRule(input, previous, now) {
+  const id = previous?.id ?? newId();
+  const actionParameters = storedActionParameters(input);
+  const rule = {
+    id,
+    version: "1",
+    action: input.action,
+    ...actionParameters !== void 0 ? { action_parameters: actionParameters } : {},
+    expression: input.expression,
+    description: input.description ?? "",
+    last_updated: now,
+    ref: input.ref ?? previous?.ref ?? id,
+    enabled: input.enabled ?? true,
+    ...input.logging !== void 0 ? { logging: input.logging } : {},
+    ...input.ratelimit !== void 0 ? { ratelimit: input.ratelimit } : {},
+    ...input.exposed_credential_check !== void 0 ? { exposed_credential_check: input.exposed_credential_check } : {},
+    ...input.extra
+  };
+  if (!previous) return rule;
+  const same = (0, import_fast_deep_equal2.default)(content(rule), content(previous));
+  return same ? previous : { ...rule, version: String(Number(previous.version) + 1) };
+}
+function content(r) {
+  const { id: _i, version: _v, last_updated: _l, ...rest } = r;
+  return rest;
+}
+var import_fast_deep_equal2;
+var init_store = __esm({
+  "src/emulator/areas/rulesets/store.ts"() {
+    "use strict";
+    import_fast_deep_equal2 = __toESM(require_fast_deep_equal(), 1);
+    init_ids();
+    init_validate4();
+    init_types();
+  }
+});
+
+// src/emulator/areas/rulesets/seed.ts
+function seedAccountRulesets(now) {
+  return [
+    {
+      id: CLOUDFLARE_MANAGED_RULESET_ID2,
+      name: "Cloudflare Managed Ruleset",
+      description: "Created by the Cloudflare security team, this ruleset is designed to provide fast and effective protection for all your applications. It is frequently updated to cover new vulnerabilities and reduce false positives.",
+      kind: "managed",
+      phase: MANAGED_PHASE,
+      source: "firewall_managed",
+      version: "93",
+      last_updated: now,
+      rules: buildCloudflareManagedRules(now)
+    },
+    {
+      id: OWASP_RULESET_ID2,
+      name: "Cloudflare OWASP Core Ruleset",
+      description: "Cloudflare's implementation of the Open Web Application Security Project (OWASP) ModSecurity Core Rule Set. We routinely monitor for updates from OWASP based on the latest version available from the official code repository",
+      kind: "managed",
+      phase: MANAGED_PHASE,
+      source: "firewall_managed",
+      version: "43",
+      last_updated: now,
+      rules: buildOwaspRules(now)
+    }
+  ];
+}
+function buildCloudflareManagedRules(now) {
+  return CF_MANAGED_RULES.map(([fixedId, description, action, enabled, tags]) => {
+    const id = fixedId ?? deriveRuleId("cf-managed", description);
+    return { id, version: "1", action, categories: [...tags].sort(), description, enabled, expression: "true", last_updated: now, ref: id };
+  });
+}
+var CLOUDFLARE_MANAGED_RULESET_ID2, MANAGED_PHASE, CF_MANAGED_RULES;
+var init_seed3 = __esm({
+  "src/emulator/areas/rulesets/seed.ts"() {
+    "use strict";
+    init_owasp_rules();
+    CLOUDFLARE_MANAGED_RULESET_ID2 = "efb7b8c949ac4650a09736fc376e9aee";
+    MANAGED_PHASE = "http_request_firewall_managed";
+    CF_MANAGED_RULES = [
+      [void 0, "Apache Struts - Code Injection - CVE:CVE-2017-5638", "block", true, ["apache-struts", "cve-2017-5638", "rce"]],
+      [void 0, "Log4j Headers - CVE:CVE-2021-44228", "block", true, ["log4j", "cve-2021-44228", "rce"]],
+      [void 0, "Log4j Body - CVE:CVE-2021-44228", "block", true, ["log4j", "cve-2021-44228", "rce"]],
+      [void 0, "Log4j URL - CVE:CVE-2021-44228", "block", true, ["log4j", "cve-2021-44228", "rce"]],
+      [void 0, "Spring - Code Injection - CVE:CVE-2022-22965", "block", true, ["spring", "cve-2022-22965", "rce"]],
+      [void 0, "Atlassian Confluence - Code Injection - CVE:CVE-2022-26134", "block", true, ["atlassian", "confluence", "cve-2022-26134", "rce"]],
+      [void 0, "Citrix - Directory Traversal - CVE:CVE-2019-19781", "block", true, ["citrix", "cve-2019-19781", "lfi"]],
+      [void 0, "F5 BIG-IP - Remote Code Execution - CVE:CVE-2020-5902", "block", true, ["f5", "cve-2020-5902", "rce"]],
+      [void 0, "Microsoft Exchange - SSRF - CVE:CVE-2021-26855", "block", true, ["microsoft-exchange", "cve-2021-26855", "ssrf"]],
+      [void 0, "Oracle WebLogic - Remote Code Execution - CVE:CVE-2020-14882", "block", true, ["oracle-weblogic", "cve-2020-14882", "rce"]],
+      [void 0, "MOVEit Transfer - SQLi - CVE:CVE-2023-34362", "block", true, ["moveit", "cve-2023-34362", "sqli"]],
+      [void 0, "Ivanti - Auth Bypass - CVE:CVE-2023-46805", "block", true, ["ivanti", "cve-2023-46805", "broken-access-control"]],
+      [void 0, "Drupal - Code Injection - CVE:CVE-2018-7600", "block", true, ["drupal", "cve-2018-7600", "rce"]],
+      [void 0, "WordPress - Broken Access Control - XMLRPC", "block", true, ["wordpress", "broken-access-control"]],
+      [void 0, "WordPress - Dangerous File Upload", "block", true, ["wordpress", "file-upload"]],
+      [void 0, "Joomla - SQLi - Common Payloads", "block", true, ["joomla", "sqli"]],
+      [void 0, "PHP - Code Injection", "block", true, ["php", "rce"]],
+      [void 0, "Server-Side Includes - Command Injection", "block", true, ["ssi", "rce"]],
+      [void 0, "SQLi - Sleep Function", "block", true, ["sqli"]],
+      [void 0, "SQLi - Benchmark Function", "block", true, ["sqli"]],
+      [void 0, "XSS - JavaScript Events", "block", true, ["xss"]],
+      [void 0, "XSS - HTML Encoding", "block", true, ["xss"]],
+      [void 0, "Anomaly:Header:User-Agent - Missing", "log", true, ["anomaly", "header"]],
+      // The rule the unofficial migration example overrides; disabled by default like the real one.
+      ["23ee7cebe6e8443e99ecf932ab579455", "Anomaly:Port - Non Standard Port (not 80 or 443)", "block", false, ["anomaly", "port"]]
+    ];
+  }
+});
+
+// src/emulator/areas/rulesets/request.ts
+function ruleContext(req, phase) {
+  return { phase, managed: req.state.account_rulesets.filter((r) => r.kind === "managed") };
+}
+function readDryRun(query) {
+  const raw = query.get("dry_run");
+  if (raw === null || raw === "false") return false;
+  if (raw === "true") return true;
+  throw invalid([problem("/", raw, "dry_run", "it must be true or false")]);
+}
+function requireZone(req) {
+  if (!req.zone) throw new ApiFault(404, [{ code: 7003, message: "Could not route to zone" }]);
+  return req.zone;
+}
+function requireBody2(body) {
+  if (!isObject5(body)) throw new ApiFault(400, [{ code: RULESET_CODE.invalid, message: "the request body must be a JSON object", source: { pointer: "/" } }]);
+  return body;
+}
+var init_request = __esm({
+  "src/emulator/areas/rulesets/request.ts"() {
+    "use strict";
+    init_validate4();
+    init_types();
+  }
+});
+
+// src/emulator/areas/rulesets/routes.ts
+function listAccountRulesets(req) {
+  requireAccount(req);
+  return paginateByCursor(req.state.account_rulesets.map(summarizeRuleset), req.query);
+}
+function getAccountRuleset(req) {
+  requireAccount(req);
+  const id = requireId(req.params.ruleset_id, "ruleset");
+  const ruleset = req.state.account_rulesets.find((r) => r.id === id);
+  if (!ruleset) throw notFound(`could not find ruleset ${id}`);
+  return { result: ruleset };
+}
+function listZoneRulesets(req) {
+  const zone = requireZone(req);
+  return paginateByCursor(zoneRulesetsListed(zone, req.state.account_rulesets).map(summarizeRuleset), req.query);
+}
+function getZoneRuleset(req) {
+  const zone = requireZone(req);
+  const id = requireId(req.params.ruleset_id, "ruleset");
+  const own = findZoneRuleset(zone, id);
+  const account = req.state.account_rulesets.find((r) => r.id === id);
+  const ruleset = own?.kind === "managed" ? account ?? own : own ?? account;
+  if (!ruleset) throw notFound(`could not find ruleset ${id}`);
+  return { result: ruleset };
+}
+function createZoneRuleset(req) {
+  const zone = requireZone(req);
+  const dryRun = readDryRun(req.query);
+  const body = requireBody2(req.body);
+  const errors = [];
+  if (typeof body.name !== "string" || body.name === "") errors.push(problem("/name", body.name ?? "", "name", "a name is required"));
+  if (body.kind !== "zone" && body.kind !== "custom") {
+    errors.push(problem("/kind", body.kind ?? "", "kind", "zone-level rulesets must be of kind zone or custom"));
+  }
+  if (typeof body.phase !== "string" || !RULESET_PHASES.includes(body.phase)) {
+    errors.push(problem("/phase", body.phase ?? "", "phase", "it is not a known phase"));
+  }
+  if (body.description !== void 0 && typeof body.description !== "string") {
+    errors.push(problem("/description", body.description, "description", "it must be a string"));
+  }
+  if (errors.length > 0) throw invalid(errors);
+  const phase = body.phase;
+  if (body.kind === "zone" && findEntrypoint(zone, phase)) {
+    throw new ApiFault(400, [{
+      code: RULESET_CODE.kindExceeded,
+      message: `'zone' is not a valid value for kind because exceeded maximum number of zone rulesets for phase ${phase}`,
+      source: { pointer: "/kind" }
+    }]);
+  }
+  const rules = validateRules(body.rules, ruleContext(req, phase));
+  refuseDeployOnPreviousWaf(zone, phase, rules);
+  if (dryRun) return { result: null };
+  const input = { name: body.name, kind: body.kind, phase, description: body.description };
+  return { result: createRuleset(zone, input, rules, req.now()) };
+}
+function getEntrypoint(req) {
+  const zone = requireZone(req);
+  const phase = requirePhase(req.params.phase);
+  const ruleset = findEntrypoint(zone, phase);
+  if (!ruleset) throw notFound(`could not find entrypoint ruleset in the ${phase} phase`);
+  return { result: ruleset };
+}
+function putEntrypoint(req) {
+  const zone = requireZone(req);
+  const phase = requirePhase(req.params.phase);
+  const dryRun = readDryRun(req.query);
+  const body = requireBody2(req.body);
+  const existing = findEntrypoint(zone, phase);
+  if (existing) return writeRuleset(req, zone, existing, body, dryRun);
+  const rules = validateRules(body.rules, ruleContext(req, phase));
+  checkImmutable(body, { kind: "zone", phase });
+  refuseDeployOnPreviousWaf(zone, phase, rules);
+  if (dryRun) return { result: null };
+  const name = typeof body.name === "string" && body.name !== "" ? body.name : "default";
+  const description = typeof body.description === "string" ? body.description : void 0;
+  return { result: createRuleset(zone, { name, description, kind: "zone", phase }, rules, req.now()) };
+}
+function putZoneRuleset(req) {
+  const zone = requireZone(req);
+  const dryRun = readDryRun(req.query);
+  const body = requireBody2(req.body);
+  return writeRuleset(req, zone, requireWritable(req, zone), body, dryRun);
+}
+function deleteZoneRuleset(req) {
+  const zone = requireZone(req);
+  const dryRun = readDryRun(req.query);
+  const ruleset = requireWritable(req, zone);
+  if (!dryRun) zone.rulesets = zone.rulesets.filter((r) => r.id !== ruleset.id);
+  return { status: 204, empty: true };
+}
+function createRule(req) {
+  const zone = requireZone(req);
+  const dryRun = readDryRun(req.query);
+  const ruleset = requireWritable(req, zone);
+  const body = requireBody2(req.body);
+  const { position, ...rest } = body;
+  const rule = validateRule(rest, ruleContext(req, ruleset.phase));
+  const pos = readPosition(position);
+  refuseDeployOnPreviousWaf(zone, ruleset.phase, [rule]);
+  return applyWrite(req, ruleset, dryRun, (target) => {
+    throwIfAny2(checkRuleSet([...target.rules.map(asInput), rule]));
+    insertRule(target, rule, pos, req.now());
+  });
+}
+function patchRule(req) {
+  const zone = requireZone(req);
+  const dryRun = readDryRun(req.query);
+  const ruleset = requireWritable(req, zone);
+  const ruleId2 = requireId(req.params.rule_id, "rule");
+  const body = requireBody2(req.body);
+  const { position, ...rest } = body;
+  const pos = readPosition(position);
+  const rule = Object.keys(rest).length === 0 ? void 0 : validateRule(rest, ruleContext(req, ruleset.phase));
+  if (rule) refuseDeployOnPreviousWaf(zone, ruleset.phase, [rule]);
+  if (!rule && pos === void 0) throw invalid([problem("/", body, "body", "it must hold a rule, a position, or both")]);
+  return applyWrite(req, ruleset, dryRun, (target) => {
+    updateRule2(target, ruleId2, rule, pos, req.now());
+    throwIfAny2(checkRuleSet(target.rules.map(asInput)));
+  });
+}
+function removeRule(req) {
+  const zone = requireZone(req);
+  const dryRun = readDryRun(req.query);
+  const ruleset = requireWritable(req, zone);
+  const ruleId2 = requireId(req.params.rule_id, "rule");
+  return applyWrite(req, ruleset, dryRun, (target) => deleteRule(target, ruleId2, req.now()));
+}
+function writeRuleset(req, zone, ruleset, body, dryRun) {
+  checkImmutable(body, ruleset);
+  if (body.description !== void 0 && typeof body.description !== "string") {
+    throw invalid([problem("/description", body.description, "description", "it must be a string")]);
+  }
+  const rules = body.rules === void 0 ? void 0 : validateRules(body.rules, ruleContext(req, ruleset.phase));
+  if (rules) refuseDeployOnPreviousWaf(zone, ruleset.phase, rules);
+  return applyWrite(req, ruleset, dryRun, (target) => {
+    if (typeof body.description === "string") target.description = body.description;
+    if (rules) replaceRules(target, rules, req.now());
+    else touchRuleset(target, req.now());
+  });
+}
+function applyWrite(_req, ruleset, dryRun, mutate) {
+  const draft = structuredClone(ruleset);
+  mutate(draft);
+  if (dryRun) return { result: null };
+  Object.assign(ruleset, draft);
+  return { result: ruleset };
+}
+function refuseDeployOnPreviousWaf(zone, phase, rules) {
+  if (phase !== MANAGED_PHASE || zone.waf_migration.mode !== "previous") return;
+  const i = rules.findIndex((r) => r.action === "execute");
+  if (i < 0) return;
+  throw new ApiFault(400, [{
+    code: RULESET_CODE.previousWaf,
+    message: `zone ${zone.name} still uses the previous WAF managed rules; migrate it first (GET waf_migration/check?phase_two=1, then PUT this entry point with waf_migration=pending&phase_two=1) before deploying managed rulesets`,
+    source: { pointer: rules.length > 1 ? `/rules/${i}/action` : "/action" }
+  }]);
+}
+function checkImmutable(body, current) {
+  const errors = ["name", "kind", "phase"].flatMap((key2) => {
+    const value = body[key2];
+    const now = current[key2];
+    return value !== void 0 && now !== void 0 && value !== now ? [problem(`/${key2}`, value, key2, `the ${key2} of a ruleset cannot be changed (it is ${JSON.stringify(now)})`)] : [];
+  });
+  throwIfAny2(errors);
+}
+function requireWritable(req, zone) {
+  const id = requireId(req.params.ruleset_id, "ruleset");
+  const ruleset = findZoneRuleset(zone, id);
+  if (ruleset && ruleset.kind !== "managed") return ruleset;
+  if (ruleset || req.state.account_rulesets.some((r) => r.id === id)) {
+    throw new ApiFault(403, [{ code: RULESET_CODE.invalid, message: `ruleset ${id} is a managed ruleset and cannot be modified; deploy it with an execute rule and tune it with overrides` }]);
+  }
+  throw notFound(`could not find ruleset ${id}`);
+}
+function requirePhase(phase) {
+  if (!phase || !RULESET_PHASES.includes(phase)) {
+    throw new ApiFault(400, [{ code: RULESET_CODE.invalid, message: `'${phase}' is not a valid value for phase because it is not a known phase` }]);
+  }
+  return phase;
+}
+function requireId(id, what) {
+  if (!id || !/^[0-9a-f]{32}$/.test(id)) {
+    throw new ApiFault(400, [{ code: 7003, message: `Could not route to /${what}s/${id}, perhaps your object identifier is invalid?` }]);
+  }
+  return id;
+}
+function requireAccount(req) {
+  const id = req.params.account_id;
+  if (id !== req.state.account_id) {
+    throw new ApiFault(403, [{ code: 9109, message: `Unauthorized to access requested resource: account ${id}` }]);
+  }
+}
+function throwIfAny2(errors) {
+  if (errors.length > 0) throw invalid(errors);
+}
+function asInput(r) {
+  return { action: r.action, expression: r.expression, ref: r.ref, action_parameters: r.action_parameters };
+}
+var routes4;
+var init_routes4 = __esm({
+  "src/emulator/areas/rulesets/routes.ts"() {
+    "use strict";
+    init_paging2();
+    init_store();
+    init_validate4();
+    init_seed3();
+    init_types();
+    init_request();
+    routes4 = [
+      { method: "GET", pattern: "accounts/:account_id/rulesets", handler: listAccountRulesets },
+      { method: "GET", pattern: "accounts/:account_id/rulesets/:ruleset_id", handler: getAccountRuleset },
+      { method: "GET", pattern: "zones/:zone_id/rulesets", handler: listZoneRulesets },
+      { method: "POST", pattern: "zones/:zone_id/rulesets", handler: createZoneRuleset },
+      { method: "GET", pattern: "zones/:zone_id/rulesets/phases/:phase/entrypoint", handler: getEntrypoint },
+      { method: "PUT", pattern: "zones/:zone_id/rulesets/phases/:phase/entrypoint", handler: putEntrypoint },
+      { method: "GET", pattern: "zones/:zone_id/rulesets/:ruleset_id", handler: getZoneRuleset },
+      { method: "PUT", pattern: "zones/:zone_id/rulesets/:ruleset_id", handler: putZoneRuleset },
+      { method: "DELETE", pattern: "zones/:zone_id/rulesets/:ruleset_id", handler: deleteZoneRuleset },
+      { method: "POST", pattern: "zones/:zone_id/rulesets/:ruleset_id/rules", handler: createRule },
+      { method: "PATCH", pattern: "zones/:zone_id/rulesets/:ruleset_id/rules/:rule_id", handler: patchRule },
+      { method: "DELETE", pattern: "zones/:zone_id/rulesets/:ruleset_id/rules/:rule_id", handler: removeRule }
+    ];
+  }
+});
+
+// src/emulator/areas/rulesets/index.ts
+function replaceRulesets(zone, items) {
+  zone.rulesets = items.map((item) => {
+    const before = zone.rulesets.find((r) => r.id === item.id);
+    return asRuleset2(item.rules === void 0 && before ? { ...item, rules: before.rules } : item);
+  });
+}
+function asRuleset2(item) {
+  return Array.isArray(item.rules) ? item : { ...item, rules: [] };
+}
+var hex2, rulesets;
+var init_rulesets = __esm({
+  "src/emulator/areas/rulesets/index.ts"() {
+    "use strict";
+    init_ids();
+    init_recorded_items();
+    init_routes4();
+    init_seed3();
+    hex2 = (v) => HEX_ID.test(v);
+    rulesets = {
+      name: "rulesets",
+      routes: routes4,
+      idParams: { ruleset_id: hex2, rule_id: hex2 },
+      emptyZone: () => ({ rulesets: [] }),
+      // A state document without account_rulesets gets the seeded managed rulesets.
+      state: ({ now, input }) => ({
+        account_rulesets: Array.isArray(input?.account_rulesets) ? input.account_rulesets : seedAccountRulesets(now)
+      }),
+      recorded: [
+        { path: "zones/:zone/rulesets", load: (ctx, [z], r) => replaceRulesets(ctx.zone(z), arrayOf(r, "rulesets")) },
+        { path: "zones/:zone/rulesets/:id", load: (ctx, [z], r) => upsert(ctx.zone(z).rulesets, asRuleset2(objectOf(r, "ruleset"))) },
+        {
+          path: "zones/:zone/rulesets/phases/:phase/entrypoint",
+          load: (ctx, [z], r) => upsert(ctx.zone(z).rulesets, asRuleset2(objectOf(r, "ruleset")))
+        }
+      ]
+    };
+  }
+});
+
+// src/emulator/auth.ts
+function authenticate(headers, credentials, path6, now = Date.now()) {
+  const authorization = header2(headers, "authorization");
+  if (authorization !== void 0) {
+    const m = /^Bearer[ ]+([^\s]+)\s*$/i.exec(authorization);
+    if (!m) throw malformedAuthFault();
+    const token = m[1];
+    const verifying = path6 === VERIFY_PATH2;
+    if (!credentials.tokens.includes(token)) throw verifying ? invalidTokenFault() : authenticationFault();
+    if (!verifying && tokenState(credentials.token_details?.[token], now) !== "active") throw authenticationFault();
+    return `token:${token}`;
+  }
+  const email = header2(headers, "x-auth-email");
+  const key2 = header2(headers, "x-auth-key");
+  if (email === void 0 || key2 === void 0) throw missingAuthFault();
+  const known = credentials.keys.some((k) => k.email.toLowerCase() === email.toLowerCase() && k.key === key2);
+  if (!known) throw authenticationFault();
+  return `key:${email.toLowerCase()}`;
+}
+function tokenState(details, now = Date.now()) {
+  if (details?.status === "disabled" || details?.status === "expired") return details.status;
+  if (details?.expires_on !== void 0 && Date.parse(details.expires_on) <= now) return "expired";
+  if (details?.not_before !== void 0 && Date.parse(details.not_before) > now) return "not_yet_valid";
+  return "active";
+}
+function header2(headers, name) {
+  const v = headers[name];
+  const s = Array.isArray(v) ? v[0] : v;
+  return s === void 0 || s.trim() === "" ? void 0 : s.trim();
+}
+var VERIFY_PATH2;
+var init_auth = __esm({
+  "src/emulator/auth.ts"() {
+    "use strict";
+    init_envelope();
+    VERIFY_PATH2 = "user/tokens/verify";
+  }
+});
+
+// src/emulator/defaults.ts
+var SEED_ACCOUNT_ID, SEED_TIME, DEFAULT_TOKEN, DEFAULT_EMAIL, DEFAULT_KEY, DEFAULT_RATE_LIMIT2;
+var init_defaults = __esm({
+  "src/emulator/defaults.ts"() {
+    "use strict";
     SEED_ACCOUNT_ID = "0123456789abcdef0123456789abcdef";
     SEED_TIME = "2025-06-01T12:00:00.000Z";
     DEFAULT_TOKEN = "emulator-token";
     DEFAULT_EMAIL = "user@example.com";
     DEFAULT_KEY = "emulator-key";
     DEFAULT_RATE_LIMIT2 = { requests: 1200, seconds: 300 };
-    SEED_ZONES = [
-      { name: "example.com", plan: "enterprise", hostnames: 5 },
-      { name: "example.net", plan: "business", hostnames: 4 },
-      { name: "example.org", plan: "pro", hostnames: 3 },
-      { name: "example.dev", plan: "free", hostnames: 3 }
-    ];
-    CUSTOMERS = [
-      { sub: "shop", customer: "acme", method: "http", ca: "lets_encrypt" },
-      { sub: "app", customer: "globex", method: "txt", ca: "google" },
-      { sub: "portal", customer: "initech", method: "http", ca: "digicert" },
-      { sub: "api", customer: "umbrella", method: "txt", ca: "" },
-      { sub: "secure", customer: "hooli", method: "http", ca: "digicert", uploaded: true }
-    ];
   }
 });
 
-// src/emulator/routes/user.ts
+// src/emulator/areas/user/routes.ts
 function unauthorized() {
   return new ApiFault(403, [{ code: 9109, message: "Unauthorized to access requested resource" }]);
 }
@@ -62646,20 +63134,218 @@ function readUser(req) {
   const email = req.credential.slice("key:".length);
   return { result: { id: md5Hex(`user:${email}`), email, first_name: null, last_name: null, suspended: false, two_factor_authentication_enabled: false } };
 }
-var routes6;
-var init_user = __esm({
-  "src/emulator/routes/user.ts"() {
+var routes5;
+var init_routes5 = __esm({
+  "src/emulator/areas/user/routes.ts"() {
     "use strict";
     init_auth();
     init_envelope();
     init_ids();
-    init_seed();
+    init_defaults();
     init_types();
-    routes6 = [
+    routes5 = [
       { method: "GET", pattern: "user/tokens/verify", handler: verify },
       { method: "GET", pattern: "user/tokens/:token_id", handler: readToken },
       { method: "GET", pattern: "user", handler: readUser }
     ];
+  }
+});
+
+// src/emulator/areas/user/index.ts
+var user;
+var init_user = __esm({
+  "src/emulator/areas/user/index.ts"() {
+    "use strict";
+    init_routes5();
+    user = { name: "user", routes: routes5 };
+  }
+});
+
+// src/emulator/areas/waf-migration/config.ts
+function migrationState(zone) {
+  const m = zone.waf_migration;
+  if (m.mode === "new") return "done";
+  if (m.mode === "validation") return "validation";
+  return m.compatible ? "start" : "incompatible";
+}
+function buildMigrationConfig(zone) {
+  const { old_sensitivity, old_action } = zone.waf_migration;
+  const { paranoia_level, score_threshold } = SENSITIVITY_MAPPING[old_sensitivity];
+  const disabledLevels2 = [2, 3, 4].filter((level) => level > paranoia_level);
+  const proposal = (description, actionParameters) => ({
+    id: "",
+    version: "",
+    action: "execute",
+    expression: "true",
+    description,
+    ref: "",
+    enabled: true,
+    action_parameters: actionParameters
+  });
+  return {
+    name: "default",
+    rules: [
+      proposal("Execute Cloudflare OWASP Core Ruleset", {
+        id: OWASP_RULESET_ID2,
+        version: "latest",
+        overrides: {
+          categories: disabledLevels2.map((level) => ({ category: `paranoia-level-${level}`, enabled: false })),
+          rules: [{ id: OWASP_THRESHOLD_RULE_ID, action: ACTION_MAPPING[old_action], score_threshold }]
+        }
+      }),
+      proposal("Execute Cloudflare Managed Ruleset", { id: CLOUDFLARE_MANAGED_RULESET_ID2, version: "latest" })
+    ]
+  };
+}
+function requireMigrationRequest(req, zone) {
+  if (req.query.get("phase_two") !== "1") {
+    throw refuse("phase_two=1 is required: phase one of the WAF migration has ended and every zone is checked under phase two rules");
+  }
+  if (zone.waf_migration.mode === "new") {
+    throw refuse(`zone ${zone.name} already uses the new WAF managed rules; the migration is irreversible and cannot be run again`);
+  }
+}
+function refuse(message2) {
+  return new ApiFault(400, [{ code: WAF_MIGRATION_CODE, message: message2 }]);
+}
+var WAF_MIGRATION_CODE, SENSITIVITY_MAPPING, ACTION_MAPPING;
+var init_config2 = __esm({
+  "src/emulator/areas/waf-migration/config.ts"() {
+    "use strict";
+    init_owasp_rules();
+    init_seed3();
+    init_types();
+    WAF_MIGRATION_CODE = 20230;
+    SENSITIVITY_MAPPING = {
+      high: { paranoia_level: 2, score_threshold: 40 },
+      medium: { paranoia_level: 1, score_threshold: 25 },
+      low: { paranoia_level: 1, score_threshold: 40 },
+      default: { paranoia_level: 2, score_threshold: 40 }
+    };
+    ACTION_MAPPING = { simulate: "log", block: "block", challenge: "managed_challenge" };
+  }
+});
+
+// src/emulator/areas/waf-migration/switch.ts
+function switchWafMigration(req) {
+  const zone = requireZone(req);
+  if (req.params.phase !== MANAGED_PHASE) {
+    throw refuse(`waf_migration is only accepted on the ${MANAGED_PHASE} entry point, not ${req.params.phase}`);
+  }
+  const raw = req.query.get("waf_migration") ?? "";
+  const target = TARGETS[raw];
+  if (!target) throw refuse(`'${raw}' is not a valid value for waf_migration; use pending (1) or validation (2)`);
+  requireMigrationRequest(req, zone);
+  const dryRun = readDryRun(req.query);
+  checkTransition(zone, target);
+  const body = requireBody2(req.body);
+  if (!Array.isArray(body.rules) || body.rules.length === 0) {
+    throw refuse("the new WAF configuration must hold rules (GET waf_migration/config?phase_two=1 proposes them)");
+  }
+  const rules = validateRules(body.rules, ruleContext(req, MANAGED_PHASE));
+  if (dryRun) return { result: null };
+  const now = req.now();
+  const existing = findEntrypoint(zone, MANAGED_PHASE);
+  let ruleset;
+  if (existing) {
+    replaceRules(existing, rules, now);
+    if (typeof body.description === "string") {
+      existing.description = body.description;
+      touchRuleset(existing, now);
+    }
+    ruleset = existing;
+  } else {
+    const name = typeof body.name === "string" && body.name !== "" ? body.name : "default";
+    ruleset = createRuleset(zone, { name, kind: "zone", phase: MANAGED_PHASE, description: body.description }, rules, now);
+  }
+  zone.waf_migration.mode = target;
+  zone.waf_migration.created ??= now;
+  return { result: ruleset };
+}
+function checkTransition(zone, target) {
+  const m = zone.waf_migration;
+  if (!m.compatible) {
+    throw refuse(`zone ${zone.name} is not eligible for the WAF migration${m.reason ? `: ${m.reason}` : ""}`);
+  }
+  if (target === "validation") {
+    if (zone.plan !== "enterprise") {
+      throw refuse(`validation mode (both WAFs side by side) is only available to Enterprise zones; zone ${zone.name} is on the ${zone.plan} plan, use waf_migration=pending`);
+    }
+    if (m.mode !== "previous") throw refuse(`zone ${zone.name} is already in validation mode; use waf_migration=pending to finish the migration`);
+  }
+}
+var TARGETS;
+var init_switch = __esm({
+  "src/emulator/areas/waf-migration/switch.ts"() {
+    "use strict";
+    init_store();
+    init_validate4();
+    init_request();
+    init_seed3();
+    init_config2();
+    TARGETS = { validation: "validation", "2": "validation", pending: "new", "1": "new" };
+  }
+});
+
+// src/emulator/areas/waf-migration/routes.ts
+function checkMigration(req) {
+  const zone = requireZone(req);
+  requireMigrationRequest(req, zone);
+  const m = zone.waf_migration;
+  return { result: { compatible: m.compatible, migration_state: migrationState(zone), ...m.compatible ? {} : { reason: m.reason ?? "" } } };
+}
+function getMigrationConfig(req) {
+  const zone = requireZone(req);
+  requireMigrationRequest(req, zone);
+  return { result: buildMigrationConfig(zone) };
+}
+function getMigrationStatus(req) {
+  const zone = requireZone(req);
+  const { mode, created } = zone.waf_migration;
+  return {
+    result: {
+      created: created ?? null,
+      migration_state: migrationState(zone),
+      new_waf_status: mode === "previous" ? "disabled" : "enabled",
+      old_waf_status: mode === "new" ? "disabled" : "enabled",
+      source: created ? "api" : null
+    }
+  };
+}
+var routes6;
+var init_routes6 = __esm({
+  "src/emulator/areas/waf-migration/routes.ts"() {
+    "use strict";
+    init_request();
+    init_config2();
+    init_switch();
+    routes6 = [
+      { method: "GET", pattern: "zones/:zone_id/waf_migration/check", handler: checkMigration },
+      { method: "GET", pattern: "zones/:zone_id/waf_migration/config", handler: getMigrationConfig },
+      { method: "GET", pattern: "zones/:zone_id/waf_migration/status", handler: getMigrationStatus },
+      {
+        method: "PUT",
+        pattern: "zones/:zone_id/rulesets/phases/:phase/entrypoint",
+        when: (query) => query.has("waf_migration"),
+        handler: switchWafMigration
+      }
+    ];
+  }
+});
+
+// src/emulator/areas/waf-migration/index.ts
+var wafMigration;
+var init_waf_migration = __esm({
+  "src/emulator/areas/waf-migration/index.ts"() {
+    "use strict";
+    init_routes6();
+    wafMigration = {
+      name: "waf-migration",
+      routes: routes6,
+      emptyZone: ({ wafMode }) => ({
+        waf_migration: { mode: wafMode ?? "new", compatible: true, old_sensitivity: "default", old_action: "block" }
+      })
+    };
   }
 });
 
@@ -62704,7 +63390,7 @@ var init_zone_plans = __esm({
   }
 });
 
-// src/emulator/routes/zones.ts
+// src/emulator/areas/zones/routes.ts
 function zoneDetails(zone) {
   return {
     id: zone.id,
@@ -62718,13 +63404,13 @@ function zoneDetails(zone) {
 }
 function listZones(req) {
   const name = req.query.get("name");
-  const zones = name ? req.state.zones.filter((z) => z.name === name.toLowerCase()) : req.state.zones;
-  const { result, result_info } = paginate(zones, readPageRequest(req.query, ZONE_PAGING));
+  const zones2 = name ? req.state.zones.filter((z) => z.name === name.toLowerCase()) : req.state.zones;
+  const { result, result_info } = paginate(zones2, readPageRequest(req.query, ZONE_PAGING));
   return { result: result.map(zoneDetails), result_info };
 }
 var ZONE_PAGING, routes7;
-var init_zones = __esm({
-  "src/emulator/routes/zones.ts"() {
+var init_routes7 = __esm({
+  "src/emulator/areas/zones/routes.ts"() {
     "use strict";
     init_paging();
     init_zone_plans();
@@ -62736,20 +63422,94 @@ var init_zones = __esm({
   }
 });
 
-// src/emulator/routes/index.ts
-function allRoutes() {
-  return [...routes7, ...routes3, ...routes, ...routes4, ...routes2, ...routes5, ...routes6];
+// src/emulator/areas/zones/index.ts
+function upsertZone(ctx, item) {
+  if (!/^[0-9a-f]{32}$/.test(item.id)) throw new RecordedAnswerError(`zone id ${item.id} is not 32 hex characters`);
+  const zone = ctx.zone(item.id);
+  if (typeof item.name === "string") zone.name = item.name;
+  zone.plan = planNameOf(item.plan) ?? "free";
+  const { id: _id, name: _name, ...details } = item;
+  zone.details = details;
 }
-var init_routes = __esm({
-  "src/emulator/routes/index.ts"() {
+var zones;
+var init_zones = __esm({
+  "src/emulator/areas/zones/index.ts"() {
     "use strict";
-    init_custom_hostnames4();
+    init_recorded_items();
+    init_zone_plans();
+    init_routes7();
+    zones = {
+      name: "zones",
+      routes: routes7,
+      recorded: [
+        { path: "zones", load: (ctx, _ids, r) => arrayOf(r, "zones").forEach((z) => upsertZone(ctx, z)) },
+        { path: "zones/:zone", load: (ctx, _ids, r) => upsertZone(ctx, objectOf(r, "zone")) }
+      ]
+    };
+  }
+});
+
+// src/emulator/areas/index.ts
+var AREAS;
+var init_areas = __esm({
+  "src/emulator/areas/index.ts"() {
+    "use strict";
+    init_custom_hostnames3();
     init_logpush2();
-    init_page_shield3();
+    init_page_shield2();
     init_rulesets();
-    init_waf_migration();
     init_user();
+    init_waf_migration();
     init_zones();
+    AREAS = [zones, pageShield2, rulesets, logpush, customHostnames3, wafMigration, user];
+  }
+});
+
+// src/emulator/seed.ts
+function defaultState(opts = {}) {
+  const now = Math.floor((opts.now ?? Date.now()) / 1e3) * 1e3;
+  const seedTime = new Date(now).toISOString();
+  const zones2 = SEED_ZONES.map((z) => seedZone(z.name, z.plan, now));
+  return {
+    account_id: SEED_ACCOUNT_ID,
+    credentials: {
+      tokens: [DEFAULT_TOKEN],
+      keys: [{ email: DEFAULT_EMAIL, key: DEFAULT_KEY }]
+    },
+    rate_limit: { ...DEFAULT_RATE_LIMIT2 },
+    ...areaStates({ now: seedTime, zones: zones2, accounts: [] }),
+    zones: zones2
+  };
+}
+function areaStates(ctx) {
+  return Object.assign({}, ...AREAS.map((a) => a.state?.(ctx) ?? {}));
+}
+function createEmptyZone(name, plan2, opts = {}) {
+  const ctx = { now: opts.now ?? SEED_TIME, ...opts.wafMode ? { wafMode: opts.wafMode } : {} };
+  return Object.assign({ id: zoneIdFor(name), name, plan: plan2 }, ...AREAS.map((a) => a.emptyZone?.(ctx) ?? {}));
+}
+function createEmptyAccount(id) {
+  return Object.assign({ id }, ...AREAS.map((a) => a.emptyAccount?.() ?? {}));
+}
+function seedZone(name, plan2, now) {
+  const zone = createEmptyZone(name, plan2, { now: new Date(now).toISOString() });
+  for (const area of AREAS) area.seedZone?.(zone, now);
+  return zone;
+}
+var SEED_ZONES;
+var init_seed4 = __esm({
+  "src/emulator/seed.ts"() {
+    "use strict";
+    init_areas();
+    init_defaults();
+    init_ids();
+    init_defaults();
+    SEED_ZONES = [
+      { name: "example.com", plan: "enterprise" },
+      { name: "example.net", plan: "business" },
+      { name: "example.org", plan: "pro" },
+      { name: "example.dev", plan: "free" }
+    ];
   }
 });
 
@@ -62795,27 +63555,26 @@ var init_http_util = __esm({
 // src/emulator/state-file.ts
 function normalizeState(input) {
   const problems = [];
-  if (!isObject6(input)) throw new StateDocumentError(["the state must be a JSON object"]);
+  if (!isObject7(input)) throw new StateDocumentError(["the state must be a JSON object"]);
   if (!Array.isArray(input.zones)) problems.push("zones must be an array");
-  const zones = [];
+  const zones2 = [];
   (Array.isArray(input.zones) ? input.zones : []).forEach((z, i) => {
-    const zone = normalizeZone(z, `zones[${i}]`, problems);
-    if (zone) zones.push(zone);
+    const zone = normalizeZone2(z, `zones[${i}]`, problems);
+    if (zone) zones2.push(zone);
   });
   const ids = /* @__PURE__ */ new Set();
-  for (const z of zones) {
+  for (const z of zones2) {
     if (ids.has(z.id)) problems.push(`zone id ${z.id} (${z.name}) appears twice`);
     ids.add(z.id);
   }
-  const credentials = isObject6(input.credentials) ? input.credentials : {};
-  const rate = isObject6(input.rate_limit) ? input.rate_limit : {};
+  const credentials = isObject7(input.credentials) ? input.credentials : {};
+  const rate = isObject7(input.rate_limit) ? input.rate_limit : {};
   if (input.rate_limit !== void 0 && !(positive(rate.requests) && positive(rate.seconds))) {
     problems.push("rate_limit must be {requests, seconds} with positive integers");
   }
   const accounts = normalizeAccounts(input.accounts, problems);
   const tokenDetails = normalizeTokenDetails(credentials.token_details, problems);
   if (problems.length > 0) throw new StateDocumentError(problems);
-  const maxJob = Math.max(0, ...[...zones, ...accounts].flatMap((z) => z.logpush_jobs.map((j) => Number(j.id) || 0)));
   return {
     account_id: typeof input.account_id === "string" ? input.account_id : SEED_ACCOUNT_ID,
     credentials: {
@@ -62824,14 +63583,14 @@ function normalizeState(input) {
       ...tokenDetails ? { token_details: tokenDetails } : {}
     },
     rate_limit: input.rate_limit === void 0 ? { ...DEFAULT_RATE_LIMIT2 } : { requests: Number(rate.requests), seconds: Number(rate.seconds) },
-    account_rulesets: Array.isArray(input.account_rulesets) ? input.account_rulesets : seedAccountRulesets(SEED_TIME),
+    // Each area's top-level fields (account_rulesets, next_job_id), missing ones filled in.
+    ...areaStates({ now: SEED_TIME, input, zones: zones2, accounts }),
     ...accounts.length > 0 ? { accounts } : {},
-    zones,
-    next_job_id: typeof input.next_job_id === "number" ? input.next_job_id : maxJob + 1
+    zones: zones2
   };
 }
-function normalizeZone(z, where, problems) {
-  if (!isObject6(z)) {
+function normalizeZone2(z, where, problems) {
+  if (!isObject7(z)) {
     problems.push(`${where} must be an object`);
     return void 0;
   }
@@ -62844,8 +63603,9 @@ function normalizeZone(z, where, problems) {
   if (typeof z.name !== "string" || !plan2) return void 0;
   const empty = createEmptyZone(z.name, plan2);
   const zone = { ...empty, ...z, plan: plan2 };
-  zone.page_shield = { ...empty.page_shield, ...isObject6(z.page_shield) ? z.page_shield : {} };
-  zone.waf_migration = { ...empty.waf_migration, ...isObject6(z.waf_migration) ? z.waf_migration : {} };
+  for (const [key2, value] of Object.entries(empty)) {
+    if (isObject7(value)) zone[key2] = { ...value, ...isObject7(z[key2]) ? z[key2] : {} };
+  }
   return zone;
 }
 function normalizeAccounts(raw, problems) {
@@ -62855,16 +63615,20 @@ function normalizeAccounts(raw, problems) {
     return [];
   }
   return raw.flatMap((a, i) => {
-    if (!isObject6(a) || typeof a.id !== "string" || !/^[0-9a-f]{32}$/.test(a.id)) {
+    if (!isObject7(a) || typeof a.id !== "string" || !/^[0-9a-f]{32}$/.test(a.id)) {
       problems.push(`accounts[${i}] must be an object with an id of 32 lower-case hex characters`);
       return [];
     }
-    return [{ ...a, id: a.id, logpush_jobs: Array.isArray(a.logpush_jobs) ? a.logpush_jobs : [] }];
+    const account = { ...a, id: a.id };
+    for (const [key2, value] of Object.entries(createEmptyAccount(a.id))) {
+      if (Array.isArray(value) && !Array.isArray(a[key2])) account[key2] = value;
+    }
+    return [account];
   });
 }
 function normalizeTokenDetails(raw, problems) {
   if (raw === void 0) return void 0;
-  if (!isObject6(raw)) {
+  if (!isObject7(raw)) {
     problems.push("credentials.token_details must be an object keyed by token");
     return void 0;
   }
@@ -62872,7 +63636,7 @@ function normalizeTokenDetails(raw, problems) {
   for (const [token, d] of Object.entries(raw)) {
     const where = "credentials.token_details[<a token>]";
     const before = problems.length;
-    if (!isObject6(d)) {
+    if (!isObject7(d)) {
       problems.push(`${where} must be an object`);
       continue;
     }
@@ -62880,12 +63644,12 @@ function normalizeTokenDetails(raw, problems) {
     for (const k of ["not_before", "expires_on"]) {
       if (d[k] !== void 0 && (typeof d[k] !== "string" || Number.isNaN(Date.parse(d[k])))) problems.push(`${where}.${k} must be an ISO date-time`);
     }
-    if (d.policies !== void 0 && (!Array.isArray(d.policies) || !d.policies.every(isObject6))) problems.push(`${where}.policies must be an array of objects`);
+    if (d.policies !== void 0 && (!Array.isArray(d.policies) || !d.policies.every(isObject7))) problems.push(`${where}.policies must be an array of objects`);
     if (problems.length === before) out[token] = d;
   }
   return out;
 }
-function isObject6(v) {
+function isObject7(v) {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 function positive(v) {
@@ -62895,8 +63659,8 @@ var StateDocumentError, TOKEN_STATUSES;
 var init_state_file = __esm({
   "src/emulator/state-file.ts"() {
     "use strict";
-    init_seed();
-    init_seed_rulesets();
+    init_defaults();
+    init_seed4();
     init_zone_plans();
     StateDocumentError = class extends Error {
       constructor(problems) {
@@ -62914,7 +63678,7 @@ function recordedPath(recorded, opts = {}) {
   const url = recorded.recorded_request?.url;
   if (url === void 0) {
     if (!opts.zoneId) throw new RecordedAnswerError("the recorded answer has no recorded_request: name the zone to load it into (zone_id)");
-    if (!Array.isArray(recorded.body?.result) || !recorded.body.result.every((j) => isObject7(j) && "dataset" in j)) {
+    if (!Array.isArray(recorded.body?.result) || !recorded.body.result.every((j) => isObject2(j) && "dataset" in j)) {
       throw new RecordedAnswerError("a recorded answer without a request is only understood as a Logpush jobs list");
     }
     return `zones/${opts.zoneId}/logpush/jobs`;
@@ -62925,21 +63689,21 @@ function recordedPath(recorded, opts = {}) {
   return path6.replace(/^zones\/[^/]+/, `zones/${opts.zoneId}`);
 }
 function stateFromRecorded(state, recorded, opts = {}) {
-  if (!isObject7(recorded) || !isObject7(recorded.body)) throw new RecordedAnswerError("a recorded answer is {status, body, recorded_request?}");
+  if (!isObject2(recorded) || !isObject2(recorded.body)) throw new RecordedAnswerError("a recorded answer is {status, body, recorded_request?}");
   if (recorded.status < 200 || recorded.status > 299 || recorded.body.success === false) {
     throw new RecordedAnswerError(`only successful answers can be loaded (status ${recorded.status})`);
   }
   if (opts.zoneId !== void 0 && !/^[0-9a-f]{32}$/.test(opts.zoneId)) throw new RecordedAnswerError(`zone_id ${opts.zoneId} is not 32 hex characters`);
   const path6 = recordedPath(recorded, opts);
   const parts = path6.split("/");
-  for (const [pattern, load] of LOADERS) {
-    const ids = match(pattern.split("/"), parts);
+  for (const loader of LOADERS) {
+    const ids = match(loader.path.split("/"), parts);
     if (!ids) continue;
     const next = structuredClone(state);
-    load(next, ids, structuredClone(recorded.body.result));
+    loader.load(contextOf(next), ids, structuredClone(recorded.body.result));
     return next;
   }
-  throw new RecordedAnswerError(`no loader for GET ${path6}; known: ${LOADERS.map(([p]) => p).join(", ")}`);
+  throw new RecordedAnswerError(`no loader for GET ${path6}; known: ${LOADERS.map((l) => l.path).join(", ")}`);
 }
 function match(pattern, parts) {
   if (pattern.length !== parts.length) return void 0;
@@ -62953,195 +63717,37 @@ function match(pattern, parts) {
   }
   return ids;
 }
-function zoneFor(state, id) {
-  const found = state.zones.find((z) => z.id === id);
-  if (found) return found;
-  const zone = { ...createEmptyZone(`recorded-${id.slice(0, 8)}.example`, "enterprise"), id };
-  state.zones.push(zone);
-  return zone;
+function contextOf(state) {
+  return {
+    state,
+    zone(id) {
+      const found = state.zones.find((z) => z.id === id);
+      if (found) return found;
+      const zone = { ...createEmptyZone(`recorded-${id.slice(0, 8)}.example`, "enterprise"), id };
+      state.zones.push(zone);
+      return zone;
+    },
+    account(id) {
+      state.accounts ??= [];
+      let account = state.accounts.find((a) => a.id === id);
+      if (!account) {
+        account = createEmptyAccount(id);
+        state.accounts.push(account);
+      }
+      return account;
+    }
+  };
 }
-function upsertZone(state, item) {
-  if (!/^[0-9a-f]{32}$/.test(item.id)) throw new RecordedAnswerError(`zone id ${item.id} is not 32 hex characters`);
-  const zone = zoneFor(state, item.id);
-  if (typeof item.name === "string") zone.name = item.name;
-  zone.plan = planNameOf(item.plan) ?? "free";
-  const { id: _id, name: _name, ...details } = item;
-  zone.details = details;
-}
-function accountFor(state, id) {
-  state.accounts ??= [];
-  let account = state.accounts.find((a) => a.id === id);
-  if (!account) {
-    account = { id, logpush_jobs: [] };
-    state.accounts.push(account);
-  }
-  return account;
-}
-function replaceRulesets(zone, items) {
-  zone.rulesets = items.map((item) => {
-    const before = zone.rulesets.find((r) => r.id === item.id);
-    return asRuleset2(item.rules === void 0 && before ? { ...item, rules: before.rules } : item);
-  });
-}
-function asRuleset2(item) {
-  return Array.isArray(item.rules) ? item : { ...item, rules: [] };
-}
-function jobsOf2(state, result) {
-  const jobs = (Array.isArray(result) ? result : []).map((j, i) => {
-    if (!isObject7(j) || !Number.isInteger(j.id)) throw new RecordedAnswerError(`logpush job ${i} has no integer id`);
-    return j;
-  });
-  state.next_job_id = Math.max(state.next_job_id, ...jobs.map((j) => j.id + 1));
-  return jobs;
-}
-function upsert(list, item) {
-  const i = list.findIndex((x) => x.id === item.id);
-  if (i >= 0) list[i] = item;
-  else list.push(item);
-}
-function arrayOf(result, what) {
-  if (!Array.isArray(result)) throw new RecordedAnswerError(`a ${what} list answer has an array result`);
-  return result.map((item) => objectOf(item, what));
-}
-function objectOf(result, what) {
-  if (!isObject7(result) || typeof result.id !== "string" && typeof result.id !== "number") {
-    throw new RecordedAnswerError(`a ${what} answer is an object with an id`);
-  }
-  return result;
-}
-function isObject7(v) {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-var RecordedAnswerError, API_PREFIX2, LOADERS;
+var API_PREFIX2, LOADERS;
 var init_recorded = __esm({
   "src/emulator/recorded.ts"() {
     "use strict";
-    init_seed();
-    init_zone_plans();
-    RecordedAnswerError = class extends Error {
-    };
+    init_areas();
+    init_recorded_items();
+    init_seed4();
+    init_recorded_items();
     API_PREFIX2 = "/client/v4/";
-    LOADERS = [
-      ["zones", (s, _ids, r) => arrayOf(r, "zones").forEach((z) => upsertZone(s, z))],
-      ["zones/:zone", (s, _ids, r) => upsertZone(s, objectOf(r, "zone"))],
-      ["zones/:zone/custom_hostnames", (s, [z], r) => zoneFor(s, z).custom_hostnames = arrayOf(r, "custom hostnames")],
-      ["zones/:zone/custom_hostnames/:id", (s, [z], r) => upsert(zoneFor(s, z).custom_hostnames, objectOf(r, "custom hostname"))],
-      ["zones/:zone/rulesets", (s, [z], r) => replaceRulesets(zoneFor(s, z), arrayOf(r, "rulesets"))],
-      ["zones/:zone/rulesets/:id", (s, [z], r) => upsert(zoneFor(s, z).rulesets, asRuleset2(objectOf(r, "ruleset")))],
-      ["zones/:zone/rulesets/phases/:phase/entrypoint", (s, [z], r) => upsert(zoneFor(s, z).rulesets, asRuleset2(objectOf(r, "ruleset")))],
-      ["zones/:zone/logpush/jobs", (s, [z], r) => zoneFor(s, z).logpush_jobs = jobsOf2(s, r)],
-      ["zones/:zone/logpush/jobs/:id", (s, [z], r) => upsert(zoneFor(s, z).logpush_jobs, jobsOf2(s, [objectOf(r, "logpush job")])[0])],
-      ["zones/:zone/page_shield/policies", (s, [z], r) => zoneFor(s, z).policies = arrayOf(r, "policies")],
-      ["zones/:zone/page_shield/policies/:id", (s, [z], r) => upsert(zoneFor(s, z).policies, objectOf(r, "policy"))],
-      ["accounts/:account/logpush/jobs", (s, [a], r) => accountFor(s, a).logpush_jobs = jobsOf2(s, r)]
-    ];
-  }
-});
-
-// src/emulator/admin-input.ts
-function readAdminBody(body, rules) {
-  if (body === null || typeof body !== "object" || Array.isArray(body)) {
-    throw new AdminInputError([`the body must be a JSON object, got ${shown2(body)}`]);
-  }
-  const obj = body;
-  const problems = [];
-  for (const [name, rule] of Object.entries(rules)) {
-    const value = obj[name];
-    if (value === void 0) {
-      if (rule.required) problems.push(`${name} is required (${rule.expected})`);
-      continue;
-    }
-    const problem3 = fieldProblem(value, rule);
-    if (problem3 !== void 0) problems.push(`${name} must be ${rule.expected}, got ${shown2(value)}${problem3 ? ` (${problem3})` : ""}`);
-  }
-  for (const name of Object.keys(obj)) {
-    if (!Object.hasOwn(rules, name)) problems.push(`unknown field ${JSON.stringify(name)}; accepted fields: ${Object.keys(rules).join(", ")}`);
-  }
-  if (problems.length > 0) throw new AdminInputError(problems);
-  return obj;
-}
-function fieldProblem(value, rule) {
-  switch (rule.type) {
-    case "integer":
-      if (!Number.isSafeInteger(value)) return "";
-      break;
-    case "number":
-      if (typeof value !== "number" || !Number.isFinite(value)) return "";
-      break;
-    default:
-      if (typeof value !== rule.type) return "";
-  }
-  if (typeof value === "number") {
-    if (rule.min !== void 0 && value < rule.min) return "";
-    if (rule.max !== void 0 && value > rule.max) return "";
-  }
-  return rule.check ? rule.check(value) : void 0;
-}
-function shown2(value) {
-  if (value === void 0) return "nothing";
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-function isHostname(name) {
-  if (name.length > 253) return false;
-  const labels = name.split(".");
-  if (labels.length < 2) return false;
-  if (!labels.every((l) => /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i.test(l))) return false;
-  return !/^\d+$/.test(labels[labels.length - 1]);
-}
-var AdminInputError, MAX_DELAY_MS, MAX_INVENTORY_ITEMS, HTTP_METHODS, positiveInteger, delayMs, ratio, inventoryCount, httpMethod, regexSource, hostname2;
-var init_admin_input = __esm({
-  "src/emulator/admin-input.ts"() {
-    "use strict";
-    AdminInputError = class extends Error {
-      constructor(problems) {
-        super(problems.join("; "));
-        this.problems = problems;
-      }
-      problems;
-    };
-    MAX_DELAY_MS = 6e5;
-    MAX_INVENTORY_ITEMS = 1e6;
-    HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
-    positiveInteger = (extra = {}) => ({ type: "integer", min: 1, expected: "a positive integer", ...extra });
-    delayMs = (extra = {}) => ({
-      type: "integer",
-      min: 0,
-      max: MAX_DELAY_MS,
-      expected: `a whole number of milliseconds from 0 to ${MAX_DELAY_MS}`,
-      ...extra
-    });
-    ratio = (extra = {}) => ({ type: "number", min: 0, max: 1, expected: "a number from 0 to 1", ...extra });
-    inventoryCount = {
-      type: "integer",
-      required: true,
-      min: 0,
-      max: MAX_INVENTORY_ITEMS,
-      expected: `a whole number from 0 to ${MAX_INVENTORY_ITEMS}`
-    };
-    httpMethod = {
-      type: "string",
-      expected: `an HTTP method (${HTTP_METHODS.join(", ")})`,
-      check: (v) => HTTP_METHODS.includes(v.toUpperCase()) ? void 0 : ""
-    };
-    regexSource = {
-      type: "string",
-      expected: "a regular expression",
-      check: (v) => {
-        try {
-          new RegExp(v);
-          return void 0;
-        } catch (err) {
-          return err.message;
-        }
-      }
-    };
-    hostname2 = {
-      type: "string",
-      required: true,
-      expected: "a hostname such as shop.example.com",
-      check: (v) => isHostname(v) ? void 0 : ""
-    };
+    LOADERS = AREAS.flatMap((area) => area.recorded ?? []);
   }
 });
 
@@ -63324,35 +63930,6 @@ function putToken(rt, body) {
   credentials.token_details = { ...credentials.token_details, [token]: parsed.token };
   return { id: tokenIdFor(token) };
 }
-function replaceInventory(rt, body) {
-  const b = readAdminBody(body, {
-    zone_id: { type: "string", required: true, expected: "a zone id" },
-    scripts: inventoryCount,
-    connections: inventoryCount,
-    cookies: inventoryCount,
-    malicious_ratio: ratio({ required: true }),
-    seed: { type: "integer", expected: "an integer" },
-    payment_pages: { type: "boolean", expected: "true or false" },
-    now: TIMESTAMP_RULE
-  });
-  const zone = rt.state.zones.find((z) => z.id === b.zone_id);
-  if (!zone) throw new AdminError(404, `no zone ${String(b.zone_id)}`);
-  const inv = generateInventory({
-    paymentPages: b.payment_pages === true,
-    // Every item is dated back from `now`, by default the emulator's clock, so that an audit's
-    // --stale-days window sees them as current.
-    now: b.now === void 0 ? rt.clock() : Date.parse(b.now),
-    zoneId: zone.id,
-    zoneName: zone.name,
-    scripts: b.scripts,
-    connections: b.connections,
-    cookies: b.cookies,
-    maliciousRatio: b.malicious_ratio,
-    seed: b.seed
-  });
-  Object.assign(zone, inv);
-  return { scripts: inv.scripts.length, connections: inv.connections.length, cookies: inv.cookies.length };
-}
 function addFault(rt, body) {
   const b = readAdminBody(body, FAULT_RULES);
   if (b.status === void 0 && !b.reset && !b.delay_ms) {
@@ -63360,90 +63937,13 @@ function addFault(rt, body) {
   }
   return { id: rt.faults.add(b).id };
 }
-function isoSeconds2(ms) {
-  return `${new Date(ms).toISOString().slice(0, 19)}Z`;
-}
-function scriptEvent(rt, body) {
-  const b = readAdminBody(body, {
-    zone_id: { type: "string", required: true, expected: "a zone id" },
-    event: {
-      type: "string",
-      required: true,
-      expected: SCRIPT_EVENTS.join(", "),
-      check: (v) => SCRIPT_EVENTS.includes(v) ? void 0 : ""
-    },
-    url: { type: "string", required: true, expected: "an http(s) URL", check: (v) => /^https?:\/\/\S+$/.test(v) ? void 0 : "" },
-    page: { type: "string", expected: "a page URL such as example.com/checkout" },
-    hash: { type: "string", expected: "64 hex characters", check: (v) => /^[0-9a-f]{64}$/.test(v) ? void 0 : "" },
-    at: TIMESTAMP_RULE,
-    days_ago: { type: "integer", min: 0, max: 3650, expected: "a whole number of days from 0 to 3650" }
-  });
-  const zone = rt.state.zones.find((z) => z.id === b.zone_id);
-  if (!zone) throw new AdminError(404, `no zone ${String(b.zone_id)}`);
-  const url = b.url;
-  const atMs = b.at === void 0 ? rt.clock() : Date.parse(b.at);
-  const at = isoSeconds2(atMs);
-  let script = zone.scripts.find((s) => s.url === url);
-  const hashOf = (n) => b.hash ?? md5Hex(`${zone.id}|${url}|v${n}`) + md5Hex(`${zone.id}|${url}|v${n}|2`);
-  if (!script) {
-    if (b.event !== "seen") throw new AdminError(404, `no script ${url} in zone ${zone.id}; make it appear first (event seen)`);
-    const page = b.page ?? `${zone.name}/checkout`;
-    const hash2 = hashOf(1);
-    script = {
-      id: md5Hex(`${zone.id}|script|${url}`),
-      url,
-      added_at: `${at.slice(0, 19)}.5Z`,
-      first_seen_at: at,
-      last_seen_at: at,
-      host: page.split("/")[0] ?? zone.name,
-      domain_reported_malicious: false,
-      url_reported_malicious: false,
-      malicious_url_categories: [],
-      first_page_url: page,
-      status: "active",
-      url_contains_cdn_cgi_path: false,
-      hash: hash2,
-      js_integrity_score: 80,
-      obfuscation_score: 80,
-      dataflow_score: 80,
-      fetched_at: at,
-      page_urls: [page],
-      versions: [{ hash: hash2, js_integrity_score: 80, fetched_at: at }]
-    };
-    addThreatScores(script, false);
-    zone.scripts.push(script);
-    return script;
-  }
-  const pages = Array.isArray(script.page_urls) ? script.page_urls : [];
-  if (b.page !== void 0 && !pages.includes(b.page)) script.page_urls = [...pages, b.page];
-  if (b.event === "seen") {
-    script.last_seen_at = at;
-    script.status = "active";
-  } else if (b.event === "changed") {
-    const versions = Array.isArray(script.versions) ? script.versions : [];
-    const previous = Math.max(0, ...versions.map((v) => Date.parse(String(v.fetched_at))).filter((t) => !Number.isNaN(t)));
-    const fetched = isoSeconds2(Math.max(atMs, previous + 1e3));
-    const hash2 = hashOf(versions.length + 1);
-    script.versions = [{ hash: hash2, js_integrity_score: script.js_integrity_score ?? 80, fetched_at: fetched }, ...versions];
-    script.hash = hash2;
-    script.fetched_at = fetched;
-    script.last_seen_at = fetched;
-    script.status = "active";
-  } else {
-    script.last_seen_at = isoSeconds2(atMs - (b.days_ago ?? 120) * 864e5);
-    script.status = "inactive";
-    if (typeof script.first_seen_at === "string" && script.first_seen_at > script.last_seen_at) script.first_seen_at = script.last_seen_at;
-  }
-  return script;
-}
-var AdminError, HANDLERS, PLAN_RULE, WAF_MIGRATION_RULE, TOKEN_FIELDS, FAULT_RULES, TIMESTAMP_RULE, SCRIPT_EVENTS;
-var init_admin = __esm({
+var HANDLERS, PLAN_RULE, WAF_MIGRATION_RULE, TOKEN_FIELDS, FAULT_RULES;
+var init_admin3 = __esm({
   "src/emulator/admin.ts"() {
     "use strict";
-    init_inventory();
+    init_areas();
     init_ids();
-    init_ownership();
-    init_seed();
+    init_seed4();
     init_http_util();
     init_state_file();
     init_recorded();
@@ -63451,13 +63951,6 @@ var init_admin = __esm({
     init_types();
     init_admin_input();
     init_zone_plans();
-    AdminError = class extends Error {
-      constructor(status2, message2) {
-        super(message2);
-        this.status = status2;
-      }
-      status;
-    };
     HANDLERS = {
       "GET state": (rt) => rt.state,
       "PUT state": (rt, body) => {
@@ -63480,8 +63973,6 @@ var init_admin = __esm({
         rt.state = stateFromRecorded(rt.state, body, opts);
         return { ok: true, path: recordedPath(body, opts) };
       },
-      "POST inventory": replaceInventory,
-      "POST scripts": scriptEvent,
       // A list endpoint answering in one of the real API's possible shapes (list-shapes.ts).
       "GET list-shapes": (rt) => listShapes(rt),
       "POST list-shapes": (rt, body) => addListShape(rt, body),
@@ -63512,12 +64003,13 @@ var init_admin = __esm({
         rt.requests.length = 0;
         return { ok: true };
       },
-      "GET ownership": (rt, _body, url, zoneId) => {
-        const destination = url.searchParams.get("destination");
-        if (!destination) throw new AdminError(400, "the destination query parameter is required");
-        if (!zoneId || !rt.state.zones.some((z) => z.id === zoneId)) throw new AdminError(404, `no zone ${zoneId ?? ""}`);
-        return { token: ownershipToken(zoneId, destination) };
-      }
+      // Each area's own endpoints, given the live state and the clock.
+      ...Object.fromEntries(
+        AREAS.flatMap((area) => Object.entries(area.admin ?? {})).map(([name, handler]) => [
+          name,
+          (rt, body, url, arg) => handler({ state: rt.state, clock: rt.clock }, body, url, arg)
+        ])
+      )
     };
     PLAN_RULE = {
       type: "string",
@@ -63546,18 +64038,12 @@ var init_admin = __esm({
       seed: { type: "integer", expected: "an integer" },
       after: { type: "boolean", expected: "true or false" }
     };
-    TIMESTAMP_RULE = {
-      type: "string",
-      expected: "an ISO 8601 timestamp",
-      check: (v) => Number.isNaN(Date.parse(v)) ? "" : void 0
-    };
-    SCRIPT_EVENTS = ["seen", "changed", "unseen"];
   }
 });
 
 // src/emulator/server.ts
 import { createServer, STATUS_CODES } from "node:http";
-import { randomBytes as randomBytes4 } from "node:crypto";
+import { randomBytes as randomBytes3 } from "node:crypto";
 function createEmulatorServer(rt) {
   return createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://emulator.local");
@@ -63615,7 +64101,7 @@ async function handleApi(rt, req, res, url) {
   send2(res, entry, withRateHeaders(outcome, rate));
 }
 async function runRoute(rt, method, path6, query, parsed, credential) {
-  const { route, params } = rt.router.match(method, path6);
+  const { route, params } = rt.router.match(method, path6, query);
   if (!parsed.ok) throw parsed.fault;
   const state = rt.state;
   if (params.account_id !== void 0 && !knownAccount(state, params.account_id)) throw unknownAccountFault();
@@ -63668,7 +64154,7 @@ function destroy(res) {
 }
 function send2(res, entry, outcome) {
   entry.status = outcome.status;
-  const headers = { "cf-ray": `${randomBytes4(8).toString("hex")}-EMU`, ...outcome.headers };
+  const headers = { "cf-ray": `${randomBytes3(8).toString("hex")}-EMU`, ...outcome.headers };
   if (outcome.body === void 0) {
     res.writeHead(outcome.status, headers).end();
     return;
@@ -63679,7 +64165,7 @@ var API_PREFIX3, ADMIN_PREFIX;
 var init_server = __esm({
   "src/emulator/server.ts"() {
     "use strict";
-    init_admin();
+    init_admin3();
     init_envelope();
     init_auth();
     init_rate_limit();
@@ -63705,7 +64191,10 @@ async function startEmulator(opts = {}) {
     faults: new FaultStore(),
     limiter: new SlidingWindowLimiter(),
     requests: [],
-    router: new Router(allRoutes()),
+    router: new Router(
+      AREAS.flatMap((a) => a.routes),
+      Object.assign({}, ...AREAS.map((a) => a.idParams ?? {}))
+    ),
     clock
   };
   const server = createEmulatorServer(rt);
@@ -63738,10 +64227,10 @@ var init_emulator = __esm({
     init_faults();
     init_rate_limit();
     init_router();
-    init_routes();
-    init_seed();
+    init_areas();
+    init_seed4();
     init_server();
-    init_seed();
+    init_seed4();
     init_state_file();
     init_recorded();
     init_ids();
@@ -63871,89 +64360,6 @@ var init_emulator2 = __esm({
   }
 });
 
-// src/certificates/report.ts
-function buildCertificateReport(zones) {
-  const out = zones.map((z) => {
-    const hostnames2 = z.hostnames.map(normaliseCustomHostname).map(({ ssl_writable: _w, legacy: _l, ...h }) => ({ ...h, flagged: !h.uploaded && h.certificate_authority === RETIRING_CA })).sort((a, b) => Number(b.flagged) - Number(a.flagged) || a.hostname.localeCompare(b.hostname));
-    const by = {};
-    for (const h of hostnames2) {
-      const key2 = h.uploaded ? "uploaded" : h.certificate_authority ?? NOT_STATED;
-      countOwn(by, key2);
-    }
-    return { zone_id: z.zone_id, hostnames: hostnames2, by_certificate_authority: by };
-  });
-  return {
-    retiring_certificate_authority: RETIRING_CA,
-    zones: out,
-    flagged: out.reduce((n, z) => n + z.hostnames.filter((h) => h.flagged).length, 0),
-    advice: { ...ADVICE }
-  };
-}
-function table(rows) {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((cell, i) => i === r.length - 1 ? cell : cell.padEnd(widths[i])).join("  ").trimEnd());
-}
-function renderCertificateReportText(report) {
-  const out = [];
-  for (const z of report.zones) {
-    out.push(`# zone ${printable(z.zone_id)}: ${z.hostnames.length} custom hostname(s)`);
-    if (z.hostnames.length > 0) {
-      const rows = [["", "HOSTNAME", "CA", "SSL STATUS", "METHOD"]];
-      for (const h of z.hostnames) {
-        rows.push([h.flagged ? "!" : " ", printable(h.hostname), hostCa(h), printable(h.ssl_status ?? "-"), printable(h.method ?? "-")]);
-      }
-      out.push(...table(rows).map((l) => `  ${l}`));
-      const by = Object.entries(z.by_certificate_authority).sort(([a], [b]) => caText(a).localeCompare(caText(b))).map(([ca, n]) => `${caText(ca)} ${n}`);
-      out.push(`  by CA: ${by.join(", ")}`);
-    }
-    out.push("");
-  }
-  if (report.flagged > 0) {
-    out.push(`! ${report.flagged} custom hostname(s) still use ${report.retiring_certificate_authority}: ${CHAIN_RETIREMENT}.`);
-    out.push(`  ${TYPE_LABEL.custom_hostname} are ${ADVICE.custom_hostname}`);
-  } else {
-    out.push(`No custom hostname uses ${report.retiring_certificate_authority} (${CHAIN_RETIREMENT}).`);
-  }
-  const onRetired = report.zones.reduce((n, z) => n + z.hostnames.filter((h) => !h.uploaded && h.certificate_authority === RETIRED_CA).length, 0);
-  if (onRetired > 0) {
-    out.push(
-      `! ${onRetired} custom hostname(s) use ${RETIRED_CA}, which Cloudflare no longer issues from (no new orders or renewals since 2023-10-26): set certificate_authority to "" (or leave it out) in the file and apply, and Cloudflare picks another CA.`
-    );
-  }
-  out.push("");
-  out.push("Not covered by this report (other certificate types):");
-  for (const t of ["universal", "advanced", "total_tls", "custom"]) out.push(`  ${TYPE_LABEL[t]}: ${ADVICE[t]}`);
-  return `${out.join("\n")}
-`;
-}
-var CHAIN_RETIREMENT, ADVICE, TYPE_LABEL, NOT_STATED, caText, hostCa;
-var init_report = __esm({
-  "src/certificates/report.ts"() {
-    "use strict";
-    init_safe_text();
-    init_data_record();
-    init_custom_hostnames2();
-    CHAIN_RETIREMENT = "lets_encrypt's cross-signed chain is no longer used in issuance or bundling since 2024-09-09 and expired on 2024-09-30";
-    ADVICE = {
-      custom_hostname: `not changed automatically. Set certificate_authority in the file's custom_hostnames to "" (Cloudflare picks a more compatible CA, falling back to lets_encrypt only when a CAA record blocks the alternative) or to another CA (google, ssl_com), then plan and apply; the certificate is re-validated and re-issued.`,
-      universal: "switched to a more compatible CA automatically; nothing to do.",
-      advanced: "set to lets_encrypt are not changed automatically (Cloudflare reports them by e-mail and in the list certificates operation); choose another CA for them.",
-      total_tls: "not changed automatically; select a different CA in the Total TLS settings.",
-      custom: "bundle method compatible or modern: uploaded before 2024-09-09 keep the cross-signed chain until they expire, uploaded later use the self-signed root chain; user-defined: the uploaded chain is always served, so do not upload the cross-signed chain after 2024-09-30."
-    };
-    TYPE_LABEL = {
-      custom_hostname: "Custom hostname certificates",
-      universal: "Universal certificates",
-      advanced: "Advanced certificates",
-      total_tls: "Total TLS certificates",
-      custom: "Custom (uploaded) certificates"
-    };
-    NOT_STATED = "not_stated";
-    caText = (ca) => ca === "" ? "default" : ca === NOT_STATED ? "not stated" : printable(ca);
-    hostCa = (h) => h.uploaded ? "uploaded" : h.certificate_authority === null ? printable(notStated(h.issuer)) : caText(h.certificate_authority);
-  }
-});
-
 // src/cli/commands/certificates.ts
 var certificates_exports = {};
 __export(certificates_exports, {
@@ -63971,11 +64377,11 @@ function register7(program2, ctx) {
     const zoneRefs = parseZoneRefs(opts.zone, "certificates");
     const client = clientFromOptions(opts, io);
     try {
-      const zones = await resolveZoneRefs(client, zoneRefs);
+      const zones2 = await resolveZoneRefs(client, zoneRefs);
       const listed2 = await Promise.all(
-        zones.map(async (zoneId) => ({
+        zones2.map(async (zoneId) => ({
           zone_id: zoneId,
-          hostnames: await client.listAll(`zones/${zoneId}/custom_hostnames`, { perPage: PAGE_SIZE })
+          hostnames: await client.listAll(customHostnamesApiPath(zoneId), { perPage: PAGE_SIZE })
         }))
       );
       const report = buildCertificateReport(listed2);
@@ -63987,11 +64393,11 @@ function register7(program2, ctx) {
   });
 }
 var PAGE_SIZE, CERTIFICATES_FORMAT_VERSION;
-var init_certificates = __esm({
+var init_certificates2 = __esm({
   "src/cli/commands/certificates.ts"() {
     "use strict";
     init_width();
-    init_report();
+    init_custom_hostnames2();
     init_client_options();
     init_planning();
     init_zone_ref();
@@ -64132,8 +64538,7 @@ var init_config_yaml = __esm({
   "src/migration/config-yaml.ts"() {
     "use strict";
     import_yaml2 = __toESM(require_dist(), 1);
-    init_managed_ruleset();
-    init_owasp_intent();
+    init_waf();
     init_sensitivity();
     OWASP_LAST_RULE_ID = "6179ae15870a4bb7b2d480d4843b323c";
     OWASP_ACTIONS = ["block", "managed_challenge", "js_challenge", "log", "challenge"];
@@ -64204,7 +64609,7 @@ function describeStart(zone, mode, fromValidation) {
     `Migrate ${zone} to the new WAF managed rules${fromValidation ? " (leaving validation mode)" : ""}:`,
     ...common,
     "The previous WAF managed rules are disabled as soon as the configuration is saved, and their APIs stop working for this zone.",
-    "From then on manage the WAF with the rulesets API (the zoneform `waf:` section).",
+    `From then on manage the WAF with the rulesets API (the zoneform \`${WAF_KEY}:\` section).`,
     "This cannot be undone: there is no way back to the previous WAF managed rules."
   ];
 }
@@ -64227,6 +64632,7 @@ var MIGRATION_MODES, INELIGIBLE_ADVICE;
 var init_eligibility = __esm({
   "src/migration/eligibility.ts"() {
     "use strict";
+    init_waf();
     MIGRATION_MODES = ["validation", "pending"];
     INELIGIBLE_ADVICE = [
       "A zone with URI-based WAF overrides (objects only the API can make) is ineligible until those overrides are deleted.",
@@ -64321,7 +64727,7 @@ var init_switch_body = __esm({
     "use strict";
     import_fast_deep_equal3 = __toESM(require_fast_deep_equal(), 1);
     init_entrypoint();
-    init_managed_ruleset();
+    init_waf();
     WAF_PHASE2 = "http_request_firewall_managed";
     RULESET_NAMES = {
       [OWASP_RULESET_ID]: OWASP_RULESET_NAME,
@@ -64556,7 +64962,7 @@ function start(ctx) {
       }
       await confirm2(io, zoneId, opts);
       await refuseChanged(client, io, zoneId, live);
-      await applyOne(client, label, {
+      await executeOne(client, label, {
         kind: "update",
         resource: "waf_migration",
         zone_id: zoneId,
@@ -64606,14 +65012,14 @@ var init_waf_migration2 = __esm({
   "src/cli/commands/waf-migration.ts"() {
     "use strict";
     init_commander();
-    init_reconcile();
+    init_read();
     init_errors();
     init_safe_text();
     init_config_yaml();
     init_eligibility();
     init_sensitivity();
-    init_apply();
-    init_managed_ruleset();
+    init_execute();
+    init_waf();
     init_entrypoint();
     init_switch_body();
     init_zone_info();
@@ -64629,7 +65035,7 @@ var init_waf_migration2 = __esm({
   }
 });
 
-// src/audit/classify.ts
+// src/inventory/classify.ts
 function thresholdsOf(t) {
   if (typeof t === "number") return { ...DEFAULT_THRESHOLDS, js_integrity: t };
   return { ...DEFAULT_THRESHOLDS, ...t ?? {} };
@@ -64746,7 +65152,7 @@ function compareFindings(a, b) {
 }
 var MALICIOUS_SCORE_THRESHOLD, THREAT_SCORE_THRESHOLD, THREAT_SCORES, DEFAULT_THRESHOLDS, SEVERITY_RANK;
 var init_classify = __esm({
-  "src/audit/classify.ts"() {
+  "src/inventory/classify.ts"() {
     "use strict";
     MALICIOUS_SCORE_THRESHOLD = 10;
     THREAT_SCORE_THRESHOLD = 10;
@@ -64877,9 +65283,10 @@ function levelOf(severity) {
   return severity === "high" ? "error" : severity === "medium" ? "warning" : "note";
 }
 var INFORMATION_URI, HELP_URI, TEXT, RULE_KEYS;
-var init_rules2 = __esm({
+var init_rules7 = __esm({
   "src/sarif/rules.ts"() {
     "use strict";
+    init_page_shield();
     INFORMATION_URI = "https://github.com/zoneform/zoneform";
     HELP_URI = `${INFORMATION_URI}/blob/main/docs/commands/audit.md#sarif`;
     TEXT = {
@@ -64913,7 +65320,7 @@ var init_rules2 = __esm({
       "unauthorized-script": {
         name: "UnauthorizedScript",
         short: "Script on a payment page that no inventory entry authorizes",
-        full: "A script was seen on a page in scope of the zone's script inventory (page_shield.script_inventory) within the window, and no authorized entry covers its URL (PCI DSS v4.0 6.4.3).",
+        full: `A script was seen on a page in scope of the zone's script inventory (${SCRIPT_INVENTORY_PATH}) within the window, and no authorized entry covers its URL (PCI DSS v4.0 6.4.3).`,
         help: "Either authorize it (an entry with a written justification; `zoneform inventory --merge` drafts one) or remove it from the payment pages.",
         level: "error",
         severity: "7.5",
@@ -65015,7 +65422,7 @@ var VERDICT_RULE, INVENTORY_RULE;
 var init_findings = __esm({
   "src/sarif/findings.ts"() {
     "use strict";
-    init_rules2();
+    init_rules7();
     VERDICT_RULE = { script: "malicious-script", connection: "malicious-connection", cookie: "insecure-cookie" };
     INVENTORY_RULE = { unauthorized: "unauthorized-script", changed: "changed-script", stale: "stale-authorization" };
   }
@@ -65096,7 +65503,7 @@ var init_log = __esm({
   "src/sarif/log.ts"() {
     "use strict";
     init_safe_text();
-    init_rules2();
+    init_rules7();
     SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
     FINGERPRINT_KEY = "zoneformFinding/v1";
   }
@@ -65137,12 +65544,12 @@ var init_sarif = __esm({
       zoneEnd() {
       }
       end(totals) {
-        const zones = [...this.filters].map(([zone_id, filters]) => ({ zone_id, filters }));
+        const zones2 = [...this.filters].map(([zone_id, filters]) => ({ zone_id, filters }));
         const log = sarifLog({
           version: this.opts.version,
           category: this.opts.category ?? DEFAULT_AUDIT_CATEGORY,
           results: this.results,
-          properties: { zones, totals }
+          properties: { zones: zones2, totals }
         });
         this.write(sarifText(log));
       }
@@ -65666,7 +66073,7 @@ var DEFAULT_STALE_DAYS, DAY_MS2, REQUIREMENT;
 var init_check = __esm({
   "src/inventory/check.ts"() {
     "use strict";
-    init_match();
+    init_page_shield();
     DEFAULT_STALE_DAYS = 90;
     DAY_MS2 = 864e5;
     REQUIREMENT = {
@@ -65711,14 +66118,14 @@ function scriptDetailOf(raw) {
 }
 async function listInScopeScripts(client, zoneId, pages, perPage = INVENTORY_PER_PAGE) {
   const out = [];
-  for await (const raw of client.paginate(`zones/${zoneId}/page_shield/scripts`, { query: inventoryQuery(pages), perPage })) {
+  for await (const raw of client.paginate(pageShieldApiPath(zoneId, "scripts"), { query: inventoryQuery(pages), perPage })) {
     out.push(seenScriptOf(raw));
   }
   return out;
 }
 async function readScriptDetails(client, zoneId, ids) {
   const entries = await Promise.all(
-    ids.map(async (id) => [id, scriptDetailOf(await client.request("GET", `zones/${zoneId}/page_shield/scripts/${id}`))])
+    ids.map(async (id) => [id, scriptDetailOf(await client.request("GET", pageShieldApiPath(zoneId, `scripts/${id}`)))])
   );
   return new Map(entries);
 }
@@ -65729,11 +66136,12 @@ async function auditInventory(client, zoneId, inventory, opts) {
   return checkInventory(inventory, scripts, details, opts);
 }
 var INVENTORY_PER_PAGE, INVENTORY_STATUSES;
-var init_read = __esm({
+var init_read2 = __esm({
   "src/inventory/read.ts"() {
     "use strict";
     init_classify();
     init_check();
+    init_page_shield();
     INVENTORY_PER_PAGE = 100;
     INVENTORY_STATUSES = ["active", "infrequent", "inactive"];
   }
@@ -65757,17 +66165,17 @@ function listQuery(kind, filters) {
   return q;
 }
 async function runAudit(client, zoneIds, opts, write) {
-  const zones = Array.isArray(zoneIds) ? zoneIds : [zoneIds];
+  const zones2 = Array.isArray(zoneIds) ? zoneIds : [zoneIds];
   const filters = auditFilters(opts);
   const renderer = createRenderer(opts.format ?? "text", write, { now: opts.now, ...opts.sarif ? { sarif: opts.sarif } : {}, width: opts.width });
   const limit2 = opts.limit ?? DEFAULT_AUDIT_LIMIT;
   const results = [];
   renderer.begin();
-  for (const zoneId of zones) {
+  for (const zoneId of zones2) {
     const collector = new AuditCollector(limit2);
     renderer.zoneStart(zoneId, filters);
     for (const kind of INVENTORY_KINDS) {
-      const path6 = `zones/${zoneId}/page_shield/${LIST_PATH[kind]}`;
+      const path6 = pageShieldApiPath(zoneId, LIST_PATH[kind]);
       const items = client.paginate(path6, {
         query: listQuery(kind, filters),
         perPage: opts.perPage ?? AUDIT_PER_PAGE,
@@ -65798,15 +66206,15 @@ async function runAudit(client, zoneIds, opts, write) {
     renderer.zoneEnd(zoneId, collector);
     results.push({ zone_id: zoneId, summary: collector.summary, ...inventory ? { inventory } : {} });
     opts.progress?.(`audited ${zoneId}: ${INVENTORY_KINDS.map((k) => `${collector.summary[k].read} ${LIST_PATH[k]}`).join(", ")}`);
-    opts.onZoneDone?.(results.length, zones.length);
+    opts.onZoneDone?.(results.length, zones2.length);
   }
   const totals = totalsOf2(results);
   renderer.end(totals);
   return { zones: results, totals };
 }
-function totalsOf2(zones) {
+function totalsOf2(zones2) {
   const t = { findings: 0, malicious_scripts: 0, malicious_connections: 0, insecure_cookies: 0, high: 0, medium: 0, low: 0 };
-  for (const z of zones) {
+  for (const z of zones2) {
     t.malicious_scripts += z.summary.script.findings;
     t.malicious_connections += z.summary.connection.findings;
     t.insecure_cookies += z.summary.cookie.findings;
@@ -65859,7 +66267,8 @@ var init_run = __esm({
     init_classify();
     init_collector();
     init_render();
-    init_read();
+    init_read2();
+    init_page_shield();
     AUDIT_PER_PAGE = 100;
     DEFAULT_AUDIT_LIMIT = 50;
     FAIL_ON = ["malicious", "insecure", "unauthorized", "changed", "stale", "any", "none"];
@@ -65921,13 +66330,13 @@ function configPositions(sources) {
   const blocks = /* @__PURE__ */ new Map();
   for (const s of sources) {
     const parsed = parseYaml(s.text, s.file);
-    const zones = record(parsed.value)?.zones;
-    if (!Array.isArray(zones)) continue;
-    zones.forEach((z, i) => {
+    const zones2 = record(parsed.value)?.zones;
+    if (!Array.isArray(zones2)) continue;
+    zones2.forEach((z, i) => {
       const id = str3(record(z)?.zone_id)?.toLowerCase();
       if (id === void 0 || blocks.has(id)) return;
-      const inventory = record(record(record(z)?.page_shield)?.script_inventory);
-      blocks.set(id, { file: s.file, locate: parsed.locate, zone: `/zones/${i}`, inventory: `/zones/${i}/page_shield/script_inventory`, urls: urlsOf(inventory) });
+      const inventory = scriptInventoryIn(z);
+      blocks.set(id, { file: s.file, locate: parsed.locate, zone: `/zones/${i}`, inventory: scriptInventoryPointer(`/zones/${i}`), urls: urlsOf(inventory) });
     });
   }
   return positions(blocks, sources[0]?.file);
@@ -65945,7 +66354,7 @@ var init_locate = __esm({
   "src/sarif/locate.ts"() {
     "use strict";
     init_parse();
-    init_match();
+    init_page_shield();
   }
 });
 
@@ -65962,8 +66371,8 @@ async function loadInventories(config2, io) {
   for (const s of desired.secrets) io.secrets?.add(s.value);
   for (const w of warnings) io.stderr.write(`${formatProblem(w)}
 `);
-  const zones = desired.zones.flatMap((z) => {
-    const inventory = z.page_shield?.script_inventory;
+  const zones2 = desired.zones.flatMap((z) => {
+    const inventory = scriptInventoryOf(z);
     if (!inventory) return [];
     return [
       {
@@ -65974,7 +66383,7 @@ async function loadInventories(config2, io) {
       }
     ];
   });
-  return { path: path6, zones, all: desired.zones, sources };
+  return { path: path6, zones: zones2, all: desired.zones, sources };
 }
 var init_inventory_config = __esm({
   "src/cli/inventory-config.ts"() {
@@ -65982,6 +66391,7 @@ var init_inventory_config = __esm({
     init_config();
     init_load();
     init_errors();
+    init_page_shield();
   }
 });
 
@@ -66028,7 +66438,7 @@ function register9(program2, ctx) {
     const configured = await loadInventories(opts.config, io);
     const inventoryZones = configured?.zones ?? [];
     if ((!opts.zone || opts.zone.length === 0) && inventoryZones.length === 0 && configured) {
-      throw new UsageError(`audit needs --zone ID|NAME: ${configured.path} declares no page_shield.script_inventory`);
+      throw new UsageError(`audit needs --zone ID|NAME: ${configured.path} declares no ${SCRIPT_INVENTORY_PATH}`);
     }
     const zoneRefs = opts.zone?.length || inventoryZones.length === 0 ? parseZoneRefs(opts.zone, "audit") : inventoryZones.map((z) => ({ id: z.zone_id }));
     const format = opts.format;
@@ -66056,14 +66466,14 @@ function register9(program2, ctx) {
     const progress = progressFor(io, opts);
     const client = clientFromOptions(opts, io, void 0, progress);
     try {
-      const zones = await resolveZoneRefs(client, zoneRefs);
+      const zones2 = await resolveZoneRefs(client, zoneRefs);
       const inventories = new Map(
         inventoryZones.map((z) => [z.zone_id, { inventory: z.inventory, ...z.name ? { zone_name: z.name } : {}, ...z.source ? { source: z.source } : {} }])
       );
-      progress.begin("audit", "zones done", zones.length);
+      progress.begin("audit", "zones done", zones2.length);
       const result = await runAudit(
         client,
-        zones,
+        zones2,
         {
           status: opts.status,
           hosts: opts.host,
@@ -66079,7 +66489,7 @@ function register9(program2, ctx) {
           inventories,
           staleDays,
           now,
-          ...format === "sarif" ? { sarif: sarifOptions(configured, zoneRefs, zones, sarifCategory ?? DEFAULT_AUDIT_CATEGORY) } : {}
+          ...format === "sarif" ? { sarif: sarifOptions(configured, zoneRefs, zones2, sarifCategory ?? DEFAULT_AUDIT_CATEGORY) } : {}
         },
         (text) => {
           progress.clear();
@@ -66096,8 +66506,8 @@ function register9(program2, ctx) {
 function parseSarifCategory(value, format) {
   if (value === void 0) return void 0;
   if (format !== "sarif") throw new UsageError("--sarif-category goes with --format sarif");
-  const problem3 = categoryProblem(value);
-  if (problem3) throw new UsageError(`--sarif-category ${printable(value)}: ${problem3}`);
+  const problem2 = categoryProblem(value);
+  if (problem2) throw new UsageError(`--sarif-category ${printable(value)}: ${problem2}`);
   return value;
 }
 function sarifOptions(configured, refs, ids, category) {
@@ -66117,7 +66527,7 @@ var init_audit = __esm({
     init_sarif();
     init_locate();
     init_log();
-    init_program();
+    init_command2();
     init_inventory_config();
     init_options();
     init_errors();
@@ -66127,6 +66537,7 @@ var init_audit = __esm({
     init_progress();
     init_width();
     init_zone_ref();
+    init_page_shield();
     STATUSES2 = ["active", "infrequent", "inactive"];
   }
 });
@@ -66178,7 +66589,7 @@ function draftInventory(scripts, opts) {
     ` Authorized scripts of the payment pages of zone ${printable(opts.zone)} (PCI DSS v4.0 6.4.3), drafted by`,
     ` zoneform inventory on ${opts.now.toISOString().slice(0, 10)} from what Page Shield saw on ${printable(opts.pages.join(", "))}: ${n} script${n === 1 ? "" : "s"}.`,
     " Review each entry: write why the script is needed (justification), who owns it (owner), remove what",
-    " should not run on a payment page; then put this block under the zone's page_shield: in zoneform.yaml."
+    ` should not run on a payment page; then put this block under the zone's ${SCRIPT_INVENTORY_KEYS[0]}: in zoneform.yaml.`
   ].join("\n");
   return doc.toString({ lineWidth: 0 });
 }
@@ -66189,10 +66600,10 @@ function urlsOf2(seq) {
     return typeof url === "string" ? [{ url, justification: String(item.get("justification") ?? "") }] : [];
   });
 }
-function zoneIndex(zones, zone) {
-  const i = zones.items.findIndex((z) => (0, import_yaml3.isMap)(z) && String(z.get("zone_id") ?? "").toLowerCase() === zone.id);
+function zoneIndex(zones2, zone) {
+  const i = zones2.items.findIndex((z) => (0, import_yaml3.isMap)(z) && String(z.get("zone_id") ?? "").toLowerCase() === zone.id);
   if (i >= 0 || zone.name === void 0) return i;
-  return zones.items.findIndex((z) => (0, import_yaml3.isMap)(z) && String(z.get("name") ?? "").toLowerCase() === zone.name);
+  return zones2.items.findIndex((z) => (0, import_yaml3.isMap)(z) && String(z.get("name") ?? "").toLowerCase() === zone.name);
 }
 function locateInventory(text, label, zone) {
   const doc = (0, import_yaml3.parseDocument)(text);
@@ -66200,7 +66611,7 @@ function locateInventory(text, label, zone) {
   if ((0, import_yaml3.isSeq)(doc.get("zones", true))) {
     const i = zoneIndex(doc.get("zones", true), zone);
     if (i < 0) throw new UsageError(`${label}: no zone ${zone.id}${zone.name ? ` (${zone.name})` : ""} in the file; add it under zones: first`);
-    return { doc, path: ["zones", i, "page_shield", "script_inventory"], where: `zones[${i}].page_shield.script_inventory` };
+    return { doc, path: ["zones", i, ...SCRIPT_INVENTORY_KEYS], where: `zones[${i}].${SCRIPT_INVENTORY_KEYS.join(".")}` };
   }
   if ((0, import_yaml3.isMap)(doc.get("script_inventory", true))) return { doc, path: ["script_inventory"], where: "script_inventory" };
   if ((0, import_yaml3.isMap)(doc.contents) || doc.contents === null) return { doc, path: [], where: "the top level" };
@@ -66240,12 +66651,12 @@ var init_yaml = __esm({
     init_errors();
     init_safe_text();
     init_check();
-    init_todo();
-    init_todo();
+    init_page_shield();
+    init_page_shield();
   }
 });
 
-// src/inventory/sarif.ts
+// src/sarif/inventory.ts
 function str4(v) {
   return typeof v === "string" ? v : void 0;
 }
@@ -66298,8 +66709,8 @@ function inventorySarif(input) {
   return { log, results: results.length };
 }
 var import_yaml4, DEFAULT_INVENTORY_CATEGORY;
-var init_sarif2 = __esm({
-  "src/inventory/sarif.ts"() {
+var init_inventory2 = __esm({
+  "src/sarif/inventory.ts"() {
     "use strict";
     import_yaml4 = __toESM(require_dist(), 1);
     init_log();
@@ -66327,8 +66738,8 @@ function register10(program2, ctx) {
     const given = opts.pages ?? [];
     if (given.length === 0 && mergeText === void 0) throw new UsageError(`inventory needs --pages PATTERN: the payment pages in scope, e.g. --pages "example.com/checkout*"`);
     for (const p of given) {
-      const problem3 = pagePatternProblem(p);
-      if (problem3) throw new UsageError(`--pages ${printable(p)}: ${problem3}`);
+      const problem2 = pagePatternProblem(p);
+      if (problem2) throw new UsageError(`--pages ${printable(p)}: ${problem2}`);
     }
     if (!FORMATS.includes(opts.format)) throw new UsageError(`--format ${printable(opts.format)}: expected one of ${FORMATS.join(", ")}`);
     const sarif = opts.format === "sarif";
@@ -66396,12 +66807,12 @@ async function readMergeFile(path6, label) {
   }
 }
 var FORMATS, DAY_MS3;
-var init_inventory2 = __esm({
+var init_inventory3 = __esm({
   "src/cli/commands/inventory.ts"() {
     "use strict";
     init_check();
-    init_match();
-    init_read();
+    init_page_shield();
+    init_read2();
     init_yaml();
     init_load();
     init_errors();
@@ -66413,10 +66824,10 @@ var init_inventory2 = __esm({
     init_progress();
     init_zone_ref();
     init_audit();
-    init_sarif2();
+    init_inventory2();
     init_log();
     init_load();
-    init_program();
+    init_command2();
     FORMATS = ["yaml", "sarif"];
     DAY_MS3 = 864e5;
   }
@@ -66627,7 +67038,7 @@ async function suggestCsp(client, zoneId, opts = {}) {
   const suggester = new CspSuggester({ wildcardThreshold: opts.wildcardThreshold, maliciousBelow: opts.maliciousBelow, threatBelow: opts.threatBelow });
   const query = { status: "active", ...opts.hosts?.length ? { hosts: opts.hosts.join(",") } : {} };
   for (const [kind, list] of [["script", "scripts"], ["connection", "connections"]]) {
-    for await (const raw of client.paginate(`zones/${zoneId}/page_shield/${list}`, { query, perPage: PER_PAGE2 })) {
+    for await (const raw of client.paginate(pageShieldApiPath(zoneId, list), { query, perPage: PER_PAGE2 })) {
       suggester.add(kind, raw);
       opts.onItem?.(kind);
     }
@@ -66669,14 +67080,14 @@ function renderSuggestionText(zoneId, s, block) {
     lines.push(...s.self_hosted_malicious.examples.map((u) => `  ${printable(u)}`), "");
   }
   if (s.counts.skipped > 0) lines.push(`${s.counts.skipped} item(s) without an http(s) or ws(s) origin (data:, blob:) were skipped.`, "");
-  lines.push("Paste under page_shield.policies (action log reports violations without blocking; switch to allow once the reports are clean):", "");
+  lines.push(`Paste under ${POLICIES_PATH} (action log reports violations without blocking; switch to allow once the reports are clean):`, "");
   return `${lines.join("\n")}
 ${printable(block, { keepNewlines: true })}`;
 }
 function register11(program2, ctx) {
   const csp = program2.command("csp").description("Content security policy helpers built from the Page Shield inventory.");
   const cmd = csp.command("suggest").description("Suggest script-src and connect-src from the zone's active, non-malicious scripts and connections.").option("--host <host>", "only items seen on this host; * at the start or end is a wildcard (repeatable)", collectList).option("--format <format>", "text | yaml (yaml: only the policy block, to paste or append)", "text").addOption(new Option("--action <action>", "action of the suggested policy").choices(["log", "allow"]).default("log")).option("--description <text>", "description (identity) of the suggested policy").option("--wildcard-threshold <n>", "this many subdomains of one domain become https://*.domain (0: never)", "5").option("--malicious-below <score>", "a script whose js_integrity_score is below this is malicious and its host left out (1-100)", String(MALICIOUS_SCORE_THRESHOLD)).option("--threat-below <score>", "…or whose magecart_score, malware_score or cryptomining_score is below this (1-100)", String(THREAT_SCORE_THRESHOLD));
-  cmd.option("--from-inventory", "propose the allow policy of the payment pages from the file's page_shield.script_inventory (no API call): script-src holds exactly the authorized scripts");
+  cmd.option("--from-inventory", `propose the allow policy of the payment pages from the file's ${SCRIPT_INVENTORY_PATH} (no API call): script-src holds exactly the authorized scripts`);
   addConfigOption(cmd);
   addReadCommandOptions(cmd, { single: true, progress: true });
   cmd.action(async (opts) => {
@@ -66715,19 +67126,19 @@ function register11(program2, ctx) {
 async function suggestFromInventory(io, opts, action) {
   if (!["text", "yaml"].includes(opts.format)) throw new UsageError(`--format ${opts.format}: expected one of text, yaml`);
   const loaded = await loadInventories(opts.config ?? "zoneform.yaml", io);
-  const zones = loaded?.zones ?? [];
+  const zones2 = loaded?.zones ?? [];
   const key2 = (v) => v.trim().toLowerCase().replace(/\.$/, "");
   const wanted = opts.zone ?? [];
-  const chosen = wanted.length > 0 ? zones.filter((z2) => wanted.some((w) => key2(w) === z2.zone_id || z2.name !== void 0 && key2(w) === key2(z2.name))) : zones;
+  const chosen = wanted.length > 0 ? zones2.filter((z2) => wanted.some((w) => key2(w) === z2.zone_id || z2.name !== void 0 && key2(w) === key2(z2.name))) : zones2;
   if (chosen.length === 0) {
-    throw new UsageError(`csp suggest --from-inventory: no zone${wanted.length ? ` ${wanted.join(", ")}` : ""} with page_shield.script_inventory in ${loaded?.path ?? "the configuration"}`);
+    throw new UsageError(`csp suggest --from-inventory: no zone${wanted.length ? ` ${wanted.join(", ")}` : ""} with ${SCRIPT_INVENTORY_PATH} in ${loaded?.path ?? "the configuration"}`);
   }
   if (chosen.length > 1) throw new UsageError(`csp suggest --from-inventory: ${chosen.length} zones have a script inventory; pick one with --zone ID|NAME`);
   const z = chosen[0];
   const { policy, notes } = inventoryPolicy(z.inventory, { description: opts.description ?? "Payment pages: authorized scripts only (PCI DSS 6.4.3)", action });
   const comments = [
     `# The payment pages of zone ${printable(z.name ?? z.zone_id)} (${printable(z.inventory.pages.join(", "))}): script-src holds exactly the`,
-    `# ${z.inventory.authorized.length} authorized script(s) of page_shield.script_inventory; with action allow every other script is blocked.`,
+    `# ${z.inventory.authorized.length} authorized script(s) of ${SCRIPT_INVENTORY_PATH}; with action allow every other script is blocked.`,
     ...notes.map((n) => `#   ${printable(n)}`)
   ];
   const block = `${comments.join("\n")}
@@ -66741,7 +67152,7 @@ ${(0, import_yaml7.stringify)([policy], { lineWidth: 0 })}`;
 
   ${printable(policy.value)}
 
-Paste under the zone's page_shield.policies (try action log first if the pages may load other scripts):
+Paste under the zone's ${POLICIES_PATH} (try action log first if the pages may load other scripts):
 
 ${printable(block, { keepNewlines: true })}`
   );
@@ -66763,6 +67174,7 @@ var init_csp2 = __esm({
     init_csp();
     init_inventory_config();
     init_options();
+    init_page_shield();
     PER_PAGE2 = 100;
   }
 });
@@ -66860,12 +67272,12 @@ async function exportZones(client, opts) {
     files: []
   };
   const read = createReadContext(client, desired);
-  const zones = [];
+  const zones2 = [];
   for (const zoneId of opts.zones) {
-    zones.push(await exportZone({ read, zoneId, notes }, sections, opts.onSection));
-    opts.onZoneDone?.(zones.length, opts.zones.length);
+    zones2.push(await exportZone({ read, zoneId, notes }, sections, opts.onSection));
+    opts.onZoneDone?.(zones2.length, opts.zones.length);
   }
-  const document = { version: 1, ...opts.accountId ? { account_id: opts.accountId } : {}, zones };
+  const document = { version: 1, ...opts.accountId ? { account_id: opts.accountId } : {}, zones: zones2 };
   const text = renderExport(
     document,
     { schemaRef: opts.schemaRef, version: opts.version, exportedAt: (opts.now ?? (() => /* @__PURE__ */ new Date()))(), zones: opts.zones, sections },
@@ -66876,7 +67288,7 @@ async function exportZones(client, opts) {
 var init_export6 = __esm({
   "src/export/index.ts"() {
     "use strict";
-    init_reconcile();
+    init_read();
     init_errors();
     init_document2();
     init_sections();
@@ -66918,12 +67330,12 @@ function register12(program2, ctx) {
     const progress = progressFor(io, opts);
     const client = clientFromOptions(opts, io, void 0, progress);
     let result;
-    let zones;
+    let zones2;
     try {
-      zones = await resolveZoneRefs(client, zoneRefs);
-      progress.begin("export", "zones read", zones.length);
+      zones2 = await resolveZoneRefs(client, zoneRefs);
+      progress.begin("export", "zones read", zones2.length);
       result = await exportZones(client, {
-        zones,
+        zones: zones2,
         sections,
         accountId: opts.accountId ?? (io.env.CLOUDFLARE_ACCOUNT_ID?.trim() || void 0),
         schemaRef: schemaRefFrom(outPath ? dirname3(outPath) : io.cwd),
@@ -66940,7 +67352,7 @@ function register12(program2, ctx) {
     const check2 = checkConfigSources([{ file: opts.out ?? "<export>", text }], { ...io.env, ...placeholders });
     if (outPath) {
       await writeFileSafely(outPath, text, { force: opts.force, label: outLabel });
-      io.stderr.write(`Wrote ${opts.out}: ${zones.length} zone(s), sections ${sections.join(", ")}.
+      io.stderr.write(`Wrote ${opts.out}: ${zones2.length} zone(s), sections ${sections.join(", ")}.
 `);
     } else {
       io.stdout.write(text);
@@ -66974,7 +67386,7 @@ var init_export7 = __esm({
     init_safe_text();
     init_write_file();
     init_client_options();
-    init_program();
+    init_command2();
     init_progress();
     init_schema_ref();
     init_zone_ref();
@@ -66988,8 +67400,8 @@ __export(logpush_exports, {
   register: () => register13
 });
 function register13(program2, ctx) {
-  const logpush = program2.command("logpush").description("Logpush helpers.");
-  const challenge = logpush.command("challenge").description(
+  const logpush2 = program2.command("logpush").description("Logpush helpers.");
+  const challenge = logpush2.command("challenge").description(
     "Request an ownership challenge for a storage destination (s3, gs, azure): Cloudflare writes a token into a file in the bucket; put it in an env var and set ownership_challenge: ${env:NAME} on the job."
   ).requiredOption("--destination <url>", "the job's destination_conf; ${env:NAME} references are read from the environment");
   addReadCommandOptions(challenge, { single: true });
@@ -67005,7 +67417,7 @@ function register13(program2, ctx) {
     const client = clientFromOptions(opts, io, redactor);
     try {
       const zone = await resolveZoneRef(client, zoneRef);
-      const [answer] = await applyOne(client, zone, {
+      const [answer] = await executeOne(client, zone, {
         kind: "create",
         resource: "logpush_ownership_challenge",
         zone_id: zone,
@@ -67044,12 +67456,12 @@ function resolveDestination(raw, env) {
 var init_logpush3 = __esm({
   "src/cli/commands/logpush.ts"() {
     "use strict";
-    init_apply();
+    init_execute();
     init_interpolate();
     init_errors();
     init_redact();
     init_safe_text();
-    init_live();
+    init_logpush();
     init_fields();
     init_client_options();
     init_zone_ref();
@@ -67235,7 +67647,57 @@ var init_whoami = __esm({
   }
 });
 
+// src/action/index.ts
+import process5 from "node:process";
+
 // src/cli/program.ts
+init_commander();
+init_errors();
+init_safe_text();
+
+// src/cli/io.ts
+import process3 from "node:process";
+init_redact();
+var CREDENTIAL_ENV = ["CLOUDFLARE_API_TOKEN", "CLOUDFLARE_API_KEY"];
+function redactingIO(io, opts = {}) {
+  const secrets = io.secrets ?? new Redactor();
+  for (const name of CREDENTIAL_ENV) {
+    const value = io.env[name];
+    if (value && !opts.keepEnv?.includes(name)) secrets.add(value);
+  }
+  const wrap = (out) => ({
+    write: (text) => out.write(secrets.redact(text)),
+    get isTTY() {
+      return out.isTTY;
+    },
+    get columns() {
+      return out.columns;
+    }
+  });
+  return { ...io, stdout: wrap(io.stdout), stderr: wrap(io.stderr), secrets };
+}
+var SHUTDOWN_SIGNALS = process3.platform === "win32" ? ["SIGINT", "SIGTERM"] : ["SIGINT", "SIGTERM", "SIGHUP"];
+
+// src/cli/program.ts
+init_width();
+init_command2();
+init_command2();
+var COMMANDS = {
+  validate: () => Promise.resolve().then(() => (init_validate(), validate_exports)),
+  plan: () => Promise.resolve().then(() => (init_plan2(), plan_exports)),
+  apply: () => Promise.resolve().then(() => (init_apply2(), apply_exports)),
+  show: () => Promise.resolve().then(() => (init_show(), show_exports)),
+  drift: () => Promise.resolve().then(() => (init_drift(), drift_exports)),
+  emulator: () => Promise.resolve().then(() => (init_emulator2(), emulator_exports)),
+  certificates: () => Promise.resolve().then(() => (init_certificates2(), certificates_exports)),
+  "waf-migration": () => Promise.resolve().then(() => (init_waf_migration2(), waf_migration_exports)),
+  audit: () => Promise.resolve().then(() => (init_audit(), audit_exports)),
+  inventory: () => Promise.resolve().then(() => (init_inventory3(), inventory_exports)),
+  csp: () => Promise.resolve().then(() => (init_csp2(), csp_exports)),
+  export: () => Promise.resolve().then(() => (init_export7(), export_exports)),
+  logpush: () => Promise.resolve().then(() => (init_logpush3(), logpush_exports)),
+  whoami: () => Promise.resolve().then(() => (init_whoami(), whoami_exports))
+};
 async function buildProgram(ctx, only) {
   const program2 = new Command("zoneform").description("Keep a Cloudflare zone's security configuration in YAML and make the live zone match it.").version(VERSION, "-V, --version").showHelpAfterError("(run with --help for usage)").configureOutput({
     writeOut: (s) => ctx.io.stdout.write(s),
@@ -67299,40 +67761,8 @@ function reportError(err, io, verbose) {
   else io.stderr.write("This is a bug in zoneform; run again with --verbose and report it with that output.\n");
   return EXIT.error;
 }
-var COMMANDS, VERSION;
-var init_program = __esm({
-  "src/cli/program.ts"() {
-    "use strict";
-    init_commander();
-    init_errors();
-    init_safe_text();
-    init_io();
-    init_width();
-    COMMANDS = {
-      validate: () => Promise.resolve().then(() => (init_validate(), validate_exports)),
-      plan: () => Promise.resolve().then(() => (init_plan(), plan_exports)),
-      apply: () => Promise.resolve().then(() => (init_apply2(), apply_exports)),
-      show: () => Promise.resolve().then(() => (init_show(), show_exports)),
-      drift: () => Promise.resolve().then(() => (init_drift(), drift_exports)),
-      emulator: () => Promise.resolve().then(() => (init_emulator2(), emulator_exports)),
-      certificates: () => Promise.resolve().then(() => (init_certificates(), certificates_exports)),
-      "waf-migration": () => Promise.resolve().then(() => (init_waf_migration2(), waf_migration_exports)),
-      audit: () => Promise.resolve().then(() => (init_audit(), audit_exports)),
-      inventory: () => Promise.resolve().then(() => (init_inventory2(), inventory_exports)),
-      csp: () => Promise.resolve().then(() => (init_csp2(), csp_exports)),
-      export: () => Promise.resolve().then(() => (init_export7(), export_exports)),
-      logpush: () => Promise.resolve().then(() => (init_logpush3(), logpush_exports)),
-      whoami: () => Promise.resolve().then(() => (init_whoami(), whoami_exports))
-    };
-    VERSION = "0.1.0";
-  }
-});
-
-// src/action/index.ts
-import process5 from "node:process";
 
 // src/action/cli.ts
-init_program();
 function zoneformIn(env, cwd, log) {
   return async (args, opts = {}) => {
     let stdout = "";
@@ -67496,8 +67926,8 @@ function lastLines(text, n = 40) {
   return (lines.length > n ? ["…", ...lines.slice(-n)] : lines).join("\n");
 }
 function runUrl(env) {
-  const { GITHUB_SERVER_URL: server = "https://github.com", GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: run } = env;
-  return repo && run ? `${server}/${repo}/actions/runs/${run}` : void 0;
+  const { GITHUB_SERVER_URL: server = "https://github.com", GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: run2 } = env;
+  return repo && run2 ? `${server}/${repo}/actions/runs/${run2}` : void 0;
 }
 function findPlanComment(comments) {
   return comments.find((c) => c.user?.type === "Bot" && typeof c.body === "string" && c.body.startsWith(COMMENT_MARKER));
@@ -67545,9 +67975,9 @@ ${codeBlock(lastLines(detail))}`;
   runner.setOutput("digest", digest);
   runner.summary(shown3.stdout);
   if (pr?.number !== void 0) {
-    const run = runUrl(runner.env);
+    const run2 = runUrl(runner.env);
     const footer = `
-Full plan: artifact \`${basename(planPath)}\`${run ? ` of [run ${runner.env.GITHUB_RUN_ID}](${run})` : ""}; read it with \`zoneform show ${basename(planPath)}\`.
+Full plan: artifact \`${basename(planPath)}\`${run2 ? ` of [run ${runner.env.GITHUB_RUN_ID}](${run2})` : ""}; read it with \`zoneform show ${basename(planPath)}\`.
 `;
     await upsertComment(ctx, pr.number, shown3.stdout.trimEnd() + "\n" + footer);
   }
@@ -67582,7 +68012,7 @@ async function reviewedPlan(ctx) {
   }
   return { digest, planPath, source: `#${pr.number}` };
 }
-async function apply(ctx) {
+async function apply2(ctx) {
   const { runner } = ctx;
   const reviewed = await reviewedPlan(ctx);
   runner.setOutput("digest", reviewed.digest);
@@ -67646,23 +68076,23 @@ ${codeBlock(lastLines(fresh.stderr))}`)
 async function drift(ctx) {
   const { runner } = ctx;
   const path6 = resolve7(ctx.workspace, runner.input("drift-path") || "zoneform-drift.json");
-  const run = await ctx.zoneform(["drift", ...configArgs(ctx), "--format", "json"], { quiet: true });
-  if (run.code !== 0 && run.code !== 2) {
-    runner.summary(`### zoneform drift failed (exit ${run.code})
+  const run2 = await ctx.zoneform(["drift", ...configArgs(ctx), "--format", "json"], { quiet: true });
+  if (run2.code !== 0 && run2.code !== 2) {
+    runner.summary(`### zoneform drift failed (exit ${run2.code})
 
-${codeBlock(lastLines(run.stderr))}`);
-    throw new ActionFailed(`zoneform drift failed (exit ${run.code})`);
+${codeBlock(lastLines(run2.stderr))}`);
+    throw new ActionFailed(`zoneform drift failed (exit ${run2.code})`);
   }
-  writeFileSync(path6, run.stdout, { mode: 384 });
+  writeFileSync(path6, run2.stdout, { mode: 384 });
   runner.setOutput("drift-path", path6);
-  runner.setOutput("has-drift", run.code === 2 ? "true" : "false");
+  runner.setOutput("has-drift", run2.code === 2 ? "true" : "false");
   const shown3 = await ctx.zoneform(["show", path6, "--format", "markdown", "--max-bytes", String(COMMENT_MAX_BYTES)]);
-  runner.summary(run.code === 2 ? `### zoneform drift
+  runner.summary(run2.code === 2 ? `### zoneform drift
 
 The zones no longer match the files: this plan would undo the changes made by hand.
 
 ${shown3.stdout}` : "### zoneform drift\n\nNo drift: the zones match the files.\n");
-  if (run.code === 2) throw new ActionFailed("drift: the zones no longer match the files (the job summary shows how)");
+  if (run2.code === 2) throw new ActionFailed("drift: the zones no longer match the files (the job summary shows how)");
 }
 async function auditArgs(ctx) {
   const config2 = ctx.runner.input("config");
@@ -67705,7 +68135,7 @@ ${codeBlock(lastLines(md.stderr))}`);
 }
 
 // src/action/runner.ts
-import { randomBytes as randomBytes5 } from "node:crypto";
+import { randomBytes as randomBytes4 } from "node:crypto";
 import { appendFileSync, readFileSync as readFileSync2 } from "node:fs";
 function escapeData(text) {
   return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
@@ -67713,7 +68143,7 @@ function escapeData(text) {
 function outputRecord(name, value) {
   let delimiter;
   do
-    delimiter = `ghadelimiter_${randomBytes5(8).toString("hex")}`;
+    delimiter = `ghadelimiter_${randomBytes4(8).toString("hex")}`;
   while (value.includes(delimiter));
   return `${name}<<${delimiter}
 ${value}
@@ -67765,7 +68195,7 @@ ${text}`);
 }
 
 // src/action/main.ts
-var RUN = { plan, apply, drift, audit };
+var RUN = { plan, apply: apply2, drift, audit };
 async function runAction(env, cwd, write) {
   let runner;
   try {
