@@ -3664,7 +3664,8 @@ function clip(text, max) {
   return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}${ELLIPSIS}`;
 }
 function mayHold(text, prefixes) {
-  for (let i = 0; i + MIN_SUBSTRING <= text.length; i++) if (prefixes.has(text.slice(i, i + MIN_SUBSTRING))) return true;
+  for (let i = 0; i + MIN_SUBSTRING <= text.length; i++)
+    if (prefixes.has(text.slice(i, i + MIN_SUBSTRING))) return true;
   return false;
 }
 function escapeRegExp(s) {
@@ -3766,7 +3767,10 @@ var init_redact = __esm({
       }
       compile() {
         const values = [...this.values.keys()].sort((a, b) => b.length - a.length);
-        this.matcher = values.length === 0 ? null : { re: new RegExp(values.map(escapeRegExp).join("|"), "g"), prefixes: new Set(values.map((v) => v.slice(0, MIN_SUBSTRING))) };
+        this.matcher = values.length === 0 ? null : {
+          re: new RegExp(values.map(escapeRegExp).join("|"), "g"),
+          prefixes: new Set(values.map((v) => v.slice(0, MIN_SUBSTRING)))
+        };
         return this.matcher;
       }
       /** One whole string (a value, a name): as `redact`, and also when it equals a short or templated secret. */
@@ -4074,7 +4078,11 @@ function duplicateEntries(list, pointer, field, hintOf, what) {
     if (pin !== void 0) {
       const earlier3 = pins.get(pin);
       if (earlier3 === void 0) pins.set(pin, index);
-      else findings.push({ pointer: childPointer(itemPointer, "id"), message: `id ${pin} is pinned twice (also item ${earlier3} of this list): each live ${what.one} may be named once` });
+      else
+        findings.push({
+          pointer: childPointer(itemPointer, "id"),
+          message: `id ${pin} is pinned twice (also item ${earlier3} of this list): each live ${what.one} may be named once`
+        });
       continue;
     }
     const hint = hintOf(item);
@@ -4135,7 +4143,10 @@ function escapeTemplateText(text) {
 }
 function replaceTemplateTokens(text, reference) {
   if (!text.includes("${")) return text;
-  return text.replace(TEMPLATE_TOKEN, (whole, inside) => inside === void 0 ? "${" : reference(whole, inside));
+  return text.replace(
+    TEMPLATE_TOKEN,
+    (whole, inside) => inside === void 0 ? "${" : reference(whole, inside)
+  );
 }
 function templateReferences(text) {
   const out = [];
@@ -4156,7 +4167,14 @@ var init_template = __esm({
 
 // src/config/interpolate.ts
 function interpolateEnv(value, env, missingEnv = "error") {
-  const result = { value: void 0, secrets: [], findings: [], templates: /* @__PURE__ */ new Map(), templatePaths: /* @__PURE__ */ new Map(), missing: /* @__PURE__ */ new Set() };
+  const result = {
+    value: void 0,
+    secrets: [],
+    findings: [],
+    templates: /* @__PURE__ */ new Map(),
+    templatePaths: /* @__PURE__ */ new Map(),
+    missing: /* @__PURE__ */ new Set()
+  };
   const seen = /* @__PURE__ */ new Set();
   const path6 = [];
   const visit2 = (v) => {
@@ -4197,19 +4215,29 @@ function interpolateEnv(value, env, missingEnv = "error") {
       hasReference = true;
       const name = inner.slice(4);
       if (!ENV_NAME.test(name)) {
-        result.findings.push({ pointer, message: `'${whole}' is not a valid reference: write \${env:NAME} with NAME made of letters, digits and _` });
+        result.findings.push({
+          pointer,
+          message: `'${whole}' is not a valid reference: write \${env:NAME} with NAME made of letters, digits and _`
+        });
         result.missing.add(pointer);
         return "";
       }
       if (CREDENTIAL_VARIABLES.has(name)) {
-        result.findings.push({ pointer, message: `'${whole}' is zoneform's own API credential; it is never written into a zone (use another variable)` });
+        result.findings.push({
+          pointer,
+          message: `'${whole}' is zoneform's own API credential; it is never written into a zone (use another variable)`
+        });
         result.missing.add(pointer);
         return "";
       }
       const found = env[name];
       if (found === void 0) {
         result.findings.push(
-          missingEnv === "error" ? { pointer, message: `environment variable ${name} is not set (referenced as \${env:${name}})` } : { pointer, severity: "warning", message: `environment variable ${name} is not set (referenced as \${env:${name}}); plan and apply will need it` }
+          missingEnv === "error" ? { pointer, message: `environment variable ${name} is not set (referenced as \${env:${name}})` } : {
+            pointer,
+            severity: "warning",
+            message: `environment variable ${name} is not set (referenced as \${env:${name}}); plan and apply will need it`
+          }
         );
         result.missing.add(pointer);
         return "";
@@ -4246,7 +4274,8 @@ function declaredDocument(interpolated) {
     return copy;
   };
   let doc = interpolated.value;
-  for (const [pointer, template] of interpolated.templates) doc = put(doc, interpolated.templatePaths.get(pointer), 0, template);
+  for (const [pointer, template] of interpolated.templates)
+    doc = put(doc, interpolated.templatePaths.get(pointer), 0, template);
   return doc;
 }
 function templatedValues(interpolated) {
@@ -4521,7 +4550,15 @@ function messageFor(e, redact) {
   }
 }
 function typeName(t) {
-  return { string: "a string", number: "a number", integer: "an integer", boolean: "true or false", array: "a list", object: "a mapping", null: "empty" }[t] ?? t;
+  return {
+    string: "a string",
+    number: "a number",
+    integer: "an integer",
+    boolean: "true or false",
+    array: "a list",
+    object: "a mapping",
+    null: "empty"
+  }[t] ?? t;
 }
 function typeOfValue(v) {
   if (v === null || v === void 0) return "nothing";
@@ -11912,14 +11949,32 @@ function parseYaml(text, file) {
       const key2 = /^\s*["']?([^:"'\n]*?)["']?\s*:/.exec(text.slice(offset))?.[1] ?? "";
       const found = pointerAt(offset);
       const pointer = lastSegment(found) === key2 ? found : childPointer(found, key2);
-      problems.push({ file, ...pos, pointer, message: `duplicate key '${key2}': a key may appear once in a mapping`, severity: "error" });
+      problems.push({
+        file,
+        ...pos,
+        pointer,
+        message: `duplicate key '${key2}': a key may appear once in a mapping`,
+        severity: "error"
+      });
     } else {
       fatal = true;
-      problems.push({ file, ...pos, pointer: pointerAt(offset), message: `YAML syntax error: ${firstLine(err.message)}`, severity: "error" });
+      problems.push({
+        file,
+        ...pos,
+        pointer: pointerAt(offset),
+        message: `YAML syntax error: ${firstLine(err.message)}`,
+        severity: "error"
+      });
     }
   }
   for (const warning of doc.warnings) {
-    problems.push({ file, ...toPos(warning.pos[0]), pointer: pointerAt(warning.pos[0]), message: firstLine(warning.message), severity: "warning" });
+    problems.push({
+      file,
+      ...toPos(warning.pos[0]),
+      pointer: pointerAt(warning.pos[0]),
+      message: firstLine(warning.message),
+      severity: "warning"
+    });
   }
   for (const k of prototypeKeys) {
     fatal = true;
@@ -12029,7 +12084,13 @@ function diffFields(desired, live, specs = {}) {
     const before = live[field];
     if ((0, import_fast_deep_equal.default)(before, after)) continue;
     const spec = specs[field] ?? {};
-    out.push({ field, before, after, ...spec.text ? { text: true } : {}, ...spec.sensitive ? { sensitive: true } : {} });
+    out.push({
+      field,
+      before,
+      after,
+      ...spec.text ? { text: true } : {},
+      ...spec.sensitive ? { sensitive: true } : {}
+    });
   }
   return out;
 }
@@ -12098,7 +12159,10 @@ function ruleIdError(rule, what) {
 }
 function foreignRulesFingerprint(ep, owned) {
   if (!ep) return null;
-  return { id: ep.id, rules: ep.rules.filter((r) => !owned.has(r.id)).map((r) => ({ id: r.id, version: r.version ?? null })) };
+  return {
+    id: ep.id,
+    rules: ep.rules.filter((r) => !owned.has(r.id)).map((r) => ({ id: r.id, version: r.version ?? null }))
+  };
 }
 function writableRule(rule) {
   return Object.fromEntries(Object.entries(rule).filter(([k, v]) => !READ_ONLY.has(k) && v !== void 0));
@@ -12116,7 +12180,11 @@ function addRuleOp(zoneId, rulesetId, rule, phase) {
     method: "POST",
     path: zonePath(zoneId, "rulesets", rulesetId, "rules"),
     body: rule,
-    finds: { path: zonePath(zoneId, "rulesets", "phases", phase, "entrypoint"), list: "rules", match: { ref: rule.ref } }
+    finds: {
+      path: zonePath(zoneId, "rulesets", "phases", phase, "entrypoint"),
+      list: "rules",
+      match: { ref: rule.ref }
+    }
   };
 }
 function patchRuleOp(zoneId, rulesetId, live, set) {
@@ -12139,12 +12207,17 @@ var init_entrypoint = __esm({
 
 // src/sections/custom-fields/custom-fields.ts
 function normalizeCustomFields(fields) {
-  const clean = (names, lower) => [...new Set((names ?? []).map((n) => lower ? n.toLowerCase() : n))];
-  const out = Object.fromEntries(LISTS.map((l) => [l, clean(fields[l], l !== "cookies")]));
+  const clean = (names, lower) => [
+    ...new Set((names ?? []).map((n) => lower ? n.toLowerCase() : n))
+  ];
+  const out = Object.fromEntries(
+    LISTS.map((l) => [l, clean(fields[l], l !== "cookies")])
+  );
   const preserve = {};
   for (const list of RESPONSE_LISTS) {
     const stated = fields.preserve_duplicates?.[list];
-    if (stated && Object.keys(stated).length > 0) preserve[list] = Object.fromEntries(Object.entries(stated).map(([n, v]) => [n.toLowerCase(), v]));
+    if (stated && Object.keys(stated).length > 0)
+      preserve[list] = Object.fromEntries(Object.entries(stated).map(([n, v]) => [n.toLowerCase(), v]));
   }
   if (Object.keys(preserve).length > 0) out.preserve_duplicates = preserve;
   return out;
@@ -12156,13 +12229,18 @@ function liveItems(rule, list) {
   );
 }
 function fieldsOfRule(rule) {
-  const lists = Object.fromEntries(LISTS.map((l) => [l, liveItems(rule, l).map((f) => f.name)]));
+  const lists = Object.fromEntries(
+    LISTS.map((l) => [l, liveItems(rule, l).map((f) => f.name)])
+  );
   const preserve = {};
   for (const list of RESPONSE_LISTS) {
     const on = liveItems(rule, list).filter((f) => f.preserve_duplicates === true);
     if (on.length > 0) preserve[list] = Object.fromEntries(on.map((f) => [f.name.toLowerCase(), true]));
   }
-  return normalizeCustomFields({ ...lists, ...Object.keys(preserve).length > 0 ? { preserve_duplicates: preserve } : {} });
+  return normalizeCustomFields({
+    ...lists,
+    ...Object.keys(preserve).length > 0 ? { preserve_duplicates: preserve } : {}
+  });
 }
 function customFieldParameters(fields) {
   const out = {};
@@ -12179,7 +12257,8 @@ function patchedParameters(rule, after) {
   const out = { ...rule.action_parameters ?? {} };
   for (const list of LISTS) {
     const live = /* @__PURE__ */ new Map();
-    for (const item of liveItems(rule, list)) if (!live.has(keyOf(list, item.name))) live.set(keyOf(list, item.name), item);
+    for (const item of liveItems(rule, list))
+      if (!live.has(keyOf(list, item.name))) live.set(keyOf(list, item.name), item);
     const stated = RESPONSE_LISTS.includes(list) ? after.preserve_duplicates?.[list] : void 0;
     const items = after[list].map((name) => {
       const base3 = live.get(keyOf(list, name)) ?? { name };
@@ -12233,7 +12312,8 @@ function describeLists(before, after) {
     const now = new Set(after[list]);
     const added = after[list].filter((n) => !was.has(n)).map((n) => `+${n}`);
     const removed = [...was].filter((n) => !now.has(n)).map((n) => `-${n}`);
-    if (added.length + removed.length > 0) parts.push(`${list.replaceAll("_", " ")} ${[...added, ...removed].join(" ")}`);
+    if (added.length + removed.length > 0)
+      parts.push(`${list.replaceAll("_", " ")} ${[...added, ...removed].join(" ")}`);
   }
   return parts.join("; ");
 }
@@ -12248,7 +12328,9 @@ function diffCustomFields(zone, live) {
   const rules = logFieldRules(ep);
   const warnings = [];
   if (rules.length > 1) {
-    warnings.push(`${rules.length} log_custom_field rules in the ${LOG_FIELDS_PHASE} entry point; managing the first (${rules[0].id}), leaving the others as they are`);
+    warnings.push(
+      `${rules.length} log_custom_field rules in the ${LOG_FIELDS_PHASE} entry point; managing the first (${rules[0].id}), leaving the others as they are`
+    );
   }
   const rule = rules[0];
   const base3 = { resource: RESOURCE, zone_id: zone.zone_id, identity: IDENTITY };
@@ -12283,15 +12365,17 @@ function diffCustomFields(zone, live) {
   if (idProblem) return { changes: [], errors: [idProblem], warnings };
   if (isEmpty(want)) {
     return {
-      changes: [{
-        ...base3,
-        kind: "delete",
-        live_id: rule.id,
-        summary: "no custom log fields: remove the rule (the entry point stays)",
-        before: fieldsOf(before),
-        fields: [],
-        operations: [deleteRuleOp(zone.zone_id, ep.id, rule.id)]
-      }],
+      changes: [
+        {
+          ...base3,
+          kind: "delete",
+          live_id: rule.id,
+          summary: "no custom log fields: remove the rule (the entry point stays)",
+          before: fieldsOf(before),
+          fields: [],
+          operations: [deleteRuleOp(zone.zone_id, ep.id, rule.id)]
+        }
+      ],
       warnings
     };
   }
@@ -12305,7 +12389,12 @@ function diffCustomFields(zone, live) {
   const enabled = rule.enabled !== false;
   if (!enabled) fields.push({ field: "enabled", before: false, after: true });
   if (fields.length === 0) return { changes: [], warnings };
-  const listSummary = [describeLists(before, want), ...preserve.map((f) => `${f.after ? "keep" : "fold"} duplicates of ${f.field.replace(/\.preserve_duplicates$/, "")}`)].filter((x) => x !== "").join("; ");
+  const listSummary = [
+    describeLists(before, want),
+    ...preserve.map(
+      (f) => `${f.after ? "keep" : "fold"} duplicates of ${f.field.replace(/\.preserve_duplicates$/, "")}`
+    )
+  ].filter((x) => x !== "").join("; ");
   const change = {
     ...base3,
     kind: "update",
@@ -12314,7 +12403,9 @@ function diffCustomFields(zone, live) {
     before: { ...fieldsOf(before), ...enabled ? {} : { enabled: false } },
     after: fieldsOf(after),
     fields,
-    operations: [patchRuleOp(zone.zone_id, ep.id, rule, { action_parameters: patchedParameters(rule, after), enabled: true })]
+    operations: [
+      patchRuleOp(zone.zone_id, ep.id, rule, { action_parameters: patchedParameters(rule, after), enabled: true })
+    ]
   };
   return { changes: [change], warnings };
 }
@@ -12360,17 +12451,27 @@ var init_custom_fields = __esm({
 
 // src/sections/custom-fields/export.ts
 async function exportCustomFields(ctx) {
-  const zone = { zone_id: ctx.zoneId, logs: { custom_fields: { request_headers: [], response_headers: [], cookies: [] } } };
+  const zone = {
+    zone_id: ctx.zoneId,
+    logs: { custom_fields: { request_headers: [], response_headers: [], cookies: [] } }
+  };
   const { live } = await logCustomFields.read(ctx.read, zone);
   const rules = logFieldRules(live.entrypoint);
   const rule = rules[0];
   if (!rule) return { request_headers: [], response_headers: [], cookies: [] };
-  if (rules.length > 1) ctx.notes.warnings.push(`zone ${ctx.zoneId}: ${rules.length} log_custom_field rules; the file describes the first (${rule.id}), plan leaves the others alone`);
-  if (rule.enabled === false) ctx.notes.warnings.push(`zone ${ctx.zoneId}: the custom log fields rule is disabled; the file cannot say so, and plan will enable it`);
+  if (rules.length > 1)
+    ctx.notes.warnings.push(
+      `zone ${ctx.zoneId}: ${rules.length} log_custom_field rules; the file describes the first (${rule.id}), plan leaves the others alone`
+    );
+  if (rule.enabled === false)
+    ctx.notes.warnings.push(
+      `zone ${ctx.zoneId}: the custom log fields rule is disabled; the file cannot say so, and plan will enable it`
+    );
   const fields = fieldsOfRule(rule);
   const out = {};
   for (const list of LISTS) {
-    if (fields[list].length === 0 && (list === "transformed_request_headers" || list === "raw_response_headers")) continue;
+    if (fields[list].length === 0 && (list === "transformed_request_headers" || list === "raw_response_headers"))
+      continue;
     const kept = RESPONSE_LISTS.includes(list) ? fields.preserve_duplicates?.[list] : void 0;
     out[list] = fields[list].map((name) => kept?.[name] ? { name, preserve_duplicates: true } : name);
   }
@@ -12401,11 +12502,14 @@ function distinctById(live, rule, errors, warnings) {
     const id = rule.idOf(item);
     const seen = byId.get(id);
     if (seen === void 0) byId.set(id, item);
-    else if (JSON.stringify(seen) === JSON.stringify(item)) warnings.push(`the list of ${rule.whats} named id ${id} twice; it was read once`);
+    else if (JSON.stringify(seen) === JSON.stringify(item))
+      warnings.push(`the list of ${rule.whats} named id ${id} twice; it was read once`);
     else conflicting.add(id);
   }
   for (const id of conflicting) {
-    errors.push(`the list of ${rule.whats} named id ${id} twice with different contents; zoneform cannot tell which is current, and nothing in this zone is changed. Run plan again.`);
+    errors.push(
+      `the list of ${rule.whats} named id ${id} twice with different contents; zoneform cannot tell which is current, and nothing in this zone is changed. Run plan again.`
+    );
   }
   return [...byId.values()];
 }
@@ -12431,7 +12535,9 @@ function matchIdentities(desired, liveList, rule) {
         `${rule.describeDesired(want)} pins id ${pin}, which is not live (live ${rule.whats} with the same hints: ${list(like)}). Correct the \`id:\` or remove it (the entry is then matched by its hints, or created); nothing in this zone is changed.`
       );
     } else if (taken.has(pin)) {
-      errors.push(`${rule.describeDesired(want)} pins id ${pin}, which another entry pins too; each live ${rule.what} may be named once. Nothing in this zone is changed.`);
+      errors.push(
+        `${rule.describeDesired(want)} pins id ${pin}, which another entry pins too; each live ${rule.what} may be named once. Nothing in this zone is changed.`
+      );
     } else {
       taken.add(pin);
       failed.delete(want);
@@ -12440,7 +12546,9 @@ function matchIdentities(desired, liveList, rule) {
   }
   for (const want of desired) {
     if (rule.pinOf(want) !== void 0) continue;
-    const candidates = live.filter((l) => !taken.has(rule.idOf(l)) && !held.has(rule.idOf(l)) && rule.hint.ofLive(l) === rule.hint.ofDesired(want));
+    const candidates = live.filter(
+      (l) => !taken.has(rule.idOf(l)) && !held.has(rule.idOf(l)) && rule.hint.ofLive(l) === rule.hint.ofDesired(want)
+    );
     if (candidates.length === 1) {
       taken.add(rule.idOf(candidates[0]));
       found.set(want, { want, live: candidates[0] });
@@ -12603,7 +12711,8 @@ function filterToWire(filter) {
 }
 function filterFromWire(text) {
   if (text === null || text === void 0) return {};
-  if (typeof text === "object") return isEmptyFilter(text) ? {} : { filter: parseFilterString(JSON.stringify(text)) };
+  if (typeof text === "object")
+    return isEmptyFilter(text) ? {} : { filter: parseFilterString(JSON.stringify(text)) };
   const s = String(text);
   try {
     const filter = parseFilterString(s);
@@ -12617,7 +12726,9 @@ function filtersEqual(a, b) {
 }
 function shapeError(raw, field, expected) {
   const id = typeof raw.id === "number" || typeof raw.id === "string" ? ` ${raw.id}` : "";
-  return new AnswerShapeError(`the API answered Logpush job${id} with ${field} ${clipJson(raw[field], 60) ?? "missing"}, expected ${expected}`);
+  return new AnswerShapeError(
+    `the API answered Logpush job${id} with ${field} ${clipJson(raw[field], 60) ?? "missing"}, expected ${expected}`
+  );
 }
 function limit(raw, key2) {
   const v = raw[key2];
@@ -12632,17 +12743,23 @@ function compareDigits(a, b) {
 }
 function normalizeLiveJob(input) {
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
-    throw new AnswerShapeError(`the API answered a Logpush job that is not an object (${clipJson(input, 60)}), expected {id, name, dataset, …}`);
+    throw new AnswerShapeError(
+      `the API answered a Logpush job that is not an object (${clipJson(input, 60)}), expected {id, name, dataset, …}`
+    );
   }
   const raw = input;
   const idOk = typeof raw.id === "number" && Number.isSafeInteger(raw.id) && raw.id >= 0 || typeof raw.id === "string" && /^\d+$/.test(raw.id);
   if (!idOk) throw shapeError(raw, "id", "a job id (a whole number)");
-  if (raw.name !== null && raw.name !== void 0 && typeof raw.name !== "string") throw shapeError(raw, "name", "a string or null");
-  if (typeof raw.dataset !== "string" && raw.dataset !== null && raw.dataset !== void 0) throw shapeError(raw, "dataset", "a string");
+  if (raw.name !== null && raw.name !== void 0 && typeof raw.name !== "string")
+    throw shapeError(raw, "name", "a string or null");
+  if (typeof raw.dataset !== "string" && raw.dataset !== null && raw.dataset !== void 0)
+    throw shapeError(raw, "dataset", "a string");
   if (typeof raw.destination_conf !== "string") throw shapeError(raw, "destination_conf", "a string");
   if (typeof raw.enabled !== "boolean") throw shapeError(raw, "enabled", "true or false");
-  if (raw.kind !== void 0 && raw.kind !== null && typeof raw.kind !== "string") throw shapeError(raw, "kind", "a string");
-  if (raw.filter !== void 0 && raw.filter !== null && typeof raw.filter !== "string") throw shapeError(raw, "filter", "a JSON string");
+  if (raw.kind !== void 0 && raw.kind !== null && typeof raw.kind !== "string")
+    throw shapeError(raw, "kind", "a string");
+  if (raw.filter !== void 0 && raw.filter !== null && typeof raw.filter !== "string")
+    throw shapeError(raw, "filter", "a JSON string");
   const options = raw.output_options;
   if (options !== void 0 && options !== null && (typeof options !== "object" || Array.isArray(options))) {
     throw shapeError(raw, "output_options", "an object");
@@ -12685,7 +12802,9 @@ function destinationBucket(destination) {
 function stripDestinationSecrets(destination) {
   const q = destination.indexOf("?");
   if (q < 0) return destination;
-  const kept = destination.slice(q + 1).split("&").filter((pair) => pair !== "" && !isSecretParam(safeDecode(pair.split("=")[0] ?? "")) && !isSecretValue(pair.split("=").slice(1).join("=")));
+  const kept = destination.slice(q + 1).split("&").filter(
+    (pair) => pair !== "" && !isSecretParam(safeDecode(pair.split("=")[0] ?? "")) && !isSecretValue(pair.split("=").slice(1).join("="))
+  );
   return kept.length > 0 ? `${destination.slice(0, q)}?${kept.join("&")}` : destination.slice(0, q);
 }
 function destinationSecretValues(destination) {
@@ -12744,7 +12863,12 @@ var init_live = __esm({
       field_delimiter: ",",
       record_template: ""
     };
-    CSV_DEFAULTS = { ...NDJSON_DEFAULTS, output_type: "csv", record_prefix: "", record_suffix: "\n" };
+    CSV_DEFAULTS = {
+      ...NDJSON_DEFAULTS,
+      output_type: "csv",
+      record_prefix: "",
+      record_suffix: "\n"
+    };
     COMPARE_ONLY_DEFAULTS = { merge_subrequests: false };
     CVE_TYPO = "CVE-2021-4428";
     CVE_KEY = "CVE-2021-44228";
@@ -12784,7 +12908,8 @@ function updateBody(job, live) {
     if (job.ownership_challenge !== void 0) body.ownership_challenge = job.ownership_challenge;
   }
   if (job.enabled !== live.enabled) body.enabled = job.enabled;
-  if (live.filter_unparsed !== void 0 || !filtersEqual(job.filter, live.filter)) body.filter = filterToWire(job.filter) ?? "";
+  if (live.filter_unparsed !== void 0 || !filtersEqual(job.filter, live.filter))
+    body.filter = filterToWire(job.filter) ?? "";
   if (job.output_options !== void 0 && diffOutputOptions(job.output_options, live.output_options).length > 0) {
     body.output_options = outputOptionsToSend(job.output_options, live.output_options);
   }
@@ -12793,27 +12918,42 @@ function updateBody(job, live) {
 }
 function forcedFields(job, live) {
   const out = [];
-  if (live.dataset !== null && job.dataset !== live.dataset) out.push({ field: "dataset", before: live.dataset, after: job.dataset });
+  if (live.dataset !== null && job.dataset !== live.dataset)
+    out.push({ field: "dataset", before: live.dataset, after: job.dataset });
   if (job.kind !== void 0 && job.kind !== live.kind) out.push({ field: "kind", before: live.kind, after: job.kind });
   return out;
 }
 function jobFieldDiffs(job, live) {
   const out = [];
   if (job.destination_conf !== live.destination_conf) {
-    out.push({ field: "destination_conf", before: redactDestination(live.destination_conf), after: redactDestination(job.destination_conf) });
-    if (job.ownership_challenge !== void 0) out.push({ field: "ownership_challenge", after: job.ownership_challenge, sensitive: true });
+    out.push({
+      field: "destination_conf",
+      before: redactDestination(live.destination_conf),
+      after: redactDestination(job.destination_conf)
+    });
+    if (job.ownership_challenge !== void 0)
+      out.push({ field: "ownership_challenge", after: job.ownership_challenge, sensitive: true });
   }
   if (job.enabled !== live.enabled) out.push({ field: "enabled", before: live.enabled, after: job.enabled });
   if (live.filter_unparsed !== void 0 || !filtersEqual(job.filter, live.filter)) {
     const before = live.filter_unparsed ?? describeFilter(live.filter);
     const after = describeFilter(job.filter);
-    out.push({ field: "filter", before, after, ...before !== void 0 && after !== void 0 ? { text: true } : {} });
+    out.push({
+      field: "filter",
+      before,
+      after,
+      ...before !== void 0 && after !== void 0 ? { text: true } : {}
+    });
   }
   if (job.output_options !== void 0) {
     const want = comparableOutputOptions(job.output_options);
     const have = comparableOutputOptions(live.output_options ?? {});
     for (const key2 of diffOutputOptions(job.output_options, live.output_options)) {
-      out.push({ field: `output_options.${key2}`, before: structuredClone(have[key2]), after: structuredClone(want[key2]) });
+      out.push({
+        field: `output_options.${key2}`,
+        before: structuredClone(have[key2]),
+        after: structuredClone(want[key2])
+      });
     }
   }
   for (const k of UPLOAD_LIMITS) {
@@ -12832,7 +12972,10 @@ function fieldsNote(fields, job, live) {
       `moves the job from the legacy logpull_options ("${live.legacy_logpull}") to output_options, which replace them; the unchanged options are carried over as the file states them`
     );
     const { unknown } = outputOptionsFromLogpull(live.legacy_logpull);
-    if (unknown.length > 0) notes.push(`logpull_options parameter(s) ${unknown.join(", ")} have no output_options counterpart and are not carried over`);
+    if (unknown.length > 0)
+      notes.push(
+        `logpull_options parameter(s) ${unknown.join(", ")} have no output_options counterpart and are not carried over`
+      );
   }
   return notes;
 }
@@ -12850,7 +12993,15 @@ function challengeError(zoneId, job) {
 }
 function deleteChange(zoneId, live, note) {
   const path6 = jobsPath(zoneId, live.id);
-  return deleteItemChange({ resource: RESOURCE2, zoneId, identity: live.name, liveId: live.id, before: withoutId(live), path: path6, note });
+  return deleteItemChange({
+    resource: RESOURCE2,
+    zoneId,
+    identity: live.name,
+    liveId: live.id,
+    before: withoutId(live),
+    path: path6,
+    note
+  });
 }
 function createJobOp(zoneId, job, known) {
   const body = createBody(job);
@@ -12870,7 +13021,11 @@ function createJobOp(zoneId, job, known) {
 }
 function createChange(zoneId, job, known) {
   const body = createBody(job);
-  const shown3 = { ...body, ...body.filter ? { filter: describeFilter(job.filter) } : {}, ...job.output_options ? { output_options: job.output_options } : {} };
+  const shown3 = {
+    ...body,
+    ...body.filter ? { filter: describeFilter(job.filter) } : {},
+    ...job.output_options ? { output_options: job.output_options } : {}
+  };
   const fields = Object.entries(shown3).map(([field, after]) => {
     if (field === "destination_conf") return { field, after: redactDestination(String(after)) };
     if (field === "ownership_challenge") return { field, after, sensitive: true };
@@ -12928,7 +13083,8 @@ async function checkDestination(ctx, zoneId, job, body) {
     const res = await validation;
     const validity = checkAnswer(res, "validate/destination");
     if (typeof validity === "string") return `logpush job "${job.name}": ${validity}`;
-    if (validity.valid === false) return `logpush job "${job.name}": the destination ${shown3} is not valid: ${scrub(validity.message || "the API gave no reason")}`;
+    if (validity.valid === false)
+      return `logpush job "${job.name}": the destination ${shown3} is not valid: ${scrub(validity.message || "the API gave no reason")}`;
     if (!ownership) return void 0;
     const owned = checkAnswer(await ownership, "ownership/validate");
     if (typeof owned === "string") return `logpush job "${job.name}": ${owned}`;
@@ -12969,7 +13125,8 @@ var init_logpush_jobs = __esm({
       async read(ctx, zone) {
         const path6 = jobsPath(zone.zone_id);
         const raw = await ctx.client.listAll(path6);
-        if (!Array.isArray(raw)) throw new AnswerShapeError(`the API answered GET ${path6} with ${clipJson(raw, 60)}, expected a list of jobs`);
+        if (!Array.isArray(raw))
+          throw new AnswerShapeError(`the API answered GET ${path6} with ${clipJson(raw, 60)}, expected a list of jobs`);
         const live = raw.map(normalizeLiveJob).sort((a, b) => compareDigits(a.id, b.id));
         return { live, resources: Object.fromEntries(live.map((j) => [j.id, withoutId(j)])) };
       },
@@ -13033,7 +13190,9 @@ var init_logpush_jobs = __esm({
           if (change.resource !== RESOURCE2 || change.kind === "delete") continue;
           const job = desiredFor(desired, change);
           if (!job) continue;
-          const write = change.operations.find((op) => op.method !== "DELETE" && !!op.body);
+          const write = change.operations.find(
+            (op) => op.method !== "DELETE" && !!op.body
+          );
           const body = write?.body;
           if (!body || change.kind === "update" && !change.fields.some((f) => f.field === "destination_conf")) continue;
           checks.push(checkDestination(ctx, zone.zone_id, job, body));
@@ -13099,7 +13258,9 @@ function destinationWithEnvRefs(destination, ctx, jobName) {
   let shownHead = escapeTemplateText(head);
   if (m && m[2]) {
     let n = 0;
-    const path6 = m[2].split("/").map((seg) => isSecretValue(seg) ? refer(`path_${++n}`, "a secret path segment of destination_conf") : escapeTemplateText(seg));
+    const path6 = m[2].split("/").map(
+      (seg) => isSecretValue(seg) ? refer(`path_${++n}`, "a secret path segment of destination_conf") : escapeTemplateText(seg)
+    );
     shownHead = `${escapeTemplateText(m[1])}${path6.join("/")}`;
   }
   if (q < 0) return shownHead;
@@ -13131,8 +13292,10 @@ function exportedId(id) {
   return Number.isSafeInteger(Number(id)) ? Number(id) : id;
 }
 function problemWith(job) {
-  if (!NAME.test(job.name)) return `its name ${JSON.stringify(job.name)} cannot be an identity (1 to 512 letters, digits, '-' or '.')`;
-  if (job.dataset === null || !DATASET.test(job.dataset)) return `its dataset ${JSON.stringify(job.dataset)} is not a dataset name`;
+  if (!NAME.test(job.name))
+    return `its name ${JSON.stringify(job.name)} cannot be an identity (1 to 512 letters, digits, '-' or '.')`;
+  if (job.dataset === null || !DATASET.test(job.dataset))
+    return `its dataset ${JSON.stringify(job.dataset)} is not a dataset name`;
   if (!DESTINATION.test(job.destination_conf)) return "its destination's scheme is not one the file format knows";
   return void 0;
 }
@@ -13162,27 +13325,34 @@ async function exportLogpush(ctx) {
       ...job.kind === "edge" ? { kind: "edge" } : {}
     };
     if (job.filter_unparsed !== void 0) {
-      ctx.notes.warnings.push(`${where}: Logpush job ${job.name} has a filter that is not valid JSON; the file cannot hold it, and plan will clear it`);
+      ctx.notes.warnings.push(
+        `${where}: Logpush job ${job.name} has a filter that is not valid JSON; the file cannot hold it, and plan will clear it`
+      );
     } else if (job.filter) {
       out.filter = job.filter;
     }
     if (job.legacy_logpull !== void 0) {
       const { unknown } = outputOptionsFromLogpull(job.legacy_logpull);
       if (unknown.length > 0) {
-        ctx.notes.warnings.push(`${where}: Logpush job ${job.name}: logpull_options parameter(s) ${unknown.join(", ")} left out (the file states output_options)`);
+        ctx.notes.warnings.push(
+          `${where}: Logpush job ${job.name}: logpull_options parameter(s) ${unknown.join(", ")} left out (the file states output_options)`
+        );
       }
     }
     if (job.output_options) {
       const { options, unknown } = exportedOutputOptions(job.output_options);
       if (unknown.length > 0) {
-        ctx.notes.warnings.push(`${where}: Logpush job ${job.name}: output option(s) ${unknown.join(", ")} left out (not in the file format)`);
+        ctx.notes.warnings.push(
+          `${where}: Logpush job ${job.name}: output option(s) ${unknown.join(", ")} left out (not in the file format)`
+        );
       }
       out.output_options = options;
     }
     for (const k of UPLOAD_LIMITS2) if (job[k]) out[k] = job[k];
     jobs.push(out);
   }
-  if (leftOut > 0) ctx.notes.warnings.push(`${where}: logs.prune is false so that plan keeps the ${leftOut} Logpush job(s) left out`);
+  if (leftOut > 0)
+    ctx.notes.warnings.push(`${where}: logs.prune is false so that plan keeps the ${leftOut} Logpush job(s) left out`);
   return { jobs, ...leftOut > 0 ? { prune: false } : {} };
 }
 var NAME, DATASET, DESTINATION, OPTION_KEYS, COMPARE_ONLY_DEFAULTS2, UPLOAD_LIMITS2;
@@ -13220,15 +13390,20 @@ var init_export2 = __esm({
 // src/sections/logpush/rules.ts
 function* jobsOf(doc) {
   for (const { zone, pointer } of zonesOf(doc)) {
-    for (const { item, pointer: jobPointer } of itemsOf(asRecord(zone.logs)?.logpush_jobs, `${pointer}/logs/logpush_jobs`)) {
+    for (const { item, pointer: jobPointer } of itemsOf(
+      asRecord(zone.logs)?.logpush_jobs,
+      `${pointer}/logs/logpush_jobs`
+    )) {
       yield { job: item, pointer: jobPointer, zone };
     }
   }
 }
 function flow(value) {
   if (Array.isArray(value)) return `[${value.map(flow).join(", ")}]`;
-  if (value !== null && typeof value === "object") return `{${Object.entries(value).map(([k, v]) => `${flow(k)}: ${flow(v)}`).join(", ")}}`;
-  if (typeof value === "string") return /^[A-Za-z0-9_.\/-]+$/.test(value) && !/^(true|false|null|~|[-+.0-9].*)$/i.test(value) ? value : JSON.stringify(value);
+  if (value !== null && typeof value === "object")
+    return `{${Object.entries(value).map(([k, v]) => `${flow(k)}: ${flow(v)}`).join(", ")}}`;
+  if (typeof value === "string")
+    return /^[A-Za-z0-9_.\/-]+$/.test(value) && !/^(true|false|null|~|[-+.0-9].*)$/i.test(value) ? value : JSON.stringify(value);
   return String(value);
 }
 function literalSecretParams(destination) {
@@ -13261,7 +13436,12 @@ var init_rules2 = __esm({
           const dataset = asString(j.dataset);
           return name === void 0 || dataset === void 0 ? void 0 : { key: JSON.stringify([name, dataset]), shown: `named '${name}' with dataset '${dataset}'` };
         };
-        findings.push(...duplicateEntries(asRecord(zone.logs)?.logpush_jobs, `${pointer}/logs/logpush_jobs`, "name", hint, { one: "Logpush job", many: "Logpush jobs" }));
+        findings.push(
+          ...duplicateEntries(asRecord(zone.logs)?.logpush_jobs, `${pointer}/logs/logpush_jobs`, "name", hint, {
+            one: "Logpush job",
+            many: "Logpush jobs"
+          })
+        );
       }
       return findings;
     };
@@ -13269,7 +13449,10 @@ var init_rules2 = __esm({
       const findings = [];
       for (const { job, pointer } of jobsOf(doc)) {
         if (typeof job.id === "number" && !Number.isSafeInteger(job.id)) {
-          findings.push({ pointer: `${pointer}/id`, message: `the id ${String(job.id)} is beyond what a YAML number holds exactly (9007199254740991): write it as a quoted string, e.g. id: "12345678901234567890"` });
+          findings.push({
+            pointer: `${pointer}/id`,
+            message: `the id ${String(job.id)} is beyond what a YAML number holds exactly (9007199254740991): write it as a quoted string, e.g. id: "12345678901234567890"`
+          });
         }
       }
       return findings;
@@ -13281,11 +13464,17 @@ var init_rules2 = __esm({
         if (!filter || !asRecord(filter.where)) continue;
         const operators = countFilterOperators(filter);
         if (operators > FILTER_MAX_OPERATORS) {
-          findings.push({ pointer: `${pointer}/filter`, message: `the filter has ${operators} operators (conditions and and/or groups): Logpush allows at most ${FILTER_MAX_OPERATORS}` });
+          findings.push({
+            pointer: `${pointer}/filter`,
+            message: `the filter has ${operators} operators (conditions and and/or groups): Logpush allows at most ${FILTER_MAX_OPERATORS}`
+          });
         }
         const bytes = filterByteLength(filter);
         if (bytes > FILTER_MAX_BYTES) {
-          findings.push({ pointer: `${pointer}/filter`, message: `the filter is ${bytes} bytes once serialised: Logpush allows at most ${FILTER_MAX_BYTES}` });
+          findings.push({
+            pointer: `${pointer}/filter`,
+            message: `the filter is ${bytes} bytes once serialised: Logpush allows at most ${FILTER_MAX_BYTES}`
+          });
         }
       }
       return findings;
@@ -13306,11 +13495,20 @@ var init_rules2 = __esm({
         if (operator === void 0 || !("value" in rec)) return;
         const isList = Array.isArray(rec.value);
         if (LIST_OPERATORS.has(operator) && !isList) {
-          findings.push({ pointer: `${pointer}/value`, message: `operator '${operator}' needs a list value, e.g. [a, b] (got a single value)` });
+          findings.push({
+            pointer: `${pointer}/value`,
+            message: `operator '${operator}' needs a list value, e.g. [a, b] (got a single value)`
+          });
         } else if (!LIST_OPERATORS.has(operator) && isList) {
-          findings.push({ pointer: `${pointer}/value`, message: `operator '${operator}' compares with a single value; use 'in' to match any of a list` });
+          findings.push({
+            pointer: `${pointer}/value`,
+            message: `operator '${operator}' compares with a single value; use 'in' to match any of a list`
+          });
         } else if (isList && rec.value.length === 0) {
-          findings.push({ pointer: `${pointer}/value`, message: `operator '${operator}' needs at least one value in its list` });
+          findings.push({
+            pointer: `${pointer}/value`,
+            message: `operator '${operator}' needs at least one value in its list`
+          });
         }
       };
       for (const { job, pointer } of jobsOf(doc)) {
@@ -13363,7 +13561,10 @@ var init_rules2 = __esm({
     secretsFromEnvironment = (doc, ctx) => {
       const findings = [];
       for (const { zone, pointer } of zonesOf(doc)) {
-        for (const { item: job, pointer: jobPointer } of itemsOf(asRecord(zone.logs)?.logpush_jobs, `${pointer}/logs/logpush_jobs`)) {
+        for (const { item: job, pointer: jobPointer } of itemsOf(
+          asRecord(zone.logs)?.logpush_jobs,
+          `${pointer}/logs/logpush_jobs`
+        )) {
           const destPointer = `${jobPointer}/destination_conf`;
           const written = ctx.template(destPointer) ?? asString(job.destination_conf);
           if (written !== void 0) {
@@ -13386,7 +13587,15 @@ var init_rules2 = __esm({
       }
       return findings;
     };
-    LOGPUSH_RULES = [uniqueJobs, exactJobIds, deprecatedJobKeys, filterLimits, filterValues, pruneNeedsJobs, secretsFromEnvironment];
+    LOGPUSH_RULES = [
+      uniqueJobs,
+      exactJobIds,
+      deprecatedJobKeys,
+      filterLimits,
+      filterValues,
+      pruneNeedsJobs,
+      secretsFromEnvironment
+    ];
   }
 });
 
@@ -13467,8 +13676,19 @@ var init_rules3 = __esm({
     init_logpush();
     init_rules();
     MAX_CUSTOM_FIELDS = 40;
-    FIELD_LISTS = ["request_headers", "transformed_request_headers", "response_headers", "raw_response_headers", "cookies"];
-    HEADER_LISTS = ["request_headers", "transformed_request_headers", "response_headers", "raw_response_headers"];
+    FIELD_LISTS = [
+      "request_headers",
+      "transformed_request_headers",
+      "response_headers",
+      "raw_response_headers",
+      "cookies"
+    ];
+    HEADER_LISTS = [
+      "request_headers",
+      "transformed_request_headers",
+      "response_headers",
+      "raw_response_headers"
+    ];
     lowerCaseHeaders = (doc) => {
       const findings = [];
       for (const { fields, pointer } of customFieldsOf(doc)) {
@@ -13497,7 +13717,11 @@ var init_rules3 = __esm({
             const id = list === "cookies" ? name : name.toLowerCase();
             const earlier2 = seen.get(id);
             if (earlier2 === void 0) seen.set(id, i);
-            else findings.push({ pointer: childPointer(`${pointer}/${list}`, i), message: `'${name}' is listed twice in ${list} (also item ${earlier2})` });
+            else
+              findings.push({
+                pointer: childPointer(`${pointer}/${list}`, i),
+                message: `'${name}' is listed twice in ${list} (also item ${earlier2})`
+              });
           });
         }
       }
@@ -13508,7 +13732,10 @@ var init_rules3 = __esm({
       for (const { fields, pointer } of customFieldsOf(doc)) {
         const total = FIELD_LISTS.reduce((sum, list) => sum + asArray(fields[list]).length, 0);
         if (total > MAX_CUSTOM_FIELDS) {
-          findings.push({ pointer, message: `${total} custom log fields: a zone may have at most ${MAX_CUSTOM_FIELDS} (headers of every list and cookies together)` });
+          findings.push({
+            pointer,
+            message: `${total} custom log fields: a zone may have at most ${MAX_CUSTOM_FIELDS} (headers of every list and cookies together)`
+          });
         }
       }
       return findings;
@@ -13536,7 +13763,12 @@ var init_rules3 = __esm({
       }
       return findings;
     };
-    CUSTOM_FIELDS_RULES = [lowerCaseHeaders, uniqueCustomFields, customFieldLimit, customFieldsPushed];
+    CUSTOM_FIELDS_RULES = [
+      lowerCaseHeaders,
+      uniqueCustomFields,
+      customFieldLimit,
+      customFieldsPushed
+    ];
   }
 });
 
@@ -13561,8 +13793,13 @@ var init_custom_fields2 = __esm({
         const fields = { request_headers: [], response_headers: [], cookies: [] };
         for (const list of LISTS) if (cf[list] !== void 0) fields[list] = names(list);
         for (const list of RESPONSE_LISTS) {
-          const stated = (cf[list] ?? []).filter((i) => typeof i !== "string" && i.preserve_duplicates !== void 0);
-          if (stated.length > 0) (fields.preserve_duplicates ??= {})[list] = Object.fromEntries(stated.map((i) => [i.name.toLowerCase(), i.preserve_duplicates]));
+          const stated = (cf[list] ?? []).filter(
+            (i) => typeof i !== "string" && i.preserve_duplicates !== void 0
+          );
+          if (stated.length > 0)
+            (fields.preserve_duplicates ??= {})[list] = Object.fromEntries(
+              stated.map((i) => [i.name.toLowerCase(), i.preserve_duplicates])
+            );
         }
         out.logs.custom_fields = fields;
       },
@@ -13571,7 +13808,15 @@ var init_custom_fields2 = __esm({
         const cf = zone.logs?.custom_fields;
         return cf ? [`custom_fields (${LISTS.reduce((n, l) => n + (cf[l]?.length ?? 0), 0)})`] : [];
       },
-      permissions: [{ name: "Logs", scope: "zone", read: "Read", write: "Edit", paths: [/^zones\/[^/]+\/rulesets\/phases\/http_log_custom_fields/] }],
+      permissions: [
+        {
+          name: "Logs",
+          scope: "zone",
+          read: "Read",
+          write: "Edit",
+          paths: [/^zones\/[^/]+\/rulesets\/phases\/http_log_custom_fields/]
+        }
+      ],
       rules: CUSTOM_FIELDS_RULES
     };
   }
@@ -13609,9 +13854,14 @@ function issuerOf(ssl) {
   return typeof ssl.issuer === "string" && ssl.issuer !== "" ? ssl.issuer : void 0;
 }
 function normalizeCustomHostname(raw) {
-  if (!isObject(raw)) throw new AnswerShapeError(`the API answered a custom hostname that is not an object (${clipJson(raw, 60)}), expected {id, hostname, ssl}`);
+  if (!isObject(raw))
+    throw new AnswerShapeError(
+      `the API answered a custom hostname that is not an object (${clipJson(raw, 60)}), expected {id, hostname, ssl}`
+    );
   if (typeof raw.id !== "string" || raw.id === "") {
-    throw new AnswerShapeError(`the API answered a custom hostname without an id (${JSON.stringify(raw.hostname)}), expected a string id`);
+    throw new AnswerShapeError(
+      `the API answered a custom hostname without an id (${JSON.stringify(raw.hostname)}), expected a string id`
+    );
   }
   if (typeof raw.hostname !== "string" || raw.hostname === "") {
     throw new AnswerShapeError(`the API answered custom hostname ${raw.id} without a hostname, expected a string`);
@@ -13620,7 +13870,9 @@ function normalizeCustomHostname(raw) {
   const uploaded = typeof ssl.custom_certificate === "string" || typeof ssl.custom_csr_id === "string";
   const ca = ssl.certificate_authority;
   if (ca !== void 0 && ca !== null && typeof ca !== "string") {
-    throw new AnswerShapeError(`the API answered custom hostname ${raw.hostname} with ssl.certificate_authority ${JSON.stringify(ca)}, expected a string`);
+    throw new AnswerShapeError(
+      `the API answered custom hostname ${raw.hostname} with ssl.certificate_authority ${JSON.stringify(ca)}, expected a string`
+    );
   }
   const { writable, legacy } = writableSsl(ssl);
   const issuer = issuerOf(ssl);
@@ -13655,7 +13907,9 @@ async function lookupOne(ctx, zoneId, hostname3) {
 }
 function listed(result, zoneId) {
   if (!Array.isArray(result)) {
-    throw new AnswerShapeError(`the API answered the custom hostnames of zone ${zoneId} with ${result === null ? "null" : typeof result}, expected a list`);
+    throw new AnswerShapeError(
+      `the API answered the custom hostnames of zone ${zoneId} with ${result === null ? "null" : typeof result}, expected a list`
+    );
   }
   return result.map(normalizeCustomHostname);
 }
@@ -13675,7 +13929,8 @@ async function readListed(ctx, zoneId, wanted) {
     const pages = Math.min(count(first.result_info, "total_pages") ?? Math.ceil(total / pageSize), MAX_LIST_PAGES);
     if (pages - 1 < missing.length) {
       byName.clear();
-      for (const h of listed(await ctx.client.listAll(path6, { perPage: pageSize }), zoneId)) if (!byName.has(key(h.hostname))) byName.set(key(h.hostname), h);
+      for (const h of listed(await ctx.client.listAll(path6, { perPage: pageSize }), zoneId))
+        if (!byName.has(key(h.hostname))) byName.set(key(h.hostname), h);
     } else {
       const found = await Promise.all(missing.map((w) => lookupOne(ctx, zoneId, w.hostname)));
       for (const h of found) if (h) byName.set(key(h.hostname), h);
@@ -13729,7 +13984,9 @@ function updateChange(zoneId, want, live) {
   const shown3 = { certificate_authority: live.certificate_authority, method: live.method, type: live.type ?? "dv" };
   const notes = chainNotes(live.certificate_authority ?? "", want.certificate_authority, live.method);
   if (live.legacy) {
-    notes.push(`live ${live.legacy.join(", ")}: not accepted in a PATCH, so left out of it (not echoed); whether the API keeps a field a PATCH leaves out is unconfirmed`);
+    notes.push(
+      `live ${live.legacy.join(", ")}: not accepted in a PATCH, so left out of it (not echoed); whether the API keeps a field a PATCH leaves out is unconfirmed`
+    );
   }
   return {
     kind: "update",
@@ -13741,7 +13998,13 @@ function updateChange(zoneId, want, live) {
     before: shown3,
     after: { ...shown3, certificate_authority: want.certificate_authority },
     fields: [{ field: "certificate_authority", before: live.certificate_authority, after: want.certificate_authority }],
-    operations: [{ method: "PATCH", path: zonePath(zoneId, "custom_hostnames", live.id), body: { ssl: patchSsl(live, want.certificate_authority) } }],
+    operations: [
+      {
+        method: "PATCH",
+        path: zonePath(zoneId, "custom_hostnames", live.id),
+        body: { ssl: patchSsl(live, want.certificate_authority) }
+      }
+    ],
     notes
   };
 }
@@ -13757,7 +14020,15 @@ function notStatedWarning(want, live) {
 }
 function fingerprintOf(h) {
   if (!h) return { missing: true };
-  return { id: h.id, certificate_authority: h.certificate_authority, method: h.method, type: h.type, uploaded: h.uploaded ?? false, ssl: h.ssl_writable ?? null, legacy: h.legacy ?? null };
+  return {
+    id: h.id,
+    certificate_authority: h.certificate_authority,
+    method: h.method,
+    type: h.type,
+    uploaded: h.uploaded ?? false,
+    ssl: h.ssl_writable ?? null,
+    legacy: h.legacy ?? null
+  };
 }
 function caNeedsEnterpriseHint(change) {
   const ca = change.fields?.find((f) => f.field === "certificate_authority")?.after;
@@ -13840,7 +14111,9 @@ var init_custom_hostnames = __esm({
 async function exportCustomHostnames(ctx) {
   const out = [];
   const seen = /* @__PURE__ */ new Set();
-  for await (const raw of ctx.read.client.paginate(`zones/${ctx.zoneId}/custom_hostnames`, { perPage: PER_PAGE })) {
+  for await (const raw of ctx.read.client.paginate(`zones/${ctx.zoneId}/custom_hostnames`, {
+    perPage: PER_PAGE
+  })) {
     const h = normalizeCustomHostname(raw);
     if (seen.has(h.hostname.toLowerCase())) continue;
     seen.add(h.hostname.toLowerCase());
@@ -13877,7 +14150,15 @@ var init_rules4 = __esm({
     uniqueCustomHostnames = (doc) => {
       const findings = [];
       for (const { zone, pointer } of zonesOf(doc)) {
-        findings.push(...duplicates(zone.custom_hostnames, `${pointer}/custom_hostnames`, "hostname", "custom hostname", (h) => h.toLowerCase()));
+        findings.push(
+          ...duplicates(
+            zone.custom_hostnames,
+            `${pointer}/custom_hostnames`,
+            "hostname",
+            "custom hostname",
+            (h) => h.toLowerCase()
+          )
+        );
       }
       return findings;
     };
@@ -13888,7 +14169,10 @@ var init_rules4 = __esm({
 // src/sections/custom-hostnames/certificates.ts
 function buildCertificateReport(zones2) {
   const out = zones2.map((z) => {
-    const hostnames2 = z.hostnames.map(normalizeCustomHostname).map(({ ssl_writable: _w, legacy: _l, ...h }) => ({ ...h, flagged: !h.uploaded && h.certificate_authority === RETIRING_CA })).sort((a, b) => Number(b.flagged) - Number(a.flagged) || a.hostname.localeCompare(b.hostname));
+    const hostnames2 = z.hostnames.map(normalizeCustomHostname).map(({ ssl_writable: _w, legacy: _l, ...h }) => ({
+      ...h,
+      flagged: !h.uploaded && h.certificate_authority === RETIRING_CA
+    })).sort((a, b) => Number(b.flagged) - Number(a.flagged) || a.hostname.localeCompare(b.hostname));
     const by = {};
     for (const h of hostnames2) {
       const key2 = h.uploaded ? "uploaded" : h.certificate_authority ?? NOT_STATED;
@@ -13905,7 +14189,9 @@ function buildCertificateReport(zones2) {
 }
 function table(rows) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((cell, i) => i === r.length - 1 ? cell : cell.padEnd(widths[i])).join("  ").trimEnd());
+  return rows.map(
+    (r) => r.map((cell, i) => i === r.length - 1 ? cell : cell.padEnd(widths[i])).join("  ").trimEnd()
+  );
 }
 function renderCertificateReportText(report) {
   const out = [];
@@ -13914,7 +14200,13 @@ function renderCertificateReportText(report) {
     if (z.hostnames.length > 0) {
       const rows = [["", "HOSTNAME", "CA", "SSL STATUS", "METHOD"]];
       for (const h of z.hostnames) {
-        rows.push([h.flagged ? "!" : " ", printable(h.hostname), hostCa(h), printable(h.ssl_status ?? "-"), printable(h.method ?? "-")]);
+        rows.push([
+          h.flagged ? "!" : " ",
+          printable(h.hostname),
+          hostCa(h),
+          printable(h.ssl_status ?? "-"),
+          printable(h.method ?? "-")
+        ]);
       }
       out.push(...table(rows).map((l) => `  ${l}`));
       const by = Object.entries(z.by_certificate_authority).sort(([a], [b]) => caText(a).localeCompare(caText(b))).map(([ca, n]) => `${caText(ca)} ${n}`);
@@ -13923,12 +14215,17 @@ function renderCertificateReportText(report) {
     out.push("");
   }
   if (report.flagged > 0) {
-    out.push(`! ${report.flagged} custom hostname(s) still use ${report.retiring_certificate_authority}: ${CHAIN_RETIREMENT}.`);
+    out.push(
+      `! ${report.flagged} custom hostname(s) still use ${report.retiring_certificate_authority}: ${CHAIN_RETIREMENT}.`
+    );
     out.push(`  ${TYPE_LABEL.custom_hostname} are ${ADVICE.custom_hostname}`);
   } else {
     out.push(`No custom hostname uses ${report.retiring_certificate_authority} (${CHAIN_RETIREMENT}).`);
   }
-  const onRetired = report.zones.reduce((n, z) => n + z.hostnames.filter((h) => !h.uploaded && h.certificate_authority === RETIRED_CA).length, 0);
+  const onRetired = report.zones.reduce(
+    (n, z) => n + z.hostnames.filter((h) => !h.uploaded && h.certificate_authority === RETIRED_CA).length,
+    0
+  );
   if (onRetired > 0) {
     out.push(
       `! ${onRetired} custom hostname(s) use ${RETIRED_CA}, which Cloudflare no longer issues from (no new orders or renewals since 2023-10-26): set certificate_authority to "" (or leave it out) in the file and apply, and Cloudflare picks another CA.`
@@ -13936,7 +14233,8 @@ function renderCertificateReportText(report) {
   }
   out.push("");
   out.push("Not covered by this report (other certificate types):");
-  for (const t of ["universal", "advanced", "total_tls", "custom"]) out.push(`  ${TYPE_LABEL[t]}: ${ADVICE[t]}`);
+  for (const t of ["universal", "advanced", "total_tls", "custom"])
+    out.push(`  ${TYPE_LABEL[t]}: ${ADVICE[t]}`);
   return `${out.join("\n")}
 `;
 }
@@ -13989,11 +14287,22 @@ var init_custom_hostnames2 = __esm({
       normalize(file, out) {
         const hostnames2 = file.custom_hostnames;
         if (!hostnames2) return;
-        out.custom_hostnames = hostnames2.map((h) => ({ hostname: h.hostname.toLowerCase(), certificate_authority: h.certificate_authority ?? "" }));
+        out.custom_hostnames = hostnames2.map((h) => ({
+          hostname: h.hostname.toLowerCase(),
+          certificate_authority: h.certificate_authority ?? ""
+        }));
       },
       export: async (ctx) => ({ custom_hostnames: await exportCustomHostnames(ctx) }),
       summary: (zone) => zone.custom_hostnames ? [`custom_hostnames (${zone.custom_hostnames.length})`] : [],
-      permissions: [{ name: "SSL and Certificates", scope: "zone", read: "Read", write: "Edit", paths: [/^zones\/[^/]+\/custom_hostnames/] }],
+      permissions: [
+        {
+          name: "SSL and Certificates",
+          scope: "zone",
+          read: "Read",
+          write: "Edit",
+          paths: [/^zones\/[^/]+\/custom_hostnames/]
+        }
+      ],
       ids: [{ collection: "custom_hostnames", id: /^([0-9a-f]{32}|phases)$/ }],
       rules: CUSTOM_HOSTNAMES_RULES
     };
@@ -14002,14 +14311,17 @@ var init_custom_hostnames2 = __esm({
 
 // src/sections/page-shield/policies.ts
 function normalizePolicy(input) {
-  const fail = (field, value, expected) => new AnswerShapeError(`the API answered a Page Shield policy with ${field} ${clipJson(value, 60) ?? "missing"}, expected ${expected}`);
+  const fail = (field, value, expected) => new AnswerShapeError(
+    `the API answered a Page Shield policy with ${field} ${clipJson(value, 60) ?? "missing"}, expected ${expected}`
+  );
   if (input === null || typeof input !== "object" || Array.isArray(input)) throw fail("the value", input, "an object");
   const raw = input;
   if (typeof raw.id !== "string" || raw.id === "") throw fail("id", raw.id, "a policy id");
   for (const field of ["description", "expression", "value"]) {
     if (typeof raw[field] !== "string") throw fail(field, raw[field], "a string");
   }
-  if (!POLICY_ACTIONS.includes(raw.action)) throw fail("action", raw.action, POLICY_ACTIONS.join(", "));
+  if (!POLICY_ACTIONS.includes(raw.action))
+    throw fail("action", raw.action, POLICY_ACTIONS.join(", "));
   const enabled = raw.enabled === void 0 ? true : toBool(raw.enabled);
   if (enabled === void 0) throw fail("enabled", raw.enabled, "true or false");
   return {
@@ -14030,11 +14342,24 @@ function withoutId2(p) {
 }
 function deleteChange2(zoneId, live, note) {
   const path6 = zonePath(zoneId, "page_shield", "policies", live.id);
-  return deleteItemChange({ resource: RESOURCE4, zoneId, identity: live.description, liveId: live.id, before: withoutId2(live), path: path6, note });
+  return deleteItemChange({
+    resource: RESOURCE4,
+    zoneId,
+    identity: live.description,
+    liveId: live.id,
+    before: withoutId2(live),
+    path: path6,
+    note
+  });
 }
 function createPolicyOp(zoneId, body, known) {
   const path6 = zonePath(zoneId, "page_shield", "policies");
-  return { method: "POST", path: path6, body, finds: { path: path6, match: { description: body.description }, known, equals: { ...body }, compare: { enabled: "bool" } } };
+  return {
+    method: "POST",
+    path: path6,
+    body,
+    finds: { path: path6, match: { description: body.description }, known, equals: { ...body }, compare: { enabled: "bool" } }
+  };
 }
 var POLICY_ACTIONS, FIELD_SPECS, RESOURCE4, IDENTITY3, pageShieldPolicies;
 var init_policies = __esm({
@@ -14064,13 +14389,20 @@ var init_policies = __esm({
       async read(ctx, zone) {
         const path6 = zonePath(zone.zone_id, "page_shield", "policies");
         const raw = await ctx.client.listAll(path6);
-        if (!Array.isArray(raw)) throw new AnswerShapeError(`the API answered GET ${path6} with ${clipJson(raw, 60)}, expected a list of policies`);
+        if (!Array.isArray(raw))
+          throw new AnswerShapeError(`the API answered GET ${path6} with ${clipJson(raw, 60)}, expected a list of policies`);
         const live = raw.map(normalizePolicy).sort((a, b) => a.id.localeCompare(b.id));
         return { live, resources: Object.fromEntries(live.map((p) => [p.id, withoutId2(p)])) };
       },
       diff(zone, live) {
         const zoneId = zone.zone_id;
-        const { matches, unmatched, live: distinct, errors, warnings } = matchIdentities(zone.page_shield?.policies ?? [], live, IDENTITY3);
+        const {
+          matches,
+          unmatched,
+          live: distinct,
+          errors,
+          warnings
+        } = matchIdentities(zone.page_shield?.policies ?? [], live, IDENTITY3);
         const known = distinct.map((p) => p.id);
         const changes = [];
         for (const { want, live: keep } of matches) {
@@ -14100,7 +14432,13 @@ var init_policies = __esm({
               fields,
               // Only the fields that change: every PUT field is optional (the API of 2026), so whatever else
               // the policy holds, including fields zoneform does not know, stays as it is.
-              operations: [{ method: "PUT", path: zonePath(zoneId, "page_shield", "policies", keep.id), body: Object.fromEntries(fields.map((f) => [f.field, f.after])) }]
+              operations: [
+                {
+                  method: "PUT",
+                  path: zonePath(zoneId, "page_shield", "policies", keep.id),
+                  body: Object.fromEntries(fields.map((f) => [f.field, f.after]))
+                }
+              ]
             });
           }
         }
@@ -14178,7 +14516,10 @@ var init_settings = __esm({
 // src/sections/page-shield/export.ts
 async function exportPageShield(ctx) {
   const zone = { zone_id: ctx.zoneId, page_shield: { prune: true, policies: [] } };
-  const [settings, policies] = await Promise.all([pageShieldSettings.read(ctx.read, zone), pageShieldPolicies.read(ctx.read, zone)]);
+  const [settings, policies] = await Promise.all([
+    pageShieldSettings.read(ctx.read, zone),
+    pageShieldPolicies.read(ctx.read, zone)
+  ]);
   const out = {};
   for (const key2 of ["enabled", "use_cloudflare_reporting_endpoint", "use_connection_url_path"]) {
     const v = settings.live[key2];
@@ -14206,7 +14547,9 @@ async function exportPageShield(ctx) {
     });
   }
   if (leftOut === 0) return out;
-  ctx.notes.warnings.push(`zone ${ctx.zoneId}: page_shield.prune is false so that plan keeps the ${leftOut} policy(ies) left out`);
+  ctx.notes.warnings.push(
+    `zone ${ctx.zoneId}: page_shield.prune is false so that plan keeps the ${leftOut} policy(ies) left out`
+  );
   const { policies: kept, ...settingsOnly } = out;
   return { ...settingsOnly, prune: false, policies: kept };
 }
@@ -14233,14 +14576,19 @@ function urlCovers(a, b) {
   return b.startsWith(a.slice(0, -1));
 }
 function pagePatternProblem(pattern) {
-  if (pattern.trim() === "" || /^\*+$/.test(pattern)) return "a page pattern must name a host and path, e.g. example.com/checkout*";
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(pattern)) return `a page pattern has no scheme: write ${pattern.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "")} (host/path, as Page Shield's page_url filter takes it)`;
-  if (/[\s,]/.test(pattern)) return "a page pattern holds no spaces or commas (Page Shield's page_url filter is a comma list)";
-  if (pattern.slice(1, -1).includes("*")) return "'*' may only stand at the start or the end of a page pattern (Page Shield's page_url filter supports no other wildcard)";
+  if (pattern.trim() === "" || /^\*+$/.test(pattern))
+    return "a page pattern must name a host and path, e.g. example.com/checkout*";
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(pattern))
+    return `a page pattern has no scheme: write ${pattern.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "")} (host/path, as Page Shield's page_url filter takes it)`;
+  if (/[\s,]/.test(pattern))
+    return "a page pattern holds no spaces or commas (Page Shield's page_url filter is a comma list)";
+  if (pattern.slice(1, -1).includes("*"))
+    return "'*' may only stand at the start or the end of a page pattern (Page Shield's page_url filter supports no other wildcard)";
   return void 0;
 }
 function urlPatternProblem(url) {
-  if (!/^https?:\/\/[^/\s*]+/i.test(url)) return "a script url is an absolute http(s) URL, e.g. https://js.stripe.com/v3/ (a * at the end makes it a prefix)";
+  if (!/^https?:\/\/[^/\s*]+/i.test(url))
+    return "a script url is an absolute http(s) URL, e.g. https://js.stripe.com/v3/ (a * at the end makes it a prefix)";
   if (url.slice(0, -1).includes("*")) return "'*' may only stand at the end of a script url (a prefix)";
   if (/\s/.test(url)) return "a script url holds no spaces";
   return void 0;
@@ -14280,7 +14628,12 @@ var init_rules5 = __esm({
           const d = asString(p.description);
           return d === void 0 ? void 0 : { key: d, shown: `described '${d}'` };
         };
-        findings.push(...duplicateEntries(ps2.policies, `${pointer}/page_shield/policies`, "description", hint, { one: "policy", many: "policies" }));
+        findings.push(
+          ...duplicateEntries(ps2.policies, `${pointer}/page_shield/policies`, "description", hint, {
+            one: "policy",
+            many: "policies"
+          })
+        );
       }
       return findings;
     };
@@ -14312,16 +14665,28 @@ var init_rules5 = __esm({
           const problem2 = pagePatternProblem(page);
           if (problem2) findings.push({ pointer: at, message: problem2 });
           const earlier2 = seenPages.get(page.toLowerCase());
-          if (earlier2 !== void 0) findings.push({ pointer: at, severity: "warning", message: `duplicate page pattern '${page}' (also item ${earlier2} of this list)` });
+          if (earlier2 !== void 0)
+            findings.push({
+              pointer: at,
+              severity: "warning",
+              message: `duplicate page pattern '${page}' (also item ${earlier2} of this list)`
+            });
           else seenPages.set(page.toLowerCase(), i);
         });
         const urls = [];
         for (const { item, pointer: at, index } of itemsOf(inv.authorized, `${base3}/authorized`)) {
           const justification = asString(item.justification);
           if (justification !== void 0 && justification.trim() === "") {
-            findings.push({ pointer: `${at}/justification`, message: "a justification is required: why the script is needed on the payment page (PCI DSS 6.4.3)" });
+            findings.push({
+              pointer: `${at}/justification`,
+              message: "a justification is required: why the script is needed on the payment page (PCI DSS 6.4.3)"
+            });
           } else if (justification !== void 0 && isTodoJustification(justification)) {
-            findings.push({ pointer: `${at}/justification`, severity: "warning", message: "the justification is still a TODO: write why the script is needed on the payment page" });
+            findings.push({
+              pointer: `${at}/justification`,
+              severity: "warning",
+              message: "the justification is still a TODO: write why the script is needed on the payment page"
+            });
           }
           const url = asString(item.url);
           if (url === void 0) continue;
@@ -14331,7 +14696,11 @@ var init_rules5 = __esm({
             continue;
           }
           if (isPrefix(url) && asString(item.hash) !== void 0) {
-            findings.push({ pointer: `${at}/hash`, severity: "warning", message: `a hash pin on the prefix ${url} applies to every script it covers: pin exact urls instead` });
+            findings.push({
+              pointer: `${at}/hash`,
+              severity: "warning",
+              message: `a hash pin on the prefix ${url} applies to every script it covers: pin exact urls instead`
+            });
           }
           for (const other of urls) {
             const message2 = other.url === url ? `duplicate url '${url}' (also item ${other.index} of this list)` : urlCovers(other.url, url) ? `'${url}' is already covered by '${other.url}' (item ${other.index}): the entries overlap` : urlCovers(url, other.url) ? `'${url}' covers '${other.url}' (item ${other.index}) too: the entries overlap` : void 0;
@@ -14358,7 +14727,8 @@ function scriptInventoryPointer(zonePointer) {
 }
 function scriptInventoryIn(zone) {
   let v = zone;
-  for (const key2 of SCRIPT_INVENTORY_KEYS) v = v !== null && typeof v === "object" && !Array.isArray(v) ? v[key2] : void 0;
+  for (const key2 of SCRIPT_INVENTORY_KEYS)
+    v = v !== null && typeof v === "object" && !Array.isArray(v) ? v[key2] : void 0;
   return v !== null && typeof v === "object" && !Array.isArray(v) ? v : void 0;
 }
 function pageShieldApiPath(zoneId, list) {
@@ -14398,7 +14768,8 @@ var init_page_shield = __esm({
         if (!ps2) return;
         const page = { prune: ps2.prune ?? true };
         if (ps2.enabled !== void 0) page.enabled = ps2.enabled;
-        if (ps2.use_cloudflare_reporting_endpoint !== void 0) page.use_cloudflare_reporting_endpoint = ps2.use_cloudflare_reporting_endpoint;
+        if (ps2.use_cloudflare_reporting_endpoint !== void 0)
+          page.use_cloudflare_reporting_endpoint = ps2.use_cloudflare_reporting_endpoint;
         if (ps2.use_connection_url_path !== void 0) page.use_connection_url_path = ps2.use_connection_url_path;
         if (ps2.policies) {
           page.policies = ps2.policies.map(
@@ -14430,10 +14801,17 @@ var init_page_shield = __esm({
       summary(zone) {
         const ps2 = zone.page_shield;
         if (!ps2) return [];
-        return [ps2.policies ? `page_shield (${plural(ps2.policies.length, "policy", "policies")}${ps2.prune ? "" : ", no prune"})` : "page_shield"];
+        return [
+          ps2.policies ? `page_shield (${plural(ps2.policies.length, "policy", "policies")}${ps2.prune ? "" : ", no prune"})` : "page_shield"
+        ];
       },
-      permissions: [{ name: "Page Shield", scope: "zone", read: "Read", write: "Edit", paths: [/^zones\/[^/]+\/page_shield/] }],
-      ids: ["policies", "scripts", "connections", "cookies"].map((collection) => ({ collection, id: /^([0-9a-f]{32}|phases)$/ })),
+      permissions: [
+        { name: "Page Shield", scope: "zone", read: "Read", write: "Edit", paths: [/^zones\/[^/]+\/page_shield/] }
+      ],
+      ids: ["policies", "scripts", "connections", "cookies"].map((collection) => ({
+        collection,
+        id: /^([0-9a-f]{32}|phases)$/
+      })),
       rules: PAGE_SHIELD_RULES
     };
   }
@@ -14452,7 +14830,10 @@ function readManagedRuleset(ctx, zoneId, rulesetId, label) {
     } catch (err) {
       if (!(err instanceof ApiError) || err.status < 400 || err.status >= 500 || err.status === 429) throw err;
       const how = account ? `account ${account} cannot read it: check that the account id is right and that the token has "Account Rulesets: Read"` : `managed rulesets are documented under the account: set account_id in the file (or CLOUDFLARE_ACCOUNT_ID) so that zoneform reads accounts/<account_id>/rulesets/${rulesetId}`;
-      throw new ApiError(`reading the ${label} (${rulesetId}) was refused (HTTP ${err.status}: ${err.message}); ${how}`, err.info);
+      throw new ApiError(
+        `reading the ${label} (${rulesetId}) was refused (HTTP ${err.status}: ${err.message}); ${how}`,
+        err.info
+      );
     }
   });
 }
@@ -14462,7 +14843,9 @@ async function readOwaspRuleset(ctx, zoneId) {
 function deriveOwasp(raw) {
   const r = raw !== null && typeof raw === "object" && !Array.isArray(raw) ? raw : void 0;
   if (!r || typeof r.id !== "string") {
-    throw new AnswerShapeError(`the API answered the ${OWASP_RULESET_NAME} as ${clipJson(raw, 60)}, expected a ruleset with an id and rules`);
+    throw new AnswerShapeError(
+      `the API answered the ${OWASP_RULESET_NAME} as ${clipJson(raw, 60)}, expected a ruleset with an id and rules`
+    );
   }
   const rules = Array.isArray(r.rules) ? r.rules : [];
   const last = rules[rules.length - 1];
@@ -14586,7 +14969,10 @@ function tunedParameters(live, intent, managed) {
   const params = live && typeof live === "object" ? structuredClone(live) : { id: managed.id };
   params.id = managed.id;
   const overrides = { ...params.overrides ?? {} };
-  const categories2 = tunedCategories(Array.isArray(overrides.categories) ? overrides.categories : [], intent.paranoia_level);
+  const categories2 = tunedCategories(
+    Array.isArray(overrides.categories) ? overrides.categories : [],
+    intent.paranoia_level
+  );
   if (categories2.length > 0) overrides.categories = categories2;
   else delete overrides.categories;
   const rules = [...Array.isArray(overrides.rules) ? overrides.rules : []];
@@ -14604,8 +14990,10 @@ function intentFieldChanges(before, after) {
 function describeUpdate(before, after, paranoiaRewritten = false) {
   const parts = [];
   if (before.enabled !== after.enabled) parts.push(after.enabled ? "enable OWASP" : "disable OWASP (tuning kept)");
-  if (before.paranoia_level !== after.paranoia_level) parts.push(`paranoia ${before.paranoia_level} → ${after.paranoia_level}`);
-  else if (paranoiaRewritten) parts.push(`paranoia ${after.paranoia_level} (category overrides rewritten to disable only levels above it)`);
+  if (before.paranoia_level !== after.paranoia_level)
+    parts.push(`paranoia ${before.paranoia_level} → ${after.paranoia_level}`);
+  else if (paranoiaRewritten)
+    parts.push(`paranoia ${after.paranoia_level} (category overrides rewritten to disable only levels above it)`);
   if (before.score_threshold !== after.score_threshold) {
     parts.push(`threshold ${before.score_threshold} → ${formatThreshold(after.score_threshold)}`);
   }
@@ -14649,7 +15037,9 @@ function expressionField(rule, want) {
 function deployedRule(zone, live, rulesetId, name, identity, out) {
   const found = executeRulesFor(live.entrypoint, rulesetId);
   if (found.length > 1) {
-    out.warnings.push(`${found.length} execute rules deploy the ${name}; managing the first (${found[0].id}), leaving the others as they are`);
+    out.warnings.push(
+      `${found.length} execute rules deploy the ${name}; managing the first (${found[0].id}), leaving the others as they are`
+    );
   }
   return { rule: found[0], base: { resource: RESOURCE5, zone_id: zone.zone_id, identity } };
 }
@@ -14658,21 +15048,45 @@ function updateRule(out, live, rule, what, change, set) {
   if (err) return void out.errors.push(err);
   const { resource, zone_id, identity, notes, ...shown3 } = change;
   const operations = [patchRuleOp(zone_id, live.entrypoint.id, rule, set)];
-  out.planned.push({ change: { resource, zone_id, identity, kind: "update", live_id: rule.id, ...shown3, operations, ...notes ? { notes } : {} } });
+  out.planned.push({
+    change: {
+      resource,
+      zone_id,
+      identity,
+      kind: "update",
+      live_id: rule.id,
+      ...shown3,
+      operations,
+      ...notes ? { notes } : {}
+    }
+  });
 }
 function planOwasp(zone, want, live, out) {
   const { rule, base: base3 } = deployedRule(zone, live, live.owaspId, "OWASP Core Ruleset", "owasp", out);
   if (!want.enabled) {
     if (!rule || rule.enabled === false) return;
-    const change2 = { ...base3, summary: "disable OWASP (tuning kept)", before: { enabled: true }, after: { enabled: false }, fields: [{ field: "enabled", before: true, after: false }] };
+    const change2 = {
+      ...base3,
+      summary: "disable OWASP (tuning kept)",
+      before: { enabled: true },
+      after: { enabled: false },
+      fields: [{ field: "enabled", before: true, after: false }]
+    };
     return updateRule(out, live, rule, "OWASP Core Ruleset", change2, { enabled: false });
   }
   const managed = live.owaspRuleset;
   if (!managed) {
-    out.errors.push(`the OWASP Core Ruleset (${OWASP_RULESET_ID}) was not read; cannot find its last rule to set the threshold and action`);
+    out.errors.push(
+      `the OWASP Core Ruleset (${OWASP_RULESET_ID}) was not read; cannot find its last rule to set the threshold and action`
+    );
     return;
   }
-  const intent = { enabled: true, paranoia_level: want.paranoia_level, score_threshold: want.score_threshold, action: want.action };
+  const intent = {
+    enabled: true,
+    paranoia_level: want.paranoia_level,
+    score_threshold: want.score_threshold,
+    action: want.action
+  };
   const paranoiaRewritten = !rule || !sameParanoia(rule, intent.paranoia_level);
   const missing = missingParanoiaLevels(intent.paranoia_level, managed);
   if (paranoiaRewritten && missing.length > 0) {
@@ -14683,10 +15097,20 @@ function planOwasp(zone, want, live, out) {
   }
   if (!rule) {
     const body = owaspRuleBody(tunedParameters(void 0, intent, managed), want.expression);
-    const fields2 = ["paranoia_level", "score_threshold", "action", "enabled"].map((f) => ({ field: f, after: intent[f] }));
+    const fields2 = ["paranoia_level", "score_threshold", "action", "enabled"].map((f) => ({
+      field: f,
+      after: intent[f]
+    }));
     if (want.expression !== "true") fields2.push({ field: "expression", after: want.expression });
     out.planned.push({
-      change: { ...base3, kind: "create", summary: describeCreate(intent), after: { ...intent, expression: want.expression }, fields: fields2, operations: [] },
+      change: {
+        ...base3,
+        kind: "create",
+        summary: describeCreate(intent),
+        after: { ...intent, expression: want.expression },
+        fields: fields2,
+        operations: []
+      },
       newRule: body
     });
     return;
@@ -14701,7 +15125,13 @@ function planOwasp(zone, want, live, out) {
   }
   fields.push(...expression);
   const summary = [describeUpdate(before, intent, paranoiaRewritten), expression.length > 0 ? "expression changed" : ""].filter((x) => x !== "").join(", ");
-  const change = { ...base3, summary, before: { ...before, expression: rule.expression }, after: { ...intent, expression: want.expression }, fields };
+  const change = {
+    ...base3,
+    summary,
+    before: { ...before, expression: rule.expression },
+    after: { ...intent, expression: want.expression },
+    fields
+  };
   updateRule(out, live, rule, "OWASP Core Ruleset", change, {
     action_parameters: tunedParameters(rule.action_parameters, intent, managed),
     enabled: true,
@@ -14726,7 +15156,14 @@ function describeAction(a) {
   return a ?? "each rule's own";
 }
 function planCloudflareManaged(zone, want, live, out) {
-  const { rule, base: base3 } = deployedRule(zone, live, live.cloudflareManagedId, "Cloudflare Managed Ruleset", "cloudflare_managed", out);
+  const { rule, base: base3 } = deployedRule(
+    zone,
+    live,
+    live.cloudflareManagedId,
+    "Cloudflare Managed Ruleset",
+    "cloudflare_managed",
+    out
+  );
   if (!rule) {
     if (!want.enabled) return;
     const body = {
@@ -14737,7 +15174,11 @@ function planCloudflareManaged(zone, want, live, out) {
       ref: CFM_REF,
       action_parameters: cfmParameters(void 0, live.cloudflareManagedId, want.action)
     };
-    const after2 = { enabled: true, ...want.action !== void 0 ? { action: want.action } : {}, ...want.expression !== "true" ? { expression: want.expression } : {} };
+    const after2 = {
+      enabled: true,
+      ...want.action !== void 0 ? { action: want.action } : {},
+      ...want.expression !== "true" ? { expression: want.expression } : {}
+    };
     out.planned.push({
       change: {
         ...base3,
@@ -14759,16 +15200,26 @@ function planCloudflareManaged(zone, want, live, out) {
   if (want.enabled) fields.push(...expressionField(rule, want.expression));
   if (fields.length === 0) return;
   const parts = [];
-  if (before.enabled !== after.enabled) parts.push(after.enabled ? "enable Cloudflare Managed Ruleset" : "disable Cloudflare Managed Ruleset (rule kept)");
-  if (before.action !== after.action) parts.push(`action ${describeAction(before.action)} → ${describeAction(after.action)}`);
-  if (before.expression !== after.expression) parts.push(`expression ${JSON.stringify(before.expression)} → ${JSON.stringify(after.expression)}`);
+  if (before.enabled !== after.enabled)
+    parts.push(after.enabled ? "enable Cloudflare Managed Ruleset" : "disable Cloudflare Managed Ruleset (rule kept)");
+  if (before.action !== after.action)
+    parts.push(`action ${describeAction(before.action)} → ${describeAction(after.action)}`);
+  if (before.expression !== after.expression)
+    parts.push(`expression ${JSON.stringify(before.expression)} → ${JSON.stringify(after.expression)}`);
   const others = (rule.action_parameters?.overrides?.rules ?? []).length;
   const notes = others > 0 ? { notes: [`the rule's ${others} rule override(s), made outside zoneform, are kept as they are`] } : {};
-  updateRule(out, live, rule, CLOUDFLARE_MANAGED_RULESET_NAME, { ...base3, summary: parts.join(", "), before, after, fields, ...notes }, {
-    action_parameters: cfmParameters(rule.action_parameters, live.cloudflareManagedId, after.action),
-    enabled: after.enabled,
-    expression: after.expression
-  });
+  updateRule(
+    out,
+    live,
+    rule,
+    CLOUDFLARE_MANAGED_RULESET_NAME,
+    { ...base3, summary: parts.join(", "), before, after, fields, ...notes },
+    {
+      action_parameters: cfmParameters(rule.action_parameters, live.cloudflareManagedId, after.action),
+      enabled: after.enabled,
+      expression: after.expression
+    }
+  );
 }
 function diffWaf(zone, live) {
   const out = { errors: [], warnings: [], planned: [] };
@@ -14779,10 +15230,17 @@ function diffWaf(zone, live) {
   if (!ep && creates.length > 0) {
     const [first, ...rest] = creates;
     first.change.operations = [
-      createEntrypointOp(zone.zone_id, WAF_PHASE, "zoneform: managed WAF rulesets", creates.map((p) => p.newRule))
+      createEntrypointOp(
+        zone.zone_id,
+        WAF_PHASE,
+        "zoneform: managed WAF rulesets",
+        creates.map((p) => p.newRule)
+      )
     ];
     for (const p of rest) {
-      p.change.notes = [`added by the call of ${first.change.identity}: a new entry point is created with all its rules at once`];
+      p.change.notes = [
+        `added by the call of ${first.change.identity}: a new entry point is created with all its rules at once`
+      ];
     }
   } else if (ep) {
     for (const p of creates) p.change.operations = [addRuleOp(zone.zone_id, ep.id, p.newRule, WAF_PHASE)];
@@ -14813,7 +15271,12 @@ var init_waf_managed = __esm({
           owaspRead,
           cfmWanted && executeRulesFor(entrypoint, CLOUDFLARE_MANAGED_RULESET_ID).length === 0 ? readManagedRuleset(ctx, zone.zone_id, CLOUDFLARE_MANAGED_RULESET_ID, CLOUDFLARE_MANAGED_RULESET_NAME) : Promise.resolve(null)
         ]);
-        const live = { entrypoint, owaspId: OWASP_RULESET_ID, cloudflareManagedId: CLOUDFLARE_MANAGED_RULESET_ID, owaspRuleset };
+        const live = {
+          entrypoint,
+          owaspId: OWASP_RULESET_ID,
+          cloudflareManagedId: CLOUDFLARE_MANAGED_RULESET_ID,
+          owaspRuleset
+        };
         const owasp = zone.waf?.owasp ? executeRulesFor(entrypoint, live.owaspId)[0] : void 0;
         const cfm = zone.waf?.cloudflare_managed ? executeRulesFor(entrypoint, live.cloudflareManagedId)[0] : void 0;
         const owned = new Set([owasp?.id, cfm?.id].filter((id) => id !== void 0));
@@ -14837,7 +15300,10 @@ async function exportWaf(ctx) {
   const out = {};
   const owaspRules = executeRulesFor(entrypoint, OWASP_RULESET_ID);
   const owasp = owaspRules[0];
-  if (owaspRules.length > 1) ctx.notes.warnings.push(`${where}: ${owaspRules.length} rules deploy the OWASP Core Ruleset; the file describes the first (${owasp.id})`);
+  if (owaspRules.length > 1)
+    ctx.notes.warnings.push(
+      `${where}: ${owaspRules.length} rules deploy the OWASP Core Ruleset; the file describes the first (${owasp.id})`
+    );
   let managed;
   let unreadable = "";
   if (owasp) {
@@ -14851,11 +15317,15 @@ async function exportWaf(ctx) {
   if (!owasp) {
     out.owasp = { enabled: false };
   } else if (!managed) {
-    ctx.notes.warnings.push(`${where}: the OWASP Core Ruleset could not be read with its rules (${unreadable}), so its tuning cannot be derived; waf.owasp left out (give --account-id if the zone reads it through an account)`);
+    ctx.notes.warnings.push(
+      `${where}: the OWASP Core Ruleset could not be read with its rules (${unreadable}), so its tuning cannot be derived; waf.owasp left out (give --account-id if the zone reads it through an account)`
+    );
   } else {
     const intent = intentFrom(owasp, managed);
     if (!ACTIONS2.has(intent.action)) {
-      ctx.notes.warnings.push(`${where}: the OWASP anomaly action ${JSON.stringify(intent.action)} is not one the file format knows; waf.owasp left out`);
+      ctx.notes.warnings.push(
+        `${where}: the OWASP anomaly action ${JSON.stringify(intent.action)} is not one the file format knows; waf.owasp left out`
+      );
     } else {
       out.owasp = {
         enabled: intent.enabled,
@@ -14873,15 +15343,24 @@ async function exportWaf(ctx) {
   }
   const cfmRules = executeRulesFor(entrypoint, CLOUDFLARE_MANAGED_RULESET_ID);
   const cfm = cfmRules[0];
-  if (cfmRules.length > 1) ctx.notes.warnings.push(`${where}: ${cfmRules.length} rules deploy the Cloudflare Managed Ruleset; the file describes the first (${cfm.id})`);
+  if (cfmRules.length > 1)
+    ctx.notes.warnings.push(
+      `${where}: ${cfmRules.length} rules deploy the Cloudflare Managed Ruleset; the file describes the first (${cfm.id})`
+    );
   if (!cfm) {
     out.cloudflare_managed = { enabled: false };
   } else {
     const action = cfm.action_parameters?.overrides?.action;
     if (typeof action === "string" && !ACTIONS2.has(action)) {
-      ctx.notes.warnings.push(`${where}: the Cloudflare Managed Ruleset's action ${JSON.stringify(action)} is not one the file format knows; waf.cloudflare_managed left out`);
+      ctx.notes.warnings.push(
+        `${where}: the Cloudflare Managed Ruleset's action ${JSON.stringify(action)} is not one the file format knows; waf.cloudflare_managed left out`
+      );
     } else {
-      out.cloudflare_managed = { enabled: cfm.enabled !== false, ...typeof action === "string" ? { action } : {}, ...expressionOf(cfm) };
+      out.cloudflare_managed = {
+        enabled: cfm.enabled !== false,
+        ...typeof action === "string" ? { action } : {},
+        ...expressionOf(cfm)
+      };
     }
   }
   return out;
@@ -14945,7 +15424,10 @@ var init_waf = __esm({
           };
         }
         if (w.cloudflare_managed) {
-          desired.cloudflare_managed = { enabled: w.cloudflare_managed.enabled, expression: w.cloudflare_managed.expression ?? DEFAULT_EXPRESSION };
+          desired.cloudflare_managed = {
+            enabled: w.cloudflare_managed.enabled,
+            expression: w.cloudflare_managed.expression ?? DEFAULT_EXPRESSION
+          };
           if (w.cloudflare_managed.action !== void 0) desired.cloudflare_managed.action = w.cloudflare_managed.action;
         }
         out.waf = desired;
@@ -14957,12 +15439,22 @@ var init_waf = __esm({
       summary(zone) {
         const parts = [];
         const o = zone.waf?.owasp;
-        if (o) parts.push(o.enabled ? `owasp (PL${o.paranoia_level}, threshold ${o.score_threshold}, ${o.action})` : "owasp (off)");
-        if (zone.waf?.cloudflare_managed) parts.push(`cloudflare_managed (${zone.waf.cloudflare_managed.enabled ? "on" : "off"})`);
+        if (o)
+          parts.push(
+            o.enabled ? `owasp (PL${o.paranoia_level}, threshold ${o.score_threshold}, ${o.action})` : "owasp (off)"
+          );
+        if (zone.waf?.cloudflare_managed)
+          parts.push(`cloudflare_managed (${zone.waf.cloudflare_managed.enabled ? "on" : "off"})`);
         return parts;
       },
       permissions: [
-        { name: "Zone WAF", scope: "zone", read: "Read", write: "Edit", paths: [/^zones\/[^/]+\/rulesets/, /^zones\/[^/]+\/waf_migration/] },
+        {
+          name: "Zone WAF",
+          scope: "zone",
+          read: "Read",
+          write: "Edit",
+          paths: [/^zones\/[^/]+\/rulesets/, /^zones\/[^/]+\/waf_migration/]
+        },
         {
           name: "Account Rulesets",
           scope: "account",
@@ -14990,15 +15482,11 @@ var init_sections = __esm({
     init_logpush();
     init_page_shield();
     init_waf();
-    REGISTRY = [
-      pageShield,
-      waf,
-      customFields,
-      logpushJobs2,
-      customHostnames2
-    ];
+    REGISTRY = [pageShield, waf, customFields, logpushJobs2, customHostnames2];
     SECTIONS = REGISTRY;
-    RESOURCE_KINDS = SECTIONS.flatMap((s) => s.kinds).sort((a, b) => a.order - b.order);
+    RESOURCE_KINDS = SECTIONS.flatMap((s) => s.kinds).sort(
+      (a, b) => a.order - b.order
+    );
   }
 });
 
@@ -23154,7 +23642,14 @@ function loadPrecompiled() {
 }
 function createAjv(code) {
   const { Ajv2020 } = require__();
-  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true, ...code ? { code } : {} });
+  const ajv = new Ajv2020({
+    allErrors: true,
+    verbose: true,
+    strict: true,
+    strictRequired: false,
+    allowUnionTypes: true,
+    ...code ? { code } : {}
+  });
   const mod = require_dist2();
   (mod.default ?? mod)(ajv);
   ajv.addKeyword({ keyword: "errorMessage", schemaType: "string" });
@@ -23184,7 +23679,14 @@ var init_schema = __esm({
 // src/config/document.ts
 function checkFileText(text, file, env, missingEnv = "error") {
   const parsed = parseYaml(text, file);
-  const checked = { file, doc: void 0, locate: parsed.locate, problems: [...parsed.problems], secrets: [], templated: [] };
+  const checked = {
+    file,
+    doc: void 0,
+    locate: parsed.locate,
+    problems: [...parsed.problems],
+    secrets: [],
+    templated: []
+  };
   if (parsed.value === void 0) return checked;
   if (parsed.value === null) {
     checked.problems.push(emptyFile(file));
@@ -23199,7 +23701,9 @@ function checkFileText(text, file, env, missingEnv = "error") {
   const secrets = new Redactor(interpolated.secrets);
   const findings = [
     ...interpolated.findings,
-    ...ajvErrorsToFindings(validateDocument(interpolated.value), (t) => secrets.redactString(t)).filter((f) => !underMissing(f.pointer)),
+    ...ajvErrorsToFindings(validateDocument(interpolated.value), (t) => secrets.redactString(t)).filter(
+      (f) => !underMissing(f.pointer)
+    ),
     ...runRules(interpolated.value, { template: (pointer) => interpolated.templates.get(pointer) })
   ];
   checked.problems.push(...findings.map((f) => toProblem(f, file, parsed.locate)));
@@ -23207,7 +23711,14 @@ function checkFileText(text, file, env, missingEnv = "error") {
   return checked;
 }
 function emptyFile(file) {
-  return { file, line: 1, column: 1, pointer: "", message: "the file is empty: it needs 'version: 1' and 'zones'", severity: "error" };
+  return {
+    file,
+    line: 1,
+    column: 1,
+    pointer: "",
+    message: "the file is empty: it needs 'version: 1' and 'zones'",
+    severity: "error"
+  };
 }
 function byPosition(a, b) {
   return a.line - b.line || a.column - b.column;
@@ -23346,7 +23857,10 @@ async function configDirFiles(dir, cwd) {
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch (err) {
-    throw pathError(displayPath(dir, cwd), `the directory cannot be read (${err.code ?? String(err)})`);
+    throw pathError(
+      displayPath(dir, cwd),
+      `the directory cannot be read (${err.code ?? String(err)})`
+    );
   }
   const paths = [];
   for (const e of entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) {
@@ -23354,9 +23868,16 @@ async function configDirFiles(dir, cwd) {
     const special = e.isFIFO() || e.isCharacterDevice() || e.isBlockDevice() || e.isSocket();
     const shownEntry = () => displayPath(path2.join(dir, e.name), cwd);
     if (special) {
-      throw pathError(shownEntry(), `is ${kindOf(e)}: a configuration directory may hold no FIFO, device or socket (move it out, or give -c a directory without it)`);
+      throw pathError(
+        shownEntry(),
+        `is ${kindOf(e)}: a configuration directory may hold no FIFO, device or socket (move it out, or give -c a directory without it)`
+      );
     }
-    if (yaml && e.isDirectory()) throw pathError(shownEntry(), "is a directory: every *.yaml or *.yml entry of a configuration directory is read as a file (rename it)");
+    if (yaml && e.isDirectory())
+      throw pathError(
+        shownEntry(),
+        "is a directory: every *.yaml or *.yml entry of a configuration directory is read as a file (rename it)"
+      );
     if (yaml && (e.isFile() || e.isSymbolicLink())) paths.push(path2.join(dir, e.name));
   }
   if (paths.length === 0) throw pathError(displayPath(dir, cwd), "the directory holds no *.yaml or *.yml file");
@@ -23373,7 +23894,10 @@ function decodeUtf8(bytes, shown3) {
     const column = at - before.lastIndexOf("\n");
     const offset = Buffer.byteLength(before, "utf8");
     const message2 = `the file is not valid UTF-8 (byte 0x${bytes[offset]?.toString(16).padStart(2, "0") ?? "??"} at line ${line}, column ${column}): save it as UTF-8`;
-    throw new ConfigError([{ file: shown3, line, column, pointer: "", message: message2 }], `${shown3}:${line}:${column}  ${message2}`);
+    throw new ConfigError(
+      [{ file: shown3, line, column, pointer: "", message: message2 }],
+      `${shown3}:${line}:${column}  ${message2}`
+    );
   }
 }
 var DEFAULT_CONFIG_PATH, MAX_CONFIG_FILE_BYTES, utf8;
@@ -23424,7 +23948,13 @@ function mergeFiles(files) {
       const pointer = `/zones/${i}/zone_id`;
       const first = zoneSeen.get(id);
       if (first) {
-        problems.push(toProblem({ pointer, message: `zone ${id} is declared twice (first at ${where(first.file, first.pointer)})` }, f.file, f.locate));
+        problems.push(
+          toProblem(
+            { pointer, message: `zone ${id} is declared twice (first at ${where(first.file, first.pointer)})` },
+            f.file,
+            f.locate
+          )
+        );
       } else zoneSeen.set(id, { file: f, pointer });
     });
     for (const key2 of ["account_id", "safety"]) {
@@ -23435,7 +23965,10 @@ function mergeFiles(files) {
       else if (first.value !== value) {
         problems.push(
           toProblem(
-            { pointer: `/${key2}`, message: `${key2} differs from the one in ${where(first.file, `/${key2}`)}: files of one configuration must agree` },
+            {
+              pointer: `/${key2}`,
+              message: `${key2} differs from the one in ${where(first.file, `/${key2}`)}: files of one configuration must agree`
+            },
             f.file,
             f.locate
           )
@@ -23467,7 +24000,11 @@ function mergeFiles(files) {
   }
   if (state.zones.length === 0) {
     const f = files[0];
-    if (f) all.push({ ...toProblem({ pointer: "/zones", message: "no zones: nothing will be managed" }, f.file, f.locate), severity: "warning" });
+    if (f)
+      all.push({
+        ...toProblem({ pointer: "/zones", message: "no zones: nothing will be managed" }, f.file, f.locate),
+        severity: "warning"
+      });
   }
   return { problems: all, desired: state };
 }
@@ -23502,7 +24039,13 @@ function checkConfigSources(sources, env, missingEnv = "error") {
   const account = env.CLOUDFLARE_ACCOUNT_ID?.trim();
   if (desired && desired.account_id === void 0 && account) {
     if (!/^[0-9a-f]{32}$/.test(account)) {
-      errors.push({ file: "CLOUDFLARE_ACCOUNT_ID", line: 0, column: 0, pointer: "", message: "expected an account id, 32 lower-case hex characters" });
+      errors.push({
+        file: "CLOUDFLARE_ACCOUNT_ID",
+        line: 0,
+        column: 0,
+        pointer: "",
+        message: "expected an account id, 32 lower-case hex characters"
+      });
     } else {
       desired.account_id = account;
     }
@@ -23538,20 +24081,28 @@ var init_config = __esm({
 // src/cli/options.ts
 function addConfigOption(cmd) {
   return cmd.addOption(
-    new Option("-c, --config <path>", `configuration file, or directory of *.yaml / *.yml files (default: ./${DEFAULT_CONFIG_PATH})`)
+    new Option(
+      "-c, --config <path>",
+      `configuration file, or directory of *.yaml / *.yml files (default: ./${DEFAULT_CONFIG_PATH})`
+    )
   );
 }
 function collect(value, previous) {
   return [...previous ?? [], value];
 }
 function addZoneOption(cmd) {
-  return cmd.addOption(new Option("--zone <id|name>", "limit to this zone of the file (zone_id or name; repeatable)").argParser(collect));
+  return cmd.addOption(
+    new Option("--zone <id|name>", "limit to this zone of the file (zone_id or name; repeatable)").argParser(collect)
+  );
 }
 function addVerboseOption(cmd) {
   return cmd.option("--verbose", "say more (and show a stack trace on an internal error)");
 }
 function addColorOption(cmd) {
-  return cmd.option("--no-color", "no colours in the output (also NO_COLOR=1; TERM=dumb too; FORCE_COLOR=1 colours even a pipe)");
+  return cmd.option(
+    "--no-color",
+    "no colours in the output (also NO_COLOR=1; TERM=dumb too; FORCE_COLOR=1 colours even a pipe)"
+  );
 }
 function addApproveOptions(cmd) {
   return cmd.option("--auto-approve", "do not ask for confirmation (needed when stdin is not a terminal)").option("--yes", "alias of --auto-approve");
@@ -23601,7 +24152,9 @@ __export(validate_exports, {
   register: () => register
 });
 function register(program2, ctx) {
-  const cmd = program2.command("validate").description("Check the configuration (schema and semantic rules) without contacting Cloudflare. Exit 0 when valid, 3 when not.");
+  const cmd = program2.command("validate").description(
+    "Check the configuration (schema and semantic rules) without contacting Cloudflare. Exit 0 when valid, 3 when not."
+  );
   addConfigOption(cmd);
   cmd.option("--require-env", "an unset ${env:NAME} variable is an error, as for plan and apply (default: a warning)");
   addVerboseOption(cmd);
@@ -23619,8 +24172,10 @@ function register(program2, ctx) {
     const n = desired.zones.length;
     const files = printable(desired.files.join(", "));
     const w = warnings.length ? ` (${warnings.length} warning${warnings.length === 1 ? "" : "s"})` : "";
-    io.stdout.write(`${colors.green("✓")} ${n} zone${n === 1 ? "" : "s"} in ${files} ${n === 1 ? "is" : "are"} valid${w}
-`);
+    io.stdout.write(
+      `${colors.green("✓")} ${n} zone${n === 1 ? "" : "s"} in ${files} ${n === 1 ? "is" : "are"} valid${w}
+`
+    );
     if (opts.verbose) for (const zone of desired.zones) io.stdout.write(`  ${describeZone(zone)}
 `);
   });
@@ -23692,7 +24247,13 @@ function digestMaterial(plan2) {
     zones: plan2.zones.map((z) => ({
       zone_id: z.zone_id,
       desired: z.desired ?? null,
-      changes: z.changes.map((c) => ({ kind: c.kind, resource: c.resource, identity: c.identity, live_id: c.live_id ?? null, operations: c.operations }))
+      changes: z.changes.map((c) => ({
+        kind: c.kind,
+        resource: c.resource,
+        identity: c.identity,
+        live_id: c.live_id ?? null,
+        operations: c.operations
+      }))
     }))
   };
 }
@@ -23722,7 +24283,8 @@ function inputHash(salt, name, value) {
 function bindInputs(secrets, salt) {
   if (secrets.length === 0) return void 0;
   const env = {};
-  for (const s of [...secrets].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) setOwn(env, s.name, inputHash(salt, s.name, s.value));
+  for (const s of [...secrets].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    setOwn(env, s.name, inputHash(salt, s.name, s.value));
   return { salt, env };
 }
 function changedInputs(inputs, env, used = []) {
@@ -23737,10 +24299,12 @@ function changedInputs(inputs, env, used = []) {
     }
     const want = Buffer.from(getOwn(bound, name) ?? "", "hex");
     const have = Buffer.from(inputHash(inputs.salt, name, value), "hex");
-    if (want.length !== have.length || !timingSafeEqual(want, have)) out.push(`\${env:${name}} has another value than when the plan was made`);
+    if (want.length !== have.length || !timingSafeEqual(want, have))
+      out.push(`\${env:${name}} has another value than when the plan was made`);
   }
   for (const name of [...new Set(used)].sort()) {
-    if (!Object.hasOwn(bound, name)) out.push(`\${env:${name}} is used, but the plan records no hash of the value it was made with`);
+    if (!Object.hasOwn(bound, name))
+      out.push(`\${env:${name}} is used, but the plan records no hash of the value it was made with`);
   }
   return out;
 }
@@ -23808,7 +24372,11 @@ function planForDisplay(plan2, secrets) {
         before: redactLiveSecrets(c.before),
         after: redactLiveSecrets(c.after),
         fields: redactLiveSecrets(c.fields),
-        operations: c.operations.map((op) => ({ ...op, body: redactLiveSecrets(op.body), ...op.finds?.equals !== void 0 ? { finds: { ...op.finds, equals: redactLiveSecrets(op.finds.equals) } } : {} }))
+        operations: c.operations.map((op) => ({
+          ...op,
+          body: redactLiveSecrets(op.body),
+          ...op.finds?.equals !== void 0 ? { finds: { ...op.finds, equals: redactLiveSecrets(op.finds.equals) } } : {}
+        }))
       }))
     }))
   });
@@ -23828,12 +24396,20 @@ function planForFile(plan2, secrets) {
         ...c.notes !== void 0 ? { notes: r.redactDeep(c.notes) } : {},
         before: r.redactDeep(redactLiveSecrets(c.before)),
         after: r.redactDeep(c.after),
-        fields: r.redactDeep(c.fields.map((f) => ({ ...f, before: redactLiveSecrets({ [f.field]: f.before })[f.field] }))),
+        fields: r.redactDeep(
+          c.fields.map((f) => ({ ...f, before: redactLiveSecrets({ [f.field]: f.before })[f.field] }))
+        ),
         // A finder holds what the body sends (to recognise it after a lost answer): redacted alike.
         operations: c.operations.map((op) => ({
           ...op,
           ...op.body !== void 0 ? { body: r.redactDeep(op.body) } : {},
-          ...op.finds !== void 0 ? { finds: { ...op.finds, match: r.redactDeep(op.finds.match), ...op.finds.equals !== void 0 ? { equals: r.redactDeep(op.finds.equals) } : {} } } : {}
+          ...op.finds !== void 0 ? {
+            finds: {
+              ...op.finds,
+              match: r.redactDeep(op.finds.match),
+              ...op.finds.equals !== void 0 ? { equals: r.redactDeep(op.finds.equals) } : {}
+            }
+          } : {}
         }))
       }))
     }))
@@ -24208,7 +24784,11 @@ async function parsePlanText(text, path6) {
 async function checkPlanDocument(doc, path6, name = `the plan file ${path6}`) {
   const version = doc?.format_version;
   if (version !== 2) {
-    throw planFileProblem(path6, name, `has format_version ${JSON.stringify(version)}; this zoneform reads format 2. Make the plan again with this version.`);
+    throw planFileProblem(
+      path6,
+      name,
+      `has format_version ${JSON.stringify(version)}; this zoneform reads format 2. Make the plan again with this version.`
+    );
   }
   const validate = await planValidator();
   if (!validate(doc)) {
@@ -24222,7 +24802,11 @@ async function checkPlanDocument(doc, path6, name = `the plan file ${path6}`) {
     ).map((what) => `zone ${z.zone_id}: ${what}`)
   );
   if (astray.length > 0) {
-    throw planFileProblem(path6, name, `has operations that do not address the zone they belong to (${astray.slice(0, 5).join("; ")}); it cannot be applied`);
+    throw planFileProblem(
+      path6,
+      name,
+      `has operations that do not address the zone they belong to (${astray.slice(0, 5).join("; ")}); it cannot be applied`
+    );
   }
   return plan2;
 }
@@ -24339,7 +24923,12 @@ ${result.errors.map((e) => `  ${e.pointer || "/"}  ${e.message}`).join("\n")}
 Set the variables as when the plan was made, or make the plan again.`
     );
   }
-  assertSameInputs(plan2, file, env, result.desired.secrets.map((s) => s.name));
+  assertSameInputs(
+    plan2,
+    file,
+    env,
+    result.desired.secrets.map((s) => s.name)
+  );
   return result.desired;
 }
 function opText(op) {
@@ -24362,7 +24951,8 @@ function firstDifference(saved, fresh) {
     for (let j = 0; j < m; j++) {
       const x = a.operations[j];
       const y = b.operations[j];
-      if (opText(x) !== opText(y)) return `${a.resource} "${a.identity}": the file says ${opText(x)}, zoneform plans ${opText(y)}`;
+      if (opText(x) !== opText(y))
+        return `${a.resource} "${a.identity}": the file says ${opText(x)}, zoneform plans ${opText(y)}`;
       if (!same(x.query ?? null, y.query ?? null) || !same(x.body ?? null, y.body ?? null)) {
         return `${a.resource} "${a.identity}": the body of ${opText(x)} differs from what zoneform plans`;
       }
@@ -24381,7 +24971,8 @@ function assertSamePlan(saved, fresh) {
       edited.push(`${label}: not in the saved plan`);
       continue;
     }
-    for (const d of compareFingerprints(was.fingerprints, now.fingerprints)) stale.push(`${label}: ${d.key} ${d.how} since the plan was made`);
+    for (const d of compareFingerprints(was.fingerprints, now.fingerprints))
+      stale.push(`${label}: ${d.key} ${d.how} since the plan was made`);
     if (now.errors.length > 0) stale.push(...now.errors.map((e) => `${label}: ${e}`));
     const diff = firstDifference(was.changes, now.changes);
     if (diff && stale.length === 0) edited.push(`${label}: ${diff}`);
@@ -24406,7 +24997,9 @@ The plan file was changed after it was made (or made by another version of zonef
 function assertDigest(plan2, label, expectDigest) {
   const digest = planDigest(plan2);
   if (plan2.digest !== void 0 && plan2.digest !== digest) {
-    throw new RuntimeError(`${label} was changed after it was made: its content hashes to ${digest}, not to the ${plan2.digest} it records. Nothing was written; make a new plan.`);
+    throw new RuntimeError(
+      `${label} was changed after it was made: its content hashes to ${digest}, not to the ${plan2.digest} it records. Nothing was written; make a new plan.`
+    );
   }
   if (expectDigest !== void 0 && expectDigest !== digest) {
     throw new RuntimeError(`${label} is ${digest}, not the reviewed ${expectDigest}; nothing was written.`);
@@ -24435,8 +25028,10 @@ Nothing was changed. Review the deletes above; run again with --force to apply t
 function assertNoZoneErrors(plan2) {
   const failed = plan2.zones.filter((z) => z.errors.length > 0);
   if (failed.length === 0) return;
-  throw new RuntimeError(`${failed.length} zone(s) could not be planned; nothing was changed:
-${groupZoneErrors(failed).join("\n")}`);
+  throw new RuntimeError(
+    `${failed.length} zone(s) could not be planned; nothing was changed:
+${groupZoneErrors(failed).join("\n")}`
+  );
 }
 function groupZoneErrors(zones2) {
   const groups = /* @__PURE__ */ new Map();
@@ -24451,7 +25046,9 @@ function groupZoneErrors(zones2) {
   const lines = [];
   for (const [text, names] of groups) {
     if (names.length === 1) {
-      lines.push(`  [${names[0]}] ${text.split("{zone}").join(zones2.find((z) => (z.name ?? z.zone_id) === names[0]).zone_id)}`);
+      lines.push(
+        `  [${names[0]}] ${text.split("{zone}").join(zones2.find((z) => (z.name ?? z.zone_id) === names[0]).zone_id)}`
+      );
       continue;
     }
     const shown3 = names.length > 5 ? `${names.slice(0, 5).join(", ")} and ${names.length - 5} more` : names.join(", ");
@@ -56147,10 +56744,13 @@ function parseRateHeaders(headers, now = Date.now()) {
     const x = get("x-ratelimit-remaining") !== void 0 || get("x-ratelimit-reset") !== void 0 ? "x-ratelimit" : "ratelimit";
     out.remaining = num2(get(`${x}-remaining`));
     out.resetSeconds = num2(get(`${x}-reset`));
-    const parts = [`${x}-remaining`, `${x}-reset`].filter((h) => get(h) !== void 0).map((h) => `${h.replace(/(^|-)([a-z])/g, (_m, d, c) => d + c.toUpperCase()).replace("Ratelimit", "RateLimit")}: ${shown(get(h))}`);
+    const parts = [`${x}-remaining`, `${x}-reset`].filter((h) => get(h) !== void 0).map(
+      (h) => `${h.replace(/(^|-)([a-z])/g, (_m, d, c) => d + c.toUpperCase()).replace("Ratelimit", "RateLimit")}: ${shown(get(h))}`
+    );
     if (parts.length > 0) out.header = parts.join(", ");
   }
-  if (out.resetSeconds !== void 0 && out.resetSeconds > 1e9) out.resetSeconds = Math.max(0, out.resetSeconds - now / 1e3);
+  if (out.resetSeconds !== void 0 && out.resetSeconds > 1e9)
+    out.resetSeconds = Math.max(0, out.resetSeconds - now / 1e3);
   return out;
 }
 function shown(value) {
@@ -56205,7 +56805,8 @@ var init_rate_limiter = __esm({
       timer;
       timerAt = 0;
       constructor(opts) {
-        if (!(opts.requests >= 1) || !(opts.seconds > 0)) throw new RangeError("rate limit must be at least 1 request per a positive number of seconds");
+        if (!(opts.requests >= 1) || !(opts.seconds > 0))
+          throw new RangeError("rate limit must be at least 1 request per a positive number of seconds");
         this.requests = Math.floor(opts.requests);
         this.windowMs = opts.seconds * 1e3;
         this.now = opts.now ?? Date.now;
@@ -56273,7 +56874,8 @@ var init_rate_limiter = __esm({
         } else if (rl.remaining < Math.max(2, limit2 * 0.1)) {
           const pace = resetMs !== void 0 ? resetMs / left : evenPace;
           if (resetMs !== void 0 && this.tooLong(pace, rl.header)) return;
-          if (pace > this.paceMs) this.log?.(`rate limit budget low (remaining ${rl.remaining}): one request every ${formatMs(pace)}`);
+          if (pace > this.paceMs)
+            this.log?.(`rate limit budget low (remaining ${rl.remaining}): one request every ${formatMs(pace)}`);
           this.paceMs = pace;
         } else {
           this.paceMs = 0;
@@ -56356,10 +56958,13 @@ var init_rate_limiter = __esm({
         if (this.timer && this.timerAt <= at) return;
         if (this.timer) clearTimeout(this.timer);
         this.timerAt = at;
-        this.timer = setTimeout(() => {
-          this.timer = void 0;
-          this.pump();
-        }, Math.max(1, Math.ceil(ms)));
+        this.timer = setTimeout(
+          () => {
+            this.timer = void 0;
+            this.pump();
+          },
+          Math.max(1, Math.ceil(ms))
+        );
       }
     };
     Semaphore = class {
@@ -56591,14 +57196,16 @@ function readErrors(raw, redact = (s) => s) {
     out.push(detail);
     if (Array.isArray(o.error_chain)) {
       for (const c of o.error_chain) {
-        if (c && typeof c.message === "string") out.push({ message: redact(c.message), ...typeof c.code === "number" ? { code: c.code } : {} });
+        if (c && typeof c.message === "string")
+          out.push({ message: redact(c.message), ...typeof c.code === "number" ? { code: c.code } : {} });
       }
     }
   }
   return out;
 }
 function documentationUrl(raw, redact = (s) => s) {
-  if (typeof raw !== "string" || raw.length > MAX_DOCUMENTATION_URL || !/^https:\/\/[\x21-\x7e]+$/.test(raw)) return void 0;
+  if (typeof raw !== "string" || raw.length > MAX_DOCUMENTATION_URL || !/^https:\/\/[\x21-\x7e]+$/.test(raw))
+    return void 0;
   let url;
   try {
     url = new URL(raw);
@@ -56654,7 +57261,8 @@ function apiError(ctx, errors, oddBody) {
     }
   } else if (status2 >= 500) {
     message2 = `Cloudflare answered HTTP ${status2} for ${method} ${path6}${after}${cf}`;
-    if (write) message2 += `; the ${method} may or may not have been carried out: run \`zoneform plan\` again to see the live state before retrying`;
+    if (write)
+      message2 += `; the ${method} may or may not have been carried out: run \`zoneform plan\` again to see the live state before retrying`;
     else message2 += "; the API may be having trouble, try again later";
     if (oddBody) message2 += " (if this persists, check --api-url / CLOUDFLARE_API_BASE_URL)";
   } else if (status2 === 404) {
@@ -56690,11 +57298,13 @@ function networkError(ctx) {
   const notSent = isNotSentError(code);
   const ambiguous = !notSent && method !== "GET";
   let what;
-  if (notSent) what = `cannot connect to ${ctx.origin} (${code})${after}; check --api-url / CLOUDFLARE_API_BASE_URL and the network`;
+  if (notSent)
+    what = `cannot connect to ${ctx.origin} (${code})${after}; check --api-url / CLOUDFLARE_API_BASE_URL and the network`;
   else if (isTimeoutError(code)) what = `no answer within ${ctx.timeoutMs} ms (${code})${after}`;
   else if (code === BODY_TOO_LARGE_CODE) {
     what = `${ctx.cause}, more than the ${ctx.maxBodyBytes ?? "maximum"} bytes zoneform reads of one answer (--max-body-size, ZONEFORM_MAX_BODY_SIZE); it stopped reading it`;
-  } else if (code === ENCODED_BODY_CODE) what = `${ctx.cause}; it was not read (is --api-url / CLOUDFLARE_API_BASE_URL the API, without a proxy that compresses?)`;
+  } else if (code === ENCODED_BODY_CODE)
+    what = `${ctx.cause}; it was not read (is --api-url / CLOUDFLARE_API_BASE_URL the API, without a proxy that compresses?)`;
   else what = `the connection failed (${code ?? ctx.cause})${after}`;
   let message2 = `${method} ${path6}: ${what}`;
   if (ambiguous) {
@@ -56702,7 +57312,13 @@ function networkError(ctx) {
   } else if (isTimeoutError(code)) {
     message2 += "; raise --timeout or try again later";
   }
-  return new NetworkError(message2, { method, path: path6, ambiguous, cause: code ?? ctx.cause, ...retries > 0 ? { retries } : {} });
+  return new NetworkError(message2, {
+    method,
+    path: path6,
+    ambiguous,
+    cause: code ?? ctx.cause,
+    ...retries > 0 ? { retries } : {}
+  });
 }
 var BASE_ID_SHAPES, JSON_SOURCE_TEXT, ID_KEY, LONG_DIGITS, MAX_DOCUMENTATION_URL, ZONE_ID_PATH, ROUTING_CODES, AUTH_CODES;
 var init_errors2 = __esm({
@@ -56744,7 +57360,8 @@ function notTheApiCause(baseUrl, err) {
   const path6 = new URL(baseUrl).pathname.replace(/\/+$/, "");
   const lacksPrefix = !path6.endsWith(API_PREFIX);
   const ok = err.status >= 200 && err.status < 300;
-  if (!(ok && err.info.envelope === false) && !(lacksPrefix && (err.status === 404 || err.status === 405))) return void 0;
+  if (!(ok && err.info.envelope === false) && !(lacksPrefix && (err.status === 404 || err.status === 405)))
+    return void 0;
   const said = err.info.envelope === false ? `an answer that is not the API's JSON envelope (HTTP ${err.status})` : `HTTP ${err.status}`;
   const hint = lacksPrefix ? `did you mean ${baseUrl.replace(/\/+$/, "")}${API_PREFIX}?` : "is --api-url / CLOUDFLARE_API_BASE_URL right?";
   return `the base URL ${baseUrl} does not look like the Cloudflare API (${err.info.method} ${err.info.path} got ${said}): ${hint} Set --api-url / CLOUDFLARE_API_BASE_URL to the API's base, e.g. https://api.cloudflare.com/client/v4`;
@@ -56820,7 +57437,13 @@ function createClient(opts) {
   }
   const deadlineMs = opts.deadlineMs;
   const deadlineAt = deadlineMs === void 0 ? void 0 : now() + deadlineMs;
-  const deadlinePassed = () => stop(new RunStoppedError("the run's deadline (--deadline) passed: zoneform sent nothing more, and let the requests already sent finish", EXIT.deadline, "deadline"));
+  const deadlinePassed = () => stop(
+    new RunStoppedError(
+      "the run's deadline (--deadline) passed: zoneform sent nothing more, and let the requests already sent finish",
+      EXIT.deadline,
+      "deadline"
+    )
+  );
   const deadlineTimer = deadlineMs === void 0 ? void 0 : setTimeout(deadlinePassed, deadlineMs);
   deadlineTimer?.unref();
   const assertRunning = () => {
@@ -56877,7 +57500,17 @@ function createClient(opts) {
       stats.requests++;
       const sent = onTheWire(state);
       try {
-        dispatch(dispatchOpts, new ObservingHandler(handler, permit, (status2, h) => onAnswer(state, status2, h), state.deadlineMs, maxBodyBytes, sent));
+        dispatch(
+          dispatchOpts,
+          new ObservingHandler(
+            handler,
+            permit,
+            (status2, h) => onAnswer(state, status2, h),
+            state.deadlineMs,
+            maxBodyBytes,
+            sent
+          )
+        );
       } catch (err) {
         permit.done();
         sent.settle(void 0, err);
@@ -56925,7 +57558,8 @@ function createClient(opts) {
   function retryFor(state) {
     return (err, _ctx, cb) => {
       const code = err.code;
-      if (!state.answered && code !== "UND_ERR_REQ_RETRY" && !isNotSentError(code) && !(err instanceof RunStoppedError)) state.reached = true;
+      if (!state.answered && code !== "UND_ERR_REQ_RETRY" && !isNotSentError(code) && !(err instanceof RunStoppedError))
+        state.reached = true;
       if (stopped) {
         cb(err);
         return;
@@ -56937,9 +57571,19 @@ function createClient(opts) {
       const e = err;
       const failure = e.code === "UND_ERR_REQ_RETRY" && typeof e.statusCode === "number" ? { kind: "status", status: e.statusCode, headers: e.headers ?? {} } : { kind: "network", code: e.code };
       const throttled = failure.kind === "status" && failure.status === 429;
-      const decision = throttled ? decideRetry(state.method, failure, 1, policy) : decideRetry(state.idempotent ? "GET" : state.method, failure, state.attempts - state.throttledAttempts, policy);
+      const decision = throttled ? decideRetry(state.method, failure, 1, policy) : decideRetry(
+        state.idempotent ? "GET" : state.method,
+        failure,
+        state.attempts - state.throttledAttempts,
+        policy
+      );
       if (decision.retry && throttled && state.throttledMs + decision.delayMs > maxWaitMs) {
-        stop(waitTooLong(state.throttledMs + decision.delayMs, `HTTP 429 answered ${state.throttledAttempts + 1} times to ${state.method} ${state.shown()}`));
+        stop(
+          waitTooLong(
+            state.throttledMs + decision.delayMs,
+            `HTTP 429 answered ${state.throttledAttempts + 1} times to ${state.method} ${state.shown()}`
+          )
+        );
         cb(err);
         return;
       }
@@ -56952,13 +57596,21 @@ function createClient(opts) {
         stats.retries++;
         state.delayMs = decision.delayMs;
         if (!throttled && decision.delayMs > 0) {
-          opts.onRetryWait?.(decision.delayMs, `${state.method} ${state.shown()} ${failure.kind === "status" ? `answered HTTP ${failure.status}` : `failed (${failure.code ?? "connection"})`}`);
+          opts.onRetryWait?.(
+            decision.delayMs,
+            `${state.method} ${state.shown()} ${failure.kind === "status" ? `answered HTTP ${failure.status}` : `failed (${failure.code ?? "connection"})`}`
+          );
         }
         cb(null);
       } else {
         if (decision.reason === "retry-after-too-long") {
           state.retryAfterTooLongMs = decision.retryAfterMs;
-          stop(waitTooLong(decision.retryAfterMs ?? 0, failure.kind === "status" ? retryAfterHeader(failure.headers) : "Retry-After"));
+          stop(
+            waitTooLong(
+              decision.retryAfterMs ?? 0,
+              failure.kind === "status" ? retryAfterHeader(failure.headers) : "Retry-After"
+            )
+          );
         }
         cb(err);
       }
@@ -57021,7 +57673,12 @@ function createClient(opts) {
           break;
         } catch (err) {
           const e = err;
-          const again = state.answered ? decideRetry(state.idempotent ? "GET" : method, { kind: "network", code: e.code }, state.attempts - state.throttledAttempts, policy) : { retry: false };
+          const again = state.answered ? decideRetry(
+            state.idempotent ? "GET" : method,
+            { kind: "network", code: e.code },
+            state.attempts - state.throttledAttempts,
+            policy
+          ) : { retry: false };
           if (again.retry) {
             state.retries++;
             stats.retries++;
@@ -57099,20 +57756,29 @@ function createClient(opts) {
     const items = new ItemLedger(path6, redact, warn, maxItems);
     let received = 0;
     for (let page = 1; ; page++) {
-      if (page > maxPages) throw endlessList(path6, `the list went on past ${maxPages} pages without an end (the page cap, --max-list-pages)`);
+      if (page > maxPages)
+        throw endlessList(
+          path6,
+          `the list went on past ${maxPages} pages without an end (the page cap, --max-list-pages)`
+        );
       let env = await (ahead.get(page) ?? fetchPage(page));
       ahead.delete(page);
       let list = listOf(env, "GET", () => redact(path6));
       let totals = totalsOf(env.result_info, pageSize);
       checkAnnounced(path6, totals);
       if (list.length === 0 && emptyTooSoon(page, totals, received, style, env.result_info)) {
-        warn(`warning: GET ${path6}: page ${page} came back empty although the list announced more (${describeTotals(totals, received)}); asking for it once more`);
+        warn(
+          `warning: GET ${path6}: page ${page} came back empty although the list announced more (${describeTotals(totals, received)}); asking for it once more`
+        );
         env = await fetchPage(page);
         list = listOf(env, "GET", () => redact(path6));
         totals = totalsOf(env.result_info, pageSize);
         checkAnnounced(path6, totals);
         if (list.length === 0 && emptyTooSoon(page, totals, received, style, env.result_info)) {
-          throw incompleteList(path6, `page ${page} came back empty twice although the list announced more (${describeTotals(totals, received)})`);
+          throw incompleteList(
+            path6,
+            `page ${page} came back empty twice although the list announced more (${describeTotals(totals, received)})`
+          );
         }
       }
       repeatedPage(seenPages, list, page, path6, style === "cursor" ? "" : " (the list ignores paging)");
@@ -57148,10 +57814,16 @@ function createClient(opts) {
   }
   function checkAnnounced(path6, t) {
     if (t.pages !== void 0 && t.pages > maxPages) {
-      throw tooLong(path6, `announces ${t.pages} pages, more than the ${maxPages} zoneform reads at most (--max-list-pages)`);
+      throw tooLong(
+        path6,
+        `announces ${t.pages} pages, more than the ${maxPages} zoneform reads at most (--max-list-pages)`
+      );
     }
     if (t.count !== void 0 && t.count > maxItems) {
-      throw tooLong(path6, `announces ${t.count} items, more than the ${maxItems} zoneform reads at most (--max-list-items)`);
+      throw tooLong(
+        path6,
+        `announces ${t.count} items, more than the ${maxItems} zoneform reads at most (--max-list-items)`
+      );
     }
   }
   function tooLong(path6, why) {
@@ -57161,13 +57833,16 @@ function createClient(opts) {
     );
   }
   function incompleteList(path6, why) {
-    return new ApiError(`GET ${redact(path6)}: ${why}; the list could not be read whole, so nothing was changed; try again later`, {
-      status: 200,
-      method: "GET",
-      path: redact(path6),
-      errors: [],
-      retryable: false
-    });
+    return new ApiError(
+      `GET ${redact(path6)}: ${why}; the list could not be read whole, so nothing was changed; try again later`,
+      {
+        status: 200,
+        method: "GET",
+        path: redact(path6),
+        errors: [],
+        retryable: false
+      }
+    );
   }
   function repeatedPage(seen, items, page, path6, why) {
     if (items.length === 0) return;
@@ -57177,13 +57852,16 @@ function createClient(opts) {
     seen.set(signature, page);
   }
   function endlessList(path6, why) {
-    return new ApiError(`GET ${redact(path6)}: ${why}; stopping so the list is not read forever, and nothing was changed`, {
-      status: 200,
-      method: "GET",
-      path: redact(path6),
-      errors: [],
-      retryable: false
-    });
+    return new ApiError(
+      `GET ${redact(path6)}: ${why}; stopping so the list is not read forever, and nothing was changed`,
+      {
+        status: 200,
+        method: "GET",
+        path: redact(path6),
+        errors: [],
+        retryable: false
+      }
+    );
   }
   return {
     async request(method, path6, ro) {
@@ -57214,13 +57892,16 @@ function createClient(opts) {
 function listOf(env, method, shownPath) {
   if (Array.isArray(env.result)) return env.result;
   const path6 = shownPath();
-  throw new ApiError(`${method} ${path6}: expected a list in the answer's "result", got ${env.result === null ? "null" : typeof env.result}`, {
-    status: env.status,
-    method,
-    path: path6,
-    errors: [],
-    retryable: false
-  });
+  throw new ApiError(
+    `${method} ${path6}: expected a list in the answer's "result", got ${env.result === null ? "null" : typeof env.result}`,
+    {
+      status: env.status,
+      method,
+      path: path6,
+      errors: [],
+      retryable: false
+    }
+  );
 }
 function headerText(v) {
   return Array.isArray(v) ? v.join(", ") : v;
@@ -57238,7 +57919,10 @@ function outcomeOf(status2, err) {
   }
   const code = err?.code;
   if (isNotSentError(code)) return { result: "failed", detail: `${code}, never sent` };
-  return { result: "unknown", detail: `${code ?? err?.message ?? "no answer"}, no answer: it may or may not have been made` };
+  return {
+    result: "unknown",
+    detail: `${code ?? err?.message ?? "no answer"}, no answer: it may or may not have been made`
+  };
 }
 function totalsOf(info2, asked) {
   if (!info2) return {};
@@ -57256,7 +57940,11 @@ function emptyTooSoon(page, t, received, style, info2) {
   return morePages(page, t, received);
 }
 function describeTotals(t, received) {
-  const parts = [t.pages !== void 0 ? `total_pages ${t.pages}` : "", t.count !== void 0 ? `total_count ${t.count}` : "", `${received} read so far`];
+  const parts = [
+    t.pages !== void 0 ? `total_pages ${t.pages}` : "",
+    t.count !== void 0 ? `total_count ${t.count}` : "",
+    `${received} read so far`
+  ];
   return parts.filter(Boolean).join(", ");
 }
 function stableJson(v) {
@@ -57268,7 +57956,9 @@ function stableJson(v) {
   return JSON.stringify(v) ?? "null";
 }
 function pageSignature(items) {
-  return items.map((i) => i && typeof i === "object" && "id" in i ? JSON.stringify(i.id) : JSON.stringify(i)).join("\0");
+  return items.map(
+    (i) => i && typeof i === "object" && "id" in i ? JSON.stringify(i.id) : JSON.stringify(i)
+  ).join("\0");
 }
 function num(v) {
   return typeof v === "number" && Number.isFinite(v) ? v : void 0;
@@ -57328,7 +58018,9 @@ var init_client = __esm({
       cut = false;
       onRequestStart(controller, context) {
         this.timer = setTimeout(() => {
-          this.deadlineError = Object.assign(new Error(`the attempt did not complete within ${this.deadlineMs} ms`), { code: DEADLINE_CODE });
+          this.deadlineError = Object.assign(new Error(`the attempt did not complete within ${this.deadlineMs} ms`), {
+            code: DEADLINE_CODE
+          });
           controller.abort(this.deadlineError);
         }, this.deadlineMs);
         this.timer.unref();
@@ -57345,7 +58037,11 @@ var init_client = __esm({
         const encoding = headerText(headers["content-encoding"]);
         const length = Number(headerText(headers["content-length"]) ?? "0");
         if (encoding !== void 0 && !/^\s*(identity)?\s*$/i.test(encoding)) {
-          this.cutOff(controller, `the answer is encoded (Content-Encoding: ${encoding.slice(0, 40)}) although zoneform asked for none`, ENCODED_BODY_CODE);
+          this.cutOff(
+            controller,
+            `the answer is encoded (Content-Encoding: ${encoding.slice(0, 40)}) although zoneform asked for none`,
+            ENCODED_BODY_CODE
+          );
         } else if (length > this.maxBodyBytes) {
           this.cutOff(controller, `the answer announces ${length} bytes (Content-Length)`, BODY_TOO_LARGE_CODE);
         }
@@ -57413,7 +58109,9 @@ var init_client = __esm({
         }
         if (!this.warned.has(key2)) {
           this.warned.add(key2);
-          this.warn(`warning: GET ${this.path}: the list holds id ${JSON.stringify(id)} ${where} with the same content (a paging overlap); read once`);
+          this.warn(
+            `warning: GET ${this.path}: the list holds id ${JSON.stringify(id)} ${where} with the same content (a paging overlap); read once`
+          );
         }
         return false;
       }
@@ -57437,7 +58135,8 @@ async function checkCredentials(client, kind, now = Date.now()) {
       const user2 = await client.request("GET", "user");
       return { kind, state: "active", ...stringField(user2, "id", "id"), ...stringField(user2, "email", "email") };
     } catch (err) {
-      if (err instanceof ApiError && [400, 401, 403].includes(err.status) && err.info.envelope) return { kind, state: "invalid", detail: answered(err) };
+      if (err instanceof ApiError && [400, 401, 403].includes(err.status) && err.info.envelope)
+        return { kind, state: "invalid", detail: answered(err) };
       return couldNotTell(kind, err);
     }
   }
@@ -57463,7 +58162,8 @@ function tokenVerdict(result, now = Date.now()) {
     ...stringField(r, "not_before", "notBefore")
   };
   if (base3.status === "disabled") return { ...base3, state: "disabled" };
-  if (base3.status === "expired" || base3.expiresOn !== void 0 && Date.parse(base3.expiresOn) <= now) return { ...base3, state: "expired" };
+  if (base3.status === "expired" || base3.expiresOn !== void 0 && Date.parse(base3.expiresOn) <= now)
+    return { ...base3, state: "expired" };
   if (base3.notBefore !== void 0 && Date.parse(base3.notBefore) > now) return { ...base3, state: "not_yet_valid" };
   if (base3.status === "active") return { ...base3, state: "active" };
   return { ...base3, detail: `the token check answered an unexpected status ${JSON.stringify(r.status ?? null)}` };
@@ -57487,7 +58187,10 @@ function describeCheck(c) {
 }
 function explainAuthFailure(err, check2) {
   if (check2.state === "active" || check2.state === "unknown") return err;
-  return new ApiError(`${describeCheck(check2)} (${err.info.method} ${err.info.path} was refused with HTTP ${err.status})`, err.info);
+  return new ApiError(
+    `${describeCheck(check2)} (${err.info.method} ${err.info.path} was refused with HTTP ${err.status})`,
+    err.info
+  );
 }
 function worthChecking(err) {
   return err instanceof ApiError && (err.status === 401 || err.status === 403) && err.info.envelope === true && !/^user(\/|$)/.test(err.info.path);
@@ -57550,23 +58253,36 @@ var init_credential_check = __esm({
 
 // src/cloudflare/credentials.ts
 function resolveCredentials(env, flags = {}) {
-  const baseUrl = resolveBaseUrl(flags.apiUrl ?? nonEmpty(env.CLOUDFLARE_API_BASE_URL), flags.apiUrl !== void 0 ? "--api-url" : "CLOUDFLARE_API_BASE_URL");
+  const baseUrl = resolveBaseUrl(
+    flags.apiUrl ?? nonEmpty(env.CLOUDFLARE_API_BASE_URL),
+    flags.apiUrl !== void 0 ? "--api-url" : "CLOUDFLARE_API_BASE_URL"
+  );
   const token = nonEmpty(env.CLOUDFLARE_API_TOKEN);
   const email = nonEmpty(env.CLOUDFLARE_EMAIL);
   const key2 = nonEmpty(env.CLOUDFLARE_API_KEY);
   if (token !== void 0) {
     if (!HEADER_SAFE.test(token)) {
-      throw new CredentialsError("CLOUDFLARE_API_TOKEN contains spaces or control characters; set it to the token alone");
+      throw new CredentialsError(
+        "CLOUDFLARE_API_TOKEN contains spaces or control characters; set it to the token alone"
+      );
     }
     return { baseUrl, auth: { token } };
   }
   if (email !== void 0 && key2 !== void 0) {
-    if (!HEADER_SAFE.test(key2)) throw new CredentialsError("CLOUDFLARE_API_KEY contains spaces or control characters; set it to the key alone");
-    if (!email.includes("@") || !HEADER_SAFE.test(email)) throw new CredentialsError("CLOUDFLARE_EMAIL must be the e-mail address of the Cloudflare account");
+    if (!HEADER_SAFE.test(key2))
+      throw new CredentialsError("CLOUDFLARE_API_KEY contains spaces or control characters; set it to the key alone");
+    if (!email.includes("@") || !HEADER_SAFE.test(email))
+      throw new CredentialsError("CLOUDFLARE_EMAIL must be the e-mail address of the Cloudflare account");
     return { baseUrl, auth: { email, key: key2 } };
   }
-  if (key2 !== void 0) throw new CredentialsError("CLOUDFLARE_API_KEY is set but CLOUDFLARE_EMAIL is not: a global API key needs both (or set CLOUDFLARE_API_TOKEN instead)");
-  if (email !== void 0) throw new CredentialsError("CLOUDFLARE_EMAIL is set but CLOUDFLARE_API_KEY is not: set both, or set CLOUDFLARE_API_TOKEN instead");
+  if (key2 !== void 0)
+    throw new CredentialsError(
+      "CLOUDFLARE_API_KEY is set but CLOUDFLARE_EMAIL is not: a global API key needs both (or set CLOUDFLARE_API_TOKEN instead)"
+    );
+  if (email !== void 0)
+    throw new CredentialsError(
+      "CLOUDFLARE_EMAIL is set but CLOUDFLARE_API_KEY is not: set both, or set CLOUDFLARE_API_TOKEN instead"
+    );
   throw new CredentialsError(
     "no Cloudflare credentials: set CLOUDFLARE_API_TOKEN to an API token (recommended), or CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY to the account e-mail and global API key"
   );
@@ -57582,7 +58298,8 @@ function resolveBaseUrl(raw, source = "--api-url") {
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     throw new UsageError(`${source} must be an http(s) URL such as ${DEFAULT_API_URL}, got "${raw}"`);
   }
-  if (url.username || url.password) throw new UsageError(`${source} must not carry credentials; use CLOUDFLARE_API_TOKEN`);
+  if (url.username || url.password)
+    throw new UsageError(`${source} must not carry credentials; use CLOUDFLARE_API_TOKEN`);
   if (url.search || url.hash) throw new UsageError(`${source} must not have a query string or fragment, got "${raw}"`);
   return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
 }
@@ -57599,7 +58316,9 @@ function insecureHttpAllowedByEnv(env) {
   const raw = env[ALLOW_INSECURE_HTTP_ENV]?.trim().toLowerCase();
   if (raw === void 0 || raw === "" || raw === "0" || raw === "false") return false;
   if (raw === "1" || raw === "true") return true;
-  throw new UsageError(`${ALLOW_INSECURE_HTTP_ENV} must be 1 (or true) to allow plain HTTP, or 0 (or unset); got "${env[ALLOW_INSECURE_HTTP_ENV]}"`);
+  throw new UsageError(
+    `${ALLOW_INSECURE_HTTP_ENV} must be 1 (or true) to allow plain HTTP, or 0 (or unset); got "${env[ALLOW_INSECURE_HTTP_ENV]}"`
+  );
 }
 function checkPlainHttp(baseUrl, opts) {
   const url = new URL(baseUrl);
@@ -57646,7 +58365,9 @@ function permissionHint(method, path6) {
 function permissionsNeeded(desired) {
   const needs = /* @__PURE__ */ new Map();
   for (const zone of desired.zones) {
-    const owned = SECTIONS.filter((s) => s.owns(zone)).flatMap((s) => s.permissions.map((p) => ({ p, section: p.label ?? s.path })));
+    const owned = SECTIONS.filter((s) => s.owns(zone)).flatMap(
+      (s) => s.permissions.map((p) => ({ p, section: p.label ?? s.path }))
+    );
     for (const { p, section } of [{ p: ZONE, section: ZONE.label }, ...owned]) {
       if (p.needed && !p.needed(desired)) continue;
       const apply3 = p.readOnly ? p.read : higher(p.read, p.write);
@@ -57667,7 +58388,15 @@ var init_permissions = __esm({
   "src/sections/permissions.ts"() {
     "use strict";
     init_sections();
-    ZONE = { name: "Zone", scope: "zone", read: "Read", write: "Edit", paths: [/^zones\/[^/]+$/], label: "zone (name and plan)", readOnly: true };
+    ZONE = {
+      name: "Zone",
+      scope: "zone",
+      read: "Read",
+      write: "Edit",
+      paths: [/^zones\/[^/]+$/],
+      label: "zone (name and plan)",
+      readOnly: true
+    };
     ALL = [ZONE, ...SECTIONS.flatMap((s) => s.permissions)];
     RANK = { Read: 1, Edit: 2 };
     higher = (a, b) => RANK[a] >= RANK[b] ? a : b;
@@ -57691,7 +58420,9 @@ var init_client_hints = __esm({
 // src/cli/zone-ref.ts
 import { domainToASCII } from "node:url";
 function badZone(value) {
-  return new UsageError(`--zone ${printable(value)}: expected a zone id (32 hex characters) or a zone name such as example.com`);
+  return new UsageError(
+    `--zone ${printable(value)}: expected a zone id (32 hex characters) or a zone name such as example.com`
+  );
 }
 function parseZoneRef(value) {
   const v = value.trim();
@@ -57703,7 +58434,9 @@ function parseZoneRef(value) {
 }
 function parseZoneRefs(values, command, opts = {}) {
   if (!values || values.length === 0) {
-    throw new UsageError(`${command} needs --zone ID|NAME (the zone's 32-character id, or its name such as example.com)`);
+    throw new UsageError(
+      `${command} needs --zone ID|NAME (the zone's 32-character id, or its name such as example.com)`
+    );
   }
   const refs = [];
   const seen = /* @__PURE__ */ new Set();
@@ -57714,7 +58447,9 @@ function parseZoneRefs(values, command, opts = {}) {
     seen.add(key2);
   }
   if (opts.single !== void 0 && refs.length > 1) {
-    throw new UsageError(`${command} takes one --zone (${opts.single}); got ${values.length}: ${values.map((v) => printable(v)).join(", ")}. Run it once per zone.`);
+    throw new UsageError(
+      `${command} takes one --zone (${opts.single}); got ${values.length}: ${values.map((v) => printable(v)).join(", ")}. Run it once per zone.`
+    );
   }
   return refs;
 }
@@ -57726,9 +58461,12 @@ async function lookUpZoneName(client, name) {
       listed2.filter((z) => typeof z?.name === "string" && z.name.toLowerCase() === name && typeof z.id === "string").map((z) => z.id)
     )
   ];
-  if (ids.length === 0) throw new RuntimeError(`no zone named ${name} is visible to this token (check the name, or pass the zone id)`);
+  if (ids.length === 0)
+    throw new RuntimeError(`no zone named ${name} is visible to this token (check the name, or pass the zone id)`);
   if (ids.length > 1) {
-    throw new RuntimeError(`${ids.length} zones named ${name} are visible to this token (${ids.map((i) => printable(i)).join(", ")}); pass the zone id`);
+    throw new RuntimeError(
+      `${ids.length} zones named ${name} are visible to this token (${ids.map((i) => printable(i)).join(", ")}); pass the zone id`
+    );
   }
   return ids[0];
 }
@@ -57741,7 +58479,10 @@ async function resolveZoneRef(client, ref) {
   return "id" in ref ? ref.id : lookUpZoneName(client, ref.name);
 }
 function collectZones(value, previous) {
-  return [...previous ?? [], ...value.split(",").map((s) => s.trim()).filter((s) => s !== "")];
+  return [
+    ...previous ?? [],
+    ...value.split(",").map((s) => s.trim()).filter((s) => s !== "")
+  ];
 }
 function addZoneRefOption(cmd, opts = {}) {
   const help = opts.single ? "the zone: its id (32 hex) or its name; one zone" : "zone id (32 hex) or zone name; repeatable";
@@ -57762,7 +58503,16 @@ var init_zone_ref = __esm({
 
 // src/cli/bounds.ts
 function addBoundOptions(cmd) {
-  return cmd.option("--max-wait <duration>", `longest wait the API may ask for (Retry-After, rate-limit reset), e.g. 90s, 5m (env ${BOUND_ENV.maxWait}; default 5m); a longer one stops the run`).option("--deadline <duration>", `stop sending requests this long after the start, e.g. 10m, 1h (env ${BOUND_ENV.deadline}; default none); exit 124`).option("--max-body-size <size>", `largest answer body read, e.g. 64MiB, 512KiB (env ${BOUND_ENV.maxBodySize}; default 64MiB)`);
+  return cmd.option(
+    "--max-wait <duration>",
+    `longest wait the API may ask for (Retry-After, rate-limit reset), e.g. 90s, 5m (env ${BOUND_ENV.maxWait}; default 5m); a longer one stops the run`
+  ).option(
+    "--deadline <duration>",
+    `stop sending requests this long after the start, e.g. 10m, 1h (env ${BOUND_ENV.deadline}; default none); exit 124`
+  ).option(
+    "--max-body-size <size>",
+    `largest answer body read, e.g. 64MiB, 512KiB (env ${BOUND_ENV.maxBodySize}; default 64MiB)`
+  );
 }
 function boundsFromOptions(opts, env, elapsedMs) {
   const pick3 = (flag, name) => {
@@ -57794,7 +58544,9 @@ function parseDuration(value, name) {
     rest = rest.slice(m[0].length);
   }
   if (text === "" || !(ms >= 1e3) || ms > 7 * 24 * 36e5) {
-    throw new UsageError(`${name} must be a duration with its unit, from 1s to 7 days (90s, 5m, 1h30m), got "${value}"`);
+    throw new UsageError(
+      `${name} must be a duration with its unit, from 1s to 7 days (90s, 5m, 1h30m), got "${value}"`
+    );
   }
   return Math.round(ms);
 }
@@ -57803,7 +58555,9 @@ function parseSize(value, name) {
   const unit = m?.[2]?.toLowerCase() ?? "";
   const bytes = m && Object.hasOwn(SIZE_UNITS, unit) ? Math.floor(Number(m[1]) * SIZE_UNITS[unit]) : NaN;
   if (!(bytes >= 1024) || bytes > 4 * 1024 ** 3) {
-    throw new UsageError(`${name} must be a size from 1KiB to 4GiB (bytes, or with a unit: 512KiB, 64MiB, 1GiB), got "${value}"`);
+    throw new UsageError(
+      `${name} must be a size from 1KiB to 4GiB (bytes, or with a unit: 512KiB, 64MiB, 1GiB), got "${value}"`
+    );
   }
   return bytes;
 }
@@ -57814,16 +58568,58 @@ var init_bounds = __esm({
     init_client();
     init_rate_limiter();
     init_errors();
-    BOUND_ENV = { maxWait: "ZONEFORM_MAX_WAIT", deadline: "ZONEFORM_DEADLINE", maxBodySize: "ZONEFORM_MAX_BODY_SIZE" };
+    BOUND_ENV = {
+      maxWait: "ZONEFORM_MAX_WAIT",
+      deadline: "ZONEFORM_DEADLINE",
+      maxBodySize: "ZONEFORM_MAX_BODY_SIZE"
+    };
     DURATION_UNITS = { ms: 1, s: 1e3, m: 6e4, h: 36e5 };
-    SIZE_UNITS = { "": 1, b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+    SIZE_UNITS = {
+      "": 1,
+      b: 1,
+      kb: 1e3,
+      mb: 1e6,
+      gb: 1e9,
+      kib: 1024,
+      mib: 1024 ** 2,
+      gib: 1024 ** 3
+    };
   }
 });
 
 // src/cli/client-options.ts
 function addClientOptions(cmd) {
   return addBoundOptions(
-    cmd.option("--api-url <url>", "Cloudflare API base URL (env CLOUDFLARE_API_BASE_URL; default https://api.cloudflare.com/client/v4)").option("--allow-insecure-http", `send the credentials over plain http:// to a host that is not loopback (env ${ALLOW_INSECURE_HTTP_ENV}=1); refused otherwise`).option("--parallelism <n>", `requests in flight at once (1-${MAX_PARALLELISM})`, parseParallelism, DEFAULT_PARALLELISM).option("--rate-limit <n/s>", "at most N requests per S seconds for the whole run (default 1200/300, Cloudflare's limit)", parseRateLimit).option("--timeout <ms>", `per-attempt timeout in ms, or with a unit (30s): the answer must be complete within it (default ${DEFAULT_TIMEOUT_MS})`, parseTimeout).option("--retries <n>", `retries of a failed read or of a write that was certainly not made (0-${MAX_RETRIES}, default ${DEFAULT_RETRIES})`, parseRetries).option("--max-list-items <n>", `most items one list may hold before the read is stopped (env ZONEFORM_MAX_LIST_ITEMS; default ${DEFAULT_MAX_LIST_ITEMS})`).option("--max-list-pages <n>", `most pages one list may take before the read is stopped (env ZONEFORM_MAX_LIST_PAGES; default ${DEFAULT_MAX_LIST_PAGES})`)
+    cmd.option(
+      "--api-url <url>",
+      "Cloudflare API base URL (env CLOUDFLARE_API_BASE_URL; default https://api.cloudflare.com/client/v4)"
+    ).option(
+      "--allow-insecure-http",
+      `send the credentials over plain http:// to a host that is not loopback (env ${ALLOW_INSECURE_HTTP_ENV}=1); refused otherwise`
+    ).option(
+      "--parallelism <n>",
+      `requests in flight at once (1-${MAX_PARALLELISM})`,
+      parseParallelism,
+      DEFAULT_PARALLELISM
+    ).option(
+      "--rate-limit <n/s>",
+      "at most N requests per S seconds for the whole run (default 1200/300, Cloudflare's limit)",
+      parseRateLimit
+    ).option(
+      "--timeout <ms>",
+      `per-attempt timeout in ms, or with a unit (30s): the answer must be complete within it (default ${DEFAULT_TIMEOUT_MS})`,
+      parseTimeout
+    ).option(
+      "--retries <n>",
+      `retries of a failed read or of a write that was certainly not made (0-${MAX_RETRIES}, default ${DEFAULT_RETRIES})`,
+      parseRetries
+    ).option(
+      "--max-list-items <n>",
+      `most items one list may hold before the read is stopped (env ZONEFORM_MAX_LIST_ITEMS; default ${DEFAULT_MAX_LIST_ITEMS})`
+    ).option(
+      "--max-list-pages <n>",
+      `most pages one list may take before the read is stopped (env ZONEFORM_MAX_LIST_PAGES; default ${DEFAULT_MAX_LIST_PAGES})`
+    )
   );
 }
 function addReadCommandOptions(cmd, opts = {}) {
@@ -57858,8 +58654,20 @@ function clientFromOptions(opts, io, redactor, progress) {
     // An item a list answered twice, an empty page asked again: always shown (the client redacts them).
     onWarning: (line) => progress ? progress.log(printable(line)) : io.stderr.write(`${printable(line)}
 `),
-    maxListItems: listCap(opts.maxListItems, io.env.ZONEFORM_MAX_LIST_ITEMS, "--max-list-items", "ZONEFORM_MAX_LIST_ITEMS", DEFAULT_MAX_LIST_ITEMS),
-    maxListPages: listCap(opts.maxListPages, io.env.ZONEFORM_MAX_LIST_PAGES, "--max-list-pages", "ZONEFORM_MAX_LIST_PAGES", DEFAULT_MAX_LIST_PAGES),
+    maxListItems: listCap(
+      opts.maxListItems,
+      io.env.ZONEFORM_MAX_LIST_ITEMS,
+      "--max-list-items",
+      "ZONEFORM_MAX_LIST_ITEMS",
+      DEFAULT_MAX_LIST_ITEMS
+    ),
+    maxListPages: listCap(
+      opts.maxListPages,
+      io.env.ZONEFORM_MAX_LIST_PAGES,
+      "--max-list-pages",
+      "ZONEFORM_MAX_LIST_PAGES",
+      DEFAULT_MAX_LIST_PAGES
+    ),
     onWait: progress && ((ms, reason) => progress.onWait(ms, reason)),
     onRetryWait: progress && ((ms, reason) => progress.onWait(ms, reason, "retry")),
     // --max-wait, --deadline (from the start of the process), --max-body-size.
@@ -57874,12 +58682,14 @@ function listCap(flag, env, flagName, envName, fallback) {
   const [raw, from] = flag !== void 0 ? [String(flag), flagName] : env !== void 0 && env.trim() !== "" ? [env, envName] : [void 0, ""];
   if (raw === void 0) return fallback;
   const n = Number(raw.trim());
-  if (!/^\d+$/.test(raw.trim()) || n < 1 || !Number.isSafeInteger(n)) throw new UsageError(`${from} must be a whole number of at least 1, got "${raw}"`);
+  if (!/^\d+$/.test(raw.trim()) || n < 1 || !Number.isSafeInteger(n))
+    throw new UsageError(`${from} must be a whole number of at least 1, got "${raw}"`);
   return n;
 }
 function parseRetries(value) {
   const n = Number(value.trim());
-  if (!/^\d+$/.test(value.trim()) || n > MAX_RETRIES) throw new UsageError(`--retries must be a whole number from 0 to ${MAX_RETRIES}, got "${value}"`);
+  if (!/^\d+$/.test(value.trim()) || n > MAX_RETRIES)
+    throw new UsageError(`--retries must be a whole number from 0 to ${MAX_RETRIES}, got "${value}"`);
   return n;
 }
 function parseParallelism(value) {
@@ -57897,7 +58707,9 @@ function parseRateLimit(value) {
 }
 function checkRateLimit(r) {
   if (!Number.isInteger(r.requests) || r.requests < 1 || !(r.seconds > 0)) {
-    throw new UsageError(`--rate-limit needs at least 1 request per a positive number of seconds, got ${r.requests}/${r.seconds}`);
+    throw new UsageError(
+      `--rate-limit needs at least 1 request per a positive number of seconds, got ${r.requests}/${r.seconds}`
+    );
   }
   return r;
 }
@@ -57906,7 +58718,9 @@ function parseTimeout(value) {
   const unit = m?.[2]?.toLowerCase() ?? "ms";
   const ms = m ? Math.round(Number(m[1]) * (unit === "m" ? 6e4 : unit === "s" ? 1e3 : 1)) : NaN;
   if (!(ms >= 100) || ms > 6e5) {
-    throw new UsageError(`--timeout must be a time from 100ms to 10m (plain numbers are milliseconds: 30000, or 30s), got "${value}"`);
+    throw new UsageError(
+      `--timeout must be a time from 100ms to 10m (plain numbers are milliseconds: 30000, or 30s), got "${value}"`
+    );
   }
   return ms;
 }
@@ -58282,18 +59096,22 @@ async function planZones(opts) {
   const createdAt = (opts.now?.() ?? /* @__PURE__ */ new Date()).toISOString();
   const limit2 = pLimit(ZONES_PER_REQUEST_SLOT * Math.max(1, opts.parallelism ?? 8));
   let done = 0;
-  const zones2 = await withZonesStopped(opts.desired.zones.length, () => done, () => Promise.all(
-    opts.desired.zones.map(
-      (zone) => limit2(async () => {
-        const live = await readZone(ctx, zone, kinds);
-        const zp = await checkZone(ctx, zone, planZone(opts.desired, zone, live, kinds), kinds);
-        done += 1;
-        opts.progress?.(`read ${zone.name ?? zone.zone_id} (${done}/${opts.desired.zones.length})`);
-        opts.onZoneDone?.(done, opts.desired.zones.length);
-        return zp;
-      })
+  const zones2 = await withZonesStopped(
+    opts.desired.zones.length,
+    () => done,
+    () => Promise.all(
+      opts.desired.zones.map(
+        (zone) => limit2(async () => {
+          const live = await readZone(ctx, zone, kinds);
+          const zp = await checkZone(ctx, zone, planZone(opts.desired, zone, live, kinds), kinds);
+          done += 1;
+          opts.progress?.(`read ${zone.name ?? zone.zone_id} (${done}/${opts.desired.zones.length})`);
+          opts.onZoneDone?.(done, opts.desired.zones.length);
+          return zp;
+        })
+      )
     )
-  ));
+  );
   return seal(assemblePlan(opts.desired, zones2, createdAt), opts.desired);
 }
 async function withZonesStopped(total, done, run2) {
@@ -58606,7 +59424,10 @@ function fieldLines(f, kind) {
   const field = printable(f.field);
   if (kind === "create" || f.before === void 0) return [`+     ${field}: ${formatValue(f.after, f.sensitive)}`];
   if (f.after === void 0) return [`-     ${field}: ${formatValue(f.before, f.sensitive)}`];
-  return [`-     ${field}: ${formatValue(f.before, f.sensitive)}`, `+     ${field}: ${formatValue(f.after, f.sensitive)}`];
+  return [
+    `-     ${field}: ${formatValue(f.before, f.sensitive)}`,
+    `+     ${field}: ${formatValue(f.after, f.sensitive)}`
+  ];
 }
 function changeLines(c) {
   const lead = c.kind === "create" ? "+" : c.kind === "delete" ? "-" : "!";
@@ -58634,15 +59455,21 @@ function renderPlanMarkdown(plan2, opts = {}) {
   out.push("| zone | create | update | replace | delete | errors |", "|---|---:|---:|---:|---:|---:|");
   for (const z of changed2) {
     const s = summarise(z.changes);
-    out.push(`| ${escapeCell(z.name ?? z.zone_id)} | ${s.create} | ${s.update} | ${s.replace} | ${s.delete} | ${z.errors.length} |`);
+    out.push(
+      `| ${escapeCell(z.name ?? z.zone_id)} | ${s.create} | ${s.update} | ${s.replace} | ${s.delete} | ${z.errors.length} |`
+    );
   }
   out.push("");
   const open3 = changed2.length <= 5 ? " open" : "";
   const blocks = changed2.map((z) => {
-    const lines = [`<details${open3}><summary><code>${escapeHtml(z.name ?? z.zone_id)}</code> (${escapeHtml(z.zone_id)})</summary>`, ""];
+    const lines = [
+      `<details${open3}><summary><code>${escapeHtml(z.name ?? z.zone_id)}</code> (${escapeHtml(z.zone_id)})</summary>`,
+      ""
+    ];
     for (const e of z.errors) lines.push(`> **Error:** ${printable(e)}`, "");
     for (const w of z.warnings) lines.push(`> **Warning:** ${printable(w)}`, "");
-    if (z.changes.length > 0) lines.push("```diff", ...z.changes.flatMap((c) => [...changeLines(c), ""]).slice(0, -1), "```", "");
+    if (z.changes.length > 0)
+      lines.push("```diff", ...z.changes.flatMap((c) => [...changeLines(c), ""]).slice(0, -1), "```", "");
     lines.push("</details>", "");
     return lines.join("\n");
   });
@@ -58731,7 +59558,8 @@ function renderPlanText(plan2, opts) {
   }
   for (const z of changed2) {
     out.push(c.bold(`# ${zoneLabel(z)}`));
-    if (opts.errors === false && z.errors.length > 0) out.push(`  ${c.red("could not be planned")} (the error is below)`);
+    if (opts.errors === false && z.errors.length > 0)
+      out.push(`  ${c.red("could not be planned")} (the error is below)`);
     else for (const e of z.errors) out.push(`  ${c.red("Error:")} ${printable(e)}`);
     for (const change of z.changes) {
       out.push(...renderChangeText(change, c, opts.verbose));
@@ -58740,7 +59568,10 @@ function renderPlanText(plan2, opts) {
     if (z.changes.length === 0) out.push("");
   }
   if (unchanged > 0) out.push(c.dim(`${unchanged} zone(s) unchanged.`));
-  if (failed > 0) out.push(c.red(`${failed} zone(s) could not be planned; apply makes no change anywhere until every zone can be planned.`));
+  if (failed > 0)
+    out.push(
+      c.red(`${failed} zone(s) could not be planned; apply makes no change anywhere until every zone can be planned.`)
+    );
   else out.push(c.bold(summaryLine(plan2.summary)));
   return `${out.join("\n")}
 `;
@@ -58816,7 +59647,13 @@ function createProgress(opts) {
     const requests = source?.stats().requests;
     const budget = source?.budget?.();
     const phaseRequests = requests === void 0 ? void 0 : requests - p.requestsAtStart;
-    const eta = estimateEta({ elapsedMs: at - p.startedAt, done: p.done, total: p.total, requests: phaseRequests, budget });
+    const eta = estimateEta({
+      elapsedMs: at - p.startedAt,
+      done: p.done,
+      total: p.total,
+      requests: phaseRequests,
+      budget
+    });
     return {
       label: p.label,
       done: p.done,
@@ -58859,7 +59696,15 @@ function createProgress(opts) {
       clear();
       counts.clear();
       const at = now();
-      phase = { label, unit, total, done: 0, startedAt: at, lastBeat: at, requestsAtStart: source?.stats().requests ?? 0 };
+      phase = {
+        label,
+        unit,
+        total,
+        done: 0,
+        startedAt: at,
+        lastBeat: at,
+        requestsAtStart: source?.stats().requests ?? 0
+      };
       stopTimer = every(tty ? opts.refreshMs ?? 250 : Math.min(1e3, heartbeatMs), tick);
     },
     update(done, total) {
@@ -58949,7 +59794,11 @@ function inShard(zoneId, shard) {
   return !shard || shardOf(zoneId, shard.count) === shard.index;
 }
 function addShardOption(cmd) {
-  return cmd.option("--shard <K/N>", "only the zones of shard K of N (a stable split by zone id, for CI matrices)", parseShard);
+  return cmd.option(
+    "--shard <K/N>",
+    "only the zones of shard K of N (a stable split by zone id, for CI matrices)",
+    parseShard
+  );
 }
 var init_shard = __esm({
   "src/cli/shard.ts"() {
@@ -58966,7 +59815,9 @@ function selectZones(desired, wanted, shard) {
   const matches = (z, w) => key2(z.zone_id) === key2(w) || z.name !== void 0 && key2(z.name) === key2(w);
   const unknown = wanted.filter((w) => !desired.zones.some((z) => matches(z, w)));
   if (unknown.length > 0) {
-    throw new UsageError(`--zone ${unknown.join(", ")}: no such zone in the configuration (give a zone_id or name from the file)`);
+    throw new UsageError(
+      `--zone ${unknown.join(", ")}: no such zone in the configuration (give a zone_id or name from the file)`
+    );
   }
   return { ...desired, zones: desired.zones.filter((z) => wanted.some((w) => matches(z, w))) };
 }
@@ -59004,7 +59855,13 @@ async function readZones(client, desired, opts, progress, label = "plan") {
   const hooks = readingHooks(opts, progress, label);
   hooks.onDesired(desired);
   try {
-    return await planZones({ client, desired, parallelism: opts.parallelism, progress: hooks.readProgress, onZoneDone: hooks.onZoneDone });
+    return await planZones({
+      client,
+      desired,
+      parallelism: opts.parallelism,
+      progress: hooks.readProgress,
+      onZoneDone: hooks.onZoneDone
+    });
   } finally {
     progress.end();
   }
@@ -59017,15 +59874,25 @@ function parseFormat(value, allowed = ["text", "json", "markdown"]) {
 function renderPlan(plan2, desired, format, io, opts) {
   if (format === "json") return serialisePlan(plan2, desired);
   const shown3 = planForDisplay(plan2, desired);
-  if (format === "markdown") return renderPlanMarkdown(shown3, markdownOptions(opts));
-  return fitFor(io, io.stdout, renderPlanText(shown3, { color: useColor2(io, opts), verbose: opts.verbose, errors: false }), { long: "break" });
+  if (format === "markdown")
+    return renderPlanMarkdown(shown3, markdownOptions(opts));
+  return fitFor(
+    io,
+    io.stdout,
+    renderPlanText(shown3, { color: useColor2(io, opts), verbose: opts.verbose, errors: false }),
+    { long: "break" }
+  );
 }
 function addMaxBytesOption(cmd) {
-  return cmd.option("--max-bytes <n>", `with --format markdown: stay under N characters, leaving zones out with a note (default ${GITHUB_COMMENT_LIMIT}, GitHub's comment limit; 0: no limit)`);
+  return cmd.option(
+    "--max-bytes <n>",
+    `with --format markdown: stay under N characters, leaving zones out with a note (default ${GITHUB_COMMENT_LIMIT}, GitHub's comment limit; 0: no limit)`
+  );
 }
 function markdownOptions(opts) {
   const raw = opts.maxBytes;
-  if (raw !== void 0 && !/^\d+$/.test(String(raw).trim())) throw new UsageError(`--max-bytes must be a whole number of characters, got "${raw}"`);
+  if (raw !== void 0 && !/^\d+$/.test(String(raw).trim()))
+    throw new UsageError(`--max-bytes must be a whole number of characters, got "${raw}"`);
   const file = typeof opts.out === "string" ? opts.out : opts.planFile;
   return {
     ...raw !== void 0 ? { maxBytes: Number(raw) } : {},
@@ -59133,7 +60000,9 @@ async function readFinderItems(client, finder) {
     const answer = await client.request("GET", finder.path);
     const items = isItem(answer) ? answer[finder.list] ?? [] : void 0;
     if (!Array.isArray(items)) {
-      throw new AnswerShapeError(`the API answered GET ${finder.path} with ${clipJson(answer, 60) ?? "nothing"}, expected an object with a list "${finder.list}"`);
+      throw new AnswerShapeError(
+        `the API answered GET ${finder.path} with ${clipJson(answer, 60) ?? "nothing"}, expected an object with a list "${finder.list}"`
+      );
     }
     return items;
   } catch (err) {
@@ -59179,7 +60048,9 @@ function comparable2(value, how) {
 }
 function isWhatWasSent(item, finder) {
   const sent = finder.equals ?? {};
-  return Object.entries(sent).every(([k, v]) => sameValue(comparable2(item[k], finder.compare?.[k]), comparable2(v, finder.compare?.[k])));
+  return Object.entries(sent).every(
+    ([k, v]) => sameValue(comparable2(item[k], finder.compare?.[k]), comparable2(v, finder.compare?.[k]))
+  );
 }
 function idList(items) {
   return items.map((i) => idOf(i) || "(no id)").join(", ");
@@ -59195,7 +60066,10 @@ async function assertStillAbsent(client, zoneLabel2, change, finder, reads) {
 async function send(client, op, log) {
   for (let attempt = 1; ; attempt++) {
     try {
-      return { how: "sent", result: await client.request(op.method, op.path, { query: op.query, body: op.body }) };
+      return {
+        how: "sent",
+        result: await client.request(op.method, op.path, { query: op.query, body: op.body })
+      };
     } catch (err) {
       if (alreadyGone(op.method, err)) return { how: "sent" };
       if (op.method !== "POST" || !op.finds || !mayHaveWritten(op.method, err) || attempt >= CREATE_ATTEMPTS) throw err;
@@ -59213,7 +60087,9 @@ async function send(client, op, log) {
       }
       const same = op.finds.equals === void 0 ? fresh.slice(0, 1) : fresh.filter((i) => isWhatWasSent(i, op.finds));
       if (same.length === 1) {
-        log?.(`POST ${op.path}: the answer was lost, but what it creates is there: adopted${idOf(same[0]) ? ` (id ${idOf(same[0])})` : ""}`);
+        log?.(
+          `POST ${op.path}: the answer was lost, but what it creates is there: adopted${idOf(same[0]) ? ` (id ${idOf(same[0])})` : ""}`
+        );
         return { how: "adopted", result: same[0] };
       }
       if (fresh.length > 0) {
@@ -59279,7 +60155,10 @@ function rounds(changes, independent = isIndependent) {
     }
     return out;
   };
-  return [chains(changes.filter((c) => c.kind !== "delete")), chains(changes.filter((c) => c.kind === "delete"))].filter((r) => r.length > 0);
+  return [
+    chains(changes.filter((c) => c.kind !== "delete")),
+    chains(changes.filter((c) => c.kind === "delete"))
+  ].filter((r) => r.length > 0);
 }
 async function executePlan(plan2, opts) {
   const report = opts.report ?? { done: [], failed: [], notDone: [], uncertain: [] };
@@ -59320,9 +60199,11 @@ async function executePlan(plan2, opts) {
           }
         };
         for (const round of rounds(zone.changes)) {
-          await Promise.all(round.map(async (chain) => {
-            for (const change of chain) await run2(change);
-          }));
+          await Promise.all(
+            round.map(async (chain) => {
+              for (const change of chain) await run2(change);
+            })
+          );
         }
       })
     )
@@ -59366,7 +60247,10 @@ function assertApplied(report) {
   if (report.failed.length === 0) return;
   if (report.done.length === 0 && report.uncertain.length === 0) {
     throw new RuntimeError(
-      [`apply failed before any change was made; nothing was written.`, ...report.failed.map((l) => `  failed:      ${l}`)].join("\n")
+      [
+        `apply failed before any change was made; nothing was written.`,
+        ...report.failed.map((l) => `  failed:      ${l}`)
+      ].join("\n")
     );
   }
   const maybe = report.uncertain.length > 0 ? ` (${report.uncertain.length} of them may have been written)` : "";
@@ -59410,7 +60294,10 @@ async function openPlan(given, opts = {}) {
   const seal2 = sealOf(given);
   if (seal2) {
     if (planDigest(given) !== seal2.digest) {
-      throw new StalePlanError(`${name} was changed after zoneform made it (an operation, a body or a zone differs); nothing was written. Make a new plan.`, ["edited"]);
+      throw new StalePlanError(
+        `${name} was changed after zoneform made it (an operation, a body or a zone differs); nothing was written. Make a new plan.`,
+        ["edited"]
+      );
     }
     const filed = planForFile(given, seal2.desired);
     return { plan: filed, desired: seal2.desired, digest: assertDigest(filed, name, opts.expectDigest) };
@@ -59429,7 +60316,13 @@ async function apply(given, opts) {
     await opts.onPlan?.(selected, desired, opened.digest);
     return noChanges();
   }
-  const fresh = await planZones({ client: opts.client, desired, parallelism: opts.parallelism, progress: opts.readProgress, onZoneDone: opts.onZoneDone });
+  const fresh = await planZones({
+    client: opts.client,
+    desired,
+    parallelism: opts.parallelism,
+    progress: opts.readProgress,
+    onZoneDone: opts.onZoneDone
+  });
   assertSamePlan(planForFile(selected, desired), planForFile(fresh, desired));
   assertNoZoneErrors(fresh);
   await opts.onPlan?.(fresh, desired, opened.digest);
@@ -59444,7 +60337,13 @@ async function run(plan2, desired, opts) {
 }
 async function planAndApply(desired, opts) {
   await opts.onDesired?.(desired);
-  const plan2 = await planZones({ client: opts.client, desired, parallelism: opts.parallelism, progress: opts.readProgress, onZoneDone: opts.onZoneDone });
+  const plan2 = await planZones({
+    client: opts.client,
+    desired,
+    parallelism: opts.parallelism,
+    progress: opts.readProgress,
+    onZoneDone: opts.onZoneDone
+  });
   const digest = planForFile(plan2, desired).digest;
   await opts.onPlan?.(plan2, desired, digest);
   assertNoZoneErrors(plan2);
@@ -59452,7 +60351,9 @@ async function planAndApply(desired, opts) {
   assertSafe(plan2, desired.safety.max_deletes, opts.force === true);
   await opts.confirm?.(plan2, desired, digest);
   if (planDigest(plan2) !== sealOf(plan2)?.digest) {
-    throw new StalePlanError("the plan was changed while it was shown; nothing was written. Make a new plan.", ["edited"]);
+    throw new StalePlanError("the plan was changed while it was shown; nothing was written. Make a new plan.", [
+      "edited"
+    ]);
   }
   return run(plan2, desired, opts);
 }
@@ -59530,13 +60431,20 @@ async function take(path6, holder) {
   } catch (err) {
     if (err.code === "EEXIST") return false;
     const code = err.code ?? String(err);
-    throw new RuntimeError(`cannot take the apply lock ${path6} (${code}); set ZONEFORM_LOCK_DIR to a directory zoneform may write to`);
+    throw new RuntimeError(
+      `cannot take the apply lock ${path6} (${code}); set ZONEFORM_LOCK_DIR to a directory zoneform may write to`
+    );
   }
 }
 async function lockZones(zoneIds, opts) {
   const dir = lockDir(opts.env);
   await ensureLockDir(dir, Boolean(opts.env.ZONEFORM_LOCK_DIR));
-  const me = { pid: process.pid, host: hostname(), command: opts.command, started_at: (/* @__PURE__ */ new Date()).toISOString() };
+  const me = {
+    pid: process.pid,
+    host: hostname(),
+    command: opts.command,
+    started_at: (/* @__PURE__ */ new Date()).toISOString()
+  };
   const held = [];
   const releaseSync = () => {
     for (const p of held) {
@@ -59593,7 +60501,9 @@ __export(apply_exports, {
 async function confirm(io, opts) {
   if (approvedInAdvance(opts)) return;
   if (!io.prompt) {
-    throw new RuntimeError("apply needs confirmation, but stdin is not a terminal: review the plan and pass --auto-approve (or --yes).");
+    throw new RuntimeError(
+      "apply needs confirmation, but stdin is not a terminal: review the plan and pass --auto-approve (or --yes)."
+    );
   }
   const answer = await io.prompt("Do you want to make these changes? Only 'yes' will be accepted: ");
   if (answer.trim() !== "yes") throw new RuntimeError("Apply cancelled; nothing was changed.");
@@ -59603,9 +60513,11 @@ function signalExit(signal) {
 }
 function stopAtOnceUntilWrites(io) {
   const onSignal = (signal) => {
-    io.stderr.write(`
+    io.stderr.write(
+      `
 ${signal === "SIGINT" ? "Interrupted" : `Stopped by ${signal}`} before any change was made; nothing was written.
-`);
+`
+    );
     process.exit(signalExit(signal));
   };
   process.on("SIGINT", onSignal);
@@ -59627,7 +60539,9 @@ function writing(client, io, progress, writesBegin) {
     if (!stopping) {
       stopping = true;
       const sent = writesOnTheWire();
-      client.stop?.(new RunStoppedError(signal === "SIGINT" ? "interrupted (SIGINT)" : `stopped by ${signal}`, code, "signal"));
+      client.stop?.(
+        new RunStoppedError(signal === "SIGINT" ? "interrupted (SIGINT)" : `stopped by ${signal}`, code, "signal")
+      );
       progress.clear();
       io.stderr.write(
         `
@@ -59635,8 +60549,10 @@ ${signal === "SIGINT" ? "Interrupt (SIGINT)" : signal} received: sending nothing
 `
       );
       for (const r of sent) {
-        void r.settled.then((o) => io.stderr.write(`  ${o.result.padEnd(8)} ${printable(`${r.method} ${r.path}`)} (${o.detail})
-`));
+        void r.settled.then(
+          (o) => io.stderr.write(`  ${o.result.padEnd(8)} ${printable(`${r.method} ${r.path}`)} (${o.detail})
+`)
+        );
       }
       return;
     }
@@ -59675,8 +60591,10 @@ ${pending.map((r) => `  unknown  ${printable(`${r.method} ${r.path}`)}
     complete() {
       if (!executed) return;
       const s = summariseZones(executed.zones);
-      io.stdout.write(`Apply complete! Resources: ${s.create} created, ${s.update} updated, ${s.replace} replaced, ${s.delete} deleted.
-`);
+      io.stdout.write(
+        `Apply complete! Resources: ${s.create} created, ${s.update} updated, ${s.replace} replaced, ${s.delete} deleted.
+`
+      );
     },
     end() {
       progress.end();
@@ -59692,7 +60610,10 @@ async function applySavedPlan(file, opts, io, writesBegin) {
   for (const s of opened.desired.secrets) io.secrets?.add(s.value);
   const select = (d) => selectZones(d, opts.zone, opts.shard);
   const desired = select(opened.desired);
-  const release = await lockZones(desired.zones.map((z) => z.zone_id), { env: io.env, command: `apply ${file}`, api: apiUrlFrom(opts, io) });
+  const release = await lockZones(
+    desired.zones.map((z) => z.zone_id),
+    { env: io.env, command: `apply ${file}`, api: apiUrlFrom(opts, io) }
+  );
   const progress = progressFor(io, opts);
   const client = clientFromOptions(opts, io, displayRedactor(desired), progress);
   const w = writing(client, io, progress, writesBegin);
@@ -59720,7 +60641,12 @@ async function applySavedPlan(file, opts, io, writesBegin) {
   }
 }
 function register3(program2, ctx) {
-  const cmd = program2.command("apply").argument("[plan-file]", "a plan saved with `zoneform plan --out`; without it, plan from the file first").description("Make the live zones match the file (or a saved plan): exit 0 done, 1 error (nothing written), 4 stopped part-way.").option("--force", "apply even when a zone's deletes exceed safety.max_deletes").option("--expect-digest <sha256>", "with a saved plan: refuse it unless its digest is this one (the digest `plan` printed for the reviewed plan)");
+  const cmd = program2.command("apply").argument("[plan-file]", "a plan saved with `zoneform plan --out`; without it, plan from the file first").description(
+    "Make the live zones match the file (or a saved plan): exit 0 done, 1 error (nothing written), 4 stopped part-way."
+  ).option("--force", "apply even when a zone's deletes exceed safety.max_deletes").option(
+    "--expect-digest <sha256>",
+    "with a saved plan: refuse it unless its digest is this one (the digest `plan` printed for the reviewed plan)"
+  );
   addApproveOptions(cmd);
   addConfigOption(cmd);
   addCommonOptions(cmd);
@@ -59729,9 +60655,12 @@ function register3(program2, ctx) {
   cmd.action(async (planFile, opts) => {
     const { io } = ctx;
     if (opts.expectDigest !== void 0 && !/^sha256:[0-9a-f]{64}$/.test(opts.expectDigest)) {
-      throw new UsageError(`--expect-digest ${opts.expectDigest}: expected sha256: and 64 hex characters, as \`zoneform plan\` prints it`);
+      throw new UsageError(
+        `--expect-digest ${opts.expectDigest}: expected sha256: and 64 hex characters, as \`zoneform plan\` prints it`
+      );
     }
-    if (opts.expectDigest !== void 0 && !planFile) throw new UsageError("--expect-digest goes with a saved plan: zoneform apply PLAN.json --expect-digest …");
+    if (opts.expectDigest !== void 0 && !planFile)
+      throw new UsageError("--expect-digest goes with a saved plan: zoneform apply PLAN.json --expect-digest …");
     const reading = stopAtOnceUntilWrites(io);
     try {
       await (planFile ? applySavedPlan(planFile, opts, io, reading) : applyFromFile(opts, io, reading));
@@ -59742,7 +60671,10 @@ function register3(program2, ctx) {
 }
 async function applyFromFile(opts, io, writesBegin) {
   const desired = await loadDesired(opts, io);
-  const release = await lockZones(desired.zones.map((z) => z.zone_id), { env: io.env, command: "apply", api: apiUrlFrom(opts, io) });
+  const release = await lockZones(
+    desired.zones.map((z) => z.zone_id),
+    { env: io.env, command: "apply", api: apiUrlFrom(opts, io) }
+  );
   const progress = progressFor(io, opts);
   let client;
   try {
@@ -59799,11 +60731,16 @@ __export(show_exports, {
   register: () => register4
 });
 function planForShow(saved) {
-  const shown3 = mapStrings({ ...saved, zones: saved.zones.map((z) => ({ ...z, desired: void 0 })) }, (s) => s.replace(REFERENCE, SENSITIVE));
+  const shown3 = mapStrings(
+    { ...saved, zones: saved.zones.map((z) => ({ ...z, desired: void 0 })) },
+    (s) => s.replace(REFERENCE, SENSITIVE)
+  );
   return shown3;
 }
 function register4(program2, ctx) {
-  const cmd = program2.command("show").argument("<plan-file>", "a plan saved with `zoneform plan --out`").description("Render a saved plan as `plan` showed it, with its digest, without reading the zones: exit 0, 1 (the file was changed after it was made), 3 (not a plan).").option("--format <format>", "text | markdown | json", "text");
+  const cmd = program2.command("show").argument("<plan-file>", "a plan saved with `zoneform plan --out`").description(
+    "Render a saved plan as `plan` showed it, with its digest, without reading the zones: exit 0, 1 (the file was changed after it was made), 3 (not a plan)."
+  ).option("--format <format>", "text | markdown | json", "text");
   addMaxBytesOption(cmd);
   addVerboseOption(cmd);
   addColorOption(cmd);
@@ -59813,7 +60750,9 @@ function register4(program2, ctx) {
     const saved = await readPlanFile(file);
     const digest = planDigest(saved);
     if (saved.digest !== void 0 && saved.digest !== digest) {
-      throw new RuntimeError(`the plan file ${file} was changed after it was made: its content hashes to ${digest}, not to the ${saved.digest} it records`);
+      throw new RuntimeError(
+        `the plan file ${file} was changed after it was made: its content hashes to ${digest}, not to the ${saved.digest} it records`
+      );
     }
     if (format === "json") {
       io.stdout.write(`${JSON.stringify({ ...saved, digest }, null, 2)}
@@ -59821,8 +60760,14 @@ function register4(program2, ctx) {
       return;
     }
     const shown3 = planForShow(saved);
-    if (format === "markdown") io.stdout.write(`${renderPlanMarkdown(shown3, markdownOptions({ maxBytes: opts.maxBytes, planFile: file }))}${digestLine(digest, "markdown")}`);
-    else io.stdout.write(`${fitFor(io, io.stdout, renderPlanText(shown3, { color: useColor2(io, opts), verbose: opts.verbose }), { long: "break" })}${digestLine(digest, "text")}`);
+    if (format === "markdown")
+      io.stdout.write(
+        `${renderPlanMarkdown(shown3, markdownOptions({ maxBytes: opts.maxBytes, planFile: file }))}${digestLine(digest, "markdown")}`
+      );
+    else
+      io.stdout.write(
+        `${fitFor(io, io.stdout, renderPlanText(shown3, { color: useColor2(io, opts), verbose: opts.verbose }), { long: "break" })}${digestLine(digest, "text")}`
+      );
   });
 }
 var REFERENCE;
@@ -59854,7 +60799,9 @@ function renderDriftReport(plan2) {
     if (totalChanges(s) === 0) continue;
     drifted2 += 1;
     const what = printable(z.changes.map((c) => `${c.kind} ${c.resource} "${c.identity}"`).join("; "));
-    lines.push(`${label}: drift (${s.create} create, ${s.update} update, ${s.replace} replace, ${s.delete} delete): ${what}`);
+    lines.push(
+      `${label}: drift (${s.create} create, ${s.update} update, ${s.replace} replace, ${s.delete} delete): ${what}`
+    );
   }
   lines.push(
     drifted2 === 0 ? `No drift: ${plan2.zones.length} zone(s) match the configuration.` : `Drift in ${drifted2} of ${plan2.zones.length} zone(s).`
@@ -59880,7 +60827,9 @@ function drifted(plan2) {
   return { ...plan2, zones: zones2, summary: summariseZones(zones2) };
 }
 function register5(program2, ctx) {
-  const cmd = program2.command("drift").description("Check whether the live zones still match the file (for cron): exit 0 no drift, 2 drift, 1 error, 3 invalid file.").option("--format <format>", "text | json (the plan format) | markdown", "text").option("--detailed-exitcode", "accepted for symmetry with plan: drift always exits 2 when a zone differs");
+  const cmd = program2.command("drift").description(
+    "Check whether the live zones still match the file (for cron): exit 0 no drift, 2 drift, 1 error, 3 invalid file."
+  ).option("--format <format>", "text | json (the plan format) | markdown", "text").option("--detailed-exitcode", "accepted for symmetry with plan: drift always exits 2 when a zone differs");
   addMaxBytesOption(cmd);
   addConfigOption(cmd);
   addCommonOptions(cmd);
@@ -59894,7 +60843,8 @@ function register5(program2, ctx) {
       if (format === "json") io.stdout.write(renderPlan(plan2, desired, "json", io, opts));
       else {
         const shown3 = planForDisplay(drifted(plan2), desired);
-        if (format === "markdown") io.stdout.write(renderPlanMarkdown(shown3, markdownOptions(opts)));
+        if (format === "markdown")
+          io.stdout.write(renderPlanMarkdown(shown3, markdownOptions(opts)));
         else {
           const text = (shown3.zones.length > 0 ? renderPlanText(shown3, { color: useColor2(io, opts), verbose: opts.verbose, errors: false }) : "") + renderDriftReport(planForDisplay(plan2, desired));
           io.stdout.write(fitFor(io, io.stdout, text, { long: "break" }));
@@ -59952,7 +60902,8 @@ var init_clock = __esm({
 // src/emulator/clock.ts
 function instantOf(now) {
   const ms = typeof now === "string" ? parseInstant(now) : now instanceof Date ? now.getTime() : now;
-  if (ms === void 0 || !Number.isFinite(ms)) throw new RangeError(`now: ${JSON.stringify(String(now))} is not ${INSTANT_EXPECTED}`);
+  if (ms === void 0 || !Number.isFinite(ms))
+    throw new RangeError(`now: ${JSON.stringify(String(now))} is not ${INSTANT_EXPECTED}`);
   return ms;
 }
 function clockOf(now) {
@@ -60106,7 +61057,13 @@ var init_rate_limit = __esm({
       }
       /** What an unauthenticated answer reports: the full allowance. */
       static idle(limit2) {
-        return { allowed: true, limit: limit2.requests, remaining: limit2.requests, resetSeconds: limit2.seconds, windowSeconds: limit2.seconds };
+        return {
+          allowed: true,
+          limit: limit2.requests,
+          remaining: limit2.requests,
+          resetSeconds: limit2.seconds,
+          windowSeconds: limit2.seconds
+        };
       }
       clear() {
         this.log.clear();
@@ -60177,16 +61134,22 @@ function methodNotAllowed(method) {
   return new ApiFault(405, [{ code: 7001, message: `Method ${method} not available for that URI.` }]);
 }
 function missingAuthFault() {
-  return new ApiFault(400, documented([{ code: 9106, message: "Missing X-Auth-Key, X-Auth-Email or Authorization headers" }]));
+  return new ApiFault(
+    400,
+    documented([{ code: 9106, message: "Missing X-Auth-Key, X-Auth-Email or Authorization headers" }])
+  );
 }
 function malformedAuthFault() {
-  return new ApiFault(400, documented([
-    {
-      code: 6003,
-      message: "Invalid request headers",
-      error_chain: [{ code: 6111, message: "Invalid format for Authorization header" }]
-    }
-  ]));
+  return new ApiFault(
+    400,
+    documented([
+      {
+        code: 6003,
+        message: "Invalid request headers",
+        error_chain: [{ code: 6111, message: "Invalid format for Authorization header" }]
+      }
+    ])
+  );
 }
 function authenticationFault() {
   return new ApiFault(403, documented([{ code: 1e4, message: "Authentication error" }]));
@@ -60204,7 +61167,10 @@ function malformedJsonFault() {
   return new ApiFault(400, documented([{ code: 6007, message: "Malformed JSON in request body" }]));
 }
 function contentTypeFault() {
-  return new ApiFault(400, documented([{ code: 9207, message: "Request body is invalid. Content-type must be application/json" }]));
+  return new ApiFault(
+    400,
+    documented([{ code: 9207, message: "Request body is invalid. Content-type must be application/json" }])
+  );
 }
 function throttledFault() {
   return new ApiFault(429, [{ code: 971, message: "Please wait and consider throttling your request speed" }]);
@@ -60392,7 +61358,10 @@ function readPageRequest(query, bounds) {
   const perPage = readInteger(query, "per_page", bounds.default);
   if (page < 1) throw badParam("page", `must be an integer of at least 1, got ${query.get("page")}`);
   if (perPage < bounds.min || perPage > bounds.max) {
-    throw badParam("per_page", `must be an integer between ${bounds.min} and ${bounds.max}, got ${query.get("per_page")}`);
+    throw badParam(
+      "per_page",
+      `must be an integer between ${bounds.min} and ${bounds.max}, got ${query.get("per_page")}`
+    );
   }
   return { page, per_page: perPage };
 }
@@ -60449,7 +61418,9 @@ function requireFields(body, fields, opts = {}) {
   if (!opts.allowUnknown) {
     for (const name of Object.keys(obj)) {
       if (!(name in fields)) {
-        errors.push(fieldError(code, name, `unknown field ${name}; accepted fields: ${Object.keys(fields).join(", ")}`));
+        errors.push(
+          fieldError(code, name, `unknown field ${name}; accepted fields: ${Object.keys(fields).join(", ")}`)
+        );
       }
     }
   }
@@ -60565,12 +61536,14 @@ function patchHostname(req) {
   if (body.ssl !== void 0) {
     const ssl = requireFields(body.ssl, SSL_FIELDS);
     if (typeof ssl.certificate_authority === "string" && ssl.certificate_authority !== "" && req.zone.plan !== "enterprise") {
-      throw new ApiFault(400, [{
-        code: CA_NEEDS_ENTERPRISE_CODE,
-        message: CA_NEEDS_ENTERPRISE_MESSAGE,
-        documentation_url: CUSTOM_HOSTNAME_EDIT,
-        source: { pointer: "/ssl/certificate_authority" }
-      }]);
+      throw new ApiFault(400, [
+        {
+          code: CA_NEEDS_ENTERPRISE_CODE,
+          message: CA_NEEDS_ENTERPRISE_MESSAGE,
+          documentation_url: CUSTOM_HOSTNAME_EDIT,
+          source: { pointer: "/ssl/certificate_authority" }
+        }
+      ]);
     }
     const current = h.ssl;
     const requested = ssl.certificate_authority === "" ? DEFAULT_CERTIFICATE_AUTHORITY : ssl.certificate_authority;
@@ -60584,7 +61557,8 @@ function patchHostname(req) {
       Object.assign(next, dcvFields(String(h.hostname), ssl.method));
     }
     h.ssl = next;
-    if (!isUploadedCertificate(next)) answerSsl = { status: "pending_validation", validation_records: [pendingValidationRecord(next)] };
+    if (!isUploadedCertificate(next))
+      answerSsl = { status: "pending_validation", validation_records: [pendingValidationRecord(next)] };
   }
   for (const k of ["custom_metadata", "custom_origin_server", "custom_origin_sni"]) {
     if (body[k] !== void 0) h[k] = body[k];
@@ -60593,18 +61567,22 @@ function patchHostname(req) {
 }
 function checkCaChange(current, ssl) {
   if (isUploadedCertificate(current)) {
-    throw new ApiFault(400, [{
-      code: UPLOADED_CA_CODE,
-      message: "This custom hostname uses an uploaded certificate (ssl.custom_certificate); its certificate authority cannot be changed. A certificate authority applies only to certificates Cloudflare issues.",
-      source: { pointer: "/ssl/certificate_authority" }
-    }]);
+    throw new ApiFault(400, [
+      {
+        code: UPLOADED_CA_CODE,
+        message: "This custom hostname uses an uploaded certificate (ssl.custom_certificate); its certificate authority cannot be changed. A certificate authority applies only to certificates Cloudflare issues.",
+        source: { pointer: "/ssl/certificate_authority" }
+      }
+    ]);
   }
   if (ssl.method === void 0 || ssl.type === void 0) {
-    throw new ApiFault(400, [{
-      code: 1434,
-      message: `Changing the certificate authority requires 'method' and 'type' in the same ssl object (missing: ${["method", "type"].filter((k) => ssl[k] === void 0).join(", ")}).`,
-      source: { pointer: "/ssl" }
-    }]);
+    throw new ApiFault(400, [
+      {
+        code: 1434,
+        message: `Changing the certificate authority requires 'method' and 'type' in the same ssl object (missing: ${["method", "type"].filter((k) => ssl[k] === void 0).join(", ")}).`,
+        source: { pointer: "/ssl" }
+      }
+    ]);
   }
 }
 var CUSTOM_HOSTNAME_EDIT, CUSTOM_HOSTNAME_PAGING, CERTIFICATE_AUTHORITIES, UPLOADED_CA_CODE, CA_NEEDS_ENTERPRISE_CODE, CA_NEEDS_ENTERPRISE_MESSAGE, PATCH_FIELDS, SSL_FIELDS, base, routes;
@@ -60643,7 +61621,11 @@ var init_routes = __esm({
     base = "zones/:zone_id/custom_hostnames";
     routes = [
       { method: "GET", pattern: base, handler: listHostnames },
-      { method: "GET", pattern: `${base}/:custom_hostname_id`, handler: (req) => ({ result: hostnameView(findHostname(req)) }) },
+      {
+        method: "GET",
+        pattern: `${base}/:custom_hostname_id`,
+        handler: (req) => ({ result: hostnameView(findHostname(req)) })
+      },
       { method: "PATCH", pattern: `${base}/:custom_hostname_id`, handler: patchHostname }
     ];
   }
@@ -60651,7 +61633,9 @@ var init_routes = __esm({
 
 // src/emulator/areas/custom-hostnames/seed.ts
 function seedHostnames(zone, now) {
-  zone.custom_hostnames = CUSTOMERS.slice(0, HOSTNAMES_PER_ZONE[zone.name] ?? 0).map((c, i) => seedHostname(zone.name, c, i, now));
+  zone.custom_hostnames = CUSTOMERS.slice(0, HOSTNAMES_PER_ZONE[zone.name] ?? 0).map(
+    (c, i) => seedHostname(zone.name, c, i, now)
+  );
 }
 function seedHostname(zoneName, c, index, now) {
   const tld = zoneName.split(".").pop() ?? "com";
@@ -60681,7 +61665,12 @@ var init_seed = __esm({
     "use strict";
     init_ids();
     init_ssl();
-    HOSTNAMES_PER_ZONE = { "example.com": 5, "example.net": 4, "example.org": 3, "example.dev": 3 };
+    HOSTNAMES_PER_ZONE = {
+      "example.com": 5,
+      "example.net": 4,
+      "example.org": 3,
+      "example.dev": 3
+    };
     CUSTOMERS = [
       { sub: "shop", customer: "acme", method: "http", ca: "lets_encrypt" },
       { sub: "app", customer: "globex", method: "txt", ca: "google" },
@@ -60709,8 +61698,14 @@ var init_custom_hostnames3 = __esm({
       emptyZone: () => ({ custom_hostnames: [] }),
       seedZone: seedHostnames,
       recorded: [
-        { path: "zones/:zone/custom_hostnames", load: (ctx, [z], r) => ctx.zone(z).custom_hostnames = arrayOf(r, "custom hostnames") },
-        { path: "zones/:zone/custom_hostnames/:id", load: (ctx, [z], r) => upsert(ctx.zone(z).custom_hostnames, objectOf(r, "custom hostname")) }
+        {
+          path: "zones/:zone/custom_hostnames",
+          load: (ctx, [z], r) => ctx.zone(z).custom_hostnames = arrayOf(r, "custom hostnames")
+        },
+        {
+          path: "zones/:zone/custom_hostnames/:id",
+          load: (ctx, [z], r) => upsert(ctx.zone(z).custom_hostnames, objectOf(r, "custom hostname"))
+        }
       ]
     };
   }
@@ -60730,10 +61725,12 @@ function readAdminBody(body, rules) {
       continue;
     }
     const problem2 = fieldProblem(value, rule);
-    if (problem2 !== void 0) problems.push(`${name} must be ${rule.expected}, got ${shown2(value)}${problem2 ? ` (${problem2})` : ""}`);
+    if (problem2 !== void 0)
+      problems.push(`${name} must be ${rule.expected}, got ${shown2(value)}${problem2 ? ` (${problem2})` : ""}`);
   }
   for (const name of Object.keys(obj)) {
-    if (!Object.hasOwn(rules, name)) problems.push(`unknown field ${JSON.stringify(name)}; accepted fields: ${Object.keys(rules).join(", ")}`);
+    if (!Object.hasOwn(rules, name))
+      problems.push(`unknown field ${JSON.stringify(name)}; accepted fields: ${Object.keys(rules).join(", ")}`);
   }
   if (problems.length > 0) throw new AdminInputError(problems);
   return obj;
@@ -60788,7 +61785,12 @@ var init_admin_input = __esm({
     MAX_DELAY_MS = 6e5;
     MAX_INVENTORY_ITEMS = 1e6;
     HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
-    positiveInteger = (extra = {}) => ({ type: "integer", min: 1, expected: "a positive integer", ...extra });
+    positiveInteger = (extra = {}) => ({
+      type: "integer",
+      min: 1,
+      expected: "a positive integer",
+      ...extra
+    });
     delayMs = (extra = {}) => ({
       type: "integer",
       min: 0,
@@ -60796,7 +61798,13 @@ var init_admin_input = __esm({
       expected: `a whole number of milliseconds from 0 to ${MAX_DELAY_MS}`,
       ...extra
     });
-    ratio = (extra = {}) => ({ type: "number", min: 0, max: 1, expected: "a number from 0 to 1", ...extra });
+    ratio = (extra = {}) => ({
+      type: "number",
+      min: 0,
+      max: 1,
+      expected: "a number from 0 to 1",
+      ...extra
+    });
     inventoryCount = {
       type: "integer",
       required: true,
@@ -60864,7 +61872,8 @@ var init_admin = __esm({
 // src/emulator/areas/logpush/destination.ts
 function parseDestination(conf) {
   if (typeof conf !== "string" || conf === "") return "destination_conf is required";
-  if (conf.length > MAX_DESTINATION_LENGTH) return `destination_conf is longer than ${MAX_DESTINATION_LENGTH} characters`;
+  if (conf.length > MAX_DESTINATION_LENGTH)
+    return `destination_conf is longer than ${MAX_DESTINATION_LENGTH} characters`;
   const match2 = /^([a-z0-9]+):\/\/([^/?#]*)([^?#]*)/.exec(conf);
   if (!match2) return "destination_conf must be a URL like s3://bucket/path?region=us-east-1";
   const [, scheme = "", target = "", path6 = ""] = match2;
@@ -60890,13 +61899,20 @@ function requireDestination(conf) {
 function requireOwnership(zoneId, conf, dest, challenge) {
   if (!needsOwnership(dest)) return;
   if (challenge === void 0 || challenge === null || challenge === "") {
-    throw new ApiFault(400, [{
-      code: LOGPUSH_CODE.ownership,
-      message: `ownership_challenge is required for ${dest.scheme} destinations: POST logpush/ownership with the destination_conf, then read the token from the file written into the bucket`
-    }]);
+    throw new ApiFault(400, [
+      {
+        code: LOGPUSH_CODE.ownership,
+        message: `ownership_challenge is required for ${dest.scheme} destinations: POST logpush/ownership with the destination_conf, then read the token from the file written into the bucket`
+      }
+    ]);
   }
   if (challenge !== ownershipToken(zoneId, conf)) {
-    throw new ApiFault(400, [{ code: LOGPUSH_CODE.ownership, message: `ownership_challenge is not valid for destination ${dest.scheme}://${dest.target}${dest.path}` }]);
+    throw new ApiFault(400, [
+      {
+        code: LOGPUSH_CODE.ownership,
+        message: `ownership_challenge is not valid for destination ${dest.scheme}://${dest.target}${dest.path}`
+      }
+    ]);
   }
 }
 function stripQuery(conf) {
@@ -60993,9 +62009,11 @@ OriginTlsFingerprint OriginTlsMode OriginTlsProtocol OriginTlsStatus ProxyProtoc
 function normalizeFilter(raw, fields) {
   if (raw === null) throw filterFault('filter must be a string; null is not accepted (send "" to remove a filter)');
   if (raw === void 0 || raw === "") return null;
-  if (typeof raw !== "string") throw filterFault('filter must be a JSON string such as {"where":{...}}, not a JSON object');
+  if (typeof raw !== "string")
+    throw filterFault('filter must be a JSON string such as {"where":{...}}, not a JSON object');
   const bytes = Buffer.byteLength(raw, "utf8");
-  if (bytes > MAX_FILTER_BYTES) throw filterFault(`filter is ${bytes} bytes long; the limit is ${MAX_FILTER_BYTES} bytes`);
+  if (bytes > MAX_FILTER_BYTES)
+    throw filterFault(`filter is ${bytes} bytes long; the limit is ${MAX_FILTER_BYTES} bytes`);
   let parsed;
   try {
     parsed = JSON.parse(raw);
@@ -61005,7 +62023,8 @@ function normalizeFilter(raw, fields) {
   if (!isObject3(parsed) || !("where" in parsed)) throw filterFault('filter must be a JSON object with the key "where"');
   if (!isObject3(parsed.where)) throw filterFault("filter.where must be an object");
   const count2 = Object.keys(parsed.where).length === 0 ? 0 : countOperators(parsed.where, "where", fields);
-  if (count2 > MAX_FILTER_OPERATORS) throw filterFault(`filter has ${count2} operators; the limit is ${MAX_FILTER_OPERATORS}`);
+  if (count2 > MAX_FILTER_OPERATORS)
+    throw filterFault(`filter has ${count2} operators; the limit is ${MAX_FILTER_OPERATORS}`);
   return JSON.stringify(parsed);
 }
 function countOperators(node, at, fields) {
@@ -61024,7 +62043,8 @@ function countOperators(node, at, fields) {
     throw filterFault(`${at}.operator ${JSON.stringify(operator)} is not one of ${FILTER_OPERATORS.join(", ")}`);
   }
   if (operator === "in" || operator === "!in") {
-    if (!Array.isArray(value) || !value.every(isScalar2)) throw filterFault(`${at}.value must be an array of values for operator ${operator}`);
+    if (!Array.isArray(value) || !value.every(isScalar2))
+      throw filterFault(`${at}.value must be an array of values for operator ${operator}`);
   } else if (!isScalar2(value)) {
     throw filterFault(`${at}.value must be a string, number or boolean for operator ${operator}`);
   }
@@ -61078,24 +62098,35 @@ function normalizeOutputOptions(raw, dataset, fields, errors) {
     const ptr = `/output_options/${key2}`;
     if (value === null) continue;
     if (key2 === "output_type") {
-      if (value !== "ndjson" && value !== "csv") errors.push(fault(ptr, `output_type must be ndjson or csv, got ${JSON.stringify(value)}`));
+      if (value !== "ndjson" && value !== "csv")
+        errors.push(fault(ptr, `output_type must be ndjson or csv, got ${JSON.stringify(value)}`));
       else out.output_type = value;
     } else if (key2 === "field_names") {
-      if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) errors.push(fault(ptr, "field_names must be an array of strings"));
+      if (!Array.isArray(value) || !value.every((v) => typeof v === "string"))
+        errors.push(fault(ptr, "field_names must be an array of strings"));
       else {
         const unknown = fields ? value.filter((v) => !fields.includes(v)) : [];
-        if (unknown.length > 0) errors.push(fault(ptr, `unknown field(s) for dataset ${dataset}: ${unknown.join(", ")} (GET logpush/datasets/${dataset}/fields lists them)`));
+        if (unknown.length > 0)
+          errors.push(
+            fault(
+              ptr,
+              `unknown field(s) for dataset ${dataset}: ${unknown.join(", ")} (GET logpush/datasets/${dataset}/fields lists them)`
+            )
+          );
         out.field_names = value;
       }
     } else if (key2 === "timestamp_format") {
-      if (!TIMESTAMP_FORMATS.includes(value)) errors.push(fault(ptr, `timestamp_format must be one of ${TIMESTAMP_FORMATS.join(", ")}`));
+      if (!TIMESTAMP_FORMATS.includes(value))
+        errors.push(fault(ptr, `timestamp_format must be one of ${TIMESTAMP_FORMATS.join(", ")}`));
       else out.timestamp_format = value;
     } else if (key2 === "sample_rate") {
-      if (typeof value !== "number" || value < 0 || value > 1) errors.push(fault(ptr, "sample_rate must be a number from 0 to 1"));
+      if (typeof value !== "number" || value < 0 || value > 1)
+        errors.push(fault(ptr, "sample_rate must be a number from 0 to 1"));
       else out.sample_rate = value;
     } else if (key2 === CVE_KEY2 || key2 === CVE_KEY_TYPO || key2 === "merge_subrequests") {
       if (typeof value !== "boolean") errors.push(fault(ptr, `${key2} must be a boolean`));
-      else if (key2 === "merge_subrequests" && value && dataset !== "http_requests") errors.push(fault(ptr, "merge_subrequests is only available for the http_requests dataset"));
+      else if (key2 === "merge_subrequests" && value && dataset !== "http_requests")
+        errors.push(fault(ptr, "merge_subrequests is only available for the http_requests dataset"));
       else out[key2 === CVE_KEY_TYPO ? CVE_KEY2 : key2] = value;
     } else if (STRING_OPTIONS.includes(key2)) {
       if (typeof value !== "string") errors.push(fault(ptr, `${key2} must be a string`));
@@ -61126,12 +62157,16 @@ function checkJobScalars(body, errors) {
     } else out[key2] = v;
   }
   if ("frequency" in body) {
-    if (body.frequency !== null && body.frequency !== "high" && body.frequency !== "low") errors.push(fault("/frequency", "frequency (deprecated) must be high or low"));
+    if (body.frequency !== null && body.frequency !== "high" && body.frequency !== "low")
+      errors.push(fault("/frequency", "frequency (deprecated) must be high or low"));
     else out.frequency = body.frequency;
   }
   if ("logpull_options" in body) {
     const v = body.logpull_options;
-    if (v !== null && (typeof v !== "string" || v.length > 4096)) errors.push(fault("/logpull_options", "logpull_options (deprecated) must be a string of at most 4096 characters"));
+    if (v !== null && (typeof v !== "string" || v.length > 4096))
+      errors.push(
+        fault("/logpull_options", "logpull_options (deprecated) must be a string of at most 4096 characters")
+      );
     else out.logpull_options = v;
   }
   return out;
@@ -61154,7 +62189,15 @@ var init_validate3 = __esm({
     TIMESTAMP_FORMATS = ["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"];
     CVE_KEY2 = "CVE-2021-44228";
     CVE_KEY_TYPO = "CVE-2021-4428";
-    STRING_OPTIONS = ["batch_prefix", "batch_suffix", "record_prefix", "record_suffix", "record_template", "record_delimiter", "field_delimiter"];
+    STRING_OPTIONS = [
+      "batch_prefix",
+      "batch_suffix",
+      "record_prefix",
+      "record_suffix",
+      "record_template",
+      "record_delimiter",
+      "field_delimiter"
+    ];
     UPLOAD_BOUNDS = {
       max_upload_bytes: [5e6, 1e9],
       max_upload_interval_seconds: [30, 300],
@@ -61175,7 +62218,8 @@ function createJob(req) {
   }
   const kind = body.kind ?? "";
   if (kind !== "" && kind !== "edge") errors.push(fault("/kind", 'kind must be "" or "edge"'));
-  if (kind === "edge" && dataset !== "http_requests") errors.push(fault("/kind", "edge jobs are only supported for the http_requests dataset"));
+  if (kind === "edge" && dataset !== "http_requests")
+    errors.push(fault("/kind", "edge jobs are only supported for the http_requests dataset"));
   const ds = typeof dataset === "string" ? dataset : "";
   const fields = listDatasetFields(ds);
   const scalars = checkJobScalars(body, errors);
@@ -61211,8 +62255,10 @@ function updateJob(req) {
   const job = requireJob(req, zone.logpush_jobs);
   const body = requireBody(req.body, CREATE_FIELDS);
   const errors = [];
-  if (body.dataset !== void 0 && body.dataset !== job.dataset) errors.push(fault("/dataset", `dataset cannot be changed after creation (it is ${String(job.dataset)})`));
-  if (body.kind !== void 0 && (body.kind ?? "") !== (job.kind ?? "")) errors.push(fault("/kind", `kind cannot be changed after creation (it is ${JSON.stringify(job.kind ?? "")})`));
+  if (body.dataset !== void 0 && body.dataset !== job.dataset)
+    errors.push(fault("/dataset", `dataset cannot be changed after creation (it is ${String(job.dataset)})`));
+  if (body.kind !== void 0 && (body.kind ?? "") !== (job.kind ?? ""))
+    errors.push(fault("/kind", `kind cannot be changed after creation (it is ${JSON.stringify(job.kind ?? "")})`));
   const ds = String(job.dataset);
   const fields = listDatasetFields(ds);
   const scalars = checkJobScalars(body, errors);
@@ -61266,7 +62312,8 @@ function validateDestination(req) {
 function checkDestinationExists(req) {
   const zone = zoneOf(req);
   const conf = requireBody(req.body, ["destination_conf"]).destination_conf;
-  if (typeof conf !== "string" || conf === "") throw new ApiFault(400, [fault("/destination_conf", "destination_conf is required")]);
+  if (typeof conf !== "string" || conf === "")
+    throw new ApiFault(400, [fault("/destination_conf", "destination_conf is required")]);
   const exists = zone.logpush_jobs.some((j) => stripQuery(String(j.destination_conf)) === stripQuery(conf));
   return { result: { exists } };
 }
@@ -61282,12 +62329,22 @@ function listDatasetJobs(req) {
   return { result: zoneOf(req).logpush_jobs.filter((j) => j.dataset === dataset) };
 }
 function unknownDataset(dataset) {
-  return new ApiFault(400, [{ code: LOGPUSH_CODE.invalid, message: `unknown dataset ${dataset}; zone datasets are ${LOGPUSH_DATASETS.join(", ")}` }]);
+  return new ApiFault(400, [
+    {
+      code: LOGPUSH_CODE.invalid,
+      message: `unknown dataset ${dataset}; zone datasets are ${LOGPUSH_DATASETS.join(", ")}`
+    }
+  ]);
 }
 function requireJob(req, jobs) {
   const raw = req.params.job_id ?? "";
   if (!/^[1-9]\d{0,15}$/.test(raw)) {
-    throw new ApiFault(400, [{ code: 7003, message: `Could not route to /logpush/jobs/${raw}, perhaps your object identifier is invalid? (job ids are integers)` }]);
+    throw new ApiFault(400, [
+      {
+        code: 7003,
+        message: `Could not route to /logpush/jobs/${raw}, perhaps your object identifier is invalid? (job ids are integers)`
+      }
+    ]);
   }
   const job = jobs.find((j) => j.id === Number(raw));
   if (!job) throw new ApiFault(404, [{ code: LOGPUSH_CODE.notFound, message: `logpush job ${raw} not found` }]);
@@ -61299,7 +62356,11 @@ function accountJobs(req) {
 function requireBody(body, allowed) {
   if (!isObject4(body)) throw new ApiFault(400, [fault("/", "the request body must be a JSON object")]);
   const unknown = Object.keys(body).filter((k) => !allowed.includes(k));
-  if (unknown.length > 0) throw new ApiFault(400, unknown.map((k) => fault(`/${k}`, `unknown field ${k}; accepted: ${allowed.join(", ")}`)));
+  if (unknown.length > 0)
+    throw new ApiFault(
+      400,
+      unknown.map((k) => fault(`/${k}`, `unknown field ${k}; accepted: ${allowed.join(", ")}`))
+    );
   return body;
 }
 function zoneOf(req) {
@@ -61334,7 +62395,11 @@ var init_routes2 = __esm({
     routes2 = [
       { method: "GET", pattern: "zones/:zone_id/logpush/jobs", handler: (req) => ({ result: zoneOf(req).logpush_jobs }) },
       { method: "POST", pattern: "zones/:zone_id/logpush/jobs", handler: createJob },
-      { method: "GET", pattern: "zones/:zone_id/logpush/jobs/:job_id", handler: (req) => ({ result: requireJob(req, zoneOf(req).logpush_jobs) }) },
+      {
+        method: "GET",
+        pattern: "zones/:zone_id/logpush/jobs/:job_id",
+        handler: (req) => ({ result: requireJob(req, zoneOf(req).logpush_jobs) })
+      },
       { method: "PUT", pattern: "zones/:zone_id/logpush/jobs/:job_id", handler: updateJob },
       { method: "DELETE", pattern: "zones/:zone_id/logpush/jobs/:job_id", handler: deleteJob },
       { method: "POST", pattern: "zones/:zone_id/logpush/ownership", handler: getOwnershipChallenge },
@@ -61345,7 +62410,11 @@ var init_routes2 = __esm({
       { method: "GET", pattern: "zones/:zone_id/logpush/datasets/:dataset/jobs", handler: listDatasetJobs },
       // Account-level jobs are read-only in the emulator (they come from recorded answers).
       { method: "GET", pattern: "accounts/:account_id/logpush/jobs", handler: (req) => ({ result: accountJobs(req) }) },
-      { method: "GET", pattern: "accounts/:account_id/logpush/jobs/:job_id", handler: (req) => ({ result: requireJob(req, accountJobs(req)) }) }
+      {
+        method: "GET",
+        pattern: "accounts/:account_id/logpush/jobs/:job_id",
+        handler: (req) => ({ result: requireJob(req, accountJobs(req)) })
+      }
     ];
   }
 });
@@ -61382,7 +62451,10 @@ var init_logpush2 = __esm({
           path: "zones/:zone/logpush/jobs/:id",
           load: (ctx, [z], r) => upsert(ctx.zone(z).logpush_jobs, jobsOf2(ctx.state, [objectOf(r, "logpush job")])[0])
         },
-        { path: "accounts/:account/logpush/jobs", load: (ctx, [a], r) => ctx.account(a).logpush_jobs = jobsOf2(ctx.state, r) }
+        {
+          path: "accounts/:account/logpush/jobs",
+          load: (ctx, [a], r) => ctx.account(a).logpush_jobs = jobsOf2(ctx.state, r)
+        }
       ],
       admin
     };
@@ -61394,7 +62466,8 @@ function generateInventory(opts) {
   const base3 = `${opts.zoneId}|${opts.seed ?? 0}`;
   const now = Math.floor(opts.now / 1e3) * 1e3;
   const scripts = generateScripts(opts, now, createRng(seedFrom(`${base3}|scripts`)));
-  if (opts.paymentPages) scripts.push(...generatePaymentScripts(opts.zoneName, now, createRng(seedFrom(`${base3}|payment`))));
+  if (opts.paymentPages)
+    scripts.push(...generatePaymentScripts(opts.zoneName, now, createRng(seedFrom(`${base3}|payment`))));
   return {
     scripts,
     connections: generateConnections(opts, now, createRng(seedFrom(`${base3}|connections`))),
@@ -61608,7 +62681,18 @@ var init_inventory = __esm({
     init_ids();
     DAY_MS = 864e5;
     DAY_SECONDS = 86400;
-    LIBRARIES = ["jquery", "lodash.js", "moment.js", "react", "vue", "axios", "chart.js", "d3", "swiper", "popper.js"];
+    LIBRARIES = [
+      "jquery",
+      "lodash.js",
+      "moment.js",
+      "react",
+      "vue",
+      "axios",
+      "chart.js",
+      "d3",
+      "swiper",
+      "popper.js"
+    ];
     THIRD_PARTY = [
       "https://www.googletagmanager.com/gtag/js?id=G-",
       "https://js.stripe.com/v3/",
@@ -61620,14 +62704,29 @@ var init_inventory = __esm({
     DOMAIN_CATEGORIES = [["Malware"], ["Phishing"], ["Malware", "Command and Control"]];
     URL_CATEGORIES = [["Malware"], ["Magecart"], ["Cryptomining", "Malware"]];
     PAGES = ["", "checkout", "cart", "login", "account", "products", "blog", "search"];
-    COOKIE_NAMES = ["__Session", "_ga", "_gid", "cart_id", "csrftoken", "__cf_bm", "locale", "theme", "_fbp", "ab_test"];
+    COOKIE_NAMES = [
+      "__Session",
+      "_ga",
+      "_gid",
+      "cart_id",
+      "csrftoken",
+      "__cf_bm",
+      "locale",
+      "theme",
+      "_fbp",
+      "ab_test"
+    ];
     SAME_SITE = ["lax", "strict", "none"];
     PAYMENT_SCRIPTS = [
       { url: () => "https://js.stripe.com/v3/", pages: ["checkout", "checkout/payment", "pay/card"], versions: 3 },
       { url: (z) => `https://www.${z}/assets/checkout.js`, pages: ["checkout", "checkout/payment"], versions: 2 },
       { url: (z) => `https://${z}/pay/app.js`, pages: ["pay/card", "pay/confirm"], versions: 1 },
       { url: () => "https://www.googletagmanager.com/gtag/js?id=G-PAY0001", pages: ["checkout"], versions: 1 },
-      { url: () => "https://cdn.jsdelivr.net/npm/card-validator@10.0.0/dist/card-validator.min.js", pages: ["pay/card"], versions: 1 }
+      {
+        url: () => "https://cdn.jsdelivr.net/npm/card-validator@10.0.0/dist/card-validator.min.js",
+        pages: ["pay/card"],
+        versions: 1
+      }
     ];
   }
 });
@@ -61674,9 +62773,18 @@ function scriptEvent(rt, body) {
       expected: SCRIPT_EVENTS.join(", "),
       check: (v) => SCRIPT_EVENTS.includes(v) ? void 0 : ""
     },
-    url: { type: "string", required: true, expected: "an http(s) URL", check: (v) => /^https?:\/\/\S+$/.test(v) ? void 0 : "" },
+    url: {
+      type: "string",
+      required: true,
+      expected: "an http(s) URL",
+      check: (v) => /^https?:\/\/\S+$/.test(v) ? void 0 : ""
+    },
     page: { type: "string", expected: "a page URL such as example.com/checkout" },
-    hash: { type: "string", expected: "64 hex characters", check: (v) => /^[0-9a-f]{64}$/.test(v) ? void 0 : "" },
+    hash: {
+      type: "string",
+      expected: "64 hex characters",
+      check: (v) => /^[0-9a-f]{64}$/.test(v) ? void 0 : ""
+    },
     at: TIMESTAMP_RULE,
     days_ago: { type: "integer", min: 0, max: 3650, expected: "a whole number of days from 0 to 3650" }
   });
@@ -61688,7 +62796,8 @@ function scriptEvent(rt, body) {
   let script = zone.scripts.find((s) => s.url === url);
   const hashOf = (n) => b.hash ?? md5Hex(`${zone.id}|${url}|v${n}`) + md5Hex(`${zone.id}|${url}|v${n}|2`);
   if (!script) {
-    if (b.event !== "seen") throw new AdminError(404, `no script ${url} in zone ${zone.id}; make it appear first (event seen)`);
+    if (b.event !== "seen")
+      throw new AdminError(404, `no script ${url} in zone ${zone.id}; make it appear first (event seen)`);
     const page = b.page ?? `${zone.name}/checkout`;
     const hash2 = hashOf(1);
     script = {
@@ -61723,7 +62832,10 @@ function scriptEvent(rt, body) {
     script.status = "active";
   } else if (b.event === "changed") {
     const versions = Array.isArray(script.versions) ? script.versions : [];
-    const previous = Math.max(0, ...versions.map((v) => Date.parse(String(v.fetched_at))).filter((t) => !Number.isNaN(t)));
+    const previous = Math.max(
+      0,
+      ...versions.map((v) => Date.parse(String(v.fetched_at))).filter((t) => !Number.isNaN(t))
+    );
     const fetched = isoSeconds2(Math.max(atMs, previous + 1e3));
     const hash2 = hashOf(versions.length + 1);
     script.versions = [{ hash: hash2, js_integrity_score: script.js_integrity_score ?? 80, fetched_at: fetched }, ...versions];
@@ -61734,7 +62846,8 @@ function scriptEvent(rt, body) {
   } else {
     script.last_seen_at = isoSeconds2(atMs - (b.days_ago ?? 120) * 864e5);
     script.status = "inactive";
-    if (typeof script.first_seen_at === "string" && script.first_seen_at > script.last_seen_at) script.first_seen_at = script.last_seen_at;
+    if (typeof script.first_seen_at === "string" && script.first_seen_at > script.last_seen_at)
+      script.first_seen_at = script.last_seen_at;
   }
   return script;
 }
@@ -61789,7 +62902,8 @@ function resourceFilters(query) {
   const filters = [];
   const statuses = commaList(query, "status") ?? ["active"];
   for (const s of statuses) {
-    if (!STATUSES.includes(s)) throw badQuery(`Invalid query parameter status: '${s}' is not one of ${STATUSES.join(", ")}`);
+    if (!STATUSES.includes(s))
+      throw badQuery(`Invalid query parameter status: '${s}' is not one of ${STATUSES.join(", ")}`);
   }
   filters.push((item) => statuses.includes(String(item.status)));
   const hosts = commaList(query, "hosts");
@@ -61848,7 +62962,8 @@ function isMaliciousItem(item) {
   return low || item.domain_reported_malicious === true || item.url_reported_malicious === true;
 }
 function rejectExport(query) {
-  if (query.has("export")) throw badQuery("export=csv is not supported by the emulator; page through the JSON list instead");
+  if (query.has("export"))
+    throw badQuery("export=csv is not supported by the emulator; page through the JSON list instead");
 }
 function compareStrings(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -61923,7 +63038,15 @@ function findPolicy(req) {
   return policy;
 }
 function policyView(p) {
-  return { ...p, id: p.id, description: p.description, action: p.action, expression: p.expression, enabled: p.enabled, value: p.value };
+  return {
+    ...p,
+    id: p.id,
+    description: p.description,
+    action: p.action,
+    expression: p.expression,
+    enabled: p.enabled,
+    value: p.value
+  };
 }
 function listPolicies(req) {
   const policies = zoneOf2(req).policies.map(policyView);
@@ -61960,7 +63083,9 @@ function createPolicy(req) {
 }
 function updatePolicy(req) {
   const policy = findPolicy(req);
-  const optional = Object.fromEntries(Object.entries(POLICY_FIELDS).map(([k, spec]) => [k, { ...spec, required: false }]));
+  const optional = Object.fromEntries(
+    Object.entries(POLICY_FIELDS).map(([k, spec]) => [k, { ...spec, required: false }])
+  );
   const body = requireFields(readEnabledText(req.body), optional);
   checkNonEmpty(body);
   Object.assign(policy, body);
@@ -62000,7 +63125,11 @@ var init_routes3 = __esm({
     routes3 = [
       { method: "GET", pattern: ps, handler: readSettings },
       { method: "PUT", pattern: ps, handler: updateSettings },
-      { method: "GET", pattern: `${ps}/scripts`, handler: listInventory("scripts", withoutKeys(["page_urls", "versions"])) },
+      {
+        method: "GET",
+        pattern: `${ps}/scripts`,
+        handler: listInventory("scripts", withoutKeys(["page_urls", "versions"]))
+      },
       { method: "GET", pattern: `${ps}/scripts/:script_id`, handler: getInventoryItem("scripts", "script_id", "Script") },
       { method: "GET", pattern: `${ps}/connections`, handler: listInventory("connections", withoutKeys(["page_urls"])) },
       {
@@ -62039,8 +63168,20 @@ function seedInventory(zone, now) {
 function shapeSeedInventory(inv, zoneName) {
   for (const item of [...inv.scripts, ...inv.connections]) item.status = "active";
   const bad = [
-    { index: 3, score: 12, url: "https://jquery-cdn-update.com/lib/jquery-3.7.1.min.js", domain: "Malware", low: { malware_score: 4 } },
-    { index: 11, score: 31, url: "https://cdn-staticfiles.top/js/pay-widget.js", urlCategory: "Magecart", low: { magecart_score: 3 } },
+    {
+      index: 3,
+      score: 12,
+      url: "https://jquery-cdn-update.com/lib/jquery-3.7.1.min.js",
+      domain: "Malware",
+      low: { malware_score: 4 }
+    },
+    {
+      index: 11,
+      score: 31,
+      url: "https://cdn-staticfiles.top/js/pay-widget.js",
+      urlCategory: "Magecart",
+      low: { magecart_score: 3 }
+    },
     { index: 9, score: 64, url: "https://gstatic-cdn.org/js/ga-loader.js", low: { cryptomining_score: 2 } },
     { index: 5, score: 6, url: "https://analytics-sync.net/js/beacon.js" },
     { index: 12, score: 30 }
@@ -62098,7 +63239,12 @@ var init_page_shield2 = __esm({
       routes: routes3,
       idParams: { policy_id: hex, script_id: hex, connection_id: hex, cookie_id: hex },
       emptyZone: ({ now }) => ({
-        page_shield: { enabled: false, updated_at: now, use_cloudflare_reporting_endpoint: true, use_connection_url_path: false },
+        page_shield: {
+          enabled: false,
+          updated_at: now,
+          use_cloudflare_reporting_endpoint: true,
+          use_connection_url_path: false
+        },
         policies: [],
         scripts: [],
         connections: [],
@@ -62106,8 +63252,14 @@ var init_page_shield2 = __esm({
       }),
       seedZone: seedInventory,
       recorded: [
-        { path: "zones/:zone/page_shield/policies", load: (ctx, [z], r) => ctx.zone(z).policies = arrayOf(r, "policies") },
-        { path: "zones/:zone/page_shield/policies/:id", load: (ctx, [z], r) => upsert(ctx.zone(z).policies, objectOf(r, "policy")) }
+        {
+          path: "zones/:zone/page_shield/policies",
+          load: (ctx, [z], r) => ctx.zone(z).policies = arrayOf(r, "policies")
+        },
+        {
+          path: "zones/:zone/page_shield/policies/:id",
+          load: (ctx, [z], r) => upsert(ctx.zone(z).policies, objectOf(r, "policy"))
+        }
       ],
       admin: admin2
     };
@@ -62120,7 +63272,9 @@ function paginateByCursor(items, query) {
   const perPageRaw = query.get("per_page");
   const perPage = perPageRaw === null || perPageRaw === "" ? RULESETS_PER_PAGE.default : Number(perPageRaw);
   if (!Number.isInteger(perPage) || perPage < RULESETS_PER_PAGE.min || perPage > RULESETS_PER_PAGE.max) {
-    throw badQuery2(`per_page must be an integer between ${RULESETS_PER_PAGE.min} and ${RULESETS_PER_PAGE.max}, got ${JSON.stringify(perPageRaw)}`);
+    throw badQuery2(
+      `per_page must be an integer between ${RULESETS_PER_PAGE.min} and ${RULESETS_PER_PAGE.max}, got ${JSON.stringify(perPageRaw)}`
+    );
   }
   const start2 = decodeCursor(query.get("cursor"));
   const result = items.slice(start2, start2 + perPage);
@@ -62207,18 +63361,54 @@ var init_owasp_rules = __esm({
       [930100, "Path Traversal Attack (/../) or (/.../)", 1, "critical", ["attack-lfi", "platform-multi"]],
       [930110, "Path Traversal Attack (/../) or (/.../)", 1, "critical", ["attack-lfi", "platform-multi"]],
       [930120, "OS File Access Attempt", 1, "critical", ["attack-lfi", "platform-multi"]],
-      [931100, "Possible Remote File Inclusion (RFI) Attack: URL Parameter using IP Address", 1, "critical", ["attack-rfi"]],
-      [932100, "Remote Command Execution: Unix Command Injection", 1, "critical", ["attack-rce", "platform-unix", "language-shell"]],
-      [932110, "Remote Command Execution: Windows Command Injection", 1, "critical", ["attack-rce", "platform-windows", "language-shell"]],
-      [932160, "Remote Command Execution: Unix Shell Code Found", 1, "critical", ["attack-rce", "platform-unix", "language-shell"]],
+      [
+        931100,
+        "Possible Remote File Inclusion (RFI) Attack: URL Parameter using IP Address",
+        1,
+        "critical",
+        ["attack-rfi"]
+      ],
+      [
+        932100,
+        "Remote Command Execution: Unix Command Injection",
+        1,
+        "critical",
+        ["attack-rce", "platform-unix", "language-shell"]
+      ],
+      [
+        932110,
+        "Remote Command Execution: Windows Command Injection",
+        1,
+        "critical",
+        ["attack-rce", "platform-windows", "language-shell"]
+      ],
+      [
+        932160,
+        "Remote Command Execution: Unix Shell Code Found",
+        1,
+        "critical",
+        ["attack-rce", "platform-unix", "language-shell"]
+      ],
       [933100, "PHP Injection Attack: PHP Open Tag Found", 1, "critical", ["attack-injection-php", "language-php"]],
-      [933160, "PHP Injection Attack: High-Risk PHP Function Call Found", 1, "critical", ["attack-injection-php", "language-php"]],
+      [
+        933160,
+        "PHP Injection Attack: High-Risk PHP Function Call Found",
+        1,
+        "critical",
+        ["attack-injection-php", "language-php"]
+      ],
       [941100, "XSS Attack Detected via libinjection", 1, "critical", ["attack-xss", "language-multi"]],
       [941110, "XSS Filter - Category 1: Script Tag Vector", 1, "critical", ["attack-xss", "language-multi"]],
       [941160, "NoScript XSS InjectionChecker: HTML Injection", 1, "critical", ["attack-xss", "language-multi"]],
       [942100, "SQL Injection Attack Detected via libinjection", 1, "critical", ["attack-sqli", "language-multi"]],
       [942140, "SQL Injection Attack: Common DB Names Detected", 1, "critical", ["attack-sqli", "language-multi"]],
-      [942190, "Detects MSSQL code execution and information gathering attempts", 1, "critical", ["attack-sqli", "platform-mssql"]],
+      [
+        942190,
+        "Detects MSSQL code execution and information gathering attempts",
+        1,
+        "critical",
+        ["attack-sqli", "platform-mssql"]
+      ],
       [943100, "Possible Session Fixation Attack: Setting Cookie Values in HTML", 1, "critical", ["attack-fixation"]],
       [944100, "Remote Command Execution: Suspicious Java class detected", 1, "critical", ["attack-rce", "language-java"]],
       [920300, "Request Missing an Accept Header", 2, "warning", ["attack-protocol"]],
@@ -62227,16 +63417,52 @@ var init_owasp_rules = __esm({
       [932200, "RCE Bypass Technique", 2, "critical", ["attack-rce", "platform-unix"]],
       [941320, "Possible XSS Attack Detected - HTML Tag Handler", 2, "critical", ["attack-xss"]],
       [942120, "SQL Injection Attack: SQL Operator Detected", 2, "critical", ["attack-sqli"]],
-      [942200, "Detects MySQL comment-/space-obfuscated injections and backtick termination", 2, "critical", ["attack-sqli", "platform-mysql"]],
-      [942430, "Restricted SQL Character Anomaly Detection (args): # of special characters exceeded (12)", 2, "warning", ["attack-sqli"]],
-      [920272, "Invalid character in request (outside of printable chars below ascii 127)", 3, "error", ["attack-protocol"]],
+      [
+        942200,
+        "Detects MySQL comment-/space-obfuscated injections and backtick termination",
+        2,
+        "critical",
+        ["attack-sqli", "platform-mysql"]
+      ],
+      [
+        942430,
+        "Restricted SQL Character Anomaly Detection (args): # of special characters exceeded (12)",
+        2,
+        "warning",
+        ["attack-sqli"]
+      ],
+      [
+        920272,
+        "Invalid character in request (outside of printable chars below ascii 127)",
+        3,
+        "error",
+        ["attack-protocol"]
+      ],
       [921170, "HTTP Parameter Pollution", 3, "warning", ["attack-protocol"]],
       [942251, "Detects HAVING injections", 3, "critical", ["attack-sqli"]],
-      [942431, "Restricted SQL Character Anomaly Detection (args): # of special characters exceeded (6)", 3, "warning", ["attack-sqli"]],
+      [
+        942431,
+        "Restricted SQL Character Anomaly Detection (args): # of special characters exceeded (6)",
+        3,
+        "warning",
+        ["attack-sqli"]
+      ],
       [920202, "Range: Too many fields for pdf request (35 or more)", 4, "warning", ["attack-protocol"]],
       [920460, "Abnormal Escape Characters", 4, "critical", ["attack-protocol"]],
-      [942421, "Restricted SQL Character Anomaly Detection (cookies): # of special characters exceeded (3)", 4, "warning", ["attack-sqli"]],
-      [942432, "Restricted SQL Character Anomaly Detection (args): # of special characters exceeded (2)", 4, "warning", ["attack-sqli"]]
+      [
+        942421,
+        "Restricted SQL Character Anomaly Detection (cookies): # of special characters exceeded (3)",
+        4,
+        "warning",
+        ["attack-sqli"]
+      ],
+      [
+        942432,
+        "Restricted SQL Character Anomaly Detection (args): # of special characters exceeded (2)",
+        4,
+        "warning",
+        ["attack-sqli"]
+      ]
     ];
     INCREMENT = { critical: 5, error: 4, warning: 3 };
   }
@@ -62263,12 +63489,20 @@ function checkRuleSet(rules, pointer = "/rules") {
   const seen = /* @__PURE__ */ new Set();
   rules.forEach((r, i) => {
     if (r.ref === void 0) return;
-    if (seen.has(r.ref)) errors.push(problem(`${pointer}/${i}/ref`, r.ref, "ref", "another rule of the ruleset has the same ref"));
+    if (seen.has(r.ref))
+      errors.push(problem(`${pointer}/${i}/ref`, r.ref, "ref", "another rule of the ruleset has the same ref"));
     seen.add(r.ref);
   });
-  const fields = rules.reduce((n, r) => n + (r.action === "log_custom_field" ? countLogFields(r.action_parameters) : 0), 0);
+  const fields = rules.reduce(
+    (n, r) => n + (r.action === "log_custom_field" ? countLogFields(r.action_parameters) : 0),
+    0
+  );
   if (fields > MAX_CUSTOM_LOG_FIELDS) {
-    errors.push({ code: RULESET_CODE.invalid, message: `too many custom log fields: ${fields} configured, at most ${MAX_CUSTOM_LOG_FIELDS} are allowed per zone`, source: { pointer } });
+    errors.push({
+      code: RULESET_CODE.invalid,
+      message: `too many custom log fields: ${fields} configured, at most ${MAX_CUSTOM_LOG_FIELDS} are allowed per zone`,
+      source: { pointer }
+    });
   }
   return errors;
 }
@@ -62277,7 +63511,11 @@ function invalid(errors) {
 }
 function problem(pointer, value, field, reason) {
   const shown3 = typeof value === "string" ? value : JSON.stringify(value);
-  return { code: RULESET_CODE.invalid, message: `'${shown3}' is not a valid value for ${field} because ${reason}`, source: { pointer: pointer || "/" } };
+  return {
+    code: RULESET_CODE.invalid,
+    message: `'${shown3}' is not a valid value for ${field} because ${reason}`,
+    source: { pointer: pointer || "/" }
+  };
 }
 function checkRule(raw, ctx, ptr, errors) {
   if (!isObject5(raw)) {
@@ -62290,7 +63528,14 @@ function checkRule(raw, ctx, ptr, errors) {
     errors.push(problem(`${ptr}/action`, raw.action ?? "", "action", `it must be one of ${RULE_ACTIONS.join(", ")}`));
   }
   if (typeof raw.expression !== "string" || raw.expression.trim() === "") {
-    errors.push(problem(`${ptr}/expression`, raw.expression ?? "", "expression", 'an expression is required (use "true" to match every request)'));
+    errors.push(
+      problem(
+        `${ptr}/expression`,
+        raw.expression ?? "",
+        "expression",
+        'an expression is required (use "true" to match every request)'
+      )
+    );
   }
   if (raw.id !== void 0 && raw.id !== "") {
     if (typeof raw.id === "string" && /^[0-9a-f]{32}$/.test(raw.id)) rule.id = raw.id;
@@ -62303,15 +63548,26 @@ function checkRule(raw, ctx, ptr, errors) {
     else errors.push(problem(`${ptr}/enabled`, raw.enabled, "enabled", "it must be a boolean"));
   }
   if (raw.logging !== void 0) {
-    if (isObject5(raw.logging) && typeof raw.logging.enabled === "boolean") rule.logging = { enabled: raw.logging.enabled };
+    if (isObject5(raw.logging) && typeof raw.logging.enabled === "boolean")
+      rule.logging = { enabled: raw.logging.enabled };
     else errors.push(problem(`${ptr}/logging`, raw.logging, "logging", 'it must be {"enabled": boolean}'));
   }
   if (raw.score_threshold !== void 0) {
-    errors.push(problem(`${ptr}/score_threshold`, raw.score_threshold, "score_threshold", "it can only be set in a rule override of an execute rule (action_parameters.overrides.rules)"));
+    errors.push(
+      problem(
+        `${ptr}/score_threshold`,
+        raw.score_threshold,
+        "score_threshold",
+        "it can only be set in a rule override of an execute rule (action_parameters.overrides.rules)"
+      )
+    );
   }
   if (raw.action_parameters !== void 0) {
     if (isObject5(raw.action_parameters)) rule.action_parameters = raw.action_parameters;
-    else errors.push(problem(`${ptr}/action_parameters`, raw.action_parameters, "action_parameters", "it must be an object"));
+    else
+      errors.push(
+        problem(`${ptr}/action_parameters`, raw.action_parameters, "action_parameters", "it must be an object")
+      );
   }
   for (const key2 of ["ratelimit", "exposed_credential_check"]) {
     const value = raw[key2];
@@ -62322,16 +63578,26 @@ function checkRule(raw, ctx, ptr, errors) {
   const extra = Object.entries(raw).filter(([k, v]) => !KNOWN_RULE_FIELDS.has(k) && v !== void 0);
   if (extra.length > 0) rule.extra = Object.fromEntries(extra);
   if (ctx.phase === "http_log_custom_fields" && rule.action !== "log_custom_field" && errors.length === before) {
-    errors.push(problem(`${ptr}/action`, rule.action, "action", "only log_custom_field rules are allowed in phase http_log_custom_fields"));
+    errors.push(
+      problem(
+        `${ptr}/action`,
+        rule.action,
+        "action",
+        "only log_custom_field rules are allowed in phase http_log_custom_fields"
+      )
+    );
   }
   if (rule.action === "execute") checkExecute(rule.action_parameters, ctx, `${ptr}/action_parameters`, errors);
-  if (rule.action === "log_custom_field") checkLogCustomField(rule.action_parameters, ctx, `${ptr}/action_parameters`, errors);
+  if (rule.action === "log_custom_field")
+    checkLogCustomField(rule.action_parameters, ctx, `${ptr}/action_parameters`, errors);
   return rule;
 }
 function checkExecute(params, ctx, ptr, errors) {
   const target = ctx.managed.find((r) => r.id === params?.id);
   if (!params || typeof params.id !== "string") {
-    errors.push(problem(`${ptr}/id`, params?.id ?? "", "id", "an execute rule must name the managed ruleset to deploy"));
+    errors.push(
+      problem(`${ptr}/id`, params?.id ?? "", "id", "an execute rule must name the managed ruleset to deploy")
+    );
     return;
   }
   if (!target) {
@@ -62339,7 +63605,9 @@ function checkExecute(params, ctx, ptr, errors) {
     return;
   }
   if (target.phase !== ctx.phase) {
-    errors.push(problem(`${ptr}/id`, params.id, "id", `the managed ruleset belongs to phase ${target.phase}, not ${ctx.phase}`));
+    errors.push(
+      problem(`${ptr}/id`, params.id, "id", `the managed ruleset belongs to phase ${target.phase}, not ${ctx.phase}`)
+    );
   }
   if (params.version !== void 0 && (typeof params.version !== "string" || !/^(latest|\d+)$/.test(params.version))) {
     errors.push(problem(`${ptr}/version`, params.version, "version", 'it must be "latest" or a version number'));
@@ -62359,22 +63627,44 @@ function checkOverrides(raw, target, ptr, errors) {
     }
   };
   const checkEnabled = (value, p) => {
-    if (value !== void 0 && typeof value !== "boolean") errors.push(problem(p, value, "enabled", "it must be a boolean"));
+    if (value !== void 0 && typeof value !== "boolean")
+      errors.push(problem(p, value, "enabled", "it must be a boolean"));
   };
   checkAction(raw.action, `${ptr}/action`);
   checkEnabled(raw.enabled, `${ptr}/enabled`);
   if (raw.score_threshold !== void 0) {
-    errors.push(problem(`${ptr}/score_threshold`, raw.score_threshold, "score_threshold", "it is only allowed on a rule override"));
+    errors.push(
+      problem(
+        `${ptr}/score_threshold`,
+        raw.score_threshold,
+        "score_threshold",
+        "it is only allowed on a rule override"
+      )
+    );
   }
   const tags = new Set(target.rules.flatMap((r) => r.categories ?? []));
   eachItem(raw.categories, "categories", `${ptr}/categories`, errors, (item, p) => {
     if (typeof item.category !== "string" || !tags.has(item.category)) {
-      errors.push(problem(`${p}/category`, item.category ?? "", "category", `the ruleset ${target.name} has no rules tagged with it`));
+      errors.push(
+        problem(
+          `${p}/category`,
+          item.category ?? "",
+          "category",
+          `the ruleset ${target.name} has no rules tagged with it`
+        )
+      );
     }
     checkAction(item.action, `${p}/action`);
     checkEnabled(item.enabled, `${p}/enabled`);
     if (item.score_threshold !== void 0) {
-      errors.push(problem(`${p}/score_threshold`, item.score_threshold, "score_threshold", "it is only allowed on a rule override"));
+      errors.push(
+        problem(
+          `${p}/score_threshold`,
+          item.score_threshold,
+          "score_threshold",
+          "it is only allowed on a rule override"
+        )
+      );
     }
   });
   eachItem(raw.rules, "rules", `${ptr}/rules`, errors, (item, p) => {
@@ -62387,15 +63677,36 @@ function checkOverrides(raw, target, ptr, errors) {
     const st = item.score_threshold;
     if (st === void 0) return;
     if (!Number.isInteger(st) || st < SCORE_THRESHOLD_MIN || st > SCORE_THRESHOLD_MAX) {
-      errors.push(problem(`${p}/score_threshold`, st, "score_threshold", `it must be an integer from ${SCORE_THRESHOLD_MIN} to ${SCORE_THRESHOLD_MAX}`));
+      errors.push(
+        problem(
+          `${p}/score_threshold`,
+          st,
+          "score_threshold",
+          `it must be an integer from ${SCORE_THRESHOLD_MIN} to ${SCORE_THRESHOLD_MAX}`
+        )
+      );
     } else if (rule && rule.score_threshold === void 0) {
-      errors.push(problem(`${p}/score_threshold`, st, "score_threshold", `rule ${rule.description ?? rule.id} is not a threshold rule`));
+      errors.push(
+        problem(
+          `${p}/score_threshold`,
+          st,
+          "score_threshold",
+          `rule ${rule.description ?? rule.id} is not a threshold rule`
+        )
+      );
     }
   });
 }
 function checkLogCustomField(params, ctx, ptr, errors) {
   if (ctx.phase !== "http_log_custom_fields") {
-    errors.push(problem(ptr.replace(/action_parameters$/, "action"), "log_custom_field", "action", `it is only allowed in phase http_log_custom_fields, not ${ctx.phase}`));
+    errors.push(
+      problem(
+        ptr.replace(/action_parameters$/, "action"),
+        "log_custom_field",
+        "action",
+        `it is only allowed in phase http_log_custom_fields, not ${ctx.phase}`
+      )
+    );
     return;
   }
   const kinds = LOG_FIELD_KINDS;
@@ -62412,14 +63723,26 @@ function checkLogCustomField(params, ctx, ptr, errors) {
       }
       if (item.preserve_duplicates === void 0) return;
       if (kind !== "response_fields" && kind !== "raw_response_fields") {
-        errors.push(problem(`${p}/preserve_duplicates`, item.preserve_duplicates, "preserve_duplicates", "only response_fields and raw_response_fields items take it"));
+        errors.push(
+          problem(
+            `${p}/preserve_duplicates`,
+            item.preserve_duplicates,
+            "preserve_duplicates",
+            "only response_fields and raw_response_fields items take it"
+          )
+        );
       } else if (typeof item.preserve_duplicates !== "boolean") {
-        errors.push(problem(`${p}/preserve_duplicates`, item.preserve_duplicates, "preserve_duplicates", "it must be a boolean"));
+        errors.push(
+          problem(`${p}/preserve_duplicates`, item.preserve_duplicates, "preserve_duplicates", "it must be a boolean")
+        );
       }
     });
   }
   for (const key2 of Object.keys(params)) {
-    if (!kinds.includes(key2)) errors.push(problem(`${ptr}/${key2}`, key2, "action_parameters", `log_custom_field accepts only ${kinds.join(", ")}`));
+    if (!kinds.includes(key2))
+      errors.push(
+        problem(`${ptr}/${key2}`, key2, "action_parameters", `log_custom_field accepts only ${kinds.join(", ")}`)
+      );
   }
 }
 function countLogFields(params) {
@@ -62520,7 +63843,13 @@ var init_validate4 = __esm({
       "position",
       "categories"
     ]);
-    LOG_FIELD_KINDS = ["request_fields", "transformed_request_fields", "response_fields", "raw_response_fields", "cookie_fields"];
+    LOG_FIELD_KINDS = [
+      "request_fields",
+      "transformed_request_fields",
+      "response_fields",
+      "raw_response_fields",
+      "cookie_fields"
+    ];
   }
 });
 
@@ -62564,7 +63893,13 @@ function replaceRules(ruleset, inputs, now) {
     (r, i) => r.id !== void 0 && !ruleset.rules.some((x) => x.id === r.id) ? [problem(`/rules/${i}/id`, r.id, "id", "the ruleset has no rule with this id (leave id out to add a rule)")] : []
   );
   if (errors.length > 0) throw invalid(errors);
-  ruleset.rules = inputs.map((input) => materializeRule(input, ruleset.rules.find((x) => x.id === input.id), now));
+  ruleset.rules = inputs.map(
+    (input) => materializeRule(
+      input,
+      ruleset.rules.find((x) => x.id === input.id),
+      now
+    )
+  );
   touchRuleset(ruleset, now);
 }
 function insertRule(ruleset, input, position, now) {
@@ -62583,15 +63918,18 @@ function updateRule2(ruleset, ruleId2, input, position, now) {
     ruleset.rules[index] = next;
   } else {
     const rest = ruleset.rules.filter((r) => r.id !== ruleId2);
-    if ("before" in position && position.before === ruleId2) throw positionError("before", ruleId2, "a rule cannot be placed relative to itself");
-    if ("after" in position && position.after === ruleId2) throw positionError("after", ruleId2, "a rule cannot be placed relative to itself");
+    if ("before" in position && position.before === ruleId2)
+      throw positionError("before", ruleId2, "a rule cannot be placed relative to itself");
+    if ("after" in position && position.after === ruleId2)
+      throw positionError("after", ruleId2, "a rule cannot be placed relative to itself");
     rest.splice(resolvePosition(rest, position), 0, next);
     ruleset.rules = rest;
   }
   touchRuleset(ruleset, now);
 }
 function deleteRule(ruleset, ruleId2, now) {
-  if (!ruleset.rules.some((r) => r.id === ruleId2)) throw notFound(`could not find rule ${ruleId2} in ruleset ${ruleset.id}`);
+  if (!ruleset.rules.some((r) => r.id === ruleId2))
+    throw notFound(`could not find rule ${ruleId2} in ruleset ${ruleset.id}`);
   ruleset.rules = ruleset.rules.filter((r) => r.id !== ruleId2);
   touchRuleset(ruleset, now);
 }
@@ -62603,7 +63941,8 @@ function readPosition(raw) {
     throw invalid([problem("/position", raw, "position", "it must be exactly one of {before}, {after} or {index}")]);
   }
   if (keys[0] === "index") {
-    if (!Number.isInteger(obj.index) || obj.index < 1) throw positionError("index", obj.index, "it must be an integer of at least 1 (1 is the first rule)");
+    if (!Number.isInteger(obj.index) || obj.index < 1)
+      throw positionError("index", obj.index, "it must be an integer of at least 1 (1 is the first rule)");
     return { index: obj.index };
   }
   const key2 = keys[0];
@@ -62707,7 +64046,17 @@ function seedAccountRulesets(now) {
 function buildCloudflareManagedRules(now) {
   return CF_MANAGED_RULES.map(([fixedId, description, action, enabled, tags]) => {
     const id = fixedId ?? deriveRuleId("cf-managed", description);
-    return { id, version: "1", action, categories: [...tags].sort(), description, enabled, expression: "true", last_updated: now, ref: id };
+    return {
+      id,
+      version: "1",
+      action,
+      categories: [...tags].sort(),
+      description,
+      enabled,
+      expression: "true",
+      last_updated: now,
+      ref: id
+    };
   });
 }
 var CLOUDFLARE_MANAGED_RULESET_ID2, MANAGED_PHASE, CF_MANAGED_RULES;
@@ -62718,18 +64067,48 @@ var init_seed3 = __esm({
     CLOUDFLARE_MANAGED_RULESET_ID2 = "efb7b8c949ac4650a09736fc376e9aee";
     MANAGED_PHASE = "http_request_firewall_managed";
     CF_MANAGED_RULES = [
-      [void 0, "Apache Struts - Code Injection - CVE:CVE-2017-5638", "block", true, ["apache-struts", "cve-2017-5638", "rce"]],
+      [
+        void 0,
+        "Apache Struts - Code Injection - CVE:CVE-2017-5638",
+        "block",
+        true,
+        ["apache-struts", "cve-2017-5638", "rce"]
+      ],
       [void 0, "Log4j Headers - CVE:CVE-2021-44228", "block", true, ["log4j", "cve-2021-44228", "rce"]],
       [void 0, "Log4j Body - CVE:CVE-2021-44228", "block", true, ["log4j", "cve-2021-44228", "rce"]],
       [void 0, "Log4j URL - CVE:CVE-2021-44228", "block", true, ["log4j", "cve-2021-44228", "rce"]],
       [void 0, "Spring - Code Injection - CVE:CVE-2022-22965", "block", true, ["spring", "cve-2022-22965", "rce"]],
-      [void 0, "Atlassian Confluence - Code Injection - CVE:CVE-2022-26134", "block", true, ["atlassian", "confluence", "cve-2022-26134", "rce"]],
+      [
+        void 0,
+        "Atlassian Confluence - Code Injection - CVE:CVE-2022-26134",
+        "block",
+        true,
+        ["atlassian", "confluence", "cve-2022-26134", "rce"]
+      ],
       [void 0, "Citrix - Directory Traversal - CVE:CVE-2019-19781", "block", true, ["citrix", "cve-2019-19781", "lfi"]],
       [void 0, "F5 BIG-IP - Remote Code Execution - CVE:CVE-2020-5902", "block", true, ["f5", "cve-2020-5902", "rce"]],
-      [void 0, "Microsoft Exchange - SSRF - CVE:CVE-2021-26855", "block", true, ["microsoft-exchange", "cve-2021-26855", "ssrf"]],
-      [void 0, "Oracle WebLogic - Remote Code Execution - CVE:CVE-2020-14882", "block", true, ["oracle-weblogic", "cve-2020-14882", "rce"]],
+      [
+        void 0,
+        "Microsoft Exchange - SSRF - CVE:CVE-2021-26855",
+        "block",
+        true,
+        ["microsoft-exchange", "cve-2021-26855", "ssrf"]
+      ],
+      [
+        void 0,
+        "Oracle WebLogic - Remote Code Execution - CVE:CVE-2020-14882",
+        "block",
+        true,
+        ["oracle-weblogic", "cve-2020-14882", "rce"]
+      ],
       [void 0, "MOVEit Transfer - SQLi - CVE:CVE-2023-34362", "block", true, ["moveit", "cve-2023-34362", "sqli"]],
-      [void 0, "Ivanti - Auth Bypass - CVE:CVE-2023-46805", "block", true, ["ivanti", "cve-2023-46805", "broken-access-control"]],
+      [
+        void 0,
+        "Ivanti - Auth Bypass - CVE:CVE-2023-46805",
+        "block",
+        true,
+        ["ivanti", "cve-2023-46805", "broken-access-control"]
+      ],
       [void 0, "Drupal - Code Injection - CVE:CVE-2018-7600", "block", true, ["drupal", "cve-2018-7600", "rce"]],
       [void 0, "WordPress - Broken Access Control - XMLRPC", "block", true, ["wordpress", "broken-access-control"]],
       [void 0, "WordPress - Dangerous File Upload", "block", true, ["wordpress", "file-upload"]],
@@ -62742,7 +64121,13 @@ var init_seed3 = __esm({
       [void 0, "XSS - HTML Encoding", "block", true, ["xss"]],
       [void 0, "Anomaly:Header:User-Agent - Missing", "log", true, ["anomaly", "header"]],
       // The rule the unofficial migration example overrides; disabled by default like the real one.
-      ["23ee7cebe6e8443e99ecf932ab579455", "Anomaly:Port - Non Standard Port (not 80 or 443)", "block", false, ["anomaly", "port"]]
+      [
+        "23ee7cebe6e8443e99ecf932ab579455",
+        "Anomaly:Port - Non Standard Port (not 80 or 443)",
+        "block",
+        false,
+        ["anomaly", "port"]
+      ]
     ];
   }
 });
@@ -62762,7 +64147,10 @@ function requireZone(req) {
   return req.zone;
 }
 function requireBody2(body) {
-  if (!isObject5(body)) throw new ApiFault(400, [{ code: RULESET_CODE.invalid, message: "the request body must be a JSON object", source: { pointer: "/" } }]);
+  if (!isObject5(body))
+    throw new ApiFault(400, [
+      { code: RULESET_CODE.invalid, message: "the request body must be a JSON object", source: { pointer: "/" } }
+    ]);
   return body;
 }
 var init_request = __esm({
@@ -62803,7 +64191,8 @@ function createZoneRuleset(req) {
   const dryRun = readDryRun(req.query);
   const body = requireBody2(req.body);
   const errors = [];
-  if (typeof body.name !== "string" || body.name === "") errors.push(problem("/name", body.name ?? "", "name", "a name is required"));
+  if (typeof body.name !== "string" || body.name === "")
+    errors.push(problem("/name", body.name ?? "", "name", "a name is required"));
   if (body.kind !== "zone" && body.kind !== "custom") {
     errors.push(problem("/kind", body.kind ?? "", "kind", "zone-level rulesets must be of kind zone or custom"));
   }
@@ -62816,16 +64205,23 @@ function createZoneRuleset(req) {
   if (errors.length > 0) throw invalid(errors);
   const phase = body.phase;
   if (body.kind === "zone" && findEntrypoint(zone, phase)) {
-    throw new ApiFault(400, [{
-      code: RULESET_CODE.kindExceeded,
-      message: `'zone' is not a valid value for kind because exceeded maximum number of zone rulesets for phase ${phase}`,
-      source: { pointer: "/kind" }
-    }]);
+    throw new ApiFault(400, [
+      {
+        code: RULESET_CODE.kindExceeded,
+        message: `'zone' is not a valid value for kind because exceeded maximum number of zone rulesets for phase ${phase}`,
+        source: { pointer: "/kind" }
+      }
+    ]);
   }
   const rules = validateRules(body.rules, ruleContext(req, phase));
   refuseDeployOnPreviousWaf(zone, phase, rules);
   if (dryRun) return { result: null };
-  const input = { name: body.name, kind: body.kind, phase, description: body.description };
+  const input = {
+    name: body.name,
+    kind: body.kind,
+    phase,
+    description: body.description
+  };
   return { result: createRuleset(zone, input, rules, req.now()) };
 }
 function getEntrypoint(req) {
@@ -62887,7 +64283,8 @@ function patchRule(req) {
   const pos = readPosition(position);
   const rule = Object.keys(rest).length === 0 ? void 0 : validateRule(rest, ruleContext(req, ruleset.phase));
   if (rule) refuseDeployOnPreviousWaf(zone, ruleset.phase, [rule]);
-  if (!rule && pos === void 0) throw invalid([problem("/", body, "body", "it must hold a rule, a position, or both")]);
+  if (!rule && pos === void 0)
+    throw invalid([problem("/", body, "body", "it must hold a rule, a position, or both")]);
   return applyWrite(req, ruleset, dryRun, (target) => {
     updateRule2(target, ruleId2, rule, pos, req.now());
     throwIfAny2(checkRuleSet(target.rules.map(asInput)));
@@ -62924,11 +64321,13 @@ function refuseDeployOnPreviousWaf(zone, phase, rules) {
   if (phase !== MANAGED_PHASE || zone.waf_migration.mode !== "previous") return;
   const i = rules.findIndex((r) => r.action === "execute");
   if (i < 0) return;
-  throw new ApiFault(400, [{
-    code: RULESET_CODE.previousWaf,
-    message: `zone ${zone.name} still uses the previous WAF managed rules; migrate it first (GET waf_migration/check?phase_two=1, then PUT this entry point with waf_migration=pending&phase_two=1) before deploying managed rulesets`,
-    source: { pointer: rules.length > 1 ? `/rules/${i}/action` : "/action" }
-  }]);
+  throw new ApiFault(400, [
+    {
+      code: RULESET_CODE.previousWaf,
+      message: `zone ${zone.name} still uses the previous WAF managed rules; migrate it first (GET waf_migration/check?phase_two=1, then PUT this entry point with waf_migration=pending&phase_two=1) before deploying managed rulesets`,
+      source: { pointer: rules.length > 1 ? `/rules/${i}/action` : "/action" }
+    }
+  ]);
 }
 function checkImmutable(body, current) {
   const errors = ["name", "kind", "phase"].flatMap((key2) => {
@@ -62943,19 +64342,31 @@ function requireWritable(req, zone) {
   const ruleset = findZoneRuleset(zone, id);
   if (ruleset && ruleset.kind !== "managed") return ruleset;
   if (ruleset || req.state.account_rulesets.some((r) => r.id === id)) {
-    throw new ApiFault(403, [{ code: RULESET_CODE.invalid, message: `ruleset ${id} is a managed ruleset and cannot be modified; deploy it with an execute rule and tune it with overrides` }]);
+    throw new ApiFault(403, [
+      {
+        code: RULESET_CODE.invalid,
+        message: `ruleset ${id} is a managed ruleset and cannot be modified; deploy it with an execute rule and tune it with overrides`
+      }
+    ]);
   }
   throw notFound(`could not find ruleset ${id}`);
 }
 function requirePhase(phase) {
   if (!phase || !RULESET_PHASES.includes(phase)) {
-    throw new ApiFault(400, [{ code: RULESET_CODE.invalid, message: `'${phase}' is not a valid value for phase because it is not a known phase` }]);
+    throw new ApiFault(400, [
+      {
+        code: RULESET_CODE.invalid,
+        message: `'${phase}' is not a valid value for phase because it is not a known phase`
+      }
+    ]);
   }
   return phase;
 }
 function requireId(id, what) {
   if (!id || !/^[0-9a-f]{32}$/.test(id)) {
-    throw new ApiFault(400, [{ code: 7003, message: `Could not route to /${what}s/${id}, perhaps your object identifier is invalid?` }]);
+    throw new ApiFault(400, [
+      { code: 7003, message: `Could not route to /${what}s/${id}, perhaps your object identifier is invalid?` }
+    ]);
   }
   return id;
 }
@@ -63028,7 +64439,10 @@ var init_rulesets = __esm({
       }),
       recorded: [
         { path: "zones/:zone/rulesets", load: (ctx, [z], r) => replaceRulesets(ctx.zone(z), arrayOf(r, "rulesets")) },
-        { path: "zones/:zone/rulesets/:id", load: (ctx, [z], r) => upsert(ctx.zone(z).rulesets, asRuleset2(objectOf(r, "ruleset"))) },
+        {
+          path: "zones/:zone/rulesets/:id",
+          load: (ctx, [z], r) => upsert(ctx.zone(z).rulesets, asRuleset2(objectOf(r, "ruleset")))
+        },
         {
           path: "zones/:zone/rulesets/phases/:phase/entrypoint",
           load: (ctx, [z], r) => upsert(ctx.zone(z).rulesets, asRuleset2(objectOf(r, "ruleset")))
@@ -63115,7 +64529,8 @@ function verify(req) {
 }
 function readToken(req) {
   const caller = callerToken(req);
-  if (caller === void 0 || req.state.credentials.token_details?.[caller]?.policies === void 0) throw unauthorized();
+  if (caller === void 0 || req.state.credentials.token_details?.[caller]?.policies === void 0)
+    throw unauthorized();
   const token = req.state.credentials.tokens.find((t) => tokenIdFor(t) === req.params.token_id);
   if (token === void 0) throw notFoundFault("Token", 1003);
   return {
@@ -63132,7 +64547,16 @@ function readToken(req) {
 function readUser(req) {
   if (!req.credential?.startsWith("key:")) throw unauthorized();
   const email = req.credential.slice("key:".length);
-  return { result: { id: md5Hex(`user:${email}`), email, first_name: null, last_name: null, suspended: false, two_factor_authentication_enabled: false } };
+  return {
+    result: {
+      id: md5Hex(`user:${email}`),
+      email,
+      first_name: null,
+      last_name: null,
+      suspended: false,
+      two_factor_authentication_enabled: false
+    }
+  };
 }
 var routes5;
 var init_routes5 = __esm({
@@ -63199,10 +64623,14 @@ function buildMigrationConfig(zone) {
 }
 function requireMigrationRequest(req, zone) {
   if (req.query.get("phase_two") !== "1") {
-    throw refuse("phase_two=1 is required: phase one of the WAF migration has ended and every zone is checked under phase two rules");
+    throw refuse(
+      "phase_two=1 is required: phase one of the WAF migration has ended and every zone is checked under phase two rules"
+    );
   }
   if (zone.waf_migration.mode === "new") {
-    throw refuse(`zone ${zone.name} already uses the new WAF managed rules; the migration is irreversible and cannot be run again`);
+    throw refuse(
+      `zone ${zone.name} already uses the new WAF managed rules; the migration is irreversible and cannot be run again`
+    );
   }
 }
 function refuse(message2) {
@@ -63222,7 +64650,11 @@ var init_config2 = __esm({
       low: { paranoia_level: 1, score_threshold: 40 },
       default: { paranoia_level: 2, score_threshold: 40 }
     };
-    ACTION_MAPPING = { simulate: "log", block: "block", challenge: "managed_challenge" };
+    ACTION_MAPPING = {
+      simulate: "log",
+      block: "block",
+      challenge: "managed_challenge"
+    };
   }
 });
 
@@ -63256,7 +64688,12 @@ function switchWafMigration(req) {
     ruleset = existing;
   } else {
     const name = typeof body.name === "string" && body.name !== "" ? body.name : "default";
-    ruleset = createRuleset(zone, { name, kind: "zone", phase: MANAGED_PHASE, description: body.description }, rules, now);
+    ruleset = createRuleset(
+      zone,
+      { name, kind: "zone", phase: MANAGED_PHASE, description: body.description },
+      rules,
+      now
+    );
   }
   zone.waf_migration.mode = target;
   zone.waf_migration.created ??= now;
@@ -63269,9 +64706,14 @@ function checkTransition(zone, target) {
   }
   if (target === "validation") {
     if (zone.plan !== "enterprise") {
-      throw refuse(`validation mode (both WAFs side by side) is only available to Enterprise zones; zone ${zone.name} is on the ${zone.plan} plan, use waf_migration=pending`);
+      throw refuse(
+        `validation mode (both WAFs side by side) is only available to Enterprise zones; zone ${zone.name} is on the ${zone.plan} plan, use waf_migration=pending`
+      );
     }
-    if (m.mode !== "previous") throw refuse(`zone ${zone.name} is already in validation mode; use waf_migration=pending to finish the migration`);
+    if (m.mode !== "previous")
+      throw refuse(
+        `zone ${zone.name} is already in validation mode; use waf_migration=pending to finish the migration`
+      );
   }
 }
 var TARGETS;
@@ -63283,7 +64725,12 @@ var init_switch = __esm({
     init_request();
     init_seed3();
     init_config2();
-    TARGETS = { validation: "validation", "2": "validation", pending: "new", "1": "new" };
+    TARGETS = {
+      validation: "validation",
+      "2": "validation",
+      pending: "new",
+      "1": "new"
+    };
   }
 });
 
@@ -63292,7 +64739,13 @@ function checkMigration(req) {
   const zone = requireZone(req);
   requireMigrationRequest(req, zone);
   const m = zone.waf_migration;
-  return { result: { compatible: m.compatible, migration_state: migrationState(zone), ...m.compatible ? {} : { reason: m.reason ?? "" } } };
+  return {
+    result: {
+      compatible: m.compatible,
+      migration_state: migrationState(zone),
+      ...m.compatible ? {} : { reason: m.reason ?? "" }
+    }
+  };
 }
 function getMigrationConfig(req) {
   const zone = requireZone(req);
@@ -63461,7 +64914,15 @@ var init_areas = __esm({
     init_user();
     init_waf_migration();
     init_zones();
-    AREAS = [zones, pageShield2, rulesets, logpush, customHostnames3, wafMigration, user];
+    AREAS = [
+      zones,
+      pageShield2,
+      rulesets,
+      logpush,
+      customHostnames3,
+      wafMigration,
+      user
+    ];
   }
 });
 
@@ -63640,11 +65101,14 @@ function normalizeTokenDetails(raw, problems) {
       problems.push(`${where} must be an object`);
       continue;
     }
-    if (d.status !== void 0 && !TOKEN_STATUSES.includes(d.status)) problems.push(`${where}.status must be one of ${TOKEN_STATUSES.join(", ")}`);
+    if (d.status !== void 0 && !TOKEN_STATUSES.includes(d.status))
+      problems.push(`${where}.status must be one of ${TOKEN_STATUSES.join(", ")}`);
     for (const k of ["not_before", "expires_on"]) {
-      if (d[k] !== void 0 && (typeof d[k] !== "string" || Number.isNaN(Date.parse(d[k])))) problems.push(`${where}.${k} must be an ISO date-time`);
+      if (d[k] !== void 0 && (typeof d[k] !== "string" || Number.isNaN(Date.parse(d[k]))))
+        problems.push(`${where}.${k} must be an ISO date-time`);
     }
-    if (d.policies !== void 0 && (!Array.isArray(d.policies) || !d.policies.every(isObject7))) problems.push(`${where}.policies must be an array of objects`);
+    if (d.policies !== void 0 && (!Array.isArray(d.policies) || !d.policies.every(isObject7)))
+      problems.push(`${where}.policies must be an array of objects`);
     if (problems.length === before) out[token] = d;
   }
   return out;
@@ -63677,7 +65141,10 @@ var init_state_file = __esm({
 function recordedPath(recorded, opts = {}) {
   const url = recorded.recorded_request?.url;
   if (url === void 0) {
-    if (!opts.zoneId) throw new RecordedAnswerError("the recorded answer has no recorded_request: name the zone to load it into (zone_id)");
+    if (!opts.zoneId)
+      throw new RecordedAnswerError(
+        "the recorded answer has no recorded_request: name the zone to load it into (zone_id)"
+      );
     if (!Array.isArray(recorded.body?.result) || !recorded.body.result.every((j) => isObject2(j) && "dataset" in j)) {
       throw new RecordedAnswerError("a recorded answer without a request is only understood as a Logpush jobs list");
     }
@@ -63689,11 +65156,13 @@ function recordedPath(recorded, opts = {}) {
   return path6.replace(/^zones\/[^/]+/, `zones/${opts.zoneId}`);
 }
 function stateFromRecorded(state, recorded, opts = {}) {
-  if (!isObject2(recorded) || !isObject2(recorded.body)) throw new RecordedAnswerError("a recorded answer is {status, body, recorded_request?}");
+  if (!isObject2(recorded) || !isObject2(recorded.body))
+    throw new RecordedAnswerError("a recorded answer is {status, body, recorded_request?}");
   if (recorded.status < 200 || recorded.status > 299 || recorded.body.success === false) {
     throw new RecordedAnswerError(`only successful answers can be loaded (status ${recorded.status})`);
   }
-  if (opts.zoneId !== void 0 && !/^[0-9a-f]{32}$/.test(opts.zoneId)) throw new RecordedAnswerError(`zone_id ${opts.zoneId} is not 32 hex characters`);
+  if (opts.zoneId !== void 0 && !/^[0-9a-f]{32}$/.test(opts.zoneId))
+    throw new RecordedAnswerError(`zone_id ${opts.zoneId} is not 32 hex characters`);
   const path6 = recordedPath(recorded, opts);
   const parts = path6.split("/");
   for (const loader of LOADERS) {
@@ -63788,8 +65257,10 @@ async function shapeAnswer(rt, method, path6, query, envelope, readAll) {
   if (states.length === 0) return envelope;
   const exact = states.find((s) => s.shape.path === path6);
   const under = states.find((s) => s.shape.big_ids && path6.startsWith(`${s.shape.path}/`));
-  if (exact && method === "GET" && Array.isArray(envelope.result)) return shapeList(exact, query, await wholeList(query, readAll), bigIds);
-  if ((exact?.shape.big_ids || under) && envelope.result !== null) return { ...envelope, result: bigIds(envelope.result) };
+  if (exact && method === "GET" && Array.isArray(envelope.result))
+    return shapeList(exact, query, await wholeList(query, readAll), bigIds);
+  if ((exact?.shape.big_ids || under) && envelope.result !== null)
+    return { ...envelope, result: bigIds(envelope.result) };
   return envelope;
   function bigIds(result) {
     const shape = exact?.shape ?? under?.shape;
@@ -63835,7 +65306,10 @@ function shapeList(state, query, all, bigIds) {
   if (shape.cursor) {
     const raw = query.get("cursor");
     const m = raw ? /^offset:(\d+)$/.exec(Buffer.from(raw, "base64url").toString()) : null;
-    if (raw && !m) throw new ApiFault(400, [{ code: 20021, message: `cursor ${JSON.stringify(raw)} is not a cursor this API returned` }]);
+    if (raw && !m)
+      throw new ApiFault(400, [
+        { code: 20021, message: `cursor ${JSON.stringify(raw)} is not a cursor this API returned` }
+      ]);
     offset = m ? Number(m[1]) : 0;
   } else {
     const page2 = Number(query.get("page") ?? "1");
@@ -63847,7 +65321,11 @@ function shapeList(state, query, all, bigIds) {
     state.emptied++;
     result = [];
   }
-  const info2 = shape.cursor ? { cursor: offset + size < items.length ? Buffer.from(`offset:${offset + size}`).toString("base64url") : "", per_page: size, count: result.length } : { page, per_page: size, count: result.length };
+  const info2 = shape.cursor ? {
+    cursor: offset + size < items.length ? Buffer.from(`offset:${offset + size}`).toString("base64url") : "",
+    per_page: size,
+    count: result.length
+  } : { page, per_page: size, count: result.length };
   if (!shape.cursor && !shape.no_totals) {
     info2.total_count = shape.total_count ?? items.length;
     info2.total_pages = shape.total_pages ?? Math.ceil(items.length / size);
@@ -63871,7 +65349,12 @@ var init_list_shapes = __esm({
     shapesByRuntime = /* @__PURE__ */ new WeakMap();
     COUNT = { type: "integer", min: 1, max: 1e15, expected: "a whole number of at least 1" };
     RULES2 = {
-      path: { type: "string", required: true, expected: "an API path such as zones/<id>/logpush/jobs", check: (v) => /^[^/?]+(\/[^/?]+)*$/.test(v) ? void 0 : "no leading slash, no query" },
+      path: {
+        type: "string",
+        required: true,
+        expected: "an API path such as zones/<id>/logpush/jobs",
+        check: (v) => /^[^/?]+(\/[^/?]+)*$/.test(v) ? void 0 : "no leading slash, no query"
+      },
       per_page: { type: "integer", min: 1, max: 1e3, expected: "a whole number from 1 to 1000" },
       cursor: { type: "boolean", expected: "true or false" },
       duplicate: { type: "integer", min: 0, max: 1e6, expected: "the index of an item (0 or more)" },
@@ -63900,8 +65383,10 @@ async function handleAdmin(rt, req, res, url) {
   } catch (err) {
     if (err instanceof AdminError) return sendJson(res, err.status, {}, { error: err.message });
     if (err instanceof AdminInputError) return sendJson(res, 400, {}, { error: err.message });
-    if (err instanceof StateDocumentError) return sendJson(res, 400, {}, { error: err.message, problems: err.problems });
-    if (err instanceof ApiFault || err instanceof RecordedAnswerError) return sendJson(res, 400, {}, { error: err.message });
+    if (err instanceof StateDocumentError)
+      return sendJson(res, 400, {}, { error: err.message, problems: err.problems });
+    if (err instanceof ApiFault || err instanceof RecordedAnswerError)
+      return sendJson(res, 400, {}, { error: err.message });
     throw err;
   }
 }
@@ -63916,15 +65401,19 @@ function addZone(rt, body) {
   return { id };
 }
 function putToken(rt, body) {
-  if (body === null || typeof body !== "object" || Array.isArray(body)) throw new AdminInputError(["the body must be a JSON object"]);
+  if (body === null || typeof body !== "object" || Array.isArray(body))
+    throw new AdminInputError(["the body must be a JSON object"]);
   const { token, ...details } = body;
   const problems = [];
-  if (typeof token !== "string" || !/^[\x21-\x7e]+$/.test(token)) problems.push("token is required: a string of printable characters without spaces");
+  if (typeof token !== "string" || !/^[\x21-\x7e]+$/.test(token))
+    problems.push("token is required: a string of printable characters without spaces");
   for (const name of Object.keys(details)) {
-    if (!TOKEN_FIELDS.includes(name)) problems.push(`unknown field ${JSON.stringify(name)}; accepted fields: ${TOKEN_FIELDS.join(", ")}`);
+    if (!TOKEN_FIELDS.includes(name))
+      problems.push(`unknown field ${JSON.stringify(name)}; accepted fields: ${TOKEN_FIELDS.join(", ")}`);
   }
   const parsed = normalizeTokenDetails({ token: details }, problems);
-  if (problems.length > 0) throw new AdminInputError(problems.map((p) => p.replace("credentials.token_details[<a token>].", "")));
+  if (problems.length > 0)
+    throw new AdminInputError(problems.map((p) => p.replace("credentials.token_details[<a token>].", "")));
   const credentials = rt.state.credentials;
   if (!credentials.tokens.includes(token)) credentials.tokens.push(token);
   credentials.token_details = { ...credentials.token_details, [token]: parsed.token };
@@ -63992,7 +65481,10 @@ var init_admin3 = __esm({
         return { ms: rt.latencyMs };
       },
       "PUT rate-limit": (rt, body) => {
-        const b = readAdminBody(body, { requests: positiveInteger({ required: true }), seconds: positiveInteger({ required: true }) });
+        const b = readAdminBody(body, {
+          requests: positiveInteger({ required: true }),
+          seconds: positiveInteger({ required: true })
+        });
         rt.state.rate_limit = { requests: b.requests, seconds: b.seconds };
         rt.limiter.clear();
         return rt.state.rate_limit;
@@ -64087,7 +65579,17 @@ async function handleApi(rt, req, res, url) {
     outcome = await runRoute(rt, method, routed, url.searchParams, parsed, credential);
     if (outcome.status < 300 && outcome.body !== void 0) {
       const body = outcome.body;
-      outcome = { ...outcome, body: await shapeAnswer(rt, method, path6, url.searchParams, body, async (q) => (await runRoute(rt, "GET", routed, q, parsed, credential)).body) };
+      outcome = {
+        ...outcome,
+        body: await shapeAnswer(
+          rt,
+          method,
+          path6,
+          url.searchParams,
+          body,
+          async (q) => (await runRoute(rt, "GET", routed, q, parsed, credential)).body
+        )
+      };
     }
   } catch (err) {
     outcome = faultToOutcome(err, rate);
@@ -64249,7 +65751,13 @@ import { existsSync } from "node:fs";
 import { readFile, rename as rename2, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
 import path3 from "node:path";
 function register6(program2, ctx) {
-  program2.command("emulator").description("Run a local, faithful Cloudflare API for tests, demos and dry runs (prints its base URL first).").option("--port <n>", "port to listen on (0 = any free port)", String(DEFAULT_EMULATOR_PORT)).option("--host <host>", "interface to listen on", "127.0.0.1").option("--state <file>", "load the state from this JSON file if it exists (else the seed); save it back on exit").option("--latency <ms>", "delay every API answer by this many milliseconds").option("--token <token>", "accept this API token too (repeatable)", (v, prev = []) => [...prev, v]).option("--url-file <file>", "write the base URL to this file (atomically) once listening; removed on exit").option("--now <instant>", `start the emulator's clock at this instant, e.g. 2026-11-25T12:00:00Z (ISO 8601; default ${NOW_ENV}, else the system clock)`).action(async (opts) => {
+  program2.command("emulator").description("Run a local, faithful Cloudflare API for tests, demos and dry runs (prints its base URL first).").option("--port <n>", "port to listen on (0 = any free port)", String(DEFAULT_EMULATOR_PORT)).option("--host <host>", "interface to listen on", "127.0.0.1").option("--state <file>", "load the state from this JSON file if it exists (else the seed); save it back on exit").option("--latency <ms>", "delay every API answer by this many milliseconds").option("--token <token>", "accept this API token too (repeatable)", (v, prev = []) => [
+    ...prev,
+    v
+  ]).option("--url-file <file>", "write the base URL to this file (atomically) once listening; removed on exit").option(
+    "--now <instant>",
+    `start the emulator's clock at this instant, e.g. 2026-11-25T12:00:00Z (ISO 8601; default ${NOW_ENV}, else the system clock)`
+  ).action(async (opts) => {
     const port = parseInteger("--port", opts.port, 0, 65535);
     const now = parseNow(opts.now, ctx.io.env[NOW_ENV]);
     const latencyMs = opts.latency === void 0 ? 0 : parseInteger("--latency", opts.latency, 0, 6e5);
@@ -64273,8 +65781,10 @@ function register6(program2, ctx) {
     }
     io.stdout.write(`${emulator.url}
 `);
-    io.stdout.write(`Ready: token ${token} (or X-Auth-Email user@example.com + X-Auth-Key emulator-key); admin API ${emulator.adminUrl}
-`);
+    io.stdout.write(
+      `Ready: token ${token} (or X-Auth-Email user@example.com + X-Auth-Key emulator-key); admin API ${emulator.adminUrl}
+`
+    );
     io.stdout.write(`export CLOUDFLARE_API_BASE_URL=${emulator.url} CLOUDFLARE_API_TOKEN=${token}
 `);
     io.stderr.write(statePath ? `State file: ${statePath} (saved on exit). ` : "");
@@ -64300,10 +65810,16 @@ async function listen(opts) {
     const code = err.code;
     const where = `port ${opts.port} on ${opts.host}`;
     const pick3 = "pick another with --port, or --port 0 for any free port";
-    if (code === "EADDRINUSE") throw new RuntimeError(`${where} is in use: address already in use (EADDRINUSE); ${pick3}`);
-    if (code === "EACCES") throw new RuntimeError(`${where} is not allowed: permission denied (EACCES; ports below 1024 need privileges); ${pick3}`);
+    if (code === "EADDRINUSE")
+      throw new RuntimeError(`${where} is in use: address already in use (EADDRINUSE); ${pick3}`);
+    if (code === "EACCES")
+      throw new RuntimeError(
+        `${where} is not allowed: permission denied (EACCES; ports below 1024 need privileges); ${pick3}`
+      );
     if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND" || code === "EAI_AGAIN") {
-      throw new UsageError(`--host ${opts.host}: cannot listen there (${code}); give an address of this machine, such as 127.0.0.1 or 0.0.0.0`);
+      throw new UsageError(
+        `--host ${opts.host}: cannot listen there (${code}); give an address of this machine, such as 127.0.0.1 or 0.0.0.0`
+      );
     }
     throw err;
   }
@@ -64381,12 +65897,16 @@ function register7(program2, ctx) {
       const listed2 = await Promise.all(
         zones2.map(async (zoneId) => ({
           zone_id: zoneId,
-          hostnames: await client.listAll(customHostnamesApiPath(zoneId), { perPage: PAGE_SIZE })
+          hostnames: await client.listAll(customHostnamesApiPath(zoneId), {
+            perPage: PAGE_SIZE
+          })
         }))
       );
       const report = buildCertificateReport(listed2);
-      io.stdout.write(format === "json" ? `${JSON.stringify({ format_version: CERTIFICATES_FORMAT_VERSION, ...report }, null, 2)}
-` : fitFor(io, io.stdout, renderCertificateReportText(report), { long: "break" }));
+      io.stdout.write(
+        format === "json" ? `${JSON.stringify({ format_version: CERTIFICATES_FORMAT_VERSION, ...report }, null, 2)}
+` : fitFor(io, io.stdout, renderCertificateReportText(report), { long: "break" })
+      );
     } finally {
       await client.close();
     }
@@ -64408,7 +65928,9 @@ var init_certificates2 = __esm({
 
 // src/migration/sensitivity.ts
 function oldSensitivitiesFor(paranoiaLevel, scoreThreshold2) {
-  return Object.keys(SENSITIVITY_MAPPING2).filter((s) => SENSITIVITY_MAPPING2[s].paranoia_level === paranoiaLevel && SENSITIVITY_MAPPING2[s].score_threshold === scoreThreshold2).map((s) => LABEL2[s]);
+  return Object.keys(SENSITIVITY_MAPPING2).filter(
+    (s) => SENSITIVITY_MAPPING2[s].paranoia_level === paranoiaLevel && SENSITIVITY_MAPPING2[s].score_threshold === scoreThreshold2
+  ).map((s) => LABEL2[s]);
 }
 function oldActionFor(action) {
   if (action === "log") return "Simulate";
@@ -64438,7 +65960,13 @@ var init_sensitivity = __esm({
 
 // src/migration/config-yaml.ts
 function documentedOwasp() {
-  return { id: OWASP_RULESET_ID, lastRuleId: OWASP_LAST_RULE_ID, defaultThreshold: 40, defaultAction: "block", paranoiaLevels: [1, 2, 3, 4] };
+  return {
+    id: OWASP_RULESET_ID,
+    lastRuleId: OWASP_LAST_RULE_ID,
+    defaultThreshold: 40,
+    defaultAction: "block",
+    paranoiaLevels: [1, 2, 3, 4]
+  };
 }
 function paramsOf2(rule) {
   const p = rule.action_parameters;
@@ -64449,7 +65977,8 @@ function executeRulesFor2(rules, rulesetId) {
 }
 function mapOwasp(config2, managed, out) {
   const found = executeRulesFor2(config2.rules, managed.id);
-  if (found.length > 1) out.warnings.push(`the proposal deploys the OWASP Core Ruleset ${found.length} times; zoneform manages the first`);
+  if (found.length > 1)
+    out.warnings.push(`the proposal deploys the OWASP Core Ruleset ${found.length} times; zoneform manages the first`);
   const rule = found[0];
   if (!rule) {
     out.summary.push("OWASP Core Ruleset: not deployed");
@@ -64462,7 +65991,10 @@ function mapOwasp(config2, managed, out) {
     );
   }
   const others = (paramsOf2(rule)?.overrides?.rules ?? []).filter((r) => r.id !== managed.lastRuleId).length;
-  if (others > 0) out.summary.push(`OWASP Core Ruleset: ${others} other rule override(s) deployed as proposed; zoneform keeps them and does not manage them`);
+  if (others > 0)
+    out.summary.push(
+      `OWASP Core Ruleset: ${others} other rule override(s) deployed as proposed; zoneform keeps them and does not manage them`
+    );
   const owasp = {
     enabled: intent.enabled,
     paranoia_level: intent.paranoia_level,
@@ -64470,7 +66002,10 @@ function mapOwasp(config2, managed, out) {
     ...expressionOf2(rule)
   };
   if (OWASP_ACTIONS.includes(intent.action)) owasp.action = intent.action;
-  else out.warnings.push(`the proposed OWASP action "${intent.action}" cannot be written in a zoneform file; left out (a plan will set block)`);
+  else
+    out.warnings.push(
+      `the proposed OWASP action "${intent.action}" cannot be written in a zoneform file; left out (a plan will set block)`
+    );
   const from = oldSensitivitiesFor(intent.paranoia_level, intent.score_threshold);
   const oldAction = oldActionFor(intent.action);
   out.summary.push(
@@ -64483,7 +66018,10 @@ function expressionOf2(rule) {
 }
 function mapCloudflareManaged(config2, out) {
   const found = executeRulesFor2(config2.rules, CLOUDFLARE_MANAGED_RULESET_ID);
-  if (found.length > 1) out.warnings.push(`the proposal deploys the Cloudflare Managed Ruleset ${found.length} times; zoneform manages the first`);
+  if (found.length > 1)
+    out.warnings.push(
+      `the proposal deploys the Cloudflare Managed Ruleset ${found.length} times; zoneform manages the first`
+    );
   const rule = found[0];
   if (!rule) {
     out.summary.push("Cloudflare Managed Ruleset: not deployed");
@@ -64493,7 +66031,10 @@ function mapCloudflareManaged(config2, out) {
   const overrides = paramsOf2(rule)?.overrides ?? {};
   if (typeof overrides.action === "string") {
     if (OWASP_ACTIONS.includes(overrides.action)) cfm.action = overrides.action;
-    else out.warnings.push(`the proposed Cloudflare Managed action "${overrides.action}" cannot be written in a zoneform file; left out`);
+    else
+      out.warnings.push(
+        `the proposed Cloudflare Managed action "${overrides.action}" cannot be written in a zoneform file; left out`
+      );
   }
   const ruleOverrides = (overrides.rules ?? []).length + (overrides.categories ?? []).length;
   out.summary.push(
@@ -64502,7 +66043,11 @@ function mapCloudflareManaged(config2, out) {
   return cfm;
 }
 function mapMigrationConfig(config2, managed) {
-  const out = { waf: { owasp: { enabled: false }, cloudflare_managed: { enabled: false } }, summary: [], warnings: [] };
+  const out = {
+    waf: { owasp: { enabled: false }, cloudflare_managed: { enabled: false } },
+    summary: [],
+    warnings: []
+  };
   const owaspRuleset = managed ?? documentedOwasp();
   out.waf.owasp = mapOwasp(config2, owaspRuleset, out);
   out.waf.cloudflare_managed = mapCloudflareManaged(config2, out);
@@ -64558,7 +66103,10 @@ function explainCheck(zone, check2) {
     };
   }
   if (state === "done") {
-    return { eligible: false, lines: [`Zone ${zone} already uses the new WAF managed rules; the migration is done and cannot be run again.`] };
+    return {
+      eligible: false,
+      lines: [`Zone ${zone} already uses the new WAF managed rules; the migration is done and cannot be run again.`]
+    };
   }
   if (state === "validation") {
     return {
@@ -64620,10 +66168,12 @@ function explainStatus(zone, status2) {
     `  previous WAF managed rules: ${status2.old_waf_status ?? "(not reported)"}`,
     `  new WAF managed rules:      ${status2.new_waf_status ?? "(not reported)"}`
   ];
-  if (status2.created) lines.push(`  migration started:          ${status2.created}${status2.source ? ` (via ${status2.source})` : ""}`);
+  if (status2.created)
+    lines.push(`  migration started:          ${status2.created}${status2.source ? ` (via ${status2.source})` : ""}`);
   const oldOn = status2.old_waf_status === "enabled";
   const newOn = status2.new_waf_status === "enabled";
-  if (oldOn && newOn) lines.push("Both WAFs run (validation mode). Finish with: zoneform waf-migration start --mode pending.");
+  if (oldOn && newOn)
+    lines.push("Both WAFs run (validation mode). Finish with: zoneform waf-migration start --mode pending.");
   else if (newOn) lines.push("Only the new WAF managed rules run: the migration is done.");
   else if (oldOn) lines.push("Only the previous WAF managed rules run: the zone has not been migrated.");
   return lines;
@@ -64714,7 +66264,9 @@ function planSwitch(zoneId, mode, proposal, live) {
       `    the switch takes the entry point's (${live.id}) whole rule list: the ${kept.length} rule(s) it holds are sent back unchanged, by id, and ${added.length === 0 ? "no rule is added" : `${added.length} rule(s) of the proposal are added after them`}:`,
       ...kept.map((r) => `    = keeps: ${r.id} ${describeRule(r)}`),
       ...added.map((r) => `    + adds:  ${describeRule(r)}`),
-      ...already.map(({ proposed, by }) => `    not added (the entry point already has it as ${by.id}, kept as it is): ${describeRule(proposed)}`)
+      ...already.map(
+        ({ proposed, by }) => `    not added (the entry point already has it as ${by.id}, kept as it is): ${describeRule(proposed)}`
+      )
     ]
   };
 }
@@ -64824,7 +66376,8 @@ async function readCheck(client, zoneId) {
   } catch (err) {
     if (!(err instanceof ApiError) || err.status !== 400) throw err;
     const status2 = await readStatus(client, zoneId).catch(() => void 0);
-    if (status2?.new_waf_status === "enabled" && status2.old_waf_status === "disabled") return { compatible: true, migration_state: "done" };
+    if (status2?.new_waf_status === "enabled" && status2.old_waf_status === "disabled")
+      return { compatible: true, migration_state: "done" };
     throw err;
   }
 }
@@ -64846,13 +66399,17 @@ async function readOwasp(client, zoneId, io) {
     return await readOwaspRuleset(ctx, zoneId);
   } catch (err) {
     if (!(err instanceof ApiError) && !(err instanceof AnswerShapeError)) throw err;
-    io.stderr.write(`Warning: could not read the OWASP Core Ruleset (${printable(err.message)}); using its documented last rule and defaults.
-`);
+    io.stderr.write(
+      `Warning: could not read the OWASP Core Ruleset (${printable(err.message)}); using its documented last rule and defaults.
+`
+    );
     return null;
   }
 }
 async function readProposal(client, zoneId, io) {
-  const config2 = await client.request("GET", migrationPath(zoneId, "config"), { query: { phase_two: 1 } });
+  const config2 = await client.request("GET", migrationPath(zoneId, "config"), {
+    query: { phase_two: 1 }
+  });
   if (!config2 || !Array.isArray(config2.rules)) {
     throw new RuntimeError(`GET ${migrationPath(zoneId, "config")}: the answer holds no rules; nothing to migrate to`);
   }
@@ -64900,16 +66457,23 @@ function config(ctx) {
       for (const w of mapped.warnings) io.stderr.write(`Warning: ${printable(w)}
 `);
       if (format === "json") {
-        io.stdout.write(`${JSON.stringify({ format_version: MIGRATION_CONFIG_FORMAT_VERSION, zone_id: zoneId, config: proposal, waf: mapped.waf, summary: mapped.summary, warnings: mapped.warnings }, null, 2)}
-`);
+        io.stdout.write(
+          `${JSON.stringify({ format_version: MIGRATION_CONFIG_FORMAT_VERSION, zone_id: zoneId, config: proposal, waf: mapped.waf, summary: mapped.summary, warnings: mapped.warnings }, null, 2)}
+`
+        );
       } else {
         io.stdout.write(proposalYaml(zoneId, info2?.name, mapped, schemaRefFor(void 0, io.cwd)));
       }
       if (opts.write) {
         const path6 = resolve3(io.cwd, opts.write);
-        await writeFileSafely(path6, proposalYaml(zoneId, info2?.name, mapped, schemaRefFor(opts.write, io.cwd)), { force: opts.force, label: writeLabel });
-        io.stderr.write(`Wrote ${opts.write}. After \`zoneform waf-migration start --mode pending\`, \`zoneform plan -c ${opts.write}\` shows no changes.
-`);
+        await writeFileSafely(path6, proposalYaml(zoneId, info2?.name, mapped, schemaRefFor(opts.write, io.cwd)), {
+          force: opts.force,
+          label: writeLabel
+        });
+        io.stderr.write(
+          `Wrote ${opts.write}. After \`zoneform waf-migration start --mode pending\`, \`zoneform plan -c ${opts.write}\` shows no changes.
+`
+        );
       }
     });
   };
@@ -64931,7 +66495,8 @@ function start(ctx) {
     const { io } = ctx;
     const zone = zoneRefOf(opts, "start");
     const mode = opts.mode;
-    if (!MIGRATION_MODES.includes(mode)) throw new UsageError(`--mode ${opts.mode ?? ""}: expected validation or pending`);
+    if (!MIGRATION_MODES.includes(mode))
+      throw new UsageError(`--mode ${opts.mode ?? ""}: expected validation or pending`);
     await withClient(opts, io, zone, async (client, zoneId) => {
       const state = await readCheck(client, zoneId);
       const info2 = mode === "validation" ? await readZoneInfo(client, zoneId) : void 0;
@@ -64953,12 +66518,17 @@ function start(ctx) {
         ...write.lines
       ];
       if (mode === "validation" && info2?.plan === void 0) {
-        shown3.push("", "The zone's plan could not be read (GET zones/{id}); the API refuses validation mode unless the zone is Enterprise.");
+        shown3.push(
+          "",
+          "The zone's plan could not be read (GET zones/{id}); the API refuses validation mode unless the zone is Enterprise."
+        );
       }
       io.stdout.write(`${printLines(shown3)}
 `);
       if (!approvedInAdvance(opts) && !io.prompt) {
-        throw new RuntimeError("the migration needs confirmation, but stdin is not a terminal: review the above and pass --auto-approve (or --yes). Nothing was changed.");
+        throw new RuntimeError(
+          "the migration needs confirmation, but stdin is not a terminal: review the above and pass --auto-approve (or --yes). Nothing was changed."
+        );
       }
       await confirm2(io, zoneId, opts);
       await refuseChanged(client, io, zoneId, live);
@@ -64992,10 +66562,16 @@ function register8(program2, ctx) {
   const parent = program2.command("waf-migration").description(
     "Move a zone from the previous WAF managed rules to the new ones: check, config, start --mode validation|pending (irreversible, confirmed), status. Exit 0 done, 1 refused or error."
   );
-  subcommand(parent, "check", "Whether the zone can be migrated, and why not (exit 0 eligible, 1 not eligible or already migrated).").action(
-    check(ctx)
-  );
-  subcommand(parent, "config", "Show the proposed new WAF configuration as a zoneform file (the `waf:` section); --write saves it.").option("--write <file>", "also write the zoneform YAML to this file").option("--force", "overwrite the --write file if it exists").option("--format <format>", "yaml | json", "yaml").action(config(ctx));
+  subcommand(
+    parent,
+    "check",
+    "Whether the zone can be migrated, and why not (exit 0 eligible, 1 not eligible or already migrated)."
+  ).action(check(ctx));
+  subcommand(
+    parent,
+    "config",
+    "Show the proposed new WAF configuration as a zoneform file (the `waf:` section); --write saves it."
+  ).option("--write <file>", "also write the zoneform YAML to this file").option("--force", "overwrite the --write file if it exists").option("--format <format>", "yaml | json", "yaml").action(config(ctx));
   const startCmd = subcommand(
     parent,
     "start",
@@ -65157,7 +66733,10 @@ var init_classify = __esm({
     MALICIOUS_SCORE_THRESHOLD = 10;
     THREAT_SCORE_THRESHOLD = 10;
     THREAT_SCORES = ["magecart_score", "malware_score", "cryptomining_score"];
-    DEFAULT_THRESHOLDS = { js_integrity: MALICIOUS_SCORE_THRESHOLD, threat: THREAT_SCORE_THRESHOLD };
+    DEFAULT_THRESHOLDS = {
+      js_integrity: MALICIOUS_SCORE_THRESHOLD,
+      threat: THREAT_SCORE_THRESHOLD
+    };
     SEVERITY_RANK = { high: 3, medium: 2, low: 1 };
   }
 });
@@ -65224,7 +66803,11 @@ var init_collector = __esm({
     AuditCollector = class {
       constructor(limit2) {
         this.limit = limit2;
-        this.summary = { script: emptyKindSummary("script"), connection: emptyKindSummary("connection"), cookie: emptyKindSummary("cookie") };
+        this.summary = {
+          script: emptyKindSummary("script"),
+          connection: emptyKindSummary("connection"),
+          cookie: emptyKindSummary("cookie")
+        };
         this.top = {
           script: new TopN(limit2, compareFindings),
           connection: new TopN(limit2, compareFindings),
@@ -65244,7 +66827,8 @@ var init_collector = __esm({
         const s = this.summary[f.kind];
         s.findings += 1;
         s.by_severity[f.severity] += 1;
-        if (s.malicious_domain_categories) for (const c of f.malicious_domain_categories) tally(s.malicious_domain_categories, c);
+        if (s.malicious_domain_categories)
+          for (const c of f.malicious_domain_categories) tally(s.malicious_domain_categories, c);
         if (s.malicious_url_categories) for (const c of f.malicious_url_categories) tally(s.malicious_url_categories, c);
         this.top[f.kind].add(f);
       }
@@ -65345,7 +66929,14 @@ var init_rules7 = __esm({
         tags: ["security", "page-shield", "pci-dss", "pci-dss-6.4.3"]
       }
     };
-    RULE_KEYS = ["malicious-script", "malicious-connection", "insecure-cookie", "unauthorized-script", "changed-script", "stale-authorization"];
+    RULE_KEYS = [
+      "malicious-script",
+      "malicious-connection",
+      "insecure-cookie",
+      "unauthorized-script",
+      "changed-script",
+      "stale-authorization"
+    ];
   }
 });
 
@@ -65423,8 +67014,16 @@ var init_findings = __esm({
   "src/sarif/findings.ts"() {
     "use strict";
     init_rules7();
-    VERDICT_RULE = { script: "malicious-script", connection: "malicious-connection", cookie: "insecure-cookie" };
-    INVENTORY_RULE = { unauthorized: "unauthorized-script", changed: "changed-script", stale: "stale-authorization" };
+    VERDICT_RULE = {
+      script: "malicious-script",
+      connection: "malicious-connection",
+      cookie: "insecure-cookie"
+    };
+    INVENTORY_RULE = {
+      unauthorized: "unauthorized-script",
+      changed: "changed-script",
+      stale: "stale-authorization"
+    };
   }
 });
 
@@ -65451,7 +67050,10 @@ function sarifResult(f) {
   if (f.where) {
     location.physicalLocation = {
       artifactLocation: { uri: artifactUri(f.where.file) },
-      region: { startLine: Math.max(1, f.where.line), ...f.where.column ? { startColumn: Math.max(1, f.where.column) } : {} }
+      region: {
+        startLine: Math.max(1, f.where.line),
+        ...f.where.column ? { startColumn: Math.max(1, f.where.column) } : {}
+      }
     };
   }
   location.logicalLocations = [logical];
@@ -65493,7 +67095,8 @@ function sarifText(log) {
 `;
 }
 function categoryProblem(category) {
-  if (category.trim() === "" || /^\/*$/.test(category)) return "a category names the analysis, e.g. zoneform/audit/example.com";
+  if (category.trim() === "" || /^\/*$/.test(category))
+    return "a category names the analysis, e.g. zoneform/audit/example.com";
   if (category.length > 200) return "at most 200 characters";
   if (printable(category) !== category || /\s/.test(category)) return "no spaces or control characters";
   return void 0;
@@ -65539,7 +67142,8 @@ var init_sarif = __esm({
         this.results.push(sarifResult(verdictFinding(this.zone(zoneId), f, this.opts.positions)));
       }
       inventory(zoneId, check2, _meta) {
-        for (const f of check2.findings) this.results.push(sarifResult(inventoryFinding(this.zone(zoneId), f, this.opts.positions)));
+        for (const f of check2.findings)
+          this.results.push(sarifResult(inventoryFinding(this.zone(zoneId), f, this.opts.positions)));
       }
       zoneEnd() {
       }
@@ -65596,7 +67200,9 @@ function describeFilters(f) {
   const parts = [`status ${f.status?.join(",") ?? "active (default)"}`];
   if (f.hosts) parts.push(`host ${f.hosts.join(",")}`);
   if (f.page_url) parts.push(`page URL ${f.page_url.join(",")}`);
-  parts.push(`malicious: js_integrity_score below ${f.malicious_below}, magecart/malware/cryptomining_score below ${f.threat_below}, or reported`);
+  parts.push(
+    `malicious: js_integrity_score below ${f.malicious_below}, magecart/malware/cryptomining_score below ${f.threat_below}, or reported`
+  );
   return printable(parts.join("; "));
 }
 function describeKind(kind, s) {
@@ -65608,7 +67214,9 @@ function describeCategories(s) {
   const domain = list(s.malicious_domain_categories);
   const url = list(s.malicious_url_categories);
   if (!domain && !url) return void 0;
-  return printable([domain ? `domain categories: ${domain}` : "", url ? `URL categories: ${url}` : ""].filter(Boolean).join("; "));
+  return printable(
+    [domain ? `domain categories: ${domain}` : "", url ? `URL categories: ${url}` : ""].filter(Boolean).join("; ")
+  );
 }
 function truncate(s, max) {
   return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
@@ -65621,13 +67229,21 @@ function columnsFor(kind) {
   if (kind === "cookie") return [severity, { title: "NAME", cell: (f) => f.subject, max: 40 }, host, why];
   const url = { title: "URL", cell: (f) => f.subject, max: 72 };
   if (kind === "connection") return [severity, url, host, status2, why];
-  const score = { title: "INTEGRITY", cell: (f) => f.js_integrity_score === null || f.js_integrity_score === void 0 ? "-" : String(f.js_integrity_score) };
+  const score = {
+    title: "INTEGRITY",
+    cell: (f) => f.js_integrity_score === null || f.js_integrity_score === void 0 ? "-" : String(f.js_integrity_score)
+  };
   return [severity, score, url, host, status2, why];
 }
 function textTable(kind, rows, width) {
   const cols = columnsFor(kind);
   const cells = rows.map((f) => cols.map((c) => truncate(printable(c.cell(f)), c.max ?? 200)));
-  return layoutTable(cols.map((c) => c.title), cells, width, { indent: "  " }).map((l) => `${l}
+  return layoutTable(
+    cols.map((c) => c.title),
+    cells,
+    width,
+    { indent: "  " }
+  ).map((l) => `${l}
 `).join("");
 }
 function mdEscape(s) {
@@ -65649,7 +67265,9 @@ function csvCell(value) {
   return /[",]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 function describeQuery(check2, meta) {
-  return printable(`page_url ${meta.query.page_url ?? check2.pages.join(",")}; status ${meta.query.status ?? "active"}; stale after ${check2.stale_days} days`);
+  return printable(
+    `page_url ${meta.query.page_url ?? check2.pages.join(",")}; status ${meta.query.status ?? "active"}; stale after ${check2.stale_days} days`
+  );
 }
 function shortHash(h) {
   return h ? h.length > 16 ? `${h.slice(0, 16)}…` : h : "-";
@@ -65662,10 +67280,18 @@ function inventoryText(check2, meta, width) {
     `  ${check2.scripts_seen} in-scope script${plural2(check2.scripts_seen)} read, ${check2.details_read} script detail${plural2(check2.details_read)} read, ${check2.authorized.length} authorized entr${check2.authorized.length === 1 ? "y" : "ies"}`
   ];
   const cols = ["STATE", "URL", "OWNER", "PINNED", "SEEN HASH", "LAST SEEN"];
-  const cells = check2.authorized.map((a) => [a.state, truncate(printable(a.url), 72), printable(a.owner ?? "-"), shortHash(a.pinned_hash), shortHash(a.seen_hash), a.last_seen_at ?? "never"]);
+  const cells = check2.authorized.map((a) => [
+    a.state,
+    truncate(printable(a.url), 72),
+    printable(a.owner ?? "-"),
+    shortHash(a.pinned_hash),
+    shortHash(a.seen_hash),
+    a.last_seen_at ?? "never"
+  ]);
   if (cells.length > 0) lines.push(...layoutTable(cols, cells, width, { indent: "  " }));
   if (check2.findings.length === 0) lines.push("  no unauthorized or changed scripts, no stale authorizations");
-  for (const f of check2.findings) lines.push(`  ${f.severity.toUpperCase()} ${printable(f.message)} [${f.requirement}]`);
+  for (const f of check2.findings)
+    lines.push(`  ${f.severity.toUpperCase()} ${printable(f.message)} [${f.requirement}]`);
   return `${lines.join("\n")}
 
 `;
@@ -65688,17 +67314,24 @@ function inventoryMarkdown(zoneId, check2, meta) {
   ];
   if (check2.authorized.length === 0) out.push("None: the inventory authorizes no script.", "");
   else {
-    out.push("| Script | Justification | Owner | Pinned hash | Last seen hash | First seen | Last seen | State |", "|---|---|---|---|---|---|---|---|");
+    out.push(
+      "| Script | Justification | Owner | Pinned hash | Last seen hash | First seen | Last seen | State |",
+      "|---|---|---|---|---|---|---|---|"
+    );
     for (const a of check2.authorized) {
-      out.push(`| ${esc(a.url)} | ${esc(a.justification)} | ${esc(a.owner)} | ${code(a.pinned_hash)} | ${code(a.seen_hash)} | ${esc(a.first_seen_at)} | ${esc(a.last_seen_at)} | ${a.state} |`);
+      out.push(
+        `| ${esc(a.url)} | ${esc(a.justification)} | ${esc(a.owner)} | ${code(a.pinned_hash)} | ${code(a.seen_hash)} | ${esc(a.first_seen_at)} | ${esc(a.last_seen_at)} | ${a.state} |`
+      );
     }
     out.push("");
   }
   out.push("#### Findings", "");
-  if (check2.findings.length === 0) out.push("No unauthorized or changed script was seen on the pages in scope; no authorization is stale.", "");
+  if (check2.findings.length === 0)
+    out.push("No unauthorized or changed script was seen on the pages in scope; no authorization is stale.", "");
   else {
     out.push("| Finding | PCI DSS | Script | Detail |", "|---|---|---|---|");
-    for (const f of check2.findings) out.push(`| ${FINDING_TITLE[f.type]} | ${f.requirement} | ${esc(f.url)} | ${esc(f.message)} |`);
+    for (const f of check2.findings)
+      out.push(`| ${FINDING_TITLE[f.type]} | ${f.requirement} | ${esc(f.url)} | ${esc(f.message)} |`);
     out.push("");
   }
   out.push(
@@ -65721,7 +67354,11 @@ var init_render = __esm({
     init_sarif();
     AUDIT_FORMATS = ["text", "json", "markdown", "csv", "sarif"];
     KIND_TITLE = { script: "Scripts", connection: "Connections", cookie: "Cookies" };
-    KIND_FINDING = { script: "malicious", connection: "malicious", cookie: "insecure" };
+    KIND_FINDING = {
+      script: "malicious",
+      connection: "malicious",
+      cookie: "insecure"
+    };
     TableRenderer = class {
       constructor(write, style, width) {
         this.write = write;
@@ -65736,7 +67373,8 @@ var init_render = __esm({
       }
       zoneStart(zoneId, filters) {
         const zone = printable(zoneId);
-        if (this.style === "markdown") this.write(`## Zone \`${zone}\`
+        if (this.style === "markdown")
+          this.write(`## Zone \`${zone}\`
 
 Filters: ${mdEscape(describeFilters(filters))}
 
@@ -65748,7 +67386,9 @@ Filters: ${mdEscape(describeFilters(filters))}
       finding() {
       }
       inventory(zoneId, check2, meta) {
-        this.write(this.style === "markdown" ? inventoryMarkdown(zoneId, check2, meta) : inventoryText(check2, meta, this.width));
+        this.write(
+          this.style === "markdown" ? inventoryMarkdown(zoneId, check2, meta) : inventoryText(check2, meta, this.width)
+        );
       }
       zoneEnd(_zoneId, c) {
         for (const kind of INVENTORY_KINDS) {
@@ -65764,9 +67404,12 @@ Filters: ${mdEscape(describeFilters(filters))}
 
 `);
             if (rows.length > 0) this.write(markdownTable(kind, rows));
-            if (more > 0) this.write(`
+            if (more > 0)
+              this.write(
+                `
 …and ${more} more, not shown (raise \`--limit\`, or use \`--format csv\` for every finding).
-`);
+`
+              );
             this.write("\n");
           } else {
             this.write(`${describeKind(kind, s)}
@@ -65774,7 +67417,8 @@ Filters: ${mdEscape(describeFilters(filters))}
             if (categories2) this.write(`  malicious ${categories2}
 `);
             if (rows.length > 0) this.write(textTable(kind, rows, this.width));
-            if (more > 0) this.write(`  …and ${more} more, not shown (raise --limit, or use --format csv for every finding)
+            if (more > 0)
+              this.write(`  …and ${more} more, not shown (raise --limit, or use --format csv for every finding)
 `);
             this.write("\n");
           }
@@ -65799,8 +67443,10 @@ Filters: ${mdEscape(describeFilters(filters))}
         this.write(`{"format_version":1,"generated_at":${JSON.stringify(this.now().toISOString())},"zones":[`);
       }
       zoneStart(zoneId, filters) {
-        this.write(`${this.zoneCount++ === 0 ? "" : ","}
-{"zone_id":${JSON.stringify(zoneId)},"filters":${JSON.stringify(filters)},"findings":[`);
+        this.write(
+          `${this.zoneCount++ === 0 ? "" : ","}
+{"zone_id":${JSON.stringify(zoneId)},"filters":${JSON.stringify(filters)},"findings":[`
+        );
         this.findingCount = 0;
       }
       finding(zoneId, f) {
@@ -65884,7 +67530,13 @@ Filters: ${mdEscape(describeFilters(filters))}
       }
       inventory(zoneId, check2, meta) {
         const base3 = { ...EMPTY_ROW, zone_id: zoneId, kind: "script" };
-        for (const page of check2.pages) this.row({ ...base3, finding: "page_in_scope", subject: page, reasons: `checked at ${meta.checked_at}; stale after ${check2.stale_days} days` });
+        for (const page of check2.pages)
+          this.row({
+            ...base3,
+            finding: "page_in_scope",
+            subject: page,
+            reasons: `checked at ${meta.checked_at}; stale after ${check2.stale_days} days`
+          });
         for (const a of check2.authorized) {
           this.row({
             ...base3,
@@ -66016,7 +67668,8 @@ function checkInventory(inventory, scripts, details, opts) {
     const isNewest = row.scripts === 1 || s.last_seen_at !== void 0 && later(row.last_seen_at, s.last_seen_at) === s.last_seen_at;
     if (isNewest && typeof hash2 === "string") row.seen_hash = hash2;
     row.last_seen_at = later(row.last_seen_at, s.last_seen_at);
-    if (entry.hash === void 0 || !recent || typeof hash2 !== "string" || hash2.toLowerCase() === entry.hash.toLowerCase()) continue;
+    if (entry.hash === void 0 || !recent || typeof hash2 !== "string" || hash2.toLowerCase() === entry.hash.toLowerCase())
+      continue;
     const version = detail ? versionOf(detail.versions, hash2) : void 0;
     const fetchedAt = version?.fetched_at ?? detail?.fetched_at ?? s.fetched_at ?? void 0;
     const pinned = detail ? versionOf(detail.versions, entry.hash) : void 0;
@@ -66059,7 +67712,9 @@ function checkInventory(inventory, scripts, details, opts) {
     });
   }
   const order = { unauthorized: 0, changed: 1, stale: 2 };
-  findings.sort((a, b) => order[a.type] - order[b.type] || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0) || ((a.script_id ?? "") < (b.script_id ?? "") ? -1 : 1));
+  findings.sort(
+    (a, b) => order[a.type] - order[b.type] || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0) || ((a.script_id ?? "") < (b.script_id ?? "") ? -1 : 1)
+  );
   return {
     pages: inventory.pages,
     stale_days: staleDays,
@@ -66118,14 +67773,24 @@ function scriptDetailOf(raw) {
 }
 async function listInScopeScripts(client, zoneId, pages, perPage = INVENTORY_PER_PAGE) {
   const out = [];
-  for await (const raw of client.paginate(pageShieldApiPath(zoneId, "scripts"), { query: inventoryQuery(pages), perPage })) {
+  for await (const raw of client.paginate(pageShieldApiPath(zoneId, "scripts"), {
+    query: inventoryQuery(pages),
+    perPage
+  })) {
     out.push(seenScriptOf(raw));
   }
   return out;
 }
 async function readScriptDetails(client, zoneId, ids) {
   const entries = await Promise.all(
-    ids.map(async (id) => [id, scriptDetailOf(await client.request("GET", pageShieldApiPath(zoneId, `scripts/${id}`)))])
+    ids.map(
+      async (id) => [
+        id,
+        scriptDetailOf(
+          await client.request("GET", pageShieldApiPath(zoneId, `scripts/${id}`))
+        )
+      ]
+    )
   );
   return new Map(entries);
 }
@@ -66167,7 +67832,11 @@ function listQuery(kind, filters) {
 async function runAudit(client, zoneIds, opts, write) {
   const zones2 = Array.isArray(zoneIds) ? zoneIds : [zoneIds];
   const filters = auditFilters(opts);
-  const renderer = createRenderer(opts.format ?? "text", write, { now: opts.now, ...opts.sarif ? { sarif: opts.sarif } : {}, width: opts.width });
+  const renderer = createRenderer(opts.format ?? "text", write, {
+    now: opts.now,
+    ...opts.sarif ? { sarif: opts.sarif } : {},
+    width: opts.width
+  });
   const limit2 = opts.limit ?? DEFAULT_AUDIT_LIMIT;
   const results = [];
   renderer.begin();
@@ -66195,7 +67864,11 @@ async function runAudit(client, zoneIds, opts, write) {
     let inventory;
     if (declared) {
       const now = (opts.now ?? (() => /* @__PURE__ */ new Date()))();
-      inventory = await auditInventory(client, zoneId, declared.inventory, { now, staleDays: opts.staleDays, perPage: opts.perPage });
+      inventory = await auditInventory(client, zoneId, declared.inventory, {
+        now,
+        staleDays: opts.staleDays,
+        perPage: opts.perPage
+      });
       renderer.inventory(zoneId, inventory, {
         checked_at: now.toISOString(),
         ...declared.zone_name ? { zone_name: declared.zone_name } : {},
@@ -66205,7 +67878,9 @@ async function runAudit(client, zoneIds, opts, write) {
     }
     renderer.zoneEnd(zoneId, collector);
     results.push({ zone_id: zoneId, summary: collector.summary, ...inventory ? { inventory } : {} });
-    opts.progress?.(`audited ${zoneId}: ${INVENTORY_KINDS.map((k) => `${collector.summary[k].read} ${LIST_PATH[k]}`).join(", ")}`);
+    opts.progress?.(
+      `audited ${zoneId}: ${INVENTORY_KINDS.map((k) => `${collector.summary[k].read} ${LIST_PATH[k]}`).join(", ")}`
+    );
     opts.onZoneDone?.(results.length, zones2.length);
   }
   const totals = totalsOf2(results);
@@ -66213,7 +67888,15 @@ async function runAudit(client, zoneIds, opts, write) {
   return { zones: results, totals };
 }
 function totalsOf2(zones2) {
-  const t = { findings: 0, malicious_scripts: 0, malicious_connections: 0, insecure_cookies: 0, high: 0, medium: 0, low: 0 };
+  const t = {
+    findings: 0,
+    malicious_scripts: 0,
+    malicious_connections: 0,
+    insecure_cookies: 0,
+    high: 0,
+    medium: 0,
+    low: 0
+  };
   for (const z of zones2) {
     t.malicious_scripts += z.summary.script.findings;
     t.malicious_connections += z.summary.connection.findings;
@@ -66257,7 +67940,8 @@ function parseFailOn(value) {
   if (list.length === 0 || bad.length > 0) {
     throw new Error(`--fail-on ${value}: expected one of ${FAIL_ON.join(", ")}, or a comma list of them`);
   }
-  if (list.length > 1 && (list.includes("none") || list.includes("any"))) throw new Error(`--fail-on ${value}: any and none stand alone`);
+  if (list.length > 1 && (list.includes("none") || list.includes("any")))
+    throw new Error(`--fail-on ${value}: any and none stand alone`);
   return list;
 }
 var AUDIT_PER_PAGE, DEFAULT_AUDIT_LIMIT, FAIL_ON, DEFAULT_FAIL_ON, AUDIT_LOOKAHEAD, LIST_PATH;
@@ -66315,15 +67999,20 @@ function positions(blocks, first) {
     zone,
     inventory,
     entry: (zoneId, entryUrl) => entryAt(zoneId, (urls) => urls.indexOf(entryUrl), inventory),
-    entryCovering: (zoneId, url) => entryAt(zoneId, (urls) => {
-      const exact = urls.findIndex((u) => u !== void 0 && !isPrefix(u) && u === url);
-      if (exact >= 0) return exact;
-      let best = -1;
-      urls.forEach((u, i) => {
-        if (u !== void 0 && isPrefix(u) && urlMatches(u, url) && (best < 0 || u.length > urls[best].length)) best = i;
-      });
-      return best;
-    }, zone)
+    entryCovering: (zoneId, url) => entryAt(
+      zoneId,
+      (urls) => {
+        const exact = urls.findIndex((u) => u !== void 0 && !isPrefix(u) && u === url);
+        if (exact >= 0) return exact;
+        let best = -1;
+        urls.forEach((u, i) => {
+          if (u !== void 0 && isPrefix(u) && urlMatches(u, url) && (best < 0 || u.length > urls[best].length))
+            best = i;
+        });
+        return best;
+      },
+      zone
+    )
   };
 }
 function configPositions(sources) {
@@ -66336,7 +68025,13 @@ function configPositions(sources) {
       const id = str3(record(z)?.zone_id)?.toLowerCase();
       if (id === void 0 || blocks.has(id)) return;
       const inventory = scriptInventoryIn(z);
-      blocks.set(id, { file: s.file, locate: parsed.locate, zone: `/zones/${i}`, inventory: scriptInventoryPointer(`/zones/${i}`), urls: urlsOf(inventory) });
+      blocks.set(id, {
+        file: s.file,
+        locate: parsed.locate,
+        zone: `/zones/${i}`,
+        inventory: scriptInventoryPointer(`/zones/${i}`),
+        urls: urlsOf(inventory)
+      });
     });
   }
   return positions(blocks, sources[0]?.file);
@@ -66347,7 +68042,9 @@ function inventoryFilePositions(file, text, zoneId, path6) {
   let value = parsed.value;
   for (const p of path6) value = Array.isArray(value) ? value[Number(p)] : record(value)?.[String(p)];
   const zone = path6[0] === "zones" ? `/zones/${path6[1]}` : void 0;
-  const blocks = /* @__PURE__ */ new Map([[zoneId, { file, locate: parsed.locate, ...zone ? { zone } : {}, inventory: pointer, urls: urlsOf(value) }]]);
+  const blocks = /* @__PURE__ */ new Map([
+    [zoneId, { file, locate: parsed.locate, ...zone ? { zone } : {}, inventory: pointer, urls: urlsOf(value) }]
+  ]);
   return positions(blocks, file);
 }
 var init_locate = __esm({
@@ -66427,10 +68124,50 @@ function parseScoreThreshold(value, flag = "--malicious-below") {
   return n;
 }
 function collectList(value, previous) {
-  return [...previous ?? [], ...value.split(",").map((s) => s.trim()).filter((s) => s !== "")];
+  return [
+    ...previous ?? [],
+    ...value.split(",").map((s) => s.trim()).filter((s) => s !== "")
+  ];
 }
 function register9(program2, ctx) {
-  const cmd = program2.command("audit").description("Audit the scripts, connections and cookies Page Shield found on a zone: malicious scripts and connections, insecure cookies.").option("--status <list>", "scripts and connections with these statuses: active, infrequent, inactive (comma list; default active)", collectList).option("--host <host>", "only items seen on this host; * at the start or end is a wildcard (repeatable)", collectList).option("--page-url <url>", "only items seen on this page URL; * at the start or end is a wildcard (repeatable)", collectList).option("--format <format>", `${AUDIT_FORMATS.join(" | ")} (json and csv list every finding as it is read; sarif is SARIF 2.1.0 for code scanning)`, "text").option("--sarif-category <category>", `with --format sarif: the code scanning category (runAutomationDetails.id), default ${DEFAULT_AUDIT_CATEGORY}`).option("--fail-on <what>", "exit 2 on (comma list): malicious (scripts and connections), insecure (cookies), unauthorized, changed, stale (script inventory); any; none", DEFAULT_FAIL_ON.join(",")).option("--stale-days <n>", "script inventory: an authorization not seen on the pages in scope for this many days is stale", String(DEFAULT_STALE_DAYS)).option("--limit <n>", "rows per kind in text and markdown output, worst first", String(DEFAULT_AUDIT_LIMIT)).option("--malicious-below <score>", "a script whose js_integrity_score is below this is malicious (1-100; Cloudflare's threshold is 10)", String(MALICIOUS_SCORE_THRESHOLD)).option("--threat-below <score>", "…or whose magecart_score, malware_score or cryptomining_score is below this (1-100; no documented number, 10 like the integrity score)", String(THREAT_SCORE_THRESHOLD));
+  const cmd = program2.command("audit").description(
+    "Audit the scripts, connections and cookies Page Shield found on a zone: malicious scripts and connections, insecure cookies."
+  ).option(
+    "--status <list>",
+    "scripts and connections with these statuses: active, infrequent, inactive (comma list; default active)",
+    collectList
+  ).option(
+    "--host <host>",
+    "only items seen on this host; * at the start or end is a wildcard (repeatable)",
+    collectList
+  ).option(
+    "--page-url <url>",
+    "only items seen on this page URL; * at the start or end is a wildcard (repeatable)",
+    collectList
+  ).option(
+    "--format <format>",
+    `${AUDIT_FORMATS.join(" | ")} (json and csv list every finding as it is read; sarif is SARIF 2.1.0 for code scanning)`,
+    "text"
+  ).option(
+    "--sarif-category <category>",
+    `with --format sarif: the code scanning category (runAutomationDetails.id), default ${DEFAULT_AUDIT_CATEGORY}`
+  ).option(
+    "--fail-on <what>",
+    "exit 2 on (comma list): malicious (scripts and connections), insecure (cookies), unauthorized, changed, stale (script inventory); any; none",
+    DEFAULT_FAIL_ON.join(",")
+  ).option(
+    "--stale-days <n>",
+    "script inventory: an authorization not seen on the pages in scope for this many days is stale",
+    String(DEFAULT_STALE_DAYS)
+  ).option("--limit <n>", "rows per kind in text and markdown output, worst first", String(DEFAULT_AUDIT_LIMIT)).option(
+    "--malicious-below <score>",
+    "a script whose js_integrity_score is below this is malicious (1-100; Cloudflare's threshold is 10)",
+    String(MALICIOUS_SCORE_THRESHOLD)
+  ).option(
+    "--threat-below <score>",
+    "…or whose magecart_score, malware_score or cryptomining_score is below this (1-100; no documented number, 10 like the integrity score)",
+    String(THREAT_SCORE_THRESHOLD)
+  );
   addConfigOption(cmd);
   addReadCommandOptions(cmd, { progress: true });
   cmd.action(async (opts) => {
@@ -66442,7 +68179,8 @@ function register9(program2, ctx) {
     }
     const zoneRefs = opts.zone?.length || inventoryZones.length === 0 ? parseZoneRefs(opts.zone, "audit") : inventoryZones.map((z) => ({ id: z.zone_id }));
     const format = opts.format;
-    if (!AUDIT_FORMATS.includes(format)) throw new UsageError(`--format ${opts.format}: expected one of ${AUDIT_FORMATS.join(", ")}`);
+    if (!AUDIT_FORMATS.includes(format))
+      throw new UsageError(`--format ${opts.format}: expected one of ${AUDIT_FORMATS.join(", ")}`);
     const sarifCategory = parseSarifCategory(opts.sarifCategory, format);
     let failOn;
     try {
@@ -66468,7 +68206,14 @@ function register9(program2, ctx) {
     try {
       const zones2 = await resolveZoneRefs(client, zoneRefs);
       const inventories = new Map(
-        inventoryZones.map((z) => [z.zone_id, { inventory: z.inventory, ...z.name ? { zone_name: z.name } : {}, ...z.source ? { source: z.source } : {} }])
+        inventoryZones.map((z) => [
+          z.zone_id,
+          {
+            inventory: z.inventory,
+            ...z.name ? { zone_name: z.name } : {},
+            ...z.source ? { source: z.source } : {}
+          }
+        ])
       );
       progress.begin("audit", "zones done", zones2.length);
       const result = await runAudit(
@@ -66513,8 +68258,14 @@ function parseSarifCategory(value, format) {
 function sarifOptions(configured, refs, ids, category) {
   const names = /* @__PURE__ */ new Map();
   if (refs.length === ids.length) refs.forEach((r, i) => "name" in r && names.set(ids[i], r.name));
-  for (const z of configured?.all ?? []) if (z.name !== void 0 && !names.has(z.zone_id)) names.set(z.zone_id, z.name);
-  return { version: VERSION, category, zoneNames: names, ...configured ? { positions: configPositions(configured.sources) } : {} };
+  for (const z of configured?.all ?? [])
+    if (z.name !== void 0 && !names.has(z.zone_id)) names.set(z.zone_id, z.name);
+  return {
+    version: VERSION,
+    category,
+    zoneNames: names,
+    ...configured ? { positions: configPositions(configured.sources) } : {}
+  };
 }
 var STATUSES2;
 var init_audit = __esm({
@@ -66583,7 +68334,8 @@ function entryNode(doc, entry, seen, note) {
 function draftInventory(scripts, opts) {
   const doc = new import_yaml3.Document({ script_inventory: { pages: opts.pages, authorized: [] } });
   const seq = doc.getIn(["script_inventory", "authorized"], true);
-  for (const { entry, seen } of draftEntries(scripts, opts.pinHashes)) seq.items.push(entryNode(doc, entry, seen, " TODO review:"));
+  for (const { entry, seen } of draftEntries(scripts, opts.pinHashes))
+    seq.items.push(entryNode(doc, entry, seen, " TODO review:"));
   const n = seq.items.length;
   doc.commentBefore = [
     ` Authorized scripts of the payment pages of zone ${printable(opts.zone)} (PCI DSS v4.0 6.4.3), drafted by`,
@@ -66610,12 +68362,21 @@ function locateInventory(text, label, zone) {
   if (doc.errors.length > 0) throw new UsageError(`${label}: not YAML: ${doc.errors[0].message}`);
   if ((0, import_yaml3.isSeq)(doc.get("zones", true))) {
     const i = zoneIndex(doc.get("zones", true), zone);
-    if (i < 0) throw new UsageError(`${label}: no zone ${zone.id}${zone.name ? ` (${zone.name})` : ""} in the file; add it under zones: first`);
-    return { doc, path: ["zones", i, ...SCRIPT_INVENTORY_KEYS], where: `zones[${i}].${SCRIPT_INVENTORY_KEYS.join(".")}` };
+    if (i < 0)
+      throw new UsageError(
+        `${label}: no zone ${zone.id}${zone.name ? ` (${zone.name})` : ""} in the file; add it under zones: first`
+      );
+    return {
+      doc,
+      path: ["zones", i, ...SCRIPT_INVENTORY_KEYS],
+      where: `zones[${i}].${SCRIPT_INVENTORY_KEYS.join(".")}`
+    };
   }
   if ((0, import_yaml3.isMap)(doc.get("script_inventory", true))) return { doc, path: ["script_inventory"], where: "script_inventory" };
   if ((0, import_yaml3.isMap)(doc.contents) || doc.contents === null) return { doc, path: [], where: "the top level" };
-  throw new UsageError(`${label}: expected a zoneform file (zones:) or an inventory block (script_inventory:, or pages: and authorized:)`);
+  throw new UsageError(
+    `${label}: expected a zoneform file (zones:) or an inventory block (script_inventory:, or pages: and authorized:)`
+  );
 }
 function existingPages(text, label, zone) {
   const { doc, path: path6 } = locateInventory(text, label, zone);
@@ -66695,7 +68456,15 @@ function inventorySarif(input) {
         zone: input.zone,
         subject: s.id !== "" ? s.id : s.url,
         ...where ? { where } : {},
-        properties: { zone_id: input.zone.id, kind: "script", severity: "high", id: s.id, subject: s.url, ...s.first_page_url ? { first_page_url: s.first_page_url } : {}, ...s.last_seen_at ? { last_seen_at: s.last_seen_at } : {} }
+        properties: {
+          zone_id: input.zone.id,
+          kind: "script",
+          severity: "high",
+          id: s.id,
+          subject: s.url,
+          ...s.first_page_url ? { first_page_url: s.first_page_url } : {},
+          ...s.last_seen_at ? { last_seen_at: s.last_seen_at } : {}
+        }
       })
     );
   }
@@ -66704,7 +68473,13 @@ function inventorySarif(input) {
     version: input.version,
     category: input.category ?? DEFAULT_INVENTORY_CATEGORY,
     results,
-    properties: { zone_id: input.zone.id, pages: input.pages, stale_days: DEFAULT_STALE_DAYS, scripts_seen: input.scripts.length, authorized: inventory.authorized.length }
+    properties: {
+      zone_id: input.zone.id,
+      pages: input.pages,
+      stale_days: DEFAULT_STALE_DAYS,
+      scripts_seen: input.scripts.length,
+      authorized: inventory.authorized.length
+    }
   });
   return { log, results: results.length };
 }
@@ -66729,22 +68504,46 @@ __export(inventory_exports, {
 });
 import { resolve as resolve5 } from "node:path";
 function register10(program2, ctx) {
-  const cmd = program2.command("inventory").description("Draft the authorized-script inventory of a zone's payment pages (PCI DSS 6.4.3) from what Page Shield saw there.").option("--pages <pattern>", "a payment page in scope, host/path with * at the start or end, e.g. example.com/checkout* (repeatable, or a comma list)", collectList).option("--out <file>", "write the block to this file (refused if it exists, unless --force)").option("--merge <file>", "add only what is new to this inventory (a zoneform file or an inventory block), in place or to --out; its justifications and comments are kept").option("--pin-hashes", "pin each new entry to the hash Page Shield last fetched (a changed script is then reported)").option("--force", "overwrite the --out file").option("--format <format>", "yaml (the draft, or the merge) | sarif (instead: the findings against --merge FILE's inventory, or none, as SARIF 2.1.0; nothing is drafted or merged)", "yaml").option("--sarif-category <category>", `with --format sarif: the code scanning category (runAutomationDetails.id), default ${DEFAULT_INVENTORY_CATEGORY}`);
+  const cmd = program2.command("inventory").description(
+    "Draft the authorized-script inventory of a zone's payment pages (PCI DSS 6.4.3) from what Page Shield saw there."
+  ).option(
+    "--pages <pattern>",
+    "a payment page in scope, host/path with * at the start or end, e.g. example.com/checkout* (repeatable, or a comma list)",
+    collectList
+  ).option("--out <file>", "write the block to this file (refused if it exists, unless --force)").option(
+    "--merge <file>",
+    "add only what is new to this inventory (a zoneform file or an inventory block), in place or to --out; its justifications and comments are kept"
+  ).option(
+    "--pin-hashes",
+    "pin each new entry to the hash Page Shield last fetched (a changed script is then reported)"
+  ).option("--force", "overwrite the --out file").option(
+    "--format <format>",
+    "yaml (the draft, or the merge) | sarif (instead: the findings against --merge FILE's inventory, or none, as SARIF 2.1.0; nothing is drafted or merged)",
+    "yaml"
+  ).option(
+    "--sarif-category <category>",
+    `with --format sarif: the code scanning category (runAutomationDetails.id), default ${DEFAULT_INVENTORY_CATEGORY}`
+  );
   addReadCommandOptions(cmd, { single: true, progress: true });
   cmd.action(async (opts) => {
     const { io } = ctx;
     const [zoneRef] = parseZoneRefs(opts.zone, "inventory", { single: "an inventory belongs to one zone" });
     const mergeText = opts.merge === void 0 ? void 0 : await readMergeFile(resolve5(io.cwd, opts.merge), opts.merge);
     const given = opts.pages ?? [];
-    if (given.length === 0 && mergeText === void 0) throw new UsageError(`inventory needs --pages PATTERN: the payment pages in scope, e.g. --pages "example.com/checkout*"`);
+    if (given.length === 0 && mergeText === void 0)
+      throw new UsageError(
+        `inventory needs --pages PATTERN: the payment pages in scope, e.g. --pages "example.com/checkout*"`
+      );
     for (const p of given) {
       const problem2 = pagePatternProblem(p);
       if (problem2) throw new UsageError(`--pages ${printable(p)}: ${problem2}`);
     }
-    if (!FORMATS.includes(opts.format)) throw new UsageError(`--format ${printable(opts.format)}: expected one of ${FORMATS.join(", ")}`);
+    if (!FORMATS.includes(opts.format))
+      throw new UsageError(`--format ${printable(opts.format)}: expected one of ${FORMATS.join(", ")}`);
     const sarif = opts.format === "sarif";
     const sarifCategory = parseSarifCategory(opts.sarifCategory, opts.format);
-    if (sarif && opts.pinHashes) throw new UsageError("--pin-hashes pins the entries of a draft: --format sarif drafts nothing");
+    if (sarif && opts.pinHashes)
+      throw new UsageError("--pin-hashes pins the entries of a draft: --format sarif drafts nothing");
     const clock = cliClock(io.env);
     const outPath = opts.out === void 0 ? void 0 : resolve5(io.cwd, opts.out);
     if (outPath) refuseExisting(outPath, { force: opts.force, label: `--out ${opts.out}` });
@@ -66755,7 +68554,10 @@ function register10(program2, ctx) {
       const zone = { id: zoneId, ..."name" in zoneRef ? { name: zoneRef.name } : {} };
       const existing = mergeText === void 0 ? [] : existingPages(mergeText, `--merge ${opts.merge}`, zone);
       const pages = [.../* @__PURE__ */ new Set([...existing, ...given])];
-      if (pages.length === 0) throw new UsageError(`inventory needs --pages PATTERN: --merge ${opts.merge} has no pages in scope for this zone yet`);
+      if (pages.length === 0)
+        throw new UsageError(
+          `inventory needs --pages PATTERN: --merge ${opts.merge} has no pages in scope for this zone yet`
+        );
       progress.begin("inventory", "zones done", 1);
       const now = clock();
       const since = now.getTime() - DEFAULT_STALE_DAYS * DAY_MS3;
@@ -66763,10 +68565,26 @@ function register10(program2, ctx) {
       const scripts = listed2.filter((s) => !s.last_seen_at || !(Date.parse(s.last_seen_at) < since));
       progress.end();
       if (sarif) {
-        const merge = opts.merge === void 0 || mergeText === void 0 ? void 0 : { file: displayPath(resolve5(io.cwd, opts.merge), io.cwd), text: mergeText, label: `--merge ${opts.merge}` };
-        const { log } = inventorySarif({ zone, pages, scripts: listed2, now, version: VERSION, ...merge ? { merge } : {}, ...sarifCategory ? { category: sarifCategory } : {} });
+        const merge = opts.merge === void 0 || mergeText === void 0 ? void 0 : {
+          file: displayPath(resolve5(io.cwd, opts.merge), io.cwd),
+          text: mergeText,
+          label: `--merge ${opts.merge}`
+        };
+        const { log } = inventorySarif({
+          zone,
+          pages,
+          scripts: listed2,
+          now,
+          version: VERSION,
+          ...merge ? { merge } : {},
+          ...sarifCategory ? { category: sarifCategory } : {}
+        });
         const text2 = sarifText(log);
-        if (outPath) await writeFileSafely(outPath, io.secrets ? io.secrets.redact(text2) : text2, { force: opts.force, label: `--out ${opts.out}` });
+        if (outPath)
+          await writeFileSafely(outPath, io.secrets ? io.secrets.redact(text2) : text2, {
+            force: opts.force,
+            label: `--out ${opts.out}`
+          });
         else io.stdout.write(text2);
         return;
       }
@@ -66774,7 +68592,10 @@ function register10(program2, ctx) {
         const label = `--merge ${opts.merge}`;
         const merged = mergeInventory(mergeText, label, scripts, { pages, pinHashes: opts.pinHashes, zone, now });
         const target = outPath ?? resolve5(io.cwd, opts.merge);
-        await writeFileSafely(target, merged.text, { force: outPath === void 0 || opts.force, label: outPath ? `--out ${opts.out}` : label });
+        await writeFileSafely(target, merged.text, {
+          force: outPath === void 0 || opts.force,
+          label: outPath ? `--out ${opts.out}` : label
+        });
         const added = merged.added.map((a) => `  + ${printable(a.url)}
 `).join("");
         io.stderr.write(
@@ -66786,8 +68607,10 @@ ${added}`
       const text = draftInventory(scripts, { pages, pinHashes: opts.pinHashes, zone: zone.name ?? zoneId, now });
       if (outPath) {
         await writeFileSafely(outPath, text, { force: opts.force, label: `--out ${opts.out}` });
-        io.stderr.write(`inventory: ${scripts.length} script(s) seen on the pages in scope written to ${printable(opts.out)}; review each TODO justification
-`);
+        io.stderr.write(
+          `inventory: ${scripts.length} script(s) seen on the pages in scope written to ${printable(opts.out)}; review each TODO justification
+`
+        );
       } else {
         io.stdout.write(text);
       }
@@ -66863,7 +68686,8 @@ function collapseWildcards(origins, threshold, coversMalicious) {
   }
   for (const [key2, list] of groups) {
     const [scheme, port, parent] = key2.split("|");
-    if (list.length >= threshold && !coversMalicious(parent)) out.push(`${scheme}://*.${parent}${port ? `:${port}` : ""}`);
+    if (list.length >= threshold && !coversMalicious(parent))
+      out.push(`${scheme}://*.${parent}${port ? `:${port}` : ""}`);
     else out.push(...list.map(sourceOf));
   }
   return out;
@@ -66986,7 +68810,8 @@ function pageCondition(pattern) {
   const start2 = pattern.startsWith("*");
   const end = pattern.endsWith("*") && pattern.length > 1;
   const core = pattern.slice(start2 ? 1 : 0, end ? -1 : void 0);
-  if (start2) return end ? `http.request.full_uri contains ${quote(core)}` : `ends_with(http.request.full_uri, ${quote(core)})`;
+  if (start2)
+    return end ? `http.request.full_uri contains ${quote(core)}` : `ends_with(http.request.full_uri, ${quote(core)})`;
   const slash = core.indexOf("/");
   const host = (slash < 0 ? core : core.slice(0, slash)).toLowerCase();
   const path6 = slash < 0 ? "" : core.slice(slash);
@@ -67035,10 +68860,20 @@ __export(csp_exports, {
   suggestCsp: () => suggestCsp
 });
 async function suggestCsp(client, zoneId, opts = {}) {
-  const suggester = new CspSuggester({ wildcardThreshold: opts.wildcardThreshold, maliciousBelow: opts.maliciousBelow, threatBelow: opts.threatBelow });
+  const suggester = new CspSuggester({
+    wildcardThreshold: opts.wildcardThreshold,
+    maliciousBelow: opts.maliciousBelow,
+    threatBelow: opts.threatBelow
+  });
   const query = { status: "active", ...opts.hosts?.length ? { hosts: opts.hosts.join(",") } : {} };
-  for (const [kind, list] of [["script", "scripts"], ["connection", "connections"]]) {
-    for await (const raw of client.paginate(pageShieldApiPath(zoneId, list), { query, perPage: PER_PAGE2 })) {
+  for (const [kind, list] of [
+    ["script", "scripts"],
+    ["connection", "connections"]
+  ]) {
+    for await (const raw of client.paginate(pageShieldApiPath(zoneId, list), {
+      query,
+      perPage: PER_PAGE2
+    })) {
       suggester.add(kind, raw);
       opts.onItem?.(kind);
     }
@@ -67071,23 +68906,48 @@ function renderSuggestionText(zoneId, s, block) {
     const width = Math.max(...hosts.map((h) => h.length));
     lines.push("Left out, malicious (never allow these hosts):");
     s.excluded.forEach((e, i) => {
-      lines.push(`  ${hosts[i].padEnd(width)}  ${e.scripts} script(s), ${e.connections} connection(s): ${printable(e.reasons.join("; "))}`);
+      lines.push(
+        `  ${hosts[i].padEnd(width)}  ${e.scripts} script(s), ${e.connections} connection(s): ${printable(e.reasons.join("; "))}`
+      );
     });
     lines.push("");
   }
   if (s.self_hosted_malicious.count > 0) {
-    lines.push(`Warning: ${s.self_hosted_malicious.count} malicious item(s) served from the zone's own hosts; 'self' cannot exclude them, remove them from the site:`);
+    lines.push(
+      `Warning: ${s.self_hosted_malicious.count} malicious item(s) served from the zone's own hosts; 'self' cannot exclude them, remove them from the site:`
+    );
     lines.push(...s.self_hosted_malicious.examples.map((u) => `  ${printable(u)}`), "");
   }
-  if (s.counts.skipped > 0) lines.push(`${s.counts.skipped} item(s) without an http(s) or ws(s) origin (data:, blob:) were skipped.`, "");
-  lines.push(`Paste under ${POLICIES_PATH} (action log reports violations without blocking; switch to allow once the reports are clean):`, "");
+  if (s.counts.skipped > 0)
+    lines.push(`${s.counts.skipped} item(s) without an http(s) or ws(s) origin (data:, blob:) were skipped.`, "");
+  lines.push(
+    `Paste under ${POLICIES_PATH} (action log reports violations without blocking; switch to allow once the reports are clean):`,
+    ""
+  );
   return `${lines.join("\n")}
 ${printable(block, { keepNewlines: true })}`;
 }
 function register11(program2, ctx) {
   const csp = program2.command("csp").description("Content security policy helpers built from the Page Shield inventory.");
-  const cmd = csp.command("suggest").description("Suggest script-src and connect-src from the zone's active, non-malicious scripts and connections.").option("--host <host>", "only items seen on this host; * at the start or end is a wildcard (repeatable)", collectList).option("--format <format>", "text | yaml (yaml: only the policy block, to paste or append)", "text").addOption(new Option("--action <action>", "action of the suggested policy").choices(["log", "allow"]).default("log")).option("--description <text>", "description (identity) of the suggested policy").option("--wildcard-threshold <n>", "this many subdomains of one domain become https://*.domain (0: never)", "5").option("--malicious-below <score>", "a script whose js_integrity_score is below this is malicious and its host left out (1-100)", String(MALICIOUS_SCORE_THRESHOLD)).option("--threat-below <score>", "…or whose magecart_score, malware_score or cryptomining_score is below this (1-100)", String(THREAT_SCORE_THRESHOLD));
-  cmd.option("--from-inventory", `propose the allow policy of the payment pages from the file's ${SCRIPT_INVENTORY_PATH} (no API call): script-src holds exactly the authorized scripts`);
+  const cmd = csp.command("suggest").description("Suggest script-src and connect-src from the zone's active, non-malicious scripts and connections.").option(
+    "--host <host>",
+    "only items seen on this host; * at the start or end is a wildcard (repeatable)",
+    collectList
+  ).option("--format <format>", "text | yaml (yaml: only the policy block, to paste or append)", "text").addOption(
+    new Option("--action <action>", "action of the suggested policy").choices(["log", "allow"]).default("log")
+  ).option("--description <text>", "description (identity) of the suggested policy").option("--wildcard-threshold <n>", "this many subdomains of one domain become https://*.domain (0: never)", "5").option(
+    "--malicious-below <score>",
+    "a script whose js_integrity_score is below this is malicious and its host left out (1-100)",
+    String(MALICIOUS_SCORE_THRESHOLD)
+  ).option(
+    "--threat-below <score>",
+    "…or whose magecart_score, malware_score or cryptomining_score is below this (1-100)",
+    String(THREAT_SCORE_THRESHOLD)
+  );
+  cmd.option(
+    "--from-inventory",
+    `propose the allow policy of the payment pages from the file's ${SCRIPT_INVENTORY_PATH} (no API call): script-src holds exactly the authorized scripts`
+  );
   addConfigOption(cmd);
   addReadCommandOptions(cmd, { single: true, progress: true });
   cmd.action(async (opts) => {
@@ -67097,8 +68957,10 @@ function register11(program2, ctx) {
       return suggestFromInventory(io, opts, explicitAction ? opts.action : "allow");
     }
     const [zoneRef] = parseZoneRefs(opts.zone, "csp suggest", { single: "a policy belongs to one zone" });
-    if (!["text", "yaml"].includes(opts.format)) throw new UsageError(`--format ${opts.format}: expected one of text, yaml`);
-    if (!/^\d+$/.test(opts.wildcardThreshold)) throw new UsageError(`--wildcard-threshold must be a whole number, got "${opts.wildcardThreshold}"`);
+    if (!["text", "yaml"].includes(opts.format))
+      throw new UsageError(`--format ${opts.format}: expected one of text, yaml`);
+    if (!/^\d+$/.test(opts.wildcardThreshold))
+      throw new UsageError(`--wildcard-threshold must be a whole number, got "${opts.wildcardThreshold}"`);
     const maliciousBelow = parseScoreThreshold(opts.maliciousBelow);
     const threatBelow = parseScoreThreshold(opts.threatBelow, "--threat-below");
     const progress = progressFor(io, opts);
@@ -67124,18 +68986,29 @@ function register11(program2, ctx) {
   });
 }
 async function suggestFromInventory(io, opts, action) {
-  if (!["text", "yaml"].includes(opts.format)) throw new UsageError(`--format ${opts.format}: expected one of text, yaml`);
+  if (!["text", "yaml"].includes(opts.format))
+    throw new UsageError(`--format ${opts.format}: expected one of text, yaml`);
   const loaded = await loadInventories(opts.config ?? "zoneform.yaml", io);
   const zones2 = loaded?.zones ?? [];
   const key2 = (v) => v.trim().toLowerCase().replace(/\.$/, "");
   const wanted = opts.zone ?? [];
-  const chosen = wanted.length > 0 ? zones2.filter((z2) => wanted.some((w) => key2(w) === z2.zone_id || z2.name !== void 0 && key2(w) === key2(z2.name))) : zones2;
+  const chosen = wanted.length > 0 ? zones2.filter(
+    (z2) => wanted.some((w) => key2(w) === z2.zone_id || z2.name !== void 0 && key2(w) === key2(z2.name))
+  ) : zones2;
   if (chosen.length === 0) {
-    throw new UsageError(`csp suggest --from-inventory: no zone${wanted.length ? ` ${wanted.join(", ")}` : ""} with ${SCRIPT_INVENTORY_PATH} in ${loaded?.path ?? "the configuration"}`);
+    throw new UsageError(
+      `csp suggest --from-inventory: no zone${wanted.length ? ` ${wanted.join(", ")}` : ""} with ${SCRIPT_INVENTORY_PATH} in ${loaded?.path ?? "the configuration"}`
+    );
   }
-  if (chosen.length > 1) throw new UsageError(`csp suggest --from-inventory: ${chosen.length} zones have a script inventory; pick one with --zone ID|NAME`);
+  if (chosen.length > 1)
+    throw new UsageError(
+      `csp suggest --from-inventory: ${chosen.length} zones have a script inventory; pick one with --zone ID|NAME`
+    );
   const z = chosen[0];
-  const { policy, notes } = inventoryPolicy(z.inventory, { description: opts.description ?? "Payment pages: authorized scripts only (PCI DSS 6.4.3)", action });
+  const { policy, notes } = inventoryPolicy(z.inventory, {
+    description: opts.description ?? "Payment pages: authorized scripts only (PCI DSS 6.4.3)",
+    action
+  });
   const comments = [
     `# The payment pages of zone ${printable(z.name ?? z.zone_id)} (${printable(z.inventory.pages.join(", "))}): script-src holds exactly the`,
     `# ${z.inventory.authorized.length} authorized script(s) of ${SCRIPT_INVENTORY_PATH}; with action allow every other script is blocked.`,
@@ -67190,7 +69063,11 @@ function headerComment(h, notes) {
   if (notes.env.length > 0) {
     const names = notes.env.map((e) => printable(e.name));
     const width = Math.max(...names.map((n) => n.length));
-    lines.push("#", "# Credentials are ${env:…} references. Set these variables to the values you own (the API may", "# not return a credential in full), as they appear in the destination URL:");
+    lines.push(
+      "#",
+      "# Credentials are ${env:…} references. Set these variables to the values you own (the API may",
+      "# not return a credential in full), as they appear in the destination URL:"
+    );
     notes.env.forEach((e, i) => lines.push(`#   ${names[i].padEnd(width)}  ${printable(e.purpose)}`));
     lines.push("# Existing Logpush jobs need no ownership_challenge; add one only to change a job's destination.");
   }
@@ -67238,8 +69115,10 @@ async function exportZone(ctx, sections, onSection) {
         return part;
       } catch (err) {
         if (err instanceof ApiError || err instanceof NetworkError) {
-          throw new RuntimeError(`zone ${ctx.zoneId}: reading ${section.name} failed: ${err.message}
-(leave the section out with --sections if the zone does not have it)`);
+          throw new RuntimeError(
+            `zone ${ctx.zoneId}: reading ${section.name} failed: ${err.message}
+(leave the section out with --sections if the zone does not have it)`
+          );
         }
         throw err;
       }
@@ -67277,10 +69156,20 @@ async function exportZones(client, opts) {
     zones2.push(await exportZone({ read, zoneId, notes }, sections, opts.onSection));
     opts.onZoneDone?.(zones2.length, opts.zones.length);
   }
-  const document = { version: 1, ...opts.accountId ? { account_id: opts.accountId } : {}, zones: zones2 };
+  const document = {
+    version: 1,
+    ...opts.accountId ? { account_id: opts.accountId } : {},
+    zones: zones2
+  };
   const text = renderExport(
     document,
-    { schemaRef: opts.schemaRef, version: opts.version, exportedAt: (opts.now ?? (() => /* @__PURE__ */ new Date()))(), zones: opts.zones, sections },
+    {
+      schemaRef: opts.schemaRef,
+      version: opts.version,
+      exportedAt: (opts.now ?? (() => /* @__PURE__ */ new Date()))(),
+      zones: opts.zones,
+      sections
+    },
     notes
   );
   return { document, text, notes };
@@ -67308,18 +69197,28 @@ import { dirname as dirname3, resolve as resolve6 } from "node:path";
 function parseSections(values) {
   if (!values || values.length === 0) return [...EXPORT_SECTIONS];
   const bad = values.filter((v) => !EXPORT_SECTIONS.includes(v));
-  if (bad.length > 0) throw new UsageError(`--sections ${bad.join(", ")}: expected some of ${EXPORT_SECTIONS.join(", ")}`);
+  if (bad.length > 0)
+    throw new UsageError(`--sections ${bad.join(", ")}: expected some of ${EXPORT_SECTIONS.join(", ")}`);
   return EXPORT_SECTIONS.filter((s) => values.includes(s));
 }
 function register12(program2, ctx) {
-  const cmd = program2.command("export").description("Write the live zone as a zoneform file (secrets as ${env:…} references) that plans with no changes.").option("--sections <list>", `sections to export, comma list (default all): ${EXPORT_SECTIONS.join(", ")}`, collectList).option("--out <file>", "write the file here (default: stdout)").option("--force", "overwrite the --out file if it exists").option("--account-id <id>", "account whose managed rulesets the WAF section is read through (written as account_id)");
+  const cmd = program2.command("export").description("Write the live zone as a zoneform file (secrets as ${env:…} references) that plans with no changes.").option(
+    "--sections <list>",
+    `sections to export, comma list (default all): ${EXPORT_SECTIONS.join(", ")}`,
+    collectList
+  ).option("--out <file>", "write the file here (default: stdout)").option("--force", "overwrite the --out file if it exists").option(
+    "--account-id <id>",
+    "account whose managed rulesets the WAF section is read through (written as account_id)"
+  );
   addReadCommandOptions(cmd, { progress: true });
   cmd.action(async (opts) => {
     const { io } = ctx;
     const zoneRefs = parseZoneRefs(opts.zone, "export");
     const sections = parseSections(opts.sections);
     if (opts.accountId === void 0 && io.env.CLOUDFLARE_ACCOUNT_ID?.trim() && !/^[0-9a-f]{32}$/.test(io.env.CLOUDFLARE_ACCOUNT_ID.trim())) {
-      throw new UsageError(`CLOUDFLARE_ACCOUNT_ID ${io.env.CLOUDFLARE_ACCOUNT_ID}: expected an account id, 32 lower-case hex characters`);
+      throw new UsageError(
+        `CLOUDFLARE_ACCOUNT_ID ${io.env.CLOUDFLARE_ACCOUNT_ID}: expected an account id, 32 lower-case hex characters`
+      );
     }
     if (opts.accountId !== void 0 && !/^[0-9a-f]{32}$/.test(opts.accountId)) {
       throw new UsageError(`--account-id ${opts.accountId}: expected an account id, 32 lower-case hex characters`);
@@ -67360,7 +69259,9 @@ function register12(program2, ctx) {
     for (const w of notes.warnings) io.stderr.write(`Warning: ${printable(w)}
 `);
     if (notes.env.length > 0) {
-      io.stderr.write("Set these environment variables before plan or apply, to the credentials you own (the API may not return them in full):\n");
+      io.stderr.write(
+        "Set these environment variables before plan or apply, to the credentials you own (the API may not return them in full):\n"
+      );
       const names = notes.env.map((e) => printable(e.name));
       const width = Math.max(...names.map((n) => n.length));
       notes.env.forEach((e, i) => io.stderr.write(`  ${names[i].padEnd(width)}  ${printable(e.purpose)}
@@ -67403,7 +69304,10 @@ function register13(program2, ctx) {
   const logpush2 = program2.command("logpush").description("Logpush helpers.");
   const challenge = logpush2.command("challenge").description(
     "Request an ownership challenge for a storage destination (s3, gs, azure): Cloudflare writes a token into a file in the bucket; put it in an env var and set ownership_challenge: ${env:NAME} on the job."
-  ).requiredOption("--destination <url>", "the job's destination_conf; ${env:NAME} references are read from the environment");
+  ).requiredOption(
+    "--destination <url>",
+    "the job's destination_conf; ${env:NAME} references are read from the environment"
+  );
   addReadCommandOptions(challenge, { single: true });
   challenge.action(async (opts) => {
     const { io } = ctx;
@@ -67423,11 +69327,15 @@ function register13(program2, ctx) {
         zone_id: zone,
         identity: shown3,
         fields: [],
-        operations: [{ method: "POST", path: zonePath(zone, "logpush", "ownership"), body: { destination_conf: destination } }]
+        operations: [
+          { method: "POST", path: zonePath(zone, "logpush", "ownership"), body: { destination_conf: destination } }
+        ]
       });
       const res = answer;
       if (!res || res.valid === false || !res.filename) {
-        throw new RuntimeError(`Cloudflare could not write an ownership token to ${shown3}${res?.message ? `: ${redactor.redact(res.message)}` : ""}`);
+        throw new RuntimeError(
+          `Cloudflare could not write an ownership token to ${shown3}${res?.message ? `: ${redactor.redact(res.message)}` : ""}`
+        );
       }
       const bucket = printable(destinationBucket(destination));
       const filename = printable(res.filename);
@@ -67476,11 +69384,15 @@ function parseGroup(name) {
 }
 function resourceEntries(resources) {
   if (!resources || typeof resources !== "object") return [];
-  return Object.entries(resources).flatMap(([k, v]) => [[k, v], ...resourceEntries(v)]);
+  return Object.entries(resources).flatMap(([k, v]) => [
+    [k, v],
+    ...resourceEntries(v)
+  ]);
 }
 function coversTarget(resources, scope, target) {
   return resourceEntries(resources).some(([key2, value]) => {
-    if (scope === "account") return key2 === `com.cloudflare.api.account.${target}` || key2 === "com.cloudflare.api.account.*";
+    if (scope === "account")
+      return key2 === `com.cloudflare.api.account.${target}` || key2 === "com.cloudflare.api.account.*";
     if (key2 === `com.cloudflare.api.account.zone.${target}` || key2 === "com.cloudflare.api.account.zone.*") return true;
     return /^com\.cloudflare\.api\.account\.([0-9a-f]{32}|\*)$/.test(key2) && value === "*";
   });
@@ -67495,7 +69407,8 @@ function levelHeld(policies, need, target) {
     for (const g of policy.permission_groups) {
       const group = typeof g?.name === "string" ? parseGroup(g.name) : void 0;
       if (!group || group.name !== need.name.toLowerCase()) continue;
-      if (policy.effect === "deny") denied = RANK2[group.level] < RANK2[denied] || denied === "none" ? group.level : denied;
+      if (policy.effect === "deny")
+        denied = RANK2[group.level] < RANK2[denied] || denied === "none" ? group.level : denied;
       else allowed = RANK2[group.level] > RANK2[allowed] ? group.level : allowed;
     }
   }
@@ -67505,7 +69418,10 @@ function levelHeld(policies, need, target) {
 }
 function lacking(policies, need) {
   const held = need.on.map((t) => [t, RANK2[levelHeld(policies, need, t)]]);
-  return { plan: held.filter(([, r]) => r < RANK2[need.plan]).map(([t]) => t), apply: held.filter(([, r]) => r < RANK2[need.apply]).map(([t]) => t) };
+  return {
+    plan: held.filter(([, r]) => r < RANK2[need.plan]).map(([t]) => t),
+    apply: held.filter(([, r]) => r < RANK2[need.apply]).map(([t]) => t)
+  };
 }
 var RANK2;
 var init_token_permissions = __esm({
@@ -67523,13 +69439,16 @@ __export(whoami_exports, {
 import { existsSync as existsSync4 } from "node:fs";
 import path5 from "node:path";
 function register14(program2, ctx) {
-  const cmd = program2.command("whoami").description("Show who the Cloudflare credentials are and which token permissions the file's sections need (and lack, when the API tells).").option("--format <format>", "text | json", "text");
+  const cmd = program2.command("whoami").description(
+    "Show who the Cloudflare credentials are and which token permissions the file's sections need (and lack, when the API tells)."
+  ).option("--format <format>", "text | json", "text");
   addConfigOption(cmd);
   addVerboseOption(cmd);
   addClientOptions(cmd);
   cmd.action(async (opts) => {
     const { io } = ctx;
-    if (opts.format !== "text" && opts.format !== "json") throw new UsageError(`--format ${opts.format}: expected one of text, json`);
+    if (opts.format !== "text" && opts.format !== "json")
+      throw new UsageError(`--format ${opts.format}: expected one of text, json`);
     const configFile = opts.config ?? (existsSync4(path5.resolve(io.cwd, DEFAULT_CONFIG_PATH)) ? DEFAULT_CONFIG_PATH : void 0);
     const desired = configFile === void 0 ? void 0 : (await loadConfig(configFile, { env: io.env, cwd: io.cwd, missingEnv: "warning" })).desired;
     const { baseUrl, auth } = resolveCredentials(io.env, { apiUrl: opts.apiUrl });
@@ -67554,12 +69473,14 @@ function register14(program2, ctx) {
 }
 async function readPolicies(client, check2, needs) {
   if (check2.state !== "active") return { known: false, why: "the credentials do not work" };
-  if (check2.kind === "key") return { known: false, why: "a global API key acts with every permission of its user; zoneform cannot list them" };
+  if (check2.kind === "key")
+    return { known: false, why: "a global API key acts with every permission of its user; zoneform cannot list them" };
   if (needs.length === 0) return { known: false, why: "no configuration to check" };
   if (!check2.id) return { known: false, why: "the token check did not answer the token's id" };
   try {
     const token = await client.request("GET", `user/tokens/${encodeURIComponent(check2.id)}`);
-    if (!Array.isArray(token?.policies)) return { known: false, why: `GET user/tokens/${check2.id} answered no policies` };
+    if (!Array.isArray(token?.policies))
+      return { known: false, why: `GET user/tokens/${check2.id} answered no policies` };
     return { known: true, policies: token.policies };
   } catch (err) {
     if (!(err instanceof ApiError) && !(err instanceof NetworkError)) throw err;
@@ -67604,15 +69525,22 @@ function textReport({ baseUrl, check: check2, desired, needs, policies }) {
   const lines = [];
   if (check2.kind === "token") {
     const when = [check2.notBefore && `not before ${check2.notBefore}`, check2.expiresOn && `expires ${check2.expiresOn}`].filter(Boolean).join(", ");
-    lines.push(`API token ${check2.id ?? "(id unknown)"}: ${check2.state === "not_yet_valid" ? "not yet valid" : check2.state}${when ? ` (${when})` : ""}`);
+    lines.push(
+      `API token ${check2.id ?? "(id unknown)"}: ${check2.state === "not_yet_valid" ? "not yet valid" : check2.state}${when ? ` (${when})` : ""}`
+    );
   } else {
-    lines.push(`Global API key of ${check2.email ?? "(unknown user)"}${check2.id ? ` (user ${check2.id})` : ""}: ${check2.state}`);
+    lines.push(
+      `Global API key of ${check2.email ?? "(unknown user)"}${check2.id ? ` (user ${check2.id})` : ""}: ${check2.state}`
+    );
   }
   lines.push(`API: ${baseUrl}`);
   if (desired) {
     const names = new Map(desired.zones.map((z) => [z.zone_id, z.name ?? z.zone_id]));
     const n = desired.zones.length;
-    lines.push("", `Permissions ${desired.files.join(", ")} needs (${n} zone${n === 1 ? "" : "s"}; plan and drift need the first level, apply the second):`);
+    lines.push(
+      "",
+      `Permissions ${desired.files.join(", ")} needs (${n} zone${n === 1 ? "" : "s"}; plan and drift need the first level, apply the second):`
+    );
     const rows = needs.map((need) => {
       const label = `${need.name}${need.scope === "account" ? " (account)" : ""}`;
       const levels = need.plan === need.apply ? need.plan : `${need.plan} / ${need.apply}`;
@@ -67625,8 +69553,13 @@ function textReport({ baseUrl, check: check2, desired, needs, policies }) {
       return [label, levels, need.sections.join(", "), has];
     });
     const width = (i) => Math.max(...rows.map((r) => r[i].length));
-    for (const r of rows) lines.push(`  ${r[0].padEnd(width(0))}  ${r[1].padEnd(width(1))}  ${r[2].padEnd(width(2))}  ${r[3]}`.trimEnd());
-    lines.push(policies.known ? "The token's permissions were read from Cloudflare (GET user/tokens/<id>)." : `Whether the token has them: cannot tell: ${policies.why}.`);
+    for (const r of rows)
+      lines.push(
+        `  ${r[0].padEnd(width(0))}  ${r[1].padEnd(width(1))}  ${r[2].padEnd(width(2))}  ${r[3]}`.trimEnd()
+      );
+    lines.push(
+      policies.known ? "The token's permissions were read from Cloudflare (GET user/tokens/<id>)." : `Whether the token has them: cannot tell: ${policies.why}.`
+    );
   }
   return `${printable(lines.join("\n"), { keepNewlines: true })}
 `;
@@ -67706,14 +69639,18 @@ async function buildProgram(ctx, only) {
   const names = only !== void 0 && Object.hasOwn(COMMANDS, only) ? [only] : Object.keys(COMMANDS);
   const modules = await Promise.all(names.map((name) => COMMANDS[name]()));
   for (const { register: register15 } of modules) register15(program2, ctx);
-  for (const cmd of program2.commands) cmd.exitOverride().configureOutput({
-    writeOut: (s) => ctx.io.stdout.write(s),
-    writeErr: (s) => ctx.io.stderr.write(s)
-  });
+  for (const cmd of program2.commands)
+    cmd.exitOverride().configureOutput({
+      writeOut: (s) => ctx.io.stdout.write(s),
+      writeErr: (s) => ctx.io.stderr.write(s)
+    });
   return program2;
 }
 async function main(argv, rawIO) {
-  const redacted = redactingIO(rawIO, argv[0] === "emulator" ? { keepEnv: ["CLOUDFLARE_API_TOKEN", "CLOUDFLARE_API_KEY"] } : {});
+  const redacted = redactingIO(
+    rawIO,
+    argv[0] === "emulator" ? { keepEnv: ["CLOUDFLARE_API_TOKEN", "CLOUDFLARE_API_KEY"] } : {}
+  );
   const io = argv[0] === "emulator" ? redacted : { ...redacted, stderr: fittedOutput(redacted.stderr, redacted) };
   let exitCode = EXIT.ok;
   const ctx = { io, setExit: (c) => exitCode = c };
@@ -67756,7 +69693,8 @@ function reportError(err, io, verbose) {
   const message2 = err instanceof Error ? err.message : String(err);
   io.stderr.write(`Internal error: ${printable(message2, { keepNewlines: true })}
 `);
-  if (verbose && err instanceof Error && err.stack) io.stderr.write(`${printable(err.stack, { keepNewlines: true })}
+  if (verbose && err instanceof Error && err.stack)
+    io.stderr.write(`${printable(err.stack, { keepNewlines: true })}
 `);
   else io.stderr.write("This is a bug in zoneform; run again with --verbose and report it with that output.\n");
   return EXIT.error;
@@ -67860,7 +69798,10 @@ var GitHub = class {
     return this.list(`repos/${this.repo}/commits/${encodeURIComponent(sha)}/pulls`, (p) => p);
   }
   artifactsNamed(name) {
-    return this.list(`repos/${this.repo}/actions/artifacts?name=${encodeURIComponent(name)}`, (p) => p?.artifacts);
+    return this.list(
+      `repos/${this.repo}/actions/artifacts?name=${encodeURIComponent(name)}`,
+      (p) => p?.artifacts
+    );
   }
   downloadArtifact(id) {
     return this.call("GET", `repos/${this.repo}/actions/artifacts/${id}/zip`, void 0, { raw: true });
@@ -67868,7 +69809,8 @@ var GitHub = class {
 };
 async function readCapped(res, what) {
   const declared = Number(res.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw new GitHubError(`${what}: the answer is ${declared} bytes, over ${MAX_BODY_BYTES}`);
+  if (declared > MAX_BODY_BYTES)
+    throw new GitHubError(`${what}: the answer is ${declared} bytes, over ${MAX_BODY_BYTES}`);
   const chunks = [];
   let size = 0;
   if (res.body) {
@@ -67893,7 +69835,8 @@ var ActionFailed = class extends Error {
 };
 function modesFor(mode, eventName) {
   if (mode !== "") {
-    if (!MODES.includes(mode)) throw new ActionFailed(`mode "${mode}": expected one of ${MODES.join(", ")}`);
+    if (!MODES.includes(mode))
+      throw new ActionFailed(`mode "${mode}": expected one of ${MODES.join(", ")}`);
     return [mode];
   }
   if (eventName === "pull_request") return ["plan"];
@@ -67910,7 +69853,10 @@ function configArgs(ctx) {
   return [...config2 ? ["-c", resolve7(ctx.workspace, config2)] : [], ...zoneArgs(ctx)];
 }
 function github(ctx) {
-  if (!ctx.github) throw new ActionFailed("the input github-token is empty: the Action needs it to comment and to find the reviewed plan");
+  if (!ctx.github)
+    throw new ActionFailed(
+      "the input github-token is empty: the Action needs it to comment and to find the reviewed plan"
+    );
   return ctx.github;
 }
 function codeBlock(text) {
@@ -67930,7 +69876,9 @@ function runUrl(env) {
   return repo && run2 ? `${server}/${repo}/actions/runs/${run2}` : void 0;
 }
 function findPlanComment(comments) {
-  return comments.find((c) => c.user?.type === "Bot" && typeof c.body === "string" && c.body.startsWith(COMMENT_MARKER));
+  return comments.find(
+    (c) => c.user?.type === "Bot" && typeof c.body === "string" && c.body.startsWith(COMMENT_MARKER)
+  );
 }
 async function upsertComment(ctx, issue, body) {
   const gh = github(ctx);
@@ -67964,10 +69912,19 @@ ${codeBlock(lastLines(detail))}`;
     throw new ActionFailed(`${what}: ${lastLines(detail, 3)}`);
   };
   const validate = await ctx.zoneform(["validate", ...configArgs(ctx)]);
-  if (validate.code !== 0) await fail(`zoneform validate failed (exit ${validate.code})`, validate.stderr || validate.stdout);
+  if (validate.code !== 0)
+    await fail(`zoneform validate failed (exit ${validate.code})`, validate.stderr || validate.stdout);
   const made = await ctx.zoneform(["plan", ...configArgs(ctx), "--out", planPath, "--force", "--detailed-exitcode"]);
-  if (made.code !== 0 && made.code !== 2) await fail(`zoneform plan failed (exit ${made.code})`, made.stderr || made.stdout);
-  const shown3 = await ctx.zoneform(["show", planPath, "--format", "markdown", "--max-bytes", String(COMMENT_MAX_BYTES)]);
+  if (made.code !== 0 && made.code !== 2)
+    await fail(`zoneform plan failed (exit ${made.code})`, made.stderr || made.stdout);
+  const shown3 = await ctx.zoneform([
+    "show",
+    planPath,
+    "--format",
+    "markdown",
+    "--max-bytes",
+    String(COMMENT_MAX_BYTES)
+  ]);
   if (shown3.code !== 0) await fail(`zoneform show failed (exit ${shown3.code})`, shown3.stderr);
   const digest = DIGEST_LINE.exec(shown3.stdout)?.[1];
   if (!digest) throw new ActionFailed("zoneform show printed no plan digest");
@@ -67987,8 +69944,12 @@ async function reviewedPlan(ctx) {
   const digestInput = runner.input("digest");
   const pathInput = runner.input("plan-path");
   if (digestInput !== "") {
-    if (!/^sha256:[0-9a-f]{64}$/.test(digestInput)) throw new ActionFailed(`the input digest "${digestInput}" is not sha256: and 64 hex characters`);
-    if (pathInput === "") throw new ActionFailed("with the input digest, give plan-path: the plan file of that digest (downloaded by an earlier step)");
+    if (!/^sha256:[0-9a-f]{64}$/.test(digestInput))
+      throw new ActionFailed(`the input digest "${digestInput}" is not sha256: and 64 hex characters`);
+    if (pathInput === "")
+      throw new ActionFailed(
+        "with the input digest, give plan-path: the plan file of that digest (downloaded by an earlier step)"
+      );
     return { digest: digestInput, planPath: resolve7(ctx.workspace, pathInput), source: "the inputs" };
   }
   const sha = runner.env.GITHUB_SHA;
@@ -67996,7 +69957,10 @@ async function reviewedPlan(ctx) {
   const gh = github(ctx);
   const branch = (runner.env.GITHUB_REF ?? "").replace(/^refs\/heads\//, "");
   const pr = (await gh.pullsOfCommit(sha)).find((p) => p.merged_at && p.base?.ref === branch);
-  if (!pr) throw new ActionFailed(`${sha} is not the merge of a pull request into ${branch || "this branch"}: changes go through one, so that their plan is reviewed (or run with the inputs digest and plan-path)`);
+  if (!pr)
+    throw new ActionFailed(
+      `${sha} is not the merge of a pull request into ${branch || "this branch"}: changes go through one, so that their plan is reviewed (or run with the inputs digest and plan-path)`
+    );
   const comment = findPlanComment(await gh.listComments(pr.number));
   const digest = comment ? DIGEST_LINE.exec(comment.body)?.[1] : void 0;
   if (!digest) throw new ActionFailed(`#${pr.number} has no plan comment with a digest: nothing was reviewed`);
@@ -68004,9 +69968,15 @@ async function reviewedPlan(ctx) {
   if (!existsSync5(planPath)) {
     const name = planFileName(pr.head.sha);
     const artifact = (await gh.artifactsNamed(name)).filter((a) => !a.expired).sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))[0];
-    if (!artifact) throw new ActionFailed(`no artifact ${name}: the plan of #${pr.number}'s last commit did not succeed, was not uploaded, or has expired`);
+    if (!artifact)
+      throw new ActionFailed(
+        `no artifact ${name}: the plan of #${pr.number}'s last commit did not succeed, was not uploaded, or has expired`
+      );
     const text = await gh.downloadArtifact(artifact.id);
-    if (text.startsWith("PK")) throw new ActionFailed(`the artifact ${name} is a zip: upload the plan with actions/upload-artifact and \`archive: false\` (docs/ci.md)`);
+    if (text.startsWith("PK"))
+      throw new ActionFailed(
+        `the artifact ${name} is a zip: upload the plan with actions/upload-artifact and \`archive: false\` (docs/ci.md)`
+      );
     writeFileSync(planPath, text, { mode: 384 });
     runner.log(`Downloaded the artifact ${name} (${artifact.id}) to ${planPath}.`);
   }
@@ -68017,24 +69987,35 @@ async function apply2(ctx) {
   const reviewed = await reviewedPlan(ctx);
   runner.setOutput("digest", reviewed.digest);
   runner.setOutput("plan-path", reviewed.planPath);
-  const applied = await ctx.zoneform(["apply", reviewed.planPath, "--expect-digest", reviewed.digest, "--auto-approve", ...zoneArgs(ctx)]);
+  const applied = await ctx.zoneform([
+    "apply",
+    reviewed.planPath,
+    "--expect-digest",
+    reviewed.digest,
+    "--auto-approve",
+    ...zoneArgs(ctx)
+  ]);
   if (applied.code === 0) {
     runner.setOutput("applied", "true");
-    runner.summary(`### zoneform apply
+    runner.summary(
+      `### zoneform apply
 
 Applied the plan reviewed on ${reviewed.source}, \`${reviewed.digest}\`.
 
-${codeBlock(lastLines(applied.stdout, 200))}`);
+${codeBlock(lastLines(applied.stdout, 200))}`
+    );
     return;
   }
   runner.setOutput("applied", "false");
   const stale = applied.code === 1 && /\bstale\b/.test(applied.stderr);
   if (!stale && applied.code !== 4) {
-    runner.summary(`### zoneform apply failed
+    runner.summary(
+      `### zoneform apply failed
 
 The plan reviewed on ${reviewed.source} (\`${reviewed.digest}\`) was not applied (exit ${applied.code}).
 
-${codeBlock(lastLines(applied.stderr))}`);
+${codeBlock(lastLines(applied.stderr))}`
+    );
     throw new ActionFailed(`zoneform apply failed (exit ${applied.code}): ${lastLines(applied.stderr, 5)}`);
   }
   const sha = runner.env.GITHUB_SHA ?? "local";
@@ -68087,11 +70068,13 @@ ${codeBlock(lastLines(run2.stderr))}`);
   runner.setOutput("drift-path", path6);
   runner.setOutput("has-drift", run2.code === 2 ? "true" : "false");
   const shown3 = await ctx.zoneform(["show", path6, "--format", "markdown", "--max-bytes", String(COMMENT_MAX_BYTES)]);
-  runner.summary(run2.code === 2 ? `### zoneform drift
+  runner.summary(
+    run2.code === 2 ? `### zoneform drift
 
 The zones no longer match the files: this plan would undo the changes made by hand.
 
-${shown3.stdout}` : "### zoneform drift\n\nNo drift: the zones match the files.\n");
+${shown3.stdout}` : "### zoneform drift\n\nNo drift: the zones match the files.\n"
+  );
   if (run2.code === 2) throw new ActionFailed("drift: the zones no longer match the files (the job summary shows how)");
 }
 async function auditArgs(ctx) {
@@ -68101,7 +70084,10 @@ async function auditArgs(ctx) {
   if (zone) return [...configArg, "--zone", zone];
   let ids;
   try {
-    const { desired } = await loadConfig(config2 ? resolve7(ctx.workspace, config2) : void 0, { env: ctx.cliEnv, cwd: ctx.workspace });
+    const { desired } = await loadConfig(config2 ? resolve7(ctx.workspace, config2) : void 0, {
+      env: ctx.cliEnv,
+      cwd: ctx.workspace
+    });
     ids = desired.zones.map((z) => z.zone_id);
   } catch (err) {
     throw new ActionFailed(`audit: the configuration could not be read to list its zones: ${err.message}`);

@@ -129,7 +129,9 @@ function rateFloor(reads, rate, rttMs) {
 async function auditListSizes(emu, zone) {
   const sizes = {};
   for (const list of AUDIT_LISTS) {
-    const res = await fetch(`${emu.url}/zones/${zone}/page_shield/${list}?per_page=1`, { headers: { authorization: "Bearer emulator-token" } });
+    const res = await fetch(`${emu.url}/zones/${zone}/page_shield/${list}?per_page=1`, {
+      headers: { authorization: "Bearer emulator-token" },
+    });
     if (!res.ok) throw new Error(`GET ${list} of the audit zone: ${res.status}`);
     sizes[list] = (await res.json()).result_info.total_count;
   }
@@ -137,12 +139,16 @@ async function auditListSizes(emu, zone) {
 }
 
 /** The fewest calls an audit can make: ceil(n/100) per list, one at least. */
-const auditMinimum = (sizes) => AUDIT_LISTS.reduce((n, list) => n + Math.max(1, Math.ceil(sizes[list] / AUDIT_PER_PAGE)), 0);
+const auditMinimum = (sizes) =>
+  AUDIT_LISTS.reduce((n, list) => n + Math.max(1, Math.ceil(sizes[list] / AUDIT_PER_PAGE)), 0);
 
 /** Runs a command through measure.mjs, which records its peak RSS and its API phase (first call to last answer). */
 function measured(argv, env) {
   const out = join(tmp, `measure-${Math.random().toString(36).slice(2)}.json`);
-  return run([MEASURE, ...argv], { env: { ...env, BENCH_MEASURE_OUT: out } }).then((r) => ({ ...r, ...JSON.parse(readFileSync(out, "utf8")) }));
+  return run([MEASURE, ...argv], { env: { ...env, BENCH_MEASURE_OUT: out } }).then((r) => ({
+    ...r,
+    ...JSON.parse(readFileSync(out, "utf8")),
+  }));
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -151,7 +157,12 @@ const mb = (kb) => `${(kb / 1024).toFixed(0)} MB`;
 const x = (v) => `${v.toFixed(2)}×`;
 
 /** The variables examples/full.yaml names: set, its `validate` is clean; unset, it warns (with positions). */
-const EXAMPLE_ENV = { AWS_KEY_ID: "AKIAEXAMPLE", AWS_SECRET: "example-secret", LOGPUSH_CHALLENGE: "example-challenge", DATADOG_API_KEY: "example-dd-key" };
+const EXAMPLE_ENV = {
+  AWS_KEY_ID: "AKIAEXAMPLE",
+  AWS_SECRET: "example-secret",
+  LOGPUSH_CHALLENGE: "example-challenge",
+  DATADOG_API_KEY: "example-dd-key",
+};
 
 /**
  * Bare Node and `validate` of examples/full.yaml, interleaved so that machine load hits all alike:
@@ -168,7 +179,8 @@ async function startup(runs = STARTUP_RUNS) {
     bare.push((await run(["-e", "0"])).wallMs);
     const v = await zoneform(["validate", "-c", example], { env: EXAMPLE_ENV });
     expectExit(v, [0], "validate examples/full.yaml");
-    if (v.stderr.trim() !== "") throw new Error(`validate of examples/full.yaml with its variables set was not clean:\n${v.stderr}`);
+    if (v.stderr.trim() !== "")
+      throw new Error(`validate of examples/full.yaml with its variables set was not clean:\n${v.stderr}`);
     validate.push(v.wallMs);
     const w = await zoneform(["validate", "-c", example]);
     expectExit(w, [0], "validate examples/full.yaml without its variables");
@@ -197,12 +209,24 @@ async function main() {
   try {
     for (let i = 0; i < TOTAL_ZONES; i++) await emu.admin("POST", "/zones", { name: zoneName(i), plan: "enterprise" });
     await emu.admin("PUT", "/state", withCustomHostnames(await emu.admin("GET", "/state"), TOTAL_ZONES));
-    const env = { CLOUDFLARE_API_TOKEN: "emulator-token", BENCH_AWS_KEY_ID: "AKIABENCH", BENCH_AWS_SECRET: "bench-secret", BENCH_DD_KEY: "bench-dd-key" };
+    const env = {
+      CLOUDFLARE_API_TOKEN: "emulator-token",
+      BENCH_AWS_KEY_ID: "AKIABENCH",
+      BENCH_AWS_SECRET: "bench-secret",
+      BENCH_DD_KEY: "bench-dd-key",
+    };
     for (let i = 0; i < TOTAL_ZONES; i++) {
       const dest = encodeURIComponent(s3Destination(i).replace(/\?.*$/, ""));
       env[`BENCH_CHALLENGE_${i}`] = (await emu.admin("GET", `/ownership/${zoneIdOf(i)}?destination=${dest}`)).token;
     }
-    const client = (rate = UNLIMITED, parallelism = PARALLELISM) => ["--api-url", emu.url, "--parallelism", String(parallelism), "--rate-limit", `${rate.requests}/${rate.seconds}`];
+    const client = (rate = UNLIMITED, parallelism = PARALLELISM) => [
+      "--api-url",
+      emu.url,
+      "--parallelism",
+      String(parallelism),
+      "--rate-limit",
+      `${rate.requests}/${rate.seconds}`,
+    ];
 
     // A 1-zone apply of a fresh zone (zone 0) at 25 ms: how many rounds it takes.
     const applyFile = configFile(0, 1);
@@ -216,7 +240,11 @@ async function main() {
     await freshWindow(emu, 0);
     const all = configFile(0, TOTAL_ZONES);
     log(`  converging ${TOTAL_ZONES} zones (not measured)…`);
-    expectExit(await zoneform(["apply", "-c", all, "--auto-approve", ...client(UNLIMITED, 32)], { env }), [0], "setup apply");
+    expectExit(
+      await zoneform(["apply", "-c", all, "--auto-approve", ...client(UNLIMITED, 32)], { env }),
+      [0],
+      "setup apply",
+    );
 
     const files = new Map();
     const fileOf = (n) => files.get(n) ?? (files.set(n, configFile(0, n)), files.get(n));
@@ -233,9 +261,12 @@ async function main() {
         runs.push({ r, s: await requestStats(emu) });
       }
       const { r, s } = [...runs].sort((a, b) => a.r.wallMs - b.r.wallMs)[Math.floor(runs.length / 2)];
-      if (runs.some((run) => run.s.total !== s.total)) throw new Error(`plan of ${n} zones: the runs made ${runs.map((run) => run.s.total).join(", ")} requests`);
+      if (runs.some((run) => run.s.total !== s.total))
+        throw new Error(`plan of ${n} zones: the runs made ${runs.map((run) => run.s.total).join(", ")} requests`);
       figures.plans.push({ n, latency, r, s, min, bound: latencyBound(min, latency), runs: runs.length });
-      log(`  plan ${n} zone(s) @ ${latency} ms: ${s.total} requests (min ${min}), ${ms(r.wallMs)}${runs.length > 1 ? ` (median of ${runs.length})` : ""}`);
+      log(
+        `  plan ${n} zone(s) @ ${latency} ms: ${s.total} requests (min ${min}), ${ms(r.wallMs)}${runs.length > 1 ? ` (median of ${runs.length})` : ""}`,
+      );
     }
 
     // The rate-limited run: client and emulator at 120 per 30 s.
@@ -264,10 +295,29 @@ async function main() {
     figures.audit = [];
     const auditZone = (await emu.admin("POST", "/zones", { name: "bench-audit.example", plan: "enterprise" })).id;
     for (const scripts of AUDIT_SIZES) {
-      await emu.admin("POST", "/inventory", { zone_id: auditZone, scripts, connections: 1000, cookies: 200, malicious_ratio: 0.02, seed: 7 });
+      await emu.admin("POST", "/inventory", {
+        zone_id: auditZone,
+        scripts,
+        connections: 1000,
+        cookies: 200,
+        malicious_ratio: 0.02,
+        seed: 7,
+      });
       const sizes = await auditListSizes(emu, auditZone);
       await freshWindow(emu, 50);
-      const m = await measured(["audit", "--zone", auditZone, "--format", "csv", "--fail-on", "none", ...client({ requests: 1200, seconds: 10 })], env);
+      const m = await measured(
+        [
+          "audit",
+          "--zone",
+          auditZone,
+          "--format",
+          "csv",
+          "--fail-on",
+          "none",
+          ...client({ requests: 1200, seconds: 10 }),
+        ],
+        env,
+      );
       expectExit(m, [0], `audit of ${scripts} scripts`);
       figures.audit.push({ scripts, m, s: await requestStats(emu), sizes, min: auditMinimum(sizes) });
       log(`  audit ${scripts} scripts: ${ms(m.wallMs)}, ${mb(m.maxRssKB)}`);
@@ -286,7 +336,12 @@ async function main() {
   const plan = (n, latency) => figures.plans.find((p) => p.n === n && p.latency === latency);
   for (const n of PLAN_SIZES) {
     const p = plan(n, LATENCIES[0]);
-    add(`reads per plan, ${n} zones`, `${p.s.total} (${p.s.get} GET)`, `${p.min} = 6 per zone + 1`, p.s.total === p.min);
+    add(
+      `reads per plan, ${n} zones`,
+      `${p.s.total} (${p.s.get} GET)`,
+      `${p.min} = 6 per zone + 1`,
+      p.s.total === p.min,
+    );
   }
   for (const n of PLAN_SIZES) {
     for (const latency of LATENCIES) {
@@ -317,7 +372,11 @@ async function main() {
     vRatio <= TARGET.validate,
     `${ms(boot.validate - TARGET.validate * bare)} over: reading validate's chunks and their code from Node's compile cache, evaluating commander, the yaml package and the sections, and the file's parse and checks`,
   );
-  add("validate, variables unset (4 warnings)", `${ms(boot.warned)}: ${x(boot.warned / bare)} node -e 0`, "the same, and four warnings printed");
+  add(
+    "validate, variables unset (4 warnings)",
+    `${ms(boot.warned)}: ${x(boot.warned / bare)} node -e 0`,
+    "the same, and four warnings printed",
+  );
   // CPU: the 500-zone plan's less the 44-zone plan's, per extra request, at each latency. At 80 ms the
   // same work costs more CPU (the process sleeps between answers: cold caches, a slower clock).
   const cpuAt = (latency) => {
@@ -365,15 +424,31 @@ async function main() {
   }
   for (const s of figures.sdk) {
     const z = plan(s.n, s.latency);
-    add(`cloudflare SDK ${SDK_VERSION}, one call at a time, ${s.n} zones @ ${s.latency} ms`, `${ms(s.r.wallMs)} (${s.s.total} requests)`, `zoneform ${ms(z.r.wallMs)}: ${x(s.r.wallMs / z.r.wallMs)} faster`);
+    add(
+      `cloudflare SDK ${SDK_VERSION}, one call at a time, ${s.n} zones @ ${s.latency} ms`,
+      `${ms(s.r.wallMs)} (${s.s.total} requests)`,
+      `zoneform ${ms(z.r.wallMs)}: ${x(s.r.wallMs / z.r.wallMs)} faster`,
+    );
   }
   for (const a of figures.audit) {
-    const pages = AUDIT_LISTS.map((list) => `${Math.max(1, Math.ceil(a.sizes[list] / AUDIT_PER_PAGE))} ${list}`).join(", ");
-    add(`audit, ${a.scripts.toLocaleString("en")} scripts @ 50 ms`, `${a.s.total} requests, ${ms(a.m.wallMs)}, ${mb(a.m.maxRssKB)}`, `${a.min} requests (${pages})`, a.s.total === a.min);
+    const pages = AUDIT_LISTS.map((list) => `${Math.max(1, Math.ceil(a.sizes[list] / AUDIT_PER_PAGE))} ${list}`).join(
+      ", ",
+    );
+    add(
+      `audit, ${a.scripts.toLocaleString("en")} scripts @ 50 ms`,
+      `${a.s.total} requests, ${ms(a.m.wallMs)}, ${mb(a.m.maxRssKB)}`,
+      `${a.min} requests (${pages})`,
+      a.s.total === a.min,
+    );
   }
   const [auditSmall, auditBig] = figures.audit;
   const flat = auditBig.m.maxRssKB / auditSmall.m.maxRssKB;
-  add("audit memory flat", `${x(flat)} from ${auditSmall.scripts.toLocaleString("en")} to ${auditBig.scripts.toLocaleString("en")} scripts`, `≤ ${TARGET.auditRss}×`, flat <= TARGET.auditRss);
+  add(
+    "audit memory flat",
+    `${x(flat)} from ${auditSmall.scripts.toLocaleString("en")} to ${auditBig.scripts.toLocaleString("en")} scripts`,
+    `≤ ${TARGET.auditRss}×`,
+    flat <= TARGET.auditRss,
+  );
 
   const header = ["figure", "measured", "limit / target", ""];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
@@ -381,7 +456,12 @@ async function main() {
   const text = [
     `zoneform bench: ${context}`,
     "",
-    ...[header, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd()),
+    ...[header, ...rows].map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]))
+        .join("  ")
+        .trimEnd(),
+    ),
     "",
     misses.length ? `Missed:\n${misses.map((m) => `  - ${m}`).join("\n")}` : "All targets met.",
     "",
@@ -401,7 +481,14 @@ async function main() {
   const p44 = plan(PLAN_SIZES[0], LATENCIES[0]);
   const sdk44 = figures.sdk.find((f) => f.latency === LATENCIES[0]);
   const summary = [
-    `Latest \`npm run bench\` (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores): a drift check of ${PLAN_SIZES[0]} zones at ${LATENCIES[0]} ms a call makes the file's minimum of ${p44.s.total} reads in ${ms(p44.r.wallMs)}, ${x(sdk44.r.wallMs / p44.r.wallMs)} faster than the official SDK one call at a time; \`validate\` starts in ${x(boot.validate / bare)} the time of a bare \`node\`; ${passed} of ${verdicts.length} targets met${misses.length ? ` (missed: ${rows.filter((r) => r[3] === "MISS").map((r) => r[0]).join("; ")})` : ""}. Figures, targets and how they are reached: [docs/performance.md](docs/performance.md).`,
+    `Latest \`npm run bench\` (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores): a drift check of ${PLAN_SIZES[0]} zones at ${LATENCIES[0]} ms a call makes the file's minimum of ${p44.s.total} reads in ${ms(p44.r.wallMs)}, ${x(sdk44.r.wallMs / p44.r.wallMs)} faster than the official SDK one call at a time; \`validate\` starts in ${x(boot.validate / bare)} the time of a bare \`node\`; ${passed} of ${verdicts.length} targets met${
+      misses.length
+        ? ` (missed: ${rows
+            .filter((r) => r[3] === "MISS")
+            .map((r) => r[0])
+            .join("; ")})`
+        : ""
+    }. Figures, targets and how they are reached: [docs/performance.md](docs/performance.md).`,
   ].join("\n");
   process.stdout.write(text);
   if (!process.argv.includes("--no-readme")) updateReadme(markdown, summary);
@@ -422,7 +509,10 @@ const SUMMARY_END = "<!-- /section:bench-summary -->";
 function replaceSection(file, start, end, content) {
   const text = readFileSync(file, "utf8");
   if (!text.includes(start) || !text.includes(end)) return false;
-  writeFileSync(file, text.slice(0, text.indexOf(start)) + `${start}\n${content}\n${end}` + text.slice(text.indexOf(end) + end.length));
+  writeFileSync(
+    file,
+    text.slice(0, text.indexOf(start)) + `${start}\n${content}\n${end}` + text.slice(text.indexOf(end) + end.length),
+  );
   return true;
 }
 
@@ -431,8 +521,10 @@ function updateReadme(markdown, summary) {
   const doc = join(ROOT, "docs/performance.md");
   const readme = join(ROOT, "README.md");
   const file = existsSync(doc) && readFileSync(doc, "utf8").includes(START) ? doc : readme;
-  if (!replaceSection(file, START, END, markdown)) log(`bench: no ${START} markers in ${file}; the table is not written`);
-  if (file !== readme && !replaceSection(readme, SUMMARY_START, SUMMARY_END, summary)) log(`bench: no ${SUMMARY_START} markers in README.md; the summary is not written`);
+  if (!replaceSection(file, START, END, markdown))
+    log(`bench: no ${START} markers in ${file}; the table is not written`);
+  if (file !== readme && !replaceSection(readme, SUMMARY_START, SUMMARY_END, summary))
+    log(`bench: no ${SUMMARY_START} markers in README.md; the summary is not written`);
 }
 
 main().catch((err) => {

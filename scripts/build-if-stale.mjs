@@ -11,7 +11,18 @@ import { fileURLToPath } from "node:url";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const STAMP = join("dist", ".build-stamp");
 /** What the build reads: sources and schema fragments, the build's scripts and configuration. */
-const INPUTS = ["src", "schemas/plan.schema.json", "scripts/build-schema.mjs", "scripts/build-schema-validator.mjs", "scripts/bundle-cli.mjs", "scripts/bundle-action.mjs", "tsconfig.json", "tsconfig.build.json", "package.json", "package-lock.json"];
+const INPUTS = [
+  "src",
+  "schemas/plan.schema.json",
+  "scripts/build-schema.mjs",
+  "scripts/build-schema-validator.mjs",
+  "scripts/bundle-cli.mjs",
+  "scripts/bundle-action.mjs",
+  "tsconfig.json",
+  "tsconfig.build.json",
+  "package.json",
+  "package-lock.json",
+];
 
 function newest(path) {
   let st;
@@ -39,7 +50,8 @@ export function staleReason(root = ROOT) {
   }
   for (const input of INPUTS) {
     const n = newest(join(root, input));
-    if (n && n.mtimeMs > stamp) return `${n.path.slice(root.length).replace(/^[/\\]/, "")} is newer than the last build`;
+    if (n && n.mtimeMs > stamp)
+      return `${n.path.slice(root.length).replace(/^[/\\]/, "")} is newer than the last build`;
   }
   return undefined;
 }
@@ -51,7 +63,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     const reason = staleReason();
     if (reason) {
       process.stderr.write(`Building: ${reason}.\n`);
-      const r = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit", shell: process.platform === "win32" });
+      const r = spawnSync("npm", ["run", "build"], {
+        cwd: ROOT,
+        stdio: "inherit",
+        shell: process.platform === "win32",
+      });
       process.exit(r.status ?? 1);
     }
   }

@@ -7,7 +7,9 @@
 import { writeFileSync } from "node:fs";
 
 const { assembleSchemaFrom, formatSchema } = await import(new URL("../dist/sections/schema.js", import.meta.url).href);
-const { publishedSchema, toDraft07, EDITOR_SCHEMA_FILE } = await import(new URL("../dist/config/schema.js", import.meta.url).href);
+const { publishedSchema, toDraft07, EDITOR_SCHEMA_FILE } = await import(
+  new URL("../dist/config/schema.js", import.meta.url).href
+);
 const schema = publishedSchema(assembleSchemaFrom(new URL("../src/sections/", import.meta.url)));
 writeFileSync(new URL("../schemas/zoneform.schema.json", import.meta.url), formatSchema(schema));
 writeFileSync(new URL(`../schemas/${EDITOR_SCHEMA_FILE}`, import.meta.url), formatSchema(toDraft07(schema)));

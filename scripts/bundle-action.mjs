@@ -54,7 +54,10 @@ export async function bundleAction() {
             const text = readFileSync(args.path, "utf8");
             if (!text.includes(LOCAL_REQUIRE)) return undefined;
             const rel = args.path.slice(ROOT.length).replace(/\\/g, "/").replace(/^\//, "");
-            if (!EXPECTED.includes(rel)) throw new Error(`${rel} loads modules with createRequire: add it to EXPECTED in scripts/bundle-action.mjs once its require() calls can be bundled`);
+            if (!EXPECTED.includes(rel))
+              throw new Error(
+                `${rel} loads modules with createRequire: add it to EXPECTED in scripts/bundle-action.mjs once its require() calls can be bundled`,
+              );
             seen.add(rel);
             return { contents: text.replace(LOCAL_REQUIRE, ""), loader: "ts" };
           });
@@ -63,7 +66,10 @@ export async function bundleAction() {
     ],
   });
   const missing = EXPECTED.filter((f) => !seen.has(f));
-  if (missing.length > 0) throw new Error(`scripts/bundle-action.mjs: ${missing.join(", ")} no longer has "${LOCAL_REQUIRE}": update EXPECTED`);
+  if (missing.length > 0)
+    throw new Error(
+      `scripts/bundle-action.mjs: ${missing.join(", ")} no longer has "${LOCAL_REQUIRE}": update EXPECTED`,
+    );
   return result.outputFiles[0].text;
 }
 

@@ -28,7 +28,10 @@ const MARKER = /^<!-- sample(?::([^\n]*?))?(?:\n([\s\S]*?))?-->$/;
 
 /** The Markdown files whose samples are generated. */
 export function docFiles(root = ROOT) {
-  const md = (dir) => readdirSync(join(root, dir)).filter((f) => f.endsWith(".md")).map((f) => `${dir}/${f}`);
+  const md = (dir) =>
+    readdirSync(join(root, dir))
+      .filter((f) => f.endsWith(".md"))
+      .map((f) => `${dir}/${f}`);
   return ["README.md", ...md("docs"), ...md("docs/commands")];
 }
 
@@ -42,7 +45,10 @@ export function findSamples(text) {
     while (end < lines.length && !lines[end].includes("-->")) end++;
     const marker = lines.slice(i, end + 1).join("\n");
     const m = MARKER.exec(marker);
-    if (!m) throw new Error(`line ${i + 1}: a sample marker is <!-- sample: STEP --> or <!-- sample, then one step a line, then -->`);
+    if (!m)
+      throw new Error(
+        `line ${i + 1}: a sample marker is <!-- sample: STEP --> or <!-- sample, then one step a line, then -->`,
+      );
     const steps = [m[1], ...(m[2] ?? "").split("\n")].map((s) => (s ?? "").trim()).filter(Boolean);
     const open = end + 1;
     const fence = /^(`{3,})(.*)$/.exec(lines[open] ?? "");
@@ -58,7 +64,11 @@ export function findSamples(text) {
 // Asynchronous: the emulator answers from this very process.
 function run(cmd, env, cwd, port) {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn("bash", ["-c", `exec 2>&1; ${cmd}`.replaceAll(`127.0.0.1:${SHOWN_PORT}`, `127.0.0.1:${port}`)], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(
+      "bash",
+      ["-c", `exec 2>&1; ${cmd}`.replaceAll(`127.0.0.1:${SHOWN_PORT}`, `127.0.0.1:${port}`)],
+      { cwd, env, stdio: ["ignore", "pipe", "pipe"] },
+    );
     let out = "";
     let err = "";
     child.stdout.setEncoding("utf8").on("data", (d) => (out += d));
@@ -80,10 +90,15 @@ async function runSample(sample, ctx) {
   const dir = mkdtempSync(join(tmpdir(), "zoneform-sample-"));
   try {
     cpSync(join(ROOT, "examples"), join(dir, "examples"), { recursive: true });
-    if (existsSync(join(ROOT, "docs/samples"))) cpSync(join(ROOT, "docs/samples"), join(dir, "docs/samples"), { recursive: true });
+    if (existsSync(join(ROOT, "docs/samples")))
+      cpSync(join(ROOT, "docs/samples"), join(dir, "docs/samples"), { recursive: true });
     mkdirSync(join(dir, ".bin"));
     mkdirSync(join(dir, ".locks"));
-    writeFileSync(join(dir, ".bin/zoneform"), `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, "dist/cli/zoneform.js")}" "$@"\n`, { mode: 0o755 });
+    writeFileSync(
+      join(dir, ".bin/zoneform"),
+      `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, "dist/cli/zoneform.js")}" "$@"\n`,
+      { mode: 0o755 },
+    );
     const env = {
       PATH: `${join(dir, ".bin")}:${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
       HOME: dir,
@@ -164,7 +179,10 @@ async function cli(argv) {
       const next = await regenerate(text, ctx);
       if (next === text) continue;
       differ++;
-      if (check) process.stderr.write(`${file}: its samples differ from what the commands print (npm run docs:samples rewrites them)\n`);
+      if (check)
+        process.stderr.write(
+          `${file}: its samples differ from what the commands print (npm run docs:samples rewrites them)\n`,
+        );
       else {
         writeFileSync(join(ROOT, file), next);
         process.stdout.write(`rewrote ${file}\n`);

@@ -9,7 +9,8 @@ export const NOW_ENV = "ZONEFORM_NOW";
 /** A date (`2026-11-25`, midnight UTC) or a date-time with `Z` or an offset; no local time. */
 const INSTANT = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/i;
 
-export const INSTANT_EXPECTED = "an ISO 8601 date or date-time with Z or an offset, e.g. 2026-11-25 or 2026-11-25T12:00:00Z";
+export const INSTANT_EXPECTED =
+  "an ISO 8601 date or date-time with Z or an offset, e.g. 2026-11-25 or 2026-11-25T12:00:00Z";
 
 /** Milliseconds since the epoch of an ISO 8601 instant, or undefined when `text` is not one. */
 export function parseInstant(text: string): number | undefined {

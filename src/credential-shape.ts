@@ -9,7 +9,11 @@
 // - Older global API keys: 37 to 45 lower-case hex digits. Hex ids and hashes look alike (zone ids are
 //   32, SHA-256 hashes 64), so only as a whole value where a credential belongs.
 
-export type CredentialKind = "Cloudflare API token (cfut_/cfat_)" | "Cloudflare global API key (cfk_)" | "Cloudflare API token" | "Cloudflare global API key";
+export type CredentialKind =
+  | "Cloudflare API token (cfut_/cfat_)"
+  | "Cloudflare global API key (cfk_)"
+  | "Cloudflare API token"
+  | "Cloudflare global API key";
 
 /** A prefix, the 40-character body and its checksum (of a length the docs leave open), bounded. */
 const PREFIXED = /(?<![A-Za-z0-9_-])(cfut|cfat|cfk)_[A-Za-z0-9_-]{40,80}(?![A-Za-z0-9_-])/g;

@@ -28,7 +28,17 @@ export { resolveCredentials, DEFAULT_API_URL } from "./cloudflare/credentials.js
 export { parseConfigText };
 export { exportZones, type ExportOptions, type ExportResult } from "./export/index.js";
 export { runAudit as audit, type AuditOptions, type AuditResult } from "./audit/run.js";
-export { ApiError, ApplyError, ConfigError, NetworkError, RunStoppedError, StalePlanError, UnsafePlanError, ZoneformError, EXIT } from "./errors.js";
+export {
+  ApiError,
+  ApplyError,
+  ConfigError,
+  NetworkError,
+  RunStoppedError,
+  StalePlanError,
+  UnsafePlanError,
+  ZoneformError,
+  EXIT,
+} from "./errors.js";
 export type { ApplyReport } from "./engine/execute.js";
 export type { DesiredState, DesiredZone } from "./sections/index.js";
 export type { Change, Operation, Plan, ZonePlan } from "./model/plan.js";
@@ -42,7 +52,11 @@ export type { LiveState, ZoneLive };
  */
 export function createClient(opts: ClientOptions & { allowInsecureHttp?: boolean }): CloudflareClient {
   const { allowInsecureHttp, ...transport } = opts;
-  checkPlainHttp(transport.baseUrl, { allowed: allowInsecureHttp === true, source: "baseUrl", optIn: "allowInsecureHttp: true" });
+  checkPlainHttp(transport.baseUrl, {
+    allowed: allowInsecureHttp === true,
+    source: "baseUrl",
+    optIn: "allowInsecureHttp: true",
+  });
   return createTransport({ ...CLIENT_HINTS, ...transport });
 }
 
@@ -101,7 +115,10 @@ export function apply(p: Plan, opts: ApplyRunOptions): Promise<ApplyReport> {
 }
 
 /** Whether the live zones still match the desired state, with the plan that would make them match. */
-export async function drift(desired: DesiredState, opts: RunOptions): Promise<{ drifted: boolean; plan: Plan; report: string }> {
+export async function drift(
+  desired: DesiredState,
+  opts: RunOptions,
+): Promise<{ drifted: boolean; plan: Plan; report: string }> {
   const p = await plan(desired, opts);
   return { drifted: totalChanges(p.summary) > 0, plan: p, report: renderDriftReport(planForDisplay(p, desired)) };
 }

@@ -38,10 +38,20 @@ function formatLimit(n: number): string {
 }
 
 export function formatBytes(n: number): string {
-  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} bytes`;
+  return n >= 1024 * 1024
+    ? `${(n / 1024 / 1024).toFixed(1)} MiB`
+    : n >= 1024
+      ? `${(n / 1024).toFixed(1)} KiB`
+      : `${n} bytes`;
 }
 
-export function kindOf(stats: { isFIFO(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSocket(): boolean; isDirectory(): boolean }): string {
+export function kindOf(stats: {
+  isFIFO(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+  isSocket(): boolean;
+  isDirectory(): boolean;
+}): string {
   if (stats.isFIFO()) return "a FIFO (named pipe)";
   if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
   if (stats.isSocket()) return "a socket";

@@ -48,7 +48,9 @@ export function redactDestination(destination: string): string {
       if (eq < 0) return pair;
       const name = safeDecode(pair.slice(0, eq));
       const value = pair.slice(eq + 1);
-      return (isSecretParam(name) || isSecretValue(value)) && !value.includes("${env:") ? `${pair.slice(0, eq)}=${SENSITIVE}` : pair;
+      return (isSecretParam(name) || isSecretValue(value)) && !value.includes("${env:")
+        ? `${pair.slice(0, eq)}=${SENSITIVE}`
+        : pair;
     });
   return `${shownHead}?${parts.join("&")}`;
 }
@@ -57,7 +59,13 @@ export function redactDestination(destination: string): string {
 export function redactPathSecrets(head: string): string {
   const m = /^([a-z][a-z0-9+.-]*:\/\/[^/]*)(\/.*)?$/i.exec(head);
   if (!m || !m[2]) return head;
-  return m[1] + m[2].split("/").map((seg) => (isSecretValue(seg) ? SENSITIVE : seg)).join("/");
+  return (
+    m[1] +
+    m[2]
+      .split("/")
+      .map((seg) => (isSecretValue(seg) ? SENSITIVE : seg))
+      .join("/")
+  );
 }
 
 const URL_PARAM = /([?&])([^=&\s"'<>]+)=([^&\s"'<>]*)/g;
@@ -66,7 +74,10 @@ const URL_PARAM = /([?&])([^=&\s"'<>]+)=([^&\s"'<>]*)/g;
 export function redactUrlParams(text: string): string {
   if (!text.includes("=")) return text;
   return text.replace(URL_PARAM, (whole, sep: string, name: string, value: string) =>
-    value && value !== SENSITIVE && !value.includes("${env:") && (isSecretParam(safeDecode(name)) || isSecretValue(value))
+    value &&
+    value !== SENSITIVE &&
+    !value.includes("${env:") &&
+    (isSecretParam(safeDecode(name)) || isSecretValue(value))
       ? `${sep}${name}=${SENSITIVE}`
       : whole,
   );
@@ -145,7 +156,8 @@ export class Redactor {
   /** Known values first (so env values become their references in plan files), then URL parameters. */
   redact(text: string): string {
     const m = this.matcher === undefined ? this.compile() : this.matcher;
-    const out = m && mayHold(text, m.prefixes) ? text.replace(m.re, (found) => this.values.get(found) ?? SENSITIVE) : text;
+    const out =
+      m && mayHold(text, m.prefixes) ? text.replace(m.re, (found) => this.values.get(found) ?? SENSITIVE) : text;
     return redactUrlParams(m && out.includes(ELLIPSIS) ? this.hideCutPieces(out) : out);
   }
 
@@ -188,7 +200,10 @@ export class Redactor {
     this.matcher =
       values.length === 0
         ? null
-        : { re: new RegExp(values.map(escapeRegExp).join("|"), "g"), prefixes: new Set(values.map((v) => v.slice(0, MIN_SUBSTRING))) };
+        : {
+            re: new RegExp(values.map(escapeRegExp).join("|"), "g"),
+            prefixes: new Set(values.map((v) => v.slice(0, MIN_SUBSTRING))),
+          };
     return this.matcher;
   }
 
@@ -205,7 +220,8 @@ export class Redactor {
 
 /** Whether some substring of `text` of MIN_SUBSTRING characters starts a value (see Redactor.matcher). */
 function mayHold(text: string, prefixes: Set<string>): boolean {
-  for (let i = 0; i + MIN_SUBSTRING <= text.length; i++) if (prefixes.has(text.slice(i, i + MIN_SUBSTRING))) return true;
+  for (let i = 0; i + MIN_SUBSTRING <= text.length; i++)
+    if (prefixes.has(text.slice(i, i + MIN_SUBSTRING))) return true;
   return false;
 }
 

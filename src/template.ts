@@ -16,7 +16,9 @@ export function escapeTemplateText(text: string): string {
  */
 export function replaceTemplateTokens(text: string, reference: (whole: string, inside: string) => string): string {
   if (!text.includes("${")) return text;
-  return text.replace(TEMPLATE_TOKEN, (whole: string, inside: string | undefined) => (inside === undefined ? "${" : reference(whole, inside)));
+  return text.replace(TEMPLATE_TOKEN, (whole: string, inside: string | undefined) =>
+    inside === undefined ? "${" : reference(whole, inside),
+  );
 }
 
 /** The `${…}` references of a text (escaped ones left out), as [whole, inside] pairs. */

@@ -145,7 +145,12 @@ export function fitText(text: string, width: number | undefined, opts: FitOption
  * A table of columns padded to their widths, two spaces apart, fitted to `width`: while too wide, the
  * widest column is narrowed (down to `min` columns) and its cells cut with …; the last column is not padded.
  */
-export function layoutTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>, width: number | undefined, opts: { indent?: string; min?: number } = {}): string[] {
+export function layoutTable(
+  header: readonly string[],
+  rows: ReadonlyArray<readonly string[]>,
+  width: number | undefined,
+  opts: { indent?: string; min?: number } = {},
+): string[] {
   const indent = opts.indent ?? "";
   const min = opts.min ?? 8;
   const widths = header.map((h, i) => Math.max(displayWidth(h), ...rows.map((r) => displayWidth(r[i] ?? ""))));

@@ -31,7 +31,10 @@ export function withCustomHostnames(state, count) {
         hostname,
         ssl: { ...structuredClone(template.ssl), id: uuid, certificate_authority: "lets_encrypt" },
         ownership_verification: { type: "txt", name: `_cf-custom-hostname.${hostname}`, value: uuid },
-        ownership_verification_http: { http_url: `http://${hostname}/.well-known/cf-custom-hostname-challenge/${uuid}`, http_body: uuid },
+        ownership_verification_http: {
+          http_url: `http://${hostname}/.well-known/cf-custom-hostname-challenge/${uuid}`,
+          http_body: uuid,
+        },
       };
     });
   }
@@ -105,7 +108,8 @@ export function readsOf(file, { deploying = false } = {}) {
       reads.push({ path: `${zone}/page_shield` });
       if (z.page_shield.policies) reads.push({ path: `${zone}/page_shield/policies` });
     }
-    if (z.waf?.owasp || z.waf?.cloudflare_managed) reads.push({ path: `${zone}/rulesets/phases/http_request_firewall_managed/entrypoint` });
+    if (z.waf?.owasp || z.waf?.cloudflare_managed)
+      reads.push({ path: `${zone}/rulesets/phases/http_request_firewall_managed/entrypoint` });
     if (z.logs?.custom_fields) reads.push({ path: `${zone}/rulesets/phases/http_log_custom_fields/entrypoint` });
     if (z.logs?.logpush_jobs) reads.push({ path: `${zone}/logpush/jobs` });
     if (z.custom_hostnames?.length) reads.push({ path: `${zone}/custom_hostnames`, query: { per_page: 50 } });

@@ -22,5 +22,14 @@ const { processIO } = await import("../../dist/cli/io.js");
 const code = await main(process.argv.slice(2), processIO());
 const wallMs = performance.now() - started;
 const out = process.env.BENCH_MEASURE_OUT;
-if (out) writeFileSync(out, JSON.stringify({ code, wallMs, apiMs: apiStart === undefined ? 0 : apiEnd - apiStart, maxRssKB: process.resourceUsage().maxRSS }));
+if (out)
+  writeFileSync(
+    out,
+    JSON.stringify({
+      code,
+      wallMs,
+      apiMs: apiStart === undefined ? 0 : apiEnd - apiStart,
+      maxRssKB: process.resourceUsage().maxRSS,
+    }),
+  );
 process.exitCode = code;

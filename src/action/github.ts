@@ -76,7 +76,8 @@ export class GitHub {
       } catch {
         // not JSON: the start of the text
       }
-      const hint = res.status === 403 || res.status === 404 ? " (does the workflow grant the permissions docs/ci.md lists?)" : "";
+      const hint =
+        res.status === 403 || res.status === 404 ? " (does the workflow grant the permissions docs/ci.md lists?)" : "";
       throw new GitHubError(`GitHub API ${method} ${path}: HTTP ${res.status} ${message}${hint}`);
     }
     if (opts.raw) return text;
@@ -115,7 +116,10 @@ export class GitHub {
   }
 
   artifactsNamed(name: string): Promise<Artifact[]> {
-    return this.list<Artifact>(`repos/${this.repo}/actions/artifacts?name=${encodeURIComponent(name)}`, (p) => p?.artifacts);
+    return this.list<Artifact>(
+      `repos/${this.repo}/actions/artifacts?name=${encodeURIComponent(name)}`,
+      (p) => p?.artifacts,
+    );
   }
 
   downloadArtifact(id: number): Promise<string> {
@@ -125,7 +129,8 @@ export class GitHub {
 
 async function readCapped(res: Response, what: string): Promise<string> {
   const declared = Number(res.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw new GitHubError(`${what}: the answer is ${declared} bytes, over ${MAX_BODY_BYTES}`);
+  if (declared > MAX_BODY_BYTES)
+    throw new GitHubError(`${what}: the answer is ${declared} bytes, over ${MAX_BODY_BYTES}`);
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (res.body) {

@@ -27,7 +27,9 @@ export async function runAction(env: Env, cwd: string, write?: (text: string) =>
       workspace,
       cliEnv,
       zoneform: zoneformIn(cliEnv, workspace, (t) => runner.log(t)),
-      github: token ? new GitHub(env.GITHUB_API_URL || "https://api.github.com", token, env.GITHUB_REPOSITORY ?? "") : undefined,
+      github: token
+        ? new GitHub(env.GITHUB_API_URL || "https://api.github.com", token, env.GITHUB_REPOSITORY ?? "")
+        : undefined,
     };
     const modes = modesFor(runner.input("mode"), runner.eventName);
     runner.setOutput("mode", modes.join(","));

@@ -31,7 +31,8 @@ export interface Context {
 /** The modes to run: the `mode` input, else the event's. */
 export function modesFor(mode: string, eventName: string): Mode[] {
   if (mode !== "") {
-    if (!(MODES as readonly string[]).includes(mode)) throw new ActionFailed(`mode "${mode}": expected one of ${MODES.join(", ")}`);
+    if (!(MODES as readonly string[]).includes(mode))
+      throw new ActionFailed(`mode "${mode}": expected one of ${MODES.join(", ")}`);
     return [mode as Mode];
   }
   if (eventName === "pull_request") return ["plan"];
@@ -51,7 +52,10 @@ function configArgs(ctx: Context): string[] {
 }
 
 function github(ctx: Context): GitHub {
-  if (!ctx.github) throw new ActionFailed("the input github-token is empty: the Action needs it to comment and to find the reviewed plan");
+  if (!ctx.github)
+    throw new ActionFailed(
+      "the input github-token is empty: the Action needs it to comment and to find the reviewed plan",
+    );
   return ctx.github;
 }
 
@@ -74,7 +78,9 @@ function runUrl(env: Runner["env"]): string | undefined {
 
 /** The comment the Action keeps on a pull request: the first by a bot that starts with the marker. */
 export function findPlanComment(comments: Comment[]): Comment | undefined {
-  return comments.find((c) => c.user?.type === "Bot" && typeof c.body === "string" && c.body.startsWith(COMMENT_MARKER));
+  return comments.find(
+    (c) => c.user?.type === "Bot" && typeof c.body === "string" && c.body.startsWith(COMMENT_MARKER),
+  );
 }
 
 async function upsertComment(ctx: Context, issue: number, body: string): Promise<void> {
@@ -110,10 +116,19 @@ export async function plan(ctx: Context): Promise<void> {
   };
 
   const validate = await ctx.zoneform(["validate", ...configArgs(ctx)]);
-  if (validate.code !== 0) await fail(`zoneform validate failed (exit ${validate.code})`, validate.stderr || validate.stdout);
+  if (validate.code !== 0)
+    await fail(`zoneform validate failed (exit ${validate.code})`, validate.stderr || validate.stdout);
   const made = await ctx.zoneform(["plan", ...configArgs(ctx), "--out", planPath, "--force", "--detailed-exitcode"]);
-  if (made.code !== 0 && made.code !== 2) await fail(`zoneform plan failed (exit ${made.code})`, made.stderr || made.stdout);
-  const shown = await ctx.zoneform(["show", planPath, "--format", "markdown", "--max-bytes", String(COMMENT_MAX_BYTES)]);
+  if (made.code !== 0 && made.code !== 2)
+    await fail(`zoneform plan failed (exit ${made.code})`, made.stderr || made.stdout);
+  const shown = await ctx.zoneform([
+    "show",
+    planPath,
+    "--format",
+    "markdown",
+    "--max-bytes",
+    String(COMMENT_MAX_BYTES),
+  ]);
   if (shown.code !== 0) await fail(`zoneform show failed (exit ${shown.code})`, shown.stderr);
   const digest = DIGEST_LINE.exec(shown.stdout)?.[1];
   if (!digest) throw new ActionFailed("zoneform show printed no plan digest");
@@ -143,8 +158,12 @@ async function reviewedPlan(ctx: Context): Promise<Reviewed> {
   const digestInput = runner.input("digest");
   const pathInput = runner.input("plan-path");
   if (digestInput !== "") {
-    if (!/^sha256:[0-9a-f]{64}$/.test(digestInput)) throw new ActionFailed(`the input digest "${digestInput}" is not sha256: and 64 hex characters`);
-    if (pathInput === "") throw new ActionFailed("with the input digest, give plan-path: the plan file of that digest (downloaded by an earlier step)");
+    if (!/^sha256:[0-9a-f]{64}$/.test(digestInput))
+      throw new ActionFailed(`the input digest "${digestInput}" is not sha256: and 64 hex characters`);
+    if (pathInput === "")
+      throw new ActionFailed(
+        "with the input digest, give plan-path: the plan file of that digest (downloaded by an earlier step)",
+      );
     return { digest: digestInput, planPath: resolve(ctx.workspace, pathInput), source: "the inputs" };
   }
   const sha = runner.env.GITHUB_SHA;
@@ -152,17 +171,28 @@ async function reviewedPlan(ctx: Context): Promise<Reviewed> {
   const gh = github(ctx);
   const branch = (runner.env.GITHUB_REF ?? "").replace(/^refs\/heads\//, "");
   const pr = (await gh.pullsOfCommit(sha)).find((p) => p.merged_at && p.base?.ref === branch);
-  if (!pr) throw new ActionFailed(`${sha} is not the merge of a pull request into ${branch || "this branch"}: changes go through one, so that their plan is reviewed (or run with the inputs digest and plan-path)`);
+  if (!pr)
+    throw new ActionFailed(
+      `${sha} is not the merge of a pull request into ${branch || "this branch"}: changes go through one, so that their plan is reviewed (or run with the inputs digest and plan-path)`,
+    );
   const comment = findPlanComment(await gh.listComments(pr.number));
   const digest = comment ? DIGEST_LINE.exec(comment.body)?.[1] : undefined;
   if (!digest) throw new ActionFailed(`#${pr.number} has no plan comment with a digest: nothing was reviewed`);
   const planPath = resolve(ctx.workspace, pathInput || planFileName(pr.head.sha));
   if (!existsSync(planPath)) {
     const name = planFileName(pr.head.sha);
-    const artifact = (await gh.artifactsNamed(name)).filter((a) => !a.expired).sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))[0];
-    if (!artifact) throw new ActionFailed(`no artifact ${name}: the plan of #${pr.number}'s last commit did not succeed, was not uploaded, or has expired`);
+    const artifact = (await gh.artifactsNamed(name))
+      .filter((a) => !a.expired)
+      .sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))[0];
+    if (!artifact)
+      throw new ActionFailed(
+        `no artifact ${name}: the plan of #${pr.number}'s last commit did not succeed, was not uploaded, or has expired`,
+      );
     const text = await gh.downloadArtifact(artifact.id);
-    if (text.startsWith("PK\u0003\u0004")) throw new ActionFailed(`the artifact ${name} is a zip: upload the plan with actions/upload-artifact and \`archive: false\` (docs/ci.md)`);
+    if (text.startsWith("PK\u0003\u0004"))
+      throw new ActionFailed(
+        `the artifact ${name} is a zip: upload the plan with actions/upload-artifact and \`archive: false\` (docs/ci.md)`,
+      );
     writeFileSync(planPath, text, { mode: 0o600 });
     runner.log(`Downloaded the artifact ${name} (${artifact.id}) to ${planPath}.`);
   }
@@ -174,16 +204,27 @@ export async function apply(ctx: Context): Promise<void> {
   const reviewed = await reviewedPlan(ctx);
   runner.setOutput("digest", reviewed.digest);
   runner.setOutput("plan-path", reviewed.planPath);
-  const applied = await ctx.zoneform(["apply", reviewed.planPath, "--expect-digest", reviewed.digest, "--auto-approve", ...zoneArgs(ctx)]);
+  const applied = await ctx.zoneform([
+    "apply",
+    reviewed.planPath,
+    "--expect-digest",
+    reviewed.digest,
+    "--auto-approve",
+    ...zoneArgs(ctx),
+  ]);
   if (applied.code === 0) {
     runner.setOutput("applied", "true");
-    runner.summary(`### zoneform apply\n\nApplied the plan reviewed on ${reviewed.source}, \`${reviewed.digest}\`.\n\n${codeBlock(lastLines(applied.stdout, 200))}`);
+    runner.summary(
+      `### zoneform apply\n\nApplied the plan reviewed on ${reviewed.source}, \`${reviewed.digest}\`.\n\n${codeBlock(lastLines(applied.stdout, 200))}`,
+    );
     return;
   }
   runner.setOutput("applied", "false");
   const stale = applied.code === 1 && /\bstale\b/.test(applied.stderr);
   if (!stale && applied.code !== 4) {
-    runner.summary(`### zoneform apply failed\n\nThe plan reviewed on ${reviewed.source} (\`${reviewed.digest}\`) was not applied (exit ${applied.code}).\n\n${codeBlock(lastLines(applied.stderr))}`);
+    runner.summary(
+      `### zoneform apply failed\n\nThe plan reviewed on ${reviewed.source} (\`${reviewed.digest}\`) was not applied (exit ${applied.code}).\n\n${codeBlock(lastLines(applied.stderr))}`,
+    );
     throw new ActionFailed(`zoneform apply failed (exit ${applied.code}): ${lastLines(applied.stderr, 5)}`);
   }
   // Stale (nothing written) or stopped part-way: what is left to do, planned from the files now.
@@ -197,7 +238,9 @@ export async function apply(ctx: Context): Promise<void> {
     runner.summary(`### zoneform apply\n\n${message}\n`);
     return;
   }
-  const why = stale ? "The reviewed plan is stale: the zones changed since it was reviewed, and nothing was written." : "The apply stopped part-way (exit 4).";
+  const why = stale
+    ? "The reviewed plan is stale: the zones changed since it was reviewed, and nothing was written."
+    : "The apply stopped part-way (exit 4).";
   let shown = "";
   if (fresh.code === 2) {
     const md = await ctx.zoneform(["show", newPath, "--format", "markdown", "--max-bytes", String(COMMENT_MAX_BYTES)]);
@@ -208,7 +251,9 @@ export async function apply(ctx: Context): Promise<void> {
   }
   runner.summary(
     `### zoneform apply refused\n\n${why}\n\n${codeBlock(lastLines(applied.stderr))}\n` +
-      (shown ? `A new plan of what is left is below, saved as \`${basename(newPath)}\`: review it, then apply it by its digest (docs/ci.md, "After a refused apply").\n\n${shown}` : `Planning again failed too (exit ${fresh.code}):\n\n${codeBlock(lastLines(fresh.stderr))}`),
+      (shown
+        ? `A new plan of what is left is below, saved as \`${basename(newPath)}\`: review it, then apply it by its digest (docs/ci.md, "After a refused apply").\n\n${shown}`
+        : `Planning again failed too (exit ${fresh.code}):\n\n${codeBlock(lastLines(fresh.stderr))}`),
   );
   throw new ActionFailed(`${why} ${lastLines(applied.stderr, 6)}`);
 }
@@ -227,7 +272,11 @@ export async function drift(ctx: Context): Promise<void> {
   runner.setOutput("drift-path", path);
   runner.setOutput("has-drift", run.code === 2 ? "true" : "false");
   const shown = await ctx.zoneform(["show", path, "--format", "markdown", "--max-bytes", String(COMMENT_MAX_BYTES)]);
-  runner.summary(run.code === 2 ? `### zoneform drift\n\nThe zones no longer match the files: this plan would undo the changes made by hand.\n\n${shown.stdout}` : "### zoneform drift\n\nNo drift: the zones match the files.\n");
+  runner.summary(
+    run.code === 2
+      ? `### zoneform drift\n\nThe zones no longer match the files: this plan would undo the changes made by hand.\n\n${shown.stdout}`
+      : "### zoneform drift\n\nNo drift: the zones match the files.\n",
+  );
   if (run.code === 2) throw new ActionFailed("drift: the zones no longer match the files (the job summary shows how)");
 }
 
@@ -239,7 +288,10 @@ async function auditArgs(ctx: Context): Promise<string[]> {
   if (zone) return [...configArg, "--zone", zone];
   let ids: string[];
   try {
-    const { desired } = await loadConfig(config ? resolve(ctx.workspace, config) : undefined, { env: ctx.cliEnv, cwd: ctx.workspace });
+    const { desired } = await loadConfig(config ? resolve(ctx.workspace, config) : undefined, {
+      env: ctx.cliEnv,
+      cwd: ctx.workspace,
+    });
     ids = desired.zones.map((z) => z.zone_id);
   } catch (err) {
     throw new ActionFailed(`audit: the configuration could not be read to list its zones: ${(err as Error).message}`);

@@ -76,7 +76,11 @@ export class AuditCollector {
   private readonly top: Record<InventoryKind, TopN<Finding>>;
 
   constructor(readonly limit: number) {
-    this.summary = { script: emptyKindSummary("script"), connection: emptyKindSummary("connection"), cookie: emptyKindSummary("cookie") };
+    this.summary = {
+      script: emptyKindSummary("script"),
+      connection: emptyKindSummary("connection"),
+      cookie: emptyKindSummary("cookie"),
+    };
     this.top = {
       script: new TopN(limit, compareFindings),
       connection: new TopN(limit, compareFindings),
@@ -95,7 +99,8 @@ export class AuditCollector {
     const s = this.summary[f.kind];
     s.findings += 1;
     s.by_severity[f.severity] += 1;
-    if (s.malicious_domain_categories) for (const c of f.malicious_domain_categories) tally(s.malicious_domain_categories, c);
+    if (s.malicious_domain_categories)
+      for (const c of f.malicious_domain_categories) tally(s.malicious_domain_categories, c);
     if (s.malicious_url_categories) for (const c of f.malicious_url_categories) tally(s.malicious_url_categories, c);
     this.top[f.kind].add(f);
   }

@@ -17,9 +17,17 @@ export type AuditFormat = "text" | "json" | "markdown" | "csv" | "sarif";
 export const AUDIT_FORMATS: readonly AuditFormat[] = ["text", "json", "markdown", "csv", "sarif"];
 
 const KIND_TITLE: Record<InventoryKind, string> = { script: "Scripts", connection: "Connections", cookie: "Cookies" };
-const KIND_FINDING: Record<InventoryKind, string> = { script: "malicious", connection: "malicious", cookie: "insecure" };
+const KIND_FINDING: Record<InventoryKind, string> = {
+  script: "malicious",
+  connection: "malicious",
+  cookie: "insecure",
+};
 
-export function createRenderer(format: AuditFormat, write: (text: string) => void, opts: { now?: () => Date; sarif?: SarifAuditOptions; width?: number } = {}): AuditRenderer {
+export function createRenderer(
+  format: AuditFormat,
+  write: (text: string) => void,
+  opts: { now?: () => Date; sarif?: SarifAuditOptions; width?: number } = {},
+): AuditRenderer {
   switch (format) {
     case "sarif":
       return new SarifAuditRenderer(write, opts.sarif ?? { version: "unknown" });
@@ -67,7 +75,9 @@ function describeFilters(f: AuditFilters): string {
   const parts = [`status ${f.status?.join(",") ?? "active (default)"}`];
   if (f.hosts) parts.push(`host ${f.hosts.join(",")}`);
   if (f.page_url) parts.push(`page URL ${f.page_url.join(",")}`);
-  parts.push(`malicious: js_integrity_score below ${f.malicious_below}, magecart/malware/cryptomining_score below ${f.threat_below}, or reported`);
+  parts.push(
+    `malicious: js_integrity_score below ${f.malicious_below}, magecart/malware/cryptomining_score below ${f.threat_below}, or reported`,
+  );
   return printable(parts.join("; "));
 }
 
@@ -85,7 +95,9 @@ function describeCategories(s: KindSummary): string | undefined {
   const domain = list(s.malicious_domain_categories);
   const url = list(s.malicious_url_categories);
   if (!domain && !url) return undefined;
-  return printable([domain ? `domain categories: ${domain}` : "", url ? `URL categories: ${url}` : ""].filter(Boolean).join("; "));
+  return printable(
+    [domain ? `domain categories: ${domain}` : "", url ? `URL categories: ${url}` : ""].filter(Boolean).join("; "),
+  );
 }
 
 function truncate(s: string, max: number): string {
@@ -101,7 +113,11 @@ function columnsFor(kind: InventoryKind): Array<{ title: string; cell: (f: Findi
   const url = { title: "URL", cell: (f: Finding) => f.subject, max: 72 };
   if (kind === "connection") return [severity, url, host, status, why];
   // js_integrity_score; the score that made the verdict, when another, is named in WHY.
-  const score = { title: "INTEGRITY", cell: (f: Finding) => (f.js_integrity_score === null || f.js_integrity_score === undefined ? "-" : String(f.js_integrity_score)) };
+  const score = {
+    title: "INTEGRITY",
+    cell: (f: Finding) =>
+      f.js_integrity_score === null || f.js_integrity_score === undefined ? "-" : String(f.js_integrity_score),
+  };
   return [severity, score, url, host, status, why];
 }
 
@@ -119,14 +135,17 @@ class TableRenderer implements AuditRenderer {
 
   zoneStart(zoneId: string, filters: AuditFilters): void {
     const zone = printable(zoneId);
-    if (this.style === "markdown") this.write(`## Zone \`${zone}\`\n\nFilters: ${mdEscape(describeFilters(filters))}\n\n`);
+    if (this.style === "markdown")
+      this.write(`## Zone \`${zone}\`\n\nFilters: ${mdEscape(describeFilters(filters))}\n\n`);
     else this.write(`Page Shield audit of zone ${zone} (${describeFilters(filters)})\n\n`);
   }
 
   finding(): void {}
 
   inventory(zoneId: string, check: InventoryCheck, meta: InventoryMeta): void {
-    this.write(this.style === "markdown" ? inventoryMarkdown(zoneId, check, meta) : inventoryText(check, meta, this.width));
+    this.write(
+      this.style === "markdown" ? inventoryMarkdown(zoneId, check, meta) : inventoryText(check, meta, this.width),
+    );
   }
 
   zoneEnd(_zoneId: string, c: AuditCollector): void {
@@ -139,13 +158,17 @@ class TableRenderer implements AuditRenderer {
         this.write(`### ${describeKind(kind, s)}\n\n`);
         if (categories) this.write(`Malicious ${mdEscape(categories)}\n\n`);
         if (rows.length > 0) this.write(markdownTable(kind, rows));
-        if (more > 0) this.write(`\n…and ${more} more, not shown (raise \`--limit\`, or use \`--format csv\` for every finding).\n`);
+        if (more > 0)
+          this.write(
+            `\n…and ${more} more, not shown (raise \`--limit\`, or use \`--format csv\` for every finding).\n`,
+          );
         this.write("\n");
       } else {
         this.write(`${describeKind(kind, s)}\n`);
         if (categories) this.write(`  malicious ${categories}\n`);
         if (rows.length > 0) this.write(textTable(kind, rows, this.width));
-        if (more > 0) this.write(`  …and ${more} more, not shown (raise --limit, or use --format csv for every finding)\n`);
+        if (more > 0)
+          this.write(`  …and ${more} more, not shown (raise --limit, or use --format csv for every finding)\n`);
         this.write("\n");
       }
     }
@@ -159,11 +182,21 @@ class TableRenderer implements AuditRenderer {
 function textTable(kind: InventoryKind, rows: readonly Finding[], width?: number): string {
   const cols = columnsFor(kind);
   const cells = rows.map((f) => cols.map((c) => truncate(printable(c.cell(f)), c.max ?? 200)));
-  return layoutTable(cols.map((c) => c.title), cells, width, { indent: "  " }).map((l) => `${l}\n`).join("");
+  return layoutTable(
+    cols.map((c) => c.title),
+    cells,
+    width,
+    { indent: "  " },
+  )
+    .map((l) => `${l}\n`)
+    .join("");
 }
 
 function mdEscape(s: string): string {
-  return s.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/([*_`[\]<>])/g, "\\$1");
+  return s
+    .replace(/\\/g, "\\\\")
+    .replace(/\|/g, "\\|")
+    .replace(/([*_`[\]<>])/g, "\\$1");
 }
 
 function markdownTable(kind: InventoryKind, rows: readonly Finding[]): string {
@@ -187,7 +220,9 @@ class JsonRenderer implements AuditRenderer {
   }
 
   zoneStart(zoneId: string, filters: AuditFilters): void {
-    this.write(`${this.zoneCount++ === 0 ? "" : ","}\n{"zone_id":${JSON.stringify(zoneId)},"filters":${JSON.stringify(filters)},"findings":[`);
+    this.write(
+      `${this.zoneCount++ === 0 ? "" : ","}\n{"zone_id":${JSON.stringify(zoneId)},"filters":${JSON.stringify(filters)},"findings":[`,
+    );
     this.findingCount = 0;
   }
 
@@ -269,7 +304,8 @@ class CsvRenderer implements AuditRenderer {
       subject: f.subject,
       host: f.host,
       status: f.status ?? "",
-      js_integrity_score: f.js_integrity_score === undefined || f.js_integrity_score === null ? "" : String(f.js_integrity_score),
+      js_integrity_score:
+        f.js_integrity_score === undefined || f.js_integrity_score === null ? "" : String(f.js_integrity_score),
       reasons: f.reasons.join("; "),
       malicious_domain_categories: f.malicious_domain_categories.join(";"),
       malicious_url_categories: f.malicious_url_categories.join(";"),
@@ -283,7 +319,13 @@ class CsvRenderer implements AuditRenderer {
   }
   inventory(zoneId: string, check: InventoryCheck, meta: InventoryMeta): void {
     const base = { ...EMPTY_ROW, zone_id: zoneId, kind: "script" };
-    for (const page of check.pages) this.row({ ...base, finding: "page_in_scope", subject: page, reasons: `checked at ${meta.checked_at}; stale after ${check.stale_days} days` });
+    for (const page of check.pages)
+      this.row({
+        ...base,
+        finding: "page_in_scope",
+        subject: page,
+        reasons: `checked at ${meta.checked_at}; stale after ${check.stale_days} days`,
+      });
     for (const a of check.authorized) {
       this.row({
         ...base,
@@ -328,7 +370,9 @@ const FINDING_TITLE: Record<InventoryFinding["type"], string> = {
 };
 
 function describeQuery(check: InventoryCheck, meta: InventoryMeta): string {
-  return printable(`page_url ${meta.query.page_url ?? check.pages.join(",")}; status ${meta.query.status ?? "active"}; stale after ${check.stale_days} days`);
+  return printable(
+    `page_url ${meta.query.page_url ?? check.pages.join(",")}; status ${meta.query.status ?? "active"}; stale after ${check.stale_days} days`,
+  );
 }
 
 function shortHash(h: string | undefined): string {
@@ -343,10 +387,18 @@ function inventoryText(check: InventoryCheck, meta: InventoryMeta, width?: numbe
     `  ${check.scripts_seen} in-scope script${plural(check.scripts_seen)} read, ${check.details_read} script detail${plural(check.details_read)} read, ${check.authorized.length} authorized entr${check.authorized.length === 1 ? "y" : "ies"}`,
   ];
   const cols = ["STATE", "URL", "OWNER", "PINNED", "SEEN HASH", "LAST SEEN"];
-  const cells = check.authorized.map((a) => [a.state, truncate(printable(a.url), 72), printable(a.owner ?? "-"), shortHash(a.pinned_hash), shortHash(a.seen_hash), a.last_seen_at ?? "never"]);
+  const cells = check.authorized.map((a) => [
+    a.state,
+    truncate(printable(a.url), 72),
+    printable(a.owner ?? "-"),
+    shortHash(a.pinned_hash),
+    shortHash(a.seen_hash),
+    a.last_seen_at ?? "never",
+  ]);
   if (cells.length > 0) lines.push(...layoutTable(cols, cells, width, { indent: "  " }));
   if (check.findings.length === 0) lines.push("  no unauthorized or changed scripts, no stale authorizations");
-  for (const f of check.findings) lines.push(`  ${f.severity.toUpperCase()} ${printable(f.message)} [${f.requirement}]`);
+  for (const f of check.findings)
+    lines.push(`  ${f.severity.toUpperCase()} ${printable(f.message)} [${f.requirement}]`);
   return `${lines.join("\n")}\n\n`;
 }
 
@@ -368,17 +420,24 @@ function inventoryMarkdown(zoneId: string, check: InventoryCheck, meta: Inventor
   ];
   if (check.authorized.length === 0) out.push("None: the inventory authorizes no script.", "");
   else {
-    out.push("| Script | Justification | Owner | Pinned hash | Last seen hash | First seen | Last seen | State |", "|---|---|---|---|---|---|---|---|");
+    out.push(
+      "| Script | Justification | Owner | Pinned hash | Last seen hash | First seen | Last seen | State |",
+      "|---|---|---|---|---|---|---|---|",
+    );
     for (const a of check.authorized) {
-      out.push(`| ${esc(a.url)} | ${esc(a.justification)} | ${esc(a.owner)} | ${code(a.pinned_hash)} | ${code(a.seen_hash)} | ${esc(a.first_seen_at)} | ${esc(a.last_seen_at)} | ${a.state} |`);
+      out.push(
+        `| ${esc(a.url)} | ${esc(a.justification)} | ${esc(a.owner)} | ${code(a.pinned_hash)} | ${code(a.seen_hash)} | ${esc(a.first_seen_at)} | ${esc(a.last_seen_at)} | ${a.state} |`,
+      );
     }
     out.push("");
   }
   out.push("#### Findings", "");
-  if (check.findings.length === 0) out.push("No unauthorized or changed script was seen on the pages in scope; no authorization is stale.", "");
+  if (check.findings.length === 0)
+    out.push("No unauthorized or changed script was seen on the pages in scope; no authorization is stale.", "");
   else {
     out.push("| Finding | PCI DSS | Script | Detail |", "|---|---|---|---|");
-    for (const f of check.findings) out.push(`| ${FINDING_TITLE[f.type]} | ${f.requirement} | ${esc(f.url)} | ${esc(f.message)} |`);
+    for (const f of check.findings)
+      out.push(`| ${FINDING_TITLE[f.type]} | ${f.requirement} | ${esc(f.url)} | ${esc(f.message)} |`);
     out.push("");
   }
   out.push(

@@ -2,7 +2,13 @@
 // in memory at a time), classifies each item, streams findings to the renderer and keeps only counters
 // and the worst `limit` findings per kind. Used by `zoneform audit` and by the benchmark.
 import type { CloudflareClient } from "../cloudflare/types.js";
-import { classify, MALICIOUS_SCORE_THRESHOLD, scoreOf, THREAT_SCORE_THRESHOLD, type InventoryKind } from "../inventory/classify.js";
+import {
+  classify,
+  MALICIOUS_SCORE_THRESHOLD,
+  scoreOf,
+  THREAT_SCORE_THRESHOLD,
+  type InventoryKind,
+} from "../inventory/classify.js";
 import { AuditCollector, INVENTORY_KINDS, type KindSummary } from "./collector.js";
 import { createRenderer, type AuditFilters, type AuditFormat, type AuditTotals } from "./render.js";
 import type { InventoryCheck } from "../inventory/check.js";
@@ -110,7 +116,11 @@ export async function runAudit(
 ): Promise<AuditResult> {
   const zones = Array.isArray(zoneIds) ? zoneIds : [zoneIds];
   const filters = auditFilters(opts);
-  const renderer = createRenderer(opts.format ?? "text", write, { now: opts.now, ...(opts.sarif ? { sarif: opts.sarif } : {}), width: opts.width });
+  const renderer = createRenderer(opts.format ?? "text", write, {
+    now: opts.now,
+    ...(opts.sarif ? { sarif: opts.sarif } : {}),
+    width: opts.width,
+  });
   const limit = opts.limit ?? DEFAULT_AUDIT_LIMIT;
   const results: ZoneAudit[] = [];
   renderer.begin();
@@ -138,7 +148,11 @@ export async function runAudit(
     let inventory: InventoryCheck | undefined;
     if (declared) {
       const now = (opts.now ?? (() => new Date()))();
-      inventory = await auditInventory(client, zoneId, declared.inventory, { now, staleDays: opts.staleDays, perPage: opts.perPage });
+      inventory = await auditInventory(client, zoneId, declared.inventory, {
+        now,
+        staleDays: opts.staleDays,
+        perPage: opts.perPage,
+      });
       renderer.inventory(zoneId, inventory, {
         checked_at: now.toISOString(),
         ...(declared.zone_name ? { zone_name: declared.zone_name } : {}),
@@ -148,7 +162,9 @@ export async function runAudit(
     }
     renderer.zoneEnd(zoneId, collector);
     results.push({ zone_id: zoneId, summary: collector.summary, ...(inventory ? { inventory } : {}) });
-    opts.progress?.(`audited ${zoneId}: ${INVENTORY_KINDS.map((k) => `${collector.summary[k].read} ${LIST_PATH[k]}`).join(", ")}`);
+    opts.progress?.(
+      `audited ${zoneId}: ${INVENTORY_KINDS.map((k) => `${collector.summary[k].read} ${LIST_PATH[k]}`).join(", ")}`,
+    );
     opts.onZoneDone?.(results.length, zones.length);
   }
   const totals = totalsOf(results);
@@ -157,7 +173,15 @@ export async function runAudit(
 }
 
 export function totalsOf(zones: ZoneAudit[]): AuditTotals {
-  const t: AuditTotals = { findings: 0, malicious_scripts: 0, malicious_connections: 0, insecure_cookies: 0, high: 0, medium: 0, low: 0 };
+  const t: AuditTotals = {
+    findings: 0,
+    malicious_scripts: 0,
+    malicious_connections: 0,
+    insecure_cookies: 0,
+    high: 0,
+    medium: 0,
+    low: 0,
+  };
   for (const z of zones) {
     t.malicious_scripts += z.summary.script.findings;
     t.malicious_connections += z.summary.connection.findings;
@@ -200,11 +224,15 @@ export function shouldFail(totals: AuditTotals, failOn: FailOn | readonly FailOn
 
 /** `--fail-on a,b`: each a known value; `none` and `any` alone. */
 export function parseFailOn(value: string): FailOn[] {
-  const list = value.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const list = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
   const bad = list.filter((v) => !FAIL_ON.includes(v as FailOn));
   if (list.length === 0 || bad.length > 0) {
     throw new Error(`--fail-on ${value}: expected one of ${FAIL_ON.join(", ")}, or a comma list of them`);
   }
-  if (list.length > 1 && (list.includes("none") || list.includes("any"))) throw new Error(`--fail-on ${value}: any and none stand alone`);
+  if (list.length > 1 && (list.includes("none") || list.includes("any")))
+    throw new Error(`--fail-on ${value}: any and none stand alone`);
   return list as FailOn[];
 }

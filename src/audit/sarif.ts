@@ -46,7 +46,8 @@ export class SarifAuditRenderer implements AuditRenderer {
   }
 
   inventory(zoneId: string, check: InventoryCheck, _meta?: InventoryMeta): void {
-    for (const f of check.findings) this.results.push(sarifResult(inventoryFinding(this.zone(zoneId), f, this.opts.positions)));
+    for (const f of check.findings)
+      this.results.push(sarifResult(inventoryFinding(this.zone(zoneId), f, this.opts.positions)));
   }
 
   zoneEnd(): void {}

@@ -13,20 +13,37 @@ export interface BoundFlagValues {
   maxBodySize?: string;
 }
 
-export const BOUND_ENV = { maxWait: "ZONEFORM_MAX_WAIT", deadline: "ZONEFORM_DEADLINE", maxBodySize: "ZONEFORM_MAX_BODY_SIZE" } as const;
+export const BOUND_ENV = {
+  maxWait: "ZONEFORM_MAX_WAIT",
+  deadline: "ZONEFORM_DEADLINE",
+  maxBodySize: "ZONEFORM_MAX_BODY_SIZE",
+} as const;
 
 export function addBoundOptions(cmd: Command): Command {
   return cmd
-    .option("--max-wait <duration>", `longest wait the API may ask for (Retry-After, rate-limit reset), e.g. 90s, 5m (env ${BOUND_ENV.maxWait}; default 5m); a longer one stops the run`)
-    .option("--deadline <duration>", `stop sending requests this long after the start, e.g. 10m, 1h (env ${BOUND_ENV.deadline}; default none); exit 124`)
-    .option("--max-body-size <size>", `largest answer body read, e.g. 64MiB, 512KiB (env ${BOUND_ENV.maxBodySize}; default 64MiB)`);
+    .option(
+      "--max-wait <duration>",
+      `longest wait the API may ask for (Retry-After, rate-limit reset), e.g. 90s, 5m (env ${BOUND_ENV.maxWait}; default 5m); a longer one stops the run`,
+    )
+    .option(
+      "--deadline <duration>",
+      `stop sending requests this long after the start, e.g. 10m, 1h (env ${BOUND_ENV.deadline}; default none); exit 124`,
+    )
+    .option(
+      "--max-body-size <size>",
+      `largest answer body read, e.g. 64MiB, 512KiB (env ${BOUND_ENV.maxBodySize}; default 64MiB)`,
+    );
 }
 
 /**
  * The client's bounds from the flags and environment. The deadline counts from the start of the
  * process (`elapsedMs`, what has already passed), so planning and asking count too.
  */
-export function boundsFromOptions(opts: BoundFlagValues, env: Env, elapsedMs: number): { maxWaitMs: number; deadlineMs?: number; maxBodyBytes: number } {
+export function boundsFromOptions(
+  opts: BoundFlagValues,
+  env: Env,
+  elapsedMs: number,
+): { maxWaitMs: number; deadlineMs?: number; maxBodyBytes: number } {
   const pick = (flag: string | undefined, name: keyof typeof BOUND_ENV): [string, string] | undefined => {
     if (flag !== undefined) return [flag, `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`];
     const v = env[BOUND_ENV[name]];
@@ -60,12 +77,23 @@ export function parseDuration(value: string, name: string): number {
     rest = rest.slice(m[0].length);
   }
   if (text === "" || !(ms >= 1000) || ms > 7 * 24 * 3_600_000) {
-    throw new UsageError(`${name} must be a duration with its unit, from 1s to 7 days (90s, 5m, 1h30m), got "${value}"`);
+    throw new UsageError(
+      `${name} must be a duration with its unit, from 1s to 7 days (90s, 5m, 1h30m), got "${value}"`,
+    );
   }
   return Math.round(ms);
 }
 
-const SIZE_UNITS: Record<string, number> = { "": 1, b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+const SIZE_UNITS: Record<string, number> = {
+  "": 1,
+  b: 1,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  kib: 1024,
+  mib: 1024 ** 2,
+  gib: 1024 ** 3,
+};
 
 /** A size in bytes (a plain number) or with a unit (512KiB, 64MiB, 1GiB, 10MB), from 1 KiB to 4 GiB. */
 export function parseSize(value: string, name: string): number {
@@ -73,7 +101,9 @@ export function parseSize(value: string, name: string): number {
   const unit = m?.[2]?.toLowerCase() ?? "";
   const bytes = m && Object.hasOwn(SIZE_UNITS, unit) ? Math.floor(Number(m[1]) * SIZE_UNITS[unit]!) : NaN;
   if (!(bytes >= 1024) || bytes > 4 * 1024 ** 3) {
-    throw new UsageError(`${name} must be a size from 1KiB to 4GiB (bytes, or with a unit: 512KiB, 64MiB, 1GiB), got "${value}"`);
+    throw new UsageError(
+      `${name} must be a size from 1KiB to 4GiB (bytes, or with a unit: 512KiB, 64MiB, 1GiB), got "${value}"`,
+    );
   }
   return bytes;
 }

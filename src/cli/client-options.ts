@@ -4,7 +4,12 @@
 import type { Command } from "commander";
 import { createClient, DEFAULT_MAX_LIST_ITEMS, DEFAULT_MAX_LIST_PAGES } from "../cloudflare/client.js";
 import { withCredentialCheck } from "../cloudflare/credential-check.js";
-import { ALLOW_INSECURE_HTTP_ENV, checkPlainHttp, insecureHttpAllowedByEnv, resolveCredentials } from "../cloudflare/credentials.js";
+import {
+  ALLOW_INSECURE_HTTP_ENV,
+  checkPlainHttp,
+  insecureHttpAllowedByEnv,
+  resolveCredentials,
+} from "../cloudflare/credentials.js";
 import { DEFAULT_RATE_LIMIT, type RateLimit } from "../cloudflare/rate-limiter.js";
 import type { CloudflareClient } from "../cloudflare/types.js";
 import { UsageError } from "../errors.js";
@@ -39,14 +44,43 @@ export interface ClientFlagValues extends BoundFlagValues {
 export function addClientOptions(cmd: Command): Command {
   return addBoundOptions(
     cmd
-      .option("--api-url <url>", "Cloudflare API base URL (env CLOUDFLARE_API_BASE_URL; default https://api.cloudflare.com/client/v4)")
-      .option("--allow-insecure-http", `send the credentials over plain http:// to a host that is not loopback (env ${ALLOW_INSECURE_HTTP_ENV}=1); refused otherwise`)
-      .option("--parallelism <n>", `requests in flight at once (1-${MAX_PARALLELISM})`, parseParallelism, DEFAULT_PARALLELISM)
-      .option("--rate-limit <n/s>", "at most N requests per S seconds for the whole run (default 1200/300, Cloudflare's limit)", parseRateLimit)
-      .option("--timeout <ms>", `per-attempt timeout in ms, or with a unit (30s): the answer must be complete within it (default ${DEFAULT_TIMEOUT_MS})`, parseTimeout)
-      .option("--retries <n>", `retries of a failed read or of a write that was certainly not made (0-${MAX_RETRIES}, default ${DEFAULT_RETRIES})`, parseRetries)
-      .option("--max-list-items <n>", `most items one list may hold before the read is stopped (env ZONEFORM_MAX_LIST_ITEMS; default ${DEFAULT_MAX_LIST_ITEMS})`)
-      .option("--max-list-pages <n>", `most pages one list may take before the read is stopped (env ZONEFORM_MAX_LIST_PAGES; default ${DEFAULT_MAX_LIST_PAGES})`),
+      .option(
+        "--api-url <url>",
+        "Cloudflare API base URL (env CLOUDFLARE_API_BASE_URL; default https://api.cloudflare.com/client/v4)",
+      )
+      .option(
+        "--allow-insecure-http",
+        `send the credentials over plain http:// to a host that is not loopback (env ${ALLOW_INSECURE_HTTP_ENV}=1); refused otherwise`,
+      )
+      .option(
+        "--parallelism <n>",
+        `requests in flight at once (1-${MAX_PARALLELISM})`,
+        parseParallelism,
+        DEFAULT_PARALLELISM,
+      )
+      .option(
+        "--rate-limit <n/s>",
+        "at most N requests per S seconds for the whole run (default 1200/300, Cloudflare's limit)",
+        parseRateLimit,
+      )
+      .option(
+        "--timeout <ms>",
+        `per-attempt timeout in ms, or with a unit (30s): the answer must be complete within it (default ${DEFAULT_TIMEOUT_MS})`,
+        parseTimeout,
+      )
+      .option(
+        "--retries <n>",
+        `retries of a failed read or of a write that was certainly not made (0-${MAX_RETRIES}, default ${DEFAULT_RETRIES})`,
+        parseRetries,
+      )
+      .option(
+        "--max-list-items <n>",
+        `most items one list may hold before the read is stopped (env ZONEFORM_MAX_LIST_ITEMS; default ${DEFAULT_MAX_LIST_ITEMS})`,
+      )
+      .option(
+        "--max-list-pages <n>",
+        `most pages one list may take before the read is stopped (env ZONEFORM_MAX_LIST_PAGES; default ${DEFAULT_MAX_LIST_PAGES})`,
+      ),
   );
 }
 
@@ -54,7 +88,10 @@ export function addClientOptions(cmd: Command): Command {
  * The options of a command that reads zones through the API: --zone ID|NAME (one with `single`),
  * --verbose, with `progress` --quiet and --no-color, and the client's (--api-url, --parallelism, …).
  */
-export function addReadCommandOptions(cmd: Command, opts: { single?: boolean; progress?: boolean; verbose?: string } = {}): Command {
+export function addReadCommandOptions(
+  cmd: Command,
+  opts: { single?: boolean; progress?: boolean; verbose?: string } = {},
+): Command {
   addZoneRefOption(cmd, opts.single ? { single: true } : {});
   if (opts.verbose) cmd.option("--verbose", opts.verbose);
   else addVerboseOption(cmd);
@@ -72,7 +109,12 @@ export function apiUrlFrom(opts: ClientFlagValues, io: CliIO): string {
  * With `progress`, the log goes through it (so a terminal's progress line stays whole), it is told of
  * every wait for the rate limit, and it reads the client's request count and budget.
  */
-export function clientFromOptions(opts: ClientFlagValues, io: CliIO, redactor?: Redactor, progress?: Progress): CloudflareClient {
+export function clientFromOptions(
+  opts: ClientFlagValues,
+  io: CliIO,
+  redactor?: Redactor,
+  progress?: Progress,
+): CloudflareClient {
   const { baseUrl, auth } = resolveCredentials(io.env, { apiUrl: opts.apiUrl });
   // Before any request: credentials go over plain HTTP only to loopback, unless the user opts in.
   const warning = checkPlainHttp(baseUrl, {
@@ -86,14 +128,33 @@ export function clientFromOptions(opts: ClientFlagValues, io: CliIO, redactor?: 
     baseUrl,
     auth,
     parallelism: opts.parallelism === undefined ? DEFAULT_PARALLELISM : parseParallelism(String(opts.parallelism)),
-    rateLimit: opts.rateLimit === undefined ? DEFAULT_RATE_LIMIT : typeof opts.rateLimit === "string" ? parseRateLimit(opts.rateLimit) : checkRateLimit(opts.rateLimit),
+    rateLimit:
+      opts.rateLimit === undefined
+        ? DEFAULT_RATE_LIMIT
+        : typeof opts.rateLimit === "string"
+          ? parseRateLimit(opts.rateLimit)
+          : checkRateLimit(opts.rateLimit),
     timeoutMs: opts.timeout === undefined ? DEFAULT_TIMEOUT_MS : parseTimeout(String(opts.timeout)),
     retries: opts.retries === undefined ? DEFAULT_RETRIES : parseRetries(String(opts.retries)),
-    log: opts.verbose ? (line) => (progress ? progress.log(printable(line)) : io.stderr.write(`${printable(line)}\n`)) : undefined,
+    log: opts.verbose
+      ? (line) => (progress ? progress.log(printable(line)) : io.stderr.write(`${printable(line)}\n`))
+      : undefined,
     // An item a list answered twice, an empty page asked again: always shown (the client redacts them).
     onWarning: (line) => (progress ? progress.log(printable(line)) : io.stderr.write(`${printable(line)}\n`)),
-    maxListItems: listCap(opts.maxListItems, io.env.ZONEFORM_MAX_LIST_ITEMS, "--max-list-items", "ZONEFORM_MAX_LIST_ITEMS", DEFAULT_MAX_LIST_ITEMS),
-    maxListPages: listCap(opts.maxListPages, io.env.ZONEFORM_MAX_LIST_PAGES, "--max-list-pages", "ZONEFORM_MAX_LIST_PAGES", DEFAULT_MAX_LIST_PAGES),
+    maxListItems: listCap(
+      opts.maxListItems,
+      io.env.ZONEFORM_MAX_LIST_ITEMS,
+      "--max-list-items",
+      "ZONEFORM_MAX_LIST_ITEMS",
+      DEFAULT_MAX_LIST_ITEMS,
+    ),
+    maxListPages: listCap(
+      opts.maxListPages,
+      io.env.ZONEFORM_MAX_LIST_PAGES,
+      "--max-list-pages",
+      "ZONEFORM_MAX_LIST_PAGES",
+      DEFAULT_MAX_LIST_PAGES,
+    ),
     onWait: progress && ((ms, reason) => progress.onWait(ms, reason)),
     onRetryWait: progress && ((ms, reason) => progress.onWait(ms, reason, "retry")),
     // --max-wait, --deadline (from the start of the process), --max-body-size.
@@ -107,18 +168,31 @@ export function clientFromOptions(opts: ClientFlagValues, io: CliIO, redactor?: 
 }
 
 /** A list cap from its flag, else its environment variable, else the default: a whole number of at least 1. */
-export function listCap(flag: number | string | undefined, env: string | undefined, flagName: string, envName: string, fallback: number): number {
-  const [raw, from] = flag !== undefined ? [String(flag), flagName] : env !== undefined && env.trim() !== "" ? [env, envName] : [undefined, ""];
+export function listCap(
+  flag: number | string | undefined,
+  env: string | undefined,
+  flagName: string,
+  envName: string,
+  fallback: number,
+): number {
+  const [raw, from] =
+    flag !== undefined
+      ? [String(flag), flagName]
+      : env !== undefined && env.trim() !== ""
+        ? [env, envName]
+        : [undefined, ""];
   if (raw === undefined) return fallback;
   const n = Number(raw.trim());
-  if (!/^\d+$/.test(raw.trim()) || n < 1 || !Number.isSafeInteger(n)) throw new UsageError(`${from} must be a whole number of at least 1, got "${raw}"`);
+  if (!/^\d+$/.test(raw.trim()) || n < 1 || !Number.isSafeInteger(n))
+    throw new UsageError(`${from} must be a whole number of at least 1, got "${raw}"`);
   return n;
 }
 
 /** `--retries N`: a whole number from 0 to 10. */
 export function parseRetries(value: string): number {
   const n = Number(value.trim());
-  if (!/^\d+$/.test(value.trim()) || n > MAX_RETRIES) throw new UsageError(`--retries must be a whole number from 0 to ${MAX_RETRIES}, got "${value}"`);
+  if (!/^\d+$/.test(value.trim()) || n > MAX_RETRIES)
+    throw new UsageError(`--retries must be a whole number from 0 to ${MAX_RETRIES}, got "${value}"`);
   return n;
 }
 
@@ -141,7 +215,9 @@ export function parseRateLimit(value: string): RateLimit {
 
 function checkRateLimit(r: RateLimit): RateLimit {
   if (!Number.isInteger(r.requests) || r.requests < 1 || !(r.seconds > 0)) {
-    throw new UsageError(`--rate-limit needs at least 1 request per a positive number of seconds, got ${r.requests}/${r.seconds}`);
+    throw new UsageError(
+      `--rate-limit needs at least 1 request per a positive number of seconds, got ${r.requests}/${r.seconds}`,
+    );
   }
   return r;
 }
@@ -152,7 +228,9 @@ export function parseTimeout(value: string): number {
   const unit = m?.[2]?.toLowerCase() ?? "ms";
   const ms = m ? Math.round(Number(m[1]) * (unit === "m" ? 60_000 : unit === "s" ? 1000 : 1)) : NaN;
   if (!(ms >= 100) || ms > 600_000) {
-    throw new UsageError(`--timeout must be a time from 100ms to 10m (plain numbers are milliseconds: 30000, or 30s), got "${value}"`);
+    throw new UsageError(
+      `--timeout must be a time from 100ms to 10m (plain numbers are milliseconds: 30000, or 30s), got "${value}"`,
+    );
   }
   return ms;
 }

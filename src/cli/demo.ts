@@ -69,7 +69,10 @@ async function makeDrift(emu: RunningEmulator): Promise<void> {
           id: OWASP,
           version: "latest",
           overrides: {
-            categories: ["paranoia-level-2", "paranoia-level-3", "paranoia-level-4"].map((category) => ({ category, enabled: false })),
+            categories: ["paranoia-level-2", "paranoia-level-3", "paranoia-level-4"].map((category) => ({
+              category,
+              enabled: false,
+            })),
           },
         },
         enabled: true,
@@ -112,14 +115,42 @@ export async function runDemo(io: CliIO): Promise<number> {
         `must keep it exactly. The desired state is ${file}.\n`,
     );
     const steps: Step[] = [
-      { caption: "1. zoneform plan: what would change (nothing is written)", argv: ["plan", "-c", CONFIG, ...api], expect: 0 },
-      { caption: "2. zoneform apply --auto-approve: make the zone match, in order, make before break", argv: ["apply", "-c", CONFIG, "--auto-approve", ...api], expect: 0 },
-      { caption: "3. zoneform plan --detailed-exitcode: converged, so no changes (exit 0)", argv: ["plan", "-c", CONFIG, "--detailed-exitcode", ...api], expect: 0 },
-      { caption: "4. zoneform drift: what cron runs; exit 0 means the zone matches the file", argv: ["drift", "-c", CONFIG, ...api], expect: 0 },
-      { caption: "5. zoneform audit: what Page Shield found on the pages (exit 2 = findings)", argv: ["audit", "--zone", ZONE, "--limit", "5", ...api], expect: 2 },
+      {
+        caption: "1. zoneform plan: what would change (nothing is written)",
+        argv: ["plan", "-c", CONFIG, ...api],
+        expect: 0,
+      },
+      {
+        caption: "2. zoneform apply --auto-approve: make the zone match, in order, make before break",
+        argv: ["apply", "-c", CONFIG, "--auto-approve", ...api],
+        expect: 0,
+      },
+      {
+        caption: "3. zoneform plan --detailed-exitcode: converged, so no changes (exit 0)",
+        argv: ["plan", "-c", CONFIG, "--detailed-exitcode", ...api],
+        expect: 0,
+      },
+      {
+        caption: "4. zoneform drift: what cron runs; exit 0 means the zone matches the file",
+        argv: ["drift", "-c", CONFIG, ...api],
+        expect: 0,
+      },
+      {
+        caption: "5. zoneform audit: what Page Shield found on the pages (exit 2 = findings)",
+        argv: ["audit", "--zone", ZONE, "--limit", "5", ...api],
+        expect: 2,
+      },
     ];
     for (const step of steps) {
-      io.stdout.write(`\n${c.cyan(c.bold(`── ${step.caption}`))}\n${c.dim(`$ zoneform ${step.argv.filter((a) => !a.startsWith("http")).join(" ").replace(CONFIG, file).replace(" --api-url", "")}`)}\n\n`);
+      io.stdout.write(
+        `\n${c.cyan(c.bold(`── ${step.caption}`))}\n${c.dim(
+          `$ zoneform ${step.argv
+            .filter((a) => !a.startsWith("http"))
+            .join(" ")
+            .replace(CONFIG, file)
+            .replace(" --api-url", "")}`,
+        )}\n\n`,
+      );
       const code = await main(step.argv, demoIO);
       if (code !== step.expect) {
         io.stderr.write(`demo: step "${step.caption}" exited ${code}, expected ${step.expect}\n`);

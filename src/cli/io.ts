@@ -90,7 +90,8 @@ function streamOutput(stream: NodeJS.WriteStream): Output {
   };
 }
 
-const SHUTDOWN_SIGNALS: NodeJS.Signals[] = process.platform === "win32" ? ["SIGINT", "SIGTERM"] : ["SIGINT", "SIGTERM", "SIGHUP"];
+const SHUTDOWN_SIGNALS: NodeJS.Signals[] =
+  process.platform === "win32" ? ["SIGINT", "SIGTERM"] : ["SIGINT", "SIGTERM", "SIGHUP"];
 
 export function processIO(): CliIO {
   return {

@@ -20,7 +20,10 @@ export interface CommonOptions {
 
 export function addConfigOption(cmd: Command): Command {
   return cmd.addOption(
-    new Option("-c, --config <path>", `configuration file, or directory of *.yaml / *.yml files (default: ./${DEFAULT_CONFIG_PATH})`),
+    new Option(
+      "-c, --config <path>",
+      `configuration file, or directory of *.yaml / *.yml files (default: ./${DEFAULT_CONFIG_PATH})`,
+    ),
   );
 }
 
@@ -29,7 +32,9 @@ function collect(value: string, previous: string[] | undefined): string[] {
 }
 
 export function addZoneOption(cmd: Command): Command {
-  return cmd.addOption(new Option("--zone <id|name>", "limit to this zone of the file (zone_id or name; repeatable)").argParser(collect));
+  return cmd.addOption(
+    new Option("--zone <id|name>", "limit to this zone of the file (zone_id or name; repeatable)").argParser(collect),
+  );
 }
 
 export function addVerboseOption(cmd: Command): Command {
@@ -37,7 +42,10 @@ export function addVerboseOption(cmd: Command): Command {
 }
 
 export function addColorOption(cmd: Command): Command {
-  return cmd.option("--no-color", "no colours in the output (also NO_COLOR=1; TERM=dumb too; FORCE_COLOR=1 colours even a pipe)");
+  return cmd.option(
+    "--no-color",
+    "no colours in the output (also NO_COLOR=1; TERM=dumb too; FORCE_COLOR=1 colours even a pipe)",
+  );
 }
 
 export interface ApproveOptions {

@@ -41,10 +41,13 @@ export function selectZones(desired: DesiredState, wanted: string[] | undefined,
   if (!wanted || wanted.length === 0) return desired;
   // Ids and names compare as zone-ref.ts reads them: case-insensitive, a final dot dropped.
   const key = (s: string) => s.trim().toLowerCase().replace(/\.$/, "");
-  const matches = (z: DesiredState["zones"][number], w: string) => key(z.zone_id) === key(w) || (z.name !== undefined && key(z.name) === key(w));
+  const matches = (z: DesiredState["zones"][number], w: string) =>
+    key(z.zone_id) === key(w) || (z.name !== undefined && key(z.name) === key(w));
   const unknown = wanted.filter((w) => !desired.zones.some((z) => matches(z, w)));
   if (unknown.length > 0) {
-    throw new UsageError(`--zone ${unknown.join(", ")}: no such zone in the configuration (give a zone_id or name from the file)`);
+    throw new UsageError(
+      `--zone ${unknown.join(", ")}: no such zone in the configuration (give a zone_id or name from the file)`,
+    );
   }
   return { ...desired, zones: desired.zones.filter((z) => wanted.some((w) => matches(z, w))) };
 }
@@ -78,7 +81,11 @@ export async function makePlan(
  * The engine's reading hooks for the CLI: `Reading N zone(s)…` with --verbose, then the progress line
  * (`plan: 3/40 zones read, …`; with --verbose also a line per zone). The caller ends the progress line.
  */
-export function readingHooks(opts: PlanningOptions, progress: Progress, label = "plan"): Pick<ApplyHooks, "onDesired" | "readProgress" | "onZoneDone"> {
+export function readingHooks(
+  opts: PlanningOptions,
+  progress: Progress,
+  label = "plan",
+): Pick<ApplyHooks, "onDesired" | "readProgress" | "onZoneDone"> {
   const verbose = opts.verbose ? (l: string) => progress.log(printable(l)) : undefined;
   return {
     onDesired: (desired) => {
@@ -94,11 +101,23 @@ export function readingHooks(opts: PlanningOptions, progress: Progress, label = 
  * Reads and plans the zones, showing progress (`plan: 3/40 zones read, …`) until they are read; with
  * --verbose also a line per zone. The progress line is gone when it returns.
  */
-export async function readZones(client: CloudflareClient, desired: DesiredState, opts: PlanningOptions, progress: Progress, label = "plan"): Promise<Plan> {
+export async function readZones(
+  client: CloudflareClient,
+  desired: DesiredState,
+  opts: PlanningOptions,
+  progress: Progress,
+  label = "plan",
+): Promise<Plan> {
   const hooks = readingHooks(opts, progress, label);
   hooks.onDesired!(desired);
   try {
-    return await planZones({ client, desired, parallelism: opts.parallelism, progress: hooks.readProgress, onZoneDone: hooks.onZoneDone });
+    return await planZones({
+      client,
+      desired,
+      parallelism: opts.parallelism,
+      progress: hooks.readProgress,
+      onZoneDone: hooks.onZoneDone,
+    });
   } finally {
     progress.end();
   }
@@ -106,29 +125,48 @@ export async function readZones(client: CloudflareClient, desired: DesiredState,
 
 export type PlanFormat = "text" | "json" | "markdown";
 
-export function parseFormat(value: string | undefined, allowed: readonly string[] = ["text", "json", "markdown"]): PlanFormat {
+export function parseFormat(
+  value: string | undefined,
+  allowed: readonly string[] = ["text", "json", "markdown"],
+): PlanFormat {
   const f = value ?? "text";
   if (!allowed.includes(f)) throw new UsageError(`--format ${f}: expected one of ${allowed.join(", ")}`);
   return f as PlanFormat;
 }
 
-export function renderPlan(plan: Plan, desired: DesiredState, format: PlanFormat, io: CliIO, opts: PlanningOptions): string {
+export function renderPlan(
+  plan: Plan,
+  desired: DesiredState,
+  format: PlanFormat,
+  io: CliIO,
+  opts: PlanningOptions,
+): string {
   if (format === "json") return serialisePlan(plan, desired);
   const shown = planForDisplay(plan, desired);
-  if (format === "markdown") return renderPlanMarkdown(shown, markdownOptions(opts as { maxBytes?: string; out?: unknown }));
+  if (format === "markdown")
+    return renderPlanMarkdown(shown, markdownOptions(opts as { maxBytes?: string; out?: unknown }));
   // Fitted to the terminal; a value longer than a line is broken, never cut: a plan is reviewed whole.
-  return fitFor(io, io.stdout, renderPlanText(shown, { color: useColor(io, opts), verbose: opts.verbose, errors: false }), { long: "break" });
+  return fitFor(
+    io,
+    io.stdout,
+    renderPlanText(shown, { color: useColor(io, opts), verbose: opts.verbose, errors: false }),
+    { long: "break" },
+  );
 }
 
 /** `--max-bytes N`: the Markdown size cap (0: none; default GitHub's comment limit). */
 export function addMaxBytesOption(cmd: Command): Command {
-  return cmd.option("--max-bytes <n>", `with --format markdown: stay under N characters, leaving zones out with a note (default ${GITHUB_COMMENT_LIMIT}, GitHub's comment limit; 0: no limit)`);
+  return cmd.option(
+    "--max-bytes <n>",
+    `with --format markdown: stay under N characters, leaving zones out with a note (default ${GITHUB_COMMENT_LIMIT}, GitHub's comment limit; 0: no limit)`,
+  );
 }
 
 /** The Markdown options of a command's flags: the cap, and where the full plan is (`--out`, or the plan file shown). */
 export function markdownOptions(opts: { maxBytes?: string; out?: unknown; planFile?: string }): MarkdownOptions {
   const raw = opts.maxBytes;
-  if (raw !== undefined && !/^\d+$/.test(String(raw).trim())) throw new UsageError(`--max-bytes must be a whole number of characters, got "${raw}"`);
+  if (raw !== undefined && !/^\d+$/.test(String(raw).trim()))
+    throw new UsageError(`--max-bytes must be a whole number of characters, got "${raw}"`);
   const file = typeof opts.out === "string" ? opts.out : opts.planFile;
   return {
     ...(raw !== undefined ? { maxBytes: Number(raw) } : {}),

@@ -49,18 +49,21 @@ export async function buildProgram(ctx: CommandContext, only?: string): Promise<
   const names = only !== undefined && Object.hasOwn(COMMANDS, only) ? [only] : Object.keys(COMMANDS);
   const modules = await Promise.all(names.map((name) => COMMANDS[name]!()));
   for (const { register } of modules) register(program, ctx);
-  for (const cmd of program.commands) cmd.exitOverride().configureOutput({
-    writeOut: (s) => ctx.io.stdout.write(s),
-    writeErr: (s) => ctx.io.stderr.write(s),
-  });
+  for (const cmd of program.commands)
+    cmd.exitOverride().configureOutput({
+      writeOut: (s) => ctx.io.stdout.write(s),
+      writeErr: (s) => ctx.io.stderr.write(s),
+    });
   return program;
 }
-
 
 /** Runs zoneform with `argv` (without node and script) and returns the exit code. */
 export async function main(argv: string[], rawIO: CliIO): Promise<number> {
   // The emulator prints its own ready token on purpose; everything else never shows a credential.
-  const redacted = redactingIO(rawIO, argv[0] === "emulator" ? { keepEnv: ["CLOUDFLARE_API_TOKEN", "CLOUDFLARE_API_KEY"] } : {});
+  const redacted = redactingIO(
+    rawIO,
+    argv[0] === "emulator" ? { keepEnv: ["CLOUDFLARE_API_TOKEN", "CLOUDFLARE_API_KEY"] } : {},
+  );
   // Messages on stderr fit the terminal (src/cli/width.ts); the emulator's lines are read by programs.
   const io = argv[0] === "emulator" ? redacted : { ...redacted, stderr: fittedOutput(redacted.stderr, redacted) };
   let exitCode: number = EXIT.ok;
@@ -111,7 +114,8 @@ export function reportError(err: unknown, io: CliIO, verbose: boolean): number {
   }
   const message = err instanceof Error ? err.message : String(err);
   io.stderr.write(`Internal error: ${printable(message, { keepNewlines: true })}\n`);
-  if (verbose && err instanceof Error && err.stack) io.stderr.write(`${printable(err.stack, { keepNewlines: true })}\n`);
+  if (verbose && err instanceof Error && err.stack)
+    io.stderr.write(`${printable(err.stack, { keepNewlines: true })}\n`);
   else io.stderr.write("This is a bug in zoneform; run again with --verbose and report it with that output.\n");
   return EXIT.error;
 }

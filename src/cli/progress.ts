@@ -57,7 +57,12 @@ export function formatLimit(b: { requests: number; seconds: number }): string {
  * `waiting 41 s for the rate limit (1200 requests per 300 s; the server asked to wait after a 429)`,
  * or for a retry: `waiting 2.0 s to retry (GET zones/…/page_shield answered HTTP 503)`.
  */
-export function formatWait(ms: number, reason: string, limit?: { requests: number; seconds: number }, kind: WaitKind = "rate-limit"): string {
+export function formatWait(
+  ms: number,
+  reason: string,
+  limit?: { requests: number; seconds: number },
+  kind: WaitKind = "rate-limit",
+): string {
   if (kind === "retry") return `waiting ${formatDuration(ms)} to retry (${reason})`;
   const why = limit ? `${formatLimit(limit)}; ${reason}` : reason;
   return `waiting ${formatDuration(ms)} for the rate limit (${why})`;
@@ -68,7 +73,13 @@ export function formatWait(ms: number, reason: string, limit?: { requests: numbe
  * units left; or, when the requests still needed (at the phase's own requests per unit, `requests`
  * counting only this phase's) exceed the budget left, at least the windows the rate limit needs.
  */
-export function estimateEta(p: { elapsedMs: number; done: number; total?: number; requests?: number; budget?: RateBudget }): number | undefined {
+export function estimateEta(p: {
+  elapsedMs: number;
+  done: number;
+  total?: number;
+  requests?: number;
+  budget?: RateBudget;
+}): number | undefined {
   if (p.total === undefined || p.done <= 0 || p.done >= p.total || p.elapsedMs <= 0) return undefined;
   const left = p.total - p.done;
   let eta = (p.elapsedMs / p.done) * left;
@@ -146,7 +157,17 @@ export function createProgress(opts: ProgressOptions): Progress {
   const heartbeatMs = opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   const every = opts.every ?? defaultEvery;
   let source: ProgressSource | undefined;
-  let phase: { label: string; unit: string; total?: number; done: number; startedAt: number; lastBeat: number; requestsAtStart: number } | undefined;
+  let phase:
+    | {
+        label: string;
+        unit: string;
+        total?: number;
+        done: number;
+        startedAt: number;
+        lastBeat: number;
+        requestsAtStart: number;
+      }
+    | undefined;
   const counts = new Map<string, number>();
   let stopTimer: (() => void) | undefined;
   let drawn = "";
@@ -160,7 +181,13 @@ export function createProgress(opts: ProgressOptions): Progress {
     const budget = source?.budget?.();
     // The phase's own requests: a plan's reads are not the cost of an apply's changes.
     const phaseRequests = requests === undefined ? undefined : requests - p.requestsAtStart;
-    const eta = estimateEta({ elapsedMs: at - p.startedAt, done: p.done, total: p.total, requests: phaseRequests, budget });
+    const eta = estimateEta({
+      elapsedMs: at - p.startedAt,
+      done: p.done,
+      total: p.total,
+      requests: phaseRequests,
+      budget,
+    });
     return {
       label: p.label,
       done: p.done,
@@ -212,7 +239,15 @@ export function createProgress(opts: ProgressOptions): Progress {
       clear();
       counts.clear();
       const at = now();
-      phase = { label, unit, total, done: 0, startedAt: at, lastBeat: at, requestsAtStart: source?.stats().requests ?? 0 };
+      phase = {
+        label,
+        unit,
+        total,
+        done: 0,
+        startedAt: at,
+        lastBeat: at,
+        requestsAtStart: source?.stats().requests ?? 0,
+      };
       stopTimer = every(tty ? (opts.refreshMs ?? 250) : Math.min(1000, heartbeatMs), tick);
     },
     update(done, total) {

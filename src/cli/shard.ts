@@ -29,5 +29,9 @@ export function inShard(zoneId: string, shard: Shard | undefined): boolean {
 }
 
 export function addShardOption(cmd: Command): Command {
-  return cmd.option("--shard <K/N>", "only the zones of shard K of N (a stable split by zone id, for CI matrices)", parseShard);
+  return cmd.option(
+    "--shard <K/N>",
+    "only the zones of shard K of N (a stable split by zone id, for CI matrices)",
+    parseShard,
+  );
 }

@@ -17,7 +17,9 @@ const LABEL = "[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?";
 const ZONE_NAME = new RegExp(`^(?:${LABEL}\\.)+(?=[a-z0-9-]*[a-z])${LABEL}$`);
 
 function badZone(value: string): UsageError {
-  return new UsageError(`--zone ${printable(value)}: expected a zone id (32 hex characters) or a zone name such as example.com`);
+  return new UsageError(
+    `--zone ${printable(value)}: expected a zone id (32 hex characters) or a zone name such as example.com`,
+  );
 }
 
 /** One `--zone` value: a 32-hex id (lower-cased), else a domain name (lower-cased, IDN as punycode). */
@@ -37,9 +39,15 @@ export interface ParseZoneRefsOptions {
 }
 
 /** The `--zone` values of `command`: at least one, each an id or a name, duplicates dropped. */
-export function parseZoneRefs(values: string[] | undefined, command: string, opts: ParseZoneRefsOptions = {}): ZoneRef[] {
+export function parseZoneRefs(
+  values: string[] | undefined,
+  command: string,
+  opts: ParseZoneRefsOptions = {},
+): ZoneRef[] {
   if (!values || values.length === 0) {
-    throw new UsageError(`${command} needs --zone ID|NAME (the zone's 32-character id, or its name such as example.com)`);
+    throw new UsageError(
+      `${command} needs --zone ID|NAME (the zone's 32-character id, or its name such as example.com)`,
+    );
   }
   const refs: ZoneRef[] = [];
   const seen = new Set<string>();
@@ -50,7 +58,9 @@ export function parseZoneRefs(values: string[] | undefined, command: string, opt
     seen.add(key);
   }
   if (opts.single !== undefined && refs.length > 1) {
-    throw new UsageError(`${command} takes one --zone (${opts.single}); got ${values.length}: ${values.map((v) => printable(v)).join(", ")}. Run it once per zone.`);
+    throw new UsageError(
+      `${command} takes one --zone (${opts.single}); got ${values.length}: ${values.map((v) => printable(v)).join(", ")}. Run it once per zone.`,
+    );
   }
   return refs;
 }
@@ -71,9 +81,12 @@ export async function lookUpZoneName(client: CloudflareClient, name: string): Pr
         .map((z) => z.id as string),
     ),
   ];
-  if (ids.length === 0) throw new RuntimeError(`no zone named ${name} is visible to this token (check the name, or pass the zone id)`);
+  if (ids.length === 0)
+    throw new RuntimeError(`no zone named ${name} is visible to this token (check the name, or pass the zone id)`);
   if (ids.length > 1) {
-    throw new RuntimeError(`${ids.length} zones named ${name} are visible to this token (${ids.map((i) => printable(i)).join(", ")}); pass the zone id`);
+    throw new RuntimeError(
+      `${ids.length} zones named ${name} are visible to this token (${ids.map((i) => printable(i)).join(", ")}); pass the zone id`,
+    );
   }
   return ids[0]!;
 }
@@ -92,7 +105,13 @@ export async function resolveZoneRef(client: CloudflareClient, ref: ZoneRef): Pr
 
 /** Collects repeated `--zone` values; a comma list counts as several. */
 function collectZones(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), ...value.split(",").map((s) => s.trim()).filter((s) => s !== "")];
+  return [
+    ...(previous ?? []),
+    ...value
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== ""),
+  ];
 }
 
 /**
@@ -100,6 +119,8 @@ function collectZones(value: string, previous: string[] | undefined): string[] {
  * a repeat being a usage error that `parseZoneRefs` reports.
  */
 export function addZoneRefOption(cmd: Command, opts: { single?: boolean } = {}): Command {
-  const help = opts.single ? "the zone: its id (32 hex) or its name; one zone" : "zone id (32 hex) or zone name; repeatable";
+  const help = opts.single
+    ? "the zone: its id (32 hex) or its name; one zone"
+    : "zone id (32 hex) or zone name; repeatable";
   return cmd.addOption(new Option("--zone <id|name>", help).argParser(collectZones));
 }

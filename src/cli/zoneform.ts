@@ -21,7 +21,15 @@ const minor = Number(running[1]);
 const tooOld = major < Number(wanted[1]) || (major === Number(wanted[1]) && minor < Number(wanted[2] || 0));
 
 if (tooOld) {
-  process.stderr.write("zoneform needs Node.js " + engines + " (the supported lines are " + SUPPORTED + "); this is Node.js " + process.version + ".\n");
+  process.stderr.write(
+    "zoneform needs Node.js " +
+      engines +
+      " (the supported lines are " +
+      SUPPORTED +
+      "); this is Node.js " +
+      process.version +
+      ".\n",
+  );
   process.exitCode = 1;
 } else {
   import("node:module")
@@ -31,7 +39,11 @@ if (tooOld) {
       return import("./main.js");
     })
     .catch(function (err) {
-      process.stderr.write("Internal error: zoneform could not start (" + (err && err.message) + "); in a checkout, run `npm run build`.\n");
+      process.stderr.write(
+        "Internal error: zoneform could not start (" +
+          (err && err.message) +
+          "); in a checkout, run `npm run build`.\n",
+      );
       process.exitCode = 1;
     });
 }

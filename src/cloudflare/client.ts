@@ -16,7 +16,15 @@ import { Redactor, SENSITIVE, isSecretParam, redactDestination } from "../redact
 import type { Auth } from "./credentials.js";
 import { networkError, unwrapResponse, type IdShape, type PermissionHint } from "./errors.js";
 import { notTheApiCause, unreachableCause } from "./run-cause.js";
-import { DEFAULT_MAX_WAIT_MS, DEFAULT_RATE_LIMIT, RateLimiter, Semaphore, formatWait, type Permit, type RateLimit } from "./rate-limiter.js";
+import {
+  DEFAULT_MAX_WAIT_MS,
+  DEFAULT_RATE_LIMIT,
+  RateLimiter,
+  Semaphore,
+  formatWait,
+  type Permit,
+  type RateLimit,
+} from "./rate-limiter.js";
 import {
   BODY_TOO_LARGE_CODE,
   DEADLINE_CODE,
@@ -191,7 +199,13 @@ export function createClient(opts: ClientOptions): CloudflareClient {
   const deadlineMs = opts.deadlineMs;
   const deadlineAt = deadlineMs === undefined ? undefined : now() + deadlineMs;
   const deadlinePassed = () =>
-    stop(new RunStoppedError("the run's deadline (--deadline) passed: zoneform sent nothing more, and let the requests already sent finish", EXIT.deadline, "deadline"));
+    stop(
+      new RunStoppedError(
+        "the run's deadline (--deadline) passed: zoneform sent nothing more, and let the requests already sent finish",
+        EXIT.deadline,
+        "deadline",
+      ),
+    );
   const deadlineTimer = deadlineMs === undefined ? undefined : setTimeout(deadlinePassed, deadlineMs);
   deadlineTimer?.unref();
   /** Throws the stop's error once the run is stopped, or once its deadline has passed (whether or not the timer has fired). */
@@ -259,7 +273,17 @@ export function createClient(opts: ClientOptions): CloudflareClient {
       stats.requests++;
       const sent = onTheWire(state);
       try {
-        dispatch(dispatchOpts, new ObservingHandler(handler, permit, (status, h) => onAnswer(state, status, h), state.deadlineMs, maxBodyBytes, sent));
+        dispatch(
+          dispatchOpts,
+          new ObservingHandler(
+            handler,
+            permit,
+            (status, h) => onAnswer(state, status, h),
+            state.deadlineMs,
+            maxBodyBytes,
+            sent,
+          ),
+        );
       } catch (err) {
         permit.done();
         sent.settle(undefined, err as Error);
@@ -270,7 +294,9 @@ export function createClient(opts: ClientOptions): CloudflareClient {
   };
 
   /** A request now on the wire, until its answer or failure: what a stop waits for and reports. */
-  function onTheWire(state: AttemptState): WireRequest & { settle(status: number | undefined, err?: Error): void; end(): void } {
+  function onTheWire(
+    state: AttemptState,
+  ): WireRequest & { settle(status: number | undefined, err?: Error): void; end(): void } {
     let resolve!: (o: WireOutcome) => void;
     const settled = new Promise<WireOutcome>((r) => (resolve = r));
     let done = false;
@@ -313,7 +339,8 @@ export function createClient(opts: ClientOptions): CloudflareClient {
   function retryFor(state: AttemptState): NonNullable<Parameters<typeof interceptors.retry>[0]>["retry"] {
     return (err, _ctx, cb) => {
       const code = (err as { code?: string }).code;
-      if (!state.answered && code !== "UND_ERR_REQ_RETRY" && !isNotSentError(code) && !(err instanceof RunStoppedError)) state.reached = true;
+      if (!state.answered && code !== "UND_ERR_REQ_RETRY" && !isNotSentError(code) && !(err instanceof RunStoppedError))
+        state.reached = true;
       // Stopped: no attempt more.
       if (stopped) {
         cb(err);
@@ -325,7 +352,11 @@ export function createClient(opts: ClientOptions): CloudflareClient {
         cb(err);
         return;
       }
-      const e = err as Error & { code?: string; statusCode?: number; headers?: Record<string, string | string[] | undefined> };
+      const e = err as Error & {
+        code?: string;
+        statusCode?: number;
+        headers?: Record<string, string | string[] | undefined>;
+      };
       const failure: Failure =
         e.code === "UND_ERR_REQ_RETRY" && typeof e.statusCode === "number"
           ? { kind: "status", status: e.statusCode, headers: e.headers ?? {} }
@@ -335,10 +366,20 @@ export function createClient(opts: ClientOptions): CloudflareClient {
       const throttled = failure.kind === "status" && failure.status === 429;
       const decision = throttled
         ? decideRetry(state.method, failure, 1, policy)
-        : decideRetry(state.idempotent ? "GET" : state.method, failure, state.attempts - state.throttledAttempts, policy);
+        : decideRetry(
+            state.idempotent ? "GET" : state.method,
+            failure,
+            state.attempts - state.throttledAttempts,
+            policy,
+          );
       if (decision.retry && throttled && state.throttledMs + decision.delayMs > maxWaitMs) {
         // 429 after 429: the waits of one call count together against the same cap.
-        stop(waitTooLong(state.throttledMs + decision.delayMs, `HTTP 429 answered ${state.throttledAttempts + 1} times to ${state.method} ${state.shown()}`));
+        stop(
+          waitTooLong(
+            state.throttledMs + decision.delayMs,
+            `HTTP 429 answered ${state.throttledAttempts + 1} times to ${state.method} ${state.shown()}`,
+          ),
+        );
         cb(err);
         return;
       }
@@ -351,13 +392,21 @@ export function createClient(opts: ClientOptions): CloudflareClient {
         stats.retries++;
         state.delayMs = decision.delayMs;
         if (!throttled && decision.delayMs > 0) {
-          opts.onRetryWait?.(decision.delayMs, `${state.method} ${state.shown()} ${failure.kind === "status" ? `answered HTTP ${failure.status}` : `failed (${failure.code ?? "connection"})`}`);
+          opts.onRetryWait?.(
+            decision.delayMs,
+            `${state.method} ${state.shown()} ${failure.kind === "status" ? `answered HTTP ${failure.status}` : `failed (${failure.code ?? "connection"})`}`,
+          );
         }
         cb(null);
       } else {
         if (decision.reason === "retry-after-too-long") {
           state.retryAfterTooLongMs = decision.retryAfterMs;
-          stop(waitTooLong(decision.retryAfterMs ?? 0, failure.kind === "status" ? retryAfterHeader(failure.headers) : "Retry-After"));
+          stop(
+            waitTooLong(
+              decision.retryAfterMs ?? 0,
+              failure.kind === "status" ? retryAfterHeader(failure.headers) : "Retry-After",
+            ),
+          );
         }
         cb(err);
       }
@@ -378,7 +427,12 @@ export function createClient(opts: ClientOptions): CloudflareClient {
     }
   }
 
-  async function attempt(method: HttpMethod, path: string, ro: RequestOptions, holder: { current?: AttemptState }): Promise<Envelope<unknown>> {
+  async function attempt(
+    method: HttpMethod,
+    path: string,
+    ro: RequestOptions,
+    holder: { current?: AttemptState },
+  ): Promise<Envelope<unknown>> {
     assertRunning();
     const rel = path.replace(/^\/+/, "");
     const qs = buildQuery(ro.query);
@@ -430,7 +484,12 @@ export function createClient(opts: ClientOptions): CloudflareClient {
           const e = err as Error & { code?: string };
           // Cut off inside the body: a read (or an idempotent call) is made again from the start.
           const again = state.answered
-            ? decideRetry(state.idempotent ? "GET" : method, { kind: "network", code: e.code }, state.attempts - state.throttledAttempts, policy)
+            ? decideRetry(
+                state.idempotent ? "GET" : method,
+                { kind: "network", code: e.code },
+                state.attempts - state.throttledAttempts,
+                policy,
+              )
             : { retry: false as const };
           if (again.retry) {
             state.retries++;
@@ -459,21 +518,21 @@ export function createClient(opts: ClientOptions): CloudflareClient {
       let unwrapped: ReturnType<typeof unwrapResponse>;
       try {
         unwrapped = unwrapResponse({
-        method,
-        get path() {
-          return shownPath();
-        },
-        status,
-        headers: resHeaders,
-        body: text,
-        retries: state.retries,
-        retryAfterMs: state.retryAfterMs,
-        retryAfterTooLongMs: state.retryAfterTooLongMs,
-        maxRetryAfterMs: policy.maxRetryAfterMs,
-        auth: authKind,
-        redact,
-        permissionHint: opts.permissionHint,
-        idShapes: opts.idShapes,
+          method,
+          get path() {
+            return shownPath();
+          },
+          status,
+          headers: resHeaders,
+          body: text,
+          retries: state.retries,
+          retryAfterMs: state.retryAfterMs,
+          retryAfterTooLongMs: state.retryAfterTooLongMs,
+          maxRetryAfterMs: policy.maxRetryAfterMs,
+          auth: authKind,
+          redact,
+          permissionHint: opts.permissionHint,
+          idShapes: opts.idShapes,
         });
       } catch (err) {
         stopForCause(notTheApiCause(`${origin}${basePath}`, err));
@@ -524,7 +583,11 @@ export function createClient(opts: ClientOptions): CloudflareClient {
     // Items answered, duplicates included: what the API's total_count counts.
     let received = 0;
     for (let page = 1; ; page++) {
-      if (page > maxPages) throw endlessList(path, `the list went on past ${maxPages} pages without an end (the page cap, --max-list-pages)`);
+      if (page > maxPages)
+        throw endlessList(
+          path,
+          `the list went on past ${maxPages} pages without an end (the page cap, --max-list-pages)`,
+        );
       let env = await (ahead.get(page) ?? fetchPage(page));
       ahead.delete(page);
       let list = listOf<T>(env, "GET", () => redact(path));
@@ -532,13 +595,18 @@ export function createClient(opts: ClientOptions): CloudflareClient {
       checkAnnounced(path, totals);
       if (list.length === 0 && emptyTooSoon(page, totals, received, style, env.result_info)) {
         // An empty page where the totals promised items: a glitch is asked once more, then believed not.
-        warn(`warning: GET ${path}: page ${page} came back empty although the list announced more (${describeTotals(totals, received)}); asking for it once more`);
+        warn(
+          `warning: GET ${path}: page ${page} came back empty although the list announced more (${describeTotals(totals, received)}); asking for it once more`,
+        );
         env = await fetchPage(page);
         list = listOf<T>(env, "GET", () => redact(path));
         totals = totalsOf(env.result_info, pageSize);
         checkAnnounced(path, totals);
         if (list.length === 0 && emptyTooSoon(page, totals, received, style, env.result_info)) {
-          throw incompleteList(path, `page ${page} came back empty twice although the list announced more (${describeTotals(totals, received)})`);
+          throw incompleteList(
+            path,
+            `page ${page} came back empty twice although the list announced more (${describeTotals(totals, received)})`,
+          );
         }
       }
       // A list that ignores `page` (or a cursor) answers the same items again: read forever otherwise.
@@ -555,7 +623,14 @@ export function createClient(opts: ClientOptions): CloudflareClient {
       if (style === undefined) {
         // The first answer of an `auto` read says how the list goes on.
         if (next !== undefined) style = "cursor";
-        else if (info !== undefined && (morePages(page, totals, received) || (totals.pages === undefined && totals.count === undefined && po.perPage !== undefined && list.length >= po.perPage))) {
+        else if (
+          info !== undefined &&
+          (morePages(page, totals, received) ||
+            (totals.pages === undefined &&
+              totals.count === undefined &&
+              po.perPage !== undefined &&
+              list.length >= po.perPage))
+        ) {
           style = "page";
           pageSize = num(info.per_page) ?? po.perPage;
         } else return;
@@ -578,10 +653,16 @@ export function createClient(opts: ClientOptions): CloudflareClient {
 
   function checkAnnounced(path: string, t: Totals): void {
     if (t.pages !== undefined && t.pages > maxPages) {
-      throw tooLong(path, `announces ${t.pages} pages, more than the ${maxPages} zoneform reads at most (--max-list-pages)`);
+      throw tooLong(
+        path,
+        `announces ${t.pages} pages, more than the ${maxPages} zoneform reads at most (--max-list-pages)`,
+      );
     }
     if (t.count !== undefined && t.count > maxItems) {
-      throw tooLong(path, `announces ${t.count} items, more than the ${maxItems} zoneform reads at most (--max-list-items)`);
+      throw tooLong(
+        path,
+        `announces ${t.count} items, more than the ${maxItems} zoneform reads at most (--max-list-items)`,
+      );
     }
   }
 
@@ -593,13 +674,16 @@ export function createClient(opts: ClientOptions): CloudflareClient {
   }
 
   function incompleteList(path: string, why: string): ApiError {
-    return new ApiError(`GET ${redact(path)}: ${why}; the list could not be read whole, so nothing was changed; try again later`, {
-      status: 200,
-      method: "GET",
-      path: redact(path),
-      errors: [],
-      retryable: false,
-    });
+    return new ApiError(
+      `GET ${redact(path)}: ${why}; the list could not be read whole, so nothing was changed; try again later`,
+      {
+        status: 200,
+        method: "GET",
+        path: redact(path),
+        errors: [],
+        retryable: false,
+      },
+    );
   }
 
   /** Throws when a page holds the same items as any page before it (a list going round in circles). */
@@ -612,13 +696,16 @@ export function createClient(opts: ClientOptions): CloudflareClient {
   }
 
   function endlessList(path: string, why: string): ApiError {
-    return new ApiError(`GET ${redact(path)}: ${why}; stopping so the list is not read forever, and nothing was changed`, {
-      status: 200,
-      method: "GET",
-      path: redact(path),
-      errors: [],
-      retryable: false,
-    });
+    return new ApiError(
+      `GET ${redact(path)}: ${why}; stopping so the list is not read forever, and nothing was changed`,
+      {
+        status: 200,
+        method: "GET",
+        path: redact(path),
+        errors: [],
+        retryable: false,
+      },
+    );
   }
 
   return {
@@ -669,16 +756,28 @@ class ObservingHandler implements Dispatcher.DispatchHandler {
   ) {}
   onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
     this.timer = setTimeout(() => {
-      this.deadlineError = Object.assign(new Error(`the attempt did not complete within ${this.deadlineMs} ms`), { code: DEADLINE_CODE });
+      this.deadlineError = Object.assign(new Error(`the attempt did not complete within ${this.deadlineMs} ms`), {
+        code: DEADLINE_CODE,
+      });
       controller.abort(this.deadlineError);
     }, this.deadlineMs);
     this.timer.unref();
     this.inner.onRequestStart?.(controller, context);
   }
-  onRequestUpgrade(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders, socket: Duplex): void {
+  onRequestUpgrade(
+    controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: IncomingHttpHeaders,
+    socket: Duplex,
+  ): void {
     this.inner.onRequestUpgrade?.(controller, statusCode, headers, socket);
   }
-  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders, statusMessage?: string): void {
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: IncomingHttpHeaders,
+    statusMessage?: string,
+  ): void {
     this.permit.done();
     this.wire.settle(statusCode);
     this.onAnswer(statusCode, headers);
@@ -686,7 +785,11 @@ class ObservingHandler implements Dispatcher.DispatchHandler {
     const encoding = headerText(headers["content-encoding"]);
     const length = Number(headerText(headers["content-length"]) ?? "0");
     if (encoding !== undefined && !/^\s*(identity)?\s*$/i.test(encoding)) {
-      this.cutOff(controller, `the answer is encoded (Content-Encoding: ${encoding.slice(0, 40)}) although zoneform asked for none`, ENCODED_BODY_CODE);
+      this.cutOff(
+        controller,
+        `the answer is encoded (Content-Encoding: ${encoding.slice(0, 40)}) although zoneform asked for none`,
+        ENCODED_BODY_CODE,
+      );
     } else if (length > this.maxBodyBytes) {
       this.cutOff(controller, `the answer announces ${length} bytes (Content-Length)`, BODY_TOO_LARGE_CODE);
     }
@@ -716,7 +819,10 @@ class ObservingHandler implements Dispatcher.DispatchHandler {
     this.wire.end();
     // The retry handler never retries an attempt whose controller was aborted: show it this one as a
     // timeout (which it is), so that a GET is retried like after any other timeout.
-    const seen = error === this.deadlineError ? (Object.create(controller, { aborted: { value: false } }) as Dispatcher.DispatchController) : controller;
+    const seen =
+      error === this.deadlineError
+        ? (Object.create(controller, { aborted: { value: false } }) as Dispatcher.DispatchController)
+        : controller;
     this.inner.onResponseError?.(seen, error);
   }
 }
@@ -724,13 +830,16 @@ class ObservingHandler implements Dispatcher.DispatchHandler {
 function listOf<T>(env: Envelope<unknown>, method: string, shownPath: () => string): T[] {
   if (Array.isArray(env.result)) return env.result as T[];
   const path = shownPath();
-  throw new ApiError(`${method} ${path}: expected a list in the answer's "result", got ${env.result === null ? "null" : typeof env.result}`, {
-    status: env.status,
-    method,
-    path,
-    errors: [],
-    retryable: false,
-  });
+  throw new ApiError(
+    `${method} ${path}: expected a list in the answer's "result", got ${env.result === null ? "null" : typeof env.result}`,
+    {
+      status: env.status,
+      method,
+      path,
+      errors: [],
+      retryable: false,
+    },
+  );
 }
 
 function headerText(v: string | string[] | undefined): string | undefined {
@@ -754,7 +863,10 @@ function outcomeOf(status: number | undefined, err?: Error): WireOutcome {
   }
   const code = (err as { code?: string } | undefined)?.code;
   if (isNotSentError(code)) return { result: "failed", detail: `${code}, never sent` };
-  return { result: "unknown", detail: `${code ?? err?.message ?? "no answer"}, no answer: it may or may not have been made` };
+  return {
+    result: "unknown",
+    detail: `${code ?? err?.message ?? "no answer"}, no answer: it may or may not have been made`,
+  };
 }
 
 /** Default cap on the items of one list: the largest real lists (a SaaS zone's custom hostnames, Page Shield scripts) fit. */
@@ -779,7 +891,9 @@ function totalsOf(info: Record<string, unknown> | undefined, asked: number | und
   if (!info) return {};
   const count = num(info.total_count);
   const size = num(info.per_page) ?? asked;
-  const pages = num(info.total_pages) ?? (count !== undefined && size !== undefined && size > 0 ? Math.ceil(count / size) : undefined);
+  const pages =
+    num(info.total_pages) ??
+    (count !== undefined && size !== undefined && size > 0 ? Math.ceil(count / size) : undefined);
   return { ...(pages !== undefined ? { pages } : {}), ...(count !== undefined ? { count } : {}) };
 }
 
@@ -789,14 +903,24 @@ function morePages(page: number, t: Totals, received: number): boolean {
 }
 
 /** An empty page the list's own totals (or its next cursor) say should have held items. */
-function emptyTooSoon(page: number, t: Totals, received: number, style: "page" | "cursor" | undefined, info: Record<string, unknown> | undefined): boolean {
+function emptyTooSoon(
+  page: number,
+  t: Totals,
+  received: number,
+  style: "page" | "cursor" | undefined,
+  info: Record<string, unknown> | undefined,
+): boolean {
   if (typeof info?.cursor === "string" && info.cursor !== "") return true;
   if (style === "cursor") return false;
   return morePages(page, t, received);
 }
 
 function describeTotals(t: Totals, received: number): string {
-  const parts = [t.pages !== undefined ? `total_pages ${t.pages}` : "", t.count !== undefined ? `total_count ${t.count}` : "", `${received} read so far`];
+  const parts = [
+    t.pages !== undefined ? `total_pages ${t.pages}` : "",
+    t.count !== undefined ? `total_count ${t.count}` : "",
+    `${received} read so far`,
+  ];
   return parts.filter(Boolean).join(", ");
 }
 
@@ -837,7 +961,9 @@ class ItemLedger {
     }
     if (!this.warned.has(key)) {
       this.warned.add(key);
-      this.warn(`warning: GET ${this.path}: the list holds id ${JSON.stringify(id)} ${where} with the same content (a paging overlap); read once`);
+      this.warn(
+        `warning: GET ${this.path}: the list holds id ${JSON.stringify(id)} ${where} with the same content (a paging overlap); read once`,
+      );
     }
     return false;
   }
@@ -868,7 +994,11 @@ function stableJson(v: unknown): string {
 
 /** What identifies a page's items: their ids where they have them, else the items themselves. */
 function pageSignature(items: unknown[]): string {
-  return items.map((i) => (i && typeof i === "object" && "id" in i ? JSON.stringify((i as { id: unknown }).id) : JSON.stringify(i))).join("\u0000");
+  return items
+    .map((i) =>
+      i && typeof i === "object" && "id" in i ? JSON.stringify((i as { id: unknown }).id) : JSON.stringify(i),
+    )
+    .join("\u0000");
 }
 
 function num(v: unknown): number | undefined {
@@ -890,7 +1020,11 @@ export function redactQuery(query: Query): string {
   const parts: string[] = [];
   for (const [k, v] of Object.entries(query)) {
     if (v === undefined) continue;
-    const value = isSecretParam(k) ? SENSITIVE : typeof v === "string" && v.includes("://") ? redactDestination(v) : String(v);
+    const value = isSecretParam(k)
+      ? SENSITIVE
+      : typeof v === "string" && v.includes("://")
+        ? redactDestination(v)
+        : String(v);
     parts.push(`${k}=${value}`);
   }
   return parts.length ? `?${parts.join("&")}` : "";

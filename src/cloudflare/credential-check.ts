@@ -28,13 +28,18 @@ export interface CredentialCheck {
 export const VERIFY_PATH = "user/tokens/verify";
 
 /** Asks the API who the credentials are and whether they can be used now. Never throws an API error. */
-export async function checkCredentials(client: CloudflareClient, kind: AuthKind, now: number = Date.now()): Promise<CredentialCheck> {
+export async function checkCredentials(
+  client: CloudflareClient,
+  kind: AuthKind,
+  now: number = Date.now(),
+): Promise<CredentialCheck> {
   if (kind === "key") {
     try {
       const user = await client.request<Record<string, unknown>>("GET", "user");
       return { kind, state: "active", ...stringField(user, "id", "id"), ...stringField(user, "email", "email") };
     } catch (err) {
-      if (err instanceof ApiError && [400, 401, 403].includes(err.status) && err.info.envelope) return { kind, state: "invalid", detail: answered(err) };
+      if (err instanceof ApiError && [400, 401, 403].includes(err.status) && err.info.envelope)
+        return { kind, state: "invalid", detail: answered(err) };
       return couldNotTell(kind, err);
     }
   }
@@ -42,7 +47,11 @@ export async function checkCredentials(client: CloudflareClient, kind: AuthKind,
   try {
     result = await client.request<unknown>("GET", VERIFY_PATH);
   } catch (err) {
-    if (err instanceof ApiError && err.info.envelope && (err.status === 401 || err.info.errors.some((e) => e.code === 1000 || e.code === 6111))) {
+    if (
+      err instanceof ApiError &&
+      err.info.envelope &&
+      (err.status === 401 || err.info.errors.some((e) => e.code === 1000 || e.code === 6111))
+    ) {
       return { kind, state: "invalid", detail: answered(err) };
     }
     return couldNotTell(kind, err);
@@ -62,7 +71,8 @@ export function tokenVerdict(result: unknown, now: number = Date.now()): Credent
     ...stringField(r, "not_before", "notBefore"),
   };
   if (base.status === "disabled") return { ...base, state: "disabled" };
-  if (base.status === "expired" || (base.expiresOn !== undefined && Date.parse(base.expiresOn) <= now)) return { ...base, state: "expired" };
+  if (base.status === "expired" || (base.expiresOn !== undefined && Date.parse(base.expiresOn) <= now))
+    return { ...base, state: "expired" };
   if (base.notBefore !== undefined && Date.parse(base.notBefore) > now) return { ...base, state: "not_yet_valid" };
   if (base.status === "active") return { ...base, state: "active" };
   return { ...base, detail: `the token check answered an unexpected status ${JSON.stringify(r.status ?? null)}` };
@@ -98,12 +108,20 @@ export function describeCheck(c: CredentialCheck): string {
  */
 export function explainAuthFailure(err: ApiError, check: CredentialCheck): ApiError {
   if (check.state === "active" || check.state === "unknown") return err;
-  return new ApiError(`${describeCheck(check)} (${err.info.method} ${err.info.path} was refused with HTTP ${err.status})`, err.info);
+  return new ApiError(
+    `${describeCheck(check)} (${err.info.method} ${err.info.path} was refused with HTTP ${err.status})`,
+    err.info,
+  );
 }
 
 /** A 401 or 403 in the API's own envelope (not a proxy's HTML page), on anything but the check itself. */
 function worthChecking(err: unknown): err is ApiError {
-  return err instanceof ApiError && (err.status === 401 || err.status === 403) && err.info.envelope === true && !/^user(\/|$)/.test(err.info.path);
+  return (
+    err instanceof ApiError &&
+    (err.status === 401 || err.status === 403) &&
+    err.info.envelope === true &&
+    !/^user(\/|$)/.test(err.info.path)
+  );
 }
 
 /**
@@ -143,7 +161,8 @@ export function withCredentialCheck(client: CloudflareClient, kind: AuthKind): C
     paginateCursor: (path, opts) => guardIter(client.paginateCursor(path, opts)),
   };
   return new Proxy(client, {
-    get: (target, prop, receiver) => (Object.hasOwn(overrides, prop) ? overrides[prop as keyof CloudflareClient] : Reflect.get(target, prop, receiver)),
+    get: (target, prop, receiver) =>
+      Object.hasOwn(overrides, prop) ? overrides[prop as keyof CloudflareClient] : Reflect.get(target, prop, receiver),
   });
 }
 
@@ -158,7 +177,11 @@ function couldNotTell(kind: AuthKind, err: unknown): CredentialCheck {
   return { kind, state: "unknown", detail: known || err instanceof Error ? err.message : String(err) };
 }
 
-function stringField<K extends string>(o: Record<string, unknown> | null | undefined, from: string, to: K): Partial<Record<K, string>> {
+function stringField<K extends string>(
+  o: Record<string, unknown> | null | undefined,
+  from: string,
+  to: K,
+): Partial<Record<K, string>> {
   const v = o?.[from];
   return typeof v === "string" && v !== "" ? ({ [to]: v } as Partial<Record<K, string>>) : {};
 }

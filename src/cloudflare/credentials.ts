@@ -17,24 +17,37 @@ const HEADER_SAFE = /^[\x21-\x7e]+$/;
 
 /** Reads credentials from `env`; `flags.apiUrl` wins over CLOUDFLARE_API_BASE_URL. */
 export function resolveCredentials(env: Env, flags: { apiUrl?: string } = {}): ResolvedCredentials {
-  const baseUrl = resolveBaseUrl(flags.apiUrl ?? nonEmpty(env.CLOUDFLARE_API_BASE_URL), flags.apiUrl !== undefined ? "--api-url" : "CLOUDFLARE_API_BASE_URL");
+  const baseUrl = resolveBaseUrl(
+    flags.apiUrl ?? nonEmpty(env.CLOUDFLARE_API_BASE_URL),
+    flags.apiUrl !== undefined ? "--api-url" : "CLOUDFLARE_API_BASE_URL",
+  );
   const token = nonEmpty(env.CLOUDFLARE_API_TOKEN);
   const email = nonEmpty(env.CLOUDFLARE_EMAIL);
   const key = nonEmpty(env.CLOUDFLARE_API_KEY);
 
   if (token !== undefined) {
     if (!HEADER_SAFE.test(token)) {
-      throw new CredentialsError("CLOUDFLARE_API_TOKEN contains spaces or control characters; set it to the token alone");
+      throw new CredentialsError(
+        "CLOUDFLARE_API_TOKEN contains spaces or control characters; set it to the token alone",
+      );
     }
     return { baseUrl, auth: { token } };
   }
   if (email !== undefined && key !== undefined) {
-    if (!HEADER_SAFE.test(key)) throw new CredentialsError("CLOUDFLARE_API_KEY contains spaces or control characters; set it to the key alone");
-    if (!email.includes("@") || !HEADER_SAFE.test(email)) throw new CredentialsError("CLOUDFLARE_EMAIL must be the e-mail address of the Cloudflare account");
+    if (!HEADER_SAFE.test(key))
+      throw new CredentialsError("CLOUDFLARE_API_KEY contains spaces or control characters; set it to the key alone");
+    if (!email.includes("@") || !HEADER_SAFE.test(email))
+      throw new CredentialsError("CLOUDFLARE_EMAIL must be the e-mail address of the Cloudflare account");
     return { baseUrl, auth: { email, key } };
   }
-  if (key !== undefined) throw new CredentialsError("CLOUDFLARE_API_KEY is set but CLOUDFLARE_EMAIL is not: a global API key needs both (or set CLOUDFLARE_API_TOKEN instead)");
-  if (email !== undefined) throw new CredentialsError("CLOUDFLARE_EMAIL is set but CLOUDFLARE_API_KEY is not: set both, or set CLOUDFLARE_API_TOKEN instead");
+  if (key !== undefined)
+    throw new CredentialsError(
+      "CLOUDFLARE_API_KEY is set but CLOUDFLARE_EMAIL is not: a global API key needs both (or set CLOUDFLARE_API_TOKEN instead)",
+    );
+  if (email !== undefined)
+    throw new CredentialsError(
+      "CLOUDFLARE_EMAIL is set but CLOUDFLARE_API_KEY is not: set both, or set CLOUDFLARE_API_TOKEN instead",
+    );
   throw new CredentialsError(
     "no Cloudflare credentials: set CLOUDFLARE_API_TOKEN to an API token (recommended), or CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY to the account e-mail and global API key",
   );
@@ -52,7 +65,8 @@ export function resolveBaseUrl(raw: string | undefined, source = "--api-url"): s
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     throw new UsageError(`${source} must be an http(s) URL such as ${DEFAULT_API_URL}, got "${raw}"`);
   }
-  if (url.username || url.password) throw new UsageError(`${source} must not carry credentials; use CLOUDFLARE_API_TOKEN`);
+  if (url.username || url.password)
+    throw new UsageError(`${source} must not carry credentials; use CLOUDFLARE_API_TOKEN`);
   if (url.search || url.hash) throw new UsageError(`${source} must not have a query string or fragment, got "${raw}"`);
   return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
 }
@@ -82,7 +96,9 @@ export function insecureHttpAllowedByEnv(env: Env): boolean {
   const raw = env[ALLOW_INSECURE_HTTP_ENV]?.trim().toLowerCase();
   if (raw === undefined || raw === "" || raw === "0" || raw === "false") return false;
   if (raw === "1" || raw === "true") return true;
-  throw new UsageError(`${ALLOW_INSECURE_HTTP_ENV} must be 1 (or true) to allow plain HTTP, or 0 (or unset); got "${env[ALLOW_INSECURE_HTTP_ENV]}"`);
+  throw new UsageError(
+    `${ALLOW_INSECURE_HTTP_ENV} must be 1 (or true) to allow plain HTTP, or 0 (or unset); got "${env[ALLOW_INSECURE_HTTP_ENV]}"`,
+  );
 }
 
 /**
@@ -90,7 +106,10 @@ export function insecureHttpAllowedByEnv(env: Env): boolean {
  * cross the network unencrypted. `allowed` is the user's explicit opt-in; `source` and `optIn` name
  * where the URL came from and how to opt in. Returns the warning to show when it was allowed.
  */
-export function checkPlainHttp(baseUrl: string, opts: { allowed: boolean; source: string; optIn: string }): string | undefined {
+export function checkPlainHttp(
+  baseUrl: string,
+  opts: { allowed: boolean; source: string; optIn: string },
+): string | undefined {
   const url = new URL(baseUrl);
   if (!isInsecureBaseUrl(url)) return undefined;
   const shown = `${url.origin}${url.pathname}`;

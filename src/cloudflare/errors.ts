@@ -3,7 +3,14 @@
 // (an HTML error page from a proxy, an empty body, `success: false` with a 200, JSON of some other
 // service) becomes an ApiError with a clear message, never a TypeError further down.
 import { ApiError, NetworkError, type ApiErrorDetail } from "../errors.js";
-import { BODY_TOO_LARGE_CODE, ENCODED_BODY_CODE, isIdempotent, isNotSentError, isRetryableStatus, isTimeoutError } from "./retry.js";
+import {
+  BODY_TOO_LARGE_CODE,
+  ENCODED_BODY_CODE,
+  isIdempotent,
+  isNotSentError,
+  isRetryableStatus,
+  isTimeoutError,
+} from "./retry.js";
 import { formatMs } from "./rate-limiter.js";
 import { clip } from "../redact.js";
 
@@ -98,7 +105,8 @@ export function unwrapResponse(ctx: ResponseContext): Unwrapped {
     const info = json.result_info;
     return {
       result: json.result === undefined ? null : json.result,
-      result_info: info && typeof info === "object" && !Array.isArray(info) ? (info as Record<string, unknown>) : undefined,
+      result_info:
+        info && typeof info === "object" && !Array.isArray(info) ? (info as Record<string, unknown>) : undefined,
     };
   }
   if (ok) {
@@ -155,7 +163,12 @@ interface EnvelopeJson {
 }
 
 function isEnvelope(v: unknown): v is EnvelopeJson {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && typeof (v as { success?: unknown }).success === "boolean";
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    !Array.isArray(v) &&
+    typeof (v as { success?: unknown }).success === "boolean"
+  );
 }
 
 /** The API's `errors[]`, tolerating missing codes, odd types and `source.pointer`. */
@@ -170,7 +183,12 @@ export function readErrors(raw: unknown, redact: (s: string) => string = (s) => 
     if (!e || typeof e !== "object") continue;
     const o = e as Record<string, unknown>;
     const detail: ApiErrorDetail = { message: redact(typeof o.message === "string" ? o.message : JSON.stringify(o)) };
-    const code = typeof o.code === "number" ? o.code : typeof o.code === "string" && /^\d+$/.test(o.code) ? Number(o.code) : undefined;
+    const code =
+      typeof o.code === "number"
+        ? o.code
+        : typeof o.code === "string" && /^\d+$/.test(o.code)
+          ? Number(o.code)
+          : undefined;
     if (code !== undefined) detail.code = code;
     const source = o.source as { pointer?: unknown } | undefined;
     if (source && typeof source.pointer === "string") detail.pointer = source.pointer;
@@ -180,7 +198,8 @@ export function readErrors(raw: unknown, redact: (s: string) => string = (s) => 
     // Header errors carry their reason in error_chain (6003 → 6111 "invalid format for Authorization").
     if (Array.isArray(o.error_chain)) {
       for (const c of o.error_chain as Array<Record<string, unknown>>) {
-        if (c && typeof c.message === "string") out.push({ message: redact(c.message), ...(typeof c.code === "number" ? { code: c.code } : {}) });
+        if (c && typeof c.message === "string")
+          out.push({ message: redact(c.message), ...(typeof c.code === "number" ? { code: c.code } : {}) });
       }
     }
   }
@@ -196,7 +215,8 @@ const MAX_DOCUMENTATION_URL = 300;
  * (http, javascript:, a URL carrying a credential) is dropped, never shown.
  */
 export function documentationUrl(raw: unknown, redact: (s: string) => string = (s) => s): string | undefined {
-  if (typeof raw !== "string" || raw.length > MAX_DOCUMENTATION_URL || !/^https:\/\/[\x21-\x7e]+$/.test(raw)) return undefined;
+  if (typeof raw !== "string" || raw.length > MAX_DOCUMENTATION_URL || !/^https:\/\/[\x21-\x7e]+$/.test(raw))
+    return undefined;
   let url: URL;
   try {
     url = new URL(raw);
@@ -240,7 +260,8 @@ const AUTH_CODES = new Set([9106, 9103, 9107, 6003, 6111, 6100, 6101, 6102, 6103
 function apiError(ctx: ResponseContext, errors: ApiErrorDetail[], oddBody?: string): ApiError {
   const { method, path, status } = ctx;
   const codes = new Set(errors.map((e) => e.code).filter((c): c is number => c !== undefined));
-  const cf = errors.length > 0 ? ` (Cloudflare: ${describeErrors(errors)})` : oddBody ? ` (the answer was ${oddBody})` : "";
+  const cf =
+    errors.length > 0 ? ` (Cloudflare: ${describeErrors(errors)})` : oddBody ? ` (the answer was ${oddBody})` : "";
   const after = ctx.retries > 0 ? ` after ${ctx.retries} ${ctx.retries === 1 ? "retry" : "retries"}` : "";
   const write = !isIdempotent(method);
   const retryable = isRetryableStatus(status) && (!write || status === 429);
@@ -253,10 +274,16 @@ function apiError(ctx: ResponseContext, errors: ApiErrorDetail[], oddBody?: stri
       (ctx.auth === "token" ? "CLOUDFLARE_API_TOKEN" : "CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY") +
       " (an API token goes in CLOUDFLARE_API_TOKEN; a global API key needs CLOUDFLARE_EMAIL as well)";
   } else if (status === 403) {
-    const who = ctx.auth === "token" ? "the API token lacks" : "the account of CLOUDFLARE_EMAIL / CLOUDFLARE_API_KEY lacks";
+    const who =
+      ctx.auth === "token" ? "the API token lacks" : "the account of CLOUDFLARE_EMAIL / CLOUDFLARE_API_KEY lacks";
     const hint = ctx.permissionHint?.(method, path);
     message = `${who} permission for ${method} ${path}${cf}${hint ? `; it needs ${hint}` : ""}`;
-  } else if (status === 404 && zoneMatch && !oddBody && (codes.size === 0 || [...codes].some((c) => ROUTING_CODES.has(c)) || zoneMatch[2] === "")) {
+  } else if (
+    status === 404 &&
+    zoneMatch &&
+    !oddBody &&
+    (codes.size === 0 || [...codes].some((c) => ROUTING_CODES.has(c)) || zoneMatch[2] === "")
+  ) {
     const who = ctx.auth === "token" ? "this token" : "these credentials";
     message =
       `zone ${zoneMatch[1]} not found or not accessible with ${who}: no such zone, or ${who} cannot see it ` +
@@ -278,7 +305,8 @@ function apiError(ctx: ResponseContext, errors: ApiErrorDetail[], oddBody?: stri
     }
   } else if (status >= 500) {
     message = `Cloudflare answered HTTP ${status} for ${method} ${path}${after}${cf}`;
-    if (write) message += `; the ${method} may or may not have been carried out: run \`zoneform plan\` again to see the live state before retrying`;
+    if (write)
+      message += `; the ${method} may or may not have been carried out: run \`zoneform plan\` again to see the live state before retrying`;
     else message += "; the API may be having trouble, try again later";
     if (oddBody) message += " (if this persists, check --api-url / CLOUDFLARE_API_BASE_URL)";
   } else if (status === 404) {
@@ -334,11 +362,13 @@ export function networkError(ctx: FailureContext): NetworkError {
   const notSent = isNotSentError(code);
   const ambiguous = !notSent && method !== "GET";
   let what: string;
-  if (notSent) what = `cannot connect to ${ctx.origin} (${code})${after}; check --api-url / CLOUDFLARE_API_BASE_URL and the network`;
+  if (notSent)
+    what = `cannot connect to ${ctx.origin} (${code})${after}; check --api-url / CLOUDFLARE_API_BASE_URL and the network`;
   else if (isTimeoutError(code)) what = `no answer within ${ctx.timeoutMs} ms (${code})${after}`;
   else if (code === BODY_TOO_LARGE_CODE) {
     what = `${ctx.cause}, more than the ${ctx.maxBodyBytes ?? "maximum"} bytes zoneform reads of one answer (--max-body-size, ZONEFORM_MAX_BODY_SIZE); it stopped reading it`;
-  } else if (code === ENCODED_BODY_CODE) what = `${ctx.cause}; it was not read (is --api-url / CLOUDFLARE_API_BASE_URL the API, without a proxy that compresses?)`;
+  } else if (code === ENCODED_BODY_CODE)
+    what = `${ctx.cause}; it was not read (is --api-url / CLOUDFLARE_API_BASE_URL the API, without a proxy that compresses?)`;
   else what = `the connection failed (${code ?? ctx.cause})${after}`;
   let message = `${method} ${path}: ${what}`;
   if (ambiguous) {
@@ -349,5 +379,11 @@ export function networkError(ctx: FailureContext): NetworkError {
   } else if (isTimeoutError(code)) {
     message += "; raise --timeout or try again later";
   }
-  return new NetworkError(message, { method, path, ambiguous, cause: code ?? ctx.cause, ...(retries > 0 ? { retries } : {}) });
+  return new NetworkError(message, {
+    method,
+    path,
+    ambiguous,
+    cause: code ?? ctx.cause,
+    ...(retries > 0 ? { retries } : {}),
+  });
 }

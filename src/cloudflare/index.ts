@@ -1,7 +1,34 @@
 // The Cloudflare API client: one import for the rest of zoneform.
 export type { CloudflareClient, Envelope, PageInfo, RequestOptions } from "./types.js";
-export { createClient, DEFAULT_PER_PAGE, DEFAULT_MAX_LIST_ITEMS, DEFAULT_MAX_LIST_PAGES, type ClientOptions, type ClientStats } from "./client.js";
-export { resolveCredentials, resolveBaseUrl, DEFAULT_API_URL, type Auth, type ResolvedCredentials } from "./credentials.js";
+export {
+  createClient,
+  DEFAULT_PER_PAGE,
+  DEFAULT_MAX_LIST_ITEMS,
+  DEFAULT_MAX_LIST_PAGES,
+  type ClientOptions,
+  type ClientStats,
+} from "./client.js";
+export {
+  resolveCredentials,
+  resolveBaseUrl,
+  DEFAULT_API_URL,
+  type Auth,
+  type ResolvedCredentials,
+} from "./credentials.js";
 export { RateLimiter, Semaphore, DEFAULT_RATE_LIMIT, parseRateHeaders, type RateLimit } from "./rate-limiter.js";
-export { DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfter, backoffDelay, isIdempotent, type RetryPolicy } from "./retry.js";
-export { unwrapResponse, networkError, describeErrors, parseJsonExact, JSON_SOURCE_TEXT, type PermissionHint } from "./errors.js";
+export {
+  DEFAULT_RETRY_POLICY,
+  decideRetry,
+  parseRetryAfter,
+  backoffDelay,
+  isIdempotent,
+  type RetryPolicy,
+} from "./retry.js";
+export {
+  unwrapResponse,
+  networkError,
+  describeErrors,
+  parseJsonExact,
+  JSON_SOURCE_TEXT,
+  type PermissionHint,
+} from "./errors.js";

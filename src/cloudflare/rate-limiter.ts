@@ -83,7 +83,8 @@ export class RateLimiter {
   private timerAt = 0;
 
   constructor(opts: RateLimiterOptions) {
-    if (!(opts.requests >= 1) || !(opts.seconds > 0)) throw new RangeError("rate limit must be at least 1 request per a positive number of seconds");
+    if (!(opts.requests >= 1) || !(opts.seconds > 0))
+      throw new RangeError("rate limit must be at least 1 request per a positive number of seconds");
     this.requests = Math.floor(opts.requests);
     this.windowMs = opts.seconds * 1000;
     this.now = opts.now ?? Date.now;
@@ -158,7 +159,8 @@ export class RateLimiter {
     } else if (rl.remaining < Math.max(2, limit * 0.1)) {
       const pace = resetMs !== undefined ? resetMs / left : evenPace;
       if (resetMs !== undefined && this.tooLong(pace, rl.header)) return;
-      if (pace > this.paceMs) this.log?.(`rate limit budget low (remaining ${rl.remaining}): one request every ${formatMs(pace)}`);
+      if (pace > this.paceMs)
+        this.log?.(`rate limit budget low (remaining ${rl.remaining}): one request every ${formatMs(pace)}`);
       this.paceMs = pace;
     } else {
       this.paceMs = 0;
@@ -249,10 +251,13 @@ export class RateLimiter {
     if (this.timer && this.timerAt <= at) return;
     if (this.timer) clearTimeout(this.timer);
     this.timerAt = at;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.pump();
-    }, Math.max(1, Math.ceil(ms)));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.pump();
+      },
+      Math.max(1, Math.ceil(ms)),
+    );
   }
 }
 
@@ -298,14 +303,23 @@ export function parseRateHeaders(headers: Headers, now: number = Date.now()): Ra
   if (out.limit === undefined && policy) out.limit = field(policy, ["q"]);
   out.limit ??= num(get("x-ratelimit-limit") ?? get("ratelimit-limit"));
   if (out.remaining === undefined && out.resetSeconds === undefined) {
-    const x = get("x-ratelimit-remaining") !== undefined || get("x-ratelimit-reset") !== undefined ? "x-ratelimit" : "ratelimit";
+    const x =
+      get("x-ratelimit-remaining") !== undefined || get("x-ratelimit-reset") !== undefined
+        ? "x-ratelimit"
+        : "ratelimit";
     out.remaining = num(get(`${x}-remaining`));
     out.resetSeconds = num(get(`${x}-reset`));
-    const parts = [`${x}-remaining`, `${x}-reset`].filter((h) => get(h) !== undefined).map((h) => `${h.replace(/(^|-)([a-z])/g, (_m, d: string, c: string) => d + c.toUpperCase()).replace("Ratelimit", "RateLimit")}: ${shown(get(h)!)}`);
+    const parts = [`${x}-remaining`, `${x}-reset`]
+      .filter((h) => get(h) !== undefined)
+      .map(
+        (h) =>
+          `${h.replace(/(^|-)([a-z])/g, (_m, d: string, c: string) => d + c.toUpperCase()).replace("Ratelimit", "RateLimit")}: ${shown(get(h)!)}`,
+      );
     if (parts.length > 0) out.header = parts.join(", ");
   }
   // A reset that looks like an epoch timestamp, not a delay.
-  if (out.resetSeconds !== undefined && out.resetSeconds > 1e9) out.resetSeconds = Math.max(0, out.resetSeconds - now / 1000);
+  if (out.resetSeconds !== undefined && out.resetSeconds > 1e9)
+    out.resetSeconds = Math.max(0, out.resetSeconds - now / 1000);
   return out;
 }
 

@@ -85,7 +85,12 @@ export function isConnectionError(code: string | undefined): boolean {
 }
 
 export function isTimeoutError(code: string | undefined): boolean {
-  return code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT" || code === "ETIMEDOUT" || code === DEADLINE_CODE;
+  return (
+    code === "UND_ERR_HEADERS_TIMEOUT" ||
+    code === "UND_ERR_BODY_TIMEOUT" ||
+    code === "ETIMEDOUT" ||
+    code === DEADLINE_CODE
+  );
 }
 
 export type Headers = Record<string, string | string[] | undefined>;
@@ -137,7 +142,12 @@ export type RetryDecision =
  * Decides whether the failed attempt `attempt` (1 = the first request) of `method` is tried again
  * and after how long.
  */
-export function decideRetry(method: HttpMethod | string, failure: Failure, attempt: number, policy: RetryPolicy): RetryDecision {
+export function decideRetry(
+  method: HttpMethod | string,
+  failure: Failure,
+  attempt: number,
+  policy: RetryPolicy,
+): RetryDecision {
   const idempotent = isIdempotent(method);
   let retryAfterMs: number | undefined;
 
@@ -153,7 +163,9 @@ export function decideRetry(method: HttpMethod | string, failure: Failure, attem
     // A closed port answers at once and again: one quick retry covers a server restarting, more only
     // delay the message (backoff is for answers that may succeed later).
     if (failure.code === "ECONNREFUSED") {
-      return attempt > Math.min(REFUSED_RETRIES, policy.retries) ? { retry: false, reason: "exhausted" } : { retry: true, delayMs: Math.min(REFUSED_DELAY_MS, backoffDelay(attempt, policy)) };
+      return attempt > Math.min(REFUSED_RETRIES, policy.retries)
+        ? { retry: false, reason: "exhausted" }
+        : { retry: true, delayMs: Math.min(REFUSED_DELAY_MS, backoffDelay(attempt, policy)) };
     }
   }
 

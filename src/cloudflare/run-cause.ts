@@ -33,9 +33,15 @@ export function notTheApiCause(baseUrl: string, err: unknown): string | undefine
   // JSON of another service answering success is never the API. A 404 is the base URL's fault only
   // when it lacks the prefix: with it, an HTML 404 may be a proxy's answer on one path (a zone error).
   const ok = err.status >= 200 && err.status < 300;
-  if (!(ok && err.info.envelope === false) && !(lacksPrefix && (err.status === 404 || err.status === 405))) return undefined;
-  const said = err.info.envelope === false ? `an answer that is not the API's JSON envelope (HTTP ${err.status})` : `HTTP ${err.status}`;
-  const hint = lacksPrefix ? `did you mean ${baseUrl.replace(/\/+$/, "")}${API_PREFIX}?` : "is --api-url / CLOUDFLARE_API_BASE_URL right?";
+  if (!(ok && err.info.envelope === false) && !(lacksPrefix && (err.status === 404 || err.status === 405)))
+    return undefined;
+  const said =
+    err.info.envelope === false
+      ? `an answer that is not the API's JSON envelope (HTTP ${err.status})`
+      : `HTTP ${err.status}`;
+  const hint = lacksPrefix
+    ? `did you mean ${baseUrl.replace(/\/+$/, "")}${API_PREFIX}?`
+    : "is --api-url / CLOUDFLARE_API_BASE_URL right?";
   return (
     `the base URL ${baseUrl} does not look like the Cloudflare API (${err.info.method} ${err.info.path} got ${said}): ${hint} ` +
     "Set --api-url / CLOUDFLARE_API_BASE_URL to the API's base, e.g. https://api.cloudflare.com/client/v4"

@@ -28,13 +28,17 @@ function parseGroup(name: string): { name: string; level: Level } | undefined {
 /** Every resource key of a policy, nested ones included (`account.X: {zone.*: "*"}`), with its value. */
 function resourceEntries(resources: unknown): Array<[string, unknown]> {
   if (!resources || typeof resources !== "object") return [];
-  return Object.entries(resources as Record<string, unknown>).flatMap(([k, v]) => [[k, v] as [string, unknown], ...resourceEntries(v)]);
+  return Object.entries(resources as Record<string, unknown>).flatMap(([k, v]) => [
+    [k, v] as [string, unknown],
+    ...resourceEntries(v),
+  ]);
 }
 
 /** Whether a policy's resources include the zone (or account) `target`. */
 export function coversTarget(resources: unknown, scope: "zone" | "account", target: string): boolean {
   return resourceEntries(resources).some(([key, value]) => {
-    if (scope === "account") return key === `com.cloudflare.api.account.${target}` || key === "com.cloudflare.api.account.*";
+    if (scope === "account")
+      return key === `com.cloudflare.api.account.${target}` || key === "com.cloudflare.api.account.*";
     if (key === `com.cloudflare.api.account.zone.${target}` || key === "com.cloudflare.api.account.zone.*") return true;
     // A whole account ("*" as its value) includes its zones; zoneform cannot tell which account a zone is in.
     return /^com\.cloudflare\.api\.account\.([0-9a-f]{32}|\*)$/.test(key) && value === "*";
@@ -42,7 +46,11 @@ export function coversTarget(resources: unknown, scope: "zone" | "account", targ
 }
 
 /** The level of `need` the token's policies grant on `target`: allow policies, less what deny policies take. */
-export function levelHeld(policies: unknown[], need: Pick<PermissionNeed, "name" | "scope">, target: string): Level | "none" {
+export function levelHeld(
+  policies: unknown[],
+  need: Pick<PermissionNeed, "name" | "scope">,
+  target: string,
+): Level | "none" {
   let allowed: Level | "none" = "none";
   let denied: Level | "none" = "none";
   for (const p of policies) {
@@ -52,7 +60,8 @@ export function levelHeld(policies: unknown[], need: Pick<PermissionNeed, "name"
     for (const g of policy.permission_groups) {
       const group = typeof g?.name === "string" ? parseGroup(g.name) : undefined;
       if (!group || group.name !== need.name.toLowerCase()) continue;
-      if (policy.effect === "deny") denied = RANK[group.level] < RANK[denied] || denied === "none" ? group.level : denied;
+      if (policy.effect === "deny")
+        denied = RANK[group.level] < RANK[denied] || denied === "none" ? group.level : denied;
       else allowed = RANK[group.level] > RANK[allowed] ? group.level : allowed;
     }
   }
@@ -65,5 +74,8 @@ export function levelHeld(policies: unknown[], need: Pick<PermissionNeed, "name"
 /** Where the token lacks what `plan` and what `apply` need (zone or account ids). */
 export function lacking(policies: unknown[], need: PermissionNeed): { plan: string[]; apply: string[] } {
   const held = need.on.map((t) => [t, RANK[levelHeld(policies, need, t)]] as const);
-  return { plan: held.filter(([, r]) => r < RANK[need.plan]).map(([t]) => t), apply: held.filter(([, r]) => r < RANK[need.apply]).map(([t]) => t) };
+  return {
+    plan: held.filter(([, r]) => r < RANK[need.plan]).map(([t]) => t),
+    apply: held.filter(([, r]) => r < RANK[need.apply]).map(([t]) => t),
+  };
 }

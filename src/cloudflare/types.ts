@@ -45,7 +45,10 @@ export interface CloudflareClient {
    * Page-style list (page/per_page + result_info), streamed item by item in order. One page in memory,
    * plus up to `lookahead` pages requested ahead once the total is known (default 0).
    */
-  paginate<T>(path: string, opts?: { query?: RequestOptions["query"]; perPage?: number; lookahead?: number }): AsyncIterable<T>;
+  paginate<T>(
+    path: string,
+    opts?: { query?: RequestOptions["query"]; perPage?: number; lookahead?: number },
+  ): AsyncIterable<T>;
   /** Cursor-style list (cursor + result_info.cursor), streamed. */
   paginateCursor<T>(path: string, opts?: { query?: RequestOptions["query"]; perPage?: number }): AsyncIterable<T>;
   /**

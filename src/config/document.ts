@@ -25,9 +25,21 @@ export interface CheckedFile {
   templated: TemplatedValue[];
 }
 
-export function checkFileText(text: string, file: string, env: Env, missingEnv: "error" | "warning" = "error"): CheckedFile {
+export function checkFileText(
+  text: string,
+  file: string,
+  env: Env,
+  missingEnv: "error" | "warning" = "error",
+): CheckedFile {
   const parsed = parseYaml(text, file);
-  const checked: CheckedFile = { file, doc: undefined, locate: parsed.locate, problems: [...parsed.problems], secrets: [], templated: [] };
+  const checked: CheckedFile = {
+    file,
+    doc: undefined,
+    locate: parsed.locate,
+    problems: [...parsed.problems],
+    secrets: [],
+    templated: [],
+  };
   // undefined: the YAML could not be read (its errors are already reported).
   if (parsed.value === undefined) return checked;
   if (parsed.value === null) {
@@ -47,7 +59,9 @@ export function checkFileText(text: string, file: string, env: Env, missingEnv: 
   const secrets = new Redactor(interpolated.secrets);
   const findings: Finding[] = [
     ...interpolated.findings,
-    ...ajvErrorsToFindings(validateDocument(interpolated.value), (t) => secrets.redactString(t)).filter((f) => !underMissing(f.pointer)),
+    ...ajvErrorsToFindings(validateDocument(interpolated.value), (t) => secrets.redactString(t)).filter(
+      (f) => !underMissing(f.pointer),
+    ),
     ...runRules(interpolated.value, { template: (pointer) => interpolated.templates.get(pointer) }),
   ];
   checked.problems.push(...findings.map((f) => toProblem(f, file, parsed.locate)));
@@ -56,7 +70,14 @@ export function checkFileText(text: string, file: string, env: Env, missingEnv: 
 }
 
 function emptyFile(file: string): ConfigProblem {
-  return { file, line: 1, column: 1, pointer: "", message: "the file is empty: it needs 'version: 1' and 'zones'", severity: "error" };
+  return {
+    file,
+    line: 1,
+    column: 1,
+    pointer: "",
+    message: "the file is empty: it needs 'version: 1' and 'zones'",
+    severity: "error",
+  };
 }
 
 export function byPosition(a: ConfigProblem, b: ConfigProblem): number {

@@ -61,7 +61,13 @@ export function checkConfigSources(
   const account = env.CLOUDFLARE_ACCOUNT_ID?.trim();
   if (desired && desired.account_id === undefined && account) {
     if (!/^[0-9a-f]{32}$/.test(account)) {
-      errors.push({ file: "CLOUDFLARE_ACCOUNT_ID", line: 0, column: 0, pointer: "", message: "expected an account id, 32 lower-case hex characters" });
+      errors.push({
+        file: "CLOUDFLARE_ACCOUNT_ID",
+        line: 0,
+        column: 0,
+        pointer: "",
+        message: "expected an account id, 32 lower-case hex characters",
+      });
     } else {
       desired.account_id = account;
     }
@@ -79,7 +85,9 @@ export function configError(errors: ConfigProblem[], warnings: ConfigProblem[]):
   const n = errors.length;
   const w = warnings.length;
   const head =
-    `${n} problem${n === 1 ? "" : "s"} in the configuration` + (w ? ` (and ${w} warning${w === 1 ? "" : "s"})` : "") + ":";
+    `${n} problem${n === 1 ? "" : "s"} in the configuration` +
+    (w ? ` (and ${w} warning${w === 1 ? "" : "s"})` : "") +
+    ":";
   const all = [...errors, ...warnings];
   return new ConfigError(all, [head, ...all.map((p) => `  ${formatProblem(p)}`)].join("\n"));
 }

@@ -31,7 +31,14 @@ export interface Interpolated {
  * goes on with an empty value: the file's shape can be checked without the secrets at hand.
  */
 export function interpolateEnv(value: unknown, env: Env, missingEnv: "error" | "warning" = "error"): Interpolated {
-  const result: Interpolated = { value: undefined, secrets: [], findings: [], templates: new Map(), templatePaths: new Map(), missing: new Set() };
+  const result: Interpolated = {
+    value: undefined,
+    secrets: [],
+    findings: [],
+    templates: new Map(),
+    templatePaths: new Map(),
+    missing: new Set(),
+  };
   const seen = new Set<string>();
   // The keys from the root to the value visited: a pointer is made only for a string with `${`.
   const path: Array<string | number> = [];
@@ -73,12 +80,18 @@ export function interpolateEnv(value: unknown, env: Env, missingEnv: "error" | "
       hasReference = true;
       const name = inner.slice(4);
       if (!ENV_NAME.test(name)) {
-        result.findings.push({ pointer, message: `'${whole}' is not a valid reference: write \${env:NAME} with NAME made of letters, digits and _` });
+        result.findings.push({
+          pointer,
+          message: `'${whole}' is not a valid reference: write \${env:NAME} with NAME made of letters, digits and _`,
+        });
         result.missing.add(pointer);
         return "";
       }
       if (CREDENTIAL_VARIABLES.has(name)) {
-        result.findings.push({ pointer, message: `'${whole}' is zoneform's own API credential; it is never written into a zone (use another variable)` });
+        result.findings.push({
+          pointer,
+          message: `'${whole}' is zoneform's own API credential; it is never written into a zone (use another variable)`,
+        });
         result.missing.add(pointer);
         return "";
       }
@@ -87,7 +100,11 @@ export function interpolateEnv(value: unknown, env: Env, missingEnv: "error" | "
         result.findings.push(
           missingEnv === "error"
             ? { pointer, message: `environment variable ${name} is not set (referenced as \${env:${name}})` }
-            : { pointer, severity: "warning", message: `environment variable ${name} is not set (referenced as \${env:${name}}); plan and apply will need it` },
+            : {
+                pointer,
+                severity: "warning",
+                message: `environment variable ${name} is not set (referenced as \${env:${name}}); plan and apply will need it`,
+              },
         );
         result.missing.add(pointer);
         return "";
@@ -131,7 +148,8 @@ export function declaredDocument(interpolated: Interpolated): unknown {
     return copy;
   };
   let doc = interpolated.value;
-  for (const [pointer, template] of interpolated.templates) doc = put(doc, interpolated.templatePaths.get(pointer)!, 0, template);
+  for (const [pointer, template] of interpolated.templates)
+    doc = put(doc, interpolated.templatePaths.get(pointer)!, 0, template);
   return doc;
 }
 

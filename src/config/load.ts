@@ -53,7 +53,8 @@ export async function readConfigFiles(configPath: string, cwd: string): Promise<
       bytes = await readRegularFile(p, MAX_CONFIG_FILE_BYTES);
     } catch (err) {
       if (!(err instanceof FileReadError)) throw err;
-      const hint = err.problem.kind === "too-large" ? ": split the zones over several files in a directory (-c DIR)" : "";
+      const hint =
+        err.problem.kind === "too-large" ? ": split the zones over several files in a directory (-c DIR)" : "";
       throw pathError(shownFile, `${describeReadProblem(err.problem, MAX_CONFIG_FILE_BYTES)}${hint}`);
     }
     files.push({ file: shownFile, text: decodeUtf8(bytes, shownFile) });
@@ -71,7 +72,10 @@ async function configDirFiles(dir: string, cwd: string): Promise<string[]> {
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch (err) {
-    throw pathError(displayPath(dir, cwd), `the directory cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    throw pathError(
+      displayPath(dir, cwd),
+      `the directory cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+    );
   }
   const paths: string[] = [];
   for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
@@ -79,9 +83,16 @@ async function configDirFiles(dir: string, cwd: string): Promise<string[]> {
     const special = e.isFIFO() || e.isCharacterDevice() || e.isBlockDevice() || e.isSocket();
     const shownEntry = (): string => displayPath(path.join(dir, e.name), cwd);
     if (special) {
-      throw pathError(shownEntry(), `is ${kindOf(e)}: a configuration directory may hold no FIFO, device or socket (move it out, or give -c a directory without it)`);
+      throw pathError(
+        shownEntry(),
+        `is ${kindOf(e)}: a configuration directory may hold no FIFO, device or socket (move it out, or give -c a directory without it)`,
+      );
     }
-    if (yaml && e.isDirectory()) throw pathError(shownEntry(), "is a directory: every *.yaml or *.yml entry of a configuration directory is read as a file (rename it)");
+    if (yaml && e.isDirectory())
+      throw pathError(
+        shownEntry(),
+        "is a directory: every *.yaml or *.yml entry of a configuration directory is read as a file (rename it)",
+      );
     if (yaml && (e.isFile() || e.isSymbolicLink())) paths.push(path.join(dir, e.name));
   }
   if (paths.length === 0) throw pathError(displayPath(dir, cwd), "the directory holds no *.yaml or *.yml file");
@@ -102,6 +113,9 @@ function decodeUtf8(bytes: Buffer, shown: string): string {
     const column = at - before.lastIndexOf("\n");
     const offset = Buffer.byteLength(before, "utf8");
     const message = `the file is not valid UTF-8 (byte 0x${bytes[offset]?.toString(16).padStart(2, "0") ?? "??"} at line ${line}, column ${column}): save it as UTF-8`;
-    throw new ConfigError([{ file: shown, line, column, pointer: "", message }], `${shown}:${line}:${column}  ${message}`);
+    throw new ConfigError(
+      [{ file: shown, line, column, pointer: "", message }],
+      `${shown}:${line}:${column}  ${message}`,
+    );
   }
 }

@@ -32,18 +32,28 @@ export function mergeFiles(files: CheckedFile[]): MergeResult {
       const pointer = `/zones/${i}/zone_id`;
       const first = zoneSeen.get(id);
       if (first) {
-        problems.push(toProblem({ pointer, message: `zone ${id} is declared twice (first at ${where(first.file, first.pointer)})` }, f.file, f.locate));
+        problems.push(
+          toProblem(
+            { pointer, message: `zone ${id} is declared twice (first at ${where(first.file, first.pointer)})` },
+            f.file,
+            f.locate,
+          ),
+        );
       } else zoneSeen.set(id, { file: f, pointer });
     });
     for (const key of ["account_id", "safety"] as const) {
       if (!(key in doc)) continue;
-      const value = key === "safety" ? String(asRecord(doc.safety)?.max_deletes ?? DEFAULT_MAX_DELETES) : JSON.stringify(doc[key]);
+      const value =
+        key === "safety" ? String(asRecord(doc.safety)?.max_deletes ?? DEFAULT_MAX_DELETES) : JSON.stringify(doc[key]);
       const first = settingSeen.get(key);
       if (!first) settingSeen.set(key, { file: f, value });
       else if (first.value !== value) {
         problems.push(
           toProblem(
-            { pointer: `/${key}`, message: `${key} differs from the one in ${where(first.file, `/${key}`)}: files of one configuration must agree` },
+            {
+              pointer: `/${key}`,
+              message: `${key} differs from the one in ${where(first.file, `/${key}`)}: files of one configuration must agree`,
+            },
             f.file,
             f.locate,
           ),
@@ -77,7 +87,11 @@ export function mergeFiles(files: CheckedFile[]): MergeResult {
   }
   if (state.zones.length === 0) {
     const f = files[0];
-    if (f) all.push({ ...toProblem({ pointer: "/zones", message: "no zones: nothing will be managed" }, f.file, f.locate), severity: "warning" });
+    if (f)
+      all.push({
+        ...toProblem({ pointer: "/zones", message: "no zones: nothing will be managed" }, f.file, f.locate),
+        severity: "warning",
+      });
   }
   return { problems: all, desired: state };
 }

@@ -37,7 +37,10 @@ export function ajvErrorsToFindings(errors: ErrorObject[], redact?: (text: strin
   }
   // A misspelt required key is one mistake: keep "did you mean", drop "missing required key".
   const deduped = findings.filter(
-    (f) => !(f.message.startsWith("missing required key") && suggested.has(childPointer(f.pointer, requiredKeyOf(f.message)))),
+    (f) =>
+      !(
+        f.message.startsWith("missing required key") && suggested.has(childPointer(f.pointer, requiredKeyOf(f.message)))
+      ),
   );
   const unique = new Map(deduped.map((f) => [`${f.pointer}\u0000${f.message}`, f]));
   return [...unique.values()];
@@ -63,7 +66,8 @@ export function suggestKey(key: string, allowed: string[]): string | undefined {
 function messageFor(e: ErrorObject, redact?: (text: string) => string): string {
   const params = e.params as Record<string, unknown>;
   // A destination's credentials never reach a message, even one about a malformed destination.
-  const data = e.instancePath.endsWith("/destination_conf") && typeof e.data === "string" ? redactDestination(e.data) : e.data;
+  const data =
+    e.instancePath.endsWith("/destination_conf") && typeof e.data === "string" ? redactDestination(e.data) : e.data;
   const got = describeValue(data, redact);
   const custom = e.parentSchema?.errorMessage;
   if (typeof custom === "string" && e.keyword !== "type" && e.keyword !== "required") {
@@ -80,8 +84,10 @@ function messageFor(e: ErrorObject, redact?: (text: string) => string): string {
       return `must be ${JSON.stringify(params.allowedValue)} (got ${got})`;
     case "type": {
       const expected = String(params.type).split(",").map(typeName).join(" or ");
-      const hint = String(params.type).includes("string") && (typeof e.data === "number" || typeof e.data === "boolean")
-        ? "; put it in quotes" : "";
+      const hint =
+        String(params.type).includes("string") && (typeof e.data === "number" || typeof e.data === "boolean")
+          ? "; put it in quotes"
+          : "";
       return `must be ${expected} (got ${typeOfValue(e.data)}${e.data !== null && typeof e.data !== "object" ? ` ${got}` : ""})${hint}`;
     }
     case "minimum":
@@ -119,7 +125,17 @@ function messageFor(e: ErrorObject, redact?: (text: string) => string): string {
 }
 
 function typeName(t: string): string {
-  return { string: "a string", number: "a number", integer: "an integer", boolean: "true or false", array: "a list", object: "a mapping", null: "empty" }[t] ?? t;
+  return (
+    {
+      string: "a string",
+      number: "a number",
+      integer: "an integer",
+      boolean: "true or false",
+      array: "a list",
+      object: "a mapping",
+      null: "empty",
+    }[t] ?? t
+  );
 }
 
 function typeOfValue(v: unknown): string {

@@ -74,14 +74,32 @@ export function parseYaml(text: string, file: string): ParsedYaml {
       const key = /^\s*["']?([^:"'\n]*?)["']?\s*:/.exec(text.slice(offset))?.[1] ?? "";
       const found = pointerAt(offset);
       const pointer = lastSegment(found) === key ? found : childPointer(found, key);
-      problems.push({ file, ...pos, pointer, message: `duplicate key '${key}': a key may appear once in a mapping`, severity: "error" });
+      problems.push({
+        file,
+        ...pos,
+        pointer,
+        message: `duplicate key '${key}': a key may appear once in a mapping`,
+        severity: "error",
+      });
     } else {
       fatal = true;
-      problems.push({ file, ...pos, pointer: pointerAt(offset), message: `YAML syntax error: ${firstLine(err.message)}`, severity: "error" });
+      problems.push({
+        file,
+        ...pos,
+        pointer: pointerAt(offset),
+        message: `YAML syntax error: ${firstLine(err.message)}`,
+        severity: "error",
+      });
     }
   }
   for (const warning of doc.warnings) {
-    problems.push({ file, ...toPos(warning.pos[0]), pointer: pointerAt(warning.pos[0]), message: firstLine(warning.message), severity: "warning" });
+    problems.push({
+      file,
+      ...toPos(warning.pos[0]),
+      pointer: pointerAt(warning.pos[0]),
+      message: firstLine(warning.message),
+      severity: "warning",
+    });
   }
 
   for (const k of prototypeKeys) {
@@ -113,9 +131,16 @@ export function parseYaml(text: string, file: string): ParsedYaml {
   return { file, value, locate, problems };
 }
 
-function indexNode(node: Node, pointer: string, spans: Map<string, NodeSpan>, prototypeKeys: Array<{ pointer: string; offset: number; key: string }>, keyStart?: number): void {
+function indexNode(
+  node: Node,
+  pointer: string,
+  spans: Map<string, NodeSpan>,
+  prototypeKeys: Array<{ pointer: string; offset: number; key: string }>,
+  keyStart?: number,
+): void {
   const range = node.range;
-  const emptyNull = isScalar(node) && node.value === null && range !== undefined && range !== null && range[0] === range[1];
+  const emptyNull =
+    isScalar(node) && node.value === null && range !== undefined && range !== null && range[0] === range[1];
   const start = emptyNull && keyStart !== undefined ? keyStart : (range?.[0] ?? keyStart ?? 0);
   spans.set(pointer, { start, end: range?.[1] ?? start, keyStart });
   if (isAlias(node)) return;

@@ -31,7 +31,10 @@ export function isError(p: { severity?: "error" | "warning" }): boolean {
 }
 
 export function lastSegment(pointer: string): string {
-  return pointer.slice(pointer.lastIndexOf("/") + 1).replace(/~1/g, "/").replace(/~0/g, "~");
+  return pointer
+    .slice(pointer.lastIndexOf("/") + 1)
+    .replace(/~1/g, "/")
+    .replace(/~0/g, "~");
 }
 
 /**

@@ -71,7 +71,14 @@ function loadPrecompiled(): PrecompiledModule | null {
 export function createAjv(code?: { source: true; esm: false }): Ajv2020Class {
   // CommonJS packages, required on demand: the precompiled path never loads them.
   const { Ajv2020 } = require("ajv/dist/2020") as typeof import("ajv/dist/2020.js");
-  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true, ...(code ? { code } : {}) });
+  const ajv = new Ajv2020({
+    allErrors: true,
+    verbose: true,
+    strict: true,
+    strictRequired: false,
+    allowUnionTypes: true,
+    ...(code ? { code } : {}),
+  });
   // ajv-formats is CommonJS: its export may be the function or a module object with `default`.
   type AddFormats = (ajv: Ajv2020Class) => unknown;
   const mod = require("ajv-formats") as AddFormats & { default?: AddFormats };
@@ -84,7 +91,9 @@ export function createAjv(code?: { source: true; esm: false }): Ajv2020Class {
 /** The validator as a CommonJS module's source (ajv standalone code), for the build. */
 export function standaloneValidatorSource(): string {
   const ajv = createAjv({ source: true, esm: false });
-  const { default: standaloneCode } = require("ajv/dist/standalone") as { default: (ajv: Ajv2020Class, v: ValidateFunction) => string };
+  const { default: standaloneCode } = require("ajv/dist/standalone") as {
+    default: (ajv: Ajv2020Class, v: ValidateFunction) => string;
+  };
   const code = standaloneCode(ajv, ajv.compile(loadSchema()));
   return [
     '"use strict";',
@@ -99,7 +108,8 @@ export function standaloneValidatorSource(): string {
 export function getValidator(): ValidateFunction {
   if (validator) return validator;
   const built = loadPrecompiled();
-  validator = built && (BUNDLED || built.schemaHash === schemaHash()) ? built.default : createAjv().compile(loadSchema());
+  validator =
+    built && (BUNDLED || built.schemaHash === schemaHash()) ? built.default : createAjv().compile(loadSchema());
   return validator;
 }
 
@@ -147,7 +157,19 @@ export function publishedSchema(assembled: Json, version: string = packageVersio
 }
 
 /** 2020-12 keywords with no draft-07 equivalent: the conversion refuses them rather than drop them. */
-const NOT_IN_DRAFT_07 = ["prefixItems", "unevaluatedProperties", "unevaluatedItems", "dependentRequired", "dependentSchemas", "minContains", "maxContains", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary"];
+const NOT_IN_DRAFT_07 = [
+  "prefixItems",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "dependentRequired",
+  "dependentSchemas",
+  "minContains",
+  "maxContains",
+  "$anchor",
+  "$dynamicRef",
+  "$dynamicAnchor",
+  "$vocabulary",
+];
 
 /**
  * The draft-07 form of the published schema: `$defs` become `definitions` (and the `$ref`s to them
@@ -168,5 +190,9 @@ export function toDraft07(schema: Json, version: string = packageVersion()): Jso
     }
     return out;
   };
-  return { ...(convert(schema, "") as Json), $schema: "http://json-schema.org/draft-07/schema#", $id: schemaId(EDITOR_SCHEMA_FILE, version) };
+  return {
+    ...(convert(schema, "") as Json),
+    $schema: "http://json-schema.org/draft-07/schema#",
+    $id: schemaId(EDITOR_SCHEMA_FILE, version),
+  };
 }

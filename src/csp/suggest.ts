@@ -3,7 +3,12 @@
 // one at a time and only distinct origins and hosts are kept. A source on the page's own host is
 // 'self'; many subdomains of one parent collapse to a wildcard; a host that served anything malicious
 // is left out entirely (and listed), and never hidden inside a wildcard.
-import { classifyConnection, classifyScript, MALICIOUS_SCORE_THRESHOLD, THREAT_SCORE_THRESHOLD } from "../inventory/classify.js";
+import {
+  classifyConnection,
+  classifyScript,
+  MALICIOUS_SCORE_THRESHOLD,
+  THREAT_SCORE_THRESHOLD,
+} from "../inventory/classify.js";
 
 export type CspItemKind = "script" | "connection";
 
@@ -99,7 +104,10 @@ export class CspSuggester {
       return;
     }
     const isSelf = origin.host === pageHost && (origin.scheme === "https" || origin.scheme === "wss");
-    const finding = kind === "script" ? classifyScript(raw, { js_integrity: this.threshold, threat: this.threatThreshold }) : classifyConnection(raw);
+    const finding =
+      kind === "script"
+        ? classifyScript(raw, { js_integrity: this.threshold, threat: this.threatThreshold })
+        : classifyConnection(raw);
     if (finding) {
       if (isSelf) {
         this.selfMalicious.count += 1;
@@ -159,7 +167,11 @@ export class CspSuggester {
  * Replaces `threshold` or more origins that differ only in their first label (same scheme, port and
  * parent domain of at least two labels) with `scheme://*.parent`, unless a malicious host lies under it.
  */
-export function collapseWildcards(origins: Origin[], threshold: number, coversMalicious: (parent: string) => boolean): string[] {
+export function collapseWildcards(
+  origins: Origin[],
+  threshold: number,
+  coversMalicious: (parent: string) => boolean,
+): string[] {
   if (threshold <= 0) return origins.map(sourceOf);
   const groups = new Map<string, Origin[]>();
   const out: string[] = [];
@@ -175,7 +187,8 @@ export function collapseWildcards(origins: Origin[], threshold: number, coversMa
   }
   for (const [key, list] of groups) {
     const [scheme, port, parent] = key.split("|") as [string, string, string];
-    if (list.length >= threshold && !coversMalicious(parent)) out.push(`${scheme}://*.${parent}${port ? `:${port}` : ""}`);
+    if (list.length >= threshold && !coversMalicious(parent))
+      out.push(`${scheme}://*.${parent}${port ? `:${port}` : ""}`);
     else out.push(...list.map(sourceOf));
   }
   return out;

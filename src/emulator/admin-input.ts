@@ -46,10 +46,12 @@ export function readAdminBody(body: unknown, rules: Record<string, FieldRule>): 
       continue;
     }
     const problem = fieldProblem(value, rule);
-    if (problem !== undefined) problems.push(`${name} must be ${rule.expected}, got ${shown(value)}${problem ? ` (${problem})` : ""}`);
+    if (problem !== undefined)
+      problems.push(`${name} must be ${rule.expected}, got ${shown(value)}${problem ? ` (${problem})` : ""}`);
   }
   for (const name of Object.keys(obj)) {
-    if (!Object.hasOwn(rules, name)) problems.push(`unknown field ${JSON.stringify(name)}; accepted fields: ${Object.keys(rules).join(", ")}`);
+    if (!Object.hasOwn(rules, name))
+      problems.push(`unknown field ${JSON.stringify(name)}; accepted fields: ${Object.keys(rules).join(", ")}`);
   }
   if (problems.length > 0) throw new AdminInputError(problems);
   return obj;
@@ -88,7 +90,12 @@ export const MAX_INVENTORY_ITEMS = 1_000_000;
 
 export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 
-export const positiveInteger = (extra: Partial<FieldRule> = {}): FieldRule => ({ type: "integer", min: 1, expected: "a positive integer", ...extra });
+export const positiveInteger = (extra: Partial<FieldRule> = {}): FieldRule => ({
+  type: "integer",
+  min: 1,
+  expected: "a positive integer",
+  ...extra,
+});
 
 export const delayMs = (extra: Partial<FieldRule> = {}): FieldRule => ({
   type: "integer",
@@ -98,7 +105,13 @@ export const delayMs = (extra: Partial<FieldRule> = {}): FieldRule => ({
   ...extra,
 });
 
-export const ratio = (extra: Partial<FieldRule> = {}): FieldRule => ({ type: "number", min: 0, max: 1, expected: "a number from 0 to 1", ...extra });
+export const ratio = (extra: Partial<FieldRule> = {}): FieldRule => ({
+  type: "number",
+  min: 0,
+  max: 1,
+  expected: "a number from 0 to 1",
+  ...extra,
+});
 
 export const inventoryCount: FieldRule = {
   type: "integer",

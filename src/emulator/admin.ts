@@ -71,7 +71,10 @@ const HANDLERS: Record<string, AdminHandler> = {
     return { ms: rt.latencyMs };
   },
   "PUT rate-limit": (rt, body) => {
-    const b = readAdminBody(body, { requests: positiveInteger({ required: true }), seconds: positiveInteger({ required: true }) });
+    const b = readAdminBody(body, {
+      requests: positiveInteger({ required: true }),
+      seconds: positiveInteger({ required: true }),
+    });
     rt.state.rate_limit = { requests: b.requests as number, seconds: b.seconds as number };
     rt.limiter.clear();
     return rt.state.rate_limit;
@@ -91,9 +94,17 @@ const HANDLERS: Record<string, AdminHandler> = {
   ),
 };
 
-export async function handleAdmin(rt: EmulatorRuntime, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+export async function handleAdmin(
+  rt: EmulatorRuntime,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<void> {
   const method = (req.method ?? "GET").toUpperCase();
-  const [name, arg] = url.pathname.slice("/__emulator/".length).split("/").filter((s) => s !== "");
+  const [name, arg] = url.pathname
+    .slice("/__emulator/".length)
+    .split("/")
+    .filter((s) => s !== "");
   const handler = HANDLERS[`${method} ${name ?? ""}`];
   try {
     if (!handler) throw new AdminError(404, `no admin endpoint ${method} ${url.pathname}`);
@@ -105,8 +116,10 @@ export async function handleAdmin(rt: EmulatorRuntime, req: IncomingMessage, res
   } catch (err) {
     if (err instanceof AdminError) return sendJson(res, err.status, {}, { error: err.message });
     if (err instanceof AdminInputError) return sendJson(res, 400, {}, { error: err.message });
-    if (err instanceof StateDocumentError) return sendJson(res, 400, {}, { error: err.message, problems: err.problems });
-    if (err instanceof ApiFault || err instanceof RecordedAnswerError) return sendJson(res, 400, {}, { error: err.message });
+    if (err instanceof StateDocumentError)
+      return sendJson(res, 400, {}, { error: err.message, problems: err.problems });
+    if (err instanceof ApiFault || err instanceof RecordedAnswerError)
+      return sendJson(res, 400, {}, { error: err.message });
     throw err;
   }
 }
@@ -140,15 +153,19 @@ const TOKEN_FIELDS = ["token", "status", "not_before", "expires_on", "policies"]
 
 /** Accepts `token` (added if new) with what the token check and `GET user/tokens/{id}` should say of it. */
 function putToken(rt: EmulatorRuntime, body: unknown): unknown {
-  if (body === null || typeof body !== "object" || Array.isArray(body)) throw new AdminInputError(["the body must be a JSON object"]);
+  if (body === null || typeof body !== "object" || Array.isArray(body))
+    throw new AdminInputError(["the body must be a JSON object"]);
   const { token, ...details } = body as Record<string, unknown>;
   const problems: string[] = [];
-  if (typeof token !== "string" || !/^[\x21-\x7e]+$/.test(token)) problems.push("token is required: a string of printable characters without spaces");
+  if (typeof token !== "string" || !/^[\x21-\x7e]+$/.test(token))
+    problems.push("token is required: a string of printable characters without spaces");
   for (const name of Object.keys(details)) {
-    if (!TOKEN_FIELDS.includes(name)) problems.push(`unknown field ${JSON.stringify(name)}; accepted fields: ${TOKEN_FIELDS.join(", ")}`);
+    if (!TOKEN_FIELDS.includes(name))
+      problems.push(`unknown field ${JSON.stringify(name)}; accepted fields: ${TOKEN_FIELDS.join(", ")}`);
   }
   const parsed = normalizeTokenDetails({ token: details }, problems);
-  if (problems.length > 0) throw new AdminInputError(problems.map((p) => p.replace("credentials.token_details[<a token>].", "")));
+  if (problems.length > 0)
+    throw new AdminInputError(problems.map((p) => p.replace("credentials.token_details[<a token>].", "")));
   const credentials = rt.state.credentials;
   if (!credentials.tokens.includes(token as string)) credentials.tokens.push(token as string);
   credentials.token_details = { ...credentials.token_details, [token as string]: parsed!.token! };

@@ -8,7 +8,12 @@ import type { EmulatorState, TokenDetails } from "./types.js";
 
 export const VERIFY_PATH = "user/tokens/verify";
 
-export function authenticate(headers: IncomingHttpHeaders, credentials: EmulatorState["credentials"], path?: string, now = Date.now()): string {
+export function authenticate(
+  headers: IncomingHttpHeaders,
+  credentials: EmulatorState["credentials"],
+  path?: string,
+  now = Date.now(),
+): string {
   const authorization = header(headers, "authorization");
   if (authorization !== undefined) {
     const m = /^Bearer[ ]+([^\s]+)\s*$/i.exec(authorization);
@@ -28,7 +33,10 @@ export function authenticate(headers: IncomingHttpHeaders, credentials: Emulator
 }
 
 /** Whether a token may be used now: its status, then its time limits. */
-export function tokenState(details: TokenDetails | undefined, now = Date.now()): "active" | "disabled" | "expired" | "not_yet_valid" {
+export function tokenState(
+  details: TokenDetails | undefined,
+  now = Date.now(),
+): "active" | "disabled" | "expired" | "not_yet_valid" {
   if (details?.status === "disabled" || details?.status === "expired") return details.status;
   if (details?.expires_on !== undefined && Date.parse(details.expires_on) <= now) return "expired";
   if (details?.not_before !== undefined && Date.parse(details.not_before) > now) return "not_yet_valid";

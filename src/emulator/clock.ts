@@ -15,7 +15,8 @@ export type Clock = () => number;
 /** The instant a fixed `now` names, in ms. Throws a RangeError for a value that is not one. */
 export function instantOf(now: Date | string | number): number {
   const ms = typeof now === "string" ? parseInstant(now) : now instanceof Date ? now.getTime() : now;
-  if (ms === undefined || !Number.isFinite(ms)) throw new RangeError(`now: ${JSON.stringify(String(now))} is not ${INSTANT_EXPECTED}`);
+  if (ms === undefined || !Number.isFinite(ms))
+    throw new RangeError(`now: ${JSON.stringify(String(now))} is not ${INSTANT_EXPECTED}`);
   return ms;
 }
 

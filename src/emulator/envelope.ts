@@ -35,17 +35,23 @@ export function methodNotAllowed(method: string): ApiFault {
 }
 
 export function missingAuthFault(): ApiFault {
-  return new ApiFault(400, documented([{ code: 9106, message: "Missing X-Auth-Key, X-Auth-Email or Authorization headers" }]));
+  return new ApiFault(
+    400,
+    documented([{ code: 9106, message: "Missing X-Auth-Key, X-Auth-Email or Authorization headers" }]),
+  );
 }
 
 export function malformedAuthFault(): ApiFault {
-  return new ApiFault(400, documented([
-    {
-      code: 6003,
-      message: "Invalid request headers",
-      error_chain: [{ code: 6111, message: "Invalid format for Authorization header" }],
-    },
-  ]));
+  return new ApiFault(
+    400,
+    documented([
+      {
+        code: 6003,
+        message: "Invalid request headers",
+        error_chain: [{ code: 6111, message: "Invalid format for Authorization header" }],
+      },
+    ]),
+  );
 }
 
 export function authenticationFault(): ApiFault {
@@ -72,7 +78,10 @@ export function malformedJsonFault(): ApiFault {
 }
 
 export function contentTypeFault(): ApiFault {
-  return new ApiFault(400, documented([{ code: 9207, message: "Request body is invalid. Content-type must be application/json" }]));
+  return new ApiFault(
+    400,
+    documented([{ code: 9207, message: "Request body is invalid. Content-type must be application/json" }]),
+  );
 }
 
 export function throttledFault(): ApiFault {

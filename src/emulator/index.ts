@@ -13,7 +13,13 @@ import type { EmulatorState } from "./types.js";
 
 export { defaultState, DEFAULT_EMAIL, DEFAULT_KEY, DEFAULT_TOKEN, SEED_ACCOUNT_ID } from "./seed.js";
 export { normalizeState, StateDocumentError } from "./state-file.js";
-export { recordedPath, RecordedAnswerError, stateFromRecorded, type RecordedAnswer, type RecordedOptions } from "./recorded.js";
+export {
+  recordedPath,
+  RecordedAnswerError,
+  stateFromRecorded,
+  type RecordedAnswer,
+  type RecordedOptions,
+} from "./recorded.js";
 export { zoneIdFor } from "./ids.js";
 export { generateInventory } from "./areas/page-shield/inventory.js";
 export type { EmulatorNow } from "./clock.js";

@@ -50,7 +50,12 @@ function shapesOf(rt: object): ShapeState[] {
 
 const COUNT: FieldRule = { type: "integer", min: 1, max: 1e15, expected: "a whole number of at least 1" };
 const RULES: Record<string, FieldRule> = {
-  path: { type: "string", required: true, expected: "an API path such as zones/<id>/logpush/jobs", check: (v: string) => (/^[^/?]+(\/[^/?]+)*$/.test(v) ? undefined : "no leading slash, no query") },
+  path: {
+    type: "string",
+    required: true,
+    expected: "an API path such as zones/<id>/logpush/jobs",
+    check: (v: string) => (/^[^/?]+(\/[^/?]+)*$/.test(v) ? undefined : "no leading slash, no query"),
+  },
   per_page: { type: "integer", min: 1, max: 1000, expected: "a whole number from 1 to 1000" },
   cursor: { type: "boolean", expected: "true or false" },
   duplicate: { type: "integer", min: 0, max: 1e6, expected: "the index of an item (0 or more)" },
@@ -114,8 +119,10 @@ export async function shapeAnswer(
   if (states.length === 0) return envelope;
   const exact = states.find((s) => s.shape.path === path);
   const under = states.find((s) => s.shape.big_ids && path.startsWith(`${s.shape.path}/`));
-  if (exact && method === "GET" && Array.isArray(envelope.result)) return shapeList(exact, query, await wholeList(query, readAll), bigIds);
-  if ((exact?.shape.big_ids || under) && envelope.result !== null) return { ...envelope, result: bigIds(envelope.result) };
+  if (exact && method === "GET" && Array.isArray(envelope.result))
+    return shapeList(exact, query, await wholeList(query, readAll), bigIds);
+  if ((exact?.shape.big_ids || under) && envelope.result !== null)
+    return { ...envelope, result: bigIds(envelope.result) };
   return envelope;
 
   function bigIds(result: unknown): unknown {
@@ -130,7 +137,10 @@ export async function shapeAnswer(
 }
 
 /** Every item of the list as the route answers it, its own pages followed. */
-async function wholeList(query: URLSearchParams, readAll: (query: URLSearchParams) => Promise<Envelope>): Promise<unknown[]> {
+async function wholeList(
+  query: URLSearchParams,
+  readAll: (query: URLSearchParams) => Promise<Envelope>,
+): Promise<unknown[]> {
   const q = new URLSearchParams(query);
   for (const k of ["page", "per_page", "cursor"]) q.delete(k);
   const first = await readAll(q);
@@ -154,7 +164,12 @@ async function wholeList(query: URLSearchParams, readAll: (query: URLSearchParam
   return items;
 }
 
-function shapeList(state: ShapeState, query: URLSearchParams, all: unknown[], bigIds: (r: unknown) => unknown): Envelope {
+function shapeList(
+  state: ShapeState,
+  query: URLSearchParams,
+  all: unknown[],
+  bigIds: (r: unknown) => unknown,
+): Envelope {
   const shape = state.shape;
   const items = [...all];
   if (shape.duplicate !== undefined && shape.duplicate < items.length) {
@@ -168,7 +183,10 @@ function shapeList(state: ShapeState, query: URLSearchParams, all: unknown[], bi
   if (shape.cursor) {
     const raw = query.get("cursor");
     const m = raw ? /^offset:(\d+)$/.exec(Buffer.from(raw, "base64url").toString()) : null;
-    if (raw && !m) throw new ApiFault(400, [{ code: 20021, message: `cursor ${JSON.stringify(raw)} is not a cursor this API returned` }]);
+    if (raw && !m)
+      throw new ApiFault(400, [
+        { code: 20021, message: `cursor ${JSON.stringify(raw)} is not a cursor this API returned` },
+      ]);
     offset = m ? Number(m[1]) : 0;
   } else {
     const page = Number(query.get("page") ?? "1");
@@ -181,7 +199,11 @@ function shapeList(state: ShapeState, query: URLSearchParams, all: unknown[], bi
     result = [];
   }
   const info: Record<string, unknown> = shape.cursor
-    ? { cursor: offset + size < items.length ? Buffer.from(`offset:${offset + size}`).toString("base64url") : "", per_page: size, count: result.length }
+    ? {
+        cursor: offset + size < items.length ? Buffer.from(`offset:${offset + size}`).toString("base64url") : "",
+        per_page: size,
+        count: result.length,
+      }
     : { page, per_page: size, count: result.length };
   if (!shape.cursor && !shape.no_totals) {
     info.total_count = shape.total_count ?? items.length;

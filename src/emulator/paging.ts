@@ -31,7 +31,10 @@ export function readPageRequest(query: URLSearchParams, bounds: PageBounds): Pag
   const perPage = readInteger(query, "per_page", bounds.default);
   if (page < 1) throw badParam("page", `must be an integer of at least 1, got ${query.get("page")}`);
   if (perPage < bounds.min || perPage > bounds.max) {
-    throw badParam("per_page", `must be an integer between ${bounds.min} and ${bounds.max}, got ${query.get("per_page")}`);
+    throw badParam(
+      "per_page",
+      `must be an integer between ${bounds.min} and ${bounds.max}, got ${query.get("per_page")}`,
+    );
   }
   return { page, per_page: perPage };
 }

@@ -20,7 +20,8 @@ export class SlidingWindowLimiter {
     const allowed = times.length < limit.requests;
     if (allowed) times.push(nowMs);
     const oldest = times[0];
-    const resetSeconds = oldest === undefined ? limit.seconds : Math.max(1, Math.ceil((oldest + windowMs - nowMs) / 1000));
+    const resetSeconds =
+      oldest === undefined ? limit.seconds : Math.max(1, Math.ceil((oldest + windowMs - nowMs) / 1000));
     return {
       allowed,
       limit: limit.requests,
@@ -32,7 +33,13 @@ export class SlidingWindowLimiter {
 
   /** What an unauthenticated answer reports: the full allowance. */
   static idle(limit: { requests: number; seconds: number }): RateDecision {
-    return { allowed: true, limit: limit.requests, remaining: limit.requests, resetSeconds: limit.seconds, windowSeconds: limit.seconds };
+    return {
+      allowed: true,
+      limit: limit.requests,
+      remaining: limit.requests,
+      resetSeconds: limit.seconds,
+      windowSeconds: limit.seconds,
+    };
   }
 
   clear(): void {

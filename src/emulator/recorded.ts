@@ -45,25 +45,36 @@ const LOADERS: readonly RecordedLoader[] = AREAS.flatMap((area) => area.recorded
 export function recordedPath(recorded: RecordedAnswer, opts: RecordedOptions = {}): string {
   const url = recorded.recorded_request?.url;
   if (url === undefined) {
-    if (!opts.zoneId) throw new RecordedAnswerError("the recorded answer has no recorded_request: name the zone to load it into (zone_id)");
+    if (!opts.zoneId)
+      throw new RecordedAnswerError(
+        "the recorded answer has no recorded_request: name the zone to load it into (zone_id)",
+      );
     if (!Array.isArray(recorded.body?.result) || !recorded.body.result.every((j) => isObject(j) && "dataset" in j)) {
       throw new RecordedAnswerError("a recorded answer without a request is only understood as a Logpush jobs list");
     }
     return `zones/${opts.zoneId}/logpush/jobs`;
   }
   const pathname = new URL(url, "https://api.cloudflare.com").pathname;
-  const path = (pathname.startsWith(API_PREFIX) ? pathname.slice(API_PREFIX.length) : pathname.replace(/^\/+/, "")).replace(/\/+$/, "");
+  const path = (
+    pathname.startsWith(API_PREFIX) ? pathname.slice(API_PREFIX.length) : pathname.replace(/^\/+/, "")
+  ).replace(/\/+$/, "");
   if (!opts.zoneId) return path;
   return path.replace(/^zones\/[^/]+/, `zones/${opts.zoneId}`);
 }
 
 /** A copy of `state` holding the recorded answer's items where a GET of its path finds them. */
-export function stateFromRecorded(state: EmulatorState, recorded: RecordedAnswer, opts: RecordedOptions = {}): EmulatorState {
-  if (!isObject(recorded) || !isObject(recorded.body)) throw new RecordedAnswerError("a recorded answer is {status, body, recorded_request?}");
+export function stateFromRecorded(
+  state: EmulatorState,
+  recorded: RecordedAnswer,
+  opts: RecordedOptions = {},
+): EmulatorState {
+  if (!isObject(recorded) || !isObject(recorded.body))
+    throw new RecordedAnswerError("a recorded answer is {status, body, recorded_request?}");
   if (recorded.status < 200 || recorded.status > 299 || recorded.body.success === false) {
     throw new RecordedAnswerError(`only successful answers can be loaded (status ${recorded.status})`);
   }
-  if (opts.zoneId !== undefined && !/^[0-9a-f]{32}$/.test(opts.zoneId)) throw new RecordedAnswerError(`zone_id ${opts.zoneId} is not 32 hex characters`);
+  if (opts.zoneId !== undefined && !/^[0-9a-f]{32}$/.test(opts.zoneId))
+    throw new RecordedAnswerError(`zone_id ${opts.zoneId} is not 32 hex characters`);
   const path = recordedPath(recorded, opts);
   const parts = path.split("/");
   for (const loader of LOADERS) {

@@ -5,11 +5,25 @@
 // the data never ages out of a 90-day window whatever the date.
 import type { EmptyZoneContext, StateContext } from "./area.js";
 import { AREAS } from "./areas/index.js";
-import { DEFAULT_EMAIL, DEFAULT_KEY, DEFAULT_RATE_LIMIT, DEFAULT_TOKEN, SEED_ACCOUNT_ID, SEED_TIME } from "./defaults.js";
+import {
+  DEFAULT_EMAIL,
+  DEFAULT_KEY,
+  DEFAULT_RATE_LIMIT,
+  DEFAULT_TOKEN,
+  SEED_ACCOUNT_ID,
+  SEED_TIME,
+} from "./defaults.js";
 import { zoneIdFor } from "./ids.js";
 import type { AccountState, EmulatorState, ZonePlanName, ZoneState } from "./types.js";
 
-export { DEFAULT_EMAIL, DEFAULT_KEY, DEFAULT_RATE_LIMIT, DEFAULT_TOKEN, SEED_ACCOUNT_ID, SEED_TIME } from "./defaults.js";
+export {
+  DEFAULT_EMAIL,
+  DEFAULT_KEY,
+  DEFAULT_RATE_LIMIT,
+  DEFAULT_TOKEN,
+  SEED_ACCOUNT_ID,
+  SEED_TIME,
+} from "./defaults.js";
 
 const SEED_ZONES: Array<{ name: string; plan: ZonePlanName }> = [
   { name: "example.com", plan: "enterprise" },
@@ -41,7 +55,11 @@ export function areaStates(ctx: StateContext): Partial<EmulatorState> {
 }
 
 /** An empty zone as `POST /__emulator/zones` makes it: nothing configured, no hostnames, no inventory. */
-export function createEmptyZone(name: string, plan: ZonePlanName, opts: { wafMode?: EmptyZoneContext["wafMode"]; now?: string } = {}): ZoneState {
+export function createEmptyZone(
+  name: string,
+  plan: ZonePlanName,
+  opts: { wafMode?: EmptyZoneContext["wafMode"]; now?: string } = {},
+): ZoneState {
   const ctx: EmptyZoneContext = { now: opts.now ?? SEED_TIME, ...(opts.wafMode ? { wafMode: opts.wafMode } : {}) };
   return Object.assign({ id: zoneIdFor(name), name, plan }, ...AREAS.map((a) => a.emptyZone?.(ctx) ?? {})) as ZoneState;
 }

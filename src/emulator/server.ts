@@ -47,7 +47,9 @@ interface Outcome {
 
 async function handleApi(rt: EmulatorRuntime, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const method = (req.method ?? "GET").toUpperCase();
-  const path = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length).replace(/\/+$/, "") : undefined;
+  const path = url.pathname.startsWith(API_PREFIX)
+    ? url.pathname.slice(API_PREFIX.length).replace(/\/+$/, "")
+    : undefined;
   const raw = await readBody(req);
   const parsed = parseBody(raw, req.headers["content-type"]);
   const entry: RequestLogEntry = {
@@ -82,7 +84,17 @@ async function handleApi(rt: EmulatorRuntime, req: IncomingMessage, res: ServerR
     outcome = await runRoute(rt, method, routed, url.searchParams, parsed, credential);
     if (outcome.status < 300 && outcome.body !== undefined) {
       const body = outcome.body as Parameters<typeof shapeAnswer>[4];
-      outcome = { ...outcome, body: await shapeAnswer(rt, method, path, url.searchParams, body, async (q) => (await runRoute(rt, "GET", routed, q, parsed, credential)).body as typeof body) };
+      outcome = {
+        ...outcome,
+        body: await shapeAnswer(
+          rt,
+          method,
+          path,
+          url.searchParams,
+          body,
+          async (q) => (await runRoute(rt, "GET", routed, q, parsed, credential)).body as typeof body,
+        ),
+      };
     }
   } catch (err) {
     outcome = faultToOutcome(err, rate);
@@ -144,7 +156,8 @@ function faultOutcome(f: Fault): Outcome {
   const status = f.status ?? 500;
   const code = f.code ?? (status === 429 ? 971 : 10001);
   const message =
-    f.message ?? (status === 429 ? "Please wait and consider throttling your request speed" : (STATUS_CODES[status] ?? "Error"));
+    f.message ??
+    (status === 429 ? "Please wait and consider throttling your request speed" : (STATUS_CODES[status] ?? "Error"));
   const headers: Record<string, string> = {};
   const retryAfter = f.retry_after ?? (status === 429 ? 1 : undefined);
   if (retryAfter !== undefined) headers["retry-after"] = String(retryAfter);

@@ -1,7 +1,14 @@
 // Turns a state document (a `--state` file, `PUT /__emulator/state`, the `state` option) into a full
 // EmulatorState. Only `zones` is required; every zone needs only `name` and `plan`, and everything
 // left out is filled in as for a new empty zone, so a hand-written seed file can stay short.
-import { DEFAULT_EMAIL, DEFAULT_KEY, DEFAULT_RATE_LIMIT, DEFAULT_TOKEN, SEED_ACCOUNT_ID, SEED_TIME } from "./defaults.js";
+import {
+  DEFAULT_EMAIL,
+  DEFAULT_KEY,
+  DEFAULT_RATE_LIMIT,
+  DEFAULT_TOKEN,
+  SEED_ACCOUNT_ID,
+  SEED_TIME,
+} from "./defaults.js";
 import { areaStates, createEmptyAccount, createEmptyZone } from "./seed.js";
 import type { AccountState, EmulatorState, TokenDetails, ZoneState } from "./types.js";
 import { PLAN_NAMES, planNameOf } from "./zone-plans.js";
@@ -44,7 +51,10 @@ export function normalizeState(input: unknown): EmulatorState {
         : [{ email: DEFAULT_EMAIL, key: DEFAULT_KEY }],
       ...(tokenDetails ? { token_details: tokenDetails } : {}),
     },
-    rate_limit: input.rate_limit === undefined ? { ...DEFAULT_RATE_LIMIT } : { requests: Number(rate.requests), seconds: Number(rate.seconds) },
+    rate_limit:
+      input.rate_limit === undefined
+        ? { ...DEFAULT_RATE_LIMIT }
+        : { requests: Number(rate.requests), seconds: Number(rate.seconds) },
     // Each area's top-level fields (account_rulesets, next_job_id), missing ones filled in.
     ...areaStates({ now: SEED_TIME, input, zones, accounts }),
     ...(accounts.length > 0 ? { accounts } : {}),
@@ -111,11 +121,14 @@ export function normalizeTokenDetails(raw: unknown, problems: string[]): Record<
       problems.push(`${where} must be an object`);
       continue;
     }
-    if (d.status !== undefined && !TOKEN_STATUSES.includes(d.status as string)) problems.push(`${where}.status must be one of ${TOKEN_STATUSES.join(", ")}`);
+    if (d.status !== undefined && !TOKEN_STATUSES.includes(d.status as string))
+      problems.push(`${where}.status must be one of ${TOKEN_STATUSES.join(", ")}`);
     for (const k of ["not_before", "expires_on"] as const) {
-      if (d[k] !== undefined && (typeof d[k] !== "string" || Number.isNaN(Date.parse(d[k] as string)))) problems.push(`${where}.${k} must be an ISO date-time`);
+      if (d[k] !== undefined && (typeof d[k] !== "string" || Number.isNaN(Date.parse(d[k] as string))))
+        problems.push(`${where}.${k} must be an ISO date-time`);
     }
-    if (d.policies !== undefined && (!Array.isArray(d.policies) || !d.policies.every(isObject))) problems.push(`${where}.policies must be an array of objects`);
+    if (d.policies !== undefined && (!Array.isArray(d.policies) || !d.policies.every(isObject)))
+      problems.push(`${where}.policies must be an array of objects`);
     if (problems.length === before) out[token] = d as TokenDetails;
   }
   return out;

@@ -70,7 +70,11 @@ export interface Route {
 
 /** One zone: its own fields, then each area's part (areas/<name>/state.ts). */
 export interface ZoneState
-  extends PageShieldZoneState, RulesetsZoneState, LogpushZoneState, CustomHostnamesZoneState, WafMigrationZoneState {
+  extends PageShieldZoneState,
+    RulesetsZoneState,
+    LogpushZoneState,
+    CustomHostnamesZoneState,
+    WafMigrationZoneState {
   id: string;
   name: string;
   /** The plan's legacy name; `GET zones/{id}` answers it as a plan object (areas/zones/routes.ts). */

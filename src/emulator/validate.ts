@@ -46,7 +46,9 @@ export function requireFields(
   if (!opts.allowUnknown) {
     for (const name of Object.keys(obj)) {
       if (!(name in fields)) {
-        errors.push(fieldError(code, name, `unknown field ${name}; accepted fields: ${Object.keys(fields).join(", ")}`));
+        errors.push(
+          fieldError(code, name, `unknown field ${name}; accepted fields: ${Object.keys(fields).join(", ")}`),
+        );
       }
     }
   }

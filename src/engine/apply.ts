@@ -68,12 +68,18 @@ function nameOf(opts: Pick<ApplyOptions, "file">): string {
  * digest, its desired state loaded as a configuration, its references' values as bound). Resolves
  * with the plan in file form, the desired state to plan again, and the digest.
  */
-export async function openPlan(given: Plan, opts: Pick<ApplyOptions, "env" | "expectDigest" | "file"> = {}): Promise<OpenedPlan> {
+export async function openPlan(
+  given: Plan,
+  opts: Pick<ApplyOptions, "env" | "expectDigest" | "file"> = {},
+): Promise<OpenedPlan> {
   const name = nameOf(opts);
   const seal = sealOf(given);
   if (seal) {
     if (planDigest(given) !== seal.digest) {
-      throw new StalePlanError(`${name} was changed after zoneform made it (an operation, a body or a zone differs); nothing was written. Make a new plan.`, ["edited"]);
+      throw new StalePlanError(
+        `${name} was changed after zoneform made it (an operation, a body or a zone differs); nothing was written. Make a new plan.`,
+        ["edited"],
+      );
     }
     const filed = planForFile(given, seal.desired);
     return { plan: filed, desired: seal.desired, digest: assertDigest(filed, name, opts.expectDigest) };
@@ -101,7 +107,13 @@ export async function apply(given: Plan, opts: ApplyOptions): Promise<ApplyRepor
     await opts.onPlan?.(selected, desired, opened.digest);
     return noChanges();
   }
-  const fresh = await planZones({ client: opts.client, desired, parallelism: opts.parallelism, progress: opts.readProgress, onZoneDone: opts.onZoneDone });
+  const fresh = await planZones({
+    client: opts.client,
+    desired,
+    parallelism: opts.parallelism,
+    progress: opts.readProgress,
+    onZoneDone: opts.onZoneDone,
+  });
   assertSamePlan(planForFile(selected, desired), planForFile(fresh, desired));
   assertNoZoneErrors(fresh);
   await opts.onPlan?.(fresh, desired, opened.digest);
@@ -133,7 +145,13 @@ export interface PlanAndApplyOptions extends Omit<ApplyOptions, "expectDigest" |
  */
 export async function planAndApply(desired: DesiredState, opts: PlanAndApplyOptions): Promise<ApplyReport> {
   await opts.onDesired?.(desired);
-  const plan = await planZones({ client: opts.client, desired, parallelism: opts.parallelism, progress: opts.readProgress, onZoneDone: opts.onZoneDone });
+  const plan = await planZones({
+    client: opts.client,
+    desired,
+    parallelism: opts.parallelism,
+    progress: opts.readProgress,
+    onZoneDone: opts.onZoneDone,
+  });
   const digest = planForFile(plan, desired).digest!;
   await opts.onPlan?.(plan, desired, digest);
   assertNoZoneErrors(plan);
@@ -141,7 +159,9 @@ export async function planAndApply(desired: DesiredState, opts: PlanAndApplyOpti
   assertSafe(plan, desired.safety.max_deletes, opts.force === true);
   await opts.confirm?.(plan, desired, digest);
   if (planDigest(plan) !== sealOf(plan)?.digest) {
-    throw new StalePlanError("the plan was changed while it was shown; nothing was written. Make a new plan.", ["edited"]);
+    throw new StalePlanError("the plan was changed while it was shown; nothing was written. Make a new plan.", [
+      "edited",
+    ]);
   }
   return run(plan, desired, opts);
 }

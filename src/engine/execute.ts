@@ -6,7 +6,16 @@
 import pLimit from "p-limit";
 import type { CloudflareClient } from "../cloudflare/types.js";
 import { isTimeoutError } from "../cloudflare/retry.js";
-import { AnswerShapeError, ApiError, ApplyError, EXIT, NetworkError, RunStoppedError, RuntimeError, ZoneformError } from "../errors.js";
+import {
+  AnswerShapeError,
+  ApiError,
+  ApplyError,
+  EXIT,
+  NetworkError,
+  RunStoppedError,
+  RuntimeError,
+  ZoneformError,
+} from "../errors.js";
 import type { Change, Finder, FinderCompare, Operation, Plan } from "../model/plan.js";
 import { SIGN } from "../plan/render/format.js";
 import { clipJson } from "../redact.js";
@@ -78,7 +87,9 @@ async function readFinderItems(client: CloudflareClient, finder: Finder): Promis
     // An entry point without rules may leave `rules` out.
     const items = isItem(answer) ? (answer[finder.list] ?? []) : undefined;
     if (!Array.isArray(items)) {
-      throw new AnswerShapeError(`the API answered GET ${finder.path} with ${clipJson(answer, 60) ?? "nothing"}, expected an object with a list "${finder.list}"`);
+      throw new AnswerShapeError(
+        `the API answered GET ${finder.path} with ${clipJson(answer, 60) ?? "nothing"}, expected an object with a list "${finder.list}"`,
+      );
     }
     return items;
   } catch (err) {
@@ -89,7 +100,9 @@ async function readFinderItems(client: CloudflareClient, finder: Finder): Promis
 
 /** An item's id as text (a number id exactly as the API wrote it, when the client kept it so). */
 function idOf(item: Item): string {
-  return typeof item.id === "string" || typeof item.id === "number" || typeof item.id === "bigint" ? String(item.id) : "";
+  return typeof item.id === "string" || typeof item.id === "number" || typeof item.id === "bigint"
+    ? String(item.id)
+    : "";
 }
 
 /**
@@ -98,7 +111,11 @@ function idOf(item: Item): string {
  * checks before its creates); without, the path is read afresh (after a lost answer, what is there
  * now is what counts).
  */
-async function newItems(client: CloudflareClient, finder: Finder, reads?: Map<string, Promise<unknown[]>>): Promise<Item[]> {
+async function newItems(
+  client: CloudflareClient,
+  finder: Finder,
+  reads?: Map<string, Promise<unknown[]>>,
+): Promise<Item[]> {
   const key = `${finder.path}#${finder.list ?? ""}`;
   let pending = reads?.get(key);
   if (!pending) {
@@ -139,7 +156,9 @@ function comparable(value: unknown, how: FinderCompare | undefined): unknown {
 /** Whether an item holds exactly what was sent (every field of `equals`). */
 function isWhatWasSent(item: Item, finder: Finder): boolean {
   const sent = finder.equals ?? {};
-  return Object.entries(sent).every(([k, v]) => sameValue(comparable(item[k], finder.compare?.[k]), comparable(v, finder.compare?.[k])));
+  return Object.entries(sent).every(([k, v]) =>
+    sameValue(comparable(item[k], finder.compare?.[k]), comparable(v, finder.compare?.[k])),
+  );
 }
 
 function idList(items: Item[]): string {
@@ -151,7 +170,13 @@ function idList(items: Item[]): string {
  * apply running elsewhere). If something did, the zone stops instead of making a duplicate. An object
  * that was already there when the plan read the list and only shares a hint is no reason to stop.
  */
-async function assertStillAbsent(client: CloudflareClient, zoneLabel: string, change: Change, finder: Finder, reads?: Map<string, Promise<unknown[]>>): Promise<void> {
+async function assertStillAbsent(
+  client: CloudflareClient,
+  zoneLabel: string,
+  change: Change,
+  finder: Finder,
+  reads?: Map<string, Promise<unknown[]>>,
+): Promise<void> {
   const appeared = await newItems(client, finder, reads);
   if (appeared.length > 0) {
     throw new RuntimeError(
@@ -175,10 +200,17 @@ const CREATE_ATTEMPTS = 7;
  * differ, or several equal ones) "may have been created": the change fails with their ids, and nothing
  * more is written to the zone.
  */
-async function send(client: CloudflareClient, op: Operation, log?: (line: string) => void): Promise<{ how: "sent" | "adopted"; result?: unknown }> {
+async function send(
+  client: CloudflareClient,
+  op: Operation,
+  log?: (line: string) => void,
+): Promise<{ how: "sent" | "adopted"; result?: unknown }> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return { how: "sent", result: await client.request<unknown>(op.method, op.path, { query: op.query, body: op.body }) };
+      return {
+        how: "sent",
+        result: await client.request<unknown>(op.method, op.path, { query: op.query, body: op.body }),
+      };
     } catch (err) {
       if (alreadyGone(op.method, err)) return { how: "sent" };
       if (op.method !== "POST" || !op.finds || !mayHaveWritten(op.method, err) || attempt >= CREATE_ATTEMPTS) throw err;
@@ -199,11 +231,14 @@ async function send(client: CloudflareClient, op: Operation, log?: (line: string
       // A finder without `equals` (an entry point's rule, found by its own ref) is exact by its hints.
       const same = op.finds.equals === undefined ? fresh.slice(0, 1) : fresh.filter((i) => isWhatWasSent(i, op.finds!));
       if (same.length === 1) {
-        log?.(`POST ${op.path}: the answer was lost, but what it creates is there: adopted${idOf(same[0]!) ? ` (id ${idOf(same[0]!)})` : ""}`);
+        log?.(
+          `POST ${op.path}: the answer was lost, but what it creates is there: adopted${idOf(same[0]!) ? ` (id ${idOf(same[0]!)})` : ""}`,
+        );
         return { how: "adopted", result: same[0] };
       }
       if (fresh.length > 0) {
-        const why = same.length > 1 ? `${same.length} new objects equal what was sent` : "no new object equals what was sent";
+        const why =
+          same.length > 1 ? `${same.length} new objects equal what was sent` : "no new object equals what was sent";
         throw new MaybeCreatedError(
           `POST ${op.path}: the answer was lost; it may have been created: ${why} (new since the plan, with its hints: id ${idList(fresh)}). ` +
             "None was adopted and nothing more is written to this zone; look at them, delete the unwanted ones, then run plan again.",
@@ -265,7 +300,8 @@ async function runChange(
   let method = "GET";
   const results: unknown[] = [];
   try {
-    const creates = change.kind === "create" ? change.operations.find((op) => op.method === "POST" && op.finds) : undefined;
+    const creates =
+      change.kind === "create" ? change.operations.find((op) => op.method === "POST" && op.finds) : undefined;
     if (creates) await assertStillAbsent(client, zoneLabel, change, creates.finds!, reads);
     let adopted = false;
     for (const op of change.operations) {
@@ -295,7 +331,10 @@ async function runChange(
  * at once could race for its version, and their order is the order they run in. Each chain of the
  * result runs its changes in order; the chains of a round run at once.
  */
-export function rounds(changes: readonly Change[], independent: (resource: string) => boolean = isIndependent): Change[][][] {
+export function rounds(
+  changes: readonly Change[],
+  independent: (resource: string) => boolean = isIndependent,
+): Change[][][] {
   const chains = (list: readonly Change[]) => {
     const out: Change[][] = [];
     const byKind = new Map<string, Change[]>();
@@ -309,7 +348,10 @@ export function rounds(changes: readonly Change[], independent: (resource: strin
     }
     return out;
   };
-  return [chains(changes.filter((c) => c.kind !== "delete")), chains(changes.filter((c) => c.kind === "delete"))].filter((r) => r.length > 0);
+  return [
+    chains(changes.filter((c) => c.kind !== "delete")),
+    chains(changes.filter((c) => c.kind === "delete")),
+  ].filter((r) => r.length > 0);
 }
 
 const INDEPENDENT = new Set(RESOURCE_KINDS.filter((k) => k.independentChanges).map((k) => k.name));
@@ -359,9 +401,11 @@ export async function executePlan(plan: Plan, opts: ExecuteOptions): Promise<App
           }
         };
         for (const round of rounds(zone.changes)) {
-          await Promise.all(round.map(async (chain) => {
-            for (const change of chain) await run(change);
-          }));
+          await Promise.all(
+            round.map(async (chain) => {
+              for (const change of chain) await run(change);
+            }),
+          );
         }
       }),
     ),
@@ -374,7 +418,12 @@ export async function executePlan(plan: Plan, opts: ExecuteOptions): Promise<App
  * challenge), made and reported exactly as apply makes and reports its changes. Resolves with the
  * answers of its calls; throws as `assertApplied` does (exit 1 nothing written, 4 maybe written).
  */
-export async function executeOne(client: CloudflareClient, zoneLabel: string, change: Change, log?: (line: string) => void): Promise<unknown[]> {
+export async function executeOne(
+  client: CloudflareClient,
+  zoneLabel: string,
+  change: Change,
+  log?: (line: string) => void,
+): Promise<unknown[]> {
   const what = describeChange(zoneLabel, change);
   const outcome = await runChange(client, zoneLabel, change, what, log);
   if ("notSent" in outcome) throw outcome.notSent;
@@ -417,7 +466,10 @@ export function assertApplied(report: ApplyReport): void {
   if (report.failed.length === 0) return;
   if (report.done.length === 0 && report.uncertain.length === 0) {
     throw new RuntimeError(
-      [`apply failed before any change was made; nothing was written.`, ...report.failed.map((l) => `  failed:      ${l}`)].join("\n"),
+      [
+        `apply failed before any change was made; nothing was written.`,
+        ...report.failed.map((l) => `  failed:      ${l}`),
+      ].join("\n"),
     );
   }
   const maybe = report.uncertain.length > 0 ? ` (${report.uncertain.length} of them may have been written)` : "";

@@ -49,7 +49,9 @@ async function readHolder(path: string): Promise<Holder | undefined> {
 async function ensureLockDir(dir: string, fromEnv: boolean): Promise<void> {
   const fail = (what: string): never => {
     const message = `the apply lock directory ${dir} ${what}`;
-    throw fromEnv ? new UsageError(`${message}: set ZONEFORM_LOCK_DIR to a directory zoneform may write to`) : new RuntimeError(`${message}; set ZONEFORM_LOCK_DIR to a directory zoneform may write to`);
+    throw fromEnv
+      ? new UsageError(`${message}: set ZONEFORM_LOCK_DIR to a directory zoneform may write to`)
+      : new RuntimeError(`${message}; set ZONEFORM_LOCK_DIR to a directory zoneform may write to`);
   };
   let info;
   try {
@@ -81,15 +83,25 @@ async function take(path: string, holder: Holder): Promise<boolean> {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
     const code = (err as NodeJS.ErrnoException).code ?? String(err);
-    throw new RuntimeError(`cannot take the apply lock ${path} (${code}); set ZONEFORM_LOCK_DIR to a directory zoneform may write to`);
+    throw new RuntimeError(
+      `cannot take the apply lock ${path} (${code}); set ZONEFORM_LOCK_DIR to a directory zoneform may write to`,
+    );
   }
 }
 
 /** Takes the lock of every zone (in a fixed order), or none; resolves to the release function. */
-export async function lockZones(zoneIds: string[], opts: { env: Env; command: string; api: string }): Promise<() => Promise<void>> {
+export async function lockZones(
+  zoneIds: string[],
+  opts: { env: Env; command: string; api: string },
+): Promise<() => Promise<void>> {
   const dir = lockDir(opts.env);
   await ensureLockDir(dir, Boolean(opts.env.ZONEFORM_LOCK_DIR));
-  const me: Holder = { pid: process.pid, host: hostname(), command: opts.command, started_at: new Date().toISOString() };
+  const me: Holder = {
+    pid: process.pid,
+    host: hostname(),
+    command: opts.command,
+    started_at: new Date().toISOString(),
+  };
   const held: string[] = [];
   const releaseSync = () => {
     for (const p of held) {
@@ -122,7 +134,9 @@ export async function lockZones(zoneIds: string[], opts: { env: Env; command: st
           continue;
         }
       }
-      const who = other ? `pid ${other.pid} on ${other.host}, \`${other.command}\`, since ${other.started_at}` : "a process whose lock file cannot be read";
+      const who = other
+        ? `pid ${other.pid} on ${other.host}, \`${other.command}\`, since ${other.started_at}`
+        : "a process whose lock file cannot be read";
       throw new RuntimeError(
         `zone ${zone} is being applied by another zoneform (${who}); nothing was written. ` +
           `Wait for it to finish, or remove ${path} if that process is gone.`,

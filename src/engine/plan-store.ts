@@ -14,7 +14,12 @@ export const MAX_PLAN_FILE_BYTES = 64 * 1024 * 1024;
  * Writes the plan through a new 0600 file put in place of the target, so an existing file's wider mode
  * is never kept and a reader never sees half a plan. An existing file is refused (exit 3) unless `force`.
  */
-export async function writePlanFile(path: string, plan: Plan, secrets: SecretSource, opts: Pick<WriteOptions, "force" | "label"> = {}): Promise<void> {
+export async function writePlanFile(
+  path: string,
+  plan: Plan,
+  secrets: SecretSource,
+  opts: Pick<WriteOptions, "force" | "label"> = {},
+): Promise<void> {
   await writeFileSafely(path, serialisePlan(plan, secrets), { ...opts, mode: 0o600 });
 }
 

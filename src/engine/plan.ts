@@ -39,7 +39,12 @@ export function sealOf(plan: Plan): Seal | undefined {
  * The checks that need the API before apply (a Logpush destination is valid, its ownership token is
  * right): a separate, explicit step after planning, whose findings are zone errors.
  */
-export async function checkZone(ctx: ReadContext, zone: DesiredZone, zp: ZonePlan, kinds: readonly ResourceKind[] = RESOURCE_KINDS): Promise<ZonePlan> {
+export async function checkZone(
+  ctx: ReadContext,
+  zone: DesiredZone,
+  zp: ZonePlan,
+  kinds: readonly ResourceKind[] = RESOURCE_KINDS,
+): Promise<ZonePlan> {
   if (zp.errors.length > 0) return zp;
   // The kinds' checks run at once; their findings keep the kinds' order.
   const found = await Promise.all(
@@ -72,18 +77,23 @@ export async function planZones(opts: ReadOptions): Promise<Plan> {
   // by one): more zones than requests in flight keep the client busy; the client caps what is in flight.
   const limit = pLimit(ZONES_PER_REQUEST_SLOT * Math.max(1, opts.parallelism ?? 8));
   let done = 0;
-  const zones = await withZonesStopped(opts.desired.zones.length, () => done, () => Promise.all(
-    opts.desired.zones.map((zone) =>
-      limit(async () => {
-        const live = await readZone(ctx, zone, kinds);
-        const zp = await checkZone(ctx, zone, planZone(opts.desired, zone, live, kinds), kinds);
-        done += 1;
-        opts.progress?.(`read ${zone.name ?? zone.zone_id} (${done}/${opts.desired.zones.length})`);
-        opts.onZoneDone?.(done, opts.desired.zones.length);
-        return zp;
-      }),
-    ),
-  ));
+  const zones = await withZonesStopped(
+    opts.desired.zones.length,
+    () => done,
+    () =>
+      Promise.all(
+        opts.desired.zones.map((zone) =>
+          limit(async () => {
+            const live = await readZone(ctx, zone, kinds);
+            const zp = await checkZone(ctx, zone, planZone(opts.desired, zone, live, kinds), kinds);
+            done += 1;
+            opts.progress?.(`read ${zone.name ?? zone.zone_id} (${done}/${opts.desired.zones.length})`);
+            opts.onZoneDone?.(done, opts.desired.zones.length);
+            return zp;
+          }),
+        ),
+      ),
+  );
   return seal(assemblePlan(opts.desired, zones, createdAt), opts.desired);
 }
 

@@ -48,7 +48,11 @@ export function isReportable(err: unknown): err is ApiError | NetworkError | Ans
 }
 
 /** Reads every kind the zone owns, concurrently: the live state the planner takes. */
-export async function readZone(ctx: ReadContext, zone: DesiredZone, kinds: readonly ResourceKind[] = RESOURCE_KINDS): Promise<ZoneLive> {
+export async function readZone(
+  ctx: ReadContext,
+  zone: DesiredZone,
+  kinds: readonly ResourceKind[] = RESOURCE_KINDS,
+): Promise<ZoneLive> {
   const owned = kinds.filter((k) => k.owns(zone));
   const live: ZoneLive = { zone_id: zone.zone_id, kinds: {}, fingerprints: {}, errors: [] };
   const results = await Promise.allSettled(owned.map((k) => k.read(ctx, zone)));
@@ -57,7 +61,12 @@ export async function readZone(ctx: ReadContext, zone: DesiredZone, kinds: reado
   results.forEach((r, i) => {
     const kind = owned[i]!;
     if (r.status === "rejected") {
-      const why = r.reason instanceof AnswerShapeError ? `${r.reason.message}; nothing was changed` : isReportable(r.reason) ? r.reason.message : unexpectedAnswer(r.reason);
+      const why =
+        r.reason instanceof AnswerShapeError
+          ? `${r.reason.message}; nothing was changed`
+          : isReportable(r.reason)
+            ? r.reason.message
+            : unexpectedAnswer(r.reason);
       live.errors.push(`reading ${kind.name}: ${why}`);
       return;
     }

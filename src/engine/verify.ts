@@ -56,7 +56,12 @@ export function desiredFromPlan(plan: Plan, file: string, env: Env): DesiredStat
       `the plan file ${file} cannot be applied as the environment stands:\n${result.errors.map((e) => `  ${e.pointer || "/"}  ${e.message}`).join("\n")}\nSet the variables as when the plan was made, or make the plan again.`,
     );
   }
-  assertSameInputs(plan, file, env, result.desired.secrets.map((s) => s.name));
+  assertSameInputs(
+    plan,
+    file,
+    env,
+    result.desired.secrets.map((s) => s.name),
+  );
   return result.desired;
 }
 
@@ -75,14 +80,20 @@ function firstDifference(saved: Change[], fresh: Change[]): string | undefined {
       return `the saved plan ${a ? "has" : "lacks"} ${c.kind} ${c.resource} "${c.identity}" that zoneform ${a ? "does not plan" : "plans"} now`;
     }
     const same = (x: unknown, y: unknown) => canonicalJson(x) === canonicalJson(y);
-    if (a.kind !== b.kind || a.resource !== b.resource || a.identity !== b.identity || (a.live_id ?? null) !== (b.live_id ?? null)) {
+    if (
+      a.kind !== b.kind ||
+      a.resource !== b.resource ||
+      a.identity !== b.identity ||
+      (a.live_id ?? null) !== (b.live_id ?? null)
+    ) {
       return `change ${i + 1} is ${a.kind} ${a.resource} "${a.identity}" in the file, ${b.kind} ${b.resource} "${b.identity}" now`;
     }
     const m = Math.max(a.operations.length, b.operations.length);
     for (let j = 0; j < m; j++) {
       const x = a.operations[j];
       const y = b.operations[j];
-      if (opText(x) !== opText(y)) return `${a.resource} "${a.identity}": the file says ${opText(x)}, zoneform plans ${opText(y)}`;
+      if (opText(x) !== opText(y))
+        return `${a.resource} "${a.identity}": the file says ${opText(x)}, zoneform plans ${opText(y)}`;
       if (!same(x!.query ?? null, y!.query ?? null) || !same(x!.body ?? null, y!.body ?? null)) {
         return `${a.resource} "${a.identity}": the body of ${opText(x)} differs from what zoneform plans`;
       }
@@ -107,7 +118,8 @@ export function assertSamePlan(saved: Plan, fresh: Plan): void {
       edited.push(`${label}: not in the saved plan`);
       continue;
     }
-    for (const d of compareFingerprints(was.fingerprints, now.fingerprints)) stale.push(`${label}: ${d.key} ${d.how} since the plan was made`);
+    for (const d of compareFingerprints(was.fingerprints, now.fingerprints))
+      stale.push(`${label}: ${d.key} ${d.how} since the plan was made`);
     if (now.errors.length > 0) stale.push(...now.errors.map((e) => `${label}: ${e}`));
     const diff = firstDifference(was.changes, now.changes);
     if (diff && stale.length === 0) edited.push(`${label}: ${diff}`);
@@ -134,7 +146,9 @@ export function assertSamePlan(saved: Plan, fresh: Plan): void {
 export function assertDigest(plan: Plan, label: string, expectDigest?: string): string {
   const digest = planDigest(plan);
   if (plan.digest !== undefined && plan.digest !== digest) {
-    throw new RuntimeError(`${label} was changed after it was made: its content hashes to ${digest}, not to the ${plan.digest} it records. Nothing was written; make a new plan.`);
+    throw new RuntimeError(
+      `${label} was changed after it was made: its content hashes to ${digest}, not to the ${plan.digest} it records. Nothing was written; make a new plan.`,
+    );
   }
   if (expectDigest !== undefined && expectDigest !== digest) {
     throw new RuntimeError(`${label} is ${digest}, not the reviewed ${expectDigest}; nothing was written.`);
@@ -178,11 +192,15 @@ export function assertSafe(plan: Plan, maxDeletes: number, force: boolean): void
 export function assertNoZoneErrors(plan: Plan): void {
   const failed = plan.zones.filter((z) => z.errors.length > 0);
   if (failed.length === 0) return;
-  throw new RuntimeError(`${failed.length} zone(s) could not be planned; nothing was changed:\n${groupZoneErrors(failed).join("\n")}`);
+  throw new RuntimeError(
+    `${failed.length} zone(s) could not be planned; nothing was changed:\n${groupZoneErrors(failed).join("\n")}`,
+  );
 }
 
 /** The zones' errors, each told once with its zone in the text as `{zone}`, followed by the zones it stopped. */
-export function groupZoneErrors(zones: ReadonlyArray<{ zone_id: string; name?: string; errors: readonly string[] }>): string[] {
+export function groupZoneErrors(
+  zones: ReadonlyArray<{ zone_id: string; name?: string; errors: readonly string[] }>,
+): string[] {
   const groups = new Map<string, string[]>();
   for (const z of zones) {
     for (const e of z.errors) {
@@ -195,7 +213,9 @@ export function groupZoneErrors(zones: ReadonlyArray<{ zone_id: string; name?: s
   const lines: string[] = [];
   for (const [text, names] of groups) {
     if (names.length === 1) {
-      lines.push(`  [${names[0]}] ${text.split("{zone}").join(zones.find((z) => (z.name ?? z.zone_id) === names[0])!.zone_id)}`);
+      lines.push(
+        `  [${names[0]}] ${text.split("{zone}").join(zones.find((z) => (z.name ?? z.zone_id) === names[0])!.zone_id)}`,
+      );
       continue;
     }
     const shown = names.length > 5 ? `${names.slice(0, 5).join(", ")} and ${names.length - 5} more` : names.join(", ");

@@ -28,7 +28,11 @@ export function headerComment(h: DocumentHeader, notes: ExportNotes): string {
   if (notes.env.length > 0) {
     const names = notes.env.map((e) => printable(e.name));
     const width = Math.max(...names.map((n) => n.length));
-    lines.push("#", "# Credentials are ${env:…} references. Set these variables to the values you own (the API may", "# not return a credential in full), as they appear in the destination URL:");
+    lines.push(
+      "#",
+      "# Credentials are ${env:…} references. Set these variables to the values you own (the API may",
+      "# not return a credential in full), as they appear in the destination URL:",
+    );
     notes.env.forEach((e, i) => lines.push(`#   ${names[i]!.padEnd(width)}  ${printable(e.purpose)}`));
     lines.push("# Existing Logpush jobs need no ownership_challenge; add one only to change a job's destination.");
   }

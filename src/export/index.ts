@@ -8,7 +8,14 @@ import type { DesiredState } from "../sections/index.js";
 import { renderExport } from "./document.js";
 import { SECTIONS } from "../sections/index.js";
 import { readZoneInfo } from "../sections/shared/zone-info.js";
-import { EXPORT_SECTIONS, escapeTemplates, newNotes, type ExportNotes, type ExportSection, type SectionContext } from "./types.js";
+import {
+  EXPORT_SECTIONS,
+  escapeTemplates,
+  newNotes,
+  type ExportNotes,
+  type ExportSection,
+  type SectionContext,
+} from "./types.js";
 
 export { EXPORT_SECTIONS, type ExportSection, type ExportNotes } from "./types.js";
 
@@ -32,7 +39,11 @@ export interface ExportResult {
   notes: ExportNotes;
 }
 
-async function exportZone(ctx: SectionContext, sections: readonly ExportSection[], onSection?: (s: ExportSection) => void): Promise<Record<string, unknown>> {
+async function exportZone(
+  ctx: SectionContext,
+  sections: readonly ExportSection[],
+  onSection?: (s: ExportSection) => void,
+): Promise<Record<string, unknown>> {
   const wanted = SECTIONS.filter((s) => sections.includes(s.name));
   // Sections read at once; merged in the registry's (the file's) order.
   const parts = await Promise.all(
@@ -43,7 +54,9 @@ async function exportZone(ctx: SectionContext, sections: readonly ExportSection[
         return part;
       } catch (err) {
         if (err instanceof ApiError || err instanceof NetworkError) {
-          throw new RuntimeError(`zone ${ctx.zoneId}: reading ${section.name} failed: ${err.message}\n(leave the section out with --sections if the zone does not have it)`);
+          throw new RuntimeError(
+            `zone ${ctx.zoneId}: reading ${section.name} failed: ${err.message}\n(leave the section out with --sections if the zone does not have it)`,
+          );
         }
         throw err;
       }
@@ -88,10 +101,20 @@ export async function exportZones(client: CloudflareClient, opts: ExportOptions)
     zones.push(await exportZone({ read, zoneId, notes }, sections, opts.onSection));
     opts.onZoneDone?.(zones.length, opts.zones.length);
   }
-  const document: Record<string, unknown> = { version: 1, ...(opts.accountId ? { account_id: opts.accountId } : {}), zones };
+  const document: Record<string, unknown> = {
+    version: 1,
+    ...(opts.accountId ? { account_id: opts.accountId } : {}),
+    zones,
+  };
   const text = renderExport(
     document,
-    { schemaRef: opts.schemaRef, version: opts.version, exportedAt: (opts.now ?? (() => new Date()))(), zones: opts.zones, sections },
+    {
+      schemaRef: opts.schemaRef,
+      version: opts.version,
+      exportedAt: (opts.now ?? (() => new Date()))(),
+      zones: opts.zones,
+      sections,
+    },
     notes,
   );
   return { document, text, notes };

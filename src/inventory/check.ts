@@ -113,12 +113,21 @@ export function authorizationFor(authorized: readonly AuthorizedScript[], url: s
 }
 
 /** Ids of the listed scripts whose detail the check needs: pinned, and the list's hash is not the pin. */
-export function scriptsNeedingDetail(inventory: ScriptInventory, scripts: readonly SeenScript[], now: Date, staleDays = DEFAULT_STALE_DAYS): string[] {
+export function scriptsNeedingDetail(
+  inventory: ScriptInventory,
+  scripts: readonly SeenScript[],
+  now: Date,
+  staleDays = DEFAULT_STALE_DAYS,
+): string[] {
   const since = now.getTime() - staleDays * DAY_MS;
   return scripts
     .filter((s) => {
       const entry = authorizationFor(inventory.authorized, s.url);
-      return entry?.hash !== undefined && seenSince(s, since) && (typeof s.hash !== "string" || s.hash.toLowerCase() !== entry.hash.toLowerCase());
+      return (
+        entry?.hash !== undefined &&
+        seenSince(s, since) &&
+        (typeof s.hash !== "string" || s.hash.toLowerCase() !== entry.hash.toLowerCase())
+      );
     })
     .map((s) => s.id);
 }
@@ -202,14 +211,25 @@ export function checkInventory(
     row.scripts += 1;
     row.first_seen_at = earlier(row.first_seen_at, s.first_seen_at);
     const hash = detail?.hash ?? s.hash;
-    const isNewest = row.scripts === 1 || (s.last_seen_at !== undefined && later(row.last_seen_at, s.last_seen_at) === s.last_seen_at);
+    const isNewest =
+      row.scripts === 1 || (s.last_seen_at !== undefined && later(row.last_seen_at, s.last_seen_at) === s.last_seen_at);
     if (isNewest && typeof hash === "string") row.seen_hash = hash;
     row.last_seen_at = later(row.last_seen_at, s.last_seen_at);
-    if (entry.hash === undefined || !recent || typeof hash !== "string" || hash.toLowerCase() === entry.hash.toLowerCase()) continue;
+    if (
+      entry.hash === undefined ||
+      !recent ||
+      typeof hash !== "string" ||
+      hash.toLowerCase() === entry.hash.toLowerCase()
+    )
+      continue;
     const version = detail ? versionOf(detail.versions, hash) : undefined;
     const fetchedAt = version?.fetched_at ?? detail?.fetched_at ?? s.fetched_at ?? undefined;
     const pinned = detail ? versionOf(detail.versions, entry.hash) : undefined;
-    const pinnedNote = detail ? (pinned?.fetched_at ? `; the pinned version was last fetched at ${pinned.fetched_at}` : "; the pinned version is not among the versions Page Shield keeps") : "";
+    const pinnedNote = detail
+      ? pinned?.fetched_at
+        ? `; the pinned version was last fetched at ${pinned.fetched_at}`
+        : "; the pinned version is not among the versions Page Shield keeps"
+      : "";
     findings.push({
       type: "changed",
       severity: "high",
@@ -252,7 +272,12 @@ export function checkInventory(
     });
   }
   const order: Record<InventoryFindingType, number> = { unauthorized: 0, changed: 1, stale: 2 };
-  findings.sort((a, b) => order[a.type] - order[b.type] || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0) || ((a.script_id ?? "") < (b.script_id ?? "") ? -1 : 1));
+  findings.sort(
+    (a, b) =>
+      order[a.type] - order[b.type] ||
+      (a.url < b.url ? -1 : a.url > b.url ? 1 : 0) ||
+      ((a.script_id ?? "") < (b.script_id ?? "") ? -1 : 1),
+  );
   return {
     pages: inventory.pages,
     stale_days: staleDays,

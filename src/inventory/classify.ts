@@ -36,7 +36,10 @@ export interface ScoreThresholds {
   threat: number;
 }
 
-export const DEFAULT_THRESHOLDS: Readonly<ScoreThresholds> = { js_integrity: MALICIOUS_SCORE_THRESHOLD, threat: THREAT_SCORE_THRESHOLD };
+export const DEFAULT_THRESHOLDS: Readonly<ScoreThresholds> = {
+  js_integrity: MALICIOUS_SCORE_THRESHOLD,
+  threat: THREAT_SCORE_THRESHOLD,
+};
 
 /** A number is the js_integrity threshold alone (the threat threshold stays the default). */
 export function thresholdsOf(t: number | Partial<ScoreThresholds> | undefined): ScoreThresholds {
@@ -140,7 +143,10 @@ function scoreReasons(raw: Raw, t: ScoreThresholds): { reasons: string[]; by: Ve
  * A script's finding, or undefined when nothing makes it malicious. `thresholds`: a number is the
  * js_integrity_score threshold alone (as `--malicious-below`).
  */
-export function classifyScript(raw: Raw, thresholds: number | Partial<ScoreThresholds> = DEFAULT_THRESHOLDS): Finding | undefined {
+export function classifyScript(
+  raw: Raw,
+  thresholds: number | Partial<ScoreThresholds> = DEFAULT_THRESHOLDS,
+): Finding | undefined {
   const t = thresholdsOf(thresholds);
   const scored = scoreReasons(raw, t);
   const reported = reportedReasons(raw);
@@ -198,7 +204,11 @@ export function classifyCookie(raw: Raw): Finding | undefined {
   };
 }
 
-export function classify(kind: InventoryKind, raw: Raw, thresholds: number | Partial<ScoreThresholds> = DEFAULT_THRESHOLDS): Finding | undefined {
+export function classify(
+  kind: InventoryKind,
+  raw: Raw,
+  thresholds: number | Partial<ScoreThresholds> = DEFAULT_THRESHOLDS,
+): Finding | undefined {
   if (kind === "script") return classifyScript(raw, thresholds);
   if (kind === "connection") return classifyConnection(raw);
   return classifyCookie(raw);

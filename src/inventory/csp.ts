@@ -46,12 +46,15 @@ export function pageCondition(pattern: string): string {
   const start = pattern.startsWith("*");
   const end = pattern.endsWith("*") && pattern.length > 1;
   const core = pattern.slice(start ? 1 : 0, end ? -1 : undefined);
-  if (start) return end ? `http.request.full_uri contains ${quote(core)}` : `ends_with(http.request.full_uri, ${quote(core)})`;
+  if (start)
+    return end ? `http.request.full_uri contains ${quote(core)}` : `ends_with(http.request.full_uri, ${quote(core)})`;
   const slash = core.indexOf("/");
   const host = (slash < 0 ? core : core.slice(0, slash)).toLowerCase();
   const path = slash < 0 ? "" : core.slice(slash);
   if (path === "") return end ? `starts_with(http.host, ${quote(host)})` : `http.host eq ${quote(host)}`;
-  const pathTest = end ? `starts_with(http.request.uri.path, ${quote(path)})` : `http.request.uri.path eq ${quote(path)}`;
+  const pathTest = end
+    ? `starts_with(http.request.uri.path, ${quote(path)})`
+    : `http.request.uri.path eq ${quote(path)}`;
   return `http.host eq ${quote(host)} and ${pathTest}`;
 }
 
@@ -61,7 +64,10 @@ export function pagesExpression(pages: readonly string[]): string {
   return parts.map((p) => (p.includes(" and ") ? `(${p})` : p)).join(" or ");
 }
 
-export function inventoryPolicy(inv: ScriptInventory, opts: { description: string; action: "allow" | "log" }): InventoryPolicyResult {
+export function inventoryPolicy(
+  inv: ScriptInventory,
+  opts: { description: string; action: "allow" | "log" },
+): InventoryPolicyResult {
   const sources = new Set<string>();
   const notes: string[] = [];
   for (const a of inv.authorized) {

@@ -3,7 +3,13 @@
 // detail (`GET …/scripts/{id}`: versions, page_urls) of only the scripts the check needs it for.
 import { classifyScript } from "./classify.js";
 import type { CloudflareClient } from "../cloudflare/types.js";
-import { checkInventory, scriptsNeedingDetail, type InventoryCheck, type ScriptDetail, type SeenScript } from "./check.js";
+import {
+  checkInventory,
+  scriptsNeedingDetail,
+  type InventoryCheck,
+  type ScriptDetail,
+  type SeenScript,
+} from "./check.js";
 import type { ScriptInventory } from "./types.js";
 import { pageShieldApiPath } from "../sections/page-shield/index.js";
 
@@ -12,7 +18,10 @@ export const INVENTORY_PER_PAGE = 100;
 export const INVENTORY_STATUSES = ["active", "infrequent", "inactive"];
 
 /** The list query for the in-scope pages, as sent (the evidence report shows it). */
-export function inventoryQuery(pages: readonly string[], statuses: readonly string[] = INVENTORY_STATUSES): Record<string, string> {
+export function inventoryQuery(
+  pages: readonly string[],
+  statuses: readonly string[] = INVENTORY_STATUSES,
+): Record<string, string> {
   return { page_url: pages.join(","), status: statuses.join(",") };
 }
 
@@ -50,18 +59,38 @@ export function scriptDetailOf(raw: Record<string, unknown>): ScriptDetail {
 }
 
 /** Lists the in-scope scripts of a zone (every page of the list). */
-export async function listInScopeScripts(client: CloudflareClient, zoneId: string, pages: readonly string[], perPage = INVENTORY_PER_PAGE): Promise<SeenScript[]> {
+export async function listInScopeScripts(
+  client: CloudflareClient,
+  zoneId: string,
+  pages: readonly string[],
+  perPage = INVENTORY_PER_PAGE,
+): Promise<SeenScript[]> {
   const out: SeenScript[] = [];
-  for await (const raw of client.paginate<Record<string, unknown>>(pageShieldApiPath(zoneId, "scripts"), { query: inventoryQuery(pages), perPage })) {
+  for await (const raw of client.paginate<Record<string, unknown>>(pageShieldApiPath(zoneId, "scripts"), {
+    query: inventoryQuery(pages),
+    perPage,
+  })) {
     out.push(seenScriptOf(raw));
   }
   return out;
 }
 
 /** Reads the details of `ids` (in parallel, under the client's own limits). */
-export async function readScriptDetails(client: CloudflareClient, zoneId: string, ids: readonly string[]): Promise<Map<string, ScriptDetail>> {
+export async function readScriptDetails(
+  client: CloudflareClient,
+  zoneId: string,
+  ids: readonly string[],
+): Promise<Map<string, ScriptDetail>> {
   const entries = await Promise.all(
-    ids.map(async (id) => [id, scriptDetailOf(await client.request<Record<string, unknown>>("GET", pageShieldApiPath(zoneId, `scripts/${id}`)))] as const),
+    ids.map(
+      async (id) =>
+        [
+          id,
+          scriptDetailOf(
+            await client.request<Record<string, unknown>>("GET", pageShieldApiPath(zoneId, `scripts/${id}`)),
+          ),
+        ] as const,
+    ),
   );
   return new Map(entries);
 }

@@ -2,4 +2,7 @@
 // are in scope, and which scripts may run there, each with a written justification. Declared under
 // the page_shield section (types in src/sections/page-shield/types.ts); read by `audit`, `inventory --merge` and
 // `csp suggest --from-inventory`, never written to Cloudflare (plan and apply ignore it).
-export type { DesiredAuthorizedScript as AuthorizedScript, DesiredScriptInventory as ScriptInventory } from "../sections/page-shield/index.js";
+export type {
+  DesiredAuthorizedScript as AuthorizedScript,
+  DesiredScriptInventory as ScriptInventory,
+} from "../sections/page-shield/index.js";

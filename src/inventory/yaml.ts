@@ -22,7 +22,10 @@ export interface DraftOptions {
 }
 
 /** One entry per script URL (the most recently seen one's hash), sorted by URL. */
-export function draftEntries(scripts: readonly SeenScript[], pinHashes = false): Array<{ entry: AuthorizedScript; seen: SeenScript }> {
+export function draftEntries(
+  scripts: readonly SeenScript[],
+  pinHashes = false,
+): Array<{ entry: AuthorizedScript; seen: SeenScript }> {
   const byUrl = new Map<string, SeenScript>();
   for (const s of scripts) {
     if (!s.url) continue;
@@ -52,7 +55,9 @@ function seenNote(s: SeenScript): string {
 
 /** A second comment line on a script `audit` finds malicious: it should not be authorized. */
 function maliciousNote(s: SeenScript): string {
-  return s.malicious?.length ? `\n ${printable(`MALICIOUS (${s.malicious.join("; ")}): remove it from the page, do not authorize it`)}` : "";
+  return s.malicious?.length
+    ? `\n ${printable(`MALICIOUS (${s.malicious.join("; ")}): remove it from the page, do not authorize it`)}`
+    : "";
 }
 
 function entryNode(doc: Document, entry: AuthorizedScript, seen: SeenScript, note: string): Node {
@@ -70,7 +75,8 @@ function entryNode(doc: Document, entry: AuthorizedScript, seen: SeenScript, not
 export function draftInventory(scripts: readonly SeenScript[], opts: DraftOptions): string {
   const doc = new Document({ script_inventory: { pages: opts.pages, authorized: [] as unknown[] } });
   const seq = doc.getIn(["script_inventory", "authorized"], true) as YAMLSeq;
-  for (const { entry, seen } of draftEntries(scripts, opts.pinHashes)) seq.items.push(entryNode(doc, entry, seen, " TODO review:"));
+  for (const { entry, seen } of draftEntries(scripts, opts.pinHashes))
+    seq.items.push(entryNode(doc, entry, seen, " TODO review:"));
   const n = seq.items.length;
   doc.commentBefore = [
     ` Authorized scripts of the payment pages of zone ${printable(opts.zone)} (PCI DSS v4.0 6.4.3), drafted by`,
@@ -104,17 +110,30 @@ function zoneIndex(zones: YAMLSeq, zone: { id: string; name?: string }): number 
 }
 
 /** Where the inventory sits in `text`: a zoneform file's zone, a `script_inventory:` block, or the top level. */
-export function locateInventory(text: string, label: string, zone: { id: string; name?: string }): { doc: Document; path: Array<string | number>; where: string } {
+export function locateInventory(
+  text: string,
+  label: string,
+  zone: { id: string; name?: string },
+): { doc: Document; path: Array<string | number>; where: string } {
   const doc = parseDocument(text);
   if (doc.errors.length > 0) throw new UsageError(`${label}: not YAML: ${doc.errors[0]!.message}`);
   if (isSeq(doc.get("zones", true))) {
     const i = zoneIndex(doc.get("zones", true) as YAMLSeq, zone);
-    if (i < 0) throw new UsageError(`${label}: no zone ${zone.id}${zone.name ? ` (${zone.name})` : ""} in the file; add it under zones: first`);
-    return { doc, path: ["zones", i, ...SCRIPT_INVENTORY_KEYS], where: `zones[${i}].${SCRIPT_INVENTORY_KEYS.join(".")}` };
+    if (i < 0)
+      throw new UsageError(
+        `${label}: no zone ${zone.id}${zone.name ? ` (${zone.name})` : ""} in the file; add it under zones: first`,
+      );
+    return {
+      doc,
+      path: ["zones", i, ...SCRIPT_INVENTORY_KEYS],
+      where: `zones[${i}].${SCRIPT_INVENTORY_KEYS.join(".")}`,
+    };
   }
   if (isMap(doc.get("script_inventory", true))) return { doc, path: ["script_inventory"], where: "script_inventory" };
   if (isMap(doc.contents) || doc.contents === null) return { doc, path: [], where: "the top level" };
-  throw new UsageError(`${label}: expected a zoneform file (zones:) or an inventory block (script_inventory:, or pages: and authorized:)`);
+  throw new UsageError(
+    `${label}: expected a zoneform file (zones:) or an inventory block (script_inventory:, or pages: and authorized:)`,
+  );
 }
 
 /** The page patterns the inventory in `text` already has (none when it has no inventory yet). */

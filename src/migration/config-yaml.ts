@@ -5,7 +5,13 @@
 // `start --mode pending` has saved the proposal. Pure: no I/O.
 import { Document, isScalar } from "yaml";
 import {
-  CLOUDFLARE_MANAGED_RULESET_ID, formatThreshold, intentFrom, OWASP_RULESET_ID, sameParanoia, type ExecuteParameters, type OwaspAction,
+  CLOUDFLARE_MANAGED_RULESET_ID,
+  formatThreshold,
+  intentFrom,
+  OWASP_RULESET_ID,
+  sameParanoia,
+  type ExecuteParameters,
+  type OwaspAction,
   type OwaspRuleset,
 } from "../sections/waf/index.js";
 import { oldActionFor, oldSensitivitiesFor } from "./sensitivity.js";
@@ -44,7 +50,13 @@ const OWASP_ACTIONS: readonly string[] = ["block", "managed_challenge", "js_chal
 
 /** When the OWASP ruleset could not be read: what the API notes document about it. */
 export function documentedOwasp(): OwaspRuleset {
-  return { id: OWASP_RULESET_ID, lastRuleId: OWASP_LAST_RULE_ID, defaultThreshold: 40, defaultAction: "block", paranoiaLevels: [1, 2, 3, 4] };
+  return {
+    id: OWASP_RULESET_ID,
+    lastRuleId: OWASP_LAST_RULE_ID,
+    defaultThreshold: 40,
+    defaultAction: "block",
+    paranoiaLevels: [1, 2, 3, 4],
+  };
 }
 
 function paramsOf(rule: Record<string, unknown>): ExecuteParameters | undefined {
@@ -58,7 +70,8 @@ function executeRulesFor(rules: MigrationConfig["rules"], rulesetId: string): Ar
 
 function mapOwasp(config: MigrationConfig, managed: OwaspRuleset, out: MappedConfig): ProposedOwasp {
   const found = executeRulesFor(config.rules, managed.id);
-  if (found.length > 1) out.warnings.push(`the proposal deploys the OWASP Core Ruleset ${found.length} times; zoneform manages the first`);
+  if (found.length > 1)
+    out.warnings.push(`the proposal deploys the OWASP Core Ruleset ${found.length} times; zoneform manages the first`);
   const rule = found[0];
   if (!rule) {
     out.summary.push("OWASP Core Ruleset: not deployed");
@@ -71,7 +84,10 @@ function mapOwasp(config: MigrationConfig, managed: OwaspRuleset, out: MappedCon
     );
   }
   const others = (paramsOf(rule)?.overrides?.rules ?? []).filter((r) => r.id !== managed.lastRuleId).length;
-  if (others > 0) out.summary.push(`OWASP Core Ruleset: ${others} other rule override(s) deployed as proposed; zoneform keeps them and does not manage them`);
+  if (others > 0)
+    out.summary.push(
+      `OWASP Core Ruleset: ${others} other rule override(s) deployed as proposed; zoneform keeps them and does not manage them`,
+    );
   const owasp: ProposedOwasp = {
     enabled: intent.enabled,
     paranoia_level: intent.paranoia_level,
@@ -79,7 +95,10 @@ function mapOwasp(config: MigrationConfig, managed: OwaspRuleset, out: MappedCon
     ...expressionOf(rule),
   };
   if (OWASP_ACTIONS.includes(intent.action)) owasp.action = intent.action as OwaspAction;
-  else out.warnings.push(`the proposed OWASP action "${intent.action}" cannot be written in a zoneform file; left out (a plan will set block)`);
+  else
+    out.warnings.push(
+      `the proposed OWASP action "${intent.action}" cannot be written in a zoneform file; left out (a plan will set block)`,
+    );
   const from = oldSensitivitiesFor(intent.paranoia_level, intent.score_threshold);
   const oldAction = oldActionFor(intent.action);
   out.summary.push(
@@ -98,7 +117,10 @@ function expressionOf(rule: Record<string, unknown>): { expression?: string } {
 
 function mapCloudflareManaged(config: MigrationConfig, out: MappedConfig): ProposedWaf["cloudflare_managed"] {
   const found = executeRulesFor(config.rules, CLOUDFLARE_MANAGED_RULESET_ID);
-  if (found.length > 1) out.warnings.push(`the proposal deploys the Cloudflare Managed Ruleset ${found.length} times; zoneform manages the first`);
+  if (found.length > 1)
+    out.warnings.push(
+      `the proposal deploys the Cloudflare Managed Ruleset ${found.length} times; zoneform manages the first`,
+    );
   const rule = found[0];
   if (!rule) {
     out.summary.push("Cloudflare Managed Ruleset: not deployed");
@@ -108,19 +130,28 @@ function mapCloudflareManaged(config: MigrationConfig, out: MappedConfig): Propo
   const overrides = paramsOf(rule)?.overrides ?? {};
   if (typeof overrides.action === "string") {
     if (OWASP_ACTIONS.includes(overrides.action)) cfm.action = overrides.action as OwaspAction;
-    else out.warnings.push(`the proposed Cloudflare Managed action "${overrides.action}" cannot be written in a zoneform file; left out`);
+    else
+      out.warnings.push(
+        `the proposed Cloudflare Managed action "${overrides.action}" cannot be written in a zoneform file; left out`,
+      );
   }
   const ruleOverrides = (overrides.rules ?? []).length + (overrides.categories ?? []).length;
   out.summary.push(
     `Cloudflare Managed Ruleset: ${cfm.enabled ? "enabled" : "deployed but disabled"}, action ${cfm.action ?? "each rule's own"}` +
-      (ruleOverrides > 0 ? `, ${ruleOverrides} rule/category override(s) deployed as proposed (kept, not managed by zoneform)` : ""),
+      (ruleOverrides > 0
+        ? `, ${ruleOverrides} rule/category override(s) deployed as proposed (kept, not managed by zoneform)`
+        : ""),
   );
   return cfm;
 }
 
 /** The zoneform `waf` section that states the proposed configuration. */
 export function mapMigrationConfig(config: MigrationConfig, managed: OwaspRuleset | null): MappedConfig {
-  const out: MappedConfig = { waf: { owasp: { enabled: false }, cloudflare_managed: { enabled: false } }, summary: [], warnings: [] };
+  const out: MappedConfig = {
+    waf: { owasp: { enabled: false }, cloudflare_managed: { enabled: false } },
+    summary: [],
+    warnings: [],
+  };
   const owaspRuleset = managed ?? documentedOwasp();
   out.waf.owasp = mapOwasp(config, owaspRuleset, out);
   out.waf.cloudflare_managed = mapCloudflareManaged(config, out);

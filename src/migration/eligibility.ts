@@ -49,7 +49,10 @@ export function explainCheck(zone: string, check: MigrationCheck): CheckExplanat
     };
   }
   if (state === "done") {
-    return { eligible: false, lines: [`Zone ${zone} already uses the new WAF managed rules; the migration is done and cannot be run again.`] };
+    return {
+      eligible: false,
+      lines: [`Zone ${zone} already uses the new WAF managed rules; the migration is done and cannot be run again.`],
+    };
   }
   if (state === "validation") {
     return {
@@ -69,12 +72,16 @@ export function explainCheck(zone: string, check: MigrationCheck): CheckExplanat
   };
 }
 
-
 /**
  * Why `start --mode <mode>` must be refused before anything is written, or undefined. `plan` is the
  * zone's plan when it could be read; unknown, the API's own refusal of validation mode is relied on.
  */
-export function startRefusal(zone: string, check: MigrationCheck, mode: MigrationMode, plan: string | undefined): string | undefined {
+export function startRefusal(
+  zone: string,
+  check: MigrationCheck,
+  mode: MigrationMode,
+  plan: string | undefined,
+): string | undefined {
   if (!check.compatible) {
     return `${explainCheck(zone, check).lines.join(" ")} Nothing was changed.`;
   }
@@ -121,10 +128,12 @@ export function explainStatus(zone: string, status: MigrationStatus): string[] {
     `  previous WAF managed rules: ${status.old_waf_status ?? "(not reported)"}`,
     `  new WAF managed rules:      ${status.new_waf_status ?? "(not reported)"}`,
   ];
-  if (status.created) lines.push(`  migration started:          ${status.created}${status.source ? ` (via ${status.source})` : ""}`);
+  if (status.created)
+    lines.push(`  migration started:          ${status.created}${status.source ? ` (via ${status.source})` : ""}`);
   const oldOn = status.old_waf_status === "enabled";
   const newOn = status.new_waf_status === "enabled";
-  if (oldOn && newOn) lines.push("Both WAFs run (validation mode). Finish with: zoneform waf-migration start --mode pending.");
+  if (oldOn && newOn)
+    lines.push("Both WAFs run (validation mode). Finish with: zoneform waf-migration start --mode pending.");
   else if (newOn) lines.push("Only the new WAF managed rules run: the migration is done.");
   else if (oldOn) lines.push("Only the previous WAF managed rules run: the zone has not been migrated.");
   return lines;

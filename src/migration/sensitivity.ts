@@ -4,7 +4,9 @@
 
 export type OldSensitivity = "high" | "medium" | "low" | "default";
 
-export const SENSITIVITY_MAPPING: Readonly<Record<OldSensitivity, { paranoia_level: number; score_threshold: number }>> = {
+export const SENSITIVITY_MAPPING: Readonly<
+  Record<OldSensitivity, { paranoia_level: number; score_threshold: number }>
+> = {
   high: { paranoia_level: 2, score_threshold: 40 },
   medium: { paranoia_level: 1, score_threshold: 25 },
   low: { paranoia_level: 1, score_threshold: 40 },
@@ -16,7 +18,11 @@ const LABEL: Record<OldSensitivity, string> = { high: "High", medium: "Medium", 
 /** The old sensitivities the spec maps onto this paranoia level and threshold (none for a custom pair). */
 export function oldSensitivitiesFor(paranoiaLevel: number, scoreThreshold: number): string[] {
   return (Object.keys(SENSITIVITY_MAPPING) as OldSensitivity[])
-    .filter((s) => SENSITIVITY_MAPPING[s].paranoia_level === paranoiaLevel && SENSITIVITY_MAPPING[s].score_threshold === scoreThreshold)
+    .filter(
+      (s) =>
+        SENSITIVITY_MAPPING[s].paranoia_level === paranoiaLevel &&
+        SENSITIVITY_MAPPING[s].score_threshold === scoreThreshold,
+    )
     .map((s) => LABEL[s]);
 }
 

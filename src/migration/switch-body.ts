@@ -8,7 +8,10 @@
 import equal from "fast-deep-equal";
 import { writableRule, type Entrypoint, type LiveRule } from "../sections/shared/entrypoint.js";
 import {
-  CLOUDFLARE_MANAGED_RULESET_ID, CLOUDFLARE_MANAGED_RULESET_NAME, OWASP_RULESET_ID, OWASP_RULESET_NAME,
+  CLOUDFLARE_MANAGED_RULESET_ID,
+  CLOUDFLARE_MANAGED_RULESET_NAME,
+  OWASP_RULESET_ID,
+  OWASP_RULESET_NAME,
 } from "../sections/waf/index.js";
 import type { Operation } from "../model/plan.js";
 import type { MigrationMode } from "./eligibility.js";
@@ -70,7 +73,10 @@ function heldBy(live: readonly LiveRule[], proposed: ProposedRule): LiveRule | u
   const target = executedRuleset(proposed);
   if (target) return live.find((r) => executedRuleset(r) === target);
   return live.find(
-    (r) => r.action === proposed.action && r.expression === proposed.expression && equal(r.action_parameters ?? null, proposed.action_parameters ?? null),
+    (r) =>
+      r.action === proposed.action &&
+      r.expression === proposed.expression &&
+      equal(r.action_parameters ?? null, proposed.action_parameters ?? null),
   );
 }
 
@@ -78,7 +84,12 @@ function heldBy(live: readonly LiveRule[], proposed: ProposedRule): LiveRule | u
  * The switch call for `mode` and the words that describe it, or the reason it cannot be made without
  * losing a live rule (a rule the API answered without an id cannot be sent back as itself).
  */
-export function planSwitch(zoneId: string, mode: MigrationMode, proposal: { name?: unknown; rules: ProposedRule[] }, live: Entrypoint | null): SwitchPlan | { error: string } {
+export function planSwitch(
+  zoneId: string,
+  mode: MigrationMode,
+  proposal: { name?: unknown; rules: ProposedRule[] },
+  live: Entrypoint | null,
+): SwitchPlan | { error: string } {
   const path = `zones/${zoneId}/rulesets/phases/${WAF_PHASE}/entrypoint`;
   const query = { waf_migration: mode, phase_two: "1" };
   const call = `PUT ${path}?waf_migration=${mode}&phase_two=1`;
@@ -122,7 +133,10 @@ export function planSwitch(zoneId: string, mode: MigrationMode, proposal: { name
         `and ${added.length === 0 ? "no rule is added" : `${added.length} rule(s) of the proposal are added after them`}:`,
       ...kept.map((r) => `    = keeps: ${r.id} ${describeRule(r)}`),
       ...added.map((r) => `    + adds:  ${describeRule(r)}`),
-      ...already.map(({ proposed, by }) => `    not added (the entry point already has it as ${by.id}, kept as it is): ${describeRule(proposed)}`),
+      ...already.map(
+        ({ proposed, by }) =>
+          `    not added (the entry point already has it as ${by.id}, kept as it is): ${describeRule(proposed)}`,
+      ),
     ],
   };
 }

@@ -18,12 +18,20 @@ export function digestMaterial(plan: Plan): unknown {
     zones: plan.zones.map((z) => ({
       zone_id: z.zone_id,
       desired: z.desired ?? null,
-      changes: z.changes.map((c) => ({ kind: c.kind, resource: c.resource, identity: c.identity, live_id: c.live_id ?? null, operations: c.operations })),
+      changes: z.changes.map((c) => ({
+        kind: c.kind,
+        resource: c.resource,
+        identity: c.identity,
+        live_id: c.live_id ?? null,
+        operations: c.operations,
+      })),
     })),
   };
 }
 
 /** `sha256:<64 hex>` of a plan in its file form. */
 export function planDigest(filePlan: Plan): string {
-  return `sha256:${createHash("sha256").update(canonicalJson(digestMaterial(filePlan))).digest("hex")}`;
+  return `sha256:${createHash("sha256")
+    .update(canonicalJson(digestMaterial(filePlan)))
+    .digest("hex")}`;
 }

@@ -29,7 +29,8 @@ export function inputHash(salt: string, name: string, value: string): string {
 export function bindInputs(secrets: readonly SecretRef[], salt: string): PlanInputs | undefined {
   if (secrets.length === 0) return undefined;
   const env: Record<string, string> = {};
-  for (const s of [...secrets].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) setOwn(env, s.name, inputHash(salt, s.name, s.value));
+  for (const s of [...secrets].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)))
+    setOwn(env, s.name, inputHash(salt, s.name, s.value));
   return { salt, env };
 }
 
@@ -50,10 +51,12 @@ export function changedInputs(inputs: PlanInputs | undefined, env: Env, used: re
     }
     const want = Buffer.from(getOwn(bound, name) ?? "", "hex");
     const have = Buffer.from(inputHash(inputs!.salt, name, value), "hex");
-    if (want.length !== have.length || !timingSafeEqual(want, have)) out.push(`\${env:${name}} has another value than when the plan was made`);
+    if (want.length !== have.length || !timingSafeEqual(want, have))
+      out.push(`\${env:${name}} has another value than when the plan was made`);
   }
   for (const name of [...new Set(used)].sort()) {
-    if (!Object.hasOwn(bound, name)) out.push(`\${env:${name}} is used, but the plan records no hash of the value it was made with`);
+    if (!Object.hasOwn(bound, name))
+      out.push(`\${env:${name}} is used, but the plan records no hash of the value it was made with`);
   }
   return out;
 }

@@ -10,13 +10,17 @@ import { planForFile } from "./secrets.js";
 
 const require = createRequire(import.meta.url);
 
-let validatePlanDoc: ((doc: unknown) => boolean) & { errors?: Array<{ instancePath: string; message?: string }> | null };
+let validatePlanDoc: ((doc: unknown) => boolean) & {
+  errors?: Array<{ instancePath: string; message?: string }> | null;
+};
 
 /** The plan schema's validator; it and ajv are loaded only here, when a plan file is read (never by `plan`). */
 export async function planValidator() {
   if (!validatePlanDoc) {
     // CommonJS packages: Node's import() gives their exports as `default` too, the bundled CLI only there.
-    const ajvModule = (await import("ajv/dist/2020.js")) as typeof import("ajv/dist/2020.js") & { default?: typeof import("ajv/dist/2020.js") };
+    const ajvModule = (await import("ajv/dist/2020.js")) as typeof import("ajv/dist/2020.js") & {
+      default?: typeof import("ajv/dist/2020.js");
+    };
     const { Ajv2020 } = ajvModule.default ?? ajvModule;
     const addFormats = (await import("ajv-formats")).default as unknown as (a: InstanceType<typeof Ajv2020>) => void;
     const ajv = new Ajv2020({ allErrors: true, strict: false });
@@ -49,7 +53,11 @@ export async function parsePlanText(text: string, path: string): Promise<Plan> {
 export async function checkPlanDocument(doc: unknown, path: string, name = `the plan file ${path}`): Promise<Plan> {
   const version = (doc as { format_version?: unknown })?.format_version;
   if (version !== 2) {
-    throw planFileProblem(path, name, `has format_version ${JSON.stringify(version)}; this zoneform reads format 2. Make the plan again with this version.`);
+    throw planFileProblem(
+      path,
+      name,
+      `has format_version ${JSON.stringify(version)}; this zoneform reads format 2. Make the plan again with this version.`,
+    );
   }
   const validate = await planValidator();
   if (!validate(doc)) {
@@ -58,14 +66,22 @@ export async function checkPlanDocument(doc: unknown, path: string, name = `the 
   }
   const plan = doc as Plan;
   const astray = plan.zones.flatMap((z) =>
-    z.changes.flatMap((c) =>
-      c.zone_id !== z.zone_id
-        ? [`${c.resource} "${c.identity}" says zone ${c.zone_id}`]
-        : c.operations.filter((op) => !op.path.startsWith(`zones/${z.zone_id}/`)).map((op) => `${op.method} ${op.path}`),
-    ).map((what) => `zone ${z.zone_id}: ${what}`),
+    z.changes
+      .flatMap((c) =>
+        c.zone_id !== z.zone_id
+          ? [`${c.resource} "${c.identity}" says zone ${c.zone_id}`]
+          : c.operations
+              .filter((op) => !op.path.startsWith(`zones/${z.zone_id}/`))
+              .map((op) => `${op.method} ${op.path}`),
+      )
+      .map((what) => `zone ${z.zone_id}: ${what}`),
   );
   if (astray.length > 0) {
-    throw planFileProblem(path, name, `has operations that do not address the zone they belong to (${astray.slice(0, 5).join("; ")}); it cannot be applied`);
+    throw planFileProblem(
+      path,
+      name,
+      `has operations that do not address the zone they belong to (${astray.slice(0, 5).join("; ")}); it cannot be applied`,
+    );
   }
   return plan;
 }

@@ -47,7 +47,12 @@ function declaredZone(zone: DesiredZone, desired: DesiredState): unknown {
 }
 
 /** Plans one zone from what was read of it. Pure. */
-export function planZone(desired: DesiredState, zone: DesiredZone, live: ZoneLive, kinds: readonly ResourceKind[] = RESOURCE_KINDS): ZonePlan {
+export function planZone(
+  desired: DesiredState,
+  zone: DesiredZone,
+  live: ZoneLive,
+  kinds: readonly ResourceKind[] = RESOURCE_KINDS,
+): ZonePlan {
   const changes: Change[] = [];
   const errors = [...live.errors];
   const warnings: string[] = [];
@@ -95,7 +100,17 @@ export function assemblePlan(desired: DesiredState, zones: ZonePlan[], createdAt
 export function plan(desired: DesiredState, live: LiveState, kinds: readonly ResourceKind[] = RESOURCE_KINDS): Plan {
   const byZone = new Map(live.zones.map((z) => [z.zone_id, z]));
   const zones = desired.zones.map((zone) =>
-    planZone(desired, zone, byZone.get(zone.zone_id) ?? { zone_id: zone.zone_id, kinds: {}, fingerprints: {}, errors: ["the zone was not read"] }, kinds),
+    planZone(
+      desired,
+      zone,
+      byZone.get(zone.zone_id) ?? {
+        zone_id: zone.zone_id,
+        kinds: {},
+        fingerprints: {},
+        errors: ["the zone was not read"],
+      },
+      kinds,
+    ),
   );
   return assemblePlan(desired, zones, live.read_at);
 }

@@ -85,7 +85,13 @@ export function planForDisplay(plan: Plan, secrets: SecretSource): Plan {
         before: redactLiveSecrets(c.before),
         after: redactLiveSecrets(c.after),
         fields: redactLiveSecrets(c.fields),
-        operations: c.operations.map((op) => ({ ...op, body: redactLiveSecrets(op.body), ...(op.finds?.equals !== undefined ? { finds: { ...op.finds, equals: redactLiveSecrets(op.finds.equals) } } : {}) })),
+        operations: c.operations.map((op) => ({
+          ...op,
+          body: redactLiveSecrets(op.body),
+          ...(op.finds?.equals !== undefined
+            ? { finds: { ...op.finds, equals: redactLiveSecrets(op.finds.equals) } }
+            : {}),
+        })),
       })),
     })),
   });
@@ -113,13 +119,21 @@ export function planForFile(plan: Plan, secrets: SecretSource): Plan {
         ...(c.notes !== undefined ? { notes: r.redactDeep(c.notes) } : {}),
         before: r.redactDeep(redactLiveSecrets(c.before)),
         after: r.redactDeep(c.after),
-        fields: r.redactDeep(c.fields.map((f) => ({ ...f, before: redactLiveSecrets({ [f.field]: f.before })[f.field] }))),
+        fields: r.redactDeep(
+          c.fields.map((f) => ({ ...f, before: redactLiveSecrets({ [f.field]: f.before })[f.field] })),
+        ),
         // A finder holds what the body sends (to recognise it after a lost answer): redacted alike.
         operations: c.operations.map((op) => ({
           ...op,
           ...(op.body !== undefined ? { body: r.redactDeep(op.body) } : {}),
           ...(op.finds !== undefined
-            ? { finds: { ...op.finds, match: r.redactDeep(op.finds.match), ...(op.finds.equals !== undefined ? { equals: r.redactDeep(op.finds.equals) } : {}) } }
+            ? {
+                finds: {
+                  ...op.finds,
+                  match: r.redactDeep(op.finds.match),
+                  ...(op.finds.equals !== undefined ? { equals: r.redactDeep(op.finds.equals) } : {}),
+                },
+              }
             : {}),
         })),
       })),

@@ -10,16 +10,27 @@ import type { ConfigPositions } from "./locate.js";
 import type { SarifFinding, ZoneName } from "./log.js";
 import { levelOf, type RuleKey } from "./rules.js";
 
-const VERDICT_RULE: Record<Finding["kind"], RuleKey> = { script: "malicious-script", connection: "malicious-connection", cookie: "insecure-cookie" };
-const INVENTORY_RULE: Record<InventoryFinding["type"], RuleKey> = { unauthorized: "unauthorized-script", changed: "changed-script", stale: "stale-authorization" };
+const VERDICT_RULE: Record<Finding["kind"], RuleKey> = {
+  script: "malicious-script",
+  connection: "malicious-connection",
+  cookie: "insecure-cookie",
+};
+const INVENTORY_RULE: Record<InventoryFinding["type"], RuleKey> = {
+  unauthorized: "unauthorized-script",
+  changed: "changed-script",
+  stale: "stale-authorization",
+};
 
 function withoutUndefined(o: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 }
 
 function verdictMessage(f: Finding): string {
-  const where = [f.host ? `on ${f.host}` : "", f.first_page_url ? `first seen on page ${f.first_page_url}` : ""].filter(Boolean).join(", ");
-  const what = f.kind === "cookie" ? "Insecure cookie" : f.kind === "script" ? "Malicious script" : "Malicious connection to";
+  const where = [f.host ? `on ${f.host}` : "", f.first_page_url ? `first seen on page ${f.first_page_url}` : ""]
+    .filter(Boolean)
+    .join(", ");
+  const what =
+    f.kind === "cookie" ? "Insecure cookie" : f.kind === "script" ? "Malicious script" : "Malicious connection to";
   return `${what} ${f.subject}${where ? ` (${where})` : ""}: ${f.reasons.join("; ")}.`;
 }
 

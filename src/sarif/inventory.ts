@@ -33,7 +33,10 @@ function str(v: unknown): string | undefined {
 }
 
 /** The authorized entries of FILE's inventory for the zone (entries without a url string are skipped). */
-function authorizedIn(merge: NonNullable<InventorySarifInput["merge"]>, zone: ZoneName): { authorized: AuthorizedScript[]; path: Array<string | number> } {
+function authorizedIn(
+  merge: NonNullable<InventorySarifInput["merge"]>,
+  zone: ZoneName,
+): { authorized: AuthorizedScript[]; path: Array<string | number> } {
   const { doc, path } = locateInventory(merge.text, merge.label, zone);
   const node = doc.getIn([...path, "authorized"], true);
   const items: unknown = isSeq(node) ? node.toJSON() : [];
@@ -69,7 +72,15 @@ export function inventorySarif(input: InventorySarifInput): { log: Record<string
         zone: input.zone,
         subject: s.id !== "" ? s.id : s.url,
         ...(where ? { where } : {}),
-        properties: { zone_id: input.zone.id, kind: "script", severity: "high", id: s.id, subject: s.url, ...(s.first_page_url ? { first_page_url: s.first_page_url } : {}), ...(s.last_seen_at ? { last_seen_at: s.last_seen_at } : {}) },
+        properties: {
+          zone_id: input.zone.id,
+          kind: "script",
+          severity: "high",
+          id: s.id,
+          subject: s.url,
+          ...(s.first_page_url ? { first_page_url: s.first_page_url } : {}),
+          ...(s.last_seen_at ? { last_seen_at: s.last_seen_at } : {}),
+        },
       }),
     );
   }
@@ -78,7 +89,13 @@ export function inventorySarif(input: InventorySarifInput): { log: Record<string
     version: input.version,
     category: input.category ?? DEFAULT_INVENTORY_CATEGORY,
     results,
-    properties: { zone_id: input.zone.id, pages: input.pages, stale_days: DEFAULT_STALE_DAYS, scripts_seen: input.scripts.length, authorized: inventory.authorized.length },
+    properties: {
+      zone_id: input.zone.id,
+      pages: input.pages,
+      stale_days: DEFAULT_STALE_DAYS,
+      scripts_seen: input.scripts.length,
+      authorized: inventory.authorized.length,
+    },
   });
   return { log, results: results.length };
 }

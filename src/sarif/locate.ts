@@ -59,7 +59,11 @@ function positions(blocks: ReadonlyMap<string, ZoneBlock>, first: string | undef
     if (!b) return fallback();
     return at(b, `${b.inventory}/authorized`, true);
   };
-  const entryAt = (zoneId: string, pick: (urls: Array<string | undefined>) => number, orElse: (zoneId: string) => FilePosition | undefined) => {
+  const entryAt = (
+    zoneId: string,
+    pick: (urls: Array<string | undefined>) => number,
+    orElse: (zoneId: string) => FilePosition | undefined,
+  ) => {
     const b = blocks.get(zoneId);
     if (!b) return fallback();
     const i = pick(b.urls);
@@ -70,15 +74,20 @@ function positions(blocks: ReadonlyMap<string, ZoneBlock>, first: string | undef
     inventory,
     entry: (zoneId, entryUrl) => entryAt(zoneId, (urls) => urls.indexOf(entryUrl), inventory),
     entryCovering: (zoneId, url) =>
-      entryAt(zoneId, (urls) => {
-        const exact = urls.findIndex((u) => u !== undefined && !isPrefix(u) && u === url);
-        if (exact >= 0) return exact;
-        let best = -1;
-        urls.forEach((u, i) => {
-          if (u !== undefined && isPrefix(u) && urlMatches(u, url) && (best < 0 || u.length > urls[best]!.length)) best = i;
-        });
-        return best;
-      }, zone),
+      entryAt(
+        zoneId,
+        (urls) => {
+          const exact = urls.findIndex((u) => u !== undefined && !isPrefix(u) && u === url);
+          if (exact >= 0) return exact;
+          let best = -1;
+          urls.forEach((u, i) => {
+            if (u !== undefined && isPrefix(u) && urlMatches(u, url) && (best < 0 || u.length > urls[best]!.length))
+              best = i;
+          });
+          return best;
+        },
+        zone,
+      ),
   };
 }
 
@@ -93,7 +102,13 @@ export function configPositions(sources: ReadonlyArray<{ file: string; text: str
       const id = str(record(z)?.zone_id)?.toLowerCase();
       if (id === undefined || blocks.has(id)) return;
       const inventory = scriptInventoryIn(z);
-      blocks.set(id, { file: s.file, locate: parsed.locate, zone: `/zones/${i}`, inventory: scriptInventoryPointer(`/zones/${i}`), urls: urlsOf(inventory) });
+      blocks.set(id, {
+        file: s.file,
+        locate: parsed.locate,
+        zone: `/zones/${i}`,
+        inventory: scriptInventoryPointer(`/zones/${i}`),
+        urls: urlsOf(inventory),
+      });
     });
   }
   return positions(blocks, sources[0]?.file);
@@ -103,12 +118,19 @@ export function configPositions(sources: ReadonlyArray<{ file: string; text: str
  * Positions in an inventory file (`inventory --merge FILE`): `path` is where the zone's inventory sits
  * in it (as `locateInventory` found it), `zonePath` the zone's entry when the file is a zoneform file.
  */
-export function inventoryFilePositions(file: string, text: string, zoneId: string, path: ReadonlyArray<string | number>): ConfigPositions {
+export function inventoryFilePositions(
+  file: string,
+  text: string,
+  zoneId: string,
+  path: ReadonlyArray<string | number>,
+): ConfigPositions {
   const parsed = parseYaml(text, file);
   const pointer = path.map((p) => `/${p}`).join("");
   let value: unknown = parsed.value;
   for (const p of path) value = Array.isArray(value) ? value[Number(p)] : record(value)?.[String(p)];
   const zone = path[0] === "zones" ? `/zones/${path[1]}` : undefined;
-  const blocks = new Map<string, ZoneBlock>([[zoneId, { file, locate: parsed.locate, ...(zone ? { zone } : {}), inventory: pointer, urls: urlsOf(value) }]]);
+  const blocks = new Map<string, ZoneBlock>([
+    [zoneId, { file, locate: parsed.locate, ...(zone ? { zone } : {}), inventory: pointer, urls: urlsOf(value) }],
+  ]);
   return positions(blocks, file);
 }

@@ -12,7 +12,8 @@ import { pathToFileURL } from "node:url";
 import { printable } from "../safe-text.js";
 import { INFORMATION_URI, RULE_KEYS, ruleId, sarifRules, type RuleKey, type SarifLevel } from "./rules.js";
 
-export const SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+export const SARIF_SCHEMA =
+  "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 export const FINGERPRINT_KEY = "zoneformFinding/v1";
 
 /** A place in a configuration file: `file` as shown in messages (relative to the working directory when inside it). */
@@ -54,7 +55,9 @@ export interface SarifResult {
 
 /** The stable fingerprint of a finding: rule, zone and subject, nothing that changes between runs. */
 export function findingFingerprint(rule: RuleKey, zoneId: string, subject: string): string {
-  return createHash("sha256").update(`${ruleId(rule)}\n${zoneId}\n${subject}`, "utf8").digest("hex");
+  return createHash("sha256")
+    .update(`${ruleId(rule)}\n${zoneId}\n${subject}`, "utf8")
+    .digest("hex");
 }
 
 /**
@@ -80,7 +83,10 @@ export function sarifResult(f: SarifFinding): SarifResult {
   if (f.where) {
     location.physicalLocation = {
       artifactLocation: { uri: artifactUri(f.where.file) },
-      region: { startLine: Math.max(1, f.where.line), ...(f.where.column ? { startColumn: Math.max(1, f.where.column) } : {}) },
+      region: {
+        startLine: Math.max(1, f.where.line),
+        ...(f.where.column ? { startColumn: Math.max(1, f.where.column) } : {}),
+      },
     };
   }
   location.logicalLocations = [logical];
@@ -136,7 +142,8 @@ export function sarifText(log: Record<string, unknown>): string {
 
 /** What is wrong with a --sarif-category value, or undefined. */
 export function categoryProblem(category: string): string | undefined {
-  if (category.trim() === "" || /^\/*$/.test(category)) return "a category names the analysis, e.g. zoneform/audit/example.com";
+  if (category.trim() === "" || /^\/*$/.test(category))
+    return "a category names the analysis, e.g. zoneform/audit/example.com";
   if (category.length > 200) return "at most 200 characters";
   if (printable(category) !== category || /\s/.test(category)) return "no spaces or control characters";
   return undefined;

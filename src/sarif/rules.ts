@@ -5,7 +5,13 @@ import { SCRIPT_INVENTORY_PATH } from "../sections/page-shield/index.js";
 
 export type SarifLevel = "error" | "warning" | "note";
 
-export type RuleKey = "malicious-script" | "malicious-connection" | "insecure-cookie" | "unauthorized-script" | "changed-script" | "stale-authorization";
+export type RuleKey =
+  | "malicious-script"
+  | "malicious-connection"
+  | "insecure-cookie"
+  | "unauthorized-script"
+  | "changed-script"
+  | "stale-authorization";
 
 export interface SarifRule {
   id: string;
@@ -90,7 +96,14 @@ const TEXT: Record<RuleKey, RuleText> = {
 };
 
 /** Every rule, in a fixed order (the driver's `rules`; a result's `ruleIndex` points into it). */
-export const RULE_KEYS: readonly RuleKey[] = ["malicious-script", "malicious-connection", "insecure-cookie", "unauthorized-script", "changed-script", "stale-authorization"];
+export const RULE_KEYS: readonly RuleKey[] = [
+  "malicious-script",
+  "malicious-connection",
+  "insecure-cookie",
+  "unauthorized-script",
+  "changed-script",
+  "stale-authorization",
+];
 
 export function ruleId(key: RuleKey): string {
   return `zoneform/${key}`;

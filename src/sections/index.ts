@@ -31,13 +31,7 @@ import type { DesiredStateOf, ZoneBase } from "../model/desired.js";
 import type { FilePartOf, PartOf, ResourceKind, Section, UnionToIntersection } from "./types.js";
 import { waf } from "./waf/index.js";
 
-const REGISTRY = [
-  pageShield,
-  waf,
-  customFields,
-  logpushJobs,
-  customHostnames,
-] as const;
+const REGISTRY = [pageShield, waf, customFields, logpushJobs, customHostnames] as const;
 
 /** A zone of the desired state: its own fields and every section's part (from each section's types.ts). */
 export type DesiredZone = ZoneBase & UnionToIntersection<PartOf<(typeof REGISTRY)[number]>>;
@@ -49,7 +43,9 @@ export type FileZone = { zone_id: string; name?: string } & UnionToIntersection<
 export const SECTIONS: readonly Section<any, any>[] = REGISTRY;
 
 /** Every resource kind of every section, in apply order. */
-export const RESOURCE_KINDS: readonly ResourceKind<any, DesiredZone>[] = SECTIONS.flatMap((s) => s.kinds).sort((a, b) => a.order - b.order);
+export const RESOURCE_KINDS: readonly ResourceKind<any, DesiredZone>[] = SECTIONS.flatMap((s) => s.kinds).sort(
+  (a, b) => a.order - b.order,
+);
 
 export type { Section, SectionPermission, ResourceKind, ReadContext, LiveRead, DiffResult } from "./types.js";
 export type { Finding, Rule, RuleContext } from "./rules.js";

@@ -7,7 +7,15 @@ import { SECTIONS } from "./index.js";
 import type { PermissionLevel, SectionPermission } from "./types.js";
 
 /** Every zone's name and plan (`GET zones/{id}`): not a section's, needed by all. */
-const ZONE: SectionPermission = { name: "Zone", scope: "zone", read: "Read", write: "Edit", paths: [/^zones\/[^/]+$/], label: "zone (name and plan)", readOnly: true };
+const ZONE: SectionPermission = {
+  name: "Zone",
+  scope: "zone",
+  read: "Read",
+  write: "Edit",
+  paths: [/^zones\/[^/]+$/],
+  label: "zone (name and plan)",
+  readOnly: true,
+};
 
 const ALL: ReadonlyArray<SectionPermission> = [ZONE, ...SECTIONS.flatMap((s) => s.permissions)];
 
@@ -44,7 +52,9 @@ const higher = (a: PermissionLevel, b: PermissionLevel): PermissionLevel => (RAN
 export function permissionsNeeded(desired: DesiredState): PermissionNeed[] {
   const needs = new Map<string, PermissionNeed>();
   for (const zone of desired.zones) {
-    const owned = SECTIONS.filter((s) => s.owns(zone)).flatMap((s) => s.permissions.map((p) => ({ p, section: p.label ?? s.path })));
+    const owned = SECTIONS.filter((s) => s.owns(zone)).flatMap((s) =>
+      s.permissions.map((p) => ({ p, section: p.label ?? s.path })),
+    );
     for (const { p, section } of [{ p: ZONE, section: ZONE.label! }, ...owned]) {
       if (p.needed && !p.needed(desired)) continue;
       const apply = p.readOnly ? p.read : higher(p.read, p.write);

@@ -106,7 +106,11 @@ export function duplicateEntries(
     if (pin !== undefined) {
       const earlier = pins.get(pin);
       if (earlier === undefined) pins.set(pin, index);
-      else findings.push({ pointer: childPointer(itemPointer, "id"), message: `id ${pin} is pinned twice (also item ${earlier} of this list): each live ${what.one} may be named once` });
+      else
+        findings.push({
+          pointer: childPointer(itemPointer, "id"),
+          message: `id ${pin} is pinned twice (also item ${earlier} of this list): each live ${what.one} may be named once`,
+        });
       continue;
     }
     const hint = hintOf(item);

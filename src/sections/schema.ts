@@ -27,7 +27,10 @@ function addAll(target: Json, from: Json | undefined, what: string): void {
 }
 
 /** The whole schema from the base and the fragments, in order. Pure. */
-export function assembleSchema(base: Json, fragments: ReadonlyArray<{ folder: string; fragment: SchemaFragment }>): Json {
+export function assembleSchema(
+  base: Json,
+  fragments: ReadonlyArray<{ folder: string; fragment: SchemaFragment }>,
+): Json {
   const out = structuredClone(base);
   const baseDefs = out.$defs as Json;
   const baseZone = baseDefs.zone.properties as Json;

@@ -136,4 +136,6 @@ export type PartOf<S> = S extends Section<infer P, any> ? P : never;
 /** A section's part of a zone in the file, from its declaration. */
 export type FilePartOf<S> = S extends Section<any, infer F> ? F : never;
 /** A union of object types → their intersection (`A | B` → `A & B`). */
-export type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+export type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void
+  ? I
+  : never;

@@ -12,22 +12,40 @@ const hostile = useHostileProxy(emu);
 
 const Z = ZONE.com;
 const POLICIES = `zones/${Z}/page_shield/policies`;
-const CHECKOUT = { description: "Checkout", action: "log", expression: 'http.request.uri.path contains "/checkout"', value: "script-src 'self'", enabled: true };
+const CHECKOUT = {
+  description: "Checkout",
+  action: "log",
+  expression: 'http.request.uri.path contains "/checkout"',
+  value: "script-src 'self'",
+  enabled: true,
+};
 
-const config = (policies: string) => writeConfig(`version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.com\n    page_shield:\n      policies:${policies}\n`);
+const config = (policies: string) =>
+  writeConfig(
+    `version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.com\n    page_shield:\n      policies:${policies}\n`,
+  );
 const WITH_CHECKOUT = `\n        - { description: Checkout, action: log, expression: 'http.request.uri.path contains "/checkout"', value: "script-src 'self'" }`;
 
-const apply = (file: string, url = emu.url) => runBuilt(["apply", "-c", file, "--auto-approve", "--api-url", url], { deadlineMs: 12_000 });
+const apply = (file: string, url = emu.url) =>
+  runBuilt(["apply", "-c", file, "--auto-approve", "--api-url", url], { deadlineMs: 12_000 });
 
 describe("a write whose outcome is unknown", () => {
   it("a POST carried out but answered with a connection reset: looked for, found made and adopted, never sent again; exit 0 and the next plan is clean", async () => {
     const file = await config(WITH_CHECKOUT);
-    await emu.admin("POST", "/faults", { method: "POST", path: "page_shield/policies$", reset: true, after: true, count: 1 });
+    await emu.admin("POST", "/faults", {
+      method: "POST",
+      path: "page_shield/policies$",
+      reset: true,
+      after: true,
+      count: 1,
+    });
     const r = await apply(file);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`POST ${POLICIES}: the answer was lost, but what it creates is there: adopted`);
     // One POST, carried out (the reset is logged with status 0), never sent again.
-    expect((await emu.requests()).filter((q) => q.method !== "GET").map((q) => [q.method, q.path, q.status])).toEqual([["POST", `/client/v4/${POLICIES}`, 0]]);
+    expect((await emu.requests()).filter((q) => q.method !== "GET").map((q) => [q.method, q.path, q.status])).toEqual([
+      ["POST", `/client/v4/${POLICIES}`, 0],
+    ]);
     expect(await emu.api<unknown[]>("GET", POLICIES)).toHaveLength(1);
     const replan = await runBuilt(["plan", "-c", file, "--detailed-exitcode", "--api-url", emu.url]);
     expect(replan.code, replan.stdout + replan.stderr).toBe(0);
@@ -45,14 +63,20 @@ describe("a write whose outcome is unknown", () => {
 
   it("a POST carried out but answered 502 is found made and adopted: exit 0, sent once", async () => {
     const file = await config(WITH_CHECKOUT);
-    await emu.admin("POST", "/faults", { method: "POST", path: "page_shield/policies$", status: 502, after: true, count: 1 });
+    await emu.admin("POST", "/faults", {
+      method: "POST",
+      path: "page_shield/policies$",
+      status: 502,
+      after: true,
+      count: 1,
+    });
     const r = await apply(file);
     expect(r.code, r.stderr).toBe(0);
     expect(changingWrites(await emu.calls())).toEqual([`POST ${POLICIES}`]);
     expect(await emu.api<unknown[]>("GET", POLICIES)).toHaveLength(1);
   }, 15_000);
 
-  it("a POST answered 502 every time is looked for after each, sent at most 7 times, then stops with exit 4, \"may have been made\"", async () => {
+  it('a POST answered 502 every time is looked for after each, sent at most 7 times, then stops with exit 4, "may have been made"', async () => {
     const file = await config(WITH_CHECKOUT);
     await emu.admin("POST", "/faults", { method: "POST", path: "page_shield/policies$", status: 502 });
     const r = await apply(file);
@@ -63,9 +87,15 @@ describe("a write whose outcome is unknown", () => {
     expect(await emu.api<unknown[]>("GET", POLICIES)).toHaveLength(0);
   }, 30_000);
 
-  it("a POST refused before anything was done (400) is the one case told as \"nothing was written\", exit 1", async () => {
+  it('a POST refused before anything was done (400) is the one case told as "nothing was written", exit 1', async () => {
     const file = await config(WITH_CHECKOUT);
-    await emu.admin("POST", "/faults", { method: "POST", path: "page_shield/policies$", status: 400, code: 10001, count: 1 });
+    await emu.admin("POST", "/faults", {
+      method: "POST",
+      path: "page_shield/policies$",
+      status: 400,
+      code: 10001,
+      count: 1,
+    });
     const r = await apply(file);
     expectFailure(r, 1);
     expect(r.stderr).toContain("Error: apply failed before any change was made; nothing was written.\n");
@@ -79,7 +109,13 @@ describe("a DELETE that succeeded but was not answered as such", () => {
     const old = await emu.api<{ id: string }>("POST", POLICIES, { ...CHECKOUT, description: "Old" });
     const file = await config(" []");
     await emu.clearRequests();
-    await emu.admin("POST", "/faults", { method: "DELETE", path: "page_shield/policies/", status: 500, after: true, count: 1 });
+    await emu.admin("POST", "/faults", {
+      method: "DELETE",
+      path: "page_shield/policies/",
+      status: 500,
+      after: true,
+      count: 1,
+    });
     const r = await apply(file);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(STACK);
@@ -97,14 +133,20 @@ describe("a DELETE that succeeded but was not answered as such", () => {
     await emu.api("POST", POLICIES, { ...CHECKOUT, description: "Old" });
     const file = await config(" []");
     await emu.clearRequests();
-    await emu.admin("POST", "/faults", { method: "DELETE", path: "page_shield/policies/", reset: true, after: true, count: 1 });
+    await emu.admin("POST", "/faults", {
+      method: "DELETE",
+      path: "page_shield/policies/",
+      reset: true,
+      after: true,
+      count: 1,
+    });
     const r = await apply(file);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain("1 deleted.");
     expect(changingWrites(await emu.calls())).toHaveLength(2);
   }, 15_000);
 
-  it("answered 500, retried and answered an HTML 404 (not the API's): exit 4, \"may have been made\", never \"nothing was written\"", async () => {
+  it('answered 500, retried and answered an HTML 404 (not the API\'s): exit 4, "may have been made", never "nothing was written"', async () => {
     await emu.api("POST", POLICIES, { ...CHECKOUT, description: "Old" });
     const file = await config(" []");
     let deletes = 0;
@@ -113,7 +155,16 @@ describe("a DELETE that succeeded but was not answered as such", () => {
       deletes++;
       if (deletes === 1) {
         await forward(); // carried out
-        res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ success: false, errors: [{ code: 10001, message: "Internal Server Error" }], messages: [], result: null }));
+        res
+          .writeHead(500, { "content-type": "application/json" })
+          .end(
+            JSON.stringify({
+              success: false,
+              errors: [{ code: 10001, message: "Internal Server Error" }],
+              messages: [],
+              result: null,
+            }),
+          );
       } else {
         res.writeHead(404, { "content-type": "text/html" }).end("<html><body><h1>404 Not Found</h1></body></html>");
       }

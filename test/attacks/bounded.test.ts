@@ -42,14 +42,26 @@ describe("a wait the server asks for beyond the cap (5 minutes) ends the run bef
         const up = await forward();
         // The emulator's own rate headers are left out: each case carries one style alone.
         const { ratelimit: _r, "ratelimit-policy": _p, "x-ratelimit-remaining": _x, ...rest } = up.headers;
-        const extra = header === "x-ratelimit-remaining" ? { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "3600" } : { [header]: value };
+        const extra =
+          header === "x-ratelimit-remaining"
+            ? { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "3600" }
+            : { [header]: value };
         res.writeHead(up.status, { ...rest, ...extra }).end(up.body);
         return true;
       };
-      const r = await runBuilt(["apply", "-c", await writeConfig(CONFIG), "--auto-approve", "--api-url", hostile.proxy.url]);
+      const r = await runBuilt([
+        "apply",
+        "-c",
+        await writeConfig(CONFIG),
+        "--auto-approve",
+        "--api-url",
+        hostile.proxy.url,
+      ]);
       expect(r.killed).toBe(false);
       expectFailure(r, 1);
-      expect(r.stderr).toContain(`the API asked to wait ${shown}, longer than the 5m zoneform waits at most (--max-wait); stopped at once, sending nothing more`);
+      expect(r.stderr).toContain(
+        `the API asked to wait ${shown}, longer than the 5m zoneform waits at most (--max-wait); stopped at once, sending nothing more`,
+      );
       expect(await writes()).toEqual([]);
       expect(r.ms).toBeLessThan(15_000);
     });
@@ -60,12 +72,25 @@ describe("a wait the server asks for beyond the cap (5 minutes) ends the run bef
     hostile.proxy.spoil = (req, res) => {
       if (req.method === "GET" || refused > 0) return false;
       refused++;
-      res.writeHead(429, { "content-type": "application/json", "retry-after": "86400" }).end(JSON.stringify({ success: false, errors: [{ code: 10000, message: "rate limited" }] }));
+      res
+        .writeHead(429, { "content-type": "application/json", "retry-after": "86400" })
+        .end(JSON.stringify({ success: false, errors: [{ code: 10000, message: "rate limited" }] }));
       return true;
     };
-    const r = await runBuilt(["apply", "-c", await writeConfig(CONFIG), "--auto-approve", "--parallelism", "1", "--api-url", hostile.proxy.url]);
+    const r = await runBuilt([
+      "apply",
+      "-c",
+      await writeConfig(CONFIG),
+      "--auto-approve",
+      "--parallelism",
+      "1",
+      "--api-url",
+      hostile.proxy.url,
+    ]);
     expectFailure(r, 1);
-    expect(r.stderr).toContain("the API asked to wait 24h (Retry-After: 86400), longer than the 5m zoneform waits at most (--max-wait)");
+    expect(r.stderr).toContain(
+      "the API asked to wait 24h (Retry-After: 86400), longer than the 5m zoneform waits at most (--max-wait)",
+    );
     expect(r.stderr).toMatch(/0 change\(s\) made, 0 failed, 3 not attempted/);
     // The refused write was the last request of all.
     expect(hostile.proxy.log.filter((q) => q.method !== "GET")).toHaveLength(1);
@@ -80,7 +105,18 @@ describe("a wait the server asks for beyond the cap (5 minutes) ends the run bef
       res.writeHead(up.status, { ...up.headers, ratelimit: '"default";r=0;t=600' }).end(up.body);
       return true;
     };
-    const r = await runBuilt(["apply", "-c", await writeConfig(CONFIG), "--auto-approve", "--max-wait", "15m", "--deadline", "2s", "--api-url", hostile.proxy.url]);
+    const r = await runBuilt([
+      "apply",
+      "-c",
+      await writeConfig(CONFIG),
+      "--auto-approve",
+      "--max-wait",
+      "15m",
+      "--deadline",
+      "2s",
+      "--api-url",
+      hostile.proxy.url,
+    ]);
     expectFailure(r, 124);
     expect(r.stderr).toContain("waiting 10m for the rate limit");
     expect(r.stderr).toContain("apply stopped: the run's deadline (--deadline) passed: zoneform sent nothing more");
@@ -116,9 +152,19 @@ describe("--deadline", () => {
   }, 60_000);
 
   it("a bad value is a usage error (exit 3) before any request", async () => {
-    const r = await runBuilt(["plan", "-c", await writeConfig(CONFIG), "--deadline", "10", "--api-url", hostile.proxy.url]);
+    const r = await runBuilt([
+      "plan",
+      "-c",
+      await writeConfig(CONFIG),
+      "--deadline",
+      "10",
+      "--api-url",
+      hostile.proxy.url,
+    ]);
     expectFailure(r, 3);
-    expect(r.stderr).toContain('--deadline must be a duration with its unit, from 1s to 7 days (90s, 5m, 1h30m), got "10"');
+    expect(r.stderr).toContain(
+      '--deadline must be a duration with its unit, from 1s to 7 days (90s, 5m, 1h30m), got "10"',
+    );
     expect(hostile.proxy.log).toEqual([]);
   });
 });
@@ -142,7 +188,12 @@ describe("an answer body is read up to --max-body-size (default 64 MiB), never d
   it("a body that never ends: the client stops reading at 1 MiB with a clear error, quickly", async () => {
     const sent = { bytes: 0 };
     hostile.proxy.spoil = (req, res) => (SETTINGS.test(req.path) ? (endless(res, sent), true) : false);
-    const client = createClient({ baseUrl: hostile.proxy.url, auth: { token: TOKEN }, maxBodyBytes: 1024 * 1024, retries: 2 });
+    const client = createClient({
+      baseUrl: hostile.proxy.url,
+      auth: { token: TOKEN },
+      maxBodyBytes: 1024 * 1024,
+      retries: 2,
+    });
     const t0 = Date.now();
     const err = await client.request("GET", `zones/${Z}/page_shield`).catch((e: unknown) => e);
     await client.close();
@@ -160,10 +211,15 @@ describe("an answer body is read up to --max-body-size (default 64 MiB), never d
   it("the CLI with the default cap: plan stops at 64 MiB with exit 1 in seconds, nothing written", async () => {
     const sent = { bytes: 0 };
     hostile.proxy.spoil = (req, res) => (SETTINGS.test(req.path) ? (endless(res, sent), true) : false);
-    const r = await runBuilt(["apply", "-c", await writeConfig(CONFIG), "--auto-approve", "--api-url", hostile.proxy.url], { deadlineMs: 30_000 });
+    const r = await runBuilt(
+      ["apply", "-c", await writeConfig(CONFIG), "--auto-approve", "--api-url", hostile.proxy.url],
+      { deadlineMs: 30_000 },
+    );
     expect(r.killed).toBe(false);
     expectFailure(r, 1);
-    expect(r.stderr).toContain("the answer's body went past 67108864 bytes, more than the 67108864 bytes zoneform reads of one answer (--max-body-size");
+    expect(r.stderr).toContain(
+      "the answer's body went past 67108864 bytes, more than the 67108864 bytes zoneform reads of one answer (--max-body-size",
+    );
     expect(sent.bytes).toBeLessThan(64 * 1024 * 1024 + 32 * 1024 * 1024);
     expect(await writes()).toEqual([]);
   }, 40_000);
@@ -173,44 +229,80 @@ describe("an answer body is read up to --max-body-size (default 64 MiB), never d
     expect(bomb.length).toBeLessThan(2 * 1024 * 1024);
     hostile.proxy.spoil = (req, res) => {
       if (!SETTINGS.test(req.path)) return false;
-      res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip", "content-length": String(bomb.length) }).end(bomb);
+      res
+        .writeHead(200, {
+          "content-type": "application/json",
+          "content-encoding": "gzip",
+          "content-length": String(bomb.length),
+        })
+        .end(bomb);
       return true;
     };
     const r = await runBuilt(["plan", "-c", await writeConfig(CONFIG), "--api-url", hostile.proxy.url]);
     expectFailure(r, 1);
-    expect(r.stderr).toContain(`GET zones/${Z}/page_shield: the answer is encoded (Content-Encoding: gzip) although zoneform asked for none; it was not read`);
+    expect(r.stderr).toContain(
+      `GET zones/${Z}/page_shield: the answer is encoded (Content-Encoding: gzip) although zoneform asked for none; it was not read`,
+    );
     expect(hostile.proxy.log.every((q) => q.headers["accept-encoding"] === "identity")).toBe(true);
     expect(r.stderr).not.toMatch(STACK);
   }, 30_000);
 
   it("a Content-Length beyond the cap is refused at the headers; --max-body-size raises the cap and the read succeeds", async () => {
-    const big = envelope({ enabled: false, use_cloudflare_reporting_endpoint: true, use_connection_url_path: false, updated_at: "2024-01-01T00:00:00Z", pad: "x".repeat(4096) });
+    const big = envelope({
+      enabled: false,
+      use_cloudflare_reporting_endpoint: true,
+      use_connection_url_path: false,
+      updated_at: "2024-01-01T00:00:00Z",
+      pad: "x".repeat(4096),
+    });
     hostile.proxy.spoil = (req, res) => {
       if (!SETTINGS.test(req.path)) return false;
-      res.writeHead(200, { "content-type": "application/json", "content-length": String(Buffer.byteLength(big)) }).end(big);
+      res
+        .writeHead(200, { "content-type": "application/json", "content-length": String(Buffer.byteLength(big)) })
+        .end(big);
       return true;
     };
     const low = createClient({ baseUrl: hostile.proxy.url, auth: { token: TOKEN }, maxBodyBytes: 1024 });
     const err = await low.request("GET", `zones/${Z}/page_shield`).catch((e: unknown) => e);
     await low.close();
-    expect((err as Error).message).toContain(`the answer announces ${Buffer.byteLength(big)} bytes (Content-Length), more than the 1024 bytes`);
-    const r = await runBuilt(["plan", "-c", await writeConfig(CONFIG), "--max-body-size", "8KiB", "--api-url", hostile.proxy.url]);
+    expect((err as Error).message).toContain(
+      `the answer announces ${Buffer.byteLength(big)} bytes (Content-Length), more than the 1024 bytes`,
+    );
+    const r = await runBuilt([
+      "plan",
+      "-c",
+      await writeConfig(CONFIG),
+      "--max-body-size",
+      "8KiB",
+      "--api-url",
+      hostile.proxy.url,
+    ]);
     expect(r.code, r.stderr).toBe(0);
-    const bad = await runBuilt(["plan", "-c", await writeConfig(CONFIG), "--api-url", hostile.proxy.url], { env: { ZONEFORM_MAX_BODY_SIZE: "12 parsecs" } });
+    const bad = await runBuilt(["plan", "-c", await writeConfig(CONFIG), "--api-url", hostile.proxy.url], {
+      env: { ZONEFORM_MAX_BODY_SIZE: "12 parsecs" },
+    });
     expectFailure(bad, 3);
-    expect(bad.stderr).toContain('ZONEFORM_MAX_BODY_SIZE must be a size from 1KiB to 4GiB (bytes, or with a unit: 512KiB, 64MiB, 1GiB), got "12 parsecs"');
+    expect(bad.stderr).toContain(
+      'ZONEFORM_MAX_BODY_SIZE must be a size from 1KiB to 4GiB (bytes, or with a unit: 512KiB, 64MiB, 1GiB), got "12 parsecs"',
+    );
   });
 });
 
 describe("the stop is the client's", () => {
   it("stop() refuses every call not yet sent, at once, however long it would have waited", async () => {
-    const client = createClient({ baseUrl: emu.url, auth: { token: TOKEN }, parallelism: 1, rateLimit: { requests: 1, seconds: 600 } });
+    const client = createClient({
+      baseUrl: emu.url,
+      auth: { token: TOKEN },
+      parallelism: 1,
+      rateLimit: { requests: 1, seconds: 600 },
+    });
     await client.request("GET", `zones/${Z}/page_shield`);
     await emu.clearRequests();
     // The second call waits 10 minutes for the rate limit; the third for the one slot.
-    const waiting = [client.request("PUT", `zones/${Z}/page_shield`, { body: { enabled: true } }), client.request("GET", `zones/${Z}/page_shield`)].map((p) =>
-      p.catch((e: unknown) => e),
-    );
+    const waiting = [
+      client.request("PUT", `zones/${Z}/page_shield`, { body: { enabled: true } }),
+      client.request("GET", `zones/${Z}/page_shield`),
+    ].map((p) => p.catch((e: unknown) => e));
     await new Promise((r) => setTimeout(r, 50));
     const reason = new RunStoppedError("interrupted (SIGINT)", 130, "signal");
     client.stop!(reason);

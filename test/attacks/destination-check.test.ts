@@ -43,7 +43,12 @@ function answerPost(path: string, result: unknown) {
 }
 
 /** plan and apply both fail the zone with exit 1 and exactly this message for the job; no job is created. */
-async function expectRefused(config: string, job: string, reason: string, env: Record<string, string> = {}): Promise<void> {
+async function expectRefused(
+  config: string,
+  job: string,
+  reason: string,
+  env: Record<string, string> = {},
+): Promise<void> {
   for (const command of [["plan"], ["apply", "--auto-approve"]]) {
     const r = await runBuilt([...command, "-c", config, "--api-url", hostile.proxy.url], { deadlineMs: 10_000, env });
     expectFailure(r, 1);
@@ -58,31 +63,50 @@ async function expectRefused(config: string, job: string, reason: string, env: R
 describe("a destination check answered without the documented fields", () => {
   it("the real answer {valid: true} lets apply create the job (the control)", async () => {
     const config = await writeConfig(jobConfig(HTTPS_JOB));
-    const r = await runBuilt(["apply", "-c", config, "--auto-approve", "--api-url", hostile.proxy.url], { deadlineMs: 10_000 });
+    const r = await runBuilt(["apply", "-c", config, "--auto-approve", "--api-url", hostile.proxy.url], {
+      deadlineMs: 10_000,
+    });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(changingWrites(await emu.calls())).toEqual([`POST ${JOBS}`]);
   }, 15_000);
 
-  it("{} from validate/destination is not \"valid\": plan and apply fail the zone with exit 1 and create no job", async () => {
+  it('{} from validate/destination is not "valid": plan and apply fail the zone with exit 1 and create no job', async () => {
     answerPost(VALIDATE, {});
-    await expectRefused(await writeConfig(jobConfig(HTTPS_JOB)), "http-to-https", answered("validate/destination", "{}"));
+    await expectRefused(
+      await writeConfig(jobConfig(HTTPS_JOB)),
+      "http-to-https",
+      answered("validate/destination", "{}"),
+    );
   }, 15_000);
 
-  it("a null result from validate/destination is not \"valid\" either", async () => {
+  it('a null result from validate/destination is not "valid" either', async () => {
     answerPost(VALIDATE, null);
-    await expectRefused(await writeConfig(jobConfig(HTTPS_JOB)), "http-to-https", answered("validate/destination", "null"));
+    await expectRefused(
+      await writeConfig(jobConfig(HTTPS_JOB)),
+      "http-to-https",
+      answered("validate/destination", "null"),
+    );
   }, 15_000);
 
-  it("valid: \"yes\" (a string) from validate/destination is not \"valid\"", async () => {
+  it('valid: "yes" (a string) from validate/destination is not "valid"', async () => {
     answerPost(VALIDATE, { valid: "yes", message: "" });
-    await expectRefused(await writeConfig(jobConfig(HTTPS_JOB)), "http-to-https", answered("validate/destination", '{"valid":"yes","message":""}'));
+    await expectRefused(
+      await writeConfig(jobConfig(HTTPS_JOB)),
+      "http-to-https",
+      answered("validate/destination", '{"valid":"yes","message":""}'),
+    );
   }, 15_000);
 
   it("{} from ownership/validate is not a matching token: the zone fails with exit 1 and no job is created", async () => {
     const destination = "s3://attack-logs/zone/{DATE}?region=eu-west-1";
-    const { token } = await emu.admin<{ token: string }>("GET", `/ownership/${Z}?destination=${encodeURIComponent(destination)}`);
+    const { token } = await emu.admin<{ token: string }>(
+      "GET",
+      `/ownership/${Z}?destination=${encodeURIComponent(destination)}`,
+    );
     const config = await writeConfig(
-      jobConfig(`{ name: http-to-s3, dataset: http_requests, destination_conf: "${destination}", ownership_challenge: "\${env:LOGPUSH_CHALLENGE}" }`),
+      jobConfig(
+        `{ name: http-to-s3, dataset: http_requests, destination_conf: "${destination}", ownership_challenge: "\${env:LOGPUSH_CHALLENGE}" }`,
+      ),
     );
     const env = { LOGPUSH_CHALLENGE: token };
     // The control: with the real answer, plan is clean.

@@ -30,8 +30,13 @@ describe("a page-style list that ignores `page`", () => {
   it("plan stops reading the custom hostnames list at page 2 (the same items as page 1), fails the zone with exit 1 and writes nothing", async () => {
     // 25 listed hostnames not on the first page, and one more page: zoneform reads that page (fewer
     // calls than 25 lookups), which the hostile list answers with page 1 again.
-    const hostnames = Array.from({ length: 25 }, (_, i) => `      - { hostname: shop-${i + 50}.customers.example, certificate_authority: lets_encrypt }`).join("\n");
-    const config = await writeConfig(`version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.com\n    custom_hostnames:\n${hostnames}\n`);
+    const hostnames = Array.from(
+      { length: 25 },
+      (_, i) => `      - { hostname: shop-${i + 50}.customers.example, certificate_authority: lets_encrypt }`,
+    ).join("\n");
+    const config = await writeConfig(
+      `version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.com\n    custom_hostnames:\n${hostnames}\n`,
+    );
     hostile.proxy.spoil = (req, res) => {
       if (req.method !== "GET" || !HOSTNAMES_PATH.test(req.path)) return false;
       const page = Number(req.query.get("page") ?? "1");
@@ -56,7 +61,14 @@ describe("a page-style list that ignores `page`", () => {
   }, 20_000);
 
   it("audit stops reading the Page Shield scripts list at the repeated page with exit 1, within a few requests", async () => {
-    await emu.admin("POST", "/inventory", { zone_id: Z, scripts: 250, connections: 0, cookies: 0, malicious_ratio: 0.1, seed: 3 });
+    await emu.admin("POST", "/inventory", {
+      zone_id: Z,
+      scripts: 250,
+      connections: 0,
+      cookies: 0,
+      malicious_ratio: 0.1,
+      seed: 3,
+    });
     let first: unknown[] | undefined;
     hostile.proxy.spoil = async (req, res, forward) => {
       if (req.method !== "GET" || !SCRIPTS_PATH.test(req.path)) return false;
@@ -95,7 +107,14 @@ describe("lists read directly with the client against a hostile server", () => {
       const url = new URL(req.url ?? "/", "http://x");
       if (requests > SERVER_CAP) {
         res.writeHead(400, { "content-type": "application/json" });
-        res.end(JSON.stringify({ success: false, errors: [{ code: 9999, message: "the test server's cap was reached" }], messages: [], result: null }));
+        res.end(
+          JSON.stringify({
+            success: false,
+            errors: [{ code: 9999, message: "the test server's cap was reached" }],
+            messages: [],
+            result: null,
+          }),
+        );
         return;
       }
       res.writeHead(200, { "content-type": "application/json" });
@@ -112,8 +131,16 @@ describe("lists read directly with the client against a hostile server", () => {
     requests = 0;
   });
 
-  const client = () => createClient({ baseUrl, auth: { token: "t" }, retries: 0, timeoutMs: 2_000, rateLimit: { requests: 10_000, seconds: 1 } });
-  const items = (prefix: string) => Array.from({ length: 5 }, (_, i) => ({ id: `${prefix}-${i}`, name: `${prefix} ${i}` }));
+  const client = () =>
+    createClient({
+      baseUrl,
+      auth: { token: "t" },
+      retries: 0,
+      timeoutMs: 2_000,
+      rateLimit: { requests: 10_000, seconds: 1 },
+    });
+  const items = (prefix: string) =>
+    Array.from({ length: 5 }, (_, i) => ({ id: `${prefix}-${i}`, name: `${prefix} ${i}` }));
 
   async function readAll(list: AsyncIterable<unknown>): Promise<{ count: number; error: unknown }> {
     let count = 0;
@@ -140,7 +167,8 @@ describe("lists read directly with the client against a hostile server", () => {
 
   it("a cursor list that answers the same cursor again fails instead of looping", async () => {
     let page = 0;
-    answer = (n) => envelope(items(`page${++page}`), { per_page: 5, count: 5, cursor: n === 1 ? "A" : n === 2 ? "B" : "A" });
+    answer = (n) =>
+      envelope(items(`page${++page}`), { per_page: 5, count: 5, cursor: n === 1 ? "A" : n === 2 ? "B" : "A" });
     const c = client();
     const { error } = await readAll(c.paginateCursor("zones/z/things", { perPage: 5 }));
     await c.close();
@@ -161,7 +189,14 @@ describe("lists read directly with the client against a hostile server", () => {
   });
 
   it("a page-style list read directly stops at the repeated page though result_info claims 1000 pages", async () => {
-    answer = (_n, q) => envelope(items("same"), { page: Number(q.get("page")), per_page: 5, count: 5, total_count: 5000, total_pages: 1000 });
+    answer = (_n, q) =>
+      envelope(items("same"), {
+        page: Number(q.get("page")),
+        per_page: 5,
+        count: 5,
+        total_count: 5000,
+        total_pages: 1000,
+      });
     const c = client();
     const { error } = await readAll(c.paginate("zones/z/things", { perPage: 5 }));
     await c.close();
@@ -172,23 +207,40 @@ describe("lists read directly with the client against a hostile server", () => {
   });
 
   it("a list announcing total_pages 1e10 (issue 25: read for about 40 minutes) is refused at its first answer, in well under a second", async () => {
-    answer = (_n, q) => envelope(items(`p${q.get("page") ?? 1}`), { page: Number(q.get("page") ?? 1), per_page: 5, count: 5, total_pages: 1e10 });
+    answer = (_n, q) =>
+      envelope(items(`p${q.get("page") ?? 1}`), {
+        page: Number(q.get("page") ?? 1),
+        per_page: 5,
+        count: 5,
+        total_pages: 1e10,
+      });
     const c = client();
     const started = Date.now();
     const { count, error } = await readAll(c.paginate("zones/z/things", { perPage: 5 }));
     await c.close();
     expect(Date.now() - started).toBeLessThan(1000);
-    expect((error as ApiError).message).toMatch(/^GET zones\/z\/things: the list announces 10000000000 pages, more than the 20000 zoneform reads at most \(--max-list-pages\); stopping before reading it/);
+    expect((error as ApiError).message).toMatch(
+      /^GET zones\/z\/things: the list announces 10000000000 pages, more than the 20000 zoneform reads at most \(--max-list-pages\); stopping before reading it/,
+    );
     expect(requests).toBe(1);
     expect(count).toBe(0);
   });
 
   it("a list of fresh full pages without totals ends at the page cap, not at the server's", async () => {
     answer = (_n, q) => envelope(items(`p${q.get("page")}`), { page: Number(q.get("page")), per_page: 5, count: 5 });
-    const c = createClient({ baseUrl, auth: { token: "t" }, retries: 0, timeoutMs: 2_000, rateLimit: { requests: 10_000, seconds: 1 }, maxListPages: 10 });
+    const c = createClient({
+      baseUrl,
+      auth: { token: "t" },
+      retries: 0,
+      timeoutMs: 2_000,
+      rateLimit: { requests: 10_000, seconds: 1 },
+      maxListPages: 10,
+    });
     const { count, error } = await readAll(c.paginate("zones/z/things", { perPage: 5 }));
     await c.close();
-    expect((error as ApiError).message).toMatch(/^GET zones\/z\/things: the list went on past 10 pages without an end \(the page cap, --max-list-pages\)/);
+    expect((error as ApiError).message).toMatch(
+      /^GET zones\/z\/things: the list went on past 10 pages without an end \(the page cap, --max-list-pages\)/,
+    );
     expect(requests).toBe(10);
     expect(count).toBe(50);
   });
@@ -196,7 +248,13 @@ describe("lists read directly with the client against a hostile server", () => {
   it("a page-style list whose pages alternate between two sets of items stops at the first repeated page", async () => {
     answer = (_n, q) => {
       const page = Number(q.get("page"));
-      return envelope(items(page % 2 === 1 ? "odd" : "even"), { page, per_page: 5, count: 5, total_count: 5000, total_pages: 1000 });
+      return envelope(items(page % 2 === 1 ? "odd" : "even"), {
+        page,
+        per_page: 5,
+        count: 5,
+        total_count: 5000,
+        total_pages: 1000,
+      });
     };
     const c = client();
     const { error } = await readAll(c.paginate("zones/z/things", { perPage: 5 }));

@@ -63,7 +63,9 @@ describe("the apply lock directory", () => {
     expectOneLine(r, 3, `the apply lock directory ${fifo} is a FIFO (named pipe), not a directory: ${fix}`);
     expect(await emu.calls()).toEqual([]);
     const started = Date.now();
-    await expect(lockZones([ZONE.com], { env: { ZONEFORM_LOCK_DIR: fifo }, command: "apply", api: emu.url })).rejects.toThrow(UsageError);
+    await expect(
+      lockZones([ZONE.com], { env: { ZONEFORM_LOCK_DIR: fifo }, command: "apply", api: emu.url }),
+    ).rejects.toThrow(UsageError);
     expect(Date.now() - started).toBeLessThan(AT_ONCE_MS);
   });
 
@@ -86,7 +88,9 @@ describe("the apply lock directory", () => {
     const started = Date.now();
     const r = await runCli(emu, ["apply", "-c", config, "--auto-approve"], { env: { ZONEFORM_LOCK_DIR: dir } });
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(r.stderr).toContain(`zone ${ZONE.com} is being applied by another zoneform (a process whose lock file cannot be read); nothing was written`);
+    expect(r.stderr).toContain(
+      `zone ${ZONE.com} is being applied by another zoneform (a process whose lock file cannot be read); nothing was written`,
+    );
     expect(r.stderr).not.toMatch(STACK);
     expect(r.code).toBe(1);
     expect(await emu.calls({ writesOnly: true })).toEqual([]);
@@ -107,7 +111,8 @@ async function ensureDefaultIsFile(): Promise<unknown> {
 }
 
 describe("a configuration directory", () => {
-  const special = "a configuration directory may hold no FIFO, device or socket (move it out, or give -c a directory without it)";
+  const special =
+    "a configuration directory may hold no FIFO, device or socket (move it out, or give -c a directory without it)";
   let socketServer: Server | undefined;
   afterAll(() => socketServer?.close());
 
@@ -157,7 +162,11 @@ describe("a configuration directory", () => {
     const d = await configDir();
     await mkdir(join(d, "more.yaml"));
     const r = await runCli(undefined, ["validate", "-c", d]);
-    expectOneLine(r, 3, `${join(d, "more.yaml")}: is a directory: every *.yaml or *.yml entry of a configuration directory is read as a file (rename it)`);
+    expectOneLine(
+      r,
+      3,
+      `${join(d, "more.yaml")}: is a directory: every *.yaml or *.yml entry of a configuration directory is read as a file (rename it)`,
+    );
   });
 
   it("still ignores subdirectories and other regular files", async () => {
@@ -181,15 +190,18 @@ describe("a configuration directory", () => {
     expectOneLine(await runCli(undefined, ["validate", "-c", loop]), 3, `${loop}: cannot be read (ELOOP)`);
   });
 
-  it.skipIf(process.getuid?.() === 0)("refuses a directory that cannot be read (root reads every directory)", async () => {
-    const d = await configDir();
-    await chmod(d, 0o000);
-    try {
-      expectOneLine(await runCli(undefined, ["validate", "-c", d]), 3, `${d}: the directory cannot be read (EACCES)`);
-    } finally {
-      await chmod(d, 0o700);
-    }
-  });
+  it.skipIf(process.getuid?.() === 0)(
+    "refuses a directory that cannot be read (root reads every directory)",
+    async () => {
+      const d = await configDir();
+      await chmod(d, 0o000);
+      try {
+        expectOneLine(await runCli(undefined, ["validate", "-c", d]), 3, `${d}: the directory cannot be read (EACCES)`);
+      } finally {
+        await chmod(d, 0o700);
+      }
+    },
+  );
 });
 
 describe("other files a command reads", () => {
@@ -206,24 +218,39 @@ describe("other files a command reads", () => {
 describe("the built CLI, as a child process killed at a deadline (a hang is the child's, not the suite's)", () => {
   const DEADLINE_MS = 20_000;
 
-  it("refuses a config directory holding a *.yaml FIFO with exit 3 and does not hang", async () => {
-    const d = await tempDir("zoneform-confdir-");
-    await writeConfig(CONFIG, "a.yaml", d);
-    mkfifo(join(d, "b.yaml"));
-    const r = await runBuilt(["plan", "-c", d, "--api-url", emu.url], { deadlineMs: DEADLINE_MS });
-    expect(r.killed, "the run hung and was killed").toBe(false);
-    expectFailure(r, 3);
-    expect(r.stderr).toBe(`Error: ${join(d, "b.yaml")}: is a FIFO (named pipe): a configuration directory may hold no FIFO, device or socket (move it out, or give -c a directory without it)\n`);
-    expect(await emu.calls()).toEqual([]);
-  }, DEADLINE_MS + 10_000);
+  it(
+    "refuses a config directory holding a *.yaml FIFO with exit 3 and does not hang",
+    async () => {
+      const d = await tempDir("zoneform-confdir-");
+      await writeConfig(CONFIG, "a.yaml", d);
+      mkfifo(join(d, "b.yaml"));
+      const r = await runBuilt(["plan", "-c", d, "--api-url", emu.url], { deadlineMs: DEADLINE_MS });
+      expect(r.killed, "the run hung and was killed").toBe(false);
+      expectFailure(r, 3);
+      expect(r.stderr).toBe(
+        `Error: ${join(d, "b.yaml")}: is a FIFO (named pipe): a configuration directory may hold no FIFO, device or socket (move it out, or give -c a directory without it)\n`,
+      );
+      expect(await emu.calls()).toEqual([]);
+    },
+    DEADLINE_MS + 10_000,
+  );
 
-  it("refuses ZONEFORM_LOCK_DIR on a FIFO with exit 3 and does not hang", async () => {
-    const fifo = join(root, "built-lock-fifo");
-    mkfifo(fifo);
-    const r = await runBuilt(["apply", "-c", config, "--auto-approve", "--api-url", emu.url], { deadlineMs: DEADLINE_MS, env: { ZONEFORM_LOCK_DIR: fifo } });
-    expect(r.killed, "the run hung and was killed").toBe(false);
-    expectFailure(r, 3);
-    expect(r.stderr).toBe(`Error: the apply lock directory ${fifo} is a FIFO (named pipe), not a directory: set ZONEFORM_LOCK_DIR to a directory zoneform may write to\n`);
-    expect(await emu.calls()).toEqual([]);
-  }, DEADLINE_MS + 10_000);
+  it(
+    "refuses ZONEFORM_LOCK_DIR on a FIFO with exit 3 and does not hang",
+    async () => {
+      const fifo = join(root, "built-lock-fifo");
+      mkfifo(fifo);
+      const r = await runBuilt(["apply", "-c", config, "--auto-approve", "--api-url", emu.url], {
+        deadlineMs: DEADLINE_MS,
+        env: { ZONEFORM_LOCK_DIR: fifo },
+      });
+      expect(r.killed, "the run hung and was killed").toBe(false);
+      expectFailure(r, 3);
+      expect(r.stderr).toBe(
+        `Error: the apply lock directory ${fifo} is a FIFO (named pipe), not a directory: set ZONEFORM_LOCK_DIR to a directory zoneform may write to\n`,
+      );
+      expect(await emu.calls()).toEqual([]);
+    },
+    DEADLINE_MS + 10_000,
+  );
 });

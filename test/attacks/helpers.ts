@@ -30,14 +30,23 @@ export interface BuiltResult {
  * Runs `node dist/cli/zoneform.js <argv>` (the built CLI: `npm run build` first) with only the token, PATH
  * and HOME in its environment, killing it after `deadlineMs` (then `killed` is true).
  */
-export function runBuilt(argv: string[], opts: { env?: Record<string, string>; deadlineMs?: number; cwd?: string } = {}): Promise<BuiltResult> {
+export function runBuilt(
+  argv: string[],
+  opts: { env?: Record<string, string>; deadlineMs?: number; cwd?: string } = {},
+): Promise<BuiltResult> {
   if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: run \`npm run build\` before the attack suite`);
   warnIfStale();
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BUILT_CLI, ...argv], {
       cwd: opts.cwd,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NO_COLOR: "1", CLOUDFLARE_API_TOKEN: TOKEN, ...opts.env },
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "",
+        NO_COLOR: "1",
+        CLOUDFLARE_API_TOKEN: TOKEN,
+        ...opts.env,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -68,8 +77,13 @@ function warnIfStale(): void {
   staleChecked = true;
   const built = statSync(BUILT_CLI).mtimeMs;
   const src = fileURLToPath(new URL("../../src", import.meta.url));
-  const newer = (readdirSync(src, { recursive: true }) as string[]).filter((f) => f.endsWith(".ts") && statSync(join(src, f)).mtimeMs > built);
-  if (newer.length > 0) console.warn(`attack suite: ${newer.length} file(s) of src/ are newer than dist/ (e.g. src/${newer[0]}); run \`npm run build\` first`);
+  const newer = (readdirSync(src, { recursive: true }) as string[]).filter(
+    (f) => f.endsWith(".ts") && statSync(join(src, f)).mtimeMs > built,
+  );
+  if (newer.length > 0)
+    console.warn(
+      `attack suite: ${newer.length} file(s) of src/ are newer than dist/ (e.g. src/${newer[0]}); run \`npm run build\` first`,
+    );
 }
 
 /** Exit code and an exact error line, no stack trace; the output is shown when it fails. */
@@ -81,7 +95,13 @@ export function expectFailure(r: { code: number | null; stdout: string; stderr: 
 
 /** A Cloudflare envelope as JSON text. */
 export function envelope(result: unknown, resultInfo?: Record<string, unknown>): string {
-  return JSON.stringify({ success: true, errors: [], messages: [], result, ...(resultInfo ? { result_info: resultInfo } : {}) });
+  return JSON.stringify({
+    success: true,
+    errors: [],
+    messages: [],
+    result,
+    ...(resultInfo ? { result_info: resultInfo } : {}),
+  });
 }
 
 export interface ProxiedRequest {
@@ -102,12 +122,22 @@ export interface Upstream {
  * Answers a request itself (returns true) or lets it through (returns false). `forward` sends it to
  * the emulator and gives back its answer without answering the client, to spoil a real answer.
  */
-export type Spoiler = (req: ProxiedRequest, res: ServerResponse, forward: () => Promise<Upstream>) => boolean | Promise<boolean>;
+export type Spoiler = (
+  req: ProxiedRequest,
+  res: ServerResponse,
+  forward: () => Promise<Upstream>,
+) => boolean | Promise<boolean>;
 
 /** A proxy in front of a TestEmulator; `spoil` decides per request; `log` keeps every request seen. */
 export class HostileProxy {
   spoil: Spoiler | undefined;
-  readonly log: Array<{ method: string; path: string; query: string; headers: Record<string, string | string[] | undefined>; spoiled: boolean }> = [];
+  readonly log: Array<{
+    method: string;
+    path: string;
+    query: string;
+    headers: Record<string, string | string[] | undefined>;
+    spoiled: boolean;
+  }> = [];
   private constructor(
     private readonly server: Server,
     readonly url: string,
@@ -150,7 +180,8 @@ export class HostileProxy {
     };
     const forward = async (): Promise<Upstream> => {
       const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string" && k !== "host" && k !== "content-length") headers[k] = v;
+      for (const [k, v] of Object.entries(req.headers))
+        if (typeof v === "string" && k !== "host" && k !== "content-length") headers[k] = v;
       const upstream = await fetch(`${emu.url}/${request.path}${url.search}`, {
         method: request.method,
         headers,
@@ -162,7 +193,13 @@ export class HostileProxy {
       });
       return { status: upstream.status, headers: out, body: Buffer.from(await upstream.arrayBuffer()) };
     };
-    const entry = { method: request.method, path: request.path, query: url.search, headers: req.headers, spoiled: false };
+    const entry = {
+      method: request.method,
+      path: request.path,
+      query: url.search,
+      headers: req.headers,
+      spoiled: false,
+    };
     this.log.push(entry);
     if (this.spoil && (await this.spoil(request, res, forward))) {
       entry.spoiled = true;

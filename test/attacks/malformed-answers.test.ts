@@ -14,8 +14,20 @@ const Z = ZONE.com;
 const POLICIES = `zones/${Z}/page_shield/policies`;
 const JOBS = `zones/${Z}/logpush/jobs`;
 
-const CHECKOUT = { description: "Checkout", action: "log", expression: 'http.request.uri.path contains "/checkout"', value: "script-src 'self'", enabled: true };
-const JOB = { name: "http-to-https", dataset: "http_requests", destination_conf: "https://logs.example.com/ingest", enabled: true, output_options: { field_names: ["RayID"] } };
+const CHECKOUT = {
+  description: "Checkout",
+  action: "log",
+  expression: 'http.request.uri.path contains "/checkout"',
+  value: "script-src 'self'",
+  enabled: true,
+};
+const JOB = {
+  name: "http-to-https",
+  dataset: "http_requests",
+  destination_conf: "https://logs.example.com/ingest",
+  enabled: true,
+  output_options: { field_names: ["RayID"] },
+};
 
 const CONFIG = `version: 1
 zones:
@@ -58,7 +70,9 @@ async function expectRefused(kind: string, reason: string): Promise<void> {
   for (const command of [["plan"], ["apply", "--auto-approve"]]) {
     const r = await runBuilt([...command, "-c", config, "--api-url", hostile.proxy.url], { deadlineMs: 10_000 });
     expectFailure(r, 1);
-    expect(r.stderr).toContain(`Error: 1 zone(s) could not be planned; nothing was changed:\n  [example.com] reading ${kind}: ${reason}; nothing was changed\n`);
+    expect(r.stderr).toContain(
+      `Error: 1 zone(s) could not be planned; nothing was changed:\n  [example.com] reading ${kind}: ${reason}; nothing was changed\n`,
+    );
     expect(r.stderr).not.toContain("undefined");
   }
   expect(hostile.proxy.log.some((l) => l.spoiled)).toBe(true);
@@ -71,12 +85,18 @@ async function expectRefused(kind: string, reason: string): Promise<void> {
 describe("malformed items in a list the API answers", () => {
   it("a Page Shield policy whose description is null fails the zone (no delete and re-create)", async () => {
     spoilFirstItem(POLICIES, (p) => (p.description = null));
-    await expectRefused("page_shield_policy", "the API answered a Page Shield policy with description null, expected a string");
+    await expectRefused(
+      "page_shield_policy",
+      "the API answered a Page Shield policy with description null, expected a string",
+    );
   }, 15_000);
 
   it("a Page Shield policy whose description is a number fails the zone (no delete and re-create)", async () => {
     spoilFirstItem(POLICIES, (p) => (p.description = 42));
-    await expectRefused("page_shield_policy", "the API answered a Page Shield policy with description 42, expected a string");
+    await expectRefused(
+      "page_shield_policy",
+      "the API answered a Page Shield policy with description 42, expected a string",
+    );
   }, 15_000);
 
   it("a Page Shield policy without an id fails the zone (no PUT …/policies/undefined)", async () => {
@@ -84,7 +104,10 @@ describe("malformed items in a list the API answers", () => {
       delete p.id;
       p.value = "script-src 'none'"; // a difference that would otherwise be written with a PUT to the policy's id
     });
-    await expectRefused("page_shield_policy", "the API answered a Page Shield policy with id missing, expected a policy id");
+    await expectRefused(
+      "page_shield_policy",
+      "the API answered a Page Shield policy with id missing, expected a policy id",
+    );
   }, 15_000);
 
   it("a Logpush job whose name is a number fails the zone (no duplicate job, no delete)", async () => {
@@ -97,7 +120,10 @@ describe("malformed items in a list the API answers", () => {
       delete j.id;
       j.enabled = false; // a difference that would otherwise be written with a PUT to the job's id
     });
-    await expectRefused("logpush_job", "the API answered Logpush job with id missing, expected a job id (a whole number)");
+    await expectRefused(
+      "logpush_job",
+      "the API answered Logpush job with id missing, expected a job id (a whole number)",
+    );
   }, 15_000);
 });
 
@@ -117,7 +143,9 @@ describe("a malformed answer to the check before a create", () => {
       res.writeHead(200, { "content-type": "application/json" }).end(envelope({ policies: [] }));
       return true;
     };
-    const r = await runBuilt(["apply", "--auto-approve", "-c", withNew, "--api-url", hostile.proxy.url], { deadlineMs: 10_000 });
+    const r = await runBuilt(["apply", "--auto-approve", "-c", withNew, "--api-url", hostile.proxy.url], {
+      deadlineMs: 10_000,
+    });
     expectFailure(r, 1);
     // The check reads the whole list with the client's strict list reader (its wording).
     expect(r.stderr).toContain(`GET ${POLICIES}: expected a list in the answer's "result", got object`);

@@ -26,13 +26,16 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string" && k !== "host" && k !== "content-length" && k !== "connection") headers[k] = v;
+    for (const [k, v] of Object.entries(req.headers))
+      if (typeof v === "string" && k !== "host" && k !== "content-length" && k !== "connection") headers[k] = v;
     const upstream = await fetch(`${emu.url}${(req.url ?? "").replace(/^\/client\/v4/, "")}`, {
       method: req.method,
       headers,
       body: chunks.length > 0 ? new Uint8Array(Buffer.concat(chunks)) : undefined,
     });
-    res.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "application/json" }).end(Buffer.from(await upstream.arrayBuffer()));
+    res
+      .writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "application/json" })
+      .end(Buffer.from(await upstream.arrayBuffer()));
   });
   server.on("connection", () => seen.connections++);
   // Bound to every IPv4 address so that 127.0.0.2 reaches it too; only this machine connects to it.
@@ -102,7 +105,10 @@ describe("a plain-HTTP base URL to a host that is not loopback", () => {
 
   it("is refused from CLOUDFLARE_API_BASE_URL, naming the variable, and ZONEFORM_ALLOW_INSECURE_HTTP=0 does not opt in", async () => {
     for (const allow of [undefined, "", "0", "false"]) {
-      const env: Record<string, string> = { CLOUDFLARE_API_BASE_URL: remote(), ...(allow === undefined ? {} : { ZONEFORM_ALLOW_INSECURE_HTTP: allow }) };
+      const env: Record<string, string> = {
+        CLOUDFLARE_API_BASE_URL: remote(),
+        ...(allow === undefined ? {} : { ZONEFORM_ALLOW_INSECURE_HTTP: allow }),
+      };
       const r = await runCli(undefined, ["whoami"], { env });
       expect(r.stderr).toBe(refusal("CLOUDFLARE_API_BASE_URL", remote()));
       expect(r.code).toBe(3);
@@ -119,8 +125,12 @@ describe("a plain-HTTP base URL to a host that is not loopback", () => {
   });
 
   it("refuses an opt-in variable of another value as a usage error", async () => {
-    const r = await runCli(undefined, ["whoami"], { env: { CLOUDFLARE_API_BASE_URL: remote(), ZONEFORM_ALLOW_INSECURE_HTTP: "yes please" } });
-    expect(r.stderr).toBe('Error: ZONEFORM_ALLOW_INSECURE_HTTP must be 1 (or true) to allow plain HTTP, or 0 (or unset); got "yes please"\n');
+    const r = await runCli(undefined, ["whoami"], {
+      env: { CLOUDFLARE_API_BASE_URL: remote(), ZONEFORM_ALLOW_INSECURE_HTTP: "yes please" },
+    });
+    expect(r.stderr).toBe(
+      'Error: ZONEFORM_ALLOW_INSECURE_HTTP must be 1 (or true) to allow plain HTTP, or 0 (or unset); got "yes please"\n',
+    );
     expect(r.code).toBe(3);
     expect(seen.connections).toBe(0);
   });
@@ -129,7 +139,9 @@ describe("a plain-HTTP base URL to a host that is not loopback", () => {
     await emu.clearRequests();
     const r = await runCli(emu, ["whoami", "--api-url", remote(), "--allow-insecure-http"]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toBe(`warning: --api-url ${remote()} is plain HTTP to a host that is not loopback: the credentials are sent unencrypted\n`);
+    expect(r.stderr).toBe(
+      `warning: --api-url ${remote()} is plain HTTP to a host that is not loopback: the credentials are sent unencrypted\n`,
+    );
     expect(r.stderr).not.toMatch(STACK);
     expect(seen.requests.length).toBeGreaterThan(0);
     expect(seen.requests.every((q) => q.authorization === `Bearer ${TOKEN}`)).toBe(true);
@@ -138,9 +150,13 @@ describe("a plain-HTTP base URL to a host that is not loopback", () => {
 
   it("is sent, with a warning, when ZONEFORM_ALLOW_INSECURE_HTTP=1 opts in", async () => {
     // No emulator given: runCli would add --api-url, which wins over the variable.
-    const r = await runCli(undefined, ["certificates", "--zone", ZONE.com], { env: { CLOUDFLARE_API_BASE_URL: remote(), ZONEFORM_ALLOW_INSECURE_HTTP: "1" } });
+    const r = await runCli(undefined, ["certificates", "--zone", ZONE.com], {
+      env: { CLOUDFLARE_API_BASE_URL: remote(), ZONEFORM_ALLOW_INSECURE_HTTP: "1" },
+    });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toBe(`warning: CLOUDFLARE_API_BASE_URL ${remote()} is plain HTTP to a host that is not loopback: the credentials are sent unencrypted\n`);
+    expect(r.stderr).toBe(
+      `warning: CLOUDFLARE_API_BASE_URL ${remote()} is plain HTTP to a host that is not loopback: the credentials are sent unencrypted\n`,
+    );
     expect(seen.requests.length).toBeGreaterThan(0);
   });
 });
@@ -161,7 +177,9 @@ describe("the library's createClient", () => {
     expect(() => createClient({ baseUrl: remote(), auth: { token: TOKEN } })).toThrow(
       `baseUrl ${remote()} is plain HTTP to a host that is not loopback: the credentials would be sent unencrypted; use https://, or pass allowInsecureHttp: true to send them anyway`,
     );
-    expect(() => createClient({ baseUrl: remote(), auth: { token: TOKEN } })).toThrow(expect.objectContaining({ exitCode: 3 }));
+    expect(() => createClient({ baseUrl: remote(), auth: { token: TOKEN } })).toThrow(
+      expect.objectContaining({ exitCode: 3 }),
+    );
     expect(seen.connections).toBe(0);
   });
 

@@ -27,8 +27,19 @@ const READS: Record<string, RegExp> = {
   "custom hostnames": new RegExp(`^zones/${ZONE.com}/custom_hostnames$`),
 };
 
-const json = (value: unknown): Answer => ({ status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify(value) });
-const ok = (result: unknown) => json({ success: true, errors: [], messages: [], result, result_info: { page: 1, per_page: 50, count: 1, total_count: 1, cursor: "" } });
+const json = (value: unknown): Answer => ({
+  status: 200,
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify(value),
+});
+const ok = (result: unknown) =>
+  json({
+    success: true,
+    errors: [],
+    messages: [],
+    result,
+    result_info: { page: 1, per_page: 50, count: 1, total_count: 1, cursor: "" },
+  });
 
 const BAD: Record<string, Answer> = {
   "an HTML 502 page (retried, then given up)": {
@@ -36,16 +47,37 @@ const BAD: Record<string, Answer> = {
     headers: { "content-type": "text/html", "retry-after": "0" },
     body: "<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>cloudflare</center></body></html>",
   },
-  "an HTML 403 page": { status: 403, headers: { "content-type": "text/html" }, body: "<!DOCTYPE html><html><body><h1>Sorry, you have been blocked</h1></body></html>" },
+  "an HTML 403 page": {
+    status: 403,
+    headers: { "content-type": "text/html" },
+    body: "<!DOCTYPE html><html><body><h1>Sorry, you have been blocked</h1></body></html>",
+  },
   "an empty 200 body": { status: 200, headers: { "content-type": "application/json" }, body: "" },
   "a 200 with success: false": json({ success: false, errors: [], messages: [], result: null }),
-  "a 200 with success: false and an error": json({ success: false, errors: [{ code: 10000, message: "Authentication error" }], messages: [], result: null }),
+  "a 200 with success: false and an error": json({
+    success: false,
+    errors: [{ code: 10000, message: "Authentication error" }],
+    messages: [],
+    result: null,
+  }),
   "a result that is a string": ok("not what you expected"),
   "a result that is null": ok(null),
   "items of the wrong type": ok([42, "x", null, { id: 7, rules: "none", enabled: "yes" }]),
-  "an object of wrong field types": ok({ id: 7, enabled: "yes", rules: { 0: "a" }, description: 5, name: [], hostname: 3, ssl: "none" }),
+  "an object of wrong field types": ok({
+    id: 7,
+    enabled: "yes",
+    rules: { 0: "a" },
+    description: 5,
+    name: [],
+    hostname: 3,
+    ssl: "none",
+  }),
   "text that is not JSON": { status: 200, headers: { "content-type": "application/json" }, body: "OK" },
-  "JSON cut short": { status: 200, headers: { "content-type": "application/json" }, body: '{"success": true, "result": [' },
+  "JSON cut short": {
+    status: 200,
+    headers: { "content-type": "application/json" },
+    body: '{"success": true, "result": [',
+  },
 };
 
 /**
@@ -73,7 +105,8 @@ async function forward(req: IncomingMessage, res: ServerResponse): Promise<void>
   }
   log.push({ method: req.method ?? "GET", path: rel, spoiled: false });
   const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string" && k !== "host" && k !== "content-length") headers[k] = v;
+  for (const [k, v] of Object.entries(req.headers))
+    if (typeof v === "string" && k !== "host" && k !== "content-length") headers[k] = v;
   const upstream = await fetch(`${emu.url}/${rel}${url.search}`, {
     method: req.method,
     headers,
@@ -122,7 +155,8 @@ zones:
 `;
 
 /** Calls that change something (the Logpush destination checks are POSTs that only validate). */
-const isWrite = (r: { method: string; path: string }) => r.method !== "GET" && !/logpush\/(validate|ownership\/validate)/.test(r.path);
+const isWrite = (r: { method: string; path: string }) =>
+  r.method !== "GET" && !/logpush\/(validate|ownership\/validate)/.test(r.path);
 
 describe("unexpected API answers", () => {
   let config: string;
@@ -140,18 +174,24 @@ describe("unexpected API answers", () => {
       for (const [what, answer] of Object.entries(BAD)) {
         const known = KNOWN_BUGS[`${read} / ${what}`];
         // A known bug is kept visible: the test is expected to fail until it is fixed, then flips.
-        (known ? it.fails : it)(`${what}: exit 1, a message, no stack trace, no write${known ? ` (KNOWN BUG: ${known})` : ""}`, async () => {
-          spoil = { path, answer };
-          const plan = await runCli(emu, ["plan", "-c", config, "--api-url", proxyUrl]);
-          const apply = await runCli(emu, ["apply", "-c", config, "--auto-approve", "--api-url", proxyUrl]);
-          expect(log.some((r) => r.spoiled), "the spoiled read was made").toBe(true);
-          for (const r of [plan, apply]) {
-            expect(r.code, r.stdout + r.stderr).toBe(1);
-            expect(r.stderr).toMatch(/^Error: /m);
-            expect(r.stderr).not.toMatch(STACK);
-          }
-          expect(log.filter(isWrite)).toEqual([]);
-        });
+        (known ? it.fails : it)(
+          `${what}: exit 1, a message, no stack trace, no write${known ? ` (KNOWN BUG: ${known})` : ""}`,
+          async () => {
+            spoil = { path, answer };
+            const plan = await runCli(emu, ["plan", "-c", config, "--api-url", proxyUrl]);
+            const apply = await runCli(emu, ["apply", "-c", config, "--auto-approve", "--api-url", proxyUrl]);
+            expect(
+              log.some((r) => r.spoiled),
+              "the spoiled read was made",
+            ).toBe(true);
+            for (const r of [plan, apply]) {
+              expect(r.code, r.stdout + r.stderr).toBe(1);
+              expect(r.stderr).toMatch(/^Error: /m);
+              expect(r.stderr).not.toMatch(STACK);
+            }
+            expect(log.filter(isWrite)).toEqual([]);
+          },
+        );
       }
     });
   }

@@ -45,7 +45,8 @@ const HOSTILE: Array<{ name: string; what: string; message: RegExp; content: () 
     message: /aliases expand too much/,
     content: () => {
       const lines = ["a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]"];
-      for (let i = 1; i < 10; i++) lines.push(`a${i}: &a${i} [${Array.from({ length: 10 }, () => `*a${i - 1}`).join(", ")}]`);
+      for (let i = 1; i < 10; i++)
+        lines.push(`a${i}: &a${i} [${Array.from({ length: 10 }, () => `*a${i - 1}`).join(", ")}]`);
       return `${lines.join("\n")}\nversion: 1\nzones: *a9\n`;
     },
   },
@@ -86,19 +87,44 @@ const HOSTILE: Array<{ name: string; what: string; message: RegExp; content: () 
     name: "latin1.yaml",
     what: "bytes that are not UTF-8",
     message: /latin1\.yaml:\d+:\d+.*(UTF-8|utf-8)/,
-    content: () => Buffer.concat([Buffer.from(`${zoneHeader}    name: caf`), Buffer.from([0xe9]), Buffer.from(".example\n")]),
+    content: () =>
+      Buffer.concat([Buffer.from(`${zoneHeader}    name: caf`), Buffer.from([0xe9]), Buffer.from(".example\n")]),
   },
   {
     name: "binary.yaml",
     what: "a binary file",
     message: /binary\.yaml/,
-    content: () => Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 0, 0, 1, 0, 0xff, 0xfe, 0x00, 0x7f, 0x1b]),
+    content: () =>
+      Buffer.from([
+        0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 0, 0, 1, 0, 0xff, 0xfe,
+        0x00, 0x7f, 0x1b,
+      ]),
   },
   { name: "empty.yaml", what: "an empty file", message: /empty\.yaml:1:1.*empty/, content: () => "" },
-  { name: "comments-only.yaml", what: "a file of comments", message: /comments-only\.yaml:1:1.*empty/, content: () => "# nothing here\n\n" },
-  { name: "scalar.yaml", what: "a file that is one string", message: /scalar\.yaml:1:1/, content: () => "just a string\n" },
-  { name: "tabs.yaml", what: "tab indentation", message: /tabs\.yaml:\d+:\d+.*YAML syntax error/, content: () => `version: 1\nzones:\n\t- zone_id: ${ZONE_ID}\n` },
-  { name: "multi-doc.yaml", what: "several YAML documents in one file", message: /multi-doc\.yaml:\d+:\d+/, content: () => `${zoneHeader}---\nversion: 1\nzones: []\n` },
+  {
+    name: "comments-only.yaml",
+    what: "a file of comments",
+    message: /comments-only\.yaml:1:1.*empty/,
+    content: () => "# nothing here\n\n",
+  },
+  {
+    name: "scalar.yaml",
+    what: "a file that is one string",
+    message: /scalar\.yaml:1:1/,
+    content: () => "just a string\n",
+  },
+  {
+    name: "tabs.yaml",
+    what: "tab indentation",
+    message: /tabs\.yaml:\d+:\d+.*YAML syntax error/,
+    content: () => `version: 1\nzones:\n\t- zone_id: ${ZONE_ID}\n`,
+  },
+  {
+    name: "multi-doc.yaml",
+    what: "several YAML documents in one file",
+    message: /multi-doc\.yaml:\d+:\d+/,
+    content: () => `${zoneHeader}---\nversion: 1\nzones: []\n`,
+  },
 ];
 
 beforeAll(async () => {

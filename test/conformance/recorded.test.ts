@@ -62,7 +62,9 @@ describe("custom hostnames (recorded)", () => {
   it("plans nothing for a default-CA hostname that reads back the CA Cloudflare picked (v5: google)", async () => {
     serveRecorded(server, loadRecorded("cft_custom_hostnames_v5"), `zones/${Z}/custom_hostnames`);
     for (const ca of ['""', null]) {
-      const plan = await planYaml(`zones:\n  - zone_id: ${Z}\n    custom_hostnames:\n      - hostname: okwyujswsc.terraform.cfapi.net\n${ca ? `        certificate_authority: ${ca}\n` : ""}`);
+      const plan = await planYaml(
+        `zones:\n  - zone_id: ${Z}\n    custom_hostnames:\n      - hostname: okwyujswsc.terraform.cfapi.net\n${ca ? `        certificate_authority: ${ca}\n` : ""}`,
+      );
       expect(zoneOf(plan).errors).toEqual([]);
       expect(zoneOf(plan).changes).toEqual([]);
     }
@@ -71,25 +73,41 @@ describe("custom hostnames (recorded)", () => {
 
   it("sends the whole writable ssl object with only the CA changed, as the Terraform provider does", async () => {
     serveRecorded(server, loadRecorded("cft_custom_hostnames_v5"), `zones/${Z}/custom_hostnames`);
-    const plan = await planYaml(`zones:\n  - zone_id: ${Z}\n    custom_hostnames:\n      - hostname: okwyujswsc.terraform.cfapi.net\n        certificate_authority: ssl_com\n`);
+    const plan = await planYaml(
+      `zones:\n  - zone_id: ${Z}\n    custom_hostnames:\n      - hostname: okwyujswsc.terraform.cfapi.net\n        certificate_authority: ssl_com\n`,
+    );
     const ops = zoneOf(plan).changes.flatMap((c) => c.operations);
     expect(ops).toEqual([
       {
         method: "PATCH",
         path: `zones/${Z}/custom_hostnames/234e5416-89bd-44ae-adea-93082b3a88ed`,
-        body: { ssl: { method: "txt", type: "dv", bundle_method: "ubiquitous", wildcard: false, certificate_authority: "ssl_com" } },
+        body: {
+          ssl: {
+            method: "txt",
+            type: "dv",
+            bundle_method: "ubiquitous",
+            wildcard: false,
+            certificate_authority: "ssl_com",
+          },
+        },
       },
     ]);
   });
 
   it("never patches a hostname with an uploaded certificate (v4), and says why", async () => {
     serveRecorded(server, loadRecorded("cft_custom_hostnames_v4"), `zones/${Z}/custom_hostnames`);
-    const same = await planYaml(`zones:\n  - zone_id: ${Z}\n    custom_hostnames:\n      - hostname: app.example.com\n`);
+    const same = await planYaml(
+      `zones:\n  - zone_id: ${Z}\n    custom_hostnames:\n      - hostname: app.example.com\n`,
+    );
     expect(zoneOf(same).changes).toEqual([]);
-    const other = await planYaml(`zones:\n  - zone_id: ${Z}\n    custom_hostnames:\n      - hostname: app.example.com\n        certificate_authority: google\n`);
+    const other = await planYaml(
+      `zones:\n  - zone_id: ${Z}\n    custom_hostnames:\n      - hostname: app.example.com\n        certificate_authority: google\n`,
+    );
     expect(zoneOf(other).changes).toEqual([]);
     expect(zoneOf(other).errors).toEqual([]);
-    expect(zoneOf(other).warnings.join("\n")).toMatch(/app\.example\.com serves an uploaded certificate.*leaves it as it is/);
+    expect(zoneOf(other).warnings.join("\n")).toMatch(
+      /app\.example\.com serves an uploaded certificate.*leaves it as it is/,
+    );
   });
 });
 
@@ -108,7 +126,10 @@ describe("custom log fields (recorded)", () => {
     serveRecorded(server, loadRecorded("cft_log_fields_ruleset"), rulesetPath);
     const plan = await planYaml(yaml("x-new, fields, request"));
     const [op] = zoneOf(plan).changes.flatMap((c) => c.operations);
-    expect(op).toMatchObject({ method: "PATCH", path: `zones/${Z}/rulesets/4b9724cc601c443c9dfa506d8b566dc2/rules/17a0d1e23a3444ccbd5e58fc7793649a` });
+    expect(op).toMatchObject({
+      method: "PATCH",
+      path: `zones/${Z}/rulesets/4b9724cc601c443c9dfa506d8b566dc2/rules/17a0d1e23a3444ccbd5e58fc7793649a`,
+    });
     expect(op!.body).toEqual({
       action: "log_custom_field",
       expression: "true",
@@ -128,7 +149,8 @@ describe("Logpush (recorded)", () => {
   const jobsPath = `zones/${Z}/logpush/jobs`;
   const job = (extra: string) =>
     `zones:\n  - zone_id: ${Z}\n    logs:\n      logpush_jobs:\n        - name: example.com\n          dataset: http_requests\n          destination_conf: "s3://mybucket/logs?region=us-west-2"\n${extra}`;
-  const legacyOptions = "          output_options:\n            field_names: [RayID, ClientIP, EdgeStartTimestamp]\n            timestamp_format: rfc3339\n";
+  const legacyOptions =
+    "          output_options:\n            field_names: [RayID, ClientIP, EdgeStartTimestamp]\n            timestamp_format: rfc3339\n";
   const filter =
     "          filter:\n            where:\n              and:\n                - { key: ClientRequestPath, operator: contains, value: /static }\n                - { key: ClientRequestHost, operator: eq, value: example.com }\n";
 
@@ -149,37 +171,60 @@ describe("Logpush (recorded)", () => {
   it("enables a job with a PUT of {enabled: true} alone, as Cloudflare's own example does", async () => {
     serveRecorded(server, loadRecorded("cft_logpush_zone_filter"), jobsPath);
     const plan = await planYaml(job(`${legacyOptions}${filter}`));
-    expect(zoneOf(plan).changes.flatMap((c) => c.operations)).toEqual([{ method: "PUT", path: `${jobsPath}/1`, body: { enabled: true } }]);
+    expect(zoneOf(plan).changes.flatMap((c) => c.operations)).toEqual([
+      { method: "PUT", path: `${jobsPath}/1`, body: { enabled: true } },
+    ]);
   });
 
-  it("removes a filter with filter \"\" and never sends filter: null", async () => {
+  it('removes a filter with filter "" and never sends filter: null', async () => {
     serveRecorded(server, loadRecorded("cft_logpush_zone_filter"), jobsPath);
     const plan = await planYaml(job(`          enabled: false\n${legacyOptions}`));
-    expect(zoneOf(plan).changes.flatMap((c) => c.operations)).toEqual([{ method: "PUT", path: `${jobsPath}/1`, body: { filter: "" } }]);
+    expect(zoneOf(plan).changes.flatMap((c) => c.operations)).toEqual([
+      { method: "PUT", path: `${jobsPath}/1`, body: { filter: "" } },
+    ]);
   });
 
   it("moves a legacy job to output_options only when the file's options differ, and says so", async () => {
     serveRecorded(server, loadRecorded("cft_logpush_zone_filter"), jobsPath);
-    const plan = await planYaml(job(`          enabled: false\n${filter}          output_options:\n            field_names: [RayID, ClientIP, EdgeStartTimestamp, EdgeResponseStatus]\n            timestamp_format: rfc3339\n`));
+    const plan = await planYaml(
+      job(
+        `          enabled: false\n${filter}          output_options:\n            field_names: [RayID, ClientIP, EdgeStartTimestamp, EdgeResponseStatus]\n            timestamp_format: rfc3339\n`,
+      ),
+    );
     const [change] = zoneOf(plan).changes;
     expect(change!.operations).toEqual([
       {
         method: "PUT",
         path: `${jobsPath}/1`,
-        body: { output_options: { field_names: ["RayID", "ClientIP", "EdgeStartTimestamp", "EdgeResponseStatus"], timestamp_format: "rfc3339" } },
+        body: {
+          output_options: {
+            field_names: ["RayID", "ClientIP", "EdgeStartTimestamp", "EdgeResponseStatus"],
+            timestamp_format: "rfc3339",
+          },
+        },
       },
     ]);
     expect(change!.notes!.join("\n")).toMatch(/moves the job from the legacy logpull_options/);
   });
 
-  it("reads account jobs with kind \"\" and logpull_options as the output_options they mean", async () => {
+  it('reads account jobs with kind "" and logpull_options as the output_options they mean', async () => {
     const rec = loadRecorded("cft_logpush_account_v5");
     const path = serveRecorded(server, rec);
     const raw = await client.request<unknown[]>("GET", path);
     const jobs = raw.map(normalizeLiveJob);
     expect(jobs.map((j) => [j.id, j.name, j.kind, j.output_options])).toEqual([
-      ["235658", "fmvpbbpnkb", "", { field_names: ["Event", "EventTimestampMs", "Outcome", "Exceptions", "Logs", "ScriptName"] }],
-      ["234884", "httgotkhpj", "", { field_names: ["Event", "EventTimestampMs", "Outcome", "Exceptions", "Logs", "ScriptName"] }],
+      [
+        "235658",
+        "fmvpbbpnkb",
+        "",
+        { field_names: ["Event", "EventTimestampMs", "Outcome", "Exceptions", "Logs", "ScriptName"] },
+      ],
+      [
+        "234884",
+        "httgotkhpj",
+        "",
+        { field_names: ["Event", "EventTimestampMs", "Outcome", "Exceptions", "Logs", "ScriptName"] },
+      ],
     ]);
   });
 });
@@ -189,7 +234,9 @@ describe("the managed WAF entry point (recorded)", () => {
 
   it("plans nothing for a dashboard-made, disabled Cloudflare Managed rule (its id lost in sanitising)", async () => {
     serveRecorded(server, loadRecorded("cft_managed_entrypoint"), epPath);
-    const plan = await planYaml(`zones:\n  - zone_id: ${Z}\n    waf:\n      cloudflare_managed:\n        enabled: false\n`);
+    const plan = await planYaml(
+      `zones:\n  - zone_id: ${Z}\n    waf:\n      cloudflare_managed:\n        enabled: false\n`,
+    );
     expect(zoneOf(plan).errors).toEqual([]);
     expect(zoneOf(plan).changes).toEqual([]);
     expect(server.requests.map((r) => r.path)).toEqual([epPath]);
@@ -197,7 +244,9 @@ describe("the managed WAF entry point (recorded)", () => {
 
   it("refuses to write a rule the answer gives no id, showing nothing it cannot do", async () => {
     serveRecorded(server, loadRecorded("cft_managed_entrypoint"), epPath);
-    const plan = await planYaml(`zones:\n  - zone_id: ${Z}\n    waf:\n      cloudflare_managed:\n        enabled: true\n`);
+    const plan = await planYaml(
+      `zones:\n  - zone_id: ${Z}\n    waf:\n      cloudflare_managed:\n        enabled: true\n`,
+    );
     expect(zoneOf(plan).changes).toEqual([]);
     expect(zoneOf(plan).errors.join("\n")).toMatch(/without an id.*nothing was changed/);
   });
@@ -207,17 +256,31 @@ describe("the managed WAF entry point (recorded)", () => {
     const body = structuredClone(rec.body) as { result: { rules: Array<Record<string, unknown>> } };
     body.result.rules[0]!.id = "0123456789abcdef0123456789abcdef";
     server.answer("GET", epPath, { status: 200, body });
-    const plan = await planYaml(`zones:\n  - zone_id: ${Z}\n    waf:\n      cloudflare_managed:\n        enabled: true\n`);
+    const plan = await planYaml(
+      `zones:\n  - zone_id: ${Z}\n    waf:\n      cloudflare_managed:\n        enabled: true\n`,
+    );
     const [change] = zoneOf(plan).changes;
-    expect(change!.fields).toContainEqual({ field: "expression", before: '(http.cookie eq "jb_testing=true")', after: "true", text: true });
+    expect(change!.fields).toContainEqual({
+      field: "expression",
+      before: '(http.cookie eq "jb_testing=true")',
+      after: "true",
+      text: true,
+    });
     const patch = change!.operations[0]!;
-    expect(patch.path).toBe(`zones/${Z}/rulesets/4c971a697dd249939460f4520dcd7184/rules/0123456789abcdef0123456789abcdef`);
-    const sent = patch.body as { expression: string; action_parameters: { version: string; overrides: { rules: unknown[] } } };
+    expect(patch.path).toBe(
+      `zones/${Z}/rulesets/4c971a697dd249939460f4520dcd7184/rules/0123456789abcdef0123456789abcdef`,
+    );
+    const sent = patch.body as {
+      expression: string;
+      action_parameters: { version: string; overrides: { rules: unknown[] } };
+    };
     expect(sent.expression).toBe("true");
     expect(sent.action_parameters.version).toBe("latest");
     expect(sent.action_parameters.overrides.rules).toHaveLength(15);
     // Owning the expression as it is plans only the enabling.
-    const owned = await planYaml(`zones:\n  - zone_id: ${Z}\n    waf:\n      cloudflare_managed:\n        enabled: true\n        expression: '(http.cookie eq "jb_testing=true")'\n`);
+    const owned = await planYaml(
+      `zones:\n  - zone_id: ${Z}\n    waf:\n      cloudflare_managed:\n        enabled: true\n        expression: '(http.cookie eq "jb_testing=true")'\n`,
+    );
     expect(zoneOf(owned).changes[0]!.fields).toEqual([{ field: "enabled", before: false, after: true }]);
   });
 });
@@ -250,10 +313,13 @@ describe("Page Shield policies (recorded)", () => {
 describe("zones and rulesets lists (recorded)", () => {
   it("reads the plan from plan.legacy_id, the plan id being a hex id", async () => {
     const rec = loadRecorded("cft_zones_list");
-    const zones = (rec.body.result as Array<Record<string, unknown>>);
+    const zones = rec.body.result as Array<Record<string, unknown>>;
     for (const z of zones) {
       expect(zonePlanOf(z)).toBe("enterprise");
-      server.answer("GET", `zones/${String(z.id)}`, { status: 200, body: { success: true, errors: [], messages: [], result: z } });
+      server.answer("GET", `zones/${String(z.id)}`, {
+        status: 200,
+        body: { success: true, errors: [], messages: [], result: z },
+      });
       expect(await readZoneInfo(client, String(z.id))).toEqual({ name: z.name, plan: "enterprise" });
     }
   });
@@ -267,7 +333,9 @@ describe("zones and rulesets lists (recorded)", () => {
     expect(listed.every((r) => r.source === "firewall_managed")).toBe(true);
     server.requests.length = 0;
     // Planning OWASP reads the ruleset by its well-known id, never this list (beside the entry point).
-    await planYaml(`account_id: ${ACCOUNT}\nzones:\n  - zone_id: ${Z}\n    waf:\n      owasp:\n        enabled: true\n`);
+    await planYaml(
+      `account_id: ${ACCOUNT}\nzones:\n  - zone_id: ${Z}\n    waf:\n      owasp:\n        enabled: true\n`,
+    );
     expect(server.requests.map((r) => r.path).sort()).toEqual([
       `accounts/${ACCOUNT}/rulesets/4814384a9e5d4991b9815dcfc25d2f1f`,
       `zones/${Z}/rulesets/phases/http_request_firewall_managed/entrypoint`,

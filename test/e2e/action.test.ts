@@ -42,8 +42,20 @@ interface StoredComment {
 
 class GitHubStandIn {
   calls: string[] = [];
-  comments: StoredComment[] = [{ id: 11, body: `${COMMENT_MARKER}\nnot the bot's: a person pasted the marker`, user: { login: "someone", type: "User" } }];
-  pulls: Array<{ number: number; merged_at: string | null; head: { sha: string }; base: { ref: string }; merge: string }> = [];
+  comments: StoredComment[] = [
+    {
+      id: 11,
+      body: `${COMMENT_MARKER}\nnot the bot's: a person pasted the marker`,
+      user: { login: "someone", type: "User" },
+    },
+  ];
+  pulls: Array<{
+    number: number;
+    merged_at: string | null;
+    head: { sha: string };
+    base: { ref: string };
+    merge: string;
+  }> = [];
   artifacts: Array<{ id: number; name: string; text: string }> = [];
   private nextId = 100;
   private server?: Server;
@@ -73,7 +85,9 @@ class GitHubStandIn {
     return this.calls.filter((c) => c.includes("/comments")).map((c) => c.replace(/\?.*$/, ""));
   }
 
-  private async handle(req: IncomingMessage): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
+  private async handle(
+    req: IncomingMessage,
+  ): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const input = chunks.length ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : undefined;
@@ -84,9 +98,12 @@ class GitHubStandIn {
       // The signed download URL: no token may come along.
       if (req.headers.authorization) return { status: 400, body: { message: "a token was sent to the blob store" } };
       const artifact = this.artifacts.find((a) => a.id === Number(path.slice(6)));
-      return artifact ? { status: 200, body: artifact.text, headers: { "content-type": "application/octet-stream" } } : { status: 404, body: {} };
+      return artifact
+        ? { status: 200, body: artifact.text, headers: { "content-type": "application/octet-stream" } }
+        : { status: 404, body: {} };
     }
-    if (req.headers.authorization !== `Bearer ${GH_TOKEN}`) return { status: 401, body: { message: "Bad credentials" } };
+    if (req.headers.authorization !== `Bearer ${GH_TOKEN}`)
+      return { status: 401, body: { message: "Bad credentials" } };
     const base = `/repos/${REPO}`;
     let m: RegExpExecArray | null;
     if ((m = new RegExp(`^${base}/issues/(\\d+)/comments$`).exec(path))) {
@@ -102,11 +119,20 @@ class GitHubStandIn {
       return { status: 200, body: c };
     }
     if ((m = new RegExp(`^${base}/commits/([0-9a-f]+)/pulls$`).exec(path))) {
-      return { status: 200, body: url.searchParams.get("page") === "1" ? this.pulls.filter((p) => p.merge === m![1]) : [] };
+      return {
+        status: 200,
+        body: url.searchParams.get("page") === "1" ? this.pulls.filter((p) => p.merge === m![1]) : [],
+      };
     }
     if (path === `${base}/actions/artifacts`) {
       const list = this.artifacts.filter((a) => a.name === url.searchParams.get("name"));
-      return { status: 200, body: { total_count: list.length, artifacts: list.map((a) => ({ id: a.id, name: a.name, expired: false, created_at: "2025-06-01T12:00:00Z" })) } };
+      return {
+        status: 200,
+        body: {
+          total_count: list.length,
+          artifacts: list.map((a) => ({ id: a.id, name: a.name, expired: false, created_at: "2025-06-01T12:00:00Z" })),
+        },
+      };
     }
     if ((m = new RegExp(`^${base}/actions/artifacts/(\\d+)/zip$`).exec(path))) {
       return { status: 302, body: "", headers: { location: `${this.url}/blob/${m[1]}` } };
@@ -142,7 +168,12 @@ function parseOutputs(text: string): Record<string, string> {
   return out;
 }
 
-async function runAction(workspace: string, event: string, payload: object, extra: { env?: Record<string, string>; inputs?: Record<string, string> } = {}): Promise<ActionRun> {
+async function runAction(
+  workspace: string,
+  event: string,
+  payload: object,
+  extra: { env?: Record<string, string>; inputs?: Record<string, string> } = {},
+): Promise<ActionRun> {
   const home = await tempDir("zoneform-action-runner-");
   const files = { event: join(home, "event.json"), summary: join(home, "summary.md"), output: join(home, "output") };
   await writeFile(files.event, JSON.stringify(payload));
@@ -172,7 +203,12 @@ async function runAction(workspace: string, event: string, payload: object, extr
   child.stdout.on("data", (d) => (log += d));
   child.stderr.on("data", (d) => (log += d));
   const code = await new Promise<number>((r) => child.on("close", (c) => r(c ?? -1)));
-  return { code, log, summary: await readFile(files.summary, "utf8"), outputs: parseOutputs(await readFile(files.output, "utf8")) };
+  return {
+    code,
+    log,
+    summary: await readFile(files.summary, "utf8"),
+    outputs: parseOutputs(await readFile(files.output, "utf8")),
+  };
 }
 
 async function workspaceWith(yaml: string): Promise<string> {
@@ -202,17 +238,25 @@ describe("the Action (dist-action/index.js) as a runner runs it", () => {
     expect(first.summary.startsWith(COMMENT_MARKER)).toBe(true);
     expect(first.summary).toContain(`Plan digest: \`${first.outputs.digest}\``);
     expect(first.summary).toContain("Checkout allow-list");
-    expect(gh.commentCalls()).toEqual([`GET /repos/${REPO}/issues/7/comments`, `POST /repos/${REPO}/issues/7/comments`]);
+    expect(gh.commentCalls()).toEqual([
+      `GET /repos/${REPO}/issues/7/comments`,
+      `POST /repos/${REPO}/issues/7/comments`,
+    ]);
     const mine = gh.comments.filter((c) => c.user.type === "Bot");
     expect(mine).toHaveLength(1);
     expect(mine[0]!.body.startsWith(COMMENT_MARKER)).toBe(true);
     expect(mine[0]!.body).toContain(`Plan digest: \`${first.outputs.digest}\``);
-    expect(mine[0]!.body).toContain(`artifact \`zoneform-plan-${HEAD1}.json\` of [run 4242](https://github.example/${REPO}/actions/runs/4242)`);
+    expect(mine[0]!.body).toContain(
+      `artifact \`zoneform-plan-${HEAD1}.json\` of [run 4242](https://github.example/${REPO}/actions/runs/4242)`,
+    );
 
     gh.calls = [];
     const second = await runAction(ws, "pull_request", prEvent(7, HEAD1));
     expect(second.code, second.log).toBe(0);
-    expect(gh.commentCalls()).toEqual([`GET /repos/${REPO}/issues/7/comments`, `PATCH /repos/${REPO}/issues/comments/${mine[0]!.id}`]);
+    expect(gh.commentCalls()).toEqual([
+      `GET /repos/${REPO}/issues/7/comments`,
+      `PATCH /repos/${REPO}/issues/comments/${mine[0]!.id}`,
+    ]);
     expect(gh.comments.filter((c) => c.user.type === "Bot")).toHaveLength(1);
     expect(gh.comments[0]!.body).toBe(`${COMMENT_MARKER}\nnot the bot's: a person pasted the marker`);
     expect(await emu.calls({ writesOnly: true })).toEqual([]);
@@ -221,7 +265,13 @@ describe("the Action (dist-action/index.js) as a runner runs it", () => {
     // artifact's); the pull request is merged as MERGE1.
     const planText = await readFile(second.outputs["plan-path"]!, "utf8");
     gh.artifacts.push({ id: 900, name: basename(second.outputs["plan-path"]!), text: planText });
-    gh.pulls.push({ number: 7, merged_at: "2025-06-01T12:00:00Z", head: { sha: HEAD1 }, base: { ref: "main" }, merge: MERGE1 });
+    gh.pulls.push({
+      number: 7,
+      merged_at: "2025-06-01T12:00:00Z",
+      head: { sha: HEAD1 },
+      base: { ref: "main" },
+      merge: MERGE1,
+    });
 
     // The apply job: a fresh checkout of main, without the plan file.
     const main = await workspaceWith(config("script-src 'self' https://js.stripe.com"));
@@ -233,7 +283,10 @@ describe("the Action (dist-action/index.js) as a runner runs it", () => {
     expect(applied.outputs.mode).toBe("apply");
     expect(applied.outputs.applied).toBe("true");
     expect(applied.outputs.digest).toBe(second.outputs.digest);
-    expect(await emu.calls({ writesOnly: true })).toEqual([`PUT zones/${ZONE.com}/page_shield`, `POST zones/${ZONE.com}/page_shield/policies`]);
+    expect(await emu.calls({ writesOnly: true })).toEqual([
+      `PUT zones/${ZONE.com}/page_shield`,
+      `POST zones/${ZONE.com}/page_shield/policies`,
+    ]);
     expect(applied.summary).toContain(`Applied the plan reviewed on #7, \`${second.outputs.digest}\``);
     expect(applied.summary).toContain("Apply complete! Resources: 1 created, 1 updated, 0 replaced, 0 deleted.");
     expect(gh.calls.map((c) => c.replace(/\?.*$/, ""))).toEqual([
@@ -247,7 +300,12 @@ describe("the Action (dist-action/index.js) as a runner runs it", () => {
 
     // Re-running the finished apply job: the plan is stale (its changes are live), the files match.
     await emu.clearRequests();
-    const again = await runAction(await workspaceWith(config("script-src 'self' https://js.stripe.com")), "push", { after: MERGE1 }, push);
+    const again = await runAction(
+      await workspaceWith(config("script-src 'self' https://js.stripe.com")),
+      "push",
+      { after: MERGE1 },
+      push,
+    );
     expect(again.code, again.log).toBe(0);
     expect(again.outputs["already-applied"]).toBe("true");
     expect(again.outputs.applied).toBe("false");
@@ -312,7 +370,9 @@ describe("the Action (dist-action/index.js) as a runner runs it", () => {
     await emu.clearRequests();
     const r = await runAction(await workspaceWith(config("script-src 'self'")), "workflow_dispatch", {});
     expect(r.code).toBe(1);
-    expect(r.log).toContain('::error::no mode for the event "workflow_dispatch": set the input mode (plan, apply, drift, audit)');
+    expect(r.log).toContain(
+      '::error::no mode for the event "workflow_dispatch": set the input mode (plan, apply, drift, audit)',
+    );
     expect(gh.calls).toEqual([]);
     expect(await emu.calls()).toEqual([]);
   });

@@ -93,7 +93,13 @@ describe("audit of the seed inventory", () => {
   it("--fail-on decides the exit code: none → 0, any → 2 for cookies alone, malicious → 0 without malicious items", async () => {
     expect((await runCli(emu, ["audit", "--zone", ZONE.com, "--fail-on", "none"])).code).toBe(0);
     // Only insecure cookies: a zone whose inventory has no malicious script or connection.
-    await emu.admin("POST", "/inventory", { zone_id: ZONE.net, scripts: 30, connections: 10, cookies: 40, malicious_ratio: 0 });
+    await emu.admin("POST", "/inventory", {
+      zone_id: ZONE.net,
+      scripts: 30,
+      connections: 10,
+      cookies: 40,
+      malicious_ratio: 0,
+    });
     const clean = await runCli(emu, ["audit", "--zone", ZONE.net]);
     expect(clean.code, clean.stderr).toBe(0);
     expect(clean.stdout).toMatch(/0 malicious scripts, 0 malicious connections, [1-9]\d* insecure cookies/);
@@ -101,7 +107,13 @@ describe("audit of the seed inventory", () => {
   });
 
   it("exits 0 with 'No findings' on an empty inventory", async () => {
-    await emu.admin("POST", "/inventory", { zone_id: ZONE.dev, scripts: 0, connections: 0, cookies: 0, malicious_ratio: 0 });
+    await emu.admin("POST", "/inventory", {
+      zone_id: ZONE.dev,
+      scripts: 0,
+      connections: 0,
+      cookies: 0,
+      malicious_ratio: 0,
+    });
     const r = await runCli(emu, ["audit", "--zone", ZONE.dev, "--fail-on", "any"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("No findings");
@@ -109,7 +121,17 @@ describe("audit of the seed inventory", () => {
   });
 
   it("passes --status, --host and --page-url to the scripts and connections lists, and only hosts and page_url to cookies", async () => {
-    const r = await runCli(emu, ["audit", "--zone", ZONE.com, "--status", "active,infrequent", "--host", "www.example.com", "--page-url", "*checkout*"]);
+    const r = await runCli(emu, [
+      "audit",
+      "--zone",
+      ZONE.com,
+      "--status",
+      "active,infrequent",
+      "--host",
+      "www.example.com",
+      "--page-url",
+      "*checkout*",
+    ]);
     expect([0, 2]).toContain(r.code);
     const log = await emu.requests();
     expect(log.map((q) => q.query)).toEqual([
@@ -122,7 +144,21 @@ describe("audit of the seed inventory", () => {
 
   it("reads the infrequent script only when asked for it", async () => {
     const active = JSON.parse((await runCli(emu, ["audit", "--zone", ZONE.com, "--format", "json"])).stdout);
-    const both = JSON.parse((await runCli(emu, ["audit", "--zone", ZONE.com, "--format", "json", "--status", "active", "--status", "infrequent"])).stdout);
+    const both = JSON.parse(
+      (
+        await runCli(emu, [
+          "audit",
+          "--zone",
+          ZONE.com,
+          "--format",
+          "json",
+          "--status",
+          "active",
+          "--status",
+          "infrequent",
+        ])
+      ).stdout,
+    );
     expect(both.zones[0].summary.script.read).toBe(active.zones[0].summary.script.read + 1);
   });
 
@@ -152,7 +188,9 @@ describe("audit of the seed inventory", () => {
     const r = await runCli(emu, ["audit", "--zone", ZONE.com, "--zone", ZONE.net, "--format", "json"]);
     const doc = JSON.parse(r.stdout);
     expect(doc.zones.map((z: { zone_id: string }) => z.zone_id)).toEqual([ZONE.com, ZONE.net]);
-    expect(doc.totals.malicious_scripts).toBe(doc.zones[0].summary.script.findings + doc.zones[1].summary.script.findings);
+    expect(doc.totals.malicious_scripts).toBe(
+      doc.zones[0].summary.script.findings + doc.zones[1].summary.script.findings,
+    );
   });
 });
 
@@ -202,7 +240,9 @@ describe("audit output formats", () => {
     expect(jquery[col("js_integrity_score")]).toBe("12");
     expect(jquery[col("malicious_domain_categories")]).toBe("Malware");
     expect(jquery[col("malicious_url_categories")]).toBe("");
-    expect(rows.filter((row) => row[col("kind")] === "cookie").every((row) => row[col("severity")] !== "high")).toBe(true);
+    expect(rows.filter((row) => row[col("kind")] === "cookie").every((row) => row[col("severity")] !== "high")).toBe(
+      true,
+    );
   });
 
   it("markdown: a heading per zone and a table per kind", async () => {
@@ -228,7 +268,13 @@ describe("audit of large generated inventories", () => {
   // 1 000 scripts (malicious enough that text leaves some out) prove the paging and the counts.
   it("pages through 1 000 scripts in ceil(n/100) list calls and counts every malicious one", async () => {
     const n = 1_000;
-    await emu.admin("POST", "/inventory", { zone_id: ZONE.org, scripts: n, connections: 250, cookies: 150, malicious_ratio: 0.1 });
+    await emu.admin("POST", "/inventory", {
+      zone_id: ZONE.org,
+      scripts: n,
+      connections: 250,
+      cookies: 150,
+      malicious_ratio: 0.1,
+    });
     const all = "active,infrequent,inactive";
     const listed = await totalCount(`zones/${ZONE.org}/page_shield/scripts`, { status: all });
     const connections = await totalCount(`zones/${ZONE.org}/page_shield/connections`, { status: all });

@@ -31,7 +31,10 @@ describe("zoneform certificates", () => {
   });
 
   it("pages through a long list and says so when nothing is flagged", async () => {
-    const state = await emu.admin<{ zones: Array<{ id: string; custom_hostnames: Array<Record<string, any>> }> }>("GET", "/state");
+    const state = await emu.admin<{ zones: Array<{ id: string; custom_hostnames: Array<Record<string, any>> }> }>(
+      "GET",
+      "/state",
+    );
     const zone = state.zones.find((z) => z.id === ZONE.net)!;
     const template = zone.custom_hostnames[1]!;
     zone.custom_hostnames = Array.from({ length: 55 }, (_, i) => ({
@@ -56,7 +59,12 @@ describe("zoneform certificates", () => {
     const report = JSON.parse(r.stdout);
     expect(report.flagged).toBe(1);
     expect(report.retiring_certificate_authority).toBe("lets_encrypt");
-    expect(report.zones[0].hostnames[0]).toMatchObject({ hostname: "shop.acme-com.example", certificate_authority: "lets_encrypt", flagged: true, method: "http" });
+    expect(report.zones[0].hostnames[0]).toMatchObject({
+      hostname: "shop.acme-com.example",
+      certificate_authority: "lets_encrypt",
+      flagged: true,
+      method: "http",
+    });
     expect(report.advice.custom_hostname).toMatch(/not changed automatically/);
   });
 

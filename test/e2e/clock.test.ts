@@ -24,8 +24,14 @@ function relativeTo(now: string, text: string): string {
   const t = Date.parse(now);
   return text
     .replace(/sha256:[0-9a-f]{64}/g, "sha256:<digest>")
-    .replace(/\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\b/g, (ts) => `<now${signed((Date.parse(ts) - t) / 1000)}s>`)
-    .replace(/\b\d{4}-\d{2}-\d{2}\b/g, (d) => `<today${signed(Math.round((Date.parse(d) - Date.parse(now.slice(0, 10))) / DAY_MS))}d>`);
+    .replace(
+      /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\b/g,
+      (ts) => `<now${signed((Date.parse(ts) - t) / 1000)}s>`,
+    )
+    .replace(
+      /\b\d{4}-\d{2}-\d{2}\b/g,
+      (d) => `<today${signed(Math.round((Date.parse(d) - Date.parse(now.slice(0, 10))) / DAY_MS))}d>`,
+    );
 }
 
 const signed = (n: number) => (n >= 0 ? `+${n}` : `${n}`);
@@ -54,7 +60,11 @@ async function demoFlow(now: string): Promise<Record<string, string>> {
     const old = emu
       .state()
       .zones.find((z) => z.id === ZONE)!
-      .scripts.filter((s) => Date.parse(s.last_seen_at as string) < since && (s.page_urls as string[]).some((p) => p.startsWith("example.com/")))
+      .scripts.filter(
+        (s) =>
+          Date.parse(s.last_seen_at as string) < since &&
+          (s.page_urls as string[]).some((p) => p.startsWith("example.com/")),
+      )
       .map((s) => s.url as string)
       .sort()[0];
     expect(old, "the seed has a script last seen more than 90 days ago").toBeDefined();
@@ -63,7 +73,9 @@ async function demoFlow(now: string): Promise<Record<string, string>> {
       .split("\n")
       .map((l) => (l === "" ? l : `      ${l}`))
       .join("\n");
-    const file = await writeConfig(`version: 1\nzones:\n  - zone_id: ${ZONE}\n    name: example.com\n    page_shield:\n${indented}\n`);
+    const file = await writeConfig(
+      `version: 1\nzones:\n  - zone_id: ${ZONE}\n    name: example.com\n    page_shield:\n${indented}\n`,
+    );
     await step("audit of the inventory", ["audit", "-c", file, "--format", "json", "--limit", "0"], 2);
     out["audit of the inventory"] = out["audit of the inventory"]!.replaceAll(file, "<file>");
     return out;
@@ -114,7 +126,8 @@ describe("the clock's settings", () => {
     const a = await TestEmulator.start({ now: TEST_NOW });
     const b = await TestEmulator.start({ now: YEAR_LATER });
     try {
-      const scripts = async (e: TestEmulator) => (await e.call("GET", `zones/${ZONE}/page_shield/scripts?status=active,infrequent,inactive`)).body.result;
+      const scripts = async (e: TestEmulator) =>
+        (await e.call("GET", `zones/${ZONE}/page_shield/scripts?status=active,infrequent,inactive`)).body.result;
       const [sa, sb] = [await scripts(a), await scripts(b)];
       expect(sa.length).toBeGreaterThan(0);
       expect(sb.map((s: { id: string }) => s.id)).toEqual(sa.map((s: { id: string }) => s.id));
@@ -134,7 +147,9 @@ describe("the clock's settings", () => {
       for (const bad of ["yesterday", "2026-11-25T12:00:00", "2026-13-01"]) {
         const r = await runCli(emu, ["audit", "--zone", ZONE], { env: { [NOW_ENV]: bad } });
         expect(r.code).toBe(3);
-        expect(r.stderr).toContain(`${NOW_ENV}=${JSON.stringify(bad)} is not an ISO 8601 date or date-time with Z or an offset`);
+        expect(r.stderr).toContain(
+          `${NOW_ENV}=${JSON.stringify(bad)} is not an ISO 8601 date or date-time with Z or an offset`,
+        );
         expect(r.stderr).not.toMatch(/\n\s+at /);
       }
       const emulator = await runCli(undefined, ["emulator", "--now", "noon"]);

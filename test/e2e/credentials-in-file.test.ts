@@ -35,8 +35,12 @@ zones:
 `);
     const r = await runCli(emu, ["validate", "-c", cfg], { env: { CHALLENGE: "x" } });
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain(`${cfg}:6:24  /zones/0/page_shield/policies/0/description  this value looks like a Cloudflare API token (cfut_/cfat_) written in the file: ${ADVICE}`);
-    expect(r.stderr).toContain(`${cfg}:14:29  /zones/0/logs/logpush_jobs/0/destination_conf  this value looks like a Cloudflare API token written in the file: ${ADVICE}`);
+    expect(r.stderr).toContain(
+      `${cfg}:6:24  /zones/0/page_shield/policies/0/description  this value looks like a Cloudflare API token (cfut_/cfat_) written in the file: ${ADVICE}`,
+    );
+    expect(r.stderr).toContain(
+      `${cfg}:14:29  /zones/0/logs/logpush_jobs/0/destination_conf  this value looks like a Cloudflare API token written in the file: ${ADVICE}`,
+    );
     expect(r.stdout + r.stderr).not.toContain(BODY);
     expect(r.stdout + r.stderr).not.toContain(OLD_TOKEN);
 
@@ -81,7 +85,8 @@ zones:
     const saved = await runCli(emu, ["plan", "-c", cfg, "--out", planFile], { env });
     expect(saved.code, saved.stderr).toBe(0);
     const text = await readFile(planFile, "utf8");
-    for (const secret of [TOKEN, PASTED, BODY, OLD_TOKEN, encodeURIComponent(env.LOG_AUTH)]) expect(text, secret).not.toContain(secret);
+    for (const secret of [TOKEN, PASTED, BODY, OLD_TOKEN, encodeURIComponent(env.LOG_AUTH)])
+      expect(text, secret).not.toContain(secret);
     expect(text).toContain("${env:LOG_AUTH}");
     expect(text).toContain("${env:CSP_NONCE_HOST}");
 

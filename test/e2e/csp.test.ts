@@ -17,13 +17,20 @@ describe("csp suggest", () => {
       expect(r.stdout.split("Left out")[0]).not.toContain(bad);
     }
     // Each host says which score made the verdict (real-answers.md "js_integrity_score threshold").
-    expect(r.stdout).toMatch(/Left out, malicious[^\n]*\n(\s+\S+.*\n)*\s+jquery-cdn-update\.com\s+1 script\(s\), 0 connection\(s\): malware_score < 10; domain reported malicious \(Malware\)/);
+    expect(r.stdout).toMatch(
+      /Left out, malicious[^\n]*\n(\s+\S+.*\n)*\s+jquery-cdn-update\.com\s+1 script\(s\), 0 connection\(s\): malware_score < 10; domain reported malicious \(Malware\)/,
+    );
     expect(r.stdout).toMatch(/gstatic-cdn\.org\s+1 script\(s\), 0 connection\(s\): cryptomining_score < 10\n/);
     expect(r.stdout).toMatch(/ analytics-sync\.net\s+1 script\(s\), 0 connection\(s\): js_integrity_score < 10\n/);
     // Scored 30, malicious only under the older threshold of 50: allowed.
     expect(scriptSrc).toContain("https://cdn.segment.com");
-    expect(r.stdout).toMatch(/collect\.analytics-sync\.net\s+0 script\(s\), 1 connection\(s\): domain reported malicious \(Command and Control\)/);
-    expect(await emu.calls()).toEqual([`GET zones/${ZONE.com}/page_shield/scripts`, `GET zones/${ZONE.com}/page_shield/connections`]);
+    expect(r.stdout).toMatch(
+      /collect\.analytics-sync\.net\s+0 script\(s\), 1 connection\(s\): domain reported malicious \(Command and Control\)/,
+    );
+    expect(await emu.calls()).toEqual([
+      `GET zones/${ZONE.com}/page_shield/scripts`,
+      `GET zones/${ZONE.com}/page_shield/connections`,
+    ]);
     expect((await emu.requests()).map((q) => q.query)).toEqual([
       { status: "active", page: "1", per_page: "100" },
       { status: "active", page: "1", per_page: "100" },
@@ -31,7 +38,16 @@ describe("csp suggest", () => {
   });
 
   it("prints a YAML policy block that a file takes as it is, and that applies and then plans clean", async () => {
-    const r = await runCli(emu, ["csp", "suggest", "--zone", ZONE.com, "--format", "yaml", "--description", "Suggested CSP"]);
+    const r = await runCli(emu, [
+      "csp",
+      "suggest",
+      "--zone",
+      ZONE.com,
+      "--format",
+      "yaml",
+      "--description",
+      "Suggested CSP",
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^# Left out, malicious:\n#   /);
     const [policy] = parse(r.stdout);
@@ -39,18 +55,32 @@ describe("csp suggest", () => {
     expect(policy.expression).toBe('http.host in {"example.com" "shop.example.com" "www.example.com"}');
     expect(policy.value).toMatch(/^script-src 'self' .*; connect-src /);
 
-    const indented = r.stdout.split("\n").map((l) => (l ? `      ${l}` : l)).join("\n");
-    const config = await writeConfig(`version: 1\nzones:\n  - zone_id: ${ZONE.com}\n    page_shield:\n      policies:\n${indented}`);
+    const indented = r.stdout
+      .split("\n")
+      .map((l) => (l ? `      ${l}` : l))
+      .join("\n");
+    const config = await writeConfig(
+      `version: 1\nzones:\n  - zone_id: ${ZONE.com}\n    page_shield:\n      policies:\n${indented}`,
+    );
     const apply = await runCli(emu, ["apply", "-c", config, "--auto-approve"]);
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
-    const live = await emu.api<Array<{ description: string; value: string }>>("GET", `zones/${ZONE.com}/page_shield/policies`);
+    const live = await emu.api<Array<{ description: string; value: string }>>(
+      "GET",
+      `zones/${ZONE.com}/page_shield/policies`,
+    );
     expect(live).toEqual([expect.objectContaining({ description: "Suggested CSP", value: policy.value })]);
     const plan = await runCli(emu, ["plan", "-c", config, "--detailed-exitcode"]);
     expect(plan.code).toBe(0);
   });
 
   it("collapses many subdomains into a wildcard, and reads a large inventory page by page", async () => {
-    await emu.admin("POST", "/inventory", { zone_id: ZONE.org, scripts: 2_000, connections: 1_000, cookies: 0, malicious_ratio: 0.01 });
+    await emu.admin("POST", "/inventory", {
+      zone_id: ZONE.org,
+      scripts: 2_000,
+      connections: 1_000,
+      cookies: 0,
+      malicious_ratio: 0.01,
+    });
     await emu.clearRequests();
     const r = await runCli(emu, ["csp", "suggest", "--zone", ZONE.org, "--format", "yaml"]);
     expect(r.code).toBe(0);
@@ -61,12 +91,30 @@ describe("csp suggest", () => {
     expect(calls.filter((c) => c.endsWith("/scripts")).length).toBeGreaterThanOrEqual(19);
     expect(calls.filter((c) => c.endsWith("/connections")).length).toBeGreaterThanOrEqual(9);
 
-    const exact = await runCli(emu, ["csp", "suggest", "--zone", ZONE.org, "--format", "yaml", "--wildcard-threshold", "0"]);
+    const exact = await runCli(emu, [
+      "csp",
+      "suggest",
+      "--zone",
+      ZONE.org,
+      "--format",
+      "yaml",
+      "--wildcard-threshold",
+      "0",
+    ]);
     expect(parse(exact.stdout)[0].value).not.toContain("*.");
   });
 
   it("limits to a host with --host, and refuses bad flags with exit 3", async () => {
-    const r = await runCli(emu, ["csp", "suggest", "--zone", ZONE.com, "--host", "shop.example.com", "--format", "yaml"]);
+    const r = await runCli(emu, [
+      "csp",
+      "suggest",
+      "--zone",
+      ZONE.com,
+      "--host",
+      "shop.example.com",
+      "--format",
+      "yaml",
+    ]);
     expect(parse(r.stdout)[0].expression).toBe('http.host eq "shop.example.com"');
     expect((await emu.requests()).every((q) => q.query.hosts === "shop.example.com")).toBe(true);
     for (const argv of [

@@ -53,33 +53,45 @@ const entrypoint = () => emu.api<Ruleset>("GET", EP_PATH);
 
 describe("custom log fields", () => {
   it("creates the entry point with the rule in one POST, then reads it with one GET", async () => {
-    const { plan, writes, replanCalls } = await converge(fieldsConfig("request_headers: [user-agent, cf-ray]\nresponse_headers: [cache-control]\ncookies: [__Session]"));
+    const { plan, writes, replanCalls } = await converge(
+      fieldsConfig("request_headers: [user-agent, cf-ray]\nresponse_headers: [cache-control]\ncookies: [__Session]"),
+    );
     expect(plan).toContain('+ log_custom_fields "custom_fields"');
-    expect(plan).toContain("# log request headers +user-agent +cf-ray; response headers +cache-control; cookies +__Session");
-    expect(writes).toEqual([{
-      call: `POST zones/${Z}/rulesets`,
-      body: {
-        name: "Zone-level phase entry point",
-        kind: "zone",
-        description: "zoneform: custom log fields",
-        phase: PHASE,
-        rules: [{
-          action: "log_custom_field",
-          expression: "true",
+    expect(plan).toContain(
+      "# log request headers +user-agent +cf-ray; response headers +cache-control; cookies +__Session",
+    );
+    expect(writes).toEqual([
+      {
+        call: `POST zones/${Z}/rulesets`,
+        body: {
+          name: "Zone-level phase entry point",
+          kind: "zone",
           description: "zoneform: custom log fields",
-          enabled: true,
-          ref: "zoneform-custom-fields",
-          action_parameters: {
-            request_fields: [{ name: "user-agent" }, { name: "cf-ray" }],
-            response_fields: [{ name: "cache-control" }],
-            cookie_fields: [{ name: "__Session" }],
-          },
-        }],
+          phase: PHASE,
+          rules: [
+            {
+              action: "log_custom_field",
+              expression: "true",
+              description: "zoneform: custom log fields",
+              enabled: true,
+              ref: "zoneform-custom-fields",
+              action_parameters: {
+                request_fields: [{ name: "user-agent" }, { name: "cf-ray" }],
+                response_fields: [{ name: "cache-control" }],
+                cookie_fields: [{ name: "__Session" }],
+              },
+            },
+          ],
+        },
       },
-    }]);
+    ]);
     expect(replanCalls).toEqual([`GET ${EP_PATH}`]);
     const ep = await entrypoint();
-    expect(ep).toMatchObject({ kind: "zone", name: "Zone-level phase entry point", description: "zoneform: custom log fields" });
+    expect(ep).toMatchObject({
+      kind: "zone",
+      name: "Zone-level phase entry point",
+      description: "zoneform: custom log fields",
+    });
   });
 
   it("changes the fields with one PATCH, and a reordered list causes no diff", async () => {
@@ -89,17 +101,19 @@ describe("custom log fields", () => {
     expect(plan).toContain("# request headers +cf-ray; cookies -__Session");
     // The live order is kept; new names come after it.
     expect(plan).toContain('~ request_headers: ["user-agent"] → ["user-agent","cf-ray"]');
-    expect(writes).toEqual([{
-      call: `PATCH zones/${Z}/rulesets/${ep.id}/rules/${ep.rules[0]!.id}`,
-      body: {
-        action: "log_custom_field",
-        expression: "true",
-        description: "zoneform: custom log fields",
-        enabled: true,
-        ref: "zoneform-custom-fields",
-        action_parameters: { request_fields: [{ name: "user-agent" }, { name: "cf-ray" }] },
+    expect(writes).toEqual([
+      {
+        call: `PATCH zones/${Z}/rulesets/${ep.id}/rules/${ep.rules[0]!.id}`,
+        body: {
+          action: "log_custom_field",
+          expression: "true",
+          description: "zoneform: custom log fields",
+          enabled: true,
+          ref: "zoneform-custom-fields",
+          action_parameters: { request_fields: [{ name: "user-agent" }, { name: "cf-ray" }] },
+        },
       },
-    }]);
+    ]);
     const reordered = await writeConfig(fieldsConfig("request_headers: [user-agent, cf-ray]"));
     expect((await runCli(emu, ["plan", "-c", reordered, "--detailed-exitcode"])).code).toBe(0);
   });
@@ -123,8 +137,19 @@ describe("custom log fields", () => {
     await emu.api("PUT", EP_PATH, {
       name: "default",
       rules: [
-        { action: "log_custom_field", expression: "true", description: "dashboard", action_parameters: { request_fields: [{ name: "user-agent" }] } },
-        { action: "log_custom_field", expression: 'http.host eq "api.example.com"', description: "api team", ref: "api", action_parameters: { cookie_fields: [{ name: "api_session" }] } },
+        {
+          action: "log_custom_field",
+          expression: "true",
+          description: "dashboard",
+          action_parameters: { request_fields: [{ name: "user-agent" }] },
+        },
+        {
+          action: "log_custom_field",
+          expression: 'http.host eq "api.example.com"',
+          description: "api team",
+          ref: "api",
+          action_parameters: { cookie_fields: [{ name: "api_session" }] },
+        },
       ],
     });
     const seeded = await entrypoint();
@@ -134,17 +159,19 @@ describe("custom log fields", () => {
     const { plan, writes } = await converge(config);
     expect(plan).toContain("2 log_custom_field rules");
     expect(plan).toContain(`~ log_custom_fields "custom_fields" (id ${seeded.rules[0]!.id})`);
-    expect(writes).toEqual([{
-      call: `PATCH zones/${Z}/rulesets/${seeded.id}/rules/${seeded.rules[0]!.id}`,
-      body: {
-        action: "log_custom_field",
-        expression: "true",
-        description: "dashboard",
-        enabled: true,
-        ref: seeded.rules[0]!.ref,
-        action_parameters: { request_fields: [{ name: "user-agent" }, { name: "referer" }] },
+    expect(writes).toEqual([
+      {
+        call: `PATCH zones/${Z}/rulesets/${seeded.id}/rules/${seeded.rules[0]!.id}`,
+        body: {
+          action: "log_custom_field",
+          expression: "true",
+          description: "dashboard",
+          enabled: true,
+          ref: seeded.rules[0]!.ref,
+          action_parameters: { request_fields: [{ name: "user-agent" }, { name: "referer" }] },
+        },
       },
-    }]);
+    ]);
     const after = await entrypoint();
     expect(after.rules.map((r) => r.id)).toEqual(seeded.rules.map((r) => r.id));
     expect(JSON.stringify(after.rules[1])).toBe(foreign);

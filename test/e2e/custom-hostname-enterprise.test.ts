@@ -12,22 +12,31 @@ const APP = "app.globex-net.example"; // live CA google, method txt
 const EDIT_PAGE = "https://developers.cloudflare.com/api/resources/custom_hostnames/methods/edit/";
 
 const config = (ca: string) =>
-  writeConfig(`version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.net\n    custom_hostnames:\n      - hostname: ${APP}\n        certificate_authority: ${JSON.stringify(ca)}\n`);
+  writeConfig(
+    `version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.net\n    custom_hostnames:\n      - hostname: ${APP}\n        certificate_authority: ${JSON.stringify(ca)}\n`,
+  );
 
-interface Hostname { id: string; ssl: Record<string, unknown> }
+interface Hostname {
+  id: string;
+  ssl: Record<string, unknown>;
+}
 const live = async () => (await emu.api<Hostname[]>("GET", `zones/${Z}/custom_hostnames?hostname=${APP}`))[0]!;
 
 describe("a CA named on a zone not on Enterprise", () => {
-  it("the emulator answers 1459 with its documentation_url, even for the hostname's own CA; \"\" passes", async () => {
+  it('the emulator answers 1459 with its documentation_url, even for the hostname\'s own CA; "" passes', async () => {
     const h = await live();
-    const own = await emu.call("PATCH", `zones/${Z}/custom_hostnames/${h.id}`, { ssl: { method: "txt", type: "dv", certificate_authority: "google" } });
+    const own = await emu.call("PATCH", `zones/${Z}/custom_hostnames/${h.id}`, {
+      ssl: { method: "txt", type: "dv", certificate_authority: "google" },
+    });
     expect(own.status).toBe(400);
-    expect(own.body.errors).toEqual([{
-      code: 1459,
-      message: expect.stringMatching(/^Certificate Authority selection is only available on an Enterprise plan\./),
-      documentation_url: EDIT_PAGE,
-      source: { pointer: "/ssl/certificate_authority" },
-    }]);
+    expect(own.body.errors).toEqual([
+      {
+        code: 1459,
+        message: expect.stringMatching(/^Certificate Authority selection is only available on an Enterprise plan\./),
+        documentation_url: EDIT_PAGE,
+        source: { pointer: "/ssl/certificate_authority" },
+      },
+    ]);
     expect((await live()).ssl).toEqual(h.ssl);
   });
 
@@ -48,9 +57,18 @@ describe("a CA named on a zone not on Enterprise", () => {
       `choosing a certificate authority needs an Enterprise plan (Cloudflare error 1459), and this zone is not on it: ` +
         `in the file, under custom_hostnames, remove certificate_authority: ssl_com from hostname ${APP} (or set it to "") to leave the CA to Cloudflare, then plan again`,
     );
-    const writes = (await emu.requests()).filter((r) => r.method !== "GET").map((r) => [r.method, r.path.replace(/^\/client\/v4\//, ""), r.status, r.body]);
+    const writes = (await emu.requests())
+      .filter((r) => r.method !== "GET")
+      .map((r) => [r.method, r.path.replace(/^\/client\/v4\//, ""), r.status, r.body]);
     const { method, type, bundle_method, wildcard, settings } = before.ssl;
-    expect(writes).toEqual([["PATCH", `zones/${Z}/custom_hostnames/${before.id}`, 400, { ssl: { bundle_method, wildcard, settings, method, type, certificate_authority: "ssl_com" } }]]);
+    expect(writes).toEqual([
+      [
+        "PATCH",
+        `zones/${Z}/custom_hostnames/${before.id}`,
+        400,
+        { ssl: { bundle_method, wildcard, settings, method, type, certificate_authority: "ssl_com" } },
+      ],
+    ]);
     expect((await live()).ssl).toEqual(before.ssl);
 
     const fixed = await config("");

@@ -25,14 +25,21 @@ interface Hostname {
   ssl: { certificate_authority?: string; method: string; type: string };
 }
 const liveCa = async (hostname: string) =>
-  (await emu.api<Hostname[]>("GET", `zones/${ZONE.com}/custom_hostnames?hostname=${hostname}`))[0]!.ssl.certificate_authority ?? "";
+  (await emu.api<Hostname[]>("GET", `zones/${ZONE.com}/custom_hostnames?hostname=${hostname}`))[0]!.ssl
+    .certificate_authority ?? "";
 
 /** The PATCH `ssl` the Terraform provider sends: the live object's writable fields, only the CA changed. */
 const WRITABLE = ["method", "type", "bundle_method", "wildcard", "cloudflare_branding", "settings"] as const;
 async function expectedSsl(hostname: string, ca: string): Promise<Record<string, unknown>> {
-  const ssl = (await emu.api<Array<{ ssl: Record<string, unknown> }>>("GET", `zones/${ZONE.com}/custom_hostnames?hostname=${hostname}`))[0]!.ssl;
+  const ssl = (
+    await emu.api<Array<{ ssl: Record<string, unknown> }>>(
+      "GET",
+      `zones/${ZONE.com}/custom_hostnames?hostname=${hostname}`,
+    )
+  )[0]!.ssl;
   const out: Record<string, unknown> = {};
-  for (const k of WRITABLE) if (ssl[k] !== undefined && !(k === "settings" && Object.keys(ssl[k] as object).length === 0)) out[k] = ssl[k];
+  for (const k of WRITABLE)
+    if (ssl[k] !== undefined && !(k === "settings" && Object.keys(ssl[k] as object).length === 0)) out[k] = ssl[k];
   return { ...out, certificate_authority: ca };
 }
 
@@ -95,7 +102,10 @@ describe("custom hostnames end to end", () => {
   });
 
   it("past the list's first page, looks up only the listed hostnames it did not hold", async () => {
-    const state = await emu.admin<{ zones: Array<{ id: string; custom_hostnames: Array<Record<string, any>> }> }>("GET", "/state");
+    const state = await emu.admin<{ zones: Array<{ id: string; custom_hostnames: Array<Record<string, any>> }> }>(
+      "GET",
+      "/state",
+    );
     const zone = state.zones.find((z) => z.id === ZONE.com)!;
     const template = zone.custom_hostnames[1]!;
     for (let i = 0; i < 60; i++) {
@@ -135,7 +145,9 @@ describe("custom hostnames end to end", () => {
     expect(await liveCa(API)).toBe("google");
     const plan = await runCli(emu, ["plan", "-c", await config([[API, ""]]), "--detailed-exitcode"]);
     expect(plan.code, plan.stderr).toBe(0);
-    const unset = await writeConfig(`version: 1\nzones:\n  - zone_id: ${ZONE.com}\n    custom_hostnames:\n      - hostname: ${API}\n`);
+    const unset = await writeConfig(
+      `version: 1\nzones:\n  - zone_id: ${ZONE.com}\n    custom_hostnames:\n      - hostname: ${API}\n`,
+    );
     expect((await runCli(emu, ["plan", "-c", unset, "--detailed-exitcode"])).code).toBe(0);
     const onto = await config([[API, "lets_encrypt"]]);
     const plan2 = await runCli(emu, ["plan", "-c", onto]);
@@ -160,7 +172,9 @@ describe("custom hostnames end to end", () => {
     const out = `${file}.plan.json`;
     expect((await runCli(emu, ["plan", "-c", file, "--out", out])).code).toBe(0);
     const id = (await emu.api<Hostname[]>("GET", `zones/${ZONE.com}/custom_hostnames?hostname=${SHOP}`))[0]!.id;
-    await emu.api("PATCH", `zones/${ZONE.com}/custom_hostnames/${id}`, { ssl: { method: "http", type: "dv", certificate_authority: "ssl_com" } });
+    await emu.api("PATCH", `zones/${ZONE.com}/custom_hostnames/${id}`, {
+      ssl: { method: "http", type: "dv", certificate_authority: "ssl_com" },
+    });
     await emu.clearRequests();
     const stale = await runCli(emu, ["apply", out]);
     expect(stale.code).toBe(1);
@@ -170,8 +184,14 @@ describe("custom hostnames end to end", () => {
 });
 
 /** Rewrites one seed hostname of example.com through the state document (how the emulator holds legacy shapes). */
-async function reshape(hostname: string, ssl: (current: Record<string, unknown>) => Record<string, unknown>): Promise<string> {
-  const state = await emu.admin<{ zones: Array<{ id: string; custom_hostnames: Array<Record<string, any>> }> }>("GET", "/state");
+async function reshape(
+  hostname: string,
+  ssl: (current: Record<string, unknown>) => Record<string, unknown>,
+): Promise<string> {
+  const state = await emu.admin<{ zones: Array<{ id: string; custom_hostnames: Array<Record<string, any>> }> }>(
+    "GET",
+    "/state",
+  );
   const h = state.zones.find((z) => z.id === ZONE.com)!.custom_hostnames.find((x) => x.hostname === hostname)!;
   h.ssl = ssl(h.ssl);
   await emu.admin("PUT", "/state", state);
@@ -182,8 +202,13 @@ describe("custom hostnames with legacy live values", () => {
   it("never echoes a legacy method cname: a CA change stops with what to choose, and once chosen the PATCH carries only accepted values", async () => {
     const id = await reshape(SHOP, (ssl) => ({ ...ssl, method: "cname" }));
     // The emulator holds it and answers it, but refuses cname in a PATCH as the API does.
-    expect((await emu.api<Hostname[]>("GET", `zones/${ZONE.com}/custom_hostnames?hostname=${SHOP}`))[0]!.ssl.method).toBe("cname");
-    expect((await emu.call("PATCH", `zones/${ZONE.com}/custom_hostnames/${id}`, { ssl: { method: "cname", type: "dv" } })).status).toBe(400);
+    expect(
+      (await emu.api<Hostname[]>("GET", `zones/${ZONE.com}/custom_hostnames?hostname=${SHOP}`))[0]!.ssl.method,
+    ).toBe("cname");
+    expect(
+      (await emu.call("PATCH", `zones/${ZONE.com}/custom_hostnames/${id}`, { ssl: { method: "cname", type: "dv" } }))
+        .status,
+    ).toBe(400);
 
     // No change asked for: nothing to say, nothing written.
     await emu.clearRequests();
@@ -205,9 +230,13 @@ describe("custom hostnames with legacy live values", () => {
     await emu.clearRequests();
     const apply = await runCli(emu, ["apply", "-c", file, "--auto-approve"]);
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
-    const writes = (await emu.requests()).filter((r) => r.method !== "GET").map((r) => [r.method, r.path.replace(/^\/client\/v4\//, ""), r.body]);
-    expect(writes).toEqual([["PATCH", `zones/${ZONE.com}/custom_hostnames/${id}`, { ssl: await expectedSsl(SHOP, "google") }]]);
-    expect(JSON.stringify(writes)).not.toContain("cname\"");
+    const writes = (await emu.requests())
+      .filter((r) => r.method !== "GET")
+      .map((r) => [r.method, r.path.replace(/^\/client\/v4\//, ""), r.body]);
+    expect(writes).toEqual([
+      ["PATCH", `zones/${ZONE.com}/custom_hostnames/${id}`, { ssl: await expectedSsl(SHOP, "google") }],
+    ]);
+    expect(JSON.stringify(writes)).not.toContain('cname"');
     expect((writes[0]![2] as { ssl: { method: string } }).ssl.method).toBe("txt");
     const again = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
     expect(again.code, again.stdout + again.stderr).toBe(0);
@@ -217,11 +246,15 @@ describe("custom hostnames with legacy live values", () => {
     const id = await reshape(APP, (ssl) => ({ ...ssl, bundle_method: "legacy_bundle" }));
     const file = await config([[APP, "ssl_com"]]);
     const plan = await runCli(emu, ["plan", "-c", file]);
-    expect(plan.stdout).toContain('live bundle_method "legacy_bundle": not accepted in a PATCH, so left out of it (not echoed)');
+    expect(plan.stdout).toContain(
+      'live bundle_method "legacy_bundle": not accepted in a PATCH, so left out of it (not echoed)',
+    );
     await emu.clearRequests();
     expect((await runCli(emu, ["apply", "-c", file, "--auto-approve"])).code).toBe(0);
     const writes = (await emu.requests()).filter((r) => r.method !== "GET");
-    expect(writes.map((r) => [r.method, r.path.replace(/^\/client\/v4\//, "")])).toEqual([["PATCH", `zones/${ZONE.com}/custom_hostnames/${id}`]]);
+    expect(writes.map((r) => [r.method, r.path.replace(/^\/client\/v4\//, "")])).toEqual([
+      ["PATCH", `zones/${ZONE.com}/custom_hostnames/${id}`],
+    ]);
     expect((writes[0]!.body as { ssl: Record<string, unknown> }).ssl).not.toHaveProperty("bundle_method");
     expect((await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"])).code).toBe(0);
   });
@@ -229,7 +262,11 @@ describe("custom hostnames with legacy live values", () => {
 
 describe("a custom hostname whose answer states no CA", () => {
   const unstate = () =>
-    reshape(APP, (ssl) => ({ ...ssl, certificate_authority: null, certificates: [{ id: "c1", issuer: "GoogleTrustServices", signature: "ECDSAWithSHA256" }] }));
+    reshape(APP, (ssl) => ({
+      ...ssl,
+      certificate_authority: null,
+      certificates: [{ id: "c1", issuer: "GoogleTrustServices", signature: "ECDSAWithSHA256" }],
+    }));
 
   it("is shown as not stated (issued by …) and never written, whatever CA the file states", async () => {
     await unstate();
@@ -240,7 +277,9 @@ describe("a custom hostname whose answer states no CA", () => {
       await emu.clearRequests();
       const plan = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
       expect(plan.code, plan.stdout + plan.stderr).toBe(0);
-      expect(plan.stdout + plan.stderr).toContain(`custom hostname ${APP}: certificate authority not stated (issued by GoogleTrustServices) in the API answer`);
+      expect(plan.stdout + plan.stderr).toContain(
+        `custom hostname ${APP}: certificate authority not stated (issued by GoogleTrustServices) in the API answer`,
+      );
       const apply = await runCli(emu, ["apply", "-c", file, "--auto-approve"]);
       expect(apply.code, apply.stderr).toBe(0);
       expect(await emu.calls({ writesOnly: true })).toEqual([]);
@@ -252,13 +291,20 @@ describe("a custom hostname whose answer states no CA", () => {
     await unstate();
     const certs = await runCli(emu, ["certificates", "--zone", ZONE.com]);
     expect(certs.code, certs.stderr).toBe(0);
-    expect(certs.stdout).toMatch(new RegExp(`${APP.replace(/\./g, "\\.")} +not stated \\(issued by GoogleTrustServices\\) +active`));
+    expect(certs.stdout).toMatch(
+      new RegExp(`${APP.replace(/\./g, "\\.")} +not stated \\(issued by GoogleTrustServices\\) +active`),
+    );
     const json = JSON.parse((await runCli(emu, ["certificates", "--zone", ZONE.com, "--format", "json"])).stdout);
-    expect(json.zones[0].hostnames.find((h: { hostname: string }) => h.hostname === APP)).toMatchObject({ certificate_authority: null, issuer: "GoogleTrustServices" });
+    expect(json.zones[0].hostnames.find((h: { hostname: string }) => h.hostname === APP)).toMatchObject({
+      certificate_authority: null,
+      issuer: "GoogleTrustServices",
+    });
     const out = `${await writeConfig("", "placeholder.yaml")}.export.yaml`;
     const exp = await runCli(emu, ["export", "--zone", ZONE.com, "--sections", "custom_hostnames", "--out", out]);
     expect(exp.code, exp.stderr).toBe(0);
-    expect(exp.stderr).toContain(`custom hostname ${APP}: certificate authority not stated (issued by GoogleTrustServices) in the API answer`);
+    expect(exp.stderr).toContain(
+      `custom hostname ${APP}: certificate authority not stated (issued by GoogleTrustServices) in the API answer`,
+    );
     await emu.clearRequests();
     const plan = await runCli(emu, ["plan", "-c", out, "--detailed-exitcode"]);
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);

@@ -10,7 +10,13 @@ describe("npm run demo", () => {
     const code = await runDemo(io);
     expect(code, stderr()).toBe(0);
     const out = stdout();
-    for (const caption of ["1. zoneform plan", "2. zoneform apply", "3. zoneform plan --detailed-exitcode", "4. zoneform drift", "5. zoneform audit"]) {
+    for (const caption of [
+      "1. zoneform plan",
+      "2. zoneform apply",
+      "3. zoneform plan --detailed-exitcode",
+      "4. zoneform drift",
+      "5. zoneform audit",
+    ]) {
       expect(out).toContain(caption);
     }
     expect(out).toMatch(/Plan: \d+ to create, \d+ to update, 0 to replace, 1 to delete\./);

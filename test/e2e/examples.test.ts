@@ -11,15 +11,24 @@ import { TestEmulator, ZONE, runCli } from "../helpers/cli.js";
 const EXAMPLES = resolve(import.meta.dirname, "../../examples");
 const emu = TestEmulator.perFile();
 
-const SECRETS = { AWS_KEY_ID: "AKIAIOSFODNN7EXAMPLE", AWS_SECRET: "wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY", DATADOG_API_KEY: "dd0123456789abcdef0123456789abcd" };
+const SECRETS = {
+  AWS_KEY_ID: "AKIAIOSFODNN7EXAMPLE",
+  AWS_SECRET: "wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY",
+  DATADOG_API_KEY: "dd0123456789abcdef0123456789abcd",
+};
 
 async function ownershipToken(zoneId: string, destination: string): Promise<string> {
-  return (await emu.admin<{ token: string }>("GET", `/ownership/${zoneId}?destination=${encodeURIComponent(destination)}`)).token;
+  return (
+    await emu.admin<{ token: string }>("GET", `/ownership/${zoneId}?destination=${encodeURIComponent(destination)}`)
+  ).token;
 }
 
 async function exampleDirs(): Promise<string[]> {
   const entries = await readdir(EXAMPLES, { withFileTypes: true });
-  return entries.filter((e) => e.isDirectory() && e.name !== "ci").map((e) => e.name).sort();
+  return entries
+    .filter((e) => e.isDirectory() && e.name !== "ci")
+    .map((e) => e.name)
+    .sort();
 }
 
 async function applyAndReplan(config: string, env: Record<string, string> = {}): Promise<void> {
@@ -59,18 +68,32 @@ describe("examples", () => {
       const text = readFileSync(join(EXAMPLES, file), "utf8");
       // The editor line names this schema, by a path that resolves from the example's folder.
       const ref = /^# yaml-language-server: \$schema=(\S+)\n/.exec(text)?.[1];
-      expect(ref && resolve(EXAMPLES, file, "..", ref), file).toBe(resolve(EXAMPLES, "../schemas/zoneform.schema.draft-07.json"));
+      expect(ref && resolve(EXAMPLES, file, "..", ref), file).toBe(
+        resolve(EXAMPLES, "../schemas/zoneform.schema.draft-07.json"),
+      );
       expect(validate(parse(text)), `${file}: ${ajv.errorsText(validate.errors)}`).toBe(true);
     }
     // …and it refuses what the CLI's 2020-12 schema refuses.
     expect(validate({ version: 1, zones: [{ zone_id: "not-hex" }] })).toBe(false);
-    expect(validate({ version: 1, zones: [{ zone_id: "5ababd603b22780302dd8d83498e5172", waf: { owasp: { enabled: true, paranoia_level: 0 } } }] })).toBe(false);
+    expect(
+      validate({
+        version: 1,
+        zones: [{ zone_id: "5ababd603b22780302dd8d83498e5172", waf: { owasp: { enabled: true, paranoia_level: 0 } } }],
+      }),
+    ).toBe(false);
     expect(validate({ version: 1, zones: [], extra: true })).toBe(false);
   });
 
   it("has a directory per common need", async () => {
     expect(await exampleDirs()).toEqual(
-      expect.arrayContaining(["custom-hostnames", "demo", "logpush-to-storage", "multi-zone-estate", "owasp-tuned", "strict-csp"]),
+      expect.arrayContaining([
+        "custom-hostnames",
+        "demo",
+        "logpush-to-storage",
+        "multi-zone-estate",
+        "owasp-tuned",
+        "strict-csp",
+      ]),
     );
   });
 
@@ -87,11 +110,21 @@ describe("examples", () => {
 
   it("applies the full example (every section) on a fresh emulator, then plans no changes", async () => {
     const s3 = `s3://logs/http/{DATE}?region=us-east-1&access-key-id=${SECRETS.AWS_KEY_ID}&secret-access-key=${SECRETS.AWS_SECRET}`;
-    await applyAndReplan(join(EXAMPLES, "full.yaml"), { ...SECRETS, LOGPUSH_CHALLENGE: await ownershipToken(ZONE.net, s3) });
+    await applyAndReplan(join(EXAMPLES, "full.yaml"), {
+      ...SECRETS,
+      LOGPUSH_CHALLENGE: await ownershipToken(ZONE.net, s3),
+    });
   });
 
   it("applies the minimal, strict CSP, OWASP, custom hostname and multi-zone examples", async () => {
-    for (const target of ["minimal.yaml", "strict-csp", "owasp-tuned", "custom-hostnames", "multi-zone-estate", "pci-payment-pages"]) {
+    for (const target of [
+      "minimal.yaml",
+      "strict-csp",
+      "owasp-tuned",
+      "custom-hostnames",
+      "multi-zone-estate",
+      "pci-payment-pages",
+    ]) {
       await emu.reset();
       await applyAndReplan(join(EXAMPLES, target));
     }

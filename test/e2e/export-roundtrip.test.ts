@@ -11,12 +11,19 @@ import { ACCOUNT, TestEmulator, ZONE, runCli, tempDir, writeConfig } from "../he
 const emu = TestEmulator.perFile();
 
 const FULL = resolve(import.meta.dirname, "../../examples/full.yaml");
-const SECRETS = { AWS_KEY_ID: "AKIAIOSFODNN7EXAMPLE", AWS_SECRET: "wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY", DATADOG_API_KEY: "dd0123456789abcdef0123456789abcd" };
+const SECRETS = {
+  AWS_KEY_ID: "AKIAIOSFODNN7EXAMPLE",
+  AWS_SECRET: "wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY",
+  DATADOG_API_KEY: "dd0123456789abcdef0123456789abcd",
+};
 const S3 = `s3://logs/http/{DATE}?region=us-east-1&access-key-id=${SECRETS.AWS_KEY_ID}&secret-access-key=${SECRETS.AWS_SECRET}`;
 
 /** What examples/full.yaml needs: the secrets and the ownership token the emulator's bucket holds. */
 async function fullEnv(): Promise<Record<string, string>> {
-  const { token } = await emu.admin<{ token: string }>("GET", `/ownership/${ZONE.net}?destination=${encodeURIComponent(S3)}`);
+  const { token } = await emu.admin<{ token: string }>(
+    "GET",
+    `/ownership/${ZONE.net}?destination=${encodeURIComponent(S3)}`,
+  );
   return { ...SECRETS, LOGPUSH_CHALLENGE: token };
 }
 
@@ -44,14 +51,26 @@ describe("export round trip", () => {
     await mkdir(join(dir, "node_modules", "zoneform", "schemas"), { recursive: true });
     await writeFile(join(dir, "node_modules", "zoneform", "schemas", "zoneform.schema.draft-07.json"), "{}\n");
     await emu.clearRequests();
-    const exported = await runCli(emu, ["export", "--zone", ZONE.net, "--zone", ZONE.org, "--account-id", ACCOUNT, "--out", out]);
+    const exported = await runCli(emu, [
+      "export",
+      "--zone",
+      ZONE.net,
+      "--zone",
+      ZONE.org,
+      "--account-id",
+      ACCOUNT,
+      "--out",
+      out,
+    ]);
     expect(exported.code, exported.stderr).toBe(0);
     expect((await emu.calls({ writesOnly: true })).filter((c) => !c.includes("/validate"))).toEqual([]);
     for (const name of Object.keys(exportedEnv)) expect(exported.stderr).toContain(name);
     expect(exported.stderr).toContain("no ownership_challenge");
 
     const text = await readFile(out, "utf8");
-    expect(text).toMatch(/^# yaml-language-server: \$schema=\.\/node_modules\/zoneform\/schemas\/zoneform\.schema\.draft-07\.json\n# Exported by zoneform /);
+    expect(text).toMatch(
+      /^# yaml-language-server: \$schema=\.\/node_modules\/zoneform\/schemas\/zoneform\.schema\.draft-07\.json\n# Exported by zoneform /,
+    );
     for (const secret of Object.values(SECRETS)) expect(text).not.toContain(secret);
     expect(text).toContain("secret-access-key=${env:ZONEFORM_HTTP_TO_S3_SECRET_ACCESS_KEY}");
 
@@ -59,15 +78,30 @@ describe("export round trip", () => {
     expect(doc.account_id).toBe(ACCOUNT);
     const net = doc.zones[0];
     expect(net.zone_id).toBe(ZONE.net);
-    expect(net.page_shield).toMatchObject({ enabled: true, use_cloudflare_reporting_endpoint: true, use_connection_url_path: false });
-    expect(net.page_shield.policies.map((p: { description: string }) => p.description).sort()).toEqual(["Checkout allow-list", "Report everything else"]);
+    expect(net.page_shield).toMatchObject({
+      enabled: true,
+      use_cloudflare_reporting_endpoint: true,
+      use_connection_url_path: false,
+    });
+    expect(net.page_shield.policies.map((p: { description: string }) => p.description).sort()).toEqual([
+      "Checkout allow-list",
+      "Report everything else",
+    ]);
     expect(net.waf).toEqual({
       owasp: { enabled: true, paranoia_level: 2, score_threshold: "medium", action: "managed_challenge" },
       cloudflare_managed: { enabled: true },
     });
-    expect(net.logs.custom_fields).toEqual({ request_headers: ["user-agent", "cf-ray", "x-request-id"], response_headers: ["cache-control"], cookies: ["__Session"] });
+    expect(net.logs.custom_fields).toEqual({
+      request_headers: ["user-agent", "cf-ray", "x-request-id"],
+      response_headers: ["cache-control"],
+      cookies: ["__Session"],
+    });
     const s3 = net.logs.logpush_jobs.find((j: { name: string }) => j.name === "http-to-s3");
-    expect(s3).toMatchObject({ dataset: "http_requests", max_upload_records: 1000, output_options: { timestamp_format: "rfc3339", sample_rate: 0.1 } });
+    expect(s3).toMatchObject({
+      dataset: "http_requests",
+      max_upload_records: 1000,
+      output_options: { timestamp_format: "rfc3339", sample_rate: 0.1 },
+    });
     expect(s3).not.toHaveProperty("ownership_challenge");
     expect(s3.filter.where.and).toHaveLength(3);
     // No CA is pinned (a default-CA hostname reads back the CA Cloudflare picked). A hostname on
@@ -78,7 +112,9 @@ describe("export round trip", () => {
       { hostname: "app.globex-net.example" },
       { hostname: "shop.acme-net.example" },
     ]);
-    expect(exported.stderr).toContain(`custom hostname portal.initech-net.example is on digicert, which Cloudflare no longer offers`);
+    expect(exported.stderr).toContain(
+      `custom hostname portal.initech-net.example is on digicert, which Cloudflare no longer offers`,
+    );
     expect(exported.stderr).toContain(`add "- hostname: portal.initech-net.example" under custom_hostnames`);
     expect(text).not.toContain("digicert");
     const org = doc.zones[1];
@@ -113,7 +149,15 @@ describe("export round trip", () => {
     expect(job.id).toBeDefined();
     const dir = await tempDir();
     const out = join(dir, "com.yaml");
-    const r = await runCli(emu, ["export", "--zone", ZONE.com, "--out", out, "--sections", "page_shield,logpush,custom_hostnames"]);
+    const r = await runCli(emu, [
+      "export",
+      "--zone",
+      ZONE.com,
+      "--out",
+      out,
+      "--sections",
+      "page_shield,logpush,custom_hostnames",
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const text = await readFile(out, "utf8");
     expect(text).not.toContain("abc123xyz");
@@ -122,17 +166,26 @@ describe("export round trip", () => {
     expect(Object.keys(zone)).toEqual(["zone_id", "name", "page_shield", "logs", "custom_hostnames"]);
     expect(zone.logs).not.toHaveProperty("custom_fields");
     expect(zone.page_shield.policies).toEqual([
-      { description: "Made in the dashboard", action: "log", expression: 'http.host eq "example.com"', value: "script-src 'self' https://cdnjs.cloudflare.com", enabled: false },
+      {
+        description: "Made in the dashboard",
+        action: "log",
+        expression: 'http.host eq "example.com"',
+        value: "script-src 'self' https://cdnjs.cloudflare.com",
+        enabled: false,
+      },
     ]);
     expect(zone.logs.logpush_jobs[0]).toEqual({
       name: "to-https",
       dataset: "http_requests",
-      destination_conf: "https://logs.example.com/push?header_Authorization=${env:ZONEFORM_TO_HTTPS_HEADER_AUTHORIZATION}&tag=edge",
+      destination_conf:
+        "https://logs.example.com/push?header_Authorization=${env:ZONEFORM_TO_HTTPS_HEADER_AUTHORIZATION}&tag=edge",
       enabled: false,
       filter: { where: { key: "ClientRequestHost", operator: "eq", value: "example.com" } },
       output_options: { field_names: ["RayID", "ClientIP"], output_type: "csv" },
     });
-    const plan = await runCli(emu, ["plan", "-c", out, "--detailed-exitcode"], { env: { ZONEFORM_TO_HTTPS_HEADER_AUTHORIZATION: "Bearer%20abc123xyz" } });
+    const plan = await runCli(emu, ["plan", "-c", out, "--detailed-exitcode"], {
+      env: { ZONEFORM_TO_HTTPS_HEADER_AUTHORIZATION: "Bearer%20abc123xyz" },
+    });
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
   });
 
@@ -141,13 +194,25 @@ describe("export round trip", () => {
     const r = await runCli(emu, ["export", "--zone", ZONE.dev, "--sections", "page_shield,custom_hostnames"]);
     expect(r.code, r.stderr).toBe(0);
     expect(await emu.calls()).toEqual(
-      expect.arrayContaining([`GET zones/${ZONE.dev}`, `GET zones/${ZONE.dev}/page_shield`, `GET zones/${ZONE.dev}/page_shield/policies`, `GET zones/${ZONE.dev}/custom_hostnames`]),
+      expect.arrayContaining([
+        `GET zones/${ZONE.dev}`,
+        `GET zones/${ZONE.dev}/page_shield`,
+        `GET zones/${ZONE.dev}/page_shield/policies`,
+        `GET zones/${ZONE.dev}/custom_hostnames`,
+      ]),
     );
     expect(await emu.calls()).toHaveLength(4);
     const doc = parse(r.stdout);
     expect(doc).toEqual({
       version: 1,
-      zones: [{ zone_id: ZONE.dev, name: "example.dev", page_shield: expect.objectContaining({ enabled: false, policies: [] }), custom_hostnames: expect.any(Array) }],
+      zones: [
+        {
+          zone_id: ZONE.dev,
+          name: "example.dev",
+          page_shield: expect.objectContaining({ enabled: false, policies: [] }),
+          custom_hostnames: expect.any(Array),
+        },
+      ],
     });
     const cfg = join(await tempDir(), "dev.yaml");
     await import("node:fs/promises").then((fs) => fs.writeFile(cfg, r.stdout));
@@ -156,7 +221,11 @@ describe("export round trip", () => {
   });
 
   it("refuses bad flags with exit 3, and fails with exit 1 naming the section when a read fails", async () => {
-    for (const argv of [["export"], ["export", "--zone", ZONE.com, "--sections", "dns"], ["export", "--zone", ZONE.com, "--account-id", "acme"]]) {
+    for (const argv of [
+      ["export"],
+      ["export", "--zone", ZONE.com, "--sections", "dns"],
+      ["export", "--zone", ZONE.com, "--account-id", "acme"],
+    ]) {
       const r = await runCli(emu, argv);
       expect(r.code, argv.join(" ")).toBe(3);
     }

@@ -93,10 +93,14 @@ describe("hostile text from the API", () => {
     const r = await runCli(emu, ["plan", "-c", cfg, "--detailed-exitcode"]);
     expect(r.code, r.stdout + r.stderr).toBe(2);
     expectNoRaw(r);
-    expect(r.stdout).toMatch(new RegExp(`^  - page_shield_policy "${escapeRe(DESCRIPTION_SHOWN)}" \\(id [0-9a-f]+\\)$`, "m"));
+    expect(r.stdout).toMatch(
+      new RegExp(`^  - page_shield_policy "${escapeRe(DESCRIPTION_SHOWN)}" \\(id [0-9a-f]+\\)$`, "m"),
+    );
     expect(r.stdout).toMatch(new RegExp(`^  - logpush_job "${escapeRe(JOB_SHOWN)}" \\(id \\d+\\)$`, "m"));
     // The live value in the word diff: the carriage return counts as the space between words.
-    expect(r.stdout).toContain("      ~ value: script-src [-'self'\\u001b[1A\\u001b[2K-]\\r{+'self' https://js.stripe.com+}\n");
+    expect(r.stdout).toContain(
+      "      ~ value: script-src [-'self'\\u001b[1A\\u001b[2K-]\\r{+'self' https://js.stripe.com+}\n",
+    );
     expect(r.stdout).toContain(`+ page_shield_policy "${FILE_SHOWN}"`);
     expect(r.stdout).toMatch(/Plan: 1 to create, 1 to update, 0 to replace, 2 to delete\./);
   });
@@ -107,7 +111,9 @@ describe("hostile text from the API", () => {
     const r = await runCli(emu, ["plan", "-c", cfg, "--format", "markdown"]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expectNoRaw(r);
-    expect(r.stdout).toMatch(new RegExp(`^- - page_shield_policy "${escapeRe(DESCRIPTION_SHOWN)}" \\(id [0-9a-f]+\\)$`, "m"));
+    expect(r.stdout).toMatch(
+      new RegExp(`^- - page_shield_policy "${escapeRe(DESCRIPTION_SHOWN)}" \\(id [0-9a-f]+\\)$`, "m"),
+    );
     expect(r.stdout).toMatch(new RegExp(`^- - logpush_job "${escapeRe(JOB_SHOWN)}" \\(id \\d+\\)$`, "m"));
     expect(r.stdout).toContain(`-     value: "${VALUE_SHOWN}"`);
     expect(r.stdout).toContain(`+ + page_shield_policy "${FILE_SHOWN}"`);
@@ -124,14 +130,22 @@ describe("hostile text from the API", () => {
   });
 
   it("an API error message with escape sequences is shown escaped on stderr, zoneform's own lines kept", async () => {
-    await emu.admin("POST", "/faults", { method: "GET", path: "page_shield/policies$", status: 400, code: 1001, message: `bad${HIDE}\rrequest\u0007` });
+    await emu.admin("POST", "/faults", {
+      method: "GET",
+      path: "page_shield/policies$",
+      status: 400,
+      code: 1001,
+      message: `bad${HIDE}\rrequest\u0007`,
+    });
     const r = await runBuiltCli(["plan", "-c", await config()]);
     expect(r.code).toBe(1);
     expectNoRaw(r);
     // The error is told once, on stderr; the plan on stdout says where.
     expect(r.stdout).toContain("could not be planned (the error is below)");
     expect(r.stdout).not.toContain("bad\\u001b");
-    expect(r.stderr).toMatch(/^Error: 1 zone\(s\) could not be planned; nothing was changed:\n  \[example\.com\] .*bad\\u001b\[1A\\u001b\[2K\\rrequest\\u0007 \[1001\]/);
+    expect(r.stderr).toMatch(
+      /^Error: 1 zone\(s\) could not be planned; nothing was changed:\n  \[example\.com\] .*bad\\u001b\[1A\\u001b\[2K\\rrequest\\u0007 \[1001\]/,
+    );
   });
 
   it("audit shows the script's URL and host escaped, in text and CSV", async () => {

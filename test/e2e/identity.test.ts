@@ -20,17 +20,30 @@ const POLICIES = `zones/${Z}/page_shield/policies`;
 const JOBS = `zones/${Z}/logpush/jobs`;
 const DEST = "https://logs.example.com/ingest";
 
-const policy = (description: string, value: string) => ({ description, action: "log", expression: 'http.host eq "example.com"', value, enabled: true });
-const seedPolicy = (description: string, value: string) => emu.api<{ id: string }>("POST", POLICIES, policy(description, value));
-const seedJob = (name: string, dataset: string) => emu.api<{ id: number }>("POST", JOBS, { name, dataset, destination_conf: DEST, enabled: true });
+const policy = (description: string, value: string) => ({
+  description,
+  action: "log",
+  expression: 'http.host eq "example.com"',
+  value,
+  enabled: true,
+});
+const seedPolicy = (description: string, value: string) =>
+  emu.api<{ id: string }>("POST", POLICIES, policy(description, value));
+const seedJob = (name: string, dataset: string) =>
+  emu.api<{ id: number }>("POST", JOBS, { name, dataset, destination_conf: DEST, enabled: true });
 
 const policyYaml = (value: string, id?: string) =>
   `        - ${id ? `id: ${id}\n          ` : ""}description: Checkout\n          action: log\n          expression: http.host eq "example.com"\n          value: "${value}"\n`;
 const policiesConfig = (entries: string, prune = true) =>
-  writeConfig(`version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.com\n    page_shield:\n${prune ? "" : "      prune: false\n"}      policies:\n${entries}`);
-const jobYaml = (dataset: string) => `        - name: example.com\n          dataset: ${dataset}\n          destination_conf: "${DEST}"\n`;
+  writeConfig(
+    `version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.com\n    page_shield:\n${prune ? "" : "      prune: false\n"}      policies:\n${entries}`,
+  );
+const jobYaml = (dataset: string) =>
+  `        - name: example.com\n          dataset: ${dataset}\n          destination_conf: "${DEST}"\n`;
 const jobsConfig = (entries: string, prune: boolean) =>
-  writeConfig(`version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.com\n    logs:\n${prune ? "" : "      prune: false\n"}      logpush_jobs:\n${entries}`);
+  writeConfig(
+    `version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.com\n    logs:\n${prune ? "" : "      prune: false\n"}      logpush_jobs:\n${entries}`,
+  );
 
 /** Writes of the last run, as `METHOD path` (checks that only validate left out). */
 async function writes(): Promise<string[]> {
@@ -75,17 +88,28 @@ describe("Logpush jobs that share a name (Cloudflare's example.com pair)", () =>
   it("two jobs with one name AND dataset: the zone stops with both ids and how to pin, 0 writes; a pin picks one", async () => {
     const a = await seedJob("example.com", "http_requests");
     const b = await seedJob("example.com", "http_requests");
-    const config = await jobsConfig(jobYaml("http_requests").replace("destination_conf", "enabled: false\n          destination_conf"), false);
+    const config = await jobsConfig(
+      jobYaml("http_requests").replace("destination_conf", "enabled: false\n          destination_conf"),
+      false,
+    );
     await emu.clearRequests();
     const plan = await runCli(emu, ["plan", "-c", config]);
     expect(plan.code).toBe(1);
-    expect(plan.stderr).toContain(`matches 2 live Logpush jobs: id ${a.id} (name "example.com", dataset http_requests); id ${b.id} (name "example.com", dataset http_requests)`);
+    expect(plan.stderr).toContain(
+      `matches 2 live Logpush jobs: id ${a.id} (name "example.com", dataset http_requests); id ${b.id} (name "example.com", dataset http_requests)`,
+    );
     expect(plan.stderr).toContain("`id: <id>` under the entry");
     const apply = await runCli(emu, ["apply", "-c", config, "--auto-approve"]);
     expect(apply.code).toBe(1);
     expect(await writes()).toEqual([]);
 
-    const pinned = await jobsConfig(`        - id: ${b.id}\n` + jobYaml("http_requests").replace("        - name", "          name").replace("destination_conf", "enabled: false\n          destination_conf"), false);
+    const pinned = await jobsConfig(
+      `        - id: ${b.id}\n` +
+        jobYaml("http_requests")
+          .replace("        - name", "          name")
+          .replace("destination_conf", "enabled: false\n          destination_conf"),
+      false,
+    );
     const { writes: made } = await converge(pinned, 2);
     expect(made).toEqual([`PUT ${JOBS}/${b.id}`]);
   });
@@ -123,9 +147,15 @@ describe("Page Shield policies that share a description", () => {
   it("a pinned id that is not live stops the zone and names the policies of that description", async () => {
     const p1 = await seedPolicy("Checkout", "script-src 'self'");
     await emu.clearRequests();
-    const plan = await runCli(emu, ["plan", "-c", await policiesConfig(policyYaml("script-src 'self'", "0123456789abcdef0123456789abcdef"))]);
+    const plan = await runCli(emu, [
+      "plan",
+      "-c",
+      await policiesConfig(policyYaml("script-src 'self'", "0123456789abcdef0123456789abcdef")),
+    ]);
     expect(plan.code).toBe(1);
-    expect(plan.stderr).toContain(`pins id 0123456789abcdef0123456789abcdef, which is not live (live Page Shield policies with the same hints: id ${p1.id}`);
+    expect(plan.stderr).toContain(
+      `pins id 0123456789abcdef0123456789abcdef, which is not live (live Page Shield policies with the same hints: id ${p1.id}`,
+    );
     expect(await writes()).toEqual([]);
   });
 });
@@ -171,14 +201,22 @@ describe("a create whose answer was lost", () => {
   it("an older policy of the same description is never adopted: the new one, equal to what was sent, is", async () => {
     const old = await seedPolicy("Checkout", "script-src 'self'");
     const config = await policiesConfig(policyYaml("script-src 'self'", old.id) + policyYaml(sent));
-    await emu.admin("POST", "/faults", { method: "POST", path: "page_shield/policies$", reset: true, after: true, count: 1 });
+    await emu.admin("POST", "/faults", {
+      method: "POST",
+      path: "page_shield/policies$",
+      reset: true,
+      after: true,
+      count: 1,
+    });
     const { apply, writes: made } = await converge(config, 2);
     expect(made).toEqual([`POST ${POLICIES}`]);
     const live = await emu.api<Array<{ id: string; value: string }>>("GET", POLICIES);
     expect(live).toHaveLength(2);
     const created = live.find((p) => p.id !== old.id)!;
     expect(created.value).toBe(sent);
-    expect(apply.stderr).toContain(`POST ${POLICIES}: the answer was lost, but what it creates is there: adopted (id ${created.id})`);
+    expect(apply.stderr).toContain(
+      `POST ${POLICIES}: the answer was lost, but what it creates is there: adopted (id ${created.id})`,
+    );
   });
 
   it("a Logpush job (filter and output options) next to an older job of the same name and dataset: the new one is adopted", async () => {
@@ -186,14 +224,19 @@ describe("a create whose answer was lost", () => {
     const entry =
       jobYaml("http_requests") +
       "          filter: { where: { key: ClientRequestHost, operator: eq, value: example.com } }\n          output_options: { field_names: [RayID, EdgeStartTimestamp], timestamp_format: rfc3339 }\n";
-    const config = await jobsConfig(`        - id: ${old.id}\n` + jobYaml("http_requests").replace("        - name", "          name") + entry, false);
+    const config = await jobsConfig(
+      `        - id: ${old.id}\n` + jobYaml("http_requests").replace("        - name", "          name") + entry,
+      false,
+    );
     await emu.admin("POST", "/faults", { method: "POST", path: "logpush/jobs$", reset: true, after: true, count: 1 });
     const { apply, writes: made } = await converge(config, 2);
     expect(made).toEqual([`POST ${JOBS}`]);
     const live = await emu.api<Array<{ id: number }>>("GET", JOBS);
     const created = live.find((j) => j.id !== old.id)!;
     expect(live).toHaveLength(2);
-    expect(apply.stderr).toContain(`POST ${JOBS}: the answer was lost, but what it creates is there: adopted (id ${created.id})`);
+    expect(apply.stderr).toContain(
+      `POST ${JOBS}: the answer was lost, but what it creates is there: adopted (id ${created.id})`,
+    );
   });
 
   /** A "Stale" policy the plan deletes after the create, so that a stop is seen to write nothing more. */
@@ -214,7 +257,7 @@ describe("a create whose answer was lost", () => {
     return { apply, stale };
   }
 
-  it("two new policies equal to what was sent: \"may have been created\" with both ids, exit 4, nothing adopted and no further write", async () => {
+  it('two new policies equal to what was sent: "may have been created" with both ids, exit 4, nothing adopted and no further write', async () => {
     const { apply, stale } = await lostWith(async (body) => {
       await emu.api("POST", POLICIES, body);
       await emu.api("POST", POLICIES, body);
@@ -232,13 +275,17 @@ describe("a create whose answer was lost", () => {
     expect(apply.stderr).toContain('not done:    example.com: - page_shield_policy "Stale"');
   });
 
-  it("a new policy of that description that differs from what was sent: \"may have been created\", exit 4, not adopted", async () => {
+  it('a new policy of that description that differs from what was sent: "may have been created", exit 4, not adopted', async () => {
     const { apply } = await lostWith(async (body) => {
       await emu.api("POST", POLICIES, { ...body, value: "script-src *" });
     });
     expect(apply.code, apply.stdout + apply.stderr).toBe(4);
-    const other = (await emu.api<Array<{ id: string; value: string }>>("GET", POLICIES)).find((p) => p.value === "script-src *")!;
-    expect(apply.stderr).toContain(`it may have been created: no new object equals what was sent (new since the plan, with its hints: id ${other.id})`);
+    const other = (await emu.api<Array<{ id: string; value: string }>>("GET", POLICIES)).find(
+      (p) => p.value === "script-src *",
+    )!;
+    expect(apply.stderr).toContain(
+      `it may have been created: no new object equals what was sent (new since the plan, with its hints: id ${other.id})`,
+    );
     expect(apply.stderr).not.toContain(": adopted");
     expect(apply.stderr).toContain("None was adopted and nothing more is written to this zone");
     expect(await writes()).toEqual([`POST ${POLICIES}`]);

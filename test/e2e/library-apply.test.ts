@@ -5,7 +5,16 @@
 // that were not planned.
 import { describe, expect, it } from "vitest";
 import * as library from "../../src/index.js";
-import { StalePlanError, UnsafePlanError, apply, createClient, loadConfig, plan, renderPlan, type Plan } from "../../src/index.js";
+import {
+  StalePlanError,
+  UnsafePlanError,
+  apply,
+  createClient,
+  loadConfig,
+  plan,
+  renderPlan,
+  type Plan,
+} from "../../src/index.js";
 import { TOKEN, TestEmulator, ZONE, runCli, writeConfig } from "../helpers/cli.js";
 
 const emu = TestEmulator.perFile();
@@ -76,7 +85,8 @@ describe("the library's apply()", () => {
       expect(body.error).toBeInstanceOf(StalePlanError);
       expect([...op.writes, ...body.writes]).toEqual([]);
       // Put back as it was made, it is the plan again.
-      (p.zones[0]!.changes[1]!.operations[0]!.body as { value: string }).value = "script-src 'self' https://js.stripe.example";
+      (p.zones[0]!.changes[1]!.operations[0]!.body as { value: string }).value =
+        "script-src 'self' https://js.stripe.example";
       expect((await refused(p, client)).writes).toEqual(WRITES);
     } finally {
       await client.close();
@@ -98,13 +108,19 @@ describe("the library's apply()", () => {
       const { digest: _d, ...undigested } = bodyEdited;
       const replanned = await refused(undigested as Plan, client);
       expect(replanned.error).toBeInstanceOf(StalePlanError);
-      expect((replanned.error as Error).message).toContain('the body of POST zones/');
+      expect((replanned.error as Error).message).toContain("the body of POST zones/");
       const reviewed = await refused(saved, client, { expectDigest: `sha256:${"1".repeat(64)}` });
-      expect((reviewed.error as Error).message).toContain(`is ${saved.digest}, not the reviewed sha256:${"1".repeat(64)}`);
+      expect((reviewed.error as Error).message).toContain(
+        `is ${saved.digest}, not the reviewed sha256:${"1".repeat(64)}`,
+      );
       const otherValue = await refused(saved, client, { env: { SUFFIX: "other" } });
       expect(otherValue.error).toBeInstanceOf(StalePlanError);
-      expect((otherValue.error as Error).message).toContain("${env:SUFFIX} has another value than when the plan was made");
-      expect([...digest.writes, ...body.writes, ...replanned.writes, ...reviewed.writes, ...otherValue.writes]).toEqual([]);
+      expect((otherValue.error as Error).message).toContain(
+        "${env:SUFFIX} has another value than when the plan was made",
+      );
+      expect([...digest.writes, ...body.writes, ...replanned.writes, ...reviewed.writes, ...otherValue.writes]).toEqual(
+        [],
+      );
       // Untouched, with the digest reviewed, it is applied.
       const ok = await refused(saved, client, { expectDigest: saved.digest });
       expect(ok.error).toBeUndefined();
@@ -118,7 +134,13 @@ describe("the library's apply()", () => {
     const { client, desired, p } = await planned();
     const saved = JSON.parse(renderPlan(p, desired, "json")) as Plan;
     try {
-      await emu.api("POST", `zones/${ZONE.com}/page_shield/policies`, { description: "someone else's", action: "log", expression: "true", value: "script-src 'self'", enabled: true });
+      await emu.api("POST", `zones/${ZONE.com}/page_shield/policies`, {
+        description: "someone else's",
+        action: "log",
+        expression: "true",
+        value: "script-src 'self'",
+        enabled: true,
+      });
       await emu.clearRequests();
       for (const stale of [p, saved]) {
         const r = await refused(stale, client);
@@ -133,7 +155,13 @@ describe("the library's apply()", () => {
   });
 
   it("refuses a plan over safety.max_deletes unless forced", async () => {
-    await emu.api("POST", `zones/${ZONE.com}/page_shield/policies`, { description: "old", action: "log", expression: "true", value: "script-src 'self'", enabled: true });
+    await emu.api("POST", `zones/${ZONE.com}/page_shield/policies`, {
+      description: "old",
+      action: "log",
+      expression: "true",
+      value: "script-src 'self'",
+      enabled: true,
+    });
     const { client, desired, p } = await planned();
     try {
       expect(p.summary.delete).toBe(1);
@@ -170,9 +198,28 @@ describe("the library's apply()", () => {
   it("is the only way the library writes: no export runs operations of the caller's", () => {
     expect(Object.keys(library).sort()).toEqual(
       [
-        "ApiError", "ApplyError", "ConfigError", "DEFAULT_API_URL", "EXIT", "NetworkError", "RunStoppedError", "StalePlanError", "UnsafePlanError",
-        "ZoneformError", "apply", "audit", "createClient", "drift", "exportZones", "loadConfig", "parseConfigText", "plan", "planFromLive", "readLive",
-        "renderPlan", "resolveCredentials",
+        "ApiError",
+        "ApplyError",
+        "ConfigError",
+        "DEFAULT_API_URL",
+        "EXIT",
+        "NetworkError",
+        "RunStoppedError",
+        "StalePlanError",
+        "UnsafePlanError",
+        "ZoneformError",
+        "apply",
+        "audit",
+        "createClient",
+        "drift",
+        "exportZones",
+        "loadConfig",
+        "parseConfigText",
+        "plan",
+        "planFromLive",
+        "readLive",
+        "renderPlan",
+        "resolveCredentials",
       ].sort(),
     );
   });

@@ -12,11 +12,19 @@ const Z = ZONE.com;
 const POLICIES = `zones/${Z}/page_shield/policies`;
 const JOBS = `zones/${Z}/logpush/jobs`;
 
-const policy = (description: string) => ({ description, action: "log", expression: 'http.host eq "example.com"', value: "script-src 'self'", enabled: true });
+const policy = (description: string) => ({
+  description,
+  action: "log",
+  expression: 'http.host eq "example.com"',
+  value: "script-src 'self'",
+  enabled: true,
+});
 const policyYaml = (description: string) =>
   `      - description: ${description}\n        action: log\n        expression: http.host eq "example.com"\n        value: script-src 'self'\n        enabled: true\n`;
 const policiesConfig = (descriptions: string[]) =>
-  writeConfig(`version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.com\n    page_shield:\n      policies:\n${descriptions.map(policyYaml).join("")}`);
+  writeConfig(
+    `version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.com\n    page_shield:\n      policies:\n${descriptions.map(policyYaml).join("")}`,
+  );
 
 const shape = (body: Record<string, unknown>) => emu.admin("POST", "/list-shapes", body);
 
@@ -45,7 +53,12 @@ describe("a policies list answered in pages", () => {
     await runCli(emu, ["plan", "-c", config]);
     const lists = (await emu.requests()).filter((r) => r.path.endsWith("/policies"));
     // The first call as the API documents it (no page parameters), then the pages its totals announce.
-    expect(lists.map((r) => r.query)).toEqual([{}, { page: "2", per_page: "1" }, { page: "3", per_page: "1" }, { page: "4", per_page: "1" }]);
+    expect(lists.map((r) => r.query)).toEqual([
+      {},
+      { page: "2", per_page: "1" },
+      { page: "3", per_page: "1" },
+      { page: "4", per_page: "1" },
+    ]);
   });
 });
 
@@ -56,7 +69,9 @@ describe("an item answered twice", () => {
     await shape({ path: POLICIES, per_page: 2, duplicate: 0 });
     const { writes, plan2 } = await converge(await policiesConfig(["Alpha", "Bravo", "Charlie"]));
     expect(writes).toEqual([`POST ${POLICIES}`]);
-    expect(plan2.stderr).toContain(`warning: GET ${POLICIES}: the list holds id "${first!.id}" twice on page 1 with the same content (a paging overlap); read once`);
+    expect(plan2.stderr).toContain(
+      `warning: GET ${POLICIES}: the list holds id "${first!.id}" twice on page 1 with the same content (a paging overlap); read once`,
+    );
   });
 
   it("with other content: the zone stops with a message naming the id, exit 1, nothing written", async () => {
@@ -66,7 +81,9 @@ describe("an item answered twice", () => {
     await emu.clearRequests();
     const apply = await runCli(emu, ["apply", "-c", await policiesConfig(["Alpha"]), "--auto-approve"]);
     expect(apply.code).toBe(1);
-    expect(apply.stderr).toContain(`GET ${POLICIES}: the list holds id "${first!.id}" twice on page 1 with different content`);
+    expect(apply.stderr).toContain(
+      `GET ${POLICIES}: the list holds id "${first!.id}" twice on page 1 with different content`,
+    );
     expect(apply.stderr).not.toMatch(/\n\s+at \S/);
     expect(await emu.calls({ writesOnly: true })).toEqual([]);
   });
@@ -81,7 +98,9 @@ describe("announced totals far larger than the list", () => {
     const apply = await runCli(emu, ["apply", "-c", await policiesConfig(["Bravo"]), "--auto-approve"]);
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(apply.code).toBe(1);
-    expect(apply.stderr).toContain(`GET ${POLICIES}: the list announces 10000000000 pages, more than the 20000 zoneform reads at most (--max-list-pages)`);
+    expect(apply.stderr).toContain(
+      `GET ${POLICIES}: the list announces 10000000000 pages, more than the 20000 zoneform reads at most (--max-list-pages)`,
+    );
     expect(await emu.calls({ writesOnly: true })).toEqual([]);
     expect((await emu.requests()).filter((r) => r.path.endsWith("/policies"))).toHaveLength(1);
   });
@@ -105,12 +124,22 @@ describe("announced totals far larger than the list", () => {
 
 describe("audit and an empty page before the last", () => {
   it("asks the page again, then fails with a clear error and exit 1, never 'clean'", async () => {
-    await emu.admin("POST", "/inventory", { zone_id: ZONE.net, scripts: 30, connections: 0, cookies: 0, malicious_ratio: 0 });
+    await emu.admin("POST", "/inventory", {
+      zone_id: ZONE.net,
+      scripts: 30,
+      connections: 0,
+      cookies: 0,
+      malicious_ratio: 0,
+    });
     const SCRIPTS = `zones/${ZONE.net}/page_shield/scripts`;
     await shape({ path: SCRIPTS, per_page: 10, empty_page: 2 });
     const r = await runCli(emu, ["audit", "--zone", ZONE.net]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`GET ${SCRIPTS}: page 2 came back empty twice although the list announced more \\(total_pages 3, total_count \\d+, 10 read so far\\); the list could not be read whole`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `GET ${SCRIPTS}: page 2 came back empty twice although the list announced more \\(total_pages 3, total_count \\d+, 10 read so far\\); the list could not be read whole`,
+      ),
+    );
     expect(r.stdout).not.toContain("No findings");
     // Page 2 twice; page 3 may have been asked ahead (audit reads a few pages ahead).
     const pages = (await emu.requests()).filter((q) => q.path.endsWith("/scripts")).map((q) => q.query.page);
@@ -118,7 +147,13 @@ describe("audit and an empty page before the last", () => {
   });
 
   it("takes the page when the second answer holds it", async () => {
-    await emu.admin("POST", "/inventory", { zone_id: ZONE.net, scripts: 30, connections: 0, cookies: 0, malicious_ratio: 0 });
+    await emu.admin("POST", "/inventory", {
+      zone_id: ZONE.net,
+      scripts: 30,
+      connections: 0,
+      cookies: 0,
+      malicious_ratio: 0,
+    });
     const SCRIPTS = `zones/${ZONE.net}/page_shield/scripts`;
     const plain = await runCli(emu, ["audit", "--zone", ZONE.net, "--fail-on", "none"]);
     await shape({ path: SCRIPTS, per_page: 10, empty_page: 2, empty_times: 1 });
@@ -139,37 +174,62 @@ describe("cursor pages", () => {
 });
 
 describe("a Logpush job id beyond 2^53", () => {
-  const R2 = "r2://logs/http/{DATE}?account-id=0123456789abcdef0123456789abcdef&access-key-id=${env:R2_KEY_ID}&secret-access-key=${env:R2_SECRET}";
+  const R2 =
+    "r2://logs/http/{DATE}?account-id=0123456789abcdef0123456789abcdef&access-key-id=${env:R2_KEY_ID}&secret-access-key=${env:R2_SECRET}";
   const env = { R2_KEY_ID: "r2-key-id-0001", R2_SECRET: "r2-secret-0001" };
   const filled = R2.replace("${env:R2_KEY_ID}", env.R2_KEY_ID).replace("${env:R2_SECRET}", env.R2_SECRET);
   it(
-    JSON_SOURCE_TEXT ? "is deleted at its exact id, not at the id JSON.parse would round it to (another job's)" : "is refused on this Node.js before any write",
+    JSON_SOURCE_TEXT
+      ? "is deleted at its exact id, not at the id JSON.parse would round it to (another job's)"
+      : "is refused on this Node.js before any write",
     async () => {
       // Five jobs with consecutive ids: one of them, m, is 3 modulo 4, so 2^53 + m rounds to 2^53 + m + 1,
       // the id of the next job. That job is the one a rounded DELETE would hit.
       const made: Array<{ id: number; name: string }> = [];
-      for (let i = 0; i < 5; i++) made.push(await emu.api<{ id: number; name: string }>("POST", JOBS, { name: `job-${i}`, dataset: "http_requests", destination_conf: filled, enabled: true }));
+      for (let i = 0; i < 5; i++)
+        made.push(
+          await emu.api<{ id: number; name: string }>("POST", JOBS, {
+            name: `job-${i}`,
+            dataset: "http_requests",
+            destination_conf: filled,
+            enabled: true,
+          }),
+        );
       const drop = made.find((j, i) => j.id % 4 === 3 && made[i + 1]?.id === j.id + 1)!;
       const big = (id: number) => (2n ** 53n + BigInt(id)).toString();
       expect(Number(big(drop.id))).toBe(Number(big(drop.id + 1)));
       await shape({ path: JOBS, big_ids: true });
       // The emulator writes the ids as raw JSON numbers with every digit.
-      const raw = await fetch(`${emu.url}/${JOBS}`, { headers: { authorization: `Bearer ${TOKEN}` } }).then((r) => r.text());
+      const raw = await fetch(`${emu.url}/${JOBS}`, { headers: { authorization: `Bearer ${TOKEN}` } }).then((r) =>
+        r.text(),
+      );
       expect(raw).toContain(`"id":${big(drop.id)},`);
       const kept = made.filter((j) => j !== drop);
       const config = await writeConfig(
         `version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.com\n    logs:\n      logpush_jobs:\n` +
-          kept.map((j) => `        - name: ${j.name}\n          dataset: http_requests\n          destination_conf: "${R2}"\n`).join(""),
+          kept
+            .map(
+              (j) =>
+                `        - name: ${j.name}\n          dataset: http_requests\n          destination_conf: "${R2}"\n`,
+            )
+            .join(""),
       );
       if (JSON_SOURCE_TEXT) {
         const { writes } = await converge(config, env);
         expect(writes).toEqual([`DELETE ${JOBS}/${big(drop.id)}`]);
-        expect((await emu.api<Array<{ name: string }>>("GET", JOBS)).map((j) => j.name)).toEqual(kept.map((j) => j.name));
+        expect((await emu.api<Array<{ name: string }>>("GET", JOBS)).map((j) => j.name)).toEqual(
+          kept.map((j) => j.name),
+        );
       } else {
         await emu.clearRequests();
         const apply = await runCli(emu, ["apply", "-c", config, "--auto-approve"], { env });
         expect(apply.code).toBe(1);
-        expect(apply.stderr).toContain(`GET ${JOBS}: the answer holds id ${made.map((j) => big(j.id)).filter((d) => !Number.isSafeInteger(Number(d))).join(", ")}, beyond the integers this Node.js (${process.version}) reads exactly (2^53)`);
+        expect(apply.stderr).toContain(
+          `GET ${JOBS}: the answer holds id ${made
+            .map((j) => big(j.id))
+            .filter((d) => !Number.isSafeInteger(Number(d)))
+            .join(", ")}, beyond the integers this Node.js (${process.version}) reads exactly (2^53)`,
+        );
         expect(await emu.calls({ writesOnly: true })).toEqual([]);
       }
     },

@@ -49,7 +49,12 @@ const has = (sources: Set<string>, prefix: string) => [...sources].some((s) => s
 async function run(argv: string[], env: Record<string, string> = {}) {
   const r = await runBuilt(argv, { env: { NODE_DEBUG: "esm,module", ...env } });
   const out = r.stdout.replace(/^(ESM|MODULE) \d+:.*$/gm, "").trim();
-  return { ...r, out, sources: loadedSources(r.stderr), files: [...loadedFiles(r.stderr)].map((f) => path.relative(ROOT, f)) };
+  return {
+    ...r,
+    out,
+    sources: loadedSources(r.stderr),
+    files: [...loadedFiles(r.stderr)].map((f) => path.relative(ROOT, f)),
+  };
 }
 
 const CONFIG = `version: 1
@@ -72,7 +77,13 @@ describe("what each command loads", () => {
     const alone = r.files.filter((f) => !/^dist\/cli\/(?:zoneform\.js|bundle-\w+\.js|schema-validator\.cjs)$/.test(f));
     expect(alone.filter((f) => !f.startsWith("node_modules/ajv/dist/runtime/"))).toEqual([]);
     expect(has(r.sources, "node_modules/yaml/")).toBe(true);
-    for (const absent of ["node_modules/undici/", "dist/emulator/", "node_modules/ajv/dist/compile/", "dist/cloudflare/", "node_modules/js-yaml/"]) {
+    for (const absent of [
+      "node_modules/undici/",
+      "dist/emulator/",
+      "node_modules/ajv/dist/compile/",
+      "dist/cloudflare/",
+      "node_modules/js-yaml/",
+    ]) {
       expect(has(r.sources, absent), absent).toBe(false);
     }
   });
@@ -112,10 +123,16 @@ describe("the executable", () => {
     // The Node running the tests, made to say it is 18.20.0 before the executable starts.
     const dir = mkdtempSync(path.join(tmpdir(), "zoneform-old-node-"));
     const preload = path.join(dir, "old-node.cjs");
-    writeFileSync(preload, `Object.defineProperty(process, "version", { value: "v18.20.0" });\nObject.defineProperty(process, "versions", { value: { ...process.versions, node: "18.20.0" } });\n`);
+    writeFileSync(
+      preload,
+      `Object.defineProperty(process, "version", { value: "v18.20.0" });\nObject.defineProperty(process, "versions", { value: { ...process.versions, node: "18.20.0" } });\n`,
+    );
     const r = await runBuilt(["validate", "-c", "nothing.yaml"], { env: { NODE_OPTIONS: `--require ${preload}` } });
-    const engines = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { engines: { node: string } }).engines.node;
-    expect(r.stderr).toBe(`zoneform needs Node.js ${engines} (the supported lines are 22, 24 and 26); this is Node.js v18.20.0.\n`);
+    const engines = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { engines: { node: string } })
+      .engines.node;
+    expect(r.stderr).toBe(
+      `zoneform needs Node.js ${engines} (the supported lines are 22, 24 and 26); this is Node.js v18.20.0.\n`,
+    );
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
   });
@@ -124,17 +141,22 @@ describe("the executable", () => {
     const text = readFileSync(BUILT_CLI, "utf8");
     const code = text.replace(/^#!.*\n/, "").replace(/^\s*\/\/.*$/gm, "");
     expect(code).not.toMatch(/\?\.|\?\?|^\s*await\b|=>/m);
-    expect([...code.matchAll(/^import .*$/gm)].map((m) => m[0])).toEqual([expect.stringMatching(/^import \{ createRequire as __zoneformCreateRequire \} from "module";/)]);
+    expect([...code.matchAll(/^import .*$/gm)].map((m) => m[0])).toEqual([
+      expect.stringMatching(/^import \{ createRequire as __zoneformCreateRequire \} from "module";/),
+    ]);
   });
 
-  it.runIf(major >= 22 && hasCompileCache)("turns on Node's compile cache (in the temporary directory) before it loads the program", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "zoneform-tmp-"));
-    const config = await writeConfig(CONFIG);
-    const r = await runBuilt(["validate", "-c", config], { env: { TMPDIR: dir } });
-    expect(r.code, r.stderr).toBe(0);
-    const cache = path.join(dir, "node-compile-cache");
-    expect(existsSync(cache)).toBe(true);
-    const cached = readdirSync(cache, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
-    expect(cached.length).toBeGreaterThan(1);
-  });
+  it.runIf(major >= 22 && hasCompileCache)(
+    "turns on Node's compile cache (in the temporary directory) before it loads the program",
+    async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), "zoneform-tmp-"));
+      const config = await writeConfig(CONFIG);
+      const r = await runBuilt(["validate", "-c", config], { env: { TMPDIR: dir } });
+      expect(r.code, r.stderr).toBe(0);
+      const cache = path.join(dir, "node-compile-cache");
+      expect(existsSync(cache)).toBe(true);
+      const cached = readdirSync(cache, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+      expect(cached.length).toBeGreaterThan(1);
+    },
+  );
 });

@@ -63,7 +63,14 @@ function forms(values: string[]): string[] {
   const all = values.flatMap((v) => {
     const decoded = decodeURIComponent(v);
     const token = decoded.replace(/^(Splunk|Bearer) /, "");
-    return [v, decoded, token, encodeURIComponent(v), encodeURIComponent(decoded), encodeURIComponent(decoded).replace(/%20/g, "+")];
+    return [
+      v,
+      decoded,
+      token,
+      encodeURIComponent(v),
+      encodeURIComponent(decoded),
+      encodeURIComponent(decoded).replace(/%20/g, "+"),
+    ];
   });
   return [...new Set(all)];
 }
@@ -112,10 +119,15 @@ describe("Logpush secrets never appear in any output", () => {
     await run("drift after apply", ["drift", "-c", cfg], 0);
 
     // Someone rotated the S3 key by hand: the live job now holds a value the file does not know.
-    const jobs = await emu.api<Array<{ id: number; name: string; destination_conf: string }>>("GET", `zones/${Z}/logpush/jobs`);
+    const jobs = await emu.api<Array<{ id: number; name: string; destination_conf: string }>>(
+      "GET",
+      `zones/${Z}/logpush/jobs`,
+    );
     const s3 = jobs.find((j) => j.name === "http-to-s3")!;
     await emu.api("PUT", `zones/${Z}/logpush/jobs/${s3.id}`, {
-      destination_conf: s3.destination_conf.replace(encodeURIComponent(SECRETS.AWS_SECRET), OLD_SECRET).replace(SECRETS.AWS_SECRET, OLD_SECRET),
+      destination_conf: s3.destination_conf
+        .replace(encodeURIComponent(SECRETS.AWS_SECRET), OLD_SECRET)
+        .replace(SECRETS.AWS_SECRET, OLD_SECRET),
       ownership_challenge: token,
     });
     await run("plan after rotation", ["plan", "-c", cfg, "--detailed-exitcode"], 2);
@@ -134,7 +146,18 @@ describe("Logpush secrets never appear in any output", () => {
     const bad = await writeConfig(configText({ challenge: true, bucket: "invalid-bucket" }));
     await run("plan with a bad destination", ["plan", "-c", bad], 1);
     await run("apply with a bad destination", ["apply", "-c", bad, "--auto-approve"], 1);
-    await run("challenge", ["logpush", "challenge", "--zone", Z, "--destination", "s3://secure-logs/http/{DATE}?region=us-east-1&secret-access-key=${env:AWS_SECRET}"], 0);
+    await run(
+      "challenge",
+      [
+        "logpush",
+        "challenge",
+        "--zone",
+        Z,
+        "--destination",
+        "s3://secure-logs/http/{DATE}?region=us-east-1&secret-access-key=${env:AWS_SECRET}",
+      ],
+      0,
+    );
 
     for (const [label, r] of outputs) {
       expectNoSecrets(`${label} stdout`, r.stdout, values);
@@ -142,7 +165,9 @@ describe("Logpush secrets never appear in any output", () => {
     }
     // What stays visible for a reviewer: the bucket, path and region, and the marker.
     const plan = outputs.find(([l]) => l === "plan")![1];
-    expect(plan.stdout).toContain("s3://secure-logs/http/{DATE}?region=us-east-1&access-key-id=(sensitive)&secret-access-key=(sensitive)");
+    expect(plan.stdout).toContain(
+      "s3://secure-logs/http/{DATE}?region=us-east-1&access-key-id=(sensitive)&secret-access-key=(sensitive)",
+    );
     expect(plan.stdout).toContain("ownership_challenge: (sensitive)");
     expect(plan.stdout).toContain("https://logs.example.net/ingest?header_Authorization=(sensitive)&tags=edge");
     // The API received the real values: redaction is only on what zoneform shows.

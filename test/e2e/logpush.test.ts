@@ -10,13 +10,20 @@ const emu = TestEmulator.perFile();
 
 const Z = ZONE.com;
 const JOBS = `zones/${Z}/logpush/jobs`;
-const R2 = "r2://logs/http/{DATE}?account-id=0123456789abcdef0123456789abcdef&access-key-id=${env:R2_KEY_ID}&secret-access-key=${env:R2_SECRET}";
+const R2 =
+  "r2://logs/http/{DATE}?account-id=0123456789abcdef0123456789abcdef&access-key-id=${env:R2_KEY_ID}&secret-access-key=${env:R2_SECRET}";
 const S3_BASE = "s3://audit-logs/zone/{DATE}?region=eu-west-1";
 const S3 = `${S3_BASE}&access-key-id=\${env:AWS_KEY_ID}&secret-access-key=\${env:AWS_SECRET}`;
-const baseEnv = { R2_KEY_ID: "r2-key-id-0001", R2_SECRET: "r2-secret-0001", AWS_KEY_ID: "AKIA0000EXAMPLE", AWS_SECRET: "aws-secret-0001" };
+const baseEnv = {
+  R2_KEY_ID: "r2-key-id-0001",
+  R2_SECRET: "r2-secret-0001",
+  AWS_KEY_ID: "AKIA0000EXAMPLE",
+  AWS_SECRET: "aws-secret-0001",
+};
 
 /** The values of the env references filled in: what the API stores. */
-const filled = (dest: string, env: Record<string, string> = baseEnv) => dest.replace(/\$\{env:(\w+)\}/g, (_, n: string) => env[n]!);
+const filled = (dest: string, env: Record<string, string> = baseEnv) =>
+  dest.replace(/\$\{env:(\w+)\}/g, (_, n: string) => env[n]!);
 
 const FILTER = `
 filter:
@@ -37,7 +44,9 @@ const indent = (text: string, n: number) =>
 
 /** A config of example.com with the given `logs:` body. */
 function config(logs: string): Promise<string> {
-  return writeConfig(`version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.com\n    logs:\n${indent(logs.replace(/^\n/, ""), 6)}\n`);
+  return writeConfig(
+    `version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.com\n    logs:\n${indent(logs.replace(/^\n/, ""), 6)}\n`,
+  );
 }
 
 function r2Job(extra = "", name = "http-to-r2"): string {
@@ -62,19 +71,34 @@ async function converge(cfg: string, env: Record<string, string> = baseEnv) {
 
 const call = (r: LoggedRequest) => `${r.method} ${r.path.replace(/^\/client\/v4\//, "")}`;
 const liveJobs = () => emu.api<Array<Record<string, unknown>>>("GET", JOBS);
-const token = (destination: string) => emu.admin<{ token: string }>("GET", `/ownership/${Z}?destination=${encodeURIComponent(destination)}`).then((r) => r.token);
-const seedJob = (body: Record<string, unknown>) => emu.api<{ id: number }>("POST", JOBS, { enabled: true, dataset: "http_requests", ...body });
+const token = (destination: string) =>
+  emu
+    .admin<{ token: string }>("GET", `/ownership/${Z}?destination=${encodeURIComponent(destination)}`)
+    .then((r) => r.token);
+const seedJob = (body: Record<string, unknown>) =>
+  emu.api<{ id: number }>("POST", JOBS, { enabled: true, dataset: "http_requests", ...body });
 
 describe("logpush jobs end to end", () => {
   it("creates a job with its filter as a JSON string and only the output_options the file sets, reading with one list call", async () => {
-    const cfg = await config(jobs(r2Job(`${FILTER}\noutput_options:\n  field_names: [RayID, ClientIP, EdgeStartTimestamp]\n  timestamp_format: rfc3339\n  sample_rate: 0.5\nmax_upload_records: 5000`)));
+    const cfg = await config(
+      jobs(
+        r2Job(
+          `${FILTER}\noutput_options:\n  field_names: [RayID, ClientIP, EdgeStartTimestamp]\n  timestamp_format: rfc3339\n  sample_rate: 0.5\nmax_upload_records: 5000`,
+        ),
+      ),
+    );
     await emu.clearRequests();
     const { plan1, apply, writes, log } = await converge(cfg);
     expect(plan1.stdout).toContain('+ logpush_job "http-to-r2"');
     expect(plan1.stdout).toContain("Plan: 1 to create, 0 to update, 0 to replace, 0 to delete.");
     expect(apply.stdout).toContain("1 created");
     // Plan reads the jobs and checks the destination; apply checks no job of that name appeared meanwhile, then creates it.
-    expect(log.map(call)).toEqual([`GET ${JOBS}`, `POST zones/${Z}/logpush/validate/destination`, `GET ${JOBS}`, `POST ${JOBS}`]);
+    expect(log.map(call)).toEqual([
+      `GET ${JOBS}`,
+      `POST zones/${Z}/logpush/validate/destination`,
+      `GET ${JOBS}`,
+      `POST ${JOBS}`,
+    ]);
     expect(writes).toEqual([`POST ${JOBS}`]);
     const post = log.find((r) => r.method === "POST" && r.path.endsWith("/logpush/jobs"))!;
     expect(post.body).toEqual({
@@ -84,7 +108,11 @@ describe("logpush jobs end to end", () => {
       enabled: true,
       filter: FILTER_JSON,
       max_upload_records: 5000,
-      output_options: { field_names: ["RayID", "ClientIP", "EdgeStartTimestamp"], timestamp_format: "rfc3339", sample_rate: 0.5 },
+      output_options: {
+        field_names: ["RayID", "ClientIP", "EdgeStartTimestamp"],
+        timestamp_format: "rfc3339",
+        sample_rate: 0.5,
+      },
     });
     const [job] = await liveJobs();
     expect(job).toMatchObject({ name: "http-to-r2", filter: FILTER_JSON, enabled: true });
@@ -95,26 +123,51 @@ describe("logpush jobs end to end", () => {
   });
 
   it("updates each field in place with one PUT carrying only what changes", async () => {
-    const start = r2Job(`enabled: true\n${FILTER}\noutput_options:\n  field_names: [RayID, ClientIP]\n  sample_rate: 0.5\nmax_upload_bytes: 5000000`);
+    const start = r2Job(
+      `enabled: true\n${FILTER}\noutput_options:\n  field_names: [RayID, ClientIP]\n  sample_rate: 0.5\nmax_upload_bytes: 5000000`,
+    );
     await converge(await config(jobs(start)));
     const { id } = ((await liveJobs()) as Array<{ id: number }>)[0]!;
     // Each step changes one field of the previous one.
     const steps: Array<[string, (cfg: string) => string, Record<string, unknown>]> = [
       ["enabled", (c) => c.replace("enabled: true", "enabled: false"), { enabled: false }],
       ["filter", (c) => c.replace("value: /api", "value: /v2"), { filter: FILTER_JSON.replace("/api", "/v2") }],
-      ["output_options.field_names", (c) => c.replace("[RayID, ClientIP]", "[RayID, ClientIP, ClientRequestHost]"), { output_options: { field_names: ["RayID", "ClientIP", "ClientRequestHost"], sample_rate: 0.5 } }],
-      ["output_options.sample_rate", (c) => c.replace("sample_rate: 0.5", "sample_rate: 1"), { output_options: { field_names: ["RayID", "ClientIP", "ClientRequestHost"], sample_rate: 1 } }],
-      ["max_upload_bytes", (c) => c.replace("max_upload_bytes: 5000000", "max_upload_bytes: 10000000"), { max_upload_bytes: 10_000_000 }],
-      ["max_upload_interval_seconds", (c) => `${c}\n  max_upload_interval_seconds: 60`, { max_upload_interval_seconds: 60 }],
-      ["destination_conf", (c) => c.replace("logs/http/", "logs/web/"), { destination_conf: filled(R2).replace("logs/http/", "logs/web/") }],
+      [
+        "output_options.field_names",
+        (c) => c.replace("[RayID, ClientIP]", "[RayID, ClientIP, ClientRequestHost]"),
+        { output_options: { field_names: ["RayID", "ClientIP", "ClientRequestHost"], sample_rate: 0.5 } },
+      ],
+      [
+        "output_options.sample_rate",
+        (c) => c.replace("sample_rate: 0.5", "sample_rate: 1"),
+        { output_options: { field_names: ["RayID", "ClientIP", "ClientRequestHost"], sample_rate: 1 } },
+      ],
+      [
+        "max_upload_bytes",
+        (c) => c.replace("max_upload_bytes: 5000000", "max_upload_bytes: 10000000"),
+        { max_upload_bytes: 10_000_000 },
+      ],
+      [
+        "max_upload_interval_seconds",
+        (c) => `${c}\n  max_upload_interval_seconds: 60`,
+        { max_upload_interval_seconds: 60 },
+      ],
+      [
+        "destination_conf",
+        (c) => c.replace("logs/http/", "logs/web/"),
+        { destination_conf: filled(R2).replace("logs/http/", "logs/web/") },
+      ],
       ["filter", (c) => c.replace(/\n  filter:(\n    .*)+/, ""), { filter: "" }],
     ];
     let current = start;
     for (const [field, change, expected] of steps) {
       current = change(current);
       const { plan1, writes, log } = await converge(await config(jobs(current)));
-      expect(plan1.stdout, field).toContain(field === "filter" && expected.filter === "" ? '- filter: "ClientRequestHost eq' : `~ ${field}`);
-      if (field === "filter" && expected.filter !== "") expect(plan1.stdout).toContain('ClientRequestPath contains [-"/api"-]{+"/v2"+}');
+      expect(plan1.stdout, field).toContain(
+        field === "filter" && expected.filter === "" ? '- filter: "ClientRequestHost eq' : `~ ${field}`,
+      );
+      if (field === "filter" && expected.filter !== "")
+        expect(plan1.stdout).toContain('ClientRequestPath contains [-"/api"-]{+"/v2"+}');
       expect(plan1.stdout).toContain("Plan: 0 to create, 1 to update, 0 to replace, 0 to delete.");
       expect(writes, field).toEqual([`PUT ${JOBS}/${id}`]);
       const put = log.find((r) => r.method === "PUT")!;
@@ -127,14 +180,37 @@ describe("logpush jobs end to end", () => {
   it("never shows a change for filters and options equal by meaning", async () => {
     // Seeded as another tool would: keys in another order, spaces, and every output option spelled out.
     const reordered = JSON.stringify(
-      { where: { and: [{ value: "example.com", operator: "eq", key: "ClientRequestHost" }, { or: [{ operator: "contains", key: "ClientRequestPath", value: "/api" }, { value: 500, key: "EdgeResponseStatus", operator: "geq" }] }] } },
+      {
+        where: {
+          and: [
+            { value: "example.com", operator: "eq", key: "ClientRequestHost" },
+            {
+              or: [
+                { operator: "contains", key: "ClientRequestPath", value: "/api" },
+                { value: 500, key: "EdgeResponseStatus", operator: "geq" },
+              ],
+            },
+          ],
+        },
+      },
       null,
       2,
     );
-    await seedJob({ name: "a", destination_conf: filled(R2), filter: reordered, output_options: { field_names: ["RayID"], output_type: "ndjson", record_prefix: "{", "CVE-2021-4428": false } });
+    await seedJob({
+      name: "a",
+      destination_conf: filled(R2),
+      filter: reordered,
+      output_options: { field_names: ["RayID"], output_type: "ndjson", record_prefix: "{", "CVE-2021-4428": false },
+    });
     await seedJob({ name: "b", destination_conf: filled(R2), filter: '{"where":{}}' });
     await seedJob({ name: "c", destination_conf: filled(R2) });
-    const cfg = await config(jobs(r2Job(`${FILTER}\noutput_options:\n  field_names: [RayID]`, "a"), r2Job("filter: { where: {} }", "b"), r2Job("", "c")));
+    const cfg = await config(
+      jobs(
+        r2Job(`${FILTER}\noutput_options:\n  field_names: [RayID]`, "a"),
+        r2Job("filter: { where: {} }", "b"),
+        r2Job("", "c"),
+      ),
+    );
     const plan = await runCli(emu, ["plan", "-c", cfg, "--detailed-exitcode"], { env: baseEnv });
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
     expect(plan.stdout).toContain("No changes.");
@@ -169,7 +245,9 @@ describe("logpush jobs end to end", () => {
     const dup2 = await seedJob({ name: "http-to-r2", destination_conf: filled(R2) });
     // Unpinned, the entry matches both: the zone stops, nothing is written.
     await emu.clearRequests();
-    const refused = await runCli(emu, ["plan", "-c", await config(jobs(r2Job(""))), "--detailed-exitcode"], { env: baseEnv });
+    const refused = await runCli(emu, ["plan", "-c", await config(jobs(r2Job(""))), "--detailed-exitcode"], {
+      env: baseEnv,
+    });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`matches 2 live Logpush jobs: id ${dup1.id} `);
     expect(await emu.calls({ writesOnly: true })).toEqual([]);
@@ -178,16 +256,26 @@ describe("logpush jobs end to end", () => {
     expect((await liveJobs()).map((j) => j.id)).toEqual([dup2.id]);
 
     await seedJob({ name: "kept", destination_conf: filled(R2) });
-    const keep = await runCli(emu, ["plan", "-c", await config(`prune: false\n${jobs(r2Job(""))}`), "--detailed-exitcode"], { env: baseEnv });
+    const keep = await runCli(
+      emu,
+      ["plan", "-c", await config(`prune: false\n${jobs(r2Job(""))}`), "--detailed-exitcode"],
+      { env: baseEnv },
+    );
     expect(keep.code, keep.stdout).toBe(0);
     await emu.clearRequests();
     const { writes: all } = await converge(await config("logpush_jobs: []"));
-    expect(all.sort()).toEqual([`DELETE ${JOBS}/${dup2.id}`, expect.stringMatching(new RegExp(`^DELETE ${JOBS}/\\d+$`))].sort());
+    expect(all.sort()).toEqual(
+      [`DELETE ${JOBS}/${dup2.id}`, expect.stringMatching(new RegExp(`^DELETE ${JOBS}/\\d+$`))].sort(),
+    );
     expect(await liveJobs()).toEqual([]);
   });
 
   it("keeps the live output_options when the file does not manage them: the PUT does not carry them", async () => {
-    await seedJob({ name: "http-to-r2", destination_conf: filled(R2), output_options: { field_names: ["RayID"], sample_rate: 0.25 } });
+    await seedJob({
+      name: "http-to-r2",
+      destination_conf: filled(R2),
+      output_options: { field_names: ["RayID"], sample_rate: 0.25 },
+    });
     const { writes, log } = await converge(await config(jobs(r2Job("enabled: false"))));
     expect(writes).toEqual([expect.stringMatching(/^PUT /)]);
     expect(log.find((r) => r.method === "PUT")!.body).toEqual({ enabled: false });
@@ -213,7 +301,9 @@ describe("ownership challenge", () => {
     const challenge = await runCli(emu, ["logpush", "challenge", "--zone", Z, "--destination", S3_BASE]);
     expect(challenge.code, challenge.stderr).toBe(0);
     expect(challenge.stdout).toMatch(/^filename: zone\/ownership-challenge-[0-9a-f]{8}\.txt$/m);
-    expect(challenge.stdout).toContain("in audit-logs; put it in an env var and reference it as ownership_challenge: ${env:NAME}");
+    expect(challenge.stdout).toContain(
+      "in audit-logs; put it in an env var and reference it as ownership_challenge: ${env:NAME}",
+    );
     expect(await emu.calls()).toEqual([`POST zones/${Z}/logpush/ownership`]);
     expect((await emu.requests())[0]!.body).toEqual({ destination_conf: S3_BASE });
 
@@ -222,8 +312,17 @@ describe("ownership challenge", () => {
     await emu.clearRequests();
     const { log } = await converge(withToken, env);
     // The destination and the token are checked at once: in either order.
-    expect(log.map(call)).toEqual([`GET ${JOBS}`, expect.any(String), expect.any(String), `GET ${JOBS}`, `POST ${JOBS}`]);
-    expect(log.slice(1, 3).map(call).sort()).toEqual([`POST zones/${Z}/logpush/ownership/validate`, `POST zones/${Z}/logpush/validate/destination`]);
+    expect(log.map(call)).toEqual([
+      `GET ${JOBS}`,
+      expect.any(String),
+      expect.any(String),
+      `GET ${JOBS}`,
+      `POST ${JOBS}`,
+    ]);
+    expect(log.slice(1, 3).map(call).sort()).toEqual([
+      `POST zones/${Z}/logpush/ownership/validate`,
+      `POST zones/${Z}/logpush/validate/destination`,
+    ]);
     expect((log[4]!.body as Record<string, unknown>).ownership_challenge).toBe(env.LOGPUSH_CHALLENGE);
 
     // A new path in the same bucket is a new destination: the plan asks for its challenge again.
@@ -234,7 +333,10 @@ describe("ownership challenge", () => {
     const env2 = { ...env, LOGPUSH_CHALLENGE: await token(S3_BASE.replace("zone/", "zone2/")) };
     const { writes, log: log2 } = await converge(await config(jobs(s3Job(moved))), env2);
     expect(writes).toEqual([expect.stringMatching(new RegExp(`^PUT ${JOBS}/\\d+$`))]);
-    expect(log2.find((r) => r.method === "PUT")!.body).toMatchObject({ ownership_challenge: env2.LOGPUSH_CHALLENGE, destination_conf: filled(moved) });
+    expect(log2.find((r) => r.method === "PUT")!.body).toMatchObject({
+      ownership_challenge: env2.LOGPUSH_CHALLENGE,
+      destination_conf: filled(moved),
+    });
   });
 
   it("reports a stale ownership token at plan time, before anything is written", async () => {
@@ -242,8 +344,13 @@ describe("ownership challenge", () => {
     await emu.clearRequests();
     const plan = await runCli(emu, ["apply", "-c", await config(jobs(s3Job())), "--auto-approve"], { env });
     expect(plan.code).toBe(1);
-    expect(plan.stderr).toContain("the ownership_challenge is not the token Cloudflare wrote for s3://audit-logs/zone/{DATE}?region=eu-west-1");
-    expect((await emu.calls({ writesOnly: true })).sort()).toEqual([`POST zones/${Z}/logpush/ownership/validate`, `POST zones/${Z}/logpush/validate/destination`]);
+    expect(plan.stderr).toContain(
+      "the ownership_challenge is not the token Cloudflare wrote for s3://audit-logs/zone/{DATE}?region=eu-west-1",
+    );
+    expect((await emu.calls({ writesOnly: true })).sort()).toEqual([
+      `POST zones/${Z}/logpush/ownership/validate`,
+      `POST zones/${Z}/logpush/validate/destination`,
+    ]);
   });
 
   it("refuses the challenge command for destinations that need none", async () => {
@@ -259,18 +366,28 @@ describe("destination checks and filter limits", () => {
     await emu.clearRequests();
     const plan = await runCli(emu, ["plan", "-c", cfg], { env: baseEnv });
     expect(plan.code).toBe(1);
-    expect(plan.stderr).toMatch(/logpush job "http-to-r2": the destination r2:\/\/invalid-bucket\/http\/\{DATE\}\?account-id=\w+&access-key-id=\(sensitive\)&secret-access-key=\(sensitive\) is not valid: .*could not be reached/);
+    expect(plan.stderr).toMatch(
+      /logpush job "http-to-r2": the destination r2:\/\/invalid-bucket\/http\/\{DATE\}\?account-id=\w+&access-key-id=\(sensitive\)&secret-access-key=\(sensitive\) is not valid: .*could not be reached/,
+    );
     const apply = await runCli(emu, ["apply", "-c", cfg, "--auto-approve"], { env: baseEnv });
     expect(apply.code).toBe(1);
     expect((await emu.calls({ writesOnly: true })).filter((c) => !c.includes("/validate"))).toEqual([]);
   });
 
   it("rejects a filter over 30 operators or 1000 bytes before any call", async () => {
-    const leaves = Array.from({ length: 31 }, (_, i) => `      - { key: ClientRequestPath, operator: eq, value: /p${i} }`).join("\n");
+    const leaves = Array.from(
+      { length: 31 },
+      (_, i) => `      - { key: ClientRequestPath, operator: eq, value: /p${i} }`,
+    ).join("\n");
     const tooMany = await config(jobs(r2Job(`filter:\n  where:\n    or:\n${leaves.replace(/^ {6}/gm, "      ")}`)));
-    const long = await config(jobs(r2Job(`filter:\n  where: { key: ClientRequestPath, operator: eq, value: /${"x".repeat(1000)} }`)));
+    const long = await config(
+      jobs(r2Job(`filter:\n  where: { key: ClientRequestPath, operator: eq, value: /${"x".repeat(1000)} }`)),
+    );
     await emu.clearRequests();
-    for (const [cfg, text] of [[tooMany, "operators"], [long, "bytes"]] as const) {
+    for (const [cfg, text] of [
+      [tooMany, "operators"],
+      [long, "bytes"],
+    ] as const) {
       for (const cmd of ["validate", "plan"]) {
         const r = await runCli(emu, [cmd, "-c", cfg], { env: baseEnv });
         expect(r.code, r.stderr).toBe(3);
@@ -286,15 +403,32 @@ describe("examples/logpush-to-storage/zoneform.yaml", () => {
     const io = "10213f9a67f24716c174364bbdb458e2";
     await emu.admin("POST", "/zones", { name: "example.io", plan: "enterprise" });
     const cfg = join(process.cwd(), "examples", "logpush-to-storage", "zoneform.yaml");
-    const { token: challenge } = await emu.admin<{ token: string }>("GET", `/ownership/${io}?destination=${encodeURIComponent("s3://example-io-logs/http/{DATE}")}`);
-    const env = { AWS_KEY_ID: "AKIAEXAMPLE", AWS_SECRET: "s3cr3t-value", DATADOG_API_KEY: "dd-key-value", LOGPUSH_CHALLENGE: challenge };
+    const { token: challenge } = await emu.admin<{ token: string }>(
+      "GET",
+      `/ownership/${io}?destination=${encodeURIComponent("s3://example-io-logs/http/{DATE}")}`,
+    );
+    const env = {
+      AWS_KEY_ID: "AKIAEXAMPLE",
+      AWS_SECRET: "s3cr3t-value",
+      DATADOG_API_KEY: "dd-key-value",
+      LOGPUSH_CHALLENGE: challenge,
+    };
     const validate = await runCli(emu, ["validate", "-c", cfg], { env });
     expect(validate.code, validate.stderr).toBe(0);
     expect(validate.stderr).toBe("");
     await emu.clearRequests();
     const { writes } = await converge(cfg, env);
-    expect(writes).toEqual([`POST zones/${io}/rulesets`, `POST zones/${io}/logpush/jobs`, `POST zones/${io}/logpush/jobs`, `POST zones/${io}/logpush/jobs`]);
+    expect(writes).toEqual([
+      `POST zones/${io}/rulesets`,
+      `POST zones/${io}/logpush/jobs`,
+      `POST zones/${io}/logpush/jobs`,
+      `POST zones/${io}/logpush/jobs`,
+    ]);
     const live = await emu.api<Array<Record<string, unknown>>>("GET", `zones/${io}/logpush/jobs`);
-    expect(live.map((j) => [j.name, j.enabled])).toEqual([["http-to-s3", true], ["errors-to-s3", false], ["firewall-to-datadog", true]]);
+    expect(live.map((j) => [j.name, j.enabled])).toEqual([
+      ["http-to-s3", true],
+      ["errors-to-s3", false],
+      ["firewall-to-datadog", true],
+    ]);
   });
 });

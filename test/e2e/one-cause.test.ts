@@ -28,7 +28,9 @@ describe("one message per cause", () => {
   it("a wrong token over 12 zones: one message saying what to do, 'stopped 12 zones', no Plan or digest line", async () => {
     const fleet = await createFleet(emu, 12);
     await emu.clearRequests();
-    const r = await runCli(emu, ["plan", "-c", fleet.config], { env: { ...fleet.env, CLOUDFLARE_API_TOKEN: "mistyped-token-0000000000000000000000000" } });
+    const r = await runCli(emu, ["plan", "-c", fleet.config], {
+      env: { ...fleet.env, CLOUDFLARE_API_TOKEN: "mistyped-token-0000000000000000000000000" },
+    });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(occurrences(r.stderr, "is not a valid API token")).toBe(1);
@@ -46,14 +48,22 @@ describe("one message per cause", () => {
   it("an error every zone shares but the run survives (a refused permission) is one line with the zones it stopped", async () => {
     const fleet = await createFleet(emu, 6);
     await emu.clearRequests();
-    await emu.fault({ method: "GET", path: "/logpush/jobs$", status: 403, code: 10000, message: "Authentication error" });
+    await emu.fault({
+      method: "GET",
+      path: "/logpush/jobs$",
+      status: 403,
+      code: 10000,
+      message: "Authentication error",
+    });
     const r = await runCli(emu, ["plan", "-c", fleet.config], { env: fleet.env });
     expect(r.code).toBe(1);
     expect(r.stdout).not.toMatch(/Plan:|Plan digest/);
     expect(r.stdout).toContain("6 zone(s) could not be planned");
     expect(r.stdout).not.toContain("Authentication error");
     expect(occurrences(r.stderr, "lacks permission for GET zones/{zone}/logpush/jobs")).toBe(1);
-    expect(r.stderr).toContain("stopped 6 zones: fleet-0.example, fleet-1.example, fleet-2.example, fleet-3.example, fleet-4.example and 1 more");
+    expect(r.stderr).toContain(
+      "stopped 6 zones: fleet-0.example, fleet-1.example, fleet-2.example, fleet-3.example, fleet-4.example and 1 more",
+    );
     expect(await emu.calls({ writesOnly: true })).toEqual([]);
   });
 
@@ -83,7 +93,9 @@ describe("one message per cause", () => {
 
   it("a base URL without /client/v4 that answers an HTML page is named too", async () => {
     const { createServer: createHttp } = await import("node:http");
-    const page = createHttp((_req, res) => res.writeHead(404, { "content-type": "text/html" }).end("<html><title>Welcome to nginx</title></html>"));
+    const page = createHttp((_req, res) =>
+      res.writeHead(404, { "content-type": "text/html" }).end("<html><title>Welcome to nginx</title></html>"),
+    );
     await new Promise<void>((r) => page.listen(0, "127.0.0.1", r));
     try {
       const fleet = await createFleet(emu, 2);

@@ -58,7 +58,10 @@ describe("page shield end to end", () => {
     const log = await emu.requests();
     const put = log.find((r) => r.method === "PUT")!;
     expect(put.body).toEqual({ enabled: true });
-    const live = await emu.api<Array<{ description: string; action: string; enabled: unknown }>>("GET", `zones/${ZONE.com}/page_shield/policies`);
+    const live = await emu.api<Array<{ description: string; action: string; enabled: unknown }>>(
+      "GET",
+      `zones/${ZONE.com}/page_shield/policies`,
+    );
     expect(live.map((p) => p.description).sort()).toEqual(["Checkout allow-list", "Report everything"]);
   });
 
@@ -66,7 +69,9 @@ describe("page shield end to end", () => {
     const config = await writeConfig(header + zoneBlock(ZONE.com, "example.com", policies));
     await emu.clearRequests();
     await runCli(emu, ["plan", "-c", config]);
-    expect(await emu.calls()).toEqual(expect.arrayContaining([`GET zones/${ZONE.com}/page_shield`, `GET zones/${ZONE.com}/page_shield/policies`]));
+    expect(await emu.calls()).toEqual(
+      expect.arrayContaining([`GET zones/${ZONE.com}/page_shield`, `GET zones/${ZONE.com}/page_shield/policies`]),
+    );
     expect(await emu.calls()).toHaveLength(2);
   });
 
@@ -91,8 +96,16 @@ describe("page shield end to end", () => {
       `DELETE zones/${ZONE.com}/page_shield/policies/${old.id}`,
     ]);
 
-    await emu.api("POST", `zones/${ZONE.com}/page_shield/policies`, { description: "Kept", action: "log", expression: "true", value: "script-src 'self'", enabled: true });
-    const keep = await writeConfig(header + zoneBlock(ZONE.com, "example.com", changed.replace("page_shield:\n", "page_shield:\n  prune: false\n")));
+    await emu.api("POST", `zones/${ZONE.com}/page_shield/policies`, {
+      description: "Kept",
+      action: "log",
+      expression: "true",
+      value: "script-src 'self'",
+      enabled: true,
+    });
+    const keep = await writeConfig(
+      header + zoneBlock(ZONE.com, "example.com", changed.replace("page_shield:\n", "page_shield:\n  prune: false\n")),
+    );
     const plan = await runCli(emu, ["plan", "-c", keep, "--detailed-exitcode"]);
     expect(plan.code).toBe(0);
   });
@@ -100,17 +113,39 @@ describe("page shield end to end", () => {
   it("toggles settings off and on; of two policies sharing a description, the one the file pins is kept and the other deleted (prune on)", async () => {
     const made: string[] = [];
     for (let i = 0; i < 2; i++) {
-      made.push((await emu.api<{ id: string }>("POST", `zones/${ZONE.com}/page_shield/policies`, { description: "Report everything", action: "log", expression: 'http.host eq "example.com"', value: "script-src 'none'", enabled: true })).id);
+      made.push(
+        (
+          await emu.api<{ id: string }>("POST", `zones/${ZONE.com}/page_shield/policies`, {
+            description: "Report everything",
+            action: "log",
+            expression: 'http.host eq "example.com"',
+            value: "script-src 'none'",
+            enabled: true,
+          })
+        ).id,
+      );
     }
-    const config = await writeConfig(header + zoneBlock(ZONE.com, "example.com", `page_shield:\n  enabled: false\n  use_connection_url_path: true\n  policies:\n    - id: ${made[1]}\n      description: Report everything\n      action: log\n      expression: http.host eq \"example.com\"\n      value: script-src 'none'\n`));
+    const config = await writeConfig(
+      header +
+        zoneBlock(
+          ZONE.com,
+          "example.com",
+          `page_shield:\n  enabled: false\n  use_connection_url_path: true\n  policies:\n    - id: ${made[1]}\n      description: Report everything\n      action: log\n      expression: http.host eq \"example.com\"\n      value: script-src 'none'\n`,
+        ),
+    );
     const { plan1, writes } = await converge(config);
     expect(plan1.stdout).toContain(`- page_shield_policy "Report everything" (id ${made[0]})`);
-    expect(writes).toEqual([`PUT zones/${ZONE.com}/page_shield`, `DELETE zones/${ZONE.com}/page_shield/policies/${made[0]}`]);
+    expect(writes).toEqual([
+      `PUT zones/${ZONE.com}/page_shield`,
+      `DELETE zones/${ZONE.com}/page_shield/policies/${made[0]}`,
+    ]);
   });
 
   it("plans several zones in one run, and limits to one with --zone", async () => {
     const config = await writeConfig(
-      header + zoneBlock(ZONE.com, "example.com", policies) + zoneBlock(ZONE.net, "example.net", "page_shield:\n  enabled: true\n"),
+      header +
+        zoneBlock(ZONE.com, "example.com", policies) +
+        zoneBlock(ZONE.net, "example.net", "page_shield:\n  enabled: true\n"),
     );
     const only = await runCli(emu, ["plan", "-c", config, "--zone", "example.net"]);
     expect(only.stdout).toContain("example.net");
@@ -149,9 +184,18 @@ describe("saved plans, safety and failures", () => {
 
   it("refuses more deletes than safety.max_deletes unless --force, showing the plan first", async () => {
     for (let i = 0; i < 3; i++) {
-      await emu.api("POST", `zones/${ZONE.com}/page_shield/policies`, { description: `p${i}`, action: "log", expression: "true", value: "script-src 'self'", enabled: true });
+      await emu.api("POST", `zones/${ZONE.com}/page_shield/policies`, {
+        description: `p${i}`,
+        action: "log",
+        expression: "true",
+        value: "script-src 'self'",
+        enabled: true,
+      });
     }
-    const config = await writeConfig(`version: 1\nsafety: { max_deletes: 2 }\nzones:\n` + zoneBlock(ZONE.com, "example.com", "page_shield:\n  policies: []\n"));
+    const config = await writeConfig(
+      `version: 1\nsafety: { max_deletes: 2 }\nzones:\n` +
+        zoneBlock(ZONE.com, "example.com", "page_shield:\n  policies: []\n"),
+    );
     await emu.clearRequests();
     const refused = await runCli(emu, ["apply", "-c", config, "--auto-approve"]);
     expect(refused.code).toBe(1);
@@ -167,16 +211,30 @@ describe("saved plans, safety and failures", () => {
     const config = await writeConfig(header + zoneBlock(ZONE.com, "example.com", policies));
     // Writes are PUT settings and two POSTs made at once (each policy is an object of its own): the
     // first POST to arrive fails with a 400 the client does not retry; the other was already sent.
-    await emu.admin("POST", "/faults", { method: "POST", path: "page_shield/policies$", status: 400, code: 10001, count: 1 });
+    await emu.admin("POST", "/faults", {
+      method: "POST",
+      path: "page_shield/policies$",
+      status: 400,
+      code: 10001,
+      count: 1,
+    });
     await emu.clearRequests();
     const partial = await runCli(emu, ["apply", "-c", config, "--auto-approve"]);
     await emu.admin("DELETE", "/faults");
     expect(partial.code).toBe(4);
     expect(partial.stderr).toContain("apply stopped part-way: 2 change(s) made, 1 failed, 0 not attempted.");
-    expect(partial.stderr).toMatch(/failed: +example.com: \+ page_shield_policy "(Checkout allow-list|Report everything)"/);
-    expect(partial.stderr).toMatch(/done: +example.com: \+ page_shield_policy "(Checkout allow-list|Report everything)"/);
+    expect(partial.stderr).toMatch(
+      /failed: +example.com: \+ page_shield_policy "(Checkout allow-list|Report everything)"/,
+    );
+    expect(partial.stderr).toMatch(
+      /done: +example.com: \+ page_shield_policy "(Checkout allow-list|Report everything)"/,
+    );
     expect((await emu.calls({ writesOnly: true })).sort()).toEqual(
-      [`PUT zones/${ZONE.com}/page_shield`, `POST zones/${ZONE.com}/page_shield/policies`, `POST zones/${ZONE.com}/page_shield/policies`].sort(),
+      [
+        `PUT zones/${ZONE.com}/page_shield`,
+        `POST zones/${ZONE.com}/page_shield/policies`,
+        `POST zones/${ZONE.com}/page_shield/policies`,
+      ].sort(),
     );
     const rerun = await runCli(emu, ["apply", "-c", config, "--auto-approve"]);
     expect(rerun.code, rerun.stderr).toBe(0);

@@ -39,7 +39,8 @@ async function twoZones(): Promise<string> {
  */
 const RATE = "3/1.5s";
 /** A heartbeat: the counts, then the budget and ETA, or the wait under way (issue 30: the current wait). */
-const HEARTBEAT = /^plan: \d\/2 zones read, (\d+ requests, rate limit \d\/3 left(, about [\d.]+ s left)?|waiting [\d.]+ s for the rate limit \(3 requests per 1\.5 s; this run has sent them all\))$/;
+const HEARTBEAT =
+  /^plan: \d\/2 zones read, (\d+ requests, rate limit \d\/3 left(, about [\d.]+ s left)?|waiting [\d.]+ s for the rate limit \(3 requests per 1\.5 s; this run has sent them all\))$/;
 const WAIT = /^waiting 1\.\d s for the rate limit \(3 requests per 1\.5 s; this run has sent them all\)$/;
 
 describe("progress on stderr when it is not a terminal", () => {
@@ -54,7 +55,9 @@ describe("progress on stderr when it is not a terminal", () => {
     // A wait at least: after the third request.
     expect(lines.filter((l) => WAIT.test(l)).length).toBeGreaterThanOrEqual(1);
     expect(r.stdout).toMatch(/^# example\.com \(/);
-    expect(r.stdout).toMatch(/Plan: 4 to create, 2 to update, 0 to replace, 0 to delete\.\nPlan digest: sha256:[0-9a-f]{64}\n$/);
+    expect(r.stdout).toMatch(
+      /Plan: 4 to create, 2 to update, 0 to replace, 0 to delete\.\nPlan digest: sha256:[0-9a-f]{64}\n$/,
+    );
     expect(r.stdout).not.toMatch(/zones read|waiting|rate limit/);
   });
 
@@ -67,13 +70,32 @@ describe("progress on stderr when it is not a terminal", () => {
   });
 
   it("an audit of a generated inventory writes heartbeats counting the items read per kind", async () => {
-    await emu.admin("POST", "/inventory", { zone_id: ZONE.com, scripts: 250, connections: 20, cookies: 10, malicious_ratio: 0.02, seed: 3 });
-    const r = await runBuiltCli(["audit", "--zone", ZONE.com, "--status", "active,infrequent,inactive", "--format", "json", "--rate-limit", RATE]);
+    await emu.admin("POST", "/inventory", {
+      zone_id: ZONE.com,
+      scripts: 250,
+      connections: 20,
+      cookies: 10,
+      malicious_ratio: 0.02,
+      seed: 3,
+    });
+    const r = await runBuiltCli([
+      "audit",
+      "--zone",
+      ZONE.com,
+      "--status",
+      "active,infrequent,inactive",
+      "--format",
+      "json",
+      "--rate-limit",
+      RATE,
+    ]);
     expect([0, 2], r.stderr).toContain(r.code);
     const beats = r.stderr.split("\n").filter((l) => l.startsWith("audit: "));
     expect(beats.length, r.stderr).toBeGreaterThanOrEqual(1);
     for (const b of beats) {
-      expect(b).toMatch(/^audit: [01]\/1 zones done, \d+ scripts(, \d+ connections)?(, \d+ cookies)? read, (\d+ requests, rate limit \d\/3 left|waiting [\d.]+ s for the rate limit \(.*\))$/);
+      expect(b).toMatch(
+        /^audit: [01]\/1 zones done, \d+ scripts(, \d+ connections)?(, \d+ cookies)? read, (\d+ requests, rate limit \d\/3 left|waiting [\d.]+ s for the rate limit \(.*\))$/,
+      );
     }
     expect(Number(/(\d+) scripts/.exec(beats.at(-1)!)![1])).toBeGreaterThan(0);
     expect(() => JSON.parse(r.stdout)).not.toThrow();
@@ -81,4 +103,5 @@ describe("progress on stderr when it is not a terminal", () => {
 });
 
 /** The built CLI (`npm run build` first) in a child process with pipes for stdout and stderr, against the emulator. */
-const runBuiltCli = (argv: string[]) => runBuilt([...argv, "--api-url", emu.url], { env: { ZONEFORM_HEARTBEAT: "0.1" }, deadlineMs: 25_000 });
+const runBuiltCli = (argv: string[]) =>
+  runBuilt([...argv, "--api-url", emu.url], { env: { ZONEFORM_HEARTBEAT: "0.1" }, deadlineMs: 25_000 });

@@ -32,7 +32,18 @@ const ENV = { SUFFIX: "stripe" };
 interface PlanDoc {
   digest: string;
   safety: { max_deletes: number };
-  zones: Array<{ zone_id: string; desired: Record<string, any>; changes: Array<{ kind: string; resource: string; identity: string; zone_id: string; fields: unknown[]; operations: Array<{ method: string; path: string; body?: any }> }> }>;
+  zones: Array<{
+    zone_id: string;
+    desired: Record<string, any>;
+    changes: Array<{
+      kind: string;
+      resource: string;
+      identity: string;
+      zone_id: string;
+      fields: unknown[];
+      operations: Array<{ method: string; path: string; body?: any }>;
+    }>;
+  }>;
 }
 
 async function savedPlan(config = CONFIG): Promise<{ file: string; doc: PlanDoc; stdout: string }> {
@@ -62,7 +73,10 @@ describe("saved plan integrity", () => {
     const r = await runCli(emu, ["apply", file, "--expect-digest", doc.digest], { env: ENV });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`Applying plan ${doc.digest}`);
-    expect(await emu.calls({ writesOnly: true })).toEqual([`PUT zones/${ZONE.com}/page_shield`, `POST zones/${ZONE.com}/page_shield/policies`]);
+    expect(await emu.calls({ writesOnly: true })).toEqual([
+      `PUT zones/${ZONE.com}/page_shield`,
+      `POST zones/${ZONE.com}/page_shield/policies`,
+    ]);
     const again = await runCli(emu, ["plan", "-c", await writeConfig(CONFIG), "--detailed-exitcode"], { env: ENV });
     expect(again.code, again.stdout).toBe(0);
   });
@@ -82,7 +96,9 @@ describe("saved plan integrity", () => {
     rest.zones[0]!.changes[1]!.operations[0]!.body.value = "script-src *";
     const r = await applyEdited(file, rest);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("the saved plan is not what zoneform plans for the desired state it carries; nothing was written");
+    expect(r.stderr).toContain(
+      "the saved plan is not what zoneform plans for the desired state it carries; nothing was written",
+    );
     expect(r.stderr).toContain('page_shield_policy "Checkout ${env:SUFFIX}": the body of POST');
     expect(r.writes).toEqual([]);
   });
@@ -97,7 +113,9 @@ describe("saved plan integrity", () => {
     rest.zones[0]!.desired.page_shield.policies[0].value = "${env:CLOUDFLARE_API_TOKEN}";
     const inDesired = await applyEdited(file, rest);
     expect(inDesired.code).toBe(3);
-    expect(inDesired.stderr).toContain("'${env:CLOUDFLARE_API_TOKEN}' is zoneform's own API credential; it is never written into a zone");
+    expect(inDesired.stderr).toContain(
+      "'${env:CLOUDFLARE_API_TOKEN}' is zoneform's own API credential; it is never written into a zone",
+    );
     expect(inDesired.writes).toEqual([]);
     expect(inBody.stdout + inBody.stderr + inDesired.stdout + inDesired.stderr).not.toContain("emulator-token");
   });
@@ -108,10 +126,16 @@ describe("saved plan integrity", () => {
     moved.zones[0]!.changes[0]!.operations[0]!.path = `zones/${ZONE.net}/page_shield`;
     const r1 = await applyEdited(file, moved);
     expect(r1.code).toBe(3);
-    expect(r1.stderr).toContain(`has operations that do not address the zone they belong to (zone ${ZONE.com}: PUT zones/${ZONE.net}/page_shield)`);
+    expect(r1.stderr).toContain(
+      `has operations that do not address the zone they belong to (zone ${ZONE.com}: PUT zones/${ZONE.net}/page_shield)`,
+    );
     const { digest: _d, ...added } = structuredClone(doc);
     added.zones[0]!.changes.push({
-      kind: "delete", resource: "page_shield_policy", zone_id: ZONE.com, identity: "x", fields: [],
+      kind: "delete",
+      resource: "page_shield_policy",
+      zone_id: ZONE.com,
+      identity: "x",
+      fields: [],
       operations: [{ method: "DELETE", path: `zones/${ZONE.com}/rulesets/abc/rules/def` }],
     });
     const r2 = await applyEdited(file, added);
@@ -121,7 +145,13 @@ describe("saved plan integrity", () => {
   });
 
   it("takes max_deletes from the desired state it re-validates, and a raised one changes the digest", async () => {
-    await emu.api("POST", `zones/${ZONE.com}/page_shield/policies`, { description: "old", action: "log", expression: "true", value: "script-src 'self'", enabled: true });
+    await emu.api("POST", `zones/${ZONE.com}/page_shield/policies`, {
+      description: "old",
+      action: "log",
+      expression: "true",
+      value: "script-src 'self'",
+      enabled: true,
+    });
     const { file, doc } = await savedPlan();
     expect(doc.zones[0]!.changes.map((c) => c.kind)).toContain("delete");
     const refused = await applyEdited(file, doc);
@@ -149,15 +179,28 @@ describe("saved plan integrity", () => {
     const { createHash } = await import("node:crypto");
     const { hostname } = await import("node:os");
     const lock = join(dir, `${ZONE.com}-${createHash("sha256").update(emu.url).digest("hex").slice(0, 12)}.lock`);
-    await writeFile(lock, JSON.stringify({ pid: process.pid, host: hostname(), command: "apply", started_at: "2026-11-22T00:00:00.000Z" }));
+    await writeFile(
+      lock,
+      JSON.stringify({ pid: process.pid, host: hostname(), command: "apply", started_at: "2026-11-22T00:00:00.000Z" }),
+    );
     const cfg = await writeConfig(CONFIG);
     await emu.clearRequests();
     const r = await runCli(emu, ["apply", "-c", cfg, "--auto-approve"], { env: { ...ENV, ZONEFORM_LOCK_DIR: dir } });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`zone ${ZONE.com} is being applied by another zoneform (pid ${process.pid} on ${hostname()}, \`apply\`, since 2026-11-22T00:00:00.000Z); nothing was written`);
+    expect(r.stderr).toContain(
+      `zone ${ZONE.com} is being applied by another zoneform (pid ${process.pid} on ${hostname()}, \`apply\`, since 2026-11-22T00:00:00.000Z); nothing was written`,
+    );
     expect(await emu.calls()).toEqual([]);
     // A lock left by a process that is gone is taken over.
-    await writeFile(lock, JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname(), command: "apply", started_at: "2026-11-22T00:00:00.000Z" }));
+    await writeFile(
+      lock,
+      JSON.stringify({
+        pid: 2 ** 22 + 12345,
+        host: hostname(),
+        command: "apply",
+        started_at: "2026-11-22T00:00:00.000Z",
+      }),
+    );
     const ok = await runCli(emu, ["apply", "-c", cfg, "--auto-approve"], { env: { ...ENV, ZONEFORM_LOCK_DIR: dir } });
     expect(ok.code, ok.stderr).toBe(0);
   });
@@ -170,7 +213,13 @@ describe("saved plan integrity", () => {
     await emu.clearRequests();
     const pending = runCli(emu, ["apply", file], { env: ENV });
     await new Promise((resolve) => setTimeout(resolve, 150));
-    await emu.api("POST", `zones/${ZONE.com}/page_shield/policies`, { description: "Checkout stripe", action: "log", expression: "true", value: "x", enabled: true });
+    await emu.api("POST", `zones/${ZONE.com}/page_shield/policies`, {
+      description: "Checkout stripe",
+      action: "log",
+      expression: "true",
+      value: "x",
+      enabled: true,
+    });
     const r = await pending;
     expect(r.stderr).not.toMatch(STACK);
     const policies = await emu.api<Array<{ description: string }>>("GET", `zones/${ZONE.com}/page_shield/policies`);
@@ -185,7 +234,13 @@ describe("saved plan integrity", () => {
       const { desired } = parseConfigText(CONFIG, "z.yaml", ENV);
       const plan = await planZones({ client, desired });
       // Another apply, elsewhere, makes the policy after this plan was made.
-      const other = await emu.api<{ id: string }>("POST", `zones/${ZONE.com}/page_shield/policies`, { description: "Checkout stripe", action: "log", expression: "true", value: "x", enabled: true });
+      const other = await emu.api<{ id: string }>("POST", `zones/${ZONE.com}/page_shield/policies`, {
+        description: "Checkout stripe",
+        action: "log",
+        expression: "true",
+        value: "x",
+        enabled: true,
+      });
       await emu.clearRequests();
       const report = await executePlan(plan, { client });
       expect(report.failed).toEqual([

@@ -17,7 +17,14 @@ const OWN = "https://www.pay.example/assets/checkout.js";
 
 async function setUp(): Promise<string> {
   await emu.admin("POST", "/zones", { name: NAME, plan: "enterprise" });
-  await emu.admin("POST", "/inventory", { zone_id: ZID, scripts: 0, connections: 0, cookies: 0, malicious_ratio: 0, payment_pages: true });
+  await emu.admin("POST", "/inventory", {
+    zone_id: ZID,
+    scripts: 0,
+    connections: 0,
+    cookies: 0,
+    malicious_ratio: 0,
+    payment_pages: true,
+  });
   return tempDir("zoneform-inventory-");
 }
 
@@ -39,7 +46,18 @@ describe("script inventory of payment pages", () => {
 
   it("inventory drafts the block, audit -c passes, then flags unauthorized, changed and stale scripts", async () => {
     const draft = join(dir, "inventory.yaml");
-    const inv = await runCli(emu, ["inventory", "--zone", NAME, "--pages", PAGES[0]!, "--pages", PAGES[1]!, "--pin-hashes", "--out", draft]);
+    const inv = await runCli(emu, [
+      "inventory",
+      "--zone",
+      NAME,
+      "--pages",
+      PAGES[0]!,
+      "--pages",
+      PAGES[1]!,
+      "--pin-hashes",
+      "--out",
+      draft,
+    ]);
     expect(inv.code, inv.stderr).toBe(0);
     const block = await readFile(draft, "utf8");
     expect(block).toContain("script_inventory:");
@@ -68,19 +86,38 @@ describe("script inventory of payment pages", () => {
     expect(clean.stdout).toContain("Script inventory of the payment pages (PCI DSS v4.0 6.4.3 and 11.6.1)");
     expect(clean.stdout).toContain("No unauthorized or changed script was seen");
     // The malicious audit's scripts list and the in-scope list; every pin matches: no detail read.
-    expect(await scriptCalls()).toEqual([`GET zones/${ZID}/page_shield/scripts`, `GET zones/${ZID}/page_shield/scripts`]);
+    expect(await scriptCalls()).toEqual([
+      `GET zones/${ZID}/page_shield/scripts`,
+      `GET zones/${ZID}/page_shield/scripts`,
+    ]);
 
     // An unauthorized script appears on the checkout page.
-    await emu.admin("POST", "/scripts", { zone_id: ZID, event: "seen", url: "https://evil.example/skimmer.js", page: "pay.example/checkout" });
+    await emu.admin("POST", "/scripts", {
+      zone_id: ZID,
+      event: "seen",
+      url: "https://evil.example/skimmer.js",
+      page: "pay.example/checkout",
+    });
     const unauthorized = await runCli(emu, ["audit", "-c", config]);
     expect(unauthorized.code).toBe(2);
-    expect(unauthorized.stdout).toContain("unauthorized script https://evil.example/skimmer.js: seen on pay.example/checkout");
+    expect(unauthorized.stdout).toContain(
+      "unauthorized script https://evil.example/skimmer.js: seen on pay.example/checkout",
+    );
     expect(unauthorized.stdout).toContain("1 unauthorized script, 0 changed scripts, 0 stale authorizations");
     expect((await runCli(emu, ["audit", "-c", config, "--fail-on", "changed"])).code).toBe(0);
 
     // A pinned script changes hash: its detail is read (the only one), and the new version's fetch time shown.
-    await emu.admin("POST", "/scripts", { zone_id: ZID, event: "seen", url: "https://evil.example/skimmer.js", page: "pay.example/checkout" });
-    const changedScript = await emu.admin<{ id: string; fetched_at: string }>("POST", "/scripts", { zone_id: ZID, event: "changed", url: OWN });
+    await emu.admin("POST", "/scripts", {
+      zone_id: ZID,
+      event: "seen",
+      url: "https://evil.example/skimmer.js",
+      page: "pay.example/checkout",
+    });
+    const changedScript = await emu.admin<{ id: string; fetched_at: string }>("POST", "/scripts", {
+      zone_id: ZID,
+      event: "changed",
+      url: OWN,
+    });
     await emu.clearRequests();
     const changed = await runCli(emu, ["audit", "-c", config, "--fail-on", "changed", "--format", "json"]);
     expect(changed.code).toBe(2);
@@ -90,17 +127,31 @@ describe("script inventory of payment pages", () => {
     expect(found.message).toContain(`(new version fetched at ${changedScript.fetched_at})`);
     expect(found.requirement).toBe("11.6.1");
     expect(doc.zones[0].script_inventory.details_read).toBe(1);
-    expect((await scriptCalls()).filter((c) => /scripts\/[0-9a-f]{32}$/.test(c))).toEqual([`GET zones/${ZID}/page_shield/scripts/${changedScript.id}`]);
+    expect((await scriptCalls()).filter((c) => /scripts\/[0-9a-f]{32}$/.test(c))).toEqual([
+      `GET zones/${ZID}/page_shield/scripts/${changedScript.id}`,
+    ]);
 
     // An authorization goes stale: reported, exit 0 unless --fail-on says.
     const fresh = join(dir, "fresh.yaml");
     await writeFile(fresh, zoneFile(block.replace(/\n\s+hash: [0-9a-f]{64}/g, "")));
-    await emu.admin("POST", "/scripts", { zone_id: ZID, event: "unseen", url: "https://cdn.jsdelivr.net/npm/card-validator@10.0.0/dist/card-validator.min.js", days_ago: 120 });
+    await emu.admin("POST", "/scripts", {
+      zone_id: ZID,
+      event: "unseen",
+      url: "https://cdn.jsdelivr.net/npm/card-validator@10.0.0/dist/card-validator.min.js",
+      days_ago: 120,
+    });
     // The skimmer is gone (not seen for 200 days): no longer reported.
-    await emu.admin("POST", "/scripts", { zone_id: ZID, event: "unseen", url: "https://evil.example/skimmer.js", days_ago: 200 });
+    await emu.admin("POST", "/scripts", {
+      zone_id: ZID,
+      event: "unseen",
+      url: "https://evil.example/skimmer.js",
+      days_ago: 200,
+    });
     const stale = await runCli(emu, ["audit", "-c", fresh, "--format", "csv"]);
     expect(stale.code, stale.stdout).toBe(0);
-    expect(stale.stdout).toMatch(/stale authorization https:\/\/cdn\.jsdelivr\.net\/npm\/card-validator@10\.0\.0\/dist\/card-validator\.min\.js: last seen .* \(120 days ago\)/);
+    expect(stale.stdout).toMatch(
+      /stale authorization https:\/\/cdn\.jsdelivr\.net\/npm\/card-validator@10\.0\.0\/dist\/card-validator\.min\.js: last seen .* \(120 days ago\)/,
+    );
     expect((await runCli(emu, ["audit", "-c", fresh, "--fail-on", "stale"])).code).toBe(2);
   });
 

@@ -45,7 +45,11 @@ describe("live text never becomes a reference", () => {
   it("export writes ${ as $${; plan with the export shows no change and sends nothing of X", async () => {
     await seedLiveText();
     const out = join(await tempDir(), "exported.yaml");
-    const exported = await runCli(emu, ["export", "--zone", ZONE.com, "--sections", "page_shield,logpush", "--out", out], { env: { LEAK: SECRET } });
+    const exported = await runCli(
+      emu,
+      ["export", "--zone", ZONE.com, "--sections", "page_shield,logpush", "--out", out],
+      { env: { LEAK: SECRET } },
+    );
     expect(exported.code, exported.stderr).toBe(0);
     const text = await readFile(out, "utf8");
     expect(text).toContain("Report $${env:LEAK} here");
@@ -65,7 +69,8 @@ describe("live text never becomes a reference", () => {
     const applied = await runCli(emu, ["apply", "-c", out, "--yes"], { env: { LEAK: SECRET } });
     expect(applied.code, applied.stderr).toBe(0);
     expect(await emu.calls({ writesOnly: true })).toEqual([]);
-    for (const shown of [planned.stdout, planned.stderr, applied.stdout, applied.stderr]) expect(shown).not.toContain(SECRET);
+    for (const shown of [planned.stdout, planned.stderr, applied.stdout, applied.stderr])
+      expect(shown).not.toContain(SECRET);
     expect(await sentBodies()).not.toContain(SECRET);
     // The live text is still the text, character for character.
     const policies = await emu.api<Array<{ description: string }>>("GET", `zones/${ZONE.com}/page_shield/policies`);
@@ -112,7 +117,10 @@ describe("a saved plan binds its inputs", () => {
 
   it("apply with another value is refused (exit 1; unset: exit 3), names the reference, writes nothing; with the same value it applies", async () => {
     const file = await savedPlan();
-    for (const [env, code] of [[{ CDN_HOST: B }, 1], [{}, 3]] as Array<[Record<string, string>, number]>) {
+    for (const [env, code] of [
+      [{ CDN_HOST: B }, 1],
+      [{}, 3],
+    ] as Array<[Record<string, string>, number]>) {
       await emu.clearRequests();
       const r = await runCli(emu, ["apply", file], { env });
       expect(r.stderr).not.toMatch(STACK);
@@ -124,8 +132,12 @@ describe("a saved plan binds its inputs", () => {
       // Refused before anything was read either.
       expect(await emu.calls()).toEqual([]);
     }
-    expect((await runCli(emu, ["apply", file], { env: { CDN_HOST: B } })).stderr).toContain("${env:CDN_HOST} has another value than when the plan was made");
-    expect((await runCli(emu, ["apply", file], { env: {} })).stderr).toContain("environment variable CDN_HOST is not set");
+    expect((await runCli(emu, ["apply", file], { env: { CDN_HOST: B } })).stderr).toContain(
+      "${env:CDN_HOST} has another value than when the plan was made",
+    );
+    expect((await runCli(emu, ["apply", file], { env: {} })).stderr).toContain(
+      "environment variable CDN_HOST is not set",
+    );
 
     await emu.clearRequests();
     const ok = await runCli(emu, ["apply", file], { env: { CDN_HOST: A } });
@@ -134,7 +146,9 @@ describe("a saved plan binds its inputs", () => {
     expect(writes.length).toBeGreaterThan(0);
     expect(await sentBodies()).toContain(`https://js.${A}.example`);
     expect(await sentBodies()).not.toContain(B);
-    const after = await runCli(emu, ["plan", "-c", await writeConfig(CONFIG), "--detailed-exitcode"], { env: { CDN_HOST: A } });
+    const after = await runCli(emu, ["plan", "-c", await writeConfig(CONFIG), "--detailed-exitcode"], {
+      env: { CDN_HOST: A },
+    });
     expect(after.code, after.stdout).toBe(0);
   });
 
@@ -161,7 +175,9 @@ describe("a saved plan binds its inputs", () => {
 
 describe("prototype keys", () => {
   it("a file with __proto__ is refused at its line (exit 3) before any call", async () => {
-    const cfg = await writeConfig(`version: 1\nzones:\n  - zone_id: ${ZONE.com}\n    __proto__:\n      page_shield: { enabled: false }\n`);
+    const cfg = await writeConfig(
+      `version: 1\nzones:\n  - zone_id: ${ZONE.com}\n    __proto__:\n      page_shield: { enabled: false }\n`,
+    );
     await emu.clearRequests();
     for (const command of ["validate", "plan"]) {
       const r = await runCli(emu, [command, "-c", cfg]);
@@ -180,7 +196,11 @@ describe("prototype keys", () => {
       enabled: true,
     });
     await emu.clearRequests();
-    const evil = (text: string) => text.replace(/"output_options":\{/g, '"output_options":{"__proto__":{"polluted":"options"},"constructor":{"prototype":{"polluted":"ctor"}},');
+    const evil = (text: string) =>
+      text.replace(
+        /"output_options":\{/g,
+        '"output_options":{"__proto__":{"polluted":"options"},"constructor":{"prototype":{"polluted":"ctor"}},',
+      );
     hostile.proxy.spoil = async (req, res, forward) => {
       if (req.method !== "GET" || !/logpush\/jobs$|page_shield\/policies$/.test(req.path)) return false;
       const up = await forward();
@@ -189,11 +209,23 @@ describe("prototype keys", () => {
       res.writeHead(up.status, { "content-type": "application/json" }).end(text);
       return true;
     };
-    const cfg = await writeConfig(`version: 1\nzones:\n  - zone_id: ${ZONE.com}\n    logs:\n      prune: false\n      logpush_jobs: []\n`);
+    const cfg = await writeConfig(
+      `version: 1\nzones:\n  - zone_id: ${ZONE.com}\n    logs:\n      prune: false\n      logpush_jobs: []\n`,
+    );
     const planned = await runCli(emu, ["plan", "-c", cfg, "--api-url", hostile.proxy.url]);
     expect(planned.stderr).not.toMatch(STACK);
     const out = join(await tempDir(), "exported.yaml");
-    const exported = await runCli(emu, ["export", "--zone", ZONE.com, "--sections", "page_shield,logpush", "--out", out, "--api-url", hostile.proxy.url]);
+    const exported = await runCli(emu, [
+      "export",
+      "--zone",
+      ZONE.com,
+      "--sections",
+      "page_shield,logpush",
+      "--out",
+      out,
+      "--api-url",
+      hostile.proxy.url,
+    ]);
     expect(exported.stderr).not.toMatch(STACK);
     expect(planned.code, planned.stderr).toBe(0);
     expect(exported.code, exported.stderr).toBe(0);

@@ -32,7 +32,10 @@ export function expectNoPieceOf(text: string, secret: string, what: string): voi
   for (let i = 0; i + MIN_SUBSTRING <= secret.length; i++) {
     const piece = secret.slice(i, i + MIN_SUBSTRING);
     const at = text.indexOf(piece);
-    if (at >= 0) expect.fail(`${what} shows "${piece}" (characters ${i}-${i + MIN_SUBSTRING} of a ${secret.length}-character secret) at ${at}: …${text.slice(Math.max(0, at - 40), at + 40)}…`);
+    if (at >= 0)
+      expect.fail(
+        `${what} shows "${piece}" (characters ${i}-${i + MIN_SUBSTRING} of a ${secret.length}-character secret) at ${at}: …${text.slice(Math.max(0, at - 40), at + 40)}…`,
+      );
   }
 }
 
@@ -93,7 +96,9 @@ describe("no piece of a secret is shown", () => {
       // An HTML error page whose title echoes the value, past the 120 characters zoneform quotes.
       hostile.proxy.spoil = (req, res) => {
         if (req.method !== "GET" || !req.path.endsWith("page_shield/policies")) return false;
-        res.writeHead(502, { "content-type": "text/html" }).end(`<html><title>${"x".repeat(90)} upstream refused ${SECRET} for good</title></html>`);
+        res
+          .writeHead(502, { "content-type": "text/html" })
+          .end(`<html><title>${"x".repeat(90)} upstream refused ${SECRET} for good</title></html>`);
         return true;
       };
       const html = await runCli(emu, ["plan", "-c", cfg, "--api-url", url, "--retries", "0"], { env });
@@ -104,9 +109,20 @@ describe("no piece of a secret is shown", () => {
       // A malformed answer quoting the live policy: its action holds the value, cut at 60 characters.
       hostile.proxy.spoil = (req, res) => {
         if (req.method !== "GET" || !req.path.endsWith("page_shield/policies")) return false;
-        res.writeHead(200, { "content-type": "application/json" }).end(
-          envelope([{ id: "0123456789abcdef0123456789abcdef", description: "Checkout", action: `x-${SECRET}`, expression: "true", value: "v", enabled: true }]),
-        );
+        res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(
+            envelope([
+              {
+                id: "0123456789abcdef0123456789abcdef",
+                description: "Checkout",
+                action: `x-${SECRET}`,
+                expression: "true",
+                value: "v",
+                enabled: true,
+              },
+            ]),
+          );
         return true;
       };
       const shape = await runCli(emu, ["plan", "-c", cfg, "--api-url", url, "--verbose"], { env });
@@ -116,7 +132,16 @@ describe("no piece of a secret is shown", () => {
       // An API error envelope whose message echoes the value whole.
       hostile.proxy.spoil = (req, res) => {
         if (req.method !== "GET" || !req.path.endsWith("page_shield/policies")) return false;
-        res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ success: false, errors: [{ code: 1000, message: `bad value ${SECRET}` }], messages: [], result: null }));
+        res
+          .writeHead(400, { "content-type": "application/json" })
+          .end(
+            JSON.stringify({
+              success: false,
+              errors: [{ code: 1000, message: `bad value ${SECRET}` }],
+              messages: [],
+              result: null,
+            }),
+          );
         return true;
       };
       const echoed = await runCli(emu, ["plan", "-c", cfg, "--api-url", url, "--format", "json"], { env });

@@ -16,7 +16,8 @@ const SECRETS = {
   HTTPS_LOG_AUTH: "sweepHdr4e81b0c9a2f7",
 } as const;
 const KEY_CREDENTIALS = { CLOUDFLARE_EMAIL: "sweep@example.com", CLOUDFLARE_API_KEY: "sweepGlobalKey5d3a9e0f7c1b42" };
-const S3 = "s3://sweep-logs/http/{DATE}?region=us-east-1&access-key-id=${env:AWS_KEY_ID}&secret-access-key=${env:AWS_SECRET}";
+const S3 =
+  "s3://sweep-logs/http/{DATE}?region=us-east-1&access-key-id=${env:AWS_KEY_ID}&secret-access-key=${env:AWS_SECRET}";
 
 let emu: TestEmulator;
 let dir: string;
@@ -57,20 +58,31 @@ const ZONE_YAML = (id: string, name: string, hostname: string) => `  - zone_id: 
 beforeAll(async () => {
   emu = await TestEmulator.start();
   // The emulator accepts the sweep's token and global key besides its own.
-  const state = await emu.admin<{ credentials: { tokens: string[]; keys: Array<{ email: string; key: string }> }; zones: Array<{ id: string; plan: string }> }>("GET", "/state");
+  const state = await emu.admin<{
+    credentials: { tokens: string[]; keys: Array<{ email: string; key: string }> };
+    zones: Array<{ id: string; plan: string }>;
+  }>("GET", "/state");
   // The file names a CA for both zones: that needs Enterprise (real-answers.md, "custom hostname CA": 1459).
   for (const z of state.zones) if (z.id === ZONE.net) z.plan = "enterprise";
   state.credentials.tokens.push(SECRETS.CLOUDFLARE_API_TOKEN);
   state.credentials.keys.push({ email: KEY_CREDENTIALS.CLOUDFLARE_EMAIL, key: KEY_CREDENTIALS.CLOUDFLARE_API_KEY });
   await emu.admin("PUT", "/state", state);
   const challenge = async (zone: string) =>
-    (await emu.admin<{ token: string }>("GET", `/ownership/${zone}?destination=${encodeURIComponent(S3.replace(/\?.*$/, ""))}`)).token;
+    (
+      await emu.admin<{ token: string }>(
+        "GET",
+        `/ownership/${zone}?destination=${encodeURIComponent(S3.replace(/\?.*$/, ""))}`,
+      )
+    ).token;
   env = {
     ...SECRETS,
     LOGPUSH_CHALLENGE_EXAMPLE_COM: await challenge(ZONE.com),
     LOGPUSH_CHALLENGE_EXAMPLE_NET: await challenge(ZONE.net),
   };
-  secretValues = [...Object.entries(env), ...Object.entries(KEY_CREDENTIALS).filter(([k]) => k === "CLOUDFLARE_API_KEY")];
+  secretValues = [
+    ...Object.entries(env),
+    ...Object.entries(KEY_CREDENTIALS).filter(([k]) => k === "CLOUDFLARE_API_KEY"),
+  ];
   dir = await tempDir("zoneform-sweep-");
   config = await writeConfig(
     `version: 1\naccount_id: ${ACCOUNT}\nzones:\n${ZONE_YAML(ZONE.com, "example.com", "shop.acme-com.example")}${ZONE_YAML(ZONE.net, "example.net", "shop.acme-net.example")}`,
@@ -82,7 +94,10 @@ afterAll(async () => emu?.close());
 
 async function run(argv: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> {
   const r = await runCli(emu, argv, { env: { ...env, ...extraEnv }, cwd: dir });
-  outputs.push({ what: `zoneform ${argv.join(" ")}: stdout`, text: r.stdout }, { what: `zoneform ${argv.join(" ")}: stderr`, text: r.stderr });
+  outputs.push(
+    { what: `zoneform ${argv.join(" ")}: stdout`, text: r.stdout },
+    { what: `zoneform ${argv.join(" ")}: stderr`, text: r.stderr },
+  );
   return r;
 }
 
@@ -117,7 +132,11 @@ describe("secrets sweep", () => {
       const keyed = await run(["plan", "-c", config, "--verbose"], { CLOUDFLARE_API_TOKEN: "", ...KEY_CREDENTIALS });
       expect(keyed.code, keyed.stderr).toBe(0);
       // The API refuses a destination and echoes it back in its message: still no secret shown.
-      const broken = await writeConfig((await readFile(config, "utf8")).replaceAll("s3://sweep-logs/", "s3://invalid-bucket/"), "broken.yaml", await tempDir());
+      const broken = await writeConfig(
+        (await readFile(config, "utf8")).replaceAll("s3://sweep-logs/", "s3://invalid-bucket/"),
+        "broken.yaml",
+        await tempDir(),
+      );
       const refused = await run(["plan", "-c", broken, "--verbose"]);
       expect(refused.code, refused.stderr).toBe(1);
       expect(refused.stderr).toContain("invalid-bucket");
@@ -134,7 +153,18 @@ describe("secrets sweep", () => {
       expect([0, 2], r.stderr).toContain(r.code);
     },
     export: async () => {
-      const r = await run(["export", "--zone", ZONE.com, "--zone", ZONE.net, "--account-id", ACCOUNT, "--out", join(dir, "exported.yaml"), "--verbose"]);
+      const r = await run([
+        "export",
+        "--zone",
+        ZONE.com,
+        "--zone",
+        ZONE.net,
+        "--account-id",
+        ACCOUNT,
+        "--out",
+        join(dir, "exported.yaml"),
+        "--verbose",
+      ]);
       expect(r.code, r.stderr).toBe(0);
       expect((await run(["export", "--zone", ZONE.com])).code).toBe(0);
     },
@@ -145,23 +175,30 @@ describe("secrets sweep", () => {
       }
     },
     "csp suggest": async () => {
-      for (const format of ["text", "yaml"]) expect((await run(["csp", "suggest", "--zone", ZONE.com, "--format", format, "--verbose"])).code).toBe(0);
+      for (const format of ["text", "yaml"])
+        expect((await run(["csp", "suggest", "--zone", ZONE.com, "--format", format, "--verbose"])).code).toBe(0);
     },
     certificates: async () => {
-      for (const format of ["text", "json"]) expect((await run(["certificates", "--zone", ZONE.com, "--format", format, "--verbose"])).code).toBe(0);
+      for (const format of ["text", "json"])
+        expect((await run(["certificates", "--zone", ZONE.com, "--format", format, "--verbose"])).code).toBe(0);
     },
     "waf-migration check": async () => {
       expect([0, 1]).toContain((await run(["waf-migration", "check", "--zone", ZONE.com, "--verbose"])).code);
     },
     "waf-migration config": async () => {
-      expect([0, 1]).toContain((await run(["waf-migration", "config", "--zone", ZONE.com, "--verbose", "--write", join(dir, "waf.yaml")])).code);
+      expect([0, 1]).toContain(
+        (await run(["waf-migration", "config", "--zone", ZONE.com, "--verbose", "--write", join(dir, "waf.yaml")]))
+          .code,
+      );
     },
     "waf-migration status": async () => {
       expect([0, 1]).toContain((await run(["waf-migration", "status", "--zone", ZONE.com, "--verbose"])).code);
     },
     "waf-migration start": async () => {
       // The zone is already on the new WAF: the API refuses, and the refusal is what is checked.
-      expect([0, 1]).toContain((await run(["waf-migration", "start", "--zone", ZONE.com, "--mode", "pending", "--yes", "--verbose"])).code);
+      expect([0, 1]).toContain(
+        (await run(["waf-migration", "start", "--zone", ZONE.com, "--mode", "pending", "--yes", "--verbose"])).code,
+      );
     },
     "logpush challenge": async () => {
       const r = await run(["logpush", "challenge", "--zone", ZONE.com, "--destination", S3, "--verbose"]);
@@ -174,7 +211,15 @@ describe("secrets sweep", () => {
       }
     },
     inventory: async () => {
-      const r = await run(["inventory", "--zone", ZONE.com, "--pages", "example.com/checkout*", "--pin-hashes", "--verbose"]);
+      const r = await run([
+        "inventory",
+        "--zone",
+        ZONE.com,
+        "--pages",
+        "example.com/checkout*",
+        "--pin-hashes",
+        "--verbose",
+      ]);
       expect(r.code, r.stderr).toBe(0);
     },
     whoami: async () => {
@@ -194,11 +239,14 @@ describe("secrets sweep", () => {
       await invoke();
     }
     // What the commands wrote to disk: the saved plan, the exported file, the WAF config.
-    for (const file of await readdir(dir)) outputs.push({ what: `file ${file}`, text: await readFile(join(dir, file), "utf8") });
+    for (const file of await readdir(dir))
+      outputs.push({ what: `file ${file}`, text: await readFile(join(dir, file), "utf8") });
     expect(outputs.some((o) => o.what === "file plan.json")).toBe(true);
     expect(outputs.some((o) => o.what === "file exported.yaml")).toBe(true);
 
-    const leaks = outputs.flatMap((o) => secretValues.filter(([, value]) => o.text.includes(value)).map(([name]) => `${name} in ${o.what}`));
+    const leaks = outputs.flatMap((o) =>
+      secretValues.filter(([, value]) => o.text.includes(value)).map(([name]) => `${name} in ${o.what}`),
+    );
     expect(leaks).toEqual([]);
     // The sweep saw the places where the secrets would have been.
     expect(outputs.map((o) => o.text).join("\n")).toContain("(sensitive)");

@@ -60,7 +60,11 @@ describe("zoneform drift", () => {
     expect((await runCli(emu, ["apply", "-c", cfg, "--auto-approve"], { env: ENV })).code).toBe(0);
     const [policy] = await emu.api<Array<{ id: string }>>("GET", `zones/${ZONE.com}/page_shield/policies`);
     await emu.api("PUT", `zones/${ZONE.com}/page_shield/policies/${policy!.id}`, {
-      description: "Checkout", action: "log", expression: 'http.request.uri.path contains "/checkout"', value: "script-src 'self' https://evil.example", enabled: true,
+      description: "Checkout",
+      action: "log",
+      expression: 'http.request.uri.path contains "/checkout"',
+      value: "script-src 'self' https://evil.example",
+      enabled: true,
     });
     const r = await runCli(emu, ["drift", "-c", cfg, "--detailed-exitcode"], { env: ENV });
     expect(r.code, r.stderr).toBe(2);

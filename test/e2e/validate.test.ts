@@ -21,7 +21,9 @@ describe("zoneform validate", () => {
     const r = await run(["validate", "-c", "examples/"]);
     expect(r.code).toBe(0);
     // Every file of examples/ is read: together they must form one configuration (each zone once).
-    expect(r.stdout).toMatch(/^✓ \d+ zones in examples\/full\.yaml, examples\/minimal\.yaml(, examples\/[\w.-]+\.ya?ml)* are valid/);
+    expect(r.stdout).toMatch(
+      /^✓ \d+ zones in examples\/full\.yaml, examples\/minimal\.yaml(, examples\/[\w.-]+\.ya?ml)* are valid/,
+    );
     expect(r.stderr).toContain("environment variable AWS_SECRET is not set");
     expect(r.stderr).not.toMatch(/Error|at .*\.ts/);
   });
@@ -40,12 +42,16 @@ describe("zoneform validate", () => {
   });
 
   it("fails with exit 3 on an unset variable with --require-env, naming it and its line", async () => {
-    const r = await run(["validate", "-c", "examples/full.yaml", "--require-env"], { env: { AWS_KEY_ID: "x", DATADOG_API_KEY: "y" } });
+    const r = await run(["validate", "-c", "examples/full.yaml", "--require-env"], {
+      env: { AWS_KEY_ID: "x", DATADOG_API_KEY: "y" },
+    });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(
       "examples/full.yaml:50:29  /zones/0/logs/logpush_jobs/0/destination_conf  environment variable AWS_SECRET is not set",
     );
-    expect(r.stderr).toContain("examples/full.yaml:51:32  /zones/0/logs/logpush_jobs/0/ownership_challenge  environment variable LOGPUSH_CHALLENGE");
+    expect(r.stderr).toContain(
+      "examples/full.yaml:51:32  /zones/0/logs/logpush_jobs/0/ownership_challenge  environment variable LOGPUSH_CHALLENGE",
+    );
   });
 
   for (const fixture of readFixtures("valid")) {
@@ -106,17 +112,28 @@ describe("zoneform validate", () => {
 
   it("loads a directory of files and rejects settings that disagree between them", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "zoneform-validate-"));
-    await writeFile(path.join(dir, "a.yaml"), "version: 1\naccount_id: 0123456789abcdef0123456789abcdef\nzones:\n  - zone_id: 5ababd603b22780302dd8d83498e5172\n");
-    await writeFile(path.join(dir, "b.yml"), "version: 1\naccount_id: 0123456789abcdef0123456789abcdef\nzones:\n  - zone_id: 28bf0eba6631b5563247f1b42d9a7f17\n");
+    await writeFile(
+      path.join(dir, "a.yaml"),
+      "version: 1\naccount_id: 0123456789abcdef0123456789abcdef\nzones:\n  - zone_id: 5ababd603b22780302dd8d83498e5172\n",
+    );
+    await writeFile(
+      path.join(dir, "b.yml"),
+      "version: 1\naccount_id: 0123456789abcdef0123456789abcdef\nzones:\n  - zone_id: 28bf0eba6631b5563247f1b42d9a7f17\n",
+    );
     await writeFile(path.join(dir, "notes.txt"), "not yaml");
     expect(await run(["validate", "-c", dir])).toMatchObject({ code: 0 });
     expect((await run(["validate", "-c", "."], { cwd: dir })).stdout).toContain("2 zones in a.yaml, b.yml are valid");
 
-    await writeFile(path.join(dir, "c.yaml"), "version: 1\naccount_id: ffffffffffffffffffffffffffffffff\nzones:\n  - zone_id: 5ababd603b22780302dd8d83498e5172\n");
+    await writeFile(
+      path.join(dir, "c.yaml"),
+      "version: 1\naccount_id: ffffffffffffffffffffffffffffffff\nzones:\n  - zone_id: 5ababd603b22780302dd8d83498e5172\n",
+    );
     const r = await run(["validate", "-c", "."], { cwd: dir });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain("c.yaml:2:13  /account_id  account_id differs from the one in a.yaml:2:13");
-    expect(r.stderr).toContain("c.yaml:4:14  /zones/0/zone_id  zone 5ababd603b22780302dd8d83498e5172 is declared twice (first at a.yaml:4:14)");
+    expect(r.stderr).toContain(
+      "c.yaml:4:14  /zones/0/zone_id  zone 5ababd603b22780302dd8d83498e5172 is declared twice (first at a.yaml:4:14)",
+    );
   });
 
   it("explains a missing default file and a missing path", async () => {

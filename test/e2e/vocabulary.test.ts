@@ -35,12 +35,16 @@ async function legacyZone(name: string): Promise<string> {
 
 /** The `GET zones?name=` lookups the run made. */
 async function nameLookups(): Promise<string[]> {
-  return (await emu.requests()).filter((r) => r.path.endsWith("/client/v4/zones") && r.method === "GET").map((r) => r.query.name ?? "");
+  return (await emu.requests())
+    .filter((r) => r.path.endsWith("/client/v4/zones") && r.method === "GET")
+    .map((r) => r.query.name ?? "");
 }
 
 describe("--zone takes a zone name wherever it takes an id", () => {
   it("audit: the name is looked up once and audited as the id", async () => {
-    const byId = JSON.parse((await runCli(emu, ["audit", "--zone", ZONE.com, "--format", "json", "--fail-on", "none"])).stdout);
+    const byId = JSON.parse(
+      (await runCli(emu, ["audit", "--zone", ZONE.com, "--format", "json", "--fail-on", "none"])).stdout,
+    );
     await emu.clearRequests();
     const r = await runCli(emu, ["audit", "--zone", "example.com", "--format", "json", "--fail-on", "none"]);
     expect(r.code, r.stderr).toBe(0);
@@ -52,7 +56,19 @@ describe("--zone takes a zone name wherever it takes an id", () => {
 
   it("resolves each name once, concurrently, and drops a zone named twice (by name or by id)", async () => {
     await emu.clearRequests();
-    const r = await runCli(emu, ["audit", "--zone", "example.com", "--zone", "EXAMPLE.COM", "--zone", `example.net,${ZONE.com}`, "--format", "json", "--fail-on", "none"]);
+    const r = await runCli(emu, [
+      "audit",
+      "--zone",
+      "example.com",
+      "--zone",
+      "EXAMPLE.COM",
+      "--zone",
+      `example.net,${ZONE.com}`,
+      "--format",
+      "json",
+      "--fail-on",
+      "none",
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).zones.map((z: { zone_id: string }) => z.zone_id)).toEqual([ZONE.com, ZONE.net]);
     expect((await nameLookups()).sort()).toEqual(["example.com", "example.net"]);
@@ -91,7 +107,15 @@ describe("--zone takes a zone name wherever it takes an id", () => {
     const config = await runCli(emu, ["waf-migration", "config", "--zone", "legacy.example"]);
     expect(config.code, config.stderr).toBe(0);
     expect(config.stdout).toContain(`zone_id: ${z}`);
-    const start = await runCli(emu, ["waf-migration", "start", "--zone", "legacy.example", "--mode", "pending", "--yes"]);
+    const start = await runCli(emu, [
+      "waf-migration",
+      "start",
+      "--zone",
+      "legacy.example",
+      "--mode",
+      "pending",
+      "--yes",
+    ]);
     expect(start.code, start.stderr).toBe(0);
     const status = await runCli(emu, ["waf-migration", "status", "--zone", "Legacy.Example."]);
     expect(status.code, status.stderr).toBe(0);
@@ -126,13 +150,20 @@ describe("--zone takes a zone name wherever it takes an id", () => {
       const r = await runCli(emu, argv);
       expect(r.code, argv.join(" ")).toBe(1);
       expect(r.stderr).toContain("Error: no zone named nosuch.example is visible to this token");
-      expect((await emu.calls()).every((c) => c === "GET zones"), argv.join(" ")).toBe(true);
+      expect(
+        (await emu.calls()).every((c) => c === "GET zones"),
+        argv.join(" "),
+      ).toBe(true);
     }
   });
 
   it("refuses a value that is neither an id nor a name (exit 3, no call)", async () => {
     await emu.clearRequests();
-    for (const argv of [["audit", "--zone", "example"], ["certificates", "--zone", "https://example.com"], ["waf-migration", "status", "--zone", "1.2.3.4"]]) {
+    for (const argv of [
+      ["audit", "--zone", "example"],
+      ["certificates", "--zone", "https://example.com"],
+      ["waf-migration", "status", "--zone", "1.2.3.4"],
+    ]) {
       const r = await runCli(emu, argv);
       expect(r.code, argv.join(" ")).toBe(3);
       expect(r.stderr).toContain("expected a zone id (32 hex characters) or a zone name such as example.com");
@@ -146,13 +177,24 @@ describe("one-zone commands", () => {
     await emu.clearRequests();
     const r = await runCli(emu, ["csp", "suggest", "--zone", "example.com", "--zone", "example.net"]);
     expect(r.code).toBe(3);
-    expect(r.stderr).toBe("Error: csp suggest takes one --zone (a policy belongs to one zone); got 2: example.com, example.net. Run it once per zone.\n");
+    expect(r.stderr).toBe(
+      "Error: csp suggest takes one --zone (a policy belongs to one zone); got 2: example.com, example.net. Run it once per zone.\n",
+    );
     expect(await emu.calls()).toEqual([]);
   });
 
   it("logpush challenge and waf-migration refuse a second zone too, instead of keeping the last", async () => {
     await emu.clearRequests();
-    const logpush = await runCli(emu, ["logpush", "challenge", "--zone", ZONE.com, "--zone", ZONE.net, "--destination", S3]);
+    const logpush = await runCli(emu, [
+      "logpush",
+      "challenge",
+      "--zone",
+      ZONE.com,
+      "--zone",
+      ZONE.net,
+      "--destination",
+      S3,
+    ]);
     expect(logpush.code).toBe(3);
     expect(logpush.stderr).toContain("logpush challenge takes one --zone");
     for (const sub of ["check", "config", "status"]) {
@@ -171,7 +213,12 @@ describe("one-zone commands", () => {
   }
 
   it("say 'one zone' in --help where other commands say 'repeatable'", async () => {
-    for (const path of [["csp", "suggest"], ["logpush", "challenge"], ["waf-migration", "start"], ["waf-migration", "status"]]) {
+    for (const path of [
+      ["csp", "suggest"],
+      ["logpush", "challenge"],
+      ["waf-migration", "start"],
+      ["waf-migration", "status"],
+    ]) {
       const text = await zoneHelp(path);
       expect(text, path.join(" ")).toContain("one zone");
       expect(text).not.toContain("repeatable");
@@ -183,10 +230,36 @@ describe("one-zone commands", () => {
 
   it("every flag whose help says repeatable takes repeats", async () => {
     await emu.clearRequests();
-    const r = await runCli(emu, ["audit", "--zone", ZONE.com, "--host", "example.com", "--host", "www.example.com", "--page-url", "*a*", "--page-url", "*b*", "--fail-on", "none"]);
+    const r = await runCli(emu, [
+      "audit",
+      "--zone",
+      ZONE.com,
+      "--host",
+      "example.com",
+      "--host",
+      "www.example.com",
+      "--page-url",
+      "*a*",
+      "--page-url",
+      "*b*",
+      "--fail-on",
+      "none",
+    ]);
     expect(r.code, r.stderr).toBe(0);
-    expect((await emu.requests())[0]!.query).toMatchObject({ hosts: "example.com,www.example.com", page_url: "*a*,*b*" });
-    const csp = await runCli(emu, ["csp", "suggest", "--zone", ZONE.com, "--host", "example.com", "--host", "www.example.com"]);
+    expect((await emu.requests())[0]!.query).toMatchObject({
+      hosts: "example.com,www.example.com",
+      page_url: "*a*,*b*",
+    });
+    const csp = await runCli(emu, [
+      "csp",
+      "suggest",
+      "--zone",
+      ZONE.com,
+      "--host",
+      "example.com",
+      "--host",
+      "www.example.com",
+    ]);
     expect(csp.code, csp.stderr).toBe(0);
     const cert = await runCli(emu, ["certificates", "--zone", ZONE.com, "--zone", ZONE.net, "--format", "json"]);
     expect(JSON.parse(cert.stdout).zones).toHaveLength(2);
@@ -265,7 +338,16 @@ describe("no file is overwritten without --force", () => {
     expect(refused.stderr).toContain(`--out ${out}: the file exists; pass --force to overwrite it`);
     expect(await readFile(out, "utf8")).toBe("keep me");
     expect(await emu.calls()).toEqual([]);
-    const forced = await runCli(emu, ["export", "--zone", ZONE.com, "--sections", "page_shield", "--out", out, "--force"]);
+    const forced = await runCli(emu, [
+      "export",
+      "--zone",
+      ZONE.com,
+      "--sections",
+      "page_shield",
+      "--out",
+      out,
+      "--force",
+    ]);
     expect(forced.code, forced.stderr).toBe(0);
     expect(await readFile(out, "utf8")).toContain(`zone_id: ${ZONE.com}`);
     expect(await readdir(dir)).toEqual(["exported.yaml"]);
@@ -281,14 +363,18 @@ describe("no file is overwritten without --force", () => {
     expect(refused.stderr).toContain("--write waf.yaml: the file exists; pass --force to overwrite it");
     expect(await readFile(join(dir, "waf.yaml"), "utf8")).toBe("keep me");
     expect(await emu.calls()).toEqual([]);
-    const forced = await runCli(emu, ["waf-migration", "config", "--zone", z, "--write", "waf.yaml", "--force"], { cwd: dir });
+    const forced = await runCli(emu, ["waf-migration", "config", "--zone", z, "--write", "waf.yaml", "--force"], {
+      cwd: dir,
+    });
     expect(forced.code, forced.stderr).toBe(0);
     expect(await readFile(join(dir, "waf.yaml"), "utf8")).toContain(`zone_id: ${z}`);
   });
 
   it("--force is in the help of every command that writes a file", async () => {
     for (const path of [["plan"], ["export"], ["waf-migration", "config"]]) {
-      expect((await runCli(undefined, [...path, "--help"])).stdout, path.join(" ")).toMatch(/--force\s+overwrite the --(out|write) file if it exists/);
+      expect((await runCli(undefined, [...path, "--help"])).stdout, path.join(" ")).toMatch(
+        /--force\s+overwrite the --(out|write) file if it exists/,
+      );
     }
   });
 });
@@ -319,11 +405,16 @@ describe("help goes to stdout", () => {
     expect(r.stderr).toBe("");
   });
 
-  it.each([["--version"], ["-V"], ["plan", "--version"]])("%j prints package.json's version on stdout", async (...argv) => {
-    const pkg = JSON.parse(await readFile(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
-    const r = await runCli(undefined, argv);
-    expect(r).toMatchObject({ code: 0, stdout: `${pkg.version}\n`, stderr: "" });
-  });
+  it.each([["--version"], ["-V"], ["plan", "--version"]])(
+    "%j prints package.json's version on stdout",
+    async (...argv) => {
+      const pkg = JSON.parse(await readFile(new URL("../../package.json", import.meta.url), "utf8")) as {
+        version: string;
+      };
+      const r = await runCli(undefined, argv);
+      expect(r).toMatchObject({ code: 0, stdout: `${pkg.version}\n`, stderr: "" });
+    },
+  );
 
   it("errors stay on stderr", async () => {
     const r = await runCli(undefined, ["no-such-command"]);
@@ -372,7 +463,11 @@ describe("every JSON output carries format_version", () => {
     ["plan --format json", async () => ["plan", "-c", await writeConfig(CONFIG), "--format", "json"], 2],
     ["audit --format json", async () => ["audit", "--zone", ZONE.com, "--format", "json", "--fail-on", "none"], 1],
     ["certificates --format json", async () => ["certificates", "--zone", ZONE.com, "--format", "json"], 1],
-    ["waf-migration config --format json", async () => ["waf-migration", "config", "--zone", await legacyZone("legacy.example"), "--format", "json"], 1],
+    [
+      "waf-migration config --format json",
+      async () => ["waf-migration", "config", "--zone", await legacyZone("legacy.example"), "--format", "json"],
+      1,
+    ],
   ] as const)("%s", async (_, argv, version) => {
     const r = await runCli(emu, await argv());
     expect(r.code, r.stderr).toBe(0);

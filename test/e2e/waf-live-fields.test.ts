@@ -19,10 +19,16 @@ const EP_PATH = `zones/${Z}/rulesets/phases/${PHASE}/entrypoint`;
 const emu = TestEmulator.perFile();
 
 type Json = Record<string, any>;
-interface Ruleset { id: string; version: string; rules: Json[] }
+interface Ruleset {
+  id: string;
+  version: string;
+  rules: Json[];
+}
 
 const config = (paranoia: number) =>
-  writeConfig(`version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.com\n    waf:\n      owasp: { enabled: true, paranoia_level: ${paranoia}, score_threshold: medium, action: block, expression: 'http.host eq "example.com"' }\n`);
+  writeConfig(
+    `version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.com\n    waf:\n      owasp: { enabled: true, paranoia_level: ${paranoia}, score_threshold: medium, action: block, expression: 'http.host eq "example.com"' }\n`,
+  );
 
 describe("WAF managed rules: unknown live fields survive a change of paranoia level", () => {
   it("PATCHes the live rule with only the paranoia categories changed; the rest reads back byte for byte", async () => {
@@ -30,34 +36,39 @@ describe("WAF managed rules: unknown live fields survive a change of paranoia le
     const falsePositive = { id: owaspRules.rules[0]!.id, enabled: false, x_override_note: "false positive, ticket 42" };
     await emu.api("PUT", EP_PATH, {
       name: "default",
-      rules: [{
-        action: "execute",
-        expression: 'http.host eq "example.com"',
-        description: "dashboard OWASP",
-        ref: "dash-owasp",
-        enabled: true,
-        logging: { enabled: true },
-        x_rule_future: { kept: true, list: [3, 1, 2] },
-        action_parameters: {
-          id: OWASP,
-          version: "latest",
-          matched_data: { public_key: "iGqBmyIUxuWt1rvxoAharN9FUXneUBxA/Y19PyyrEG0=" },
-          x_params_future: ["a", { b: null }],
-          overrides: {
-            x_overrides_future: 7,
-            rules: [falsePositive, { id: LAST, score_threshold: 40, action: "block" }],
-            categories: [
-              { category: "language-php", enabled: false },
-              { category: "paranoia-level-3", enabled: false },
-              { category: "paranoia-level-4", enabled: false },
-            ],
+      rules: [
+        {
+          action: "execute",
+          expression: 'http.host eq "example.com"',
+          description: "dashboard OWASP",
+          ref: "dash-owasp",
+          enabled: true,
+          logging: { enabled: true },
+          x_rule_future: { kept: true, list: [3, 1, 2] },
+          action_parameters: {
+            id: OWASP,
+            version: "latest",
+            matched_data: { public_key: "iGqBmyIUxuWt1rvxoAharN9FUXneUBxA/Y19PyyrEG0=" },
+            x_params_future: ["a", { b: null }],
+            overrides: {
+              x_overrides_future: 7,
+              rules: [falsePositive, { id: LAST, score_threshold: 40, action: "block" }],
+              categories: [
+                { category: "language-php", enabled: false },
+                { category: "paranoia-level-3", enabled: false },
+                { category: "paranoia-level-4", enabled: false },
+              ],
+            },
           },
         },
-      }],
+      ],
     });
     const before = await emu.api<Ruleset>("GET", EP_PATH);
     const live = before.rules[0]!;
-    expect(live).toMatchObject({ x_rule_future: { kept: true, list: [3, 1, 2] }, action_parameters: { x_params_future: ["a", { b: null }] } });
+    expect(live).toMatchObject({
+      x_rule_future: { kept: true, list: [3, 1, 2] },
+      action_parameters: { x_params_future: ["a", { b: null }] },
+    });
 
     const file = await config(3);
     const plan1 = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
@@ -70,13 +81,21 @@ describe("WAF managed rules: unknown live fields survive a change of paranoia le
     const apply = await runCli(emu, ["apply", "-c", file, "--auto-approve"]);
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
     const { id: _id, version: _v, last_updated: _l, categories: _c, ...writable } = live;
-    const changedCategories = [{ category: "language-php", enabled: false }, { category: "paranoia-level-4", enabled: false }];
+    const changedCategories = [
+      { category: "language-php", enabled: false },
+      { category: "paranoia-level-4", enabled: false },
+    ];
     expect(await emu.calls({ writesOnly: true })).toEqual([`PATCH zones/${Z}/rulesets/${before.id}/rules/${live.id}`]);
     const sent = (await emu.requests()).filter((r) => r.method !== "GET").map((r) => r.body);
-    expect(sent).toEqual([{
-      ...writable,
-      action_parameters: { ...live.action_parameters, overrides: { ...live.action_parameters.overrides, categories: changedCategories } },
-    }]);
+    expect(sent).toEqual([
+      {
+        ...writable,
+        action_parameters: {
+          ...live.action_parameters,
+          overrides: { ...live.action_parameters.overrides, categories: changedCategories },
+        },
+      },
+    ]);
 
     const plan2 = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
     expect(plan2.code, plan2.stdout + plan2.stderr).toBe(0);
@@ -85,7 +104,13 @@ describe("WAF managed rules: unknown live fields survive a change of paranoia le
     // Everything but what the plan changed (the paranoia-level-3 override; the rule's version and time) is as it was, byte for byte.
     const after = (await emu.api<Ruleset>("GET", EP_PATH)).rules;
     expect(after).toHaveLength(1);
-    const strip = ({ version: _a, last_updated: _b, ...r }: Json) => ({ ...r, action_parameters: { ...r.action_parameters, overrides: { ...r.action_parameters.overrides, categories: undefined } } });
+    const strip = ({ version: _a, last_updated: _b, ...r }: Json) => ({
+      ...r,
+      action_parameters: {
+        ...r.action_parameters,
+        overrides: { ...r.action_parameters.overrides, categories: undefined },
+      },
+    });
     expect(JSON.stringify(strip(after[0]!))).toBe(JSON.stringify(strip(live)));
     expect(after[0]!.action_parameters.overrides.categories).toEqual(changedCategories);
     expect(after[0]!.version).not.toBe(live.version);

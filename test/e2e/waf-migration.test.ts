@@ -20,7 +20,10 @@ async function legacyZone(name: string, plan: "enterprise" | "business" | "pro")
 
 /** Sets a zone's previous-WAF facts the emulator derives check and config from. */
 async function setWafMigration(zoneId: string, patch: Record<string, unknown>): Promise<void> {
-  const state = await emu.admin<{ zones: Array<{ id: string; waf_migration: Record<string, unknown> }> }>("GET", "/state");
+  const state = await emu.admin<{ zones: Array<{ id: string; waf_migration: Record<string, unknown> }> }>(
+    "GET",
+    "/state",
+  );
   Object.assign(state.zones.find((z) => z.id === zoneId)!.waf_migration, patch);
   await emu.admin("PUT", "/state", state);
 }
@@ -36,7 +39,13 @@ const status = (zoneId: string) => emu.api<Status>("GET", `zones/${zoneId}/waf_m
 async function switchCalls() {
   return (await emu.requests())
     .filter((r) => r.method !== "GET")
-    .map((r) => ({ method: r.method, path: r.path.replace(/^\/client\/v4\//, ""), query: r.query, status: r.status, body: r.body }));
+    .map((r) => ({
+      method: r.method,
+      path: r.path.replace(/^\/client\/v4\//, ""),
+      query: r.query,
+      status: r.status,
+      body: r.body,
+    }));
 }
 
 describe("waf-migration check and status", () => {
@@ -52,7 +61,9 @@ describe("waf-migration check and status", () => {
     await setWafMigration(z, { compatible: false, reason: "the zone has URI-based WAF overrides" });
     const r = await runCli(emu, ["waf-migration", "check", "--zone", z]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`Zone ${z} is not eligible for the WAF migration: the zone has URI-based WAF overrides.`);
+    expect(r.stdout).toContain(
+      `Zone ${z} is not eligible for the WAF migration: the zone has URI-based WAF overrides.`,
+    );
     expect(r.stdout).toMatch(/until those overrides are deleted/);
   });
 
@@ -84,7 +95,9 @@ describe("waf-migration config", () => {
     expect(r.code, r.stderr).toBe(0);
     // Written outside any project that installs zoneform and outside the checkout: no $schema line.
     expect(r.stdout.split("\n")[0]).toMatch(/^# The new WAF managed rules proposed for zone /);
-    expect(r.stdout).toMatch(/paranoia level 1, score threshold 25 \(high\), action log \(old sensitivity Medium; old action Simulate\)/);
+    expect(r.stdout).toMatch(
+      /paranoia level 1, score threshold 25 \(high\), action log \(old sensitivity Medium; old action Simulate\)/,
+    );
     const written = await readFile(join(dir, "waf.yaml"), "utf8");
     expect(parse(written)).toEqual({
       version: 1,
@@ -92,7 +105,10 @@ describe("waf-migration config", () => {
         {
           zone_id: z,
           name: "legacy.example",
-          waf: { owasp: { enabled: true, paranoia_level: 1, score_threshold: 25, action: "log" }, cloudflare_managed: { enabled: true } },
+          waf: {
+            owasp: { enabled: true, paranoia_level: 1, score_threshold: 25, action: "log" },
+            cloudflare_managed: { enabled: true },
+          },
         },
       ],
     });
@@ -100,7 +116,10 @@ describe("waf-migration config", () => {
     const again = await runCli(emu, ["waf-migration", "config", "--zone", z, "--write", "waf.yaml"], { cwd: dir });
     expect(again.code).toBe(3);
     expect(again.stderr).toMatch(/the file exists; pass --force/);
-    expect((await runCli(emu, ["waf-migration", "config", "--zone", z, "--write", "waf.yaml", "--force"], { cwd: dir })).code).toBe(0);
+    expect(
+      (await runCli(emu, ["waf-migration", "config", "--zone", z, "--write", "waf.yaml", "--force"], { cwd: dir }))
+        .code,
+    ).toBe(0);
   });
 
   it("prints the API's proposal and the mapped section as JSON", async () => {
@@ -116,7 +135,10 @@ describe("waf-migration config", () => {
 describe("waf-migration start", () => {
   it("takes an Enterprise zone from the previous WAF to validation mode, then to the new WAF", async () => {
     const z = await legacyZone("legacy.example", "enterprise");
-    const proposal = await emu.api<{ name: string; rules: unknown[] }>("GET", `zones/${z}/waf_migration/config?phase_two=1`);
+    const proposal = await emu.api<{ name: string; rules: unknown[] }>(
+      "GET",
+      `zones/${z}/waf_migration/config?phase_two=1`,
+    );
     await emu.clearRequests();
     const v = await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "validation", "--yes"]);
     expect(v.code, v.stderr).toBe(0);
@@ -131,15 +153,25 @@ describe("waf-migration start", () => {
         body: { name: proposal.name, rules: proposal.rules },
       },
     ]);
-    expect(await status(z)).toMatchObject({ migration_state: "validation", old_waf_status: "enabled", new_waf_status: "enabled" });
-    expect((await runCli(emu, ["waf-migration", "status", "--zone", z])).stdout).toMatch(/Both WAFs run \(validation mode\)/);
+    expect(await status(z)).toMatchObject({
+      migration_state: "validation",
+      old_waf_status: "enabled",
+      new_waf_status: "enabled",
+    });
+    expect((await runCli(emu, ["waf-migration", "status", "--zone", z])).stdout).toMatch(
+      /Both WAFs run \(validation mode\)/,
+    );
 
     await emu.clearRequests();
     const p = await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "pending", "--yes"]);
     expect(p.code, p.stderr).toBe(0);
     expect(p.stdout).toMatch(/leaving validation mode/);
     expect((await switchCalls()).map((c) => c.query)).toEqual([{ waf_migration: "pending", phase_two: "1" }]);
-    expect(await status(z)).toMatchObject({ migration_state: "done", old_waf_status: "disabled", new_waf_status: "enabled" });
+    expect(await status(z)).toMatchObject({
+      migration_state: "done",
+      old_waf_status: "disabled",
+      new_waf_status: "enabled",
+    });
 
     const after = await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "pending", "--yes"]);
     expect(after.code).toBe(1);
@@ -156,19 +188,37 @@ describe("waf-migration start", () => {
     expect((await switchCalls()).map((c) => [c.method, c.path, c.query, c.status])).toEqual([
       ["PUT", `zones/${z}/${ENTRYPOINT}`, { waf_migration: "pending", phase_two: "1" }, 200],
     ]);
-    expect(await status(z)).toMatchObject({ migration_state: "done", old_waf_status: "disabled", new_waf_status: "enabled" });
+    expect(await status(z)).toMatchObject({
+      migration_state: "done",
+      old_waf_status: "disabled",
+      new_waf_status: "enabled",
+    });
   });
 
   it("reports the switch as apply reports a change: a 502 after it was made is exit 4, may have been written; a refusal is exit 1", async () => {
     const z = await legacyZone("legacy.example", "pro");
-    await emu.admin("POST", "/faults", { method: "PUT", path: "waf_migration|entrypoint", status: 502, after: true, count: 1 });
+    await emu.admin("POST", "/faults", {
+      method: "PUT",
+      path: "waf_migration|entrypoint",
+      status: 502,
+      after: true,
+      count: 1,
+    });
     const maybe = await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "pending", "--yes"]);
     expect(maybe.code, maybe.stderr).toBe(4);
     expect(maybe.stderr).toContain("(1 of them may have been written)");
     // The PUT was made, answered 502, retried (a PUT is safe to re-send) and refused as already done.
-    expect(maybe.stderr).toMatch(/failed: +[0-9a-f]{32}: ~ waf_migration "pending": PUT .* after 1 retry .* \(this write may have been made/);
+    expect(maybe.stderr).toMatch(
+      /failed: +[0-9a-f]{32}: ~ waf_migration "pending": PUT .* after 1 retry .* \(this write may have been made/,
+    );
     const other = await legacyZone("legacy2.example", "pro");
-    await emu.admin("POST", "/faults", { method: "PUT", path: "waf_migration|entrypoint", status: 400, code: 10000, count: 1 });
+    await emu.admin("POST", "/faults", {
+      method: "PUT",
+      path: "waf_migration|entrypoint",
+      status: 400,
+      code: 10000,
+      count: 1,
+    });
     const refused = await runCli(emu, ["waf-migration", "start", "--zone", other, "--mode", "pending", "--yes"]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("apply failed before any change was made; nothing was written.");
@@ -179,11 +229,17 @@ describe("waf-migration start", () => {
     await emu.clearRequests();
     const r = await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "validation", "--yes"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/only available to Enterprise zones; zone legacy.example .* is on the pro plan\. Use --mode pending\. Nothing was changed\./);
+    expect(r.stderr).toMatch(
+      /only available to Enterprise zones; zone legacy.example .* is on the pro plan\. Use --mode pending\. Nothing was changed\./,
+    );
     // The zone's plan is read (GET zones/{id}) before anything is written: no switch call is made at all.
     expect(await switchCalls()).toEqual([]);
     expect(await emu.calls({ writesOnly: true })).toEqual([]);
-    expect(await status(z)).toMatchObject({ migration_state: "start", old_waf_status: "enabled", new_waf_status: "disabled" });
+    expect(await status(z)).toMatchObject({
+      migration_state: "start",
+      old_waf_status: "enabled",
+      new_waf_status: "disabled",
+    });
     await expect(emu.api("GET", `zones/${z}/${ENTRYPOINT}`)).rejects.toThrow(/404/);
   });
 
@@ -194,7 +250,9 @@ describe("waf-migration start", () => {
     for (const mode of ["validation", "pending"]) {
       const r = await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", mode, "--yes"]);
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/is not eligible for the WAF migration: the zone has URI-based WAF overrides\..*Nothing was changed\./s);
+      expect(r.stderr).toMatch(
+        /is not eligible for the WAF migration: the zone has URI-based WAF overrides\..*Nothing was changed\./s,
+      );
     }
     expect(await emu.calls({ writesOnly: true })).toEqual([]);
   });
@@ -205,7 +263,9 @@ describe("waf-migration start", () => {
     const r = await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "pending"]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/This cannot be undone/);
-    expect(r.stderr).toMatch(/needs confirmation, but stdin is not a terminal.*--auto-approve \(or --yes\)\. Nothing was changed\./);
+    expect(r.stderr).toMatch(
+      /needs confirmation, but stdin is not a terminal.*--auto-approve \(or --yes\)\. Nothing was changed\./,
+    );
     expect(await emu.calls({ writesOnly: true })).toEqual([]);
     expect(await status(z)).toMatchObject({ migration_state: "start" });
   });
@@ -235,28 +295,31 @@ describe("the YAML written by config", () => {
     ["pro", "default", "block"],
     ["enterprise", "medium", "simulate"],
     ["business", "low", "challenge"],
-  ] as const)("plans with no changes right after start --mode pending (%s, %s, %s)", async (plan, sensitivity, action) => {
-    const z = await legacyZone("legacy.example", plan);
-    await setWafMigration(z, { old_sensitivity: sensitivity, old_action: action });
-    const dir = await tempDir();
-    const file = join(dir, "waf.yaml");
-    expect((await runCli(emu, ["waf-migration", "config", "--zone", z, "--write", file])).code).toBe(0);
-    expect((await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "pending", "--yes"])).code).toBe(0);
+  ] as const)(
+    "plans with no changes right after start --mode pending (%s, %s, %s)",
+    async (plan, sensitivity, action) => {
+      const z = await legacyZone("legacy.example", plan);
+      await setWafMigration(z, { old_sensitivity: sensitivity, old_action: action });
+      const dir = await tempDir();
+      const file = join(dir, "waf.yaml");
+      expect((await runCli(emu, ["waf-migration", "config", "--zone", z, "--write", file])).code).toBe(0);
+      expect((await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "pending", "--yes"])).code).toBe(0);
 
-    await emu.clearRequests();
-    const r = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
-    expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toContain("No changes.");
-    // The waf section was really read and compared (not skipped as unowned).
-    expect(await emu.calls()).toContain(`GET zones/${z}/${ENTRYPOINT}`);
-    expect(await emu.calls({ writesOnly: true })).toEqual([]);
+      await emu.clearRequests();
+      const r = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout).toContain("No changes.");
+      // The waf section was really read and compared (not skipped as unowned).
+      expect(await emu.calls()).toContain(`GET zones/${z}/${ENTRYPOINT}`);
+      expect(await emu.calls({ writesOnly: true })).toEqual([]);
 
-    // And it is compared: a different paranoia level is a change.
-    const text = await readFile(file, "utf8");
-    await writeFile(file, text.replace(/paranoia_level: \d/, "paranoia_level: 3"));
-    const changed = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
-    expect(changed.code, changed.stdout + changed.stderr).toBe(2);
-  });
+      // And it is compared: a different paranoia level is a change.
+      const text = await readFile(file, "utf8");
+      await writeFile(file, text.replace(/paranoia_level: \d/, "paranoia_level: 3"));
+      const changed = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
+      expect(changed.code, changed.stdout + changed.stderr).toBe(2);
+    },
+  );
 });
 
 describe("waf-migration start writes only its own rules", () => {
@@ -264,7 +327,7 @@ describe("waf-migration start writes only its own rules", () => {
   const CFM = "efb7b8c949ac4650a09736fc376e9aee";
   const SKIP = {
     action: "skip",
-    expression: '(ip.src eq 203.0.113.7)',
+    expression: "(ip.src eq 203.0.113.7)",
     description: "office scanner: made in the dashboard",
     enabled: true,
     logging: { enabled: true },
@@ -279,7 +342,10 @@ describe("waf-migration start writes only its own rules", () => {
       id: OWASP,
       version: "latest",
       overrides: {
-        categories: [{ category: "paranoia-level-3", enabled: false }, { category: "paranoia-level-4", enabled: false }],
+        categories: [
+          { category: "paranoia-level-3", enabled: false },
+          { category: "paranoia-level-4", enabled: false },
+        ],
         rules: [{ id: "6179ae15870a4bb7b2d480d4843b323c", action: "managed_challenge", score_threshold: 60 }],
       },
     },
@@ -291,7 +357,10 @@ describe("waf-migration start writes only its own rules", () => {
     const z = await legacyZone("legacy.example", "enterprise");
     await setWafMigration(z, { mode: "validation" });
     await emu.api("POST", `zones/${z}/rulesets`, {
-      name: "default", kind: "zone", phase: "http_request_firewall_managed", rules: [SKIP, TUNED_OWASP],
+      name: "default",
+      kind: "zone",
+      phase: "http_request_firewall_managed",
+      rules: [SKIP, TUNED_OWASP],
     });
     const before = await entrypoint(z);
     const [skip, owasp] = before.rules;
@@ -300,10 +369,18 @@ describe("waf-migration start writes only its own rules", () => {
     const r = await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "pending"], { answers: ["yes"] });
     expect(r.code, r.stderr).toBe(0);
 
-    const proposal = await emu.api<{ rules: Array<Record<string, unknown>> }>("GET", `zones/${z}/waf_migration/config?phase_two=1`).catch(() => undefined);
+    const proposal = await emu
+      .api<{ rules: Array<Record<string, unknown>> }>("GET", `zones/${z}/waf_migration/config?phase_two=1`)
+      .catch(() => undefined);
     expect(proposal).toBeUndefined(); // the zone is migrated: the proposal is no longer answered
     const cfmProposed = {
-      id: "", version: "", action: "execute", expression: "true", description: "Execute Cloudflare Managed Ruleset", ref: "", enabled: true,
+      id: "",
+      version: "",
+      action: "execute",
+      expression: "true",
+      description: "Execute Cloudflare Managed Ruleset",
+      ref: "",
+      enabled: true,
       action_parameters: { id: CFM, version: "latest" },
     };
     const strip = (rule: Rule) => {
@@ -328,10 +405,20 @@ describe("waf-migration start writes only its own rules", () => {
     // The confirmation listed the write, each rule kept and the one added, before the prompt.
     const shown = r.stdout.slice(0, r.stdout.indexOf("Migrated:"));
     expect(shown).toContain(`PUT zones/${z}/${ENTRYPOINT}?waf_migration=pending&phase_two=1`);
-    expect(shown).toContain(`= keeps: ${skip!.id} skip, "office scanner: made in the dashboard", when "(ip.src eq 203.0.113.7)"`);
-    expect(shown).toContain(`= keeps: ${owasp!.id} execute, Cloudflare OWASP Core Ruleset (${OWASP}), "OWASP tuned during validation", when "true", with 2 category override(s), 1 rule override(s)`);
-    expect(shown).toContain(`+ adds:  execute, Cloudflare Managed Ruleset (${CFM}), "Execute Cloudflare Managed Ruleset", when "true"`);
-    expect(shown).toMatch(new RegExp(`not added \\(the entry point already has it as ${owasp!.id}, kept as it is\\): execute, Cloudflare OWASP Core Ruleset`));
+    expect(shown).toContain(
+      `= keeps: ${skip!.id} skip, "office scanner: made in the dashboard", when "(ip.src eq 203.0.113.7)"`,
+    );
+    expect(shown).toContain(
+      `= keeps: ${owasp!.id} execute, Cloudflare OWASP Core Ruleset (${OWASP}), "OWASP tuned during validation", when "true", with 2 category override(s), 1 rule override(s)`,
+    );
+    expect(shown).toContain(
+      `+ adds:  execute, Cloudflare Managed Ruleset (${CFM}), "Execute Cloudflare Managed Ruleset", when "true"`,
+    );
+    expect(shown).toMatch(
+      new RegExp(
+        `not added \\(the entry point already has it as ${owasp!.id}, kept as it is\\): execute, Cloudflare OWASP Core Ruleset`,
+      ),
+    );
     expect(await status(z)).toMatchObject({ migration_state: "done" });
 
     // The tuning made during validation is what the zone now runs: a file stating it plans no change.
@@ -346,7 +433,12 @@ describe("waf-migration start writes only its own rules", () => {
 
   it("from the previous WAF: keeps the foreign skip rule first and adds the proposal's execute rules after it", async () => {
     const z = await legacyZone("legacy.example", "pro");
-    await emu.api("POST", `zones/${z}/rulesets`, { name: "default", kind: "zone", phase: "http_request_firewall_managed", rules: [SKIP] });
+    await emu.api("POST", `zones/${z}/rulesets`, {
+      name: "default",
+      kind: "zone",
+      phase: "http_request_firewall_managed",
+      rules: [SKIP],
+    });
     const before = await entrypoint(z);
     await emu.clearRequests();
     const r = await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "pending", "--yes"]);
@@ -358,13 +450,18 @@ describe("waf-migration start writes only its own rules", () => {
     const after = await entrypoint(z);
     expect(JSON.stringify(after.rules[0])).toBe(JSON.stringify(before.rules[0]));
     expect(after.rules.slice(1).map((x) => (x.action_parameters as { id: string }).id)).toEqual([OWASP, CFM]);
-    expect(r.stdout).toContain("the 1 rule(s) it holds are sent back unchanged, by id, and 2 rule(s) of the proposal are added after them");
+    expect(r.stdout).toContain(
+      "the 1 rule(s) it holds are sent back unchanged, by id, and 2 rule(s) of the proposal are added after them",
+    );
   });
 
   it("stops without writing when the entry point changes between the confirmation and the switch", async () => {
     const z = await legacyZone("legacy.example", "pro");
     const ep = await emu.api<{ id: string }>("POST", `zones/${z}/rulesets`, {
-      name: "default", kind: "zone", phase: "http_request_firewall_managed", rules: [SKIP],
+      name: "default",
+      kind: "zone",
+      phase: "http_request_firewall_managed",
+      rules: [SKIP],
     });
     const { io, stdout, stderr } = memoryIO({ env: { CLOUDFLARE_API_TOKEN: TOKEN } });
     // Someone adds a rule while the prompt waits for the answer.

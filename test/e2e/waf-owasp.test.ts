@@ -31,7 +31,11 @@ interface Ruleset {
 
 function wafConfig(waf: string, opts: { account?: boolean; zones?: Array<[string, string]> } = {}): string {
   const zones = opts.zones ?? [[Z, "example.com"]];
-  const indented = waf.split("\n").filter((l) => l !== "").map((l) => `      ${l}`).join("\n");
+  const indented = waf
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => `      ${l}`)
+    .join("\n");
   return (
     `version: 1\n${opts.account ? `account_id: ${ACCOUNT}\n` : ""}zones:\n` +
     zones.map(([id, name]) => `  - zone_id: ${id}\n    name: ${name}\n    waf:\n${indented}\n`).join("")
@@ -49,7 +53,9 @@ async function converge(yaml: string, extra: string[] = []) {
   const apply = await runCli(emu, ["apply", "-c", config, "--auto-approve", ...extra]);
   expect(apply.code, apply.stdout + apply.stderr).toBe(0);
   const log = await emu.requests();
-  const writes = log.filter((r) => r.method !== "GET").map((r) => ({ call: `${r.method} ${r.path.replace(/^\/client\/v4\//, "")}`, body: r.body }));
+  const writes = log
+    .filter((r) => r.method !== "GET")
+    .map((r) => ({ call: `${r.method} ${r.path.replace(/^\/client\/v4\//, "")}`, body: r.body }));
   await emu.clearRequests();
   const plan2 = await runCli(emu, ["plan", "-c", config, "--detailed-exitcode", ...extra]);
   expect(plan2.code, plan2.stdout + plan2.stderr).toBe(0);
@@ -61,35 +67,53 @@ const entrypoint = () => emu.api<Ruleset>("GET", EP_PATH);
 
 describe("OWASP core ruleset", () => {
   it("deploys OWASP and Cloudflare Managed from nothing in one POST creating the entry point", async () => {
-    const { plan, writes, replanCalls } = await converge(wafConfig(`${owasp(2, "medium", "managed_challenge")}\ncloudflare_managed: { enabled: true }`));
+    const { plan, writes, replanCalls } = await converge(
+      wafConfig(`${owasp(2, "medium", "managed_challenge")}\ncloudflare_managed: { enabled: true }`),
+    );
     expect(plan).toContain('+ waf_managed_rules "owasp"');
     expect(plan).toContain("# deploy OWASP: paranoia 2, threshold 40 (medium), action managed_challenge");
     expect(plan).toContain("# deploy Cloudflare Managed Ruleset");
     // The rule JSON is only for --verbose.
     expect(plan).not.toContain('"action_parameters"');
     expect(plan).toContain("Plan: 2 to create, 0 to update, 0 to replace, 0 to delete.");
-    expect(writes).toEqual([{
-      call: `POST zones/${Z}/rulesets`,
-      body: {
-        name: "Zone-level phase entry point",
-        kind: "zone",
-        description: "zoneform: managed WAF rulesets",
-        phase: PHASE,
-        rules: [
-          { action: "execute", expression: "true", description: "zoneform: Cloudflare Managed Ruleset", enabled: true, ref: "zoneform-cloudflare-managed", action_parameters: { id: CFM } },
-          {
-            action: "execute", expression: "true", description: "zoneform: OWASP Core Ruleset", enabled: true, ref: "zoneform-owasp",
-            action_parameters: {
-              id: OWASP,
-              overrides: {
-                categories: [{ category: "paranoia-level-3", enabled: false }, { category: "paranoia-level-4", enabled: false }],
-                rules: [{ id: LAST, score_threshold: 40, action: "managed_challenge" }],
+    expect(writes).toEqual([
+      {
+        call: `POST zones/${Z}/rulesets`,
+        body: {
+          name: "Zone-level phase entry point",
+          kind: "zone",
+          description: "zoneform: managed WAF rulesets",
+          phase: PHASE,
+          rules: [
+            {
+              action: "execute",
+              expression: "true",
+              description: "zoneform: Cloudflare Managed Ruleset",
+              enabled: true,
+              ref: "zoneform-cloudflare-managed",
+              action_parameters: { id: CFM },
+            },
+            {
+              action: "execute",
+              expression: "true",
+              description: "zoneform: OWASP Core Ruleset",
+              enabled: true,
+              ref: "zoneform-owasp",
+              action_parameters: {
+                id: OWASP,
+                overrides: {
+                  categories: [
+                    { category: "paranoia-level-3", enabled: false },
+                    { category: "paranoia-level-4", enabled: false },
+                  ],
+                  rules: [{ id: LAST, score_threshold: 40, action: "managed_challenge" }],
+                },
               },
             },
-          },
-        ],
+          ],
+        },
       },
-    }]);
+    ]);
     // A plan reads the entry point and OWASP by its well-known id (no ruleset list), once each.
     expect([...replanCalls].sort()).toEqual([`GET ${EP_PATH}`, `GET zones/${Z}/rulesets/${OWASP}`].sort());
     const ep = await entrypoint();
@@ -117,14 +141,24 @@ describe("OWASP core ruleset", () => {
     expect(paranoia.plan).not.toContain("threshold");
     expect(paranoia.writes.map((w) => w.call)).toEqual([patch]);
     expect(paranoia.writes[0]!.body).toMatchObject({
-      action: "execute", ref: "zoneform-owasp", enabled: true,
-      action_parameters: { id: OWASP, overrides: { categories: [{ category: "paranoia-level-4", enabled: false }], rules: [{ id: LAST, score_threshold: 60, action: "block" }] } },
+      action: "execute",
+      ref: "zoneform-owasp",
+      enabled: true,
+      action_parameters: {
+        id: OWASP,
+        overrides: {
+          categories: [{ category: "paranoia-level-4", enabled: false }],
+          rules: [{ id: LAST, score_threshold: 60, action: "block" }],
+        },
+      },
     });
 
     const threshold = await converge(wafConfig(owasp(3, "high")));
     expect(threshold.plan).toContain("# threshold 60 → 25 (high)");
     expect(threshold.writes.map((w) => w.call)).toEqual([patch]);
-    expect(threshold.writes[0]!.body).toMatchObject({ action_parameters: { overrides: { rules: [{ id: LAST, score_threshold: 25, action: "block" }] } } });
+    expect(threshold.writes[0]!.body).toMatchObject({
+      action_parameters: { overrides: { rules: [{ id: LAST, score_threshold: 25, action: "block" }] } },
+    });
 
     const action = await converge(wafConfig(owasp(3, 33, "managed_challenge")));
     expect(action.plan).toContain("# threshold 25 → 33, action block → managed_challenge");
@@ -163,8 +197,20 @@ describe("OWASP core ruleset", () => {
     await emu.api("PUT", EP_PATH, {
       name: "default",
       rules: [
-        { action: "skip", expression: 'ip.src eq 192.0.2.10', description: "office", ref: "office-skip", action_parameters: { ruleset: "current" }, logging: { enabled: true } },
-        { action: "execute", expression: "true", description: "from the dashboard", action_parameters: { id: CFM, version: "latest", overrides: { action: "log" } } },
+        {
+          action: "skip",
+          expression: "ip.src eq 192.0.2.10",
+          description: "office",
+          ref: "office-skip",
+          action_parameters: { ruleset: "current" },
+          logging: { enabled: true },
+        },
+        {
+          action: "execute",
+          expression: "true",
+          description: "from the dashboard",
+          action_parameters: { id: CFM, version: "latest", overrides: { action: "log" } },
+        },
       ],
     });
     const seeded = await entrypoint();
@@ -192,25 +238,43 @@ describe("OWASP core ruleset", () => {
     const falsePositive = { id: owaspRules.rules[0]!.id, enabled: false };
     await emu.api("PUT", EP_PATH, {
       name: "default",
-      rules: [{
-        action: "execute", expression: "true", description: "dashboard OWASP", ref: "dash",
-        action_parameters: { id: OWASP, overrides: { rules: [falsePositive], categories: [{ category: "language-php", enabled: false }] } },
-      }],
+      rules: [
+        {
+          action: "execute",
+          expression: "true",
+          description: "dashboard OWASP",
+          ref: "dash",
+          action_parameters: {
+            id: OWASP,
+            overrides: { rules: [falsePositive], categories: [{ category: "language-php", enabled: false }] },
+          },
+        },
+      ],
     });
     const live = (await entrypoint()).rules[0]!;
     await emu.clearRequests();
     const { plan, writes } = await converge(wafConfig(owasp(2, "medium")));
     expect(plan).toContain(`~ waf_managed_rules "owasp" (id ${live.id})`);
     expect(plan).toContain("# paranoia 4 → 2");
-    expect(writes.map((w) => w.call)).toEqual([`PATCH zones/${Z}/rulesets/${(await entrypoint()).id}/rules/${live.id}`]);
+    expect(writes.map((w) => w.call)).toEqual([
+      `PATCH zones/${Z}/rulesets/${(await entrypoint()).id}/rules/${live.id}`,
+    ]);
     expect(writes[0]!.body).toEqual({
-      action: "execute", expression: "true", description: "dashboard OWASP", ref: "dash", enabled: true,
+      action: "execute",
+      expression: "true",
+      description: "dashboard OWASP",
+      ref: "dash",
+      enabled: true,
       action_parameters: {
         id: OWASP,
         version: "latest",
         overrides: {
           rules: [falsePositive, { id: LAST, score_threshold: 40, action: "block" }],
-          categories: [{ category: "language-php", enabled: false }, { category: "paranoia-level-3", enabled: false }, { category: "paranoia-level-4", enabled: false }],
+          categories: [
+            { category: "language-php", enabled: false },
+            { category: "paranoia-level-3", enabled: false },
+            { category: "paranoia-level-4", enabled: false },
+          ],
         },
       },
     });
@@ -220,7 +284,11 @@ describe("OWASP core ruleset", () => {
   it("sets and clears the Cloudflare Managed ruleset-wide action, and disables it", async () => {
     await converge(wafConfig("cloudflare_managed: { enabled: true, action: log }"));
     // The API reads back version "latest" on an execute rule created without one.
-    expect((await entrypoint()).rules[0]!.action_parameters).toEqual({ id: CFM, version: "latest", overrides: { action: "log" } });
+    expect((await entrypoint()).rules[0]!.action_parameters).toEqual({
+      id: CFM,
+      version: "latest",
+      overrides: { action: "log" },
+    });
     const clear = await converge(wafConfig("cloudflare_managed: { enabled: true }"));
     expect(clear.plan).toContain("# action log → each rule's own");
     expect((await entrypoint()).rules[0]!.action_parameters).toEqual({ id: CFM, version: "latest" });
@@ -230,24 +298,42 @@ describe("OWASP core ruleset", () => {
   });
 
   it("reads the managed ruleset through the account once for all zones when account_id is set", async () => {
-    const yaml = wafConfig(owasp(2, "medium"), { account: true, zones: [[ZONE.com, "example.com"], [ZONE.net, "example.net"]] });
+    const yaml = wafConfig(owasp(2, "medium"), {
+      account: true,
+      zones: [
+        [ZONE.com, "example.com"],
+        [ZONE.net, "example.net"],
+      ],
+    });
     const { writes, replanCalls } = await converge(yaml);
-    expect(writes.map((w) => w.call).sort()).toEqual([`POST zones/${ZONE.com}/rulesets`, `POST zones/${ZONE.net}/rulesets`].sort());
-    expect([...replanCalls].sort()).toEqual([
-      `GET accounts/${ACCOUNT}/rulesets/${OWASP}`,
-      `GET zones/${ZONE.com}/rulesets/phases/${PHASE}/entrypoint`,
-      `GET zones/${ZONE.net}/rulesets/phases/${PHASE}/entrypoint`,
-    ].sort());
+    expect(writes.map((w) => w.call).sort()).toEqual(
+      [`POST zones/${ZONE.com}/rulesets`, `POST zones/${ZONE.net}/rulesets`].sort(),
+    );
+    expect([...replanCalls].sort()).toEqual(
+      [
+        `GET accounts/${ACCOUNT}/rulesets/${OWASP}`,
+        `GET zones/${ZONE.com}/rulesets/phases/${PHASE}/entrypoint`,
+        `GET zones/${ZONE.net}/rulesets/phases/${PHASE}/entrypoint`,
+      ].sort(),
+    );
   });
 
   it("refuses a saved plan when a foreign rule of the entry point changed since", async () => {
-    await emu.api("PUT", EP_PATH, { name: "default", rules: [{ action: "skip", expression: "true", ref: "s", action_parameters: { ruleset: "current" } }] });
+    await emu.api("PUT", EP_PATH, {
+      name: "default",
+      rules: [{ action: "skip", expression: "true", ref: "s", action_parameters: { ruleset: "current" } }],
+    });
     const dir = await tempDir();
     const config = await writeConfig(wafConfig(owasp(2, "medium")), "zoneform.yaml", dir);
     const out = join(dir, "plan.json");
     expect((await runCli(emu, ["plan", "-c", config, "--out", out])).code).toBe(0);
     const ep = await entrypoint();
-    await emu.api("PATCH", `zones/${Z}/rulesets/${ep.id}/rules/${ep.rules[0]!.id}`, { action: "skip", expression: "http.host eq \"a\"", ref: "s", action_parameters: { ruleset: "current" } });
+    await emu.api("PATCH", `zones/${Z}/rulesets/${ep.id}/rules/${ep.rules[0]!.id}`, {
+      action: "skip",
+      expression: 'http.host eq "a"',
+      ref: "s",
+      action_parameters: { ruleset: "current" },
+    });
     await emu.clearRequests();
     const stale = await runCli(emu, ["apply", out]);
     expect(stale.code).toBe(1);

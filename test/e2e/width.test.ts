@@ -35,7 +35,11 @@ describe("output at 80 columns", () => {
     expect(plan.code, plan.stderr).toBe(0);
     expectWithin(80, plan.stdout, plan.stderr);
     // The one-line JSON of output_options is broken over lines, not cut: every character is there.
-    const joined = (s: string) => s.split("\n").map((l) => l.trim()).join("");
+    const joined = (s: string) =>
+      s
+        .split("\n")
+        .map((l) => l.trim())
+        .join("");
     expect(joined(plan.stdout)).toContain('"field_names":["RayID","ClientIP","ClientRequestHost"]');
 
     const show = await runCli(emu, ["show", saved], at(80));
@@ -72,7 +76,9 @@ describe("output at 80 columns", () => {
     const certs = await runCli(emu, ["certificates", "--zone", ZONE.com], { env: { COLUMNS: "80" } });
     expectWithin(80, certs.stdout, certs.stderr);
     const fleet = await createFleet(emu, 3);
-    const err = await runCli(emu, ["plan", "-c", fleet.config], { env: { ...fleet.env, COLUMNS: "80", CLOUDFLARE_API_TOKEN: "mistyped-token-0000000000000000000000000" } });
+    const err = await runCli(emu, ["plan", "-c", fleet.config], {
+      env: { ...fleet.env, COLUMNS: "80", CLOUDFLARE_API_TOKEN: "mistyped-token-0000000000000000000000000" },
+    });
     expect(err.code).toBe(1);
     expectWithin(80, err.stdout, err.stderr);
     expect(err.stderr.replace(/\n\s*/g, " ")).toContain("set it to a current token (My Profile → API Tokens)");

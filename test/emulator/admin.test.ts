@@ -55,9 +55,15 @@ describe("state", () => {
 
 describe("zones", () => {
   test("adds an empty zone whose id is md5 of its name", async () => {
-    const r = await emu().callAdmin("POST", "zones", { name: "shop.test", plan: "business", waf_migration: "previous" });
+    const r = await emu().callAdmin("POST", "zones", {
+      name: "shop.test",
+      plan: "business",
+      waf_migration: "previous",
+    });
     expect(r.body).toEqual({ id: zoneIdFor("shop.test") });
-    const zone = emu().state().zones.find((z) => z.id === r.body.id)!;
+    const zone = emu()
+      .state()
+      .zones.find((z) => z.id === r.body.id)!;
     expect(zone).toMatchObject({ name: "shop.test", plan: "business", custom_hostnames: [], scripts: [], cookies: [] });
     expect(zone.waf_migration.mode).toBe("previous");
     expect((await emu().call("GET", `zones/${r.body.id}/page_shield/scripts`)).body.result).toEqual([]);
@@ -72,11 +78,28 @@ describe("zones", () => {
 describe("inventory", () => {
   test("generates the asked inventory, the same for the same input", async () => {
     const body = { zone_id: ZONE.net, scripts: 300, connections: 40, cookies: 25, malicious_ratio: 0.2, seed: 7 };
-    expect((await emu().callAdmin("POST", "inventory", body)).body).toEqual({ scripts: 300, connections: 40, cookies: 25 });
-    const first = JSON.stringify(emu().state().zones.find((z) => z.id === ZONE.net)!.scripts);
+    expect((await emu().callAdmin("POST", "inventory", body)).body).toEqual({
+      scripts: 300,
+      connections: 40,
+      cookies: 25,
+    });
+    const first = JSON.stringify(
+      emu()
+        .state()
+        .zones.find((z) => z.id === ZONE.net)!.scripts,
+    );
     await emu().callAdmin("POST", "inventory", body);
-    expect(JSON.stringify(emu().state().zones.find((z) => z.id === ZONE.net)!.scripts)).toBe(first);
-    const list = await emu().call("GET", `zones/${ZONE.net}/page_shield/scripts?status=active,infrequent,inactive&exclude_cdn_cgi=false`);
+    expect(
+      JSON.stringify(
+        emu()
+          .state()
+          .zones.find((z) => z.id === ZONE.net)!.scripts,
+      ),
+    ).toBe(first);
+    const list = await emu().call(
+      "GET",
+      `zones/${ZONE.net}/page_shield/scripts?status=active,infrequent,inactive&exclude_cdn_cgi=false`,
+    );
     expect(list.body.result_info.total_count).toBe(300);
     expect((await emu().callAdmin("POST", "inventory", { ...body, zone_id: "0".repeat(32) })).status).toBe(404);
   });
@@ -84,7 +107,15 @@ describe("inventory", () => {
   test("spreads scores, keeps ~malicious_ratio malicious by Cloudflare's verdict, ~5 % infrequent, separate categories", () => {
     // 10 000 scripts (deterministic: seed 0) hold the ratios within the bounds by several standard deviations.
     const n = 10_000;
-    const inv = generateInventory({ zoneId: ZONE.com, zoneName: "example.com", scripts: n, connections: 0, cookies: 0, maliciousRatio: 0.1, now: Date.parse("2026-01-01T00:00:00Z") });
+    const inv = generateInventory({
+      zoneId: ZONE.com,
+      zoneName: "example.com",
+      scripts: n,
+      connections: 0,
+      cookies: 0,
+      maliciousRatio: 0.1,
+      now: Date.parse("2026-01-01T00:00:00Z"),
+    });
     const scores = inv.scripts.map((s) => s.js_integrity_score as number);
     expect(Math.min(...scores)).toBe(1);
     expect(Math.max(...scores)).toBe(99);
@@ -93,10 +124,17 @@ describe("inventory", () => {
     expect(malicious).toBeLessThan(0.12);
     // Each malicious script has a threat score below 10: the verdict does not rest on js_integrity_score
     // alone, and many malicious ones score 10–49 there (not malicious by that score on its own).
-    const threat = (s: Record<string, unknown>) => ["magecart_score", "malware_score", "cryptomining_score"].filter((k) => (s[k] as number) < 10);
+    const threat = (s: Record<string, unknown>) =>
+      ["magecart_score", "malware_score", "cryptomining_score"].filter((k) => (s[k] as number) < 10);
     for (const s of inv.scripts) expect(threat(s).length > 0, String(s.id)).toBe((s.js_integrity_score as number) < 50);
-    expect(inv.scripts.filter((s) => (s.js_integrity_score as number) >= 10 && (s.js_integrity_score as number) < 50).length).toBeGreaterThan(500);
-    for (const k of ["magecart_score", "cryptomining_score"]) expect(inv.scripts.some((s) => threat(s).includes(k)), k).toBe(true);
+    expect(
+      inv.scripts.filter((s) => (s.js_integrity_score as number) >= 10 && (s.js_integrity_score as number) < 50).length,
+    ).toBeGreaterThan(500);
+    for (const k of ["magecart_score", "cryptomining_score"])
+      expect(
+        inv.scripts.some((s) => threat(s).includes(k)),
+        k,
+      ).toBe(true);
     const infrequent = inv.scripts.filter((s) => s.status === "infrequent").length / inv.scripts.length;
     expect(infrequent).toBeGreaterThan(0.04);
     expect(infrequent).toBeLessThan(0.06);
@@ -115,7 +153,14 @@ describe("inventory", () => {
 
 describe("faults", () => {
   test("answer the given status and code `count` times, then stop", async () => {
-    const f = await emu().callAdmin("POST", "faults", { method: "GET", path: "page_shield$", status: 503, code: 10013, retry_after: 2, count: 2 });
+    const f = await emu().callAdmin("POST", "faults", {
+      method: "GET",
+      path: "page_shield$",
+      status: 503,
+      code: 10013,
+      retry_after: 2,
+      count: 2,
+    });
     expect(f.body.id).toEqual(expect.any(String));
     const first = await emu().call("GET", settings);
     expect(first.status).toBe(503);
@@ -211,7 +256,13 @@ describe("latency, rate limit, log, ownership", () => {
     await emu().callAdmin("GET", "state");
     const log = await emu().requests();
     expect(log).toEqual([
-      { method: "GET", path: `/client/v4/${settings}/scripts`, query: { per_page: "5", page: "2" }, status: 200, body: null },
+      {
+        method: "GET",
+        path: `/client/v4/${settings}/scripts`,
+        query: { per_page: "5", page: "2" },
+        status: 200,
+        body: null,
+      },
       { method: "GET", path: "/client/v4/zones/bad/page_shield", query: {}, status: 400, body: null },
     ]);
     await emu().callAdmin("DELETE", "requests");
@@ -263,24 +314,84 @@ describe("nonsense admin input is refused with a 400 naming the field, and chang
     ["rate-limit seconds -60", "PUT", "rate-limit", { requests: 10, seconds: -60 }, "seconds"],
     ["rate-limit requests 2.5", "PUT", "rate-limit", { requests: 2.5, seconds: 60 }, "requests"],
     ["rate-limit seconds as a string", "PUT", "rate-limit", { requests: 10, seconds: "60" }, "seconds"],
-    ["inventory scripts -1", "POST", "inventory", { zone_id: ZONE.net, scripts: -1, connections: 0, cookies: 0, malicious_ratio: 0 }, "scripts"],
-    ["inventory cookies 1.5", "POST", "inventory", { zone_id: ZONE.net, scripts: 0, connections: 0, cookies: 1.5, malicious_ratio: 0 }, "cookies"],
-    ["inventory connections as a string", "POST", "inventory", { zone_id: ZONE.net, scripts: 0, connections: "3", cookies: 0, malicious_ratio: 0 }, "connections"],
-    ["inventory of 1 000 001 scripts", "POST", "inventory", { zone_id: ZONE.net, scripts: 1_000_001, connections: 0, cookies: 0, malicious_ratio: 0 }, "scripts"],
-    ["inventory of 1e12 cookies", "POST", "inventory", { zone_id: ZONE.net, scripts: 0, connections: 0, cookies: 1e12, malicious_ratio: 0 }, "cookies"],
-    ["inventory malicious_ratio 1.5", "POST", "inventory", { zone_id: ZONE.net, scripts: 1, connections: 0, cookies: 0, malicious_ratio: 1.5 }, "malicious_ratio"],
-    ["inventory malicious_ratio -0.5", "POST", "inventory", { zone_id: ZONE.net, scripts: 1, connections: 0, cookies: 0, malicious_ratio: -0.5 }, "malicious_ratio"],
-    ["inventory with an unknown key", "POST", "inventory", { zone_id: ZONE.net, scripts: 1, connections: 0, cookies: 0, malicious_ratio: 0, pages: 3 }, "pages"],
+    [
+      "inventory scripts -1",
+      "POST",
+      "inventory",
+      { zone_id: ZONE.net, scripts: -1, connections: 0, cookies: 0, malicious_ratio: 0 },
+      "scripts",
+    ],
+    [
+      "inventory cookies 1.5",
+      "POST",
+      "inventory",
+      { zone_id: ZONE.net, scripts: 0, connections: 0, cookies: 1.5, malicious_ratio: 0 },
+      "cookies",
+    ],
+    [
+      "inventory connections as a string",
+      "POST",
+      "inventory",
+      { zone_id: ZONE.net, scripts: 0, connections: "3", cookies: 0, malicious_ratio: 0 },
+      "connections",
+    ],
+    [
+      "inventory of 1 000 001 scripts",
+      "POST",
+      "inventory",
+      { zone_id: ZONE.net, scripts: 1_000_001, connections: 0, cookies: 0, malicious_ratio: 0 },
+      "scripts",
+    ],
+    [
+      "inventory of 1e12 cookies",
+      "POST",
+      "inventory",
+      { zone_id: ZONE.net, scripts: 0, connections: 0, cookies: 1e12, malicious_ratio: 0 },
+      "cookies",
+    ],
+    [
+      "inventory malicious_ratio 1.5",
+      "POST",
+      "inventory",
+      { zone_id: ZONE.net, scripts: 1, connections: 0, cookies: 0, malicious_ratio: 1.5 },
+      "malicious_ratio",
+    ],
+    [
+      "inventory malicious_ratio -0.5",
+      "POST",
+      "inventory",
+      { zone_id: ZONE.net, scripts: 1, connections: 0, cookies: 0, malicious_ratio: -0.5 },
+      "malicious_ratio",
+    ],
+    [
+      "inventory with an unknown key",
+      "POST",
+      "inventory",
+      { zone_id: ZONE.net, scripts: 1, connections: 0, cookies: 0, malicious_ratio: 0, pages: 3 },
+      "pages",
+    ],
     ["zone name with a space", "POST", "zones", { name: "shop test.example", plan: "pro" }, "name"],
     ["zone name of one label", "POST", "zones", { name: "localhost", plan: "pro" }, "name"],
     ["zone name with an empty label", "POST", "zones", { name: "shop..example", plan: "pro" }, "name"],
     ["zone name starting with a hyphen", "POST", "zones", { name: "-shop.example", plan: "pro" }, "name"],
     ["zone name that is an IP address", "POST", "zones", { name: "192.168.1.1", plan: "pro" }, "name"],
-    ["zone name with a label over 63 characters", "POST", "zones", { name: `${"a".repeat(64)}.example`, plan: "pro" }, "name"],
+    [
+      "zone name with a label over 63 characters",
+      "POST",
+      "zones",
+      { name: `${"a".repeat(64)}.example`, plan: "pro" },
+      "name",
+    ],
     ["zone name as a number", "POST", "zones", { name: 42, plan: "pro" }, "name"],
     ["zone plan gold", "POST", "zones", { name: "gold.example", plan: "gold" }, "plan"],
     ["zone plan as a number", "POST", "zones", { name: "gold.example", plan: 3 }, "plan"],
-    ["zone waf_migration sideways", "POST", "zones", { name: "gold.example", plan: "pro", waf_migration: "sideways" }, "waf_migration"],
+    [
+      "zone waf_migration sideways",
+      "POST",
+      "zones",
+      { name: "gold.example", plan: "pro", waf_migration: "sideways" },
+      "waf_migration",
+    ],
     ["zone with an unknown key", "POST", "zones", { name: "gold.example", plan: "pro", owner: "me" }, "owner"],
   ];
 
@@ -307,10 +418,18 @@ describe("nonsense admin input is refused with a 400 naming the field, and chang
   }
 
   test("the message says what the field must be and what was given", async () => {
-    expect((await emu().callAdmin("POST", "faults", { status: 500, count: -1 })).body).toEqual({ error: "count must be a positive integer, got -1" });
-    expect((await emu().callAdmin("PUT", "latency", { ms: -5 })).body).toEqual({ error: "ms must be a whole number of milliseconds from 0 to 600000, got -5" });
-    expect((await emu().callAdmin("POST", "faults", { status: 500, path: "(" })).body.error).toMatch(/^path must be a regular expression, got "\(" \(Invalid regular expression/);
-    expect((await emu().callAdmin("POST", "zones", { name: "a..b", plan: "pro" })).body).toEqual({ error: 'name must be a hostname such as shop.example.com, got "a..b"' });
+    expect((await emu().callAdmin("POST", "faults", { status: 500, count: -1 })).body).toEqual({
+      error: "count must be a positive integer, got -1",
+    });
+    expect((await emu().callAdmin("PUT", "latency", { ms: -5 })).body).toEqual({
+      error: "ms must be a whole number of milliseconds from 0 to 600000, got -5",
+    });
+    expect((await emu().callAdmin("POST", "faults", { status: 500, path: "(" })).body.error).toMatch(
+      /^path must be a regular expression, got "\(" \(Invalid regular expression/,
+    );
+    expect((await emu().callAdmin("POST", "zones", { name: "a..b", plan: "pro" })).body).toEqual({
+      error: 'name must be a hostname such as shop.example.com, got "a..b"',
+    });
     expect((await emu().callAdmin("POST", "zones", { name: "a.test", plan: "gold" })).body).toEqual({
       error: 'plan must be one of free, pro, business, enterprise (or its plan id), got "gold"',
     });
@@ -322,11 +441,18 @@ describe("nonsense admin input is refused with a 400 naming the field, and chang
   test("every wrong field is named in one answer", async () => {
     const r = await emu().callAdmin("POST", "faults", { status: 42, count: -1, delay_ms: -3, probability: 7 });
     expect(r.status).toBe(400);
-    for (const field of ["status", "count", "delay_ms", "probability"]) expect(r.body.error).toContain(`${field} must be`);
+    for (const field of ["status", "count", "delay_ms", "probability"])
+      expect(r.body.error).toContain(`${field} must be`);
   });
 
   test("a body that is not an object is refused", async () => {
-    for (const [method, endpoint] of [["POST", "faults"], ["PUT", "latency"], ["PUT", "rate-limit"], ["POST", "inventory"], ["POST", "zones"]]) {
+    for (const [method, endpoint] of [
+      ["POST", "faults"],
+      ["PUT", "latency"],
+      ["PUT", "rate-limit"],
+      ["POST", "inventory"],
+      ["POST", "zones"],
+    ]) {
       const r = await emu().callAdmin(method!, endpoint!, [1, 2]);
       expect(r.status).toBe(400);
       expect(r.body.error).toBe("the body must be a JSON object, got [1,2]");
@@ -334,12 +460,28 @@ describe("nonsense admin input is refused with a 400 naming the field, and chang
   });
 
   test("sensible input at the edges is still taken", async () => {
-    expect((await emu().callAdmin("POST", "faults", { method: "delete", path: "^zones/", status: 599, count: 1, probability: 0, delay_ms: 0, retry_after: 0 })).status).toBe(200);
+    expect(
+      (
+        await emu().callAdmin("POST", "faults", {
+          method: "delete",
+          path: "^zones/",
+          status: 599,
+          count: 1,
+          probability: 0,
+          delay_ms: 0,
+          retry_after: 0,
+        })
+      ).status,
+    ).toBe(200);
     expect((await emu().callAdmin("POST", "faults", { status: 400, probability: 1 })).status).toBe(200);
     expect((await emu().callAdmin("PUT", "latency", { ms: 0 })).status).toBe(200);
     expect((await emu().callAdmin("PUT", "rate-limit", { requests: 1, seconds: 1 })).status).toBe(200);
-    expect((await emu().callAdmin("POST", "zones", { name: "Shop-1.Example.co.uk", plan: "Enterprise" })).body).toEqual({ id: zoneIdFor("shop-1.example.co.uk") });
-    expect((await emu().callAdmin("POST", "zones", { name: `${"a".repeat(63)}.example`, plan: "free" })).status).toBe(200);
+    expect((await emu().callAdmin("POST", "zones", { name: "Shop-1.Example.co.uk", plan: "Enterprise" })).body).toEqual(
+      { id: zoneIdFor("shop-1.example.co.uk") },
+    );
+    expect((await emu().callAdmin("POST", "zones", { name: `${"a".repeat(63)}.example`, plan: "free" })).status).toBe(
+      200,
+    );
     const inv = { zone_id: ZONE.net, scripts: 0, connections: 0, cookies: 0, malicious_ratio: 1 };
     expect((await emu().callAdmin("POST", "inventory", inv)).body).toEqual({ scripts: 0, connections: 0, cookies: 0 });
   });

@@ -40,7 +40,14 @@ test("custom hostname lists, items and PATCH answers conform to the official sch
     { certificate_authority: "ssl_com", method: "http", type: "dv" },
     { certificate_authority: "", method: "http", type: "dv" },
     { bundle_method: "optimal", settings: { min_tls_version: "1.3" } },
-    { certificate_authority: "", method: "txt", type: "dv", bundle_method: "ubiquitous", wildcard: false, settings: {} },
+    {
+      certificate_authority: "",
+      method: "txt",
+      type: "dv",
+      bundle_method: "ubiquitous",
+      wildcard: false,
+      settings: {},
+    },
   ]) {
     const patched = await emu().call("PATCH", `zones/${ZONE.com}/custom_hostnames/${first!.id}`, { ssl });
     expect(patched.status).toBe(200);
@@ -49,11 +56,16 @@ test("custom hostname lists, items and PATCH answers conform to the official sch
 });
 
 test("the uploaded-certificate hostname and its PATCH answers conform", async () => {
-  const list = (await emu().call("GET", `zones/${ZONE.com}/custom_hostnames`)).body.result as Array<{ id: string; ssl: Record<string, unknown> }>;
+  const list = (await emu().call("GET", `zones/${ZONE.com}/custom_hostnames`)).body.result as Array<{
+    id: string;
+    ssl: Record<string, unknown>;
+  }>;
   const uploaded = list.find((h) => typeof h.ssl.custom_certificate === "string")!;
   const one = await emu().call("GET", `zones/${ZONE.com}/custom_hostnames/${uploaded.id}`);
   expectConformsTo("custom_hostnames.json", `${T}/{custom_hostname_id}`, "GET", 200, one.body);
-  const patched = await emu().call("PATCH", `zones/${ZONE.com}/custom_hostnames/${uploaded.id}`, { ssl: { settings: { min_tls_version: "1.2" } } });
+  const patched = await emu().call("PATCH", `zones/${ZONE.com}/custom_hostnames/${uploaded.id}`, {
+    ssl: { settings: { min_tls_version: "1.2" } },
+  });
   expect(patched.status).toBe(200);
   expectConformsTo("custom_hostnames.json", `${T}/{custom_hostname_id}`, "PATCH", 200, patched.body);
 });

@@ -67,11 +67,22 @@ describe("Page Shield answers conform to the official schema", () => {
         await check("GET", `${ps}/${kind}/${item.id}`, `${T}/${kind}/{${param}}`);
       }
     }
-    await check("GET", `${ps}/scripts?status=active,infrequent,inactive&exclude_cdn_cgi=false&page=all`, `${T}/scripts`);
+    await check(
+      "GET",
+      `${ps}/scripts?status=active,infrequent,inactive&exclude_cdn_cgi=false&page=all`,
+      `${T}/scripts`,
+    );
   });
 
   test("a large generated inventory, every page", async () => {
-    await emu().callAdmin("POST", "inventory", { zone_id: ZONE.org, scripts: 600, connections: 300, cookies: 200, malicious_ratio: 0.3, seed: 3 });
+    await emu().callAdmin("POST", "inventory", {
+      zone_id: ZONE.org,
+      scripts: 600,
+      connections: 300,
+      cookies: 200,
+      malicious_ratio: 0.3,
+      seed: 3,
+    });
     const org = `zones/${ZONE.org}/page_shield`;
     for (const kind of ["scripts", "connections", "cookies"]) {
       const query = kind === "cookies" ? "" : "&status=active,infrequent,inactive&exclude_cdn_cgi=false";
@@ -80,14 +91,22 @@ describe("Page Shield answers conform to the official schema", () => {
         if (page >= body.result_info.total_pages) break;
       }
     }
-    const scripts = emu().state().zones.find((z) => z.id === ZONE.org)!.scripts;
+    const scripts = emu()
+      .state()
+      .zones.find((z) => z.id === ZONE.org)!.scripts;
     for (const s of scripts.filter((x) => x.url_reported_malicious || x.domain_reported_malicious).slice(0, 20)) {
       await check("GET", `${org}/scripts/${s.id}`, `${T}/scripts/{script_id}`);
     }
   });
 
   test("policies: create, list, get, update, delete", async () => {
-    const policy = { description: "CSP", action: "log", expression: "true", enabled: false, value: "script-src 'self'" };
+    const policy = {
+      description: "CSP",
+      action: "log",
+      expression: "true",
+      enabled: false,
+      value: "script-src 'self'",
+    };
     await check("POST", `${ps}/policies`, `${T}/policies`, { ...policy, enabled: "true" });
     const created = await check("POST", `${ps}/policies`, `${T}/policies`, policy);
     const id = created.result.id as string;

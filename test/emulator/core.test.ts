@@ -23,7 +23,12 @@ describe("envelope", () => {
 
   test("adds result_info to paged lists", async () => {
     const r = await emu().call("GET", `${settings}/scripts`);
-    expect(r.body.result_info).toMatchObject({ page: 1, per_page: 15, total_count: expect.any(Number), total_pages: expect.any(Number) });
+    expect(r.body.result_info).toMatchObject({
+      page: 1,
+      per_page: 15,
+      total_count: expect.any(Number),
+      total_pages: expect.any(Number),
+    });
   });
 });
 
@@ -35,23 +40,41 @@ describe("authentication", () => {
       result: null,
       success: false,
       // real-answers.md, "error answers": errors[] items may carry documentation_url.
-      errors: [{ code: 9106, message: "Missing X-Auth-Key, X-Auth-Email or Authorization headers", documentation_url: "https://developers.cloudflare.com/api" }],
+      errors: [
+        {
+          code: 9106,
+          message: "Missing X-Auth-Key, X-Auth-Email or Authorization headers",
+          documentation_url: "https://developers.cloudflare.com/api",
+        },
+      ],
       messages: [],
     });
   });
 
-  test.each(["Basic dXNlcjpwYXNz", "Bearer", "Bearer two tokens"])("answers 6003/6111 to Authorization %j", async (value) => {
-    const r = await emu().call("GET", settings, undefined, { headers: { authorization: value } });
-    expect(r.status).toBe(400);
-    expect(r.body.errors).toEqual([
-      { code: 6003, message: "Invalid request headers", error_chain: [{ code: 6111, message: "Invalid format for Authorization header" }], documentation_url: "https://developers.cloudflare.com/api" },
-    ]);
-  });
+  test.each(["Basic dXNlcjpwYXNz", "Bearer", "Bearer two tokens"])(
+    "answers 6003/6111 to Authorization %j",
+    async (value) => {
+      const r = await emu().call("GET", settings, undefined, { headers: { authorization: value } });
+      expect(r.status).toBe(400);
+      expect(r.body.errors).toEqual([
+        {
+          code: 6003,
+          message: "Invalid request headers",
+          error_chain: [{ code: 6111, message: "Invalid format for Authorization header" }],
+          documentation_url: "https://developers.cloudflare.com/api",
+        },
+      ]);
+    },
+  );
 
   test("answers 403/10000 to an unknown token or key", async () => {
     const bad = await emu().call("GET", settings, undefined, { headers: { authorization: "Bearer nope" } });
     expect(bad.status).toBe(403);
-    expect(bad.body.errors[0]).toEqual({ code: 10000, message: "Authentication error", documentation_url: "https://developers.cloudflare.com/api" });
+    expect(bad.body.errors[0]).toEqual({
+      code: 10000,
+      message: "Authentication error",
+      documentation_url: "https://developers.cloudflare.com/api",
+    });
     const badKey = await emu().call("GET", settings, undefined, {
       headers: { "x-auth-email": "user@example.com", "x-auth-key": "wrong" },
     });
@@ -76,7 +99,9 @@ describe("routing", () => {
     const r = await emu().call("GET", "zones/NOT-A-ZONE/page_shield");
     expect(r.status).toBe(400);
     expect(r.body.errors.map((e: { code: number }) => e.code)).toEqual([7003, 7000]);
-    expect(r.body.errors[0].message).toBe("Could not route to /zones/NOT-A-ZONE/page_shield, perhaps your object identifier is invalid?");
+    expect(r.body.errors[0].message).toBe(
+      "Could not route to /zones/NOT-A-ZONE/page_shield, perhaps your object identifier is invalid?",
+    );
   });
 
   test("an unknown path is 404 with 7003 and 7000", async () => {
@@ -109,7 +134,11 @@ describe("request bodies", () => {
       headers: { authorization: "Bearer emulator-token", "content-type": "application/json" },
     });
     expect(r.status).toBe(400);
-    expect(r.body.errors[0]).toEqual({ code: 6007, message: "Malformed JSON in request body", documentation_url: "https://developers.cloudflare.com/api" });
+    expect(r.body.errors[0]).toEqual({
+      code: 6007,
+      message: "Malformed JSON in request body",
+      documentation_url: "https://developers.cloudflare.com/api",
+    });
   });
 
   test("a body that is not application/json is 400/9207", async () => {
@@ -118,7 +147,11 @@ describe("request bodies", () => {
       headers: { authorization: "Bearer emulator-token", "content-type": "application/x-www-form-urlencoded" },
     });
     expect(r.status).toBe(400);
-    expect(r.body.errors[0]).toEqual({ code: 9207, message: "Request body is invalid. Content-type must be application/json", documentation_url: "https://developers.cloudflare.com/api" });
+    expect(r.body.errors[0]).toEqual({
+      code: 9207,
+      message: "Request body is invalid. Content-type must be application/json",
+      documentation_url: "https://developers.cloudflare.com/api",
+    });
   });
 
   test("application/json with a charset is accepted", async () => {
@@ -147,7 +180,10 @@ describe("rate limit", () => {
     for (let i = 0; i < 3; i++) expect((await emu().call("GET", settings)).status).toBe(200);
     const refused = await emu().call("GET", settings);
     expect(refused.status).toBe(429);
-    expect(refused.body.errors[0]).toEqual({ code: 971, message: "Please wait and consider throttling your request speed" });
+    expect(refused.body.errors[0]).toEqual({
+      code: 971,
+      message: "Please wait and consider throttling your request speed",
+    });
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(60);
     expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
@@ -217,18 +253,30 @@ describe("default seed", () => {
       expect(z.id).toBe(createHash("md5").update(z.name).digest("hex"));
       expect(zoneIdFor(z.name)).toBe(z.id);
     }
-    expect(state.credentials).toEqual({ tokens: ["emulator-token"], keys: [{ email: "user@example.com", key: "emulator-key" }] });
+    expect(state.credentials).toEqual({
+      tokens: ["emulator-token"],
+      keys: [{ email: "user@example.com", key: "emulator-key" }],
+    });
     expect(state.rate_limit).toEqual({ requests: 1200, seconds: 300 });
     expect(state.next_job_id).toBe(1);
   });
 
   test("starts every zone unconfigured, with hostnames and a small inventory", () => {
     for (const z of state.zones) {
-      expect(z.page_shield).toMatchObject({ enabled: false, use_cloudflare_reporting_endpoint: true, use_connection_url_path: false });
+      expect(z.page_shield).toMatchObject({
+        enabled: false,
+        use_cloudflare_reporting_endpoint: true,
+        use_connection_url_path: false,
+      });
       expect(z.policies).toEqual([]);
       expect(z.rulesets).toEqual([]);
       expect(z.logpush_jobs).toEqual([]);
-      expect(z.waf_migration).toEqual({ mode: "new", compatible: true, old_sensitivity: "default", old_action: "block" });
+      expect(z.waf_migration).toEqual({
+        mode: "new",
+        compatible: true,
+        old_sensitivity: "default",
+        old_action: "block",
+      });
       expect(z.custom_hostnames.length).toBeGreaterThanOrEqual(3);
       expect(z.scripts).toHaveLength(20);
       // One malicious script by each score of Cloudflare's verdict (real-answers.md "js_integrity_score
@@ -246,7 +294,9 @@ describe("default seed", () => {
       expect(z.cookies).toHaveLength(8);
       expect(z.cookies.filter((c) => c.secure_attribute === false).length).toBeGreaterThanOrEqual(2);
     }
-    const cas = state.zones.flatMap((z) => z.custom_hostnames.map((h) => (h.ssl as { certificate_authority: string }).certificate_authority));
+    const cas = state.zones.flatMap((z) =>
+      z.custom_hostnames.map((h) => (h.ssl as { certificate_authority: string }).certificate_authority),
+    );
     // The default CA ("") is stored as the CA the service picked.
     expect(new Set(cas)).toEqual(new Set(["lets_encrypt", "google", "digicert"]));
   });
@@ -286,7 +336,9 @@ describe("zoneform emulator", () => {
     expect(saved.zones.find((z: { id: string }) => z.id === ZONE.dev).page_shield.enabled).toBe(true);
 
     const second = await runCommand(["--port", "0", "--state", file]);
-    const get = await fetch(`${second.url}/zones/${ZONE.dev}/page_shield`, { headers: { authorization: "Bearer ci-token" } });
+    const get = await fetch(`${second.url}/zones/${ZONE.dev}/page_shield`, {
+      headers: { authorization: "Bearer ci-token" },
+    });
     expect(((await get.json()) as { result: { enabled: boolean } }).result.enabled).toBe(true);
     second.stop();
     await second.done;

@@ -47,7 +47,11 @@ describe("get", () => {
   test("returns one hostname, 404 for an unknown one", async () => {
     const h = await hostnameNamed("app.globex-com.example");
     const r = await emu().call("GET", `${base}/${h.id}`);
-    expect(r.body.result).toMatchObject({ id: h.id, hostname: "app.globex-com.example", ssl: { certificate_authority: "google" } });
+    expect(r.body.result).toMatchObject({
+      id: h.id,
+      hostname: "app.globex-com.example",
+      ssl: { certificate_authority: "google" },
+    });
     const missing = await emu().call("GET", `${base}/${"f".repeat(32)}`);
     expect(missing.status).toBe(404);
     expect(missing.body.errors[0].code).toBe(1436);
@@ -57,7 +61,9 @@ describe("get", () => {
 describe("PATCH ssl", () => {
   test("changing the CA without method and type is 400/1434 and changes nothing", async () => {
     const h = await hostnameNamed("shop.acme-com.example");
-    const r = await emu().call("PATCH", `${base}/${h.id}`, { ssl: { certificate_authority: "google", method: "http" } });
+    const r = await emu().call("PATCH", `${base}/${h.id}`, {
+      ssl: { certificate_authority: "google", method: "http" },
+    });
     expect(r.status).toBe(400);
     expect(r.body.errors[0].code).toBe(1434);
     expect(r.body.errors[0].message).toContain("type");
@@ -66,45 +72,69 @@ describe("PATCH ssl", () => {
 
   test("changing the CA with method and type applies and answers the full hostname", async () => {
     const h = await hostnameNamed("shop.acme-com.example");
-    const r = await emu().call("PATCH", `${base}/${h.id}`, { ssl: { certificate_authority: "google", method: "txt", type: "dv" } });
+    const r = await emu().call("PATCH", `${base}/${h.id}`, {
+      ssl: { certificate_authority: "google", method: "txt", type: "dv" },
+    });
     expect(r.status).toBe(200);
     expect(r.body.result).toMatchObject({
       id: h.id,
       hostname: h.hostname,
       status: "active",
-      ssl: { certificate_authority: "google", method: "txt", type: "dv", status: "pending_validation", bundle_method: "ubiquitous" },
+      ssl: {
+        certificate_authority: "google",
+        method: "txt",
+        type: "dv",
+        status: "pending_validation",
+        bundle_method: "ubiquitous",
+      },
     });
     expect(r.body.result.ssl.validation_records[0].txt_name).toBe("_acme-challenge.shop.acme-com.example");
     const after = (await emu().call("GET", `${base}/${h.id}`)).body.result;
     expect(after.ssl).toMatchObject({ certificate_authority: "google", method: "txt", status: "active" });
     expect(await emu().requests()).toContainEqual(
-      expect.objectContaining({ method: "PATCH", status: 200, body: { ssl: { certificate_authority: "google", method: "txt", type: "dv" } } }),
+      expect.objectContaining({
+        method: "PATCH",
+        status: 200,
+        body: { ssl: { certificate_authority: "google", method: "txt", type: "dv" } },
+      }),
     );
   });
 
   test("an unchanged CA needs no method or type", async () => {
     const h = await hostnameNamed("shop.acme-com.example");
-    const r = await emu().call("PATCH", `${base}/${h.id}`, { ssl: { certificate_authority: "lets_encrypt", bundle_method: "optimal" } });
+    const r = await emu().call("PATCH", `${base}/${h.id}`, {
+      ssl: { certificate_authority: "lets_encrypt", bundle_method: "optimal" },
+    });
     expect(r.status).toBe(200);
     expect(r.body.result.ssl.bundle_method).toBe("optimal");
   });
 
   test("moving to the default CA stores the CA the service picked, never the empty string", async () => {
     const h = await hostnameNamed("shop.acme-com.example");
-    const r = await emu().call("PATCH", `${base}/${h.id}`, { ssl: { certificate_authority: "", method: "http", type: "dv" } });
+    const r = await emu().call("PATCH", `${base}/${h.id}`, {
+      ssl: { certificate_authority: "", method: "http", type: "dv" },
+    });
     expect(r.status).toBe(200);
     expect(r.body.result.ssl.certificate_authority).toBe("google");
-    const stored = emu().state().zones.find((z) => z.id === ZONE.com)!.custom_hostnames.find((x) => x.id === h.id)!;
+    const stored = emu()
+      .state()
+      .zones.find((z) => z.id === ZONE.com)!
+      .custom_hostnames.find((x) => x.id === h.id)!;
     expect((stored.ssl as { certificate_authority: string }).certificate_authority).toBe("google");
   });
 
   test("rejects an unknown CA, method or field", async () => {
     const h = await hostnameNamed("shop.acme-com.example");
-    const r = await emu().call("PATCH", `${base}/${h.id}`, { ssl: { certificate_authority: "comodo", method: "dns", type: "dv" }, color: 1 });
+    const r = await emu().call("PATCH", `${base}/${h.id}`, {
+      ssl: { certificate_authority: "comodo", method: "dns", type: "dv" },
+      color: 1,
+    });
     expect(r.status).toBe(400);
     const messages = r.body.errors.map((e: { message: string }) => e.message).join("\n");
     expect(messages).toContain("unknown field color");
-    const ssl = await emu().call("PATCH", `${base}/${h.id}`, { ssl: { certificate_authority: "comodo", method: "dns", type: "dv" } });
+    const ssl = await emu().call("PATCH", `${base}/${h.id}`, {
+      ssl: { certificate_authority: "comodo", method: "dns", type: "dv" },
+    });
     const sslMessages = ssl.body.errors.map((e: { message: string }) => e.message).join("\n");
     expect(sslMessages).toContain("'comodo' is not a valid value for certificate_authority");
     expect(sslMessages).toContain("'dns' is not a valid value for method");
@@ -112,8 +142,14 @@ describe("PATCH ssl", () => {
 
   test("sets custom_origin_server and custom_metadata", async () => {
     const h = await hostnameNamed("shop.acme-com.example");
-    const r = await emu().call("PATCH", `${base}/${h.id}`, { custom_origin_server: "origin.example.com", custom_metadata: { tier: "gold" } });
-    expect(r.body.result).toMatchObject({ custom_origin_server: "origin.example.com", custom_metadata: { tier: "gold" } });
+    const r = await emu().call("PATCH", `${base}/${h.id}`, {
+      custom_origin_server: "origin.example.com",
+      custom_metadata: { tier: "gold" },
+    });
+    expect(r.body.result).toMatchObject({
+      custom_origin_server: "origin.example.com",
+      custom_metadata: { tier: "gold" },
+    });
     expect(r.body.result.ssl.status).toBe("active");
   });
 });

@@ -18,7 +18,12 @@ async function challengeFor(emu: TestEmulator, destination: string, zone: string
 }
 
 async function createJob(emu: TestEmulator, body: Record<string, unknown> = {}) {
-  const res = await emu.call("POST", `${L}/jobs`, { name: "http-to-collector", dataset: "http_requests", destination_conf: HTTPS, ...body });
+  const res = await emu.call("POST", `${L}/jobs`, {
+    name: "http-to-collector",
+    dataset: "http_requests",
+    destination_conf: HTTPS,
+    ...body,
+  });
   expect(res.status, JSON.stringify(res.body.errors)).toBe(200);
   return res.body.result as Record<string, any>;
 }
@@ -32,14 +37,29 @@ describe("logpush jobs", () => {
       destination_conf: S3,
       ownership_challenge: token,
       enabled: true,
-      output_options: { field_names: ["RayID", "EdgeStartTimestamp", "ClientIP"], timestamp_format: "rfc3339", sample_rate: 0.1 },
+      output_options: {
+        field_names: ["RayID", "EdgeStartTimestamp", "ClientIP"],
+        timestamp_format: "rfc3339",
+        sample_rate: 0.1,
+      },
     });
     expect(Number.isInteger(job.id)).toBe(true);
-    expect(job).toMatchObject({ dataset: "http_requests", enabled: true, kind: "", error_message: null, last_complete: null, last_error: null });
+    expect(job).toMatchObject({
+      dataset: "http_requests",
+      enabled: true,
+      kind: "",
+      error_message: null,
+      last_complete: null,
+      last_error: null,
+    });
     expect(job).not.toHaveProperty("filter");
     expect(job.ownership_challenge).toBeUndefined();
     // Only the options that were set: no defaults filled in.
-    expect(job.output_options).toEqual({ field_names: ["RayID", "EdgeStartTimestamp", "ClientIP"], timestamp_format: "rfc3339", sample_rate: 0.1 });
+    expect(job.output_options).toEqual({
+      field_names: ["RayID", "EdgeStartTimestamp", "ClientIP"],
+      timestamp_format: "rfc3339",
+      sample_rate: 0.1,
+    });
     const list = await emu.call("GET", `${L}/jobs`);
     expect(list.body.result.map((j: { id: number }) => j.id)).toEqual([job.id]);
     expect(list.body.result_info).toBeUndefined();
@@ -51,12 +71,24 @@ describe("logpush jobs", () => {
     const missing = await emu.call("POST", `${L}/jobs`, { dataset: "http_requests", destination_conf: S3 });
     expect(missing.status).toBe(400);
     expect(missing.body.errors[0].message).toMatch(/ownership_challenge is required/);
-    const wrong = await emu.call("POST", `${L}/jobs`, { dataset: "http_requests", destination_conf: S3, ownership_challenge: "0".repeat(64) });
+    const wrong = await emu.call("POST", `${L}/jobs`, {
+      dataset: "http_requests",
+      destination_conf: S3,
+      ownership_challenge: "0".repeat(64),
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.errors[0].message).toMatch(/not valid/);
     // A token is bound to its zone.
     const other = await challengeFor(emu, S3, ZONE.net);
-    expect((await emu.call("POST", `${L}/jobs`, { dataset: "http_requests", destination_conf: S3, ownership_challenge: other })).status).toBe(400);
+    expect(
+      (
+        await emu.call("POST", `${L}/jobs`, {
+          dataset: "http_requests",
+          destination_conf: S3,
+          ownership_challenge: other,
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it("validates ownership tokens", async () => {
@@ -64,7 +96,10 @@ describe("logpush jobs", () => {
     const token = await challengeFor(emu, S3);
     const ok = await emu.call("POST", `${L}/ownership/validate`, { destination_conf: S3, ownership_challenge: token });
     expect(ok.body.result).toEqual({ valid: true });
-    const bad = await emu.call("POST", `${L}/ownership/validate`, { destination_conf: S3, ownership_challenge: "nope" });
+    const bad = await emu.call("POST", `${L}/ownership/validate`, {
+      destination_conf: S3,
+      ownership_challenge: "nope",
+    });
     expect(bad.body.result).toEqual({ valid: false });
   });
 
@@ -82,25 +117,48 @@ describe("logpush jobs", () => {
     expect(res.status).toBe(400);
     const pointers = res.body.errors.map((e: { source: { pointer: string } }) => e.source.pointer).sort();
     expect(pointers).toEqual([
-      "/dataset", "/kind", "/max_upload_bytes", "/max_upload_interval_seconds", "/max_upload_records", "/name",
+      "/dataset",
+      "/kind",
+      "/max_upload_bytes",
+      "/max_upload_interval_seconds",
+      "/max_upload_records",
+      "/name",
       "/output_options/timestamp_format",
     ]);
-    const typo = await emu.call("POST", `${L}/jobs`, { dataset: "http_requests", destination_conf: HTTPS, output_options: { field_names: ["RayId"] } });
+    const typo = await emu.call("POST", `${L}/jobs`, {
+      dataset: "http_requests",
+      destination_conf: HTTPS,
+      output_options: { field_names: ["RayId"] },
+    });
     expect(typo.status).toBe(400);
     expect(typo.body.errors[0]).toMatchObject({ source: { pointer: "/output_options/field_names" } });
     expect(typo.body.errors[0].message).toMatch(/RayId/);
-    const unknown = await emu.call("POST", `${L}/jobs`, { dataset: "http_requests", destination_conf: HTTPS, destination: "x" });
+    const unknown = await emu.call("POST", `${L}/jobs`, {
+      dataset: "http_requests",
+      destination_conf: HTTPS,
+      destination: "x",
+    });
     expect(unknown.status).toBe(400);
   });
 
   it("accepts 0 to disable the upload limits and the edge kind for http_requests", async () => {
-    const job = await createJob(getEmu(), { kind: "edge", max_upload_bytes: 0, max_upload_records: 0, max_upload_interval_seconds: 30 });
+    const job = await createJob(getEmu(), {
+      kind: "edge",
+      max_upload_bytes: 0,
+      max_upload_records: 0,
+      max_upload_interval_seconds: 30,
+    });
     expect(job).toMatchObject({ kind: "edge", max_upload_bytes: 0, max_upload_interval_seconds: 30 });
   });
 
   it("rejects unknown schemes, over-long and unreachable destinations", async () => {
     const emu = getEmu();
-    for (const destination_conf of ["ftp://host/x", `https://h.example.com/${"a".repeat(4100)}`, "https://invalid-host.example.com/x", "not a url"]) {
+    for (const destination_conf of [
+      "ftp://host/x",
+      `https://h.example.com/${"a".repeat(4100)}`,
+      "https://invalid-host.example.com/x",
+      "not a url",
+    ]) {
       const res = await emu.call("POST", `${L}/jobs`, { dataset: "http_requests", destination_conf });
       expect(res.status, destination_conf.slice(0, 40)).toBe(400);
     }
@@ -108,8 +166,12 @@ describe("logpush jobs", () => {
 
   it("stores a PUT's output_options as sent, and keeps them on a PUT that does not carry them", async () => {
     const emu = getEmu();
-    const job = await createJob(emu, { output_options: { field_names: ["RayID"], timestamp_format: "rfc3339", sample_rate: 0.1, "CVE-2021-44228": true } });
-    const res = await emu.call("PUT", `${L}/jobs/${job.id}`, { output_options: { field_names: ["RayID", "ClientIP"] } });
+    const job = await createJob(emu, {
+      output_options: { field_names: ["RayID"], timestamp_format: "rfc3339", sample_rate: 0.1, "CVE-2021-44228": true },
+    });
+    const res = await emu.call("PUT", `${L}/jobs/${job.id}`, {
+      output_options: { field_names: ["RayID", "ClientIP"] },
+    });
     expect(res.status).toBe(200);
     expect(res.body.result.output_options).toEqual({ field_names: ["RayID", "ClientIP"] });
     const keep = await emu.call("PUT", `${L}/jobs/${job.id}`, { enabled: true });
@@ -143,18 +205,27 @@ describe("logpush jobs", () => {
   it("numbers jobs account-wide", async () => {
     const emu = getEmu();
     const a = await createJob(emu);
-    const b = await emu.call("POST", `zones/${ZONE.net}/logpush/jobs`, { dataset: "http_requests", destination_conf: HTTPS });
+    const b = await emu.call("POST", `zones/${ZONE.net}/logpush/jobs`, {
+      dataset: "http_requests",
+      destination_conf: HTTPS,
+    });
     expect(b.body.result.id).toBe(a.id + 1);
   });
 });
 
 describe("logpush filters", () => {
-  const create = (filter: unknown) => getEmu().call("POST", `${L}/jobs`, { dataset: "http_requests", destination_conf: HTTPS, filter });
+  const create = (filter: unknown) =>
+    getEmu().call("POST", `${L}/jobs`, { dataset: "http_requests", destination_conf: HTTPS, filter });
   const leaf = (i: number) => ({ key: "ClientRequestPath", operator: "contains", value: `/p${i}` });
 
   it("stores a valid nested filter as compact JSON", async () => {
     const filter = {
-      where: { and: [{ key: "ClientRequestHost", operator: "eq", value: "example.com" }, { or: [leaf(1), { key: "EdgeResponseStatus", operator: "geq", value: 500 }] }] },
+      where: {
+        and: [
+          { key: "ClientRequestHost", operator: "eq", value: "example.com" },
+          { or: [leaf(1), { key: "EdgeResponseStatus", operator: "geq", value: 500 }] },
+        ],
+      },
     };
     const res = await create(JSON.stringify(filter, null, 2));
     expect(res.status).toBe(200);
@@ -189,7 +260,9 @@ describe("logpush filters", () => {
     const tooMany = await create(nested(20, 11));
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.errors[0].message).toMatch(/31 operators; the limit is 30/);
-    const long = JSON.stringify({ where: { and: [{ key: "ClientRequestPath", operator: "eq", value: "x".repeat(1000) }] } });
+    const long = JSON.stringify({
+      where: { and: [{ key: "ClientRequestPath", operator: "eq", value: "x".repeat(1000) }] },
+    });
     const tooLong = await create(long);
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.errors[0].message).toMatch(/limit is 1000 bytes/);
@@ -199,7 +272,8 @@ describe("logpush filters", () => {
 describe("destination checks and datasets", () => {
   it("reports invalid and unreachable destinations without failing the call", async () => {
     const emu = getEmu();
-    const check = async (destination_conf: string) => (await emu.call("POST", `${L}/validate/destination`, { destination_conf })).body.result;
+    const check = async (destination_conf: string) =>
+      (await emu.call("POST", `${L}/validate/destination`, { destination_conf })).body.result;
     expect(await check(HTTPS)).toEqual({ valid: true, message: "" });
     expect((await check("s3://invalid-bucket/logs")).valid).toBe(false);
     expect((await check("ftp://x/y")).message).toMatch(/not supported/);
@@ -207,7 +281,8 @@ describe("destination checks and datasets", () => {
 
   it("says whether a job already pushes to a destination", async () => {
     const emu = getEmu();
-    const exists = async () => (await emu.call("POST", `${L}/validate/destination/exists`, { destination_conf: HTTPS })).body.result;
+    const exists = async () =>
+      (await emu.call("POST", `${L}/validate/destination/exists`, { destination_conf: HTTPS })).body.result;
     expect(await exists()).toEqual({ exists: false });
     await createJob(emu);
     expect(await exists()).toEqual({ exists: true });
@@ -217,10 +292,22 @@ describe("destination checks and datasets", () => {
     const emu = getEmu();
     const res = await emu.call("GET", `${L}/datasets/http_requests/fields`);
     expect(res.status).toBe(200);
-    for (const f of ["RayID", "EdgeStartTimestamp", "ClientIP", "ClientRequestHost", "ClientRequestPath", "EdgeResponseStatus", "RequestHeaders", "ResponseHeaders", "Cookies"]) {
+    for (const f of [
+      "RayID",
+      "EdgeStartTimestamp",
+      "ClientIP",
+      "ClientRequestHost",
+      "ClientRequestPath",
+      "EdgeResponseStatus",
+      "RequestHeaders",
+      "ResponseHeaders",
+      "Cookies",
+    ]) {
       expect(typeof res.body.result[f]).toBe("string");
     }
-    expect(Object.keys((await emu.call("GET", `${L}/datasets/firewall_events/fields`)).body.result)).toContain("Action");
+    expect(Object.keys((await emu.call("GET", `${L}/datasets/firewall_events/fields`)).body.result)).toContain(
+      "Action",
+    );
     expect((await emu.call("GET", `${L}/datasets/nope/fields`)).status).toBe(400);
   });
 });

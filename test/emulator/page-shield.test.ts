@@ -15,10 +15,18 @@ describe("settings", () => {
     expect(put.status).toBe(200);
     expect(put.body.result).toEqual({ enabled: true, updated_at: expect.any(String) });
     expect(put.body.result.updated_at > before.updated_at).toBe(true);
-    expect((await emu().call("GET", ps)).body.result).toMatchObject({ enabled: true, use_cloudflare_reporting_endpoint: true, use_connection_url_path: false });
+    expect((await emu().call("GET", ps)).body.result).toMatchObject({
+      enabled: true,
+      use_cloudflare_reporting_endpoint: true,
+      use_connection_url_path: false,
+    });
     await emu().call("PUT", ps, { use_connection_url_path: true });
     const after = (await emu().call("GET", ps)).body.result;
-    expect(after).toMatchObject({ enabled: true, use_connection_url_path: true, use_cloudflare_reporting_endpoint: true });
+    expect(after).toMatchObject({
+      enabled: true,
+      use_connection_url_path: true,
+      use_cloudflare_reporting_endpoint: true,
+    });
   });
 
   test("rejects unknown fields and wrong types, naming them", async () => {
@@ -56,8 +64,16 @@ describe("scripts and connections", () => {
     const all = (await emu().call("GET", `${ps}/scripts?per_page=100`)).body;
     const total = all.result_info.total_count as number;
     const page2 = (await emu().call("GET", `${ps}/scripts?per_page=7&page=2`)).body;
-    expect(page2.result_info).toEqual({ page: 2, per_page: 7, count: Math.min(7, total - 7), total_count: total, total_pages: Math.ceil(total / 7) });
-    expect(page2.result.map((s: { id: string }) => s.id)).toEqual(all.result.slice(7, 14).map((s: { id: string }) => s.id));
+    expect(page2.result_info).toEqual({
+      page: 2,
+      per_page: 7,
+      count: Math.min(7, total - 7),
+      total_count: total,
+      total_pages: Math.ceil(total / 7),
+    });
+    expect(page2.result.map((s: { id: string }) => s.id)).toEqual(
+      all.result.slice(7, 14).map((s: { id: string }) => s.id),
+    );
     const beyond = (await emu().call("GET", `${ps}/scripts?per_page=7&page=99`)).body;
     expect(beyond.result).toEqual([]);
   });
@@ -77,7 +93,8 @@ describe("scripts and connections", () => {
   test("hosts takes exact names and * wildcards", async () => {
     const exact = (await emu().call("GET", `${ps}/scripts?hosts=www.example.com&per_page=100`)).body.result;
     expect(exact.every((s: { host: string }) => s.host === "www.example.com")).toBe(true);
-    const suffix = (await emu().call("GET", `${ps}/scripts?hosts=*example.com&per_page=100`)).body.result_info.total_count;
+    const suffix = (await emu().call("GET", `${ps}/scripts?hosts=*example.com&per_page=100`)).body.result_info
+      .total_count;
     const all = (await emu().call("GET", `${ps}/scripts?per_page=100`)).body.result_info.total_count;
     expect(suffix).toBe(all);
   });
@@ -107,7 +124,11 @@ describe("scripts and connections", () => {
     const one = (await emu().call("GET", `${ps}/scripts/${list[0].id}`)).body.result;
     expect(one.page_urls.length).toBeGreaterThan(0);
     expect(one.versions[0]).toMatchObject({ js_integrity_score: one.js_integrity_score, hash: one.hash });
-    expect(one).toMatchObject({ domain_reported_malicious: true, malicious_domain_categories: ["Malware"], malicious_url_categories: [] });
+    expect(one).toMatchObject({
+      domain_reported_malicious: true,
+      malicious_domain_categories: ["Malware"],
+      malicious_url_categories: [],
+    });
   });
 
   test("a missing script or connection is 404", async () => {

@@ -13,7 +13,12 @@ const ENTRY = `${Z}/phases/${MANAGED_PHASE}/entrypoint`;
 
 const getEmu = useEmulator();
 
-const rule = (ref: string, extra: Record<string, unknown> = {}) => ({ action: "log", expression: `http.host eq "${ref}.example.com"`, ref, ...extra });
+const rule = (ref: string, extra: Record<string, unknown> = {}) => ({
+  action: "log",
+  expression: `http.host eq "${ref}.example.com"`,
+  ref,
+  ...extra,
+});
 const owaspExecute = (overrides?: unknown) => ({
   action: "execute",
   expression: "true",
@@ -56,7 +61,12 @@ describe("managed rulesets", () => {
     const rules = res.body.result.rules as Array<Record<string, any>>;
     expect(rules.length).toBeGreaterThanOrEqual(30);
     const last = rules[rules.length - 1]!;
-    expect(last).toMatchObject({ id: THRESHOLD_RULE, action: "block", score_threshold: 40, description: "949110: Inbound Anomaly Score Exceeded" });
+    expect(last).toMatchObject({
+      id: THRESHOLD_RULE,
+      action: "block",
+      score_threshold: 40,
+      description: "949110: Inbound Anomaly Score Exceeded",
+    });
     const tags = new Set(rules.flatMap((r) => r.categories as string[]));
     for (const n of [1, 2, 3, 4]) expect(tags.has(`paranoia-level-${n}`)).toBe(true);
     expect(rules.filter((r) => r.action === "score").length).toBe(rules.length - 1);
@@ -85,7 +95,10 @@ describe("managed rulesets", () => {
 
 describe("zone rulesets and entry points", () => {
   it("creates a ruleset at version 1 with new ids, refs defaulting to the id and enabled by default", async () => {
-    const created = await createCustom(getEmu(), [{ action: "block", expression: "true" }, rule("mine", { enabled: false })]);
+    const created = await createCustom(getEmu(), [
+      { action: "block", expression: "true" },
+      rule("mine", { enabled: false }),
+    ]);
     expect(created.version).toBe("1");
     expect(created.id).toMatch(/^[0-9a-f]{32}$/);
     const [a, b] = created.rules;
@@ -100,7 +113,8 @@ describe("zone rulesets and entry points", () => {
     expect(res.status).toBe(400);
     expect(res.body.errors[0]).toMatchObject({
       code: 20217,
-      message: "'zone' is not a valid value for kind because exceeded maximum number of zone rulesets for phase http_request_firewall_custom",
+      message:
+        "'zone' is not a valid value for kind because exceeded maximum number of zone rulesets for phase http_request_firewall_custom",
     });
   });
 
@@ -115,7 +129,10 @@ describe("zone rulesets and entry points", () => {
     const emu = getEmu();
     const missing = await emu.call("GET", ENTRY);
     expect(missing.status).toBe(404);
-    expect(missing.body.errors[0]).toMatchObject({ code: 10003, message: `could not find entrypoint ruleset in the ${MANAGED_PHASE} phase` });
+    expect(missing.body.errors[0]).toMatchObject({
+      code: 10003,
+      message: `could not find entrypoint ruleset in the ${MANAGED_PHASE} phase`,
+    });
     const put = await emu.call("PUT", ENTRY, { name: "zone entry", rules: [owaspExecute()] });
     expect(put.status).toBe(200);
     expect(put.body.result).toMatchObject({ kind: "zone", phase: MANAGED_PHASE, version: "1", name: "zone entry" });
@@ -178,12 +195,19 @@ describe("single-rule writes", () => {
     const created = await createCustom(emu);
     const [a, b] = created.rules;
     const refs = async (position: unknown, ref: string) =>
-      ((await emu.call("POST", `${Z}/${created.id}/rules`, { ...rule(ref), position })).body.result.rules as Array<{ ref: string }>).map((r) => r.ref);
+      (
+        (await emu.call("POST", `${Z}/${created.id}/rules`, { ...rule(ref), position })).body.result.rules as Array<{
+          ref: string;
+        }>
+      ).map((r) => r.ref);
     expect(await refs({ before: b!.id }, "x")).toEqual(["a", "x", "b", "c"]);
     expect(await refs({ after: a!.id }, "y")).toEqual(["a", "y", "x", "b", "c"]);
     expect(await refs({ index: 1 }, "z")).toEqual(["z", "a", "y", "x", "b", "c"]);
     expect(await refs({ before: "" }, "top")).toEqual(["top", "z", "a", "y", "x", "b", "c"]);
-    const bad = await emu.call("POST", `${Z}/${created.id}/rules`, { ...rule("w"), position: { before: "c".repeat(32) } });
+    const bad = await emu.call("POST", `${Z}/${created.id}/rules`, {
+      ...rule("w"),
+      position: { before: "c".repeat(32) },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].source.pointer).toBe("/position/before");
   });
@@ -250,10 +274,17 @@ describe("rule validation", () => {
   });
 
   it("requires execute to name an existing managed ruleset of the same phase", async () => {
-    expect((await firstError([{ action: "execute", expression: "true" }])).source.pointer).toBe("/rules/0/action_parameters/id");
-    expect((await firstError([{ action: "execute", expression: "true", action_parameters: { id: "d".repeat(32) } }])).message).toMatch(/no managed ruleset/);
+    expect((await firstError([{ action: "execute", expression: "true" }])).source.pointer).toBe(
+      "/rules/0/action_parameters/id",
+    );
+    expect(
+      (await firstError([{ action: "execute", expression: "true", action_parameters: { id: "d".repeat(32) } }]))
+        .message,
+    ).toMatch(/no managed ruleset/);
     const custom = `${Z}/phases/http_request_firewall_custom/entrypoint`;
-    expect((await firstError([owaspExecute()], custom)).message).toMatch(/belongs to phase http_request_firewall_managed/);
+    expect((await firstError([owaspExecute()], custom)).message).toMatch(
+      /belongs to phase http_request_firewall_managed/,
+    );
   });
 
   it("checks override categories, rule ids, actions and score thresholds", async () => {
@@ -263,7 +294,9 @@ describe("rule validation", () => {
     expect(id.source.pointer).toBe("/rules/0/action_parameters/overrides/rules/0/id");
     const action = await firstError([owaspExecute({ rules: [{ id: THRESHOLD_RULE, action: "allow" }] })]);
     expect(action.message).toMatch(/block, managed_challenge, js_challenge, log, challenge/);
-    const onCategory = await firstError([owaspExecute({ categories: [{ category: "paranoia-level-3", enabled: false, score_threshold: 40 }] })]);
+    const onCategory = await firstError([
+      owaspExecute({ categories: [{ category: "paranoia-level-3", enabled: false, score_threshold: 40 }] }),
+    ]);
     expect(onCategory.source.pointer).toMatch(/categories\/0\/score_threshold$/);
     const bounds = await firstError([owaspExecute({ rules: [{ id: THRESHOLD_RULE, score_threshold: 0 }] })]);
     expect(bounds.message).toMatch(/integer from 1 to 1000/);
@@ -273,10 +306,15 @@ describe("rule validation", () => {
 
   it("accepts the documented OWASP tuning: paranoia level 2, threshold 25, managed challenge", async () => {
     const res = await put({
-      rules: [owaspExecute({
-        categories: [{ category: "paranoia-level-3", enabled: false }, { category: "paranoia-level-4", enabled: false }],
-        rules: [{ id: THRESHOLD_RULE, score_threshold: 25, action: "managed_challenge" }],
-      })],
+      rules: [
+        owaspExecute({
+          categories: [
+            { category: "paranoia-level-3", enabled: false },
+            { category: "paranoia-level-4", enabled: false },
+          ],
+          rules: [{ id: THRESHOLD_RULE, score_threshold: 25, action: "managed_challenge" }],
+        }),
+      ],
     });
     expect(res.status).toBe(200);
     expect(res.body.result.rules[0].action_parameters.overrides.rules[0].score_threshold).toBe(25);
@@ -286,20 +324,42 @@ describe("rule validation", () => {
     const emu = getEmu();
     const url = `${Z}/phases/http_log_custom_fields/entrypoint`;
     const ok = await emu.call("PUT", url, {
-      rules: [{ action: "log_custom_field", expression: "true", action_parameters: {
-        request_fields: [{ name: "user-agent" }], response_fields: [{ name: "cache-control" }], cookie_fields: [{ name: "__Session" }],
-      } }],
+      rules: [
+        {
+          action: "log_custom_field",
+          expression: "true",
+          action_parameters: {
+            request_fields: [{ name: "user-agent" }],
+            response_fields: [{ name: "cache-control" }],
+            cookie_fields: [{ name: "__Session" }],
+          },
+        },
+      ],
     });
     expect(ok.status).toBe(200);
     expect(ok.body.result.rules[0].action_parameters.cookie_fields[0].name).toBe("__Session");
-    const upper = await firstError([{ action: "log_custom_field", expression: "true", action_parameters: { request_fields: [{ name: "User-Agent" }] } }], url);
+    const upper = await firstError(
+      [
+        {
+          action: "log_custom_field",
+          expression: "true",
+          action_parameters: { request_fields: [{ name: "User-Agent" }] },
+        },
+      ],
+      url,
+    );
     expect(upper.source.pointer).toBe("/rules/0/action_parameters/request_fields/0/name");
     const none = await firstError([{ action: "log_custom_field", expression: "true", action_parameters: {} }], url);
     expect(none.message).toMatch(/at least one of request_fields/);
     const many = Array.from({ length: 41 }, (_, i) => ({ name: `h${i}` }));
-    const tooMany = await firstError([{ action: "log_custom_field", expression: "true", action_parameters: { request_fields: many } }], url);
+    const tooMany = await firstError(
+      [{ action: "log_custom_field", expression: "true", action_parameters: { request_fields: many } }],
+      url,
+    );
     expect(tooMany.message).toMatch(/at most 40/);
-    const elsewhere = await firstError([{ action: "log_custom_field", expression: "true", action_parameters: { request_fields: [{ name: "x" }] } }]);
+    const elsewhere = await firstError([
+      { action: "log_custom_field", expression: "true", action_parameters: { request_fields: [{ name: "x" }] } },
+    ]);
     expect(elsewhere.source.pointer).toBe("/rules/0/action");
   });
 });
@@ -314,7 +374,10 @@ describe("dry_run", () => {
     const after = await emu.call("GET", `${Z}/${created.id}`);
     expect(after.body.result.version).toBe("1");
     expect(after.body.result.rules).toHaveLength(3);
-    const invalid = await emu.call("POST", `${Z}/${created.id}/rules?dry_run=true`, { action: "nope", expression: "true" });
+    const invalid = await emu.call("POST", `${Z}/${created.id}/rules?dry_run=true`, {
+      action: "nope",
+      expression: "true",
+    });
     expect(invalid.status).toBe(400);
     const del = await emu.call("DELETE", `${Z}/${created.id}?dry_run=true`);
     expect(del.status).toBe(204);
@@ -333,13 +396,21 @@ describe("dry_run", () => {
 describe("zones still on the previous WAF", () => {
   it("refuse deploying a managed ruleset through normal writes but accept other phases", async () => {
     const emu = getEmu();
-    const added = await emu.callAdmin("POST", "zones", { name: "legacy.example", plan: "pro", waf_migration: "previous" });
+    const added = await emu.callAdmin("POST", "zones", {
+      name: "legacy.example",
+      plan: "pro",
+      waf_migration: "previous",
+    });
     const zone = added.body.id as string;
-    const res = await emu.call("PUT", `zones/${zone}/rulesets/phases/${MANAGED_PHASE}/entrypoint`, { rules: [owaspExecute()] });
+    const res = await emu.call("PUT", `zones/${zone}/rulesets/phases/${MANAGED_PHASE}/entrypoint`, {
+      rules: [owaspExecute()],
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].code).toBe(20219);
     expect(res.body.errors[0].message).toMatch(/migrate it first/);
-    const custom = await emu.call("PUT", `zones/${zone}/rulesets/phases/http_request_firewall_custom/entrypoint`, { rules: [rule("ok")] });
+    const custom = await emu.call("PUT", `zones/${zone}/rulesets/phases/http_request_firewall_custom/entrypoint`, {
+      rules: [rule("ok")],
+    });
     expect(custom.status).toBe(200);
   });
 });

@@ -30,16 +30,20 @@ describe("rulesets through the SDK's shapes", () => {
       name: "My ruleset",
       phase: "http_request_firewall_custom",
       description: "My ruleset to block some traffic",
-      rules: [{
-        action: "block",
-        action_parameters: { response: { content: '{"success": false}', content_type: "application/json", status_code: 400 } },
-        description: "Block when the IP address is not 1.1.1.1",
-        enabled: true,
-        expression: "ip.src ne 1.1.1.1",
-        id: "3a03d665bac047339bb530ecb439a90d",
-        logging: { enabled: true },
-        ref: "my_ref",
-      }],
+      rules: [
+        {
+          action: "block",
+          action_parameters: {
+            response: { content: '{"success": false}', content_type: "application/json", status_code: 400 },
+          },
+          description: "Block when the IP address is not 1.1.1.1",
+          enabled: true,
+          expression: "ip.src ne 1.1.1.1",
+          id: "3a03d665bac047339bb530ecb439a90d",
+          logging: { enabled: true },
+          ref: "my_ref",
+        },
+      ],
     });
     expect(res.body.result.rules[0]).toMatchObject({ ref: "my_ref", logging: { enabled: true } });
   });
@@ -71,7 +75,10 @@ describe("rulesets through the SDK's shapes", () => {
       action_parameters: {
         id: OWASP,
         overrides: {
-          categories: [{ category: "paranoia-level-3", enabled: false }, { category: "paranoia-level-4", enabled: false }],
+          categories: [
+            { category: "paranoia-level-3", enabled: false },
+            { category: "paranoia-level-4", enabled: false },
+          ],
           rules: [{ id: THRESHOLD_RULE, action: "managed_challenge", score_threshold: 40, enabled: true }],
         },
       },
@@ -82,7 +89,11 @@ describe("rulesets through the SDK's shapes", () => {
       logging: { enabled: true },
     });
     expect(edited.body.result.rules[0]).toMatchObject({ id: ruleId, version: "2", ref: "zoneform-owasp" });
-    const moved = await call(emu, "PATCH", `zones/${ZONE.com}/rulesets/${rulesetId}/rules/${ruleId}`, { ruleset_id: rulesetId, zone_id: ZONE.com, position: { after: "" } });
+    const moved = await call(emu, "PATCH", `zones/${ZONE.com}/rulesets/${rulesetId}/rules/${ruleId}`, {
+      ruleset_id: rulesetId,
+      zone_id: ZONE.com,
+      position: { after: "" },
+    });
     expect(moved.body.result.rules[0].version).toBe("2");
     const deleted = await call(emu, "DELETE", `zones/${ZONE.com}/rulesets/${rulesetId}/rules/${ruleId}`);
     expect(deleted.body.result.rules).toEqual([]);
@@ -92,14 +103,20 @@ describe("rulesets through the SDK's shapes", () => {
     const emu = getEmu();
     await call(emu, "PUT", `zones/${ZONE.com}/rulesets/phases/http_log_custom_fields/entrypoint`, {
       zone_id: ZONE.com,
-      rules: [{
-        action: "log_custom_field",
-        action_parameters: { cookie_fields: [{ name: "__Session" }], request_fields: [{ name: "user-agent" }], response_fields: [{ name: "cache-control" }] },
-        description: "zoneform: custom log fields",
-        enabled: true,
-        expression: "true",
-        ref: "zoneform-log-fields",
-      }],
+      rules: [
+        {
+          action: "log_custom_field",
+          action_parameters: {
+            cookie_fields: [{ name: "__Session" }],
+            request_fields: [{ name: "user-agent" }],
+            response_fields: [{ name: "cache-control" }],
+          },
+          description: "zoneform: custom log fields",
+          enabled: true,
+          expression: "true",
+          ref: "zoneform-log-fields",
+        },
+      ],
     });
     const list = await call(emu, "GET", `zones/${ZONE.com}/rulesets?per_page=20`);
     expect(list.body.result_info).toMatchObject({ per_page: 20, cursor: "" });
@@ -113,8 +130,13 @@ describe("logpush through the SDK's shapes", () => {
     const emu = getEmu();
     const z = `zones/${ZONE.com}/logpush`;
     await call(emu, "POST", `${z}/ownership`, { zone_id: ZONE.com, destination_conf: destination });
-    const token = (await emu.callAdmin("GET", `ownership/${ZONE.com}?destination=${encodeURIComponent(destination)}`)).body.token as string;
-    const valid = await call(emu, "POST", `${z}/ownership/validate`, { zone_id: ZONE.com, destination_conf: destination, ownership_challenge: token });
+    const token = (await emu.callAdmin("GET", `ownership/${ZONE.com}?destination=${encodeURIComponent(destination)}`))
+      .body.token as string;
+    const valid = await call(emu, "POST", `${z}/ownership/validate`, {
+      zone_id: ZONE.com,
+      destination_conf: destination,
+      ownership_challenge: token,
+    });
     expect(valid.body.result.valid).toBe(true);
     await call(emu, "POST", `${z}/validate/destination`, { zone_id: ZONE.com, destination_conf: destination });
     await call(emu, "POST", `${z}/validate/destination/exists`, { zone_id: ZONE.com, destination_conf: destination });

@@ -34,16 +34,32 @@ describe("check, config and status", () => {
     expect(res.status).toBe(200);
     expect(res.body.result).toEqual({ compatible: true, migration_state: "start" });
     const status = await emu.call("GET", `zones/${zone}/waf_migration/status`);
-    expect(status.body.result).toEqual({ created: null, migration_state: "start", new_waf_status: "disabled", old_waf_status: "enabled", source: null });
+    expect(status.body.result).toEqual({
+      created: null,
+      migration_state: "start",
+      new_waf_status: "disabled",
+      old_waf_status: "enabled",
+      source: null,
+    });
   });
 
   it("explains why a zone is ineligible and refuses to switch it", async () => {
     const emu = getEmu();
     const zone = await legacyZone(emu, "business");
-    Object.assign(zoneState(emu, zone).waf_migration, { compatible: false, reason: "the zone has URI-based WAF overrides; delete them first" });
+    Object.assign(zoneState(emu, zone).waf_migration, {
+      compatible: false,
+      reason: "the zone has URI-based WAF overrides; delete them first",
+    });
     const check = await emu.call("GET", `zones/${zone}/waf_migration/check?phase_two=1`);
-    expect(check.body.result).toEqual({ compatible: false, migration_state: "incompatible", reason: "the zone has URI-based WAF overrides; delete them first" });
-    const res = await emu.call("PUT", `${ENTRY(zone)}?waf_migration=pending&phase_two=1`, { name: "default", rules: [{ action: "execute", expression: "true", action_parameters: { id: OWASP } }] });
+    expect(check.body.result).toEqual({
+      compatible: false,
+      migration_state: "incompatible",
+      reason: "the zone has URI-based WAF overrides; delete them first",
+    });
+    const res = await emu.call("PUT", `${ENTRY(zone)}?waf_migration=pending&phase_two=1`, {
+      name: "default",
+      rules: [{ action: "execute", expression: "true", action_parameters: { id: OWASP } }],
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].message).toMatch(/URI-based/);
   });
@@ -60,21 +76,28 @@ describe("check, config and status", () => {
     ["medium", "challenge", 1, 25, "managed_challenge"],
     ["low", "simulate", 1, 40, "log"],
     ["default", "simulate", 2, 40, "log"],
-  ] as const)("maps sensitivity %s and action %s to PL%i, threshold %i, %s", async (sensitivity, action, level, threshold, newAction) => {
-    const emu = getEmu();
-    const zone = await legacyZone(emu, "pro");
-    Object.assign(zoneState(emu, zone).waf_migration, { old_sensitivity: sensitivity, old_action: action });
-    const res = await emu.call("GET", `zones/${zone}/waf_migration/config?phase_two=1`);
-    expect(res.status).toBe(200);
-    const { name, rules } = res.body.result;
-    expect(name).toBe("default");
-    const owasp = rules.find((r: any) => r.action_parameters.id === OWASP);
-    expect(owasp).toMatchObject({ id: "", action: "execute", expression: "true", enabled: true });
-    expect(owasp.action_parameters.overrides.rules).toEqual([{ id: THRESHOLD_RULE, action: newAction, score_threshold: threshold }]);
-    const disabled = owasp.action_parameters.overrides.categories.map((c: { category: string; enabled: boolean }) => (c.enabled ? "" : c.category));
-    expect(disabled).toEqual([2, 3, 4].filter((n) => n > level).map((n) => `paranoia-level-${n}`));
-    expect(rules.some((r: any) => r.action_parameters.id === CF_MANAGED)).toBe(true);
-  });
+  ] as const)(
+    "maps sensitivity %s and action %s to PL%i, threshold %i, %s",
+    async (sensitivity, action, level, threshold, newAction) => {
+      const emu = getEmu();
+      const zone = await legacyZone(emu, "pro");
+      Object.assign(zoneState(emu, zone).waf_migration, { old_sensitivity: sensitivity, old_action: action });
+      const res = await emu.call("GET", `zones/${zone}/waf_migration/config?phase_two=1`);
+      expect(res.status).toBe(200);
+      const { name, rules } = res.body.result;
+      expect(name).toBe("default");
+      const owasp = rules.find((r: any) => r.action_parameters.id === OWASP);
+      expect(owasp).toMatchObject({ id: "", action: "execute", expression: "true", enabled: true });
+      expect(owasp.action_parameters.overrides.rules).toEqual([
+        { id: THRESHOLD_RULE, action: newAction, score_threshold: threshold },
+      ]);
+      const disabled = owasp.action_parameters.overrides.categories.map((c: { category: string; enabled: boolean }) =>
+        c.enabled ? "" : c.category,
+      );
+      expect(disabled).toEqual([2, 3, 4].filter((n) => n > level).map((n) => `paranoia-level-${n}`));
+      expect(rules.some((r: any) => r.action_parameters.id === CF_MANAGED)).toBe(true);
+    },
+  );
 });
 
 describe("the migration switch", () => {
@@ -86,14 +109,24 @@ describe("the migration switch", () => {
     expect(validation.body.result.rules.map((r: any) => r.action_parameters.id)).toEqual([OWASP, CF_MANAGED]);
     expect(validation.body.result.rules[0].id).toMatch(/^[0-9a-f]{32}$/);
     const mid = (await emu.call("GET", `zones/${zone}/waf_migration/status`)).body.result;
-    expect(mid).toMatchObject({ migration_state: "validation", new_waf_status: "enabled", old_waf_status: "enabled", source: "api" });
+    expect(mid).toMatchObject({
+      migration_state: "validation",
+      new_waf_status: "enabled",
+      old_waf_status: "enabled",
+      source: "api",
+    });
     expect(typeof mid.created).toBe("string");
     expect((await switchTo(emu, zone, "validation")).status).toBe(400);
     const pending = await switchTo(emu, zone, "1");
     expect(pending.status).toBe(200);
     expect(pending.body.result.version).toBe("2");
     const done = (await emu.call("GET", `zones/${zone}/waf_migration/status`)).body.result;
-    expect(done).toMatchObject({ migration_state: "done", new_waf_status: "enabled", old_waf_status: "disabled", created: mid.created });
+    expect(done).toMatchObject({
+      migration_state: "done",
+      new_waf_status: "enabled",
+      old_waf_status: "disabled",
+      created: mid.created,
+    });
   });
 
   it("moves a Pro zone straight to new and refuses validation mode", async () => {
@@ -115,7 +148,10 @@ describe("the migration switch", () => {
     const zone = await legacyZone(emu, "business");
     expect((await switchTo(emu, zone, "pending")).status).toBe(200);
     for (const mode of ["pending", "validation"]) {
-      const res = await emu.call("PUT", `${ENTRY(zone)}?waf_migration=${mode}&phase_two=1`, { name: "default", rules: [] });
+      const res = await emu.call("PUT", `${ENTRY(zone)}?waf_migration=${mode}&phase_two=1`, {
+        name: "default",
+        rules: [],
+      });
       expect(res.status).toBe(400);
       expect(res.body.errors[0].message).toMatch(/irreversible/);
     }
@@ -134,13 +170,19 @@ describe("the migration switch", () => {
 
   it("refuses the seed zones (already on the new WAF), bad modes, other phases and empty rules", async () => {
     const emu = getEmu();
-    expect((await emu.call("PUT", `${ENTRY(ZONE.com)}?waf_migration=pending&phase_two=1`, { rules: [] })).status).toBe(400);
+    expect((await emu.call("PUT", `${ENTRY(ZONE.com)}?waf_migration=pending&phase_two=1`, { rules: [] })).status).toBe(
+      400,
+    );
     const zone = await legacyZone(emu, "enterprise");
     expect((await emu.call("PUT", `${ENTRY(zone)}?waf_migration=now&phase_two=1`, { rules: [] })).status).toBe(400);
     const other = `zones/${zone}/rulesets/phases/http_request_firewall_custom/entrypoint?waf_migration=pending&phase_two=1`;
     expect((await emu.call("PUT", other, { rules: [] })).status).toBe(400);
     expect((await emu.call("PUT", `${ENTRY(zone)}?waf_migration=pending&phase_two=1`, { rules: [] })).status).toBe(400);
-    const dry = await emu.call("PUT", `${ENTRY(zone)}?waf_migration=pending&phase_two=1&dry_run=true`, (await emu.call("GET", `zones/${zone}/waf_migration/config?phase_two=1`)).body.result);
+    const dry = await emu.call(
+      "PUT",
+      `${ENTRY(zone)}?waf_migration=pending&phase_two=1&dry_run=true`,
+      (await emu.call("GET", `zones/${zone}/waf_migration/config?phase_two=1`)).body.result,
+    );
     expect(dry.body.result).toBeNull();
     expect(zoneState(emu, zone).waf_migration.mode).toBe("previous");
   });

@@ -19,7 +19,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const STACK = /Internal error|\n\s+at /;
 
 /** A write that changes something (the Logpush destination checks are POSTs that only validate). */
-const isChange = (method: string, path: string) => method !== "GET" && !/logpush\/(validate|ownership\/validate)/.test(path);
+const isChange = (method: string, path: string) =>
+  method !== "GET" && !/logpush\/(validate|ownership\/validate)/.test(path);
 
 let proxy: HostileProxy;
 /** Every request the proxy saw, with when it arrived; `stopping` makes it answer writes as the test wants. */
@@ -53,11 +54,21 @@ interface Run {
  * Runs apply in a child through the proxy; once `when()` holds, sends `signals` one after the other
  * (20 ms apart); resolves with its output and when it said it stopped sending.
  */
-async function interrupted(config: string, env: NodeJS.ProcessEnv, when: (stderr: string) => boolean, signals: NodeJS.Signals[], extra: string[] = []): Promise<Run> {
-  const child = spawn(process.execPath, [CLI, "apply", "-c", config, "--auto-approve", "--api-url", proxy.url, ...extra], {
-    env: { PATH: process.env.PATH, CLOUDFLARE_API_TOKEN: TOKEN, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+async function interrupted(
+  config: string,
+  env: NodeJS.ProcessEnv,
+  when: (stderr: string) => boolean,
+  signals: NodeJS.Signals[],
+  extra: string[] = [],
+): Promise<Run> {
+  const child = spawn(
+    process.execPath,
+    [CLI, "apply", "-c", config, "--auto-approve", "--api-url", proxy.url, ...extra],
+    {
+      env: { PATH: process.env.PATH, CLOUDFLARE_API_TOKEN: TOKEN, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let stdout = "";
   let stderr = "";
   let stoppedAt: number | undefined;
@@ -102,7 +113,9 @@ describe.skipIf(!existsSync(CLI))("signals during apply", () => {
       expect(r.stderr).not.toMatch(STACK);
       expect(r.code, r.stderr).toBe(code);
       const name = signal === "SIGINT" ? "Interrupt \\(SIGINT\\)" : "SIGTERM";
-      const said = new RegExp(`${name} received: sending nothing more; waiting for the (\\d+) write\\(s\\) already sent`).exec(r.stderr);
+      const said = new RegExp(
+        `${name} received: sending nothing more; waiting for the (\\d+) write\\(s\\) already sent`,
+      ).exec(r.stderr);
       expect(said, r.stderr).not.toBeNull();
       // Only what was sent is counted: never more than the 8 requests in flight at once.
       const onTheWire = Number(said![1]);
@@ -112,7 +125,9 @@ describe.skipIf(!existsSync(CLI))("signals during apply", () => {
       expectNoWriteAfterStop(r);
       const made = /(\d+) change\(s\) made, 0 failed, (\d+) not attempted/.exec(r.stderr);
       expect(made, r.stderr).not.toBeNull();
-      expect(r.stderr).toContain(`apply stopped: ${signal === "SIGINT" ? "interrupted (SIGINT)" : "stopped by SIGTERM"}.`);
+      expect(r.stderr).toContain(
+        `apply stopped: ${signal === "SIGINT" ? "interrupted (SIGINT)" : "stopped by SIGTERM"}.`,
+      );
       expect(r.stderr).toMatch(/\n {2}not done: {4}int\w+-\d\.example: /);
       // Every write sent was answered (none cut off).
       await untilAnswered(emu);
@@ -135,7 +150,9 @@ describe.skipIf(!existsSync(CLI))("signals during apply", () => {
       const r = await interrupted(fleet.config, fleet.env, () => arrivals.length > 0, [signal]);
       await emu.admin("PUT", "/latency", { ms: 0 });
       expect(r.code).toBe(code);
-      expect(r.stderr).toContain(`${signal === "SIGINT" ? "Interrupted" : "Stopped by SIGTERM"} before any change was made; nothing was written.`);
+      expect(r.stderr).toContain(
+        `${signal === "SIGINT" ? "Interrupted" : "Stopped by SIGTERM"} before any change was made; nothing was written.`,
+      );
       expect(writesArrived()).toEqual([]);
     }, 30_000);
   }
@@ -148,7 +165,10 @@ describe.skipIf(!existsSync(CLI))("signals during apply", () => {
     const r = await interrupted(fleet.config, fleet.env, () => writesArrived().length >= 1, ["SIGINT", "SIGINT"]);
     expect(r.code).toBe(130);
     expect(r.stderr).not.toMatch(STACK);
-    const said = /Stopped at once by a second signal: 0 change\(s\) made, 0 failed, (\d+) not made; nothing was sent after the first signal, and (\d+) write\(s\) sent before it were still unanswered/.exec(r.stderr);
+    const said =
+      /Stopped at once by a second signal: 0 change\(s\) made, 0 failed, (\d+) not made; nothing was sent after the first signal, and (\d+) write\(s\) sent before it were still unanswered/.exec(
+        r.stderr,
+      );
     expect(said, r.stderr).not.toBeNull();
     expect(Number(said![2])).toBeLessThanOrEqual(8);
     expect([...r.stderr.matchAll(/^ {2}unknown {2}(POST|PUT|PATCH|DELETE) /gm)]).toHaveLength(Number(said![2]));
@@ -176,7 +196,12 @@ describe.skipIf(!existsSync(CLI))("signals during apply", () => {
     };
     const t0 = Date.now();
     let waitAt: number | undefined;
-    const r = await interrupted(fleet.config, fleet.env, (err) => /waiting 60 s for the rate limit/.test(err) && (waitAt ??= Date.now()) > 0, ["SIGTERM"]);
+    const r = await interrupted(
+      fleet.config,
+      fleet.env,
+      (err) => /waiting 60 s for the rate limit/.test(err) && (waitAt ??= Date.now()) > 0,
+      ["SIGTERM"],
+    );
     expect(r.stderr).not.toMatch(STACK);
     expect(r.code, r.stderr).toBe(143);
     expect(Date.now() - t0, r.stderr).toBeLessThan(15_000);
@@ -184,9 +209,13 @@ describe.skipIf(!existsSync(CLI))("signals during apply", () => {
     // The writes sent before the budget ran out, and nothing once the wait began.
     expect(writesArrived().filter((w) => w.at > waitAt! + 50)).toEqual([]);
     // Writes sent before the wait began may still be on the wire (at most the 8 of --parallelism).
-    const onWire = Number(/SIGTERM received: sending nothing more; waiting for the (\d+) write\(s\) already sent/.exec(r.stderr)?.[1]);
+    const onWire = Number(
+      /SIGTERM received: sending nothing more; waiting for the (\d+) write\(s\) already sent/.exec(r.stderr)?.[1],
+    );
     expect(onWire, r.stderr).toBeLessThanOrEqual(8);
     expect(r.stderr.match(/^ {2}landed /gm)?.length ?? 0, r.stderr).toBe(onWire);
-    expect(r.stderr).toContain(`${writesArrived().length} change(s) made, 0 failed, ${18 - writesArrived().length} not attempted`);
+    expect(r.stderr).toContain(
+      `${writesArrived().length} change(s) made, 0 failed, ${18 - writesArrived().length} not attempted`,
+    );
   }, 60_000);
 });

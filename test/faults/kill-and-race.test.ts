@@ -21,48 +21,60 @@ async function writesSoFar(): Promise<number> {
 }
 
 describe("apply killed part-way", () => {
-  it.skipIf(!existsSync(CLI))("converges when run again after a SIGKILL at any of several points", async () => {
-    // Kill points, as numbers of writes the emulator has seen: at the first, early, in the middle, late.
-    for (const killAfter of [1, 9, 30, 70]) {
-      await emu.reset();
-      const fleet = await createFleet(emu, ZONES);
-      await slowWrites(emu, 15);
-      await emu.clearRequests();
-      const child = spawn(process.execPath, [CLI, "apply", "-c", fleet.config, "--auto-approve", "--api-url", emu.url], {
-        env: { PATH: process.env.PATH, CLOUDFLARE_API_TOKEN: TOKEN, ...fleet.env },
-        stdio: "ignore",
-      });
-      const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-      let killed = false;
-      for (;;) {
-        if (child.exitCode !== null) break;
-        if ((await writesSoFar()) >= killAfter) {
-          killed = child.kill("SIGKILL");
-          break;
+  it.skipIf(!existsSync(CLI))(
+    "converges when run again after a SIGKILL at any of several points",
+    async () => {
+      // Kill points, as numbers of writes the emulator has seen: at the first, early, in the middle, late.
+      for (const killAfter of [1, 9, 30, 70]) {
+        await emu.reset();
+        const fleet = await createFleet(emu, ZONES);
+        await slowWrites(emu, 15);
+        await emu.clearRequests();
+        const child = spawn(
+          process.execPath,
+          [CLI, "apply", "-c", fleet.config, "--auto-approve", "--api-url", emu.url],
+          {
+            env: { PATH: process.env.PATH, CLOUDFLARE_API_TOKEN: TOKEN, ...fleet.env },
+            stdio: "ignore",
+          },
+        );
+        const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+        let killed = false;
+        for (;;) {
+          if (child.exitCode !== null) break;
+          if ((await writesSoFar()) >= killAfter) {
+            killed = child.kill("SIGKILL");
+            break;
+          }
+          await sleep(5);
         }
-        await sleep(5);
+        await exited;
+        expect(killed, `the apply finished before ${killAfter} writes`).toBe(true);
+        // Calls in flight when the process died are still answered by the server: let them land. The
+        // slow writes only served to make the killed run long enough to be killed part-way.
+        await emu.admin("DELETE", "/faults");
+        await untilAnswered(emu);
+        const runs = await applyUntilDone(emu, fleet, [], 2);
+        expect(runs.at(-1)!.code, runs.at(-1)!.stderr).toBe(0);
+        await expectConverged(emu, fleet);
       }
-      await exited;
-      expect(killed, `the apply finished before ${killAfter} writes`).toBe(true);
-      // Calls in flight when the process died are still answered by the server: let them land. The
-      // slow writes only served to make the killed run long enough to be killed part-way.
-      await emu.admin("DELETE", "/faults");
-      await untilAnswered(emu);
-      const runs = await applyUntilDone(emu, fleet, [], 2);
-      expect(runs.at(-1)!.code, runs.at(-1)!.stderr).toBe(0);
-      await expectConverged(emu, fleet);
-    }
-  }, 90_000);
+    },
+    90_000,
+  );
 });
 
 describe("two applies at once", () => {
   it("from one machine: the second is refused by the lock, and nothing is duplicated", async () => {
     const fleet = await createFleet(emu, ZONES);
     await emu.clearRequests();
-    const both = await Promise.all([0, 1].map(() => runCli(emu, ["apply", "-c", fleet.config, "--auto-approve"], { env: fleet.env })));
+    const both = await Promise.all(
+      [0, 1].map(() => runCli(emu, ["apply", "-c", fleet.config, "--auto-approve"], { env: fleet.env })),
+    );
     for (const r of both) expect(r.stderr).not.toMatch(/Internal error|\n\s+at /);
     expect(both.map((r) => r.code).sort()).toEqual([0, 1]);
-    expect(both.find((r) => r.code === 1)!.stderr).toMatch(/is being applied by another zoneform \(pid \d+ on .*\); nothing was written/);
+    expect(both.find((r) => r.code === 1)!.stderr).toMatch(
+      /is being applied by another zoneform \(pid \d+ on .*\); nothing was written/,
+    );
     const creates = (await emu.calls({ writesOnly: true })).filter((c) => /^POST .*page_shield\/policies$/.test(c));
     expect(creates.length).toBe(2 * ZONES);
     await expectConverged(emu, fleet);
@@ -71,7 +83,11 @@ describe("two applies at once", () => {
   it("from two machines (no shared lock): the next run converges, or stops each zone that now holds twins, naming them and writing nothing", async () => {
     const fleet = await createFleet(emu, ZONES);
     const dirs = await Promise.all([0, 1].map(() => tempDir("zoneform-machine-")));
-    const both = await Promise.all(dirs.map((d) => runCli(emu, ["apply", "-c", fleet.config, "--auto-approve"], { env: { ...fleet.env, ZONEFORM_LOCK_DIR: d } })));
+    const both = await Promise.all(
+      dirs.map((d) =>
+        runCli(emu, ["apply", "-c", fleet.config, "--auto-approve"], { env: { ...fleet.env, ZONEFORM_LOCK_DIR: d } }),
+      ),
+    );
     for (const r of both) {
       expect([0, 1, 4], r.stderr).toContain(r.code);
       expect(r.stderr).not.toMatch(/Internal error|\n\s+at /);
@@ -85,7 +101,9 @@ describe("two applies at once", () => {
       return;
     }
     expect(next.code, next.stderr).toBe(1);
-    expect(next.stderr).toMatch(/matches 2 live (Page Shield policies|Logpush jobs): id \S+ .*; id \S+ .*zoneform does not guess/);
+    expect(next.stderr).toMatch(
+      /matches 2 live (Page Shield policies|Logpush jobs): id \S+ .*; id \S+ .*zoneform does not guess/,
+    );
     expect(next.stderr).toContain("pin the one the file means with `id: <id>`");
     expect(await emu.calls({ writesOnly: true })).toEqual([]);
   }, 60_000);

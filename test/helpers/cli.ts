@@ -6,7 +6,16 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { DEFAULT_TOKEN, startEmulator, zoneIdFor, type EmulatorNow, type EmulatorOptions, type EmulatorState, type RequestLogEntry, type RunningEmulator } from "../../src/emulator/index.js";
+import {
+  DEFAULT_TOKEN,
+  startEmulator,
+  zoneIdFor,
+  type EmulatorNow,
+  type EmulatorOptions,
+  type EmulatorState,
+  type RequestLogEntry,
+  type RunningEmulator,
+} from "../../src/emulator/index.js";
 import { NOW_ENV } from "../../src/clock.js";
 import { createClient, type ClientOptions } from "../../src/cloudflare/client.js";
 import type { CloudflareClient } from "../../src/cloudflare/types.js";
@@ -35,7 +44,12 @@ export const ACCOUNT = "0123456789abcdef0123456789abcdef";
 /** A zone's id in the emulator: md5 of its name. */
 export const zoneId = zoneIdFor;
 /** Zone ids of the default seed. */
-export const ZONE = { com: zoneId("example.com"), net: zoneId("example.net"), org: zoneId("example.org"), dev: zoneId("example.dev") } as const;
+export const ZONE = {
+  com: zoneId("example.com"),
+  net: zoneId("example.net"),
+  org: zoneId("example.org"),
+  dev: zoneId("example.dev"),
+} as const;
 
 /** An entry of the emulator's request log. */
 export type LoggedRequest = RequestLogEntry;
@@ -69,7 +83,8 @@ export class TestEmulator {
   }
 
   private get emu(): RunningEmulator {
-    if (!this.running) throw new Error("the test emulator is not started: use TestEmulator.perFile() at the top of the test file");
+    if (!this.running)
+      throw new Error("the test emulator is not started: use TestEmulator.perFile() at the top of the test file");
     return this.running;
   }
 
@@ -127,7 +142,10 @@ export class TestEmulator {
   async api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
     const res = await fetch(`${this.emu.url}/${relative(path)}`, {
       method,
-      headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
@@ -184,7 +202,10 @@ async function toAnswer(res: Response): Promise<ApiAnswer> {
 }
 
 /** A client on the emulator with fast backoff, collecting its verbose log. */
-export function clientOn(emu: TestEmulator, opts: Partial<ClientOptions> = {}): { client: CloudflareClient; lines: string[] } {
+export function clientOn(
+  emu: TestEmulator,
+  opts: Partial<ClientOptions> = {},
+): { client: CloudflareClient; lines: string[] } {
   const lines: string[] = [];
   const client = createClient({
     baseUrl: emu.url,

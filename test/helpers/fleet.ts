@@ -58,10 +58,15 @@ const zoneYaml = (id: string, name: string) => `  - zone_id: ${id}
 
 /** Creates `count` fresh zones named `<prefix>-<i>.example` with a custom hostname and a foreign rule each. */
 export async function createFleet(emu: TestEmulator, count: number, prefix = "fleet"): Promise<Fleet> {
-  const zones = Array.from({ length: count }, (_, i) => ({ name: `${prefix}-${i}.example`, id: zoneId(`${prefix}-${i}.example`) }));
+  const zones = Array.from({ length: count }, (_, i) => ({
+    name: `${prefix}-${i}.example`,
+    id: zoneId(`${prefix}-${i}.example`),
+  }));
   for (const z of zones) await emu.admin("POST", "/zones", { name: z.name, plan: "enterprise" });
   // Custom hostnames are never created by the API zoneform uses: put them into the state.
-  const state = await emu.admin<{ zones: Array<{ id: string; name: string; custom_hostnames: Array<Record<string, unknown>> }> }>("GET", "/state");
+  const state = await emu.admin<{
+    zones: Array<{ id: string; name: string; custom_hostnames: Array<Record<string, unknown>> }>;
+  }>("GET", "/state");
   const template = state.zones.find((z) => z.custom_hostnames.length > 0)!.custom_hostnames[0]!;
   for (const z of state.zones) {
     if (!zones.some((f) => f.id === z.id)) continue;
@@ -69,7 +74,12 @@ export async function createFleet(emu: TestEmulator, count: number, prefix = "fl
     const id = zoneId(hostname);
     const uuid = `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`;
     z.custom_hostnames = [
-      { ...structuredClone(template), id, hostname, ssl: { ...(structuredClone(template.ssl) as object), id: uuid, certificate_authority: "lets_encrypt" } },
+      {
+        ...structuredClone(template),
+        id,
+        hostname,
+        ssl: { ...(structuredClone(template.ssl) as object), id: uuid, certificate_authority: "lets_encrypt" },
+      },
     ];
   }
   await emu.admin("PUT", "/state", state);
@@ -78,7 +88,14 @@ export async function createFleet(emu: TestEmulator, count: number, prefix = "fl
     const ep = await emu.api<{ rules: unknown[] }>("PUT", `zones/${z.id}/rulesets/phases/${WAF_PHASE}/entrypoint`, {
       name: "default",
       rules: [
-        { action: "skip", expression: "ip.src eq 192.0.2.10", description: "office", ref: "office-skip", action_parameters: { ruleset: "current" }, logging: { enabled: true } },
+        {
+          action: "skip",
+          expression: "ip.src eq 192.0.2.10",
+          description: "office",
+          ref: "office-skip",
+          action_parameters: { ruleset: "current" },
+          logging: { enabled: true },
+        },
       ],
     });
     foreign.set(z.id, JSON.stringify(ep.rules[0]));
@@ -108,7 +125,13 @@ export async function untilAnswered(emu: TestEmulator, boundMs = 10_000): Promis
 }
 
 /** Runs apply until it exits 0, at most `max` times; `between` runs after each failed run. */
-export async function applyUntilDone(emu: TestEmulator, fleet: Fleet, extra: string[], max: number, between?: () => Promise<void>): Promise<CliResult[]> {
+export async function applyUntilDone(
+  emu: TestEmulator,
+  fleet: Fleet,
+  extra: string[],
+  max: number,
+  between?: () => Promise<void>,
+): Promise<CliResult[]> {
   const runs: CliResult[] = [];
   for (let i = 0; i < max; i++) {
     const r = await runCli(emu, ["apply", "-c", fleet.config, "--auto-approve", ...extra], { env: fleet.env });
@@ -127,14 +150,23 @@ export async function expectConverged(emu: TestEmulator, fleet: Fleet): Promise<
   expect(plan.stdout).toContain("No changes.");
   for (const z of fleet.zones) {
     const policies = await emu.api<Array<{ description: string }>>("GET", `zones/${z.id}/page_shield/policies`);
-    expect(policies.map((p) => p.description).sort(), z.name).toEqual(["Checkout allow-list", "Report everything else"]);
+    expect(policies.map((p) => p.description).sort(), z.name).toEqual([
+      "Checkout allow-list",
+      "Report everything else",
+    ]);
     const jobs = await emu.api<Array<{ name: string }>>("GET", `zones/${z.id}/logpush/jobs`);
     expect(jobs.map((j) => j.name).sort(), z.name).toEqual(["firewall-to-datadog", "http-to-https"]);
     const ep = await emu.api<{ rules: Rule[] }>("GET", `zones/${z.id}/rulesets/phases/${WAF_PHASE}/entrypoint`);
     expect(JSON.stringify(ep.rules[0]), `${z.name}: the foreign rule`).toBe(fleet.foreign.get(z.id));
     const executes = ep.rules.filter((r) => r.action === "execute").map((r) => r.action_parameters?.id);
     expect(executes.sort(), `${z.name}: one execute rule per managed ruleset`).toEqual([OWASP, CFM].sort());
-    const fields = await emu.api<{ rules: Rule[] }>("GET", `zones/${z.id}/rulesets/phases/http_log_custom_fields/entrypoint`);
-    expect(fields.rules.filter((r) => r.action === "log_custom_field"), z.name).toHaveLength(1);
+    const fields = await emu.api<{ rules: Rule[] }>(
+      "GET",
+      `zones/${z.id}/rulesets/phases/http_log_custom_fields/entrypoint`,
+    );
+    expect(
+      fields.rules.filter((r) => r.action === "log_custom_field"),
+      z.name,
+    ).toHaveLength(1);
   }
 }

@@ -61,7 +61,10 @@ export function responseValidator(
   const key = findStatusKey(doc, pathTemplate, method, status);
   const cacheKey = `${id} ${method} ${pathTemplate} ${key}`;
   if (compiled.has(cacheKey)) return compiled.get(cacheKey);
-  const paths = doc.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>;
+  const paths = doc.paths as Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>
+  >;
   const response = paths[pathTemplate]![method.toLowerCase()]!.responses[key]!;
   if (!response.content?.["application/json"]) return undefined;
   const ref = `${id}#/paths/${escapePointer(pathTemplate)}/${method.toLowerCase()}/responses/${key}/content/application~1json/schema`;
@@ -74,13 +77,23 @@ export function responseValidator(
  * Asserts that `body` is what the official schema allows for `method pathTemplate` answering `status`
  * (`pathTemplate` as in the OpenAPI document, e.g. `/zones/{zone_id}/page_shield`).
  */
-export function expectConformsTo(file: string, pathTemplate: string, method: string, status: number, body: unknown): void {
+export function expectConformsTo(
+  file: string,
+  pathTemplate: string,
+  method: string,
+  status: number,
+  body: unknown,
+): void {
   const validate = responseValidator(file, pathTemplate, method, status);
   if (!validate) {
-    expect(body === null || body === undefined || body === "", `${method} ${pathTemplate} ${status} has no body`).toBe(true);
+    expect(body === null || body === undefined || body === "", `${method} ${pathTemplate} ${status} has no body`).toBe(
+      true,
+    );
     return;
   }
   const ok = validate(body);
-  const problems = (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`);
+  const problems = (validate.errors ?? []).map(
+    (e) => `${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`,
+  );
   expect(ok, `${method} ${pathTemplate} ${status} does not conform:\n${problems.join("\n")}`).toBe(true);
 }

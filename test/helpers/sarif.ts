@@ -9,7 +9,9 @@ import addFormatsModule from "ajv-formats";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/sarif/", import.meta.url));
 
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv,
+) => Ajv;
 
 function compile(file: string, draft04: boolean): ValidateFunction {
   const schema = JSON.parse(readFileSync(FIXTURES + file, "utf8")) as Record<string, unknown>;
@@ -33,6 +35,10 @@ export function sarifSchemaErrors(log: unknown): string[] {
     { name: "cs01 draft-07", validate: compile("sarif-schema-2.1.0.cs01-draft-07.json", false) },
   ];
   return validators.flatMap(({ name, validate }) =>
-    validate(log) ? [] : (validate.errors ?? []).map((e) => `${name}: ${e.instancePath || "/"} ${e.message ?? ""} ${JSON.stringify(e.params)}`),
+    validate(log)
+      ? []
+      : (validate.errors ?? []).map(
+          (e) => `${name}: ${e.instancePath || "/"} ${e.message ?? ""} ${JSON.stringify(e.params)}`,
+        ),
   );
 }

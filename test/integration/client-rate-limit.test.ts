@@ -16,7 +16,9 @@ describe("rate limit", () => {
     await emu.admin("PUT", "rate-limit", { requests: 10, seconds: 1 });
     const { client } = clientOn(emu, { rateLimit: { requests: 10, seconds: 1 }, parallelism: 8 });
     const t0 = Date.now();
-    const results = await Promise.all(Array.from({ length: 20 }, () => client.request("GET", `zones/${ZONE.com}/page_shield`)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => client.request("GET", `zones/${ZONE.com}/page_shield`)),
+    );
     const elapsed = Date.now() - t0;
     expect(results).toHaveLength(20);
     const log = await emu.requests();
@@ -29,7 +31,9 @@ describe("rate limit", () => {
   it("finishes a run whose limit is set higher than the server's, slowing down on the rate headers", async () => {
     await emu.admin("PUT", "rate-limit", { requests: 10, seconds: 1 });
     const { client, lines } = clientOn(emu, { parallelism: 4 });
-    const results = await Promise.all(Array.from({ length: 15 }, () => client.request("GET", `zones/${ZONE.com}/page_shield`)));
+    const results = await Promise.all(
+      Array.from({ length: 15 }, () => client.request("GET", `zones/${ZONE.com}/page_shield`)),
+    );
     expect(results).toHaveLength(15);
     const statuses = (await emu.requests()).map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(15);
@@ -47,7 +51,9 @@ describe("rate limit", () => {
     proxy.spoil = (req, res) => {
       if (throttled || !/page_shield$/.test(req.path)) return false;
       throttled = true;
-      res.writeHead(429, { "content-type": "application/json", "retry-after": "0.4" }).end(JSON.stringify({ success: false, errors: [{ code: 10000, message: "rate limited" }] }));
+      res
+        .writeHead(429, { "content-type": "application/json", "retry-after": "0.4" })
+        .end(JSON.stringify({ success: false, errors: [{ code: 10000, message: "rate limited" }] }));
       return true;
     };
     const { client } = clientOn(emu, { baseUrl: proxy.url });
@@ -98,7 +104,9 @@ describe("parallelism", () => {
 
 describe("client flags and environment", () => {
   it("builds the client from CLOUDFLARE_API_BASE_URL and the token, logging calls to stderr with --verbose", async () => {
-    const { io, stderr } = memoryIO({ env: { CLOUDFLARE_API_BASE_URL: emu.url, CLOUDFLARE_API_TOKEN: "emulator-token" } });
+    const { io, stderr } = memoryIO({
+      env: { CLOUDFLARE_API_BASE_URL: emu.url, CLOUDFLARE_API_TOKEN: "emulator-token" },
+    });
     const client = clientFromOptions({ verbose: true, parallelism: 2, rateLimit: "100/10", timeout: "5s" }, io);
     await client.request("GET", `zones/${ZONE.com}/page_shield`);
     await client.close();
@@ -107,7 +115,13 @@ describe("client flags and environment", () => {
   });
 
   it("--api-url wins over the environment, and the email + key pair works", async () => {
-    const { io } = memoryIO({ env: { CLOUDFLARE_API_BASE_URL: "http://127.0.0.1:1/nowhere", CLOUDFLARE_EMAIL: "user@example.com", CLOUDFLARE_API_KEY: "emulator-key" } });
+    const { io } = memoryIO({
+      env: {
+        CLOUDFLARE_API_BASE_URL: "http://127.0.0.1:1/nowhere",
+        CLOUDFLARE_EMAIL: "user@example.com",
+        CLOUDFLARE_API_KEY: "emulator-key",
+      },
+    });
     const client = clientFromOptions({ apiUrl: emu.url }, io);
     expect(await client.request("GET", `zones/${ZONE.com}/page_shield`)).toMatchObject({ enabled: false });
     await client.close();
@@ -115,14 +129,18 @@ describe("client flags and environment", () => {
 
   it("names the variables when there are no credentials, and rejects bad flag values", () => {
     expect(() => clientFromOptions({}, memoryIO({ env: {} }).io)).toThrow(CredentialsError);
-    expect(() => clientFromOptions({}, memoryIO({ env: {} }).io)).toThrow(/CLOUDFLARE_API_TOKEN.*CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY/);
+    expect(() => clientFromOptions({}, memoryIO({ env: {} }).io)).toThrow(
+      /CLOUDFLARE_API_TOKEN.*CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY/,
+    );
     const parse = (args: string[]) => {
       const cmd = addClientOptions(new Command("plan").exitOverride().action(() => undefined));
       cmd.parse(args, { from: "user" });
       return cmd.opts();
     };
     expect(parse([])).toMatchObject({ parallelism: 8 });
-    expect(parse(["--parallelism", "3", "--rate-limit", "600/300", "--timeout", "10s", "--api-url", "http://x/client/v4"])).toEqual({
+    expect(
+      parse(["--parallelism", "3", "--rate-limit", "600/300", "--timeout", "10s", "--api-url", "http://x/client/v4"]),
+    ).toEqual({
       parallelism: 3,
       rateLimit: { requests: 600, seconds: 300 },
       timeout: 10_000,

@@ -13,7 +13,13 @@ import { ACCOUNT, TestEmulator, ZONE, clientOn } from "../helpers/cli.js";
 const emu = TestEmulator.perFile();
 
 function policyBody(description: string): Record<string, unknown> {
-  return { description, action: "log", expression: 'http.request.uri.path contains "/checkout"', enabled: true, value: "script-src 'self'" };
+  return {
+    description,
+    action: "log",
+    expression: 'http.request.uri.path contains "/checkout"',
+    enabled: true,
+    value: "script-src 'self'",
+  };
 }
 
 async function caught(p: Promise<unknown>): Promise<Error> {
@@ -28,10 +34,16 @@ async function caught(p: Promise<unknown>): Promise<Error> {
 describe("envelopes", () => {
   it("unwraps results, sends JSON bodies, and answers a 204 with null", async () => {
     const { client } = clientOn(emu);
-    const settings = await client.request<{ enabled: boolean }>("PUT", `zones/${ZONE.com}/page_shield`, { body: { enabled: true } });
+    const settings = await client.request<{ enabled: boolean }>("PUT", `zones/${ZONE.com}/page_shield`, {
+      body: { enabled: true },
+    });
     expect(settings.enabled).toBe(true);
-    const created = await client.request<{ id: string }>("POST", `/zones/${ZONE.com}/page_shield/policies`, { body: policyBody("Checkout") });
-    const env = await client.requestEnvelope<unknown[]>("GET", `zones/${ZONE.com}/page_shield/policies`, { query: { page: 1, per_page: 10, unused: undefined } });
+    const created = await client.request<{ id: string }>("POST", `/zones/${ZONE.com}/page_shield/policies`, {
+      body: policyBody("Checkout"),
+    });
+    const env = await client.requestEnvelope<unknown[]>("GET", `zones/${ZONE.com}/page_shield/policies`, {
+      query: { page: 1, per_page: 10, unused: undefined },
+    });
     expect(env.status).toBe(200);
     expect(env.result).toHaveLength(1);
     // The real policies list answers without result_info (recorded/cft_page_shield_policies.json).
@@ -57,7 +69,12 @@ describe("errors a user can act on", () => {
     const e1 = await caught(client.request("GET", `zones/${unknown}/page_shield`));
     expect(e1).toBeInstanceOf(ApiError);
     expect(e1.message).toMatch(new RegExp(`^zone ${unknown} not found or not accessible with this token`));
-    expect((e1 as ApiError).info).toMatchObject({ status: 404, method: "GET", path: `zones/${unknown}/page_shield`, retryable: false });
+    expect((e1 as ApiError).info).toMatchObject({
+      status: 404,
+      method: "GET",
+      path: `zones/${unknown}/page_shield`,
+      retryable: false,
+    });
     const e2 = await caught(client.request("GET", "zones/not-an-id/page_shield"));
     expect(e2.message).toMatch(/^malformed id "not-an-id" in GET zones\/not-an-id\/page_shield/);
     expect((e2 as ApiError).info.errors.map((e) => e.code)).toEqual([7003, 7000]);
@@ -68,7 +85,11 @@ describe("errors a user can act on", () => {
 
   it("keeps the API's field pointers on validation errors", async () => {
     const { client } = clientOn(emu);
-    const e = (await caught(client.request("POST", `zones/${ZONE.com}/page_shield/policies`, { body: { ...policyBody("x"), action: "deny" } }))) as ApiError;
+    const e = (await caught(
+      client.request("POST", `zones/${ZONE.com}/page_shield/policies`, {
+        body: { ...policyBody("x"), action: "deny" },
+      }),
+    )) as ApiError;
     expect(e.info.status).toBe(400);
     expect(e.info.errors[0]).toMatchObject({ pointer: "/action" });
     expect(e.message).toContain("at /action");
@@ -79,7 +100,11 @@ describe("errors a user can act on", () => {
     const secret = "wrong-secret-token-0042";
     const { client, lines } = clientOn(emu, { auth: { token: secret }, permissionHint });
     const e = (await caught(client.request("GET", `zones/${ZONE.com}/page_shield`))) as ApiError;
-    expect(e.message).toMatch(new RegExp(`^the API token lacks permission for GET zones/${ZONE.com}/page_shield \\(Cloudflare: Authentication error \\[10000\\]; see https://developers\\.cloudflare\\.com/api\\)`));
+    expect(e.message).toMatch(
+      new RegExp(
+        `^the API token lacks permission for GET zones/${ZONE.com}/page_shield \\(Cloudflare: Authentication error \\[10000\\]; see https://developers\\.cloudflare\\.com/api\\)`,
+      ),
+    );
     expect(e.message).toContain('"Page Shield: Read"');
     expect(JSON.stringify({ m: e.message, i: e.info, lines })).not.toContain(secret);
     await client.close();
@@ -91,7 +116,9 @@ describe("errors a user can act on", () => {
     const wrongBase = createClient({ baseUrl: emu.adminUrl, auth: { token: "emulator-token" } });
     const e1 = await caught(wrongBase.request("GET", "state"));
     expect(e1).toBeInstanceOf(RunStoppedError);
-    expect(e1.message).toContain(`the base URL ${emu.adminUrl} does not look like the Cloudflare API (GET state got an answer that is not the API's JSON envelope (HTTP 200))`);
+    expect(e1.message).toContain(
+      `the base URL ${emu.adminUrl} does not look like the Cloudflare API (GET state got an answer that is not the API's JSON envelope (HTTP 200))`,
+    );
     expect(await caught(wrongBase.request("GET", "state"))).toBe(e1);
     await wrongBase.close();
     // After the API has answered once, the same answer is that call's own error.
@@ -99,11 +126,20 @@ describe("errors a user can act on", () => {
     await api.request("GET", `zones/${ZONE.com}/page_shield`);
     await api.close();
 
-    const html = createServer((_req, res) => res.writeHead(502, { "content-type": "text/html" }).end("<html><head><title>502 Bad Gateway</title></head></html>"));
+    const html = createServer((_req, res) =>
+      res
+        .writeHead(502, { "content-type": "text/html" })
+        .end("<html><head><title>502 Bad Gateway</title></head></html>"),
+    );
     await new Promise<void>((r) => html.listen(0, "127.0.0.1", r));
-    const proxy = createClient({ baseUrl: `http://127.0.0.1:${(html.address() as AddressInfo).port}/client/v4`, auth: { token: "t-123" }, retries: 1, retryBaseDelayMs: 5 });
+    const proxy = createClient({
+      baseUrl: `http://127.0.0.1:${(html.address() as AddressInfo).port}/client/v4`,
+      auth: { token: "t-123" },
+      retries: 1,
+      retryBaseDelayMs: 5,
+    });
     const e2 = (await caught(proxy.request("GET", `zones/${ZONE.com}/page_shield`))) as ApiError;
-    expect(e2.message).toContain('Cloudflare answered HTTP 502 for GET zones/');
+    expect(e2.message).toContain("Cloudflare answered HTTP 502 for GET zones/");
     expect(e2.message).toContain('not JSON (text/html: "502 Bad Gateway")');
     expect(e2.info).toMatchObject({ status: 502, retryable: true });
     await proxy.close();
@@ -112,13 +148,19 @@ describe("errors a user can act on", () => {
 
   it("stops the run on a connection refused before any answer, naming the URL settings, after one quick retry", async () => {
     const lines: string[] = [];
-    const client = createClient({ baseUrl: "http://127.0.0.1:1/client/v4", auth: { token: "t-123" }, log: (l) => lines.push(l) });
+    const client = createClient({
+      baseUrl: "http://127.0.0.1:1/client/v4",
+      auth: { token: "t-123" },
+      log: (l) => lines.push(l),
+    });
     const started = Date.now();
     const e = (await caught(client.request("GET", `zones/${ZONE.com}/page_shield`))) as RunStoppedError;
     expect(Date.now() - started).toBeLessThan(2000);
     expect(e).toBeInstanceOf(RunStoppedError);
     expect(e.reason).toBe("cause");
-    expect(e.message).toMatch(/^cannot connect to the API at http:\/\/127\.0\.0\.1:1\/client\/v4 \(ECONNREFUSED\): nothing accepts connections there\. Check --api-url/);
+    expect(e.message).toMatch(
+      /^cannot connect to the API at http:\/\/127\.0\.0\.1:1\/client\/v4 \(ECONNREFUSED\): nothing accepts connections there\. Check --api-url/,
+    );
     expect(lines.find((l) => l.includes("failed (ECONNREFUSED)"))).toMatch(/retries=1$/);
     // Every later call is refused at once with the same error, nothing sent.
     expect(await caught(client.request("GET", `zones/${ZONE.com}/page_shield/policies`))).toBe(e);
@@ -133,7 +175,9 @@ describe("retries", () => {
     await emu.fault({ method: "GET", path: "page_shield$", status: 503, count: 2 });
     expect(await client.request("GET", `zones/${ZONE.com}/page_shield`)).toMatchObject({ enabled: false });
     expect((await emu.requests()).map((r) => r.status)).toEqual([503, 503, 200]);
-    expect(lines).toEqual([expect.stringMatching(new RegExp(`^GET zones/${ZONE.com}/page_shield 200 \\d+ms retries=2$`))]);
+    expect(lines).toEqual([
+      expect.stringMatching(new RegExp(`^GET zones/${ZONE.com}/page_shield 200 \\d+ms retries=2$`)),
+    ]);
     expect(client.stats()).toEqual({ requests: 3, retries: 2, throttled: 0 });
     await client.close();
   });
@@ -154,7 +198,9 @@ describe("retries", () => {
     await emu.fault({ method: "GET", status: 429, retry_after: 120, count: 1 });
     const e = await caught(client.request("GET", `zones/${ZONE.com}/page_shield`));
     expect(e).toBeInstanceOf(RunStoppedError);
-    expect(e.message).toMatch(/^the API asked to wait 2m \(Retry-After: 120\), longer than the 5\.0s zoneform waits at most \(--max-wait\); stopped at once/);
+    expect(e.message).toMatch(
+      /^the API asked to wait 2m \(Retry-After: 120\), longer than the 5\.0s zoneform waits at most \(--max-wait\); stopped at once/,
+    );
     expect((e as RunStoppedError).exitCode).toBe(1);
     // Nothing more is sent, a write least of all.
     const again = await caught(client.request("PUT", `zones/${ZONE.com}/page_shield`, { body: { enabled: true } }));
@@ -167,13 +213,21 @@ describe("retries", () => {
     const { client } = clientOn(emu);
     await emu.fault({ method: "PUT", reset: true, count: 1 });
     await client.request("PUT", `zones/${ZONE.com}/page_shield`, { body: { enabled: true } });
-    const p = await client.request<{ id: string }>("POST", `zones/${ZONE.com}/page_shield/policies`, { body: policyBody("x") });
+    const p = await client.request<{ id: string }>("POST", `zones/${ZONE.com}/page_shield/policies`, {
+      body: policyBody("x"),
+    });
     await emu.fault({ method: "DELETE", reset: true, after: true, count: 1 });
     // The first DELETE went through before the connection dropped (logged as status 0): the retry
     // finds the policy gone (404), which the engine treats as done.
     const e = await caught(client.request("DELETE", `zones/${ZONE.com}/page_shield/policies/${p.id}`));
     expect(e.message).toMatch(/^not found: DELETE/);
-    expect((await emu.requests()).map((r) => `${r.method} ${r.status}`)).toEqual(["PUT 0", "PUT 200", "POST 200", "DELETE 0", "DELETE 404"]);
+    expect((await emu.requests()).map((r) => `${r.method} ${r.status}`)).toEqual([
+      "PUT 0",
+      "PUT 200",
+      "POST 200",
+      "DELETE 0",
+      "DELETE 404",
+    ]);
     await client.close();
   });
 
@@ -202,7 +256,9 @@ describe("a POST is never re-sent when it may have been processed", () => {
   it("a dropped connection after the write: one POST, one policy, an ambiguous NetworkError", async () => {
     const { client, lines } = clientOn(emu);
     await emu.fault({ method: "POST", reset: true, after: true, count: 1 });
-    const e = (await caught(client.request("POST", `zones/${ZONE.com}/page_shield/policies`, { body: policyBody("Checkout") }))) as NetworkError;
+    const e = (await caught(
+      client.request("POST", `zones/${ZONE.com}/page_shield/policies`, { body: policyBody("Checkout") }),
+    )) as NetworkError;
     expect(e).toBeInstanceOf(NetworkError);
     expect(e.info).toMatchObject({ method: "POST", ambiguous: true });
     expect(e.message).toContain("may or may not have happened");
@@ -216,11 +272,14 @@ describe("a POST is never re-sent when it may have been processed", () => {
   it("a timeout after sending is ambiguous too, and not retried", async () => {
     const { client } = clientOn(emu, { timeoutMs: 200 });
     await emu.fault({ method: "POST", delay_ms: 800, after: true, count: 1 });
-    const e = (await caught(client.request("POST", `zones/${ZONE.com}/page_shield/policies`, { body: policyBody("Slow") }))) as NetworkError;
+    const e = (await caught(
+      client.request("POST", `zones/${ZONE.com}/page_shield/policies`, { body: policyBody("Slow") }),
+    )) as NetworkError;
     expect(e.info.ambiguous).toBe(true);
     expect(e.message).toMatch(/no answer within 200 ms/);
     // The POST was carried out; its answer, held back, is sent (to nobody) before the log is read.
-    for (let i = 0; i < 200 && (await emu.requests()).some((r) => r.status === 0); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 200 && (await emu.requests()).some((r) => r.status === 0); i++)
+      await new Promise((r) => setTimeout(r, 10));
     expect((await emu.requests()).filter((r) => r.method === "POST").map((r) => r.status)).toEqual([200]);
     expect(await client.request("GET", `zones/${ZONE.com}/page_shield/policies`)).toHaveLength(1);
     await client.close();
@@ -229,7 +288,9 @@ describe("a POST is never re-sent when it may have been processed", () => {
   it("a 5xx is not retried for a POST and says the outcome is unknown", async () => {
     const { client } = clientOn(emu);
     await emu.fault({ method: "POST", status: 503, count: 1 });
-    const e = (await caught(client.request("POST", `zones/${ZONE.com}/page_shield/policies`, { body: policyBody("x") }))) as ApiError;
+    const e = (await caught(
+      client.request("POST", `zones/${ZONE.com}/page_shield/policies`, { body: policyBody("x") }),
+    )) as ApiError;
     expect(e.info).toMatchObject({ status: 503, retryable: false });
     expect(e.message).toContain("may or may not have been carried out");
     expect(await emu.requests()).toHaveLength(1);
@@ -248,14 +309,26 @@ describe("a POST is never re-sent when it may have been processed", () => {
 
 describe("paging", () => {
   it("streams a page-style list, every item exactly once", async () => {
-    await emu.admin("POST", "inventory", { zone_id: ZONE.com, scripts: 1234, connections: 0, cookies: 0, malicious_ratio: 0.01 });
+    await emu.admin("POST", "inventory", {
+      zone_id: ZONE.com,
+      scripts: 1234,
+      connections: 0,
+      cookies: 0,
+      malicious_ratio: 0.01,
+    });
     const { client } = clientOn(emu);
     const query = { status: "active,infrequent,inactive", exclude_duplicates: false, exclude_cdn_cgi: false };
-    const first = await client.requestEnvelope<unknown[]>("GET", `zones/${ZONE.com}/page_shield/scripts`, { query: { ...query, per_page: 1 } });
+    const first = await client.requestEnvelope<unknown[]>("GET", `zones/${ZONE.com}/page_shield/scripts`, {
+      query: { ...query, per_page: 1 },
+    });
     expect(first.result_info?.total_count).toBe(1234);
     await emu.admin("DELETE", "requests");
     const ids: string[] = [];
-    for await (const s of client.paginate<{ id: string }>(`zones/${ZONE.com}/page_shield/scripts`, { perPage: 100, query })) ids.push(s.id);
+    for await (const s of client.paginate<{ id: string }>(`zones/${ZONE.com}/page_shield/scripts`, {
+      perPage: 100,
+      query,
+    }))
+      ids.push(s.id);
     expect(ids).toHaveLength(1234);
     expect(new Set(ids).size).toBe(1234);
     const log = await emu.requests();
@@ -266,22 +339,43 @@ describe("paging", () => {
   });
 
   it("reads only the pages the consumer asks for", async () => {
-    await emu.admin("POST", "inventory", { zone_id: ZONE.com, scripts: 500, connections: 0, cookies: 0, malicious_ratio: 0 });
+    await emu.admin("POST", "inventory", {
+      zone_id: ZONE.com,
+      scripts: 500,
+      connections: 0,
+      cookies: 0,
+      malicious_ratio: 0,
+    });
     const { client } = clientOn(emu);
     let n = 0;
-    for await (const _ of client.paginate(`zones/${ZONE.com}/page_shield/scripts`, { perPage: 50 })) if (++n === 60) break;
+    for await (const _ of client.paginate(`zones/${ZONE.com}/page_shield/scripts`, { perPage: 50 }))
+      if (++n === 60) break;
     expect(await emu.requests()).toHaveLength(2);
     await client.close();
   });
 
   it("with a look-ahead, keeps pages in order, each once, never past the last page", async () => {
-    await emu.admin("POST", "inventory", { zone_id: ZONE.com, scripts: 1234, connections: 0, cookies: 0, malicious_ratio: 0.01 });
+    await emu.admin("POST", "inventory", {
+      zone_id: ZONE.com,
+      scripts: 1234,
+      connections: 0,
+      cookies: 0,
+      malicious_ratio: 0.01,
+    });
     const { client } = clientOn(emu);
     const query = { status: "active,infrequent,inactive", exclude_duplicates: false, exclude_cdn_cgi: false };
-    const inOrder = await client.listAll<{ id: string }>(`zones/${ZONE.com}/page_shield/scripts`, { perPage: 100, query });
+    const inOrder = await client.listAll<{ id: string }>(`zones/${ZONE.com}/page_shield/scripts`, {
+      perPage: 100,
+      query,
+    });
     await emu.admin("DELETE", "requests");
     const ids: string[] = [];
-    for await (const s of client.paginate<{ id: string }>(`zones/${ZONE.com}/page_shield/scripts`, { perPage: 100, query, lookahead: 4 })) ids.push(s.id);
+    for await (const s of client.paginate<{ id: string }>(`zones/${ZONE.com}/page_shield/scripts`, {
+      perPage: 100,
+      query,
+      lookahead: 4,
+    }))
+      ids.push(s.id);
     expect(ids).toEqual(inOrder.map((s) => s.id));
     const pages = (await emu.requests()).map((r) => Number(r.query.page)).sort((a, b) => a - b);
     expect(pages).toEqual(Array.from({ length: 13 }, (_, i) => i + 1));
@@ -289,7 +383,12 @@ describe("paging", () => {
     // A consumer that stops early leaves at most the look-ahead's pages requested beyond its own.
     await emu.admin("DELETE", "requests");
     let n = 0;
-    for await (const _ of client.paginate(`zones/${ZONE.com}/page_shield/scripts`, { perPage: 100, query, lookahead: 2 })) if (++n === 150) break;
+    for await (const _ of client.paginate(`zones/${ZONE.com}/page_shield/scripts`, {
+      perPage: 100,
+      query,
+      lookahead: 2,
+    }))
+      if (++n === 150) break;
     expect((await emu.requests()).length).toBeLessThanOrEqual(4);
     await client.close();
   });
@@ -298,7 +397,8 @@ describe("paging", () => {
     const { client } = clientOn(emu);
     const all = await client.request<Array<{ id: string }>>("GET", `accounts/${ACCOUNT}/rulesets`);
     const streamed: string[] = [];
-    for await (const r of client.paginateCursor<{ id: string }>(`accounts/${ACCOUNT}/rulesets`, { perPage: 1 })) streamed.push(r.id);
+    for await (const r of client.paginateCursor<{ id: string }>(`accounts/${ACCOUNT}/rulesets`, { perPage: 1 }))
+      streamed.push(r.id);
     expect(all.length).toBeGreaterThanOrEqual(2);
     expect(streamed).toEqual(all.map((r) => r.id));
     const log = await emu.requests();
@@ -322,14 +422,25 @@ describe("secrets stay out of logs and errors", () => {
       count: 1,
     });
     const e1 = (await caught(
-      client.request("POST", `zones/${ZONE.com}/logpush/validate/destination`, { body: { destination_conf: "s3://bucket/logs?region=us-east-1&secret-access-key=AKIASECRET99" } }),
+      client.request("POST", `zones/${ZONE.com}/logpush/validate/destination`, {
+        body: { destination_conf: "s3://bucket/logs?region=us-east-1&secret-access-key=AKIASECRET99" },
+      }),
     )) as ApiError;
     expect(e1.message).toContain("secret-access-key=(sensitive)");
-    const e2 = (await caught(client.request("POST", `zones/${ZONE.com}/page_shield/policies`, { body: { ...policyBody("x"), action: "env-secret-value-77" } }))) as ApiError;
+    const e2 = (await caught(
+      client.request("POST", `zones/${ZONE.com}/page_shield/policies`, {
+        body: { ...policyBody("x"), action: "env-secret-value-77" },
+      }),
+    )) as ApiError;
     expect(e2.message).toContain("'(sensitive)' is not a valid value for action");
-    await client.request("GET", `zones/${ZONE.com}/page_shield/scripts`, { query: { page_url: "https://x.example/?token=abc123secret", api_key: "qwerty-key-1" } }).catch(() => undefined);
+    await client
+      .request("GET", `zones/${ZONE.com}/page_shield/scripts`, {
+        query: { page_url: "https://x.example/?token=abc123secret", api_key: "qwerty-key-1" },
+      })
+      .catch(() => undefined);
     const everything = JSON.stringify({ lines, e1: [e1.message, e1.info], e2: [e2.message, e2.info] });
-    for (const secret of ["AKIASECRET99", "env-secret-value-77", "abc123secret", "qwerty-key-1", "emulator-token"]) expect(everything).not.toContain(secret);
+    for (const secret of ["AKIASECRET99", "env-secret-value-77", "abc123secret", "qwerty-key-1", "emulator-token"])
+      expect(everything).not.toContain(secret);
     expect(lines[2]).toContain("api_key=(sensitive)");
     await client.close();
   });
@@ -339,7 +450,9 @@ describe("secrets stay out of logs and errors", () => {
  * A list server of our own: `answer(query, n)` gives the envelope of the n-th request (1-based), so a
  * test can play any list shape the real API may produce. Returns the queries it was asked.
  */
-async function listServer(answer: (q: URLSearchParams, n: number) => unknown): Promise<{ url: string; asked: URLSearchParams[]; close: () => Promise<void> }> {
+async function listServer(
+  answer: (q: URLSearchParams, n: number) => unknown,
+): Promise<{ url: string; asked: URLSearchParams[]; close: () => Promise<void> }> {
   const asked: URLSearchParams[] = [];
   const server = createServer((req, res) => {
     const q = new URL(req.url ?? "/", "http://x").searchParams;
@@ -353,12 +466,25 @@ async function listServer(answer: (q: URLSearchParams, n: number) => unknown): P
   return { url: `http://127.0.0.1:${port}/client/v4`, asked, close: () => new Promise((r) => server.close(() => r())) };
 }
 
-const ok = (result: unknown, result_info?: Record<string, unknown>) => ({ success: true, errors: [], messages: [], result, ...(result_info ? { result_info } : {}) });
-const items = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ id: `item-${from + i}`, n: from + i }));
+const ok = (result: unknown, result_info?: Record<string, unknown>) => ({
+  success: true,
+  errors: [],
+  messages: [],
+  result,
+  ...(result_info ? { result_info } : {}),
+});
+const items = (from: number, n: number) =>
+  Array.from({ length: n }, (_, i) => ({ id: `item-${from + i}`, n: from + i }));
 
 async function strictClient(url: string, opts: Partial<Parameters<typeof createClient>[0]> = {}) {
   const warnings: string[] = [];
-  const client = createClient({ baseUrl: url, auth: { token: "t0ken-for-list-tests-0000000000000000000" }, retries: 0, onWarning: (l) => warnings.push(l), ...opts });
+  const client = createClient({
+    baseUrl: url,
+    auth: { token: "t0ken-for-list-tests-0000000000000000000" },
+    retries: 0,
+    onWarning: (l) => warnings.push(l),
+    ...opts,
+  });
   return { client, warnings };
 }
 
@@ -366,7 +492,14 @@ describe("lists are read whole and strictly", () => {
   it("a short page does not end the list while total_pages says there is more", async () => {
     // 7 items in pages the server cuts short (3, 2, 2) although it announces per_page 3.
     const pages: Record<string, unknown[]> = { "1": items(0, 3), "2": items(3, 2), "3": items(5, 2) };
-    const srv = await listServer((q) => ok(pages[q.get("page") ?? "1"] ?? [], { page: Number(q.get("page")), per_page: 3, total_pages: 3, total_count: 7 }));
+    const srv = await listServer((q) =>
+      ok(pages[q.get("page") ?? "1"] ?? [], {
+        page: Number(q.get("page")),
+        per_page: 3,
+        total_pages: 3,
+        total_count: 7,
+      }),
+    );
     const { client } = await strictClient(srv.url);
     const got = await client.listAll<{ n: number }>("zones/z/page_shield/scripts", { perPage: 3 });
     expect(got.map((i) => i.n)).toEqual([0, 1, 2, 3, 4, 5, 6]);
@@ -378,7 +511,13 @@ describe("lists are read whole and strictly", () => {
   it("asks an empty page before the last once more, then refuses the list (never 'the list ended')", async () => {
     const srv = await listServer((q) => {
       const page = Number(q.get("page"));
-      return ok(page === 2 ? [] : items((page - 1) * 2, 2), { page, per_page: 2, count: page === 2 ? 0 : 2, total_pages: 3, total_count: 6 });
+      return ok(page === 2 ? [] : items((page - 1) * 2, 2), {
+        page,
+        per_page: 2,
+        count: page === 2 ? 0 : 2,
+        total_pages: 3,
+        total_count: 6,
+      });
     });
     const { client, warnings } = await strictClient(srv.url);
     const err = await caught(client.listAll("zones/z/page_shield/scripts", { perPage: 2 }));
@@ -387,7 +526,9 @@ describe("lists are read whole and strictly", () => {
       "GET zones/z/page_shield/scripts: page 2 came back empty twice although the list announced more (total_pages 3, total_count 6, 2 read so far); the list could not be read whole, so nothing was changed; try again later",
     );
     expect(srv.asked.map((q) => q.get("page"))).toEqual(["1", "2", "2"]);
-    expect(warnings).toEqual(["warning: GET zones/z/page_shield/scripts: page 2 came back empty although the list announced more (total_pages 3, total_count 6, 2 read so far); asking for it once more"]);
+    expect(warnings).toEqual([
+      "warning: GET zones/z/page_shield/scripts: page 2 came back empty although the list announced more (total_pages 3, total_count 6, 2 read so far); asking for it once more",
+    ]);
     await client.close();
     await srv.close();
   });
@@ -395,7 +536,12 @@ describe("lists are read whole and strictly", () => {
   it("takes an empty page asked again when the second answer holds its items", async () => {
     const srv = await listServer((q, n) => {
       const page = Number(q.get("page"));
-      return ok(page === 2 && n === 2 ? [] : items((page - 1) * 2, 2), { page, per_page: 2, total_pages: 3, total_count: 6 });
+      return ok(page === 2 && n === 2 ? [] : items((page - 1) * 2, 2), {
+        page,
+        per_page: 2,
+        total_pages: 3,
+        total_count: 6,
+      });
     });
     const { client } = await strictClient(srv.url);
     expect((await client.listAll<{ n: number }>("l", { perPage: 2 })).map((i) => i.n)).toEqual([0, 1, 2, 3, 4, 5]);
@@ -404,7 +550,9 @@ describe("lists are read whole and strictly", () => {
   });
 
   it("refuses at once a list announcing totals above the caps (total_pages 1e10): one request, in well under a second", async () => {
-    const srv = await listServer((q) => ok(items(0, 1), { page: Number(q.get("page") ?? 1), per_page: 1, total_pages: 1e10, total_count: 1e10 }));
+    const srv = await listServer((q) =>
+      ok(items(0, 1), { page: Number(q.get("page") ?? 1), per_page: 1, total_pages: 1e10, total_count: 1e10 }),
+    );
     const { client } = await strictClient(srv.url);
     const started = Date.now();
     const err = await caught(client.listAll("zones/z/page_shield/policies"));
@@ -415,20 +563,26 @@ describe("lists are read whole and strictly", () => {
     expect(srv.asked).toHaveLength(1);
     const many = await listServer(() => ok(items(0, 1), { page: 1, per_page: 50, total_count: 600_000 }));
     const c2 = (await strictClient(many.url)).client;
-    expect((await caught(c2.listAll("l", { perPage: 50 }))).message).toContain("announces 600000 items, more than the 500000 zoneform reads at most (--max-list-items)");
+    expect((await caught(c2.listAll("l", { perPage: 50 }))).message).toContain(
+      "announces 600000 items, more than the 500000 zoneform reads at most (--max-list-items)",
+    );
     await Promise.all([client.close(), c2.close(), srv.close(), many.close()]);
   });
 
   it("ends a list that goes on without totals at the page cap, and one past the item cap", async () => {
     // Pages with result_info but no totals, always full: only the caps end them.
-    const srv = await listServer((q) => ok(items(Number(q.get("page")) * 10, 10), { page: Number(q.get("page")), per_page: 10, count: 10 }));
+    const srv = await listServer((q) =>
+      ok(items(Number(q.get("page")) * 10, 10), { page: Number(q.get("page")), per_page: 10, count: 10 }),
+    );
     const { client } = await strictClient(srv.url, { maxListPages: 4 });
     expect((await caught(client.listAll("l", { perPage: 10 }))).message).toBe(
       "GET l: the list went on past 4 pages without an end (the page cap, --max-list-pages); stopping so the list is not read forever, and nothing was changed",
     );
     expect(srv.asked).toHaveLength(4);
     const c2 = (await strictClient(srv.url, { maxListItems: 25 })).client;
-    expect((await caught(c2.listAll("l", { perPage: 10 }))).message).toContain("GET l: the list went on past 25 items (the item cap, --max-list-items)");
+    expect((await caught(c2.listAll("l", { perPage: 10 }))).message).toContain(
+      "GET l: the list went on past 25 items (the item cap, --max-list-items)",
+    );
     await Promise.all([client.close(), c2.close(), srv.close()]);
   });
 
@@ -436,13 +590,25 @@ describe("lists are read whole and strictly", () => {
     // A paging overlap: the last item of page 1 comes again first on page 2.
     const srv = await listServer((q) => {
       const page = Number(q.get("page"));
-      return ok(page === 1 ? items(0, 3) : [items(2, 1)[0], ...items(3, 2)], { page, per_page: 3, total_pages: 2, total_count: 6 });
+      return ok(page === 1 ? items(0, 3) : [items(2, 1)[0], ...items(3, 2)], {
+        page,
+        per_page: 3,
+        total_pages: 2,
+        total_count: 6,
+      });
     });
     const { client, warnings } = await strictClient(srv.url);
     expect((await client.listAll<{ n: number }>("zones/z/x", { perPage: 3 })).map((i) => i.n)).toEqual([0, 1, 2, 3, 4]);
-    expect(warnings).toEqual(['warning: GET zones/z/x: the list holds id "item-2" on pages 1 and 2 with the same content (a paging overlap); read once']);
+    expect(warnings).toEqual([
+      'warning: GET zones/z/x: the list holds id "item-2" on pages 1 and 2 with the same content (a paging overlap); read once',
+    ]);
     // The same id with other content: nobody can tell which is live.
-    const bad = await listServer(() => ok([{ id: "p1", description: "A", enabled: true }, { enabled: false, id: "p1", description: "A" }]));
+    const bad = await listServer(() =>
+      ok([
+        { id: "p1", description: "A", enabled: true },
+        { enabled: false, id: "p1", description: "A" },
+      ]),
+    );
     const c2 = (await strictClient(bad.url)).client;
     const err = await caught(c2.listAll("zones/z/page_shield/policies"));
     expect(err).toBeInstanceOf(AnswerShapeError);
@@ -450,7 +616,12 @@ describe("lists are read whole and strictly", () => {
       'GET zones/z/page_shield/policies: the list holds id "p1" twice on page 1 with different content; zoneform cannot tell which is live, so it stopped this zone and changed nothing; try again later',
     );
     // Key order alone is no difference.
-    const same = await listServer(() => ok([{ id: "p1", a: 1, b: 2 }, { b: 2, a: 1, id: "p1" }]));
+    const same = await listServer(() =>
+      ok([
+        { id: "p1", a: 1, b: 2 },
+        { b: 2, a: 1, id: "p1" },
+      ]),
+    );
     const c3 = await strictClient(same.url);
     expect(await c3.client.listAll("l")).toHaveLength(1);
     expect(c3.warnings).toHaveLength(1);
@@ -482,29 +653,55 @@ describe("lists are read whole and strictly", () => {
     // An empty cursor page that still names a next cursor is asked again, then refused.
     const emptyCursor = await listServer(() => ok([], { cursor: "next", per_page: 2, count: 0 }));
     const c4 = (await strictClient(emptyCursor.url)).client;
-    expect((await caught(c4.listAll("r"))).message).toContain("GET r: page 1 came back empty twice although the list announced more");
-    await Promise.all([c1.close(), c2.close(), c3.close(), c4.close(), whole.close(), cursors.close(), paged.close(), emptyCursor.close()]);
+    expect((await caught(c4.listAll("r"))).message).toContain(
+      "GET r: page 1 came back empty twice although the list announced more",
+    );
+    await Promise.all([
+      c1.close(),
+      c2.close(),
+      c3.close(),
+      c4.close(),
+      whole.close(),
+      cursors.close(),
+      paged.close(),
+      emptyCursor.close(),
+    ]);
   });
 });
 
 describe("ids beyond 2^53", () => {
   const BIG = "9007199254740993"; // 2^53 + 1: JSON.parse alone reads 9007199254740992
-  it(JSON_SOURCE_TEXT ? "keeps them exact, as strings of their digits" : "refuses them on this Node.js (no source text in JSON.parse), naming the id and the path", async () => {
-    const srv = await listServer(() => `{"success":true,"errors":[],"messages":[],"result":[{"id":${BIG},"name":"a","max_upload_bytes":5000000}]}`);
-    const { client } = await strictClient(srv.url);
-    if (JSON_SOURCE_TEXT) {
-      expect(await client.listAll("zones/z/logpush/jobs")).toEqual([{ id: BIG, name: "a", max_upload_bytes: 5000000 }]);
-    } else {
-      const err = await caught(client.listAll("zones/z/logpush/jobs"));
-      expect(err).toBeInstanceOf(ApiError);
-      expect(err.message).toContain(`GET zones/z/logpush/jobs: the answer holds id ${BIG}, beyond the integers this Node.js (${process.version}) reads exactly (2^53)`);
-    }
-    await client.close();
-    await srv.close();
-  });
+  it(
+    JSON_SOURCE_TEXT
+      ? "keeps them exact, as strings of their digits"
+      : "refuses them on this Node.js (no source text in JSON.parse), naming the id and the path",
+    async () => {
+      const srv = await listServer(
+        () =>
+          `{"success":true,"errors":[],"messages":[],"result":[{"id":${BIG},"name":"a","max_upload_bytes":5000000}]}`,
+      );
+      const { client } = await strictClient(srv.url);
+      if (JSON_SOURCE_TEXT) {
+        expect(await client.listAll("zones/z/logpush/jobs")).toEqual([
+          { id: BIG, name: "a", max_upload_bytes: 5000000 },
+        ]);
+      } else {
+        const err = await caught(client.listAll("zones/z/logpush/jobs"));
+        expect(err).toBeInstanceOf(ApiError);
+        expect(err.message).toContain(
+          `GET zones/z/logpush/jobs: the answer holds id ${BIG}, beyond the integers this Node.js (${process.version}) reads exactly (2^53)`,
+        );
+      }
+      await client.close();
+      await srv.close();
+    },
+  );
 
   it("parses small ids and other long numbers as before", () => {
-    expect(parseJsonExact('{"id":42,"bytes":12345678901234567890}')).toEqual({ value: { id: 42, bytes: 12345678901234567890 }, inexact: [] });
+    expect(parseJsonExact('{"id":42,"bytes":12345678901234567890}')).toEqual({
+      value: { id: 42, bytes: 12345678901234567890 },
+      inexact: [],
+    });
     const { value, inexact } = parseJsonExact(`{"result":{"job_id":${BIG}}}`);
     if (JSON_SOURCE_TEXT) expect(value).toEqual({ result: { job_id: BIG } });
     else expect(inexact).toEqual([BIG]);

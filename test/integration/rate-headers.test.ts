@@ -17,7 +17,12 @@ describe('Ratelimit: "default";r=…;t=…', () => {
     const policy = r.headers.get("ratelimit-policy");
     expect(ratelimit).toBe('"default";r=9;t=1');
     expect(policy).toBe('"default";q=10;w=1');
-    expect(parseRateHeaders({ ratelimit: ratelimit!, "ratelimit-policy": policy! })).toEqual({ limit: 10, remaining: 9, resetSeconds: 1, header: 'Ratelimit: "default";r=9;t=1' });
+    expect(parseRateHeaders({ ratelimit: ratelimit!, "ratelimit-policy": policy! })).toEqual({
+      limit: 10,
+      remaining: 9,
+      resetSeconds: 1,
+      header: 'Ratelimit: "default";r=9;t=1',
+    });
   });
 
   it("a run of 15 calls on a budget of 10 per second slows down on r and t and meets no 429, within a bounded time", async () => {

@@ -3,22 +3,46 @@
 // `npm pack`, installed in a fresh project, where the library API plans, applies and checks drift
 // against `zoneform/emulator` through `import … from "zoneform"`, and the executable runs.
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const REPO = resolve(import.meta.dirname, "../..");
 /** What `npm run build` reads and what the package holds besides dist/. */
-const INPUTS = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json", "src", "scripts", "schemas", "examples", "docs", "README.md", "LICENSE", "CHANGELOG.md"];
+const INPUTS = [
+  "package.json",
+  "package-lock.json",
+  "tsconfig.json",
+  "tsconfig.build.json",
+  "src",
+  "scripts",
+  "schemas",
+  "examples",
+  "docs",
+  "README.md",
+  "LICENSE",
+  "CHANGELOG.md",
+];
 // The Node running the tests runs npm and the build.
 const ENV = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}` };
-const npm = (args: string[], cwd: string) => execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: ENV });
+const npm = (args: string[], cwd: string) =>
+  execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: ENV });
 
 let ROOT = "";
 beforeAll(() => {
   ROOT = mkdtempSync(join(tmpdir(), "zoneform-build-"));
-  for (const input of INPUTS) if (existsSync(join(REPO, input))) cpSync(join(REPO, input), join(ROOT, input), { recursive: true });
+  for (const input of INPUTS)
+    if (existsSync(join(REPO, input))) cpSync(join(REPO, input), join(ROOT, input), { recursive: true });
   symlinkSync(join(REPO, "node_modules"), join(ROOT, "node_modules"), "dir");
   npm(["run", "build"], ROOT);
 }, 180_000);
@@ -78,9 +102,26 @@ export async function run(path: string): Promise<{ plan: Plan; report: ApplyRepo
 
 describe("the npm package", () => {
   it("holds the built code, its types, schemas, examples, README, LICENSE and CHANGELOG, and no source map, source or test", () => {
-    const [packed] = JSON.parse(npm(["pack", "--dry-run", "--json", "--ignore-scripts"], ROOT)) as Array<{ files: Array<{ path: string }> }>;
+    const [packed] = JSON.parse(npm(["pack", "--dry-run", "--json", "--ignore-scripts"], ROOT)) as Array<{
+      files: Array<{ path: string }>;
+    }>;
     const files = packed!.files.map((f) => f.path);
-    for (const wanted of ["LICENSE", "CHANGELOG.md", "README.md", "package.json", "dist/index.js", "dist/index.d.ts", "dist/cli/zoneform.js", "dist/cli/schema-validator.cjs", "dist/emulator/index.js", "schemas/zoneform.schema.json", "schemas/zoneform.schema.draft-07.json", "schemas/plan.schema.json", "docs/configuration.md", "docs/commands/README.md"]) {
+    for (const wanted of [
+      "LICENSE",
+      "CHANGELOG.md",
+      "README.md",
+      "package.json",
+      "dist/index.js",
+      "dist/index.d.ts",
+      "dist/cli/zoneform.js",
+      "dist/cli/schema-validator.cjs",
+      "dist/emulator/index.js",
+      "schemas/zoneform.schema.json",
+      "schemas/zoneform.schema.draft-07.json",
+      "schemas/plan.schema.json",
+      "docs/configuration.md",
+      "docs/commands/README.md",
+    ]) {
       expect(files, wanted).toContain(wanted);
     }
     expect(files.filter((f) => f.endsWith(".map") || f === "dist/.build-stamp")).toEqual([]);
@@ -94,21 +135,33 @@ describe("the npm package", () => {
   it("installs from its tarball and plans, applies and checks drift through the library API", () => {
     const project = installed();
     writeFileSync(join(project, "main.mjs"), SCRIPT);
-    const result = JSON.parse(execFileSync(process.execPath, ["main.mjs"], { cwd: project, encoding: "utf8", env: ENV }));
+    const result = JSON.parse(
+      execFileSync(process.execPath, ["main.mjs"], { cwd: project, encoding: "utf8", env: ENV }),
+    );
     expect(result.summary).toEqual({ create: 0, update: 1, replace: 0, delete: 0 });
     expect(result.text).toContain('~ page_shield_settings "settings"');
     expect(result.done).toEqual(['5ababd603b22780302dd8d83498e5172: ~ page_shield_settings "settings"']);
     expect(result.drifted).toBe(false);
     // The installed executable (on the Node running the tests, first on PATH for its `env node`).
     const bin = join(project, "node_modules/.bin/zoneform");
-    expect(execFileSync(bin, ["--version"], { cwd: project, encoding: "utf8", env: ENV }).trim()).toBe(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version);
-    writeFileSync(join(project, "zoneform.yaml"), "version: 1\nzones:\n  - zone_id: 5ababd603b22780302dd8d83498e5172\n    page_shield: { enabled: true }\n");
-    expect(execFileSync(bin, ["validate"], { cwd: project, encoding: "utf8", env: ENV })).toContain("1 zone in zoneform.yaml is valid");
+    expect(execFileSync(bin, ["--version"], { cwd: project, encoding: "utf8", env: ENV }).trim()).toBe(
+      JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version,
+    );
+    writeFileSync(
+      join(project, "zoneform.yaml"),
+      "version: 1\nzones:\n  - zone_id: 5ababd603b22780302dd8d83498e5172\n    page_shield: { enabled: true }\n",
+    );
+    expect(execFileSync(bin, ["validate"], { cwd: project, encoding: "utf8", env: ENV })).toContain(
+      "1 zone in zoneform.yaml is valid",
+    );
   }, 120_000);
 
   // TypeScript 7 (the native compiler, whose \`types\` default is empty) and 5, skipLibCheck off, with
   // and without @types/node: the published declarations name no Node.js type.
-  const compilers = { "TypeScript 7": join(REPO, "node_modules/typescript/bin/tsc"), "TypeScript 5": join(REPO, "node_modules/typescript5/bin/tsc") };
+  const compilers = {
+    "TypeScript 7": join(REPO, "node_modules/typescript/bin/tsc"),
+    "TypeScript 5": join(REPO, "node_modules/typescript5/bin/tsc"),
+  };
   for (const [name, tsc] of Object.entries(compilers)) {
     for (const withNode of [false, true]) {
       it(`compiles a strict consumer with ${name}, skipLibCheck off, ${withNode ? "with" : "without"} @types/node`, () => {

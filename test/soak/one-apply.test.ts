@@ -25,11 +25,22 @@ describe("one apply converges under faults", () => {
       await addFaults(seed);
       // 44 zones need more calls than Cloudflare's 1200 per 5 minutes: the rate limit is not what this tests.
       await emu.admin("PUT", "/rate-limit", { requests: 100_000, seconds: 300 });
-      const r = await runCli(emu, ["apply", "-c", fleet.config, "--auto-approve", "--rate-limit", "100000/300"], { env: fleet.env });
+      const r = await runCli(emu, ["apply", "-c", fleet.config, "--auto-approve", "--rate-limit", "100000/300"], {
+        env: fleet.env,
+      });
       const fired = await emu.admin<Array<{ fired: number }>>("GET", "/faults");
-      expect(fired.reduce((n, f) => n + f.fired, 0), "faults fired").toBeGreaterThan(20);
+      expect(
+        fired.reduce((n, f) => n + f.fired, 0),
+        "faults fired",
+      ).toBeGreaterThan(20);
       expect(r.stderr).not.toMatch(/Internal error|\n\s+at /);
-      expect(r.code, r.stderr.split("\n").filter((l) => /^Error|failed:|not done:/.test(l.trim())).join("\n")).toBe(0);
+      expect(
+        r.code,
+        r.stderr
+          .split("\n")
+          .filter((l) => /^Error|failed:|not done:/.test(l.trim()))
+          .join("\n"),
+      ).toBe(0);
       await expectConverged(emu, fleet);
     }, 120_000);
   }

@@ -37,11 +37,20 @@ describe("apply under random faults", () => {
       await addFaults(seed);
       // A request that timed out may still be handled by the server later: wait that out before a new
       // run, as a person re-running apply would, so the new run reads the outcome.
-      const runs = await applyUntilDone(emu, fleet, ["--timeout", String(TIMEOUT_MS)], MAX_RUNS, () => new Promise((r) => setTimeout(r, SLOW_MS)));
+      const runs = await applyUntilDone(
+        emu,
+        fleet,
+        ["--timeout", String(TIMEOUT_MS)],
+        MAX_RUNS,
+        () => new Promise((r) => setTimeout(r, SLOW_MS)),
+      );
       const fired = await emu.admin<Array<{ fired: number }>>("GET", "/faults");
       const last = runs[runs.length - 1]!;
       expect(last.code, `${runs.length} runs; last: ${last.stderr}`).toBe(0);
-      expect(fired.reduce((n, f) => n + f.fired, 0), "faults fired").toBeGreaterThan(0);
+      expect(
+        fired.reduce((n, f) => n + f.fired, 0),
+        "faults fired",
+      ).toBeGreaterThan(0);
       for (const r of runs) {
         expect(r.stderr).not.toMatch(/Internal error|\n\s+at /);
         expect([0, 1, 4]).toContain(r.code);

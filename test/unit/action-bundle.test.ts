@@ -18,7 +18,12 @@ const ROOT = resolve(import.meta.dirname, "../..");
 /** The bundle as committed (git's HEAD), or the file on disk outside a git checkout. */
 function committedBundle(): string {
   try {
-    return execFileSync("git", ["show", `HEAD:${ACTION_BUNDLE}`], { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, stdio: ["ignore", "pipe", "ignore"] });
+    return execFileSync("git", ["show", `HEAD:${ACTION_BUNDLE}`], {
+      cwd: ROOT,
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
   } catch {
     return readFileSync(join(ROOT, ACTION_BUNDLE), "utf8");
   }
@@ -44,7 +49,10 @@ describe("the Action's bundle", () => {
   it("is committed as the sources build it (after changing src/: npm run build, then commit dist-action/index.js)", async () => {
     const built = await bundleAction();
     const committed = committedBundle();
-    expect(committed === built, `${ACTION_BUNDLE} as committed is not what the sources build: run \`npm run build\` and commit ${ACTION_BUNDLE}`).toBe(true);
+    expect(
+      committed === built,
+      `${ACTION_BUNDLE} as committed is not what the sources build: run \`npm run build\` and commit ${ACTION_BUNDLE}`,
+    ).toBe(true);
   });
 
   it("loads only Node's own modules", async () => {
@@ -53,6 +61,10 @@ describe("the Action's bundle", () => {
   });
 
   it("the module reader finds a package left out of a bundle", () => {
-    expect(loadedModules(`import a from "yaml";\nconst b = __require("ajv/dist/2020");\nawait import("node:fs");\nx.code = 'require("not/loaded")';`)).toEqual(["ajv/dist/2020", "node:fs", "yaml"]);
+    expect(
+      loadedModules(
+        `import a from "yaml";\nconst b = __require("ajv/dist/2020");\nawait import("node:fs");\nx.code = 'require("not/loaded")';`,
+      ),
+    ).toEqual(["ajv/dist/2020", "node:fs", "yaml"]);
   });
 });

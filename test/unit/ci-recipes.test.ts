@@ -20,7 +20,10 @@ import { COMMENT_MARKER } from "../../src/plan/render/markdown.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const DIR = resolve(ROOT, "examples/ci");
-const PKG = JSON.parse(readFileSync(resolve(ROOT, "package.json"), "utf8")) as { version: string; repository: { url: string } };
+const PKG = JSON.parse(readFileSync(resolve(ROOT, "package.json"), "utf8")) as {
+  version: string;
+  repository: { url: string };
+};
 /** What every recipe installs: this repository's default branch, from git. */
 const PINNED = PKG.repository.url;
 
@@ -49,11 +52,20 @@ interface Recipe {
 
 function recipe(file: string): Recipe {
   const text = readFileSync(resolve(DIR, file), "utf8");
-  if (file === "crontab") return { file, text, steps: [], scripts: crontabCommands(text), setup: [...text.matchAll(/^#\s+(npm .*)$/gm)].map((m) => m[1]!) };
+  if (file === "crontab")
+    return {
+      file,
+      text,
+      steps: [],
+      scripts: crontabCommands(text),
+      setup: [...text.matchAll(/^#\s+(npm .*)$/gm)].map((m) => m[1]!),
+    };
   const doc = parseDocument(text);
-  if (doc.errors.length > 0 || doc.warnings.length > 0) throw new Error(`${file}: ${[...doc.errors, ...doc.warnings].map((e) => e.message).join("; ")}`);
+  if (doc.errors.length > 0 || doc.warnings.length > 0)
+    throw new Error(`${file}: ${[...doc.errors, ...doc.warnings].map((e) => e.message).join("; ")}`);
   const data = doc.toJS() as Record<string, unknown>;
-  const steps = "jobs" in data ? Object.values(data.jobs as Record<string, { steps?: Step[] }>).flatMap((j) => j.steps ?? []) : [];
+  const steps =
+    "jobs" in data ? Object.values(data.jobs as Record<string, { steps?: Step[] }>).flatMap((j) => j.steps ?? []) : [];
   return { file, text, steps, scripts: "jobs" in data ? githubScripts(data) : gitlabScripts(data), setup: [] };
 }
 
@@ -84,7 +96,9 @@ function gitlabScripts(config: Record<string, unknown>): string[] {
 
 /** A schedule field: numbers, `*`, ranges, lists and steps, or month/day names (`mon-fri`). */
 const FIELD = String.raw`(?:[\d*][\d*,/-]*|[A-Za-z]{3}(?:[-,][A-Za-z]{3})*)`;
-const CRON_LINE = new RegExp(String.raw`^\s*(?:(@(?:reboot|yearly|annually|monthly|weekly|daily|midnight|hourly))|((?:${FIELD}\s+){4}${FIELD}))\s+(\S.*)$`);
+const CRON_LINE = new RegExp(
+  String.raw`^\s*(?:(@(?:reboot|yearly|annually|monthly|weekly|daily|midnight|hourly))|((?:${FIELD}\s+){4}${FIELD}))\s+(\S.*)$`,
+);
 
 /** The command of each schedule line of a crontab; throws on a line that is not one. */
 function crontabCommands(text: string): string[] {
@@ -169,7 +183,8 @@ function shellCommands(script: string): string[][] {
         endWord();
         i++;
       } else if (c === ">" || c === "<") {
-        if (word !== undefined && /^\d+$/.test(word)) word = undefined; // the fd of 2>
+        if (word !== undefined && /^\d+$/.test(word))
+          word = undefined; // the fd of 2>
         else endWord();
         i++;
         while (s[i] === ">" || s[i] === "&" || s[i] === "|") i++;
@@ -189,7 +204,22 @@ function shellCommands(script: string): string[][] {
   return commands;
 }
 
-const KEYWORDS = new Set(["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "time", "exec"]);
+const KEYWORDS = new Set([
+  "if",
+  "then",
+  "else",
+  "elif",
+  "fi",
+  "do",
+  "done",
+  "while",
+  "until",
+  "!",
+  "{",
+  "}",
+  "time",
+  "exec",
+]);
 
 /** A command's words without the leading keywords and NAME=value assignments. */
 function commandWords(words: string[]): string[] {
@@ -234,7 +264,10 @@ function resolveCall(args: string[]): Resolved {
     k++;
   }
   if (command === program) problems.push(`no command ${JSON.stringify(args[0] ?? "")}`);
-  else if (command.commands.length > 0) problems.push(`\`zoneform ${path.join(" ")}\` is a group: it needs one of ${command.commands.map((c) => c.name()).join(", ")}`);
+  else if (command.commands.length > 0)
+    problems.push(
+      `\`zoneform ${path.join(" ")}\` is a group: it needs one of ${command.commands.map((c) => c.name()).join(", ")}`,
+    );
   const flags: string[] = [];
   const positionals: string[] = [];
   for (; k < args.length; k++) {
@@ -254,12 +287,16 @@ function resolveCall(args: string[]): Resolved {
     if (option.required && !arg.includes("=")) {
       const value = args[++k];
       if (value === undefined) problems.push(`${name} needs a value`);
-      else if (option.argChoices && !option.argChoices.includes(value)) problems.push(`${name} ${value}: not one of ${option.argChoices.join(", ")}`);
+      else if (option.argChoices && !option.argChoices.includes(value))
+        problems.push(`${name} ${value}: not one of ${option.argChoices.join(", ")}`);
     }
   }
   if (command !== program && command.commands.length === 0) {
     const declared = command.registeredArguments;
-    if (positionals.length > declared.length && !declared.some((a) => a.variadic)) problems.push(`\`zoneform ${path.join(" ")}\` takes ${declared.length} argument(s), given ${positionals.join(" ")}`);
+    if (positionals.length > declared.length && !declared.some((a) => a.variadic))
+      problems.push(
+        `\`zoneform ${path.join(" ")}\` takes ${declared.length} argument(s), given ${positionals.join(" ")}`,
+      );
     const required = declared.filter((a) => a.required).length;
     if (positionals.length < required) problems.push(`\`zoneform ${path.join(" ")}\` needs ${required} argument(s)`);
   }
@@ -268,7 +305,10 @@ function resolveCall(args: string[]): Resolved {
 
 // --- the Action and the actions the workflows use ---------------------------------------------------------
 
-const ACTION = parse(readFileSync(resolve(ROOT, "action.yml"), "utf8")) as { inputs: Record<string, unknown>; outputs: Record<string, unknown> };
+const ACTION = parse(readFileSync(resolve(ROOT, "action.yml"), "utf8")) as {
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+};
 const ACTION_USES = /^zoneform\/zoneform@(\S+)$/;
 /**
  * The first major of each action GitHub's own organisations publish that declares `runs.using:
@@ -302,11 +342,19 @@ function actionSteps(r: Recipe): Step[] {
 
 // --- the tests ------------------------------------------------------------------------------------------
 
-const files = readdirSync(DIR).filter((f) => !f.startsWith(".")).sort();
+const files = readdirSync(DIR)
+  .filter((f) => !f.startsWith("."))
+  .sort();
 
 describe("examples/ci", () => {
   it("has the recipes the README lists", () => {
-    expect(files).toEqual(["apply-on-merge.yml", "crontab", "gitlab-ci.yml", "nightly-drift.yml", "plan-on-pull-request.yml"]);
+    expect(files).toEqual([
+      "apply-on-merge.yml",
+      "crontab",
+      "gitlab-ci.yml",
+      "nightly-drift.yml",
+      "plan-on-pull-request.yml",
+    ]);
   });
 
   describe.each(files)("%s", (file) => {
@@ -323,24 +371,34 @@ describe("examples/ci", () => {
       }
     });
 
-    it.skipIf(r.steps.length === 0)("uses the Action with inputs it has, reads only outputs it sets, and only actions that run on Node 24", () => {
-      const problems = r.steps.flatMap((s) => (s.uses ? usesProblems(s.uses) : []));
-      expect(problems).toEqual([]);
-      for (const step of actionSteps(r)) {
-        for (const key of Object.keys(step.with ?? {})) expect(Object.keys(ACTION.inputs), `${r.file}: input ${key}`).toContain(key);
-        const mode = step.with?.mode;
-        if (mode !== undefined) expect(["plan", "apply", "drift", "audit"]).toContain(mode);
-      }
-      const ids = new Set(actionSteps(r).map((s) => s.id).filter(Boolean));
-      for (const m of r.text.matchAll(/steps\.([\w-]+)\.outputs\.([\w-]+)/g)) {
-        expect(ids.has(m[1]!), `${r.file}: steps.${m[1]} is not a zoneform step with an id`).toBe(true);
-        expect(Object.keys(ACTION.outputs), `${r.file}: output ${m[2]}`).toContain(m[2]);
-      }
-      expect(r.text).not.toMatch(/actions\/setup-node|npm install/);
-    });
+    it.skipIf(r.steps.length === 0)(
+      "uses the Action with inputs it has, reads only outputs it sets, and only actions that run on Node 24",
+      () => {
+        const problems = r.steps.flatMap((s) => (s.uses ? usesProblems(s.uses) : []));
+        expect(problems).toEqual([]);
+        for (const step of actionSteps(r)) {
+          for (const key of Object.keys(step.with ?? {}))
+            expect(Object.keys(ACTION.inputs), `${r.file}: input ${key}`).toContain(key);
+          const mode = step.with?.mode;
+          if (mode !== undefined) expect(["plan", "apply", "drift", "audit"]).toContain(mode);
+        }
+        const ids = new Set(
+          actionSteps(r)
+            .map((s) => s.id)
+            .filter(Boolean),
+        );
+        for (const m of r.text.matchAll(/steps\.([\w-]+)\.outputs\.([\w-]+)/g)) {
+          expect(ids.has(m[1]!), `${r.file}: steps.${m[1]} is not a zoneform step with an id`).toBe(true);
+          expect(Object.keys(ACTION.outputs), `${r.file}: output ${m[2]}`).toContain(m[2]);
+        }
+        expect(r.text).not.toMatch(/actions\/setup-node|npm install/);
+      },
+    );
 
     it("uses only commands, flags and arguments zoneform has", () => {
-      const problems = calls.flatMap((args) => resolveCall(args).problems.map((p) => `zoneform ${args.join(" ")}: ${p}`));
+      const problems = calls.flatMap((args) =>
+        resolveCall(args).problems.map((p) => `zoneform ${args.join(" ")}: ${p}`),
+      );
       expect(problems).toEqual([]);
     });
 
@@ -353,15 +411,23 @@ describe("examples/ci", () => {
       expect(pinned.length, "one `npm install --prefix DIR <git url>`").toBe(1);
       for (const w of installs) {
         expect(w.includes("--global") || w.includes("-g"), `npm ${w.slice(1).join(" ")}`).toBe(false);
-        expect(w.some((a) => a === "zoneform" || a.startsWith("zoneform@")), `npm ${w.slice(1).join(" ")}: the registry`).toBe(false);
+        expect(
+          w.some((a) => a === "zoneform" || a.startsWith("zoneform@")),
+          `npm ${w.slice(1).join(" ")}: the registry`,
+        ).toBe(false);
       }
-      expect(npm.some((w) => w[0] === "npx" && w.some((a) => a.startsWith("zoneform"))), "npx zoneform: the registry").toBe(false);
+      expect(
+        npm.some((w) => w[0] === "npx" && w.some((a) => a.startsWith("zoneform"))),
+        "npx zoneform: the registry",
+      ).toBe(false);
       expect(r.text).not.toMatch(/npm (install|i) (--global|-g) zoneform\b/);
       // The folder installed into is put on PATH.
       const dir = pinned[0]![pinned[0]!.indexOf("--prefix") + 1]!;
       expect(r.text).toContain(`${dir}/node_modules/.bin`);
       // The top comment says what is installed, and how to pin it.
-      expect(r.text.split("\n").slice(0, 15).join("\n")).toMatch(/has no release tag yet[\s\S]*add\s+(?:#\s+)?`#<commit>`/);
+      expect(r.text.split("\n").slice(0, 15).join("\n")).toMatch(
+        /has no release tag yet[\s\S]*add\s+(?:#\s+)?`#<commit>`/,
+      );
     });
 
     it("applies only a reviewed plan, and keeps every zoneform exit code", () => {
@@ -399,14 +465,18 @@ describe("examples/ci", () => {
     expect(actionSteps(apply)[1]!.with).toMatchObject({ digest: "${{ inputs.digest }}" });
     const nightly = recipe("nightly-drift.yml");
     expect(actionSteps(nightly).map((s) => s.with?.mode)).toEqual(["drift", "audit"]);
-    expect(nightly.steps.find((s) => s.uses?.startsWith("github/codeql-action/upload-sarif@"))?.with).toMatchObject({ sarif_file: "${{ steps.audit.outputs.sarif-path }}" });
+    expect(nightly.steps.find((s) => s.uses?.startsWith("github/codeql-action/upload-sarif@"))?.with).toMatchObject({
+      sarif_file: "${{ steps.audit.outputs.sarif-path }}",
+    });
     expect(nightly.text).toMatch(/security-events: write/);
   });
 });
 
 describe("the recipe reader", () => {
   it("knows which actions run on Node 20", () => {
-    expect(usesProblems("actions/checkout@v4")).toEqual(["actions/checkout@v4: runs on Node 20; v5 is the first major on Node 24"]);
+    expect(usesProblems("actions/checkout@v4")).toEqual([
+      "actions/checkout@v4: runs on Node 20; v5 is the first major on Node 24",
+    ]);
     expect(usesProblems("actions/upload-artifact@v5.0.0")).toHaveLength(1);
     expect(usesProblems("actions/github-script@v7")).toHaveLength(1);
     expect(usesProblems("actions/checkout@v6")).toEqual([]);

@@ -17,14 +17,24 @@ describe("what looks like a credential", () => {
   it("is a long token mixing upper case, lower case and digits, not a bucket, region, date or hex id", () => {
     expect(isSecretValue("ZaVnC4dhaV2Lkm9xQ3pT7wYbF1sRe8uJ")).toBe(true);
     expect(isSecretValue("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")).toBe(true);
-    for (const plain of ["my-company-logs-2024", "us-east-1", "{DATE}", "0123456789abcdef0123456789abcdef", "ClientRequestHost"]) {
+    for (const plain of [
+      "my-company-logs-2024",
+      "us-east-1",
+      "{DATE}",
+      "0123456789abcdef0123456789abcdef",
+      "ClientRequestHost",
+    ]) {
       expect(isSecretValue(plain), plain).toBe(false);
     }
   });
 
   it("is hidden in a destination shown to people: credential parameters, token-looking values and path segments", () => {
-    expect(redactDestination(`${SUMO}?region=us`)).toBe("https://endpoint1.collection.sumologic.com/receiver/v1/http/(sensitive)?region=us");
-    expect(redactDestination("https://logs.example.com/ingest?code=Ab3dEf6hIj9kLm2nOp5q&region=eu")).toBe("https://logs.example.com/ingest?code=(sensitive)&region=eu");
+    expect(redactDestination(`${SUMO}?region=us`)).toBe(
+      "https://endpoint1.collection.sumologic.com/receiver/v1/http/(sensitive)?region=us",
+    );
+    expect(redactDestination("https://logs.example.com/ingest?code=Ab3dEf6hIj9kLm2nOp5q&region=eu")).toBe(
+      "https://logs.example.com/ingest?code=(sensitive)&region=eu",
+    );
     expect(redactDestination("r2://b/p?account-id=0123456789abcdef0123456789abcdef&secret-access-key=x1")).toBe(
       "r2://b/p?account-id=0123456789abcdef0123456789abcdef&secret-access-key=(sensitive)",
     );
@@ -49,7 +59,10 @@ describe("env values", () => {
   });
 
   it("are found among a thousand, anywhere in a text, the longest whole, URL-encoded too", () => {
-    const secrets = Array.from({ length: 1000 }, (_, i) => ({ value: `token-${String(i).padStart(4, "0")}-${"x".repeat(i % 7)}`, replacement: `\${env:T${i}}` }));
+    const secrets = Array.from({ length: 1000 }, (_, i) => ({
+      value: `token-${String(i).padStart(4, "0")}-${"x".repeat(i % 7)}`,
+      replacement: `\${env:T${i}}`,
+    }));
     const r = new Redactor([...secrets, { value: "token-0001-x/and more", replacement: "${env:LONG}" }]);
     expect(r.redact("a token-0999-xxxxx b")).toBe("a ${env:T999} b");
     expect(r.redact("token-0001-x/and more, token-0001-x")).toBe("${env:LONG}, ${env:T1}");
@@ -61,16 +74,22 @@ describe("env values", () => {
   });
 
   it("used in the file are the only ones hidden by the terminal output, beside the API token and key", () => {
-    const { io, stdout } = memoryIO({ env: { CLOUDFLARE_API_TOKEN: "tok-123456789", AWS_SECRET_ACCESS_KEY: "unused-secret-123", FLAG: "true" } });
+    const { io, stdout } = memoryIO({
+      env: { CLOUDFLARE_API_TOKEN: "tok-123456789", AWS_SECRET_ACCESS_KEY: "unused-secret-123", FLAG: "true" },
+    });
     const safe = redactingIO(io);
     safe.stdout.write("tok-123456789 unused-secret-123 enabled: true\n");
     expect(stdout()).toBe("(sensitive) unused-secret-123 enabled: true\n");
   });
 
   it("never come from zoneform's own credentials", () => {
-    expect(() => parseConfigText(`version: 1\nzones:\n  - zone_id: ${Z}\n    page_shield:\n      policies:\n        - { description: "\${env:CLOUDFLARE_API_TOKEN}", action: log, expression: "true", value: x }\n`, "z.yaml", { CLOUDFLARE_API_TOKEN: "t" })).toThrow(
-      "'${env:CLOUDFLARE_API_TOKEN}' is zoneform's own API credential; it is never written into a zone",
-    );
+    expect(() =>
+      parseConfigText(
+        `version: 1\nzones:\n  - zone_id: ${Z}\n    page_shield:\n      policies:\n        - { description: "\${env:CLOUDFLARE_API_TOKEN}", action: log, expression: "true", value: x }\n`,
+        "z.yaml",
+        { CLOUDFLARE_API_TOKEN: "t" },
+      ),
+    ).toThrow("'${env:CLOUDFLARE_API_TOKEN}' is zoneform's own API credential; it is never written into a zone");
   });
 
   it("keep the file as written for a saved plan: references and $${ escapes", () => {
@@ -87,8 +106,22 @@ describe("env values", () => {
 
 describe("safety", () => {
   it("counts a replacement as a delete", () => {
-    const change = (kind: "replace" | "delete") => ({ kind, resource: "logpush_job", zone_id: Z, identity: kind, fields: [], operations: [] });
-    const plan = { format_version: 2, created_at: "", summary: { create: 0, update: 0, replace: 1, delete: 1 }, zones: [{ zone_id: Z, changes: [change("replace"), change("delete")], fingerprints: {}, errors: [], warnings: [] }] } as Plan;
+    const change = (kind: "replace" | "delete") => ({
+      kind,
+      resource: "logpush_job",
+      zone_id: Z,
+      identity: kind,
+      fields: [],
+      operations: [],
+    });
+    const plan = {
+      format_version: 2,
+      created_at: "",
+      summary: { create: 0, update: 0, replace: 1, delete: 1 },
+      zones: [
+        { zone_id: Z, changes: [change("replace"), change("delete")], fingerprints: {}, errors: [], warnings: [] },
+      ],
+    } as Plan;
     expect(findSafetyViolations(plan, 1)).toEqual([{ zone: Z, deletes: 2, max: 1 }]);
   });
 });

@@ -5,7 +5,10 @@ import { classifyCookie, classifyScript } from "../../src/inventory/classify.js"
 import { AuditCollector } from "../../src/audit/collector.js";
 import { createRenderer, csvCell, type AuditFormat } from "../../src/audit/render.js";
 import { totalsOf } from "../../src/audit/run.js";
-import { buildCertificateReport, renderCertificateReportText } from "../../src/sections/custom-hostnames/certificates.js";
+import {
+  buildCertificateReport,
+  renderCertificateReportText,
+} from "../../src/sections/custom-hostnames/certificates.js";
 import { policyBlock, renderSuggestionText } from "../../src/cli/commands/csp.js";
 import { memoryIO } from "../../src/cli/io.js";
 import { reportError } from "../../src/cli/program.js";
@@ -24,7 +27,8 @@ const EVIL_SHOWN = "Legit\\u001b[1A\\u001b[2K\\rhidden\\u0007\\u009b2K\\u202erig
 /** Any unsafe character except the newline (a renderer's own line breaks). */
 const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 /** The same, but ESC allowed only as the start of a picocolors SGR code (`ESC[<digits>m`). */
-const RAW_BUT_COLOUR = /\u001b(?!\[\d+m)|[\u0000-\u0009\u000b-\u001a\u001c-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const RAW_BUT_COLOUR =
+  /\u001b(?!\[\d+m)|[\u0000-\u0009\u000b-\u001a\u001c-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 const Z = "0123456789abcdef0123456789abcdef";
 
@@ -60,7 +64,13 @@ const plan = {
             { field: "value", before: "script-src 'self'", after: `script-src 'self' ${EVIL}`, text: true },
             { field: "enabled", before: `x\u007f\u2066`, after: true },
           ],
-          operations: [{ method: "PUT", path: `zones/${Z}/page_shield/policies/def`, body: { description: EVIL, value: "a\u2028b" } }],
+          operations: [
+            {
+              method: "PUT",
+              path: `zones/${Z}/page_shield/policies/def`,
+              body: { description: EVIL, value: "a\u2028b" },
+            },
+          ],
         },
         {
           kind: "create",
@@ -201,7 +211,11 @@ describe("other reports", () => {
       {
         zone_id: Z,
         hostnames: [
-          { id: "1", hostname: "a.example\u001b[1A\u001b[2K", ssl: { certificate_authority: "lets\u202e_encrypt", status: "active\r", method: "http\n" } },
+          {
+            id: "1",
+            hostname: "a.example\u001b[1A\u001b[2K",
+            ssl: { certificate_authority: "lets\u202e_encrypt", status: "active\r", method: "http\n" },
+          },
           { id: "2", hostname: "b.example", ssl: { certificate_authority: "google", status: "active", method: "txt" } },
         ],
       },
@@ -221,7 +235,14 @@ describe("other reports", () => {
       script_src: ["'self'"],
       connect_src: [],
       value: "script-src 'self'",
-      excluded: [{ host: "evil.test", scripts: 1, connections: 0, reasons: [`domain reported malicious (Malware\nbad: yaml\u001b[2K)`] }],
+      excluded: [
+        {
+          host: "evil.test",
+          scripts: 1,
+          connections: 0,
+          reasons: [`domain reported malicious (Malware\nbad: yaml\u001b[2K)`],
+        },
+      ],
       self_hosted_malicious: { count: 1, examples: [`https://example.com/x.js?${EVIL}`] },
       page_hosts: ["example.com\u202e"],
       counts: { scripts: 2, connections: 0, skipped: 0 },
@@ -229,7 +250,9 @@ describe("other reports", () => {
       threat_below: 10,
     };
     const block = policyBlock(s, { description: "Suggested", action: "log" });
-    expect(block.split("\n").filter((l) => l.includes("bad: yaml"))).toEqual(["#   evil.test: domain reported malicious (Malware\\nbad: yaml\\u001b[2K)"]);
+    expect(block.split("\n").filter((l) => l.includes("bad: yaml"))).toEqual([
+      "#   evil.test: domain reported malicious (Malware\\nbad: yaml\\u001b[2K)",
+    ]);
     const out = renderSuggestionText(Z, s, block);
     expect(out).not.toMatch(RAW);
     expect(out).toContain(`  https://example.com/x.js?${EVIL_SHOWN}\n`);
@@ -238,8 +261,18 @@ describe("other reports", () => {
 
   it("export header: an API job name with a newline cannot end the comment", () => {
     const text = headerComment(
-      { schemaRef: "schema.json", version: "0.1.0", exportedAt: new Date("2025-01-01T00:00:00Z"), zones: [Z], sections: ["logpush"] },
-      { warnings: [], env: [{ name: "JOB_SECRET", zone_id: Z, purpose: "logpush job a\nzones: []\u001b[2K: the secret parameter" }], remarks: ["r\u0007"] } as never,
+      {
+        schemaRef: "schema.json",
+        version: "0.1.0",
+        exportedAt: new Date("2025-01-01T00:00:00Z"),
+        zones: [Z],
+        sections: ["logpush"],
+      },
+      {
+        warnings: [],
+        env: [{ name: "JOB_SECRET", zone_id: Z, purpose: "logpush job a\nzones: []\u001b[2K: the secret parameter" }],
+        remarks: ["r\u0007"],
+      } as never,
     );
     expect(text).not.toMatch(RAW);
     for (const line of text.trimEnd().split("\n")) expect(line.startsWith("#")).toBe(true);
@@ -247,22 +280,38 @@ describe("other reports", () => {
   });
 
   it("validate --verbose: a zone name from the file stays on its line", () => {
-    expect(describeZone({ zone_id: Z, name: "shop\u001b[2K\nx" } as never)).toBe(`shop\\u001b[2K\\nx (${Z}): nothing managed`);
+    expect(describeZone({ zone_id: Z, name: "shop\u001b[2K\nx" } as never)).toBe(
+      `shop\\u001b[2K\\nx (${Z}): nothing managed`,
+    );
   });
 });
 
 describe("errors on stderr", () => {
   it("a config problem is one line, the file's text escaped", () => {
-    const line = formatProblem({ file: "z.yaml", line: 3, column: 5, pointer: "/zones/0/name", message: 'got "a\u001b[1A\nb"' });
+    const line = formatProblem({
+      file: "z.yaml",
+      line: 3,
+      column: 5,
+      pointer: "/zones/0/name",
+      message: 'got "a\u001b[1A\nb"',
+    });
     expect(line).toBe('z.yaml:3:5  /zones/0/name  got "a\\u001b[1A\\nb"');
   });
 
   it("the one catch keeps zoneform's newlines and escapes every other control character", () => {
     const { io, stderr } = memoryIO();
     reportError(new RuntimeError(`2 zone(s) could not be planned:\n  [shop] the API said ${EVIL}`), io, false);
-    expect(stderr()).toBe(`Error: 2 zone(s) could not be planned:\n  [shop] the API said Legit\\u001b[1A\\u001b[2K\\rhidden\\u0007\\u009b2K\\u202eright\nnext\n`);
+    expect(stderr()).toBe(
+      `Error: 2 zone(s) could not be planned:\n  [shop] the API said Legit\\u001b[1A\\u001b[2K\\rhidden\\u0007\\u009b2K\\u202eright\nnext\n`,
+    );
     const api = memoryIO();
-    const err = new ApiError(`GET zones/x was rejected with HTTP 400 (Cloudflare: bad\u001b[2K\r\u0007)`, { status: 400, method: "GET", path: "zones/x", errors: [], retryable: false });
+    const err = new ApiError(`GET zones/x was rejected with HTTP 400 (Cloudflare: bad\u001b[2K\r\u0007)`, {
+      status: 400,
+      method: "GET",
+      path: "zones/x",
+      errors: [],
+      retryable: false,
+    });
     expect(reportError(err, api.io, false)).toBe(1);
     expect(api.stderr()).toBe("Error: GET zones/x was rejected with HTTP 400 (Cloudflare: bad\\u001b[2K\\r\\u0007)\n");
     const internal = memoryIO();

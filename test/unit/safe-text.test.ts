@@ -3,11 +3,33 @@ import { printable } from "../../src/safe-text.js";
 
 const C0 = Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(i));
 const C1 = Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(0x80 + i));
-const FORMAT = ["\u061c", "\u200e", "\u200f", "\u2028", "\u2029", "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"];
+const FORMAT = [
+  "\u061c",
+  "\u200e",
+  "\u200f",
+  "\u2028",
+  "\u2029",
+  "\u202a",
+  "\u202b",
+  "\u202c",
+  "\u202d",
+  "\u202e",
+  "\u2066",
+  "\u2067",
+  "\u2068",
+  "\u2069",
+];
 
 describe("printable", () => {
   it("returns text without such characters as it is, the same string", () => {
-    for (const s of ["", "plain ascii", "script-src 'self' https://js.stripe.com", 'http.host eq "é.example" 日本 🙂', "C:\\path\\u001b", "\u00a0nbsp\u00ff"]) {
+    for (const s of [
+      "",
+      "plain ascii",
+      "script-src 'self' https://js.stripe.com",
+      'http.host eq "é.example" 日本 🙂',
+      "C:\\path\\u001b",
+      "\u00a0nbsp\u00ff",
+    ]) {
       expect(printable(s)).toBe(s);
     }
   });
@@ -23,7 +45,8 @@ describe("printable", () => {
 
   it("escapes DEL, every C1 control and the bidirectional and line-separator characters as \\uXXXX", () => {
     expect(printable("\u007f")).toBe("\\u007f");
-    for (const c of [...C1, ...FORMAT]) expect(printable(`a${c}b`)).toBe(`a\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}b`);
+    for (const c of [...C1, ...FORMAT])
+      expect(printable(`a${c}b`)).toBe(`a\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}b`);
     expect(printable("\u009b2K")).toBe("\\u009b2K");
   });
 
@@ -35,7 +58,9 @@ describe("printable", () => {
   });
 
   it("keepNewlines keeps real newlines and escapes everything else, carriage returns included", () => {
-    expect(printable("line one\nline two \u001b[2K\r\n", { keepNewlines: true })).toBe("line one\nline two \\u001b[2K\\r\n");
+    expect(printable("line one\nline two \u001b[2K\r\n", { keepNewlines: true })).toBe(
+      "line one\nline two \\u001b[2K\\r\n",
+    );
     expect(printable("a\u2028b", { keepNewlines: true })).toBe("a\\u2028b");
     expect(printable("no newline kept\n")).toBe("no newline kept\\n");
   });

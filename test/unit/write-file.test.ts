@@ -42,8 +42,12 @@ describe("writeFileSafely", () => {
 
   it("reports a file that cannot be written as a runtime error naming it", async () => {
     const d = await dir();
-    await expect(writeFileSafely(join(d, "missing", "out.yaml"), "x", { label: "--write missing/out.yaml" })).rejects.toThrow(RuntimeError);
-    await expect(writeFileSafely(join(d, "missing", "out.yaml"), "x", { label: "--write missing/out.yaml" })).rejects.toThrow(/^--write missing\/out\.yaml: cannot write the file: ENOENT/);
+    await expect(
+      writeFileSafely(join(d, "missing", "out.yaml"), "x", { label: "--write missing/out.yaml" }),
+    ).rejects.toThrow(RuntimeError);
+    await expect(
+      writeFileSafely(join(d, "missing", "out.yaml"), "x", { label: "--write missing/out.yaml" }),
+    ).rejects.toThrow(/^--write missing\/out\.yaml: cannot write the file: ENOENT/);
   });
 });
 
@@ -52,7 +56,9 @@ describe("refuseExisting", () => {
     const d = await dir();
     expect(() => refuseExisting(join(d, "new.json"))).not.toThrow();
     await writeFile(join(d, "old.json"), "x");
-    expect(() => refuseExisting(join(d, "old.json"), { label: "--out old.json" })).toThrow("--out old.json: the file exists; pass --force to overwrite it");
+    expect(() => refuseExisting(join(d, "old.json"), { label: "--out old.json" })).toThrow(
+      "--out old.json: the file exists; pass --force to overwrite it",
+    );
     expect(() => refuseExisting(join(d, "old.json"), { force: true })).not.toThrow();
   });
 });

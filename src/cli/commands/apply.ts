@@ -15,7 +15,13 @@ import { summariseZones, totalChanges } from "../../plan/summary.js";
 import { printable } from "../../safe-text.js";
 import { addClientOptions, apiUrlFrom, clientFromOptions } from "../client-options.js";
 import type { CliIO } from "../io.js";
-import { addApproveOptions, addCommonOptions, addConfigOption, approvedInAdvance, type ApproveOptions } from "../options.js";
+import {
+  addApproveOptions,
+  addCommonOptions,
+  addConfigOption,
+  approvedInAdvance,
+  type ApproveOptions,
+} from "../options.js";
 import { loadDesired, readingHooks, renderPlan, selectZones, type PlanningOptions } from "../planning.js";
 import { progressFor, type Progress } from "../progress.js";
 import type { CommandContext } from "../command.js";
@@ -30,7 +36,9 @@ interface ApplyOptions extends PlanningOptions, ApproveOptions {
 async function confirm(io: CliIO, opts: ApplyOptions): Promise<void> {
   if (approvedInAdvance(opts)) return;
   if (!io.prompt) {
-    throw new RuntimeError("apply needs confirmation, but stdin is not a terminal: review the plan and pass --auto-approve (or --yes).");
+    throw new RuntimeError(
+      "apply needs confirmation, but stdin is not a terminal: review the plan and pass --auto-approve (or --yes).",
+    );
   }
   const answer = await io.prompt("Do you want to make these changes? Only 'yes' will be accepted: ");
   if (answer.trim() !== "yes") throw new RuntimeError("Apply cancelled; nothing was changed.");
@@ -47,7 +55,9 @@ function signalExit(signal: NodeJS.Signals): number {
  */
 function stopAtOnceUntilWrites(io: CliIO): () => void {
   const onSignal = (signal: NodeJS.Signals) => {
-    io.stderr.write(`\n${signal === "SIGINT" ? "Interrupted" : `Stopped by ${signal}`} before any change was made; nothing was written.\n`);
+    io.stderr.write(
+      `\n${signal === "SIGINT" ? "Interrupted" : `Stopped by ${signal}`} before any change was made; nothing was written.\n`,
+    );
     process.exit(signalExit(signal));
   };
   process.on("SIGINT", onSignal);
@@ -78,13 +88,17 @@ function writing(client: CloudflareClient, io: CliIO, progress: Progress, writes
     if (!stopping) {
       stopping = true;
       const sent = writesOnTheWire();
-      client.stop?.(new RunStoppedError(signal === "SIGINT" ? "interrupted (SIGINT)" : `stopped by ${signal}`, code, "signal"));
+      client.stop?.(
+        new RunStoppedError(signal === "SIGINT" ? "interrupted (SIGINT)" : `stopped by ${signal}`, code, "signal"),
+      );
       progress.clear();
       io.stderr.write(
         `\n${signal === "SIGINT" ? "Interrupt (SIGINT)" : signal} received: sending nothing more; waiting for the ${sent.length} write(s) already sent to be answered (each within --timeout). Press Ctrl+C again to stop at once.\n`,
       );
       for (const r of sent) {
-        void r.settled.then((o) => io.stderr.write(`  ${o.result.padEnd(8)} ${printable(`${r.method} ${r.path}`)} (${o.detail})\n`));
+        void r.settled.then((o) =>
+          io.stderr.write(`  ${o.result.padEnd(8)} ${printable(`${r.method} ${r.path}`)} (${o.detail})\n`),
+        );
       }
       return;
     }
@@ -125,7 +139,9 @@ function writing(client: CloudflareClient, io: CliIO, progress: Progress, writes
     complete(): void {
       if (!executed) return;
       const s = summariseZones(executed.zones);
-      io.stdout.write(`Apply complete! Resources: ${s.create} created, ${s.update} updated, ${s.replace} replaced, ${s.delete} deleted.\n`);
+      io.stdout.write(
+        `Apply complete! Resources: ${s.create} created, ${s.update} updated, ${s.replace} replaced, ${s.delete} deleted.\n`,
+      );
     },
     end(): void {
       progress.end();
@@ -148,7 +164,10 @@ async function applySavedPlan(file: string, opts: ApplyOptions, io: CliIO, write
   for (const s of opened.desired.secrets) io.secrets?.add(s.value);
   const select = (d: DesiredState) => selectZones(d, opts.zone, opts.shard);
   const desired = select(opened.desired);
-  const release = await lockZones(desired.zones.map((z) => z.zone_id), { env: io.env, command: `apply ${file}`, api: apiUrlFrom(opts, io) });
+  const release = await lockZones(
+    desired.zones.map((z) => z.zone_id),
+    { env: io.env, command: `apply ${file}`, api: apiUrlFrom(opts, io) },
+  );
   const progress = progressFor(io, opts);
   const client = clientFromOptions(opts, io, displayRedactor(desired), progress);
   const w = writing(client, io, progress, writesBegin);
@@ -179,9 +198,14 @@ export function register(program: Command, ctx: CommandContext): void {
   const cmd = program
     .command("apply")
     .argument("[plan-file]", "a plan saved with `zoneform plan --out`; without it, plan from the file first")
-    .description("Make the live zones match the file (or a saved plan): exit 0 done, 1 error (nothing written), 4 stopped part-way.")
+    .description(
+      "Make the live zones match the file (or a saved plan): exit 0 done, 1 error (nothing written), 4 stopped part-way.",
+    )
     .option("--force", "apply even when a zone's deletes exceed safety.max_deletes")
-    .option("--expect-digest <sha256>", "with a saved plan: refuse it unless its digest is this one (the digest `plan` printed for the reviewed plan)");
+    .option(
+      "--expect-digest <sha256>",
+      "with a saved plan: refuse it unless its digest is this one (the digest `plan` printed for the reviewed plan)",
+    );
   addApproveOptions(cmd);
   addConfigOption(cmd);
   addCommonOptions(cmd);
@@ -190,9 +214,12 @@ export function register(program: Command, ctx: CommandContext): void {
   cmd.action(async (planFile: string | undefined, opts: ApplyOptions) => {
     const { io } = ctx;
     if (opts.expectDigest !== undefined && !/^sha256:[0-9a-f]{64}$/.test(opts.expectDigest)) {
-      throw new UsageError(`--expect-digest ${opts.expectDigest}: expected sha256: and 64 hex characters, as \`zoneform plan\` prints it`);
+      throw new UsageError(
+        `--expect-digest ${opts.expectDigest}: expected sha256: and 64 hex characters, as \`zoneform plan\` prints it`,
+      );
     }
-    if (opts.expectDigest !== undefined && !planFile) throw new UsageError("--expect-digest goes with a saved plan: zoneform apply PLAN.json --expect-digest …");
+    if (opts.expectDigest !== undefined && !planFile)
+      throw new UsageError("--expect-digest goes with a saved plan: zoneform apply PLAN.json --expect-digest …");
     const reading = stopAtOnceUntilWrites(io);
     try {
       await (planFile ? applySavedPlan(planFile, opts, io, reading) : applyFromFile(opts, io, reading));
@@ -205,7 +232,10 @@ export function register(program: Command, ctx: CommandContext): void {
 /** Plans from the configuration, shows the plan, asks, and applies that plan (the engine's planAndApply). */
 async function applyFromFile(opts: ApplyOptions, io: CliIO, writesBegin: () => void): Promise<void> {
   const desired = await loadDesired(opts, io);
-  const release = await lockZones(desired.zones.map((z) => z.zone_id), { env: io.env, command: "apply", api: apiUrlFrom(opts, io) });
+  const release = await lockZones(
+    desired.zones.map((z) => z.zone_id),
+    { env: io.env, command: "apply", api: apiUrlFrom(opts, io) },
+  );
   const progress = progressFor(io, opts);
   let client: CloudflareClient | undefined;
   try {

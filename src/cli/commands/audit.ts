@@ -4,7 +4,16 @@
 import type { Command } from "commander";
 import { MALICIOUS_SCORE_THRESHOLD, THREAT_SCORE_THRESHOLD } from "../../inventory/classify.js";
 import { AUDIT_FORMATS, type AuditFormat } from "../../audit/render.js";
-import { DEFAULT_AUDIT_LIMIT, DEFAULT_FAIL_ON, FAIL_ON, parseFailOn, runAudit, shouldFail, type FailOn, type ZoneInventory } from "../../audit/run.js";
+import {
+  DEFAULT_AUDIT_LIMIT,
+  DEFAULT_FAIL_ON,
+  FAIL_ON,
+  parseFailOn,
+  runAudit,
+  shouldFail,
+  type FailOn,
+  type ZoneInventory,
+} from "../../audit/run.js";
 import { DEFAULT_STALE_DAYS } from "../../inventory/check.js";
 import { DEFAULT_AUDIT_CATEGORY, type SarifAuditOptions } from "../../audit/sarif.js";
 import { configPositions } from "../../sarif/locate.js";
@@ -53,23 +62,66 @@ export function parseScoreThreshold(value: string | undefined, flag = "--malicio
 
 /** Repeatable flag that also takes comma lists: `--host a --host b,c` → [a, b, c]. */
 export function collectList(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), ...value.split(",").map((s) => s.trim()).filter((s) => s !== "")];
+  return [
+    ...(previous ?? []),
+    ...value
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== ""),
+  ];
 }
 
 export function register(program: Command, ctx: CommandContext): void {
   const cmd = program
     .command("audit")
-    .description("Audit the scripts, connections and cookies Page Shield found on a zone: malicious scripts and connections, insecure cookies.")
-    .option("--status <list>", "scripts and connections with these statuses: active, infrequent, inactive (comma list; default active)", collectList)
-    .option("--host <host>", "only items seen on this host; * at the start or end is a wildcard (repeatable)", collectList)
-    .option("--page-url <url>", "only items seen on this page URL; * at the start or end is a wildcard (repeatable)", collectList)
-    .option("--format <format>", `${AUDIT_FORMATS.join(" | ")} (json and csv list every finding as it is read; sarif is SARIF 2.1.0 for code scanning)`, "text")
-    .option("--sarif-category <category>", `with --format sarif: the code scanning category (runAutomationDetails.id), default ${DEFAULT_AUDIT_CATEGORY}`)
-    .option("--fail-on <what>", "exit 2 on (comma list): malicious (scripts and connections), insecure (cookies), unauthorized, changed, stale (script inventory); any; none", DEFAULT_FAIL_ON.join(","))
-    .option("--stale-days <n>", "script inventory: an authorization not seen on the pages in scope for this many days is stale", String(DEFAULT_STALE_DAYS))
+    .description(
+      "Audit the scripts, connections and cookies Page Shield found on a zone: malicious scripts and connections, insecure cookies.",
+    )
+    .option(
+      "--status <list>",
+      "scripts and connections with these statuses: active, infrequent, inactive (comma list; default active)",
+      collectList,
+    )
+    .option(
+      "--host <host>",
+      "only items seen on this host; * at the start or end is a wildcard (repeatable)",
+      collectList,
+    )
+    .option(
+      "--page-url <url>",
+      "only items seen on this page URL; * at the start or end is a wildcard (repeatable)",
+      collectList,
+    )
+    .option(
+      "--format <format>",
+      `${AUDIT_FORMATS.join(" | ")} (json and csv list every finding as it is read; sarif is SARIF 2.1.0 for code scanning)`,
+      "text",
+    )
+    .option(
+      "--sarif-category <category>",
+      `with --format sarif: the code scanning category (runAutomationDetails.id), default ${DEFAULT_AUDIT_CATEGORY}`,
+    )
+    .option(
+      "--fail-on <what>",
+      "exit 2 on (comma list): malicious (scripts and connections), insecure (cookies), unauthorized, changed, stale (script inventory); any; none",
+      DEFAULT_FAIL_ON.join(","),
+    )
+    .option(
+      "--stale-days <n>",
+      "script inventory: an authorization not seen on the pages in scope for this many days is stale",
+      String(DEFAULT_STALE_DAYS),
+    )
     .option("--limit <n>", "rows per kind in text and markdown output, worst first", String(DEFAULT_AUDIT_LIMIT))
-    .option("--malicious-below <score>", "a script whose js_integrity_score is below this is malicious (1-100; Cloudflare's threshold is 10)", String(MALICIOUS_SCORE_THRESHOLD))
-    .option("--threat-below <score>", "…or whose magecart_score, malware_score or cryptomining_score is below this (1-100; no documented number, 10 like the integrity score)", String(THREAT_SCORE_THRESHOLD));
+    .option(
+      "--malicious-below <score>",
+      "a script whose js_integrity_score is below this is malicious (1-100; Cloudflare's threshold is 10)",
+      String(MALICIOUS_SCORE_THRESHOLD),
+    )
+    .option(
+      "--threat-below <score>",
+      "…or whose magecart_score, malware_score or cryptomining_score is below this (1-100; no documented number, 10 like the integrity score)",
+      String(THREAT_SCORE_THRESHOLD),
+    );
   addConfigOption(cmd);
   addReadCommandOptions(cmd, { progress: true });
   cmd.action(async (opts: AuditFlags) => {
@@ -81,9 +133,13 @@ export function register(program: Command, ctx: CommandContext): void {
     if ((!opts.zone || opts.zone.length === 0) && inventoryZones.length === 0 && configured) {
       throw new UsageError(`audit needs --zone ID|NAME: ${configured.path} declares no ${SCRIPT_INVENTORY_PATH}`);
     }
-    const zoneRefs = opts.zone?.length || inventoryZones.length === 0 ? parseZoneRefs(opts.zone, "audit") : inventoryZones.map((z) => ({ id: z.zone_id }));
+    const zoneRefs =
+      opts.zone?.length || inventoryZones.length === 0
+        ? parseZoneRefs(opts.zone, "audit")
+        : inventoryZones.map((z) => ({ id: z.zone_id }));
     const format = opts.format as AuditFormat;
-    if (!AUDIT_FORMATS.includes(format)) throw new UsageError(`--format ${opts.format}: expected one of ${AUDIT_FORMATS.join(", ")}`);
+    if (!AUDIT_FORMATS.includes(format))
+      throw new UsageError(`--format ${opts.format}: expected one of ${AUDIT_FORMATS.join(", ")}`);
     const sarifCategory = parseSarifCategory(opts.sarifCategory, format);
     let failOn: FailOn[];
     try {
@@ -110,7 +166,14 @@ export function register(program: Command, ctx: CommandContext): void {
     try {
       const zones = await resolveZoneRefs(client, zoneRefs);
       const inventories = new Map<string, ZoneInventory>(
-        inventoryZones.map((z) => [z.zone_id, { inventory: z.inventory, ...(z.name ? { zone_name: z.name } : {}), ...(z.source ? { source: z.source } : {}) }]),
+        inventoryZones.map((z) => [
+          z.zone_id,
+          {
+            inventory: z.inventory,
+            ...(z.name ? { zone_name: z.name } : {}),
+            ...(z.source ? { source: z.source } : {}),
+          },
+        ]),
       );
       progress.begin("audit", "zones done", zones.length);
       const result = await runAudit(
@@ -131,7 +194,9 @@ export function register(program: Command, ctx: CommandContext): void {
           inventories,
           staleDays,
           now,
-          ...(format === "sarif" ? { sarif: sarifOptions(configured, zoneRefs, zones, sarifCategory ?? DEFAULT_AUDIT_CATEGORY) } : {}),
+          ...(format === "sarif"
+            ? { sarif: sarifOptions(configured, zoneRefs, zones, sarifCategory ?? DEFAULT_AUDIT_CATEGORY) }
+            : {}),
         },
         (text) => {
           progress.clear();
@@ -156,10 +221,21 @@ export function parseSarifCategory(value: string | undefined, format: string): s
 }
 
 /** The SARIF context of an audit: positions in the configuration, zone names (the file's, or --zone's). */
-function sarifOptions(configured: LoadedInventories | undefined, refs: readonly ZoneRef[], ids: readonly string[], category: string): SarifAuditOptions {
+function sarifOptions(
+  configured: LoadedInventories | undefined,
+  refs: readonly ZoneRef[],
+  ids: readonly string[],
+  category: string,
+): SarifAuditOptions {
   const names = new Map<string, string>();
   // resolveZoneRefs keeps the refs' order (without repeats): a name given to --zone names its id.
   if (refs.length === ids.length) refs.forEach((r, i) => "name" in r && names.set(ids[i]!, r.name));
-  for (const z of configured?.all ?? []) if (z.name !== undefined && !names.has(z.zone_id)) names.set(z.zone_id, z.name);
-  return { version: VERSION, category, zoneNames: names, ...(configured ? { positions: configPositions(configured.sources) } : {}) };
+  for (const z of configured?.all ?? [])
+    if (z.name !== undefined && !names.has(z.zone_id)) names.set(z.zone_id, z.name);
+  return {
+    version: VERSION,
+    category,
+    zoneNames: names,
+    ...(configured ? { positions: configPositions(configured.sources) } : {}),
+  };
 }

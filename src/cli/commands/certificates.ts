@@ -2,7 +2,11 @@
 // those still on the CA whose cross-signed chain was retired. A report: it exits 0 even when it flags.
 import type { Command } from "commander";
 import { fitFor } from "../width.js";
-import { buildCertificateReport, customHostnamesApiPath, renderCertificateReportText } from "../../sections/custom-hostnames/index.js";
+import {
+  buildCertificateReport,
+  customHostnamesApiPath,
+  renderCertificateReportText,
+} from "../../sections/custom-hostnames/index.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import { parseFormat } from "../planning.js";
 import type { CommandContext } from "../command.js";
@@ -36,11 +40,17 @@ export function register(program: Command, ctx: CommandContext): void {
       const listed = await Promise.all(
         zones.map(async (zoneId) => ({
           zone_id: zoneId,
-          hostnames: await client.listAll<Record<string, unknown>>(customHostnamesApiPath(zoneId), { perPage: PAGE_SIZE }),
+          hostnames: await client.listAll<Record<string, unknown>>(customHostnamesApiPath(zoneId), {
+            perPage: PAGE_SIZE,
+          }),
         })),
       );
       const report = buildCertificateReport(listed);
-      io.stdout.write(format === "json" ? `${JSON.stringify({ format_version: CERTIFICATES_FORMAT_VERSION, ...report }, null, 2)}\n` : fitFor(io, io.stdout, renderCertificateReportText(report), { long: "break" }));
+      io.stdout.write(
+        format === "json"
+          ? `${JSON.stringify({ format_version: CERTIFICATES_FORMAT_VERSION, ...report }, null, 2)}\n`
+          : fitFor(io, io.stdout, renderCertificateReportText(report), { long: "break" }),
+      );
     } finally {
       await client.close();
     }

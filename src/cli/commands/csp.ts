@@ -40,12 +40,28 @@ const PER_PAGE = 100;
 export async function suggestCsp(
   client: CloudflareClient,
   zoneId: string,
-  opts: { hosts?: string[]; wildcardThreshold?: number; maliciousBelow?: number; threatBelow?: number; onItem?: (kind: "script" | "connection") => void } = {},
+  opts: {
+    hosts?: string[];
+    wildcardThreshold?: number;
+    maliciousBelow?: number;
+    threatBelow?: number;
+    onItem?: (kind: "script" | "connection") => void;
+  } = {},
 ): Promise<CspSuggestion> {
-  const suggester = new CspSuggester({ wildcardThreshold: opts.wildcardThreshold, maliciousBelow: opts.maliciousBelow, threatBelow: opts.threatBelow });
+  const suggester = new CspSuggester({
+    wildcardThreshold: opts.wildcardThreshold,
+    maliciousBelow: opts.maliciousBelow,
+    threatBelow: opts.threatBelow,
+  });
   const query = { status: "active", ...(opts.hosts?.length ? { hosts: opts.hosts.join(",") } : {}) };
-  for (const [kind, list] of [["script", "scripts"], ["connection", "connections"]] as const) {
-    for await (const raw of client.paginate<Record<string, unknown>>(pageShieldApiPath(zoneId, list), { query, perPage: PER_PAGE })) {
+  for (const [kind, list] of [
+    ["script", "scripts"],
+    ["connection", "connections"],
+  ] as const) {
+    for await (const raw of client.paginate<Record<string, unknown>>(pageShieldApiPath(zoneId, list), {
+      query,
+      perPage: PER_PAGE,
+    })) {
       suggester.add(kind, raw);
       opts.onItem?.(kind);
     }
@@ -79,34 +95,61 @@ export function renderSuggestionText(zoneId: string, s: CspSuggestion, block: st
     const width = Math.max(...hosts.map((h) => h.length));
     lines.push("Left out, malicious (never allow these hosts):");
     s.excluded.forEach((e, i) => {
-      lines.push(`  ${hosts[i]!.padEnd(width)}  ${e.scripts} script(s), ${e.connections} connection(s): ${printable(e.reasons.join("; "))}`);
+      lines.push(
+        `  ${hosts[i]!.padEnd(width)}  ${e.scripts} script(s), ${e.connections} connection(s): ${printable(e.reasons.join("; "))}`,
+      );
     });
     lines.push("");
   }
   if (s.self_hosted_malicious.count > 0) {
-    lines.push(`Warning: ${s.self_hosted_malicious.count} malicious item(s) served from the zone's own hosts; 'self' cannot exclude them, remove them from the site:`);
+    lines.push(
+      `Warning: ${s.self_hosted_malicious.count} malicious item(s) served from the zone's own hosts; 'self' cannot exclude them, remove them from the site:`,
+    );
     lines.push(...s.self_hosted_malicious.examples.map((u) => `  ${printable(u)}`), "");
   }
-  if (s.counts.skipped > 0) lines.push(`${s.counts.skipped} item(s) without an http(s) or ws(s) origin (data:, blob:) were skipped.`, "");
-  lines.push(`Paste under ${POLICIES_PATH} (action log reports violations without blocking; switch to allow once the reports are clean):`, "");
+  if (s.counts.skipped > 0)
+    lines.push(`${s.counts.skipped} item(s) without an http(s) or ws(s) origin (data:, blob:) were skipped.`, "");
+  lines.push(
+    `Paste under ${POLICIES_PATH} (action log reports violations without blocking; switch to allow once the reports are clean):`,
+    "",
+  );
   // The policy block is YAML: the yaml library escapes C0 controls, not DEL, C1 or bidirectional marks;
   // shown as text, those are escaped too (its own newlines kept).
   return `${lines.join("\n")}\n${printable(block, { keepNewlines: true })}`;
 }
 
 export function register(program: Command, ctx: CommandContext): void {
-  const csp = program.command("csp").description("Content security policy helpers built from the Page Shield inventory.");
+  const csp = program
+    .command("csp")
+    .description("Content security policy helpers built from the Page Shield inventory.");
   const cmd = csp
     .command("suggest")
     .description("Suggest script-src and connect-src from the zone's active, non-malicious scripts and connections.")
-    .option("--host <host>", "only items seen on this host; * at the start or end is a wildcard (repeatable)", collectList)
+    .option(
+      "--host <host>",
+      "only items seen on this host; * at the start or end is a wildcard (repeatable)",
+      collectList,
+    )
     .option("--format <format>", "text | yaml (yaml: only the policy block, to paste or append)", "text")
-    .addOption(new Option("--action <action>", "action of the suggested policy").choices(["log", "allow"]).default("log"))
+    .addOption(
+      new Option("--action <action>", "action of the suggested policy").choices(["log", "allow"]).default("log"),
+    )
     .option("--description <text>", "description (identity) of the suggested policy")
     .option("--wildcard-threshold <n>", "this many subdomains of one domain become https://*.domain (0: never)", "5")
-    .option("--malicious-below <score>", "a script whose js_integrity_score is below this is malicious and its host left out (1-100)", String(MALICIOUS_SCORE_THRESHOLD))
-    .option("--threat-below <score>", "…or whose magecart_score, malware_score or cryptomining_score is below this (1-100)", String(THREAT_SCORE_THRESHOLD));
-  cmd.option("--from-inventory", `propose the allow policy of the payment pages from the file's ${SCRIPT_INVENTORY_PATH} (no API call): script-src holds exactly the authorized scripts`);
+    .option(
+      "--malicious-below <score>",
+      "a script whose js_integrity_score is below this is malicious and its host left out (1-100)",
+      String(MALICIOUS_SCORE_THRESHOLD),
+    )
+    .option(
+      "--threat-below <score>",
+      "…or whose magecart_score, malware_score or cryptomining_score is below this (1-100)",
+      String(THREAT_SCORE_THRESHOLD),
+    );
+  cmd.option(
+    "--from-inventory",
+    `propose the allow policy of the payment pages from the file's ${SCRIPT_INVENTORY_PATH} (no API call): script-src holds exactly the authorized scripts`,
+  );
   addConfigOption(cmd);
   addReadCommandOptions(cmd, { single: true, progress: true });
   cmd.action(async (opts: CspFlags) => {
@@ -116,8 +159,10 @@ export function register(program: Command, ctx: CommandContext): void {
       return suggestFromInventory(io, opts, explicitAction ? (opts.action as "allow" | "log") : "allow");
     }
     const [zoneRef] = parseZoneRefs(opts.zone, "csp suggest", { single: "a policy belongs to one zone" });
-    if (!["text", "yaml"].includes(opts.format)) throw new UsageError(`--format ${opts.format}: expected one of text, yaml`);
-    if (!/^\d+$/.test(opts.wildcardThreshold)) throw new UsageError(`--wildcard-threshold must be a whole number, got "${opts.wildcardThreshold}"`);
+    if (!["text", "yaml"].includes(opts.format))
+      throw new UsageError(`--format ${opts.format}: expected one of text, yaml`);
+    if (!/^\d+$/.test(opts.wildcardThreshold))
+      throw new UsageError(`--wildcard-threshold must be a whole number, got "${opts.wildcardThreshold}"`);
     const maliciousBelow = parseScoreThreshold(opts.maliciousBelow);
     const threatBelow = parseScoreThreshold(opts.threatBelow, "--threat-below");
     const progress = progressFor(io, opts);
@@ -145,18 +190,32 @@ export function register(program: Command, ctx: CommandContext): void {
 
 /** `csp suggest --from-inventory`: the allow policy of the zone's pages in scope, from the file alone. */
 async function suggestFromInventory(io: CliIO, opts: CspFlags, action: "allow" | "log"): Promise<void> {
-  if (!["text", "yaml"].includes(opts.format)) throw new UsageError(`--format ${opts.format}: expected one of text, yaml`);
+  if (!["text", "yaml"].includes(opts.format))
+    throw new UsageError(`--format ${opts.format}: expected one of text, yaml`);
   const loaded = await loadInventories(opts.config ?? "zoneform.yaml", io);
   const zones = loaded?.zones ?? [];
   const key = (v: string) => v.trim().toLowerCase().replace(/\.$/, "");
   const wanted = opts.zone ?? [];
-  const chosen = wanted.length > 0 ? zones.filter((z) => wanted.some((w) => key(w) === z.zone_id || (z.name !== undefined && key(w) === key(z.name)))) : zones;
+  const chosen =
+    wanted.length > 0
+      ? zones.filter((z) =>
+          wanted.some((w) => key(w) === z.zone_id || (z.name !== undefined && key(w) === key(z.name))),
+        )
+      : zones;
   if (chosen.length === 0) {
-    throw new UsageError(`csp suggest --from-inventory: no zone${wanted.length ? ` ${wanted.join(", ")}` : ""} with ${SCRIPT_INVENTORY_PATH} in ${loaded?.path ?? "the configuration"}`);
+    throw new UsageError(
+      `csp suggest --from-inventory: no zone${wanted.length ? ` ${wanted.join(", ")}` : ""} with ${SCRIPT_INVENTORY_PATH} in ${loaded?.path ?? "the configuration"}`,
+    );
   }
-  if (chosen.length > 1) throw new UsageError(`csp suggest --from-inventory: ${chosen.length} zones have a script inventory; pick one with --zone ID|NAME`);
+  if (chosen.length > 1)
+    throw new UsageError(
+      `csp suggest --from-inventory: ${chosen.length} zones have a script inventory; pick one with --zone ID|NAME`,
+    );
   const z = chosen[0]!;
-  const { policy, notes } = inventoryPolicy(z.inventory, { description: opts.description ?? "Payment pages: authorized scripts only (PCI DSS 6.4.3)", action });
+  const { policy, notes } = inventoryPolicy(z.inventory, {
+    description: opts.description ?? "Payment pages: authorized scripts only (PCI DSS 6.4.3)",
+    action,
+  });
   const comments = [
     `# The payment pages of zone ${printable(z.name ?? z.zone_id)} (${printable(z.inventory.pages.join(", "))}): script-src holds exactly the`,
     `# ${z.inventory.authorized.length} authorized script(s) of ${SCRIPT_INVENTORY_PATH}; with action allow every other script is blocked.`,

@@ -14,7 +14,15 @@ import { summariseZones, totalChanges } from "../../plan/summary.js";
 import { addClientOptions } from "../client-options.js";
 import { addCommonOptions, addConfigOption } from "../options.js";
 import { assertNoZoneErrors } from "../../engine/verify.js";
-import { addMaxBytesOption, makePlan, markdownOptions, parseFormat, renderPlan, useColor, type PlanningOptions } from "../planning.js";
+import {
+  addMaxBytesOption,
+  makePlan,
+  markdownOptions,
+  parseFormat,
+  renderPlan,
+  useColor,
+  type PlanningOptions,
+} from "../planning.js";
 import type { CommandContext } from "../command.js";
 import { addShardOption } from "../shard.js";
 
@@ -32,7 +40,9 @@ function drifted(plan: Plan): Plan {
 export function register(program: Command, ctx: CommandContext): void {
   const cmd = program
     .command("drift")
-    .description("Check whether the live zones still match the file (for cron): exit 0 no drift, 2 drift, 1 error, 3 invalid file.")
+    .description(
+      "Check whether the live zones still match the file (for cron): exit 0 no drift, 2 drift, 1 error, 3 invalid file.",
+    )
     .option("--format <format>", "text | json (the plan format) | markdown", "text")
     .option("--detailed-exitcode", "accepted for symmetry with plan: drift always exits 2 when a zone differs");
   addMaxBytesOption(cmd);
@@ -48,9 +58,13 @@ export function register(program: Command, ctx: CommandContext): void {
       if (format === "json") io.stdout.write(renderPlan(plan, desired, "json", io, opts));
       else {
         const shown = planForDisplay(drifted(plan), desired);
-        if (format === "markdown") io.stdout.write(renderPlanMarkdown(shown, markdownOptions(opts as { maxBytes?: string })));
+        if (format === "markdown")
+          io.stdout.write(renderPlanMarkdown(shown, markdownOptions(opts as { maxBytes?: string })));
         else {
-          const text = (shown.zones.length > 0 ? renderPlanText(shown, { color: useColor(io, opts), verbose: opts.verbose, errors: false }) : "") + renderDriftReport(planForDisplay(plan, desired));
+          const text =
+            (shown.zones.length > 0
+              ? renderPlanText(shown, { color: useColor(io, opts), verbose: opts.verbose, errors: false })
+              : "") + renderDriftReport(planForDisplay(plan, desired));
           io.stdout.write(fitFor(io, io.stdout, text, { long: "break" }));
         }
       }

@@ -41,9 +41,15 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--host <host>", "interface to listen on", "127.0.0.1")
     .option("--state <file>", "load the state from this JSON file if it exists (else the seed); save it back on exit")
     .option("--latency <ms>", "delay every API answer by this many milliseconds")
-    .option("--token <token>", "accept this API token too (repeatable)", (v: string, prev: string[] = []) => [...prev, v])
+    .option("--token <token>", "accept this API token too (repeatable)", (v: string, prev: string[] = []) => [
+      ...prev,
+      v,
+    ])
     .option("--url-file <file>", "write the base URL to this file (atomically) once listening; removed on exit")
-    .option("--now <instant>", `start the emulator's clock at this instant, e.g. 2026-11-25T12:00:00Z (ISO 8601; default ${NOW_ENV}, else the system clock)`)
+    .option(
+      "--now <instant>",
+      `start the emulator's clock at this instant, e.g. 2026-11-25T12:00:00Z (ISO 8601; default ${NOW_ENV}, else the system clock)`,
+    )
     .action(async (opts: EmulatorOptions) => {
       const port = parseInteger("--port", opts.port, 0, 65_535);
       const now = parseNow(opts.now, ctx.io.env[NOW_ENV]);
@@ -66,7 +72,9 @@ export function register(program: Command, ctx: CommandContext): void {
         }
       }
       io.stdout.write(`${emulator.url}\n`);
-      io.stdout.write(`Ready: token ${token} (or X-Auth-Email user@example.com + X-Auth-Key emulator-key); admin API ${emulator.adminUrl}\n`);
+      io.stdout.write(
+        `Ready: token ${token} (or X-Auth-Email user@example.com + X-Auth-Key emulator-key); admin API ${emulator.adminUrl}\n`,
+      );
       io.stdout.write(`export CLOUDFLARE_API_BASE_URL=${emulator.url} CLOUDFLARE_API_TOKEN=${token}\n`);
       io.stderr.write(statePath ? `State file: ${statePath} (saved on exit). ` : "");
       io.stderr.write("Stop with Ctrl+C.\n");
@@ -74,7 +82,9 @@ export function register(program: Command, ctx: CommandContext): void {
         await (io.waitForShutdown?.() ?? Promise.resolve());
       } finally {
         // However it stops, the state is saved: a failed close must not skip the save.
-        await emulator.close().catch((err: Error) => io.stderr.write(`Warning: closing the emulator: ${err.message}\n`));
+        await emulator
+          .close()
+          .catch((err: Error) => io.stderr.write(`Warning: closing the emulator: ${err.message}\n`));
         if (urlFile) await rm(urlFile, { force: true }).catch(() => undefined);
         if (statePath) {
           await saveState(statePath, emulator.state());
@@ -85,17 +95,29 @@ export function register(program: Command, ctx: CommandContext): void {
 }
 
 /** Starts the emulator; a busy port or an address not of this machine is the user's to fix, not a bug. */
-async function listen(opts: { port: number; host: string; latencyMs: number; state: EmulatorState; now?: number }): Promise<RunningEmulator> {
+async function listen(opts: {
+  port: number;
+  host: string;
+  latencyMs: number;
+  state: EmulatorState;
+  now?: number;
+}): Promise<RunningEmulator> {
   try {
     return await startEmulator(opts);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const where = `port ${opts.port} on ${opts.host}`;
     const pick = "pick another with --port, or --port 0 for any free port";
-    if (code === "EADDRINUSE") throw new RuntimeError(`${where} is in use: address already in use (EADDRINUSE); ${pick}`);
-    if (code === "EACCES") throw new RuntimeError(`${where} is not allowed: permission denied (EACCES; ports below 1024 need privileges); ${pick}`);
+    if (code === "EADDRINUSE")
+      throw new RuntimeError(`${where} is in use: address already in use (EADDRINUSE); ${pick}`);
+    if (code === "EACCES")
+      throw new RuntimeError(
+        `${where} is not allowed: permission denied (EACCES; ports below 1024 need privileges); ${pick}`,
+      );
     if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND" || code === "EAI_AGAIN") {
-      throw new UsageError(`--host ${opts.host}: cannot listen there (${code}); give an address of this machine, such as 127.0.0.1 or 0.0.0.0`);
+      throw new UsageError(
+        `--host ${opts.host}: cannot listen there (${code}); give an address of this machine, such as 127.0.0.1 or 0.0.0.0`,
+      );
     }
     throw err;
   }

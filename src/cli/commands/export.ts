@@ -27,7 +27,8 @@ interface ExportFlags extends ClientFlagValues {
 export function parseSections(values: string[] | undefined): ExportSection[] {
   if (!values || values.length === 0) return [...EXPORT_SECTIONS];
   const bad = values.filter((v) => !(EXPORT_SECTIONS as readonly string[]).includes(v));
-  if (bad.length > 0) throw new UsageError(`--sections ${bad.join(", ")}: expected some of ${EXPORT_SECTIONS.join(", ")}`);
+  if (bad.length > 0)
+    throw new UsageError(`--sections ${bad.join(", ")}: expected some of ${EXPORT_SECTIONS.join(", ")}`);
   return EXPORT_SECTIONS.filter((s) => values.includes(s));
 }
 
@@ -35,17 +36,30 @@ export function register(program: Command, ctx: CommandContext): void {
   const cmd = program
     .command("export")
     .description("Write the live zone as a zoneform file (secrets as ${env:…} references) that plans with no changes.")
-    .option("--sections <list>", `sections to export, comma list (default all): ${EXPORT_SECTIONS.join(", ")}`, collectList)
+    .option(
+      "--sections <list>",
+      `sections to export, comma list (default all): ${EXPORT_SECTIONS.join(", ")}`,
+      collectList,
+    )
     .option("--out <file>", "write the file here (default: stdout)")
     .option("--force", "overwrite the --out file if it exists")
-    .option("--account-id <id>", "account whose managed rulesets the WAF section is read through (written as account_id)");
+    .option(
+      "--account-id <id>",
+      "account whose managed rulesets the WAF section is read through (written as account_id)",
+    );
   addReadCommandOptions(cmd, { progress: true });
   cmd.action(async (opts: ExportFlags) => {
     const { io } = ctx;
     const zoneRefs = parseZoneRefs(opts.zone, "export");
     const sections = parseSections(opts.sections);
-    if (opts.accountId === undefined && io.env.CLOUDFLARE_ACCOUNT_ID?.trim() && !/^[0-9a-f]{32}$/.test(io.env.CLOUDFLARE_ACCOUNT_ID.trim())) {
-      throw new UsageError(`CLOUDFLARE_ACCOUNT_ID ${io.env.CLOUDFLARE_ACCOUNT_ID}: expected an account id, 32 lower-case hex characters`);
+    if (
+      opts.accountId === undefined &&
+      io.env.CLOUDFLARE_ACCOUNT_ID?.trim() &&
+      !/^[0-9a-f]{32}$/.test(io.env.CLOUDFLARE_ACCOUNT_ID.trim())
+    ) {
+      throw new UsageError(
+        `CLOUDFLARE_ACCOUNT_ID ${io.env.CLOUDFLARE_ACCOUNT_ID}: expected an account id, 32 lower-case hex characters`,
+      );
     }
     if (opts.accountId !== undefined && !/^[0-9a-f]{32}$/.test(opts.accountId)) {
       throw new UsageError(`--account-id ${opts.accountId}: expected an account id, 32 lower-case hex characters`);
@@ -87,7 +101,9 @@ export function register(program: Command, ctx: CommandContext): void {
     }
     for (const w of notes.warnings) io.stderr.write(`Warning: ${printable(w)}\n`);
     if (notes.env.length > 0) {
-      io.stderr.write("Set these environment variables before plan or apply, to the credentials you own (the API may not return them in full):\n");
+      io.stderr.write(
+        "Set these environment variables before plan or apply, to the credentials you own (the API may not return them in full):\n",
+      );
       const names = notes.env.map((e) => printable(e.name));
       const width = Math.max(...names.map((n) => n.length));
       notes.env.forEach((e, i) => io.stderr.write(`  ${names[i]!.padEnd(width)}  ${printable(e.purpose)}\n`));

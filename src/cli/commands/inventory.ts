@@ -44,29 +44,54 @@ const DAY_MS = 86_400_000;
 export function register(program: Command, ctx: CommandContext): void {
   const cmd = program
     .command("inventory")
-    .description("Draft the authorized-script inventory of a zone's payment pages (PCI DSS 6.4.3) from what Page Shield saw there.")
-    .option("--pages <pattern>", "a payment page in scope, host/path with * at the start or end, e.g. example.com/checkout* (repeatable, or a comma list)", collectList)
+    .description(
+      "Draft the authorized-script inventory of a zone's payment pages (PCI DSS 6.4.3) from what Page Shield saw there.",
+    )
+    .option(
+      "--pages <pattern>",
+      "a payment page in scope, host/path with * at the start or end, e.g. example.com/checkout* (repeatable, or a comma list)",
+      collectList,
+    )
     .option("--out <file>", "write the block to this file (refused if it exists, unless --force)")
-    .option("--merge <file>", "add only what is new to this inventory (a zoneform file or an inventory block), in place or to --out; its justifications and comments are kept")
-    .option("--pin-hashes", "pin each new entry to the hash Page Shield last fetched (a changed script is then reported)")
+    .option(
+      "--merge <file>",
+      "add only what is new to this inventory (a zoneform file or an inventory block), in place or to --out; its justifications and comments are kept",
+    )
+    .option(
+      "--pin-hashes",
+      "pin each new entry to the hash Page Shield last fetched (a changed script is then reported)",
+    )
     .option("--force", "overwrite the --out file")
-    .option("--format <format>", "yaml (the draft, or the merge) | sarif (instead: the findings against --merge FILE's inventory, or none, as SARIF 2.1.0; nothing is drafted or merged)", "yaml")
-    .option("--sarif-category <category>", `with --format sarif: the code scanning category (runAutomationDetails.id), default ${DEFAULT_INVENTORY_CATEGORY}`);
+    .option(
+      "--format <format>",
+      "yaml (the draft, or the merge) | sarif (instead: the findings against --merge FILE's inventory, or none, as SARIF 2.1.0; nothing is drafted or merged)",
+      "yaml",
+    )
+    .option(
+      "--sarif-category <category>",
+      `with --format sarif: the code scanning category (runAutomationDetails.id), default ${DEFAULT_INVENTORY_CATEGORY}`,
+    );
   addReadCommandOptions(cmd, { single: true, progress: true });
   cmd.action(async (opts: InventoryFlags) => {
     const { io } = ctx;
     const [zoneRef] = parseZoneRefs(opts.zone, "inventory", { single: "an inventory belongs to one zone" });
-    const mergeText = opts.merge === undefined ? undefined : await readMergeFile(resolve(io.cwd, opts.merge), opts.merge);
+    const mergeText =
+      opts.merge === undefined ? undefined : await readMergeFile(resolve(io.cwd, opts.merge), opts.merge);
     const given = opts.pages ?? [];
-    if (given.length === 0 && mergeText === undefined) throw new UsageError(`inventory needs --pages PATTERN: the payment pages in scope, e.g. --pages "example.com/checkout*"`);
+    if (given.length === 0 && mergeText === undefined)
+      throw new UsageError(
+        `inventory needs --pages PATTERN: the payment pages in scope, e.g. --pages "example.com/checkout*"`,
+      );
     for (const p of given) {
       const problem = pagePatternProblem(p);
       if (problem) throw new UsageError(`--pages ${printable(p)}: ${problem}`);
     }
-    if (!FORMATS.includes(opts.format)) throw new UsageError(`--format ${printable(opts.format)}: expected one of ${FORMATS.join(", ")}`);
+    if (!FORMATS.includes(opts.format))
+      throw new UsageError(`--format ${printable(opts.format)}: expected one of ${FORMATS.join(", ")}`);
     const sarif = opts.format === "sarif";
     const sarifCategory = parseSarifCategory(opts.sarifCategory, opts.format);
-    if (sarif && opts.pinHashes) throw new UsageError("--pin-hashes pins the entries of a draft: --format sarif drafts nothing");
+    if (sarif && opts.pinHashes)
+      throw new UsageError("--pin-hashes pins the entries of a draft: --format sarif drafts nothing");
     const clock = cliClock(io.env);
     const outPath = opts.out === undefined ? undefined : resolve(io.cwd, opts.out);
     if (outPath) refuseExisting(outPath, { force: opts.force, label: `--out ${opts.out}` });
@@ -79,7 +104,10 @@ export function register(program: Command, ctx: CommandContext): void {
       // Merging: the file's pages in scope and the new ones given.
       const existing = mergeText === undefined ? [] : existingPages(mergeText, `--merge ${opts.merge}`, zone);
       const pages = [...new Set([...existing, ...given])];
-      if (pages.length === 0) throw new UsageError(`inventory needs --pages PATTERN: --merge ${opts.merge} has no pages in scope for this zone yet`);
+      if (pages.length === 0)
+        throw new UsageError(
+          `inventory needs --pages PATTERN: --merge ${opts.merge} has no pages in scope for this zone yet`,
+        );
       progress.begin("inventory", "zones done", 1);
       const now = clock();
       // Scripts seen within the audit's default window: what `audit` would report as unauthorized.
@@ -88,10 +116,29 @@ export function register(program: Command, ctx: CommandContext): void {
       const scripts = listed.filter((s) => !s.last_seen_at || !(Date.parse(s.last_seen_at) < since));
       progress.end();
       if (sarif) {
-        const merge = opts.merge === undefined || mergeText === undefined ? undefined : { file: displayPath(resolve(io.cwd, opts.merge), io.cwd), text: mergeText, label: `--merge ${opts.merge}` };
-        const { log } = inventorySarif({ zone, pages, scripts: listed, now, version: VERSION, ...(merge ? { merge } : {}), ...(sarifCategory ? { category: sarifCategory } : {}) });
+        const merge =
+          opts.merge === undefined || mergeText === undefined
+            ? undefined
+            : {
+                file: displayPath(resolve(io.cwd, opts.merge), io.cwd),
+                text: mergeText,
+                label: `--merge ${opts.merge}`,
+              };
+        const { log } = inventorySarif({
+          zone,
+          pages,
+          scripts: listed,
+          now,
+          version: VERSION,
+          ...(merge ? { merge } : {}),
+          ...(sarifCategory ? { category: sarifCategory } : {}),
+        });
         const text = sarifText(log);
-        if (outPath) await writeFileSafely(outPath, io.secrets ? io.secrets.redact(text) : text, { force: opts.force, label: `--out ${opts.out}` });
+        if (outPath)
+          await writeFileSafely(outPath, io.secrets ? io.secrets.redact(text) : text, {
+            force: opts.force,
+            label: `--out ${opts.out}`,
+          });
         else io.stdout.write(text);
         return;
       }
@@ -99,7 +146,10 @@ export function register(program: Command, ctx: CommandContext): void {
         const label = `--merge ${opts.merge}`;
         const merged = mergeInventory(mergeText, label, scripts, { pages, pinHashes: opts.pinHashes, zone, now });
         const target = outPath ?? resolve(io.cwd, opts.merge!);
-        await writeFileSafely(target, merged.text, { force: outPath === undefined || opts.force, label: outPath ? `--out ${opts.out}` : label });
+        await writeFileSafely(target, merged.text, {
+          force: outPath === undefined || opts.force,
+          label: outPath ? `--out ${opts.out}` : label,
+        });
         const added = merged.added.map((a) => `  + ${printable(a.url)}\n`).join("");
         io.stderr.write(
           `inventory: ${merged.added.length} new script${merged.added.length === 1 ? "" : "s"}${merged.pagesAdded.length ? ` and ${merged.pagesAdded.length} page pattern(s)` : ""} added to ${printable(merged.where)} of ${printable(opts.out ?? opts.merge!)} (${scripts.length} seen on the pages in scope); review each TODO justification\n${added}`,
@@ -109,7 +159,9 @@ export function register(program: Command, ctx: CommandContext): void {
       const text = draftInventory(scripts, { pages, pinHashes: opts.pinHashes, zone: zone.name ?? zoneId, now });
       if (outPath) {
         await writeFileSafely(outPath, text, { force: opts.force, label: `--out ${opts.out}` });
-        io.stderr.write(`inventory: ${scripts.length} script(s) seen on the pages in scope written to ${printable(opts.out!)}; review each TODO justification\n`);
+        io.stderr.write(
+          `inventory: ${scripts.length} script(s) seen on the pages in scope written to ${printable(opts.out!)}; review each TODO justification\n`,
+        );
       } else {
         io.stdout.write(text);
       }
@@ -127,6 +179,8 @@ async function readMergeFile(path: string, label: string): Promise<string> {
   } catch (err) {
     if (!(err instanceof FileReadError)) throw err;
     const message = `--merge ${label}: ${describeReadProblem(err.problem, MAX_CONFIG_FILE_BYTES)}`;
-    throw err.problem.kind === "not-regular" || err.problem.kind === "too-large" ? new UsageError(message) : new RuntimeError(message);
+    throw err.problem.kind === "not-regular" || err.problem.kind === "too-large"
+      ? new UsageError(message)
+      : new RuntimeError(message);
   }
 }

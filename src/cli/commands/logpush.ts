@@ -34,7 +34,10 @@ export function register(program: Command, ctx: CommandContext): void {
     .description(
       "Request an ownership challenge for a storage destination (s3, gs, azure): Cloudflare writes a token into a file in the bucket; put it in an env var and set ownership_challenge: ${env:NAME} on the job.",
     )
-    .requiredOption("--destination <url>", "the job's destination_conf; ${env:NAME} references are read from the environment");
+    .requiredOption(
+      "--destination <url>",
+      "the job's destination_conf; ${env:NAME} references are read from the environment",
+    );
   addReadCommandOptions(challenge, { single: true });
   challenge.action(async (opts: ChallengeOptions) => {
     const { io } = ctx;
@@ -55,11 +58,15 @@ export function register(program: Command, ctx: CommandContext): void {
         zone_id: zone,
         identity: shown,
         fields: [],
-        operations: [{ method: "POST", path: zonePath(zone, "logpush", "ownership"), body: { destination_conf: destination } }],
+        operations: [
+          { method: "POST", path: zonePath(zone, "logpush", "ownership"), body: { destination_conf: destination } },
+        ],
       });
       const res = answer as OwnershipResult | null;
       if (!res || res.valid === false || !res.filename) {
-        throw new RuntimeError(`Cloudflare could not write an ownership token to ${shown}${res?.message ? `: ${redactor.redact(res.message)}` : ""}`);
+        throw new RuntimeError(
+          `Cloudflare could not write an ownership token to ${shown}${res?.message ? `: ${redactor.redact(res.message)}` : ""}`,
+        );
       }
       const bucket = printable(destinationBucket(destination));
       const filename = printable(res.filename);

@@ -9,7 +9,15 @@ import { totalChanges } from "../../plan/summary.js";
 import { addClientOptions } from "../client-options.js";
 import { addCommonOptions, addConfigOption } from "../options.js";
 import { digestLine } from "../../plan/render/digest.js";
-import { addMaxBytesOption, digestOf, makePlan, parseFormat, planSucceeded, renderPlan, type PlanningOptions } from "../planning.js";
+import {
+  addMaxBytesOption,
+  digestOf,
+  makePlan,
+  parseFormat,
+  planSucceeded,
+  renderPlan,
+  type PlanningOptions,
+} from "../planning.js";
 import type { CommandContext } from "../command.js";
 import { addShardOption } from "../shard.js";
 

@@ -20,7 +20,9 @@ const REFERENCE = /\$\{env:[A-Za-z_][A-Za-z0-9_]*\}/g;
 
 /** The saved plan as `plan` showed it: each `${env:NAME}` reference hidden as its value was. */
 export function planForShow(saved: Plan): Plan {
-  const shown = mapStrings({ ...saved, zones: saved.zones.map((z) => ({ ...z, desired: undefined })) }, (s) => s.replace(REFERENCE, SENSITIVE)) as Plan;
+  const shown = mapStrings({ ...saved, zones: saved.zones.map((z) => ({ ...z, desired: undefined })) }, (s) =>
+    s.replace(REFERENCE, SENSITIVE),
+  ) as Plan;
   return shown;
 }
 
@@ -35,7 +37,9 @@ export function register(program: Command, ctx: CommandContext): void {
   const cmd = program
     .command("show")
     .argument("<plan-file>", "a plan saved with `zoneform plan --out`")
-    .description("Render a saved plan as `plan` showed it, with its digest, without reading the zones: exit 0, 1 (the file was changed after it was made), 3 (not a plan).")
+    .description(
+      "Render a saved plan as `plan` showed it, with its digest, without reading the zones: exit 0, 1 (the file was changed after it was made), 3 (not a plan).",
+    )
     .option("--format <format>", "text | markdown | json", "text");
   addMaxBytesOption(cmd);
   addVerboseOption(cmd);
@@ -46,15 +50,23 @@ export function register(program: Command, ctx: CommandContext): void {
     const saved = await readPlanFile(file);
     const digest = planDigest(saved);
     if (saved.digest !== undefined && saved.digest !== digest) {
-      throw new RuntimeError(`the plan file ${file} was changed after it was made: its content hashes to ${digest}, not to the ${saved.digest} it records`);
+      throw new RuntimeError(
+        `the plan file ${file} was changed after it was made: its content hashes to ${digest}, not to the ${saved.digest} it records`,
+      );
     }
     if (format === "json") {
       io.stdout.write(`${JSON.stringify({ ...saved, digest }, null, 2)}\n`);
       return;
     }
     const shown = planForShow(saved);
-    if (format === "markdown") io.stdout.write(`${renderPlanMarkdown(shown, markdownOptions({ maxBytes: opts.maxBytes, planFile: file }))}${digestLine(digest, "markdown")}`);
+    if (format === "markdown")
+      io.stdout.write(
+        `${renderPlanMarkdown(shown, markdownOptions({ maxBytes: opts.maxBytes, planFile: file }))}${digestLine(digest, "markdown")}`,
+      );
     // The digest line is kept whole (84 columns), so that it copies as one.
-    else io.stdout.write(`${fitFor(io, io.stdout, renderPlanText(shown, { color: useColor(io, opts), verbose: opts.verbose }), { long: "break" })}${digestLine(digest, "text")}`);
+    else
+      io.stdout.write(
+        `${fitFor(io, io.stdout, renderPlanText(shown, { color: useColor(io, opts), verbose: opts.verbose }), { long: "break" })}${digestLine(digest, "text")}`,
+      );
   });
 }

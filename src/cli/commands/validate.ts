@@ -7,7 +7,14 @@ import { formatProblem } from "../../errors.js";
 import type { DesiredZone } from "../../sections/index.js";
 import { printable } from "../../safe-text.js";
 import { SECTIONS } from "../../sections/index.js";
-import { addColorOption, addConfigOption, addVerboseOption, configPath, type CommonOptions, type ConfigOption } from "../options.js";
+import {
+  addColorOption,
+  addConfigOption,
+  addVerboseOption,
+  configPath,
+  type CommonOptions,
+  type ConfigOption,
+} from "../options.js";
 import { useColor } from "../color.js";
 import type { CommandContext } from "../command.js";
 
@@ -16,7 +23,9 @@ type ValidateOptions = ConfigOption & CommonOptions & { requireEnv?: boolean };
 export function register(program: Command, ctx: CommandContext): void {
   const cmd = program
     .command("validate")
-    .description("Check the configuration (schema and semantic rules) without contacting Cloudflare. Exit 0 when valid, 3 when not.");
+    .description(
+      "Check the configuration (schema and semantic rules) without contacting Cloudflare. Exit 0 when valid, 3 when not.",
+    );
   addConfigOption(cmd);
   cmd.option("--require-env", "an unset ${env:NAME} variable is an error, as for plan and apply (default: a warning)");
   addVerboseOption(cmd);
@@ -33,7 +42,9 @@ export function register(program: Command, ctx: CommandContext): void {
     const n = desired.zones.length;
     const files = printable(desired.files.join(", "));
     const w = warnings.length ? ` (${warnings.length} warning${warnings.length === 1 ? "" : "s"})` : "";
-    io.stdout.write(`${colors.green("✓")} ${n} zone${n === 1 ? "" : "s"} in ${files} ${n === 1 ? "is" : "are"} valid${w}\n`);
+    io.stdout.write(
+      `${colors.green("✓")} ${n} zone${n === 1 ? "" : "s"} in ${files} ${n === 1 ? "is" : "are"} valid${w}\n`,
+    );
     if (opts.verbose) for (const zone of desired.zones) io.stdout.write(`  ${describeZone(zone)}\n`);
   });
 }

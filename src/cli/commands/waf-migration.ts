@@ -7,10 +7,21 @@ import type { CloudflareClient } from "../../cloudflare/types.js";
 import { createReadContext } from "../../engine/read.js";
 import { AnswerShapeError, ApiError, EXIT, RuntimeError, UsageError } from "../../errors.js";
 import { printable } from "../../safe-text.js";
-import { mapMigrationConfig, renderMigrationYaml, type MappedConfig, type MigrationConfig } from "../../migration/config-yaml.js";
 import {
-  describeStart, explainCheck, explainStatus, MIGRATION_MODES, startRefusal,
-  type MigrationCheck, type MigrationMode, type MigrationStatus,
+  mapMigrationConfig,
+  renderMigrationYaml,
+  type MappedConfig,
+  type MigrationConfig,
+} from "../../migration/config-yaml.js";
+import {
+  describeStart,
+  explainCheck,
+  explainStatus,
+  MIGRATION_MODES,
+  startRefusal,
+  type MigrationCheck,
+  type MigrationMode,
+  type MigrationStatus,
 } from "../../migration/eligibility.js";
 import { sensitivityTableLines } from "../../migration/sensitivity.js";
 import type { DesiredState } from "../../sections/index.js";
@@ -46,7 +57,12 @@ function zoneRefOf(opts: MigrationOptions, sub: string): ZoneRef {
 }
 
 /** Runs `fn` with a client and the zone's id (a name looked up first). */
-async function withClient<T>(opts: MigrationOptions, io: CliIO, zone: ZoneRef, fn: (client: CloudflareClient, zoneId: string) => Promise<T>): Promise<T> {
+async function withClient<T>(
+  opts: MigrationOptions,
+  io: CliIO,
+  zone: ZoneRef,
+  fn: (client: CloudflareClient, zoneId: string) => Promise<T>,
+): Promise<T> {
   const client = clientFromOptions(opts, io);
   try {
     return await fn(client, await resolveZoneRef(client, zone));
@@ -69,7 +85,8 @@ async function readCheck(client: CloudflareClient, zoneId: string): Promise<Migr
   } catch (err) {
     if (!(err instanceof ApiError) || err.status !== 400) throw err;
     const status = await readStatus(client, zoneId).catch(() => undefined);
-    if (status?.new_waf_status === "enabled" && status.old_waf_status === "disabled") return { compatible: true, migration_state: "done" };
+    if (status?.new_waf_status === "enabled" && status.old_waf_status === "disabled")
+      return { compatible: true, migration_state: "done" };
     throw err;
   }
 }
@@ -95,13 +112,21 @@ async function readOwasp(client: CloudflareClient, zoneId: string, io: CliIO): P
     return await readOwaspRuleset(ctx, zoneId);
   } catch (err) {
     if (!(err instanceof ApiError) && !(err instanceof AnswerShapeError)) throw err;
-    io.stderr.write(`Warning: could not read the OWASP Core Ruleset (${printable(err.message)}); using its documented last rule and defaults.\n`);
+    io.stderr.write(
+      `Warning: could not read the OWASP Core Ruleset (${printable(err.message)}); using its documented last rule and defaults.\n`,
+    );
     return null;
   }
 }
 
-async function readProposal(client: CloudflareClient, zoneId: string, io: CliIO): Promise<{ config: MigrationConfig; mapped: MappedConfig }> {
-  const config = await client.request<MigrationConfig>("GET", migrationPath(zoneId, "config"), { query: { phase_two: 1 } });
+async function readProposal(
+  client: CloudflareClient,
+  zoneId: string,
+  io: CliIO,
+): Promise<{ config: MigrationConfig; mapped: MappedConfig }> {
+  const config = await client.request<MigrationConfig>("GET", migrationPath(zoneId, "config"), {
+    query: { phase_two: 1 },
+  });
   if (!config || !Array.isArray(config.rules)) {
     throw new RuntimeError(`GET ${migrationPath(zoneId, "config")}: the answer holds no rules; nothing to migrate to`);
   }
@@ -114,7 +139,12 @@ function schemaRefFor(outFile: string | undefined, cwd: string): string | undefi
   return schemaRefFrom(outFile ? dirname(resolve(cwd, outFile)) : cwd);
 }
 
-function proposalYaml(zoneId: string, zoneName: string | undefined, mapped: MappedConfig, schemaRef: string | undefined): string {
+function proposalYaml(
+  zoneId: string,
+  zoneName: string | undefined,
+  mapped: MappedConfig,
+  schemaRef: string | undefined,
+): string {
   const header = [
     `The new WAF managed rules proposed for zone ${zoneId} by`,
     `GET ${migrationPath(zoneId, "config")}?phase_two=1, as a zoneform file.`,
@@ -159,14 +189,21 @@ function config(ctx: CommandContext) {
       const info = await readZoneInfo(client, zoneId);
       for (const w of mapped.warnings) io.stderr.write(`Warning: ${printable(w)}\n`);
       if (format === "json") {
-        io.stdout.write(`${JSON.stringify({ format_version: MIGRATION_CONFIG_FORMAT_VERSION, zone_id: zoneId, config: proposal, waf: mapped.waf, summary: mapped.summary, warnings: mapped.warnings }, null, 2)}\n`);
+        io.stdout.write(
+          `${JSON.stringify({ format_version: MIGRATION_CONFIG_FORMAT_VERSION, zone_id: zoneId, config: proposal, waf: mapped.waf, summary: mapped.summary, warnings: mapped.warnings }, null, 2)}\n`,
+        );
       } else {
         io.stdout.write(proposalYaml(zoneId, info?.name, mapped, schemaRefFor(undefined, io.cwd)));
       }
       if (opts.write) {
         const path = resolve(io.cwd, opts.write);
-        await writeFileSafely(path, proposalYaml(zoneId, info?.name, mapped, schemaRefFor(opts.write, io.cwd)), { force: opts.force, label: writeLabel });
-        io.stderr.write(`Wrote ${opts.write}. After \`zoneform waf-migration start --mode pending\`, \`zoneform plan -c ${opts.write}\` shows no changes.\n`);
+        await writeFileSafely(path, proposalYaml(zoneId, info?.name, mapped, schemaRefFor(opts.write, io.cwd)), {
+          force: opts.force,
+          label: writeLabel,
+        });
+        io.stderr.write(
+          `Wrote ${opts.write}. After \`zoneform waf-migration start --mode pending\`, \`zoneform plan -c ${opts.write}\` shows no changes.\n`,
+        );
       }
     });
   };
@@ -186,7 +223,12 @@ async function confirm(io: CliIO, zoneId: string, opts: StartOptions): Promise<v
  * The entry point read again right before the switch: a rule changed (or added, or removed) since the
  * confirmation showed the list would be overwritten by the PUT, so the run stops without writing.
  */
-async function refuseChanged(client: CloudflareClient, io: CliIO, zoneId: string, shown: Entrypoint | null): Promise<void> {
+async function refuseChanged(
+  client: CloudflareClient,
+  io: CliIO,
+  zoneId: string,
+  shown: Entrypoint | null,
+): Promise<void> {
   const now = await readEntrypoint(readContext(client, io), zoneId, WAF_PHASE);
   if (sameEntrypoint(shown, now)) return;
   throw new RuntimeError(
@@ -199,7 +241,8 @@ function start(ctx: CommandContext) {
     const { io } = ctx;
     const zone = zoneRefOf(opts, "start");
     const mode = opts.mode as MigrationMode;
-    if (!MIGRATION_MODES.includes(mode)) throw new UsageError(`--mode ${opts.mode ?? ""}: expected validation or pending`);
+    if (!MIGRATION_MODES.includes(mode))
+      throw new UsageError(`--mode ${opts.mode ?? ""}: expected validation or pending`);
     await withClient(opts, io, zone, async (client, zoneId) => {
       const state = await readCheck(client, zoneId);
       const info = mode === "validation" ? await readZoneInfo(client, zoneId) : undefined;
@@ -222,11 +265,16 @@ function start(ctx: CommandContext) {
         ...write.lines,
       ];
       if (mode === "validation" && info?.plan === undefined) {
-        shown.push("", "The zone's plan could not be read (GET zones/{id}); the API refuses validation mode unless the zone is Enterprise.");
+        shown.push(
+          "",
+          "The zone's plan could not be read (GET zones/{id}); the API refuses validation mode unless the zone is Enterprise.",
+        );
       }
       io.stdout.write(`${printLines(shown)}\n`);
       if (!approvedInAdvance(opts) && !io.prompt) {
-        throw new RuntimeError("the migration needs confirmation, but stdin is not a terminal: review the above and pass --auto-approve (or --yes). Nothing was changed.");
+        throw new RuntimeError(
+          "the migration needs confirmation, but stdin is not a terminal: review the above and pass --auto-approve (or --yes). Nothing was changed.",
+        );
       }
       await confirm(io, zoneId, opts);
       await refuseChanged(client, io, zoneId, live);
@@ -240,7 +288,10 @@ function start(ctx: CommandContext) {
         fields: [{ field: "mode", after: mode }],
         operations: [write.operation],
       });
-      const done = mode === "validation" ? "Validation mode started: both WAFs run." : "Migrated: the new WAF managed rules run, the previous ones are disabled.";
+      const done =
+        mode === "validation"
+          ? "Validation mode started: both WAFs run."
+          : "Migrated: the new WAF managed rules run, the previous ones are disabled.";
       io.stdout.write(`${done}\n${printLines(explainStatus(label, await readStatus(client, zoneId)))}`);
     });
   };
@@ -256,9 +307,7 @@ function status(ctx: CommandContext) {
 }
 
 function subcommand(parent: Command, name: string, description: string): Command {
-  const cmd = parent
-    .command(name)
-    .description(description);
+  const cmd = parent.command(name).description(description);
   return addReadCommandOptions(cmd, { single: true, verbose: "log every API call to stderr" });
 }
 
@@ -268,10 +317,16 @@ export function register(program: Command, ctx: CommandContext): void {
     .description(
       "Move a zone from the previous WAF managed rules to the new ones: check, config, start --mode validation|pending (irreversible, confirmed), status. Exit 0 done, 1 refused or error.",
     );
-  subcommand(parent, "check", "Whether the zone can be migrated, and why not (exit 0 eligible, 1 not eligible or already migrated).").action(
-    check(ctx),
-  );
-  subcommand(parent, "config", "Show the proposed new WAF configuration as a zoneform file (the `waf:` section); --write saves it.")
+  subcommand(
+    parent,
+    "check",
+    "Whether the zone can be migrated, and why not (exit 0 eligible, 1 not eligible or already migrated).",
+  ).action(check(ctx));
+  subcommand(
+    parent,
+    "config",
+    "Show the proposed new WAF configuration as a zoneform file (the `waf:` section); --write saves it.",
+  )
     .option("--write <file>", "also write the zoneform YAML to this file")
     .option("--force", "overwrite the --write file if it exists")
     .option("--format <format>", "yaml | json", "yaml")
@@ -280,11 +335,12 @@ export function register(program: Command, ctx: CommandContext): void {
     parent,
     "start",
     "Start the migration: --mode validation (Enterprise only: both WAFs run) or --mode pending (new WAF only; the previous one is disabled). Irreversible: asks for confirmation unless --auto-approve (or --yes).",
-  )
-    .addOption(new Option("--mode <mode>", "validation | pending").choices([...MIGRATION_MODES]).makeOptionMandatory());
+  ).addOption(new Option("--mode <mode>", "validation | pending").choices([...MIGRATION_MODES]).makeOptionMandatory());
   addApproveOptions(startCmd).action(start(ctx));
   subcommand(parent, "status", "Which WAF runs on the zone: previous, both (validation), or new.").action(status(ctx));
   for (const cmd of parent.commands) {
-    cmd.exitOverride().configureOutput({ writeOut: (s) => ctx.io.stdout.write(s), writeErr: (s) => ctx.io.stderr.write(s) });
+    cmd
+      .exitOverride()
+      .configureOutput({ writeOut: (s) => ctx.io.stdout.write(s), writeErr: (s) => ctx.io.stderr.write(s) });
   }
 }

@@ -30,17 +30,24 @@ type Policies = { known: true; policies: unknown[] } | { known: false; why: stri
 export function register(program: Command, ctx: CommandContext): void {
   const cmd = program
     .command("whoami")
-    .description("Show who the Cloudflare credentials are and which token permissions the file's sections need (and lack, when the API tells).")
+    .description(
+      "Show who the Cloudflare credentials are and which token permissions the file's sections need (and lack, when the API tells).",
+    )
     .option("--format <format>", "text | json", "text");
   addConfigOption(cmd);
   addVerboseOption(cmd);
   addClientOptions(cmd);
   cmd.action(async (opts: WhoamiOptions) => {
     const { io } = ctx;
-    if (opts.format !== "text" && opts.format !== "json") throw new UsageError(`--format ${opts.format}: expected one of text, json`);
+    if (opts.format !== "text" && opts.format !== "json")
+      throw new UsageError(`--format ${opts.format}: expected one of text, json`);
     // Only the sections matter here: an unset ${env:…} secret is no reason to refuse.
-    const configFile = opts.config ?? (existsSync(path.resolve(io.cwd, DEFAULT_CONFIG_PATH)) ? DEFAULT_CONFIG_PATH : undefined);
-    const desired = configFile === undefined ? undefined : (await loadConfig(configFile, { env: io.env, cwd: io.cwd, missingEnv: "warning" })).desired;
+    const configFile =
+      opts.config ?? (existsSync(path.resolve(io.cwd, DEFAULT_CONFIG_PATH)) ? DEFAULT_CONFIG_PATH : undefined);
+    const desired =
+      configFile === undefined
+        ? undefined
+        : (await loadConfig(configFile, { env: io.env, cwd: io.cwd, missingEnv: "warning" })).desired;
     const { baseUrl, auth } = resolveCredentials(io.env, { apiUrl: opts.apiUrl });
     const now = cliClock(io.env)().getTime();
     const client = clientFromOptions(opts, io);
@@ -60,14 +67,20 @@ export function register(program: Command, ctx: CommandContext): void {
   });
 }
 
-async function readPolicies(client: CloudflareClient, check: CredentialCheck, needs: PermissionNeed[]): Promise<Policies> {
+async function readPolicies(
+  client: CloudflareClient,
+  check: CredentialCheck,
+  needs: PermissionNeed[],
+): Promise<Policies> {
   if (check.state !== "active") return { known: false, why: "the credentials do not work" };
-  if (check.kind === "key") return { known: false, why: "a global API key acts with every permission of its user; zoneform cannot list them" };
+  if (check.kind === "key")
+    return { known: false, why: "a global API key acts with every permission of its user; zoneform cannot list them" };
   if (needs.length === 0) return { known: false, why: "no configuration to check" };
   if (!check.id) return { known: false, why: "the token check did not answer the token's id" };
   try {
     const token = await client.request<Record<string, unknown>>("GET", `user/tokens/${encodeURIComponent(check.id)}`);
-    if (!Array.isArray(token?.policies)) return { known: false, why: `GET user/tokens/${check.id} answered no policies` };
+    if (!Array.isArray(token?.policies))
+      return { known: false, why: `GET user/tokens/${check.id} answered no policies` };
     return { known: true, policies: token.policies };
   } catch (err) {
     if (!(err instanceof ApiError) && !(err instanceof NetworkError)) throw err;
@@ -103,7 +116,9 @@ function jsonReport({ baseUrl, check, desired, needs, policies }: Report): unkno
       not_before: check.notBefore ?? null,
       message: describeCheck(check),
     },
-    config: desired ? { files: desired.files, zones: desired.zones.map((z) => ({ zone_id: z.zone_id, name: z.name ?? null })) } : null,
+    config: desired
+      ? { files: desired.files, zones: desired.zones.map((z) => ({ zone_id: z.zone_id, name: z.name ?? null })) }
+      : null,
     permissions: {
       known: policies.known,
       why_unknown: policies.known ? null : policies.why,
@@ -123,30 +138,54 @@ function jsonReport({ baseUrl, check, desired, needs, policies }: Report): unkno
 function textReport({ baseUrl, check, desired, needs, policies }: Report): string {
   const lines: string[] = [];
   if (check.kind === "token") {
-    const when = [check.notBefore && `not before ${check.notBefore}`, check.expiresOn && `expires ${check.expiresOn}`].filter(Boolean).join(", ");
-    lines.push(`API token ${check.id ?? "(id unknown)"}: ${check.state === "not_yet_valid" ? "not yet valid" : check.state}${when ? ` (${when})` : ""}`);
+    const when = [check.notBefore && `not before ${check.notBefore}`, check.expiresOn && `expires ${check.expiresOn}`]
+      .filter(Boolean)
+      .join(", ");
+    lines.push(
+      `API token ${check.id ?? "(id unknown)"}: ${check.state === "not_yet_valid" ? "not yet valid" : check.state}${when ? ` (${when})` : ""}`,
+    );
   } else {
-    lines.push(`Global API key of ${check.email ?? "(unknown user)"}${check.id ? ` (user ${check.id})` : ""}: ${check.state}`);
+    lines.push(
+      `Global API key of ${check.email ?? "(unknown user)"}${check.id ? ` (user ${check.id})` : ""}: ${check.state}`,
+    );
   }
   lines.push(`API: ${baseUrl}`);
   if (desired) {
     const names = new Map(desired.zones.map((z) => [z.zone_id, z.name ?? z.zone_id]));
     const n = desired.zones.length;
-    lines.push("", `Permissions ${desired.files.join(", ")} needs (${n} zone${n === 1 ? "" : "s"}; plan and drift need the first level, apply the second):`);
+    lines.push(
+      "",
+      `Permissions ${desired.files.join(", ")} needs (${n} zone${n === 1 ? "" : "s"}; plan and drift need the first level, apply the second):`,
+    );
     const rows = needs.map((need) => {
       const label = `${need.name}${need.scope === "account" ? " (account)" : ""}`;
       const levels = need.plan === need.apply ? need.plan : `${need.plan} / ${need.apply}`;
       let has = "";
       if (policies.known) {
         const l = lacking(policies.policies, need);
-        const where = (ids: string[]) => (ids.length === need.on.length && need.scope === "zone" && ids.length > 1 ? "every zone" : ids.map((id) => names.get(id) ?? id).join(", "));
-        has = l.plan.length > 0 ? `lacks ${need.plan} on ${where(l.plan)}` : l.apply.length > 0 ? `lacks ${need.apply} (for apply) on ${where(l.apply)}` : "has it";
+        const where = (ids: string[]) =>
+          ids.length === need.on.length && need.scope === "zone" && ids.length > 1
+            ? "every zone"
+            : ids.map((id) => names.get(id) ?? id).join(", ");
+        has =
+          l.plan.length > 0
+            ? `lacks ${need.plan} on ${where(l.plan)}`
+            : l.apply.length > 0
+              ? `lacks ${need.apply} (for apply) on ${where(l.apply)}`
+              : "has it";
       }
       return [label, levels, need.sections.join(", "), has];
     });
     const width = (i: number) => Math.max(...rows.map((r) => r[i]!.length));
-    for (const r of rows) lines.push(`  ${r[0]!.padEnd(width(0))}  ${r[1]!.padEnd(width(1))}  ${r[2]!.padEnd(width(2))}  ${r[3]}`.trimEnd());
-    lines.push(policies.known ? "The token's permissions were read from Cloudflare (GET user/tokens/<id>)." : `Whether the token has them: cannot tell: ${policies.why}.`);
+    for (const r of rows)
+      lines.push(
+        `  ${r[0]!.padEnd(width(0))}  ${r[1]!.padEnd(width(1))}  ${r[2]!.padEnd(width(2))}  ${r[3]}`.trimEnd(),
+      );
+    lines.push(
+      policies.known
+        ? "The token's permissions were read from Cloudflare (GET user/tokens/<id>)."
+        : `Whether the token has them: cannot tell: ${policies.why}.`,
+    );
   }
   return `${printable(lines.join("\n"), { keepNewlines: true })}\n`;
 }

@@ -45,7 +45,10 @@ export const credentialsInFile: Rule = (doc, ctx) => {
     if (typeof value === "string") {
       if (key === "ownership_challenge") return;
       const text = withoutReferences(ctx.template(pointer) ?? value);
-      const kind = key === "destination_conf" ? inDestination(text) : credentialIn(text, key !== undefined && isCredentialName(key));
+      const kind =
+        key === "destination_conf"
+          ? inDestination(text)
+          : credentialIn(text, key !== undefined && isCredentialName(key));
       if (kind) findings.push({ pointer, message: message(kind) });
       return;
     }

@@ -11,4 +11,12 @@ import { user } from "./user/index.js";
 import { wafMigration } from "./waf-migration/index.js";
 import { zones } from "./zones/index.js";
 
-export const AREAS: readonly EmulatorArea[] = [zones, pageShield, rulesets, logpush, customHostnames, wafMigration, user];
+export const AREAS: readonly EmulatorArea[] = [
+  zones,
+  pageShield,
+  rulesets,
+  logpush,
+  customHostnames,
+  wafMigration,
+  user,
+];

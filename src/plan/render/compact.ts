@@ -13,7 +13,9 @@ export function renderDriftReport(plan: Plan): string {
     if (totalChanges(s) === 0) continue;
     drifted += 1;
     const what = printable(z.changes.map((c) => `${c.kind} ${c.resource} "${c.identity}"`).join("; "));
-    lines.push(`${label}: drift (${s.create} create, ${s.update} update, ${s.replace} replace, ${s.delete} delete): ${what}`);
+    lines.push(
+      `${label}: drift (${s.create} create, ${s.update} update, ${s.replace} replace, ${s.delete} delete): ${what}`,
+    );
   }
   lines.push(
     drifted === 0

@@ -10,7 +10,10 @@ function fieldLines(f: FieldDiff, kind: Change["kind"]): string[] {
   const field = printable(f.field);
   if (kind === "create" || f.before === undefined) return [`+     ${field}: ${formatValue(f.after, f.sensitive)}`];
   if (f.after === undefined) return [`-     ${field}: ${formatValue(f.before, f.sensitive)}`];
-  return [`-     ${field}: ${formatValue(f.before, f.sensitive)}`, `+     ${field}: ${formatValue(f.after, f.sensitive)}`];
+  return [
+    `-     ${field}: ${formatValue(f.before, f.sensitive)}`,
+    `+     ${field}: ${formatValue(f.after, f.sensitive)}`,
+  ];
 }
 
 function changeLines(c: Change): string[] {
@@ -63,15 +66,21 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   out.push("| zone | create | update | replace | delete | errors |", "|---|---:|---:|---:|---:|---:|");
   for (const z of changed) {
     const s = summarise(z.changes);
-    out.push(`| ${escapeCell(z.name ?? z.zone_id)} | ${s.create} | ${s.update} | ${s.replace} | ${s.delete} | ${z.errors.length} |`);
+    out.push(
+      `| ${escapeCell(z.name ?? z.zone_id)} | ${s.create} | ${s.update} | ${s.replace} | ${s.delete} | ${z.errors.length} |`,
+    );
   }
   out.push("");
   const open = changed.length <= 5 ? " open" : "";
   const blocks = changed.map((z) => {
-    const lines = [`<details${open}><summary><code>${escapeHtml(z.name ?? z.zone_id)}</code> (${escapeHtml(z.zone_id)})</summary>`, ""];
+    const lines = [
+      `<details${open}><summary><code>${escapeHtml(z.name ?? z.zone_id)}</code> (${escapeHtml(z.zone_id)})</summary>`,
+      "",
+    ];
     for (const e of z.errors) lines.push(`> **Error:** ${printable(e)}`, "");
     for (const w of z.warnings) lines.push(`> **Warning:** ${printable(w)}`, "");
-    if (z.changes.length > 0) lines.push("```diff", ...z.changes.flatMap((c) => [...changeLines(c), ""]).slice(0, -1), "```", "");
+    if (z.changes.length > 0)
+      lines.push("```diff", ...z.changes.flatMap((c) => [...changeLines(c), ""]).slice(0, -1), "```", "");
     lines.push("</details>", "");
     return lines.join("\n");
   });
@@ -87,7 +96,11 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   }
   if (shown < blocks.length) {
     const left = changed.slice(shown).map((z) => z.name ?? z.zone_id);
-    const names = left.slice(0, 5).map((n) => `\`${escapeCell(n)}\``).join(", ") + (left.length > 5 ? ", …" : "");
+    const names =
+      left
+        .slice(0, 5)
+        .map((n) => `\`${escapeCell(n)}\``)
+        .join(", ") + (left.length > 5 ? ", …" : "");
     text +=
       `> **${blocks.length - shown} of ${blocks.length} zone(s) left out** (${names}) to stay under ${max} characters; ` +
       `every zone is in the table above. The full plan: ${opts.fullPlan ?? "run `zoneform plan`, or save it with `--out` and read it with `zoneform show`"}.\n`;

@@ -72,7 +72,8 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
   }
   for (const z of changed) {
     out.push(c.bold(`# ${zoneLabel(z)}`));
-    if (opts.errors === false && z.errors.length > 0) out.push(`  ${c.red("could not be planned")} (the error is below)`);
+    if (opts.errors === false && z.errors.length > 0)
+      out.push(`  ${c.red("could not be planned")} (the error is below)`);
     else for (const e of z.errors) out.push(`  ${c.red("Error:")} ${printable(e)}`);
     for (const change of z.changes) {
       out.push(...renderChangeText(change, c, opts.verbose));
@@ -82,7 +83,10 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
   }
   if (unchanged > 0) out.push(c.dim(`${unchanged} zone(s) unchanged.`));
   // A plan that failed has no summary: its counts would leave the failed zones out.
-  if (failed > 0) out.push(c.red(`${failed} zone(s) could not be planned; apply makes no change anywhere until every zone can be planned.`));
+  if (failed > 0)
+    out.push(
+      c.red(`${failed} zone(s) could not be planned; apply makes no change anywhere until every zone can be planned.`),
+    );
   else out.push(c.bold(summaryLine(plan.summary)));
   return `${out.join("\n")}\n`;
 }

@@ -9,8 +9,16 @@ import type { DesiredCustomFields, ResponseFieldList } from "./types.js";
 import type { ZoneWithCustomFields } from "./types.js";
 import type { Change, FieldDiff } from "../../model/plan.js";
 import {
-  addRuleOp, createEntrypointOp, deleteRuleOp, foreignRulesFingerprint, patchRuleOp, readEntrypoint, ruleIdError, writableRule,
-  type Entrypoint, type LiveRule,
+  addRuleOp,
+  createEntrypointOp,
+  deleteRuleOp,
+  foreignRulesFingerprint,
+  patchRuleOp,
+  readEntrypoint,
+  ruleIdError,
+  writableRule,
+  type Entrypoint,
+  type LiveRule,
 } from "../shared/entrypoint.js";
 import type { DiffResult, ResourceKind } from "../types.js";
 
@@ -23,7 +31,12 @@ export interface LiveCustomFields {
 }
 
 /** The file's name lists, in the order plans show them. */
-export type FieldList = "request_headers" | "transformed_request_headers" | "response_headers" | "raw_response_headers" | "cookies";
+export type FieldList =
+  | "request_headers"
+  | "transformed_request_headers"
+  | "response_headers"
+  | "raw_response_headers"
+  | "cookies";
 /** The lists with every key filled in: what normalizeCustomFields returns. */
 export type CustomFieldLists = Record<FieldList, string[]> & Pick<DesiredCustomFields, "preserve_duplicates">;
 /** File list → the rule's action_parameters key (cloudflare-go LogCustomFieldRuleActionParameters). */
@@ -42,12 +55,17 @@ const CLASSIC: readonly FieldList[] = ["request_headers", "response_headers", "c
 
 /** In their order, without duplicates; header names lower case (matched case-insensitively), cookies as written. */
 export function normalizeCustomFields(fields: Partial<DesiredCustomFields>): CustomFieldLists {
-  const clean = (names: readonly string[] | undefined, lower: boolean) => [...new Set((names ?? []).map((n) => (lower ? n.toLowerCase() : n)))];
-  const out = Object.fromEntries(LISTS.map((l) => [l, clean(fields[l], l !== "cookies")])) as unknown as CustomFieldLists;
+  const clean = (names: readonly string[] | undefined, lower: boolean) => [
+    ...new Set((names ?? []).map((n) => (lower ? n.toLowerCase() : n))),
+  ];
+  const out = Object.fromEntries(
+    LISTS.map((l) => [l, clean(fields[l], l !== "cookies")]),
+  ) as unknown as CustomFieldLists;
   const preserve: NonNullable<DesiredCustomFields["preserve_duplicates"]> = {};
   for (const list of RESPONSE_LISTS) {
     const stated = fields.preserve_duplicates?.[list];
-    if (stated && Object.keys(stated).length > 0) preserve[list] = Object.fromEntries(Object.entries(stated).map(([n, v]) => [n.toLowerCase(), v]));
+    if (stated && Object.keys(stated).length > 0)
+      preserve[list] = Object.fromEntries(Object.entries(stated).map(([n, v]) => [n.toLowerCase(), v]));
   }
   if (Object.keys(preserve).length > 0) out.preserve_duplicates = preserve;
   return out;
@@ -57,7 +75,8 @@ export function normalizeCustomFields(fields: Partial<DesiredCustomFields>): Cus
 function liveItems(rule: LiveRule, list: FieldList): Array<Record<string, unknown> & { name: string }> {
   const v = (rule.action_parameters ?? {})[PARAM_OF[list]];
   return (Array.isArray(v) ? v : []).filter(
-    (f): f is Record<string, unknown> & { name: string } => f !== null && typeof f === "object" && typeof (f as { name?: unknown }).name === "string",
+    (f): f is Record<string, unknown> & { name: string } =>
+      f !== null && typeof f === "object" && typeof (f as { name?: unknown }).name === "string",
   );
 }
 
@@ -66,13 +85,18 @@ const keyOf = (list: FieldList, name: string) => (list === "cookies" ? name : na
 
 /** The field names a live rule logs, and the response headers whose duplicates it keeps (preserve_duplicates true). */
 export function fieldsOfRule(rule: LiveRule): CustomFieldLists {
-  const lists = Object.fromEntries(LISTS.map((l) => [l, liveItems(rule, l).map((f) => f.name)])) as Partial<DesiredCustomFields>;
+  const lists = Object.fromEntries(
+    LISTS.map((l) => [l, liveItems(rule, l).map((f) => f.name)]),
+  ) as Partial<DesiredCustomFields>;
   const preserve: NonNullable<DesiredCustomFields["preserve_duplicates"]> = {};
   for (const list of RESPONSE_LISTS) {
     const on = liveItems(rule, list).filter((f) => f.preserve_duplicates === true);
     if (on.length > 0) preserve[list] = Object.fromEntries(on.map((f) => [f.name.toLowerCase(), true]));
   }
-  return normalizeCustomFields({ ...lists, ...(Object.keys(preserve).length > 0 ? { preserve_duplicates: preserve } : {}) });
+  return normalizeCustomFields({
+    ...lists,
+    ...(Object.keys(preserve).length > 0 ? { preserve_duplicates: preserve } : {}),
+  });
 }
 
 /** A new rule's action_parameters: only the non-empty lists (the API wants at least one, and no empty one). */
@@ -81,7 +105,9 @@ export function customFieldParameters(fields: CustomFieldLists): Record<string, 
   for (const list of LISTS) {
     if (fields[list].length === 0) continue;
     out[PARAM_OF[list]] = fields[list].map((name) => {
-      const keep = (RESPONSE_LISTS as readonly string[]).includes(list) ? fields.preserve_duplicates?.[list as ResponseFieldList]?.[name] : undefined;
+      const keep = (RESPONSE_LISTS as readonly string[]).includes(list)
+        ? fields.preserve_duplicates?.[list as ResponseFieldList]?.[name]
+        : undefined;
       return keep === undefined ? { name } : { name, preserve_duplicates: keep };
     });
   }
@@ -99,8 +125,11 @@ export function patchedParameters(rule: LiveRule, after: CustomFieldLists): Reco
   const out: Record<string, unknown> = { ...(rule.action_parameters ?? {}) };
   for (const list of LISTS) {
     const live = new Map<string, Record<string, unknown>>();
-    for (const item of liveItems(rule, list)) if (!live.has(keyOf(list, item.name))) live.set(keyOf(list, item.name), item);
-    const stated = (RESPONSE_LISTS as readonly string[]).includes(list) ? after.preserve_duplicates?.[list as ResponseFieldList] : undefined;
+    for (const item of liveItems(rule, list))
+      if (!live.has(keyOf(list, item.name))) live.set(keyOf(list, item.name), item);
+    const stated = (RESPONSE_LISTS as readonly string[]).includes(list)
+      ? after.preserve_duplicates?.[list as ResponseFieldList]
+      : undefined;
     const items = after[list].map((name) => {
       const base = live.get(keyOf(list, name)) ?? { name };
       const keep = stated?.[name];
@@ -163,7 +192,8 @@ function describeLists(before: CustomFieldLists | undefined, after: CustomFieldL
     const now = new Set(after[list]);
     const added = after[list].filter((n) => !was.has(n)).map((n) => `+${n}`);
     const removed = [...was].filter((n) => !now.has(n)).map((n) => `-${n}`);
-    if (added.length + removed.length > 0) parts.push(`${list.replaceAll("_", " ")} ${[...added, ...removed].join(" ")}`);
+    if (added.length + removed.length > 0)
+      parts.push(`${list.replaceAll("_", " ")} ${[...added, ...removed].join(" ")}`);
   }
   return parts.join("; ");
 }
@@ -182,7 +212,9 @@ export function diffCustomFields(zone: ZoneWithCustomFields, live: LiveCustomFie
   const rules = logFieldRules(ep);
   const warnings: string[] = [];
   if (rules.length > 1) {
-    warnings.push(`${rules.length} log_custom_field rules in the ${LOG_FIELDS_PHASE} entry point; managing the first (${rules[0]!.id}), leaving the others as they are`);
+    warnings.push(
+      `${rules.length} log_custom_field rules in the ${LOG_FIELDS_PHASE} entry point; managing the first (${rules[0]!.id}), leaving the others as they are`,
+    );
   }
   const rule = rules[0];
   const base = { resource: RESOURCE, zone_id: zone.zone_id, identity: IDENTITY };
@@ -216,20 +248,23 @@ export function diffCustomFields(zone: ZoneWithCustomFields, live: LiveCustomFie
 
   const before = fieldsOfRule(rule);
   const preserve = preserveChanges(before, want);
-  const changing = isEmpty(want) || rule.enabled === false || preserve.length > 0 || LISTS.some((l) => !sameNames(before[l], want[l]));
+  const changing =
+    isEmpty(want) || rule.enabled === false || preserve.length > 0 || LISTS.some((l) => !sameNames(before[l], want[l]));
   const idProblem = changing ? ruleIdError(rule, "log_custom_field") : undefined;
   if (idProblem) return { changes: [], errors: [idProblem], warnings };
   if (isEmpty(want)) {
     return {
-      changes: [{
-        ...base,
-        kind: "delete",
-        live_id: rule.id,
-        summary: "no custom log fields: remove the rule (the entry point stays)",
-        before: fieldsOf(before),
-        fields: [],
-        operations: [deleteRuleOp(zone.zone_id, ep!.id, rule.id)],
-      }],
+      changes: [
+        {
+          ...base,
+          kind: "delete",
+          live_id: rule.id,
+          summary: "no custom log fields: remove the rule (the entry point stays)",
+          before: fieldsOf(before),
+          fields: [],
+          operations: [deleteRuleOp(zone.zone_id, ep!.id, rule.id)],
+        },
+      ],
       warnings,
     };
   }
@@ -243,8 +278,14 @@ export function diffCustomFields(zone: ZoneWithCustomFields, live: LiveCustomFie
   const enabled = rule.enabled !== false;
   if (!enabled) fields.push({ field: "enabled", before: false, after: true });
   if (fields.length === 0) return { changes: [], warnings };
-  const listSummary = [describeLists(before, want), ...preserve.map((f) => `${f.after ? "keep" : "fold"} duplicates of ${f.field.replace(/\.preserve_duplicates$/, "")}`)]
-    .filter((x) => x !== "").join("; ");
+  const listSummary = [
+    describeLists(before, want),
+    ...preserve.map(
+      (f) => `${f.after ? "keep" : "fold"} duplicates of ${f.field.replace(/\.preserve_duplicates$/, "")}`,
+    ),
+  ]
+    .filter((x) => x !== "")
+    .join("; ");
   const change: Change = {
     ...base,
     kind: "update",
@@ -253,7 +294,9 @@ export function diffCustomFields(zone: ZoneWithCustomFields, live: LiveCustomFie
     before: { ...fieldsOf(before), ...(enabled ? {} : { enabled: false }) },
     after: fieldsOf(after),
     fields,
-    operations: [patchRuleOp(zone.zone_id, ep!.id, rule, { action_parameters: patchedParameters(rule, after), enabled: true })],
+    operations: [
+      patchRuleOp(zone.zone_id, ep!.id, rule, { action_parameters: patchedParameters(rule, after), enabled: true }),
+    ],
   };
   return { changes: [change], warnings };
 }

@@ -6,8 +6,19 @@ import { asArray, asRecord, childPointer, zonesOf, type Finding, type Rec, type 
 /** Custom log fields per zone, all types together. */
 export const MAX_CUSTOM_FIELDS = 40;
 
-const FIELD_LISTS = ["request_headers", "transformed_request_headers", "response_headers", "raw_response_headers", "cookies"] as const;
-const HEADER_LISTS = ["request_headers", "transformed_request_headers", "response_headers", "raw_response_headers"] as const;
+const FIELD_LISTS = [
+  "request_headers",
+  "transformed_request_headers",
+  "response_headers",
+  "raw_response_headers",
+  "cookies",
+] as const;
+const HEADER_LISTS = [
+  "request_headers",
+  "transformed_request_headers",
+  "response_headers",
+  "raw_response_headers",
+] as const;
 
 /** A list item's name: the item itself, or (response lists) its `name`. */
 function itemName(item: unknown): unknown {
@@ -30,7 +41,10 @@ export const lowerCaseHeaders: Rule = (doc) => {
         const name = itemName(item);
         if (typeof name === "string" && name !== name.toLowerCase()) {
           findings.push({
-            pointer: typeof item === "string" ? childPointer(`${pointer}/${list}`, i) : `${childPointer(`${pointer}/${list}`, i)}/name`,
+            pointer:
+              typeof item === "string"
+                ? childPointer(`${pointer}/${list}`, i)
+                : `${childPointer(`${pointer}/${list}`, i)}/name`,
             message: `header names must be lower case: write '${name.toLowerCase()}' instead of '${name}'`,
           });
         }
@@ -52,7 +66,11 @@ export const uniqueCustomFields: Rule = (doc) => {
         const id = list === "cookies" ? name : name.toLowerCase();
         const earlier = seen.get(id);
         if (earlier === undefined) seen.set(id, i);
-        else findings.push({ pointer: childPointer(`${pointer}/${list}`, i), message: `'${name}' is listed twice in ${list} (also item ${earlier})` });
+        else
+          findings.push({
+            pointer: childPointer(`${pointer}/${list}`, i),
+            message: `'${name}' is listed twice in ${list} (also item ${earlier})`,
+          });
       });
     }
   }
@@ -64,7 +82,10 @@ export const customFieldLimit: Rule = (doc) => {
   for (const { fields, pointer } of customFieldsOf(doc)) {
     const total = FIELD_LISTS.reduce((sum, list) => sum + asArray(fields[list]).length, 0);
     if (total > MAX_CUSTOM_FIELDS) {
-      findings.push({ pointer, message: `${total} custom log fields: a zone may have at most ${MAX_CUSTOM_FIELDS} (headers of every list and cookies together)` });
+      findings.push({
+        pointer,
+        message: `${total} custom log fields: a zone may have at most ${MAX_CUSTOM_FIELDS} (headers of every list and cookies together)`,
+      });
     }
   }
   return findings;
@@ -96,4 +117,9 @@ export const customFieldsPushed: Rule = (doc) => {
   return findings;
 };
 
-export const CUSTOM_FIELDS_RULES: readonly Rule[] = [lowerCaseHeaders, uniqueCustomFields, customFieldLimit, customFieldsPushed];
+export const CUSTOM_FIELDS_RULES: readonly Rule[] = [
+  lowerCaseHeaders,
+  uniqueCustomFields,
+  customFieldLimit,
+  customFieldsPushed,
+];

@@ -62,12 +62,17 @@ const TYPE_LABEL: Record<CertificateType, string> = {
   custom: "Custom (uploaded) certificates",
 };
 
-export function buildCertificateReport(zones: Array<{ zone_id: string; hostnames: Array<Record<string, unknown>> }>): CertificateReport {
+export function buildCertificateReport(
+  zones: Array<{ zone_id: string; hostnames: Array<Record<string, unknown>> }>,
+): CertificateReport {
   const out: ZoneCertificates[] = zones.map((z) => {
     const hostnames = z.hostnames
       .map(normalizeCustomHostname)
       // An uploaded certificate was issued by no CA Cloudflare manages: nothing to flag or change.
-      .map(({ ssl_writable: _w, legacy: _l, ...h }) => ({ ...h, flagged: !h.uploaded && h.certificate_authority === RETIRING_CA }))
+      .map(({ ssl_writable: _w, legacy: _l, ...h }) => ({
+        ...h,
+        flagged: !h.uploaded && h.certificate_authority === RETIRING_CA,
+      }))
       .sort((a, b) => Number(b.flagged) - Number(a.flagged) || a.hostname.localeCompare(b.hostname));
     const by: Record<string, number> = {};
     for (const h of hostnames) {
@@ -88,11 +93,20 @@ export function buildCertificateReport(zones: Array<{ zone_id: string; hostnames
 const NOT_STATED = "not_stated";
 const caText = (ca: string) => (ca === "" ? "default" : ca === NOT_STATED ? "not stated" : printable(ca));
 const hostCa = (h: { certificate_authority: string | null; issuer?: string; uploaded?: true }) =>
-  h.uploaded ? "uploaded" : h.certificate_authority === null ? printable(notStated(h.issuer)) : caText(h.certificate_authority);
+  h.uploaded
+    ? "uploaded"
+    : h.certificate_authority === null
+      ? printable(notStated(h.issuer))
+      : caText(h.certificate_authority);
 
 function table(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ").trimEnd());
+  return rows.map((r) =>
+    r
+      .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd(),
+  );
 }
 
 export function renderCertificateReportText(report: CertificateReport): string {
@@ -102,7 +116,13 @@ export function renderCertificateReportText(report: CertificateReport): string {
     if (z.hostnames.length > 0) {
       const rows = [["", "HOSTNAME", "CA", "SSL STATUS", "METHOD"]];
       for (const h of z.hostnames) {
-        rows.push([h.flagged ? "!" : " ", printable(h.hostname), hostCa(h), printable(h.ssl_status ?? "-"), printable(h.method ?? "-")]);
+        rows.push([
+          h.flagged ? "!" : " ",
+          printable(h.hostname),
+          hostCa(h),
+          printable(h.ssl_status ?? "-"),
+          printable(h.method ?? "-"),
+        ]);
       }
       out.push(...table(rows).map((l) => `  ${l}`));
       const by = Object.entries(z.by_certificate_authority)
@@ -113,12 +133,17 @@ export function renderCertificateReportText(report: CertificateReport): string {
     out.push("");
   }
   if (report.flagged > 0) {
-    out.push(`! ${report.flagged} custom hostname(s) still use ${report.retiring_certificate_authority}: ${CHAIN_RETIREMENT}.`);
+    out.push(
+      `! ${report.flagged} custom hostname(s) still use ${report.retiring_certificate_authority}: ${CHAIN_RETIREMENT}.`,
+    );
     out.push(`  ${TYPE_LABEL.custom_hostname} are ${ADVICE.custom_hostname}`);
   } else {
     out.push(`No custom hostname uses ${report.retiring_certificate_authority} (${CHAIN_RETIREMENT}).`);
   }
-  const onRetired = report.zones.reduce((n, z) => n + z.hostnames.filter((h) => !h.uploaded && h.certificate_authority === RETIRED_CA).length, 0);
+  const onRetired = report.zones.reduce(
+    (n, z) => n + z.hostnames.filter((h) => !h.uploaded && h.certificate_authority === RETIRED_CA).length,
+    0,
+  );
   if (onRetired > 0) {
     out.push(
       `! ${onRetired} custom hostname(s) use ${RETIRED_CA}, which Cloudflare no longer issues from (no new orders or renewals since 2023-10-26): ` +
@@ -127,6 +152,7 @@ export function renderCertificateReportText(report: CertificateReport): string {
   }
   out.push("");
   out.push("Not covered by this report (other certificate types):");
-  for (const t of ["universal", "advanced", "total_tls", "custom"] as const) out.push(`  ${TYPE_LABEL[t]}: ${ADVICE[t]}`);
+  for (const t of ["universal", "advanced", "total_tls", "custom"] as const)
+    out.push(`  ${TYPE_LABEL[t]}: ${ADVICE[t]}`);
   return `${out.join("\n")}\n`;
 }

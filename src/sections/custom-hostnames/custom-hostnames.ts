@@ -129,9 +129,14 @@ function issuerOf(ssl: Record<string, unknown>): string | undefined {
  * plan otherwise, never a PATCH of `…/undefined`); ssl fields of the wrong type are left out.
  */
 export function normalizeCustomHostname(raw: unknown): LiveCustomHostname {
-  if (!isObject(raw)) throw new AnswerShapeError(`the API answered a custom hostname that is not an object (${clipJson(raw, 60)}), expected {id, hostname, ssl}`);
+  if (!isObject(raw))
+    throw new AnswerShapeError(
+      `the API answered a custom hostname that is not an object (${clipJson(raw, 60)}), expected {id, hostname, ssl}`,
+    );
   if (typeof raw.id !== "string" || raw.id === "") {
-    throw new AnswerShapeError(`the API answered a custom hostname without an id (${JSON.stringify(raw.hostname)}), expected a string id`);
+    throw new AnswerShapeError(
+      `the API answered a custom hostname without an id (${JSON.stringify(raw.hostname)}), expected a string id`,
+    );
   }
   if (typeof raw.hostname !== "string" || raw.hostname === "") {
     throw new AnswerShapeError(`the API answered custom hostname ${raw.id} without a hostname, expected a string`);
@@ -140,7 +145,9 @@ export function normalizeCustomHostname(raw: unknown): LiveCustomHostname {
   const uploaded = typeof ssl.custom_certificate === "string" || typeof ssl.custom_csr_id === "string";
   const ca = ssl.certificate_authority;
   if (ca !== undefined && ca !== null && typeof ca !== "string") {
-    throw new AnswerShapeError(`the API answered custom hostname ${raw.hostname} with ssl.certificate_authority ${JSON.stringify(ca)}, expected a string`);
+    throw new AnswerShapeError(
+      `the API answered custom hostname ${raw.hostname} with ssl.certificate_authority ${JSON.stringify(ca)}, expected a string`,
+    );
   }
   const { writable, legacy } = writableSsl(ssl);
   const issuer = issuerOf(ssl);
@@ -187,7 +194,9 @@ async function lookupOne(ctx: ReadContext, zoneId: string, hostname: string): Pr
 
 function listed(result: unknown, zoneId: string): LiveCustomHostname[] {
   if (!Array.isArray(result)) {
-    throw new AnswerShapeError(`the API answered the custom hostnames of zone ${zoneId} with ${result === null ? "null" : typeof result}, expected a list`);
+    throw new AnswerShapeError(
+      `the API answered the custom hostnames of zone ${zoneId} with ${result === null ? "null" : typeof result}, expected a list`,
+    );
   }
   return result.map(normalizeCustomHostname);
 }
@@ -202,7 +211,11 @@ function count(info: Record<string, unknown> | undefined, field: string): number
  * the fewest further calls: a lookup per listed hostname the page did not hold, or the remaining
  * pages (read side by side) when there are fewer of them.
  */
-async function readListed(ctx: ReadContext, zoneId: string, wanted: DesiredCustomHostname[]): Promise<LiveCustomHostnames> {
+async function readListed(
+  ctx: ReadContext,
+  zoneId: string,
+  wanted: DesiredCustomHostname[],
+): Promise<LiveCustomHostnames> {
   if (wanted.length === 0) return {};
   const path = zonePath(zoneId, "custom_hostnames");
   const first = await ctx.client.requestEnvelope<unknown>("GET", path, { query: { per_page: LIST_PAGE_SIZE } });
@@ -215,7 +228,8 @@ async function readListed(ctx: ReadContext, zoneId: string, wanted: DesiredCusto
     if (pages - 1 < missing.length) {
       // The whole list, read strictly by the client (every page to the end, duplicates folded, caps).
       byName.clear();
-      for (const h of listed(await ctx.client.listAll<unknown>(path, { perPage: pageSize }), zoneId)) if (!byName.has(key(h.hostname))) byName.set(key(h.hostname), h);
+      for (const h of listed(await ctx.client.listAll<unknown>(path, { perPage: pageSize }), zoneId))
+        if (!byName.has(key(h.hostname))) byName.set(key(h.hostname), h);
     } else {
       const found = await Promise.all(missing.map((w) => lookupOne(ctx, zoneId, w.hostname)));
       for (const h of found) if (h) byName.set(key(h.hostname), h);
@@ -284,7 +298,9 @@ function updateChange(zoneId: string, want: DesiredCustomHostname, live: LiveCus
   const shown = { certificate_authority: live.certificate_authority, method: live.method, type: live.type ?? "dv" };
   const notes = chainNotes(live.certificate_authority ?? "", want.certificate_authority, live.method);
   if (live.legacy) {
-    notes.push(`live ${live.legacy.join(", ")}: not accepted in a PATCH, so left out of it (not echoed); whether the API keeps a field a PATCH leaves out is unconfirmed`);
+    notes.push(
+      `live ${live.legacy.join(", ")}: not accepted in a PATCH, so left out of it (not echoed); whether the API keeps a field a PATCH leaves out is unconfirmed`,
+    );
   }
   return {
     kind: "update",
@@ -296,7 +312,13 @@ function updateChange(zoneId: string, want: DesiredCustomHostname, live: LiveCus
     before: shown,
     after: { ...shown, certificate_authority: want.certificate_authority },
     fields: [{ field: "certificate_authority", before: live.certificate_authority, after: want.certificate_authority }],
-    operations: [{ method: "PATCH", path: zonePath(zoneId, "custom_hostnames", live.id), body: { ssl: patchSsl(live, want.certificate_authority) } }],
+    operations: [
+      {
+        method: "PATCH",
+        path: zonePath(zoneId, "custom_hostnames", live.id),
+        body: { ssl: patchSsl(live, want.certificate_authority) },
+      },
+    ],
     notes,
   };
 }
@@ -324,7 +346,15 @@ function notStatedWarning(want: DesiredCustomHostname, live: LiveCustomHostname)
 /** The fingerprint material of a listed hostname: what a CA change depends on. */
 function fingerprintOf(h: LiveCustomHostname | null): unknown {
   if (!h) return { missing: true };
-  return { id: h.id, certificate_authority: h.certificate_authority, method: h.method, type: h.type, uploaded: h.uploaded ?? false, ssl: h.ssl_writable ?? null, legacy: h.legacy ?? null };
+  return {
+    id: h.id,
+    certificate_authority: h.certificate_authority,
+    method: h.method,
+    type: h.type,
+    uploaded: h.uploaded ?? false,
+    ssl: h.ssl_writable ?? null,
+    legacy: h.legacy ?? null,
+  };
 }
 
 /** The API's refusal to let a zone not on the Enterprise plan choose a CA (real-answers.md, "custom hostname CA"). */

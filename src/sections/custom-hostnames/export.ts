@@ -21,7 +21,9 @@ export interface ExportedCustomHostname {
 export async function exportCustomHostnames(ctx: SectionContext): Promise<ExportedCustomHostname[]> {
   const out: ExportedCustomHostname[] = [];
   const seen = new Set<string>();
-  for await (const raw of ctx.read.client.paginate<unknown>(`zones/${ctx.zoneId}/custom_hostnames`, { perPage: PER_PAGE })) {
+  for await (const raw of ctx.read.client.paginate<unknown>(`zones/${ctx.zoneId}/custom_hostnames`, {
+    perPage: PER_PAGE,
+  })) {
     const h = normalizeCustomHostname(raw);
     if (seen.has(h.hostname.toLowerCase())) continue;
     seen.add(h.hostname.toLowerCase());

@@ -23,11 +23,22 @@ export const customHostnames: Section<CustomHostnamesZone, CustomHostnamesFileZo
   normalize(file, out) {
     const hostnames = file.custom_hostnames;
     if (!hostnames) return;
-    out.custom_hostnames = hostnames.map((h) => ({ hostname: h.hostname.toLowerCase(), certificate_authority: h.certificate_authority ?? "" }));
+    out.custom_hostnames = hostnames.map((h) => ({
+      hostname: h.hostname.toLowerCase(),
+      certificate_authority: h.certificate_authority ?? "",
+    }));
   },
   export: async (ctx) => ({ custom_hostnames: await exportCustomHostnames(ctx) }),
   summary: (zone) => (zone.custom_hostnames ? [`custom_hostnames (${zone.custom_hostnames.length})`] : []),
-  permissions: [{ name: "SSL and Certificates", scope: "zone", read: "Read", write: "Edit", paths: [/^zones\/[^/]+\/custom_hostnames/] }],
+  permissions: [
+    {
+      name: "SSL and Certificates",
+      scope: "zone",
+      read: "Read",
+      write: "Edit",
+      paths: [/^zones\/[^/]+\/custom_hostnames/],
+    },
+  ],
   ids: [{ collection: "custom_hostnames", id: /^([0-9a-f]{32}|phases)$/ }],
   rules: CUSTOM_HOSTNAMES_RULES,
 };

@@ -5,7 +5,11 @@ import { duplicates, zonesOf, type Finding, type Rule } from "../rules.js";
 export const uniqueCustomHostnames: Rule = (doc) => {
   const findings: Finding[] = [];
   for (const { zone, pointer } of zonesOf(doc)) {
-    findings.push(...duplicates(zone.custom_hostnames, `${pointer}/custom_hostnames`, "hostname", "custom hostname", (h) => h.toLowerCase()));
+    findings.push(
+      ...duplicates(zone.custom_hostnames, `${pointer}/custom_hostnames`, "hostname", "custom hostname", (h) =>
+        h.toLowerCase(),
+      ),
+    );
   }
   return findings;
 };

@@ -15,8 +15,19 @@ const DATASET = /^[a-z0-9_]+$/;
 const DESTINATION = /^(r2|gs|s3|sumo|https|azure|splunk|datadog):\/\/\S+$/;
 /** The output options the file format knows (schemas/zoneform.schema.json outputOptions). */
 const OPTION_KEYS = new Set([
-  "field_names", "output_type", "timestamp_format", "sample_rate", "CVE-2021-44228", "batch_prefix", "batch_suffix",
-  "record_prefix", "record_suffix", "record_delimiter", "field_delimiter", "record_template", "merge_subrequests",
+  "field_names",
+  "output_type",
+  "timestamp_format",
+  "sample_rate",
+  "CVE-2021-44228",
+  "batch_prefix",
+  "batch_suffix",
+  "record_prefix",
+  "record_suffix",
+  "record_delimiter",
+  "field_delimiter",
+  "record_template",
+  "merge_subrequests",
 ]);
 const COMPARE_ONLY_DEFAULTS: Record<string, unknown> = { merge_subrequests: false };
 const UPLOAD_LIMITS = ["max_upload_bytes", "max_upload_interval_seconds", "max_upload_records"] as const;
@@ -45,7 +56,10 @@ export interface ExportedLogpush {
 
 /** `http-to-s3`, `secret-access-key` → `HTTP_TO_S3`, `SECRET_ACCESS_KEY`. */
 export function upperSnake(text: string): string {
-  return text.replace(/[^A-Za-z0-9]+/g, "_").replace(/^_+|_+$/g, "").toUpperCase();
+  return text
+    .replace(/[^A-Za-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .toUpperCase();
 }
 
 /** A variable name not used yet in this export: ZONEFORM_<JOB>_<PARAM>, then with the zone id's start. */
@@ -77,23 +91,33 @@ export function destinationWithEnvRefs(destination: string, ctx: SectionContext,
   let shownHead = escapeTemplates(head);
   if (m && m[2]) {
     let n = 0;
-    const path = m[2].split("/").map((seg) => (isSecretValue(seg) ? refer(`path_${++n}`, "a secret path segment of destination_conf") : escapeTemplates(seg)));
+    const path = m[2]
+      .split("/")
+      .map((seg) =>
+        isSecretValue(seg) ? refer(`path_${++n}`, "a secret path segment of destination_conf") : escapeTemplates(seg),
+      );
     shownHead = `${escapeTemplates(m[1]!)}${path.join("/")}`;
   }
   if (q < 0) return shownHead;
-  const pairs = destination.slice(q + 1).split("&").map((pair) => {
-    const eq = pair.indexOf("=");
-    if (eq < 0) return escapeTemplates(pair);
-    const param = safeDecode(pair.slice(0, eq));
-    const value = pair.slice(eq + 1);
-    if (value === "" || !(isSecretParam(param) || isSecretValue(value))) return escapeTemplates(pair);
-    return `${escapeTemplates(pair.slice(0, eq))}=${refer(param, `the ${param} parameter of destination_conf`)}`;
-  });
+  const pairs = destination
+    .slice(q + 1)
+    .split("&")
+    .map((pair) => {
+      const eq = pair.indexOf("=");
+      if (eq < 0) return escapeTemplates(pair);
+      const param = safeDecode(pair.slice(0, eq));
+      const value = pair.slice(eq + 1);
+      if (value === "" || !(isSecretParam(param) || isSecretValue(value))) return escapeTemplates(pair);
+      return `${escapeTemplates(pair.slice(0, eq))}=${refer(param, `the ${param} parameter of destination_conf`)}`;
+    });
   return `${shownHead}?${pairs.join("&")}`;
 }
 
 /** The options that differ from the API's defaults (field_names always), and the keys the file cannot hold. */
-export function exportedOutputOptions(options: Record<string, unknown>): { options: Record<string, unknown>; unknown: string[] } {
+export function exportedOutputOptions(options: Record<string, unknown>): {
+  options: Record<string, unknown>;
+  unknown: string[];
+} {
   const defaults = { ...COMPARE_ONLY_DEFAULTS, ...outputDefaults(options.output_type) };
   const out: Record<string, unknown> = {};
   const unknown: string[] = [];
@@ -102,7 +126,8 @@ export function exportedOutputOptions(options: Record<string, unknown>): { optio
       unknown.push(key);
       continue;
     }
-    const isDefault = JSON.stringify(value) === JSON.stringify(defaults[key]) && !(key === "output_type" && value !== "ndjson");
+    const isDefault =
+      JSON.stringify(value) === JSON.stringify(defaults[key]) && !(key === "output_type" && value !== "ndjson");
     if (key === "field_names" || !isDefault) out[key] = value;
   }
   return { options: out, unknown };
@@ -114,8 +139,10 @@ function exportedId(id: string): number | string {
 }
 
 function problemWith(job: LiveLogpushJob): string | undefined {
-  if (!NAME.test(job.name)) return `its name ${JSON.stringify(job.name)} cannot be an identity (1 to 512 letters, digits, '-' or '.')`;
-  if (job.dataset === null || !DATASET.test(job.dataset)) return `its dataset ${JSON.stringify(job.dataset)} is not a dataset name`;
+  if (!NAME.test(job.name))
+    return `its name ${JSON.stringify(job.name)} cannot be an identity (1 to 512 letters, digits, '-' or '.')`;
+  if (job.dataset === null || !DATASET.test(job.dataset))
+    return `its dataset ${JSON.stringify(job.dataset)} is not a dataset name`;
   if (!DESTINATION.test(job.destination_conf)) return "its destination's scheme is not one the file format knows";
   return undefined;
 }
@@ -146,26 +173,33 @@ export async function exportLogpush(ctx: SectionContext): Promise<ExportedLogpus
       ...(job.kind === "edge" ? { kind: "edge" as const } : {}),
     };
     if (job.filter_unparsed !== undefined) {
-      ctx.notes.warnings.push(`${where}: Logpush job ${job.name} has a filter that is not valid JSON; the file cannot hold it, and plan will clear it`);
+      ctx.notes.warnings.push(
+        `${where}: Logpush job ${job.name} has a filter that is not valid JSON; the file cannot hold it, and plan will clear it`,
+      );
     } else if (job.filter) {
       out.filter = job.filter;
     }
     if (job.legacy_logpull !== undefined) {
       const { unknown } = outputOptionsFromLogpull(job.legacy_logpull);
       if (unknown.length > 0) {
-        ctx.notes.warnings.push(`${where}: Logpush job ${job.name}: logpull_options parameter(s) ${unknown.join(", ")} left out (the file states output_options)`);
+        ctx.notes.warnings.push(
+          `${where}: Logpush job ${job.name}: logpull_options parameter(s) ${unknown.join(", ")} left out (the file states output_options)`,
+        );
       }
     }
     if (job.output_options) {
       const { options, unknown } = exportedOutputOptions(job.output_options);
       if (unknown.length > 0) {
-        ctx.notes.warnings.push(`${where}: Logpush job ${job.name}: output option(s) ${unknown.join(", ")} left out (not in the file format)`);
+        ctx.notes.warnings.push(
+          `${where}: Logpush job ${job.name}: output option(s) ${unknown.join(", ")} left out (not in the file format)`,
+        );
       }
       out.output_options = options;
     }
     for (const k of UPLOAD_LIMITS) if (job[k]) out[k] = job[k];
     jobs.push(out);
   }
-  if (leftOut > 0) ctx.notes.warnings.push(`${where}: logs.prune is false so that plan keeps the ${leftOut} Logpush job(s) left out`);
+  if (leftOut > 0)
+    ctx.notes.warnings.push(`${where}: logs.prune is false so that plan keeps the ${leftOut} Logpush job(s) left out`);
   return { jobs, ...(leftOut > 0 ? { prune: false as const } : {}) };
 }

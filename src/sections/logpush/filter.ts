@@ -7,8 +7,20 @@ export const FILTER_MAX_OPERATORS = 30;
 export const FILTER_MAX_BYTES = 1000;
 
 export const FILTER_OPERATORS = [
-  "eq", "!eq", "lt", "leq", "gt", "geq", "startsWith", "endsWith", "!startsWith", "!endsWith",
-  "contains", "!contains", "in", "!in",
+  "eq",
+  "!eq",
+  "lt",
+  "leq",
+  "gt",
+  "geq",
+  "startsWith",
+  "endsWith",
+  "!startsWith",
+  "!endsWith",
+  "contains",
+  "!contains",
+  "in",
+  "!in",
 ] as const;
 
 /** Operators whose value is a list. */

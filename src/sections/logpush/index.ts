@@ -28,7 +28,8 @@ export const logpushJobs: Section<LogpushZone, LogpushFileZone> = {
     const { prune, jobs } = await exportLogpush(ctx);
     return { logs: { ...(prune === false ? { prune: false } : {}), logpush_jobs: jobs } };
   },
-  summary: (zone) => (zone.logs?.logpush_jobs ? [`logpush (${plural(zone.logs.logpush_jobs.length, "job", "jobs")})`] : []),
+  summary: (zone) =>
+    zone.logs?.logpush_jobs ? [`logpush (${plural(zone.logs.logpush_jobs.length, "job", "jobs")})`] : [],
   // Logpush jobs hold destination credentials: reading them needs Edit too.
   permissions: [{ name: "Logs", scope: "zone", read: "Edit", write: "Edit", paths: [/^zones\/[^/]+\/logpush/] }],
   // Logpush job ids are integers.
@@ -46,7 +47,9 @@ export function jobIdText(id: unknown): string | undefined {
   return undefined;
 }
 
-function normalizeJob(job: Omit<DesiredLogpushJob, "enabled" | "id"> & { enabled?: boolean; id?: unknown }): DesiredLogpushJob {
+function normalizeJob(
+  job: Omit<DesiredLogpushJob, "enabled" | "id"> & { enabled?: boolean; id?: unknown },
+): DesiredLogpushJob {
   const id = jobIdText(job.id);
   const out: DesiredLogpushJob = {
     ...(id !== undefined ? { id } : {}),

@@ -49,7 +49,12 @@ const NDJSON_DEFAULTS: Record<string, unknown> = {
 };
 
 /** output_type csv changes the record framing: no braces, one line per record. */
-const CSV_DEFAULTS: Record<string, unknown> = { ...NDJSON_DEFAULTS, output_type: "csv", record_prefix: "", record_suffix: "\n" };
+const CSV_DEFAULTS: Record<string, unknown> = {
+  ...NDJSON_DEFAULTS,
+  output_type: "csv",
+  record_prefix: "",
+  record_suffix: "\n",
+};
 
 /** Filled only for comparison: sent only when the file sets it, since only http_requests knows it. */
 const COMPARE_ONLY_DEFAULTS: Record<string, unknown> = { merge_subrequests: false };
@@ -97,7 +102,10 @@ export function heldOutputOptions(options: Record<string, unknown>): Record<stri
  * what the file says whether the API merges or replaces the object), plus each live option zoneform
  * does not know, as it is (a PUT replaces the object whole: left out, it would be lost).
  */
-export function outputOptionsToSend(desired: Record<string, unknown>, live: Record<string, unknown> | undefined): Record<string, unknown> {
+export function outputOptionsToSend(
+  desired: Record<string, unknown>,
+  live: Record<string, unknown> | undefined,
+): Record<string, unknown> {
   const out = heldOutputOptions(desired);
   const defaults = { ...COMPARE_ONLY_DEFAULTS, ...outputDefaults(out.output_type) };
   for (const [k, v] of Object.entries(heldOutputOptions(live ?? {}))) {
@@ -137,7 +145,10 @@ function withoutNulls(o: Record<string, unknown>): Record<string, unknown> {
  * option zoneform does not know and the file does not state is not managed: never a difference
  * (a PUT carries it back as it is, see outputOptionsToSend).
  */
-export function diffOutputOptions(desired: Record<string, unknown>, live: Record<string, unknown> | undefined): string[] {
+export function diffOutputOptions(
+  desired: Record<string, unknown>,
+  live: Record<string, unknown> | undefined,
+): string[] {
   const a = comparableOutputOptions(desired);
   const b = comparableOutputOptions(live ?? NO_OPTIONS);
   const keys = Object.keys(a);
@@ -160,7 +171,8 @@ export function filterToWire(filter: LogpushFilter | undefined): string | undefi
 /** Parses the API's filter string; `unparsed` holds a string that is not JSON. */
 export function filterFromWire(text: unknown): { filter?: LogpushFilter; unparsed?: string } {
   if (text === null || text === undefined) return {};
-  if (typeof text === "object") return isEmptyFilter(text as LogpushFilter) ? {} : { filter: parseFilterString(JSON.stringify(text)) };
+  if (typeof text === "object")
+    return isEmptyFilter(text as LogpushFilter) ? {} : { filter: parseFilterString(JSON.stringify(text)) };
   const s = String(text);
   try {
     const filter = parseFilterString(s);
@@ -177,7 +189,9 @@ export function filtersEqual(a: LogpushFilter | undefined, b: LogpushFilter | un
 
 function shapeError(raw: Record<string, unknown>, field: string, expected: string): AnswerShapeError {
   const id = typeof raw.id === "number" || typeof raw.id === "string" ? ` ${raw.id}` : "";
-  return new AnswerShapeError(`the API answered Logpush job${id} with ${field} ${clipJson(raw[field], 60) ?? "missing"}, expected ${expected}`);
+  return new AnswerShapeError(
+    `the API answered Logpush job${id} with ${field} ${clipJson(raw[field], 60) ?? "missing"}, expected ${expected}`,
+  );
 }
 
 /** An upload limit: a non-negative integer, or absent/null (0, the service's default). */
@@ -201,19 +215,27 @@ export function compareDigits(a: string, b: string): number {
  */
 export function normalizeLiveJob(input: unknown): LiveLogpushJob {
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
-    throw new AnswerShapeError(`the API answered a Logpush job that is not an object (${clipJson(input, 60)}), expected {id, name, dataset, …}`);
+    throw new AnswerShapeError(
+      `the API answered a Logpush job that is not an object (${clipJson(input, 60)}), expected {id, name, dataset, …}`,
+    );
   }
   const raw = input as Record<string, unknown>;
   // A whole number; beyond 2^53 the client hands it over as its exact digits (a string), and a
   // number that is not a safe integer has been rounded already: refused, never acted on.
-  const idOk = (typeof raw.id === "number" && Number.isSafeInteger(raw.id) && raw.id >= 0) || (typeof raw.id === "string" && /^\d+$/.test(raw.id));
+  const idOk =
+    (typeof raw.id === "number" && Number.isSafeInteger(raw.id) && raw.id >= 0) ||
+    (typeof raw.id === "string" && /^\d+$/.test(raw.id));
   if (!idOk) throw shapeError(raw, "id", "a job id (a whole number)");
-  if (raw.name !== null && raw.name !== undefined && typeof raw.name !== "string") throw shapeError(raw, "name", "a string or null");
-  if (typeof raw.dataset !== "string" && raw.dataset !== null && raw.dataset !== undefined) throw shapeError(raw, "dataset", "a string");
+  if (raw.name !== null && raw.name !== undefined && typeof raw.name !== "string")
+    throw shapeError(raw, "name", "a string or null");
+  if (typeof raw.dataset !== "string" && raw.dataset !== null && raw.dataset !== undefined)
+    throw shapeError(raw, "dataset", "a string");
   if (typeof raw.destination_conf !== "string") throw shapeError(raw, "destination_conf", "a string");
   if (typeof raw.enabled !== "boolean") throw shapeError(raw, "enabled", "true or false");
-  if (raw.kind !== undefined && raw.kind !== null && typeof raw.kind !== "string") throw shapeError(raw, "kind", "a string");
-  if (raw.filter !== undefined && raw.filter !== null && typeof raw.filter !== "string") throw shapeError(raw, "filter", "a JSON string");
+  if (raw.kind !== undefined && raw.kind !== null && typeof raw.kind !== "string")
+    throw shapeError(raw, "kind", "a string");
+  if (raw.filter !== undefined && raw.filter !== null && typeof raw.filter !== "string")
+    throw shapeError(raw, "filter", "a JSON string");
   const options = raw.output_options;
   if (options !== undefined && options !== null && (typeof options !== "object" || Array.isArray(options))) {
     throw shapeError(raw, "output_options", "an object");
@@ -225,7 +247,8 @@ export function normalizeLiveJob(input: unknown): LiveLogpushJob {
   const heldAll = options ? heldOutputOptions(options as Record<string, unknown>) : undefined;
   // A job may hold an empty output_options beside its legacy string: the string is what it means.
   const held = heldAll && Object.keys(heldAll).length > 0 ? heldAll : undefined;
-  const legacy = !held && typeof raw.logpull_options === "string" && raw.logpull_options !== "" ? raw.logpull_options : undefined;
+  const legacy =
+    !held && typeof raw.logpull_options === "string" && raw.logpull_options !== "" ? raw.logpull_options : undefined;
   const shownOptions = held ?? (legacy !== undefined ? outputOptionsFromLogpull(legacy).options : undefined);
   return {
     id: String(raw.id),
@@ -273,7 +296,12 @@ export function stripDestinationSecrets(destination: string): string {
   const kept = destination
     .slice(q + 1)
     .split("&")
-    .filter((pair) => pair !== "" && !isSecretParam(safeDecode(pair.split("=")[0] ?? "")) && !isSecretValue(pair.split("=").slice(1).join("=")));
+    .filter(
+      (pair) =>
+        pair !== "" &&
+        !isSecretParam(safeDecode(pair.split("=")[0] ?? "")) &&
+        !isSecretValue(pair.split("=").slice(1).join("=")),
+    );
   return kept.length > 0 ? `${destination.slice(0, q)}?${kept.join("&")}` : destination.slice(0, q);
 }
 
@@ -296,7 +324,9 @@ export function destinationSecretValues(destination: string): string[] {
 /** Scrubs a text (an API message) of a destination's credentials and of any URL's secret parameters. */
 export function redactDestinationSecrets(text: string, destination: string, extra: string[] = []): string {
   let out = text;
-  for (const v of [...destinationSecretValues(destination), ...extra].filter((s) => s.length >= 3).sort((a, b) => b.length - a.length)) {
+  for (const v of [...destinationSecretValues(destination), ...extra]
+    .filter((s) => s.length >= 3)
+    .sort((a, b) => b.length - a.length)) {
     out = out.split(v).join("(sensitive)");
   }
   return out.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*\?[^\s"'<>]*/gi, (url) => redactDestination(url));

@@ -73,7 +73,8 @@ export function updateBody(job: DesiredLogpushJob, live: LiveLogpushJob): Record
     if (job.ownership_challenge !== undefined) body.ownership_challenge = job.ownership_challenge;
   }
   if (job.enabled !== live.enabled) body.enabled = job.enabled;
-  if (live.filter_unparsed !== undefined || !filtersEqual(job.filter, live.filter)) body.filter = filterToWire(job.filter) ?? "";
+  if (live.filter_unparsed !== undefined || !filtersEqual(job.filter, live.filter))
+    body.filter = filterToWire(job.filter) ?? "";
   if (job.output_options !== undefined && diffOutputOptions(job.output_options, live.output_options).length > 0) {
     body.output_options = outputOptionsToSend(job.output_options, live.output_options);
   }
@@ -84,7 +85,8 @@ export function updateBody(job: DesiredLogpushJob, live: LiveLogpushJob): Record
 /** Why the job must be replaced rather than updated (the API cannot change these in place). */
 function forcedFields(job: DesiredLogpushJob, live: LiveLogpushJob): FieldDiff[] {
   const out: FieldDiff[] = [];
-  if (live.dataset !== null && job.dataset !== live.dataset) out.push({ field: "dataset", before: live.dataset, after: job.dataset });
+  if (live.dataset !== null && job.dataset !== live.dataset)
+    out.push({ field: "dataset", before: live.dataset, after: job.dataset });
   if (job.kind !== undefined && job.kind !== live.kind) out.push({ field: "kind", before: live.kind, after: job.kind });
   return out;
 }
@@ -93,21 +95,35 @@ function forcedFields(job: DesiredLogpushJob, live: LiveLogpushJob): FieldDiff[]
 export function jobFieldDiffs(job: DesiredLogpushJob, live: LiveLogpushJob): FieldDiff[] {
   const out: FieldDiff[] = [];
   if (job.destination_conf !== live.destination_conf) {
-    out.push({ field: "destination_conf", before: redactDestination(live.destination_conf), after: redactDestination(job.destination_conf) });
-    if (job.ownership_challenge !== undefined) out.push({ field: "ownership_challenge", after: job.ownership_challenge, sensitive: true });
+    out.push({
+      field: "destination_conf",
+      before: redactDestination(live.destination_conf),
+      after: redactDestination(job.destination_conf),
+    });
+    if (job.ownership_challenge !== undefined)
+      out.push({ field: "ownership_challenge", after: job.ownership_challenge, sensitive: true });
   }
   if (job.enabled !== live.enabled) out.push({ field: "enabled", before: live.enabled, after: job.enabled });
   if (live.filter_unparsed !== undefined || !filtersEqual(job.filter, live.filter)) {
     // As readable conditions (a word diff when both exist); the JSON string sent is in the operation.
     const before = live.filter_unparsed ?? describeFilter(live.filter);
     const after = describeFilter(job.filter);
-    out.push({ field: "filter", before, after, ...(before !== undefined && after !== undefined ? { text: true } : {}) });
+    out.push({
+      field: "filter",
+      before,
+      after,
+      ...(before !== undefined && after !== undefined ? { text: true } : {}),
+    });
   }
   if (job.output_options !== undefined) {
     const want = comparableOutputOptions(job.output_options);
     const have = comparableOutputOptions(live.output_options ?? {});
     for (const key of diffOutputOptions(job.output_options, live.output_options)) {
-      out.push({ field: `output_options.${key}`, before: structuredClone(have[key]), after: structuredClone(want[key]) });
+      out.push({
+        field: `output_options.${key}`,
+        before: structuredClone(have[key]),
+        after: structuredClone(want[key]),
+      });
     }
   }
   for (const k of UPLOAD_LIMITS) {
@@ -127,7 +143,10 @@ function fieldsNote(fields: FieldDiff[], job: DesiredLogpushJob, live: LiveLogpu
       `moves the job from the legacy logpull_options ("${live.legacy_logpull}") to output_options, which replace them; the unchanged options are carried over as the file states them`,
     );
     const { unknown } = outputOptionsFromLogpull(live.legacy_logpull);
-    if (unknown.length > 0) notes.push(`logpull_options parameter(s) ${unknown.join(", ")} have no output_options counterpart and are not carried over`);
+    if (unknown.length > 0)
+      notes.push(
+        `logpull_options parameter(s) ${unknown.join(", ")} have no output_options counterpart and are not carried over`,
+      );
   }
   return notes;
 }
@@ -137,7 +156,8 @@ function fieldsNote(fields: FieldDiff[], job: DesiredLogpushJob, live: LiveLogpu
  * never taken for "valid". Returns the answer, or what is wrong with it.
  */
 function checkAnswer(res: unknown, what: string): { valid: boolean; message?: string } | string {
-  const r = res !== null && typeof res === "object" && !Array.isArray(res) ? (res as Record<string, unknown>) : undefined;
+  const r =
+    res !== null && typeof res === "object" && !Array.isArray(res) ? (res as Record<string, unknown>) : undefined;
   if (!r || typeof r.valid !== "boolean") {
     return `the API answered POST logpush/${what} with ${clipJson(res, 60) ?? "nothing"}, expected {"valid": true|false}; the destination was not confirmed and nothing was changed`;
   }
@@ -157,7 +177,15 @@ function challengeError(zoneId: string, job: DesiredLogpushJob): string | undefi
 
 function deleteChange(zoneId: string, live: LiveLogpushJob, note?: string): Change {
   const path = jobsPath(zoneId, live.id);
-  return deleteItemChange({ resource: RESOURCE, zoneId, identity: live.name, liveId: live.id, before: withoutId(live), path, note });
+  return deleteItemChange({
+    resource: RESOURCE,
+    zoneId,
+    identity: live.name,
+    liveId: live.id,
+    before: withoutId(live),
+    path,
+    note,
+  });
 }
 
 /**
@@ -185,7 +213,11 @@ export function createJobOp(zoneId: string, job: DesiredLogpushJob, known: strin
 function createChange(zoneId: string, job: DesiredLogpushJob, known: string[]): Change {
   const body = createBody(job);
   // Shown as the file says it: the filter as conditions, only the output options the file sets.
-  const shown: Record<string, unknown> = { ...body, ...(body.filter ? { filter: describeFilter(job.filter) } : {}), ...(job.output_options ? { output_options: job.output_options } : {}) };
+  const shown: Record<string, unknown> = {
+    ...body,
+    ...(body.filter ? { filter: describeFilter(job.filter) } : {}),
+    ...(job.output_options ? { output_options: job.output_options } : {}),
+  };
   const fields: FieldDiff[] = Object.entries(shown).map(([field, after]) => {
     if (field === "destination_conf") return { field, after: redactDestination(String(after)) };
     if (field === "ownership_challenge") return { field, after, sensitive: true };
@@ -202,10 +234,19 @@ function createChange(zoneId: string, job: DesiredLogpushJob, known: string[]): 
   };
 }
 
-function replaceChange(zoneId: string, job: DesiredLogpushJob, live: LiveLogpushJob, forced: FieldDiff[], known: string[]): Change {
+function replaceChange(
+  zoneId: string,
+  job: DesiredLogpushJob,
+  live: LiveLogpushJob,
+  forced: FieldDiff[],
+  known: string[],
+): Change {
   const others = jobFieldDiffs(job, live).filter((f) => f.field !== "ownership_challenge");
   // The new job gets its own ownership proof, whatever else changes.
-  const challenge: FieldDiff[] = job.ownership_challenge !== undefined ? [{ field: "ownership_challenge", after: job.ownership_challenge, sensitive: true }] : [];
+  const challenge: FieldDiff[] =
+    job.ownership_challenge !== undefined
+      ? [{ field: "ownership_challenge", after: job.ownership_challenge, sensitive: true }]
+      : [];
   return {
     kind: "replace",
     resource: RESOURCE,
@@ -231,7 +272,8 @@ const IDENTITY: IdentityRule<DesiredLogpushJob, LiveLogpushJob> = {
   pinOf: (j) => j.id,
   hint: { ofDesired: (j) => JSON.stringify([j.name, j.dataset]), ofLive: (j) => JSON.stringify([j.name, j.dataset]) },
   describeDesired: (j) => `Logpush job ${JSON.stringify(j.name)} (dataset ${j.dataset})`,
-  describeLive: (j) => `id ${j.id} (name ${JSON.stringify(j.name)}, dataset ${j.dataset ?? "not stated"}${j.enabled ? "" : ", disabled"})`,
+  describeLive: (j) =>
+    `id ${j.id} (name ${JSON.stringify(j.name)}, dataset ${j.dataset ?? "not stated"}${j.enabled ? "" : ", disabled"})`,
 };
 
 /** The desired job a change was planned for: by the live id it pins, else by name and dataset. */
@@ -253,7 +295,8 @@ export const logpushJobs: ResourceKind<LiveLogpushJob[], ZoneWithLogpush> = {
     // cursor should an answer carry them, and folds a job answered twice.
     const path = jobsPath(zone.zone_id);
     const raw: unknown = await ctx.client.listAll<unknown>(path);
-    if (!Array.isArray(raw)) throw new AnswerShapeError(`the API answered GET ${path} with ${clipJson(raw, 60)}, expected a list of jobs`);
+    if (!Array.isArray(raw))
+      throw new AnswerShapeError(`the API answered GET ${path} with ${clipJson(raw, 60)}, expected a list of jobs`);
     // Ids are compared as digits: beyond 2^53 Number() would round two ids into one.
     const live = raw.map(normalizeLiveJob).sort((a, b) => compareDigits(a.id, b.id));
     return { live, resources: Object.fromEntries(live.map((j) => [j.id, withoutId(j)])) };
@@ -325,7 +368,9 @@ export const logpushJobs: ResourceKind<LiveLogpushJob[], ZoneWithLogpush> = {
       if (change.resource !== RESOURCE || change.kind === "delete") continue;
       const job = desiredFor(desired, change);
       if (!job) continue;
-      const write = change.operations.find((op): op is Operation & { body: Record<string, unknown> } => op.method !== "DELETE" && !!op.body);
+      const write = change.operations.find(
+        (op): op is Operation & { body: Record<string, unknown> } => op.method !== "DELETE" && !!op.body,
+      );
       const body = write?.body;
       if (!body || (change.kind === "update" && !change.fields.some((f) => f.field === "destination_conf"))) continue;
       checks.push(checkDestination(ctx, zone.zone_id, job, body));
@@ -339,9 +384,15 @@ export const logpushJobs: ResourceKind<LiveLogpushJob[], ZoneWithLogpush> = {
  * (undefined: nothing). Both questions are asked at once; the ownership answer counts only for a
  * valid destination.
  */
-async function checkDestination(ctx: ReadContext, zoneId: string, job: DesiredLogpushJob, body: Record<string, unknown>): Promise<string | undefined> {
+async function checkDestination(
+  ctx: ReadContext,
+  zoneId: string,
+  job: DesiredLogpushJob,
+  body: Record<string, unknown>,
+): Promise<string | undefined> {
   const shown = redactDestination(job.destination_conf);
-  const scrub = (text: string) => redactDestinationSecrets(text, job.destination_conf, job.ownership_challenge ? [job.ownership_challenge] : []);
+  const scrub = (text: string) =>
+    redactDestinationSecrets(text, job.destination_conf, job.ownership_challenge ? [job.ownership_challenge] : []);
   const validation = ctx.client.request<unknown>("POST", zonePath(zoneId, "logpush", "validate", "destination"), {
     body: { destination_conf: job.destination_conf },
     idempotent: true,
@@ -359,7 +410,8 @@ async function checkDestination(ctx: ReadContext, zoneId: string, job: DesiredLo
     const res = await validation;
     const validity = checkAnswer(res, "validate/destination");
     if (typeof validity === "string") return `logpush job "${job.name}": ${validity}`;
-    if (validity.valid === false) return `logpush job "${job.name}": the destination ${shown} is not valid: ${scrub(validity.message || "the API gave no reason")}`;
+    if (validity.valid === false)
+      return `logpush job "${job.name}": the destination ${shown} is not valid: ${scrub(validity.message || "the API gave no reason")}`;
     if (!ownership) return undefined;
     const owned = checkAnswer(await ownership, "ownership/validate");
     if (typeof owned === "string") return `logpush job "${job.name}": ${owned}`;
@@ -375,4 +427,3 @@ async function checkDestination(ctx: ReadContext, zoneId: string, job: DesiredLo
     return `logpush job "${job.name}": checking the destination ${shown}: ${scrub(err.message)}`;
   }
 }
-

@@ -2,15 +2,35 @@
 // and operator values, `prune` without jobs, and secrets that must come from the environment.
 import { isSecretParam, safeDecode } from "../../redact.js";
 import { hasEnvReference } from "../../template.js";
-import { asArray, asRecord, asString, childPointer, duplicateEntries, itemsOf, zonesOf, type Finding, type Rec, type Rule } from "../rules.js";
-import { countFilterOperators, filterByteLength, FILTER_MAX_BYTES, FILTER_MAX_OPERATORS, LIST_OPERATORS } from "./filter.js";
+import {
+  asArray,
+  asRecord,
+  asString,
+  childPointer,
+  duplicateEntries,
+  itemsOf,
+  zonesOf,
+  type Finding,
+  type Rec,
+  type Rule,
+} from "../rules.js";
+import {
+  countFilterOperators,
+  filterByteLength,
+  FILTER_MAX_BYTES,
+  FILTER_MAX_OPERATORS,
+  LIST_OPERATORS,
+} from "./filter.js";
 import { outputOptionsFromLogpull } from "./live.js";
 import type { LogpushFilter } from "./types.js";
 
 /** Each Logpush job of each zone of the document, with its pointer and its zone. */
 export function* jobsOf(doc: unknown): Generator<{ job: Rec; pointer: string; zone: Rec }> {
   for (const { zone, pointer } of zonesOf(doc)) {
-    for (const { item, pointer: jobPointer } of itemsOf(asRecord(zone.logs)?.logpush_jobs, `${pointer}/logs/logpush_jobs`)) {
+    for (const { item, pointer: jobPointer } of itemsOf(
+      asRecord(zone.logs)?.logpush_jobs,
+      `${pointer}/logs/logpush_jobs`,
+    )) {
       yield { job: item, pointer: jobPointer, zone };
     }
   }
@@ -26,9 +46,16 @@ export const uniqueJobs: Rule = (doc) => {
     const hint = (j: Rec) => {
       const name = asString(j.name);
       const dataset = asString(j.dataset);
-      return name === undefined || dataset === undefined ? undefined : { key: JSON.stringify([name, dataset]), shown: `named '${name}' with dataset '${dataset}'` };
+      return name === undefined || dataset === undefined
+        ? undefined
+        : { key: JSON.stringify([name, dataset]), shown: `named '${name}' with dataset '${dataset}'` };
     };
-    findings.push(...duplicateEntries(asRecord(zone.logs)?.logpush_jobs, `${pointer}/logs/logpush_jobs`, "name", hint, { one: "Logpush job", many: "Logpush jobs" }));
+    findings.push(
+      ...duplicateEntries(asRecord(zone.logs)?.logpush_jobs, `${pointer}/logs/logpush_jobs`, "name", hint, {
+        one: "Logpush job",
+        many: "Logpush jobs",
+      }),
+    );
   }
   return findings;
 };
@@ -38,7 +65,10 @@ export const exactJobIds: Rule = (doc) => {
   const findings: Finding[] = [];
   for (const { job, pointer } of jobsOf(doc)) {
     if (typeof job.id === "number" && !Number.isSafeInteger(job.id)) {
-      findings.push({ pointer: `${pointer}/id`, message: `the id ${String(job.id)} is beyond what a YAML number holds exactly (9007199254740991): write it as a quoted string, e.g. id: "12345678901234567890"` });
+      findings.push({
+        pointer: `${pointer}/id`,
+        message: `the id ${String(job.id)} is beyond what a YAML number holds exactly (9007199254740991): write it as a quoted string, e.g. id: "12345678901234567890"`,
+      });
     }
   }
   return findings;
@@ -52,11 +82,17 @@ export const filterLimits: Rule = (doc) => {
     if (!filter || !asRecord(filter.where)) continue;
     const operators = countFilterOperators(filter as unknown as LogpushFilter);
     if (operators > FILTER_MAX_OPERATORS) {
-      findings.push({ pointer: `${pointer}/filter`, message: `the filter has ${operators} operators (conditions and and/or groups): Logpush allows at most ${FILTER_MAX_OPERATORS}` });
+      findings.push({
+        pointer: `${pointer}/filter`,
+        message: `the filter has ${operators} operators (conditions and and/or groups): Logpush allows at most ${FILTER_MAX_OPERATORS}`,
+      });
     }
     const bytes = filterByteLength(filter as unknown as LogpushFilter);
     if (bytes > FILTER_MAX_BYTES) {
-      findings.push({ pointer: `${pointer}/filter`, message: `the filter is ${bytes} bytes once serialised: Logpush allows at most ${FILTER_MAX_BYTES}` });
+      findings.push({
+        pointer: `${pointer}/filter`,
+        message: `the filter is ${bytes} bytes once serialised: Logpush allows at most ${FILTER_MAX_BYTES}`,
+      });
     }
   }
   return findings;
@@ -79,11 +115,20 @@ export const filterValues: Rule = (doc) => {
     if (operator === undefined || !("value" in rec)) return;
     const isList = Array.isArray(rec.value);
     if (LIST_OPERATORS.has(operator) && !isList) {
-      findings.push({ pointer: `${pointer}/value`, message: `operator '${operator}' needs a list value, e.g. [a, b] (got a single value)` });
+      findings.push({
+        pointer: `${pointer}/value`,
+        message: `operator '${operator}' needs a list value, e.g. [a, b] (got a single value)`,
+      });
     } else if (!LIST_OPERATORS.has(operator) && isList) {
-      findings.push({ pointer: `${pointer}/value`, message: `operator '${operator}' compares with a single value; use 'in' to match any of a list` });
+      findings.push({
+        pointer: `${pointer}/value`,
+        message: `operator '${operator}' compares with a single value; use 'in' to match any of a list`,
+      });
     } else if (isList && (rec.value as unknown[]).length === 0) {
-      findings.push({ pointer: `${pointer}/value`, message: `operator '${operator}' needs at least one value in its list` });
+      findings.push({
+        pointer: `${pointer}/value`,
+        message: `operator '${operator}' needs at least one value in its list`,
+      });
     }
   };
   for (const { job, pointer } of jobsOf(doc)) {
@@ -96,8 +141,14 @@ export const filterValues: Rule = (doc) => {
 /** A YAML flow value a reader can paste: `{field_names: [RayID, ClientIP], timestamp_format: rfc3339}`. */
 function flow(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(flow).join(", ")}]`;
-  if (value !== null && typeof value === "object") return `{${Object.entries(value).map(([k, v]) => `${flow(k)}: ${flow(v)}`).join(", ")}}`;
-  if (typeof value === "string") return /^[A-Za-z0-9_.\/-]+$/.test(value) && !/^(true|false|null|~|[-+.0-9].*)$/i.test(value) ? value : JSON.stringify(value);
+  if (value !== null && typeof value === "object")
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${flow(k)}: ${flow(v)}`)
+      .join(", ")}}`;
+  if (typeof value === "string")
+    return /^[A-Za-z0-9_.\/-]+$/.test(value) && !/^(true|false|null|~|[-+.0-9].*)$/i.test(value)
+      ? value
+      : JSON.stringify(value);
   return String(value);
 }
 
@@ -113,7 +164,10 @@ export const deprecatedJobKeys: Rule = (doc) => {
       const text = typeof job.logpull_options === "string" ? job.logpull_options : "";
       const { options, unknown } = outputOptionsFromLogpull(text);
       const has = job.output_options !== undefined;
-      const lost = unknown.length > 0 ? `; ${unknown.join(", ")} ha${unknown.length > 1 ? "ve" : "s"} no output_options counterpart and cannot be carried over` : "";
+      const lost =
+        unknown.length > 0
+          ? `; ${unknown.join(", ")} ha${unknown.length > 1 ? "ve" : "s"} no output_options counterpart and cannot be carried over`
+          : "";
       findings.push({
         pointer: `${pointer}/logpull_options`,
         at: "key",
@@ -124,7 +178,9 @@ export const deprecatedJobKeys: Rule = (doc) => {
     }
     if (job.frequency !== undefined) {
       const edge = job.kind === "edge";
-      const keys = edge ? "max_upload_interval_seconds (30 to 300)" : "max_upload_interval_seconds (30 to 300), max_upload_records (1000 to 1000000), max_upload_bytes (5000000 to 1000000000)";
+      const keys = edge
+        ? "max_upload_interval_seconds (30 to 300)"
+        : "max_upload_interval_seconds (30 to 300), max_upload_records (1000 to 1000000), max_upload_bytes (5000000 to 1000000000)";
       const which =
         job.frequency === "low"
           ? `for fewer, larger batches (what low asked for) raise them, e.g. max_upload_interval_seconds: 300${edge ? "" : ", max_upload_records: 1000000"}`
@@ -175,7 +231,10 @@ export function literalSecretParams(destination: string): string[] {
 export const secretsFromEnvironment: Rule = (doc, ctx) => {
   const findings: Finding[] = [];
   for (const { zone, pointer } of zonesOf(doc)) {
-    for (const { item: job, pointer: jobPointer } of itemsOf(asRecord(zone.logs)?.logpush_jobs, `${pointer}/logs/logpush_jobs`)) {
+    for (const { item: job, pointer: jobPointer } of itemsOf(
+      asRecord(zone.logs)?.logpush_jobs,
+      `${pointer}/logs/logpush_jobs`,
+    )) {
       const destPointer = `${jobPointer}/destination_conf`;
       const written = ctx.template(destPointer) ?? asString(job.destination_conf);
       if (written !== undefined) {
@@ -191,7 +250,8 @@ export const secretsFromEnvironment: Rule = (doc, ctx) => {
       if (challenge !== undefined && !hasEnvReference(challenge)) {
         findings.push({
           pointer: challengePointer,
-          message: "ownership_challenge is written literally: use ${env:NAME} so that it comes from the environment (plan files keep only the reference)",
+          message:
+            "ownership_challenge is written literally: use ${env:NAME} so that it comes from the environment (plan files keep only the reference)",
         });
       }
     }
@@ -199,4 +259,12 @@ export const secretsFromEnvironment: Rule = (doc, ctx) => {
   return findings;
 };
 
-export const LOGPUSH_RULES: readonly Rule[] = [uniqueJobs, exactJobIds, deprecatedJobKeys, filterLimits, filterValues, pruneNeedsJobs, secretsFromEnvironment];
+export const LOGPUSH_RULES: readonly Rule[] = [
+  uniqueJobs,
+  exactJobIds,
+  deprecatedJobKeys,
+  filterLimits,
+  filterValues,
+  pruneNeedsJobs,
+  secretsFromEnvironment,
+];

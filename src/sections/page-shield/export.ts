@@ -29,7 +29,10 @@ export interface ExportedPageShield {
 
 export async function exportPageShield(ctx: SectionContext): Promise<ExportedPageShield> {
   const zone: ZoneWithPageShield = { zone_id: ctx.zoneId, page_shield: { prune: true, policies: [] } };
-  const [settings, policies] = await Promise.all([pageShieldSettings.read(ctx.read, zone), pageShieldPolicies.read(ctx.read, zone)]);
+  const [settings, policies] = await Promise.all([
+    pageShieldSettings.read(ctx.read, zone),
+    pageShieldPolicies.read(ctx.read, zone),
+  ]);
   const out = {} as ExportedPageShield;
   for (const key of ["enabled", "use_cloudflare_reporting_endpoint", "use_connection_url_path"] as const) {
     const v = settings.live[key];
@@ -41,10 +44,13 @@ export async function exportPageShield(ctx: SectionContext): Promise<ExportedPag
   let leftOut = 0;
   for (const p of policies.live) {
     const why =
-      p.description === "" ? "it has no description (its identity)"
-      : !ACTIONS.has(p.action) ? `its action ${JSON.stringify(p.action)} is not one the file format knows (${POLICY_ACTIONS.join(", ")})`
-      : p.expression === "" || p.value === "" ? "its expression or value is empty"
-      : undefined;
+      p.description === ""
+        ? "it has no description (its identity)"
+        : !ACTIONS.has(p.action)
+          ? `its action ${JSON.stringify(p.action)} is not one the file format knows (${POLICY_ACTIONS.join(", ")})`
+          : p.expression === "" || p.value === ""
+            ? "its expression or value is empty"
+            : undefined;
     if (why) {
       leftOut += 1;
       ctx.notes.warnings.push(`zone ${ctx.zoneId}: Page Shield policy ${p.id} left out of the file: ${why}`);
@@ -61,7 +67,9 @@ export async function exportPageShield(ctx: SectionContext): Promise<ExportedPag
     });
   }
   if (leftOut === 0) return out;
-  ctx.notes.warnings.push(`zone ${ctx.zoneId}: page_shield.prune is false so that plan keeps the ${leftOut} policy(ies) left out`);
+  ctx.notes.warnings.push(
+    `zone ${ctx.zoneId}: page_shield.prune is false so that plan keeps the ${leftOut} policy(ies) left out`,
+  );
   // prune before the list, where a reader looks for it.
   const { policies: kept, ...settingsOnly } = out;
   return { ...settingsOnly, prune: false, policies: kept };

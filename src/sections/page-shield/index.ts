@@ -8,9 +8,24 @@ import { pageShieldSettings } from "./settings.js";
 import type { DesiredPageShield, DesiredPolicy, PageShieldFileZone, PageShieldZone } from "./types.js";
 
 export type * from "./types.js";
-export { isPrefix, pageMatcher, pagePatternProblem, urlCovers, urlMatches, urlPatternProblem } from "./inventory-match.js";
+export {
+  isPrefix,
+  pageMatcher,
+  pagePatternProblem,
+  urlCovers,
+  urlMatches,
+  urlPatternProblem,
+} from "./inventory-match.js";
 export { isTodoJustification, TODO_JUSTIFICATION } from "./inventory-todo.js";
-export { pageShieldApiPath, POLICIES_PATH, SCRIPT_INVENTORY_KEYS, SCRIPT_INVENTORY_PATH, scriptInventoryIn, scriptInventoryOf, scriptInventoryPointer } from "./script-inventory.js";
+export {
+  pageShieldApiPath,
+  POLICIES_PATH,
+  SCRIPT_INVENTORY_KEYS,
+  SCRIPT_INVENTORY_PATH,
+  scriptInventoryIn,
+  scriptInventoryOf,
+  scriptInventoryPointer,
+} from "./script-inventory.js";
 
 export const pageShield: Section<PageShieldZone, PageShieldFileZone> = {
   name: "page_shield",
@@ -23,7 +38,8 @@ export const pageShield: Section<PageShieldZone, PageShieldFileZone> = {
     if (!ps) return;
     const page: DesiredPageShield = { prune: ps.prune ?? true };
     if (ps.enabled !== undefined) page.enabled = ps.enabled;
-    if (ps.use_cloudflare_reporting_endpoint !== undefined) page.use_cloudflare_reporting_endpoint = ps.use_cloudflare_reporting_endpoint;
+    if (ps.use_cloudflare_reporting_endpoint !== undefined)
+      page.use_cloudflare_reporting_endpoint = ps.use_cloudflare_reporting_endpoint;
     if (ps.use_connection_url_path !== undefined) page.use_connection_url_path = ps.use_connection_url_path;
     if (ps.policies) {
       page.policies = ps.policies.map(
@@ -56,9 +72,18 @@ export const pageShield: Section<PageShieldZone, PageShieldFileZone> = {
   summary(zone) {
     const ps = zone.page_shield;
     if (!ps) return [];
-    return [ps.policies ? `page_shield (${plural(ps.policies.length, "policy", "policies")}${ps.prune ? "" : ", no prune"})` : "page_shield"];
+    return [
+      ps.policies
+        ? `page_shield (${plural(ps.policies.length, "policy", "policies")}${ps.prune ? "" : ", no prune"})`
+        : "page_shield",
+    ];
   },
-  permissions: [{ name: "Page Shield", scope: "zone", read: "Read", write: "Edit", paths: [/^zones\/[^/]+\/page_shield/] }],
-  ids: ["policies", "scripts", "connections", "cookies"].map((collection) => ({ collection, id: /^([0-9a-f]{32}|phases)$/ })),
+  permissions: [
+    { name: "Page Shield", scope: "zone", read: "Read", write: "Edit", paths: [/^zones\/[^/]+\/page_shield/] },
+  ],
+  ids: ["policies", "scripts", "connections", "cookies"].map((collection) => ({
+    collection,
+    id: /^([0-9a-f]{32}|phases)$/,
+  })),
   rules: PAGE_SHIELD_RULES,
 };

@@ -50,16 +50,21 @@ function stripScheme(page: string): string {
 
 /** What is wrong with a page pattern, or undefined: no scheme, no comma or space, `*` only at the ends. */
 export function pagePatternProblem(pattern: string): string | undefined {
-  if (pattern.trim() === "" || /^\*+$/.test(pattern)) return "a page pattern must name a host and path, e.g. example.com/checkout*";
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(pattern)) return `a page pattern has no scheme: write ${pattern.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "")} (host/path, as Page Shield's page_url filter takes it)`;
-  if (/[\s,]/.test(pattern)) return "a page pattern holds no spaces or commas (Page Shield's page_url filter is a comma list)";
-  if (pattern.slice(1, -1).includes("*")) return "'*' may only stand at the start or the end of a page pattern (Page Shield's page_url filter supports no other wildcard)";
+  if (pattern.trim() === "" || /^\*+$/.test(pattern))
+    return "a page pattern must name a host and path, e.g. example.com/checkout*";
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(pattern))
+    return `a page pattern has no scheme: write ${pattern.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "")} (host/path, as Page Shield's page_url filter takes it)`;
+  if (/[\s,]/.test(pattern))
+    return "a page pattern holds no spaces or commas (Page Shield's page_url filter is a comma list)";
+  if (pattern.slice(1, -1).includes("*"))
+    return "'*' may only stand at the start or the end of a page pattern (Page Shield's page_url filter supports no other wildcard)";
   return undefined;
 }
 
 /** What is wrong with a script `url` entry, or undefined: http(s), `*` only at the end. */
 export function urlPatternProblem(url: string): string | undefined {
-  if (!/^https?:\/\/[^/\s*]+/i.test(url)) return "a script url is an absolute http(s) URL, e.g. https://js.stripe.com/v3/ (a * at the end makes it a prefix)";
+  if (!/^https?:\/\/[^/\s*]+/i.test(url))
+    return "a script url is an absolute http(s) URL, e.g. https://js.stripe.com/v3/ (a * at the end makes it a prefix)";
   if (url.slice(0, -1).includes("*")) return "'*' may only stand at the end of a script url (a prefix)";
   if (/\s/.test(url)) return "a script url holds no spaces";
   return undefined;

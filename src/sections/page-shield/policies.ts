@@ -28,14 +28,17 @@ const RESOURCE = "page_shield_policy";
  */
 export function normalizePolicy(input: unknown): LivePolicy {
   const fail = (field: string, value: unknown, expected: string) =>
-    new AnswerShapeError(`the API answered a Page Shield policy with ${field} ${clipJson(value, 60) ?? "missing"}, expected ${expected}`);
+    new AnswerShapeError(
+      `the API answered a Page Shield policy with ${field} ${clipJson(value, 60) ?? "missing"}, expected ${expected}`,
+    );
   if (input === null || typeof input !== "object" || Array.isArray(input)) throw fail("the value", input, "an object");
   const raw = input as Record<string, unknown>;
   if (typeof raw.id !== "string" || raw.id === "") throw fail("id", raw.id, "a policy id");
   for (const field of ["description", "expression", "value"] as const) {
     if (typeof raw[field] !== "string") throw fail(field, raw[field], "a string");
   }
-  if (!(POLICY_ACTIONS as readonly unknown[]).includes(raw.action)) throw fail("action", raw.action, POLICY_ACTIONS.join(", "));
+  if (!(POLICY_ACTIONS as readonly unknown[]).includes(raw.action))
+    throw fail("action", raw.action, POLICY_ACTIONS.join(", "));
   // Cloudflare's own example creates a policy with "enabled": "true"; a boolean is what reads show.
   const enabled = raw.enabled === undefined ? true : toBool(raw.enabled);
   if (enabled === undefined) throw fail("enabled", raw.enabled, "true or false");
@@ -60,7 +63,15 @@ function withoutId(p: LivePolicy): DesiredPolicy {
 
 function deleteChange(zoneId: string, live: LivePolicy, note?: string): Change {
   const path = zonePath(zoneId, "page_shield", "policies", live.id);
-  return deleteItemChange({ resource: RESOURCE, zoneId, identity: live.description, liveId: live.id, before: withoutId(live), path, note });
+  return deleteItemChange({
+    resource: RESOURCE,
+    zoneId,
+    identity: live.description,
+    liveId: live.id,
+    before: withoutId(live),
+    path,
+    note,
+  });
 }
 
 const IDENTITY: IdentityRule<DesiredPolicy, LivePolicy> = {
@@ -70,7 +81,8 @@ const IDENTITY: IdentityRule<DesiredPolicy, LivePolicy> = {
   pinOf: (p) => p.id,
   hint: { ofDesired: (p) => p.description, ofLive: (p) => p.description },
   describeDesired: (p) => `Page Shield policy ${JSON.stringify(p.description)}`,
-  describeLive: (p) => `id ${p.id} (description ${JSON.stringify(p.description)}, action ${p.action}${p.enabled ? "" : ", disabled"})`,
+  describeLive: (p) =>
+    `id ${p.id} (description ${JSON.stringify(p.description)}, action ${p.action}${p.enabled ? "" : ", disabled"})`,
 };
 
 /**
@@ -79,7 +91,12 @@ const IDENTITY: IdentityRule<DesiredPolicy, LivePolicy> = {
  */
 export function createPolicyOp(zoneId: string, body: DesiredPolicy, known: string[]): Operation {
   const path = zonePath(zoneId, "page_shield", "policies");
-  return { method: "POST", path, body, finds: { path, match: { description: body.description }, known, equals: { ...body }, compare: { enabled: "bool" } } };
+  return {
+    method: "POST",
+    path,
+    body,
+    finds: { path, match: { description: body.description }, known, equals: { ...body }, compare: { enabled: "bool" } },
+  };
 }
 
 export const pageShieldPolicies: ResourceKind<LivePolicy[], ZoneWithPageShield> = {
@@ -93,14 +110,21 @@ export const pageShieldPolicies: ResourceKind<LivePolicy[], ZoneWithPageShield> 
     // follows totals or a cursor should an answer carry them, and folds an item answered twice.
     const path = zonePath(zone.zone_id, "page_shield", "policies");
     const raw: unknown = await ctx.client.listAll<unknown>(path);
-    if (!Array.isArray(raw)) throw new AnswerShapeError(`the API answered GET ${path} with ${clipJson(raw, 60)}, expected a list of policies`);
+    if (!Array.isArray(raw))
+      throw new AnswerShapeError(`the API answered GET ${path} with ${clipJson(raw, 60)}, expected a list of policies`);
     const live = raw.map(normalizePolicy).sort((a, b) => a.id.localeCompare(b.id));
     return { live, resources: Object.fromEntries(live.map((p) => [p.id, withoutId(p)])) };
   },
 
   diff(zone: ZoneWithPageShield, live) {
     const zoneId = zone.zone_id;
-    const { matches, unmatched, live: distinct, errors, warnings } = matchIdentities(zone.page_shield?.policies ?? [], live, IDENTITY);
+    const {
+      matches,
+      unmatched,
+      live: distinct,
+      errors,
+      warnings,
+    } = matchIdentities(zone.page_shield?.policies ?? [], live, IDENTITY);
     const known = distinct.map((p) => p.id);
     const changes: Change[] = [];
     for (const { want, live: keep } of matches) {
@@ -130,7 +154,13 @@ export const pageShieldPolicies: ResourceKind<LivePolicy[], ZoneWithPageShield> 
           fields,
           // Only the fields that change: every PUT field is optional (the API of 2026), so whatever else
           // the policy holds, including fields zoneform does not know, stays as it is.
-          operations: [{ method: "PUT", path: zonePath(zoneId, "page_shield", "policies", keep.id), body: Object.fromEntries(fields.map((f) => [f.field, f.after])) }],
+          operations: [
+            {
+              method: "PUT",
+              path: zonePath(zoneId, "page_shield", "policies", keep.id),
+              body: Object.fromEntries(fields.map((f) => [f.field, f.after])),
+            },
+          ],
         });
       }
     }

@@ -1,6 +1,17 @@
 // Semantic rules of the page_shield section: one entry per policy, `prune` without policies, and the
 // script inventory's entries.
-import { asArray, asRecord, asString, childPointer, duplicateEntries, itemsOf, zonesOf, type Finding, type Rec, type Rule } from "../rules.js";
+import {
+  asArray,
+  asRecord,
+  asString,
+  childPointer,
+  duplicateEntries,
+  itemsOf,
+  zonesOf,
+  type Finding,
+  type Rec,
+  type Rule,
+} from "../rules.js";
 import { isPrefix, pagePatternProblem, urlCovers, urlPatternProblem } from "./inventory-match.js";
 import { isTodoJustification } from "./inventory-todo.js";
 
@@ -14,7 +25,12 @@ export const uniquePolicies: Rule = (doc) => {
       const d = asString(p.description);
       return d === undefined ? undefined : { key: d, shown: `described '${d}'` };
     };
-    findings.push(...duplicateEntries(ps.policies, `${pointer}/page_shield/policies`, "description", hint, { one: "policy", many: "policies" }));
+    findings.push(
+      ...duplicateEntries(ps.policies, `${pointer}/page_shield/policies`, "description", hint, {
+        one: "policy",
+        many: "policies",
+      }),
+    );
   }
   return findings;
 };
@@ -55,16 +71,28 @@ export const scriptInventoryEntries: Rule = (doc) => {
       const problem = pagePatternProblem(page);
       if (problem) findings.push({ pointer: at, message: problem });
       const earlier = seenPages.get(page.toLowerCase());
-      if (earlier !== undefined) findings.push({ pointer: at, severity: "warning", message: `duplicate page pattern '${page}' (also item ${earlier} of this list)` });
+      if (earlier !== undefined)
+        findings.push({
+          pointer: at,
+          severity: "warning",
+          message: `duplicate page pattern '${page}' (also item ${earlier} of this list)`,
+        });
       else seenPages.set(page.toLowerCase(), i);
     });
     const urls: Array<{ url: string; index: number }> = [];
     for (const { item, pointer: at, index } of itemsOf(inv.authorized, `${base}/authorized`)) {
       const justification = asString(item.justification);
       if (justification !== undefined && justification.trim() === "") {
-        findings.push({ pointer: `${at}/justification`, message: "a justification is required: why the script is needed on the payment page (PCI DSS 6.4.3)" });
+        findings.push({
+          pointer: `${at}/justification`,
+          message: "a justification is required: why the script is needed on the payment page (PCI DSS 6.4.3)",
+        });
       } else if (justification !== undefined && isTodoJustification(justification)) {
-        findings.push({ pointer: `${at}/justification`, severity: "warning", message: "the justification is still a TODO: write why the script is needed on the payment page" });
+        findings.push({
+          pointer: `${at}/justification`,
+          severity: "warning",
+          message: "the justification is still a TODO: write why the script is needed on the payment page",
+        });
       }
       const url = asString(item.url);
       if (url === undefined) continue;
@@ -74,7 +102,11 @@ export const scriptInventoryEntries: Rule = (doc) => {
         continue;
       }
       if (isPrefix(url) && asString(item.hash) !== undefined) {
-        findings.push({ pointer: `${at}/hash`, severity: "warning", message: `a hash pin on the prefix ${url} applies to every script it covers: pin exact urls instead` });
+        findings.push({
+          pointer: `${at}/hash`,
+          severity: "warning",
+          message: `a hash pin on the prefix ${url} applies to every script it covers: pin exact urls instead`,
+        });
       }
       for (const other of urls) {
         const message =

@@ -23,11 +23,15 @@ export function scriptInventoryPointer(zonePointer: string): string {
 /** The inventory mapping of a zone of a parsed (unchecked) document, if it is one. */
 export function scriptInventoryIn(zone: unknown): Record<string, unknown> | undefined {
   let v: unknown = zone;
-  for (const key of SCRIPT_INVENTORY_KEYS) v = v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined;
+  for (const key of SCRIPT_INVENTORY_KEYS)
+    v = v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined;
   return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
 /** A Page Shield list of a zone in the API, relative to the base: `zones/{id}/page_shield/{list}`. */
-export function pageShieldApiPath(zoneId: string, list: "scripts" | "connections" | "cookies" | "policies" | string): string {
+export function pageShieldApiPath(
+  zoneId: string,
+  list: "scripts" | "connections" | "cookies" | "policies" | string,
+): string {
   return `zones/${zoneId}/page_shield/${list}`;
 }

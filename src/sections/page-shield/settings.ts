@@ -16,9 +16,14 @@ function desiredSettings(zone: ZoneWithPageShield): Settings {
  * An answer that is not a settings object, or a setting that is not a boolean, is refused: taking it
  * for "off" would plan a write on top of a state that was never really read.
  */
-function assertSettingsShape(raw: unknown, path: string, managed: readonly string[]): asserts raw is Record<string, unknown> {
+function assertSettingsShape(
+  raw: unknown,
+  path: string,
+  managed: readonly string[],
+): asserts raw is Record<string, unknown> {
   const r = raw as Record<string, unknown>;
-  const has = (k: string) => r[k] !== undefined || (k === "use_cloudflare_reporting_endpoint" && r.use_service_reporting_endpoint !== undefined);
+  const has = (k: string) =>
+    r[k] !== undefined || (k === "use_cloudflare_reporting_endpoint" && r.use_service_reporting_endpoint !== undefined);
   const bad =
     typeof raw !== "object" || raw === null || Array.isArray(raw)
       ? "not an object"

@@ -58,6 +58,13 @@ export type ZoneWithPageShield = ZoneBase & PageShieldZone;
 export interface PageShieldFileZone {
   page_shield?: Omit<DesiredPageShield, "prune" | "policies"> & {
     prune?: boolean;
-    policies?: Array<{ id?: string; description: string; action: PolicyAction; expression: string; value: string; enabled?: boolean }>;
+    policies?: Array<{
+      id?: string;
+      description: string;
+      action: PolicyAction;
+      expression: string;
+      value: string;
+      enabled?: boolean;
+    }>;
   };
 }

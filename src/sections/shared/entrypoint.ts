@@ -43,7 +43,10 @@ export function isMissingEntrypoint(err: unknown): boolean {
  * ruleset id and a list of rules that each have an id and an action. Anything else is refused (the
  * zone fails to plan), never taken for an empty entry point.
  */
-function asRuleset(raw: unknown, phase: string): { id: string; name?: unknown; phase?: unknown; version?: unknown; rules: LiveRule[] } {
+function asRuleset(
+  raw: unknown,
+  phase: string,
+): { id: string; name?: unknown; phase?: unknown; version?: unknown; rules: LiveRule[] } {
   const fail = (why: string) => new Error(`the ${phase} entry point read is not a ruleset: ${why}`);
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw fail("not an object");
   const r = raw as Record<string, unknown>;
@@ -53,7 +56,9 @@ function asRuleset(raw: unknown, phase: string): { id: string; name?: unknown; p
   for (const [i, rule] of rules.entries()) {
     // A rule without an id is kept as it is (a sanitised recording shows one); writing it needs one.
     const ok =
-      rule !== null && typeof rule === "object" && typeof (rule as LiveRule).action === "string" &&
+      rule !== null &&
+      typeof rule === "object" &&
+      typeof (rule as LiveRule).action === "string" &&
       ((rule as LiveRule).id === undefined || typeof (rule as LiveRule).id === "string");
     if (!ok) throw fail(`rule ${i} has no action, or an id that is not a string`);
   }
@@ -90,7 +95,10 @@ export function ruleIdError(rule: LiveRule, what: string): string | undefined {
 /** Fingerprint material for rules zoneform does not own: a change to any of them makes a saved plan stale. */
 export function foreignRulesFingerprint(ep: Entrypoint | null, owned: ReadonlySet<string>): unknown {
   if (!ep) return null;
-  return { id: ep.id, rules: ep.rules.filter((r) => !owned.has(r.id)).map((r) => ({ id: r.id, version: r.version ?? null })) };
+  return {
+    id: ep.id,
+    rules: ep.rules.filter((r) => !owned.has(r.id)).map((r) => ({ id: r.id, version: r.version ?? null })),
+  };
 }
 
 /** The writable part of a live rule: what a PATCH must carry so that nothing is reset. */
@@ -99,7 +107,12 @@ export function writableRule(rule: LiveRule): Record<string, unknown> {
 }
 
 /** POST `zones/{z}/rulesets` creating the phase entry point with its first rules (one call, never two). */
-export function createEntrypointOp(zoneId: string, phase: string, description: string, rules: Record<string, unknown>[]): Operation {
+export function createEntrypointOp(
+  zoneId: string,
+  phase: string,
+  description: string,
+  rules: Record<string, unknown>[],
+): Operation {
   return {
     method: "POST",
     path: zonePath(zoneId, "rulesets"),
@@ -109,12 +122,21 @@ export function createEntrypointOp(zoneId: string, phase: string, description: s
 }
 
 /** Adds one rule at the end of the entry point, after every rule already there; found again by its ref. */
-export function addRuleOp(zoneId: string, rulesetId: string, rule: Record<string, unknown> & { ref: string }, phase: string): Operation {
+export function addRuleOp(
+  zoneId: string,
+  rulesetId: string,
+  rule: Record<string, unknown> & { ref: string },
+  phase: string,
+): Operation {
   return {
     method: "POST",
     path: zonePath(zoneId, "rulesets", rulesetId, "rules"),
     body: rule,
-    finds: { path: zonePath(zoneId, "rulesets", "phases", phase, "entrypoint"), list: "rules", match: { ref: rule.ref } },
+    finds: {
+      path: zonePath(zoneId, "rulesets", "phases", phase, "entrypoint"),
+      list: "rules",
+      match: { ref: rule.ref },
+    },
   };
 }
 
@@ -122,7 +144,12 @@ export function addRuleOp(zoneId: string, rulesetId: string, rule: Record<string
  * A PATCH body replaces the whole rule, so it is built from the live rule (its ref, description,
  * expression, logging and anything else zoneform does not manage) with `set` laid over it.
  */
-export function patchRuleOp(zoneId: string, rulesetId: string, live: LiveRule, set: Record<string, unknown>): Operation {
+export function patchRuleOp(
+  zoneId: string,
+  rulesetId: string,
+  live: LiveRule,
+  set: Record<string, unknown>,
+): Operation {
   const body = { ...writableRule(live), ...set };
   return { method: "PATCH", path: zonePath(zoneId, "rulesets", rulesetId, "rules", live.id), body };
 }

@@ -23,7 +23,13 @@ export function diffFields(
     const before = live[field];
     if (equal(before, after)) continue;
     const spec = specs[field] ?? {};
-    out.push({ field, before, after, ...(spec.text ? { text: true } : {}), ...(spec.sensitive ? { sensitive: true } : {}) });
+    out.push({
+      field,
+      before,
+      after,
+      ...(spec.text ? { text: true } : {}),
+      ...(spec.sensitive ? { sensitive: true } : {}),
+    });
   }
   return out;
 }

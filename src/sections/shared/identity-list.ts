@@ -44,23 +44,35 @@ export interface IdentityResult<D, L> {
 const PIN_HOWTO = "pin the one the file means with `id: <id>` under the entry";
 
 /** The live list with each id once: identical repeats folded with a warning, differing ones an error. */
-function distinctById<L>(live: readonly L[], rule: IdentityRule<unknown, L>, errors: string[], warnings: string[]): L[] {
+function distinctById<L>(
+  live: readonly L[],
+  rule: IdentityRule<unknown, L>,
+  errors: string[],
+  warnings: string[],
+): L[] {
   const byId = new Map<string, L>();
   const conflicting = new Set<string>();
   for (const item of live) {
     const id = rule.idOf(item);
     const seen = byId.get(id);
     if (seen === undefined) byId.set(id, item);
-    else if (JSON.stringify(seen) === JSON.stringify(item)) warnings.push(`the list of ${rule.whats} named id ${id} twice; it was read once`);
+    else if (JSON.stringify(seen) === JSON.stringify(item))
+      warnings.push(`the list of ${rule.whats} named id ${id} twice; it was read once`);
     else conflicting.add(id);
   }
   for (const id of conflicting) {
-    errors.push(`the list of ${rule.whats} named id ${id} twice with different contents; zoneform cannot tell which is current, and nothing in this zone is changed. Run plan again.`);
+    errors.push(
+      `the list of ${rule.whats} named id ${id} twice with different contents; zoneform cannot tell which is current, and nothing in this zone is changed. Run plan again.`,
+    );
   }
   return [...byId.values()];
 }
 
-export function matchIdentities<D, L>(desired: readonly D[], liveList: readonly L[], rule: IdentityRule<D, L>): IdentityResult<D, L> {
+export function matchIdentities<D, L>(
+  desired: readonly D[],
+  liveList: readonly L[],
+  rule: IdentityRule<D, L>,
+): IdentityResult<D, L> {
   const errors: string[] = [];
   const warnings: string[] = [];
   const live = distinctById(liveList, rule as IdentityRule<unknown, L>, errors, warnings);
@@ -86,7 +98,9 @@ export function matchIdentities<D, L>(desired: readonly D[], liveList: readonly 
           "Correct the `id:` or remove it (the entry is then matched by its hints, or created); nothing in this zone is changed.",
       );
     } else if (taken.has(pin)) {
-      errors.push(`${rule.describeDesired(want)} pins id ${pin}, which another entry pins too; each live ${rule.what} may be named once. Nothing in this zone is changed.`);
+      errors.push(
+        `${rule.describeDesired(want)} pins id ${pin}, which another entry pins too; each live ${rule.what} may be named once. Nothing in this zone is changed.`,
+      );
     } else {
       taken.add(pin);
       failed.delete(want);
@@ -97,7 +111,9 @@ export function matchIdentities<D, L>(desired: readonly D[], liveList: readonly 
   // 2. Hints, among the live objects no pin claimed (nor held). Candidates of an ambiguous entry are held.
   for (const want of desired) {
     if (rule.pinOf(want) !== undefined) continue;
-    const candidates = live.filter((l) => !taken.has(rule.idOf(l)) && !held.has(rule.idOf(l)) && rule.hint.ofLive(l) === rule.hint.ofDesired(want));
+    const candidates = live.filter(
+      (l) => !taken.has(rule.idOf(l)) && !held.has(rule.idOf(l)) && rule.hint.ofLive(l) === rule.hint.ofDesired(want),
+    );
     if (candidates.length === 1) {
       taken.add(rule.idOf(candidates[0]!));
       found.set(want, { want, live: candidates[0]! });

@@ -4,7 +4,12 @@
 // ruleset-wide action. Read with the waf kind's own `read`.
 import { AnswerShapeError, ApiError } from "../../errors.js";
 import { readEntrypoint } from "../shared/entrypoint.js";
-import { CLOUDFLARE_MANAGED_RULESET_ID, OWASP_RULESET_ID, readOwaspRuleset, type OwaspRuleset } from "./managed-ruleset.js";
+import {
+  CLOUDFLARE_MANAGED_RULESET_ID,
+  OWASP_RULESET_ID,
+  readOwaspRuleset,
+  type OwaspRuleset,
+} from "./managed-ruleset.js";
 import { THRESHOLD_LABELS, intentFrom, sameParanoia, type ExecuteParameters } from "./owasp-intent.js";
 import { executeRulesFor, WAF_PHASE } from "./waf-managed.js";
 import type { SectionContext } from "../export-context.js";
@@ -12,7 +17,13 @@ import type { SectionContext } from "../export-context.js";
 const ACTIONS = new Set(["block", "managed_challenge", "js_challenge", "log", "challenge"]);
 
 export interface ExportedWaf {
-  owasp?: { enabled: boolean; paranoia_level?: number; score_threshold?: number | string; action?: string; expression?: string };
+  owasp?: {
+    enabled: boolean;
+    paranoia_level?: number;
+    score_threshold?: number | string;
+    action?: string;
+    expression?: string;
+  };
   cloudflare_managed?: { enabled: boolean; action?: string; expression?: string };
 }
 
@@ -28,7 +39,10 @@ export async function exportWaf(ctx: SectionContext): Promise<ExportedWaf> {
 
   const owaspRules = executeRulesFor(entrypoint, OWASP_RULESET_ID);
   const owasp = owaspRules[0];
-  if (owaspRules.length > 1) ctx.notes.warnings.push(`${where}: ${owaspRules.length} rules deploy the OWASP Core Ruleset; the file describes the first (${owasp!.id})`);
+  if (owaspRules.length > 1)
+    ctx.notes.warnings.push(
+      `${where}: ${owaspRules.length} rules deploy the OWASP Core Ruleset; the file describes the first (${owasp!.id})`,
+    );
   let managed: OwaspRuleset | undefined;
   let unreadable = "";
   if (owasp) {
@@ -42,11 +56,15 @@ export async function exportWaf(ctx: SectionContext): Promise<ExportedWaf> {
   if (!owasp) {
     out.owasp = { enabled: false };
   } else if (!managed) {
-    ctx.notes.warnings.push(`${where}: the OWASP Core Ruleset could not be read with its rules (${unreadable}), so its tuning cannot be derived; waf.owasp left out (give --account-id if the zone reads it through an account)`);
+    ctx.notes.warnings.push(
+      `${where}: the OWASP Core Ruleset could not be read with its rules (${unreadable}), so its tuning cannot be derived; waf.owasp left out (give --account-id if the zone reads it through an account)`,
+    );
   } else {
     const intent = intentFrom(owasp, managed);
     if (!ACTIONS.has(intent.action)) {
-      ctx.notes.warnings.push(`${where}: the OWASP anomaly action ${JSON.stringify(intent.action)} is not one the file format knows; waf.owasp left out`);
+      ctx.notes.warnings.push(
+        `${where}: the OWASP anomaly action ${JSON.stringify(intent.action)} is not one the file format knows; waf.owasp left out`,
+      );
     } else {
       out.owasp = {
         enabled: intent.enabled,
@@ -65,15 +83,24 @@ export async function exportWaf(ctx: SectionContext): Promise<ExportedWaf> {
 
   const cfmRules = executeRulesFor(entrypoint, CLOUDFLARE_MANAGED_RULESET_ID);
   const cfm = cfmRules[0];
-  if (cfmRules.length > 1) ctx.notes.warnings.push(`${where}: ${cfmRules.length} rules deploy the Cloudflare Managed Ruleset; the file describes the first (${cfm!.id})`);
+  if (cfmRules.length > 1)
+    ctx.notes.warnings.push(
+      `${where}: ${cfmRules.length} rules deploy the Cloudflare Managed Ruleset; the file describes the first (${cfm!.id})`,
+    );
   if (!cfm) {
     out.cloudflare_managed = { enabled: false };
   } else {
     const action = (cfm.action_parameters as ExecuteParameters | undefined)?.overrides?.action;
     if (typeof action === "string" && !ACTIONS.has(action)) {
-      ctx.notes.warnings.push(`${where}: the Cloudflare Managed Ruleset's action ${JSON.stringify(action)} is not one the file format knows; waf.cloudflare_managed left out`);
+      ctx.notes.warnings.push(
+        `${where}: the Cloudflare Managed Ruleset's action ${JSON.stringify(action)} is not one the file format knows; waf.cloudflare_managed left out`,
+      );
     } else {
-      out.cloudflare_managed = { enabled: cfm.enabled !== false, ...(typeof action === "string" ? { action } : {}), ...expressionOf(cfm) };
+      out.cloudflare_managed = {
+        enabled: cfm.enabled !== false,
+        ...(typeof action === "string" ? { action } : {}),
+        ...expressionOf(cfm),
+      };
     }
   }
   return out;

@@ -10,7 +10,12 @@ export type * from "./types.js";
 export { SCORE_THRESHOLDS } from "./normalize.js";
 // What `waf-migration` builds on: the managed rulesets, the entry point's shape, the OWASP intent.
 export {
-  CLOUDFLARE_MANAGED_RULESET_ID, CLOUDFLARE_MANAGED_RULESET_NAME, OWASP_RULESET_ID, OWASP_RULESET_NAME, readOwaspRuleset, type OwaspRuleset,
+  CLOUDFLARE_MANAGED_RULESET_ID,
+  CLOUDFLARE_MANAGED_RULESET_NAME,
+  OWASP_RULESET_ID,
+  OWASP_RULESET_NAME,
+  readOwaspRuleset,
+  type OwaspRuleset,
 } from "./managed-ruleset.js";
 export { formatThreshold, intentFrom, sameParanoia, type ExecuteParameters } from "./owasp-intent.js";
 
@@ -37,7 +42,10 @@ export const waf: Section<WafZone, WafFileZone> = {
       };
     }
     if (w.cloudflare_managed) {
-      desired.cloudflare_managed = { enabled: w.cloudflare_managed.enabled, expression: w.cloudflare_managed.expression ?? DEFAULT_EXPRESSION };
+      desired.cloudflare_managed = {
+        enabled: w.cloudflare_managed.enabled,
+        expression: w.cloudflare_managed.expression ?? DEFAULT_EXPRESSION,
+      };
       if (w.cloudflare_managed.action !== undefined) desired.cloudflare_managed.action = w.cloudflare_managed.action;
     }
     out.waf = desired;
@@ -49,12 +57,22 @@ export const waf: Section<WafZone, WafFileZone> = {
   summary(zone) {
     const parts: string[] = [];
     const o = zone.waf?.owasp;
-    if (o) parts.push(o.enabled ? `owasp (PL${o.paranoia_level}, threshold ${o.score_threshold}, ${o.action})` : "owasp (off)");
-    if (zone.waf?.cloudflare_managed) parts.push(`cloudflare_managed (${zone.waf.cloudflare_managed.enabled ? "on" : "off"})`);
+    if (o)
+      parts.push(
+        o.enabled ? `owasp (PL${o.paranoia_level}, threshold ${o.score_threshold}, ${o.action})` : "owasp (off)",
+      );
+    if (zone.waf?.cloudflare_managed)
+      parts.push(`cloudflare_managed (${zone.waf.cloudflare_managed.enabled ? "on" : "off"})`);
     return parts;
   },
   permissions: [
-    { name: "Zone WAF", scope: "zone", read: "Read", write: "Edit", paths: [/^zones\/[^/]+\/rulesets/, /^zones\/[^/]+\/waf_migration/] },
+    {
+      name: "Zone WAF",
+      scope: "zone",
+      read: "Read",
+      write: "Edit",
+      paths: [/^zones\/[^/]+\/rulesets/, /^zones\/[^/]+\/waf_migration/],
+    },
     {
       name: "Account Rulesets",
       scope: "account",

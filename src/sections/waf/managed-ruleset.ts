@@ -39,7 +39,12 @@ export function managedRulesetPath(accountId: string | undefined, zoneId: string
  * GET a managed ruleset by id, once per run. A refusal of the zone path (which is not documented for
  * managed rulesets) becomes an error that says how to read it where it is documented.
  */
-export function readManagedRuleset(ctx: ReadContext, zoneId: string, rulesetId: string, label: string): Promise<unknown> {
+export function readManagedRuleset(
+  ctx: ReadContext,
+  zoneId: string,
+  rulesetId: string,
+  label: string,
+): Promise<unknown> {
   const account = ctx.desired.account_id;
   const path = managedRulesetPath(account, zoneId, rulesetId);
   return ctx.memo(`managed-ruleset:${path}`, async () => {
@@ -50,7 +55,10 @@ export function readManagedRuleset(ctx: ReadContext, zoneId: string, rulesetId: 
       const how = account
         ? `account ${account} cannot read it: check that the account id is right and that the token has "Account Rulesets: Read"`
         : `managed rulesets are documented under the account: set account_id in the file (or CLOUDFLARE_ACCOUNT_ID) so that zoneform reads accounts/<account_id>/rulesets/${rulesetId}`;
-      throw new ApiError(`reading the ${label} (${rulesetId}) was refused (HTTP ${err.status}: ${err.message}); ${how}`, err.info);
+      throw new ApiError(
+        `reading the ${label} (${rulesetId}) was refused (HTTP ${err.status}: ${err.message}); ${how}`,
+        err.info,
+      );
     }
   });
 }
@@ -65,9 +73,12 @@ export async function readOwaspRuleset(ctx: ReadContext, zoneId: string): Promis
  * rule has no id, is refused: zoneform never guesses the rule it overrides.
  */
 export function deriveOwasp(raw: unknown): OwaspRuleset {
-  const r = raw !== null && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
+  const r =
+    raw !== null && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
   if (!r || typeof r.id !== "string") {
-    throw new AnswerShapeError(`the API answered the ${OWASP_RULESET_NAME} as ${clipJson(raw, 60)}, expected a ruleset with an id and rules`);
+    throw new AnswerShapeError(
+      `the API answered the ${OWASP_RULESET_NAME} as ${clipJson(raw, 60)}, expected a ruleset with an id and rules`,
+    );
   }
   const rules = Array.isArray(r.rules) ? (r.rules as unknown[]) : [];
   const last = rules[rules.length - 1] as Record<string, unknown> | undefined;

@@ -70,7 +70,10 @@ export function paranoiaOverrides(level: number): CategoryOverride[] {
 }
 
 /** The overrides zoneform owns for an intent: paranoia categories and the last rule's threshold and action. */
-export function overridesFor(intent: OwaspIntent, managed: OwaspRuleset): { categories: CategoryOverride[]; rules: RuleOverride[] } {
+export function overridesFor(
+  intent: OwaspIntent,
+  managed: OwaspRuleset,
+): { categories: CategoryOverride[]; rules: RuleOverride[] } {
   return {
     categories: paranoiaOverrides(intent.paranoia_level),
     rules: [{ id: managed.lastRuleId, score_threshold: intent.score_threshold, action: intent.action }],
@@ -83,7 +86,10 @@ function paramsOf(rule: { action_parameters?: unknown }): ExecuteParameters | un
 }
 
 /** The intent a live execute rule expresses; what it does not override comes from the ruleset's defaults. */
-export function intentFrom(rule: { enabled?: unknown; action_parameters?: unknown }, managed: OwaspRuleset): OwaspIntent {
+export function intentFrom(
+  rule: { enabled?: unknown; action_parameters?: unknown },
+  managed: OwaspRuleset,
+): OwaspIntent {
   const overrides = paramsOf(rule)?.overrides ?? {};
   const disabled = [...disabledLevels(Array.isArray(overrides.categories) ? overrides.categories : [])];
   const last = (Array.isArray(overrides.rules) ? overrides.rules : []).find((r) => r.id === managed.lastRuleId);
@@ -150,10 +156,14 @@ function tunedCategories(live: readonly CategoryOverride[], level: number): Cate
  * `enabled` set and the last rule's override set.
  */
 export function tunedParameters(live: unknown, intent: OwaspIntent, managed: OwaspRuleset): ExecuteParameters {
-  const params: ExecuteParameters = live && typeof live === "object" ? structuredClone(live as ExecuteParameters) : { id: managed.id };
+  const params: ExecuteParameters =
+    live && typeof live === "object" ? structuredClone(live as ExecuteParameters) : { id: managed.id };
   params.id = managed.id;
   const overrides: ExecuteOverrides = { ...(params.overrides ?? {}) };
-  const categories = tunedCategories(Array.isArray(overrides.categories) ? overrides.categories : [], intent.paranoia_level);
+  const categories = tunedCategories(
+    Array.isArray(overrides.categories) ? overrides.categories : [],
+    intent.paranoia_level,
+  );
   if (categories.length > 0) overrides.categories = categories;
   else delete overrides.categories;
   const rules = [...(Array.isArray(overrides.rules) ? overrides.rules : [])];
@@ -175,8 +185,10 @@ export function intentFieldChanges(before: OwaspIntent, after: OwaspIntent): Arr
 export function describeUpdate(before: OwaspIntent, after: OwaspIntent, paranoiaRewritten = false): string {
   const parts: string[] = [];
   if (before.enabled !== after.enabled) parts.push(after.enabled ? "enable OWASP" : "disable OWASP (tuning kept)");
-  if (before.paranoia_level !== after.paranoia_level) parts.push(`paranoia ${before.paranoia_level} → ${after.paranoia_level}`);
-  else if (paranoiaRewritten) parts.push(`paranoia ${after.paranoia_level} (category overrides rewritten to disable only levels above it)`);
+  if (before.paranoia_level !== after.paranoia_level)
+    parts.push(`paranoia ${before.paranoia_level} → ${after.paranoia_level}`);
+  else if (paranoiaRewritten)
+    parts.push(`paranoia ${after.paranoia_level} (category overrides rewritten to disable only levels above it)`);
   if (before.score_threshold !== after.score_threshold) {
     parts.push(`threshold ${before.score_threshold} → ${formatThreshold(after.score_threshold)}`);
   }

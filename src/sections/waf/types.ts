@@ -41,7 +41,13 @@ export type ZoneWithWaf = ZoneBase & WafZone;
 /** The section's part of a zone in the file. */
 export interface WafFileZone {
   waf?: {
-    owasp?: { enabled: boolean; paranoia_level?: number; score_threshold?: number | keyof typeof SCORE_THRESHOLDS; action?: OwaspAction; expression?: string };
+    owasp?: {
+      enabled: boolean;
+      paranoia_level?: number;
+      score_threshold?: number | keyof typeof SCORE_THRESHOLDS;
+      action?: OwaspAction;
+      expression?: string;
+    };
     cloudflare_managed?: { enabled: boolean; action?: OwaspAction; expression?: string };
   };
 }

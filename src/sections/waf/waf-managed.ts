@@ -9,15 +9,33 @@ import type { DesiredCloudflareManaged, DesiredOwasp } from "./types.js";
 import type { ZoneWithWaf } from "./types.js";
 import type { Change, FieldDiff } from "../../model/plan.js";
 import {
-  addRuleOp, createEntrypointOp, foreignRulesFingerprint, patchRuleOp, readEntrypoint, ruleIdError, writableRule,
-  type Entrypoint, type LiveRule,
+  addRuleOp,
+  createEntrypointOp,
+  foreignRulesFingerprint,
+  patchRuleOp,
+  readEntrypoint,
+  ruleIdError,
+  writableRule,
+  type Entrypoint,
+  type LiveRule,
 } from "../shared/entrypoint.js";
 import {
-  CLOUDFLARE_MANAGED_RULESET_ID, CLOUDFLARE_MANAGED_RULESET_NAME, missingParanoiaLevels, OWASP_RULESET_ID, readManagedRuleset,
-  readOwaspRuleset, type OwaspRuleset,
+  CLOUDFLARE_MANAGED_RULESET_ID,
+  CLOUDFLARE_MANAGED_RULESET_NAME,
+  missingParanoiaLevels,
+  OWASP_RULESET_ID,
+  readManagedRuleset,
+  readOwaspRuleset,
+  type OwaspRuleset,
 } from "./managed-ruleset.js";
 import {
-  describeCreate, describeUpdate, intentFieldChanges, intentFrom, sameParanoia, tunedParameters, type ExecuteParameters,
+  describeCreate,
+  describeUpdate,
+  intentFieldChanges,
+  intentFrom,
+  sameParanoia,
+  tunedParameters,
+  type ExecuteParameters,
   type OwaspIntent,
 } from "./owasp-intent.js";
 import type { DiffResult, ResourceKind } from "../types.js";
@@ -80,10 +98,19 @@ function expressionField(rule: LiveRule, want: string): FieldDiff[] {
  * The execute rule that deploys `rulesetId` (the first, with a warning when there are more: the others
  * are left as they are) and what every change to it shares.
  */
-function deployedRule(zone: ZoneWithWaf, live: LiveWaf, rulesetId: string, name: string, identity: string, out: Gathered) {
+function deployedRule(
+  zone: ZoneWithWaf,
+  live: LiveWaf,
+  rulesetId: string,
+  name: string,
+  identity: string,
+  out: Gathered,
+) {
   const found = executeRulesFor(live.entrypoint, rulesetId);
   if (found.length > 1) {
-    out.warnings.push(`${found.length} execute rules deploy the ${name}; managing the first (${found[0]!.id}), leaving the others as they are`);
+    out.warnings.push(
+      `${found.length} execute rules deploy the ${name}; managing the first (${found[0]!.id}), leaving the others as they are`,
+    );
   }
   return { rule: found[0], base: { resource: RESOURCE, zone_id: zone.zone_id, identity } };
 }
@@ -101,7 +128,18 @@ function updateRule(
   if (err) return void out.errors.push(err);
   const { resource, zone_id, identity, notes, ...shown } = change;
   const operations = [patchRuleOp(zone_id, live.entrypoint!.id, rule, set)];
-  out.planned.push({ change: { resource, zone_id, identity, kind: "update", live_id: rule.id, ...shown, operations, ...(notes ? { notes } : {}) } });
+  out.planned.push({
+    change: {
+      resource,
+      zone_id,
+      identity,
+      kind: "update",
+      live_id: rule.id,
+      ...shown,
+      operations,
+      ...(notes ? { notes } : {}),
+    },
+  });
 }
 
 function planOwasp(zone: ZoneWithWaf, want: DesiredOwasp, live: LiveWaf, out: Gathered): void {
@@ -109,15 +147,28 @@ function planOwasp(zone: ZoneWithWaf, want: DesiredOwasp, live: LiveWaf, out: Ga
   if (!want.enabled) {
     // Disabling keeps the rule and its tuning, so enabling it again restores both.
     if (!rule || rule.enabled === false) return;
-    const change = { ...base, summary: "disable OWASP (tuning kept)", before: { enabled: true }, after: { enabled: false }, fields: [{ field: "enabled", before: true, after: false }] };
+    const change = {
+      ...base,
+      summary: "disable OWASP (tuning kept)",
+      before: { enabled: true },
+      after: { enabled: false },
+      fields: [{ field: "enabled", before: true, after: false }],
+    };
     return updateRule(out, live, rule, "OWASP Core Ruleset", change, { enabled: false });
   }
   const managed = live.owaspRuleset;
   if (!managed) {
-    out.errors.push(`the OWASP Core Ruleset (${OWASP_RULESET_ID}) was not read; cannot find its last rule to set the threshold and action`);
+    out.errors.push(
+      `the OWASP Core Ruleset (${OWASP_RULESET_ID}) was not read; cannot find its last rule to set the threshold and action`,
+    );
     return;
   }
-  const intent: OwaspIntent = { enabled: true, paranoia_level: want.paranoia_level, score_threshold: want.score_threshold, action: want.action };
+  const intent: OwaspIntent = {
+    enabled: true,
+    paranoia_level: want.paranoia_level,
+    score_threshold: want.score_threshold,
+    action: want.action,
+  };
   const paranoiaRewritten = !rule || !sameParanoia(rule, intent.paranoia_level);
   const missing = missingParanoiaLevels(intent.paranoia_level, managed);
   if (paranoiaRewritten && missing.length > 0) {
@@ -131,10 +182,20 @@ function planOwasp(zone: ZoneWithWaf, want: DesiredOwasp, live: LiveWaf, out: Ga
   }
   if (!rule) {
     const body = owaspRuleBody(tunedParameters(undefined, intent, managed), want.expression);
-    const fields: FieldDiff[] = (["paranoia_level", "score_threshold", "action", "enabled"] as const).map((f) => ({ field: f, after: intent[f] }));
+    const fields: FieldDiff[] = (["paranoia_level", "score_threshold", "action", "enabled"] as const).map((f) => ({
+      field: f,
+      after: intent[f],
+    }));
     if (want.expression !== "true") fields.push({ field: "expression", after: want.expression });
     out.planned.push({
-      change: { ...base, kind: "create", summary: describeCreate(intent), after: { ...intent, expression: want.expression }, fields, operations: [] },
+      change: {
+        ...base,
+        kind: "create",
+        summary: describeCreate(intent),
+        after: { ...intent, expression: want.expression },
+        fields,
+        operations: [],
+      },
       newRule: body,
     });
     return;
@@ -148,8 +209,16 @@ function planOwasp(zone: ZoneWithWaf, want: DesiredOwasp, live: LiveWaf, out: Ga
     fields.unshift({ field: "paranoia_level", before: before.paranoia_level, after: intent.paranoia_level });
   }
   fields.push(...expression);
-  const summary = [describeUpdate(before, intent, paranoiaRewritten), expression.length > 0 ? "expression changed" : ""].filter((x) => x !== "").join(", ");
-  const change = { ...base, summary, before: { ...before, expression: rule.expression }, after: { ...intent, expression: want.expression }, fields };
+  const summary = [describeUpdate(before, intent, paranoiaRewritten), expression.length > 0 ? "expression changed" : ""]
+    .filter((x) => x !== "")
+    .join(", ");
+  const change = {
+    ...base,
+    summary,
+    before: { ...before, expression: rule.expression },
+    after: { ...intent, expression: want.expression },
+    fields,
+  };
   updateRule(out, live, rule, "OWASP Core Ruleset", change, {
     action_parameters: tunedParameters(rule.action_parameters, intent, managed),
     enabled: true,
@@ -164,7 +233,8 @@ function cfmAction(rule: LiveRule): string | undefined {
 
 /** The live parameters with only the ruleset-wide action set or removed; every other override kept. */
 function cfmParameters(live: unknown, id: string, action: string | undefined): ExecuteParameters {
-  const params: ExecuteParameters = live && typeof live === "object" ? structuredClone(live as ExecuteParameters) : { id };
+  const params: ExecuteParameters =
+    live && typeof live === "object" ? structuredClone(live as ExecuteParameters) : { id };
   params.id = id;
   const overrides = { ...(params.overrides ?? {}) };
   if (action === undefined) delete overrides.action;
@@ -179,7 +249,14 @@ function describeAction(a: string | undefined): string {
 }
 
 function planCloudflareManaged(zone: ZoneWithWaf, want: DesiredCloudflareManaged, live: LiveWaf, out: Gathered): void {
-  const { rule, base } = deployedRule(zone, live, live.cloudflareManagedId, "Cloudflare Managed Ruleset", "cloudflare_managed", out);
+  const { rule, base } = deployedRule(
+    zone,
+    live,
+    live.cloudflareManagedId,
+    "Cloudflare Managed Ruleset",
+    "cloudflare_managed",
+    out,
+  );
   if (!rule) {
     if (!want.enabled) return;
     const body = {
@@ -190,7 +267,11 @@ function planCloudflareManaged(zone: ZoneWithWaf, want: DesiredCloudflareManaged
       ref: CFM_REF,
       action_parameters: cfmParameters(undefined, live.cloudflareManagedId, want.action),
     };
-    const after = { enabled: true, ...(want.action !== undefined ? { action: want.action } : {}), ...(want.expression !== "true" ? { expression: want.expression } : {}) };
+    const after = {
+      enabled: true,
+      ...(want.action !== undefined ? { action: want.action } : {}),
+      ...(want.expression !== "true" ? { expression: want.expression } : {}),
+    };
     out.planned.push({
       change: {
         ...base,
@@ -215,16 +296,27 @@ function planCloudflareManaged(zone: ZoneWithWaf, want: DesiredCloudflareManaged
   if (want.enabled) fields.push(...expressionField(rule, want.expression));
   if (fields.length === 0) return;
   const parts: string[] = [];
-  if (before.enabled !== after.enabled) parts.push(after.enabled ? "enable Cloudflare Managed Ruleset" : "disable Cloudflare Managed Ruleset (rule kept)");
-  if (before.action !== after.action) parts.push(`action ${describeAction(before.action)} → ${describeAction(after.action)}`);
-  if (before.expression !== after.expression) parts.push(`expression ${JSON.stringify(before.expression)} → ${JSON.stringify(after.expression)}`);
+  if (before.enabled !== after.enabled)
+    parts.push(after.enabled ? "enable Cloudflare Managed Ruleset" : "disable Cloudflare Managed Ruleset (rule kept)");
+  if (before.action !== after.action)
+    parts.push(`action ${describeAction(before.action)} → ${describeAction(after.action)}`);
+  if (before.expression !== after.expression)
+    parts.push(`expression ${JSON.stringify(before.expression)} → ${JSON.stringify(after.expression)}`);
   const others = ((rule.action_parameters as ExecuteParameters | undefined)?.overrides?.rules ?? []).length;
-  const notes = others > 0 ? { notes: [`the rule's ${others} rule override(s), made outside zoneform, are kept as they are`] } : {};
-  updateRule(out, live, rule, CLOUDFLARE_MANAGED_RULESET_NAME, { ...base, summary: parts.join(", "), before, after, fields, ...notes }, {
-    action_parameters: cfmParameters(rule.action_parameters, live.cloudflareManagedId, after.action),
-    enabled: after.enabled,
-    expression: after.expression,
-  });
+  const notes =
+    others > 0 ? { notes: [`the rule's ${others} rule override(s), made outside zoneform, are kept as they are`] } : {};
+  updateRule(
+    out,
+    live,
+    rule,
+    CLOUDFLARE_MANAGED_RULESET_NAME,
+    { ...base, summary: parts.join(", "), before, after, fields, ...notes },
+    {
+      action_parameters: cfmParameters(rule.action_parameters, live.cloudflareManagedId, after.action),
+      enabled: after.enabled,
+      expression: after.expression,
+    },
+  );
 }
 
 /** Pure: the changes that make the entry point's managed execute rules match the file. */
@@ -239,10 +331,17 @@ export function diffWaf(zone: ZoneWithWaf, live: LiveWaf): DiffResult {
   if (!ep && creates.length > 0) {
     const [first, ...rest] = creates;
     first!.change.operations = [
-      createEntrypointOp(zone.zone_id, WAF_PHASE, "zoneform: managed WAF rulesets", creates.map((p) => p.newRule!)),
+      createEntrypointOp(
+        zone.zone_id,
+        WAF_PHASE,
+        "zoneform: managed WAF rulesets",
+        creates.map((p) => p.newRule!),
+      ),
     ];
     for (const p of rest) {
-      p.change.notes = [`added by the call of ${first!.change.identity}: a new entry point is created with all its rules at once`];
+      p.change.notes = [
+        `added by the call of ${first!.change.identity}: a new entry point is created with all its rules at once`,
+      ];
     }
   } else if (ep) {
     for (const p of creates) p.change.operations = [addRuleOp(zone.zone_id, ep.id, p.newRule!, WAF_PHASE)];
@@ -269,7 +368,12 @@ export const wafManagedRules: ResourceKind<LiveWaf, ZoneWithWaf> = {
         ? readManagedRuleset(ctx, zone.zone_id, CLOUDFLARE_MANAGED_RULESET_ID, CLOUDFLARE_MANAGED_RULESET_NAME)
         : Promise.resolve(null),
     ]);
-    const live: LiveWaf = { entrypoint, owaspId: OWASP_RULESET_ID, cloudflareManagedId: CLOUDFLARE_MANAGED_RULESET_ID, owaspRuleset };
+    const live: LiveWaf = {
+      entrypoint,
+      owaspId: OWASP_RULESET_ID,
+      cloudflareManagedId: CLOUDFLARE_MANAGED_RULESET_ID,
+      owaspRuleset,
+    };
     // Rules of a section the file does not declare are foreign: fingerprinted with the entry point.
     const owasp = zone.waf?.owasp ? executeRulesFor(entrypoint, live.owaspId)[0] : undefined;
     const cfm = zone.waf?.cloudflare_managed ? executeRulesFor(entrypoint, live.cloudflareManagedId)[0] : undefined;

@@ -30,7 +30,22 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { sourceFiles, type SourceFile } from "./source.js";
 
-const BELOW_CLI = ["audit", "csp", "sarif", "inventory", "migration", "export", "engine", "plan", "config", "sections", "cloudflare", "emulator", "model", "base"];
+const BELOW_CLI = [
+  "audit",
+  "csp",
+  "sarif",
+  "inventory",
+  "migration",
+  "export",
+  "engine",
+  "plan",
+  "config",
+  "sections",
+  "cloudflare",
+  "emulator",
+  "model",
+  "base",
+];
 
 export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   action: ["cli", "engine", "plan", "config", "sections", "model", "base"],
@@ -79,7 +94,13 @@ function sectionInternals(files: readonly SourceFile[]): string[] {
   for (const f of files) {
     for (const target of f.imports) {
       const folder = folderOf(target);
-      if (!folder || folder === "shared" || f.file.startsWith(`sections/${folder}/`) || path.posix.basename(target) === "index.ts") continue;
+      if (
+        !folder ||
+        folder === "shared" ||
+        f.file.startsWith(`sections/${folder}/`) ||
+        path.posix.basename(target) === "index.ts"
+      )
+        continue;
       out.push(`src/${f.file} → src/${target} (use what src/sections/${folder}/index.ts exports)`);
     }
   }
@@ -138,8 +159,12 @@ describe("layers", () => {
       { file: "plan/p.ts", text: "", imports: ["sections/a/x.ts", "plan/q.ts"] },
       { file: "plan/q.ts", text: "", imports: ["plan/p.ts"] },
     ];
-    expect(upwardImports(probe)).toEqual(["src/sections/a/x.ts → src/config/index.ts (sections may not import config)"]);
-    expect(sectionInternals(probe)).toEqual(["src/plan/p.ts → src/sections/a/x.ts (use what src/sections/a/index.ts exports)"]);
+    expect(upwardImports(probe)).toEqual([
+      "src/sections/a/x.ts → src/config/index.ts (sections may not import config)",
+    ]);
+    expect(sectionInternals(probe)).toEqual([
+      "src/plan/p.ts → src/sections/a/x.ts (use what src/sections/a/index.ts exports)",
+    ]);
     expect(circles(probe)).toEqual([["plan/p.ts", "plan/q.ts"]]);
   });
 

@@ -71,8 +71,16 @@ function findKeys(files: ReturnType<typeof sourceFiles>): string[] {
 describe("section keys", () => {
   it("are found by the scan (the keys come from the registry)", () => {
     const keys = KEYS.map((k) => k.key);
-    expect(keys).toEqual(expect.arrayContaining(["page_shield", "waf", "custom_fields", "logpush_jobs", "custom_hostnames"]));
-    const probe = [{ file: "cli/probe.ts", text: 'const x = zone.page_shield; // page_shield in a comment\nimport { y } from "../sections/waf/index.js";', imports: [] }];
+    expect(keys).toEqual(
+      expect.arrayContaining(["page_shield", "waf", "custom_fields", "logpush_jobs", "custom_hostnames"]),
+    );
+    const probe = [
+      {
+        file: "cli/probe.ts",
+        text: 'const x = zone.page_shield; // page_shield in a comment\nimport { y } from "../sections/waf/index.js";',
+        imports: [],
+      },
+    ];
     expect(findKeys(probe)).toEqual(["src/cli/probe.ts:1: page_shield (a key of src/sections/page-shield/)"]);
   });
 

@@ -34,7 +34,13 @@ export function sourceFiles(): SourceFile[] {
     const specs = [...text.matchAll(STATIC), ...text.matchAll(BARE), ...text.matchAll(DYNAMIC)].map((m) => m[1]!);
     const imports = specs
       .filter((s) => s.startsWith("."))
-      .map((s) => path.relative(SRC, path.resolve(path.dirname(abs), s)).split(path.sep).join("/").replace(/\.js$/, ".ts"));
+      .map((s) =>
+        path
+          .relative(SRC, path.resolve(path.dirname(abs), s))
+          .split(path.sep)
+          .join("/")
+          .replace(/\.js$/, ".ts"),
+      );
     return { file: path.relative(SRC, abs).split(path.sep).join("/"), text, imports: [...new Set(imports)] };
   });
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { classify, classifyConnection, classifyCookie, classifyScript, compareFindings, scoreOf } from "../../../src/inventory/classify.js";
+import {
+  classify,
+  classifyConnection,
+  classifyCookie,
+  classifyScript,
+  compareFindings,
+  scoreOf,
+} from "../../../src/inventory/classify.js";
 
 const script = (over: Record<string, unknown> = {}) => ({
   id: "s1",
@@ -27,14 +34,42 @@ describe("classifying scripts", () => {
 
   // Changelog 2024-09-18: magecart, malware and cryptomining scores (1–99, low = likely malicious).
   it("flags a magecart, malware or cryptomining score below 10, naming the score that made the verdict", () => {
-    for (const [name, value] of [["magecart_score", 3], ["malware_score", 4], ["cryptomining_score", 2]] as const) {
+    for (const [name, value] of [
+      ["magecart_score", 3],
+      ["malware_score", 4],
+      ["cryptomining_score", 2],
+    ] as const) {
       const f = classifyScript(script({ [name]: value }))!;
-      expect(f, name).toMatchObject({ severity: "high", reasons: [`${name} ${value} < 10`], verdict_by: [name], [name]: value, js_integrity_score: 80 });
+      expect(f, name).toMatchObject({
+        severity: "high",
+        reasons: [`${name} ${value} < 10`],
+        verdict_by: [name],
+        [name]: value,
+        js_integrity_score: 80,
+      });
       expect(classifyScript(script({ [name]: 10 })), name).toBeUndefined();
     }
-    const all = classifyScript(script({ js_integrity_score: 5, magecart_score: 3, malware_score: 60, cryptomining_score: 2, url_reported_malicious: true }))!;
-    expect(all.verdict_by).toEqual(["js_integrity_score", "magecart_score", "cryptomining_score", "url_reported_malicious"]);
-    expect(all.reasons).toEqual(["js_integrity_score 5 < 10", "magecart_score 3 < 10", "cryptomining_score 2 < 10", "URL reported malicious"]);
+    const all = classifyScript(
+      script({
+        js_integrity_score: 5,
+        magecart_score: 3,
+        malware_score: 60,
+        cryptomining_score: 2,
+        url_reported_malicious: true,
+      }),
+    )!;
+    expect(all.verdict_by).toEqual([
+      "js_integrity_score",
+      "magecart_score",
+      "cryptomining_score",
+      "url_reported_malicious",
+    ]);
+    expect(all.reasons).toEqual([
+      "js_integrity_score 5 < 10",
+      "magecart_score 3 < 10",
+      "cryptomining_score 2 < 10",
+      "URL reported malicious",
+    ]);
   });
 
   it("ignores the deprecated dataflow_score and obfuscation_score, and scores that are not numbers", () => {
@@ -62,7 +97,10 @@ describe("classifying scripts", () => {
     )!;
     expect(f.malicious_domain_categories).toEqual(["Malware"]);
     expect(f.malicious_url_categories).toEqual(["Magecart", "Cryptomining"]);
-    expect(f.reasons).toEqual(["domain reported malicious (Malware)", "URL reported malicious (Magecart, Cryptomining)"]);
+    expect(f.reasons).toEqual([
+      "domain reported malicious (Malware)",
+      "URL reported malicious (Magecart, Cryptomining)",
+    ]);
     expect(f.js_integrity_score).toBeNull();
   });
 
@@ -74,7 +112,9 @@ describe("classifying scripts", () => {
 describe("classifying connections and cookies", () => {
   it("flags a connection only when reported malicious", () => {
     expect(classifyConnection({ id: "c", url: "https://x.example/c", host: "example.com" })).toBeUndefined();
-    expect(classifyConnection({ id: "c", url: "https://x.example/c", host: "example.com", url_reported_malicious: true })).toMatchObject({
+    expect(
+      classifyConnection({ id: "c", url: "https://x.example/c", host: "example.com", url_reported_malicious: true }),
+    ).toMatchObject({
       kind: "connection",
       severity: "high",
       reasons: ["URL reported malicious"],
@@ -82,12 +122,32 @@ describe("classifying connections and cookies", () => {
   });
 
   it("rates a cookie without Secure medium, one only without HttpOnly or with SameSite=None low, a safe one not at all", () => {
-    const cookie = (o: Record<string, unknown>) => ({ id: "k", name: "sid", host: "example.com", secure_attribute: true, http_only_attribute: true, same_site_attribute: "strict", ...o });
+    const cookie = (o: Record<string, unknown>) => ({
+      id: "k",
+      name: "sid",
+      host: "example.com",
+      secure_attribute: true,
+      http_only_attribute: true,
+      same_site_attribute: "strict",
+      ...o,
+    });
     expect(classifyCookie(cookie({}))).toBeUndefined();
-    expect(classifyCookie(cookie({ secure_attribute: false }))).toMatchObject({ severity: "medium", reasons: ["no Secure"] });
-    expect(classifyCookie(cookie({ http_only_attribute: false }))).toMatchObject({ severity: "low", reasons: ["no HttpOnly"] });
-    expect(classifyCookie(cookie({ same_site_attribute: "None" }))).toMatchObject({ severity: "low", reasons: ["SameSite=None"] });
-    expect(classify("cookie", cookie({ secure_attribute: false, http_only_attribute: false, same_site_attribute: "none" }))!.reasons).toHaveLength(3);
+    expect(classifyCookie(cookie({ secure_attribute: false }))).toMatchObject({
+      severity: "medium",
+      reasons: ["no Secure"],
+    });
+    expect(classifyCookie(cookie({ http_only_attribute: false }))).toMatchObject({
+      severity: "low",
+      reasons: ["no HttpOnly"],
+    });
+    expect(classifyCookie(cookie({ same_site_attribute: "None" }))).toMatchObject({
+      severity: "low",
+      reasons: ["SameSite=None"],
+    });
+    expect(
+      classify("cookie", cookie({ secure_attribute: false, http_only_attribute: false, same_site_attribute: "none" }))!
+        .reasons,
+    ).toHaveLength(3);
   });
 });
 

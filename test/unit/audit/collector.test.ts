@@ -31,8 +31,24 @@ describe("AuditCollector", () => {
     const c = new AuditCollector(1);
     c.countRead("script", { unscored: true });
     c.countRead("script");
-    c.add(classifyScript({ id: "a", url: "https://a.test/x.js", js_integrity_score: 20, domain_reported_malicious: true, malicious_domain_categories: ["Malware"] })!);
-    c.add(classifyScript({ id: "b", url: "https://b.test/x.js", js_integrity_score: 10, url_reported_malicious: true, malicious_url_categories: ["Malware"] })!);
+    c.add(
+      classifyScript({
+        id: "a",
+        url: "https://a.test/x.js",
+        js_integrity_score: 20,
+        domain_reported_malicious: true,
+        malicious_domain_categories: ["Malware"],
+      })!,
+    );
+    c.add(
+      classifyScript({
+        id: "b",
+        url: "https://b.test/x.js",
+        js_integrity_score: 10,
+        url_reported_malicious: true,
+        malicious_url_categories: ["Malware"],
+      })!,
+    );
     c.add(classifyCookie({ id: "k", name: "sid", secure_attribute: false })!);
     expect(c.summary.script).toEqual({
       read: 2,

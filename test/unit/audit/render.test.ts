@@ -11,7 +11,13 @@ function render(format: "text" | "json" | "markdown" | "csv") {
   const r = createRenderer(format, (t) => (out += t), { now: () => new Date("2025-06-01T00:00:00Z") });
   const c = new AuditCollector(10);
   const findings = [
-    classifyScript({ id: "s1", url: "https://evil.test/a|b.js", host: "example.com", status: "active", js_integrity_score: 6 })!,
+    classifyScript({
+      id: "s1",
+      url: "https://evil.test/a|b.js",
+      host: "example.com",
+      status: "active",
+      js_integrity_score: 6,
+    })!,
     classifyCookie({ id: "k1", name: "=cmd", host: "example.com", secure_attribute: false })!,
   ];
   r.begin();
@@ -50,7 +56,9 @@ describe("audit renderers", () => {
 
   it("text ends with the totals line", () => {
     const { out } = render("text");
-    expect(out.trimEnd().split("\n").pop()).toBe("Findings: 1 malicious script, 0 malicious connections, 1 insecure cookie.");
+    expect(out.trimEnd().split("\n").pop()).toBe(
+      "Findings: 1 malicious script, 0 malicious connections, 1 insecure cookie.",
+    );
   });
 });
 

@@ -3,7 +3,12 @@
 // magecart/malware/cryptomining_score below 10 (no documented number; zoneform's default), each a
 // setting taken by `audit` and `csp suggest` (--malicious-below, --threat-below); every report says which.
 import { describe, expect, it } from "vitest";
-import { classify, classifyScript, MALICIOUS_SCORE_THRESHOLD, THREAT_SCORE_THRESHOLD } from "../../../src/inventory/classify.js";
+import {
+  classify,
+  classifyScript,
+  MALICIOUS_SCORE_THRESHOLD,
+  THREAT_SCORE_THRESHOLD,
+} from "../../../src/inventory/classify.js";
 import { auditFilters, runAudit } from "../../../src/audit/run.js";
 import { parseScoreThreshold } from "../../../src/cli/commands/audit.js";
 import { renderSuggestionText, suggestCsp } from "../../../src/cli/commands/csp.js";
@@ -15,7 +20,11 @@ import { UsageError } from "../../../src/errors.js";
 
 const Z = "0123456789abcdef0123456789abcdef";
 const script = (id: string, score: number | null, url = `https://cdn.example.net/${id}.js`) => ({
-  id, url, host: "example.com", status: "active", js_integrity_score: score,
+  id,
+  url,
+  host: "example.com",
+  status: "active",
+  js_integrity_score: score,
 });
 
 /** Answers every Page Shield list from `items` (by list name), recording the paths read. */
@@ -39,22 +48,33 @@ describe("classifying scripts with a threshold", () => {
     expect(THREAT_SCORE_THRESHOLD).toBe(10);
     // 30 was malicious under the older 50; it is not any more.
     expect(classifyScript(script("a", 30))).toBeUndefined();
-    expect(classifyScript(script("a", 30), 50)).toMatchObject({ reasons: ["js_integrity_score 30 < 50"], verdict_by: ["js_integrity_score"] });
+    expect(classifyScript(script("a", 30), 50)).toMatchObject({
+      reasons: ["js_integrity_score 30 < 50"],
+      verdict_by: ["js_integrity_score"],
+    });
     expect(classifyScript(script("a", 10))).toBeUndefined();
     expect(classifyScript(script("a", 9))).toMatchObject({ severity: "high", reasons: ["js_integrity_score 9 < 10"] });
     expect(classifyScript(script("a", 70), 80)).toMatchObject({ reasons: ["js_integrity_score 70 < 80"] });
     expect(classify("script", script("a", 30))).toBeUndefined();
     expect(classify("script", script("a", 30), 50)).toBeDefined();
     // A report is malicious whatever the threshold.
-    expect(classifyScript({ ...script("a", 90), url_reported_malicious: true }, 10)).toMatchObject({ reasons: ["URL reported malicious"] });
+    expect(classifyScript({ ...script("a", 90), url_reported_malicious: true }, 10)).toMatchObject({
+      reasons: ["URL reported malicious"],
+    });
   });
 
   it("the threat scores have their own threshold; a number sets the integrity one alone", () => {
     const s = { ...script("a", 90), magecart_score: 20 };
     expect(classifyScript(s)).toBeUndefined();
     expect(classifyScript(s, 50)).toBeUndefined();
-    expect(classifyScript(s, { threat: 21 })).toMatchObject({ reasons: ["magecart_score 20 < 21"], verdict_by: ["magecart_score"] });
-    expect(classifyScript(s, { js_integrity: 91, threat: 21 })!.reasons).toEqual(["js_integrity_score 90 < 91", "magecart_score 20 < 21"]);
+    expect(classifyScript(s, { threat: 21 })).toMatchObject({
+      reasons: ["magecart_score 20 < 21"],
+      verdict_by: ["magecart_score"],
+    });
+    expect(classifyScript(s, { js_integrity: 91, threat: 21 })!.reasons).toEqual([
+      "js_integrity_score 90 < 91",
+      "magecart_score 20 < 21",
+    ]);
   });
 });
 
@@ -72,7 +92,16 @@ describe("audit filters and reports", () => {
   const audit = async (format: "text" | "markdown" | "json", maliciousBelow?: number) => {
     const { client } = fakeClient({ scripts: [script("low", 5), script("mid", 30), script("ok", 90)] });
     let out = "";
-    const result = await runAudit(client, Z, { format, ...(maliciousBelow !== undefined ? { maliciousBelow } : {}), now: () => new Date("2025-06-01T00:00:00Z") }, (t) => (out += t));
+    const result = await runAudit(
+      client,
+      Z,
+      {
+        format,
+        ...(maliciousBelow !== undefined ? { maliciousBelow } : {}),
+        now: () => new Date("2025-06-01T00:00:00Z"),
+      },
+      (t) => (out += t),
+    );
     return { out, result };
   };
 
@@ -96,7 +125,10 @@ describe("audit filters and reports", () => {
     const doc = JSON.parse((await audit("json")).out);
     expect(doc.zones[0].filters).toEqual({ malicious_below: 10, threat_below: 10 });
     expect(doc.zones[0].findings.map((f: { id: string }) => f.id)).toEqual(["low"]);
-    expect(JSON.parse((await audit("json", 50)).out).zones[0].filters).toEqual({ malicious_below: 50, threat_below: 10 });
+    expect(JSON.parse((await audit("json", 50)).out).zones[0].filters).toEqual({
+      malicious_below: 50,
+      threat_below: 10,
+    });
   });
 });
 
@@ -119,7 +151,9 @@ describe("--malicious-below", () => {
   });
 
   it("--threat-below is checked the same way and names itself", async () => {
-    expect(() => parseScoreThreshold("0", "--threat-below")).toThrow('--threat-below must be a whole number from 1 to 100, got "0"');
+    expect(() => parseScoreThreshold("0", "--threat-below")).toThrow(
+      '--threat-below must be a whole number from 1 to 100, got "0"',
+    );
     const m = memoryIO({ env: { CLOUDFLARE_API_TOKEN: "t".repeat(40) } });
     expect(await main(["audit", "--zone", Z, "--threat-below", "101"], m.io)).toBe(3);
     expect(m.stderr()).toBe('Error: --threat-below must be a whole number from 1 to 100, got "101"\n');
@@ -135,7 +169,11 @@ describe("--malicious-below", () => {
 describe("csp suggest with a threshold", () => {
   it("leaves out the hosts of scripts below the threshold, and says which thresholds it used", async () => {
     const items = {
-      scripts: [script("a", 30, "https://cdn.a.test/a.js"), script("b", 5, "https://cdn.b.test/b.js"), { ...script("c", 80, "https://cdn.c.test/c.js"), cryptomining_score: 2 }],
+      scripts: [
+        script("a", 30, "https://cdn.a.test/a.js"),
+        script("b", 5, "https://cdn.b.test/b.js"),
+        { ...script("c", 80, "https://cdn.c.test/c.js"), cryptomining_score: 2 },
+      ],
     };
     const byDefault = await suggestCsp(fakeClient(items).client, Z);
     expect(byDefault.malicious_below).toBe(10);

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { buildCertificateReport, renderCertificateReportText } from "../../../src/sections/custom-hostnames/certificates.js";
+import {
+  buildCertificateReport,
+  renderCertificateReportText,
+} from "../../../src/sections/custom-hostnames/certificates.js";
 
 const h = (hostname: string, ca: string | undefined, method = "http") => ({
   id: `id-${hostname}`,
@@ -9,7 +12,10 @@ const h = (hostname: string, ca: string | undefined, method = "http") => ({
 
 describe("certificate report", () => {
   const report = buildCertificateReport([
-    { zone_id: "z1", hostnames: [h("b.example", "google"), h("a.example", "lets_encrypt"), h("c.example", undefined, "txt")] },
+    {
+      zone_id: "z1",
+      hostnames: [h("b.example", "google"), h("a.example", "lets_encrypt"), h("c.example", undefined, "txt")],
+    },
     { zone_id: "z2", hostnames: [] },
   ]);
 
@@ -31,11 +37,14 @@ describe("certificate report", () => {
     expect(text).toContain("# zone z2: 0 custom hostname(s)");
     expect(text).toMatch(/1 custom hostname\(s\) still use lets_encrypt.*2024-09-09.*2024-09-30/);
     expect(text).toMatch(/Custom hostname certificates are not changed automatically\. Set certificate_authority.*""/);
-    for (const t of ["Universal", "Advanced", "Total TLS", "Custom \\(uploaded\\)"]) expect(text).toMatch(new RegExp(`${t} certificates: `));
+    for (const t of ["Universal", "Advanced", "Total TLS", "Custom \\(uploaded\\)"])
+      expect(text).toMatch(new RegExp(`${t} certificates: `));
   });
 
   it("says so when nothing is flagged", () => {
-    const clean = renderCertificateReportText(buildCertificateReport([{ zone_id: "z1", hostnames: [h("a.example", "google")] }]));
+    const clean = renderCertificateReportText(
+      buildCertificateReport([{ zone_id: "z1", hostnames: [h("a.example", "google")] }]),
+    );
     expect(clean).toMatch(/^No custom hostname uses lets_encrypt/m);
   });
 });
@@ -47,7 +56,11 @@ describe("certificate report: default and not stated", () => {
         zone_id: "z1",
         hostnames: [
           h("d.example", ""),
-          { id: "n", hostname: "n.example", ssl: { method: "txt", type: "dv", status: "active", certificates: [{ issuer: "GoogleTrustServices" }] } },
+          {
+            id: "n",
+            hostname: "n.example",
+            ssl: { method: "txt", type: "dv", status: "active", certificates: [{ issuer: "GoogleTrustServices" }] },
+          },
         ],
       },
     ]);

@@ -22,7 +22,8 @@ describe("colorEnabled", () => {
   });
 
   it("is on for FORCE_COLOR (any value but 0 or false) even when piped, and over TERM=dumb", () => {
-    for (const v of ["1", "2", "3", "true", "yes"]) expect(colorEnabled({ isTTY: false, env: { FORCE_COLOR: v } }), v).toBe(true);
+    for (const v of ["1", "2", "3", "true", "yes"])
+      expect(colorEnabled({ isTTY: false, env: { FORCE_COLOR: v } }), v).toBe(true);
     expect(colorEnabled({ isTTY: false, env: { FORCE_COLOR: "1", TERM: "dumb" } })).toBe(true);
     expect(colorEnabled({ isTTY: true, env: { FORCE_COLOR: "0" } })).toBe(false);
     expect(colorEnabled({ isTTY: true, env: { FORCE_COLOR: "false" } })).toBe(false);

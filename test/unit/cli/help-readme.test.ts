@@ -12,7 +12,26 @@ const DOCS = resolve(import.meta.dirname, "../../../docs/commands");
 const COMMON_PAGE = readFileSync(resolve(DOCS, "README.md"), "utf8");
 
 /** Flags described once for all commands, in docs/commands/README.md. */
-const COMMON = ["--help", "--config", "--zone", "--verbose", "--quiet", "--no-color", "--api-url", "--allow-insecure-http", "--parallelism", "--rate-limit", "--timeout", "--retries", "--max-list-items", "--max-list-pages", "--max-wait", "--deadline", "--max-body-size", "--shard"];
+const COMMON = [
+  "--help",
+  "--config",
+  "--zone",
+  "--verbose",
+  "--quiet",
+  "--no-color",
+  "--api-url",
+  "--allow-insecure-http",
+  "--parallelism",
+  "--rate-limit",
+  "--timeout",
+  "--retries",
+  "--max-list-items",
+  "--max-list-pages",
+  "--max-wait",
+  "--deadline",
+  "--max-body-size",
+  "--shard",
+];
 
 function leafCommands(cmd: Command, prefix: string[] = []): Array<{ path: string; cmd: Command }> {
   const out: Array<{ path: string; cmd: Command }> = [];
@@ -40,7 +59,19 @@ const commands = leafCommands(program);
 describe("--help and the docs", () => {
   it("finds every command", () => {
     expect(commands.map((c) => c.path)).toEqual(
-      expect.arrayContaining(["validate", "plan", "apply", "drift", "emulator", "audit", "csp suggest", "export", "certificates", "waf-migration start", "logpush challenge"]),
+      expect.arrayContaining([
+        "validate",
+        "plan",
+        "apply",
+        "drift",
+        "emulator",
+        "audit",
+        "csp suggest",
+        "export",
+        "certificates",
+        "waf-migration start",
+        "logpush challenge",
+      ]),
     );
   });
 
@@ -50,7 +81,8 @@ describe("--help and the docs", () => {
       expect(section, `no page docs/commands/${path.split(" ")[0]}.md`).toBeDefined();
       if (path.includes(" ")) expect(section).toContain(path.split(" ")[1]);
       const flags = cmd.options.map((o) => o.long!).filter((f) => f && !COMMON.includes(f));
-      for (const flag of flags) expect(section, `docs/commands/${path.split(" ")[0]}.md does not mention ${flag}`).toContain(flag);
+      for (const flag of flags)
+        expect(section, `docs/commands/${path.split(" ")[0]}.md does not mention ${flag}`).toContain(flag);
       const { io, stdout } = memoryIO();
       expect(await main([...path.split(" "), "--help"], io)).toBe(0);
       expect(stdout()).toContain(`Usage: zoneform ${path}`);

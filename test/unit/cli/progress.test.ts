@@ -58,7 +58,9 @@ describe("progress formatting", () => {
     expect(formatWait(41_000, WAIT_REASONS.retryAfter, { requests: 1200, seconds: 300 })).toBe(
       "waiting 41 s for the rate limit (1200 requests per 300 s; the server asked to wait after a 429)",
     );
-    expect(formatWait(1900, WAIT_REASONS.window, { requests: 10, seconds: 2 })).toBe("waiting 1.9 s for the rate limit (10 requests per 2 s; this run has sent them all)");
+    expect(formatWait(1900, WAIT_REASONS.window, { requests: 10, seconds: 2 })).toBe(
+      "waiting 1.9 s for the rate limit (10 requests per 2 s; this run has sent them all)",
+    );
     expect(formatWait(5000, "why")).toBe("waiting 5.0 s for the rate limit (why)");
   });
 
@@ -69,8 +71,24 @@ describe("progress formatting", () => {
     expect(estimateEta({ elapsedMs: 10_000, done: 3 })).toBeUndefined();
     // 10 requests a zone, 30 zones left: 300 requests, 100 of them within the budget left; the other
     // 200 need two more windows of 100 requests per 100 s: 200 s, longer than the 30 s of the pace.
-    expect(estimateEta({ elapsedMs: 10_000, done: 10, total: 40, requests: 100, budget: { remaining: 100, requests: 100, seconds: 100 } })).toBe(200_000);
-    expect(estimateEta({ elapsedMs: 10_000, done: 10, total: 40, requests: 100, budget: { remaining: 1000, requests: 1200, seconds: 300 } })).toBe(30_000);
+    expect(
+      estimateEta({
+        elapsedMs: 10_000,
+        done: 10,
+        total: 40,
+        requests: 100,
+        budget: { remaining: 100, requests: 100, seconds: 100 },
+      }),
+    ).toBe(200_000);
+    expect(
+      estimateEta({
+        elapsedMs: 10_000,
+        done: 10,
+        total: 40,
+        requests: 100,
+        budget: { remaining: 1000, requests: 1200, seconds: 300 },
+      }),
+    ).toBe(30_000);
   });
 });
 
@@ -147,7 +165,9 @@ describe("progress off a terminal", () => {
     r.progress.onWait(400, WAIT_REASONS.window);
     expect(r.stderr()).toBe("");
     r.progress.onWait(41_000, WAIT_REASONS.retryAfter);
-    expect(r.stderr()).toBe("waiting 41 s for the rate limit (100 requests per 10 s; the server asked to wait after a 429)\n");
+    expect(r.stderr()).toBe(
+      "waiting 41 s for the rate limit (100 requests per 10 s; the server asked to wait after a 429)\n",
+    );
     // The same pause extended a little (more 429s answered): no new line.
     r.advance(100);
     r.progress.onWait(41_300, WAIT_REASONS.retryAfter);
@@ -155,7 +175,9 @@ describe("progress off a terminal", () => {
     // A new wait after that one: a new line.
     r.advance(42_000);
     r.progress.onWait(2_000, WAIT_REASONS.window);
-    expect(r.stderr()).toContain("waiting 2.0 s for the rate limit (100 requests per 10 s; this run has sent them all)\n");
+    expect(r.stderr()).toContain(
+      "waiting 2.0 s for the rate limit (100 requests per 10 s; this run has sent them all)\n",
+    );
   });
 
   it("counts items per kind and starts each phase afresh", () => {
@@ -164,7 +186,9 @@ describe("progress off a terminal", () => {
     for (let i = 0; i < 1500; i++) r.progress.count("scripts");
     r.progress.count("connections", 20);
     r.advance(5000);
-    expect(r.stderr()).toBe("audit: 0/2 zones done, 1500 scripts, 20 connections read, 7 requests, rate limit 90/100 left\n");
+    expect(r.stderr()).toBe(
+      "audit: 0/2 zones done, 1500 scripts, 20 connections read, 7 requests, rate limit 90/100 left\n",
+    );
     r.progress.begin("apply", "changes made", 9);
     r.advance(5000);
     expect(r.stderr()).toContain("\napply: 0/9 changes made, 7 requests, rate limit 90/100 left\n");
@@ -186,7 +210,9 @@ describe("honest progress (issue 30 item 4)", () => {
   it("takes the ETA from the rate of the unit counted in this phase, not from every request of the run", () => {
     // The plan before the apply made 2200 reads; the apply then makes 2 requests a change.
     let requests = 2200;
-    const r = rig({ source: { stats: () => ({ requests }), budget: () => ({ remaining: 100, requests: 1200, seconds: 300 }) } });
+    const r = rig({
+      source: { stats: () => ({ requests }), budget: () => ({ remaining: 100, requests: 1200, seconds: 300 }) },
+    });
     r.progress.begin("apply", "changes made", 9);
     requests += 2;
     r.progress.update(1);
@@ -194,12 +220,28 @@ describe("honest progress (issue 30 item 4)", () => {
     // 1 change in 5 s, 8 left: 40 s. Dividing the run's 2202 requests by 1 change would ask for 17516
     // requests beyond the budget: "about 73m left", 110 times too long.
     expect(r.stderr()).toBe("apply: 1/9 changes made, 2202 requests, rate limit 100/1200 left, about 40 s left\n");
-    expect(estimateEta({ elapsedMs: 5000, done: 1, total: 9, requests: 2, budget: { remaining: 100, requests: 1200, seconds: 300 } })).toBe(40_000);
+    expect(
+      estimateEta({
+        elapsedMs: 5000,
+        done: 1,
+        total: 9,
+        requests: 2,
+        budget: { remaining: 100, requests: 1200, seconds: 300 },
+      }),
+    ).toBe(40_000);
   });
 
   it("still waits for the rate limit when the phase's own requests need more windows", () => {
     // 50 requests a change, 8 changes left: 400 requests, 300 beyond the 100 left: 300/1200 of 300 s.
-    expect(estimateEta({ elapsedMs: 5000, done: 1, total: 9, requests: 50, budget: { remaining: 100, requests: 1200, seconds: 300 } })).toBe(75_000);
+    expect(
+      estimateEta({
+        elapsedMs: 5000,
+        done: 1,
+        total: 9,
+        requests: 50,
+        budget: { remaining: 100, requests: 1200, seconds: 300 },
+      }),
+    ).toBe(75_000);
   });
 
   it("off a terminal, beats at a steady interval however late the timer runs", () => {
@@ -217,7 +259,9 @@ describe("honest progress (issue 30 item 4)", () => {
     r.progress.onWait(8000, "GET zones/abc/page_shield answered HTTP 503", "retry");
     expect(r.stderr()).toBe("");
     r.advance(4000);
-    expect(r.stderr()).toBe("plan: 0/4 zones read, waiting 4.0 s to retry (GET zones/abc/page_shield answered HTTP 503)\n");
+    expect(r.stderr()).toBe(
+      "plan: 0/4 zones read, waiting 4.0 s to retry (GET zones/abc/page_shield answered HTTP 503)\n",
+    );
     r.advance(5000);
     expect(r.stderr().split("\n")[1]).toBe("plan: 0/4 zones read, 3 requests, rate limit 90/100 left");
   });
@@ -245,7 +289,9 @@ describe("progress on a terminal", () => {
     expect(r.stderr().split("\r")).toHaveLength(2);
     r.progress.update(2);
     r.advance(250);
-    expect(r.stderr()).toMatch(/\rplan: 2\/4 zones read, 5 requests, rate limit 90\/100 left, about 0\.8 s left\u001b\[K$/);
+    expect(r.stderr()).toMatch(
+      /\rplan: 2\/4 zones read, 5 requests, rate limit 90\/100 left, about 0\.8 s left\u001b\[K$/,
+    );
     r.progress.clear();
     expect(r.stderr().endsWith("\r\u001b[K")).toBe(true);
     const before = r.stderr().length;
@@ -262,9 +308,13 @@ describe("progress on a terminal", () => {
     r.progress.onWait(41_000, WAIT_REASONS.retryAfter);
     expect(r.stderr()).toBe("");
     r.advance(1000);
-    expect(r.stderr()).toBe("\rplan: 0/4 zones read, waiting 40 s for the rate limit (100 requests per 10 s; the server asked to wait after a 429)\u001b[K");
+    expect(r.stderr()).toBe(
+      "\rplan: 0/4 zones read, waiting 40 s for the rate limit (100 requests per 10 s; the server asked to wait after a 429)\u001b[K",
+    );
     r.advance(40_000);
-    expect(r.stderr().slice(r.stderr().lastIndexOf("\r"))).toBe("\rplan: 0/4 zones read, 10 requests, rate limit 0/100 left\u001b[K");
+    expect(r.stderr().slice(r.stderr().lastIndexOf("\r"))).toBe(
+      "\rplan: 0/4 zones read, 10 requests, rate limit 0/100 left\u001b[K",
+    );
   });
 
   it("cuts the line to the terminal's width", () => {
@@ -281,7 +331,9 @@ describe("progress on a terminal", () => {
     r.progress.begin("plan", "zones read", 1);
     r.advance(250);
     r.progress.log("GET zones 200 3ms");
-    expect(r.stderr()).toBe("\rplan: 0/1 zones read, 1 request, rate limit 90/100 left\u001b[K\r\u001b[KGET zones 200 3ms\n");
+    expect(r.stderr()).toBe(
+      "\rplan: 0/1 zones read, 1 request, rate limit 90/100 left\u001b[K\r\u001b[KGET zones 200 3ms\n",
+    );
   });
 });
 
@@ -307,7 +359,12 @@ describe("rate limiter waits, as progress hears of them", () => {
   it("says nothing while requests flow, and how long and why once the window is used up", async () => {
     let now = 1000;
     const waits: Array<[number, string]> = [];
-    const limiter = new RateLimiter({ requests: 2, seconds: 10, now: () => now, onWait: (ms, reason) => waits.push([ms, reason]) });
+    const limiter = new RateLimiter({
+      requests: 2,
+      seconds: 10,
+      now: () => now,
+      onWait: (ms, reason) => waits.push([ms, reason]),
+    });
     const a = await limiter.acquire();
     a.done();
     expect(limiter.budget()).toEqual({ remaining: 1, requests: 2, seconds: 10 });
@@ -329,7 +386,12 @@ describe("rate limiter waits, as progress hears of them", () => {
   it("tells a 429's pause and the server's used-up budget apart", () => {
     const now = 5000;
     const waits: Array<[number, string]> = [];
-    const limiter = new RateLimiter({ requests: 100, seconds: 60, now: () => now, onWait: (ms, reason) => waits.push([ms, reason]) });
+    const limiter = new RateLimiter({
+      requests: 100,
+      seconds: 60,
+      now: () => now,
+      onWait: (ms, reason) => waits.push([ms, reason]),
+    });
     limiter.pauseFor(2000, "HTTP 429 from Cloudflare (GET)");
     limiter.pauseFor(1000, "HTTP 429 from Cloudflare (GET)");
     limiter.observe({ ratelimit: "limit=100, remaining=0, reset=7" });

@@ -33,12 +33,16 @@ describe("schemaRefFrom", () => {
     fakePackage(join(project, "node_modules", "zoneform"));
     mkdirSync(join(project, "zones", "prod"), { recursive: true });
     expect(schemaRefFrom(project, otherCheckout)).toBe("./node_modules/zoneform/schemas/zoneform.schema.draft-07.json");
-    expect(schemaRefFrom(join(project, "zones", "prod"), otherCheckout)).toBe("../../node_modules/zoneform/schemas/zoneform.schema.draft-07.json");
+    expect(schemaRefFrom(join(project, "zones", "prod"), otherCheckout)).toBe(
+      "../../node_modules/zoneform/schemas/zoneform.schema.draft-07.json",
+    );
   });
 
   it("points into the running checkout's schemas/ for a file inside that checkout", () => {
     mkdirSync(join(otherCheckout, "examples", "mine"), { recursive: true });
-    expect(schemaRefFrom(join(otherCheckout, "examples", "mine"), otherCheckout)).toBe("../../schemas/zoneform.schema.draft-07.json");
+    expect(schemaRefFrom(join(otherCheckout, "examples", "mine"), otherCheckout)).toBe(
+      "../../schemas/zoneform.schema.draft-07.json",
+    );
     expect(schemaRefFrom(otherCheckout, otherCheckout)).toBe("./schemas/zoneform.schema.draft-07.json");
   });
 
@@ -56,12 +60,20 @@ describe("schemaRefFrom", () => {
 });
 
 describe("the written header", () => {
-  const header = { version: "0.1.0", exportedAt: new Date(0), zones: ["5ababd603b22780302dd8d83498e5172"], sections: ["page_shield"] as const };
+  const header = {
+    version: "0.1.0",
+    exportedAt: new Date(0),
+    zones: ["5ababd603b22780302dd8d83498e5172"],
+    sections: ["page_shield"] as const,
+  };
 
   it("export: the $schema line first when there is a reference, none when there is not", () => {
-    expect(headerComment({ ...header, schemaRef: "./node_modules/zoneform/schemas/zoneform.schema.draft-07.json" }, newNotes()).split("\n")[0]).toBe(
-      "# yaml-language-server: $schema=./node_modules/zoneform/schemas/zoneform.schema.draft-07.json",
-    );
+    expect(
+      headerComment(
+        { ...header, schemaRef: "./node_modules/zoneform/schemas/zoneform.schema.draft-07.json" },
+        newNotes(),
+      ).split("\n")[0],
+    ).toBe("# yaml-language-server: $schema=./node_modules/zoneform/schemas/zoneform.schema.draft-07.json");
     const without = headerComment({ ...header, schemaRef: undefined }, newNotes());
     expect(without).not.toContain("yaml-language-server");
     expect(without.startsWith("# Exported by zoneform 0.1.0 export")).toBe(true);

@@ -39,7 +39,12 @@ describe("fitting lines", () => {
     const json = `      + output_options: ${JSON.stringify({ field_names: Array.from({ length: 30 }, (_, i) => `Field${i}`), timestamp_format: "rfc3339" })}`;
     const broken = fitLine(json, 80, { long: "break" });
     for (const l of broken) expect(displayWidth(l)).toBeLessThanOrEqual(80);
-    expect(broken.map((l) => l.trim()).join("").replace("+ output_options:", "")).toBe(json.trim().replace("+ output_options: ", ""));
+    expect(
+      broken
+        .map((l) => l.trim())
+        .join("")
+        .replace("+ output_options:", ""),
+    ).toBe(json.trim().replace("+ output_options: ", ""));
     const cut = fitLine(json, 80);
     expect(cut).toHaveLength(2);
     expect(cut[1]!.endsWith("…")).toBe(true);
@@ -55,7 +60,16 @@ describe("fitting lines", () => {
 
 describe("tables", () => {
   const header = ["SEVERITY", "INTEGRITY", "URL", "HOST", "STATUS", "WHY"];
-  const rows = [["high", "3", `https://cdn.example.com/${"a".repeat(60)}.js`, "cdn.example.com", "active", "js_integrity_score 3 below 10 (malicious)"]];
+  const rows = [
+    [
+      "high",
+      "3",
+      `https://cdn.example.com/${"a".repeat(60)}.js`,
+      "cdn.example.com",
+      "active",
+      "js_integrity_score 3 below 10 (malicious)",
+    ],
+  ];
 
   it("narrows the widest columns to fit, one line per row, cells cut with …", () => {
     const lines = layoutTable(header, rows, 80, { indent: "  " });

@@ -40,7 +40,9 @@ describe("parseZoneRef", () => {
     `${"a".repeat(64)}.com`,
   ])("refuses %j with a usage error naming both forms", (value) => {
     expect(() => parseZoneRef(value)).toThrow(UsageError);
-    expect(() => parseZoneRef(value)).toThrow(/expected a zone id \(32 hex characters\) or a zone name such as example\.com/);
+    expect(() => parseZoneRef(value)).toThrow(
+      /expected a zone id \(32 hex characters\) or a zone name such as example\.com/,
+    );
   });
 });
 
@@ -68,7 +70,9 @@ describe("parseZoneRefs", () => {
       }
     })();
     expect(err).toBeInstanceOf(UsageError);
-    expect(err!.message).toBe("csp suggest takes one --zone (a policy belongs to one zone); got 2: example.com, example.net. Run it once per zone.");
+    expect(err!.message).toBe(
+      "csp suggest takes one --zone (a policy belongs to one zone); got 2: example.com, example.net. Run it once per zone.",
+    );
   });
 });
 
@@ -112,17 +116,29 @@ describe("resolveZoneRefs", () => {
   it("says when no zone of that name is visible to the token", async () => {
     const { client } = fakeClient(zones);
     await expect(lookUpZoneName(client, "example.org")).rejects.toThrow(RuntimeError);
-    await expect(lookUpZoneName(client, "example.org")).rejects.toThrow(/^no zone named example\.org is visible to this token/);
+    await expect(lookUpZoneName(client, "example.org")).rejects.toThrow(
+      /^no zone named example\.org is visible to this token/,
+    );
   });
 
   it("refuses a name several zones answer to, naming them, and an answer that is not a list", async () => {
     const twice = fakeClient([...zones, { id: "a".repeat(32), name: "example.com" }]);
-    await expect(lookUpZoneName(twice.client, "example.com")).rejects.toThrow(`2 zones named example.com are visible to this token (${ID}, ${"a".repeat(32)}); pass the zone id`);
-    await expect(lookUpZoneName(fakeClient([], { id: ID }).client, "example.com")).rejects.toThrow(/not a list of zones/);
+    await expect(lookUpZoneName(twice.client, "example.com")).rejects.toThrow(
+      `2 zones named example.com are visible to this token (${ID}, ${"a".repeat(32)}); pass the zone id`,
+    );
+    await expect(lookUpZoneName(fakeClient([], { id: ID }).client, "example.com")).rejects.toThrow(
+      /not a list of zones/,
+    );
   });
 
   it("keeps only exact matches of the API's answer", async () => {
-    const loose = fakeClient([], [{ id: ID2, name: "shop.example.com" }, { id: ID, name: "Example.com" }]);
+    const loose = fakeClient(
+      [],
+      [
+        { id: ID2, name: "shop.example.com" },
+        { id: ID, name: "Example.com" },
+      ],
+    );
     expect(await lookUpZoneName(loose.client, "example.com")).toBe(ID);
   });
 });

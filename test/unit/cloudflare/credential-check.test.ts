@@ -1,7 +1,12 @@
 // The token check's verdicts, the messages of a refused call, the one check per run of the client
 // wrapper, and what a file needs against what a token's policies grant.
 import { describe, expect, it } from "vitest";
-import { checkCredentials, explainAuthFailure, tokenVerdict, withCredentialCheck } from "../../../src/cloudflare/credential-check.js";
+import {
+  checkCredentials,
+  explainAuthFailure,
+  tokenVerdict,
+  withCredentialCheck,
+} from "../../../src/cloudflare/credential-check.js";
 import { coversTarget, lacking, levelHeld } from "../../../src/cloudflare/token-permissions.js";
 import { permissionsNeeded } from "../../../src/sections/permissions.js";
 import type { CloudflareClient } from "../../../src/cloudflare/types.js";
@@ -13,7 +18,12 @@ const ZONE_A = "a".repeat(32);
 const ZONE_B = "b".repeat(32);
 const ACCOUNT = "c".repeat(32);
 
-function apiError(status: number, path: string, errors: Array<{ code: number; message: string }>, envelope = true): ApiError {
+function apiError(
+  status: number,
+  path: string,
+  errors: Array<{ code: number; message: string }>,
+  envelope = true,
+): ApiError {
   return new ApiError(`refused ${path}`, { status, method: "GET", path, errors, retryable: false, envelope });
 }
 
@@ -46,22 +56,37 @@ describe("the token check's verdict", () => {
   it("reads status, expires_on and not_before", () => {
     expect(tokenVerdict({ id: "t1", status: "active" }, NOW)).toMatchObject({ state: "active", id: "t1" });
     expect(tokenVerdict({ id: "t1", status: "expired" }, NOW).state).toBe("expired");
-    expect(tokenVerdict({ id: "t1", status: "active", expires_on: "2026-05-31T00:00:00Z" }, NOW)).toMatchObject({ state: "expired", expiresOn: "2026-05-31T00:00:00Z" });
+    expect(tokenVerdict({ id: "t1", status: "active", expires_on: "2026-05-31T00:00:00Z" }, NOW)).toMatchObject({
+      state: "expired",
+      expiresOn: "2026-05-31T00:00:00Z",
+    });
     expect(tokenVerdict({ id: "t1", status: "disabled" }, NOW).state).toBe("disabled");
-    expect(tokenVerdict({ id: "t1", status: "active", not_before: "2026-07-01T00:00:00Z" }, NOW)).toMatchObject({ state: "not_yet_valid", notBefore: "2026-07-01T00:00:00Z" });
+    expect(tokenVerdict({ id: "t1", status: "active", not_before: "2026-07-01T00:00:00Z" }, NOW)).toMatchObject({
+      state: "not_yet_valid",
+      notBefore: "2026-07-01T00:00:00Z",
+    });
     expect(tokenVerdict({ id: "t1", status: "weird" }, NOW).state).toBe("unknown");
     expect(tokenVerdict(null, NOW).state).toBe("unknown");
   });
 
   it("takes a 401 / 1000 of the check for an invalid token, and anything else it cannot read for 'cannot tell'", async () => {
-    const invalid = fakeClient(() => apiError(401, "user/tokens/verify", [{ code: 1000, message: "Invalid API Token" }]));
-    expect(await checkCredentials(invalid, "token", NOW)).toMatchObject({ state: "invalid", detail: 'HTTP 401 "Invalid API Token [1000]"' });
-    const accountToken = fakeClient(() => apiError(403, "user/tokens/verify", [{ code: 9109, message: "Unauthorized" }]));
+    const invalid = fakeClient(() =>
+      apiError(401, "user/tokens/verify", [{ code: 1000, message: "Invalid API Token" }]),
+    );
+    expect(await checkCredentials(invalid, "token", NOW)).toMatchObject({
+      state: "invalid",
+      detail: 'HTTP 401 "Invalid API Token [1000]"',
+    });
+    const accountToken = fakeClient(() =>
+      apiError(403, "user/tokens/verify", [{ code: 9109, message: "Unauthorized" }]),
+    );
     expect((await checkCredentials(accountToken, "token", NOW)).state).toBe("unknown");
     const key = fakeClient(() => ({ id: "u1", email: "me@example.com" }));
     expect(await checkCredentials(key, "key", NOW)).toMatchObject({ state: "active", email: "me@example.com" });
     expect(key.calls).toEqual(["user"]);
-    const badKey = fakeClient(() => apiError(403, "user", [{ code: 9103, message: "Unknown X-Auth-Key or X-Auth-Email" }]));
+    const badKey = fakeClient(() =>
+      apiError(403, "user", [{ code: 9103, message: "Unknown X-Auth-Key or X-Auth-Email" }]),
+    );
     expect((await checkCredentials(badKey, "key", NOW)).state).toBe("invalid");
   });
 
@@ -69,13 +94,20 @@ describe("the token check's verdict", () => {
     const refused = apiError(403, `zones/${ZONE_A}/page_shield`, [{ code: 10000, message: "Authentication error" }]);
     expect(explainAuthFailure(refused, { kind: "token", state: "active", id: "t1" })).toBe(refused);
     expect(explainAuthFailure(refused, { kind: "token", state: "unknown" })).toBe(refused);
-    const expired = explainAuthFailure(refused, { kind: "token", state: "expired", id: "t1", expiresOn: "2026-01-01T00:00:00Z" });
+    const expired = explainAuthFailure(refused, {
+      kind: "token",
+      state: "expired",
+      id: "t1",
+      expiresOn: "2026-01-01T00:00:00Z",
+    });
     expect(expired).toBeInstanceOf(ApiError);
     expect(expired.info).toBe(refused.info);
     expect(expired.message).toBe(
       `the API token in CLOUDFLARE_API_TOKEN (id t1) has expired (expires_on 2026-01-01T00:00:00Z): roll it or create a new one (My Profile → API Tokens) (GET zones/${ZONE_A}/page_shield was refused with HTTP 403)`,
     );
-    expect(explainAuthFailure(refused, { kind: "token", state: "not_yet_valid", notBefore: "2027-01-01T00:00:00Z" }).message).toContain("is not valid yet: its not_before is 2027-01-01T00:00:00Z");
+    expect(
+      explainAuthFailure(refused, { kind: "token", state: "not_yet_valid", notBefore: "2027-01-01T00:00:00Z" }).message,
+    ).toContain("is not valid yet: its not_before is 2027-01-01T00:00:00Z");
   });
 });
 
@@ -88,18 +120,28 @@ describe("withCredentialCheck", () => {
       return apiError(403, path, [{ code: 10000, message: "Authentication error" }]);
     });
     const wrapped = withCredentialCheck(client, "token");
-    const caught = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as Error);
+    const caught = (p: Promise<unknown>) =>
+      p.then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
     const errors = await Promise.all([
       caught(wrapped.request("GET", `zones/${ZONE_A}/page_shield`)),
       caught(wrapped.listAll(`zones/${ZONE_A}/page_shield/policies`)),
-      caught((async () => {
-        for await (const _ of wrapped.paginate(`zones/${ZONE_B}/page_shield/scripts`)) void _;
-      })()),
+      caught(
+        (async () => {
+          for await (const _ of wrapped.paginate(`zones/${ZONE_B}/page_shield/scripts`)) void _;
+        })(),
+      ),
     ]);
     for (const e of errors) expect(e?.message).toMatch(/^the API token in CLOUDFLARE_API_TOKEN \(id t1\) is disabled/);
     expect(client.calls.filter((c) => c === "user/tokens/verify")).toHaveLength(1);
-    expect((await caught(wrapped.request("GET", `zones/${ZONE_A}/missing`)))?.message).toBe(`refused zones/${ZONE_A}/missing`);
-    expect((await caught(wrapped.request("GET", `zones/${ZONE_A}/html`)))?.message).toBe(`refused zones/${ZONE_A}/html`);
+    expect((await caught(wrapped.request("GET", `zones/${ZONE_A}/missing`)))?.message).toBe(
+      `refused zones/${ZONE_A}/missing`,
+    );
+    expect((await caught(wrapped.request("GET", `zones/${ZONE_A}/html`)))?.message).toBe(
+      `refused zones/${ZONE_A}/html`,
+    );
     // Methods it does not override are the client's own.
     expect(wrapped.stats()).toEqual(client.stats());
   });
@@ -113,7 +155,12 @@ describe("permissions a file needs and a token holds", () => {
     secrets: [],
     files: ["zoneform.yaml"],
     zones: [
-      { zone_id: ZONE_A, page_shield: { enabled: true, prune: true }, waf: { owasp: {} }, logs: { logpush_jobs: [], prune: true } },
+      {
+        zone_id: ZONE_A,
+        page_shield: { enabled: true, prune: true },
+        waf: { owasp: {} },
+        logs: { logpush_jobs: [], prune: true },
+      },
       { zone_id: ZONE_B, page_shield: { enabled: true, prune: true }, custom_hostnames: [] },
     ],
   } as unknown as DesiredState;
@@ -134,13 +181,26 @@ describe("permissions a file needs and a token holds", () => {
     const zoneA = { [`com.cloudflare.api.account.zone.${ZONE_A}`]: "*" };
     const policies = [
       { effect: "allow", resources: zoneA, permission_groups: [{ name: "Page Shield Write" }, { name: "Zone Read" }] },
-      { effect: "allow", resources: { [`com.cloudflare.api.account.${ACCOUNT}`]: { "com.cloudflare.api.account.zone.*": "*" } }, permission_groups: [{ name: "Page Shield Read" }] },
+      {
+        effect: "allow",
+        resources: { [`com.cloudflare.api.account.${ACCOUNT}`]: { "com.cloudflare.api.account.zone.*": "*" } },
+        permission_groups: [{ name: "Page Shield Read" }],
+      },
       { effect: "deny", resources: zoneA, permission_groups: [{ name: "Zone Read" }] },
     ];
     expect(levelHeld(policies, { name: "Page Shield", scope: "zone" }, ZONE_A)).toBe("Edit");
     expect(levelHeld(policies, { name: "Page Shield", scope: "zone" }, ZONE_B)).toBe("Read");
     expect(levelHeld(policies, { name: "Zone", scope: "zone" }, ZONE_A)).toBe("none");
-    expect(lacking(policies, { name: "Page Shield", scope: "zone", plan: "Read", apply: "Edit", sections: [], on: [ZONE_A, ZONE_B] })).toEqual({ plan: [], apply: [ZONE_B] });
+    expect(
+      lacking(policies, {
+        name: "Page Shield",
+        scope: "zone",
+        plan: "Read",
+        apply: "Edit",
+        sections: [],
+        on: [ZONE_A, ZONE_B],
+      }),
+    ).toEqual({ plan: [], apply: [ZONE_B] });
     expect(coversTarget({ "com.cloudflare.api.account.*": "*" }, "account", ACCOUNT)).toBe(true);
     expect(coversTarget({ [`com.cloudflare.api.account.zone.${ZONE_B}`]: "*" }, "zone", ZONE_A)).toBe(false);
   });

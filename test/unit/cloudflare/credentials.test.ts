@@ -5,8 +5,14 @@ import { CredentialsError, UsageError } from "../../../src/errors.js";
 
 describe("credentials", () => {
   it("prefers the token, then email + key, and defaults to the real API", () => {
-    expect(resolveCredentials({ CLOUDFLARE_API_TOKEN: " t0ken \n", CLOUDFLARE_API_KEY: "k" })).toEqual({ baseUrl: "https://api.cloudflare.com/client/v4", auth: { token: "t0ken" } });
-    expect(resolveCredentials({ CLOUDFLARE_EMAIL: "a@b.c", CLOUDFLARE_API_KEY: "key" }).auth).toEqual({ email: "a@b.c", key: "key" });
+    expect(resolveCredentials({ CLOUDFLARE_API_TOKEN: " t0ken \n", CLOUDFLARE_API_KEY: "k" })).toEqual({
+      baseUrl: "https://api.cloudflare.com/client/v4",
+      auth: { token: "t0ken" },
+    });
+    expect(resolveCredentials({ CLOUDFLARE_EMAIL: "a@b.c", CLOUDFLARE_API_KEY: "key" }).auth).toEqual({
+      email: "a@b.c",
+      key: "key",
+    });
   });
 
   it("takes --api-url over CLOUDFLARE_API_BASE_URL and drops a trailing slash", () => {
@@ -27,13 +33,32 @@ describe("plain HTTP only to loopback", () => {
   const host = (url: string) => new URL(url).hostname;
 
   it("takes 127.0.0.0/8, ::1 and localhost as loopback, in every spelling URL parsing normalizes", () => {
-    for (const url of ["http://127.0.0.1", "http://127.255.0.9:8", "http://127.1", "http://2130706433", "http://0x7f.1", "http://[::1]:1", "http://[::ffff:127.0.0.1]", "http://LOCALHOST"]) {
+    for (const url of [
+      "http://127.0.0.1",
+      "http://127.255.0.9:8",
+      "http://127.1",
+      "http://2130706433",
+      "http://0x7f.1",
+      "http://[::1]:1",
+      "http://[::ffff:127.0.0.1]",
+      "http://LOCALHOST",
+    ]) {
       expect(isLoopbackHost(host(url)), url).toBe(true);
     }
   });
 
   it("takes no other host as loopback: names that only look local, 0.0.0.0, :: and the LAN", () => {
-    for (const url of ["http://127.0.0.1.nip.io", "http://localhost.example.com", "http://api.localhost", "http://0.0.0.0", "http://[::]", "http://10.0.0.1", "http://128.0.0.1", "http://[::ffff:10.0.0.1]", "http://api.cloudflare.com"]) {
+    for (const url of [
+      "http://127.0.0.1.nip.io",
+      "http://localhost.example.com",
+      "http://api.localhost",
+      "http://0.0.0.0",
+      "http://[::]",
+      "http://10.0.0.1",
+      "http://128.0.0.1",
+      "http://[::ffff:10.0.0.1]",
+      "http://api.cloudflare.com",
+    ]) {
       expect(isLoopbackHost(host(url)), url).toBe(false);
     }
   });
@@ -41,14 +66,20 @@ describe("plain HTTP only to loopback", () => {
   it("refuses plain HTTP elsewhere unless allowed, then warns; https and loopback pass in silence", () => {
     const opts = { allowed: false, source: "--api-url", optIn: "--allow-insecure-http" };
     expect(() => checkPlainHttp("http://10.0.0.1/client/v4", opts)).toThrow(UsageError);
-    expect(() => checkPlainHttp("http://10.0.0.1/client/v4", opts)).toThrow(/^--api-url http:\/\/10\.0\.0\.1\/client\/v4 is plain HTTP to a host that is not loopback/);
-    expect(checkPlainHttp("http://10.0.0.1/client/v4", { ...opts, allowed: true })).toMatch(/^warning: .*credentials are sent unencrypted$/);
+    expect(() => checkPlainHttp("http://10.0.0.1/client/v4", opts)).toThrow(
+      /^--api-url http:\/\/10\.0\.0\.1\/client\/v4 is plain HTTP to a host that is not loopback/,
+    );
+    expect(checkPlainHttp("http://10.0.0.1/client/v4", { ...opts, allowed: true })).toMatch(
+      /^warning: .*credentials are sent unencrypted$/,
+    );
     expect(checkPlainHttp("https://10.0.0.1/client/v4", opts)).toBeUndefined();
     expect(checkPlainHttp("http://127.0.0.1:9/client/v4", opts)).toBeUndefined();
   });
 
   it("never shows credentials a library caller put in the URL", () => {
-    expect(() => checkPlainHttp("http://user:s3cr3t-pass@10.0.0.1/x", { allowed: false, source: "baseUrl", optIn: "x" })).toThrow(/^baseUrl http:\/\/10\.0\.0\.1\/x is/);
+    expect(() =>
+      checkPlainHttp("http://user:s3cr3t-pass@10.0.0.1/x", { allowed: false, source: "baseUrl", optIn: "x" }),
+    ).toThrow(/^baseUrl http:\/\/10\.0\.0\.1\/x is/);
   });
 });
 

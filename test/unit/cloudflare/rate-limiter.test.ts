@@ -38,24 +38,43 @@ describe("rate limiter", () => {
   });
 
   it("reads every rate header style, naming the header that said it", () => {
-    expect(parseRateHeaders({ "x-ratelimit-limit": "1200", "x-ratelimit-remaining": "17" })).toMatchObject({ limit: 1200, remaining: 17, header: "X-RateLimit-Remaining: 17" });
-    expect(parseRateHeaders({ ratelimit: "limit=10, remaining=3, reset=4" })).toEqual({ limit: 10, remaining: 3, resetSeconds: 4, header: "Ratelimit: limit=10, remaining=3, reset=4" });
-    // The format since 2025-09 (Cloudflare changelog 2025-09-03), with its policy header.
-    expect(parseRateHeaders({ ratelimit: '"default";r=5;t=30', "ratelimit-policy": '"default";q=1200;w=300' })).toEqual({
+    expect(parseRateHeaders({ "x-ratelimit-limit": "1200", "x-ratelimit-remaining": "17" })).toMatchObject({
       limit: 1200,
-      remaining: 5,
-      resetSeconds: 30,
-      header: 'Ratelimit: "default";r=5;t=30',
+      remaining: 17,
+      header: "X-RateLimit-Remaining: 17",
     });
+    expect(parseRateHeaders({ ratelimit: "limit=10, remaining=3, reset=4" })).toEqual({
+      limit: 10,
+      remaining: 3,
+      resetSeconds: 4,
+      header: "Ratelimit: limit=10, remaining=3, reset=4",
+    });
+    // The format since 2025-09 (Cloudflare changelog 2025-09-03), with its policy header.
+    expect(parseRateHeaders({ ratelimit: '"default";r=5;t=30', "ratelimit-policy": '"default";q=1200;w=300' })).toEqual(
+      {
+        limit: 1200,
+        remaining: 5,
+        resetSeconds: 30,
+        header: 'Ratelimit: "default";r=5;t=30',
+      },
+    );
     // An epoch reset is taken from the clock given, not the system's.
-    expect(parseRateHeaders({ "x-ratelimit-remaining": "0", "x-ratelimit-reset": "2000000100" }, 2_000_000_000_000)).toMatchObject({ resetSeconds: 100 });
+    expect(
+      parseRateHeaders({ "x-ratelimit-remaining": "0", "x-ratelimit-reset": "2000000100" }, 2_000_000_000_000),
+    ).toMatchObject({ resetSeconds: 100 });
   });
 });
 
 describe("every wait the server asks for is bounded", () => {
   const tooLong = (headers: Record<string, string>, maxWaitMs = 300_000) => {
     const told: Array<[number, string]> = [];
-    const limiter = new RateLimiter({ requests: 1200, seconds: 300, now: () => 0, maxWaitMs, onTooLong: (ms, h) => told.push([ms, h]) });
+    const limiter = new RateLimiter({
+      requests: 1200,
+      seconds: 300,
+      now: () => 0,
+      maxWaitMs,
+      onTooLong: (ms, h) => told.push([ms, h]),
+    });
     limiter.observe(headers);
     const blocked = limiter.snapshot().blockedForMs;
     limiter.close();
@@ -63,15 +82,26 @@ describe("every wait the server asks for is bounded", () => {
   };
 
   it("a used-up budget whose reset is beyond the cap is never waited: onTooLong names the wait and the header", () => {
-    expect(tooLong({ ratelimit: "limit=1200, remaining=0, reset=86400" })).toEqual({ told: [[86_400_000, "Ratelimit: limit=1200, remaining=0, reset=86400"]], blocked: 0 });
-    expect(tooLong({ ratelimit: '"default";r=0;t=3600' })).toEqual({ told: [[3_600_000, 'Ratelimit: "default";r=0;t=3600']], blocked: 0 });
-    expect(tooLong({ "x-ratelimit-remaining": "0", "x-ratelimit-reset": "900" })).toEqual({ told: [[900_000, "X-RateLimit-Remaining: 0, X-RateLimit-Reset: 900"]], blocked: 0 });
+    expect(tooLong({ ratelimit: "limit=1200, remaining=0, reset=86400" })).toEqual({
+      told: [[86_400_000, "Ratelimit: limit=1200, remaining=0, reset=86400"]],
+      blocked: 0,
+    });
+    expect(tooLong({ ratelimit: '"default";r=0;t=3600' })).toEqual({
+      told: [[3_600_000, 'Ratelimit: "default";r=0;t=3600']],
+      blocked: 0,
+    });
+    expect(tooLong({ "x-ratelimit-remaining": "0", "x-ratelimit-reset": "900" })).toEqual({
+      told: [[900_000, "X-RateLimit-Remaining: 0, X-RateLimit-Reset: 900"]],
+      blocked: 0,
+    });
   });
 
   it("a wait at the cap is waited; a low budget paced beyond the cap per request is not", () => {
     expect(tooLong({ ratelimit: "limit=1200, remaining=0, reset=300" })).toEqual({ told: [], blocked: 300_000 });
     // 2 left for a day: one request every 12 hours.
-    expect(tooLong({ ratelimit: "limit=1200, remaining=2, reset=86400" }).told).toEqual([[43_200_000, "Ratelimit: limit=1200, remaining=2, reset=86400"]]);
+    expect(tooLong({ ratelimit: "limit=1200, remaining=2, reset=86400" }).told).toEqual([
+      [43_200_000, "Ratelimit: limit=1200, remaining=2, reset=86400"],
+    ]);
     expect(tooLong({ ratelimit: "limit=1200, remaining=2, reset=60" }).told).toEqual([]);
   });
 

@@ -6,17 +6,28 @@ const policy = { ...DEFAULT_RETRY_POLICY, random: () => 0 };
 describe("retry policy", () => {
   it("retries idempotent methods on 408, 409, 429 and 5xx, not on other 4xx", () => {
     for (const m of ["GET", "PUT", "PATCH", "DELETE"]) {
-      for (const s of [408, 409, 429, 500, 502, 503, 504]) expect(decideRetry(m, { kind: "status", status: s, headers: {} }, 1, policy).retry).toBe(true);
-      for (const s of [400, 403, 404, 422]) expect(decideRetry(m, { kind: "status", status: s, headers: {} }, 1, policy).retry).toBe(false);
+      for (const s of [408, 409, 429, 500, 502, 503, 504])
+        expect(decideRetry(m, { kind: "status", status: s, headers: {} }, 1, policy).retry).toBe(true);
+      for (const s of [400, 403, 404, 422])
+        expect(decideRetry(m, { kind: "status", status: s, headers: {} }, 1, policy).retry).toBe(false);
     }
   });
 
   it("re-sends a POST only when the server certainly did not process it", () => {
     expect(decideRetry("POST", { kind: "status", status: 429, headers: {} }, 1, policy).retry).toBe(true);
     expect(decideRetry("POST", { kind: "network", code: "ECONNREFUSED" }, 1, policy).retry).toBe(true);
-    expect(decideRetry("POST", { kind: "network", code: "ECONNRESET" }, 1, policy)).toEqual({ retry: false, reason: "ambiguous" });
-    expect(decideRetry("POST", { kind: "network", code: "UND_ERR_HEADERS_TIMEOUT" }, 1, policy)).toEqual({ retry: false, reason: "ambiguous" });
-    expect(decideRetry("POST", { kind: "status", status: 503, headers: {} }, 1, policy)).toEqual({ retry: false, reason: "ambiguous" });
+    expect(decideRetry("POST", { kind: "network", code: "ECONNRESET" }, 1, policy)).toEqual({
+      retry: false,
+      reason: "ambiguous",
+    });
+    expect(decideRetry("POST", { kind: "network", code: "UND_ERR_HEADERS_TIMEOUT" }, 1, policy)).toEqual({
+      retry: false,
+      reason: "ambiguous",
+    });
+    expect(decideRetry("POST", { kind: "status", status: 503, headers: {} }, 1, policy)).toEqual({
+      retry: false,
+      reason: "ambiguous",
+    });
     expect(decideRetry("POST", { kind: "status", status: 409, headers: {} }, 1, policy).retry).toBe(false);
   });
 
@@ -30,10 +41,16 @@ describe("retry policy", () => {
     expect(parseRetryAfter({ "retry-after-ms": "250", "retry-after": "3" })).toBe(250);
     expect(parseRetryAfter({ "retry-after": new Date(Date.now() + 5000).toUTCString() })).toBeGreaterThan(3000);
     expect(parseRetryAfter({ "retry-after": "soon" })).toBeUndefined();
-    expect(decideRetry("GET", { kind: "status", status: 429, headers: { "retry-after": "2" } }, 1, policy)).toEqual({ retry: true, delayMs: 2000, retryAfterMs: 2000 });
+    expect(decideRetry("GET", { kind: "status", status: 429, headers: { "retry-after": "2" } }, 1, policy)).toEqual({
+      retry: true,
+      delayMs: 2000,
+      retryAfterMs: 2000,
+    });
     // The cap is 5 minutes (Cloudflare's longest block): 300 s is waited, 301 s is not.
     expect(policy.maxRetryAfterMs).toBe(300_000);
-    expect(decideRetry("GET", { kind: "status", status: 429, headers: { "retry-after": "300" } }, 1, policy)).toMatchObject({ retry: true, delayMs: 300_000 });
+    expect(
+      decideRetry("GET", { kind: "status", status: 429, headers: { "retry-after": "300" } }, 1, policy),
+    ).toMatchObject({ retry: true, delayMs: 300_000 });
     expect(decideRetry("GET", { kind: "status", status: 429, headers: { "retry-after": "301" } }, 1, policy)).toEqual({
       retry: false,
       reason: "retry-after-too-long",

@@ -1,13 +1,24 @@
 // Filter helpers shared with the Logpush resource.
 import { describe, expect, it } from "vitest";
-import { countFilterOperators, filterByteLength, isEmptyFilter, parseFilterString, serialiseFilter } from "../../../src/sections/logpush/filter.js";
+import {
+  countFilterOperators,
+  filterByteLength,
+  isEmptyFilter,
+  parseFilterString,
+  serialiseFilter,
+} from "../../../src/sections/logpush/filter.js";
 import type { LogpushFilter } from "../../../src/sections/logpush/index.js";
 
 const filter: LogpushFilter = {
   where: {
     and: [
       { key: "ClientRequestHost", operator: "eq", value: "example.com" },
-      { or: [{ value: "/api", operator: "contains", key: "ClientRequestPath" } as never, { key: "EdgeResponseStatus", operator: "geq", value: 500 }] },
+      {
+        or: [
+          { value: "/api", operator: "contains", key: "ClientRequestPath" } as never,
+          { key: "EdgeResponseStatus", operator: "geq", value: 500 },
+        ],
+      },
     ],
   },
 };
@@ -28,11 +39,14 @@ describe("filter helpers", () => {
   });
 
   it("measures bytes as UTF-8", () => {
-    expect(filterByteLength({ where: { key: "k", operator: "eq", value: "é" } })).toBe('{"where":{"key":"k","operator":"eq","value":"é"}}'.length + 1);
+    expect(filterByteLength({ where: { key: "k", operator: "eq", value: "é" } })).toBe(
+      '{"where":{"key":"k","operator":"eq","value":"é"}}'.length + 1,
+    );
   });
 
   it("recognises every spelling of no filter", () => {
-    for (const none of [undefined, null, "", "  ", '{"where":{}}', { where: {} }]) expect(isEmptyFilter(none as never)).toBe(true);
+    for (const none of [undefined, null, "", "  ", '{"where":{}}', { where: {} }])
+      expect(isEmptyFilter(none as never)).toBe(true);
     expect(isEmptyFilter(filter)).toBe(false);
     expect(isEmptyFilter("not json")).toBe(false);
   });

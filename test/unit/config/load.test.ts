@@ -26,13 +26,18 @@ describe("normalization", () => {
     const { desired } = parseConfigText(fixture!.text, "defaults.yaml", {});
     expect(desired.safety).toEqual({ max_deletes: 5 });
     expect(desired.account_id).toBeUndefined();
-    const [{ declared, ...zone }] = desired.zones as [typeof desired.zones[number]];
+    const [{ declared, ...zone }] = desired.zones as [(typeof desired.zones)[number]];
     // The zone as written is kept beside its normalized form, for a saved plan to re-plan.
     expect(declared).toMatchObject({ zone_id: Z, logs: { custom_fields: { cookies: ["__Session"] } } });
     expect(zone).toEqual({
       zone_id: Z,
       source: { file: "defaults.yaml", line: 4, column: 5 },
-      page_shield: { prune: true, policies: [{ description: "Report", action: "log", expression: "true", value: "script-src 'self'", enabled: true }] },
+      page_shield: {
+        prune: true,
+        policies: [
+          { description: "Report", action: "log", expression: "true", value: "script-src 'self'", enabled: true },
+        ],
+      },
       waf: {
         owasp: { enabled: true, paranoia_level: 1, score_threshold: 40, action: "block", expression: "true" },
         cloudflare_managed: { enabled: false, expression: "true" },
@@ -40,7 +45,14 @@ describe("normalization", () => {
       logs: {
         prune: true,
         custom_fields: { request_headers: [], response_headers: [], cookies: ["__Session"] },
-        logpush_jobs: [{ name: "http", dataset: "http_requests", destination_conf: "r2://logs/{DATE}?account-id=0123456789abcdef0123456789abcdef", enabled: true }],
+        logpush_jobs: [
+          {
+            name: "http",
+            dataset: "http_requests",
+            destination_conf: "r2://logs/{DATE}?account-id=0123456789abcdef0123456789abcdef",
+            enabled: true,
+          },
+        ],
       },
     });
   });
@@ -59,12 +71,18 @@ describe("normalization", () => {
     );
     expect(desired.safety.max_deletes).toBe(0);
     expect(desired.zones[0]!.page_shield).toEqual({ enabled: false, prune: true });
-    expect(desired.zones[0]!.logs!.logpush_jobs![0]!.filter).toEqual({ where: { key: "QueryName", operator: "endsWith", value: ".example" } });
+    expect(desired.zones[0]!.logs!.logpush_jobs![0]!.filter).toEqual({
+      where: { key: "QueryName", operator: "endsWith", value: ".example" },
+    });
     expect(desired.zones[0]!.logs!.custom_fields).toBeUndefined();
   });
 
   it("lower-cases custom hostnames", () => {
-    const { desired } = parseConfigText(`version: 1\nzones:\n  - zone_id: ${Z}\n    custom_hostnames: [{ hostname: Shop.Example, certificate_authority: google }]\n`, "h.yaml", {});
+    const { desired } = parseConfigText(
+      `version: 1\nzones:\n  - zone_id: ${Z}\n    custom_hostnames: [{ hostname: Shop.Example, certificate_authority: google }]\n`,
+      "h.yaml",
+      {},
+    );
     expect(desired.zones[0]!.custom_hostnames).toEqual([{ hostname: "shop.example", certificate_authority: "google" }]);
   });
 
@@ -79,7 +97,11 @@ describe("normalization", () => {
       { hostname: "b.example", certificate_authority: "" },
       { hostname: "c.example", certificate_authority: "ssl_com" },
     ]);
-    expect(problemsOf(`version: 1\nzones:\n  - zone_id: ${Z}\n    custom_hostnames: [{ hostname: a.example, certificate_authority: comodo }]\n`)).toHaveLength(1);
+    expect(
+      problemsOf(
+        `version: 1\nzones:\n  - zone_id: ${Z}\n    custom_hostnames: [{ hostname: a.example, certificate_authority: comodo }]\n`,
+      ),
+    ).toHaveLength(1);
   });
 
   it("keeps an execute rule expression the file states", () => {
@@ -89,10 +111,18 @@ describe("normalization", () => {
       {},
     );
     expect(desired.zones[0]!.waf).toEqual({
-      owasp: { enabled: true, paranoia_level: 1, score_threshold: 40, action: "block", expression: 'http.host ne "a.example"' },
+      owasp: {
+        enabled: true,
+        paranoia_level: 1,
+        score_threshold: 40,
+        action: "block",
+        expression: 'http.host ne "a.example"',
+      },
       cloudflare_managed: { enabled: false, expression: 'http.cookie eq "t=1"' },
     });
-    expect(problemsOf(`version: 1\nzones:\n  - zone_id: ${Z}\n    waf:\n      owasp: { enabled: true, expression: "" }\n`)).toHaveLength(1);
+    expect(
+      problemsOf(`version: 1\nzones:\n  - zone_id: ${Z}\n    waf:\n      owasp: { enabled: true, expression: "" }\n`),
+    ).toHaveLength(1);
   });
 });
 
@@ -103,13 +133,17 @@ describe("CLOUDFLARE_ACCOUNT_ID", () => {
 
   it("fills account_id when the file names none", () => {
     expect(parseConfigText(noAccount, "a.yaml", { CLOUDFLARE_ACCOUNT_ID: ACCOUNT }).desired.account_id).toBe(ACCOUNT);
-    expect(parseConfigText(noAccount, "a.yaml", { CLOUDFLARE_ACCOUNT_ID: ` ${ACCOUNT}\n` }).desired.account_id).toBe(ACCOUNT);
+    expect(parseConfigText(noAccount, "a.yaml", { CLOUDFLARE_ACCOUNT_ID: ` ${ACCOUNT}\n` }).desired.account_id).toBe(
+      ACCOUNT,
+    );
     expect(parseConfigText(noAccount, "a.yaml", { CLOUDFLARE_ACCOUNT_ID: "" }).desired.account_id).toBeUndefined();
     expect(parseConfigText(noAccount, "a.yaml", {}).desired.account_id).toBeUndefined();
   });
 
   it("gives way to the file's account_id", () => {
-    expect(parseConfigText(withAccount, "a.yaml", { CLOUDFLARE_ACCOUNT_ID: ACCOUNT }).desired.account_id).toBe("0123456789abcdef0123456789abcdef");
+    expect(parseConfigText(withAccount, "a.yaml", { CLOUDFLARE_ACCOUNT_ID: ACCOUNT }).desired.account_id).toBe(
+      "0123456789abcdef0123456789abcdef",
+    );
   });
 
   it("is a config error when it is not 32 lower-case hex characters", () => {
@@ -117,7 +151,13 @@ describe("CLOUDFLARE_ACCOUNT_ID", () => {
       const r = checkConfigSources([{ file: "a.yaml", text: noAccount }], { CLOUDFLARE_ACCOUNT_ID: bad });
       expect(r.desired, bad).toBeUndefined();
       expect(r.errors, bad).toEqual([
-        { file: "CLOUDFLARE_ACCOUNT_ID", line: 0, column: 0, pointer: "", message: "expected an account id, 32 lower-case hex characters" },
+        {
+          file: "CLOUDFLARE_ACCOUNT_ID",
+          line: 0,
+          column: 0,
+          pointer: "",
+          message: "expected an account id, 32 lower-case hex characters",
+        },
       ]);
     }
     expect(() => parseConfigText(noAccount, "a.yaml", { CLOUDFLARE_ACCOUNT_ID: "my-account" })).toThrow(ConfigError);
@@ -164,25 +204,39 @@ zones:
   it("can treat a missing variable as a warning (validate)", () => {
     const r = checkConfigSources([{ file: "e.yaml", text }], {}, "warning");
     expect(r.errors).toEqual([]);
-    expect(r.warnings.map((w) => w.message)).toContain("environment variable SECRET is not set (referenced as ${env:SECRET}); plan and apply will need it");
+    expect(r.warnings.map((w) => w.message)).toContain(
+      "environment variable SECRET is not set (referenced as ${env:SECRET}); plan and apply will need it",
+    );
     expect(r.desired).toBeDefined();
   });
 
   it("keeps an escaped reference and warns about a reference without env:", () => {
-    const r = checkConfigSources([{ file: "x.yaml", text: `version: 1\nzones:\n  - zone_id: ${Z}\n    name: "$\${env:A} \${HOME}"\n` }], {});
+    const r = checkConfigSources(
+      [{ file: "x.yaml", text: `version: 1\nzones:\n  - zone_id: ${Z}\n    name: "$\${env:A} \${HOME}"\n` }],
+      {},
+    );
     expect(r.desired!.zones[0]!.name).toBe("${env:A} ${HOME}");
-    expect(r.warnings).toEqual([expect.objectContaining({ line: 4, message: expect.stringContaining("did you mean '${env:HOME}'?") })]);
+    expect(r.warnings).toEqual([
+      expect.objectContaining({ line: 4, message: expect.stringContaining("did you mean '${env:HOME}'?") }),
+    ]);
   });
 
   it("never shows an interpolated value in a message", () => {
-    const problems = problemsOf(`version: 1\nzones:\n  - zone_id: ${Z}\n    waf:\n      owasp:\n        enabled: true\n        action: \${env:ACTION}\n`, { ACTION: "super-secret-value" });
-    expect(problems[0]!.message).toBe("must be one of: block, managed_challenge, js_challenge, log, challenge (got '(sensitive)')");
+    const problems = problemsOf(
+      `version: 1\nzones:\n  - zone_id: ${Z}\n    waf:\n      owasp:\n        enabled: true\n        action: \${env:ACTION}\n`,
+      { ACTION: "super-secret-value" },
+    );
+    expect(problems[0]!.message).toBe(
+      "must be one of: block, managed_challenge, js_challenge, log, challenge (got '(sensitive)')",
+    );
   });
 });
 
 describe("positions", () => {
   it("points an unknown key at the key and a missing key at its mapping", () => {
-    const problems = problemsOf(`version: 1\nzones:\n  - zone_id: ${Z}\n    page_shield:\n      policies:\n        - description: A\n          action: log\n          expresion: "true"\n          value: v\n`);
+    const problems = problemsOf(
+      `version: 1\nzones:\n  - zone_id: ${Z}\n    page_shield:\n      policies:\n        - description: A\n          action: log\n          expresion: "true"\n          value: v\n`,
+    );
     expect(problems.map((p) => [p.line, p.column, p.pointer, p.message])).toEqual([
       [8, 11, "/zones/0/page_shield/policies/0/expresion", "unknown key 'expresion'; did you mean 'expression'?"],
     ]);
@@ -192,7 +246,9 @@ describe("positions", () => {
 
   it("points an empty value at its key", () => {
     const problems = problemsOf(`version: 1\nzones:\n  - zone_id: ${Z}\n    page_shield:\n      policies:\n`);
-    expect(problems.map((p) => [p.line, p.column, p.pointer, p.message])).toEqual([[5, 7, "/zones/0/page_shield/policies", "must be a list (got nothing)"]]);
+    expect(problems.map((p) => [p.line, p.column, p.pointer, p.message])).toEqual([
+      [5, 7, "/zones/0/page_shield/policies", "must be a list (got nothing)"],
+    ]);
   });
 
   it("lists allowed keys when nothing is close", () => {
@@ -228,7 +284,12 @@ describe("loadConfig", () => {
     expect(desired.files.slice(0, 2)).toEqual(["examples/full.yaml", "examples/minimal.yaml"]);
     expect(desired.account_id).toBe("0123456789abcdef0123456789abcdef");
     expect(desired.zones.map((z) => z.name).slice(0, 3)).toEqual(["example.net", "example.org", "example.dev"]);
-    expect(desired.secrets.map((s) => s.name)).toEqual(["AWS_KEY_ID", "AWS_SECRET", "LOGPUSH_CHALLENGE", "DATADOG_API_KEY"]);
+    expect(desired.secrets.map((s) => s.name)).toEqual([
+      "AWS_KEY_ID",
+      "AWS_SECRET",
+      "LOGPUSH_CHALLENGE",
+      "DATADOG_API_KEY",
+    ]);
     expect(warnings).toEqual([]);
   });
 
@@ -237,7 +298,10 @@ describe("loadConfig", () => {
     await mkdir(path.join(dir, "sub"));
     await writeFile(path.join(dir, "sub", "ignored.yaml"), "not: valid");
     await writeFile(path.join(dir, "b.yml"), `version: 1\nsafety: { max_deletes: 5 }\nzones: [{ zone_id: ${Z} }]\n`);
-    await writeFile(path.join(dir, "a.yaml"), "version: 1\nsafety: {}\nzones: [{ zone_id: 28bf0eba6631b5563247f1b42d9a7f17 }]\n");
+    await writeFile(
+      path.join(dir, "a.yaml"),
+      "version: 1\nsafety: {}\nzones: [{ zone_id: 28bf0eba6631b5563247f1b42d9a7f17 }]\n",
+    );
     const { desired } = await loadConfig(dir, { env: {}, cwd: ROOT });
     expect(desired.files).toEqual([path.join(dir, "a.yaml"), path.join(dir, "b.yml")]);
     expect(desired.zones.map((z) => z.zone_id)).toEqual(["28bf0eba6631b5563247f1b42d9a7f17", Z]);
@@ -248,7 +312,14 @@ describe("loadConfig", () => {
     await writeFile(path.join(dir, "a.yaml"), "version: 1\nsafety: { max_deletes: 2 }\nzones: []\n");
     await writeFile(path.join(dir, "b.yaml"), "version: 1\nsafety: { max_deletes: 3 }\nzones: []\n");
     await expect(loadConfig(".", { env: {}, cwd: dir })).rejects.toMatchObject({
-      problems: [expect.objectContaining({ file: "b.yaml", line: 2, pointer: "/safety", message: "safety differs from the one in a.yaml:2:9: files of one configuration must agree" })],
+      problems: [
+        expect.objectContaining({
+          file: "b.yaml",
+          line: 2,
+          pointer: "/safety",
+          message: "safety differs from the one in a.yaml:2:9: files of one configuration must agree",
+        }),
+      ],
     });
   });
 
@@ -260,9 +331,14 @@ describe("loadConfig", () => {
   });
 
   it("throws a ConfigError with every problem and the warnings after them", async () => {
-    const err = await loadConfig("test/fixtures/config/invalid/filter-too-many-operators.yaml", { env: {}, cwd: ROOT }).catch((e: unknown) => e);
+    const err = await loadConfig("test/fixtures/config/invalid/filter-too-many-operators.yaml", {
+      env: {},
+      cwd: ROOT,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).exitCode).toBe(3);
-    expect((err as ConfigError).message).toMatch(/^1 problem in the configuration:\n  test\/fixtures\/config\/invalid\/filter-too-many-operators\.yaml:12:13 {2}\//);
+    expect((err as ConfigError).message).toMatch(
+      /^1 problem in the configuration:\n  test\/fixtures\/config\/invalid\/filter-too-many-operators\.yaml:12:13 {2}\//,
+    );
   });
 });

@@ -15,7 +15,13 @@ const built = (await import(join(ROOT, "dist/config/schema.js"))) as {
 
 function yamlFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? (e.name === "ci" ? [] : yamlFiles(join(dir, e.name))) : e.name.endsWith(".yaml") ? [join(dir, e.name)] : [],
+    e.isDirectory()
+      ? e.name === "ci"
+        ? []
+        : yamlFiles(join(dir, e.name))
+      : e.name.endsWith(".yaml")
+        ? [join(dir, e.name)]
+        : [],
   );
 }
 

@@ -14,7 +14,8 @@ function* objectSchemas(s: S, where: string, seen = new Set<S>()): Generator<{ s
   if (seen.has(s)) return;
   seen.add(s);
   if (s.properties) yield { s, where };
-  for (const [k, v] of Object.entries((s.properties as Record<string, S>) ?? {})) yield* objectSchemas(resolve(v), `${where}/${k}`, seen);
+  for (const [k, v] of Object.entries((s.properties as Record<string, S>) ?? {}))
+    yield* objectSchemas(resolve(v), `${where}/${k}`, seen);
   if (s.items && typeof s.items === "object") yield* objectSchemas(resolve(s.items as S), `${where}[]`, seen);
 }
 
@@ -41,7 +42,10 @@ describe("zoneform.schema.json", () => {
 
   it("has every property in the configuration reference (docs/configuration.md)", () => {
     const readme = readFileSync(new URL("../../../docs/configuration.md", import.meta.url), "utf8");
-    const section = readme.slice(readme.indexOf("<!-- section:configuration -->"), readme.indexOf("<!-- /section:configuration -->"));
+    const section = readme.slice(
+      readme.indexOf("<!-- section:configuration -->"),
+      readme.indexOf("<!-- /section:configuration -->"),
+    );
     const names = new Set(objects.flatMap(({ s }) => Object.keys(s.properties as S)));
     expect([...names].filter((n) => !section.includes(`\`${n}\``) && !section.includes(`.${n}\``))).toEqual([]);
   });
@@ -61,7 +65,15 @@ describe("zoneform.schema.json", () => {
     ["/zones/0/waf/owasp/score_threshold", 101, false],
     ["/zones/0/waf/owasp/score_threshold", 40.5, false],
   ])("bounds %s = %s (valid: %s)", (_p, value, valid) => {
-    const doc = { version: 1, zones: [{ zone_id: "5ababd603b22780302dd8d83498e5172", waf: { owasp: { enabled: true, [_p.split("/").pop()!]: value } } }] };
+    const doc = {
+      version: 1,
+      zones: [
+        {
+          zone_id: "5ababd603b22780302dd8d83498e5172",
+          waf: { owasp: { enabled: true, [_p.split("/").pop()!]: value } },
+        },
+      ],
+    };
     expect(getValidator()(doc)).toBe(valid);
   });
 
@@ -72,7 +84,12 @@ describe("zoneform.schema.json", () => {
   ])("accepts 0 or the documented range for %s", (field, good, bad) => {
     const doc = (v: number) => ({
       version: 1,
-      zones: [{ zone_id: "5ababd603b22780302dd8d83498e5172", logs: { logpush_jobs: [{ name: "a", dataset: "http_requests", destination_conf: "s3://b", [field]: v }] } }],
+      zones: [
+        {
+          zone_id: "5ababd603b22780302dd8d83498e5172",
+          logs: { logpush_jobs: [{ name: "a", dataset: "http_requests", destination_conf: "s3://b", [field]: v }] },
+        },
+      ],
     });
     for (const v of good) expect(getValidator()(doc(v)), `${v}`).toBe(true);
     for (const v of bad) expect(getValidator()(doc(v)), `${v}`).toBe(false);

@@ -91,7 +91,12 @@ describe("prototype keys", () => {
       10,
       "/zones/0/page_shield/policies/0/constructor",
     ],
-    ["as prototype, deep", `version: 1\nzones:\n  - zone_id: ${Z}\n    logs:\n      custom_fields:\n        prototype: [a]\n`, 6, "/zones/0/logs/custom_fields/prototype"],
+    [
+      "as prototype, deep",
+      `version: 1\nzones:\n  - zone_id: ${Z}\n    logs:\n      custom_fields:\n        prototype: [a]\n`,
+      6,
+      "/zones/0/logs/custom_fields/prototype",
+    ],
   ];
   for (const [where, text, line, pointer] of cases) {
     it(`are refused ${where}, at their line, before the schema`, () => {
@@ -108,7 +113,12 @@ describe("prototype keys", () => {
   }
 
   it("as a JSON document too (a saved plan's desired state is read the same way)", () => {
-    const err = refused(JSON.stringify({ version: 1, zones: [{ zone_id: Z, ["__proto__"]: { polluted: 1 } }] }).replace('"zone_id"', '"__proto__":{"polluted":1},"zone_id"'));
+    const err = refused(
+      JSON.stringify({ version: 1, zones: [{ zone_id: Z, ["__proto__"]: { polluted: 1 } }] }).replace(
+        '"zone_id"',
+        '"__proto__":{"polluted":1},"zone_id"',
+      ),
+    );
     expect(err.problems[0]!.message).toContain("'__proto__'");
     expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
   });

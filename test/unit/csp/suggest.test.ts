@@ -1,12 +1,26 @@
 import { describe, expect, it } from "vitest";
 import { CspSuggester, collapseWildcards, hostExpression, originOf } from "../../../src/csp/suggest.js";
 
-const item = (url: string, host = "example.com", extra: Record<string, unknown> = {}) => ({ id: url, url, host, js_integrity_score: 90, ...extra });
+const item = (url: string, host = "example.com", extra: Record<string, unknown> = {}) => ({
+  id: url,
+  url,
+  host,
+  js_integrity_score: 90,
+  ...extra,
+});
 
 describe("origins", () => {
   it("keeps scheme, host and a non-default port; skips data:, blob: and broken URLs", () => {
-    expect(originOf("https://CDN.Example.com/a.js?x=1")).toEqual({ scheme: "https", host: "cdn.example.com", port: "" });
-    expect(originOf("https://cdn.example.com:8443/a.js")).toEqual({ scheme: "https", host: "cdn.example.com", port: "8443" });
+    expect(originOf("https://CDN.Example.com/a.js?x=1")).toEqual({
+      scheme: "https",
+      host: "cdn.example.com",
+      port: "",
+    });
+    expect(originOf("https://cdn.example.com:8443/a.js")).toEqual({
+      scheme: "https",
+      host: "cdn.example.com",
+      port: "8443",
+    });
     expect(originOf("data:text/javascript,alert(1)")).toBeUndefined();
     expect(originOf("/relative.js")).toBeUndefined();
   });
@@ -23,14 +37,22 @@ describe("CspSuggester", () => {
     const r = s.result();
     expect(r.script_src).toEqual(["'self'", "https://cdnjs.cloudflare.com", "https://js.stripe.com"]);
     expect(r.connect_src).toEqual(["https://api.stripe.com"]);
-    expect(r.value).toBe("script-src 'self' https://cdnjs.cloudflare.com https://js.stripe.com; connect-src https://api.stripe.com");
+    expect(r.value).toBe(
+      "script-src 'self' https://cdnjs.cloudflare.com https://js.stripe.com; connect-src https://api.stripe.com",
+    );
   });
 
   it("leaves out and lists every host that served something malicious, even next to benign URLs", () => {
     const s = new CspSuggester();
     s.add("script", item("https://cdn.bad.test/ok.js"));
     s.add("script", item("https://cdn.bad.test/evil.js", "example.com", { js_integrity_score: 7 }));
-    s.add("connection", item("https://collect.bad.test/c", "example.com", { domain_reported_malicious: true, malicious_domain_categories: ["Malware"] }));
+    s.add(
+      "connection",
+      item("https://collect.bad.test/c", "example.com", {
+        domain_reported_malicious: true,
+        malicious_domain_categories: ["Malware"],
+      }),
+    );
     s.add("script", item("https://unscored.test/a.js", "example.com", { js_integrity_score: null }));
     const r = s.result();
     expect(r.script_src).toEqual(["https://unscored.test"]);

@@ -62,7 +62,9 @@ describe("exit codes", () => {
   });
 
   it("no other page of README.md or docs/ lists them: they link to the table", () => {
-    const pages = ["README.md", ...filesUnder("docs", ".md")].filter((p) => p !== join("docs", "commands", "README.md"));
+    const pages = ["README.md", ...filesUnder("docs", ".md")].filter(
+      (p) => p !== join("docs", "commands", "README.md"),
+    );
     for (const page of pages) {
       const text = read(page);
       expect(text, page).not.toMatch(/^\| (?:124|130|143) \|/m);

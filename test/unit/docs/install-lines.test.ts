@@ -30,7 +30,12 @@ export function installLines(file: string, text: string): InstallLine[] {
   return text
     .split("\n")
     .map((t, i) => ({ file, line: i + 1, text: t }))
-    .filter((l) => /\bnpm\s+(?:install|i|add|ci)\b/.test(l.text) || /\bnpx\s+\S/.test(l.text) || /^\s*(?:-\s*)?uses:\s/.test(l.text));
+    .filter(
+      (l) =>
+        /\bnpm\s+(?:install|i|add|ci)\b/.test(l.text) ||
+        /\bnpx\s+\S/.test(l.text) ||
+        /^\s*(?:-\s*)?uses:\s/.test(l.text),
+    );
 }
 
 export interface Pin {
@@ -42,22 +47,33 @@ export interface Pin {
 export function pinsOf(text: string, name = pkg.name): Pin[] {
   const pins: Pin[] = [];
   const repo = String.raw`(?:git\+https://github\.com/|github:|git@github\.com:|https://github\.com/)?${name}/${name}(?:\.git)?`;
-  for (const m of text.matchAll(new RegExp(String.raw`${repo}#([^\s\`'")]+)`, "g"))) pins.push({ kind: "ref", value: m[1]! });
-  for (const m of text.matchAll(new RegExp(String.raw`uses:\s*${name}/${name}(?:/[^@\s]*)?@([^\s\`'")]+)`, "g"))) pins.push({ kind: "ref", value: m[1]! });
+  for (const m of text.matchAll(new RegExp(String.raw`${repo}#([^\s\`'")]+)`, "g")))
+    pins.push({ kind: "ref", value: m[1]! });
+  for (const m of text.matchAll(new RegExp(String.raw`uses:\s*${name}/${name}(?:/[^@\s]*)?@([^\s\`'")]+)`, "g")))
+    pins.push({ kind: "ref", value: m[1]! });
   // `zoneform@1.2.3` as an npm spec (not `zoneform/zoneform@ref`, not an e-mail address).
-  for (const m of text.matchAll(new RegExp(String.raw`(?<![\w./-])${name}@([^\s\`'")/]+)`, "g"))) pins.push({ kind: "version", value: m[1]! });
+  for (const m of text.matchAll(new RegExp(String.raw`(?<![\w./-])${name}@([^\s\`'")/]+)`, "g")))
+    pins.push({ kind: "version", value: m[1]! });
   // The tarball `npm pack` writes: `zoneform-1.2.3.tgz`.
-  for (const m of text.matchAll(new RegExp(String.raw`(?<![\w.-])${name}-(\d[^\s\`'")/]*?)\.tgz`, "g"))) pins.push({ kind: "version", value: m[1]! });
+  for (const m of text.matchAll(new RegExp(String.raw`(?<![\w.-])${name}-(\d[^\s\`'")/]*?)\.tgz`, "g")))
+    pins.push({ kind: "version", value: m[1]! });
   return pins;
 }
 
 /** What is wrong with the pins of `lines`, given the repository's tags and branches and package.json's version. */
-export function problems(lines: readonly InstallLine[], tags: ReadonlySet<string>, version: string, branches: ReadonlySet<string> = new Set()): string[] {
+export function problems(
+  lines: readonly InstallLine[],
+  tags: ReadonlySet<string>,
+  version: string,
+  branches: ReadonlySet<string> = new Set(),
+): string[] {
   const out: string[] = [];
   for (const l of lines) {
     for (const pin of pinsOf(l.text)) {
       if (pin.kind === "ref" && !tags.has(pin.value) && !branches.has(pin.value)) {
-        out.push(`${l.file}:${l.line}: git ref "${pin.value}" is not a tag or branch of this repository (tags: ${[...tags].join(", ") || "none"}; branches: ${[...branches].join(", ") || "none"})`);
+        out.push(
+          `${l.file}:${l.line}: git ref "${pin.value}" is not a tag or branch of this repository (tags: ${[...tags].join(", ") || "none"}; branches: ${[...branches].join(", ") || "none"})`,
+        );
       }
       if (pin.kind === "version" && pin.value !== version) {
         out.push(`${l.file}:${l.line}: version "${pin.value}" is not package.json's ${version}`);
@@ -70,8 +86,17 @@ export function problems(lines: readonly InstallLine[], tags: ReadonlySet<string
 /** The repository's tags; none when this is not a git checkout (an unpacked tarball). */
 function repositoryTags(): Set<string> {
   try {
-    const text = execFileSync("git", ["tag", "--list"], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
-    return new Set(text.split("\n").map((t) => t.trim()).filter(Boolean));
+    const text = execFileSync("git", ["tag", "--list"], {
+      cwd: ROOT,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    return new Set(
+      text
+        .split("\n")
+        .map((t) => t.trim())
+        .filter(Boolean),
+    );
   } catch {
     return new Set();
   }
@@ -80,11 +105,20 @@ function repositoryTags(): Set<string> {
 /** The repository's branches, local and remote-tracking (`origin/main` counts as `main`); none outside a git checkout. */
 function repositoryBranches(): Set<string> {
   try {
-    const text = execFileSync("git", ["for-each-ref", "--format=%(refname)", "refs/heads", "refs/remotes"], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    const text = execFileSync("git", ["for-each-ref", "--format=%(refname)", "refs/heads", "refs/remotes"], {
+      cwd: ROOT,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    });
     return new Set(
       text
         .split("\n")
-        .map((r) => r.trim().replace(/^refs\/heads\//, "").replace(/^refs\/remotes\/[^/]+\//, ""))
+        .map((r) =>
+          r
+            .trim()
+            .replace(/^refs\/heads\//, "")
+            .replace(/^refs\/remotes\/[^/]+\//, ""),
+        )
         .filter((b) => b !== "" && b !== "HEAD"),
     );
   } catch {
@@ -106,7 +140,8 @@ export function changelogProblem(text: string, version: string): string | undefi
   const sections = changelogSections(text);
   let i = 0;
   if (/^\[?unreleased\]?$/i.test(sections[0]?.heading ?? "")) {
-    if (sections[0]!.body.trim() !== "") return `the Unreleased section lists changes: they belong under ${version}, or ${version} is not the latest version`;
+    if (sections[0]!.body.trim() !== "")
+      return `the Unreleased section lists changes: they belong under ${version}, or ${version} is not the latest version`;
     i = 1;
   }
   const latest = sections[i]?.heading;
@@ -115,7 +150,8 @@ export function changelogProblem(text: string, version: string): string | undefi
   if (!m) return `the latest section "${latest}" is not "${version} - YYYY-MM-DD"`;
   if (m[1] !== version) return `the latest section is ${m[1]}, package.json says ${version}`;
   const date = new Date(`${m[2]}T00:00:00Z`);
-  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== m[2]) return `the latest section's date ${m[2]} is not a date`;
+  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== m[2])
+    return `the latest section's date ${m[2]} is not a date`;
   return undefined;
 }
 
@@ -125,8 +161,17 @@ describe("install lines in README.md, docs/ and examples/", () => {
   it("are found: the tarball installs of README.md, and the git installs or the Action in every CI recipe and docs/ci.md", () => {
     const tarballs = lines.filter((l) => pinsOf(l.text).some((p) => p.kind === "version") && l.text.includes(".tgz"));
     expect(tarballs.map((l) => l.file)).toContain("README.md");
-    const gitInstalls = lines.filter((l) => l.text.includes(`github.com/${pkg.name}/${pkg.name}`) || pinsOf(l.text).some((p) => p.kind === "ref" && l.text.includes("uses:")));
-    expect(gitInstalls.map((l) => l.file)).toEqual(expect.arrayContaining([...readdirSync(join(ROOT, "examples/ci")).map((f) => join("examples/ci", f)), join("docs", "ci.md")]));
+    const gitInstalls = lines.filter(
+      (l) =>
+        l.text.includes(`github.com/${pkg.name}/${pkg.name}`) ||
+        pinsOf(l.text).some((p) => p.kind === "ref" && l.text.includes("uses:")),
+    );
+    expect(gitInstalls.map((l) => l.file)).toEqual(
+      expect.arrayContaining([
+        ...readdirSync(join(ROOT, "examples/ci")).map((f) => join("examples/ci", f)),
+        join("docs", "ci.md"),
+      ]),
+    );
   });
 
   it("name only git refs the repository has as tags or branches, and only package.json's version", () => {
@@ -135,10 +180,18 @@ describe("install lines in README.md, docs/ and examples/", () => {
 
   it("would be caught naming a tag the repository does not have, or another version", () => {
     const bad = [
-      { file: "x.md", line: 1, text: `npm install --save-dev git+https://github.com/${pkg.name}/${pkg.name}.git#v0.0.0-none` },
+      {
+        file: "x.md",
+        line: 1,
+        text: `npm install --save-dev git+https://github.com/${pkg.name}/${pkg.name}.git#v0.0.0-none`,
+      },
       { file: "x.md", line: 2, text: `npx ${pkg.name}@0.0.0-none --help` },
       { file: "x.yml", line: 3, text: `      - uses: ${pkg.name}/${pkg.name}@v0.0.0-none` },
-      { file: "x.md", line: 4, text: `npm install git+https://github.com/${pkg.name}/${pkg.name}.git   # the default branch` },
+      {
+        file: "x.md",
+        line: 4,
+        text: `npm install git+https://github.com/${pkg.name}/${pkg.name}.git   # the default branch`,
+      },
       { file: "x.md", line: 5, text: `npm install --global ./${pkg.name}-0.0.0-none.tgz` },
     ];
     expect(problems(bad, new Set(["v1.0.0"]), pkg.version, new Set(["main"]))).toEqual([
@@ -154,7 +207,12 @@ describe("install lines in README.md, docs/ and examples/", () => {
   });
 
   it("are lines that install or run something, not mentions in prose", () => {
-    expect(installLines("x", "npm install && npm run demo\nread the README\n  - uses: actions/checkout@v4\nnpx zoneform --help").map((l) => l.line)).toEqual([1, 3, 4]);
+    expect(
+      installLines(
+        "x",
+        "npm install && npm run demo\nread the README\n  - uses: actions/checkout@v4\nnpx zoneform --help",
+      ).map((l) => l.line),
+    ).toEqual([1, 3, 4]);
   });
 });
 
@@ -165,7 +223,9 @@ describe("CHANGELOG.md", () => {
 
   it("would be caught listing changes under Unreleased, or naming another version or no date", () => {
     const v = pkg.version;
-    expect(changelogProblem(`# C\n\n## [Unreleased]\n\n### Added\n- x\n\n## ${v} - 2026-11-25\n`, v)).toMatch(/Unreleased section lists changes/);
+    expect(changelogProblem(`# C\n\n## [Unreleased]\n\n### Added\n- x\n\n## ${v} - 2026-11-25\n`, v)).toMatch(
+      /Unreleased section lists changes/,
+    );
     expect(changelogProblem(`# C\n\n## [Unreleased]\n\n## [${v}] - 2026-11-25\n- x\n`, v)).toBeUndefined();
     expect(changelogProblem(`# C\n\n## 0.0.0-other - 2026-11-25\n`, v)).toMatch(/latest section is 0\.0\.0-other/);
     expect(changelogProblem(`# C\n\n## ${v}\n`, v)).toMatch(/is not "/);

@@ -39,15 +39,15 @@ const files = markdownFiles();
 
 describe("links in README.md and docs/", () => {
   it("finds the docs", () => {
-    expect(files).toEqual(expect.arrayContaining(["README.md", "docs/configuration.md", "docs/commands/README.md", "docs/emulator.md"]));
+    expect(files).toEqual(
+      expect.arrayContaining(["README.md", "docs/configuration.md", "docs/commands/README.md", "docs/emulator.md"]),
+    );
   });
 
   it("computes GitHub's anchors", () => {
-    expect([...anchors("# A `b` c\n## `custom_hostnames`: what is owned\n## A b c\n```\n# not a heading\n```\n")]).toEqual([
-      "a-b-c",
-      "custom_hostnames-what-is-owned",
-      "a-b-c-1",
-    ]);
+    expect([
+      ...anchors("# A `b` c\n## `custom_hostnames`: what is owned\n## A b c\n```\n# not a heading\n```\n"),
+    ]).toEqual(["a-b-c", "custom_hostnames-what-is-owned", "a-b-c-1"]);
   });
 
   for (const file of files) {
@@ -63,7 +63,12 @@ describe("links in README.md and docs/", () => {
           broken.push(`${target} (no ${relative(ROOT, path)})`);
           continue;
         }
-        if (anchor !== undefined && statSync(path).isFile() && path.endsWith(".md") && !anchors(readFileSync(path, "utf8")).has(anchor)) {
+        if (
+          anchor !== undefined &&
+          statSync(path).isFile() &&
+          path.endsWith(".md") &&
+          !anchors(readFileSync(path, "utf8")).has(anchor)
+        ) {
           broken.push(`${target} (no heading #${anchor} in ${relative(ROOT, path)})`);
         }
       }

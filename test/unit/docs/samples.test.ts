@@ -22,10 +22,14 @@ describe("sample outputs in the docs", () => {
     expect(pages.length).toBeGreaterThan(0);
   });
 
-  it.each(pages)("%s: every sample block is what its commands print", async (page) => {
-    const text = readFileSync(join(ROOT, page), "utf8");
-    expect(await regenerate(text, ctx)).toBe(text);
-  }, 120_000);
+  it.each(pages)(
+    "%s: every sample block is what its commands print",
+    async (page) => {
+      const text = readFileSync(join(ROOT, page), "utf8");
+      expect(await regenerate(text, ctx)).toBe(text);
+    },
+    120_000,
+  );
 
   it("a marker must be followed by a fenced block", () => {
     expect(() => findSamples("<!-- sample: $ zoneform plan -->\ntext\n")).toThrow(/followed at once by a fenced block/);

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { parseConfigText } from "../../../src/config/index.js";
 import { renderExport } from "../../../src/export/document.js";
-import { destinationWithEnvRefs, envNameFor, exportedOutputOptions, upperSnake } from "../../../src/sections/logpush/export.js";
+import {
+  destinationWithEnvRefs,
+  envNameFor,
+  exportedOutputOptions,
+  upperSnake,
+} from "../../../src/sections/logpush/export.js";
 import { escapeTemplates, newNotes, type SectionContext } from "../../../src/export/types.js";
 
 const Z = "0123456789abcdef0123456789abcdef";
@@ -10,11 +15,18 @@ const ctx = (): SectionContext => ({ read: undefined as never, zoneId: Z, notes:
 describe("logpush secrets", () => {
   it("replaces every secret query parameter with an ${env:ZONEFORM_<JOB>_<PARAM>} reference and notes it", () => {
     const c = ctx();
-    const dest = destinationWithEnvRefs("s3://logs/{DATE}?region=us-east-1&access-key-id=AKIA&secret-access-key=abc%2Fdef&sse=AES256", c, "http-to-s3");
+    const dest = destinationWithEnvRefs(
+      "s3://logs/{DATE}?region=us-east-1&access-key-id=AKIA&secret-access-key=abc%2Fdef&sse=AES256",
+      c,
+      "http-to-s3",
+    );
     expect(dest).toBe(
       "s3://logs/{DATE}?region=us-east-1&access-key-id=${env:ZONEFORM_HTTP_TO_S3_ACCESS_KEY_ID}&secret-access-key=${env:ZONEFORM_HTTP_TO_S3_SECRET_ACCESS_KEY}&sse=AES256",
     );
-    expect(c.notes.env.map((e) => e.name)).toEqual(["ZONEFORM_HTTP_TO_S3_ACCESS_KEY_ID", "ZONEFORM_HTTP_TO_S3_SECRET_ACCESS_KEY"]);
+    expect(c.notes.env.map((e) => e.name)).toEqual([
+      "ZONEFORM_HTTP_TO_S3_ACCESS_KEY_ID",
+      "ZONEFORM_HTTP_TO_S3_SECRET_ACCESS_KEY",
+    ]);
   });
 
   it("leaves destinations without credentials and empty values alone", () => {
@@ -45,7 +57,9 @@ describe("output options", () => {
     });
     expect(options).toEqual({ field_names: ["RayID"], sample_rate: 0.5 });
     expect(unknown).toEqual(["future_option"]);
-    expect(exportedOutputOptions({ field_names: [], output_type: "csv", record_prefix: "", record_suffix: "\n" }).options).toEqual({ field_names: [], output_type: "csv" });
+    expect(
+      exportedOutputOptions({ field_names: [], output_type: "csv", record_prefix: "", record_suffix: "\n" }).options,
+    ).toEqual({ field_names: [], output_type: "csv" });
   });
 });
 
@@ -54,9 +68,24 @@ describe("the exported document", () => {
     const value = "script-src 'self' https://x.test/${env:NOT_A_SECRET}";
     const doc = {
       version: 1,
-      zones: [{ zone_id: Z, page_shield: { policies: [escapeTemplates({ description: "d", action: "log", expression: "true", value })] } }],
+      zones: [
+        {
+          zone_id: Z,
+          page_shield: { policies: [escapeTemplates({ description: "d", action: "log", expression: "true", value })] },
+        },
+      ],
     };
-    const text = renderExport(doc, { schemaRef: "../schemas/zoneform.schema.json", version: "0", exportedAt: new Date(0), zones: [Z], sections: ["page_shield"] }, newNotes());
+    const text = renderExport(
+      doc,
+      {
+        schemaRef: "../schemas/zoneform.schema.json",
+        version: "0",
+        exportedAt: new Date(0),
+        zones: [Z],
+        sections: ["page_shield"],
+      },
+      newNotes(),
+    );
     expect(text.startsWith("# yaml-language-server: $schema=../schemas/zoneform.schema.json\n")).toBe(true);
     const { desired } = parseConfigText(text, "x.yaml", {});
     expect(desired.zones[0]!.page_shield!.policies![0]!.value).toBe(value);

@@ -3,7 +3,13 @@ import { parseConfigText } from "../../../src/config/index.js";
 import { ConfigError } from "../../../src/errors.js";
 import { checkInventory, scriptsNeedingDetail, type SeenScript } from "../../../src/inventory/check.js";
 import { cspSource, inventoryPolicy, pageCondition } from "../../../src/inventory/csp.js";
-import { pageMatcher, pagePatternProblem, urlCovers, urlMatches, urlPatternProblem } from "../../../src/sections/page-shield/inventory-match.js";
+import {
+  pageMatcher,
+  pagePatternProblem,
+  urlCovers,
+  urlMatches,
+  urlPatternProblem,
+} from "../../../src/sections/page-shield/inventory-match.js";
 import { draftInventory, mergeInventory, TODO_JUSTIFICATION } from "../../../src/inventory/yaml.js";
 import type { ScriptInventory } from "../../../src/inventory/types.js";
 
@@ -66,7 +72,17 @@ describe("findings", () => {
     // Only the pinned script whose listed hash differs needs its detail.
     expect(scriptsNeedingDetail(INV, scripts, NOW)).toEqual(["c".repeat(32)]);
     const details = new Map([
-      ["c".repeat(32), { hash: H2, versions: [{ hash: H2, fetched_at: "2026-11-20T10:00:00Z" }, { hash: H1, fetched_at: "2026-09-01T00:00:00Z" }], page_urls: ["example.com/checkout"] }],
+      [
+        "c".repeat(32),
+        {
+          hash: H2,
+          versions: [
+            { hash: H2, fetched_at: "2026-11-20T10:00:00Z" },
+            { hash: H1, fetched_at: "2026-09-01T00:00:00Z" },
+          ],
+          page_urls: ["example.com/checkout"],
+        },
+      ],
     ]);
     const r = checkInventory(INV, scripts, details, { now: NOW });
     expect(r.findings.map((f) => [f.type, f.url, f.requirement])).toEqual([
@@ -74,13 +90,18 @@ describe("findings", () => {
       ["changed", "https://example.com/checkout.js", "11.6.1"],
       ["stale", "https://old.example/gone.js", "6.4.3"],
     ]);
-    expect(r.findings[1]!.message).toContain("(new version fetched at 2026-11-20T10:00:00Z); the pinned version was last fetched at 2026-09-01T00:00:00Z");
+    expect(r.findings[1]!.message).toContain(
+      "(new version fetched at 2026-11-20T10:00:00Z); the pinned version was last fetched at 2026-09-01T00:00:00Z",
+    );
     expect(r.authorized.map((a) => a.state)).toEqual(["ok", "changed", "not seen"]);
     expect(r.authorized[0]).toMatchObject({ owner: "payments", seen_hash: H1, first_seen_at: "2026-01-01T00:00:00Z" });
   });
 
   it("a pin that matches needs no detail and gives no finding; an old sighting makes the entry stale", () => {
-    const scripts = [seen("https://example.com/checkout.js"), seen("https://js.stripe.com/v3/", { last_seen_at: "2026-07-01T00:00:00Z" })];
+    const scripts = [
+      seen("https://example.com/checkout.js"),
+      seen("https://js.stripe.com/v3/", { last_seen_at: "2026-07-01T00:00:00Z" }),
+    ];
     expect(scriptsNeedingDetail(INV, scripts, NOW)).toEqual([]);
     const r = checkInventory(INV, scripts, new Map(), { now: NOW, staleDays: 90 });
     expect(r.findings.map((f) => f.type)).toEqual(["stale", "stale"]);
@@ -92,7 +113,12 @@ describe("YAML writer and merger", () => {
   const scripts = [seen("https://js.stripe.com/v3/"), seen("https://example.com/new.js", { hash: H2 })];
 
   it("drafts a block with marked TODO justifications and pinned hashes on request", () => {
-    const text = draftInventory(scripts, { pages: ["example.com/checkout*"], pinHashes: true, zone: "example.com", now: NOW });
+    const text = draftInventory(scripts, {
+      pages: ["example.com/checkout*"],
+      pinHashes: true,
+      zone: "example.com",
+      now: NOW,
+    });
     expect(text).toContain("script_inventory:");
     expect(text).toContain(`justification: "${TODO_JUSTIFICATION}" # TODO`);
     expect(text).toContain(`hash: ${H2}`);
@@ -117,32 +143,55 @@ describe("YAML writer and merger", () => {
     const r = mergeInventory(file, "f", scripts, { pages: ["example.com/pay/*"], zone: { id: Z }, now: NOW });
     expect(r.added.map((a) => a.url)).toEqual(["https://example.com/new.js"]);
     expect(r.pagesAdded).toEqual(["example.com/pay/*"]);
-    for (const kept of ["# header comment", `zone_id: ${Z} # the shop`, "# reviewed by payments", "justification: Stripe card form # keep"]) expect(r.text).toContain(kept);
+    for (const kept of [
+      "# header comment",
+      `zone_id: ${Z} # the shop`,
+      "# reviewed by payments",
+      "justification: Stripe card form # keep",
+    ])
+      expect(r.text).toContain(kept);
     // What it wrote validates (a TODO is a warning, not an error).
     const { warnings } = parseConfigText(r.text, "z.yaml", {});
-    expect(warnings.map((w) => w.message)).toContain("the justification is still a TODO: write why the script is needed on the payment page");
+    expect(warnings.map((w) => w.message)).toContain(
+      "the justification is still a TODO: write why the script is needed on the payment page",
+    );
     // Merging again adds nothing and changes nothing.
-    expect(mergeInventory(r.text, "f", scripts, { pages: ["example.com/pay/*"], zone: { id: Z }, now: NOW }).text).toBe(r.text);
+    expect(mergeInventory(r.text, "f", scripts, { pages: ["example.com/pay/*"], zone: { id: Z }, now: NOW }).text).toBe(
+      r.text,
+    );
   });
 
   it("merges into a plain inventory block", () => {
-    const r = mergeInventory("script_inventory:\n  pages: [a.com/x]\n  authorized: [] # none yet\n", "f", scripts, { pages: [], zone: { id: Z }, now: NOW });
+    const r = mergeInventory("script_inventory:\n  pages: [a.com/x]\n  authorized: [] # none yet\n", "f", scripts, {
+      pages: [],
+      zone: { id: Z },
+      now: NOW,
+    });
     expect(r.where).toBe("script_inventory");
     expect(r.added).toHaveLength(2);
   });
 });
 
 describe("validation", () => {
-  const doc = (inv: string) => `version: 1\nzones:\n  - zone_id: ${Z}\n    page_shield:\n      script_inventory:\n${inv}`;
+  const doc = (inv: string) =>
+    `version: 1\nzones:\n  - zone_id: ${Z}\n    page_shield:\n      script_inventory:\n${inv}`;
   it("a missing or empty justification is an error, with file:line:col and pointer", () => {
     let err: ConfigError | undefined;
     try {
-      parseConfigText(doc("        pages: [example.com/checkout*]\n        authorized:\n          - url: https://a.example/x.js\n          - url: https://b.example/y.js\n            justification: ' '\n"), "z.yaml", {});
+      parseConfigText(
+        doc(
+          "        pages: [example.com/checkout*]\n        authorized:\n          - url: https://a.example/x.js\n          - url: https://b.example/y.js\n            justification: ' '\n",
+        ),
+        "z.yaml",
+        {},
+      );
     } catch (e) {
       err = e as ConfigError;
     }
     expect(err).toBeInstanceOf(ConfigError);
-    expect(err!.message).toMatch(/z\.yaml:\d+:\d+.*\/zones\/0\/page_shield\/script_inventory\/authorized\/0.*justification/);
+    expect(err!.message).toMatch(
+      /z\.yaml:\d+:\d+.*\/zones\/0\/page_shield\/script_inventory\/authorized\/0.*justification/,
+    );
     expect(err!.message).toContain("/zones/0/page_shield/script_inventory/authorized/1/justification");
   });
 
@@ -164,7 +213,9 @@ describe("validation", () => {
     );
     const messages = warnings.map((w) => w.message);
     expect(messages).toContain("duplicate url 'https://js.stripe.com/v3/*' (also item 0 of this list)");
-    expect(messages).toContain("'https://cdn.example/lib/*' covers 'https://cdn.example/lib/x.js' (item 2) too: the entries overlap");
+    expect(messages).toContain(
+      "'https://cdn.example/lib/*' covers 'https://cdn.example/lib/x.js' (item 2) too: the entries overlap",
+    );
     expect(messages.some((m) => m.startsWith("duplicate page pattern"))).toBe(true);
     expect(desired.zones[0]!.page_shield!.script_inventory!.authorized).toHaveLength(4);
   });
@@ -174,10 +225,16 @@ describe("csp suggest --from-inventory", () => {
   it("turns urls into CSP sources and pages into an expression", () => {
     expect(cspSource("https://js.stripe.com/v3/*").source).toBe("https://js.stripe.com/v3/");
     expect(cspSource("https://cdn.example/lib/jq-*")).toMatchObject({ source: "https://cdn.example/lib/" });
-    expect(cspSource("https://www.googletagmanager.com/gtag/js?id=G-1").source).toBe("https://www.googletagmanager.com/gtag/js");
-    expect(pageCondition("example.com/checkout*")).toBe('http.host eq "example.com" and starts_with(http.request.uri.path, "/checkout")');
+    expect(cspSource("https://www.googletagmanager.com/gtag/js?id=G-1").source).toBe(
+      "https://www.googletagmanager.com/gtag/js",
+    );
+    expect(pageCondition("example.com/checkout*")).toBe(
+      'http.host eq "example.com" and starts_with(http.request.uri.path, "/checkout")',
+    );
     const { policy } = inventoryPolicy(INV, { description: "d", action: "allow" });
-    expect(policy.value).toBe("script-src https://example.com/checkout.js https://js.stripe.com/v3/ https://old.example/gone.js");
+    expect(policy.value).toBe(
+      "script-src https://example.com/checkout.js https://js.stripe.com/v3/ https://old.example/gone.js",
+    );
     expect(policy.action).toBe("allow");
   });
 });

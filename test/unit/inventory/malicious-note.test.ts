@@ -19,18 +19,33 @@ const raw = (url: string, extra: Record<string, unknown> = {}) => ({
 
 describe("inventory drafts and the malicious verdict", () => {
   it("marks a script malicious by a threat score, by integrity or by a report; not one scored 30", () => {
-    expect(seenScriptOf(raw("https://a.test/skim.js", { magecart_score: 3 })).malicious).toEqual(["magecart_score 3 < 10"]);
+    expect(seenScriptOf(raw("https://a.test/skim.js", { magecart_score: 3 })).malicious).toEqual([
+      "magecart_score 3 < 10",
+    ]);
     expect(seenScriptOf(raw("https://a.test/x.js", { js_integrity_score: 30 })).malicious).toBeUndefined();
-    expect(seenScriptOf(raw("https://a.test/x.js", { dataflow_score: 1, obfuscation_score: 1 })).malicious).toBeUndefined();
-    expect(seenScriptOf(raw("https://a.test/r.js", { domain_reported_malicious: true })).malicious).toEqual(["domain reported malicious"]);
+    expect(
+      seenScriptOf(raw("https://a.test/x.js", { dataflow_score: 1, obfuscation_score: 1 })).malicious,
+    ).toBeUndefined();
+    expect(seenScriptOf(raw("https://a.test/r.js", { domain_reported_malicious: true })).malicious).toEqual([
+      "domain reported malicious",
+    ]);
   });
 
   it("says so in the draft, on its own comment line above the entry", () => {
-    const scripts = [seenScriptOf(raw("https://a.test/skim.js", { cryptomining_score: 2 })), seenScriptOf(raw("https://b.test/ok.js"))];
-    const text = draftInventory(scripts, { pages: ["example.com/checkout"], zone: "example.com", now: new Date("2026-11-25T12:00:00Z") });
+    const scripts = [
+      seenScriptOf(raw("https://a.test/skim.js", { cryptomining_score: 2 })),
+      seenScriptOf(raw("https://b.test/ok.js")),
+    ];
+    const text = draftInventory(scripts, {
+      pages: ["example.com/checkout"],
+      zone: "example.com",
+      now: new Date("2026-11-25T12:00:00Z"),
+    });
     const lines = text.split("\n");
     const skim = lines.findIndex((l) => l.includes("- url: https://a.test/skim.js"));
-    expect(lines[skim - 1]).toBe("    # MALICIOUS (cryptomining_score 2 < 10): remove it from the page, do not authorize it");
+    expect(lines[skim - 1]).toBe(
+      "    # MALICIOUS (cryptomining_score 2 < 10): remove it from the page, do not authorize it",
+    );
     expect(text.match(/MALICIOUS/g)).toHaveLength(1);
   });
 });

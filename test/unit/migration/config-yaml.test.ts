@@ -4,14 +4,24 @@ import { parseConfigText } from "../../../src/config/index.js";
 import { createEmptyZone } from "../../../src/emulator/seed.js";
 import { seedAccountRulesets } from "../../../src/emulator/areas/rulesets/seed.js";
 import { buildMigrationConfig } from "../../../src/emulator/areas/waf-migration/config.js";
-import { documentedOwasp, mapMigrationConfig, renderMigrationYaml, type MigrationConfig } from "../../../src/migration/config-yaml.js";
+import {
+  documentedOwasp,
+  mapMigrationConfig,
+  renderMigrationYaml,
+  type MigrationConfig,
+} from "../../../src/migration/config-yaml.js";
 import { deriveOwasp, OWASP_RULESET_ID } from "../../../src/sections/waf/managed-ruleset.js";
 
 const Z = "0123456789abcdef0123456789abcdef";
-const owasp = deriveOwasp(seedAccountRulesets("2025-06-01T00:00:00.000Z").find((r) => r.id === OWASP_RULESET_ID)! as never)!;
+const owasp = deriveOwasp(
+  seedAccountRulesets("2025-06-01T00:00:00.000Z").find((r) => r.id === OWASP_RULESET_ID)! as never,
+)!;
 
 /** The proposal the emulator makes for a zone whose previous WAF had these settings. */
-function proposal(sensitivity: "high" | "medium" | "low" | "default", action: "block" | "challenge" | "simulate"): MigrationConfig {
+function proposal(
+  sensitivity: "high" | "medium" | "low" | "default",
+  action: "block" | "challenge" | "simulate",
+): MigrationConfig {
   const zone = createEmptyZone("legacy.example", "pro", { wafMode: "previous" });
   zone.waf_migration.old_sensitivity = sensitivity;
   zone.waf_migration.old_action = action;
@@ -47,13 +57,21 @@ describe("mapping the migration proposal to the waf section", () => {
 
   it("uses the documented last rule and defaults when the ruleset could not be read", () => {
     expect(documentedOwasp().lastRuleId).toBe(owasp.lastRuleId);
-    expect(mapMigrationConfig(proposal("low", "block"), null).waf.owasp).toEqual(mapMigrationConfig(proposal("low", "block"), owasp).waf.owasp);
+    expect(mapMigrationConfig(proposal("low", "block"), null).waf.owasp).toEqual(
+      mapMigrationConfig(proposal("low", "block"), owasp).waf.owasp,
+    );
   });
 
   it("reads paranoia 4 and the ruleset defaults when the proposal overrides nothing", () => {
-    const bare: MigrationConfig = { name: "default", rules: [{ action: "execute", expression: "true", enabled: true, action_parameters: { id: OWASP_RULESET_ID } }] };
+    const bare: MigrationConfig = {
+      name: "default",
+      rules: [{ action: "execute", expression: "true", enabled: true, action_parameters: { id: OWASP_RULESET_ID } }],
+    };
     const mapped = mapMigrationConfig(bare, owasp);
-    expect(mapped.waf).toEqual({ owasp: { enabled: true, paranoia_level: 4, score_threshold: 40, action: "block" }, cloudflare_managed: { enabled: false } });
+    expect(mapped.waf).toEqual({
+      owasp: { enabled: true, paranoia_level: 4, score_threshold: 40, action: "block" },
+      cloudflare_managed: { enabled: false },
+    });
   });
 
   it("warns when the paranoia overrides are not the canonical set a plan would write", () => {
@@ -63,7 +81,10 @@ describe("mapping the migration proposal to the waf section", () => {
         {
           action: "execute",
           expression: "true",
-          action_parameters: { id: OWASP_RULESET_ID, overrides: { categories: [{ category: "paranoia-level-3", enabled: false }] } },
+          action_parameters: {
+            id: OWASP_RULESET_ID,
+            overrides: { categories: [{ category: "paranoia-level-3", enabled: false }] },
+          },
         },
       ],
     };
@@ -74,14 +95,24 @@ describe("mapping the migration proposal to the waf section", () => {
 
   it("counts rules it does not own (migrated skip rules) without stating them", () => {
     const config = proposal("default", "block");
-    config.rules.unshift({ action: "skip", expression: 'http.request.uri.path eq "/health"', action_parameters: { ruleset: "current" } });
+    config.rules.unshift({
+      action: "skip",
+      expression: 'http.request.uri.path eq "/health"',
+      action_parameters: { ruleset: "current" },
+    });
     expect(mapMigrationConfig(config, owasp).summary.at(-1)).toMatch(/^1 other rule\(s\).*does not manage them$/);
   });
 });
 
 describe("rendering the zoneform file", () => {
   const mapped = mapMigrationConfig(proposal("high", "simulate"), owasp);
-  const text = renderMigrationYaml({ zoneId: Z, zoneName: "legacy.example", waf: mapped.waf, schemaRef: "../schemas/zoneform.schema.json", header: ["Proposed."] });
+  const text = renderMigrationYaml({
+    zoneId: Z,
+    zoneName: "legacy.example",
+    waf: mapped.waf,
+    schemaRef: "../schemas/zoneform.schema.json",
+    header: ["Proposed."],
+  });
 
   it("starts with the yaml-language-server schema header", () => {
     expect(text.split("\n")[0]).toBe("# yaml-language-server: $schema=../schemas/zoneform.schema.json");

@@ -13,7 +13,11 @@ describe("explaining the check", () => {
   });
 
   it("gives the API's reason and the spec's advice for an ineligible zone", () => {
-    const e = explainCheck("z1", { compatible: false, migration_state: "incompatible", reason: "URI-based WAF overrides exist" });
+    const e = explainCheck("z1", {
+      compatible: false,
+      migration_state: "incompatible",
+      reason: "URI-based WAF overrides exist",
+    });
     expect(e.eligible).toBe(false);
     expect(e.lines[0]).toBe("Zone z1 is not eligible for the WAF migration: URI-based WAF overrides exist.");
     expect(e.lines.join("\n")).toMatch(/URI-based WAF overrides.*deleted/);
@@ -22,17 +26,23 @@ describe("explaining the check", () => {
 
   it("treats a migrated zone as not eligible and validation mode as ready to finish", () => {
     expect(explainCheck("z1", { compatible: true, migration_state: "done" }).eligible).toBe(false);
-    expect(explainCheck("z1", { compatible: true, migration_state: "validation" }).lines.join("\n")).toMatch(/--mode pending/);
+    expect(explainCheck("z1", { compatible: true, migration_state: "validation" }).lines.join("\n")).toMatch(
+      /--mode pending/,
+    );
   });
 });
 
 describe("refusing a start before anything is written", () => {
   it("refuses an ineligible zone whatever the mode", () => {
-    expect(startRefusal("z1", { compatible: false, migration_state: "incompatible" }, "pending", undefined)).toMatch(/not eligible.*Nothing was changed/);
+    expect(startRefusal("z1", { compatible: false, migration_state: "incompatible" }, "pending", undefined)).toMatch(
+      /not eligible.*Nothing was changed/,
+    );
   });
 
   it("refuses validation mode on a zone known not to be Enterprise", () => {
-    expect(startRefusal("z1", eligible, "validation", "pro")).toMatch(/only available to Enterprise zones; zone z1 is on the pro plan/);
+    expect(startRefusal("z1", eligible, "validation", "pro")).toMatch(
+      /only available to Enterprise zones; zone z1 is on the pro plan/,
+    );
     expect(startRefusal("z1", eligible, "validation", "enterprise")).toBeUndefined();
     expect(startRefusal("z1", eligible, "pending", "pro")).toBeUndefined();
   });
@@ -42,9 +52,15 @@ describe("refusing a start before anything is written", () => {
   });
 
   it("refuses validation twice and a migrated zone", () => {
-    expect(startRefusal("z1", { compatible: true, migration_state: "validation" }, "validation", "enterprise")).toMatch(/already in validation mode/);
-    expect(startRefusal("z1", { compatible: true, migration_state: "validation" }, "pending", "enterprise")).toBeUndefined();
-    expect(startRefusal("z1", { compatible: true, migration_state: "done" }, "pending", undefined)).toMatch(/already uses the new WAF/);
+    expect(startRefusal("z1", { compatible: true, migration_state: "validation" }, "validation", "enterprise")).toMatch(
+      /already in validation mode/,
+    );
+    expect(
+      startRefusal("z1", { compatible: true, migration_state: "validation" }, "pending", "enterprise"),
+    ).toBeUndefined();
+    expect(startRefusal("z1", { compatible: true, migration_state: "done" }, "pending", undefined)).toMatch(
+      /already uses the new WAF/,
+    );
   });
 });
 
@@ -66,10 +82,20 @@ describe("words", () => {
   });
 
   it("explains the status answer", () => {
-    expect(explainStatus("z1", { migration_state: "validation", old_waf_status: "enabled", new_waf_status: "enabled" }).at(-1)).toMatch(/Both WAFs run/);
-    expect(explainStatus("z1", { migration_state: "done", old_waf_status: "disabled", new_waf_status: "enabled", created: "t", source: "api" })).toContain(
-      "  migration started:          t (via api)",
-    );
+    expect(
+      explainStatus("z1", { migration_state: "validation", old_waf_status: "enabled", new_waf_status: "enabled" }).at(
+        -1,
+      ),
+    ).toMatch(/Both WAFs run/);
+    expect(
+      explainStatus("z1", {
+        migration_state: "done",
+        old_waf_status: "disabled",
+        new_waf_status: "enabled",
+        created: "t",
+        source: "api",
+      }),
+    ).toContain("  migration started:          t (via api)");
   });
 
   it("maps back to the spec's sensitivity table and actions", () => {

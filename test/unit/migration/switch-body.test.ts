@@ -7,14 +7,43 @@ import type { Entrypoint } from "../../../src/sections/shared/entrypoint.js";
 const OWASP = "4814384a9e5d4991b9815dcfc25d2f1f";
 const CFM = "efb7b8c949ac4650a09736fc376e9aee";
 const Z = "0123456789abcdef0123456789abcdef";
-const proposed = (id: string) => ({ id: "", version: "", action: "execute", expression: "true", description: `run ${id}`, ref: "", enabled: true, action_parameters: { id, version: "latest" } });
+const proposed = (id: string) => ({
+  id: "",
+  version: "",
+  action: "execute",
+  expression: "true",
+  description: `run ${id}`,
+  ref: "",
+  enabled: true,
+  action_parameters: { id, version: "latest" },
+});
 const proposal = { name: "default", rules: [proposed(OWASP), proposed(CFM)] };
-const skip = { id: "a".repeat(32), version: "3", last_updated: "2026-01-01T00:00:00Z", action: "skip", expression: "ip.src eq 203.0.113.7", ref: "x", logging: { enabled: true }, action_parameters: { ruleset: "current" } };
+const skip = {
+  id: "a".repeat(32),
+  version: "3",
+  last_updated: "2026-01-01T00:00:00Z",
+  action: "skip",
+  expression: "ip.src eq 203.0.113.7",
+  ref: "x",
+  logging: { enabled: true },
+  action_parameters: { ruleset: "current" },
+};
 const tuned = {
-  id: "b".repeat(32), version: "2", last_updated: "2026-01-01T00:00:00Z", action: "execute", expression: "true", ref: "y",
+  id: "b".repeat(32),
+  version: "2",
+  last_updated: "2026-01-01T00:00:00Z",
+  action: "execute",
+  expression: "true",
+  ref: "y",
   action_parameters: { id: OWASP, version: "latest", overrides: { rules: [{ id: "r", score_threshold: 60 }] } },
 };
-const ep = (rules: Entrypoint["rules"]): Entrypoint => ({ id: "c".repeat(32), name: "default", phase: "http_request_firewall_managed", version: "4", rules });
+const ep = (rules: Entrypoint["rules"]): Entrypoint => ({
+  id: "c".repeat(32),
+  name: "default",
+  phase: "http_request_firewall_managed",
+  version: "4",
+  rules,
+});
 
 describe("planSwitch", () => {
   it("creates the entry point with the proposal when the zone has none", () => {

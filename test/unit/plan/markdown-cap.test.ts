@@ -14,10 +14,24 @@ function bigPlan(zones: number): Plan {
       resource: "page_shield_policy",
       zone_id: id,
       identity: `Policy ${n}`,
-      fields: [{ field: "value", before: "script-src 'self' https://a.example".repeat(3), after: "script-src 'self' https://b.example".repeat(3), text: true }],
+      fields: [
+        {
+          field: "value",
+          before: "script-src 'self' https://a.example".repeat(3),
+          after: "script-src 'self' https://b.example".repeat(3),
+          text: true,
+        },
+      ],
       operations: [{ method: "PUT", path: `zones/${id}/page_shield/policies/${n}` }],
     });
-    return { zone_id: id, name: `zone-${i}.example`, changes: [change(1), change(2), change(3)], fingerprints: {}, errors: [], warnings: [] };
+    return {
+      zone_id: id,
+      name: `zone-${i}.example`,
+      changes: [change(1), change(2), change(3)],
+      fingerprints: {},
+      errors: [],
+      warnings: [],
+    };
   });
   return { format_version: 2, created_at: "2026-11-22T00:00:00.000Z", zones: zs, summary: summariseZones(zs) };
 }
@@ -28,7 +42,9 @@ describe("Markdown plans that fit", () => {
     expect(md.length).toBeLessThanOrEqual(GITHUB_COMMENT_LIMIT);
     expect(md.startsWith(`${COMMENT_MARKER}\n### zoneform plan`)).toBe(true);
     for (const i of [0, 117, 235]) expect(md).toContain(`| zone-${i}.example | 0 | 3 | 0 | 0 | 0 |`);
-    expect(md).toMatch(/> \*\*\d+ of 236 zone\(s\) left out\*\* \(`zone-\d+\.example`, .*, …\) to stay under 65536 characters; every zone is in the table above\. The full plan: the plan\.json artifact, `zoneform show plan\.json`\./);
+    expect(md).toMatch(
+      /> \*\*\d+ of 236 zone\(s\) left out\*\* \(`zone-\d+\.example`, .*, …\) to stay under 65536 characters; every zone is in the table above\. The full plan: the plan\.json artifact, `zoneform show plan\.json`\./,
+    );
     expect(md).toContain("<details><summary><code>zone-0.example</code>");
   });
 

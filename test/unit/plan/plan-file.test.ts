@@ -78,7 +78,9 @@ describe("saved plan files", () => {
     expect(text).not.toContain(ENV.SPLUNK_TOKEN);
     expect(text).toContain("${env:SPLUNK_TOKEN}");
     const read = await readPlanFile(await saved());
-    expect(read.zones[0]!.desired).toMatchObject({ page_shield: { policies: [{ description: "Checkout ${env:FLAG}" }] } });
+    expect(read.zones[0]!.desired).toMatchObject({
+      page_shield: { policies: [{ description: "Checkout ${env:FLAG}" }] },
+    });
     expect(read.digest).toBe(planDigest(read));
   });
 
@@ -94,7 +96,9 @@ describe("saved plan files", () => {
     const dir = await mkdtemp(join(tmpdir(), "zoneform-planfile-"));
     const path = join(dir, "plan.json");
     await writeFile(path, "old", { mode: 0o644 });
-    await expect(writePlanFile(path, plan, desired, { label: "--out plan.json" })).rejects.toThrow("--out plan.json: the file exists; pass --force to overwrite it");
+    await expect(writePlanFile(path, plan, desired, { label: "--out plan.json" })).rejects.toThrow(
+      "--out plan.json: the file exists; pass --force to overwrite it",
+    );
     expect(await readFile(path, "utf8")).toBe("old");
     expect(await readdir(dir)).toEqual(["plan.json"]);
     const fresh = join(dir, "new.json");
@@ -130,22 +134,38 @@ describe("saved plan files", () => {
     const astray = structuredClone(plan);
     astray.zones[0]!.changes[0]!.operations[0]!.path = `zones/${OTHER}/page_shield`;
     await writeFile(path, serialisePlan(astray, desired));
-    await expect(readPlanFile(path)).rejects.toThrow(`do not address the zone they belong to (zone ${Z}: PUT zones/${OTHER}/page_shield)`);
+    await expect(readPlanFile(path)).rejects.toThrow(
+      `do not address the zone they belong to (zone ${Z}: PUT zones/${OTHER}/page_shield)`,
+    );
   });
 
   it("apply only when planned again to the same operations: an edited body is refused", () => {
     const same = planForFile(plan, desired);
     expect(() => assertSamePlan(same, planForFile(plan, desired))).not.toThrow();
     const edited = structuredClone(same);
-    (edited.zones[0]!.changes[1]!.operations[0]!.body as Record<string, unknown>).destination_conf = "https://h.example/?header_Authorization=${env:CLOUDFLARE_API_TOKEN}";
+    (edited.zones[0]!.changes[1]!.operations[0]!.body as Record<string, unknown>).destination_conf =
+      "https://h.example/?header_Authorization=${env:CLOUDFLARE_API_TOKEN}";
     expect(() => assertSamePlan(edited, same)).toThrow(StalePlanError);
-    expect(() => assertSamePlan(edited, same)).toThrow(/logpush_job "j": the body of POST .* differs from what zoneform plans/);
+    expect(() => assertSamePlan(edited, same)).toThrow(
+      /logpush_job "j": the body of POST .* differs from what zoneform plans/,
+    );
     const extra = structuredClone(same);
-    extra.zones[0]!.changes.push({ kind: "delete", resource: "page_shield_policy", zone_id: Z, identity: "x", fields: [], operations: [{ method: "DELETE", path: `zones/${Z}/page_shield/policies/abc` }] });
-    expect(() => assertSamePlan(extra, same)).toThrow(/has delete page_shield_policy "x" that zoneform does not plan now/);
+    extra.zones[0]!.changes.push({
+      kind: "delete",
+      resource: "page_shield_policy",
+      zone_id: Z,
+      identity: "x",
+      fields: [],
+      operations: [{ method: "DELETE", path: `zones/${Z}/page_shield/policies/abc` }],
+    });
+    expect(() => assertSamePlan(extra, same)).toThrow(
+      /has delete page_shield_policy "x" that zoneform does not plan now/,
+    );
     const stale = structuredClone(same);
     stale.zones[0]!.fingerprints["page_shield_settings/settings"] = "ffffffffffffffff";
-    expect(() => assertSamePlan(stale, same)).toThrow(/stale; nothing was written:\n  .*page_shield_settings\/settings changed since the plan was made/);
+    expect(() => assertSamePlan(stale, same)).toThrow(
+      /stale; nothing was written:\n  .*page_shield_settings\/settings changed since the plan was made/,
+    );
   });
 
   it("hide a short env value only where a whole string came from it, never inside other text", () => {

@@ -28,10 +28,22 @@ describe("ordering", () => {
   it("makes before it breaks: creates and updates in kind order, then deletes in reverse kind order", () => {
     const order = (r: string) => ({ settings: 10, policy: 20, job: 40 })[r] ?? 0;
     const ordered = orderChanges(
-      [change("delete", "policy", "old"), change("create", "job", "j"), change("delete", "job", "x"), change("update", "settings", "s"), change("create", "policy", "new")],
+      [
+        change("delete", "policy", "old"),
+        change("create", "job", "j"),
+        change("delete", "job", "x"),
+        change("update", "settings", "s"),
+        change("create", "policy", "new"),
+      ],
       order,
     );
-    expect(ordered.map((c) => `${c.kind}:${c.identity}`)).toEqual(["update:s", "create:new", "create:j", "delete:x", "delete:old"]);
+    expect(ordered.map((c) => `${c.kind}:${c.identity}`)).toEqual([
+      "update:s",
+      "create:new",
+      "create:j",
+      "delete:x",
+      "delete:old",
+    ]);
   });
 });
 
@@ -51,11 +63,15 @@ describe("safety", () => {
     const plan = planOf([1, 2, 3].map((i) => change("delete", "policy", `p${i}`)));
     expect(findSafetyViolations(plan, 3)).toEqual([]);
     expect(() => assertSafe(plan, 2, false)).toThrow(UnsafePlanError);
-    expect(() => assertSafe(plan, 2, false)).toThrow("[example.com] too many deletes, 3 is over 2 (safety.max_deletes), force required");
+    expect(() => assertSafe(plan, 2, false)).toThrow(
+      "[example.com] too many deletes, 3 is over 2 (safety.max_deletes), force required",
+    );
     expect(() => assertSafe(plan, 2, true)).not.toThrow();
   });
   it("has a Terraform-like closing line", () => {
-    expect(summaryLine({ create: 1, update: 2, replace: 0, delete: 3 })).toBe("Plan: 1 to create, 2 to update, 0 to replace, 3 to delete.");
+    expect(summaryLine({ create: 1, update: 2, replace: 0, delete: 3 })).toBe(
+      "Plan: 1 to create, 2 to update, 0 to replace, 3 to delete.",
+    );
   });
 });
 
@@ -65,7 +81,9 @@ describe("secrets in plans", () => {
   const plan = planOf([
     change("update", "logpush_job", "http", {
       before: { destination_conf: "s3://logs?region=us-east-1&secret-access-key=LIVEKEY123" },
-      fields: [{ field: "destination_conf", before: "s3://logs?region=us-east-1&secret-access-key=LIVEKEY123", after: dest }],
+      fields: [
+        { field: "destination_conf", before: "s3://logs?region=us-east-1&secret-access-key=LIVEKEY123", after: dest },
+      ],
       operations: [{ method: "PUT", path: `zones/${Z}/logpush/jobs/1`, body: { destination_conf: dest } }],
     }),
   ]);
@@ -87,7 +105,11 @@ describe("partly-literal credentials in plan files", () => {
   it("keeps a reference inside a larger value (Splunk's `Splunk ${env:TOKEN}`) usable", () => {
     const secret = { name: "SPLUNK_TOKEN", value: "splunk-secret-42" };
     const dest = `splunk://h.example:8088/services/collector/raw?channel=abc&header_Authorization=Splunk%20${secret.value}`;
-    const plan = planOf([change("create", "logpush_job", "s", { operations: [{ method: "POST", path: `zones/${Z}/logpush/jobs`, body: { destination_conf: dest } }] })]);
+    const plan = planOf([
+      change("create", "logpush_job", "s", {
+        operations: [{ method: "POST", path: `zones/${Z}/logpush/jobs`, body: { destination_conf: dest } }],
+      }),
+    ]);
     const text = JSON.stringify(planForFile(plan, { secrets: [secret] }));
     expect(text).toContain("header_Authorization=Splunk%20${env:SPLUNK_TOKEN}");
     expect(JSON.stringify(planForDisplay(plan, { secrets: [secret] }))).toContain("header_Authorization=(sensitive)");

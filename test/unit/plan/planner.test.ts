@@ -14,7 +14,11 @@ interface Snapshot {
   env: Record<string, string>;
   desired: string;
   live: LiveState;
-  expected: { errors: string[]; warnings: string[]; changes: Array<{ kind: string; resource: string; identity: string; summary?: string; operations: unknown[] }> };
+  expected: {
+    errors: string[];
+    warnings: string[];
+    changes: Array<{ kind: string; resource: string; identity: string; summary?: string; operations: unknown[] }>;
+  };
 }
 
 const snapshots = readdirSync(DIR)
@@ -23,7 +27,13 @@ const snapshots = readdirSync(DIR)
 
 describe("plan(desired, live)", () => {
   it("has a snapshot for every section", () => {
-    expect(snapshots.map((s) => s.section).sort()).toEqual(["custom-fields", "custom-hostnames", "logpush", "page-shield", "waf"]);
+    expect(snapshots.map((s) => s.section).sort()).toEqual([
+      "custom-fields",
+      "custom-hostnames",
+      "logpush",
+      "page-shield",
+      "waf",
+    ]);
   });
 
   for (const snap of snapshots) {
@@ -33,9 +43,15 @@ describe("plan(desired, live)", () => {
       const zone = p.zones[0]!;
       expect(zone.errors).toEqual(snap.expected.errors);
       expect(zone.warnings).toEqual(snap.expected.warnings);
-      expect(zone.changes.map((c) => ({ kind: c.kind, resource: c.resource, identity: c.identity, ...(c.summary ? { summary: c.summary } : {}), operations: c.operations }))).toEqual(
-        snap.expected.changes,
-      );
+      expect(
+        zone.changes.map((c) => ({
+          kind: c.kind,
+          resource: c.resource,
+          identity: c.identity,
+          ...(c.summary ? { summary: c.summary } : {}),
+          operations: c.operations,
+        })),
+      ).toEqual(snap.expected.changes);
       expect(p.created_at).toBe(snap.live.read_at);
       // Pure: the same inputs give the same plan, and the inputs are left as they were.
       const again = JSON.stringify(snap.live);
@@ -48,16 +64,26 @@ describe("plan(desired, live)", () => {
     const snap = snapshots.find((s) => s.section === "custom-fields")!;
     const { desired } = parseConfigText(snap.desired, "f.yaml", snap.env);
     const live = structuredClone(snap.live);
-    const rule = (live.zones[0]!.kinds.log_custom_fields as { entrypoint: { rules: Array<Record<string, any>> } }).entrypoint.rules[0]!;
-    rule.action_parameters = { request_fields: [{ name: "cf-ray" }, { name: "referer" }], response_fields: [{ name: "cache-control" }] };
+    const rule = (live.zones[0]!.kinds.log_custom_fields as { entrypoint: { rules: Array<Record<string, any>> } })
+      .entrypoint.rules[0]!;
+    rule.action_parameters = {
+      request_fields: [{ name: "cf-ray" }, { name: "referer" }],
+      response_fields: [{ name: "cache-control" }],
+    };
     expect(plan(desired, live).zones[0]!.changes).toEqual([]);
   });
 
   it("fails a zone it has no reading of, and a zone whose read failed, with no change", () => {
     const snap = snapshots.find((s) => s.section === "page-shield")!;
     const { desired } = parseConfigText(snap.desired, "p.yaml", snap.env);
-    expect(plan(desired, { read_at: snap.live.read_at, zones: [] }).zones[0]).toMatchObject({ changes: [], errors: ["the zone was not read"] });
+    expect(plan(desired, { read_at: snap.live.read_at, zones: [] }).zones[0]).toMatchObject({
+      changes: [],
+      errors: ["the zone was not read"],
+    });
     const failed = { ...snap.live.zones[0]!, kinds: {}, errors: ["reading page_shield_policy: HTTP 500"] };
-    expect(plan(desired, { read_at: snap.live.read_at, zones: [failed] }).zones[0]).toMatchObject({ changes: [], errors: ["reading page_shield_policy: HTTP 500"] });
+    expect(plan(desired, { read_at: snap.live.read_at, zones: [failed] }).zones[0]).toMatchObject({
+      changes: [],
+      errors: ["reading page_shield_policy: HTTP 500"],
+    });
   });
 });

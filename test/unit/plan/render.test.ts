@@ -43,7 +43,14 @@ const plan: Plan = {
           zone_id: Z,
           identity: "Strict",
           live_id: "abc",
-          fields: [{ field: "value", before: "script-src 'self' https://old.example", after: "script-src 'self' https://js.stripe.com", text: true }],
+          fields: [
+            {
+              field: "value",
+              before: "script-src 'self' https://old.example",
+              after: "script-src 'self' https://js.stripe.com",
+              text: true,
+            },
+          ],
           operations: [{ method: "PUT", path: `zones/${Z}/page_shield/policies/abc`, body: {} }],
         },
         {
@@ -144,7 +151,16 @@ describe("zones that could not be planned", () => {
     const failed: Plan = {
       ...plan,
       summary: { create: 0, update: 0, replace: 0, delete: 0 },
-      zones: [{ zone_id: Z, name: "example.com", fingerprints: {}, errors: ["reading page_shield_settings: refused"], warnings: [], changes: [] }],
+      zones: [
+        {
+          zone_id: Z,
+          name: "example.com",
+          fingerprints: {},
+          errors: ["reading page_shield_settings: refused"],
+          warnings: [],
+          changes: [],
+        },
+      ],
     };
     const text = renderPlanText(failed, { color: false });
     expect(text).toContain("Error: reading page_shield_settings: refused");

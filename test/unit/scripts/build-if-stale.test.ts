@@ -36,7 +36,9 @@ describe("build-if-stale", () => {
   });
 
   it("is what `npm run demo` runs, and `npm run build` writes the stamp", () => {
-    const { scripts } = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { scripts: Record<string, string> };
+    const { scripts } = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as {
+      scripts: Record<string, string>;
+    };
     expect(scripts.demo).toBe("node scripts/build-if-stale.mjs && node dist/cli/demo.js");
     expect(scripts.build).toMatch(/&& node scripts\/build-if-stale\.mjs --stamp$/);
   });

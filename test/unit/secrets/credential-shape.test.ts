@@ -44,7 +44,7 @@ describe("credentialIn", () => {
       "234e5416-89bd-44ae-adea-93082b3a88ed", // custom hostname id
       "https://cdnjs.cloudflare.com/ajax/libs/jquery/3.7.1/jquery.min.js",
       "script-src 'self' 'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='",
-      "http.request.uri.path contains \"/checkout\"",
+      'http.request.uri.path contains "/checkout"',
     ]) {
       expect(credentialIn(v, true), v).toBeUndefined();
     }
@@ -55,8 +55,12 @@ describe("hideCredentialShapes", () => {
   it("hides prefixed tokens, mixed 40-character runs, and token or hex-key query values; nothing else", () => {
     expect(hideCredentialShapes(`token ${PREFIXED} here`, "(sensitive)")).toBe("token (sensitive) here");
     expect(hideCredentialShapes(`Bearer ${TOKEN_40}`, "(sensitive)")).toBe("Bearer (sensitive)");
-    expect(hideCredentialShapes(`https://x.example/in?k=${SHA1}&tags=a`, "(sensitive)")).toBe("https://x.example/in?k=(sensitive)&tags=a");
-    expect(hideCredentialShapes(`https://x.example/in?k=${HEX_37}`, "(sensitive)")).toBe("https://x.example/in?k=(sensitive)");
+    expect(hideCredentialShapes(`https://x.example/in?k=${SHA1}&tags=a`, "(sensitive)")).toBe(
+      "https://x.example/in?k=(sensitive)&tags=a",
+    );
+    expect(hideCredentialShapes(`https://x.example/in?k=${HEX_37}`, "(sensitive)")).toBe(
+      "https://x.example/in?k=(sensitive)",
+    );
     const untouched = `zones/5ababd603b22780302dd8d83498e5172 sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 ${SHA1} \${env:CLOUDFLARE_API_TOKEN}`;
     expect(hideCredentialShapes(untouched, "(sensitive)")).toBe(untouched);
   });
@@ -68,7 +72,9 @@ describe("the plan file writer's redactor", () => {
     // The env value becomes its reference (not "(sensitive)": apply re-reads it from the environment).
     expect(r.redactString(`Bearer ${TOKEN_40}`)).toBe("${env:LOG_AUTH}");
     // A pasted one (validate refuses it in a file; a live value can still hold one) is hidden.
-    expect(r.redactDeep({ destination_conf: `https://logs.example/in?header_X=${PREFIXED}`, ownership_challenge: SHA1 })).toEqual({
+    expect(
+      r.redactDeep({ destination_conf: `https://logs.example/in?header_X=${PREFIXED}`, ownership_challenge: SHA1 }),
+    ).toEqual({
       destination_conf: "https://logs.example/in?header_X=(sensitive)",
       ownership_challenge: SHA1,
     });

@@ -5,7 +5,13 @@ import { AnswerShapeError } from "../../../src/errors.js";
 import type { CertificateAuthority } from "../../../src/sections/custom-hostnames/index.js";
 import type { DesiredState, DesiredZone } from "../../../src/sections/index.js";
 import {
-  caSatisfied, customHostnames, normalizeCustomHostname, LIST_PAGE_SIZE, patchSsl, RETIRED_CA, type LiveCustomHostname,
+  caSatisfied,
+  customHostnames,
+  normalizeCustomHostname,
+  LIST_PAGE_SIZE,
+  patchSsl,
+  RETIRED_CA,
+  type LiveCustomHostname,
   type LiveCustomHostnames,
 } from "../../../src/sections/custom-hostnames/custom-hostnames.js";
 import { recordedResult } from "../recorded.js";
@@ -13,7 +19,9 @@ import { recordedResult } from "../recorded.js";
 const Z = "0123456789abcdef0123456789abcdef";
 const zone = (hosts: Array<[string, CertificateAuthority]> | undefined): DesiredZone => ({
   zone_id: Z,
-  ...(hosts ? { custom_hostnames: hosts.map(([hostname, certificate_authority]) => ({ hostname, certificate_authority })) } : {}),
+  ...(hosts
+    ? { custom_hostnames: hosts.map(([hostname, certificate_authority]) => ({ hostname, certificate_authority })) }
+    : {}),
 });
 const host = (hostname: string, ca: string, method = "http"): LiveCustomHostname => ({
   id: `id-${hostname}`,
@@ -28,10 +36,18 @@ const live = (...hosts: Array<LiveCustomHostname | [string, null]>): LiveCustomH
 
 describe("custom_hostname diff", () => {
   it("patches the CA with the live method and type, and nothing else", () => {
-    const { changes, errors } = customHostnames.diff(zone([["shop.acme.example", "google"]]), live(host("shop.acme.example", "digicert", "txt")));
+    const { changes, errors } = customHostnames.diff(
+      zone([["shop.acme.example", "google"]]),
+      live(host("shop.acme.example", "digicert", "txt")),
+    );
     expect(errors).toEqual([]);
     expect(changes).toHaveLength(1);
-    expect(changes[0]).toMatchObject({ kind: "update", resource: "custom_hostname", identity: "shop.acme.example", live_id: "id-shop.acme.example" });
+    expect(changes[0]).toMatchObject({
+      kind: "update",
+      resource: "custom_hostname",
+      identity: "shop.acme.example",
+      live_id: "id-shop.acme.example",
+    });
     expect(changes[0]!.fields).toEqual([{ field: "certificate_authority", before: "digicert", after: "google" }]);
     expect(changes[0]!.operations).toEqual([
       {
@@ -43,7 +59,7 @@ describe("custom_hostname diff", () => {
     expect(changes[0]!.notes!.join("\n")).toMatch(/re-triggers domain control validation \(method txt\)/);
   });
 
-  it("makes no change when the CA already matches, including the default CA \"\"", () => {
+  it('makes no change when the CA already matches, including the default CA ""', () => {
     const z = zone([
       ["a.example", "google"],
       ["b.example", ""],
@@ -57,12 +73,17 @@ describe("custom_hostname diff", () => {
     expect(notes).toMatch(/moves off lets_encrypt.*2024-09-09.*2024-09-30/);
     expect(notes).not.toMatch(/digicert/);
     expect(changes[0]!.summary).toBe("certificate authority lets_encrypt → google");
-    expect(changes[0]!.operations[0]!.body).toEqual({ ssl: { method: "http", type: "dv", certificate_authority: "google" } });
+    expect(changes[0]!.operations[0]!.body).toEqual({
+      ssl: { method: "http", type: "dv", certificate_authority: "google" },
+    });
   });
 
   it('lets "" accept whatever CA Cloudflare chose: no change against lets_encrypt, google, ssl_com or ""', () => {
     for (const ca of ["lets_encrypt", "google", "ssl_com", ""]) {
-      const { changes, errors, warnings } = customHostnames.diff(zone([["a.example", ""]]), live(host("a.example", ca)));
+      const { changes, errors, warnings } = customHostnames.diff(
+        zone([["a.example", ""]]),
+        live(host("a.example", ca)),
+      );
       expect(changes, ca).toEqual([]);
       expect(errors, ca).toEqual([]);
       expect(warnings, ca).toEqual([]);
@@ -70,7 +91,10 @@ describe("custom_hostname diff", () => {
   });
 
   it('moves a hostname on digicert to "" even though "" accepts any other CA, and says why', () => {
-    const { changes, errors } = customHostnames.diff(zone([["a.example", ""]]), live(host("a.example", "digicert", "txt")));
+    const { changes, errors } = customHostnames.diff(
+      zone([["a.example", ""]]),
+      live(host("a.example", "digicert", "txt")),
+    );
     expect(errors).toEqual([]);
     expect(changes).toHaveLength(1);
     const c = changes[0]!;
@@ -80,17 +104,24 @@ describe("custom_hostname diff", () => {
     expect(c.before).toEqual({ certificate_authority: "digicert", method: "txt", type: "dv" });
     expect(c.after).toEqual({ certificate_authority: "", method: "txt", type: "dv" });
     expect(c.operations).toEqual([
-      { method: "PATCH", path: `zones/${Z}/custom_hostnames/id-a.example`, body: { ssl: { method: "txt", type: "dv", certificate_authority: "" } } },
+      {
+        method: "PATCH",
+        path: `zones/${Z}/custom_hostnames/id-a.example`,
+        body: { ssl: { method: "txt", type: "dv", certificate_authority: "" } },
+      },
     ]);
     const notes = c.notes!.join("\n");
-    expect(notes).toMatch(/moves off digicert, which Cloudflare no longer issues from \(no new orders or renewals since 2023-10-26\)/);
+    expect(notes).toMatch(
+      /moves off digicert, which Cloudflare no longer issues from \(no new orders or renewals since 2023-10-26\)/,
+    );
     expect(notes).toMatch(/"" lets Cloudflare pick the CA.*CAA record/);
     expect(notes).toMatch(/re-triggers domain control validation \(method txt\)/);
     expect(notes).not.toMatch(/moves off lets_encrypt/);
   });
 
   it("requires an explicit CA to match exactly, digicert included", () => {
-    const explicit = (want: CertificateAuthority, have: string) => customHostnames.diff(zone([["a.example", want]]), live(host("a.example", have))).changes;
+    const explicit = (want: CertificateAuthority, have: string) =>
+      customHostnames.diff(zone([["a.example", want]]), live(host("a.example", have))).changes;
     expect(explicit("google", "ssl_com")).toHaveLength(1);
     expect(explicit("ssl_com", "google")).toHaveLength(1);
     expect(explicit("google", "")).toHaveLength(1);
@@ -132,8 +163,10 @@ describe("custom_hostname diff", () => {
     expect(customHostnames.owns(zone([]))).toBe(true);
   });
 
-  it("reads an absent CA as not stated (null), distinct from \"\"", () => {
-    expect(normalizeCustomHostname({ id: "1", hostname: "a.example", ssl: { method: "txt", type: "dv", status: "active" } })).toEqual({
+  it('reads an absent CA as not stated (null), distinct from ""', () => {
+    expect(
+      normalizeCustomHostname({ id: "1", hostname: "a.example", ssl: { method: "txt", type: "dv", status: "active" } }),
+    ).toEqual({
       id: "1",
       hostname: "a.example",
       certificate_authority: null,
@@ -149,19 +182,47 @@ describe("custom_hostname diff", () => {
       id: "h1",
       hostname: "a.example",
       ssl: {
-        id: "s1", status: "active", method: "txt", type: "dv", certificate_authority: "lets_encrypt", bundle_method: "force", wildcard: true,
-        cloudflare_branding: false, txt_name: "_acme-challenge.a.example", txt_value: "v", validation_records: [{ status: "active" }],
-        dcv_delegation_records: [{ cname: "c", cname_target: "t" }], expires_on: "2026-01-01T00:00:00Z",
-        settings: { http2: "on", http3: "on", min_tls_version: "1.2", tls_1_3: "off", early_hints: "on", ciphers: ["AES128-SHA"], unknown_setting: 1 },
+        id: "s1",
+        status: "active",
+        method: "txt",
+        type: "dv",
+        certificate_authority: "lets_encrypt",
+        bundle_method: "force",
+        wildcard: true,
+        cloudflare_branding: false,
+        txt_name: "_acme-challenge.a.example",
+        txt_value: "v",
+        validation_records: [{ status: "active" }],
+        dcv_delegation_records: [{ cname: "c", cname_target: "t" }],
+        expires_on: "2026-01-01T00:00:00Z",
+        settings: {
+          http2: "on",
+          http3: "on",
+          min_tls_version: "1.2",
+          tls_1_3: "off",
+          early_hints: "on",
+          ciphers: ["AES128-SHA"],
+          unknown_setting: 1,
+        },
       },
     });
     const ssl = { method: "txt", type: "dv", bundle_method: "force", wildcard: true, cloudflare_branding: false };
-    const settings = { http2: "on", min_tls_version: "1.2", tls_1_3: "off", early_hints: "on", ciphers: ["AES128-SHA"] };
+    const settings = {
+      http2: "on",
+      min_tls_version: "1.2",
+      tls_1_3: "off",
+      early_hints: "on",
+      ciphers: ["AES128-SHA"],
+    };
     expect(have.ssl_writable).toEqual({ ...ssl, settings });
     expect(patchSsl(have, "google")).toEqual({ ...ssl, settings, certificate_authority: "google" });
     const { changes } = customHostnames.diff(zone([["a.example", "ssl_com"]]), live(have));
     expect(changes[0]!.operations).toEqual([
-      { method: "PATCH", path: `zones/${Z}/custom_hostnames/h1`, body: { ssl: { ...ssl, settings, certificate_authority: "ssl_com" } } },
+      {
+        method: "PATCH",
+        path: `zones/${Z}/custom_hostnames/h1`,
+        body: { ssl: { ...ssl, settings, certificate_authority: "ssl_com" } },
+      },
     ]);
     // Only the CA is shown as changing: the other ssl fields are sent as they are.
     expect(changes[0]!.fields).toEqual([{ field: "certificate_authority", before: "lets_encrypt", after: "ssl_com" }]);
@@ -169,27 +230,45 @@ describe("custom_hostname diff", () => {
 
   it("leaves settings out of the PATCH when none of the live ones is writable, and nulls out of every field", () => {
     const have = normalizeCustomHostname({
-      id: "h1", hostname: "a.example",
-      ssl: { method: "http", type: "dv", certificate_authority: "google", bundle_method: null, wildcard: null, settings: { http3: "on" } },
+      id: "h1",
+      hostname: "a.example",
+      ssl: {
+        method: "http",
+        type: "dv",
+        certificate_authority: "google",
+        bundle_method: null,
+        wildcard: null,
+        settings: { http3: "on" },
+      },
     });
     expect(have.ssl_writable).toEqual({ method: "http", type: "dv" });
     expect(patchSsl(have, "")).toEqual({ method: "http", type: "dv", certificate_authority: "" });
   });
 
   it("never patches a hostname serving an uploaded certificate: a warning instead", () => {
-    for (const upload of [{ custom_certificate: "-----BEGIN CERTIFICATE-----" }, { custom_csr_id: "7b163417-1d2b-4c84-a38a-2fb7a0cd7752" }]) {
-      const have = normalizeCustomHostname({ id: "u1", hostname: "up.example", ssl: { method: "http", type: "dv", certificate_authority: "google", ...upload } });
+    for (const upload of [
+      { custom_certificate: "-----BEGIN CERTIFICATE-----" },
+      { custom_csr_id: "7b163417-1d2b-4c84-a38a-2fb7a0cd7752" },
+    ]) {
+      const have = normalizeCustomHostname({
+        id: "u1",
+        hostname: "up.example",
+        ssl: { method: "http", type: "dv", certificate_authority: "google", ...upload },
+      });
       expect(have.uploaded).toBe(true);
       const { changes, errors, warnings } = customHostnames.diff(zone([["up.example", "ssl_com"]]), live(have));
       expect(changes).toEqual([]);
       expect(errors).toEqual([]);
       expect(warnings).toEqual([
-        'custom hostname up.example serves an uploaded certificate, which no CA issues: certificate_authority ssl_com cannot apply and zoneform leaves it as it is (live google); remove certificate_authority from the file to silence this',
+        "custom hostname up.example serves an uploaded certificate, which no CA issues: certificate_authority ssl_com cannot apply and zoneform leaves it as it is (live google); remove certificate_authority from the file to silence this",
       ]);
       // Nothing to say when the CA already matches.
       expect(customHostnames.diff(zone([["up.example", "google"]]), live(have)).warnings).toEqual([]);
     }
-    expect(normalizeCustomHostname({ id: "n", hostname: "n.example", ssl: { custom_certificate: null, custom_csr_id: 5 } }).uploaded).toBeUndefined();
+    expect(
+      normalizeCustomHostname({ id: "n", hostname: "n.example", ssl: { custom_certificate: null, custom_csr_id: 5 } })
+        .uploaded,
+    ).toBeUndefined();
   });
 
   it("refuses an answer without a string id or hostname (never a PATCH of …/undefined)", () => {
@@ -205,10 +284,16 @@ describe("custom_hostname diff", () => {
       [],
     ];
     for (const raw of bad) expect(() => normalizeCustomHostname(raw), JSON.stringify(raw)).toThrow(AnswerShapeError);
-    expect(() => normalizeCustomHostname({ hostname: "a.example" })).toThrow(/custom hostname without an id \("a\.example"\), expected a string id/);
+    expect(() => normalizeCustomHostname({ hostname: "a.example" })).toThrow(
+      /custom hostname without an id \("a\.example"\), expected a string id/,
+    );
     expect(() => normalizeCustomHostname({ id: "x" })).toThrow(/custom hostname x without a hostname/);
     // An ssl object of the wrong shape is left out, not refused.
-    expect(normalizeCustomHostname({ id: "x", hostname: "a.example", ssl: "pending" })).toEqual({ id: "x", hostname: "a.example", certificate_authority: null });
+    expect(normalizeCustomHostname({ id: "x", hostname: "a.example", ssl: "pending" })).toEqual({
+      id: "x",
+      hostname: "a.example",
+      certificate_authority: null,
+    });
   });
 });
 
@@ -259,7 +344,15 @@ describe("custom hostnames as the real API answered them", () => {
       {
         method: "PATCH",
         path: `zones/${Z}/custom_hostnames/234e5416-89bd-44ae-adea-93082b3a88ed`,
-        body: { ssl: { method: "txt", type: "dv", bundle_method: "ubiquitous", wildcard: false, certificate_authority: "ssl_com" } },
+        body: {
+          ssl: {
+            method: "txt",
+            type: "dv",
+            bundle_method: "ubiquitous",
+            wildcard: false,
+            certificate_authority: "ssl_com",
+          },
+        },
       },
     ]);
   });
@@ -281,7 +374,12 @@ describe("custom hostnames as the real API answered them", () => {
         bundle_method: "ubiquitous",
         wildcard: false,
         // http3 is not writable; custom_key and custom_certificate never leave the answer.
-        settings: { http2: "on", min_tls_version: "1.2", tls_1_3: "on", ciphers: ["ECDHE-RSA-AES128-GCM-SHA256", "AES128-SHA"] },
+        settings: {
+          http2: "on",
+          min_tls_version: "1.2",
+          tls_1_3: "on",
+          ciphers: ["ECDHE-RSA-AES128-GCM-SHA256", "AES128-SHA"],
+        },
       },
     });
   });
@@ -316,7 +414,11 @@ function fakeClient(all: Array<Record<string, unknown>>) {
   const calls: Array<{ path: string; query?: Record<string, unknown>; whole?: true }> = [];
   const client = {
     async listAll(path: string, opts?: { query?: Record<string, unknown>; perPage?: number }) {
-      calls.push({ path, query: { ...opts?.query, ...(opts?.perPage !== undefined ? { per_page: opts.perPage } : {}) }, whole: true });
+      calls.push({
+        path,
+        query: { ...opts?.query, ...(opts?.perPage !== undefined ? { per_page: opts.perPage } : {}) },
+        whole: true,
+      });
       const h = opts?.query?.hostname;
       return all.filter((x) => h === undefined || x.hostname === h);
     },
@@ -327,14 +429,22 @@ function fakeClient(all: Array<Record<string, unknown>>) {
       const perPage = Number(opts?.query?.per_page ?? 20);
       const page = Number(opts?.query?.page ?? 1);
       const result = matching.slice((page - 1) * perPage, page * perPage);
-      return { result, status: 200, result_info: { page, per_page: perPage, count: result.length, total_count: matching.length } };
+      return {
+        result,
+        status: 200,
+        result_info: { page, per_page: perPage, count: result.length, total_count: matching.length },
+      };
     },
   } as unknown as CloudflareClient;
   return { client, calls };
 }
 
 const desired: DesiredState = { version: 1, safety: { max_deletes: 5 }, zones: [], secrets: [], files: [] };
-const raw = (i: number) => ({ id: `id${i}`, hostname: `h${i}.example`, ssl: { method: "http", type: "dv", certificate_authority: "google" } });
+const raw = (i: number) => ({
+  id: `id${i}`,
+  hostname: `h${i}.example`,
+  ssl: { method: "http", type: "dv", certificate_authority: "google" },
+});
 const LIST = { path: `zones/${Z}/custom_hostnames`, query: { per_page: LIST_PAGE_SIZE } };
 
 describe("custom_hostname read", () => {
@@ -354,7 +464,11 @@ describe("custom_hostname read", () => {
   it("looks up with ?hostname= only the listed hostnames past the first page", async () => {
     const many = Array.from({ length: 3 * LIST_PAGE_SIZE }, (_, i) => raw(i));
     const { client, calls } = fakeClient(many);
-    const z = zone([["h1.example", "google"], [`h${LIST_PAGE_SIZE + 5}.example`, "google"], ["missing.example", "google"]]);
+    const z = zone([
+      ["h1.example", "google"],
+      [`h${LIST_PAGE_SIZE + 5}.example`, "google"],
+      ["missing.example", "google"],
+    ]);
     const { live: got } = await customHostnames.read(createReadContext(client, desired), z);
     expect(calls).toEqual([
       LIST,
@@ -368,7 +482,11 @@ describe("custom_hostname read", () => {
   it("reads the whole list instead when its other pages are fewer calls than the lookups", async () => {
     const many = Array.from({ length: 2 * LIST_PAGE_SIZE }, (_, i) => raw(i));
     const { client, calls } = fakeClient(many);
-    const z = zone(many.slice(LIST_PAGE_SIZE - 1, LIST_PAGE_SIZE + 2).map((h) => [h.hostname, "google"] as [string, CertificateAuthority]));
+    const z = zone(
+      many
+        .slice(LIST_PAGE_SIZE - 1, LIST_PAGE_SIZE + 2)
+        .map((h) => [h.hostname, "google"] as [string, CertificateAuthority]),
+    );
     const { live: got } = await customHostnames.read(createReadContext(client, desired), z);
     expect(calls).toEqual([LIST, { path: LIST.path, query: { per_page: LIST_PAGE_SIZE }, whole: true }]);
     expect(Object.values(got).every((h) => h !== null)).toBe(true);
@@ -383,7 +501,11 @@ describe("custom_hostname read", () => {
 
 describe("custom hostname PATCH body: only values the API accepts", () => {
   const legacy = (ssl: Record<string, unknown>) =>
-    normalizeCustomHostname({ id: "l1", hostname: "old.example", ssl: { type: "dv", status: "active", certificate_authority: "lets_encrypt", ...ssl } });
+    normalizeCustomHostname({
+      id: "l1",
+      hostname: "old.example",
+      ssl: { type: "dv", status: "active", certificate_authority: "lets_encrypt", ...ssl },
+    });
 
   it("leaves a legacy method cname out of the writable fields, and a CA change stops with what to choose", () => {
     const have = legacy({ method: "cname", bundle_method: "ubiquitous" });
@@ -399,16 +521,35 @@ describe("custom hostname PATCH body: only values the API accepts", () => {
         `(in the dashboard, or PATCH zones/${Z}/custom_hostnames/l1 with {"ssl":{"method":"txt","type":"dv"}}), then plan again. Nothing was changed`,
     ]);
     // No change asked for: a legacy method is no reason to write.
-    expect(customHostnames.diff(zone([["old.example", "lets_encrypt"]]), live(have))).toEqual({ changes: [], errors: [], warnings: [] });
+    expect(customHostnames.diff(zone([["old.example", "lets_encrypt"]]), live(have))).toEqual({
+      changes: [],
+      errors: [],
+      warnings: [],
+    });
   });
 
   it("leaves out every other value outside the API's enums, and says so under the change", () => {
-    const have = legacy({ method: "txt", bundle_method: "legacy_bundle", wildcard: "no", settings: { min_tls_version: "0.9", http2: "on", tls_1_3: "zrtt", ciphers: [1] } });
+    const have = legacy({
+      method: "txt",
+      bundle_method: "legacy_bundle",
+      wildcard: "no",
+      settings: { min_tls_version: "0.9", http2: "on", tls_1_3: "zrtt", ciphers: [1] },
+    });
     expect(have.ssl_writable).toEqual({ method: "txt", type: "dv", settings: { http2: "on" } });
-    expect(have.legacy).toEqual(['bundle_method "legacy_bundle"', 'wildcard "no"', "settings.ciphers [1]", 'settings.min_tls_version "0.9"', 'settings.tls_1_3 "zrtt"']);
+    expect(have.legacy).toEqual([
+      'bundle_method "legacy_bundle"',
+      'wildcard "no"',
+      "settings.ciphers [1]",
+      'settings.min_tls_version "0.9"',
+      'settings.tls_1_3 "zrtt"',
+    ]);
     const { changes } = customHostnames.diff(zone([["old.example", "google"]]), live(have));
-    expect(changes[0]!.operations[0]!.body).toEqual({ ssl: { method: "txt", type: "dv", settings: { http2: "on" }, certificate_authority: "google" } });
-    expect(changes[0]!.notes!.join("\n")).toContain('live bundle_method "legacy_bundle", wildcard "no", settings.ciphers [1], settings.min_tls_version "0.9"');
+    expect(changes[0]!.operations[0]!.body).toEqual({
+      ssl: { method: "txt", type: "dv", settings: { http2: "on" }, certificate_authority: "google" },
+    });
+    expect(changes[0]!.notes!.join("\n")).toContain(
+      'live bundle_method "legacy_bundle", wildcard "no", settings.ciphers [1], settings.min_tls_version "0.9"',
+    );
   });
 
   it("refuses a certificate type the API does not accept when the CA would change", () => {
@@ -421,11 +562,21 @@ describe("custom hostname PATCH body: only values the API accepts", () => {
 
 describe("a CA the answer does not state", () => {
   const unstated = (extra: Record<string, unknown> = {}) =>
-    normalizeCustomHostname({ id: "n1", hostname: "n.example", ssl: { method: "txt", type: "dv", status: "active", ...extra } });
+    normalizeCustomHostname({
+      id: "n1",
+      hostname: "n.example",
+      ssl: { method: "txt", type: "dv", status: "active", ...extra },
+    });
 
   it("is null with the issuer from ssl.certificates[] (or ssl.issuer), and a CA of another type is refused", () => {
-    expect(unstated({ certificates: [{ id: "c", issuer: "GoogleTrustServices" }] })).toMatchObject({ certificate_authority: null, issuer: "GoogleTrustServices" });
-    expect(unstated({ certificate_authority: null, issuer: "DigiCertInc" })).toMatchObject({ certificate_authority: null, issuer: "DigiCertInc" });
+    expect(unstated({ certificates: [{ id: "c", issuer: "GoogleTrustServices" }] })).toMatchObject({
+      certificate_authority: null,
+      issuer: "GoogleTrustServices",
+    });
+    expect(unstated({ certificate_authority: null, issuer: "DigiCertInc" })).toMatchObject({
+      certificate_authority: null,
+      issuer: "DigiCertInc",
+    });
     expect(unstated({ certificate_authority: "" }).certificate_authority).toBe("");
     expect(() => unstated({ certificate_authority: 7 })).toThrow(AnswerShapeError);
   });
@@ -437,8 +588,12 @@ describe("a CA the answer does not state", () => {
       expect(changes).toEqual([]);
       expect(errors).toEqual([]);
       expect(warnings).toHaveLength(1);
-      expect(warnings?.[0]).toContain("custom hostname n.example: certificate authority not stated (issued by GoogleTrustServices) in the API answer");
+      expect(warnings?.[0]).toContain(
+        "custom hostname n.example: certificate authority not stated (issued by GoogleTrustServices) in the API answer",
+      );
     }
-    expect(customHostnames.diff(zone([["n.example", "google"]]), live(unstated())).warnings?.[0]).toMatch(/not stated in the API answer, so zoneform cannot tell whether it is already google and writes nothing/);
+    expect(customHostnames.diff(zone([["n.example", "google"]]), live(unstated())).warnings?.[0]).toMatch(
+      /not stated in the API answer, so zoneform cannot tell whether it is already google and writes nothing/,
+    );
   });
 });

@@ -23,10 +23,15 @@ const RULE: IdentityRule<Want, Live> = {
   describeDesired: (d) => `job ${d.name}/${d.dataset}`,
   describeLive: (l) => `id ${l.id} (${l.name}/${l.dataset})`,
 };
-const want = (name: string, dataset = "http", id?: string): Want => ({ name, dataset, ...(id !== undefined ? { id } : {}) });
+const want = (name: string, dataset = "http", id?: string): Want => ({
+  name,
+  dataset,
+  ...(id !== undefined ? { id } : {}),
+});
 const live = (id: string, name: string, dataset = "http"): Live => ({ id, name, dataset });
 /** What each entry became: its live id, or "+" (create). */
-const outcome = (r: ReturnType<typeof matchIdentities<Want, Live>>) => r.matches.map((m) => `${m.want.name}/${m.want.dataset}=${m.live ? m.live.id : "+"}`);
+const outcome = (r: ReturnType<typeof matchIdentities<Want, Live>>) =>
+  r.matches.map((m) => `${m.want.name}/${m.want.dataset}=${m.live ? m.live.id : "+"}`);
 
 describe("matchIdentities", () => {
   it("matches by hints when they are unique, and leaves the rest unmatched", () => {
@@ -37,7 +42,11 @@ describe("matchIdentities", () => {
   });
 
   it("tells jobs of one name apart by their hint (name and dataset)", () => {
-    const r = matchIdentities([want("x", "dns"), want("x", "http")], [live("1", "x", "http"), live("2", "x", "dns")], RULE);
+    const r = matchIdentities(
+      [want("x", "dns"), want("x", "http")],
+      [live("1", "x", "http"), live("2", "x", "dns")],
+      RULE,
+    );
     expect(outcome(r)).toEqual(["x/dns=2", "x/http=1"]);
     expect(r.unmatched).toEqual([]);
   });
@@ -53,9 +62,15 @@ describe("matchIdentities", () => {
 
   it("takes pins first; unpinned entries match among what the pins left", () => {
     const lives = [live("1", "a"), live("2", "a")];
-    expect(outcome(matchIdentities([want("a", "http", "2"), want("a")], lives, RULE))).toEqual(["a/http=2", "a/http=1"]);
+    expect(outcome(matchIdentities([want("a", "http", "2"), want("a")], lives, RULE))).toEqual([
+      "a/http=2",
+      "a/http=1",
+    ]);
     // Order in the file does not matter.
-    expect(outcome(matchIdentities([want("a"), want("a", "http", "2")], lives, RULE))).toEqual(["a/http=1", "a/http=2"]);
+    expect(outcome(matchIdentities([want("a"), want("a", "http", "2")], lives, RULE))).toEqual([
+      "a/http=1",
+      "a/http=2",
+    ]);
     const pinnedOnly = matchIdentities([want("a", "http", "2")], lives, RULE);
     expect(pinnedOnly.unmatched.map((l) => l.id)).toEqual(["1"]);
   });
@@ -63,9 +78,15 @@ describe("matchIdentities", () => {
   it("stops on a pin that is not live, naming the live objects of the same hints, and holds them", () => {
     const r = matchIdentities([want("a", "http", "9")], [live("1", "a"), live("2", "b")], RULE);
     expect(r.matches).toEqual([]);
-    expect(r.errors).toEqual([expect.stringMatching(/^job a\/http pins id 9, which is not live \(live jobs with the same hints: id 1 \(a\/http\)\)/)]);
+    expect(r.errors).toEqual([
+      expect.stringMatching(
+        /^job a\/http pins id 9, which is not live \(live jobs with the same hints: id 1 \(a\/http\)\)/,
+      ),
+    ]);
     expect(r.unmatched.map((l) => l.id)).toEqual(["2"]);
-    expect(matchIdentities([want("a", "http", "1"), want("b", "http", "1")], [live("1", "a")], RULE).errors[0]).toContain("which another entry pins too");
+    expect(
+      matchIdentities([want("a", "http", "1"), want("b", "http", "1")], [live("1", "a")], RULE).errors[0],
+    ).toContain("which another entry pins too");
   });
 
   it("never takes an object of the same name but another dataset: the file names it by both", () => {

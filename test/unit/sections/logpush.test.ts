@@ -34,7 +34,12 @@ const filterAB: LogpushFilter = {
   where: {
     and: [
       { key: "ClientRequestHost", operator: "eq", value: "example.com" },
-      { or: [{ key: "ClientRequestPath", operator: "contains", value: "/api" }, { key: "EdgeResponseStatus", operator: "geq", value: 500 }] },
+      {
+        or: [
+          { key: "ClientRequestPath", operator: "contains", value: "/api" },
+          { key: "EdgeResponseStatus", operator: "geq", value: 500 },
+        ],
+      },
     ],
   },
 };
@@ -58,14 +63,23 @@ const zone = (jobs: DesiredLogpushJob[] | undefined, prune = true): DesiredZone 
 
 describe("logpush filters compared by meaning", () => {
   it("treats key order, whitespace and every spelling of 'no filter' as equal", () => {
-    const reordered = JSON.stringify({
-      where: {
-        and: [
-          { value: "example.com", operator: "eq", key: "ClientRequestHost" },
-          { or: [{ operator: "contains", key: "ClientRequestPath", value: "/api" }, { value: 500, key: "EdgeResponseStatus", operator: "geq" }] },
-        ],
+    const reordered = JSON.stringify(
+      {
+        where: {
+          and: [
+            { value: "example.com", operator: "eq", key: "ClientRequestHost" },
+            {
+              or: [
+                { operator: "contains", key: "ClientRequestPath", value: "/api" },
+                { value: 500, key: "EdgeResponseStatus", operator: "geq" },
+              ],
+            },
+          ],
+        },
       },
-    }, null, 2);
+      null,
+      2,
+    );
     expect(filtersEqual(filterAB, filterFromWire(reordered).filter)).toBe(true);
     for (const none of [null, undefined, "", "  ", '{"where":{}}', '{ "where": {} }', { where: {} }]) {
       expect(filterFromWire(none).filter).toBeUndefined();
@@ -75,16 +89,42 @@ describe("logpush filters compared by meaning", () => {
   });
 
   it("sees a different value, operator or grouping as a change", () => {
-    const other: LogpushFilter = { where: { or: [{ and: [{ key: "ClientRequestHost", operator: "eq", value: "example.com" }, { key: "ClientRequestPath", operator: "contains", value: "/api" }] }, { key: "EdgeResponseStatus", operator: "geq", value: 500 }] } };
+    const other: LogpushFilter = {
+      where: {
+        or: [
+          {
+            and: [
+              { key: "ClientRequestHost", operator: "eq", value: "example.com" },
+              { key: "ClientRequestPath", operator: "contains", value: "/api" },
+            ],
+          },
+          { key: "EdgeResponseStatus", operator: "geq", value: 500 },
+        ],
+      },
+    };
     expect(filtersEqual(filterAB, other)).toBe(false);
     expect(filtersEqual(filterAB, undefined)).toBe(false);
   });
 
   it("shows a filter as readable conditions, grouping nested ones", () => {
-    expect(describeFilter(filterAB)).toBe('ClientRequestHost eq "example.com" and (ClientRequestPath contains "/api" or EdgeResponseStatus geq 500)');
-    expect(describeFilter({ where: { or: [{ and: [{ key: "A", operator: "eq", value: 1 }, { key: "B", operator: "in", value: ["x", "y"] }] }, { key: "C", operator: "!eq", value: true }] } })).toBe(
-      '(A eq 1 and B in ["x","y"]) or C !eq true',
+    expect(describeFilter(filterAB)).toBe(
+      'ClientRequestHost eq "example.com" and (ClientRequestPath contains "/api" or EdgeResponseStatus geq 500)',
     );
+    expect(
+      describeFilter({
+        where: {
+          or: [
+            {
+              and: [
+                { key: "A", operator: "eq", value: 1 },
+                { key: "B", operator: "in", value: ["x", "y"] },
+              ],
+            },
+            { key: "C", operator: "!eq", value: true },
+          ],
+        },
+      }),
+    ).toBe('(A eq 1 and B in ["x","y"]) or C !eq true');
     expect(describeFilter({ where: {} })).toBeUndefined();
   });
 
@@ -105,8 +145,19 @@ describe("logpush output_options", () => {
   it("fills the API's defaults, so defaults never diff, and reads the 2024 CVE key typo", () => {
     const given = { field_names: ["RayID"], timestamp_format: "rfc3339" };
     const apiStored = {
-      "CVE-2021-4428": false, batch_prefix: "", batch_suffix: "", field_delimiter: ",", field_names: ["RayID"], merge_subrequests: false,
-      output_type: "ndjson", record_delimiter: "", record_prefix: "{", record_suffix: "}\n", record_template: "", sample_rate: 1, timestamp_format: "rfc3339",
+      "CVE-2021-4428": false,
+      batch_prefix: "",
+      batch_suffix: "",
+      field_delimiter: ",",
+      field_names: ["RayID"],
+      merge_subrequests: false,
+      output_type: "ndjson",
+      record_delimiter: "",
+      record_prefix: "{",
+      record_suffix: "}\n",
+      record_template: "",
+      sample_rate: 1,
+      timestamp_format: "rfc3339",
     };
     expect(comparableOutputOptions(given)).toEqual(comparableOutputOptions(apiStored));
     expect(comparableOutputOptions(apiStored)["CVE-2021-44228"]).toBe(false);
@@ -132,14 +183,28 @@ describe("logpush output_options", () => {
   it("sends no output_options when the file does not manage them: a PUT keeps what it does not carry", () => {
     const l = live("7", job({ output_options: { field_names: ["RayID"], sample_rate: 0.5 } }));
     expect(updateBody(job({ enabled: false }), l)).toEqual({ enabled: false });
-    expect(logpushJobs.diff(zone([job({ enabled: false })]), [l]).changes[0]!.operations[0]!.body).toEqual({ enabled: false });
+    expect(logpushJobs.diff(zone([job({ enabled: false })]), [l]).changes[0]!.operations[0]!.body).toEqual({
+      enabled: false,
+    });
   });
 
   it("compares absent options as the service's defaults, both ways", () => {
-    const held = live("7", job({ output_options: { field_names: ["RayID"], timestamp_format: "unixnano", sample_rate: 1, output_type: "ndjson" } }));
+    const held = live(
+      "7",
+      job({
+        output_options: { field_names: ["RayID"], timestamp_format: "unixnano", sample_rate: 1, output_type: "ndjson" },
+      }),
+    );
     expect(logpushJobs.diff(zone([job({ output_options: { field_names: ["RayID"] } })]), [held]).changes).toEqual([]);
     const bare = live("8", job({ output_options: { field_names: ["RayID"] } }));
-    expect(logpushJobs.diff(zone([job({ output_options: { field_names: ["RayID"], timestamp_format: "unixnano", "CVE-2021-44228": false } })]), [bare]).changes).toEqual([]);
+    expect(
+      logpushJobs.diff(
+        zone([
+          job({ output_options: { field_names: ["RayID"], timestamp_format: "unixnano", "CVE-2021-44228": false } }),
+        ]),
+        [bare],
+      ).changes,
+    ).toEqual([]);
     // A job that holds no options at all equals a file whose options are all defaults.
     const none = live("9", job());
     expect(none.output_options).toBeUndefined();
@@ -148,8 +213,15 @@ describe("logpush output_options", () => {
 
   it("computes the PUT's output_options: the file's, plus the default of each omitted option the job holds with another value", () => {
     const liveOptions = {
-      field_names: ["RayID"], timestamp_format: "rfc3339", sample_rate: 1, output_type: "ndjson", merge_subrequests: true, "CVE-2021-4428": true,
-      batch_prefix: "[", some_future_option: "x", record_template: null,
+      field_names: ["RayID"],
+      timestamp_format: "rfc3339",
+      sample_rate: 1,
+      output_type: "ndjson",
+      merge_subrequests: true,
+      "CVE-2021-4428": true,
+      batch_prefix: "[",
+      some_future_option: "x",
+      record_template: null,
     };
     expect(outputOptionsToSend({ field_names: ["RayID", "ClientIP"], sample_rate: 0.5 }, liveOptions)).toEqual({
       field_names: ["RayID", "ClientIP"],
@@ -164,10 +236,27 @@ describe("logpush output_options", () => {
       some_future_option: "x",
     });
     // Not stated by the file and unknown to zoneform: never a difference.
-    expect(diffOutputOptions({ field_names: ["RayID"], timestamp_format: "rfc3339", sample_rate: 1, output_type: "ndjson", merge_subrequests: true, "CVE-2021-44228": true, batch_prefix: "[" }, liveOptions)).toEqual([]);
+    expect(
+      diffOutputOptions(
+        {
+          field_names: ["RayID"],
+          timestamp_format: "rfc3339",
+          sample_rate: 1,
+          output_type: "ndjson",
+          merge_subrequests: true,
+          "CVE-2021-44228": true,
+          batch_prefix: "[",
+        },
+        liveOptions,
+      ),
+    ).toEqual([]);
     expect(diffOutputOptions({ some_future_option: "y" }, liveOptions)).toContain("some_future_option");
     // CSV framing defaults follow the file's output_type.
-    expect(outputOptionsToSend({ output_type: "csv" }, { record_prefix: "{", record_suffix: "}\n" })).toEqual({ output_type: "csv", record_prefix: "", record_suffix: "\n" });
+    expect(outputOptionsToSend({ output_type: "csv" }, { record_prefix: "{", record_suffix: "}\n" })).toEqual({
+      output_type: "csv",
+      record_prefix: "",
+      record_suffix: "\n",
+    });
     expect(outputOptionsToSend({ field_names: ["A"], sample_rate: null }, undefined)).toEqual({ field_names: ["A"] });
   });
 
@@ -180,14 +269,25 @@ describe("logpush output_options", () => {
       options: { field_names: ["RayID"], sample_rate: 0.1, "CVE-2021-44228": true, timestamp_format: "unix" },
       unknown: ["future"],
     });
-    expect(outputOptionsFromLogpull("fields=&sample=often")).toEqual({ options: { field_names: [] }, unknown: ["sample"] });
-    expect(outputOptionsFromLogpull("fields=Client%20IP")).toEqual({ options: { field_names: ["Client IP"] }, unknown: [] });
+    expect(outputOptionsFromLogpull("fields=&sample=often")).toEqual({
+      options: { field_names: [] },
+      unknown: ["sample"],
+    });
+    expect(outputOptionsFromLogpull("fields=Client%20IP")).toEqual({
+      options: { field_names: ["Client IP"] },
+      unknown: [],
+    });
   });
 });
 
 describe("logpush_job diff", () => {
   it("creates a missing job with a POST of the file's fields, the filter as compact JSON", () => {
-    const want = job({ filter: filterAB, output_options: { field_names: ["RayID"] }, max_upload_records: 5000, kind: "" });
+    const want = job({
+      filter: filterAB,
+      output_options: { field_names: ["RayID"] },
+      max_upload_records: 5000,
+      kind: "",
+    });
     const { changes, errors } = logpushJobs.diff(zone([want]), []);
     expect(errors).toEqual([]);
     expect(changes).toHaveLength(1);
@@ -195,15 +295,30 @@ describe("logpush_job diff", () => {
     const op = changes[0]!.operations[0]!;
     expect(op).toMatchObject({ method: "POST", path: `zones/${Z}/logpush/jobs` });
     const body = op.body as Record<string, unknown>;
-    expect(body).toMatchObject({ name: "http-to-r2", dataset: "http_requests", destination_conf: R2, enabled: true, kind: "", max_upload_records: 5000 });
+    expect(body).toMatchObject({
+      name: "http-to-r2",
+      dataset: "http_requests",
+      destination_conf: R2,
+      enabled: true,
+      kind: "",
+      max_upload_records: 5000,
+    });
     expect(body.filter).toBe(
       '{"where":{"and":[{"key":"ClientRequestHost","operator":"eq","value":"example.com"},{"or":[{"key":"ClientRequestPath","operator":"contains","value":"/api"},{"key":"EdgeResponseStatus","operator":"geq","value":500}]}]}}',
     );
     // output_options as the file gives them: no defaults filled in.
     expect(body.output_options).toEqual({ field_names: ["RayID"] });
-    expect(createBody(job())).toEqual({ name: "http-to-r2", dataset: "http_requests", destination_conf: R2, enabled: true });
+    expect(createBody(job())).toEqual({
+      name: "http-to-r2",
+      dataset: "http_requests",
+      destination_conf: R2,
+      enabled: true,
+    });
     expect(createBody(job({ filter: { where: {} } }))).not.toHaveProperty("filter");
-    expect(createBody(job({ output_options: { sample_rate: 0.5, timestamp_format: null, "CVE-2021-4428": true } })).output_options).toEqual({
+    expect(
+      createBody(job({ output_options: { sample_rate: 0.5, timestamp_format: null, "CVE-2021-4428": true } }))
+        .output_options,
+    ).toEqual({
       sample_rate: 0.5,
       "CVE-2021-44228": true,
     });
@@ -212,10 +327,31 @@ describe("logpush_job diff", () => {
   it("shows no change for a live job equal by meaning", () => {
     const want = job({ filter: filterAB, output_options: { field_names: ["RayID"] } });
     const l = normalizeLiveJob({
-      id: 3, name: "http-to-r2", dataset: "http_requests", destination_conf: R2, enabled: true, kind: "",
-      filter: JSON.stringify({ where: { and: [{ value: "example.com", key: "ClientRequestHost", operator: "eq" }, { or: [{ key: "ClientRequestPath", operator: "contains", value: "/api" }, { key: "EdgeResponseStatus", operator: "geq", value: 500 }] }] } }),
+      id: 3,
+      name: "http-to-r2",
+      dataset: "http_requests",
+      destination_conf: R2,
+      enabled: true,
+      kind: "",
+      filter: JSON.stringify({
+        where: {
+          and: [
+            { value: "example.com", key: "ClientRequestHost", operator: "eq" },
+            {
+              or: [
+                { key: "ClientRequestPath", operator: "contains", value: "/api" },
+                { key: "EdgeResponseStatus", operator: "geq", value: 500 },
+              ],
+            },
+          ],
+        },
+      }),
       output_options: { ...comparableOutputOptions({ field_names: ["RayID"] }), merge_subrequests: false },
-      max_upload_bytes: null, max_upload_records: null, max_upload_interval_seconds: null, error_message: null, last_complete: null,
+      max_upload_bytes: null,
+      max_upload_records: null,
+      max_upload_interval_seconds: null,
+      error_message: null,
+      last_complete: null,
     });
     expect(logpushJobs.diff(zone([want]), [l]).changes).toEqual([]);
   });
@@ -237,7 +373,9 @@ describe("logpush_job diff", () => {
       expect(changes, field).toHaveLength(1);
       expect(changes[0]!.kind).toBe("update");
       expect(changes[0]!.fields.map((f) => f.field)).toEqual([field]);
-      expect(changes[0]!.operations).toEqual([{ method: "PUT", path: `zones/${Z}/logpush/jobs/12`, body: expect.any(Object) }]);
+      expect(changes[0]!.operations).toEqual([
+        { method: "PUT", path: `zones/${Z}/logpush/jobs/12`, body: expect.any(Object) },
+      ]);
     }
   });
 
@@ -251,9 +389,15 @@ describe("logpush_job diff", () => {
       [{ filter: { where: {} } }, { filter: "" }],
       [{ max_upload_bytes: 10_000_000 }, { max_upload_bytes: 10_000_000 }],
       [{ max_upload_records: 2000 }, { max_upload_records: 2000 }],
-      [{ destination_conf: R2.replace("logs/http", "logs/web") }, { destination_conf: R2.replace("logs/http", "logs/web") }],
+      [
+        { destination_conf: R2.replace("logs/http", "logs/web") },
+        { destination_conf: R2.replace("logs/http", "logs/web") },
+      ],
       [{ output_options: { field_names: ["RayID"] } }, { output_options: { field_names: ["RayID"] } }],
-      [{ enabled: false, max_upload_interval_seconds: 60 }, { enabled: false, max_upload_interval_seconds: 60 }],
+      [
+        { enabled: false, max_upload_interval_seconds: 60 },
+        { enabled: false, max_upload_interval_seconds: 60 },
+      ],
     ];
     for (const [over, body] of bodies) {
       const { changes } = logpushJobs.diff(zone([{ ...base, ...over }]), [l]);
@@ -271,7 +415,10 @@ describe("logpush_job diff", () => {
     expect(c[0]).toMatchObject({ kind: "replace", live_id: "5" });
     expect(c[0]!.fields[0]).toEqual({ field: "kind", before: "", after: "edge" });
     expect(c[0]!.fields.map((f) => f.field)).toContain("enabled");
-    expect(c[0]!.operations.map((o) => `${o.method} ${o.path}`)).toEqual([`POST zones/${Z}/logpush/jobs`, `DELETE zones/${Z}/logpush/jobs/5`]);
+    expect(c[0]!.operations.map((o) => `${o.method} ${o.path}`)).toEqual([
+      `POST zones/${Z}/logpush/jobs`,
+      `DELETE zones/${Z}/logpush/jobs/5`,
+    ]);
     expect(c[0]!.summary).toMatch(/created before job 5 is deleted/);
     // A file that does not say `kind` does not manage it.
     expect(logpushJobs.diff(zone([job()]), [live("5", job(), { kind: "edge" })]).changes).toEqual([]);
@@ -302,12 +449,18 @@ describe("logpush_job diff", () => {
     const pinned = logpushJobs.diff(zone([{ ...job({ enabled: false }), id: "1" }], false), lives);
     expect(pinned).toEqual({ changes: [], errors: [], warnings: [] });
     const pinned2 = logpushJobs.diff(zone([{ ...job({ enabled: false }), id: "2" }], true), lives);
-    expect(pinned2.changes.map((c) => [c.kind, c.live_id])).toEqual([["update", "2"], ["delete", "1"], ["delete", "3"]]);
+    expect(pinned2.changes.map((c) => [c.kind, c.live_id])).toEqual([
+      ["update", "2"],
+      ["delete", "1"],
+      ["delete", "3"],
+    ]);
   });
 
   it("takes a job of the same name but another dataset for another job: created beside it, deleted only with prune", () => {
     const lives = [live("1", job({ dataset: "firewall_events" }))];
-    expect(logpushJobs.diff(zone([job()], false), lives).changes.map((c) => [c.kind, c.live_id])).toEqual([["create", undefined]]);
+    expect(logpushJobs.diff(zone([job()], false), lives).changes.map((c) => [c.kind, c.live_id])).toEqual([
+      ["create", undefined],
+    ]);
     expect(logpushJobs.diff(zone([job()], true), lives).changes.map((c) => [c.kind, c.live_id])).toEqual([
       ["create", undefined],
       ["delete", "1"],
@@ -315,7 +468,9 @@ describe("logpush_job diff", () => {
     // A pinned job whose dataset differs cannot be replaced under its pin.
     const pinned = logpushJobs.diff(zone([{ ...job(), id: "1" }]), lives);
     expect(pinned.changes).toEqual([]);
-    expect(pinned.errors![0]).toContain('pins id 1, whose dataset cannot change in place (live: dataset "firewall_events"); remove the `id:`');
+    expect(pinned.errors![0]).toContain(
+      'pins id 1, whose dataset cannot change in place (live: dataset "firewall_events"); remove the `id:`',
+    );
   });
 
   it("creates with a finder that knows the ids read and the content sent (no ownership challenge), the filter compared as JSON", () => {
@@ -327,7 +482,13 @@ describe("logpush_job diff", () => {
         method: "POST",
         path: `zones/${Z}/logpush/jobs`,
         body: createBody(want),
-        finds: { path: `zones/${Z}/logpush/jobs`, match: { name: "http-to-r2", dataset: "http_requests" }, known: ["7"], equals: sent, compare: { filter: "json" } },
+        finds: {
+          path: `zones/${Z}/logpush/jobs`,
+          match: { name: "http-to-r2", dataset: "http_requests" },
+          known: ["7"],
+          equals: sent,
+          compare: { filter: "json" },
+        },
       },
     ]);
   });
@@ -352,28 +513,39 @@ describe("logpush_job diff", () => {
 describe("ownership challenge", () => {
   it("needs one for s3, gs and azure only", () => {
     for (const d of ["s3://b/p", "gs://b/p", "azure://c/p?sig=x"]) expect(needsOwnershipChallenge(d)).toBe(true);
-    for (const d of ["r2://b/p", "https://h/p", "datadog://h", "splunk://h", "sumo://h"]) expect(needsOwnershipChallenge(d)).toBe(false);
+    for (const d of ["r2://b/p", "https://h/p", "datadog://h", "splunk://h", "sumo://h"])
+      expect(needsOwnershipChallenge(d)).toBe(false);
   });
 
   it("makes a create without one a plan error that says what to run, without the credentials", () => {
     const { errors } = logpushJobs.diff(zone([job({ name: "to-s3", destination_conf: S3 })]), []);
     expect(errors).toHaveLength(1);
-    expect(errors![0]).toContain(`zoneform logpush challenge --zone ${Z} --destination 's3://logs/{DATE}?region=us-east-1'`);
+    expect(errors![0]).toContain(
+      `zoneform logpush challenge --zone ${Z} --destination 's3://logs/{DATE}?region=us-east-1'`,
+    );
     expect(errors![0]).toContain("ownership_challenge: ${env:LOGPUSH_CHALLENGE}");
     expect(errors![0]).not.toContain(SECRET);
     expect(errors![0]).not.toContain("AKIAEXAMPLE");
-    expect(logpushJobs.diff(zone([job({ destination_conf: S3, ownership_challenge: CHALLENGE })]), []).errors).toEqual([]);
+    expect(logpushJobs.diff(zone([job({ destination_conf: S3, ownership_challenge: CHALLENGE })]), []).errors).toEqual(
+      [],
+    );
   });
 
   it("asks for one when the destination changes, sends it with the PUT, and not otherwise", () => {
     const l = live("4", job({ destination_conf: S3, ownership_challenge: CHALLENGE }));
     const moved = S3.replace("s3://logs/", "s3://logs2/");
     expect(logpushJobs.diff(zone([job({ destination_conf: moved })]), [l]).errors).toHaveLength(1);
-    const { changes, errors } = logpushJobs.diff(zone([job({ destination_conf: moved, ownership_challenge: CHALLENGE })]), [l]);
+    const { changes, errors } = logpushJobs.diff(
+      zone([job({ destination_conf: moved, ownership_challenge: CHALLENGE })]),
+      [l],
+    );
     expect(errors).toEqual([]);
     expect((changes[0]!.operations[0]!.body as Record<string, unknown>).ownership_challenge).toBe(CHALLENGE);
     expect(changes[0]!.fields).toContainEqual({ field: "ownership_challenge", after: CHALLENGE, sensitive: true });
-    const same = logpushJobs.diff(zone([job({ destination_conf: S3, ownership_challenge: CHALLENGE, enabled: false })]), [l]);
+    const same = logpushJobs.diff(
+      zone([job({ destination_conf: S3, ownership_challenge: CHALLENGE, enabled: false })]),
+      [l],
+    );
     expect(same.changes[0]!.operations[0]!.body).not.toHaveProperty("ownership_challenge");
     expect(logpushJobs.diff(zone([job({ destination_conf: S3, enabled: false })]), [l]).errors).toEqual([]);
   });
@@ -386,7 +558,10 @@ describe("secrets in logpush changes", () => {
     zones: [{ zone_id: Z, changes, fingerprints: {}, errors: [], warnings: [] }],
     summary: { create: 0, update: 0, replace: 0, delete: 0 },
   });
-  const secrets = [{ name: "AWS_SECRET", value: SECRET }, { name: "LOGPUSH_CHALLENGE", value: CHALLENGE }];
+  const secrets = [
+    { name: "AWS_SECRET", value: SECRET },
+    { name: "LOGPUSH_CHALLENGE", value: CHALLENGE },
+  ];
 
   it("shows destinations with bucket and region but not credentials in field diffs", () => {
     const l = live("4", job({ destination_conf: S3.replace(SECRET, "old-secret-value") }));
@@ -399,7 +574,13 @@ describe("secrets in logpush changes", () => {
 
   it("keeps every secret out of the displayed plan and the plan file", () => {
     const l = live("4", job({ destination_conf: S3.replace(SECRET, "live-only-secret") }));
-    const d = logpushJobs.diff(zone([job({ destination_conf: S3, ownership_challenge: CHALLENGE }), job({ name: "new", destination_conf: S3, ownership_challenge: CHALLENGE })]), [l]);
+    const d = logpushJobs.diff(
+      zone([
+        job({ destination_conf: S3, ownership_challenge: CHALLENGE }),
+        job({ name: "new", destination_conf: S3, ownership_challenge: CHALLENGE }),
+      ]),
+      [l],
+    );
     const shown = JSON.stringify(planForDisplay(plan(d.changes), { secrets }));
     const file = JSON.stringify(planForFile(plan(d.changes), { secrets }));
     for (const text of [shown, file]) {
@@ -438,9 +619,15 @@ describe("logpush_job check", () => {
   it("validates the destination of creates and destination changes, and the ownership token", async () => {
     const z = zone([job({ destination_conf: S3, ownership_challenge: CHALLENGE }), job({ name: "b" })]);
     const { changes } = logpushJobs.diff(z, [live("2", job({ name: "b", enabled: false }))]);
-    const { ctx, calls } = fakeCtx({ "validate/destination": { valid: true, message: "" }, "ownership/validate": { valid: true } });
+    const { ctx, calls } = fakeCtx({
+      "validate/destination": { valid: true, message: "" },
+      "ownership/validate": { valid: true },
+    });
     expect(await logpushJobs.check!(ctx, z, changes)).toEqual([]);
-    expect(calls.map((c) => c.path)).toEqual([`zones/${Z}/logpush/validate/destination`, `zones/${Z}/logpush/ownership/validate`]);
+    expect(calls.map((c) => c.path)).toEqual([
+      `zones/${Z}/logpush/validate/destination`,
+      `zones/${Z}/logpush/ownership/validate`,
+    ]);
     expect(calls[0]!.body).toEqual({ destination_conf: S3 });
   });
 
@@ -450,7 +637,9 @@ describe("logpush_job check", () => {
     const { ctx } = fakeCtx({ "validate/destination": { valid: false, message: `access denied for ${S3}` } });
     const errors = await logpushJobs.check!(ctx, z, changes);
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/^logpush job "bad": the destination s3:\/\/logs\/\{DATE\}\?region=us-east-1&.* is not valid: access denied/);
+    expect(errors[0]).toMatch(
+      /^logpush job "bad": the destination s3:\/\/logs\/\{DATE\}\?region=us-east-1&.* is not valid: access denied/,
+    );
     expect(errors[0]).not.toContain(SECRET);
   });
 
@@ -479,7 +668,12 @@ describe("logpush jobs as the real API answers them", () => {
   };
   const LEGACY = "fields=RayID,ClientIP,EdgeStartTimestamp&timestamps=rfc3339";
   const recordedFilter: LogpushFilter = {
-    where: { and: [{ key: "ClientRequestPath", operator: "contains", value: "/static" }, { key: "ClientRequestHost", operator: "eq", value: "example.com" }] },
+    where: {
+      and: [
+        { key: "ClientRequestPath", operator: "contains", value: "/static" },
+        { key: "ClientRequestHost", operator: "eq", value: "example.com" },
+      ],
+    },
   };
   /** The file that states what cft_logpush_zone_filter holds. */
   const zoneFilterJob = (over: Partial<DesiredLogpushJob> = {}): DesiredLogpushJob => ({
@@ -521,19 +715,35 @@ describe("logpush jobs as the real API answers them", () => {
   it("moves a legacy job to output_options when the file states other options, and says so", async () => {
     const jobs = await read(recordedResult("cft_logpush_zone_filter"));
     const note = `moves the job from the legacy logpull_options ("${LEGACY}") to output_options, which replace them; the unchanged options are carried over as the file states them`;
-    const more = logpushJobs.diff(zone([zoneFilterJob({ output_options: { field_names: ["RayID", "ClientIP"], timestamp_format: "rfc3339" } })]), jobs);
+    const more = logpushJobs.diff(
+      zone([zoneFilterJob({ output_options: { field_names: ["RayID", "ClientIP"], timestamp_format: "rfc3339" } })]),
+      jobs,
+    );
     expect(more.changes).toHaveLength(1);
     const c = more.changes[0]!;
     expect(c).toMatchObject({ kind: "update", live_id: "1", identity: "example.com" });
-    expect(c.fields).toEqual([{ field: "output_options.field_names", before: ["RayID", "ClientIP", "EdgeStartTimestamp"], after: ["RayID", "ClientIP"] }]);
+    expect(c.fields).toEqual([
+      {
+        field: "output_options.field_names",
+        before: ["RayID", "ClientIP", "EdgeStartTimestamp"],
+        after: ["RayID", "ClientIP"],
+      },
+    ]);
     expect(c.notes).toEqual([note]);
     expect(c.operations).toEqual([
-      { method: "PUT", path: `zones/${Z}/logpush/jobs/1`, body: { output_options: { field_names: ["RayID", "ClientIP"], timestamp_format: "rfc3339" } } },
+      {
+        method: "PUT",
+        path: `zones/${Z}/logpush/jobs/1`,
+        body: { output_options: { field_names: ["RayID", "ClientIP"], timestamp_format: "rfc3339" } },
+      },
     ]);
     // A file that leaves the timestamp format out means the default: sent as such, since the job holds rfc3339.
-    const noTimestamps = logpushJobs.diff(zone([zoneFilterJob({ output_options: { field_names: ["RayID"] } })]), jobs).changes[0]!;
+    const noTimestamps = logpushJobs.diff(zone([zoneFilterJob({ output_options: { field_names: ["RayID"] } })]), jobs)
+      .changes[0]!;
     expect(noTimestamps.notes).toEqual([note]);
-    expect(noTimestamps.operations[0]!.body).toEqual({ output_options: { field_names: ["RayID"], timestamp_format: "unixnano" } });
+    expect(noTimestamps.operations[0]!.body).toEqual({
+      output_options: { field_names: ["RayID"], timestamp_format: "unixnano" },
+    });
     // A change that does not touch the options does not move the job.
     const enable = logpushJobs.diff(zone([zoneFilterJob({ enabled: true })]), jobs).changes[0]!;
     expect(enable.notes).toBeUndefined();
@@ -558,30 +768,63 @@ describe("logpush jobs as the real API answers them", () => {
         max_upload_records: 0,
       },
     ]);
-    expect(logpushJobs.diff(zone([zoneFilterJob({ filter: undefined })]), jobs)).toEqual({ changes: [], errors: [], warnings: [] });
+    expect(logpushJobs.diff(zone([zoneFilterJob({ filter: undefined })]), jobs)).toEqual({
+      changes: [],
+      errors: [],
+      warnings: [],
+    });
   });
 
-  it("reads the account jobs (cft_logpush_account_v5) with kind \"\" and plans nothing for the file that states them", async () => {
+  it('reads the account jobs (cft_logpush_account_v5) with kind "" and plans nothing for the file that states them', async () => {
     const jobs = await read(recordedResult("cft_logpush_account_v5"));
     const fields = ["Event", "EventTimestampMs", "Outcome", "Exceptions", "Logs", "ScriptName"];
     expect(jobs.map((j) => [j.id, j.name, j.kind, j.output_options, j.legacy_logpull])).toEqual([
       ["234884", "httgotkhpj", "", { field_names: fields }, `fields=${fields.join(",")}`],
       ["235658", "fmvpbbpnkb", "", { field_names: fields }, `fields=${fields.join(",")}`],
     ]);
-    const destination = recordedResult<Array<{ destination_conf: string }>>("cft_logpush_account_v5")[0]!.destination_conf;
+    const destination =
+      recordedResult<Array<{ destination_conf: string }>>("cft_logpush_account_v5")[0]!.destination_conf;
     const file = (name: string): DesiredLogpushJob => ({
-      name, dataset: "workers_trace_events", destination_conf: destination, enabled: true, kind: "", output_options: { field_names: fields },
+      name,
+      dataset: "workers_trace_events",
+      destination_conf: destination,
+      enabled: true,
+      kind: "",
+      output_options: { field_names: fields },
     });
-    expect(logpushJobs.diff(zone([file("fmvpbbpnkb"), file("httgotkhpj")]), jobs)).toEqual({ changes: [], errors: [], warnings: [] });
+    expect(logpushJobs.diff(zone([file("fmvpbbpnkb"), file("httgotkhpj")]), jobs)).toEqual({
+      changes: [],
+      errors: [],
+      warnings: [],
+    });
   });
 });
 
 describe("normalizeLiveJob refuses answers of the wrong shape", () => {
   const good = { id: 7, name: "j", dataset: "http_requests", destination_conf: R2, enabled: true };
 
-  it("accepts a job answered with name: null (created without a name) as the name \"\", a null dataset as unknown, and nulls as absent", () => {
-    expect(normalizeLiveJob({ ...good, name: null, kind: null, dataset: null, filter: null, output_options: null, logpull_options: null, max_upload_bytes: null })).toEqual({
-      id: "7", name: "", dataset: null, destination_conf: R2, enabled: true, kind: "", max_upload_bytes: 0, max_upload_interval_seconds: 0, max_upload_records: 0,
+  it('accepts a job answered with name: null (created without a name) as the name "", a null dataset as unknown, and nulls as absent', () => {
+    expect(
+      normalizeLiveJob({
+        ...good,
+        name: null,
+        kind: null,
+        dataset: null,
+        filter: null,
+        output_options: null,
+        logpull_options: null,
+        max_upload_bytes: null,
+      }),
+    ).toEqual({
+      id: "7",
+      name: "",
+      dataset: null,
+      destination_conf: R2,
+      enabled: true,
+      kind: "",
+      max_upload_bytes: 0,
+      max_upload_interval_seconds: 0,
+      max_upload_records: 0,
     });
     expect(normalizeLiveJob({ ...good, id: "12" }).id).toBe("12");
     // output_options win over a logpull_options string the job still holds.
@@ -612,9 +855,15 @@ describe("normalizeLiveJob refuses answers of the wrong shape", () => {
       ["a fractional limit", { ...good, max_upload_interval_seconds: 1.5 }],
     ];
     for (const [why, raw] of bad) expect(() => normalizeLiveJob(raw), why).toThrow(AnswerShapeError);
-    expect(() => normalizeLiveJob({ ...good, name: 42 })).toThrow('the API answered Logpush job 7 with name 42, expected a string or null');
-    expect(() => normalizeLiveJob({ ...good, id: undefined })).toThrow("the API answered Logpush job with id missing, expected a job id (a whole number)");
-    expect(() => normalizeLiveJob({ ...good, enabled: "true" })).toThrow('the API answered Logpush job 7 with enabled "true", expected true or false');
+    expect(() => normalizeLiveJob({ ...good, name: 42 })).toThrow(
+      "the API answered Logpush job 7 with name 42, expected a string or null",
+    );
+    expect(() => normalizeLiveJob({ ...good, id: undefined })).toThrow(
+      "the API answered Logpush job with id missing, expected a job id (a whole number)",
+    );
+    expect(() => normalizeLiveJob({ ...good, enabled: "true" })).toThrow(
+      'the API answered Logpush job 7 with enabled "true", expected true or false',
+    );
   });
 
   it("fails the read of a list that is not a list", async () => {

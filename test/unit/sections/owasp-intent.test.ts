@@ -4,7 +4,14 @@ import type { Entrypoint, LiveRule } from "../../../src/sections/shared/entrypoi
 import { AnswerShapeError } from "../../../src/errors.js";
 import { deriveOwasp, type OwaspRuleset } from "../../../src/sections/waf/managed-ruleset.js";
 import {
-  describeCreate, describeUpdate, formatThreshold, intentFrom, overridesFor, paranoiaOverrides, sameParanoia, tunedParameters,
+  describeCreate,
+  describeUpdate,
+  formatThreshold,
+  intentFrom,
+  overridesFor,
+  paranoiaOverrides,
+  sameParanoia,
+  tunedParameters,
   type OwaspIntent,
 } from "../../../src/sections/waf/owasp-intent.js";
 import { diffWaf, type LiveWaf } from "../../../src/sections/waf/waf-managed.js";
@@ -15,23 +22,58 @@ const CFM = "efb7b8c949ac4650a09736fc376e9aee";
 const LAST = "6179ae15870a4bb7b2d480d4843b323c";
 const EP = "e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0";
 
-const managed: OwaspRuleset = { id: OWASP, lastRuleId: LAST, defaultThreshold: 40, defaultAction: "block", paranoiaLevels: [1, 2, 3, 4] };
+const managed: OwaspRuleset = {
+  id: OWASP,
+  lastRuleId: LAST,
+  defaultThreshold: 40,
+  defaultAction: "block",
+  paranoiaLevels: [1, 2, 3, 4],
+};
 const intent = (paranoia_level: number, score_threshold: number, action = "block", enabled = true): OwaspIntent => ({
-  enabled, paranoia_level, score_threshold, action,
+  enabled,
+  paranoia_level,
+  score_threshold,
+  action,
 });
-const executeRule = (id: string, rulesetId: string, overrides?: Record<string, unknown>, extra: Partial<LiveRule> = {}): LiveRule => ({
-  id, version: "3", action: "execute", expression: "true", description: "", enabled: true, ref: id,
+const executeRule = (
+  id: string,
+  rulesetId: string,
+  overrides?: Record<string, unknown>,
+  extra: Partial<LiveRule> = {},
+): LiveRule => ({
+  id,
+  version: "3",
+  action: "execute",
+  expression: "true",
+  description: "",
+  enabled: true,
+  ref: id,
   last_updated: "2024-01-01T00:00:00Z",
   action_parameters: { id: rulesetId, version: "latest", ...(overrides ? { overrides } : {}) },
   ...extra,
 });
 const skipRule: LiveRule = {
-  id: "5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c", version: "1", action: "skip", expression: 'ip.src eq 192.0.2.1', enabled: true,
-  ref: "dashboard-skip", description: "office", action_parameters: { ruleset: "current" },
+  id: "5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c",
+  version: "1",
+  action: "skip",
+  expression: "ip.src eq 192.0.2.1",
+  enabled: true,
+  ref: "dashboard-skip",
+  description: "office",
+  action_parameters: { ruleset: "current" },
 };
-const entrypoint = (...rules: LiveRule[]): Entrypoint => ({ id: EP, name: "default", phase: "http_request_firewall_managed", version: "7", rules });
+const entrypoint = (...rules: LiveRule[]): Entrypoint => ({
+  id: EP,
+  name: "default",
+  phase: "http_request_firewall_managed",
+  version: "7",
+  rules,
+});
 const live = (ep: Entrypoint | null, owaspRuleset: OwaspRuleset | null = managed): LiveWaf => ({
-  entrypoint: ep, owaspId: OWASP, cloudflareManagedId: CFM, owaspRuleset,
+  entrypoint: ep,
+  owaspId: OWASP,
+  cloudflareManagedId: CFM,
+  owaspRuleset,
 });
 const zone = (waf: DesiredZone["waf"]): DesiredZone => ({ zone_id: Z, name: "example.com", waf });
 /** As the normalized file has it: the expression defaults to "true". */
@@ -69,10 +111,17 @@ describe("OWASP intent ↔ overrides", () => {
   });
 
   it("sees hand-made paranoia overrides that are not the canonical set", () => {
-    const rule = { action_parameters: { id: OWASP, overrides: { categories: [{ category: "paranoia-level-3", enabled: false }] } } };
+    const rule = {
+      action_parameters: { id: OWASP, overrides: { categories: [{ category: "paranoia-level-3", enabled: false }] } },
+    };
     expect(intentFrom(rule, managed).paranoia_level).toBe(2);
     expect(sameParanoia(rule, 2)).toBe(false);
-    const reordered = { action_parameters: { id: OWASP, overrides: { categories: [...overridesFor(intent(2, 40), managed).categories].reverse() } } };
+    const reordered = {
+      action_parameters: {
+        id: OWASP,
+        overrides: { categories: [...overridesFor(intent(2, 40), managed).categories].reverse() },
+      },
+    };
     expect(sameParanoia(reordered, 2)).toBe(true);
   });
 
@@ -141,13 +190,25 @@ describe("OWASP intent ↔ overrides", () => {
       { category: "paranoia-level-2", action: "managed_challenge" },
     ]);
     // A missing level above is added after the live ones.
-    expect(tunedParameters({ id: OWASP, overrides: { categories: [{ category: "paranoia-level-4", enabled: false }] } }, intent(1, 40), managed).overrides!.categories).toEqual([
+    expect(
+      tunedParameters(
+        { id: OWASP, overrides: { categories: [{ category: "paranoia-level-4", enabled: false }] } },
+        intent(1, 40),
+        managed,
+      ).overrides!.categories,
+    ).toEqual([
       { category: "paranoia-level-4", enabled: false },
       { category: "paranoia-level-2", enabled: false },
       { category: "paranoia-level-3", enabled: false },
     ]);
     // Nothing left: no categories key at all.
-    expect(tunedParameters({ id: OWASP, overrides: { categories: [{ category: "paranoia-level-4", enabled: false }] } }, intent(4, 40), managed).overrides).not.toHaveProperty("categories");
+    expect(
+      tunedParameters(
+        { id: OWASP, overrides: { categories: [{ category: "paranoia-level-4", enabled: false }] } },
+        intent(4, 40),
+        managed,
+      ).overrides,
+    ).not.toHaveProperty("categories");
   });
 
   it("keeps overrides it does not own and the deployed version when tuning", () => {
@@ -158,7 +219,12 @@ describe("OWASP intent ↔ overrides", () => {
       version: "latest",
       overrides: {
         enabled: true,
-        categories: [foreignCategory, { category: "paranoia-level-2", enabled: false }, { category: "paranoia-level-3", enabled: false }, { category: "paranoia-level-4", enabled: false }],
+        categories: [
+          foreignCategory,
+          { category: "paranoia-level-2", enabled: false },
+          { category: "paranoia-level-3", enabled: false },
+          { category: "paranoia-level-4", enabled: false },
+        ],
         rules: [foreignRule, { id: LAST, score_threshold: 60, action: "block", enabled: true }],
       },
     };
@@ -185,9 +251,21 @@ describe("OWASP intent ↔ overrides", () => {
         { id: "zz", action: "managed_challenge", score_threshold: 33, categories: ["anomaly-score"] },
       ],
     };
-    expect(deriveOwasp(raw)).toEqual({ id: OWASP, lastRuleId: "zz", defaultThreshold: 33, defaultAction: "managed_challenge", paranoiaLevels: [1, 3] });
+    expect(deriveOwasp(raw)).toEqual({
+      id: OWASP,
+      lastRuleId: "zz",
+      defaultThreshold: 33,
+      defaultAction: "managed_challenge",
+      paranoiaLevels: [1, 3],
+    });
     // Without score_threshold and action on the last rule: the documented 40 / block.
-    expect(deriveOwasp({ id: OWASP, rules: [{ id: "zz" }] })).toEqual({ id: OWASP, lastRuleId: "zz", defaultThreshold: 40, defaultAction: "block", paranoiaLevels: [] });
+    expect(deriveOwasp({ id: OWASP, rules: [{ id: "zz" }] })).toEqual({
+      id: OWASP,
+      lastRuleId: "zz",
+      defaultThreshold: 40,
+      defaultAction: "block",
+      paranoiaLevels: [],
+    });
   });
 
   it("refuses an OWASP answer without rules, or whose last rule has no id: it never guesses the rule it overrides", () => {
@@ -205,7 +283,9 @@ describe("OWASP intent ↔ overrides", () => {
     ];
     for (const raw of bad) expect(() => deriveOwasp(raw), JSON.stringify(raw)).toThrow(AnswerShapeError);
     expect(() => deriveOwasp({ id: OWASP, rules: [] })).toThrow(`${OWASP} without rules`);
-    expect(() => deriveOwasp({ id: OWASP, rules: [{ id: "r1" }, { action: "block" }] })).toThrow(`${OWASP} with a last rule that has no id`);
+    expect(() => deriveOwasp({ id: OWASP, rules: [{ id: "r1" }, { action: "block" }] })).toThrow(
+      `${OWASP} with a last rule that has no id`,
+    );
   });
 
   it("speaks in intent: only what changes, with the threshold's name", () => {
@@ -236,15 +316,26 @@ describe("waf_managed_rules diff", () => {
     expect(body).toMatchObject({ kind: "zone", phase: "http_request_firewall_managed" });
     expect(body.rules).toEqual([
       {
-        action: "execute", expression: "true", description: "zoneform: Cloudflare Managed Ruleset", enabled: true,
-        ref: "zoneform-cloudflare-managed", action_parameters: { id: CFM },
+        action: "execute",
+        expression: "true",
+        description: "zoneform: Cloudflare Managed Ruleset",
+        enabled: true,
+        ref: "zoneform-cloudflare-managed",
+        action_parameters: { id: CFM },
       },
       {
-        action: "execute", expression: "true", description: "zoneform: OWASP Core Ruleset", enabled: true, ref: "zoneform-owasp",
+        action: "execute",
+        expression: "true",
+        description: "zoneform: OWASP Core Ruleset",
+        enabled: true,
+        ref: "zoneform-owasp",
         action_parameters: {
           id: OWASP,
           overrides: {
-            categories: [{ category: "paranoia-level-3", enabled: false }, { category: "paranoia-level-4", enabled: false }],
+            categories: [
+              { category: "paranoia-level-3", enabled: false },
+              { category: "paranoia-level-4", enabled: false },
+            ],
             rules: [{ id: LAST, score_threshold: 40, action: "block" }],
           },
         },
@@ -262,18 +353,34 @@ describe("waf_managed_rules diff", () => {
         method: "POST",
         path: `zones/${Z}/rulesets/${EP}/rules`,
         body: expect.objectContaining({ action: "execute", ref: "zoneform-owasp" }),
-        finds: { path: `zones/${Z}/rulesets/phases/http_request_firewall_managed/entrypoint`, list: "rules", match: { ref: "zoneform-owasp" } },
+        finds: {
+          path: `zones/${Z}/rulesets/phases/http_request_firewall_managed/entrypoint`,
+          list: "rules",
+          match: { ref: "zoneform-owasp" },
+        },
       },
     ]);
   });
 
   it("adopts a live OWASP rule and patches it whole, keeping its ref, description, the expression the file states and foreign overrides", () => {
     const expression = 'http.host ne "internal.example.com"';
-    const rule = executeRule("0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a", OWASP, {
-      rules: [{ id: "aaaabbbbccccddddeeeeffff00001111", enabled: false }],
-      categories: [{ category: "paranoia-level-2", enabled: false }, { category: "paranoia-level-3", enabled: false }, { category: "paranoia-level-4", enabled: false }],
-    }, { description: "made in the dashboard", ref: "dash-owasp", expression, logging: { enabled: true } });
-    const { changes } = diffWaf(owaspZone(2, 40, "managed_challenge", true, expression), live(entrypoint(skipRule, rule)));
+    const rule = executeRule(
+      "0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a",
+      OWASP,
+      {
+        rules: [{ id: "aaaabbbbccccddddeeeeffff00001111", enabled: false }],
+        categories: [
+          { category: "paranoia-level-2", enabled: false },
+          { category: "paranoia-level-3", enabled: false },
+          { category: "paranoia-level-4", enabled: false },
+        ],
+      },
+      { description: "made in the dashboard", ref: "dash-owasp", expression, logging: { enabled: true } },
+    );
+    const { changes } = diffWaf(
+      owaspZone(2, 40, "managed_challenge", true, expression),
+      live(entrypoint(skipRule, rule)),
+    );
     expect(changes).toHaveLength(1);
     const c = changes[0]!;
     expect(c).toMatchObject({ kind: "update", identity: "owasp", live_id: rule.id });
@@ -282,31 +389,42 @@ describe("waf_managed_rules diff", () => {
       { field: "paranoia_level", before: 1, after: 2 },
       { field: "action", before: "block", after: "managed_challenge" },
     ]);
-    expect(c.operations).toEqual([{
-      method: "PATCH",
-      path: `zones/${Z}/rulesets/${EP}/rules/${rule.id}`,
-      body: {
-        action: "execute",
-        expression: 'http.host ne "internal.example.com"',
-        description: "made in the dashboard",
-        enabled: true,
-        ref: "dash-owasp",
-        logging: { enabled: true },
-        action_parameters: {
-          id: OWASP,
-          version: "latest",
-          overrides: {
-            rules: [{ id: "aaaabbbbccccddddeeeeffff00001111", enabled: false }, { id: LAST, score_threshold: 40, action: "managed_challenge" }],
-            categories: [{ category: "paranoia-level-3", enabled: false }, { category: "paranoia-level-4", enabled: false }],
+    expect(c.operations).toEqual([
+      {
+        method: "PATCH",
+        path: `zones/${Z}/rulesets/${EP}/rules/${rule.id}`,
+        body: {
+          action: "execute",
+          expression: 'http.host ne "internal.example.com"',
+          description: "made in the dashboard",
+          enabled: true,
+          ref: "dash-owasp",
+          logging: { enabled: true },
+          action_parameters: {
+            id: OWASP,
+            version: "latest",
+            overrides: {
+              rules: [
+                { id: "aaaabbbbccccddddeeeeffff00001111", enabled: false },
+                { id: LAST, score_threshold: 40, action: "managed_challenge" },
+              ],
+              categories: [
+                { category: "paranoia-level-3", enabled: false },
+                { category: "paranoia-level-4", enabled: false },
+              ],
+            },
           },
         },
       },
-    }]);
+    ]);
   });
 
   it("plans nothing when the live rule already expresses the intent, whatever order its overrides are in", () => {
     const rule = executeRule("0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a", OWASP, {
-      categories: [{ category: "paranoia-level-4", enabled: false }, { category: "paranoia-level-3", enabled: false }],
+      categories: [
+        { category: "paranoia-level-4", enabled: false },
+        { category: "paranoia-level-3", enabled: false },
+      ],
       rules: [{ id: LAST, action: "block", score_threshold: 40 }],
     });
     expect(diffWaf(owaspZone(2, 40), live(entrypoint(rule))).changes).toEqual([]);
@@ -316,20 +434,30 @@ describe("waf_managed_rules diff", () => {
   });
 
   it("rewrites non-canonical paranoia overrides even when the derived level is the same", () => {
-    const rule = executeRule("0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a", OWASP, { categories: [{ category: "paranoia-level-3", enabled: false }] });
+    const rule = executeRule("0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a", OWASP, {
+      categories: [{ category: "paranoia-level-3", enabled: false }],
+    });
     const { changes } = diffWaf(owaspZone(2, 40), live(entrypoint(rule)));
     expect(changes[0]!.summary).toMatch(/^paranoia 2 \(category overrides rewritten/);
   });
 
   it("disables by patching enabled: false and keeps the tuning; no change when nothing is deployed", () => {
-    const overrides = { categories: [{ category: "paranoia-level-4", enabled: false }], rules: [{ id: LAST, score_threshold: 25, action: "log" }] };
+    const overrides = {
+      categories: [{ category: "paranoia-level-4", enabled: false }],
+      rules: [{ id: LAST, score_threshold: 25, action: "log" }],
+    };
     const rule = executeRule("0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a", OWASP, overrides);
     const { changes } = diffWaf(owaspZone(1, 40, "block", false), live(entrypoint(rule), null));
     expect(changes).toHaveLength(1);
     expect(changes[0]!.summary).toBe("disable OWASP (tuning kept)");
-    expect(changes[0]!.operations[0]!.body).toMatchObject({ enabled: false, action_parameters: { id: OWASP, overrides } });
+    expect(changes[0]!.operations[0]!.body).toMatchObject({
+      enabled: false,
+      action_parameters: { id: OWASP, overrides },
+    });
     expect(diffWaf(owaspZone(1, 40, "block", false), live(null, null)).changes).toEqual([]);
-    expect(diffWaf(owaspZone(1, 40, "block", false), live(entrypoint({ ...rule, enabled: false }), null)).changes).toEqual([]);
+    expect(
+      diffWaf(owaspZone(1, 40, "block", false), live(entrypoint({ ...rule, enabled: false }), null)).changes,
+    ).toEqual([]);
   });
 
   it("warns about several OWASP execute rules and manages only the first", () => {
@@ -345,11 +473,16 @@ describe("waf_managed_rules diff", () => {
     const set = diffWaf(cfmZone(true, "log"), live(entrypoint(rule), null)).changes[0]!;
     expect(set.summary).toBe("action each rule's own → log");
     expect(set.fields).toEqual([{ field: "action", before: undefined, after: "log" }]);
-    expect(set.operations[0]!.body).toMatchObject({ action_parameters: { id: CFM, version: "latest", overrides: { action: "log" } } });
+    expect(set.operations[0]!.body).toMatchObject({
+      action_parameters: { id: CFM, version: "latest", overrides: { action: "log" } },
+    });
     const withAction = executeRule(rule.id, CFM, { action: "log" });
     const unset = diffWaf(cfmZone(true), live(entrypoint(withAction), null)).changes[0]!;
     expect(unset.summary).toBe("action log → each rule's own");
-    expect((unset.operations[0]!.body as { action_parameters: Record<string, unknown> }).action_parameters).toEqual({ id: CFM, version: "latest" });
+    expect((unset.operations[0]!.body as { action_parameters: Record<string, unknown> }).action_parameters).toEqual({
+      id: CFM,
+      version: "latest",
+    });
   });
 
   it("reports an error, and plans nothing, when the OWASP ruleset was not read", () => {

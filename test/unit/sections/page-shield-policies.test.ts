@@ -33,24 +33,40 @@ describe("page_shield_policy diff", () => {
         path: `zones/${Z}/page_shield/policies`,
         body: policy("A"),
         // Found again only as a policy new since the plan holding exactly what was sent.
-        finds: { path: `zones/${Z}/page_shield/policies`, match: { description: "A" }, known: [], equals: policy("A"), compare: { enabled: "bool" } },
+        finds: {
+          path: `zones/${Z}/page_shield/policies`,
+          match: { description: "A" },
+          known: [],
+          equals: policy("A"),
+          compare: { enabled: "bool" },
+        },
       },
     ]);
     // The ids the plan saw are known: an older policy of the same description is never adopted.
-    const withOld = pageShieldPolicies.diff(zone([{ ...policy("A"), id: "p1" }, policy("A")]), [live("p1", policy("A"))]);
+    const withOld = pageShieldPolicies.diff(zone([{ ...policy("A"), id: "p1" }, policy("A")]), [
+      live("p1", policy("A")),
+    ]);
     expect(withOld.errors).toEqual([]);
     expect(withOld.changes.map((c) => c.operations[0]!.finds?.known)).toEqual([["p1"]]);
   });
 
   it("updates only when a field differs, and marks CSP values as text for a word diff", () => {
-    const { changes } = pageShieldPolicies.diff(zone([policy("A", "script-src 'self' https://js.stripe.com")]), [live("p1", policy("A"))]);
+    const { changes } = pageShieldPolicies.diff(zone([policy("A", "script-src 'self' https://js.stripe.com")]), [
+      live("p1", policy("A")),
+    ]);
     expect(changes[0]).toMatchObject({ kind: "update", live_id: "p1" });
     expect(changes[0]!.fields).toEqual([
       { field: "value", before: "script-src 'self'", after: "script-src 'self' https://js.stripe.com", text: true },
     ]);
     // Only the field that changes: every PUT field is optional (deltas-2026 page_shield PUT), so the
     // rest of the policy, fields zoneform does not know included, stays as it is.
-    expect(changes[0]!.operations).toEqual([{ method: "PUT", path: `zones/${Z}/page_shield/policies/p1`, body: { value: "script-src 'self' https://js.stripe.com" } }]);
+    expect(changes[0]!.operations).toEqual([
+      {
+        method: "PUT",
+        path: `zones/${Z}/page_shield/policies/p1`,
+        body: { value: "script-src 'self' https://js.stripe.com" },
+      },
+    ]);
     expect(pageShieldPolicies.diff(zone([policy("A")]), [live("p1", policy("A"))]).changes).toEqual([]);
   });
 
@@ -71,19 +87,31 @@ describe("page_shield_policy diff", () => {
     const lives = [live("p1", policy("A", "other")), live("p2", policy("A"))];
     const pinned = pageShieldPolicies.diff(zone([{ ...policy("A", "new"), id: "p2" }], false), lives);
     expect(pinned.errors).toEqual([]);
-    expect(pinned.changes.map((c) => `${c.kind} ${c.live_id} ${c.operations[0]!.method} ${c.operations[0]!.path}`)).toEqual([
-      `update p2 PUT zones/${Z}/page_shield/policies/p2`,
-    ]);
+    expect(
+      pinned.changes.map((c) => `${c.kind} ${c.live_id} ${c.operations[0]!.method} ${c.operations[0]!.path}`),
+    ).toEqual([`update p2 PUT zones/${Z}/page_shield/policies/p2`]);
     const pruned = pageShieldPolicies.diff(zone([{ ...policy("A"), id: "p2" }], true), lives);
     expect(pruned.changes.map((c) => [c.kind, c.live_id])).toEqual([["delete", "p1"]]);
     // Both pinned: both kept, no write.
-    expect(pageShieldPolicies.diff(zone([{ ...policy("A", "other"), id: "p1" }, { ...policy("A"), id: "p2" }]), lives).changes).toEqual([]);
+    expect(
+      pageShieldPolicies.diff(
+        zone([
+          { ...policy("A", "other"), id: "p1" },
+          { ...policy("A"), id: "p2" },
+        ]),
+        lives,
+      ).changes,
+    ).toEqual([]);
   });
 
   it("stops on a pinned id that is not live, and names the live policies of that description", () => {
-    const { changes, errors } = pageShieldPolicies.diff(zone([{ ...policy("A"), id: "gone" }]), [live("p1", policy("A"))]);
+    const { changes, errors } = pageShieldPolicies.diff(zone([{ ...policy("A"), id: "gone" }]), [
+      live("p1", policy("A")),
+    ]);
     expect(changes).toEqual([]);
-    expect(errors![0]).toMatch(/^Page Shield policy "A" pins id gone, which is not live \(live Page Shield policies with the same hints: id p1/);
+    expect(errors![0]).toMatch(
+      /^Page Shield policy "A" pins id gone, which is not live \(live Page Shield policies with the same hints: id p1/,
+    );
   });
 
   it("reads a live list that names one id twice once: never a keep and a delete of the same policy", () => {
@@ -95,7 +123,9 @@ describe("page_shield_policy diff", () => {
       expect(warnings).toEqual(["the list of Page Shield policies named id p1 twice; it was read once"]);
     }
     // The same id with two contents: the zone stops.
-    expect(pageShieldPolicies.diff(zone([policy("A")]), [p1, live("p1", policy("A", "x"))]).errors![0]).toContain("named id p1 twice with different contents");
+    expect(pageShieldPolicies.diff(zone([policy("A")]), [p1, live("p1", policy("A", "x"))]).errors![0]).toContain(
+      "named id p1 twice with different contents",
+    );
   });
 
   it("deletes unlisted live policies, unless prune is false", () => {
@@ -127,7 +157,13 @@ describe("page_shield_policy read", () => {
   };
   const desired = { version: 1 as const, safety: { max_deletes: 5 }, zones: [], secrets: [], files: [] };
   const RECORDED = "378f7456a221413a9e756afa6f4dbc5c";
-  const recordedPolicy = { description: "test-policy", action: "log" as const, expression: '(ip.src.country eq "CL")', value: "default-src 'none'", enabled: true };
+  const recordedPolicy = {
+    description: "test-policy",
+    action: "log" as const,
+    expression: '(ip.src.country eq "CL")',
+    value: "default-src 'none'",
+    enabled: true,
+  };
 
   it("reads the recorded list (no result_info) with one plain GET and no page parameters", async () => {
     expect(recorded("cft_page_shield_policies").body).not.toHaveProperty("result_info");
@@ -147,12 +183,21 @@ describe("page_shield_policy read", () => {
 
   it("fails the read of an answer that is not a list", async () => {
     const { client } = fakeClient({ policies: [] });
-    await expect(pageShieldPolicies.read(createReadContext(client, desired), zone([]))).rejects.toThrow(AnswerShapeError);
+    await expect(pageShieldPolicies.read(createReadContext(client, desired), zone([]))).rejects.toThrow(
+      AnswerShapeError,
+    );
   });
 });
 
 describe("normalizePolicy", () => {
-  const raw = { id: "p1", description: "A", action: "allow", expression: "true", value: "script-src 'self'", enabled: false };
+  const raw = {
+    id: "p1",
+    description: "A",
+    action: "allow",
+    expression: "true",
+    value: "script-src 'self'",
+    enabled: false,
+  };
 
   it("reads enabled given as the string the docs' own example sends, and an absent one as true", () => {
     expect(normalizePolicy(raw)).toEqual(raw);
@@ -182,9 +227,15 @@ describe("normalizePolicy", () => {
       ["enabled yes", { ...raw, enabled: "yes" }],
     ];
     for (const [why, policy] of bad) expect(() => normalizePolicy(policy), why).toThrow(AnswerShapeError);
-    expect(() => normalizePolicy({ ...raw, id: undefined })).toThrow("the API answered a Page Shield policy with id missing, expected a policy id");
-    expect(() => normalizePolicy({ ...raw, description: null })).toThrow("the API answered a Page Shield policy with description null, expected a string");
-    expect(() => normalizePolicy({ ...raw, action: "block" })).toThrow('the API answered a Page Shield policy with action "block", expected log, allow, add_reporting_directives');
+    expect(() => normalizePolicy({ ...raw, id: undefined })).toThrow(
+      "the API answered a Page Shield policy with id missing, expected a policy id",
+    );
+    expect(() => normalizePolicy({ ...raw, description: null })).toThrow(
+      "the API answered a Page Shield policy with description null, expected a string",
+    );
+    expect(() => normalizePolicy({ ...raw, action: "block" })).toThrow(
+      'the API answered a Page Shield policy with action "block", expected log, allow, add_reporting_directives',
+    );
     // The action of 2026 (../shared/spec/real-answers.md "policy action") is read as it is.
     expect(normalizePolicy({ ...raw, action: "add_reporting_directives" }).action).toBe("add_reporting_directives");
   });
@@ -193,8 +244,14 @@ describe("normalizePolicy", () => {
 describe("page_shield_settings diff", () => {
   it("sends only the settings that differ, and none when the file says nothing", () => {
     const z: DesiredZone = { zone_id: Z, page_shield: { enabled: true, use_connection_url_path: false, prune: true } };
-    const { changes } = pageShieldSettings.diff(z, { enabled: false, use_cloudflare_reporting_endpoint: true, use_connection_url_path: false });
-    expect(changes[0]!.operations).toEqual([{ method: "PUT", path: `zones/${Z}/page_shield`, body: { enabled: true } }]);
+    const { changes } = pageShieldSettings.diff(z, {
+      enabled: false,
+      use_cloudflare_reporting_endpoint: true,
+      use_connection_url_path: false,
+    });
+    expect(changes[0]!.operations).toEqual([
+      { method: "PUT", path: `zones/${Z}/page_shield`, body: { enabled: true } },
+    ]);
     expect(pageShieldSettings.owns({ zone_id: Z, page_shield: { prune: true, policies: [] } })).toBe(false);
   });
 });

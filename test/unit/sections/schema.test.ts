@@ -24,17 +24,30 @@ describe("the published schema", () => {
   });
 
   it("refuses to convert a keyword draft-07 does not have", () => {
-    expect(() => toDraft07({ $defs: { a: { type: "array", prefixItems: [{}] } } }, "0")).toThrow('/$defs/a: "prefixItems" has no draft-07 form');
-    expect(toDraft07({ $defs: { a: {} }, properties: { x: { $ref: "#/$defs/a" } } }, "0")).toMatchObject({ definitions: { a: {} }, properties: { x: { $ref: "#/definitions/a" } } });
+    expect(() => toDraft07({ $defs: { a: { type: "array", prefixItems: [{}] } } }, "0")).toThrow(
+      '/$defs/a: "prefixItems" has no draft-07 form',
+    );
+    expect(toDraft07({ $defs: { a: {} }, properties: { x: { $ref: "#/$defs/a" } } }, "0")).toMatchObject({
+      definitions: { a: {} },
+      properties: { x: { $ref: "#/definitions/a" } },
+    });
   });
 
   it("has one fragment per registered section, each in the section's folder", () => {
-    for (const s of SECTIONS) expect(() => readFileSync(new URL(`../../../src/sections/${s.folder}/schema.json`, import.meta.url))).not.toThrow();
+    for (const s of SECTIONS)
+      expect(() =>
+        readFileSync(new URL(`../../../src/sections/${s.folder}/schema.json`, import.meta.url)),
+      ).not.toThrow();
     expect(new Set(SECTIONS.map((s) => s.folder)).size).toBe(SECTIONS.length);
   });
 
   it("refuses a name two fragments declare", () => {
     const base = { $defs: { zone: { properties: { zone_id: {} } }, logs: { properties: {} } } };
-    expect(() => assembleSchema(base, [{ folder: "a", fragment: { zone: { x: {} } } }, { folder: "b", fragment: { zone: { x: {} } } }])).toThrow('"x" is declared twice');
+    expect(() =>
+      assembleSchema(base, [
+        { folder: "a", fragment: { zone: { x: {} } } },
+        { folder: "b", fragment: { zone: { x: {} } } },
+      ]),
+    ).toThrow('"x" is declared twice');
   });
 });

@@ -9,7 +9,12 @@ import { AnswerShapeError, ApiError, NetworkError } from "../../../src/errors.js
 import type { DesiredState, DesiredZone } from "../../../src/sections/index.js";
 import { readEntrypoint, type Entrypoint, type LiveRule } from "../../../src/sections/shared/entrypoint.js";
 import {
-  CLOUDFLARE_MANAGED_RULESET_ID, managedRulesetPath, missingParanoiaLevels, OWASP_RULESET_ID, readManagedRuleset, readOwaspRuleset,
+  CLOUDFLARE_MANAGED_RULESET_ID,
+  managedRulesetPath,
+  missingParanoiaLevels,
+  OWASP_RULESET_ID,
+  readManagedRuleset,
+  readOwaspRuleset,
   type OwaspRuleset,
 } from "../../../src/sections/waf/managed-ruleset.js";
 import { diffWaf, WAF_PHASE, wafManagedRules, type LiveWaf } from "../../../src/sections/waf/waf-managed.js";
@@ -24,7 +29,12 @@ const EP = "e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0";
 const RULE = "0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a";
 
 const state = (account_id?: string): DesiredState => ({
-  version: 1, safety: { max_deletes: 5 }, zones: [], secrets: [], files: [], ...(account_id ? { account_id } : {}),
+  version: 1,
+  safety: { max_deletes: 5 },
+  zones: [],
+  secrets: [],
+  files: [],
+  ...(account_id ? { account_id } : {}),
 });
 
 /** The OWASP ruleset as Cloudflare's docs show it: rules without expression, paranoia categories on each. */
@@ -35,7 +45,13 @@ const owaspAnswer = (levels = [1, 2, 3, 4]) => ({
   phase: "http_request_firewall_managed",
   rules: [
     ...levels.map((l) => ({ id: `r${l}`, action: "score", categories: ["attack-xss", `paranoia-level-${l}`] })),
-    { id: LAST, action: "block", score_threshold: 40, categories: ["anomaly-score"], description: "949110: Inbound Anomaly Score Exceeded" },
+    {
+      id: LAST,
+      action: "block",
+      score_threshold: 40,
+      categories: ["anomaly-score"],
+      description: "949110: Inbound Anomaly Score Exceeded",
+    },
   ],
 });
 
@@ -55,18 +71,51 @@ function fakeClient(answers: Record<string, unknown>) {
 }
 
 const apiError = (status: number, path: string) =>
-  new ApiError(`HTTP ${status}`, { status, method: "GET", path, errors: [{ code: 10000, message: "Authentication error" }], retryable: status >= 500 || status === 429 });
+  new ApiError(`HTTP ${status}`, {
+    status,
+    method: "GET",
+    path,
+    errors: [{ code: 10000, message: "Authentication error" }],
+    retryable: status >= 500 || status === 429,
+  });
 
-const managed = (paranoiaLevels = [1, 2, 3, 4]): OwaspRuleset => ({ id: OWASP, lastRuleId: LAST, defaultThreshold: 40, defaultAction: "block", paranoiaLevels });
-const executeRule = (id: string | undefined, rulesetId: string, overrides?: Record<string, unknown>, extra: Partial<LiveRule> = {}): LiveRule =>
+const managed = (paranoiaLevels = [1, 2, 3, 4]): OwaspRuleset => ({
+  id: OWASP,
+  lastRuleId: LAST,
+  defaultThreshold: 40,
+  defaultAction: "block",
+  paranoiaLevels,
+});
+const executeRule = (
+  id: string | undefined,
+  rulesetId: string,
+  overrides?: Record<string, unknown>,
+  extra: Partial<LiveRule> = {},
+): LiveRule =>
   ({
     ...(id !== undefined ? { id } : {}),
-    version: "3", action: "execute", expression: "true", description: "", enabled: true, ref: id ?? "r",
+    version: "3",
+    action: "execute",
+    expression: "true",
+    description: "",
+    enabled: true,
+    ref: id ?? "r",
     action_parameters: { id: rulesetId, version: "latest", ...(overrides ? { overrides } : {}) },
     ...extra,
   }) as LiveRule;
-const entrypoint = (...rules: LiveRule[]): Entrypoint => ({ id: EP, name: "default", phase: WAF_PHASE, version: "7", rules });
-const live = (ep: Entrypoint | null, owaspRuleset: OwaspRuleset | null = managed()): LiveWaf => ({ entrypoint: ep, owaspId: OWASP, cloudflareManagedId: CFM, owaspRuleset });
+const entrypoint = (...rules: LiveRule[]): Entrypoint => ({
+  id: EP,
+  name: "default",
+  phase: WAF_PHASE,
+  version: "7",
+  rules,
+});
+const live = (ep: Entrypoint | null, owaspRuleset: OwaspRuleset | null = managed()): LiveWaf => ({
+  entrypoint: ep,
+  owaspId: OWASP,
+  cloudflareManagedId: CFM,
+  owaspRuleset,
+});
 const zone = (waf: DesiredZone["waf"]): DesiredZone => ({ zone_id: Z, name: "example.com", waf });
 const owaspZone = (paranoia_level: number, score_threshold = 40, expression = "true", enabled = true) =>
   zone({ owasp: { enabled, paranoia_level, score_threshold, action: "block", expression } });
@@ -85,7 +134,13 @@ describe("reading the managed rulesets by their well-known ids", () => {
     const ctx = createReadContext(client, state(ACCOUNT));
     const first = await readOwaspRuleset(ctx, Z);
     const second = await readOwaspRuleset(ctx, "fedcba9876543210fedcba9876543210");
-    expect(first).toEqual({ id: OWASP, lastRuleId: LAST, defaultThreshold: 40, defaultAction: "block", paranoiaLevels: [1, 2, 3, 4] });
+    expect(first).toEqual({
+      id: OWASP,
+      lastRuleId: LAST,
+      defaultThreshold: 40,
+      defaultAction: "block",
+      paranoiaLevels: [1, 2, 3, 4],
+    });
     expect(second).toEqual(first);
     expect(calls).toEqual([`GET accounts/${ACCOUNT}/rulesets/${OWASP}`]);
   });
@@ -114,7 +169,12 @@ describe("reading the managed rulesets by their well-known ids", () => {
   it("says to check the account and the token when the account path is refused", async () => {
     const path = `accounts/${ACCOUNT}/rulesets/${CFM}`;
     const { client } = fakeClient({ [path]: apiError(403, path) });
-    const err = await readManagedRuleset(createReadContext(client, state(ACCOUNT)), Z, CFM, "Cloudflare Managed Ruleset").catch((e: unknown) => e);
+    const err = await readManagedRuleset(
+      createReadContext(client, state(ACCOUNT)),
+      Z,
+      CFM,
+      "Cloudflare Managed Ruleset",
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).message).toBe(
       `reading the Cloudflare Managed Ruleset (${CFM}) was refused (HTTP 403: HTTP 403); account ${ACCOUNT} cannot read it: ` +
@@ -159,22 +219,41 @@ describe("waf_managed_rules read", () => {
       [`accounts/${ACCOUNT}/rulesets/${OWASP}`]: owaspAnswer(),
       [`accounts/${ACCOUNT}/rulesets/${CFM}`]: { id: CFM, name: "Cloudflare Managed Ruleset", rules: [] },
     });
-    const z = zone({ owasp: { enabled: true, paranoia_level: 1, score_threshold: 40, action: "block", expression: "true" }, cloudflare_managed: { enabled: true, expression: "true" } });
+    const z = zone({
+      owasp: { enabled: true, paranoia_level: 1, score_threshold: 40, action: "block", expression: "true" },
+      cloudflare_managed: { enabled: true, expression: "true" },
+    });
     const { live: got } = await wafManagedRules.read(createReadContext(client, state(ACCOUNT)), z);
     expect(got).toEqual({
       entrypoint: { id: EP, name: "zone", phase: WAF_PHASE, version: "1", rules: [] },
       owaspId: OWASP,
       cloudflareManagedId: CFM,
-      owaspRuleset: { id: OWASP, lastRuleId: LAST, defaultThreshold: 40, defaultAction: "block", paranoiaLevels: [1, 2, 3, 4] },
+      owaspRuleset: {
+        id: OWASP,
+        lastRuleId: LAST,
+        defaultThreshold: 40,
+        defaultAction: "block",
+        paranoiaLevels: [1, 2, 3, 4],
+      },
     });
-    expect([...calls].sort()).toEqual([`GET ${epPath}`, `GET accounts/${ACCOUNT}/rulesets/${CFM}`, `GET accounts/${ACCOUNT}/rulesets/${OWASP}`].sort());
+    expect([...calls].sort()).toEqual(
+      [`GET ${epPath}`, `GET accounts/${ACCOUNT}/rulesets/${CFM}`, `GET accounts/${ACCOUNT}/rulesets/${OWASP}`].sort(),
+    );
   });
 
   it("reads no managed ruleset when OWASP is disabled and Cloudflare Managed is off or already deployed", async () => {
     const deployed = executeRule(RULE, CFM);
-    for (const cfm of [{ enabled: false, expression: "true" }, { enabled: true, expression: "true" }]) {
-      const { client, calls } = fakeClient({ [epPath]: { id: EP, name: "zone", phase: WAF_PHASE, version: "1", rules: [deployed] } });
-      const z = zone({ owasp: { enabled: false, paranoia_level: 1, score_threshold: 40, action: "block", expression: "true" }, cloudflare_managed: cfm });
+    for (const cfm of [
+      { enabled: false, expression: "true" },
+      { enabled: true, expression: "true" },
+    ]) {
+      const { client, calls } = fakeClient({
+        [epPath]: { id: EP, name: "zone", phase: WAF_PHASE, version: "1", rules: [deployed] },
+      });
+      const z = zone({
+        owasp: { enabled: false, paranoia_level: 1, score_threshold: 40, action: "block", expression: "true" },
+        cloudflare_managed: cfm,
+      });
       const { live: got } = await wafManagedRules.read(createReadContext(client, state()), z);
       expect(got.owaspRuleset).toBeNull();
       expect(calls).toEqual([`GET ${epPath}`]);
@@ -197,26 +276,41 @@ describe("paranoia categories the OWASP answer does not show", () => {
 
   it("never rewrites the live paranoia-level-3/4 disables: an error and no change", () => {
     // Live: paranoia 1 (levels 2, 3 and 4 disabled). The file wants 2; the answer shows levels 1 and 2 only.
-    const rule = executeRule(RULE, OWASP, { categories: paranoia(2, 3, 4), rules: [{ id: LAST, score_threshold: 40, action: "block" }] });
+    const rule = executeRule(RULE, OWASP, {
+      categories: paranoia(2, 3, 4),
+      rules: [{ id: LAST, score_threshold: 40, action: "block" }],
+    });
     const { changes, errors } = diffWaf(owaspZone(2, 25), live(entrypoint(rule), managed([1, 2])));
     expect(changes).toEqual([]);
     expect(errors).toEqual([missingError(2, [3, 4])]);
     // A hand-made set (only 4 disabled) would be rewritten for paranoia 2: refused too.
     const handMade = executeRule(RULE, OWASP, { categories: paranoia(4) });
-    expect(diffWaf(owaspZone(2), live(entrypoint(handMade), managed([1, 2, 4]))).errors).toEqual([missingError(2, [3])]);
+    expect(diffWaf(owaspZone(2), live(entrypoint(handMade), managed([1, 2, 4]))).errors).toEqual([
+      missingError(2, [3]),
+    ]);
   });
 
   it("tunes threshold and action when the paranoia overrides already match, whatever the answer shows", () => {
-    const rule = executeRule(RULE, OWASP, { categories: paranoia(3, 4), rules: [{ id: LAST, score_threshold: 40, action: "block" }] });
+    const rule = executeRule(RULE, OWASP, {
+      categories: paranoia(3, 4),
+      rules: [{ id: LAST, score_threshold: 40, action: "block" }],
+    });
     const { changes, errors } = diffWaf(owaspZone(2, 25), live(entrypoint(rule), managed([])));
     expect(errors).toEqual([]);
     expect(changes).toHaveLength(1);
     expect(changes[0]!.summary).toBe("threshold 40 → 25 (high)");
     expect(changes[0]!.fields).toEqual([{ field: "score_threshold", before: 40, after: 25 }]);
     const body = changes[0]!.operations[0]!.body as { action_parameters: { overrides: Record<string, unknown> } };
-    expect(body.action_parameters.overrides).toEqual({ categories: paranoia(3, 4), rules: [{ id: LAST, score_threshold: 25, action: "block" }] });
+    expect(body.action_parameters.overrides).toEqual({
+      categories: paranoia(3, 4),
+      rules: [{ id: LAST, score_threshold: 25, action: "block" }],
+    });
     // Nothing to change: nothing planned, no error.
-    expect(diffWaf(owaspZone(2, 40), live(entrypoint(rule), managed([])))).toEqual({ changes: [], errors: [], warnings: [] });
+    expect(diffWaf(owaspZone(2, 40), live(entrypoint(rule), managed([])))).toEqual({
+      changes: [],
+      errors: [],
+      warnings: [],
+    });
   });
 
   it("needs no category for paranoia 4, which disables nothing", () => {
@@ -234,22 +328,47 @@ describe("execute rule expressions", () => {
   const narrow = 'http.host ne "internal.example.com"';
 
   it("updates an OWASP rule whose expression differs, showing it as text and sending it", () => {
-    const rule = executeRule(RULE, OWASP, { categories: paranoia(2, 3, 4), rules: [{ id: LAST, score_threshold: 40, action: "block" }] }, { expression: narrow });
+    const rule = executeRule(
+      RULE,
+      OWASP,
+      { categories: paranoia(2, 3, 4), rules: [{ id: LAST, score_threshold: 40, action: "block" }] },
+      { expression: narrow },
+    );
     const { changes, errors } = diffWaf(owaspZone(1), live(entrypoint(rule)));
     expect(errors).toEqual([]);
     expect(changes).toHaveLength(1);
     const c = changes[0]!;
     expect(c.summary).toBe("expression changed");
     expect(c.fields).toEqual([{ field: "expression", before: narrow, after: "true", text: true }]);
-    expect(c.before).toEqual({ enabled: true, paranoia_level: 1, score_threshold: 40, action: "block", expression: narrow });
-    expect(c.after).toEqual({ enabled: true, paranoia_level: 1, score_threshold: 40, action: "block", expression: "true" });
+    expect(c.before).toEqual({
+      enabled: true,
+      paranoia_level: 1,
+      score_threshold: 40,
+      action: "block",
+      expression: narrow,
+    });
+    expect(c.after).toEqual({
+      enabled: true,
+      paranoia_level: 1,
+      score_threshold: 40,
+      action: "block",
+      expression: "true",
+    });
     expect(c.operations).toEqual([
       {
         method: "PATCH",
         path: `zones/${Z}/rulesets/${EP}/rules/${RULE}`,
         body: {
-          action: "execute", expression: "true", description: "", enabled: true, ref: RULE,
-          action_parameters: { id: OWASP, version: "latest", overrides: { categories: paranoia(2, 3, 4), rules: [{ id: LAST, score_threshold: 40, action: "block" }] } },
+          action: "execute",
+          expression: "true",
+          description: "",
+          enabled: true,
+          ref: RULE,
+          action_parameters: {
+            id: OWASP,
+            version: "latest",
+            overrides: { categories: paranoia(2, 3, 4), rules: [{ id: LAST, score_threshold: 40, action: "block" }] },
+          },
         },
       },
     ]);
@@ -268,7 +387,9 @@ describe("execute rule expressions", () => {
     expect(changes[0]!.fields).toContainEqual({ field: "expression", after: narrow });
     expect(changes[0]!.after).toMatchObject({ expression: narrow });
     expect(changes[0]!.operations[0]!.body).toMatchObject({ expression: narrow });
-    expect(diffWaf(owaspZone(4), live(entrypoint())).changes[0]!.fields.map((f) => f.field)).not.toContain("expression");
+    expect(diffWaf(owaspZone(4), live(entrypoint())).changes[0]!.fields.map((f) => f.field)).not.toContain(
+      "expression",
+    );
   });
 
   it("updates a Cloudflare Managed rule whose expression differs", () => {
@@ -281,7 +402,12 @@ describe("execute rule expressions", () => {
     expect(c.before).toEqual({ enabled: true, action: undefined, expression: narrow });
     expect(c.after).toEqual({ enabled: true, action: undefined, expression: "true" });
     expect(c.operations[0]!.body).toEqual({
-      action: "execute", expression: "true", description: "", enabled: true, ref: RULE, action_parameters: { id: CFM, version: "latest" },
+      action: "execute",
+      expression: "true",
+      description: "",
+      enabled: true,
+      ref: RULE,
+      action_parameters: { id: CFM, version: "latest" },
     });
     expect(c.notes).toBeUndefined();
     expect(diffWaf(cfmZone(true, narrow), live(entrypoint(rule), null)).changes).toEqual([]);
@@ -290,7 +416,10 @@ describe("execute rule expressions", () => {
   it("deploys Cloudflare Managed with the file's expression", () => {
     const { changes } = diffWaf(cfmZone(true, narrow), live(entrypoint(), null));
     expect(changes[0]!.after).toEqual({ enabled: true, expression: narrow });
-    expect(changes[0]!.fields).toEqual([{ field: "enabled", after: true }, { field: "expression", after: narrow }]);
+    expect(changes[0]!.fields).toEqual([
+      { field: "enabled", after: true },
+      { field: "expression", after: narrow },
+    ]);
     expect(changes[0]!.operations[0]!.body).toMatchObject({ expression: narrow, action_parameters: { id: CFM } });
   });
 
@@ -302,11 +431,19 @@ describe("execute rule expressions", () => {
     expect(c.summary).toBe("disable Cloudflare Managed Ruleset (rule kept)");
     expect(c.fields).toEqual([{ field: "enabled", before: true, after: false }]);
     expect(c.operations[0]!.body).toEqual({
-      action: "execute", expression: narrow, description: "", enabled: false, ref: RULE,
+      action: "execute",
+      expression: narrow,
+      description: "",
+      enabled: false,
+      ref: RULE,
       action_parameters: { id: CFM, version: "latest", overrides: { action: "log" } },
     });
     // Already disabled: another expression or action is no reason to write.
-    expect(diffWaf(cfmZone(false), live(entrypoint({ ...rule, enabled: false }), null))).toEqual({ changes: [], errors: [], warnings: [] });
+    expect(diffWaf(cfmZone(false), live(entrypoint({ ...rule, enabled: false }), null))).toEqual({
+      changes: [],
+      errors: [],
+      warnings: [],
+    });
   });
 });
 
@@ -324,7 +461,10 @@ describe("the recorded entry point (cft_managed_entrypoint)", () => {
   it("reads it, keeping the execute rule that has no id", async () => {
     const ep = await recordedEntrypoint();
     expect(ep).toMatchObject({ id: "4c971a697dd249939460f4520dcd7184", name: "zone", phase: WAF_PHASE, version: "2" });
-    expect(ep.rules.map((r) => [r.action, r.id])).toEqual([["execute", undefined], ["skip", "d189267a8dc943769d0000c3dcb400eb"]]);
+    expect(ep.rules.map((r) => [r.action, r.id])).toEqual([
+      ["execute", undefined],
+      ["skip", "d189267a8dc943769d0000c3dcb400eb"],
+    ]);
   });
 
   it("plans nothing for a file that states what it holds", async () => {
@@ -339,7 +479,9 @@ describe("the recorded entry point (cft_managed_entrypoint)", () => {
     for (const z of [cfmZone(true, CFM_EXPRESSION), cfmZone(true)]) {
       expect(diffWaf(z, live(ep, null))).toEqual({
         changes: [],
-        errors: ["the API answered the Cloudflare Managed Ruleset execute rule without an id, expected one to write it; nothing was changed"],
+        errors: [
+          "the API answered the Cloudflare Managed Ruleset execute rule without an id, expected one to write it; nothing was changed",
+        ],
         warnings: [],
       });
     }
@@ -359,7 +501,11 @@ describe("the recorded entry point (cft_managed_entrypoint)", () => {
         method: "POST",
         path: `zones/${Z}/rulesets/4c971a697dd249939460f4520dcd7184/rules`,
         body: expect.objectContaining({ action: "execute", ref: "zoneform-owasp" }),
-        finds: { path: `zones/${Z}/rulesets/phases/http_request_firewall_managed/entrypoint`, list: "rules", match: { ref: "zoneform-owasp" } },
+        finds: {
+          path: `zones/${Z}/rulesets/phases/http_request_firewall_managed/entrypoint`,
+          list: "rules",
+          match: { ref: "zoneform-owasp" },
+        },
       },
     ]);
   });
@@ -368,7 +514,8 @@ describe("the recorded entry point (cft_managed_entrypoint)", () => {
     const ep = await recordedEntrypoint((rules) => {
       rules[0]!.id = "c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0";
     });
-    const recordedOverrides = recordedResult<{ rules: LiveRule[] }>("cft_managed_entrypoint").rules[0]!.action_parameters!.overrides as { rules: unknown[] };
+    const recordedOverrides = recordedResult<{ rules: LiveRule[] }>("cft_managed_entrypoint").rules[0]!
+      .action_parameters!.overrides as { rules: unknown[] };
     expect(recordedOverrides.rules).toHaveLength(15);
     const { changes, errors } = diffWaf(cfmZone(true, CFM_EXPRESSION), live(ep, null));
     expect(errors).toEqual([]);
@@ -392,10 +539,18 @@ describe("the recorded entry point (cft_managed_entrypoint)", () => {
   });
 
   it("treats an OWASP execute rule without an id the same way: fine while nothing changes, an error when a write is needed", () => {
-    const rule = executeRule(undefined, OWASP, { categories: paranoia(2, 3, 4), rules: [{ id: LAST, score_threshold: 40, action: "block" }] });
+    const rule = executeRule(undefined, OWASP, {
+      categories: paranoia(2, 3, 4),
+      rules: [{ id: LAST, score_threshold: 40, action: "block" }],
+    });
     expect(diffWaf(owaspZone(1), live(entrypoint(rule)))).toEqual({ changes: [], errors: [], warnings: [] });
-    const idError = "the API answered the OWASP Core Ruleset execute rule without an id, expected one to write it; nothing was changed";
+    const idError =
+      "the API answered the OWASP Core Ruleset execute rule without an id, expected one to write it; nothing was changed";
     expect(diffWaf(owaspZone(1, 25), live(entrypoint(rule)))).toEqual({ changes: [], errors: [idError], warnings: [] });
-    expect(diffWaf(owaspZone(1, 40, "true", false), live(entrypoint(rule), null))).toEqual({ changes: [], errors: [idError], warnings: [] });
+    expect(diffWaf(owaspZone(1, 40, "true", false), live(entrypoint(rule), null))).toEqual({
+      changes: [],
+      errors: [idError],
+      warnings: [],
+    });
   });
 });

@@ -13,7 +13,13 @@ export const customHostnames: EmulatorArea = {
   emptyZone: () => ({ custom_hostnames: [] }),
   seedZone: seedHostnames,
   recorded: [
-    { path: "zones/:zone/custom_hostnames", load: (ctx, [z], r) => (ctx.zone(z!).custom_hostnames = arrayOf(r, "custom hostnames")) },
-    { path: "zones/:zone/custom_hostnames/:id", load: (ctx, [z], r) => upsert(ctx.zone(z!).custom_hostnames, objectOf(r, "custom hostname")) },
+    {
+      path: "zones/:zone/custom_hostnames",
+      load: (ctx, [z], r) => (ctx.zone(z!).custom_hostnames = arrayOf(r, "custom hostnames")),
+    },
+    {
+      path: "zones/:zone/custom_hostnames/:id",
+      load: (ctx, [z], r) => upsert(ctx.zone(z!).custom_hostnames, objectOf(r, "custom hostname")),
+    },
   ],
 };

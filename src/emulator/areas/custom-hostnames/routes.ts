@@ -5,7 +5,12 @@
 // read back as the CA the service picked (ssl.ts). A PATCH accepts only the OpenAPI
 // enums (`ssl.method` http, txt, email: a legacy `cname`, which a stored hostname may hold, is refused).
 import {
-  caNotStated, dcvFields, DEFAULT_CERTIFICATE_AUTHORITY, effectiveCertificateAuthority, isUploadedCertificate, pendingValidationRecord,
+  caNotStated,
+  dcvFields,
+  DEFAULT_CERTIFICATE_AUTHORITY,
+  effectiveCertificateAuthority,
+  isUploadedCertificate,
+  pendingValidationRecord,
 } from "./ssl.js";
 import { operationPage } from "../../documentation.js";
 import { notFoundFault } from "../../envelope.js";
@@ -119,16 +124,25 @@ function patchHostname(req: RouteRequest): RouteResponse {
   let answerSsl: Ssl | undefined;
   if (body.ssl !== undefined) {
     const ssl = requireFields(body.ssl, SSL_FIELDS);
-    if (typeof ssl.certificate_authority === "string" && ssl.certificate_authority !== "" && req.zone!.plan !== "enterprise") {
-      throw new ApiFault(400, [{
-        code: CA_NEEDS_ENTERPRISE_CODE,
-        message: CA_NEEDS_ENTERPRISE_MESSAGE,
-        documentation_url: CUSTOM_HOSTNAME_EDIT,
-        source: { pointer: "/ssl/certificate_authority" },
-      }]);
+    if (
+      typeof ssl.certificate_authority === "string" &&
+      ssl.certificate_authority !== "" &&
+      req.zone!.plan !== "enterprise"
+    ) {
+      throw new ApiFault(400, [
+        {
+          code: CA_NEEDS_ENTERPRISE_CODE,
+          message: CA_NEEDS_ENTERPRISE_MESSAGE,
+          documentation_url: CUSTOM_HOSTNAME_EDIT,
+          source: { pointer: "/ssl/certificate_authority" },
+        },
+      ]);
     }
     const current = h.ssl as Ssl;
-    const requested = ssl.certificate_authority === "" ? DEFAULT_CERTIFICATE_AUTHORITY : (ssl.certificate_authority as string | undefined);
+    const requested =
+      ssl.certificate_authority === ""
+        ? DEFAULT_CERTIFICATE_AUTHORITY
+        : (ssl.certificate_authority as string | undefined);
     const caChanges = requested !== undefined && requested !== effectiveCertificateAuthority(current);
     if (caChanges) checkCaChange(current, ssl);
     const next: Ssl = { ...current, ...ssl };
@@ -142,7 +156,8 @@ function patchHostname(req: RouteRequest): RouteResponse {
     // Any SSL change (even re-sending the same) re-triggers validation of a certificate Cloudflare
     // issues. The emulator validates at once: this answer shows pending_validation with its records,
     // later reads show active. An uploaded certificate needs no validation.
-    if (!isUploadedCertificate(next)) answerSsl = { status: "pending_validation", validation_records: [pendingValidationRecord(next)] };
+    if (!isUploadedCertificate(next))
+      answerSsl = { status: "pending_validation", validation_records: [pendingValidationRecord(next)] };
   }
   for (const k of ["custom_metadata", "custom_origin_server", "custom_origin_sni"] as const) {
     if (body[k] !== undefined) h[k] = body[k];
@@ -152,21 +167,26 @@ function patchHostname(req: RouteRequest): RouteResponse {
 
 function checkCaChange(current: Ssl, ssl: Ssl): void {
   if (isUploadedCertificate(current)) {
-    throw new ApiFault(400, [{
-      code: UPLOADED_CA_CODE,
-      message: "This custom hostname uses an uploaded certificate (ssl.custom_certificate); its certificate authority cannot be changed. " +
-        "A certificate authority applies only to certificates Cloudflare issues.",
-      source: { pointer: "/ssl/certificate_authority" },
-    }]);
+    throw new ApiFault(400, [
+      {
+        code: UPLOADED_CA_CODE,
+        message:
+          "This custom hostname uses an uploaded certificate (ssl.custom_certificate); its certificate authority cannot be changed. " +
+          "A certificate authority applies only to certificates Cloudflare issues.",
+        source: { pointer: "/ssl/certificate_authority" },
+      },
+    ]);
   }
   if (ssl.method === undefined || ssl.type === undefined) {
-    throw new ApiFault(400, [{
-      code: 1434,
-      message:
-        "Changing the certificate authority requires 'method' and 'type' in the same ssl object " +
-        `(missing: ${["method", "type"].filter((k) => ssl[k] === undefined).join(", ")}).`,
-      source: { pointer: "/ssl" },
-    }]);
+    throw new ApiFault(400, [
+      {
+        code: 1434,
+        message:
+          "Changing the certificate authority requires 'method' and 'type' in the same ssl object " +
+          `(missing: ${["method", "type"].filter((k) => ssl[k] === undefined).join(", ")}).`,
+        source: { pointer: "/ssl" },
+      },
+    ]);
   }
 }
 
@@ -174,6 +194,10 @@ const base = "zones/:zone_id/custom_hostnames";
 
 export const routes: Route[] = [
   { method: "GET", pattern: base, handler: listHostnames },
-  { method: "GET", pattern: `${base}/:custom_hostname_id`, handler: (req) => ({ result: hostnameView(findHostname(req)) }) },
+  {
+    method: "GET",
+    pattern: `${base}/:custom_hostname_id`,
+    handler: (req) => ({ result: hostnameView(findHostname(req)) }),
+  },
   { method: "PATCH", pattern: `${base}/:custom_hostname_id`, handler: patchHostname },
 ];

@@ -5,7 +5,12 @@ import type { ZoneState } from "../../types.js";
 import { seedSsl } from "./ssl.js";
 
 /** How many hostnames each seed zone has (docs/emulator.md, "The seed"); other zones have none. */
-const HOSTNAMES_PER_ZONE: Record<string, number> = { "example.com": 5, "example.net": 4, "example.org": 3, "example.dev": 3 };
+const HOSTNAMES_PER_ZONE: Record<string, number> = {
+  "example.com": 5,
+  "example.net": 4,
+  "example.org": 3,
+  "example.dev": 3,
+};
 
 /**
  * Customer hostnames per zone: sub-domain, customer, DCV method, CA and whether the certificate is
@@ -23,10 +28,17 @@ const CUSTOMERS: Array<{ sub: string; customer: string; method: "http" | "txt"; 
 
 /** The seed zone's hostnames, as they are at `now` (ms since the epoch). */
 export function seedHostnames(zone: ZoneState, now: number): void {
-  zone.custom_hostnames = CUSTOMERS.slice(0, HOSTNAMES_PER_ZONE[zone.name] ?? 0).map((c, i) => seedHostname(zone.name, c, i, now));
+  zone.custom_hostnames = CUSTOMERS.slice(0, HOSTNAMES_PER_ZONE[zone.name] ?? 0).map((c, i) =>
+    seedHostname(zone.name, c, i, now),
+  );
 }
 
-function seedHostname(zoneName: string, c: (typeof CUSTOMERS)[number], index: number, now: number): Record<string, unknown> & { id: string } {
+function seedHostname(
+  zoneName: string,
+  c: (typeof CUSTOMERS)[number],
+  index: number,
+  now: number,
+): Record<string, unknown> & { id: string } {
   const tld = zoneName.split(".").pop() ?? "com";
   const hostname = `${c.sub}.${c.customer}-${tld}.example`;
   // Created 30 to 58 days ago: their certificates (a year long) are current.

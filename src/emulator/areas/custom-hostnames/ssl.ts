@@ -66,7 +66,13 @@ export function pendingValidationRecord(ssl: Ssl): Record<string, unknown> {
 }
 
 /** A seed hostname's ssl: an active DV certificate from `ca` ("" = the default), or an uploaded one. */
-export function seedSsl(hostname: string, method: "http" | "txt", ca: string, uploaded: boolean, createdAt: string): Ssl {
+export function seedSsl(
+  hostname: string,
+  method: "http" | "txt",
+  ca: string,
+  uploaded: boolean,
+  createdAt: string,
+): Ssl {
   const ssl: Ssl = {
     id: uuidFrom(`ssl:${hostname}`),
     type: "dv",

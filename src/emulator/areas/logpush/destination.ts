@@ -25,7 +25,8 @@ export interface Destination {
 /** Parses a destination_conf; returns a reason string when it is not valid. */
 export function parseDestination(conf: unknown): Destination | string {
   if (typeof conf !== "string" || conf === "") return "destination_conf is required";
-  if (conf.length > MAX_DESTINATION_LENGTH) return `destination_conf is longer than ${MAX_DESTINATION_LENGTH} characters`;
+  if (conf.length > MAX_DESTINATION_LENGTH)
+    return `destination_conf is longer than ${MAX_DESTINATION_LENGTH} characters`;
   const match = /^([a-z0-9]+):\/\/([^/?#]*)([^?#]*)/.exec(conf);
   if (!match) return "destination_conf must be a URL like s3://bucket/path?region=us-east-1";
   const [, scheme = "", target = "", path = ""] = match;
@@ -60,13 +61,20 @@ export function requireDestination(conf: unknown): Destination {
 export function requireOwnership(zoneId: string, conf: string, dest: Destination, challenge: unknown): void {
   if (!needsOwnership(dest)) return;
   if (challenge === undefined || challenge === null || challenge === "") {
-    throw new ApiFault(400, [{
-      code: LOGPUSH_CODE.ownership,
-      message: `ownership_challenge is required for ${dest.scheme} destinations: POST logpush/ownership with the destination_conf, then read the token from the file written into the bucket`,
-    }]);
+    throw new ApiFault(400, [
+      {
+        code: LOGPUSH_CODE.ownership,
+        message: `ownership_challenge is required for ${dest.scheme} destinations: POST logpush/ownership with the destination_conf, then read the token from the file written into the bucket`,
+      },
+    ]);
   }
   if (challenge !== ownershipToken(zoneId, conf)) {
-    throw new ApiFault(400, [{ code: LOGPUSH_CODE.ownership, message: `ownership_challenge is not valid for destination ${dest.scheme}://${dest.target}${dest.path}` }]);
+    throw new ApiFault(400, [
+      {
+        code: LOGPUSH_CODE.ownership,
+        message: `ownership_challenge is not valid for destination ${dest.scheme}://${dest.target}${dest.path}`,
+      },
+    ]);
   }
 }
 

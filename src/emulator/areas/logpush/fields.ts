@@ -24,7 +24,8 @@ ClientRequestHTTPHost ClientRequestHTTPMethodName ClientRequestHTTPProtocol Clie
 ClientRequestScheme ClientRequestUserAgent Datetime Description EdgeColoCode EdgeResponseStatus Kind MatchIndex Metadata
 OriginResponseStatus OriginatorRayID RayID Ref RuleID Source ZoneName`;
 
-const DNS_LOGS = "ColoCode EDNSSubnet EDNSSubnetLength QueryName QueryType ResponseCached ResponseCode SourceIP Timestamp";
+const DNS_LOGS =
+  "ColoCode EDNSSubnet EDNSSubnetLength QueryName QueryType ResponseCached ResponseCode SourceIP Timestamp";
 const NEL_REPORTS = "ClientIPASN ClientIPASNDescription ClientIPCountry LastKnownGoodColoCode Phase Timestamp Type";
 const SPECTRUM_EVENTS = `Application ClientAsn ClientBytes ClientCountry ClientIP ClientMatchedIpFirewall ClientPort ClientProto
 ClientTcpRtt ClientTlsCipher ClientTlsClientHelloServerName ClientTlsProtocol ClientTlsStatus ColoCode ConnectTimestamp

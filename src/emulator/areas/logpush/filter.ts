@@ -5,7 +5,20 @@ import { LOGPUSH_CODE } from "./destination.js";
 import { ApiFault } from "../../types.js";
 
 export const FILTER_OPERATORS = [
-  "eq", "!eq", "lt", "leq", "gt", "geq", "startsWith", "endsWith", "!startsWith", "!endsWith", "contains", "!contains", "in", "!in",
+  "eq",
+  "!eq",
+  "lt",
+  "leq",
+  "gt",
+  "geq",
+  "startsWith",
+  "endsWith",
+  "!startsWith",
+  "!endsWith",
+  "contains",
+  "!contains",
+  "in",
+  "!in",
 ] as const;
 export const MAX_FILTER_OPERATORS = 30;
 export const MAX_FILTER_BYTES = 1000;
@@ -17,21 +30,24 @@ export const MAX_FILTER_BYTES = 1000;
  * filter is removed with `""` (spec/real-answers.md).
  */
 export function normalizeFilter(raw: unknown, fields: readonly string[] | undefined): string | null {
-  if (raw === null) throw filterFault("filter must be a string; null is not accepted (send \"\" to remove a filter)");
+  if (raw === null) throw filterFault('filter must be a string; null is not accepted (send "" to remove a filter)');
   if (raw === undefined || raw === "") return null;
-  if (typeof raw !== "string") throw filterFault("filter must be a JSON string such as {\"where\":{...}}, not a JSON object");
+  if (typeof raw !== "string")
+    throw filterFault('filter must be a JSON string such as {"where":{...}}, not a JSON object');
   const bytes = Buffer.byteLength(raw, "utf8");
-  if (bytes > MAX_FILTER_BYTES) throw filterFault(`filter is ${bytes} bytes long; the limit is ${MAX_FILTER_BYTES} bytes`);
+  if (bytes > MAX_FILTER_BYTES)
+    throw filterFault(`filter is ${bytes} bytes long; the limit is ${MAX_FILTER_BYTES} bytes`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
   } catch (err) {
     throw filterFault(`filter is not valid JSON: ${(err as Error).message}`);
   }
-  if (!isObject(parsed) || !("where" in parsed)) throw filterFault("filter must be a JSON object with the key \"where\"");
+  if (!isObject(parsed) || !("where" in parsed)) throw filterFault('filter must be a JSON object with the key "where"');
   if (!isObject(parsed.where)) throw filterFault("filter.where must be an object");
   const count = Object.keys(parsed.where).length === 0 ? 0 : countOperators(parsed.where, "where", fields);
-  if (count > MAX_FILTER_OPERATORS) throw filterFault(`filter has ${count} operators; the limit is ${MAX_FILTER_OPERATORS}`);
+  if (count > MAX_FILTER_OPERATORS)
+    throw filterFault(`filter has ${count} operators; the limit is ${MAX_FILTER_OPERATORS}`);
   return JSON.stringify(parsed);
 }
 
@@ -51,7 +67,8 @@ function countOperators(node: unknown, at: string, fields: readonly string[] | u
     throw filterFault(`${at}.operator ${JSON.stringify(operator)} is not one of ${FILTER_OPERATORS.join(", ")}`);
   }
   if (operator === "in" || operator === "!in") {
-    if (!Array.isArray(value) || !value.every(isScalar)) throw filterFault(`${at}.value must be an array of values for operator ${operator}`);
+    if (!Array.isArray(value) || !value.every(isScalar))
+      throw filterFault(`${at}.value must be an array of values for operator ${operator}`);
   } else if (!isScalar(value)) {
     throw filterFault(`${at}.value must be a string, number or boolean for operator ${operator}`);
   }

@@ -28,7 +28,10 @@ export const logpush: EmulatorArea = {
       path: "zones/:zone/logpush/jobs/:id",
       load: (ctx, [z], r) => upsert(ctx.zone(z!).logpush_jobs, jobsOf(ctx.state, [objectOf(r, "logpush job")])[0]!),
     },
-    { path: "accounts/:account/logpush/jobs", load: (ctx, [a], r) => (ctx.account(a!).logpush_jobs = jobsOf(ctx.state, r)) },
+    {
+      path: "accounts/:account/logpush/jobs",
+      load: (ctx, [a], r) => (ctx.account(a!).logpush_jobs = jobsOf(ctx.state, r)),
+    },
   ],
   admin,
 };

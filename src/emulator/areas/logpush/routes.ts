@@ -5,21 +5,45 @@
 // without a filter (as the recorded jobs without one show; the emulator used to answer `filter: null`).
 // A PUT changes only the fields it carries.
 import {
-  checkReachable, destinationFault, LOGPUSH_CODE, needsOwnership, parseDestination, requireDestination, requireOwnership,
+  checkReachable,
+  destinationFault,
+  LOGPUSH_CODE,
+  needsOwnership,
+  parseDestination,
+  requireDestination,
+  requireOwnership,
   stripQuery,
 } from "./destination.js";
 import { describeDatasetFields, listDatasetFields, LOGPUSH_DATASETS } from "./fields.js";
 import { normalizeFilter } from "./filter.js";
 import { checkJobScalars, fault, isObject, normalizeOutputOptions, throwIfAny } from "./validate.js";
 import { ownershipToken } from "./ownership.js";
-import { ApiFault, type ApiErrorBody, type Route, type RouteRequest, type RouteResponse, type ZoneState } from "../../types.js";
+import {
+  ApiFault,
+  type ApiErrorBody,
+  type Route,
+  type RouteRequest,
+  type RouteResponse,
+  type ZoneState,
+} from "../../types.js";
 import type { LogpushJob } from "./state.js";
 
 type Job = LogpushJob;
 
 const CREATE_FIELDS = [
-  "name", "dataset", "destination_conf", "enabled", "filter", "kind", "max_upload_bytes", "max_upload_interval_seconds",
-  "max_upload_records", "output_options", "ownership_challenge", "frequency", "logpull_options",
+  "name",
+  "dataset",
+  "destination_conf",
+  "enabled",
+  "filter",
+  "kind",
+  "max_upload_bytes",
+  "max_upload_interval_seconds",
+  "max_upload_records",
+  "output_options",
+  "ownership_challenge",
+  "frequency",
+  "logpull_options",
 ];
 
 // The jobs list answers no `result_info`: cft_logpush_zone_filter (a real answer) has none, the
@@ -27,7 +51,11 @@ const CREATE_FIELDS = [
 export const routes: Route[] = [
   { method: "GET", pattern: "zones/:zone_id/logpush/jobs", handler: (req) => ({ result: zoneOf(req).logpush_jobs }) },
   { method: "POST", pattern: "zones/:zone_id/logpush/jobs", handler: createJob },
-  { method: "GET", pattern: "zones/:zone_id/logpush/jobs/:job_id", handler: (req) => ({ result: requireJob(req, zoneOf(req).logpush_jobs) }) },
+  {
+    method: "GET",
+    pattern: "zones/:zone_id/logpush/jobs/:job_id",
+    handler: (req) => ({ result: requireJob(req, zoneOf(req).logpush_jobs) }),
+  },
   { method: "PUT", pattern: "zones/:zone_id/logpush/jobs/:job_id", handler: updateJob },
   { method: "DELETE", pattern: "zones/:zone_id/logpush/jobs/:job_id", handler: deleteJob },
   { method: "POST", pattern: "zones/:zone_id/logpush/ownership", handler: getOwnershipChallenge },
@@ -38,7 +66,11 @@ export const routes: Route[] = [
   { method: "GET", pattern: "zones/:zone_id/logpush/datasets/:dataset/jobs", handler: listDatasetJobs },
   // Account-level jobs are read-only in the emulator (they come from recorded answers).
   { method: "GET", pattern: "accounts/:account_id/logpush/jobs", handler: (req) => ({ result: accountJobs(req) }) },
-  { method: "GET", pattern: "accounts/:account_id/logpush/jobs/:job_id", handler: (req) => ({ result: requireJob(req, accountJobs(req)) }) },
+  {
+    method: "GET",
+    pattern: "accounts/:account_id/logpush/jobs/:job_id",
+    handler: (req) => ({ result: requireJob(req, accountJobs(req)) }),
+  },
 ];
 
 function createJob(req: RouteRequest): RouteResponse {
@@ -50,12 +82,14 @@ function createJob(req: RouteRequest): RouteResponse {
     errors.push(fault("/dataset", `dataset is required and must be one of ${LOGPUSH_DATASETS.join(", ")}`));
   }
   const kind = body.kind ?? "";
-  if (kind !== "" && kind !== "edge") errors.push(fault("/kind", "kind must be \"\" or \"edge\""));
-  if (kind === "edge" && dataset !== "http_requests") errors.push(fault("/kind", "edge jobs are only supported for the http_requests dataset"));
+  if (kind !== "" && kind !== "edge") errors.push(fault("/kind", 'kind must be "" or "edge"'));
+  if (kind === "edge" && dataset !== "http_requests")
+    errors.push(fault("/kind", "edge jobs are only supported for the http_requests dataset"));
   const ds = typeof dataset === "string" ? dataset : "";
   const fields = listDatasetFields(ds);
   const scalars = checkJobScalars(body, errors);
-  const outputOptions = body.output_options === undefined ? undefined : normalizeOutputOptions(body.output_options, ds, fields, errors);
+  const outputOptions =
+    body.output_options === undefined ? undefined : normalizeOutputOptions(body.output_options, ds, fields, errors);
   throwIfAny(errors);
   const filter = normalizeFilter(body.filter, fields);
   const conf = body.destination_conf as string;
@@ -96,15 +130,19 @@ function updateJob(req: RouteRequest): RouteResponse {
   const job = requireJob(req, zone.logpush_jobs);
   const body = requireBody(req.body, CREATE_FIELDS);
   const errors: ApiErrorBody[] = [];
-  if (body.dataset !== undefined && body.dataset !== job.dataset) errors.push(fault("/dataset", `dataset cannot be changed after creation (it is ${String(job.dataset)})`));
-  if (body.kind !== undefined && (body.kind ?? "") !== (job.kind ?? "")) errors.push(fault("/kind", `kind cannot be changed after creation (it is ${JSON.stringify(job.kind ?? "")})`));
+  if (body.dataset !== undefined && body.dataset !== job.dataset)
+    errors.push(fault("/dataset", `dataset cannot be changed after creation (it is ${String(job.dataset)})`));
+  if (body.kind !== undefined && (body.kind ?? "") !== (job.kind ?? ""))
+    errors.push(fault("/kind", `kind cannot be changed after creation (it is ${JSON.stringify(job.kind ?? "")})`));
   const ds = String(job.dataset);
   const fields = listDatasetFields(ds);
   const scalars = checkJobScalars(body, errors);
-  const outputOptions = body.output_options === undefined ? undefined : normalizeOutputOptions(body.output_options, ds, fields, errors);
+  const outputOptions =
+    body.output_options === undefined ? undefined : normalizeOutputOptions(body.output_options, ds, fields, errors);
   throwIfAny(errors);
   const filter = body.filter === undefined ? undefined : normalizeFilter(body.filter, fields);
-  const conf = body.destination_conf === undefined ? (job.destination_conf as string) : (body.destination_conf as string);
+  const conf =
+    body.destination_conf === undefined ? (job.destination_conf as string) : (body.destination_conf as string);
   if (conf !== job.destination_conf) {
     const dest = requireDestination(conf);
     requireOwnership(zone.id, conf, dest, body.ownership_challenge);
@@ -140,7 +178,9 @@ function validateOwnership(req: RouteRequest): RouteResponse {
   const body = requireBody(req.body, ["destination_conf", "ownership_challenge"]);
   const dest = parseDestination(body.destination_conf);
   if (typeof dest === "string") throw destinationFault(dest);
-  const valid = typeof body.ownership_challenge === "string" && body.ownership_challenge === ownershipToken(zone.id, body.destination_conf as string);
+  const valid =
+    typeof body.ownership_challenge === "string" &&
+    body.ownership_challenge === ownershipToken(zone.id, body.destination_conf as string);
   return { result: { valid } };
 }
 
@@ -159,7 +199,8 @@ function validateDestination(req: RouteRequest): RouteResponse {
 function checkDestinationExists(req: RouteRequest): RouteResponse {
   const zone = zoneOf(req);
   const conf = requireBody(req.body, ["destination_conf"]).destination_conf;
-  if (typeof conf !== "string" || conf === "") throw new ApiFault(400, [fault("/destination_conf", "destination_conf is required")]);
+  if (typeof conf !== "string" || conf === "")
+    throw new ApiFault(400, [fault("/destination_conf", "destination_conf is required")]);
   const exists = zone.logpush_jobs.some((j) => stripQuery(String(j.destination_conf)) === stripQuery(conf));
   return { result: { exists } };
 }
@@ -178,13 +219,23 @@ function listDatasetJobs(req: RouteRequest): RouteResponse {
 }
 
 function unknownDataset(dataset: string): ApiFault {
-  return new ApiFault(400, [{ code: LOGPUSH_CODE.invalid, message: `unknown dataset ${dataset}; zone datasets are ${LOGPUSH_DATASETS.join(", ")}` }]);
+  return new ApiFault(400, [
+    {
+      code: LOGPUSH_CODE.invalid,
+      message: `unknown dataset ${dataset}; zone datasets are ${LOGPUSH_DATASETS.join(", ")}`,
+    },
+  ]);
 }
 
 function requireJob(req: RouteRequest, jobs: readonly Job[]): Job {
   const raw = req.params.job_id ?? "";
   if (!/^[1-9]\d{0,15}$/.test(raw)) {
-    throw new ApiFault(400, [{ code: 7003, message: `Could not route to /logpush/jobs/${raw}, perhaps your object identifier is invalid? (job ids are integers)` }]);
+    throw new ApiFault(400, [
+      {
+        code: 7003,
+        message: `Could not route to /logpush/jobs/${raw}, perhaps your object identifier is invalid? (job ids are integers)`,
+      },
+    ]);
   }
   const job = jobs.find((j) => j.id === Number(raw));
   if (!job) throw new ApiFault(404, [{ code: LOGPUSH_CODE.notFound, message: `logpush job ${raw} not found` }]);
@@ -200,7 +251,11 @@ function accountJobs(req: RouteRequest): Job[] {
 function requireBody(body: unknown, allowed: readonly string[]): Record<string, unknown> {
   if (!isObject(body)) throw new ApiFault(400, [fault("/", "the request body must be a JSON object")]);
   const unknown = Object.keys(body).filter((k) => !allowed.includes(k));
-  if (unknown.length > 0) throw new ApiFault(400, unknown.map((k) => fault(`/${k}`, `unknown field ${k}; accepted: ${allowed.join(", ")}`)));
+  if (unknown.length > 0)
+    throw new ApiFault(
+      400,
+      unknown.map((k) => fault(`/${k}`, `unknown field ${k}; accepted: ${allowed.join(", ")}`)),
+    );
   return body;
 }
 

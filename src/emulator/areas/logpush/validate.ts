@@ -10,7 +10,15 @@ const CVE_KEY = "CVE-2021-44228";
 /** The 2024 schema's misspelling of CVE_KEY, still accepted on input. */
 const CVE_KEY_TYPO = "CVE-2021-4428";
 
-const STRING_OPTIONS = ["batch_prefix", "batch_suffix", "record_prefix", "record_suffix", "record_template", "record_delimiter", "field_delimiter"] as const;
+const STRING_OPTIONS = [
+  "batch_prefix",
+  "batch_suffix",
+  "record_prefix",
+  "record_suffix",
+  "record_template",
+  "record_delimiter",
+  "field_delimiter",
+] as const;
 
 /** Bounds of the max_upload_* fields: 0 disables, else within [min, max]. */
 export const UPLOAD_BOUNDS: Record<string, [number, number]> = {
@@ -41,24 +49,35 @@ export function normalizeOutputOptions(
     const ptr = `/output_options/${key}`;
     if (value === null) continue;
     if (key === "output_type") {
-      if (value !== "ndjson" && value !== "csv") errors.push(fault(ptr, `output_type must be ndjson or csv, got ${JSON.stringify(value)}`));
+      if (value !== "ndjson" && value !== "csv")
+        errors.push(fault(ptr, `output_type must be ndjson or csv, got ${JSON.stringify(value)}`));
       else out.output_type = value;
     } else if (key === "field_names") {
-      if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) errors.push(fault(ptr, "field_names must be an array of strings"));
+      if (!Array.isArray(value) || !value.every((v) => typeof v === "string"))
+        errors.push(fault(ptr, "field_names must be an array of strings"));
       else {
         const unknown = fields ? value.filter((v) => !fields.includes(v)) : [];
-        if (unknown.length > 0) errors.push(fault(ptr, `unknown field(s) for dataset ${dataset}: ${unknown.join(", ")} (GET logpush/datasets/${dataset}/fields lists them)`));
+        if (unknown.length > 0)
+          errors.push(
+            fault(
+              ptr,
+              `unknown field(s) for dataset ${dataset}: ${unknown.join(", ")} (GET logpush/datasets/${dataset}/fields lists them)`,
+            ),
+          );
         out.field_names = value;
       }
     } else if (key === "timestamp_format") {
-      if (!(TIMESTAMP_FORMATS as readonly unknown[]).includes(value)) errors.push(fault(ptr, `timestamp_format must be one of ${TIMESTAMP_FORMATS.join(", ")}`));
+      if (!(TIMESTAMP_FORMATS as readonly unknown[]).includes(value))
+        errors.push(fault(ptr, `timestamp_format must be one of ${TIMESTAMP_FORMATS.join(", ")}`));
       else out.timestamp_format = value;
     } else if (key === "sample_rate") {
-      if (typeof value !== "number" || value < 0 || value > 1) errors.push(fault(ptr, "sample_rate must be a number from 0 to 1"));
+      if (typeof value !== "number" || value < 0 || value > 1)
+        errors.push(fault(ptr, "sample_rate must be a number from 0 to 1"));
       else out.sample_rate = value;
     } else if (key === CVE_KEY || key === CVE_KEY_TYPO || key === "merge_subrequests") {
       if (typeof value !== "boolean") errors.push(fault(ptr, `${key} must be a boolean`));
-      else if (key === "merge_subrequests" && value && dataset !== "http_requests") errors.push(fault(ptr, "merge_subrequests is only available for the http_requests dataset"));
+      else if (key === "merge_subrequests" && value && dataset !== "http_requests")
+        errors.push(fault(ptr, "merge_subrequests is only available for the http_requests dataset"));
       else out[key === CVE_KEY_TYPO ? CVE_KEY : key] = value;
     } else if ((STRING_OPTIONS as readonly string[]).includes(key)) {
       if (typeof value !== "string") errors.push(fault(ptr, `${key} must be a string`));
@@ -91,12 +110,16 @@ export function checkJobScalars(body: Record<string, unknown>, errors: ApiErrorB
     } else out[key] = v;
   }
   if ("frequency" in body) {
-    if (body.frequency !== null && body.frequency !== "high" && body.frequency !== "low") errors.push(fault("/frequency", "frequency (deprecated) must be high or low"));
+    if (body.frequency !== null && body.frequency !== "high" && body.frequency !== "low")
+      errors.push(fault("/frequency", "frequency (deprecated) must be high or low"));
     else out.frequency = body.frequency;
   }
   if ("logpull_options" in body) {
     const v = body.logpull_options;
-    if (v !== null && (typeof v !== "string" || v.length > 4096)) errors.push(fault("/logpull_options", "logpull_options (deprecated) must be a string of at most 4096 characters"));
+    if (v !== null && (typeof v !== "string" || v.length > 4096))
+      errors.push(
+        fault("/logpull_options", "logpull_options (deprecated) must be a string of at most 4096 characters"),
+      );
     else out.logpull_options = v;
   }
   return out;

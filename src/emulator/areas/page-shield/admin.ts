@@ -68,9 +68,18 @@ function scriptEvent(rt: AdminContext, body: unknown): unknown {
       expected: SCRIPT_EVENTS.join(", "),
       check: (v: string) => ((SCRIPT_EVENTS as readonly string[]).includes(v) ? undefined : ""),
     },
-    url: { type: "string", required: true, expected: "an http(s) URL", check: (v: string) => (/^https?:\/\/\S+$/.test(v) ? undefined : "") },
+    url: {
+      type: "string",
+      required: true,
+      expected: "an http(s) URL",
+      check: (v: string) => (/^https?:\/\/\S+$/.test(v) ? undefined : ""),
+    },
     page: { type: "string", expected: "a page URL such as example.com/checkout" },
-    hash: { type: "string", expected: "64 hex characters", check: (v: string) => (/^[0-9a-f]{64}$/.test(v) ? undefined : "") },
+    hash: {
+      type: "string",
+      expected: "64 hex characters",
+      check: (v: string) => (/^[0-9a-f]{64}$/.test(v) ? undefined : ""),
+    },
     at: TIMESTAMP_RULE,
     days_ago: { type: "integer", min: 0, max: 3650, expected: "a whole number of days from 0 to 3650" },
   });
@@ -80,9 +89,11 @@ function scriptEvent(rt: AdminContext, body: unknown): unknown {
   const atMs = b.at === undefined ? rt.clock() : Date.parse(b.at as string);
   const at = isoSeconds(atMs);
   let script = zone.scripts.find((s) => s.url === url);
-  const hashOf = (n: number) => (b.hash as string | undefined) ?? md5Hex(`${zone.id}|${url}|v${n}`) + md5Hex(`${zone.id}|${url}|v${n}|2`);
+  const hashOf = (n: number) =>
+    (b.hash as string | undefined) ?? md5Hex(`${zone.id}|${url}|v${n}`) + md5Hex(`${zone.id}|${url}|v${n}|2`);
   if (!script) {
-    if (b.event !== "seen") throw new AdminError(404, `no script ${url} in zone ${zone.id}; make it appear first (event seen)`);
+    if (b.event !== "seen")
+      throw new AdminError(404, `no script ${url} in zone ${zone.id}; make it appear first (event seen)`);
     const page = (b.page as string | undefined) ?? `${zone.name}/checkout`;
     const hash = hashOf(1);
     script = {
@@ -117,7 +128,10 @@ function scriptEvent(rt: AdminContext, body: unknown): unknown {
     script.status = "active";
   } else if (b.event === "changed") {
     const versions = Array.isArray(script.versions) ? (script.versions as Array<Record<string, unknown>>) : [];
-    const previous = Math.max(0, ...versions.map((v) => Date.parse(String(v.fetched_at))).filter((t) => !Number.isNaN(t)));
+    const previous = Math.max(
+      0,
+      ...versions.map((v) => Date.parse(String(v.fetched_at))).filter((t) => !Number.isNaN(t)),
+    );
     const fetched = isoSeconds(Math.max(atMs, previous + 1000));
     const hash = hashOf(versions.length + 1);
     script.versions = [{ hash, js_integrity_score: script.js_integrity_score ?? 80, fetched_at: fetched }, ...versions];
@@ -128,7 +142,8 @@ function scriptEvent(rt: AdminContext, body: unknown): unknown {
   } else {
     script.last_seen_at = isoSeconds(atMs - ((b.days_ago as number | undefined) ?? 120) * 86_400_000);
     script.status = "inactive";
-    if (typeof script.first_seen_at === "string" && script.first_seen_at > (script.last_seen_at as string)) script.first_seen_at = script.last_seen_at;
+    if (typeof script.first_seen_at === "string" && script.first_seen_at > (script.last_seen_at as string))
+      script.first_seen_at = script.last_seen_at;
   }
   return script;
 }

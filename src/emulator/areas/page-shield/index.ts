@@ -13,7 +13,12 @@ export const pageShield: EmulatorArea = {
   routes,
   idParams: { policy_id: hex, script_id: hex, connection_id: hex, cookie_id: hex },
   emptyZone: ({ now }) => ({
-    page_shield: { enabled: false, updated_at: now, use_cloudflare_reporting_endpoint: true, use_connection_url_path: false },
+    page_shield: {
+      enabled: false,
+      updated_at: now,
+      use_cloudflare_reporting_endpoint: true,
+      use_connection_url_path: false,
+    },
     policies: [],
     scripts: [],
     connections: [],
@@ -21,8 +26,14 @@ export const pageShield: EmulatorArea = {
   }),
   seedZone: seedInventory,
   recorded: [
-    { path: "zones/:zone/page_shield/policies", load: (ctx, [z], r) => (ctx.zone(z!).policies = arrayOf(r, "policies")) },
-    { path: "zones/:zone/page_shield/policies/:id", load: (ctx, [z], r) => upsert(ctx.zone(z!).policies, objectOf(r, "policy")) },
+    {
+      path: "zones/:zone/page_shield/policies",
+      load: (ctx, [z], r) => (ctx.zone(z!).policies = arrayOf(r, "policies")),
+    },
+    {
+      path: "zones/:zone/page_shield/policies/:id",
+      load: (ctx, [z], r) => upsert(ctx.zone(z!).policies, objectOf(r, "policy")),
+    },
   ],
   admin,
 };

@@ -43,7 +43,18 @@ export interface Inventory {
 const DAY_MS = 86_400_000;
 const DAY_SECONDS = 86_400;
 
-const LIBRARIES = ["jquery", "lodash.js", "moment.js", "react", "vue", "axios", "chart.js", "d3", "swiper", "popper.js"];
+const LIBRARIES = [
+  "jquery",
+  "lodash.js",
+  "moment.js",
+  "react",
+  "vue",
+  "axios",
+  "chart.js",
+  "d3",
+  "swiper",
+  "popper.js",
+];
 const THIRD_PARTY = [
   "https://www.googletagmanager.com/gtag/js?id=G-",
   "https://js.stripe.com/v3/",
@@ -55,7 +66,18 @@ const BAD_DOMAINS = ["jquery-cdn-update.com", "analytics-sync.net", "cdn-staticf
 const DOMAIN_CATEGORIES = [["Malware"], ["Phishing"], ["Malware", "Command and Control"]];
 const URL_CATEGORIES = [["Malware"], ["Magecart"], ["Cryptomining", "Malware"]];
 const PAGES = ["", "checkout", "cart", "login", "account", "products", "blog", "search"];
-const COOKIE_NAMES = ["__Session", "_ga", "_gid", "cart_id", "csrftoken", "__cf_bm", "locale", "theme", "_fbp", "ab_test"];
+const COOKIE_NAMES = [
+  "__Session",
+  "_ga",
+  "_gid",
+  "cart_id",
+  "csrftoken",
+  "__cf_bm",
+  "locale",
+  "theme",
+  "_fbp",
+  "ab_test",
+];
 const SAME_SITE = ["lax", "strict", "none"] as const;
 
 export function generateInventory(opts: InventoryOptions): Inventory {
@@ -63,7 +85,8 @@ export function generateInventory(opts: InventoryOptions): Inventory {
   // Whole seconds, as the API dates what it saw.
   const now = Math.floor(opts.now / 1000) * 1000;
   const scripts = generateScripts(opts, now, createRng(seedFrom(`${base}|scripts`)));
-  if (opts.paymentPages) scripts.push(...generatePaymentScripts(opts.zoneName, now, createRng(seedFrom(`${base}|payment`))));
+  if (opts.paymentPages)
+    scripts.push(...generatePaymentScripts(opts.zoneName, now, createRng(seedFrom(`${base}|payment`))));
   return {
     scripts,
     connections: generateConnections(opts, now, createRng(seedFrom(`${base}|connections`))),
@@ -126,12 +149,21 @@ function generateScripts(opts: InventoryOptions, now: number, rng: () => number)
 }
 
 /** The scripts a shop's payment pages load: its own, the payment provider's, a tag manager, a library. */
-const PAYMENT_SCRIPTS: ReadonlyArray<{ url: (zone: string) => string; pages: string[]; versions: number; status?: string }> = [
+const PAYMENT_SCRIPTS: ReadonlyArray<{
+  url: (zone: string) => string;
+  pages: string[];
+  versions: number;
+  status?: string;
+}> = [
   { url: () => "https://js.stripe.com/v3/", pages: ["checkout", "checkout/payment", "pay/card"], versions: 3 },
   { url: (z) => `https://www.${z}/assets/checkout.js`, pages: ["checkout", "checkout/payment"], versions: 2 },
   { url: (z) => `https://${z}/pay/app.js`, pages: ["pay/card", "pay/confirm"], versions: 1 },
   { url: () => "https://www.googletagmanager.com/gtag/js?id=G-PAY0001", pages: ["checkout"], versions: 1 },
-  { url: () => "https://cdn.jsdelivr.net/npm/card-validator@10.0.0/dist/card-validator.min.js", pages: ["pay/card"], versions: 1 },
+  {
+    url: () => "https://cdn.jsdelivr.net/npm/card-validator@10.0.0/dist/card-validator.min.js",
+    pages: ["pay/card"],
+    versions: 1,
+  },
 ];
 
 /**

@@ -11,7 +11,10 @@ const STATUSES = ["active", "infrequent", "inactive"];
 function commaList(query: URLSearchParams, name: string): string[] | undefined {
   const raw = query.get(name);
   if (raw === null || raw.trim() === "") return undefined;
-  return raw.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  return raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
 }
 
 /** `*x`, `x*`, `*x*` and exact match, case-insensitive as hostnames are. */
@@ -44,7 +47,8 @@ export function resourceFilters(query: URLSearchParams): Predicate[] {
   const filters: Predicate[] = [];
   const statuses = commaList(query, "status") ?? ["active"];
   for (const s of statuses) {
-    if (!STATUSES.includes(s)) throw badQuery(`Invalid query parameter status: '${s}' is not one of ${STATUSES.join(", ")}`);
+    if (!STATUSES.includes(s))
+      throw badQuery(`Invalid query parameter status: '${s}' is not one of ${STATUSES.join(", ")}`);
   }
   filters.push((item) => statuses.includes(String(item.status)));
   const hosts = commaList(query, "hosts");
@@ -117,7 +121,8 @@ export function isMaliciousItem(item: Item): boolean {
 }
 
 export function rejectExport(query: URLSearchParams): void {
-  if (query.has("export")) throw badQuery("export=csv is not supported by the emulator; page through the JSON list instead");
+  if (query.has("export"))
+    throw badQuery("export=csv is not supported by the emulator; page through the JSON list instead");
 }
 
 /** ISO timestamps sort as strings; plain comparison is much faster than localeCompare on 50 000 items. */

@@ -5,14 +5,7 @@ import { randomId } from "../../ids.js";
 import { paginate, readPageRequest, type PageBounds } from "../../paging.js";
 import { ApiFault, type Route, type RouteRequest, type RouteResponse, type ZoneState } from "../../types.js";
 import { requireFields, type FieldSpec } from "../../validate.js";
-import {
-  cookieFilters,
-  isMaliciousItem,
-  orderItems,
-  rejectExport,
-  resourceFilters,
-  type Item,
-} from "./query.js";
+import { cookieFilters, isMaliciousItem, orderItems, rejectExport, resourceFilters, type Item } from "./query.js";
 
 /** per_page bounds of the inventory lists; the default is the emulator's choice (not documented). */
 export const PAGE_SHIELD_PAGING: PageBounds = { min: 1, max: 100, default: 15 };
@@ -105,7 +98,15 @@ function findPolicy(req: RouteRequest): Item {
 
 /** A policy as stored: the six fields the API writes, and any other a state file gives it (a field of the API to come), shown as it is. */
 function policyView(p: Item): Item {
-  return { ...p, id: p.id, description: p.description, action: p.action, expression: p.expression, enabled: p.enabled, value: p.value };
+  return {
+    ...p,
+    id: p.id,
+    description: p.description,
+    action: p.action,
+    expression: p.expression,
+    enabled: p.enabled,
+    value: p.value,
+  };
 }
 
 /**
@@ -159,7 +160,9 @@ function createPolicy(req: RouteRequest): RouteResponse {
 function updatePolicy(req: RouteRequest): RouteResponse {
   const policy = findPolicy(req);
   // A partial update: every field optional, each checked as on create.
-  const optional = Object.fromEntries(Object.entries(POLICY_FIELDS).map(([k, spec]) => [k, { ...spec, required: false }]));
+  const optional = Object.fromEntries(
+    Object.entries(POLICY_FIELDS).map(([k, spec]) => [k, { ...spec, required: false }]),
+  );
   const body = requireFields(readEnabledText(req.body), optional);
   checkNonEmpty(body);
   Object.assign(policy, body);
@@ -178,7 +181,11 @@ const ps = "zones/:zone_id/page_shield";
 export const routes: Route[] = [
   { method: "GET", pattern: ps, handler: readSettings },
   { method: "PUT", pattern: ps, handler: updateSettings },
-  { method: "GET", pattern: `${ps}/scripts`, handler: listInventory("scripts", withoutKeys(["page_urls", "versions"])) },
+  {
+    method: "GET",
+    pattern: `${ps}/scripts`,
+    handler: listInventory("scripts", withoutKeys(["page_urls", "versions"])),
+  },
   { method: "GET", pattern: `${ps}/scripts/:script_id`, handler: getInventoryItem("scripts", "script_id", "Script") },
   { method: "GET", pattern: `${ps}/connections`, handler: listInventory("connections", withoutKeys(["page_urls"])) },
   {

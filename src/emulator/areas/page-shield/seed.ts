@@ -29,9 +29,28 @@ export function seedInventory(zone: ZoneState, now: number): void {
  */
 function shapeSeedInventory(inv: ReturnType<typeof generateInventory>, zoneName: string): void {
   for (const item of [...inv.scripts, ...inv.connections]) item.status = "active";
-  const bad: Array<{ index: number; url?: string; score: number; domain?: string; urlCategory?: string; low?: Record<string, number> }> = [
-    { index: 3, score: 12, url: "https://jquery-cdn-update.com/lib/jquery-3.7.1.min.js", domain: "Malware", low: { malware_score: 4 } },
-    { index: 11, score: 31, url: "https://cdn-staticfiles.top/js/pay-widget.js", urlCategory: "Magecart", low: { magecart_score: 3 } },
+  const bad: Array<{
+    index: number;
+    url?: string;
+    score: number;
+    domain?: string;
+    urlCategory?: string;
+    low?: Record<string, number>;
+  }> = [
+    {
+      index: 3,
+      score: 12,
+      url: "https://jquery-cdn-update.com/lib/jquery-3.7.1.min.js",
+      domain: "Malware",
+      low: { malware_score: 4 },
+    },
+    {
+      index: 11,
+      score: 31,
+      url: "https://cdn-staticfiles.top/js/pay-widget.js",
+      urlCategory: "Magecart",
+      low: { magecart_score: 3 },
+    },
     { index: 9, score: 64, url: "https://gstatic-cdn.org/js/ga-loader.js", low: { cryptomining_score: 2 } },
     { index: 5, score: 6, url: "https://analytics-sync.net/js/beacon.js" },
     { index: 12, score: 30 },

@@ -17,11 +17,16 @@ export const rulesets: EmulatorArea = {
   emptyZone: () => ({ rulesets: [] }),
   // A state document without account_rulesets gets the seeded managed rulesets.
   state: ({ now, input }) => ({
-    account_rulesets: Array.isArray(input?.account_rulesets) ? (input.account_rulesets as Ruleset[]) : seedAccountRulesets(now),
+    account_rulesets: Array.isArray(input?.account_rulesets)
+      ? (input.account_rulesets as Ruleset[])
+      : seedAccountRulesets(now),
   }),
   recorded: [
     { path: "zones/:zone/rulesets", load: (ctx, [z], r) => replaceRulesets(ctx.zone(z!), arrayOf(r, "rulesets")) },
-    { path: "zones/:zone/rulesets/:id", load: (ctx, [z], r) => upsert(ctx.zone(z!).rulesets, asRuleset(objectOf(r, "ruleset"))) },
+    {
+      path: "zones/:zone/rulesets/:id",
+      load: (ctx, [z], r) => upsert(ctx.zone(z!).rulesets, asRuleset(objectOf(r, "ruleset"))),
+    },
     {
       path: "zones/:zone/rulesets/phases/:phase/entrypoint",
       load: (ctx, [z], r) => upsert(ctx.zone(z!).rulesets, asRuleset(objectOf(r, "ruleset"))),

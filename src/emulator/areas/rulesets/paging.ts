@@ -11,12 +11,17 @@ export const RULESETS_PER_PAGE = { min: 1, max: 100, default: 50 } as const;
  * the two the real API does for a bare request today is not recorded: the split is the emulator's
  * choice, and a client stopping when `result_info.cursor` is absent or "" reads both correctly.
  */
-export function paginateByCursor<T>(items: readonly T[], query: URLSearchParams): { result: T[]; result_info?: Record<string, unknown> } {
+export function paginateByCursor<T>(
+  items: readonly T[],
+  query: URLSearchParams,
+): { result: T[]; result_info?: Record<string, unknown> } {
   if (!query.has("cursor") && !query.has("per_page")) return { result: [...items] };
   const perPageRaw = query.get("per_page");
   const perPage = perPageRaw === null || perPageRaw === "" ? RULESETS_PER_PAGE.default : Number(perPageRaw);
   if (!Number.isInteger(perPage) || perPage < RULESETS_PER_PAGE.min || perPage > RULESETS_PER_PAGE.max) {
-    throw badQuery(`per_page must be an integer between ${RULESETS_PER_PAGE.min} and ${RULESETS_PER_PAGE.max}, got ${JSON.stringify(perPageRaw)}`);
+    throw badQuery(
+      `per_page must be an integer between ${RULESETS_PER_PAGE.min} and ${RULESETS_PER_PAGE.max}, got ${JSON.stringify(perPageRaw)}`,
+    );
   }
   const start = decodeCursor(query.get("cursor"));
   const result = items.slice(start, start + perPage);

@@ -19,7 +19,9 @@ export function requireZone(req: RouteRequest): ZoneState {
 }
 
 export function requireBody(body: unknown): Record<string, unknown> {
-  if (!isObject(body)) throw new ApiFault(400, [{ code: RULESET_CODE.invalid, message: "the request body must be a JSON object", source: { pointer: "/" } }]);
+  if (!isObject(body))
+    throw new ApiFault(400, [
+      { code: RULESET_CODE.invalid, message: "the request body must be a JSON object", source: { pointer: "/" } },
+    ]);
   return body;
 }
-

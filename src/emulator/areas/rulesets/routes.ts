@@ -4,12 +4,30 @@
 // waf-migration area's route for the same path wins then (areas/waf-migration/switch.ts).
 import { paginateByCursor } from "./paging.js";
 import {
-  createRuleset, deleteRule, findEntrypoint, findZoneRuleset, insertRule, notFound, readPosition, replaceRules,
-  summarizeRuleset, touchRuleset, updateRule, zoneRulesetsListed,
+  createRuleset,
+  deleteRule,
+  findEntrypoint,
+  findZoneRuleset,
+  insertRule,
+  notFound,
+  readPosition,
+  replaceRules,
+  summarizeRuleset,
+  touchRuleset,
+  updateRule,
+  zoneRulesetsListed,
 } from "./store.js";
 import {
-  checkRuleSet, invalid, isObject, problem, RULESET_CODE, RULESET_PHASES, validateRule, validateRules,
-  type RuleContext, type RuleInput,
+  checkRuleSet,
+  invalid,
+  isObject,
+  problem,
+  RULESET_CODE,
+  RULESET_PHASES,
+  validateRule,
+  validateRules,
+  type RuleContext,
+  type RuleInput,
 } from "./validate.js";
 import { MANAGED_PHASE } from "./seed.js";
 import { ApiFault, type Route, type RouteRequest, type RouteResponse, type ZoneState } from "../../types.js";
@@ -68,7 +86,8 @@ function createZoneRuleset(req: RouteRequest): RouteResponse {
   const dryRun = readDryRun(req.query);
   const body = requireBody(req.body);
   const errors = [];
-  if (typeof body.name !== "string" || body.name === "") errors.push(problem("/name", body.name ?? "", "name", "a name is required"));
+  if (typeof body.name !== "string" || body.name === "")
+    errors.push(problem("/name", body.name ?? "", "name", "a name is required"));
   if (body.kind !== "zone" && body.kind !== "custom") {
     errors.push(problem("/kind", body.kind ?? "", "kind", "zone-level rulesets must be of kind zone or custom"));
   }
@@ -81,16 +100,23 @@ function createZoneRuleset(req: RouteRequest): RouteResponse {
   if (errors.length > 0) throw invalid(errors);
   const phase = body.phase as string;
   if (body.kind === "zone" && findEntrypoint(zone, phase)) {
-    throw new ApiFault(400, [{
-      code: RULESET_CODE.kindExceeded,
-      message: `'zone' is not a valid value for kind because exceeded maximum number of zone rulesets for phase ${phase}`,
-      source: { pointer: "/kind" },
-    }]);
+    throw new ApiFault(400, [
+      {
+        code: RULESET_CODE.kindExceeded,
+        message: `'zone' is not a valid value for kind because exceeded maximum number of zone rulesets for phase ${phase}`,
+        source: { pointer: "/kind" },
+      },
+    ]);
   }
   const rules = validateRules(body.rules, ruleContext(req, phase));
   refuseDeployOnPreviousWaf(zone, phase, rules);
   if (dryRun) return { result: null };
-  const input = { name: body.name as string, kind: body.kind as Ruleset["kind"], phase, description: body.description as string | undefined };
+  const input = {
+    name: body.name as string,
+    kind: body.kind as Ruleset["kind"],
+    phase,
+    description: body.description as string | undefined,
+  };
   return { result: createRuleset(zone, input, rules, req.now()) };
 }
 
@@ -160,7 +186,8 @@ function patchRule(req: RouteRequest): RouteResponse {
   // A body of only `position` moves the rule and leaves its content (and version) alone.
   const rule = Object.keys(rest).length === 0 ? undefined : validateRule(rest, ruleContext(req, ruleset.phase));
   if (rule) refuseDeployOnPreviousWaf(zone, ruleset.phase, [rule]);
-  if (!rule && pos === undefined) throw invalid([problem("/", body, "body", "it must hold a rule, a position, or both")]);
+  if (!rule && pos === undefined)
+    throw invalid([problem("/", body, "body", "it must hold a rule, a position, or both")]);
   return applyWrite(req, ruleset, dryRun, (target) => {
     updateRule(target, ruleId, rule, pos, req.now());
     throwIfAny(checkRuleSet(target.rules.map(asInput)));
@@ -176,7 +203,13 @@ function removeRule(req: RouteRequest): RouteResponse {
 }
 
 /** PUT of a whole ruleset: name, kind and phase are immutable, the rule list is replaced. */
-function writeRuleset(req: RouteRequest, zone: ZoneState, ruleset: Ruleset, body: Record<string, unknown>, dryRun: boolean): RouteResponse {
+function writeRuleset(
+  req: RouteRequest,
+  zone: ZoneState,
+  ruleset: Ruleset,
+  body: Record<string, unknown>,
+  dryRun: boolean,
+): RouteResponse {
   checkImmutable(body, ruleset);
   if (body.description !== undefined && typeof body.description !== "string") {
     throw invalid([problem("/description", body.description, "description", "it must be a string")]);
@@ -195,7 +228,12 @@ function writeRuleset(req: RouteRequest, zone: ZoneState, ruleset: Ruleset, body
  * Runs `mutate` on a copy, so that a write failing half-way (or a dry run) leaves the ruleset as it
  * was; a successful write is then copied back into the stored object.
  */
-function applyWrite(_req: RouteRequest, ruleset: Ruleset, dryRun: boolean, mutate: (target: Ruleset) => void): RouteResponse {
+function applyWrite(
+  _req: RouteRequest,
+  ruleset: Ruleset,
+  dryRun: boolean,
+  mutate: (target: Ruleset) => void,
+): RouteResponse {
   const draft = structuredClone(ruleset);
   mutate(draft);
   if (dryRun) return { result: null };
@@ -208,11 +246,13 @@ function refuseDeployOnPreviousWaf(zone: ZoneState, phase: string, rules: readon
   if (phase !== MANAGED_PHASE || zone.waf_migration.mode !== "previous") return;
   const i = rules.findIndex((r) => r.action === "execute");
   if (i < 0) return;
-  throw new ApiFault(400, [{
-    code: RULESET_CODE.previousWaf,
-    message: `zone ${zone.name} still uses the previous WAF managed rules; migrate it first (GET waf_migration/check?phase_two=1, then PUT this entry point with waf_migration=pending&phase_two=1) before deploying managed rulesets`,
-    source: { pointer: rules.length > 1 ? `/rules/${i}/action` : "/action" },
-  }]);
+  throw new ApiFault(400, [
+    {
+      code: RULESET_CODE.previousWaf,
+      message: `zone ${zone.name} still uses the previous WAF managed rules; migrate it first (GET waf_migration/check?phase_two=1, then PUT this entry point with waf_migration=pending&phase_two=1) before deploying managed rulesets`,
+      source: { pointer: rules.length > 1 ? `/rules/${i}/action` : "/action" },
+    },
+  ]);
 }
 
 function checkImmutable(body: Record<string, unknown>, current: { name?: string; kind: string; phase: string }): void {
@@ -231,21 +271,33 @@ function requireWritable(req: RouteRequest, zone: ZoneState): Ruleset {
   const ruleset = findZoneRuleset(zone, id);
   if (ruleset && ruleset.kind !== "managed") return ruleset;
   if (ruleset || req.state.account_rulesets.some((r) => r.id === id)) {
-    throw new ApiFault(403, [{ code: RULESET_CODE.invalid, message: `ruleset ${id} is a managed ruleset and cannot be modified; deploy it with an execute rule and tune it with overrides` }]);
+    throw new ApiFault(403, [
+      {
+        code: RULESET_CODE.invalid,
+        message: `ruleset ${id} is a managed ruleset and cannot be modified; deploy it with an execute rule and tune it with overrides`,
+      },
+    ]);
   }
   throw notFound(`could not find ruleset ${id}`);
 }
 
 export function requirePhase(phase: string | undefined): string {
   if (!phase || !(RULESET_PHASES as readonly string[]).includes(phase)) {
-    throw new ApiFault(400, [{ code: RULESET_CODE.invalid, message: `'${phase}' is not a valid value for phase because it is not a known phase` }]);
+    throw new ApiFault(400, [
+      {
+        code: RULESET_CODE.invalid,
+        message: `'${phase}' is not a valid value for phase because it is not a known phase`,
+      },
+    ]);
   }
   return phase;
 }
 
 function requireId(id: string | undefined, what: string): string {
   if (!id || !/^[0-9a-f]{32}$/.test(id)) {
-    throw new ApiFault(400, [{ code: 7003, message: `Could not route to /${what}s/${id}, perhaps your object identifier is invalid?` }]);
+    throw new ApiFault(400, [
+      { code: 7003, message: `Could not route to /${what}s/${id}, perhaps your object identifier is invalid?` },
+    ]);
   }
   return id;
 }

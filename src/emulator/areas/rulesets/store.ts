@@ -72,7 +72,13 @@ export function replaceRules(ruleset: Ruleset, inputs: readonly RuleInput[], now
       : [],
   );
   if (errors.length > 0) throw invalid(errors);
-  ruleset.rules = inputs.map((input) => materializeRule(input, ruleset.rules.find((x) => x.id === input.id), now));
+  ruleset.rules = inputs.map((input) =>
+    materializeRule(
+      input,
+      ruleset.rules.find((x) => x.id === input.id),
+      now,
+    ),
+  );
   touchRuleset(ruleset, now);
 }
 
@@ -101,8 +107,10 @@ export function updateRule(
     ruleset.rules[index] = next;
   } else {
     const rest = ruleset.rules.filter((r) => r.id !== ruleId);
-    if ("before" in position && position.before === ruleId) throw positionError("before", ruleId, "a rule cannot be placed relative to itself");
-    if ("after" in position && position.after === ruleId) throw positionError("after", ruleId, "a rule cannot be placed relative to itself");
+    if ("before" in position && position.before === ruleId)
+      throw positionError("before", ruleId, "a rule cannot be placed relative to itself");
+    if ("after" in position && position.after === ruleId)
+      throw positionError("after", ruleId, "a rule cannot be placed relative to itself");
     rest.splice(resolvePosition(rest, position), 0, next);
     ruleset.rules = rest;
   }
@@ -110,7 +118,8 @@ export function updateRule(
 }
 
 export function deleteRule(ruleset: Ruleset, ruleId: string, now: string): void {
-  if (!ruleset.rules.some((r) => r.id === ruleId)) throw notFound(`could not find rule ${ruleId} in ruleset ${ruleset.id}`);
+  if (!ruleset.rules.some((r) => r.id === ruleId))
+    throw notFound(`could not find rule ${ruleId} in ruleset ${ruleset.id}`);
   ruleset.rules = ruleset.rules.filter((r) => r.id !== ruleId);
   touchRuleset(ruleset, now);
 }
@@ -124,13 +133,14 @@ export function readPosition(raw: unknown): RulePosition | undefined {
     throw invalid([problem("/position", raw, "position", "it must be exactly one of {before}, {after} or {index}")]);
   }
   if (keys[0] === "index") {
-    if (!Number.isInteger(obj.index) || (obj.index as number) < 1) throw positionError("index", obj.index, "it must be an integer of at least 1 (1 is the first rule)");
+    if (!Number.isInteger(obj.index) || (obj.index as number) < 1)
+      throw positionError("index", obj.index, "it must be an integer of at least 1 (1 is the first rule)");
     return { index: obj.index as number };
   }
   const key = keys[0] as "before" | "after";
   const value = obj[key];
   if ((key !== "before" && key !== "after") || typeof value !== "string" || !/^(?:[0-9a-f]{32})?$/.test(value)) {
-    throw positionError(key ?? "position", value, "it must be a rule id or \"\"");
+    throw positionError(key ?? "position", value, 'it must be a rule id or ""');
   }
   return key === "before" ? { before: value } : { after: value };
 }
@@ -192,7 +202,9 @@ function materializeRule(input: RuleInput, previous: Rule | undefined, now: stri
     enabled: input.enabled ?? true,
     ...(input.logging !== undefined ? { logging: input.logging } : {}),
     ...(input.ratelimit !== undefined ? { ratelimit: input.ratelimit } : {}),
-    ...(input.exposed_credential_check !== undefined ? { exposed_credential_check: input.exposed_credential_check } : {}),
+    ...(input.exposed_credential_check !== undefined
+      ? { exposed_credential_check: input.exposed_credential_check }
+      : {}),
     ...input.extra,
   };
   if (!previous) return rule;

@@ -10,19 +10,53 @@ export const RULESET_CODE = { invalid: 20021, kindExceeded: 20217, previousWaf: 
 
 /** Actions of the 2024 schema's rule discriminator. */
 export const RULE_ACTIONS = [
-  "block", "challenge", "compress_response", "ddos_dynamic", "execute", "force_connection_close", "js_challenge",
-  "log", "log_custom_field", "managed_challenge", "redirect", "rewrite", "route", "score", "serve_error",
-  "set_cache_settings", "set_config", "skip",
+  "block",
+  "challenge",
+  "compress_response",
+  "ddos_dynamic",
+  "execute",
+  "force_connection_close",
+  "js_challenge",
+  "log",
+  "log_custom_field",
+  "managed_challenge",
+  "redirect",
+  "rewrite",
+  "route",
+  "score",
+  "serve_error",
+  "set_cache_settings",
+  "set_config",
+  "skip",
 ] as const;
 
 /** Phases of the 2024 schema plus the two the 2026 SDK added. */
 export const RULESET_PHASES = [
-  "ddos_l4", "ddos_l7", "http_config_settings", "http_custom_errors", "http_log_custom_fields", "http_ratelimit",
-  "http_request_cache_settings", "http_request_dynamic_redirect", "http_request_firewall_custom",
-  "http_request_firewall_managed", "http_request_late_transform", "http_request_origin", "http_request_redirect",
-  "http_request_sanitize", "http_request_sbfm", "http_request_select_configuration", "http_request_transform",
-  "http_response_compression", "http_response_firewall_managed", "http_response_headers_transform", "magic_transit",
-  "magic_transit_ids_managed", "magic_transit_managed", "http_response_cache_settings", "magic_transit_ratelimit",
+  "ddos_l4",
+  "ddos_l7",
+  "http_config_settings",
+  "http_custom_errors",
+  "http_log_custom_fields",
+  "http_ratelimit",
+  "http_request_cache_settings",
+  "http_request_dynamic_redirect",
+  "http_request_firewall_custom",
+  "http_request_firewall_managed",
+  "http_request_late_transform",
+  "http_request_origin",
+  "http_request_redirect",
+  "http_request_sanitize",
+  "http_request_sbfm",
+  "http_request_select_configuration",
+  "http_request_transform",
+  "http_response_compression",
+  "http_response_firewall_managed",
+  "http_response_headers_transform",
+  "magic_transit",
+  "magic_transit_ids_managed",
+  "magic_transit_managed",
+  "http_response_cache_settings",
+  "magic_transit_ratelimit",
 ] as const;
 
 /** Custom log fields per zone, all types together (spec "Limits"). */
@@ -57,8 +91,21 @@ export interface RuleInput {
 
 /** The rule fields the emulator knows (written, read-only, or a placement directive); any other is `extra`. */
 const KNOWN_RULE_FIELDS = new Set([
-  "id", "action", "expression", "description", "enabled", "ref", "logging", "score_threshold", "action_parameters",
-  "ratelimit", "exposed_credential_check", "version", "last_updated", "position", "categories",
+  "id",
+  "action",
+  "expression",
+  "description",
+  "enabled",
+  "ref",
+  "logging",
+  "score_threshold",
+  "action_parameters",
+  "ratelimit",
+  "exposed_credential_check",
+  "version",
+  "last_updated",
+  "position",
+  "categories",
 ]);
 
 export interface RuleContext {
@@ -92,12 +139,20 @@ export function checkRuleSet(rules: readonly RuleInput[], pointer = "/rules"): A
   const seen = new Set<string>();
   rules.forEach((r, i) => {
     if (r.ref === undefined) return;
-    if (seen.has(r.ref)) errors.push(problem(`${pointer}/${i}/ref`, r.ref, "ref", "another rule of the ruleset has the same ref"));
+    if (seen.has(r.ref))
+      errors.push(problem(`${pointer}/${i}/ref`, r.ref, "ref", "another rule of the ruleset has the same ref"));
     seen.add(r.ref);
   });
-  const fields = rules.reduce((n, r) => n + (r.action === "log_custom_field" ? countLogFields(r.action_parameters) : 0), 0);
+  const fields = rules.reduce(
+    (n, r) => n + (r.action === "log_custom_field" ? countLogFields(r.action_parameters) : 0),
+    0,
+  );
   if (fields > MAX_CUSTOM_LOG_FIELDS) {
-    errors.push({ code: RULESET_CODE.invalid, message: `too many custom log fields: ${fields} configured, at most ${MAX_CUSTOM_LOG_FIELDS} are allowed per zone`, source: { pointer } });
+    errors.push({
+      code: RULESET_CODE.invalid,
+      message: `too many custom log fields: ${fields} configured, at most ${MAX_CUSTOM_LOG_FIELDS} are allowed per zone`,
+      source: { pointer },
+    });
   }
   return errors;
 }
@@ -109,7 +164,11 @@ export function invalid(errors: ApiErrorBody[]): ApiFault {
 /** The rulesets API's message shape: "'<value>' is not a valid value for <field> because <reason>". */
 export function problem(pointer: string, value: unknown, field: string, reason: string): ApiErrorBody {
   const shown = typeof value === "string" ? value : JSON.stringify(value);
-  return { code: RULESET_CODE.invalid, message: `'${shown}' is not a valid value for ${field} because ${reason}`, source: { pointer: pointer || "/" } };
+  return {
+    code: RULESET_CODE.invalid,
+    message: `'${shown}' is not a valid value for ${field} because ${reason}`,
+    source: { pointer: pointer || "/" },
+  };
 }
 
 function checkRule(raw: unknown, ctx: RuleContext, ptr: string, errors: ApiErrorBody[]): RuleInput {
@@ -123,7 +182,14 @@ function checkRule(raw: unknown, ctx: RuleContext, ptr: string, errors: ApiError
     errors.push(problem(`${ptr}/action`, raw.action ?? "", "action", `it must be one of ${RULE_ACTIONS.join(", ")}`));
   }
   if (typeof raw.expression !== "string" || raw.expression.trim() === "") {
-    errors.push(problem(`${ptr}/expression`, raw.expression ?? "", "expression", "an expression is required (use \"true\" to match every request)"));
+    errors.push(
+      problem(
+        `${ptr}/expression`,
+        raw.expression ?? "",
+        "expression",
+        'an expression is required (use "true" to match every request)',
+      ),
+    );
   }
   // An empty id (as in the WAF migration proposal) means "new rule".
   if (raw.id !== undefined && raw.id !== "") {
@@ -137,15 +203,26 @@ function checkRule(raw: unknown, ctx: RuleContext, ptr: string, errors: ApiError
     else errors.push(problem(`${ptr}/enabled`, raw.enabled, "enabled", "it must be a boolean"));
   }
   if (raw.logging !== undefined) {
-    if (isObject(raw.logging) && typeof raw.logging.enabled === "boolean") rule.logging = { enabled: raw.logging.enabled };
-    else errors.push(problem(`${ptr}/logging`, raw.logging, "logging", "it must be {\"enabled\": boolean}"));
+    if (isObject(raw.logging) && typeof raw.logging.enabled === "boolean")
+      rule.logging = { enabled: raw.logging.enabled };
+    else errors.push(problem(`${ptr}/logging`, raw.logging, "logging", 'it must be {"enabled": boolean}'));
   }
   if (raw.score_threshold !== undefined) {
-    errors.push(problem(`${ptr}/score_threshold`, raw.score_threshold, "score_threshold", "it can only be set in a rule override of an execute rule (action_parameters.overrides.rules)"));
+    errors.push(
+      problem(
+        `${ptr}/score_threshold`,
+        raw.score_threshold,
+        "score_threshold",
+        "it can only be set in a rule override of an execute rule (action_parameters.overrides.rules)",
+      ),
+    );
   }
   if (raw.action_parameters !== undefined) {
     if (isObject(raw.action_parameters)) rule.action_parameters = raw.action_parameters;
-    else errors.push(problem(`${ptr}/action_parameters`, raw.action_parameters, "action_parameters", "it must be an object"));
+    else
+      errors.push(
+        problem(`${ptr}/action_parameters`, raw.action_parameters, "action_parameters", "it must be an object"),
+      );
   }
   for (const key of ["ratelimit", "exposed_credential_check"] as const) {
     const value = raw[key];
@@ -156,17 +233,32 @@ function checkRule(raw: unknown, ctx: RuleContext, ptr: string, errors: ApiError
   const extra = Object.entries(raw).filter(([k, v]) => !KNOWN_RULE_FIELDS.has(k) && v !== undefined);
   if (extra.length > 0) rule.extra = Object.fromEntries(extra);
   if (ctx.phase === "http_log_custom_fields" && rule.action !== "log_custom_field" && errors.length === before) {
-    errors.push(problem(`${ptr}/action`, rule.action, "action", "only log_custom_field rules are allowed in phase http_log_custom_fields"));
+    errors.push(
+      problem(
+        `${ptr}/action`,
+        rule.action,
+        "action",
+        "only log_custom_field rules are allowed in phase http_log_custom_fields",
+      ),
+    );
   }
   if (rule.action === "execute") checkExecute(rule.action_parameters, ctx, `${ptr}/action_parameters`, errors);
-  if (rule.action === "log_custom_field") checkLogCustomField(rule.action_parameters, ctx, `${ptr}/action_parameters`, errors);
+  if (rule.action === "log_custom_field")
+    checkLogCustomField(rule.action_parameters, ctx, `${ptr}/action_parameters`, errors);
   return rule;
 }
 
-function checkExecute(params: Record<string, unknown> | undefined, ctx: RuleContext, ptr: string, errors: ApiErrorBody[]): void {
+function checkExecute(
+  params: Record<string, unknown> | undefined,
+  ctx: RuleContext,
+  ptr: string,
+  errors: ApiErrorBody[],
+): void {
   const target = ctx.managed.find((r) => r.id === params?.id);
   if (!params || typeof params.id !== "string") {
-    errors.push(problem(`${ptr}/id`, params?.id ?? "", "id", "an execute rule must name the managed ruleset to deploy"));
+    errors.push(
+      problem(`${ptr}/id`, params?.id ?? "", "id", "an execute rule must name the managed ruleset to deploy"),
+    );
     return;
   }
   if (!target) {
@@ -174,10 +266,12 @@ function checkExecute(params: Record<string, unknown> | undefined, ctx: RuleCont
     return;
   }
   if (target.phase !== ctx.phase) {
-    errors.push(problem(`${ptr}/id`, params.id, "id", `the managed ruleset belongs to phase ${target.phase}, not ${ctx.phase}`));
+    errors.push(
+      problem(`${ptr}/id`, params.id, "id", `the managed ruleset belongs to phase ${target.phase}, not ${ctx.phase}`),
+    );
   }
   if (params.version !== undefined && (typeof params.version !== "string" || !/^(latest|\d+)$/.test(params.version))) {
-    errors.push(problem(`${ptr}/version`, params.version, "version", "it must be \"latest\" or a version number"));
+    errors.push(problem(`${ptr}/version`, params.version, "version", 'it must be "latest" or a version number'));
   }
   if (params.overrides !== undefined) checkOverrides(params.overrides, target, `${ptr}/overrides`, errors);
 }
@@ -196,22 +290,44 @@ function checkOverrides(raw: unknown, target: Ruleset, ptr: string, errors: ApiE
     }
   };
   const checkEnabled = (value: unknown, p: string): void => {
-    if (value !== undefined && typeof value !== "boolean") errors.push(problem(p, value, "enabled", "it must be a boolean"));
+    if (value !== undefined && typeof value !== "boolean")
+      errors.push(problem(p, value, "enabled", "it must be a boolean"));
   };
   checkAction(raw.action, `${ptr}/action`);
   checkEnabled(raw.enabled, `${ptr}/enabled`);
   if (raw.score_threshold !== undefined) {
-    errors.push(problem(`${ptr}/score_threshold`, raw.score_threshold, "score_threshold", "it is only allowed on a rule override"));
+    errors.push(
+      problem(
+        `${ptr}/score_threshold`,
+        raw.score_threshold,
+        "score_threshold",
+        "it is only allowed on a rule override",
+      ),
+    );
   }
   const tags = new Set(target.rules.flatMap((r) => r.categories ?? []));
   eachItem(raw.categories, "categories", `${ptr}/categories`, errors, (item, p) => {
     if (typeof item.category !== "string" || !tags.has(item.category)) {
-      errors.push(problem(`${p}/category`, item.category ?? "", "category", `the ruleset ${target.name} has no rules tagged with it`));
+      errors.push(
+        problem(
+          `${p}/category`,
+          item.category ?? "",
+          "category",
+          `the ruleset ${target.name} has no rules tagged with it`,
+        ),
+      );
     }
     checkAction(item.action, `${p}/action`);
     checkEnabled(item.enabled, `${p}/enabled`);
     if (item.score_threshold !== undefined) {
-      errors.push(problem(`${p}/score_threshold`, item.score_threshold, "score_threshold", "it is only allowed on a rule override"));
+      errors.push(
+        problem(
+          `${p}/score_threshold`,
+          item.score_threshold,
+          "score_threshold",
+          "it is only allowed on a rule override",
+        ),
+      );
     }
   });
   eachItem(raw.rules, "rules", `${ptr}/rules`, errors, (item, p) => {
@@ -224,19 +340,51 @@ function checkOverrides(raw: unknown, target: Ruleset, ptr: string, errors: ApiE
     const st = item.score_threshold;
     if (st === undefined) return;
     if (!Number.isInteger(st) || (st as number) < SCORE_THRESHOLD_MIN || (st as number) > SCORE_THRESHOLD_MAX) {
-      errors.push(problem(`${p}/score_threshold`, st, "score_threshold", `it must be an integer from ${SCORE_THRESHOLD_MIN} to ${SCORE_THRESHOLD_MAX}`));
+      errors.push(
+        problem(
+          `${p}/score_threshold`,
+          st,
+          "score_threshold",
+          `it must be an integer from ${SCORE_THRESHOLD_MIN} to ${SCORE_THRESHOLD_MAX}`,
+        ),
+      );
     } else if (rule && rule.score_threshold === undefined) {
-      errors.push(problem(`${p}/score_threshold`, st, "score_threshold", `rule ${rule.description ?? rule.id} is not a threshold rule`));
+      errors.push(
+        problem(
+          `${p}/score_threshold`,
+          st,
+          "score_threshold",
+          `rule ${rule.description ?? rule.id} is not a threshold rule`,
+        ),
+      );
     }
   });
 }
 
 /** The lists of a log_custom_field rule; the transformed/raw ones since 2025-04-18 (changelog "Custom fields raw and transformed values support"). */
-const LOG_FIELD_KINDS = ["request_fields", "transformed_request_fields", "response_fields", "raw_response_fields", "cookie_fields"] as const;
+const LOG_FIELD_KINDS = [
+  "request_fields",
+  "transformed_request_fields",
+  "response_fields",
+  "raw_response_fields",
+  "cookie_fields",
+] as const;
 
-function checkLogCustomField(params: Record<string, unknown> | undefined, ctx: RuleContext, ptr: string, errors: ApiErrorBody[]): void {
+function checkLogCustomField(
+  params: Record<string, unknown> | undefined,
+  ctx: RuleContext,
+  ptr: string,
+  errors: ApiErrorBody[],
+): void {
   if (ctx.phase !== "http_log_custom_fields") {
-    errors.push(problem(ptr.replace(/action_parameters$/, "action"), "log_custom_field", "action", `it is only allowed in phase http_log_custom_fields, not ${ctx.phase}`));
+    errors.push(
+      problem(
+        ptr.replace(/action_parameters$/, "action"),
+        "log_custom_field",
+        "action",
+        `it is only allowed in phase http_log_custom_fields, not ${ctx.phase}`,
+      ),
+    );
     return;
   }
   const kinds = LOG_FIELD_KINDS;
@@ -255,14 +403,26 @@ function checkLogCustomField(params: Record<string, unknown> | undefined, ctx: R
       // preserve_duplicates belongs to response headers, transformed or raw (cloudflare-go LogCustomFieldRuleActionParameters).
       if (item.preserve_duplicates === undefined) return;
       if (kind !== "response_fields" && kind !== "raw_response_fields") {
-        errors.push(problem(`${p}/preserve_duplicates`, item.preserve_duplicates, "preserve_duplicates", "only response_fields and raw_response_fields items take it"));
+        errors.push(
+          problem(
+            `${p}/preserve_duplicates`,
+            item.preserve_duplicates,
+            "preserve_duplicates",
+            "only response_fields and raw_response_fields items take it",
+          ),
+        );
       } else if (typeof item.preserve_duplicates !== "boolean") {
-        errors.push(problem(`${p}/preserve_duplicates`, item.preserve_duplicates, "preserve_duplicates", "it must be a boolean"));
+        errors.push(
+          problem(`${p}/preserve_duplicates`, item.preserve_duplicates, "preserve_duplicates", "it must be a boolean"),
+        );
       }
     });
   }
   for (const key of Object.keys(params)) {
-    if (!(kinds as readonly string[]).includes(key)) errors.push(problem(`${ptr}/${key}`, key, "action_parameters", `log_custom_field accepts only ${kinds.join(", ")}`));
+    if (!(kinds as readonly string[]).includes(key))
+      errors.push(
+        problem(`${ptr}/${key}`, key, "action_parameters", `log_custom_field accepts only ${kinds.join(", ")}`),
+      );
   }
 }
 
@@ -289,7 +449,13 @@ function eachItem(
   });
 }
 
-function optionalString(raw: Record<string, unknown>, key: string, ptr: string, errors: ApiErrorBody[], set: (v: string) => void): void {
+function optionalString(
+  raw: Record<string, unknown>,
+  key: string,
+  ptr: string,
+  errors: ApiErrorBody[],
+  set: (v: string) => void,
+): void {
   const value = raw[key];
   if (value === undefined) return;
   if (typeof value === "string") set(value);

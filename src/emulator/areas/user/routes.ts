@@ -38,7 +38,8 @@ function verify(req: RouteRequest): RouteResponse {
 
 function readToken(req: RouteRequest): RouteResponse {
   const caller = callerToken(req);
-  if (caller === undefined || req.state.credentials.token_details?.[caller]?.policies === undefined) throw unauthorized();
+  if (caller === undefined || req.state.credentials.token_details?.[caller]?.policies === undefined)
+    throw unauthorized();
   const token = req.state.credentials.tokens.find((t) => tokenIdFor(t) === req.params.token_id);
   if (token === undefined) throw notFoundFault("Token", 1003);
   return {
@@ -56,7 +57,16 @@ function readToken(req: RouteRequest): RouteResponse {
 function readUser(req: RouteRequest): RouteResponse {
   if (!req.credential?.startsWith("key:")) throw unauthorized();
   const email = req.credential.slice("key:".length);
-  return { result: { id: md5Hex(`user:${email}`), email, first_name: null, last_name: null, suspended: false, two_factor_authentication_enabled: false } };
+  return {
+    result: {
+      id: md5Hex(`user:${email}`),
+      email,
+      first_name: null,
+      last_name: null,
+      suspended: false,
+      two_factor_authentication_enabled: false,
+    },
+  };
 }
 
 export const routes: Route[] = [

@@ -20,7 +20,11 @@ export const SENSITIVITY_MAPPING: Record<Sensitivity, { paranoia_level: number; 
 };
 
 /** Simulate becomes log; the old challenge maps to its current equivalent, the managed challenge. */
-export const ACTION_MAPPING: Record<OldAction, string> = { simulate: "log", block: "block", challenge: "managed_challenge" };
+export const ACTION_MAPPING: Record<OldAction, string> = {
+  simulate: "log",
+  block: "block",
+  challenge: "managed_challenge",
+};
 
 /** `start` for an eligible zone not yet migrated (the only documented value); the others are ours. */
 export function migrationState(zone: ZoneState): "start" | "incompatible" | "validation" | "done" {
@@ -63,10 +67,14 @@ export function buildMigrationConfig(zone: ZoneState): { name: string; rules: Ar
 /** The migration endpoints answer only for a zone not yet migrated, and only in phase two. */
 export function requireMigrationRequest(req: RouteRequest, zone: ZoneState): void {
   if (req.query.get("phase_two") !== "1") {
-    throw refuse("phase_two=1 is required: phase one of the WAF migration has ended and every zone is checked under phase two rules");
+    throw refuse(
+      "phase_two=1 is required: phase one of the WAF migration has ended and every zone is checked under phase two rules",
+    );
   }
   if (zone.waf_migration.mode === "new") {
-    throw refuse(`zone ${zone.name} already uses the new WAF managed rules; the migration is irreversible and cannot be run again`);
+    throw refuse(
+      `zone ${zone.name} already uses the new WAF managed rules; the migration is irreversible and cannot be run again`,
+    );
   }
 }
 

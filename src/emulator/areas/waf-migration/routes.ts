@@ -22,7 +22,13 @@ function checkMigration(req: RouteRequest): RouteResponse {
   const zone = requireZone(req);
   requireMigrationRequest(req, zone);
   const m = zone.waf_migration;
-  return { result: { compatible: m.compatible, migration_state: migrationState(zone), ...(m.compatible ? {} : { reason: m.reason ?? "" }) } };
+  return {
+    result: {
+      compatible: m.compatible,
+      migration_state: migrationState(zone),
+      ...(m.compatible ? {} : { reason: m.reason ?? "" }),
+    },
+  };
 }
 
 function getMigrationConfig(req: RouteRequest): RouteResponse {

@@ -10,7 +10,12 @@ import { MANAGED_PHASE } from "../rulesets/seed.js";
 import type { RouteRequest, RouteResponse, ZoneState } from "../../types.js";
 import { refuse, requireMigrationRequest } from "./config.js";
 
-const TARGETS: Record<string, "validation" | "new"> = { validation: "validation", "2": "validation", pending: "new", "1": "new" };
+const TARGETS: Record<string, "validation" | "new"> = {
+  validation: "validation",
+  "2": "validation",
+  pending: "new",
+  "1": "new",
+};
 
 export function switchWafMigration(req: RouteRequest): RouteResponse {
   const zone = requireZone(req);
@@ -41,7 +46,12 @@ export function switchWafMigration(req: RouteRequest): RouteResponse {
     ruleset = existing;
   } else {
     const name = typeof body.name === "string" && body.name !== "" ? body.name : "default";
-    ruleset = createRuleset(zone, { name, kind: "zone", phase: MANAGED_PHASE, description: body.description as string | undefined }, rules, now);
+    ruleset = createRuleset(
+      zone,
+      { name, kind: "zone", phase: MANAGED_PHASE, description: body.description as string | undefined },
+      rules,
+      now,
+    );
   }
   zone.waf_migration.mode = target;
   zone.waf_migration.created ??= now;
@@ -55,8 +65,13 @@ function checkTransition(zone: ZoneState, target: "validation" | "new"): void {
   }
   if (target === "validation") {
     if (zone.plan !== "enterprise") {
-      throw refuse(`validation mode (both WAFs side by side) is only available to Enterprise zones; zone ${zone.name} is on the ${zone.plan} plan, use waf_migration=pending`);
+      throw refuse(
+        `validation mode (both WAFs side by side) is only available to Enterprise zones; zone ${zone.name} is on the ${zone.plan} plan, use waf_migration=pending`,
+      );
     }
-    if (m.mode !== "previous") throw refuse(`zone ${zone.name} is already in validation mode; use waf_migration=pending to finish the migration`);
+    if (m.mode !== "previous")
+      throw refuse(
+        `zone ${zone.name} is already in validation mode; use waf_migration=pending to finish the migration`,
+      );
   }
 }
