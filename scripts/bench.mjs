@@ -511,7 +511,7 @@ function replaceSection(file, start, end, content) {
   if (!text.includes(start) || !text.includes(end)) return false;
   writeFileSync(
     file,
-    text.slice(0, text.indexOf(start)) + `${start}\n${content}\n${end}` + text.slice(text.indexOf(end) + end.length),
+    `${text.slice(0, text.indexOf(start))}${start}\n${content}\n${end}${text.slice(text.indexOf(end) + end.length)}`,
   );
   return true;
 }

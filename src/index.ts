@@ -22,7 +22,7 @@ import { totalChanges } from "./plan/summary.js";
 import { CLIENT_HINTS } from "./sections/client-hints.js";
 import type { Env } from "./model/env.js";
 
-export { type ClientOptions, type ClientStats } from "./cloudflare/client.js";
+export type { ClientOptions, ClientStats } from "./cloudflare/client.js";
 export type { CloudflareClient, WireOutcome, WireRequest } from "./cloudflare/types.js";
 export { resolveCredentials, DEFAULT_API_URL } from "./cloudflare/credentials.js";
 export { parseConfigText };

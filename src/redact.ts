@@ -58,7 +58,7 @@ export function redactDestination(destination: string): string {
 /** `scheme://host/a/<token>/b` with each path segment that looks like a credential hidden. */
 export function redactPathSecrets(head: string): string {
   const m = /^([a-z][a-z0-9+.-]*:\/\/[^/]*)(\/.*)?$/i.exec(head);
-  if (!m || !m[2]) return head;
+  if (!m?.[2]) return head;
   return (
     m[1] +
     m[2]

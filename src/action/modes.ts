@@ -6,7 +6,7 @@ import { basename, resolve } from "node:path";
 import { loadConfig } from "../config/index.js";
 import { COMMENT_MARKER } from "../plan/render/markdown.js";
 import type { Zoneform } from "./cli.js";
-import { GitHub, type Comment } from "./github.js";
+import type { GitHub, Comment } from "./github.js";
 import type { Runner } from "./runner.js";
 
 export const MODES = ["plan", "apply", "drift", "audit"] as const;
@@ -139,7 +139,7 @@ export async function plan(ctx: Context): Promise<void> {
   if (pr?.number !== undefined) {
     const run = runUrl(runner.env);
     const footer = `\nFull plan: artifact \`${basename(planPath)}\`${run ? ` of [run ${runner.env.GITHUB_RUN_ID}](${run})` : ""}; read it with \`zoneform show ${basename(planPath)}\`.\n`;
-    await upsertComment(ctx, pr.number, shown.stdout.trimEnd() + "\n" + footer);
+    await upsertComment(ctx, pr.number, `${shown.stdout.trimEnd()}\n${footer}`);
   }
 }
 

@@ -33,16 +33,14 @@ if (tooOld) {
   process.exitCode = 1;
 } else {
   import("node:module")
-    .then(function (mod) {
+    .then((mod) => {
       const nodeModule = mod as { enableCompileCache?: () => unknown };
       if (typeof nodeModule.enableCompileCache === "function") nodeModule.enableCompileCache();
       return import("./main.js");
     })
-    .catch(function (err) {
+    .catch((err) => {
       process.stderr.write(
-        "Internal error: zoneform could not start (" +
-          (err && err.message) +
-          "); in a checkout, run `npm run build`.\n",
+        "Internal error: zoneform could not start (" + err?.message + "); in a checkout, run `npm run build`.\n",
       );
       process.exitCode = 1;
     });

@@ -33,7 +33,9 @@ export function headerComment(h: DocumentHeader, notes: ExportNotes): string {
       "# Credentials are ${env:…} references. Set these variables to the values you own (the API may",
       "# not return a credential in full), as they appear in the destination URL:",
     );
-    notes.env.forEach((e, i) => lines.push(`#   ${names[i]!.padEnd(width)}  ${printable(e.purpose)}`));
+    notes.env.forEach((e, i) => {
+      lines.push(`#   ${names[i]!.padEnd(width)}  ${printable(e.purpose)}`);
+    });
     lines.push("# Existing Logpush jobs need no ownership_challenge; add one only to change a job's destination.");
   }
   for (const r of notes.remarks) lines.push(`# ${printable(r)}`);

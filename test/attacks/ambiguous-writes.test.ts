@@ -155,16 +155,14 @@ describe("a DELETE that succeeded but was not answered as such", () => {
       deletes++;
       if (deletes === 1) {
         await forward(); // carried out
-        res
-          .writeHead(500, { "content-type": "application/json" })
-          .end(
-            JSON.stringify({
-              success: false,
-              errors: [{ code: 10001, message: "Internal Server Error" }],
-              messages: [],
-              result: null,
-            }),
-          );
+        res.writeHead(500, { "content-type": "application/json" }).end(
+          JSON.stringify({
+            success: false,
+            errors: [{ code: 10001, message: "Internal Server Error" }],
+            messages: [],
+            result: null,
+          }),
+        );
       } else {
         res.writeHead(404, { "content-type": "text/html" }).end("<html><body><h1>404 Not Found</h1></body></html>");
       }

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { createClient } from "../../src/cloudflare/client.js";
 import { NetworkError } from "../../src/errors.js";
 import { TestEmulator, ZONE, writeConfig } from "../helpers/cli.js";
-import { changingWrites, drip, envelope, expectFailure, runBuilt, STACK, useHostileProxy } from "./helpers.js";
+import { changingWrites, drip, envelope, runBuilt, STACK, useHostileProxy } from "./helpers.js";
 
 const emu = TestEmulator.perFile();
 const hostile = useHostileProxy(emu);

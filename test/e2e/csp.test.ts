@@ -49,7 +49,7 @@ describe("csp suggest", () => {
       "Suggested CSP",
     ]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^# Left out, malicious:\n#   /);
+    expect(r.stdout).toMatch(/^# Left out, malicious:\n# {3}/);
     const [policy] = parse(r.stdout);
     expect(policy).toMatchObject({ description: "Suggested CSP", action: "log", enabled: true });
     expect(policy.expression).toBe('http.host in {"example.com" "shop.example.com" "www.example.com"}');

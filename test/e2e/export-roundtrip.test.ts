@@ -6,7 +6,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
-import { ACCOUNT, TestEmulator, ZONE, runCli, tempDir, writeConfig } from "../helpers/cli.js";
+import { ACCOUNT, TestEmulator, ZONE, runCli, tempDir } from "../helpers/cli.js";
 
 const emu = TestEmulator.perFile();
 

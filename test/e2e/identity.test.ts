@@ -225,7 +225,7 @@ describe("a create whose answer was lost", () => {
       jobYaml("http_requests") +
       "          filter: { where: { key: ClientRequestHost, operator: eq, value: example.com } }\n          output_options: { field_names: [RayID, EdgeStartTimestamp], timestamp_format: rfc3339 }\n";
     const config = await jobsConfig(
-      `        - id: ${old.id}\n` + jobYaml("http_requests").replace("        - name", "          name") + entry,
+      `        - id: ${old.id}\n${jobYaml("http_requests").replace("        - name", "          name")}${entry}`,
       false,
     );
     await emu.admin("POST", "/faults", { method: "POST", path: "logpush/jobs$", reset: true, after: true, count: 1 });

@@ -157,7 +157,7 @@ describe("logpush jobs end to end", () => {
         (c) => c.replace("logs/http/", "logs/web/"),
         { destination_conf: filled(R2).replace("logs/http/", "logs/web/") },
       ],
-      ["filter", (c) => c.replace(/\n  filter:(\n    .*)+/, ""), { filter: "" }],
+      ["filter", (c) => c.replace(/\n {2}filter:(\n {4}.*)+/, ""), { filter: "" }],
     ];
     let current = start;
     for (const [field, change, expected] of steps) {

@@ -130,7 +130,7 @@ describe("page shield end to end", () => {
         zoneBlock(
           ZONE.com,
           "example.com",
-          `page_shield:\n  enabled: false\n  use_connection_url_path: true\n  policies:\n    - id: ${made[1]}\n      description: Report everything\n      action: log\n      expression: http.host eq \"example.com\"\n      value: script-src 'none'\n`,
+          `page_shield:\n  enabled: false\n  use_connection_url_path: true\n  policies:\n    - id: ${made[1]}\n      description: Report everything\n      action: log\n      expression: http.host eq "example.com"\n      value: script-src 'none'\n`,
         ),
     );
     const { plan1, writes } = await converge(config);

@@ -381,7 +381,7 @@ zones:
       on: [ZONE.com, ZONE.net],
       lacking: { plan: [], apply: [ZONE.net] },
     });
-    expect(byName["Logs"]).toMatchObject({
+    expect(byName.Logs).toMatchObject({
       plan: "Edit",
       apply: "Edit",
       lacking: { plan: [ZONE.com], apply: [ZONE.com] },

@@ -109,20 +109,18 @@ describe("no piece of a secret is shown", () => {
       // A malformed answer quoting the live policy: its action holds the value, cut at 60 characters.
       hostile.proxy.spoil = (req, res) => {
         if (req.method !== "GET" || !req.path.endsWith("page_shield/policies")) return false;
-        res
-          .writeHead(200, { "content-type": "application/json" })
-          .end(
-            envelope([
-              {
-                id: "0123456789abcdef0123456789abcdef",
-                description: "Checkout",
-                action: `x-${SECRET}`,
-                expression: "true",
-                value: "v",
-                enabled: true,
-              },
-            ]),
-          );
+        res.writeHead(200, { "content-type": "application/json" }).end(
+          envelope([
+            {
+              id: "0123456789abcdef0123456789abcdef",
+              description: "Checkout",
+              action: `x-${SECRET}`,
+              expression: "true",
+              value: "v",
+              enabled: true,
+            },
+          ]),
+        );
         return true;
       };
       const shape = await runCli(emu, ["plan", "-c", cfg, "--api-url", url, "--verbose"], { env });
@@ -132,16 +130,14 @@ describe("no piece of a secret is shown", () => {
       // An API error envelope whose message echoes the value whole.
       hostile.proxy.spoil = (req, res) => {
         if (req.method !== "GET" || !req.path.endsWith("page_shield/policies")) return false;
-        res
-          .writeHead(400, { "content-type": "application/json" })
-          .end(
-            JSON.stringify({
-              success: false,
-              errors: [{ code: 1000, message: `bad value ${SECRET}` }],
-              messages: [],
-              result: null,
-            }),
-          );
+        res.writeHead(400, { "content-type": "application/json" }).end(
+          JSON.stringify({
+            success: false,
+            errors: [{ code: 1000, message: `bad value ${SECRET}` }],
+            messages: [],
+            result: null,
+          }),
+        );
         return true;
       };
       const echoed = await runCli(emu, ["plan", "-c", cfg, "--api-url", url, "--format", "json"], { env });

@@ -67,7 +67,7 @@ describe("output at 80 columns", () => {
     expectWithin(120, at120.stdout, at120.stderr);
     expect(widest(at120.stdout)).toBeGreaterThan(widest(at80.stdout));
     // Tables keep one line per row: as many lines at 80 columns as at 120.
-    const rows = (s: string) => s.split("\n").filter((l) => /^  (high|medium|low|critical)\b/i.test(l)).length;
+    const rows = (s: string) => s.split("\n").filter((l) => /^ {2}(high|medium|low|critical)\b/i.test(l)).length;
     expect(rows(at80.stdout)).toBeGreaterThan(0);
     expect(rows(at80.stdout)).toBe(rows(at120.stdout));
   });

@@ -3,7 +3,7 @@
 // Logpush jobs, a custom hostname's CA), with a foreign skip rule seeded in each WAF entry point; and
 // the checks that a fleet reached the desired state without duplicates or a lost foreign rule.
 import { expect } from "vitest";
-import { ACCOUNT, TestEmulator, runCli, writeConfig, zoneId, type CliResult } from "./cli.js";
+import { ACCOUNT, type TestEmulator, runCli, writeConfig, zoneId, type CliResult } from "./cli.js";
 
 export const WAF_PHASE = "http_request_firewall_managed";
 export const LOG_AUTH = "fleet-log-secret-7f3a";

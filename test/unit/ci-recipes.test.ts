@@ -172,7 +172,7 @@ function shellCommands(script: string): string[][] {
       } else if (s.startsWith("$(", i)) {
         i += 2;
         parse(true);
-        word = (word ?? "") + "$(…)";
+        word = `${word ?? ""}$(…)`;
       } else if (c === "#" && word === undefined) {
         while (i < s.length && s[i] !== "\n") i++;
       } else if (c === ")" && inSubstitution) {

@@ -39,7 +39,7 @@ const CONFIG = [
   "            justification: Stripe card form", // 10
   "          - url: https://cdn.pay.example/app.js", // 11
   "            justification: our checkout", // 12
-  "            hash: " + "a".repeat(64), // 13
+  `            hash: ${"a".repeat(64)}`, // 13
   "          - url: https://old.example/gone.js", // 14
   "            justification: retired widget", // 15
   "",

@@ -7,7 +7,6 @@ import { AUDIT_FORMATS, type AuditFormat } from "../../audit/render.js";
 import {
   DEFAULT_AUDIT_LIMIT,
   DEFAULT_FAIL_ON,
-  FAIL_ON,
   parseFailOn,
   runAudit,
   shouldFail,
@@ -229,7 +228,10 @@ function sarifOptions(
 ): SarifAuditOptions {
   const names = new Map<string, string>();
   // resolveZoneRefs keeps the refs' order (without repeats): a name given to --zone names its id.
-  if (refs.length === ids.length) refs.forEach((r, i) => "name" in r && names.set(ids[i]!, r.name));
+  if (refs.length === ids.length)
+    refs.forEach((r, i) => {
+      if ("name" in r) names.set(ids[i]!, r.name);
+    });
   for (const z of configured?.all ?? [])
     if (z.name !== undefined && !names.has(z.zone_id)) names.set(z.zone_id, z.name);
   return {

@@ -106,7 +106,9 @@ export function register(program: Command, ctx: CommandContext): void {
       );
       const names = notes.env.map((e) => printable(e.name));
       const width = Math.max(...names.map((n) => n.length));
-      notes.env.forEach((e, i) => io.stderr.write(`  ${names[i]!.padEnd(width)}  ${printable(e.purpose)}\n`));
+      notes.env.forEach((e, i) => {
+        io.stderr.write(`  ${names[i]!.padEnd(width)}  ${printable(e.purpose)}\n`);
+      });
       io.stderr.write("Existing Logpush jobs need no ownership_challenge unless you change their destination.\n");
     }
     if (check.errors.length > 0) {

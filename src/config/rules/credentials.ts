@@ -53,7 +53,9 @@ export const credentialsInFile: Rule = (doc, ctx) => {
       return;
     }
     if (Array.isArray(value)) {
-      value.forEach((v, i) => visit(v, childPointer(pointer, i), key));
+      value.forEach((v, i) => {
+        visit(v, childPointer(pointer, i), key);
+      });
       return;
     }
     if (value !== null && typeof value === "object") {

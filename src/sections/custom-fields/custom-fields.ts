@@ -73,7 +73,7 @@ export function normalizeCustomFields(fields: Partial<DesiredCustomFields>): Cus
 
 /** A live list's items (objects; anything else in the list is dropped, as fieldsOfRule does). */
 function liveItems(rule: LiveRule, list: FieldList): Array<Record<string, unknown> & { name: string }> {
-  const v = (rule.action_parameters ?? {})[PARAM_OF[list]];
+  const v = rule.action_parameters?.[PARAM_OF[list]];
   return (Array.isArray(v) ? v : []).filter(
     (f): f is Record<string, unknown> & { name: string } =>
       f !== null && typeof f === "object" && typeof (f as { name?: unknown }).name === "string",

@@ -89,7 +89,7 @@ export function destinationWithEnvRefs(destination: string, ctx: SectionContext,
   };
   const m = /^([a-z][a-z0-9+.-]*:\/\/[^/]*)(\/.*)?$/i.exec(head);
   let shownHead = escapeTemplates(head);
-  if (m && m[2]) {
+  if (m?.[2]) {
     let n = 0;
     const path = m[2]
       .split("/")

@@ -7,7 +7,7 @@
 // destination without its credentials.
 import { isEmptyFilter, parseFilterString, serialiseFilter } from "./filter.js";
 import { AnswerShapeError } from "../../errors.js";
-import type { DesiredLogpushJob, LogpushFilter } from "./types.js";
+import type { LogpushFilter } from "./types.js";
 import { clipJson, isSecretParam, isSecretValue, redactDestination, safeDecode } from "../../redact.js";
 
 /** A live job in the file's shape, plus its id; the filter as an object (absent = none). */

@@ -105,7 +105,9 @@ export const filterValues: Rule = (doc) => {
     const rec = asRecord(node);
     if (!rec) return;
     for (const group of ["and", "or"] as const) {
-      asArray(rec[group]).forEach((child, i) => visit(child, childPointer(`${pointer}/${group}`, i), false));
+      asArray(rec[group]).forEach((child, i) => {
+        visit(child, childPointer(`${pointer}/${group}`, i), false);
+      });
     }
     if (Object.keys(rec).length === 0 && !top) {
       findings.push({ pointer, message: "an empty condition: give {key, operator, value}, an 'and' or an 'or' group" });
@@ -146,7 +148,7 @@ function flow(value: unknown): string {
       .map(([k, v]) => `${flow(k)}: ${flow(v)}`)
       .join(", ")}}`;
   if (typeof value === "string")
-    return /^[A-Za-z0-9_.\/-]+$/.test(value) && !/^(true|false|null|~|[-+.0-9].*)$/i.test(value)
+    return /^[A-Za-z0-9_./-]+$/.test(value) && !/^(true|false|null|~|[-+.0-9].*)$/i.test(value)
       ? value
       : JSON.stringify(value);
   return String(value);

@@ -154,7 +154,8 @@ function planOwasp(zone: ZoneWithWaf, want: DesiredOwasp, live: LiveWaf, out: Ga
       after: { enabled: false },
       fields: [{ field: "enabled", before: true, after: false }],
     };
-    return updateRule(out, live, rule, "OWASP Core Ruleset", change, { enabled: false });
+    updateRule(out, live, rule, "OWASP Core Ruleset", change, { enabled: false });
+    return;
   }
   const managed = live.owaspRuleset;
   if (!managed) {

@@ -338,7 +338,7 @@ describe("loadConfig", () => {
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).exitCode).toBe(3);
     expect((err as ConfigError).message).toMatch(
-      /^1 problem in the configuration:\n  test\/fixtures\/config\/invalid\/filter-too-many-operators\.yaml:12:13 {2}\//,
+      /^1 problem in the configuration:\n {2}test\/fixtures\/config\/invalid\/filter-too-many-operators\.yaml:12:13 {2}\//,
     );
   });
 });

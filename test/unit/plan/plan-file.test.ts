@@ -164,7 +164,7 @@ describe("saved plan files", () => {
     const stale = structuredClone(same);
     stale.zones[0]!.fingerprints["page_shield_settings/settings"] = "ffffffffffffffff";
     expect(() => assertSamePlan(stale, same)).toThrow(
-      /stale; nothing was written:\n  .*page_shield_settings\/settings changed since the plan was made/,
+      /stale; nothing was written:\n {2}.*page_shield_settings\/settings changed since the plan was made/,
     );
   });
 

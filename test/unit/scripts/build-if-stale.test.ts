@@ -29,7 +29,7 @@ describe("build-if-stale", () => {
 
   it("names the input edited after the build", () => {
     write("src/sections/waf/schema.json", 3000);
-    expect(staleReason(root)).toBe(join("src", "sections", "waf", "schema.json") + " is newer than the last build");
+    expect(staleReason(root)).toBe(`${join("src", "sections", "waf", "schema.json")} is newer than the last build`);
     write("package.json", 4000);
     write(STAMP as string, 5000);
     expect(staleReason(root)).toBeUndefined();

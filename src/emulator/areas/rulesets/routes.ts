@@ -20,13 +20,11 @@ import {
 import {
   checkRuleSet,
   invalid,
-  isObject,
   problem,
   RULESET_CODE,
   RULESET_PHASES,
   validateRule,
   validateRules,
-  type RuleContext,
   type RuleInput,
 } from "./validate.js";
 import { MANAGED_PHASE } from "./seed.js";

@@ -8,7 +8,12 @@ export const zones: EmulatorArea = {
   name: "zones",
   routes,
   recorded: [
-    { path: "zones", load: (ctx, _ids, r) => arrayOf(r, "zones").forEach((z) => upsertZone(ctx, z)) },
+    {
+      path: "zones",
+      load: (ctx, _ids, r) => {
+        for (const z of arrayOf(r, "zones")) upsertZone(ctx, z);
+      },
+    },
     { path: "zones/:zone", load: (ctx, _ids, r) => upsertZone(ctx, objectOf(r, "zone")) },
   ],
 };
