@@ -3639,7 +3639,7 @@ function redactDestination(destination) {
 }
 function redactPathSecrets(head) {
   const m = /^([a-z][a-z0-9+.-]*:\/\/[^/]*)(\/.*)?$/i.exec(head);
-  if (!m || !m[2]) return head;
+  if (!m?.[2]) return head;
   return m[1] + m[2].split("/").map((seg) => isSecretValue(seg) ? SENSITIVE : seg).join("/");
 }
 function redactUrlParams(text) {
@@ -3896,7 +3896,7 @@ function layoutTable(header3, rows, width, opts = {}) {
     }
   }
   const pad = (s, w) => s + " ".repeat(Math.max(0, w - displayWidth(s)));
-  const line = (values) => `${indent}${values.map((v, i) => i === values.length - 1 ? clipWidth(v, widths[i]) : pad(clipWidth(v, widths[i]), widths[i])).join("  ")}`.trimEnd();
+  const line = (values) => (indent + values.map((v, i) => i === values.length - 1 ? clipWidth(v, widths[i]) : pad(clipWidth(v, widths[i]), widths[i])).join("  ")).trimEnd();
   return [line(header3), ...rows.map(line)];
 }
 var SGR;
@@ -12223,7 +12223,7 @@ function normalizeCustomFields(fields) {
   return out;
 }
 function liveItems(rule, list) {
-  const v = (rule.action_parameters ?? {})[PARAM_OF[list]];
+  const v = rule.action_parameters?.[PARAM_OF[list]];
   return (Array.isArray(v) ? v : []).filter(
     (f) => f !== null && typeof f === "object" && typeof f.name === "string"
   );
@@ -13256,7 +13256,7 @@ function destinationWithEnvRefs(destination, ctx, jobName) {
   };
   const m = /^([a-z][a-z0-9+.-]*:\/\/[^/]*)(\/.*)?$/i.exec(head);
   let shownHead = escapeTemplateText(head);
-  if (m && m[2]) {
+  if (m?.[2]) {
     let n = 0;
     const path6 = m[2].split("/").map(
       (seg) => isSecretValue(seg) ? refer(`path_${++n}`, "a secret path segment of destination_conf") : escapeTemplateText(seg)
@@ -13403,7 +13403,7 @@ function flow(value) {
   if (value !== null && typeof value === "object")
     return `{${Object.entries(value).map(([k, v]) => `${flow(k)}: ${flow(v)}`).join(", ")}}`;
   if (typeof value === "string")
-    return /^[A-Za-z0-9_.\/-]+$/.test(value) && !/^(true|false|null|~|[-+.0-9].*)$/i.test(value) ? value : JSON.stringify(value);
+    return /^[A-Za-z0-9_./-]+$/.test(value) && !/^(true|false|null|~|[-+.0-9].*)$/i.test(value) ? value : JSON.stringify(value);
   return String(value);
 }
 function literalSecretParams(destination) {
@@ -13485,7 +13485,9 @@ var init_rules2 = __esm({
         const rec = asRecord(node);
         if (!rec) return;
         for (const group of ["and", "or"]) {
-          asArray(rec[group]).forEach((child, i) => visit2(child, childPointer(`${pointer}/${group}`, i), false));
+          asArray(rec[group]).forEach((child, i) => {
+            visit2(child, childPointer(`${pointer}/${group}`, i), false);
+          });
         }
         if (Object.keys(rec).length === 0 && !top) {
           findings.push({ pointer, message: "an empty condition: give {key, operator, value}, an 'and' or an 'or' group" });
@@ -15072,7 +15074,8 @@ function planOwasp(zone, want, live, out) {
       after: { enabled: false },
       fields: [{ field: "enabled", before: true, after: false }]
     };
-    return updateRule(out, live, rule, "OWASP Core Ruleset", change2, { enabled: false });
+    updateRule(out, live, rule, "OWASP Core Ruleset", change2, { enabled: false });
+    return;
   }
   const managed = live.owaspRuleset;
   if (!managed) {
@@ -15575,7 +15578,9 @@ var init_credentials = __esm({
           return;
         }
         if (Array.isArray(value)) {
-          value.forEach((v, i) => visit2(v, childPointer(pointer, i), key2));
+          value.forEach((v, i) => {
+            visit2(v, childPointer(pointer, i), key2);
+          });
           return;
         }
         if (value !== null && typeof value === "object") {
@@ -57249,7 +57254,7 @@ function apiError(ctx, errors, oddBody) {
     message2 = `${who} permission for ${method} ${path6}${cf}${hint ? `; it needs ${hint}` : ""}`;
   } else if (status2 === 404 && zoneMatch && !oddBody && (codes.size === 0 || [...codes].some((c) => ROUTING_CODES.has(c)) || zoneMatch[2] === "")) {
     const who = ctx.auth === "token" ? "this token" : "these credentials";
-    message2 = `zone ${zoneMatch[1]} not found or not accessible with ${who}: no such zone, or ${who} cannot see it (check the zone id, and${ctx.auth === "token" ? " that the token's zone resources include the zone" : " the account the zone is in"}; ${method} ${path6}${errors.length > 0 ? `; Cloudflare: ${describeErrors(errors)}` : ""})`;
+    message2 = `zone ${zoneMatch[1]} not found or not accessible with ${who}: no such zone, or ${who} cannot see it (check the zone id, ` + (ctx.auth === "token" ? "and that the token's zone resources include the zone" : "and the account the zone is in") + `; ${method} ${path6}${errors.length > 0 ? `; Cloudflare: ${describeErrors(errors)}` : ""})`;
   } else if ((status2 === 400 || status2 === 404) && (codes.has(7003) || codes.has(7e3))) {
     const bad = malformedSegment(path6, [...BASE_ID_SHAPES, ...ctx.idShapes ?? []]);
     message2 = `malformed id${bad ? ` "${bad}"` : ""} in ${method} ${path6}${cf}: Cloudflare ids are 32 lower-case hex characters`;
@@ -57598,7 +57603,7 @@ function createClient(opts) {
         if (!throttled && decision.delayMs > 0) {
           opts.onRetryWait?.(
             decision.delayMs,
-            `${state.method} ${state.shown()} ${failure.kind === "status" ? `answered HTTP ${failure.status}` : `failed (${failure.code ?? "connection"})`}`
+            `${state.method} ${state.shown()} ` + (failure.kind === "status" ? `answered HTTP ${failure.status}` : `failed (${failure.code ?? "connection"})`)
           );
         }
         cb(null);
@@ -59525,7 +59530,7 @@ function renderField(c, f, kind) {
     }).join("");
     return `      ${c.yellow("~")} ${field}: ${words}`;
   }
-  return `      ${c.yellow("~")} ${field}: ${formatValue(f.before, f.sensitive)} → ${formatValue(f.after, f.sensitive)}`;
+  return `      ${c.yellow("~")} ${field}: ${formatValue(f.before, f.sensitive)} → ` + formatValue(f.after, f.sensitive);
 }
 function renderChangeText(change, c, verbose = false) {
   const paint = colorFor(c, change.kind);
@@ -59688,7 +59693,7 @@ function createProgress(opts) {
 `);
     }
   };
-  const waitingLine = (s, at) => wait && wait.until > at ? `${formatProgress({ label: s.label, done: s.done, total: s.total, unit: s.unit, counts: s.counts })}, ${formatWait2(wait.until - at, wait.reason, s.budget, wait.kind)}` : formatProgress(s);
+  const waitingLine = (s, at) => wait && wait.until > at ? `${formatProgress({ label: s.label, done: s.done, total: s.total, unit: s.unit, counts: s.counts })}, ` + formatWait2(wait.until - at, wait.reason, s.budget, wait.kind) : formatProgress(s);
   return {
     begin(label, unit, total) {
       if (!enabled) return;
@@ -60766,7 +60771,9 @@ function register4(program2, ctx) {
       );
     else
       io.stdout.write(
-        `${fitFor(io, io.stdout, renderPlanText(shown3, { color: useColor2(io, opts), verbose: opts.verbose }), { long: "break" })}${digestLine(digest, "text")}`
+        fitFor(io, io.stdout, renderPlanText(shown3, { color: useColor2(io, opts), verbose: opts.verbose }), {
+          long: "break"
+        }) + digestLine(digest, "text")
       );
   });
 }
@@ -64895,7 +64902,12 @@ var init_zones = __esm({
       name: "zones",
       routes: routes7,
       recorded: [
-        { path: "zones", load: (ctx, _ids, r) => arrayOf(r, "zones").forEach((z) => upsertZone(ctx, z)) },
+        {
+          path: "zones",
+          load: (ctx, _ids, r) => {
+            for (const z of arrayOf(r, "zones")) upsertZone(ctx, z);
+          }
+        },
         { path: "zones/:zone", load: (ctx, _ids, r) => upsertZone(ctx, objectOf(r, "zone")) }
       ]
     };
@@ -65016,7 +65028,7 @@ var init_http_util = __esm({
 // src/emulator/state-file.ts
 function normalizeState(input) {
   const problems = [];
-  if (!isObject7(input)) throw new StateDocumentError(["the state must be a JSON object"]);
+  if (!isObject6(input)) throw new StateDocumentError(["the state must be a JSON object"]);
   if (!Array.isArray(input.zones)) problems.push("zones must be an array");
   const zones2 = [];
   (Array.isArray(input.zones) ? input.zones : []).forEach((z, i) => {
@@ -65028,8 +65040,8 @@ function normalizeState(input) {
     if (ids.has(z.id)) problems.push(`zone id ${z.id} (${z.name}) appears twice`);
     ids.add(z.id);
   }
-  const credentials = isObject7(input.credentials) ? input.credentials : {};
-  const rate = isObject7(input.rate_limit) ? input.rate_limit : {};
+  const credentials = isObject6(input.credentials) ? input.credentials : {};
+  const rate = isObject6(input.rate_limit) ? input.rate_limit : {};
   if (input.rate_limit !== void 0 && !(positive(rate.requests) && positive(rate.seconds))) {
     problems.push("rate_limit must be {requests, seconds} with positive integers");
   }
@@ -65051,7 +65063,7 @@ function normalizeState(input) {
   };
 }
 function normalizeZone2(z, where, problems) {
-  if (!isObject7(z)) {
+  if (!isObject6(z)) {
     problems.push(`${where} must be an object`);
     return void 0;
   }
@@ -65065,7 +65077,7 @@ function normalizeZone2(z, where, problems) {
   const empty = createEmptyZone(z.name, plan2);
   const zone = { ...empty, ...z, plan: plan2 };
   for (const [key2, value] of Object.entries(empty)) {
-    if (isObject7(value)) zone[key2] = { ...value, ...isObject7(z[key2]) ? z[key2] : {} };
+    if (isObject6(value)) zone[key2] = { ...value, ...isObject6(z[key2]) ? z[key2] : {} };
   }
   return zone;
 }
@@ -65076,7 +65088,7 @@ function normalizeAccounts(raw, problems) {
     return [];
   }
   return raw.flatMap((a, i) => {
-    if (!isObject7(a) || typeof a.id !== "string" || !/^[0-9a-f]{32}$/.test(a.id)) {
+    if (!isObject6(a) || typeof a.id !== "string" || !/^[0-9a-f]{32}$/.test(a.id)) {
       problems.push(`accounts[${i}] must be an object with an id of 32 lower-case hex characters`);
       return [];
     }
@@ -65089,7 +65101,7 @@ function normalizeAccounts(raw, problems) {
 }
 function normalizeTokenDetails(raw, problems) {
   if (raw === void 0) return void 0;
-  if (!isObject7(raw)) {
+  if (!isObject6(raw)) {
     problems.push("credentials.token_details must be an object keyed by token");
     return void 0;
   }
@@ -65097,7 +65109,7 @@ function normalizeTokenDetails(raw, problems) {
   for (const [token, d] of Object.entries(raw)) {
     const where = "credentials.token_details[<a token>]";
     const before = problems.length;
-    if (!isObject7(d)) {
+    if (!isObject6(d)) {
       problems.push(`${where} must be an object`);
       continue;
     }
@@ -65107,13 +65119,13 @@ function normalizeTokenDetails(raw, problems) {
       if (d[k] !== void 0 && (typeof d[k] !== "string" || Number.isNaN(Date.parse(d[k]))))
         problems.push(`${where}.${k} must be an ISO date-time`);
     }
-    if (d.policies !== void 0 && (!Array.isArray(d.policies) || !d.policies.every(isObject7)))
+    if (d.policies !== void 0 && (!Array.isArray(d.policies) || !d.policies.every(isObject6)))
       problems.push(`${where}.policies must be an array of objects`);
     if (problems.length === before) out[token] = d;
   }
   return out;
 }
-function isObject7(v) {
+function isObject6(v) {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 function positive(v) {
@@ -66458,7 +66470,18 @@ function config(ctx) {
 `);
       if (format === "json") {
         io.stdout.write(
-          `${JSON.stringify({ format_version: MIGRATION_CONFIG_FORMAT_VERSION, zone_id: zoneId, config: proposal, waf: mapped.waf, summary: mapped.summary, warnings: mapped.warnings }, null, 2)}
+          `${JSON.stringify(
+            {
+              format_version: MIGRATION_CONFIG_FORMAT_VERSION,
+              zone_id: zoneId,
+              config: proposal,
+              waf: mapped.waf,
+              summary: mapped.summary,
+              warnings: mapped.warnings
+            },
+            null,
+            2
+          )}
 `
         );
       } else {
@@ -68257,7 +68280,10 @@ function parseSarifCategory(value, format) {
 }
 function sarifOptions(configured, refs, ids, category) {
   const names = /* @__PURE__ */ new Map();
-  if (refs.length === ids.length) refs.forEach((r, i) => "name" in r && names.set(ids[i], r.name));
+  if (refs.length === ids.length)
+    refs.forEach((r, i) => {
+      if ("name" in r) names.set(ids[i], r.name);
+    });
   for (const z of configured?.all ?? [])
     if (z.name !== void 0 && !names.has(z.zone_id)) names.set(z.zone_id, z.name);
   return {
@@ -69068,7 +69094,9 @@ function headerComment(h, notes) {
       "# Credentials are ${env:…} references. Set these variables to the values you own (the API may",
       "# not return a credential in full), as they appear in the destination URL:"
     );
-    notes.env.forEach((e, i) => lines.push(`#   ${names[i].padEnd(width)}  ${printable(e.purpose)}`));
+    notes.env.forEach((e, i) => {
+      lines.push(`#   ${names[i].padEnd(width)}  ${printable(e.purpose)}`);
+    });
     lines.push("# Existing Logpush jobs need no ownership_challenge; add one only to change a job's destination.");
   }
   for (const r of notes.remarks) lines.push(`# ${printable(r)}`);
@@ -69202,7 +69230,9 @@ function parseSections(values) {
   return EXPORT_SECTIONS.filter((s) => values.includes(s));
 }
 function register12(program2, ctx) {
-  const cmd = program2.command("export").description("Write the live zone as a zoneform file (secrets as ${env:…} references) that plans with no changes.").option(
+  const cmd = program2.command("export").description(
+    "Write the live zone as a zoneform file (secrets as ${env:…} references) that plans with no changes."
+  ).option(
     "--sections <list>",
     `sections to export, comma list (default all): ${EXPORT_SECTIONS.join(", ")}`,
     collectList
@@ -69264,8 +69294,10 @@ function register12(program2, ctx) {
       );
       const names = notes.env.map((e) => printable(e.name));
       const width = Math.max(...names.map((n) => n.length));
-      notes.env.forEach((e, i) => io.stderr.write(`  ${names[i].padEnd(width)}  ${printable(e.purpose)}
-`));
+      notes.env.forEach((e, i) => {
+        io.stderr.write(`  ${names[i].padEnd(width)}  ${printable(e.purpose)}
+`);
+      });
       io.stderr.write("Existing Logpush jobs need no ownership_challenge unless you change their destination.\n");
     }
     if (check2.errors.length > 0) {
@@ -69936,7 +69968,8 @@ ${codeBlock(lastLines(detail))}`;
     const footer = `
 Full plan: artifact \`${basename(planPath)}\`${run2 ? ` of [run ${runner.env.GITHUB_RUN_ID}](${run2})` : ""}; read it with \`zoneform show ${basename(planPath)}\`.
 `;
-    await upsertComment(ctx, pr.number, shown3.stdout.trimEnd() + "\n" + footer);
+    await upsertComment(ctx, pr.number, `${shown3.stdout.trimEnd()}
+${footer}`);
   }
 }
 async function reviewedPlan(ctx) {

@@ -50,7 +50,10 @@ const TOTAL_ZONES = Math.max(...PLAN_SIZES, RATE_LIMITED.zones);
 const tmp = mkdtempSync(join(tmpdir(), "zoneform-bench-"));
 const log = (line) => process.stderr.write(`${line}\n`);
 
-/** Runs `node …args` to its exit: wall time (spawn to exit), exit code, stdout, stderr's tail, and CPU/RSS when preloaded. */
+/**
+ * Runs `node …args` to its exit: wall time (spawn to exit), exit code, stdout, stderr's tail, and CPU/RSS when
+ * preloaded.
+ */
 function run(args, { env = {}, usage = false } = {}) {
   const out = join(tmp, `usage-${Math.random().toString(36).slice(2)}.json`);
   const argv = usage ? ["--import", USAGE, ...args] : args;
@@ -193,7 +196,9 @@ async function main() {
   const started = performance.now();
   const rows = [];
   const misses = [];
-  /** One line of the table: figure, measured, limit or target, verdict (PASS, MISS or "" for a figure with no target). */
+  /**
+   * One line of the table: figure, measured, limit or target, verdict (PASS, MISS or "" for a figure with no target).
+   */
   const add = (figure, measured, target, ok, why) => {
     rows.push([figure, measured, target, ok === undefined ? "" : ok ? "PASS" : "MISS"]);
     if (ok === false) misses.push(`${figure}: ${measured} (target ${target})${why ? `: ${why}` : ""}`);
@@ -265,7 +270,8 @@ async function main() {
         throw new Error(`plan of ${n} zones: the runs made ${runs.map((run) => run.s.total).join(", ")} requests`);
       figures.plans.push({ n, latency, r, s, min, bound: latencyBound(min, latency), runs: runs.length });
       log(
-        `  plan ${n} zone(s) @ ${latency} ms: ${s.total} requests (min ${min}), ${ms(r.wallMs)}${runs.length > 1 ? ` (median of ${runs.length})` : ""}`,
+        `  plan ${n} zone(s) @ ${latency} ms: ${s.total} requests (min ${min}), ` +
+          `${ms(r.wallMs)}${runs.length > 1 ? ` (median of ${runs.length})` : ""}`,
       );
     }
 
@@ -352,7 +358,9 @@ async function main() {
         `${ms(p.r.wallMs)}: ${x(ratio)} the bound${p.runs > 1 ? ` (median of ${p.runs})` : ""}`,
         `≤ ${TARGET.wall}× of ${ms(p.bound)} (+ node ${ms(bare)})`,
         ratio <= TARGET.wall && p.s.throttled === 0,
-        "the bound counts each call as exactly its latency: on this 2-core machine the emulator, sharing it with zoneform, answers 1 to 3 ms later, and the start before the first call weighs most on the shortest runs",
+        "the bound counts each call as exactly its latency: on this 2-core machine the emulator, sharing it " +
+          "with zoneform, answers 1 to 3 ms later, and the start before the first call weighs most on the " +
+          "shortest runs",
       );
     }
   }
@@ -362,7 +370,10 @@ async function main() {
     `${ms(cold.r.wallMs)} (${cold.s.total} reads; median of ${cold.runs})`,
     `≤ node ${ms(bare)} + ${TARGET.wall}× ${ms(cold.bound)} = ${ms(bare + TARGET.wall * cold.bound)}`,
     cold.r.wallMs <= bare + TARGET.wall * cold.bound,
-    `${ms(cold.r.wallMs - bare - cold.bound)} beyond Node's start and the HTTP rounds: starting the code a plan runs before its first request (reading its chunks of the bundle and their code from Node's compile cache, then evaluating undici, commander and the sections), and planning and printing after the last answer`,
+    `${ms(cold.r.wallMs - bare - cold.bound)} beyond Node's start and the HTTP rounds: starting the code a ` +
+      `plan runs before its first request (reading its chunks of the bundle and their code from Node's compile ` +
+      `cache, then evaluating undici, commander and the sections), and planning and printing after the ` +
+      `last answer`,
   );
   const vRatio = boot.validate / bare;
   add(
@@ -370,7 +381,9 @@ async function main() {
     `${ms(boot.validate)}: ${x(vRatio)} node -e 0 (${ms(bare)})`,
     `≤ ${TARGET.validate}×`,
     vRatio <= TARGET.validate,
-    `${ms(boot.validate - TARGET.validate * bare)} over: reading validate's chunks and their code from Node's compile cache, evaluating commander, the yaml package and the sections, and the file's parse and checks`,
+    `${ms(boot.validate - TARGET.validate * bare)} over: reading validate's chunks and their code from ` +
+      `Node's compile cache, evaluating commander, the yaml package and the sections, and the file's parse ` +
+      `and checks`,
   );
   add(
     "validate, variables unset (4 warnings)",
@@ -387,10 +400,15 @@ async function main() {
   const cpu = cpuAt(LATENCIES[0]);
   add(
     `client CPU per request @ ${LATENCIES[0]} ms`,
-    `${cpu.toFixed(2)} ms (${PLAN_SIZES[1]} vs ${PLAN_SIZES[0]} zones, parse and diff included; @ ${LATENCIES[1]} ms: ${cpuAt(LATENCIES[1]).toFixed(2)} ms)`,
+    `${cpu.toFixed(2)} ms (${PLAN_SIZES[1]} vs ${PLAN_SIZES[0]} zones, parse and diff included; @ ` +
+      `${LATENCIES[1]} ms: ${cpuAt(LATENCIES[1]).toFixed(2)} ms)`,
     `≤ ${TARGET.cpuPerRequestMs} ms`,
     cpu <= TARGET.cpuPerRequestMs,
-    "a profile of the 500-zone plan without latency (0.3 ms a request) finds about 0.11 ms in the HTTP exchange (undici's framing and WebAssembly parser, Node's sockets, the kernel's loopback writes), 0.03 ms in garbage collection, 0.03 ms reading the file, and under 0.1 ms in zoneform's own reading, diffing and redaction; with 25 or 80 ms between answers the same work costs more CPU (the process sleeps between them: cold caches, a slower clock)",
+    "a profile of the 500-zone plan without latency (0.3 ms a request) finds about 0.11 ms in the HTTP " +
+      "exchange (undici's framing and WebAssembly parser, Node's sockets, the kernel's loopback writes), 0.03 " +
+      "ms in garbage collection, 0.03 ms reading the file, and under 0.1 ms in zoneform's own reading, diffing " +
+      "and redaction; with 25 or 80 ms between answers the same work costs more CPU (the process sleeps " +
+      "between them: cold caches, a slower clock)",
   );
   add(
     `${PLAN_SIZES[1]}-zone file (${Math.round(figures.bigValidate.kb)} KB)`,
@@ -407,7 +425,8 @@ async function main() {
     const ratio = a.r.apiMs / bound;
     add(
       "1-zone apply of a fresh zone @ 25 ms",
-      `${a.s.total} calls (${a.s.get} reads, min ${a.minReads}; ${a.s.post} checks; ${a.s.write} writes), ${ms(a.r.wallMs)}; the calls ${ms(a.r.apiMs)}: ${x(ratio)} the bound`,
+      `${a.s.total} calls (${a.s.get} reads, min ${a.minReads}; ${a.s.post} checks; ${a.s.write} writes), ` +
+        `${ms(a.r.wallMs)}; the calls ${ms(a.r.apiMs)}: ${x(ratio)} the bound`,
       `≤ ${TARGET.wall}× of ${APPLY_MIN_ROUNDS} dependent rounds: ${ms(bound)}`,
       ratio <= TARGET.wall,
     );
@@ -452,7 +471,8 @@ async function main() {
 
   const header = ["figure", "measured", "limit / target", ""];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const context = `node ${process.version}, ${cpuLine()}, parallelism ${PARALLELISM}, ${ms(performance.now() - started)} in all`;
+  const context =
+    `node ${process.version}, ${cpuLine()}, parallelism ${PARALLELISM}, ` + `${ms(performance.now() - started)} in all`;
   const text = [
     `zoneform bench: ${context}`,
     "",
@@ -481,14 +501,18 @@ async function main() {
   const p44 = plan(PLAN_SIZES[0], LATENCIES[0]);
   const sdk44 = figures.sdk.find((f) => f.latency === LATENCIES[0]);
   const summary = [
-    `Latest \`npm run bench\` (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores): a drift check of ${PLAN_SIZES[0]} zones at ${LATENCIES[0]} ms a call makes the file's minimum of ${p44.s.total} reads in ${ms(p44.r.wallMs)}, ${x(sdk44.r.wallMs / p44.r.wallMs)} faster than the official SDK one call at a time; \`validate\` starts in ${x(boot.validate / bare)} the time of a bare \`node\`; ${passed} of ${verdicts.length} targets met${
-      misses.length
-        ? ` (missed: ${rows
-            .filter((r) => r[3] === "MISS")
-            .map((r) => r[0])
-            .join("; ")})`
-        : ""
-    }. Figures, targets and how they are reached: [docs/performance.md](docs/performance.md).`,
+    `Latest \`npm run bench\` (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores): ` +
+      `a drift check of ${PLAN_SIZES[0]} zones at ${LATENCIES[0]} ms a call makes the file's minimum of ` +
+      `${p44.s.total} reads in ${ms(p44.r.wallMs)}, ${x(sdk44.r.wallMs / p44.r.wallMs)} faster than the ` +
+      `official SDK one call at a time; \`validate\` starts in ${x(boot.validate / bare)} the time of a bare ` +
+      `\`node\`; ${passed} of ${verdicts.length} targets met${
+        misses.length
+          ? ` (missed: ${rows
+              .filter((r) => r[3] === "MISS")
+              .map((r) => r[0])
+              .join("; ")})`
+          : ""
+      }. Figures, targets and how they are reached: [docs/performance.md](docs/performance.md).`,
   ].join("\n");
   process.stdout.write(text);
   if (!process.argv.includes("--no-readme")) updateReadme(markdown, summary);

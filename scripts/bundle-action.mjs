@@ -56,7 +56,8 @@ export async function bundleAction() {
             const rel = args.path.slice(ROOT.length).replace(/\\/g, "/").replace(/^\//, "");
             if (!EXPECTED.includes(rel))
               throw new Error(
-                `${rel} loads modules with createRequire: add it to EXPECTED in scripts/bundle-action.mjs once its require() calls can be bundled`,
+                `${rel} loads modules with createRequire: add it to EXPECTED in scripts/bundle-action.mjs ` +
+                  `once its require() calls can be bundled`,
               );
             seen.add(rel);
             return { contents: text.replace(LOCAL_REQUIRE, ""), loader: "ts" };

@@ -21,7 +21,8 @@ const CLI_DIR = new URL("../dist/cli/", import.meta.url);
 const path = (name, dir = CLI_DIR) => new URL(name, dir).pathname;
 
 const BANNER =
-  'import { createRequire as __zoneformCreateRequire } from "module"; const require = __zoneformCreateRequire(import.meta.url);';
+  'import { createRequire as __zoneformCreateRequire } from "module"; const require = ' +
+  "__zoneformCreateRequire(import.meta.url);";
 if (readFileSync(path("zoneform.js"), "utf8").includes(BANNER)) {
   console.error("dist/cli/zoneform.js is already bundled: run `npm run build`, which compiles it again first.");
   process.exit(1);

@@ -77,7 +77,8 @@ function run(cmd, env, cwd, port) {
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
-      resolvePromise({ code: code ?? 1, out: `${out}${err}` }); // stderr is stdout (2>&1), unless the command says otherwise
+      // stderr is stdout (2>&1), unless the command says otherwise
+      resolvePromise({ code: code ?? 1, out: `${out}${err}` });
     });
   });
 }

@@ -22,7 +22,8 @@ export function parseInstant(text: string): number | undefined {
 
 /**
  * The CLI's clock: the instant `ZONEFORM_NOW` names when it is set (a command's run is short: it reads
- * the same instant throughout), else the system clock. Throws a plain Error naming the variable when its value is not an instant.
+ * the same instant throughout), else the system clock. Throws a plain Error naming the variable when its value is not
+ * an instant.
  */
 export function clockFromEnv(env: Record<string, string | undefined>): () => Date {
   const text = env[NOW_ENV];

@@ -96,7 +96,9 @@ export interface ApplyRunOptions extends RunOptions {
   expectDigest?: string;
   /** Where a saved plan's `${env:NAME}` references are read (default process.env). */
   env?: Env;
-  /** Default true: a failed change throws ApplyError (exit 4) or, when nothing was written, an error with exit code 1. */
+  /**
+   * Default true: a failed change throws ApplyError (exit 4) or, when nothing was written, an error with exit code 1.
+   */
   throwOnFailure?: boolean;
 }
 

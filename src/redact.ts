@@ -188,7 +188,9 @@ export class Redactor {
           }
         }
       }
-      out += `${text.slice(from, cutFrom)}${cutFrom < i ? SENSITIVE : ""}${ELLIPSIS}${cutTo > i + ELLIPSIS.length ? SENSITIVE : ""}`;
+      out +=
+        `${text.slice(from, cutFrom)}${cutFrom < i ? SENSITIVE : ""}${ELLIPSIS}` +
+        `${cutTo > i + ELLIPSIS.length ? SENSITIVE : ""}`;
       from = cutTo;
       i = cutTo - 1;
     }

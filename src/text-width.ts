@@ -76,7 +76,10 @@ function breakWidth(s: string, width: number): string[] {
 }
 
 export interface FitOptions {
-  /** A word longer than a whole line: `clip` cuts it with … (values), `break` splits it (messages, nothing lost). Default clip. */
+  /**
+   * A word longer than a whole line: `clip` cuts it with … (values), `break` splits it (messages, nothing lost).
+   * Default clip.
+   */
   long?: "clip" | "break";
 }
 
@@ -165,6 +168,11 @@ export function layoutTable(
   }
   const pad = (s: string, w: number) => s + " ".repeat(Math.max(0, w - displayWidth(s)));
   const line = (values: readonly string[]) =>
-    `${indent}${values.map((v, i) => (i === values.length - 1 ? clipWidth(v, widths[i]!) : pad(clipWidth(v, widths[i]!), widths[i]!))).join("  ")}`.trimEnd();
+    (
+      indent +
+      values
+        .map((v, i) => (i === values.length - 1 ? clipWidth(v, widths[i]!) : pad(clipWidth(v, widths[i]!), widths[i]!)))
+        .join("  ")
+    ).trimEnd();
   return [line(header), ...rows.map(line)];
 }

@@ -13,7 +13,8 @@ const md5 = (s) => createHash("md5").update(s).digest("hex");
 export const zoneName = (i) => `bench-${i}.example`;
 export const zoneIdOf = (i) => md5(zoneName(i));
 export const s3Destination = (i) =>
-  `s3://bench-logs/${i}/{DATE}?region=us-east-1&access-key-id=\${env:BENCH_AWS_KEY_ID}&secret-access-key=\${env:BENCH_AWS_SECRET}`;
+  `s3://bench-logs/${i}/{DATE}?region=us-east-1` +
+  "&access-key-id=${env:BENCH_AWS_KEY_ID}&secret-access-key=${env:BENCH_AWS_SECRET}";
 
 /** Adds `HOSTNAMES_PER_ZONE` custom hostnames (CA lets_encrypt; the file asks for others) to bench zones. */
 export function withCustomHostnames(state, count) {
@@ -74,11 +75,13 @@ export function benchConfig(from, to) {
       "          dataset: http_requests",
       `          destination_conf: "${s3Destination(i)}"`,
       `          ownership_challenge: \${env:BENCH_CHALLENGE_${i}}`,
-      "          output_options: { field_names: [RayID, EdgeStartTimestamp, ClientIP, ClientRequestHost], timestamp_format: rfc3339 }",
+      "          output_options: { field_names: [RayID, EdgeStartTimestamp, ClientIP, ClientRequestHost], " +
+        "timestamp_format: rfc3339 }",
       `          filter: { where: { and: [ { key: ClientRequestHost, operator: eq, value: ${zoneName(i)} } ] } }`,
       "        - name: firewall-to-datadog",
       "          dataset: firewall_events",
-      '          destination_conf: "datadog://http-intake.logs.datadoghq.com/api/v2/logs?header_DD-API-KEY=${env:BENCH_DD_KEY}&service=waf"',
+      "          destination_conf: " +
+        '"datadog://http-intake.logs.datadoghq.com/api/v2/logs?header_DD-API-KEY=${env:BENCH_DD_KEY}&service=waf"',
       "          output_options: { field_names: [Action, ClientIP, RayID] }",
       "    custom_hostnames:",
       `      - { hostname: shop.${zoneName(i)}, certificate_authority: google }`,

@@ -109,7 +109,9 @@ export async function plan(ctx: Context): Promise<void> {
   const planPath = resolve(ctx.workspace, runner.input("plan-path") || planFileName(sha));
   runner.setOutput("plan-path", planPath);
   const fail = async (what: string, detail: string): Promise<never> => {
-    const text = `${COMMENT_MARKER}\n### zoneform plan failed\n\n${what} at ${sha}; no plan was saved, so nothing can be applied from this commit.\n\n${codeBlock(lastLines(detail))}`;
+    const text =
+      `${COMMENT_MARKER}\n### zoneform plan failed\n\n${what} at ${sha}; no plan was saved, so ` +
+      `nothing can be applied from this commit.\n\n${codeBlock(lastLines(detail))}`;
     runner.summary(text);
     if (pr?.number !== undefined) await upsertComment(ctx, pr.number, text);
     throw new ActionFailed(`${what}: ${lastLines(detail, 3)}`);
@@ -138,7 +140,10 @@ export async function plan(ctx: Context): Promise<void> {
   runner.summary(shown.stdout);
   if (pr?.number !== undefined) {
     const run = runUrl(runner.env);
-    const footer = `\nFull plan: artifact \`${basename(planPath)}\`${run ? ` of [run ${runner.env.GITHUB_RUN_ID}](${run})` : ""}; read it with \`zoneform show ${basename(planPath)}\`.\n`;
+    const footer =
+      `\nFull plan: artifact ` +
+      `\`${basename(planPath)}\`${run ? ` of [run ${runner.env.GITHUB_RUN_ID}](${run})` : ""}; ` +
+      `read it with \`zoneform show ${basename(planPath)}\`.\n`;
     await upsertComment(ctx, pr.number, `${shown.stdout.trimEnd()}\n${footer}`);
   }
 }
@@ -173,7 +178,8 @@ async function reviewedPlan(ctx: Context): Promise<Reviewed> {
   const pr = (await gh.pullsOfCommit(sha)).find((p) => p.merged_at && p.base?.ref === branch);
   if (!pr)
     throw new ActionFailed(
-      `${sha} is not the merge of a pull request into ${branch || "this branch"}: changes go through one, so that their plan is reviewed (or run with the inputs digest and plan-path)`,
+      `${sha} is not the merge of a pull request into ${branch || "this branch"}: changes go through one, ` +
+        `so that their plan is reviewed (or run with the inputs digest and plan-path)`,
     );
   const comment = findPlanComment(await gh.listComments(pr.number));
   const digest = comment ? DIGEST_LINE.exec(comment.body)?.[1] : undefined;
@@ -186,12 +192,14 @@ async function reviewedPlan(ctx: Context): Promise<Reviewed> {
       .sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))[0];
     if (!artifact)
       throw new ActionFailed(
-        `no artifact ${name}: the plan of #${pr.number}'s last commit did not succeed, was not uploaded, or has expired`,
+        `no artifact ${name}: the plan of #${pr.number}'s last commit did not succeed, was not uploaded, or ` +
+          `has expired`,
       );
     const text = await gh.downloadArtifact(artifact.id);
     if (text.startsWith("PK\u0003\u0004"))
       throw new ActionFailed(
-        `the artifact ${name} is a zip: upload the plan with actions/upload-artifact and \`archive: false\` (docs/ci.md)`,
+        `the artifact ${name} is a zip: upload the plan with actions/upload-artifact and \`archive: false\` ` +
+          `(docs/ci.md)`,
       );
     writeFileSync(planPath, text, { mode: 0o600 });
     runner.log(`Downloaded the artifact ${name} (${artifact.id}) to ${planPath}.`);
@@ -215,7 +223,8 @@ export async function apply(ctx: Context): Promise<void> {
   if (applied.code === 0) {
     runner.setOutput("applied", "true");
     runner.summary(
-      `### zoneform apply\n\nApplied the plan reviewed on ${reviewed.source}, \`${reviewed.digest}\`.\n\n${codeBlock(lastLines(applied.stdout, 200))}`,
+      `### zoneform apply\n\nApplied the plan reviewed on ${reviewed.source}, ` +
+        `\`${reviewed.digest}\`.\n\n${codeBlock(lastLines(applied.stdout, 200))}`,
     );
     return;
   }
@@ -223,7 +232,8 @@ export async function apply(ctx: Context): Promise<void> {
   const stale = applied.code === 1 && /\bstale\b/.test(applied.stderr);
   if (!stale && applied.code !== 4) {
     runner.summary(
-      `### zoneform apply failed\n\nThe plan reviewed on ${reviewed.source} (\`${reviewed.digest}\`) was not applied (exit ${applied.code}).\n\n${codeBlock(lastLines(applied.stderr))}`,
+      `### zoneform apply failed\n\nThe plan reviewed on ${reviewed.source} (\`${reviewed.digest}\`) was ` +
+        `not applied (exit ${applied.code}).\n\n${codeBlock(lastLines(applied.stderr))}`,
     );
     throw new ActionFailed(`zoneform apply failed (exit ${applied.code}): ${lastLines(applied.stderr, 5)}`);
   }
@@ -233,7 +243,10 @@ export async function apply(ctx: Context): Promise<void> {
   const fresh = await ctx.zoneform(["plan", ...configArgs(ctx), "--out", newPath, "--force", "--detailed-exitcode"]);
   if (fresh.code === 0) {
     runner.setOutput("already-applied", "true");
-    const message = `Already applied: the zones already match the files at ${sha}, so the plan reviewed on ${reviewed.source} has nothing left to do (an earlier run applied it). Nothing was written.`;
+    const message =
+      `Already applied: the zones already match the files at ${sha}, so the plan reviewed on ` +
+      `${reviewed.source} has nothing left to do (an earlier run applied it). Nothing ` +
+      `was written.`;
     runner.notice(message);
     runner.summary(`### zoneform apply\n\n${message}\n`);
     return;
@@ -252,7 +265,8 @@ export async function apply(ctx: Context): Promise<void> {
   runner.summary(
     `### zoneform apply refused\n\n${why}\n\n${codeBlock(lastLines(applied.stderr))}\n` +
       (shown
-        ? `A new plan of what is left is below, saved as \`${basename(newPath)}\`: review it, then apply it by its digest (docs/ci.md, "After a refused apply").\n\n${shown}`
+        ? `A new plan of what is left is below, saved as \`${basename(newPath)}\`: review it, then apply it ` +
+          `by its digest (docs/ci.md, "After a refused apply").\n\n${shown}`
         : `Planning again failed too (exit ${fresh.code}):\n\n${codeBlock(lastLines(fresh.stderr))}`),
   );
   throw new ActionFailed(`${why} ${lastLines(applied.stderr, 6)}`);
@@ -274,7 +288,8 @@ export async function drift(ctx: Context): Promise<void> {
   const shown = await ctx.zoneform(["show", path, "--format", "markdown", "--max-bytes", String(COMMENT_MAX_BYTES)]);
   runner.summary(
     run.code === 2
-      ? `### zoneform drift\n\nThe zones no longer match the files: this plan would undo the changes made by hand.\n\n${shown.stdout}`
+      ? `### zoneform drift\n\nThe zones no longer match the files: this plan would undo the changes made ` +
+          `by hand.\n\n${shown.stdout}`
       : "### zoneform drift\n\nNo drift: the zones match the files.\n",
   );
   if (run.code === 2) throw new ActionFailed("drift: the zones no longer match the files (the job summary shows how)");

@@ -51,7 +51,10 @@ export function findingRecord(zoneId: string, f: Finding): Record<string, unknow
 export function describeTotals(t: AuditTotals): string {
   const inv = t.inventories ? describeInventoryTotals(t) : "";
   if (t.findings === 0) {
-    return `No findings: no malicious scripts or connections, no insecure cookies${t.inventories ? ", no unauthorized or changed scripts, no stale authorizations" : ""}.`;
+    return (
+      `No findings: no malicious scripts or connections, no insecure ` +
+      `cookies${t.inventories ? ", no unauthorized or changed scripts, no stale authorizations" : ""}.`
+    );
   }
   return (
     `Findings: ${t.malicious_scripts} malicious script${plural(t.malicious_scripts)}, ` +
@@ -64,7 +67,10 @@ function describeInventoryTotals(t: AuditTotals): string {
   const u = t.unauthorized_scripts ?? 0;
   const c = t.changed_scripts ?? 0;
   const st = t.stale_authorizations ?? 0;
-  return `, ${u} unauthorized script${plural(u)}, ${c} changed script${plural(c)}, ${st} stale authorization${plural(st)}`;
+  return (
+    `, ${u} unauthorized script${plural(u)}, ${c} changed script${plural(c)}, ${st} stale ` +
+    `authorization${plural(st)}`
+  );
 }
 
 function plural(n: number): string {
@@ -76,7 +82,8 @@ function describeFilters(f: AuditFilters): string {
   if (f.hosts) parts.push(`host ${f.hosts.join(",")}`);
   if (f.page_url) parts.push(`page URL ${f.page_url.join(",")}`);
   parts.push(
-    `malicious: js_integrity_score below ${f.malicious_below}, magecart/malware/cryptomining_score below ${f.threat_below}, or reported`,
+    `malicious: js_integrity_score below ${f.malicious_below}, magecart/malware/cryptomining_score below ` +
+      `${f.threat_below}, or reported`,
   );
   return printable(parts.join("; "));
 }
@@ -221,7 +228,8 @@ class JsonRenderer implements AuditRenderer {
 
   zoneStart(zoneId: string, filters: AuditFilters): void {
     this.write(
-      `${this.zoneCount++ === 0 ? "" : ","}\n{"zone_id":${JSON.stringify(zoneId)},"filters":${JSON.stringify(filters)},"findings":[`,
+      `${this.zoneCount++ === 0 ? "" : ","}\n{"zone_id":${JSON.stringify(zoneId)},"filters":` +
+        `${JSON.stringify(filters)},"findings":[`,
     );
     this.findingCount = 0;
   }
@@ -371,7 +379,8 @@ const FINDING_TITLE: Record<InventoryFinding["type"], string> = {
 
 function describeQuery(check: InventoryCheck, meta: InventoryMeta): string {
   return printable(
-    `page_url ${meta.query.page_url ?? check.pages.join(",")}; status ${meta.query.status ?? "active"}; stale after ${check.stale_days} days`,
+    `page_url ${meta.query.page_url ?? check.pages.join(",")}; status ${meta.query.status ?? "active"}; ` +
+      `stale after ${check.stale_days} days`,
   );
 }
 
@@ -381,10 +390,13 @@ function shortHash(h: string | undefined): string {
 
 function inventoryText(check: InventoryCheck, meta: InventoryMeta, width?: number): string {
   const lines = [
-    `Script inventory (PCI DSS 6.4.3, 11.6.1), checked at ${meta.checked_at}${meta.source ? ` against ${printable(meta.source)}` : ""}`,
+    `Script inventory (PCI DSS 6.4.3, 11.6.1), checked at ` +
+      `${meta.checked_at}${meta.source ? ` against ${printable(meta.source)}` : ""}`,
     `  pages in scope: ${printable(check.pages.join(", "))}`,
     `  filters: ${describeQuery(check, meta)}`,
-    `  ${check.scripts_seen} in-scope script${plural(check.scripts_seen)} read, ${check.details_read} script detail${plural(check.details_read)} read, ${check.authorized.length} authorized entr${check.authorized.length === 1 ? "y" : "ies"}`,
+    `  ${check.scripts_seen} in-scope script${plural(check.scripts_seen)} read, ${check.details_read} ` +
+      `script detail${plural(check.details_read)} read, ${check.authorized.length} authorized ` +
+      `entr${check.authorized.length === 1 ? "y" : "ies"}`,
   ];
   const cols = ["STATE", "URL", "OWNER", "PINNED", "SEEN HASH", "LAST SEEN"];
   const cells = check.authorized.map((a) => [
@@ -413,7 +425,8 @@ function inventoryMarkdown(zoneId: string, check: InventoryCheck, meta: Inventor
     ...(meta.source ? [`- Inventory: ${code(meta.source)}`] : []),
     `- Pages in scope: ${check.pages.map((p) => code(p)).join(", ")}`,
     `- Filters: ${mdEscape(describeQuery(check, meta))}`,
-    `- Read: ${check.scripts_seen} in-scope script${plural(check.scripts_seen)}, ${check.details_read} script detail${plural(check.details_read)}`,
+    `- Read: ${check.scripts_seen} in-scope script${plural(check.scripts_seen)}, ${check.details_read} ` +
+      `script detail${plural(check.details_read)}`,
     "",
     "#### Authorized scripts (6.4.3: inventory, written justification, authorization)",
     "",
@@ -426,7 +439,8 @@ function inventoryMarkdown(zoneId: string, check: InventoryCheck, meta: Inventor
     );
     for (const a of check.authorized) {
       out.push(
-        `| ${esc(a.url)} | ${esc(a.justification)} | ${esc(a.owner)} | ${code(a.pinned_hash)} | ${code(a.seen_hash)} | ${esc(a.first_seen_at)} | ${esc(a.last_seen_at)} | ${a.state} |`,
+        `| ${esc(a.url)} | ${esc(a.justification)} | ${esc(a.owner)} | ${code(a.pinned_hash)} | ` +
+          `${code(a.seen_hash)} | ${esc(a.first_seen_at)} | ${esc(a.last_seen_at)} | ${a.state} |`,
       );
     }
     out.push("");
@@ -443,8 +457,15 @@ function inventoryMarkdown(zoneId: string, check: InventoryCheck, meta: Inventor
   out.push(
     "#### How this maps to PCI DSS v4.0",
     "",
-    "- **6.4.3** (scripts on payment pages are inventoried, each with a written justification, and a method confirms each is authorized): the table of authorized scripts is the inventory and its justifications, reviewed in the configuration's pull requests; every script Page Shield saw on the pages in scope is checked against it (an *unauthorized script* is one it does not authorize), and an authorization no longer used is reported as *stale*.",
-    "- **11.6.1** (a change- and tamper-detection mechanism alerts on unauthorized modification of the scripts): each authorized script pinned to a reviewed `hash` is compared with the hash Page Shield last fetched; a *changed script* says when the new version was fetched. Run on a schedule, the audit exits 2 on an unauthorized or changed script.",
+    "- **6.4.3** (scripts on payment pages are inventoried, each with a written justification, and a method " +
+      "confirms each is authorized): the table of authorized scripts is the inventory and its justifications, " +
+      "reviewed in the configuration's pull requests; every script Page Shield saw on the pages in scope is " +
+      "checked against it (an *unauthorized script* is one it does not authorize), and an authorization no " +
+      "longer used is reported as *stale*.",
+    "- **11.6.1** (a change- and tamper-detection mechanism alerts on unauthorized modification of the " +
+      "scripts): each authorized script pinned to a reviewed `hash` is compared with the hash Page Shield last " +
+      "fetched; a *changed script* says when the new version was fetched. Run on a schedule, the audit exits 2 " +
+      "on an unauthorized or changed script.",
     "",
   );
   return `${out.join("\n")}\n`;

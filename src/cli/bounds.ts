@@ -23,11 +23,13 @@ export function addBoundOptions(cmd: Command): Command {
   return cmd
     .option(
       "--max-wait <duration>",
-      `longest wait the API may ask for (Retry-After, rate-limit reset), e.g. 90s, 5m (env ${BOUND_ENV.maxWait}; default 5m); a longer one stops the run`,
+      `longest wait the API may ask for (Retry-After, rate-limit reset), e.g. 90s, 5m (env ` +
+        `${BOUND_ENV.maxWait}; default 5m); a longer one stops the run`,
     )
     .option(
       "--deadline <duration>",
-      `stop sending requests this long after the start, e.g. 10m, 1h (env ${BOUND_ENV.deadline}; default none); exit 124`,
+      `stop sending requests this long after the start, e.g. 10m, 1h (env ${BOUND_ENV.deadline}; default ` +
+        `none); exit 124`,
     )
     .option(
       "--max-body-size <size>",

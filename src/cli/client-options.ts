@@ -50,7 +50,8 @@ export function addClientOptions(cmd: Command): Command {
       )
       .option(
         "--allow-insecure-http",
-        `send the credentials over plain http:// to a host that is not loopback (env ${ALLOW_INSECURE_HTTP_ENV}=1); refused otherwise`,
+        `send the credentials over plain http:// to a host that is not loopback (env ` +
+          `${ALLOW_INSECURE_HTTP_ENV}=1); refused otherwise`,
       )
       .option(
         "--parallelism <n>",
@@ -65,21 +66,25 @@ export function addClientOptions(cmd: Command): Command {
       )
       .option(
         "--timeout <ms>",
-        `per-attempt timeout in ms, or with a unit (30s): the answer must be complete within it (default ${DEFAULT_TIMEOUT_MS})`,
+        `per-attempt timeout in ms, or with a unit (30s): the answer must be complete within it (default ` +
+          `${DEFAULT_TIMEOUT_MS})`,
         parseTimeout,
       )
       .option(
         "--retries <n>",
-        `retries of a failed read or of a write that was certainly not made (0-${MAX_RETRIES}, default ${DEFAULT_RETRIES})`,
+        `retries of a failed read or of a write that was certainly not made (0-${MAX_RETRIES}, default ` +
+          `${DEFAULT_RETRIES})`,
         parseRetries,
       )
       .option(
         "--max-list-items <n>",
-        `most items one list may hold before the read is stopped (env ZONEFORM_MAX_LIST_ITEMS; default ${DEFAULT_MAX_LIST_ITEMS})`,
+        `most items one list may hold before the read is stopped (env ZONEFORM_MAX_LIST_ITEMS; default ` +
+          `${DEFAULT_MAX_LIST_ITEMS})`,
       )
       .option(
         "--max-list-pages <n>",
-        `most pages one list may take before the read is stopped (env ZONEFORM_MAX_LIST_PAGES; default ${DEFAULT_MAX_LIST_PAGES})`,
+        `most pages one list may take before the read is stopped (env ZONEFORM_MAX_LIST_PAGES; default ` +
+          `${DEFAULT_MAX_LIST_PAGES})`,
       ),
   );
 }

@@ -162,7 +162,10 @@ export async function runDemo(io: CliIO): Promise<number> {
     };
     const kept = skip.rules.some((r) => r.action === "skip");
     io.stdout.write(
-      `\n${c.green(c.bold("Done."))} The dashboard's skip rule is ${kept ? "still in place" : c.red("MISSING")}; the Logpush token in the job's destination (DEMO_LOGS_TOKEN) was never printed: the destination did not change, so no step showed it, and one that did would show (sensitive).\n` +
+      `\n${c.green(c.bold("Done."))} The dashboard's skip rule is ` +
+        `${kept ? "still in place" : c.red("MISSING")}; the Logpush token in the job's destination ` +
+        `(DEMO_LOGS_TOKEN) was never printed: the destination did not change, so no step showed it, and one ` +
+        `that did would show (sensitive).\n` +
         `Try it yourself: npx zoneform emulator   (then point --api-url or CLOUDFLARE_API_BASE_URL at it)\n`,
     );
     return kept ? 0 : 1;

@@ -158,7 +158,8 @@ export function renderPlan(
 export function addMaxBytesOption(cmd: Command): Command {
   return cmd.option(
     "--max-bytes <n>",
-    `with --format markdown: stay under N characters, leaving zones out with a note (default ${GITHUB_COMMENT_LIMIT}, GitHub's comment limit; 0: no limit)`,
+    `with --format markdown: stay under N characters, leaving zones out with a note (default ` +
+      `${GITHUB_COMMENT_LIMIT}, GitHub's comment limit; 0: no limit)`,
   );
 }
 

@@ -107,7 +107,10 @@ export interface Progress {
   update(done: number, total?: number): void;
   /** Counts `n` more items of a kind read (`scripts`). */
   count(kind: string, n?: number): void;
-  /** Every request waits `ms` for the rate limit, for `reason` (the client's onWait); or (kind retry) one call waits to be tried again. */
+  /**
+   * Every request waits `ms` for the rate limit, for `reason` (the client's onWait); or (kind retry) one call waits to
+   * be tried again.
+   */
   onWait(ms: number, reason: string, kind?: WaitKind): void;
   /** Where requests and the budget come from. */
   watch(source: ProgressSource): void;
@@ -229,7 +232,8 @@ export function createProgress(opts: ProgressOptions): Progress {
   /** The progress line; while waiting, the wait and why replace requests, budget and ETA (the line stays short). */
   const waitingLine = (s: ProgressState, at: number): string =>
     wait && wait.until > at
-      ? `${formatProgress({ label: s.label, done: s.done, total: s.total, unit: s.unit, counts: s.counts })}, ${formatWait(wait.until - at, wait.reason, s.budget, wait.kind)}`
+      ? `${formatProgress({ label: s.label, done: s.done, total: s.total, unit: s.unit, counts: s.counts })}, ` +
+        formatWait(wait.until - at, wait.reason, s.budget, wait.kind)
       : formatProgress(s);
 
   return {
@@ -264,7 +268,8 @@ export function createProgress(opts: ProgressOptions): Progress {
       const at = now();
       const until = at + ms;
       if (!wait || until > wait.until || wait.until <= at) wait = { until, reason, kind };
-      // A retry's wait shows in the line or the next heartbeat; a wait for the rate limit holds every request, and gets a line at once.
+      // A retry's wait shows in the line or the next heartbeat; a wait for the rate limit holds every request, and gets
+      // a line at once.
       if (tty || kind === "retry" || ms < SHORT_WAIT_MS || until < printedWaitUntil + SHORT_WAIT_MS) return;
       printedWaitUntil = until;
       out.write(`${formatWait(ms, reason, limit())}\n`);

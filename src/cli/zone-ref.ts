@@ -59,7 +59,8 @@ export function parseZoneRefs(
   }
   if (opts.single !== undefined && refs.length > 1) {
     throw new UsageError(
-      `${command} takes one --zone (${opts.single}); got ${values.length}: ${values.map((v) => printable(v)).join(", ")}. Run it once per zone.`,
+      `${command} takes one --zone (${opts.single}); got ${values.length}: ` +
+        `${values.map((v) => printable(v)).join(", ")}. Run it once per zone.`,
     );
   }
   return refs;
@@ -85,7 +86,8 @@ export async function lookUpZoneName(client: CloudflareClient, name: string): Pr
     throw new RuntimeError(`no zone named ${name} is visible to this token (check the name, or pass the zone id)`);
   if (ids.length > 1) {
     throw new RuntimeError(
-      `${ids.length} zones named ${name} are visible to this token (${ids.map((i) => printable(i)).join(", ")}); pass the zone id`,
+      `${ids.length} zones named ${name} are visible to this token ` +
+        `(${ids.map((i) => printable(i)).join(", ")}); pass the zone id`,
     );
   }
   return ids[0]!;

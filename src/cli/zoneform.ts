@@ -32,16 +32,22 @@ if (tooOld) {
   );
   process.exitCode = 1;
 } else {
+  // biome-ignore-start lint/complexity/useArrowFunction: plain functions, so that an old Node parses the file
+  // biome-ignore-start lint/complexity/useOptionalChain: likewise
   import("node:module")
-    .then((mod) => {
+    .then(function (mod) {
       const nodeModule = mod as { enableCompileCache?: () => unknown };
       if (typeof nodeModule.enableCompileCache === "function") nodeModule.enableCompileCache();
       return import("./main.js");
     })
-    .catch((err) => {
+    .catch(function (err) {
       process.stderr.write(
-        "Internal error: zoneform could not start (" + err?.message + "); in a checkout, run `npm run build`.\n",
+        "Internal error: zoneform could not start (" +
+          (err && err.message) +
+          "); in a checkout, run `npm run build`.\n",
       );
       process.exitCode = 1;
     });
+  // biome-ignore-end lint/complexity/useOptionalChain: likewise
+  // biome-ignore-end lint/complexity/useArrowFunction: plain functions, so that an old Node parses the file
 }

@@ -65,7 +65,10 @@ export interface ClientOptions {
    * the run stops at once (RunStoppedError, exit 1) naming the wait and the header; nothing more is sent.
    */
   maxWaitMs?: number;
-  /** Milliseconds from now after which nothing new is sent (the run's --deadline): calls then throw RunStoppedError (exit 124). */
+  /**
+   * Milliseconds from now after which nothing new is sent (the run's --deadline): calls then throw RunStoppedError
+   * (exit 124).
+   */
   deadlineMs?: number;
   /** Largest answer body read, in bytes (default DEFAULT_MAX_BODY_BYTES); a larger one is cut off with an error. */
   maxBodyBytes?: number;
@@ -77,13 +80,18 @@ export interface ClientOptions {
   onRetryWait?: (ms: number, reason: string) => void;
   /** Names the permission a refused (403) call needs, for its message; the CLI and library pass the sections'. */
   permissionHint?: PermissionHint;
-  /** The form of the ids under each collection, for a "malformed id" message; the CLI and library pass the sections'. */
+  /**
+   * The form of the ids under each collection, for a "malformed id" message; the CLI and library pass the sections'.
+   */
   idShapes?: readonly IdShape[];
   /** Most items one list read takes (default DEFAULT_MAX_LIST_ITEMS); a list announcing more is refused at once. */
   maxListItems?: number;
   /** Most pages one list read takes (default DEFAULT_MAX_LIST_PAGES); a list announcing more is refused at once. */
   maxListPages?: number;
-  /** Told of what the user should see but that does not stop the run (an item a list answered twice); lines are redacted. */
+  /**
+   * Told of what the user should see but that does not stop the run (an item a list answered twice); lines are
+   * redacted.
+   */
   onWarning?: (line: string) => void;
 }
 
@@ -123,7 +131,10 @@ interface AttemptState {
   /** Attempts answered 429, and the time waited for them: they do not spend the call's retries. */
   throttledAttempts: number;
   throttledMs: number;
-  /** An attempt reached the API (an answer other than 429, or a connection lost after sending): a write may have been made. */
+  /**
+   * An attempt reached the API (an answer other than 429, or a connection lost after sending): a write may have been
+   * made.
+   */
   reached?: boolean;
   /** The call as the log shows it (redacted), for the requests on the wire. */
   shown: () => string;
@@ -190,8 +201,10 @@ export function createClient(opts: ClientOptions): CloudflareClient {
   }
   function waitTooLong(ms: number, header: string): RunStoppedError {
     return new RunStoppedError(
-      `the API asked to wait ${formatWait(ms)} (${redact(header)}), longer than the ${formatWait(maxWaitMs)} zoneform waits at most (--max-wait); ` +
-        "stopped at once, sending nothing more. Try again later: the rate-limit budget is shared with the dashboard and every tool using this token",
+      `the API asked to wait ${formatWait(ms)} (${redact(header)}), longer than the ` +
+        `${formatWait(maxWaitMs)} zoneform waits at most (--max-wait); ` +
+        "stopped at once, sending nothing more. Try again later: the rate-limit budget is shared with the " +
+        "dashboard and every tool using this token",
       EXIT.error,
       "wait",
     );
@@ -208,7 +221,10 @@ export function createClient(opts: ClientOptions): CloudflareClient {
     );
   const deadlineTimer = deadlineMs === undefined ? undefined : setTimeout(deadlinePassed, deadlineMs);
   deadlineTimer?.unref();
-  /** Throws the stop's error once the run is stopped, or once its deadline has passed (whether or not the timer has fired). */
+  /**
+   * Throws the stop's error once the run is stopped, or once its deadline has passed (whether or not the timer has
+   * fired).
+   */
   const assertRunning = () => {
     if (!stopped && deadlineAt !== undefined && now() >= deadlineAt) deadlinePassed();
     if (stopped) throw stopped;
@@ -394,7 +410,10 @@ export function createClient(opts: ClientOptions): CloudflareClient {
         if (!throttled && decision.delayMs > 0) {
           opts.onRetryWait?.(
             decision.delayMs,
-            `${state.method} ${state.shown()} ${failure.kind === "status" ? `answered HTTP ${failure.status}` : `failed (${failure.code ?? "connection"})`}`,
+            `${state.method} ${state.shown()} ` +
+              (failure.kind === "status"
+                ? `answered HTTP ${failure.status}`
+                : `failed (${failure.code ?? "connection"})`),
           );
         }
         cb(null);
@@ -596,7 +615,8 @@ export function createClient(opts: ClientOptions): CloudflareClient {
       if (list.length === 0 && emptyTooSoon(page, totals, received, style, env.result_info)) {
         // An empty page where the totals promised items: a glitch is asked once more, then believed not.
         warn(
-          `warning: GET ${path}: page ${page} came back empty although the list announced more (${describeTotals(totals, received)}); asking for it once more`,
+          `warning: GET ${path}: page ${page} came back empty although the list announced more ` +
+            `(${describeTotals(totals, received)}); asking for it once more`,
         );
         env = await fetchPage(page);
         list = listOf<T>(env, "GET", () => redact(path));
@@ -668,7 +688,8 @@ export function createClient(opts: ClientOptions): CloudflareClient {
 
   function tooLong(path: string, why: string): ApiError {
     return new ApiError(
-      `GET ${redact(path)}: the list ${why}; stopping before reading it, and nothing was changed. If the zone really holds that many, raise the cap`,
+      `GET ${redact(path)}: the list ${why}; stopping before reading it, and nothing was changed. If the ` +
+        `zone really holds that many, raise the cap`,
       { status: 200, method: "GET", path: redact(path), errors: [], retryable: false },
     );
   }
@@ -831,7 +852,8 @@ function listOf<T>(env: Envelope<unknown>, method: string, shownPath: () => stri
   if (Array.isArray(env.result)) return env.result as T[];
   const path = shownPath();
   throw new ApiError(
-    `${method} ${path}: expected a list in the answer's "result", got ${env.result === null ? "null" : typeof env.result}`,
+    `${method} ${path}: expected a list in the answer's "result", got ` +
+      `${env.result === null ? "null" : typeof env.result}`,
     {
       status: env.status,
       method,
@@ -869,7 +891,10 @@ function outcomeOf(status: number | undefined, err?: Error): WireOutcome {
   };
 }
 
-/** Default cap on the items of one list: the largest real lists (a SaaS zone's custom hostnames, Page Shield scripts) fit. */
+/**
+ * Default cap on the items of one list: the largest real lists (a SaaS zone's custom hostnames, Page Shield scripts)
+ * fit.
+ */
 export const DEFAULT_MAX_LIST_ITEMS = 500_000;
 /** Default cap on the pages of one list read (500 000 items at 25 a page). */
 export const DEFAULT_MAX_LIST_PAGES = 20_000;
@@ -962,7 +987,8 @@ class ItemLedger {
     if (!this.warned.has(key)) {
       this.warned.add(key);
       this.warn(
-        `warning: GET ${this.path}: the list holds id ${JSON.stringify(id)} ${where} with the same content (a paging overlap); read once`,
+        `warning: GET ${this.path}: the list holds id ${JSON.stringify(id)} ${where} with the same content ` +
+          `(a paging overlap); read once`,
       );
     }
     return false;
@@ -971,7 +997,9 @@ class ItemLedger {
   private counted(): boolean {
     if (++this.count > this.max) {
       throw new ApiError(
-        `GET ${this.redact(this.path)}: the list went on past ${this.max} items (the item cap, --max-list-items); stopping, and nothing was changed. If the zone really holds that many, raise the cap`,
+        `GET ${this.redact(this.path)}: the list went on past ${this.max} items (the item cap, ` +
+          `--max-list-items); stopping, and nothing was changed. If the zone really holds that many, ` +
+          `raise the cap`,
         { status: 200, method: "GET", path: this.redact(this.path), errors: [], retryable: false },
       );
     }

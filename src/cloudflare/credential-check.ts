@@ -88,11 +88,17 @@ export function describeCheck(c: CredentialCheck): string {
         : `CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY are the global API key of ${c.email ?? "a user"}`;
     case "invalid":
       return c.kind === "token"
-        ? `CLOUDFLARE_API_TOKEN is not a valid API token: Cloudflare's token check (GET ${VERIFY_PATH}) answered ${c.detail}. ` +
-            "It may be mistyped, deleted or rolled: set it to a current token (My Profile → API Tokens); a global API key goes in CLOUDFLARE_API_KEY, with CLOUDFLARE_EMAIL"
-        : `Cloudflare does not accept CLOUDFLARE_EMAIL with CLOUDFLARE_API_KEY (GET user answered ${c.detail}): check both, or use an API token in CLOUDFLARE_API_TOKEN`;
+        ? `CLOUDFLARE_API_TOKEN is not a valid API token: Cloudflare's token check (GET ${VERIFY_PATH}) ` +
+            `answered ${c.detail}. ` +
+            "It may be mistyped, deleted or rolled: set it to a current token (My Profile → API Tokens); a " +
+            "global API key goes in CLOUDFLARE_API_KEY, with CLOUDFLARE_EMAIL"
+        : `Cloudflare does not accept CLOUDFLARE_EMAIL with CLOUDFLARE_API_KEY (GET user answered ` +
+            `${c.detail}): check both, or use an API token in CLOUDFLARE_API_TOKEN`;
     case "expired":
-      return `${token} has expired${c.expiresOn ? ` (expires_on ${c.expiresOn})` : ""}: roll it or create a new one (My Profile → API Tokens)`;
+      return (
+        `${token} has expired${c.expiresOn ? ` (expires_on ${c.expiresOn})` : ""}: roll it or create a ` +
+        `new one (My Profile → API Tokens)`
+      );
     case "disabled":
       return `${token} is disabled: enable it again (My Profile → API Tokens) or use another`;
     case "not_yet_valid":

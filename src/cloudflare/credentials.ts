@@ -42,14 +42,16 @@ export function resolveCredentials(env: Env, flags: { apiUrl?: string } = {}): R
   }
   if (key !== undefined)
     throw new CredentialsError(
-      "CLOUDFLARE_API_KEY is set but CLOUDFLARE_EMAIL is not: a global API key needs both (or set CLOUDFLARE_API_TOKEN instead)",
+      "CLOUDFLARE_API_KEY is set but CLOUDFLARE_EMAIL is not: a global API key needs both (or set " +
+        "CLOUDFLARE_API_TOKEN instead)",
     );
   if (email !== undefined)
     throw new CredentialsError(
       "CLOUDFLARE_EMAIL is set but CLOUDFLARE_API_KEY is not: set both, or set CLOUDFLARE_API_TOKEN instead",
     );
   throw new CredentialsError(
-    "no Cloudflare credentials: set CLOUDFLARE_API_TOKEN to an API token (recommended), or CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY to the account e-mail and global API key",
+    "no Cloudflare credentials: set CLOUDFLARE_API_TOKEN to an API token (recommended), or CLOUDFLARE_EMAIL " +
+      "and CLOUDFLARE_API_KEY to the account e-mail and global API key",
   );
 }
 
@@ -97,7 +99,8 @@ export function insecureHttpAllowedByEnv(env: Env): boolean {
   if (raw === undefined || raw === "" || raw === "0" || raw === "false") return false;
   if (raw === "1" || raw === "true") return true;
   throw new UsageError(
-    `${ALLOW_INSECURE_HTTP_ENV} must be 1 (or true) to allow plain HTTP, or 0 (or unset); got "${env[ALLOW_INSECURE_HTTP_ENV]}"`,
+    `${ALLOW_INSECURE_HTTP_ENV} must be 1 (or true) to allow plain HTTP, or 0 (or unset); got ` +
+      `"${env[ALLOW_INSECURE_HTTP_ENV]}"`,
   );
 }
 
@@ -115,11 +118,15 @@ export function checkPlainHttp(
   const shown = `${url.origin}${url.pathname}`;
   if (!opts.allowed) {
     throw new UsageError(
-      `${opts.source} ${shown} is plain HTTP to a host that is not loopback: the credentials would be sent unencrypted; ` +
+      `${opts.source} ${shown} is plain HTTP to a host that is not loopback: the credentials would be sent ` +
+        `unencrypted; ` +
         `use https://, or pass ${opts.optIn} to send them anyway`,
     );
   }
-  return `warning: ${opts.source} ${shown} is plain HTTP to a host that is not loopback: the credentials are sent unencrypted`;
+  return (
+    `warning: ${opts.source} ${shown} is plain HTTP to a host that is not loopback: the credentials ` +
+    `are sent unencrypted`
+  );
 }
 
 function nonEmpty(v: string | undefined): string | undefined {

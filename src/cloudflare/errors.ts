@@ -74,7 +74,8 @@ export function unwrapResponse(ctx: ResponseContext): Unwrapped {
   }
   if (inexact.length > 0) {
     throw new ApiError(
-      `${ctx.method} ${ctx.path}: the answer holds id ${inexact.join(", ")}, beyond the integers this Node.js (${process.version}) reads exactly (2^53); ` +
+      `${ctx.method} ${ctx.path}: the answer holds id ${inexact.join(", ")}, beyond the integers this ` +
+        `Node.js (${process.version}) reads exactly (2^53); ` +
         (ctx.method === "GET"
           ? "zoneform refuses it rather than act on a rounded id, and changed nothing. "
           : `the ${ctx.method} was answered with success, but zoneform will not act on a rounded id. `) +
@@ -86,7 +87,8 @@ export function unwrapResponse(ctx: ResponseContext): Unwrapped {
     if (ok) {
       throw new ApiError(
         `${ctx.method} ${ctx.path}: the answer (HTTP ${ctx.status}) is JSON but not a Cloudflare API envelope ` +
-          `(no boolean "success"); is --api-url / CLOUDFLARE_API_BASE_URL the API base, e.g. https://api.cloudflare.com/client/v4?`,
+          `(no boolean "success"); is --api-url / CLOUDFLARE_API_BASE_URL the API base, e.g. ` +
+          `https://api.cloudflare.com/client/v4?`,
         info(ctx, [], false, false),
       );
     }
@@ -97,7 +99,8 @@ export function unwrapResponse(ctx: ResponseContext): Unwrapped {
   // taken for "nothing there" and lead to writes on top of a state never really read.
   if (ok && json.success && ctx.method === "GET" && (typeof json.result !== "object" || json.result === null)) {
     throw new ApiError(
-      `${ctx.method} ${ctx.path}: the API answered HTTP ${ctx.status} without a usable "result" (got ${json.result === null || json.result === undefined ? "none" : typeof json.result})`,
+      `${ctx.method} ${ctx.path}: the API answered HTTP ${ctx.status} without a usable "result" (got ` +
+        `${json.result === null || json.result === undefined ? "none" : typeof json.result})`,
       info(ctx, errors, false, true),
     );
   }
@@ -111,7 +114,8 @@ export function unwrapResponse(ctx: ResponseContext): Unwrapped {
   }
   if (ok) {
     throw new ApiError(
-      `${ctx.method} ${ctx.path}: the API reported a failure with HTTP ${ctx.status}: ${describeErrors(errors) || "no error given"}`,
+      `${ctx.method} ${ctx.path}: the API reported a failure with HTTP ${ctx.status}: ` +
+        `${describeErrors(errors) || "no error given"}`,
       info(ctx, errors, false, true),
     );
   }
@@ -287,15 +291,22 @@ function apiError(ctx: ResponseContext, errors: ApiErrorDetail[], oddBody?: stri
     const who = ctx.auth === "token" ? "this token" : "these credentials";
     message =
       `zone ${zoneMatch[1]} not found or not accessible with ${who}: no such zone, or ${who} cannot see it ` +
-      `(check the zone id, and${ctx.auth === "token" ? " that the token's zone resources include the zone" : " the account the zone is in"}; ` +
+      `(check the zone id, ` +
+      (ctx.auth === "token"
+        ? "and that the token's zone resources include the zone"
+        : "and the account the zone is in") +
+      "; " +
       `${method} ${path}${errors.length > 0 ? `; Cloudflare: ${describeErrors(errors)}` : ""})`;
   } else if ((status === 400 || status === 404) && (codes.has(7003) || codes.has(7000))) {
     const bad = malformedSegment(path, [...BASE_ID_SHAPES, ...(ctx.idShapes ?? [])]);
-    message = `malformed id${bad ? ` "${bad}"` : ""} in ${method} ${path}${cf}: Cloudflare ids are 32 lower-case hex characters`;
+    message =
+      `malformed id${bad ? ` "${bad}"` : ""} in ${method} ${path}${cf}: Cloudflare ids are 32 ` +
+      `lower-case hex characters`;
   } else if (status === 429) {
     if (ctx.retryAfterTooLongMs !== undefined) {
       message =
-        `Cloudflare rate limit hit on ${method} ${path}: the API asks to wait ${formatMs(ctx.retryAfterTooLongMs)} before retrying, ` +
+        `Cloudflare rate limit hit on ${method} ${path}: the API asks to wait ` +
+        `${formatMs(ctx.retryAfterTooLongMs)} before retrying, ` +
         `longer than the ${formatMs(ctx.maxRetryAfterMs ?? 60_000)} zoneform waits; try again later ` +
         `(the budget is shared with the dashboard and other tools using this token)`;
     } else {
@@ -306,7 +317,9 @@ function apiError(ctx: ResponseContext, errors: ApiErrorDetail[], oddBody?: stri
   } else if (status >= 500) {
     message = `Cloudflare answered HTTP ${status} for ${method} ${path}${after}${cf}`;
     if (write)
-      message += `; the ${method} may or may not have been carried out: run \`zoneform plan\` again to see the live state before retrying`;
+      message +=
+        `; the ${method} may or may not have been carried out: run \`zoneform plan\` again to see ` +
+        `the live state before retrying`;
     else message += "; the API may be having trouble, try again later";
     if (oddBody) message += " (if this persists, check --api-url / CLOUDFLARE_API_BASE_URL)";
   } else if (status === 404) {
@@ -363,18 +376,25 @@ export function networkError(ctx: FailureContext): NetworkError {
   const ambiguous = !notSent && method !== "GET";
   let what: string;
   if (notSent)
-    what = `cannot connect to ${ctx.origin} (${code})${after}; check --api-url / CLOUDFLARE_API_BASE_URL and the network`;
+    what =
+      `cannot connect to ${ctx.origin} (${code})${after}; check --api-url / CLOUDFLARE_API_BASE_URL ` +
+      `and the network`;
   else if (isTimeoutError(code)) what = `no answer within ${ctx.timeoutMs} ms (${code})${after}`;
   else if (code === BODY_TOO_LARGE_CODE) {
-    what = `${ctx.cause}, more than the ${ctx.maxBodyBytes ?? "maximum"} bytes zoneform reads of one answer (--max-body-size, ZONEFORM_MAX_BODY_SIZE); it stopped reading it`;
+    what =
+      `${ctx.cause}, more than the ${ctx.maxBodyBytes ?? "maximum"} bytes zoneform reads of one answer ` +
+      `(--max-body-size, ZONEFORM_MAX_BODY_SIZE); it stopped reading it`;
   } else if (code === ENCODED_BODY_CODE)
-    what = `${ctx.cause}; it was not read (is --api-url / CLOUDFLARE_API_BASE_URL the API, without a proxy that compresses?)`;
+    what =
+      `${ctx.cause}; it was not read (is --api-url / CLOUDFLARE_API_BASE_URL the API, without a proxy ` +
+      `that compresses?)`;
   else what = `the connection failed (${code ?? ctx.cause})${after}`;
   let message = `${method} ${path}: ${what}`;
   if (ambiguous) {
     message +=
       method === "POST"
-        ? `; the request was sent, so the write may or may not have happened and zoneform did not re-send it. Run \`zoneform plan\` again to see the live state before retrying`
+        ? `; the request was sent, so the write may or may not have happened and zoneform did not re-send ` +
+          `it. Run \`zoneform plan\` again to see the live state before retrying`
         : `; the change may or may not have been made. Run \`zoneform plan\` again to see the live state`;
   } else if (isTimeoutError(code)) {
     message += "; raise --timeout or try again later";

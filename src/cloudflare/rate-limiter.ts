@@ -313,7 +313,9 @@ export function parseRateHeaders(headers: Headers, now: number = Date.now()): Ra
       .filter((h) => get(h) !== undefined)
       .map(
         (h) =>
-          `${h.replace(/(^|-)([a-z])/g, (_m, d: string, c: string) => d + c.toUpperCase()).replace("Ratelimit", "RateLimit")}: ${shown(get(h)!)}`,
+          `${h
+            .replace(/(^|-)([a-z])/g, (_m, d: string, c: string) => d + c.toUpperCase())
+            .replace("Ratelimit", "RateLimit")}: ${shown(get(h)!)}`,
       );
     if (parts.length > 0) out.header = parts.join(", ");
   }

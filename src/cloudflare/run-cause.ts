@@ -43,7 +43,8 @@ export function notTheApiCause(baseUrl: string, err: unknown): string | undefine
     ? `did you mean ${baseUrl.replace(/\/+$/, "")}${API_PREFIX}?`
     : "is --api-url / CLOUDFLARE_API_BASE_URL right?";
   return (
-    `the base URL ${baseUrl} does not look like the Cloudflare API (${err.info.method} ${err.info.path} got ${said}): ${hint} ` +
+    `the base URL ${baseUrl} does not look like the Cloudflare API (${err.info.method} ${err.info.path} got ` +
+    `${said}): ${hint} ` +
     "Set --api-url / CLOUDFLARE_API_BASE_URL to the API's base, e.g. https://api.cloudflare.com/client/v4"
   );
 }

@@ -72,7 +72,9 @@ export function interpolateEnv(value: unknown, env: Env, missingEnv: "error" | "
           result.findings.push({
             pointer,
             severity: "warning",
-            message: `'${whole}' is kept as written; did you mean '\${env:${inner}}'? (write '$${whole}' to silence this)`,
+            message:
+              `'${whole}' is kept as written; did you mean '\${env:${inner}}'? (write '$${whole}' to ` +
+              `silence this)`,
           });
         }
         return whole;
@@ -90,7 +92,8 @@ export function interpolateEnv(value: unknown, env: Env, missingEnv: "error" | "
       if (CREDENTIAL_VARIABLES.has(name)) {
         result.findings.push({
           pointer,
-          message: `'${whole}' is zoneform's own API credential; it is never written into a zone (use another variable)`,
+          message:
+            `'${whole}' is zoneform's own API credential; it is never written into a zone (use ` + `another variable)`,
         });
         result.missing.add(pointer);
         return "";
@@ -103,7 +106,9 @@ export function interpolateEnv(value: unknown, env: Env, missingEnv: "error" | "
             : {
                 pointer,
                 severity: "warning",
-                message: `environment variable ${name} is not set (referenced as \${env:${name}}); plan and apply will need it`,
+                message:
+                  `environment variable ${name} is not set (referenced as \${env:${name}}); plan and ` +
+                  `apply will need it`,
               },
         );
         result.missing.add(pointer);

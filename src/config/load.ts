@@ -39,7 +39,8 @@ export async function readConfigFiles(configPath: string, cwd: string): Promise<
     const hint =
       code === "ENOENT" || code === "ENOTDIR"
         ? configPath === DEFAULT_CONFIG_PATH
-          ? "no configuration found: create zoneform.yaml (see examples/minimal.yaml) or pass -c PATH (a file or a directory of *.yaml)"
+          ? "no configuration found: create zoneform.yaml (see examples/minimal.yaml) or pass -c PATH (a " +
+            "file or a directory of *.yaml)"
           : "no such file or directory"
         : `cannot be read (${code ?? String(err)})`;
     throw pathError(shown, hint);
@@ -85,7 +86,8 @@ async function configDirFiles(dir: string, cwd: string): Promise<string[]> {
     if (special) {
       throw pathError(
         shownEntry(),
-        `is ${kindOf(e)}: a configuration directory may hold no FIFO, device or socket (move it out, or give -c a directory without it)`,
+        `is ${kindOf(e)}: a configuration directory may hold no FIFO, device or socket (move it out, or ` +
+          `give -c a directory without it)`,
       );
     }
     if (yaml && e.isDirectory())
@@ -112,7 +114,10 @@ function decodeUtf8(bytes: Buffer, shown: string): string {
     const line = before.split("\n").length;
     const column = at - before.lastIndexOf("\n");
     const offset = Buffer.byteLength(before, "utf8");
-    const message = `the file is not valid UTF-8 (byte 0x${bytes[offset]?.toString(16).padStart(2, "0") ?? "??"} at line ${line}, column ${column}): save it as UTF-8`;
+    const message =
+      `the file is not valid UTF-8 (byte ` +
+      `0x${bytes[offset]?.toString(16).padStart(2, "0") ?? "??"} at line ${line}, column ` +
+      `${column}): save it as UTF-8`;
     throw new ConfigError(
       [{ file: shown, line, column, pointer: "", message }],
       `${shown}:${line}:${column}  ${message}`,

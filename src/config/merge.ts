@@ -52,7 +52,9 @@ export function mergeFiles(files: CheckedFile[]): MergeResult {
           toProblem(
             {
               pointer: `/${key}`,
-              message: `${key} differs from the one in ${where(first.file, `/${key}`)}: files of one configuration must agree`,
+              message:
+                `${key} differs from the one in ${where(first.file, `/${key}`)}: files of one ` +
+                `configuration must agree`,
             },
             f.file,
             f.locate,

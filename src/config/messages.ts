@@ -88,7 +88,10 @@ function messageFor(e: ErrorObject, redact?: (text: string) => string): string {
         String(params.type).includes("string") && (typeof e.data === "number" || typeof e.data === "boolean")
           ? "; put it in quotes"
           : "";
-      return `must be ${expected} (got ${typeOfValue(e.data)}${e.data !== null && typeof e.data !== "object" ? ` ${got}` : ""})${hint}`;
+      return (
+        `must be ${expected} (got ` +
+        `${typeOfValue(e.data)}${e.data !== null && typeof e.data !== "object" ? ` ${got}` : ""})${hint}`
+      );
     }
     case "minimum":
     case "exclusiveMinimum":
@@ -100,14 +103,20 @@ function messageFor(e: ErrorObject, redact?: (text: string) => string): string {
     case "minLength":
       return params.limit === 1 ? "must not be empty" : `must be at least ${String(params.limit)} characters long`;
     case "maxLength":
-      return `must be at most ${String(params.limit)} characters long (got ${typeof e.data === "string" ? e.data.length : "?"})`;
+      return (
+        `must be at most ${String(params.limit)} characters long (got ` +
+        `${typeof e.data === "string" ? e.data.length : "?"})`
+      );
     case "minItems":
       return params.limit === 1 ? "must not be an empty list" : `must have at least ${String(params.limit)} items`;
     case "maxItems":
       return `must have at most ${String(params.limit)} items`;
     case "uniqueItems": {
       const data = e.data as unknown[];
-      return `must not repeat ${describeValue(data[Number(params.j)], redact)} (items ${String(params.j)} and ${String(params.i)})`;
+      return (
+        `must not repeat ${describeValue(data[Number(params.j)], redact)} (items ${String(params.j)} ` +
+        `and ${String(params.i)})`
+      );
     }
     case "maxProperties":
     case "minProperties":

@@ -123,7 +123,9 @@ export function parseYaml(text: string, file: string): ParsedYaml {
         line: 1,
         column: 1,
         pointer: "",
-        message: `YAML aliases expand too much (more than ${MAX_ALIAS_COUNT}): ${err instanceof Error ? firstLine(err.message) : String(err)}`,
+        message:
+          `YAML aliases expand too much (more than ${MAX_ALIAS_COUNT}): ` +
+          `${err instanceof Error ? firstLine(err.message) : String(err)}`,
         severity: "error",
       });
     }

@@ -62,7 +62,10 @@ export function checkField(name: string, value: unknown, spec: FieldSpec): strin
     return `${name} must be ${article(spec.type)} ${spec.type}, got ${describe(value)}`;
   }
   if (spec.enum && !spec.enum.includes(value)) {
-    return `'${String(value)}' is not a valid value for ${name}; expected one of ${spec.enum.map((v) => JSON.stringify(v)).join(", ")}`;
+    return (
+      `'${String(value)}' is not a valid value for ${name}; expected one of ` +
+      `${spec.enum.map((v) => JSON.stringify(v)).join(", ")}`
+    );
   }
   return undefined;
 }

@@ -77,7 +77,8 @@ export async function openPlan(
   if (seal) {
     if (planDigest(given) !== seal.digest) {
       throw new StalePlanError(
-        `${name} was changed after zoneform made it (an operation, a body or a zone differs); nothing was written. Make a new plan.`,
+        `${name} was changed after zoneform made it (an operation, a body or a zone differs); nothing was ` +
+          `written. Make a new plan.`,
         ["edited"],
       );
     }

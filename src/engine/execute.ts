@@ -39,11 +39,16 @@ export interface ExecuteOptions {
   client: CloudflareClient;
   parallelism?: number;
   progress?: (line: string) => void;
-  /** Asked before each change: once it says stop, nothing new is started. The client's stop() does the same, and more: nothing more is sent. */
+  /**
+   * Asked before each change: once it says stop, nothing new is started. The client's stop() does the same, and more:
+   * nothing more is sent.
+   */
   shouldStop?: () => boolean;
   /** Told when a change starts and ends, so an interrupted run can say what was in flight. */
   onChange?: (what: string, state: "start" | "end") => void;
-  /** The report to fill in as changes end (so a caller can read it before executePlan returns); a new one when absent. */
+  /**
+   * The report to fill in as changes end (so a caller can read it before executePlan returns); a new one when absent.
+   */
   report?: ApplyReport;
 }
 
@@ -88,7 +93,8 @@ async function readFinderItems(client: CloudflareClient, finder: Finder): Promis
     const items = isItem(answer) ? (answer[finder.list] ?? []) : undefined;
     if (!Array.isArray(items)) {
       throw new AnswerShapeError(
-        `the API answered GET ${finder.path} with ${clipJson(answer, 60) ?? "nothing"}, expected an object with a list "${finder.list}"`,
+        `the API answered GET ${finder.path} with ${clipJson(answer, 60) ?? "nothing"}, expected an object ` +
+          `with a list "${finder.list}"`,
       );
     }
     return items;
@@ -180,7 +186,8 @@ async function assertStillAbsent(
   const appeared = await newItems(client, finder, reads);
   if (appeared.length > 0) {
     throw new RuntimeError(
-      `${change.resource} "${change.identity}" now exists in ${zoneLabel} (id ${idList(appeared)}), made by someone else since the plan read the zone (another apply?); ` +
+      `${change.resource} "${change.identity}" now exists in ${zoneLabel} (id ${idList(appeared)}), made by ` +
+        `someone else since the plan read the zone (another apply?); ` +
         "it was not created again, and nothing more is written to this zone. Run plan again.",
     );
   }
@@ -225,14 +232,17 @@ async function send(
       } catch (lookErr) {
         if (!(lookErr instanceof RunStoppedError)) throw lookErr;
         throw new MaybeCreatedError(
-          `POST ${op.path}: ${err instanceof Error ? err.message : String(err)}; the run was stopped (${lookErr.message}) before zoneform could look whether it was created: it may have been. Run plan again to see the live state.`,
+          `POST ${op.path}: ${err instanceof Error ? err.message : String(err)}; the run was stopped ` +
+            `(${lookErr.message}) before zoneform could look whether it was created: it may have been. Run ` +
+            `plan again to see the live state.`,
         );
       }
       // A finder without `equals` (an entry point's rule, found by its own ref) is exact by its hints.
       const same = op.finds.equals === undefined ? fresh.slice(0, 1) : fresh.filter((i) => isWhatWasSent(i, op.finds!));
       if (same.length === 1) {
         log?.(
-          `POST ${op.path}: the answer was lost, but what it creates is there: adopted${idOf(same[0]!) ? ` (id ${idOf(same[0]!)})` : ""}`,
+          `POST ${op.path}: the answer was lost, but what it creates is there: ` +
+            `adopted${idOf(same[0]!) ? ` (id ${idOf(same[0]!)})` : ""}`,
         );
         return { how: "adopted", result: same[0] };
       }
@@ -240,8 +250,10 @@ async function send(
         const why =
           same.length > 1 ? `${same.length} new objects equal what was sent` : "no new object equals what was sent";
         throw new MaybeCreatedError(
-          `POST ${op.path}: the answer was lost; it may have been created: ${why} (new since the plan, with its hints: id ${idList(fresh)}). ` +
-            "None was adopted and nothing more is written to this zone; look at them, delete the unwanted ones, then run plan again.",
+          `POST ${op.path}: the answer was lost; it may have been created: ${why} (new since the plan, with ` +
+            `its hints: id ${idList(fresh)}). ` +
+            "None was adopted and nothing more is written to this zone; look at them, delete the unwanted " +
+            "ones, then run plan again.",
         );
       }
       if (stillRunning) throw err;
@@ -442,20 +454,25 @@ export function assertApplied(report: ApplyReport): void {
     const maybe = report.uncertain.length > 0 ? ` (${report.uncertain.length} of them may have been written)` : "";
     const lines = [
       `apply stopped: ${s.message}.`,
-      `${report.done.length} change(s) made, ${report.failed.length} failed${maybe}, ${report.notDone.length} not attempted (nothing was sent after the stop; the requests already sent were let finish).`,
+      `${report.done.length} change(s) made, ${report.failed.length} failed${maybe}, ` +
+        `${report.notDone.length} not attempted (nothing was sent after the stop; the requests already sent ` +
+        `were let finish).`,
       ...report.failed.map((l) => `  failed:      ${l}`),
       ...report.notDone.map((l) => `  not done:    ${l}`),
       ...report.done.map((l) => `  done:        ${l}`),
       "Run apply again to make the rest: it re-reads the zones and makes only what is still missing.",
     ];
-    // A wait beyond the cap or a cause every call shares is an error like any other (4 once something was written); a signal or the deadline keeps its own code.
+    // A wait beyond the cap or a cause every call shares is an error like any other (4 once something was written); a
+    // signal or the deadline keeps its own code.
     const written = report.done.length > 0 || report.uncertain.length > 0;
     const code = s.reason === "wait" || s.reason === "cause" ? (written ? EXIT.partial : EXIT.error) : s.exitCode;
     throw new RunStoppedError(lines.join("\n"), code, s.reason);
   }
   if (report.interrupted) {
     const lines = [
-      `apply interrupted: ${report.done.length} change(s) made, ${report.failed.length} failed, ${report.notDone.length} not attempted (nothing new was started after the interrupt; the calls in flight were let finish).`,
+      `apply interrupted: ${report.done.length} change(s) made, ${report.failed.length} failed, ` +
+        `${report.notDone.length} not attempted (nothing new was started after the interrupt; the calls in ` +
+        `flight were let finish).`,
       ...report.failed.map((l) => `  failed:      ${l}`),
       ...report.notDone.map((l) => `  not done:    ${l}`),
       ...report.done.map((l) => `  done:        ${l}`),
@@ -474,7 +491,8 @@ export function assertApplied(report: ApplyReport): void {
   }
   const maybe = report.uncertain.length > 0 ? ` (${report.uncertain.length} of them may have been written)` : "";
   const lines = [
-    `apply stopped part-way: ${report.done.length} change(s) made, ${report.failed.length} failed${maybe}, ${report.notDone.length} not attempted.`,
+    `apply stopped part-way: ${report.done.length} change(s) made, ${report.failed.length} failed${maybe}, ` +
+      `${report.notDone.length} not attempted.`,
     ...report.failed.map((l) => `  failed:      ${l}`),
     ...report.notDone.map((l) => `  not done:    ${l}`),
     ...report.done.map((l) => `  done:        ${l}`),

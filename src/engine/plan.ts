@@ -108,7 +108,8 @@ async function withZonesStopped<T>(total: number, done: () => number, run: () =>
     if (!(err instanceof RunStoppedError) || err.reason !== "cause") throw err;
     const n = total - done();
     throw new RunStoppedError(
-      `${err.message}\nStopped ${n} zone${n === 1 ? "" : "s"}${n < total ? ` of ${total}` : ""} before ${n === 1 ? "it was" : "they were"} planned; nothing was changed.`,
+      `${err.message}\nStopped ${n} zone${n === 1 ? "" : "s"}${n < total ? ` of ${total}` : ""} before ` +
+        `${n === 1 ? "it was" : "they were"} planned; nothing was changed.`,
       err.exitCode,
       err.reason,
     );

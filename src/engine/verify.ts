@@ -35,7 +35,8 @@ export function assertSameInputs(plan: Plan, file: string, env: Env, used: reado
   const changed = changedInputs(plan.inputs, env, used);
   if (changed.length === 0) return;
   throw new StalePlanError(
-    `the saved plan ${file} was made with other values of its environment references; nothing was written:\n${changed.map((c) => `  ${c}`).join("\n")}\n` +
+    `the saved plan ${file} was made with other values of its environment references; nothing was ` +
+      `written:\n${changed.map((c) => `  ${c}`).join("\n")}\n` +
       "Set them as when the plan was made, or make a new plan and review it.",
     changed,
   );
@@ -53,7 +54,9 @@ export function desiredFromPlan(plan: Plan, file: string, env: Env): DesiredStat
   if (result.errors.length > 0 || !result.desired) {
     throw new ConfigError(
       result.errors,
-      `the plan file ${file} cannot be applied as the environment stands:\n${result.errors.map((e) => `  ${e.pointer || "/"}  ${e.message}`).join("\n")}\nSet the variables as when the plan was made, or make the plan again.`,
+      `the plan file ${file} cannot be applied as the environment ` +
+        `stands:\n${result.errors.map((e) => `  ${e.pointer || "/"}  ${e.message}`).join("\n")}\nSet the ` +
+        `variables as when the plan was made, or make the plan again.`,
     );
   }
   assertSameInputs(
@@ -77,7 +80,10 @@ function firstDifference(saved: Change[], fresh: Change[]): string | undefined {
     const b = fresh[i];
     if (!a || !b) {
       const c = (a ?? b)!;
-      return `the saved plan ${a ? "has" : "lacks"} ${c.kind} ${c.resource} "${c.identity}" that zoneform ${a ? "does not plan" : "plans"} now`;
+      return (
+        `the saved plan ${a ? "has" : "lacks"} ${c.kind} ${c.resource} "${c.identity}" that zoneform ` +
+        `${a ? "does not plan" : "plans"} now`
+      );
     }
     const same = (x: unknown, y: unknown) => canonicalJson(x) === canonicalJson(y);
     if (
@@ -86,7 +92,10 @@ function firstDifference(saved: Change[], fresh: Change[]): string | undefined {
       a.identity !== b.identity ||
       (a.live_id ?? null) !== (b.live_id ?? null)
     ) {
-      return `change ${i + 1} is ${a.kind} ${a.resource} "${a.identity}" in the file, ${b.kind} ${b.resource} "${b.identity}" now`;
+      return (
+        `change ${i + 1} is ${a.kind} ${a.resource} "${a.identity}" in the file, ${b.kind} ` +
+        `${b.resource} "${b.identity}" now`
+      );
     }
     const m = Math.max(a.operations.length, b.operations.length);
     for (let j = 0; j < m; j++) {
@@ -126,14 +135,17 @@ export function assertSamePlan(saved: Plan, fresh: Plan): void {
   }
   if (stale.length > 0) {
     throw new StalePlanError(
-      `the saved plan is stale; nothing was written:\n${stale.map((s) => `  ${s}`).join("\n")}\nMake a new plan and review it.`,
+      `the saved plan is stale; nothing was written:\n${stale.map((s) => `  ${s}`).join("\n")}\nMake a new ` +
+        `plan and review it.`,
       stale,
     );
   }
   if (edited.length > 0) {
     throw new StalePlanError(
-      `the saved plan is not what zoneform plans for the desired state it carries; nothing was written:\n${edited.map((s) => `  ${s}`).join("\n")}\n` +
-        "The plan file was changed after it was made (or made by another version of zoneform). Make a new plan and review it.",
+      `the saved plan is not what zoneform plans for the desired state it carries; nothing was ` +
+        `written:\n${edited.map((s) => `  ${s}`).join("\n")}\n` +
+        "The plan file was changed after it was made (or made by another version of zoneform). Make a new " +
+        "plan and review it.",
       edited,
     );
   }
@@ -147,7 +159,8 @@ export function assertDigest(plan: Plan, label: string, expectDigest?: string): 
   const digest = planDigest(plan);
   if (plan.digest !== undefined && plan.digest !== digest) {
     throw new RuntimeError(
-      `${label} was changed after it was made: its content hashes to ${digest}, not to the ${plan.digest} it records. Nothing was written; make a new plan.`,
+      `${label} was changed after it was made: its content hashes to ${digest}, not to the ${plan.digest} ` +
+        `it records. Nothing was written; make a new plan.`,
     );
   }
   if (expectDigest !== undefined && expectDigest !== digest) {

@@ -22,7 +22,8 @@ export function headerComment(h: DocumentHeader, notes: ExportNotes): string {
   const lines = [
     ...(h.schemaRef === undefined ? [] : [`# yaml-language-server: $schema=${h.schemaRef}`]),
     `# Exported by zoneform ${h.version} export at ${h.exportedAt.toISOString()}`,
-    `# from zone${h.zones.length === 1 ? "" : "s"} ${printable(h.zones.join(", "))}; sections: ${h.sections.join(", ")}.`,
+    `# from zone${h.zones.length === 1 ? "" : "s"} ${printable(h.zones.join(", "))}; sections: ` +
+      `${h.sections.join(", ")}.`,
     "# `zoneform plan -c <this file>` shows no changes while the zone stays as it was.",
   ];
   if (notes.env.length > 0) {

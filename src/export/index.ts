@@ -55,7 +55,8 @@ async function exportZone(
       } catch (err) {
         if (err instanceof ApiError || err instanceof NetworkError) {
           throw new RuntimeError(
-            `zone ${ctx.zoneId}: reading ${section.name} failed: ${err.message}\n(leave the section out with --sections if the zone does not have it)`,
+            `zone ${ctx.zoneId}: reading ${section.name} failed: ${err.message}\n(leave the section out ` +
+              `with --sections if the zone does not have it)`,
           );
         }
         throw err;

@@ -203,7 +203,10 @@ export function checkInventory(
         ...(s.first_page_url ? { first_page_url: s.first_page_url } : {}),
         ...seenOn,
         requirement: REQUIREMENT.unauthorized,
-        message: `unauthorized script ${s.url}: seen${where}${s.first_seen_at ? ` since ${s.first_seen_at}` : ""}${s.last_seen_at ? `, last ${s.last_seen_at}` : ""}; no entry of the inventory authorizes it`,
+        message:
+          `unauthorized script ${s.url}: ` +
+          `seen${where}${s.first_seen_at ? ` since ${s.first_seen_at}` : ""}` +
+          `${s.last_seen_at ? `, last ${s.last_seen_at}` : ""}; no entry of the inventory authorizes it`,
       });
       continue;
     }
@@ -244,7 +247,9 @@ export function checkInventory(
       ...(s.first_page_url ? { first_page_url: s.first_page_url } : {}),
       ...seenOn,
       requirement: REQUIREMENT.changed,
-      message: `changed script ${s.url}: pinned hash ${short(entry.hash)}, seen ${short(hash)}${fetchedAt ? ` (new version fetched at ${fetchedAt})` : ""}${pinnedNote}`,
+      message:
+        `changed script ${s.url}: pinned hash ${short(entry.hash)}, seen ` +
+        `${short(hash)}${fetchedAt ? ` (new version fetched at ${fetchedAt})` : ""}${pinnedNote}`,
     });
   }
 
@@ -267,8 +272,11 @@ export function checkInventory(
       requirement: REQUIREMENT.stale,
       message:
         row.scripts === 0
-          ? `stale authorization ${entry.url}: no script it covers was seen on the in-scope pages; remove it or check the pages`
-          : `stale authorization ${entry.url}: last seen ${row.last_seen_at}${days !== undefined ? ` (${days} days ago)` : ""}, more than ${staleDays} days; remove it if the script is gone`,
+          ? `stale authorization ${entry.url}: no script it covers was seen on the in-scope pages; remove ` +
+            `it or check the pages`
+          : `stale authorization ${entry.url}: last seen ` +
+            `${row.last_seen_at}${days !== undefined ? ` (${days} days ago)` : ""}, more than ${staleDays} ` +
+            `days; remove it if the script is gone`,
     });
   }
   const order: Record<InventoryFindingType, number> = { unauthorized: 0, changed: 1, stale: 2 };

@@ -16,7 +16,10 @@ export type Severity = "high" | "medium" | "low";
 
 /** Below this js_integrity_score a script is malicious by default (the malicious-script-detection page's 10). */
 export const MALICIOUS_SCORE_THRESHOLD = 10;
-/** Below this magecart, malware or cryptomining score a script is malicious by default (no documented number: 10, as above). */
+/**
+ * Below this magecart, malware or cryptomining score a script is malicious by default (no documented number: 10, as
+ * above).
+ */
 export const THREAT_SCORE_THRESHOLD = 10;
 
 /** The scores of Cloudflare's verdict, in the order reasons name them. */

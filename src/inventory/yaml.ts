@@ -80,9 +80,11 @@ export function draftInventory(scripts: readonly SeenScript[], opts: DraftOption
   const n = seq.items.length;
   doc.commentBefore = [
     ` Authorized scripts of the payment pages of zone ${printable(opts.zone)} (PCI DSS v4.0 6.4.3), drafted by`,
-    ` zoneform inventory on ${opts.now.toISOString().slice(0, 10)} from what Page Shield saw on ${printable(opts.pages.join(", "))}: ${n} script${n === 1 ? "" : "s"}.`,
+    ` zoneform inventory on ${opts.now.toISOString().slice(0, 10)} from what Page Shield saw on ` +
+      `${printable(opts.pages.join(", "))}: ${n} script${n === 1 ? "" : "s"}.`,
     " Review each entry: write why the script is needed (justification), who owns it (owner), remove what",
-    ` should not run on a payment page; then put this block under the zone's ${SCRIPT_INVENTORY_KEYS[0]}: in zoneform.yaml.`,
+    ` should not run on a payment page; then put this block under the zone's ${SCRIPT_INVENTORY_KEYS[0]}: ` +
+      `in zoneform.yaml.`,
   ].join("\n");
   return doc.toString({ lineWidth: 0 });
 }

@@ -80,13 +80,15 @@ function mapOwasp(config: MigrationConfig, managed: OwaspRuleset, out: MappedCon
   const intent = intentFrom(rule, managed);
   if (!sameParanoia(rule, intent.paranoia_level)) {
     out.warnings.push(
-      `the proposal's paranoia category overrides are not exactly "levels above ${intent.paranoia_level} disabled"; a plan will rewrite them to that`,
+      `the proposal's paranoia category overrides are not exactly "levels above ${intent.paranoia_level} ` +
+        `disabled"; a plan will rewrite them to that`,
     );
   }
   const others = (paramsOf(rule)?.overrides?.rules ?? []).filter((r) => r.id !== managed.lastRuleId).length;
   if (others > 0)
     out.summary.push(
-      `OWASP Core Ruleset: ${others} other rule override(s) deployed as proposed; zoneform keeps them and does not manage them`,
+      `OWASP Core Ruleset: ${others} other rule override(s) deployed as proposed; zoneform keeps them and ` +
+        `does not manage them`,
     );
   const owasp: ProposedOwasp = {
     enabled: intent.enabled,
@@ -97,12 +99,14 @@ function mapOwasp(config: MigrationConfig, managed: OwaspRuleset, out: MappedCon
   if (OWASP_ACTIONS.includes(intent.action)) owasp.action = intent.action as OwaspAction;
   else
     out.warnings.push(
-      `the proposed OWASP action "${intent.action}" cannot be written in a zoneform file; left out (a plan will set block)`,
+      `the proposed OWASP action "${intent.action}" cannot be written in a zoneform file; left out (a plan ` +
+        `will set block)`,
     );
   const from = oldSensitivitiesFor(intent.paranoia_level, intent.score_threshold);
   const oldAction = oldActionFor(intent.action);
   out.summary.push(
-    `OWASP Core Ruleset: ${intent.enabled ? "enabled" : "deployed but disabled"}, paranoia level ${intent.paranoia_level}, ` +
+    `OWASP Core Ruleset: ${intent.enabled ? "enabled" : "deployed but disabled"}, paranoia level ` +
+      `${intent.paranoia_level}, ` +
       `score threshold ${formatThreshold(intent.score_threshold)}, action ${intent.action}` +
       (from.length > 0 ? ` (old sensitivity ${from.join(" or ")}` : " (no old sensitivity maps to this pair") +
       (oldAction ? `; old action ${oldAction})` : ")"),
@@ -137,7 +141,8 @@ function mapCloudflareManaged(config: MigrationConfig, out: MappedConfig): Propo
   }
   const ruleOverrides = (overrides.rules ?? []).length + (overrides.categories ?? []).length;
   out.summary.push(
-    `Cloudflare Managed Ruleset: ${cfm.enabled ? "enabled" : "deployed but disabled"}, action ${cfm.action ?? "each rule's own"}` +
+    `Cloudflare Managed Ruleset: ${cfm.enabled ? "enabled" : "deployed but disabled"}, action ` +
+      `${cfm.action ?? "each rule's own"}` +
       (ruleOverrides > 0
         ? `, ${ruleOverrides} rule/category override(s) deployed as proposed (kept, not managed by zoneform)`
         : ""),
@@ -159,7 +164,8 @@ export function mapMigrationConfig(config: MigrationConfig, managed: OwaspRulese
   const foreign = config.rules.filter((r) => !(r.action === "execute" && known.has(String(paramsOf(r)?.id))));
   if (foreign.length > 0) {
     out.summary.push(
-      `${foreign.length} other rule(s) (e.g. skip rules migrated from firewall rules or page rules) are deployed as proposed; zoneform keeps them and does not manage them`,
+      `${foreign.length} other rule(s) (e.g. skip rules migrated from firewall rules or page rules) are ` +
+        `deployed as proposed; zoneform keeps them and does not manage them`,
     );
   }
   return out;

@@ -27,8 +27,10 @@ export const MIGRATION_MODES: readonly MigrationMode[] = ["validation", "pending
 
 /** What zoneform says about an ineligible zone, after the API's own reason (spec "Migration rules"). */
 export const INELIGIBLE_ADVICE = [
-  "A zone with URI-based WAF overrides (objects only the API can make) is ineligible until those overrides are deleted.",
-  "More than 200 firewall rules to migrate, or a firewall rule expression longer than 4 KB: contact Cloudflare support.",
+  "A zone with URI-based WAF overrides (objects only the API can make) is ineligible until those overrides " +
+    "are deleted.",
+  "More than 200 firewall rules to migrate, or a firewall rule expression longer than 4 KB: contact " +
+    "Cloudflare support.",
 ];
 
 export interface CheckExplanation {
@@ -43,7 +45,8 @@ export function explainCheck(zone: string, check: MigrationCheck): CheckExplanat
     return {
       eligible: false,
       lines: [
-        `Zone ${zone} is not eligible for the WAF migration${check.reason ? `: ${check.reason}` : " (the API gave no reason)"}.`,
+        `Zone ${zone} is not eligible for the WAF ` +
+          `migration${check.reason ? `: ${check.reason}` : " (the API gave no reason)"}.`,
         ...INELIGIBLE_ADVICE,
       ],
     };
@@ -67,7 +70,8 @@ export function explainCheck(zone: string, check: MigrationCheck): CheckExplanat
     eligible: true,
     lines: [
       `Zone ${zone} is eligible for the WAF migration (migration_state: ${state}).`,
-      "Next: zoneform waf-migration config (review the proposed configuration), then start --mode validation (Enterprise) or --mode pending.",
+      "Next: zoneform waf-migration config (review the proposed configuration), then start --mode " +
+        "validation (Enterprise) or --mode pending.",
     ],
   };
 }
@@ -92,7 +96,10 @@ export function startRefusal(
     return `zone ${zone} is already in validation mode; finish with --mode pending. Nothing was changed.`;
   }
   if (mode === "validation" && plan !== undefined && plan !== "enterprise") {
-    return `validation mode (both WAFs side by side) is only available to Enterprise zones; zone ${zone} is on the ${plan} plan. Use --mode pending. Nothing was changed.`;
+    return (
+      `validation mode (both WAFs side by side) is only available to Enterprise zones; zone ${zone} is ` +
+      `on the ${plan} plan. Use --mode pending. Nothing was changed.`
+    );
   }
   return undefined;
 }
@@ -100,13 +107,15 @@ export function startRefusal(
 /** What a start does, in words, before it is confirmed. */
 export function describeStart(zone: string, mode: MigrationMode, fromValidation: boolean): string[] {
   const common = [
-    "The new WAF managed rules (the configuration below) go into the zone's http_request_firewall_managed entry point ruleset; the rules it already holds stay as they are (the write below).",
+    "The new WAF managed rules (the configuration below) go into the zone's http_request_firewall_managed " +
+      "entry point ruleset; the rules it already holds stay as they are (the write below).",
   ];
   if (mode === "validation") {
     return [
       `Start validation mode on ${zone}:`,
       ...common,
-      "Both WAFs then run side by side: the new managed rules first, then the previous WAF, so you can compare their events.",
+      "Both WAFs then run side by side: the new managed rules first, then the previous WAF, so you can " +
+        "compare their events.",
       "Finish later with: zoneform waf-migration start --mode pending.",
       "This cannot be undone: the zone cannot go back to the previous WAF only.",
     ];
@@ -114,7 +123,8 @@ export function describeStart(zone: string, mode: MigrationMode, fromValidation:
   return [
     `Migrate ${zone} to the new WAF managed rules${fromValidation ? " (leaving validation mode)" : ""}:`,
     ...common,
-    "The previous WAF managed rules are disabled as soon as the configuration is saved, and their APIs stop working for this zone.",
+    "The previous WAF managed rules are disabled as soon as the configuration is saved, and their APIs stop " +
+      "working for this zone.",
     `From then on manage the WAF with the rulesets API (the zoneform \`${WAF_KEY}:\` section).`,
     "This cannot be undone: there is no way back to the previous WAF managed rules.",
   ];

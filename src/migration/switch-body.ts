@@ -101,7 +101,8 @@ export function planSwitch(
       kept: [],
       lines: [
         `  ${call}`,
-        `    creates the ${WAF_PHASE} entry point (the zone has none) with the proposal's ${proposal.rules.length} rule(s):`,
+        `    creates the ${WAF_PHASE} entry point (the zone has none) with the proposal's ` +
+          `${proposal.rules.length} rule(s):`,
         ...proposal.rules.map((r) => `    + adds:  ${describeRule(r)}`),
       ],
     };
@@ -110,8 +111,10 @@ export function planSwitch(
   if (noId >= 0) {
     return {
       error:
-        `the ${WAF_PHASE} entry point (${live.id}) answered rule ${noId + 1} (${describeRule(live.rules[noId]!)}) without an id; ` +
-        "the migration switch takes the whole rule list and could not keep that rule as it is, so nothing was changed. Read the entry point again later, or ask Cloudflare support",
+        `the ${WAF_PHASE} entry point (${live.id}) answered rule ${noId + 1} ` +
+        `(${describeRule(live.rules[noId]!)}) without an id; ` +
+        "the migration switch takes the whole rule list and could not keep that rule as it is, so nothing " +
+        "was changed. Read the entry point again later, or ask Cloudflare support",
     };
   }
   const added: ProposedRule[] = [];
@@ -129,8 +132,11 @@ export function planSwitch(
     kept,
     lines: [
       `  ${call}`,
-      `    the switch takes the entry point's (${live.id}) whole rule list: the ${kept.length} rule(s) it holds are sent back unchanged, by id, ` +
-        `and ${added.length === 0 ? "no rule is added" : `${added.length} rule(s) of the proposal are added after them`}:`,
+      `    the switch takes the entry point's (${live.id}) whole rule list: the ${kept.length} rule(s) it ` +
+        `holds are sent back unchanged, by id, ` +
+        `and ${
+          added.length === 0 ? "no rule is added" : `${added.length} rule(s) of the proposal are added ` + `after them`
+        }:`,
       ...kept.map((r) => `    = keeps: ${r.id} ${describeRule(r)}`),
       ...added.map((r) => `    + adds:  ${describeRule(r)}`),
       ...already.map(

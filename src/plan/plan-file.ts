@@ -56,7 +56,8 @@ export async function checkPlanDocument(doc: unknown, path: string, name = `the 
     throw planFileProblem(
       path,
       name,
-      `has format_version ${JSON.stringify(version)}; this zoneform reads format 2. Make the plan again with this version.`,
+      `has format_version ${JSON.stringify(version)}; this zoneform reads format 2. Make the plan again ` +
+        `with this version.`,
     );
   }
   const validate = await planValidator();
@@ -80,7 +81,8 @@ export async function checkPlanDocument(doc: unknown, path: string, name = `the 
     throw planFileProblem(
       path,
       name,
-      `has operations that do not address the zone they belong to (${astray.slice(0, 5).join("; ")}); it cannot be applied`,
+      `has operations that do not address the zone they belong to (${astray.slice(0, 5).join("; ")}); it ` +
+        `cannot be applied`,
     );
   }
   return plan;

@@ -68,7 +68,10 @@ export function inventorySarif(input: InventorySarifInput): { log: Record<string
       sarifResult({
         rule: "malicious-script",
         level: "error",
-        message: `Malicious script ${s.url} on the pages in scope${s.first_page_url ? ` (first seen on page ${s.first_page_url})` : ""}: ${s.malicious.join("; ")}; remove it from the page, do not authorize it.`,
+        message:
+          `Malicious script ${s.url} on the pages in ` +
+          `scope${s.first_page_url ? ` (first seen on page ${s.first_page_url})` : ""}: ` +
+          `${s.malicious.join("; ")}; remove it from the page, do not authorize it.`,
         zone: input.zone,
         subject: s.id !== "" ? s.id : s.url,
         ...(where ? { where } : {}),

@@ -42,8 +42,13 @@ const TEXT: Record<RuleKey, RuleText> = {
   "malicious-script": {
     name: "MaliciousScript",
     short: "Malicious script on the zone's pages",
-    full: "Page Shield saw a script that Cloudflare's verdict calls malicious: its js_integrity_score, or its magecart, malware or cryptomining score, is below the threshold, or its domain or URL is reported malicious.",
-    help: "Remove the script from the pages (and do not authorize it in the script inventory); find out how it got there. The message names the signals and the thresholds used.",
+    full:
+      "Page Shield saw a script that Cloudflare's verdict calls malicious: its js_integrity_score, or " +
+      "its magecart, malware or cryptomining score, is below the threshold, or its domain or URL is " +
+      "reported malicious.",
+    help:
+      "Remove the script from the pages (and do not authorize it in the script inventory); find out how " +
+      "it got there. The message names the signals and the thresholds used.",
     level: "error",
     severity: "9.0",
     tags: ["security", "page-shield", "supply-chain"],
@@ -51,7 +56,9 @@ const TEXT: Record<RuleKey, RuleText> = {
   "malicious-connection": {
     name: "MaliciousConnection",
     short: "Connection to a malicious destination",
-    full: "A script on the zone's pages connects to a domain or URL reported malicious (Page Shield's connection monitor).",
+    full:
+      "A script on the zone's pages connects to a domain or URL reported malicious (Page Shield's " +
+      "connection monitor).",
     help: "Find the script that makes the connection and remove it; a skimmer often sends card data this way.",
     level: "error",
     severity: "9.0",
@@ -60,7 +67,9 @@ const TEXT: Record<RuleKey, RuleText> = {
   "insecure-cookie": {
     name: "InsecureCookie",
     short: "Cookie without Secure, HttpOnly or SameSite protection",
-    full: "A cookie set on the zone's pages lacks the Secure attribute (medium: it can travel in clear text), or has Secure but lacks HttpOnly or is SameSite=None (low).",
+    full:
+      "A cookie set on the zone's pages lacks the Secure attribute (medium: it can travel in clear " +
+      "text), or has Secure but lacks HttpOnly or is SameSite=None (low).",
     help: "Set the cookie with Secure, HttpOnly (unless a script must read it) and SameSite=Lax or Strict.",
     level: "warning",
     severity: "5.0",
@@ -69,8 +78,12 @@ const TEXT: Record<RuleKey, RuleText> = {
   "unauthorized-script": {
     name: "UnauthorizedScript",
     short: "Script on a payment page that no inventory entry authorizes",
-    full: `A script was seen on a page in scope of the zone's script inventory (${SCRIPT_INVENTORY_PATH}) within the window, and no authorized entry covers its URL (PCI DSS v4.0 6.4.3).`,
-    help: "Either authorize it (an entry with a written justification; `zoneform inventory --merge` drafts one) or remove it from the payment pages.",
+    full:
+      `A script was seen on a page in scope of the zone's script inventory (${SCRIPT_INVENTORY_PATH}) ` +
+      `within the window, and no authorized entry covers its URL (PCI DSS v4.0 6.4.3).`,
+    help:
+      "Either authorize it (an entry with a written justification; `zoneform inventory --merge` drafts " +
+      "one) or remove it from the payment pages.",
     level: "error",
     severity: "7.5",
     tags: ["security", "page-shield", "pci-dss", "pci-dss-6.4.3"],
@@ -78,8 +91,12 @@ const TEXT: Record<RuleKey, RuleText> = {
   "changed-script": {
     name: "ChangedScript",
     short: "Authorized script seen with another hash than its pin",
-    full: "A script matched by an inventory entry with a `hash` pin was seen with another hash: its content changed since it was reviewed (PCI DSS v4.0 11.6.1).",
-    help: "Review the new version; if it is expected, pin its hash in the entry, else remove the script and find out how it changed.",
+    full:
+      "A script matched by an inventory entry with a `hash` pin was seen with another hash: its content " +
+      "changed since it was reviewed (PCI DSS v4.0 11.6.1).",
+    help:
+      "Review the new version; if it is expected, pin its hash in the entry, else remove the script and " +
+      "find out how it changed.",
     level: "error",
     severity: "7.5",
     tags: ["security", "page-shield", "pci-dss", "pci-dss-11.6.1"],
@@ -87,7 +104,9 @@ const TEXT: Record<RuleKey, RuleText> = {
   "stale-authorization": {
     name: "StaleAuthorization",
     short: "Inventory entry not used on the pages in scope",
-    full: "No script an authorized entry covers was seen on the pages in scope for the stale window (--stale-days): the inventory authorizes more than runs (PCI DSS v4.0 6.4.3).",
+    full:
+      "No script an authorized entry covers was seen on the pages in scope for the stale window " +
+      "(--stale-days): the inventory authorizes more than runs (PCI DSS v4.0 6.4.3).",
     help: "Remove the entry if the script is gone, or check the page patterns in scope.",
     level: "note",
     severity: "2.0",

@@ -79,7 +79,9 @@ export function duplicates(
     else {
       findings.push({
         pointer: childPointer(itemPointer, field),
-        message: `duplicate ${describe} '${value}' (also item ${earlier} of this list): it is the identity, so it must be unique in the zone`,
+        message:
+          `duplicate ${describe} '${value}' (also item ${earlier} of this list): it is the identity, ` +
+          `so it must be unique in the zone`,
       });
     }
   }
@@ -109,7 +111,9 @@ export function duplicateEntries(
       else
         findings.push({
           pointer: childPointer(itemPointer, "id"),
-          message: `id ${pin} is pinned twice (also item ${earlier} of this list): each live ${what.one} may be named once`,
+          message:
+            `id ${pin} is pinned twice (also item ${earlier} of this list): each live ${what.one} ` +
+            `may be named once`,
         });
       continue;
     }
@@ -120,7 +124,9 @@ export function duplicateEntries(
     else {
       findings.push({
         pointer: childPointer(itemPointer, field),
-        message: `${what.one} ${hint.shown} is declared twice (also item ${earlier} of this list) with no id: to declare two live ${what.many} that share it, give each its own \`id:\``,
+        message:
+          `${what.one} ${hint.shown} is declared twice (also item ${earlier} of this list) with no ` +
+          `id: to declare two live ${what.many} that share it, give each its own \`id:\``,
       });
     }
   }

@@ -119,7 +119,10 @@ export interface Section<Part extends object = object, FilePart extends object =
   owns(zone: ZoneBase & Part): boolean;
   /** The file's zone (schema-valid) → its part of the normalized desired zone, set on `out`. */
   normalize(file: FilePart, out: ZoneBase & Part): void;
-  /** The section read from the live zone, in the file's shape: a fragment of the zone to merge in, or undefined for none. */
+  /**
+   * The section read from the live zone, in the file's shape: a fragment of the zone to merge in, or undefined for
+   * none.
+   */
   export(ctx: SectionContext): Promise<Record<string, unknown> | undefined>;
   /** What `validate --verbose` says of it (one or more parts of the zone's line), or nothing when absent. */
   summary(zone: ZoneBase & Part): string[];

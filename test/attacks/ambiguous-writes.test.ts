@@ -24,13 +24,16 @@ const config = (policies: string) =>
   writeConfig(
     `version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.com\n    page_shield:\n      policies:${policies}\n`,
   );
-const WITH_CHECKOUT = `\n        - { description: Checkout, action: log, expression: 'http.request.uri.path contains "/checkout"', value: "script-src 'self'" }`;
+const WITH_CHECKOUT =
+  `\n        - { description: Checkout, action: log, expression: 'http.request.uri.path ` +
+  `contains "/checkout"', value: "script-src 'self'" }`;
 
 const apply = (file: string, url = emu.url) =>
   runBuilt(["apply", "-c", file, "--auto-approve", "--api-url", url], { deadlineMs: 12_000 });
 
 describe("a write whose outcome is unknown", () => {
-  it("a POST carried out but answered with a connection reset: looked for, found made and adopted, never sent again; exit 0 and the next plan is clean", async () => {
+  it("a POST carried out but answered with a connection reset: looked for, found made and adopted, never " +
+    "sent again; exit 0 and the next plan is clean", async () => {
     const file = await config(WITH_CHECKOUT);
     await emu.admin("POST", "/faults", {
       method: "POST",
@@ -51,7 +54,8 @@ describe("a write whose outcome is unknown", () => {
     expect(replan.code, replan.stdout + replan.stderr).toBe(0);
   }, 15_000);
 
-  it("a POST answered 502 that was not carried out is looked for, not found, and sent again once: exit 0, one policy", async () => {
+  it("a POST answered 502 that was not carried out is looked for, not found, and sent again once: exit 0, " +
+    "one policy", async () => {
     const file = await config(WITH_CHECKOUT);
     await emu.admin("POST", "/faults", { method: "POST", path: "page_shield/policies$", status: 502, count: 1 });
     const r = await apply(file);
@@ -76,7 +80,8 @@ describe("a write whose outcome is unknown", () => {
     expect(await emu.api<unknown[]>("GET", POLICIES)).toHaveLength(1);
   }, 15_000);
 
-  it('a POST answered 502 every time is looked for after each, sent at most 7 times, then stops with exit 4, "may have been made"', async () => {
+  it("a POST answered 502 every time is looked for after each, sent at most 7 times, then stops with exit " +
+    '4, "may have been made"', async () => {
     const file = await config(WITH_CHECKOUT);
     await emu.admin("POST", "/faults", { method: "POST", path: "page_shield/policies$", status: 502 });
     const r = await apply(file);
@@ -146,7 +151,8 @@ describe("a DELETE that succeeded but was not answered as such", () => {
     expect(changingWrites(await emu.calls())).toHaveLength(2);
   }, 15_000);
 
-  it('answered 500, retried and answered an HTML 404 (not the API\'s): exit 4, "may have been made", never "nothing was written"', async () => {
+  it('answered 500, retried and answered an HTML 404 (not the API\'s): exit 4, "may have been made", never ' +
+    '"nothing was written"', async () => {
     await emu.api("POST", POLICIES, { ...CHECKOUT, description: "Old" });
     const file = await config(" []");
     let deletes = 0;

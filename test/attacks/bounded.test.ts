@@ -36,35 +36,40 @@ describe("a wait the server asks for beyond the cap (5 minutes) ends the run bef
     ["ratelimit", '"default";r=0;t=86400', '24h (Ratelimit: "default";r=0;t=86400)'],
     ["x-ratelimit-remaining", "0", "1h (X-RateLimit-Remaining: 0, X-RateLimit-Reset: 3600)"],
   ] as const) {
-    it(`${header}: ${value} on a read: apply stops at once, exit 1, naming the wait and the header; nothing written`, async () => {
-      hostile.proxy.spoil = async (req, res, forward) => {
-        if (req.method !== "GET" || !SETTINGS.test(req.path)) return false;
-        const up = await forward();
-        // The emulator's own rate headers are left out: each case carries one style alone.
-        const { ratelimit: _r, "ratelimit-policy": _p, "x-ratelimit-remaining": _x, ...rest } = up.headers;
-        const extra =
-          header === "x-ratelimit-remaining"
-            ? { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "3600" }
-            : { [header]: value };
-        res.writeHead(up.status, { ...rest, ...extra }).end(up.body);
-        return true;
-      };
-      const r = await runBuilt([
-        "apply",
-        "-c",
-        await writeConfig(CONFIG),
-        "--auto-approve",
-        "--api-url",
-        hostile.proxy.url,
-      ]);
-      expect(r.killed).toBe(false);
-      expectFailure(r, 1);
-      expect(r.stderr).toContain(
-        `the API asked to wait ${shown}, longer than the 5m zoneform waits at most (--max-wait); stopped at once, sending nothing more`,
-      );
-      expect(await writes()).toEqual([]);
-      expect(r.ms).toBeLessThan(15_000);
-    });
+    it(
+      `${header}: ${value} on a read: apply stops at once, exit 1, naming the wait and the header; ` +
+        `nothing written`,
+      async () => {
+        hostile.proxy.spoil = async (req, res, forward) => {
+          if (req.method !== "GET" || !SETTINGS.test(req.path)) return false;
+          const up = await forward();
+          // The emulator's own rate headers are left out: each case carries one style alone.
+          const { ratelimit: _r, "ratelimit-policy": _p, "x-ratelimit-remaining": _x, ...rest } = up.headers;
+          const extra =
+            header === "x-ratelimit-remaining"
+              ? { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "3600" }
+              : { [header]: value };
+          res.writeHead(up.status, { ...rest, ...extra }).end(up.body);
+          return true;
+        };
+        const r = await runBuilt([
+          "apply",
+          "-c",
+          await writeConfig(CONFIG),
+          "--auto-approve",
+          "--api-url",
+          hostile.proxy.url,
+        ]);
+        expect(r.killed).toBe(false);
+        expectFailure(r, 1);
+        expect(r.stderr).toContain(
+          `the API asked to wait ${shown}, longer than the 5m zoneform waits at most (--max-wait); stopped at ` +
+            `once, sending nothing more`,
+        );
+        expect(await writes()).toEqual([]);
+        expect(r.ms).toBeLessThan(15_000);
+      },
+    );
   }
 
   it("Retry-After: 86400 on a 429 to the first write: nothing more is sent (--parallelism 1), exit 1", async () => {
@@ -98,36 +103,40 @@ describe("a wait the server asks for beyond the cap (5 minutes) ends the run bef
     expect(await writes()).toEqual([]);
   });
 
-  it("--max-wait raises the cap: a 10-minute reset is then waited for (stopped here by --deadline, exit 124)", async () => {
-    hostile.proxy.spoil = async (req, res, forward) => {
-      if (req.method !== "GET" || !SETTINGS.test(req.path)) return false;
-      const up = await forward();
-      res.writeHead(up.status, { ...up.headers, ratelimit: '"default";r=0;t=600' }).end(up.body);
-      return true;
-    };
-    const r = await runBuilt([
-      "apply",
-      "-c",
-      await writeConfig(CONFIG),
-      "--auto-approve",
-      "--max-wait",
-      "15m",
-      "--deadline",
-      "2s",
-      "--api-url",
-      hostile.proxy.url,
-    ]);
-    expectFailure(r, 124);
-    expect(r.stderr).toContain("waiting 10m for the rate limit");
-    expect(r.stderr).toContain("apply stopped: the run's deadline (--deadline) passed: zoneform sent nothing more");
-    expect(r.stderr).toMatch(/0 change\(s\) made, 0 failed, 3 not attempted/);
-    expect(r.stderr).not.toContain("longer than");
-    expect(await writes()).toEqual([]);
-  });
+  it(
+    "--max-wait raises the cap: a 10-minute reset is then waited for (stopped here by --deadline, " + "exit 124)",
+    async () => {
+      hostile.proxy.spoil = async (req, res, forward) => {
+        if (req.method !== "GET" || !SETTINGS.test(req.path)) return false;
+        const up = await forward();
+        res.writeHead(up.status, { ...up.headers, ratelimit: '"default";r=0;t=600' }).end(up.body);
+        return true;
+      };
+      const r = await runBuilt([
+        "apply",
+        "-c",
+        await writeConfig(CONFIG),
+        "--auto-approve",
+        "--max-wait",
+        "15m",
+        "--deadline",
+        "2s",
+        "--api-url",
+        hostile.proxy.url,
+      ]);
+      expectFailure(r, 124);
+      expect(r.stderr).toContain("waiting 10m for the rate limit");
+      expect(r.stderr).toContain("apply stopped: the run's deadline (--deadline) passed: zoneform sent nothing more");
+      expect(r.stderr).toMatch(/0 change\(s\) made, 0 failed, 3 not attempted/);
+      expect(r.stderr).not.toContain("longer than");
+      expect(await writes()).toEqual([]);
+    },
+  );
 });
 
 describe("--deadline", () => {
-  it("ZONEFORM_DEADLINE=2s: no request goes out after it, the writes on the wire finish, exit 124 with the report", async () => {
+  it("ZONEFORM_DEADLINE=2s: no request goes out after it, the writes on the wire finish, exit 124 with " +
+    "the report", async () => {
     const fleet = await createFleet(emu, 3, "deadline");
     await slowWrites(emu, 700);
     await emu.clearRequests();
@@ -199,7 +208,8 @@ describe("an answer body is read up to --max-body-size (default 64 MiB), never d
     await client.close();
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as Error).message).toBe(
-      `GET zones/${Z}/page_shield: the answer's body went past 1048576 bytes, more than the 1048576 bytes zoneform reads of one answer (--max-body-size, ZONEFORM_MAX_BODY_SIZE); it stopped reading it`,
+      `GET zones/${Z}/page_shield: the answer's body went past 1048576 bytes, more than the 1048576 bytes ` +
+        `zoneform reads of one answer (--max-body-size, ZONEFORM_MAX_BODY_SIZE); it stopped reading it`,
     );
     // Not retried: the same answer would come again.
     expect(hostile.proxy.seen("GET", SETTINGS)).toBe(1);
@@ -218,13 +228,15 @@ describe("an answer body is read up to --max-body-size (default 64 MiB), never d
     expect(r.killed).toBe(false);
     expectFailure(r, 1);
     expect(r.stderr).toContain(
-      "the answer's body went past 67108864 bytes, more than the 67108864 bytes zoneform reads of one answer (--max-body-size",
+      "the answer's body went past 67108864 bytes, more than the 67108864 bytes zoneform reads of one " +
+        "answer (--max-body-size",
     );
     expect(sent.bytes).toBeLessThan(64 * 1024 * 1024 + 32 * 1024 * 1024);
     expect(await writes()).toEqual([]);
   }, 40_000);
 
-  it("a gzip bomb (Content-Encoding: gzip, 1 GiB of zeros in 1 MiB) is refused unread; zoneform asked for identity", async () => {
+  it("a gzip bomb (Content-Encoding: gzip, 1 GiB of zeros in 1 MiB) is refused unread; zoneform asked " +
+    "for identity", async () => {
     const bomb = gzipSync(Buffer.alloc(1024 * 1024 * 1024), { level: 9 });
     expect(bomb.length).toBeLessThan(2 * 1024 * 1024);
     hostile.proxy.spoil = (req, res) => {
@@ -241,51 +253,57 @@ describe("an answer body is read up to --max-body-size (default 64 MiB), never d
     const r = await runBuilt(["plan", "-c", await writeConfig(CONFIG), "--api-url", hostile.proxy.url]);
     expectFailure(r, 1);
     expect(r.stderr).toContain(
-      `GET zones/${Z}/page_shield: the answer is encoded (Content-Encoding: gzip) although zoneform asked for none; it was not read`,
+      `GET zones/${Z}/page_shield: the answer is encoded (Content-Encoding: gzip) although zoneform asked ` +
+        `for none; it was not read`,
     );
     expect(hostile.proxy.log.every((q) => q.headers["accept-encoding"] === "identity")).toBe(true);
     expect(r.stderr).not.toMatch(STACK);
   }, 30_000);
 
-  it("a Content-Length beyond the cap is refused at the headers; --max-body-size raises the cap and the read succeeds", async () => {
-    const big = envelope({
-      enabled: false,
-      use_cloudflare_reporting_endpoint: true,
-      use_connection_url_path: false,
-      updated_at: "2024-01-01T00:00:00Z",
-      pad: "x".repeat(4096),
-    });
-    hostile.proxy.spoil = (req, res) => {
-      if (!SETTINGS.test(req.path)) return false;
-      res
-        .writeHead(200, { "content-type": "application/json", "content-length": String(Buffer.byteLength(big)) })
-        .end(big);
-      return true;
-    };
-    const low = createClient({ baseUrl: hostile.proxy.url, auth: { token: TOKEN }, maxBodyBytes: 1024 });
-    const err = await low.request("GET", `zones/${Z}/page_shield`).catch((e: unknown) => e);
-    await low.close();
-    expect((err as Error).message).toContain(
-      `the answer announces ${Buffer.byteLength(big)} bytes (Content-Length), more than the 1024 bytes`,
-    );
-    const r = await runBuilt([
-      "plan",
-      "-c",
-      await writeConfig(CONFIG),
-      "--max-body-size",
-      "8KiB",
-      "--api-url",
-      hostile.proxy.url,
-    ]);
-    expect(r.code, r.stderr).toBe(0);
-    const bad = await runBuilt(["plan", "-c", await writeConfig(CONFIG), "--api-url", hostile.proxy.url], {
-      env: { ZONEFORM_MAX_BODY_SIZE: "12 parsecs" },
-    });
-    expectFailure(bad, 3);
-    expect(bad.stderr).toContain(
-      'ZONEFORM_MAX_BODY_SIZE must be a size from 1KiB to 4GiB (bytes, or with a unit: 512KiB, 64MiB, 1GiB), got "12 parsecs"',
-    );
-  });
+  it(
+    "a Content-Length beyond the cap is refused at the headers; --max-body-size raises the cap and the " +
+      "read succeeds",
+    async () => {
+      const big = envelope({
+        enabled: false,
+        use_cloudflare_reporting_endpoint: true,
+        use_connection_url_path: false,
+        updated_at: "2024-01-01T00:00:00Z",
+        pad: "x".repeat(4096),
+      });
+      hostile.proxy.spoil = (req, res) => {
+        if (!SETTINGS.test(req.path)) return false;
+        res
+          .writeHead(200, { "content-type": "application/json", "content-length": String(Buffer.byteLength(big)) })
+          .end(big);
+        return true;
+      };
+      const low = createClient({ baseUrl: hostile.proxy.url, auth: { token: TOKEN }, maxBodyBytes: 1024 });
+      const err = await low.request("GET", `zones/${Z}/page_shield`).catch((e: unknown) => e);
+      await low.close();
+      expect((err as Error).message).toContain(
+        `the answer announces ${Buffer.byteLength(big)} bytes (Content-Length), more than the 1024 bytes`,
+      );
+      const r = await runBuilt([
+        "plan",
+        "-c",
+        await writeConfig(CONFIG),
+        "--max-body-size",
+        "8KiB",
+        "--api-url",
+        hostile.proxy.url,
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      const bad = await runBuilt(["plan", "-c", await writeConfig(CONFIG), "--api-url", hostile.proxy.url], {
+        env: { ZONEFORM_MAX_BODY_SIZE: "12 parsecs" },
+      });
+      expectFailure(bad, 3);
+      expect(bad.stderr).toContain(
+        "ZONEFORM_MAX_BODY_SIZE must be a size from 1KiB to 4GiB (bytes, or with a unit: 512KiB, 64MiB, " +
+          '1GiB), got "12 parsecs"',
+      );
+    },
+  );
 });
 
 describe("the stop is the client's", () => {

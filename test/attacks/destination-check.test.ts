@@ -27,11 +27,14 @@ zones:
       logpush_jobs:
         - ${job}
 `;
-const HTTPS_JOB = `{ name: http-to-https, dataset: http_requests, destination_conf: "https://logs.example.com/ingest", output_options: { field_names: [RayID] } }`;
+const HTTPS_JOB =
+  `{ name: http-to-https, dataset: http_requests, destination_conf: ` +
+  `"https://logs.example.com/ingest", output_options: { field_names: [RayID] } }`;
 
 /** The zone error for a check answered without a boolean `valid`. */
 const answered = (check: string, got: string) =>
-  `the API answered POST logpush/${check} with ${got}, expected {"valid": true|false}; the destination was not confirmed and nothing was changed`;
+  `the API answered POST logpush/${check} with ${got}, expected {"valid": true|false}; the destination was ` +
+  `not confirmed and nothing was changed`;
 
 /** Answers `path` (a POST) with `result` in a successful envelope, without asking the emulator. */
 function answerPost(path: string, result: unknown) {
@@ -70,7 +73,8 @@ describe("a destination check answered without the documented fields", () => {
     expect(changingWrites(await emu.calls())).toEqual([`POST ${JOBS}`]);
   }, 15_000);
 
-  it('{} from validate/destination is not "valid": plan and apply fail the zone with exit 1 and create no job', async () => {
+  it('{} from validate/destination is not "valid": plan and apply fail the zone with exit 1 and ' +
+    "create no job", async () => {
     answerPost(VALIDATE, {});
     await expectRefused(
       await writeConfig(jobConfig(HTTPS_JOB)),
@@ -105,7 +109,8 @@ describe("a destination check answered without the documented fields", () => {
     );
     const config = await writeConfig(
       jobConfig(
-        `{ name: http-to-s3, dataset: http_requests, destination_conf: "${destination}", ownership_challenge: "\${env:LOGPUSH_CHALLENGE}" }`,
+        `{ name: http-to-s3, dataset: http_requests, destination_conf: "${destination}", ` +
+          `ownership_challenge: "\${env:LOGPUSH_CHALLENGE}" }`,
       ),
     );
     const env = { LOGPUSH_CHALLENGE: token };

@@ -27,7 +27,8 @@ const SAME_HOSTNAMES = Array.from({ length: 50 }, (_, i) => ({
 }));
 
 describe("a page-style list that ignores `page`", () => {
-  it("plan stops reading the custom hostnames list at page 2 (the same items as page 1), fails the zone with exit 1 and writes nothing", async () => {
+  it("plan stops reading the custom hostnames list at page 2 (the same items as page 1), fails the zone " +
+    "with exit 1 and writes nothing", async () => {
     // 25 listed hostnames not on the first page, and one more page: zoneform reads that page (fewer
     // calls than 25 lookups), which the hostile list answers with page 1 again.
     const hostnames = Array.from(
@@ -51,7 +52,8 @@ describe("a page-style list that ignores `page`", () => {
       expectFailure(r, 1);
       expect(r.stderr).toBe(
         "Error: 1 zone(s) could not be planned; nothing was changed:\n" +
-          `  [example.com] reading custom_hostname: GET zones/${Z}/custom_hostnames: page 2 holds the same items as page 1 (the list ignores paging); ` +
+          `  [example.com] reading custom_hostname: GET zones/${Z}/custom_hostnames: page 2 holds the same ` +
+          `items as page 1 (the list ignores paging); ` +
           "stopping so the list is not read forever, and nothing was changed\n",
       );
       // The first page, then the whole list read strictly from its start: page 1 again, then page 2.
@@ -60,7 +62,8 @@ describe("a page-style list that ignores `page`", () => {
     expect(changingWrites(await emu.calls())).toEqual([]);
   }, 20_000);
 
-  it("audit stops reading the Page Shield scripts list at the repeated page with exit 1, within a few requests", async () => {
+  it("audit stops reading the Page Shield scripts list at the repeated page with exit 1, within a " +
+    "few requests", async () => {
     await emu.admin("POST", "/inventory", {
       zone_id: Z,
       scripts: 250,
@@ -83,7 +86,8 @@ describe("a page-style list that ignores `page`", () => {
     expect(r.killed, "the list was read until the run was killed").toBe(false);
     expectFailure(r, 1);
     expect(r.stderr).toContain(
-      `Error: GET zones/${Z}/page_shield/scripts: page 2 holds the same items as page 1 (the list ignores paging); stopping so the list is not read forever, and nothing was changed\n`,
+      `Error: GET zones/${Z}/page_shield/scripts: page 2 holds the same items as page 1 (the list ignores ` +
+        `paging); stopping so the list is not read forever, and nothing was changed\n`,
     );
     // Page 1 and the pages read ahead of it (4), never the 250 claimed.
     expect(hostile.proxy.seen("GET", SCRIPTS_PATH)).toBeGreaterThanOrEqual(2);
@@ -159,7 +163,8 @@ describe("lists read directly with the client against a hostile server", () => {
     await c.close();
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).message).toBe(
-      "GET zones/z/things: page 2 holds the same items as page 1; stopping so the list is not read forever, and nothing was changed",
+      "GET zones/z/things: page 2 holds the same items as page 1; stopping so the list is not read forever, " +
+        "and nothing was changed",
     );
     expect(requests).toBe(2);
     expect(count).toBe(5);
@@ -173,20 +178,25 @@ describe("lists read directly with the client against a hostile server", () => {
     const { error } = await readAll(c.paginateCursor("zones/z/things", { perPage: 5 }));
     await c.close();
     expect((error as ApiError).message).toBe(
-      "GET zones/z/things: the API returned the same page cursor twice; stopping so the list is not read forever, and nothing was changed",
+      "GET zones/z/things: the API returned the same page cursor twice; stopping so the list is not read " +
+        "forever, and nothing was changed",
     );
     expect(requests).toBe(3);
   });
 
-  it("a cursor list whose pages alternate between two sets of items under fresh cursors stops at the first repeated page", async () => {
-    answer = (n) => envelope(items(n % 2 === 1 ? "odd" : "even"), { per_page: 5, count: 5, cursor: `cursor-${n}` });
-    const c = client();
-    const { error } = await readAll(c.paginateCursor("zones/z/things", { perPage: 5 }));
-    await c.close();
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).message).toMatch(/^GET zones\/z\/things: page 3 holds the same items as page 1/);
-    expect(requests).toBe(3);
-  });
+  it(
+    "a cursor list whose pages alternate between two sets of items under fresh cursors stops at the first " +
+      "repeated page",
+    async () => {
+      answer = (n) => envelope(items(n % 2 === 1 ? "odd" : "even"), { per_page: 5, count: 5, cursor: `cursor-${n}` });
+      const c = client();
+      const { error } = await readAll(c.paginateCursor("zones/z/things", { perPage: 5 }));
+      await c.close();
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).message).toMatch(/^GET zones\/z\/things: page 3 holds the same items as page 1/);
+      expect(requests).toBe(3);
+    },
+  );
 
   it("a page-style list read directly stops at the repeated page though result_info claims 1000 pages", async () => {
     answer = (_n, q) =>
@@ -201,30 +211,35 @@ describe("lists read directly with the client against a hostile server", () => {
     const { error } = await readAll(c.paginate("zones/z/things", { perPage: 5 }));
     await c.close();
     expect((error as ApiError).message).toBe(
-      "GET zones/z/things: page 2 holds the same items as page 1 (the list ignores paging); stopping so the list is not read forever, and nothing was changed",
+      "GET zones/z/things: page 2 holds the same items as page 1 (the list ignores paging); stopping so the " +
+        "list is not read forever, and nothing was changed",
     );
     expect(requests).toBe(2);
   });
 
-  it("a list announcing total_pages 1e10 (issue 25: read for about 40 minutes) is refused at its first answer, in well under a second", async () => {
-    answer = (_n, q) =>
-      envelope(items(`p${q.get("page") ?? 1}`), {
-        page: Number(q.get("page") ?? 1),
-        per_page: 5,
-        count: 5,
-        total_pages: 1e10,
-      });
-    const c = client();
-    const started = Date.now();
-    const { count, error } = await readAll(c.paginate("zones/z/things", { perPage: 5 }));
-    await c.close();
-    expect(Date.now() - started).toBeLessThan(1000);
-    expect((error as ApiError).message).toMatch(
-      /^GET zones\/z\/things: the list announces 10000000000 pages, more than the 20000 zoneform reads at most \(--max-list-pages\); stopping before reading it/,
-    );
-    expect(requests).toBe(1);
-    expect(count).toBe(0);
-  });
+  it(
+    "a list announcing total_pages 1e10 (issue 25: read for about 40 minutes) is refused at its first " +
+      "answer, in well under a second",
+    async () => {
+      answer = (_n, q) =>
+        envelope(items(`p${q.get("page") ?? 1}`), {
+          page: Number(q.get("page") ?? 1),
+          per_page: 5,
+          count: 5,
+          total_pages: 1e10,
+        });
+      const c = client();
+      const started = Date.now();
+      const { count, error } = await readAll(c.paginate("zones/z/things", { perPage: 5 }));
+      await c.close();
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect((error as ApiError).message).toMatch(
+        /^GET zones\/z\/things: the list announces 10000000000 pages, more than the 20000 zoneform reads at most \(--max-list-pages\); stopping before reading it/,
+      );
+      expect(requests).toBe(1);
+      expect(count).toBe(0);
+    },
+  );
 
   it("a list of fresh full pages without totals ends at the page cap, not at the server's", async () => {
     answer = (_n, q) => envelope(items(`p${q.get("page")}`), { page: Number(q.get("page")), per_page: 5, count: 5 });

@@ -89,7 +89,8 @@ describe("the apply lock directory", () => {
     const r = await runCli(emu, ["apply", "-c", config, "--auto-approve"], { env: { ZONEFORM_LOCK_DIR: dir } });
     expect(Date.now() - started).toBeLessThan(5000);
     expect(r.stderr).toContain(
-      `zone ${ZONE.com} is being applied by another zoneform (a process whose lock file cannot be read); nothing was written`,
+      `zone ${ZONE.com} is being applied by another zoneform (a process whose lock file cannot be read); ` +
+        `nothing was written`,
     );
     expect(r.stderr).not.toMatch(STACK);
     expect(r.code).toBe(1);
@@ -165,7 +166,8 @@ describe("a configuration directory", () => {
     expectOneLine(
       r,
       3,
-      `${join(d, "more.yaml")}: is a directory: every *.yaml or *.yml entry of a configuration directory is read as a file (rename it)`,
+      `${join(d, "more.yaml")}: is a directory: every *.yaml or *.yml entry of a configuration directory is ` +
+        `read as a file (rename it)`,
     );
   });
 
@@ -228,7 +230,8 @@ describe("the built CLI, as a child process killed at a deadline (a hang is the 
       expect(r.killed, "the run hung and was killed").toBe(false);
       expectFailure(r, 3);
       expect(r.stderr).toBe(
-        `Error: ${join(d, "b.yaml")}: is a FIFO (named pipe): a configuration directory may hold no FIFO, device or socket (move it out, or give -c a directory without it)\n`,
+        `Error: ${join(d, "b.yaml")}: is a FIFO (named pipe): a configuration directory may hold no FIFO, ` +
+          `device or socket (move it out, or give -c a directory without it)\n`,
       );
       expect(await emu.calls()).toEqual([]);
     },
@@ -247,7 +250,8 @@ describe("the built CLI, as a child process killed at a deadline (a hang is the 
       expect(r.killed, "the run hung and was killed").toBe(false);
       expectFailure(r, 3);
       expect(r.stderr).toBe(
-        `Error: the apply lock directory ${fifo} is a FIFO (named pipe), not a directory: set ZONEFORM_LOCK_DIR to a directory zoneform may write to\n`,
+        `Error: the apply lock directory ${fifo} is a FIFO (named pipe), not a directory: set ` +
+          `ZONEFORM_LOCK_DIR to a directory zoneform may write to\n`,
       );
       expect(await emu.calls()).toEqual([]);
     },

@@ -82,7 +82,8 @@ function warnIfStale(): void {
   );
   if (newer.length > 0)
     console.warn(
-      `attack suite: ${newer.length} file(s) of src/ are newer than dist/ (e.g. src/${newer[0]}); run \`npm run build\` first`,
+      `attack suite: ${newer.length} file(s) of src/ are newer than dist/ (e.g. src/${newer[0]}); run \`npm ` +
+        `run build\` first`,
     );
 }
 

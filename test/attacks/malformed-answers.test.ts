@@ -71,7 +71,8 @@ async function expectRefused(kind: string, reason: string): Promise<void> {
     const r = await runBuilt([...command, "-c", config, "--api-url", hostile.proxy.url], { deadlineMs: 10_000 });
     expectFailure(r, 1);
     expect(r.stderr).toContain(
-      `Error: 1 zone(s) could not be planned; nothing was changed:\n  [example.com] reading ${kind}: ${reason}; nothing was changed\n`,
+      `Error: 1 zone(s) could not be planned; nothing was changed:\n  [example.com] reading ${kind}: ` +
+        `${reason}; nothing was changed\n`,
     );
     expect(r.stderr).not.toContain("undefined");
   }
@@ -132,7 +133,8 @@ describe("a malformed answer to the check before a create", () => {
     const withNew = await writeConfig(
       CONFIG.replace(
         "    logs:",
-        `        - { description: Payment, action: log, expression: 'http.request.uri.path contains "/pay"', value: "script-src 'self'" }\n    logs:`,
+        `        - { description: Payment, action: log, expression: 'http.request.uri.path contains ` +
+          `"/pay"', value: "script-src 'self'" }\n    logs:`,
       ),
     );
     // The plan's read of the policies is the real one; the apply's check before the create (the next

@@ -26,7 +26,8 @@ zones:
 `;
 
 const HTML_404 =
-  "<html><head><title>404 Not Found</title></head><body><center><h1>404 Not Found</h1></center><hr><center>nginx</center></body></html>";
+  "<html><head><title>404 Not Found</title></head><body><center><h1>404 Not " +
+  "Found</h1></center><hr><center>nginx</center></body></html>";
 
 const NOT_THE_API: Array<[string, { headers: Record<string, string>; body: string }]> = [
   ["an HTML 404 page", { headers: { "content-type": "text/html" }, body: HTML_404 }],
@@ -39,7 +40,8 @@ const NOT_THE_API: Array<[string, { headers: Record<string, string>; body: strin
 
 describe("a 404 on an entry point read that is not the API's own", () => {
   for (const [what, answer] of NOT_THE_API) {
-    it(`${what} on the WAF entry point is not "no entry point": plan and apply fail with exit 1 and nothing is POSTed`, async () => {
+    it(`${what} on the WAF entry point is not "no entry point": plan and apply fail with exit 1 and nothing ` +
+      `is POSTed`, async () => {
       const config = await writeConfig(CONFIG);
       hostile.proxy.spoil = (req, res) => {
         if (req.method !== "GET" || req.path !== entrypoint(WAF_PHASE)) return false;
@@ -63,7 +65,8 @@ describe("a 404 on an entry point read that is not the API's own", () => {
     }, 15_000);
   }
 
-  it('an HTML 404 on the log fields entry point is not "no entry point" either: apply fails with exit 1 and writes nothing', async () => {
+  it('an HTML 404 on the log fields entry point is not "no entry point" either: apply fails with exit 1 and ' +
+    "writes nothing", async () => {
     const config = await writeConfig(CONFIG);
     hostile.proxy.spoil = (req, res) => {
       if (req.method !== "GET" || req.path !== entrypoint(LOG_PHASE)) return false;

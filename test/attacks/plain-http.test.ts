@@ -103,18 +103,22 @@ describe("a plain-HTTP base URL to a host that is not loopback", () => {
     });
   }
 
-  it("is refused from CLOUDFLARE_API_BASE_URL, naming the variable, and ZONEFORM_ALLOW_INSECURE_HTTP=0 does not opt in", async () => {
-    for (const allow of [undefined, "", "0", "false"]) {
-      const env: Record<string, string> = {
-        CLOUDFLARE_API_BASE_URL: remote(),
-        ...(allow === undefined ? {} : { ZONEFORM_ALLOW_INSECURE_HTTP: allow }),
-      };
-      const r = await runCli(undefined, ["whoami"], { env });
-      expect(r.stderr).toBe(refusal("CLOUDFLARE_API_BASE_URL", remote()));
-      expect(r.code).toBe(3);
-    }
-    expect(seen.connections).toBe(0);
-  });
+  it(
+    "is refused from CLOUDFLARE_API_BASE_URL, naming the variable, and ZONEFORM_ALLOW_INSECURE_HTTP=0 does " +
+      "not opt in",
+    async () => {
+      for (const allow of [undefined, "", "0", "false"]) {
+        const env: Record<string, string> = {
+          CLOUDFLARE_API_BASE_URL: remote(),
+          ...(allow === undefined ? {} : { ZONEFORM_ALLOW_INSECURE_HTTP: allow }),
+        };
+        const r = await runCli(undefined, ["whoami"], { env });
+        expect(r.stderr).toBe(refusal("CLOUDFLARE_API_BASE_URL", remote()));
+        expect(r.code).toBe(3);
+      }
+      expect(seen.connections).toBe(0);
+    },
+  );
 
   it("refuses a name that resolves nowhere the same way, at once: no DNS lookup decides it", async () => {
     const started = Date.now();
@@ -129,7 +133,8 @@ describe("a plain-HTTP base URL to a host that is not loopback", () => {
       env: { CLOUDFLARE_API_BASE_URL: remote(), ZONEFORM_ALLOW_INSECURE_HTTP: "yes please" },
     });
     expect(r.stderr).toBe(
-      'Error: ZONEFORM_ALLOW_INSECURE_HTTP must be 1 (or true) to allow plain HTTP, or 0 (or unset); got "yes please"\n',
+      "Error: ZONEFORM_ALLOW_INSECURE_HTTP must be 1 (or true) to allow plain HTTP, or 0 (or unset); got " +
+        '"yes please"\n',
     );
     expect(r.code).toBe(3);
     expect(seen.connections).toBe(0);
@@ -140,7 +145,8 @@ describe("a plain-HTTP base URL to a host that is not loopback", () => {
     const r = await runCli(emu, ["whoami", "--api-url", remote(), "--allow-insecure-http"]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe(
-      `warning: --api-url ${remote()} is plain HTTP to a host that is not loopback: the credentials are sent unencrypted\n`,
+      `warning: --api-url ${remote()} is plain HTTP to a host that is not loopback: the credentials are ` +
+        `sent unencrypted\n`,
     );
     expect(r.stderr).not.toMatch(STACK);
     expect(seen.requests.length).toBeGreaterThan(0);
@@ -155,7 +161,8 @@ describe("a plain-HTTP base URL to a host that is not loopback", () => {
     });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe(
-      `warning: CLOUDFLARE_API_BASE_URL ${remote()} is plain HTTP to a host that is not loopback: the credentials are sent unencrypted\n`,
+      `warning: CLOUDFLARE_API_BASE_URL ${remote()} is plain HTTP to a host that is not loopback: the ` +
+        `credentials are sent unencrypted\n`,
     );
     expect(seen.requests.length).toBeGreaterThan(0);
   });
@@ -175,7 +182,8 @@ describe("loopback over plain HTTP", () => {
 describe("the library's createClient", () => {
   it("throws before any connection on a plain-HTTP baseUrl to a host that is not loopback", () => {
     expect(() => createClient({ baseUrl: remote(), auth: { token: TOKEN } })).toThrow(
-      `baseUrl ${remote()} is plain HTTP to a host that is not loopback: the credentials would be sent unencrypted; use https://, or pass allowInsecureHttp: true to send them anyway`,
+      `baseUrl ${remote()} is plain HTTP to a host that is not loopback: the credentials would be sent ` +
+        `unencrypted; use https://, or pass allowInsecureHttp: true to send them anyway`,
     );
     expect(() => createClient({ baseUrl: remote(), auth: { token: TOKEN } })).toThrow(
       expect.objectContaining({ exitCode: 3 }),

@@ -64,13 +64,15 @@ describe("a body that drips one byte at a time", () => {
     await client.close();
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as NetworkError).message).toBe(
-      `GET zones/${Z}/page_shield: no answer within 500 ms (ZONEFORM_ATTEMPT_DEADLINE); raise --timeout or try again later`,
+      `GET zones/${Z}/page_shield: no answer within 500 ms (ZONEFORM_ATTEMPT_DEADLINE); raise --timeout or ` +
+        `try again later`,
     );
     expect(ms).toBeGreaterThanOrEqual(450);
     expect(hostile.proxy.seen("GET", SETTINGS)).toBe(1);
   }, 10_000);
 
-  it("retries a GET cut at its deadline with a whole new request, then fails with the timeout message (client with retries 1)", async () => {
+  it("retries a GET cut at its deadline with a whole new request, then fails with the timeout message " +
+    "(client with retries 1)", async () => {
     hostile.proxy.spoil = (req, res) => {
       if (!SETTINGS.test(req.path)) return false;
       drip(res, 200, LONG_ANSWER, 150);
@@ -93,12 +95,14 @@ describe("a body that drips one byte at a time", () => {
     const attempts = hostile.proxy.log.filter((r) => SETTINGS.test(r.path));
     expect(attempts.map((r) => r.headers.range)).toEqual([undefined, undefined]);
     expect((err as NetworkError).message).toBe(
-      `GET zones/${Z}/page_shield: no answer within 500 ms (ZONEFORM_ATTEMPT_DEADLINE) after 1 retry; raise --timeout or try again later`,
+      `GET zones/${Z}/page_shield: no answer within 500 ms (ZONEFORM_ATTEMPT_DEADLINE) after 1 retry; raise ` +
+        `--timeout or try again later`,
     );
     expect(ms).toBeGreaterThanOrEqual(950);
   }, 10_000);
 
-  it("a GET whose connection drops mid-body is retried with a whole new request and reads the retried answer", async () => {
+  it("a GET whose connection drops mid-body is retried with a whole new request and reads the " +
+    "retried answer", async () => {
     let attempts = 0;
     hostile.proxy.spoil = async (req, res, forward) => {
       if (!SETTINGS.test(req.path)) return false;
@@ -154,7 +158,8 @@ describe("a body that drips one byte at a time", () => {
   );
 
   it(
-    "apply --timeout 1000: a POST that was carried out but whose answer drips is cut at the deadline, given time to land, found made and adopted; never sent twice",
+    "apply --timeout 1000: a POST that was carried out but whose answer drips is cut at the deadline, given " +
+      "time to land, found made and adopted; never sent twice",
     async () => {
       const config = await writeConfig(CONFIG.replace("enabled: true", "enabled: false"));
       hostile.proxy.spoil = async (req, res, forward) => {

@@ -45,7 +45,9 @@ const BAD: Record<string, Answer> = {
   "an HTML 502 page (retried, then given up)": {
     status: 502,
     headers: { "content-type": "text/html", "retry-after": "0" },
-    body: "<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>cloudflare</center></body></html>",
+    body:
+      "<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad " +
+      "Gateway</h1></center><hr><center>cloudflare</center></body></html>",
   },
   "an HTML 403 page": {
     status: 403,

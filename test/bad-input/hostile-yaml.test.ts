@@ -56,7 +56,9 @@ const HOSTILE: Array<{ name: string; what: string; message: RegExp; content: () 
     message: /huge\.yaml: is 20\.\d MiB, over the 10 MiB/,
     content: () => {
       const zone = (i: number) =>
-        `  - zone_id: ${i.toString(16).padStart(32, "0")}\n    page_shield:\n      enabled: true\n      policies:\n        - { description: "p${i}", action: log, expression: "true", value: "script-src 'self' ${"x".repeat(200)}" }\n`;
+        `  - zone_id: ${i.toString(16).padStart(32, "0")}\n    page_shield:\n      enabled: true\n      ` +
+        `policies:\n        - { description: "p${i}", action: log, expression: "true", value: "script-src ` +
+        `'self' ${"x".repeat(200)}" }\n`;
       const parts = ["version: 1\nzones:\n"];
       let size = parts[0]!.length;
       for (let i = 1; size < 20 * 1024 * 1024; i++) {

@@ -63,7 +63,8 @@ describe("custom hostnames (recorded)", () => {
     serveRecorded(server, loadRecorded("cft_custom_hostnames_v5"), `zones/${Z}/custom_hostnames`);
     for (const ca of ['""', null]) {
       const plan = await planYaml(
-        `zones:\n  - zone_id: ${Z}\n    custom_hostnames:\n      - hostname: okwyujswsc.terraform.cfapi.net\n${ca ? `        certificate_authority: ${ca}\n` : ""}`,
+        `zones:\n  - zone_id: ${Z}\n    custom_hostnames:\n      - hostname: ` +
+          `okwyujswsc.terraform.cfapi.net\n${ca ? `        certificate_authority: ${ca}\n` : ""}`,
       );
       expect(zoneOf(plan).errors).toEqual([]);
       expect(zoneOf(plan).changes).toEqual([]);
@@ -74,7 +75,8 @@ describe("custom hostnames (recorded)", () => {
   it("sends the whole writable ssl object with only the CA changed, as the Terraform provider does", async () => {
     serveRecorded(server, loadRecorded("cft_custom_hostnames_v5"), `zones/${Z}/custom_hostnames`);
     const plan = await planYaml(
-      `zones:\n  - zone_id: ${Z}\n    custom_hostnames:\n      - hostname: okwyujswsc.terraform.cfapi.net\n        certificate_authority: ssl_com\n`,
+      `zones:\n  - zone_id: ${Z}\n    custom_hostnames:\n      - hostname: okwyujswsc.terraform.cfapi.net\n ` +
+        `       certificate_authority: ssl_com\n`,
     );
     const ops = zoneOf(plan).changes.flatMap((c) => c.operations);
     expect(ops).toEqual([
@@ -101,7 +103,8 @@ describe("custom hostnames (recorded)", () => {
     );
     expect(zoneOf(same).changes).toEqual([]);
     const other = await planYaml(
-      `zones:\n  - zone_id: ${Z}\n    custom_hostnames:\n      - hostname: app.example.com\n        certificate_authority: google\n`,
+      `zones:\n  - zone_id: ${Z}\n    custom_hostnames:\n      - hostname: app.example.com\n        ` +
+        `certificate_authority: google\n`,
     );
     expect(zoneOf(other).changes).toEqual([]);
     expect(zoneOf(other).errors).toEqual([]);
@@ -114,7 +117,8 @@ describe("custom hostnames (recorded)", () => {
 describe("custom log fields (recorded)", () => {
   const rulesetPath = `zones/${Z}/rulesets/phases/http_log_custom_fields/entrypoint`;
   const yaml = (req: string) =>
-    `zones:\n  - zone_id: ${Z}\n    logs:\n      custom_fields:\n        request_headers: [${req}]\n        response_headers: [response, fields]\n        cookies: [cookie, fields]\n`;
+    `zones:\n  - zone_id: ${Z}\n    logs:\n      custom_fields:\n        request_headers: [${req}]\n        ` +
+    `response_headers: [response, fields]\n        cookies: [cookie, fields]\n`;
 
   it("plans nothing for the fields the rule logs, in any order", async () => {
     serveRecorded(server, loadRecorded("cft_log_fields_ruleset"), rulesetPath);
@@ -148,11 +152,15 @@ describe("custom log fields (recorded)", () => {
 describe("Logpush (recorded)", () => {
   const jobsPath = `zones/${Z}/logpush/jobs`;
   const job = (extra: string) =>
-    `zones:\n  - zone_id: ${Z}\n    logs:\n      logpush_jobs:\n        - name: example.com\n          dataset: http_requests\n          destination_conf: "s3://mybucket/logs?region=us-west-2"\n${extra}`;
+    `zones:\n  - zone_id: ${Z}\n    logs:\n      logpush_jobs:\n        - name: example.com\n          ` +
+    `dataset: http_requests\n          destination_conf: "s3://mybucket/logs?region=us-west-2"\n${extra}`;
   const legacyOptions =
-    "          output_options:\n            field_names: [RayID, ClientIP, EdgeStartTimestamp]\n            timestamp_format: rfc3339\n";
+    "          output_options:\n            field_names: [RayID, ClientIP, EdgeStartTimestamp]\n            " +
+    "timestamp_format: rfc3339\n";
   const filter =
-    "          filter:\n            where:\n              and:\n                - { key: ClientRequestPath, operator: contains, value: /static }\n                - { key: ClientRequestHost, operator: eq, value: example.com }\n";
+    "          filter:\n            where:\n              and:\n                - { key: ClientRequestPath, " +
+    "operator: contains, value: /static }\n                - { key: ClientRequestHost, operator: eq, value: " +
+    "example.com }\n";
 
   it("plans nothing for a legacy job whose logpull_options mean the file's output_options (filter too)", async () => {
     serveRecorded(server, loadRecorded("cft_logpush_zone_filter"), jobsPath);
@@ -188,7 +196,8 @@ describe("Logpush (recorded)", () => {
     serveRecorded(server, loadRecorded("cft_logpush_zone_filter"), jobsPath);
     const plan = await planYaml(
       job(
-        `          enabled: false\n${filter}          output_options:\n            field_names: [RayID, ClientIP, EdgeStartTimestamp, EdgeResponseStatus]\n            timestamp_format: rfc3339\n`,
+        `          enabled: false\n${filter}          output_options:\n            field_names: [RayID, ` +
+          `ClientIP, EdgeStartTimestamp, EdgeResponseStatus]\n            timestamp_format: rfc3339\n`,
       ),
     );
     const [change] = zoneOf(plan).changes;
@@ -251,44 +260,49 @@ describe("the managed WAF entry point (recorded)", () => {
     expect(zoneOf(plan).errors.join("\n")).toMatch(/without an id.*nothing was changed/);
   });
 
-  it("shows the dashboard rule's narrow expression when enabling it over that rule, and keeps its 15 overrides", async () => {
-    const rec = loadRecorded("cft_managed_entrypoint");
-    const body = structuredClone(rec.body) as { result: { rules: Array<Record<string, unknown>> } };
-    body.result.rules[0]!.id = "0123456789abcdef0123456789abcdef";
-    server.answer("GET", epPath, { status: 200, body });
-    const plan = await planYaml(
-      `zones:\n  - zone_id: ${Z}\n    waf:\n      cloudflare_managed:\n        enabled: true\n`,
-    );
-    const [change] = zoneOf(plan).changes;
-    expect(change!.fields).toContainEqual({
-      field: "expression",
-      before: '(http.cookie eq "jb_testing=true")',
-      after: "true",
-      text: true,
-    });
-    const patch = change!.operations[0]!;
-    expect(patch.path).toBe(
-      `zones/${Z}/rulesets/4c971a697dd249939460f4520dcd7184/rules/0123456789abcdef0123456789abcdef`,
-    );
-    const sent = patch.body as {
-      expression: string;
-      action_parameters: { version: string; overrides: { rules: unknown[] } };
-    };
-    expect(sent.expression).toBe("true");
-    expect(sent.action_parameters.version).toBe("latest");
-    expect(sent.action_parameters.overrides.rules).toHaveLength(15);
-    // Owning the expression as it is plans only the enabling.
-    const owned = await planYaml(
-      `zones:\n  - zone_id: ${Z}\n    waf:\n      cloudflare_managed:\n        enabled: true\n        expression: '(http.cookie eq "jb_testing=true")'\n`,
-    );
-    expect(zoneOf(owned).changes[0]!.fields).toEqual([{ field: "enabled", before: false, after: true }]);
-  });
+  it(
+    "shows the dashboard rule's narrow expression when enabling it over that rule, and keeps its 15 " + "overrides",
+    async () => {
+      const rec = loadRecorded("cft_managed_entrypoint");
+      const body = structuredClone(rec.body) as { result: { rules: Array<Record<string, unknown>> } };
+      body.result.rules[0]!.id = "0123456789abcdef0123456789abcdef";
+      server.answer("GET", epPath, { status: 200, body });
+      const plan = await planYaml(
+        `zones:\n  - zone_id: ${Z}\n    waf:\n      cloudflare_managed:\n        enabled: true\n`,
+      );
+      const [change] = zoneOf(plan).changes;
+      expect(change!.fields).toContainEqual({
+        field: "expression",
+        before: '(http.cookie eq "jb_testing=true")',
+        after: "true",
+        text: true,
+      });
+      const patch = change!.operations[0]!;
+      expect(patch.path).toBe(
+        `zones/${Z}/rulesets/4c971a697dd249939460f4520dcd7184/rules/0123456789abcdef0123456789abcdef`,
+      );
+      const sent = patch.body as {
+        expression: string;
+        action_parameters: { version: string; overrides: { rules: unknown[] } };
+      };
+      expect(sent.expression).toBe("true");
+      expect(sent.action_parameters.version).toBe("latest");
+      expect(sent.action_parameters.overrides.rules).toHaveLength(15);
+      // Owning the expression as it is plans only the enabling.
+      const owned = await planYaml(
+        `zones:\n  - zone_id: ${Z}\n    waf:\n      cloudflare_managed:\n        enabled: true\n        ` +
+          `expression: '(http.cookie eq "jb_testing=true")'\n`,
+      );
+      expect(zoneOf(owned).changes[0]!.fields).toEqual([{ field: "enabled", before: false, after: true }]);
+    },
+  );
 });
 
 describe("Page Shield policies (recorded)", () => {
   const path = `zones/${Z}/page_shield/policies`;
   const policy = (value: string) =>
-    `zones:\n  - zone_id: ${Z}\n    page_shield:\n      policies:\n        - description: test-policy\n          action: log\n          expression: '(ip.src.country eq "CL")'\n          value: "${value}"\n`;
+    `zones:\n  - zone_id: ${Z}\n    page_shield:\n      policies:\n        - description: test-policy\n     ` +
+    `     action: log\n          expression: '(ip.src.country eq "CL")'\n          value: "${value}"\n`;
 
   it("reads the list with one plain GET (no result_info, no paging) and plans nothing for what it holds", async () => {
     serveRecorded(server, loadRecorded("cft_page_shield_policies"), path);
@@ -297,17 +311,20 @@ describe("Page Shield policies (recorded)", () => {
     expect(server.requests).toEqual([{ method: "GET", path, query: "", body: undefined }]);
   });
 
-  it("updates a policy in place with a PUT of the fields that change (every PUT field is optional: deltas-2026)", async () => {
-    serveRecorded(server, loadRecorded("cft_page_shield_policies"), path);
-    const plan = await planYaml(policy("script-src 'self'"));
-    expect(zoneOf(plan).changes.flatMap((c) => c.operations)).toEqual([
-      {
-        method: "PUT",
-        path: `${path}/378f7456a221413a9e756afa6f4dbc5c`,
-        body: { value: "script-src 'self'" },
-      },
-    ]);
-  });
+  it(
+    "updates a policy in place with a PUT of the fields that change (every PUT field is optional: " + "deltas-2026)",
+    async () => {
+      serveRecorded(server, loadRecorded("cft_page_shield_policies"), path);
+      const plan = await planYaml(policy("script-src 'self'"));
+      expect(zoneOf(plan).changes.flatMap((c) => c.operations)).toEqual([
+        {
+          method: "PUT",
+          path: `${path}/378f7456a221413a9e756afa6f4dbc5c`,
+          body: { value: "script-src 'self'" },
+        },
+      ]);
+    },
+  );
 });
 
 describe("zones and rulesets lists (recorded)", () => {

@@ -223,147 +223,168 @@ const HEAD1 = "a".repeat(40);
 const MERGE1 = "b".repeat(40);
 
 describe("the Action (dist-action/index.js) as a runner runs it", () => {
-  it("pull request: plans with no write, one comment created then updated, the summary and outputs; merge: applies exactly that plan; a re-run says already applied", async () => {
-    await emu.reset();
-    const ws = await workspaceWith(config("script-src 'self' https://js.stripe.com"));
-    await emu.clearRequests();
+  it(
+    "pull request: plans with no write, one comment created then updated, the summary and outputs; merge: " +
+      "applies exactly that plan; a re-run says already applied",
+    async () => {
+      await emu.reset();
+      const ws = await workspaceWith(config("script-src 'self' https://js.stripe.com"));
+      await emu.clearRequests();
 
-    const first = await runAction(ws, "pull_request", prEvent(7, HEAD1));
-    expect(first.code, first.log).toBe(0);
-    expect(await emu.calls({ writesOnly: true })).toEqual([]);
-    expect(first.outputs["has-changes"]).toBe("true");
-    expect(first.outputs.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
-    expect(first.outputs["plan-path"]).toBe(join(ws, `zoneform-plan-${HEAD1}.json`));
-    expect(first.outputs.mode).toBe("plan");
-    expect(first.summary.startsWith(COMMENT_MARKER)).toBe(true);
-    expect(first.summary).toContain(`Plan digest: \`${first.outputs.digest}\``);
-    expect(first.summary).toContain("Checkout allow-list");
-    expect(gh.commentCalls()).toEqual([
-      `GET /repos/${REPO}/issues/7/comments`,
-      `POST /repos/${REPO}/issues/7/comments`,
-    ]);
-    const mine = gh.comments.filter((c) => c.user.type === "Bot");
-    expect(mine).toHaveLength(1);
-    expect(mine[0]!.body.startsWith(COMMENT_MARKER)).toBe(true);
-    expect(mine[0]!.body).toContain(`Plan digest: \`${first.outputs.digest}\``);
-    expect(mine[0]!.body).toContain(
-      `artifact \`zoneform-plan-${HEAD1}.json\` of [run 4242](https://github.example/${REPO}/actions/runs/4242)`,
-    );
+      const first = await runAction(ws, "pull_request", prEvent(7, HEAD1));
+      expect(first.code, first.log).toBe(0);
+      expect(await emu.calls({ writesOnly: true })).toEqual([]);
+      expect(first.outputs["has-changes"]).toBe("true");
+      expect(first.outputs.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+      expect(first.outputs["plan-path"]).toBe(join(ws, `zoneform-plan-${HEAD1}.json`));
+      expect(first.outputs.mode).toBe("plan");
+      expect(first.summary.startsWith(COMMENT_MARKER)).toBe(true);
+      expect(first.summary).toContain(`Plan digest: \`${first.outputs.digest}\``);
+      expect(first.summary).toContain("Checkout allow-list");
+      expect(gh.commentCalls()).toEqual([
+        `GET /repos/${REPO}/issues/7/comments`,
+        `POST /repos/${REPO}/issues/7/comments`,
+      ]);
+      const mine = gh.comments.filter((c) => c.user.type === "Bot");
+      expect(mine).toHaveLength(1);
+      expect(mine[0]!.body.startsWith(COMMENT_MARKER)).toBe(true);
+      expect(mine[0]!.body).toContain(`Plan digest: \`${first.outputs.digest}\``);
+      expect(mine[0]!.body).toContain(
+        `artifact \`zoneform-plan-${HEAD1}.json\` of [run 4242](https://github.example/${REPO}/actions/runs/4242)`,
+      );
 
-    gh.calls = [];
-    const second = await runAction(ws, "pull_request", prEvent(7, HEAD1));
-    expect(second.code, second.log).toBe(0);
-    expect(gh.commentCalls()).toEqual([
-      `GET /repos/${REPO}/issues/7/comments`,
-      `PATCH /repos/${REPO}/issues/comments/${mine[0]!.id}`,
-    ]);
-    expect(gh.comments.filter((c) => c.user.type === "Bot")).toHaveLength(1);
-    expect(gh.comments[0]!.body).toBe(`${COMMENT_MARKER}\nnot the bot's: a person pasted the marker`);
-    expect(await emu.calls({ writesOnly: true })).toEqual([]);
+      gh.calls = [];
+      const second = await runAction(ws, "pull_request", prEvent(7, HEAD1));
+      expect(second.code, second.log).toBe(0);
+      expect(gh.commentCalls()).toEqual([
+        `GET /repos/${REPO}/issues/7/comments`,
+        `PATCH /repos/${REPO}/issues/comments/${mine[0]!.id}`,
+      ]);
+      expect(gh.comments.filter((c) => c.user.type === "Bot")).toHaveLength(1);
+      expect(gh.comments[0]!.body).toBe(`${COMMENT_MARKER}\nnot the bot's: a person pasted the marker`);
+      expect(await emu.calls({ writesOnly: true })).toEqual([]);
 
-    // The workflow uploads the plan (actions/upload-artifact, archive: false: the file's name is the
-    // artifact's); the pull request is merged as MERGE1.
-    const planText = await readFile(second.outputs["plan-path"]!, "utf8");
-    gh.artifacts.push({ id: 900, name: basename(second.outputs["plan-path"]!), text: planText });
-    gh.pulls.push({
-      number: 7,
-      merged_at: "2025-06-01T12:00:00Z",
-      head: { sha: HEAD1 },
-      base: { ref: "main" },
-      merge: MERGE1,
-    });
+      // The workflow uploads the plan (actions/upload-artifact, archive: false: the file's name is the
+      // artifact's); the pull request is merged as MERGE1.
+      const planText = await readFile(second.outputs["plan-path"]!, "utf8");
+      gh.artifacts.push({ id: 900, name: basename(second.outputs["plan-path"]!), text: planText });
+      gh.pulls.push({
+        number: 7,
+        merged_at: "2025-06-01T12:00:00Z",
+        head: { sha: HEAD1 },
+        base: { ref: "main" },
+        merge: MERGE1,
+      });
 
-    // The apply job: a fresh checkout of main, without the plan file.
-    const main = await workspaceWith(config("script-src 'self' https://js.stripe.com"));
-    gh.calls = [];
-    await emu.clearRequests();
-    const push = { env: { GITHUB_SHA: MERGE1, GITHUB_REF: "refs/heads/main" } };
-    const applied = await runAction(main, "push", { after: MERGE1 }, push);
-    expect(applied.code, applied.log).toBe(0);
-    expect(applied.outputs.mode).toBe("apply");
-    expect(applied.outputs.applied).toBe("true");
-    expect(applied.outputs.digest).toBe(second.outputs.digest);
-    expect(await emu.calls({ writesOnly: true })).toEqual([
-      `PUT zones/${ZONE.com}/page_shield`,
-      `POST zones/${ZONE.com}/page_shield/policies`,
-    ]);
-    expect(applied.summary).toContain(`Applied the plan reviewed on #7, \`${second.outputs.digest}\``);
-    expect(applied.summary).toContain("Apply complete! Resources: 1 created, 1 updated, 0 replaced, 0 deleted.");
-    expect(gh.calls.map((c) => c.replace(/\?.*$/, ""))).toEqual([
-      `GET /repos/${REPO}/commits/${MERGE1}/pulls`,
-      `GET /repos/${REPO}/issues/7/comments`,
-      `GET /repos/${REPO}/actions/artifacts`,
-      `GET /repos/${REPO}/actions/artifacts/900/zip`,
-      "GET /blob/900",
-    ]);
-    expect(await readFile(join(main, `zoneform-plan-${HEAD1}.json`), "utf8")).toBe(planText);
+      // The apply job: a fresh checkout of main, without the plan file.
+      const main = await workspaceWith(config("script-src 'self' https://js.stripe.com"));
+      gh.calls = [];
+      await emu.clearRequests();
+      const push = { env: { GITHUB_SHA: MERGE1, GITHUB_REF: "refs/heads/main" } };
+      const applied = await runAction(main, "push", { after: MERGE1 }, push);
+      expect(applied.code, applied.log).toBe(0);
+      expect(applied.outputs.mode).toBe("apply");
+      expect(applied.outputs.applied).toBe("true");
+      expect(applied.outputs.digest).toBe(second.outputs.digest);
+      expect(await emu.calls({ writesOnly: true })).toEqual([
+        `PUT zones/${ZONE.com}/page_shield`,
+        `POST zones/${ZONE.com}/page_shield/policies`,
+      ]);
+      expect(applied.summary).toContain(`Applied the plan reviewed on #7, \`${second.outputs.digest}\``);
+      expect(applied.summary).toContain("Apply complete! Resources: 1 created, 1 updated, 0 replaced, 0 deleted.");
+      expect(gh.calls.map((c) => c.replace(/\?.*$/, ""))).toEqual([
+        `GET /repos/${REPO}/commits/${MERGE1}/pulls`,
+        `GET /repos/${REPO}/issues/7/comments`,
+        `GET /repos/${REPO}/actions/artifacts`,
+        `GET /repos/${REPO}/actions/artifacts/900/zip`,
+        "GET /blob/900",
+      ]);
+      expect(await readFile(join(main, `zoneform-plan-${HEAD1}.json`), "utf8")).toBe(planText);
 
-    // Re-running the finished apply job: the plan is stale (its changes are live), the files match.
-    await emu.clearRequests();
-    const again = await runAction(
-      await workspaceWith(config("script-src 'self' https://js.stripe.com")),
-      "push",
-      { after: MERGE1 },
-      push,
-    );
-    expect(again.code, again.log).toBe(0);
-    expect(again.outputs["already-applied"]).toBe("true");
-    expect(again.outputs.applied).toBe("false");
-    expect(again.log).toMatch(/::notice::Already applied: the zones already match the files/);
-    expect(again.summary).toContain("Already applied");
-    expect(await emu.calls({ writesOnly: true })).toEqual([]);
-  });
+      // Re-running the finished apply job: the plan is stale (its changes are live), the files match.
+      await emu.clearRequests();
+      const again = await runAction(
+        await workspaceWith(config("script-src 'self' https://js.stripe.com")),
+        "push",
+        { after: MERGE1 },
+        push,
+      );
+      expect(again.code, again.log).toBe(0);
+      expect(again.outputs["already-applied"]).toBe("true");
+      expect(again.outputs.applied).toBe("false");
+      expect(again.log).toMatch(/::notice::Already applied: the zones already match the files/);
+      expect(again.summary).toContain("Already applied");
+      expect(await emu.calls({ writesOnly: true })).toEqual([]);
+    },
+  );
 
-  it("merge: a plan made stale by a change by hand since the review is refused with nothing written, and a new plan is shown", async () => {
-    await emu.reset();
-    const head = "c".repeat(40);
-    const merge = "d".repeat(40);
-    const ws = await workspaceWith(config("script-src 'self' https://js.stripe.com"));
-    const planned = await runAction(ws, "pull_request", prEvent(8, head));
-    expect(planned.code, planned.log).toBe(0);
-    gh.pulls.push({ number: 8, merged_at: "2025-06-01T12:00:00Z", head: { sha: head }, base: { ref: "main" }, merge });
-    const main = await workspaceWith(config("script-src 'self' https://js.stripe.com"));
-    // The reviewed plan file is already there (downloaded by the workflow): no artifact call.
-    await cp(planned.outputs["plan-path"]!, join(main, basename(planned.outputs["plan-path"]!)));
+  it(
+    "merge: a plan made stale by a change by hand since the review is refused with nothing written, and a " +
+      "new plan is shown",
+    async () => {
+      await emu.reset();
+      const head = "c".repeat(40);
+      const merge = "d".repeat(40);
+      const ws = await workspaceWith(config("script-src 'self' https://js.stripe.com"));
+      const planned = await runAction(ws, "pull_request", prEvent(8, head));
+      expect(planned.code, planned.log).toBe(0);
+      gh.pulls.push({
+        number: 8,
+        merged_at: "2025-06-01T12:00:00Z",
+        head: { sha: head },
+        base: { ref: "main" },
+        merge,
+      });
+      const main = await workspaceWith(config("script-src 'self' https://js.stripe.com"));
+      // The reviewed plan file is already there (downloaded by the workflow): no artifact call.
+      await cp(planned.outputs["plan-path"]!, join(main, basename(planned.outputs["plan-path"]!)));
 
-    // Someone turns Page Shield on by hand after the review.
-    await emu.api("PUT", `zones/${ZONE.com}/page_shield`, { enabled: true });
-    await emu.clearRequests();
-    gh.calls = [];
-    const refused = await runAction(main, "push", {}, { env: { GITHUB_SHA: merge, GITHUB_REF: "refs/heads/main" } });
-    expect(refused.code).toBe(1);
-    expect(await emu.calls({ writesOnly: true })).toEqual([]);
-    expect(gh.calls.some((c) => c.includes("/artifacts"))).toBe(false);
-    expect(refused.log).toMatch(/::error::The reviewed plan is stale/);
-    expect(refused.summary).toContain("page_shield_settings/settings changed since the plan was made");
-    expect(refused.summary).toContain("A new plan of what is left is below");
-    expect(refused.outputs.applied).toBe("false");
-    expect(refused.outputs["new-plan-path"]).toBe(join(main, "zoneform-new-plan.json"));
-    expect(refused.outputs["new-digest"]).toMatch(/^sha256:[0-9a-f]{64}$/);
-    expect(refused.outputs["new-digest"]).not.toBe(planned.outputs.digest);
-    expect(refused.summary).toContain(`Plan digest: \`${refused.outputs["new-digest"]}\``);
-  });
+      // Someone turns Page Shield on by hand after the review.
+      await emu.api("PUT", `zones/${ZONE.com}/page_shield`, { enabled: true });
+      await emu.clearRequests();
+      gh.calls = [];
+      const refused = await runAction(main, "push", {}, { env: { GITHUB_SHA: merge, GITHUB_REF: "refs/heads/main" } });
+      expect(refused.code).toBe(1);
+      expect(await emu.calls({ writesOnly: true })).toEqual([]);
+      expect(gh.calls.some((c) => c.includes("/artifacts"))).toBe(false);
+      expect(refused.log).toMatch(/::error::The reviewed plan is stale/);
+      expect(refused.summary).toContain("page_shield_settings/settings changed since the plan was made");
+      expect(refused.summary).toContain("A new plan of what is left is below");
+      expect(refused.outputs.applied).toBe("false");
+      expect(refused.outputs["new-plan-path"]).toBe(join(main, "zoneform-new-plan.json"));
+      expect(refused.outputs["new-digest"]).toMatch(/^sha256:[0-9a-f]{64}$/);
+      expect(refused.outputs["new-digest"]).not.toBe(planned.outputs.digest);
+      expect(refused.summary).toContain(`Plan digest: \`${refused.outputs["new-digest"]}\``);
+    },
+  );
 
-  it("schedule: drift then audit, read-only; the drift fails the step and is saved; the audit's SARIF is saved for code scanning", async () => {
-    await emu.reset();
-    const ws = await workspaceWith(config("script-src 'self'"));
-    await emu.clearRequests();
-    gh.calls = [];
-    const r = await runAction(ws, "schedule", { schedule: "17 3 * * *" });
-    expect(r.code).toBe(1);
-    expect(r.outputs.mode).toBe("drift,audit");
-    expect(r.outputs["has-drift"]).toBe("true");
-    expect(r.log).toContain("::error::drift: the zones no longer match the files");
-    expect(JSON.parse(await readFile(r.outputs["drift-path"]!, "utf8"))).toHaveProperty("zones");
-    expect(r.summary).toContain("### zoneform drift");
-    expect(r.outputs["has-findings"], r.log).toMatch(/^(true|false)$/);
-    expect(r.log).toContain(`$ zoneform audit -c ${join(ws, "zones")} --zone ${ZONE.com} --format sarif`);
-    expect(r.log).not.toContain('"format_version"'); // the JSON and SARIF stay out of the log
-    const sarif = JSON.parse(await readFile(r.outputs["sarif-path"]!, "utf8")) as { version: string; runs: unknown[] };
-    expect(sarif.version).toBe("2.1.0");
-    expect(await emu.calls({ writesOnly: true })).toEqual([]);
-    expect(gh.calls).toEqual([]);
-  });
+  it(
+    "schedule: drift then audit, read-only; the drift fails the step and is saved; the audit's SARIF is " +
+      "saved for code scanning",
+    async () => {
+      await emu.reset();
+      const ws = await workspaceWith(config("script-src 'self'"));
+      await emu.clearRequests();
+      gh.calls = [];
+      const r = await runAction(ws, "schedule", { schedule: "17 3 * * *" });
+      expect(r.code).toBe(1);
+      expect(r.outputs.mode).toBe("drift,audit");
+      expect(r.outputs["has-drift"]).toBe("true");
+      expect(r.log).toContain("::error::drift: the zones no longer match the files");
+      expect(JSON.parse(await readFile(r.outputs["drift-path"]!, "utf8"))).toHaveProperty("zones");
+      expect(r.summary).toContain("### zoneform drift");
+      expect(r.outputs["has-findings"], r.log).toMatch(/^(true|false)$/);
+      expect(r.log).toContain(`$ zoneform audit -c ${join(ws, "zones")} --zone ${ZONE.com} --format sarif`);
+      expect(r.log).not.toContain('"format_version"'); // the JSON and SARIF stay out of the log
+      const sarif = JSON.parse(await readFile(r.outputs["sarif-path"]!, "utf8")) as {
+        version: string;
+        runs: unknown[];
+      };
+      expect(sarif.version).toBe("2.1.0");
+      expect(await emu.calls({ writesOnly: true })).toEqual([]);
+      expect(gh.calls).toEqual([]);
+    },
+  );
 
   it("no mode for the event: says which to set, nothing called", async () => {
     gh.calls = [];

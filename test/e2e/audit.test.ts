@@ -47,64 +47,71 @@ function parseCsv(text: string): string[][] {
 }
 
 describe("audit of the seed inventory", () => {
-  it("reports the malicious scripts worst first, the malicious connection and the insecure cookies, and exits 2", async () => {
-    const r = await runCli(emu, ["audit", "--zone", ZONE.com]);
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.stdout).toContain(
-      `Page Shield audit of zone ${ZONE.com} (status active (default); malicious: js_integrity_score below 10, magecart/malware/cryptomining_score below 10, or reported)`,
-    );
-    // Cloudflare's verdict (real-answers.md "js_integrity_score threshold"): one script by each score,
-    // and the one scored 30 (malicious under the older 50) is not.
-    expect(r.stdout).toMatch(/Scripts: \d+ read, 4 malicious/);
-    const at = (url: string) => r.stdout.indexOf(url);
-    const order = [
-      "https://cdn-staticfiles.top/js/pay-widget.js",
-      "https://jquery-cdn-update.com/lib/jquery-3.7.1.min.js",
-      "https://gstatic-cdn.org/js/ga-loader.js",
-      "https://analytics-sync.net/js/beacon.js",
-    ].map(at);
-    // Two signals before one; then the lower score first.
-    expect(order[0]).toBeGreaterThan(0);
-    expect([...order].sort((a, b) => a - b)).toEqual(order);
-    expect(r.stdout).toContain("magecart_score 3 < 10; URL reported malicious (Magecart)");
-    expect(r.stdout).toContain("malware_score 4 < 10; domain reported malicious (Malware)");
-    expect(r.stdout).toContain("cryptomining_score 2 < 10\n");
-    expect(r.stdout).toContain("js_integrity_score 6 < 10\n");
-    expect(r.stdout).not.toContain("https://cdn.segment.com/analytics.js/v1/12");
-    expect(r.stdout).toContain("malicious domain categories: Malware 1; URL categories: Magecart 1");
-    expect(r.stdout).toContain("https://collect.analytics-sync.net/c/checkout");
-    expect(r.stdout).toContain("domain reported malicious (Command and Control)");
-    expect(r.stdout).toMatch(/Cookies: 8 read, \d+ insecure/);
-    expect(r.stdout).toContain("no Secure; no HttpOnly; SameSite=None");
-    expect(r.stdout).toMatch(/Findings: 4 malicious scripts, 1 malicious connection, \d+ insecure cookies\./);
-    expect(await emu.calls()).toEqual([
-      `GET zones/${ZONE.com}/page_shield/scripts`,
-      `GET zones/${ZONE.com}/page_shield/connections`,
-      `GET zones/${ZONE.com}/page_shield/cookies`,
-    ]);
-    const log = await emu.requests();
-    expect(log.map((q) => q.query)).toEqual([
-      { page: "1", per_page: "100" },
-      { page: "1", per_page: "100" },
-      { page: "1", per_page: "100" },
-    ]);
-  });
+  it(
+    "reports the malicious scripts worst first, the malicious connection and the insecure cookies, " + "and exits 2",
+    async () => {
+      const r = await runCli(emu, ["audit", "--zone", ZONE.com]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toContain(
+        `Page Shield audit of zone ${ZONE.com} (status active (default); malicious: js_integrity_score below ` +
+          `10, magecart/malware/cryptomining_score below 10, or reported)`,
+      );
+      // Cloudflare's verdict (real-answers.md "js_integrity_score threshold"): one script by each score,
+      // and the one scored 30 (malicious under the older 50) is not.
+      expect(r.stdout).toMatch(/Scripts: \d+ read, 4 malicious/);
+      const at = (url: string) => r.stdout.indexOf(url);
+      const order = [
+        "https://cdn-staticfiles.top/js/pay-widget.js",
+        "https://jquery-cdn-update.com/lib/jquery-3.7.1.min.js",
+        "https://gstatic-cdn.org/js/ga-loader.js",
+        "https://analytics-sync.net/js/beacon.js",
+      ].map(at);
+      // Two signals before one; then the lower score first.
+      expect(order[0]).toBeGreaterThan(0);
+      expect([...order].sort((a, b) => a - b)).toEqual(order);
+      expect(r.stdout).toContain("magecart_score 3 < 10; URL reported malicious (Magecart)");
+      expect(r.stdout).toContain("malware_score 4 < 10; domain reported malicious (Malware)");
+      expect(r.stdout).toContain("cryptomining_score 2 < 10\n");
+      expect(r.stdout).toContain("js_integrity_score 6 < 10\n");
+      expect(r.stdout).not.toContain("https://cdn.segment.com/analytics.js/v1/12");
+      expect(r.stdout).toContain("malicious domain categories: Malware 1; URL categories: Magecart 1");
+      expect(r.stdout).toContain("https://collect.analytics-sync.net/c/checkout");
+      expect(r.stdout).toContain("domain reported malicious (Command and Control)");
+      expect(r.stdout).toMatch(/Cookies: 8 read, \d+ insecure/);
+      expect(r.stdout).toContain("no Secure; no HttpOnly; SameSite=None");
+      expect(r.stdout).toMatch(/Findings: 4 malicious scripts, 1 malicious connection, \d+ insecure cookies\./);
+      expect(await emu.calls()).toEqual([
+        `GET zones/${ZONE.com}/page_shield/scripts`,
+        `GET zones/${ZONE.com}/page_shield/connections`,
+        `GET zones/${ZONE.com}/page_shield/cookies`,
+      ]);
+      const log = await emu.requests();
+      expect(log.map((q) => q.query)).toEqual([
+        { page: "1", per_page: "100" },
+        { page: "1", per_page: "100" },
+        { page: "1", per_page: "100" },
+      ]);
+    },
+  );
 
-  it("--fail-on decides the exit code: none → 0, any → 2 for cookies alone, malicious → 0 without malicious items", async () => {
-    expect((await runCli(emu, ["audit", "--zone", ZONE.com, "--fail-on", "none"])).code).toBe(0);
-    // Only insecure cookies: a zone whose inventory has no malicious script or connection.
-    await emu.admin("POST", "/inventory", {
-      zone_id: ZONE.net,
-      scripts: 30,
-      connections: 10,
-      cookies: 40,
-      malicious_ratio: 0,
-    });
-    const clean = await runCli(emu, ["audit", "--zone", ZONE.net]);
-    expect(clean.code, clean.stderr).toBe(0);
-    expect(clean.stdout).toMatch(/0 malicious scripts, 0 malicious connections, [1-9]\d* insecure cookies/);
-    expect((await runCli(emu, ["audit", "--zone", ZONE.net, "--fail-on", "any"])).code).toBe(2);
-  });
+  it(
+    "--fail-on decides the exit code: none → 0, any → 2 for cookies alone, malicious → 0 without " + "malicious items",
+    async () => {
+      expect((await runCli(emu, ["audit", "--zone", ZONE.com, "--fail-on", "none"])).code).toBe(0);
+      // Only insecure cookies: a zone whose inventory has no malicious script or connection.
+      await emu.admin("POST", "/inventory", {
+        zone_id: ZONE.net,
+        scripts: 30,
+        connections: 10,
+        cookies: 40,
+        malicious_ratio: 0,
+      });
+      const clean = await runCli(emu, ["audit", "--zone", ZONE.net]);
+      expect(clean.code, clean.stderr).toBe(0);
+      expect(clean.stdout).toMatch(/0 malicious scripts, 0 malicious connections, [1-9]\d* insecure cookies/);
+      expect((await runCli(emu, ["audit", "--zone", ZONE.net, "--fail-on", "any"])).code).toBe(2);
+    },
+  );
 
   it("exits 0 with 'No findings' on an empty inventory", async () => {
     await emu.admin("POST", "/inventory", {
@@ -120,27 +127,31 @@ describe("audit of the seed inventory", () => {
     expect(r.stdout).toContain("Scripts: 0 read, 0 malicious");
   });
 
-  it("passes --status, --host and --page-url to the scripts and connections lists, and only hosts and page_url to cookies", async () => {
-    const r = await runCli(emu, [
-      "audit",
-      "--zone",
-      ZONE.com,
-      "--status",
-      "active,infrequent",
-      "--host",
-      "www.example.com",
-      "--page-url",
-      "*checkout*",
-    ]);
-    expect([0, 2]).toContain(r.code);
-    const log = await emu.requests();
-    expect(log.map((q) => q.query)).toEqual([
-      { status: "active,infrequent", hosts: "www.example.com", page_url: "*checkout*", page: "1", per_page: "100" },
-      { status: "active,infrequent", hosts: "www.example.com", page_url: "*checkout*", page: "1", per_page: "100" },
-      { hosts: "www.example.com", page_url: "*checkout*", page: "1", per_page: "100" },
-    ]);
-    expect(r.stdout).toContain("status active,infrequent; host www.example.com; page URL *checkout*");
-  });
+  it(
+    "passes --status, --host and --page-url to the scripts and connections lists, and only hosts and " +
+      "page_url to cookies",
+    async () => {
+      const r = await runCli(emu, [
+        "audit",
+        "--zone",
+        ZONE.com,
+        "--status",
+        "active,infrequent",
+        "--host",
+        "www.example.com",
+        "--page-url",
+        "*checkout*",
+      ]);
+      expect([0, 2]).toContain(r.code);
+      const log = await emu.requests();
+      expect(log.map((q) => q.query)).toEqual([
+        { status: "active,infrequent", hosts: "www.example.com", page_url: "*checkout*", page: "1", per_page: "100" },
+        { status: "active,infrequent", hosts: "www.example.com", page_url: "*checkout*", page: "1", per_page: "100" },
+        { hosts: "www.example.com", page_url: "*checkout*", page: "1", per_page: "100" },
+      ]);
+      expect(r.stdout).toContain("status active,infrequent; host www.example.com; page URL *checkout*");
+    },
+  );
 
   it("reads the infrequent script only when asked for it", async () => {
     const active = JSON.parse((await runCli(emu, ["audit", "--zone", ZONE.com, "--format", "json"])).stdout);

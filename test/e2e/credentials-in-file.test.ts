@@ -36,10 +36,12 @@ zones:
     const r = await runCli(emu, ["validate", "-c", cfg], { env: { CHALLENGE: "x" } });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(
-      `${cfg}:6:24  /zones/0/page_shield/policies/0/description  this value looks like a Cloudflare API token (cfut_/cfat_) written in the file: ${ADVICE}`,
+      `${cfg}:6:24  /zones/0/page_shield/policies/0/description  this value looks like a Cloudflare API ` +
+        `token (cfut_/cfat_) written in the file: ${ADVICE}`,
     );
     expect(r.stderr).toContain(
-      `${cfg}:14:29  /zones/0/logs/logpush_jobs/0/destination_conf  this value looks like a Cloudflare API token written in the file: ${ADVICE}`,
+      `${cfg}:14:29  /zones/0/logs/logpush_jobs/0/destination_conf  this value looks like a Cloudflare API ` +
+        `token written in the file: ${ADVICE}`,
     );
     expect(r.stdout + r.stderr).not.toContain(BODY);
     expect(r.stdout + r.stderr).not.toContain(OLD_TOKEN);
@@ -63,9 +65,11 @@ zones:
     expect(r.code, r.stderr).toBe(0);
   });
 
-  it("plan --out never writes the API token or an env value; the saved plan applies and the zone then plans clean", async () => {
-    const env = { LOG_AUTH: `Bearer%20${PASTED}`, CSP_NONCE_HOST: `cdn-${OLD_TOKEN}.example.net` };
-    const cfg = await writeConfig(`version: 1
+  it(
+    "plan --out never writes the API token or an env value; the saved plan applies and the zone then " + "plans clean",
+    async () => {
+      const env = { LOG_AUTH: `Bearer%20${PASTED}`, CSP_NONCE_HOST: `cdn-${OLD_TOKEN}.example.net` };
+      const cfg = await writeConfig(`version: 1
 zones:
   - zone_id: ${Z}
     page_shield:
@@ -80,28 +84,29 @@ zones:
           dataset: http_requests
           destination_conf: "https://logs.example.net/ingest?header_Authorization=\${env:LOG_AUTH}&tags=edge"
 `);
-    await emu.clearRequests();
-    const planFile = join(await tempDir(), "plan.json");
-    const saved = await runCli(emu, ["plan", "-c", cfg, "--out", planFile], { env });
-    expect(saved.code, saved.stderr).toBe(0);
-    const text = await readFile(planFile, "utf8");
-    for (const secret of [TOKEN, PASTED, BODY, OLD_TOKEN, encodeURIComponent(env.LOG_AUTH)])
-      expect(text, secret).not.toContain(secret);
-    expect(text).toContain("${env:LOG_AUTH}");
-    expect(text).toContain("${env:CSP_NONCE_HOST}");
+      await emu.clearRequests();
+      const planFile = join(await tempDir(), "plan.json");
+      const saved = await runCli(emu, ["plan", "-c", cfg, "--out", planFile], { env });
+      expect(saved.code, saved.stderr).toBe(0);
+      const text = await readFile(planFile, "utf8");
+      for (const secret of [TOKEN, PASTED, BODY, OLD_TOKEN, encodeURIComponent(env.LOG_AUTH)])
+        expect(text, secret).not.toContain(secret);
+      expect(text).toContain("${env:LOG_AUTH}");
+      expect(text).toContain("${env:CSP_NONCE_HOST}");
 
-    const applied = await runCli(emu, ["apply", planFile], { env });
-    expect(applied.code, applied.stderr).toBe(0);
-    const writes = await emu.calls({ writesOnly: true });
-    // The destination is checked by plan and again by apply's re-plan (POSTs that write nothing).
-    expect(writes).toEqual([
-      `POST zones/${Z}/logpush/validate/destination`,
-      `POST zones/${Z}/logpush/validate/destination`,
-      `POST zones/${Z}/page_shield/policies`,
-      `POST zones/${Z}/logpush/jobs`,
-    ]);
-    const again = await runCli(emu, ["plan", "-c", cfg, "--detailed-exitcode"], { env });
-    expect(again.code, again.stdout).toBe(0);
-    expect(again.stdout + again.stderr).not.toContain(BODY);
-  });
+      const applied = await runCli(emu, ["apply", planFile], { env });
+      expect(applied.code, applied.stderr).toBe(0);
+      const writes = await emu.calls({ writesOnly: true });
+      // The destination is checked by plan and again by apply's re-plan (POSTs that write nothing).
+      expect(writes).toEqual([
+        `POST zones/${Z}/logpush/validate/destination`,
+        `POST zones/${Z}/logpush/validate/destination`,
+        `POST zones/${Z}/page_shield/policies`,
+        `POST zones/${Z}/logpush/jobs`,
+      ]);
+      const again = await runCli(emu, ["plan", "-c", cfg, "--detailed-exitcode"], { env });
+      expect(again.code, again.stdout).toBe(0);
+      expect(again.stdout + again.stderr).not.toContain(BODY);
+    },
+  );
 });

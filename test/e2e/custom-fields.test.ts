@@ -133,49 +133,52 @@ describe("custom log fields", () => {
     expect(again.writes.map((w) => w.call)).toEqual([`POST zones/${Z}/rulesets/${ep.id}/rules`]);
   });
 
-  it("adopts a rule made in the dashboard instead of adding a second, and leaves a further one byte for byte", async () => {
-    await emu.api("PUT", EP_PATH, {
-      name: "default",
-      rules: [
+  it(
+    "adopts a rule made in the dashboard instead of adding a second, and leaves a further one " + "byte for byte",
+    async () => {
+      await emu.api("PUT", EP_PATH, {
+        name: "default",
+        rules: [
+          {
+            action: "log_custom_field",
+            expression: "true",
+            description: "dashboard",
+            action_parameters: { request_fields: [{ name: "user-agent" }] },
+          },
+          {
+            action: "log_custom_field",
+            expression: 'http.host eq "api.example.com"',
+            description: "api team",
+            ref: "api",
+            action_parameters: { cookie_fields: [{ name: "api_session" }] },
+          },
+        ],
+      });
+      const seeded = await entrypoint();
+      const foreign = JSON.stringify(seeded.rules[1]);
+      await emu.clearRequests();
+      const config = fieldsConfig("request_headers: [user-agent, referer]");
+      const { plan, writes } = await converge(config);
+      expect(plan).toContain("2 log_custom_field rules");
+      expect(plan).toContain(`~ log_custom_fields "custom_fields" (id ${seeded.rules[0]!.id})`);
+      expect(writes).toEqual([
         {
-          action: "log_custom_field",
-          expression: "true",
-          description: "dashboard",
-          action_parameters: { request_fields: [{ name: "user-agent" }] },
+          call: `PATCH zones/${Z}/rulesets/${seeded.id}/rules/${seeded.rules[0]!.id}`,
+          body: {
+            action: "log_custom_field",
+            expression: "true",
+            description: "dashboard",
+            enabled: true,
+            ref: seeded.rules[0]!.ref,
+            action_parameters: { request_fields: [{ name: "user-agent" }, { name: "referer" }] },
+          },
         },
-        {
-          action: "log_custom_field",
-          expression: 'http.host eq "api.example.com"',
-          description: "api team",
-          ref: "api",
-          action_parameters: { cookie_fields: [{ name: "api_session" }] },
-        },
-      ],
-    });
-    const seeded = await entrypoint();
-    const foreign = JSON.stringify(seeded.rules[1]);
-    await emu.clearRequests();
-    const config = fieldsConfig("request_headers: [user-agent, referer]");
-    const { plan, writes } = await converge(config);
-    expect(plan).toContain("2 log_custom_field rules");
-    expect(plan).toContain(`~ log_custom_fields "custom_fields" (id ${seeded.rules[0]!.id})`);
-    expect(writes).toEqual([
-      {
-        call: `PATCH zones/${Z}/rulesets/${seeded.id}/rules/${seeded.rules[0]!.id}`,
-        body: {
-          action: "log_custom_field",
-          expression: "true",
-          description: "dashboard",
-          enabled: true,
-          ref: seeded.rules[0]!.ref,
-          action_parameters: { request_fields: [{ name: "user-agent" }, { name: "referer" }] },
-        },
-      },
-    ]);
-    const after = await entrypoint();
-    expect(after.rules.map((r) => r.id)).toEqual(seeded.rules.map((r) => r.id));
-    expect(JSON.stringify(after.rules[1])).toBe(foreign);
-  });
+      ]);
+      const after = await entrypoint();
+      expect(after.rules.map((r) => r.id)).toEqual(seeded.rules.map((r) => r.id));
+      expect(JSON.stringify(after.rules[1])).toBe(foreign);
+    },
+  );
 
   it("plans nothing for empty lists when no rule exists", async () => {
     const config = await writeConfig(fieldsConfig("request_headers: []"));

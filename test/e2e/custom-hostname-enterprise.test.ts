@@ -13,7 +13,8 @@ const EDIT_PAGE = "https://developers.cloudflare.com/api/resources/custom_hostna
 
 const config = (ca: string) =>
   writeConfig(
-    `version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.net\n    custom_hostnames:\n      - hostname: ${APP}\n        certificate_authority: ${JSON.stringify(ca)}\n`,
+    `version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.net\n    custom_hostnames:\n      - hostname: ` +
+      `${APP}\n        certificate_authority: ${JSON.stringify(ca)}\n`,
   );
 
 interface Hostname {
@@ -54,8 +55,10 @@ describe("a CA named on a zone not on Enterprise", () => {
     expect(out).toContain("apply failed before any change was made; nothing was written.");
     expect(out).toContain(`[1459] at /ssl/certificate_authority; see ${EDIT_PAGE})`);
     expect(out).toContain(
-      `choosing a certificate authority needs an Enterprise plan (Cloudflare error 1459), and this zone is not on it: ` +
-        `in the file, under custom_hostnames, remove certificate_authority: ssl_com from hostname ${APP} (or set it to "") to leave the CA to Cloudflare, then plan again`,
+      `choosing a certificate authority needs an Enterprise plan (Cloudflare error 1459), and this zone is ` +
+        `not on it: ` +
+        `in the file, under custom_hostnames, remove certificate_authority: ssl_com from hostname ${APP} ` +
+        `(or set it to "") to leave the CA to Cloudflare, then plan again`,
     );
     const writes = (await emu.requests())
       .filter((r) => r.method !== "GET")

@@ -44,49 +44,53 @@ async function expectedSsl(hostname: string, ca: string): Promise<Record<string,
 }
 
 describe("custom hostnames end to end", () => {
-  it('leaves "" hostnames on the CA Cloudflare chose, moves one off digicert and one to another CA with the whole ssl object, then shows no changes', async () => {
-    const file = await config([
-      [SHOP, ""],
-      [APP, "ssl_com"],
-      [PORTAL, ""],
-      [API, ""],
-    ]);
-    const plan1 = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
-    expect(plan1.code, plan1.stderr).toBe(2);
-    expect(plan1.stdout).not.toContain(`custom_hostname "${SHOP}"`);
-    expect(plan1.stdout).toContain(`~ custom_hostname "${PORTAL}"`);
-    expect(plan1.stdout).toContain('~ certificate_authority: "digicert" → ""');
-    expect(plan1.stdout).toContain('certificate authority digicert → "" (the default CA)');
-    expect(plan1.stdout).toMatch(/moves off digicert, which Cloudflare no longer issues from/);
-    expect(plan1.stdout).toMatch(/"" lets Cloudflare pick the CA/);
-    expect(plan1.stdout).toMatch(/re-triggers domain control validation \(method txt\)/);
-    expect(plan1.stdout).toContain("Plan: 0 to create, 2 to update, 0 to replace, 0 to delete.");
+  it(
+    'leaves "" hostnames on the CA Cloudflare chose, moves one off digicert and one to another CA with the ' +
+      "whole ssl object, then shows no changes",
+    async () => {
+      const file = await config([
+        [SHOP, ""],
+        [APP, "ssl_com"],
+        [PORTAL, ""],
+        [API, ""],
+      ]);
+      const plan1 = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
+      expect(plan1.code, plan1.stderr).toBe(2);
+      expect(plan1.stdout).not.toContain(`custom_hostname "${SHOP}"`);
+      expect(plan1.stdout).toContain(`~ custom_hostname "${PORTAL}"`);
+      expect(plan1.stdout).toContain('~ certificate_authority: "digicert" → ""');
+      expect(plan1.stdout).toContain('certificate authority digicert → "" (the default CA)');
+      expect(plan1.stdout).toMatch(/moves off digicert, which Cloudflare no longer issues from/);
+      expect(plan1.stdout).toMatch(/"" lets Cloudflare pick the CA/);
+      expect(plan1.stdout).toMatch(/re-triggers domain control validation \(method txt\)/);
+      expect(plan1.stdout).toContain("Plan: 0 to create, 2 to update, 0 to replace, 0 to delete.");
 
-    const want = { [PORTAL]: await expectedSsl(PORTAL, ""), [APP]: await expectedSsl(APP, "ssl_com") };
-    expect(want[APP]).toMatchObject({ method: "txt", type: "dv", bundle_method: "ubiquitous", wildcard: false });
-    await emu.clearRequests();
-    const apply = await runCli(emu, ["apply", "-c", file, "--auto-approve"]);
-    expect(apply.code, apply.stderr).toBe(0);
-    const log = (await emu.requests()).filter((r) => r.method !== "GET");
-    const ids = Object.fromEntries(
-      (await emu.api<Hostname[]>("GET", `zones/${ZONE.com}/custom_hostnames`)).map((h) => [h.hostname, h.id]),
-    );
-    expect(log.map((r) => [r.method, r.path.replace(/^\/client\/v4\//, ""), r.body])).toEqual(
-      expect.arrayContaining([
-        ["PATCH", `zones/${ZONE.com}/custom_hostnames/${ids[PORTAL]}`, { ssl: want[PORTAL] }],
-        ["PATCH", `zones/${ZONE.com}/custom_hostnames/${ids[APP]}`, { ssl: want[APP] }],
-      ]),
-    );
-    expect(log).toHaveLength(2);
-    // A default-CA hostname reads back the CA the service picked, never "".
-    expect(await liveCa(PORTAL)).not.toBe("");
-    expect(await liveCa(PORTAL)).not.toBe("digicert");
-    expect(await liveCa(APP)).toBe("ssl_com");
+      const want = { [PORTAL]: await expectedSsl(PORTAL, ""), [APP]: await expectedSsl(APP, "ssl_com") };
+      expect(want[APP]).toMatchObject({ method: "txt", type: "dv", bundle_method: "ubiquitous", wildcard: false });
+      await emu.clearRequests();
+      const apply = await runCli(emu, ["apply", "-c", file, "--auto-approve"]);
+      expect(apply.code, apply.stderr).toBe(0);
+      const log = (await emu.requests()).filter((r) => r.method !== "GET");
+      const ids = Object.fromEntries(
+        (await emu.api<Hostname[]>("GET", `zones/${ZONE.com}/custom_hostnames`)).map((h) => [h.hostname, h.id]),
+      );
+      expect(log.map((r) => [r.method, r.path.replace(/^\/client\/v4\//, ""), r.body])).toEqual(
+        expect.arrayContaining([
+          ["PATCH", `zones/${ZONE.com}/custom_hostnames/${ids[PORTAL]}`, { ssl: want[PORTAL] }],
+          ["PATCH", `zones/${ZONE.com}/custom_hostnames/${ids[APP]}`, { ssl: want[APP] }],
+        ]),
+      );
+      expect(log).toHaveLength(2);
+      // A default-CA hostname reads back the CA the service picked, never "".
+      expect(await liveCa(PORTAL)).not.toBe("");
+      expect(await liveCa(PORTAL)).not.toBe("digicert");
+      expect(await liveCa(APP)).toBe("ssl_com");
 
-    const plan2 = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
-    expect(plan2.code, plan2.stdout + plan2.stderr).toBe(0);
-    expect(plan2.stdout).toContain("No changes.");
-  });
+      const plan2 = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
+      expect(plan2.code, plan2.stdout + plan2.stderr).toBe(0);
+      expect(plan2.stdout).toContain("No changes.");
+    },
+  );
 
   it("reads the zone's hostnames with one list call (50 a page) and nothing else", async () => {
     const file = await config([
@@ -133,7 +137,9 @@ describe("custom hostnames end to end", () => {
     await emu.clearRequests();
     const plan = await runCli(emu, ["plan", "-c", file]);
     expect(plan.code).toBe(1);
-    const message = `custom hostname nope.customer.example does not exist in zone ${ZONE.com}; zoneform never creates hostnames — create it first or remove it from the file`;
+    const message =
+      `custom hostname nope.customer.example does not exist in zone ${ZONE.com}; zoneform ` +
+      `never creates hostnames — create it first or remove it from the file`;
     expect(plan.stdout + plan.stderr).toContain(message);
     const apply = await runCli(emu, ["apply", "-c", file, "--auto-approve"]);
     expect(apply.code).toBe(1);
@@ -141,19 +147,22 @@ describe("custom hostnames end to end", () => {
     expect(await liveCa(SHOP)).toBe("lets_encrypt");
   });
 
-  it('keeps a default-CA hostname (which reads back the CA Cloudflare picked) without a change, with "" or no CA', async () => {
-    expect(await liveCa(API)).toBe("google");
-    const plan = await runCli(emu, ["plan", "-c", await config([[API, ""]]), "--detailed-exitcode"]);
-    expect(plan.code, plan.stderr).toBe(0);
-    const unset = await writeConfig(
-      `version: 1\nzones:\n  - zone_id: ${ZONE.com}\n    custom_hostnames:\n      - hostname: ${API}\n`,
-    );
-    expect((await runCli(emu, ["plan", "-c", unset, "--detailed-exitcode"])).code).toBe(0);
-    const onto = await config([[API, "lets_encrypt"]]);
-    const plan2 = await runCli(emu, ["plan", "-c", onto]);
-    expect(plan2.stdout).toContain('~ certificate_authority: "google" → "lets_encrypt"');
-    expect(plan2.stdout).toMatch(/self-signed root chain only/);
-  });
+  it(
+    "keeps a default-CA hostname (which reads back the CA Cloudflare picked) without a change, with " + '"" or no CA',
+    async () => {
+      expect(await liveCa(API)).toBe("google");
+      const plan = await runCli(emu, ["plan", "-c", await config([[API, ""]]), "--detailed-exitcode"]);
+      expect(plan.code, plan.stderr).toBe(0);
+      const unset = await writeConfig(
+        `version: 1\nzones:\n  - zone_id: ${ZONE.com}\n    custom_hostnames:\n      - hostname: ${API}\n`,
+      );
+      expect((await runCli(emu, ["plan", "-c", unset, "--detailed-exitcode"])).code).toBe(0);
+      const onto = await config([[API, "lets_encrypt"]]);
+      const plan2 = await runCli(emu, ["plan", "-c", onto]);
+      expect(plan2.stdout).toContain('~ certificate_authority: "google" → "lets_encrypt"');
+      expect(plan2.stdout).toMatch(/self-signed root chain only/);
+    },
+  );
 
   it("never patches a hostname serving an uploaded certificate, and warns when the file names a CA for it", async () => {
     const UPLOADED = "secure.hooli-com.example";
@@ -199,48 +208,56 @@ async function reshape(
 }
 
 describe("custom hostnames with legacy live values", () => {
-  it("never echoes a legacy method cname: a CA change stops with what to choose, and once chosen the PATCH carries only accepted values", async () => {
-    const id = await reshape(SHOP, (ssl) => ({ ...ssl, method: "cname" }));
-    // The emulator holds it and answers it, but refuses cname in a PATCH as the API does.
-    expect(
-      (await emu.api<Hostname[]>("GET", `zones/${ZONE.com}/custom_hostnames?hostname=${SHOP}`))[0]!.ssl.method,
-    ).toBe("cname");
-    expect(
-      (await emu.call("PATCH", `zones/${ZONE.com}/custom_hostnames/${id}`, { ssl: { method: "cname", type: "dv" } }))
-        .status,
-    ).toBe(400);
+  it(
+    "never echoes a legacy method cname: a CA change stops with what to choose, and once chosen the PATCH " +
+      "carries only accepted values",
+    async () => {
+      const id = await reshape(SHOP, (ssl) => ({ ...ssl, method: "cname" }));
+      // The emulator holds it and answers it, but refuses cname in a PATCH as the API does.
+      expect(
+        (await emu.api<Hostname[]>("GET", `zones/${ZONE.com}/custom_hostnames?hostname=${SHOP}`))[0]!.ssl.method,
+      ).toBe("cname");
+      expect(
+        (await emu.call("PATCH", `zones/${ZONE.com}/custom_hostnames/${id}`, { ssl: { method: "cname", type: "dv" } }))
+          .status,
+      ).toBe(400);
 
-    // No change asked for: nothing to say, nothing written.
-    await emu.clearRequests();
-    expect((await runCli(emu, ["apply", "-c", await config([[SHOP, "lets_encrypt"]]), "--auto-approve"])).code).toBe(0);
-    expect(await emu.calls({ writesOnly: true })).toEqual([]);
+      // No change asked for: nothing to say, nothing written.
+      await emu.clearRequests();
+      expect((await runCli(emu, ["apply", "-c", await config([[SHOP, "lets_encrypt"]]), "--auto-approve"])).code).toBe(
+        0,
+      );
+      expect(await emu.calls({ writesOnly: true })).toEqual([]);
 
-    const file = await config([[SHOP, "google"]]);
-    const plan = await runCli(emu, ["plan", "-c", file]);
-    expect(plan.code).toBe(1);
-    expect(plan.stdout + plan.stderr).toContain(
-      `custom hostname ${SHOP}: its validation method is the legacy "cname", which the API no longer accepts in a PATCH (only http, txt, email); a CA change must carry a method (error 1434) and zoneform will not choose one for you.`,
-    );
-    const refused = await runCli(emu, ["apply", "-c", file, "--auto-approve"]);
-    expect(refused.code).toBe(1);
-    expect(await emu.calls({ writesOnly: true })).toEqual([]);
+      const file = await config([[SHOP, "google"]]);
+      const plan = await runCli(emu, ["plan", "-c", file]);
+      expect(plan.code).toBe(1);
+      expect(plan.stdout + plan.stderr).toContain(
+        `custom hostname ${SHOP}: its validation method is the legacy "cname", which the API no longer ` +
+          `accepts in a PATCH (only http, txt, email); a CA change must carry a method (error 1434) and zoneform ` +
+          `will not choose one for you.`,
+      );
+      const refused = await runCli(emu, ["apply", "-c", file, "--auto-approve"]);
+      expect(refused.code).toBe(1);
+      expect(await emu.calls({ writesOnly: true })).toEqual([]);
 
-    // The user chooses txt (their own call), then plan → apply → plan.
-    await emu.api("PATCH", `zones/${ZONE.com}/custom_hostnames/${id}`, { ssl: { method: "txt", type: "dv" } });
-    await emu.clearRequests();
-    const apply = await runCli(emu, ["apply", "-c", file, "--auto-approve"]);
-    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
-    const writes = (await emu.requests())
-      .filter((r) => r.method !== "GET")
-      .map((r) => [r.method, r.path.replace(/^\/client\/v4\//, ""), r.body]);
-    expect(writes).toEqual([
-      ["PATCH", `zones/${ZONE.com}/custom_hostnames/${id}`, { ssl: await expectedSsl(SHOP, "google") }],
-    ]);
-    expect(JSON.stringify(writes)).not.toContain('cname"');
-    expect((writes[0]![2] as { ssl: { method: string } }).ssl.method).toBe("txt");
-    const again = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
-    expect(again.code, again.stdout + again.stderr).toBe(0);
-  });
+      // The user chooses txt (their own call), then plan → apply → plan.
+      await emu.api("PATCH", `zones/${ZONE.com}/custom_hostnames/${id}`, { ssl: { method: "txt", type: "dv" } });
+      await emu.clearRequests();
+      const apply = await runCli(emu, ["apply", "-c", file, "--auto-approve"]);
+      expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+      const writes = (await emu.requests())
+        .filter((r) => r.method !== "GET")
+        .map((r) => [r.method, r.path.replace(/^\/client\/v4\//, ""), r.body]);
+      expect(writes).toEqual([
+        ["PATCH", `zones/${ZONE.com}/custom_hostnames/${id}`, { ssl: await expectedSsl(SHOP, "google") }],
+      ]);
+      expect(JSON.stringify(writes)).not.toContain('cname"');
+      expect((writes[0]![2] as { ssl: { method: string } }).ssl.method).toBe("txt");
+      const again = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
+      expect(again.code, again.stdout + again.stderr).toBe(0);
+    },
+  );
 
   it("leaves a legacy bundle method out of the PATCH, and says so", async () => {
     const id = await reshape(APP, (ssl) => ({ ...ssl, bundle_method: "legacy_bundle" }));

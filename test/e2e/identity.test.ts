@@ -33,16 +33,19 @@ const seedJob = (name: string, dataset: string) =>
   emu.api<{ id: number }>("POST", JOBS, { name, dataset, destination_conf: DEST, enabled: true });
 
 const policyYaml = (value: string, id?: string) =>
-  `        - ${id ? `id: ${id}\n          ` : ""}description: Checkout\n          action: log\n          expression: http.host eq "example.com"\n          value: "${value}"\n`;
+  `        - ${id ? `id: ${id}\n          ` : ""}description: Checkout\n          action: log\n          ` +
+  `expression: http.host eq "example.com"\n          value: "${value}"\n`;
 const policiesConfig = (entries: string, prune = true) =>
   writeConfig(
-    `version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.com\n    page_shield:\n${prune ? "" : "      prune: false\n"}      policies:\n${entries}`,
+    `version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.com\n    ` +
+      `page_shield:\n${prune ? "" : "      prune: false\n"}      policies:\n${entries}`,
   );
 const jobYaml = (dataset: string) =>
   `        - name: example.com\n          dataset: ${dataset}\n          destination_conf: "${DEST}"\n`;
 const jobsConfig = (entries: string, prune: boolean) =>
   writeConfig(
-    `version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.com\n    logs:\n${prune ? "" : "      prune: false\n"}      logpush_jobs:\n${entries}`,
+    `version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.com\n    ` +
+      `logs:\n${prune ? "" : "      prune: false\n"}      logpush_jobs:\n${entries}`,
   );
 
 /** Writes of the last run, as `METHOD path` (checks that only validate left out). */
@@ -85,34 +88,38 @@ describe("Logpush jobs that share a name (Cloudflare's example.com pair)", () =>
     expect(made).toEqual([]);
   });
 
-  it("two jobs with one name AND dataset: the zone stops with both ids and how to pin, 0 writes; a pin picks one", async () => {
-    const a = await seedJob("example.com", "http_requests");
-    const b = await seedJob("example.com", "http_requests");
-    const config = await jobsConfig(
-      jobYaml("http_requests").replace("destination_conf", "enabled: false\n          destination_conf"),
-      false,
-    );
-    await emu.clearRequests();
-    const plan = await runCli(emu, ["plan", "-c", config]);
-    expect(plan.code).toBe(1);
-    expect(plan.stderr).toContain(
-      `matches 2 live Logpush jobs: id ${a.id} (name "example.com", dataset http_requests); id ${b.id} (name "example.com", dataset http_requests)`,
-    );
-    expect(plan.stderr).toContain("`id: <id>` under the entry");
-    const apply = await runCli(emu, ["apply", "-c", config, "--auto-approve"]);
-    expect(apply.code).toBe(1);
-    expect(await writes()).toEqual([]);
+  it(
+    "two jobs with one name AND dataset: the zone stops with both ids and how to pin, 0 writes; a pin " + "picks one",
+    async () => {
+      const a = await seedJob("example.com", "http_requests");
+      const b = await seedJob("example.com", "http_requests");
+      const config = await jobsConfig(
+        jobYaml("http_requests").replace("destination_conf", "enabled: false\n          destination_conf"),
+        false,
+      );
+      await emu.clearRequests();
+      const plan = await runCli(emu, ["plan", "-c", config]);
+      expect(plan.code).toBe(1);
+      expect(plan.stderr).toContain(
+        `matches 2 live Logpush jobs: id ${a.id} (name "example.com", dataset http_requests); id ${b.id} ` +
+          `(name "example.com", dataset http_requests)`,
+      );
+      expect(plan.stderr).toContain("`id: <id>` under the entry");
+      const apply = await runCli(emu, ["apply", "-c", config, "--auto-approve"]);
+      expect(apply.code).toBe(1);
+      expect(await writes()).toEqual([]);
 
-    const pinned = await jobsConfig(
-      `        - id: ${b.id}\n` +
-        jobYaml("http_requests")
-          .replace("        - name", "          name")
-          .replace("destination_conf", "enabled: false\n          destination_conf"),
-      false,
-    );
-    const { writes: made } = await converge(pinned, 2);
-    expect(made).toEqual([`PUT ${JOBS}/${b.id}`]);
-  });
+      const pinned = await jobsConfig(
+        `        - id: ${b.id}\n` +
+          jobYaml("http_requests")
+            .replace("        - name", "          name")
+            .replace("destination_conf", "enabled: false\n          destination_conf"),
+        false,
+      );
+      const { writes: made } = await converge(pinned, 2);
+      expect(made).toEqual([`PUT ${JOBS}/${b.id}`]);
+    },
+  );
 });
 
 describe("Page Shield policies that share a description", () => {
@@ -154,45 +161,50 @@ describe("Page Shield policies that share a description", () => {
     ]);
     expect(plan.code).toBe(1);
     expect(plan.stderr).toContain(
-      `pins id 0123456789abcdef0123456789abcdef, which is not live (live Page Shield policies with the same hints: id ${p1.id}`,
+      `pins id 0123456789abcdef0123456789abcdef, which is not live (live Page Shield policies with the same ` +
+        `hints: id ${p1.id}`,
     );
     expect(await writes()).toEqual([]);
   });
 });
 
 describe("export of zones whose hints repeat", () => {
-  it("writes every object, with an id: pin where a description or a name and dataset repeats; plan after export is empty", async () => {
-    const p1 = await seedPolicy("Checkout", "script-src 'self'");
-    const p2 = await seedPolicy("Checkout", "script-src 'none'");
-    await seedPolicy("Reports", "default-src 'self'");
-    const j1 = await seedJob("example.com", "http_requests");
-    const j2 = await seedJob("example.com", "http_requests");
-    await seedJob("example.com", "spectrum_events");
-    const out = join(await tempDir(), "zoneform.yaml");
-    const exp = await runCli(emu, ["export", "--zone", Z, "--sections", "page_shield,logpush", "--out", out]);
-    expect(exp.code, exp.stderr).toBe(0);
-    const zone = parse(await readFile(out, "utf8")).zones[0];
-    const policies = zone.page_shield.policies as Array<Record<string, unknown>>;
-    expect(policies.map((p) => [p.id, p.description, p.value]).sort()).toEqual(
-      [
-        [p1.id, "Checkout", "script-src 'self'"],
-        [p2.id, "Checkout", "script-src 'none'"],
-        [undefined, "Reports", "default-src 'self'"],
-      ].sort(),
-    );
-    expect(zone.page_shield).not.toHaveProperty("prune");
-    const jobs = zone.logs.logpush_jobs as Array<Record<string, unknown>>;
-    expect(jobs.map((j) => [j.id, j.name, j.dataset])).toEqual([
-      [j1.id, "example.com", "http_requests"],
-      [j2.id, "example.com", "http_requests"],
-      [undefined, "example.com", "spectrum_events"],
-    ]);
-    await emu.clearRequests();
-    const plan = await runCli(emu, ["plan", "-c", out, "--detailed-exitcode"]);
-    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
-    expect(plan.stdout).toContain("No changes.");
-    expect(await writes()).toEqual([]);
-  });
+  it(
+    "writes every object, with an id: pin where a description or a name and dataset repeats; plan after " +
+      "export is empty",
+    async () => {
+      const p1 = await seedPolicy("Checkout", "script-src 'self'");
+      const p2 = await seedPolicy("Checkout", "script-src 'none'");
+      await seedPolicy("Reports", "default-src 'self'");
+      const j1 = await seedJob("example.com", "http_requests");
+      const j2 = await seedJob("example.com", "http_requests");
+      await seedJob("example.com", "spectrum_events");
+      const out = join(await tempDir(), "zoneform.yaml");
+      const exp = await runCli(emu, ["export", "--zone", Z, "--sections", "page_shield,logpush", "--out", out]);
+      expect(exp.code, exp.stderr).toBe(0);
+      const zone = parse(await readFile(out, "utf8")).zones[0];
+      const policies = zone.page_shield.policies as Array<Record<string, unknown>>;
+      expect(policies.map((p) => [p.id, p.description, p.value]).sort()).toEqual(
+        [
+          [p1.id, "Checkout", "script-src 'self'"],
+          [p2.id, "Checkout", "script-src 'none'"],
+          [undefined, "Reports", "default-src 'self'"],
+        ].sort(),
+      );
+      expect(zone.page_shield).not.toHaveProperty("prune");
+      const jobs = zone.logs.logpush_jobs as Array<Record<string, unknown>>;
+      expect(jobs.map((j) => [j.id, j.name, j.dataset])).toEqual([
+        [j1.id, "example.com", "http_requests"],
+        [j2.id, "example.com", "http_requests"],
+        [undefined, "example.com", "spectrum_events"],
+      ]);
+      await emu.clearRequests();
+      const plan = await runCli(emu, ["plan", "-c", out, "--detailed-exitcode"]);
+      expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+      expect(plan.stdout).toContain("No changes.");
+      expect(await writes()).toEqual([]);
+    },
+  );
 });
 
 describe("a create whose answer was lost", () => {
@@ -219,25 +231,30 @@ describe("a create whose answer was lost", () => {
     );
   });
 
-  it("a Logpush job (filter and output options) next to an older job of the same name and dataset: the new one is adopted", async () => {
-    const old = await seedJob("example.com", "http_requests");
-    const entry =
-      jobYaml("http_requests") +
-      "          filter: { where: { key: ClientRequestHost, operator: eq, value: example.com } }\n          output_options: { field_names: [RayID, EdgeStartTimestamp], timestamp_format: rfc3339 }\n";
-    const config = await jobsConfig(
-      `        - id: ${old.id}\n${jobYaml("http_requests").replace("        - name", "          name")}${entry}`,
-      false,
-    );
-    await emu.admin("POST", "/faults", { method: "POST", path: "logpush/jobs$", reset: true, after: true, count: 1 });
-    const { apply, writes: made } = await converge(config, 2);
-    expect(made).toEqual([`POST ${JOBS}`]);
-    const live = await emu.api<Array<{ id: number }>>("GET", JOBS);
-    const created = live.find((j) => j.id !== old.id)!;
-    expect(live).toHaveLength(2);
-    expect(apply.stderr).toContain(
-      `POST ${JOBS}: the answer was lost, but what it creates is there: adopted (id ${created.id})`,
-    );
-  });
+  it(
+    "a Logpush job (filter and output options) next to an older job of the same name and dataset: the new " +
+      "one is adopted",
+    async () => {
+      const old = await seedJob("example.com", "http_requests");
+      const entry =
+        jobYaml("http_requests") +
+        "          filter: { where: { key: ClientRequestHost, operator: eq, value: example.com } }\n          " +
+        "output_options: { field_names: [RayID, EdgeStartTimestamp], timestamp_format: rfc3339 }\n";
+      const config = await jobsConfig(
+        `        - id: ${old.id}\n${jobYaml("http_requests").replace("        - name", "          name")}${entry}`,
+        false,
+      );
+      await emu.admin("POST", "/faults", { method: "POST", path: "logpush/jobs$", reset: true, after: true, count: 1 });
+      const { apply, writes: made } = await converge(config, 2);
+      expect(made).toEqual([`POST ${JOBS}`]);
+      const live = await emu.api<Array<{ id: number }>>("GET", JOBS);
+      const created = live.find((j) => j.id !== old.id)!;
+      expect(live).toHaveLength(2);
+      expect(apply.stderr).toContain(
+        `POST ${JOBS}: the answer was lost, but what it creates is there: adopted (id ${created.id})`,
+      );
+    },
+  );
 
   /** A "Stale" policy the plan deletes after the create, so that a stop is seen to write nothing more. */
   async function lostWith(extra: (body: Record<string, unknown>) => Promise<void>) {
@@ -257,37 +274,46 @@ describe("a create whose answer was lost", () => {
     return { apply, stale };
   }
 
-  it('two new policies equal to what was sent: "may have been created" with both ids, exit 4, nothing adopted and no further write', async () => {
-    const { apply, stale } = await lostWith(async (body) => {
-      await emu.api("POST", POLICIES, body);
-      await emu.api("POST", POLICIES, body);
-    });
-    expect(apply.code, apply.stdout + apply.stderr).toBe(4);
-    const live = await emu.api<Array<{ id: string; description: string }>>("GET", POLICIES);
-    const made = live.filter((p) => p.description === "Checkout").map((p) => p.id);
-    expect(made).toHaveLength(2);
-    expect(apply.stderr).toContain("it may have been created: 2 new objects equal what was sent");
-    for (const id of made) expect(apply.stderr).toContain(id);
-    expect(apply.stderr).toContain("(1 of them may have been written)");
-    // The two POSTs are the test's own; zoneform's never reached the API, and the delete was not attempted.
-    expect(await writes()).toEqual([`POST ${POLICIES}`, `POST ${POLICIES}`]);
-    expect(live.map((p) => p.id)).toContain(stale.id);
-    expect(apply.stderr).toContain('not done:    example.com: - page_shield_policy "Stale"');
-  });
+  it(
+    'two new policies equal to what was sent: "may have been created" with both ids, exit 4, nothing ' +
+      "adopted and no further write",
+    async () => {
+      const { apply, stale } = await lostWith(async (body) => {
+        await emu.api("POST", POLICIES, body);
+        await emu.api("POST", POLICIES, body);
+      });
+      expect(apply.code, apply.stdout + apply.stderr).toBe(4);
+      const live = await emu.api<Array<{ id: string; description: string }>>("GET", POLICIES);
+      const made = live.filter((p) => p.description === "Checkout").map((p) => p.id);
+      expect(made).toHaveLength(2);
+      expect(apply.stderr).toContain("it may have been created: 2 new objects equal what was sent");
+      for (const id of made) expect(apply.stderr).toContain(id);
+      expect(apply.stderr).toContain("(1 of them may have been written)");
+      // The two POSTs are the test's own; zoneform's never reached the API, and the delete was not attempted.
+      expect(await writes()).toEqual([`POST ${POLICIES}`, `POST ${POLICIES}`]);
+      expect(live.map((p) => p.id)).toContain(stale.id);
+      expect(apply.stderr).toContain('not done:    example.com: - page_shield_policy "Stale"');
+    },
+  );
 
-  it('a new policy of that description that differs from what was sent: "may have been created", exit 4, not adopted', async () => {
-    const { apply } = await lostWith(async (body) => {
-      await emu.api("POST", POLICIES, { ...body, value: "script-src *" });
-    });
-    expect(apply.code, apply.stdout + apply.stderr).toBe(4);
-    const other = (await emu.api<Array<{ id: string; value: string }>>("GET", POLICIES)).find(
-      (p) => p.value === "script-src *",
-    )!;
-    expect(apply.stderr).toContain(
-      `it may have been created: no new object equals what was sent (new since the plan, with its hints: id ${other.id})`,
-    );
-    expect(apply.stderr).not.toContain(": adopted");
-    expect(apply.stderr).toContain("None was adopted and nothing more is written to this zone");
-    expect(await writes()).toEqual([`POST ${POLICIES}`]);
-  });
+  it(
+    'a new policy of that description that differs from what was sent: "may have been created", exit 4, ' +
+      "not adopted",
+    async () => {
+      const { apply } = await lostWith(async (body) => {
+        await emu.api("POST", POLICIES, { ...body, value: "script-src *" });
+      });
+      expect(apply.code, apply.stdout + apply.stderr).toBe(4);
+      const other = (await emu.api<Array<{ id: string; value: string }>>("GET", POLICIES)).find(
+        (p) => p.value === "script-src *",
+      )!;
+      expect(apply.stderr).toContain(
+        `it may have been created: no new object equals what was sent (new since the plan, with its hints: id ` +
+          `${other.id})`,
+      );
+      expect(apply.stderr).not.toContain(": adopted");
+      expect(apply.stderr).toContain("None was adopted and nothing more is written to this zone");
+      expect(await writes()).toEqual([`POST ${POLICIES}`]);
+    },
+  );
 });

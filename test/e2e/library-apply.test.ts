@@ -178,22 +178,26 @@ describe("the library's apply()", () => {
     }
   });
 
-  it("makes the plan the CLI makes: the same digest for the same file and zone, rendered the same, digest line included", async () => {
-    const config = CONFIG.replaceAll("${env:SUFFIX}", "stripe");
-    const cli = await runCli(emu, ["plan", "-c", await writeConfig(config)]);
-    expect(cli.code, cli.stderr).toBe(0);
-    const shown = /^Plan digest: (sha256:[0-9a-f]{64})$/m.exec(cli.stdout)?.[1];
-    expect(shown).toBeDefined();
-    const { client, desired, p } = await planned(config);
-    try {
-      expect((JSON.parse(renderPlan(p, desired, "json")) as { digest: string }).digest).toBe(shown);
-      // One renderer: the library's text is the CLI's (no terminal, so no width limit), digest line included.
-      expect(renderPlan(p, desired, "text")).toBe(cli.stdout);
-      expect(renderPlan(p, desired, "markdown")).toContain(`\nPlan digest: \`${shown}\`\n`);
-    } finally {
-      await client.close();
-    }
-  });
+  it(
+    "makes the plan the CLI makes: the same digest for the same file and zone, rendered the same, digest " +
+      "line included",
+    async () => {
+      const config = CONFIG.replaceAll("${env:SUFFIX}", "stripe");
+      const cli = await runCli(emu, ["plan", "-c", await writeConfig(config)]);
+      expect(cli.code, cli.stderr).toBe(0);
+      const shown = /^Plan digest: (sha256:[0-9a-f]{64})$/m.exec(cli.stdout)?.[1];
+      expect(shown).toBeDefined();
+      const { client, desired, p } = await planned(config);
+      try {
+        expect((JSON.parse(renderPlan(p, desired, "json")) as { digest: string }).digest).toBe(shown);
+        // One renderer: the library's text is the CLI's (no terminal, so no width limit), digest line included.
+        expect(renderPlan(p, desired, "text")).toBe(cli.stdout);
+        expect(renderPlan(p, desired, "markdown")).toContain(`\nPlan digest: \`${shown}\`\n`);
+      } finally {
+        await client.close();
+      }
+    },
+  );
 
   it("is the only way the library writes: no export runs operations of the caller's", () => {
     expect(Object.keys(library).sort()).toEqual(

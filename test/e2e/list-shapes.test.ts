@@ -20,10 +20,12 @@ const policy = (description: string) => ({
   enabled: true,
 });
 const policyYaml = (description: string) =>
-  `      - description: ${description}\n        action: log\n        expression: http.host eq "example.com"\n        value: script-src 'self'\n        enabled: true\n`;
+  `      - description: ${description}\n        action: log\n        expression: http.host eq ` +
+  `"example.com"\n        value: script-src 'self'\n        enabled: true\n`;
 const policiesConfig = (descriptions: string[]) =>
   writeConfig(
-    `version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.com\n    page_shield:\n      policies:\n${descriptions.map(policyYaml).join("")}`,
+    `version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.com\n    page_shield:\n      ` +
+      `policies:\n${descriptions.map(policyYaml).join("")}`,
   );
 
 const shape = (body: Record<string, unknown>) => emu.admin("POST", "/list-shapes", body);
@@ -70,7 +72,8 @@ describe("an item answered twice", () => {
     const { writes, plan2 } = await converge(await policiesConfig(["Alpha", "Bravo", "Charlie"]));
     expect(writes).toEqual([`POST ${POLICIES}`]);
     expect(plan2.stderr).toContain(
-      `warning: GET ${POLICIES}: the list holds id "${first!.id}" twice on page 1 with the same content (a paging overlap); read once`,
+      `warning: GET ${POLICIES}: the list holds id "${first!.id}" twice on page 1 with the same content (a ` +
+        `paging overlap); read once`,
     );
   });
 
@@ -99,7 +102,8 @@ describe("announced totals far larger than the list", () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(apply.code).toBe(1);
     expect(apply.stderr).toContain(
-      `GET ${POLICIES}: the list announces 10000000000 pages, more than the 20000 zoneform reads at most (--max-list-pages)`,
+      `GET ${POLICIES}: the list announces 10000000000 pages, more than the 20000 zoneform reads at most ` +
+        `(--max-list-pages)`,
     );
     expect(await emu.calls({ writesOnly: true })).toEqual([]);
     expect((await emu.requests()).filter((r) => r.path.endsWith("/policies"))).toHaveLength(1);
@@ -137,7 +141,8 @@ describe("audit and an empty page before the last", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
       new RegExp(
-        `GET ${SCRIPTS}: page 2 came back empty twice although the list announced more \\(total_pages 3, total_count \\d+, 10 read so far\\); the list could not be read whole`,
+        `GET ${SCRIPTS}: page 2 came back empty twice although the list announced more \\(total_pages 3, ` +
+          `total_count \\d+, 10 read so far\\); the list could not be read whole`,
       ),
     );
     expect(r.stdout).not.toContain("No findings");

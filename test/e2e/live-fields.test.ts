@@ -68,43 +68,50 @@ describe("custom log fields of 2025", () => {
     });
   const liveRule = async () => await emu.api<{ id: string; rules: Rule[] }>("GET", EP_PATH);
 
-  it("a change of request_headers keeps the live transformed and raw lists and preserve_duplicates byte for byte", async () => {
-    await seed();
-    const before = await liveRule();
-    const { plan, writes } = await converge(
-      zoneYaml(
-        "logs:\n  custom_fields:\n    request_headers: [user-agent, cf-ray]\n    response_headers: [set-cookie]\n    transformed_request_headers: [x-forwarded-for]\n    raw_response_headers: [server]\n    cookies: [__Session]",
-      ),
-    );
-    expect(plan).toContain("request headers +cf-ray");
-    const rule = before.rules[0]!;
-    const { id: _id, version: _v, last_updated: _l, ...writable } = rule;
-    expect(writes).toEqual([
-      {
-        call: `PATCH zones/${Z}/rulesets/${before.id}/rules/${rule.id}`,
-        body: {
-          ...writable,
-          action_parameters: {
-            ...rule.action_parameters,
-            request_fields: [{ name: "user-agent" }, { name: "cf-ray" }],
+  it(
+    "a change of request_headers keeps the live transformed and raw lists and preserve_duplicates " + "byte for byte",
+    async () => {
+      await seed();
+      const before = await liveRule();
+      const { plan, writes } = await converge(
+        zoneYaml(
+          "logs:\n  custom_fields:\n    request_headers: [user-agent, cf-ray]\n    response_headers: " +
+            "[set-cookie]\n    transformed_request_headers: [x-forwarded-for]\n    raw_response_headers: " +
+            "[server]\n    cookies: [__Session]",
+        ),
+      );
+      expect(plan).toContain("request headers +cf-ray");
+      const rule = before.rules[0]!;
+      const { id: _id, version: _v, last_updated: _l, ...writable } = rule;
+      expect(writes).toEqual([
+        {
+          call: `PATCH zones/${Z}/rulesets/${before.id}/rules/${rule.id}`,
+          body: {
+            ...writable,
+            action_parameters: {
+              ...rule.action_parameters,
+              request_fields: [{ name: "user-agent" }, { name: "cf-ray" }],
+            },
           },
         },
-      },
-    ]);
-    const after = (await liveRule()).rules[0]!;
-    const strip = ({ version: _a, last_updated: _b, ...r }: Rule) => ({
-      ...r,
-      action_parameters: { ...r.action_parameters, request_fields: undefined },
-    });
-    expect(JSON.stringify(strip(after))).toBe(JSON.stringify(strip(rule)));
-  });
+      ]);
+      const after = (await liveRule()).rules[0]!;
+      const strip = ({ version: _a, last_updated: _b, ...r }: Rule) => ({
+        ...r,
+        action_parameters: { ...r.action_parameters, request_fields: undefined },
+      });
+      expect(JSON.stringify(strip(after))).toBe(JSON.stringify(strip(rule)));
+    },
+  );
 
   it("states preserve_duplicates on one raw response header: only that item changes", async () => {
     await seed();
     const before = (await liveRule()).rules[0]!;
     const { plan, writes } = await converge(
       zoneYaml(
-        "logs:\n  custom_fields:\n    request_headers: [user-agent]\n    transformed_request_headers: [x-forwarded-for]\n    response_headers: [set-cookie]\n    raw_response_headers: [{name: server, preserve_duplicates: true}]\n    cookies: [__Session]",
+        "logs:\n  custom_fields:\n    request_headers: [user-agent]\n    transformed_request_headers: " +
+          "[x-forwarded-for]\n    response_headers: [set-cookie]\n    raw_response_headers: [{name: server, " +
+          "preserve_duplicates: true}]\n    cookies: [__Session]",
       ),
     );
     expect(plan).toContain("keep duplicates of raw_response_headers.server");
@@ -118,7 +125,9 @@ describe("custom log fields of 2025", () => {
 
   it("creates a rule with the new lists, and export writes them back", async () => {
     const yaml = zoneYaml(
-      "logs:\n  custom_fields:\n    request_headers: []\n    response_headers: []\n    cookies: []\n    transformed_request_headers: [x-real-ip]\n    raw_response_headers: [{name: set-cookie, preserve_duplicates: true}, server]",
+      "logs:\n  custom_fields:\n    request_headers: []\n    response_headers: []\n    cookies: []\n    " +
+        "transformed_request_headers: [x-real-ip]\n    raw_response_headers: [{name: set-cookie, " +
+        "preserve_duplicates: true}, server]",
     );
     const { writes } = await converge(yaml);
     expect(writes).toHaveLength(1);
@@ -168,36 +177,41 @@ describe("the emulator's log_custom_field rules", () => {
 
 describe("content security rules (Page Shield policies) of 2026", () => {
   const policy = (value: string) =>
-    `page_shield:\n  policies:\n    - description: Reporting\n      action: add_reporting_directives\n      expression: http.host eq "example.com"\n      value: ${value}`;
+    `page_shield:\n  policies:\n    - description: Reporting\n      action: add_reporting_directives\n      ` +
+    `expression: http.host eq "example.com"\n      value: ${value}`;
 
-  it("creates a policy with action add_reporting_directives; a change PUTs only the changed field and an unknown live field survives", async () => {
-    const created = await converge(zoneYaml(policy("script-src 'self'")));
-    expect(created.writes).toEqual([
-      {
-        call: `POST zones/${Z}/page_shield/policies`,
-        body: {
-          description: "Reporting",
-          action: "add_reporting_directives",
-          expression: 'http.host eq "example.com"',
-          value: "script-src 'self'",
-          enabled: true,
+  it(
+    "creates a policy with action add_reporting_directives; a change PUTs only the changed field and an " +
+      "unknown live field survives",
+    async () => {
+      const created = await converge(zoneYaml(policy("script-src 'self'")));
+      expect(created.writes).toEqual([
+        {
+          call: `POST zones/${Z}/page_shield/policies`,
+          body: {
+            description: "Reporting",
+            action: "add_reporting_directives",
+            expression: 'http.host eq "example.com"',
+            value: "script-src 'self'",
+            enabled: true,
+          },
         },
-      },
-    ]);
-    // A field of the API to come, as the live policy holds it.
-    const stored = emu.state().zones.find((z) => z.id === Z)!.policies[0]!;
-    stored.future_field = { nested: [1, "two"] };
-    const { writes } = await converge(zoneYaml(policy("script-src 'self' https://js.stripe.com")));
-    expect(writes).toEqual([
-      {
-        call: `PUT zones/${Z}/page_shield/policies/${stored.id}`,
-        body: { value: "script-src 'self' https://js.stripe.com" },
-      },
-    ]);
-    const after = await emu.api<Record<string, unknown>>("GET", `zones/${Z}/page_shield/policies/${stored.id}`);
-    expect(JSON.stringify(after.future_field)).toBe('{"nested":[1,"two"]}');
-    expect(after.action).toBe("add_reporting_directives");
-  });
+      ]);
+      // A field of the API to come, as the live policy holds it.
+      const stored = emu.state().zones.find((z) => z.id === Z)!.policies[0]!;
+      stored.future_field = { nested: [1, "two"] };
+      const { writes } = await converge(zoneYaml(policy("script-src 'self' https://js.stripe.com")));
+      expect(writes).toEqual([
+        {
+          call: `PUT zones/${Z}/page_shield/policies/${stored.id}`,
+          body: { value: "script-src 'self' https://js.stripe.com" },
+        },
+      ]);
+      const after = await emu.api<Record<string, unknown>>("GET", `zones/${Z}/page_shield/policies/${stored.id}`);
+      expect(JSON.stringify(after.future_field)).toBe('{"nested":[1,"two"]}');
+      expect(after.action).toBe("add_reporting_directives");
+    },
+  );
 });
 
 describe("Logpush jobs keep what a PUT does not carry", () => {
@@ -217,7 +231,9 @@ describe("Logpush jobs keep what a PUT does not carry", () => {
     const before = JSON.stringify({ ...stored, enabled: undefined });
     const { writes } = await converge(
       zoneYaml(
-        "logs:\n  logpush_jobs:\n    - name: to-https\n      dataset: http_requests\n      destination_conf: https://logs.example.com/ingest\n      enabled: true\n      output_options: {field_names: [RayID], timestamp_format: rfc3339}",
+        "logs:\n  logpush_jobs:\n    - name: to-https\n      dataset: http_requests\n      " +
+          "destination_conf: https://logs.example.com/ingest\n      enabled: true\n      output_options: " +
+          "{field_names: [RayID], timestamp_format: rfc3339}",
       ),
     );
     expect(writes).toEqual([{ call: `PUT zones/${Z}/logpush/jobs/${job.id}`, body: { enabled: true } }]);

@@ -125,7 +125,8 @@ describe("the executable", () => {
     const preload = path.join(dir, "old-node.cjs");
     writeFileSync(
       preload,
-      `Object.defineProperty(process, "version", { value: "v18.20.0" });\nObject.defineProperty(process, "versions", { value: { ...process.versions, node: "18.20.0" } });\n`,
+      `Object.defineProperty(process, "version", { value: "v18.20.0" });\nObject.defineProperty(process, ` +
+        `"versions", { value: { ...process.versions, node: "18.20.0" } });\n`,
     );
     const r = await runBuilt(["validate", "-c", "nothing.yaml"], { env: { NODE_OPTIONS: `--require ${preload}` } });
     const engines = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { engines: { node: string } })
@@ -137,14 +138,18 @@ describe("the executable", () => {
     expect(r.stdout).toBe("");
   });
 
-  it("is written in syntax that an old Node parses: no optional chaining, nullish operator, static import but the bundler's own, top-level await", () => {
-    const text = readFileSync(BUILT_CLI, "utf8");
-    const code = text.replace(/^#!.*\n/, "").replace(/^\s*\/\/.*$/gm, "");
-    expect(code).not.toMatch(/\?\.|\?\?|^\s*await\b|=>/m);
-    expect([...code.matchAll(/^import .*$/gm)].map((m) => m[0])).toEqual([
-      expect.stringMatching(/^import \{ createRequire as __zoneformCreateRequire \} from "module";/),
-    ]);
-  });
+  it(
+    "is written in syntax that an old Node parses: no optional chaining, nullish operator, static import " +
+      "but the bundler's own, top-level await",
+    () => {
+      const text = readFileSync(BUILT_CLI, "utf8");
+      const code = text.replace(/^#!.*\n/, "").replace(/^\s*\/\/.*$/gm, "");
+      expect(code).not.toMatch(/\?\.|\?\?|^\s*await\b|=>/m);
+      expect([...code.matchAll(/^import .*$/gm)].map((m) => m[0])).toEqual([
+        expect.stringMatching(/^import \{ createRequire as __zoneformCreateRequire \} from "module";/),
+      ]);
+    },
+  );
 
   it.runIf(major >= 22 && hasCompileCache)(
     "turns on Node's compile cache (in the temporary directory) before it loads the program",

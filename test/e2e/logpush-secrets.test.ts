@@ -82,96 +82,100 @@ function expectNoSecrets(label: string, text: string, values: string[]): void {
 }
 
 describe("Logpush secrets never appear in any output", () => {
-  it("hides credentials and the ownership token in validate, plan (all formats), saved plans, apply, drift and --verbose", async () => {
-    const token = await challengeToken();
-    const env = { ...SECRETS, LOGPUSH_CHALLENGE: token };
-    const values = [...Object.values(SECRETS), token, OLD_SECRET];
-    const dir = await tempDir();
-    const cfg = await writeConfig(configText({ challenge: true }), "zoneform.yaml", dir);
-    const planFile = join(dir, "plan.json");
-    const outputs: Array<[string, CliResult]> = [];
-    const run = async (label: string, argv: string[], expectCode?: number) => {
-      for (const verbose of [false, true]) {
-        const r = await runCli(emu, verbose ? [...argv, "--verbose"] : argv, { env });
-        if (expectCode !== undefined && !verbose) expect(r.code, `${label}: ${r.stdout}${r.stderr}`).toBe(expectCode);
-        outputs.push([`${label}${verbose ? " --verbose" : ""}`, r]);
-      }
-    };
+  it(
+    "hides credentials and the ownership token in validate, plan (all formats), saved plans, apply, drift " +
+      "and --verbose",
+    async () => {
+      const token = await challengeToken();
+      const env = { ...SECRETS, LOGPUSH_CHALLENGE: token };
+      const values = [...Object.values(SECRETS), token, OLD_SECRET];
+      const dir = await tempDir();
+      const cfg = await writeConfig(configText({ challenge: true }), "zoneform.yaml", dir);
+      const planFile = join(dir, "plan.json");
+      const outputs: Array<[string, CliResult]> = [];
+      const run = async (label: string, argv: string[], expectCode?: number) => {
+        for (const verbose of [false, true]) {
+          const r = await runCli(emu, verbose ? [...argv, "--verbose"] : argv, { env });
+          if (expectCode !== undefined && !verbose) expect(r.code, `${label}: ${r.stdout}${r.stderr}`).toBe(expectCode);
+          outputs.push([`${label}${verbose ? " --verbose" : ""}`, r]);
+        }
+      };
 
-    await run("validate", ["validate", "-c", cfg], 0);
-    await run("plan", ["plan", "-c", cfg], 0);
-    await run("plan json", ["plan", "-c", cfg, "--format", "json"], 0);
-    await run("plan markdown", ["plan", "-c", cfg, "--format", "markdown"], 0);
-    await run("drift", ["drift", "-c", cfg], 2);
-    const saved = await runCli(emu, ["plan", "-c", cfg, "--out", planFile, "--verbose"], { env });
-    expect(saved.code, saved.stderr).toBe(0);
-    outputs.push(["plan --out", saved]);
-    const fileText = await readFile(planFile, "utf8");
-    expectNoSecrets("the plan file", fileText, values);
-    expect(fileText).toContain("${env:AWS_SECRET}");
-    expect(fileText).toContain("${env:LOGPUSH_CHALLENGE}");
-    expect(fileText).toContain("s3://secure-logs/http/{DATE}?region=us-east-1");
+      await run("validate", ["validate", "-c", cfg], 0);
+      await run("plan", ["plan", "-c", cfg], 0);
+      await run("plan json", ["plan", "-c", cfg, "--format", "json"], 0);
+      await run("plan markdown", ["plan", "-c", cfg, "--format", "markdown"], 0);
+      await run("drift", ["drift", "-c", cfg], 2);
+      const saved = await runCli(emu, ["plan", "-c", cfg, "--out", planFile, "--verbose"], { env });
+      expect(saved.code, saved.stderr).toBe(0);
+      outputs.push(["plan --out", saved]);
+      const fileText = await readFile(planFile, "utf8");
+      expectNoSecrets("the plan file", fileText, values);
+      expect(fileText).toContain("${env:AWS_SECRET}");
+      expect(fileText).toContain("${env:LOGPUSH_CHALLENGE}");
+      expect(fileText).toContain("s3://secure-logs/http/{DATE}?region=us-east-1");
 
-    const applied = await runCli(emu, ["apply", planFile, "--verbose"], { env });
-    expect(applied.code, applied.stderr).toBe(0);
-    outputs.push(["apply plan.json", applied]);
-    await run("plan after apply", ["plan", "-c", cfg, "--detailed-exitcode"], 0);
-    await run("drift after apply", ["drift", "-c", cfg], 0);
+      const applied = await runCli(emu, ["apply", planFile, "--verbose"], { env });
+      expect(applied.code, applied.stderr).toBe(0);
+      outputs.push(["apply plan.json", applied]);
+      await run("plan after apply", ["plan", "-c", cfg, "--detailed-exitcode"], 0);
+      await run("drift after apply", ["drift", "-c", cfg], 0);
 
-    // Someone rotated the S3 key by hand: the live job now holds a value the file does not know.
-    const jobs = await emu.api<Array<{ id: number; name: string; destination_conf: string }>>(
-      "GET",
-      `zones/${Z}/logpush/jobs`,
-    );
-    const s3 = jobs.find((j) => j.name === "http-to-s3")!;
-    await emu.api("PUT", `zones/${Z}/logpush/jobs/${s3.id}`, {
-      destination_conf: s3.destination_conf
-        .replace(encodeURIComponent(SECRETS.AWS_SECRET), OLD_SECRET)
-        .replace(SECRETS.AWS_SECRET, OLD_SECRET),
-      ownership_challenge: token,
-    });
-    await run("plan after rotation", ["plan", "-c", cfg, "--detailed-exitcode"], 2);
-    await run("plan json after rotation", ["plan", "-c", cfg, "--format", "json"], 0);
-    await run("plan markdown after rotation", ["plan", "-c", cfg, "--format", "markdown"], 0);
-    await run("drift after rotation", ["drift", "-c", cfg], 2);
-    const rotated = outputs.find(([l]) => l === "plan after rotation")![1];
-    expect(rotated.stdout).toContain("credentials in destination_conf differ");
-    const reapplied = await runCli(emu, ["apply", "-c", cfg, "--auto-approve", "--verbose"], { env });
-    expect(reapplied.code, reapplied.stderr).toBe(0);
-    outputs.push(["apply -c", reapplied]);
+      // Someone rotated the S3 key by hand: the live job now holds a value the file does not know.
+      const jobs = await emu.api<Array<{ id: number; name: string; destination_conf: string }>>(
+        "GET",
+        `zones/${Z}/logpush/jobs`,
+      );
+      const s3 = jobs.find((j) => j.name === "http-to-s3")!;
+      await emu.api("PUT", `zones/${Z}/logpush/jobs/${s3.id}`, {
+        destination_conf: s3.destination_conf
+          .replace(encodeURIComponent(SECRETS.AWS_SECRET), OLD_SECRET)
+          .replace(SECRETS.AWS_SECRET, OLD_SECRET),
+        ownership_challenge: token,
+      });
+      await run("plan after rotation", ["plan", "-c", cfg, "--detailed-exitcode"], 2);
+      await run("plan json after rotation", ["plan", "-c", cfg, "--format", "json"], 0);
+      await run("plan markdown after rotation", ["plan", "-c", cfg, "--format", "markdown"], 0);
+      await run("drift after rotation", ["drift", "-c", cfg], 2);
+      const rotated = outputs.find(([l]) => l === "plan after rotation")![1];
+      expect(rotated.stdout).toContain("credentials in destination_conf differ");
+      const reapplied = await runCli(emu, ["apply", "-c", cfg, "--auto-approve", "--verbose"], { env });
+      expect(reapplied.code, reapplied.stderr).toBe(0);
+      outputs.push(["apply -c", reapplied]);
 
-    // Errors: a job that needs a challenge without one, and a destination the API rejects.
-    const noChallenge = await writeConfig(configText({ challenge: false, bucket: "other-bucket" }));
-    await run("plan without challenge", ["plan", "-c", noChallenge], 1);
-    const bad = await writeConfig(configText({ challenge: true, bucket: "invalid-bucket" }));
-    await run("plan with a bad destination", ["plan", "-c", bad], 1);
-    await run("apply with a bad destination", ["apply", "-c", bad, "--auto-approve"], 1);
-    await run(
-      "challenge",
-      [
-        "logpush",
+      // Errors: a job that needs a challenge without one, and a destination the API rejects.
+      const noChallenge = await writeConfig(configText({ challenge: false, bucket: "other-bucket" }));
+      await run("plan without challenge", ["plan", "-c", noChallenge], 1);
+      const bad = await writeConfig(configText({ challenge: true, bucket: "invalid-bucket" }));
+      await run("plan with a bad destination", ["plan", "-c", bad], 1);
+      await run("apply with a bad destination", ["apply", "-c", bad, "--auto-approve"], 1);
+      await run(
         "challenge",
-        "--zone",
-        Z,
-        "--destination",
-        "s3://secure-logs/http/{DATE}?region=us-east-1&secret-access-key=${env:AWS_SECRET}",
-      ],
-      0,
-    );
+        [
+          "logpush",
+          "challenge",
+          "--zone",
+          Z,
+          "--destination",
+          "s3://secure-logs/http/{DATE}?region=us-east-1&secret-access-key=${env:AWS_SECRET}",
+        ],
+        0,
+      );
 
-    for (const [label, r] of outputs) {
-      expectNoSecrets(`${label} stdout`, r.stdout, values);
-      expectNoSecrets(`${label} stderr`, r.stderr, values);
-    }
-    // What stays visible for a reviewer: the bucket, path and region, and the marker.
-    const plan = outputs.find(([l]) => l === "plan")![1];
-    expect(plan.stdout).toContain(
-      "s3://secure-logs/http/{DATE}?region=us-east-1&access-key-id=(sensitive)&secret-access-key=(sensitive)",
-    );
-    expect(plan.stdout).toContain("ownership_challenge: (sensitive)");
-    expect(plan.stdout).toContain("https://logs.example.net/ingest?header_Authorization=(sensitive)&tags=edge");
-    // The API received the real values: redaction is only on what zoneform shows.
-    const log = await emu.requests();
-    expect(JSON.stringify(log)).toContain(SECRETS.DATADOG_KEY);
-  });
+      for (const [label, r] of outputs) {
+        expectNoSecrets(`${label} stdout`, r.stdout, values);
+        expectNoSecrets(`${label} stderr`, r.stderr, values);
+      }
+      // What stays visible for a reviewer: the bucket, path and region, and the marker.
+      const plan = outputs.find(([l]) => l === "plan")![1];
+      expect(plan.stdout).toContain(
+        "s3://secure-logs/http/{DATE}?region=us-east-1&access-key-id=(sensitive)&secret-access-key=(sensitive)",
+      );
+      expect(plan.stdout).toContain("ownership_challenge: (sensitive)");
+      expect(plan.stdout).toContain("https://logs.example.net/ingest?header_Authorization=(sensitive)&tags=edge");
+      // The API received the real values: redaction is only on what zoneform shows.
+      const log = await emu.requests();
+      expect(JSON.stringify(log)).toContain(SECRETS.DATADOG_KEY);
+    },
+  );
 });

@@ -50,7 +50,10 @@ function config(logs: string): Promise<string> {
 }
 
 function r2Job(extra = "", name = "http-to-r2"): string {
-  return `- name: ${name}\n  dataset: http_requests\n  destination_conf: "${R2}"\n${indent(extra.replace(/^\n/, ""), 2)}`;
+  return (
+    `- name: ${name}\n  dataset: http_requests\n  destination_conf: ` +
+    `"${R2}"\n${indent(extra.replace(/^\n/, ""), 2)}`
+  );
 }
 
 const jobs = (...items: string[]) => `logpush_jobs:\n${items.map((i) => indent(i, 2)).join("\n")}`;
@@ -79,52 +82,60 @@ const seedJob = (body: Record<string, unknown>) =>
   emu.api<{ id: number }>("POST", JOBS, { enabled: true, dataset: "http_requests", ...body });
 
 describe("logpush jobs end to end", () => {
-  it("creates a job with its filter as a JSON string and only the output_options the file sets, reading with one list call", async () => {
-    const cfg = await config(
-      jobs(
-        r2Job(
-          `${FILTER}\noutput_options:\n  field_names: [RayID, ClientIP, EdgeStartTimestamp]\n  timestamp_format: rfc3339\n  sample_rate: 0.5\nmax_upload_records: 5000`,
+  it(
+    "creates a job with its filter as a JSON string and only the output_options the file sets, reading " +
+      "with one list call",
+    async () => {
+      const cfg = await config(
+        jobs(
+          r2Job(
+            `${FILTER}\noutput_options:\n  field_names: [RayID, ClientIP, EdgeStartTimestamp]\n  ` +
+              `timestamp_format: rfc3339\n  sample_rate: 0.5\nmax_upload_records: 5000`,
+          ),
         ),
-      ),
-    );
-    await emu.clearRequests();
-    const { plan1, apply, writes, log } = await converge(cfg);
-    expect(plan1.stdout).toContain('+ logpush_job "http-to-r2"');
-    expect(plan1.stdout).toContain("Plan: 1 to create, 0 to update, 0 to replace, 0 to delete.");
-    expect(apply.stdout).toContain("1 created");
-    // Plan reads the jobs and checks the destination; apply checks no job of that name appeared meanwhile, then creates it.
-    expect(log.map(call)).toEqual([
-      `GET ${JOBS}`,
-      `POST zones/${Z}/logpush/validate/destination`,
-      `GET ${JOBS}`,
-      `POST ${JOBS}`,
-    ]);
-    expect(writes).toEqual([`POST ${JOBS}`]);
-    const post = log.find((r) => r.method === "POST" && r.path.endsWith("/logpush/jobs"))!;
-    expect(post.body).toEqual({
-      name: "http-to-r2",
-      dataset: "http_requests",
-      destination_conf: filled(R2),
-      enabled: true,
-      filter: FILTER_JSON,
-      max_upload_records: 5000,
-      output_options: {
-        field_names: ["RayID", "ClientIP", "EdgeStartTimestamp"],
-        timestamp_format: "rfc3339",
-        sample_rate: 0.5,
-      },
-    });
-    const [job] = await liveJobs();
-    expect(job).toMatchObject({ name: "http-to-r2", filter: FILTER_JSON, enabled: true });
+      );
+      await emu.clearRequests();
+      const { plan1, apply, writes, log } = await converge(cfg);
+      expect(plan1.stdout).toContain('+ logpush_job "http-to-r2"');
+      expect(plan1.stdout).toContain("Plan: 1 to create, 0 to update, 0 to replace, 0 to delete.");
+      expect(apply.stdout).toContain("1 created");
+      // Plan reads the jobs and checks the destination; apply checks no job of that name appeared meanwhile, then
+      // creates
+      // it.
+      expect(log.map(call)).toEqual([
+        `GET ${JOBS}`,
+        `POST zones/${Z}/logpush/validate/destination`,
+        `GET ${JOBS}`,
+        `POST ${JOBS}`,
+      ]);
+      expect(writes).toEqual([`POST ${JOBS}`]);
+      const post = log.find((r) => r.method === "POST" && r.path.endsWith("/logpush/jobs"))!;
+      expect(post.body).toEqual({
+        name: "http-to-r2",
+        dataset: "http_requests",
+        destination_conf: filled(R2),
+        enabled: true,
+        filter: FILTER_JSON,
+        max_upload_records: 5000,
+        output_options: {
+          field_names: ["RayID", "ClientIP", "EdgeStartTimestamp"],
+          timestamp_format: "rfc3339",
+          sample_rate: 0.5,
+        },
+      });
+      const [job] = await liveJobs();
+      expect(job).toMatchObject({ name: "http-to-r2", filter: FILTER_JSON, enabled: true });
 
-    await emu.clearRequests();
-    await runCli(emu, ["plan", "-c", cfg], { env: baseEnv });
-    expect((await emu.requests()).map(call)).toEqual([`GET ${JOBS}`]);
-  });
+      await emu.clearRequests();
+      await runCli(emu, ["plan", "-c", cfg], { env: baseEnv });
+      expect((await emu.requests()).map(call)).toEqual([`GET ${JOBS}`]);
+    },
+  );
 
   it("updates each field in place with one PUT carrying only what changes", async () => {
     const start = r2Job(
-      `enabled: true\n${FILTER}\noutput_options:\n  field_names: [RayID, ClientIP]\n  sample_rate: 0.5\nmax_upload_bytes: 5000000`,
+      `enabled: true\n${FILTER}\noutput_options:\n  field_names: [RayID, ClientIP]\n  sample_rate: ` +
+        `0.5\nmax_upload_bytes: 5000000`,
     );
     await converge(await config(jobs(start)));
     const { id } = ((await liveJobs()) as Array<{ id: number }>)[0]!;
@@ -216,59 +227,67 @@ describe("logpush jobs end to end", () => {
     expect(plan.stdout).toContain("No changes.");
   });
 
-  it("a changed dataset names another job: the new one is created before the old one is deleted, and prune: false keeps the old", async () => {
-    await converge(await config(jobs(r2Job(""))));
-    const moved = jobs(r2Job("").replace("dataset: http_requests", "dataset: firewall_events"));
-    // Without prune the job of the other dataset is not the file's: it stays.
-    const kept = await converge(await config(`prune: false\n${moved}`));
-    expect(kept.plan1.stdout).toContain("Plan: 1 to create, 0 to update, 0 to replace, 0 to delete.");
-    expect(kept.writes).toEqual([`POST ${JOBS}`]);
-    expect((await liveJobs()).map((j) => j.dataset).sort()).toEqual(["firewall_events", "http_requests"]);
-    // With prune (the default) the old one goes, after the new one is made.
-    await emu.reset();
-    await converge(await config(jobs(r2Job(""))));
-    const { id: first } = ((await liveJobs()) as Array<{ id: number }>)[0]!;
-    const { plan1, writes } = await converge(await config(moved));
-    expect(plan1.stdout).toContain('+ logpush_job "http-to-r2"');
-    expect(plan1.stdout).toContain('- logpush_job "http-to-r2"');
-    expect(plan1.stdout).toContain("Plan: 1 to create, 0 to update, 0 to replace, 1 to delete.");
-    expect(writes).toEqual([`POST ${JOBS}`, `DELETE ${JOBS}/${first}`]);
-    const live = await liveJobs();
-    expect(live).toHaveLength(1);
-    expect(live[0]).toMatchObject({ name: "http-to-r2", dataset: "firewall_events" });
-    expect(live[0]!.id).not.toBe(first);
-  });
+  it(
+    "a changed dataset names another job: the new one is created before the old one is deleted, and prune: " +
+      "false keeps the old",
+    async () => {
+      await converge(await config(jobs(r2Job(""))));
+      const moved = jobs(r2Job("").replace("dataset: http_requests", "dataset: firewall_events"));
+      // Without prune the job of the other dataset is not the file's: it stays.
+      const kept = await converge(await config(`prune: false\n${moved}`));
+      expect(kept.plan1.stdout).toContain("Plan: 1 to create, 0 to update, 0 to replace, 0 to delete.");
+      expect(kept.writes).toEqual([`POST ${JOBS}`]);
+      expect((await liveJobs()).map((j) => j.dataset).sort()).toEqual(["firewall_events", "http_requests"]);
+      // With prune (the default) the old one goes, after the new one is made.
+      await emu.reset();
+      await converge(await config(jobs(r2Job(""))));
+      const { id: first } = ((await liveJobs()) as Array<{ id: number }>)[0]!;
+      const { plan1, writes } = await converge(await config(moved));
+      expect(plan1.stdout).toContain('+ logpush_job "http-to-r2"');
+      expect(plan1.stdout).toContain('- logpush_job "http-to-r2"');
+      expect(plan1.stdout).toContain("Plan: 1 to create, 0 to update, 0 to replace, 1 to delete.");
+      expect(writes).toEqual([`POST ${JOBS}`, `DELETE ${JOBS}/${first}`]);
+      const live = await liveJobs();
+      expect(live).toHaveLength(1);
+      expect(live[0]).toMatchObject({ name: "http-to-r2", dataset: "firewall_events" });
+      expect(live[0]!.id).not.toBe(first);
+    },
+  );
 
-  it("deletes unlisted jobs and, of two jobs of one name and dataset, the one the file does not pin; keeps unlisted ones with prune: false", async () => {
-    const other = await seedJob({ name: "hand-made", destination_conf: filled(R2) });
-    const dup1 = await seedJob({ name: "http-to-r2", destination_conf: filled(R2), enabled: false });
-    const dup2 = await seedJob({ name: "http-to-r2", destination_conf: filled(R2) });
-    // Unpinned, the entry matches both: the zone stops, nothing is written.
-    await emu.clearRequests();
-    const refused = await runCli(emu, ["plan", "-c", await config(jobs(r2Job(""))), "--detailed-exitcode"], {
-      env: baseEnv,
-    });
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`matches 2 live Logpush jobs: id ${dup1.id} `);
-    expect(await emu.calls({ writesOnly: true })).toEqual([]);
-    const { writes } = await converge(await config(jobs(`- id: ${dup2.id}\n${r2Job("").replace(/^- /, "  ")}`)));
-    expect(writes.sort()).toEqual([`DELETE ${JOBS}/${dup1.id}`, `DELETE ${JOBS}/${other.id}`].sort());
-    expect((await liveJobs()).map((j) => j.id)).toEqual([dup2.id]);
+  it(
+    "deletes unlisted jobs and, of two jobs of one name and dataset, the one the file does not pin; keeps " +
+      "unlisted ones with prune: false",
+    async () => {
+      const other = await seedJob({ name: "hand-made", destination_conf: filled(R2) });
+      const dup1 = await seedJob({ name: "http-to-r2", destination_conf: filled(R2), enabled: false });
+      const dup2 = await seedJob({ name: "http-to-r2", destination_conf: filled(R2) });
+      // Unpinned, the entry matches both: the zone stops, nothing is written.
+      await emu.clearRequests();
+      const refused = await runCli(emu, ["plan", "-c", await config(jobs(r2Job(""))), "--detailed-exitcode"], {
+        env: baseEnv,
+      });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`matches 2 live Logpush jobs: id ${dup1.id} `);
+      expect(await emu.calls({ writesOnly: true })).toEqual([]);
+      const { writes } = await converge(await config(jobs(`- id: ${dup2.id}\n${r2Job("").replace(/^- /, "  ")}`)));
+      expect(writes.sort()).toEqual([`DELETE ${JOBS}/${dup1.id}`, `DELETE ${JOBS}/${other.id}`].sort());
+      expect((await liveJobs()).map((j) => j.id)).toEqual([dup2.id]);
 
-    await seedJob({ name: "kept", destination_conf: filled(R2) });
-    const keep = await runCli(
-      emu,
-      ["plan", "-c", await config(`prune: false\n${jobs(r2Job(""))}`), "--detailed-exitcode"],
-      { env: baseEnv },
-    );
-    expect(keep.code, keep.stdout).toBe(0);
-    await emu.clearRequests();
-    const { writes: all } = await converge(await config("logpush_jobs: []"));
-    expect(all.sort()).toEqual(
-      [`DELETE ${JOBS}/${dup2.id}`, expect.stringMatching(new RegExp(`^DELETE ${JOBS}/\\d+$`))].sort(),
-    );
-    expect(await liveJobs()).toEqual([]);
-  });
+      await seedJob({ name: "kept", destination_conf: filled(R2) });
+      const keep = await runCli(
+        emu,
+        ["plan", "-c", await config(`prune: false\n${jobs(r2Job(""))}`), "--detailed-exitcode"],
+        { env: baseEnv },
+      );
+      expect(keep.code, keep.stdout).toBe(0);
+      await emu.clearRequests();
+      const { writes: all } = await converge(await config("logpush_jobs: []"));
+      expect(all.sort()).toEqual(
+        [`DELETE ${JOBS}/${dup2.id}`, expect.stringMatching(new RegExp(`^DELETE ${JOBS}/\\d+$`))].sort(),
+      );
+      expect(await liveJobs()).toEqual([]);
+    },
+  );
 
   it("keeps the live output_options when the file does not manage them: the PUT does not carry them", async () => {
     await seedJob({
@@ -285,7 +304,8 @@ describe("logpush jobs end to end", () => {
 
 describe("ownership challenge", () => {
   const s3Job = (dest = S3, challenge = true) =>
-    `- name: http-to-s3\n  dataset: http_requests\n  destination_conf: "${dest}"\n${challenge ? "  ownership_challenge: ${env:LOGPUSH_CHALLENGE}\n" : ""}`;
+    `- name: http-to-s3\n  dataset: http_requests\n  destination_conf: ` +
+    `"${dest}"\n${challenge ? "  ownership_challenge: ${env:LOGPUSH_CHALLENGE}\n" : ""}`;
 
   it("stops the plan without a challenge, requests one, and converges with it; a new destination asks again", async () => {
     const without = await config(jobs(s3Job(S3, false)));

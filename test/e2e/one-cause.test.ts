@@ -25,47 +25,54 @@ function occurrences(text: string, needle: string): number {
 }
 
 describe("one message per cause", () => {
-  it("a wrong token over 12 zones: one message saying what to do, 'stopped 12 zones', no Plan or digest line", async () => {
-    const fleet = await createFleet(emu, 12);
-    await emu.clearRequests();
-    const r = await runCli(emu, ["plan", "-c", fleet.config], {
-      env: { ...fleet.env, CLOUDFLARE_API_TOKEN: "mistyped-token-0000000000000000000000000" },
-    });
-    expect(r.code).toBe(1);
-    expect(r.stdout).toBe("");
-    expect(occurrences(r.stderr, "is not a valid API token")).toBe(1);
-    expect(r.stderr).toContain("set it to a current token (My Profile → API Tokens)");
-    expect(r.stderr).toContain("Stopped 12 zones before they were planned; nothing was changed.");
-    expect(r.stderr.trim().split("\n")).toHaveLength(2);
-    expect(r.stdout + r.stderr).not.toMatch(/Plan:|Plan digest/);
-    // One token check, nothing written, no call tried twice (no retries of a refusal).
-    const calls = await emu.calls();
-    expect(calls.filter((c) => c === "GET user/tokens/verify")).toHaveLength(1);
-    expect(await emu.calls({ writesOnly: true })).toEqual([]);
-    expect(new Set(calls).size).toBe(calls.length);
-  });
+  it(
+    "a wrong token over 12 zones: one message saying what to do, 'stopped 12 zones', no Plan or " + "digest line",
+    async () => {
+      const fleet = await createFleet(emu, 12);
+      await emu.clearRequests();
+      const r = await runCli(emu, ["plan", "-c", fleet.config], {
+        env: { ...fleet.env, CLOUDFLARE_API_TOKEN: "mistyped-token-0000000000000000000000000" },
+      });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe("");
+      expect(occurrences(r.stderr, "is not a valid API token")).toBe(1);
+      expect(r.stderr).toContain("set it to a current token (My Profile → API Tokens)");
+      expect(r.stderr).toContain("Stopped 12 zones before they were planned; nothing was changed.");
+      expect(r.stderr.trim().split("\n")).toHaveLength(2);
+      expect(r.stdout + r.stderr).not.toMatch(/Plan:|Plan digest/);
+      // One token check, nothing written, no call tried twice (no retries of a refusal).
+      const calls = await emu.calls();
+      expect(calls.filter((c) => c === "GET user/tokens/verify")).toHaveLength(1);
+      expect(await emu.calls({ writesOnly: true })).toEqual([]);
+      expect(new Set(calls).size).toBe(calls.length);
+    },
+  );
 
-  it("an error every zone shares but the run survives (a refused permission) is one line with the zones it stopped", async () => {
-    const fleet = await createFleet(emu, 6);
-    await emu.clearRequests();
-    await emu.fault({
-      method: "GET",
-      path: "/logpush/jobs$",
-      status: 403,
-      code: 10000,
-      message: "Authentication error",
-    });
-    const r = await runCli(emu, ["plan", "-c", fleet.config], { env: fleet.env });
-    expect(r.code).toBe(1);
-    expect(r.stdout).not.toMatch(/Plan:|Plan digest/);
-    expect(r.stdout).toContain("6 zone(s) could not be planned");
-    expect(r.stdout).not.toContain("Authentication error");
-    expect(occurrences(r.stderr, "lacks permission for GET zones/{zone}/logpush/jobs")).toBe(1);
-    expect(r.stderr).toContain(
-      "stopped 6 zones: fleet-0.example, fleet-1.example, fleet-2.example, fleet-3.example, fleet-4.example and 1 more",
-    );
-    expect(await emu.calls({ writesOnly: true })).toEqual([]);
-  });
+  it(
+    "an error every zone shares but the run survives (a refused permission) is one line with the zones " + "it stopped",
+    async () => {
+      const fleet = await createFleet(emu, 6);
+      await emu.clearRequests();
+      await emu.fault({
+        method: "GET",
+        path: "/logpush/jobs$",
+        status: 403,
+        code: 10000,
+        message: "Authentication error",
+      });
+      const r = await runCli(emu, ["plan", "-c", fleet.config], { env: fleet.env });
+      expect(r.code).toBe(1);
+      expect(r.stdout).not.toMatch(/Plan:|Plan digest/);
+      expect(r.stdout).toContain("6 zone(s) could not be planned");
+      expect(r.stdout).not.toContain("Authentication error");
+      expect(occurrences(r.stderr, "lacks permission for GET zones/{zone}/logpush/jobs")).toBe(1);
+      expect(r.stderr).toContain(
+        "stopped 6 zones: fleet-0.example, fleet-1.example, fleet-2.example, fleet-3.example, " +
+          "fleet-4.example and 1 more",
+      );
+      expect(await emu.calls({ writesOnly: true })).toEqual([]);
+    },
+  );
 
   it("a closed port fails within 2 seconds, once, naming the URL", async () => {
     const fleet = await createFleet(emu, 12);

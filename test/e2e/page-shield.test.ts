@@ -75,71 +75,81 @@ describe("page shield end to end", () => {
     expect(await emu.calls()).toHaveLength(2);
   });
 
-  it("updates a changed policy in place with a word diff, deletes unlisted ones, keeps them with prune: false", async () => {
-    const config = await writeConfig(header + zoneBlock(ZONE.com, "example.com", policies));
-    await converge(config);
-    const old = await emu.api<{ id: string }>("POST", `zones/${ZONE.com}/page_shield/policies`, {
-      description: "Hand-made",
-      action: "log",
-      expression: "true",
-      value: "script-src 'self'",
-      enabled: true,
-    });
-    const changed = policies.replace("https://js.stripe.com", "https://js.stripe.com https://www.paypal.com");
-    const config2 = await writeConfig(header + zoneBlock(ZONE.com, "example.com", changed));
-    await emu.clearRequests();
-    const { plan1, writes } = await converge(config2);
-    expect(plan1.stdout).toContain("{+https://www.paypal.com+}");
-    expect(plan1.stdout).toContain(`- page_shield_policy "Hand-made" (id ${old.id})`);
-    expect(writes).toEqual([
-      expect.stringMatching(new RegExp(`^PUT zones/${ZONE.com}/page_shield/policies/[0-9a-f]+$`)),
-      `DELETE zones/${ZONE.com}/page_shield/policies/${old.id}`,
-    ]);
+  it(
+    "updates a changed policy in place with a word diff, deletes unlisted ones, keeps them with " + "prune: false",
+    async () => {
+      const config = await writeConfig(header + zoneBlock(ZONE.com, "example.com", policies));
+      await converge(config);
+      const old = await emu.api<{ id: string }>("POST", `zones/${ZONE.com}/page_shield/policies`, {
+        description: "Hand-made",
+        action: "log",
+        expression: "true",
+        value: "script-src 'self'",
+        enabled: true,
+      });
+      const changed = policies.replace("https://js.stripe.com", "https://js.stripe.com https://www.paypal.com");
+      const config2 = await writeConfig(header + zoneBlock(ZONE.com, "example.com", changed));
+      await emu.clearRequests();
+      const { plan1, writes } = await converge(config2);
+      expect(plan1.stdout).toContain("{+https://www.paypal.com+}");
+      expect(plan1.stdout).toContain(`- page_shield_policy "Hand-made" (id ${old.id})`);
+      expect(writes).toEqual([
+        expect.stringMatching(new RegExp(`^PUT zones/${ZONE.com}/page_shield/policies/[0-9a-f]+$`)),
+        `DELETE zones/${ZONE.com}/page_shield/policies/${old.id}`,
+      ]);
 
-    await emu.api("POST", `zones/${ZONE.com}/page_shield/policies`, {
-      description: "Kept",
-      action: "log",
-      expression: "true",
-      value: "script-src 'self'",
-      enabled: true,
-    });
-    const keep = await writeConfig(
-      header + zoneBlock(ZONE.com, "example.com", changed.replace("page_shield:\n", "page_shield:\n  prune: false\n")),
-    );
-    const plan = await runCli(emu, ["plan", "-c", keep, "--detailed-exitcode"]);
-    expect(plan.code).toBe(0);
-  });
-
-  it("toggles settings off and on; of two policies sharing a description, the one the file pins is kept and the other deleted (prune on)", async () => {
-    const made: string[] = [];
-    for (let i = 0; i < 2; i++) {
-      made.push(
-        (
-          await emu.api<{ id: string }>("POST", `zones/${ZONE.com}/page_shield/policies`, {
-            description: "Report everything",
-            action: "log",
-            expression: 'http.host eq "example.com"',
-            value: "script-src 'none'",
-            enabled: true,
-          })
-        ).id,
+      await emu.api("POST", `zones/${ZONE.com}/page_shield/policies`, {
+        description: "Kept",
+        action: "log",
+        expression: "true",
+        value: "script-src 'self'",
+        enabled: true,
+      });
+      const keep = await writeConfig(
+        header +
+          zoneBlock(ZONE.com, "example.com", changed.replace("page_shield:\n", "page_shield:\n  prune: false\n")),
       );
-    }
-    const config = await writeConfig(
-      header +
-        zoneBlock(
-          ZONE.com,
-          "example.com",
-          `page_shield:\n  enabled: false\n  use_connection_url_path: true\n  policies:\n    - id: ${made[1]}\n      description: Report everything\n      action: log\n      expression: http.host eq "example.com"\n      value: script-src 'none'\n`,
-        ),
-    );
-    const { plan1, writes } = await converge(config);
-    expect(plan1.stdout).toContain(`- page_shield_policy "Report everything" (id ${made[0]})`);
-    expect(writes).toEqual([
-      `PUT zones/${ZONE.com}/page_shield`,
-      `DELETE zones/${ZONE.com}/page_shield/policies/${made[0]}`,
-    ]);
-  });
+      const plan = await runCli(emu, ["plan", "-c", keep, "--detailed-exitcode"]);
+      expect(plan.code).toBe(0);
+    },
+  );
+
+  it(
+    "toggles settings off and on; of two policies sharing a description, the one the file pins is kept and " +
+      "the other deleted (prune on)",
+    async () => {
+      const made: string[] = [];
+      for (let i = 0; i < 2; i++) {
+        made.push(
+          (
+            await emu.api<{ id: string }>("POST", `zones/${ZONE.com}/page_shield/policies`, {
+              description: "Report everything",
+              action: "log",
+              expression: 'http.host eq "example.com"',
+              value: "script-src 'none'",
+              enabled: true,
+            })
+          ).id,
+        );
+      }
+      const config = await writeConfig(
+        header +
+          zoneBlock(
+            ZONE.com,
+            "example.com",
+            `page_shield:\n  enabled: false\n  use_connection_url_path: true\n  policies:\n    - id: ` +
+              `${made[1]}\n      description: Report everything\n      action: log\n      expression: http.host ` +
+              `eq "example.com"\n      value: script-src 'none'\n`,
+          ),
+      );
+      const { plan1, writes } = await converge(config);
+      expect(plan1.stdout).toContain(`- page_shield_policy "Report everything" (id ${made[0]})`);
+      expect(writes).toEqual([
+        `PUT zones/${ZONE.com}/page_shield`,
+        `DELETE zones/${ZONE.com}/page_shield/policies/${made[0]}`,
+      ]);
+    },
+  );
 
   it("plans several zones in one run, and limits to one with --zone", async () => {
     const config = await writeConfig(

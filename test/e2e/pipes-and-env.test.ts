@@ -163,32 +163,39 @@ describe.skipIf(!existsSync(CLI))("zoneform emulator", () => {
   const zones = async (url: string) =>
     (await fetch(`${url}/zones`, { headers: { authorization: `Bearer emulator-token` } })).status;
 
-  it("keeps serving with stdout and stdin closed, writes --url-file, and saves --state on SIGINT, SIGTERM and SIGHUP", async () => {
-    await Promise.all(
-      (["SIGINT", "SIGTERM", "SIGHUP"] as const).map(async (signal) => {
-        const e = await startBuiltEmulator(await tempDir("zoneform-emu-"), signal === "SIGINT" ? "stdout" : "url-file");
-        expect(e.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/client\/v4$/);
-        e.child.stdin.end();
-        expect(await zones(e.url)).toBe(200);
-        await sleep(300);
-        expect(await zones(e.url), `${signal}: still serving after its stdout closed`).toBe(200);
-        const added = await fetch(`${e.url.replace(/\/client\/v4$/, "")}/__emulator/zones`, {
-          method: "POST",
-          body: JSON.stringify({ name: `${signal.toLowerCase()}.test`, plan: "pro" }),
-        });
-        expect(added.status).toBe(200);
-        e.child.kill(signal);
-        expect(await e.exited, e.stderr()).toBe(0);
-        expect(e.stderr()).not.toMatch(TRACE);
-        const saved = JSON.parse(await readFile(e.stateFile, "utf8")) as { zones: Array<{ name: string }> };
-        expect(
-          saved.zones.map((z) => z.name),
-          signal,
-        ).toContain(`${signal.toLowerCase()}.test`);
-        expect(existsSync(e.urlFile), "the URL file is removed on exit").toBe(false);
-      }),
-    );
-  });
+  it(
+    "keeps serving with stdout and stdin closed, writes --url-file, and saves --state on SIGINT, SIGTERM " +
+      "and SIGHUP",
+    async () => {
+      await Promise.all(
+        (["SIGINT", "SIGTERM", "SIGHUP"] as const).map(async (signal) => {
+          const e = await startBuiltEmulator(
+            await tempDir("zoneform-emu-"),
+            signal === "SIGINT" ? "stdout" : "url-file",
+          );
+          expect(e.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/client\/v4$/);
+          e.child.stdin.end();
+          expect(await zones(e.url)).toBe(200);
+          await sleep(300);
+          expect(await zones(e.url), `${signal}: still serving after its stdout closed`).toBe(200);
+          const added = await fetch(`${e.url.replace(/\/client\/v4$/, "")}/__emulator/zones`, {
+            method: "POST",
+            body: JSON.stringify({ name: `${signal.toLowerCase()}.test`, plan: "pro" }),
+          });
+          expect(added.status).toBe(200);
+          e.child.kill(signal);
+          expect(await e.exited, e.stderr()).toBe(0);
+          expect(e.stderr()).not.toMatch(TRACE);
+          const saved = JSON.parse(await readFile(e.stateFile, "utf8")) as { zones: Array<{ name: string }> };
+          expect(
+            saved.zones.map((z) => z.name),
+            signal,
+          ).toContain(`${signal.toLowerCase()}.test`);
+          expect(existsSync(e.urlFile), "the URL file is removed on exit").toBe(false);
+        }),
+      );
+    },
+  );
 
   it("answers the token check as the real API does", async () => {
     const get = async (path: string, token: string) => {
@@ -239,43 +246,48 @@ describe.skipIf(!existsSync(CLI))("zoneform emulator", () => {
 });
 
 describe.skipIf(!existsSync(CLI))("credentials the API refuses", () => {
-  it("names a wrong, an expired and a disabled token as such; a valid token lacking a permission keeps the permission message", async () => {
-    const config = await writeConfig(PAGE_SHIELD);
-    await emu.admin("PUT", "/tokens", { token: "old-token", status: "expired", expires_on: "2024-01-01T00:00:00Z" });
-    await emu.admin("PUT", "/tokens", { token: "off-token", status: "disabled" });
-    const [wrong, expired, disabled] = (await Promise.all(
-      ["not-a-token", "old-token", "off-token"].map((token) =>
-        runBuilt(["plan", "-c", config], { env: { CLOUDFLARE_API_TOKEN: token } }),
-      ),
-    )) as [Run, Run, Run];
-    for (const r of [wrong, expired, disabled]) {
-      expect(r.code, r.stderr).toBe(1);
-      expect(r.stderr).not.toMatch(TRACE);
-      expect(r.stderr).not.toContain("lacks permission");
-    }
-    expect(wrong.stderr).toContain(
-      'CLOUDFLARE_API_TOKEN is not a valid API token: Cloudflare\'s token check (GET user/tokens/verify) answered HTTP 401 "Invalid API Token [1000]; see https://developers.cloudflare.com/api"',
-    );
-    expect(wrong.stderr).not.toContain("not-a-token");
-    expect(expired.stderr).toMatch(
-      /the API token in CLOUDFLARE_API_TOKEN \(id [0-9a-f]{32}\) has expired \(expires_on 2024-01-01T00:00:00Z\)/,
-    );
-    expect(disabled.stderr).toMatch(/the API token in CLOUDFLARE_API_TOKEN \(id [0-9a-f]{32}\) is disabled/);
-    // One token check per run, however many calls were refused.
-    const verifies = (await emu.requests()).filter((q) => q.path.endsWith("/user/tokens/verify"));
-    expect(verifies).toHaveLength(3);
+  it(
+    "names a wrong, an expired and a disabled token as such; a valid token lacking a permission keeps the " +
+      "permission message",
+    async () => {
+      const config = await writeConfig(PAGE_SHIELD);
+      await emu.admin("PUT", "/tokens", { token: "old-token", status: "expired", expires_on: "2024-01-01T00:00:00Z" });
+      await emu.admin("PUT", "/tokens", { token: "off-token", status: "disabled" });
+      const [wrong, expired, disabled] = (await Promise.all(
+        ["not-a-token", "old-token", "off-token"].map((token) =>
+          runBuilt(["plan", "-c", config], { env: { CLOUDFLARE_API_TOKEN: token } }),
+        ),
+      )) as [Run, Run, Run];
+      for (const r of [wrong, expired, disabled]) {
+        expect(r.code, r.stderr).toBe(1);
+        expect(r.stderr).not.toMatch(TRACE);
+        expect(r.stderr).not.toContain("lacks permission");
+      }
+      expect(wrong.stderr).toContain(
+        "CLOUDFLARE_API_TOKEN is not a valid API token: Cloudflare's token check (GET user/tokens/verify) " +
+          'answered HTTP 401 "Invalid API Token [1000]; see https://developers.cloudflare.com/api"',
+      );
+      expect(wrong.stderr).not.toContain("not-a-token");
+      expect(expired.stderr).toMatch(
+        /the API token in CLOUDFLARE_API_TOKEN \(id [0-9a-f]{32}\) has expired \(expires_on 2024-01-01T00:00:00Z\)/,
+      );
+      expect(disabled.stderr).toMatch(/the API token in CLOUDFLARE_API_TOKEN \(id [0-9a-f]{32}\) is disabled/);
+      // One token check per run, however many calls were refused.
+      const verifies = (await emu.requests()).filter((q) => q.path.endsWith("/user/tokens/verify"));
+      expect(verifies).toHaveLength(3);
 
-    await emu.admin("POST", "/faults", {
-      path: "page_shield",
-      status: 403,
-      code: 10000,
-      message: "Authentication error",
-    });
-    const lacking = await runBuilt(["plan", "-c", config]);
-    expect(lacking.code).toBe(1);
-    expect(lacking.stderr).toContain(`the API token lacks permission for GET zones/${ZONE.com}/page_shield`);
-    expect(lacking.stderr).toContain('"Page Shield: Read"');
-  });
+      await emu.admin("POST", "/faults", {
+        path: "page_shield",
+        status: 403,
+        code: 10000,
+        message: "Authentication error",
+      });
+      const lacking = await runBuilt(["plan", "-c", config]);
+      expect(lacking.code).toBe(1);
+      expect(lacking.stderr).toContain(`the API token lacks permission for GET zones/${ZONE.com}/page_shield`);
+      expect(lacking.stderr).toContain('"Page Shield: Read"');
+    },
+  );
 
   it("says the token cannot see a zone, naming it", async () => {
     const unknown = "f".repeat(32);
@@ -283,7 +295,8 @@ describe.skipIf(!existsSync(CLI))("credentials the API refuses", () => {
     const r = await runBuilt(["plan", "-c", config]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
-      `[hidden.example] reading page_shield_settings: zone ${unknown} not found or not accessible with this token: no such zone, or this token cannot see it`,
+      `[hidden.example] reading page_shield_settings: zone ${unknown} not found or not accessible with this ` +
+        `token: no such zone, or this token cannot see it`,
     );
     expect(r.stderr).not.toMatch(TRACE);
   });
@@ -390,7 +403,8 @@ zones:
     // The seed's token: the API does not show its permissions.
     expect(seedToken.code).toBe(0);
     expect(seedToken.stdout).toContain(
-      'Whether the token has them: cannot tell: Cloudflare shows a token\'s permissions only to a token with the "API Tokens: Read" permission',
+      "Whether the token has them: cannot tell: Cloudflare shows a token's permissions only to a token " +
+        'with the "API Tokens: Read" permission',
     );
 
     expect(wrong.code).toBe(1);

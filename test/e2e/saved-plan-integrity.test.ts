@@ -127,7 +127,8 @@ describe("saved plan integrity", () => {
     const r1 = await applyEdited(file, moved);
     expect(r1.code).toBe(3);
     expect(r1.stderr).toContain(
-      `has operations that do not address the zone they belong to (zone ${ZONE.com}: PUT zones/${ZONE.net}/page_shield)`,
+      `has operations that do not address the zone they belong to (zone ${ZONE.com}: PUT ` +
+        `zones/${ZONE.net}/page_shield)`,
     );
     const { digest: _d, ...added } = structuredClone(doc);
     added.zones[0]!.changes.push({
@@ -188,7 +189,8 @@ describe("saved plan integrity", () => {
     const r = await runCli(emu, ["apply", "-c", cfg, "--auto-approve"], { env: { ...ENV, ZONEFORM_LOCK_DIR: dir } });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
-      `zone ${ZONE.com} is being applied by another zoneform (pid ${process.pid} on ${hostname()}, \`apply\`, since 2026-11-22T00:00:00.000Z); nothing was written`,
+      `zone ${ZONE.com} is being applied by another zoneform (pid ${process.pid} on ${hostname()}, ` +
+        `\`apply\`, since 2026-11-22T00:00:00.000Z); nothing was written`,
     );
     expect(await emu.calls()).toEqual([]);
     // A lock left by a process that is gone is taken over.
@@ -244,7 +246,9 @@ describe("saved plan integrity", () => {
       await emu.clearRequests();
       const report = await executePlan(plan, { client });
       expect(report.failed).toEqual([
-        `example.com: + page_shield_policy "Checkout stripe": page_shield_policy "Checkout stripe" now exists in example.com (id ${other.id}), made by someone else since the plan read the zone (another apply?); it was not created again, and nothing more is written to this zone. Run plan again.`,
+        `example.com: + page_shield_policy "Checkout stripe": page_shield_policy "Checkout stripe" now ` +
+          `exists in example.com (id ${other.id}), made by someone else since the plan read the zone (another ` +
+          `apply?); it was not created again, and nothing more is written to this zone. Run plan again.`,
       ]);
       expect(report.uncertain).toEqual([]);
       expect(await emu.calls({ writesOnly: true })).toEqual([`PUT zones/${ZONE.com}/page_shield`]);

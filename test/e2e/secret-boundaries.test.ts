@@ -115,42 +115,46 @@ describe("a saved plan binds its inputs", () => {
     expect(again.inputs.env.CDN_HOST).not.toBe(doc.inputs.env.CDN_HOST);
   });
 
-  it("apply with another value is refused (exit 1; unset: exit 3), names the reference, writes nothing; with the same value it applies", async () => {
-    const file = await savedPlan();
-    for (const [env, code] of [
-      [{ CDN_HOST: B }, 1],
-      [{}, 3],
-    ] as Array<[Record<string, string>, number]>) {
-      await emu.clearRequests();
-      const r = await runCli(emu, ["apply", file], { env });
-      expect(r.stderr).not.toMatch(STACK);
-      expect(r.code, r.stderr).toBe(code);
-      expect(r.stderr).toContain("CDN_HOST");
-      expect(r.stderr + r.stdout).not.toContain(A);
-      expect(r.stderr + r.stdout).not.toContain(B);
-      expect(await emu.calls({ writesOnly: true })).toEqual([]);
-      // Refused before anything was read either.
-      expect(await emu.calls()).toEqual([]);
-    }
-    expect((await runCli(emu, ["apply", file], { env: { CDN_HOST: B } })).stderr).toContain(
-      "${env:CDN_HOST} has another value than when the plan was made",
-    );
-    expect((await runCli(emu, ["apply", file], { env: {} })).stderr).toContain(
-      "environment variable CDN_HOST is not set",
-    );
+  it(
+    "apply with another value is refused (exit 1; unset: exit 3), names the reference, writes nothing; " +
+      "with the same value it applies",
+    async () => {
+      const file = await savedPlan();
+      for (const [env, code] of [
+        [{ CDN_HOST: B }, 1],
+        [{}, 3],
+      ] as Array<[Record<string, string>, number]>) {
+        await emu.clearRequests();
+        const r = await runCli(emu, ["apply", file], { env });
+        expect(r.stderr).not.toMatch(STACK);
+        expect(r.code, r.stderr).toBe(code);
+        expect(r.stderr).toContain("CDN_HOST");
+        expect(r.stderr + r.stdout).not.toContain(A);
+        expect(r.stderr + r.stdout).not.toContain(B);
+        expect(await emu.calls({ writesOnly: true })).toEqual([]);
+        // Refused before anything was read either.
+        expect(await emu.calls()).toEqual([]);
+      }
+      expect((await runCli(emu, ["apply", file], { env: { CDN_HOST: B } })).stderr).toContain(
+        "${env:CDN_HOST} has another value than when the plan was made",
+      );
+      expect((await runCli(emu, ["apply", file], { env: {} })).stderr).toContain(
+        "environment variable CDN_HOST is not set",
+      );
 
-    await emu.clearRequests();
-    const ok = await runCli(emu, ["apply", file], { env: { CDN_HOST: A } });
-    expect(ok.code, ok.stderr).toBe(0);
-    const writes = await emu.calls({ writesOnly: true });
-    expect(writes.length).toBeGreaterThan(0);
-    expect(await sentBodies()).toContain(`https://js.${A}.example`);
-    expect(await sentBodies()).not.toContain(B);
-    const after = await runCli(emu, ["plan", "-c", await writeConfig(CONFIG), "--detailed-exitcode"], {
-      env: { CDN_HOST: A },
-    });
-    expect(after.code, after.stdout).toBe(0);
-  });
+      await emu.clearRequests();
+      const ok = await runCli(emu, ["apply", file], { env: { CDN_HOST: A } });
+      expect(ok.code, ok.stderr).toBe(0);
+      const writes = await emu.calls({ writesOnly: true });
+      expect(writes.length).toBeGreaterThan(0);
+      expect(await sentBodies()).toContain(`https://js.${A}.example`);
+      expect(await sentBodies()).not.toContain(B);
+      const after = await runCli(emu, ["plan", "-c", await writeConfig(CONFIG), "--detailed-exitcode"], {
+        env: { CDN_HOST: A },
+      });
+      expect(after.code, after.stdout).toBe(0);
+    },
+  );
 
   it("a plan file whose hash was edited, or that binds no hash for a reference it uses, is refused", async () => {
     const file = await savedPlan();

@@ -34,7 +34,8 @@ export function expectNoPieceOf(text: string, secret: string, what: string): voi
     const at = text.indexOf(piece);
     if (at >= 0)
       expect.fail(
-        `${what} shows "${piece}" (characters ${i}-${i + MIN_SUBSTRING} of a ${secret.length}-character secret) at ${at}: …${text.slice(Math.max(0, at - 40), at + 40)}…`,
+        `${what} shows "${piece}" (characters ${i}-${i + MIN_SUBSTRING} of a ${secret.length}-character ` +
+          `secret) at ${at}: …${text.slice(Math.max(0, at - 40), at + 40)}…`,
       );
   }
 }

@@ -85,7 +85,8 @@ beforeAll(async () => {
   ];
   dir = await tempDir("zoneform-sweep-");
   config = await writeConfig(
-    `version: 1\naccount_id: ${ACCOUNT}\nzones:\n${ZONE_YAML(ZONE.com, "example.com", "shop.acme-com.example")}${ZONE_YAML(ZONE.net, "example.net", "shop.acme-net.example")}`,
+    `version: 1\naccount_id: ` +
+      `${ACCOUNT}\nzones:\n${ZONE_YAML(ZONE.com, "example.com", "shop.acme-com.example")}${ZONE_YAML(ZONE.net, "example.net", "shop.acme-net.example")}`,
     "zoneform.yaml",
     dir,
   );

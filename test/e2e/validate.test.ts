@@ -47,10 +47,12 @@ describe("zoneform validate", () => {
     });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(
-      "examples/full.yaml:50:29  /zones/0/logs/logpush_jobs/0/destination_conf  environment variable AWS_SECRET is not set",
+      "examples/full.yaml:50:29  /zones/0/logs/logpush_jobs/0/destination_conf  environment variable " +
+        "AWS_SECRET is not set",
     );
     expect(r.stderr).toContain(
-      "examples/full.yaml:51:32  /zones/0/logs/logpush_jobs/0/ownership_challenge  environment variable LOGPUSH_CHALLENGE",
+      "examples/full.yaml:51:32  /zones/0/logs/logpush_jobs/0/ownership_challenge  environment variable " +
+        "LOGPUSH_CHALLENGE",
     );
   });
 
@@ -106,7 +108,8 @@ describe("zoneform validate", () => {
     expect(lines.slice(1)).toEqual([
       "  zoneform.yaml:5:7  /zones/0/page_shield/polices  unknown key 'polices'; did you mean 'policies'?",
       "  zoneform.yaml:7:47  /zones/0/waf/owasp/paranoia_level  must be ≤ 4 (got 9)",
-      "  zoneform.yaml:9:42  /zones/0/logs/custom_fields/request_headers/0  header names must be lower case: write 'x-foo' instead of 'X-Foo'",
+      "  zoneform.yaml:9:42  /zones/0/logs/custom_fields/request_headers/0  header names must be lower " +
+        "case: write 'x-foo' instead of 'X-Foo'",
     ]);
   });
 
@@ -114,11 +117,13 @@ describe("zoneform validate", () => {
     const dir = await mkdtemp(path.join(tmpdir(), "zoneform-validate-"));
     await writeFile(
       path.join(dir, "a.yaml"),
-      "version: 1\naccount_id: 0123456789abcdef0123456789abcdef\nzones:\n  - zone_id: 5ababd603b22780302dd8d83498e5172\n",
+      "version: 1\naccount_id: 0123456789abcdef0123456789abcdef\nzones:\n  - zone_id: " +
+        "5ababd603b22780302dd8d83498e5172\n",
     );
     await writeFile(
       path.join(dir, "b.yml"),
-      "version: 1\naccount_id: 0123456789abcdef0123456789abcdef\nzones:\n  - zone_id: 28bf0eba6631b5563247f1b42d9a7f17\n",
+      "version: 1\naccount_id: 0123456789abcdef0123456789abcdef\nzones:\n  - zone_id: " +
+        "28bf0eba6631b5563247f1b42d9a7f17\n",
     );
     await writeFile(path.join(dir, "notes.txt"), "not yaml");
     expect(await run(["validate", "-c", dir])).toMatchObject({ code: 0 });
@@ -126,7 +131,8 @@ describe("zoneform validate", () => {
 
     await writeFile(
       path.join(dir, "c.yaml"),
-      "version: 1\naccount_id: ffffffffffffffffffffffffffffffff\nzones:\n  - zone_id: 5ababd603b22780302dd8d83498e5172\n",
+      "version: 1\naccount_id: ffffffffffffffffffffffffffffffff\nzones:\n  - zone_id: " +
+        "5ababd603b22780302dd8d83498e5172\n",
     );
     const r = await run(["validate", "-c", "."], { cwd: dir });
     expect(r.code).toBe(3);
@@ -151,7 +157,8 @@ describe("zoneform validate", () => {
     const dir = await mkdtemp(path.join(tmpdir(), "zoneform-validate-"));
     await writeFile(
       path.join(dir, "zoneform.yaml"),
-      "version: 1\nzones:\n  - zone_id: 5ababd603b22780302dd8d83498e5172\n    name: ${env:SECRET_NAME}-x\n    page_shield:\n      enabled: ${env:SECRET_NAME}\n",
+      "version: 1\nzones:\n  - zone_id: 5ababd603b22780302dd8d83498e5172\n    name: ${env:SECRET_NAME}-x\n  " +
+        "  page_shield:\n      enabled: ${env:SECRET_NAME}\n",
     );
     const r = await run(["validate"], { cwd: dir, env: { SECRET_NAME: "hunter2-very-secret" } });
     expect(r.code).toBe(3);

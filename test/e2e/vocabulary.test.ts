@@ -178,7 +178,8 @@ describe("one-zone commands", () => {
     const r = await runCli(emu, ["csp", "suggest", "--zone", "example.com", "--zone", "example.net"]);
     expect(r.code).toBe(3);
     expect(r.stderr).toBe(
-      "Error: csp suggest takes one --zone (a policy belongs to one zone); got 2: example.com, example.net. Run it once per zone.\n",
+      "Error: csp suggest takes one --zone (a policy belongs to one zone); got 2: example.com, example.net. " +
+        "Run it once per zone.\n",
     );
     expect(await emu.calls()).toEqual([]);
   });

@@ -27,7 +27,9 @@ interface Ruleset {
 
 const config = (paranoia: number) =>
   writeConfig(
-    `version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.com\n    waf:\n      owasp: { enabled: true, paranoia_level: ${paranoia}, score_threshold: medium, action: block, expression: 'http.host eq "example.com"' }\n`,
+    `version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.com\n    waf:\n      owasp: { enabled: true, ` +
+      `paranoia_level: ${paranoia}, score_threshold: medium, action: block, expression: 'http.host eq ` +
+      `"example.com"' }\n`,
   );
 
 describe("WAF managed rules: unknown live fields survive a change of paranoia level", () => {
@@ -101,7 +103,8 @@ describe("WAF managed rules: unknown live fields survive a change of paranoia le
     expect(plan2.code, plan2.stdout + plan2.stderr).toBe(0);
     expect(plan2.stdout).toContain("No changes.");
 
-    // Everything but what the plan changed (the paranoia-level-3 override; the rule's version and time) is as it was, byte for byte.
+    // Everything but what the plan changed (the paranoia-level-3 override; the rule's version and time) is as it was,
+    // byte for byte.
     const after = (await emu.api<Ruleset>("GET", EP_PATH)).rules;
     expect(after).toHaveLength(1);
     const strip = ({ version: _a, last_updated: _b, ...r }: Json) => ({

@@ -195,34 +195,38 @@ describe("waf-migration start", () => {
     });
   });
 
-  it("reports the switch as apply reports a change: a 502 after it was made is exit 4, may have been written; a refusal is exit 1", async () => {
-    const z = await legacyZone("legacy.example", "pro");
-    await emu.admin("POST", "/faults", {
-      method: "PUT",
-      path: "waf_migration|entrypoint",
-      status: 502,
-      after: true,
-      count: 1,
-    });
-    const maybe = await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "pending", "--yes"]);
-    expect(maybe.code, maybe.stderr).toBe(4);
-    expect(maybe.stderr).toContain("(1 of them may have been written)");
-    // The PUT was made, answered 502, retried (a PUT is safe to re-send) and refused as already done.
-    expect(maybe.stderr).toMatch(
-      /failed: +[0-9a-f]{32}: ~ waf_migration "pending": PUT .* after 1 retry .* \(this write may have been made/,
-    );
-    const other = await legacyZone("legacy2.example", "pro");
-    await emu.admin("POST", "/faults", {
-      method: "PUT",
-      path: "waf_migration|entrypoint",
-      status: 400,
-      code: 10000,
-      count: 1,
-    });
-    const refused = await runCli(emu, ["waf-migration", "start", "--zone", other, "--mode", "pending", "--yes"]);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("apply failed before any change was made; nothing was written.");
-  });
+  it(
+    "reports the switch as apply reports a change: a 502 after it was made is exit 4, may have been " +
+      "written; a refusal is exit 1",
+    async () => {
+      const z = await legacyZone("legacy.example", "pro");
+      await emu.admin("POST", "/faults", {
+        method: "PUT",
+        path: "waf_migration|entrypoint",
+        status: 502,
+        after: true,
+        count: 1,
+      });
+      const maybe = await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "pending", "--yes"]);
+      expect(maybe.code, maybe.stderr).toBe(4);
+      expect(maybe.stderr).toContain("(1 of them may have been written)");
+      // The PUT was made, answered 502, retried (a PUT is safe to re-send) and refused as already done.
+      expect(maybe.stderr).toMatch(
+        /failed: +[0-9a-f]{32}: ~ waf_migration "pending": PUT .* after 1 retry .* \(this write may have been made/,
+      );
+      const other = await legacyZone("legacy2.example", "pro");
+      await emu.admin("POST", "/faults", {
+        method: "PUT",
+        path: "waf_migration|entrypoint",
+        status: 400,
+        code: 10000,
+        count: 1,
+      });
+      const refused = await runCli(emu, ["waf-migration", "start", "--zone", other, "--mode", "pending", "--yes"]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("apply failed before any change was made; nothing was written.");
+    },
+  );
 
   it("refuses validation mode on a Pro zone, leaving it on the previous WAF", async () => {
     const z = await legacyZone("legacy.example", "pro");
@@ -353,107 +357,117 @@ describe("waf-migration start writes only its own rules", () => {
   type Rule = Record<string, unknown> & { id: string };
   const entrypoint = (z: string) => emu.api<{ id: string; rules: Rule[] }>("GET", `zones/${z}/${ENTRYPOINT}`);
 
-  it("from validation mode: sends every live rule back by id, unchanged, adds the missing execute rule, and says so before asking", async () => {
-    const z = await legacyZone("legacy.example", "enterprise");
-    await setWafMigration(z, { mode: "validation" });
-    await emu.api("POST", `zones/${z}/rulesets`, {
-      name: "default",
-      kind: "zone",
-      phase: "http_request_firewall_managed",
-      rules: [SKIP, TUNED_OWASP],
-    });
-    const before = await entrypoint(z);
-    const [skip, owasp] = before.rules;
-    await emu.clearRequests();
+  it(
+    "from validation mode: sends every live rule back by id, unchanged, adds the missing execute rule, and " +
+      "says so before asking",
+    async () => {
+      const z = await legacyZone("legacy.example", "enterprise");
+      await setWafMigration(z, { mode: "validation" });
+      await emu.api("POST", `zones/${z}/rulesets`, {
+        name: "default",
+        kind: "zone",
+        phase: "http_request_firewall_managed",
+        rules: [SKIP, TUNED_OWASP],
+      });
+      const before = await entrypoint(z);
+      const [skip, owasp] = before.rules;
+      await emu.clearRequests();
 
-    const r = await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "pending"], { answers: ["yes"] });
-    expect(r.code, r.stderr).toBe(0);
+      const r = await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "pending"], { answers: ["yes"] });
+      expect(r.code, r.stderr).toBe(0);
 
-    const proposal = await emu
-      .api<{ rules: Array<Record<string, unknown>> }>("GET", `zones/${z}/waf_migration/config?phase_two=1`)
-      .catch(() => undefined);
-    expect(proposal).toBeUndefined(); // the zone is migrated: the proposal is no longer answered
-    const cfmProposed = {
-      id: "",
-      version: "",
-      action: "execute",
-      expression: "true",
-      description: "Execute Cloudflare Managed Ruleset",
-      ref: "",
-      enabled: true,
-      action_parameters: { id: CFM, version: "latest" },
-    };
-    const strip = (rule: Rule) => {
-      const { version: _v, last_updated: _l, ...rest } = rule;
-      return rest;
-    };
-    expect(await switchCalls()).toEqual([
-      {
-        method: "PUT",
-        path: `zones/${z}/${ENTRYPOINT}`,
-        query: { waf_migration: "pending", phase_two: "1" },
-        status: 200,
-        body: { name: "default", rules: [strip(skip!), strip(owasp!), cfmProposed] },
-      },
-    ]);
-    const after = await entrypoint(z);
-    // The foreign skip rule and the tuned OWASP rule are byte-identical (version and last_updated too).
-    expect(JSON.stringify(after.rules.slice(0, 2))).toBe(JSON.stringify(before.rules));
-    expect(after.rules).toHaveLength(3);
-    expect(after.rules[2]).toMatchObject({ action: "execute", action_parameters: { id: CFM } });
+      const proposal = await emu
+        .api<{ rules: Array<Record<string, unknown>> }>("GET", `zones/${z}/waf_migration/config?phase_two=1`)
+        .catch(() => undefined);
+      expect(proposal).toBeUndefined(); // the zone is migrated: the proposal is no longer answered
+      const cfmProposed = {
+        id: "",
+        version: "",
+        action: "execute",
+        expression: "true",
+        description: "Execute Cloudflare Managed Ruleset",
+        ref: "",
+        enabled: true,
+        action_parameters: { id: CFM, version: "latest" },
+      };
+      const strip = (rule: Rule) => {
+        const { version: _v, last_updated: _l, ...rest } = rule;
+        return rest;
+      };
+      expect(await switchCalls()).toEqual([
+        {
+          method: "PUT",
+          path: `zones/${z}/${ENTRYPOINT}`,
+          query: { waf_migration: "pending", phase_two: "1" },
+          status: 200,
+          body: { name: "default", rules: [strip(skip!), strip(owasp!), cfmProposed] },
+        },
+      ]);
+      const after = await entrypoint(z);
+      // The foreign skip rule and the tuned OWASP rule are byte-identical (version and last_updated too).
+      expect(JSON.stringify(after.rules.slice(0, 2))).toBe(JSON.stringify(before.rules));
+      expect(after.rules).toHaveLength(3);
+      expect(after.rules[2]).toMatchObject({ action: "execute", action_parameters: { id: CFM } });
 
-    // The confirmation listed the write, each rule kept and the one added, before the prompt.
-    const shown = r.stdout.slice(0, r.stdout.indexOf("Migrated:"));
-    expect(shown).toContain(`PUT zones/${z}/${ENTRYPOINT}?waf_migration=pending&phase_two=1`);
-    expect(shown).toContain(
-      `= keeps: ${skip!.id} skip, "office scanner: made in the dashboard", when "(ip.src eq 203.0.113.7)"`,
-    );
-    expect(shown).toContain(
-      `= keeps: ${owasp!.id} execute, Cloudflare OWASP Core Ruleset (${OWASP}), "OWASP tuned during validation", when "true", with 2 category override(s), 1 rule override(s)`,
-    );
-    expect(shown).toContain(
-      `+ adds:  execute, Cloudflare Managed Ruleset (${CFM}), "Execute Cloudflare Managed Ruleset", when "true"`,
-    );
-    expect(shown).toMatch(
-      new RegExp(
-        `not added \\(the entry point already has it as ${owasp!.id}, kept as it is\\): execute, Cloudflare OWASP Core Ruleset`,
-      ),
-    );
-    expect(await status(z)).toMatchObject({ migration_state: "done" });
+      // The confirmation listed the write, each rule kept and the one added, before the prompt.
+      const shown = r.stdout.slice(0, r.stdout.indexOf("Migrated:"));
+      expect(shown).toContain(`PUT zones/${z}/${ENTRYPOINT}?waf_migration=pending&phase_two=1`);
+      expect(shown).toContain(
+        `= keeps: ${skip!.id} skip, "office scanner: made in the dashboard", when "(ip.src eq 203.0.113.7)"`,
+      );
+      expect(shown).toContain(
+        `= keeps: ${owasp!.id} execute, Cloudflare OWASP Core Ruleset (${OWASP}), "OWASP tuned during ` +
+          `validation", when "true", with 2 category override(s), 1 rule override(s)`,
+      );
+      expect(shown).toContain(
+        `+ adds:  execute, Cloudflare Managed Ruleset (${CFM}), "Execute Cloudflare Managed Ruleset", when "true"`,
+      );
+      expect(shown).toMatch(
+        new RegExp(
+          `not added \\(the entry point already has it as ${owasp!.id}, kept as it is\\): execute, Cloudflare ` +
+            `OWASP Core Ruleset`,
+        ),
+      );
+      expect(await status(z)).toMatchObject({ migration_state: "done" });
 
-    // The tuning made during validation is what the zone now runs: a file stating it plans no change.
-    const file = await writeConfig(
-      `version: 1\nzones:\n  - zone_id: ${z}\n    waf:\n      owasp: { enabled: true, paranoia_level: 2, score_threshold: 60, action: managed_challenge }\n      cloudflare_managed: { enabled: true }\n`,
-    );
-    await emu.clearRequests();
-    const plan = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
-    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
-    expect(await emu.calls({ writesOnly: true })).toEqual([]);
-  });
+      // The tuning made during validation is what the zone now runs: a file stating it plans no change.
+      const file = await writeConfig(
+        `version: 1\nzones:\n  - zone_id: ${z}\n    waf:\n      owasp: { enabled: true, paranoia_level: 2, ` +
+          `score_threshold: 60, action: managed_challenge }\n      cloudflare_managed: { enabled: true }\n`,
+      );
+      await emu.clearRequests();
+      const plan = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
+      expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+      expect(await emu.calls({ writesOnly: true })).toEqual([]);
+    },
+  );
 
-  it("from the previous WAF: keeps the foreign skip rule first and adds the proposal's execute rules after it", async () => {
-    const z = await legacyZone("legacy.example", "pro");
-    await emu.api("POST", `zones/${z}/rulesets`, {
-      name: "default",
-      kind: "zone",
-      phase: "http_request_firewall_managed",
-      rules: [SKIP],
-    });
-    const before = await entrypoint(z);
-    await emu.clearRequests();
-    const r = await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "pending", "--yes"]);
-    expect(r.code, r.stderr).toBe(0);
-    const calls = await switchCalls();
-    expect(calls).toHaveLength(1);
-    const sent = (calls[0]!.body as { rules: Array<Record<string, unknown>> }).rules;
-    expect(sent.map((x) => x.id)).toEqual([before.rules[0]!.id, "", ""]);
-    const after = await entrypoint(z);
-    expect(JSON.stringify(after.rules[0])).toBe(JSON.stringify(before.rules[0]));
-    expect(after.rules.slice(1).map((x) => (x.action_parameters as { id: string }).id)).toEqual([OWASP, CFM]);
-    expect(r.stdout).toContain(
-      "the 1 rule(s) it holds are sent back unchanged, by id, and 2 rule(s) of the proposal are added after them",
-    );
-  });
+  it(
+    "from the previous WAF: keeps the foreign skip rule first and adds the proposal's execute " + "rules after it",
+    async () => {
+      const z = await legacyZone("legacy.example", "pro");
+      await emu.api("POST", `zones/${z}/rulesets`, {
+        name: "default",
+        kind: "zone",
+        phase: "http_request_firewall_managed",
+        rules: [SKIP],
+      });
+      const before = await entrypoint(z);
+      await emu.clearRequests();
+      const r = await runCli(emu, ["waf-migration", "start", "--zone", z, "--mode", "pending", "--yes"]);
+      expect(r.code, r.stderr).toBe(0);
+      const calls = await switchCalls();
+      expect(calls).toHaveLength(1);
+      const sent = (calls[0]!.body as { rules: Array<Record<string, unknown>> }).rules;
+      expect(sent.map((x) => x.id)).toEqual([before.rules[0]!.id, "", ""]);
+      const after = await entrypoint(z);
+      expect(JSON.stringify(after.rules[0])).toBe(JSON.stringify(before.rules[0]));
+      expect(after.rules.slice(1).map((x) => (x.action_parameters as { id: string }).id)).toEqual([OWASP, CFM]);
+      expect(r.stdout).toContain(
+        "the 1 rule(s) it holds are sent back unchanged, by id, and 2 rule(s) of the proposal are added after them",
+      );
+    },
+  );
 
   it("stops without writing when the entry point changes between the confirmation and the switch", async () => {
     const z = await legacyZone("legacy.example", "pro");

@@ -104,51 +104,57 @@ describe("inventory", () => {
     expect((await emu().callAdmin("POST", "inventory", { ...body, zone_id: "0".repeat(32) })).status).toBe(404);
   });
 
-  test("spreads scores, keeps ~malicious_ratio malicious by Cloudflare's verdict, ~5 % infrequent, separate categories", () => {
-    // 10 000 scripts (deterministic: seed 0) hold the ratios within the bounds by several standard deviations.
-    const n = 10_000;
-    const inv = generateInventory({
-      zoneId: ZONE.com,
-      zoneName: "example.com",
-      scripts: n,
-      connections: 0,
-      cookies: 0,
-      maliciousRatio: 0.1,
-      now: Date.parse("2026-01-01T00:00:00Z"),
-    });
-    const scores = inv.scripts.map((s) => s.js_integrity_score as number);
-    expect(Math.min(...scores)).toBe(1);
-    expect(Math.max(...scores)).toBe(99);
-    const malicious = inv.scripts.filter(isMaliciousItem).length / scores.length;
-    expect(malicious).toBeGreaterThan(0.08);
-    expect(malicious).toBeLessThan(0.12);
-    // Each malicious script has a threat score below 10: the verdict does not rest on js_integrity_score
-    // alone, and many malicious ones score 10–49 there (not malicious by that score on its own).
-    const threat = (s: Record<string, unknown>) =>
-      ["magecart_score", "malware_score", "cryptomining_score"].filter((k) => (s[k] as number) < 10);
-    for (const s of inv.scripts) expect(threat(s).length > 0, String(s.id)).toBe((s.js_integrity_score as number) < 50);
-    expect(
-      inv.scripts.filter((s) => (s.js_integrity_score as number) >= 10 && (s.js_integrity_score as number) < 50).length,
-    ).toBeGreaterThan(500);
-    for (const k of ["magecart_score", "cryptomining_score"])
+  test(
+    "spreads scores, keeps ~malicious_ratio malicious by Cloudflare's verdict, ~5 % infrequent, separate " +
+      "categories",
+    () => {
+      // 10 000 scripts (deterministic: seed 0) hold the ratios within the bounds by several standard deviations.
+      const n = 10_000;
+      const inv = generateInventory({
+        zoneId: ZONE.com,
+        zoneName: "example.com",
+        scripts: n,
+        connections: 0,
+        cookies: 0,
+        maliciousRatio: 0.1,
+        now: Date.parse("2026-01-01T00:00:00Z"),
+      });
+      const scores = inv.scripts.map((s) => s.js_integrity_score as number);
+      expect(Math.min(...scores)).toBe(1);
+      expect(Math.max(...scores)).toBe(99);
+      const malicious = inv.scripts.filter(isMaliciousItem).length / scores.length;
+      expect(malicious).toBeGreaterThan(0.08);
+      expect(malicious).toBeLessThan(0.12);
+      // Each malicious script has a threat score below 10: the verdict does not rest on js_integrity_score
+      // alone, and many malicious ones score 10–49 there (not malicious by that score on its own).
+      const threat = (s: Record<string, unknown>) =>
+        ["magecart_score", "malware_score", "cryptomining_score"].filter((k) => (s[k] as number) < 10);
+      for (const s of inv.scripts)
+        expect(threat(s).length > 0, String(s.id)).toBe((s.js_integrity_score as number) < 50);
       expect(
-        inv.scripts.some((s) => threat(s).includes(k)),
-        k,
-      ).toBe(true);
-    const infrequent = inv.scripts.filter((s) => s.status === "infrequent").length / inv.scripts.length;
-    expect(infrequent).toBeGreaterThan(0.04);
-    expect(infrequent).toBeLessThan(0.06);
-    for (const s of inv.scripts) {
-      // Domain categories only when domain-reported; URL categories always ([] when not reported).
-      expect("malicious_domain_categories" in s).toBe(s.domain_reported_malicious === true);
-      expect((s.malicious_url_categories as string[]).length > 0).toBe(s.url_reported_malicious === true);
-      for (const k of ["malware_score", "cryptomining_score", "magecart_score"]) {
-        expect(s[k]).toBeGreaterThanOrEqual(1);
-        expect(s[k]).toBeLessThanOrEqual(99);
+        inv.scripts.filter((s) => (s.js_integrity_score as number) >= 10 && (s.js_integrity_score as number) < 50)
+          .length,
+      ).toBeGreaterThan(500);
+      for (const k of ["magecart_score", "cryptomining_score"])
+        expect(
+          inv.scripts.some((s) => threat(s).includes(k)),
+          k,
+        ).toBe(true);
+      const infrequent = inv.scripts.filter((s) => s.status === "infrequent").length / inv.scripts.length;
+      expect(infrequent).toBeGreaterThan(0.04);
+      expect(infrequent).toBeLessThan(0.06);
+      for (const s of inv.scripts) {
+        // Domain categories only when domain-reported; URL categories always ([] when not reported).
+        expect("malicious_domain_categories" in s).toBe(s.domain_reported_malicious === true);
+        expect((s.malicious_url_categories as string[]).length > 0).toBe(s.url_reported_malicious === true);
+        for (const k of ["malware_score", "cryptomining_score", "magecart_score"]) {
+          expect(s[k]).toBeGreaterThanOrEqual(1);
+          expect(s[k]).toBeLessThanOrEqual(99);
+        }
       }
-    }
-    expect(new Set(inv.scripts.map((s) => s.id)).size).toBe(n);
-  });
+      expect(new Set(inv.scripts.map((s) => s.id)).size).toBe(n);
+    },
+  );
 });
 
 describe("faults", () => {
@@ -434,7 +440,8 @@ describe("nonsense admin input is refused with a 400 naming the field, and chang
       error: 'plan must be one of free, pro, business, enterprise (or its plan id), got "gold"',
     });
     expect((await emu().callAdmin("POST", "faults", { status: 500, statuss: 503 })).body.error).toBe(
-      'unknown field "statuss"; accepted fields: method, path, status, code, message, retry_after, delay_ms, reset, count, probability, seed, after',
+      'unknown field "statuss"; accepted fields: method, path, status, code, message, retry_after, ' +
+        "delay_ms, reset, count, probability, seed, after",
     );
   });
 

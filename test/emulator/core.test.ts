@@ -168,7 +168,8 @@ describe("rate limit", () => {
     const r = await emu().call("GET", settings);
     expect(r.headers.get("x-ratelimit-limit")).toBe("1200");
     expect(r.headers.get("x-ratelimit-remaining")).toBe("1199");
-    // real-answers.md, "rate-limit headers": Ratelimit "default";r=…;t=… and Ratelimit-Policy "default";q=…;w=… (since 2025-09).
+    // real-answers.md, "rate-limit headers": Ratelimit "default";r=…;t=… and Ratelimit-Policy "default";q=…;w=… (since
+    // 2025-09).
     expect(r.headers.get("ratelimit")).toBe('"default";r=1199;t=300');
     expect(r.headers.get("ratelimit-policy")).toBe('"default";q=1200;w=300');
     const unauthenticated = await emu().call("GET", settings, undefined, { headers: {} });

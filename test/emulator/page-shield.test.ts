@@ -106,11 +106,15 @@ describe("scripts and connections", () => {
     expect(rest.some((s: { url: string }) => s.url.includes("jquery-cdn-update.com"))).toBe(false);
   });
 
-  test("prioritize_malicious puts the malicious scripts first (Cloudflare's verdict: any of four scores below 10, or a report)", async () => {
-    const r = (await emu().call("GET", `${ps}/scripts?prioritize_malicious=true&per_page=100`)).body.result;
-    expect(r.slice(0, 4).every(isMaliciousItem)).toBe(true);
-    expect(r.slice(4).some(isMaliciousItem)).toBe(false);
-  });
+  test(
+    "prioritize_malicious puts the malicious scripts first (Cloudflare's verdict: any of four scores " +
+      "below 10, or a report)",
+    async () => {
+      const r = (await emu().call("GET", `${ps}/scripts?prioritize_malicious=true&per_page=100`)).body.result;
+      expect(r.slice(0, 4).every(isMaliciousItem)).toBe(true);
+      expect(r.slice(4).some(isMaliciousItem)).toBe(false);
+    },
+  );
 
   test("order_by and direction sort by the timestamp", async () => {
     const r = (await emu().call("GET", `${ps}/scripts?order_by=first_seen_at&direction=asc&per_page=100`)).body.result;

@@ -318,21 +318,25 @@ describe("page shield", () => {
     expect(Object.keys(r.body.result).sort()).toEqual(["enabled", "updated_at"]);
   });
 
-  test("scripts carry the 2026 scores and malicious_url_categories, connections malicious_domain_categories, cookies max_age_attribute", async () => {
-    const scripts = (await emu().call("GET", `${ps}/scripts?per_page=100`)).body.result;
-    for (const s of scripts) {
-      for (const k of ["malware_score", "cryptomining_score", "magecart_score"])
-        expect(Number.isInteger(s[k])).toBe(true);
-      expect(Array.isArray(s.malicious_url_categories)).toBe(true);
-    }
-    const magecart = scripts.find((s: { malicious_url_categories: string[] }) =>
-      s.malicious_url_categories.includes("Magecart"),
-    );
-    expect(magecart.magecart_score).toBeLessThan(50);
-    for (const c of (await emu().call("GET", `${ps}/connections?per_page=100`)).body.result)
-      expect(Array.isArray(c.malicious_domain_categories)).toBe(true);
-    const cookies = (await emu().call("GET", `${ps}/cookies?per_page=100`)).body.result;
-    expect(cookies.every((c: object) => "max_age_attribute" in c)).toBe(true);
-    expect(cookies.some((c: { max_age_attribute: unknown }) => c.max_age_attribute === null)).toBe(true);
-  });
+  test(
+    "scripts carry the 2026 scores and malicious_url_categories, connections " +
+      "malicious_domain_categories, cookies max_age_attribute",
+    async () => {
+      const scripts = (await emu().call("GET", `${ps}/scripts?per_page=100`)).body.result;
+      for (const s of scripts) {
+        for (const k of ["malware_score", "cryptomining_score", "magecart_score"])
+          expect(Number.isInteger(s[k])).toBe(true);
+        expect(Array.isArray(s.malicious_url_categories)).toBe(true);
+      }
+      const magecart = scripts.find((s: { malicious_url_categories: string[] }) =>
+        s.malicious_url_categories.includes("Magecart"),
+      );
+      expect(magecart.magecart_score).toBeLessThan(50);
+      for (const c of (await emu().call("GET", `${ps}/connections?per_page=100`)).body.result)
+        expect(Array.isArray(c.malicious_domain_categories)).toBe(true);
+      const cookies = (await emu().call("GET", `${ps}/cookies?per_page=100`)).body.result;
+      expect(cookies.every((c: object) => "max_age_attribute" in c)).toBe(true);
+      expect(cookies.some((c: { max_age_attribute: unknown }) => c.max_age_attribute === null)).toBe(true);
+    },
+  );
 });

@@ -114,7 +114,8 @@ describe("zone rulesets and entry points", () => {
     expect(res.body.errors[0]).toMatchObject({
       code: 20217,
       message:
-        "'zone' is not a valid value for kind because exceeded maximum number of zone rulesets for phase http_request_firewall_custom",
+        "'zone' is not a valid value for kind because exceeded maximum number of zone rulesets for phase " +
+        "http_request_firewall_custom",
     });
   });
 

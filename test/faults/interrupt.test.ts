@@ -105,7 +105,8 @@ describe.skipIf(!existsSync(CLI))("signals during apply", () => {
     ["SIGINT", 130, 12],
     ["SIGTERM", 143, 4],
   ] as const) {
-    it(`${signal} after ${after} write(s): nothing is sent after it, the writes on the wire are reported one by one, exit ${code}; a new apply converges`, async () => {
+    it(`${signal} after ${after} write(s): nothing is sent after it, the writes on the wire are reported ` +
+      `one by one, exit ${code}; a new apply converges`, async () => {
       const fleet = await createFleet(emu, 4, `int${signal.toLowerCase()}${after}`);
       await slowWrites(emu, 150);
       await emu.clearRequests();
@@ -151,7 +152,8 @@ describe.skipIf(!existsSync(CLI))("signals during apply", () => {
       await emu.admin("PUT", "/latency", { ms: 0 });
       expect(r.code).toBe(code);
       expect(r.stderr).toContain(
-        `${signal === "SIGINT" ? "Interrupted" : "Stopped by SIGTERM"} before any change was made; nothing was written.`,
+        `${signal === "SIGINT" ? "Interrupted" : "Stopped by SIGTERM"} before any change was made; nothing ` +
+          `was written.`,
       );
       expect(writesArrived()).toEqual([]);
     }, 30_000);

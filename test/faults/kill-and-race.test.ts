@@ -80,7 +80,8 @@ describe("two applies at once", () => {
     await expectConverged(emu, fleet);
   }, 60_000);
 
-  it("from two machines (no shared lock): the next run converges, or stops each zone that now holds twins, naming them and writing nothing", async () => {
+  it("from two machines (no shared lock): the next run converges, or stops each zone that now holds twins, " +
+    "naming them and writing nothing", async () => {
     const fleet = await createFleet(emu, ZONES);
     const dirs = await Promise.all([0, 1].map(() => tempDir("zoneform-machine-")));
     const both = await Promise.all(

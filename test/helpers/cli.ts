@@ -74,7 +74,9 @@ const relative = (path: string) => path.replace(/^\//, "");
 export class TestEmulator {
   private running?: RunningEmulator;
 
-  /** The instant the emulator's clock stands at, as ZONEFORM_NOW names it (undefined when a test gave it a function). */
+  /**
+   * The instant the emulator's clock stands at, as ZONEFORM_NOW names it (undefined when a test gave it a function).
+   */
   readonly now: string | undefined;
 
   private constructor(now: string | undefined, running?: RunningEmulator) {
@@ -138,7 +140,10 @@ export class TestEmulator {
     return toAnswer(await this.fetchAdmin(method, path, body));
   }
 
-  /** Calls the API itself (for seeding foreign state) with the default token, returning the envelope's result; throws unless it succeeded. */
+  /**
+   * Calls the API itself (for seeding foreign state) with the default token, returning the envelope's result; throws
+   * unless it succeeded.
+   */
   async api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
     const res = await fetch(`${this.emu.url}/${relative(path)}`, {
       method,
@@ -154,7 +159,9 @@ export class TestEmulator {
     return env.result as T;
   }
 
-  /** Calls `<url>/<path>` (path after /client/v4/, query included) with the default token, returning the whole answer. */
+  /**
+   * Calls `<url>/<path>` (path after /client/v4/, query included) with the default token, returning the whole answer.
+   */
   async call<T = any>(method: string, path: string, body?: unknown, opts: CallOptions = {}): Promise<ApiAnswer<T>> {
     const headers: Record<string, string> = opts.headers ?? { authorization: `Bearer ${TOKEN}` };
     let payload: string | undefined = opts.rawBody;

@@ -100,7 +100,9 @@ export async function createFleet(emu: TestEmulator, count: number, prefix = "fl
     });
     foreign.set(z.id, JSON.stringify(ep.rules[0]));
   }
-  const yaml = `version: 1\naccount_id: ${ACCOUNT}\nsafety: { max_deletes: 100 }\nzones:\n${zones.map((z) => zoneYaml(z.id, z.name)).join("")}`;
+  const yaml =
+    `version: 1\naccount_id: ${ACCOUNT}\nsafety: { max_deletes: 100 ` +
+    `}\nzones:\n${zones.map((z) => zoneYaml(z.id, z.name)).join("")}`;
   return { config: await writeConfig(yaml), zones, foreign, env: { FLEET_LOG_AUTH: LOG_AUTH } };
 }
 

@@ -102,7 +102,8 @@ describe("errors a user can act on", () => {
     const e = (await caught(client.request("GET", `zones/${ZONE.com}/page_shield`))) as ApiError;
     expect(e.message).toMatch(
       new RegExp(
-        `^the API token lacks permission for GET zones/${ZONE.com}/page_shield \\(Cloudflare: Authentication error \\[10000\\]; see https://developers\\.cloudflare\\.com/api\\)`,
+        `^the API token lacks permission for GET zones/${ZONE.com}/page_shield \\(Cloudflare: ` +
+          `Authentication error \\[10000\\]; see https://developers\\.cloudflare\\.com/api\\)`,
       ),
     );
     expect(e.message).toContain('"Page Shield: Read"');
@@ -110,63 +111,71 @@ describe("errors a user can act on", () => {
     await client.close();
   });
 
-  it("turns an answer that is not the API (JSON of another service, an HTML page) into an ApiError, or a stop naming the base URL", async () => {
-    // The first answer of a run is JSON of another service: the base URL is not the API, and the run
-    // stops with that (one message, not one per call).
-    const wrongBase = createClient({ baseUrl: emu.adminUrl, auth: { token: "emulator-token" } });
-    const e1 = await caught(wrongBase.request("GET", "state"));
-    expect(e1).toBeInstanceOf(RunStoppedError);
-    expect(e1.message).toContain(
-      `the base URL ${emu.adminUrl} does not look like the Cloudflare API (GET state got an answer that is not the API's JSON envelope (HTTP 200))`,
-    );
-    expect(await caught(wrongBase.request("GET", "state"))).toBe(e1);
-    await wrongBase.close();
-    // After the API has answered once, the same answer is that call's own error.
-    const api = createClient({ baseUrl: emu.url, auth: { token: "emulator-token" } });
-    await api.request("GET", `zones/${ZONE.com}/page_shield`);
-    await api.close();
+  it(
+    "turns an answer that is not the API (JSON of another service, an HTML page) into an ApiError, or a " +
+      "stop naming the base URL",
+    async () => {
+      // The first answer of a run is JSON of another service: the base URL is not the API, and the run
+      // stops with that (one message, not one per call).
+      const wrongBase = createClient({ baseUrl: emu.adminUrl, auth: { token: "emulator-token" } });
+      const e1 = await caught(wrongBase.request("GET", "state"));
+      expect(e1).toBeInstanceOf(RunStoppedError);
+      expect(e1.message).toContain(
+        `the base URL ${emu.adminUrl} does not look like the Cloudflare API (GET state got an answer that is ` +
+          `not the API's JSON envelope (HTTP 200))`,
+      );
+      expect(await caught(wrongBase.request("GET", "state"))).toBe(e1);
+      await wrongBase.close();
+      // After the API has answered once, the same answer is that call's own error.
+      const api = createClient({ baseUrl: emu.url, auth: { token: "emulator-token" } });
+      await api.request("GET", `zones/${ZONE.com}/page_shield`);
+      await api.close();
 
-    const html = createServer((_req, res) =>
-      res
-        .writeHead(502, { "content-type": "text/html" })
-        .end("<html><head><title>502 Bad Gateway</title></head></html>"),
-    );
-    await new Promise<void>((r) => html.listen(0, "127.0.0.1", r));
-    const proxy = createClient({
-      baseUrl: `http://127.0.0.1:${(html.address() as AddressInfo).port}/client/v4`,
-      auth: { token: "t-123" },
-      retries: 1,
-      retryBaseDelayMs: 5,
-    });
-    const e2 = (await caught(proxy.request("GET", `zones/${ZONE.com}/page_shield`))) as ApiError;
-    expect(e2.message).toContain("Cloudflare answered HTTP 502 for GET zones/");
-    expect(e2.message).toContain('not JSON (text/html: "502 Bad Gateway")');
-    expect(e2.info).toMatchObject({ status: 502, retryable: true });
-    await proxy.close();
-    html.close();
-  });
+      const html = createServer((_req, res) =>
+        res
+          .writeHead(502, { "content-type": "text/html" })
+          .end("<html><head><title>502 Bad Gateway</title></head></html>"),
+      );
+      await new Promise<void>((r) => html.listen(0, "127.0.0.1", r));
+      const proxy = createClient({
+        baseUrl: `http://127.0.0.1:${(html.address() as AddressInfo).port}/client/v4`,
+        auth: { token: "t-123" },
+        retries: 1,
+        retryBaseDelayMs: 5,
+      });
+      const e2 = (await caught(proxy.request("GET", `zones/${ZONE.com}/page_shield`))) as ApiError;
+      expect(e2.message).toContain("Cloudflare answered HTTP 502 for GET zones/");
+      expect(e2.message).toContain('not JSON (text/html: "502 Bad Gateway")');
+      expect(e2.info).toMatchObject({ status: 502, retryable: true });
+      await proxy.close();
+      html.close();
+    },
+  );
 
-  it("stops the run on a connection refused before any answer, naming the URL settings, after one quick retry", async () => {
-    const lines: string[] = [];
-    const client = createClient({
-      baseUrl: "http://127.0.0.1:1/client/v4",
-      auth: { token: "t-123" },
-      log: (l) => lines.push(l),
-    });
-    const started = Date.now();
-    const e = (await caught(client.request("GET", `zones/${ZONE.com}/page_shield`))) as RunStoppedError;
-    expect(Date.now() - started).toBeLessThan(2000);
-    expect(e).toBeInstanceOf(RunStoppedError);
-    expect(e.reason).toBe("cause");
-    expect(e.message).toMatch(
-      /^cannot connect to the API at http:\/\/127\.0\.0\.1:1\/client\/v4 \(ECONNREFUSED\): nothing accepts connections there\. Check --api-url/,
-    );
-    expect(lines.find((l) => l.includes("failed (ECONNREFUSED)"))).toMatch(/retries=1$/);
-    // Every later call is refused at once with the same error, nothing sent.
-    expect(await caught(client.request("GET", `zones/${ZONE.com}/page_shield/policies`))).toBe(e);
-    expect(client.stats().requests).toBe(2);
-    await client.close();
-  });
+  it(
+    "stops the run on a connection refused before any answer, naming the URL settings, after one " + "quick retry",
+    async () => {
+      const lines: string[] = [];
+      const client = createClient({
+        baseUrl: "http://127.0.0.1:1/client/v4",
+        auth: { token: "t-123" },
+        log: (l) => lines.push(l),
+      });
+      const started = Date.now();
+      const e = (await caught(client.request("GET", `zones/${ZONE.com}/page_shield`))) as RunStoppedError;
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(e).toBeInstanceOf(RunStoppedError);
+      expect(e.reason).toBe("cause");
+      expect(e.message).toMatch(
+        /^cannot connect to the API at http:\/\/127\.0\.0\.1:1\/client\/v4 \(ECONNREFUSED\): nothing accepts connections there\. Check --api-url/,
+      );
+      expect(lines.find((l) => l.includes("failed (ECONNREFUSED)"))).toMatch(/retries=1$/);
+      // Every later call is refused at once with the same error, nothing sent.
+      expect(await caught(client.request("GET", `zones/${ZONE.com}/page_shield/policies`))).toBe(e);
+      expect(client.stats().requests).toBe(2);
+      await client.close();
+    },
+  );
 });
 
 describe("retries", () => {
@@ -523,11 +532,14 @@ describe("lists are read whole and strictly", () => {
     const err = await caught(client.listAll("zones/z/page_shield/scripts", { perPage: 2 }));
     expect(err).toBeInstanceOf(ApiError);
     expect(err.message).toBe(
-      "GET zones/z/page_shield/scripts: page 2 came back empty twice although the list announced more (total_pages 3, total_count 6, 2 read so far); the list could not be read whole, so nothing was changed; try again later",
+      "GET zones/z/page_shield/scripts: page 2 came back empty twice although the list announced more " +
+        "(total_pages 3, total_count 6, 2 read so far); the list could not be read whole, so nothing was " +
+        "changed; try again later",
     );
     expect(srv.asked.map((q) => q.get("page"))).toEqual(["1", "2", "2"]);
     expect(warnings).toEqual([
-      "warning: GET zones/z/page_shield/scripts: page 2 came back empty although the list announced more (total_pages 3, total_count 6, 2 read so far); asking for it once more",
+      "warning: GET zones/z/page_shield/scripts: page 2 came back empty although the list announced more " +
+        "(total_pages 3, total_count 6, 2 read so far); asking for it once more",
     ]);
     await client.close();
     await srv.close();
@@ -549,25 +561,31 @@ describe("lists are read whole and strictly", () => {
     await srv.close();
   });
 
-  it("refuses at once a list announcing totals above the caps (total_pages 1e10): one request, in well under a second", async () => {
-    const srv = await listServer((q) =>
-      ok(items(0, 1), { page: Number(q.get("page") ?? 1), per_page: 1, total_pages: 1e10, total_count: 1e10 }),
-    );
-    const { client } = await strictClient(srv.url);
-    const started = Date.now();
-    const err = await caught(client.listAll("zones/z/page_shield/policies"));
-    expect(Date.now() - started).toBeLessThan(1000);
-    expect(err.message).toBe(
-      "GET zones/z/page_shield/policies: the list announces 10000000000 pages, more than the 20000 zoneform reads at most (--max-list-pages); stopping before reading it, and nothing was changed. If the zone really holds that many, raise the cap",
-    );
-    expect(srv.asked).toHaveLength(1);
-    const many = await listServer(() => ok(items(0, 1), { page: 1, per_page: 50, total_count: 600_000 }));
-    const c2 = (await strictClient(many.url)).client;
-    expect((await caught(c2.listAll("l", { perPage: 50 }))).message).toContain(
-      "announces 600000 items, more than the 500000 zoneform reads at most (--max-list-items)",
-    );
-    await Promise.all([client.close(), c2.close(), srv.close(), many.close()]);
-  });
+  it(
+    "refuses at once a list announcing totals above the caps (total_pages 1e10): one request, in well " +
+      "under a second",
+    async () => {
+      const srv = await listServer((q) =>
+        ok(items(0, 1), { page: Number(q.get("page") ?? 1), per_page: 1, total_pages: 1e10, total_count: 1e10 }),
+      );
+      const { client } = await strictClient(srv.url);
+      const started = Date.now();
+      const err = await caught(client.listAll("zones/z/page_shield/policies"));
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(err.message).toBe(
+        "GET zones/z/page_shield/policies: the list announces 10000000000 pages, more than the 20000 zoneform " +
+          "reads at most (--max-list-pages); stopping before reading it, and nothing was changed. If the zone " +
+          "really holds that many, raise the cap",
+      );
+      expect(srv.asked).toHaveLength(1);
+      const many = await listServer(() => ok(items(0, 1), { page: 1, per_page: 50, total_count: 600_000 }));
+      const c2 = (await strictClient(many.url)).client;
+      expect((await caught(c2.listAll("l", { perPage: 50 }))).message).toContain(
+        "announces 600000 items, more than the 500000 zoneform reads at most (--max-list-items)",
+      );
+      await Promise.all([client.close(), c2.close(), srv.close(), many.close()]);
+    },
+  );
 
   it("ends a list that goes on without totals at the page cap, and one past the item cap", async () => {
     // Pages with result_info but no totals, always full: only the caps end them.
@@ -576,7 +594,8 @@ describe("lists are read whole and strictly", () => {
     );
     const { client } = await strictClient(srv.url, { maxListPages: 4 });
     expect((await caught(client.listAll("l", { perPage: 10 }))).message).toBe(
-      "GET l: the list went on past 4 pages without an end (the page cap, --max-list-pages); stopping so the list is not read forever, and nothing was changed",
+      "GET l: the list went on past 4 pages without an end (the page cap, --max-list-pages); stopping so " +
+        "the list is not read forever, and nothing was changed",
     );
     expect(srv.asked).toHaveLength(4);
     const c2 = (await strictClient(srv.url, { maxListItems: 25 })).client;
@@ -586,87 +605,98 @@ describe("lists are read whole and strictly", () => {
     await Promise.all([client.close(), c2.close(), srv.close()]);
   });
 
-  it("folds an item answered twice with the same content, with a warning; refuses one answered with other content", async () => {
-    // A paging overlap: the last item of page 1 comes again first on page 2.
-    const srv = await listServer((q) => {
-      const page = Number(q.get("page"));
-      return ok(page === 1 ? items(0, 3) : [items(2, 1)[0], ...items(3, 2)], {
-        page,
-        per_page: 3,
-        total_pages: 2,
-        total_count: 6,
+  it(
+    "folds an item answered twice with the same content, with a warning; refuses one answered with " + "other content",
+    async () => {
+      // A paging overlap: the last item of page 1 comes again first on page 2.
+      const srv = await listServer((q) => {
+        const page = Number(q.get("page"));
+        return ok(page === 1 ? items(0, 3) : [items(2, 1)[0], ...items(3, 2)], {
+          page,
+          per_page: 3,
+          total_pages: 2,
+          total_count: 6,
+        });
       });
-    });
-    const { client, warnings } = await strictClient(srv.url);
-    expect((await client.listAll<{ n: number }>("zones/z/x", { perPage: 3 })).map((i) => i.n)).toEqual([0, 1, 2, 3, 4]);
-    expect(warnings).toEqual([
-      'warning: GET zones/z/x: the list holds id "item-2" on pages 1 and 2 with the same content (a paging overlap); read once',
-    ]);
-    // The same id with other content: nobody can tell which is live.
-    const bad = await listServer(() =>
-      ok([
-        { id: "p1", description: "A", enabled: true },
-        { enabled: false, id: "p1", description: "A" },
-      ]),
-    );
-    const c2 = (await strictClient(bad.url)).client;
-    const err = await caught(c2.listAll("zones/z/page_shield/policies"));
-    expect(err).toBeInstanceOf(AnswerShapeError);
-    expect(err.message).toBe(
-      'GET zones/z/page_shield/policies: the list holds id "p1" twice on page 1 with different content; zoneform cannot tell which is live, so it stopped this zone and changed nothing; try again later',
-    );
-    // Key order alone is no difference.
-    const same = await listServer(() =>
-      ok([
-        { id: "p1", a: 1, b: 2 },
-        { b: 2, a: 1, id: "p1" },
-      ]),
-    );
-    const c3 = await strictClient(same.url);
-    expect(await c3.client.listAll("l")).toHaveLength(1);
-    expect(c3.warnings).toHaveLength(1);
-    await Promise.all([client.close(), c2.close(), c3.client.close(), srv.close(), bad.close(), same.close()]);
-  });
+      const { client, warnings } = await strictClient(srv.url);
+      expect((await client.listAll<{ n: number }>("zones/z/x", { perPage: 3 })).map((i) => i.n)).toEqual([
+        0, 1, 2, 3, 4,
+      ]);
+      expect(warnings).toEqual([
+        'warning: GET zones/z/x: the list holds id "item-2" on pages 1 and 2 with the same content (a paging ' +
+          "overlap); read once",
+      ]);
+      // The same id with other content: nobody can tell which is live.
+      const bad = await listServer(() =>
+        ok([
+          { id: "p1", description: "A", enabled: true },
+          { enabled: false, id: "p1", description: "A" },
+        ]),
+      );
+      const c2 = (await strictClient(bad.url)).client;
+      const err = await caught(c2.listAll("zones/z/page_shield/policies"));
+      expect(err).toBeInstanceOf(AnswerShapeError);
+      expect(err.message).toBe(
+        'GET zones/z/page_shield/policies: the list holds id "p1" twice on page 1 with different content; ' +
+          "zoneform cannot tell which is live, so it stopped this zone and changed nothing; try again later",
+      );
+      // Key order alone is no difference.
+      const same = await listServer(() =>
+        ok([
+          { id: "p1", a: 1, b: 2 },
+          { b: 2, a: 1, id: "p1" },
+        ]),
+      );
+      const c3 = await strictClient(same.url);
+      expect(await c3.client.listAll("l")).toHaveLength(1);
+      expect(c3.warnings).toHaveLength(1);
+      await Promise.all([client.close(), c2.close(), c3.client.close(), srv.close(), bad.close(), same.close()]);
+    },
+  );
 
-  it("listAll: a bare first call; no result_info is the whole list, a cursor is followed, totals continue by page with the per_page answered", async () => {
-    const whole = await listServer(() => ok(items(0, 3)));
-    const c1 = (await strictClient(whole.url)).client;
-    expect(await c1.listAll("zones/z/logpush/jobs")).toHaveLength(3);
-    expect(whole.asked.map((q) => q.toString())).toEqual([""]);
+  it(
+    "listAll: a bare first call; no result_info is the whole list, a cursor is followed, totals continue " +
+      "by page with the per_page answered",
+    async () => {
+      const whole = await listServer(() => ok(items(0, 3)));
+      const c1 = (await strictClient(whole.url)).client;
+      expect(await c1.listAll("zones/z/logpush/jobs")).toHaveLength(3);
+      expect(whole.asked.map((q) => q.toString())).toEqual([""]);
 
-    const cursors = await listServer((q) => {
-      const at = Number(q.get("cursor") ?? 0);
-      return ok(items(at, 2), { cursor: at < 4 ? String(at + 2) : "", per_page: 2, count: 2 });
-    });
-    const c2 = (await strictClient(cursors.url)).client;
-    expect((await c2.listAll<{ n: number }>("zones/z/rulesets")).map((i) => i.n)).toEqual([0, 1, 2, 3, 4, 5]);
-    expect(cursors.asked.map((q) => q.toString())).toEqual(["", "cursor=2", "cursor=4"]);
+      const cursors = await listServer((q) => {
+        const at = Number(q.get("cursor") ?? 0);
+        return ok(items(at, 2), { cursor: at < 4 ? String(at + 2) : "", per_page: 2, count: 2 });
+      });
+      const c2 = (await strictClient(cursors.url)).client;
+      expect((await c2.listAll<{ n: number }>("zones/z/rulesets")).map((i) => i.n)).toEqual([0, 1, 2, 3, 4, 5]);
+      expect(cursors.asked.map((q) => q.toString())).toEqual(["", "cursor=2", "cursor=4"]);
 
-    const paged = await listServer((q) => {
-      const page = Number(q.get("page") ?? 1);
-      return ok(items((page - 1) * 2, 2), { page, per_page: 2, count: 2, total_count: 5, total_pages: 3 });
-    });
-    const c3 = (await strictClient(paged.url)).client;
-    await c3.listAll("zones/z/page_shield/policies");
-    expect(paged.asked.map((q) => q.toString())).toEqual(["", "page=2&per_page=2", "page=3&per_page=2"]);
+      const paged = await listServer((q) => {
+        const page = Number(q.get("page") ?? 1);
+        return ok(items((page - 1) * 2, 2), { page, per_page: 2, count: 2, total_count: 5, total_pages: 3 });
+      });
+      const c3 = (await strictClient(paged.url)).client;
+      await c3.listAll("zones/z/page_shield/policies");
+      expect(paged.asked.map((q) => q.toString())).toEqual(["", "page=2&per_page=2", "page=3&per_page=2"]);
 
-    // An empty cursor page that still names a next cursor is asked again, then refused.
-    const emptyCursor = await listServer(() => ok([], { cursor: "next", per_page: 2, count: 0 }));
-    const c4 = (await strictClient(emptyCursor.url)).client;
-    expect((await caught(c4.listAll("r"))).message).toContain(
-      "GET r: page 1 came back empty twice although the list announced more",
-    );
-    await Promise.all([
-      c1.close(),
-      c2.close(),
-      c3.close(),
-      c4.close(),
-      whole.close(),
-      cursors.close(),
-      paged.close(),
-      emptyCursor.close(),
-    ]);
-  });
+      // An empty cursor page that still names a next cursor is asked again, then refused.
+      const emptyCursor = await listServer(() => ok([], { cursor: "next", per_page: 2, count: 0 }));
+      const c4 = (await strictClient(emptyCursor.url)).client;
+      expect((await caught(c4.listAll("r"))).message).toContain(
+        "GET r: page 1 came back empty twice although the list announced more",
+      );
+      await Promise.all([
+        c1.close(),
+        c2.close(),
+        c3.close(),
+        c4.close(),
+        whole.close(),
+        cursors.close(),
+        paged.close(),
+        emptyCursor.close(),
+      ]);
+    },
+  );
 });
 
 describe("ids beyond 2^53", () => {
@@ -689,7 +719,8 @@ describe("ids beyond 2^53", () => {
         const err = await caught(client.listAll("zones/z/logpush/jobs"));
         expect(err).toBeInstanceOf(ApiError);
         expect(err.message).toContain(
-          `GET zones/z/logpush/jobs: the answer holds id ${BIG}, beyond the integers this Node.js (${process.version}) reads exactly (2^53)`,
+          `GET zones/z/logpush/jobs: the answer holds id ${BIG}, beyond the integers this Node.js ` +
+            `(${process.version}) reads exactly (2^53)`,
         );
       }
       await client.close();

@@ -101,36 +101,40 @@ export async function run(path: string): Promise<{ plan: Plan; report: ApplyRepo
 `;
 
 describe("the npm package", () => {
-  it("holds the built code, its types, schemas, examples, README, LICENSE and CHANGELOG, and no source map, source or test", () => {
-    const [packed] = JSON.parse(npm(["pack", "--dry-run", "--json", "--ignore-scripts"], ROOT)) as Array<{
-      files: Array<{ path: string }>;
-    }>;
-    const files = packed!.files.map((f) => f.path);
-    for (const wanted of [
-      "LICENSE",
-      "CHANGELOG.md",
-      "README.md",
-      "package.json",
-      "dist/index.js",
-      "dist/index.d.ts",
-      "dist/cli/zoneform.js",
-      "dist/cli/schema-validator.cjs",
-      "dist/emulator/index.js",
-      "schemas/zoneform.schema.json",
-      "schemas/zoneform.schema.draft-07.json",
-      "schemas/plan.schema.json",
-      "docs/configuration.md",
-      "docs/commands/README.md",
-    ]) {
-      expect(files, wanted).toContain(wanted);
-    }
-    expect(files.filter((f) => f.endsWith(".map") || f === "dist/.build-stamp")).toEqual([]);
-    expect(files.filter((f) => /^dist\/cli\/bundle-\w+\.js$/.test(f)).length).toBeGreaterThan(1);
-    // package.json's bin is in the package, and it is the bundle's executable.
-    const { bin } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { bin: Record<string, string> };
-    expect(bin).toEqual({ zoneform: "dist/cli/zoneform.js" });
-    expect(files.filter((f) => f.startsWith("src/") || f.startsWith("test/"))).toEqual([]);
-  });
+  it(
+    "holds the built code, its types, schemas, examples, README, LICENSE and CHANGELOG, and no source map, " +
+      "source or test",
+    () => {
+      const [packed] = JSON.parse(npm(["pack", "--dry-run", "--json", "--ignore-scripts"], ROOT)) as Array<{
+        files: Array<{ path: string }>;
+      }>;
+      const files = packed!.files.map((f) => f.path);
+      for (const wanted of [
+        "LICENSE",
+        "CHANGELOG.md",
+        "README.md",
+        "package.json",
+        "dist/index.js",
+        "dist/index.d.ts",
+        "dist/cli/zoneform.js",
+        "dist/cli/schema-validator.cjs",
+        "dist/emulator/index.js",
+        "schemas/zoneform.schema.json",
+        "schemas/zoneform.schema.draft-07.json",
+        "schemas/plan.schema.json",
+        "docs/configuration.md",
+        "docs/commands/README.md",
+      ]) {
+        expect(files, wanted).toContain(wanted);
+      }
+      expect(files.filter((f) => f.endsWith(".map") || f === "dist/.build-stamp")).toEqual([]);
+      expect(files.filter((f) => /^dist\/cli\/bundle-\w+\.js$/.test(f)).length).toBeGreaterThan(1);
+      // package.json's bin is in the package, and it is the bundle's executable.
+      const { bin } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { bin: Record<string, string> };
+      expect(bin).toEqual({ zoneform: "dist/cli/zoneform.js" });
+      expect(files.filter((f) => f.startsWith("src/") || f.startsWith("test/"))).toEqual([]);
+    },
+  );
 
   it("installs from its tarball and plans, applies and checks drift through the library API", () => {
     const project = installed();
@@ -164,7 +168,8 @@ describe("the npm package", () => {
   };
   for (const [name, tsc] of Object.entries(compilers)) {
     for (const withNode of [false, true]) {
-      it(`compiles a strict consumer with ${name}, skipLibCheck off, ${withNode ? "with" : "without"} @types/node`, () => {
+      it(`compiles a strict consumer with ${name}, skipLibCheck off, ${withNode ? "with" : "without"} ` +
+        `@types/node`, () => {
         const dir = installed();
         writeFileSync(join(dir, "consumer.ts"), CONSUMER);
         const tsconfig = {

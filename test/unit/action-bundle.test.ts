@@ -46,14 +46,18 @@ describe("the Action's bundle", () => {
     expect(action.runs).toEqual({ using: "node24", main: ACTION_BUNDLE });
   });
 
-  it("is committed as the sources build it (after changing src/: npm run build, then commit dist-action/index.js)", async () => {
-    const built = await bundleAction();
-    const committed = committedBundle();
-    expect(
-      committed === built,
-      `${ACTION_BUNDLE} as committed is not what the sources build: run \`npm run build\` and commit ${ACTION_BUNDLE}`,
-    ).toBe(true);
-  });
+  it(
+    "is committed as the sources build it (after changing src/: npm run build, then commit " + "dist-action/index.js)",
+    async () => {
+      const built = await bundleAction();
+      const committed = committedBundle();
+      expect(
+        committed === built,
+        `${ACTION_BUNDLE} as committed is not what the sources build: run \`npm run build\` and commit ` +
+          `${ACTION_BUNDLE}`,
+      ).toBe(true);
+    },
+  );
 
   it("loads only Node's own modules", async () => {
     const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
@@ -63,7 +67,8 @@ describe("the Action's bundle", () => {
   it("the module reader finds a package left out of a bundle", () => {
     expect(
       loadedModules(
-        `import a from "yaml";\nconst b = __require("ajv/dist/2020");\nawait import("node:fs");\nx.code = 'require("not/loaded")';`,
+        `import a from "yaml";\nconst b = __require("ajv/dist/2020");\nawait import("node:fs");\nx.code = ` +
+          `'require("not/loaded")';`,
       ),
     ).toEqual(["ajv/dist/2020", "node:fs", "yaml"]);
   });

@@ -453,23 +453,27 @@ describe("examples/ci", () => {
     expect(calls.filter((p) => p === "plan")).toHaveLength(0);
   });
 
-  it("the GitHub recipes: the plan of a pull request is uploaded unzipped; the merge applies it; the nightly run drifts and audits to code scanning", () => {
-    const pr = recipe("plan-on-pull-request.yml");
-    expect(parse(pr.text).on).toHaveProperty("pull_request");
-    expect(actionSteps(pr).map((s) => s.with?.mode ?? "(from the event)")).toEqual(["(from the event)"]);
-    const upload = pr.steps.find((s) => s.uses?.startsWith("actions/upload-artifact@"));
-    expect(upload?.with).toMatchObject({ path: "${{ steps.zoneform.outputs.plan-path }}", archive: false });
-    const apply = recipe("apply-on-merge.yml");
-    expect(parse(apply.text).on).toHaveProperty("push");
-    expect(actionSteps(apply).map((s) => s.with?.mode ?? "(from the event)")).toEqual(["(from the event)", "apply"]);
-    expect(actionSteps(apply)[1]!.with).toMatchObject({ digest: "${{ inputs.digest }}" });
-    const nightly = recipe("nightly-drift.yml");
-    expect(actionSteps(nightly).map((s) => s.with?.mode)).toEqual(["drift", "audit"]);
-    expect(nightly.steps.find((s) => s.uses?.startsWith("github/codeql-action/upload-sarif@"))?.with).toMatchObject({
-      sarif_file: "${{ steps.audit.outputs.sarif-path }}",
-    });
-    expect(nightly.text).toMatch(/security-events: write/);
-  });
+  it(
+    "the GitHub recipes: the plan of a pull request is uploaded unzipped; the merge applies it; the " +
+      "nightly run drifts and audits to code scanning",
+    () => {
+      const pr = recipe("plan-on-pull-request.yml");
+      expect(parse(pr.text).on).toHaveProperty("pull_request");
+      expect(actionSteps(pr).map((s) => s.with?.mode ?? "(from the event)")).toEqual(["(from the event)"]);
+      const upload = pr.steps.find((s) => s.uses?.startsWith("actions/upload-artifact@"));
+      expect(upload?.with).toMatchObject({ path: "${{ steps.zoneform.outputs.plan-path }}", archive: false });
+      const apply = recipe("apply-on-merge.yml");
+      expect(parse(apply.text).on).toHaveProperty("push");
+      expect(actionSteps(apply).map((s) => s.with?.mode ?? "(from the event)")).toEqual(["(from the event)", "apply"]);
+      expect(actionSteps(apply)[1]!.with).toMatchObject({ digest: "${{ inputs.digest }}" });
+      const nightly = recipe("nightly-drift.yml");
+      expect(actionSteps(nightly).map((s) => s.with?.mode)).toEqual(["drift", "audit"]);
+      expect(nightly.steps.find((s) => s.uses?.startsWith("github/codeql-action/upload-sarif@"))?.with).toMatchObject({
+        sarif_file: "${{ steps.audit.outputs.sarif-path }}",
+      });
+      expect(nightly.text).toMatch(/security-events: write/);
+    },
+  );
 });
 
 describe("the recipe reader", () => {
@@ -484,19 +488,23 @@ describe("the recipe reader", () => {
     expect(usesProblems("zoneform/zoneform@main")).toEqual([]);
   });
 
-  it("finds zoneform in pipes, substitutions, continuations and after assignments, and skips redirections and comments", () => {
-    const script = [
-      'code=0; DIGEST=$(zoneform show plan.json | sed -n "s/x//p") # zoneform nope',
-      "X=1 zoneform drift -c zones/ \\",
-      "  --shard ${{ matrix.shard }}/4 --format json > drift.json 2>&1 || code=$?",
-      'echo "zoneform is not run here"; [ $code -eq 0 ] || { zoneform show "$F"; }',
-    ].join("\n");
-    expect(zoneformCalls([script])).toEqual([
-      ["show", "plan.json"],
-      ["drift", "-c", "zones/", "--shard", "GHA_EXPRESSION/4", "--format", "json"],
-      ["show", "$F"],
-    ]);
-  });
+  it(
+    "finds zoneform in pipes, substitutions, continuations and after assignments, and skips redirections " +
+      "and comments",
+    () => {
+      const script = [
+        'code=0; DIGEST=$(zoneform show plan.json | sed -n "s/x//p") # zoneform nope',
+        "X=1 zoneform drift -c zones/ \\",
+        "  --shard ${{ matrix.shard }}/4 --format json > drift.json 2>&1 || code=$?",
+        'echo "zoneform is not run here"; [ $code -eq 0 ] || { zoneform show "$F"; }',
+      ].join("\n");
+      expect(zoneformCalls([script])).toEqual([
+        ["show", "plan.json"],
+        ["drift", "-c", "zones/", "--shard", "GHA_EXPRESSION/4", "--format", "json"],
+        ["show", "$F"],
+      ]);
+    },
+  );
 
   it("reports a command, a flag or an argument zoneform does not have", () => {
     expect(resolveCall(["plann"]).problems).toHaveLength(1);

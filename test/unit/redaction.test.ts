@@ -28,17 +28,20 @@ describe("what looks like a credential", () => {
     }
   });
 
-  it("is hidden in a destination shown to people: credential parameters, token-looking values and path segments", () => {
-    expect(redactDestination(`${SUMO}?region=us`)).toBe(
-      "https://endpoint1.collection.sumologic.com/receiver/v1/http/(sensitive)?region=us",
-    );
-    expect(redactDestination("https://logs.example.com/ingest?code=Ab3dEf6hIj9kLm2nOp5q&region=eu")).toBe(
-      "https://logs.example.com/ingest?code=(sensitive)&region=eu",
-    );
-    expect(redactDestination("r2://b/p?account-id=0123456789abcdef0123456789abcdef&secret-access-key=x1")).toBe(
-      "r2://b/p?account-id=0123456789abcdef0123456789abcdef&secret-access-key=(sensitive)",
-    );
-  });
+  it(
+    "is hidden in a destination shown to people: credential parameters, token-looking values and " + "path segments",
+    () => {
+      expect(redactDestination(`${SUMO}?region=us`)).toBe(
+        "https://endpoint1.collection.sumologic.com/receiver/v1/http/(sensitive)?region=us",
+      );
+      expect(redactDestination("https://logs.example.com/ingest?code=Ab3dEf6hIj9kLm2nOp5q&region=eu")).toBe(
+        "https://logs.example.com/ingest?code=(sensitive)&region=eu",
+      );
+      expect(redactDestination("r2://b/p?account-id=0123456789abcdef0123456789abcdef&secret-access-key=x1")).toBe(
+        "r2://b/p?account-id=0123456789abcdef0123456789abcdef&secret-access-key=(sensitive)",
+      );
+    },
+  );
 
   it("is written by export as an env reference, path segments included", () => {
     const ctx = { read: {} as never, zoneId: Z, notes: newNotes() };
@@ -85,7 +88,8 @@ describe("env values", () => {
   it("never come from zoneform's own credentials", () => {
     expect(() =>
       parseConfigText(
-        `version: 1\nzones:\n  - zone_id: ${Z}\n    page_shield:\n      policies:\n        - { description: "\${env:CLOUDFLARE_API_TOKEN}", action: log, expression: "true", value: x }\n`,
+        `version: 1\nzones:\n  - zone_id: ${Z}\n    page_shield:\n      policies:\n        - { description: ` +
+          `"\${env:CLOUDFLARE_API_TOKEN}", action: log, expression: "true", value: x }\n`,
         "z.yaml",
         { CLOUDFLARE_API_TOKEN: "t" },
       ),
@@ -94,7 +98,8 @@ describe("env values", () => {
 
   it("keep the file as written for a saved plan: references and $${ escapes", () => {
     const { desired } = parseConfigText(
-      `version: 1\nzones:\n  - zone_id: ${Z}\n    page_shield:\n      policies:\n        - { description: "a \${env:X} b $\${literal}", action: log, expression: "true", value: x }\n`,
+      `version: 1\nzones:\n  - zone_id: ${Z}\n    page_shield:\n      policies:\n        - { description: ` +
+        `"a \${env:X} b $\${literal}", action: log, expression: "true", value: x }\n`,
       "z.yaml",
       { X: "val" },
     );

@@ -302,7 +302,8 @@ describe("errors on stderr", () => {
     const { io, stderr } = memoryIO();
     reportError(new RuntimeError(`2 zone(s) could not be planned:\n  [shop] the API said ${EVIL}`), io, false);
     expect(stderr()).toBe(
-      `Error: 2 zone(s) could not be planned:\n  [shop] the API said Legit\\u001b[1A\\u001b[2K\\rhidden\\u0007\\u009b2K\\u202eright\nnext\n`,
+      `Error: 2 zone(s) could not be planned:\n  [shop] the API said ` +
+        `Legit\\u001b[1A\\u001b[2K\\rhidden\\u0007\\u009b2K\\u202eright\nnext\n`,
     );
     const api = memoryIO();
     const err = new ApiError(`GET zones/x was rejected with HTTP 400 (Cloudflare: bad\u001b[2K\r\u0007)`, {

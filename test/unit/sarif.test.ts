@@ -137,34 +137,38 @@ describe("SARIF from audit findings", () => {
       ["zoneform/insecure-cookie", "note", "zoneform/insecure-cookie"],
     ]);
     expect(run.results[0].message.text).toBe(
-      "Malicious script https://js.stripe.com/v3/skim.js (on pay.example, first seen on page pay.example/checkout): js_integrity_score 4 < 10.",
+      "Malicious script https://js.stripe.com/v3/skim.js (on pay.example, first seen on page " +
+        "pay.example/checkout): js_integrity_score 4 < 10.",
     );
   });
 
-  it("locates a malicious script at the entry authorizing it, others at the zone, a zone not in the file at line 1", () => {
-    const log = audit([
-      [Z, malicious],
-      [Z, connection],
-      [OTHER, cookieLow],
-      [Z, classifyScript(script({ url: "https://elsewhere.example/x.js" }))!],
-    ]);
-    const where = log.runs[0].results.map((r: any) => [
-      r.locations[0].physicalLocation.artifactLocation.uri,
-      r.locations[0].physicalLocation.region.startLine,
-    ]);
-    expect(where).toEqual([
-      ["config/zoneform.yaml", 9],
-      ["config/zoneform.yaml", 3],
-      ["config/zoneform.yaml", 1],
-      ["config/zoneform.yaml", 3],
-    ]);
-    expect(log.runs[0].results[0].locations[0].logicalLocations).toEqual([
-      { name: "pay.example", fullyQualifiedName: `zone/${Z}`, kind: "module" },
-    ]);
-    expect(log.runs[0].results[2].locations[0].logicalLocations).toEqual([
-      { name: OTHER, fullyQualifiedName: `zone/${OTHER}`, kind: "module" },
-    ]);
-  });
+  it(
+    "locates a malicious script at the entry authorizing it, others at the zone, a zone not in the file " + "at line 1",
+    () => {
+      const log = audit([
+        [Z, malicious],
+        [Z, connection],
+        [OTHER, cookieLow],
+        [Z, classifyScript(script({ url: "https://elsewhere.example/x.js" }))!],
+      ]);
+      const where = log.runs[0].results.map((r: any) => [
+        r.locations[0].physicalLocation.artifactLocation.uri,
+        r.locations[0].physicalLocation.region.startLine,
+      ]);
+      expect(where).toEqual([
+        ["config/zoneform.yaml", 9],
+        ["config/zoneform.yaml", 3],
+        ["config/zoneform.yaml", 1],
+        ["config/zoneform.yaml", 3],
+      ]);
+      expect(log.runs[0].results[0].locations[0].logicalLocations).toEqual([
+        { name: "pay.example", fullyQualifiedName: `zone/${Z}`, kind: "module" },
+      ]);
+      expect(log.runs[0].results[2].locations[0].logicalLocations).toEqual([
+        { name: OTHER, fullyQualifiedName: `zone/${OTHER}`, kind: "module" },
+      ]);
+    },
+  );
 
   it("without a configuration: the zone as a logical location only, still valid", () => {
     const log = audit([[Z, malicious]], { positions: false });
@@ -174,46 +178,49 @@ describe("SARIF from audit findings", () => {
     ]);
   });
 
-  it("fingerprints: the same across runs whose scores, dates and reasons differ; different per rule, zone and item", () => {
-    const first = audit([
-      [Z, malicious],
-      [Z, cookieMedium],
-    ]);
-    const later = audit([
-      [
-        Z,
-        classifyScript(
-          script({
-            js_integrity_score: 30,
-            magecart_score: 2,
-            last_seen_at: "2027-01-01T00:00:00Z",
-            first_page_url: "pay.example/checkout/2",
-          }),
-        )!,
-      ],
-      [
-        Z,
-        classifyCookie({
-          id: cookieMedium.id,
-          name: "__Session",
-          host: "pay.example",
-          secure_attribute: false,
-          http_only_attribute: true,
-        })!,
-      ],
-    ]);
-    const fp = (log: any) => log.runs[0].results.map((r: any) => r.partialFingerprints[FINGERPRINT_KEY]);
-    expect(fp(later)).toEqual(fp(first));
-    expect(first.runs[0].results[0].message.text).not.toBe(later.runs[0].results[0].message.text);
-    expect(fp(first)[0]).toMatch(/^[0-9a-f]{64}$/);
-    expect(fp(first)[0]).toBe(findingFingerprint("malicious-script", Z, malicious.id));
-    const others = [
-      findingFingerprint("malicious-script", OTHER, malicious.id),
-      findingFingerprint("unauthorized-script", Z, malicious.id),
-      findingFingerprint("malicious-script", Z, "another-id"),
-    ];
-    for (const o of others) expect(o).not.toBe(fp(first)[0]);
-  });
+  it(
+    "fingerprints: the same across runs whose scores, dates and reasons differ; different per rule, " + "zone and item",
+    () => {
+      const first = audit([
+        [Z, malicious],
+        [Z, cookieMedium],
+      ]);
+      const later = audit([
+        [
+          Z,
+          classifyScript(
+            script({
+              js_integrity_score: 30,
+              magecart_score: 2,
+              last_seen_at: "2027-01-01T00:00:00Z",
+              first_page_url: "pay.example/checkout/2",
+            }),
+          )!,
+        ],
+        [
+          Z,
+          classifyCookie({
+            id: cookieMedium.id,
+            name: "__Session",
+            host: "pay.example",
+            secure_attribute: false,
+            http_only_attribute: true,
+          })!,
+        ],
+      ]);
+      const fp = (log: any) => log.runs[0].results.map((r: any) => r.partialFingerprints[FINGERPRINT_KEY]);
+      expect(fp(later)).toEqual(fp(first));
+      expect(first.runs[0].results[0].message.text).not.toBe(later.runs[0].results[0].message.text);
+      expect(fp(first)[0]).toMatch(/^[0-9a-f]{64}$/);
+      expect(fp(first)[0]).toBe(findingFingerprint("malicious-script", Z, malicious.id));
+      const others = [
+        findingFingerprint("malicious-script", OTHER, malicious.id),
+        findingFingerprint("unauthorized-script", Z, malicious.id),
+        findingFingerprint("malicious-script", Z, "another-id"),
+      ];
+      for (const o of others) expect(o).not.toBe(fp(first)[0]);
+    },
+  );
 
   it("escapes control and bidirectional characters of API text in messages", () => {
     const hostile = classifyScript(
@@ -280,32 +287,36 @@ describe("SARIF from the script inventory", () => {
     );
   });
 
-  it("inventory --merge FILE: malicious at the entry authorizing it, then the check against FILE; category and file as given", () => {
-    const { log } = inventorySarif({
-      zone: { id: Z, name: "pay.example" },
-      pages: ["pay.example/checkout*"],
-      scripts,
-      now: NOW,
-      merge: { file: "zoneform.yaml", text: CONFIG, label: "--merge zoneform.yaml" },
-      version: "0.1.0",
-      category: "zoneform/inventory/pay",
-    });
-    expect(sarifSchemaErrors(log)).toEqual([]);
-    const run = (log as any).runs[0];
-    expect(run.automationDetails.id).toBe("zoneform/inventory/pay/");
-    expect(
-      run.results.map((x: any) => [
-        x.ruleId,
-        x.locations[0].physicalLocation.artifactLocation.uri,
-        x.locations[0].physicalLocation.region.startLine,
-      ]),
-    ).toEqual([
-      ["zoneform/malicious-script", "zoneform.yaml", 9],
-      ["zoneform/unauthorized-script", "zoneform.yaml", 8],
-      ["zoneform/changed-script", "zoneform.yaml", 11],
-      ["zoneform/stale-authorization", "zoneform.yaml", 14],
-    ]);
-  });
+  it(
+    "inventory --merge FILE: malicious at the entry authorizing it, then the check against FILE; category " +
+      "and file as given",
+    () => {
+      const { log } = inventorySarif({
+        zone: { id: Z, name: "pay.example" },
+        pages: ["pay.example/checkout*"],
+        scripts,
+        now: NOW,
+        merge: { file: "zoneform.yaml", text: CONFIG, label: "--merge zoneform.yaml" },
+        version: "0.1.0",
+        category: "zoneform/inventory/pay",
+      });
+      expect(sarifSchemaErrors(log)).toEqual([]);
+      const run = (log as any).runs[0];
+      expect(run.automationDetails.id).toBe("zoneform/inventory/pay/");
+      expect(
+        run.results.map((x: any) => [
+          x.ruleId,
+          x.locations[0].physicalLocation.artifactLocation.uri,
+          x.locations[0].physicalLocation.region.startLine,
+        ]),
+      ).toEqual([
+        ["zoneform/malicious-script", "zoneform.yaml", 9],
+        ["zoneform/unauthorized-script", "zoneform.yaml", 8],
+        ["zoneform/changed-script", "zoneform.yaml", 11],
+        ["zoneform/stale-authorization", "zoneform.yaml", 14],
+      ]);
+    },
+  );
 
   it("inventory without a file: every script in scope is unauthorized, located at the zone only", () => {
     const { log } = inventorySarif({

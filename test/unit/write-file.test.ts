@@ -17,18 +17,21 @@ describe("writeFileSafely", () => {
     expect(await readdir(d)).toEqual(["out.yaml"]);
   });
 
-  it("refuses an existing file (or a symlink, even a dangling one) without force, exit 3, leaving it as it was", async () => {
-    const d = await dir();
-    const path = join(d, "out.yaml");
-    await writeFile(path, "mine");
-    const err = await writeFileSafely(path, "new", { label: "--out out.yaml" }).catch((e: Error) => e);
-    expect(err).toBeInstanceOf(UsageError);
-    expect((err as Error).message).toBe("--out out.yaml: the file exists; pass --force to overwrite it");
-    expect(await readFile(path, "utf8")).toBe("mine");
-    await symlink(join(d, "nowhere"), join(d, "link.yaml"));
-    await expect(writeFileSafely(join(d, "link.yaml"), "new")).rejects.toThrow(/the file exists; pass --force/);
-    expect((await readdir(d)).sort()).toEqual(["link.yaml", "out.yaml"]);
-  });
+  it(
+    "refuses an existing file (or a symlink, even a dangling one) without force, exit 3, leaving it " + "as it was",
+    async () => {
+      const d = await dir();
+      const path = join(d, "out.yaml");
+      await writeFile(path, "mine");
+      const err = await writeFileSafely(path, "new", { label: "--out out.yaml" }).catch((e: Error) => e);
+      expect(err).toBeInstanceOf(UsageError);
+      expect((err as Error).message).toBe("--out out.yaml: the file exists; pass --force to overwrite it");
+      expect(await readFile(path, "utf8")).toBe("mine");
+      await symlink(join(d, "nowhere"), join(d, "link.yaml"));
+      await expect(writeFileSafely(join(d, "link.yaml"), "new")).rejects.toThrow(/the file exists; pass --force/);
+      expect((await readdir(d)).sort()).toEqual(["link.yaml", "out.yaml"]);
+    },
+  );
 
   it("replaces an existing file with force, not keeping its mode", async () => {
     const d = await dir();

@@ -56,7 +56,8 @@ function signalExit(signal: NodeJS.Signals): number {
 function stopAtOnceUntilWrites(io: CliIO): () => void {
   const onSignal = (signal: NodeJS.Signals) => {
     io.stderr.write(
-      `\n${signal === "SIGINT" ? "Interrupted" : `Stopped by ${signal}`} before any change was made; nothing was written.\n`,
+      `\n${signal === "SIGINT" ? "Interrupted" : `Stopped by ${signal}`} before any change was made; ` +
+        `nothing was written.\n`,
     );
     process.exit(signalExit(signal));
   };
@@ -93,7 +94,9 @@ function writing(client: CloudflareClient, io: CliIO, progress: Progress, writes
       );
       progress.clear();
       io.stderr.write(
-        `\n${signal === "SIGINT" ? "Interrupt (SIGINT)" : signal} received: sending nothing more; waiting for the ${sent.length} write(s) already sent to be answered (each within --timeout). Press Ctrl+C again to stop at once.\n`,
+        `\n${signal === "SIGINT" ? "Interrupt (SIGINT)" : signal} received: sending nothing more; waiting ` +
+          `for the ${sent.length} write(s) already sent to be answered (each within --timeout). Press Ctrl+C ` +
+          `again to stop at once.\n`,
       );
       for (const r of sent) {
         void r.settled.then((o) =>
@@ -107,9 +110,11 @@ function writing(client: CloudflareClient, io: CliIO, progress: Progress, writes
     const made = report.done.length;
     const rest = total - made - report.failed.length;
     io.stderr.write(
-      `Stopped at once by a second signal: ${made} change(s) made, ${report.failed.length} failed, ${rest} not made; nothing was sent after the first signal` +
+      `Stopped at once by a second signal: ${made} change(s) made, ${report.failed.length} failed, ${rest} ` +
+        `not made; nothing was sent after the first signal` +
         (pending.length > 0
-          ? `, and ${pending.length} write(s) sent before it were still unanswered: they may or may not have landed:\n${pending.map((r) => `  unknown  ${printable(`${r.method} ${r.path}`)}\n`).join("")}`
+          ? `, and ${pending.length} write(s) sent before it were still unanswered: they may or may not ` +
+            `have landed:\n${pending.map((r) => `  unknown  ${printable(`${r.method} ${r.path}`)}\n`).join("")}`
           : "; no write was unanswered.\n") +
         "Run `zoneform plan` to see the live state.\n",
     );
@@ -140,7 +145,8 @@ function writing(client: CloudflareClient, io: CliIO, progress: Progress, writes
       if (!executed) return;
       const s = summariseZones(executed.zones);
       io.stdout.write(
-        `Apply complete! Resources: ${s.create} created, ${s.update} updated, ${s.replace} replaced, ${s.delete} deleted.\n`,
+        `Apply complete! Resources: ${s.create} created, ${s.update} updated, ${s.replace} replaced, ` +
+          `${s.delete} deleted.\n`,
       );
     },
     end(): void {
@@ -199,7 +205,8 @@ export function register(program: Command, ctx: CommandContext): void {
     .command("apply")
     .argument("[plan-file]", "a plan saved with `zoneform plan --out`; without it, plan from the file first")
     .description(
-      "Make the live zones match the file (or a saved plan): exit 0 done, 1 error (nothing written), 4 stopped part-way.",
+      "Make the live zones match the file (or a saved plan): exit 0 done, 1 error (nothing written), 4 " +
+        "stopped part-way.",
     )
     .option("--force", "apply even when a zone's deletes exceed safety.max_deletes")
     .option(

@@ -74,7 +74,8 @@ export function register(program: Command, ctx: CommandContext): void {
   const cmd = program
     .command("audit")
     .description(
-      "Audit the scripts, connections and cookies Page Shield found on a zone: malicious scripts and connections, insecure cookies.",
+      "Audit the scripts, connections and cookies Page Shield found on a zone: malicious scripts and " +
+        "connections, insecure cookies.",
     )
     .option(
       "--status <list>",
@@ -93,7 +94,8 @@ export function register(program: Command, ctx: CommandContext): void {
     )
     .option(
       "--format <format>",
-      `${AUDIT_FORMATS.join(" | ")} (json and csv list every finding as it is read; sarif is SARIF 2.1.0 for code scanning)`,
+      `${AUDIT_FORMATS.join(" | ")} (json and csv list every finding as it is read; sarif is SARIF 2.1.0 ` +
+        `for code scanning)`,
       "text",
     )
     .option(
@@ -102,7 +104,8 @@ export function register(program: Command, ctx: CommandContext): void {
     )
     .option(
       "--fail-on <what>",
-      "exit 2 on (comma list): malicious (scripts and connections), insecure (cookies), unauthorized, changed, stale (script inventory); any; none",
+      "exit 2 on (comma list): malicious (scripts and connections), insecure (cookies), unauthorized, " +
+        "changed, stale (script inventory); any; none",
       DEFAULT_FAIL_ON.join(","),
     )
     .option(
@@ -118,7 +121,8 @@ export function register(program: Command, ctx: CommandContext): void {
     )
     .option(
       "--threat-below <score>",
-      "…or whose magecart_score, malware_score or cryptomining_score is below this (1-100; no documented number, 10 like the integrity score)",
+      "…or whose magecart_score, malware_score or cryptomining_score is below this (1-100; no documented " +
+        "number, 10 like the integrity score)",
       String(THREAT_SCORE_THRESHOLD),
     );
   addConfigOption(cmd);

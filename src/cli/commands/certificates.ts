@@ -26,7 +26,9 @@ export function register(program: Command, ctx: CommandContext): void {
   const cmd = program
     .command("certificates")
     .description(
-      "List the zones' custom hostnames with their certificate authority, SSL status and validation method, flagging those still on lets_encrypt (cross-signed chain retired). A report: exit 0 even when hostnames are flagged, 1 on error.",
+      "List the zones' custom hostnames with their certificate authority, SSL status and validation method, " +
+        "flagging those still on lets_encrypt (cross-signed chain retired). A report: exit 0 even when " +
+        "hostnames are flagged, 1 on error.",
     )
     .option("--format <format>", "text | json", "text");
   addReadCommandOptions(cmd, { verbose: "log every API call to stderr" });

@@ -85,7 +85,10 @@ export function policyBlock(s: CspSuggestion, opts: { description: string; actio
 
 export function renderSuggestionText(zoneId: string, s: CspSuggestion, block: string): string {
   const lines = [
-    `CSP suggestion for zone ${zoneId}, from ${s.counts.scripts} active script${s.counts.scripts === 1 ? "" : "s"} and ${s.counts.connections} connection${s.counts.connections === 1 ? "" : "s"} (malicious: js_integrity_score below ${s.malicious_below}, magecart/malware/cryptomining_score below ${s.threat_below}, or reported):`,
+    `CSP suggestion for zone ${zoneId}, from ${s.counts.scripts} active ` +
+      `script${s.counts.scripts === 1 ? "" : "s"} and ${s.counts.connections} ` +
+      `connection${s.counts.connections === 1 ? "" : "s"} (malicious: js_integrity_score below ` +
+      `${s.malicious_below}, magecart/malware/cryptomining_score below ${s.threat_below}, or reported):`,
     "",
     ...s.value.split("; ").map((d) => `  ${printable(d)}`),
     "",
@@ -96,21 +99,24 @@ export function renderSuggestionText(zoneId: string, s: CspSuggestion, block: st
     lines.push("Left out, malicious (never allow these hosts):");
     s.excluded.forEach((e, i) => {
       lines.push(
-        `  ${hosts[i]!.padEnd(width)}  ${e.scripts} script(s), ${e.connections} connection(s): ${printable(e.reasons.join("; "))}`,
+        `  ${hosts[i]!.padEnd(width)}  ${e.scripts} script(s), ${e.connections} connection(s): ` +
+          `${printable(e.reasons.join("; "))}`,
       );
     });
     lines.push("");
   }
   if (s.self_hosted_malicious.count > 0) {
     lines.push(
-      `Warning: ${s.self_hosted_malicious.count} malicious item(s) served from the zone's own hosts; 'self' cannot exclude them, remove them from the site:`,
+      `Warning: ${s.self_hosted_malicious.count} malicious item(s) served from the zone's own hosts; 'self' ` +
+        `cannot exclude them, remove them from the site:`,
     );
     lines.push(...s.self_hosted_malicious.examples.map((u) => `  ${printable(u)}`), "");
   }
   if (s.counts.skipped > 0)
     lines.push(`${s.counts.skipped} item(s) without an http(s) or ws(s) origin (data:, blob:) were skipped.`, "");
   lines.push(
-    `Paste under ${POLICIES_PATH} (action log reports violations without blocking; switch to allow once the reports are clean):`,
+    `Paste under ${POLICIES_PATH} (action log reports violations without blocking; switch to allow once the ` +
+      `reports are clean):`,
     "",
   );
   // The policy block is YAML: the yaml library escapes C0 controls, not DEL, C1 or bidirectional marks;
@@ -148,7 +154,8 @@ export function register(program: Command, ctx: CommandContext): void {
     );
   cmd.option(
     "--from-inventory",
-    `propose the allow policy of the payment pages from the file's ${SCRIPT_INVENTORY_PATH} (no API call): script-src holds exactly the authorized scripts`,
+    `propose the allow policy of the payment pages from the file's ${SCRIPT_INVENTORY_PATH} (no API call): ` +
+      `script-src holds exactly the authorized scripts`,
   );
   addConfigOption(cmd);
   addReadCommandOptions(cmd, { single: true, progress: true });
@@ -204,7 +211,8 @@ async function suggestFromInventory(io: CliIO, opts: CspFlags, action: "allow" |
       : zones;
   if (chosen.length === 0) {
     throw new UsageError(
-      `csp suggest --from-inventory: no zone${wanted.length ? ` ${wanted.join(", ")}` : ""} with ${SCRIPT_INVENTORY_PATH} in ${loaded?.path ?? "the configuration"}`,
+      `csp suggest --from-inventory: no zone${wanted.length ? ` ${wanted.join(", ")}` : ""} with ` +
+        `${SCRIPT_INVENTORY_PATH} in ${loaded?.path ?? "the configuration"}`,
     );
   }
   if (chosen.length > 1)
@@ -217,8 +225,10 @@ async function suggestFromInventory(io: CliIO, opts: CspFlags, action: "allow" |
     action,
   });
   const comments = [
-    `# The payment pages of zone ${printable(z.name ?? z.zone_id)} (${printable(z.inventory.pages.join(", "))}): script-src holds exactly the`,
-    `# ${z.inventory.authorized.length} authorized script(s) of ${SCRIPT_INVENTORY_PATH}; with action allow every other script is blocked.`,
+    `# The payment pages of zone ${printable(z.name ?? z.zone_id)} ` +
+      `(${printable(z.inventory.pages.join(", "))}): script-src holds exactly the`,
+    `# ${z.inventory.authorized.length} authorized script(s) of ${SCRIPT_INVENTORY_PATH}; with action allow ` +
+      `every other script is blocked.`,
     ...notes.map((n) => `#   ${printable(n)}`),
   ];
   const block = `${comments.join("\n")}\n${stringify([policy], { lineWidth: 0 })}`;
@@ -227,7 +237,9 @@ async function suggestFromInventory(io: CliIO, opts: CspFlags, action: "allow" |
     return;
   }
   io.stdout.write(
-    `CSP allow policy for the pages in scope of zone ${printable(z.name ?? z.zone_id)}, from ${printable(loaded!.path)}:\n\n  ${printable(policy.value)}\n\n` +
-      `Paste under the zone's ${POLICIES_PATH} (try action log first if the pages may load other scripts):\n\n${printable(block, { keepNewlines: true })}`,
+    `CSP allow policy for the pages in scope of zone ${printable(z.name ?? z.zone_id)}, from ` +
+      `${printable(loaded!.path)}:\n\n  ${printable(policy.value)}\n\n` +
+      `Paste under the zone's ${POLICIES_PATH} (try action log first if the pages may load other ` +
+      `scripts):\n\n${printable(block, { keepNewlines: true })}`,
   );
 }

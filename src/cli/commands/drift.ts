@@ -41,7 +41,8 @@ export function register(program: Command, ctx: CommandContext): void {
   const cmd = program
     .command("drift")
     .description(
-      "Check whether the live zones still match the file (for cron): exit 0 no drift, 2 drift, 1 error, 3 invalid file.",
+      "Check whether the live zones still match the file (for cron): exit 0 no drift, 2 drift, 1 error, 3 " +
+        "invalid file.",
     )
     .option("--format <format>", "text | json (the plan format) | markdown", "text")
     .option("--detailed-exitcode", "accepted for symmetry with plan: drift always exits 2 when a zone differs");

@@ -48,7 +48,8 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--url-file <file>", "write the base URL to this file (atomically) once listening; removed on exit")
     .option(
       "--now <instant>",
-      `start the emulator's clock at this instant, e.g. 2026-11-25T12:00:00Z (ISO 8601; default ${NOW_ENV}, else the system clock)`,
+      `start the emulator's clock at this instant, e.g. 2026-11-25T12:00:00Z (ISO 8601; default ${NOW_ENV}, ` +
+        `else the system clock)`,
     )
     .action(async (opts: EmulatorOptions) => {
       const port = parseInteger("--port", opts.port, 0, 65_535);
@@ -73,7 +74,8 @@ export function register(program: Command, ctx: CommandContext): void {
       }
       io.stdout.write(`${emulator.url}\n`);
       io.stdout.write(
-        `Ready: token ${token} (or X-Auth-Email user@example.com + X-Auth-Key emulator-key); admin API ${emulator.adminUrl}\n`,
+        `Ready: token ${token} (or X-Auth-Email user@example.com + X-Auth-Key emulator-key); admin API ` +
+          `${emulator.adminUrl}\n`,
       );
       io.stdout.write(`export CLOUDFLARE_API_BASE_URL=${emulator.url} CLOUDFLARE_API_TOKEN=${token}\n`);
       io.stderr.write(statePath ? `State file: ${statePath} (saved on exit). ` : "");
@@ -116,7 +118,8 @@ async function listen(opts: {
       );
     if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND" || code === "EAI_AGAIN") {
       throw new UsageError(
-        `--host ${opts.host}: cannot listen there (${code}); give an address of this machine, such as 127.0.0.1 or 0.0.0.0`,
+        `--host ${opts.host}: cannot listen there (${code}); give an address of this machine, such as ` +
+          `127.0.0.1 or 0.0.0.0`,
       );
     }
     throw err;

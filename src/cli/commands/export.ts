@@ -35,7 +35,9 @@ export function parseSections(values: string[] | undefined): ExportSection[] {
 export function register(program: Command, ctx: CommandContext): void {
   const cmd = program
     .command("export")
-    .description("Write the live zone as a zoneform file (secrets as ${env:…} references) that plans with no changes.")
+    .description(
+      "Write the live zone as a zoneform file (secrets as ${env:…} references) " + "that plans with no changes.",
+    )
     .option(
       "--sections <list>",
       `sections to export, comma list (default all): ${EXPORT_SECTIONS.join(", ")}`,
@@ -102,7 +104,8 @@ export function register(program: Command, ctx: CommandContext): void {
     for (const w of notes.warnings) io.stderr.write(`Warning: ${printable(w)}\n`);
     if (notes.env.length > 0) {
       io.stderr.write(
-        "Set these environment variables before plan or apply, to the credentials you own (the API may not return them in full):\n",
+        "Set these environment variables before plan or apply, to the credentials you own (the API may not " +
+          "return them in full):\n",
       );
       const names = notes.env.map((e) => printable(e.name));
       const width = Math.max(...names.map((n) => n.length));
@@ -113,7 +116,8 @@ export function register(program: Command, ctx: CommandContext): void {
     }
     if (check.errors.length > 0) {
       io.stderr.write(
-        `Error: the exported file does not load as a zoneform file (please report this):\n${check.errors.map((p) => `  ${formatProblem(p)}`).join("\n")}\n`,
+        `Error: the exported file does not load as a zoneform file (please report ` +
+          `this):\n${check.errors.map((p) => `  ${formatProblem(p)}`).join("\n")}\n`,
       );
       ctx.setExit(EXIT.error);
     }

@@ -45,17 +45,20 @@ export function register(program: Command, ctx: CommandContext): void {
   const cmd = program
     .command("inventory")
     .description(
-      "Draft the authorized-script inventory of a zone's payment pages (PCI DSS 6.4.3) from what Page Shield saw there.",
+      "Draft the authorized-script inventory of a zone's payment pages (PCI DSS 6.4.3) from what Page " +
+        "Shield saw there.",
     )
     .option(
       "--pages <pattern>",
-      "a payment page in scope, host/path with * at the start or end, e.g. example.com/checkout* (repeatable, or a comma list)",
+      "a payment page in scope, host/path with * at the start or end, e.g. example.com/checkout* " +
+        "(repeatable, or a comma list)",
       collectList,
     )
     .option("--out <file>", "write the block to this file (refused if it exists, unless --force)")
     .option(
       "--merge <file>",
-      "add only what is new to this inventory (a zoneform file or an inventory block), in place or to --out; its justifications and comments are kept",
+      "add only what is new to this inventory (a zoneform file or an inventory block), in place or to " +
+        "--out; its justifications and comments are kept",
     )
     .option(
       "--pin-hashes",
@@ -64,12 +67,14 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--force", "overwrite the --out file")
     .option(
       "--format <format>",
-      "yaml (the draft, or the merge) | sarif (instead: the findings against --merge FILE's inventory, or none, as SARIF 2.1.0; nothing is drafted or merged)",
+      "yaml (the draft, or the merge) | sarif (instead: the findings against --merge FILE's inventory, or " +
+        "none, as SARIF 2.1.0; nothing is drafted or merged)",
       "yaml",
     )
     .option(
       "--sarif-category <category>",
-      `with --format sarif: the code scanning category (runAutomationDetails.id), default ${DEFAULT_INVENTORY_CATEGORY}`,
+      `with --format sarif: the code scanning category (runAutomationDetails.id), default ` +
+        `${DEFAULT_INVENTORY_CATEGORY}`,
     );
   addReadCommandOptions(cmd, { single: true, progress: true });
   cmd.action(async (opts: InventoryFlags) => {
@@ -152,7 +157,11 @@ export function register(program: Command, ctx: CommandContext): void {
         });
         const added = merged.added.map((a) => `  + ${printable(a.url)}\n`).join("");
         io.stderr.write(
-          `inventory: ${merged.added.length} new script${merged.added.length === 1 ? "" : "s"}${merged.pagesAdded.length ? ` and ${merged.pagesAdded.length} page pattern(s)` : ""} added to ${printable(merged.where)} of ${printable(opts.out ?? opts.merge!)} (${scripts.length} seen on the pages in scope); review each TODO justification\n${added}`,
+          `inventory: ${merged.added.length} new ` +
+            `script${merged.added.length === 1 ? "" : "s"}${
+              merged.pagesAdded.length ? ` and ${merged.pagesAdded.length} page ` + `pattern(s)` : ""
+            } added to ${printable(merged.where)} of ${printable(opts.out ?? opts.merge!)} ` +
+            `(${scripts.length} seen on the pages in scope); review each TODO justification\n${added}`,
         );
         return;
       }
@@ -160,7 +169,8 @@ export function register(program: Command, ctx: CommandContext): void {
       if (outPath) {
         await writeFileSafely(outPath, text, { force: opts.force, label: `--out ${opts.out}` });
         io.stderr.write(
-          `inventory: ${scripts.length} script(s) seen on the pages in scope written to ${printable(opts.out!)}; review each TODO justification\n`,
+          `inventory: ${scripts.length} script(s) seen on the pages in scope written to ` +
+            `${printable(opts.out!)}; review each TODO justification\n`,
         );
       } else {
         io.stdout.write(text);

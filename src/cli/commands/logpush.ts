@@ -32,7 +32,8 @@ export function register(program: Command, ctx: CommandContext): void {
   const challenge = logpush
     .command("challenge")
     .description(
-      "Request an ownership challenge for a storage destination (s3, gs, azure): Cloudflare writes a token into a file in the bucket; put it in an env var and set ownership_challenge: ${env:NAME} on the job.",
+      "Request an ownership challenge for a storage destination (s3, gs, azure): Cloudflare writes a token " +
+        "into a file in the bucket; put it in an env var and set ownership_challenge: ${env:NAME} on the job.",
     )
     .requiredOption(
       "--destination <url>",
@@ -65,7 +66,8 @@ export function register(program: Command, ctx: CommandContext): void {
       const res = answer as OwnershipResult | null;
       if (!res || res.valid === false || !res.filename) {
         throw new RuntimeError(
-          `Cloudflare could not write an ownership token to ${shown}${res?.message ? `: ${redactor.redact(res.message)}` : ""}`,
+          `Cloudflare could not write an ownership token to ` +
+            `${shown}${res?.message ? `: ${redactor.redact(res.message)}` : ""}`,
         );
       }
       const bucket = printable(destinationBucket(destination));
@@ -73,7 +75,8 @@ export function register(program: Command, ctx: CommandContext): void {
       io.stdout.write(`filename: ${filename}\n`);
       if (res.message) io.stdout.write(`message: ${printable(redactor.redact(res.message))}\n`);
       io.stdout.write(
-        `The token was written to ${filename} in ${bucket}; put it in an env var and reference it as ownership_challenge: \${env:NAME}\n` +
+        `The token was written to ${filename} in ${bucket}; put it in an env var and reference it as ` +
+          `ownership_challenge: \${env:NAME}\n` +
           `For example: export LOGPUSH_CHALLENGE='<the content of ${filename}>' and, on the job:\n` +
           "  ownership_challenge: ${env:LOGPUSH_CHALLENGE}\n",
       );

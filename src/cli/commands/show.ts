@@ -38,7 +38,8 @@ export function register(program: Command, ctx: CommandContext): void {
     .command("show")
     .argument("<plan-file>", "a plan saved with `zoneform plan --out`")
     .description(
-      "Render a saved plan as `plan` showed it, with its digest, without reading the zones: exit 0, 1 (the file was changed after it was made), 3 (not a plan).",
+      "Render a saved plan as `plan` showed it, with its digest, without reading the zones: exit 0, 1 (the " +
+        "file was changed after it was made), 3 (not a plan).",
     )
     .option("--format <format>", "text | markdown | json", "text");
   addMaxBytesOption(cmd);
@@ -51,7 +52,8 @@ export function register(program: Command, ctx: CommandContext): void {
     const digest = planDigest(saved);
     if (saved.digest !== undefined && saved.digest !== digest) {
       throw new RuntimeError(
-        `the plan file ${file} was changed after it was made: its content hashes to ${digest}, not to the ${saved.digest} it records`,
+        `the plan file ${file} was changed after it was made: its content hashes to ${digest}, not to the ` +
+          `${saved.digest} it records`,
       );
     }
     if (format === "json") {
@@ -61,12 +63,15 @@ export function register(program: Command, ctx: CommandContext): void {
     const shown = planForShow(saved);
     if (format === "markdown")
       io.stdout.write(
-        `${renderPlanMarkdown(shown, markdownOptions({ maxBytes: opts.maxBytes, planFile: file }))}${digestLine(digest, "markdown")}`,
+        `${renderPlanMarkdown(shown, markdownOptions({ maxBytes: opts.maxBytes, planFile: file }))}` +
+          `${digestLine(digest, "markdown")}`,
       );
     // The digest line is kept whole (84 columns), so that it copies as one.
     else
       io.stdout.write(
-        `${fitFor(io, io.stdout, renderPlanText(shown, { color: useColor(io, opts), verbose: opts.verbose }), { long: "break" })}${digestLine(digest, "text")}`,
+        fitFor(io, io.stdout, renderPlanText(shown, { color: useColor(io, opts), verbose: opts.verbose }), {
+          long: "break",
+        }) + digestLine(digest, "text"),
       );
   });
 }

@@ -24,7 +24,8 @@ export function register(program: Command, ctx: CommandContext): void {
   const cmd = program
     .command("validate")
     .description(
-      "Check the configuration (schema and semantic rules) without contacting Cloudflare. Exit 0 when valid, 3 when not.",
+      "Check the configuration (schema and semantic rules) without contacting Cloudflare. Exit 0 when " +
+        "valid, 3 when not.",
     );
   addConfigOption(cmd);
   cmd.option("--require-env", "an unset ${env:NAME} variable is an error, as for plan and apply (default: a warning)");

@@ -113,7 +113,8 @@ async function readOwasp(client: CloudflareClient, zoneId: string, io: CliIO): P
   } catch (err) {
     if (!(err instanceof ApiError) && !(err instanceof AnswerShapeError)) throw err;
     io.stderr.write(
-      `Warning: could not read the OWASP Core Ruleset (${printable(err.message)}); using its documented last rule and defaults.\n`,
+      `Warning: could not read the OWASP Core Ruleset (${printable(err.message)}); using its documented ` +
+        `last rule and defaults.\n`,
     );
     return null;
   }
@@ -190,7 +191,18 @@ function config(ctx: CommandContext) {
       for (const w of mapped.warnings) io.stderr.write(`Warning: ${printable(w)}\n`);
       if (format === "json") {
         io.stdout.write(
-          `${JSON.stringify({ format_version: MIGRATION_CONFIG_FORMAT_VERSION, zone_id: zoneId, config: proposal, waf: mapped.waf, summary: mapped.summary, warnings: mapped.warnings }, null, 2)}\n`,
+          `${JSON.stringify(
+            {
+              format_version: MIGRATION_CONFIG_FORMAT_VERSION,
+              zone_id: zoneId,
+              config: proposal,
+              waf: mapped.waf,
+              summary: mapped.summary,
+              warnings: mapped.warnings,
+            },
+            null,
+            2,
+          )}\n`,
         );
       } else {
         io.stdout.write(proposalYaml(zoneId, info?.name, mapped, schemaRefFor(undefined, io.cwd)));
@@ -202,7 +214,8 @@ function config(ctx: CommandContext) {
           label: writeLabel,
         });
         io.stderr.write(
-          `Wrote ${opts.write}. After \`zoneform waf-migration start --mode pending\`, \`zoneform plan -c ${opts.write}\` shows no changes.\n`,
+          `Wrote ${opts.write}. After \`zoneform waf-migration start --mode pending\`, \`zoneform plan -c ` +
+            `${opts.write}\` shows no changes.\n`,
         );
       }
     });
@@ -232,7 +245,9 @@ async function refuseChanged(
   const now = await readEntrypoint(readContext(client, io), zoneId, WAF_PHASE);
   if (sameEntrypoint(shown, now)) return;
   throw new RuntimeError(
-    `the ${WAF_PHASE} entry point changed after it was read and shown (someone else wrote to it); the switch would not send what was reviewed, so nothing was changed. Run the command again to review the current rules.`,
+    `the ${WAF_PHASE} entry point changed after it was read and shown (someone else wrote to it); the ` +
+      `switch would not send what was reviewed, so nothing was changed. Run the command again to review the ` +
+      `current rules.`,
   );
 }
 
@@ -267,13 +282,15 @@ function start(ctx: CommandContext) {
       if (mode === "validation" && info?.plan === undefined) {
         shown.push(
           "",
-          "The zone's plan could not be read (GET zones/{id}); the API refuses validation mode unless the zone is Enterprise.",
+          "The zone's plan could not be read (GET zones/{id}); the API refuses validation mode unless the " +
+            "zone is Enterprise.",
         );
       }
       io.stdout.write(`${printLines(shown)}\n`);
       if (!approvedInAdvance(opts) && !io.prompt) {
         throw new RuntimeError(
-          "the migration needs confirmation, but stdin is not a terminal: review the above and pass --auto-approve (or --yes). Nothing was changed.",
+          "the migration needs confirmation, but stdin is not a terminal: review the above and pass " +
+            "--auto-approve (or --yes). Nothing was changed.",
         );
       }
       await confirm(io, zoneId, opts);
@@ -315,7 +332,8 @@ export function register(program: Command, ctx: CommandContext): void {
   const parent = program
     .command("waf-migration")
     .description(
-      "Move a zone from the previous WAF managed rules to the new ones: check, config, start --mode validation|pending (irreversible, confirmed), status. Exit 0 done, 1 refused or error.",
+      "Move a zone from the previous WAF managed rules to the new ones: check, config, start --mode " +
+        "validation|pending (irreversible, confirmed), status. Exit 0 done, 1 refused or error.",
     );
   subcommand(
     parent,
@@ -334,7 +352,9 @@ export function register(program: Command, ctx: CommandContext): void {
   const startCmd = subcommand(
     parent,
     "start",
-    "Start the migration: --mode validation (Enterprise only: both WAFs run) or --mode pending (new WAF only; the previous one is disabled). Irreversible: asks for confirmation unless --auto-approve (or --yes).",
+    "Start the migration: --mode validation (Enterprise only: both WAFs run) or --mode pending (new WAF " +
+      "only; the previous one is disabled). Irreversible: asks for confirmation unless --auto-approve " +
+      "(or --yes).",
   ).addOption(new Option("--mode <mode>", "validation | pending").choices([...MIGRATION_MODES]).makeOptionMandatory());
   addApproveOptions(startCmd).action(start(ctx));
   subcommand(parent, "status", "Which WAF runs on the zone: previous, both (validation), or new.").action(status(ctx));

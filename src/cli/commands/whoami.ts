@@ -31,7 +31,8 @@ export function register(program: Command, ctx: CommandContext): void {
   const cmd = program
     .command("whoami")
     .description(
-      "Show who the Cloudflare credentials are and which token permissions the file's sections need (and lack, when the API tells).",
+      "Show who the Cloudflare credentials are and which token permissions the file's sections need (and " +
+        "lack, when the API tells).",
     )
     .option("--format <format>", "text | json", "text");
   addConfigOption(cmd);
@@ -88,7 +89,8 @@ async function readPolicies(
     return {
       known: false,
       why: refused
-        ? `Cloudflare shows a token's permissions only to a token with the "API Tokens: Read" permission (GET user/tokens/${check.id} answered HTTP ${err.status})`
+        ? `Cloudflare shows a token's permissions only to a token with the "API Tokens: Read" permission ` +
+          `(GET user/tokens/${check.id} answered HTTP ${err.status})`
         : `reading them failed: ${err.message}`,
     };
   }
@@ -142,7 +144,8 @@ function textReport({ baseUrl, check, desired, needs, policies }: Report): strin
       .filter(Boolean)
       .join(", ");
     lines.push(
-      `API token ${check.id ?? "(id unknown)"}: ${check.state === "not_yet_valid" ? "not yet valid" : check.state}${when ? ` (${when})` : ""}`,
+      `API token ${check.id ?? "(id unknown)"}: ` +
+        `${check.state === "not_yet_valid" ? "not yet valid" : check.state}${when ? ` (${when})` : ""}`,
     );
   } else {
     lines.push(
@@ -155,7 +158,8 @@ function textReport({ baseUrl, check, desired, needs, policies }: Report): strin
     const n = desired.zones.length;
     lines.push(
       "",
-      `Permissions ${desired.files.join(", ")} needs (${n} zone${n === 1 ? "" : "s"}; plan and drift need the first level, apply the second):`,
+      `Permissions ${desired.files.join(", ")} needs (${n} zone${n === 1 ? "" : "s"}; plan and drift need ` +
+        `the first level, apply the second):`,
     );
     const rows = needs.map((need) => {
       const label = `${need.name}${need.scope === "account" ? " (account)" : ""}`;

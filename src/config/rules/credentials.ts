@@ -11,7 +11,11 @@ import { literalSecretParams } from "../../sections/logpush/index.js";
 import { childPointer, type Finding, type Rule } from "../../sections/rules.js";
 
 function message(kind: string): string {
-  return `this value looks like a ${kind} written in the file: move it into an environment variable and reference it as \${env:NAME} (plan files keep only the reference; then revoke or roll the credential if the file was shared)`;
+  return (
+    `this value looks like a ${kind} written in the file: move it into an environment variable and ` +
+    `reference it as \${env:NAME} (plan files keep only the reference; then revoke or roll the ` +
+    `credential if the file was shared)`
+  );
 }
 
 /** The text as written with each `${…}` reference blanked (a reference is never a credential). */

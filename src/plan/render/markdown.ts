@@ -67,7 +67,8 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   for (const z of changed) {
     const s = summarise(z.changes);
     out.push(
-      `| ${escapeCell(z.name ?? z.zone_id)} | ${s.create} | ${s.update} | ${s.replace} | ${s.delete} | ${z.errors.length} |`,
+      `| ${escapeCell(z.name ?? z.zone_id)} | ${s.create} | ${s.update} | ${s.replace} | ${s.delete} | ` +
+        `${z.errors.length} |`,
     );
   }
   out.push("");
@@ -102,8 +103,10 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
         .map((n) => `\`${escapeCell(n)}\``)
         .join(", ") + (left.length > 5 ? ", …" : "");
     text +=
-      `> **${blocks.length - shown} of ${blocks.length} zone(s) left out** (${names}) to stay under ${max} characters; ` +
-      `every zone is in the table above. The full plan: ${opts.fullPlan ?? "run `zoneform plan`, or save it with `--out` and read it with `zoneform show`"}.\n`;
+      `> **${blocks.length - shown} of ${blocks.length} zone(s) left out** (${names}) to stay under ${max} ` +
+      `characters; ` +
+      `every zone is in the table above. The full plan: ` +
+      `${opts.fullPlan ?? "run `zoneform plan`, or save it with `--out` and read it with `zoneform show`"}.\n`;
   }
   if (max > 0 && text.length > max) text = `${text.slice(0, max - 40)}\n\n> (cut at ${max} characters)\n`;
   return text;

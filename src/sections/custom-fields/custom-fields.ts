@@ -177,7 +177,10 @@ function isEmpty(fields: CustomFieldLists): boolean {
   return LISTS.every((l) => fields[l].length === 0);
 }
 
-/** As a plan shows the fields: the first three lists always, the newer ones and preserve_duplicates when they hold something. */
+/**
+ * As a plan shows the fields: the first three lists always, the newer ones and preserve_duplicates when they hold
+ * something.
+ */
 function fieldsOf(f: CustomFieldLists): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const l of LISTS) if (CLASSIC.includes(l) || f[l].length > 0) out[l] = f[l];
@@ -213,7 +216,8 @@ export function diffCustomFields(zone: ZoneWithCustomFields, live: LiveCustomFie
   const warnings: string[] = [];
   if (rules.length > 1) {
     warnings.push(
-      `${rules.length} log_custom_field rules in the ${LOG_FIELDS_PHASE} entry point; managing the first (${rules[0]!.id}), leaving the others as they are`,
+      `${rules.length} log_custom_field rules in the ${LOG_FIELDS_PHASE} entry point; managing the first ` +
+        `(${rules[0]!.id}), leaving the others as they are`,
     );
   }
   const rule = rules[0];

@@ -28,7 +28,8 @@ export async function exportCustomFields(ctx: SectionContext): Promise<ExportedC
   if (!rule) return { request_headers: [], response_headers: [], cookies: [] };
   if (rules.length > 1)
     ctx.notes.warnings.push(
-      `zone ${ctx.zoneId}: ${rules.length} log_custom_field rules; the file describes the first (${rule.id}), plan leaves the others alone`,
+      `zone ${ctx.zoneId}: ${rules.length} log_custom_field rules; the file describes the first ` +
+        `(${rule.id}), plan leaves the others alone`,
     );
   if (rule.enabled === false)
     ctx.notes.warnings.push(

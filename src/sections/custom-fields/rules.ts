@@ -84,7 +84,9 @@ export const customFieldLimit: Rule = (doc) => {
     if (total > MAX_CUSTOM_FIELDS) {
       findings.push({
         pointer,
-        message: `${total} custom log fields: a zone may have at most ${MAX_CUSTOM_FIELDS} (headers of every list and cookies together)`,
+        message:
+          `${total} custom log fields: a zone may have at most ${MAX_CUSTOM_FIELDS} (headers of ` +
+          `every list and cookies together)`,
       });
     }
   }

@@ -26,7 +26,10 @@ export interface HostnameCertificate {
 export interface ZoneCertificates {
   zone_id: string;
   hostnames: HostnameCertificate[];
-  /** CA (`""` the default, `not_stated` when the answer has no CA, `uploaded` for uploaded certificates) → number of hostnames. */
+  /**
+   * CA (`""` the default, `not_stated` when the answer has no CA, `uploaded` for uploaded certificates) → number of
+   * hostnames.
+   */
   by_certificate_authority: Record<string, number>;
 }
 
@@ -41,17 +44,23 @@ export interface CertificateReport {
 export type CertificateType = "custom_hostname" | "universal" | "advanced" | "total_tls" | "custom";
 
 export const CHAIN_RETIREMENT =
-  "lets_encrypt's cross-signed chain is no longer used in issuance or bundling since 2024-09-09 and expired on 2024-09-30";
+  "lets_encrypt's cross-signed chain is no longer used in issuance or bundling since 2024-09-09 and expired " +
+  "on 2024-09-30";
 
 export const ADVICE: Readonly<Record<CertificateType, string>> = {
   custom_hostname:
-    'not changed automatically. Set certificate_authority in the file\'s custom_hostnames to "" (Cloudflare picks a more compatible CA, falling back to lets_encrypt only when a CAA record blocks the alternative) or to another CA (google, ssl_com), then plan and apply; the certificate is re-validated and re-issued.',
+    'not changed automatically. Set certificate_authority in the file\'s custom_hostnames to "" (Cloudflare ' +
+    "picks a more compatible CA, falling back to lets_encrypt only when a CAA record blocks the alternative) " +
+    "or to another CA (google, ssl_com), then plan and apply; the certificate is re-validated and re-issued.",
   universal: "switched to a more compatible CA automatically; nothing to do.",
   advanced:
-    "set to lets_encrypt are not changed automatically (Cloudflare reports them by e-mail and in the list certificates operation); choose another CA for them.",
+    "set to lets_encrypt are not changed automatically (Cloudflare reports them by e-mail and in the list " +
+    "certificates operation); choose another CA for them.",
   total_tls: "not changed automatically; select a different CA in the Total TLS settings.",
   custom:
-    "bundle method compatible or modern: uploaded before 2024-09-09 keep the cross-signed chain until they expire, uploaded later use the self-signed root chain; user-defined: the uploaded chain is always served, so do not upload the cross-signed chain after 2024-09-30.",
+    "bundle method compatible or modern: uploaded before 2024-09-09 keep the cross-signed chain until they " +
+    "expire, uploaded later use the self-signed root chain; user-defined: the uploaded chain is always " +
+    "served, so do not upload the cross-signed chain after 2024-09-30.",
 };
 
 const TYPE_LABEL: Record<CertificateType, string> = {
@@ -146,7 +155,8 @@ export function renderCertificateReportText(report: CertificateReport): string {
   );
   if (onRetired > 0) {
     out.push(
-      `! ${onRetired} custom hostname(s) use ${RETIRED_CA}, which Cloudflare no longer issues from (no new orders or renewals since 2023-10-26): ` +
+      `! ${onRetired} custom hostname(s) use ${RETIRED_CA}, which Cloudflare no longer issues from (no new ` +
+        `orders or renewals since 2023-10-26): ` +
         'set certificate_authority to "" (or leave it out) in the file and apply, and Cloudflare picks another CA.',
     );
   }

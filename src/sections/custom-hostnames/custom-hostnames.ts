@@ -146,7 +146,8 @@ export function normalizeCustomHostname(raw: unknown): LiveCustomHostname {
   const ca = ssl.certificate_authority;
   if (ca !== undefined && ca !== null && typeof ca !== "string") {
     throw new AnswerShapeError(
-      `the API answered custom hostname ${raw.hostname} with ssl.certificate_authority ${JSON.stringify(ca)}, expected a string`,
+      `the API answered custom hostname ${raw.hostname} with ssl.certificate_authority ` +
+        `${JSON.stringify(ca)}, expected a string`,
     );
   }
   const { writable, legacy } = writableSsl(ssl);
@@ -195,7 +196,8 @@ async function lookupOne(ctx: ReadContext, zoneId: string, hostname: string): Pr
 function listed(result: unknown, zoneId: string): LiveCustomHostname[] {
   if (!Array.isArray(result)) {
     throw new AnswerShapeError(
-      `the API answered the custom hostnames of zone ${zoneId} with ${result === null ? "null" : typeof result}, expected a list`,
+      `the API answered the custom hostnames of zone ${zoneId} with ` +
+        `${result === null ? "null" : typeof result}, expected a list`,
     );
   }
   return result.map(normalizeCustomHostname);
@@ -243,33 +245,39 @@ export function chainNotes(from: string, to: CertificateAuthority, method: strin
   const notes: string[] = [];
   if (from === RETIRED_CA) {
     notes.push(
-      "moves off digicert, which Cloudflare no longer issues from (no new orders or renewals since 2023-10-26): the certificate would not renew",
+      "moves off digicert, which Cloudflare no longer issues from (no new orders or renewals since " +
+        "2023-10-26): the certificate would not renew",
     );
   }
   if (from === RETIRING_CA) {
     notes.push(
-      "moves off lets_encrypt, whose cross-signed chain was retired (not used in issuance or bundling from 2024-09-09, expired 2024-09-30); Cloudflare does not move custom hostname certificates off it for you",
+      "moves off lets_encrypt, whose cross-signed chain was retired (not used in issuance or bundling from " +
+        "2024-09-09, expired 2024-09-30); Cloudflare does not move custom hostname certificates off it for you",
     );
   }
   if (to === RETIRING_CA) {
     notes.push(
-      "lets_encrypt certificates are bundled with the self-signed root chain only since 2024-09-09 (the cross-signed chain expired 2024-09-30): clients that trusted only the cross-signed root will fail",
+      "lets_encrypt certificates are bundled with the self-signed root chain only since 2024-09-09 (the " +
+        "cross-signed chain expired 2024-09-30): clients that trusted only the cross-signed root will fail",
     );
   }
   if (to === "") {
     notes.push(
-      '"" lets Cloudflare pick the CA: a more compatible one, falling back to lets_encrypt only when a CAA record on the hostname blocks the alternative',
+      '"" lets Cloudflare pick the CA: a more compatible one, falling back to lets_encrypt only when a CAA ' +
+        "record on the hostname blocks the alternative",
     );
   }
   notes.push(
-    `a CA change re-triggers domain control validation${method ? ` (method ${method})` : ""}: the certificate is re-issued once the new validation succeeds`,
+    `a CA change re-triggers domain control validation${method ? ` (method ${method})` : ""}: the ` +
+      `certificate is re-issued once the new validation succeeds`,
   );
   return notes;
 }
 
 /**
  * The PATCH `ssl` object: the live object's writable fields (method, type, bundle method, wildcard,
- * settings) as they are, those the API accepts only, with only the CA changed. The API requires method and type beside a CA
+ * settings) as they are, those the API accepts only, with only the CA changed. The API requires method and type beside
+ * a CA
  * (error 1434); the rest is carried so that nothing can be reset whatever the API does with a
  * partial object.
  */
@@ -282,24 +290,36 @@ export function patchSsl(live: LiveCustomHostname, ca: CertificateAuthority): Re
 
 function updateChange(zoneId: string, want: DesiredCustomHostname, live: LiveCustomHostname): Change | string {
   if (!live.method) {
-    return `custom hostname ${want.hostname}: the API did not report its validation method, which a CA change must carry; set it once in the dashboard or API, then plan again`;
+    return (
+      `custom hostname ${want.hostname}: the API did not report its validation method, which a CA ` +
+      `change must carry; set it once in the dashboard or API, then plan again`
+    );
   }
   if (!ACCEPTED.method!(live.method)) {
     // The API requires a method beside a CA change (error 1434) and refuses the legacy one: the choice is the user's.
     return (
-      `custom hostname ${want.hostname}: its validation method is the legacy ${JSON.stringify(live.method)}, which the API no longer accepts in a PATCH ` +
-      `(only ${PATCH_METHODS.join(", ")}); a CA change must carry a method (error 1434) and zoneform will not choose one for you. ` +
-      `Choose http, txt or email and set it on the hostname (in the dashboard, or PATCH zones/${zoneId}/custom_hostnames/${live.id} with {"ssl":{"method":"txt","type":"dv"}}), then plan again. Nothing was changed`
+      `custom hostname ${want.hostname}: its validation method is the legacy ` +
+      `${JSON.stringify(live.method)}, which the API no longer accepts in a PATCH ` +
+      `(only ${PATCH_METHODS.join(", ")}); a CA change must carry a method (error 1434) and zoneform will ` +
+      `not choose one for you. ` +
+      `Choose http, txt or email and set it on the hostname (in the dashboard, or PATCH ` +
+      `zones/${zoneId}/custom_hostnames/${live.id} with {"ssl":{"method":"txt","type":"dv"}}), then plan ` +
+      `again. Nothing was changed`
     );
   }
   if (live.type !== undefined && !ACCEPTED.type!(live.type)) {
-    return `custom hostname ${want.hostname}: its certificate type is ${JSON.stringify(live.type)}, which the API does not accept in a PATCH (only dv); a CA change must carry a type, so zoneform writes nothing for it. Nothing was changed`;
+    return (
+      `custom hostname ${want.hostname}: its certificate type is ${JSON.stringify(live.type)}, which ` +
+      `the API does not accept in a PATCH (only dv); a CA change must carry a type, so zoneform writes ` +
+      `nothing for it. Nothing was changed`
+    );
   }
   const shown = { certificate_authority: live.certificate_authority, method: live.method, type: live.type ?? "dv" };
   const notes = chainNotes(live.certificate_authority ?? "", want.certificate_authority, live.method);
   if (live.legacy) {
     notes.push(
-      `live ${live.legacy.join(", ")}: not accepted in a PATCH, so left out of it (not echoed); whether the API keeps a field a PATCH leaves out is unconfirmed`,
+      `live ${live.legacy.join(", ")}: not accepted in a PATCH, so left out of it (not echoed); whether the ` +
+        `API keeps a field a PATCH leaves out is unconfirmed`,
     );
   }
   return {
@@ -308,7 +328,9 @@ function updateChange(zoneId: string, want: DesiredCustomHostname, live: LiveCus
     zone_id: zoneId,
     identity: want.hostname,
     live_id: live.id,
-    summary: `certificate authority ${caLabel(live.certificate_authority, live.issuer)} → ${caLabel(want.certificate_authority)}`,
+    summary:
+      `certificate authority ${caLabel(live.certificate_authority, live.issuer)} → ` +
+      `${caLabel(want.certificate_authority)}`,
     before: shown,
     after: { ...shown, certificate_authority: want.certificate_authority },
     fields: [{ field: "certificate_authority", before: live.certificate_authority, after: want.certificate_authority }],
@@ -326,8 +348,11 @@ function updateChange(zoneId: string, want: DesiredCustomHostname, live: LiveCus
 /** What the plan says of a hostname whose certificate was uploaded, when the file asks for a CA change. */
 function uploadedWarning(want: DesiredCustomHostname, live: LiveCustomHostname): string {
   return (
-    `custom hostname ${want.hostname} serves an uploaded certificate, which no CA issues: certificate_authority ${caLabel(want.certificate_authority)} ` +
-    `cannot apply and zoneform leaves it as it is (live ${caLabel(live.certificate_authority, live.issuer)}); remove certificate_authority from the file to silence this`
+    `custom hostname ${want.hostname} serves an uploaded certificate, which no CA issues: ` +
+    `certificate_authority ${caLabel(want.certificate_authority)} ` +
+    `cannot apply and zoneform leaves it as it is (live ` +
+    `${caLabel(live.certificate_authority, live.issuer)}); remove certificate_authority from the file to ` +
+    `silence this`
   );
 }
 
@@ -335,11 +360,16 @@ function uploadedWarning(want: DesiredCustomHostname, live: LiveCustomHostname):
 function notStatedWarning(want: DesiredCustomHostname, live: LiveCustomHostname): string {
   const label = `certificate authority ${notStated(live.issuer)}`;
   if (want.certificate_authority === "") {
-    return `custom hostname ${want.hostname}: ${label} in the API answer; the file leaves the choice to Cloudflare, so nothing is written for it`;
+    return (
+      `custom hostname ${want.hostname}: ${label} in the API answer; the file leaves the choice to ` +
+      `Cloudflare, so nothing is written for it`
+    );
   }
   return (
-    `custom hostname ${want.hostname}: ${label} in the API answer, so zoneform cannot tell whether it is already ${want.certificate_authority} and writes nothing for it ` +
-    "(the issuer is not a CA setting); to be sure, set the CA once in the dashboard or API: the answer then states it and plan compares it"
+    `custom hostname ${want.hostname}: ${label} in the API answer, so zoneform cannot tell whether it is ` +
+    `already ${want.certificate_authority} and writes nothing for it ` +
+    "(the issuer is not a CA setting); to be sure, set the CA once in the dashboard or API: the answer then " +
+    "states it and plan compares it"
   );
 }
 
@@ -365,8 +395,10 @@ export function caNeedsEnterpriseHint(change: Change): string {
   const ca = change.fields?.find((f) => f.field === "certificate_authority")?.after;
   const named = typeof ca === "string" && ca !== "" ? `certificate_authority: ${ca}` : "certificate_authority";
   return (
-    `choosing a certificate authority needs an Enterprise plan (Cloudflare error ${CA_NEEDS_ENTERPRISE}), and this zone is not on it: ` +
-    `in the file, under custom_hostnames, remove ${named} from hostname ${change.identity} (or set it to "") to leave the CA to Cloudflare, then plan again`
+    `choosing a certificate authority needs an Enterprise plan (Cloudflare error ${CA_NEEDS_ENTERPRISE}), ` +
+    `and this zone is not on it: ` +
+    `in the file, under custom_hostnames, remove ${named} from hostname ${change.identity} (or set it to ` +
+    `"") to leave the CA to Cloudflare, then plan again`
   );
 }
 
@@ -392,7 +424,8 @@ export const customHostnames: ResourceKind<LiveCustomHostnames, ZoneWithCustomHo
       const have = live[key(want.hostname)];
       if (!have) {
         errors.push(
-          `custom hostname ${want.hostname} does not exist in zone ${zone.zone_id}; zoneform never creates hostnames — create it first or remove it from the file`,
+          `custom hostname ${want.hostname} does not exist in zone ${zone.zone_id}; zoneform never creates ` +
+            `hostnames — create it first or remove it from the file`,
         );
         continue;
       }

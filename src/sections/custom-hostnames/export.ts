@@ -29,15 +29,19 @@ export async function exportCustomHostnames(ctx: SectionContext): Promise<Export
     seen.add(h.hostname.toLowerCase());
     if (h.certificate_authority === RETIRED_CA && !h.uploaded) {
       ctx.notes.warnings.push(
-        `zone ${ctx.zoneId}: custom hostname ${h.hostname} is on digicert, which Cloudflare no longer offers (its certificate will not renew); ` +
+        `zone ${ctx.zoneId}: custom hostname ${h.hostname} is on digicert, which Cloudflare no longer ` +
+          `offers (its certificate will not renew); ` +
           `a file cannot state digicert, so it is left out of the file (zoneform leaves unlisted hostnames alone). ` +
-          `To move it off digicert, add "- hostname: ${h.hostname}" under custom_hostnames (no certificate_authority: Cloudflare's choice) and plan`,
+          `To move it off digicert, add "- hostname: ${h.hostname}" under custom_hostnames (no ` +
+          `certificate_authority: Cloudflare's choice) and plan`,
       );
       continue;
     }
     if (h.certificate_authority === null && !h.uploaded) {
       ctx.notes.warnings.push(
-        `zone ${ctx.zoneId}: custom hostname ${h.hostname}: certificate authority ${notStated(h.issuer)} in the API answer; the file leaves the choice to Cloudflare (no certificate_authority), which plans no change for it`,
+        `zone ${ctx.zoneId}: custom hostname ${h.hostname}: certificate authority ${notStated(h.issuer)} in ` +
+          `the API answer; the file leaves the choice to Cloudflare (no certificate_authority), which plans no ` +
+          `change for it`,
       );
     }
     out.push({ hostname: h.hostname });

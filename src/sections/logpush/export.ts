@@ -1,6 +1,7 @@
 // Logpush jobs, read with the logpush kind's own `read` and written in the file's shape (every job;
 // one whose name and dataset repeat live gets its `id:` pin): the filter as an object, output_options
-// without the values that are the API's defaults, upload limits only when set. Every credential in destination_conf (a query parameter `isSecretParam` recognises) becomes an
+// without the values that are the API's defaults, upload limits only when set. Every credential in destination_conf (a
+// query parameter `isSecretParam` recognises) becomes an
 // `${env:ZONEFORM_<JOB>_<PARAM>}` reference: the file never holds a secret, and the notes say which
 // variables to set. No ownership_challenge: an existing job needs one only if its destination changes.
 import type { ZoneWithLogpush } from "./types.js";
@@ -174,7 +175,8 @@ export async function exportLogpush(ctx: SectionContext): Promise<ExportedLogpus
     };
     if (job.filter_unparsed !== undefined) {
       ctx.notes.warnings.push(
-        `${where}: Logpush job ${job.name} has a filter that is not valid JSON; the file cannot hold it, and plan will clear it`,
+        `${where}: Logpush job ${job.name} has a filter that is not valid JSON; the file cannot hold it, ` +
+          `and plan will clear it`,
       );
     } else if (job.filter) {
       out.filter = job.filter;
@@ -183,7 +185,8 @@ export async function exportLogpush(ctx: SectionContext): Promise<ExportedLogpus
       const { unknown } = outputOptionsFromLogpull(job.legacy_logpull);
       if (unknown.length > 0) {
         ctx.notes.warnings.push(
-          `${where}: Logpush job ${job.name}: logpull_options parameter(s) ${unknown.join(", ")} left out (the file states output_options)`,
+          `${where}: Logpush job ${job.name}: logpull_options parameter(s) ${unknown.join(", ")} left out ` +
+            `(the file states output_options)`,
         );
       }
     }

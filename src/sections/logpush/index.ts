@@ -1,4 +1,5 @@
-// `logs.logpush_jobs` (and `logs.prune`): the zone's Logpush jobs, each matched by the id it pins, else by name and dataset.
+// `logs.logpush_jobs` (and `logs.prune`): the zone's Logpush jobs, each matched by the id it pins, else by name and
+// dataset.
 import { plural } from "../shared/words.js";
 import type { Section } from "../types.js";
 import { exportLogpush } from "./export.js";

@@ -216,7 +216,8 @@ export function compareDigits(a: string, b: string): number {
 export function normalizeLiveJob(input: unknown): LiveLogpushJob {
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
     throw new AnswerShapeError(
-      `the API answered a Logpush job that is not an object (${clipJson(input, 60)}), expected {id, name, dataset, …}`,
+      `the API answered a Logpush job that is not an object (${clipJson(input, 60)}), ` +
+        "expected {id, name, dataset, …}",
     );
   }
   const raw = input as Record<string, unknown>;

@@ -140,12 +140,14 @@ function fieldsNote(fields: FieldDiff[], job: DesiredLogpushJob, live: LiveLogpu
   }
   if (live.legacy_logpull !== undefined && fields.some((x) => x.field.startsWith("output_options."))) {
     notes.push(
-      `moves the job from the legacy logpull_options ("${live.legacy_logpull}") to output_options, which replace them; the unchanged options are carried over as the file states them`,
+      `moves the job from the legacy logpull_options ("${live.legacy_logpull}") to output_options, which ` +
+        `replace them; the unchanged options are carried over as the file states them`,
     );
     const { unknown } = outputOptionsFromLogpull(live.legacy_logpull);
     if (unknown.length > 0)
       notes.push(
-        `logpull_options parameter(s) ${unknown.join(", ")} have no output_options counterpart and are not carried over`,
+        `logpull_options parameter(s) ${unknown.join(", ")} have no output_options counterpart and are not ` +
+          `carried over`,
       );
   }
   return notes;
@@ -159,7 +161,10 @@ function checkAnswer(res: unknown, what: string): { valid: boolean; message?: st
   const r =
     res !== null && typeof res === "object" && !Array.isArray(res) ? (res as Record<string, unknown>) : undefined;
   if (!r || typeof r.valid !== "boolean") {
-    return `the API answered POST logpush/${what} with ${clipJson(res, 60) ?? "nothing"}, expected {"valid": true|false}; the destination was not confirmed and nothing was changed`;
+    return (
+      `the API answered POST logpush/${what} with ${clipJson(res, 60) ?? "nothing"}, expected ` +
+      `{"valid": true|false}; the destination was not confirmed and nothing was changed`
+    );
   }
   return { valid: r.valid, ...(typeof r.message === "string" ? { message: r.message } : {}) };
 }
@@ -169,9 +174,11 @@ function challengeError(zoneId: string, job: DesiredLogpushJob): string | undefi
   if (job.ownership_challenge !== undefined || !needsOwnershipChallenge(job.destination_conf)) return undefined;
   const dest = stripDestinationSecrets(job.destination_conf);
   return (
-    `logpush job "${job.name}": ${destinationScheme(job.destination_conf)} destinations need an ownership challenge and the file gives none. ` +
+    `logpush job "${job.name}": ${destinationScheme(job.destination_conf)} destinations need an ownership ` +
+    `challenge and the file gives none. ` +
     `Run: zoneform logpush challenge --zone ${zoneId} --destination '${dest}' ` +
-    "then put the token it points to in an environment variable and set ownership_challenge: ${env:LOGPUSH_CHALLENGE} on the job"
+    "then put the token it points to in an environment variable and set ownership_challenge: " +
+    "${env:LOGPUSH_CHALLENGE} on the job"
   );
 }
 
@@ -253,7 +260,9 @@ function replaceChange(
     zone_id: zoneId,
     identity: job.name,
     live_id: live.id,
-    summary: `${forced.map((f) => f.field).join(" and ")} cannot change in place: the new job is created before job ${live.id} is deleted, so no logs are lost`,
+    summary:
+      `${forced.map((f) => f.field).join(" and ")} cannot change in place: the new job is created ` +
+      `before job ${live.id} is deleted, so no logs are lost`,
     before: withoutId(live),
     after: createBody(job),
     fields: [...forced, ...others, ...challenge],
@@ -321,8 +330,10 @@ export const logpushJobs: ResourceKind<LiveLogpushJob[], ZoneWithLogpush> = {
       if (forced.length > 0 && want.id !== undefined) {
         // The new job would get a new id, and the pin would then name nothing.
         errors.push(
-          `Logpush job ${JSON.stringify(want.name)} pins id ${want.id}, whose ${forced.map((f) => f.field).join(" and ")} cannot change in place ` +
-            `(live: ${forced.map((f) => `${f.field} ${JSON.stringify(f.before)}`).join(", ")}); remove the \`id:\` to replace the job, or write the live value; nothing in this zone is changed.`,
+          `Logpush job ${JSON.stringify(want.name)} pins id ${want.id}, whose ` +
+            `${forced.map((f) => f.field).join(" and ")} cannot change in place ` +
+            `(live: ${forced.map((f) => `${f.field} ${JSON.stringify(f.before)}`).join(", ")}); remove the ` +
+            `\`id:\` to replace the job, or write the live value; nothing in this zone is changed.`,
         );
       } else if (forced.length > 0) {
         const err = challengeError(zoneId, want);
@@ -411,14 +422,19 @@ async function checkDestination(
     const validity = checkAnswer(res, "validate/destination");
     if (typeof validity === "string") return `logpush job "${job.name}": ${validity}`;
     if (validity.valid === false)
-      return `logpush job "${job.name}": the destination ${shown} is not valid: ${scrub(validity.message || "the API gave no reason")}`;
+      return (
+        `logpush job "${job.name}": the destination ${shown} is not valid: ` +
+        `${scrub(validity.message || "the API gave no reason")}`
+      );
     if (!ownership) return undefined;
     const owned = checkAnswer(await ownership, "ownership/validate");
     if (typeof owned === "string") return `logpush job "${job.name}": ${owned}`;
     if (owned.valid === false) {
       return (
-        `logpush job "${job.name}": the ownership_challenge is not the token Cloudflare wrote for ${stripDestinationSecrets(job.destination_conf)}; ` +
-        `request a new one with: zoneform logpush challenge --zone ${zoneId} --destination '${stripDestinationSecrets(job.destination_conf)}'`
+        `logpush job "${job.name}": the ownership_challenge is not the token Cloudflare wrote for ` +
+        `${stripDestinationSecrets(job.destination_conf)}; ` +
+        `request a new one with: zoneform logpush challenge --zone ${zoneId} --destination ` +
+        `'${stripDestinationSecrets(job.destination_conf)}'`
       );
     }
     return undefined;

@@ -67,7 +67,9 @@ export const exactJobIds: Rule = (doc) => {
     if (typeof job.id === "number" && !Number.isSafeInteger(job.id)) {
       findings.push({
         pointer: `${pointer}/id`,
-        message: `the id ${String(job.id)} is beyond what a YAML number holds exactly (9007199254740991): write it as a quoted string, e.g. id: "12345678901234567890"`,
+        message:
+          `the id ${String(job.id)} is beyond what a YAML number holds exactly (9007199254740991): ` +
+          `write it as a quoted string, e.g. id: "12345678901234567890"`,
       });
     }
   }
@@ -84,7 +86,9 @@ export const filterLimits: Rule = (doc) => {
     if (operators > FILTER_MAX_OPERATORS) {
       findings.push({
         pointer: `${pointer}/filter`,
-        message: `the filter has ${operators} operators (conditions and and/or groups): Logpush allows at most ${FILTER_MAX_OPERATORS}`,
+        message:
+          `the filter has ${operators} operators (conditions and and/or groups): Logpush allows at ` +
+          `most ${FILTER_MAX_OPERATORS}`,
       });
     }
     const bytes = filterByteLength(filter as unknown as LogpushFilter);
@@ -168,29 +172,38 @@ export const deprecatedJobKeys: Rule = (doc) => {
       const has = job.output_options !== undefined;
       const lost =
         unknown.length > 0
-          ? `; ${unknown.join(", ")} ha${unknown.length > 1 ? "ve" : "s"} no output_options counterpart and cannot be carried over`
+          ? `; ${unknown.join(", ")} ha${unknown.length > 1 ? "ve" : "s"} no output_options counterpart and ` +
+            `cannot be carried over`
           : "";
       findings.push({
         pointer: `${pointer}/logpull_options`,
         at: "key",
         message: has
-          ? `logpull_options is deprecated (Cloudflare: "use output_options"), and output_options already states the job's options: remove logpull_options${lost}`
-          : `logpull_options is deprecated (Cloudflare: "use output_options"): write output_options: ${flow(options)} instead${lost}`,
+          ? `logpull_options is deprecated (Cloudflare: "use output_options"), and output_options already ` +
+            `states the job's options: remove logpull_options${lost}`
+          : `logpull_options is deprecated (Cloudflare: "use output_options"): write output_options: ` +
+            `${flow(options)} instead${lost}`,
       });
     }
     if (job.frequency !== undefined) {
       const edge = job.kind === "edge";
       const keys = edge
         ? "max_upload_interval_seconds (30 to 300)"
-        : "max_upload_interval_seconds (30 to 300), max_upload_records (1000 to 1000000), max_upload_bytes (5000000 to 1000000000)";
+        : "max_upload_interval_seconds (30 to 300), max_upload_records (1000 to 1000000), max_upload_bytes " +
+          "(5000000 to 1000000000)";
       const which =
         job.frequency === "low"
-          ? `for fewer, larger batches (what low asked for) raise them, e.g. max_upload_interval_seconds: 300${edge ? "" : ", max_upload_records: 1000000"}`
-          : `high (the old default: more, smaller batches) is what the job does with none of them set (the API's defaults: max_upload_interval_seconds 30${edge ? "" : ", max_upload_records 100000"}), so remove frequency`;
+          ? `for fewer, larger batches (what low asked for) raise them, e.g. max_upload_interval_seconds: ` +
+            `300${edge ? "" : ", max_upload_records: 1000000"}`
+          : `high (the old default: more, smaller batches) is what the job does with none of them set (the ` +
+            `API's defaults: max_upload_interval_seconds 30${edge ? "" : ", max_upload_records 100000"}), so ` +
+            `remove frequency`;
       findings.push({
         pointer: `${pointer}/frequency`,
         at: "key",
-        message: `frequency is deprecated (Cloudflare: "use max_upload_*"): state the batch limits with ${keys}; Cloudflare documents no exact equivalent: ${which}`,
+        message:
+          `frequency is deprecated (Cloudflare: "use max_upload_*"): state the batch limits with ` +
+          `${keys}; Cloudflare documents no exact equivalent: ${which}`,
       });
     }
   }
@@ -243,7 +256,9 @@ export const secretsFromEnvironment: Rule = (doc, ctx) => {
         for (const name of literalSecretParams(written)) {
           findings.push({
             pointer: destPointer,
-            message: `the credential '${name}' is written literally: use ${name}=\${env:NAME} so that it comes from the environment (plan files keep only the reference)`,
+            message:
+              `the credential '${name}' is written literally: use ${name}=\${env:NAME} so that it ` +
+              `comes from the environment (plan files keep only the reference)`,
           });
         }
       }
@@ -253,7 +268,8 @@ export const secretsFromEnvironment: Rule = (doc, ctx) => {
         findings.push({
           pointer: challengePointer,
           message:
-            "ownership_challenge is written literally: use ${env:NAME} so that it comes from the environment (plan files keep only the reference)",
+            "ownership_challenge is written literally: use ${env:NAME} so that it comes from the " +
+            "environment (plan files keep only the reference)",
         });
       }
     }

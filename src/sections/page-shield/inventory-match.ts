@@ -53,11 +53,17 @@ export function pagePatternProblem(pattern: string): string | undefined {
   if (pattern.trim() === "" || /^\*+$/.test(pattern))
     return "a page pattern must name a host and path, e.g. example.com/checkout*";
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(pattern))
-    return `a page pattern has no scheme: write ${pattern.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "")} (host/path, as Page Shield's page_url filter takes it)`;
+    return (
+      `a page pattern has no scheme: write ${pattern.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "")} ` +
+      `(host/path, as Page Shield's page_url filter takes it)`
+    );
   if (/[\s,]/.test(pattern))
     return "a page pattern holds no spaces or commas (Page Shield's page_url filter is a comma list)";
   if (pattern.slice(1, -1).includes("*"))
-    return "'*' may only stand at the start or the end of a page pattern (Page Shield's page_url filter supports no other wildcard)";
+    return (
+      "'*' may only stand at the start or the end of a page pattern (Page Shield's page_url filter " +
+      "supports no other wildcard)"
+    );
   return undefined;
 }
 

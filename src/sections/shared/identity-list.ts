@@ -62,7 +62,8 @@ function distinctById<L>(
   }
   for (const id of conflicting) {
     errors.push(
-      `the list of ${rule.whats} named id ${id} twice with different contents; zoneform cannot tell which is current, and nothing in this zone is changed. Run plan again.`,
+      `the list of ${rule.whats} named id ${id} twice with different contents; zoneform cannot tell which ` +
+        `is current, and nothing in this zone is changed. Run plan again.`,
     );
   }
   return [...byId.values()];
@@ -94,12 +95,15 @@ export function matchIdentities<D, L>(
       const like = live.filter((l) => rule.hint.ofLive(l) === rule.hint.ofDesired(want));
       for (const l of like) held.add(rule.idOf(l));
       errors.push(
-        `${rule.describeDesired(want)} pins id ${pin}, which is not live (live ${rule.whats} with the same hints: ${list(like)}). ` +
-          "Correct the `id:` or remove it (the entry is then matched by its hints, or created); nothing in this zone is changed.",
+        `${rule.describeDesired(want)} pins id ${pin}, which is not live (live ${rule.whats} with the same ` +
+          `hints: ${list(like)}). ` +
+          "Correct the `id:` or remove it (the entry is then matched by its hints, or created); nothing in " +
+          "this zone is changed.",
       );
     } else if (taken.has(pin)) {
       errors.push(
-        `${rule.describeDesired(want)} pins id ${pin}, which another entry pins too; each live ${rule.what} may be named once. Nothing in this zone is changed.`,
+        `${rule.describeDesired(want)} pins id ${pin}, which another entry pins too; each live ${rule.what} ` +
+          `may be named once. Nothing in this zone is changed.`,
       );
     } else {
       taken.add(pin);
@@ -122,7 +126,9 @@ export function matchIdentities<D, L>(
       for (const c of candidates) held.add(rule.idOf(c));
       errors.push(
         `${rule.describeDesired(want)} matches ${candidates.length} live ${rule.whats}: ${list(candidates)}. ` +
-          `zoneform does not guess which one the file means: ${PIN_HOWTO} (e.g. \`id: ${rule.idOf(candidates[0]!)}\`), and declare or delete the others; nothing in this zone is changed.`,
+          `zoneform does not guess which one the file means: ${PIN_HOWTO} (e.g. \`id: ` +
+          `${rule.idOf(candidates[0]!)}\`), and declare or delete the others; nothing in this zone ` +
+          `is changed.`,
       );
     }
   }

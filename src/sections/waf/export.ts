@@ -57,13 +57,15 @@ export async function exportWaf(ctx: SectionContext): Promise<ExportedWaf> {
     out.owasp = { enabled: false };
   } else if (!managed) {
     ctx.notes.warnings.push(
-      `${where}: the OWASP Core Ruleset could not be read with its rules (${unreadable}), so its tuning cannot be derived; waf.owasp left out (give --account-id if the zone reads it through an account)`,
+      `${where}: the OWASP Core Ruleset could not be read with its rules (${unreadable}), so its tuning ` +
+        `cannot be derived; waf.owasp left out (give --account-id if the zone reads it through an account)`,
     );
   } else {
     const intent = intentFrom(owasp, managed);
     if (!ACTIONS.has(intent.action)) {
       ctx.notes.warnings.push(
-        `${where}: the OWASP anomaly action ${JSON.stringify(intent.action)} is not one the file format knows; waf.owasp left out`,
+        `${where}: the OWASP anomaly action ${JSON.stringify(intent.action)} is not one the file format ` +
+          `knows; waf.owasp left out`,
       );
     } else {
       out.owasp = {
@@ -75,7 +77,9 @@ export async function exportWaf(ctx: SectionContext): Promise<ExportedWaf> {
       };
       if (intent.enabled && !sameParanoia(owasp, intent.paranoia_level)) {
         ctx.notes.warnings.push(
-          `${where}: the OWASP paranoia overrides were made by hand (not exactly "levels above ${intent.paranoia_level} disabled"); plan will rewrite them to paranoia_level ${intent.paranoia_level}`,
+          `${where}: the OWASP paranoia overrides were made by hand (not exactly "levels above ` +
+            `${intent.paranoia_level} disabled"); plan will rewrite them to paranoia_level ` +
+            `${intent.paranoia_level}`,
         );
       }
     }
@@ -85,7 +89,8 @@ export async function exportWaf(ctx: SectionContext): Promise<ExportedWaf> {
   const cfm = cfmRules[0];
   if (cfmRules.length > 1)
     ctx.notes.warnings.push(
-      `${where}: ${cfmRules.length} rules deploy the Cloudflare Managed Ruleset; the file describes the first (${cfm!.id})`,
+      `${where}: ${cfmRules.length} rules deploy the Cloudflare Managed Ruleset; the file describes the ` +
+        `first (${cfm!.id})`,
     );
   if (!cfm) {
     out.cloudflare_managed = { enabled: false };
@@ -93,7 +98,8 @@ export async function exportWaf(ctx: SectionContext): Promise<ExportedWaf> {
     const action = (cfm.action_parameters as ExecuteParameters | undefined)?.overrides?.action;
     if (typeof action === "string" && !ACTIONS.has(action)) {
       ctx.notes.warnings.push(
-        `${where}: the Cloudflare Managed Ruleset's action ${JSON.stringify(action)} is not one the file format knows; waf.cloudflare_managed left out`,
+        `${where}: the Cloudflare Managed Ruleset's action ${JSON.stringify(action)} is not one the file ` +
+          `format knows; waf.cloudflare_managed left out`,
       );
     } else {
       out.cloudflare_managed = {

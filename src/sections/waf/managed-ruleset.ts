@@ -53,8 +53,10 @@ export function readManagedRuleset(
     } catch (err) {
       if (!(err instanceof ApiError) || err.status < 400 || err.status >= 500 || err.status === 429) throw err;
       const how = account
-        ? `account ${account} cannot read it: check that the account id is right and that the token has "Account Rulesets: Read"`
-        : `managed rulesets are documented under the account: set account_id in the file (or CLOUDFLARE_ACCOUNT_ID) so that zoneform reads accounts/<account_id>/rulesets/${rulesetId}`;
+        ? `account ${account} cannot read it: check that the account id is right and that the token has ` +
+          `"Account Rulesets: Read"`
+        : `managed rulesets are documented under the account: set account_id in the file (or ` +
+          `CLOUDFLARE_ACCOUNT_ID) so that zoneform reads accounts/<account_id>/rulesets/${rulesetId}`;
       throw new ApiError(
         `reading the ${label} (${rulesetId}) was refused (HTTP ${err.status}: ${err.message}); ${how}`,
         err.info,
@@ -84,7 +86,9 @@ export function deriveOwasp(raw: unknown): OwaspRuleset {
   const last = rules[rules.length - 1] as Record<string, unknown> | undefined;
   if (!last || typeof last !== "object" || typeof last.id !== "string" || last.id === "") {
     throw new AnswerShapeError(
-      `the API answered the ${OWASP_RULESET_NAME} ${r.id} ${rules.length === 0 ? "without rules" : "with a last rule that has no id"}, expected its rules with the last one (949110) carrying an id; zoneform cannot set the threshold and action without it`,
+      `the API answered the ${OWASP_RULESET_NAME} ${r.id} ` +
+        `${rules.length === 0 ? "without rules" : "with a last rule that has no id"}, expected its rules with ` +
+        `the last one (949110) carrying an id; zoneform cannot set the threshold and action without it`,
     );
   }
   const levels = new Set<number>();

@@ -198,5 +198,8 @@ export function describeUpdate(before: OwaspIntent, after: OwaspIntent, paranoia
 
 /** "deploy OWASP: paranoia 2, threshold 40 (medium), action block". */
 export function describeCreate(intent: OwaspIntent): string {
-  return `deploy OWASP: paranoia ${intent.paranoia_level}, threshold ${formatThreshold(intent.score_threshold)}, action ${intent.action}`;
+  return (
+    `deploy OWASP: paranoia ${intent.paranoia_level}, threshold ` +
+    `${formatThreshold(intent.score_threshold)}, action ${intent.action}`
+  );
 }

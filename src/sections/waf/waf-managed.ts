@@ -109,7 +109,8 @@ function deployedRule(
   const found = executeRulesFor(live.entrypoint, rulesetId);
   if (found.length > 1) {
     out.warnings.push(
-      `${found.length} execute rules deploy the ${name}; managing the first (${found[0]!.id}), leaving the others as they are`,
+      `${found.length} execute rules deploy the ${name}; managing the first (${found[0]!.id}), leaving the ` +
+        `others as they are`,
     );
   }
   return { rule: found[0], base: { resource: RESOURCE, zone_id: zone.zone_id, identity } };
@@ -160,7 +161,8 @@ function planOwasp(zone: ZoneWithWaf, want: DesiredOwasp, live: LiveWaf, out: Ga
   const managed = live.owaspRuleset;
   if (!managed) {
     out.errors.push(
-      `the OWASP Core Ruleset (${OWASP_RULESET_ID}) was not read; cannot find its last rule to set the threshold and action`,
+      `the OWASP Core Ruleset (${OWASP_RULESET_ID}) was not read; cannot find its last rule to set the ` +
+        `threshold and action`,
     );
     return;
   }
@@ -175,8 +177,10 @@ function planOwasp(zone: ZoneWithWaf, want: DesiredOwasp, live: LiveWaf, out: Ga
   if (paranoiaRewritten && missing.length > 0) {
     // Writing category overrides for categories the answer does not show would be a guess.
     out.errors.push(
-      `the OWASP Core Ruleset as the API answered it shows no rule in category ${missing.map((l) => `paranoia-level-${l}`).join(", ")}, ` +
-        `which paranoia_level ${intent.paranoia_level} disables; zoneform will not write paranoia overrides it cannot confirm, and nothing was changed ` +
+      `the OWASP Core Ruleset as the API answered it shows no rule in category ` +
+        `${missing.map((l) => `paranoia-level-${l}`).join(", ")}, ` +
+        `which paranoia_level ${intent.paranoia_level} disables; zoneform will not write paranoia overrides ` +
+        `it cannot confirm, and nothing was changed ` +
         "(set account_id so that the ruleset is read where its rules' categories are documented)",
     );
     return;

@@ -85,24 +85,28 @@ describe("classifying scripts", () => {
     expect(scoreOf("12")).toBeNull();
   });
 
-  it("flags a script reported malicious by domain or URL even without a score, keeping the two category lists apart", () => {
-    const f = classifyScript(
-      script({
-        js_integrity_score: null,
-        domain_reported_malicious: true,
-        malicious_domain_categories: ["Malware"],
-        url_reported_malicious: true,
-        malicious_url_categories: ["Magecart", "Cryptomining"],
-      }),
-    )!;
-    expect(f.malicious_domain_categories).toEqual(["Malware"]);
-    expect(f.malicious_url_categories).toEqual(["Magecart", "Cryptomining"]);
-    expect(f.reasons).toEqual([
-      "domain reported malicious (Malware)",
-      "URL reported malicious (Magecart, Cryptomining)",
-    ]);
-    expect(f.js_integrity_score).toBeNull();
-  });
+  it(
+    "flags a script reported malicious by domain or URL even without a score, keeping the two category " +
+      "lists apart",
+    () => {
+      const f = classifyScript(
+        script({
+          js_integrity_score: null,
+          domain_reported_malicious: true,
+          malicious_domain_categories: ["Malware"],
+          url_reported_malicious: true,
+          malicious_url_categories: ["Magecart", "Cryptomining"],
+        }),
+      )!;
+      expect(f.malicious_domain_categories).toEqual(["Malware"]);
+      expect(f.malicious_url_categories).toEqual(["Magecart", "Cryptomining"]);
+      expect(f.reasons).toEqual([
+        "domain reported malicious (Malware)",
+        "URL reported malicious (Magecart, Cryptomining)",
+      ]);
+      expect(f.js_integrity_score).toBeNull();
+    },
+  );
 
   it("ignores categories when the matching flag is not set", () => {
     expect(classifyScript(script({ malicious_domain_categories: ["Malware"] }))).toBeUndefined();
@@ -121,34 +125,40 @@ describe("classifying connections and cookies", () => {
     });
   });
 
-  it("rates a cookie without Secure medium, one only without HttpOnly or with SameSite=None low, a safe one not at all", () => {
-    const cookie = (o: Record<string, unknown>) => ({
-      id: "k",
-      name: "sid",
-      host: "example.com",
-      secure_attribute: true,
-      http_only_attribute: true,
-      same_site_attribute: "strict",
-      ...o,
-    });
-    expect(classifyCookie(cookie({}))).toBeUndefined();
-    expect(classifyCookie(cookie({ secure_attribute: false }))).toMatchObject({
-      severity: "medium",
-      reasons: ["no Secure"],
-    });
-    expect(classifyCookie(cookie({ http_only_attribute: false }))).toMatchObject({
-      severity: "low",
-      reasons: ["no HttpOnly"],
-    });
-    expect(classifyCookie(cookie({ same_site_attribute: "None" }))).toMatchObject({
-      severity: "low",
-      reasons: ["SameSite=None"],
-    });
-    expect(
-      classify("cookie", cookie({ secure_attribute: false, http_only_attribute: false, same_site_attribute: "none" }))!
-        .reasons,
-    ).toHaveLength(3);
-  });
+  it(
+    "rates a cookie without Secure medium, one only without HttpOnly or with SameSite=None low, a safe one " +
+      "not at all",
+    () => {
+      const cookie = (o: Record<string, unknown>) => ({
+        id: "k",
+        name: "sid",
+        host: "example.com",
+        secure_attribute: true,
+        http_only_attribute: true,
+        same_site_attribute: "strict",
+        ...o,
+      });
+      expect(classifyCookie(cookie({}))).toBeUndefined();
+      expect(classifyCookie(cookie({ secure_attribute: false }))).toMatchObject({
+        severity: "medium",
+        reasons: ["no Secure"],
+      });
+      expect(classifyCookie(cookie({ http_only_attribute: false }))).toMatchObject({
+        severity: "low",
+        reasons: ["no HttpOnly"],
+      });
+      expect(classifyCookie(cookie({ same_site_attribute: "None" }))).toMatchObject({
+        severity: "low",
+        reasons: ["SameSite=None"],
+      });
+      expect(
+        classify(
+          "cookie",
+          cookie({ secure_attribute: false, http_only_attribute: false, same_site_attribute: "none" }),
+        )!.reasons,
+      ).toHaveLength(3);
+    },
+  );
 });
 
 describe("worst first", () => {

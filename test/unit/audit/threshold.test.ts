@@ -109,18 +109,21 @@ describe("audit filters and reports", () => {
     const loose = await audit("text", 50);
     expect(loose.result.totals.malicious_scripts).toBe(2);
     expect(loose.out.split("\n")[0]).toBe(
-      `Page Shield audit of zone ${Z} (status active (default); malicious: js_integrity_score below 50, magecart/malware/cryptomining_score below 10, or reported)`,
+      `Page Shield audit of zone ${Z} (status active (default); malicious: js_integrity_score below 50, ` +
+        `magecart/malware/cryptomining_score below 10, or reported)`,
     );
     const byDefault = await audit("text");
     expect(byDefault.result.totals.malicious_scripts).toBe(1);
     expect(byDefault.out.split("\n")[0]).toBe(
-      `Page Shield audit of zone ${Z} (status active (default); malicious: js_integrity_score below 10, magecart/malware/cryptomining_score below 10, or reported)`,
+      `Page Shield audit of zone ${Z} (status active (default); malicious: js_integrity_score below 10, ` +
+        `magecart/malware/cryptomining_score below 10, or reported)`,
     );
   });
 
   it("says it in the Markdown and JSON reports too", async () => {
     expect((await audit("markdown", 50)).out).toContain(
-      "Filters: status active (default); malicious: js\\_integrity\\_score below 50, magecart/malware/cryptomining\\_score below 10, or reported\n",
+      "Filters: status active (default); malicious: js\\_integrity\\_score below 50, " +
+        "magecart/malware/cryptomining\\_score below 10, or reported\n",
     );
     const doc = JSON.parse((await audit("json")).out);
     expect(doc.zones[0].filters).toEqual({ malicious_below: 10, threat_below: 10 });
@@ -184,7 +187,8 @@ describe("csp suggest with a threshold", () => {
       { host: "cdn.c.test", scripts: 1, connections: 0, reasons: ["cryptomining_score < 10"] },
     ]);
     expect(renderSuggestionText(Z, byDefault, "").split("\n")[0]).toBe(
-      `CSP suggestion for zone ${Z}, from 3 active scripts and 0 connections (malicious: js_integrity_score below 10, magecart/malware/cryptomining_score below 10, or reported):`,
+      `CSP suggestion for zone ${Z}, from 3 active scripts and 0 connections (malicious: js_integrity_score ` +
+        `below 10, magecart/malware/cryptomining_score below 10, or reported):`,
     );
     const loose = await suggestCsp(fakeClient(items).client, Z, { maliciousBelow: 50, threatBelow: 1 });
     expect(loose.script_src).toEqual(["https://cdn.c.test"]);

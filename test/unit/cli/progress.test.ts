@@ -309,7 +309,8 @@ describe("progress on a terminal", () => {
     expect(r.stderr()).toBe("");
     r.advance(1000);
     expect(r.stderr()).toBe(
-      "\rplan: 0/4 zones read, waiting 40 s for the rate limit (100 requests per 10 s; the server asked to wait after a 429)\u001b[K",
+      "\rplan: 0/4 zones read, waiting 40 s for the rate limit (100 requests per 10 s; the server asked to " +
+        "wait after a 429)\u001b[K",
     );
     r.advance(40_000);
     expect(r.stderr().slice(r.stderr().lastIndexOf("\r"))).toBe(

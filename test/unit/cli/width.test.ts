@@ -36,7 +36,9 @@ describe("fitting lines", () => {
   });
 
   it("breaks a long value (a one-line JSON) without losing a character, or cuts it with …", () => {
-    const json = `      + output_options: ${JSON.stringify({ field_names: Array.from({ length: 30 }, (_, i) => `Field${i}`), timestamp_format: "rfc3339" })}`;
+    const json =
+      `      + output_options: ` +
+      `${JSON.stringify({ field_names: Array.from({ length: 30 }, (_, i) => `Field${i}`), timestamp_format: "rfc3339" })}`;
     const broken = fitLine(json, 80, { long: "break" });
     for (const l of broken) expect(displayWidth(l)).toBeLessThanOrEqual(80);
     expect(

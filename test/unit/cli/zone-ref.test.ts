@@ -71,7 +71,8 @@ describe("parseZoneRefs", () => {
     })();
     expect(err).toBeInstanceOf(UsageError);
     expect(err!.message).toBe(
-      "csp suggest takes one --zone (a policy belongs to one zone); got 2: example.com, example.net. Run it once per zone.",
+      "csp suggest takes one --zone (a policy belongs to one zone); got 2: example.com, example.net. Run it " +
+        "once per zone.",
     );
   });
 });

@@ -69,26 +69,29 @@ describe("the token check's verdict", () => {
     expect(tokenVerdict(null, NOW).state).toBe("unknown");
   });
 
-  it("takes a 401 / 1000 of the check for an invalid token, and anything else it cannot read for 'cannot tell'", async () => {
-    const invalid = fakeClient(() =>
-      apiError(401, "user/tokens/verify", [{ code: 1000, message: "Invalid API Token" }]),
-    );
-    expect(await checkCredentials(invalid, "token", NOW)).toMatchObject({
-      state: "invalid",
-      detail: 'HTTP 401 "Invalid API Token [1000]"',
-    });
-    const accountToken = fakeClient(() =>
-      apiError(403, "user/tokens/verify", [{ code: 9109, message: "Unauthorized" }]),
-    );
-    expect((await checkCredentials(accountToken, "token", NOW)).state).toBe("unknown");
-    const key = fakeClient(() => ({ id: "u1", email: "me@example.com" }));
-    expect(await checkCredentials(key, "key", NOW)).toMatchObject({ state: "active", email: "me@example.com" });
-    expect(key.calls).toEqual(["user"]);
-    const badKey = fakeClient(() =>
-      apiError(403, "user", [{ code: 9103, message: "Unknown X-Auth-Key or X-Auth-Email" }]),
-    );
-    expect((await checkCredentials(badKey, "key", NOW)).state).toBe("invalid");
-  });
+  it(
+    "takes a 401 / 1000 of the check for an invalid token, and anything else it cannot read for " + "'cannot tell'",
+    async () => {
+      const invalid = fakeClient(() =>
+        apiError(401, "user/tokens/verify", [{ code: 1000, message: "Invalid API Token" }]),
+      );
+      expect(await checkCredentials(invalid, "token", NOW)).toMatchObject({
+        state: "invalid",
+        detail: 'HTTP 401 "Invalid API Token [1000]"',
+      });
+      const accountToken = fakeClient(() =>
+        apiError(403, "user/tokens/verify", [{ code: 9109, message: "Unauthorized" }]),
+      );
+      expect((await checkCredentials(accountToken, "token", NOW)).state).toBe("unknown");
+      const key = fakeClient(() => ({ id: "u1", email: "me@example.com" }));
+      expect(await checkCredentials(key, "key", NOW)).toMatchObject({ state: "active", email: "me@example.com" });
+      expect(key.calls).toEqual(["user"]);
+      const badKey = fakeClient(() =>
+        apiError(403, "user", [{ code: 9103, message: "Unknown X-Auth-Key or X-Auth-Email" }]),
+      );
+      expect((await checkCredentials(badKey, "key", NOW)).state).toBe("invalid");
+    },
+  );
 
   it("rewrites a refused call's message only when the credentials are at fault", () => {
     const refused = apiError(403, `zones/${ZONE_A}/page_shield`, [{ code: 10000, message: "Authentication error" }]);
@@ -103,7 +106,9 @@ describe("the token check's verdict", () => {
     expect(expired).toBeInstanceOf(ApiError);
     expect(expired.info).toBe(refused.info);
     expect(expired.message).toBe(
-      `the API token in CLOUDFLARE_API_TOKEN (id t1) has expired (expires_on 2026-01-01T00:00:00Z): roll it or create a new one (My Profile → API Tokens) (GET zones/${ZONE_A}/page_shield was refused with HTTP 403)`,
+      `the API token in CLOUDFLARE_API_TOKEN (id t1) has expired (expires_on 2026-01-01T00:00:00Z): roll it ` +
+        `or create a new one (My Profile → API Tokens) (GET zones/${ZONE_A}/page_shield was refused with ` +
+        `HTTP 403)`,
     );
     expect(
       explainAuthFailure(refused, { kind: "token", state: "not_yet_valid", notBefore: "2027-01-01T00:00:00Z" }).message,

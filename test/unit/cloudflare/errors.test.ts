@@ -148,7 +148,8 @@ describe("documentation_url on API errors", () => {
       method: "PATCH",
     });
     expect(e.message).toContain(
-      `Certificate Authority selection is only available on an Enterprise plan. [1459] at /ssl/certificate_authority; other [1004]; see ${page})`,
+      `Certificate Authority selection is only available on an Enterprise plan. [1459] at ` +
+        `/ssl/certificate_authority; other [1004]; see ${page})`,
     );
     expect(e.message.split(page)).toHaveLength(2);
     expect(e.info.errors[0]).toEqual({

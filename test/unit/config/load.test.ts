@@ -65,7 +65,9 @@ describe("normalization", () => {
 
   it("keeps filters as objects and settings that were not given absent", () => {
     const { desired } = parseConfigText(
-      `version: 1\nsafety: { max_deletes: 0 }\nzones:\n  - zone_id: ${Z}\n    page_shield: { enabled: false }\n    logs:\n      logpush_jobs:\n        - { name: a, dataset: dns_logs, destination_conf: "gs://b/{DATE}", filter: { where: { key: QueryName, operator: endsWith, value: .example } } }\n`,
+      `version: 1\nsafety: { max_deletes: 0 }\nzones:\n  - zone_id: ${Z}\n    page_shield: { enabled: false ` +
+        `}\n    logs:\n      logpush_jobs:\n        - { name: a, dataset: dns_logs, destination_conf: ` +
+        `"gs://b/{DATE}", filter: { where: { key: QueryName, operator: endsWith, value: .example } } }\n`,
       "f.yaml",
       {},
     );
@@ -79,7 +81,8 @@ describe("normalization", () => {
 
   it("lower-cases custom hostnames", () => {
     const { desired } = parseConfigText(
-      `version: 1\nzones:\n  - zone_id: ${Z}\n    custom_hostnames: [{ hostname: Shop.Example, certificate_authority: google }]\n`,
+      `version: 1\nzones:\n  - zone_id: ${Z}\n    custom_hostnames: [{ hostname: Shop.Example, ` +
+        `certificate_authority: google }]\n`,
       "h.yaml",
       {},
     );
@@ -88,7 +91,8 @@ describe("normalization", () => {
 
   it('reads a custom hostname without certificate_authority as "" (whatever CA Cloudflare chose)', () => {
     const { desired } = parseConfigText(
-      `version: 1\nzones:\n  - zone_id: ${Z}\n    custom_hostnames: [{ hostname: a.example }, { hostname: b.example, certificate_authority: "" }, { hostname: c.example, certificate_authority: ssl_com }]\n`,
+      `version: 1\nzones:\n  - zone_id: ${Z}\n    custom_hostnames: [{ hostname: a.example }, { hostname: ` +
+        `b.example, certificate_authority: "" }, { hostname: c.example, certificate_authority: ssl_com }]\n`,
       "h.yaml",
       {},
     );
@@ -99,14 +103,17 @@ describe("normalization", () => {
     ]);
     expect(
       problemsOf(
-        `version: 1\nzones:\n  - zone_id: ${Z}\n    custom_hostnames: [{ hostname: a.example, certificate_authority: comodo }]\n`,
+        `version: 1\nzones:\n  - zone_id: ${Z}\n    custom_hostnames: [{ hostname: a.example, ` +
+          `certificate_authority: comodo }]\n`,
       ),
     ).toHaveLength(1);
   });
 
   it("keeps an execute rule expression the file states", () => {
     const { desired } = parseConfigText(
-      `version: 1\nzones:\n  - zone_id: ${Z}\n    waf:\n      owasp: { enabled: true, expression: 'http.host ne "a.example"' }\n      cloudflare_managed: { enabled: false, expression: 'http.cookie eq "t=1"' }\n`,
+      `version: 1\nzones:\n  - zone_id: ${Z}\n    waf:\n      owasp: { enabled: true, expression: ` +
+        `'http.host ne "a.example"' }\n      cloudflare_managed: { enabled: false, expression: 'http.cookie eq ` +
+        `"t=1"' }\n`,
       "w.yaml",
       {},
     );
@@ -223,7 +230,8 @@ zones:
 
   it("never shows an interpolated value in a message", () => {
     const problems = problemsOf(
-      `version: 1\nzones:\n  - zone_id: ${Z}\n    waf:\n      owasp:\n        enabled: true\n        action: \${env:ACTION}\n`,
+      `version: 1\nzones:\n  - zone_id: ${Z}\n    waf:\n      owasp:\n        enabled: true\n        ` +
+        `action: \${env:ACTION}\n`,
       { ACTION: "super-secret-value" },
     );
     expect(problems[0]!.message).toBe(
@@ -235,7 +243,8 @@ zones:
 describe("positions", () => {
   it("points an unknown key at the key and a missing key at its mapping", () => {
     const problems = problemsOf(
-      `version: 1\nzones:\n  - zone_id: ${Z}\n    page_shield:\n      policies:\n        - description: A\n          action: log\n          expresion: "true"\n          value: v\n`,
+      `version: 1\nzones:\n  - zone_id: ${Z}\n    page_shield:\n      policies:\n        - description: A\n ` +
+        `         action: log\n          expresion: "true"\n          value: v\n`,
     );
     expect(problems.map((p) => [p.line, p.column, p.pointer, p.message])).toEqual([
       [8, 11, "/zones/0/page_shield/policies/0/expresion", "unknown key 'expresion'; did you mean 'expression'?"],

@@ -87,7 +87,9 @@ describe("prototype keys", () => {
     ],
     [
       "inside a list item",
-      `version: 1\nzones:\n  - zone_id: ${Z}\n    page_shield:\n      policies:\n        - description: d\n          action: log\n          expression: "true"\n          value: v\n          constructor: { polluted: yes }\n`,
+      `version: 1\nzones:\n  - zone_id: ${Z}\n    page_shield:\n      policies:\n        - description: d\n ` +
+        `         action: log\n          expression: "true"\n          value: v\n          constructor: { ` +
+        `polluted: yes }\n`,
       10,
       "/zones/0/page_shield/policies/0/constructor",
     ],
@@ -124,7 +126,9 @@ describe("prototype keys", () => {
   });
 
   it("a value or a key that only contains the word is fine", () => {
-    const text = `version: 1\nzones:\n  - zone_id: ${Z}\n    page_shield:\n      policies:\n        - { description: __proto__, action: log, expression: "true", value: constructor }\n`;
+    const text =
+      `version: 1\nzones:\n  - zone_id: ${Z}\n    page_shield:\n      policies:\n        - { ` +
+      `description: __proto__, action: log, expression: "true", value: constructor }\n`;
     const { desired } = parseConfigText(text, "z.yaml", ENV);
     expect(desired.zones[0]!.page_shield!.policies![0]!.description).toBe("__proto__");
   });

@@ -1,7 +1,8 @@
 // The install instructions are true: every install line in README.md, docs/ and examples/ (`npm install
 // … zoneform…`, `npx …`, `uses: …`) names only a git ref the repository has as a tag or a branch (`git
 // tag --list`, `git for-each-ref refs/heads refs/remotes`, asked here, so a clone without them passes
-// only while no ref is named) and only the version package.json names. And the CHANGELOG's latest section is that version, with its date.
+// only while no ref is named) and only the version package.json names. And the CHANGELOG's latest section is that
+// version, with its date.
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -43,7 +44,9 @@ export interface Pin {
   value: string;
 }
 
-/** What a line pins of zoneform: git refs (`…zoneform.git#REF`, `zoneform/zoneform@REF`) and versions (`zoneform@V`). */
+/**
+ * What a line pins of zoneform: git refs (`…zoneform.git#REF`, `zoneform/zoneform@REF`) and versions (`zoneform@V`).
+ */
 export function pinsOf(text: string, name = pkg.name): Pin[] {
   const pins: Pin[] = [];
   const repo = String.raw`(?:git\+https://github\.com/|github:|git@github\.com:|https://github\.com/)?${name}/${name}(?:\.git)?`;
@@ -72,7 +75,8 @@ export function problems(
     for (const pin of pinsOf(l.text)) {
       if (pin.kind === "ref" && !tags.has(pin.value) && !branches.has(pin.value)) {
         out.push(
-          `${l.file}:${l.line}: git ref "${pin.value}" is not a tag or branch of this repository (tags: ${[...tags].join(", ") || "none"}; branches: ${[...branches].join(", ") || "none"})`,
+          `${l.file}:${l.line}: git ref "${pin.value}" is not a tag or branch of this repository (tags: ` +
+            `${[...tags].join(", ") || "none"}; branches: ${[...branches].join(", ") || "none"})`,
         );
       }
       if (pin.kind === "version" && pin.value !== version) {
@@ -102,7 +106,9 @@ function repositoryTags(): Set<string> {
   }
 }
 
-/** The repository's branches, local and remote-tracking (`origin/main` counts as `main`); none outside a git checkout. */
+/**
+ * The repository's branches, local and remote-tracking (`origin/main` counts as `main`); none outside a git checkout.
+ */
 function repositoryBranches(): Set<string> {
   try {
     const text = execFileSync("git", ["for-each-ref", "--format=%(refname)", "refs/heads", "refs/remotes"], {
@@ -135,13 +141,19 @@ export function changelogSections(text: string): Array<{ heading: string; body: 
   });
 }
 
-/** The problem with the CHANGELOG's latest section, or undefined: it must be `version - YYYY-MM-DD`, under an empty Unreleased at most. */
+/**
+ * The problem with the CHANGELOG's latest section, or undefined: it must be `version - YYYY-MM-DD`, under an empty
+ * Unreleased at most.
+ */
 export function changelogProblem(text: string, version: string): string | undefined {
   const sections = changelogSections(text);
   let i = 0;
   if (/^\[?unreleased\]?$/i.test(sections[0]?.heading ?? "")) {
     if (sections[0]!.body.trim() !== "")
-      return `the Unreleased section lists changes: they belong under ${version}, or ${version} is not the latest version`;
+      return (
+        `the Unreleased section lists changes: they belong under ${version}, or ${version} is not the ` +
+        `latest version`
+      );
     i = 1;
   }
   const latest = sections[i]?.heading;
@@ -158,21 +170,25 @@ export function changelogProblem(text: string, version: string): string | undefi
 describe("install lines in README.md, docs/ and examples/", () => {
   const lines = documents().flatMap((f) => installLines(f, readFileSync(join(ROOT, f), "utf8")));
 
-  it("are found: the tarball installs of README.md, and the git installs or the Action in every CI recipe and docs/ci.md", () => {
-    const tarballs = lines.filter((l) => pinsOf(l.text).some((p) => p.kind === "version") && l.text.includes(".tgz"));
-    expect(tarballs.map((l) => l.file)).toContain("README.md");
-    const gitInstalls = lines.filter(
-      (l) =>
-        l.text.includes(`github.com/${pkg.name}/${pkg.name}`) ||
-        pinsOf(l.text).some((p) => p.kind === "ref" && l.text.includes("uses:")),
-    );
-    expect(gitInstalls.map((l) => l.file)).toEqual(
-      expect.arrayContaining([
-        ...readdirSync(join(ROOT, "examples/ci")).map((f) => join("examples/ci", f)),
-        join("docs", "ci.md"),
-      ]),
-    );
-  });
+  it(
+    "are found: the tarball installs of README.md, and the git installs or the Action in every CI recipe " +
+      "and docs/ci.md",
+    () => {
+      const tarballs = lines.filter((l) => pinsOf(l.text).some((p) => p.kind === "version") && l.text.includes(".tgz"));
+      expect(tarballs.map((l) => l.file)).toContain("README.md");
+      const gitInstalls = lines.filter(
+        (l) =>
+          l.text.includes(`github.com/${pkg.name}/${pkg.name}`) ||
+          pinsOf(l.text).some((p) => p.kind === "ref" && l.text.includes("uses:")),
+      );
+      expect(gitInstalls.map((l) => l.file)).toEqual(
+        expect.arrayContaining([
+          ...readdirSync(join(ROOT, "examples/ci")).map((f) => join("examples/ci", f)),
+          join("docs", "ci.md"),
+        ]),
+      );
+    },
+  );
 
   it("name only git refs the repository has as tags or branches, and only package.json's version", () => {
     expect(problems(lines, repositoryTags(), pkg.version, repositoryBranches())).toEqual([]);

@@ -180,7 +180,8 @@ describe("validation", () => {
     try {
       parseConfigText(
         doc(
-          "        pages: [example.com/checkout*]\n        authorized:\n          - url: https://a.example/x.js\n          - url: https://b.example/y.js\n            justification: ' '\n",
+          "        pages: [example.com/checkout*]\n        authorized:\n          - url: " +
+            "https://a.example/x.js\n          - url: https://b.example/y.js\n            justification: ' '\n",
         ),
         "z.yaml",
         {},

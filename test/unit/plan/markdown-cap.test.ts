@@ -37,16 +37,20 @@ function bigPlan(zones: number): Plan {
 }
 
 describe("Markdown plans that fit", () => {
-  it("stay under GitHub's comment limit for 236 changed zones, listing every zone in the table and saying what was left out", () => {
-    const md = renderPlanMarkdown(bigPlan(236), { fullPlan: "the plan.json artifact, `zoneform show plan.json`" });
-    expect(md.length).toBeLessThanOrEqual(GITHUB_COMMENT_LIMIT);
-    expect(md.startsWith(`${COMMENT_MARKER}\n### zoneform plan`)).toBe(true);
-    for (const i of [0, 117, 235]) expect(md).toContain(`| zone-${i}.example | 0 | 3 | 0 | 0 | 0 |`);
-    expect(md).toMatch(
-      /> \*\*\d+ of 236 zone\(s\) left out\*\* \(`zone-\d+\.example`, .*, …\) to stay under 65536 characters; every zone is in the table above\. The full plan: the plan\.json artifact, `zoneform show plan\.json`\./,
-    );
-    expect(md).toContain("<details><summary><code>zone-0.example</code>");
-  });
+  it(
+    "stay under GitHub's comment limit for 236 changed zones, listing every zone in the table and saying " +
+      "what was left out",
+    () => {
+      const md = renderPlanMarkdown(bigPlan(236), { fullPlan: "the plan.json artifact, `zoneform show plan.json`" });
+      expect(md.length).toBeLessThanOrEqual(GITHUB_COMMENT_LIMIT);
+      expect(md.startsWith(`${COMMENT_MARKER}\n### zoneform plan`)).toBe(true);
+      for (const i of [0, 117, 235]) expect(md).toContain(`| zone-${i}.example | 0 | 3 | 0 | 0 | 0 |`);
+      expect(md).toMatch(
+        /> \*\*\d+ of 236 zone\(s\) left out\*\* \(`zone-\d+\.example`, .*, …\) to stay under 65536 characters; every zone is in the table above\. The full plan: the plan\.json artifact, `zoneform show plan\.json`\./,
+      );
+      expect(md).toContain("<details><summary><code>zone-0.example</code>");
+    },
+  );
 
   it("keeps every zone, open, when it fits; and --max-bytes 0 never cuts", () => {
     const small = renderPlanMarkdown(bigPlan(3));

@@ -170,7 +170,8 @@ describe("saved plan files", () => {
 
   it("hide a short env value only where a whole string came from it, never inside other text", () => {
     const shown = JSON.stringify(planForDisplay(plan, desired));
-    // FLAG=true: `enabled: false → true` stays readable; the policy description is the template with the reference hidden.
+    // FLAG=true: `enabled: false → true` stays readable; the policy description is the template with the reference
+    // hidden.
     expect(shown).toContain('"after":true');
     expect(shown).not.toContain(ENV.SPLUNK_TOKEN);
     const withDescription = structuredClone(plan);

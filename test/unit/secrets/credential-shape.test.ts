@@ -22,14 +22,18 @@ describe("credentialIn", () => {
     expect(credentialIn(`xcfut_${BODY}`)).toBeUndefined();
   });
 
-  it("takes a whole 40-character token anywhere when it mixes cases and digits, else only where a credential belongs", () => {
-    expect(TOKEN_40).toHaveLength(40);
-    expect(credentialIn(TOKEN_40)).toBe("Cloudflare API token");
-    expect(credentialIn(`Bearer ${TOKEN_40}`)).toBe("Cloudflare API token");
-    expect(credentialIn(SHA1)).toBeUndefined();
-    expect(credentialIn(SHA1, true)).toBe("Cloudflare API token");
-    expect(credentialIn("a".repeat(40))).toBeUndefined();
-  });
+  it(
+    "takes a whole 40-character token anywhere when it mixes cases and digits, else only where a " +
+      "credential belongs",
+    () => {
+      expect(TOKEN_40).toHaveLength(40);
+      expect(credentialIn(TOKEN_40)).toBe("Cloudflare API token");
+      expect(credentialIn(`Bearer ${TOKEN_40}`)).toBe("Cloudflare API token");
+      expect(credentialIn(SHA1)).toBeUndefined();
+      expect(credentialIn(SHA1, true)).toBe("Cloudflare API token");
+      expect(credentialIn("a".repeat(40))).toBeUndefined();
+    },
+  );
 
   it("takes a 37–45-hex global key only where a credential belongs", () => {
     expect(credentialIn(HEX_37)).toBeUndefined();
@@ -61,7 +65,10 @@ describe("hideCredentialShapes", () => {
     expect(hideCredentialShapes(`https://x.example/in?k=${HEX_37}`, "(sensitive)")).toBe(
       "https://x.example/in?k=(sensitive)",
     );
-    const untouched = `zones/5ababd603b22780302dd8d83498e5172 sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 ${SHA1} \${env:CLOUDFLARE_API_TOKEN}`;
+    const untouched =
+      `zones/5ababd603b22780302dd8d83498e5172 ` +
+      `sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 ${SHA1} ` +
+      `\${env:CLOUDFLARE_API_TOKEN}`;
     expect(hideCredentialShapes(untouched, "(sensitive)")).toBe(untouched);
   });
 });

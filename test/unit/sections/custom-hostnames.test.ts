@@ -142,7 +142,8 @@ describe("custom_hostname diff", () => {
     const { changes, errors } = customHostnames.diff(zone([["gone.example", "google"]]), live(["gone.example", null]));
     expect(changes).toEqual([]);
     expect(errors).toEqual([
-      `custom hostname gone.example does not exist in zone ${Z}; zoneform never creates hostnames — create it first or remove it from the file`,
+      `custom hostname gone.example does not exist in zone ${Z}; zoneform never creates hostnames — create ` +
+        `it first or remove it from the file`,
     ]);
   });
 
@@ -260,7 +261,9 @@ describe("custom_hostname diff", () => {
       expect(changes).toEqual([]);
       expect(errors).toEqual([]);
       expect(warnings).toEqual([
-        "custom hostname up.example serves an uploaded certificate, which no CA issues: certificate_authority ssl_com cannot apply and zoneform leaves it as it is (live google); remove certificate_authority from the file to silence this",
+        "custom hostname up.example serves an uploaded certificate, which no CA issues: " +
+          "certificate_authority ssl_com cannot apply and zoneform leaves it as it is (live google); remove " +
+          "certificate_authority from the file to silence this",
       ]);
       // Nothing to say when the CA already matches.
       expect(customHostnames.diff(zone([["up.example", "google"]]), live(have)).warnings).toEqual([]);
@@ -330,32 +333,35 @@ describe("custom hostnames as the real API answered them", () => {
     });
   });
 
-  it('plans nothing for "" against the v5 hostname, and a PATCH carrying its ssl fields for an explicit ssl_com', async () => {
-    const h = "okwyujswsc.terraform.cfapi.net";
-    const clean = await readRecorded("cft_custom_hostnames_v5", [[h, ""]]);
-    expect(customHostnames.diff(clean.z, clean.got)).toEqual({ changes: [], errors: [], warnings: [] });
+  it(
+    'plans nothing for "" against the v5 hostname, and a PATCH carrying its ssl fields for an ' + "explicit ssl_com",
+    async () => {
+      const h = "okwyujswsc.terraform.cfapi.net";
+      const clean = await readRecorded("cft_custom_hostnames_v5", [[h, ""]]);
+      expect(customHostnames.diff(clean.z, clean.got)).toEqual({ changes: [], errors: [], warnings: [] });
 
-    const pinned = await readRecorded("cft_custom_hostnames_v5", [[h, "ssl_com"]]);
-    const { changes, errors } = customHostnames.diff(pinned.z, pinned.got);
-    expect(errors).toEqual([]);
-    expect(changes).toHaveLength(1);
-    expect(changes[0]!.summary).toBe("certificate authority google → ssl_com");
-    expect(changes[0]!.operations).toEqual([
-      {
-        method: "PATCH",
-        path: `zones/${Z}/custom_hostnames/234e5416-89bd-44ae-adea-93082b3a88ed`,
-        body: {
-          ssl: {
-            method: "txt",
-            type: "dv",
-            bundle_method: "ubiquitous",
-            wildcard: false,
-            certificate_authority: "ssl_com",
+      const pinned = await readRecorded("cft_custom_hostnames_v5", [[h, "ssl_com"]]);
+      const { changes, errors } = customHostnames.diff(pinned.z, pinned.got);
+      expect(errors).toEqual([]);
+      expect(changes).toHaveLength(1);
+      expect(changes[0]!.summary).toBe("certificate authority google → ssl_com");
+      expect(changes[0]!.operations).toEqual([
+        {
+          method: "PATCH",
+          path: `zones/${Z}/custom_hostnames/234e5416-89bd-44ae-adea-93082b3a88ed`,
+          body: {
+            ssl: {
+              method: "txt",
+              type: "dv",
+              bundle_method: "ubiquitous",
+              wildcard: false,
+              certificate_authority: "ssl_com",
+            },
           },
         },
-      },
-    ]);
-  });
+      ]);
+    },
+  );
 
   it("reads the v4 hostname as an uploaded certificate on digicert, its writable settings only", () => {
     const [raw] = recordedResult<unknown[]>("cft_custom_hostnames_v4");
@@ -397,7 +403,9 @@ describe("custom hostnames as the real API answered them", () => {
     expect(changes).toEqual([]);
     expect(errors).toEqual([]);
     expect(warnings).toEqual([
-      "custom hostname app.example.com serves an uploaded certificate, which no CA issues: certificate_authority google cannot apply and zoneform leaves it as it is (live digicert); remove certificate_authority from the file to silence this",
+      "custom hostname app.example.com serves an uploaded certificate, which no CA issues: " +
+        "certificate_authority google cannot apply and zoneform leaves it as it is (live digicert); remove " +
+        "certificate_authority from the file to silence this",
     ]);
     // A file that pins what the answer holds plans nothing and says nothing.
     const same = await readRecorded("cft_custom_hostnames_v4", [["app.example.com", "digicert"]]);
@@ -516,9 +524,12 @@ describe("custom hostname PATCH body: only values the API accepts", () => {
     const { changes, errors } = customHostnames.diff(zone([["old.example", "google"]]), live(have));
     expect(changes).toEqual([]);
     expect(errors).toEqual([
-      'custom hostname old.example: its validation method is the legacy "cname", which the API no longer accepts in a PATCH (only http, txt, email); ' +
-        "a CA change must carry a method (error 1434) and zoneform will not choose one for you. Choose http, txt or email and set it on the hostname " +
-        `(in the dashboard, or PATCH zones/${Z}/custom_hostnames/l1 with {"ssl":{"method":"txt","type":"dv"}}), then plan again. Nothing was changed`,
+      'custom hostname old.example: its validation method is the legacy "cname", which the API no longer ' +
+        "accepts in a PATCH (only http, txt, email); " +
+        "a CA change must carry a method (error 1434) and zoneform will not choose one for you. Choose " +
+        "http, txt or email and set it on the hostname " +
+        `(in the dashboard, or PATCH zones/${Z}/custom_hostnames/l1 with ` +
+        `{"ssl":{"method":"txt","type":"dv"}}), then plan again. Nothing was changed`,
     ]);
     // No change asked for: a legacy method is no reason to write.
     expect(customHostnames.diff(zone([["old.example", "lets_encrypt"]]), live(have))).toEqual({

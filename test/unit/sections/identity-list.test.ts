@@ -51,14 +51,19 @@ describe("matchIdentities", () => {
     expect(r.unmatched).toEqual([]);
   });
 
-  it("stops on a hint more than one live object has: the entry is left out, its candidates are held, not unmatched", () => {
-    const r = matchIdentities([want("a"), want("b")], [live("1", "a"), live("2", "a"), live("3", "z")], RULE);
-    expect(outcome(r)).toEqual(["b/http=+"]);
-    expect(r.unmatched.map((l) => l.id)).toEqual(["3"]);
-    expect(r.errors).toEqual([
-      "job a/http matches 2 live jobs: id 1 (a/http); id 2 (a/http). zoneform does not guess which one the file means: pin the one the file means with `id: <id>` under the entry (e.g. `id: 1`), and declare or delete the others; nothing in this zone is changed.",
-    ]);
-  });
+  it(
+    "stops on a hint more than one live object has: the entry is left out, its candidates are held, not " + "unmatched",
+    () => {
+      const r = matchIdentities([want("a"), want("b")], [live("1", "a"), live("2", "a"), live("3", "z")], RULE);
+      expect(outcome(r)).toEqual(["b/http=+"]);
+      expect(r.unmatched.map((l) => l.id)).toEqual(["3"]);
+      expect(r.errors).toEqual([
+        "job a/http matches 2 live jobs: id 1 (a/http); id 2 (a/http). zoneform does not guess which one the " +
+          "file means: pin the one the file means with `id: <id>` under the entry (e.g. `id: 1`), and declare or " +
+          "delete the others; nothing in this zone is changed.",
+      ]);
+    },
+  );
 
   it("takes pins first; unpinned entries match among what the pins left", () => {
     const lives = [live("1", "a"), live("2", "a")];

@@ -165,20 +165,24 @@ describe("logpush output_options", () => {
     expect(comparableOutputOptions({ sample_rate: null, field_names: ["A"] }).sample_rate).toBe(1);
   });
 
-  it("updates options that differ with the file's options plus, as defaults, the live ones it leaves out; shows only what differs", () => {
-    const want = job({ output_options: { field_names: ["RayID", "ClientIP"], sample_rate: 0.1 } });
-    const l = live("7", job({ output_options: { field_names: ["RayID", "ClientIP"], timestamp_format: "rfc3339" } }));
-    expect(l.output_options).toEqual({ field_names: ["RayID", "ClientIP"], timestamp_format: "rfc3339" });
-    const { changes } = logpushJobs.diff(zone([want]), [l]);
-    expect(changes[0]!.fields).toEqual([
-      { field: "output_options.timestamp_format", before: "rfc3339", after: "unixnano" },
-      { field: "output_options.sample_rate", before: 1, after: 0.1 },
-    ]);
-    // Only output_options change: nothing else is sent, and no default the job does not need.
-    expect(changes[0]!.operations[0]!.body).toEqual({
-      output_options: { field_names: ["RayID", "ClientIP"], sample_rate: 0.1, timestamp_format: "unixnano" },
-    });
-  });
+  it(
+    "updates options that differ with the file's options plus, as defaults, the live ones it leaves out; " +
+      "shows only what differs",
+    () => {
+      const want = job({ output_options: { field_names: ["RayID", "ClientIP"], sample_rate: 0.1 } });
+      const l = live("7", job({ output_options: { field_names: ["RayID", "ClientIP"], timestamp_format: "rfc3339" } }));
+      expect(l.output_options).toEqual({ field_names: ["RayID", "ClientIP"], timestamp_format: "rfc3339" });
+      const { changes } = logpushJobs.diff(zone([want]), [l]);
+      expect(changes[0]!.fields).toEqual([
+        { field: "output_options.timestamp_format", before: "rfc3339", after: "unixnano" },
+        { field: "output_options.sample_rate", before: 1, after: 0.1 },
+      ]);
+      // Only output_options change: nothing else is sent, and no default the job does not need.
+      expect(changes[0]!.operations[0]!.body).toEqual({
+        output_options: { field_names: ["RayID", "ClientIP"], sample_rate: 0.1, timestamp_format: "unixnano" },
+      });
+    },
+  );
 
   it("sends no output_options when the file does not manage them: a PUT keeps what it does not carry", () => {
     const l = live("7", job({ output_options: { field_names: ["RayID"], sample_rate: 0.5 } }));
@@ -211,54 +215,58 @@ describe("logpush output_options", () => {
     expect(logpushJobs.diff(zone([job({ output_options: { sample_rate: 1 } })]), [none]).changes).toEqual([]);
   });
 
-  it("computes the PUT's output_options: the file's, plus the default of each omitted option the job holds with another value", () => {
-    const liveOptions = {
-      field_names: ["RayID"],
-      timestamp_format: "rfc3339",
-      sample_rate: 1,
-      output_type: "ndjson",
-      merge_subrequests: true,
-      "CVE-2021-4428": true,
-      batch_prefix: "[",
-      some_future_option: "x",
-      record_template: null,
-    };
-    expect(outputOptionsToSend({ field_names: ["RayID", "ClientIP"], sample_rate: 0.5 }, liveOptions)).toEqual({
-      field_names: ["RayID", "ClientIP"],
-      sample_rate: 0.5,
-      // Held with another value than the default, and omitted by the file: sent as the default.
-      timestamp_format: "unixnano",
-      merge_subrequests: false,
-      "CVE-2021-44228": false,
-      batch_prefix: "",
-      // An option zoneform does not know, as the job holds it: a PUT replaces output_options whole
-      // (../shared/spec/real-answers.md "Logpush options"), so left out it would be lost.
-      some_future_option: "x",
-    });
-    // Not stated by the file and unknown to zoneform: never a difference.
-    expect(
-      diffOutputOptions(
-        {
-          field_names: ["RayID"],
-          timestamp_format: "rfc3339",
-          sample_rate: 1,
-          output_type: "ndjson",
-          merge_subrequests: true,
-          "CVE-2021-44228": true,
-          batch_prefix: "[",
-        },
-        liveOptions,
-      ),
-    ).toEqual([]);
-    expect(diffOutputOptions({ some_future_option: "y" }, liveOptions)).toContain("some_future_option");
-    // CSV framing defaults follow the file's output_type.
-    expect(outputOptionsToSend({ output_type: "csv" }, { record_prefix: "{", record_suffix: "}\n" })).toEqual({
-      output_type: "csv",
-      record_prefix: "",
-      record_suffix: "\n",
-    });
-    expect(outputOptionsToSend({ field_names: ["A"], sample_rate: null }, undefined)).toEqual({ field_names: ["A"] });
-  });
+  it(
+    "computes the PUT's output_options: the file's, plus the default of each omitted option the job holds " +
+      "with another value",
+    () => {
+      const liveOptions = {
+        field_names: ["RayID"],
+        timestamp_format: "rfc3339",
+        sample_rate: 1,
+        output_type: "ndjson",
+        merge_subrequests: true,
+        "CVE-2021-4428": true,
+        batch_prefix: "[",
+        some_future_option: "x",
+        record_template: null,
+      };
+      expect(outputOptionsToSend({ field_names: ["RayID", "ClientIP"], sample_rate: 0.5 }, liveOptions)).toEqual({
+        field_names: ["RayID", "ClientIP"],
+        sample_rate: 0.5,
+        // Held with another value than the default, and omitted by the file: sent as the default.
+        timestamp_format: "unixnano",
+        merge_subrequests: false,
+        "CVE-2021-44228": false,
+        batch_prefix: "",
+        // An option zoneform does not know, as the job holds it: a PUT replaces output_options whole
+        // (../shared/spec/real-answers.md "Logpush options"), so left out it would be lost.
+        some_future_option: "x",
+      });
+      // Not stated by the file and unknown to zoneform: never a difference.
+      expect(
+        diffOutputOptions(
+          {
+            field_names: ["RayID"],
+            timestamp_format: "rfc3339",
+            sample_rate: 1,
+            output_type: "ndjson",
+            merge_subrequests: true,
+            "CVE-2021-44228": true,
+            batch_prefix: "[",
+          },
+          liveOptions,
+        ),
+      ).toEqual([]);
+      expect(diffOutputOptions({ some_future_option: "y" }, liveOptions)).toContain("some_future_option");
+      // CSV framing defaults follow the file's output_type.
+      expect(outputOptionsToSend({ output_type: "csv" }, { record_prefix: "{", record_suffix: "}\n" })).toEqual({
+        output_type: "csv",
+        record_prefix: "",
+        record_suffix: "\n",
+      });
+      expect(outputOptionsToSend({ field_names: ["A"], sample_rate: null }, undefined)).toEqual({ field_names: ["A"] });
+    },
+  );
 
   it("reads the legacy logpull_options string as the output_options it means", () => {
     expect(outputOptionsFromLogpull("fields=RayID,ClientIP,EdgeStartTimestamp&timestamps=rfc3339")).toEqual({
@@ -424,16 +432,20 @@ describe("logpush_job diff", () => {
     expect(logpushJobs.diff(zone([job()]), [live("5", job(), { kind: "edge" })]).changes).toEqual([]);
   });
 
-  it("matches by name AND dataset: two live jobs named example.com (one per dataset), one declared, prune false: no write", () => {
-    const http = job({ name: "example.com" });
-    const spectrum = job({ name: "example.com", dataset: "spectrum_events" });
-    const lives = [live("1", http), live("2", spectrum)];
-    expect(logpushJobs.diff(zone([http], false), lives)).toEqual({ changes: [], errors: [], warnings: [] });
-    expect(logpushJobs.diff(zone([spectrum], false), lives)).toEqual({ changes: [], errors: [], warnings: [] });
-    expect(logpushJobs.diff(zone([http, spectrum]), lives)).toEqual({ changes: [], errors: [], warnings: [] });
-    // With prune on, the job the file does not declare is deleted (it is unmatched, not a "duplicate").
-    expect(logpushJobs.diff(zone([http]), lives).changes.map((c) => [c.kind, c.live_id])).toEqual([["delete", "2"]]);
-  });
+  it(
+    "matches by name AND dataset: two live jobs named example.com (one per dataset), one declared, prune " +
+      "false: no write",
+    () => {
+      const http = job({ name: "example.com" });
+      const spectrum = job({ name: "example.com", dataset: "spectrum_events" });
+      const lives = [live("1", http), live("2", spectrum)];
+      expect(logpushJobs.diff(zone([http], false), lives)).toEqual({ changes: [], errors: [], warnings: [] });
+      expect(logpushJobs.diff(zone([spectrum], false), lives)).toEqual({ changes: [], errors: [], warnings: [] });
+      expect(logpushJobs.diff(zone([http, spectrum]), lives)).toEqual({ changes: [], errors: [], warnings: [] });
+      // With prune on, the job the file does not declare is deleted (it is unmatched, not a "duplicate").
+      expect(logpushJobs.diff(zone([http]), lives).changes.map((c) => [c.kind, c.live_id])).toEqual([["delete", "2"]]);
+    },
+  );
 
   it("stops on a name and dataset two live jobs share, whatever prune says; a pin picks one", () => {
     const want = job();
@@ -442,8 +454,11 @@ describe("logpush_job diff", () => {
       const { changes, errors } = logpushJobs.diff(zone([want], prune), lives);
       expect(changes.filter((c) => c.live_id !== "3")).toEqual([]);
       expect(errors).toEqual([
-        'Logpush job "http-to-r2" (dataset http_requests) matches 2 live Logpush jobs: id 1 (name "http-to-r2", dataset http_requests, disabled); id 2 (name "http-to-r2", dataset http_requests). ' +
-          "zoneform does not guess which one the file means: pin the one the file means with `id: <id>` under the entry (e.g. `id: 1`), and declare or delete the others; nothing in this zone is changed.",
+        'Logpush job "http-to-r2" (dataset http_requests) matches 2 live Logpush jobs: id 1 (name ' +
+          '"http-to-r2", dataset http_requests, disabled); id 2 (name "http-to-r2", dataset http_requests). ' +
+          "zoneform does not guess which one the file means: pin the one the file means with `id: <id>` " +
+          "under the entry (e.g. `id: 1`), and declare or delete the others; nothing in this zone " +
+          "is changed.",
       ]);
     }
     const pinned = logpushJobs.diff(zone([{ ...job({ enabled: false }), id: "1" }], false), lives);
@@ -456,42 +471,49 @@ describe("logpush_job diff", () => {
     ]);
   });
 
-  it("takes a job of the same name but another dataset for another job: created beside it, deleted only with prune", () => {
-    const lives = [live("1", job({ dataset: "firewall_events" }))];
-    expect(logpushJobs.diff(zone([job()], false), lives).changes.map((c) => [c.kind, c.live_id])).toEqual([
-      ["create", undefined],
-    ]);
-    expect(logpushJobs.diff(zone([job()], true), lives).changes.map((c) => [c.kind, c.live_id])).toEqual([
-      ["create", undefined],
-      ["delete", "1"],
-    ]);
-    // A pinned job whose dataset differs cannot be replaced under its pin.
-    const pinned = logpushJobs.diff(zone([{ ...job(), id: "1" }]), lives);
-    expect(pinned.changes).toEqual([]);
-    expect(pinned.errors![0]).toContain(
-      'pins id 1, whose dataset cannot change in place (live: dataset "firewall_events"); remove the `id:`',
-    );
-  });
+  it(
+    "takes a job of the same name but another dataset for another job: created beside it, deleted only " + "with prune",
+    () => {
+      const lives = [live("1", job({ dataset: "firewall_events" }))];
+      expect(logpushJobs.diff(zone([job()], false), lives).changes.map((c) => [c.kind, c.live_id])).toEqual([
+        ["create", undefined],
+      ]);
+      expect(logpushJobs.diff(zone([job()], true), lives).changes.map((c) => [c.kind, c.live_id])).toEqual([
+        ["create", undefined],
+        ["delete", "1"],
+      ]);
+      // A pinned job whose dataset differs cannot be replaced under its pin.
+      const pinned = logpushJobs.diff(zone([{ ...job(), id: "1" }]), lives);
+      expect(pinned.changes).toEqual([]);
+      expect(pinned.errors![0]).toContain(
+        'pins id 1, whose dataset cannot change in place (live: dataset "firewall_events"); remove the `id:`',
+      );
+    },
+  );
 
-  it("creates with a finder that knows the ids read and the content sent (no ownership challenge), the filter compared as JSON", () => {
-    const want = job({ destination_conf: S3, ownership_challenge: CHALLENGE, filter: filterAB });
-    const { changes } = logpushJobs.diff(zone([want], false), [live("7", job({ name: "other" }))]);
-    const { ownership_challenge: _c, ...sent } = createBody(want);
-    expect(changes[0]!.operations).toEqual([
-      {
-        method: "POST",
-        path: `zones/${Z}/logpush/jobs`,
-        body: createBody(want),
-        finds: {
+  it(
+    "creates with a finder that knows the ids read and the content sent (no ownership challenge), the " +
+      "filter compared as JSON",
+    () => {
+      const want = job({ destination_conf: S3, ownership_challenge: CHALLENGE, filter: filterAB });
+      const { changes } = logpushJobs.diff(zone([want], false), [live("7", job({ name: "other" }))]);
+      const { ownership_challenge: _c, ...sent } = createBody(want);
+      expect(changes[0]!.operations).toEqual([
+        {
+          method: "POST",
           path: `zones/${Z}/logpush/jobs`,
-          match: { name: "http-to-r2", dataset: "http_requests" },
-          known: ["7"],
-          equals: sent,
-          compare: { filter: "json" },
+          body: createBody(want),
+          finds: {
+            path: `zones/${Z}/logpush/jobs`,
+            match: { name: "http-to-r2", dataset: "http_requests" },
+            known: ["7"],
+            equals: sent,
+            compare: { filter: "json" },
+          },
         },
-      },
-    ]);
-  });
+      ]);
+    },
+  );
 
   it("reads a live list that names one job twice once: no keep-and-delete of one id, with or without prune", () => {
     const l = live("5", job());
@@ -595,7 +617,8 @@ describe("secrets in logpush changes", () => {
 
   it("scrubs credentials from API messages and strips them from suggested commands", () => {
     expect(redactDestinationSecrets(`cannot write with key ${SECRET} to ${S3}`, S3)).toBe(
-      "cannot write with key (sensitive) to s3://logs/{DATE}?region=us-east-1&access-key-id=(sensitive)&secret-access-key=(sensitive)",
+      "cannot write with key (sensitive) to " +
+        "s3://logs/{DATE}?region=us-east-1&access-key-id=(sensitive)&secret-access-key=(sensitive)",
     );
     expect(stripDestinationSecrets("azure://c/p?sv=2022&sig=abc%2Bdef&se=x")).toBe("azure://c/p?sv=2022&se=x");
     expect(stripDestinationSecrets("https://h/p?header_Authorization=Basic%20xyz")).toBe("https://h/p");
@@ -686,24 +709,27 @@ describe("logpush jobs as the real API answers them", () => {
     ...over,
   });
 
-  it("reads the legacy job with a filter (cft_logpush_zone_filter) as output_options, noting where they came from", async () => {
-    expect(await read(recordedResult("cft_logpush_zone_filter"))).toEqual([
-      {
-        id: "1",
-        name: "example.com",
-        dataset: "http_requests",
-        destination_conf: "s3://mybucket/logs?region=us-west-2",
-        enabled: false,
-        kind: "",
-        filter: recordedFilter,
-        output_options: { field_names: ["RayID", "ClientIP", "EdgeStartTimestamp"], timestamp_format: "rfc3339" },
-        legacy_logpull: LEGACY,
-        max_upload_bytes: 0,
-        max_upload_interval_seconds: 0,
-        max_upload_records: 0,
-      },
-    ]);
-  });
+  it(
+    "reads the legacy job with a filter (cft_logpush_zone_filter) as output_options, noting where they " + "came from",
+    async () => {
+      expect(await read(recordedResult("cft_logpush_zone_filter"))).toEqual([
+        {
+          id: "1",
+          name: "example.com",
+          dataset: "http_requests",
+          destination_conf: "s3://mybucket/logs?region=us-west-2",
+          enabled: false,
+          kind: "",
+          filter: recordedFilter,
+          output_options: { field_names: ["RayID", "ClientIP", "EdgeStartTimestamp"], timestamp_format: "rfc3339" },
+          legacy_logpull: LEGACY,
+          max_upload_bytes: 0,
+          max_upload_interval_seconds: 0,
+          max_upload_records: 0,
+        },
+      ]);
+    },
+  );
 
   it("plans nothing for a file that states what the legacy job holds", async () => {
     const jobs = await read(recordedResult("cft_logpush_zone_filter"));
@@ -714,7 +740,9 @@ describe("logpush jobs as the real API answers them", () => {
 
   it("moves a legacy job to output_options when the file states other options, and says so", async () => {
     const jobs = await read(recordedResult("cft_logpush_zone_filter"));
-    const note = `moves the job from the legacy logpull_options ("${LEGACY}") to output_options, which replace them; the unchanged options are carried over as the file states them`;
+    const note =
+      `moves the job from the legacy logpull_options ("${LEGACY}") to output_options, which ` +
+      `replace them; the unchanged options are carried over as the file states them`;
     const more = logpushJobs.diff(
       zone([zoneFilterJob({ output_options: { field_names: ["RayID", "ClientIP"], timestamp_format: "rfc3339" } })]),
       jobs,
@@ -750,88 +778,98 @@ describe("logpush jobs as the real API answers them", () => {
     expect(enable.operations[0]!.body).toEqual({ enabled: true });
   });
 
-  it("reads the cloudflare-go fixture (errors: null, a numeric id) and plans nothing for the file that states it", async () => {
-    expect(recorded("cfgo_logpush_list").body.errors).toBeNull();
-    const jobs = await read(recordedResult("cfgo_logpush_list"));
-    expect(jobs).toEqual([
-      {
-        id: "1",
-        name: "example.com",
-        dataset: "http_requests",
-        destination_conf: "s3://mybucket/logs?region=us-west-2",
-        enabled: false,
-        kind: "",
-        output_options: { field_names: ["RayID", "ClientIP", "EdgeStartTimestamp"], timestamp_format: "rfc3339" },
-        legacy_logpull: LEGACY,
-        max_upload_bytes: 0,
-        max_upload_interval_seconds: 0,
-        max_upload_records: 0,
-      },
-    ]);
-    expect(logpushJobs.diff(zone([zoneFilterJob({ filter: undefined })]), jobs)).toEqual({
-      changes: [],
-      errors: [],
-      warnings: [],
-    });
-  });
+  it(
+    "reads the cloudflare-go fixture (errors: null, a numeric id) and plans nothing for the file that " + "states it",
+    async () => {
+      expect(recorded("cfgo_logpush_list").body.errors).toBeNull();
+      const jobs = await read(recordedResult("cfgo_logpush_list"));
+      expect(jobs).toEqual([
+        {
+          id: "1",
+          name: "example.com",
+          dataset: "http_requests",
+          destination_conf: "s3://mybucket/logs?region=us-west-2",
+          enabled: false,
+          kind: "",
+          output_options: { field_names: ["RayID", "ClientIP", "EdgeStartTimestamp"], timestamp_format: "rfc3339" },
+          legacy_logpull: LEGACY,
+          max_upload_bytes: 0,
+          max_upload_interval_seconds: 0,
+          max_upload_records: 0,
+        },
+      ]);
+      expect(logpushJobs.diff(zone([zoneFilterJob({ filter: undefined })]), jobs)).toEqual({
+        changes: [],
+        errors: [],
+        warnings: [],
+      });
+    },
+  );
 
-  it('reads the account jobs (cft_logpush_account_v5) with kind "" and plans nothing for the file that states them', async () => {
-    const jobs = await read(recordedResult("cft_logpush_account_v5"));
-    const fields = ["Event", "EventTimestampMs", "Outcome", "Exceptions", "Logs", "ScriptName"];
-    expect(jobs.map((j) => [j.id, j.name, j.kind, j.output_options, j.legacy_logpull])).toEqual([
-      ["234884", "httgotkhpj", "", { field_names: fields }, `fields=${fields.join(",")}`],
-      ["235658", "fmvpbbpnkb", "", { field_names: fields }, `fields=${fields.join(",")}`],
-    ]);
-    const destination =
-      recordedResult<Array<{ destination_conf: string }>>("cft_logpush_account_v5")[0]!.destination_conf;
-    const file = (name: string): DesiredLogpushJob => ({
-      name,
-      dataset: "workers_trace_events",
-      destination_conf: destination,
-      enabled: true,
-      kind: "",
-      output_options: { field_names: fields },
-    });
-    expect(logpushJobs.diff(zone([file("fmvpbbpnkb"), file("httgotkhpj")]), jobs)).toEqual({
-      changes: [],
-      errors: [],
-      warnings: [],
-    });
-  });
+  it(
+    'reads the account jobs (cft_logpush_account_v5) with kind "" and plans nothing for the file that ' + "states them",
+    async () => {
+      const jobs = await read(recordedResult("cft_logpush_account_v5"));
+      const fields = ["Event", "EventTimestampMs", "Outcome", "Exceptions", "Logs", "ScriptName"];
+      expect(jobs.map((j) => [j.id, j.name, j.kind, j.output_options, j.legacy_logpull])).toEqual([
+        ["234884", "httgotkhpj", "", { field_names: fields }, `fields=${fields.join(",")}`],
+        ["235658", "fmvpbbpnkb", "", { field_names: fields }, `fields=${fields.join(",")}`],
+      ]);
+      const destination =
+        recordedResult<Array<{ destination_conf: string }>>("cft_logpush_account_v5")[0]!.destination_conf;
+      const file = (name: string): DesiredLogpushJob => ({
+        name,
+        dataset: "workers_trace_events",
+        destination_conf: destination,
+        enabled: true,
+        kind: "",
+        output_options: { field_names: fields },
+      });
+      expect(logpushJobs.diff(zone([file("fmvpbbpnkb"), file("httgotkhpj")]), jobs)).toEqual({
+        changes: [],
+        errors: [],
+        warnings: [],
+      });
+    },
+  );
 });
 
 describe("normalizeLiveJob refuses answers of the wrong shape", () => {
   const good = { id: 7, name: "j", dataset: "http_requests", destination_conf: R2, enabled: true };
 
-  it('accepts a job answered with name: null (created without a name) as the name "", a null dataset as unknown, and nulls as absent', () => {
-    expect(
-      normalizeLiveJob({
-        ...good,
-        name: null,
-        kind: null,
+  it(
+    'accepts a job answered with name: null (created without a name) as the name "", a null dataset as ' +
+      "unknown, and nulls as absent",
+    () => {
+      expect(
+        normalizeLiveJob({
+          ...good,
+          name: null,
+          kind: null,
+          dataset: null,
+          filter: null,
+          output_options: null,
+          logpull_options: null,
+          max_upload_bytes: null,
+        }),
+      ).toEqual({
+        id: "7",
+        name: "",
         dataset: null,
-        filter: null,
-        output_options: null,
-        logpull_options: null,
-        max_upload_bytes: null,
-      }),
-    ).toEqual({
-      id: "7",
-      name: "",
-      dataset: null,
-      destination_conf: R2,
-      enabled: true,
-      kind: "",
-      max_upload_bytes: 0,
-      max_upload_interval_seconds: 0,
-      max_upload_records: 0,
-    });
-    expect(normalizeLiveJob({ ...good, id: "12" }).id).toBe("12");
-    // output_options win over a logpull_options string the job still holds.
-    const both = normalizeLiveJob({ ...good, output_options: { field_names: ["A"] }, logpull_options: "fields=B" });
-    expect(both.output_options).toEqual({ field_names: ["A"] });
-    expect(both).not.toHaveProperty("legacy_logpull");
-  });
+        destination_conf: R2,
+        enabled: true,
+        kind: "",
+        max_upload_bytes: 0,
+        max_upload_interval_seconds: 0,
+        max_upload_records: 0,
+      });
+      expect(normalizeLiveJob({ ...good, id: "12" }).id).toBe("12");
+      // output_options win over a logpull_options string the job still holds.
+      const both = normalizeLiveJob({ ...good, output_options: { field_names: ["A"] }, logpull_options: "fields=B" });
+      expect(both.output_options).toEqual({ field_names: ["A"] });
+      expect(both).not.toHaveProperty("legacy_logpull");
+    },
+  );
 
   it("throws AnswerShapeError rather than coercing", () => {
     const bad: Array<[string, unknown]> = [

@@ -94,14 +94,18 @@ describe("OWASP intent ↔ overrides", () => {
     expect(overridesFor(intent(4, 40), managed).categories).toEqual([]);
   });
 
-  it("reads the intent back: lowest disabled paranoia tag minus one, threshold and action from the last rule's override", () => {
-    for (const p of [1, 2, 3, 4]) {
-      const want = intent(p, 25, "log");
-      const rule = { enabled: true, action_parameters: { id: OWASP, overrides: overridesFor(want, managed) } };
-      expect(intentFrom(rule, managed)).toEqual(want);
-      expect(sameParanoia(rule, p)).toBe(true);
-    }
-  });
+  it(
+    "reads the intent back: lowest disabled paranoia tag minus one, threshold and action from the last " +
+      "rule's override",
+    () => {
+      for (const p of [1, 2, 3, 4]) {
+        const want = intent(p, 25, "log");
+        const rule = { enabled: true, action_parameters: { id: OWASP, overrides: overridesFor(want, managed) } };
+        expect(intentFrom(rule, managed)).toEqual(want);
+        expect(sameParanoia(rule, p)).toBe(true);
+      }
+    },
+  );
 
   it("falls back to the managed ruleset's defaults when nothing is overridden", () => {
     expect(intentFrom({ action_parameters: { id: OWASP } }, managed)).toEqual(intent(4, 40, "block"));
@@ -160,56 +164,59 @@ describe("OWASP intent ↔ overrides", () => {
     expect(sameParanoia({ action_parameters: { id: OWASP } }, 3)).toBe(false);
   });
 
-  it("changes only the enabled of paranoia category overrides, keeping every key it does not own and their places", () => {
-    const liveParams = {
-      id: OWASP,
-      overrides: {
-        categories: [
-          { category: "paranoia-level-4", action: "log" },
-          { category: "language-php", enabled: false },
-          { category: "paranoia-level-2", enabled: false, action: "managed_challenge" },
-          { category: "paranoia-level-3", enabled: false },
-          { category: "paranoia-level-1", enabled: true },
-        ],
-      },
-    };
-    const tuned = tunedParameters(liveParams, intent(2, 40), managed);
-    expect(tuned.overrides!.categories).toEqual([
-      // Above the level: disabled, its action kept.
-      { category: "paranoia-level-4", action: "log", enabled: false },
-      { category: "language-php", enabled: false },
-      // At or below the level: only `enabled` goes, the action stays.
-      { category: "paranoia-level-2", action: "managed_challenge" },
-      { category: "paranoia-level-3", enabled: false },
-      // Left with only its category: dropped.
-    ]);
-    // Paranoia 4 disables nothing: overrides left with only their category go, the others lose `enabled`.
-    expect(tunedParameters(liveParams, intent(4, 40), managed).overrides!.categories).toEqual([
-      { category: "paranoia-level-4", action: "log" },
-      { category: "language-php", enabled: false },
-      { category: "paranoia-level-2", action: "managed_challenge" },
-    ]);
-    // A missing level above is added after the live ones.
-    expect(
-      tunedParameters(
-        { id: OWASP, overrides: { categories: [{ category: "paranoia-level-4", enabled: false }] } },
-        intent(1, 40),
-        managed,
-      ).overrides!.categories,
-    ).toEqual([
-      { category: "paranoia-level-4", enabled: false },
-      { category: "paranoia-level-2", enabled: false },
-      { category: "paranoia-level-3", enabled: false },
-    ]);
-    // Nothing left: no categories key at all.
-    expect(
-      tunedParameters(
-        { id: OWASP, overrides: { categories: [{ category: "paranoia-level-4", enabled: false }] } },
-        intent(4, 40),
-        managed,
-      ).overrides,
-    ).not.toHaveProperty("categories");
-  });
+  it(
+    "changes only the enabled of paranoia category overrides, keeping every key it does not own and " + "their places",
+    () => {
+      const liveParams = {
+        id: OWASP,
+        overrides: {
+          categories: [
+            { category: "paranoia-level-4", action: "log" },
+            { category: "language-php", enabled: false },
+            { category: "paranoia-level-2", enabled: false, action: "managed_challenge" },
+            { category: "paranoia-level-3", enabled: false },
+            { category: "paranoia-level-1", enabled: true },
+          ],
+        },
+      };
+      const tuned = tunedParameters(liveParams, intent(2, 40), managed);
+      expect(tuned.overrides!.categories).toEqual([
+        // Above the level: disabled, its action kept.
+        { category: "paranoia-level-4", action: "log", enabled: false },
+        { category: "language-php", enabled: false },
+        // At or below the level: only `enabled` goes, the action stays.
+        { category: "paranoia-level-2", action: "managed_challenge" },
+        { category: "paranoia-level-3", enabled: false },
+        // Left with only its category: dropped.
+      ]);
+      // Paranoia 4 disables nothing: overrides left with only their category go, the others lose `enabled`.
+      expect(tunedParameters(liveParams, intent(4, 40), managed).overrides!.categories).toEqual([
+        { category: "paranoia-level-4", action: "log" },
+        { category: "language-php", enabled: false },
+        { category: "paranoia-level-2", action: "managed_challenge" },
+      ]);
+      // A missing level above is added after the live ones.
+      expect(
+        tunedParameters(
+          { id: OWASP, overrides: { categories: [{ category: "paranoia-level-4", enabled: false }] } },
+          intent(1, 40),
+          managed,
+        ).overrides!.categories,
+      ).toEqual([
+        { category: "paranoia-level-4", enabled: false },
+        { category: "paranoia-level-2", enabled: false },
+        { category: "paranoia-level-3", enabled: false },
+      ]);
+      // Nothing left: no categories key at all.
+      expect(
+        tunedParameters(
+          { id: OWASP, overrides: { categories: [{ category: "paranoia-level-4", enabled: false }] } },
+          intent(4, 40),
+          managed,
+        ).overrides,
+      ).not.toHaveProperty("categories");
+    },
+  );
 
   it("keeps overrides it does not own and the deployed version when tuning", () => {
     const foreignRule = { id: "aaaabbbbccccddddeeeeffff00001111", enabled: false };
@@ -268,25 +275,28 @@ describe("OWASP intent ↔ overrides", () => {
     });
   });
 
-  it("refuses an OWASP answer without rules, or whose last rule has no id: it never guesses the rule it overrides", () => {
-    const bad: unknown[] = [
-      { id: OWASP, rules: [] },
-      { id: OWASP },
-      { id: OWASP, rules: "none" },
-      { id: OWASP, rules: [{ id: "r1" }, { action: "block", score_threshold: 40 }] },
-      { id: OWASP, rules: [{ id: "r1" }, { id: "" }] },
-      { id: OWASP, rules: [{ id: "r1" }, null] },
-      { rules: [{ id: "zz" }] },
-      null,
-      [],
-      "ruleset",
-    ];
-    for (const raw of bad) expect(() => deriveOwasp(raw), JSON.stringify(raw)).toThrow(AnswerShapeError);
-    expect(() => deriveOwasp({ id: OWASP, rules: [] })).toThrow(`${OWASP} without rules`);
-    expect(() => deriveOwasp({ id: OWASP, rules: [{ id: "r1" }, { action: "block" }] })).toThrow(
-      `${OWASP} with a last rule that has no id`,
-    );
-  });
+  it(
+    "refuses an OWASP answer without rules, or whose last rule has no id: it never guesses the rule it " + "overrides",
+    () => {
+      const bad: unknown[] = [
+        { id: OWASP, rules: [] },
+        { id: OWASP },
+        { id: OWASP, rules: "none" },
+        { id: OWASP, rules: [{ id: "r1" }, { action: "block", score_threshold: 40 }] },
+        { id: OWASP, rules: [{ id: "r1" }, { id: "" }] },
+        { id: OWASP, rules: [{ id: "r1" }, null] },
+        { rules: [{ id: "zz" }] },
+        null,
+        [],
+        "ruleset",
+      ];
+      for (const raw of bad) expect(() => deriveOwasp(raw), JSON.stringify(raw)).toThrow(AnswerShapeError);
+      expect(() => deriveOwasp({ id: OWASP, rules: [] })).toThrow(`${OWASP} without rules`);
+      expect(() => deriveOwasp({ id: OWASP, rules: [{ id: "r1" }, { action: "block" }] })).toThrow(
+        `${OWASP} with a last rule that has no id`,
+      );
+    },
+  );
 
   it("speaks in intent: only what changes, with the threshold's name", () => {
     expect(describeUpdate(intent(1, 60, "block"), intent(2, 40, "managed_challenge"))).toBe(
@@ -362,62 +372,66 @@ describe("waf_managed_rules diff", () => {
     ]);
   });
 
-  it("adopts a live OWASP rule and patches it whole, keeping its ref, description, the expression the file states and foreign overrides", () => {
-    const expression = 'http.host ne "internal.example.com"';
-    const rule = executeRule(
-      "0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a",
-      OWASP,
-      {
-        rules: [{ id: "aaaabbbbccccddddeeeeffff00001111", enabled: false }],
-        categories: [
-          { category: "paranoia-level-2", enabled: false },
-          { category: "paranoia-level-3", enabled: false },
-          { category: "paranoia-level-4", enabled: false },
-        ],
-      },
-      { description: "made in the dashboard", ref: "dash-owasp", expression, logging: { enabled: true } },
-    );
-    const { changes } = diffWaf(
-      owaspZone(2, 40, "managed_challenge", true, expression),
-      live(entrypoint(skipRule, rule)),
-    );
-    expect(changes).toHaveLength(1);
-    const c = changes[0]!;
-    expect(c).toMatchObject({ kind: "update", identity: "owasp", live_id: rule.id });
-    expect(c.summary).toBe("paranoia 1 → 2, action block → managed_challenge");
-    expect(c.fields).toEqual([
-      { field: "paranoia_level", before: 1, after: 2 },
-      { field: "action", before: "block", after: "managed_challenge" },
-    ]);
-    expect(c.operations).toEqual([
-      {
-        method: "PATCH",
-        path: `zones/${Z}/rulesets/${EP}/rules/${rule.id}`,
-        body: {
-          action: "execute",
-          expression: 'http.host ne "internal.example.com"',
-          description: "made in the dashboard",
-          enabled: true,
-          ref: "dash-owasp",
-          logging: { enabled: true },
-          action_parameters: {
-            id: OWASP,
-            version: "latest",
-            overrides: {
-              rules: [
-                { id: "aaaabbbbccccddddeeeeffff00001111", enabled: false },
-                { id: LAST, score_threshold: 40, action: "managed_challenge" },
-              ],
-              categories: [
-                { category: "paranoia-level-3", enabled: false },
-                { category: "paranoia-level-4", enabled: false },
-              ],
+  it(
+    "adopts a live OWASP rule and patches it whole, keeping its ref, description, the expression the file " +
+      "states and foreign overrides",
+    () => {
+      const expression = 'http.host ne "internal.example.com"';
+      const rule = executeRule(
+        "0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a",
+        OWASP,
+        {
+          rules: [{ id: "aaaabbbbccccddddeeeeffff00001111", enabled: false }],
+          categories: [
+            { category: "paranoia-level-2", enabled: false },
+            { category: "paranoia-level-3", enabled: false },
+            { category: "paranoia-level-4", enabled: false },
+          ],
+        },
+        { description: "made in the dashboard", ref: "dash-owasp", expression, logging: { enabled: true } },
+      );
+      const { changes } = diffWaf(
+        owaspZone(2, 40, "managed_challenge", true, expression),
+        live(entrypoint(skipRule, rule)),
+      );
+      expect(changes).toHaveLength(1);
+      const c = changes[0]!;
+      expect(c).toMatchObject({ kind: "update", identity: "owasp", live_id: rule.id });
+      expect(c.summary).toBe("paranoia 1 → 2, action block → managed_challenge");
+      expect(c.fields).toEqual([
+        { field: "paranoia_level", before: 1, after: 2 },
+        { field: "action", before: "block", after: "managed_challenge" },
+      ]);
+      expect(c.operations).toEqual([
+        {
+          method: "PATCH",
+          path: `zones/${Z}/rulesets/${EP}/rules/${rule.id}`,
+          body: {
+            action: "execute",
+            expression: 'http.host ne "internal.example.com"',
+            description: "made in the dashboard",
+            enabled: true,
+            ref: "dash-owasp",
+            logging: { enabled: true },
+            action_parameters: {
+              id: OWASP,
+              version: "latest",
+              overrides: {
+                rules: [
+                  { id: "aaaabbbbccccddddeeeeffff00001111", enabled: false },
+                  { id: LAST, score_threshold: 40, action: "managed_challenge" },
+                ],
+                categories: [
+                  { category: "paranoia-level-3", enabled: false },
+                  { category: "paranoia-level-4", enabled: false },
+                ],
+              },
             },
           },
         },
-      },
-    ]);
-  });
+      ]);
+    },
+  );
 
   it("plans nothing when the live rule already expresses the intent, whatever order its overrides are in", () => {
     const rule = executeRule("0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a", OWASP, {

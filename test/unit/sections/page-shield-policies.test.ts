@@ -70,18 +70,22 @@ describe("page_shield_policy diff", () => {
     expect(pageShieldPolicies.diff(zone([policy("A")]), [live("p1", policy("A"))]).changes).toEqual([]);
   });
 
-  it("stops on a description two live policies share, listing both and how to pin; never keeps one and deletes the other", () => {
-    const lives = [live("p1", policy("A", "other")), live("p2", policy("A"))];
-    for (const prune of [true, false]) {
-      const { changes, errors } = pageShieldPolicies.diff(zone([policy("A")], prune), lives);
-      expect(changes).toEqual([]);
-      expect(errors).toHaveLength(1);
-      expect(errors![0]).toContain('Page Shield policy "A" matches 2 live Page Shield policies');
-      expect(errors![0]).toContain('id p1 (description "A", action log)');
-      expect(errors![0]).toContain('id p2 (description "A", action log)');
-      expect(errors![0]).toContain("`id: p1`");
-    }
-  });
+  it(
+    "stops on a description two live policies share, listing both and how to pin; never keeps one and " +
+      "deletes the other",
+    () => {
+      const lives = [live("p1", policy("A", "other")), live("p2", policy("A"))];
+      for (const prune of [true, false]) {
+        const { changes, errors } = pageShieldPolicies.diff(zone([policy("A")], prune), lives);
+        expect(changes).toEqual([]);
+        expect(errors).toHaveLength(1);
+        expect(errors![0]).toContain('Page Shield policy "A" matches 2 live Page Shield policies');
+        expect(errors![0]).toContain('id p1 (description "A", action log)');
+        expect(errors![0]).toContain('id p2 (description "A", action log)');
+        expect(errors![0]).toContain("`id: p1`");
+      }
+    },
+  );
 
   it("updates only the pinned policy of a shared description; the other is deleted only when prune is on", () => {
     const lives = [live("p1", policy("A", "other")), live("p2", policy("A"))];

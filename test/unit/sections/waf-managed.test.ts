@@ -160,8 +160,10 @@ describe("reading the managed rulesets by their well-known ids", () => {
       expect((err as ApiError).status).toBe(status);
       expect((err as ApiError).info.path).toBe(path);
       expect((err as ApiError).message).toBe(
-        `reading the Cloudflare OWASP Core Ruleset (${OWASP}) was refused (HTTP ${status}: HTTP ${status}); managed rulesets are documented under the account: ` +
-          `set account_id in the file (or CLOUDFLARE_ACCOUNT_ID) so that zoneform reads accounts/<account_id>/rulesets/${OWASP}`,
+        `reading the Cloudflare OWASP Core Ruleset (${OWASP}) was refused (HTTP ${status}: HTTP ${status}); ` +
+          `managed rulesets are documented under the account: ` +
+          `set account_id in the file (or CLOUDFLARE_ACCOUNT_ID) so that zoneform reads ` +
+          `accounts/<account_id>/rulesets/${OWASP}`,
       );
     }
   });
@@ -177,7 +179,8 @@ describe("reading the managed rulesets by their well-known ids", () => {
     ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).message).toBe(
-      `reading the Cloudflare Managed Ruleset (${CFM}) was refused (HTTP 403: HTTP 403); account ${ACCOUNT} cannot read it: ` +
+      `reading the Cloudflare Managed Ruleset (${CFM}) was refused (HTTP 403: HTTP 403); account ${ACCOUNT} ` +
+        `cannot read it: ` +
         'check that the account id is right and that the token has "Account Rulesets: Read"',
     );
   });
@@ -213,33 +216,41 @@ describe("reading the managed rulesets by their well-known ids", () => {
 describe("waf_managed_rules read", () => {
   const epPath = `zones/${Z}/rulesets/phases/${WAF_PHASE}/entrypoint`;
 
-  it("reads the entry point and the OWASP ruleset by id; the Cloudflare Managed ruleset only when it would be deployed", async () => {
-    const { client, calls } = fakeClient({
-      [epPath]: { id: EP, name: "zone", phase: WAF_PHASE, version: "1", rules: [] },
-      [`accounts/${ACCOUNT}/rulesets/${OWASP}`]: owaspAnswer(),
-      [`accounts/${ACCOUNT}/rulesets/${CFM}`]: { id: CFM, name: "Cloudflare Managed Ruleset", rules: [] },
-    });
-    const z = zone({
-      owasp: { enabled: true, paranoia_level: 1, score_threshold: 40, action: "block", expression: "true" },
-      cloudflare_managed: { enabled: true, expression: "true" },
-    });
-    const { live: got } = await wafManagedRules.read(createReadContext(client, state(ACCOUNT)), z);
-    expect(got).toEqual({
-      entrypoint: { id: EP, name: "zone", phase: WAF_PHASE, version: "1", rules: [] },
-      owaspId: OWASP,
-      cloudflareManagedId: CFM,
-      owaspRuleset: {
-        id: OWASP,
-        lastRuleId: LAST,
-        defaultThreshold: 40,
-        defaultAction: "block",
-        paranoiaLevels: [1, 2, 3, 4],
-      },
-    });
-    expect([...calls].sort()).toEqual(
-      [`GET ${epPath}`, `GET accounts/${ACCOUNT}/rulesets/${CFM}`, `GET accounts/${ACCOUNT}/rulesets/${OWASP}`].sort(),
-    );
-  });
+  it(
+    "reads the entry point and the OWASP ruleset by id; the Cloudflare Managed ruleset only when it would " +
+      "be deployed",
+    async () => {
+      const { client, calls } = fakeClient({
+        [epPath]: { id: EP, name: "zone", phase: WAF_PHASE, version: "1", rules: [] },
+        [`accounts/${ACCOUNT}/rulesets/${OWASP}`]: owaspAnswer(),
+        [`accounts/${ACCOUNT}/rulesets/${CFM}`]: { id: CFM, name: "Cloudflare Managed Ruleset", rules: [] },
+      });
+      const z = zone({
+        owasp: { enabled: true, paranoia_level: 1, score_threshold: 40, action: "block", expression: "true" },
+        cloudflare_managed: { enabled: true, expression: "true" },
+      });
+      const { live: got } = await wafManagedRules.read(createReadContext(client, state(ACCOUNT)), z);
+      expect(got).toEqual({
+        entrypoint: { id: EP, name: "zone", phase: WAF_PHASE, version: "1", rules: [] },
+        owaspId: OWASP,
+        cloudflareManagedId: CFM,
+        owaspRuleset: {
+          id: OWASP,
+          lastRuleId: LAST,
+          defaultThreshold: 40,
+          defaultAction: "block",
+          paranoiaLevels: [1, 2, 3, 4],
+        },
+      });
+      expect([...calls].sort()).toEqual(
+        [
+          `GET ${epPath}`,
+          `GET accounts/${ACCOUNT}/rulesets/${CFM}`,
+          `GET accounts/${ACCOUNT}/rulesets/${OWASP}`,
+        ].sort(),
+      );
+    },
+  );
 
   it("reads no managed ruleset when OWASP is disabled and Cloudflare Managed is off or already deployed", async () => {
     const deployed = executeRule(RULE, CFM);
@@ -263,8 +274,10 @@ describe("waf_managed_rules read", () => {
 
 describe("paranoia categories the OWASP answer does not show", () => {
   const missingError = (level: number, missing: number[]) =>
-    `the OWASP Core Ruleset as the API answered it shows no rule in category ${missing.map((l) => `paranoia-level-${l}`).join(", ")}, ` +
-    `which paranoia_level ${level} disables; zoneform will not write paranoia overrides it cannot confirm, and nothing was changed ` +
+    `the OWASP Core Ruleset as the API answered it shows no rule in category ` +
+    `${missing.map((l) => `paranoia-level-${l}`).join(", ")}, ` +
+    `which paranoia_level ${level} disables; zoneform will not write paranoia overrides it cannot confirm, ` +
+    `and nothing was changed ` +
     "(set account_id so that the ruleset is read where its rules' categories are documented)";
 
   it("refuses to deploy OWASP with paranoia overrides it cannot confirm", () => {
@@ -480,7 +493,8 @@ describe("the recorded entry point (cft_managed_entrypoint)", () => {
       expect(diffWaf(z, live(ep, null))).toEqual({
         changes: [],
         errors: [
-          "the API answered the Cloudflare Managed Ruleset execute rule without an id, expected one to write it; nothing was changed",
+          "the API answered the Cloudflare Managed Ruleset execute rule without an id, expected one to " +
+            "write it; nothing was changed",
         ],
         warnings: [],
       });
@@ -538,19 +552,28 @@ describe("the recorded entry point (cft_managed_entrypoint)", () => {
     ]);
   });
 
-  it("treats an OWASP execute rule without an id the same way: fine while nothing changes, an error when a write is needed", () => {
-    const rule = executeRule(undefined, OWASP, {
-      categories: paranoia(2, 3, 4),
-      rules: [{ id: LAST, score_threshold: 40, action: "block" }],
-    });
-    expect(diffWaf(owaspZone(1), live(entrypoint(rule)))).toEqual({ changes: [], errors: [], warnings: [] });
-    const idError =
-      "the API answered the OWASP Core Ruleset execute rule without an id, expected one to write it; nothing was changed";
-    expect(diffWaf(owaspZone(1, 25), live(entrypoint(rule)))).toEqual({ changes: [], errors: [idError], warnings: [] });
-    expect(diffWaf(owaspZone(1, 40, "true", false), live(entrypoint(rule), null))).toEqual({
-      changes: [],
-      errors: [idError],
-      warnings: [],
-    });
-  });
+  it(
+    "treats an OWASP execute rule without an id the same way: fine while nothing changes, an error when a " +
+      "write is needed",
+    () => {
+      const rule = executeRule(undefined, OWASP, {
+        categories: paranoia(2, 3, 4),
+        rules: [{ id: LAST, score_threshold: 40, action: "block" }],
+      });
+      expect(diffWaf(owaspZone(1), live(entrypoint(rule)))).toEqual({ changes: [], errors: [], warnings: [] });
+      const idError =
+        "the API answered the OWASP Core Ruleset execute rule without an id, expected one to write it; " +
+        "nothing was changed";
+      expect(diffWaf(owaspZone(1, 25), live(entrypoint(rule)))).toEqual({
+        changes: [],
+        errors: [idError],
+        warnings: [],
+      });
+      expect(diffWaf(owaspZone(1, 40, "true", false), live(entrypoint(rule), null))).toEqual({
+        changes: [],
+        errors: [idError],
+        warnings: [],
+      });
+    },
+  );
 });

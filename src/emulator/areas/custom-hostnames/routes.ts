@@ -45,8 +45,10 @@ export const UPLOADED_CA_CODE = 1400;
  */
 export const CA_NEEDS_ENTERPRISE_CODE = 1459;
 export const CA_NEEDS_ENTERPRISE_MESSAGE =
-  "Certificate Authority selection is only available on an Enterprise plan.  If you're interested in the Enterprise plan,  " +
-  "please fill out this form and someone from our sales team will contact you: https://www.cloudflare.com/plans/enterprise/contact/";
+  "Certificate Authority selection is only available on an Enterprise plan.  If you're interested in the " +
+  "Enterprise plan,  " +
+  "please fill out this form and someone from our sales team will contact you: " +
+  "https://www.cloudflare.com/plans/enterprise/contact/";
 
 const PATCH_FIELDS: Record<string, FieldSpec> = {
   ssl: { type: "object" },
@@ -171,7 +173,8 @@ function checkCaChange(current: Ssl, ssl: Ssl): void {
       {
         code: UPLOADED_CA_CODE,
         message:
-          "This custom hostname uses an uploaded certificate (ssl.custom_certificate); its certificate authority cannot be changed. " +
+          "This custom hostname uses an uploaded certificate (ssl.custom_certificate); its certificate " +
+          "authority cannot be changed. " +
           "A certificate authority applies only to certificates Cloudflare issues.",
         source: { pointer: "/ssl/certificate_authority" },
       },

@@ -32,7 +32,9 @@ export function caNotStated(ssl: Ssl): boolean {
   return ssl.certificate_authority === null;
 }
 
-/** The CA a hostname's certificate has: the stored one, the service's default for "" or none; undefined when not stated. */
+/**
+ * The CA a hostname's certificate has: the stored one, the service's default for "" or none; undefined when not stated.
+ */
 export function effectiveCertificateAuthority(ssl: Ssl): string | undefined {
   if (caNotStated(ssl)) return undefined;
   const ca = ssl.certificate_authority;

@@ -64,7 +64,9 @@ export function requireOwnership(zoneId: string, conf: string, dest: Destination
     throw new ApiFault(400, [
       {
         code: LOGPUSH_CODE.ownership,
-        message: `ownership_challenge is required for ${dest.scheme} destinations: POST logpush/ownership with the destination_conf, then read the token from the file written into the bucket`,
+        message:
+          `ownership_challenge is required for ${dest.scheme} destinations: POST logpush/ownership ` +
+          `with the destination_conf, then read the token from the file written into the bucket`,
       },
     ]);
   }

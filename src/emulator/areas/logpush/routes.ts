@@ -233,7 +233,9 @@ function requireJob(req: RouteRequest, jobs: readonly Job[]): Job {
     throw new ApiFault(400, [
       {
         code: 7003,
-        message: `Could not route to /logpush/jobs/${raw}, perhaps your object identifier is invalid? (job ids are integers)`,
+        message:
+          `Could not route to /logpush/jobs/${raw}, perhaps your object identifier is invalid? (job ` +
+          `ids are integers)`,
       },
     ]);
   }

@@ -61,7 +61,8 @@ export function normalizeOutputOptions(
           errors.push(
             fault(
               ptr,
-              `unknown field(s) for dataset ${dataset}: ${unknown.join(", ")} (GET logpush/datasets/${dataset}/fields lists them)`,
+              `unknown field(s) for dataset ${dataset}: ${unknown.join(", ")} (GET ` +
+                `logpush/datasets/${dataset}/fields lists them)`,
             ),
           );
         out.field_names = value;

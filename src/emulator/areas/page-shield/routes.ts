@@ -96,7 +96,10 @@ function findPolicy(req: RouteRequest): Item {
   return policy;
 }
 
-/** A policy as stored: the six fields the API writes, and any other a state file gives it (a field of the API to come), shown as it is. */
+/**
+ * A policy as stored: the six fields the API writes, and any other a state file gives it (a field of the API to come),
+ * shown as it is.
+ */
 function policyView(p: Item): Item {
   return {
     ...p,

@@ -1,5 +1,6 @@
 // Cursor pagination of ruleset lists (2026 API): `cursor` and `per_page` in, `result_info {cursor,
-// per_page, count}` out, an empty cursor on the last page; a bare request gets the whole list. The cursor is opaque to clients; here it
+// per_page, count}` out, an empty cursor on the last page; a bare request gets the whole list. The cursor is opaque to
+// clients; here it
 // encodes the offset of the next item.
 import { ApiFault } from "../../types.js";
 
@@ -20,7 +21,8 @@ export function paginateByCursor<T>(
   const perPage = perPageRaw === null || perPageRaw === "" ? RULESETS_PER_PAGE.default : Number(perPageRaw);
   if (!Number.isInteger(perPage) || perPage < RULESETS_PER_PAGE.min || perPage > RULESETS_PER_PAGE.max) {
     throw badQuery(
-      `per_page must be an integer between ${RULESETS_PER_PAGE.min} and ${RULESETS_PER_PAGE.max}, got ${JSON.stringify(perPageRaw)}`,
+      `per_page must be an integer between ${RULESETS_PER_PAGE.min} and ${RULESETS_PER_PAGE.max}, got ` +
+        `${JSON.stringify(perPageRaw)}`,
     );
   }
   const start = decodeCursor(query.get("cursor"));

@@ -101,7 +101,9 @@ function createZoneRuleset(req: RouteRequest): RouteResponse {
     throw new ApiFault(400, [
       {
         code: RULESET_CODE.kindExceeded,
-        message: `'zone' is not a valid value for kind because exceeded maximum number of zone rulesets for phase ${phase}`,
+        message:
+          `'zone' is not a valid value for kind because exceeded maximum number of zone rulesets for ` +
+          `phase ${phase}`,
         source: { pointer: "/kind" },
       },
     ]);
@@ -247,7 +249,10 @@ function refuseDeployOnPreviousWaf(zone: ZoneState, phase: string, rules: readon
   throw new ApiFault(400, [
     {
       code: RULESET_CODE.previousWaf,
-      message: `zone ${zone.name} still uses the previous WAF managed rules; migrate it first (GET waf_migration/check?phase_two=1, then PUT this entry point with waf_migration=pending&phase_two=1) before deploying managed rulesets`,
+      message:
+        `zone ${zone.name} still uses the previous WAF managed rules; migrate it first (GET ` +
+        `waf_migration/check?phase_two=1, then PUT this entry point with ` +
+        `waf_migration=pending&phase_two=1) before deploying managed rulesets`,
       source: { pointer: rules.length > 1 ? `/rules/${i}/action` : "/action" },
     },
   ]);
@@ -272,7 +277,9 @@ function requireWritable(req: RouteRequest, zone: ZoneState): Ruleset {
     throw new ApiFault(403, [
       {
         code: RULESET_CODE.invalid,
-        message: `ruleset ${id} is a managed ruleset and cannot be modified; deploy it with an execute rule and tune it with overrides`,
+        message:
+          `ruleset ${id} is a managed ruleset and cannot be modified; deploy it with an execute rule ` +
+          `and tune it with overrides`,
       },
     ]);
   }

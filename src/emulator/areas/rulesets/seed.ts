@@ -79,7 +79,9 @@ export function seedAccountRulesets(now: string): Ruleset[] {
       id: CLOUDFLARE_MANAGED_RULESET_ID,
       name: "Cloudflare Managed Ruleset",
       description:
-        "Created by the Cloudflare security team, this ruleset is designed to provide fast and effective protection for all your applications. It is frequently updated to cover new vulnerabilities and reduce false positives.",
+        "Created by the Cloudflare security team, this ruleset is designed to provide fast and effective " +
+        "protection for all your applications. It is frequently updated to cover new vulnerabilities and " +
+        "reduce false positives.",
       kind: "managed",
       phase: MANAGED_PHASE,
       source: "firewall_managed",
@@ -91,7 +93,9 @@ export function seedAccountRulesets(now: string): Ruleset[] {
       id: OWASP_RULESET_ID,
       name: "Cloudflare OWASP Core Ruleset",
       description:
-        "Cloudflare's implementation of the Open Web Application Security Project (OWASP) ModSecurity Core Rule Set. We routinely monitor for updates from OWASP based on the latest version available from the official code repository",
+        "Cloudflare's implementation of the Open Web Application Security Project (OWASP) ModSecurity Core " +
+        "Rule Set. We routinely monitor for updates from OWASP based on the latest version available from " +
+        "the official code repository",
       kind: "managed",
       phase: MANAGED_PHASE,
       source: "firewall_managed",

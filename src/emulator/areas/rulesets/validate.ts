@@ -150,7 +150,8 @@ export function checkRuleSet(rules: readonly RuleInput[], pointer = "/rules"): A
   if (fields > MAX_CUSTOM_LOG_FIELDS) {
     errors.push({
       code: RULESET_CODE.invalid,
-      message: `too many custom log fields: ${fields} configured, at most ${MAX_CUSTOM_LOG_FIELDS} are allowed per zone`,
+      message:
+        `too many custom log fields: ${fields} configured, at most ${MAX_CUSTOM_LOG_FIELDS} are ` + `allowed per zone`,
       source: { pointer },
     });
   }
@@ -361,7 +362,10 @@ function checkOverrides(raw: unknown, target: Ruleset, ptr: string, errors: ApiE
   });
 }
 
-/** The lists of a log_custom_field rule; the transformed/raw ones since 2025-04-18 (changelog "Custom fields raw and transformed values support"). */
+/**
+ * The lists of a log_custom_field rule; the transformed/raw ones since 2025-04-18 (changelog "Custom fields raw and
+ * transformed values support").
+ */
 const LOG_FIELD_KINDS = [
   "request_fields",
   "transformed_request_fields",
@@ -400,7 +404,8 @@ function checkLogCustomField(
         // Header names are matched lower case; cookie names keep their capitalisation.
         errors.push(problem(`${p}/name`, item.name, "name", "header names must be lower case"));
       }
-      // preserve_duplicates belongs to response headers, transformed or raw (cloudflare-go LogCustomFieldRuleActionParameters).
+      // preserve_duplicates belongs to response headers, transformed or raw (cloudflare-go
+      // LogCustomFieldRuleActionParameters).
       if (item.preserve_duplicates === undefined) return;
       if (kind !== "response_fields" && kind !== "raw_response_fields") {
         errors.push(

@@ -68,7 +68,8 @@ export function buildMigrationConfig(zone: ZoneState): { name: string; rules: Ar
 export function requireMigrationRequest(req: RouteRequest, zone: ZoneState): void {
   if (req.query.get("phase_two") !== "1") {
     throw refuse(
-      "phase_two=1 is required: phase one of the WAF migration has ended and every zone is checked under phase two rules",
+      "phase_two=1 is required: phase one of the WAF migration has ended and every zone is checked under " +
+        "phase two rules",
     );
   }
   if (zone.waf_migration.mode === "new") {

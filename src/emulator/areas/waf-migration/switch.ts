@@ -66,7 +66,8 @@ function checkTransition(zone: ZoneState, target: "validation" | "new"): void {
   if (target === "validation") {
     if (zone.plan !== "enterprise") {
       throw refuse(
-        `validation mode (both WAFs side by side) is only available to Enterprise zones; zone ${zone.name} is on the ${zone.plan} plan, use waf_migration=pending`,
+        `validation mode (both WAFs side by side) is only available to Enterprise zones; zone ${zone.name} ` +
+          `is on the ${zone.plan} plan, use waf_migration=pending`,
       );
     }
     if (m.mode !== "previous")
