@@ -132,3 +132,24 @@ export function duplicateEntries(
   }
   return findings;
 }
+
+/**
+ * A warning rule: `prune` under a zone's `container` (e.g. `page_shield`) says what happens to live
+ * objects the `list` leaves out; without the list it does nothing.
+ */
+export function pruneNeedsList(container: string, list: string, what: string): Rule {
+  return (doc) => {
+    const findings: Finding[] = [];
+    for (const { zone, pointer } of zonesOf(doc)) {
+      const holder = asRecord(zone[container]);
+      if (holder && "prune" in holder && !(list in holder)) {
+        findings.push({
+          pointer: `${pointer}/${container}/prune`,
+          severity: "warning",
+          message: `prune has no effect without '${list}': ${what} are not managed in this zone`,
+        });
+      }
+    }
+    return findings;
+  };
+}

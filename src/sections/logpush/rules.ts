@@ -9,6 +9,7 @@ import {
   childPointer,
   duplicateEntries,
   itemsOf,
+  pruneNeedsList,
   zonesOf,
   type Finding,
   type Rec,
@@ -210,20 +211,7 @@ export const deprecatedJobKeys: Rule = (doc) => {
   return findings;
 };
 
-export const pruneNeedsJobs: Rule = (doc) => {
-  const findings: Finding[] = [];
-  for (const { zone, pointer } of zonesOf(doc)) {
-    const logs = asRecord(zone.logs);
-    if (logs && "prune" in logs && !("logpush_jobs" in logs)) {
-      findings.push({
-        pointer: `${pointer}/logs/prune`,
-        severity: "warning",
-        message: "prune has no effect without 'logpush_jobs': Logpush jobs are not managed in this zone",
-      });
-    }
-  }
-  return findings;
-};
+export const pruneNeedsJobs: Rule = pruneNeedsList("logs", "logpush_jobs", "Logpush jobs");
 
 // Secrets come from the environment: a plan file stores `${env:NAME}` references, never values, so a
 // credential written literally in the file would end up in plans, logs and version control.

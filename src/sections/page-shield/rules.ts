@@ -7,6 +7,7 @@ import {
   childPointer,
   duplicateEntries,
   itemsOf,
+  pruneNeedsList,
   zonesOf,
   type Finding,
   type Rec,
@@ -36,20 +37,7 @@ export const uniquePolicies: Rule = (doc) => {
 };
 
 /** `prune` only says what happens to live policies the file does not list; without `policies` it does nothing. */
-export const pruneNeedsPolicies: Rule = (doc) => {
-  const findings: Finding[] = [];
-  for (const { zone, pointer } of zonesOf(doc)) {
-    const ps = asRecord(zone.page_shield);
-    if (ps && "prune" in ps && !("policies" in ps)) {
-      findings.push({
-        pointer: `${pointer}/page_shield/prune`,
-        severity: "warning",
-        message: "prune has no effect without 'policies': policies are not managed in this zone",
-      });
-    }
-  }
-  return findings;
-};
+export const pruneNeedsPolicies: Rule = pruneNeedsList("page_shield", "policies", "policies");
 
 /**
  * `script_inventory` (PCI DSS 6.4.3): page patterns as Page Shield's page_url filter takes them, script
