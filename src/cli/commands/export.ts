@@ -9,6 +9,7 @@ import { EXPORT_SECTIONS, exportZones, type ExportSection } from "../../export/i
 import { printable } from "../../safe-text.js";
 import { refuseExisting, writeFileSafely } from "../../write-file.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
+import { cliClock } from "../clock.js";
 import { VERSION, type CommandContext } from "../command.js";
 import { progressFor } from "../progress.js";
 import { schemaRefFrom } from "../schema-ref.js";
@@ -82,6 +83,7 @@ export function register(program: Command, ctx: CommandContext): void {
         accountId: opts.accountId ?? (io.env.CLOUDFLARE_ACCOUNT_ID?.trim() || undefined),
         schemaRef: schemaRefFrom(outPath ? dirname(outPath) : io.cwd),
         version: VERSION,
+        now: cliClock(io.env),
         onSection: () => progress.count("sections"),
         onZoneDone: (done, total) => progress.update(done, total),
       });
