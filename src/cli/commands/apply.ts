@@ -3,7 +3,7 @@
 // unsafe; execute). Here: locks, prompts, signals, progress and output. Exit 4 with a report when it
 // stops part-way.
 import type { Command } from "commander";
-import { EXIT, RunStoppedError, RuntimeError, UsageError } from "../../errors.js";
+import { RuntimeError, UsageError } from "../../errors.js";
 import { apply as applyVerified, openPlan, planAndApply, type ApplyHooks } from "../../engine/apply.js";
 import type { ApplyReport } from "../../engine/execute.js";
 import { lockZones } from "../../engine/lock.js";
@@ -26,6 +26,7 @@ import { loadDesired, readingHooks, renderPlan, selectZones, type PlanningOption
 import { progressFor, type Progress } from "../progress.js";
 import type { CommandContext } from "../command.js";
 import { addShardOption } from "../shard.js";
+import { guardSignals, type SignalGuard } from "../signals.js";
 import type { CloudflareClient } from "../../cloudflare/types.js";
 
 interface ApplyOptions extends PlanningOptions, ApproveOptions {
@@ -44,94 +45,26 @@ async function confirm(io: CliIO, opts: ApplyOptions): Promise<void> {
   if (answer.trim() !== "yes") throw new RuntimeError("Apply cancelled; nothing was changed.");
 }
 
-/** The exit code after a signal: 128 + its number (README "Exit codes"). */
-function signalExit(signal: NodeJS.Signals): number {
-  return signal === "SIGTERM" ? EXIT.sigterm : EXIT.sigint;
-}
-
 /**
- * Before the first write (reading, planning, asking), an interrupt stops at once: nothing was written.
- * `execute` installs its own handling once writes begin.
+ * How the plan's calls run (the engine's hooks): once the writes begin, a signal stops the client
+ * (signals.ts) and the engine starts nothing new; the report then says what was done, failed and not
+ * attempted, exit 130 (SIGINT) or 143 (SIGTERM). `end` ends the progress; `executed` is the plan run.
  */
-function stopAtOnceUntilWrites(io: CliIO): () => void {
-  const onSignal = (signal: NodeJS.Signals) => {
-    io.stderr.write(
-      `\n${signal === "SIGINT" ? "Interrupted" : `Stopped by ${signal}`} before any change was made; ` +
-        `nothing was written.\n`,
-    );
-    process.exit(signalExit(signal));
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  return () => {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  };
-}
-
-/**
- * How the plan's calls run (the engine's hooks): the first SIGINT (Ctrl+C) or SIGTERM stops the
- * client: no request is sent after it, not even one already waiting for a slot, the rate limit or a
- * backoff; the writes already on the wire are let finish (each within --timeout) and reported one by
- * one as they land, fail or stay unknown; then the report says what was done, failed and not
- * attempted, exit 130 (SIGINT) or 143 (SIGTERM). A second signal exits at once with the same
- * accounting, naming the writes still on the wire. `end` undoes it all; `executed` is the plan run.
- */
-function writing(client: CloudflareClient, io: CliIO, progress: Progress, writesBegin: () => void) {
+function writing(client: CloudflareClient, io: CliIO, progress: Progress, guard: SignalGuard) {
   let finished = 0;
-  let stopping = false;
   let total = 0;
   let executed: Plan | undefined;
   const report: ApplyReport = { done: [], failed: [], notDone: [], uncertain: [] };
-  const writesOnTheWire = () => (client.onTheWire?.() ?? []).filter((r) => r.method !== "GET");
-  const onSignal = (signal: NodeJS.Signals) => {
-    const code = signalExit(signal);
-    if (!stopping) {
-      stopping = true;
-      const sent = writesOnTheWire();
-      client.stop?.(
-        new RunStoppedError(signal === "SIGINT" ? "interrupted (SIGINT)" : `stopped by ${signal}`, code, "signal"),
-      );
-      progress.clear();
-      io.stderr.write(
-        `\n${signal === "SIGINT" ? "Interrupt (SIGINT)" : signal} received: sending nothing more; waiting ` +
-          `for the ${sent.length} write(s) already sent to be answered (each within --timeout). Press Ctrl+C ` +
-          `again to stop at once.\n`,
-      );
-      for (const r of sent) {
-        void r.settled.then((o) =>
-          io.stderr.write(`  ${o.result.padEnd(8)} ${printable(`${r.method} ${r.path}`)} (${o.detail})\n`),
-        );
-      }
-      return;
-    }
-    const pending = writesOnTheWire();
-    progress.end();
-    const made = report.done.length;
-    const rest = total - made - report.failed.length;
-    io.stderr.write(
-      `Stopped at once by a second signal: ${made} change(s) made, ${report.failed.length} failed, ${rest} ` +
-        `not made; nothing was sent after the first signal` +
-        (pending.length > 0
-          ? `, and ${pending.length} write(s) sent before it were still unanswered: they may or may not ` +
-            `have landed:\n${pending.map((r) => `  unknown  ${printable(`${r.method} ${r.path}`)}\n`).join("")}`
-          : "; no write was unanswered.\n") +
-        "Run `zoneform plan` to see the live state.\n",
-    );
-    process.exit(code);
-  };
   const hooks: Pick<ApplyHooks, "beforeWrites" | "execution"> = {
     beforeWrites: (plan) => {
       executed = plan;
       total = plan.zones.reduce((n, z) => n + z.changes.length, 0);
-      writesBegin();
-      process.on("SIGINT", onSignal);
-      process.on("SIGTERM", onSignal);
+      guard.writesBegin(client, () => ({ made: report.done.length, failed: report.failed.length, total }), progress);
       progress.begin("apply", "changes made", total);
     },
     execution: {
       progress: (l) => progress.log(printable(l)),
-      shouldStop: () => stopping,
+      shouldStop: () => guard.stopping(),
       report,
       onChange: (_what, state) => {
         if (state === "end") progress.update(++finished);
@@ -151,8 +84,6 @@ function writing(client: CloudflareClient, io: CliIO, progress: Progress, writes
     },
     end(): void {
       progress.end();
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
     },
   };
 }
@@ -163,7 +94,7 @@ function writing(client: CloudflareClient, io: CliIO, progress: Progress, writes
  * applied; what runs is the new plan. Its form, digest and references are checked first here too, to
  * lock the zones it selects and to redact its values in whatever is shown.
  */
-async function applySavedPlan(file: string, opts: ApplyOptions, io: CliIO, writesBegin: () => void): Promise<void> {
+async function applySavedPlan(file: string, opts: ApplyOptions, io: CliIO, guard: SignalGuard): Promise<void> {
   const saved = await readPlanFile(file);
   const verification = { file, env: io.env, expectDigest: opts.expectDigest };
   const opened = await openPlan(saved, verification);
@@ -176,7 +107,7 @@ async function applySavedPlan(file: string, opts: ApplyOptions, io: CliIO, write
   );
   const progress = progressFor(io, opts);
   const client = clientFromOptions(opts, io, displayRedactor(desired), progress);
-  const w = writing(client, io, progress, writesBegin);
+  const w = writing(client, io, progress, guard);
   try {
     await applyVerified(saved, {
       ...verification,
@@ -227,17 +158,17 @@ export function register(program: Command, ctx: CommandContext): void {
     }
     if (opts.expectDigest !== undefined && !planFile)
       throw new UsageError("--expect-digest goes with a saved plan: zoneform apply PLAN.json --expect-digest …");
-    const reading = stopAtOnceUntilWrites(io);
+    const guard = guardSignals(io);
     try {
-      await (planFile ? applySavedPlan(planFile, opts, io, reading) : applyFromFile(opts, io, reading));
+      await (planFile ? applySavedPlan(planFile, opts, io, guard) : applyFromFile(opts, io, guard));
     } finally {
-      reading();
+      guard.end();
     }
   });
 }
 
 /** Plans from the configuration, shows the plan, asks, and applies that plan (the engine's planAndApply). */
-async function applyFromFile(opts: ApplyOptions, io: CliIO, writesBegin: () => void): Promise<void> {
+async function applyFromFile(opts: ApplyOptions, io: CliIO, guard: SignalGuard): Promise<void> {
   const desired = await loadDesired(opts, io);
   const release = await lockZones(
     desired.zones.map((z) => z.zone_id),
@@ -247,7 +178,7 @@ async function applyFromFile(opts: ApplyOptions, io: CliIO, writesBegin: () => v
   let client: CloudflareClient | undefined;
   try {
     client = clientFromOptions(opts, io, displayRedactor(desired), progress);
-    const w = writing(client, io, progress, writesBegin);
+    const w = writing(client, io, progress, guard);
     try {
       await planAndApply(desired, {
         client,

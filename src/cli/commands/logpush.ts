@@ -13,6 +13,7 @@ import { destinationBucket, destinationScheme, needsOwnershipChallenge } from ".
 import { zonePath } from "../../sections/shared/fields.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import type { CommandContext } from "../command.js";
+import { guidedRun } from "../signals.js";
 import { parseZoneRefs, resolveZoneRef } from "../zone-ref.js";
 import type { Env } from "../../model/env.js";
 
@@ -50,19 +51,22 @@ export function register(program: Command, ctx: CommandContext): void {
       throw new UsageError(`${scheme} destinations need no ownership challenge: only s3, gs and azure do (${shown})`);
     }
     const client = clientFromOptions(opts, io, redactor);
-    try {
+    // A signal stops it at once before the POST, and stops sending once it is sent (signals.ts).
+    await guidedRun(ctx, async (_guard, write) => {
       const zone = await resolveZoneRef(client, zoneRef!);
       // Made and reported as apply makes its changes (exit 1 nothing written, 4 may have been).
-      const [answer] = await executeOne(client, zone, {
-        kind: "create",
-        resource: "logpush_ownership_challenge",
-        zone_id: zone,
-        identity: shown,
-        fields: [],
-        operations: [
-          { method: "POST", path: zonePath(zone, "logpush", "ownership"), body: { destination_conf: destination } },
-        ],
-      });
+      const [answer] = await write(client, () =>
+        executeOne(client, zone, {
+          kind: "create",
+          resource: "logpush_ownership_challenge",
+          zone_id: zone,
+          identity: shown,
+          fields: [],
+          operations: [
+            { method: "POST", path: zonePath(zone, "logpush", "ownership"), body: { destination_conf: destination } },
+          ],
+        }),
+      );
       const res = answer as OwnershipResult | null;
       if (!res || res.valid === false || !res.filename) {
         throw new RuntimeError(
@@ -80,9 +84,7 @@ export function register(program: Command, ctx: CommandContext): void {
           `For example: export LOGPUSH_CHALLENGE='<the content of ${filename}>' and, on the job:\n` +
           "  ownership_challenge: ${env:LOGPUSH_CHALLENGE}\n",
       );
-    } finally {
-      await client.close();
-    }
+    }).finally(() => client.close());
   });
 }
 

@@ -38,6 +38,7 @@ import { addApproveOptions, approvedInAdvance, type ApproveOptions } from "../op
 import type { CommandContext } from "../command.js";
 import { parseZoneRefs, resolveZoneRef, type ZoneRef } from "../zone-ref.js";
 import { schemaRefFrom } from "../schema-ref.js";
+import { guidedRun } from "../signals.js";
 
 interface MigrationOptions extends ClientFlagValues {
   zone?: string[];
@@ -258,59 +259,66 @@ function start(ctx: CommandContext) {
     const mode = opts.mode as MigrationMode;
     if (!MIGRATION_MODES.includes(mode))
       throw new UsageError(`--mode ${opts.mode ?? ""}: expected validation or pending`);
-    await withClient(opts, io, zone, async (client, zoneId) => {
-      const state = await readCheck(client, zoneId);
-      const info = mode === "validation" ? await readZoneInfo(client, zoneId) : undefined;
-      const label = info?.name ? `${info.name} (${zoneId})` : zoneId;
-      const refusal = startRefusal(label, state, mode, info?.plan);
-      if (refusal) throw new RuntimeError(refusal);
-      const { config: proposal, mapped } = await readProposal(client, zoneId, io);
-      const live = await readEntrypoint(readContext(client, io), zoneId, WAF_PHASE);
-      const write = planSwitch(zoneId, mode, proposal, live);
-      if ("error" in write) throw new RuntimeError(write.error);
+    // A signal stops it at once before the switch, and stops sending once the switch is sent (signals.ts).
+    await guidedRun(ctx, (guard, write) =>
+      withClient(opts, io, zone, async (client, zoneId) => {
+        const state = await readCheck(client, zoneId);
+        const info = mode === "validation" ? await readZoneInfo(client, zoneId) : undefined;
+        const label = info?.name ? `${info.name} (${zoneId})` : zoneId;
+        const refusal = startRefusal(label, state, mode, info?.plan);
+        if (refusal) throw new RuntimeError(refusal);
+        const { config: proposal, mapped } = await readProposal(client, zoneId, io);
+        const live = await readEntrypoint(readContext(client, io), zoneId, WAF_PHASE);
+        const switchWrite = planSwitch(zoneId, mode, proposal, live);
+        if ("error" in switchWrite) throw new RuntimeError(switchWrite.error);
 
-      const shown = [
-        ...describeStart(label, mode, state.migration_state === "validation"),
-        "",
-        "Proposed configuration (from the migration API):",
-        ...mapped.summary.map((l) => `  - ${l}`),
-        ...mapped.warnings.map((w) => `  Warning: ${w}`),
-        "",
-        "The write, exactly (nothing else is written):",
-        ...write.lines,
-      ];
-      if (mode === "validation" && info?.plan === undefined) {
-        shown.push(
+        const shown = [
+          ...describeStart(label, mode, state.migration_state === "validation"),
           "",
-          "The zone's plan could not be read (GET zones/{id}); the API refuses validation mode unless the " +
-            "zone is Enterprise.",
-        );
-      }
-      io.stdout.write(`${printLines(shown)}\n`);
-      if (!approvedInAdvance(opts) && !io.prompt) {
-        throw new RuntimeError(
-          "the migration needs confirmation, but stdin is not a terminal: review the above and pass " +
-            "--auto-approve (or --yes). Nothing was changed.",
-        );
-      }
-      await confirm(io, zoneId, opts);
-      await refuseChanged(client, io, zoneId, live);
+          "Proposed configuration (from the migration API):",
+          ...mapped.summary.map((l) => `  - ${l}`),
+          ...mapped.warnings.map((w) => `  Warning: ${w}`),
+          "",
+          "The write, exactly (nothing else is written):",
+          ...switchWrite.lines,
+        ];
+        if (mode === "validation" && info?.plan === undefined) {
+          shown.push(
+            "",
+            "The zone's plan could not be read (GET zones/{id}); the API refuses validation mode unless the " +
+              "zone is Enterprise.",
+          );
+        }
+        io.stdout.write(`${printLines(shown)}\n`);
+        if (!approvedInAdvance(opts) && !io.prompt) {
+          throw new RuntimeError(
+            "the migration needs confirmation, but stdin is not a terminal: review the above and pass " +
+              "--auto-approve (or --yes). Nothing was changed.",
+          );
+        }
+        await confirm(io, zoneId, opts);
+        await refuseChanged(client, io, zoneId, live);
 
-      // Made and reported as apply makes its changes: exit 1 when nothing was written, 4 when it may have been.
-      await executeOne(client, label, {
-        kind: "update",
-        resource: "waf_migration",
-        zone_id: zoneId,
-        identity: mode,
-        fields: [{ field: "mode", after: mode }],
-        operations: [write.operation],
-      });
-      const done =
-        mode === "validation"
-          ? "Validation mode started: both WAFs run."
-          : "Migrated: the new WAF managed rules run, the previous ones are disabled.";
-      io.stdout.write(`${done}\n${printLines(explainStatus(label, await readStatus(client, zoneId)))}`);
-    });
+        // Made and reported as apply makes its changes: exit 1 when nothing was written, 4 when it may have been.
+        await write(client, () =>
+          executeOne(client, label, {
+            kind: "update",
+            resource: "waf_migration",
+            zone_id: zoneId,
+            identity: mode,
+            fields: [{ field: "mode", after: mode }],
+            operations: [switchWrite.operation],
+          }),
+        );
+        const done =
+          mode === "validation"
+            ? "Validation mode started: both WAFs run."
+            : "Migrated: the new WAF managed rules run, the previous ones are disabled.";
+        // Stopped by a signal: nothing more is read.
+        if (guard.stopping()) io.stdout.write(`${done}\n`);
+        else io.stdout.write(`${done}\n${printLines(explainStatus(label, await readStatus(client, zoneId)))}`);
+      }),
+    );
   };
 }
 

@@ -1,0 +1,153 @@
+// SIGINT (Ctrl+C) and SIGTERM during a command that writes (`apply`, `waf-migration start`, `logpush
+// challenge`). Before its first write a signal stops the process at once: nothing was written. Once
+// the writes begin, the first signal stops the client: no request is sent after it, not even one
+// already waiting for a slot, the rate limit or a backoff; the writes already on the wire are let
+// finish (each within --timeout) and reported one by one as they land, fail or stay unknown; the
+// command then ends with exit 130 (SIGINT) or 143 (SIGTERM). A second signal exits at once with the
+// same accounting, naming the writes still on the wire.
+import type { CloudflareClient } from "../cloudflare/types.js";
+import { EXIT, RunStoppedError, ZoneformError } from "../errors.js";
+import { printable } from "../safe-text.js";
+import type { CommandContext } from "./command.js";
+import type { CliIO } from "./io.js";
+
+/** The exit code after a signal: 128 + its number (README "Exit codes"). */
+export function signalExit(signal: NodeJS.Signals): number {
+  return signal === "SIGTERM" ? EXIT.sigterm : EXIT.sigint;
+}
+
+/** What the writes made so far, for the second signal's line. */
+export interface Tally {
+  made: number;
+  failed: number;
+  total: number;
+}
+
+/** What is shown while the writes run: cleared at the first signal, ended at the second. */
+interface Shown {
+  clear(): void;
+  end(): void;
+}
+
+export interface SignalGuard {
+  /** The first write is about to go out: from now on a signal stops `client` instead of the process. */
+  writesBegin(client: CloudflareClient, tally: () => Tally, shown?: Shown): void;
+  /** Whether a signal came during the writes. */
+  stopping(): boolean;
+  /** The signal that came during the writes, if one did. */
+  signal(): NodeJS.Signals | undefined;
+  /** Removes the handlers. */
+  end(): void;
+}
+
+/** Installs the handlers: until `writesBegin`, a signal stops the process at once. */
+export function guardSignals(io: CliIO): SignalGuard {
+  let received: NodeJS.Signals | undefined;
+  let onSignal: (signal: NodeJS.Signals) => void = (signal) => {
+    io.stderr.write(
+      `\n${signal === "SIGINT" ? "Interrupted" : `Stopped by ${signal}`} before any change was made; ` +
+        `nothing was written.\n`,
+    );
+    process.exit(signalExit(signal));
+  };
+  const handler = (signal: NodeJS.Signals) => onSignal(signal);
+  process.on("SIGINT", handler);
+  process.on("SIGTERM", handler);
+  return {
+    writesBegin(client, tally, shown) {
+      const writesOnTheWire = () => (client.onTheWire?.() ?? []).filter((r) => r.method !== "GET");
+      onSignal = (signal) => {
+        const code = signalExit(signal);
+        if (received === undefined) {
+          received = signal;
+          const sent = writesOnTheWire();
+          client.stop?.(
+            new RunStoppedError(signal === "SIGINT" ? "interrupted (SIGINT)" : `stopped by ${signal}`, code, "signal"),
+          );
+          shown?.clear();
+          io.stderr.write(
+            `\n${signal === "SIGINT" ? "Interrupt (SIGINT)" : signal} received: sending nothing more; waiting ` +
+              `for the ${sent.length} write(s) already sent to be answered (each within --timeout). Press Ctrl+C ` +
+              `again to stop at once.\n`,
+          );
+          for (const r of sent) {
+            void r.settled.then((o) =>
+              io.stderr.write(`  ${o.result.padEnd(8)} ${printable(`${r.method} ${r.path}`)} (${o.detail})\n`),
+            );
+          }
+          return;
+        }
+        const pending = writesOnTheWire();
+        shown?.end();
+        const { made, failed, total } = tally();
+        io.stderr.write(
+          `Stopped at once by a second signal: ${made} change(s) made, ${failed} failed, ${total - made - failed} ` +
+            `not made; nothing was sent after the first signal` +
+            (pending.length > 0
+              ? `, and ${pending.length} write(s) sent before it were still unanswered: they may or may not ` +
+                `have landed:\n${pending.map((r) => `  unknown  ${printable(`${r.method} ${r.path}`)}\n`).join("")}`
+              : "; no write was unanswered.\n") +
+            "Run `zoneform plan` to see the live state.\n",
+        );
+        process.exit(code);
+      };
+    },
+    stopping: () => received !== undefined,
+    signal: () => received,
+    end() {
+      process.off("SIGINT", handler);
+      process.off("SIGTERM", handler);
+    },
+  };
+}
+
+/**
+ * A guided command's run (`waf-migration start`, `logpush challenge`: one change, made by the
+ * engine's executeOne inside `write`): signals as above. When a signal came during the write, the
+ * command ends with the signal's exit code whatever the write's outcome, which its error (or the
+ * outcome line printed at the signal) tells; what the command does after its write is its own
+ * affair (`guard.stopping()` says whether to skip further reads: the stopped client refuses them).
+ */
+export async function guidedRun(
+  ctx: CommandContext,
+  run: (
+    guard: SignalGuard,
+    write: <T>(client: CloudflareClient, make: () => Promise<T>) => Promise<T>,
+  ) => Promise<void>,
+): Promise<void> {
+  const guard = guardSignals(ctx.io);
+  const write = async <T>(client: CloudflareClient, make: () => Promise<T>): Promise<T> => {
+    let state: "sending" | "made" | "failed" = "sending";
+    guard.writesBegin(client, () => ({ made: state === "made" ? 1 : 0, failed: state === "failed" ? 1 : 0, total: 1 }));
+    try {
+      const result = await make();
+      state = "made";
+      return result;
+    } catch (err) {
+      // The client refuses a call none of whose attempts reached the API: then nothing was sent.
+      if (err instanceof RunStoppedError && err.reason === "signal") {
+        throw new RunStoppedError(
+          `${err.message} before the write was sent; nothing was written`,
+          err.exitCode,
+          "signal",
+        );
+      }
+      state = "failed";
+      throw err;
+    }
+  };
+  try {
+    await run(guard, write);
+  } catch (err) {
+    const signal = guard.signal();
+    if (signal === undefined || !(err instanceof ZoneformError) || err.exitCode === signalExit(signal)) throw err;
+    throw new RunStoppedError(err.message, signalExit(signal), "signal");
+  } finally {
+    guard.end();
+  }
+  const signal = guard.signal();
+  if (signal !== undefined) {
+    ctx.io.stderr.write(`Stopped by ${signal}: the write sent before it was made; nothing more was sent.\n`);
+    ctx.setExit(signalExit(signal));
+  }
+}
