@@ -4098,6 +4098,22 @@ function duplicateEntries(list, pointer, field, hintOf, what) {
   }
   return findings;
 }
+function pruneNeedsList(container, list, what) {
+  return (doc) => {
+    const findings = [];
+    for (const { zone, pointer } of zonesOf(doc)) {
+      const holder = asRecord(zone[container]);
+      if (holder && "prune" in holder && !(list in holder)) {
+        findings.push({
+          pointer: `${pointer}/${container}/prune`,
+          severity: "warning",
+          message: `prune has no effect without '${list}': ${what} are not managed in this zone`
+        });
+      }
+    }
+    return findings;
+  };
+}
 var init_rules = __esm({
   "src/sections/rules.ts"() {
     "use strict";
@@ -13546,20 +13562,7 @@ var init_rules2 = __esm({
       }
       return findings;
     };
-    pruneNeedsJobs = (doc) => {
-      const findings = [];
-      for (const { zone, pointer } of zonesOf(doc)) {
-        const logs = asRecord(zone.logs);
-        if (logs && "prune" in logs && !("logpush_jobs" in logs)) {
-          findings.push({
-            pointer: `${pointer}/logs/prune`,
-            severity: "warning",
-            message: "prune has no effect without 'logpush_jobs': Logpush jobs are not managed in this zone"
-          });
-        }
-      }
-      return findings;
-    };
+    pruneNeedsJobs = pruneNeedsList("logs", "logpush_jobs", "Logpush jobs");
     secretsFromEnvironment = (doc, ctx) => {
       const findings = [];
       for (const { zone, pointer } of zonesOf(doc)) {
@@ -14249,7 +14252,7 @@ var init_certificates = __esm({
     init_custom_hostnames();
     CHAIN_RETIREMENT = "lets_encrypt's cross-signed chain is no longer used in issuance or bundling since 2024-09-09 and expired on 2024-09-30";
     ADVICE = {
-      custom_hostname: `not changed automatically. Set certificate_authority in the file's custom_hostnames to "" (Cloudflare picks a more compatible CA, falling back to lets_encrypt only when a CAA record blocks the alternative) or to another CA (google, ssl_com), then plan and apply; the certificate is re-validated and re-issued.`,
+      custom_hostname: `not changed automatically. Set certificate_authority in the file's custom_hostnames to another CA (google or ssl_com), then plan and apply; the certificate is re-validated and re-issued. ("" leaves the CA Cloudflare picked as it is, so it moves nothing.)`,
       universal: "switched to a more compatible CA automatically; nothing to do.",
       advanced: "set to lets_encrypt are not changed automatically (Cloudflare reports them by e-mail and in the list certificates operation); choose another CA for them.",
       total_tls: "not changed automatically; select a different CA in the Total TLS settings.",
@@ -14639,20 +14642,7 @@ var init_rules5 = __esm({
       }
       return findings;
     };
-    pruneNeedsPolicies = (doc) => {
-      const findings = [];
-      for (const { zone, pointer } of zonesOf(doc)) {
-        const ps2 = asRecord(zone.page_shield);
-        if (ps2 && "prune" in ps2 && !("policies" in ps2)) {
-          findings.push({
-            pointer: `${pointer}/page_shield/prune`,
-            severity: "warning",
-            message: "prune has no effect without 'policies': policies are not managed in this zone"
-          });
-        }
-      }
-      return findings;
-    };
+    pruneNeedsPolicies = pruneNeedsList("page_shield", "policies", "policies");
     scriptInventoryEntries = (doc) => {
       const findings = [];
       for (const { zone, pointer } of zonesOf(doc)) {
@@ -60498,6 +60488,112 @@ var init_lock = __esm({
   }
 });
 
+// src/cli/signals.ts
+function signalExit(signal) {
+  return signal === "SIGTERM" ? EXIT.sigterm : EXIT.sigint;
+}
+function guardSignals(io) {
+  let received;
+  let onSignal = (signal) => {
+    io.stderr.write(
+      `
+${signal === "SIGINT" ? "Interrupted" : `Stopped by ${signal}`} before any change was made; nothing was written.
+`
+    );
+    process.exit(signalExit(signal));
+  };
+  const handler = (signal) => onSignal(signal);
+  process.on("SIGINT", handler);
+  process.on("SIGTERM", handler);
+  return {
+    writesBegin(client, tally2, shown3) {
+      const writesOnTheWire = () => (client.onTheWire?.() ?? []).filter((r) => r.method !== "GET");
+      onSignal = (signal) => {
+        const code = signalExit(signal);
+        if (received === void 0) {
+          received = signal;
+          const sent = writesOnTheWire();
+          client.stop?.(
+            new RunStoppedError(signal === "SIGINT" ? "interrupted (SIGINT)" : `stopped by ${signal}`, code, "signal")
+          );
+          shown3?.clear();
+          io.stderr.write(
+            `
+${signal === "SIGINT" ? "Interrupt (SIGINT)" : signal} received: sending nothing more; waiting for the ${sent.length} write(s) already sent to be answered (each within --timeout). Press Ctrl+C again to stop at once.
+`
+          );
+          for (const r of sent) {
+            void r.settled.then(
+              (o) => io.stderr.write(`  ${o.result.padEnd(8)} ${printable(`${r.method} ${r.path}`)} (${o.detail})
+`)
+            );
+          }
+          return;
+        }
+        const pending = writesOnTheWire();
+        shown3?.end();
+        const { made, failed, total } = tally2();
+        io.stderr.write(
+          `Stopped at once by a second signal: ${made} change(s) made, ${failed} failed, ${total - made - failed} not made; nothing was sent after the first signal` + (pending.length > 0 ? `, and ${pending.length} write(s) sent before it were still unanswered: they may or may not have landed:
+${pending.map((r) => `  unknown  ${printable(`${r.method} ${r.path}`)}
+`).join("")}` : "; no write was unanswered.\n") + "Run `zoneform plan` to see the live state.\n"
+        );
+        process.exit(code);
+      };
+    },
+    stopping: () => received !== void 0,
+    signal: () => received,
+    end() {
+      process.off("SIGINT", handler);
+      process.off("SIGTERM", handler);
+    }
+  };
+}
+async function guidedRun(ctx, run2) {
+  const guard = guardSignals(ctx.io);
+  const write = async (client, make) => {
+    let state = "sending";
+    guard.writesBegin(client, () => ({ made: state === "made" ? 1 : 0, failed: state === "failed" ? 1 : 0, total: 1 }));
+    try {
+      const result = await make();
+      state = "made";
+      return result;
+    } catch (err) {
+      if (err instanceof RunStoppedError && err.reason === "signal") {
+        throw new RunStoppedError(
+          `${err.message} before the write was sent; nothing was written`,
+          err.exitCode,
+          "signal"
+        );
+      }
+      state = "failed";
+      throw err;
+    }
+  };
+  try {
+    await run2(guard, write);
+  } catch (err) {
+    const signal2 = guard.signal();
+    if (signal2 === void 0 || !(err instanceof ZoneformError) || err.exitCode === signalExit(signal2)) throw err;
+    throw new RunStoppedError(err.message, signalExit(signal2), "signal");
+  } finally {
+    guard.end();
+  }
+  const signal = guard.signal();
+  if (signal !== void 0) {
+    ctx.io.stderr.write(`Stopped by ${signal}: the write sent before it was made; nothing more was sent.
+`);
+    ctx.setExit(signalExit(signal));
+  }
+}
+var init_signals = __esm({
+  "src/cli/signals.ts"() {
+    "use strict";
+    init_errors();
+    init_safe_text();
+  }
+});
+
 // src/cli/commands/apply.ts
 var apply_exports = {};
 __export(apply_exports, {
@@ -60513,77 +60609,21 @@ async function confirm(io, opts) {
   const answer = await io.prompt("Do you want to make these changes? Only 'yes' will be accepted: ");
   if (answer.trim() !== "yes") throw new RuntimeError("Apply cancelled; nothing was changed.");
 }
-function signalExit(signal) {
-  return signal === "SIGTERM" ? EXIT.sigterm : EXIT.sigint;
-}
-function stopAtOnceUntilWrites(io) {
-  const onSignal = (signal) => {
-    io.stderr.write(
-      `
-${signal === "SIGINT" ? "Interrupted" : `Stopped by ${signal}`} before any change was made; nothing was written.
-`
-    );
-    process.exit(signalExit(signal));
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  return () => {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  };
-}
-function writing(client, io, progress, writesBegin) {
+function writing(client, io, progress, guard) {
   let finished = 0;
-  let stopping = false;
   let total = 0;
   let executed;
   const report = { done: [], failed: [], notDone: [], uncertain: [] };
-  const writesOnTheWire = () => (client.onTheWire?.() ?? []).filter((r) => r.method !== "GET");
-  const onSignal = (signal) => {
-    const code = signalExit(signal);
-    if (!stopping) {
-      stopping = true;
-      const sent = writesOnTheWire();
-      client.stop?.(
-        new RunStoppedError(signal === "SIGINT" ? "interrupted (SIGINT)" : `stopped by ${signal}`, code, "signal")
-      );
-      progress.clear();
-      io.stderr.write(
-        `
-${signal === "SIGINT" ? "Interrupt (SIGINT)" : signal} received: sending nothing more; waiting for the ${sent.length} write(s) already sent to be answered (each within --timeout). Press Ctrl+C again to stop at once.
-`
-      );
-      for (const r of sent) {
-        void r.settled.then(
-          (o) => io.stderr.write(`  ${o.result.padEnd(8)} ${printable(`${r.method} ${r.path}`)} (${o.detail})
-`)
-        );
-      }
-      return;
-    }
-    const pending = writesOnTheWire();
-    progress.end();
-    const made = report.done.length;
-    const rest = total - made - report.failed.length;
-    io.stderr.write(
-      `Stopped at once by a second signal: ${made} change(s) made, ${report.failed.length} failed, ${rest} not made; nothing was sent after the first signal` + (pending.length > 0 ? `, and ${pending.length} write(s) sent before it were still unanswered: they may or may not have landed:
-${pending.map((r) => `  unknown  ${printable(`${r.method} ${r.path}`)}
-`).join("")}` : "; no write was unanswered.\n") + "Run `zoneform plan` to see the live state.\n"
-    );
-    process.exit(code);
-  };
   const hooks = {
     beforeWrites: (plan2) => {
       executed = plan2;
       total = plan2.zones.reduce((n, z) => n + z.changes.length, 0);
-      writesBegin();
-      process.on("SIGINT", onSignal);
-      process.on("SIGTERM", onSignal);
+      guard.writesBegin(client, () => ({ made: report.done.length, failed: report.failed.length, total }), progress);
       progress.begin("apply", "changes made", total);
     },
     execution: {
       progress: (l) => progress.log(printable(l)),
-      shouldStop: () => stopping,
+      shouldStop: () => guard.stopping(),
       report,
       onChange: (_what, state) => {
         if (state === "end") progress.update(++finished);
@@ -60603,12 +60643,10 @@ ${pending.map((r) => `  unknown  ${printable(`${r.method} ${r.path}`)}
     },
     end() {
       progress.end();
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
     }
   };
 }
-async function applySavedPlan(file, opts, io, writesBegin) {
+async function applySavedPlan(file, opts, io, guard) {
   const saved = await readPlanFile(file);
   const verification = { file, env: io.env, expectDigest: opts.expectDigest };
   const opened = await openPlan(saved, verification);
@@ -60621,7 +60659,7 @@ async function applySavedPlan(file, opts, io, writesBegin) {
   );
   const progress = progressFor(io, opts);
   const client = clientFromOptions(opts, io, displayRedactor(desired), progress);
-  const w = writing(client, io, progress, writesBegin);
+  const w = writing(client, io, progress, guard);
   try {
     await apply(saved, {
       ...verification,
@@ -60666,15 +60704,15 @@ function register3(program2, ctx) {
     }
     if (opts.expectDigest !== void 0 && !planFile)
       throw new UsageError("--expect-digest goes with a saved plan: zoneform apply PLAN.json --expect-digest …");
-    const reading = stopAtOnceUntilWrites(io);
+    const guard = guardSignals(io);
     try {
-      await (planFile ? applySavedPlan(planFile, opts, io, reading) : applyFromFile(opts, io, reading));
+      await (planFile ? applySavedPlan(planFile, opts, io, guard) : applyFromFile(opts, io, guard));
     } finally {
-      reading();
+      guard.end();
     }
   });
 }
-async function applyFromFile(opts, io, writesBegin) {
+async function applyFromFile(opts, io, guard) {
   const desired = await loadDesired(opts, io);
   const release = await lockZones(
     desired.zones.map((z) => z.zone_id),
@@ -60684,7 +60722,7 @@ async function applyFromFile(opts, io, writesBegin) {
   let client;
   try {
     client = clientFromOptions(opts, io, displayRedactor(desired), progress);
-    const w = writing(client, io, progress, writesBegin);
+    const w = writing(client, io, progress, guard);
     try {
       await planAndApply(desired, {
         client,
@@ -60726,6 +60764,7 @@ var init_apply2 = __esm({
     init_planning();
     init_progress();
     init_shard();
+    init_signals();
   }
 });
 
@@ -66520,53 +66559,61 @@ function start(ctx) {
     const mode = opts.mode;
     if (!MIGRATION_MODES.includes(mode))
       throw new UsageError(`--mode ${opts.mode ?? ""}: expected validation or pending`);
-    await withClient(opts, io, zone, async (client, zoneId) => {
-      const state = await readCheck(client, zoneId);
-      const info2 = mode === "validation" ? await readZoneInfo(client, zoneId) : void 0;
-      const label = info2?.name ? `${info2.name} (${zoneId})` : zoneId;
-      const refusal = startRefusal(label, state, mode, info2?.plan);
-      if (refusal) throw new RuntimeError(refusal);
-      const { config: proposal, mapped } = await readProposal(client, zoneId, io);
-      const live = await readEntrypoint(readContext(client, io), zoneId, WAF_PHASE2);
-      const write = planSwitch(zoneId, mode, proposal, live);
-      if ("error" in write) throw new RuntimeError(write.error);
-      const shown3 = [
-        ...describeStart(label, mode, state.migration_state === "validation"),
-        "",
-        "Proposed configuration (from the migration API):",
-        ...mapped.summary.map((l) => `  - ${l}`),
-        ...mapped.warnings.map((w) => `  Warning: ${w}`),
-        "",
-        "The write, exactly (nothing else is written):",
-        ...write.lines
-      ];
-      if (mode === "validation" && info2?.plan === void 0) {
-        shown3.push(
+    await guidedRun(
+      ctx,
+      (guard, write) => withClient(opts, io, zone, async (client, zoneId) => {
+        const state = await readCheck(client, zoneId);
+        const info2 = mode === "validation" ? await readZoneInfo(client, zoneId) : void 0;
+        const label = info2?.name ? `${info2.name} (${zoneId})` : zoneId;
+        const refusal = startRefusal(label, state, mode, info2?.plan);
+        if (refusal) throw new RuntimeError(refusal);
+        const { config: proposal, mapped } = await readProposal(client, zoneId, io);
+        const live = await readEntrypoint(readContext(client, io), zoneId, WAF_PHASE2);
+        const switchWrite = planSwitch(zoneId, mode, proposal, live);
+        if ("error" in switchWrite) throw new RuntimeError(switchWrite.error);
+        const shown3 = [
+          ...describeStart(label, mode, state.migration_state === "validation"),
           "",
-          "The zone's plan could not be read (GET zones/{id}); the API refuses validation mode unless the zone is Enterprise."
-        );
-      }
-      io.stdout.write(`${printLines(shown3)}
+          "Proposed configuration (from the migration API):",
+          ...mapped.summary.map((l) => `  - ${l}`),
+          ...mapped.warnings.map((w) => `  Warning: ${w}`),
+          "",
+          "The write, exactly (nothing else is written):",
+          ...switchWrite.lines
+        ];
+        if (mode === "validation" && info2?.plan === void 0) {
+          shown3.push(
+            "",
+            "The zone's plan could not be read (GET zones/{id}); the API refuses validation mode unless the zone is Enterprise."
+          );
+        }
+        io.stdout.write(`${printLines(shown3)}
 `);
-      if (!approvedInAdvance(opts) && !io.prompt) {
-        throw new RuntimeError(
-          "the migration needs confirmation, but stdin is not a terminal: review the above and pass --auto-approve (or --yes). Nothing was changed."
+        if (!approvedInAdvance(opts) && !io.prompt) {
+          throw new RuntimeError(
+            "the migration needs confirmation, but stdin is not a terminal: review the above and pass --auto-approve (or --yes). Nothing was changed."
+          );
+        }
+        await confirm2(io, zoneId, opts);
+        await refuseChanged(client, io, zoneId, live);
+        await write(
+          client,
+          () => executeOne(client, label, {
+            kind: "update",
+            resource: "waf_migration",
+            zone_id: zoneId,
+            identity: mode,
+            fields: [{ field: "mode", after: mode }],
+            operations: [switchWrite.operation]
+          })
         );
-      }
-      await confirm2(io, zoneId, opts);
-      await refuseChanged(client, io, zoneId, live);
-      await executeOne(client, label, {
-        kind: "update",
-        resource: "waf_migration",
-        zone_id: zoneId,
-        identity: mode,
-        fields: [{ field: "mode", after: mode }],
-        operations: [write.operation]
-      });
-      const done = mode === "validation" ? "Validation mode started: both WAFs run." : "Migrated: the new WAF managed rules run, the previous ones are disabled.";
-      io.stdout.write(`${done}
+        const done = mode === "validation" ? "Validation mode started: both WAFs run." : "Migrated: the new WAF managed rules run, the previous ones are disabled.";
+        if (guard.stopping()) io.stdout.write(`${done}
+`);
+        else io.stdout.write(`${done}
 ${printLines(explainStatus(label, await readStatus(client, zoneId)))}`);
-    });
+      })
+    );
   };
 }
 function status(ctx) {
@@ -66627,6 +66674,7 @@ var init_waf_migration2 = __esm({
     init_options();
     init_zone_ref();
     init_schema_ref();
+    init_signals();
     MIGRATION_CONFIG_FORMAT_VERSION = 1;
     migrationPath = (zoneId, what) => `zones/${zoneId}/waf_migration/${what}`;
     printLines = (lines) => `${lines.map((l) => printable(l)).join("\n")}
@@ -69269,6 +69317,7 @@ function register12(program2, ctx) {
         accountId: opts.accountId ?? (io.env.CLOUDFLARE_ACCOUNT_ID?.trim() || void 0),
         schemaRef: schemaRefFrom(outPath ? dirname3(outPath) : io.cwd),
         version: VERSION,
+        now: cliClock(io.env),
         onSection: () => progress.count("sections"),
         onZoneDone: (done, total) => progress.update(done, total)
       });
@@ -69319,6 +69368,7 @@ var init_export7 = __esm({
     init_safe_text();
     init_write_file();
     init_client_options();
+    init_clock3();
     init_command2();
     init_progress();
     init_schema_ref();
@@ -69351,18 +69401,21 @@ function register13(program2, ctx) {
       throw new UsageError(`${scheme} destinations need no ownership challenge: only s3, gs and azure do (${shown3})`);
     }
     const client = clientFromOptions(opts, io, redactor);
-    try {
+    await guidedRun(ctx, async (_guard, write) => {
       const zone = await resolveZoneRef(client, zoneRef);
-      const [answer] = await executeOne(client, zone, {
-        kind: "create",
-        resource: "logpush_ownership_challenge",
-        zone_id: zone,
-        identity: shown3,
-        fields: [],
-        operations: [
-          { method: "POST", path: zonePath(zone, "logpush", "ownership"), body: { destination_conf: destination } }
-        ]
-      });
+      const [answer] = await write(
+        client,
+        () => executeOne(client, zone, {
+          kind: "create",
+          resource: "logpush_ownership_challenge",
+          zone_id: zone,
+          identity: shown3,
+          fields: [],
+          operations: [
+            { method: "POST", path: zonePath(zone, "logpush", "ownership"), body: { destination_conf: destination } }
+          ]
+        })
+      );
       const res = answer;
       if (!res || res.valid === false || !res.filename) {
         throw new RuntimeError(
@@ -69381,9 +69434,7 @@ For example: export LOGPUSH_CHALLENGE='<the content of ${filename}>' and, on the
   ownership_challenge: \${env:LOGPUSH_CHALLENGE}
 `
       );
-    } finally {
-      await client.close();
-    }
+    }).finally(() => client.close());
   });
 }
 function resolveDestination(raw, env) {
@@ -69404,6 +69455,7 @@ var init_logpush3 = __esm({
     init_logpush();
     init_fields();
     init_client_options();
+    init_signals();
     init_zone_ref();
   }
 });

@@ -49,9 +49,9 @@ export const CHAIN_RETIREMENT =
 
 export const ADVICE: Readonly<Record<CertificateType, string>> = {
   custom_hostname:
-    'not changed automatically. Set certificate_authority in the file\'s custom_hostnames to "" (Cloudflare ' +
-    "picks a more compatible CA, falling back to lets_encrypt only when a CAA record blocks the alternative) " +
-    "or to another CA (google, ssl_com), then plan and apply; the certificate is re-validated and re-issued.",
+    "not changed automatically. Set certificate_authority in the file's custom_hostnames to another CA " +
+    '(google or ssl_com), then plan and apply; the certificate is re-validated and re-issued. ("" leaves ' +
+    "the CA Cloudflare picked as it is, so it moves nothing.)",
   universal: "switched to a more compatible CA automatically; nothing to do.",
   advanced:
     "set to lets_encrypt are not changed automatically (Cloudflare reports them by e-mail and in the list " +

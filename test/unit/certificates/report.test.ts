@@ -36,7 +36,9 @@ describe("certificate report", () => {
     expect(text).toContain("by CA: google 1, lets_encrypt 1, not stated 1");
     expect(text).toContain("# zone z2: 0 custom hostname(s)");
     expect(text).toMatch(/1 custom hostname\(s\) still use lets_encrypt.*2024-09-09.*2024-09-30/);
-    expect(text).toMatch(/Custom hostname certificates are not changed automatically\. Set certificate_authority.*""/);
+    expect(text).toMatch(
+      /Custom hostname certificates are not changed automatically\. Set certificate_authority.*another CA \(google or ssl_com\)/,
+    );
     for (const t of ["Universal", "Advanced", "Total TLS", "Custom \\(uploaded\\)"])
       expect(text).toMatch(new RegExp(`${t} certificates: `));
   });
