@@ -60707,6 +60707,14 @@ function register3(program2, ctx) {
     const guard = guardSignals(io);
     try {
       await (planFile ? applySavedPlan(planFile, opts, io, guard) : applyFromFile(opts, io, guard));
+      const signal = guard.signal();
+      if (signal !== void 0) {
+        throw new RunStoppedError(
+          `${signal} received after the last change had started: the changes above were made; nothing else was sent`,
+          signalExit(signal),
+          "signal"
+        );
+      }
     } finally {
       guard.end();
     }

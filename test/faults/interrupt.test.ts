@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { TOKEN, TestEmulator, runCli } from "../helpers/cli.js";
+import { TOKEN, TestEmulator, ZONE, runCli, writeConfig } from "../helpers/cli.js";
 import { applyUntilDone, createFleet, expectConverged, slowWrites, untilAnswered } from "../helpers/fleet.js";
 import { HostileProxy } from "../attacks/helpers.js";
 
@@ -220,4 +220,19 @@ describe.skipIf(!existsSync(CLI))("signals during apply", () => {
       `${writesArrived().length} change(s) made, 0 failed, ${18 - writesArrived().length} not attempted`,
     );
   }, 60_000);
+
+  it("a signal after the last change had started: that change ends and is reported, and the run still exits 130", async () => {
+    // One change (Page Shield on), its PUT held by the emulator: the signal comes while it is on the wire.
+    const config = await writeConfig(
+      `version: 1\nzones:\n  - zone_id: ${ZONE.com}\n    page_shield:\n      enabled: true\n`,
+    );
+    await slowWrites(emu, 600);
+    const r = await interrupted(config, {}, () => writesArrived().length === 1, ["SIGINT"]);
+    expect(r.stderr).not.toMatch(STACK);
+    expect(r.code, r.stderr).toBe(130);
+    expect(outcomeLines(r.stderr)).toEqual(["landed"]);
+    expect(r.stderr).toContain("SIGINT received after the last change had started: the changes above were made");
+    expect(r.stdout).toContain("Apply complete! Resources: 0 created, 1 updated, 0 replaced, 0 deleted.");
+    expect(writesArrived().map((w) => `${w.method} ${w.path}`)).toEqual([`PUT zones/${ZONE.com}/page_shield`]);
+  });
 });

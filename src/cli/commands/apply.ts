@@ -3,7 +3,7 @@
 // unsafe; execute). Here: locks, prompts, signals, progress and output. Exit 4 with a report when it
 // stops part-way.
 import type { Command } from "commander";
-import { RuntimeError, UsageError } from "../../errors.js";
+import { RunStoppedError, RuntimeError, UsageError } from "../../errors.js";
 import { apply as applyVerified, openPlan, planAndApply, type ApplyHooks } from "../../engine/apply.js";
 import type { ApplyReport } from "../../engine/execute.js";
 import { lockZones } from "../../engine/lock.js";
@@ -26,7 +26,7 @@ import { loadDesired, readingHooks, renderPlan, selectZones, type PlanningOption
 import { progressFor, type Progress } from "../progress.js";
 import type { CommandContext } from "../command.js";
 import { addShardOption } from "../shard.js";
-import { guardSignals, type SignalGuard } from "../signals.js";
+import { guardSignals, signalExit, type SignalGuard } from "../signals.js";
 import type { CloudflareClient } from "../../cloudflare/types.js";
 
 interface ApplyOptions extends PlanningOptions, ApproveOptions {
@@ -161,6 +161,16 @@ export function register(program: Command, ctx: CommandContext): void {
     const guard = guardSignals(io);
     try {
       await (planFile ? applySavedPlan(planFile, opts, io, guard) : applyFromFile(opts, io, guard));
+      // A signal after the last change had started: every change ran to its end (reported above), and
+      // the run still ends with the signal's code, as a shell or a CI runner expects of a stopped run.
+      const signal = guard.signal();
+      if (signal !== undefined) {
+        throw new RunStoppedError(
+          `${signal} received after the last change had started: the changes above were made; nothing else was sent`,
+          signalExit(signal),
+          "signal",
+        );
+      }
     } finally {
       guard.end();
     }
