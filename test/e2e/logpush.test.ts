@@ -99,11 +99,11 @@ describe("logpush jobs end to end", () => {
       expect(plan1.stdout).toContain('+ logpush_job "http-to-r2"');
       expect(plan1.stdout).toContain("Plan: 1 to create, 0 to update, 0 to replace, 0 to delete.");
       expect(apply.stdout).toContain("1 created");
-      // Plan reads the jobs and checks the destination; apply checks no job of that name appeared meanwhile, then
-      // creates
-      // it.
+      // Plan reads the jobs, checks the fields the filter and field_names name, then the destination; apply
+      // checks no job of that name appeared meanwhile, then creates it.
       expect(log.map(call)).toEqual([
         `GET ${JOBS}`,
+        `GET zones/${Z}/logpush/datasets/http_requests/fields`,
         `POST zones/${Z}/logpush/validate/destination`,
         `GET ${JOBS}`,
         `POST ${JOBS}`,
@@ -377,6 +377,86 @@ describe("ownership challenge", () => {
     const r = await runCli(emu, ["logpush", "challenge", "--zone", Z, "--destination", "r2://logs/x"]);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain("r2 destinations need no ownership challenge");
+  });
+});
+
+describe("log fields checked against the dataset", () => {
+  const FW = `zones/${Z}/logpush/datasets/firewall_events/fields`;
+  const VALIDATE = `POST zones/${Z}/logpush/validate/destination`;
+  const fwJob = (filterKey: string, fields: string) =>
+    r2Job(
+      `filter:\n  where:\n    or:\n      - { key: Action, operator: eq, value: block }\n      - and:\n          - ` +
+        `{ key: ${filterKey}, operator: eq, value: example.com }\n          - { key: RayID, operator: eq, value: x }\n` +
+        `output_options:\n  field_names: [${fields}]`,
+      "fw-to-r2",
+    ).replace("dataset: http_requests", "dataset: firewall_events");
+
+  it(
+    "stops the plan on a filter key and a field name the dataset lacks, naming each with close matches; " +
+      "apply writes nothing",
+    async () => {
+      const cfg = await config(jobs(fwJob("ClientRequestHost", "RayID, ClientIp")));
+      const valid = await runCli(emu, ["validate", "-c", cfg], { env: baseEnv });
+      expect(valid.code, valid.stderr).toBe(0);
+      await emu.clearRequests();
+      const plan = await runCli(emu, ["plan", "-c", cfg, "--detailed-exitcode"], { env: baseEnv });
+      expect(plan.code, plan.stdout + plan.stderr).toBe(1);
+      const tail = `; the API would refuse the job at apply (GET ${FW} lists the dataset's fields); nothing was changed`;
+      expect(plan.stderr).toContain(
+        `logpush job "fw-to-r2": the filter names "ClientRequestHost", which dataset firewall_events does not ` +
+          `have (did you mean ClientRequestHTTPHost, ClientRequestPath, ClientRefererHost?)${tail}`,
+      );
+      expect(plan.stderr).toContain(
+        `logpush job "fw-to-r2": output_options.field_names names "ClientIp", which dataset firewall_events ` +
+          `does not have (did you mean ClientIP?)${tail}`,
+      );
+      expect(await emu.calls()).toEqual([`GET ${JOBS}`, `GET ${FW}`, VALIDATE]);
+      await emu.clearRequests();
+      const apply = await runCli(emu, ["apply", "-c", cfg, "--auto-approve"], { env: baseEnv });
+      expect(apply.code, apply.stdout + apply.stderr).toBe(1);
+      expect(apply.stderr).toContain('the filter names "ClientRequestHost"');
+      expect(await emu.calls()).toEqual([`GET ${JOBS}`, `GET ${FW}`, VALIDATE]);
+      expect(await liveJobs()).toEqual([]);
+    },
+  );
+
+  it("creates a job whose fields the dataset has, reading them once in the plan; a filter change reads them again", async () => {
+    const cfg = await config(jobs(fwJob("ClientRequestHTTPHost", "RayID, ClientIP, Action")));
+    await emu.clearRequests();
+    const plan = await runCli(emu, ["plan", "-c", cfg, "--detailed-exitcode"], { env: baseEnv });
+    expect(plan.code, plan.stdout + plan.stderr).toBe(2);
+    expect(await emu.calls()).toEqual([`GET ${JOBS}`, `GET ${FW}`, VALIDATE]);
+    const { writes, log } = await converge(cfg);
+    expect(log.map(call)).toEqual([`GET ${JOBS}`, `GET ${FW}`, VALIDATE, `GET ${JOBS}`, `POST ${JOBS}`]);
+    expect(writes).toEqual([`POST ${JOBS}`]);
+    expect(await liveJobs()).toEqual([
+      expect.objectContaining({ name: "fw-to-r2", dataset: "firewall_events", output_options: expect.anything() }),
+    ]);
+
+    // A filter change alone: the fields are read again, the unchanged destination is not checked.
+    const changed = await config(jobs(fwJob("ClientRequestPath", "RayID, ClientIP, Action")));
+    await emu.clearRequests();
+    const { writes: put, log: log2 } = await converge(changed);
+    expect(log2.map(call)).toEqual([
+      `GET ${JOBS}`,
+      `GET ${FW}`,
+      expect.stringMatching(new RegExp(`^PUT ${JOBS}/\\d+$`)),
+    ]);
+    expect(put).toHaveLength(1);
+    // And a typo in the changed filter stops the update.
+    await emu.clearRequests();
+    const bad = await runCli(
+      emu,
+      ["plan", "-c", await config(jobs(fwJob("ClientRequestPth", "RayID, ClientIP, Action")))],
+      {
+        env: baseEnv,
+      },
+    );
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain(
+      'the filter names "ClientRequestPth", which dataset firewall_events does not have (did you mean ClientRequestPath',
+    );
+    expect(await emu.calls()).toEqual([`GET ${JOBS}`, `GET ${FW}`]);
   });
 });
 

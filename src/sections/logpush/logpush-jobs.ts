@@ -7,7 +7,8 @@
 // created before the old one is deleted, so no logs are lost. An ambiguous entry stops the zone; jobs
 // nothing matched are deleted unless `prune: false`.
 // Credentials in destination_conf never reach a field diff unredacted, and storage destinations
-// without an ownership challenge are a plan error that says how to get one.
+// without an ownership challenge are a plan error that says how to get one. Before apply, check() asks
+// the API about each destination written and about the log fields each write names (fields-check.ts).
 import { AnswerShapeError, ApiError, NetworkError } from "../../errors.js";
 import type { DesiredLogpushJob } from "./types.js";
 import type { ZoneWithLogpush } from "./types.js";
@@ -33,6 +34,7 @@ import {
   type LiveLogpushJob,
 } from "./live.js";
 import type { ReadContext, ResourceKind } from "../types.js";
+import { checkJobFields, fieldsWritten } from "./fields-check.js";
 
 const RESOURCE = "logpush_job";
 const UPLOAD_LIMITS = ["max_upload_bytes", "max_upload_interval_seconds", "max_upload_records"] as const;
@@ -369,12 +371,12 @@ export const logpushJobs: ResourceKind<LiveLogpushJob[], ZoneWithLogpush> = {
 
   /**
    * Asks the API about every destination a change would write to (and about every ownership token it
-   * would send), so a bad one is a plan error rather than an apply that stops half-way.
+   * would send), and about the fields of the dataset of every filter or field_names it would send, so
+   * a bad one is a plan error rather than an apply that stops half-way.
    */
   async check(ctx, zone, changes) {
     const desired = zone.logs?.logpush_jobs ?? [];
-    // Every job is checked at once (each is an object of its own); the answers keep the plan's order.
-    const checks: Array<Promise<string | undefined>> = [];
+    const writes: Array<{ job: DesiredLogpushJob; body: Record<string, unknown>; destination: boolean }> = [];
     for (const change of changes) {
       if (change.resource !== RESOURCE || change.kind === "delete") continue;
       const job = desiredFor(desired, change);
@@ -382,11 +384,24 @@ export const logpushJobs: ResourceKind<LiveLogpushJob[], ZoneWithLogpush> = {
       const write = change.operations.find(
         (op): op is Operation & { body: Record<string, unknown> } => op.method !== "DELETE" && !!op.body,
       );
-      const body = write?.body;
-      if (!body || (change.kind === "update" && !change.fields.some((f) => f.field === "destination_conf"))) continue;
-      checks.push(checkDestination(ctx, zone.zone_id, job, body));
+      if (!write) continue;
+      const destination = change.kind !== "update" || change.fields.some((f) => f.field === "destination_conf");
+      writes.push({ job, body: write.body, destination });
     }
-    return (await Promise.all(checks)).filter((e): e is string => e !== undefined);
+    // Every job is checked at once (each is an object of its own): first the fields (one read per
+    // dataset), then the destinations; each job's findings keep the plan's order.
+    const fields = await Promise.all(
+      writes.map(({ job, body }) => {
+        const named = fieldsWritten(body);
+        return named ? checkJobFields(ctx, zone.zone_id, job, named) : Promise.resolve([]);
+      }),
+    );
+    const destinations = await Promise.all(
+      writes.map(({ job, body, destination }) =>
+        destination ? checkDestination(ctx, zone.zone_id, job, body) : Promise.resolve(undefined),
+      ),
+    );
+    return writes.flatMap((_, i) => [...fields[i]!, ...(destinations[i] !== undefined ? [destinations[i]] : [])]);
   },
 };
 
