@@ -1168,14 +1168,14 @@ function suggestSimilar(word, candidates) {
   const minSimilarity = 0.4;
   candidates.forEach((candidate) => {
     if (candidate.length <= 1) return;
-    const distance2 = editDistance(word, candidate);
+    const distance3 = editDistance(word, candidate);
     const length = Math.max(word.length, candidate.length);
-    const similarity = (length - distance2) / length;
+    const similarity = (length - distance3) / length;
     if (similarity > minSimilarity) {
-      if (distance2 < bestDistance) {
-        bestDistance = distance2;
+      if (distance3 < bestDistance) {
+        bestDistance = distance3;
         similar = [candidate];
-      } else if (distance2 === bestDistance) {
+      } else if (distance3 === bestDistance) {
         similar.push(candidate);
       }
     }
@@ -4434,7 +4434,7 @@ var require_mod = __commonJS({
       }
       return score;
     };
-    var distance2 = function(a, b) {
+    var distance3 = function(a, b) {
       if (a.length < b.length) {
         var tmp = b;
         b = a;
@@ -4448,12 +4448,12 @@ var require_mod = __commonJS({
       }
       return myers_x(a, b);
     };
-    exports.distance = distance2;
+    exports.distance = distance3;
     var closest2 = function(str5, arr) {
       var min_distance = Infinity;
       var min_index = 0;
       for (var i = 0; i < arr.length; i++) {
-        var dist = distance2(str5, arr[i]);
+        var dist = distance3(str5, arr[i]);
         if (dist < min_distance) {
           min_distance = dist;
           min_index = i;
@@ -12895,6 +12895,120 @@ var init_live = __esm({
   }
 });
 
+// src/sections/logpush/fields-check.ts
+function filterKeys(node) {
+  const out = /* @__PURE__ */ new Set();
+  const walk2 = (n) => {
+    if (n === null || typeof n !== "object") return;
+    if (Array.isArray(n)) {
+      n.forEach(walk2);
+      return;
+    }
+    const r = n;
+    if (Array.isArray(r.and)) r.and.forEach(walk2);
+    if (Array.isArray(r.or)) r.or.forEach(walk2);
+    if (r.where !== void 0) walk2(r.where);
+    if (typeof r.key === "string") out.add(r.key);
+  };
+  walk2(node);
+  return [...out];
+}
+function fieldsWritten(body) {
+  const filter = typeof body.filter === "string" && body.filter.trim() !== "" ? filterKeys(parseJson(body.filter)) : [];
+  const options = body.output_options;
+  const names = options !== null && typeof options === "object" && Array.isArray(options.field_names) ? options.field_names.filter(
+    (n) => typeof n === "string"
+  ) : [];
+  const field_names = [...new Set(names)];
+  return filter.length > 0 || field_names.length > 0 ? { filter, field_names } : void 0;
+}
+function parseJson(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return void 0;
+  }
+}
+function closeMatches(name, known, max = 3) {
+  const lower = name.toLowerCase();
+  const limit2 = Math.max(2, Math.floor(name.length / 3));
+  return [...known].map((k) => ({ k, d: k.toLowerCase() === lower ? 0 : (0, import_fastest_levenshtein2.distance)(name, k) })).filter((x) => x.d <= limit2).sort((a, b) => a.d - b.d || (a.k < b.k ? -1 : a.k > b.k ? 1 : 0)).slice(0, max).map((x) => x.k);
+}
+function fieldsPath(zoneId, dataset) {
+  return zonePath(zoneId, "logpush", "datasets", dataset, "fields");
+}
+function parseFieldsAnswer(res, path6) {
+  const bad = (why) => new AnswerShapeError(
+    `the API answered GET ${path6} with ${clipJson(res, 60) ?? "nothing"}, expected an object of field name → description (${why}); the job's fields were not checked and nothing was changed`
+  );
+  if (res === null || typeof res !== "object" || Array.isArray(res)) throw bad("not an object");
+  const entries = Object.entries(res);
+  if (entries.length === 0) throw bad("no field at all");
+  const odd = entries.find(([, v]) => v !== null && typeof v !== "string");
+  if (odd) throw bad(`the value of ${JSON.stringify(odd[0])} is not a description`);
+  return new Set(entries.map(([k]) => k));
+}
+async function datasetFields(ctx, zoneId, dataset) {
+  const ask = (key2) => ctx.memo(key2, () => {
+    const path6 = fieldsPath(zoneId, dataset);
+    return ctx.client.request("GET", path6).then(
+      (res) => ({ from: zoneId, fields: parseFieldsAnswer(res, path6) }),
+      (error) => ({ from: zoneId, error })
+    );
+  });
+  let got = await ask(`logpush-fields:${dataset}`);
+  if (got.error !== void 0 && got.from !== zoneId) got = await ask(`logpush-fields:${dataset}:${zoneId}`);
+  if (got.error !== void 0) throw got.error;
+  return got.fields;
+}
+function advice(err, dataset) {
+  if (err instanceof NetworkError) return "run plan again";
+  const status2 = err.info.status;
+  if (status2 === 401 || status2 === 403)
+    return 'give the API token "Logs: Edit" on this zone (the fields list needs it), then run plan again';
+  if (status2 === 400 || status2 === 404)
+    return `check the dataset name (${dataset}) and that the zone has Logpush (an Enterprise feature), then run plan again`;
+  return "run plan again; if it persists, check the dataset name";
+}
+async function checkJobFields(ctx, zoneId, job, named) {
+  let known;
+  try {
+    known = await datasetFields(ctx, zoneId, job.dataset);
+  } catch (err) {
+    if (!(err instanceof ApiError || err instanceof NetworkError)) throw err;
+    return [
+      `logpush job "${job.name}": could not read the fields of dataset ${job.dataset} to check the ${describeNamed(named)} (${err.message}); nothing was changed: ${advice(err, job.dataset)}`
+    ];
+  }
+  const errors = [];
+  const report = (where, field) => {
+    const close = closeMatches(field, known);
+    errors.push(
+      `logpush job "${job.name}": ${where} names ${JSON.stringify(field)}, which dataset ${job.dataset} does not have` + (close.length > 0 ? ` (did you mean ${close.join(", ")}?)` : "") + `; the API would refuse the job at apply (GET ${fieldsPath(zoneId, job.dataset)} lists the dataset's fields); nothing was changed`
+    );
+  };
+  for (const f of named.filter) if (!known.has(f)) report("the filter", f);
+  for (const f of named.field_names) if (!known.has(f)) report("output_options.field_names", f);
+  return errors;
+}
+function describeNamed(named) {
+  const parts = [
+    ...named.filter.length > 0 ? ["filter's keys"] : [],
+    ...named.field_names.length > 0 ? ["output_options.field_names"] : []
+  ];
+  return parts.join(" and ");
+}
+var import_fastest_levenshtein2;
+var init_fields_check = __esm({
+  "src/sections/logpush/fields-check.ts"() {
+    "use strict";
+    import_fastest_levenshtein2 = __toESM(require_mod(), 1);
+    init_errors();
+    init_redact();
+    init_fields();
+  }
+});
+
 // src/sections/logpush/logpush-jobs.ts
 function jobsPath(zoneId, id) {
   return id === void 0 ? zonePath(zoneId, "logpush", "jobs") : zonePath(zoneId, "logpush", "jobs", id);
@@ -13122,6 +13236,7 @@ var init_logpush_jobs = __esm({
     init_fields();
     init_identity_list();
     init_live();
+    init_fields_check();
     RESOURCE2 = "logpush_job";
     UPLOAD_LIMITS = ["max_upload_bytes", "max_upload_interval_seconds", "max_upload_records"];
     IDENTITY2 = {
@@ -13197,11 +13312,12 @@ var init_logpush_jobs = __esm({
       },
       /**
        * Asks the API about every destination a change would write to (and about every ownership token it
-       * would send), so a bad one is a plan error rather than an apply that stops half-way.
+       * would send), and about the fields of the dataset of every filter or field_names it would send, so
+       * a bad one is a plan error rather than an apply that stops half-way.
        */
       async check(ctx, zone, changes) {
         const desired = zone.logs?.logpush_jobs ?? [];
-        const checks = [];
+        const writes = [];
         for (const change of changes) {
           if (change.resource !== RESOURCE2 || change.kind === "delete") continue;
           const job = desiredFor(desired, change);
@@ -13209,11 +13325,22 @@ var init_logpush_jobs = __esm({
           const write = change.operations.find(
             (op) => op.method !== "DELETE" && !!op.body
           );
-          const body = write?.body;
-          if (!body || change.kind === "update" && !change.fields.some((f) => f.field === "destination_conf")) continue;
-          checks.push(checkDestination(ctx, zone.zone_id, job, body));
+          if (!write) continue;
+          const destination = change.kind !== "update" || change.fields.some((f) => f.field === "destination_conf");
+          writes.push({ job, body: write.body, destination });
         }
-        return (await Promise.all(checks)).filter((e) => e !== void 0);
+        const fields = await Promise.all(
+          writes.map(({ job, body }) => {
+            const named = fieldsWritten(body);
+            return named ? checkJobFields(ctx, zone.zone_id, job, named) : Promise.resolve([]);
+          })
+        );
+        const destinations = await Promise.all(
+          writes.map(
+            ({ job, body, destination }) => destination ? checkDestination(ctx, zone.zone_id, job, body) : Promise.resolve(void 0)
+          )
+        );
+        return writes.flatMap((_, i) => [...fields[i], ...destinations[i] !== void 0 ? [destinations[i]] : []]);
       }
     };
   }
