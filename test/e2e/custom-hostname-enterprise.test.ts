@@ -1,4 +1,4 @@
-// Choosing a custom hostname's CA needs the Enterprise plan (../shared/spec/real-answers.md, "Changes
+// Choosing a custom hostname's CA needs the Enterprise plan (the shared spec real-answers.md, "Changes
 // since the seed documents", custom hostname CA: error 1459 otherwise; message as external-dns #5435
 // quotes it; terraform-provider-cloudflare #3898 met it re-sending the hostname's own CA). On a
 // Business zone: plan → apply fails on the PATCH with the change to make in the file (naming the

@@ -1,4 +1,4 @@
-// Lists in the shapes the real API may answer (../shared/spec/real-answers.md, "List answers": pages of
+// Lists in the shapes the real API may answer (the shared spec real-answers.md, "List answers": pages of
 // a per_page smaller than the count, cursor pages, an item repeated in a glitch, an empty page before
 // the last; "Numeric ids": Logpush job ids are integers, beyond 2^53 JSON.parse rounds them), played
 // by the emulator's list shapes (docs/emulator.md), end to end with the exact writes from its log.

@@ -1,6 +1,6 @@
 // Issue 28 end to end: the values and fields of Cloudflare's API of 2026 are stated, planned, applied
 // and read back, and fields zoneform does not manage survive a write byte for byte. Facts relied on
-// (../shared/spec/real-answers.md "Changes since the seed documents"): a content security rule's action
+// (the shared spec real-answers.md "Changes since the seed documents"): a content security rule's action
 // may be add_reporting_directives; custom log fields have transformed_request_fields and
 // raw_response_fields, and preserve_duplicates on response fields of both kinds; every field of a
 // Page Shield policy PUT is optional; a Logpush PUT keeps what it does not carry.

@@ -3,7 +3,7 @@
 // overrides, and overrides zoneform does not own, survives a planned change of paranoia level byte
 // for byte: plan → apply → plan with no changes, the exact PATCH from the emulator's request log, and
 // the entry point read back equal in everything but what the plan changed. Facts relied on
-// (../shared/spec/real-answers.md "Corrections", entry point execute rule): `action_parameters.version:
+// (the shared spec real-answers.md "Corrections", entry point execute rule): `action_parameters.version:
 // "latest"`, and a dashboard-made managed rule may carry rule overrides of its own. Whether the real
 // API keeps a rule field it does not know is not recorded: the emulator keeps it (its choice), so a
 // client that drops one is caught.

@@ -309,7 +309,7 @@ describe("log_custom_fields as the real API answered them (cft_log_fields_rulese
 
 describe("log_custom_fields of 2025: transformed and raw lists, preserve_duplicates", () => {
   // Changelog 2025-04-18 "Custom fields raw and transformed values support"; cloudflare-go
-  // LogCustomFieldRuleActionParameters (../shared/spec/real-answers.md "custom log fields").
+  // LogCustomFieldRuleActionParameters (the shared spec real-answers.md "custom log fields").
   const live = rule(
     {
       request_fields: [{ name: "user-agent" }],

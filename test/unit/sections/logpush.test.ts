@@ -239,7 +239,7 @@ describe("logpush output_options", () => {
         "CVE-2021-44228": false,
         batch_prefix: "",
         // An option zoneform does not know, as the job holds it: a PUT replaces output_options whole
-        // (../shared/spec/real-answers.md "Logpush options"), so left out it would be lost.
+        // (the shared spec real-answers.md "Logpush options"), so left out it would be lost.
         some_future_option: "x",
       });
       // Not stated by the file and unknown to zoneform: never a difference.

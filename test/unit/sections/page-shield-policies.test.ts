@@ -240,7 +240,7 @@ describe("normalizePolicy", () => {
     expect(() => normalizePolicy({ ...raw, action: "block" })).toThrow(
       'the API answered a Page Shield policy with action "block", expected log, allow, add_reporting_directives',
     );
-    // The action of 2026 (../shared/spec/real-answers.md "policy action") is read as it is.
+    // The action of 2026 (the shared spec real-answers.md "policy action") is read as it is.
     expect(normalizePolicy({ ...raw, action: "add_reporting_directives" }).action).toBe("add_reporting_directives");
   });
 });
