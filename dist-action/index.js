@@ -59647,7 +59647,8 @@ function renderField(c, f, kind) {
     }).join("");
     return `      ${c.yellow("~")} ${field}: ${words}`;
   }
-  return `      ${c.yellow("~")} ${field}: ${formatValue(f.before, f.sensitive)} → ` + formatValue(f.after, f.sensitive);
+  const [before, after] = [formatValue(f.before, f.sensitive), formatValue(f.after, f.sensitive)];
+  return `      ${c.yellow("~")} ${field}: ${before} → ${after}`;
 }
 function renderChangeText(change, c, verbose = false) {
   const paint = colorFor(c, change.kind);
@@ -63811,18 +63812,16 @@ function checkOverrides(raw, target, ptr, errors) {
     if (value !== void 0 && typeof value !== "boolean")
       errors.push(problem(p, value, "enabled", "it must be a boolean"));
   };
-  checkAction(raw.action, `${ptr}/action`);
-  checkEnabled(raw.enabled, `${ptr}/enabled`);
-  if (raw.score_threshold !== void 0) {
-    errors.push(
-      problem(
-        `${ptr}/score_threshold`,
-        raw.score_threshold,
-        "score_threshold",
-        "it is only allowed on a rule override"
-      )
-    );
-  }
+  const checkBroadOverride = (o, p) => {
+    checkAction(o.action, `${p}/action`);
+    checkEnabled(o.enabled, `${p}/enabled`);
+    if (o.score_threshold !== void 0) {
+      errors.push(
+        problem(`${p}/score_threshold`, o.score_threshold, "score_threshold", "it is only allowed on a rule override")
+      );
+    }
+  };
+  checkBroadOverride(raw, ptr);
   const tags = new Set(target.rules.flatMap((r) => r.categories ?? []));
   eachItem(raw.categories, "categories", `${ptr}/categories`, errors, (item, p) => {
     if (typeof item.category !== "string" || !tags.has(item.category)) {
@@ -63835,18 +63834,7 @@ function checkOverrides(raw, target, ptr, errors) {
         )
       );
     }
-    checkAction(item.action, `${p}/action`);
-    checkEnabled(item.enabled, `${p}/enabled`);
-    if (item.score_threshold !== void 0) {
-      errors.push(
-        problem(
-          `${p}/score_threshold`,
-          item.score_threshold,
-          "score_threshold",
-          "it is only allowed on a rule override"
-        )
-      );
-    }
+    checkBroadOverride(item, p);
   });
   eachItem(raw.rules, "rules", `${ptr}/rules`, errors, (item, p) => {
     const rule = target.rules.find((r) => r.id === item.id);

@@ -93,7 +93,7 @@ export function interpolateEnv(value: unknown, env: Env, missingEnv: "error" | "
         result.findings.push({
           pointer,
           message:
-            `'${whole}' is zoneform's own API credential; it is never written into a zone (use ` + `another variable)`,
+            `'${whole}' is zoneform's own API credential; ` + "it is never written into a zone (use another variable)",
         });
         result.missing.add(pointer);
         return "";

@@ -135,7 +135,7 @@ export function planSwitch(
       `    the switch takes the entry point's (${live.id}) whole rule list: the ${kept.length} rule(s) it ` +
         `holds are sent back unchanged, by id, ` +
         `and ${
-          added.length === 0 ? "no rule is added" : `${added.length} rule(s) of the proposal are added ` + `after them`
+          added.length === 0 ? "no rule is added" : `${added.length} rule(s) of the proposal are added after them`
         }:`,
       ...kept.map((r) => `    = keeps: ${r.id} ${describeRule(r)}`),
       ...added.map((r) => `    + adds:  ${describeRule(r)}`),

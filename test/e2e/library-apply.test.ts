@@ -16,23 +16,11 @@ import {
   type Plan,
 } from "../../src/index.js";
 import { TOKEN, TestEmulator, ZONE, runCli, writeConfig } from "../helpers/cli.js";
+import { CHECKOUT } from "../helpers/configs.js";
 
 const emu = TestEmulator.perFile();
 
-const CONFIG = `version: 1
-safety: { max_deletes: 0 }
-zones:
-  - zone_id: ${ZONE.com}
-    name: example.com
-    page_shield:
-      enabled: true
-      policies:
-        - description: "Checkout \${env:SUFFIX}"
-          action: log
-          expression: 'http.request.uri.path contains "/checkout"'
-          value: "script-src 'self' https://js.\${env:SUFFIX}.example"
-`;
-const ENV = { SUFFIX: "stripe" };
+const { CONFIG, ENV } = CHECKOUT;
 const WRITES = [`PUT zones/${ZONE.com}/page_shield`, `POST zones/${ZONE.com}/page_shield/policies`];
 
 /** A client, the desired state of `config` and the library's plan of it; the request log cleared after. */

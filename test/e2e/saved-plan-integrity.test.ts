@@ -10,24 +10,12 @@ import { parseConfigText } from "../../src/config/index.js";
 import { executePlan } from "../../src/engine/execute.js";
 import { planZones } from "../../src/engine/plan.js";
 import { TOKEN, TestEmulator, ZONE, runCli, tempDir, writeConfig } from "../helpers/cli.js";
+import { CHECKOUT } from "../helpers/configs.js";
 
 const emu = TestEmulator.perFile();
 const STACK = /Internal error|\n\s+at \S/;
 
-const CONFIG = `version: 1
-safety: { max_deletes: 0 }
-zones:
-  - zone_id: ${ZONE.com}
-    name: example.com
-    page_shield:
-      enabled: true
-      policies:
-        - description: "Checkout \${env:SUFFIX}"
-          action: log
-          expression: 'http.request.uri.path contains "/checkout"'
-          value: "script-src 'self' https://js.\${env:SUFFIX}.example"
-`;
-const ENV = { SUFFIX: "stripe" };
+const { CONFIG, ENV } = CHECKOUT;
 
 interface PlanDoc {
   digest: string;

@@ -159,7 +159,7 @@ export function register(program: Command, ctx: CommandContext): void {
         io.stderr.write(
           `inventory: ${merged.added.length} new ` +
             `script${merged.added.length === 1 ? "" : "s"}${
-              merged.pagesAdded.length ? ` and ${merged.pagesAdded.length} page ` + `pattern(s)` : ""
+              merged.pagesAdded.length ? ` and ${merged.pagesAdded.length} page pattern(s)` : ""
             } added to ${printable(merged.where)} of ${printable(opts.out ?? opts.merge!)} ` +
             `(${scripts.length} seen on the pages in scope); review each TODO justification\n${added}`,
         );

@@ -38,9 +38,8 @@ function renderField(c: Colors, f: FieldDiff, kind: Change["kind"]): string {
       .join("");
     return `      ${c.yellow("~")} ${field}: ${words}`;
   }
-  return (
-    `      ${c.yellow("~")} ${field}: ${formatValue(f.before, f.sensitive)} → ` + formatValue(f.after, f.sensitive)
-  );
+  const [before, after] = [formatValue(f.before, f.sensitive), formatValue(f.after, f.sensitive)];
+  return `      ${c.yellow("~")} ${field}: ${before} → ${after}`;
 }
 
 export function renderChangeText(change: Change, c: Colors, verbose = false): string[] {

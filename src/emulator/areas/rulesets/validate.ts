@@ -151,7 +151,7 @@ export function checkRuleSet(rules: readonly RuleInput[], pointer = "/rules"): A
     errors.push({
       code: RULESET_CODE.invalid,
       message:
-        `too many custom log fields: ${fields} configured, at most ${MAX_CUSTOM_LOG_FIELDS} are ` + `allowed per zone`,
+        `too many custom log fields: ${fields} configured, ` + `at most ${MAX_CUSTOM_LOG_FIELDS} are allowed per zone`,
       source: { pointer },
     });
   }
@@ -294,18 +294,17 @@ function checkOverrides(raw: unknown, target: Ruleset, ptr: string, errors: ApiE
     if (value !== undefined && typeof value !== "boolean")
       errors.push(problem(p, value, "enabled", "it must be a boolean"));
   };
-  checkAction(raw.action, `${ptr}/action`);
-  checkEnabled(raw.enabled, `${ptr}/enabled`);
-  if (raw.score_threshold !== undefined) {
-    errors.push(
-      problem(
-        `${ptr}/score_threshold`,
-        raw.score_threshold,
-        "score_threshold",
-        "it is only allowed on a rule override",
-      ),
-    );
-  }
+  /** An override of the ruleset or of a category: action and enabled, and no score threshold. */
+  const checkBroadOverride = (o: Record<string, unknown>, p: string): void => {
+    checkAction(o.action, `${p}/action`);
+    checkEnabled(o.enabled, `${p}/enabled`);
+    if (o.score_threshold !== undefined) {
+      errors.push(
+        problem(`${p}/score_threshold`, o.score_threshold, "score_threshold", "it is only allowed on a rule override"),
+      );
+    }
+  };
+  checkBroadOverride(raw, ptr);
   const tags = new Set(target.rules.flatMap((r) => r.categories ?? []));
   eachItem(raw.categories, "categories", `${ptr}/categories`, errors, (item, p) => {
     if (typeof item.category !== "string" || !tags.has(item.category)) {
@@ -318,18 +317,7 @@ function checkOverrides(raw: unknown, target: Ruleset, ptr: string, errors: ApiE
         ),
       );
     }
-    checkAction(item.action, `${p}/action`);
-    checkEnabled(item.enabled, `${p}/enabled`);
-    if (item.score_threshold !== undefined) {
-      errors.push(
-        problem(
-          `${p}/score_threshold`,
-          item.score_threshold,
-          "score_threshold",
-          "it is only allowed on a rule override",
-        ),
-      );
-    }
+    checkBroadOverride(item, p);
   });
   eachItem(raw.rules, "rules", `${ptr}/rules`, errors, (item, p) => {
     const rule = target.rules.find((r) => r.id === item.id);
