@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { printable } from "../../src/safe-text.js";
+import { hasUnsafe, printable, safeJson, sarifMessage } from "../../src/safe-text.js";
 
 const C0 = Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(i));
 const C1 = Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(0x80 + i));
@@ -19,6 +19,30 @@ const FORMAT = [
   "\u2068",
   "\u2069",
 ];
+
+/** Invisible characters: zero-width, word joiner and invisible operators, BOM, soft hyphen, fillers. */
+const INVISIBLE = [
+  "\u00ad",
+  "\u034f",
+  "\u115f",
+  "\u180e",
+  "\u200b",
+  "\u200c",
+  "\u200d",
+  "\u2060",
+  "\u2061",
+  "\u2062",
+  "\u2063",
+  "\u2064",
+  "\u206a",
+  "\u3164",
+  "\ufe00",
+  "\ufe0f",
+  "\ufeff",
+  "\ufff9",
+];
+/** Beyond U+FFFF: tag characters (an invisible "ignore" spelled in tags), variation selectors supplement. */
+const ASTRAL = ["\u{e0001}", "\u{e0020}", "\u{e0041}", "\u{e007f}", "\u{e0100}", "\u{e01ef}", "\u{1d173}"];
 
 describe("printable", () => {
   it("returns text without such characters as it is, the same string", () => {
@@ -50,8 +74,26 @@ describe("printable", () => {
     expect(printable("\u009b2K")).toBe("\\u009b2K");
   });
 
+  it("escapes zero-width, invisible and tag characters and variation selectors, visibly", () => {
+    for (const c of INVISIBLE)
+      expect(printable(`a${c}b`)).toBe(`a\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}b`);
+    // Beyond U+FFFF: the two UTF-16 halves, as JSON writes them.
+    expect(printable("x\u{e0041}y")).toBe("x\\udb40\\udc41y");
+    for (const c of ASTRAL) {
+      const out = printable(`a${c}b`);
+      expect(out).toMatch(/^a(\\ud[89ab][0-9a-f]{2}\\ud[c-f][0-9a-f]{2})b$/);
+      expect(JSON.parse(`"${out.slice(1, -1)}"`)).toBe(c);
+    }
+    // An unpaired surrogate is not a character: escaped too.
+    expect(printable("a\ud800b\udc00c")).toBe("a\\ud800b\\udc00c");
+  });
+
+  it("keeps visible text beyond ASCII as it is: letters, CJK, emoji, a pair of surrogates", () => {
+    for (const s of ["é日本🙂", "\u{1f600}", "ünïcödé", "\u00a0", "\u200a hair space"]) expect(printable(s)).toBe(s);
+  });
+
   it("leaves no unsafe character at all, and is idempotent", () => {
-    const all = [...C0, "\u007f", ...C1, ...FORMAT].join("x");
+    const all = [...C0, "\u007f", ...C1, ...FORMAT, ...INVISIBLE, ...ASTRAL].join("x");
     const out = printable(all);
     expect(out).toMatch(/^[\x20-\x7e]*$/);
     expect(printable(out)).toBe(out);
@@ -69,5 +111,26 @@ describe("printable", () => {
     const long = "script-src 'self' https://cdn.example ".repeat(50_000);
     // A quadratic scan of 2 MB, 20 times, would outlast the test's timeout (no wall-clock assert).
     for (let i = 0; i < 20; i++) expect(printable(long)).toBe(long);
+  });
+});
+
+describe("safeJson", () => {
+  it("writes invisible and bidirectional characters as JSON escapes: the same value, read back", () => {
+    const value = { a: `x\u202ey\u200b\u2028\u{e0041}\u0007`, b: ["\ufeff", 1, null], c: "plain é 🙂" };
+    const text = safeJson(value, 2);
+    expect(hasUnsafe(text.replace(/\n/g, ""))).toBe(false);
+    expect(text).toContain("x\\u202ey\\u200b\\u2028\\udb40\\udc41\\u0007");
+    expect(text).toContain("plain é 🙂");
+    expect(JSON.parse(text)).toEqual(value);
+    expect(safeJson({ plain: "text" })).toBe(JSON.stringify({ plain: "text" }));
+  });
+});
+
+describe("sarifMessage", () => {
+  it("escapes brackets so that no embedded link is formed, and is printable", () => {
+    expect(sarifMessage("see [docs](https://evil.example) \u202e")).toBe(
+      "see \\[docs\\](https://evil.example) \\u202e",
+    );
+    expect(sarifMessage("[1](0)")).not.toMatch(/(^|[^\\])\[/);
   });
 });
