@@ -57,7 +57,12 @@ describe("page shield end to end", () => {
     ]);
     const log = await emu.requests();
     const put = log.find((r) => r.method === "PUT")!;
-    expect(put.body).toEqual({ enabled: true });
+    // Every setting the live answer states, with the change.
+    expect(put.body).toEqual({
+      enabled: true,
+      use_cloudflare_reporting_endpoint: true,
+      use_connection_url_path: false,
+    });
     const live = await emu.api<Array<{ description: string; action: string; enabled: unknown }>>(
       "GET",
       `zones/${ZONE.com}/page_shield/policies`,
@@ -96,6 +101,18 @@ describe("page shield end to end", () => {
       expect(writes).toEqual([
         expect.stringMatching(new RegExp(`^PUT zones/${ZONE.com}/page_shield/policies/[0-9a-f]+$`)),
         `DELETE zones/${ZONE.com}/page_shield/policies/${old.id}`,
+      ]);
+      // The PUT carries the whole policy (the emulator's PUT replaces it, as the real API may): the
+      // expression, action and description survive a change of the value alone.
+      const puts = (await emu.requests()).filter((r) => r.method === "PUT");
+      expect(puts.map((r) => r.body)).toEqual([
+        {
+          description: "Checkout allow-list",
+          action: "allow",
+          expression: 'http.request.uri.path contains "/checkout"',
+          value: "script-src 'self' https://js.stripe.com https://www.paypal.com",
+          enabled: true,
+        },
       ]);
 
       await emu.api("POST", `zones/${ZONE.com}/page_shield/policies`, {

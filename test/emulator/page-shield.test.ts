@@ -172,16 +172,32 @@ describe("policies", () => {
     value: "script-src 'self' https://js.stripe.com",
   };
 
-  test("create, read, update partially, list and delete", async () => {
+  test("create, read, update (a PUT replaces the policy whole), list and delete", async () => {
     const created = await emu().call("POST", `${ps}/policies`, policy);
     expect(created.status).toBe(200);
     const id = created.body.result.id as string;
     expect(id).toMatch(/^[0-9a-f]{32}$/);
     expect(created.body.result).toEqual({ id, ...policy });
 
-    const updated = await emu().call("PUT", `${ps}/policies/${id}`, { action: "log" });
+    // The whole policy: every field as sent.
+    const updated = await emu().call("PUT", `${ps}/policies/${id}`, { ...policy, action: "log" });
     expect(updated.body.result).toEqual({ id, ...policy, action: "log" });
     expect((await emu().call("GET", `${ps}/policies/${id}`)).body.result.action).toBe("log");
+    // Part of it: what the PUT leaves out is reset, as a PUT that replaces would (real-answers.md: no
+    // recorded answer shows a merge).
+    const partial = await emu().call("PUT", `${ps}/policies/${id}`, { value: "script-src 'none'", enabled: "true" });
+    expect(partial.status).toBe(200);
+    expect(partial.body.result).toEqual({
+      id,
+      description: "",
+      action: "log",
+      expression: "",
+      enabled: true,
+      value: "script-src 'none'",
+    });
+    expect((await emu().call("GET", `${ps}/policies/${id}`)).body.result).toEqual(partial.body.result);
+    expect((await emu().call("PUT", `${ps}/policies/${id}`, { action: "deny" })).status).toBe(400);
+    expect((await emu().call("PUT", `${ps}/policies/${id}`, { description: "" })).status).toBe(400);
 
     const list = (await emu().call("GET", `${ps}/policies`)).body;
     expect(list.result).toHaveLength(1);

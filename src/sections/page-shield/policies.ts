@@ -52,7 +52,15 @@ export function normalizePolicy(input: unknown): LivePolicy {
   };
 }
 
-function policyBody(p: DesiredPolicy): DesiredPolicy {
+/**
+ * The body of a POST, and of every PUT: the whole policy, all five fields the API's policy has
+ * (description, action, expression, value, enabled). The API reference marks each PUT field optional,
+ * but no recorded answer shows whether a PUT merges or replaces, and the Terraform provider and
+ * cloudflare-go send all five: a PUT of the changed field alone would wipe the others if it replaces.
+ * Every field is one the file states (enabled defaults to true), so the body is the live policy with
+ * the planned changes, and the outcome is the same either way.
+ */
+export function policyBody(p: DesiredPolicy): DesiredPolicy {
   return { description: p.description, action: p.action, expression: p.expression, value: p.value, enabled: p.enabled };
 }
 
@@ -152,14 +160,8 @@ export const pageShieldPolicies: ResourceKind<LivePolicy[], ZoneWithPageShield> 
           before: withoutId(keep),
           after: body,
           fields,
-          // Only the fields that change: every PUT field is optional (the API of 2026), so whatever else
-          // the policy holds, including fields zoneform does not know, stays as it is.
           operations: [
-            {
-              method: "PUT",
-              path: zonePath(zoneId, "page_shield", "policies", keep.id),
-              body: Object.fromEntries(fields.map((f) => [f.field, f.after])),
-            },
+            { method: "PUT", path: zonePath(zoneId, "page_shield", "policies", keep.id), body: { ...body } },
           ],
         });
       }

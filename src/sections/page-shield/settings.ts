@@ -1,4 +1,4 @@
-// Page Shield on/off and its two reporting settings: one GET to read, one partial PUT to change.
+// Page Shield on/off and its two reporting settings: one GET to read, one PUT of every setting to change.
 import { ApiError } from "../../errors.js";
 import type { ZoneWithPageShield } from "./types.js";
 import type { Change } from "../../model/plan.js";
@@ -44,6 +44,16 @@ function assertSettingsShape(
   });
 }
 
+/**
+ * The PUT body: every setting the live answer states, with the planned changes (the SDK's update
+ * takes all three, each optional; whether a PUT resets one it leaves out is not documented, so none
+ * is left out). A setting the answer did not state is sent only when the file sets it.
+ */
+export function settingsBody(live: Settings, fields: ReadonlyArray<{ field: string; after?: unknown }>): Settings {
+  const changed = Object.fromEntries(fields.map((f) => [f.field, f.after]));
+  return pick({ ...live, ...changed } as Settings, SETTINGS);
+}
+
 export const pageShieldSettings: ResourceKind<Settings, ZoneWithPageShield> = {
   name: "page_shield_settings",
   order: 10,
@@ -66,7 +76,7 @@ export const pageShieldSettings: ResourceKind<Settings, ZoneWithPageShield> = {
   diff(zone, live) {
     const fields = diffFields(desiredSettings(zone), live);
     if (fields.length === 0) return { changes: [] };
-    const body = Object.fromEntries(fields.map((f) => [f.field, f.after]));
+    const body = settingsBody(live, fields);
     const change: Change = {
       kind: "update",
       resource: "page_shield_settings",

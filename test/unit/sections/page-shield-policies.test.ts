@@ -50,7 +50,7 @@ describe("page_shield_policy diff", () => {
     expect(withOld.changes.map((c) => c.operations[0]!.finds?.known)).toEqual([["p1"]]);
   });
 
-  it("updates only when a field differs, and marks CSP values as text for a word diff", () => {
+  it("updates only when a field differs, with a PUT of the whole policy, and marks CSP values as text", () => {
     const { changes } = pageShieldPolicies.diff(zone([policy("A", "script-src 'self' https://js.stripe.com")]), [
       live("p1", policy("A")),
     ]);
@@ -58,13 +58,13 @@ describe("page_shield_policy diff", () => {
     expect(changes[0]!.fields).toEqual([
       { field: "value", before: "script-src 'self'", after: "script-src 'self' https://js.stripe.com", text: true },
     ]);
-    // Only the field that changes: every PUT field is optional (deltas-2026 page_shield PUT), so the
-    // rest of the policy, fields zoneform does not know included, stays as it is.
+    // The whole policy, the five fields, whether the API merges or replaces (real-answers.md, "Page
+    // Shield policy PUT": no recorded answer shows which; Terraform and cloudflare-go send all five).
     expect(changes[0]!.operations).toEqual([
       {
         method: "PUT",
         path: `zones/${Z}/page_shield/policies/p1`,
-        body: { value: "script-src 'self' https://js.stripe.com" },
+        body: policy("A", "script-src 'self' https://js.stripe.com"),
       },
     ]);
     expect(pageShieldPolicies.diff(zone([policy("A")]), [live("p1", policy("A"))]).changes).toEqual([]);
@@ -246,16 +246,32 @@ describe("normalizePolicy", () => {
 });
 
 describe("page_shield_settings diff", () => {
-  it("sends only the settings that differ, and none when the file says nothing", () => {
+  it("PUTs every setting the live answer states, with the change, and nothing when nothing differs", () => {
     const z: DesiredZone = { zone_id: Z, page_shield: { enabled: true, use_connection_url_path: false, prune: true } };
     const { changes } = pageShieldSettings.diff(z, {
       enabled: false,
       use_cloudflare_reporting_endpoint: true,
       use_connection_url_path: false,
     });
+    expect(changes[0]!.fields).toEqual([{ field: "enabled", before: false, after: true }]);
+    // The whole settings object: whether a PUT resets a setting it leaves out is not documented.
     expect(changes[0]!.operations).toEqual([
-      { method: "PUT", path: `zones/${Z}/page_shield`, body: { enabled: true } },
+      {
+        method: "PUT",
+        path: `zones/${Z}/page_shield`,
+        body: { enabled: true, use_cloudflare_reporting_endpoint: true, use_connection_url_path: false },
+      },
     ]);
+    // A setting the answer does not state is not invented.
+    const partial = pageShieldSettings.diff(z, { enabled: false, use_connection_url_path: false });
+    expect(partial.changes[0]!.operations[0]!.body).toEqual({ enabled: true, use_connection_url_path: false });
+    expect(
+      pageShieldSettings.diff(z, {
+        enabled: true,
+        use_cloudflare_reporting_endpoint: true,
+        use_connection_url_path: false,
+      }).changes,
+    ).toEqual([]);
     expect(pageShieldSettings.owns({ zone_id: Z, page_shield: { prune: true, policies: [] } })).toBe(false);
   });
 });

@@ -160,15 +160,31 @@ function createPolicy(req: RouteRequest): RouteResponse {
   return { result: policyView(policy) };
 }
 
+/** What a field a PUT leaves out becomes when the PUT replaces the policy. */
+const POLICY_RESET: Readonly<Record<string, unknown>> = {
+  description: "",
+  action: "log",
+  expression: "",
+  enabled: false,
+  value: "",
+};
+
+/**
+ * The API reference marks every field of the update optional, but no recorded answer shows whether a
+ * PUT merges or replaces (real-answers.md, "Page Shield policy PUT"). The emulator takes the harsher
+ * reading, which the real API may have: a PUT replaces the policy whole, each field it leaves out reset
+ * to its empty value (description, expression and value "", enabled false, action log), so a client
+ * sending only what changed loses the rest, visibly. Each field sent is checked as on create.
+ */
 function updatePolicy(req: RouteRequest): RouteResponse {
   const policy = findPolicy(req);
-  // A partial update: every field optional, each checked as on create.
   const optional = Object.fromEntries(
     Object.entries(POLICY_FIELDS).map(([k, spec]) => [k, { ...spec, required: false }]),
   );
   const body = requireFields(readEnabledText(req.body), optional);
   checkNonEmpty(body);
-  Object.assign(policy, body);
+  for (const k of Object.keys(policy)) if (k !== "id") delete policy[k];
+  Object.assign(policy, POLICY_RESET, body);
   return { result: policyView(policy) };
 }
 
