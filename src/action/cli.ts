@@ -1,8 +1,11 @@
-// Runs a zoneform command in this process, as `zoneform ARGS` would: what it prints goes to the job's
-// log as it comes and is kept for the summary and the comment.
+// Runs a zoneform command in this process, as `zoneform ARGS` would, and keeps what it prints for the
+// Action to decide on by its exit code alone (never by its text) and to show. In the job's log the
+// command line and everything it printed appear once it has ended, as one fenced block (runner.ts):
+// what it prints holds data (live descriptions, values of the file), which no workflow command in it
+// may turn into an output, a mask or an annotation.
 import { main } from "../cli/program.js";
 import type { CliIO } from "../cli/io.js";
-import type { Env } from "./runner.js";
+import type { Env, Runner } from "./runner.js";
 
 export interface CliRun {
   code: number;
@@ -13,18 +16,35 @@ export interface CliRun {
 /** `quiet`: what it prints on stdout (JSON, SARIF) is kept but not shown in the log. */
 export type Zoneform = (args: string[], opts?: { quiet?: boolean }) => Promise<CliRun>;
 
-export function zoneformIn(env: Env, cwd: string, log: (text: string) => void): Zoneform {
+export function zoneformIn(env: Env, cwd: string, runner: Pick<Runner, "fenced">): Zoneform {
   return async (args, opts = {}) => {
     let stdout = "";
     let stderr = "";
-    log(`$ zoneform ${args.join(" ")}\n`);
+    let shown = `$ zoneform ${args.join(" ")}\n`;
     const io: CliIO = {
-      stdout: { write: (t) => ((stdout += t), opts.quiet ? undefined : log(t)), isTTY: false },
-      stderr: { write: (t) => ((stderr += t), log(t)), isTTY: false },
+      stdout: {
+        write: (t) => {
+          stdout += t;
+          if (!opts.quiet) shown += t;
+        },
+        isTTY: false,
+      },
+      stderr: {
+        write: (t) => {
+          stderr += t;
+          shown += t;
+        },
+        isTTY: false,
+      },
       env: { NO_COLOR: "1", ...env } as CliIO["env"],
       cwd,
     };
-    const code = await main(args, io);
+    let code: number;
+    try {
+      code = await main(args, io);
+    } finally {
+      runner.fenced(shown);
+    }
     return { code, stdout, stderr };
   };
 }

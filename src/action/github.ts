@@ -1,7 +1,8 @@
-// The few calls of GitHub's REST API the Action makes, with the job's token: the pull request's
-// comments (list, create, update), the pull requests a pushed commit belongs to, and the saved plan
-// uploaded by the pull request's run (an artifact uploaded unzipped, `archive: false`). Every call is
-// bounded in time and size; an answer that is not what the API documents is an error, never a guess.
+// The few calls of GitHub's REST API the Action makes, with the job's token: who the token is, the
+// pull request's comments (list, create, update), the pull requests a pushed commit belongs to, one
+// workflow run, that run's artifacts, and an artifact's bytes (a file uploaded unzipped, `archive:
+// false`). Every call is bounded in time and size; an answer that is not what the API documents is an
+// error, never a guess. Nothing here decides: github's answers are data, checked by reviewed-plan.ts.
 
 /** Longest any one call may take. */
 const CALL_TIMEOUT_MS = 30_000;
@@ -19,27 +20,54 @@ export interface Comment {
 export interface PullRequest {
   number: number;
   merged_at: string | null;
-  head: { sha: string };
-  base: { ref: string };
+  merge_commit_sha: string | null;
+  head: { sha: string; repo?: { full_name?: string } | null };
+  base: { ref: string; repo?: { full_name?: string } | null };
+}
+
+export interface WorkflowRun {
+  id: number;
+  head_sha: string;
+  event: string;
+  path?: string;
+  repository: { full_name: string } | null;
+  head_repository: { full_name: string } | null;
 }
 
 export interface Artifact {
   id: number;
   name: string;
   expired: boolean;
-  created_at: string;
-  workflow_run?: { id: number; head_sha?: string };
+  workflow_run?: { id?: number; head_sha?: string } | null;
 }
+
+/** Who the token acts as: the author of the comments the Action makes with it. */
+export interface Identity {
+  login: string;
+  /** An app's bot (`github-actions[bot]`): its comments have `user.type` "Bot". */
+  bot: boolean;
+}
+
+/** The job's GITHUB_TOKEN is an installation token of GitHub Actions' app: its comments are this bot's. */
+export const ACTIONS_BOT: Identity = { login: "github-actions[bot]", bot: true };
 
 export class GitHubError extends Error {
   override name = "GitHubError";
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
 }
+
+const isObject = (v: unknown): v is Record<string, any> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export class GitHub {
   constructor(
     private readonly apiUrl: string,
     private readonly token: string,
-    private readonly repo: string,
+    readonly repo: string,
   ) {
     if (!/^[\w.-]+\/[\w.-]+$/.test(repo)) throw new GitHubError(`GITHUB_REPOSITORY "${repo}" is not owner/name`);
   }
@@ -65,20 +93,26 @@ export class GitHub {
       await res.body?.cancel();
       if (!location) throw new GitHubError(`${method} ${path}: HTTP ${res.status} without a Location`);
       const blob = await fetch(location, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
-      if (!blob.ok) throw new GitHubError(`downloading ${path}: HTTP ${blob.status}`);
+      if (!blob.ok) {
+        await blob.body?.cancel();
+        throw new GitHubError(`downloading ${path}: HTTP ${blob.status}`, blob.status);
+      }
       return readCapped(blob, `${method} ${path}`);
     }
     const text = await readCapped(res, `${method} ${path}`);
     if (!res.ok) {
       let message = text.slice(0, 300);
       try {
-        message = (JSON.parse(text) as { message?: string }).message ?? message;
+        message = String((JSON.parse(text) as { message?: unknown }).message ?? message);
       } catch {
         // not JSON: the start of the text
       }
       const hint =
         res.status === 403 || res.status === 404 ? " (does the workflow grant the permissions docs/ci.md lists?)" : "";
-      throw new GitHubError(`GitHub API ${method} ${path}: HTTP ${res.status} ${message}${hint}`);
+      throw new GitHubError(
+        `GitHub API ${method} ${path}: HTTP ${res.status} ${JSON.stringify(message)}${hint}`,
+        res.status,
+      );
     }
     if (opts.raw) return text;
     try {
@@ -88,19 +122,43 @@ export class GitHub {
     }
   }
 
-  private async list<T>(path: string, pick: (page: any) => unknown): Promise<T[]> {
+  private async list<T>(path: string, pick: (page: any) => unknown, valid: (item: any) => boolean): Promise<T[]> {
     const out: T[] = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
       const items = pick(await this.call("GET", `${path}${path.includes("?") ? "&" : "?"}per_page=100&page=${page}`));
       if (!Array.isArray(items)) throw new GitHubError(`GitHub API GET ${path}: expected a list`);
+      const bad = items.findIndex((item) => !valid(item));
+      if (bad >= 0)
+        throw new GitHubError(`GitHub API GET ${path}: item ${bad} of page ${page} is not what the API documents`);
       out.push(...(items as T[]));
       if (items.length < 100) return out;
     }
     throw new GitHubError(`GitHub API GET ${path}: more than ${MAX_PAGES} pages`);
   }
 
+  /**
+   * Who the token is (GET /user). The job's GITHUB_TOKEN, an installation token, may not read it (HTTP
+   * 403): its comments are github-actions[bot]'s.
+   */
+  async identity(): Promise<Identity> {
+    let user: unknown;
+    try {
+      user = await this.call("GET", "user");
+    } catch (err) {
+      if (err instanceof GitHubError && err.status === 403) return ACTIONS_BOT;
+      throw err;
+    }
+    if (!isObject(user) || typeof user.login !== "string" || user.login === "")
+      throw new GitHubError("GitHub API GET /user: the answer has no login");
+    return { login: user.login, bot: user.type === "Bot" };
+  }
+
   listComments(issue: number): Promise<Comment[]> {
-    return this.list<Comment>(`repos/${this.repo}/issues/${issue}/comments`, (p) => p);
+    return this.list<Comment>(
+      `repos/${this.repo}/issues/${issue}/comments`,
+      (p) => p,
+      (c) => isObject(c) && Number.isSafeInteger(c.id) && (c.user === null || isObject(c.user)),
+    );
   }
 
   createComment(issue: number, body: string): Promise<Comment> {
@@ -112,13 +170,31 @@ export class GitHub {
   }
 
   pullsOfCommit(sha: string): Promise<PullRequest[]> {
-    return this.list<PullRequest>(`repos/${this.repo}/commits/${encodeURIComponent(sha)}/pulls`, (p) => p);
+    return this.list<PullRequest>(
+      `repos/${this.repo}/commits/${encodeURIComponent(sha)}/pulls`,
+      (p) => p,
+      (p) => isObject(p) && Number.isSafeInteger(p.number) && isObject(p.head) && isObject(p.base),
+    );
   }
 
-  artifactsNamed(name: string): Promise<Artifact[]> {
+  async workflowRun(id: string): Promise<WorkflowRun> {
+    const run = await this.call("GET", `repos/${this.repo}/actions/runs/${encodeURIComponent(id)}`);
+    if (
+      !isObject(run) ||
+      !Number.isSafeInteger(run.id) ||
+      typeof run.head_sha !== "string" ||
+      typeof run.event !== "string"
+    )
+      throw new GitHubError(`GitHub API GET /repos/${this.repo}/actions/runs/${id}: not a workflow run`);
+    return run as WorkflowRun;
+  }
+
+  /** The artifacts of one workflow run that have this name. */
+  runArtifacts(runId: string, name: string): Promise<Artifact[]> {
     return this.list<Artifact>(
-      `repos/${this.repo}/actions/artifacts?name=${encodeURIComponent(name)}`,
+      `repos/${this.repo}/actions/runs/${encodeURIComponent(runId)}/artifacts?name=${encodeURIComponent(name)}`,
       (p) => p?.artifacts,
+      (a) => isObject(a) && Number.isSafeInteger(a.id) && typeof a.name === "string",
     );
   }
 
@@ -129,8 +205,10 @@ export class GitHub {
 
 async function readCapped(res: Response, what: string): Promise<string> {
   const declared = Number(res.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES)
+  if (declared > MAX_BODY_BYTES) {
+    await res.body?.cancel();
     throw new GitHubError(`${what}: the answer is ${declared} bytes, over ${MAX_BODY_BYTES}`);
+  }
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (res.body) {

@@ -1,0 +1,107 @@
+// apply (after the merge): the reviewed plan (reviewed-plan.ts), applied by
+// `zoneform apply PLAN -c CONFIG --expect-digest D --auto-approve`, which applies exactly that plan, or
+// nothing when the plan's desired state is not the merged files' or the zones changed since. When it
+// refuses or stops part-way, a new plan from the merged files says what is left: nothing ("Already
+// applied"), or a plan for a person to review. What the summary says comes from values: the exit code,
+// the digests and the counts of the plan files.
+import { basename } from "node:path";
+import {
+  ActionFailed,
+  codeBlock,
+  codeSpan,
+  configArgs,
+  configPath,
+  lastLines,
+  markdownText,
+  zoneArgs,
+  type Context,
+} from "./context.js";
+import { outputPath } from "./files.js";
+import { COMMENT_MAX_BYTES } from "./plan-mode.js";
+import { reviewedPlan, type Reviewed } from "./reviewed-plan.js";
+import { planMarkdown, readSavedPlan } from "./saved-plan.js";
+
+function refused(ctx: Context, message: string): never {
+  ctx.runner.setOutput("applied", "false");
+  ctx.runner.summary(`### zoneform apply refused\n\n${markdownText(message)}\n\nNothing was sent to Cloudflare.\n`);
+  throw new ActionFailed(message);
+}
+
+export async function apply(ctx: Context): Promise<void> {
+  const { runner } = ctx;
+  let reviewed: Reviewed;
+  try {
+    reviewed = await reviewedPlan(ctx);
+  } catch (err) {
+    if (err instanceof ActionFailed) refused(ctx, err.message);
+    throw err;
+  }
+  runner.setOutput("digest", reviewed.digest);
+  runner.setOutput("plan-path", reviewed.planPath);
+  const what = `the plan reviewed on ${reviewed.source}, ${codeSpan(reviewed.digest)}`;
+  const applied = await ctx.zoneform([
+    "apply",
+    reviewed.planPath,
+    "-c",
+    configPath(ctx),
+    "--expect-digest",
+    reviewed.digest,
+    "--auto-approve",
+    ...zoneArgs(ctx),
+  ]);
+  if (applied.code === 0) {
+    runner.setOutput("applied", "true");
+    const s = reviewed.saved.summary;
+    runner.summary(
+      `### zoneform apply\n\nApplied ${what}: ${s.create} to create, ${s.update} to update, ${s.replace} to ` +
+        `replace, ${s.delete} to delete, as reviewed.\n\n${codeBlock(lastLines(applied.stdout, 200))}`,
+    );
+    return;
+  }
+  runner.setOutput("applied", "false");
+  if (applied.code !== 1 && applied.code !== 4) {
+    runner.summary(
+      `### zoneform apply failed\n\nNot applied (exit ${applied.code}): ${what}.\n\n` +
+        codeBlock(lastLines(applied.stderr)),
+    );
+    throw new ActionFailed(`zoneform apply failed (exit ${applied.code}): ${lastLines(applied.stderr, 5)}`);
+  }
+  // Refused (exit 1: nothing written) or stopped part-way (exit 4): what is left, planned from the files.
+  const why =
+    applied.code === 1
+      ? `zoneform apply refused the plan reviewed on ${reviewed.sourceText} (exit 1): nothing was written.`
+      : `zoneform apply stopped part-way (exit 4) applying the plan reviewed on ${reviewed.sourceText}.`;
+  const sha = runner.env.GITHUB_SHA ?? "the checkout";
+  const newPath = outputPath(ctx.workspace, runner.input("new-plan-path"), "zoneform-new-plan.json", "new-plan-path");
+  const fresh = await ctx.zoneform(["plan", ...configArgs(ctx), "--out", newPath, "--force", "--detailed-exitcode"]);
+  const left = fresh.code === 0 || fresh.code === 2 ? await readSavedPlan(newPath) : undefined;
+  if (left && left.changes === 0) {
+    runner.setOutput("already-applied", "true");
+    const message =
+      `Already applied: the zones already match the files at ${sha}, so nothing is left to apply and nothing ` +
+      `was written. ${why}`;
+    runner.notice(message);
+    runner.summary(
+      `### zoneform apply\n\nAlready applied: the zones already match the files at ${codeSpan(sha)}, so nothing ` +
+        `is left to apply and nothing was written; ${what} was not applied again. ${markdownText(why)} Its ` +
+        `message:\n\n${codeBlock(lastLines(applied.stderr))}`,
+    );
+    return;
+  }
+  let shown = "";
+  if (left) {
+    runner.setOutput("new-digest", left.digest);
+    runner.setOutput("new-plan-path", newPath);
+    shown =
+      `A new plan of what is left, from the files at ${codeSpan(sha)}, is below, saved as ` +
+      `${codeSpan(basename(newPath))}: review it, then apply it by its digest (docs/ci.md, "A refused ` +
+      `apply").\n\n${planMarkdown(left, { maxBytes: COMMENT_MAX_BYTES })}`;
+  } else {
+    shown = `Planning again from the files failed too (exit ${fresh.code}):\n\n${codeBlock(lastLines(fresh.stderr))}`;
+  }
+  runner.summary(
+    `### zoneform apply refused\n\n${markdownText(why)} The plan: ${what}. Its message:\n\n` +
+      `${codeBlock(lastLines(applied.stderr))}\n${shown}`,
+  );
+  throw new ActionFailed(`${why} ${lastLines(applied.stderr, 6)}`);
+}

@@ -1,0 +1,89 @@
+// What every mode of the Action works with: the runner, the zoneform CLI in this process, the
+// workspace, GitHub's API and the token's identity; and the small helpers they share for paths and for
+// the Markdown they write (summary, comment).
+import { resolve } from "node:path";
+import { DEFAULT_CONFIG_PATH } from "../config/index.js";
+import type { Zoneform } from "./cli.js";
+import type { GitHub, Identity } from "./github.js";
+import type { Runner } from "./runner.js";
+
+/** A mode's refusal or failure: its message becomes the step's ::error:: and the step fails. */
+export class ActionFailed extends Error {
+  override name = "ActionFailed";
+}
+
+export interface Context {
+  runner: Runner;
+  zoneform: Zoneform;
+  /** The workspace the paths are relative to (the job's checkout). */
+  workspace: string;
+  /** The environment the CLI sees. */
+  cliEnv: Runner["env"];
+  github?: GitHub;
+  /** Who the token is (GET /user, else github-actions[bot]); asked once, when a mode needs it. */
+  identity(): Promise<Identity>;
+}
+
+export function github(ctx: Context): GitHub {
+  if (!ctx.github)
+    throw new ActionFailed(
+      "the input github-token is empty: the Action needs it to comment and to find the reviewed plan",
+    );
+  return ctx.github;
+}
+
+/** The configuration, always named: the input `config`, else zoneform.yaml, in the workspace. */
+export function configPath(ctx: Context): string {
+  return resolve(ctx.workspace, ctx.runner.input("config") || DEFAULT_CONFIG_PATH);
+}
+
+export function zoneArgs(ctx: Context): string[] {
+  const zone = ctx.runner.input("zone");
+  return zone ? ["--zone", zone] : [];
+}
+
+export function configArgs(ctx: Context): string[] {
+  return ["-c", configPath(ctx), ...zoneArgs(ctx)];
+}
+
+/** The address of this workflow run, when the runner says which it is. */
+export function runUrl(env: Runner["env"], runId = env.GITHUB_RUN_ID): string | undefined {
+  const { GITHUB_SERVER_URL: server = "https://github.com", GITHUB_REPOSITORY: repo } = env;
+  return repo && runId && /^\d+$/.test(runId) ? `${server}/${repo}/actions/runs/${runId}` : undefined;
+}
+
+/** `run N`, linked to the run when its address is known. */
+export function runLink(env: Runner["env"], runId: string): string {
+  const url = runUrl(env, runId);
+  return url ? `[run ${runId}](${url})` : `run ${runId}`;
+}
+
+/** A block of text from elsewhere, in a fence longer than any run of backticks in it. */
+export function codeBlock(text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  return `${fence}\n${text.trimEnd()}\n${fence}\n`;
+}
+
+export function lastLines(text: string, n = 40): string {
+  const lines = text.trimEnd().split("\n");
+  return (lines.length > n ? ["…", ...lines.slice(-n)] : lines).join("\n");
+}
+
+/**
+ * Text of the Action's messages in Markdown prose: every character that Markdown or HTML could read
+ * as markup is escaped (`<` among them, so no `<!--` comes from a message), and newlines are kept.
+ */
+export function markdownText(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>&~]/g, (c) =>
+    c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === "&" ? "&amp;" : `\\${c}`,
+  );
+}
+
+/** Text as a Markdown code span, in backticks more than any run of them in it (printed as it is). */
+export function codeSpan(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const ticks = "`".repeat(longest + 1);
+  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
+  return `${ticks}${pad}${text.replace(/\r?\n/g, " ")}${pad}${ticks}`;
+}

@@ -1,0 +1,97 @@
+// plan (on a pull request): validate, `plan --out`, then the plan read back as values (saved-plan.ts)
+// for the outputs, the job summary and the one comment the Action keeps on the pull request. The
+// comment's first line is the marker (marker.ts) naming the digest, the head commit and this run: the
+// apply after the merge takes the plan from this run's artifact and nothing else.
+import { basename } from "node:path";
+import { planCommentToUpdate } from "./comments.js";
+import { ActionFailed, codeBlock, configArgs, github, lastLines, codeSpan, runLink, type Context } from "./context.js";
+import { outputPath } from "./files.js";
+import { isCommitSha, isRunId, markerLine, type PlanMarker } from "./marker.js";
+import { planMarkdown, readSavedPlan } from "./saved-plan.js";
+
+/** Room for the plan under GitHub's 65 536-character comment, with the marker and the footer. */
+export const COMMENT_MAX_BYTES = 62_000;
+
+/** The saved plan's file name for a commit: also the artifact's name (uploaded with `archive: false`). */
+export function planFileName(sha: string): string {
+  return `zoneform-plan-${sha}.json`;
+}
+
+interface PullRequestEvent {
+  number: number;
+  head: string;
+}
+
+/** The pull request of a `pull_request` event, checked: a number and a 40-hex head commit. */
+function pullRequestOf(ctx: Context): PullRequestEvent | undefined {
+  const pr = ctx.runner.event.pull_request as { number?: unknown; head?: { sha?: unknown } } | undefined;
+  if (pr === undefined || pr === null) return undefined;
+  const head = pr.head?.sha;
+  if (!Number.isSafeInteger(pr.number) || (pr.number as number) <= 0 || !isCommitSha(head))
+    throw new ActionFailed("the event's pull_request has no number or no head commit (40 hex characters)");
+  return { number: pr.number as number, head };
+}
+
+/** Creates the plan comment, or updates the Action's own (comments.ts): one per pull request. */
+export async function upsertPlanComment(ctx: Context, issue: number, body: string): Promise<void> {
+  const gh = github(ctx);
+  const mine = planCommentToUpdate(await gh.listComments(issue), await ctx.identity());
+  if (mine) {
+    await gh.updateComment(mine.id, body);
+    ctx.runner.log(`Updated the plan comment ${mine.id} on #${issue}.`);
+  } else {
+    const made = await gh.createComment(issue, body);
+    ctx.runner.log(`Created the plan comment ${Number(made?.id) || ""} on #${issue}.`);
+  }
+}
+
+export async function plan(ctx: Context): Promise<void> {
+  const { runner } = ctx;
+  const pr = pullRequestOf(ctx);
+  const runId = runner.env.GITHUB_RUN_ID ?? "";
+  if (pr && !isRunId(runId)) throw new ActionFailed(`GITHUB_RUN_ID "${runId}" is not a run id`);
+  const head = pr?.head ?? (isCommitSha(runner.env.GITHUB_SHA) ? runner.env.GITHUB_SHA : "local");
+  const planPath = outputPath(ctx.workspace, runner.input("plan-path"), planFileName(head), "plan-path");
+  const where = pr ? `#${pr.number} at ${head}` : head;
+  const made = pr ? `Pull request #${pr.number}, head \`${head}\`, ${runLink(runner.env, runId)}` : "";
+
+  const fail = async (what: string, detail: string): Promise<never> => {
+    const text =
+      `### zoneform plan failed\n\n${what} for ${where}; no plan was saved, so nothing can be applied ` +
+      `from this commit.\n\n${codeBlock(lastLines(detail))}${made ? `\n${made}.\n` : ""}`;
+    runner.summary(text);
+    if (pr) {
+      const marker: PlanMarker = { kind: "failed", head: pr.head, run: runId };
+      await upsertPlanComment(ctx, pr.number, `${markerLine(marker)}\n${text}`);
+    }
+    throw new ActionFailed(`${what}: ${lastLines(detail, 3)}`);
+  };
+
+  const validate = await ctx.zoneform(["validate", ...configArgs(ctx)]);
+  if (validate.code !== 0)
+    await fail(`zoneform validate failed (exit ${validate.code})`, validate.stderr || validate.stdout);
+  const planned = await ctx.zoneform(["plan", ...configArgs(ctx), "--out", planPath, "--force", "--detailed-exitcode"]);
+  if (planned.code !== 0 && planned.code !== 2)
+    await fail(`zoneform plan failed (exit ${planned.code})`, planned.stderr || planned.stdout);
+
+  const saved = await readSavedPlan(planPath);
+  runner.setOutput("plan-path", planPath);
+  runner.setOutput("has-changes", saved.changes > 0 ? "true" : "false");
+  runner.setOutput("digest", saved.digest);
+  const file = basename(planPath);
+  const shown = planMarkdown(saved, {
+    maxBytes: COMMENT_MAX_BYTES,
+    fullPlan: `the artifact ${codeSpan(file)}: ${codeSpan(`zoneform show ${file}`)}`,
+  });
+  if (!pr) {
+    runner.summary(shown);
+    return;
+  }
+  const footer =
+    `\n${made}: the plan is saved as the artifact ${codeSpan(file)} of that run; read it with ` +
+    `${codeSpan(`zoneform show ${file}`)}. After the merge, the apply applies exactly this plan (this digest, ` +
+    `from that artifact) or nothing.\n`;
+  runner.summary(`${shown}${footer}`);
+  const marker: PlanMarker = { kind: "plan", digest: saved.digest, head: pr.head, run: runId };
+  await upsertPlanComment(ctx, pr.number, `${markerLine(marker)}\n${shown}${footer}`);
+}

@@ -1,0 +1,73 @@
+// drift and audit (on a schedule): read-only. drift saves the drift (a plan in JSON) and shows it;
+// audit shows its Markdown report and saves its SARIF for code scanning. Both files are written
+// through files.ts (never through a link in the checkout).
+import { resolve } from "node:path";
+import { loadConfig } from "../config/index.js";
+import { ZoneformError } from "../errors.js";
+import { ActionFailed, codeBlock, configArgs, configPath, lastLines, type Context } from "./context.js";
+import { outputPath, writeOutput } from "./files.js";
+import { COMMENT_MAX_BYTES } from "./plan-mode.js";
+import { parseSavedPlan, planMarkdown } from "./saved-plan.js";
+
+export async function drift(ctx: Context): Promise<void> {
+  const { runner } = ctx;
+  const path = outputPath(ctx.workspace, runner.input("drift-path"), "zoneform-drift.json", "drift-path");
+  const run = await ctx.zoneform(["drift", ...configArgs(ctx), "--format", "json"], { quiet: true });
+  if (run.code !== 0 && run.code !== 2) {
+    runner.summary(`### zoneform drift failed (exit ${run.code})\n\n${codeBlock(lastLines(run.stderr))}`);
+    throw new ActionFailed(`zoneform drift failed (exit ${run.code})`);
+  }
+  let found;
+  try {
+    found = await parseSavedPlan(run.stdout, "the drift zoneform drift --format json printed");
+  } catch (err) {
+    if (!(err instanceof ZoneformError)) throw err;
+    throw new ActionFailed(err.message);
+  }
+  await writeOutput(ctx.workspace, path, run.stdout, "drift-path");
+  runner.setOutput("drift-path", path);
+  const drifted = found.changes > 0 || found.plan.zones.some((z) => z.errors.length > 0);
+  runner.setOutput("has-drift", drifted ? "true" : "false");
+  runner.summary(
+    drifted
+      ? `### zoneform drift\n\nThe zones no longer match the files: this plan would undo the changes made ` +
+          `by hand.\n\n${planMarkdown(found, { maxBytes: COMMENT_MAX_BYTES })}`
+      : "### zoneform drift\n\nNo drift: the zones match the files.\n",
+  );
+  if (drifted) throw new ActionFailed("drift: the zones no longer match the files (the job summary shows how)");
+}
+
+/** The zones to audit: the input zone, else every zone the configuration declares. */
+async function auditArgs(ctx: Context): Promise<string[]> {
+  const zone = ctx.runner.input("zone");
+  const config = configPath(ctx);
+  if (zone) return ["-c", config, "--zone", zone];
+  let ids: string[];
+  try {
+    const { desired } = await loadConfig(resolve(config), { env: ctx.cliEnv, cwd: ctx.workspace });
+    ids = desired.zones.map((z) => z.zone_id);
+  } catch (err) {
+    throw new ActionFailed(`audit: the configuration could not be read to list its zones: ${(err as Error).message}`);
+  }
+  if (ids.length === 0) throw new ActionFailed("audit: the configuration declares no zone (or set the input zone)");
+  return ["-c", config, ...ids.flatMap((id) => ["--zone", id])];
+}
+
+export async function audit(ctx: Context): Promise<void> {
+  const { runner } = ctx;
+  const sarifPath = outputPath(ctx.workspace, runner.input("sarif-path"), "zoneform-audit.sarif", "sarif-path");
+  const args = await auditArgs(ctx);
+  const md = await ctx.zoneform(["audit", ...args, "--format", "markdown"]);
+  if (md.code !== 0 && md.code !== 2) {
+    runner.summary(`### zoneform audit failed (exit ${md.code})\n\n${codeBlock(lastLines(md.stderr))}`);
+    throw new ActionFailed(`zoneform audit failed (exit ${md.code})`);
+  }
+  runner.summary(md.stdout);
+  runner.setOutput("has-findings", md.code === 2 ? "true" : "false");
+  const sarif = await ctx.zoneform(["audit", ...args, "--format", "sarif"], { quiet: true });
+  if (sarif.code !== 0 && sarif.code !== 2)
+    throw new ActionFailed(`zoneform audit --format sarif failed (exit ${sarif.code})`);
+  await writeOutput(ctx.workspace, sarifPath, sarif.stdout, "sarif-path");
+  runner.setOutput("sarif-path", sarifPath);
+  if (md.code === 2) throw new ActionFailed("audit: findings (the job summary lists them)");
+}
