@@ -3,12 +3,18 @@
 // Action (action.yml) with only inputs it has and read only outputs it sets, and every other action
 // they use is an actions/* (or github/codeql-action) major that runs on Node 24. The GitLab and cron
 // recipes run the CLI: every `zoneform …` names a command, flags and arguments the program has, and
-// they install zoneform from this repository's git URL, the default branch (no release is tagged yet;
-// test/unit/docs/install-lines.test.ts checks that any ref named is a tag or a branch) (never from the
-// npm registry, where there is no zoneform, nor with `npm install --global` from git, which runs
-// `prepare` without the devDependencies: npm/cli#8440). Every apply is of a reviewed plan (`apply PLAN
-// --expect-digest`), no zoneform exit code is thrown away with `|| true`, and the comment marker the
-// recipes look for is the one the markdown plan starts with.
+// they install zoneform as README "Install" does: `git clone` of this repository's URL (the default
+// branch: no release is tagged yet; test/unit/docs/install-lines.test.ts checks that any ref named is a
+// tag or a branch), `npm ci` and `npm pack` in the clone, `npm install --global` of the packed file
+// (never the npm registry, where there is no zoneform, nor a git URL through the `prepare` script the
+// package no longer has); the GitLab image's Node is one package.json's engines accepts, with git.
+// test/soak/recipe-install.test.ts runs those install lines. Least privilege: a plan, drift or audit
+// gets the read-only Cloudflare token (CLOUDFLARE_API_TOKEN_READ); only a job that applies gets the
+// edit token (CLOUDFLARE_API_TOKEN_EDIT), and only in the protected environment cloudflare-production;
+// each GitHub job's `permissions:` are exactly what its steps use; plans run on `pull_request`, never
+// `pull_request_target`. Every apply is of a reviewed plan (`apply PLAN --expect-digest`), no zoneform
+// exit code is thrown away with `|| true`, and the comment marker the recipes look for is the one the
+// markdown plan starts with.
 import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
@@ -17,15 +23,17 @@ import { describe, expect, it } from "vitest";
 import { memoryIO } from "../../src/cli/io.js";
 import { buildProgram } from "../../src/cli/program.js";
 import { COMMENT_MARKER } from "../../src/plan/render/markdown.js";
+import { type INSTALLING, recipeInstall } from "../helpers/recipes.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const DIR = resolve(ROOT, "examples/ci");
 const PKG = JSON.parse(readFileSync(resolve(ROOT, "package.json"), "utf8")) as {
   version: string;
   repository: { url: string };
+  engines: { node: string };
 };
-/** What every recipe installs: this repository's default branch, from git. */
-const PINNED = PKG.repository.url;
+/** What the recipes that run the CLI clone: this repository (package.json's URL without npm's `git+`). */
+const REPOSITORY = PKG.repository.url.replace(/^git\+/, "");
 
 const program = await buildProgram({ io: memoryIO().io, setExit: () => undefined });
 
@@ -48,17 +56,42 @@ interface Recipe {
   setup: string[];
 }
 
+/** A job of a GitHub workflow. */
+interface GitHubJob {
+  if?: string;
+  environment?: string | { name?: string };
+  permissions?: unknown;
+  env?: Record<string, unknown>;
+  steps?: Step[];
+}
+
+interface GitHubWorkflow {
+  on: unknown;
+  permissions?: unknown;
+  jobs: Record<string, GitHubJob>;
+}
+
+/** A job of a .gitlab-ci.yml (any top-level key with a script). */
+interface GitLabJob {
+  image?: unknown;
+  stage?: string;
+  environment?: string | { name?: string };
+  variables?: Record<string, unknown>;
+  before_script?: unknown;
+  script?: unknown;
+  artifacts?: { paths?: string[] };
+}
+
 // --- reading the recipes ----------------------------------------------------------------------------
 
-function recipe(file: string): Recipe {
-  const text = readFileSync(resolve(DIR, file), "utf8");
+function recipe(file: string, text = readFileSync(resolve(DIR, file), "utf8")): Recipe {
   if (file === "crontab")
     return {
       file,
       text,
       steps: [],
       scripts: crontabCommands(text),
-      setup: [...text.matchAll(/^#\s+(npm .*)$/gm)].map((m) => m[1]!),
+      setup: recipeInstall("crontab", text).shells.flat(),
     };
   const doc = parseDocument(text);
   if (doc.errors.length > 0 || doc.warnings.length > 0)
@@ -340,6 +373,288 @@ function actionSteps(r: Recipe): Step[] {
   return r.steps.filter((s) => typeof s.uses === "string" && ACTION_USES.test(s.uses));
 }
 
+// --- least privilege and the install ---------------------------------------------------------------------
+
+type Level = "read" | "write";
+type Grants = Record<string, Level>;
+
+/** The events a GitHub workflow runs on. */
+function events(on: unknown): string[] {
+  if (typeof on === "string") return [on];
+  if (Array.isArray(on)) return on.map(String);
+  return Object.keys((on ?? {}) as object);
+}
+
+/** The modes the Action picks from the event when `mode` is empty (docs/ci.md#modes). */
+const EVENT_MODES: Record<string, string[]> = {
+  pull_request: ["plan"],
+  push: ["apply"],
+  schedule: ["drift", "audit"],
+};
+
+/** The modes a zoneform Action step can run: its `mode`, else those of the events it runs on. */
+function stepModes(step: Step, on: string[]): string[] {
+  if (typeof step.with?.mode === "string" && step.with.mode !== "") return [step.with.mode];
+  const only = /github\.event_name\s*==\s*'([\w-]+)'/.exec(step.if ?? "");
+  return (only ? [only[1]!] : on).flatMap((e) => EVENT_MODES[e] ?? []);
+}
+
+/** `a` with `b`'s grants added (write wins over read). */
+function grant(a: Grants, b: Grants): Grants {
+  const out = { ...a };
+  for (const [scope, level] of Object.entries(b)) if (out[scope] !== "write") out[scope] = level;
+  return out;
+}
+
+/**
+ * What a step uses of the job's GITHUB_TOKEN. checkout reads the repository; the Action's plan writes
+ * the pull request's comment; its apply finds the merged pull request and its comment (pull-requests:
+ * read) and the run that made the plan and its artifact (actions: read), unless it is given the plan
+ * and the digest; download-artifact of another run reads that run; upload-sarif writes code scanning
+ * and, in a private repository, reads the run and the repository (its README). upload-artifact
+ * uses the runner's own token.
+ */
+function stepNeeds(step: Step, on: string[]): Grants {
+  const uses = step.uses ?? "";
+  if (uses.startsWith("actions/checkout@")) return { contents: "read" };
+  if (uses.startsWith("actions/download-artifact@"))
+    return step.with?.["run-id"] !== undefined ? { actions: "read" } : {};
+  if (uses.startsWith("github/codeql-action/upload-sarif@"))
+    return { "security-events": "write", actions: "read", contents: "read" };
+  if (!ACTION_USES.test(uses)) return {};
+  let needs: Grants = {};
+  for (const mode of stepModes(step, on)) {
+    if (mode === "plan") needs = grant(needs, { "pull-requests": "write" });
+    if (mode === "apply" && !(step.with?.digest && step.with["plan-path"]))
+      needs = grant(needs, { "pull-requests": "read", actions: "read" });
+  }
+  return needs;
+}
+
+/** The Action's modes that call the Cloudflare API (all of them), and those that write. */
+const WRITES = new Set(["apply"]);
+const READ_TOKEN = "CLOUDFLARE_API_TOKEN_READ";
+const EDIT_TOKEN = "CLOUDFLARE_API_TOKEN_EDIT";
+
+function environmentName(environment: GitHubJob["environment"]): string | undefined {
+  return typeof environment === "string" ? environment : environment?.name;
+}
+
+/**
+ * What is wrong with a GitHub workflow's privileges: each job's `permissions:` (its own, else the
+ * workflow's, which must be set) are exactly what its steps use; a job that applies gets
+ * CLOUDFLARE_API_TOKEN from the secret CLOUDFLARE_API_TOKEN_EDIT and runs in an environment, any other
+ * job that runs zoneform from CLOUDFLARE_API_TOKEN_READ; no job outside an environment names the edit
+ * token; no other Cloudflare secret; never `pull_request_target`; checkouts keep no credentials.
+ */
+export function githubProblems(text: string): string[] {
+  const wf = parse(text) as GitHubWorkflow;
+  const on = events(wf.on);
+  const problems: string[] = [];
+  if (on.includes("pull_request_target"))
+    problems.push("on: pull_request_target runs a pull request with the repository's secrets: use pull_request");
+  if (wf.permissions === undefined)
+    problems.push("no workflow `permissions:`: a job without its own gets the repository's default token permissions");
+  for (const [name, job] of Object.entries(wf.jobs ?? {})) {
+    const steps = job.steps ?? [];
+    const needs = steps.reduce((acc, step) => grant(acc, stepNeeds(step, on)), {} as Grants);
+    const granted = job.permissions ?? wf.permissions;
+    const given =
+      granted !== null && typeof granted === "object"
+        ? Object.fromEntries(Object.entries(granted).filter(([, level]) => level !== "none"))
+        : granted;
+    const sorted = (g: unknown) =>
+      g !== null && typeof g === "object" ? JSON.stringify(Object.entries(g).sort()) : JSON.stringify(g);
+    if (sorted(given) !== sorted(needs))
+      problems.push(`${name}: permissions ${JSON.stringify(granted)}; its steps use ${JSON.stringify(needs)}`);
+
+    const zoneform = steps.filter((st) => ACTION_USES.test(st.uses ?? ""));
+    const applies = zoneform.some((st) => stepModes(st, on).some((m) => WRITES.has(m)));
+    const environment = environmentName(job.environment);
+    const jobText = JSON.stringify(job);
+    if (zoneform.length > 0) {
+      const want = `\${{ secrets.${applies ? EDIT_TOKEN : READ_TOKEN} }}`;
+      if (job.env?.CLOUDFLARE_API_TOKEN !== want)
+        problems.push(`${name}: CLOUDFLARE_API_TOKEN is ${String(job.env?.CLOUDFLARE_API_TOKEN)}, not ${want}`);
+    }
+    if (applies && !environment) problems.push(`${name}: applies outside a protected environment`);
+    if (jobText.includes(EDIT_TOKEN) && !environment)
+      problems.push(`${name}: names ${EDIT_TOKEN} outside an environment (a repository secret a branch can read)`);
+    if (jobText.includes(EDIT_TOKEN) && on.includes("pull_request"))
+      problems.push(`${name}: the edit token in a workflow that runs on pull requests`);
+    for (const m of jobText.matchAll(/secrets\.([\w-]+)/g))
+      if (/^CLOUDFLARE/i.test(m[1]!) && m[1] !== READ_TOKEN && m[1] !== EDIT_TOKEN)
+        problems.push(`${name}: secrets.${m[1]}: the recipes' Cloudflare tokens are ${READ_TOKEN} and ${EDIT_TOKEN}`);
+    for (const step of steps)
+      if (step.uses?.startsWith("actions/checkout@") && step.with?.["persist-credentials"] !== false)
+        problems.push(`${name}: ${step.uses} keeps the job's token in .git/config: persist-credentials: false`);
+  }
+  return problems;
+}
+
+/** The jobs of a .gitlab-ci.yml: the top-level keys whose value has a `script`. */
+function gitlabJobs(config: Record<string, unknown>): Array<[string, GitLabJob]> {
+  return Object.entries(config).filter(
+    (e): e is [string, GitLabJob] => e[1] !== null && typeof e[1] === "object" && "script" in (e[1] as object),
+  );
+}
+
+/**
+ * What is wrong with the GitLab recipe's privileges: a job that applies maps CLOUDFLARE_API_TOKEN to
+ * $CLOUDFLARE_API_TOKEN_EDIT and names an environment; any other job that calls the API maps it to
+ * $CLOUDFLARE_API_TOKEN_READ; no job outside an environment names the edit token; the top level sets
+ * no CLOUDFLARE_API_TOKEN; every image is a Node package.json's engines accepts, with git.
+ */
+export function gitlabProblems(text: string): string[] {
+  const config = parse(text) as Record<string, unknown>;
+  const problems: string[] = [];
+  const top = (config.variables ?? {}) as Record<string, unknown>;
+  if ("CLOUDFLARE_API_TOKEN" in top) problems.push("the top-level variables set CLOUDFLARE_API_TOKEN for every job");
+  const images: unknown[] = [config.image, (config.default as GitLabJob | undefined)?.image];
+  for (const [name, job] of gitlabJobs(config)) {
+    images.push(job.image);
+    const commands = zoneformCalls(gitlabScripts({ [name]: job })).map((args) => resolveCall(args).path[0]);
+    const applies = commands.includes("apply");
+    const environment = environmentName(job.environment);
+    if (commands.some((c) => c === "plan" || c === "apply" || c === "drift" || c === "audit")) {
+      const want = `$${applies ? EDIT_TOKEN : READ_TOKEN}`;
+      if (job.variables?.CLOUDFLARE_API_TOKEN !== want)
+        problems.push(`${name}: CLOUDFLARE_API_TOKEN is ${String(job.variables?.CLOUDFLARE_API_TOKEN)}, not ${want}`);
+    }
+    if (applies && !environment) problems.push(`${name}: applies outside a protected environment`);
+    if (JSON.stringify(job).includes(EDIT_TOKEN) && !environment)
+      problems.push(`${name}: names ${EDIT_TOKEN} outside an environment`);
+  }
+  for (const image of images.filter((i) => i !== undefined)) {
+    const name = typeof image === "string" ? image : String((image as { name?: unknown }).name);
+    problems.push(...nodeImageProblems(name));
+  }
+  return problems;
+}
+
+/** `a` compared with `b`, version by version: negative, 0 or positive. */
+function compareVersions(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < 3; i++) if (a[i]! !== b[i]!) return a[i]! - b[i]!;
+  return 0;
+}
+
+/** Whether `version` is in an npm range of `||`-joined comparator sets (`^X.Y.Z`, `>=X.Y.Z`, `<X.Y.Z`, `X.Y.Z`). */
+export function satisfies(range: string, version: readonly number[]): boolean {
+  return range.split("||").some((set) =>
+    set
+      .trim()
+      .split(/\s+/)
+      .every((comparator) => {
+        const m = /^(\^|>=|>|<=|<|=)?(\d+)\.(\d+)\.(\d+)$/.exec(comparator);
+        if (!m) throw new Error(`engines: "${comparator}" is not a comparator this test reads`);
+        const bound = [Number(m[2]), Number(m[3]), Number(m[4])];
+        const c = compareVersions(version, bound);
+        switch (m[1]) {
+          case "^":
+            return c >= 0 && version[0] === bound[0];
+          case ">=":
+            return c >= 0;
+          case ">":
+            return c > 0;
+          case "<=":
+            return c <= 0;
+          case "<":
+            return c < 0;
+          default:
+            return c === 0;
+        }
+      }),
+  );
+}
+
+/**
+ * What is wrong with a CI image for the install: it must be `node:<version>[-variant]` whose every Node
+ * (`node:24`: 24.0.0 to the last 24) package.json's engines accepts, and not a variant without git
+ * (slim, alpine), which the install clones with.
+ */
+export function nodeImageProblems(image: string, range = PKG.engines.node): string[] {
+  const m = /^(?:docker\.io\/)?(?:library\/)?node:(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:-([\w.-]+))?$/.exec(image);
+  if (!m) return [`${image}: not a node:<version> image, so which Node it runs is not known`];
+  const [major, minor, patch] = [m[1], m[2], m[3]].map((p) => (p === undefined ? undefined : Number(p)));
+  const lowest = [major!, minor ?? 0, patch ?? 0];
+  const highest = [major!, minor ?? Number.MAX_SAFE_INTEGER, patch ?? Number.MAX_SAFE_INTEGER];
+  const problems: string[] = [];
+  if (!satisfies(range, lowest) || !satisfies(range, highest))
+    problems.push(`${image}: package.json's engines (${range}) refuse some or all of the Node versions it can be`);
+  if (/\b(?:slim|alpine)\b/.test(m[4] ?? ""))
+    problems.push(`${image}: the ${m[4]} variant has no git, which the install clones with`);
+  return problems;
+}
+
+/**
+ * What is wrong with the install of a recipe that runs the CLI: README "Install" is one `git clone` of
+ * the repository, then `npm ci` and `npm pack` in it, then `npm install --global` of the packed file;
+ * every other npm install in the recipe is of that file too (never a git URL, which needs the gone
+ * `prepare` script, nor the registry); the opening comment says how to pin a commit; the crontab's PATH
+ * holds the folder `npm install --global` puts the command in (as root: /usr/local/bin).
+ */
+export function installProblems(file: (typeof INSTALLING)[number], text: string): string[] {
+  const problems: string[] = [];
+  let shells: string[][];
+  try {
+    shells = recipeInstall(file, text).shells;
+  } catch (err) {
+    return [(err as Error).message];
+  }
+  const steps = shells.map((lines) => shellCommands(lines.join("\n")).map(commandWords));
+  const flat = steps.flat();
+  const at = (test: (w: string[]) => boolean) => flat.findIndex(test);
+  const clones = flat.filter((w) => w[0] === "git" && w[1] === "clone");
+  if (clones.length !== 1 || !clones[0]!.includes(REPOSITORY))
+    problems.push(`the install has ${clones.length} git clone(s); it needs one, of ${REPOSITORY}`);
+  const clone = at((w) => w[0] === "git" && w[1] === "clone");
+  const ci = at((w) => w[0] === "npm" && w[1] === "ci");
+  const pack = at((w) => w[0] === "npm" && w[1] === "pack");
+  const install = at((w) => w[0] === "npm" && ["install", "i"].includes(w[1]!) && w.some((a) => a.endsWith(".tgz")));
+  if (!(clone >= 0 && clone < ci && ci < pack && pack < install))
+    problems.push("the install is not git clone, npm ci, npm pack, then npm install of the packed file, in that order");
+  const r = recipe(file, text);
+  for (const w of [...r.scripts, ...r.setup].flatMap((sc) => shellCommands(sc)).map(commandWords)) {
+    if (w[0] === "npx" && w.some((a) => a.startsWith("zoneform"))) problems.push(`npx ${w.slice(1).join(" ")}`);
+    if (w[0] !== "npm" || !["install", "i", "add"].includes(w[1]!)) continue;
+    const what = w.slice(2).filter((a) => !a.startsWith("-"));
+    if (what.length === 0 || !what.every((a) => /(?:^|\/)zoneform-\*\.tgz$/.test(a)))
+      problems.push(`npm ${w.slice(1).join(" ")}: installs something else than the packed file zoneform-*.tgz`);
+    if (!w.includes("--global") && !w.includes("-g"))
+      problems.push(`npm ${w.slice(1).join(" ")}: not --global (README "Install"), so not on PATH`);
+  }
+  if (/\bprepare\b/.test(text)) problems.push("names a `prepare` script: the package builds in `prepack` (npm pack)");
+  const opening = text.split("\n").slice(0, 15).join("\n");
+  if (!/has no release tag yet/.test(opening) || !/<commit>/.test(opening))
+    problems.push("the opening comment does not say there is no release tag yet and how to pin a <commit>");
+  if (file === "crontab") {
+    const path = /^PATH=(.*)$/m.exec(text)?.[1]?.split(":") ?? [];
+    if (!path.includes("/usr/local/bin"))
+      problems.push(
+        `the crontab's PATH (${path.join(":")}) lacks /usr/local/bin, where npm install --global puts zoneform`,
+      );
+  } else {
+    const config = parse(text) as Record<string, unknown>;
+    const build = gitlabJobs(config).find(([, job]) => /\bnpm pack\b/.test(gitlabScripts({ job }).join("\n")));
+    if (build) {
+      const [name, job] = build;
+      if (job.stage !== ".pre") problems.push(`${name}: not in stage .pre, so a job may run before its file is packed`);
+      if (!Array.isArray(job.before_script) || job.before_script.length > 0)
+        problems.push(`${name}: runs the default before_script, which installs the file before it is packed`);
+      if (!job.artifacts?.paths?.includes("zoneform-*.tgz"))
+        problems.push(`${name}: does not keep zoneform-*.tgz as an artifact for the other jobs`);
+    }
+  }
+  return problems;
+}
+
+/** `text` with `from` replaced by `to`; throws when `from` is not in it, so that no mutation goes unmade. */
+function mutate(text: string, from: string | RegExp, to: string): string {
+  const out = text.replace(from, to);
+  if (out === text) throw new Error(`mutation not made: ${String(from)} not found`);
+  return out;
+}
+
 // --- the tests ------------------------------------------------------------------------------------------
 
 const files = readdirSync(DIR)
@@ -402,32 +717,21 @@ describe("examples/ci", () => {
       expect(problems).toEqual([]);
     });
 
-    it.skipIf(r.steps.length > 0)(`installs zoneform from ${PINNED} (not the npm registry, not --global)`, () => {
-      const npm = [...r.scripts.flatMap((s) => shellCommands(s)), ...r.setup.flatMap((s) => shellCommands(s))]
-        .map(commandWords)
-        .filter((w) => w[0] === "npm" || w[0] === "npx");
-      const installs = npm.filter((w) => w[0] === "npm" && ["install", "i", "add"].includes(w[1]!));
-      const pinned = installs.filter((w) => w.includes(PINNED) && w.includes("--prefix"));
-      expect(pinned.length, "one `npm install --prefix DIR <git url>`").toBe(1);
-      for (const w of installs) {
-        expect(w.includes("--global") || w.includes("-g"), `npm ${w.slice(1).join(" ")}`).toBe(false);
-        expect(
-          w.some((a) => a === "zoneform" || a.startsWith("zoneform@")),
-          `npm ${w.slice(1).join(" ")}: the registry`,
-        ).toBe(false);
+    it.skipIf(r.steps.length > 0)(
+      `installs zoneform as README "Install" does: a clone of ${REPOSITORY}, npm ci, npm pack, the packed file`,
+      () => {
+        expect(installProblems(file as (typeof INSTALLING)[number], r.text)).toEqual([]);
+      },
+    );
+
+    it("gives each job only what it needs: the read-only token to read, the edit token only in an environment", () => {
+      if (r.steps.length > 0) expect(githubProblems(r.text)).toEqual([]);
+      else if (file === "gitlab-ci.yml") expect(gitlabProblems(r.text)).toEqual([]);
+      else {
+        // cron only checks: drift and show, with the read-only token of the opening comment.
+        expect(calls.map((args) => resolveCall(args).path[0]).filter((c) => c !== "drift" && c !== "show")).toEqual([]);
+        expect(r.text).toMatch(/token with the Read permissions/);
       }
-      expect(
-        npm.some((w) => w[0] === "npx" && w.some((a) => a.startsWith("zoneform"))),
-        "npx zoneform: the registry",
-      ).toBe(false);
-      expect(r.text).not.toMatch(/npm (install|i) (--global|-g) zoneform\b/);
-      // The folder installed into is put on PATH.
-      const dir = pinned[0]![pinned[0]!.indexOf("--prefix") + 1]!;
-      expect(r.text).toContain(`${dir}/node_modules/.bin`);
-      // The top comment says what is installed, and how to pin it.
-      expect(r.text.split("\n").slice(0, 15).join("\n")).toMatch(
-        /has no release tag yet[\s\S]*add\s+(?:#\s+)?`#<commit>`/,
-      );
     });
 
     it("applies only a reviewed plan, and keeps every zoneform exit code", () => {
@@ -474,6 +778,148 @@ describe("examples/ci", () => {
       expect(nightly.text).toMatch(/security-events: write/);
     },
   );
+});
+
+describe("the privilege and install checks", () => {
+  const text = (file: string) => readFileSync(resolve(DIR, file), "utf8");
+
+  it("catch a pull request plan with the edit token, an apply outside its environment, extra permissions", () => {
+    const pr = text("plan-on-pull-request.yml");
+    expect(
+      githubProblems(mutate(pr, "secrets.CLOUDFLARE_API_TOKEN_READ", "secrets.CLOUDFLARE_API_TOKEN_EDIT")),
+    ).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^plan: CLOUDFLARE_API_TOKEN is/),
+        expect.stringMatching(/^plan: names CLOUDFLARE_API_TOKEN_EDIT outside an environment/),
+        expect.stringMatching(/^plan: the edit token in a workflow that runs on pull requests/),
+      ]),
+    );
+    expect(githubProblems(mutate(pr, "secrets.CLOUDFLARE_API_TOKEN_READ", "secrets.CLOUDFLARE_API_TOKEN"))).toEqual([
+      "plan: CLOUDFLARE_API_TOKEN is ${{ secrets.CLOUDFLARE_API_TOKEN }}, not ${{ secrets.CLOUDFLARE_API_TOKEN_READ }}",
+      "plan: secrets.CLOUDFLARE_API_TOKEN: the recipes' Cloudflare tokens are CLOUDFLARE_API_TOKEN_READ and " +
+        "CLOUDFLARE_API_TOKEN_EDIT",
+    ]);
+    expect(githubProblems(mutate(pr, "  pull_request:\n", "  pull_request_target:\n"))[0]).toMatch(
+      /pull_request_target/,
+    );
+    expect(githubProblems(mutate(pr, "contents: read # to check out", "contents: write # to check out"))).toHaveLength(
+      1,
+    );
+    expect(githubProblems(mutate(pr, /\n {6}pull-requests: write[^\n]*/, ""))).toHaveLength(1);
+    expect(githubProblems(mutate(pr, "persist-credentials: false", "persist-credentials: true"))).toHaveLength(1);
+    // No permissions anywhere: the repository's default.
+    const bare = mutate(mutate(pr, /^permissions: \{\}.*\n/m, ""), /\n {4}permissions:(\n {6}.*)+/, "");
+    expect(githubProblems(bare)).toEqual([
+      "no workflow `permissions:`: a job without its own gets the repository's default token permissions",
+      'plan: permissions undefined; its steps use {"contents":"read","pull-requests":"write"}',
+    ]);
+
+    const apply = text("apply-on-merge.yml");
+    expect(githubProblems(mutate(apply, /\n {4}environment: .*/, ""))).toEqual([
+      "apply: applies outside a protected environment",
+      "apply: names CLOUDFLARE_API_TOKEN_EDIT outside an environment (a repository secret a branch can read)",
+    ]);
+    expect(
+      githubProblems(mutate(apply, "secrets.CLOUDFLARE_API_TOKEN_EDIT", "secrets.CLOUDFLARE_API_TOKEN_READ")),
+    ).toEqual([
+      "apply: CLOUDFLARE_API_TOKEN is ${{ secrets.CLOUDFLARE_API_TOKEN_READ }}, not ${{ secrets.CLOUDFLARE_API_TOKEN_EDIT }}",
+    ]);
+    expect(githubProblems(mutate(apply, /\n {6}actions: read[^\n]*/, ""))).toHaveLength(1);
+
+    const nightly = text("nightly-drift.yml");
+    expect(githubProblems(mutate(nightly, /\n {6}actions: read[^\n]*/, ""))).toHaveLength(1);
+    expect(githubProblems(mutate(nightly, /\n {6}security-events: write[^\n]*/, ""))).toHaveLength(1);
+    expect(
+      githubProblems(mutate(nightly, "secrets.CLOUDFLARE_API_TOKEN_READ", "secrets.CLOUDFLARE_API_TOKEN_EDIT")),
+    ).toHaveLength(2);
+  });
+
+  it("catch a GitLab job with the wrong token or no environment, and an image whose Node zoneform refuses", () => {
+    const gitlab = text("gitlab-ci.yml");
+    expect(gitlabProblems(mutate(gitlab, /^image: node:24\b/m, "image: node:20"))).toEqual([
+      `node:20: package.json's engines (${PKG.engines.node}) refuse some or all of the Node versions it can be`,
+    ]);
+    expect(gitlabProblems(mutate(gitlab, /^image: node:24\b/m, "image: node:24-alpine"))).toEqual([
+      "node:24-alpine: the alpine variant has no git, which the install clones with",
+    ]);
+    expect(gitlabProblems(mutate(gitlab, /\n {2}environment:\n {4}name: cloudflare-production.*/, ""))).toEqual([
+      "apply: applies outside a protected environment",
+      "apply: names CLOUDFLARE_API_TOKEN_EDIT outside an environment",
+    ]);
+    const drift = gitlab.slice(gitlab.indexOf("\ndrift:"));
+    expect(
+      gitlabProblems(gitlab.replace(drift, mutate(drift, "$CLOUDFLARE_API_TOKEN_READ", "$CLOUDFLARE_API_TOKEN_EDIT"))),
+    ).toEqual([
+      "drift: CLOUDFLARE_API_TOKEN is $CLOUDFLARE_API_TOKEN_EDIT, not $CLOUDFLARE_API_TOKEN_READ",
+      "drift: names CLOUDFLARE_API_TOKEN_EDIT outside an environment",
+    ]);
+    expect(gitlabProblems(mutate(gitlab, /^variables:\n/m, "variables:\n  CLOUDFLARE_API_TOKEN: $X\n"))[0]).toMatch(
+      /top-level variables/,
+    );
+  });
+
+  it("catch the install through the gone `prepare` script, a registry install, and a build job in the way", () => {
+    const gitlab = text("gitlab-ci.yml");
+    const old =
+      '    - npm install --prefix "$HOME/.zoneform" git+https://github.com/zoneform/zoneform.git\n' +
+      '    - export PATH="$HOME/.zoneform/node_modules/.bin:$PATH"\n';
+    const viaPrepare = mutate(gitlab, /^ {4}- npm install --global .*\n/m, old);
+    expect(installProblems("gitlab-ci.yml", viaPrepare)).toEqual([
+      "the install is not git clone, npm ci, npm pack, then npm install of the packed file, in that order",
+      "npm install --prefix $HOME/.zoneform git+https://github.com/zoneform/zoneform.git: installs something else " +
+        "than the packed file zoneform-*.tgz",
+      "npm install --prefix $HOME/.zoneform git+https://github.com/zoneform/zoneform.git: not --global " +
+        '(README "Install"), so not on PATH',
+    ]);
+    expect(installProblems("gitlab-ci.yml", mutate(gitlab, "./zoneform-*.tgz", "zoneform"))).toHaveLength(2);
+    expect(installProblems("gitlab-ci.yml", mutate(gitlab, /\n {2}before_script: \[\]/, ""))).toEqual([
+      "the install is not git clone, npm ci, npm pack, then npm install of the packed file, in that order",
+      "build-zoneform: runs the default before_script, which installs the file before it is packed",
+    ]);
+    expect(installProblems("gitlab-ci.yml", mutate(gitlab, "stage: .pre", "stage: test"))).toHaveLength(1);
+    expect(installProblems("gitlab-ci.yml", mutate(gitlab, " && npm ci --no-audit --no-fund", ""))).toHaveLength(1);
+
+    const cron = text("crontab");
+    const gone = mutate(
+      cron,
+      /^# {3}cd .*\n# {3}npm install --global .*\n/m,
+      "#   npm install --prefix /opt/zoneform git+https://github.com/zoneform/zoneform.git\n",
+    );
+    expect(installProblems("crontab", gone)).toEqual([
+      "the install has 0 git clone(s); it needs one, of https://github.com/zoneform/zoneform.git",
+      "the install is not git clone, npm ci, npm pack, then npm install of the packed file, in that order",
+      "npm install --prefix /opt/zoneform git+https://github.com/zoneform/zoneform.git: installs something else " +
+        "than the packed file zoneform-*.tgz",
+      "npm install --prefix /opt/zoneform git+https://github.com/zoneform/zoneform.git: not --global " +
+        '(README "Install"), so not on PATH',
+    ]);
+    expect(installProblems("crontab", mutate(cron, "PATH=/usr/local/bin:", "PATH=/opt/zoneform/bin:"))).toHaveLength(1);
+    expect(installProblems("crontab", `${cron}\n# npm's prepare script\n`)).toHaveLength(1);
+  });
+
+  it("read package.json's engines as npm does, and a node image as every version its tag can be", () => {
+    const range = "^22.19.0 || ^24.0.0 || >=26.0.0";
+    expect(
+      [
+        [22, 18, 9],
+        [22, 19, 0],
+        [23, 0, 0],
+        [24, 0, 0],
+        [25, 9, 0],
+        [26, 0, 0],
+        [30, 1, 2],
+      ].map((v) => satisfies(range, v)),
+    ).toEqual([false, true, false, true, false, true, true]);
+    expect(() => satisfies("~22.1.0", [22, 1, 0])).toThrow(/not a comparator/);
+    expect(nodeImageProblems("node:24", range)).toEqual([]);
+    expect(nodeImageProblems("node:26.1-bookworm", range)).toEqual([]);
+    expect(nodeImageProblems("node:22.19", range)).toEqual([]);
+    expect(nodeImageProblems("node:22", range)).toHaveLength(1); // 22.0 to 22.18 are refused
+    expect(nodeImageProblems("node:23", range)).toHaveLength(1);
+    expect(nodeImageProblems("node:24-slim", range)).toHaveLength(1);
+    expect(nodeImageProblems("node:lts", range)).toHaveLength(1);
+    expect(nodeImageProblems("ubuntu:24.04", range)).toHaveLength(1);
+  });
 });
 
 describe("the recipe reader", () => {

@@ -1,6 +1,6 @@
 // The install instructions are true: every install line in README.md, docs/ and examples/ (`npm install
-// … zoneform…`, `npx …`, `uses: …`) names only a git ref the repository has as a tag or a branch (`git
-// tag --list`, `git for-each-ref refs/heads refs/remotes`, asked here, so a clone without them passes
+// … zoneform…`, `npx …`, `uses: …`, `git clone …`) names only a git ref the repository has as a tag or a
+// branch (`git tag --list`, `git for-each-ref refs/heads refs/remotes`, asked here, so a clone without them passes
 // only while no ref is named) and only the version package.json names. And the CHANGELOG's latest section is that
 // version, with its date.
 import { execFileSync } from "node:child_process";
@@ -26,7 +26,7 @@ export interface InstallLine {
   text: string;
 }
 
-/** The lines that install or run a package: `npm install|i|add|ci …`, `npx …`, `uses: …`. */
+/** The lines that install or run a package: `npm install|i|add|ci …`, `npx …`, `uses: …`, `git clone …`. */
 export function installLines(file: string, text: string): InstallLine[] {
   return text
     .split("\n")
@@ -35,6 +35,7 @@ export function installLines(file: string, text: string): InstallLine[] {
       (l) =>
         /\bnpm\s+(?:install|i|add|ci)\b/.test(l.text) ||
         /\bnpx\s+\S/.test(l.text) ||
+        /\bgit\s+clone\s+(?:-\S+\s+)*(?:\S+:\/\/|git@|\S+\.git\b)/.test(l.text) ||
         /^\s*(?:-\s*)?uses:\s/.test(l.text),
     );
 }
@@ -45,7 +46,8 @@ export interface Pin {
 }
 
 /**
- * What a line pins of zoneform: git refs (`…zoneform.git#REF`, `zoneform/zoneform@REF`) and versions (`zoneform@V`).
+ * What a line pins of zoneform: git refs (`…zoneform.git#REF`, `zoneform/zoneform@REF`, `git clone --branch REF
+ * …zoneform.git`) and versions (`zoneform@V`, `zoneform-V.tgz`).
  */
 export function pinsOf(text: string, name = pkg.name): Pin[] {
   const pins: Pin[] = [];
@@ -53,6 +55,10 @@ export function pinsOf(text: string, name = pkg.name): Pin[] {
   for (const m of text.matchAll(new RegExp(String.raw`${repo}#([^\s\`'")]+)`, "g")))
     pins.push({ kind: "ref", value: m[1]! });
   for (const m of text.matchAll(new RegExp(String.raw`uses:\s*${name}/${name}(?:/[^@\s]*)?@([^\s\`'")]+)`, "g")))
+    pins.push({ kind: "ref", value: m[1]! });
+  for (const m of text.matchAll(
+    new RegExp(String.raw`git\s+clone\s(?:[^;&|\n]*\s)?(?:--branch[=\s]|-b\s)\s*([^\s\`'")]+)[^;&|\n]*${repo}`, "g"),
+  ))
     pins.push({ kind: "ref", value: m[1]! });
   // `zoneform@1.2.3` as an npm spec (not `zoneform/zoneform@ref`, not an e-mail address).
   for (const m of text.matchAll(new RegExp(String.raw`(?<![\w./-])${name}@([^\s\`'")/]+)`, "g")))
@@ -171,7 +177,7 @@ describe("install lines in README.md, docs/ and examples/", () => {
   const lines = documents().flatMap((f) => installLines(f, readFileSync(join(ROOT, f), "utf8")));
 
   it(
-    "are found: the tarball installs of README.md, and the git installs or the Action in every CI recipe " +
+    "are found: the tarball installs of README.md, and the git clones or the Action in every CI recipe " +
       "and docs/ci.md",
     () => {
       const tarballs = lines.filter((l) => pinsOf(l.text).some((p) => p.kind === "version") && l.text.includes(".tgz"));
@@ -209,12 +215,18 @@ describe("install lines in README.md, docs/ and examples/", () => {
         text: `npm install git+https://github.com/${pkg.name}/${pkg.name}.git   # the default branch`,
       },
       { file: "x.md", line: 5, text: `npm install --global ./${pkg.name}-0.0.0-none.tgz` },
+      {
+        file: "x.md",
+        line: 6,
+        text: `git clone --quiet -b v0.0.0-none https://github.com/${pkg.name}/${pkg.name}.git`,
+      },
     ];
     expect(problems(bad, new Set(["v1.0.0"]), pkg.version, new Set(["main"]))).toEqual([
       `x.md:1: git ref "v0.0.0-none" is not a tag or branch of this repository (tags: v1.0.0; branches: main)`,
       `x.md:2: version "0.0.0-none" is not package.json's ${pkg.version}`,
       `x.yml:3: git ref "v0.0.0-none" is not a tag or branch of this repository (tags: v1.0.0; branches: main)`,
       `x.md:5: version "0.0.0-none" is not package.json's ${pkg.version}`,
+      `x.md:6: git ref "v0.0.0-none" is not a tag or branch of this repository (tags: v1.0.0; branches: main)`,
     ]);
     expect(problems(bad.slice(0, 1), new Set(["v0.0.0-none"]), pkg.version)).toEqual([]);
     const action = [{ file: "x.yml", line: 1, text: `      - uses: ${pkg.name}/${pkg.name}@main` }];
@@ -226,9 +238,10 @@ describe("install lines in README.md, docs/ and examples/", () => {
     expect(
       installLines(
         "x",
-        "npm install && npm run demo\nread the README\n  - uses: actions/checkout@v4\nnpx zoneform --help",
+        "npm install && npm run demo\nread the README\n  - uses: actions/checkout@v4\nnpx zoneform --help\n" +
+          "git clone the repository\n  - git clone https://github.com/zoneform/zoneform.git src",
       ).map((l) => l.line),
-    ).toEqual([1, 3, 4]);
+    ).toEqual([1, 3, 4, 6]);
   });
 });
 
