@@ -176,19 +176,28 @@ describe("Logpush (recorded)", () => {
     expect(zoneOf(plan).changes).toEqual([]);
   });
 
-  it("enables a job with a PUT of {enabled: true} alone, as Cloudflare's own example does", async () => {
-    serveRecorded(server, loadRecorded("cft_logpush_zone_filter"), jobsPath);
-    const plan = await planYaml(job(`${legacyOptions}${filter}`));
-    expect(zoneOf(plan).changes.flatMap((c) => c.operations)).toEqual([
-      { method: "PUT", path: `${jobsPath}/1`, body: { enabled: true } },
-    ]);
-  });
+  // The recorded job's filter, as zoneform sends it (compact JSON of the file's filter).
+  const filterWire =
+    '{"where":{"and":[{"key":"ClientRequestPath","operator":"contains","value":"/static"},' +
+    '{"key":"ClientRequestHost","operator":"eq","value":"example.com"}]}}';
+
+  it(
+    "enables a job with a PUT of the fields the file manages, the legacy options left out (Cloudflare's " +
+      "own example: a PUT keeps what it does not carry)",
+    async () => {
+      serveRecorded(server, loadRecorded("cft_logpush_zone_filter"), jobsPath);
+      const plan = await planYaml(job(`${legacyOptions}${filter}`));
+      expect(zoneOf(plan).changes.flatMap((c) => c.operations)).toEqual([
+        { method: "PUT", path: `${jobsPath}/1`, body: { name: "example.com", enabled: true, filter: filterWire } },
+      ]);
+    },
+  );
 
   it('removes a filter with filter "" and never sends filter: null', async () => {
     serveRecorded(server, loadRecorded("cft_logpush_zone_filter"), jobsPath);
     const plan = await planYaml(job(`          enabled: false\n${legacyOptions}`));
     expect(zoneOf(plan).changes.flatMap((c) => c.operations)).toEqual([
-      { method: "PUT", path: `${jobsPath}/1`, body: { filter: "" } },
+      { method: "PUT", path: `${jobsPath}/1`, body: { name: "example.com", enabled: false, filter: "" } },
     ]);
   });
 
@@ -206,6 +215,9 @@ describe("Logpush (recorded)", () => {
         method: "PUT",
         path: `${jobsPath}/1`,
         body: {
+          name: "example.com",
+          enabled: false,
+          filter: filterWire,
           output_options: {
             field_names: ["RayID", "ClientIP", "EdgeStartTimestamp", "EdgeResponseStatus"],
             timestamp_format: "rfc3339",
@@ -312,7 +324,8 @@ describe("Page Shield policies (recorded)", () => {
   });
 
   it(
-    "updates a policy in place with a PUT of the fields that change (every PUT field is optional: " + "deltas-2026)",
+    "updates a policy in place with a PUT of the whole policy (no recorded answer shows whether a PUT " +
+      "merges; Terraform and cloudflare-go send all five fields)",
     async () => {
       serveRecorded(server, loadRecorded("cft_page_shield_policies"), path);
       const plan = await planYaml(policy("script-src 'self'"));
@@ -320,7 +333,13 @@ describe("Page Shield policies (recorded)", () => {
         {
           method: "PUT",
           path: `${path}/378f7456a221413a9e756afa6f4dbc5c`,
-          body: { value: "script-src 'self'" },
+          body: {
+            description: "test-policy",
+            action: "log",
+            expression: '(ip.src.country eq "CL")',
+            value: "script-src 'self'",
+            enabled: true,
+          },
         },
       ]);
     },

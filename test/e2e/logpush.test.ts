@@ -132,13 +132,21 @@ describe("logpush jobs end to end", () => {
     },
   );
 
-  it("updates each field in place with one PUT carrying only what changes", async () => {
+  it("updates each field in place with one PUT carrying every field the file manages", async () => {
     const start = r2Job(
       `enabled: true\n${FILTER}\noutput_options:\n  field_names: [RayID, ClientIP]\n  sample_rate: ` +
         `0.5\nmax_upload_bytes: 5000000`,
     );
     await converge(await config(jobs(start)));
     const { id } = ((await liveJobs()) as Array<{ id: number }>)[0]!;
+    // What the file manages on the job, as each PUT must carry it (the destination only when it changes).
+    const managed: Record<string, unknown> = {
+      name: "http-to-r2",
+      enabled: true,
+      filter: FILTER_JSON,
+      output_options: { field_names: ["RayID", "ClientIP"], sample_rate: 0.5 },
+      max_upload_bytes: 5_000_000,
+    };
     // Each step changes one field of the previous one.
     const steps: Array<[string, (cfg: string) => string, Record<string, unknown>]> = [
       ["enabled", (c) => c.replace("enabled: true", "enabled: false"), { enabled: false }],
@@ -169,23 +177,41 @@ describe("logpush jobs end to end", () => {
         { destination_conf: filled(R2).replace("logs/http/", "logs/web/") },
       ],
       ["filter", (c) => c.replace(/\n {2}filter:(\n {4}.*)+/, ""), { filter: "" }],
+      ["filter_attack_traffic", (c) => `${c}\n  filter_attack_traffic: true`, { filter_attack_traffic: true }],
     ];
     let current = start;
-    for (const [field, change, expected] of steps) {
+    for (const [field, change, delta] of steps) {
       current = change(current);
       const { plan1, writes, log } = await converge(await config(jobs(current)));
       expect(plan1.stdout, field).toContain(
-        field === "filter" && expected.filter === "" ? '- filter: "ClientRequestHost eq' : `~ ${field}`,
+        field === "filter" && delta.filter === "" ? '- filter: "ClientRequestHost eq' : `~ ${field}`,
       );
-      if (field === "filter" && expected.filter !== "")
+      if (field === "filter" && delta.filter !== "")
         expect(plan1.stdout).toContain('ClientRequestPath contains [-"/api"-]{+"/v2"+}');
       expect(plan1.stdout).toContain("Plan: 0 to create, 1 to update, 0 to replace, 0 to delete.");
       expect(writes, field).toEqual([`PUT ${JOBS}/${id}`]);
       const put = log.find((r) => r.method === "PUT")!;
-      // Only the field that changed: a PUT keeps what it does not carry; never "filter": null.
-      expect(put.body, field).toEqual(expected);
+      // The whole of what the file manages, the change in it; never "filter": null.
+      const { destination_conf, ...rest } = delta;
+      Object.assign(managed, rest);
+      expect(put.body, field).toEqual({ ...managed, ...(destination_conf ? { destination_conf } : {}) });
+      // A removed filter is sent as "" once; with no filter on either side, none is sent.
+      if (managed.filter === "") delete managed.filter;
     }
     expect((await liveJobs())[0]!.filter ?? null).toBeNull();
+    expect((await liveJobs())[0]!.filter_attack_traffic).toBe(true);
+    // export writes it, and the exported file plans nothing.
+    const exported = await runCli(emu, ["export", "--zone", Z, "--sections", "logpush"], { env: baseEnv });
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout).toContain("filter_attack_traffic: true\n");
+    const replan = await runCli(emu, ["plan", "-c", await writeConfig(exported.stdout), "--detailed-exitcode"], {
+      env: {
+        ...baseEnv,
+        ZONEFORM_HTTP_TO_R2_ACCESS_KEY_ID: "r2-key-id-0001",
+        ZONEFORM_HTTP_TO_R2_SECRET_ACCESS_KEY: "r2-secret-0001",
+      },
+    });
+    expect(replan.code, replan.stdout + replan.stderr).toBe(0);
   });
 
   it("never shows a change for filters and options equal by meaning", async () => {
@@ -297,7 +323,7 @@ describe("logpush jobs end to end", () => {
     });
     const { writes, log } = await converge(await config(jobs(r2Job("enabled: false"))));
     expect(writes).toEqual([expect.stringMatching(/^PUT /)]);
-    expect(log.find((r) => r.method === "PUT")!.body).toEqual({ enabled: false });
+    expect(log.find((r) => r.method === "PUT")!.body).toEqual({ name: "http-to-r2", enabled: false });
     expect((await liveJobs())[0]!.output_options).toMatchObject({ field_names: ["RayID"], sample_rate: 0.25 });
   });
 });

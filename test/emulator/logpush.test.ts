@@ -179,6 +179,31 @@ describe("logpush jobs", () => {
     expect(keep.body.result.enabled).toBe(true);
   });
 
+  it(
+    "stores filter_attack_traffic once sent, as a boolean, and refuses true on a dataset it does not apply " +
+      "to (cloudflare 7.3.0: http_requests, firewall_events, network_analytics_logs)",
+    async () => {
+      const emu = getEmu();
+      const plain = await createJob(emu);
+      expect(plain).not.toHaveProperty("filter_attack_traffic");
+      const on = await createJob(emu, { filter_attack_traffic: true });
+      expect(on.filter_attack_traffic).toBe(true);
+      const off = await emu.call("PUT", `${L}/jobs/${on.id}`, { filter_attack_traffic: false });
+      expect(off.body.result).toMatchObject({ filter_attack_traffic: false, name: "http-to-collector" });
+      const firewall = await createJob(emu, { dataset: "firewall_events", filter_attack_traffic: true });
+      expect(firewall.filter_attack_traffic).toBe(true);
+      const wrong = await emu.call("POST", `${L}/jobs`, {
+        dataset: "dns_logs",
+        destination_conf: HTTPS,
+        filter_attack_traffic: true,
+      });
+      expect(wrong.status).toBe(400);
+      expect(wrong.body.errors[0]).toMatchObject({ source: { pointer: "/filter_attack_traffic" } });
+      const text = await emu.call("PUT", `${L}/jobs/${plain.id}`, { filter_attack_traffic: "true" });
+      expect(text.status).toBe(400);
+    },
+  );
+
   it("keeps dataset and kind immutable and asks for ownership when the destination moves to storage", async () => {
     const emu = getEmu();
     const job = await createJob(emu);

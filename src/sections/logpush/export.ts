@@ -1,7 +1,7 @@
 // Logpush jobs, read with the logpush kind's own `read` and written in the file's shape (every job;
 // one whose name and dataset repeat live gets its `id:` pin): the filter as an object, output_options
-// without the values that are the API's defaults, upload limits only when set. Every credential in destination_conf (a
-// query parameter `isSecretParam` recognises) becomes an
+// without the values that are the API's defaults, upload limits and filter_attack_traffic only when
+// set. Every credential in destination_conf (a query parameter `isSecretParam` recognises) becomes an
 // `${env:ZONEFORM_<JOB>_<PARAM>}` reference: the file never holds a secret, and the notes say which
 // variables to set. No ownership_challenge: an existing job needs one only if its destination changes.
 import type { ZoneWithLogpush } from "./types.js";
@@ -47,6 +47,7 @@ export interface ExportedLogpushJob {
   max_upload_bytes?: number;
   max_upload_interval_seconds?: number;
   max_upload_records?: number;
+  filter_attack_traffic?: true;
 }
 
 export interface ExportedLogpush {
@@ -200,6 +201,8 @@ export async function exportLogpush(ctx: SectionContext): Promise<ExportedLogpus
       out.output_options = options;
     }
     for (const k of UPLOAD_LIMITS) if (job[k]) out[k] = job[k];
+    // false is the default: a file without the key leaves it as it is, and plans clean.
+    if (job.filter_attack_traffic) out.filter_attack_traffic = true;
     jobs.push(out);
   }
   if (leftOut > 0)

@@ -67,5 +67,6 @@ function normalizeJob(
   if (job.max_upload_bytes !== undefined) out.max_upload_bytes = job.max_upload_bytes;
   if (job.max_upload_interval_seconds !== undefined) out.max_upload_interval_seconds = job.max_upload_interval_seconds;
   if (job.max_upload_records !== undefined) out.max_upload_records = job.max_upload_records;
+  if (job.filter_attack_traffic !== undefined) out.filter_attack_traffic = job.filter_attack_traffic;
   return out;
 }

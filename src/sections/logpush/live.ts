@@ -3,8 +3,8 @@
 // meaning (parsed, keys in one order, `{"where":{}}` / null / "" all mean none), output_options with
 // an absent option read as the service's default (a job holds only the options that were set), a
 // legacy job's `logpull_options` (`fields=…&timestamps=…`) read as the output_options it means, absent
-// upload limits as 0. Also knows which destinations need an ownership challenge and how to show a
-// destination without its credentials.
+// upload limits as 0, an absent filter_attack_traffic as false. Also knows which destinations need an
+// ownership challenge and how to show a destination without its credentials.
 import { isEmptyFilter, parseFilterString, serialiseFilter } from "./filter.js";
 import { AnswerShapeError } from "../../errors.js";
 import type { LogpushFilter } from "./types.js";
@@ -30,6 +30,8 @@ export interface LiveLogpushJob {
   max_upload_bytes: number;
   max_upload_interval_seconds: number;
   max_upload_records: number;
+  /** Whether DDoS attack traffic is left out of the logs; absent or null in the answer: false. */
+  filter_attack_traffic: boolean;
 }
 
 /** The API's defaults for output_options (OpenAPI `logpush_output_options`), by output type. */
@@ -244,6 +246,12 @@ export function normalizeLiveJob(input: unknown): LiveLogpushJob {
   if (raw.logpull_options !== undefined && raw.logpull_options !== null && typeof raw.logpull_options !== "string") {
     throw shapeError(raw, "logpull_options", "a string");
   }
+  if (
+    raw.filter_attack_traffic !== undefined &&
+    raw.filter_attack_traffic !== null &&
+    typeof raw.filter_attack_traffic !== "boolean"
+  )
+    throw shapeError(raw, "filter_attack_traffic", "true or false");
   const { filter, unparsed } = filterFromWire(raw.filter);
   const heldAll = options ? heldOutputOptions(options as Record<string, unknown>) : undefined;
   // A job may hold an empty output_options beside its legacy string: the string is what it means.
@@ -265,6 +273,7 @@ export function normalizeLiveJob(input: unknown): LiveLogpushJob {
     max_upload_bytes: limit(raw, "max_upload_bytes"),
     max_upload_interval_seconds: limit(raw, "max_upload_interval_seconds"),
     max_upload_records: limit(raw, "max_upload_records"),
+    filter_attack_traffic: raw.filter_attack_traffic === true,
   };
 }
 

@@ -1,8 +1,8 @@
 // Logpush jobs. A live job is its id; its name and dataset only hint at it (names are not unique: see
 // shared/identity-list.ts): an entry is matched by the id it pins, else by name and dataset, so a job
 // of another dataset is another job. A desired job missing live is created with only what the file
-// sets, a different one updated with a PUT carrying only the fields that change (a PUT keeps what it
-// does not carry; a filter is removed with `"filter": ""`, never `null`, which the API's type does not
+// sets, a different one updated with a PUT carrying every field the file manages on it (see
+// updateBody; a filter is removed with `"filter": ""`, never `null`, which the API's type does not
 // allow), and a change of kind, which the API cannot make in place, replaces the job: the new one is
 // created before the old one is deleted, so no logs are lost. An ambiguous entry stops the zone; jobs
 // nothing matched are deleted unless `prune: false`.
@@ -61,26 +61,40 @@ export function createBody(job: DesiredLogpushJob): Record<string, unknown> {
     ...(filter !== undefined ? { filter } : {}),
     ...(job.output_options !== undefined ? { output_options: heldOutputOptions(job.output_options) } : {}),
     ...Object.fromEntries(UPLOAD_LIMITS.filter((k) => job[k] !== undefined).map((k) => [k, job[k]])),
+    ...(job.filter_attack_traffic !== undefined ? { filter_attack_traffic: job.filter_attack_traffic } : {}),
   };
 }
 
 /**
- * The PUT body: only the fields whose value changes (a PUT keeps every field it does not carry, as
- * Cloudflare's own example shows). A filter the file drops is removed with `""`.
+ * The PUT body: every field the file manages on the job, as the file states it (the live job with the
+ * planned changes), changed or not, so that the job means what the file says whether the API merges
+ * or replaces: name, enabled, the filter (`""` removes one; left out when neither side has one, which
+ * means the same either way), output_options whole, and each upload limit and filter_attack_traffic
+ * the file states. Left out, each kept by the PUT (Cloudflare's own example: a PUT of `{enabled}`
+ * keeps the job's output_options, real-answers.md): destination_conf and ownership_challenge unless
+ * the destination changes (a PUT carrying a destination makes Cloudflare validate it again, and a
+ * storage destination may ask for an ownership proof the file need not hold once the job exists);
+ * dataset and kind, which cannot change in place; what the file does not manage; and the unchanged
+ * options of a legacy job, whose output_options would move it off logpull_options unasked.
  */
 export function updateBody(job: DesiredLogpushJob, live: LiveLogpushJob): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
+  const body: Record<string, unknown> = { name: job.name };
   if (job.destination_conf !== live.destination_conf) {
     body.destination_conf = job.destination_conf;
     if (job.ownership_challenge !== undefined) body.ownership_challenge = job.ownership_challenge;
   }
-  if (job.enabled !== live.enabled) body.enabled = job.enabled;
-  if (live.filter_unparsed !== undefined || !filtersEqual(job.filter, live.filter))
-    body.filter = filterToWire(job.filter) ?? "";
-  if (job.output_options !== undefined && diffOutputOptions(job.output_options, live.output_options).length > 0) {
+  body.enabled = job.enabled;
+  const filter = filterToWire(job.filter);
+  if (filter !== undefined || live.filter !== undefined || live.filter_unparsed !== undefined)
+    body.filter = filter ?? "";
+  if (
+    job.output_options !== undefined &&
+    (live.legacy_logpull === undefined || diffOutputOptions(job.output_options, live.output_options).length > 0)
+  ) {
     body.output_options = outputOptionsToSend(job.output_options, live.output_options);
   }
-  for (const k of UPLOAD_LIMITS) if (job[k] !== undefined && job[k] !== live[k]) body[k] = job[k];
+  for (const k of UPLOAD_LIMITS) if (job[k] !== undefined) body[k] = job[k];
+  if (job.filter_attack_traffic !== undefined) body.filter_attack_traffic = job.filter_attack_traffic;
   return body;
 }
 
@@ -96,6 +110,8 @@ function forcedFields(job: DesiredLogpushJob, live: LiveLogpushJob): FieldDiff[]
 /** Field-level differences of the mutable fields, secrets hidden. */
 export function jobFieldDiffs(job: DesiredLogpushJob, live: LiveLogpushJob): FieldDiff[] {
   const out: FieldDiff[] = [];
+  // Only a job pinned by id can differ in name: an unpinned entry matches by name.
+  if (job.name !== live.name) out.push({ field: "name", before: live.name, after: job.name });
   if (job.destination_conf !== live.destination_conf) {
     out.push({
       field: "destination_conf",
@@ -130,6 +146,9 @@ export function jobFieldDiffs(job: DesiredLogpushJob, live: LiveLogpushJob): Fie
   }
   for (const k of UPLOAD_LIMITS) {
     if (job[k] !== undefined && job[k] !== live[k]) out.push({ field: k, before: live[k], after: job[k] });
+  }
+  if (job.filter_attack_traffic !== undefined && job.filter_attack_traffic !== live.filter_attack_traffic) {
+    out.push({ field: "filter_attack_traffic", before: live.filter_attack_traffic, after: job.filter_attack_traffic });
   }
   return out;
 }
@@ -299,6 +318,8 @@ export const logpushJobs: ResourceKind<LiveLogpushJob[], ZoneWithLogpush> = {
   name: RESOURCE,
   order: 40,
   independentChanges: true,
+  // The filter is shown as conditions, destinations redacted, output options as the file states them.
+  bodyFields: ["name", "dataset", "kind", "enabled", ...UPLOAD_LIMITS],
   owns: (zone) => zone.logs?.logpush_jobs !== undefined,
 
   async read(ctx, zone) {
@@ -329,7 +350,14 @@ export const logpushJobs: ResourceKind<LiveLogpushJob[], ZoneWithLogpush> = {
         continue;
       }
       const forced = forcedFields(want, keep);
-      if (forced.length > 0 && want.id !== undefined) {
+      if (keep.dataset === null) {
+        // Only a pinned entry can match a job whose answer states no dataset (the hints hold it).
+        errors.push(
+          `Logpush job ${JSON.stringify(want.name)} pins id ${keep.id}, whose dataset the API did not state, ` +
+            `so zoneform cannot tell whether it is ${want.dataset} (a dataset cannot change in place); check ` +
+            `the job (GET zones/${zoneId}/logpush/jobs/${keep.id}) and plan again; nothing in this zone is changed.`,
+        );
+      } else if (forced.length > 0 && want.id !== undefined) {
         // The new job would get a new id, and the pin would then name nothing.
         errors.push(
           `Logpush job ${JSON.stringify(want.name)} pins id ${want.id}, whose ` +

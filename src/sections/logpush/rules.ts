@@ -211,6 +211,34 @@ export const deprecatedJobKeys: Rule = (doc) => {
   return findings;
 };
 
+/**
+ * The datasets filter_attack_traffic applies to (cloudflare 7.3.0, resources/logpush/jobs.d.ts: "This
+ * option is supported for the http_requests, firewall_events, and network_analytics_logs datasets").
+ */
+export const ATTACK_TRAFFIC_DATASETS: readonly string[] = [
+  "http_requests",
+  "firewall_events",
+  "network_analytics_logs",
+];
+
+/** filter_attack_traffic on another dataset is a value the job cannot hold: refused before any call. */
+export const attackTrafficDatasets: Rule = (doc) => {
+  const findings: Finding[] = [];
+  for (const { job, pointer } of jobsOf(doc)) {
+    const dataset = asString(job.dataset);
+    if (job.filter_attack_traffic === undefined || dataset === undefined) continue;
+    if (ATTACK_TRAFFIC_DATASETS.includes(dataset)) continue;
+    findings.push({
+      pointer: `${pointer}/filter_attack_traffic`,
+      at: "key",
+      message:
+        `filter_attack_traffic applies only to the datasets ${ATTACK_TRAFFIC_DATASETS.join(", ")}, not ` +
+        `${dataset}: remove it from this job`,
+    });
+  }
+  return findings;
+};
+
 export const pruneNeedsJobs: Rule = pruneNeedsList("logs", "logpush_jobs", "Logpush jobs");
 
 // Secrets come from the environment: a plan file stores `${env:NAME}` references, never values, so a
@@ -269,6 +297,7 @@ export const LOGPUSH_RULES: readonly Rule[] = [
   uniqueJobs,
   exactJobIds,
   deprecatedJobKeys,
+  attackTrafficDatasets,
   filterLimits,
   filterValues,
   pruneNeedsJobs,

@@ -27,6 +27,8 @@ export interface DesiredLogpushJob {
   max_upload_bytes?: number;
   max_upload_interval_seconds?: number;
   max_upload_records?: number;
+  /** true excludes DDoS attack traffic (http_requests, firewall_events, network_analytics_logs only). */
+  filter_attack_traffic?: boolean;
 }
 
 /** The section's part of a desired zone (the `logs` container is shared with other sections). */

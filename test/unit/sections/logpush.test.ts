@@ -22,6 +22,8 @@ import {
   type LiveLogpushJob,
 } from "../../../src/sections/logpush/live.js";
 import type { ReadContext } from "../../../src/sections/types.js";
+import { parseConfigText } from "../../../src/config/index.js";
+import { ConfigError } from "../../../src/errors.js";
 import { recorded, recordedResult } from "../recorded.js";
 
 const Z = "0123456789abcdef0123456789abcdef";
@@ -133,11 +135,16 @@ describe("logpush filters compared by meaning", () => {
     const l = normalizeLiveJob({ id: 1, ...createBody(job()), filter: "{not json" });
     const { changes } = logpushJobs.diff(zone([job()]), [l]);
     expect(changes[0]!.fields).toEqual([{ field: "filter", before: "{not json", after: undefined }]);
-    // Removed with "", never null (the API's filter is a non-nullable string); nothing else is sent.
-    expect(changes[0]!.operations[0]!.body).toEqual({ filter: "" });
+    // Removed with "", never null (the API's filter is a non-nullable string), beside the fields the
+    // file manages (the whole job but its destination).
+    expect(changes[0]!.operations[0]!.body).toEqual({ name: "http-to-r2", enabled: true, filter: "" });
     // Replaced by the file's own filter when it has one.
     const withFilter = logpushJobs.diff(zone([job({ filter: filterAB })]), [l]).changes[0]!;
-    expect(withFilter.operations[0]!.body).toEqual({ filter: createBody(job({ filter: filterAB })).filter });
+    expect(withFilter.operations[0]!.body).toEqual({
+      name: "http-to-r2",
+      enabled: true,
+      filter: createBody(job({ filter: filterAB })).filter,
+    });
   });
 });
 
@@ -177,8 +184,10 @@ describe("logpush output_options", () => {
         { field: "output_options.timestamp_format", before: "rfc3339", after: "unixnano" },
         { field: "output_options.sample_rate", before: 1, after: 0.1 },
       ]);
-      // Only output_options change: nothing else is sent, and no default the job does not need.
+      // output_options whole, and no default the job does not need; beside them the fields the file manages.
       expect(changes[0]!.operations[0]!.body).toEqual({
+        name: "http-to-r2",
+        enabled: true,
         output_options: { field_names: ["RayID", "ClientIP"], sample_rate: 0.1, timestamp_format: "unixnano" },
       });
     },
@@ -186,8 +195,9 @@ describe("logpush output_options", () => {
 
   it("sends no output_options when the file does not manage them: a PUT keeps what it does not carry", () => {
     const l = live("7", job({ output_options: { field_names: ["RayID"], sample_rate: 0.5 } }));
-    expect(updateBody(job({ enabled: false }), l)).toEqual({ enabled: false });
+    expect(updateBody(job({ enabled: false }), l)).toEqual({ name: "http-to-r2", enabled: false });
     expect(logpushJobs.diff(zone([job({ enabled: false })]), [l]).changes[0]!.operations[0]!.body).toEqual({
+      name: "http-to-r2",
       enabled: false,
     });
   });
@@ -387,33 +397,40 @@ describe("logpush_job diff", () => {
     }
   });
 
-  it("PUTs only the fields that change", () => {
+  it("PUTs every field the file manages, changed or not, and the destination only when it changes", () => {
     const base = job({ filter: filterAB, max_upload_bytes: 5_000_000 });
     const l = live("12", base);
+    const wire = createBody(base).filter;
+    // What every PUT of this job carries: the file's values, the live job's where the file agrees.
+    const all = { name: "http-to-r2", enabled: true, filter: wire, max_upload_bytes: 5_000_000 };
     const bodies: Array<[Partial<DesiredLogpushJob>, Record<string, unknown>]> = [
-      [{ enabled: false }, { enabled: false }],
+      [{ enabled: false }, { ...all, enabled: false }],
       // A dropped filter is sent as "", never null.
-      [{ filter: undefined }, { filter: "" }],
-      [{ filter: { where: {} } }, { filter: "" }],
-      [{ max_upload_bytes: 10_000_000 }, { max_upload_bytes: 10_000_000 }],
-      [{ max_upload_records: 2000 }, { max_upload_records: 2000 }],
+      [{ filter: undefined }, { ...all, filter: "" }],
+      [{ filter: { where: {} } }, { ...all, filter: "" }],
+      [{ max_upload_bytes: 10_000_000 }, { ...all, max_upload_bytes: 10_000_000 }],
+      [{ max_upload_records: 2000 }, { ...all, max_upload_records: 2000 }],
       [
         { destination_conf: R2.replace("logs/http", "logs/web") },
-        { destination_conf: R2.replace("logs/http", "logs/web") },
+        { ...all, destination_conf: R2.replace("logs/http", "logs/web") },
       ],
-      [{ output_options: { field_names: ["RayID"] } }, { output_options: { field_names: ["RayID"] } }],
+      [{ output_options: { field_names: ["RayID"] } }, { ...all, output_options: { field_names: ["RayID"] } }],
       [
         { enabled: false, max_upload_interval_seconds: 60 },
-        { enabled: false, max_upload_interval_seconds: 60 },
+        { ...all, enabled: false, max_upload_interval_seconds: 60 },
       ],
+      [{ filter_attack_traffic: true }, { ...all, filter_attack_traffic: true }],
     ];
     for (const [over, body] of bodies) {
       const { changes } = logpushJobs.diff(zone([{ ...base, ...over }]), [l]);
       expect(changes[0]!.operations[0]!.body, JSON.stringify(over)).toEqual(body);
       expect(updateBody({ ...base, ...over }, l)).toEqual(body);
     }
-    // Upload limits the file leaves out are not managed.
+    // Upload limits the file leaves out are not managed, nor is filter_attack_traffic.
     expect(logpushJobs.diff(zone([job({ filter: filterAB })]), [l]).changes).toEqual([]);
+    expect(
+      logpushJobs.diff(zone([job({ filter: filterAB })]), [{ ...l, filter_attack_traffic: true }]).changes,
+    ).toEqual([]);
   });
 
   it("replaces a job whose kind changed: POST the new one, then DELETE the old", () => {
@@ -575,7 +592,7 @@ describe("ownership challenge", () => {
 
 describe("secrets in logpush changes", () => {
   const plan = (changes: Change[]) => ({
-    format_version: 2 as const,
+    format_version: 3 as const,
     created_at: "2025-01-01T00:00:00Z",
     zones: [{ zone_id: Z, changes, fingerprints: {}, errors: [], warnings: [] }],
     summary: { create: 0, update: 0, replace: 0, delete: 0 },
@@ -699,6 +716,7 @@ describe("logpush jobs as the real API answers them", () => {
     },
   };
   /** The file that states what cft_logpush_zone_filter holds. */
+  const recordedFilterWire = createBody({ ...job(), filter: recordedFilter }).filter;
   const zoneFilterJob = (over: Partial<DesiredLogpushJob> = {}): DesiredLogpushJob => ({
     name: "example.com",
     dataset: "http_requests",
@@ -726,6 +744,7 @@ describe("logpush jobs as the real API answers them", () => {
           max_upload_bytes: 0,
           max_upload_interval_seconds: 0,
           max_upload_records: 0,
+          filter_attack_traffic: false,
         },
       ]);
     },
@@ -762,7 +781,12 @@ describe("logpush jobs as the real API answers them", () => {
       {
         method: "PUT",
         path: `zones/${Z}/logpush/jobs/1`,
-        body: { output_options: { field_names: ["RayID", "ClientIP"], timestamp_format: "rfc3339" } },
+        body: {
+          name: "example.com",
+          enabled: false,
+          filter: recordedFilterWire,
+          output_options: { field_names: ["RayID", "ClientIP"], timestamp_format: "rfc3339" },
+        },
       },
     ]);
     // A file that leaves the timestamp format out means the default: sent as such, since the job holds rfc3339.
@@ -770,12 +794,15 @@ describe("logpush jobs as the real API answers them", () => {
       .changes[0]!;
     expect(noTimestamps.notes).toEqual([note]);
     expect(noTimestamps.operations[0]!.body).toEqual({
+      name: "example.com",
+      enabled: false,
+      filter: recordedFilterWire,
       output_options: { field_names: ["RayID"], timestamp_format: "unixnano" },
     });
-    // A change that does not touch the options does not move the job.
+    // A change that does not touch the options does not move the job: its unchanged options stay out.
     const enable = logpushJobs.diff(zone([zoneFilterJob({ enabled: true })]), jobs).changes[0]!;
     expect(enable.notes).toBeUndefined();
-    expect(enable.operations[0]!.body).toEqual({ enabled: true });
+    expect(enable.operations[0]!.body).toEqual({ name: "example.com", enabled: true, filter: recordedFilterWire });
   });
 
   it(
@@ -796,6 +823,7 @@ describe("logpush jobs as the real API answers them", () => {
           max_upload_bytes: 0,
           max_upload_interval_seconds: 0,
           max_upload_records: 0,
+          filter_attack_traffic: false,
         },
       ]);
       expect(logpushJobs.diff(zone([zoneFilterJob({ filter: undefined })]), jobs)).toEqual({
@@ -862,6 +890,7 @@ describe("normalizeLiveJob refuses answers of the wrong shape", () => {
         max_upload_bytes: 0,
         max_upload_interval_seconds: 0,
         max_upload_records: 0,
+        filter_attack_traffic: false,
       });
       expect(normalizeLiveJob({ ...good, id: "12" }).id).toBe("12");
       // output_options win over a logpull_options string the job still holds.
@@ -891,6 +920,7 @@ describe("normalizeLiveJob refuses answers of the wrong shape", () => {
       ["a negative limit", { ...good, max_upload_bytes: -1 }],
       ["a string limit", { ...good, max_upload_records: "5000" }],
       ["a fractional limit", { ...good, max_upload_interval_seconds: 1.5 }],
+      ["filter_attack_traffic as text", { ...good, filter_attack_traffic: "true" }],
     ];
     for (const [why, raw] of bad) expect(() => normalizeLiveJob(raw), why).toThrow(AnswerShapeError);
     expect(() => normalizeLiveJob({ ...good, name: 42 })).toThrow(
@@ -908,5 +938,66 @@ describe("normalizeLiveJob refuses answers of the wrong shape", () => {
     const client = { listAll: async () => ({ jobs: [] }) } as unknown as CloudflareClient;
     const desired = { version: 1 as const, safety: { max_deletes: 5 }, zones: [], secrets: [], files: [] };
     await expect(logpushJobs.read(createReadContext(client, desired), zone([]))).rejects.toThrow(AnswerShapeError);
+  });
+});
+
+describe("filter_attack_traffic (cloudflare 7.3.0 LogpushJob: excludes DDoS attack traffic from logs)", () => {
+  const yaml = (dataset: string, value: string) =>
+    `version: 1\nzones:\n  - zone_id: ${Z}\n    logs:\n      logpush_jobs:\n        - name: j\n          ` +
+    `dataset: ${dataset}\n          destination_conf: https://logs.example.com/in\n          ` +
+    `filter_attack_traffic: ${value}\n`;
+
+  it("is a key of the file for the three datasets it applies to, refused on any other", () => {
+    for (const dataset of ["http_requests", "firewall_events", "network_analytics_logs"]) {
+      const { desired } = parseConfigText(yaml(dataset, "true"), "z.yaml", {});
+      expect(desired.zones[0]!.logs?.logpush_jobs?.[0]?.filter_attack_traffic, dataset).toBe(true);
+    }
+    let err: unknown;
+    try {
+      parseConfigText(yaml("dns_logs", "false"), "z.yaml", {});
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as Error).message).toContain(
+      "/zones/0/logs/logpush_jobs/0/filter_attack_traffic  filter_attack_traffic applies only to the datasets " +
+        "http_requests, firewall_events, network_analytics_logs, not dns_logs: remove it from this job",
+    );
+    expect(() => parseConfigText(yaml("http_requests", '"yes"'), "z.yaml", {})).toThrow(ConfigError);
+  });
+
+  it("reads an absent or null value as false, and plans a PUT (or a POST) only when the file states it", () => {
+    expect(normalizeLiveJob({ id: 1, ...createBody(job()) }).filter_attack_traffic).toBe(false);
+    expect(normalizeLiveJob({ id: 1, ...createBody(job()), filter_attack_traffic: null }).filter_attack_traffic).toBe(
+      false,
+    );
+    const l = live("3", job());
+    expect(logpushJobs.diff(zone([job()]), [{ ...l, filter_attack_traffic: true }]).changes).toEqual([]);
+    const on = logpushJobs.diff(zone([job({ filter_attack_traffic: true })]), [l]).changes;
+    expect(on).toHaveLength(1);
+    expect(on[0]!.fields).toEqual([{ field: "filter_attack_traffic", before: false, after: true }]);
+    expect(on[0]!.operations[0]!.body).toEqual({ name: "http-to-r2", enabled: true, filter_attack_traffic: true });
+    const off = logpushJobs.diff(zone([job({ filter_attack_traffic: false })]), [
+      { ...l, filter_attack_traffic: true },
+    ]);
+    expect(off.changes[0]!.operations[0]!.body).toMatchObject({ filter_attack_traffic: false });
+    expect(logpushJobs.diff(zone([job({ filter_attack_traffic: false })]), [l]).changes).toEqual([]);
+    const created = logpushJobs.diff(zone([job({ filter_attack_traffic: true })]), []).changes[0]!;
+    expect(created.operations[0]!.body).toMatchObject({ filter_attack_traffic: true });
+  });
+
+  it("a pinned job whose name differs is renamed with its PUT; one whose answer states no dataset stops the zone", () => {
+    const l = live("9", job({ name: "old-name" }));
+    const renamed = logpushJobs.diff(zone([job({ id: "9" })]), [l]);
+    expect(renamed.errors).toEqual([]);
+    expect(renamed.changes[0]!.fields).toEqual([{ field: "name", before: "old-name", after: "http-to-r2" }]);
+    expect(renamed.changes[0]!.operations[0]!.body).toEqual({ name: "http-to-r2", enabled: true });
+    const unstated = logpushJobs.diff(zone([job({ id: "9" })]), [{ ...l, dataset: null }]);
+    expect(unstated.changes).toEqual([]);
+    expect(unstated.errors).toEqual([
+      'Logpush job "http-to-r2" pins id 9, whose dataset the API did not state, so zoneform cannot tell ' +
+        `whether it is http_requests (a dataset cannot change in place); check the job (GET zones/${Z}/logpush/` +
+        "jobs/9) and plan again; nothing in this zone is changed.",
+    ]);
   });
 });

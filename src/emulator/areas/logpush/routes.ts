@@ -2,8 +2,8 @@
 // challenge flow, destination checks and dataset fields; and the read side of account-level jobs.
 // Validation lives in validate.ts, destination.ts and filter.ts. A job holds exactly what was set:
 // output_options as sent (no defaults), `name: null` when created without a name, and no `filter` key
-// without a filter (as the recorded jobs without one show; the emulator used to answer `filter: null`).
-// A PUT changes only the fields it carries.
+// without a filter (as the recorded jobs without one show; the emulator used to answer `filter: null`),
+// and `filter_attack_traffic` only once it was sent. A PUT changes only the fields it carries.
 import {
   checkReachable,
   destinationFault,
@@ -16,7 +16,14 @@ import {
 } from "./destination.js";
 import { describeDatasetFields, listDatasetFields, LOGPUSH_DATASETS } from "./fields.js";
 import { normalizeFilter } from "./filter.js";
-import { checkJobScalars, fault, isObject, normalizeOutputOptions, throwIfAny } from "./validate.js";
+import {
+  checkAttackTraffic,
+  checkJobScalars,
+  fault,
+  isObject,
+  normalizeOutputOptions,
+  throwIfAny,
+} from "./validate.js";
 import { ownershipToken } from "./ownership.js";
 import {
   ApiFault,
@@ -44,6 +51,7 @@ const CREATE_FIELDS = [
   "ownership_challenge",
   "frequency",
   "logpull_options",
+  "filter_attack_traffic",
 ];
 
 // The jobs list answers no `result_info`: cft_logpush_zone_filter (a real answer) has none, the
@@ -88,6 +96,7 @@ function createJob(req: RouteRequest): RouteResponse {
   const ds = typeof dataset === "string" ? dataset : "";
   const fields = listDatasetFields(ds);
   const scalars = checkJobScalars(body, errors);
+  checkAttackTraffic(scalars.filter_attack_traffic, ds, errors);
   const outputOptions =
     body.output_options === undefined ? undefined : normalizeOutputOptions(body.output_options, ds, fields, errors);
   throwIfAny(errors);
@@ -137,6 +146,7 @@ function updateJob(req: RouteRequest): RouteResponse {
   const ds = String(job.dataset);
   const fields = listDatasetFields(ds);
   const scalars = checkJobScalars(body, errors);
+  checkAttackTraffic(scalars.filter_attack_traffic, ds, errors);
   const outputOptions =
     body.output_options === undefined ? undefined : normalizeOutputOptions(body.output_options, ds, fields, errors);
   throwIfAny(errors);
