@@ -17,7 +17,7 @@ import { renderDriftReport } from "./plan/render/compact.js";
 import { renderPlanMarkdown } from "./plan/render/markdown.js";
 import { renderPlanText } from "./plan/render/text.js";
 import { digestLine } from "./plan/render/digest.js";
-import { planForDisplay, planForFile } from "./plan/secrets.js";
+import { planFileText, planForDisplay, planForFile } from "./plan/secrets.js";
 import { totalChanges } from "./plan/summary.js";
 import { CLIENT_HINTS } from "./sections/client-hints.js";
 import type { Env } from "./model/env.js";
@@ -131,7 +131,7 @@ export async function drift(
  */
 export function renderPlan(p: Plan, desired: DesiredState, format: "text" | "markdown" | "json" = "text"): string {
   const file = planForFile(p, desired);
-  if (format === "json") return `${JSON.stringify(file, null, 2)}\n`;
+  if (format === "json") return planFileText(file, desired);
   const shown = planForDisplay(p, desired);
   const body = format === "markdown" ? renderPlanMarkdown(shown) : renderPlanText(shown, { color: false });
   return p.zones.every((z) => z.errors.length === 0) ? `${body}${digestLine(file.digest!, format)}` : body;

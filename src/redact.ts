@@ -9,6 +9,13 @@
 // Redaction comes before truncation: a text is cut for display only with `clip`, after it was
 // redacted whole, and its cut is marked with `…`. As a second guard, `redact` also hides a piece of
 // 6 characters or more of a secret that a cut left just before (or just after) a `…`.
+//
+// A secret is hidden in every encoding it can take on the way out: as it is, URL-encoded (`%22`, and
+// `+` for a space as a form writes it), and JSON-escaped at any depth (`\"`, `\\`, `\t`, `\\\"` inside
+// a JSON string inside a JSON string, `\u0022`), so that a value holding `"`, `\`, a tab or any other
+// character JSON escapes is still found in a Logpush filter's JSON, a plan file or a SARIF log. Callers
+// redact structured values before they serialize them (redactDeep); `redact` on the serialized text is
+// the last line, and `escapedSecretIn` tells whether an escaped form is left.
 
 import { setOwn } from "./data-record.js";
 
@@ -113,17 +120,22 @@ export function clip(text: string, max: number): string {
 }
 
 export class Redactor {
-  /** Value (and its URL-encoded form) → what to show instead; the first replacement given wins. */
+  /** Each encoded form of a value (see encodedForms) → what to show instead; the first replacement given wins. */
   private readonly values = new Map<string, string>();
+  /** The forms of a value that differ from the value itself and its URL encoding: escaped for JSON. */
+  private readonly escaped = new Set<string>();
+  /** A value with every escape decoded (see unescapeAll) → what to show instead. */
+  private readonly canonical = new Map<string, string>();
   private readonly whole = new Map<string, string>();
   /**
    * Every value in one alternation, longest first (so a secret that contains another is replaced
    * whole), and the set of their first MIN_SUBSTRING characters: a text none of whose substrings of
    * that length is in the set holds no value, and is passed over without running the alternation, at
    * a cost that does not grow with the number of secrets. Built when first needed after a change;
-   * null when there is no value.
+   * null when there is no value. `canonicalMatcher` is the same for the decoded values.
    */
   private matcher: { re: RegExp; prefixes: Set<string> } | null | undefined = null;
+  private canonicalMatcher: { re: RegExp; prefixes: Set<string> } | null | undefined = null;
 
   /** `secrets`: value → what to show instead (default `(sensitive)`). Very short values are ignored. */
   constructor(secrets: Iterable<{ value: string; replacement?: string }> = []) {
@@ -137,10 +149,17 @@ export class Redactor {
       if (!this.whole.has(value)) this.whole.set(value, replacement);
       return;
     }
-    for (const v of [value, encodeURIComponent(value)]) {
+    const plain = new Set([value, encodeURIComponent(value)]);
+    for (const v of encodedForms(value)) {
+      if (!plain.has(v)) this.escaped.add(v);
       if (this.values.has(v)) continue;
       this.values.set(v, replacement);
       this.matcher = undefined;
+    }
+    const decoded = unescapeAll(value).text;
+    if (decoded.length >= MIN_SUBSTRING && !this.canonical.has(decoded)) {
+      this.canonical.set(decoded, replacement);
+      this.canonicalMatcher = undefined;
     }
   }
 
@@ -153,12 +172,59 @@ export class Redactor {
     return this.values.size + this.whole.size;
   }
 
-  /** Known values first (so env values become their references in plan files), then URL parameters. */
+  /**
+   * Known values first, in every encoding (so env values become their references in plan files), then
+   * URL parameters.
+   */
   redact(text: string): string {
     const m = this.matcher === undefined ? this.compile() : this.matcher;
-    const out =
+    let out =
       m && mayHold(text, m.prefixes) ? text.replace(m.re, (found) => this.values.get(found) ?? SENSITIVE) : text;
+    if (m && /[\\%]/.test(out)) out = this.redactDecoded(out);
     return redactUrlParams(m && out.includes(ELLIPSIS) ? this.hideCutPieces(out) : out);
+  }
+
+  /**
+   * Whether `text` (serialized JSON, a plan file) holds a value in an escaped form (`\"`, `\\`, `\t`,
+   * `\u0022`, at any depth): the last check before such a text is written, after its structure was
+   * redacted. The value's name or replacement when one is found.
+   */
+  escapedSecretIn(text: string): string | undefined {
+    for (const v of this.escaped) if (text.includes(v)) return this.values.get(v);
+    if (!text.includes("\\") || this.canonical.size === 0) return undefined;
+    const found = this.decodedMatches(text).find((span) => text.slice(span.from, span.to).includes("\\"));
+    return found?.replacement;
+  }
+
+  /** Each place where a value appears once every escape is decoded, as a span of the text as it is. */
+  private decodedMatches(text: string): Array<{ from: number; to: number; replacement: string }> {
+    const m = this.canonicalMatcher === undefined ? this.compileCanonical() : this.canonicalMatcher;
+    if (!m) return [];
+    const decoded = unescapeAll(text).text;
+    // Where each decoded character came from is worked out only for a text that holds a value.
+    if (decoded === text || !mayHold(decoded, m.prefixes) || !m.re.test(decoded)) return [];
+    m.re.lastIndex = 0;
+    const { at } = unescapeAll(text, true);
+    const spans: Array<{ from: number; to: number; replacement: string }> = [];
+    for (const found of decoded.matchAll(m.re)) {
+      const from = at[found.index]!;
+      const to = at[found.index + found[0].length]!;
+      spans.push({ from, to, replacement: this.canonical.get(found[0]) ?? SENSITIVE });
+    }
+    return spans;
+  }
+
+  /** The text with each value hidden where it appears encoded in a way no listed form covers. */
+  private redactDecoded(text: string): string {
+    const spans = this.decodedMatches(text);
+    if (spans.length === 0) return text;
+    let out = "";
+    let from = 0;
+    for (const span of spans) {
+      out += text.slice(from, span.from) + span.replacement;
+      from = span.to;
+    }
+    return out + text.slice(from);
   }
 
   /**
@@ -198,15 +264,13 @@ export class Redactor {
   }
 
   private compile(): { re: RegExp; prefixes: Set<string> } | null {
-    const values = [...this.values.keys()].sort((a, b) => b.length - a.length);
-    this.matcher =
-      values.length === 0
-        ? null
-        : {
-            re: new RegExp(values.map(escapeRegExp).join("|"), "g"),
-            prefixes: new Set(values.map((v) => v.slice(0, MIN_SUBSTRING))),
-          };
+    this.matcher = matcherOf([...this.values.keys()]);
     return this.matcher;
+  }
+
+  private compileCanonical(): { re: RegExp; prefixes: Set<string> } | null {
+    this.canonicalMatcher = matcherOf([...this.canonical.keys()]);
+    return this.canonicalMatcher;
   }
 
   /** One whole string (a value, a name): as `redact`, and also when it equals a short or templated secret. */
@@ -218,6 +282,137 @@ export class Redactor {
   redactDeep<T>(value: T): T {
     return mapStrings(value, (s) => this.redactString(s)) as T;
   }
+}
+
+/** One alternation of `values`, longest first, and their prefixes (see Redactor.matcher); null for none. */
+function matcherOf(values: string[]): { re: RegExp; prefixes: Set<string> } | null {
+  if (values.length === 0) return null;
+  values.sort((a, b) => b.length - a.length);
+  return {
+    re: new RegExp(values.map(escapeRegExp).join("|"), "g"),
+    prefixes: new Set(values.map((v) => v.slice(0, MIN_SUBSTRING))),
+  };
+}
+
+/** JSON's escaping of a string's content (JSON.stringify without the quotes). */
+function jsonEscaped(value: string): string {
+  return JSON.stringify(value).slice(1, -1);
+}
+
+/**
+ * The forms a value takes in zoneform's outputs: as it is and JSON-escaped once, twice and three times
+ * (a value inside a filter's JSON inside a plan's JSON inside a log line), each also URL-encoded as
+ * encodeURIComponent and as a form (URLSearchParams: a space is `+`) write it.
+ */
+function encodedForms(value: string): string[] {
+  const out = new Set<string>();
+  let v = value;
+  for (let depth = 0; depth < 4; depth++) {
+    out.add(v);
+    out.add(encodeURIComponent(v));
+    out.add(new URLSearchParams({ v }).toString().slice(2));
+    v = jsonEscaped(v);
+  }
+  return [...out];
+}
+
+const JSON_SHORT_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"',
+  "'": "'",
+  "/": "/",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+};
+
+/**
+ * One pass of decoding: a run of backslashes and the escape it ends in (`\\"`, `\\\\\\"`, `\\\\t`,
+ * `\\\\u0022`: JSON escapes at any depth) is the character escaped; a run of backslashes before anything
+ * else is one backslash; a percent-encoded character (see percentRun) is that character. With `map`,
+ * `at[i]` is where decoded character i starts in `text` (and `at[decoded.length]` is text.length).
+ */
+function unescapeOnce(text: string, map: boolean): { text: string; at: number[] } {
+  let out = "";
+  const at: number[] = [];
+  let i = 0;
+  while (i < text.length) {
+    // Ordinary characters are copied in one piece.
+    let plainEnd = i;
+    while (plainEnd < text.length && text[plainEnd] !== "\\" && text[plainEnd] !== "%") plainEnd++;
+    if (plainEnd > i) {
+      out += text.slice(i, plainEnd);
+      if (map) for (let k = i; k < plainEnd; k++) at.push(k);
+      i = plainEnd;
+      if (i >= text.length) break;
+    }
+    const start = i;
+    let decoded: string;
+    if (text[i] === "\\") {
+      let j = i;
+      while (text[j] === "\\") j++;
+      const next = text[j];
+      if (next === "u" && /^[0-9a-fA-F]{4}$/.test(text.slice(j + 1, j + 5))) {
+        decoded = String.fromCharCode(Number.parseInt(text.slice(j + 1, j + 5), 16));
+        i = j + 5;
+      } else if (next !== undefined && Object.hasOwn(JSON_SHORT_ESCAPES, next)) {
+        decoded = JSON_SHORT_ESCAPES[next]!;
+        i = j + 1;
+      } else {
+        decoded = "\\";
+        i = j;
+      }
+    } else {
+      const run = percentRun(text, i);
+      decoded = run ? run.chars : "%";
+      i += run ? run.length : 1;
+    }
+    out += decoded;
+    // A character beyond U+FFFF is two UTF-16 units: both start where its encoding starts.
+    if (map) for (let k = 0; k < decoded.length; k++) at.push(start);
+  }
+  if (map) at.push(text.length);
+  return { text: out, at };
+}
+
+const UTF8 = new TextDecoder("utf-8", { fatal: false });
+
+/**
+ * The percent-encoded character at `i` (`%22`, or the two to four bytes of one UTF-8 character, in
+ * either case of hex digits) and how many characters of the text encode it; undefined when `%` does
+ * not start one.
+ */
+function percentRun(text: string, i: number): { chars: string; length: number } | undefined {
+  const byte = (k: number) =>
+    /^%[0-9a-fA-F]{2}$/.test(text.slice(k, k + 3)) ? Number.parseInt(text.slice(k + 1, k + 3), 16) : -1;
+  const lead = byte(i);
+  if (lead < 0) return undefined;
+  if (lead < 0x80) return { chars: String.fromCharCode(lead), length: 3 };
+  const n = lead >= 0xf0 && lead < 0xf5 ? 4 : lead >= 0xe0 && lead < 0xf0 ? 3 : lead >= 0xc2 && lead < 0xe0 ? 2 : 0;
+  if (n === 0) return undefined;
+  const bytes = [lead];
+  for (let k = 1; k < n; k++) {
+    const b = byte(i + 3 * k);
+    if (b < 0x80 || b > 0xbf) return undefined;
+    bytes.push(b);
+  }
+  const chars = UTF8.decode(new Uint8Array(bytes));
+  return chars.includes("\ufffd") ? undefined : { chars, length: 3 * n };
+}
+
+/**
+ * The text with every escape decoded, layer after layer (JSON inside a URL inside JSON), and, with
+ * `map`, where each decoded character starts in the original (see unescapeOnce).
+ */
+function unescapeAll(text: string, map = false): { text: string; at: number[] } {
+  let current = unescapeOnce(text, map);
+  for (let pass = 1; pass < 4 && current.text !== text && /[\\%]/.test(current.text); pass++) {
+    const next = unescapeOnce(current.text, map);
+    if (next.text === current.text) break;
+    current = { text: next.text, at: map ? next.at.map((k) => current.at[k]!) : [] };
+  }
+  return current;
 }
 
 /** Whether some substring of `text` of MIN_SUBSTRING characters starts a value (see Redactor.matcher). */

@@ -1,10 +1,12 @@
 // Audit output. JSON and CSV are streamed: every finding is written as soon as it is classified, so
 // they list all findings (in the order read) while memory stays flat. Text and Markdown are for people:
 // per zone, the worst `--limit` findings of each kind as a table, worst first, and the counts. URLs,
-// hosts, cookie names and categories come from the internet: text, Markdown and CSV show them printable
-// (control and bidirectional characters escaped); JSON escapes them itself.
+// hosts, cookie names and categories come from the internet: text and CSV show them printable (control,
+// invisible and bidirectional characters escaped), Markdown through the one Markdown encoder
+// (src/safe-markdown.ts: no markup, link, mention or reference made of data), JSON through safeJson.
 import type { InventoryCheck, InventoryFinding } from "../inventory/check.js";
-import { printable } from "../safe-text.js";
+import { mdCell, mdCode, mdCodeCell, mdText } from "../safe-markdown.js";
+import { printable, safeJson } from "../safe-text.js";
 import { layoutTable } from "../text-width.js";
 import type { Finding, InventoryKind } from "../inventory/classify.js";
 import { INVENTORY_KINDS, type AuditCollector, type KindSummary } from "./collector.js";
@@ -26,7 +28,43 @@ const KIND_FINDING: Record<InventoryKind, string> = {
 export function createRenderer(
   format: AuditFormat,
   write: (text: string) => void,
-  opts: { now?: () => Date; sarif?: SarifAuditOptions; width?: number } = {},
+  opts: { now?: () => Date; sarif?: SarifAuditOptions; width?: number; redact?: Redact } = {},
+): AuditRenderer {
+  const renderer = formatRenderer(format, write, opts);
+  return opts.redact ? redactingRenderer(renderer, opts.redact) : renderer;
+}
+
+/** A deep copy of a value with every string that holds a secret redacted (Redactor.redactDeep). */
+export type Redact = <T>(value: T) => T;
+
+/**
+ * The renderer given only redacted values: every finding, check, filter and name is redacted as a
+ * structure before any format serializes it (so no JSON, SARIF or Markdown escaping of a secret can
+ * slip past a redactor that looks at the output text).
+ */
+function redactingRenderer(r: AuditRenderer, redact: Redact): AuditRenderer {
+  return {
+    begin: () => r.begin(),
+    zoneStart: (zoneId, filters) => r.zoneStart(redact(zoneId), redact(filters)),
+    finding: (zoneId, f) => r.finding(redact(zoneId), redact(f)),
+    inventory: (zoneId, check, meta) => r.inventory(redact(zoneId), redact(check), redact(meta)),
+    zoneEnd: (zoneId, c) =>
+      r.zoneEnd(
+        redact(zoneId),
+        // The collector as the renderers read it: its counts, and its worst findings redacted.
+        Object.assign(Object.create(c) as AuditCollector, {
+          summary: redact(c.summary),
+          worst: (kind: InventoryKind) => redact(c.worst(kind)),
+        }),
+      ),
+    end: (totals) => r.end(totals),
+  };
+}
+
+function formatRenderer(
+  format: AuditFormat,
+  write: (text: string) => void,
+  opts: { now?: () => Date; sarif?: SarifAuditOptions; width?: number },
 ): AuditRenderer {
   switch (format) {
     case "sarif":
@@ -143,7 +181,7 @@ class TableRenderer implements AuditRenderer {
   zoneStart(zoneId: string, filters: AuditFilters): void {
     const zone = printable(zoneId);
     if (this.style === "markdown")
-      this.write(`## Zone \`${zone}\`\n\nFilters: ${mdEscape(describeFilters(filters))}\n\n`);
+      this.write(`## Zone ${mdCode(zoneId)}\n\nFilters: ${mdText(describeFilters(filters))}\n\n`);
     else this.write(`Page Shield audit of zone ${zone} (${describeFilters(filters)})\n\n`);
   }
 
@@ -163,7 +201,7 @@ class TableRenderer implements AuditRenderer {
       const categories = describeCategories(s);
       if (this.style === "markdown") {
         this.write(`### ${describeKind(kind, s)}\n\n`);
-        if (categories) this.write(`Malicious ${mdEscape(categories)}\n\n`);
+        if (categories) this.write(`Malicious ${mdText(categories)}\n\n`);
         if (rows.length > 0) this.write(markdownTable(kind, rows));
         if (more > 0)
           this.write(
@@ -199,18 +237,11 @@ function textTable(kind: InventoryKind, rows: readonly Finding[], width?: number
     .join("");
 }
 
-function mdEscape(s: string): string {
-  return s
-    .replace(/\\/g, "\\\\")
-    .replace(/\|/g, "\\|")
-    .replace(/([*_`[\]<>])/g, "\\$1");
-}
-
 function markdownTable(kind: InventoryKind, rows: readonly Finding[]): string {
   const cols = columnsFor(kind);
   const head = `| ${cols.map((c) => c.title.charAt(0) + c.title.slice(1).toLowerCase()).join(" | ")} |\n`;
   const rule = `|${cols.map(() => "---").join("|")}|\n`;
-  const body = rows.map((f) => `| ${cols.map((c) => mdEscape(printable(c.cell(f)))).join(" | ")} |\n`).join("");
+  const body = rows.map((f) => `| ${cols.map((c) => mdCell(c.cell(f), c.max ?? 200)).join(" | ")} |\n`).join("");
   return head + rule + body;
 }
 
@@ -223,34 +254,34 @@ class JsonRenderer implements AuditRenderer {
   ) {}
 
   begin(): void {
-    this.write(`{"format_version":1,"generated_at":${JSON.stringify(this.now().toISOString())},"zones":[`);
+    this.write(`{"format_version":1,"generated_at":${safeJson(this.now().toISOString())},"zones":[`);
   }
 
   zoneStart(zoneId: string, filters: AuditFilters): void {
     this.write(
-      `${this.zoneCount++ === 0 ? "" : ","}\n{"zone_id":${JSON.stringify(zoneId)},"filters":` +
-        `${JSON.stringify(filters)},"findings":[`,
+      `${this.zoneCount++ === 0 ? "" : ","}\n{"zone_id":${safeJson(zoneId)},"filters":` +
+        `${safeJson(filters)},"findings":[`,
     );
     this.findingCount = 0;
   }
 
   finding(zoneId: string, f: Finding): void {
-    this.write(`${this.findingCount++ === 0 ? "" : ","}\n  ${JSON.stringify(findingRecord(zoneId, f))}`);
+    this.write(`${this.findingCount++ === 0 ? "" : ","}\n  ${safeJson(findingRecord(zoneId, f))}`);
   }
 
   private pendingInventory = "";
 
   inventory(_zoneId: string, check: InventoryCheck, meta: InventoryMeta): void {
-    this.pendingInventory = `,"script_inventory":${JSON.stringify({ ...meta, ...check })}`;
+    this.pendingInventory = `,"script_inventory":${safeJson({ ...meta, ...check })}`;
   }
 
   zoneEnd(_zoneId: string, c: AuditCollector): void {
-    this.write(`${this.findingCount > 0 ? "\n" : ""}]${this.pendingInventory},"summary":${JSON.stringify(c.summary)}}`);
+    this.write(`${this.findingCount > 0 ? "\n" : ""}]${this.pendingInventory},"summary":${safeJson(c.summary)}}`);
     this.pendingInventory = "";
   }
 
   end(totals: AuditTotals): void {
-    this.write(`\n],"totals":${JSON.stringify(totals)}}\n`);
+    this.write(`\n],"totals":${safeJson(totals)}}\n`);
   }
 }
 
@@ -415,16 +446,16 @@ function inventoryText(check: InventoryCheck, meta: InventoryMeta, width?: numbe
 }
 
 function inventoryMarkdown(zoneId: string, check: InventoryCheck, meta: InventoryMeta): string {
-  const esc = (v: string | undefined) => (v === undefined || v === "" ? "-" : mdEscape(printable(v)));
-  const code = (v: string | undefined) => (v ? `\`${printable(v).replace(/`/g, "'")}\`` : "-");
+  const esc = (v: string | undefined) => (v === undefined || v === "" ? "-" : mdCell(v));
+  const code = (v: string | undefined) => (v ? mdCodeCell(v) : "-");
   const out: string[] = [
     "### Script inventory of the payment pages (PCI DSS v4.0 6.4.3 and 11.6.1)",
     "",
-    `- Zone: \`${printable(zoneId)}\`${meta.zone_name ? ` (${esc(meta.zone_name)})` : ""}`,
+    `- Zone: ${mdCode(zoneId)}${meta.zone_name ? ` (${mdText(meta.zone_name)})` : ""}`,
     `- Checked at: ${meta.checked_at}`,
-    ...(meta.source ? [`- Inventory: ${code(meta.source)}`] : []),
-    `- Pages in scope: ${check.pages.map((p) => code(p)).join(", ")}`,
-    `- Filters: ${mdEscape(describeQuery(check, meta))}`,
+    ...(meta.source ? [`- Inventory: ${mdCode(meta.source)}`] : []),
+    `- Pages in scope: ${check.pages.map((p) => mdCode(p)).join(", ")}`,
+    `- Filters: ${mdText(describeQuery(check, meta))}`,
     `- Read: ${check.scripts_seen} in-scope script${plural(check.scripts_seen)}, ${check.details_read} ` +
       `script detail${plural(check.details_read)}`,
     "",
@@ -440,7 +471,7 @@ function inventoryMarkdown(zoneId: string, check: InventoryCheck, meta: Inventor
     for (const a of check.authorized) {
       out.push(
         `| ${esc(a.url)} | ${esc(a.justification)} | ${esc(a.owner)} | ${code(a.pinned_hash)} | ` +
-          `${code(a.seen_hash)} | ${esc(a.first_seen_at)} | ${esc(a.last_seen_at)} | ${a.state} |`,
+          `${code(a.seen_hash)} | ${esc(a.first_seen_at)} | ${esc(a.last_seen_at)} | ${mdCell(a.state)} |`,
       );
     }
     out.push("");

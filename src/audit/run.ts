@@ -10,7 +10,7 @@ import {
   type InventoryKind,
 } from "../inventory/classify.js";
 import { AuditCollector, INVENTORY_KINDS, type KindSummary } from "./collector.js";
-import { createRenderer, type AuditFilters, type AuditFormat, type AuditTotals } from "./render.js";
+import { createRenderer, type Redact, type AuditFilters, type AuditFormat, type AuditTotals } from "./render.js";
 import type { InventoryCheck } from "../inventory/check.js";
 import type { SarifAuditOptions } from "./sarif.js";
 import { auditInventory, inventoryQuery } from "../inventory/read.js";
@@ -66,6 +66,8 @@ export interface AuditOptions {
   sarif?: SarifAuditOptions;
   /** Text format: the columns its tables fit in (undefined: as wide as they are). */
   width?: number;
+  /** Redacts a value's secrets before any format serializes it (the CLI's known secrets). */
+  redact?: Redact;
 }
 
 export interface ZoneAudit {
@@ -118,6 +120,7 @@ export async function runAudit(
   const filters = auditFilters(opts);
   const renderer = createRenderer(opts.format ?? "text", write, {
     now: opts.now,
+    ...(opts.redact ? { redact: opts.redact } : {}),
     ...(opts.sarif ? { sarif: opts.sarif } : {}),
     width: opts.width,
   });

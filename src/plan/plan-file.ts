@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import { ConfigError } from "../errors.js";
 import type { SecretSource } from "../model/desired.js";
 import type { Plan } from "../model/plan.js";
-import { planForFile } from "./secrets.js";
+import { planFileText, planForFile } from "./secrets.js";
 
 const require = createRequire(import.meta.url);
 
@@ -31,7 +31,7 @@ export async function planValidator() {
 }
 
 export function serialisePlan(plan: Plan, secrets: SecretSource): string {
-  return `${JSON.stringify(planForFile(plan, secrets), null, 2)}\n`;
+  return planFileText(planForFile(plan, secrets), secrets);
 }
 
 /**

@@ -3,7 +3,9 @@
 // apply can re-read them from the environment while the file itself holds no secret.
 import type { SecretSource } from "../model/desired.js";
 import type { Plan } from "../model/plan.js";
+import { RuntimeError } from "../errors.js";
 import { Redactor, SENSITIVE, mapStrings, redactDestination } from "../redact.js";
+import { safeJson } from "../safe-text.js";
 import { hideCredentialShapes } from "../credential-shape.js";
 import { planDigest } from "./digest.js";
 import { bindInputs, saltFor } from "./inputs.js";
@@ -143,4 +145,23 @@ export function planForFile(plan: Plan, secrets: SecretSource): Plan {
   if (inputs) filed.inputs = inputs;
   const { digest: _old, ...rest } = filed;
   return { ...rest, digest: planDigest(rest as Plan) };
+}
+
+/**
+ * The text of a plan as a file holds it (planForFile's result): indented JSON, invisible and
+ * bidirectional characters as JSON escapes (safeJson). A last check before it is written anywhere: no
+ * env value is left in an escaped form (`\"`, `\\`, `\t`, `\u0022`, at any depth), which only a value
+ * holding such characters can take, and the structure was redacted for already (planForFile). One left
+ * would be a fault of zoneform's: the plan is not written, and the error names the reference only.
+ */
+export function planFileText(filed: Plan, secrets: SecretSource): string {
+  const text = `${safeJson(filed, 2)}\n`;
+  const left = fileRedactor(secrets).escapedSecretIn(text);
+  if (left !== undefined) {
+    throw new RuntimeError(
+      `the plan would hold the value of ${left} in an escaped form; it was not written. This is a fault ` +
+        `of zoneform's: please report it (without the value).`,
+    );
+  }
+  return text;
 }

@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { printable } from "../safe-text.js";
+import { printable, safeJson, sarifMessage } from "../safe-text.js";
 import { INFORMATION_URI, RULE_KEYS, ruleId, sarifRules, type RuleKey, type SarifLevel } from "./rules.js";
 
 export const SARIF_SCHEMA =
@@ -33,7 +33,10 @@ export interface ZoneName {
 export interface SarifFinding {
   rule: RuleKey;
   level: SarifLevel;
-  /** Plain text; control and bidirectional characters are escaped when the result is made. */
+  /**
+   * Plain text; when the result is made, control, invisible and bidirectional characters are escaped
+   * and brackets too, so that no text from the API forms an embedded link (`[text](url)`).
+   */
   message: string;
   zone: ZoneName;
   /** What the finding is about, stably: Page Shield's item id, or an inventory entry's url. */
@@ -94,7 +97,7 @@ export function sarifResult(f: SarifFinding): SarifResult {
     ruleId: ruleId(f.rule),
     ruleIndex: RULE_KEYS.indexOf(f.rule),
     level: f.level,
-    message: { text: printable(f.message) },
+    message: { text: sarifMessage(f.message) },
     locations: [location],
     partialFingerprints: { [FINGERPRINT_KEY]: findingFingerprint(f.rule, f.zone.id, f.subject) },
     ...(f.properties ? { properties: f.properties } : {}),
@@ -135,9 +138,12 @@ export function sarifLog(opts: SarifLogOptions): Record<string, unknown> {
   };
 }
 
-/** The log as the commands write it: indented JSON and a final newline. */
+/**
+ * The log as the commands write it: indented JSON (invisible and bidirectional characters in its
+ * strings written as JSON escapes, see safeJson) and a final newline.
+ */
 export function sarifText(log: Record<string, unknown>): string {
-  return `${JSON.stringify(log, null, 2)}\n`;
+  return `${safeJson(log, 2)}\n`;
 }
 
 /** What is wrong with a --sarif-category value, or undefined. */

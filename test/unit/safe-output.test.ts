@@ -124,15 +124,17 @@ describe("plan renderers", () => {
     const out = renderPlanMarkdown(plan);
     expect(out).not.toMatch(RAW);
     const row = out.split("\n").find((l) => l.startsWith("| shop"))!;
-    expect(row).toBe(`| shop\\|${EVIL_SHOWN.replace(/\\/g, "\\\\")} | 1 | 1 | 0 | 1 | 1 |`);
+    // In Markdown text, `\` `[` `|` are escaped: the cell shows the escaped form as it is.
+    const md = (t: string) => t.replace(/[\\[|]/g, "\\$&");
+    expect(row).toBe(`| ${md(`shop|${EVIL_SHOWN}`)} | 1 | 1 | 0 | 1 | 1 |`);
     // Six cells: every pipe but the escaped one separates.
     expect(row.split(/(?<!\\)\|/)).toHaveLength(8);
     expect(out).toContain(`- - page_shield_policy "${EVIL_SHOWN}" (id abc\\u001b[2K)\n`);
     expect(out).toContain(`-     description: "${EVIL_SHOWN}"\n`);
     expect(out).toContain(`+     value: "script-src 'self' ${EVIL_SHOWN}"\n`);
-    expect(out).toContain(`<summary><code>shop|${EVIL_SHOWN}</code>`);
-    expect(out).toContain(`> **Error:** reading page_shield_policy: the API said ${EVIL_SHOWN}\n`);
-    expect(out).toContain(`> **Warning:** duplicate ${EVIL_SHOWN}\n`);
+    expect(out).toContain(`<summary><code>shop|${EVIL_SHOWN}</code> (<code>${Z}</code>)</summary>`);
+    expect(out).toContain(`> **Error:** reading page\\_shield\\_policy: the API said ${md(EVIL_SHOWN)}\n`);
+    expect(out).toContain(`> **Warning:** duplicate ${md(EVIL_SHOWN)}\n`);
   });
 });
 

@@ -227,7 +227,8 @@ describe("SARIF from audit findings", () => {
       script({ url: "https://evil.example/\u001b[2Jx\u202e.js", first_page_url: "pay.example/\r\ncheckout" }),
     )!;
     const text: string = audit([[Z, hostile]]).runs[0].results[0].message.text;
-    expect(text).toContain("\\u001b[2Jx\\u202e.js");
+    // Brackets escaped as SARIF requires of literal ones (no embedded link can form).
+    expect(text).toContain("\\u001b\\[2Jx\\u202e.js");
     expect(text).toContain("pay.example/\\r\\ncheckout");
     expect(/[\u0000-\u001f\u202e]/.test(text)).toBe(false);
   });

@@ -197,6 +197,7 @@ export function register(program: Command, ctx: CommandContext): void {
           inventories,
           staleDays,
           now,
+          ...(io.secrets ? { redact: (v) => io.secrets!.redactDeep(v) } : {}),
           ...(format === "sarif"
             ? { sarif: sarifOptions(configured, zoneRefs, zones, sarifCategory ?? DEFAULT_AUDIT_CATEGORY) }
             : {}),

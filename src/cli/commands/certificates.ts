@@ -1,6 +1,7 @@
 // `zoneform certificates --zone ID`: which custom hostnames use which certificate authority, flagging
 // those still on the CA whose cross-signed chain was retired. A report: it exits 0 even when it flags.
 import type { Command } from "commander";
+import { safeJson } from "../../safe-text.js";
 import { fitFor } from "../width.js";
 import {
   buildCertificateReport,
@@ -50,7 +51,7 @@ export function register(program: Command, ctx: CommandContext): void {
       const report = buildCertificateReport(listed);
       io.stdout.write(
         format === "json"
-          ? `${JSON.stringify({ format_version: CERTIFICATES_FORMAT_VERSION, ...report }, null, 2)}\n`
+          ? `${safeJson({ format_version: CERTIFICATES_FORMAT_VERSION, ...report }, 2)}\n`
           : fitFor(io, io.stdout, renderCertificateReportText(report), { long: "break" }),
       );
     } finally {

@@ -12,6 +12,7 @@ import { digestLine } from "../../plan/render/digest.js";
 import { renderPlanMarkdown } from "../../plan/render/markdown.js";
 import { renderPlanText } from "../../plan/render/text.js";
 import { mapStrings, SENSITIVE } from "../../redact.js";
+import { safeJson } from "../../safe-text.js";
 import { addMaxBytesOption, markdownOptions, parseFormat, useColor } from "../planning.js";
 import { addColorOption, addVerboseOption } from "../options.js";
 import type { CommandContext } from "../command.js";
@@ -57,7 +58,7 @@ export function register(program: Command, ctx: CommandContext): void {
       );
     }
     if (format === "json") {
-      io.stdout.write(`${JSON.stringify({ ...saved, digest }, null, 2)}\n`);
+      io.stdout.write(`${safeJson({ ...saved, digest }, 2)}\n`);
       return;
     }
     const shown = planForShow(saved);

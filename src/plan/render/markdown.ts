@@ -1,9 +1,11 @@
 // The Markdown rendering of a plan, for a pull-request comment: a summary table, then one collapsible
-// diff block per zone that changes. Text from the API or the file is made printable first, so that a
-// value stays on its line of the diff block and in its table cell.
+// diff block per zone that changes. Text from the API or the file goes through the one Markdown encoder
+// (src/safe-markdown.ts): printable, so that a value stays on its line of the diff block and in its
+// table cell, and never markup, a link, a mention or a reference outside the diff block.
 import type { Change, FieldDiff, Plan } from "../../model/plan.js";
+import { htmlCode, mdCell, mdCode, mdCodeBlock, mdText } from "../../safe-markdown.js";
 import { printable } from "../../safe-text.js";
-import { summarise, summaryLine, totalChanges } from "../summary.js";
+import { summarise, summariseZones, summaryLine, totalChanges } from "../summary.js";
 import { SIGN, changeTitle, formatValue, operationLine } from "./format.js";
 
 function fieldLines(f: FieldDiff, kind: Change["kind"]): string[] {
@@ -27,16 +29,6 @@ function changeLines(c: Change): string[] {
   return lines;
 }
 
-/** A table cell: printable (a newline is `\n`), with `\` and `|` escaped so that the row holds. */
-function escapeCell(s: string): string {
-  return printable(s).replace(/[\\|]/g, "\\$&");
-}
-
-/** Text inside the HTML of `<summary>`. */
-function escapeHtml(s: string): string {
-  return printable(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-
 /** GitHub's limit on a comment's length, in characters. */
 export const GITHUB_COMMENT_LIMIT = 65_536;
 
@@ -57,31 +49,30 @@ export interface MarkdownOptions {
  */
 export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): string {
   const out: string[] = [COMMENT_MARKER, "### zoneform plan", ""];
-  if (totalChanges(plan.summary) === 0 && plan.zones.every((z) => z.errors.length === 0)) {
+  // Counted from the changes, never taken from the plan's `summary`.
+  const counts = summariseZones(plan.zones);
+  if (totalChanges(counts) === 0 && plan.zones.every((z) => z.errors.length === 0)) {
     out.push(`**No changes.** ${plan.zones.length} zone(s) match the configuration.`, "");
     return out.join("\n");
   }
   const changed = plan.zones.filter((z) => z.changes.length > 0 || z.errors.length > 0);
-  out.push(`**${summaryLine(plan.summary)}**`, "");
+  out.push(`**${summaryLine(counts)}**`, "");
   out.push("| zone | create | update | replace | delete | errors |", "|---|---:|---:|---:|---:|---:|");
   for (const z of changed) {
     const s = summarise(z.changes);
     out.push(
-      `| ${escapeCell(z.name ?? z.zone_id)} | ${s.create} | ${s.update} | ${s.replace} | ${s.delete} | ` +
+      `| ${mdCell(z.name ?? z.zone_id)} | ${s.create} | ${s.update} | ${s.replace} | ${s.delete} | ` +
         `${z.errors.length} |`,
     );
   }
   out.push("");
   const open = changed.length <= 5 ? " open" : "";
   const blocks = changed.map((z) => {
-    const lines = [
-      `<details${open}><summary><code>${escapeHtml(z.name ?? z.zone_id)}</code> (${escapeHtml(z.zone_id)})</summary>`,
-      "",
-    ];
-    for (const e of z.errors) lines.push(`> **Error:** ${printable(e)}`, "");
-    for (const w of z.warnings) lines.push(`> **Warning:** ${printable(w)}`, "");
+    const lines = [`<details${open}><summary>${htmlCode(z.name ?? z.zone_id)} (${htmlCode(z.zone_id)})</summary>`, ""];
+    for (const e of z.errors) lines.push(`> **Error:** ${mdText(e)}`, "");
+    for (const w of z.warnings) lines.push(`> **Warning:** ${mdText(w)}`, "");
     if (z.changes.length > 0)
-      lines.push("```diff", ...z.changes.flatMap((c) => [...changeLines(c), ""]).slice(0, -1), "```", "");
+      lines.push(mdCodeBlock(z.changes.flatMap((c) => [...changeLines(c), ""]).slice(0, -1), "diff"), "");
     lines.push("</details>", "");
     return lines.join("\n");
   });
@@ -100,7 +91,7 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
     const names =
       left
         .slice(0, 5)
-        .map((n) => `\`${escapeCell(n)}\``)
+        .map((n) => mdCode(n))
         .join(", ") + (left.length > 5 ? ", …" : "");
     text +=
       `> **${blocks.length - shown} of ${blocks.length} zone(s) left out** (${names}) to stay under ${max} ` +

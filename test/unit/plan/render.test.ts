@@ -109,7 +109,7 @@ describe("plan renderers", () => {
       |---|---:|---:|---:|---:|---:|
       | example.com | 1 | 2 | 0 | 1 | 0 |
 
-      <details open><summary><code>example.com</code> (0123456789abcdef0123456789abcdef)</summary>
+      <details open><summary><code>example.com</code> (<code>0123456789abcdef0123456789abcdef</code>)</summary>
 
       \`\`\`diff
       ! ~ page_shield_settings "settings"
