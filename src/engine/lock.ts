@@ -1,15 +1,23 @@
 // One apply at a time per zone (and API) on this machine: before it reads and writes, apply takes a
-// lock file per zone (in the system's temporary directory, or ZONEFORM_LOCK_DIR), created exclusively and
-// holding who took it. A second apply on any of the same zones is refused with what holds the lock.
-// A lock left by a process that is gone is taken over. Across machines, creates check first that
-// their identity did not appear meanwhile (engine/execute.ts).
-import { createHash } from "node:crypto";
-import { access, mkdir, open, stat, unlink } from "node:fs/promises";
-import { constants, unlinkSync } from "node:fs";
+// lock file per zone (in the system's temporary directory, or ZONEFORM_LOCK_DIR) holding who took it.
+// A second apply on any of the same zones is refused with what holds the lock. Across machines,
+// creates check first that their identity did not appear meanwhile (engine/execute.ts).
+//
+// Each step is atomic, so that of several applies started at the same instant exactly one holds a zone:
+// - a lock is written whole to a file of its own, then linked into place (link fails when a lock is
+//   there): a reader never sees a half-written lock, and one contender alone creates it;
+// - a lock left by a process that is gone (same host, pid not running) is replaced in one rename, by the
+//   one contender that holds the claim on it: a file named by the stale lock's own text, created the
+//   same way (a claim left by a contender that died is taken over likewise, one level deep), and
+//   checked again, once held, to still be what was found stale;
+// - a release removes the lock only while it still holds this process's own text.
+import { createHash, randomBytes } from "node:crypto";
+import { access, link, mkdir, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { constants, readFileSync, unlinkSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { RuntimeError, UsageError } from "../errors.js";
-import { kindOf, readRegularFile } from "../read-file.js";
+import { FileReadError, kindOf, readRegularFile } from "../read-file.js";
 import type { Env } from "../model/env.js";
 
 interface Holder {
@@ -17,6 +25,8 @@ interface Holder {
   host: string;
   command: string;
   started_at: string;
+  /** Random: no two locks ever have the same text, so a lock's text names it. */
+  nonce?: string;
 }
 
 export function lockDir(env: Env): string {
@@ -32,12 +42,29 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Who holds a lock, from its file: read only when it is a small regular file (a FIFO there must not block). */
-async function readHolder(path: string): Promise<Holder | undefined> {
+/** A lock file as found: its text and who it names (undefined when the text is not a lock's). */
+interface Found {
+  text: string;
+  holder?: Holder;
+}
+
+/**
+ * A lock file's text and holder, read only when it is a small regular file (a FIFO there must not
+ * block); "gone" when there is none, "unreadable" when it cannot be read or is not a regular file.
+ */
+async function readLock(path: string): Promise<Found | "gone" | "unreadable"> {
+  let text: string;
   try {
-    return JSON.parse((await readRegularFile(path, 64 * 1024)).toString("utf8")) as Holder;
+    text = (await readRegularFile(path, 64 * 1024)).toString("utf8");
+  } catch (err) {
+    return err instanceof FileReadError && err.problem.kind === "missing" ? "gone" : "unreadable";
+  }
+  try {
+    const h = JSON.parse(text) as Holder;
+    const ok = h !== null && typeof h === "object" && Number.isSafeInteger(h.pid) && typeof h.host === "string";
+    return ok ? { text, holder: h } : { text };
   } catch {
-    return undefined;
+    return { text };
   }
 }
 
@@ -74,19 +101,90 @@ async function ensureLockDir(dir: string, fromEnv: boolean): Promise<void> {
   }
 }
 
-async function take(path: string, holder: Holder): Promise<boolean> {
+function cannotTake(path: string, err: unknown): RuntimeError {
+  const code = (err as NodeJS.ErrnoException).code ?? String(err);
+  return new RuntimeError(
+    `cannot take the apply lock ${path} (${code}); set ZONEFORM_LOCK_DIR to a directory zoneform may write to`,
+  );
+}
+
+/** Writes `text` to a new file of its own beside `path` (0600), then gives it to `put`; never left behind. */
+async function viaFileOfItsOwn<T>(path: string, text: string, put: (own: string) => Promise<T>): Promise<T> {
+  const own = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
   try {
-    const handle = await open(path, "wx", 0o600);
-    await handle.writeFile(JSON.stringify(holder));
-    await handle.close();
-    return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
-    const code = (err as NodeJS.ErrnoException).code ?? String(err);
-    throw new RuntimeError(
-      `cannot take the apply lock ${path} (${code}); set ZONEFORM_LOCK_DIR to a directory zoneform may write to`,
-    );
+    await writeFile(own, text, { flag: "wx", mode: 0o600 });
+    return await put(own);
+  } finally {
+    await unlink(own).catch(() => undefined);
   }
+}
+
+/** Creates the lock file `path` holding `text`, whole; false when a file is already there. */
+function create(path: string, text: string): Promise<boolean> {
+  return viaFileOfItsOwn(path, text, async (own) => {
+    try {
+      await link(own, path);
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
+      throw cannotTake(path, err);
+    }
+  }).catch((err: unknown) => {
+    throw err instanceof RuntimeError ? err : cannotTake(path, err);
+  });
+}
+
+/** Puts `text` in place of the file at `path` in one step (rename over it). */
+function replace(path: string, text: string): Promise<void> {
+  return viaFileOfItsOwn(path, text, (own) => rename(own, path)).catch((err: unknown) => {
+    throw cannotTake(path, err);
+  });
+}
+
+/** How many claims deep a takeover goes: the lock, and the claim on it. */
+const MAX_CLAIM_DEPTH = 2;
+/** Looks at one lock before giving up: each is a few file operations, a wait only behind a live claim. */
+const MAX_ATTEMPTS = 20;
+
+type Taken = { held: true } | { held: false; other?: Holder };
+
+/**
+ * Takes the lock file `path` for `text` (the holder `me`): creates it, or takes it over when it was left by
+ * a process of this host that is gone; refused (with who holds it, when that can be read) otherwise.
+ */
+async function acquire(path: string, text: string, me: Holder, depth = 0): Promise<Taken> {
+  let other: Holder | undefined;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    if (await create(path, text)) return { held: true };
+    const found = await readLock(path);
+    // Released in between: try to create it again.
+    if (found === "gone") continue;
+    if (found === "unreadable" || !found.holder) return { held: false };
+    other = found.holder;
+    if (other.host !== me.host || alive(other.pid) || depth >= MAX_CLAIM_DEPTH) return { held: false, other };
+    // Left by a process that is gone: only the holder of the claim named by this very text replaces it.
+    const claim = `${path}.${createHash("sha256").update(found.text).digest("hex").slice(0, 16)}.takeover`;
+    const claimed = await acquire(claim, text, me, depth + 1);
+    if (!claimed.held) {
+      // Another live process is taking it over: look again in a moment (it holds the lock then, or gave up).
+      if (claimed.other && claimed.other.host === me.host && alive(claimed.other.pid)) {
+        await new Promise((resolve) => setTimeout(resolve, 5 + Math.floor(Math.random() * 20)));
+        continue;
+      }
+      return { held: false, other };
+    }
+    try {
+      const now = await readLock(path);
+      // Still the stale lock (nobody else may replace it while the claim is held): replace it.
+      if (now !== "gone" && now !== "unreadable" && now.text === found.text) {
+        await replace(path, text);
+        return { held: true };
+      }
+    } finally {
+      await unlink(claim).catch(() => undefined);
+    }
+  }
+  return { held: false, other };
 }
 
 /** Takes the lock of every zone (in a fixed order), or none; resolves to the release function. */
@@ -101,12 +199,22 @@ export async function lockZones(
     host: hostname(),
     command: opts.command,
     started_at: new Date().toISOString(),
+    nonce: randomBytes(8).toString("hex"),
   };
+  const text = JSON.stringify(me);
   const held: string[] = [];
+  /** Whether the file at `p` is still this process's lock (a file put there by hand is left alone). */
+  const mine = (p: string): boolean => {
+    try {
+      return readFileSync(p, "utf8") === text;
+    } catch {
+      return false;
+    }
+  };
   const releaseSync = () => {
     for (const p of held) {
       try {
-        unlinkSync(p);
+        if (mine(p)) unlinkSync(p);
       } catch {
         // Already gone.
       }
@@ -115,25 +223,23 @@ export async function lockZones(
   process.once("exit", releaseSync);
   const release = async () => {
     process.removeListener("exit", releaseSync);
-    await Promise.all(held.splice(0).map((p) => unlink(p).catch(() => undefined)));
+    await Promise.all(
+      held.splice(0).map(async (p) => {
+        const found = await readLock(p);
+        if (found !== "gone" && found !== "unreadable" && found.text === text) await unlink(p).catch(() => undefined);
+      }),
+    );
   };
   try {
     for (const zone of [...new Set(zoneIds)].sort()) {
       // Per API as well: the same zone id on another API (a local emulator) is another zone.
       const path = join(dir, `${zone}-${createHash("sha256").update(opts.api).digest("hex").slice(0, 12)}.lock`);
-      if (await take(path, me)) {
+      const taken = await acquire(path, text, me);
+      if (taken.held) {
         held.push(path);
         continue;
       }
-      const other = await readHolder(path);
-      if (other && other.host === me.host && !alive(other.pid)) {
-        // Left by a process that is gone: take it over.
-        await unlink(path).catch(() => undefined);
-        if (await take(path, me)) {
-          held.push(path);
-          continue;
-        }
-      }
+      const other = taken.other;
       const who = other
         ? `pid ${other.pid} on ${other.host}, \`${other.command}\`, since ${other.started_at}`
         : "a process whose lock file cannot be read";
