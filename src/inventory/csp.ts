@@ -4,7 +4,11 @@
 //
 // Each exact url becomes that URL as a CSP source (query and fragment dropped: CSP matches paths only);
 // a prefix `…*` becomes its origin and path up to the last `/` (CSP matches a path ending in `/` as a
-// prefix). The expression selects the pages in scope, each `host/path` pattern as host and path tests.
+// prefix). Sources are built by the CSP grammar (src/sections/page-shield/csp-grammar.ts): a host it
+// does not allow (`;`, `,`, quotes…) makes no source, and a path character outside it is
+// percent-encoded. The expression selects the pages in scope, each `host/path` pattern as host and path
+// tests.
+import { hostSource, urlParts } from "../sections/page-shield/index.js";
 import type { ScriptInventory } from "./types.js";
 
 export interface InventoryPolicy {
@@ -21,20 +25,41 @@ export interface InventoryPolicyResult {
   notes: string[];
 }
 
-/** The CSP source for one inventory url; `note` when it allows more than the entry says. */
-export function cspSource(url: string): { source: string; note?: string } {
+/** A path with every character the CSP path-part does not allow percent-encoded (`;` `,` `'` `{` …). */
+export function cspPath(path: string): string {
+  let out = "";
+  let i = 0;
+  for (const ch of path) {
+    if (/[A-Za-z0-9\-._~!$&()*+=:@/]/.test(ch) || (ch === "%" && /^%[0-9A-Fa-f]{2}/.test(path.slice(i)))) out += ch;
+    else out += encodeURIComponent(ch).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+    i += ch.length;
+  }
+  return out;
+}
+
+/**
+ * The CSP source for one inventory url; `note` when it allows more than the entry says, or (no
+ * `source`) why it makes none.
+ */
+export function cspSource(url: string): { source?: string; note?: string } {
   const prefix = url.endsWith("*");
   const raw = prefix ? url.slice(0, -1) : url;
-  const m = /^(https?:\/\/[^/?#]+)([^?#]*)/i.exec(raw);
-  if (!m) return { source: raw };
-  const origin = m[1]!.toLowerCase();
-  // `;` and `,` end a CSP source: percent-encoded as the CSP grammar asks.
-  const path = m[2]!.replace(/;/g, "%3B").replace(/,/g, "%2C");
-  const dropped = raw.length > m[0].length ? " (query dropped: CSP matches the path only)" : "";
-  if (!prefix) return { source: `${origin}${path || "/"}`, ...(dropped ? { note: `${url}${dropped}` } : {}) };
+  const parts = urlParts(raw);
+  if (!parts || !/^https?$/.test(parts.scheme) || parts.userinfo !== undefined)
+    return { note: `${url} (left out: not an http(s) URL without user info)` };
+  const origin = hostSource({ scheme: parts.scheme, host: parts.host, ...(parts.port ? { port: parts.port } : {}) });
+  if (origin.problem !== undefined) return { note: `${url} (left out: ${origin.problem})` };
+  const rest = raw.slice(raw.indexOf("//") + 2 + parts.authority.length).replace(/\\/g, "/");
+  const pathEnd = rest.search(/[?#]/);
+  const path = cspPath(pathEnd < 0 ? rest : rest.slice(0, pathEnd));
+  const dropped = pathEnd >= 0 ? " (query dropped: CSP matches the path only)" : "";
+  if (!prefix) return { source: `${origin.source}${path || "/"}`, ...(dropped ? { note: `${url}${dropped}` } : {}) };
   const dir = path.slice(0, path.lastIndexOf("/") + 1) || "/";
   const widened = dir !== path ? ` (widened to the directory ${dir}: CSP has no other prefix)` : "";
-  return { source: `${origin}${dir}`, ...(widened || dropped ? { note: `${url}${widened}${dropped}` } : {}) };
+  return {
+    source: `${origin.source}${dir}`,
+    ...(widened || dropped ? { note: `${url}${widened}${dropped}` } : {}),
+  };
 }
 
 function quote(s: string): string {
@@ -72,7 +97,7 @@ export function inventoryPolicy(
   const notes: string[] = [];
   for (const a of inv.authorized) {
     const { source, note } = cspSource(a.url);
-    sources.add(source);
+    if (source !== undefined) sources.add(source);
     if (note) notes.push(note);
   }
   const list = [...sources].sort();

@@ -16,6 +16,14 @@ export {
   urlMatches,
   urlPatternProblem,
 } from "./inventory-match.js";
+export {
+  CSP_DIRECTIVES,
+  hostPartProblem,
+  hostSource,
+  policyValueProblems,
+  sourceExpressionProblem,
+} from "./csp-grammar.js";
+export { hasUserinfo, invisibleCharacters, urlParts, withoutInvisible, type UrlParts } from "./url-parts.js";
 export { isTodoJustification, TODO_JUSTIFICATION } from "./inventory-todo.js";
 export {
   pageShieldApiPath,

@@ -1,12 +1,29 @@
 // Matching for the script inventory. Two kinds of pattern:
-// - a script `url` of the inventory: an exact URL, or a prefix ending in `*` (`https://js.stripe.com/v3/*`);
+// - a script `url` of the inventory: an exact URL, or a prefix ending in `*` (`https://js.stripe.com/v3/*`).
+//   A prefix matches at a boundary: its `*` never extends the host (`https://js.stripe.com*` does not
+//   cover `https://js.stripe.com.evil.example/` nor `https://js.stripe.com@evil.example/`), and a URL
+//   with user info (`user@`) is covered by no entry;
 // - a page pattern of `pages`: `host/path` as Page Shield's `page_url` filter takes it, `*` at the start
 //   and/or the end (starts with, ends with, contains), case-insensitive; no scheme.
 // Pure.
+import { hostPartProblem } from "./csp-grammar.js";
+import { hasUserinfo, invisibleCharacters, urlParts } from "./url-parts.js";
+
+/**
+ * Whether `url` starts with the prefix `stem` at a boundary: either `stem` already holds the whole
+ * authority (it goes on to a `/`, `?` or `#`), or what follows it in `url` starts one (or is nothing).
+ */
+function startsAtBoundary(stem: string, url: string): boolean {
+  if (!url.startsWith(stem)) return false;
+  if (urlParts(stem)?.closed) return true;
+  const rest = url.slice(stem.length);
+  return rest === "" || /^[/?#]/.test(rest);
+}
 
 /** Whether an inventory `url` entry covers the script URL `url`. */
 export function urlMatches(pattern: string, url: string): boolean {
-  if (pattern.endsWith("*")) return url.startsWith(pattern.slice(0, -1));
+  if (hasUserinfo(url)) return false;
+  if (pattern.endsWith("*")) return startsAtBoundary(pattern.slice(0, -1), url);
   return url === pattern;
 }
 
@@ -21,7 +38,7 @@ export function isPrefix(pattern: string): boolean {
  */
 export function urlCovers(a: string, b: string): boolean {
   if (!isPrefix(a)) return !isPrefix(b) && a === b;
-  return b.startsWith(a.slice(0, -1));
+  return startsAtBoundary(a.slice(0, -1), isPrefix(b) ? b.slice(0, -1) : b);
 }
 
 /** A page pattern as a matcher of page URLs (`example.com/checkout`, no scheme), like the API's filter. */
@@ -67,11 +84,40 @@ export function pagePatternProblem(pattern: string): string | undefined {
   return undefined;
 }
 
-/** What is wrong with a script `url` entry, or undefined: http(s), `*` only at the end. */
+/**
+ * What is wrong with a script `url` entry, or undefined: an absolute http(s) URL without user info or
+ * invisible characters, `*` only at the end and only after the authority (`https://js.stripe.com/*`, never
+ * `https://js.stripe.com*`, which a look-alike host such as js.stripe.com.evil.example would match).
+ */
 export function urlPatternProblem(url: string): string | undefined {
   if (!/^https?:\/\/[^/\s*]+/i.test(url))
     return "a script url is an absolute http(s) URL, e.g. https://js.stripe.com/v3/ (a * at the end makes it a prefix)";
   if (url.slice(0, -1).includes("*")) return "'*' may only stand at the end of a script url (a prefix)";
   if (/\s/.test(url)) return "a script url holds no spaces";
+  const invisible = invisibleCharacters(url);
+  if (invisible.length > 0)
+    return (
+      `a script url holds no invisible characters (${invisible.join(", ")}): it would read like another ` +
+      "URL in every report; write it as plain text"
+    );
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(url)) return "a script url holds no control characters";
+  const parts = urlParts(url);
+  if (parts?.userinfo !== undefined)
+    return (
+      `a script url holds no user info (${parts.userinfo}@): a browser loads it from the host after the @; ` +
+      "write the URL without it"
+    );
+  const hostOnly = parts && isPrefix(url) && !parts.closed ? parts.host.replace(/\*$/, "") : parts?.host;
+  const hostProblem = hostOnly === undefined ? undefined : hostPartProblem(hostOnly);
+  if (hostProblem) return `the host of a script url is letters, digits, '-' and '.': ${hostProblem}`;
+  if (parts?.port !== undefined && !/^\d*\*?$/.test(parts.port))
+    return `the port of a script url is a number: ${JSON.stringify(parts.port)}`;
+  if (isPrefix(url) && parts && !parts.closed) {
+    const stem = url.slice(0, -1).replace(/[.:@]+$/, "");
+    return (
+      `the '*' of ${url} would extend the host: it also covers ${stem}.evil.example/…, another host; end ` +
+      `the host with '/': write ${stem}/* (every script of that host), or an exact URL`
+    );
+  }
   return undefined;
 }

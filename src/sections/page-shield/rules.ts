@@ -1,5 +1,5 @@
-// Semantic rules of the page_shield section: one entry per policy, `prune` without policies, and the
-// script inventory's entries.
+// Semantic rules of the page_shield section: one entry per policy, `prune` without policies, each
+// policy's CSP value read as a browser reads it, and the script inventory's entries.
 import {
   asArray,
   asRecord,
@@ -13,6 +13,7 @@ import {
   type Rec,
   type Rule,
 } from "../rules.js";
+import { policyValueProblems } from "./csp-grammar.js";
 import { isPrefix, pagePatternProblem, urlCovers, urlPatternProblem } from "./inventory-match.js";
 import { isTodoJustification } from "./inventory-todo.js";
 
@@ -38,6 +39,32 @@ export const uniquePolicies: Rule = (doc) => {
 
 /** `prune` only says what happens to live policies the file does not list; without `policies` it does nothing. */
 export const pruneNeedsPolicies: Rule = pruneNeedsList("page_shield", "policies", "policies");
+
+/**
+ * A policy's `value` is one Content-Security-Policy: a `,` would start a second policy and a `;` inside
+ * a token would end the directive there (errors); unknown sources and repeated directives are warned
+ * about (src/sections/page-shield/csp-grammar.ts).
+ */
+export const policyValues: Rule = (doc, ctx) => {
+  const findings: Finding[] = [];
+  for (const { zone, pointer } of zonesOf(doc)) {
+    for (const { item, pointer: at } of itemsOf(
+      asRecord(zone.page_shield)?.policies,
+      `${pointer}/page_shield/policies`,
+    )) {
+      const value = asString(item.value);
+      if (value === undefined) continue;
+      const templated = ctx.template(`${at}/value`) !== undefined;
+      for (const p of policyValueProblems(value, { showText: !templated }))
+        findings.push({
+          pointer: `${at}/value`,
+          message: p.message,
+          ...(p.severity === "warning" ? { severity: p.severity } : {}),
+        });
+    }
+  }
+  return findings;
+};
 
 /**
  * `script_inventory` (PCI DSS 6.4.3): page patterns as Page Shield's page_url filter takes them, script
@@ -116,4 +143,9 @@ export const scriptInventoryEntries: Rule = (doc) => {
   return findings;
 };
 
-export const PAGE_SHIELD_RULES: readonly Rule[] = [uniquePolicies, pruneNeedsPolicies, scriptInventoryEntries];
+export const PAGE_SHIELD_RULES: readonly Rule[] = [
+  uniquePolicies,
+  pruneNeedsPolicies,
+  policyValues,
+  scriptInventoryEntries,
+];

@@ -1,0 +1,242 @@
+// The grammar of a Content-Security-Policy value (CSP Level 3), as far as zoneform builds and checks
+// one: `csp suggest` makes its sources from hosts Page Shield reports (text an attacker chooses), and
+// `validate` checks a Page Shield policy's `value`. A URL parser accepts `;`, `,`, quotes and more in a
+// host name; in a CSP value a `;` ends the directive (`…;report-uri https://attacker…` would add one)
+// and a `,` starts a second policy (which, enforced, could block the payment provider). So a source is
+// built only from characters the grammar allows, and a value is read the way a browser reads it. Pure.
+//
+//   host-source = [ scheme-part "://" ] host-part [ ":" port-part ] [ path-part ]
+//   host-part   = "*" / [ "*." ] 1*host-char *( "." 1*host-char ) [ "." ]     host-char = ALPHA / DIGIT / "-"
+//   port-part   = 1*DIGIT / "*"
+//   path-part   = path-absolute (RFC 3986), without `;` and `,` (CSP asks for them percent-encoded)
+
+/** The directives of CSP Level 3 (and the older ones browsers still read), lower-case. */
+export const CSP_DIRECTIVES: ReadonlySet<string> = new Set([
+  "base-uri",
+  "block-all-mixed-content",
+  "child-src",
+  "connect-src",
+  "default-src",
+  "fenced-frame-src",
+  "font-src",
+  "form-action",
+  "frame-ancestors",
+  "frame-src",
+  "img-src",
+  "manifest-src",
+  "media-src",
+  "navigate-to",
+  "object-src",
+  "plugin-types",
+  "prefetch-src",
+  "report-to",
+  "report-uri",
+  "require-sri-for",
+  "require-trusted-types-for",
+  "sandbox",
+  "script-src",
+  "script-src-attr",
+  "script-src-elem",
+  "style-src",
+  "style-src-attr",
+  "style-src-elem",
+  "trusted-types",
+  "upgrade-insecure-requests",
+  "webrtc",
+  "worker-src",
+]);
+
+/** The directives whose value is a source list. */
+const SOURCE_LIST_DIRECTIVES: ReadonlySet<string> = new Set([
+  "base-uri",
+  "child-src",
+  "connect-src",
+  "default-src",
+  "fenced-frame-src",
+  "font-src",
+  "form-action",
+  "frame-ancestors",
+  "frame-src",
+  "img-src",
+  "manifest-src",
+  "media-src",
+  "navigate-to",
+  "object-src",
+  "prefetch-src",
+  "script-src",
+  "script-src-attr",
+  "script-src-elem",
+  "style-src",
+  "style-src-attr",
+  "style-src-elem",
+  "worker-src",
+]);
+
+const KEYWORDS = new Set([
+  "'self'",
+  "'none'",
+  "'unsafe-inline'",
+  "'unsafe-eval'",
+  "'strict-dynamic'",
+  "'unsafe-hashes'",
+  "'report-sample'",
+  "'unsafe-allow-redirects'",
+  "'wasm-unsafe-eval'",
+  "'inline-speculation-rules'",
+  "'trusted-types-eval'",
+  "'report-sha256'",
+  "'report-sha384'",
+  "'report-sha512'",
+]);
+
+const HOST_CHARS = /^(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.?$/i;
+const SCHEME = /^[a-z][a-z0-9+.-]*$/i;
+/** pchar of RFC 3986 (unreserved, pct-encoded, sub-delims but `;` `,` `'`, ":" and "@") and "/". */
+const PATH = /^\/(?:[A-Za-z0-9\-._~!$&()*+=:@/]|%[0-9A-Fa-f]{2})*$/;
+const NONCE_OR_HASH = /^'(?:nonce|sha256|sha384|sha512)-[A-Za-z0-9+/_-]+={0,2}'$/i;
+
+/** ASCII whitespace as CSP splits a directive by it. */
+const CSP_WHITESPACE = /[\t\n\f\r ]+/;
+
+/** The character of `text` a host-part cannot hold, named for a message; undefined when it is a host. */
+export function hostPartProblem(host: string): string | undefined {
+  if (host === "") return "an empty host";
+  if (HOST_CHARS.test(host)) return undefined;
+  const bad = [...host].find((c, i) => !/[A-Za-z0-9.-]/.test(c) && !(c === "*" && i === 0));
+  if (bad === undefined) return "not a host name (empty label, or '*' not followed by '.')";
+  return characterProblem(bad);
+}
+
+function characterProblem(c: string): string {
+  if (c === ";") return "a ';' would end the directive and start another one";
+  if (c === ",") return "a ',' would start a second policy";
+  if (c === "'" || c === '"') return `a quote (${c}) would start a keyword or break the value`;
+  if (/\s/u.test(c)) return "whitespace would split it into several sources";
+  const code = c.codePointAt(0)!;
+  const u = `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
+  if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return `a control character (${u})`;
+  if (code > 0x7f) return `a character outside ASCII (${u}; a host is written in punycode, xn--…)`;
+  return `'${c}' is not a host character (letters, digits, '-' and '.')`;
+}
+
+/**
+ * The host-source `scheme://host[:port]` (host lower-cased, as CSP compares it), or why it cannot be
+ * one: every character is checked against the grammar, none is escaped or dropped.
+ */
+export function hostSource(o: {
+  scheme: string;
+  host: string;
+  port?: string;
+}): { source: string; problem?: undefined } | { source?: undefined; problem: string } {
+  if (!SCHEME.test(o.scheme)) return { problem: `the scheme ${JSON.stringify(o.scheme)} is not a URL scheme` };
+  const host = o.host.toLowerCase();
+  const hostProblem = hostPartProblem(host);
+  if (hostProblem) return { problem: `its host: ${hostProblem}` };
+  if (o.port !== undefined && o.port !== "" && !/^\d{1,5}$/.test(o.port))
+    return { problem: `its port ${JSON.stringify(o.port)} is not a number` };
+  return { source: `${o.scheme.toLowerCase()}://${host}${o.port ? `:${o.port}` : ""}` };
+}
+
+/** Whether `token` is one source expression of a source list (keyword, nonce, hash, scheme, host). */
+export function sourceExpressionProblem(token: string): string | undefined {
+  if (token === "*") return undefined;
+  if (token.startsWith("'")) {
+    if (KEYWORDS.has(token.toLowerCase()) || NONCE_OR_HASH.test(token)) return undefined;
+    return "not a CSP keyword, nonce or hash";
+  }
+  if (/^[a-z][a-z0-9+.-]*:$/i.test(token)) return undefined;
+  const m = /^(?:([a-z][a-z0-9+.-]*):\/\/)?([^/:]*)(?::([^/]*))?(\/.*)?$/i.exec(token);
+  if (!m) return "not a host-source (scheme://host[:port][/path])";
+  const [, , host = "", port, path] = m;
+  if (host !== "*") {
+    const hostProblem = hostPartProblem(host);
+    if (hostProblem) return `its host: ${hostProblem}`;
+  }
+  if (port !== undefined && !/^(?:\d{1,5}|\*)$/.test(port)) return `its port '${port}' is not a number or *`;
+  if (path !== undefined && !PATH.test(path)) {
+    const bad = [...path].find((c) => !/[A-Za-z0-9\-._~!$&()*+=:@/%]/.test(c));
+    return `its path: ${bad === undefined ? "a '%' not followed by two hex digits" : characterProblem(bad)}`;
+  }
+  return undefined;
+}
+
+export interface PolicyValueProblem {
+  severity: "error" | "warning";
+  message: string;
+}
+
+/**
+ * What is wrong with a policy value, read as a browser reads it: a `,` anywhere starts another
+ * policy, a `;` inside a token ends the directive there, what follows a `;` must be a directive's name,
+ * a control character has no place in a header (errors); an unknown source, or a directive given twice
+ * (the browser ignores the second), is a warning. `showText: false` (a value holding `${env:…}`
+ * values) names no part of the value, so that no part of a secret is shown, and warns about nothing
+ * (the value seen is not the one applied when a variable is unset).
+ */
+export function policyValueProblems(value: string, opts: { showText?: boolean } = {}): PolicyValueProblem[] {
+  const show = opts.showText ?? true;
+  const quoted = (text: string, fallback: string) => (show ? `'${text}'` : fallback);
+  const out: PolicyValueProblem[] = [];
+  const control = [...value].find((c) => /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/.test(c));
+  if (control !== undefined)
+    out.push({
+      severity: "error",
+      message: `the value holds ${characterProblem(control)}: a header value is one line of text`,
+    });
+  if (value.includes(",")) {
+    const token = value.split(CSP_WHITESPACE).find((t) => t.includes(",")) ?? ",";
+    out.push({
+      severity: "error",
+      message:
+        `a ',' (in ${quoted(token, "the value")}) would start a second policy: a policy value holds one ` +
+        "policy; percent-encode a ',' of a path as %2C, or write a second policy entry",
+    });
+  }
+  // A directive ends at "; " (the way CSP serializes a policy): a ';' between two characters of one
+  // token is a ';' inside a source, whatever follows it.
+  const glued = /(?:^|[\t\n\f\r ])([^\t\n\f\r ;]+;[^\t\n\f\r ]+)/.exec(value);
+  if (glued)
+    out.push({
+      severity: "error",
+      message:
+        `a ';' may only separate directives: ${quoted(glued[1]!, "a token of the value")} has one inside, ` +
+        "which would end the directive there and start another one; write '; ' between directives, and " +
+        "percent-encode a ';' of a source as %3B",
+    });
+  const seen = new Set<string>();
+  value.split(";").forEach((raw, i) => {
+    const tokens = raw.split(CSP_WHITESPACE).filter((t) => t !== "");
+    if (tokens.length === 0) return;
+    const name = tokens[0]!.toLowerCase();
+    if (!CSP_DIRECTIVES.has(name)) {
+      out.push({
+        severity: "error",
+        message:
+          i > 0
+            ? `a ';' may only separate directives: ${quoted(tokens[0]!, "what follows one")} after a ';' is ` +
+              "not a CSP directive (a ';' inside a source? percent-encode it as %3B)"
+            : `${quoted(tokens[0]!, "the value's first word")} is not a CSP directive (e.g. script-src, ` +
+              "connect-src)",
+      });
+      return;
+    }
+    if (!show) return;
+    if (seen.has(name))
+      out.push({
+        severity: "warning",
+        message: `${name} is given twice: a browser uses the first and ignores this one`,
+      });
+    seen.add(name);
+    if (!SOURCE_LIST_DIRECTIVES.has(name)) return;
+    for (const token of tokens.slice(1)) {
+      if (token.includes(",")) continue;
+      const problem = sourceExpressionProblem(token);
+      if (problem)
+        out.push({
+          severity: "warning",
+          message: `'${token}' in ${name} is not a valid source (${problem}): a browser ignores it`,
+        });
+    }
+  });
+  return out;
+}
