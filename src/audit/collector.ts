@@ -13,6 +13,8 @@ export interface KindSummary {
   by_severity: Record<Severity, number>;
   /** Scripts only: items without a js_integrity_score (not scored is not malicious). */
   unscored?: number;
+  /** Scripts and connections: findings that are look-alike hosts (counted in `findings` too). */
+  lookalike?: number;
   /** Scripts and connections: how many findings carry each category, per list (never merged). */
   malicious_domain_categories?: Record<string, number>;
   malicious_url_categories?: Record<string, number>;
@@ -24,7 +26,7 @@ export function emptyKindSummary(kind: InventoryKind): KindSummary {
     findings: 0,
     by_severity: { high: 0, medium: 0, low: 0 },
     ...(kind === "script" ? { unscored: 0 } : {}),
-    ...(kind !== "cookie" ? { malicious_domain_categories: {}, malicious_url_categories: {} } : {}),
+    ...(kind !== "cookie" ? { lookalike: 0, malicious_domain_categories: {}, malicious_url_categories: {} } : {}),
   };
 }
 
@@ -99,6 +101,7 @@ export class AuditCollector {
     const s = this.summary[f.kind];
     s.findings += 1;
     s.by_severity[f.severity] += 1;
+    if (f.lookalike && s.lookalike !== undefined) s.lookalike += 1;
     if (s.malicious_domain_categories)
       for (const c of f.malicious_domain_categories) tally(s.malicious_domain_categories, c);
     if (s.malicious_url_categories) for (const c of f.malicious_url_categories) tally(s.malicious_url_categories, c);

@@ -97,7 +97,8 @@ export function describeTotals(t: AuditTotals): string {
   return (
     `Findings: ${t.malicious_scripts} malicious script${plural(t.malicious_scripts)}, ` +
     `${t.malicious_connections} malicious connection${plural(t.malicious_connections)}, ` +
-    `${t.insecure_cookies} insecure cookie${plural(t.insecure_cookies)}${inv}.`
+    `${t.insecure_cookies} insecure cookie${plural(t.insecure_cookies)}` +
+    `${t.lookalike_hosts ? `, ${t.lookalike_hosts} look-alike host${plural(t.lookalike_hosts)}` : ""}${inv}.`
   );
 }
 
@@ -128,7 +129,9 @@ function describeFilters(f: AuditFilters): string {
 
 function describeKind(kind: InventoryKind, s: KindSummary): string {
   const unscored = s.unscored ? ` (${s.unscored} not scored yet)` : "";
-  return `${KIND_TITLE[kind]}: ${s.read} read, ${s.findings} ${KIND_FINDING[kind]}${unscored}`;
+  const look = s.lookalike ? `, ${s.lookalike} look-alike host${plural(s.lookalike)}` : "";
+  const verdicts = s.findings - (s.lookalike ?? 0);
+  return `${KIND_TITLE[kind]}: ${s.read} read, ${verdicts} ${KIND_FINDING[kind]}${look}${unscored}`;
 }
 
 function describeCategories(s: KindSummary): string | undefined {
@@ -335,7 +338,7 @@ class CsvRenderer implements AuditRenderer {
   finding(zoneId: string, f: Finding): void {
     const row: CsvRow = {
       ...EMPTY_ROW,
-      finding: f.kind === "cookie" ? "insecure" : "malicious",
+      finding: f.lookalike ? "lookalike" : f.kind === "cookie" ? "insecure" : "malicious",
       zone_id: zoneId,
       kind: f.kind,
       severity: f.severity,
@@ -403,6 +406,7 @@ class CsvRenderer implements AuditRenderer {
 }
 
 const FINDING_TITLE: Record<InventoryFinding["type"], string> = {
+  lookalike: "Look-alike host",
   unauthorized: "Unauthorized script",
   changed: "Changed script",
   stale: "Stale authorization",

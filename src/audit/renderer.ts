@@ -39,6 +39,8 @@ export interface AuditTotals {
   malicious_scripts: number;
   malicious_connections: number;
   insecure_cookies: number;
+  /** Scripts and connections from a look-alike host (audit's pass and the script inventory check). */
+  lookalike_hosts: number;
   /** Script inventory (zones audited against one): present when at least one was. */
   inventories?: number;
   unauthorized_scripts?: number;

@@ -14,6 +14,7 @@ import { createRenderer, type Redact, type AuditFilters, type AuditFormat, type 
 import type { InventoryCheck } from "../inventory/check.js";
 import type { SarifAuditOptions } from "./sarif.js";
 import { auditInventory, inventoryQuery } from "../inventory/read.js";
+import { hostReferences, LookalikeJudge, lookalikeFinding } from "../inventory/lookalike.js";
 import type { ScriptInventory } from "../inventory/types.js";
 import { pageShieldApiPath } from "../sections/page-shield/index.js";
 
@@ -21,14 +22,23 @@ export const AUDIT_PER_PAGE = 100;
 export const DEFAULT_AUDIT_LIMIT = 50;
 
 /**
- * What makes the audit exit 2: malicious scripts or connections, insecure cookies, the script
- * inventory's unauthorized or changed scripts and stale authorizations; `any` is all of them, `none`
- * nothing. `--fail-on` takes one or a comma list.
+ * What makes the audit exit 2: malicious scripts or connections, look-alike hosts, insecure cookies,
+ * the script inventory's unauthorized or changed scripts and stale authorizations; `any` is all of
+ * them, `none` nothing. `--fail-on` takes one or a comma list.
  */
-export type FailOn = "malicious" | "insecure" | "unauthorized" | "changed" | "stale" | "any" | "none";
-export const FAIL_ON: readonly FailOn[] = ["malicious", "insecure", "unauthorized", "changed", "stale", "any", "none"];
+export type FailOn = "malicious" | "lookalike" | "insecure" | "unauthorized" | "changed" | "stale" | "any" | "none";
+export const FAIL_ON: readonly FailOn[] = [
+  "malicious",
+  "lookalike",
+  "insecure",
+  "unauthorized",
+  "changed",
+  "stale",
+  "any",
+  "none",
+];
 /** The default: what a cron job alerts on. */
-export const DEFAULT_FAIL_ON: readonly FailOn[] = ["malicious", "unauthorized", "changed"];
+export const DEFAULT_FAIL_ON: readonly FailOn[] = ["malicious", "lookalike", "unauthorized", "changed"];
 
 /** A zone's inventory as the configuration declares it. */
 export interface ZoneInventory {
@@ -129,6 +139,14 @@ export async function runAudit(
   renderer.begin();
   for (const zoneId of zones) {
     const collector = new AuditCollector(limit);
+    const declared = opts.inventories?.get(zoneId);
+    // Look-alikes of the zone's authorized hosts and pages, of each item's page host, of well-known hosts.
+    const judge = new LookalikeJudge(
+      hostReferences({
+        authorized: declared?.inventory.authorized.map((a) => a.url) ?? [],
+        pages: declared?.inventory.pages ?? [],
+      }),
+    );
     renderer.zoneStart(zoneId, filters);
     for (const kind of INVENTORY_KINDS) {
       const path = pageShieldApiPath(zoneId, LIST_PATH[kind]);
@@ -142,12 +160,14 @@ export async function runAudit(
         collector.countRead(kind, { unscored: kind === "script" && scoreOf(raw.js_integrity_score) === null });
         opts.onItem?.(kind);
         const finding = classify(kind, raw, { js_integrity: filters.malicious_below, threat: filters.threat_below });
-        if (!finding) continue;
-        collector.add(finding);
-        renderer.finding(zoneId, finding);
+        const lookalike = kind === "cookie" ? undefined : lookalikeFinding(kind, raw, judge);
+        for (const f of [finding, lookalike]) {
+          if (!f) continue;
+          collector.add(f);
+          renderer.finding(zoneId, f);
+        }
       }
     }
-    const declared = opts.inventories?.get(zoneId);
     let inventory: InventoryCheck | undefined;
     if (declared) {
       const now = (opts.now ?? (() => new Date()))();
@@ -181,14 +201,17 @@ export function totalsOf(zones: ZoneAudit[]): AuditTotals {
     malicious_scripts: 0,
     malicious_connections: 0,
     insecure_cookies: 0,
+    lookalike_hosts: 0,
     high: 0,
     medium: 0,
     low: 0,
   };
   for (const z of zones) {
-    t.malicious_scripts += z.summary.script.findings;
-    t.malicious_connections += z.summary.connection.findings;
+    const lookalikes = (kind: InventoryKind) => z.summary[kind].lookalike ?? 0;
+    t.malicious_scripts += z.summary.script.findings - lookalikes("script");
+    t.malicious_connections += z.summary.connection.findings - lookalikes("connection");
     t.insecure_cookies += z.summary.cookie.findings;
+    t.lookalike_hosts += lookalikes("script") + lookalikes("connection");
     for (const kind of INVENTORY_KINDS) {
       const s = z.summary[kind];
       t.findings += s.findings;
@@ -202,6 +225,7 @@ export function totalsOf(zones: ZoneAudit[]): AuditTotals {
       t.unauthorized_scripts = (t.unauthorized_scripts ?? 0) + count("unauthorized");
       t.changed_scripts = (t.changed_scripts ?? 0) + count("changed");
       t.stale_authorizations = (t.stale_authorizations ?? 0) + count("stale");
+      t.lookalike_hosts += count("lookalike");
       for (const f of z.inventory.findings) {
         t.findings += 1;
         t[f.severity] += 1;
@@ -217,6 +241,7 @@ export function shouldFail(totals: AuditTotals, failOn: FailOn | readonly FailOn
   if (on.has("any")) return totals.findings > 0;
   const counts: Record<Exclude<FailOn, "any" | "none">, number> = {
     malicious: totals.malicious_scripts + totals.malicious_connections,
+    lookalike: totals.lookalike_hosts,
     insecure: totals.insecure_cookies,
     unauthorized: totals.unauthorized_scripts ?? 0,
     changed: totals.changed_scripts ?? 0,

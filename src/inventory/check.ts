@@ -4,12 +4,23 @@
 //
 // - unauthorized script (6.4.3): seen on an in-scope page within the window, matched by no entry;
 // - changed script (11.6.1): matched by an entry with a `hash` pin, seen with another hash;
-// - stale authorization (6.4.3): an entry no in-scope script matching it was seen for `staleDays`.
+// - stale authorization (6.4.3): an entry no in-scope script matching it was seen for `staleDays`;
+// - look-alike host (6.4.3): a script no entry authorizes, seen within the window, whose URL looks like
+//   a trusted one (src/inventory/lookalike.ts: user info, invisible characters, IDN homographs, a
+//   trusted name carried in a longer one, 1–2 edits away; or, invisible characters removed, it is an
+//   authorized URL). Reported besides its unauthorized finding: it says what the script imitates.
 //
 // "Seen within the window" is last_seen_at no older than `staleDays` (a script without last_seen_at
 // counts as seen). Only a pinned script whose listed hash is not its pin (or is missing) needs its
 // detail (`versions`, to say when the new version was fetched): `scriptsNeedingDetail` says which.
-import { isPrefix, urlMatches } from "../sections/page-shield/index.js";
+import {
+  invisibleCharacters,
+  isPrefix,
+  urlMatches,
+  urlParts,
+  withoutInvisible,
+} from "../sections/page-shield/index.js";
+import { hostReferences, lookalikeOf, type Lookalike, type LookalikeSignal, type ReferenceKind } from "./lookalike.js";
 import type { AuthorizedScript, ScriptInventory } from "./types.js";
 
 export const DEFAULT_STALE_DAYS = 90;
@@ -43,9 +54,10 @@ export interface ScriptDetail {
   page_urls: string[];
 }
 
-export type InventoryFindingType = "unauthorized" | "changed" | "stale";
+export type InventoryFindingType = "lookalike" | "unauthorized" | "changed" | "stale";
 
 export const REQUIREMENT: Record<InventoryFindingType, string> = {
+  lookalike: "6.4.3",
   unauthorized: "6.4.3",
   changed: "11.6.1",
   stale: "6.4.3",
@@ -68,6 +80,11 @@ export interface InventoryFinding {
   first_page_url?: string;
   /** In-scope pages the script was seen on, when its detail was read. */
   page_urls?: string[];
+  /** Look-alike: the trusted host (or authorized URL) it imitates, when one was found, and what that is. */
+  looks_like?: string;
+  looks_like_kind?: LooksLikeKind;
+  /** Look-alike: the signals that made the verdict (the message gives the reasons). */
+  signals?: LookalikeSignal[];
   /** PCI DSS v4.0 requirement the finding bears on. */
   requirement: string;
   message: string;
@@ -161,6 +178,53 @@ function versionOf(versions: readonly ScriptVersion[], hash: string): ScriptVers
     .sort((a, b) => Date.parse(b.fetched_at ?? "") - Date.parse(a.fetched_at ?? ""))[0];
 }
 
+/** What a look-alike imitates: a trusted host (lookalike.ts), or an authorized URL (invisible characters). */
+export type LooksLikeKind = ReferenceKind | "entry";
+
+const LOOKS_LIKE_WHAT: Record<LooksLikeKind, string> = {
+  authorized: "an authorized host",
+  page: "a host of the pages in scope",
+  "well-known": "a well-known payment or CDN host",
+  entry: "an authorized URL",
+};
+
+/**
+ * Whether an unauthorized script's URL looks like a trusted one: its host by lookalikeOf, or the URL
+ * itself, which is an authorized one once its invisible characters are removed.
+ */
+export function lookalikeScript(
+  authorized: readonly AuthorizedScript[],
+  url: string,
+  refs = hostReferences({ authorized: authorized.map((a) => a.url) }),
+): (Omit<Lookalike, "looks_like_kind"> & { looks_like_kind?: LooksLikeKind }) | undefined {
+  const verdict = lookalikeOf(url, refs);
+  if (verdict) return verdict;
+  const visible = withoutInvisible(url);
+  const entry = visible !== url ? authorizationFor(authorized, visible) : undefined;
+  if (!entry) return undefined;
+  const chars = invisibleCharacters(url);
+  return {
+    host: urlParts(url)?.host ?? "",
+    looks_like: entry.url,
+    looks_like_kind: "entry",
+    signals: ["invisible"],
+    reasons: [
+      `invisible character${chars.length === 1 ? "" : "s"} ${chars.join(", ")} in the URL: without ` +
+        `${chars.length === 1 ? "it" : "them"} it reads as ${visible}, which ${entry.url} authorizes`,
+    ],
+  };
+}
+
+function lookalikeMessage(url: string, look: ReturnType<typeof lookalikeScript> & {}, where: string): string {
+  const like = look.looks_like
+    ? ` looks like ${LOOKS_LIKE_WHAT[look.looks_like_kind ?? "well-known"]}, ${look.looks_like}`
+    : " disguises its host";
+  return (
+    `look-alike host: ${url}${where ? ` (seen${where})` : ""}${like}: ${look.reasons.join("; ")}; never ` +
+    "authorize it, remove it from the page and find out how it got there"
+  );
+}
+
 export function checkInventory(
   inventory: ScriptInventory,
   scripts: readonly SeenScript[],
@@ -170,6 +234,7 @@ export function checkInventory(
   const staleDays = opts.staleDays ?? DEFAULT_STALE_DAYS;
   const since = opts.now.getTime() - staleDays * DAY_MS;
   const findings: InventoryFinding[] = [];
+  const refs = hostReferences({ authorized: inventory.authorized.map((a) => a.url), pages: inventory.pages });
   const rows = new Map<AuthorizedScript, AuthorizedRow>(
     inventory.authorized.map((a) => [
       a,
@@ -192,6 +257,23 @@ export function checkInventory(
     const where = s.first_page_url ? ` on ${s.first_page_url}` : "";
     if (!entry) {
       if (!recent) continue;
+      const look = lookalikeScript(inventory.authorized, s.url, refs);
+      if (look)
+        findings.push({
+          type: "lookalike",
+          severity: "high",
+          url: s.url,
+          script_id: s.id,
+          ...(look.looks_like ? { looks_like: look.looks_like } : {}),
+          ...(look.looks_like_kind ? { looks_like_kind: look.looks_like_kind } : {}),
+          signals: look.signals,
+          ...(s.first_seen_at ? { first_seen_at: s.first_seen_at } : {}),
+          ...(s.last_seen_at ? { last_seen_at: s.last_seen_at } : {}),
+          ...(s.first_page_url ? { first_page_url: s.first_page_url } : {}),
+          ...seenOn,
+          requirement: REQUIREMENT.lookalike,
+          message: lookalikeMessage(s.url, look, where),
+        });
       findings.push({
         type: "unauthorized",
         severity: "high",
@@ -279,7 +361,7 @@ export function checkInventory(
             `days; remove it if the script is gone`,
     });
   }
-  const order: Record<InventoryFindingType, number> = { unauthorized: 0, changed: 1, stale: 2 };
+  const order: Record<InventoryFindingType, number> = { lookalike: 0, unauthorized: 1, changed: 2, stale: 3 };
   findings.sort(
     (a, b) =>
       order[a.type] - order[b.type] ||

@@ -75,8 +75,21 @@ export interface Finding {
   reasons: string[];
   first_page_url?: string;
   last_seen_at?: string;
+  /**
+   * Present on a look-alike host finding (its own kind, src/inventory/lookalike.ts, not a malicious
+   * verdict): the host the URL is loaded from, what it imitates and the signals.
+   */
+  lookalike?: LookalikeDetail;
   /** Orders findings of one kind worst first: higher is worse. */
   rank: number;
+}
+
+/** What a look-alike host finding adds (the reasons are the finding's). */
+export interface LookalikeDetail {
+  host: string;
+  looks_like?: string;
+  looks_like_kind?: "authorized" | "page" | "well-known";
+  signals: Array<"userinfo" | "invisible" | "idn" | "mixed-script" | "embedded" | "homoglyph" | "edit-distance">;
 }
 
 type Raw = Record<string, unknown>;

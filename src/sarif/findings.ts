@@ -3,7 +3,8 @@
 // - a malicious script: the authorized entry covering its URL (it should not be authorized), else the zone;
 // - a malicious connection, an insecure cookie: the zone;
 // - an unauthorized script: the zone's `authorized:` list, where its entry would go;
-// - a changed script, a stale authorization: the authorized entry concerned.
+// - a changed script, a stale authorization: the authorized entry concerned;
+// - a look-alike host: as an unauthorized script (inventory check) or a malicious one (audit's verdict).
 import type { Finding } from "../inventory/classify.js";
 import type { InventoryFinding } from "../inventory/check.js";
 import type { ConfigPositions } from "./locate.js";
@@ -16,6 +17,7 @@ const VERDICT_RULE: Record<Finding["kind"], RuleKey> = {
   cookie: "insecure-cookie",
 };
 const INVENTORY_RULE: Record<InventoryFinding["type"], RuleKey> = {
+  lookalike: "lookalike-host",
   unauthorized: "unauthorized-script",
   changed: "changed-script",
   stale: "stale-authorization",
@@ -29,14 +31,19 @@ function verdictMessage(f: Finding): string {
   const where = [f.host ? `on ${f.host}` : "", f.first_page_url ? `first seen on page ${f.first_page_url}` : ""]
     .filter(Boolean)
     .join(", ");
-  const what =
-    f.kind === "cookie" ? "Insecure cookie" : f.kind === "script" ? "Malicious script" : "Malicious connection to";
+  const what = f.lookalike
+    ? `Look-alike host: ${f.kind === "script" ? "script" : "connection to"}`
+    : f.kind === "cookie"
+      ? "Insecure cookie"
+      : f.kind === "script"
+        ? "Malicious script"
+        : "Malicious connection to";
   return `${what} ${f.subject}${where ? ` (${where})` : ""}: ${f.reasons.join("; ")}.`;
 }
 
 /** A Page Shield finding (malicious script or connection, insecure cookie). */
 export function verdictFinding(zone: ZoneName, f: Finding, at?: ConfigPositions): SarifFinding {
-  const rule = VERDICT_RULE[f.kind];
+  const rule = f.lookalike ? "lookalike-host" : VERDICT_RULE[f.kind];
   const where = f.kind === "script" ? at?.entryCovering(zone.id, f.subject) : at?.zone(zone.id);
   return {
     rule,
@@ -63,6 +70,7 @@ export function verdictFinding(zone: ZoneName, f: Finding, at?: ConfigPositions)
       malicious_url_categories: f.kind === "cookie" ? undefined : f.malicious_url_categories,
       first_page_url: f.first_page_url,
       last_seen_at: f.last_seen_at,
+      lookalike: f.lookalike,
     }),
   };
 }
@@ -70,7 +78,8 @@ export function verdictFinding(zone: ZoneName, f: Finding, at?: ConfigPositions)
 /** A script inventory finding (unauthorized, changed, stale). */
 export function inventoryFinding(zone: ZoneName, f: InventoryFinding, at?: ConfigPositions): SarifFinding {
   const rule = INVENTORY_RULE[f.type];
-  const where = f.type === "unauthorized" ? at?.inventory(zone.id) : at?.entry(zone.id, f.authorized_url ?? f.url);
+  const unlisted = f.type === "unauthorized" || f.type === "lookalike";
+  const where = unlisted ? at?.inventory(zone.id) : at?.entry(zone.id, f.authorized_url ?? f.url);
   // A script by its Page Shield id; an authorization by its entry's url.
   const subject = f.type === "stale" ? (f.authorized_url ?? f.url) : (f.script_id ?? f.url);
   return {
@@ -94,6 +103,9 @@ export function inventoryFinding(zone: ZoneName, f: InventoryFinding, at?: Confi
       first_seen_at: f.first_seen_at,
       last_seen_at: f.last_seen_at,
       first_page_url: f.first_page_url,
+      looks_like: f.looks_like,
+      looks_like_kind: f.looks_like_kind,
+      signals: f.signals,
     }),
   };
 }

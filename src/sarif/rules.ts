@@ -11,7 +11,8 @@ export type RuleKey =
   | "insecure-cookie"
   | "unauthorized-script"
   | "changed-script"
-  | "stale-authorization";
+  | "stale-authorization"
+  | "lookalike-host";
 
 export interface SarifRule {
   id: string;
@@ -112,6 +113,21 @@ const TEXT: Record<RuleKey, RuleText> = {
     severity: "2.0",
     tags: ["security", "page-shield", "pci-dss", "pci-dss-6.4.3"],
   },
+  "lookalike-host": {
+    name: "LookalikeHost",
+    short: "Script or connection from a host that looks like a trusted one",
+    full:
+      "Page Shield saw a script or connection whose URL imitates a host the zone trusts (an authorized " +
+      "one, a page's own host, or a well-known payment or CDN host): user info before the host, " +
+      "invisible characters, an IDN homograph (punycode, mixed scripts), the trusted name carried in a " +
+      "longer one, or a name one or two edits away (PCI DSS v4.0 6.4.3).",
+    help:
+      "Do not authorize it: a reader takes it for the trusted host. Remove it from the pages and find out " +
+      "how it got there; the message says what it imitates and why.",
+    level: "error",
+    severity: "8.5",
+    tags: ["security", "page-shield", "supply-chain", "pci-dss", "pci-dss-6.4.3"],
+  },
 };
 
 /** Every rule, in a fixed order (the driver's `rules`; a result's `ruleIndex` points into it). */
@@ -122,6 +138,8 @@ export const RULE_KEYS: readonly RuleKey[] = [
   "unauthorized-script",
   "changed-script",
   "stale-authorization",
+  // New rules go last: a result's ruleIndex of an older log stays right.
+  "lookalike-host",
 ];
 
 export function ruleId(key: RuleKey): string {

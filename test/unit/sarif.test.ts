@@ -122,6 +122,7 @@ describe("SARIF from audit findings", () => {
       "zoneform/unauthorized-script",
       "zoneform/changed-script",
       "zoneform/stale-authorization",
+      "zoneform/lookalike-host",
     ]);
     for (const rule of run.tool.driver.rules) {
       expect(rule.shortDescription.text).not.toBe("");

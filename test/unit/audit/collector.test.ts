@@ -55,6 +55,7 @@ describe("AuditCollector", () => {
       findings: 2,
       by_severity: { high: 2, medium: 0, low: 0 },
       unscored: 1,
+      lookalike: 0,
       malicious_domain_categories: { Malware: 1 },
       malicious_url_categories: { Malware: 1 },
     });
