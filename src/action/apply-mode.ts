@@ -5,17 +5,8 @@
 // applied"), or a plan for a person to review. What the summary says comes from values: the exit code,
 // the digests and the counts of the plan files.
 import { basename } from "node:path";
-import {
-  ActionFailed,
-  codeBlock,
-  codeSpan,
-  configArgs,
-  configPath,
-  lastLines,
-  markdownText,
-  zoneArgs,
-  type Context,
-} from "./context.js";
+import { ActionFailed, codeBlock, configArgs, configPath, lastLines, zoneArgs, type Context } from "./context.js";
+import { mdCode, mdText } from "../safe-markdown.js";
 import { outputPath } from "./files.js";
 import { COMMENT_MAX_BYTES } from "./plan-mode.js";
 import { reviewedPlan, type Reviewed } from "./reviewed-plan.js";
@@ -23,7 +14,7 @@ import { planMarkdown, readSavedPlan } from "./saved-plan.js";
 
 function refused(ctx: Context, message: string): never {
   ctx.runner.setOutput("applied", "false");
-  ctx.runner.summary(`### zoneform apply refused\n\n${markdownText(message)}\n\nNothing was sent to Cloudflare.\n`);
+  ctx.runner.summary(`### zoneform apply refused\n\n${mdText(message)}\n\nNothing was sent to Cloudflare.\n`);
   throw new ActionFailed(message);
 }
 
@@ -38,7 +29,7 @@ export async function apply(ctx: Context): Promise<void> {
   }
   runner.setOutput("digest", reviewed.digest);
   runner.setOutput("plan-path", reviewed.planPath);
-  const what = `the plan reviewed on ${reviewed.source}, ${codeSpan(reviewed.digest)}`;
+  const what = `the plan reviewed on ${reviewed.source}, ${mdCode(reviewed.digest)}`;
   const applied = await ctx.zoneform([
     "apply",
     reviewed.planPath,
@@ -82,8 +73,8 @@ export async function apply(ctx: Context): Promise<void> {
       `was written. ${why}`;
     runner.notice(message);
     runner.summary(
-      `### zoneform apply\n\nAlready applied: the zones already match the files at ${codeSpan(sha)}, so nothing ` +
-        `is left to apply and nothing was written; ${what} was not applied again. ${markdownText(why)} Its ` +
+      `### zoneform apply\n\nAlready applied: the zones already match the files at ${mdCode(sha)}, so nothing ` +
+        `is left to apply and nothing was written; ${what} was not applied again. ${mdText(why)} Its ` +
         `message:\n\n${codeBlock(lastLines(applied.stderr))}`,
     );
     return;
@@ -93,14 +84,14 @@ export async function apply(ctx: Context): Promise<void> {
     runner.setOutput("new-digest", left.digest);
     runner.setOutput("new-plan-path", newPath);
     shown =
-      `A new plan of what is left, from the files at ${codeSpan(sha)}, is below, saved as ` +
-      `${codeSpan(basename(newPath))}: review it, then apply it by its digest (docs/ci.md, "A refused ` +
+      `A new plan of what is left, from the files at ${mdCode(sha)}, is below, saved as ` +
+      `${mdCode(basename(newPath))}: review it, then apply it by its digest (docs/ci.md, "A refused ` +
       `apply").\n\n${planMarkdown(left, { maxBytes: COMMENT_MAX_BYTES })}`;
   } else {
     shown = `Planning again from the files failed too (exit ${fresh.code}):\n\n${codeBlock(lastLines(fresh.stderr))}`;
   }
   runner.summary(
-    `### zoneform apply refused\n\n${markdownText(why)} The plan: ${what}. Its message:\n\n` +
+    `### zoneform apply refused\n\n${mdText(why)} The plan: ${what}. Its message:\n\n` +
       `${codeBlock(lastLines(applied.stderr))}\n${shown}`,
   );
   throw new ActionFailed(`${why} ${lastLines(applied.stderr, 6)}`);

@@ -3,6 +3,7 @@
 // the Markdown they write (summary, comment).
 import { resolve } from "node:path";
 import { DEFAULT_CONFIG_PATH } from "../config/index.js";
+import { mdCodeBlock } from "../safe-markdown.js";
 import type { Zoneform } from "./cli.js";
 import type { GitHub, Identity } from "./github.js";
 import type { Runner } from "./runner.js";
@@ -58,32 +59,12 @@ export function runLink(env: Runner["env"], runId: string): string {
   return url ? `[run ${runId}](${url})` : `run ${runId}`;
 }
 
-/** A block of text from elsewhere, in a fence longer than any run of backticks in it. */
+/** A block of text from elsewhere (the CLI's messages), as a fenced code block (safe-markdown.ts). */
 export function codeBlock(text: string): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = "`".repeat(longest + 1);
-  return `${fence}\n${text.trimEnd()}\n${fence}\n`;
+  return `${mdCodeBlock(text.trimEnd().split("\n"))}\n`;
 }
 
 export function lastLines(text: string, n = 40): string {
   const lines = text.trimEnd().split("\n");
   return (lines.length > n ? ["…", ...lines.slice(-n)] : lines).join("\n");
-}
-
-/**
- * Text of the Action's messages in Markdown prose: every character that Markdown or HTML could read
- * as markup is escaped (`<` among them, so no `<!--` comes from a message), and newlines are kept.
- */
-export function markdownText(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>&~]/g, (c) =>
-    c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === "&" ? "&amp;" : `\\${c}`,
-  );
-}
-
-/** Text as a Markdown code span, in backticks more than any run of them in it (printed as it is). */
-export function codeSpan(text: string): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const ticks = "`".repeat(longest + 1);
-  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
-  return `${ticks}${pad}${text.replace(/\r?\n/g, " ")}${pad}${ticks}`;
 }

@@ -4,7 +4,8 @@
 // apply after the merge takes the plan from this run's artifact and nothing else.
 import { basename } from "node:path";
 import { planCommentToUpdate } from "./comments.js";
-import { ActionFailed, codeBlock, configArgs, github, lastLines, codeSpan, runLink, type Context } from "./context.js";
+import { ActionFailed, codeBlock, configArgs, github, lastLines, runLink, type Context } from "./context.js";
+import { mdCode } from "../safe-markdown.js";
 import { outputPath } from "./files.js";
 import { isCommitSha, isRunId, markerLine, type PlanMarker } from "./marker.js";
 import { planMarkdown, readSavedPlan } from "./saved-plan.js";
@@ -81,15 +82,15 @@ export async function plan(ctx: Context): Promise<void> {
   const file = basename(planPath);
   const shown = planMarkdown(saved, {
     maxBytes: COMMENT_MAX_BYTES,
-    fullPlan: `the artifact ${codeSpan(file)}: ${codeSpan(`zoneform show ${file}`)}`,
+    fullPlan: `the artifact ${mdCode(file)}: ${mdCode(`zoneform show ${file}`)}`,
   });
   if (!pr) {
     runner.summary(shown);
     return;
   }
   const footer =
-    `\n${made}: the plan is saved as the artifact ${codeSpan(file)} of that run; read it with ` +
-    `${codeSpan(`zoneform show ${file}`)}. After the merge, the apply applies exactly this plan (this digest, ` +
+    `\n${made}: the plan is saved as the artifact ${mdCode(file)} of that run; read it with ` +
+    `${mdCode(`zoneform show ${file}`)}. After the merge, the apply applies exactly this plan (this digest, ` +
     `from that artifact) or nothing.\n`;
   runner.summary(`${shown}${footer}`);
   const marker: PlanMarker = { kind: "plan", digest: saved.digest, head: pr.head, run: runId };

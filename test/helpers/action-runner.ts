@@ -224,3 +224,27 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
     commands: runnerCommands(log),
   };
 }
+
+/** A checkout: a fresh folder holding `files` (path → text). */
+export async function workspaceWith(files: Record<string, string>): Promise<string> {
+  const ws = await tempDir("zoneform-action-ws-");
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(join(ws, path, ".."), { recursive: true });
+    await writeFile(join(ws, path), text);
+  }
+  return ws;
+}
+
+/** The first line of a comment the Action wrote: digest (or failed), head and run. */
+export const MARKER_LINE =
+  /^<!-- zoneform:plan v2 (?:digest=(sha256:[0-9a-f]{64})|failed) head=([0-9a-f]{40}) run=(\d+) -->$/;
+
+/** The `METHOD path` of every operation a saved plan would send, sorted. */
+export function planWrites(planText: string): string[] {
+  const plan = JSON.parse(planText) as {
+    zones: Array<{ changes: Array<{ operations: Array<{ method: string; path: string }> }> }>;
+  };
+  return plan.zones
+    .flatMap((z) => z.changes.flatMap((c) => c.operations.map((o) => `${o.method} ${o.path.replace(/^\//, "")}`)))
+    .sort();
+}
