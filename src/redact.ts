@@ -1,6 +1,7 @@
 // Keeps secrets out of every output: stdout, logs, errors and plan files, and nothing else. The
 // secrets: the API token and key, values that came from `${env:NAME}`, and credentials that travel in
-// a Logpush destination_conf (query parameters recognised by name, such as keys, SAS signatures and
+// a Logpush destination_conf (src/credential-shape.ts destinationCredentials: a URL's user info, query
+// parameters recognised by name, such as keys, passwords, SAS signatures, Azure Functions codes and
 // authorisation headers, and any query value or path segment that looks like a generated token, such
 // as a Sumo Logic source path), so that live values read from the API are hidden too. A short value
 // (under 6 characters, such as `true`) is hidden only where a whole string equals it: hidden inside
@@ -17,68 +18,56 @@
 // redact structured values before they serialize them (redactDeep); `redact` on the serialized text is
 // the last line, and `escapedSecretIn` tells whether an escaped form is left.
 
+import { destinationCredentials, isCredentialParam, isTokenValue } from "./credential-shape.js";
 import { setOwn } from "./data-record.js";
 
 export const SENSITIVE = "(sensitive)";
 
-/** Query parameter names of destination_conf whose values are credentials. */
-const SECRET_PARAM = /(secret|key|token|passw|pwd|sig$|^sig|sas|auth|credential|signature|^header_)/i;
-
+/** Query parameter names of destination_conf whose values are credentials (see isCredentialParam). */
 export function isSecretParam(name: string): boolean {
-  return SECRET_PARAM.test(name);
+  return isCredentialParam(name);
 }
 
 /**
- * A value that looks like a generated credential: 16 or more characters of a token alphabet with
- * upper case, lower case and digits all present (base64-like). Bucket names, regions, hex account
- * ids and dates do not qualify.
+ * A value that looks like a generated credential (see isTokenValue), as written or percent-decoded:
+ * 16 or more characters of a token alphabet mixing upper case, lower case and digits.
  */
 export function isSecretValue(value: string): boolean {
-  const v = safeDecode(value);
-  return v.length >= 16 && /^[A-Za-z0-9+/=_.~-]+$/.test(v) && /[A-Z]/.test(v) && /[a-z]/.test(v) && /[0-9]/.test(v);
+  return isTokenValue(safeDecode(value));
 }
 
 /**
- * Hides the credential parameters of a destination URL, keeping scheme, bucket, path and region
- * visible: `s3://logs/{DATE}?region=us-east-1&secret-access-key=(sensitive)`.
+ * The destination with every credential it carries (src/credential-shape.ts destinationCredentials:
+ * user info, credential parameters, token path segments) shown as `(sensitive)`, keeping scheme,
+ * host, bucket, path and region visible: `s3://logs/{DATE}?region=us-east-1&secret-access-key=(sensitive)`,
+ * `https://user:(sensitive)@logs.example.com/in`. A part written as a `${env:…}` reference stays.
  */
 export function redactDestination(destination: string): string {
-  const q = destination.indexOf("?");
-  const head = q < 0 ? destination : destination.slice(0, q);
-  const shownHead = redactPathSecrets(head);
-  if (q < 0) return shownHead;
-  const parts = destination
-    .slice(q + 1)
-    .split("&")
-    .map((pair) => {
-      const eq = pair.indexOf("=");
-      if (eq < 0) return pair;
-      const name = safeDecode(pair.slice(0, eq));
-      const value = pair.slice(eq + 1);
-      return (isSecretParam(name) || isSecretValue(value)) && !value.includes("${env:")
-        ? `${pair.slice(0, eq)}=${SENSITIVE}`
-        : pair;
-    });
-  return `${shownHead}?${parts.join("&")}`;
-}
-
-/** `scheme://host/a/<token>/b` with each path segment that looks like a credential hidden. */
-export function redactPathSecrets(head: string): string {
-  const m = /^([a-z][a-z0-9+.-]*:\/\/[^/]*)(\/.*)?$/i.exec(head);
-  if (!m?.[2]) return head;
-  return (
-    m[1] +
-    m[2]
-      .split("/")
-      .map((seg) => (isSecretValue(seg) ? SENSITIVE : seg))
-      .join("/")
-  );
+  let out = "";
+  let from = 0;
+  for (const part of destinationCredentials(destination)) {
+    const value = destination.slice(part.start, part.end);
+    if (value.includes("${env:") || value === SENSITIVE) continue;
+    out += destination.slice(from, part.start) + SENSITIVE;
+    from = part.end;
+  }
+  return out + destination.slice(from);
 }
 
 const URL_PARAM = /([?&])([^=&\s"'<>]+)=([^&\s"'<>]*)/g;
 
-/** Hides secret query parameters in any text that contains URLs (error messages, log lines). */
+/** The user info of a URL inside free text: `scheme://` then what comes before `@` in its authority. */
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@"'<>]+)@/gi;
+
+/**
+ * Hides secret query parameters, and the user info (`user:password@`) of URLs, in any text that
+ * contains URLs (error messages, log lines).
+ */
 export function redactUrlParams(text: string): string {
+  if (text.includes("@") && text.includes("://"))
+    text = text.replace(URL_USERINFO, (whole, scheme: string, userinfo: string) =>
+      userinfo.includes("${env:") || userinfo === SENSITIVE ? whole : `${scheme}${SENSITIVE}@`,
+    );
   if (!text.includes("=")) return text;
   return text.replace(URL_PARAM, (whole, sep: string, name: string, value: string) =>
     value &&

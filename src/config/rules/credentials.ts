@@ -2,9 +2,18 @@
 // one (src/credential-shape.ts: prefixed cfut_/cfat_/cfk_ tokens anywhere; 40-character tokens and
 // 37–45-hex global keys where a credential belongs, or when unmistakable) is an error at its line.
 // The references themselves are not looked into: `${env:CLOUDFLARE_API_TOKEN}` is what the file should say.
-// Literal secret parameters of a Logpush destination and a literal ownership_challenge are reported
-// by the logpush section's rules already (by name, whatever their shape): not twice here.
-import { credentialIn, isCredentialName } from "../../credential-shape.js";
+// A Logpush destination is looked into with the one destination detector (src/credential-shape.ts
+// destinationCredentials): user info (`user:password@`), a parameter whose value looks like a token or
+// is a URL carrying a credential, a path segment that looks like a token, each an error at its line
+// saying how to write it as `${env:NAME}`. Literal secret parameters (by name: keys, passwords, `code`,
+// `sig`, …) and a literal ownership_challenge are reported by the logpush section's rules already:
+// not twice here.
+import {
+  credentialIn,
+  destinationCredentials,
+  isCredentialName,
+  type DestinationCredential,
+} from "../../credential-shape.js";
 import { safeDecode } from "../../redact.js";
 import { replaceTemplateTokens } from "../../template.js";
 import { literalSecretParams } from "../../sections/logpush/index.js";
@@ -23,22 +32,58 @@ function withoutReferences(text: string): string {
   return replaceTemplateTokens(text, () => " ");
 }
 
-/** The first credential in a Logpush destination's parameters (other than those named secret) or path. */
-function inDestination(destination: string): ReturnType<typeof credentialIn> {
-  const flagged = new Set(literalSecretParams(destination));
-  const q = destination.indexOf("?");
-  const head = q < 0 ? destination : destination.slice(0, q);
-  for (const seg of head.split("/")) {
+/** What to say of a credential a destination carries literally (src/credential-shape.ts destinationCredentials). */
+function destinationMessage(part: DestinationCredential): string {
+  const fix =
+    "so that it comes from the environment (plan files keep only the reference; then revoke or roll the " +
+    "credential if the file was shared)";
+  switch (part.kind) {
+    case "userinfo":
+      return (
+        "this destination's user info (the `user:password@` before its host) is a credential written in the " +
+        `file: write it as \${env:NAME}@ ${fix}`
+      );
+    case "password":
+      return `the password in this destination's user info is written in the file: use user:\${env:NAME}@ ${fix}`;
+    case "path":
+      return (
+        `path segment ${part.name} of this destination looks like a token written in the file: write that ` +
+        `segment as \${env:NAME} ${fix}`
+      );
+    default:
+      return (
+        `the value of the destination's parameter '${part.name}' looks like a credential written in the file: ` +
+        `use ${part.name}=\${env:NAME} ${fix}`
+      );
+  }
+}
+
+/**
+ * The first credential a Logpush destination carries literally: a part destinationCredentials finds
+ * that is not a `${…}` reference (its parameters named like a credential are the logpush rules'), or
+ * a Cloudflare-shaped credential in a parameter's value.
+ */
+function inDestination(written: string): string | undefined {
+  const flagged = new Set(literalSecretParams(written));
+  for (const part of destinationCredentials(written)) {
+    const text = written.slice(part.start, part.end);
+    if (text.includes("${") || (part.kind === "param" && flagged.has(part.name))) continue;
+    const kind = credentialIn(safeDecode(text), true);
+    return kind ? message(kind) : destinationMessage(part);
+  }
+  const plain = withoutReferences(written);
+  const q = plain.indexOf("?");
+  for (const seg of (q < 0 ? plain : plain.slice(0, q)).split("/")) {
     const kind = credentialIn(safeDecode(seg), true);
-    if (kind) return kind;
+    if (kind) return message(kind);
   }
   if (q < 0) return undefined;
-  for (const pair of destination.slice(q + 1).split("&")) {
+  for (const pair of plain.slice(q + 1).split("&")) {
     const eq = pair.indexOf("=");
     const name = safeDecode(eq < 0 ? pair : pair.slice(0, eq));
     if (eq < 0 || flagged.has(name)) continue;
     const kind = credentialIn(safeDecode(pair.slice(eq + 1)), true);
-    if (kind) return kind;
+    if (kind) return message(kind);
   }
   return undefined;
 }
@@ -48,11 +93,13 @@ export const credentialsInFile: Rule = (doc, ctx) => {
   const visit = (value: unknown, pointer: string, key: string | undefined): void => {
     if (typeof value === "string") {
       if (key === "ownership_challenge") return;
-      const text = withoutReferences(ctx.template(pointer) ?? value);
-      const kind =
-        key === "destination_conf"
-          ? inDestination(text)
-          : credentialIn(text, key !== undefined && isCredentialName(key));
+      const written = ctx.template(pointer) ?? value;
+      if (key === "destination_conf") {
+        const problem = inDestination(written);
+        if (problem) findings.push({ pointer, message: problem });
+        return;
+      }
+      const kind = credentialIn(withoutReferences(written), key !== undefined && isCredentialName(key));
       if (kind) findings.push({ pointer, message: message(kind) });
       return;
     }

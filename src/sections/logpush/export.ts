@@ -1,13 +1,14 @@
 // Logpush jobs, read with the logpush kind's own `read` and written in the file's shape (every job;
 // one whose name and dataset repeat live gets its `id:` pin): the filter as an object, output_options
 // without the values that are the API's defaults, upload limits and filter_attack_traffic only when
-// set. Every credential in destination_conf (a query parameter `isSecretParam` recognises) becomes an
-// `${env:ZONEFORM_<JOB>_<PARAM>}` reference: the file never holds a secret, and the notes say which
-// variables to set. No ownership_challenge: an existing job needs one only if its destination changes.
+// set. Every credential in destination_conf (src/credential-shape.ts destinationCredentials: user
+// info, credential parameters, token path segments) becomes an `${env:ZONEFORM_<JOB>_<PARAM>}`
+// reference: the file never holds a secret, and the notes say which variables to set. No
+// ownership_challenge: an existing job needs one only if its destination changes.
 import type { ZoneWithLogpush } from "./types.js";
 import { logpushJobs } from "./logpush-jobs.js";
 import { outputDefaults, outputOptionsFromLogpull, type LiveLogpushJob } from "./live.js";
-import { isSecretParam, isSecretValue, safeDecode } from "../../redact.js";
+import { destinationCredentials } from "../../credential-shape.js";
 import { FileText, type ExportNotes, type SectionContext } from "../export-context.js";
 import { escapeTemplateText as escapeTemplates } from "../../template.js";
 
@@ -76,43 +77,30 @@ export function envNameFor(notes: ExportNotes, zoneId: string, job: string, para
 }
 
 /**
- * destination_conf with every credential-bearing part replaced by an `${env:…}` reference: each
- * non-empty secret parameter value (by name, or a value that looks like a generated token) and each
- * path segment that looks like one (a Sumo Logic source, a webhook token). The rest is escaped piece
- * by piece (`${` written `$${`): the text is in file form, and the export writes it as it is.
+ * destination_conf with every credential-bearing part (src/credential-shape.ts destinationCredentials:
+ * a URL's user info or password, each non-empty credential parameter, by name or by its token shape,
+ * and each path segment that looks like a token, such as a Sumo Logic source or a webhook's hex token)
+ * replaced by an `${env:…}` reference, and a note saying which variable to set. The rest is escaped
+ * piece by piece (`${` written `$${`): the text is in file form, and the export writes it as it is.
  */
 export function destinationWithEnvRefs(destination: string, ctx: SectionContext, jobName: string): string {
-  const q = destination.indexOf("?");
-  const head = q < 0 ? destination : destination.slice(0, q);
   const refer = (label: string, purpose: string) => {
     const name = envNameFor(ctx.notes, ctx.zoneId, jobName, label);
     ctx.notes.env.push({ name, zone_id: ctx.zoneId, purpose: `logpush job ${jobName}: ${purpose}` });
     return `\${env:${name}}`;
   };
-  const m = /^([a-z][a-z0-9+.-]*:\/\/[^/]*)(\/.*)?$/i.exec(head);
-  let shownHead = escapeTemplates(head);
-  if (m?.[2]) {
-    let n = 0;
-    const path = m[2]
-      .split("/")
-      .map((seg) =>
-        isSecretValue(seg) ? refer(`path_${++n}`, "a secret path segment of destination_conf") : escapeTemplates(seg),
-      );
-    shownHead = `${escapeTemplates(m[1]!)}${path.join("/")}`;
+  let out = "";
+  let from = 0;
+  let paths = 0;
+  for (const part of destinationCredentials(destination)) {
+    out += escapeTemplates(destination.slice(from, part.start));
+    if (part.kind === "param") out += refer(part.name, `the ${part.name} parameter of destination_conf`);
+    else if (part.kind === "path") out += refer(`path_${++paths}`, "a secret path segment of destination_conf");
+    else if (part.kind === "password") out += refer("password", "the password in destination_conf's user info");
+    else out += refer("userinfo", "the user info (user:password) of destination_conf");
+    from = part.end;
   }
-  if (q < 0) return shownHead;
-  const pairs = destination
-    .slice(q + 1)
-    .split("&")
-    .map((pair) => {
-      const eq = pair.indexOf("=");
-      if (eq < 0) return escapeTemplates(pair);
-      const param = safeDecode(pair.slice(0, eq));
-      const value = pair.slice(eq + 1);
-      if (value === "" || !(isSecretParam(param) || isSecretValue(value))) return escapeTemplates(pair);
-      return `${escapeTemplates(pair.slice(0, eq))}=${refer(param, `the ${param} parameter of destination_conf`)}`;
-    });
-  return `${shownHead}?${pairs.join("&")}`;
+  return out + escapeTemplates(destination.slice(from));
 }
 
 /** The options that differ from the API's defaults (field_names always), and the keys the file cannot hold. */
