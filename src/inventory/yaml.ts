@@ -3,10 +3,20 @@
 // `mergeInventory` adds to an existing file only the scripts no entry covers yet (and page patterns it
 // lacks), through the yaml package's Document API so that every justification and comment stays as
 // written. The file may be a zoneform file (the zone's page_shield.script_inventory) or a plain block.
+//
+// What Page Shield saw is text a skimmer chooses. It becomes file text as data: every `${` is written
+// `$${` (export's escapeTemplates), so that loading the file gives the URL back instead of reading an
+// environment variable; and a script whose URL looks like a trusted one (a look-alike host, user info,
+// invisible characters: lookalikeScript) is never drafted as an entry a reviewer would only need to
+// justify: the draft names it in its header comment as left out, the merge leaves the file without it,
+// and both say so (leftOut).
 import { Document, isMap, isScalar, isSeq, parseDocument, type Node, type YAMLMap, type YAMLSeq } from "yaml";
 import { UsageError } from "../errors.js";
 import { printable } from "../safe-text.js";
-import { authorizationFor, type SeenScript } from "./check.js";
+import { escapeTemplates } from "../sections/export-context.js";
+import { replaceTemplateTokens } from "../template.js";
+import { authorizationFor, lookalikeScript, type SeenScript } from "./check.js";
+import { hostReferences } from "./lookalike.js";
 import type { AuthorizedScript } from "./types.js";
 
 import { SCRIPT_INVENTORY_KEYS, TODO_JUSTIFICATION } from "../sections/page-shield/index.js";
@@ -60,8 +70,43 @@ function maliciousNote(s: SeenScript): string {
     : "";
 }
 
+/** A script left out of a draft or merge: its URL looks like a trusted one. */
+export interface LeftOutScript {
+  url: string;
+  reasons: string[];
+}
+
+/**
+ * The scripts among `scripts` whose URL looks like a trusted one (lookalikeScript: against the
+ * inventory's entries, its pages' hosts and the well-known hosts), and the others.
+ */
+export function withoutLookalikes(
+  scripts: readonly SeenScript[],
+  inventory: { pages: readonly string[]; authorized: readonly AuthorizedScript[] },
+): { scripts: SeenScript[]; leftOut: LeftOutScript[] } {
+  const refs = hostReferences({ authorized: inventory.authorized.map((a) => a.url), pages: inventory.pages });
+  const kept: SeenScript[] = [];
+  const leftOut = new Map<string, LeftOutScript>();
+  for (const s of scripts) {
+    const look = s.url ? lookalikeScript(inventory.authorized, s.url, refs) : undefined;
+    if (!look) kept.push(s);
+    else if (!leftOut.has(s.url))
+      leftOut.set(s.url, {
+        url: s.url,
+        reasons: [...(look.looks_like ? [`looks like ${look.looks_like}`] : []), ...look.reasons],
+      });
+  }
+  return { scripts: kept, leftOut: [...leftOut.values()].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0)) };
+}
+
+/** The text as the file wrote it, read back: `$${` is `${` (a `${…}` reference stays as written). */
+function readBack(text: string): string {
+  return replaceTemplateTokens(text, (whole) => whole);
+}
+
 function entryNode(doc: Document, entry: AuthorizedScript, seen: SeenScript, note: string): Node {
-  const node = doc.createNode(entry) as YAMLMap;
+  // Live text becomes file text: every `${` escaped, as export writes it.
+  const node = doc.createNode(escapeTemplates(entry)) as YAMLMap;
   node.commentBefore = `${note}${seenNote(seen)}${maliciousNote(seen)}`;
   const justification = node.items.find((p) => isScalar(p.key) && p.key.value === "justification");
   if (justification && isScalar(justification.value)) {
@@ -71,11 +116,15 @@ function entryNode(doc: Document, entry: AuthorizedScript, seen: SeenScript, not
   return node;
 }
 
-/** The draft block as YAML text (`script_inventory:` with `pages` and `authorized`). */
+/**
+ * The draft block as YAML text (`script_inventory:` with `pages` and `authorized`). Look-alikes are left
+ * out and named in the header comment (withoutLookalikes).
+ */
 export function draftInventory(scripts: readonly SeenScript[], opts: DraftOptions): string {
-  const doc = new Document({ script_inventory: { pages: opts.pages, authorized: [] as unknown[] } });
+  const { scripts: kept, leftOut } = withoutLookalikes(scripts, { pages: opts.pages, authorized: [] });
+  const doc = new Document({ script_inventory: { pages: escapeTemplates(opts.pages), authorized: [] as unknown[] } });
   const seq = doc.getIn(["script_inventory", "authorized"], true) as YAMLSeq;
-  for (const { entry, seen } of draftEntries(scripts, opts.pinHashes))
+  for (const { entry, seen } of draftEntries(kept, opts.pinHashes))
     seq.items.push(entryNode(doc, entry, seen, " TODO review:"));
   const n = seq.items.length;
   doc.commentBefore = [
@@ -85,6 +134,13 @@ export function draftInventory(scripts: readonly SeenScript[], opts: DraftOption
     " Review each entry: write why the script is needed (justification), who owns it (owner), remove what",
     ` should not run on a payment page; then put this block under the zone's ${SCRIPT_INVENTORY_KEYS[0]}: ` +
       `in zoneform.yaml.`,
+    ...(leftOut.length > 0
+      ? [
+          ` Left out, ${leftOut.length} look-alike${leftOut.length === 1 ? "" : "s"} of a trusted host (never ` +
+            "authorize; remove from the page):",
+          ...leftOut.map((l) => `   ${printable(`${l.url}: ${l.reasons.join("; ")}`)}`),
+        ]
+      : []),
   ].join("\n");
   return doc.toString({ lineWidth: 0 });
 }
@@ -92,16 +148,21 @@ export function draftInventory(scripts: readonly SeenScript[], opts: DraftOption
 export interface MergeResult {
   text: string;
   added: AuthorizedScript[];
+  /** Seen scripts not added: their URL looks like a trusted one. */
+  leftOut: LeftOutScript[];
   pagesAdded: string[];
   /** Where in the file the entries went, e.g. `zones[0].page_shield.script_inventory`. */
   where: string;
 }
 
+/** The file's entries, their urls read back as the file means them (`$${` is `${`). */
 function urlsOf(seq: YAMLSeq): AuthorizedScript[] {
   return seq.items.flatMap((item) => {
     if (!isMap(item)) return [];
     const url = item.get("url");
-    return typeof url === "string" ? [{ url, justification: String(item.get("justification") ?? "") }] : [];
+    return typeof url === "string"
+      ? [{ url: readBack(url), justification: String(item.get("justification") ?? "") }]
+      : [];
   });
 }
 
@@ -142,7 +203,9 @@ export function locateInventory(
 export function existingPages(text: string, label: string, zone: { id: string; name?: string }): string[] {
   const { doc, path } = locateInventory(text, label, zone);
   const pages = doc.getIn([...path, "pages"], true);
-  return isSeq(pages) ? pages.items.flatMap((p) => (isScalar(p) && typeof p.value === "string" ? [p.value] : [])) : [];
+  return isSeq(pages)
+    ? pages.items.flatMap((p) => (isScalar(p) && typeof p.value === "string" ? [readBack(p.value)] : []))
+    : [];
 }
 
 /**
@@ -163,17 +226,21 @@ export function mergeInventory(
   const seq = doc.getIn(at("authorized"), true);
   if (!isSeq(pages) || !isSeq(seq)) throw new UsageError(`${label}: ${where}.pages and .authorized must be lists`);
 
-  const known = new Set(pages.items.map((p) => (isScalar(p) ? String(p.value) : "")));
+  const known = new Set(pages.items.map((p) => (isScalar(p) ? readBack(String(p.value)) : "")));
   const pagesAdded = opts.pages.filter((p) => !known.has(p));
-  for (const p of pagesAdded) pages.items.push(doc.createNode(p));
+  for (const p of pagesAdded) pages.items.push(doc.createNode(escapeTemplates(p)));
 
   const existing = urlsOf(seq);
+  const { scripts: kept, leftOut } = withoutLookalikes(scripts, {
+    pages: [...known, ...pagesAdded],
+    authorized: existing,
+  });
   const added: AuthorizedScript[] = [];
   const note = ` TODO review: added by zoneform inventory --merge on ${opts.now.toISOString().slice(0, 10)};`;
-  for (const { entry, seen } of draftEntries(scripts, opts.pinHashes)) {
+  for (const { entry, seen } of draftEntries(kept, opts.pinHashes)) {
     if (authorizationFor(existing, entry.url)) continue;
     seq.items.push(entryNode(doc, entry, seen, note));
     added.push(entry);
   }
-  return { text: doc.toString({ lineWidth: 0 }), added, pagesAdded, where };
+  return { text: doc.toString({ lineWidth: 0 }), added, leftOut, pagesAdded, where };
 }

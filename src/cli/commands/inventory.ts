@@ -8,7 +8,13 @@ import { resolve } from "node:path";
 import { DEFAULT_STALE_DAYS } from "../../inventory/check.js";
 import { pagePatternProblem } from "../../sections/page-shield/index.js";
 import { listInScopeScripts } from "../../inventory/read.js";
-import { draftInventory, existingPages, mergeInventory } from "../../inventory/yaml.js";
+import {
+  draftInventory,
+  existingPages,
+  mergeInventory,
+  withoutLookalikes,
+  type LeftOutScript,
+} from "../../inventory/yaml.js";
 import { MAX_CONFIG_FILE_BYTES } from "../../config/load.js";
 import { RuntimeError, UsageError } from "../../errors.js";
 import { describeReadProblem, FileReadError, readRegularFile } from "../../read-file.js";
@@ -155,6 +161,7 @@ export function register(program: Command, ctx: CommandContext): void {
           force: outPath === undefined || opts.force,
           label: outPath ? `--out ${opts.out}` : label,
         });
+        io.stderr.write(leftOutWarning(merged.leftOut));
         const added = merged.added.map((a) => `  + ${printable(a.url)}\n`).join("");
         io.stderr.write(
           `inventory: ${merged.added.length} new ` +
@@ -166,6 +173,7 @@ export function register(program: Command, ctx: CommandContext): void {
         return;
       }
       const text = draftInventory(scripts, { pages, pinHashes: opts.pinHashes, zone: zone.name ?? zoneId, now });
+      io.stderr.write(leftOutWarning(withoutLookalikes(scripts, { pages, authorized: [] }).leftOut));
       if (outPath) {
         await writeFileSafely(outPath, text, { force: opts.force, label: `--out ${opts.out}` });
         io.stderr.write(
@@ -180,6 +188,17 @@ export function register(program: Command, ctx: CommandContext): void {
       await client.close();
     }
   });
+}
+
+/** One `Warning:` line per seen script left out of the draft or merge (its URL looks like a trusted one). */
+function leftOutWarning(leftOut: readonly LeftOutScript[]): string {
+  return leftOut
+    .map(
+      (l) =>
+        `Warning: left out ${printable(l.url)}: ${printable(l.reasons.join("; "))}; never authorize it, remove ` +
+        "it from the page\n",
+    )
+    .join("");
 }
 
 /** The --merge file: a regular file of at most the size of a configuration file (a FIFO is refused, never opened). */
