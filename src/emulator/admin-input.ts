@@ -1,7 +1,8 @@
 // Checks the bodies of the admin API before anything is changed: every field of the right type and in
-// its range, no unknown field. Nonsense (`count: -1`, a negative delay, a status of 42, a path that is
-// not a regular expression, a zone name that is not a hostname) is refused with one 400 whose message
-// names each field that is wrong, never stored to misbehave later.
+// its range, no unknown field. Nonsense (`count: -1`, a negative delay, a status of 42, a fault path
+// written as a regular expression, a zone name that is not a hostname) is refused with one 400 whose
+// message names each field that is wrong, never stored to misbehave later.
+import { pathPatternProblem } from "./faults.js";
 
 /** An admin call refused with this status and `{"error": message}` (an unknown zone, a conflict). */
 export class AdminError extends Error {
@@ -127,17 +128,10 @@ export const httpMethod: FieldRule = {
   check: (v: string) => ((HTTP_METHODS as readonly string[]).includes(v.toUpperCase()) ? undefined : ""),
 };
 
-export const regexSource: FieldRule = {
+export const pathPatternRule: FieldRule = {
   type: "string",
-  expected: "a regular expression",
-  check: (v: string) => {
-    try {
-      new RegExp(v);
-      return undefined;
-    } catch (err) {
-      return (err as Error).message;
-    }
-  },
+  expected: "a path pattern (plain text; ^ and $ anchor it, * is any run of characters, | separates alternatives)",
+  check: (v: string) => pathPatternProblem(v),
 };
 
 /**

@@ -1,13 +1,15 @@
 // The admin API under /__emulator/: lets tests and scripts read and replace the state, add zones and
 // recorded real answers, inject faults, set latency and the rate limit, read the request log; each
 // area adds its own endpoints (EmulatorArea.admin: the Page Shield inventory and scripts, the Logpush
-// ownership token). No auth; plain JSON in and out (no envelope); never in the request log.
+// ownership token). No auth, so only from this machine and never from a web page (admin-guard.ts);
+// plain JSON in and out (no envelope), bodies read up to a cap and within a time; never in the request log.
 // Bodies are checked before anything changes (admin-input.ts): nonsense is a 400 naming each wrong field.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { AREAS } from "./areas/index.js";
 import { tokenIdFor, zoneIdFor } from "./ids.js";
 import { createEmptyZone } from "./seed.js";
-import { parseBody, readBody, sendJson } from "./http-util.js";
+import { BodyError, MAX_ADMIN_BODY_BYTES, parseBody, readBody, sendJson } from "./http-util.js";
+import { adminRefusal } from "./admin-guard.js";
 import type { EmulatorRuntime } from "./runtime.js";
 import { normalizeState, normalizeTokenDetails, StateDocumentError } from "./state-file.js";
 import { recordedPath, RecordedAnswerError, stateFromRecorded, type RecordedAnswer } from "./recorded.js";
@@ -23,7 +25,7 @@ import {
   positiveInteger,
   ratio,
   readAdminBody,
-  regexSource,
+  pathPatternRule,
   type FieldRule,
 } from "./admin-input.js";
 import { PLAN_NAMES, planNameOf } from "./zone-plans.js";
@@ -105,11 +107,21 @@ export async function handleAdmin(
     .slice("/__emulator/".length)
     .split("/")
     .filter((s) => s !== "");
+  // Only from this machine, never from a web page (admin-guard.ts); decided on the headers alone.
+  const refused = adminRefusal(req);
+  if (refused) return sendJson(res, refused.status, { connection: "close" }, { error: refused.error });
   const handler = HANDLERS[`${method} ${name ?? ""}`];
   try {
     if (!handler) throw new AdminError(404, `no admin endpoint ${method} ${url.pathname}`);
-    // Any content type: `curl -d` sends form encoding, and the admin API only ever takes JSON.
-    const parsed = parseBody(await readBody(req), "application/json");
+    let raw: string;
+    try {
+      raw = await readBody(req, { maxBytes: MAX_ADMIN_BODY_BYTES, timeoutMs: rt.bodyTimeoutMs });
+    } catch (err) {
+      if (!(err instanceof BodyError)) throw err;
+      return sendJson(res, err.status, { connection: "close" }, { error: err.message });
+    }
+    // The guard let a body through only as application/json.
+    const parsed = parseBody(raw, "application/json");
     if (!parsed.ok) throw new AdminError(400, "the body must be JSON");
     const result = handler(rt, parsed.value, url, arg);
     sendJson(res, 200, {}, result);
@@ -175,7 +187,7 @@ function putToken(rt: EmulatorRuntime, body: unknown): unknown {
 /** What a fault may say; README "Fault injection". */
 const FAULT_RULES: Record<keyof FaultSpec, FieldRule> = {
   method: httpMethod,
-  path: regexSource,
+  path: pathPatternRule,
   // The fault answers the error envelope: an error status, never a success or an informational one.
   status: { type: "integer", min: 400, max: 599, expected: "an HTTP error status from 400 to 599" },
   code: { type: "integer", min: 0, expected: "a whole number (a Cloudflare error code)" },

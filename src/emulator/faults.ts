@@ -1,12 +1,14 @@
-// Fault injection for resilience tests: a fault matches requests by method and path regex and answers
+// Fault injection for resilience tests: a fault matches requests by method and path pattern and answers
 // an error, delays, or destroys the socket, for `count` requests or with a (seedable) probability.
+// A path pattern is plain text, never a regular expression: matching it takes time linear in the
+// path and the pattern, so no pattern can hold the emulator's single thread (and its signal handling).
 // `after: true` runs the handler first, so the write happens and the client sees a failure anyway:
 // the ambiguous outcome a retrying client must handle by re-reading.
 import { createRng } from "./ids.js";
 
 export interface FaultSpec {
   method?: string;
-  /** Regex tested against the path after `/client/v4/` (no query string). */
+  /** A path pattern (pathPattern) matched against the path after `/client/v4/` (no query string). */
   path?: string;
   status?: number;
   code?: number;
@@ -28,20 +30,77 @@ export interface Fault extends FaultSpec {
 
 interface ActiveFault {
   fault: Fault;
-  regex?: RegExp;
+  matches?: (path: string) => boolean;
   random: () => number;
+}
+
+/** The longest path pattern accepted. */
+export const MAX_PATH_PATTERN_LENGTH = 512;
+
+/** Characters of regular expressions a path pattern refuses, so a regex is never taken for plain text. */
+const REGEX_ONLY = /[\\()[\]{}+?]/;
+
+/** Why `pattern` is not a path pattern, or undefined when it is one. */
+export function pathPatternProblem(pattern: string): string | undefined {
+  if (pattern.length > MAX_PATH_PATTERN_LENGTH) return `longer than ${MAX_PATH_PATTERN_LENGTH} characters`;
+  const bad = REGEX_ONLY.exec(pattern);
+  if (bad) return `${JSON.stringify(bad[0])} is not plain text: a path pattern is not a regular expression`;
+  return undefined;
+}
+
+/**
+ * A path pattern as a matcher: plain text found anywhere in the path; `^` at its start anchors it at the
+ * path's start, `$` at its end at the path's end (both: the whole path); `*` stands for any run of
+ * characters; `|` separates alternatives. Every other character stands for itself (`.` is a dot).
+ * Each `*`-separated piece is found leftmost with indexOf: linear, no backtracking.
+ */
+export function pathPattern(pattern: string): (path: string) => boolean {
+  const alternatives = pattern.split("|").map((alt) => {
+    const start = alt.startsWith("^");
+    const end = alt.length > (start ? 1 : 0) && alt.endsWith("$");
+    const pieces = alt.slice(start ? 1 : 0, end ? -1 : undefined).split("*");
+    return { start, end, pieces };
+  });
+  return (path) => alternatives.some((a) => matchPieces(path, a.pieces, a.start, a.end));
+}
+
+function matchPieces(path: string, pieces: string[], start: boolean, end: boolean): boolean {
+  const first = pieces[0]!;
+  if (pieces.length === 1) {
+    if (start && end) return path === first;
+    if (start) return path.startsWith(first);
+    if (end) return path.endsWith(first);
+    return path.includes(first);
+  }
+  const last = pieces[pieces.length - 1]!;
+  let from = 0;
+  if (start) {
+    if (!path.startsWith(first)) return false;
+    from = first.length;
+  } else {
+    const at = path.indexOf(first);
+    if (at < 0) return false;
+    from = at + first.length;
+  }
+  for (const piece of pieces.slice(1, -1)) {
+    const at = path.indexOf(piece, from);
+    if (at < 0) return false;
+    from = at + piece.length;
+  }
+  if (end) return path.length - last.length >= from && path.endsWith(last);
+  return path.indexOf(last, from) >= 0;
 }
 
 export class FaultStore {
   private faults: ActiveFault[] = [];
   private nextId = 1;
 
-  /** Adds a fault; throws a SyntaxError for a bad regex (the admin API turns it into a 400). */
+  /** Adds a fault (its path pattern checked first: pathPatternProblem). */
   add(spec: FaultSpec): Fault {
     const fault: Fault = { ...spec, id: `fault-${this.nextId++}`, fired: 0 };
     this.faults.push({
       fault,
-      regex: spec.path === undefined ? undefined : new RegExp(spec.path),
+      matches: spec.path === undefined ? undefined : pathPattern(spec.path),
       random: spec.seed === undefined ? Math.random : createRng(spec.seed),
     });
     return fault;
@@ -62,7 +121,7 @@ export class FaultStore {
       if (Boolean(f.after) !== (phase === "after")) continue;
       if (f.count !== undefined && f.fired >= f.count) continue;
       if (f.method && f.method.toUpperCase() !== method) continue;
-      if (active.regex && !active.regex.test(path)) continue;
+      if (active.matches && !active.matches(path)) continue;
       if (f.probability !== undefined && active.random() >= f.probability) continue;
       f.fired++;
       return f;

@@ -36,10 +36,64 @@ export function parseBody(raw: string, contentType: string | undefined): ParsedB
   }
 }
 
-export async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
+/** The largest API request body read (a real write of these APIs is a few KiB). */
+export const MAX_API_BODY_BYTES = 8 * 1024 * 1024;
+/** The largest admin request body read (a whole state document, a recorded answer). */
+export const MAX_ADMIN_BODY_BYTES = 64 * 1024 * 1024;
+/** How long a request body may take to arrive, once its headers are in (default). */
+export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+
+/** A request body refused while it was read: too large (413) or too slow (408). */
+export class BodyError extends Error {
+  constructor(
+    readonly status: 408 | 413,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The request's body as text, read up to `maxBytes` and within `timeoutMs`. A body announcing more
+ * (Content-Length) is refused before any of it is read, one going past the cap or arriving too slowly
+ * is refused there (BodyError); the caller answers, and the connection is closed after the answer.
+ */
+export function readBody(req: IncomingMessage, limits: { maxBytes: number; timeoutMs: number }): Promise<string> {
+  const announced = Number(req.headers["content-length"] ?? "0");
+  if (announced > limits.maxBytes) return Promise.reject(tooLarge(limits.maxBytes));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    const finish = (err?: BodyError) => {
+      clearTimeout(timer);
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      if (err) {
+        // Stop reading what is left: the answer goes out, then the connection is closed.
+        req.pause();
+        reject(err);
+      } else resolve(Buffer.concat(chunks).toString("utf8"));
+    };
+    const onData = (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > limits.maxBytes) finish(tooLarge(limits.maxBytes));
+      else chunks.push(chunk);
+    };
+    const onEnd = () => finish();
+    const onError = () => finish(new BodyError(408, "the request body was cut off"));
+    const timer = setTimeout(
+      () => finish(new BodyError(408, `the request body did not arrive within ${limits.timeoutMs} ms`)),
+      limits.timeoutMs,
+    );
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+  });
+}
+
+function tooLarge(maxBytes: number): BodyError {
+  return new BodyError(413, `the request body is larger than the ${maxBytes} bytes the emulator reads`);
 }
 
 export function sleep(ms: number): Promise<void> {

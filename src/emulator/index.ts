@@ -3,6 +3,7 @@
 import type { AddressInfo } from "node:net";
 import { clockOf, instantOf, type EmulatorNow } from "./clock.js";
 import { FaultStore } from "./faults.js";
+import { DEFAULT_BODY_TIMEOUT_MS } from "./http-util.js";
 import { SlidingWindowLimiter } from "./rate-limit.js";
 import { Router } from "./router.js";
 import { AREAS } from "./areas/index.js";
@@ -42,6 +43,8 @@ export interface EmulatorOptions {
   latencyMs?: number;
   /** Interface to listen on; default 127.0.0.1. */
   host?: string;
+  /** How long a request body may take to arrive once its headers are in (default 30 s): then a 408. */
+  bodyTimeoutMs?: number;
 }
 
 export interface RunningEmulator {
@@ -74,6 +77,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       Object.assign({}, ...AREAS.map((a) => a.idParams ?? {})),
     ),
     clock,
+    bodyTimeoutMs: opts.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
   };
   const server = createEmulatorServer(rt);
   const host = opts.host ?? "127.0.0.1";

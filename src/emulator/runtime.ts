@@ -18,4 +18,6 @@ export interface EmulatorRuntime {
   router: Router;
   /** The emulator's clock (ms since the epoch): what it dates, stamps and checks tokens against. */
   clock: Clock;
+  /** How long a request body may take to arrive (http-util.ts readBody). */
+  bodyTimeoutMs: number;
 }

@@ -1,7 +1,8 @@
 // The emulator's HTTP front: for every request under /client/v4/ it applies latency and injected
 // faults, authenticates, rate-limits, routes, parses the JSON body, checks the zone, runs the handler,
-// wraps the answer in the Cloudflare envelope and records the call in the request log. Requests under
-// /__emulator/ go to the admin API instead (no auth, no log).
+// wraps the answer in the Cloudflare envelope and records the call in the request log. Every body is
+// read up to a cap and within a time, before authentication. Requests under /__emulator/ go to the admin
+// API instead (no auth, no log; only from this machine: admin-guard.ts).
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { randomBytes } from "node:crypto";
 import { handleAdmin } from "./admin.js";
@@ -19,7 +20,7 @@ import type { Fault } from "./faults.js";
 import { rateLimitHeaders, SlidingWindowLimiter, type RateDecision } from "./rate-limit.js";
 import type { EmulatorRuntime } from "./runtime.js";
 import { ApiFault, type EmulatorState, type RequestLogEntry, type RouteResponse } from "./types.js";
-import { parseBody, readBody, sendJson, sleep, type ParsedBody } from "./http-util.js";
+import { BodyError, MAX_API_BODY_BYTES, parseBody, readBody, sendJson, sleep, type ParsedBody } from "./http-util.js";
 import { routedPath, shapeAnswer } from "./list-shapes.js";
 import { isoOf } from "./clock.js";
 
@@ -50,15 +51,31 @@ async function handleApi(rt: EmulatorRuntime, req: IncomingMessage, res: ServerR
   const path = url.pathname.startsWith(API_PREFIX)
     ? url.pathname.slice(API_PREFIX.length).replace(/\/+$/, "")
     : undefined;
-  const raw = await readBody(req);
-  const parsed = parseBody(raw, req.headers["content-type"]);
   const entry: RequestLogEntry = {
     method,
     path: url.pathname,
     query: Object.fromEntries(url.searchParams),
     status: 0,
-    body: parsed.ok ? (parsed.value ?? null) : null,
+    body: null,
   };
+  let raw: string;
+  try {
+    // Bounded before anything else (auth included): at most MAX_API_BODY_BYTES, within the body timeout.
+    raw = await readBody(req, { maxBytes: MAX_API_BODY_BYTES, timeoutMs: rt.bodyTimeoutMs });
+  } catch (err) {
+    if (!(err instanceof BodyError)) throw err;
+    rt.requests.push(entry);
+    entry.status = err.status;
+    sendJson(
+      res,
+      err.status,
+      { connection: "close" },
+      failureEnvelope([{ code: 10001, message: err.message }]),
+    );
+    return;
+  }
+  const parsed = parseBody(raw, req.headers["content-type"]);
+  entry.body = parsed.ok ? (parsed.value ?? null) : null;
   rt.requests.push(entry);
   // The API's Date header, from the emulator's clock (Node would send the system's).
   res.setHeader("date", new Date(rt.clock()).toUTCString());
