@@ -96,7 +96,7 @@ describe("custom hostnames (recorded)", () => {
     ]);
   });
 
-  it("never patches a hostname with an uploaded certificate (v4), and says why", async () => {
+  it("never patches a hostname with an uploaded certificate (v4); a CA the file names for it stops the zone", async () => {
     serveRecorded(server, loadRecorded("cft_custom_hostnames_v4"), `zones/${Z}/custom_hostnames`);
     const same = await planYaml(
       `zones:\n  - zone_id: ${Z}\n    custom_hostnames:\n      - hostname: app.example.com\n`,
@@ -107,9 +107,9 @@ describe("custom hostnames (recorded)", () => {
         `certificate_authority: google\n`,
     );
     expect(zoneOf(other).changes).toEqual([]);
-    expect(zoneOf(other).errors).toEqual([]);
-    expect(zoneOf(other).warnings.join("\n")).toMatch(
-      /app\.example\.com serves an uploaded certificate.*leaves it as it is/,
+    expect(zoneOf(other).warnings).toEqual([]);
+    expect(zoneOf(other).errors.join("\n")).toMatch(
+      /app\.example\.com serves an uploaded certificate.*certificate_authority google cannot apply/,
     );
   });
 });

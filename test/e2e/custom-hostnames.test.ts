@@ -164,15 +164,22 @@ describe("custom hostnames end to end", () => {
     },
   );
 
-  it("never patches a hostname serving an uploaded certificate, and warns when the file names a CA for it", async () => {
+  it("never patches a hostname serving an uploaded certificate; a CA the file names for it stops the zone", async () => {
     const UPLOADED = "secure.hooli-com.example";
     await emu.clearRequests();
     const quiet = await runCli(emu, ["apply", "-c", await config([[UPLOADED, ""]]), "--auto-approve"]);
     expect(quiet.code, quiet.stderr).toBe(0);
     expect(quiet.stdout + quiet.stderr).not.toMatch(/uploaded certificate/);
-    const named = await runCli(emu, ["apply", "-c", await config([[UPLOADED, "google"]]), "--auto-approve"]);
-    expect(named.code, named.stderr).toBe(0);
-    expect(named.stdout + named.stderr).toMatch(/secure\.hooli-com\.example serves an uploaded certificate/);
+    const file = await config([[UPLOADED, "google"]]);
+    const plan = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
+    expect(plan.code).toBe(1);
+    expect(plan.stdout + plan.stderr).toContain(
+      `custom hostname ${UPLOADED} serves an uploaded certificate, which no CA issues and no domain control ` +
+        "validation renews (live digicert): certificate_authority google cannot apply.",
+    );
+    expect((await runCli(emu, ["drift", "-c", file])).code).toBe(1);
+    const named = await runCli(emu, ["apply", "-c", file, "--auto-approve"]);
+    expect(named.code).toBe(1);
     expect(await emu.calls({ writesOnly: true })).toEqual([]);
   });
 
@@ -235,7 +242,7 @@ describe("custom hostnames with legacy live values", () => {
       expect(plan.stdout + plan.stderr).toContain(
         `custom hostname ${SHOP}: its validation method is the legacy "cname", which the API no longer ` +
           `accepts in a PATCH (only http, txt, email); a CA change must carry a method (error 1434) and zoneform ` +
-          `will not choose one for you.`,
+          `will not choose one for you. Add method: http, txt or email under the hostname in custom_hostnames`,
       );
       const refused = await runCli(emu, ["apply", "-c", file, "--auto-approve"]);
       expect(refused.code).toBe(1);
@@ -278,38 +285,85 @@ describe("custom hostnames with legacy live values", () => {
 });
 
 describe("a custom hostname whose answer states no CA", () => {
-  const unstate = () =>
+  const unstate = (issuer?: string) =>
     reshape(APP, (ssl) => ({
       ...ssl,
       certificate_authority: null,
-      certificates: [{ id: "c1", issuer: "GoogleTrustServices", signature: "ECDSAWithSHA256" }],
+      ...(issuer ? { certificates: [{ id: "c1", issuer, signature: "ECDSAWithSHA256" }] } : {}),
     }));
 
-  it("is shown as not stated (issued by …) and never written, whatever CA the file states", async () => {
-    await unstate();
+  it("is told by its issuer: plans the PATCH when the file names another CA, nothing when the same", async () => {
+    const id = await unstate("GoogleTrustServices");
     const answered = (await emu.api<Hostname[]>("GET", `zones/${ZONE.com}/custom_hostnames?hostname=${APP}`))[0]!;
     expect(answered.ssl).not.toHaveProperty("certificate_authority");
-    for (const ca of ["lets_encrypt", ""]) {
-      const file = await config([[APP, ca]]);
+    for (const ca of ["google", ""]) {
       await emu.clearRequests();
+      const same = await runCli(emu, ["plan", "-c", await config([[APP, ca]]), "--detailed-exitcode"]);
+      expect(same.code, same.stdout + same.stderr).toBe(0);
+      expect(same.stdout).toContain("No changes.");
+    }
+    const file = await config([[APP, "lets_encrypt"]]);
+    const plan1 = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
+    expect(plan1.code, plan1.stdout + plan1.stderr).toBe(2);
+    expect(plan1.stdout).toContain(
+      "# certificate authority not stated (issued by GoogleTrustServices, so google) → lets_encrypt",
+    );
+    // drift says the zone differs.
+    expect((await runCli(emu, ["drift", "-c", file])).code).toBe(2);
+    await emu.clearRequests();
+    const apply = await runCli(emu, ["apply", "-c", file, "--auto-approve"]);
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    const writes = (await emu.requests()).filter((r) => r.method !== "GET");
+    expect(writes.map((r) => [r.method, r.path.replace(/^\/client\/v4\//, ""), r.body])).toEqual([
+      ["PATCH", `zones/${ZONE.com}/custom_hostnames/${id}`, { ssl: await expectedSsl(APP, "lets_encrypt") }],
+    ]);
+    const plan2 = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
+    expect(plan2.code, plan2.stdout + plan2.stderr).toBe(0);
+    expect(await liveCa(APP)).toBe("lets_encrypt");
+  });
+
+  it('moves an older DigiCert certificate (issuer DigiCertInc) off digicert for ""', async () => {
+    const id = await unstate("DigiCertInc");
+    const file = await config([[APP, ""]]);
+    const plan1 = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
+    expect(plan1.code, plan1.stdout + plan1.stderr).toBe(2);
+    expect(plan1.stdout).toContain("moves off digicert");
+    await emu.clearRequests();
+    expect((await runCli(emu, ["apply", "-c", file, "--auto-approve"])).code).toBe(0);
+    expect((await emu.requests()).filter((r) => r.method !== "GET").map((r) => [r.path, r.body])).toEqual([
+      [`/client/v4/zones/${ZONE.com}/custom_hostnames/${id}`, { ssl: await expectedSsl(APP, "") }],
+    ]);
+    expect((await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"])).code).toBe(0);
+  });
+
+  it("stops the zone (plan and drift exit 1, nothing written) when neither the answer nor the issuer tells", async () => {
+    for (const issuer of [undefined, "Example Private CA"]) {
+      await emu.reset();
+      await unstate(issuer);
+      const file = await config([[APP, "ssl_com"]]);
       const plan = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
-      expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+      expect(plan.code, plan.stdout + plan.stderr).toBe(1);
       expect(plan.stdout + plan.stderr).toContain(
-        `custom hostname ${APP}: certificate authority not stated (issued by GoogleTrustServices) in the API answer`,
+        `custom hostname ${APP}: the API's answer states no certificate_authority and`,
       );
-      const apply = await runCli(emu, ["apply", "-c", file, "--auto-approve"]);
-      expect(apply.code, apply.stderr).toBe(0);
+      expect(plan.stdout + plan.stderr).toContain("so zoneform cannot tell whether it is already ssl_com");
+      expect((await runCli(emu, ["drift", "-c", file])).code).toBe(1);
+      await emu.clearRequests();
+      expect((await runCli(emu, ["apply", "-c", file, "--auto-approve"])).code).toBe(1);
       expect(await emu.calls({ writesOnly: true })).toEqual([]);
-      expect((await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"])).code).toBe(0);
+      // "" asks nothing that cannot be told: a warning, exit 0.
+      const loose = await runCli(emu, ["plan", "-c", await config([[APP, ""]]), "--detailed-exitcode"]);
+      expect(loose.code, loose.stdout + loose.stderr).toBe(0);
+      expect(loose.stdout + loose.stderr).toContain(`custom hostname ${APP}: certificate authority not stated`);
     }
   });
 
   it("export and certificates show it the same way; the exported file plans no change", async () => {
-    await unstate();
+    await unstate("GoogleTrustServices");
     const certs = await runCli(emu, ["certificates", "--zone", ZONE.com]);
     expect(certs.code, certs.stderr).toBe(0);
     expect(certs.stdout).toMatch(
-      new RegExp(`${APP.replace(/\./g, "\\.")} +not stated \\(issued by GoogleTrustServices\\) +active`),
+      new RegExp(`${APP.replace(/\./g, "\\.")} +not stated \\(issued by GoogleTrustServices, so google\\) +active`),
     );
     const json = JSON.parse((await runCli(emu, ["certificates", "--zone", ZONE.com, "--format", "json"])).stdout);
     expect(json.zones[0].hostnames.find((h: { hostname: string }) => h.hostname === APP)).toMatchObject({
@@ -320,11 +374,84 @@ describe("a custom hostname whose answer states no CA", () => {
     const exp = await runCli(emu, ["export", "--zone", ZONE.com, "--sections", "custom_hostnames", "--out", out]);
     expect(exp.code, exp.stderr).toBe(0);
     expect(exp.stderr).toContain(
-      `custom hostname ${APP}: certificate authority not stated (issued by GoogleTrustServices) in the API answer`,
+      `custom hostname ${APP}: certificate authority not stated (issued by GoogleTrustServices, so google) in ` +
+        "the API answer",
     );
     await emu.clearRequests();
     const plan = await runCli(emu, ["plan", "-c", out, "--detailed-exitcode"]);
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
     expect(await emu.calls({ writesOnly: true })).toEqual([]);
+  });
+});
+
+describe("a custom hostname without a certificate (no ssl in the answer)", () => {
+  const BARE = "bare.acme-com.example";
+  const BARE_ID = "0f1e2d3c-4b5a-4678-9abc-def012345678";
+  const addBare = () =>
+    emu
+      .state()
+      .zones.find((z) => z.id === ZONE.com)!
+      .custom_hostnames.push({ id: BARE_ID, hostname: BARE, status: "active", created_at: "2025-05-01T00:00:00Z" });
+
+  it("stops the zone when the file names a CA without a method, saying what to add; nothing written", async () => {
+    addBare();
+    const file = await config([[BARE, "google"]]);
+    const plan = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(1);
+    expect(plan.stdout + plan.stderr).toContain(
+      `custom hostname ${BARE} has no certificate (the API's answer has no ssl object, so no certificate was ` +
+        "ordered for it), so certificate_authority google cannot apply. To order one, add method: http, txt or " +
+        "email under it in custom_hostnames",
+    );
+    expect((await runCli(emu, ["drift", "-c", file])).code).toBe(1);
+    await emu.clearRequests();
+    expect((await runCli(emu, ["apply", "-c", file, "--auto-approve"])).code).toBe(1);
+    expect(await emu.calls({ writesOnly: true })).toEqual([]);
+  });
+
+  it("orders the certificate the file describes (method, CA): plan → apply → plan no changes", async () => {
+    addBare();
+    const file = await writeConfig(
+      `version: 1\nzones:\n  - zone_id: ${ZONE.com}\n    name: example.com\n    custom_hostnames:\n` +
+        `      - hostname: ${BARE}\n        certificate_authority: ssl_com\n        method: txt\n`,
+    );
+    const plan1 = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
+    expect(plan1.code, plan1.stdout + plan1.stderr).toBe(2);
+    expect(plan1.stdout).toContain("# order a certificate (validation method txt, certificate authority ssl_com)");
+    await emu.clearRequests();
+    const apply = await runCli(emu, ["apply", "-c", file, "--auto-approve"]);
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    expect((await emu.requests()).filter((r) => r.method !== "GET").map((r) => [r.method, r.path, r.body])).toEqual([
+      [
+        "PATCH",
+        `/client/v4/zones/${ZONE.com}/custom_hostnames/${BARE_ID}`,
+        { ssl: { method: "txt", type: "dv", certificate_authority: "ssl_com" } },
+      ],
+    ]);
+    const plan2 = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
+    expect(plan2.code, plan2.stdout + plan2.stderr).toBe(0);
+    expect(plan2.stdout).toContain("No changes.");
+  });
+});
+
+describe("the DCV method a file states", () => {
+  it("changes a different live method with one PATCH of the whole ssl, then shows no changes", async () => {
+    const file = await writeConfig(
+      `version: 1\nzones:\n  - zone_id: ${ZONE.com}\n    name: example.com\n    custom_hostnames:\n` +
+        `      - hostname: ${SHOP}\n        method: txt\n`,
+    );
+    const id = (await emu.api<Hostname[]>("GET", `zones/${ZONE.com}/custom_hostnames?hostname=${SHOP}`))[0]!.id;
+    const plan1 = await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"]);
+    expect(plan1.code, plan1.stdout + plan1.stderr).toBe(2);
+    expect(plan1.stdout).toContain("# validation method http → txt");
+    const { certificate_authority: _ca, ...ssl } = await expectedSsl(SHOP, "");
+    await emu.clearRequests();
+    expect((await runCli(emu, ["apply", "-c", file, "--auto-approve"])).code).toBe(0);
+    // "" sends no CA: the hostname keeps the one it has (lets_encrypt).
+    expect((await emu.requests()).filter((r) => r.method !== "GET").map((r) => [r.path, r.body])).toEqual([
+      [`/client/v4/zones/${ZONE.com}/custom_hostnames/${id}`, { ssl: { ...ssl, method: "txt" } }],
+    ]);
+    expect((await runCli(emu, ["plan", "-c", file, "--detailed-exitcode"])).code).toBe(0);
+    expect(await liveCa(SHOP)).toBe("lets_encrypt");
   });
 });

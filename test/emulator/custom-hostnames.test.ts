@@ -153,3 +153,56 @@ describe("PATCH ssl", () => {
     expect(r.body.result.ssl.status).toBe("active");
   });
 });
+
+describe("a hostname without a certificate (stored without ssl)", () => {
+  /** Adds a hostname no certificate was ordered for, as the state document can hold it. */
+  function addBare(): string {
+    const id = "0f1e2d3c-4b5a-4678-9abc-def012345678";
+    const zone = emu()
+      .state()
+      .zones.find((z) => z.id === ZONE.com)!;
+    zone.custom_hostnames.push({ id, hostname: "bare.acme-com.example", status: "active" });
+    return id;
+  }
+
+  test("answers without ssl, and ssl=1 leaves it out", async () => {
+    const id = addBare();
+    const got = await emu().call("GET", `${base}/${id}`);
+    expect(got.body.result).toEqual({ id, hostname: "bare.acme-com.example", status: "active" });
+    const listed = (await emu().call("GET", base)).body.result.map((h: { id: string }) => h.id);
+    expect(listed).toContain(id);
+    const withSsl = (await emu().call("GET", `${base}?ssl=1`)).body.result.map((h: { id: string }) => h.id);
+    expect(withSsl).not.toContain(id);
+    expect(withSsl).toHaveLength(5);
+  });
+
+  test("a PATCH with method and type orders its certificate; without them it is 400/1434", async () => {
+    const id = addBare();
+    const missing = await emu().call("PATCH", `${base}/${id}`, { ssl: { certificate_authority: "ssl_com" } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.errors[0]).toMatchObject({ code: 1434, source: { pointer: "/ssl" } });
+    expect((await emu().call("GET", `${base}/${id}`)).body.result).not.toHaveProperty("ssl");
+    const ordered = await emu().call("PATCH", `${base}/${id}`, {
+      ssl: { method: "txt", type: "dv", certificate_authority: "ssl_com" },
+    });
+    expect(ordered.status).toBe(200);
+    expect(ordered.body.result.ssl).toMatchObject({
+      method: "txt",
+      type: "dv",
+      certificate_authority: "ssl_com",
+      status: "pending_validation",
+      txt_name: "_acme-challenge.bare.acme-com.example",
+    });
+    expect((await emu().call("GET", `${base}/${id}`)).body.result.ssl).toMatchObject({
+      certificate_authority: "ssl_com",
+      status: "active",
+      bundle_method: "ubiquitous",
+    });
+  });
+
+  test("an order without a CA gets the service's default CA", async () => {
+    const id = addBare();
+    await emu().call("PATCH", `${base}/${id}`, { ssl: { method: "http", type: "dv" } });
+    expect((await emu().call("GET", `${base}/${id}`)).body.result.ssl.certificate_authority).toBe("google");
+  });
+});

@@ -78,7 +78,7 @@ export function buildCertificateReport(
     const hostnames = z.hostnames
       .map(normalizeCustomHostname)
       // An uploaded certificate was issued by no CA Cloudflare manages: nothing to flag or change.
-      .map(({ ssl_writable: _w, legacy: _l, ...h }) => ({
+      .map(({ ssl_writable: _w, legacy: _l, no_ssl: _n, ...h }) => ({
         ...h,
         flagged: !h.uploaded && h.certificate_authority === RETIRING_CA,
       }))

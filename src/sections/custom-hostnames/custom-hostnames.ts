@@ -1,17 +1,22 @@
-// Custom hostnames (SSL for SaaS): zoneform owns only the certificate authority of each hostname the
-// file lists. Hostnames are never created or deleted; a listed one that does not exist is a plan
-// error. `""` (or no CA in the file) means "whatever CA Cloudflare chose": a hostname created that way
-// reads back the concrete CA the service picked (e.g. `google`), so it matches any live CA except
-// digicert, which Cloudflare no longer issues from. A CA change is a PATCH carrying the live `ssl`
-// object's writable fields with only the CA changed, as the Terraform provider sends the whole object
-// (whether a partial one resets the rest is unconfirmed). A PATCH carries only values the API accepts
-// (OpenAPI enums): a legacy live value, such as the validation method `cname`, is kept by leaving it
-// out, never echoed; a CA change needs a method and a type, so one whose live method the API no
-// longer accepts stops with what the user must choose. An answer without `certificate_authority` is
-// "not stated", distinct from `""`, and never causes a write by itself. A hostname with an uploaded
-// certificate has no CA to change: it is reported, never patched.
+// Custom hostnames (SSL for SaaS): zoneform owns the certificate authority of each hostname the file
+// lists, and its DCV method when the file states one. Hostnames are never created or deleted; a listed
+// one that does not exist is a plan error. `""` (or no CA in the file) means "whatever CA Cloudflare
+// chose": a hostname created that way reads back the concrete CA the service picked (e.g. `google`), so
+// it matches any live CA except digicert, which Cloudflare no longer issues from. A change is a PATCH
+// carrying the live `ssl` object's writable fields with only the CA (and the method) changed, as the
+// Terraform provider sends the whole object (whether a partial one resets the rest is unconfirmed: the
+// PATCH is partial only in leaving out what zoneform does not hold, never a field it read). A PATCH
+// carries only values the API accepts (OpenAPI enums): a legacy live value, such as the validation
+// method `cname`, is kept by leaving it out, never echoed; a CA change needs a method and a type, so one
+// whose live method the API no longer accepts needs the file's `method`. An answer without
+// `certificate_authority` is "not stated", distinct from `""`: the certificate's issuer
+// (issuer.ts) then tells the CA when it can, and a CA the file names that neither tells stops the zone.
+// A hostname with no `ssl` has no certificate: a `method` in the file orders one, else a named CA stops
+// the zone with what to add. A hostname with an uploaded certificate has no CA or method to change: a
+// file naming one stops the zone. No file value is left unmet with exit 0.
 import { AnswerShapeError } from "../../errors.js";
-import type { CertificateAuthority, DesiredCustomHostname } from "./types.js";
+import type { CertificateAuthority, DcvMethod, DesiredCustomHostname } from "./types.js";
+import { caOfIssuer } from "./issuer.js";
 import type { ZoneWithCustomHostnames } from "./types.js";
 import type { Change } from "../../model/plan.js";
 import { zonePath } from "../shared/fields.js";
@@ -79,6 +84,8 @@ export interface LiveCustomHostname {
   ssl_writable?: Record<string, unknown>;
   /** Live values a PATCH does not accept (`method "cname"`): kept by leaving them out. */
   legacy?: string[];
+  /** The answer has no `ssl` object: the hostname has no certificate (none was ordered). */
+  no_ssl?: true;
 }
 
 /** Listed hostname (lower case) → what the zone has, or null when it has no such hostname. */
@@ -141,6 +148,11 @@ export function normalizeCustomHostname(raw: unknown): LiveCustomHostname {
   if (typeof raw.hostname !== "string" || raw.hostname === "") {
     throw new AnswerShapeError(`the API answered custom hostname ${raw.id} without a hostname, expected a string`);
   }
+  if (raw.ssl !== undefined && raw.ssl !== null && !isObject(raw.ssl)) {
+    throw new AnswerShapeError(
+      `the API answered custom hostname ${raw.hostname} with ssl ${clipJson(raw.ssl, 60)}, expected an object`,
+    );
+  }
   const ssl = isObject(raw.ssl) ? raw.ssl : {};
   const uploaded = typeof ssl.custom_certificate === "string" || typeof ssl.custom_csr_id === "string";
   const ca = ssl.certificate_authority;
@@ -163,6 +175,7 @@ export function normalizeCustomHostname(raw: unknown): LiveCustomHostname {
     ...(uploaded ? { uploaded: true as const } : {}),
     ...(Object.keys(writable).length > 0 ? { ssl_writable: writable } : {}),
     ...(legacy.length > 0 ? { legacy } : {}),
+    ...(isObject(raw.ssl) ? {} : { no_ssl: true as const }),
   };
 }
 
@@ -172,9 +185,16 @@ export function caLabel(ca: string | null, issuer?: string): string {
   return ca === "" ? '"" (the default CA)' : ca;
 }
 
-/** A CA the answer does not state, in words: `not stated (issued by …)`. */
+/** A CA the answer does not state, in words: `not stated (issued by …, so google)`. */
 export function notStated(issuer: string | undefined): string {
-  return issuer ? `not stated (issued by ${issuer})` : "not stated";
+  if (!issuer) return "not stated";
+  const ca = caOfIssuer(issuer);
+  return `not stated (issued by ${issuer}${ca ? `, so ${ca}` : ""})`;
+}
+
+/** The CA a hostname is on: the one its answer states, else the one its certificate's issuer names. */
+export function effectiveCa(h: LiveCustomHostname): string | undefined {
+  return h.certificate_authority ?? caOfIssuer(h.issuer);
 }
 
 /**
@@ -276,101 +296,245 @@ export function chainNotes(from: string, to: CertificateAuthority, method: strin
 
 /**
  * The PATCH `ssl` object: the live object's writable fields (method, type, bundle method, wildcard,
- * settings) as they are, those the API accepts only, with only the CA changed. The API requires method and type beside
- * a CA
- * (error 1434); the rest is carried so that nothing can be reset whatever the API does with a
- * partial object.
+ * settings) as they are, those the API accepts only, with the CA and the method changed. The API
+ * requires method and type beside a CA (error 1434); the rest is carried so that nothing can be reset
+ * whatever the API does with a partial object. `ca` undefined: no `certificate_authority` is sent (the
+ * file leaves the CA to Cloudflare and it does not change); `method`: the file's, else the live one.
  */
-export function patchSsl(live: LiveCustomHostname, ca: CertificateAuthority): Record<string, unknown> {
+export function patchSsl(
+  live: LiveCustomHostname,
+  ca: CertificateAuthority | undefined,
+  method?: DcvMethod,
+): Record<string, unknown> {
   const { method: _m, type: _t, ...rest } = live.ssl_writable ?? {};
-  const method = ACCEPTED.method!(live.method) ? { method: live.method } : {};
+  const sent = method ?? (ACCEPTED.method!(live.method) ? live.method : undefined);
   const type = live.type === undefined ? { type: "dv" } : ACCEPTED.type!(live.type) ? { type: live.type } : {};
-  return { ...rest, ...method, ...type, certificate_authority: ca };
+  return {
+    ...rest,
+    ...(sent !== undefined ? { method: sent } : {}),
+    ...type,
+    ...(ca !== undefined ? { certificate_authority: ca } : {}),
+  };
 }
 
-function updateChange(zoneId: string, want: DesiredCustomHostname, live: LiveCustomHostname): Change | string {
+/** Why a method a change must carry is missing or refused, or undefined when there is one. */
+function methodProblem(zoneId: string, want: DesiredCustomHostname, live: LiveCustomHostname): string | undefined {
+  if (want.method !== undefined) return undefined;
   if (!live.method) {
     return (
-      `custom hostname ${want.hostname}: the API did not report its validation method, which a CA ` +
-      `change must carry; set it once in the dashboard or API, then plan again`
+      `custom hostname ${want.hostname}: the API did not report its validation method, which this change ` +
+      `must carry; add method: http, txt or email under it in custom_hostnames (zoneform will not choose ` +
+      `one for you), then plan again. Nothing in this zone is changed`
     );
   }
-  if (!ACCEPTED.method!(live.method)) {
-    // The API requires a method beside a CA change (error 1434) and refuses the legacy one: the choice is the user's.
-    return (
-      `custom hostname ${want.hostname}: its validation method is the legacy ` +
-      `${JSON.stringify(live.method)}, which the API no longer accepts in a PATCH ` +
-      `(only ${PATCH_METHODS.join(", ")}); a CA change must carry a method (error 1434) and zoneform will ` +
-      `not choose one for you. ` +
-      `Choose http, txt or email and set it on the hostname (in the dashboard, or PATCH ` +
-      `zones/${zoneId}/custom_hostnames/${live.id} with {"ssl":{"method":"txt","type":"dv"}}), then plan ` +
-      `again. Nothing was changed`
-    );
-  }
+  if (ACCEPTED.method!(live.method)) return undefined;
+  // The API requires a method beside a CA change (error 1434) and refuses the legacy one: the choice is the user's.
+  return (
+    `custom hostname ${want.hostname}: its validation method is the legacy ` +
+    `${JSON.stringify(live.method)}, which the API no longer accepts in a PATCH ` +
+    `(only ${PATCH_METHODS.join(", ")}); a CA change must carry a method (error 1434) and zoneform will ` +
+    `not choose one for you. ` +
+    `Add method: http, txt or email under the hostname in custom_hostnames (or set it on the hostname in ` +
+    `the dashboard, or PATCH zones/${zoneId}/custom_hostnames/${live.id} with ` +
+    `{"ssl":{"method":"txt","type":"dv"}}), then plan again. Nothing in this zone is changed`
+  );
+}
+
+/**
+ * The change (one PATCH) that gives a hostname the file's CA (`caTo`, when it changes) and method,
+ * or why it cannot be made.
+ */
+function updateChange(
+  zoneId: string,
+  want: DesiredCustomHostname,
+  live: LiveCustomHostname,
+  caTo: CertificateAuthority | undefined,
+): Change | string {
+  const problem = methodProblem(zoneId, want, live);
+  if (problem) return problem;
   if (live.type !== undefined && !ACCEPTED.type!(live.type)) {
     return (
       `custom hostname ${want.hostname}: its certificate type is ${JSON.stringify(live.type)}, which ` +
-      `the API does not accept in a PATCH (only dv); a CA change must carry a type, so zoneform writes ` +
-      `nothing for it. Nothing was changed`
+      `the API does not accept in a PATCH (only dv); a change must carry a type, so zoneform writes ` +
+      `nothing for it. Nothing in this zone is changed`
     );
   }
+  const method = want.method ?? live.method;
+  const liveCa = effectiveCa(live);
   const shown = { certificate_authority: live.certificate_authority, method: live.method, type: live.type ?? "dv" };
-  const notes = chainNotes(live.certificate_authority ?? "", want.certificate_authority, live.method);
+  const fields: Change["fields"] = [];
+  const summary: string[] = [];
+  const notes: string[] = [];
+  if (caTo !== undefined) {
+    fields.push({ field: "certificate_authority", before: live.certificate_authority, after: caTo });
+    summary.push(`certificate authority ${caLabel(live.certificate_authority, live.issuer)} → ${caLabel(caTo)}`);
+    notes.push(...chainNotes(liveCa ?? "", caTo, method));
+  }
+  if (want.method !== undefined && want.method !== live.method) {
+    fields.push({ field: "method", before: live.method, after: want.method });
+    summary.push(`validation method ${live.method ?? "not reported"} → ${want.method}`);
+    if (caTo === undefined) {
+      notes.push(
+        `a new validation method re-triggers domain control validation (method ${want.method}): the ` +
+          `certificate is re-issued once it succeeds`,
+      );
+    }
+  }
   if (live.legacy) {
     notes.push(
       `live ${live.legacy.join(", ")}: not accepted in a PATCH, so left out of it (not echoed); whether the ` +
         `API keeps a field a PATCH leaves out is unconfirmed`,
     );
   }
+  // A CA the file names is sent even when only the method changes (as the Terraform provider does);
+  // "" the file leaves to Cloudflare is sent only to move the hostname.
+  const ca = caTo ?? (want.certificate_authority !== "" ? want.certificate_authority : undefined);
   return {
     kind: "update",
     resource: RESOURCE,
     zone_id: zoneId,
     identity: want.hostname,
     live_id: live.id,
-    summary:
-      `certificate authority ${caLabel(live.certificate_authority, live.issuer)} → ` +
-      `${caLabel(want.certificate_authority)}`,
+    summary: summary.join("; "),
     before: shown,
-    after: { ...shown, certificate_authority: want.certificate_authority },
-    fields: [{ field: "certificate_authority", before: live.certificate_authority, after: want.certificate_authority }],
+    after: {
+      ...shown,
+      ...(caTo !== undefined ? { certificate_authority: caTo } : {}),
+      ...(method !== undefined ? { method } : {}),
+    },
+    fields,
     operations: [
       {
         method: "PATCH",
         path: zonePath(zoneId, "custom_hostnames", live.id),
-        body: { ssl: patchSsl(live, want.certificate_authority) },
+        body: { ssl: patchSsl(live, ca, want.method) },
       },
     ],
     notes,
   };
 }
 
-/** What the plan says of a hostname whose certificate was uploaded, when the file asks for a CA change. */
-function uploadedWarning(want: DesiredCustomHostname, live: LiveCustomHostname): string {
+/**
+ * A hostname whose answer has no `ssl`: no certificate was ordered. The file's method orders one (one
+ * PATCH with method, type dv and the CA it names); without a method a named CA stops the zone with what
+ * to add, and `""` (nothing asked of a certificate) is a warning only.
+ */
+function orderChange(
+  zoneId: string,
+  want: DesiredCustomHostname,
+  live: LiveCustomHostname,
+): { change?: Change; error?: string; warning?: string } {
+  if (want.method === undefined) {
+    const what =
+      `custom hostname ${want.hostname} has no certificate (the API's answer has no ssl object, so no ` +
+      `certificate was ordered for it)`;
+    if (want.certificate_authority === "") {
+      return {
+        warning:
+          `${what}; the file asks for none. To order one, add method: http, txt or email under it in ` +
+          `custom_hostnames`,
+      };
+    }
+    return {
+      error:
+        `${what}, so certificate_authority ${want.certificate_authority} cannot apply. To order one, add ` +
+        `method: http, txt or email under it in custom_hostnames (the domain control validation ` +
+        `Cloudflare will use), then plan again. Nothing in this zone is changed`,
+    };
+  }
+  const ssl = {
+    method: want.method,
+    type: "dv",
+    ...(want.certificate_authority !== "" ? { certificate_authority: want.certificate_authority } : {}),
+  };
+  return {
+    change: {
+      kind: "update",
+      resource: RESOURCE,
+      zone_id: zoneId,
+      identity: want.hostname,
+      live_id: live.id,
+      summary:
+        `order a certificate (validation method ${want.method}, certificate authority ` +
+        `${caLabel(want.certificate_authority)})`,
+      before: { ssl: null },
+      after: { ssl },
+      fields: [{ field: "ssl", before: null, after: ssl }],
+      operations: [{ method: "PATCH", path: zonePath(zoneId, "custom_hostnames", live.id), body: { ssl } }],
+      notes: [
+        `Cloudflare validates the hostname (method ${want.method}) before it issues the certificate: the ` +
+          `answer's ssl.validation_records say what to publish`,
+      ],
+    },
+  };
+}
+
+/** What stops the zone when the file names a CA or a method for a hostname serving an uploaded certificate. */
+function uploadedError(want: DesiredCustomHostname, live: LiveCustomHostname): string | undefined {
+  // "" leaves the CA alone; a CA or method the live certificate already shows is met.
+  const caUnmet = want.certificate_authority !== "" && want.certificate_authority !== effectiveCa(live);
+  const methodUnmet = want.method !== undefined && want.method !== live.method;
+  const named = [
+    ...(caUnmet ? [`certificate_authority ${want.certificate_authority}`] : []),
+    ...(methodUnmet ? [`method ${want.method}`] : []),
+  ];
+  if (named.length === 0) return undefined;
   return (
-    `custom hostname ${want.hostname} serves an uploaded certificate, which no CA issues: ` +
-    `certificate_authority ${caLabel(want.certificate_authority)} ` +
-    `cannot apply and zoneform leaves it as it is (live ` +
-    `${caLabel(live.certificate_authority, live.issuer)}); remove certificate_authority from the file to ` +
-    `silence this`
+    `custom hostname ${want.hostname} serves an uploaded certificate, which no CA issues and no domain ` +
+    `control validation renews (live ${caLabel(live.certificate_authority, live.issuer)}): ` +
+    `${named.join(" and ")} cannot apply. Remove ${named.length > 1 ? "them" : "it"} from the hostname in ` +
+    `custom_hostnames (zoneform leaves the certificate as it is). Nothing in this zone is changed`
   );
 }
 
-/** What the plan says of a hostname whose answer states no CA. */
-function notStatedWarning(want: DesiredCustomHostname, live: LiveCustomHostname): string {
-  const label = `certificate authority ${notStated(live.issuer)}`;
-  if (want.certificate_authority === "") {
-    return (
-      `custom hostname ${want.hostname}: ${label} in the API answer; the file leaves the choice to ` +
-      `Cloudflare, so nothing is written for it`
-    );
-  }
+/** What stops the zone when the file names a CA and the answer tells none (no CA field, no known issuer). */
+function cannotTellError(zoneId: string, want: DesiredCustomHostname, live: LiveCustomHostname): string {
+  const issuer = live.issuer
+    ? `its certificate's issuer (${JSON.stringify(live.issuer)}) is none zoneform knows`
+    : "no issuer either";
   return (
-    `custom hostname ${want.hostname}: ${label} in the API answer, so zoneform cannot tell whether it is ` +
-    `already ${want.certificate_authority} and writes nothing for it ` +
-    "(the issuer is not a CA setting); to be sure, set the CA once in the dashboard or API: the answer then " +
-    "states it and plan compares it"
+    `custom hostname ${want.hostname}: the API's answer states no certificate_authority and ${issuer}, so ` +
+    `zoneform cannot tell whether it is already ${want.certificate_authority}. Set the CA once (in the ` +
+    `dashboard, or PATCH zones/${zoneId}/custom_hostnames/${live.id} with ` +
+    `{"ssl":{"method":"${live.method ?? "txt"}","type":"dv","certificate_authority":` +
+    `"${want.certificate_authority}"}}) so that the answer states it, or remove certificate_authority from ` +
+    `the hostname in custom_hostnames. Nothing in this zone is changed`
   );
+}
+
+/** What the plan says of a hostname whose answer states no CA nor an issuer it knows, when the file asks "". */
+function notStatedWarning(want: DesiredCustomHostname, live: LiveCustomHostname): string {
+  return (
+    `custom hostname ${want.hostname}: certificate authority ${notStated(live.issuer)} in the API answer; ` +
+    `the file leaves the choice to Cloudflare, so nothing is written for it`
+  );
+}
+
+/** The change a listed, existing hostname needs, an error that stops its zone, or a warning. */
+function planHostname(
+  zoneId: string,
+  want: DesiredCustomHostname,
+  live: LiveCustomHostname,
+): { change?: Change; error?: string; warning?: string } {
+  if (live.uploaded) {
+    const error = uploadedError(want, live);
+    return error ? { error } : {};
+  }
+  if (live.no_ssl) return orderChange(zoneId, want, live);
+  const liveCa = effectiveCa(live);
+  let warning: string | undefined;
+  let caTo: CertificateAuthority | undefined;
+  if (liveCa === undefined) {
+    if (want.certificate_authority !== "") return { error: cannotTellError(zoneId, want, live) };
+    warning = notStatedWarning(want, live);
+  } else if (!caSatisfied(want.certificate_authority, liveCa)) {
+    caTo = want.certificate_authority;
+  }
+  const methodChanges = want.method !== undefined && want.method !== live.method;
+  if (caTo === undefined && !methodChanges) return warning ? { warning } : {};
+  const change = updateChange(zoneId, want, live, caTo);
+  if (typeof change === "string") return { error: change };
+  return { change, ...(warning ? { warning } : {}) };
 }
 
 /** The fingerprint material of a listed hostname: what a CA change depends on. */
@@ -384,6 +548,8 @@ function fingerprintOf(h: LiveCustomHostname | null): unknown {
     uploaded: h.uploaded ?? false,
     ssl: h.ssl_writable ?? null,
     legacy: h.legacy ?? null,
+    issuer: h.issuer ?? null,
+    no_ssl: h.no_ssl ?? false,
   };
 }
 
@@ -429,20 +595,10 @@ export const customHostnames: ResourceKind<LiveCustomHostnames, ZoneWithCustomHo
         );
         continue;
       }
-      if (have.certificate_authority === null) {
-        // Not stated is not "": comparing it with the file would be a guess, so it never causes a write.
-        if (!have.uploaded) warnings.push(notStatedWarning(want, have));
-        continue;
-      }
-      if (caSatisfied(want.certificate_authority, have.certificate_authority)) continue;
-      if (have.uploaded) {
-        // Only a CA the file names can be "not applied"; "" already leaves the choice alone.
-        if (want.certificate_authority !== "") warnings.push(uploadedWarning(want, have));
-        continue;
-      }
-      const change = updateChange(zone.zone_id, want, have);
-      if (typeof change === "string") errors.push(change);
-      else changes.push(change);
+      const { change, error, warning } = planHostname(zone.zone_id, want, have);
+      if (change) changes.push(change);
+      if (error) errors.push(error);
+      if (warning) warnings.push(warning);
     }
     return { changes, errors, warnings };
   },

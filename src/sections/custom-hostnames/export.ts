@@ -6,9 +6,10 @@
 // validate refuses `digicert` (Cloudflare no longer offers it), so no entry can state what it has, and
 // an entry without a CA would make plan move it off digicert, a write the export never asked for. A
 // hostname the file does not list is left alone, so the round trip plans clean. One whose answer
-// states no CA is written without one, with a warning that says so ("not stated"), and one with an
+// states no CA is written without one, with a warning that says so ("not stated"; left out like
+// digicert when its issuer says digicert), one without a certificate (no ssl) likewise, and one with an
 // uploaded certificate has no CA to state.
-import { normalizeCustomHostname, notStated, RETIRED_CA } from "./custom-hostnames.js";
+import { effectiveCa, normalizeCustomHostname, notStated, RETIRED_CA } from "./custom-hostnames.js";
 import type { SectionContext } from "../export-context.js";
 
 const PER_PAGE = 50;
@@ -27,7 +28,8 @@ export async function exportCustomHostnames(ctx: SectionContext): Promise<Export
     const h = normalizeCustomHostname(raw);
     if (seen.has(h.hostname.toLowerCase())) continue;
     seen.add(h.hostname.toLowerCase());
-    if (h.certificate_authority === RETIRED_CA && !h.uploaded) {
+    // On digicert as the answer states it, or as its certificate's issuer says when it states no CA.
+    if (effectiveCa(h) === RETIRED_CA && !h.uploaded) {
       ctx.notes.warnings.push(
         `zone ${ctx.zoneId}: custom hostname ${h.hostname} is on digicert, which Cloudflare no longer ` +
           `offers (its certificate will not renew); ` +
@@ -37,7 +39,12 @@ export async function exportCustomHostnames(ctx: SectionContext): Promise<Export
       );
       continue;
     }
-    if (h.certificate_authority === null && !h.uploaded) {
+    if (h.no_ssl) {
+      ctx.notes.warnings.push(
+        `zone ${ctx.zoneId}: custom hostname ${h.hostname} has no certificate (no ssl in the API answer); ` +
+          `the file asks for none (to order one, add method: http, txt or email under it)`,
+      );
+    } else if (h.certificate_authority === null && !h.uploaded) {
       ctx.notes.warnings.push(
         `zone ${ctx.zoneId}: custom hostname ${h.hostname}: certificate authority ${notStated(h.issuer)} in ` +
           `the API answer; the file leaves the choice to Cloudflare (no certificate_authority), which plans no ` +

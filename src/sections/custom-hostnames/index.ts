@@ -26,6 +26,7 @@ export const customHostnames: Section<CustomHostnamesZone, CustomHostnamesFileZo
     out.custom_hostnames = hostnames.map((h) => ({
       hostname: h.hostname.toLowerCase(),
       certificate_authority: h.certificate_authority ?? "",
+      ...(h.method !== undefined ? { method: h.method } : {}),
     }));
   },
   export: async (ctx) => ({ custom_hostnames: await exportCustomHostnames(ctx) }),

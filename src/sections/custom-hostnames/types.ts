@@ -4,9 +4,14 @@ import type { ZoneBase } from "../../model/desired.js";
 
 export type CertificateAuthority = "digicert" | "google" | "lets_encrypt" | "ssl_com" | "";
 
+/** The domain control validation methods a PATCH accepts (OpenAPI enum; a legacy hostname may read `cname`). */
+export type DcvMethod = "http" | "txt" | "email";
+
 export interface DesiredCustomHostname {
   hostname: string;
   certificate_authority: CertificateAuthority;
+  /** The DCV method of the certificate: changed when it differs, sent with an order or a CA change. */
+  method?: DcvMethod;
 }
 
 /** The section's part of a desired zone. */
@@ -19,5 +24,5 @@ export type ZoneWithCustomHostnames = ZoneBase & CustomHostnamesZone;
 
 /** The section's part of a zone in the file. */
 export interface CustomHostnamesFileZone {
-  custom_hostnames?: Array<{ hostname: string; certificate_authority?: CertificateAuthority }>;
+  custom_hostnames?: Array<{ hostname: string; certificate_authority?: CertificateAuthority; method?: DcvMethod }>;
 }

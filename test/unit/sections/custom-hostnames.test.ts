@@ -14,6 +14,8 @@ import {
   type LiveCustomHostname,
   type LiveCustomHostnames,
 } from "../../../src/sections/custom-hostnames/custom-hostnames.js";
+import { caOfIssuer, ISSUER_TABLE } from "../../../src/sections/custom-hostnames/issuer.js";
+import { parseConfigText } from "../../../src/config/index.js";
 import { recordedResult } from "../recorded.js";
 
 const Z = "0123456789abcdef0123456789abcdef";
@@ -246,7 +248,7 @@ describe("custom_hostname diff", () => {
     expect(patchSsl(have, "")).toEqual({ method: "http", type: "dv", certificate_authority: "" });
   });
 
-  it("never patches a hostname serving an uploaded certificate: a warning instead", () => {
+  it("never patches a hostname serving an uploaded certificate: a CA the file names stops the zone", () => {
     for (const upload of [
       { custom_certificate: "-----BEGIN CERTIFICATE-----" },
       { custom_csr_id: "7b163417-1d2b-4c84-a38a-2fb7a0cd7752" },
@@ -259,14 +261,19 @@ describe("custom_hostname diff", () => {
       expect(have.uploaded).toBe(true);
       const { changes, errors, warnings } = customHostnames.diff(zone([["up.example", "ssl_com"]]), live(have));
       expect(changes).toEqual([]);
-      expect(errors).toEqual([]);
-      expect(warnings).toEqual([
-        "custom hostname up.example serves an uploaded certificate, which no CA issues: " +
-          "certificate_authority ssl_com cannot apply and zoneform leaves it as it is (live google); remove " +
-          "certificate_authority from the file to silence this",
+      expect(warnings).toEqual([]);
+      expect(errors).toEqual([
+        "custom hostname up.example serves an uploaded certificate, which no CA issues and no domain control " +
+          "validation renews (live google): certificate_authority ssl_com cannot apply. Remove it from the " +
+          "hostname in custom_hostnames (zoneform leaves the certificate as it is). Nothing in this zone is changed",
       ]);
-      // Nothing to say when the CA already matches.
-      expect(customHostnames.diff(zone([["up.example", "google"]]), live(have)).warnings).toEqual([]);
+      // Nothing to say when the CA already matches, or when the file leaves it to Cloudflare.
+      expect(customHostnames.diff(zone([["up.example", "google"]]), live(have))).toEqual({
+        changes: [],
+        errors: [],
+        warnings: [],
+      });
+      expect(customHostnames.diff(zone([["up.example", ""]]), live(have)).errors).toEqual([]);
     }
     expect(
       normalizeCustomHostname({ id: "n", hostname: "n.example", ssl: { custom_certificate: null, custom_csr_id: 5 } })
@@ -291,12 +298,18 @@ describe("custom_hostname diff", () => {
       /custom hostname without an id \("a\.example"\), expected a string id/,
     );
     expect(() => normalizeCustomHostname({ id: "x" })).toThrow(/custom hostname x without a hostname/);
-    // An ssl object of the wrong shape is left out, not refused.
-    expect(normalizeCustomHostname({ id: "x", hostname: "a.example", ssl: "pending" })).toEqual({
-      id: "x",
-      hostname: "a.example",
-      certificate_authority: null,
-    });
+    // An ssl of the wrong shape is refused; none at all (or null) is a hostname without a certificate.
+    expect(() => normalizeCustomHostname({ id: "x", hostname: "a.example", ssl: "pending" })).toThrow(
+      'the API answered custom hostname a.example with ssl "pending", expected an object',
+    );
+    for (const ssl of [undefined, null]) {
+      expect(normalizeCustomHostname({ id: "x", hostname: "a.example", ssl })).toEqual({
+        id: "x",
+        hostname: "a.example",
+        certificate_authority: null,
+        no_ssl: true,
+      });
+    }
   });
 });
 
@@ -390,7 +403,7 @@ describe("custom hostnames as the real API answered them", () => {
     });
   });
 
-  it('never patches the v4 uploaded certificate: no change for "", a warning for an explicit google', async () => {
+  it('never patches the v4 uploaded certificate: no change for "", a zone error for an explicit google', async () => {
     const clean = await readRecorded("cft_custom_hostnames_v4", [["app.example.com", ""]]);
     const d = customHostnames.diff(clean.z, clean.got);
     expect(d.changes).toEqual([]);
@@ -401,11 +414,12 @@ describe("custom hostnames as the real API answered them", () => {
     const pinned = await readRecorded("cft_custom_hostnames_v4", [["app.example.com", "google"]]);
     const { changes, errors, warnings } = customHostnames.diff(pinned.z, pinned.got);
     expect(changes).toEqual([]);
-    expect(errors).toEqual([]);
-    expect(warnings).toEqual([
-      "custom hostname app.example.com serves an uploaded certificate, which no CA issues: " +
-        "certificate_authority google cannot apply and zoneform leaves it as it is (live digicert); remove " +
-        "certificate_authority from the file to silence this",
+    expect(warnings).toEqual([]);
+    expect(errors).toEqual([
+      "custom hostname app.example.com serves an uploaded certificate, which no CA issues and no domain " +
+        "control validation renews (live digicert): certificate_authority google cannot apply. Remove it from " +
+        "the hostname in custom_hostnames (zoneform leaves the certificate as it is). Nothing in this zone is " +
+        "changed",
     ]);
     // A file that pins what the answer holds plans nothing and says nothing.
     const same = await readRecorded("cft_custom_hostnames_v4", [["app.example.com", "digicert"]]);
@@ -515,7 +529,7 @@ describe("custom hostname PATCH body: only values the API accepts", () => {
       ssl: { type: "dv", status: "active", certificate_authority: "lets_encrypt", ...ssl },
     });
 
-  it("leaves a legacy method cname out of the writable fields, and a CA change stops with what to choose", () => {
+  it("leaves a legacy method cname out of the writable fields; a CA change needs the file's method", () => {
     const have = legacy({ method: "cname", bundle_method: "ubiquitous" });
     expect(have.method).toBe("cname");
     expect(have.ssl_writable).toEqual({ type: "dv", bundle_method: "ubiquitous" });
@@ -526,11 +540,24 @@ describe("custom hostname PATCH body: only values the API accepts", () => {
     expect(errors).toEqual([
       'custom hostname old.example: its validation method is the legacy "cname", which the API no longer ' +
         "accepts in a PATCH (only http, txt, email); " +
-        "a CA change must carry a method (error 1434) and zoneform will not choose one for you. Choose " +
-        "http, txt or email and set it on the hostname " +
-        `(in the dashboard, or PATCH zones/${Z}/custom_hostnames/l1 with ` +
-        `{"ssl":{"method":"txt","type":"dv"}}), then plan again. Nothing was changed`,
+        "a CA change must carry a method (error 1434) and zoneform will not choose one for you. Add " +
+        "method: http, txt or email under the hostname in custom_hostnames (or set it on the hostname in the " +
+        `dashboard, or PATCH zones/${Z}/custom_hostnames/l1 with ` +
+        `{"ssl":{"method":"txt","type":"dv"}}), then plan again. Nothing in this zone is changed`,
     ]);
+    // With the file's method, the CA change is made, the method changed with it.
+    const chosen = customHostnames.diff(
+      { zone_id: Z, custom_hostnames: [{ hostname: "old.example", certificate_authority: "google", method: "txt" }] },
+      live(have),
+    );
+    expect(chosen.errors).toEqual([]);
+    expect(chosen.changes[0]!.fields).toEqual([
+      { field: "certificate_authority", before: "lets_encrypt", after: "google" },
+      { field: "method", before: "cname", after: "txt" },
+    ]);
+    expect(chosen.changes[0]!.operations[0]!.body).toEqual({
+      ssl: { type: "dv", bundle_method: "ubiquitous", method: "txt", certificate_authority: "google" },
+    });
     // No change asked for: a legacy method is no reason to write.
     expect(customHostnames.diff(zone([["old.example", "lets_encrypt"]]), live(have))).toEqual({
       changes: [],
@@ -592,19 +619,183 @@ describe("a CA the answer does not state", () => {
     expect(() => unstated({ certificate_authority: 7 })).toThrow(AnswerShapeError);
   });
 
-  it("never causes a write, whatever CA the file states; the plan says not stated (issued by …)", () => {
+  it("is told by the issuer when it names a CA: planned when another, nothing when the same", () => {
     const have = unstated({ certificates: [{ issuer: "GoogleTrustServices" }] });
-    for (const ca of ["", "google", "lets_encrypt", "digicert"] as const) {
-      const { changes, errors, warnings } = customHostnames.diff(zone([["n.example", ca]]), live(have));
+    expect(customHostnames.diff(zone([["n.example", "google"]]), live(have))).toEqual({
+      changes: [],
+      errors: [],
+      warnings: [],
+    });
+    expect(customHostnames.diff(zone([["n.example", ""]]), live(have)).changes).toEqual([]);
+    const { changes, errors } = customHostnames.diff(zone([["n.example", "lets_encrypt"]]), live(have));
+    expect(errors).toEqual([]);
+    expect(changes).toHaveLength(1);
+    expect(changes[0]!.summary).toBe(
+      "certificate authority not stated (issued by GoogleTrustServices, so google) → lets_encrypt",
+    );
+    expect(changes[0]!.fields).toEqual([{ field: "certificate_authority", before: null, after: "lets_encrypt" }]);
+    expect(changes[0]!.operations).toEqual([
+      {
+        method: "PATCH",
+        path: `zones/${Z}/custom_hostnames/n1`,
+        body: { ssl: { method: "txt", type: "dv", certificate_authority: "lets_encrypt" } },
+      },
+    ]);
+    // An older DigiCert certificate (ssl.issuer DigiCertInc, as cft_custom_hostnames_v4): "" moves it off digicert.
+    const digi = unstated({ issuer: "DigiCertInc" });
+    const moved = customHostnames.diff(zone([["n.example", ""]]), live(digi)).changes;
+    expect(moved[0]!.operations[0]!.body).toEqual({ ssl: { method: "txt", type: "dv", certificate_authority: "" } });
+    expect(moved[0]!.notes!.join("\n")).toContain("moves off digicert");
+  });
+
+  it("stops the zone when the file names a CA and neither the CA field nor the issuer tells", () => {
+    for (const have of [unstated(), unstated({ issuer: "Example Private CA" })]) {
+      const { changes, errors, warnings } = customHostnames.diff(zone([["n.example", "google"]]), live(have));
       expect(changes).toEqual([]);
-      expect(errors).toEqual([]);
-      expect(warnings).toHaveLength(1);
-      expect(warnings?.[0]).toContain(
-        "custom hostname n.example: certificate authority not stated (issued by GoogleTrustServices) in the API answer",
+      expect(warnings).toEqual([]);
+      expect(errors).toHaveLength(1);
+      expect(errors![0]).toContain("custom hostname n.example: the API's answer states no certificate_authority and ");
+      expect(errors![0]).toContain(
+        "so zoneform cannot tell whether it is already google. Set the CA once (in the dashboard, or PATCH " +
+          `zones/${Z}/custom_hostnames/n1 with {"ssl":{"method":"txt","type":"dv","certificate_authority":` +
+          '"google"}}) so that the answer states it, or remove certificate_authority from the hostname in ' +
+          "custom_hostnames. Nothing in this zone is changed",
       );
     }
-    expect(customHostnames.diff(zone([["n.example", "google"]]), live(unstated())).warnings?.[0]).toMatch(
-      /not stated in the API answer, so zoneform cannot tell whether it is already google and writes nothing/,
+    expect(customHostnames.diff(zone([["n.example", "google"]]), live(unstated())).errors![0]).toContain(
+      "states no certificate_authority and no issuer either",
+    );
+    // "" asks nothing that cannot be told: a warning, no write.
+    const loose = customHostnames.diff(zone([["n.example", ""]]), live(unstated({ issuer: "Example Private CA" })));
+    expect(loose.changes).toEqual([]);
+    expect(loose.errors).toEqual([]);
+    expect(loose.warnings).toEqual([
+      "custom hostname n.example: certificate authority not stated (issued by Example Private CA) in the API " +
+        "answer; the file leaves the choice to Cloudflare, so nothing is written for it",
+    ]);
+  });
+});
+
+describe("the issuer table (a CA the answer does not state, told by who issued the certificate)", () => {
+  it("maps each CA's issuer names to its id, and tells nothing of an issuer it does not know", () => {
+    const cases: Array<[string, string | undefined]> = [
+      ["LetsEncrypt", "lets_encrypt"],
+      ["Let's Encrypt", "lets_encrypt"],
+      ["CN=R3, O=Let's Encrypt, C=US", "lets_encrypt"],
+      ["ISRG Root X1", "lets_encrypt"],
+      ["GoogleTrustServices", "google"],
+      ["Google Trust Services LLC", "google"],
+      ["GTS CA 1P5", "google"],
+      ["CN=WR1, O=Google Trust Services, C=US", "google"],
+      ["SSL.com RSA SSL subCA", "ssl_com"],
+      ["SSL Corporation", "ssl_com"],
+      // The recorded answer's spelling (cft_custom_hostnames_v4).
+      ["DigiCertInc", "digicert"],
+      ["DigiCert Global G2 TLS RSA SHA256 2020 CA1", "digicert"],
+      ["Sectigo RSA Domain Validation Secure Server CA", undefined],
+      ["", undefined],
+      ["!!!", undefined],
+    ];
+    for (const [issuer, ca] of cases) expect(caOfIssuer(issuer), issuer).toBe(ca);
+    expect(caOfIssuer(undefined)).toBeUndefined();
+    // One row per CA a hostname can be set to (and digicert, which a live hostname may still be on).
+    expect(ISSUER_TABLE.map((r) => r.ca).sort()).toEqual(["digicert", "google", "lets_encrypt", "ssl_com"]);
+    // An issuer two rows match tells nothing.
+    expect(caOfIssuer("Let's Encrypt cross-signed by DigiCert")).toBeUndefined();
+  });
+});
+
+describe("a hostname without a certificate (no ssl in the answer)", () => {
+  const bare = normalizeCustomHostname({ id: "b1", hostname: "new.example", status: "active" });
+  const want = (certificate_authority: CertificateAuthority, method?: "http" | "txt" | "email"): DesiredZone => ({
+    zone_id: Z,
+    custom_hostnames: [{ hostname: "new.example", certificate_authority, ...(method ? { method } : {}) }],
+  });
+
+  it("orders the certificate the file describes: method, type dv and the CA it names", () => {
+    const { changes, errors } = customHostnames.diff(want("ssl_com", "txt"), live(bare));
+    expect(errors).toEqual([]);
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({
+      kind: "update",
+      live_id: "b1",
+      summary: "order a certificate (validation method txt, certificate authority ssl_com)",
+    });
+    expect(changes[0]!.operations).toEqual([
+      {
+        method: "PATCH",
+        path: `zones/${Z}/custom_hostnames/b1`,
+        body: { ssl: { method: "txt", type: "dv", certificate_authority: "ssl_com" } },
+      },
+    ]);
+    // "" leaves the CA to Cloudflare: none is sent.
+    expect(customHostnames.diff(want("", "http"), live(bare)).changes[0]!.operations[0]!.body).toEqual({
+      ssl: { method: "http", type: "dv" },
+    });
+  });
+
+  it('stops the zone when the file names a CA but no method, saying what to add; warns only for ""', () => {
+    const { changes, errors } = customHostnames.diff(want("google"), live(bare));
+    expect(changes).toEqual([]);
+    expect(errors).toEqual([
+      "custom hostname new.example has no certificate (the API's answer has no ssl object, so no certificate " +
+        "was ordered for it), so certificate_authority google cannot apply. To order one, add method: http, " +
+        "txt or email under it in custom_hostnames (the domain control validation Cloudflare will use), then " +
+        "plan again. Nothing in this zone is changed",
+    ]);
+    expect(customHostnames.diff(want(""), live(bare))).toEqual({
+      changes: [],
+      errors: [],
+      warnings: [
+        "custom hostname new.example has no certificate (the API's answer has no ssl object, so no certificate " +
+          "was ordered for it); the file asks for none. To order one, add method: http, txt or email under it " +
+          "in custom_hostnames",
+      ],
+    });
+  });
+});
+
+describe("the DCV method the file states", () => {
+  const want = (certificate_authority: CertificateAuthority, method: "http" | "txt" | "email"): DesiredZone => ({
+    zone_id: Z,
+    custom_hostnames: [{ hostname: "shop.example", certificate_authority, method }],
+  });
+
+  it("changes a different live method with the whole writable ssl; nothing when it is the same", () => {
+    const have = host("shop.example", "google", "http");
+    expect(customHostnames.diff(want("", "http"), live(have)).changes).toEqual([]);
+    const { changes, errors } = customHostnames.diff(want("", "txt"), live(have));
+    expect(errors).toEqual([]);
+    expect(changes[0]!.summary).toBe("validation method http → txt");
+    expect(changes[0]!.fields).toEqual([{ field: "method", before: "http", after: "txt" }]);
+    // "" sends no CA: the hostname keeps the one Cloudflare picked.
+    expect(changes[0]!.operations[0]!.body).toEqual({ ssl: { method: "txt", type: "dv" } });
+    expect(changes[0]!.notes).toEqual([
+      "a new validation method re-triggers domain control validation (method txt): the certificate is " +
+        "re-issued once it succeeds",
+    ]);
+    // A CA the file names is sent with it (as the Terraform provider sends it).
+    expect(customHostnames.diff(want("google", "email"), live(have)).changes[0]!.operations[0]!.body).toEqual({
+      ssl: { method: "email", type: "dv", certificate_authority: "google" },
+    });
+    // With a CA change, one PATCH carries both.
+    const both = customHostnames.diff(want("ssl_com", "txt"), live(have)).changes;
+    expect(both).toHaveLength(1);
+    expect(both[0]!.summary).toBe("certificate authority google → ssl_com; validation method http → txt");
+    expect(both[0]!.operations[0]!.body).toEqual({
+      ssl: { method: "txt", type: "dv", certificate_authority: "ssl_com" },
+    });
+  });
+
+  it("is a key of the file: http, txt or email, nothing else", () => {
+    const yaml = (method: string) =>
+      `version: 1\nzones:\n  - zone_id: ${Z}\n    custom_hostnames:\n      - hostname: a.example\n        ` +
+      `method: ${method}\n`;
+    expect(parseConfigText(yaml("txt"), "z.yaml", {}).desired.zones[0]!.custom_hostnames).toEqual([
+      { hostname: "a.example", certificate_authority: "", method: "txt" },
+    ]);
+    expect(() => parseConfigText(yaml("cname"), "z.yaml", {})).toThrow(
+      "must be http, txt or email (the legacy cname cannot be set)",
     );
   });
 });

@@ -4,6 +4,8 @@
 // certificate has no CA to change (error 1400, the emulator's code). A default CA (`""`) is stored and
 // read back as the CA the service picked (ssl.ts). A PATCH accepts only the OpenAPI
 // enums (`ssl.method` http, txt, email: a legacy `cname`, which a stored hostname may hold, is refused).
+// A hostname stored without `ssl` (none ordered) answers without it; a PATCH with `method` and `type`
+// orders its certificate.
 import {
   caNotStated,
   dcvFields,
@@ -13,6 +15,7 @@ import {
   pendingValidationRecord,
 } from "./ssl.js";
 import { operationPage } from "../../documentation.js";
+import { uuidFrom } from "../../ids.js";
 import { notFoundFault } from "../../envelope.js";
 import { paginate, readPageRequest, type PageBounds } from "../../paging.js";
 import { ApiFault, type Route, type RouteRequest, type RouteResponse } from "../../types.js";
@@ -85,6 +88,11 @@ function findHostname(req: RouteRequest): Hostname {
  * absent. States written before the CA was stored concrete still hold "".
  */
 function hostnameView(h: Hostname, sslOverride?: Ssl): Hostname {
+  if (!hasSsl(h)) {
+    // A hostname no certificate was ordered for answers without `ssl` (the SDK's CustomHostname.ssl is optional).
+    const { ssl: _none, ...rest } = h;
+    return rest as Hostname;
+  }
   const ssl: Ssl = { ...(h.ssl as Ssl), ...sslOverride };
   const ca = effectiveCertificateAuthority(ssl);
   if (ca !== undefined) ssl.certificate_authority = ca;
@@ -103,11 +111,12 @@ function listHostnames(req: RouteRequest): RouteResponse {
   let items = hostnames(req);
   if (hostname) items = items.filter((h) => String(h.hostname).toLowerCase() === hostname.toLowerCase());
   if (id) items = items.filter((h) => h.id === id);
-  // Every emulated hostname has SSL, so ssl=1 keeps all and ssl=0 (the default) filters nothing.
+  // ssl=1 keeps the hostnames that have a certificate; ssl=0 (the default) filters nothing.
+  if (q.get("ssl") === "1") items = items.filter(hasSsl);
   if (order || direction) {
     // Both orders sort by the certificate status, ties by hostname; without them, creation order.
     const sign = direction === "desc" ? -1 : 1;
-    const key = (h: Hostname) => `${String((h.ssl as Ssl).status)}\u0000${String(h.hostname)}`;
+    const key = (h: Hostname) => `${String(hasSsl(h) ? (h.ssl as Ssl).status : "")}\u0000${String(h.hostname)}`;
     items = [...items].sort((a, b) => sign * (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   }
   const { result, result_info } = paginate(items, readPageRequest(q, CUSTOM_HOSTNAME_PAGING));
@@ -140,12 +149,14 @@ function patchHostname(req: RouteRequest): RouteResponse {
         },
       ]);
     }
-    const current = h.ssl as Ssl;
+    const ordered = !hasSsl(h);
+    if (ordered) checkOrder(ssl);
+    const current = ordered ? newCertificate(String(h.hostname)) : (h.ssl as Ssl);
     const requested =
       ssl.certificate_authority === ""
         ? DEFAULT_CERTIFICATE_AUTHORITY
         : (ssl.certificate_authority as string | undefined);
-    const caChanges = requested !== undefined && requested !== effectiveCertificateAuthority(current);
+    const caChanges = !ordered && requested !== undefined && requested !== effectiveCertificateAuthority(current);
     if (caChanges) checkCaChange(current, ssl);
     const next: Ssl = { ...current, ...ssl };
     if (requested !== undefined) next.certificate_authority = requested;
@@ -165,6 +176,46 @@ function patchHostname(req: RouteRequest): RouteResponse {
     if (body[k] !== undefined) h[k] = body[k];
   }
   return { result: hostnameView(h, answerSsl) };
+}
+
+function hasSsl(h: Hostname): boolean {
+  return h.ssl !== undefined && h.ssl !== null;
+}
+
+/**
+ * The certificate a PATCH orders for a hostname that has none, before the PATCH's own fields: the
+ * service's default CA, the defaults a created hostname reads back (cft_custom_hostnames_v5), no DCV
+ * fields yet (the PATCH's method adds them).
+ */
+function newCertificate(hostname: string): Ssl {
+  return {
+    id: uuidFrom(`ssl:${hostname}`),
+    status: "active",
+    certificate_authority: DEFAULT_CERTIFICATE_AUTHORITY,
+    bundle_method: "ubiquitous",
+    wildcard: false,
+    settings: {},
+    validation_records: [],
+    validation_errors: [],
+  };
+}
+
+/**
+ * Ordering a certificate for a hostname without one needs `method` and `type`, as creating a hostname
+ * with SSL does; 1434 (the CA change's code) and the message are the emulator's choice.
+ */
+function checkOrder(ssl: Ssl): void {
+  const missing = ["method", "type"].filter((k) => ssl[k] === undefined);
+  if (missing.length === 0) return;
+  throw new ApiFault(400, [
+    {
+      code: 1434,
+      message:
+        "This custom hostname has no certificate: ordering one requires 'method' and 'type' in the ssl object " +
+        `(missing: ${missing.join(", ")}).`,
+      source: { pointer: "/ssl" },
+    },
+  ]);
 }
 
 function checkCaChange(current: Ssl, ssl: Ssl): void {
