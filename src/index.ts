@@ -8,17 +8,21 @@ import type { CloudflareClient } from "./cloudflare/types.js";
 import { loadConfig as loadConfigFiles, parseConfigText } from "./config/index.js";
 import { apply as applyVerified, type ApplyOptions } from "./engine/apply.js";
 import type { ApplyReport } from "./engine/execute.js";
-import { planZones } from "./engine/plan.js";
+import { planZones, sealOf } from "./engine/plan.js";
+import { readPlanFile as readPlanFileForm } from "./engine/plan-store.js";
+import { checkSavedPlan } from "./engine/verify.js";
 import { readLive as readLiveZones } from "./engine/read.js";
 import type { DesiredState } from "./sections/index.js";
-import type { Plan } from "./model/plan.js";
+import type { Plan, PlanSummary } from "./model/plan.js";
+import { planDigest as fileDigest } from "./plan/digest.js";
+import { parsePlanText } from "./plan/plan-file.js";
 import { plan as planPure, type LiveState, type ZoneLive } from "./plan/planner.js";
 import { renderDriftReport } from "./plan/render/compact.js";
 import { renderPlanMarkdown } from "./plan/render/markdown.js";
 import { renderPlanText } from "./plan/render/text.js";
 import { digestLine } from "./plan/render/digest.js";
-import { planFileText, planForDisplay, planForFile } from "./plan/secrets.js";
-import { totalChanges } from "./plan/summary.js";
+import { planFileText, planForDisplay, planForFile, preparePlanFile } from "./plan/secrets.js";
+import { summariseZones, totalChanges } from "./plan/summary.js";
 import { CLIENT_HINTS } from "./sections/client-hints.js";
 import type { Env } from "./model/env.js";
 
@@ -41,7 +45,7 @@ export {
 } from "./errors.js";
 export type { ApplyReport } from "./engine/execute.js";
 export type { DesiredState, DesiredZone } from "./sections/index.js";
-export type { Change, Operation, Plan, ZonePlan } from "./model/plan.js";
+export type { Change, Operation, Plan, PlanSummary, ZonePlan } from "./model/plan.js";
 export type { LiveState, ZoneLive };
 
 /**
@@ -83,10 +87,48 @@ export function planFromLive(desired: DesiredState, live: LiveState): Plan {
 
 /**
  * Reads the live zones and plans them, with the checks that need the API (Logpush destinations): the
- * engine's plan, the one `zoneform plan` makes.
+ * engine's plan, the one `zoneform plan` makes (its `${env:…}` values bound for its digest already).
  */
-export function plan(desired: DesiredState, opts: RunOptions): Promise<Plan> {
-  return planZones({ client: opts.client, desired, parallelism: opts.parallelism });
+export async function plan(desired: DesiredState, opts: RunOptions): Promise<Plan> {
+  const p = await planZones({ client: opts.client, desired, parallelism: opts.parallelism });
+  await preparePlanFile(p, desired);
+  return p;
+}
+
+/**
+ * Reads a plan saved with `zoneform plan --out` and checks it as `zoneform show` does, without the API
+ * or the environment: its form (ConfigError, exit 3 when it is not a plan of this format), the digest it
+ * records, the form of its bound values, and that what it shows agrees with its operations (else an
+ * error with exit code 1). Resolves with the plan in file form, for `planDigest`, `planCounts`, `apply`.
+ */
+export async function readPlanFile(path: string): Promise<Plan> {
+  const saved = await readPlanFileForm(path);
+  checkSavedPlan(saved, `the plan file ${path}`);
+  return saved;
+}
+
+/**
+ * A saved plan's text (a downloaded artifact), checked as `readPlanFile` checks a file; `name` is how
+ * messages name it (`the plan file <name>`).
+ */
+export async function parsePlanFile(text: string, name: string): Promise<Plan> {
+  const saved = await parsePlanText(text, name);
+  checkSavedPlan(saved, `the plan file ${name}`);
+  return saved;
+}
+
+/**
+ * The digest `zoneform plan` prints for a plan (`sha256:…`): of a saved plan (as readPlanFile returns
+ * it), or of a plan plan() made (its desired state is known), or with `desired`, of one planFromLive made.
+ */
+export function planDigest(p: Plan, desired?: DesiredState): string {
+  const made = desired ?? sealOf(p)?.desired;
+  return made ? planForFile(p, made).digest! : fileDigest(p);
+}
+
+/** How many changes of each kind a plan makes, counted from its changes (never taken from its `summary`). */
+export function planCounts(p: Plan): PlanSummary {
+  return summariseZones(p.zones);
 }
 
 export interface ApplyRunOptions extends RunOptions {
@@ -96,6 +138,12 @@ export interface ApplyRunOptions extends RunOptions {
   expectDigest?: string;
   /** Where a saved plan's `${env:NAME}` references are read (default process.env). */
   env?: Env;
+  /**
+   * The desired state the plan must have been made from (a `loadConfig` result's `desired`, as the CLI's
+   * `apply PLAN -c CONFIG`): compared zone by zone and section by section before any read; a
+   * difference is a StalePlanError naming the zone and sections.
+   */
+  expectDesired?: DesiredState;
   /**
    * Default true: a failed change throws ApplyError (exit 4) or, when nothing was written, an error with exit code 1.
    */
@@ -111,8 +159,8 @@ export interface ApplyRunOptions extends RunOptions {
  * concurrently, a zone's changes in order) and resolves with the report.
  */
 export function apply(p: Plan, opts: ApplyRunOptions): Promise<ApplyReport> {
-  const { client, parallelism, force, expectDigest, env, throwOnFailure } = opts;
-  const engine: ApplyOptions = { client, parallelism, force, expectDigest, env, throwOnFailure };
+  const { client, parallelism, force, expectDigest, env, throwOnFailure, expectDesired } = opts;
+  const engine: ApplyOptions = { client, parallelism, force, expectDigest, env, throwOnFailure, expectDesired };
   return applyVerified(p, engine);
 }
 
@@ -122,7 +170,11 @@ export async function drift(
   opts: RunOptions,
 ): Promise<{ drifted: boolean; plan: Plan; report: string }> {
   const p = await plan(desired, opts);
-  return { drifted: totalChanges(p.summary) > 0, plan: p, report: renderDriftReport(planForDisplay(p, desired)) };
+  return {
+    drifted: totalChanges(summariseZones(p.zones)) > 0,
+    plan: p,
+    report: renderDriftReport(planForDisplay(p, desired)),
+  };
 }
 
 /**

@@ -3,7 +3,8 @@
 // It starts the emulator in-process, makes the demo zone drift the way zones do (Page Shield switched
 // off, a stale CSP policy, OWASP left at paranoia 1, a skip rule someone added in the dashboard, a
 // Logpush job with an old filter), then runs plan, apply, plan again, drift and audit with a caption
-// before each step. It exits non-zero if any step does not end as it should.
+// before each step. It exits non-zero if any step does not end as it should, or if the digest apply
+// applies is not the one plan printed for the same zone and values.
 import { fileURLToPath } from "node:url";
 import { dirname, join, relative } from "node:path";
 import process from "node:process";
@@ -93,6 +94,26 @@ interface Step {
   caption: string;
   argv: string[];
   expect: number;
+  /** The digest this step prints (`Plan digest: …`, `Applying plan …`), kept to compare. */
+  digest?: RegExp;
+}
+
+/** The IO of a step, whose stdout is also kept, to find what it printed. */
+function teeIO(io: CliIO): { io: CliIO; text: () => string } {
+  let text = "";
+  const stdout = {
+    write: (t: string) => {
+      text += t;
+      io.stdout.write(t);
+    },
+    get isTTY() {
+      return io.stdout.isTTY;
+    },
+    get columns() {
+      return io.stdout.columns;
+    },
+  };
+  return { io: { ...io, stdout }, text: () => text };
 }
 
 export async function runDemo(io: CliIO): Promise<number> {
@@ -119,11 +140,13 @@ export async function runDemo(io: CliIO): Promise<number> {
         caption: "1. zoneform plan: what would change (nothing is written)",
         argv: ["plan", "-c", CONFIG, ...api],
         expect: 0,
+        digest: /^Plan digest: (sha256:[0-9a-f]{64})$/m,
       },
       {
         caption: "2. zoneform apply --auto-approve: make the zone match, in order, make before break",
         argv: ["apply", "-c", CONFIG, "--auto-approve", ...api],
         expect: 0,
+        digest: /^Applying plan (sha256:[0-9a-f]{64})$/m,
       },
       {
         caption: "3. zoneform plan --detailed-exitcode: converged, so no changes (exit 0)",
@@ -141,6 +164,7 @@ export async function runDemo(io: CliIO): Promise<number> {
         expect: 2,
       },
     ];
+    const digests: string[] = [];
     for (const step of steps) {
       io.stdout.write(
         `\n${c.cyan(c.bold(`── ${step.caption}`))}\n${c.dim(
@@ -151,18 +175,26 @@ export async function runDemo(io: CliIO): Promise<number> {
             .replace(" --api-url", "")}`,
         )}\n\n`,
       );
-      const code = await main(step.argv, demoIO);
+      const tee = teeIO(demoIO);
+      const code = await main(step.argv, tee.io);
       if (code !== step.expect) {
         io.stderr.write(`demo: step "${step.caption}" exited ${code}, expected ${step.expect}\n`);
         return 1;
       }
+      if (step.digest) digests.push(step.digest.exec(tee.text())?.[1] ?? "none");
+    }
+    // The same zone, file and values: apply applies the very plan `plan` printed, by its digest.
+    if (digests[0] !== digests[1]) {
+      io.stderr.write(`demo: plan printed the digest ${digests[0]}, apply applied ${digests[1]}\n`);
+      return 1;
     }
     const skip = (await call(emu, "GET", `zones/${ZONE}/rulesets/phases/http_request_firewall_managed/entrypoint`)) as {
       rules: Array<{ action: string }>;
     };
     const kept = skip.rules.some((r) => r.action === "skip");
     io.stdout.write(
-      `\n${c.green(c.bold("Done."))} The dashboard's skip rule is ` +
+      `\n${c.green(c.bold("Done."))} apply applied the plan whose digest plan printed (${digests[0]}). ` +
+        `The dashboard's skip rule is ` +
         `${kept ? "still in place" : c.red("MISSING")}; the Logpush token in the job's destination ` +
         `(DEMO_LOGS_TOKEN) was never printed: the destination did not change, so no step showed it, and one ` +
         `that did would show (sensitive).\n` +

@@ -1,10 +1,12 @@
 // The engine's apply: the one way a plan is written, for the library and the CLI alike. No plan is
-// executed as it was given. `apply` verifies it first (verify.ts): its form and digest, the values of
-// its `${env:…}` references, then it reads the live zones again and plans anew from the desired state
-// the plan carries; the plan is applied only when the new one is the same (fingerprints, operations),
-// and what runs is the new one, within the safety limits. `planAndApply` runs only the plan it makes
-// itself in the same call (the CLI's `apply` from a configuration, like Terraform's). Both execute
-// through execute.ts; nothing else in the engine sends a planned write.
+// executed as it was given. `apply` verifies it first (verify.ts): its form and digest, that what it
+// shows agrees with its operations, the values of its `${env:…}` references, that it was made from the
+// configuration given (same-desired.ts), then it reads the live zones again and plans anew from the
+// desired state the plan carries; the plan is applied only when the new one is the same (fingerprints,
+// operations, everything shown), and what runs is the new one, within the safety limits.
+// `planAndApply` runs only the plan it makes itself in the same call (the CLI's `apply` from a
+// configuration, like Terraform's). Both execute through execute.ts; nothing else in the engine sends a
+// planned write.
 import type { CloudflareClient } from "../cloudflare/types.js";
 import { StalePlanError } from "../errors.js";
 import type { DesiredState } from "../sections/index.js";
@@ -12,11 +14,20 @@ import type { Env } from "../model/env.js";
 import type { Plan } from "../model/plan.js";
 import { planDigest } from "../plan/digest.js";
 import { checkPlanDocument } from "../plan/plan-file.js";
-import { planForFile } from "../plan/secrets.js";
+import { fileForm, planForFile, preparePlanFile } from "../plan/secrets.js";
 import { summariseZones, totalChanges } from "../plan/summary.js";
 import { assertApplied, executePlan, type ApplyReport, type ExecuteOptions } from "./execute.js";
 import { planZones, sealOf } from "./plan.js";
-import { assertDigest, assertNoZoneErrors, assertSafe, assertSamePlan, desiredFromPlan } from "./verify.js";
+import { assertSameDesired } from "./same-desired.js";
+import {
+  assertDigest,
+  assertInputsForm,
+  assertNoZoneErrors,
+  assertSafe,
+  assertSamePlan,
+  checkSavedPlan,
+  desiredFromPlan,
+} from "./verify.js";
 
 /** What the caller may watch or add to at each step; none of it can change what is written. */
 export interface ApplyHooks {
@@ -45,6 +56,14 @@ export interface ApplyOptions extends ApplyHooks {
   expectDigest?: string;
   /** Where the plan came from, for messages (a plan file's path). */
   file?: string;
+  /**
+   * The desired state the plan must have been made from (`apply PLAN -c CONFIG`: the configuration at
+   * the merged commit), compared zone by zone and section by section before any read; `select` applies
+   * to it too. Any difference is refused (StalePlanError, exit 1).
+   */
+  expectDesired?: DesiredState;
+  /** How messages name `expectDesired` (default "the configuration given"). */
+  expectDesiredName?: string;
   /** Keeps some of the plan's zones (`--zone`, `--shard`); default all. */
   select?: (desired: DesiredState) => DesiredState;
   /** Default true: a failed change throws ApplyError (exit 4) or, when nothing was written, exit 1. */
@@ -65,8 +84,9 @@ function nameOf(opts: Pick<ApplyOptions, "file">): string {
 /**
  * The checks of a plan that need neither the API nor a write: a plan this engine made (plan.ts seals
  * it) must be unchanged since; any other is checked as a plan file is (form, recorded and expected
- * digest, its desired state loaded as a configuration, its references' values as bound). Resolves
- * with the plan in file form, the desired state to plan again, and the digest.
+ * digest, the form of its bound values, what it shows against its operations, its desired state
+ * loaded as a configuration, its references' values as bound). Resolves with the plan in file form,
+ * the desired state to plan again, and the digest.
  */
 export async function openPlan(
   given: Plan,
@@ -82,12 +102,14 @@ export async function openPlan(
         ["edited"],
       );
     }
+    await preparePlanFile(given, seal.desired);
     const filed = planForFile(given, seal.desired);
     return { plan: filed, desired: seal.desired, digest: assertDigest(filed, name, opts.expectDigest) };
   }
   const plan = await checkPlanDocument(given, opts.file ?? "(plan)", name);
-  const digest = assertDigest(plan, name, opts.expectDigest);
-  return { plan, desired: desiredFromPlan(plan, opts.file ?? "given to apply", opts.env ?? process.env), digest };
+  const digest = checkSavedPlan(plan, name, opts.expectDigest, false);
+  const desired = await desiredFromPlan(plan, opts.file ?? "given to apply", opts.env ?? process.env);
+  return { plan, desired, digest };
 }
 
 const noChanges = (): ApplyReport => ({ done: [], failed: [], notDone: [], uncertain: [] });
@@ -101,6 +123,10 @@ const noChanges = (): ApplyReport => ({ done: [], failed: [], notDone: [], uncer
 export async function apply(given: Plan, opts: ApplyOptions): Promise<ApplyReport> {
   const opened = await openPlan(given, opts);
   const desired = opts.select ? opts.select(opened.desired) : opened.desired;
+  if (opts.expectDesired) {
+    const config = opts.select ? opts.select(opts.expectDesired) : opts.expectDesired;
+    assertSameDesired(desired, config, nameOf(opts), opts.expectDesiredName ?? "the configuration given");
+  }
   const wanted = new Set(desired.zones.map((z) => z.zone_id));
   const selected: Plan = { ...opened.plan, zones: opened.plan.zones.filter((z) => wanted.has(z.zone_id)) };
   await opts.onDesired?.(desired);
@@ -115,7 +141,9 @@ export async function apply(given: Plan, opts: ApplyOptions): Promise<ApplyRepor
     progress: opts.readProgress,
     onZoneDone: opts.onZoneDone,
   });
-  assertSamePlan(planForFile(selected, desired), planForFile(fresh, desired));
+  assertSamePlan(fileForm(selected, desired), fileForm(fresh, desired));
+  // The same plan, yet a salt that is not its own: its bound values were made for another content.
+  assertInputsForm(opened.plan, nameOf(opts), { salt: true });
   assertNoZoneErrors(fresh);
   await opts.onPlan?.(fresh, desired, opened.digest);
   return run(fresh, desired, opts);
@@ -130,7 +158,8 @@ async function run(plan: Plan, desired: DesiredState, opts: ApplyOptions): Promi
   return report;
 }
 
-export interface PlanAndApplyOptions extends Omit<ApplyOptions, "expectDigest" | "file" | "select" | "env"> {
+export interface PlanAndApplyOptions
+  extends Omit<ApplyOptions, "expectDigest" | "file" | "select" | "env" | "expectDesired" | "expectDesiredName"> {
   /**
    * Shown the plan (after `onPlan`) when it has changes and is safe: resolve to go on, throw to stop
    * with nothing written (the CLI's "Only 'yes' will be accepted").
@@ -153,10 +182,11 @@ export async function planAndApply(desired: DesiredState, opts: PlanAndApplyOpti
     progress: opts.readProgress,
     onZoneDone: opts.onZoneDone,
   });
+  await preparePlanFile(plan, desired);
   const digest = planForFile(plan, desired).digest!;
   await opts.onPlan?.(plan, desired, digest);
   assertNoZoneErrors(plan);
-  if (totalChanges(plan.summary) === 0) return noChanges();
+  if (totalChanges(summariseZones(plan.zones)) === 0) return noChanges();
   assertSafe(plan, desired.safety.max_deletes, opts.force === true);
   await opts.confirm?.(plan, desired, digest);
   if (planDigest(plan) !== sealOf(plan)?.digest) {

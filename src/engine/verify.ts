@@ -2,17 +2,20 @@
 // A plan is trusted in nothing zoneform cannot re-derive: the desired state a saved plan carries (as
 // written, `${env:…}` references kept) is loaded like a configuration file, the live zones are read
 // again and the plan is made anew; the given plan is applied only if the new one is the same, zone by
-// zone (same live fingerprints, same operations in the same order). What is then executed is the new
-// plan, so an edited body, path or secret reference can never be sent. Then the safety valve, in
+// zone (same live fingerprints, same operations in the same order, and the same everything it shows:
+// names, kinds, fields, summaries, notes, before and after, warnings). What is then executed is the new
+// plan, so an edited body, path or secret reference can never be sent, and a plan that shows anything
+// but what zoneform plans now is refused. Then the safety valve, in
 // octoDNS's style: a zone whose plan deletes more than `safety.max_deletes` resources is refused
 // unless forced (a replacement deletes the old resource, so it counts as a delete).
 import { checkConfigSources } from "../config/index.js";
 import { ConfigError, RuntimeError, StalePlanError, UnsafePlanError } from "../errors.js";
 import type { DesiredState } from "../sections/index.js";
 import type { Change, Plan, ZonePlan } from "../model/plan.js";
+import { assertConsistent } from "../plan/consistency.js";
 import { canonicalJson, compareFingerprints } from "../plan/fingerprint.js";
-import { planDigest } from "../plan/digest.js";
-import { changedInputs } from "../plan/inputs.js";
+import { derivedSalt, planDigest } from "../plan/digest.js";
+import { changedInputs, kdfProblem } from "../plan/inputs.js";
 import { printable } from "../safe-text.js";
 import type { Env } from "../model/env.js";
 
@@ -31,9 +34,20 @@ export function desiredDocument(plan: Plan): Record<string, unknown> {
  * unset, or a reference it does not bind): what would be sent is not what was reviewed. Names the
  * references, never a value; nothing has been read or written yet.
  */
-export function assertSameInputs(plan: Plan, file: string, env: Env, used: readonly string[] = []): void {
-  const changed = changedInputs(plan.inputs, env, used);
+export async function assertSameInputs(
+  plan: Plan,
+  file: string,
+  env: Env,
+  used: readonly string[] = [],
+): Promise<void> {
+  const changed = await changedInputs(plan.inputs, env, used);
   if (changed.length === 0) return;
+  // A value that differs under a salt that is not the plan's own says nothing of the value.
+  if (!saltMatches(plan))
+    throw inputsEdited(
+      `the saved plan ${file}`,
+      "the salt of its bound values is not the one derived from its content",
+    );
   throw new StalePlanError(
     `the saved plan ${file} was made with other values of its environment references; nothing was ` +
       `written:\n${changed.map((c) => `  ${c}`).join("\n")}\n` +
@@ -42,13 +56,40 @@ export function assertSameInputs(plan: Plan, file: string, env: Env, used: reado
   );
 }
 
+/** Whether a saved plan's salt is the one derived from its content (true when it binds no value). */
+export function saltMatches(plan: Plan): boolean {
+  return plan.inputs === undefined || plan.inputs.salt === derivedSalt(plan);
+}
+
+function inputsEdited(label: string, why: string): StalePlanError {
+  return new StalePlanError(
+    `${label} cannot be checked: ${why}. It was changed after zoneform made it; nothing was written. Make a ` +
+      "new plan and review it.",
+    ["inputs"],
+  );
+}
+
+/**
+ * Refuses a saved plan whose bound values cannot be trusted as made by zoneform for this plan: KDF
+ * parameters outside zoneform's bounds (too cheap to guess against, or too dear to check), and with
+ * `salt`, a salt that is not the one derived from the plan's content (apply checks that after the
+ * re-plan, which names what else was edited). Exit 1.
+ */
+export function assertInputsForm(plan: Plan, label: string, opts: { salt: boolean }): void {
+  if (plan.inputs === undefined) return;
+  const problem = kdfProblem(plan.inputs.kdf);
+  if (problem !== undefined) throw inputsEdited(label, problem);
+  if (opts.salt && !saltMatches(plan))
+    throw inputsEdited(label, "the salt of its bound values is not the one derived from its content");
+}
+
 /**
  * Loads the desired state a saved plan carries, with the same checks as a file (schema, semantic
  * rules, every `${env:NAME}` set: exit 3 when one is not, as for a file), then checks that each has
  * the value the plan was made with (assertSameInputs: exit 1). Its safety limits are the desired
  * state's, re-validated here.
  */
-export function desiredFromPlan(plan: Plan, file: string, env: Env): DesiredState {
+export async function desiredFromPlan(plan: Plan, file: string, env: Env): Promise<DesiredState> {
   const shown = `${file} (its desired state)`;
   const result = checkConfigSources([{ file: shown, text: JSON.stringify(desiredDocument(plan)) }], env);
   if (result.errors.length > 0 || !result.desired) {
@@ -59,7 +100,7 @@ export function desiredFromPlan(plan: Plan, file: string, env: Env): DesiredStat
         `variables as when the plan was made, or make the plan again.`,
     );
   }
-  assertSameInputs(
+  await assertSameInputs(
     plan,
     file,
     env,
@@ -69,7 +110,37 @@ export function desiredFromPlan(plan: Plan, file: string, env: Env): DesiredStat
 }
 
 function opText(op: Change["operations"][number] | undefined): string {
-  return op ? `${op.method} ${op.path}` : "nothing";
+  return op ? printable(`${op.method} ${op.path}`) : "nothing";
+}
+
+const same = (x: unknown, y: unknown) => canonicalJson(x) === canonicalJson(y);
+const quoted = (s: string) => printable(JSON.stringify(s));
+
+/** The fields shown differently, by name ("in another order" when only their order differs). */
+function differingFields(a: Change["fields"], b: Change["fields"]): string | undefined {
+  if (same(a, b)) return undefined;
+  const names = [...new Set([...a, ...b].map((f) => f.field))];
+  const differ = names.filter(
+    (n) =>
+      !same(
+        a.filter((f) => f.field === n),
+        b.filter((f) => f.field === n),
+      ),
+  );
+  if (differ.length === 0) return "its fields in another order";
+  return `its field${differ.length === 1 ? "" : "s"} ${differ.map(quoted).join(", ")}`;
+}
+
+/** What a saved change shows otherwise than the one planned now, beside its calls. */
+function shownDifferences(a: Change, b: Change): string[] {
+  const parts: string[] = [];
+  if ((a.summary ?? null) !== (b.summary ?? null)) parts.push("its summary");
+  if (!same(a.notes ?? [], b.notes ?? [])) parts.push("its notes");
+  const fields = differingFields(a.fields, b.fields);
+  if (fields !== undefined) parts.push(fields);
+  if (!same(a.before ?? null, b.before ?? null)) parts.push("its value before");
+  if (!same(a.after ?? null, b.after ?? null)) parts.push("its value after");
+  return parts;
 }
 
 /** The first way a zone's saved changes differ from the ones planned now, in words. */
@@ -81,57 +152,76 @@ function firstDifference(saved: Change[], fresh: Change[]): string | undefined {
     if (!a || !b) {
       const c = (a ?? b)!;
       return (
-        `the saved plan ${a ? "has" : "lacks"} ${c.kind} ${c.resource} "${c.identity}" that zoneform ` +
-        `${a ? "does not plan" : "plans"} now`
+        `the saved plan ${a ? "has" : "lacks"} ${c.kind} ${printable(c.resource)} ${quoted(c.identity)} that ` +
+        `zoneform ${a ? "does not plan" : "plans"} now`
       );
     }
-    const same = (x: unknown, y: unknown) => canonicalJson(x) === canonicalJson(y);
     if (
       a.kind !== b.kind ||
       a.resource !== b.resource ||
       a.identity !== b.identity ||
       (a.live_id ?? null) !== (b.live_id ?? null)
     ) {
+      const id = (c: Change) => (c.live_id !== undefined ? ` (id ${quoted(c.live_id)})` : "");
       return (
-        `change ${i + 1} is ${a.kind} ${a.resource} "${a.identity}" in the file, ${b.kind} ` +
-        `${b.resource} "${b.identity}" now`
+        `change ${i + 1} is ${a.kind} ${printable(a.resource)} ${quoted(a.identity)}${id(a)} in the file, ` +
+        `${b.kind} ${printable(b.resource)} ${quoted(b.identity)}${id(b)} now`
       );
     }
+    const what = `${printable(a.resource)} ${quoted(a.identity)}`;
     const m = Math.max(a.operations.length, b.operations.length);
     for (let j = 0; j < m; j++) {
       const x = a.operations[j];
       const y = b.operations[j];
-      if (opText(x) !== opText(y))
-        return `${a.resource} "${a.identity}": the file says ${opText(x)}, zoneform plans ${opText(y)}`;
-      if (!same(x!.query ?? null, y!.query ?? null) || !same(x!.body ?? null, y!.body ?? null)) {
-        return `${a.resource} "${a.identity}": the body of ${opText(x)} differs from what zoneform plans`;
-      }
+      if (opText(x) !== opText(y)) return `${what}: the file says ${opText(x)}, zoneform plans ${opText(y)}`;
+      if (!same(x!.query ?? null, y!.query ?? null) || !same(x!.body ?? null, y!.body ?? null))
+        return `${what}: the body of ${opText(x)} differs from what zoneform plans`;
+      if (!same(x, y)) return `${what}: ${opText(x)} differs from what zoneform plans (how it finds what it creates)`;
     }
+    const shown = shownDifferences(a, b);
+    if (shown.length > 0) return `${what}: the file shows ${shown.join(", ")} otherwise than zoneform plans now`;
   }
   return undefined;
 }
 
+/** How a saved zone shows itself otherwise than the zone planned now (name, warnings, errors). */
+function zoneDifferences(was: ZonePlan, now: ZonePlan): string[] {
+  const out: string[] = [];
+  if ((was.name ?? null) !== (now.name ?? null))
+    out.push(`the file names the zone ${quoted(was.name ?? "")}, zoneform ${quoted(now.name ?? "")}`);
+  if (!same(was.warnings, now.warnings)) out.push("the file shows other warnings than zoneform finds now");
+  if (!same(was.errors, now.errors)) out.push("the file shows other errors than zoneform finds now");
+  return out;
+}
+
 /**
- * Refuses the saved plan unless `fresh` (made now from its desired state, in file form) is the same,
- * zone by zone: a live resource that changed makes it stale; operations that differ mean the file
- * was edited (or made by another version of zoneform).
+ * Refuses the saved plan unless `fresh` (made now from its desired state, both in file form without
+ * their bound values) is the same, zone by zone: a live resource that changed makes it stale;
+ * operations or anything shown that differ mean the file was edited (or made by another version of
+ * zoneform). The message names what differs, never a value.
  */
 export function assertSamePlan(saved: Plan, fresh: Plan): void {
   const stale: string[] = [];
   const edited: string[] = [];
   const savedZones = new Map(saved.zones.map((z) => [z.zone_id, z]));
+  const freshIds = new Set(fresh.zones.map((z) => z.zone_id));
+  for (const was of saved.zones) {
+    if (!freshIds.has(was.zone_id)) edited.push(`${printable(was.name ?? was.zone_id)}: not planned now`);
+  }
   for (const now of fresh.zones) {
     const was: ZonePlan | undefined = savedZones.get(now.zone_id);
-    const label = now.name ?? now.zone_id;
+    const label = printable(now.name ?? now.zone_id);
     if (!was) {
       edited.push(`${label}: not in the saved plan`);
       continue;
     }
     for (const d of compareFingerprints(was.fingerprints, now.fingerprints))
-      stale.push(`${label}: ${d.key} ${d.how} since the plan was made`);
+      stale.push(`${label}: ${printable(d.key)} ${d.how} since the plan was made`);
     if (now.errors.length > 0) stale.push(...now.errors.map((e) => `${label}: ${e}`));
+    if (stale.length > 0) continue;
     const diff = firstDifference(was.changes, now.changes);
-    if (diff && stale.length === 0) edited.push(`${label}: ${diff}`);
+    if (diff) edited.push(`${label}: ${diff}`);
+    edited.push(...zoneDifferences(was, now).map((d) => `${label}: ${d}`));
   }
   if (stale.length > 0) {
     throw new StalePlanError(
@@ -166,6 +256,20 @@ export function assertDigest(plan: Plan, label: string, expectDigest?: string): 
   if (expectDigest !== undefined && expectDigest !== digest) {
     throw new RuntimeError(`${label} is ${digest}, not the reviewed ${expectDigest}; nothing was written.`);
   }
+  return digest;
+}
+
+/**
+ * The checks of a saved plan that need neither the API nor the environment (`show`, the library's
+ * readPlanFile, and apply before anything else): its digest (recorded, and `expectDigest`), the form
+ * of its bound values (with `salt`, the default, their salt too: apply checks it after the re-plan),
+ * and what it shows against its operations. Resolves with its digest.
+ */
+export function checkSavedPlan(plan: Plan, label: string, expectDigest?: string, salt = true): string {
+  const digest = assertDigest(plan, label, expectDigest);
+  assertInputsForm(plan, label, { salt: false });
+  assertConsistent(plan, label);
+  if (salt) assertInputsForm(plan, label, { salt: true });
   return digest;
 }
 

@@ -89,8 +89,11 @@ export interface PlanSummary {
 }
 
 export interface Plan {
-  format_version: 2;
-  /** `sha256:…` of the desired state and the operations, in the form a plan file holds them. */
+  format_version: 3;
+  /**
+   * `sha256:…` of everything the plan file holds but `created_at` and the digest itself (src/plan/digest.ts),
+   * in the form a plan file holds it.
+   */
   digest?: string;
   created_at: string;
   account_id?: string;
@@ -98,12 +101,22 @@ export interface Plan {
   safety?: { max_deletes: number };
   zones: ZonePlan[];
   summary: PlanSummary;
-  /** The `${env:NAME}` values the plan was made with, bound by a salted hash (src/plan/inputs.ts). */
+  /** The `${env:NAME}` values the plan was made with, bound by a slow salted hash (src/plan/inputs.ts). */
   inputs?: PlanInputs;
 }
 
-/** Per reference name, HMAC-SHA-256 (hex) of its value keyed by the plan's random salt (hex). */
+/** The key derivation that binds each value, with its cost, recorded so that it can be raised later. */
+export interface PlanKdf {
+  name: "scrypt";
+  /** CPU and memory cost (a power of two), block size, parallelism. */
+  n: number;
+  r: number;
+  p: number;
+}
+
+/** Per reference name, the KDF (hex) of its name and value, salted by the plan's derived salt (hex). */
 export interface PlanInputs {
+  kdf: PlanKdf;
   salt: string;
   env: Record<string, string>;
 }

@@ -1,32 +1,18 @@
-// The digest of a plan, as Atlantis shows one: a sha256 over what decides the writes (the desired
-// state it was made from and every zone's operations), in the form a plan file holds them (secrets as
-// `${env:NAME}`, with the salted hashes of their values when there are any). `plan` prints it, `apply`
-// prints the one it applies, and `apply --expect-digest` refuses any other, so a plan edited after
-// review cannot pass unnoticed.
+// The digest of a plan, as Atlantis shows one: a sha256 over everything the plan file holds (the
+// desired state, every zone's operations, and all that `show`, `plan` and renderPlan display: names,
+// changes, fields, summaries, notes, before and after, errors and warnings, the counts, the live
+// fingerprints, the bound `${env:…}` values), in the form a plan file holds it (secrets as
+// `${env:NAME}`). Left out: `created_at` (when it was made, so that the same file, zones and values give
+// the same digest on every run) and the digest itself. `plan` prints it, `apply` prints the one it
+// applies, and `apply --expect-digest` refuses any other, so a plan edited after review cannot pass.
 import { createHash } from "node:crypto";
 import type { Plan } from "../model/plan.js";
 import { canonicalJson } from "./fingerprint.js";
 
-/** What the digest covers: the desired state and the calls, nothing that only describes them. */
+/** What the digest covers: the whole plan but when it was made and the digest itself. */
 export function digestMaterial(plan: Plan): unknown {
-  return {
-    format_version: plan.format_version,
-    account_id: plan.account_id ?? null,
-    safety: plan.safety ?? null,
-    // Only when there is one, so that a plan without references keeps the digest it always had.
-    ...(plan.inputs !== undefined ? { inputs: plan.inputs } : {}),
-    zones: plan.zones.map((z) => ({
-      zone_id: z.zone_id,
-      desired: z.desired ?? null,
-      changes: z.changes.map((c) => ({
-        kind: c.kind,
-        resource: c.resource,
-        identity: c.identity,
-        live_id: c.live_id ?? null,
-        operations: c.operations,
-      })),
-    })),
-  };
+  const { digest: _digest, created_at: _created, ...covered } = plan;
+  return covered;
 }
 
 /** `sha256:<64 hex>` of a plan in its file form. */
@@ -34,4 +20,19 @@ export function planDigest(filePlan: Plan): string {
   return `sha256:${createHash("sha256")
     .update(canonicalJson(digestMaterial(filePlan)))
     .digest("hex")}`;
+}
+
+/**
+ * The salt of a plan's bound values (inputs.ts), derived from what the plan covers that is no secret:
+ * its file form without the bound values (references, never values; zone ids, operations, fingerprints).
+ * The same plan always gets the same salt, two different plans never share one, and a saved plan's
+ * salt is checked against its content.
+ */
+export function derivedSalt(filePlan: Plan): string {
+  const { inputs: _inputs, ...rest } = digestMaterial(filePlan) as Plan;
+  return createHash("sha256")
+    .update(`zoneform plan salt ${filePlan.format_version}\u0000`)
+    .update(canonicalJson(rest))
+    .digest("hex")
+    .slice(0, 32);
 }

@@ -1,5 +1,5 @@
 // The plan file's format: the text `plan --out` saves and the checks of its form when it is read back
-// (format 2, the plan schema, every operation addressing its own zone). The file holds `${env:NAME}`
+// (format 3, the plan schema, every operation addressing its own zone). The file holds `${env:NAME}`
 // references in place of secret values and the desired state as written. No file I/O here: reading
 // and writing plan files is engine/plan-store.ts, at the edge.
 import { createRequire } from "node:module";
@@ -35,7 +35,7 @@ export function serialisePlan(plan: Plan, secrets: SecretSource): string {
 }
 
 /**
- * A saved plan's text, its form checked: JSON, format 2, the plan schema, and every operation
+ * A saved plan's text, its form checked: JSON, format 3, the plan schema, and every operation
  * addressing the zone it belongs to. Nothing in it is interpolated or trusted: apply re-plans its
  * desired state and uses the plan only to compare (see engine/verify.ts). `path` names it in messages.
  */
@@ -49,15 +49,19 @@ export async function parsePlanText(text: string, path: string): Promise<Plan> {
   return checkPlanDocument(doc, path);
 }
 
+/** The format of the plan files this zoneform writes and reads. */
+export const PLAN_FORMAT_VERSION = 3;
+
 /** A plan given as a value (a parsed plan file, or a plan object), its form checked as `parsePlanText` does. */
 export async function checkPlanDocument(doc: unknown, path: string, name = `the plan file ${path}`): Promise<Plan> {
   const version = (doc as { format_version?: unknown })?.format_version;
-  if (version !== 2) {
+  if (version !== PLAN_FORMAT_VERSION) {
+    // Format 2's digest left out what `show` displays, so such a plan cannot be trusted to be what was reviewed.
     throw planFileProblem(
       path,
       name,
-      `has format_version ${JSON.stringify(version)}; this zoneform reads format 2. Make the plan again ` +
-        `with this version.`,
+      `has format_version ${JSON.stringify(version)}; this zoneform reads format ${PLAN_FORMAT_VERSION}. ` +
+        `Make the plan again with this version.`,
     );
   }
   const validate = await planValidator();

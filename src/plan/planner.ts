@@ -84,7 +84,7 @@ export function planZone(
 /** The plan as a whole, from zone plans (in the desired state's order). Pure. */
 export function assemblePlan(desired: DesiredState, zones: ZonePlan[], createdAt: string): Plan {
   return {
-    format_version: 2,
+    format_version: 3,
     created_at: createdAt,
     ...(desired.account_id ? { account_id: desired.account_id } : {}),
     safety: { max_deletes: desired.safety.max_deletes },

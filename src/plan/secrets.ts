@@ -7,8 +7,8 @@ import { RuntimeError } from "../errors.js";
 import { Redactor, SENSITIVE, mapStrings, redactDestination } from "../redact.js";
 import { safeJson } from "../safe-text.js";
 import { hideCredentialShapes } from "../credential-shape.js";
-import { planDigest } from "./digest.js";
-import { bindInputs, saltFor } from "./inputs.js";
+import { derivedSalt, planDigest } from "./digest.js";
+import { bindInputs, prepareInputs } from "./inputs.js";
 import { setOwn } from "../data-record.js";
 import { replaceTemplateTokens } from "../template.js";
 
@@ -100,16 +100,16 @@ export function planForDisplay(plan: Plan, secrets: SecretSource): Plan {
 }
 
 /**
- * The plan as written to a file or as JSON: env references instead of values, live secrets hidden,
- * and its digest. Only what can hold a secret is rewritten (bodies, values, texts): never a zone id,
- * an API path or a fingerprint, so a value that happens to appear in an id cannot corrupt the plan.
- * The values the references had are bound by their salted hashes (`inputs`, see inputs.ts): a saved
- * plan keeps its own, a plan made now gets them once, with its salt.
+ * The plan as a plan file holds it, without its bound values and digest: env references instead of
+ * values, live secrets hidden. Only what can hold a secret is rewritten (bodies, values, texts): never a
+ * zone id, an API path or a fingerprint, so a value that happens to appear in an id cannot corrupt the
+ * plan. What a re-plan is compared in (engine/verify.ts), and what the salt is derived from.
  */
-export function planForFile(plan: Plan, secrets: SecretSource): Plan {
+export function fileForm(plan: Plan, secrets: SecretSource): Plan {
   const r = credentialSafe(fileRedactor(secrets));
-  const filed: Plan = {
-    ...plan,
+  const { digest: _digest, inputs: _inputs, ...rest } = plan;
+  return {
+    ...rest,
     zones: plan.zones.map((z) => ({
       ...z,
       errors: r.redactDeep(z.errors),
@@ -141,10 +141,25 @@ export function planForFile(plan: Plan, secrets: SecretSource): Plan {
       })),
     })),
   };
-  const inputs = plan.inputs ?? bindInputs(secrets.secrets, saltFor(plan));
+}
+
+/**
+ * The plan as written to a file or as JSON: its file form (`fileForm`), the values its references had
+ * bound by the KDF (`inputs`, see inputs.ts: a saved plan keeps its own, a plan made now gets them under
+ * the salt derived from its content), and its digest. Synchronous: `preparePlanFile` first derives the
+ * bound values on other threads, else they are derived here.
+ */
+export function planForFile(plan: Plan, secrets: SecretSource): Plan {
+  const filed = fileForm(plan, secrets);
+  const inputs = plan.inputs ?? bindInputs(secrets.secrets, derivedSalt(filed));
   if (inputs) filed.inputs = inputs;
-  const { digest: _old, ...rest } = filed;
-  return { ...rest, digest: planDigest(rest as Plan) };
+  return { ...filed, digest: planDigest(filed) };
+}
+
+/** Derives the values `planForFile` will bind, all at once on libuv's threads (each once per process). */
+export async function preparePlanFile(plan: Plan, secrets: SecretSource): Promise<void> {
+  if (plan.inputs !== undefined || secrets.secrets.length === 0) return;
+  await prepareInputs(secrets.secrets, derivedSalt(fileForm(plan, secrets)));
 }
 
 /**

@@ -40,6 +40,13 @@ export interface ResourceKind<L = unknown, Z extends ZoneBase = ZoneBase> {
    * whose order is the order they run in) and are made one after the other, in plan order.
    */
   readonly independentChanges?: boolean;
+  /**
+   * Fields whose diff shows exactly what the change's write sends under the same name in its body (a
+   * create's or update's POST, PUT or PATCH): `show` and `apply` check each shown value against the
+   * body, and each of these the body sends against a shown field or the value before, so a plan file
+   * cannot show one value and send another. Absent: no field maps that directly.
+   */
+  readonly bodyFields?: readonly string[];
   /** Whether the zone's file declares this kind (absent sections are never read or written). */
   owns(zone: Z): boolean;
   read(ctx: ReadContext, zone: Z): Promise<LiveRead<L>>;

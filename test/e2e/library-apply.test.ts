@@ -1,8 +1,11 @@
 // The library's apply() owns safety as `zoneform apply` does (src/engine/apply.ts): a plan edited
-// after it was made (in memory or as saved JSON), a plan made before the live zone changed, and a
-// plan over safety.max_deletes are refused with nothing written; the library and the CLI make the
-// same plan (same digest) for the same file and zone; the library exports no way to run operations
-// that were not planned.
+// after it was made (in memory or as saved JSON, what it does or what it shows), a plan not made from
+// the configuration given (`expectDesired`), a plan made before the live zone changed, and a plan over
+// safety.max_deletes are refused with nothing written; the library and the CLI make the same plan
+// (same digest) for the same file and zone, and read a saved plan's digest and counts as values; the
+// library exports no way to run operations that were not planned.
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as library from "../../src/index.js";
 import {
@@ -12,10 +15,14 @@ import {
   createClient,
   loadConfig,
   plan,
+  parsePlanFile,
+  planCounts,
+  planDigest,
+  readPlanFile,
   renderPlan,
   type Plan,
 } from "../../src/index.js";
-import { TOKEN, TestEmulator, ZONE, runCli, writeConfig } from "../helpers/cli.js";
+import { TOKEN, TestEmulator, ZONE, runCli, tempDir, writeConfig } from "../helpers/cli.js";
 import { CHECKOUT } from "../helpers/configs.js";
 
 const emu = TestEmulator.perFile();
@@ -94,6 +101,13 @@ describe("the library's apply()", () => {
       const body = await refused(bodyEdited, client);
       expect((body.error as Error).message).toContain("was changed after it was made");
       const { digest: _d, ...undigested } = bodyEdited;
+      // The body alone sends what the plan does not show; with its field, only the re-plan tells.
+      const unshown = await refused(undigested as Plan, client);
+      expect(unshown.error).toBeInstanceOf(StalePlanError);
+      expect((unshown.error as Error).message).toContain(
+        "the plan given to apply shows what its operations do not do; nothing was read or written",
+      );
+      undigested.zones[0]!.changes[1]!.fields.find((f) => f.field === "value")!.after = "script-src *";
       const replanned = await refused(undigested as Plan, client);
       expect(replanned.error).toBeInstanceOf(StalePlanError);
       expect((replanned.error as Error).message).toContain("the body of POST zones/");
@@ -106,9 +120,7 @@ describe("the library's apply()", () => {
       expect((otherValue.error as Error).message).toContain(
         "${env:SUFFIX} has another value than when the plan was made",
       );
-      expect([...digest.writes, ...body.writes, ...replanned.writes, ...reviewed.writes, ...otherValue.writes]).toEqual(
-        [],
-      );
+      expect([digest, body, unshown, replanned, reviewed, otherValue].flatMap((r) => r.writes)).toEqual([]);
       // Untouched, with the digest reviewed, it is applied.
       const ok = await refused(saved, client, { expectDigest: saved.digest });
       expect(ok.error).toBeUndefined();
@@ -187,6 +199,68 @@ describe("the library's apply()", () => {
     },
   );
 
+  it("refuses a plan not made from the desired state it is expected to be made from, before any read", async () => {
+    const { client, desired, p } = await planned();
+    try {
+      const saved = JSON.parse(renderPlan(p, desired, "json")) as Plan;
+      const other = (
+        await loadConfig(await writeConfig(CONFIG.replace("enabled: true", "enabled: false")), { env: ENV })
+      ).desired;
+      for (const given of [p, saved]) {
+        const r = await refused(given, client, { expectDesired: other });
+        expect(r.error).toBeInstanceOf(StalePlanError);
+        expect((r.error as Error).message).toContain(
+          "was not made from the configuration given; nothing was read or written:\n" +
+            `  example.com (${ZONE.com}): page_shield differs`,
+        );
+        expect(await emu.calls()).toEqual([]);
+      }
+      const ok = await refused(saved, client, { expectDesired: desired });
+      expect(ok.error).toBeUndefined();
+      expect(ok.writes).toEqual(WRITES);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("reads a saved plan's digest and counts as values, checked as `zoneform show` checks the file", async () => {
+    const { client, desired, p } = await planned();
+    try {
+      const cli = await runCli(
+        emu,
+        ["plan", "-c", await writeConfig(CONFIG), "--out", join(await tempDir(), "p.json")],
+        {
+          env: ENV,
+        },
+      );
+      const printed = /^Plan digest: (sha256:[0-9a-f]{64})$/m.exec(cli.stdout)?.[1];
+      await emu.clearRequests();
+      const file = join(await tempDir(), "plan.json");
+      await writeFile(file, renderPlan(p, desired, "json"));
+      const saved = await readPlanFile(file);
+      // The digest of the plan plan() made, of the saved plan, and the one the CLI printed: one digest.
+      expect(planDigest(p)).toBe(printed);
+      expect(planDigest(saved)).toBe(printed);
+      expect(planCounts(saved)).toEqual({ create: 1, update: 1, replace: 0, delete: 0 });
+      // Counted from the changes: a plan whose counts say otherwise is refused when read.
+      await writeFile(file, JSON.stringify({ ...saved, summary: { create: 0, update: 0, replace: 0, delete: 0 } }));
+      await expect(readPlanFile(file)).rejects.toThrow(/was changed after it was made/);
+      const forged = { ...saved, summary: { create: 0, update: 0, replace: 0, delete: 0 }, digest: undefined };
+      await writeFile(file, JSON.stringify({ ...forged, digest: planDigest(forged as Plan) }));
+      await expect(readPlanFile(file)).rejects.toThrow(/shows what its operations do not do/);
+      // A downloaded artifact's text, checked alike.
+      await expect(parsePlanFile(renderPlan(p, desired, "json"), "plan.json")).resolves.toMatchObject({
+        digest: printed,
+      });
+      await expect(parsePlanFile(await readFile(file, "utf8"), "plan.json")).rejects.toThrow(
+        "the plan file plan.json shows what its operations do not do",
+      );
+      expect(await emu.calls()).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+
   it("is the only way the library writes: no export runs operations of the caller's", () => {
     expect(Object.keys(library).sort()).toEqual(
       [
@@ -208,7 +282,11 @@ describe("the library's apply()", () => {
         "loadConfig",
         "parseConfigText",
         "plan",
+        "planCounts",
+        "planDigest",
         "planFromLive",
+        "parsePlanFile",
+        "readPlanFile",
         "readLive",
         "renderPlan",
         "resolveCredentials",

@@ -120,7 +120,7 @@ describe("safety", () => {
       operations: [],
     });
     const plan = {
-      format_version: 2,
+      format_version: 3,
       created_at: "",
       summary: { create: 0, update: 0, replace: 1, delete: 1 },
       zones: [

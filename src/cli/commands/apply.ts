@@ -1,15 +1,17 @@
 // `zoneform apply`: a thin layer over the engine (engine/apply.ts): from the file, planAndApply (plan,
-// show, confirm, execute), or from a saved plan, apply (verify: re-read, refuse if edited, stale or
-// unsafe; execute). Here: locks, prompts, signals, progress and output. Exit 4 with a report when it
-// stops part-way.
+// show, confirm, execute), or from a saved plan, apply (verify: refuse if edited, not made from the
+// configuration given with -c, stale or unsafe; re-read; execute). Here: locks, prompts, signals,
+// progress and output. Exit 4 with a report when it stops part-way.
 import type { Command } from "commander";
-import { RunStoppedError, RuntimeError, UsageError } from "../../errors.js";
+import { loadConfig } from "../../config/index.js";
+import { RunStoppedError, RuntimeError, UsageError, formatProblem } from "../../errors.js";
 import { apply as applyVerified, openPlan, planAndApply, type ApplyHooks } from "../../engine/apply.js";
 import type { ApplyReport } from "../../engine/execute.js";
 import { lockZones } from "../../engine/lock.js";
 import { readPlanFile } from "../../engine/plan-store.js";
 import type { DesiredState } from "../../sections/index.js";
 import type { Plan } from "../../model/plan.js";
+import { digestLine } from "../../plan/render/digest.js";
 import { displayRedactor } from "../../plan/secrets.js";
 import { summariseZones, totalChanges } from "../../plan/summary.js";
 import { printable } from "../../safe-text.js";
@@ -34,13 +36,15 @@ interface ApplyOptions extends PlanningOptions, ApproveOptions {
   expectDigest?: string;
 }
 
-async function confirm(io: CliIO, opts: ApplyOptions): Promise<void> {
+/** Asks before the writes, showing the digest of the plan it would apply (the one `plan` printed for it). */
+async function confirm(io: CliIO, opts: ApplyOptions, digest: string): Promise<void> {
   if (approvedInAdvance(opts)) return;
   if (!io.prompt) {
     throw new RuntimeError(
       "apply needs confirmation, but stdin is not a terminal: review the plan and pass --auto-approve (or --yes).",
     );
   }
+  io.stdout.write(digestLine(digest, "text"));
   const answer = await io.prompt("Do you want to make these changes? Only 'yes' will be accepted: ");
   if (answer.trim() !== "yes") throw new RuntimeError("Apply cancelled; nothing was changed.");
 }
@@ -89,16 +93,30 @@ function writing(client: CloudflareClient, io: CliIO, progress: Progress, guard:
 }
 
 /**
- * A saved plan, applied by the engine (engine/apply.ts): its desired state is planned again against
- * the live zones, and only if the result is the saved plan (same fingerprints, same operations) is it
- * applied; what runs is the new plan. Its form, digest and references are checked first here too, to
- * lock the zones it selects and to redact its values in whatever is shown.
+ * The configuration `-c` names beside a saved plan: the plan must have been made from it (the engine
+ * compares them before any read). Loaded as `plan` loads it, its warnings shown; undefined without -c.
+ */
+async function configBeside(opts: ApplyOptions, io: CliIO): Promise<DesiredState | undefined> {
+  if (opts.config === undefined) return undefined;
+  const { desired, warnings } = await loadConfig(opts.config, { env: io.env, cwd: io.cwd });
+  for (const s of desired.secrets) io.secrets?.add(s.value);
+  for (const w of warnings) io.stderr.write(`${formatProblem(w)}\n`);
+  return desired;
+}
+
+/**
+ * A saved plan, applied by the engine (engine/apply.ts): with -c, it must have been made from that
+ * configuration; its desired state is planned again against the live zones, and only if the result is
+ * the saved plan (same fingerprints, same operations, same everything shown) is it applied; what runs
+ * is the new plan. Its form, digest and references are checked first here too, to lock the zones it
+ * selects and to redact its values in whatever is shown.
  */
 async function applySavedPlan(file: string, opts: ApplyOptions, io: CliIO, guard: SignalGuard): Promise<void> {
   const saved = await readPlanFile(file);
   const verification = { file, env: io.env, expectDigest: opts.expectDigest };
   const opened = await openPlan(saved, verification);
   for (const s of opened.desired.secrets) io.secrets?.add(s.value);
+  const expectDesired = await configBeside(opts, io);
   const select = (d: DesiredState) => selectZones(d, opts.zone, opts.shard);
   const desired = select(opened.desired);
   const release = await lockZones(
@@ -111,6 +129,7 @@ async function applySavedPlan(file: string, opts: ApplyOptions, io: CliIO, guard
   try {
     await applyVerified(saved, {
       ...verification,
+      ...(expectDesired ? { expectDesired, expectDesiredName: `the configuration ${opts.config}` } : {}),
       client,
       parallelism: opts.parallelism,
       force: Boolean(opts.force),
@@ -134,7 +153,11 @@ async function applySavedPlan(file: string, opts: ApplyOptions, io: CliIO, guard
 export function register(program: Command, ctx: CommandContext): void {
   const cmd = program
     .command("apply")
-    .argument("[plan-file]", "a plan saved with `zoneform plan --out`; without it, plan from the file first")
+    .argument(
+      "[plan-file]",
+      "a plan saved with `zoneform plan --out`; without it, plan from the file first. With -c too, the plan must " +
+        "have been made from that configuration",
+    )
     .description(
       "Make the live zones match the file (or a saved plan): exit 0 done, 1 error (nothing written), 4 " +
         "stopped part-way.",
@@ -200,7 +223,7 @@ async function applyFromFile(opts: ApplyOptions, io: CliIO, guard: SignalGuard):
           io.stdout.write(renderPlan(plan, d, "text", io, opts));
         },
         confirm: async (_plan, _d, digest) => {
-          await confirm(io, opts);
+          await confirm(io, opts, digest);
           io.stdout.write(`Applying plan ${digest}\n`);
         },
         ...w.hooks,

@@ -5,7 +5,8 @@ import { EXIT } from "../../errors.js";
 import { writePlanFile } from "../../engine/plan-store.js";
 import { assertNoZoneErrors, describeViolation, findSafetyViolations } from "../../engine/verify.js";
 import { refuseExisting } from "../../write-file.js";
-import { totalChanges } from "../../plan/summary.js";
+import { preparePlanFile } from "../../plan/secrets.js";
+import { summariseZones, totalChanges } from "../../plan/summary.js";
 import { addClientOptions } from "../client-options.js";
 import { addCommonOptions, addConfigOption } from "../options.js";
 import { digestLine } from "../../plan/render/digest.js";
@@ -49,6 +50,8 @@ export function register(program: Command, ctx: CommandContext): void {
     if (outPath) refuseExisting(outPath, { force: opts.force, label: outLabel });
     const { plan, desired, client } = await makePlan(opts, io);
     try {
+      // The values bound in the digest and the file, derived at once rather than one by one.
+      await preparePlanFile(plan, desired);
       io.stdout.write(renderPlan(plan, desired, format, io, opts));
       // JSON carries its digest inside; people get it as a last line, to compare with what apply prints.
       // A plan that failed has none: there is nothing to review or apply.
@@ -61,7 +64,7 @@ export function register(program: Command, ctx: CommandContext): void {
         io.stderr.write(`Warning: ${describeViolation(v)}; apply will refuse without --force.\n`);
       }
       assertNoZoneErrors(plan);
-      if (opts.detailedExitcode && totalChanges(plan.summary) > 0) ctx.setExit(EXIT.changes);
+      if (opts.detailedExitcode && totalChanges(summariseZones(plan.zones)) > 0) ctx.setExit(EXIT.changes);
     } finally {
       await client.close();
     }

@@ -1,13 +1,14 @@
 // `zoneform show PLAN.json`: renders a saved plan as `plan` showed it (text, Markdown or its JSON),
 // with its digest, without reading the live zones: what a reviewer reads in a pull request, or what
-// an apply job prints before applying the reviewed plan. Secrets stay `(sensitive)`: the file holds
-// only `${env:NAME}` references, shown as such values were shown when the plan was made.
+// an apply job prints before applying the reviewed plan. Everything it shows is covered by the digest
+// or counted from what is (the counts); a plan that no longer hashes to its digest, or that shows what
+// its operations do not do (plan/consistency.ts), is refused before anything is shown. Secrets stay
+// `(sensitive)`: the file holds only `${env:NAME}` references, shown as such values were shown.
 import type { Command } from "commander";
 import { fitFor } from "../width.js";
-import { RuntimeError } from "../../errors.js";
 import type { Plan } from "../../model/plan.js";
-import { planDigest } from "../../plan/digest.js";
 import { readPlanFile } from "../../engine/plan-store.js";
+import { checkSavedPlan } from "../../engine/verify.js";
 import { digestLine } from "../../plan/render/digest.js";
 import { renderPlanMarkdown } from "../../plan/render/markdown.js";
 import { renderPlanText } from "../../plan/render/text.js";
@@ -40,7 +41,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .argument("<plan-file>", "a plan saved with `zoneform plan --out`")
     .description(
       "Render a saved plan as `plan` showed it, with its digest, without reading the zones: exit 0, 1 (the " +
-        "file was changed after it was made), 3 (not a plan).",
+        "file was changed after it was made: another digest, or it shows what its calls do not do), 3 (not a plan).",
     )
     .option("--format <format>", "text | markdown | json", "text");
   addMaxBytesOption(cmd);
@@ -50,13 +51,7 @@ export function register(program: Command, ctx: CommandContext): void {
     const { io } = ctx;
     const format = parseFormat(opts.format);
     const saved = await readPlanFile(file);
-    const digest = planDigest(saved);
-    if (saved.digest !== undefined && saved.digest !== digest) {
-      throw new RuntimeError(
-        `the plan file ${file} was changed after it was made: its content hashes to ${digest}, not to the ` +
-          `${saved.digest} it records`,
-      );
-    }
+    const digest = checkSavedPlan(saved, `the plan file ${file}`);
     if (format === "json") {
       io.stdout.write(`${safeJson({ ...saved, digest }, 2)}\n`);
       return;

@@ -1,10 +1,11 @@
 // The Terraform-like text rendering of a plan: one block per zone, a sign per change, field-level
 // before → after (word diffs for long text), the HTTP call under each change, and the Plan: line.
-// Text from the API or the file is made printable before it is coloured.
+// Text from the API or the file is made printable before it is coloured. The counts are counted from
+// the changes here, never taken from the plan's `summary`.
 import pc from "picocolors";
 import type { Change, FieldDiff, Plan } from "../../model/plan.js";
 import { printable } from "../../safe-text.js";
-import { summaryLine, totalChanges } from "../summary.js";
+import { summariseZones, summaryLine, totalChanges } from "../summary.js";
 import { SIGN, changeTitle, formatValue, isTextDiff, operationLine, wordDiff, zoneLabel } from "./format.js";
 
 export interface TextOptions {
@@ -63,11 +64,12 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
   const changed = plan.zones.filter((z) => z.changes.length > 0 || z.errors.length > 0);
   const unchanged = plan.zones.filter((z) => z.changes.length === 0 && z.errors.length === 0).length;
   const failed = plan.zones.filter((z) => z.errors.length > 0).length;
+  const counts = summariseZones(plan.zones);
   for (const z of plan.zones) {
     for (const w of z.warnings) out.push(`${c.yellow("Warning:")} [${printable(z.name ?? z.zone_id)}] ${printable(w)}`);
   }
   if (out.length > 0) out.push("");
-  if (totalChanges(plan.summary) === 0 && changed.length === 0) {
+  if (totalChanges(counts) === 0 && changed.length === 0) {
     out.push(`${c.green("No changes.")} ${plan.zones.length} zone(s) match the configuration.`);
     return `${out.join("\n")}\n`;
   }
@@ -88,6 +90,6 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
     out.push(
       c.red(`${failed} zone(s) could not be planned; apply makes no change anywhere until every zone can be planned.`),
     );
-  else out.push(c.bold(summaryLine(plan.summary)));
+  else out.push(c.bold(summaryLine(counts)));
   return `${out.join("\n")}\n`;
 }

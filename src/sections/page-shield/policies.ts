@@ -111,6 +111,7 @@ export const pageShieldPolicies: ResourceKind<LivePolicy[], ZoneWithPageShield> 
   name: RESOURCE,
   order: 20,
   independentChanges: true,
+  bodyFields: ["description", "action", "expression", "value", "enabled"],
   owns: (zone) => zone.page_shield?.policies !== undefined,
 
   async read(ctx, zone) {

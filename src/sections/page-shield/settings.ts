@@ -57,6 +57,7 @@ export function settingsBody(live: Settings, fields: ReadonlyArray<{ field: stri
 export const pageShieldSettings: ResourceKind<Settings, ZoneWithPageShield> = {
   name: "page_shield_settings",
   order: 10,
+  bodyFields: SETTINGS,
   owns: (zone) => Object.keys(desiredSettings(zone)).length > 0,
 
   async read(ctx, zone) {

@@ -33,7 +33,7 @@ zones:
 
 const body = { destination_conf: `https://h.example/?header_Authorization=Splunk%20${ENV.SPLUNK_TOKEN}` };
 const plan: Plan = {
-  format_version: 2,
+  format_version: 3,
   created_at: "2026-11-21T00:00:00.000Z",
   safety: { max_deletes: 1 },
   summary: { create: 1, update: 1, replace: 0, delete: 0 },
@@ -89,7 +89,7 @@ describe("saved plan files", () => {
     await writeFile(path, "old", { mode: 0o644 });
     await writePlanFile(path, plan, desired, { force: true });
     expect((await stat(path)).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(await readFile(path, "utf8")).format_version).toBe(2);
+    expect(JSON.parse(await readFile(path, "utf8")).format_version).toBe(3);
   });
 
   it("refuse to replace an existing file without force, leaving it and no temporary file", async () => {
@@ -109,16 +109,13 @@ describe("saved plan files", () => {
 
   it("carry a desired state that loads like a file, needing its variables", async () => {
     const read = await readPlanFile(await saved());
-    const again = desiredFromPlan(read, "plan.json", ENV);
+    const again = await desiredFromPlan(read, "plan.json", ENV);
     expect(again.zones[0]!.logs!.logpush_jobs![0]!.destination_conf).toBe(body.destination_conf);
     expect(again.safety).toEqual({ max_deletes: 1 });
-    const err = (() => {
-      try {
-        desiredFromPlan(read, "plan.json", {});
-      } catch (e) {
-        return e as Error;
-      }
-    })();
+    const err = await desiredFromPlan(read, "plan.json", {}).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
     expect(err).toBeInstanceOf(ConfigError);
     expect(err!.message).toContain("environment variable SPLUNK_TOKEN is not set");
   });
@@ -126,10 +123,15 @@ describe("saved plan files", () => {
   it("refuse another format version, files that are not plans, and operations aimed at another zone", async () => {
     const path = await saved();
     await writeFile(path, JSON.stringify({ ...plan, format_version: 1 }));
-    await expect(readPlanFile(path)).rejects.toThrow(/format_version 1; this zoneform reads format 2/);
+    await expect(readPlanFile(path)).rejects.toThrow(/format_version 1; this zoneform reads format 3/);
+    // Format 2's digest did not cover what `show` displays: such a plan is made again.
+    await writeFile(path, JSON.stringify({ ...plan, format_version: 2 }));
+    await expect(readPlanFile(path)).rejects.toThrow(
+      /format_version 2; this zoneform reads format 3\. Make the plan again with this version\./,
+    );
     await writeFile(path, "not json");
     await expect(readPlanFile(path)).rejects.toThrow(/is not JSON/);
-    await writeFile(path, JSON.stringify({ format_version: 2 }));
+    await writeFile(path, JSON.stringify({ format_version: 3 }));
     await expect(readPlanFile(path)).rejects.toThrow(/is not a zoneform plan/);
     const astray = structuredClone(plan);
     astray.zones[0]!.changes[0]!.operations[0]!.path = `zones/${OTHER}/page_shield`;

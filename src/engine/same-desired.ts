@@ -1,0 +1,103 @@
+// `apply PLAN.json -c CONFIG`: a saved plan is applied only when it was made from the configuration
+// given (in CI, the one at the merged commit). Both desired states are loaded the same way (schema,
+// rules, defaults, `${env:…}` values) and compared zone by zone and section by section, as normalized:
+// a difference of layout or of a default written out is none, a difference of what would be planned is
+// refused, naming the zone and the sections, never a value. Nothing is read from the API before.
+import { StalePlanError } from "../errors.js";
+import { canonicalJson } from "../plan/fingerprint.js";
+import { printable } from "../safe-text.js";
+import { SECTIONS, type DesiredState, type DesiredZone } from "../sections/index.js";
+
+const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
+
+/** The value at a section's path in a zone (`logs.logpush_jobs`), or undefined. */
+function at(value: unknown, path: readonly string[]): unknown {
+  let here = value;
+  for (const key of path) {
+    if (here === null || typeof here !== "object" || !Object.hasOwn(here, key)) return undefined;
+    here = (here as Record<string, unknown>)[key];
+  }
+  return here;
+}
+
+/** A copy of `value` without what is at `path`. */
+function without(value: unknown, path: readonly string[]): unknown {
+  if (path.length === 0 || value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  const [key, ...rest] = path as [string, ...string[]];
+  if (!Object.hasOwn(value, key)) return value;
+  const copy = { ...(value as Record<string, unknown>) };
+  if (rest.length === 0) delete copy[key];
+  else copy[key] = without(copy[key], rest);
+  return copy;
+}
+
+/** Where two values differ, by key path (`name`, `logs.prune`), down to the first key that is not an object on both. */
+function differingKeys(a: unknown, b: unknown, prefix = ""): string[] {
+  const isRecord = (v: unknown): v is Record<string, unknown> =>
+    v !== null && typeof v === "object" && !Array.isArray(v);
+  if (!isRecord(a) || !isRecord(b)) return same(a, b) ? [] : [prefix || "(the zone)"];
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+  return keys.flatMap((k) => differingKeys(a[k], b[k], prefix ? `${prefix}.${k}` : k));
+}
+
+/** What a zone plans from, without where it was written and how it was spelled. */
+function planned(zone: DesiredZone): Record<string, unknown> {
+  const { source: _source, declared: _declared, ...rest } = zone;
+  return rest;
+}
+
+/** The sections (by their path in the file) and other keys in which two desired zones differ. */
+export function zoneDifferences(a: DesiredZone, b: DesiredZone): string[] {
+  const out: string[] = [];
+  let restA: unknown = planned(a);
+  let restB: unknown = planned(b);
+  for (const section of SECTIONS) {
+    const path = section.path.split(".");
+    if (!same(at(restA, path), at(restB, path))) out.push(section.path);
+    restA = without(restA, path);
+    restB = without(restB, path);
+  }
+  return [...out, ...differingKeys(restA, restB)];
+}
+
+/**
+ * How the plan's desired state differs from the configuration's, in words (empty when they are the
+ * same): the account and safety settings, zones in one and not the other, and per zone the sections.
+ */
+export function desiredDifferences(plan: DesiredState, config: DesiredState): string[] {
+  const out: string[] = [];
+  if ((plan.account_id ?? null) !== (config.account_id ?? null)) out.push("account_id differs");
+  if (!same(plan.safety, config.safety)) out.push("safety differs");
+  const label = (z: DesiredZone) => printable(z.name ? `${z.name} (${z.zone_id})` : z.zone_id);
+  const inConfig = new Map(config.zones.map((z) => [z.zone_id, z]));
+  const inPlan = new Set(plan.zones.map((z) => z.zone_id));
+  for (const z of plan.zones) {
+    const other = inConfig.get(z.zone_id);
+    if (!other) {
+      out.push(`${label(z)}: in the plan, not in the configuration`);
+      continue;
+    }
+    const parts = zoneDifferences(z, other);
+    if (parts.length > 0)
+      out.push(`${label(z)}: ${parts.map((p) => printable(p)).join(", ")} differ${parts.length === 1 ? "s" : ""}`);
+  }
+  for (const z of config.zones) {
+    if (!inPlan.has(z.zone_id)) out.push(`${label(z)}: in the configuration, not in the plan`);
+  }
+  return out;
+}
+
+/**
+ * Refuses a plan not made from `config` (exit 1): `name` says which plan, `configName` which
+ * configuration. Nothing has been read from the API or written when it throws.
+ */
+export function assertSameDesired(plan: DesiredState, config: DesiredState, name: string, configName: string): void {
+  const found = desiredDifferences(plan, config);
+  if (found.length === 0) return;
+  throw new StalePlanError(
+    `${name} was not made from ${configName}; nothing was read or written:\n` +
+      `${found.map((f) => `  ${f}`).join("\n")}\n` +
+      "Make the plan again from this configuration and review it.",
+    found,
+  );
+}
