@@ -3,12 +3,21 @@
 // one at a time and only distinct origins and hosts are kept. A source on the page's own host is
 // 'self'; many subdomains of one parent collapse to a wildcard; a host that served anything malicious
 // is left out entirely (and listed), and never hidden inside a wildcard.
+//
+// URLs and hosts are text a skimmer chooses, and a URL parser accepts `;`, `,`, quotes and more in a
+// host name: a source is made only of what the CSP grammar allows (src/inventory/csp.ts, hostSource:
+// scheme://host[:port], host lower-case [a-z0-9.-], punycode kept as punycode), so no URL can end the
+// directive (`;report-uri https://attacker…`) or start a second policy (`,`). A URL whose host does not
+// fit, and one from a look-alike of a trusted host (src/inventory/lookalike.ts), is dropped and listed
+// with the reason; so is a page host that cannot stand in the policy's expression.
 import {
   classifyConnection,
   classifyScript,
   MALICIOUS_SCORE_THRESHOLD,
   THREAT_SCORE_THRESHOLD,
 } from "../inventory/classify.js";
+import { hostPartProblem, hostSource } from "../inventory/csp.js";
+import { hostReferences, LookalikeJudge } from "../inventory/lookalike.js";
 
 export type CspItemKind = "script" | "connection";
 
@@ -17,6 +26,18 @@ export interface ExcludedHost {
   scripts: number;
   connections: number;
   reasons: string[];
+}
+
+/** What was dropped from the suggestion and why: one row per kind, reason and host, with an example. */
+export interface DroppedSource {
+  kind: CspItemKind | "page host";
+  /** The host (as the parser or the API gave it; printable by the renderer). */
+  host: string;
+  /** An item's URL that was dropped (the first one seen). */
+  example: string;
+  reason: string;
+  /** Items dropped for this reason from this host. */
+  count: number;
 }
 
 export interface CspSuggestion {
@@ -30,8 +51,12 @@ export interface CspSuggestion {
   self_hosted_malicious: { count: number; examples: string[] };
   /** The page hosts the items were seen on (for the policy's expression). */
   page_hosts: string[];
-  /** Items read, and items whose URL gave no origin (data:, blob:, relative). */
-  counts: { scripts: number; connections: number; skipped: number };
+  /** URLs not valid as a CSP source or from a look-alike host, and page hosts not valid in an expression. */
+  dropped: DroppedSource[];
+  /** Dropped rows beyond the ones kept (MAX_DROPPED). */
+  dropped_more: number;
+  /** Items read, items whose URL gave no origin (data:, blob:, relative), items dropped. */
+  counts: { scripts: number; connections: number; skipped: number; dropped: number };
   /** The js_integrity_score below which a script counted as malicious. */
   malicious_below: number;
   /** The magecart, malware and cryptomining score below which a script counted as malicious. */
@@ -49,6 +74,8 @@ export interface CspOptions {
 
 export const DEFAULT_WILDCARD_THRESHOLD = 5;
 const MAX_EXAMPLES = 10;
+/** Dropped rows kept (distinct kind, reason and host); the rest are counted. */
+export const MAX_DROPPED = 50;
 const SOURCE_SCHEMES = new Set(["https:", "http:", "wss:", "ws:"]);
 
 interface Origin {
@@ -79,9 +106,21 @@ export class CspSuggester {
   private readonly malicious = new Map<string, ExcludedHost>();
   private readonly pageHosts = new Set<string>();
   private selfMalicious = { count: 0, examples: [] as string[] };
-  private counts = { scripts: 0, connections: 0, skipped: 0 };
+  private counts = { scripts: 0, connections: 0, skipped: 0, dropped: 0 };
+  private readonly dropped = new Map<string, DroppedSource>();
+  private droppedMore = 0;
+  private readonly judge = new LookalikeJudge(hostReferences());
 
   constructor(private readonly opts: CspOptions = {}) {}
+
+  private drop(kind: DroppedSource["kind"], host: string, example: string, reason: string): void {
+    if (kind !== "page host") this.counts.dropped += 1;
+    const key = `${kind}\n${reason}\n${host}`;
+    const row = this.dropped.get(key);
+    if (row) row.count += 1;
+    else if (this.dropped.size < MAX_DROPPED) this.dropped.set(key, { kind, host, example, reason, count: 1 });
+    else this.droppedMore += 1;
+  }
 
   private get threshold(): number {
     return this.opts.maliciousBelow ?? MALICIOUS_SCORE_THRESHOLD;
@@ -97,10 +136,25 @@ export class CspSuggester {
     else this.counts.connections += 1;
     const url = typeof raw.url === "string" ? raw.url : "";
     const pageHost = typeof raw.host === "string" ? raw.host.toLowerCase() : "";
-    if (pageHost) this.pageHosts.add(pageHost);
+    if (pageHost) {
+      const problem = hostPartProblem(pageHost.replace(/\.$/, ""));
+      if (problem === undefined && !pageHost.startsWith("*")) this.pageHosts.add(pageHost);
+      else this.drop("page host", pageHost, url, `not a host the policy's expression can name: ${problem ?? "'*'"}`);
+    }
     const origin = originOf(url);
     if (!origin) {
       this.counts.skipped += 1;
+      return;
+    }
+    const built = hostSource({ scheme: origin.scheme, host: origin.host, port: origin.port });
+    if (built.problem !== undefined) {
+      this.drop(kind, origin.host, url, `not a CSP source: ${built.problem}`);
+      return;
+    }
+    const look = this.judge.judge(url, pageHost || undefined);
+    if (look) {
+      const like = look.looks_like ? `looks like ${look.looks_like}: ` : "";
+      this.drop(kind, look.host, url, `look-alike host: ${like}${look.reasons.join("; ")}`);
       return;
     }
     const isSelf = origin.host === pageHost && (origin.scheme === "https" || origin.scheme === "wss");
@@ -143,6 +197,8 @@ export class CspSuggester {
         .sort((a, b) => b.scripts + b.connections - (a.scripts + a.connections) || (a.host < b.host ? -1 : 1)),
       self_hosted_malicious: { count: this.selfMalicious.count, examples: [...this.selfMalicious.examples] },
       page_hosts: [...this.pageHosts].sort(),
+      dropped: [...this.dropped.values()].map((d) => ({ ...d })),
+      dropped_more: this.droppedMore,
       counts: { ...this.counts },
       malicious_below: this.threshold,
       threat_below: this.threatThreshold,

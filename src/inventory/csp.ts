@@ -9,6 +9,9 @@
 // percent-encoded. The expression selects the pages in scope, each `host/path` pattern as host and path
 // tests.
 import { hostSource, urlParts } from "../sections/page-shield/index.js";
+
+/** The CSP grammar's host checks, for `csp suggest` (which reads the sections through the inventory). */
+export { hostPartProblem, hostSource } from "../sections/page-shield/index.js";
 import type { ScriptInventory } from "./types.js";
 
 export interface InventoryPolicy {

@@ -1,11 +1,15 @@
 // `zoneform csp suggest`: a script-src / connect-src value built from the active, non-malicious scripts
 // and connections Page Shield found, printed as a directive and as a policy ready to paste under
-// `page_shield.policies`. Malicious hosts are left out and listed. Hosts, URLs and reasons come from the
-// API: the text shows them printable (control and bidirectional characters escaped).
+// `page_shield.policies`. Malicious hosts are left out and listed, and so is every URL or page host the
+// CSP grammar does not allow or that comes from a look-alike host (src/csp/suggest.ts), with a Warning
+// line on stderr. Hosts, URLs and reasons come from the API: the text shows them printable (control and
+// bidirectional characters escaped), and the YAML block writes every `${` as `$${` (export's
+// escapeTemplates) so that the file reads it back as text.
 import { Option, type Command } from "commander";
 import { stringify } from "yaml";
 import type { CloudflareClient } from "../../cloudflare/types.js";
-import { CspSuggester, hostExpression, type CspSuggestion } from "../../csp/suggest.js";
+import { CspSuggester, hostExpression, type CspSuggestion, type DroppedSource } from "../../csp/suggest.js";
+import { escapeTemplates } from "../../sections/export-context.js";
 import { MALICIOUS_SCORE_THRESHOLD, THREAT_SCORE_THRESHOLD } from "../../inventory/classify.js";
 import { UsageError } from "../../errors.js";
 import { printable } from "../../safe-text.js";
@@ -80,7 +84,27 @@ export function policyBlock(s: CspSuggestion, opts: { description: string; actio
   // A comment holds one line: a newline in a host or a reason must not start YAML of its own.
   const excluded = s.excluded.map((e) => `#   ${printable(`${e.host}: ${e.reasons.join("; ")}`)}\n`).join("");
   const note = excluded ? `# Left out, malicious:\n${excluded}` : "";
-  return note + stringify([policy], { lineWidth: 0 });
+  const dropped = droppedLines(s)
+    .map((l) => `#   ${l}\n`)
+    .join("");
+  const droppedNote = dropped ? `# Left out, not a CSP source or from a look-alike host:\n${dropped}` : "";
+  return note + droppedNote + stringify([escapeTemplates(policy)], { lineWidth: 0 });
+}
+
+/** One printable line per dropped row (kind, example, reason, count), and one for the rows not kept. */
+export function droppedLines(s: CspSuggestion): string[] {
+  const row = (d: DroppedSource) =>
+    printable(`${d.kind} ${d.example}: ${d.reason}${d.count > 1 ? ` (${d.count} items from ${d.host})` : ""}`);
+  return [...s.dropped.map(row), ...(s.dropped_more > 0 ? [`…and ${s.dropped_more} more`] : [])];
+}
+
+/** The Warning line on stderr when anything was dropped (the output lists what and why). */
+export function droppedWarning(s: CspSuggestion): string {
+  const n = s.counts.dropped + s.dropped.filter((d) => d.kind === "page host").reduce((a, d) => a + d.count, 0);
+  return n === 0
+    ? ""
+    : `Warning: csp suggest left out ${n} item(s) whose URL or page host is not a valid CSP source or is a ` +
+        "look-alike of a trusted host; the output lists each with the reason\n";
 }
 
 export function renderSuggestionText(zoneId: string, s: CspSuggestion, block: string): string {
@@ -111,6 +135,11 @@ export function renderSuggestionText(zoneId: string, s: CspSuggestion, block: st
         `cannot exclude them, remove them from the site:`,
     );
     lines.push(...s.self_hosted_malicious.examples.map((u) => `  ${printable(u)}`), "");
+  }
+  const dropped = droppedLines(s);
+  if (dropped.length > 0) {
+    lines.push("Left out, not a valid CSP source or from a look-alike host (never allow these):");
+    lines.push(...dropped.map((l) => `  ${l}`), "");
   }
   if (s.counts.skipped > 0)
     lines.push(`${s.counts.skipped} item(s) without an http(s) or ws(s) origin (data:, blob:) were skipped.`, "");
@@ -188,6 +217,7 @@ export function register(program: Command, ctx: CommandContext): void {
       const description = opts.description ?? "Suggested by zoneform csp suggest";
       const block = policyBlock(s, { description, action: opts.action });
       io.stdout.write(opts.format === "yaml" ? block : renderSuggestionText(zoneId, s, block));
+      io.stderr.write(droppedWarning(s));
     } finally {
       progress.end();
       await client.close();
@@ -231,7 +261,9 @@ async function suggestFromInventory(io: CliIO, opts: CspFlags, action: "allow" |
       `every other script is blocked.`,
     ...notes.map((n) => `#   ${printable(n)}`),
   ];
-  const block = `${comments.join("\n")}\n${stringify([policy], { lineWidth: 0 })}`;
+  const block = `${comments.join("\n")}\n${stringify([escapeTemplates(policy)], { lineWidth: 0 })}`;
+  for (const n of notes.filter((n) => n.includes("(left out:")))
+    io.stderr.write(`Warning: csp suggest --from-inventory made no source of ${printable(n)}\n`);
   if (opts.format === "yaml") {
     io.stdout.write(block);
     return;
