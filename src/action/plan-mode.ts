@@ -61,11 +61,16 @@ export async function plan(ctx: Context): Promise<void> {
       `### zoneform plan failed\n\n${what} for ${where}; no plan was saved, so nothing can be applied ` +
       `from this commit.\n\n${codeBlock(lastLines(detail))}${made ? `\n${made}.\n` : ""}`;
     runner.summary(text);
+    let commented = "";
     if (pr) {
       const marker: PlanMarker = { kind: "failed", head: pr.head, run: runId };
-      await upsertPlanComment(ctx, pr.number, `${markerLine(marker)}\n${text}`);
+      try {
+        await upsertPlanComment(ctx, pr.number, `${markerLine(marker)}\n${text}`);
+      } catch (err) {
+        commented = ` (and the pull request's comment could not say so: ${(err as Error).message})`;
+      }
     }
-    throw new ActionFailed(`${what}: ${lastLines(detail, 3)}`);
+    throw new ActionFailed(`${what}${commented}: ${lastLines(detail, 3)}`);
   };
 
   const validate = await ctx.zoneform(["validate", ...configArgs(ctx)]);

@@ -327,6 +327,21 @@ describe("the artifact is the one of the run the marker names", () => {
     await expectRefused(r, /was changed after it was made/);
   });
 
+  it("a token without actions: read: refused, saying which permission docs/ci.md lists", async () => {
+    const r = await scenario((text) => {
+      gh.addRun(RUN, HEAD);
+      gh.upload(RUN, `zoneform-plan-${HEAD}.json`, text);
+      gh.denied = [/^\/actions\//];
+    });
+    await expectRefused(
+      r,
+      new RegExp(
+        `names run ${RUN}, which could not be read \\(GitHub API GET repos/${REPO}/actions/runs/${RUN}: HTTP 403 ` +
+          `"Resource not accessible by integration" \\(does the workflow grant the permissions docs/ci.md lists\\?\\)\\)`,
+      ),
+    );
+  });
+
   it("no pull request was merged as the pushed commit: refused, nothing read", async () => {
     gh.reset();
     gh.calls = [];

@@ -62,6 +62,8 @@ export class GitHubStandIn {
   pulls: StoredPull[] = [];
   runs: StoredRun[] = [];
   artifacts: StoredArtifact[] = [];
+  /** Paths (after /repos/owner/name) the token may not read, as GitHub answers a missing permission: 403. */
+  denied: RegExp[] = [];
   url = "";
   private nextId = 1000;
   private server?: Server;
@@ -94,6 +96,7 @@ export class GitHubStandIn {
     this.pulls = [];
     this.runs = [];
     this.artifacts = [];
+    this.denied = [];
   }
 
   /** The calls without their query (paging), as `METHOD /path`. */
@@ -191,6 +194,8 @@ export class GitHubStandIn {
     const base = `/repos/${this.repo}`;
     if (!path.startsWith(`${base}/`)) return { status: 404, body: { message: "Not Found" } };
     const rest = path.slice(base.length);
+    if (this.denied.some((d) => d.test(rest)))
+      return { status: 403, body: { message: "Resource not accessible by integration" } };
     const page = <T>(items: T[]): T[] => {
       const size = Number(url.searchParams.get("per_page") ?? "30");
       const n = Number(url.searchParams.get("page") ?? "1");
