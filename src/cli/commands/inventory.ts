@@ -157,10 +157,12 @@ export function register(program: Command, ctx: CommandContext): void {
         const label = `--merge ${opts.merge}`;
         const merged = mergeInventory(mergeText, label, scripts, { pages, pinHashes: opts.pinHashes, zone, now });
         const target = outPath ?? resolve(io.cwd, opts.merge!);
-        await writeFileSafely(target, merged.text, {
-          force: outPath === undefined || opts.force,
-          label: outPath ? `--out ${opts.out}` : label,
-        });
+        // Nothing new (or only look-alikes, left out): FILE is not rewritten.
+        if (outPath !== undefined || merged.added.length > 0 || merged.pagesAdded.length > 0)
+          await writeFileSafely(target, merged.text, {
+            force: outPath === undefined || opts.force,
+            label: outPath ? `--out ${opts.out}` : label,
+          });
         io.stderr.write(leftOutWarning(merged.leftOut));
         const added = merged.added.map((a) => `  + ${printable(a.url)}\n`).join("");
         io.stderr.write(
