@@ -37,8 +37,18 @@ function cut(text: string, max: number | undefined): string {
  * `www.` host, an e-mail address or mention (`@`), an issue reference (`#12`, `GH-12`, `owner/repo#12`),
  * a hexadecimal run that could be a commit hash.
  */
-const LIVE_WORD =
-  /:\/\/|^(?:mailto|xmpp|tel|data|javascript|vbscript):|www\.|@|#\d|\bgh-\d|(?<![0-9a-z])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,}(?![0-9a-z])/i;
+const LIVE_WORD = new RegExp(
+  [
+    ":\\/\\/",
+    "^(?:mailto|xmpp|tel|data|javascript|vbscript):",
+    "www\\.",
+    "@",
+    "#\\d",
+    "\\bgh-\\d",
+    "(?<![0-9a-z])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\\d)[0-9a-f]{7,}(?![0-9a-z])",
+  ].join("|"),
+  "i",
+);
 
 /** Whether GitHub would make something live of this word (see LIVE_WORD). */
 export function isLiveWord(word: string): boolean {

@@ -57,6 +57,11 @@ export function hasUnsafe(text: string): boolean {
   return UNSAFE.test(text);
 }
 
+/** `text` with each character printable() escapes, but a newline, replaced by what `escape` makes of it. */
+export function replaceUnsafe(text: string, escape: (ch: string) => string): string {
+  return UNSAFE.test(text) ? text.replace(UNSAFE_BUT_NEWLINE, escape) : text;
+}
+
 /**
  * `text` with its control, invisible, line-breaking and bidirectional characters escaped (`\u001b[1A`
  * is shown as the nine characters `\u001b[1A`, a newline as `\n`, a zero-width space as `\u200b`). Text

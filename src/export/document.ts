@@ -1,6 +1,7 @@
 // Writes an export as a zoneform file: a header (the schema for editors, what was exported and when,
 // which environment variables the file refers to) and the YAML of the desired state. Pure.
 import { Document, isScalar, visit } from "yaml";
+import { safeYamlText } from "../safe-yaml.js";
 import { printable } from "../safe-text.js";
 import type { ExportNotes, ExportSection } from "./types.js";
 
@@ -51,5 +52,5 @@ export function renderExport(document: Record<string, unknown>, header: Document
       if (node.items.length > 0 && node.items.every((i) => isScalar(i))) node.flow = true;
     },
   });
-  return headerComment(header, notes) + doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+  return headerComment(header, notes) + safeYamlText(doc, { lineWidth: 0, flowCollectionPadding: false });
 }

@@ -11,6 +11,7 @@
 // justify: the draft names it in its header comment as left out, the merge leaves the file without it,
 // and both say so (leftOut).
 import { Document, isMap, isScalar, isSeq, parseDocument, type Node, type YAMLMap, type YAMLSeq } from "yaml";
+import { safeYamlText } from "../safe-yaml.js";
 import { UsageError } from "../errors.js";
 import { printable } from "../safe-text.js";
 import { escapeTemplates } from "../sections/export-context.js";
@@ -142,7 +143,7 @@ export function draftInventory(scripts: readonly SeenScript[], opts: DraftOption
         ]
       : []),
   ].join("\n");
-  return doc.toString({ lineWidth: 0 });
+  return safeYamlText(doc, { lineWidth: 0 });
 }
 
 export interface MergeResult {
@@ -242,5 +243,5 @@ export function mergeInventory(
     seq.items.push(entryNode(doc, entry, seen, note));
     added.push(entry);
   }
-  return { text: doc.toString({ lineWidth: 0 }), added, leftOut, pagesAdded, where };
+  return { text: safeYamlText(doc, { lineWidth: 0 }), added, leftOut, pagesAdded, where };
 }

@@ -134,3 +134,16 @@ describe("sarifMessage", () => {
     expect(sarifMessage("[1](0)")).not.toMatch(/(^|[^\\])\[/);
   });
 });
+
+describe("safeYamlStringify", () => {
+  it("writes a string with invisible or bidirectional characters double-quoted with YAML escapes, read back the same", async () => {
+    const { parse } = await import("yaml");
+    const { safeYamlStringify } = await import("../../src/safe-yaml.js");
+    const value = { a: "x\u202ey\u200b\u{e0041}\u001b[2K", b: "plain é 🙂", c: ["line\nbreak\u2066"] };
+    const text = safeYamlStringify(value, { lineWidth: 0 });
+    expect(hasUnsafe(text.replace(/\n/g, ""))).toBe(false);
+    expect(text).toContain('a: "x\\u202ey\\u200b\\U000e0041\\e[2K"');
+    expect(text).toContain("b: plain é 🙂");
+    expect(parse(text)).toEqual(value);
+  });
+});

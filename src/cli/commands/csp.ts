@@ -6,12 +6,12 @@
 // bidirectional characters escaped), and the YAML block writes every `${` as `$${` (export's
 // escapeTemplates) so that the file reads it back as text.
 import { Option, type Command } from "commander";
-import { stringify } from "yaml";
 import type { CloudflareClient } from "../../cloudflare/types.js";
 import { CspSuggester, hostExpression, type CspSuggestion, type DroppedSource } from "../../csp/suggest.js";
 import { escapeTemplates } from "../../sections/export-context.js";
 import { MALICIOUS_SCORE_THRESHOLD, THREAT_SCORE_THRESHOLD } from "../../inventory/classify.js";
 import { UsageError } from "../../errors.js";
+import { safeYamlStringify } from "../../safe-yaml.js";
 import { printable } from "../../safe-text.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import type { CommandContext } from "../command.js";
@@ -88,7 +88,7 @@ export function policyBlock(s: CspSuggestion, opts: { description: string; actio
     .map((l) => `#   ${l}\n`)
     .join("");
   const droppedNote = dropped ? `# Left out, not a CSP source or from a look-alike host:\n${dropped}` : "";
-  return note + droppedNote + stringify([escapeTemplates(policy)], { lineWidth: 0 });
+  return note + droppedNote + safeYamlStringify([escapeTemplates(policy)], { lineWidth: 0 });
 }
 
 /** One printable line per dropped row (kind, example, reason, count), and one for the rows not kept. */
@@ -261,7 +261,7 @@ async function suggestFromInventory(io: CliIO, opts: CspFlags, action: "allow" |
       `every other script is blocked.`,
     ...notes.map((n) => `#   ${printable(n)}`),
   ];
-  const block = `${comments.join("\n")}\n${stringify([escapeTemplates(policy)], { lineWidth: 0 })}`;
+  const block = `${comments.join("\n")}\n${safeYamlStringify([escapeTemplates(policy)], { lineWidth: 0 })}`;
   for (const n of notes.filter((n) => n.includes("(left out:")))
     io.stderr.write(`Warning: csp suggest --from-inventory made no source of ${printable(n)}\n`);
   if (opts.format === "yaml") {
