@@ -134,30 +134,42 @@ describe("custom log fields", () => {
   });
 
   it(
-    "adopts a rule made in the dashboard instead of adding a second, and leaves a further one " + "byte for byte",
+    "adopts a rule made in the dashboard instead of adding a second; a further enabled one stops the zone " +
+      "(it logs fields the file does not say), a disabled one is left byte for byte",
     async () => {
-      await emu.api("PUT", EP_PATH, {
-        name: "default",
-        rules: [
-          {
-            action: "log_custom_field",
-            expression: "true",
-            description: "dashboard",
-            action_parameters: { request_fields: [{ name: "user-agent" }] },
-          },
-          {
-            action: "log_custom_field",
-            expression: 'http.host eq "api.example.com"',
-            description: "api team",
-            ref: "api",
-            action_parameters: { cookie_fields: [{ name: "api_session" }] },
-          },
-        ],
-      });
+      const further = {
+        action: "log_custom_field",
+        expression: 'http.host eq "api.example.com"',
+        description: "api team",
+        ref: "api",
+        action_parameters: { cookie_fields: [{ name: "api_session" }] },
+      };
+      const seed = (enabled: boolean) =>
+        emu.api("PUT", EP_PATH, {
+          name: "default",
+          rules: [
+            {
+              action: "log_custom_field",
+              expression: "true",
+              description: "dashboard",
+              action_parameters: { request_fields: [{ name: "user-agent" }] },
+            },
+            { ...further, enabled },
+          ],
+        });
+      await seed(true);
+      const config = fieldsConfig("request_headers: [user-agent, referer]");
+      const stopped = await runCli(emu, ["plan", "-c", await writeConfig(config), "--detailed-exitcode"]);
+      expect(stopped.code, stopped.stdout + stopped.stderr).toBe(1);
+      expect(stopped.stdout + stopped.stderr).toContain("log fields of their own, so the file's could not be met");
+      await emu.clearRequests();
+      expect((await runCli(emu, ["apply", "-c", await writeConfig(config), "--auto-approve"])).code).toBe(1);
+      expect(await emu.calls({ writesOnly: true })).toEqual([]);
+
+      await seed(false);
       const seeded = await entrypoint();
       const foreign = JSON.stringify(seeded.rules[1]);
       await emu.clearRequests();
-      const config = fieldsConfig("request_headers: [user-agent, referer]");
       const { plan, writes } = await converge(config);
       expect(plan).toContain("2 log_custom_field rules");
       expect(plan).toContain(`~ log_custom_fields "custom_fields" (id ${seeded.rules[0]!.id})`);

@@ -214,10 +214,26 @@ export function diffCustomFields(zone: ZoneWithCustomFields, live: LiveCustomFie
   const ep = live.entrypoint;
   const rules = logFieldRules(ep);
   const warnings: string[] = [];
+  // Another enabled rule logs fields of its own, so the file's exact set could never be met: the zone
+  // stops. Disabled ones log nothing and are left as they are.
+  const othersOn = rules.slice(1).filter((r) => r.enabled !== false);
+  if (othersOn.length > 0) {
+    const ids = (list: LiveRule[]) => list.map((r) => r.id ?? "without an id").join(", ");
+    return {
+      changes: [],
+      errors: [
+        `${rules.length} log_custom_field rules in the ${LOG_FIELDS_PHASE} entry point (${ids(rules)}); ` +
+          `zoneform manages one, and the other enabled one(s) (${ids(othersOn)}) log fields of their own, so ` +
+          `the file's could not be met. Delete or disable the others in the dashboard or API (or merge their ` +
+          `fields into the file), then plan again; nothing in this zone is changed`,
+      ],
+      warnings,
+    };
+  }
   if (rules.length > 1) {
     warnings.push(
       `${rules.length} log_custom_field rules in the ${LOG_FIELDS_PHASE} entry point; managing the first ` +
-        `(${rules[0]!.id}), leaving the others as they are`,
+        `(${rules[0]!.id}), leaving the others (disabled) as they are`,
     );
   }
   const rule = rules[0];

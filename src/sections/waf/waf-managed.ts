@@ -95,8 +95,10 @@ function expressionField(rule: LiveRule, want: string): FieldDiff[] {
 }
 
 /**
- * The execute rule that deploys `rulesetId` (the first, with a warning when there are more: the others
- * are left as they are) and what every change to it shares.
+ * The execute rule that deploys `rulesetId` (the first) and what every change to it shares. When more
+ * than one deploys it, the others are left as they are: with a warning when they are all disabled
+ * (they deploy nothing), and otherwise an error that stops the zone, since an enabled one keeps the
+ * ruleset running with its own settings and the file's could never be met.
  */
 function deployedRule(
   zone: ZoneWithWaf,
@@ -107,10 +109,18 @@ function deployedRule(
   out: Gathered,
 ) {
   const found = executeRulesFor(live.entrypoint, rulesetId);
-  if (found.length > 1) {
+  const othersOn = found.slice(1).filter((r) => r.enabled !== false);
+  if (othersOn.length > 0) {
+    out.errors.push(
+      `${found.length} execute rules deploy the ${name} (${found.map((r) => r.id ?? "without an id").join(", ")}); ` +
+        `zoneform manages one, and the other enabled one(s) (${othersOn.map((r) => r.id ?? "without an id").join(", ")}) ` +
+        `keep it running with their own settings, so the file's could not be met. Delete or disable the ` +
+        `others in the dashboard or API (or merge them into one), then plan again; nothing in this zone is changed`,
+    );
+  } else if (found.length > 1) {
     out.warnings.push(
       `${found.length} execute rules deploy the ${name}; managing the first (${found[0]!.id}), leaving the ` +
-        `others as they are`,
+        `others (disabled) as they are`,
     );
   }
   return { rule: found[0], base: { resource: RESOURCE, zone_id: zone.zone_id, identity } };

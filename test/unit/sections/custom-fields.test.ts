@@ -147,15 +147,29 @@ describe("log_custom_fields diff", () => {
     expect(diffCustomFields(zone({}), { entrypoint: entrypoint() }).changes).toEqual([]);
   });
 
-  it("manages the first of several log_custom_field rules, with a warning", () => {
-    const a = rule({ request_fields: [{ name: "user-agent" }] });
-    const b = rule({ cookie_fields: [{ name: "x" }] }, { id: "f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2" });
-    const { changes, warnings } = diffCustomFields(zone({ request_headers: ["user-agent"] }), {
-      entrypoint: entrypoint(a, b),
-    });
-    expect(changes).toEqual([]);
-    expect(warnings?.[0]).toMatch(/2 log_custom_field rules/);
-  });
+  it(
+    "stops the zone when another enabled log_custom_field rule logs fields of its own; with the others " +
+      "disabled, warns and manages the first",
+    () => {
+      const a = rule({ request_fields: [{ name: "user-agent" }] });
+      const b = rule({ cookie_fields: [{ name: "x" }] }, { id: "f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2" });
+      const both = diffCustomFields(zone({ request_headers: ["user-agent"] }), { entrypoint: entrypoint(a, b) });
+      expect(both.changes).toEqual([]);
+      expect(both.errors).toEqual([
+        `2 log_custom_field rules in the http_log_custom_fields entry point (${a.id}, ${b.id}); zoneform manages ` +
+          `one, and the other enabled one(s) (${b.id}) log fields of their own, so the file's could not be met. ` +
+          "Delete or disable the others in the dashboard or API (or merge their fields into the file), then plan " +
+          "again; nothing in this zone is changed",
+      ]);
+      const off = rule({ cookie_fields: [{ name: "x" }] }, { id: b.id, enabled: false });
+      const { changes, warnings, errors } = diffCustomFields(zone({ request_headers: ["user-agent"] }), {
+        entrypoint: entrypoint(a, off),
+      });
+      expect(errors).toBeUndefined();
+      expect(changes).toEqual([]);
+      expect(warnings?.[0]).toMatch(/2 log_custom_field rules.*leaving the others \(disabled\) as they are/);
+    },
+  );
 
   it("normalizes names: in their order, deduplicated (first kept), header names lower case, cookies as written", () => {
     expect(normalizeCustomFields({ request_headers: ["X-B", "x-a", "x-b"], cookies: ["B", "a", "B", "b"] })).toEqual({

@@ -474,13 +474,26 @@ describe("waf_managed_rules diff", () => {
     ).toEqual([]);
   });
 
-  it("warns about several OWASP execute rules and manages only the first", () => {
-    const a = executeRule("0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a", OWASP);
-    const b = executeRule("0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b", OWASP);
-    const { changes, warnings } = diffWaf(owaspZone(1, 40), live(entrypoint(a, b)));
-    expect(warnings?.[0]).toMatch(/2 execute rules/);
-    expect(changes.map((c) => c.live_id)).toEqual([a.id]);
-  });
+  it(
+    "stops the zone when another enabled execute rule deploys the ruleset (the file's settings could not be " +
+      "met); with the others disabled, warns and manages the first",
+    () => {
+      const a = executeRule("0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a", OWASP);
+      const b = executeRule("0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b", OWASP);
+      const both = diffWaf(owaspZone(1, 40), live(entrypoint(a, b)));
+      expect(both.errors).toEqual([
+        `2 execute rules deploy the OWASP Core Ruleset (${a.id}, ${b.id}); zoneform manages one, and the other ` +
+          `enabled one(s) (${b.id}) keep it running with their own settings, so the file's could not be met. ` +
+          "Delete or disable the others in the dashboard or API (or merge them into one), then plan again; " +
+          "nothing in this zone is changed",
+      ]);
+      const off = executeRule(b.id, OWASP, undefined, { enabled: false });
+      const { changes, warnings, errors } = diffWaf(owaspZone(1, 40), live(entrypoint(a, off)));
+      expect(errors).toEqual([]);
+      expect(warnings?.[0]).toMatch(/2 execute rules .* leaving the others \(disabled\) as they are/);
+      expect(changes.map((c) => c.live_id)).toEqual([a.id]);
+    },
+  );
 
   it("sets and removes the Cloudflare Managed ruleset-wide action", () => {
     const rule = executeRule("0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c", CFM);
