@@ -8,7 +8,6 @@
 // Any link missing, ambiguous or different refuses, saying what was expected; nothing is written
 // anywhere before the end of the chain (the plan file last, through files.ts). A run by hand names the
 // plan file and its digest instead (inputs plan-path and digest).
-import { ZoneformError } from "../errors.js";
 import { ownMarkedComments } from "./comments.js";
 import { ActionFailed, github, runLink, type Context } from "./context.js";
 import { outputPath, writeOutput } from "./files.js";
@@ -184,17 +183,11 @@ async function fromPullRequest(ctx: Context): Promise<Reviewed> {
       `the artifact ${name} of ${from} is a zip: upload the plan with actions/upload-artifact and ` +
         "`archive: false` (docs/ci.md). Nothing is applied.",
     );
-  const label = `the artifact ${name} of ${from}`;
-  let saved: SavedPlan;
-  try {
-    saved = await parseSavedPlan(text, label);
-  } catch (err) {
-    if (!(err instanceof ZoneformError)) throw err;
-    throw new ActionFailed(`${err.message}. Nothing is applied.`);
-  }
+  const label = `${name} (the artifact of ${from})`;
+  const saved = await parseSavedPlan(text, label);
   if (saved.digest !== marker.digest)
     throw new ActionFailed(
-      `${label} hashes to ${saved.digest}, not to ${marker.digest}, the digest the plan comment on ` +
+      `the plan file ${label} hashes to ${saved.digest}, not to ${marker.digest}, the digest the plan comment on ` +
         `#${pr.number} shows: it is not the reviewed plan. Nothing is applied.`,
     );
   const planPath = outputPath(ctx.workspace, runner.input("plan-path"), name, "plan-path");

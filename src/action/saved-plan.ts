@@ -1,15 +1,20 @@
-// A saved plan as values: the plan, its digest (computed here, never read from text), its counts; and
-// its Markdown, by the same renderer as `zoneform show --format markdown`. What the Action decides on
-// (has-changes, the digest it writes in its marker and checks a downloaded plan against, "already
-// applied") comes from here, never from what the CLI printed.
+// A saved plan as values, through the library (src/index.ts): the plan read and checked as
+// `zoneform show` checks it (form, recorded digest, what it shows against its operations), its digest
+// and its counts computed by zoneform, never read from text; and its Markdown, by the same renderer
+// as `zoneform show --format markdown`. What the Action decides on (has-changes, the digest it writes
+// in its marker and checks a downloaded plan against, "already applied") comes from here.
 import { planForShow } from "../cli/commands/show.js";
-import { readPlanFile } from "../engine/plan-store.js";
-import type { Plan, PlanSummary } from "../model/plan.js";
-import { planDigest } from "../plan/digest.js";
-import { parsePlanText } from "../plan/plan-file.js";
+import {
+  parsePlanFile,
+  planCounts,
+  planDigest,
+  readPlanFile,
+  ZoneformError,
+  type Plan,
+  type PlanSummary,
+} from "../index.js";
 import { digestLine } from "../plan/render/digest.js";
 import { renderPlanMarkdown } from "../plan/render/markdown.js";
-import { summariseZones, totalChanges } from "../plan/summary.js";
 import { ActionFailed } from "./context.js";
 
 export interface SavedPlan {
@@ -21,24 +26,34 @@ export interface SavedPlan {
   changes: number;
 }
 
-function values(plan: Plan, label: string): SavedPlan {
-  const digest = planDigest(plan);
-  if (plan.digest !== undefined && plan.digest !== digest)
-    throw new ActionFailed(
-      `${label} was changed after it was made: it hashes to ${digest}, not to the digest it records`,
-    );
-  const summary = summariseZones(plan.zones);
-  return { plan, digest, summary, changes: totalChanges(summary) };
+function values(plan: Plan): SavedPlan {
+  const summary = planCounts(plan);
+  return {
+    plan,
+    digest: planDigest(plan),
+    summary,
+    changes: summary.create + summary.update + summary.replace + summary.delete,
+  };
 }
 
-/** A plan file on disk (`plan --out`), read and checked by the library. */
-export async function readSavedPlan(path: string): Promise<SavedPlan> {
-  return values(await readPlanFile(path), `the plan file ${path}`);
+/** The library's refusal of a plan file (not a plan, changed after it was made) as the Action's. */
+async function checked(read: () => Promise<Plan>): Promise<SavedPlan> {
+  try {
+    return values(await read());
+  } catch (err) {
+    if (err instanceof ZoneformError) throw new ActionFailed(err.message);
+    throw err;
+  }
 }
 
-/** A plan file's text (a downloaded artifact, drift's JSON), checked as readPlanFile checks a file. */
-export async function parseSavedPlan(text: string, label: string): Promise<SavedPlan> {
-  return values(await parsePlanText(text, label), label);
+/** A plan file on disk (`plan --out`). */
+export function readSavedPlan(path: string): Promise<SavedPlan> {
+  return checked(() => readPlanFile(path));
+}
+
+/** A plan file's text (a downloaded artifact, drift's JSON); `name` is how messages name the file. */
+export function parseSavedPlan(text: string, name: string): Promise<SavedPlan> {
+  return checked(() => parsePlanFile(text, name));
 }
 
 /** The plan in Markdown with its digest line, as `zoneform show --format markdown` shows it. */

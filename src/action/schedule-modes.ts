@@ -3,7 +3,6 @@
 // through files.ts (never through a link in the checkout).
 import { resolve } from "node:path";
 import { loadConfig } from "../config/index.js";
-import { ZoneformError } from "../errors.js";
 import { ActionFailed, codeBlock, configArgs, configPath, lastLines, type Context } from "./context.js";
 import { outputPath, writeOutput } from "./files.js";
 import { COMMENT_MAX_BYTES } from "./plan-mode.js";
@@ -17,13 +16,7 @@ export async function drift(ctx: Context): Promise<void> {
     runner.summary(`### zoneform drift failed (exit ${run.code})\n\n${codeBlock(lastLines(run.stderr))}`);
     throw new ActionFailed(`zoneform drift failed (exit ${run.code})`);
   }
-  let found;
-  try {
-    found = await parseSavedPlan(run.stdout, "the drift zoneform drift --format json printed");
-  } catch (err) {
-    if (!(err instanceof ZoneformError)) throw err;
-    throw new ActionFailed(err.message);
-  }
+  const found = await parseSavedPlan(run.stdout, "(the drift that zoneform drift --format json printed)");
   await writeOutput(ctx.workspace, path, run.stdout, "drift-path");
   runner.setOutput("drift-path", path);
   const drifted = found.changes > 0 || found.plan.zones.some((z) => z.errors.length > 0);

@@ -315,7 +315,10 @@ describe("the artifact is the one of the run the marker names", () => {
     });
     await expectRefused(
       r,
-      new RegExp(`^the artifact zoneform-plan-${HEAD}\\.json of run ${RUN} hashes to ${evil.digest}, not to sha256:`),
+      new RegExp(
+        `^the plan file zoneform-plan-${HEAD}\\.json \\(the artifact of run ${RUN}\\) hashes to ${evil.digest}, ` +
+          "not to sha256:",
+      ),
     );
   });
 
