@@ -58,8 +58,8 @@ export async function plan(ctx: Context): Promise<void> {
 
   const fail = async (what: string, detail: string): Promise<never> => {
     const text =
-      `### zoneform plan failed\n\n${what} for ${where}; no plan was saved, so nothing can be applied ` +
-      `from this commit.\n\n${codeBlock(lastLines(detail))}${made ? `\n${made}.\n` : ""}`;
+      `### zoneform plan failed\n\n${what} for ${where}: there is no reviewed plan of this commit, so ` +
+      `nothing is applied from it.\n\n${codeBlock(lastLines(detail))}${made ? `\n${made}.\n` : ""}`;
     runner.summary(text);
     let commented = "";
     if (pr) {
