@@ -152,9 +152,10 @@ export interface ApplyRunOptions extends RunOptions {
 
 /**
  * Applies a plan `plan()` returned, or a saved plan (the parsed JSON of `zoneform plan --out`), after
- * verifying it exactly as `zoneform apply` does: the plan is unedited (digest), its references have
- * the values it was made with, the live zones read again give the same plan (else StalePlanError),
- * every zone could be planned, and deletes are within `safety.max_deletes` unless `force`
+ * verifying it exactly as `zoneform apply` does: the plan is unedited (digest) and shows what its
+ * operations do, its references have the values it was made with, it was made from `expectDesired`
+ * when given, the live zones read again give the same plan, calls and all it shows (else
+ * StalePlanError), every zone could be planned, and deletes are within `safety.max_deletes` unless `force`
  * (UnsafePlanError); nothing is written when a check fails. Then it makes the calls (zones
  * concurrently, a zone's changes in order) and resolves with the report.
  */

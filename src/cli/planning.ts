@@ -11,7 +11,7 @@ import type { Plan } from "../model/plan.js";
 import { serialisePlan } from "../plan/plan-file.js";
 import { GITHUB_COMMENT_LIMIT, renderPlanMarkdown, type MarkdownOptions } from "../plan/render/markdown.js";
 import { renderPlanText } from "../plan/render/text.js";
-import { displayRedactor, planForDisplay, planForFile } from "../plan/secrets.js";
+import { displayRedactor, planForDisplay, planForFile, preparePlanFile } from "../plan/secrets.js";
 import { printable } from "../safe-text.js";
 import { clientFromOptions } from "./client-options.js";
 import { useColor } from "./color.js";
@@ -70,6 +70,8 @@ export async function makePlan(
   const client = clientFromOptions(opts, io, displayRedactor(desired), progress);
   try {
     const plan = await readZones(client, desired, opts, progress, label);
+    // A plan file's form (`--format json`) binds the references' values: derived at once, not one by one.
+    if (opts.format === "json") await preparePlanFile(plan, desired);
     return { plan, desired, client, progress };
   } catch (err) {
     await client.close();

@@ -9,6 +9,8 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { runDemo } from "../../src/cli/demo.js";
+import { memoryIO } from "../../src/cli/io.js";
 import { createClient } from "../../src/cloudflare/client.js";
 import { parseConfigText } from "../../src/config/index.js";
 import { executePlan } from "../../src/engine/execute.js";
@@ -310,6 +312,16 @@ describe("saved plan integrity", () => {
     const applied = await runCli(emu, ["apply", "-c", cfg, "--auto-approve"], { env: ENV });
     expect(applied.code, applied.stderr).toBe(0);
     expect(applied.stdout).toContain(`Applying plan ${digestOf(first.stdout)}\n`);
+  });
+
+  it("runs the demo with one digest: the one plan prints is the one apply applies", async () => {
+    const { io, stdout, stderr } = memoryIO({ env: {} });
+    expect(await runDemo(io), stderr()).toBe(0);
+    const planned = /^Plan digest: (sha256:[0-9a-f]{64})$/m.exec(stdout())?.[1];
+    const applied = /^Applying plan (sha256:[0-9a-f]{64})$/m.exec(stdout())?.[1];
+    expect(planned).toMatch(/^sha256:/);
+    expect(applied).toBe(planned);
+    expect(stdout()).toContain(`apply applied the plan whose digest plan printed (${planned})`);
   });
 
   it("refuses an edited body even when the recorded digest is removed: the re-plan differs", async () => {
