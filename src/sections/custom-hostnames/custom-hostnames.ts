@@ -45,10 +45,13 @@ export const RETIRING_CA = "lets_encrypt";
  */
 export const RETIRED_CA = "digicert";
 
-/** The `ssl` fields a PATCH may carry (OpenAPI `customhostname` ssl, request side), in the API's spelling. */
-const SSL_WRITABLE = ["method", "type", "bundle_method", "wildcard", "cloudflare_branding", "settings"] as const;
-/** The writable keys of `ssl.settings`. */
-const SETTINGS_WRITABLE = ["ciphers", "early_hints", "http2", "min_tls_version", "tls_1_3"] as const;
+/**
+ * The `ssl` fields a PATCH carries back as the live hostname has them (OpenAPI `customhostname` ssl,
+ * request side), in the API's spelling; test/unit/sections/sdk-coverage.test.ts checks them against the SDK.
+ */
+export const SSL_WRITABLE = ["method", "type", "bundle_method", "wildcard", "cloudflare_branding", "settings"] as const;
+/** The writable keys of `ssl.settings`, carried back the same way. */
+export const SETTINGS_WRITABLE = ["ciphers", "early_hints", "http2", "min_tls_version", "tls_1_3"] as const;
 
 /** The DCV methods a PATCH accepts (OpenAPI enum); a legacy hostname may still read `cname`. */
 export const PATCH_METHODS = ["http", "txt", "email"] as const;
@@ -403,6 +406,9 @@ function updateChange(
       ...(method !== undefined ? { method } : {}),
     },
     fields,
+    // A PATCH edits only the parts of the hostname it carries (every body parameter of the SDK's edit is
+    // optional, "Modify SSL configuration"): `ssl` alone is right, as zoneform manages nothing else of
+    // the hostname (its origin and metadata stay as they are). Inside `ssl`, nothing read is left out.
     operations: [
       {
         method: "PATCH",
