@@ -90,6 +90,17 @@ export interface HostReference {
   /** Lower-case ASCII (punycode) host. */
   host: string;
   kind: ReferenceKind;
+  /** Its registrable domain (registrableDomain), its labels and their hyphenated form, computed once. */
+  registrable: string;
+  labels: readonly string[];
+  hyphenated: string;
+}
+
+/** A reference of `host` (lower-case ASCII). */
+export function hostReference(host: string, kind: ReferenceKind): HostReference {
+  const registrable = registrableDomain(host);
+  const labels = registrable.split(".");
+  return { host, kind, registrable, labels, hyphenated: labels.join("-") };
 }
 
 export interface Lookalike {
@@ -115,10 +126,20 @@ export function registrableDomain(host: string): string {
   return suffix2 ? last3 : last2;
 }
 
+/** Whether a text is printable ASCII only (the common case, which needs no IDN processing). */
+function isAscii(text: string): boolean {
+  return /^[\u0020-\u007e]*$/.test(text);
+}
+
+/** The punycode form of a lower-case host (`""` when it is not one), without IDN processing for ASCII. */
+function toAscii(host: string): string {
+  return isAscii(host) ? host : domainToASCII(host);
+}
+
 /** A reference host from a URL or a bare host (`https://js.stripe.com/v3/*`, `shop.example/checkout*`). */
 export function referenceHost(text: string): string | undefined {
   const host = urlParts(text)?.host ?? text.replace(/^\*+/, "").split(/[/?#*]/)[0]!;
-  const ascii = domainToASCII(host.toLowerCase()).replace(/\.$/, "");
+  const ascii = toAscii(host.toLowerCase()).replace(/\.$/, "");
   return ascii !== "" && /^[a-z0-9.-]+$/.test(ascii) && ascii.includes(".") ? ascii : undefined;
 }
 
@@ -130,7 +151,7 @@ export function hostReferences(
   const add = (texts: readonly string[], kind: ReferenceKind) => {
     for (const t of texts) {
       const host = referenceHost(t);
-      if (host && !out.has(host)) out.set(host, { host, kind });
+      if (host && !out.has(host)) out.set(host, hostReference(host, kind));
     }
   };
   add(opts.authorized ?? [], "authorized");
@@ -185,6 +206,7 @@ const CONFUSABLE: Readonly<Record<string, string>> = {
 
 /** Lower-case ASCII a reader would take the host for: compatibility forms, marks dropped, confusables folded. */
 export function skeleton(host: string): string {
+  if (isAscii(host)) return host.toLowerCase();
   let out = "";
   for (const ch of host.normalize("NFKC").toLowerCase().normalize("NFD")) {
     if (/\p{M}/u.test(ch)) continue;
@@ -246,16 +268,16 @@ function resemblance(
   let best: Resemblance | undefined;
   let bestScore = Number.POSITIVE_INFINITY;
   for (const ref of refs) {
-    const refRegistrable = registrableDomain(ref.host);
+    const refRegistrable = ref.registrable;
     if (idn && (folded === ref.host || registrable === refRegistrable)) {
       // Nothing is more telling: folded, it is the reference (or under its domain).
       return { ref, signal: "homoglyph", reason: `${shown} reads as ${folded}, like ${ref.host}` };
     }
     if (registrable === refRegistrable) continue;
-    const refLabels = refRegistrable.split(".");
+    const refLabels = ref.labels;
     const embedded =
       labels.some((_, i) => refLabels.every((l, k) => labels[i + k] === l)) ||
-      labels.some((l) => l.includes(refLabels.join("-")));
+      labels.some((l) => l.includes(ref.hyphenated));
     // The same name under a country code (paypal.com.au next to paypal.com) is the brand's own.
     const countryVariant =
       registrable.startsWith(`${refRegistrable}.`) && /^[a-z]{2}$/.test(registrable.slice(refRegistrable.length + 1));
@@ -313,11 +335,12 @@ export function lookalikeOf(url: string, refs: readonly HostReference[]): Lookal
     reasons.push(`invisible character${invisible.length === 1 ? "" : "s"} ${invisible.join(", ")} in the host`);
   }
   const lower = visibleHost.toLowerCase().replace(/\.$/, "");
-  const ascii = domainToASCII(lower);
+  const ascii = toAscii(lower);
   const key = ascii !== "" ? ascii : lower;
   if (/^[\d.]+$/.test(key)) return signals.length > 0 ? { host: parts.host, signals, reasons } : undefined;
-  const trusted = refs.some((r) => r.host === key || registrableDomain(r.host) === registrableDomain(key));
-  const unicode = ascii !== "" ? domainToUnicode(ascii) : lower;
+  const keyRegistrable = registrableDomain(key);
+  const trusted = refs.some((r) => r.host === key || r.registrable === keyRegistrable);
+  const unicode = ascii !== "" && ascii.includes("xn--") ? domainToUnicode(ascii) : lower;
   const punycode = key.split(".").filter((l) => l.startsWith("xn--"));
   const idn = punycode.length > 0 || /[^\u0000-\u007f]/.test(lower);
   if (!trusted) {
@@ -329,8 +352,7 @@ export function lookalikeOf(url: string, refs: readonly HostReference[]): Lookal
           : `non-ASCII letters in the host (punycode ${key})`,
       );
     }
-    const mixed = unicode
-      .split(".")
+    const mixed = (isAscii(unicode) ? [] : unicode.split("."))
       .map((label) => ({ label, scripts: scriptsOf(label) }))
       .find((l) => l.scripts.length > 1);
     if (mixed) {
@@ -380,7 +402,7 @@ export class LookalikeJudge {
     const extraRef = extra ? referenceHost(extra) : undefined;
     const refs =
       extraRef && !this.refs.some((r) => r.host === extraRef)
-        ? [...this.refs, { host: extraRef, kind: "page" as const }]
+        ? [...this.refs, hostReference(extraRef, "page")]
         : this.refs;
     const verdict = lookalikeOf(url, refs);
     if (this.memo.size >= LookalikeJudge.MAX) this.memo.clear();

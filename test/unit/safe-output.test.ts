@@ -247,7 +247,9 @@ describe("other reports", () => {
       ],
       self_hosted_malicious: { count: 1, examples: [`https://example.com/x.js?${EVIL}`] },
       page_hosts: ["example.com\u202e"],
-      counts: { scripts: 2, connections: 0, skipped: 0 },
+      dropped: [],
+      dropped_more: 0,
+      counts: { scripts: 2, connections: 0, skipped: 0, dropped: 0 },
       malicious_below: 10,
       threat_below: 10,
     };

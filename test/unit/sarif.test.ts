@@ -21,6 +21,7 @@ const TOTALS: AuditTotals = {
   malicious_scripts: 0,
   malicious_connections: 0,
   insecure_cookies: 0,
+  lookalike_hosts: 0,
   high: 0,
   medium: 0,
   low: 0,
