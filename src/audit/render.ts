@@ -244,7 +244,8 @@ function markdownTable(kind: InventoryKind, rows: readonly Finding[]): string {
   const cols = columnsFor(kind);
   const head = `| ${cols.map((c) => c.title.charAt(0) + c.title.slice(1).toLowerCase()).join(" | ")} |\n`;
   const rule = `|${cols.map(() => "---").join("|")}|\n`;
-  const body = rows.map((f) => `| ${cols.map((c) => mdCell(c.cell(f), c.max ?? 200)).join(" | ")} |\n`).join("");
+  // Cut only past what a reviewer reads whole (a URL, the reasons); the JSON and CSV keep every character.
+  const body = rows.map((f) => `| ${cols.map((c) => mdCell(c.cell(f), 400)).join(" | ")} |\n`).join("");
   return head + rule + body;
 }
 
@@ -450,8 +451,9 @@ function inventoryText(check: InventoryCheck, meta: InventoryMeta, width?: numbe
 }
 
 function inventoryMarkdown(zoneId: string, check: InventoryCheck, meta: InventoryMeta): string {
-  const esc = (v: string | undefined) => (v === undefined || v === "" ? "-" : mdCell(v));
-  const code = (v: string | undefined) => (v ? mdCodeCell(v) : "-");
+  // Evidence for an assessor: cells are cut only past 1000 characters.
+  const esc = (v: string | undefined) => (v === undefined || v === "" ? "-" : mdCell(v, 1000));
+  const code = (v: string | undefined) => (v ? mdCodeCell(v, 1000) : "-");
   const out: string[] = [
     "### Script inventory of the payment pages (PCI DSS v4.0 6.4.3 and 11.6.1)",
     "",
