@@ -47,6 +47,25 @@ describe("a saved plan's display against its operations", () => {
     });
   }
 
+  it("finds nothing to say of a replacement (a Logpush job whose kind changes), nor of its unchanged fields", () => {
+    const snap = snapshots.find((s) => s.section === "logpush")!;
+    // The API cannot change a job's kind in place: the job is created anew before the old one is deleted.
+    const text = snap.desired.replace(
+      "{ name: http, dataset: http_requests,",
+      "{ name: http, dataset: http_requests, kind: edge,",
+    );
+    const { desired } = parseConfigText(text, "logpush.yaml", snap.env);
+    const made = planPure(desired, snap.live);
+    const replace = made.zones[0]!.changes.find((c) => c.kind === "replace")!;
+    expect(replace.operations.map((op) => op.method)).toEqual(["POST", "DELETE"]);
+    expect(planInconsistencies(planForFile(made, desired))).toEqual([]);
+    // Shown with another enabled than the new job gets: named.
+    replace.fields.find((f) => f.field === "enabled")!.after = true;
+    expect(planInconsistencies(made)).toEqual([
+      'example.com: replace logpush_job "http" shows enabled as another value than its call sends',
+    ]);
+  });
+
   it("names counts that are not the changes' own", () => {
     const p = saved("page-shield");
     p.summary = { ...p.summary, delete: 0, update: p.summary.update + 1 };
