@@ -104,8 +104,8 @@ export function register(program: Command, ctx: CommandContext): void {
     )
     .option(
       "--fail-on <what>",
-      "exit 2 on (comma list): malicious (scripts and connections), insecure (cookies), unauthorized, " +
-        "changed, stale (script inventory); any; none",
+      "exit 2 on (comma list): malicious (scripts and connections), lookalike (look-alike hosts), insecure " +
+        "(cookies), unauthorized, changed, stale (script inventory); any; none",
       DEFAULT_FAIL_ON.join(","),
     )
     .option(
