@@ -138,7 +138,7 @@ function toAscii(host: string): string {
 
 /** A reference host from a URL or a bare host (`https://js.stripe.com/v3/*`, `shop.example/checkout*`). */
 export function referenceHost(text: string): string | undefined {
-  const host = urlParts(text)?.host ?? text.replace(/^\*+/, "").split(/[/?#*]/)[0]!;
+  const host = urlParts(text)?.host ?? text.replace(/^[*.]+/, "").split(/[/?#*]/)[0]!;
   const ascii = toAscii(host.toLowerCase()).replace(/\.$/, "");
   return ascii !== "" && /^[a-z0-9.-]+$/.test(ascii) && ascii.includes(".") ? ascii : undefined;
 }

@@ -6,6 +6,7 @@ import {
   hostReferences,
   LookalikeJudge,
   lookalikeOf,
+  referenceHost,
   registrableDomain,
   skeleton,
   WELL_KNOWN_HOSTS,
@@ -126,6 +127,15 @@ describe("look-alike hosts", () => {
   it("the well-known list holds no two hosts one would take for each other", () => {
     const wk = hostReferences({ wellKnown: WELL_KNOWN_HOSTS });
     for (const h of WELL_KNOWN_HOSTS) expect(lookalikeOf(`https://${h}/`, wk), h).toBeUndefined();
+  });
+
+  it("reads a reference host from a url, a page pattern or a bare host", () => {
+    expect(referenceHost("https://JS.Stripe.com/v3/*")).toBe("js.stripe.com");
+    expect(referenceHost("*.pay.example/checkout*")).toBe("pay.example");
+    expect(referenceHost("pay.example/checkout*")).toBe("pay.example");
+    expect(referenceHost("münchen.example")).toBe("xn--mnchen-3ya.example");
+    expect(referenceHost("*/pay/card")).toBeUndefined();
+    expect(referenceHost("localhost")).toBeUndefined();
   });
 
   it("the judge adds the page's own host and remembers verdicts by authority", () => {
