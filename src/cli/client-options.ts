@@ -120,6 +120,9 @@ export function clientFromOptions(
   redactor?: Redactor,
   progress?: Progress,
 ): CloudflareClient {
+  const serviceKey = serviceKeyNotice(io.env);
+  if (serviceKey && progress) progress.log(serviceKey);
+  else if (serviceKey) io.stderr.write(`${serviceKey}\n`);
   const { baseUrl, auth } = resolveCredentials(io.env, { apiUrl: opts.apiUrl });
   // Before any request: credentials go over plain HTTP only to loopback, unless the user opts in.
   const warning = checkPlainHttp(baseUrl, {
@@ -168,8 +171,38 @@ export function clientFromOptions(
     ...CLIENT_HINTS,
   });
   progress?.watch(client);
-  // A 401/403 says whether the token is invalid, expired or disabled, or lacks a permission.
-  return withCredentialCheck(client, "token" in auth ? "token" : "key");
+  // A 401/403 says whether the token is invalid, expired or disabled, or lacks a permission (which one).
+  return withCredentialCheck(client, "token" in auth ? "token" : "key", CLIENT_HINTS.permissionHint);
+}
+
+/** Service Key authentication ended on this day (real-answers.md: api-deprecations.yaml). */
+export const SERVICE_KEY_END = "2026-09-30";
+
+/**
+ * The variables of the environment that hold a Cloudflare Service Key, by name: CLOUDFLARE_API_USER_SERVICE_KEY,
+ * CF_API_USER_SERVICE_KEY, X-Auth-User-Service-Key (the header's name), any CLOUDFLARE_… or CF_… SERVICE_KEY. A
+ * SERVICE_KEY of another product (SUPABASE_SERVICE_KEY) is not one.
+ */
+export function serviceKeyVariables(env: Record<string, string | undefined>): string[] {
+  return Object.keys(env)
+    .filter((name) => (env[name] ?? "").trim() !== "")
+    .filter((name) => /user[_-]?service[_-]?key/i.test(name) || /^(cloudflare|cf)_.*service[_-]?key$/i.test(name))
+    .sort();
+}
+
+/**
+ * The one line a run says when the environment holds a Service Key: it is never sent (Cloudflare ended
+ * Service Key authentication on 2026-09-30) and what to use instead. It fails nothing: a run with a
+ * token goes on; one without still stops on the missing credentials, after this line.
+ */
+export function serviceKeyNotice(env: Record<string, string | undefined>): string | undefined {
+  const names = serviceKeyVariables(env);
+  if (names.length === 0) return undefined;
+  return (
+    `warning: ${names.map((n) => printable(n)).join(", ")} ${names.length > 1 ? "are" : "is"} set, but Service Key ` +
+    `authentication ended on ${SERVICE_KEY_END} and zoneform never sends one: use an API token in ` +
+    "CLOUDFLARE_API_TOKEN instead (https://github.com/zoneform/zoneform/blob/main/docs/connecting.md#credentials-and-endpoint)"
+  );
 }
 
 /** A list cap from its flag, else its environment variable, else the default: a whole number of at least 1. */

@@ -1,10 +1,12 @@
 // What a 401 or 403 means. Cloudflare answers a wrong, expired or disabled token the same way as a
 // token that lacks a permission, so on the first such answer of a run zoneform asks the token check
 // (`GET user/tokens/verify`; for a global API key, `GET user`) and says which it is: an invalid token,
-// an expired, disabled or not yet valid one, or (the check passes) a missing permission, which the
-// 403's own message already names. One check per run, whatever the number of refused calls.
+// an expired, disabled or not yet valid one, or (the check passes) a missing permission. A 403 names
+// the permission the refused call needs first, then the token's state as the check answered it: the
+// API's own verdict (`status`), never one read from a date on this machine's clock. One check per run,
+// whatever the number of refused calls.
 import { AnswerShapeError, ApiError, EXIT, NetworkError, RunStoppedError } from "../errors.js";
-import { describeErrors } from "./errors.js";
+import { describeErrors, refusalMessage, type PermissionHint } from "./errors.js";
 import type { CloudflareClient } from "./types.js";
 
 export type AuthKind = "token" | "key";
@@ -21,6 +23,11 @@ export interface CredentialCheck {
   status?: string;
   expiresOn?: string;
   notBefore?: string;
+  /**
+   * The check answered `active` although its expires_on (or not_before) says otherwise by this
+   * machine's clock: the API's verdict stands, and the clock is likely wrong.
+   */
+  clockDisagrees?: true;
   /** What the check answered when it refused, or why it could not tell. */
   detail?: string;
 }
@@ -70,11 +77,16 @@ export function tokenVerdict(result: unknown, now: number = Date.now()): Credent
     ...stringField(r, "expires_on", "expiresOn"),
     ...stringField(r, "not_before", "notBefore"),
   };
+  const expired = base.expiresOn !== undefined && Date.parse(base.expiresOn) <= now;
+  const early = base.notBefore !== undefined && Date.parse(base.notBefore) > now;
+  // The API's status is its verdict: dates are read against this machine's clock, which may be wrong.
   if (base.status === "disabled") return { ...base, state: "disabled" };
-  if (base.status === "expired" || (base.expiresOn !== undefined && Date.parse(base.expiresOn) <= now))
-    return { ...base, state: "expired" };
-  if (base.notBefore !== undefined && Date.parse(base.notBefore) > now) return { ...base, state: "not_yet_valid" };
-  if (base.status === "active") return { ...base, state: "active" };
+  if (base.status === "expired") return { ...base, state: "expired" };
+  if (base.status === "active")
+    return { ...base, state: "active", ...(expired || early ? { clockDisagrees: true } : {}) };
+  // No verdict: the dates are all there is.
+  if (base.status === undefined && expired) return { ...base, state: "expired" };
+  if (base.status === undefined && early) return { ...base, state: "not_yet_valid" };
   return { ...base, detail: `the token check answered an unexpected status ${JSON.stringify(r.status ?? null)}` };
 }
 
@@ -84,7 +96,12 @@ export function describeCheck(c: CredentialCheck): string {
   switch (c.state) {
     case "active":
       return c.kind === "token"
-        ? `${token} is valid and active${c.expiresOn ? ` until ${c.expiresOn}` : ""}`
+        ? c.clockDisagrees
+          ? `${token} is active by Cloudflare's token check (GET ${VERIFY_PATH}), although its ` +
+            `${[c.expiresOn && `expires_on ${c.expiresOn}`, c.notBefore && `not_before ${c.notBefore}`]
+              .filter(Boolean)
+              .join(" and ")} says otherwise by this machine's clock (is the clock right?)`
+          : `${token} is valid and active${c.expiresOn ? ` until ${c.expiresOn}` : ""}`
         : `CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY are the global API key of ${c.email ?? "a user"}`;
     case "invalid":
       return c.kind === "token"
@@ -109,15 +126,26 @@ export function describeCheck(c: CredentialCheck): string {
 }
 
 /**
- * The error a refused call should show: when the credentials themselves are at fault, a message that
- * says so (and which call was refused); else the API's error as it was (e.g. "lacks permission … needs X").
+ * The error a refused call should show. A 403 names the permission the call needs first, then the
+ * token's state as the check answered it (active: the token lacks that permission; expired, disabled,
+ * …: that is why). A 401 says what is wrong with the credentials, and which call was refused. When the
+ * check could not tell, the API's error stands as it was.
  */
-export function explainAuthFailure(err: ApiError, check: CredentialCheck): ApiError {
-  if (check.state === "active" || check.state === "unknown") return err;
-  return new ApiError(
-    `${describeCheck(check)} (${err.info.method} ${err.info.path} was refused with HTTP ${err.status})`,
-    err.info,
-  );
+export function explainAuthFailure(err: ApiError, check: CredentialCheck, hint?: PermissionHint): ApiError {
+  if (check.state === "unknown") return err;
+  const { method, path } = err.info;
+  if (err.status === 403) {
+    const needs = hint?.(method, path);
+    const who = check.kind === "token" ? "the API token" : "the account of CLOUDFLARE_EMAIL / CLOUDFLARE_API_KEY";
+    const fix =
+      check.kind === "token"
+        ? "add it to the token (My Profile → API Tokens → Edit)"
+        : "give the account a role with it";
+    const state = check.state === "active" ? `${who} lacks it (${describeCheck(check)}): ${fix}` : describeCheck(check);
+    return new ApiError(refusalMessage({ ...err.info, status: err.status, needs, state }), err.info);
+  }
+  if (check.state === "active") return err;
+  return new ApiError(`${describeCheck(check)} (${method} ${path} was refused with HTTP ${err.status})`, err.info);
 }
 
 /** A 401 or 403 in the API's own envelope (not a proxy's HTML page), on anything but the check itself. */
@@ -131,18 +159,19 @@ function worthChecking(err: unknown): err is ApiError {
 }
 
 /**
- * The client with every 401/403 explained (explainAuthFailure). Everything else passes through: the
- * same errors, the same calls, any method the client gains later.
+ * The client with every 401/403 explained (explainAuthFailure; `hint` names the permission a call
+ * needs). Everything else passes through: the same errors, the same calls, any method the client gains later.
  */
-export function withCredentialCheck(client: CloudflareClient, kind: AuthKind): CloudflareClient {
+export function withCredentialCheck(client: CloudflareClient, kind: AuthKind, hint?: PermissionHint): CloudflareClient {
   let check: Promise<CredentialCheck> | undefined;
   const explain = async (err: unknown): Promise<unknown> => {
     if (!worthChecking(err)) return err;
     check ??= checkCredentials(client, kind);
     const verdict = await check;
-    const explained = explainAuthFailure(err, verdict);
-    // Credentials the API does not take fail every call alike: the run stops with one message.
-    if (explained !== err && client.stop) {
+    const explained = explainAuthFailure(err, verdict, hint);
+    // Credentials the API does not take fail every call alike: the run stops with one message. A
+    // token that is active only lacks a permission, which may be this call's alone.
+    if (explained !== err && verdict.state !== "active" && client.stop) {
       client.stop(new RunStoppedError(explained.message, EXIT.error, "cause"));
       return client.stopped?.() ?? explained;
     }

@@ -278,10 +278,15 @@ function apiError(ctx: ResponseContext, errors: ApiErrorDetail[], oddBody?: stri
       (ctx.auth === "token" ? "CLOUDFLARE_API_TOKEN" : "CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY") +
       " (an API token goes in CLOUDFLARE_API_TOKEN; a global API key needs CLOUDFLARE_EMAIL as well)";
   } else if (status === 403) {
-    const who =
-      ctx.auth === "token" ? "the API token lacks" : "the account of CLOUDFLARE_EMAIL / CLOUDFLARE_API_KEY lacks";
-    const hint = ctx.permissionHint?.(method, path);
-    message = `${who} permission for ${method} ${path}${cf}${hint ? `; it needs ${hint}` : ""}`;
+    const who = ctx.auth === "token" ? "the API token" : "the account of CLOUDFLARE_EMAIL / CLOUDFLARE_API_KEY";
+    message = refusalMessage({
+      method,
+      path,
+      status,
+      errors,
+      needs: ctx.permissionHint?.(method, path),
+      state: `${who} lacks it${ctx.auth === "token" ? " (or the token is expired or disabled)" : ""}`,
+    });
   } else if (
     status === 404 &&
     zoneMatch &&
@@ -329,6 +334,23 @@ function apiError(ctx: ResponseContext, errors: ApiErrorDetail[], oddBody?: stri
     if (oddBody) message += "; is --api-url / CLOUDFLARE_API_BASE_URL right?";
   }
   return new ApiError(message, info(ctx, errors, retryable, oddBody === undefined));
+}
+
+/**
+ * The message of a call refused for a permission (HTTP 403): the permission the call needs first (when
+ * the sections know it), then why it was refused (`state`: the token lacks it, or the token's state).
+ */
+export function refusalMessage(r: {
+  method: string;
+  path: string;
+  status: number;
+  errors: ApiErrorDetail[];
+  needs?: string;
+  state: string;
+}): string {
+  const cf = r.errors.length > 0 ? `; Cloudflare: ${describeErrors(r.errors)}` : "";
+  const needs = r.needs ? `${r.method} ${r.path} needs ${r.needs}` : `${r.method} ${r.path} needs a permission`;
+  return `${needs}, and was refused (HTTP ${r.status}${cf}): ${r.state}`;
 }
 
 /** The first id in `path` that is not of its collection's form. */

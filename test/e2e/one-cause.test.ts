@@ -65,7 +65,7 @@ describe("one message per cause", () => {
       expect(r.stdout).not.toMatch(/Plan:|Plan digest/);
       expect(r.stdout).toContain("6 zone(s) could not be planned");
       expect(r.stdout).not.toContain("Authentication error");
-      expect(occurrences(r.stderr, "lacks permission for GET zones/{zone}/logpush/jobs")).toBe(1);
+      expect(occurrences(r.stderr, 'GET zones/{zone}/logpush/jobs needs the "Logs: Edit" permission')).toBe(1);
       expect(r.stderr).toContain(
         "stopped 6 zones: fleet-0.example, fleet-1.example, fleet-2.example, fleet-3.example, " +
           "fleet-4.example and 1 more",

@@ -284,8 +284,14 @@ describe.skipIf(!existsSync(CLI))("credentials the API refuses", () => {
       });
       const lacking = await runBuilt(["plan", "-c", config]);
       expect(lacking.code).toBe(1);
-      expect(lacking.stderr).toContain(`the API token lacks permission for GET zones/${ZONE.com}/page_shield`);
-      expect(lacking.stderr).toContain('"Page Shield: Read"');
+      // The permission the call needs first, then the token's state as Cloudflare's token check answers it.
+      expect(lacking.stderr).toContain(
+        `GET zones/${ZONE.com}/page_shield needs the "Page Shield: Read" permission on the zone, and was refused ` +
+          "(HTTP 403; Cloudflare: Authentication error [10000]",
+      );
+      expect(lacking.stderr).toMatch(
+        /the API token lacks it \(the API token in CLOUDFLARE_API_TOKEN \(id [0-9a-f]{32}\) is valid and active\)/,
+      );
     },
   );
 

@@ -49,9 +49,10 @@ export function register(program: Command, ctx: CommandContext): void {
       configFile === undefined
         ? undefined
         : (await loadConfig(configFile, { env: io.env, cwd: io.cwd, missingEnv: "warning" })).desired;
+    // The client first: it says what it says of the environment (a Service Key) before refusing it.
+    const client = clientFromOptions(opts, io);
     const { baseUrl, auth } = resolveCredentials(io.env, { apiUrl: opts.apiUrl });
     const now = cliClock(io.env)().getTime();
-    const client = clientFromOptions(opts, io);
     try {
       const check = await checkCredentials(client, "token" in auth ? "token" : "key", now);
       const needs = desired ? permissionsNeeded(desired) : [];

@@ -8,7 +8,7 @@ import {
   withCredentialCheck,
 } from "../../../src/cloudflare/credential-check.js";
 import { coversTarget, lacking, levelHeld } from "../../../src/cloudflare/token-permissions.js";
-import { permissionsNeeded } from "../../../src/sections/permissions.js";
+import { permissionHint, permissionsNeeded } from "../../../src/sections/permissions.js";
 import type { CloudflareClient } from "../../../src/cloudflare/types.js";
 import { ApiError } from "../../../src/errors.js";
 import type { DesiredState } from "../../../src/sections/index.js";
@@ -56,12 +56,27 @@ describe("the token check's verdict", () => {
   it("reads status, expires_on and not_before", () => {
     expect(tokenVerdict({ id: "t1", status: "active" }, NOW)).toMatchObject({ state: "active", id: "t1" });
     expect(tokenVerdict({ id: "t1", status: "expired" }, NOW).state).toBe("expired");
-    expect(tokenVerdict({ id: "t1", status: "active", expires_on: "2026-05-31T00:00:00Z" }, NOW)).toMatchObject({
-      state: "expired",
+    // The API's status is its verdict: an expires_on past (or a not_before ahead) by this machine's
+    // clock does not turn "active" into "expired"; the disagreement is noted.
+    expect(tokenVerdict({ id: "t1", status: "active", expires_on: "2026-05-31T00:00:00Z" }, NOW)).toEqual({
+      kind: "token",
+      state: "active",
+      id: "t1",
+      status: "active",
       expiresOn: "2026-05-31T00:00:00Z",
+      clockDisagrees: true,
     });
+    expect(tokenVerdict({ id: "t1", status: "active", expires_on: "2026-07-01T00:00:00Z" }, NOW)).not.toHaveProperty(
+      "clockDisagrees",
+    );
     expect(tokenVerdict({ id: "t1", status: "disabled" }, NOW).state).toBe("disabled");
     expect(tokenVerdict({ id: "t1", status: "active", not_before: "2026-07-01T00:00:00Z" }, NOW)).toMatchObject({
+      state: "active",
+      clockDisagrees: true,
+    });
+    // With no status at all, the dates are all there is.
+    expect(tokenVerdict({ id: "t1", expires_on: "2026-05-31T00:00:00Z" }, NOW).state).toBe("expired");
+    expect(tokenVerdict({ id: "t1", not_before: "2026-07-01T00:00:00Z" }, NOW)).toMatchObject({
       state: "not_yet_valid",
       notBefore: "2026-07-01T00:00:00Z",
     });
@@ -93,26 +108,51 @@ describe("the token check's verdict", () => {
     },
   );
 
-  it("rewrites a refused call's message only when the credentials are at fault", () => {
+  it("names the permission a refused call needs first, then the token's state as the check answered it", () => {
     const refused = apiError(403, `zones/${ZONE_A}/page_shield`, [{ code: 10000, message: "Authentication error" }]);
-    expect(explainAuthFailure(refused, { kind: "token", state: "active", id: "t1" })).toBe(refused);
-    expect(explainAuthFailure(refused, { kind: "token", state: "unknown" })).toBe(refused);
-    const expired = explainAuthFailure(refused, {
-      kind: "token",
-      state: "expired",
-      id: "t1",
-      expiresOn: "2026-01-01T00:00:00Z",
-    });
-    expect(expired).toBeInstanceOf(ApiError);
-    expect(expired.info).toBe(refused.info);
+    expect(explainAuthFailure(refused, { kind: "token", state: "unknown" }, permissionHint)).toBe(refused);
+    const needs =
+      `GET zones/${ZONE_A}/page_shield needs the "Page Shield: Read" permission on the zone, and was refused ` +
+      "(HTTP 403; Cloudflare: Authentication error [10000]): ";
+    const active = explainAuthFailure(refused, { kind: "token", state: "active", id: "t1" }, permissionHint);
+    expect(active.info).toBe(refused.info);
+    expect(active.message).toBe(
+      `${needs}the API token lacks it (the API token in CLOUDFLARE_API_TOKEN (id t1) is valid and active): add ` +
+        "it to the token (My Profile → API Tokens → Edit)",
+    );
+    const expired = explainAuthFailure(
+      refused,
+      { kind: "token", state: "expired", id: "t1", status: "expired", expiresOn: "2026-01-01T00:00:00Z" },
+      permissionHint,
+    );
     expect(expired.message).toBe(
-      `the API token in CLOUDFLARE_API_TOKEN (id t1) has expired (expires_on 2026-01-01T00:00:00Z): roll it ` +
-        `or create a new one (My Profile → API Tokens) (GET zones/${ZONE_A}/page_shield was refused with ` +
-        `HTTP 403)`,
+      `${needs}the API token in CLOUDFLARE_API_TOKEN (id t1) has expired (expires_on 2026-01-01T00:00:00Z): roll ` +
+        "it or create a new one (My Profile → API Tokens)",
+    );
+    // Cloudflare says active, this machine's clock says expired: the API's verdict is reported, never "expired".
+    const skewed = explainAuthFailure(
+      refused,
+      tokenVerdict({ id: "t1", status: "active", expires_on: "2026-05-31T00:00:00Z" }, NOW),
+      permissionHint,
+    );
+    expect(skewed.message).not.toMatch(/expired/);
+    expect(skewed.message).toBe(
+      `${needs}the API token lacks it (the API token in CLOUDFLARE_API_TOKEN (id t1) is active by Cloudflare's ` +
+        "token check (GET user/tokens/verify), although its expires_on 2026-05-31T00:00:00Z says otherwise by this " +
+        "machine's clock (is the clock right?)): add it to the token (My Profile → API Tokens → Edit)",
     );
     expect(
       explainAuthFailure(refused, { kind: "token", state: "not_yet_valid", notBefore: "2027-01-01T00:00:00Z" }).message,
     ).toContain("is not valid yet: its not_before is 2027-01-01T00:00:00Z");
+    // A 401 is about the credentials alone: what is wrong with them, and which call was refused.
+    const unauthorized = apiError(401, `zones/${ZONE_A}/page_shield`, [
+      { code: 10000, message: "Authentication error" },
+    ]);
+    expect(explainAuthFailure(unauthorized, { kind: "token", state: "disabled", id: "t1" }).message).toBe(
+      "the API token in CLOUDFLARE_API_TOKEN (id t1) is disabled: enable it again (My Profile → API Tokens) or use " +
+        `another (GET zones/${ZONE_A}/page_shield was refused with HTTP 401)`,
+    );
+    expect(explainAuthFailure(unauthorized, { kind: "token", state: "active" })).toBe(unauthorized);
   });
 });
 
@@ -139,7 +179,7 @@ describe("withCredentialCheck", () => {
         })(),
       ),
     ]);
-    for (const e of errors) expect(e?.message).toMatch(/^the API token in CLOUDFLARE_API_TOKEN \(id t1\) is disabled/);
+    for (const e of errors) expect(e?.message).toMatch(/: the API token in CLOUDFLARE_API_TOKEN \(id t1\) is disabled/);
     expect(client.calls.filter((c) => c === "user/tokens/verify")).toHaveLength(1);
     expect((await caught(wrapped.request("GET", `zones/${ZONE_A}/missing`)))?.message).toBe(
       `refused zones/${ZONE_A}/missing`,

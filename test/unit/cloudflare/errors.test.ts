@@ -42,12 +42,13 @@ describe("API answers", () => {
     expect(unwrapResponse(ctx({ status: 204 }))).toEqual({ result: null });
   });
 
-  it("says which permission a 403 lacks", () => {
+  it("names the permission a 403's call needs first, then whose it is", () => {
     const e = fail(env(403, [{ code: 10000, message: "Authentication error" }]));
-    expect(e.message).toContain(
-      `the API token lacks permission for GET zones/${zone}/page_shield (Cloudflare: Authentication error [10000])`,
+    expect(e.message).toBe(
+      `GET zones/${zone}/page_shield needs the "Page Shield: Read" permission on the zone, and was refused ` +
+        "(HTTP 403; Cloudflare: Authentication error [10000]): the API token lacks it (or the token is expired or " +
+        "disabled)",
     );
-    expect(e.message).toContain('"Page Shield: Read"');
     expect(e.info).toMatchObject({
       status: 403,
       method: "GET",
