@@ -1,8 +1,9 @@
 // The flags that bound a run (docs/commands/README.md "Flags for the API"): --max-wait (the longest
-// wait the server may ask for), --deadline (the whole run) and --max-body-size (one answer's body),
-// each with its environment variable; the flag wins over the variable.
+// wait the server may ask for), --deadline (the whole run), --max-body-size (one answer's body) and
+// --max-read-bytes (all the answers to the run's reads), each with its environment variable; the flag
+// wins over the variable.
 import type { Command } from "commander";
-import { DEFAULT_MAX_BODY_BYTES } from "../cloudflare/client.js";
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_READ_BYTES } from "../cloudflare/client.js";
 import { DEFAULT_MAX_WAIT_MS } from "../cloudflare/rate-limiter.js";
 import { UsageError } from "../errors.js";
 import type { Env } from "../model/env.js";
@@ -11,12 +12,14 @@ export interface BoundFlagValues {
   maxWait?: string;
   deadline?: string;
   maxBodySize?: string;
+  maxReadBytes?: string;
 }
 
 export const BOUND_ENV = {
   maxWait: "ZONEFORM_MAX_WAIT",
   deadline: "ZONEFORM_DEADLINE",
   maxBodySize: "ZONEFORM_MAX_BODY_SIZE",
+  maxReadBytes: "ZONEFORM_MAX_READ_BYTES",
 } as const;
 
 export function addBoundOptions(cmd: Command): Command {
@@ -34,6 +37,11 @@ export function addBoundOptions(cmd: Command): Command {
     .option(
       "--max-body-size <size>",
       `largest answer body read, e.g. 64MiB, 512KiB (env ${BOUND_ENV.maxBodySize}; default 64MiB)`,
+    )
+    .option(
+      "--max-read-bytes <size>",
+      `most the answers to the run's reads may take in all, e.g. 2GiB (env ${BOUND_ENV.maxReadBytes}; default ` +
+        "512MiB); past it the run stops",
     );
 }
 
@@ -45,7 +53,7 @@ export function boundsFromOptions(
   opts: BoundFlagValues,
   env: Env,
   elapsedMs: number,
-): { maxWaitMs: number; deadlineMs?: number; maxBodyBytes: number } {
+): { maxWaitMs: number; deadlineMs?: number; maxBodyBytes: number; maxReadBytes: number } {
   const pick = (flag: string | undefined, name: keyof typeof BOUND_ENV): [string, string] | undefined => {
     if (flag !== undefined) return [flag, `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`];
     const v = env[BOUND_ENV[name]];
@@ -54,11 +62,13 @@ export function boundsFromOptions(
   const wait = pick(opts.maxWait, "maxWait");
   const deadline = pick(opts.deadline, "deadline");
   const body = pick(opts.maxBodySize, "maxBodySize");
+  const read = pick(opts.maxReadBytes, "maxReadBytes");
   const deadlineMs = deadline ? parseDuration(deadline[0], deadline[1]) : undefined;
   return {
     maxWaitMs: wait ? parseDuration(wait[0], wait[1]) : DEFAULT_MAX_WAIT_MS,
     ...(deadlineMs !== undefined ? { deadlineMs: Math.max(0, deadlineMs - elapsedMs) } : {}),
     maxBodyBytes: body ? parseSize(body[0], body[1]) : DEFAULT_MAX_BODY_BYTES,
+    maxReadBytes: read ? parseSize(read[0], read[1]) : DEFAULT_MAX_READ_BYTES,
   };
 }
 

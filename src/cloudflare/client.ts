@@ -5,12 +5,17 @@
 // envelope unwrapping into actionable errors, paging, verbose logging and redaction of secrets.
 // Every wait and read is bounded: a wait the server asks for beyond `maxWaitMs`, the run's deadline or
 // `stop()` (a signal) stops the run, after which no attempt is sent; an answer body is read up to
-// `maxBodyBytes` and never decompressed (zoneform asks for none and refuses an encoded answer).
+// `maxBodyBytes` and never decompressed (zoneform asks for none and refuses an encoded answer); the
+// answers to the run's reads take at most `maxReadBytes` in all (their bytes as they arrive, and what
+// their objects and lists take once read), past which the run stops; an answer nested deeper than
+// MAX_ANSWER_DEPTH is refused unread.
 import { createHash } from "node:crypto";
 import { Agent, interceptors, type Dispatcher } from "undici";
 import type { IncomingHttpHeaders } from "node:http";
 import type { Duplex } from "node:stream";
 import { AnswerShapeError, ApiError, EXIT, RunStoppedError } from "../errors.js";
+import { jsonShape } from "../json-depth.js";
+import { formatBytes } from "../read-file.js";
 import type { HttpMethod } from "../model/plan.js";
 import { Redactor, SENSITIVE, isSecretParam, redactDestination } from "../redact.js";
 import type { Auth } from "./credentials.js";
@@ -72,6 +77,12 @@ export interface ClientOptions {
   deadlineMs?: number;
   /** Largest answer body read, in bytes (default DEFAULT_MAX_BODY_BYTES); a larger one is cut off with an error. */
   maxBodyBytes?: number;
+  /**
+   * Most bytes the answers to the run's reads (GET) may take in all (default DEFAULT_MAX_READ_BYTES): each answer's
+   * bytes as they arrive, plus ANSWER_CONTAINER_BYTES for each object or list in it before it is parsed. Past it the
+   * run stops (RunStoppedError, exit 1), naming the cap.
+   */
+  maxReadBytes?: number;
   /** The clock of the deadline and the rate limiter (tests). */
   now?: () => number;
   /** Told when every request must wait for the rate limit: for how long, and why (for progress). */
@@ -107,10 +118,28 @@ export interface ClientStats {
 /** Default cap on one answer's body: 64 MiB, far above the largest real list page. */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 
+/**
+ * Default cap on what the answers to one run's reads take: 512 MiB. Counted this way it bounds the memory they
+ * take once read (about 1.5 times their text for real answers, never much more), well within Node's heap.
+ */
+export const DEFAULT_MAX_READ_BYTES = 512 * 1024 * 1024;
+
+/**
+ * What one object or list of an answer is counted as on top of its text: about what it takes in memory once
+ * parsed, so that an answer of many tiny ones (`[[{}],[{}],…]`, 25 times its text once read) is counted as it is.
+ */
+export const ANSWER_CONTAINER_BYTES = 64;
+
+/** Deepest nesting of an answer read: real answers nest 9 levels at most; deeper ones would overflow the stack. */
+export const MAX_ANSWER_DEPTH = 32;
+
 /** Default page size of page-style lists: within every paged endpoint's bounds (1–100, 5–50). */
 export const DEFAULT_PER_PAGE = 50;
 
 const ATTEMPT = "zoneformAttempt";
+
+/** An answer cut off because the run's answers went past maxReadBytes: the run is stopped, never retried. */
+const READ_CAP_CODE = "ZONEFORM_READ_CAP";
 
 /** Per-call state shared between the retry decision and the gate that sends each attempt. */
 interface AttemptState {
@@ -174,6 +203,24 @@ export function createClient(opts: ClientOptions): CloudflareClient {
   const maxWaitMs = opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
   policy.maxRetryAfterMs = maxWaitMs;
   const maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxReadBytes = opts.maxReadBytes ?? DEFAULT_MAX_READ_BYTES;
+  /** What the answers to the run's reads take so far (maxReadBytes). */
+  let readBytes = 0;
+  /** Counts `n` more bytes of the answers to reads; past the cap the run stops, and false says so. */
+  const chargeRead = (n: number): boolean => {
+    readBytes += n;
+    if (readBytes <= maxReadBytes) return true;
+    stop(
+      new RunStoppedError(
+        `the answers to this run's reads went past ${maxReadBytes} bytes (${formatBytes(maxReadBytes)}), the most ` +
+          "zoneform holds in one run (--max-read-bytes, ZONEFORM_MAX_READ_BYTES); it stopped reading and sent " +
+          "nothing more. If the zones really hold that much, raise the cap, e.g. --max-read-bytes 2GiB",
+        EXIT.error,
+        "wait",
+      ),
+    );
+    return false;
+  };
   const limiter = new RateLimiter({
     ...(opts.rateLimit ?? DEFAULT_RATE_LIMIT),
     now,
@@ -298,6 +345,8 @@ export function createClient(opts: ClientOptions): CloudflareClient {
             state.deadlineMs,
             maxBodyBytes,
             sent,
+            // The answers to reads count against the run's cap as they arrive.
+            state.method === "GET" ? chargeRead : undefined,
           ),
         );
       } catch (err) {
@@ -501,15 +550,17 @@ export function createClient(opts: ClientOptions): CloudflareClient {
           break;
         } catch (err) {
           const e = err as Error & { code?: string };
-          // Cut off inside the body: a read (or an idempotent call) is made again from the start.
-          const again = state.answered
-            ? decideRetry(
-                state.idempotent ? "GET" : method,
-                { kind: "network", code: e.code },
-                state.attempts - state.throttledAttempts,
-                policy,
-              )
-            : { retry: false as const };
+          // Cut off inside the body: a read (or an idempotent call) is made again from the start, unless the run
+          // was stopped meanwhile (nothing more is sent then).
+          const again =
+            state.answered && !stopped
+              ? decideRetry(
+                  state.idempotent ? "GET" : method,
+                  { kind: "network", code: e.code },
+                  state.attempts - state.throttledAttempts,
+                  policy,
+                )
+              : { retry: false as const };
           if (again.retry) {
             state.retries++;
             stats.retries++;
@@ -534,6 +585,19 @@ export function createClient(opts: ClientOptions): CloudflareClient {
       // The answer is in: the next call may go out while this one is parsed and checked.
       release();
       log?.(`${method} ${shownFull()} ${status} ${Date.now() - started}ms${retriesNote()}`);
+      if (method === "GET") {
+        // Before it is parsed: what its objects and lists will take counts against the run's cap, and a nesting
+        // deeper than any real answer's is refused (what walks the value afterwards would overflow the stack).
+        const shape = jsonShape(text, MAX_ANSWER_DEPTH);
+        if (!chargeRead(shape.containers * ANSWER_CONTAINER_BYTES)) throw stopped!;
+        if (shape.tooDeepAt) {
+          throw new AnswerShapeError(
+            `GET ${shownPath()}: the answer nests deeper than ${MAX_ANSWER_DEPTH} levels (line ` +
+              `${shape.tooDeepAt.line}, column ${shape.tooDeepAt.column}); no answer of the API does, so zoneform ` +
+              "did not read it, and changed nothing",
+          );
+        }
+      }
       let unwrapped: ReturnType<typeof unwrapResponse>;
       try {
         unwrapped = unwrapResponse({
@@ -774,6 +838,8 @@ class ObservingHandler implements Dispatcher.DispatchHandler {
     private readonly deadlineMs: number,
     private readonly maxBodyBytes: number,
     private readonly wire: { settle(status: number | undefined, err?: Error): void; end(): void },
+    /** Counts the body's bytes against the run's cap (maxReadBytes); false once it is past it. */
+    private readonly chargeRead?: (bytes: number) => boolean,
   ) {}
   onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
     this.timer = setTimeout(() => {
@@ -820,6 +886,11 @@ class ObservingHandler implements Dispatcher.DispatchHandler {
     this.bytes += chunk.length;
     if (this.bytes > this.maxBodyBytes) {
       this.cutOff(controller, `the answer's body went past ${this.maxBodyBytes} bytes`, BODY_TOO_LARGE_CODE);
+      return;
+    }
+    if (this.chargeRead && !this.chargeRead(chunk.length)) {
+      // The run is stopped (the client's stop names the cap): this read ends here.
+      this.cutOff(controller, "the answers to the run's reads went past --max-read-bytes", READ_CAP_CODE);
       return;
     }
     this.inner.onResponseData?.(controller, chunk);

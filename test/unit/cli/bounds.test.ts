@@ -1,25 +1,38 @@
-// The flags that bound a run: --max-wait, --deadline, --max-body-size and their variables.
+// The flags that bound a run: --max-wait, --deadline, --max-body-size, --max-read-bytes and their variables.
 import { describe, expect, it } from "vitest";
 import { boundsFromOptions, parseDuration, parseSize } from "../../../src/cli/bounds.js";
 import { formatWait } from "../../../src/cloudflare/rate-limiter.js";
 import { UsageError } from "../../../src/errors.js";
 
 describe("bounds", () => {
-  it("defaults: waits up to 5 minutes, no deadline, bodies up to 64 MiB", () => {
-    expect(boundsFromOptions({}, {}, 0)).toEqual({ maxWaitMs: 300_000, maxBodyBytes: 64 * 1024 * 1024 });
+  it("defaults: waits up to 5 minutes, no deadline, bodies up to 64 MiB, 512 MiB of answers in all", () => {
+    expect(boundsFromOptions({}, {}, 0)).toEqual({
+      maxWaitMs: 300_000,
+      maxBodyBytes: 64 * 1024 * 1024,
+      maxReadBytes: 512 * 1024 * 1024,
+    });
   });
 
   it("the flag wins over the variable; the deadline counts from the start of the process", () => {
-    const env = { ZONEFORM_MAX_WAIT: "2m", ZONEFORM_DEADLINE: "10m", ZONEFORM_MAX_BODY_SIZE: "1MiB" };
+    const env = {
+      ZONEFORM_MAX_WAIT: "2m",
+      ZONEFORM_DEADLINE: "10m",
+      ZONEFORM_MAX_BODY_SIZE: "1MiB",
+      ZONEFORM_MAX_READ_BYTES: "1GiB",
+    };
     expect(boundsFromOptions({}, env, 1500)).toEqual({
       maxWaitMs: 120_000,
       deadlineMs: 600_000 - 1500,
       maxBodyBytes: 1024 * 1024,
+      maxReadBytes: 1024 ** 3,
     });
-    expect(boundsFromOptions({ maxWait: "90s", deadline: "1h30m", maxBodySize: "512KiB" }, env, 0)).toEqual({
+    expect(
+      boundsFromOptions({ maxWait: "90s", deadline: "1h30m", maxBodySize: "512KiB", maxReadBytes: "2GiB" }, env, 0),
+    ).toEqual({
       maxWaitMs: 90_000,
       deadlineMs: 5_400_000,
       maxBodyBytes: 512 * 1024,
+      maxReadBytes: 2 * 1024 ** 3,
     });
     // Already past: nothing may be sent.
     expect(boundsFromOptions({ deadline: "1s" }, {}, 5000).deadlineMs).toBe(0);

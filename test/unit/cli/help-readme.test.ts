@@ -30,6 +30,7 @@ const COMMON = [
   "--max-wait",
   "--deadline",
   "--max-body-size",
+  "--max-read-bytes",
   "--shard",
 ];
 

@@ -1,0 +1,84 @@
+// JSON read with a bound on how deeply it nests. JSON.parse itself reads any depth, but what walks the
+// value afterwards (the schema validator, digests, rendering) recurses, and a file nested 200 000 levels
+// deep (`[[[[…]]]]`, a few hundred KiB) would end in a stack overflow. The text is scanned once, in
+// linear time and without recursion, before it is parsed: past `maxDepth` it is refused with where.
+
+/** How deeply a saved plan may nest: the deepest plan zoneform makes is about 15 levels. */
+export const MAX_PLAN_JSON_DEPTH = 64;
+
+/** JSON text nested deeper than allowed; `line` and `column` (1-based) are where it went past the bound. */
+export class JsonTooDeepError extends Error {
+  constructor(
+    readonly maxDepth: number,
+    readonly line: number,
+    readonly column: number,
+  ) {
+    super(`it nests deeper than ${maxDepth} levels (line ${line}, column ${column})`);
+    this.name = "JsonTooDeepError";
+  }
+}
+
+/**
+ * One pass over JSON text, without parsing it: how many objects and lists it holds (`containers`), and where it
+ * first nests past `maxDepth` (then the scan stops there). Brackets inside strings do not count.
+ */
+export function jsonShape(
+  text: string,
+  maxDepth: number,
+): { containers: number; tooDeepAt?: { line: number; column: number } } {
+  let depth = 0;
+  let containers = 0;
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // A string: jump to its closing quote (indexOf is fast on long strings), past any escaped one.
+      let end = text.indexOf('"', i + 1);
+      while (end > 0 && escaped(text, end)) end = text.indexOf('"', end + 1);
+      if (end < 0) break;
+      i = end;
+    } else if (c === 0x5b || c === 0x7b) {
+      containers++;
+      if (++depth > maxDepth) return { containers, tooDeepAt: { line, column: i - lineStart + 1 } };
+    } else if (c === 0x5d || c === 0x7d) depth--;
+    else if (c === 0x0a) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { containers };
+}
+
+/** Whether the quote at `at` is escaped: an odd number of backslashes before it. */
+function escaped(text: string, at: number): boolean {
+  let n = 0;
+  while (text.charCodeAt(at - 1 - n) === 0x5c) n++;
+  return n % 2 === 1;
+}
+
+/** Where `text` first nests past `maxDepth` arrays and objects (outside strings), or undefined. */
+export function tooDeepAt(text: string, maxDepth: number): { line: number; column: number } | undefined {
+  return jsonShape(text, maxDepth).tooDeepAt;
+}
+
+/**
+ * `JSON.parse(text)` once the text is known to nest at most `maxDepth` levels; throws JsonTooDeepError
+ * past it, and JSON.parse's SyntaxError for text that is not JSON.
+ */
+export function parseJsonWithin(text: string, maxDepth: number): unknown {
+  const at = tooDeepAt(text, maxDepth);
+  if (at) throw new JsonTooDeepError(maxDepth, at.line, at.column);
+  return JSON.parse(text);
+}
+
+/** What is wrong with a text parseJsonWithin refused, after its name: "is not JSON: …" or "nests deeper …". */
+export function jsonProblem(err: unknown): string {
+  if (err instanceof JsonTooDeepError) {
+    return (
+      `nests deeper than ${err.maxDepth} levels (line ${err.line}, column ${err.column}), far deeper than ` +
+      "anything zoneform writes; it was not read any further"
+    );
+  }
+  return `is not JSON: ${(err as Error).message}`;
+}
