@@ -169,9 +169,10 @@ export interface PolicyValueProblem {
  * What is wrong with a policy value, read as a browser reads it: a `,` anywhere starts another
  * policy, a `;` inside a token ends the directive there, what follows a `;` must be a directive's name,
  * a control character has no place in a header (errors); an unknown source, or a directive given twice
- * (the browser ignores the second), is a warning. `showText: false` (a value holding `${env:…}`
- * values) names no part of the value, so that no part of a secret is shown, and warns about nothing
- * (the value seen is not the one applied when a variable is unset).
+ * (the browser ignores the second), is a warning. A first word that is no directive is left alone.
+ * `showText: false` (a value holding `${env:…}` values) names no part of the value, so that no part of
+ * a secret is shown, and warns about nothing (the value seen is not the one applied when a variable is
+ * unset).
  */
 export function policyValueProblems(value: string, opts: { showText?: boolean } = {}): PolicyValueProblem[] {
   const show = opts.showText ?? true;
@@ -209,15 +210,15 @@ export function policyValueProblems(value: string, opts: { showText?: boolean } 
     if (tokens.length === 0) return;
     const name = tokens[0]!.toLowerCase();
     if (!CSP_DIRECTIVES.has(name)) {
-      out.push({
-        severity: "error",
-        message:
-          i > 0
-            ? `a ';' may only separate directives: ${quoted(tokens[0]!, "what follows one")} after a ';' is ` +
-              "not a CSP directive (a ';' inside a source? percent-encode it as %3B)"
-            : `${quoted(tokens[0]!, "the value's first word")} is not a CSP directive (e.g. script-src, ` +
-              "connect-src)",
-      });
+      // The first word is the policy's own (zoneform does not judge a value it cannot read); what
+      // follows a ';' must be a directive, or the ';' stood inside a source.
+      if (i > 0)
+        out.push({
+          severity: "error",
+          message:
+            `a ';' may only separate directives: ${quoted(tokens[0]!, "what follows one")} after a ';' is ` +
+            "not a CSP directive (a ';' inside a source? percent-encode it as %3B)",
+        });
       return;
     }
     if (!show) return;
