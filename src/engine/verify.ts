@@ -5,9 +5,9 @@
 // zone (same live fingerprints, same operations in the same order, and the same everything it shows:
 // names, kinds, fields, summaries, notes, before and after, warnings). What is then executed is the new
 // plan, so an edited body, path or secret reference can never be sent, and a plan that shows anything
-// but what zoneform plans now is refused. Then the safety valve, in
-// octoDNS's style: a zone whose plan deletes more than `safety.max_deletes` resources is refused
-// unless forced (a replacement deletes the old resource, so it counts as a delete).
+// but what zoneform plans now is refused. Then the safety valve, in octoDNS's style: a zone whose plan
+// deletes more than `safety.max_deletes` resources is refused unless forced (a replacement deletes the
+// old resource, so it counts as a delete).
 import { checkConfigSources } from "../config/index.js";
 import { ConfigError, RuntimeError, StalePlanError, UnsafePlanError } from "../errors.js";
 import type { DesiredState } from "../sections/index.js";

@@ -237,6 +237,36 @@ describe("saved plan integrity", () => {
     }
   });
 
+  it("refuses bound values made with other KDF parameters or under another salt, even digested again", async () => {
+    const { file, doc } = await savedPlan();
+    expect(doc.inputs!.kdf).toEqual({ name: "scrypt", n: 16384, r: 10, p: 1 });
+    const weak = structuredClone(doc);
+    weak.inputs!.kdf = { name: "scrypt", n: 1024, r: 1, p: 1 };
+    const salted = structuredClone(doc);
+    salted.inputs!.salt = "0".repeat(32);
+    const raised = structuredClone(doc);
+    raised.inputs!.kdf = { name: "scrypt", n: 32768, r: 8, p: 1 };
+    for (const [what, edited, named] of [
+      ["weaker parameters", weak, "are weaker than zoneform allows"],
+      ["another salt", salted, "the salt of its bound values is not the one derived from its content"],
+    ] as const) {
+      const forged = redigested(edited);
+      const shown = await showEdited(file, forged);
+      expect(shown.code, what).toBe(1);
+      expect(shown.stderr, what).toContain(named);
+      const r = await applyEdited(file, forged, ["--expect-digest", forged.digest]);
+      expect(r.code, what).toBe(1);
+      expect(r.stderr, what).toContain(named);
+      expect(await emu.calls(), what).toEqual([]);
+    }
+    // Parameters within bounds but not the ones the hashes were made with: the values do not match.
+    const forged = redigested(raised);
+    const r = await applyEdited(file, forged, ["--expect-digest", forged.digest]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("${env:SUFFIX} has another value than when the plan was made");
+    expect(await emu.calls()).toEqual([]);
+  });
+
   it("refuses a re-digested summary text in a plan with no reference (show cannot tell; apply can)", async () => {
     const { file, doc } = await savedPlan(CONFIG.replaceAll("${env:SUFFIX}", "stripe"));
     expect(doc.inputs).toBeUndefined();
