@@ -260,7 +260,8 @@ describe("other reports", () => {
     const out = renderSuggestionText(Z, s, block);
     expect(out).not.toMatch(RAW);
     expect(out).toContain(`  https://example.com/x.js?${EVIL_SHOWN}\n`);
-    expect(out).toContain('expression: http.host eq "example.com\\u202e"');
+    // A bidirectional character in YAML: the string double-quoted, the character a YAML escape.
+    expect(out).toContain('expression: "http.host eq \\"example.com\\u202e\\""');
   });
 
   it("export header: an API job name with a newline cannot end the comment", () => {
