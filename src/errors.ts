@@ -167,7 +167,8 @@ export class ApplyError extends ZoneformError {
 /**
  * The run was stopped (a signal, its --deadline, a server asking to wait longer than zoneform waits or
  * answering more than --max-read-bytes in all, both `reason` "wait", or a cause every call shares:
- * credentials refused, nothing listening at the base URL, a base URL that is not the API): nothing more is sent. Thrown by every call the stop kept from being sent;
+ * credentials refused, nothing listening at the base URL, a base URL that is not the API): nothing more is
+ * sent. Thrown by every call the stop kept from being sent;
  * `exitCode` is the stop's.
  */
 export class RunStoppedError extends ZoneformError {

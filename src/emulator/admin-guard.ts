@@ -24,8 +24,8 @@ export function adminRefusal(req: IncomingMessage): { status: number; error: str
       status: 403,
       error:
         `the admin API answers only requests to this machine by a loopback address with the port ` +
-        `(127.0.0.1:${port}, localhost:${port} or [::1]:${port}); the Host header ${JSON.stringify(hostHeader.slice(0, 100))} ` +
-        `is not one`,
+        `(127.0.0.1:${port}, localhost:${port} or [::1]:${port}); the Host header ` +
+        `${JSON.stringify(hostHeader.slice(0, 100))} is not one`,
     };
   }
   const origin = req.headers.origin;
