@@ -1,5 +1,5 @@
 // The CLI's "now": `ZONEFORM_NOW` when set (src/clock.ts), else the system clock. A value that is not an
-// instant is a usage error (exit 2), not a stack trace.
+// instant, or a day or time that does not exist (`2026-02-30`), is a usage error (exit 3), not a stack trace.
 import { clockFromEnv } from "../clock.js";
 import { UsageError } from "../errors.js";
 

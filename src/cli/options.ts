@@ -3,6 +3,7 @@
 // (apply takes a plan file or -c) from the default ./zoneform.yaml.
 import { Option, type Command } from "commander";
 import { DEFAULT_CONFIG_PATH } from "../config/index.js";
+import { UsageError } from "../errors.js";
 
 export interface ConfigOption {
   config?: string;
@@ -29,6 +30,25 @@ export function addConfigOption(cmd: Command): Command {
 
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
+}
+
+/**
+ * `--out <file>` of a command that writes a file: a name that is empty or only spaces (`--out ''`, an
+ * unset shell variable) is refused (exit 3) before anything is read or written, never taken as "no file".
+ */
+export function outOption(description: string): Option {
+  return new Option("--out <file>", description).argParser(fileName("--out"));
+}
+
+/** A commander parser of a file name given to `flag`: refuses one that is empty or only white space. */
+export function fileName(flag: string): (value: string) => string {
+  return (value) => {
+    if (value.trim() === "")
+      throw new UsageError(
+        `${flag} needs a file name, got ${JSON.stringify(value)}; give the path of the file to write`,
+      );
+    return value;
+  };
 }
 
 export function addZoneOption(cmd: Command): Command {

@@ -1,9 +1,11 @@
 // Runs the command line in this process and sets its exit code: the program's start (main.ts).
 import process from "node:process";
 import { outputFailed, processIO, type CliIO } from "./io.js";
+import { handleProcessWarnings } from "./warnings.js";
 
 export async function run(main: (argv: string[], io: CliIO) => Promise<number>): Promise<void> {
   const io = processIO();
+  handleProcessWarnings(process.argv, io);
   const code = await main(process.argv.slice(2), io);
   // A reader that went away (`| head`) is not an error; a write that failed otherwise (a full disk) is.
   const failed = outputFailed();

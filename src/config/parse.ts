@@ -28,7 +28,9 @@ interface NodeSpan {
   keyStart?: number;
 }
 
-const OPTIONS = { uniqueKeys: true, merge: true, prettyErrors: false, strict: true } as const;
+// logLevel "error": the yaml package reports nothing itself (it would call process.emitWarning, which Node
+// prints raw on stderr); every warning it has is in doc.warnings and becomes a finding below.
+const OPTIONS = { uniqueKeys: true, merge: true, prettyErrors: false, strict: true, logLevel: "error" } as const;
 
 /** The file's value, its problems, and where each of its nodes is. */
 export function parseYaml(text: string, file: string): ParsedYaml {
@@ -36,7 +38,8 @@ export function parseYaml(text: string, file: string): ParsedYaml {
   const doc = parseDocument(text, { lineCounter, ...OPTIONS });
   const spans = new Map<string, NodeSpan>();
   const prototypeKeys: Array<{ pointer: string; offset: number; key: string }> = [];
-  if (doc.contents) indexNode(doc.contents as Node, "", spans, prototypeKeys);
+  const complexKeys: Array<{ pointer: string; offset: number; key: string }> = [];
+  if (doc.contents) indexNode(doc.contents as Node, "", spans, { prototypeKeys, complexKeys });
 
   const toPos = (offset: number): SourcePosition => {
     const { line, col } = lineCounter.linePos(Math.max(0, Math.min(offset, text.length)));
@@ -113,6 +116,17 @@ export function parseYaml(text: string, file: string): ParsedYaml {
     });
   }
 
+  for (const k of complexKeys) {
+    fatal = true;
+    problems.push({
+      file,
+      ...toPos(k.offset),
+      pointer: k.pointer,
+      message: `the key ${k.key} is a ${k.key.startsWith("[") ? "list" : "mapping"}: a key must be plain text (a name)`,
+      severity: "error",
+    });
+  }
+
   let value: unknown;
   if (!fatal) {
     try {
@@ -137,7 +151,7 @@ function indexNode(
   node: Node,
   pointer: string,
   spans: Map<string, NodeSpan>,
-  prototypeKeys: Array<{ pointer: string; offset: number; key: string }>,
+  bad: Record<"prototypeKeys" | "complexKeys", Array<{ pointer: string; offset: number; key: string }>>,
   keyStart?: number,
 ): void {
   const range = node.range;
@@ -153,13 +167,16 @@ function indexNode(
       const key = isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
       const child = childPointer(pointer, key);
       const kStart = keyNode?.range?.[0];
-      if (PROTOTYPE_KEYS.has(key)) prototypeKeys.push({ pointer: child, offset: kStart ?? start, key });
-      if (pair.value) indexNode(pair.value as Node, child, spans, prototypeKeys, kStart);
+      if (PROTOTYPE_KEYS.has(key)) bad.prototypeKeys.push({ pointer: child, offset: kStart ?? start, key });
+      // A list or mapping as a key (`? [a, b]`): JavaScript objects have text keys only.
+      if (isMap(keyNode) || isSeq(keyNode))
+        bad.complexKeys.push({ pointer: child, offset: kStart ?? start, key: String(keyNode).slice(0, 60) });
+      if (pair.value) indexNode(pair.value as Node, child, spans, bad, kStart);
       else spans.set(child, { start: kStart ?? start, end: keyNode?.range?.[1] ?? start, keyStart: kStart });
     }
   } else if (isSeq(node)) {
     node.items.forEach((item, i) => {
-      if (item) indexNode(item as Node, childPointer(pointer, i), spans, prototypeKeys);
+      if (item) indexNode(item as Node, childPointer(pointer, i), spans, bad);
     });
   }
 }

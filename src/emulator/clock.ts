@@ -1,7 +1,7 @@
 // The emulator's clock: the date its seed and generated Page Shield data are counted back from, the
 // time it stamps on what it writes (updated_at, last_updated, …) and sends as `Date`, and the instant it
 // checks token limits against. Rate limits and delays run on real time whatever the clock says.
-import { INSTANT_EXPECTED, parseInstant } from "../clock.js";
+import { INSTANT_EXPECTED, readInstant } from "../clock.js";
 
 /**
  * An instant (Date, ISO 8601 text, ms since the epoch) the clock reads at start and runs on from, in
@@ -14,9 +14,13 @@ export type Clock = () => number;
 
 /** The instant a fixed `now` names, in ms. Throws a RangeError for a value that is not one. */
 export function instantOf(now: Date | string | number): number {
-  const ms = typeof now === "string" ? parseInstant(now) : now instanceof Date ? now.getTime() : now;
-  if (ms === undefined || !Number.isFinite(ms))
-    throw new RangeError(`now: ${JSON.stringify(String(now))} is not ${INSTANT_EXPECTED}`);
+  if (typeof now === "string") {
+    const r = readInstant(now);
+    if ("problem" in r) throw new RangeError(`now: ${JSON.stringify(now)} ${r.problem}`);
+    return r.ms;
+  }
+  const ms = now instanceof Date ? now.getTime() : now;
+  if (!Number.isFinite(ms)) throw new RangeError(`now: ${JSON.stringify(String(now))} is not ${INSTANT_EXPECTED}`);
   return ms;
 }
 

@@ -9,6 +9,7 @@ import {
   SEED_ACCOUNT_ID,
   SEED_TIME,
 } from "./defaults.js";
+import { parseInstant } from "../clock.js";
 import { areaStates, createEmptyAccount, createEmptyZone } from "./seed.js";
 import type { AccountState, EmulatorState, TokenDetails, ZoneState } from "./types.js";
 import { PLAN_NAMES, planNameOf } from "./zone-plans.js";
@@ -124,7 +125,7 @@ export function normalizeTokenDetails(raw: unknown, problems: string[]): Record<
     if (d.status !== undefined && !TOKEN_STATUSES.includes(d.status as string))
       problems.push(`${where}.status must be one of ${TOKEN_STATUSES.join(", ")}`);
     for (const k of ["not_before", "expires_on"] as const) {
-      if (d[k] !== undefined && (typeof d[k] !== "string" || Number.isNaN(Date.parse(d[k] as string))))
+      if (d[k] !== undefined && (typeof d[k] !== "string" || parseInstant(d[k] as string) === undefined))
         problems.push(`${where}.${k} must be an ISO date-time`);
     }
     if (d.policies !== undefined && (!Array.isArray(d.policies) || !d.policies.every(isObject)))

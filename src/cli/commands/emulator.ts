@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Command } from "commander";
-import { INSTANT_EXPECTED, NOW_ENV, parseInstant } from "../../clock.js";
+import { INSTANT_EXPECTED, NOW_ENV, readInstant } from "../../clock.js";
 import { ConfigError, RuntimeError, UsageError } from "../../errors.js";
 import {
   DEFAULT_TOKEN,
@@ -130,9 +130,12 @@ async function listen(opts: {
 function parseNow(flag: string | undefined, env: string | undefined): number | undefined {
   const [label, text] = flag !== undefined ? ["--now", flag] : [NOW_ENV, env === "" ? undefined : env];
   if (text === undefined) return undefined;
-  const ms = parseInstant(text);
-  if (ms === undefined) throw new UsageError(`${label} ${JSON.stringify(text)}: expected ${INSTANT_EXPECTED}`);
-  return ms;
+  const r = readInstant(text);
+  if ("problem" in r) {
+    const detail = r.detail ? `; ${r.detail}` : "";
+    throw new UsageError(`${label} ${JSON.stringify(text)}: expected ${INSTANT_EXPECTED}${detail}`);
+  }
+  return r.ms;
 }
 
 function parseInteger(flag: string, value: string, min: number, max: number): number {

@@ -2,6 +2,7 @@
 // with a generated one, `POST /__emulator/scripts` makes one script appear, change or go unseen.
 import type { AdminContext, AdminHandler } from "../../area.js";
 import { AdminError, inventoryCount, ratio, readAdminBody, type FieldRule } from "../../admin-input.js";
+import { parseInstant, readInstant } from "../../../clock.js";
 import { md5Hex } from "../../ids.js";
 import { addThreatScores, generateInventory } from "./inventory.js";
 
@@ -27,7 +28,7 @@ function replaceInventory(rt: AdminContext, body: unknown): unknown {
     paymentPages: b.payment_pages === true,
     // Every item is dated back from `now`, by default the emulator's clock, so that an audit's
     // --stale-days window sees them as current.
-    now: b.now === undefined ? rt.clock() : Date.parse(b.now as string),
+    now: b.now === undefined ? rt.clock() : parseInstant(b.now as string)!,
     zoneId: zone.id,
     zoneName: zone.name,
     scripts: b.scripts as number,
@@ -43,7 +44,11 @@ function replaceInventory(rt: AdminContext, body: unknown): unknown {
 const TIMESTAMP_RULE: FieldRule = {
   type: "string",
   expected: "an ISO 8601 timestamp",
-  check: (v: string) => (Number.isNaN(Date.parse(v)) ? "" : undefined),
+  // A day or time that does not exist (2026-02-30) is refused, never rolled over.
+  check: (v: string) => {
+    const r = readInstant(v);
+    return "problem" in r ? r.problem : undefined;
+  },
 };
 
 const SCRIPT_EVENTS = ["seen", "changed", "unseen"] as const;
@@ -86,7 +91,7 @@ function scriptEvent(rt: AdminContext, body: unknown): unknown {
   const zone = rt.state.zones.find((z) => z.id === b.zone_id);
   if (!zone) throw new AdminError(404, `no zone ${String(b.zone_id)}`);
   const url = b.url as string;
-  const atMs = b.at === undefined ? rt.clock() : Date.parse(b.at as string);
+  const atMs = b.at === undefined ? rt.clock() : parseInstant(b.at as string)!;
   const at = isoSeconds(atMs);
   let script = zone.scripts.find((s) => s.url === url);
   const hashOf = (n: number) =>
