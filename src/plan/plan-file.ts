@@ -4,6 +4,7 @@
 // and writing plan files is engine/plan-store.ts, at the edge.
 import { createRequire } from "node:module";
 import { ConfigError } from "../errors.js";
+import { jsonProblem, MAX_PLAN_JSON_DEPTH, parseJsonWithin } from "../json-depth.js";
 import type { SecretSource } from "../model/desired.js";
 import type { Plan } from "../model/plan.js";
 import { planFileText, planForFile } from "./secrets.js";
@@ -42,9 +43,9 @@ export function serialisePlan(plan: Plan, secrets: SecretSource): string {
 export async function parsePlanText(text: string, path: string): Promise<Plan> {
   let doc: unknown;
   try {
-    doc = JSON.parse(text);
+    doc = parseJsonWithin(text, MAX_PLAN_JSON_DEPTH);
   } catch (err) {
-    throw planFileProblem(path, `the plan file ${path}`, `is not JSON: ${(err as Error).message}`);
+    throw planFileProblem(path, `the plan file ${path}`, jsonProblem(err));
   }
   return checkPlanDocument(doc, path);
 }

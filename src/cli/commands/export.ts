@@ -9,6 +9,7 @@ import { EXPORT_SECTIONS, exportZones, type ExportSection } from "../../export/i
 import { printable } from "../../safe-text.js";
 import { refuseExisting, writeFileSafely } from "../../write-file.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
+import { outOption } from "../options.js";
 import { cliClock } from "../clock.js";
 import { VERSION, type CommandContext } from "../command.js";
 import { progressFor } from "../progress.js";
@@ -44,7 +45,7 @@ export function register(program: Command, ctx: CommandContext): void {
       `sections to export, comma list (default all): ${EXPORT_SECTIONS.join(", ")}`,
       collectList,
     )
-    .option("--out <file>", "write the file here (default: stdout)")
+    .addOption(outOption("write the file here (default: stdout)"))
     .option("--force", "overwrite the --out file if it exists")
     .option(
       "--account-id <id>",
@@ -71,6 +72,8 @@ export function register(program: Command, ctx: CommandContext): void {
     const outLabel = `--out ${opts.out}`;
     if (outPath) refuseExisting(outPath, { force: opts.force, label: outLabel });
     const progress = progressFor(io, opts);
+    // ZONEFORM_NOW is checked before any request: a value that is not an instant is refused (exit 3) first.
+    const now = cliClock(io.env);
     const client = clientFromOptions(opts, io, undefined, progress);
     let result;
     let zones: string[];
@@ -83,7 +86,7 @@ export function register(program: Command, ctx: CommandContext): void {
         accountId: opts.accountId ?? (io.env.CLOUDFLARE_ACCOUNT_ID?.trim() || undefined),
         schemaRef: schemaRefFrom(outPath ? dirname(outPath) : io.cwd),
         version: VERSION,
-        now: cliClock(io.env),
+        now,
         onSection: () => progress.count("sections"),
         onZoneDone: (done, total) => progress.update(done, total),
       });

@@ -21,6 +21,7 @@ import { describeReadProblem, FileReadError, readRegularFile } from "../../read-
 import { printable } from "../../safe-text.js";
 import { refuseExisting, writeFileSafely } from "../../write-file.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
+import { outOption } from "../options.js";
 import type { CommandContext } from "../command.js";
 import { cliClock } from "../clock.js";
 import { progressFor } from "../progress.js";
@@ -60,7 +61,7 @@ export function register(program: Command, ctx: CommandContext): void {
         "(repeatable, or a comma list)",
       collectList,
     )
-    .option("--out <file>", "write the block to this file (refused if it exists, unless --force)")
+    .addOption(outOption("write the block to this file (refused if it exists, unless --force)"))
     .option(
       "--merge <file>",
       "add only what is new to this inventory (a zoneform file or an inventory block), in place or to " +

@@ -8,7 +8,7 @@ import { refuseExisting } from "../../write-file.js";
 import { preparePlanFile } from "../../plan/secrets.js";
 import { summariseZones, totalChanges } from "../../plan/summary.js";
 import { addClientOptions } from "../client-options.js";
-import { addCommonOptions, addConfigOption } from "../options.js";
+import { addCommonOptions, addConfigOption, outOption } from "../options.js";
 import { digestLine } from "../../plan/render/digest.js";
 import {
   addMaxBytesOption,
@@ -33,7 +33,7 @@ export function register(program: Command, ctx: CommandContext): void {
   const cmd = program
     .command("plan")
     .description("Read the live zones and show the ordered API calls that would make them match the file.")
-    .option("--out <file>", "save the plan (JSON; secrets as ${env:NAME} references) for `zoneform apply <file>`")
+    .addOption(outOption("save the plan (JSON; secrets as ${env:NAME} references) for `zoneform apply <file>`"))
     .option("--force", "overwrite the --out file if it exists")
     .option("--format <format>", "text | json | markdown", "text")
     .option("--detailed-exitcode", "exit 2 when there are changes, 0 when there are none");
