@@ -201,7 +201,8 @@ export function serviceKeyNotice(env: Record<string, string | undefined>): strin
   return (
     `warning: ${names.map((n) => printable(n)).join(", ")} ${names.length > 1 ? "are" : "is"} set, but Service Key ` +
     `authentication ended on ${SERVICE_KEY_END} and zoneform never sends one: use an API token in ` +
-    "CLOUDFLARE_API_TOKEN instead (https://github.com/zoneform/zoneform/blob/main/docs/connecting.md#credentials-and-endpoint)"
+    "CLOUDFLARE_API_TOKEN instead " +
+    "(https://github.com/zoneform/zoneform/blob/main/docs/connecting.md#credentials-and-endpoint)"
   );
 }
 

@@ -111,9 +111,10 @@ function deployedRule(
   const found = executeRulesFor(live.entrypoint, rulesetId);
   const othersOn = found.slice(1).filter((r) => r.enabled !== false);
   if (othersOn.length > 0) {
+    const ids = (rules: LiveRule[]) => rules.map((r) => r.id ?? "without an id").join(", ");
     out.errors.push(
-      `${found.length} execute rules deploy the ${name} (${found.map((r) => r.id ?? "without an id").join(", ")}); ` +
-        `zoneform manages one, and the other enabled one(s) (${othersOn.map((r) => r.id ?? "without an id").join(", ")}) ` +
+      `${found.length} execute rules deploy the ${name} (${ids(found)}); zoneform manages one, and the other ` +
+        `enabled one(s) (${ids(othersOn)}) ` +
         `keep it running with their own settings, so the file's could not be met. Delete or disable the ` +
         `others in the dashboard or API (or merge them into one), then plan again; nothing in this zone is changed`,
     );
