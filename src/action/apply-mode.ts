@@ -30,7 +30,7 @@ export async function apply(ctx: Context): Promise<void> {
   }
   runner.setOutput("digest", reviewed.digest);
   runner.setOutput("plan-path", reviewed.planPath);
-  const what = `the plan reviewed on ${reviewed.source}, ${mdCode(reviewed.digest)}`;
+  const what = `${reviewed.source}, ${mdCode(reviewed.digest)}`;
   const applied = await ctx.zoneform([
     "apply",
     reviewed.planPath,
@@ -44,10 +44,11 @@ export async function apply(ctx: Context): Promise<void> {
   if (applied.code === 0) {
     runner.setOutput("applied", "true");
     const s = reviewed.saved.summary;
-    runner.summary(
-      `### zoneform apply\n\nApplied ${what}: ${s.create} to create, ${s.update} to update, ${s.replace} to ` +
-        `replace, ${s.delete} to delete, as reviewed.\n\n${codeBlock(lastLines(applied.stdout, 200))}`,
-    );
+    const zone = runner.input("zone");
+    const done = zone
+      ? `its changes to the zone ${mdCode(zone)} only (the input zone)`
+      : `${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete, as reviewed`;
+    runner.summary(`### zoneform apply\n\nApplied ${what}: ${done}.\n\n${codeBlock(lastLines(applied.stdout, 200))}`);
     return;
   }
   runner.setOutput("applied", "false");
@@ -61,8 +62,8 @@ export async function apply(ctx: Context): Promise<void> {
   // Refused (exit 1: nothing written) or stopped part-way (exit 4): what is left, planned from the files.
   const why =
     applied.code === 1
-      ? `zoneform apply refused the plan reviewed on ${reviewed.sourceText} (exit 1): nothing was written.`
-      : `zoneform apply stopped part-way (exit 4) applying the plan reviewed on ${reviewed.sourceText}.`;
+      ? `zoneform apply refused ${reviewed.sourceText} (exit 1): nothing was written.`
+      : `zoneform apply stopped part-way (exit 4) applying ${reviewed.sourceText}.`;
   const sha = runner.env.GITHUB_SHA ?? "the checkout";
   const newPath = outputPath(ctx.workspace, runner.input("new-plan-path"), "zoneform-new-plan.json", "new-plan-path");
   const fresh = await ctx.zoneform(["plan", ...configArgs(ctx), "--out", newPath, "--force", "--detailed-exitcode"]);

@@ -20,7 +20,7 @@ export interface Reviewed {
   digest: string;
   planPath: string;
   saved: SavedPlan;
-  /** Where the plan comes from, in Markdown (the summary). */
+  /** Which plan it is, in Markdown (the summary): `the plan reviewed on #7 (head …, run …)`. */
   source: string;
   /** The same in plain text (messages). */
   sourceText: string;
@@ -53,7 +53,8 @@ async function byHand(ctx: Context, digest: string, path: string): Promise<Revie
     throw new ActionFailed(
       `the plan file ${planPath} hashes to ${saved.digest}, not to the reviewed digest ${digest}: nothing is applied`,
     );
-  return { digest, planPath, saved, source: "the inputs `digest` and `plan-path`", sourceText: "the inputs" };
+  const named = "the plan a person reviewed, named by the inputs";
+  return { digest, planPath, saved, source: `${named} \`digest\` and \`plan-path\``, sourceText: named };
 }
 
 /** The one pull request merged as `sha` into `branch` of this repository. */
@@ -197,7 +198,7 @@ async function fromPullRequest(ctx: Context): Promise<Reviewed> {
     digest: marker.digest,
     planPath,
     saved,
-    source: `#${pr.number} (head \`${head}\`, ${runLink(runner.env, marker.run)})`,
-    sourceText: `#${pr.number} (head ${head}, run ${marker.run})`,
+    source: `the plan reviewed on #${pr.number} (head \`${head}\`, ${runLink(runner.env, marker.run)})`,
+    sourceText: `the plan reviewed on #${pr.number} (head ${head}, run ${marker.run})`,
   };
 }

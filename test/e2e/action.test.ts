@@ -197,11 +197,22 @@ describe("the Action as a runner runs it", () => {
       workspace: byHand,
       event: "workflow_dispatch",
       payload: {},
-      inputs: { config: "zones/", mode: "apply", digest: refused.outputs["new-digest"]!, "plan-path": "reviewed.json" },
+      inputs: {
+        config: "zones/",
+        mode: "apply",
+        digest: refused.outputs["new-digest"]!,
+        "plan-path": "reviewed.json",
+        zone: ZONE.com,
+      },
       env: { GITHUB_SHA: merge, GITHUB_REF: "refs/heads/main" },
     });
     expect(dispatched.code, dispatched.log).toBe(0);
     expect(dispatched.outputs.applied).toBe("true");
+    expect(dispatched.summary).toContain(
+      "Applied the plan a person reviewed, named by the inputs `digest` and `plan-path`, " +
+        `\`${refused.outputs["new-digest"]}\`: its ` +
+        `changes to the zone \`${ZONE.com}\` only (the input zone).`,
+    );
     expect(gh.calls).toEqual([]);
     expect(await emu.calls({ writesOnly: true })).toEqual([`POST zones/${ZONE.com}/page_shield/policies`]);
   });
