@@ -1,11 +1,14 @@
-// Checks one file's text: YAML with positions → `${env:…}` interpolation → schema → semantic rules.
-// Every stage runs as far as it can so that all problems are reported at once.
+// Checks one file's text: YAML with positions → `defaults:` merged into the zones → `${env:…}`
+// interpolation → schema → semantic rules. Every stage runs as far as it can so that all problems are
+// reported at once, each where its value was written (in the zone, or in `defaults:`).
 import type { ConfigProblem } from "../errors.js";
 import type { SecretRef, TemplatedValue } from "../model/desired.js";
+import { applyDefaults, type Expanded } from "./defaults.js";
 import { declaredDocument, interpolateEnv, templatedValues } from "./interpolate.js";
 import { ajvErrorsToFindings } from "./messages.js";
 import { parseYaml } from "./parse.js";
 import { toProblem, type Finding, type Locator } from "./problems.js";
+import { asArray, asRecord, asString } from "../sections/rules.js";
 import { runRules } from "./rules/index.js";
 import { Redactor } from "../redact.js";
 import { validateDocument } from "./schema.js";
@@ -14,7 +17,7 @@ import type { Env } from "../model/env.js";
 export interface CheckedFile {
   /** The file as shown in messages. */
   file: string;
-  /** The interpolated document (undefined when the YAML could not be read). */
+  /** The interpolated document, its zones with the file's defaults merged in (undefined: the YAML was unreadable). */
   doc: unknown;
   /** The document as written, `${env:…}` references kept (what a saved plan carries). */
   declared?: unknown;
@@ -47,7 +50,9 @@ export function checkFileText(
     return checked;
   }
 
-  const interpolated = interpolateEnv(parsed.value, env, missingEnv);
+  const expanded = applyDefaults(parsed.value);
+  checked.locate = (pointer, at) => parsed.locate(expanded.origin(pointer), at);
+  const interpolated = interpolateEnv(expanded.value, env, missingEnv);
   checked.doc = interpolated.value;
   checked.declared = declaredDocument(interpolated);
   checked.secrets = interpolated.secrets;
@@ -58,15 +63,60 @@ export function checkFileText(
   // The file's secrets, hidden in a quoted value before it is cut (all files' are hidden again after).
   const secrets = new Redactor(interpolated.secrets);
   const findings: Finding[] = [
+    ...expanded.findings,
     ...interpolated.findings,
     ...ajvErrorsToFindings(validateDocument(interpolated.value), (t) => secrets.redactString(t)).filter(
       (f) => !underMissing(f.pointer),
     ),
     ...runRules(interpolated.value, { template: (pointer) => interpolated.templates.get(pointer) }),
   ];
-  checked.problems.push(...findings.map((f) => toProblem(f, file, parsed.locate)));
+  checked.problems.push(...locateFindings(findings, expanded, file, parsed.locate));
   checked.problems.sort(byPosition);
   return checked;
+}
+
+/** How many zones a message about a value from defaults names before "and N more". */
+const ZONES_NAMED = 5;
+
+/**
+ * The findings as problems where their values were written. A finding about a value a zone took from
+ * `defaults:` is shown once at that value's line in defaults, naming the zones it was found in, and not
+ * at all when the check of `defaults:` itself found the same there.
+ */
+function locateFindings(findings: Finding[], expanded: Expanded, file: string, locate: Locator): ConfigProblem[] {
+  const out: ConfigProblem[] = [];
+  const key = (p: ConfigProblem) => `${p.line}:${p.column}:${p.severity}:${p.message}`;
+  const copied = new Map<string, { problem: ConfigProblem; zones: string[] }>();
+  for (const f of findings) {
+    const from = expanded.origin(f.pointer);
+    const problem = toProblem({ ...f, pointer: from }, file, locate);
+    if (from === f.pointer) {
+      out.push(problem);
+      continue;
+    }
+    const group = copied.get(key(problem)) ?? { problem, zones: [] };
+    const zone = zoneLabel(expanded.value, f.pointer);
+    if (!group.zones.includes(zone)) group.zones.push(zone);
+    copied.set(key(problem), group);
+  }
+  const own = new Set(out.map(key));
+  for (const [k, { problem, zones }] of copied) {
+    if (own.has(k)) continue;
+    const named = zones.slice(0, ZONES_NAMED).join(", ");
+    const more = zones.length > ZONES_NAMED ? ` and ${zones.length - ZONES_NAMED} more` : "";
+    out.push({
+      ...problem,
+      message: `${problem.message} (in zone${zones.length === 1 ? "" : "s"} ${named}${more}, from defaults)`,
+    });
+  }
+  return out;
+}
+
+/** The zone a pointer of the document is in, as messages name it: its name, else its zone_id. */
+function zoneLabel(doc: unknown, pointer: string): string {
+  const i = Number(/^\/zones\/(\d+)/.exec(pointer)?.[1]);
+  const zone = asRecord(asArray(asRecord(doc)?.zones)[i]);
+  return asString(zone?.name) ?? asString(zone?.zone_id) ?? `zones[${i}]`;
 }
 
 function emptyFile(file: string): ConfigProblem {

@@ -4,6 +4,7 @@
 import type { ErrorObject } from "ajv";
 import { closest, distance } from "fastest-levenshtein";
 import { redactDestination } from "../redact.js";
+import { isRefusal } from "./defaults-schema.js";
 import { childPointer, describeValue, type Finding } from "./problems.js";
 
 /** `redact`: hides secrets in a value quoted by a message, before the value is cut short. */
@@ -21,7 +22,9 @@ export function ajvErrorsToFindings(errors: ErrorObject[], redact?: (text: strin
   for (const e of kept) {
     if (e.keyword === "additionalProperties") {
       const key = String((e.params as { additionalProperty: string }).additionalProperty);
-      const allowed = Object.keys((e.parentSchema?.properties as Record<string, unknown> | undefined) ?? {});
+      const properties = (e.parentSchema?.properties as Record<string, unknown> | undefined) ?? {};
+      // A key listed only to say why it is refused (defaults' zone_id) is not allowed.
+      const allowed = Object.keys(properties).filter((k) => !isRefusal(properties[k]));
       const suggestion = suggestKey(key, allowed);
       if (suggestion) suggested.add(childPointer(e.instancePath, suggestion));
       findings.push({

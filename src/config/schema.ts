@@ -8,6 +8,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Ajv2020 as Ajv2020Class, AnySchemaObject, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import { withDefaultsSchema } from "./defaults-schema.js";
 
 const SCHEMA_URL = new URL("../../schemas/zoneform.schema.json", import.meta.url);
 /** Written by scripts/build-schema-validator.mjs next to this module in dist/ (a CommonJS module). */
@@ -151,9 +152,12 @@ export function schemaId(file: string, version: string = packageVersion()): stri
   return `urn:zoneform:${version}:schemas/${file}`;
 }
 
-/** The assembled schema as published: its `$id` names the package and version. */
+/**
+ * The assembled schema as published: its `$id` names the package and version, and `defaults:` is
+ * described from the zone it is merged into (./defaults-schema.ts).
+ */
 export function publishedSchema(assembled: Json, version: string = packageVersion()): Json {
-  return { ...assembled, $id: schemaId("zoneform.schema.json", version) };
+  return { ...withDefaultsSchema(assembled), $id: schemaId("zoneform.schema.json", version) };
 }
 
 /** 2020-12 keywords with no draft-07 equivalent: the conversion refuses them rather than drop them. */

@@ -139,6 +139,11 @@ export interface Section<Part extends object = object, FilePart extends object =
   ids?: readonly IdShape[];
   /** Its semantic rules (what the schema cannot say), run on each file's document by `validate` and every load. */
   rules: readonly Rule[];
+  /**
+   * Why the section can be written only in a zone, never in a file's `defaults:` (it names objects that
+   * exist in one zone); absent: it may be a default, merged into every zone of the file.
+   */
+  readonly zoneOnly?: string;
 }
 
 /** A section's part of a desired zone, from its declaration. */

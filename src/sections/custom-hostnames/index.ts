@@ -42,4 +42,5 @@ export const customHostnames: Section<CustomHostnamesZone, CustomHostnamesFileZo
   ],
   ids: [{ collection: "custom_hostnames", id: /^([0-9a-f]{32}|phases)$/ }],
   rules: CUSTOM_HOSTNAMES_RULES,
+  zoneOnly: "a custom hostname exists in one zone only, so list it in the zone that has it",
 };
