@@ -13,8 +13,10 @@
 // edit token (CLOUDFLARE_API_TOKEN_EDIT), and only in the protected environment cloudflare-production;
 // each GitHub job's `permissions:` are exactly what its steps use; plans run on `pull_request`, never
 // `pull_request_target`. Every apply is of a reviewed plan (`apply PLAN --expect-digest`), no zoneform
-// exit code is thrown away with `|| true`, and the comment marker the recipes look for is the one the
-// markdown plan starts with.
+// exit code is thrown away with `|| true`, and no recipe reads a digest out of text or finds a comment
+// or note by what it starts with: the GitLab recipe's plan and apply jobs go through the note script
+// examples/ci/gitlab-reviewed-plan.mjs (its own tests: test/unit/gitlab-reviewed-plan.test.ts and
+// test/e2e/gitlab-recipe.test.ts), with the digest zoneform computes from the plan file.
 import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
@@ -655,14 +657,146 @@ function mutate(text: string, from: string | RegExp, to: string): string {
   return out;
 }
 
+// --- the reviewed plan: never a digest read out of text ----------------------------------------------------
+
+/** The GitLab recipe's note script, in examples/ci and so in the npm package (package.json `files`). */
+const NOTE_SCRIPT = "gitlab-reviewed-plan.mjs";
+const NOTE_SCRIPT_PATH = `"$(npm root --global)/zoneform/examples/ci/${NOTE_SCRIPT}"`;
+
+/**
+ * What reads a digest out of text, or finds a comment or note by text anyone can write: `Plan digest:`
+ * in a script (a zone name, a live description or an issuer can print such a line), sed, grep or awk
+ * taking a sha256 out of output, a note chosen by what its body starts with, and the Markdown
+ * renderer's heading marker `<!-- zoneform plan -->` (which anyone can write first in a note) named as
+ * what to look for.
+ */
+export function textDigestProblems(r: Pick<Recipe, "text" | "scripts">): string[] {
+  const problems: string[] = [];
+  for (const script of r.scripts) {
+    if (/Plan digest/i.test(script))
+      problems.push(
+        "a script reads `Plan digest:` out of text: take the digest zoneform computes (show --format json)",
+      );
+    if (/\b(?:sed|grep|awk)\b[^\n]*(?:sha256|digest)/i.test(script))
+      problems.push("a script takes a digest out of text with sed, grep or awk");
+    if (/\bbody\b[^\n]*\.startsWith\(|\.startsWith\([^\n]*\bbody\b/.test(script))
+      problems.push("a script chooses a note by what its body starts with, not by its author and line-1 marker");
+  }
+  if (r.text.includes(COMMENT_MARKER))
+    problems.push(
+      `names ${COMMENT_MARKER}, the Markdown's heading marker, which anyone can write: the plan comment or note is ` +
+        "found by the marker on its line 1 and its author (docs/ci.md)",
+    );
+  return problems;
+}
+
+/** `[ "$a" != "$b" ]` in either order, then `exit 1` before its `fi`. */
+function comparesAndStops(script: string, a: string, b: string): boolean {
+  const test = [`[ "$${a}" != "$${b}" ]`, `[ "$${b}" != "$${a}" ]`];
+  return test.some((t) => {
+    const at = script.indexOf(t);
+    if (at < 0) return false;
+    const end = script.indexOf("\nfi", at);
+    const body = end < 0 ? "" : script.slice(at, end);
+    return /\bexit 1\b/.test(body);
+  });
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * What is wrong with the GitLab recipe's binding of a reviewed plan to its merge request (the rules
+ * of the Action's on GitHub, docs/ci.md): the jobs `plan` and `apply` run with `set -euo pipefail`
+ * and through the note script of the zoneform installed (NOTE_SCRIPT, whose checks its own tests
+ * hold: the marker read from line 1 of a note of the token's own user, the job it names a merge
+ * request pipeline's of the head, in this project), never inline JavaScript;
+ * - plan: `zoneform plan --out P` (P kept as an artifact), the digest zoneform computes from P
+ *   (`show P --format json`) given to `note` with the Markdown of `show P --format markdown`, and a
+ *   `failed` note when validate or plan fails;
+ * - apply: `reviewed P F` (the plan job's artifact, saved as F) gives the marker's digest, the digest
+ *   zoneform computes from F (`show F --format json`) is compared with it (exit 1 when they differ),
+ *   then `apply F -c … --expect-digest <that digest> --auto-approve`.
+ */
+export function gitlabReviewProblems(text: string): string[] {
+  const config = parse(text) as Record<string, unknown>;
+  const jobs = new Map(gitlabJobs(config));
+  const problems: string[] = [];
+  const plan = jobs.get("plan");
+  const apply = jobs.get("apply");
+  if (!plan || !apply) return ["the recipe has no job `plan` or no job `apply`"];
+  const scriptOf = (name: string, job: GitLabJob) => gitlabScripts({ [name]: job }).join("\n");
+  const planScript = scriptOf("plan", plan);
+  const applyScript = scriptOf("apply", apply);
+  const tool: Record<string, string> = {};
+  for (const [name, script] of [
+    ["plan", planScript],
+    ["apply", applyScript],
+  ] as const) {
+    if (!/^set -euo pipefail$/m.test(script))
+      problems.push(`${name}: its script does not start with set -euo pipefail`);
+    if (/\bnode\b[^\n]*(?:\s-e\s|--eval|--input-type)/.test(script))
+      problems.push(`${name}: inline JavaScript; the note logic is ${NOTE_SCRIPT}'s, which its tests run`);
+    const v = new RegExp(`^\\s*(\\w+)=${escapeRe(NOTE_SCRIPT_PATH)}$`, "m").exec(script)?.[1];
+    if (!v) problems.push(`${name}: does not run ${NOTE_SCRIPT} of the zoneform installed (${NOTE_SCRIPT_PATH})`);
+    else tool[name] = `node "$${v}"`;
+  }
+  if (!tool.plan || !tool.apply) return problems;
+
+  // plan
+  const planCall = zoneformCalls([planScript]).find((a) => resolveCall(a).path[0] === "plan");
+  const saved = planCall?.[planCall.indexOf("--out") + 1];
+  if (!planCall || !saved || !planCall.includes("--out")) return [...problems, "plan: no `zoneform plan --out FILE`"];
+  if (!plan.artifacts?.paths?.includes(saved)) problems.push(`plan: ${saved} is not kept as the job's artifact`);
+  const digestVar = new RegExp(
+    `(\\w+)=\\$\\(zoneform show ${escapeRe(saved)} --format json \\| ${escapeRe(tool.plan)} digest\\)`,
+  ).exec(planScript)?.[1];
+  if (!digestVar) problems.push(`plan: the digest is not the one zoneform computes (show ${saved} --format json)`);
+  const markdown = new RegExp(`zoneform show ${escapeRe(saved)} --format markdown > (\\S+)`).exec(planScript)?.[1];
+  if (!markdown) problems.push(`plan: the note's Markdown is not zoneform show ${saved} --format markdown's`);
+  if (digestVar && markdown && !planScript.includes(`${tool.plan} note "$${digestVar}" ${markdown} ${saved}`))
+    problems.push(`plan: no note of that digest and that Markdown naming the artifact ${saved}`);
+  for (const step of ["validate", "plan"])
+    if (!new RegExp(`${escapeRe(tool.plan)} failed ${step} "\\$\\w+"; exit`).test(planScript))
+      problems.push(`plan: a failed ${step} does not say so in the note`);
+
+  // apply
+  const reviewed = new RegExp(`(\\w+)=\\$\\(${escapeRe(tool.apply)} reviewed (\\S+) (\\S+)\\)`).exec(applyScript);
+  if (!reviewed) return [...problems, "apply: does not take the reviewed plan from the note script (`reviewed`)"];
+  const [, reviewedVar, artifact, file] = reviewed as unknown as [string, string, string, string];
+  if (artifact !== saved) problems.push(`apply: downloads the artifact ${artifact}, not the plan job's ${saved}`);
+  const computed = new RegExp(
+    `(\\w+)=\\$\\(zoneform show ${escapeRe(file)} --format json \\| ${escapeRe(tool.apply)} digest\\)`,
+  ).exec(applyScript);
+  if (!computed) problems.push(`apply: the digest of ${file} is not computed by zoneform (show --format json)`);
+  else if (!comparesAndStops(applyScript, computed[1]!, reviewedVar))
+    problems.push(`apply: the computed digest is not compared with the reviewed one before applying`);
+  const applies = zoneformCalls([applyScript])
+    .map(resolveCall)
+    .filter((c) => c.path[0] === "apply");
+  const reviewedApply = applies.filter(
+    (c) =>
+      c.positionals[0] === file &&
+      c.flags.includes("-c") &&
+      c.flags.includes("--auto-approve") &&
+      c.command.options.length > 0 &&
+      applyScript.includes(`--expect-digest "$${reviewedVar}"`),
+  );
+  if (reviewedApply.length !== 1)
+    problems.push(`apply: no \`zoneform apply ${file} -c … --expect-digest "$${reviewedVar}" --auto-approve\``);
+  const order = [reviewed.index, computed?.index ?? -1, applyScript.indexOf(`zoneform apply ${file}`)];
+  if (order.some((i) => i < 0) || order[0]! > order[1]! || order[1]! > order[2]!)
+    problems.push("apply: not in the order reviewed, computed digest, apply");
+  return problems;
+}
+
 // --- the tests ------------------------------------------------------------------------------------------
 
 const files = readdirSync(DIR)
-  .filter((f) => !f.startsWith("."))
+  .filter((f) => !f.startsWith(".") && f !== NOTE_SCRIPT)
   .sort();
 
 describe("examples/ci", () => {
-  it("has the recipes the README lists", () => {
+  it("has the recipes the README lists, and the GitLab recipe's note script", () => {
     expect(files).toEqual([
       "apply-on-merge.yml",
       "crontab",
@@ -670,6 +804,7 @@ describe("examples/ci", () => {
       "nightly-drift.yml",
       "plan-on-pull-request.yml",
     ]);
+    expect(readdirSync(DIR)).toContain(NOTE_SCRIPT);
   });
 
   describe.each(files)("%s", (file) => {
@@ -745,13 +880,16 @@ describe("examples/ci", () => {
       for (const script of r.scripts) expect(script).not.toMatch(/zoneform[^\n;&]*\|\|\s*true/);
     });
 
-    it("looks for the plan comment by the marker the markdown plan starts with", () => {
-      for (const m of r.text.matchAll(/<!--[^>]*zoneform[^>]*-->/g)) expect(m[0]).toBe(COMMENT_MARKER);
+    it("reads no digest out of text, and finds no comment or note by the Markdown's heading marker", () => {
+      expect(textDigestProblems(r)).toEqual([]);
     });
   });
 
-  it("the GitLab recipe creates or updates one plan comment, and drift runs once per job", () => {
-    expect(recipe("gitlab-ci.yml").text).toContain(COMMENT_MARKER);
+  it("the GitLab recipe binds the reviewed plan to its merge request as the Action does on GitHub", () => {
+    expect(gitlabReviewProblems(readFileSync(resolve(DIR, "gitlab-ci.yml"), "utf8"))).toEqual([]);
+  });
+
+  it("drift runs once per cron job", () => {
     const calls = zoneformCalls(recipe("crontab").scripts).map((a) => resolveCall(a).path[0]);
     expect(calls.filter((p) => p === "drift")).toHaveLength(1);
     expect(calls.filter((p) => p === "plan")).toHaveLength(0);
@@ -919,6 +1057,90 @@ describe("the privilege and install checks", () => {
     expect(nodeImageProblems("node:24-slim", range)).toHaveLength(1);
     expect(nodeImageProblems("node:lts", range)).toHaveLength(1);
     expect(nodeImageProblems("ubuntu:24.04", range)).toHaveLength(1);
+  });
+});
+
+describe("the reviewed-plan checks", () => {
+  const gitlab = readFileSync(resolve(DIR, "gitlab-ci.yml"), "utf8");
+  const scriptsOf = (text: string) => recipe("gitlab-ci.yml", text);
+
+  it("catch the GitLab recipe before issue 33: any note with the heading marker, the digest read out of text", () => {
+    const before = readFileSync(resolve(ROOT, "test/fixtures/ci-recipes/gitlab-ci.before-issue-33.yml"), "utf8");
+    expect(textDigestProblems(scriptsOf(before))).toEqual([
+      // plan: its note is any note that starts with the heading marker
+      "a script chooses a note by what its body starts with, not by its author and line-1 marker",
+      // apply: the digest out of that note's text, and out of show's text output
+      "a script reads `Plan digest:` out of text: take the digest zoneform computes (show --format json)",
+      "a script takes a digest out of text with sed, grep or awk",
+      "a script chooses a note by what its body starts with, not by its author and line-1 marker",
+      `names ${COMMENT_MARKER}, the Markdown's heading marker, which anyone can write: the plan comment or note is ` +
+        "found by the marker on its line 1 and its author (docs/ci.md)",
+    ]);
+    expect(gitlabReviewProblems(before)).toEqual([
+      "plan: its script does not start with set -euo pipefail",
+      "plan: inline JavaScript; the note logic is gitlab-reviewed-plan.mjs's, which its tests run",
+      "plan: does not run gitlab-reviewed-plan.mjs of the zoneform installed " +
+        '("$(npm root --global)/zoneform/examples/ci/gitlab-reviewed-plan.mjs")',
+      "apply: its script does not start with set -euo pipefail",
+      "apply: inline JavaScript; the note logic is gitlab-reviewed-plan.mjs's, which its tests run",
+      "apply: does not run gitlab-reviewed-plan.mjs of the zoneform installed " +
+        '("$(npm root --global)/zoneform/examples/ci/gitlab-reviewed-plan.mjs")',
+    ]);
+  });
+
+  it("catch a digest taken from text, a digest not compared, another artifact, and a plan applied unbound", () => {
+    const fromText = mutate(
+      gitlab,
+      'computed=$(zoneform show reviewed-plan.json --format json | node "$note" digest)',
+      "computed=$(zoneform show reviewed-plan.json | sed -n 's/^Plan digest: //p')",
+    );
+    expect(textDigestProblems(scriptsOf(fromText))).toEqual([
+      "a script reads `Plan digest:` out of text: take the digest zoneform computes (show --format json)",
+      "a script takes a digest out of text with sed, grep or awk",
+    ]);
+    expect(gitlabReviewProblems(fromText)).toEqual([
+      "apply: the digest of reviewed-plan.json is not computed by zoneform (show --format json)",
+      "apply: not in the order reviewed, computed digest, apply",
+    ]);
+    const planFromText = mutate(
+      gitlab,
+      'digest=$(zoneform show plan.json --format json | node "$note" digest)',
+      "digest=$(zoneform show plan.json | grep -o 'sha256:[0-9a-f]*')",
+    );
+    expect(textDigestProblems(scriptsOf(planFromText))).toEqual([
+      "a script takes a digest out of text with sed, grep or awk",
+    ]);
+    expect(gitlabReviewProblems(planFromText)).toEqual([
+      "plan: the digest is not the one zoneform computes (show plan.json --format json)",
+    ]);
+    expect(
+      gitlabReviewProblems(mutate(gitlab, /if \[ "\$computed" != "\$reviewed" \]; then\n(?:.*\n){2}\s*fi\n/, "")),
+    ).toEqual(["apply: the computed digest is not compared with the reviewed one before applying"]);
+    expect(
+      gitlabReviewProblems(
+        mutate(gitlab, "reviewed plan.json reviewed-plan.json", "reviewed plan.md reviewed-plan.json"),
+      ),
+    ).toEqual(["apply: downloads the artifact plan.md, not the plan job's plan.json"]);
+    expect(gitlabReviewProblems(mutate(gitlab, '--expect-digest "$reviewed"', '--expect-digest "$computed"'))).toEqual([
+      'apply: no `zoneform apply reviewed-plan.json -c … --expect-digest "$reviewed" --auto-approve`',
+    ]);
+    expect(
+      gitlabReviewProblems(
+        mutate(gitlab, "zoneform apply reviewed-plan.json -c zones/", "zoneform apply reviewed-plan.json"),
+      ),
+    ).toEqual(['apply: no `zoneform apply reviewed-plan.json -c … --expect-digest "$reviewed" --auto-approve`']);
+    expect(
+      gitlabReviewProblems(mutate(gitlab, /\n {6}if \[ "\$code" -ne 0 \]; then node "\$note" failed validate.*/, "")),
+    ).toEqual(["plan: a failed validate does not say so in the note"]);
+    expect(gitlabReviewProblems(mutate(gitlab, "paths: [plan.json, plan.md]", "paths: [plan.md]"))).toEqual([
+      "plan: plan.json is not kept as the job's artifact",
+    ]);
+  });
+
+  it("the note script ships in the package the recipe installs", () => {
+    const pkg = JSON.parse(readFileSync(resolve(ROOT, "package.json"), "utf8")) as { files: string[] };
+    expect(pkg.files).toContain("examples");
+    expect(readFileSync(resolve(DIR, NOTE_SCRIPT), "utf8")).toMatch(/^#!\/usr\/bin\/env node\n/);
   });
 });
 
