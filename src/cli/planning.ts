@@ -17,6 +17,7 @@ import { clientFromOptions } from "./client-options.js";
 import { useColor } from "./color.js";
 import type { CliIO } from "./io.js";
 import { progressFor, type Progress } from "./progress.js";
+import { zonesNamed } from "./select-zones.js";
 import { inShard, type Shard } from "./shard.js";
 import { fitFor } from "./width.js";
 
@@ -38,18 +39,7 @@ export { useColor };
 /** Keeps the zones named by --zone (id or name; an unknown one is a usage error) and in --shard. */
 export function selectZones(desired: DesiredState, wanted: string[] | undefined, shard?: Shard): DesiredState {
   if (shard) desired = { ...desired, zones: desired.zones.filter((z) => inShard(z.zone_id, shard)) };
-  if (!wanted || wanted.length === 0) return desired;
-  // Ids and names compare as zone-ref.ts reads them: case-insensitive, a final dot dropped.
-  const key = (s: string) => s.trim().toLowerCase().replace(/\.$/, "");
-  const matches = (z: DesiredState["zones"][number], w: string) =>
-    key(z.zone_id) === key(w) || (z.name !== undefined && key(z.name) === key(w));
-  const unknown = wanted.filter((w) => !desired.zones.some((z) => matches(z, w)));
-  if (unknown.length > 0) {
-    throw new UsageError(
-      `--zone ${unknown.join(", ")}: no such zone in the configuration (give a zone_id or name from the file)`,
-    );
-  }
-  return { ...desired, zones: desired.zones.filter((z) => wanted.some((w) => matches(z, w))) };
+  return zonesNamed(desired, wanted);
 }
 
 export async function loadDesired(opts: PlanningOptions, io: CliIO): Promise<DesiredState> {

@@ -11,18 +11,21 @@
 import { setOwn } from "../data-record.js";
 import { SECTIONS } from "../sections/index.js";
 import { asArray, asRecord, childPointer, type Finding, type Rec } from "../sections/rules.js";
+import { PIN_KEY, type ZONE_IDENTITY_KEYS } from "../zone-keys.js";
 
 export const DEFAULTS_KEY = "defaults";
 
-/** A zone's identity, never a default: each key with why. */
-export const IDENTITY_KEYS: Readonly<Record<string, string>> = {
+/** Why a zone's identity is never a default. */
+const IDENTITY: Readonly<Record<(typeof ZONE_IDENTITY_KEYS)[number], string>> = {
   zone_id: "a zone's identity is never a default: each zone names its own zone_id",
   name: "a zone's name is never a default: each zone names its own (or none)",
-  account_id: "account_id is not a zone's key: write it once at the top level of the file",
 };
 
-/** The key an entry of a list pins its live object with: an object of one zone, never a default. */
-export const PIN_KEY = "id";
+/** The keys `defaults:` refuses as identity, each with why (account_id: the file's, not a zone's). */
+export const IDENTITY_KEYS: Readonly<Record<string, string>> = {
+  ...IDENTITY,
+  account_id: "account_id is not a zone's key: write it once at the top level of the file",
+};
 
 /**
  * The most values merging may copy into a file's zones (the values of `defaults:` times its zones): a

@@ -44,13 +44,21 @@ export function headerComment(h: DocumentHeader, notes: ExportNotes): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** Lists of plain values (field names, header names) are written on one line: `[RayID, ClientIP]`. */
-export function renderExport(document: Record<string, unknown>, header: DocumentHeader, notes: ExportNotes): string {
+/**
+ * A zoneform document as YAML, as zoneform writes files: lists of plain values (field names, header
+ * names) on one line (`[RayID, ClientIP]`), text with hidden characters escaped (safe-yaml.ts).
+ */
+export function documentYaml(document: Record<string, unknown>): string {
   const doc = new Document(document, { aliasDuplicateObjects: false });
   visit(doc, {
     Seq(_key, node) {
       if (node.items.length > 0 && node.items.every((i) => isScalar(i))) node.flow = true;
     },
   });
-  return headerComment(header, notes) + safeYamlText(doc, { lineWidth: 0, flowCollectionPadding: false });
+  return safeYamlText(doc, { lineWidth: 0, flowCollectionPadding: false });
+}
+
+/** The exported file: the header comment, then the document. */
+export function renderExport(document: Record<string, unknown>, header: DocumentHeader, notes: ExportNotes): string {
+  return headerComment(header, notes) + documentYaml(document);
 }

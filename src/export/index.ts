@@ -5,6 +5,7 @@ import type { CloudflareClient } from "../cloudflare/types.js";
 import { createReadContext } from "../engine/read.js";
 import { ApiError, NetworkError, RuntimeError } from "../errors.js";
 import type { DesiredState } from "../sections/index.js";
+import { shareDefaults } from "./defaults.js";
 import { renderExport } from "./document.js";
 import { SECTIONS } from "../sections/index.js";
 import { readZoneInfo } from "../sections/shared/zone-info.js";
@@ -31,6 +32,8 @@ export interface ExportOptions {
   onSection?: (section: ExportSection) => void;
   /** Called after each zone: zones done so far, of how many. */
   onZoneDone?: (done: number, total: number) => void;
+  /** Write what every zone shares once, in `defaults:` (./defaults.ts); two zones or more. */
+  defaults?: boolean;
 }
 
 export interface ExportResult {
@@ -102,10 +105,18 @@ export async function exportZones(client: CloudflareClient, opts: ExportOptions)
     zones.push(await exportZone({ read, zoneId, notes }, sections, opts.onSection));
     opts.onZoneDone?.(zones.length, opts.zones.length);
   }
+  const shared = opts.defaults ? shareDefaults(zones) : { zones };
+  if (shared.defaults) {
+    notes.remarks.push(
+      "defaults: what every zone shares, merged into each zone (a zone's own keys win; " +
+        "docs/configuration.md#defaults).",
+    );
+  }
   const document: Record<string, unknown> = {
     version: 1,
     ...(opts.accountId ? { account_id: opts.accountId } : {}),
-    zones,
+    ...(shared.defaults ? { defaults: shared.defaults } : {}),
+    zones: shared.zones,
   };
   const text = renderExport(
     document,

@@ -24,6 +24,7 @@ interface ExportFlags extends ClientFlagValues {
   out?: string;
   force?: boolean;
   accountId?: string;
+  defaults?: boolean;
 }
 
 export function parseSections(values: string[] | undefined): ExportSection[] {
@@ -50,7 +51,8 @@ export function register(program: Command, ctx: CommandContext): void {
     .option(
       "--account-id <id>",
       "account whose managed rulesets the WAF section is read through (written as account_id)",
-    );
+    )
+    .option("--defaults", "write what every zone shares once, in the file's defaults: (two zones or more)");
   addReadCommandOptions(cmd, { progress: true });
   cmd.action(async (opts: ExportFlags) => {
     const { io } = ctx;
@@ -89,6 +91,7 @@ export function register(program: Command, ctx: CommandContext): void {
         now,
         onSection: () => progress.count("sections"),
         onZoneDone: (done, total) => progress.update(done, total),
+        defaults: opts.defaults,
       });
     } finally {
       progress.end();
@@ -107,6 +110,8 @@ export function register(program: Command, ctx: CommandContext): void {
       io.stdout.write(text);
     }
     for (const w of notes.warnings) io.stderr.write(`Warning: ${printable(w)}\n`);
+    if (opts.defaults && zones.length < 2)
+      io.stderr.write("Warning: --defaults: one zone shares nothing with another; the file has no defaults.\n");
     if (notes.env.length > 0) {
       io.stderr.write(
         "Set these environment variables before plan or apply, to the credentials you own (the API may not " +

@@ -2,23 +2,26 @@
 // an invalid file throws the ConfigError that the one catch prints (exit 3).
 import type { Command } from "commander";
 import pc from "picocolors";
-import { loadConfig } from "../../config/index.js";
+import { DEFAULT_MAX_DELETES, loadConfig } from "../../config/index.js";
 import { formatProblem } from "../../errors.js";
-import type { DesiredZone } from "../../sections/index.js";
+import { documentYaml } from "../../export/document.js";
+import type { DesiredState, DesiredZone } from "../../sections/index.js";
 import { printable } from "../../safe-text.js";
 import { SECTIONS } from "../../sections/index.js";
 import {
   addColorOption,
   addConfigOption,
   addVerboseOption,
+  addZoneOption,
   configPath,
   type CommonOptions,
   type ConfigOption,
 } from "../options.js";
 import { useColor } from "../color.js";
 import type { CommandContext } from "../command.js";
+import { zonesNamed } from "../select-zones.js";
 
-type ValidateOptions = ConfigOption & CommonOptions & { requireEnv?: boolean };
+type ValidateOptions = ConfigOption & CommonOptions & { requireEnv?: boolean; showMerged?: boolean };
 
 export function register(program: Command, ctx: CommandContext): void {
   const cmd = program
@@ -29,6 +32,12 @@ export function register(program: Command, ctx: CommandContext): void {
     );
   addConfigOption(cmd);
   cmd.option("--require-env", "an unset ${env:NAME} variable is an error, as for plan and apply (default: a warning)");
+  cmd.option(
+    "--show-merged",
+    "print the configuration as zoneform reads it, each zone with its file's defaults merged in, as YAML on " +
+      "stdout (${env:…} kept as written; the summary goes to stderr)",
+  );
+  addZoneOption(cmd);
   addVerboseOption(cmd);
   addColorOption(cmd);
   cmd.action(async (opts: ValidateOptions) => {
@@ -38,16 +47,43 @@ export function register(program: Command, ctx: CommandContext): void {
       cwd: io.cwd,
       missingEnv: opts.requireEnv ? "error" : "warning",
     });
+    // Every zone is checked; --zone picks the ones shown.
+    const shown = zonesNamed(desired, opts.zone);
     for (const w of warnings) io.stderr.write(`${formatProblem(w)}\n`);
-    const colors = pc.createColors(useColor(io, opts));
+    const summary = opts.showMerged ? io.stderr : io.stdout;
+    const colors = pc.createColors(useColor(io, opts) && !opts.showMerged);
     const n = desired.zones.length;
     const files = printable(desired.files.join(", "));
     const w = warnings.length ? ` (${warnings.length} warning${warnings.length === 1 ? "" : "s"})` : "";
-    io.stdout.write(
+    summary.write(
       `${colors.green("✓")} ${n} zone${n === 1 ? "" : "s"} in ${files} ${n === 1 ? "is" : "are"} valid${w}\n`,
     );
-    if (opts.verbose) for (const zone of desired.zones) io.stdout.write(`  ${describeZone(zone)}\n`);
+    if (opts.verbose) for (const zone of shown.zones) summary.write(`  ${describeZone(zone)}\n`);
+    if (opts.showMerged) io.stdout.write(mergedDocument(shown));
   });
+}
+
+/**
+ * The configuration written out in full: one document with each zone as its file declares it once its
+ * defaults are merged in (`${env:…}` references and `$${` escapes as written, never a value), which
+ * loads as the configuration does. account_id is the one the configuration uses (a file's, else
+ * CLOUDFLARE_ACCOUNT_ID); safety only when it is not the default.
+ */
+export function mergedDocument(desired: DesiredState): string {
+  const zones = desired.zones.map((zone) => {
+    if (!zone.declared) throw new Error(`internal: zone ${zone.zone_id} was loaded without its declared form`);
+    return zone.declared;
+  });
+  const document = {
+    version: 1,
+    ...(desired.account_id !== undefined ? { account_id: desired.account_id } : {}),
+    ...(desired.safety.max_deletes !== DEFAULT_MAX_DELETES ? { safety: desired.safety } : {}),
+    zones,
+  };
+  return (
+    `# ${printable(desired.files.join(", "))} as zoneform reads it: each zone with its file's defaults merged in.\n` +
+    documentYaml(document)
+  );
 }
 
 /** One line per zone: what the file manages in it, each section saying its part. */
