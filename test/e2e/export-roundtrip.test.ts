@@ -129,6 +129,30 @@ describe("export round trip", () => {
     expect(plan.stdout).toContain("No changes.");
   });
 
+  it("exports every section of several zones with --defaults: plans clean, and merges back to the plain export", async () => {
+    const env = await fullEnv();
+    const applied = await runCli(emu, ["apply", "-c", await fullConfig(), "--auto-approve"], { env });
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    const dir = await tempDir();
+    const zones = ["--zone", ZONE.net, "--zone", ZONE.org, "--zone", ZONE.com, "--account-id", ACCOUNT];
+    const shared = join(dir, "shared.yaml");
+    const plain = join(dir, "plain.yaml");
+    expect((await runCli(emu, ["export", ...zones, "--defaults", "--out", shared])).code).toBe(0);
+    expect((await runCli(emu, ["export", ...zones, "--out", plain])).code).toBe(0);
+    const doc = parse(await readFile(shared, "utf8"));
+    // Something is shared, and nothing that names one zone or one of its objects.
+    expect(Object.keys(doc.defaults ?? {}).length).toBeGreaterThan(0);
+    for (const key of ["zone_id", "name", "custom_hostnames"]) expect(doc.defaults).not.toHaveProperty(key);
+    expect(JSON.stringify(doc.defaults)).not.toMatch(/"id":/);
+
+    const plan = await runCli(emu, ["plan", "-c", shared, "--detailed-exitcode"], { env: exportedEnv });
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    expect(plan.stdout).toContain("No changes.");
+    const merged = await runCli(undefined, ["validate", "-c", shared, "--show-merged"], { env: exportedEnv });
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(parse(merged.stdout).zones).toEqual(parse(await readFile(plain, "utf8")).zones);
+  });
+
   it("round-trips a zone changed by hand: disabled policies, a job without upload limits, a CA moved", async () => {
     await emu.api("POST", `zones/${ZONE.com}/page_shield/policies`, {
       description: "Made in the dashboard",
