@@ -167,7 +167,15 @@ describe("defaults end to end", () => {
 
   it("plans, applies and plans clean with exactly the writes of the file written out in full", async () => {
     await addShops();
-    const withDefaults = await converge(await writeConfig(WITH_DEFAULTS));
+    const config = await writeConfig(WITH_DEFAULTS);
+    const withDefaults = await converge(config);
+    // drift reads the file as plan does: none, then a default changed by hand is drift in every zone using it.
+    expect((await runCli(emu, ["drift", "-c", config], { env: ENV })).code).toBe(0);
+    await emu.api("PUT", `zones/${A}/page_shield`, { enabled: false });
+    const drift = await runCli(emu, ["drift", "-c", config], { env: ENV });
+    expect(drift.code, drift.stdout + drift.stderr).toBe(2);
+    expect(drift.stdout).toContain(SHOPS[0]);
+    expect(drift.stdout).not.toContain(SHOPS[1]);
     for (const zone of [ZONE.com, A, B]) expect(withDefaults[zone]!.length, zone).toBeGreaterThan(0);
     // What defaults gave: the Datadog job with its key in every zone that did not take it out.
     const jobs = Object.values(withDefaults)
