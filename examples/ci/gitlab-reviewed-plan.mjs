@@ -211,6 +211,10 @@ function variable(env, name, test, what) {
   return v;
 }
 
+/** https, or http to this machine (a GitLab or a stand-in on loopback). */
+const secure = (url) =>
+  url.protocol === "https:" || (url.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname));
+
 function apiBase(env) {
   const raw = variable(env, "CI_API_V4_URL", (v) => v !== "", "set (GitLab's API URL)");
   let url;
@@ -219,8 +223,7 @@ function apiBase(env) {
   } catch {
     throw new Stop(`CI_API_V4_URL ${shown(raw)} is not a URL`);
   }
-  const loopback = ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback))
+  if (!secure(url))
     throw new Stop(`CI_API_V4_URL ${shown(raw)}: the token goes over https only (http to this machine)`);
   return url;
 }
@@ -277,8 +280,7 @@ export function gitlab(env, fetchImpl = globalThis.fetch) {
         const location = res.headers.get("location");
         if (!location || hop >= MAX_REDIRECTS) throw new Stop(`${what}: HTTP ${res.status}, no download to follow`);
         url = new URL(location, url);
-        if (url.protocol !== "https:" && url.origin !== base.origin)
-          throw new Stop(`${what}: redirected to ${shown(url.origin)}, not https`);
+        if (!secure(url)) throw new Stop(`${what}: redirected to ${shown(url.origin)}, not https`);
         continue;
       }
       const bytes = await readBody(res, max, what);

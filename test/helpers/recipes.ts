@@ -54,3 +54,25 @@ export function recipeInstall(
     image: typeof config.image === "string" ? config.image : undefined,
   };
 }
+
+export interface GitLabJobShell {
+  /** The job's `script:` lines, one shell (GitLab runs them in order in one shell). */
+  script: string;
+  /** The job's `variables:`, as written (`$NAME` references unexpanded). */
+  variables: Record<string, string>;
+}
+
+/** A job of the GitLab recipe: its script and variables (its before_script, the install, left out). */
+export function gitlabJob(
+  name: string,
+  text = readFileSync(resolve(RECIPES, "gitlab-ci.yml"), "utf8"),
+): GitLabJobShell {
+  const config = parseDocument(text).toJS() as Record<string, { script?: unknown; variables?: unknown }>;
+  const job = config[name];
+  if (!job || job.script === undefined) throw new Error(`gitlab-ci.yml: no job ${name} with a script`);
+  const script = Array.isArray(job.script) ? job.script.map(String).join("\n") : String(job.script);
+  const variables = Object.fromEntries(
+    Object.entries((job.variables ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
+  );
+  return { script, variables };
+}
