@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The GitLab recipe's plan note and its reading back (gitlab-ci.yml runs this file from the zoneform
 // package it installed: `$(npm root --global)/zoneform/examples/ci/gitlab-reviewed-plan.mjs`). The same
-// rules as the GitHub Action's plan comment (docs/ci.md, "The plan comment"), on GitLab's API:
+// rules as the GitHub Action's plan comment, on GitLab's API (docs/ci.md, "The GitLab note"):
 //
 //   digest                  reads `zoneform show PLAN --format json` on stdin, prints its digest (the
 //                           one zoneform computed from the file), nothing else decides it
@@ -128,7 +128,7 @@ export function mergedRequest(requests, { sha, branch, project }) {
     throw new Stop(
       `${sha} is not the merge commit (or squash commit) of a merge request merged into ${branch}: changes go ` +
         "through one, so that their plan is reviewed (a fast-forward merge without squash makes neither: " +
-        "docs/ci.md, Recipes). Nothing is applied.",
+        "docs/ci.md, The GitLab note). Nothing is applied.",
     );
   if (merged.length > 1)
     throw new Stop(
@@ -345,7 +345,7 @@ function planJob(env) {
     throw new Stop(
       `CI_MERGE_REQUEST_EVENT_TYPE is ${shown(type)}: in a merged results pipeline the commit planned is not ` +
         "the merge request's head, which the apply checks the plan was made at; run plain merge request " +
-        "pipelines (docs/ci.md, Recipes)",
+        "pipelines (docs/ci.md, The GitLab note)",
     );
   return {
     head: variable(env, "CI_COMMIT_SHA", isSha, "a commit sha"),

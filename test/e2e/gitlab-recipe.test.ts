@@ -333,8 +333,8 @@ describe("the job is the one the marker names, a merge request pipeline's of the
     expect(r.code, r.stderr).toBe(1);
     const digest = (JSON.parse(text) as { digest: string }).digest;
     expect(r.stdout).toContain(
-      `The plan job's artifact hashes to ${evil.digest}, not to ${digest}, the digest of the reviewed note: ` +
-        "nothing is applied.",
+      `The plan job's artifact hashes to ${evil.digest}, not to ${digest}, the digest of the reviewed note:\n` +
+        "it is not the reviewed plan. Nothing is applied.",
     );
     expect(await emu.calls({ writesOnly: true })).toEqual([]);
 
@@ -359,7 +359,7 @@ describe("the last link: apply -c the merged files", () => {
     // main holds other files than the merge request planned (another change merged in between).
     const r = await applyJob(config({ value: "script-src 'self' https://js.stripe.com https://www.paypal.com" }));
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stdout).toContain("Review the new plan above, then run a pipeline on main with ZONEFORM_DIGEST");
+    expect(r.stdout).toContain("then run\na pipeline on main with the variable ZONEFORM_DIGEST set to its digest.");
     expect(r.stdout).toContain("https://www.paypal.com");
     expect(await emu.calls({ writesOnly: true })).toEqual([]);
   });

@@ -17,7 +17,7 @@
 // or note by what it starts with: the GitLab recipe's plan and apply jobs go through the note script
 // examples/ci/gitlab-reviewed-plan.mjs (its own tests: test/unit/gitlab-reviewed-plan.test.ts and
 // test/e2e/gitlab-recipe.test.ts), with the digest zoneform computes from the plan file.
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { parse, parseDocument } from "yaml";
@@ -1114,7 +1114,7 @@ describe("the reviewed-plan checks", () => {
       "plan: the digest is not the one zoneform computes (show plan.json --format json)",
     ]);
     expect(
-      gitlabReviewProblems(mutate(gitlab, /if \[ "\$computed" != "\$reviewed" \]; then\n(?:.*\n){2}\s*fi\n/, "")),
+      gitlabReviewProblems(mutate(gitlab, /if \[ "\$computed" != "\$reviewed" \]; then\n(?:.*\n)*?\s*fi\n/, "")),
     ).toEqual(["apply: the computed digest is not compared with the reviewed one before applying"]);
     expect(
       gitlabReviewProblems(
@@ -1140,6 +1140,8 @@ describe("the reviewed-plan checks", () => {
   it("the note script ships in the package the recipe installs", () => {
     const pkg = JSON.parse(readFileSync(resolve(ROOT, "package.json"), "utf8")) as { files: string[] };
     expect(pkg.files).toContain("examples");
+    expect(pkg.files.filter((f) => f.startsWith("!") && f.includes("examples"))).toEqual([]);
+    expect(existsSync(resolve(ROOT, ".npmignore"))).toBe(false);
     expect(readFileSync(resolve(DIR, NOTE_SCRIPT), "utf8")).toMatch(/^#!\/usr\/bin\/env node\n/);
   });
 });
