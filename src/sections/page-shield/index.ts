@@ -1,4 +1,5 @@
 // `page_shield`: Page Shield settings and CSP policies (two kinds, settings applied first).
+import { setOwn } from "../../data-record.js";
 import { plural } from "../shared/words.js";
 import type { Section } from "../types.js";
 import { exportPageShield } from "./export.js";
@@ -24,10 +25,22 @@ export {
   sourceExpressionProblem,
 } from "./csp-grammar.js";
 export { hasUserinfo, invisibleCharacters, urlParts, withoutInvisible, type UrlParts } from "./url-parts.js";
+export {
+  headerNameProblem,
+  headerValueProblem,
+  isInsecurePageUrl,
+  isLoopbackHttp,
+  LOOPBACK_HOSTS,
+  pageUrlProblem,
+  SECURITY_HEADERS,
+} from "./page-headers.js";
 export { isTodoJustification, TODO_JUSTIFICATION } from "./inventory-todo.js";
 export {
   pageShieldApiPath,
+  declaredPoliciesOf,
   POLICIES_PATH,
+  policiesPointer,
+  SCRIPT_INVENTORY_HEADERS_PATH,
   SCRIPT_INVENTORY_KEYS,
   SCRIPT_INVENTORY_PATH,
   scriptInventoryIn,
@@ -73,6 +86,12 @@ export const pageShield: Section<PageShieldZone, PageShieldFileZone> = {
           ...(a.hash !== undefined ? { hash: a.hash.toLowerCase() } : {}),
         })),
       };
+      if (inv.headers) {
+        // Header names are the file's keys: each an own property, whatever it is (`__proto__` included).
+        const pinned: Record<string, string> = {};
+        for (const [name, value] of Object.entries(inv.headers.pinned)) setOwn(pinned, name, value);
+        page.script_inventory.headers = { urls: [...inv.headers.urls], pinned };
+      }
     }
     out.page_shield = page;
   },

@@ -14,8 +14,9 @@ import {
   type Rule,
 } from "../rules.js";
 import { policyValueProblems } from "./csp-grammar.js";
-import { isPrefix, pagePatternProblem, urlCovers, urlPatternProblem } from "./inventory-match.js";
+import { isPrefix, pageInScope, pagePatternProblem, urlCovers, urlPatternProblem } from "./inventory-match.js";
 import { isTodoJustification } from "./inventory-todo.js";
+import { headerNameProblem, headerValueProblem, isInsecurePageUrl, pageUrlProblem } from "./page-headers.js";
 
 /** Two policies are one when they pin one id, or pin none and share a description (see identity-list.ts). */
 export const uniquePolicies: Rule = (doc) => {
@@ -143,9 +144,81 @@ export const scriptInventoryEntries: Rule = (doc) => {
   return findings;
 };
 
+/**
+ * `script_inventory.headers` (PCI DSS 11.6.1): each page an absolute https:// URL (plain http:// is
+ * warned about, but to a loopback host: audit reports it and fetches nothing), a page outside the
+ * inventory's page patterns or given twice warned about; each pinned header a lower-case HTTP field
+ * name with a value a page can send as it is written; nothing pinned at all warned about.
+ */
+export const pageHeaderEntries: Rule = (doc, ctx) => {
+  const findings: Finding[] = [];
+  for (const { zone, pointer } of zonesOf(doc)) {
+    const inv = asRecord(asRecord(zone.page_shield)?.script_inventory);
+    const headers = asRecord(inv?.headers);
+    if (!inv || !headers) continue;
+    const base = `${pointer}/page_shield/script_inventory/headers`;
+    const patterns = asArray(inv.pages).flatMap((p) => (typeof p === "string" ? [p] : []));
+    const seen = new Map<string, number>();
+    asArray(headers.urls).forEach((u, i) => {
+      const url = asString(u);
+      if (url === undefined) return;
+      const at = childPointer(`${base}/urls`, i);
+      const problem = pageUrlProblem(url);
+      if (problem) {
+        findings.push({ pointer: at, message: problem });
+        return;
+      }
+      const earlier = seen.get(url);
+      if (earlier !== undefined)
+        findings.push({
+          pointer: at,
+          severity: "warning",
+          message: `duplicate page URL (also item ${earlier} of this list)`,
+        });
+      else seen.set(url, i);
+      if (isInsecurePageUrl(url))
+        findings.push({
+          pointer: at,
+          severity: "warning",
+          message:
+            `a payment page is served over https: audit does not fetch ${url} and reports it as an insecure ` +
+            `page; write ${url.replace(/^http:/i, "https:")}`,
+        });
+      else if (patterns.length > 0 && !pageInScope(patterns, url))
+        findings.push({
+          pointer: at,
+          severity: "warning",
+          message: `${url} is none of the pages in scope (${patterns.join(", ")}): add its pattern to pages`,
+        });
+    });
+    const pinned = asRecord(headers.pinned);
+    if (!pinned) continue;
+    const names = Object.keys(pinned);
+    if (names.length === 0)
+      findings.push({
+        pointer: `${base}/pinned`,
+        severity: "warning",
+        message:
+          "no header is pinned: audit only checks that the pages answer; pin what they send with zoneform " +
+          "inventory --headers URL --merge FILE",
+      });
+    for (const name of names) {
+      const at = childPointer(`${base}/pinned`, name);
+      const nameProblem = headerNameProblem(name);
+      if (nameProblem) findings.push({ pointer: at, at: "key", message: nameProblem });
+      const value = asString(pinned[name]);
+      if (value === undefined || ctx.template(at) !== undefined) continue;
+      const valueProblem = headerValueProblem(value);
+      if (valueProblem) findings.push({ pointer: at, message: valueProblem });
+    }
+  }
+  return findings;
+};
+
 export const PAGE_SHIELD_RULES: readonly Rule[] = [
   uniquePolicies,
   pruneNeedsPolicies,
   policyValues,
   scriptInventoryEntries,
+  pageHeaderEntries,
 ];

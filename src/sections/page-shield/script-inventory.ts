@@ -1,7 +1,7 @@
 // Where the page_shield section keeps what other features build on: the script inventory of the file
 // (read by `audit`, `inventory` and `csp suggest`, never written to Cloudflare) and the Page Shield API
 // paths they read. They use these instead of naming the section's keys.
-import type { DesiredScriptInventory, PageShieldZone } from "./types.js";
+import type { DesiredPolicy, DesiredScriptInventory, PageShieldZone } from "./types.js";
 
 /** The inventory's keys in a zone of the file. */
 export const SCRIPT_INVENTORY_KEYS = ["page_shield", "script_inventory"] as const;
@@ -9,10 +9,25 @@ export const SCRIPT_INVENTORY_KEYS = ["page_shield", "script_inventory"] as cons
 export const POLICIES_PATH = `${SCRIPT_INVENTORY_KEYS[0]}.policies`;
 /** The inventory's place in a zone, as messages name it. */
 export const SCRIPT_INVENTORY_PATH = SCRIPT_INVENTORY_KEYS.join(".");
+/** The payment pages' security headers in a zone, as messages name them. */
+export const SCRIPT_INVENTORY_HEADERS_PATH = `${SCRIPT_INVENTORY_PATH}.headers`;
 
 /** A desired zone's script inventory, if it declares one. */
 export function scriptInventoryOf(zone: PageShieldZone): DesiredScriptInventory | undefined {
   return zone.page_shield?.script_inventory;
+}
+
+/**
+ * The Page Shield policies a desired zone declares, if it manages them: `audit` expects the CSP of
+ * each enabled one in what the payment pages send.
+ */
+export function declaredPoliciesOf(zone: PageShieldZone): readonly DesiredPolicy[] | undefined {
+  return zone.page_shield?.policies;
+}
+
+/** The JSON pointer of the policies list in the zone at `zonePointer`. */
+export function policiesPointer(zonePointer: string): string {
+  return `${zonePointer}/${POLICIES_PATH.split(".").join("/")}`;
 }
 
 /** The JSON pointer of the inventory in the zone at `zonePointer` (e.g. `/zones/0`). */

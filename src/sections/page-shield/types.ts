@@ -44,6 +44,19 @@ export interface DesiredScriptInventory {
   /** Page patterns in scope, `host/path` with `*` at the start or end (Page Shield's page_url filter). */
   pages: string[];
   authorized: DesiredAuthorizedScript[];
+  /** The payment pages' security headers `audit` fetches and compares (PCI DSS 11.6.1). */
+  headers?: DesiredPageHeaders;
+}
+
+/**
+ * The security headers of the payment pages (`script_inventory.headers`): `audit` fetches each URL
+ * and compares what it sends with each pin; never written to Cloudflare.
+ */
+export interface DesiredPageHeaders {
+  /** Absolute page URLs (https://…; plain http:// only to a loopback host). */
+  urls: string[];
+  /** Lower-case header name → the exact value the pages must send (an own-property record). */
+  pinned: Record<string, string>;
 }
 
 /** The section's part of a desired zone. */
