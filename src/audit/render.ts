@@ -10,10 +10,12 @@ import { printable, safeJson } from "../safe-text.js";
 import { layoutTable } from "../text-width.js";
 import type { Finding, InventoryKind } from "../inventory/classify.js";
 import { INVENTORY_KINDS, type AuditCollector, type KindSummary } from "./collector.js";
-import type { AuditFilters, AuditRenderer, AuditTotals, InventoryMeta } from "./renderer.js";
+import type { HeaderCheck } from "./headers.js";
+import { headersCsvRows, headersMarkdown, headersText } from "./render-headers.js";
+import type { AuditFilters, AuditRenderer, AuditTotals, HeadersMeta, InventoryMeta } from "./renderer.js";
 import { SarifAuditRenderer, type SarifAuditOptions } from "./sarif.js";
 
-export type { AuditFilters, AuditRenderer, AuditTotals, InventoryMeta } from "./renderer.js";
+export type { AuditFilters, AuditRenderer, AuditTotals, HeadersMeta, InventoryMeta } from "./renderer.js";
 
 export type AuditFormat = "text" | "json" | "markdown" | "csv" | "sarif";
 export const AUDIT_FORMATS: readonly AuditFormat[] = ["text", "json", "markdown", "csv", "sarif"];
@@ -48,6 +50,7 @@ function redactingRenderer(r: AuditRenderer, redact: Redact): AuditRenderer {
     zoneStart: (zoneId, filters) => r.zoneStart(redact(zoneId), redact(filters)),
     finding: (zoneId, f) => r.finding(redact(zoneId), redact(f)),
     inventory: (zoneId, check, meta) => r.inventory(redact(zoneId), redact(check), redact(meta)),
+    headers: (zoneId, check, meta) => r.headers(redact(zoneId), redact(check), redact(meta)),
     zoneEnd: (zoneId, c) =>
       r.zoneEnd(
         redact(zoneId),
@@ -88,17 +91,31 @@ export function findingRecord(zoneId: string, f: Finding): Record<string, unknow
 
 export function describeTotals(t: AuditTotals): string {
   const inv = t.inventories ? describeInventoryTotals(t) : "";
+  const pages = t.pages_checked !== undefined ? describeHeaderTotals(t) : "";
   if (t.findings === 0) {
     return (
       `No findings: no malicious scripts or connections, no insecure ` +
-      `cookies${t.inventories ? ", no unauthorized or changed scripts, no stale authorizations" : ""}.`
+      `cookies${t.inventories ? ", no unauthorized or changed scripts, no stale authorizations" : ""}` +
+      `${t.pages_checked !== undefined ? ", no changed or missing headers on the payment pages" : ""}.`
     );
   }
   return (
     `Findings: ${t.malicious_scripts} malicious script${plural(t.malicious_scripts)}, ` +
     `${t.malicious_connections} malicious connection${plural(t.malicious_connections)}, ` +
     `${t.insecure_cookies} insecure cookie${plural(t.insecure_cookies)}` +
-    `${t.lookalike_hosts ? `, ${t.lookalike_hosts} look-alike host${plural(t.lookalike_hosts)}` : ""}${inv}.`
+    `${t.lookalike_hosts ? `, ${t.lookalike_hosts} look-alike host${plural(t.lookalike_hosts)}` : ""}${inv}${pages}.`
+  );
+}
+
+function describeHeaderTotals(t: AuditTotals): string {
+  const c = t.changed_headers ?? 0;
+  const m = t.missing_headers ?? 0;
+  const u = t.unreachable_pages ?? 0;
+  const i = t.insecure_pages ?? 0;
+  const p = t.policies_not_applied ?? 0;
+  return (
+    `, ${c} changed header${plural(c)}, ${m} missing header${plural(m)}, ${u} unreachable page${plural(u)}` +
+    `${i ? `, ${i} insecure page${plural(i)}` : ""}${p ? `, ${p} polic${p === 1 ? "y" : "ies"} not applied` : ""}`
   );
 }
 
@@ -190,10 +207,16 @@ class TableRenderer implements AuditRenderer {
 
   finding(): void {}
 
+  // The zone's evidence sections, in the order runAudit gives them: the script inventory, the payment
+  // pages' headers; the notification policies section (11.6.1's alerting) goes after the headers.
   inventory(zoneId: string, check: InventoryCheck, meta: InventoryMeta): void {
     this.write(
       this.style === "markdown" ? inventoryMarkdown(zoneId, check, meta) : inventoryText(check, meta, this.width),
     );
+  }
+
+  headers(zoneId: string, check: HeaderCheck, meta: HeadersMeta): void {
+    this.write(this.style === "markdown" ? headersMarkdown(zoneId, check, meta) : headersText(check, meta, this.width));
   }
 
   zoneEnd(_zoneId: string, c: AuditCollector): void {
@@ -276,7 +299,11 @@ class JsonRenderer implements AuditRenderer {
   private pendingInventory = "";
 
   inventory(_zoneId: string, check: InventoryCheck, meta: InventoryMeta): void {
-    this.pendingInventory = `,"script_inventory":${safeJson({ ...meta, ...check })}`;
+    this.pendingInventory += `,"script_inventory":${safeJson({ ...meta, ...check })}`;
+  }
+
+  headers(_zoneId: string, check: HeaderCheck, meta: HeadersMeta): void {
+    this.pendingInventory += `,"payment_page_headers":${safeJson({ ...meta, ...check })}`;
   }
 
   zoneEnd(_zoneId: string, c: AuditCollector): void {
@@ -313,6 +340,11 @@ export const CSV_COLUMNS = [
   "seen_hash",
   "first_seen_at",
   "fetched_at",
+  // Payment page headers rows: page_checked, changed-header, missing-header, page-unreachable,
+  // insecure-page, policy-not-applied.
+  "header",
+  "pinned_value",
+  "seen_value",
 ] as const;
 
 type CsvRow = Record<(typeof CSV_COLUMNS)[number], string>;
@@ -400,6 +432,16 @@ class CsvRenderer implements AuditRenderer {
         last_seen_at: f.last_seen_at ?? "",
         fetched_at: f.fetched_at ?? "",
       });
+    }
+  }
+  headers(zoneId: string, check: HeaderCheck, meta: HeadersMeta): void {
+    for (const cells of headersCsvRows(check, meta)) {
+      const row: CsvRow = { ...EMPTY_ROW, zone_id: zoneId, kind: "page" };
+      for (const c of CSV_COLUMNS) {
+        const v = cells[c];
+        if (v !== undefined) row[c] = v;
+      }
+      this.row(row);
     }
   }
   zoneEnd(): void {}

@@ -2,6 +2,7 @@
 import type { InventoryCheck } from "../inventory/check.js";
 import type { Finding } from "../inventory/classify.js";
 import type { AuditCollector } from "./collector.js";
+import type { HeaderCheck } from "./headers.js";
 
 /** The list filters an audit ran with, as sent to the API, and the verdict's score threshold. */
 export interface AuditFilters {
@@ -14,14 +15,30 @@ export interface AuditFilters {
   threat_below: number;
 }
 
+/**
+ * What every format is given, in this order for each zone: zoneStart, each finding of Page Shield's
+ * lists, then the zone's evidence sections (the Markdown report's 11.6.1 evidence, in this order): the
+ * script inventory check, the payment pages' headers; the account's notification policies, which alert
+ * personnel (11.6.1), are to come after the headers as a section of their own; then zoneEnd.
+ */
 export interface AuditRenderer {
   begin(): void;
   zoneStart(zoneId: string, filters: AuditFilters): void;
   finding(zoneId: string, f: Finding): void;
   /** The zone's script inventory check (zones whose file declares one), before zoneEnd. */
   inventory(zoneId: string, check: InventoryCheck, meta: InventoryMeta): void;
+  /** The payment pages' headers (zones whose inventory declares `headers`), after inventory, before zoneEnd. */
+  headers(zoneId: string, check: HeaderCheck, meta: HeadersMeta): void;
   zoneEnd(zoneId: string, collector: AuditCollector): void;
   end(totals: AuditTotals): void;
+}
+
+/** When the pages' headers were checked, and against which file. */
+export interface HeadersMeta {
+  checked_at: string;
+  zone_name?: string;
+  /** The configuration file (file:line of the zone). */
+  source?: string;
 }
 
 /** Where a script inventory check came from and when it ran: the evidence report is dated. */
@@ -46,6 +63,15 @@ export interface AuditTotals {
   unauthorized_scripts?: number;
   changed_scripts?: number;
   stale_authorizations?: number;
+  /** Payment page headers (zones whose inventory declares `headers`): present when at least one did. */
+  pages_checked?: number;
+  changed_headers?: number;
+  missing_headers?: number;
+  /** Pages whose headers could not be read (page unreachable). */
+  unreachable_pages?: number;
+  /** Page URLs on plain http, not fetched. */
+  insecure_pages?: number;
+  policies_not_applied?: number;
   high: number;
   medium: number;
   low: number;

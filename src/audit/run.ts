@@ -10,23 +10,44 @@ import {
   type InventoryKind,
 } from "../inventory/classify.js";
 import { AuditCollector, INVENTORY_KINDS, type KindSummary } from "./collector.js";
-import { createRenderer, type Redact, type AuditFilters, type AuditFormat, type AuditTotals } from "./render.js";
+import {
+  createRenderer,
+  type AuditFilters,
+  type AuditFormat,
+  type AuditRenderer,
+  type AuditTotals,
+  type Redact,
+} from "./render.js";
 import type { InventoryCheck } from "../inventory/check.js";
 import type { SarifAuditOptions } from "./sarif.js";
 import { auditInventory, inventoryQuery } from "../inventory/read.js";
 import { hostReferences, LookalikeJudge, lookalikeFinding } from "../inventory/lookalike.js";
 import type { ScriptInventory } from "../inventory/types.js";
-import { pageShieldApiPath } from "../sections/page-shield/index.js";
+import { DEFAULT_PAGE_TIMEOUT_MS, PageFetcher } from "../inventory/page-fetch.js";
+import { pageShieldApiPath, type DesiredPolicy } from "../sections/page-shield/index.js";
+import { checkPageHeaders, type HeaderCheck } from "./headers.js";
 
 export const AUDIT_PER_PAGE = 100;
 export const DEFAULT_AUDIT_LIMIT = 50;
 
 /**
  * What makes the audit exit 2: malicious scripts or connections, look-alike hosts, insecure cookies,
- * the script inventory's unauthorized or changed scripts and stale authorizations; `any` is all of
- * them, `none` nothing. `--fail-on` takes one or a comma list.
+ * the script inventory's unauthorized or changed scripts and stale authorizations, the payment pages'
+ * changed or missing headers, pages that could not be checked (unreachable, or on plain http) and
+ * policies not applied; `any` is all of them, `none` nothing. `--fail-on` takes one or a comma list.
  */
-export type FailOn = "malicious" | "lookalike" | "insecure" | "unauthorized" | "changed" | "stale" | "any" | "none";
+export type FailOn =
+  | "malicious"
+  | "lookalike"
+  | "insecure"
+  | "unauthorized"
+  | "changed"
+  | "stale"
+  | "headers"
+  | "unreachable"
+  | "policy"
+  | "any"
+  | "none";
 export const FAIL_ON: readonly FailOn[] = [
   "malicious",
   "lookalike",
@@ -34,15 +55,27 @@ export const FAIL_ON: readonly FailOn[] = [
   "unauthorized",
   "changed",
   "stale",
+  "headers",
+  "unreachable",
+  "policy",
   "any",
   "none",
 ];
 /** The default: what a cron job alerts on. */
-export const DEFAULT_FAIL_ON: readonly FailOn[] = ["malicious", "lookalike", "unauthorized", "changed"];
+export const DEFAULT_FAIL_ON: readonly FailOn[] = [
+  "malicious",
+  "lookalike",
+  "unauthorized",
+  "changed",
+  "headers",
+  "unreachable",
+];
 
 /** A zone's inventory as the configuration declares it. */
 export interface ZoneInventory {
   inventory: ScriptInventory;
+  /** The zone's Page Shield policies as the file declares them: their CSP is expected on the pages. */
+  policies?: readonly DesiredPolicy[];
   zone_name?: string;
   /** The file it was read from. */
   source?: string;
@@ -78,6 +111,10 @@ export interface AuditOptions {
   width?: number;
   /** Redacts a value's secrets before any format serializes it (the CLI's known secrets). */
   redact?: Redact;
+  /** Payment page headers: the whole fetch of one page, in ms (default DEFAULT_PAGE_TIMEOUT_MS). */
+  pageTimeoutMs?: number;
+  /** Payment page headers: the User-Agent sent to the pages. */
+  pageUserAgent?: string;
 }
 
 export interface ZoneAudit {
@@ -85,6 +122,8 @@ export interface ZoneAudit {
   summary: Record<InventoryKind, KindSummary>;
   /** The script inventory check, for a zone that has an inventory. */
   inventory?: InventoryCheck;
+  /** The payment pages' headers, for a zone whose inventory declares `headers`. */
+  headers?: HeaderCheck;
 }
 
 export interface AuditResult {
@@ -136,63 +175,113 @@ export async function runAudit(
   });
   const limit = opts.limit ?? DEFAULT_AUDIT_LIMIT;
   const results: ZoneAudit[] = [];
-  renderer.begin();
-  for (const zoneId of zones) {
-    const collector = new AuditCollector(limit);
-    const declared = opts.inventories?.get(zoneId);
-    // Look-alikes of the zone's authorized hosts and pages, of each item's page host, of well-known hosts.
-    const judge = new LookalikeJudge(
-      hostReferences({
-        authorized: declared?.inventory.authorized.map((a) => a.url) ?? [],
-        pages: declared?.inventory.pages ?? [],
-      }),
-    );
-    renderer.zoneStart(zoneId, filters);
-    for (const kind of INVENTORY_KINDS) {
-      const path = pageShieldApiPath(zoneId, LIST_PATH[kind]);
-      const items = client.paginate<Record<string, unknown>>(path, {
-        query: listQuery(kind, filters),
-        perPage: opts.perPage ?? AUDIT_PER_PAGE,
-        // A few pages in flight ahead of the one being classified: memory stays flat, time drops.
-        lookahead: AUDIT_LOOKAHEAD,
-      });
-      for await (const raw of items) {
-        collector.countRead(kind, { unscored: kind === "script" && scoreOf(raw.js_integrity_score) === null });
-        opts.onItem?.(kind);
-        const finding = classify(kind, raw, { js_integrity: filters.malicious_below, threat: filters.threat_below });
-        const lookalike = kind === "cookie" ? undefined : lookalikeFinding(kind, raw, judge);
-        for (const f of [finding, lookalike]) {
-          if (!f) continue;
-          collector.add(f);
-          renderer.finding(zoneId, f);
-        }
-      }
+  const pageTimeoutMs = opts.pageTimeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS;
+  // Its own connections, apart from the client's: the pages never see the API token.
+  const fetcher = zones.some((z) => opts.inventories?.get(z)?.inventory.headers)
+    ? new PageFetcher({ timeoutMs: pageTimeoutMs, ...(opts.pageUserAgent ? { userAgent: opts.pageUserAgent } : {}) })
+    : undefined;
+  try {
+    renderer.begin();
+    for (const zoneId of zones) {
+      results.push(await auditZone(client, zoneId, opts, { renderer, filters, limit, fetcher, pageTimeoutMs }));
+      opts.onZoneDone?.(results.length, zones.length);
     }
-    let inventory: InventoryCheck | undefined;
-    if (declared) {
-      const now = (opts.now ?? (() => new Date()))();
-      inventory = await auditInventory(client, zoneId, declared.inventory, {
-        now,
-        staleDays: opts.staleDays,
-        perPage: opts.perPage,
-      });
-      renderer.inventory(zoneId, inventory, {
-        checked_at: now.toISOString(),
-        ...(declared.zone_name ? { zone_name: declared.zone_name } : {}),
-        ...(declared.source ? { source: declared.source } : {}),
-        query: inventoryQuery(declared.inventory.pages),
-      });
-    }
-    renderer.zoneEnd(zoneId, collector);
-    results.push({ zone_id: zoneId, summary: collector.summary, ...(inventory ? { inventory } : {}) });
-    opts.progress?.(
-      `audited ${zoneId}: ${INVENTORY_KINDS.map((k) => `${collector.summary[k].read} ${LIST_PATH[k]}`).join(", ")}`,
-    );
-    opts.onZoneDone?.(results.length, zones.length);
+  } finally {
+    await fetcher?.close();
   }
   const totals = totalsOf(results);
   renderer.end(totals);
   return { zones: results, totals };
+}
+
+/** What every zone of one audit shares. */
+interface ZoneContext {
+  renderer: AuditRenderer;
+  filters: AuditFilters;
+  limit: number;
+  /** Set when a zone of the audit declares payment page headers. */
+  fetcher: PageFetcher | undefined;
+  pageTimeoutMs: number;
+}
+
+/** One zone: Page Shield's lists, then its evidence sections (script inventory, payment page headers). */
+async function auditZone(
+  client: CloudflareClient,
+  zoneId: string,
+  opts: AuditOptions,
+  ctx: ZoneContext,
+): Promise<ZoneAudit> {
+  const { renderer, filters, limit } = ctx;
+  const collector = new AuditCollector(limit);
+  const declared = opts.inventories?.get(zoneId);
+  // Look-alikes of the zone's authorized hosts and pages, of each item's page host, of well-known hosts.
+  const judge = new LookalikeJudge(
+    hostReferences({
+      authorized: declared?.inventory.authorized.map((a) => a.url) ?? [],
+      pages: declared?.inventory.pages ?? [],
+    }),
+  );
+  renderer.zoneStart(zoneId, filters);
+  for (const kind of INVENTORY_KINDS) {
+    const path = pageShieldApiPath(zoneId, LIST_PATH[kind]);
+    const items = client.paginate<Record<string, unknown>>(path, {
+      query: listQuery(kind, filters),
+      perPage: opts.perPage ?? AUDIT_PER_PAGE,
+      // A few pages in flight ahead of the one being classified: memory stays flat, time drops.
+      lookahead: AUDIT_LOOKAHEAD,
+    });
+    for await (const raw of items) {
+      collector.countRead(kind, { unscored: kind === "script" && scoreOf(raw.js_integrity_score) === null });
+      opts.onItem?.(kind);
+      const finding = classify(kind, raw, { js_integrity: filters.malicious_below, threat: filters.threat_below });
+      const lookalike = kind === "cookie" ? undefined : lookalikeFinding(kind, raw, judge);
+      for (const f of [finding, lookalike]) {
+        if (!f) continue;
+        collector.add(f);
+        renderer.finding(zoneId, f);
+      }
+    }
+  }
+  let inventory: InventoryCheck | undefined;
+  if (declared) {
+    const now = (opts.now ?? (() => new Date()))();
+    inventory = await auditInventory(client, zoneId, declared.inventory, {
+      now,
+      staleDays: opts.staleDays,
+      perPage: opts.perPage,
+    });
+    renderer.inventory(zoneId, inventory, {
+      checked_at: now.toISOString(),
+      ...(declared.zone_name ? { zone_name: declared.zone_name } : {}),
+      ...(declared.source ? { source: declared.source } : {}),
+      query: inventoryQuery(declared.inventory.pages),
+    });
+  }
+  let headers: HeaderCheck | undefined;
+  const pages = declared?.inventory.headers;
+  if (pages && ctx.fetcher) {
+    const answers = await ctx.fetcher.fetchAll(pages.urls);
+    headers = checkPageHeaders(pages, answers, {
+      ...(declared.policies ? { policies: declared.policies } : {}),
+      timeoutMs: ctx.pageTimeoutMs,
+    });
+    renderer.headers(zoneId, headers, {
+      checked_at: (opts.now ?? (() => new Date()))().toISOString(),
+      ...(declared.zone_name ? { zone_name: declared.zone_name } : {}),
+      ...(declared.source ? { source: declared.source } : {}),
+    });
+  }
+  renderer.zoneEnd(zoneId, collector);
+  opts.progress?.(
+    `audited ${zoneId}: ${INVENTORY_KINDS.map((k) => `${collector.summary[k].read} ${LIST_PATH[k]}`).join(", ")}` +
+      `${headers ? `, ${headers.pages.length} payment page(s) fetched` : ""}`,
+  );
+  return {
+    zone_id: zoneId,
+    summary: collector.summary,
+    ...(inventory ? { inventory } : {}),
+    ...(headers ? { headers } : {}),
+  };
 }
 
 export function totalsOf(zones: ZoneAudit[]): AuditTotals {
@@ -231,6 +320,19 @@ export function totalsOf(zones: ZoneAudit[]): AuditTotals {
         t[f.severity] += 1;
       }
     }
+    if (z.headers) {
+      const count = (type: string) => z.headers!.findings.filter((f) => f.type === type).length;
+      t.pages_checked = (t.pages_checked ?? 0) + z.headers.pages.length;
+      t.changed_headers = (t.changed_headers ?? 0) + count("changed-header");
+      t.missing_headers = (t.missing_headers ?? 0) + count("missing-header");
+      t.unreachable_pages = (t.unreachable_pages ?? 0) + count("page-unreachable");
+      t.insecure_pages = (t.insecure_pages ?? 0) + count("insecure-page");
+      t.policies_not_applied = (t.policies_not_applied ?? 0) + count("policy-not-applied");
+      for (const f of z.headers.findings) {
+        t.findings += 1;
+        t[f.severity] += 1;
+      }
+    }
   }
   return t;
 }
@@ -246,6 +348,9 @@ export function shouldFail(totals: AuditTotals, failOn: FailOn | readonly FailOn
     unauthorized: totals.unauthorized_scripts ?? 0,
     changed: totals.changed_scripts ?? 0,
     stale: totals.stale_authorizations ?? 0,
+    headers: (totals.changed_headers ?? 0) + (totals.missing_headers ?? 0),
+    unreachable: (totals.unreachable_pages ?? 0) + (totals.insecure_pages ?? 0),
+    policy: totals.policies_not_applied ?? 0,
   };
   return Object.entries(counts).some(([k, n]) => on.has(k as FailOn) && n > 0);
 }

@@ -4,9 +4,11 @@
 import type { InventoryCheck } from "../inventory/check.js";
 import { inventoryFinding, verdictFinding } from "../sarif/findings.js";
 import type { ConfigPositions } from "../sarif/locate.js";
-import { sarifLog, sarifResult, sarifText, type SarifResult, type ZoneName } from "../sarif/log.js";
+import { sarifLog, sarifResult, sarifText, type SarifFinding, type SarifResult, type ZoneName } from "../sarif/log.js";
+import { levelOf, type RuleKey } from "../sarif/rules.js";
 import type { Finding } from "../inventory/classify.js";
-import type { AuditFilters, AuditRenderer, AuditTotals, InventoryMeta } from "./renderer.js";
+import type { HeaderCheck, HeaderFinding } from "./headers.js";
+import type { AuditFilters, AuditRenderer, AuditTotals, HeadersMeta, InventoryMeta } from "./renderer.js";
 
 export const DEFAULT_AUDIT_CATEGORY = "zoneform/audit";
 
@@ -50,6 +52,11 @@ export class SarifAuditRenderer implements AuditRenderer {
       this.results.push(sarifResult(inventoryFinding(this.zone(zoneId), f, this.opts.positions)));
   }
 
+  headers(zoneId: string, check: HeaderCheck, _meta?: HeadersMeta): void {
+    for (const f of check.findings)
+      this.results.push(sarifResult(headerFinding(this.zone(zoneId), f, this.opts.positions)));
+  }
+
   zoneEnd(): void {}
 
   end(totals: AuditTotals): void {
@@ -62,4 +69,35 @@ export class SarifAuditRenderer implements AuditRenderer {
     });
     this.write(sarifText(log));
   }
+}
+
+/**
+ * A payment page header finding. Where: a changed or missing header at its pin (`headers.pinned`), a
+ * page that could not be checked at its URL (`headers.urls`), a policy not applied at the policy. Its
+ * subject (the fingerprint's): the page URL, with the header or the policy's place.
+ */
+export function headerFinding(zone: ZoneName, f: HeaderFinding, at?: ConfigPositions): SarifFinding {
+  const rule: RuleKey = f.type;
+  const where =
+    f.type === "changed-header" || f.type === "missing-header"
+      ? at?.headerPin(zone.id, f.header ?? "", f.url)
+      : f.type === "policy-not-applied" && f.policy
+        ? at?.policy(zone.id, f.policy.index)
+        : at?.pageUrl(zone.id, f.url);
+  const subject =
+    f.type === "policy-not-applied"
+      ? `${f.url}\npolicy\n${f.policy?.id ?? f.policy?.description ?? ""}`
+      : f.header !== undefined
+        ? `${f.url}\n${f.header}`
+        : f.url;
+  const { message, requirement, ...rest } = f;
+  return {
+    rule,
+    level: f.severity === "high" ? "error" : levelOf(f.severity),
+    message: `${message} (PCI DSS v4.0.1 ${requirement}).`,
+    zone,
+    subject,
+    ...(where ? { where } : {}),
+    properties: { zone_id: zone.id, ...rest, requirement: `PCI DSS v4.0.1 ${requirement}` },
+  };
 }

@@ -4,7 +4,13 @@
 // do not declare falls back to line 1 of the first file, and there is no file when none was read.
 import { parseYaml } from "../config/parse.js";
 import type { Locator } from "../config/problems.js";
-import { isPrefix, scriptInventoryIn, scriptInventoryPointer, urlMatches } from "../sections/page-shield/index.js";
+import {
+  isPrefix,
+  policiesPointer,
+  scriptInventoryIn,
+  scriptInventoryPointer,
+  urlMatches,
+} from "../sections/page-shield/index.js";
 import type { FilePosition } from "./log.js";
 
 /** A zone's script inventory in one file: where the zone and its inventory are, and the entries' urls. */
@@ -17,6 +23,10 @@ interface ZoneBlock {
   inventory: string;
   /** The `url` of each authorized entry, in file order (undefined where an entry has none). */
   urls: Array<string | undefined>;
+  /** The page URLs of `headers.urls`, in file order (undefined where an item is not a string). */
+  pageUrls: Array<string | undefined>;
+  /** The names pinned in `headers.pinned`. */
+  pinned: string[];
 }
 
 export interface ConfigPositions {
@@ -28,6 +38,12 @@ export interface ConfigPositions {
   entryCovering(zoneId: string, url: string): FilePosition | undefined;
   /** The authorized entry whose `url` is exactly `entryUrl`, else the inventory. */
   entry(zoneId: string, entryUrl: string): FilePosition | undefined;
+  /** The item of `headers.urls` that is `url`, else the zone. */
+  pageUrl(zoneId: string, url: string): FilePosition | undefined;
+  /** The pinned header `name` (its key) of `headers.pinned`, else the page `url`. */
+  headerPin(zoneId: string, name: string, url: string): FilePosition | undefined;
+  /** The zone's policy at `index` of its policies list, else the zone. */
+  policy(zoneId: string, index: number): FilePosition | undefined;
 }
 
 function str(v: unknown): string | undefined {
@@ -41,6 +57,18 @@ function record(v: unknown): Record<string, unknown> | undefined {
 function urlsOf(inventory: unknown): Array<string | undefined> {
   const list = record(inventory)?.authorized;
   return Array.isArray(list) ? list.map((e) => str(record(e)?.url)) : [];
+}
+
+function headersOf(inventory: unknown): Pick<ZoneBlock, "pageUrls" | "pinned"> {
+  const headers = record(record(inventory)?.headers);
+  const urls = headers?.urls;
+  const pinned = record(headers?.pinned);
+  return { pageUrls: Array.isArray(urls) ? urls.map(str) : [], pinned: pinned ? Object.keys(pinned) : [] };
+}
+
+/** A JSON pointer's token (RFC 6901). */
+function token(key: string | number): string {
+  return String(key).replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 function positions(blocks: ReadonlyMap<string, ZoneBlock>, first: string | undefined): ConfigPositions {
@@ -69,9 +97,28 @@ function positions(blocks: ReadonlyMap<string, ZoneBlock>, first: string | undef
     const i = pick(b.urls);
     return i < 0 ? orElse(zoneId) : at(b, `${b.inventory}/authorized/${i}`);
   };
+  const pageUrl = (zoneId: string, url: string) => {
+    const b = blocks.get(zoneId);
+    if (!b) return fallback();
+    const i = b.pageUrls.indexOf(url);
+    return i < 0 ? zone(zoneId) : at(b, `${b.inventory}/headers/urls/${i}`);
+  };
   return {
     zone,
     inventory,
+    pageUrl,
+    headerPin: (zoneId, name, url) => {
+      const b = blocks.get(zoneId);
+      if (!b) return fallback();
+      return b.pinned.includes(name)
+        ? at(b, `${b.inventory}/headers/pinned/${token(name)}`, true)
+        : pageUrl(zoneId, url);
+    },
+    policy: (zoneId, index) => {
+      const b = blocks.get(zoneId);
+      if (!b || b.zone === undefined) return zone(zoneId);
+      return at(b, `${policiesPointer(b.zone)}/${index}`);
+    },
     entry: (zoneId, entryUrl) => entryAt(zoneId, (urls) => urls.indexOf(entryUrl), inventory),
     entryCovering: (zoneId, url) =>
       entryAt(
@@ -108,6 +155,7 @@ export function configPositions(sources: ReadonlyArray<{ file: string; text: str
         zone: `/zones/${i}`,
         inventory: scriptInventoryPointer(`/zones/${i}`),
         urls: urlsOf(inventory),
+        ...headersOf(inventory),
       });
     });
   }
@@ -130,7 +178,17 @@ export function inventoryFilePositions(
   for (const p of path) value = Array.isArray(value) ? value[Number(p)] : record(value)?.[String(p)];
   const zone = path[0] === "zones" ? `/zones/${path[1]}` : undefined;
   const blocks = new Map<string, ZoneBlock>([
-    [zoneId, { file, locate: parsed.locate, ...(zone ? { zone } : {}), inventory: pointer, urls: urlsOf(value) }],
+    [
+      zoneId,
+      {
+        file,
+        locate: parsed.locate,
+        ...(zone ? { zone } : {}),
+        inventory: pointer,
+        urls: urlsOf(value),
+        ...headersOf(value),
+      },
+    ],
   ]);
   return positions(blocks, file);
 }

@@ -1,7 +1,7 @@
 // The rules of zoneform's SARIF output: one per kind of finding `audit` and `inventory` report. Ids and
 // levels are public (code scanning tracks alerts by rule id): change them only with a CHANGELOG entry.
 // Documented in docs/commands/audit.md#sarif.
-import { SCRIPT_INVENTORY_PATH } from "../sections/page-shield/index.js";
+import { SCRIPT_INVENTORY_HEADERS_PATH, SCRIPT_INVENTORY_PATH } from "../sections/page-shield/index.js";
 
 export type SarifLevel = "error" | "warning" | "note";
 
@@ -12,7 +12,12 @@ export type RuleKey =
   | "unauthorized-script"
   | "changed-script"
   | "stale-authorization"
-  | "lookalike-host";
+  | "lookalike-host"
+  | "changed-header"
+  | "missing-header"
+  | "page-unreachable"
+  | "insecure-page"
+  | "policy-not-applied";
 
 export interface SarifRule {
   id: string;
@@ -128,6 +133,68 @@ const TEXT: Record<RuleKey, RuleText> = {
     severity: "8.5",
     tags: ["security", "page-shield", "supply-chain", "pci-dss", "pci-dss-6.4.3"],
   },
+  "changed-header": {
+    name: "ChangedHeader",
+    short: "Payment page sends a pinned security header with another value",
+    full:
+      `A payment page of ${SCRIPT_INVENTORY_HEADERS_PATH} sent a pinned header with another value than ` +
+      "the pinned one (compared exactly): a security-impacting HTTP header changed as the browser receives " +
+      "it (PCI DSS v4.0.1 11.6.1).",
+    help:
+      "Find out who changed the header and why; if the change is authorized, pin the new value (zoneform " +
+      "inventory --headers URL --merge FILE shows it), else restore the header.",
+    level: "error",
+    severity: "7.5",
+    tags: ["security", "headers", "pci-dss", "pci-dss-11.6.1"],
+  },
+  "missing-header": {
+    name: "MissingHeader",
+    short: "Payment page no longer sends a pinned security header",
+    full:
+      `A payment page of ${SCRIPT_INVENTORY_HEADERS_PATH} did not send a header that is pinned: a ` +
+      "security-impacting HTTP header was removed as the browser receives it (PCI DSS v4.0.1 11.6.1).",
+    help: "Restore the header at the origin or the edge, or remove its pin if it was retired on purpose.",
+    level: "error",
+    severity: "7.5",
+    tags: ["security", "headers", "pci-dss", "pci-dss-11.6.1"],
+  },
+  "page-unreachable": {
+    name: "PageUnreachable",
+    short: "Payment page whose headers could not be checked",
+    full:
+      `A payment page of ${SCRIPT_INVENTORY_HEADERS_PATH} could not be fetched within the bounds (no ` +
+      "answer in time, headers too large, not valid HTTP, a redirect to another origin, a status other " +
+      "than 2xx): its headers were not checked (PCI DSS v4.0.1 11.6.1).",
+    help: "Check the URL and the page; the message says what happened. Until it answers, its headers are unchecked.",
+    level: "error",
+    severity: "7.0",
+    tags: ["security", "headers", "pci-dss", "pci-dss-11.6.1"],
+  },
+  "insecure-page": {
+    name: "InsecurePage",
+    short: "Payment page URL on plain http",
+    full:
+      `A payment page of ${SCRIPT_INVENTORY_HEADERS_PATH} is an http:// URL: it is not fetched (a payment ` +
+      "page is served over https) and its headers are unchecked (PCI DSS v4.0.1 11.6.1).",
+    help: "Serve the page over https and write its https:// URL.",
+    level: "error",
+    severity: "7.0",
+    tags: ["security", "headers", "pci-dss", "pci-dss-11.6.1"],
+  },
+  "policy-not-applied": {
+    name: "PolicyNotApplied",
+    short: "A Page Shield policy's CSP is not in what the payment page sends",
+    full:
+      "An enabled allow (or log) policy of the zone's Page Shield policies, whose expression selects the " +
+      "page or cannot be told not to from its URL, adds a CSP that the page's Content-Security-Policy " +
+      "(-Report-Only) header does not hold (PCI DSS v4.0.1 11.6.1).",
+    help:
+      "Check that the page is served through Cloudflare with the policy applied, and the policy's " +
+      "expression; the message says whether the expression was seen to select the page.",
+    level: "warning",
+    severity: "5.0",
+    tags: ["security", "headers", "page-shield", "pci-dss", "pci-dss-11.6.1"],
+  },
 };
 
 /** Every rule, in a fixed order (the driver's `rules`; a result's `ruleIndex` points into it). */
@@ -140,6 +207,11 @@ export const RULE_KEYS: readonly RuleKey[] = [
   "stale-authorization",
   // New rules go last: a result's ruleIndex of an older log stays right.
   "lookalike-host",
+  "changed-header",
+  "missing-header",
+  "page-unreachable",
+  "insecure-page",
+  "policy-not-applied",
 ];
 
 export function ruleId(key: RuleKey): string {

@@ -124,6 +124,11 @@ describe("SARIF from audit findings", () => {
       "zoneform/changed-script",
       "zoneform/stale-authorization",
       "zoneform/lookalike-host",
+      "zoneform/changed-header",
+      "zoneform/missing-header",
+      "zoneform/page-unreachable",
+      "zoneform/insecure-page",
+      "zoneform/policy-not-applied",
     ]);
     for (const rule of run.tool.driver.rules) {
       expect(rule.shortDescription.text).not.toBe("");

@@ -1,6 +1,7 @@
 // `zoneform audit`: the scripts, connections and cookies Page Shield found on a zone's pages, read page
-// by page, with malicious scripts and connections and insecure cookies as findings. Exit 2 when there
-// are findings of the kind chosen by --fail-on, so that a cron job can alert.
+// by page, with malicious scripts and connections and insecure cookies as findings; with -c, each
+// zone's script inventory and its payment pages' headers (fetched apart from the API, --page-timeout
+// each). Exit 2 when there are findings of the kind chosen by --fail-on, so that a cron job can alert.
 import type { Command } from "commander";
 import { MALICIOUS_SCORE_THRESHOLD, THREAT_SCORE_THRESHOLD } from "../../inventory/classify.js";
 import { AUDIT_FORMATS, type AuditFormat } from "../../audit/render.js";
@@ -14,6 +15,7 @@ import {
   type ZoneInventory,
 } from "../../audit/run.js";
 import { DEFAULT_STALE_DAYS } from "../../inventory/check.js";
+import { DEFAULT_PAGE_TIMEOUT_MS, MAX_PAGE_TIMEOUT_MS } from "../../inventory/page-fetch.js";
 import { DEFAULT_AUDIT_CATEGORY, type SarifAuditOptions } from "../../audit/sarif.js";
 import { configPositions } from "../../sarif/locate.js";
 import { categoryProblem } from "../../sarif/log.js";
@@ -30,7 +32,7 @@ import { cliClock } from "../clock.js";
 import { progressFor } from "../progress.js";
 import { fitFor, outputWidth } from "../width.js";
 import { parseZoneRefs, resolveZoneRefs } from "../zone-ref.js";
-import { SCRIPT_INVENTORY_PATH } from "../../sections/page-shield/index.js";
+import { declaredPoliciesOf, SCRIPT_INVENTORY_PATH } from "../../sections/page-shield/index.js";
 
 interface AuditFlags extends ClientFlagValues {
   zone?: string[];
@@ -46,7 +48,26 @@ interface AuditFlags extends ClientFlagValues {
   config?: string;
   staleDays: string;
   sarifCategory?: string;
+  pageTimeout: string;
 }
+
+/** `--page-timeout`: milliseconds, or with a unit (500ms, 10s, 1m); from 100 ms to 2 minutes. */
+export function parsePageTimeout(value: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/i.exec(value);
+  const unit = m?.[2]?.toLowerCase() ?? "ms";
+  const ms = m ? Math.round(Number(m[1]) * (unit === "m" ? 60_000 : unit === "s" ? 1000 : 1)) : NaN;
+  if (!(ms >= 100) || ms > MAX_PAGE_TIMEOUT_MS)
+    throw new UsageError(
+      `--page-timeout must be a time from 100ms to 2m (plain numbers are milliseconds: 10000, or 10s), got ` +
+        `"${printable(value)}"`,
+    );
+  return ms;
+}
+
+/** The help of --page-timeout (audit and inventory --headers). */
+export const PAGE_TIMEOUT_HELP =
+  "payment page headers: the whole fetch of one page (connection, same-origin redirects, headers) must " +
+  `end within this; ms, or with a unit (10s); default ${DEFAULT_PAGE_TIMEOUT_MS / 1000}s`;
 
 const STATUSES = ["active", "infrequent", "inactive"];
 
@@ -105,9 +126,11 @@ export function register(program: Command, ctx: CommandContext): void {
     .option(
       "--fail-on <what>",
       "exit 2 on (comma list): malicious (scripts and connections), lookalike (look-alike hosts), insecure " +
-        "(cookies), unauthorized, changed, stale (script inventory); any; none",
+        "(cookies), unauthorized, changed, stale (script inventory), headers (changed or missing), unreachable " +
+        "(payment pages not checked), policy (a policy's CSP not on a page); any; none",
       DEFAULT_FAIL_ON.join(","),
     )
+    .option("--page-timeout <ms>", PAGE_TIMEOUT_HELP, String(DEFAULT_PAGE_TIMEOUT_MS))
     .option(
       "--stale-days <n>",
       "script inventory: an authorization not seen on the pages in scope for this many days is stale",
@@ -158,6 +181,7 @@ export function register(program: Command, ctx: CommandContext): void {
     if (!/^\d+$/.test(String(opts.limit).trim()) || limit > 10_000) {
       throw new UsageError(`--limit must be a whole number from 0 to 10000, got "${opts.limit}"`);
     }
+    const pageTimeoutMs = parsePageTimeout(String(opts.pageTimeout));
     const maliciousBelow = parseScoreThreshold(opts.maliciousBelow);
     const threatBelow = parseScoreThreshold(opts.threatBelow, "--threat-below");
     const badStatus = (opts.status ?? []).filter((s) => !STATUSES.includes(s));
@@ -169,14 +193,19 @@ export function register(program: Command, ctx: CommandContext): void {
     try {
       const zones = await resolveZoneRefs(client, zoneRefs);
       const inventories = new Map<string, ZoneInventory>(
-        inventoryZones.map((z) => [
-          z.zone_id,
-          {
-            inventory: z.inventory,
-            ...(z.name ? { zone_name: z.name } : {}),
-            ...(z.source ? { source: z.source } : {}),
-          },
-        ]),
+        inventoryZones.map((z) => {
+          const zone = configured?.all.find((d) => d.zone_id === z.zone_id);
+          const policies = zone ? declaredPoliciesOf(zone) : undefined;
+          return [
+            z.zone_id,
+            {
+              inventory: z.inventory,
+              ...(policies ? { policies } : {}),
+              ...(z.name ? { zone_name: z.name } : {}),
+              ...(z.source ? { source: z.source } : {}),
+            },
+          ];
+        }),
       );
       progress.begin("audit", "zones done", zones.length);
       const result = await runAudit(
@@ -196,6 +225,8 @@ export function register(program: Command, ctx: CommandContext): void {
           onZoneDone: (done, total) => progress.update(done, total),
           inventories,
           staleDays,
+          pageTimeoutMs,
+          pageUserAgent: `zoneform/${VERSION} (payment page header check)`,
           now,
           ...(io.secrets ? { redact: (v) => io.secrets!.redactDeep(v) } : {}),
           ...(format === "sarif"

@@ -1,0 +1,258 @@
+// Fetches the payment pages of `script_inventory.headers` as a customer's browser requests them, for
+// their response headers only (PCI DSS 11.6.1: the security-impacting headers as the browser receives
+// them). A path of its own, apart from the Cloudflare client: its own undici Agent, a plain GET with no
+// cookie, no credential and never the API token, nothing read of the body.
+//
+// Every fetch is bounded: the whole of it (connection, redirects, headers) within `timeoutMs` (10 s by
+// default; the connection and the wait for headers each too), the headers within MAX_PAGE_HEADER_BYTES
+// (64 KiB: a larger head ends the fetch, the page reported), the body never read (the answer is
+// dropped as soon as its headers are in, the connection closed). A redirect is followed only to the
+// same origin (scheme, host and port), at most MAX_PAGE_REDIRECTS times; a redirect to another origin
+// ends the fetch and is reported. Plain http:// is fetched only from a loopback host (a test's own
+// server); any other http:// page is reported and not fetched.
+//
+// Headers are read as the fetch API reads them: names in lower case; each value's leading and trailing
+// spaces and tabs trimmed; a header sent several times is its values joined with ", " in the order
+// sent; a value's bytes are characters U+0000–U+00FF, one a byte (latin1, the fetch API's ByteString).
+// What a page sends is hostile text: it decides nothing here and is shown escaped by every renderer.
+import pLimit from "p-limit";
+import { Agent, request, type Dispatcher } from "undici";
+import { getOwn, setOwn } from "../data-record.js";
+import { isInsecurePageUrl, pageUrlProblem } from "../sections/page-shield/index.js";
+
+export const DEFAULT_PAGE_TIMEOUT_MS = 10_000;
+/** The most `--page-timeout` may be. */
+export const MAX_PAGE_TIMEOUT_MS = 120_000;
+export const MAX_PAGE_HEADER_BYTES = 64 * 1024;
+export const MAX_PAGE_REDIRECTS = 3;
+/** Pages fetched at once. */
+export const PAGE_FETCH_PARALLELISM = 4;
+/** A reason or a redirect's Location is kept to this many characters. */
+const MAX_REASON_CHARS = 300;
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+export type PageFetchProblem =
+  | "invalid-url"
+  | "insecure"
+  | "timeout"
+  | "headers-too-large"
+  | "invalid-http"
+  | "connection"
+  | "redirect-off-origin"
+  | "too-many-redirects"
+  | "status";
+
+/** A page that answered (2xx, after same-origin redirects): its headers. */
+export interface PageHeaders {
+  ok: true;
+  /** The URL as the file gives it. */
+  url: string;
+  /** The URL that answered (differs after a redirect). */
+  final_url: string;
+  status: number;
+  /** Each same-origin redirect followed, in order. */
+  redirects: string[];
+  /** Lower-case name → value (several instances joined with ", "), own properties only. */
+  headers: Record<string, string>;
+}
+
+/** A page whose headers could not be read, and why. */
+export interface PageFailure {
+  ok: false;
+  url: string;
+  problem: PageFetchProblem;
+  /** One line: what happened (page text in it is cut, and escaped by the renderers). */
+  reason: string;
+  status?: number;
+  /** A redirect's target, when the fetch ended at one. */
+  location?: string;
+}
+
+export type PageFetch = PageHeaders | PageFailure;
+
+export interface PageFetchOptions {
+  /** The whole fetch of one page, redirects included (default DEFAULT_PAGE_TIMEOUT_MS). */
+  timeoutMs?: number;
+  /** The User-Agent sent. */
+  userAgent?: string;
+  /** Largest response head read (default MAX_PAGE_HEADER_BYTES). */
+  maxHeaderBytes?: number;
+}
+
+function cut(text: string, max = MAX_REASON_CHARS): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** An HTTP value as the fetch API normalizes it: leading and trailing HTTP whitespace removed. */
+function normalizeValue(value: string): string {
+  return value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
+}
+
+/** undici's headers as the fetch API's Headers read them (see the top). */
+export function fetchHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    const values = Array.isArray(value) ? value : [value];
+    setOwn(out, name.toLowerCase(), values.map(normalizeValue).join(", "));
+  }
+  return out;
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+/** A failed request as a problem and one line. */
+function failureOf(err: unknown, timeoutMs: number, maxHeaderBytes: number): Pick<PageFailure, "problem" | "reason"> {
+  const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = e.code ?? e.cause?.code;
+  if (
+    code === "UND_ERR_HEADERS_TIMEOUT" ||
+    code === "UND_ERR_CONNECT_TIMEOUT" ||
+    code === "UND_ERR_BODY_TIMEOUT" ||
+    e.name === "TimeoutError" ||
+    e.name === "AbortError" ||
+    code === "UND_ERR_ABORTED"
+  )
+    return { problem: "timeout", reason: `no answer within ${seconds(timeoutMs)} (--page-timeout)` };
+  if (code === "UND_ERR_HEADERS_OVERFLOW")
+    return {
+      problem: "headers-too-large",
+      reason: `its headers exceed ${Math.round(maxHeaderBytes / 1024)} KiB: not read`,
+    };
+  if (e.name === "HTTPParserError" || code?.startsWith("HPE_"))
+    return { problem: "invalid-http", reason: cut(`not a valid HTTP answer: ${e.message ?? code}`) };
+  const message = e.cause?.message ?? e.message ?? String(err);
+  return { problem: "connection", reason: cut(`the connection failed${code ? ` (${code})` : ""}: ${message}`) };
+}
+
+/** Fetches pages' headers, each URL once, over its own connections; close() when done. */
+export class PageFetcher {
+  private readonly agent: Agent;
+  private readonly timeoutMs: number;
+  private readonly maxHeaderBytes: number;
+  private readonly userAgent: string;
+  private readonly done = new Map<string, Promise<PageFetch>>();
+  private readonly limit = pLimit(PAGE_FETCH_PARALLELISM);
+
+  constructor(opts: PageFetchOptions = {}) {
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS;
+    this.maxHeaderBytes = opts.maxHeaderBytes ?? MAX_PAGE_HEADER_BYTES;
+    this.userAgent = opts.userAgent ?? "zoneform";
+    this.agent = new Agent({
+      connect: { timeout: this.timeoutMs },
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+      maxHeaderSize: this.maxHeaderBytes,
+    });
+  }
+
+  /** The page's headers, or why there are none (never throws). Fetched once per URL per fetcher. */
+  fetch(url: string): Promise<PageFetch> {
+    let p = this.done.get(url);
+    if (!p) {
+      p = this.limit(() => this.fetchOnce(url));
+      this.done.set(url, p);
+    }
+    return p;
+  }
+
+  /** Every URL's answer, fetched PAGE_FETCH_PARALLELISM at a time. */
+  async fetchAll(urls: readonly string[]): Promise<Map<string, PageFetch>> {
+    const unique = [...new Set(urls)];
+    const answers = await Promise.all(unique.map((u) => this.fetch(u)));
+    return new Map(unique.map((u, i) => [u, answers[i]!]));
+  }
+
+  async close(): Promise<void> {
+    await this.agent.destroy().catch(() => undefined);
+  }
+
+  private async fetchOnce(url: string): Promise<PageFetch> {
+    const problem = pageUrlProblem(url);
+    if (problem) return { ok: false, url, problem: "invalid-url", reason: problem };
+    if (isInsecurePageUrl(url))
+      return {
+        ok: false,
+        url,
+        problem: "insecure",
+        reason: "served over plain http: not fetched (a payment page is served over https)",
+      };
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    const redirects: string[] = [];
+    let current = url;
+    for (;;) {
+      let answer: Dispatcher.ResponseData;
+      try {
+        answer = await request(current, {
+          method: "GET",
+          dispatcher: this.agent,
+          signal,
+          // One request per connection (Connection: close): nothing of the answer is read after its headers.
+          reset: true,
+          headers: {
+            "user-agent": this.userAgent,
+            accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8",
+            "accept-encoding": "identity",
+          },
+        });
+      } catch (err) {
+        return { ok: false, url, ...failureOf(err, this.timeoutMs, this.maxHeaderBytes) };
+      }
+      // Only the headers matter: the body is dropped unread and its connection closed.
+      answer.body.on("error", () => undefined);
+      answer.body.destroy();
+      const status = answer.statusCode;
+      const headers = fetchHeaders(answer.headers);
+      if (REDIRECT_STATUSES.has(status)) {
+        const location = getOwn(headers, "location");
+        let next: URL | undefined;
+        try {
+          next = location === undefined ? undefined : new URL(location, current);
+        } catch {
+          next = undefined;
+        }
+        if (!next)
+          return {
+            ok: false,
+            url,
+            problem: "status",
+            status,
+            reason: `answered ${status} without a Location a browser could follow`,
+          };
+        if (next.origin !== new URL(current).origin)
+          return {
+            ok: false,
+            url,
+            problem: "redirect-off-origin",
+            status,
+            location: cut(location!),
+            reason: cut(`redirected (${status}) to another origin: ${location}; not followed`),
+          };
+        if (redirects.length >= MAX_PAGE_REDIRECTS)
+          return {
+            ok: false,
+            url,
+            problem: "too-many-redirects",
+            status,
+            location: cut(location!),
+            reason: `more than ${MAX_PAGE_REDIRECTS} redirects`,
+          };
+        current = next.href;
+        redirects.push(current);
+        continue;
+      }
+      if (status < 200 || status > 299)
+        return {
+          ok: false,
+          url,
+          problem: "status",
+          status,
+          reason: `answered ${status}: not the payment page`,
+        };
+      return { ok: true, url, final_url: current, status, redirects, headers };
+    }
+  }
+}
