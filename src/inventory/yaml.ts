@@ -10,7 +10,14 @@
 // invisible characters: lookalikeScript) is never drafted as an entry a reviewer would only need to
 // justify: the draft names it in its header comment as left out, the merge leaves the file without it,
 // and both say so (leftOut).
-import { Document, isMap, isScalar, isSeq, parseDocument, type Node, type YAMLMap, type YAMLSeq } from "yaml";
+//
+// With `--headers`, the draft also pins the payment pages' security headers as the pages send them now
+// (`headers:`: draftPins), and the merge adds only the page URLs and the pins the file lacks: a header
+// the file already pins keeps its value, and what differs is said (HeaderMerge). The merge splices what
+// it adds into the file's text (yaml-edit.ts): every byte a person wrote, each pinned value included,
+// stays as written.
+import { Document, isMap, isScalar, isSeq, Pair, parseDocument, type Node, type YAMLMap, type YAMLSeq } from "yaml";
+import { getOwn } from "../data-record.js";
 import { safeYamlText } from "../safe-yaml.js";
 import { UsageError } from "../errors.js";
 import { printable } from "../safe-text.js";
@@ -20,7 +27,8 @@ import { authorizationFor, lookalikeScript, type SeenScript } from "./check.js";
 import { hostReferences } from "./lookalike.js";
 import type { AuthorizedScript } from "./types.js";
 
-import { SCRIPT_INVENTORY_KEYS, TODO_JUSTIFICATION } from "../sections/page-shield/index.js";
+import { SCRIPT_INVENTORY_KEYS, SECURITY_HEADERS, TODO_JUSTIFICATION } from "../sections/page-shield/index.js";
+import { addToYaml, YamlShapeError, type YamlAddition } from "./yaml-edit.js";
 
 export { TODO_JUSTIFICATION, isTodoJustification } from "../sections/page-shield/index.js";
 
@@ -30,6 +38,50 @@ export interface DraftOptions {
   /** Zone name or id for the header comment. */
   zone: string;
   now: Date;
+  /** `--headers`: the payment pages fetched and what each sent; their security headers are pinned. */
+  headers?: PageHeadersSeen;
+}
+
+/** The payment pages `--headers` fetched: each URL and the headers it sent (all of them answered). */
+export interface PageHeadersSeen {
+  pages: Array<{ url: string; headers: Record<string, string> }>;
+}
+
+/** A security header the pages do not all send alike: not pinned. */
+export interface UnevenHeader {
+  header: string;
+  /** Each page's value (undefined: it does not send the header). */
+  values: Array<{ url: string; value?: string }>;
+}
+
+/**
+ * The pins of the security headers (SECURITY_HEADERS, in that order) that every page sends with one
+ * value; those some pages send differently, or not at all, are `uneven` and left out (one pin holds
+ * for every page).
+ */
+export function draftPins(seen: PageHeadersSeen): { pinned: Array<[string, string]>; uneven: UnevenHeader[] } {
+  const pinned: Array<[string, string]> = [];
+  const uneven: UnevenHeader[] = [];
+  for (const header of SECURITY_HEADERS) {
+    const values = seen.pages.map((p) => ({ url: p.url, value: getOwn(p.headers, header) }));
+    if (values.every((v) => v.value === undefined)) continue;
+    const first = values[0]!.value;
+    if (first !== undefined && values.every((v) => v.value === first)) pinned.push([header, first]);
+    else uneven.push({ header, values });
+  }
+  return { pinned, uneven };
+}
+
+/** One comment line on an uneven header (printable, cut). */
+function unevenNote(u: UnevenHeader): string {
+  const shown = u.values
+    .map((v) => `${v.url} ${v.value === undefined ? "sends none" : `sends ${JSON.stringify(short(v.value))}`}`)
+    .join("; ");
+  return printable(`${u.header} not pinned, the pages differ: ${shown}`);
+}
+
+function short(text: string, max = 120): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
 /** One entry per script URL (the most recently seen one's hash), sorted by URL. */
@@ -123,7 +175,17 @@ function entryNode(doc: Document, entry: AuthorizedScript, seen: SeenScript, not
  */
 export function draftInventory(scripts: readonly SeenScript[], opts: DraftOptions): string {
   const { scripts: kept, leftOut } = withoutLookalikes(scripts, { pages: opts.pages, authorized: [] });
+  const drafted = opts.headers ? draftPins(opts.headers) : undefined;
   const doc = new Document({ script_inventory: { pages: escapeTemplates(opts.pages), authorized: [] as unknown[] } });
+  if (opts.headers && drafted) {
+    // What the pages sent becomes file text as data: every `${` escaped, as export writes it.
+    const pinned = doc.createNode({}) as YAMLMap;
+    for (const [name, value] of drafted.pinned)
+      pinned.items.push(new Pair(doc.createNode(name), doc.createNode(escapeTemplates(value))));
+    const headers = doc.createNode({ urls: escapeTemplates(opts.headers.pages.map((p) => p.url)) }) as YAMLMap;
+    headers.items.push(new Pair(doc.createNode("pinned"), pinned));
+    doc.setIn(["script_inventory", "headers"], headers);
+  }
   const seq = doc.getIn(["script_inventory", "authorized"], true) as YAMLSeq;
   for (const { entry, seen } of draftEntries(kept, opts.pinHashes))
     seq.items.push(entryNode(doc, entry, seen, " TODO review:"));
@@ -142,6 +204,14 @@ export function draftInventory(scripts: readonly SeenScript[], opts: DraftOption
           ...leftOut.map((l) => `   ${printable(`${l.url}: ${l.reasons.join("; ")}`)}`),
         ]
       : []),
+    ...(opts.headers && drafted
+      ? [
+          ` headers: the security headers ${printable(opts.headers.pages.map((p) => p.url).join(", "))} sent on ` +
+            `${opts.now.toISOString().slice(0, 10)}, pinned (PCI DSS 11.6.1): review each value; audit then ` +
+            "reports a changed or missing one.",
+          ...drafted.uneven.map((u) => `   ${unevenNote(u)}`),
+        ]
+      : []),
   ].join("\n");
   return safeYamlText(doc, { lineWidth: 0 });
 }
@@ -154,6 +224,21 @@ export interface MergeResult {
   pagesAdded: string[];
   /** Where in the file the entries went, e.g. `zones[0].page_shield.script_inventory`. */
   where: string;
+  /** `--headers`: what was added to `headers`, and what the file pins otherwise than the pages send. */
+  headers?: HeaderMerge;
+  /** Whether the additions were spliced into the text (else the whole file was written again). */
+  spliced: boolean;
+}
+
+export interface HeaderMerge {
+  urlsAdded: string[];
+  pinsAdded: Array<[string, string]>;
+  /** Pinned in the file with another value than the pages send now: the file's value is kept. */
+  differing: Array<{ header: string; pinned: string; sent: string }>;
+  /** Pinned in the file, sent by none of the pages fetched. */
+  notSent: string[];
+  /** Sent by the pages unevenly: not pinned. */
+  uneven: UnevenHeader[];
 }
 
 /** The file's entries, their urls read back as the file means them (`$${` is `${`). */
@@ -217,31 +302,102 @@ export function mergeInventory(
   text: string,
   label: string,
   scripts: readonly SeenScript[],
-  opts: { pages: string[]; pinHashes?: boolean; zone: { id: string; name?: string }; now: Date },
+  opts: {
+    pages: string[];
+    pinHashes?: boolean;
+    zone: { id: string; name?: string };
+    now: Date;
+    headers?: PageHeadersSeen;
+  },
 ): MergeResult {
   const { doc, path, where } = locateInventory(text, label, opts.zone);
-  const at = (key: string) => [...path, key];
-  if (!doc.hasIn(at("pages"))) doc.setIn(at("pages"), doc.createNode([]));
-  if (!doc.hasIn(at("authorized"))) doc.setIn(at("authorized"), doc.createNode([]));
-  const pages = doc.getIn(at("pages"), true);
-  const seq = doc.getIn(at("authorized"), true);
-  if (!isSeq(pages) || !isSeq(seq)) throw new UsageError(`${label}: ${where}.pages and .authorized must be lists`);
+  const at = (...keys: string[]) => [...path, ...keys];
+  const list = (key: string) => (doc.hasIn(at(key)) ? doc.getIn(at(key), true) : undefined);
+  const pages = list("pages");
+  const seq = list("authorized");
+  if ((pages !== undefined && !isSeq(pages)) || (seq !== undefined && !isSeq(seq)))
+    throw new UsageError(`${label}: ${where}.pages and .authorized must be lists`);
 
-  const known = new Set(pages.items.map((p) => (isScalar(p) ? readBack(String(p.value)) : "")));
+  const known = new Set((pages?.items ?? []).map((p) => (isScalar(p) ? readBack(String(p.value)) : "")));
   const pagesAdded = opts.pages.filter((p) => !known.has(p));
-  for (const p of pagesAdded) pages.items.push(doc.createNode(escapeTemplates(p)));
 
-  const existing = urlsOf(seq);
+  const existing = seq ? urlsOf(seq) : [];
   const { scripts: kept, leftOut } = withoutLookalikes(scripts, {
     pages: [...known, ...pagesAdded],
     authorized: existing,
   });
   const added: AuthorizedScript[] = [];
+  const entries: Node[] = [];
   const note = ` TODO review: added by zoneform inventory --merge on ${opts.now.toISOString().slice(0, 10)};`;
   for (const { entry, seen } of draftEntries(kept, opts.pinHashes)) {
     if (authorizationFor(existing, entry.url)) continue;
-    seq.items.push(entryNode(doc, entry, seen, note));
+    entries.push(entryNode(doc, entry, seen, note));
     added.push(entry);
   }
-  return { text: safeYamlText(doc, { lineWidth: 0 }), added, leftOut, pagesAdded, where };
+  const additions: YamlAddition[] = [
+    { path: at("pages"), kind: "seq", items: pagesAdded.map((p) => escapeTemplates(p)) },
+    { path: at("authorized"), kind: "seq", items: entries },
+  ];
+  const headers = opts.headers ? mergeHeaders(doc, at("headers"), opts.headers, label, where) : undefined;
+  if (headers) additions.push(...headers.additions);
+  let out: ReturnType<typeof addToYaml>;
+  try {
+    out = addToYaml(text, additions);
+  } catch (err) {
+    if (!(err instanceof YamlShapeError)) throw err;
+    throw new UsageError(`${label}: ${err.message}, where the inventory goes (${where})`);
+  }
+  return {
+    text: out.text,
+    added,
+    leftOut,
+    pagesAdded,
+    where,
+    ...(headers ? { headers: headers.merge } : {}),
+    spliced: out.spliced,
+  };
+}
+
+/** The additions to the file's `headers` (URLs and pins it lacks) and what it pins otherwise. */
+function mergeHeaders(
+  doc: Document,
+  at: Array<string | number>,
+  seen: PageHeadersSeen,
+  label: string,
+  where: string,
+): { additions: YamlAddition[]; merge: HeaderMerge } {
+  const urls = doc.getIn([...at, "urls"], true);
+  const pinned = doc.getIn([...at, "pinned"], true);
+  if (
+    (urls !== undefined && urls !== null && !isSeq(urls)) ||
+    (pinned !== undefined && pinned !== null && !isMap(pinned))
+  )
+    throw new UsageError(`${label}: ${where}.headers.urls must be a list and .pinned a mapping`);
+  const knownUrls = new Set((isSeq(urls) ? urls.items : []).map((u) => (isScalar(u) ? readBack(String(u.value)) : "")));
+  // The file's pins, their values read back as the file means them (`$${` is `${`).
+  const filePins = new Map<string, string>();
+  if (isMap(pinned))
+    for (const p of pinned.items) {
+      const key = isScalar(p.key) ? String(p.key.value) : undefined;
+      if (key !== undefined) filePins.set(key, isScalar(p.value) ? readBack(String(p.value.value ?? "")) : "");
+    }
+  const { pinned: drafted, uneven } = draftPins(seen);
+  const urlsAdded = seen.pages.map((p) => p.url).filter((u, i, all) => !knownUrls.has(u) && all.indexOf(u) === i);
+  const pinsAdded = drafted.filter(([name]) => !filePins.has(name));
+  const differing = drafted.flatMap(([name, sent]) => {
+    const mine = filePins.get(name);
+    return mine !== undefined && mine !== sent ? [{ header: name, pinned: mine, sent }] : [];
+  });
+  const notSent = [...filePins.keys()].filter((name) => seen.pages.every((p) => getOwn(p.headers, name) === undefined));
+  return {
+    additions: [
+      { path: [...at, "urls"], kind: "seq", items: urlsAdded.map((u) => escapeTemplates(u)) },
+      {
+        path: [...at, "pinned"],
+        kind: "map",
+        pairs: pinsAdded.map(([name, value]): [string, unknown] => [name, escapeTemplates(value)]),
+      },
+    ],
+    merge: { urlsAdded, pinsAdded, differing, notSent, uneven },
+  };
 }

@@ -2,18 +2,23 @@
 // 6.4.3) from what Page Shield saw there: one list call with the `page_url` filter, no script detail.
 // Writes a `script_inventory:` block for review (each justification a marked TODO, hashes pinned with
 // --pin-hashes) to stdout or --out; with --merge FILE adds to FILE only the scripts no entry covers yet
-// (and new page patterns), keeping its justifications and comments.
+// (and new page patterns), keeping its justifications and comments. --headers URL also fetches each
+// payment page (apart from the API, as audit does) and pins the security headers it sends now; with
+// --merge, only the URLs and pins FILE lacks are added, and a pin FILE has keeps its value.
 import type { Command } from "commander";
 import { resolve } from "node:path";
 import { DEFAULT_STALE_DAYS } from "../../inventory/check.js";
-import { pagePatternProblem } from "../../sections/page-shield/index.js";
+import { isInsecurePageUrl, pagePatternProblem, pageUrlProblem } from "../../sections/page-shield/index.js";
+import { PageFetcher, type PageFailure } from "../../inventory/page-fetch.js";
 import { listInScopeScripts } from "../../inventory/read.js";
 import {
   draftInventory,
   existingPages,
   mergeInventory,
   withoutLookalikes,
+  type HeaderMerge,
   type LeftOutScript,
+  type PageHeadersSeen,
 } from "../../inventory/yaml.js";
 import { MAX_CONFIG_FILE_BYTES } from "../../config/load.js";
 import { RuntimeError, UsageError } from "../../errors.js";
@@ -26,7 +31,7 @@ import type { CommandContext } from "../command.js";
 import { cliClock } from "../clock.js";
 import { progressFor } from "../progress.js";
 import { parseZoneRefs, resolveZoneRef } from "../zone-ref.js";
-import { collectList, parseSarifCategory } from "./audit.js";
+import { collectList, PAGE_TIMEOUT_HELP, parsePageTimeout, parseSarifCategory } from "./audit.js";
 import { DEFAULT_INVENTORY_CATEGORY, inventorySarif } from "../../sarif/inventory.js";
 import { sarifText } from "../../sarif/log.js";
 import { displayPath } from "../../config/load.js";
@@ -42,6 +47,13 @@ interface InventoryFlags extends ClientFlagValues {
   force?: boolean;
   format: string;
   sarifCategory?: string;
+  headers?: string[];
+  pageTimeout?: string;
+}
+
+/** A repeatable flag taken whole: a URL may hold a comma. */
+function collectEach(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
 const FORMATS = ["yaml", "sarif"];
@@ -82,7 +94,14 @@ export function register(program: Command, ctx: CommandContext): void {
       "--sarif-category <category>",
       `with --format sarif: the code scanning category (runAutomationDetails.id), default ` +
         `${DEFAULT_INVENTORY_CATEGORY}`,
-    );
+    )
+    .option(
+      "--headers <url>",
+      "a payment page to fetch (absolute https:// URL; repeatable): pin the security headers it sends now " +
+        "under headers: (with --merge, only what FILE does not pin yet)",
+      collectEach,
+    )
+    .option("--page-timeout <ms>", PAGE_TIMEOUT_HELP);
   addReadCommandOptions(cmd, { single: true, progress: true });
   cmd.action(async (opts: InventoryFlags) => {
     const { io } = ctx;
@@ -104,6 +123,17 @@ export function register(program: Command, ctx: CommandContext): void {
     const sarifCategory = parseSarifCategory(opts.sarifCategory, opts.format);
     if (sarif && opts.pinHashes)
       throw new UsageError("--pin-hashes pins the entries of a draft: --format sarif drafts nothing");
+    const headerUrls = opts.headers ?? [];
+    if (sarif && headerUrls.length > 0)
+      throw new UsageError("--headers pins the headers of a draft: --format sarif drafts nothing");
+    for (const u of headerUrls) {
+      const problem =
+        pageUrlProblem(u) ?? (isInsecurePageUrl(u) ? "a payment page is fetched over https only" : undefined);
+      if (problem) throw new UsageError(`--headers ${printable(u)}: ${problem}`);
+    }
+    if (opts.pageTimeout !== undefined && headerUrls.length === 0)
+      throw new UsageError("--page-timeout bounds the fetch of each --headers page: give --headers URL");
+    const pageTimeoutMs = opts.pageTimeout === undefined ? undefined : parsePageTimeout(opts.pageTimeout);
     const clock = cliClock(io.env);
     const outPath = opts.out === undefined ? undefined : resolve(io.cwd, opts.out);
     if (outPath) refuseExisting(outPath, { force: opts.force, label: `--out ${opts.out}` });
@@ -126,6 +156,7 @@ export function register(program: Command, ctx: CommandContext): void {
       const since = now.getTime() - DEFAULT_STALE_DAYS * DAY_MS;
       const listed = await listInScopeScripts(client, zoneId, pages);
       const scripts = listed.filter((s) => !s.last_seen_at || !(Date.parse(s.last_seen_at) < since));
+      const headers = headerUrls.length > 0 ? await fetchPages(headerUrls, pageTimeoutMs) : undefined;
       progress.end();
       if (sarif) {
         const merge =
@@ -156,10 +187,17 @@ export function register(program: Command, ctx: CommandContext): void {
       }
       if (mergeText !== undefined) {
         const label = `--merge ${opts.merge}`;
-        const merged = mergeInventory(mergeText, label, scripts, { pages, pinHashes: opts.pinHashes, zone, now });
+        const merged = mergeInventory(mergeText, label, scripts, {
+          pages,
+          pinHashes: opts.pinHashes,
+          zone,
+          now,
+          ...(headers ? { headers } : {}),
+        });
         const target = outPath ?? resolve(io.cwd, opts.merge!);
+        const headersAdded = (merged.headers?.urlsAdded.length ?? 0) + (merged.headers?.pinsAdded.length ?? 0);
         // Nothing new (or only look-alikes, left out): FILE is not rewritten.
-        if (outPath !== undefined || merged.added.length > 0 || merged.pagesAdded.length > 0)
+        if (outPath !== undefined || merged.added.length > 0 || merged.pagesAdded.length > 0 || headersAdded > 0)
           await writeFileSafely(target, merged.text, {
             force: outPath === undefined || opts.force,
             label: outPath ? `--out ${opts.out}` : label,
@@ -173,9 +211,16 @@ export function register(program: Command, ctx: CommandContext): void {
             } added to ${printable(merged.where)} of ${printable(opts.out ?? opts.merge!)} ` +
             `(${scripts.length} seen on the pages in scope); review each TODO justification\n${added}`,
         );
+        if (merged.headers) io.stderr.write(headerMergeReport(merged.headers, opts.out ?? opts.merge!));
         return;
       }
-      const text = draftInventory(scripts, { pages, pinHashes: opts.pinHashes, zone: zone.name ?? zoneId, now });
+      const text = draftInventory(scripts, {
+        pages,
+        pinHashes: opts.pinHashes,
+        zone: zone.name ?? zoneId,
+        now,
+        ...(headers ? { headers } : {}),
+      });
       io.stderr.write(leftOutWarning(withoutLookalikes(scripts, { pages, authorized: [] }).leftOut));
       if (outPath) {
         await writeFileSafely(outPath, text, { force: opts.force, label: `--out ${opts.out}` });
@@ -191,6 +236,56 @@ export function register(program: Command, ctx: CommandContext): void {
       await client.close();
     }
   });
+}
+
+/**
+ * Each --headers page's headers, fetched as `audit` fetches them (its own connections, no token); a page
+ * that cannot be fetched stops the command (exit 1): pins drafted from part of the pages would mislead.
+ */
+async function fetchPages(urls: readonly string[], timeoutMs: number | undefined): Promise<PageHeadersSeen> {
+  const fetcher = new PageFetcher({
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    userAgent: `zoneform/${VERSION} (payment page header check)`,
+  });
+  try {
+    const answers = await fetcher.fetchAll(urls);
+    const failed = [...answers.values()].filter((a): a is PageFailure => !a.ok);
+    if (failed.length > 0)
+      throw new RuntimeError(
+        `--headers: ${failed.map((f) => `${printable(f.url)}: ${printable(f.reason)}`).join("; ")}; nothing was ` +
+          "written (pins are drafted from every page given)",
+      );
+    return { pages: [...answers.values()].flatMap((a) => (a.ok ? [{ url: a.url, headers: a.headers }] : [])) };
+  } finally {
+    await fetcher.close();
+  }
+}
+
+function cutValue(v: string): string {
+  return printable(JSON.stringify(v.length > 200 ? `${v.slice(0, 199)}…` : v));
+}
+
+/** What a --headers merge added to `headers`, and each pin FILE keeps although the pages send otherwise. */
+function headerMergeReport(m: HeaderMerge, file: string): string {
+  const lines = [
+    `inventory: ${m.urlsAdded.length} page URL(s) and ${m.pinsAdded.length} pinned header(s) added to headers of ` +
+      `${printable(file)}`,
+    ...m.urlsAdded.map((u) => `  + ${printable(u)}`),
+    ...m.pinsAdded.map(([name, value]) => `  + ${printable(name)}: ${cutValue(value)}`),
+    ...m.differing.map(
+      (d) =>
+        `  kept ${printable(d.header)}: pinned ${cutValue(d.pinned)}; the pages send ${cutValue(d.sent)} ` +
+        "(review: pin the new value by hand if it is authorized)",
+    ),
+    ...m.notSent.map((name) => `  kept ${printable(name)}: pinned, but none of the pages sends it now`),
+    ...m.uneven.map(
+      (u) =>
+        `  not pinned ${printable(u.header)}: the pages differ (${u.values
+          .map((v) => `${printable(v.url)} ${v.value === undefined ? "sends none" : `sends ${cutValue(v.value)}`}`)
+          .join("; ")})`,
+    ),
+  ];
+  return `${lines.join("\n")}\n`;
 }
 
 /** One `Warning:` line per seen script left out of the draft or merge (its URL looks like a trusted one). */
