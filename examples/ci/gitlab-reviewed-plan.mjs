@@ -245,6 +245,13 @@ async function readBody(res, max, what) {
   return Buffer.concat(chunks);
 }
 
+/** A call that got no (whole) answer, as a Stop naming it: the timeout, the network's error. */
+function failed(what, err) {
+  if (err instanceof Stop) return err;
+  const why = err?.name === "TimeoutError" ? `no whole answer within ${TIMEOUT_MS} ms` : String(err?.message ?? err);
+  return new Stop(`${what}: ${why}${err?.cause?.code ? ` (${err.cause.code})` : ""}`);
+}
+
 /** A client of the project's API with the token; `fetchImpl` for tests of the client itself. */
 export function gitlab(env, fetchImpl = globalThis.fetch) {
   const base = apiBase(env);
@@ -273,7 +280,7 @@ export function gitlab(env, fetchImpl = globalThis.fetch) {
           body: body === undefined ? undefined : JSON.stringify(body),
         });
       } catch (err) {
-        throw new Stop(`${what}: ${err.name === "TimeoutError" ? `no answer within ${TIMEOUT_MS} ms` : err.message}`);
+        throw failed(what, err);
       }
       if (res.status >= 300 && res.status < 400 && raw && method === "GET") {
         await res.body?.cancel();
@@ -283,7 +290,12 @@ export function gitlab(env, fetchImpl = globalThis.fetch) {
         if (!secure(url)) throw new Stop(`${what}: redirected to ${shown(url.origin)}, not https`);
         continue;
       }
-      const bytes = await readBody(res, max, what);
+      let bytes;
+      try {
+        bytes = await readBody(res, max, what);
+      } catch (err) {
+        throw failed(what, err);
+      }
       if (!res.ok) {
         let message = "";
         try {

@@ -212,6 +212,20 @@ describe("the GitLab client against a hostile server", () => {
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
   const api = () => s.gitlab({ CI_API_V4_URL: `${base}/api/v4`, ZONEFORM_GITLAB_TOKEN: "secret", CI_PROJECT_ID: "42" });
 
+  it("says which call got no answer, as a refusal of the job, not an internal error", async () => {
+    const gone = createServer();
+    await new Promise<void>((r) => gone.listen(0, "127.0.0.1", r));
+    const port = (gone.address() as AddressInfo).port;
+    await new Promise<void>((r) => gone.close(() => r()));
+    const env = { CI_API_V4_URL: `http://127.0.0.1:${port}/api/v4`, ZONEFORM_GITLAB_TOKEN: "x", CI_PROJECT_ID: "42" };
+    const err = await s
+      .gitlab(env)
+      .user()
+      .catch((e: Error) => e);
+    expect(err).toBeInstanceOf(s.Stop);
+    expect(err.message).toBe("GitLab API GET /api/v4/user: fetch failed (ECONNREFUSED)");
+  });
+
   it("reads no answer past its bound", async () => {
     answer = () => ({ status: 200, body: Buffer.alloc(17 * 1024 * 1024, 0x20) });
     await expect(api().get("jobs/1")).rejects.toThrow(
