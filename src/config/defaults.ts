@@ -21,10 +21,12 @@ const IDENTITY: Readonly<Record<(typeof ZONE_IDENTITY_KEYS)[number], string>> = 
   name: "a zone's name is never a default: each zone names its own (or none)",
 };
 
-/** The keys `defaults:` refuses as identity, each with why (account_id: the file's, not a zone's). */
+/** The keys `defaults:` refuses as identity, each with why (account_id: the file's own key says it for all). */
 export const IDENTITY_KEYS: Readonly<Record<string, string>> = {
   ...IDENTITY,
-  account_id: "account_id is not a zone's key: write it once at the top level of the file",
+  account_id:
+    "a zone's account is not a default: write account_id once at the top level of the file (the account of " +
+    "every zone that names none)",
 };
 
 /**

@@ -4,7 +4,8 @@ import type { ConfigProblem } from "../errors.js";
 import type { SecretRef } from "../model/desired.js";
 import type { DesiredState } from "../sections/index.js";
 import type { CheckedFile } from "./document.js";
-import { DEFAULT_MAX_DELETES, normalizeZone, type FileDocument } from "./normalize.js";
+import { DEFAULT_MAX_DELETES, normalizeAccount, normalizeZone, type FileDocument } from "./normalize.js";
+import { tokenVariable } from "./rules/accounts.js";
 import { isError, toProblem } from "./problems.js";
 import { asArray, asRecord, asString } from "../sections/rules.js";
 
@@ -22,6 +23,7 @@ export function mergeFiles(files: CheckedFile[]): MergeResult {
   };
 
   const zoneSeen = new Map<string, { file: CheckedFile; pointer: string }>();
+  const accountSeen = new Map<string, { file: CheckedFile; pointer: string }>();
   const settingSeen = new Map<"account_id" | "safety", { file: CheckedFile; value: string }>();
   for (const f of files) {
     const doc = asRecord(f.doc);
@@ -40,6 +42,29 @@ export function mergeFiles(files: CheckedFile[]): MergeResult {
           ),
         );
       } else zoneSeen.set(id, { file: f, pointer });
+    });
+    // Within a file the rules report a repeated account; across files, here.
+    const inFile = new Set<string>();
+    asArray(doc.accounts).forEach((account, i) => {
+      const id = asString(asRecord(account)?.account_id);
+      if (id === undefined || inFile.has(id)) return;
+      inFile.add(id);
+      const pointer = `/accounts/${i}/account_id`;
+      const first = accountSeen.get(id);
+      if (first) {
+        problems.push(
+          toProblem(
+            {
+              pointer,
+              message:
+                `account ${id} is listed in two files (first at ${where(first.file, first.pointer)}): list ` +
+                "each account once",
+            },
+            f.file,
+            f.locate,
+          ),
+        );
+      } else accountSeen.set(id, { file: f, pointer });
     });
     for (const key of ["account_id", "safety"] as const) {
       if (!(key in doc)) continue;
@@ -86,8 +111,18 @@ export function mergeFiles(files: CheckedFile[]): MergeResult {
       if (declared[i] !== undefined) normalized.declared = structuredClone(declared[i]) as Record<string, unknown>;
       state.zones.push(normalized);
     });
+    const declaredAccounts = asArray(asRecord(f.declared)?.accounts);
+    (doc.accounts ?? []).forEach((entry, i) => {
+      const pos = f.locate(`/accounts/${i}`);
+      const written = asRecord(declaredAccounts[i]);
+      const env = tokenVariable(asString(written?.api_token));
+      const token = env !== undefined && entry.api_token !== undefined ? { env, value: entry.api_token } : undefined;
+      const account = normalizeAccount(entry, token, { file: f.file, line: pos.line, column: pos.column });
+      if (written) account.declared = structuredClone(written);
+      (state.accounts ??= []).push(account);
+    });
   }
-  if (state.zones.length === 0) {
+  if (state.zones.length === 0 && (state.accounts ?? []).length === 0) {
     const f = files[0];
     if (f)
       all.push({

@@ -15,8 +15,36 @@ export interface SourceRef {
 export interface ZoneBase {
   zone_id: string;
   name?: string;
+  /**
+   * The account the zone belongs to (its own `account_id:`, else the file's): its entry under `accounts:`
+   * names the token its calls carry.
+   */
+  account_id?: string;
+  /**
+   * Set on a plan unit that is an account (an entry of `accounts:` as the engine plans it): its `zone_id`
+   * is then the account's id, and its calls go to `accounts/{id}/…`.
+   */
+  scope?: "account";
   source?: SourceRef;
   /** The zone as the file declares it, `${env:NAME}` references kept: what a saved plan carries. */
+  declared?: Record<string, unknown>;
+}
+
+/** An account's own token: the variable that holds it (what messages name) and its value. */
+export interface TokenRef {
+  env: string;
+  value: string;
+}
+
+/** What every entry of `accounts:` holds, whatever its lists; each section may add a list (its `account` part). */
+export interface AccountBase {
+  account_id: string;
+  /** The token for this account's objects and every zone of the account; absent: CLOUDFLARE_API_TOKEN. */
+  api_token?: TokenRef;
+  /** false keeps live objects of the account's lists that the entry does not list. Default true. */
+  prune: boolean;
+  source?: SourceRef;
+  /** The entry as the file declares it, `${env:NAME}` references kept: what a saved plan carries. */
   declared?: Record<string, unknown>;
 }
 
@@ -40,11 +68,13 @@ export interface SecretSource {
 }
 
 /** The desired state around its zones; `DesiredState` (src/sections/index.ts) is this with every section. */
-export interface DesiredStateOf<Z extends ZoneBase = ZoneBase> {
+export interface DesiredStateOf<Z extends ZoneBase = ZoneBase, A extends AccountBase = AccountBase> {
   version: 1;
   account_id?: string;
   safety: { max_deletes: number };
   zones: Z[];
+  /** The entries of `accounts:` (absent or empty: none); `DesiredState` holds every section's part of each. */
+  accounts?: A[];
   /** Every `${env:NAME}` that was interpolated, with its value. */
   secrets: SecretRef[];
   /** Every string of the file that holds a reference, interpolated and as written. */

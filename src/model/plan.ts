@@ -69,8 +69,11 @@ export interface Change {
 }
 
 export interface ZonePlan {
+  /** The unit's id: a zone's, or with `scope: "account"` the account's. */
   zone_id: string;
   name?: string;
+  /** An account's plan unit (its own objects, e.g. account-level Logpush jobs); absent: a zone's. */
+  scope?: "account";
   changes: Change[];
   /** Fingerprint (sha256 of normalized JSON) of every live resource read, keyed `kind/identity`. */
   fingerprints: Record<string, string>;

@@ -27,18 +27,30 @@ import { customFields } from "./custom-fields/index.js";
 import { customHostnames } from "./custom-hostnames/index.js";
 import { logpushJobs } from "./logpush/index.js";
 import { pageShield } from "./page-shield/index.js";
-import type { DesiredStateOf, ZoneBase } from "../model/desired.js";
-import type { FilePartOf, PartOf, ResourceKind, Section, UnionToIntersection } from "./types.js";
+import type { AccountBase, DesiredStateOf, ZoneBase } from "../model/desired.js";
+import type {
+  AccountPartOf,
+  AccountSection,
+  FilePartOf,
+  PartOf,
+  ResourceKind,
+  Section,
+  UnionToIntersection,
+} from "./types.js";
 import { waf } from "./waf/index.js";
 
 const REGISTRY = [pageShield, waf, customFields, logpushJobs, customHostnames] as const;
 
 /** A zone of the desired state: its own fields and every section's part (from each section's types.ts). */
 export type DesiredZone = ZoneBase & UnionToIntersection<PartOf<(typeof REGISTRY)[number]>>;
+/** An entry of `accounts:` in the desired state: its own fields and every section's account part. */
+export type DesiredAccount = AccountBase & UnionToIntersection<AccountPartOf<(typeof REGISTRY)[number]>>;
 /** The desired state: the file validated and normalized (defaults filled), with every section. */
-export type DesiredState = DesiredStateOf<DesiredZone>;
+export type DesiredState = DesiredStateOf<DesiredZone, DesiredAccount>;
 /** A zone as the file writes it once the schema holds: its own fields and every section's part. */
-export type FileZone = { zone_id: string; name?: string } & UnionToIntersection<FilePartOf<(typeof REGISTRY)[number]>>;
+export type FileZone = { zone_id: string; name?: string; account_id?: string } & UnionToIntersection<
+  FilePartOf<(typeof REGISTRY)[number]>
+>;
 
 export const SECTIONS: readonly Section<any, any>[] = REGISTRY;
 
@@ -47,5 +59,24 @@ export const RESOURCE_KINDS: readonly ResourceKind<any, DesiredZone>[] = SECTION
   (a, b) => a.order - b.order,
 );
 
-export type { Section, SectionPermission, ResourceKind, ReadContext, LiveRead, DiffResult } from "./types.js";
+/** The sections' account parts (an entry of `accounts:` holds each one's list under its `key`). */
+export const ACCOUNT_SECTIONS: readonly AccountSection<any, any>[] = SECTIONS.flatMap((s) =>
+  s.account ? [s.account] : [],
+);
+
+/** Every resource kind of an account's unit, in apply order. */
+export const ACCOUNT_KINDS: readonly ResourceKind<any, any>[] = ACCOUNT_SECTIONS.flatMap((s) => s.kinds).sort(
+  (a, b) => a.order - b.order,
+);
+
+export type {
+  Section,
+  SectionPermission,
+  AccountSection,
+  AccountUnit,
+  ResourceKind,
+  ReadContext,
+  LiveRead,
+  DiffResult,
+} from "./types.js";
 export type { Finding, Rule, RuleContext } from "./rules.js";

@@ -48,6 +48,15 @@ export function* zonesOf(doc: unknown): Generator<{ zone: Rec; pointer: string }
   }
 }
 
+/** Each entry of the document's `accounts:` with its pointer. */
+export function* accountsOf(doc: unknown): Generator<{ account: Rec; pointer: string }> {
+  const accounts = asArray(asRecord(doc)?.accounts);
+  for (let i = 0; i < accounts.length; i++) {
+    const account = asRecord(accounts[i]);
+    if (account) yield { account, pointer: childPointer("/accounts", i) };
+  }
+}
+
 /** Each mapping of `list` with its pointer. */
 export function* itemsOf(list: unknown, pointer: string): Generator<{ item: Rec; pointer: string; index: number }> {
   const items = asArray(list);

@@ -3,8 +3,9 @@
 // in the registry's order. `npm run build` writes it (scripts/build-schema.mjs); a unit test checks
 // that the committed file is what this assembles.
 //
-// A fragment is `{ "zone"?: {...}, "logs"?: {...}, "$defs"?: {...} }`: properties of a zone,
-// properties under a zone's `logs`, and definitions its `$ref`s name. A name given twice is an error.
+// A fragment is `{ "zone"?: {...}, "logs"?: {...}, "account"?: {...}, "$defs"?: {...} }`: properties of a
+// zone, properties under a zone's `logs`, properties of an entry of `accounts:` (the section's
+// account-level list), and definitions its `$ref`s name. A name given twice is an error.
 import { readFileSync } from "node:fs";
 import { SECTIONS } from "./index.js";
 
@@ -13,6 +14,7 @@ type Json = Record<string, any>;
 export interface SchemaFragment {
   zone?: Json;
   logs?: Json;
+  account?: Json;
   $defs?: Json;
 }
 
@@ -38,6 +40,7 @@ export function assembleSchema(
   const { logs: logsProp, ...otherZone } = baseZone;
   const defs: Json = { ...otherDefs };
   const zone: Json = { ...otherZone };
+  const account: Json = { ...((baseDefs.account?.properties as Json | undefined) ?? {}) };
   // The `logs` container goes where the first section under it goes.
   let logs: Json | undefined;
   for (const { folder, fragment } of fragments) {
@@ -47,9 +50,13 @@ export function assembleSchema(
     }
     addAll(zone, fragment.zone, `${folder}/schema.json zone`);
     if (logs) addAll(logs.properties, fragment.logs, `${folder}/schema.json logs`);
+    if (fragment.account && !baseDefs.account)
+      throw new Error(`${folder}/schema.json account: the base has no account`);
+    addAll(account, fragment.account, `${folder}/schema.json account`);
     addAll(defs, fragment.$defs, `${folder}/schema.json $defs`);
   }
   defs.zone = { ...baseDefs.zone, properties: zone };
+  if (baseDefs.account) defs.account = { ...baseDefs.account, properties: account };
   // Keep the base's place of `zone` among the definitions.
   out.$defs = Object.fromEntries(Object.keys(defs).map((k) => [k, defs[k]]));
   return out;

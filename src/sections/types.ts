@@ -5,7 +5,7 @@
 // registry (index.ts) joins every section's part into DesiredZone, which fits each of them.
 import type { IdShape } from "../cloudflare/errors.js";
 import type { CloudflareClient } from "../cloudflare/types.js";
-import type { DesiredStateOf, ZoneBase } from "../model/desired.js";
+import type { AccountBase, DesiredStateOf, ZoneBase } from "../model/desired.js";
 import type { Change } from "../model/plan.js";
 import type { Rule } from "./rules.js";
 
@@ -102,8 +102,33 @@ export interface ExportNotes {
 /** What a section's exporter reads through, and where it leaves its notes. */
 export interface SectionContext {
   read: ReadContext;
+  /** The zone exported, or with `scope: "account"` the account. */
   zoneId: string;
+  scope?: "account";
   notes: ExportNotes;
+}
+
+/** An account as the engine plans it: a unit like a zone, whose `zone_id` is the account's id. */
+export type AccountUnit = ZoneBase & AccountBase & { scope: "account" };
+
+/**
+ * A section's part of an entry of `accounts:` (account-level objects, e.g. Logpush jobs): one list under
+ * the entry's `key`, planned in the account's own unit. Its schema is the `account` part of the section's
+ * fragment; the entry's `prune` applies to it.
+ */
+export interface AccountSection<Part extends object = object, FilePart extends object = object> {
+  /** The key of the list in an entry of `accounts:`, e.g. `logpush_jobs`. */
+  readonly key: string;
+  /** The kinds that read, diff and apply it, in the account's unit. */
+  readonly kinds: readonly ResourceKind<any, AccountUnit & Part>[];
+  /** The entry (schema-valid) → its part of the normalized account, set on `out`. */
+  normalize(file: FilePart, out: AccountBase & Part): void;
+  /** The list read from the live account, in the file's shape: the entry's keys to merge in, or undefined. */
+  export(ctx: SectionContext): Promise<Record<string, unknown> | undefined>;
+  /** What `validate --verbose` says of it. */
+  summary(account: AccountBase & Part): string[];
+  /** The token permissions its calls need (scope account). */
+  permissions: readonly SectionPermission[];
 }
 
 /**
@@ -144,7 +169,12 @@ export interface Section<Part extends object = object, FilePart extends object =
    * exist in one zone); absent: it may be a default, merged into every zone of the file.
    */
   readonly zoneOnly?: string;
+  /** Its account-level list, when the API has one (an entry of `accounts:` holds it). */
+  readonly account?: AccountSection<any, any>;
 }
+
+/** A section's part of an account, from its declaration (never: it has none). */
+export type AccountPartOf<S> = S extends { account: AccountSection<infer P, any> } ? P : never;
 
 /** A section's part of a desired zone, from its declaration. */
 export type PartOf<S> = S extends Section<infer P, any> ? P : never;

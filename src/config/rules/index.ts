@@ -4,12 +4,13 @@
 // (duplicate zone ids, account_id and safety agreeing) are in ../merge.ts.
 import { SECTIONS } from "../../sections/index.js";
 import type { Finding, Rule, RuleContext } from "../../sections/rules.js";
+import { ACCOUNT_RULES } from "./accounts.js";
 import { credentialsInFile } from "./credentials.js";
 
 export type { Rule, RuleContext } from "../../sections/rules.js";
 
 /** Rules of the file as a whole, run after the sections' rules. */
-const GENERIC_RULES: readonly Rule[] = [credentialsInFile];
+const GENERIC_RULES: readonly Rule[] = [...ACCOUNT_RULES, credentialsInFile];
 
 export const RULES: readonly Rule[] = [...SECTIONS.flatMap((s) => s.rules), ...GENERIC_RULES];
 

@@ -5,8 +5,7 @@
 // info, credential parameters, token path segments) becomes an `${env:ZONEFORM_<JOB>_<PARAM>}`
 // reference: the file never holds a secret, and the notes say which variables to set. No
 // ownership_challenge: an existing job needs one only if its destination changes.
-import type { ZoneWithLogpush } from "./types.js";
-import { logpushJobs } from "./logpush-jobs.js";
+import { accountLogpushJobs, logpushJobs } from "./logpush-jobs.js";
 import { outputDefaults, outputOptionsFromLogpull, type LiveLogpushJob } from "./live.js";
 import { destinationCredentials } from "../../credential-shape.js";
 import { FileText, type ExportNotes, type SectionContext } from "../export-context.js";
@@ -138,9 +137,11 @@ function problemWith(job: LiveLogpushJob): string | undefined {
 }
 
 export async function exportLogpush(ctx: SectionContext): Promise<ExportedLogpush> {
-  const zone: ZoneWithLogpush = { zone_id: ctx.zoneId, logs: { prune: true, logpush_jobs: [] } };
-  const { live } = await logpushJobs.read(ctx.read, zone);
-  const where = `zone ${ctx.zoneId}`;
+  const { live } =
+    ctx.scope === "account"
+      ? await accountLogpushJobs.read(ctx.read, { zone_id: ctx.zoneId, prune: true, logpush_jobs: [] })
+      : await logpushJobs.read(ctx.read, { zone_id: ctx.zoneId, logs: { prune: true, logpush_jobs: [] } });
+  const where = `${ctx.scope ?? "zone"} ${ctx.zoneId}`;
   const jobs: ExportedLogpushJob[] = [];
   const hint = (job: LiveLogpushJob) => JSON.stringify([job.name, job.dataset]);
   const count = new Map<string, number>();
@@ -194,6 +195,9 @@ export async function exportLogpush(ctx: SectionContext): Promise<ExportedLogpus
     jobs.push(out);
   }
   if (leftOut > 0)
-    ctx.notes.warnings.push(`${where}: logs.prune is false so that plan keeps the ${leftOut} Logpush job(s) left out`);
+    ctx.notes.warnings.push(
+      `${where}: ${ctx.scope === "account" ? "prune" : "logs.prune"} is false so that plan keeps the ${leftOut} ` +
+        "Logpush job(s) left out",
+    );
   return { jobs, ...(leftOut > 0 ? { prune: false as const } : {}) };
 }

@@ -6,7 +6,6 @@
 import { distance } from "fastest-levenshtein";
 import { AnswerShapeError, ApiError, NetworkError } from "../../errors.js";
 import { clipJson } from "../../redact.js";
-import { zonePath } from "../shared/fields.js";
 import type { ReadContext } from "../types.js";
 
 /** Where a write names log fields: the filter's keys and output_options.field_names, each in order, once. */
@@ -72,8 +71,9 @@ export function closeMatches(name: string, known: Iterable<string>, max = 3): st
     .map((x) => x.k);
 }
 
-export function fieldsPath(zoneId: string, dataset: string): string {
-  return zonePath(zoneId, "logpush", "datasets", dataset, "fields");
+/** `base`: the path of the zone or account whose dataset it is (`zones/{id}`, `accounts/{id}`). */
+export function fieldsPath(base: string, dataset: string): string {
+  return [base, "logpush", "datasets", dataset, "fields"].join("/");
 }
 
 /**
@@ -100,33 +100,34 @@ interface Outcome {
   error?: unknown;
 }
 
-/** The dataset's field names, read once per run; a read another zone failed is made again for this one. */
-export async function datasetFields(ctx: ReadContext, zoneId: string, dataset: string): Promise<ReadonlySet<string>> {
+/**
+ * The dataset's field names, read once per run for zones and once for accounts (`base` is the zone's or
+ * account's path); a read another zone (or account) failed is made again for this one.
+ */
+export async function datasetFields(ctx: ReadContext, base: string, dataset: string): Promise<ReadonlySet<string>> {
   const ask = (key: string) =>
     ctx.memo<Outcome>(key, () => {
-      const path = fieldsPath(zoneId, dataset);
+      const path = fieldsPath(base, dataset);
       return ctx.client.request<unknown>("GET", path).then(
-        (res) => ({ from: zoneId, fields: parseFieldsAnswer(res, path) }),
-        (error: unknown) => ({ from: zoneId, error }),
+        (res) => ({ from: base, fields: parseFieldsAnswer(res, path) }),
+        (error: unknown) => ({ from: base, error }),
       );
     });
-  let got = await ask(`logpush-fields:${dataset}`);
-  if (got.error !== undefined && got.from !== zoneId) got = await ask(`logpush-fields:${dataset}:${zoneId}`);
+  const scope = base.split("/")[0];
+  let got = await ask(`logpush-fields:${scope}:${dataset}`);
+  if (got.error !== undefined && got.from !== base) got = await ask(`logpush-fields:${dataset}:${base}`);
   if (got.error !== undefined) throw got.error;
   return got.fields!;
 }
 
 /** What to do when the fields could not be read, by the API's status. */
-function advice(err: ApiError | NetworkError, dataset: string): string {
+function advice(err: ApiError | NetworkError, dataset: string, word: string): string {
   if (err instanceof NetworkError) return "run plan again";
   const status = err.info.status;
   if (status === 401 || status === 403)
-    return 'give the API token "Logs: Edit" on this zone (the fields list needs it), then run plan again';
+    return `give the API token "Logs: Edit" on this ${word} (the fields list needs it), then run plan again`;
   if (status === 400 || status === 404)
-    return (
-      `check the dataset name (${dataset}) and that the zone has Logpush (an Enterprise feature), ` +
-      `then run plan again`
-    );
+    return `check the dataset name (${dataset}) and that the ${word} has Logpush for it, ` + `then run plan again`;
   return "run plan again; if it persists, check the dataset name";
 }
 
@@ -136,18 +137,18 @@ function advice(err: ApiError | NetworkError, dataset: string): string {
  */
 export async function checkJobFields(
   ctx: ReadContext,
-  zoneId: string,
+  base: string,
   job: { name: string; dataset: string },
   named: NamedFields,
 ): Promise<string[]> {
   let known: ReadonlySet<string>;
   try {
-    known = await datasetFields(ctx, zoneId, job.dataset);
+    known = await datasetFields(ctx, base, job.dataset);
   } catch (err) {
     if (!(err instanceof ApiError || err instanceof NetworkError)) throw err;
     return [
       `logpush job "${job.name}": could not read the fields of dataset ${job.dataset} to check the ` +
-        `${describeNamed(named)} (${err.message}); nothing was changed: ${advice(err, job.dataset)}`,
+        `${describeNamed(named)} (${err.message}); nothing was changed: ${advice(err, job.dataset, base.startsWith("accounts/") ? "account" : "zone")}`,
     ];
   }
   const errors: string[] = [];
@@ -157,7 +158,7 @@ export async function checkJobFields(
       `logpush job "${job.name}": ${where} names ${JSON.stringify(field)}, which dataset ${job.dataset} does ` +
         `not have` +
         (close.length > 0 ? ` (did you mean ${close.join(", ")}?)` : "") +
-        `; the API would refuse the job at apply (GET ${fieldsPath(zoneId, job.dataset)} lists the ` +
+        `; the API would refuse the job at apply (GET ${fieldsPath(base, job.dataset)} lists the ` +
         `dataset's fields); nothing was changed`,
     );
   };

@@ -4,16 +4,54 @@ import { plural } from "../shared/words.js";
 import type { Section } from "../types.js";
 import { exportLogpush } from "./export.js";
 import { isEmptyFilter } from "./filter.js";
-import { logpushJobs as logpushJobsKind } from "./logpush-jobs.js";
+import { accountLogpushJobs, logpushJobs as logpushJobsKind } from "./logpush-jobs.js";
 import { LOGPUSH_RULES } from "./rules.js";
-import type { DesiredLogpushJob, LogpushFileZone, LogpushFilter, LogpushZone } from "./types.js";
+import type {
+  DesiredLogpushJob,
+  LogpushAccount,
+  LogpushFileAccount,
+  LogpushFileZone,
+  LogpushFilter,
+  LogpushZone,
+} from "./types.js";
+import type { AccountSection } from "../types.js";
 
 export type * from "./types.js";
 export { jobsOf, literalSecretParams } from "./rules.js";
 // What `logpush challenge` builds on: a destination's scheme and bucket, and whether it needs a challenge.
 export { destinationBucket, destinationScheme, needsOwnershipChallenge } from "./live.js";
 
-export const logpushJobs: Section<LogpushZone, LogpushFileZone> = {
+/**
+ * `logpush_jobs` of an entry of `accounts:`: the account's own jobs (`accounts/{id}/logpush/jobs`), the
+ * same shape, checks and identity rules as a zone's, planned in the account's unit; the entry's `prune`.
+ */
+const accountPart: AccountSection<LogpushAccount, LogpushFileAccount> = {
+  key: "logpush_jobs",
+  kinds: [accountLogpushJobs],
+  normalize(file, out) {
+    if (file.logpush_jobs) out.logpush_jobs = file.logpush_jobs.map(normalizeJob);
+  },
+  async export(ctx) {
+    const { prune, jobs } = await exportLogpush(ctx);
+    return { ...(prune === false ? { prune: false } : {}), logpush_jobs: jobs };
+  },
+  summary: (account) =>
+    account.logpush_jobs ? [`logpush (${plural(account.logpush_jobs.length, "job", "jobs")})`] : [],
+  permissions: [
+    {
+      name: "Logs",
+      scope: "account",
+      read: "Edit",
+      write: "Edit",
+      paths: [/^accounts\/[^/]+\/logpush/],
+      label: "accounts[].logpush_jobs",
+    },
+  ],
+};
+
+export const logpushJobs: Section<LogpushZone, LogpushFileZone> & {
+  account: AccountSection<LogpushAccount, LogpushFileAccount>;
+} = {
   name: "logpush",
   folder: "logpush",
   path: "logs.logpush_jobs",
@@ -36,6 +74,7 @@ export const logpushJobs: Section<LogpushZone, LogpushFileZone> = {
   // Logpush job ids are integers.
   ids: [{ collection: "jobs", id: /^\d+$/ }],
   rules: LOGPUSH_RULES,
+  account: accountPart,
 };
 
 /**

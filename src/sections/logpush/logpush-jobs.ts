@@ -11,10 +11,10 @@
 // the API about each destination written and about the log fields each write names (fields-check.ts).
 import { AnswerShapeError, ApiError, NetworkError } from "../../errors.js";
 import type { DesiredLogpushJob } from "./types.js";
-import type { ZoneWithLogpush } from "./types.js";
+import type { AccountWithLogpush, ZoneWithLogpush } from "./types.js";
+import type { ZoneBase } from "../../model/desired.js";
 import type { Change, FieldDiff, Operation } from "../../model/plan.js";
 import { clipJson, redactDestination } from "../../redact.js";
-import { zonePath } from "../shared/fields.js";
 import { deleteItemChange, matchIdentities, type IdentityRule } from "../shared/identity-list.js";
 import {
   comparableOutputOptions,
@@ -39,8 +39,44 @@ import { checkJobFields, fieldsWritten } from "./fields-check.js";
 const RESOURCE = "logpush_job";
 const UPLOAD_LIMITS = ["max_upload_bytes", "max_upload_interval_seconds", "max_upload_records"] as const;
 
-function jobsPath(zoneId: string, id?: string): string {
-  return id === undefined ? zonePath(zoneId, "logpush", "jobs") : zonePath(zoneId, "logpush", "jobs", id);
+/**
+ * Where a unit's jobs are: a zone's (`zones/{id}/logpush/…`) or an account's (`accounts/{id}/logpush/…`),
+ * the same job shape, checks, ownership challenge and identity rules. The kind below is made once for each.
+ */
+export interface LogpushScope<U extends ZoneBase> {
+  /** How messages and `logpush challenge` name the unit: `zone` or `account`. */
+  word: "zone" | "account";
+  /** The unit's path: `zones/{id}` or `accounts/{id}`. */
+  base(id: string): string;
+  /** The unit's desired jobs (undefined: not managed) and whether jobs it does not list are deleted. */
+  jobs(unit: U): DesiredLogpushJob[] | undefined;
+  prune(unit: U): boolean;
+}
+
+export const ZONE_SCOPE: LogpushScope<ZoneWithLogpush> = {
+  word: "zone",
+  base: (id) => `zones/${id}`,
+  jobs: (zone) => zone.logs?.logpush_jobs,
+  prune: (zone) => zone.logs?.prune ?? true,
+};
+
+export const ACCOUNT_SCOPE: LogpushScope<AccountWithLogpush> = {
+  word: "account",
+  base: (id) => `accounts/${id}`,
+  jobs: (account) => account.logpush_jobs,
+  prune: (account) => account.prune,
+};
+
+/** A unit as the kind's functions see it: its path, and how messages name it. */
+interface Where {
+  /** The unit's id (`zone_id` of the plan unit). */
+  id: string;
+  base: string;
+  word: "zone" | "account";
+}
+
+function jobsPath(at: Where, id?: string): string {
+  return id === undefined ? `${at.base}/logpush/jobs` : `${at.base}/logpush/jobs/${id}`;
 }
 
 function withoutId(job: LiveLogpushJob): Omit<LiveLogpushJob, "id"> {
@@ -191,23 +227,23 @@ function checkAnswer(res: unknown, what: string): { valid: boolean; message?: st
 }
 
 /** A storage destination (new, or changed) needs the token Cloudflare wrote into it. */
-function challengeError(zoneId: string, job: DesiredLogpushJob): string | undefined {
+function challengeError(at: Where, job: DesiredLogpushJob): string | undefined {
   if (job.ownership_challenge !== undefined || !needsOwnershipChallenge(job.destination_conf)) return undefined;
   const dest = stripDestinationSecrets(job.destination_conf);
   return (
     `logpush job "${job.name}": ${destinationScheme(job.destination_conf)} destinations need an ownership ` +
     `challenge and the file gives none. ` +
-    `Run: zoneform logpush challenge --zone ${zoneId} --destination '${dest}' ` +
+    `Run: zoneform logpush challenge --${at.word} ${at.id} --destination '${dest}' ` +
     "then put the token it points to in an environment variable and set ownership_challenge: " +
     "${env:LOGPUSH_CHALLENGE} on the job"
   );
 }
 
-function deleteChange(zoneId: string, live: LiveLogpushJob, note?: string): Change {
-  const path = jobsPath(zoneId, live.id);
+function deleteChange(at: Where, live: LiveLogpushJob, note?: string): Change {
+  const path = jobsPath(at, live.id);
   return deleteItemChange({
     resource: RESOURCE,
-    zoneId,
+    zoneId: at.id,
     identity: live.name,
     liveId: live.id,
     before: withoutId(live),
@@ -221,15 +257,15 @@ function deleteChange(zoneId: string, live: LiveLogpushJob, note?: string): Chan
  * read the list (not one of `known`) with its name, dataset (and kind), holding exactly what was sent
  * but the write-only ownership_challenge (the filter compared by its JSON value).
  */
-export function createJobOp(zoneId: string, job: DesiredLogpushJob, known: string[]): Operation {
+export function createJobOp(at: Where, job: DesiredLogpushJob, known: string[]): Operation {
   const body = createBody(job);
   const { ownership_challenge: _writeOnly, ...equals } = body;
   return {
     method: "POST",
-    path: jobsPath(zoneId),
+    path: jobsPath(at),
     body,
     finds: {
-      path: jobsPath(zoneId),
+      path: jobsPath(at),
       match: { name: job.name, dataset: job.dataset, ...(job.kind ? { kind: job.kind } : {}) },
       known,
       equals,
@@ -238,7 +274,7 @@ export function createJobOp(zoneId: string, job: DesiredLogpushJob, known: strin
   };
 }
 
-function createChange(zoneId: string, job: DesiredLogpushJob, known: string[]): Change {
+function createChange(at: Where, job: DesiredLogpushJob, known: string[]): Change {
   const body = createBody(job);
   // Shown as the file says it: the filter as conditions, only the output options the file sets.
   const shown: Record<string, unknown> = {
@@ -254,16 +290,16 @@ function createChange(zoneId: string, job: DesiredLogpushJob, known: string[]): 
   return {
     kind: "create",
     resource: RESOURCE,
-    zone_id: zoneId,
+    zone_id: at.id,
     identity: job.name,
     after: createBody(job),
     fields,
-    operations: [createJobOp(zoneId, job, known)],
+    operations: [createJobOp(at, job, known)],
   };
 }
 
 function replaceChange(
-  zoneId: string,
+  at: Where,
   job: DesiredLogpushJob,
   live: LiveLogpushJob,
   forced: FieldDiff[],
@@ -278,7 +314,7 @@ function replaceChange(
   return {
     kind: "replace",
     resource: RESOURCE,
-    zone_id: zoneId,
+    zone_id: at.id,
     identity: job.name,
     live_id: live.id,
     summary:
@@ -289,8 +325,8 @@ function replaceChange(
     fields: [...forced, ...others, ...challenge],
     operations: [
       // The old job is among the known ids: it is never taken for the new one.
-      createJobOp(zoneId, job, known),
-      { method: "DELETE", path: jobsPath(zoneId, live.id) },
+      createJobOp(at, job, known),
+      { method: "DELETE", path: jobsPath(at, live.id) },
     ],
   };
 }
@@ -314,124 +350,136 @@ function desiredFor(jobs: readonly DesiredLogpushJob[], change: Change): Desired
   return jobs.find((j) => j.id === undefined && j.name === after.name && j.dataset === after.dataset);
 }
 
-export const logpushJobs: ResourceKind<LiveLogpushJob[], ZoneWithLogpush> = {
-  name: RESOURCE,
-  order: 40,
-  independentChanges: true,
-  // The filter is shown as conditions, destinations redacted, output options as the file states them.
-  bodyFields: ["name", "dataset", "kind", "enabled", ...UPLOAD_LIMITS],
-  owns: (zone) => zone.logs?.logpush_jobs !== undefined,
+/** The Logpush jobs kind of a scope: zones' (`logpushJobs`) or accounts' (`accountLogpushJobs`). */
+export function logpushJobsKind<U extends ZoneBase>(scope: LogpushScope<U>): ResourceKind<LiveLogpushJob[], U> {
+  const where = (unit: U): Where => ({ id: unit.zone_id, base: scope.base(unit.zone_id), word: scope.word });
+  return {
+    name: RESOURCE,
+    order: 40,
+    independentChanges: true,
+    // The filter is shown as conditions, destinations redacted, output options as the file states them.
+    bodyFields: ["name", "dataset", "kind", "enabled", ...UPLOAD_LIMITS],
+    owns: (unit) => scope.jobs(unit) !== undefined,
 
-  async read(ctx, zone) {
-    // The jobs list is not paginated (one call returns every job); listAll still follows totals or a
-    // cursor should an answer carry them, and folds a job answered twice.
-    const path = jobsPath(zone.zone_id);
-    const raw: unknown = await ctx.client.listAll<unknown>(path);
-    if (!Array.isArray(raw))
-      throw new AnswerShapeError(`the API answered GET ${path} with ${clipJson(raw, 60)}, expected a list of jobs`);
-    // Ids are compared as digits: beyond 2^53 Number() would round two ids into one.
-    const live = raw.map(normalizeLiveJob).sort((a, b) => compareDigits(a.id, b.id));
-    return { live, resources: Object.fromEntries(live.map((j) => [j.id, withoutId(j)])) };
-  },
+    async read(ctx, unit) {
+      // The jobs list is not paginated (one call returns every job); listAll still follows totals or a
+      // cursor should an answer carry them, and folds a job answered twice.
+      const path = jobsPath(where(unit));
+      const raw: unknown = await ctx.client.listAll<unknown>(path);
+      if (!Array.isArray(raw))
+        throw new AnswerShapeError(`the API answered GET ${path} with ${clipJson(raw, 60)}, expected a list of jobs`);
+      // Ids are compared as digits: beyond 2^53 Number() would round two ids into one.
+      const live = raw.map(normalizeLiveJob).sort((a, b) => compareDigits(a.id, b.id));
+      return { live, resources: Object.fromEntries(live.map((j) => [j.id, withoutId(j)])) };
+    },
 
-  diff(zone: ZoneWithLogpush, live) {
-    const desired = zone.logs?.logpush_jobs ?? [];
-    const prune = zone.logs?.prune ?? true;
-    const zoneId = zone.zone_id;
-    const { matches, unmatched, live: distinct, errors, warnings } = matchIdentities(desired, live, IDENTITY);
-    const known = distinct.map((j) => j.id);
+    diff(unit: U, live) {
+      const desired = scope.jobs(unit) ?? [];
+      const prune = scope.prune(unit);
+      const at = where(unit);
+      const zoneId = at.id;
+      const { matches, unmatched, live: distinct, errors, warnings } = matchIdentities(desired, live, IDENTITY);
+      const known = distinct.map((j) => j.id);
 
-    const changes: Change[] = [];
-    for (const { want, live: keep } of matches) {
-      if (!keep) {
-        const err = challengeError(zoneId, want);
-        if (err) errors.push(err);
-        changes.push(createChange(zoneId, want, known));
-        continue;
-      }
-      const forced = forcedFields(want, keep);
-      if (keep.dataset === null) {
-        // Only a pinned entry can match a job whose answer states no dataset (the hints hold it).
-        errors.push(
-          `Logpush job ${JSON.stringify(want.name)} pins id ${keep.id}, whose dataset the API did not state, ` +
-            `so zoneform cannot tell whether it is ${want.dataset} (a dataset cannot change in place); check ` +
-            `the job (GET zones/${zoneId}/logpush/jobs/${keep.id}) and plan again; nothing in this zone is changed.`,
-        );
-      } else if (forced.length > 0 && want.id !== undefined) {
-        // The new job would get a new id, and the pin would then name nothing.
-        errors.push(
-          `Logpush job ${JSON.stringify(want.name)} pins id ${want.id}, whose ` +
-            `${forced.map((f) => f.field).join(" and ")} cannot change in place ` +
-            `(live: ${forced.map((f) => `${f.field} ${JSON.stringify(f.before)}`).join(", ")}); remove the ` +
-            `\`id:\` to replace the job, or write the live value; nothing in this zone is changed.`,
-        );
-      } else if (forced.length > 0) {
-        const err = challengeError(zoneId, want);
-        if (err) errors.push(err);
-        changes.push(replaceChange(zoneId, want, keep, forced, known));
-      } else {
-        const fields = jobFieldDiffs(want, keep);
-        if (fields.length > 0) {
-          if (want.destination_conf !== keep.destination_conf) {
-            const err = challengeError(zoneId, want);
-            if (err) errors.push(err);
+      const changes: Change[] = [];
+      for (const { want, live: keep } of matches) {
+        if (!keep) {
+          const err = challengeError(at, want);
+          if (err) errors.push(err);
+          changes.push(createChange(at, want, known));
+          continue;
+        }
+        const forced = forcedFields(want, keep);
+        if (keep.dataset === null) {
+          // Only a pinned entry can match a job whose answer states no dataset (the hints hold it).
+          errors.push(
+            `Logpush job ${JSON.stringify(want.name)} pins id ${keep.id}, whose dataset the API did not state, ` +
+              `so zoneform cannot tell whether it is ${want.dataset} (a dataset cannot change in place); check ` +
+              `the job (GET ${jobsPath(at, keep.id)}) and plan again; nothing in this ${at.word} is changed.`,
+          );
+        } else if (forced.length > 0 && want.id !== undefined) {
+          // The new job would get a new id, and the pin would then name nothing.
+          errors.push(
+            `Logpush job ${JSON.stringify(want.name)} pins id ${want.id}, whose ` +
+              `${forced.map((f) => f.field).join(" and ")} cannot change in place ` +
+              `(live: ${forced.map((f) => `${f.field} ${JSON.stringify(f.before)}`).join(", ")}); remove the ` +
+              `\`id:\` to replace the job, or write the live value; nothing in this ${at.word} is changed.`,
+          );
+        } else if (forced.length > 0) {
+          const err = challengeError(at, want);
+          if (err) errors.push(err);
+          changes.push(replaceChange(at, want, keep, forced, known));
+        } else {
+          const fields = jobFieldDiffs(want, keep);
+          if (fields.length > 0) {
+            if (want.destination_conf !== keep.destination_conf) {
+              const err = challengeError(at, want);
+              if (err) errors.push(err);
+            }
+            const notes = fieldsNote(fields, want, keep);
+            changes.push({
+              kind: "update",
+              resource: RESOURCE,
+              zone_id: zoneId,
+              identity: want.name,
+              live_id: keep.id,
+              before: withoutId(keep),
+              after: createBody(want),
+              fields,
+              operations: [{ method: "PUT", path: jobsPath(at, keep.id), body: updateBody(want, keep) }],
+              ...(notes.length > 0 ? { notes } : {}),
+            });
           }
-          const notes = fieldsNote(fields, want, keep);
-          changes.push({
-            kind: "update",
-            resource: RESOURCE,
-            zone_id: zoneId,
-            identity: want.name,
-            live_id: keep.id,
-            before: withoutId(keep),
-            after: createBody(want),
-            fields,
-            operations: [{ method: "PUT", path: jobsPath(zoneId, keep.id), body: updateBody(want, keep) }],
-            ...(notes.length > 0 ? { notes } : {}),
-          });
         }
       }
-    }
-    // prune: false never deletes what the file did not match, whatever the live list looks like.
-    if (prune) for (const j of unmatched) changes.push(deleteChange(zoneId, j));
-    return { changes, errors, warnings };
-  },
+      // prune: false never deletes what the file did not match, whatever the live list looks like.
+      if (prune) for (const j of unmatched) changes.push(deleteChange(at, j));
+      return { changes, errors, warnings };
+    },
 
-  /**
-   * Asks the API about every destination a change would write to (and about every ownership token it
-   * would send), and about the fields of the dataset of every filter or field_names it would send, so
-   * a bad one is a plan error rather than an apply that stops half-way.
-   */
-  async check(ctx, zone, changes) {
-    const desired = zone.logs?.logpush_jobs ?? [];
-    const writes: Array<{ job: DesiredLogpushJob; body: Record<string, unknown>; destination: boolean }> = [];
-    for (const change of changes) {
-      if (change.resource !== RESOURCE || change.kind === "delete") continue;
-      const job = desiredFor(desired, change);
-      if (!job) continue;
-      const write = change.operations.find(
-        (op): op is Operation & { body: Record<string, unknown> } => op.method !== "DELETE" && !!op.body,
+    /**
+     * Asks the API about every destination a change would write to (and about every ownership token it
+     * would send), and about the fields of the dataset of every filter or field_names it would send, so
+     * a bad one is a plan error rather than an apply that stops half-way.
+     */
+    async check(ctx, unit, changes) {
+      const desired = scope.jobs(unit) ?? [];
+      const at = where(unit);
+      const writes: Array<{ job: DesiredLogpushJob; body: Record<string, unknown>; destination: boolean }> = [];
+      for (const change of changes) {
+        if (change.resource !== RESOURCE || change.kind === "delete") continue;
+        const job = desiredFor(desired, change);
+        if (!job) continue;
+        const write = change.operations.find(
+          (op): op is Operation & { body: Record<string, unknown> } => op.method !== "DELETE" && !!op.body,
+        );
+        if (!write) continue;
+        const destination = change.kind !== "update" || change.fields.some((f) => f.field === "destination_conf");
+        writes.push({ job, body: write.body, destination });
+      }
+      // Every job is checked at once (each is an object of its own): first the fields (one read per
+      // dataset), then the destinations; each job's findings keep the plan's order.
+      const fields = await Promise.all(
+        writes.map(({ job, body }) => {
+          const named = fieldsWritten(body);
+          return named ? checkJobFields(ctx, at.base, job, named) : Promise.resolve([]);
+        }),
       );
-      if (!write) continue;
-      const destination = change.kind !== "update" || change.fields.some((f) => f.field === "destination_conf");
-      writes.push({ job, body: write.body, destination });
-    }
-    // Every job is checked at once (each is an object of its own): first the fields (one read per
-    // dataset), then the destinations; each job's findings keep the plan's order.
-    const fields = await Promise.all(
-      writes.map(({ job, body }) => {
-        const named = fieldsWritten(body);
-        return named ? checkJobFields(ctx, zone.zone_id, job, named) : Promise.resolve([]);
-      }),
-    );
-    const destinations = await Promise.all(
-      writes.map(({ job, body, destination }) =>
-        destination ? checkDestination(ctx, zone.zone_id, job, body) : Promise.resolve(undefined),
-      ),
-    );
-    return writes.flatMap((_, i) => [...fields[i]!, ...(destinations[i] !== undefined ? [destinations[i]] : [])]);
-  },
-};
+      const destinations = await Promise.all(
+        writes.map(({ job, body, destination }) =>
+          destination ? checkDestination(ctx, at, job, body) : Promise.resolve(undefined),
+        ),
+      );
+      return writes.flatMap((_, i) => [...fields[i]!, ...(destinations[i] !== undefined ? [destinations[i]] : [])]);
+    },
+  };
+}
+
+/** A zone's Logpush jobs (`logs.logpush_jobs`). */
+export const logpushJobs = logpushJobsKind(ZONE_SCOPE);
+
+/** An account's Logpush jobs (`logpush_jobs` of an entry of `accounts:`). */
+export const accountLogpushJobs = logpushJobsKind(ACCOUNT_SCOPE);
 
 /**
  * What is wrong with the destination a job would write to, or with the ownership token it would send
@@ -440,20 +488,20 @@ export const logpushJobs: ResourceKind<LiveLogpushJob[], ZoneWithLogpush> = {
  */
 async function checkDestination(
   ctx: ReadContext,
-  zoneId: string,
+  at: Where,
   job: DesiredLogpushJob,
   body: Record<string, unknown>,
 ): Promise<string | undefined> {
   const shown = redactDestination(job.destination_conf);
   const scrub = (text: string) =>
     redactDestinationSecrets(text, job.destination_conf, job.ownership_challenge ? [job.ownership_challenge] : []);
-  const validation = ctx.client.request<unknown>("POST", zonePath(zoneId, "logpush", "validate", "destination"), {
+  const validation = ctx.client.request<unknown>("POST", `${at.base}/logpush/validate/destination`, {
     body: { destination_conf: job.destination_conf },
     idempotent: true,
   });
   const ownership =
     typeof body.ownership_challenge === "string" && needsOwnershipChallenge(job.destination_conf)
-      ? ctx.client.request<unknown>("POST", zonePath(zoneId, "logpush", "ownership", "validate"), {
+      ? ctx.client.request<unknown>("POST", `${at.base}/logpush/ownership/validate`, {
           body: { destination_conf: job.destination_conf, ownership_challenge: body.ownership_challenge },
           idempotent: true,
         })
@@ -476,7 +524,7 @@ async function checkDestination(
       return (
         `logpush job "${job.name}": the ownership_challenge is not the token Cloudflare wrote for ` +
         `${stripDestinationSecrets(job.destination_conf)}; ` +
-        `request a new one with: zoneform logpush challenge --zone ${zoneId} --destination ` +
+        `request a new one with: zoneform logpush challenge --${at.word} ${at.id} --destination ` +
         `'${stripDestinationSecrets(job.destination_conf)}'`
       );
     }

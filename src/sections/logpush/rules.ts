@@ -3,6 +3,7 @@
 import { isSecretParam, safeDecode } from "../../redact.js";
 import { hasEnvReference } from "../../template.js";
 import {
+  accountsOf,
   asArray,
   asRecord,
   asString,
@@ -37,22 +38,40 @@ export function* jobsOf(doc: unknown): Generator<{ job: Rec; pointer: string; zo
   }
 }
 
+/** Each Logpush job of the document, zones' and accounts' (`accounts[].logpush_jobs`), with its pointer. */
+export function* everyJobOf(doc: unknown): Generator<{ job: Rec; pointer: string }> {
+  yield* jobsOf(doc);
+  for (const { account, pointer } of accountsOf(doc)) {
+    for (const { item, pointer: jobPointer } of itemsOf(account.logpush_jobs, `${pointer}/logpush_jobs`)) {
+      yield { job: item, pointer: jobPointer };
+    }
+  }
+}
+
+/** Each list of Logpush jobs of the document (a zone's, an account's) with its pointer. */
+function* jobLists(doc: unknown): Generator<{ list: unknown; pointer: string }> {
+  for (const { zone, pointer } of zonesOf(doc))
+    yield { list: asRecord(zone.logs)?.logpush_jobs, pointer: `${pointer}/logs/logpush_jobs` };
+  for (const { account, pointer } of accountsOf(doc))
+    yield { list: account.logpush_jobs, pointer: `${pointer}/logpush_jobs` };
+}
+
 /**
  * Two jobs are one when they pin one id, or pin none and share name and dataset (names alone repeat:
  * Cloudflare's own example has two jobs named example.com, one per dataset).
  */
 export const uniqueJobs: Rule = (doc) => {
   const findings: Finding[] = [];
-  for (const { zone, pointer } of zonesOf(doc)) {
-    const hint = (j: Rec) => {
-      const name = asString(j.name);
-      const dataset = asString(j.dataset);
-      return name === undefined || dataset === undefined
-        ? undefined
-        : { key: JSON.stringify([name, dataset]), shown: `named '${name}' with dataset '${dataset}'` };
-    };
+  const hint = (j: Rec) => {
+    const name = asString(j.name);
+    const dataset = asString(j.dataset);
+    return name === undefined || dataset === undefined
+      ? undefined
+      : { key: JSON.stringify([name, dataset]), shown: `named '${name}' with dataset '${dataset}'` };
+  };
+  for (const { list, pointer } of jobLists(doc)) {
     findings.push(
-      ...duplicateEntries(asRecord(zone.logs)?.logpush_jobs, `${pointer}/logs/logpush_jobs`, "name", hint, {
+      ...duplicateEntries(list, pointer, "name", hint, {
         one: "Logpush job",
         many: "Logpush jobs",
       }),
@@ -64,7 +83,7 @@ export const uniqueJobs: Rule = (doc) => {
 /** A job id the YAML reader could not hold exactly (beyond 2^53) would pin another job: write it quoted. */
 export const exactJobIds: Rule = (doc) => {
   const findings: Finding[] = [];
-  for (const { job, pointer } of jobsOf(doc)) {
+  for (const { job, pointer } of everyJobOf(doc)) {
     if (typeof job.id === "number" && !Number.isSafeInteger(job.id)) {
       findings.push({
         pointer: `${pointer}/id`,
@@ -80,7 +99,7 @@ export const exactJobIds: Rule = (doc) => {
 /** The filter's limits, measured on what is sent: the compact JSON string. */
 export const filterLimits: Rule = (doc) => {
   const findings: Finding[] = [];
-  for (const { job, pointer } of jobsOf(doc)) {
+  for (const { job, pointer } of everyJobOf(doc)) {
     const filter = asRecord(job.filter);
     if (!filter || !asRecord(filter.where)) continue;
     const operators = countFilterOperators(filter as unknown as LogpushFilter);
@@ -138,7 +157,7 @@ export const filterValues: Rule = (doc) => {
       });
     }
   };
-  for (const { job, pointer } of jobsOf(doc)) {
+  for (const { job, pointer } of everyJobOf(doc)) {
     const filter = asRecord(job.filter);
     if (filter && "where" in filter) visit(filter.where, `${pointer}/filter/where`, true);
   }
@@ -166,7 +185,7 @@ function flow(value: unknown): string {
  */
 export const deprecatedJobKeys: Rule = (doc) => {
   const findings: Finding[] = [];
-  for (const { job, pointer } of jobsOf(doc)) {
+  for (const { job, pointer } of everyJobOf(doc)) {
     if (job.logpull_options !== undefined) {
       const text = typeof job.logpull_options === "string" ? job.logpull_options : "";
       const { options, unknown } = outputOptionsFromLogpull(text);
@@ -224,7 +243,7 @@ export const ATTACK_TRAFFIC_DATASETS: readonly string[] = [
 /** filter_attack_traffic on another dataset is a value the job cannot hold: refused before any call. */
 export const attackTrafficDatasets: Rule = (doc) => {
   const findings: Finding[] = [];
-  for (const { job, pointer } of jobsOf(doc)) {
+  for (const { job, pointer } of everyJobOf(doc)) {
     const dataset = asString(job.dataset);
     if (job.filter_attack_traffic === undefined || dataset === undefined) continue;
     if (ATTACK_TRAFFIC_DATASETS.includes(dataset)) continue;
@@ -261,11 +280,8 @@ export function literalSecretParams(destination: string): string[] {
 
 export const secretsFromEnvironment: Rule = (doc, ctx) => {
   const findings: Finding[] = [];
-  for (const { zone, pointer } of zonesOf(doc)) {
-    for (const { item: job, pointer: jobPointer } of itemsOf(
-      asRecord(zone.logs)?.logpush_jobs,
-      `${pointer}/logs/logpush_jobs`,
-    )) {
+  for (const { list, pointer } of jobLists(doc)) {
+    for (const { item: job, pointer: jobPointer } of itemsOf(list, pointer)) {
       const destPointer = `${jobPointer}/destination_conf`;
       const written = ctx.template(destPointer) ?? asString(job.destination_conf);
       if (written !== undefined) {

@@ -51,3 +51,17 @@ export interface LogpushFileZone {
     prune?: boolean;
   };
 }
+
+/** The section's part of an entry of `accounts:`: the account's own Logpush jobs (`accounts/{id}/logpush/jobs`). */
+export interface LogpushAccount {
+  /** Absent: the account's jobs are not managed. */
+  logpush_jobs?: DesiredLogpushJob[];
+}
+
+/** An account's plan unit as this section sees it (its `zone_id` is the account's id; `prune` is the entry's). */
+export type AccountWithLogpush = ZoneBase & LogpushAccount & { prune: boolean };
+
+/** The section's part of an entry of `accounts:` in the file. */
+export interface LogpushFileAccount {
+  logpush_jobs?: Array<Omit<DesiredLogpushJob, "enabled" | "id"> & { enabled?: boolean; id?: unknown }>;
+}

@@ -249,8 +249,8 @@ zones:
     expect(problems(text)).toEqual([
       `3:12 /defaults/zone_id a zone's identity is never a default: each zone names its own zone_id (got '${A}')`,
       "4:9 /defaults/name a zone's name is never a default: each zone names its own (or none) (got 'example.com')",
-      "5:15 /defaults/account_id account_id is not a zone's key: write it once at the top level of the file " +
-        "(got '0123456789abcdef0123456789abcdef')",
+      "5:15 /defaults/account_id a zone's account is not a default: write account_id once at the top level of " +
+        "the file (the account of every zone that names none) (got '0123456789abcdef0123456789abcdef')",
       "7:5 /defaults/custom_hostnames custom_hostnames belongs in a zone, not in defaults: a custom hostname " +
         "exists in one zone only, so list it in the zone that has it",
       "10:9 /defaults/page_shield/policies/0/id an id pins a live object of one zone, and defaults are copied into " +
@@ -342,7 +342,7 @@ describe("the published schema", () => {
   const schema = publishedSchema(assembleSchemaFrom(), "0.0.0");
 
   it("has defaults at the top level, before zones, with a zone's sections", () => {
-    expect(Object.keys(schema.properties)).toEqual(["version", "account_id", "safety", "defaults", "zones"]);
+    expect(Object.keys(schema.properties)).toEqual(["version", "account_id", "safety", "accounts", "defaults", "zones"]);
     const defaults = schema.$defs.defaults;
     expect(defaults.additionalProperties).toBe(false);
     expect(defaults.required).toBeUndefined();
