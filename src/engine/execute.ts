@@ -6,21 +6,20 @@
 import pLimit from "p-limit";
 import type { CloudflareClient } from "../cloudflare/types.js";
 import { isTimeoutError } from "../cloudflare/retry.js";
-import {
-  AnswerShapeError,
-  ApiError,
-  ApplyError,
-  EXIT,
-  NetworkError,
-  RunStoppedError,
-  RuntimeError,
-  ZoneformError,
-} from "../errors.js";
-import type { Change, Finder, FinderCompare, Operation, Plan } from "../model/plan.js";
+import { ApiError, ApplyError, EXIT, NetworkError, RunStoppedError, RuntimeError, ZoneformError } from "../errors.js";
+import type { Change, Finder, Operation, Plan } from "../model/plan.js";
 import { SIGN } from "../plan/render/format.js";
-import { clipJson } from "../redact.js";
 import { printable } from "../safe-text.js";
 import { RESOURCE_KINDS } from "../sections/index.js";
+import {
+  appearedSincePlan,
+  idList,
+  idOf,
+  listKey,
+  lookForCreated,
+  MAX_CANDIDATE_READS,
+  type LostCreateLook,
+} from "./lost-create.js";
 import { ZONES_PER_REQUEST_SLOT } from "./read.js";
 
 export interface ApplyReport {
@@ -33,6 +32,8 @@ export interface ApplyReport {
   interrupted?: boolean;
   /** Why the client stopped the run (a signal, the deadline, a wait beyond the cap), when it did. */
   stopped?: RunStoppedError;
+  /** Ruleset writes Cloudflare checked before the first write (`dry_run=true`; engine/dry-run.ts). */
+  checked?: number;
 }
 
 export interface ExecuteOptions {
@@ -73,104 +74,6 @@ function alreadyGone(method: string, err: unknown): boolean {
   return method === "DELETE" && err instanceof ApiError && err.isNotFound();
 }
 
-/** A list item as apply looks at it. */
-type Item = Record<string, unknown>;
-
-function isItem(value: unknown): value is Item {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-/**
- * The items of a finder's list, as the API shows them now: every page of `GET finder.path`, or its
- * `list` field (an entry point; one that does not exist, 404, holds none). Any other shape is an
- * error, never taken for "none there".
- */
-async function readFinderItems(client: CloudflareClient, finder: Finder): Promise<unknown[]> {
-  try {
-    if (finder.list === undefined) return await client.listAll<unknown>(finder.path);
-    const answer = await client.request<unknown>("GET", finder.path);
-    // An entry point without rules may leave `rules` out.
-    const items = isItem(answer) ? (answer[finder.list] ?? []) : undefined;
-    if (!Array.isArray(items)) {
-      throw new AnswerShapeError(
-        `the API answered GET ${finder.path} with ${clipJson(answer, 60) ?? "nothing"}, expected an object ` +
-          `with a list "${finder.list}"`,
-      );
-    }
-    return items;
-  } catch (err) {
-    if (err instanceof ApiError && err.isNotFound()) return [];
-    throw err;
-  }
-}
-
-/** An item's id as text (a number id exactly as the API wrote it, when the client kept it so). */
-function idOf(item: Item): string {
-  return typeof item.id === "string" || typeof item.id === "number" || typeof item.id === "bigint"
-    ? String(item.id)
-    : "";
-}
-
-/**
- * The items matching the finder's hints that are new: not among the ids the list held when the plan
- * read it (`known`). With `reads`, one read of a path serves every check of it in the zone (the
- * checks before its creates); without, the path is read afresh (after a lost answer, what is there
- * now is what counts).
- */
-async function newItems(
-  client: CloudflareClient,
-  finder: Finder,
-  reads?: Map<string, Promise<unknown[]>>,
-): Promise<Item[]> {
-  const key = `${finder.path}#${finder.list ?? ""}`;
-  let pending = reads?.get(key);
-  if (!pending) {
-    pending = readFinderItems(client, finder);
-    reads?.set(key, pending);
-  }
-  const known = new Set(finder.known ?? []);
-  return (await pending).filter(
-    (i): i is Item => isItem(i) && Object.entries(finder.match).every(([k, v]) => i[k] === v) && !known.has(idOf(i)),
-  );
-}
-
-/** Deep equality, key order aside. */
-function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
-  }
-  if (!isItem(a) || !isItem(b)) return false;
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && sameValue(a[k], b[k]));
-}
-
-/** A field as compared: a boolean's text as the boolean, a JSON text as its value ("" as none). */
-function comparable(value: unknown, how: FinderCompare | undefined): unknown {
-  if (how === "bool") return value === "true" ? true : value === "false" ? false : value;
-  if (how === "json" && typeof value === "string") {
-    if (value === "") return undefined;
-    try {
-      return JSON.parse(value) as unknown;
-    } catch {
-      return value;
-    }
-  }
-  return value;
-}
-
-/** Whether an item holds exactly what was sent (every field of `equals`). */
-function isWhatWasSent(item: Item, finder: Finder): boolean {
-  const sent = finder.equals ?? {};
-  return Object.entries(sent).every(([k, v]) =>
-    sameValue(comparable(item[k], finder.compare?.[k]), comparable(v, finder.compare?.[k])),
-  );
-}
-
-function idList(items: Item[]): string {
-  return items.map((i) => idOf(i) || "(no id)").join(", ");
-}
-
 /**
  * Before a create: nothing new with its hints may have appeared since the plan read the zone (a second
  * apply running elsewhere). If something did, the zone stops instead of making a duplicate. An object
@@ -183,7 +86,7 @@ async function assertStillAbsent(
   finder: Finder,
   reads?: Map<string, Promise<unknown[]>>,
 ): Promise<void> {
-  const appeared = await newItems(client, finder, reads);
+  const appeared = await appearedSincePlan(client, finder, reads);
   if (appeared.length > 0) {
     throw new RuntimeError(
       `${change.resource} "${change.identity}" now exists in ${zoneLabel} (id ${idList(appeared)}), made by ` +
@@ -196,70 +99,94 @@ async function assertStillAbsent(
 /** A POST whose answer was lost, after which what is there does not say whether it made something: exit 4. */
 class MaybeCreatedError extends RuntimeError {}
 
-/** How many times a create whose outcome stays unclear is sent (looked for in between): as a retried call. */
-const CREATE_ATTEMPTS = 7;
+/** A create not sent because an earlier create into the same list lost its answer in this run. */
+class HeldBackError extends RuntimeError {}
+
+/**
+ * The lists (listKey) into which a create lost its answer in this run: nothing more is created in them, since
+ * what is there no longer says which object is whose.
+ */
+export type LostLists = Set<string>;
 
 /**
  * Sends one call. A POST whose answer leaves it unclear whether it was carried out (a dropped
- * connection, a 5xx) is not simply reported: what it creates is looked for among the objects that are
- * new since the plan read the list. Exactly one new object equal to what was sent is adopted; none
- * with its hints means nothing was made, and the POST is sent again; anything else (new objects that
- * differ, or several equal ones) "may have been created": the change fails with their ids, and nothing
- * more is written to the zone.
+ * connection, a timeout, a 5xx) is never sent again: what it creates is looked for among the objects
+ * that are new since the plan read the list, each read by id (lost-create.ts). Exactly one new object
+ * equal to what was sent is adopted; anything else "may have been created": the change fails with the
+ * candidates' ids, or, when nothing new appeared, with "not sent again", and nothing more is written
+ * to the zone nor created in that list.
  */
 async function send(
   client: CloudflareClient,
   op: Operation,
+  lost: LostLists,
   log?: (line: string) => void,
 ): Promise<{ how: "sent" | "adopted"; result?: unknown }> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return {
-        how: "sent",
-        result: await client.request<unknown>(op.method, op.path, { query: op.query, body: op.body }),
-      };
-    } catch (err) {
-      if (alreadyGone(op.method, err)) return { how: "sent" };
-      if (op.method !== "POST" || !op.finds || !mayHaveWritten(op.method, err) || attempt >= CREATE_ATTEMPTS) throw err;
-      // A POST that timed out may still be running on the server: give it time before looking, and
-      // never send it again on the strength of not finding it yet.
-      const stillRunning = err instanceof NetworkError && isTimeoutError(err.info.cause);
-      if (stillRunning && !client.stopped?.()) await sleep(TIMEOUT_GRACE_MS);
-      let fresh: Item[];
-      try {
-        if (client.stopped?.()) throw client.stopped();
-        fresh = await newItems(client, op.finds);
-      } catch (lookErr) {
-        if (!(lookErr instanceof RunStoppedError)) throw lookErr;
-        throw new MaybeCreatedError(
-          `POST ${op.path}: ${err instanceof Error ? err.message : String(err)}; the run was stopped ` +
-            `(${lookErr.message}) before zoneform could look whether it was created: it may have been. Run ` +
-            `plan again to see the live state.`,
-        );
-      }
-      // A finder without `equals` (an entry point's rule, found by its own ref) is exact by its hints.
-      const same = op.finds.equals === undefined ? fresh.slice(0, 1) : fresh.filter((i) => isWhatWasSent(i, op.finds!));
-      if (same.length === 1) {
-        log?.(
-          `POST ${op.path}: the answer was lost, but what it creates is there: ` +
-            `adopted${idOf(same[0]!) ? ` (id ${idOf(same[0]!)})` : ""}`,
-        );
-        return { how: "adopted", result: same[0] };
-      }
-      if (fresh.length > 0) {
-        const why =
-          same.length > 1 ? `${same.length} new objects equal what was sent` : "no new object equals what was sent";
-        throw new MaybeCreatedError(
-          `POST ${op.path}: the answer was lost; it may have been created: ${why} (new since the plan, with ` +
-            `its hints: id ${idList(fresh)}). ` +
-            "None was adopted and nothing more is written to this zone; look at them, delete the unwanted " +
-            "ones, then run plan again.",
-        );
-      }
-      if (stillRunning) throw err;
-      log?.(`POST ${op.path}: the answer was lost and nothing was created: sending it again`);
-    }
+  if (op.finds && lost.has(listKey(op.finds))) {
+    throw new HeldBackError(
+      `POST ${op.path}: not sent: an earlier create into this list lost its answer in this run, so what the list ` +
+        "holds no longer says which object is whose. Run plan again.",
+    );
   }
+  try {
+    return {
+      how: "sent",
+      result: await client.request<unknown>(op.method, op.path, { query: op.query, body: op.body }),
+    };
+  } catch (err) {
+    if (alreadyGone(op.method, err)) return { how: "sent" };
+    if (op.method !== "POST" || !op.finds || !mayHaveWritten(op.method, err)) throw err;
+    const finds = op.finds;
+    lost.add(listKey(finds));
+    const lostText = `POST ${op.path}: the answer was lost (${lostCause(err)})`;
+    // A POST that timed out may still be running on the server: give it time before looking.
+    const stillRunning = err instanceof NetworkError && isTimeoutError(err.info.cause);
+    if (stillRunning && !client.stopped?.()) await sleep(TIMEOUT_GRACE_MS);
+    let look: LostCreateLook;
+    try {
+      const stopped = client.stopped?.();
+      if (stopped) throw stopped;
+      look = await lookForCreated(client, { ...op, finds });
+    } catch (lookErr) {
+      const why =
+        lookErr instanceof RunStoppedError
+          ? `the run was stopped (${lookErr.message}) before zoneform could look whether it was created`
+          : `zoneform could not look whether it was created (${lookErr instanceof Error ? lookErr.message : lookErr})`;
+      throw new MaybeCreatedError(
+        `${lostText}; ${why}: it may have been. It was not sent again, and nothing more is written to this ` +
+          "zone. Run plan again to see the live state.",
+      );
+    }
+    if (look.equal.length === 1 && !look.tooMany) {
+      const id = idOf(look.equal[0]!);
+      log?.(`POST ${op.path}: the answer was lost, but what it creates is there: adopted${id ? ` (id ${id})` : ""}`);
+      return { how: "adopted", result: look.equal[0] };
+    }
+    if (look.candidates.length > 0) {
+      const why = look.tooMany
+        ? `${look.candidates.length} new objects with its hints, more than the ${MAX_CANDIDATE_READS} zoneform reads`
+        : look.equal.length > 1
+          ? `${look.equal.length} new objects equal what was sent`
+          : "no new object equals what was sent";
+      throw new MaybeCreatedError(
+        `${lostText}; it may have been created: ${why} (new since the plan, with its hints: id ` +
+          `${idList(look.candidates)}). None was adopted and nothing more is written to this zone (it was not ` +
+          "sent again); look at them, delete the unwanted ones, then run plan again.",
+      );
+    }
+    throw new MaybeCreatedError(
+      `${lostText}; nothing new with its hints appeared in the list since the plan read it. It was not sent ` +
+        "again (a write whose answer was lost may still land, and sending it twice could make two): run plan " +
+        "again, which plans the create again if it is still missing.",
+    );
+  }
+}
+
+/** What became of a write's answer, in a few words: the status, or what happened to the connection. */
+function lostCause(err: unknown): string {
+  if (err instanceof ApiError) return `HTTP ${err.status}${(err.info.retries ?? 0) > 0 ? " after a retry" : ""}`;
+  if (err instanceof NetworkError) return `no answer: ${err.info.cause ?? "the connection was lost"}`;
+  return err instanceof Error ? err.message : String(err);
 }
 
 /** How long a POST that timed out is given to land before apply looks for what it creates. */
@@ -293,7 +220,8 @@ export function errorHints(change: Change, err: unknown): string[] {
 type ChangeOutcome =
   | { ok: true; results: unknown[]; adopted: boolean }
   | { ok: false; line: string; uncertain: boolean }
-  | { ok: false; notSent: RunStoppedError };
+  | { ok: false; notSent: RunStoppedError }
+  | { ok: false; heldBack: string };
 
 /**
  * Makes one change's calls in order: a create first checks nothing like it appeared since the plan,
@@ -305,6 +233,7 @@ async function runChange(
   zoneLabel: string,
   change: Change,
   what: string,
+  lost: LostLists,
   log?: (line: string) => void,
   reads?: Map<string, Promise<unknown[]>>,
 ): Promise<ChangeOutcome> {
@@ -318,7 +247,7 @@ async function runChange(
     let adopted = false;
     for (const op of change.operations) {
       method = op.method;
-      const sent = await send(client, op, log);
+      const sent = await send(client, op, lost, log);
       adopted = sent.how === "adopted" || adopted;
       results.push(sent.result);
       made += 1;
@@ -328,6 +257,7 @@ async function runChange(
     if (!(err instanceof ZoneformError)) throw err;
     // Stopped before any of its writes went out: not attempted, whatever it read.
     if (err instanceof RunStoppedError && made === 0) return { ok: false, notSent: err };
+    if (err instanceof HeldBackError && made === 0) return { ok: false, heldBack: err.message };
     // A replacement whose create went through but whose delete failed has written something too.
     const uncertain = made > 0 || mayHaveWritten(method, err) || err instanceof MaybeCreatedError;
     return { ok: false, line: `${what}: ${failureText(err, uncertain, change)}`, uncertain };
@@ -375,6 +305,7 @@ export async function executePlan(plan: Plan, opts: ExecuteOptions): Promise<App
   // Zones run concurrently and a zone's independent changes too; the client's one limit caps what is
   // really in flight, so this only bounds the zones started at once.
   const limit = pLimit(ZONES_PER_REQUEST_SLOT * Math.max(1, opts.parallelism ?? 8));
+  const lost: LostLists = new Set();
   await Promise.all(
     plan.zones.map((zone) =>
       limit(async () => {
@@ -393,11 +324,15 @@ export async function executePlan(plan: Plan, opts: ExecuteOptions): Promise<App
           }
           opts.onChange?.(what, "start");
           try {
-            const outcome = await runChange(opts.client, label, change, what, opts.progress, checks);
+            const outcome = await runChange(opts.client, label, change, what, lost, opts.progress, checks);
             if ("notSent" in outcome) {
               report.stopped = outcome.notSent;
               report.interrupted = true;
               report.notDone.push(what);
+            } else if ("heldBack" in outcome) {
+              failed = true;
+              report.notDone.push(`${what} (${outcome.heldBack})`);
+              opts.progress?.(`${what}: not sent`);
             } else if (outcome.ok) {
               report.done.push(outcome.adopted ? `${what} (its answer was lost; found made and adopted)` : what);
               opts.progress?.(`${what}: done`);
@@ -437,8 +372,9 @@ export async function executeOne(
   log?: (line: string) => void,
 ): Promise<unknown[]> {
   const what = describeChange(zoneLabel, change);
-  const outcome = await runChange(client, zoneLabel, change, what, log);
+  const outcome = await runChange(client, zoneLabel, change, what, new Set(), log);
   if ("notSent" in outcome) throw outcome.notSent;
+  if ("heldBack" in outcome) throw new RuntimeError(outcome.heldBack);
   if (outcome.ok) return outcome.results;
   assertApplied({ done: [], failed: [outcome.line], notDone: [], uncertain: outcome.uncertain ? [outcome.line] : [] });
   return [];
