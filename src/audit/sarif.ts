@@ -93,7 +93,7 @@ export function headerFinding(zone: ZoneName, f: HeaderFinding, at?: ConfigPosit
   const { message, requirement, ...rest } = f;
   return {
     rule,
-    level: f.severity === "high" ? "error" : levelOf(f.severity),
+    level: levelOf(f.severity),
     message: `${message} (PCI DSS v4.0.1 ${requirement}).`,
     zone,
     subject,

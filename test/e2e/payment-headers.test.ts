@@ -336,6 +336,37 @@ describe("audit -c: hostile pages end in seconds, each reported", () => {
     }
   });
 
+  it("headers that drip in a byte at a time: unreachable after --page-timeout; a bad --page-timeout is refused", async () => {
+    const sockets = new Set<Socket>();
+    const drip = createTcpServer((s) => {
+      sockets.add(s);
+      s.on("error", () => undefined);
+      s.once("data", () => {
+        const head = Buffer.from(`HTTP/1.1 200 OK\r\nX-Frame-Options: DENY\r\nX-Pad: ${"a".repeat(10_000)}\r\n\r\n`);
+        let i = 0;
+        const t = setInterval(
+          () => (i < head.length && !s.destroyed ? s.write(head.subarray(i, ++i)) : clearInterval(t)),
+          20,
+        );
+        s.on("close", () => clearInterval(t));
+      });
+    });
+    await new Promise<void>((r) => drip.listen(0, "127.0.0.1", r));
+    try {
+      const url = `http://127.0.0.1:${(drip.address() as { port: number }).port}/checkout`;
+      const r = await timed(config([url], { "x-frame-options": "DENY" }), "--page-timeout", "1500ms");
+      expect(r.code).toBe(2);
+      expect(r.stdout).toContain("no answer within 1500 ms (--page-timeout)");
+      expect(r.ms).toBeLessThan(6000);
+      const bad = await audit(config([url], {}), "--page-timeout", "0");
+      expect(bad.code).toBe(3);
+      expect(bad.stderr).toContain("--page-timeout must be a time from 100ms to 2m");
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => drip.close(() => r()));
+    }
+  });
+
   it("control characters in a header make the answer invalid HTTP; bidirectional ones are shown escaped", async () => {
     const ctl = await rawServer(
       Buffer.from("HTTP/1.1 200 OK\r\nX-Frame-Options: DE\u001b[2JNY\r\nContent-Length: 0\r\n\r\n", "latin1"),

@@ -96,7 +96,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .command("audit")
     .description(
       "Audit the scripts, connections and cookies Page Shield found on a zone: malicious scripts and " +
-        "connections, insecure cookies.",
+        "connections, insecure cookies; with -c, each zone's script inventory and its payment pages' headers.",
     )
     .option(
       "--status <list>",
