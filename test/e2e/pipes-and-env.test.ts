@@ -180,6 +180,8 @@ describe.skipIf(!existsSync(CLI))("zoneform emulator", () => {
           expect(await zones(e.url), `${signal}: still serving after its stdout closed`).toBe(200);
           const added = await fetch(`${e.url.replace(/\/client\/v4$/, "")}/__emulator/zones`, {
             method: "POST",
+            // The admin API takes JSON bodies only (docs/emulator.md, "Admin API").
+            headers: { "content-type": "application/json" },
             body: JSON.stringify({ name: `${signal.toLowerCase()}.test`, plan: "pro" }),
           });
           expect(added.status).toBe(200);
