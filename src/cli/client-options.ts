@@ -8,11 +8,17 @@ import {
   ALLOW_INSECURE_HTTP_ENV,
   checkPlainHttp,
   insecureHttpAllowedByEnv,
+  resolveBaseUrl,
   resolveCredentials,
+  type Auth,
+  type ResolvedCredentials,
 } from "../cloudflare/credentials.js";
+import { routeByToken } from "../cloudflare/token-router.js";
+import type { DesiredState } from "../sections/index.js";
+import { accountTokens, needsDefaultToken } from "./account-tokens.js";
 import { DEFAULT_RATE_LIMIT, type RateLimit } from "../cloudflare/rate-limiter.js";
 import type { CloudflareClient } from "../cloudflare/types.js";
-import { UsageError } from "../errors.js";
+import { CredentialsError, UsageError } from "../errors.js";
 import type { Redactor } from "../redact.js";
 import { printable } from "../safe-text.js";
 import type { CliIO } from "./io.js";
@@ -104,8 +110,13 @@ export function addReadCommandOptions(
   return addClientOptions(cmd);
 }
 
-/** The API base URL the flags and environment name. */
-export function apiUrlFrom(opts: ClientFlagValues, io: CliIO): string {
+/** The API base URL the flags and environment name (`withoutToken`: whatever the credentials). */
+export function apiUrlFrom(opts: ClientFlagValues, io: CliIO, withoutToken = false): string {
+  if (withoutToken)
+    return resolveBaseUrl(
+      opts.apiUrl ?? (io.env.CLOUDFLARE_API_BASE_URL?.trim() || undefined),
+      opts.apiUrl !== undefined ? "--api-url" : "CLOUDFLARE_API_BASE_URL",
+    );
   return resolveCredentials(io.env, { apiUrl: opts.apiUrl }).baseUrl;
 }
 
@@ -119,11 +130,21 @@ export function clientFromOptions(
   io: CliIO,
   redactor?: Redactor,
   progress?: Progress,
+  desired?: DesiredState,
 ): CloudflareClient {
   const serviceKey = serviceKeyNotice(io.env);
   if (serviceKey && progress) progress.log(serviceKey);
   else if (serviceKey) io.stderr.write(`${serviceKey}\n`);
-  const { baseUrl, auth } = resolveCredentials(io.env, { apiUrl: opts.apiUrl });
+  const tokens = desired ? accountTokens(desired) : [];
+  // With every zone and account on a token of its own, CLOUDFLARE_API_TOKEN is needed only for lookups.
+  let resolved: ResolvedCredentials | CredentialsError;
+  try {
+    resolved = resolveCredentials(io.env, { apiUrl: opts.apiUrl });
+  } catch (err) {
+    if (!(err instanceof CredentialsError) || tokens.length === 0 || needsDefaultToken(desired!)) throw err;
+    resolved = err;
+  }
+  const baseUrl = resolved instanceof CredentialsError ? apiUrlFrom(opts, io, true) : resolved.baseUrl;
   // Before any request: credentials go over plain HTTP only to loopback, unless the user opts in.
   const warning = checkPlainHttp(baseUrl, {
     allowed: opts.allowInsecureHttp === true || insecureHttpAllowedByEnv(io.env),
@@ -132,6 +153,62 @@ export function clientFromOptions(
   });
   if (warning && progress) progress.log(printable(warning));
   else if (warning) io.stderr.write(`${printable(warning)}\n`);
+  const fallback =
+    resolved instanceof CredentialsError
+      ? withoutCredentials(resolved)
+      : oneClient(opts, io, baseUrl, resolved.auth, redactor, progress);
+  if (tokens.length === 0) {
+    progress?.watch(fallback);
+    return fallback;
+  }
+  // One client per distinct token, each with its own rate limiter and budget; a call goes by its path.
+  const zones = new Map<string, CloudflareClient>();
+  const accounts = new Map<string, CloudflareClient>();
+  for (const token of tokens) {
+    if (!HEADER_SAFE.test(token.value))
+      throw new CredentialsError(
+        `${printable(token.env)} (the api_token of account ${token.accounts.join(", ")}) contains spaces or ` +
+          "control characters; set it to the token alone",
+      );
+    const client = oneClient(opts, io, baseUrl, { token: token.value }, redactor, progress, token.env);
+    for (const id of token.zones) zones.set(id, client);
+    for (const id of token.accounts) accounts.set(id, client);
+  }
+  const routed = routeByToken({ fallback, zones, accounts });
+  progress?.watch(routed);
+  return routed;
+}
+
+/** Characters a token may hold in a header. */
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
+
+/** A client for no zone of the configuration: any call says which credentials are missing. */
+function withoutCredentials(err: CredentialsError): CloudflareClient {
+  const refuse = (): never => {
+    throw err;
+  };
+  return {
+    request: async () => refuse(),
+    requestEnvelope: async () => refuse(),
+    paginate: () => refuse(),
+    paginateCursor: () => refuse(),
+    listAll: async () => refuse(),
+    stats: () => ({ requests: 0, retries: 0, throttled: 0 }),
+    close: async () => undefined,
+  };
+}
+
+/** One client of the run: its token (or key), with the flags' limits and its own rate limiter. */
+function oneClient(
+  opts: ClientFlagValues,
+  io: CliIO,
+  baseUrl: string,
+  auth: Auth,
+  redactor?: Redactor,
+  progress?: Progress,
+  tokenName?: string,
+): CloudflareClient {
+  const named = (line: string) => (tokenName ? `[${tokenName}] ${line}` : line);
   const client = createClient({
     baseUrl,
     auth,
@@ -145,7 +222,7 @@ export function clientFromOptions(
     timeoutMs: opts.timeout === undefined ? DEFAULT_TIMEOUT_MS : parseTimeout(String(opts.timeout)),
     retries: opts.retries === undefined ? DEFAULT_RETRIES : parseRetries(String(opts.retries)),
     log: opts.verbose
-      ? (line) => (progress ? progress.log(printable(line)) : io.stderr.write(`${printable(line)}\n`))
+      ? (line) => (progress ? progress.log(printable(named(line))) : io.stderr.write(`${printable(named(line))}\n`))
       : undefined,
     // An item a list answered twice, an empty page asked again: always shown (the client redacts them).
     onWarning: (line) => (progress ? progress.log(printable(line)) : io.stderr.write(`${printable(line)}\n`)),
@@ -163,14 +240,13 @@ export function clientFromOptions(
       "ZONEFORM_MAX_LIST_PAGES",
       DEFAULT_MAX_LIST_PAGES,
     ),
-    onWait: progress && ((ms, reason) => progress.onWait(ms, reason)),
+    onWait: progress && ((ms, reason) => progress.onWait(ms, named(reason))),
     onRetryWait: progress && ((ms, reason) => progress.onWait(ms, reason, "retry")),
     // --max-wait, --deadline (from the start of the process), --max-body-size.
     ...boundsFromOptions(opts, io.env, performance.now()),
     redactor,
     ...CLIENT_HINTS,
   });
-  progress?.watch(client);
   // A 401/403 says whether the token is invalid, expired or disabled, or lacks a permission (which one).
   return withCredentialCheck(client, "token" in auth ? "token" : "key", CLIENT_HINTS.permissionHint);
 }

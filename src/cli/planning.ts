@@ -6,7 +6,7 @@ import { loadConfig } from "../config/index.js";
 import { UsageError, formatProblem } from "../errors.js";
 import type { ApplyHooks } from "../engine/apply.js";
 import { planZones } from "../engine/plan.js";
-import type { DesiredState } from "../sections/index.js";
+import { ACCOUNT_SECTIONS, type DesiredState } from "../sections/index.js";
 import type { Plan } from "../model/plan.js";
 import { serialisePlan } from "../plan/plan-file.js";
 import { GITHUB_COMMENT_LIMIT, renderPlanMarkdown, type MarkdownOptions } from "../plan/render/markdown.js";
@@ -36,10 +36,31 @@ export interface PlanningOptions {
 /** The one colour decision (src/cli/color.ts), kept importable from here. */
 export { useColor };
 
-/** Keeps the zones named by --zone (id or name; an unknown one is a usage error) and in --shard. */
+/**
+ * Keeps the zones named by --zone (id or name; an unknown one is a usage error) and in --shard. With
+ * either, the entries of `accounts:` stay (their tokens serve the zones kept) without their lists: an
+ * account's own objects are planned with the whole configuration only, never by every shard at once.
+ */
 export function selectZones(desired: DesiredState, wanted: string[] | undefined, shard?: Shard): DesiredState {
+  if (!shard && (!wanted || wanted.length === 0)) return desired;
   if (shard) desired = { ...desired, zones: desired.zones.filter((z) => inShard(z.zone_id, shard)) };
-  return zonesNamed(desired, wanted);
+  return withoutAccountLists(zonesNamed(desired, wanted));
+}
+
+/** The desired state with each entry of `accounts:` reduced to its id and token. */
+function withoutAccountLists(desired: DesiredState): DesiredState {
+  if (!desired.accounts) return desired;
+  const keys = ACCOUNT_SECTIONS.map((s) => s.key);
+  const strip = <T extends object>(value: T): T =>
+    Object.fromEntries(Object.entries(value).filter(([k]) => !keys.includes(k) && k !== "prune")) as T;
+  return {
+    ...desired,
+    accounts: desired.accounts.map((a) => ({
+      ...strip(a),
+      prune: true,
+      ...(a.declared ? { declared: strip(a.declared) } : {}),
+    })),
+  };
 }
 
 export async function loadDesired(opts: PlanningOptions, io: CliIO): Promise<DesiredState> {
@@ -57,7 +78,7 @@ export async function makePlan(
 ): Promise<{ plan: Plan; desired: DesiredState; client: CloudflareClient; progress: Progress }> {
   const desired = await loadDesired(opts, io);
   const progress = progressFor(io, opts);
-  const client = clientFromOptions(opts, io, displayRedactor(desired), progress);
+  const client = clientFromOptions(opts, io, displayRedactor(desired), progress, desired);
   try {
     const plan = await readZones(client, desired, opts, progress, label);
     // A plan file's form (`--format json`) binds the references' values: derived at once, not one by one.

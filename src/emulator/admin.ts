@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { AREAS } from "./areas/index.js";
 import { tokenIdFor, zoneIdFor } from "./ids.js";
-import { createEmptyZone } from "./seed.js";
+import { createEmptyAccount, createEmptyZone } from "./seed.js";
 import { BodyError, MAX_ADMIN_BODY_BYTES, parseBody, readBody, sendJson } from "./http-util.js";
 import { adminRefusal } from "./admin-guard.js";
 import type { EmulatorRuntime } from "./runtime.js";
@@ -48,6 +48,7 @@ const HANDLERS: Record<string, AdminHandler> = {
     return { ok: true };
   },
   "POST zones": addZone,
+  "POST accounts": addAccount,
   // A recorded real answer (spec/recorded/*.json) loaded as state; `?zone_id=` names the zone.
   "POST recorded": (rt, body, url) => {
     const opts = { zoneId: url.searchParams.get("zone_id") ?? undefined };
@@ -149,19 +150,100 @@ const WAF_MIGRATION_RULE: FieldRule = {
   check: (v: string) => (v === "previous" || v === "new" ? undefined : ""),
 };
 
+const ACCOUNT_ID_RULE: FieldRule = {
+  type: "string",
+  expected: "an account id (32 lower-case hex characters)",
+  check: (v: string) => (/^[0-9a-f]{32}$/.test(v) ? undefined : ""),
+};
+
+/** The most zones one `POST accounts` makes. */
+const MAX_ACCOUNT_ZONES = 10_000;
+
+/**
+ * Adds an account (an estate's: tests and the bench) with, optionally, its own account-owned token
+ * (named in the request log by `token_name`, held to its own `requests`/`seconds`) and `zones` empty
+ * enterprise zones `zone-<n>.<domain>` of the account → `{account_id, zones: [{name, id}]}`.
+ */
+function addAccount(rt: EmulatorRuntime, body: unknown): unknown {
+  const b = readAdminBody(body, {
+    account_id: { ...ACCOUNT_ID_RULE, required: true },
+    token: {
+      type: "string",
+      expected: "a token: printable characters without spaces",
+      check: (v: string) => (/^[\x21-\x7e]+$/.test(v) ? undefined : ""),
+    },
+    token_name: { type: "string", expected: "a non-empty name", check: (v: string) => (v ? undefined : "") },
+    requests: positiveInteger(),
+    seconds: positiveInteger(),
+    zones: {
+      type: "integer",
+      min: 0,
+      max: MAX_ACCOUNT_ZONES,
+      expected: `a whole number from 0 to ${MAX_ACCOUNT_ZONES}`,
+    },
+    domain: { ...hostname, required: false },
+  });
+  const id = b.account_id as string;
+  const state = rt.state;
+  if ((state.accounts ?? []).some((a) => a.id === id)) throw new AdminError(409, `account ${id} already exists`);
+  if ((b.requests === undefined) !== (b.seconds === undefined))
+    throw new AdminInputError(["requests and seconds go together (the token's own rate limit)"]);
+  if (b.token === undefined && (b.token_name !== undefined || b.requests !== undefined))
+    throw new AdminInputError(["token_name, requests and seconds describe the account's token: give token too"]);
+  const domain = ((b.domain as string | undefined) ?? `acct-${id.slice(0, 8)}.test`).toLowerCase();
+  const names = Array.from({ length: (b.zones as number | undefined) ?? 0 }, (_, i) => `zone-${i + 1}.${domain}`);
+  const taken = names.filter((n) => state.zones.some((z) => z.id === zoneIdFor(n)));
+  if (taken.length > 0) throw new AdminError(409, `zone ${taken[0]} already exists`);
+  (state.accounts ??= []).push(createEmptyAccount(id));
+  if (typeof b.token === "string") {
+    const token = b.token;
+    if (!state.credentials.tokens.includes(token)) state.credentials.tokens.push(token);
+    state.credentials.token_details = {
+      ...state.credentials.token_details,
+      [token]: {
+        account_id: id,
+        ...(b.token_name !== undefined ? { name: b.token_name as string } : {}),
+        ...(b.requests !== undefined
+          ? { rate_limit: { requests: b.requests as number, seconds: b.seconds as number } }
+          : {}),
+      },
+    };
+  }
+  const now = new Date(rt.clock()).toISOString();
+  const zones = names.map((name) => {
+    const zone = createEmptyZone(name, "enterprise", { now });
+    zone.account_id = id;
+    state.zones.push(zone);
+    return { name, id: zone.id };
+  });
+  return { account_id: id, zones };
+}
+
 function addZone(rt: EmulatorRuntime, body: unknown): unknown {
-  const b = readAdminBody(body, { name: hostname, plan: PLAN_RULE, waf_migration: WAF_MIGRATION_RULE });
+  const b = readAdminBody(body, {
+    name: hostname,
+    plan: PLAN_RULE,
+    waf_migration: WAF_MIGRATION_RULE,
+    account_id: ACCOUNT_ID_RULE,
+  });
   // The caller names the plan by its legacy name (or its plan id); the zone answers it as an object.
   const plan = planNameOf(b.plan)!;
   const name = (b.name as string).toLowerCase();
   const id = zoneIdFor(name);
   if (rt.state.zones.some((z) => z.id === id)) throw new AdminError(409, `zone ${name} already exists (id ${id})`);
   const wafMode = (b.waf_migration as "previous" | "new" | undefined) ?? "new";
-  rt.state.zones.push(createEmptyZone(name, plan, { wafMode, now: new Date(rt.clock()).toISOString() }));
+  const zone = createEmptyZone(name, plan, { wafMode, now: new Date(rt.clock()).toISOString() });
+  const account = b.account_id as string | undefined;
+  if (account !== undefined && account !== rt.state.account_id) {
+    zone.account_id = account;
+    if (!(rt.state.accounts ?? []).some((a) => a.id === account))
+      (rt.state.accounts ??= []).push(createEmptyAccount(account));
+  }
+  rt.state.zones.push(zone);
   return { id };
 }
 
-const TOKEN_FIELDS = ["token", "status", "not_before", "expires_on", "policies"];
+const TOKEN_FIELDS = ["token", "status", "not_before", "expires_on", "policies", "name", "account_id", "rate_limit"];
 
 /** Accepts `token` (added if new) with what the token check and `GET user/tokens/{id}` should say of it. */
 function putToken(rt: EmulatorRuntime, body: unknown): unknown {

@@ -4,6 +4,7 @@
 // and lets a known token that is disabled, expired or not yet valid through to say so.
 import type { IncomingHttpHeaders } from "node:http";
 import { authenticationFault, invalidTokenFault, malformedAuthFault, missingAuthFault } from "./envelope.js";
+import { tokenIdFor } from "./ids.js";
 import type { EmulatorState, TokenDetails } from "./types.js";
 
 export const VERIFY_PATH = "user/tokens/verify";
@@ -41,6 +42,39 @@ export function tokenState(
   if (details?.expires_on !== undefined && Date.parse(details.expires_on) <= now) return "expired";
   if (details?.not_before !== undefined && Date.parse(details.not_before) > now) return "not_yet_valid";
   return "active";
+}
+
+/**
+ * Whether the credential may reach the zone or account a path addresses: an account-owned token only
+ * its own account's objects and zones (the real API refuses others 403); anything else everything.
+ */
+export function reaches(
+  state: EmulatorState,
+  credential: string,
+  params: { zone_id?: string; account_id?: string },
+): boolean {
+  const details = credential.startsWith("token:") ? state.credentials.token_details?.[credential.slice(6)] : undefined;
+  const own = details?.account_id;
+  if (own === undefined) return true;
+  if (params.account_id !== undefined && params.account_id !== own) return false;
+  if (params.zone_id !== undefined) {
+    const zone = state.zones.find((z) => z.id === params.zone_id);
+    if (zone && (zone.account_id ?? state.account_id) !== own) return false;
+  }
+  return true;
+}
+
+/** How the request log names a credential: a token's name or id, a key's e-mail; never a secret. */
+export function credentialName(state: EmulatorState, credential: string): string {
+  if (!credential.startsWith("token:")) return `key ${credential.slice("key:".length)}`;
+  const token = credential.slice("token:".length);
+  return state.credentials.token_details?.[token]?.name ?? `token ${tokenIdFor(token)}`;
+}
+
+/** The rate limit a credential is held to: its token's own, else the state's. */
+export function limitOf(state: EmulatorState, credential: string): { requests: number; seconds: number } {
+  const details = credential.startsWith("token:") ? state.credentials.token_details?.[credential.slice(6)] : undefined;
+  return details?.rate_limit ?? state.rate_limit;
 }
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {

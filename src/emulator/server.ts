@@ -15,7 +15,7 @@ import {
   unknownAccountFault,
   unknownZoneFault,
 } from "./envelope.js";
-import { authenticate } from "./auth.js";
+import { authenticate, credentialName, limitOf, reaches } from "./auth.js";
 import type { Fault } from "./faults.js";
 import { rateLimitHeaders, SlidingWindowLimiter, type RateDecision } from "./rate-limit.js";
 import type { EmulatorRuntime } from "./runtime.js";
@@ -66,12 +66,7 @@ async function handleApi(rt: EmulatorRuntime, req: IncomingMessage, res: ServerR
     if (!(err instanceof BodyError)) throw err;
     rt.requests.push(entry);
     entry.status = err.status;
-    sendJson(
-      res,
-      err.status,
-      { connection: "close" },
-      failureEnvelope([{ code: 10001, message: err.message }]),
-    );
+    sendJson(res, err.status, { connection: "close" }, failureEnvelope([{ code: 10001, message: err.message }]));
     return;
   }
   const parsed = parseBody(raw, req.headers["content-type"]);
@@ -94,7 +89,8 @@ async function handleApi(rt: EmulatorRuntime, req: IncomingMessage, res: ServerR
   try {
     if (path === undefined) throw routeFault(404, apiPath);
     const credential = authenticate(req.headers, rt.state.credentials, path, rt.clock());
-    rate = rt.limiter.take(credential, rt.state.rate_limit);
+    entry.credential = credentialName(rt.state, credential);
+    rate = rt.limiter.take(credential, limitOf(rt.state, credential));
     if (!rate.allowed) throw throttledFault();
     // A list shape asked for on the admin API (list-shapes.ts) cuts the answer anew; none by default.
     const routed = routedPath(rt, path);
@@ -137,6 +133,8 @@ async function runRoute(
   if (!parsed.ok) throw parsed.fault;
   const state = rt.state;
   if (params.account_id !== undefined && !knownAccount(state, params.account_id)) throw unknownAccountFault();
+  // An account-owned token reaches its own account's objects and zones only.
+  if (credential !== undefined && !reaches(state, credential, params)) throw unknownAccountFault();
   let zone;
   if (params.zone_id !== undefined) {
     zone = state.zones.find((z) => z.id === params.zone_id);

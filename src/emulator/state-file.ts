@@ -75,6 +75,9 @@ function normalizeZone(z: unknown, where: string, problems: string[]): ZoneState
   if (z.id !== undefined && (typeof z.id !== "string" || !/^[0-9a-f]{32}$/.test(z.id))) {
     problems.push(`${where}.id must be 32 lower-case hex characters`);
   }
+  if (z.account_id !== undefined && (typeof z.account_id !== "string" || !/^[0-9a-f]{32}$/.test(z.account_id))) {
+    problems.push(`${where}.account_id must be 32 lower-case hex characters`);
+  }
   if (typeof z.name !== "string" || !plan) return undefined;
   const empty = createEmptyZone(z.name, plan) as unknown as Record<string, unknown>;
   const zone: Record<string, unknown> = { ...empty, ...z, plan };
@@ -130,6 +133,15 @@ export function normalizeTokenDetails(raw: unknown, problems: string[]): Record<
     }
     if (d.policies !== undefined && (!Array.isArray(d.policies) || !d.policies.every(isObject)))
       problems.push(`${where}.policies must be an array of objects`);
+    if (d.name !== undefined && (typeof d.name !== "string" || d.name === ""))
+      problems.push(`${where}.name must be a non-empty string`);
+    if (d.account_id !== undefined && (typeof d.account_id !== "string" || !/^[0-9a-f]{32}$/.test(d.account_id)))
+      problems.push(`${where}.account_id must be 32 lower-case hex characters`);
+    if (
+      d.rate_limit !== undefined &&
+      (!isObject(d.rate_limit) || !positive(d.rate_limit.requests) || !positive(d.rate_limit.seconds))
+    )
+      problems.push(`${where}.rate_limit must be {requests, seconds}, whole numbers of at least 1`);
     if (problems.length === before) out[token] = d as TokenDetails;
   }
   return out;

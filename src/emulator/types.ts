@@ -79,6 +79,8 @@ export interface ZoneState
   name: string;
   /** The plan's legacy name; `GET zones/{id}` answers it as a plan object (areas/zones/routes.ts). */
   plan: ZonePlanName;
+  /** The account the zone belongs to; absent: the state's `account_id`. */
+  account_id?: string;
   /**
    * Fields of the zone answer beyond id, name and plan, as a recorded answer showed them (account,
    * meta, name_servers, the recorded plan object, …); they override the emulator's own. Absent on
@@ -95,6 +97,15 @@ export interface TokenDetails {
   expires_on?: string;
   /** As `GET user/tokens/{id}` answers them; shown, not enforced. */
   policies?: Array<Record<string, unknown>>;
+  /** How the request log names the token (never its value); absent: its id (md5 of the token). */
+  name?: string;
+  /**
+   * The account the token is for (an account-owned token): it reaches that account's objects and zones
+   * only, any other account's or zone's answered 403 / 9109. Absent: every account and zone.
+   */
+  account_id?: string;
+  /** Its own rate limit (a token has its own budget); absent: the state's `rate_limit`. */
+  rate_limit?: { requests: number; seconds: number };
 }
 
 /** An account's own objects (account-level Logpush jobs so far). */
@@ -134,4 +145,9 @@ export interface RequestLogEntry {
   status: number;
   /** Parsed JSON request body, or null. */
   body: unknown;
+  /**
+   * Who sent it, once authenticated: a token's name (`token_details[…].name`, else `token <its id>`),
+   * or `key <e-mail>`; never a token's value.
+   */
+  credential?: string;
 }

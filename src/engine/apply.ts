@@ -16,6 +16,7 @@ import { planDigest } from "../plan/digest.js";
 import { checkPlanDocument } from "../plan/plan-file.js";
 import { fileForm, planForFile, preparePlanFile } from "../plan/secrets.js";
 import { summariseZones, totalChanges } from "../plan/summary.js";
+import { planUnits, unitKey } from "../plan/units.js";
 import { assertApplied, executePlan, type ApplyReport, type ExecuteOptions } from "./execute.js";
 import { planZones, sealOf } from "./plan.js";
 import { assertSameDesired } from "./same-desired.js";
@@ -127,8 +128,8 @@ export async function apply(given: Plan, opts: ApplyOptions): Promise<ApplyRepor
     const config = opts.select ? opts.select(opts.expectDesired) : opts.expectDesired;
     assertSameDesired(desired, config, nameOf(opts), opts.expectDesiredName ?? "the configuration given");
   }
-  const wanted = new Set(desired.zones.map((z) => z.zone_id));
-  const selected: Plan = { ...opened.plan, zones: opened.plan.zones.filter((z) => wanted.has(z.zone_id)) };
+  const wanted = new Set(planUnits(desired).map(({ unit }) => unitKey(unit)));
+  const selected: Plan = { ...opened.plan, zones: opened.plan.zones.filter((z) => wanted.has(unitKey(z))) };
   await opts.onDesired?.(desired);
   if (totalChanges(summariseZones(selected.zones)) === 0) {
     await opts.onPlan?.(selected, desired, opened.digest);

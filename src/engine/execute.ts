@@ -21,6 +21,7 @@ import {
   type LostCreateLook,
 } from "./lost-create.js";
 import { ZONES_PER_REQUEST_SLOT } from "./read.js";
+import { unitName } from "../plan/units.js";
 
 export interface ApplyReport {
   done: string[];
@@ -309,7 +310,7 @@ export async function executePlan(plan: Plan, opts: ExecuteOptions): Promise<App
   await Promise.all(
     plan.zones.map((zone) =>
       limit(async () => {
-        const label = zone.name ?? zone.zone_id;
+        const label = unitName(zone);
         let failed = false;
         // One read of a list serves the checks before all the zone's creates into it.
         const checks = new Map<string, Promise<unknown[]>>();

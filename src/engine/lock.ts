@@ -243,8 +243,9 @@ export async function lockZones(
       const who = other
         ? `pid ${other.pid} on ${other.host}, \`${other.command}\`, since ${other.started_at}`
         : "a process whose lock file cannot be read";
+      const what = zone.startsWith("account-") ? `account ${zone.slice("account-".length)}` : `zone ${zone}`;
       throw new RuntimeError(
-        `zone ${zone} is being applied by another zoneform (${who}); nothing was written. ` +
+        `${what} is being applied by another zoneform (${who}); nothing was written. ` +
           `Wait for it to finish, or remove ${path} if that process is gone.`,
       );
     }

@@ -7,6 +7,7 @@ import type { DesiredState, DesiredZone } from "../sections/index.js";
 import type { Plan, ZonePlan } from "../model/plan.js";
 import { planDigest } from "../plan/digest.js";
 import { assemblePlan, planZone } from "../plan/planner.js";
+import { planUnits, unitName } from "../plan/units.js";
 import { RESOURCE_KINDS } from "../sections/index.js";
 import type { ReadContext, ResourceKind } from "../sections/types.js";
 import { createReadContext, isReportable, readZone, ZONES_PER_REQUEST_SLOT, type ReadOptions } from "./read.js";
@@ -77,18 +78,21 @@ export async function planZones(opts: ReadOptions): Promise<Plan> {
   // by one): more zones than requests in flight keep the client busy; the client caps what is in flight.
   const limit = pLimit(ZONES_PER_REQUEST_SLOT * Math.max(1, opts.parallelism ?? 8));
   let done = 0;
+  // Zones first, then accounts: each a unit of its own, read and planned at once under the client's limits.
+  const units = planUnits(opts.desired, kinds);
   const zones = await withZonesStopped(
-    opts.desired.zones.length,
+    units.length,
     () => done,
     () =>
       Promise.all(
-        opts.desired.zones.map((zone) =>
+        units.map(({ unit, kinds: unitKinds }) =>
           limit(async () => {
-            const live = await readZone(ctx, zone, kinds);
-            const zp = await checkZone(ctx, zone, planZone(opts.desired, zone, live, kinds), kinds);
+            const zone = unit as DesiredZone;
+            const live = await readZone(ctx, zone, unitKinds);
+            const zp = await checkZone(ctx, zone, planZone(opts.desired, zone, live, unitKinds), unitKinds);
             done += 1;
-            opts.progress?.(`read ${zone.name ?? zone.zone_id} (${done}/${opts.desired.zones.length})`);
-            opts.onZoneDone?.(done, opts.desired.zones.length);
+            opts.progress?.(`read ${unitName(zone)} (${done}/${units.length})`);
+            opts.onZoneDone?.(done, units.length);
             return zp;
           }),
         ),

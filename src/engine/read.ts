@@ -7,6 +7,7 @@ import type { DesiredState, DesiredZone } from "../sections/index.js";
 import { fingerprint } from "../plan/fingerprint.js";
 import { unexpectedAnswer, type LiveState, type ZoneLive } from "../plan/planner.js";
 import { RESOURCE_KINDS } from "../sections/index.js";
+import { planUnits } from "../plan/units.js";
 import type { ReadContext, ResourceKind } from "../sections/types.js";
 
 /** Zones read at once per request the client may have in flight. */
@@ -54,7 +55,13 @@ export async function readZone(
   kinds: readonly ResourceKind[] = RESOURCE_KINDS,
 ): Promise<ZoneLive> {
   const owned = kinds.filter((k) => k.owns(zone));
-  const live: ZoneLive = { zone_id: zone.zone_id, kinds: {}, fingerprints: {}, errors: [] };
+  const live: ZoneLive = {
+    zone_id: zone.zone_id,
+    ...(zone.scope ? { scope: zone.scope } : {}),
+    kinds: {},
+    fingerprints: {},
+    errors: [],
+  };
   const results = await Promise.allSettled(owned.map((k) => k.read(ctx, zone)));
   // A stopped run (a signal, its deadline, a wait beyond the cap) ends the command, not only this zone.
   for (const r of results) if (r.status === "rejected" && r.reason instanceof RunStoppedError) throw r.reason;
@@ -84,6 +91,10 @@ export async function readLive(opts: ReadOptions): Promise<LiveState> {
   const ctx = createReadContext(opts.client, opts.desired);
   const limit = pLimit(ZONES_PER_REQUEST_SLOT * Math.max(1, opts.parallelism ?? 8));
   const read_at = (opts.now?.() ?? new Date()).toISOString();
-  const zones = await Promise.all(opts.desired.zones.map((zone) => limit(() => readZone(ctx, zone, kinds))));
+  const zones = await Promise.all(
+    planUnits(opts.desired, kinds).map(({ unit, kinds: unitKinds }) =>
+      limit(() => readZone(ctx, unit as DesiredZone, unitKinds)),
+    ),
+  );
   return { read_at, zones };
 }

@@ -6,7 +6,13 @@
 import { StalePlanError } from "../errors.js";
 import { canonicalJson } from "../plan/fingerprint.js";
 import { printable } from "../safe-text.js";
-import { SECTIONS, type DesiredState, type DesiredZone } from "../sections/index.js";
+import {
+  ACCOUNT_SECTIONS,
+  SECTIONS,
+  type DesiredAccount,
+  type DesiredState,
+  type DesiredZone,
+} from "../sections/index.js";
 
 const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
 
@@ -84,6 +90,42 @@ export function desiredDifferences(plan: DesiredState, config: DesiredState): st
   for (const z of config.zones) {
     if (!inPlan.has(z.zone_id)) out.push(`${label(z)}: in the configuration, not in the plan`);
   }
+  out.push(...accountDifferences(plan.accounts ?? [], config.accounts ?? []));
+  return out;
+}
+
+/** An account as it plans (its lists, prune) and which token variable it names, without where it was written. */
+function plannedAccount(account: DesiredAccount): Record<string, unknown> {
+  const { source: _source, declared: _declared, api_token, ...rest } = account;
+  // The token's variable is compared, never its value (a saved plan binds that by hash).
+  return { ...rest, ...(api_token ? { api_token: api_token.env } : {}) };
+}
+
+/** The accounts in one and not the other, and per account the lists (and other keys) that differ. */
+function accountDifferences(plan: readonly DesiredAccount[], config: readonly DesiredAccount[]): string[] {
+  const out: string[] = [];
+  const label = (a: DesiredAccount) => `account ${printable(a.account_id)}`;
+  const inConfig = new Map(config.map((a) => [a.account_id, a]));
+  const inPlan = new Set(plan.map((a) => a.account_id));
+  for (const a of plan) {
+    const other = inConfig.get(a.account_id);
+    if (!other) {
+      out.push(`${label(a)}: in the plan, not in the configuration`);
+      continue;
+    }
+    let restA: unknown = plannedAccount(a);
+    let restB: unknown = plannedAccount(other);
+    const parts: string[] = [];
+    for (const section of ACCOUNT_SECTIONS) {
+      if (!same(at(restA, [section.key]), at(restB, [section.key]))) parts.push(section.key);
+      restA = without(restA, [section.key]);
+      restB = without(restB, [section.key]);
+    }
+    parts.push(...differingKeys(restA, restB));
+    if (parts.length > 0)
+      out.push(`${label(a)}: ${parts.map((p) => printable(p)).join(", ")} differ${parts.length === 1 ? "s" : ""}`);
+  }
+  for (const a of config) if (!inPlan.has(a.account_id)) out.push(`${label(a)}: in the configuration, not in the plan`);
   return out;
 }
 

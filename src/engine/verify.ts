@@ -17,6 +17,7 @@ import { canonicalJson, compareFingerprints } from "../plan/fingerprint.js";
 import { derivedSalt, planDigest } from "../plan/digest.js";
 import { changedInputs, kdfProblem } from "../plan/inputs.js";
 import { printable } from "../safe-text.js";
+import { unitKey, unitName } from "../plan/units.js";
 import type { Env } from "../model/env.js";
 
 /** The configuration document a saved plan was made from. */
@@ -25,7 +26,10 @@ export function desiredDocument(plan: Plan): Record<string, unknown> {
     version: 1,
     ...(plan.account_id !== undefined ? { account_id: plan.account_id } : {}),
     ...(plan.safety !== undefined ? { safety: plan.safety } : {}),
-    zones: plan.zones.map((z) => z.desired),
+    ...(plan.zones.some((z) => z.scope === "account")
+      ? { accounts: plan.zones.filter((z) => z.scope === "account").map((z) => z.desired) }
+      : {}),
+    zones: plan.zones.filter((z) => z.scope !== "account").map((z) => z.desired),
   };
 }
 
@@ -203,14 +207,14 @@ function zoneDifferences(was: ZonePlan, now: ZonePlan): string[] {
 export function assertSamePlan(saved: Plan, fresh: Plan): void {
   const stale: string[] = [];
   const edited: string[] = [];
-  const savedZones = new Map(saved.zones.map((z) => [z.zone_id, z]));
-  const freshIds = new Set(fresh.zones.map((z) => z.zone_id));
+  const savedZones = new Map(saved.zones.map((z) => [unitKey(z), z]));
+  const freshIds = new Set(fresh.zones.map((z) => unitKey(z)));
   for (const was of saved.zones) {
-    if (!freshIds.has(was.zone_id)) edited.push(`${printable(was.name ?? was.zone_id)}: not planned now`);
+    if (!freshIds.has(unitKey(was))) edited.push(`${printable(unitName(was))}: not planned now`);
   }
   for (const now of fresh.zones) {
-    const was: ZonePlan | undefined = savedZones.get(now.zone_id);
-    const label = printable(now.name ?? now.zone_id);
+    const was: ZonePlan | undefined = savedZones.get(unitKey(now));
+    const label = printable(unitName(now));
     if (!was) {
       edited.push(`${label}: not in the saved plan`);
       continue;
@@ -283,7 +287,7 @@ export function findSafetyViolations(plan: Plan, maxDeletes: number): SafetyViol
   const out: SafetyViolation[] = [];
   for (const z of plan.zones) {
     const deletes = z.changes.filter((c) => c.kind === "delete" || c.kind === "replace").length;
-    if (deletes > maxDeletes) out.push({ zone: z.name ?? z.zone_id, deletes, max: maxDeletes });
+    if (deletes > maxDeletes) out.push({ zone: unitName(z), deletes, max: maxDeletes });
   }
   return out;
 }
@@ -316,23 +320,21 @@ export function assertNoZoneErrors(plan: Plan): void {
 
 /** The zones' errors, each told once with its zone in the text as `{zone}`, followed by the zones it stopped. */
 export function groupZoneErrors(
-  zones: ReadonlyArray<{ zone_id: string; name?: string; errors: readonly string[] }>,
+  zones: ReadonlyArray<{ zone_id: string; name?: string; scope?: "account"; errors: readonly string[] }>,
 ): string[] {
   const groups = new Map<string, string[]>();
   for (const z of zones) {
     for (const e of z.errors) {
       const key = e.split(z.zone_id).join("{zone}");
       const names = groups.get(key) ?? [];
-      names.push(z.name ?? z.zone_id);
+      names.push(unitName(z));
       groups.set(key, names);
     }
   }
   const lines: string[] = [];
   for (const [text, names] of groups) {
     if (names.length === 1) {
-      lines.push(
-        `  [${names[0]}] ${text.split("{zone}").join(zones.find((z) => (z.name ?? z.zone_id) === names[0])!.zone_id)}`,
-      );
+      lines.push(`  [${names[0]}] ${text.split("{zone}").join(zones.find((z) => unitName(z) === names[0])!.zone_id)}`);
       continue;
     }
     const shown = names.length > 5 ? `${names.slice(0, 5).join(", ")} and ${names.length - 5} more` : names.join(", ");

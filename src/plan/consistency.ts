@@ -9,6 +9,7 @@ import { RESOURCE_KINDS } from "../sections/index.js";
 import type { ResourceKind } from "../sections/types.js";
 import { canonicalJson } from "./fingerprint.js";
 import { summariseZones, summaryLine } from "./summary.js";
+import { unitName } from "./units.js";
 
 const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
 
@@ -92,7 +93,7 @@ function bodyProblems(c: Change, kind: ResourceKind | undefined): string[] {
 }
 
 function zoneLabel(z: ZonePlan): string {
-  return printable(z.name ?? z.zone_id);
+  return printable(unitName(z));
 }
 
 /**

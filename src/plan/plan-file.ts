@@ -8,6 +8,7 @@ import { jsonProblem, MAX_PLAN_JSON_DEPTH, parseJsonWithin } from "../json-depth
 import type { SecretSource } from "../model/desired.js";
 import type { Plan } from "../model/plan.js";
 import { planFileText, planForFile } from "./secrets.js";
+import { unitPathPrefix } from "./units.js";
 
 const require = createRequire(import.meta.url);
 
@@ -71,17 +72,19 @@ export async function checkPlanDocument(doc: unknown, path: string, name = `the 
     throw planFileProblem(path, name, `is not a zoneform plan: ${first.join("; ")}`);
   }
   const plan = doc as Plan;
-  const astray = plan.zones.flatMap((z) =>
-    z.changes
+  // A zone's calls address zones/{its id}/, an account's accounts/{its id}/, and nothing else.
+  const astray = plan.zones.flatMap((z) => {
+    const inUnit = (path: string) => path.startsWith(unitPathPrefix(z));
+    return z.changes
       .flatMap((c) =>
         c.zone_id !== z.zone_id
-          ? [`${c.resource} "${c.identity}" says zone ${c.zone_id}`]
+          ? [`${c.resource} "${c.identity}" says ${z.scope ?? "zone"} ${c.zone_id}`]
           : c.operations
-              .filter((op) => !op.path.startsWith(`zones/${z.zone_id}/`))
+              .filter((op) => !inUnit(op.path) || (op.finds !== undefined && !inUnit(op.finds.path)))
               .map((op) => `${op.method} ${op.path}`),
       )
-      .map((what) => `zone ${z.zone_id}: ${what}`),
-  );
+      .map((what) => `${z.scope ?? "zone"} ${z.zone_id}: ${what}`);
+  });
   if (astray.length > 0) {
     throw planFileProblem(
       path,

@@ -8,10 +8,13 @@ import type { ResourceKind } from "../sections/types.js";
 import { orderChanges } from "./order.js";
 import { fileRedactor } from "./secrets.js";
 import { summariseZones } from "./summary.js";
+import { accountDocument, planUnits, unitKey } from "./units.js";
 
 /** What was read of one zone: each owned kind's live value (plain data), fingerprints and read errors. */
 export interface ZoneLive {
   zone_id: string;
+  /** An account's unit (`zone_id` is then the account's id). */
+  scope?: "account";
   /** Kind name → what its `read` returned (`live`). A kind whose read failed is absent. */
   kinds: Record<string, unknown>;
   /** `kind/identity` → fingerprint of each live resource read. */
@@ -42,6 +45,10 @@ export function unexpectedAnswer(err: unknown): string {
  */
 function declaredZone(zone: DesiredZone, desired: DesiredState): unknown {
   if (zone.declared) return zone.declared;
+  if (zone.scope === "account") {
+    const { zone_id: _id, scope: _scope, ...account } = zone as DesiredZone & { account_id: string; prune: boolean };
+    return fileRedactor(desired).redactDeep(accountDocument(account));
+  }
   const { source: _source, declared: _declared, ...rest } = zone;
   return fileRedactor(desired).redactDeep(rest);
 }
@@ -73,6 +80,7 @@ export function planZone(
   return {
     zone_id: zone.zone_id,
     ...(zone.name ? { name: zone.name } : {}),
+    ...(zone.scope === "account" ? { scope: "account" as const } : {}),
     changes: orderChanges(changes, (r) => order.get(r) ?? 0),
     fingerprints: live.fingerprints,
     errors,
@@ -94,22 +102,23 @@ export function assemblePlan(desired: DesiredState, zones: ZonePlan[], createdAt
 }
 
 /**
- * `plan(desired, live) → Plan`: the ordered changes that make the live zones match the desired state.
- * Pure; a zone missing from `live` is planned as unread (an error, no change).
+ * `plan(desired, live) → Plan`: the ordered changes that make the live zones (and accounts) match the
+ * desired state. Pure; a unit missing from `live` is planned as unread (an error, no change).
  */
 export function plan(desired: DesiredState, live: LiveState, kinds: readonly ResourceKind[] = RESOURCE_KINDS): Plan {
-  const byZone = new Map(live.zones.map((z) => [z.zone_id, z]));
-  const zones = desired.zones.map((zone) =>
+  const byUnit = new Map(live.zones.map((z) => [unitKey(z), z]));
+  const zones = planUnits(desired, kinds).map(({ unit, kinds: unitKinds }) =>
     planZone(
       desired,
-      zone,
-      byZone.get(zone.zone_id) ?? {
-        zone_id: zone.zone_id,
+      unit as DesiredZone,
+      byUnit.get(unitKey(unit)) ?? {
+        zone_id: unit.zone_id,
+        ...(unit.scope ? { scope: unit.scope } : {}),
         kinds: {},
         fingerprints: {},
-        errors: ["the zone was not read"],
+        errors: [`the ${unit.scope ?? "zone"} was not read`],
       },
-      kinds,
+      unitKinds,
     ),
   );
   return assemblePlan(desired, zones, live.read_at);

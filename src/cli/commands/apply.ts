@@ -119,12 +119,13 @@ async function applySavedPlan(file: string, opts: ApplyOptions, io: CliIO, guard
   const expectDesired = await configBeside(opts, io);
   const select = (d: DesiredState) => selectZones(d, opts.zone, opts.shard);
   const desired = select(opened.desired);
-  const release = await lockZones(
-    desired.zones.map((z) => z.zone_id),
-    { env: io.env, command: `apply ${file}`, api: apiUrlFrom(opts, io) },
-  );
+  const release = await lockZones(lockNames(desired), {
+    env: io.env,
+    command: `apply ${file}`,
+    api: apiUrlFrom(opts, io, true),
+  });
   const progress = progressFor(io, opts);
-  const client = clientFromOptions(opts, io, displayRedactor(desired), progress);
+  const client = clientFromOptions(opts, io, displayRedactor(desired), progress, desired);
   const w = writing(client, io, progress, guard);
   try {
     await applyVerified(saved, {
@@ -203,14 +204,15 @@ export function register(program: Command, ctx: CommandContext): void {
 /** Plans from the configuration, shows the plan, asks, and applies that plan (the engine's planAndApply). */
 async function applyFromFile(opts: ApplyOptions, io: CliIO, guard: SignalGuard): Promise<void> {
   const desired = await loadDesired(opts, io);
-  const release = await lockZones(
-    desired.zones.map((z) => z.zone_id),
-    { env: io.env, command: "apply", api: apiUrlFrom(opts, io) },
-  );
+  const release = await lockZones(lockNames(desired), {
+    env: io.env,
+    command: "apply",
+    api: apiUrlFrom(opts, io, true),
+  });
   const progress = progressFor(io, opts);
   let client: CloudflareClient | undefined;
   try {
-    client = clientFromOptions(opts, io, displayRedactor(desired), progress);
+    client = clientFromOptions(opts, io, displayRedactor(desired), progress, desired);
     const w = writing(client, io, progress, guard);
     try {
       await planAndApply(desired, {
@@ -236,4 +238,9 @@ async function applyFromFile(opts: ApplyOptions, io: CliIO, guard: SignalGuard):
     await client?.close();
     await release();
   }
+}
+
+/** What apply locks: each zone, and each account of `accounts:` (its own objects are written too). */
+function lockNames(desired: DesiredState): string[] {
+  return [...desired.zones.map((z) => z.zone_id), ...(desired.accounts ?? []).map((a) => `account-${a.account_id}`)];
 }

@@ -2,12 +2,13 @@
 import type { Plan } from "../../model/plan.js";
 import { printable } from "../../safe-text.js";
 import { summarise, totalChanges } from "../summary.js";
+import { unitCount, unitName } from "../units.js";
 
 export function renderDriftReport(plan: Plan): string {
   const lines: string[] = [];
   let drifted = 0;
   for (const z of plan.zones) {
-    const label = printable(z.name ?? z.zone_id);
+    const label = printable(unitName(z));
     for (const e of z.errors) lines.push(`${label}: error: ${printable(e)}`);
     const s = summarise(z.changes);
     if (totalChanges(s) === 0) continue;
@@ -19,8 +20,8 @@ export function renderDriftReport(plan: Plan): string {
   }
   lines.push(
     drifted === 0
-      ? `No drift: ${plan.zones.length} zone(s) match the configuration.`
-      : `Drift in ${drifted} of ${plan.zones.length} zone(s).`,
+      ? `No drift: ${unitCount(plan.zones)} match the configuration.`
+      : `Drift in ${drifted} of ${unitCount(plan.zones)}.`,
   );
   return `${lines.join("\n")}\n`;
 }

@@ -10,7 +10,7 @@ import { printable } from "../../safe-text.js";
 export const SIGN: Record<Change["kind"], string> = { create: "+", update: "~", replace: "-/+", delete: "-" };
 
 export function zoneLabel(z: ZonePlan): string {
-  return printable(z.name ? `${z.name} (${z.zone_id})` : z.zone_id);
+  return printable(z.scope === "account" ? `account ${z.zone_id}` : z.name ? `${z.name} (${z.zone_id})` : z.zone_id);
 }
 
 export function changeTitle(c: Change): string {

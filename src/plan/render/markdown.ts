@@ -7,6 +7,7 @@ import { htmlCode, mdCell, mdCode, mdCodeBlock, mdText } from "../../safe-markdo
 import { printable } from "../../safe-text.js";
 import { summarise, summariseZones, summaryLine, totalChanges } from "../summary.js";
 import { SIGN, changeTitle, formatValue, operationLine } from "./format.js";
+import { unitCount, unitName } from "../units.js";
 
 function fieldLines(f: FieldDiff, kind: Change["kind"]): string[] {
   const field = printable(f.field);
@@ -52,7 +53,7 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   // Counted from the changes, never taken from the plan's `summary`.
   const counts = summariseZones(plan.zones);
   if (totalChanges(counts) === 0 && plan.zones.every((z) => z.errors.length === 0)) {
-    out.push(`**No changes.** ${plan.zones.length} zone(s) match the configuration.`, "");
+    out.push(`**No changes.** ${unitCount(plan.zones)} match the configuration.`, "");
     return out.join("\n");
   }
   const changed = plan.zones.filter((z) => z.changes.length > 0 || z.errors.length > 0);
@@ -61,14 +62,17 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   for (const z of changed) {
     const s = summarise(z.changes);
     out.push(
-      `| ${mdCell(z.name ?? z.zone_id)} | ${s.create} | ${s.update} | ${s.replace} | ${s.delete} | ` +
-        `${z.errors.length} |`,
+      `| ${mdCell(unitName(z))} | ${s.create} | ${s.update} | ${s.replace} | ${s.delete} | ` + `${z.errors.length} |`,
     );
   }
   out.push("");
   const open = changed.length <= 5 ? " open" : "";
   const blocks = changed.map((z) => {
-    const lines = [`<details${open}><summary>${htmlCode(z.name ?? z.zone_id)} (${htmlCode(z.zone_id)})</summary>`, ""];
+    const title =
+      z.scope === "account"
+        ? `account ${htmlCode(z.zone_id)}`
+        : `${htmlCode(z.name ?? z.zone_id)} (${htmlCode(z.zone_id)})`;
+    const lines = [`<details${open}><summary>${title}</summary>`, ""];
     for (const e of z.errors) lines.push(`> **Error:** ${mdText(e)}`, "");
     for (const w of z.warnings) lines.push(`> **Warning:** ${mdText(w)}`, "");
     if (z.changes.length > 0)
@@ -87,7 +91,7 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
     shown += 1;
   }
   if (shown < blocks.length) {
-    const left = changed.slice(shown).map((z) => z.name ?? z.zone_id);
+    const left = changed.slice(shown).map((z) => unitName(z));
     const names =
       left
         .slice(0, 5)

@@ -7,6 +7,7 @@ import type { Change, FieldDiff, Plan } from "../../model/plan.js";
 import { printable } from "../../safe-text.js";
 import { summariseZones, summaryLine, totalChanges } from "../summary.js";
 import { SIGN, changeTitle, formatValue, isTextDiff, operationLine, wordDiff, zoneLabel } from "./format.js";
+import { unitCount, unitName } from "../units.js";
 
 export interface TextOptions {
   color: boolean;
@@ -66,11 +67,11 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
   const failed = plan.zones.filter((z) => z.errors.length > 0).length;
   const counts = summariseZones(plan.zones);
   for (const z of plan.zones) {
-    for (const w of z.warnings) out.push(`${c.yellow("Warning:")} [${printable(z.name ?? z.zone_id)}] ${printable(w)}`);
+    for (const w of z.warnings) out.push(`${c.yellow("Warning:")} [${printable(unitName(z))}] ${printable(w)}`);
   }
   if (out.length > 0) out.push("");
   if (totalChanges(counts) === 0 && changed.length === 0) {
-    out.push(`${c.green("No changes.")} ${plan.zones.length} zone(s) match the configuration.`);
+    out.push(`${c.green("No changes.")} ${unitCount(plan.zones)} match the configuration.`);
     return `${out.join("\n")}\n`;
   }
   for (const z of changed) {

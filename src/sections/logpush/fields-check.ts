@@ -127,7 +127,7 @@ function advice(err: ApiError | NetworkError, dataset: string, word: string): st
   if (status === 401 || status === 403)
     return `give the API token "Logs: Edit" on this ${word} (the fields list needs it), then run plan again`;
   if (status === 400 || status === 404)
-    return `check the dataset name (${dataset}) and that the ${word} has Logpush for it, ` + `then run plan again`;
+    return `check the dataset name (${dataset}) and that the ${word} has Logpush for it, then run plan again`;
   return "run plan again; if it persists, check the dataset name";
 }
 

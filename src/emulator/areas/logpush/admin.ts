@@ -1,5 +1,5 @@
-// The Logpush area's admin endpoint: `GET /__emulator/ownership/{zone_id}?destination=URL` reads back
-// the ownership token Logpush "wrote" into a destination, as a script would read it from the bucket.
+// The Logpush area's admin endpoint: `GET /__emulator/ownership/{zone_id or account_id}?destination=URL`
+// reads back the ownership token Logpush "wrote" into a destination, as a script would read it from the bucket.
 import type { AdminHandler } from "../../area.js";
 import { AdminError } from "../../admin-input.js";
 import { ownershipToken } from "./ownership.js";
@@ -8,7 +8,12 @@ export const admin: Record<string, AdminHandler> = {
   "GET ownership": (ctx, _body, url, zoneId) => {
     const destination = url.searchParams.get("destination");
     if (!destination) throw new AdminError(400, "the destination query parameter is required");
-    if (!zoneId || !ctx.state.zones.some((z) => z.id === zoneId)) throw new AdminError(404, `no zone ${zoneId ?? ""}`);
-    return { token: ownershipToken(zoneId, destination) };
+    const known =
+      zoneId !== undefined &&
+      (ctx.state.zones.some((z) => z.id === zoneId) ||
+        zoneId === ctx.state.account_id ||
+        (ctx.state.accounts ?? []).some((a) => a.id === zoneId));
+    if (!known) throw new AdminError(404, `no zone or account ${zoneId ?? ""}`);
+    return { token: ownershipToken(zoneId!, destination) };
   },
 };

@@ -58,17 +58,68 @@ const DESCRIPTIONS: Record<string, string> = {
   SecurityAction: "Action of the security rule that triggered a terminating action, if any",
 };
 
-export const LOGPUSH_DATASETS = Object.keys(DATASETS);
+// Account-scoped datasets (accounts/{id}/logpush/…): Zero Trust, audit, Workers and network logs, and
+// firewall_events at account level since 2026-06-30 (real-answers.md); a realistic subset of their fields.
+const AUDIT_LOGS =
+  "ActionResult ActionType ActorEmail ActorID ActorIP ActorType ID Interface Metadata NewValue OldValue " +
+  "OwnerID ResourceID ResourceType When";
+const AUDIT_LOGS_V2 = `AccountID AccountName ActionDescription ActionResult ActionTime ActionType ActorContext ActorEmail
+ActorID ActorIPAddress ActorTokenID ActorTokenName ActorType AuditLogID RawCFRayID RawMethod RawStatusCode RawURI
+RawUserAgent ResourceID ResourceProduct ResourceRequest ResourceResponse ResourceScope ResourceType ZoneID ZoneName`;
+const GATEWAY_DNS = `ColoCode ColoID Datetime DeviceID DeviceName DstIP DstPort Email Location MatchedCategoryIDs Policy
+PolicyID Protocol QueryCategoryIDs QueryName QueryNameReversed QuerySize QueryType RData ResolverDecision SrcIP SrcPort
+UserID`;
+const GATEWAY_HTTP = `AccountID Action BlockedFileHash BlockedFileName BlockedFileReason BlockedFileSize BlockedFileType
+Datetime DestinationIP DestinationPort DeviceID DeviceName DownloadedFileNames Email HTTPHost HTTPMethod HTTPStatusCode
+HTTPVersion IsIsolated PolicyID PolicyName Referer RequestID SessionID SourceIP SourceInternalIP SourcePort URL
+UploadedFileNames UserAgent UserID`;
+const GATEWAY_NETWORK = `AccountID Action Datetime DestinationIP DestinationPort DeviceID DeviceName Email OverrideIP
+OverridePort PolicyID PolicyName SNI SessionID SourceIP SourceInternalIP SourcePort Transport UserID`;
+const ACCESS_REQUESTS = `Action Allowed AppDomain AppUUID Connection Country CreatedAt Email IPAddress
+PurposeJustificationPrompt PurposeJustificationResponse RayID TemporaryAccessApprovers TemporaryAccessDuration UserUID`;
+const WORKERS_TRACE_EVENTS =
+  "DispatchNamespace Entrypoint Event EventTimestampMs EventType Exceptions Logs Outcome ScriptName ScriptTags ScriptVersion";
+const NETWORK_ANALYTICS = `AttackCampaignID AttackID ColoCountry ColoID ColoName Datetime DestinationASN DestinationCountry
+DestinationPort Direction IPDestinationAddress IPProtocol IPSourceAddress Outcome RuleID RulesetID SourceASN SourcePort
+TCPFlags Verdict`;
+const DEVICE_POSTURE = `ClientVersion DeviceID DeviceManufacturer DeviceModel DeviceName DeviceSerialNumber DeviceType Email
+OSVersion PolicyID PostureCheckName PostureCheckType PostureEvaluatedResult PostureExpectedJSON PostureReceivedJSON
+Timestamp UserUID`;
 
-/** Field names of a dataset, undefined for an unknown dataset. */
-export function listDatasetFields(dataset: string): string[] | undefined {
-  const raw = DATASETS[dataset];
+const ACCOUNT_DATASETS: Record<string, string> = {
+  access_requests: ACCESS_REQUESTS,
+  audit_logs: AUDIT_LOGS,
+  audit_logs_v2: AUDIT_LOGS_V2,
+  device_posture_results: DEVICE_POSTURE,
+  firewall_events: FIREWALL_EVENTS,
+  gateway_dns: GATEWAY_DNS,
+  gateway_http: GATEWAY_HTTP,
+  gateway_network: GATEWAY_NETWORK,
+  network_analytics_logs: NETWORK_ANALYTICS,
+  workers_trace_events: WORKERS_TRACE_EVENTS,
+};
+
+export const LOGPUSH_DATASETS = Object.keys(DATASETS);
+export const ACCOUNT_LOGPUSH_DATASETS = Object.keys(ACCOUNT_DATASETS);
+
+/** The datasets of a zone's jobs, or with `account` of an account's. */
+export function datasetsOf(scope: "zone" | "account"): string[] {
+  return scope === "account" ? ACCOUNT_LOGPUSH_DATASETS : LOGPUSH_DATASETS;
+}
+
+/** Field names of a dataset (of a zone, or with `account` of an account), undefined for an unknown dataset. */
+export function listDatasetFields(dataset: string, scope: "zone" | "account" = "zone"): string[] | undefined {
+  const table = scope === "account" ? ACCOUNT_DATASETS : DATASETS;
+  const raw = Object.hasOwn(table, dataset) ? table[dataset] : undefined;
   return raw === undefined ? undefined : raw.split(/\s+/).filter(Boolean);
 }
 
 /** The fields endpoint's result: field name → description. */
-export function describeDatasetFields(dataset: string): Record<string, string> | undefined {
-  const names = listDatasetFields(dataset);
+export function describeDatasetFields(
+  dataset: string,
+  scope: "zone" | "account" = "zone",
+): Record<string, string> | undefined {
+  const names = listDatasetFields(dataset, scope);
   if (!names) return undefined;
   return Object.fromEntries(names.map((n) => [n, DESCRIPTIONS[n] ?? splitWords(n)]));
 }

@@ -1,5 +1,6 @@
-// Logpush API for zones: jobs (integer ids from state.next_job_id, no pagination), the ownership
-// challenge flow, destination checks and dataset fields; and the read side of account-level jobs.
+// Logpush API for zones and accounts alike (`zones/{id}/logpush/…`, `accounts/{id}/logpush/…`, the same
+// job shape): jobs (integer ids from state.next_job_id, no pagination), the ownership challenge flow,
+// destination checks and dataset fields, each account dataset's from its own list.
 // Validation lives in validate.ts, destination.ts and filter.ts. A job holds exactly what was set:
 // output_options as sent (no defaults), `name: null` when created without a name, and no `filter` key
 // without a filter (as the recorded jobs without one show; the emulator used to answer `filter: null`),
@@ -14,7 +15,7 @@ import {
   requireOwnership,
   stripQuery,
 } from "./destination.js";
-import { describeDatasetFields, listDatasetFields, LOGPUSH_DATASETS } from "./fields.js";
+import { datasetsOf, describeDatasetFields, listDatasetFields } from "./fields.js";
 import { normalizeFilter } from "./filter.js";
 import {
   checkAttackTraffic,
@@ -25,14 +26,7 @@ import {
   throwIfAny,
 } from "./validate.js";
 import { ownershipToken } from "./ownership.js";
-import {
-  ApiFault,
-  type ApiErrorBody,
-  type Route,
-  type RouteRequest,
-  type RouteResponse,
-  type ZoneState,
-} from "../../types.js";
+import { ApiFault, type ApiErrorBody, type Route, type RouteRequest, type RouteResponse } from "../../types.js";
 import type { LogpushJob } from "./state.js";
 
 type Job = LogpushJob;
@@ -56,45 +50,44 @@ const CREATE_FIELDS = [
 
 // The jobs list answers no `result_info`: cft_logpush_zone_filter (a real answer) has none, the
 // cloudflare-go fixture cfgo_logpush_list has one; the recording is followed.
-export const routes: Route[] = [
-  { method: "GET", pattern: "zones/:zone_id/logpush/jobs", handler: (req) => ({ result: zoneOf(req).logpush_jobs }) },
-  { method: "POST", pattern: "zones/:zone_id/logpush/jobs", handler: createJob },
-  {
-    method: "GET",
-    pattern: "zones/:zone_id/logpush/jobs/:job_id",
-    handler: (req) => ({ result: requireJob(req, zoneOf(req).logpush_jobs) }),
-  },
-  { method: "PUT", pattern: "zones/:zone_id/logpush/jobs/:job_id", handler: updateJob },
-  { method: "DELETE", pattern: "zones/:zone_id/logpush/jobs/:job_id", handler: deleteJob },
-  { method: "POST", pattern: "zones/:zone_id/logpush/ownership", handler: getOwnershipChallenge },
-  { method: "POST", pattern: "zones/:zone_id/logpush/ownership/validate", handler: validateOwnership },
-  { method: "POST", pattern: "zones/:zone_id/logpush/validate/destination", handler: validateDestination },
-  { method: "POST", pattern: "zones/:zone_id/logpush/validate/destination/exists", handler: checkDestinationExists },
-  { method: "GET", pattern: "zones/:zone_id/logpush/datasets/:dataset/fields", handler: getDatasetFields },
-  { method: "GET", pattern: "zones/:zone_id/logpush/datasets/:dataset/jobs", handler: listDatasetJobs },
-  // Account-level jobs are read-only in the emulator (they come from recorded answers).
-  { method: "GET", pattern: "accounts/:account_id/logpush/jobs", handler: (req) => ({ result: accountJobs(req) }) },
-  {
-    method: "GET",
-    pattern: "accounts/:account_id/logpush/jobs/:job_id",
-    handler: (req) => ({ result: requireJob(req, accountJobs(req)) }),
-  },
-];
+/** The routes of one scope: `zones/:zone_id` or `accounts/:account_id`. */
+function scopeRoutes(base: string): Route[] {
+  return [
+    { method: "GET", pattern: `${base}/logpush/jobs`, handler: (req) => ({ result: jobsOf(req) }) },
+    { method: "POST", pattern: `${base}/logpush/jobs`, handler: createJob },
+    {
+      method: "GET",
+      pattern: `${base}/logpush/jobs/:job_id`,
+      handler: (req) => ({ result: requireJob(req, jobsOf(req)) }),
+    },
+    { method: "PUT", pattern: `${base}/logpush/jobs/:job_id`, handler: updateJob },
+    { method: "DELETE", pattern: `${base}/logpush/jobs/:job_id`, handler: deleteJob },
+    { method: "POST", pattern: `${base}/logpush/ownership`, handler: getOwnershipChallenge },
+    { method: "POST", pattern: `${base}/logpush/ownership/validate`, handler: validateOwnership },
+    { method: "POST", pattern: `${base}/logpush/validate/destination`, handler: validateDestination },
+    { method: "POST", pattern: `${base}/logpush/validate/destination/exists`, handler: checkDestinationExists },
+    { method: "GET", pattern: `${base}/logpush/datasets/:dataset/fields`, handler: getDatasetFields },
+    { method: "GET", pattern: `${base}/logpush/datasets/:dataset/jobs`, handler: listDatasetJobs },
+  ];
+}
+
+export const routes: Route[] = [...scopeRoutes("zones/:zone_id"), ...scopeRoutes("accounts/:account_id")];
 
 function createJob(req: RouteRequest): RouteResponse {
-  const zone = zoneOf(req);
+  const zone = holderOf(req, true);
   const body = requireBody(req.body, CREATE_FIELDS);
   const errors: ApiErrorBody[] = [];
   const dataset = body.dataset;
-  if (typeof dataset !== "string" || !LOGPUSH_DATASETS.includes(dataset)) {
-    errors.push(fault("/dataset", `dataset is required and must be one of ${LOGPUSH_DATASETS.join(", ")}`));
+  const datasets = datasetsOf(scopeOf(req));
+  if (typeof dataset !== "string" || !datasets.includes(dataset)) {
+    errors.push(fault("/dataset", `dataset is required and must be one of ${datasets.join(", ")}`));
   }
   const kind = body.kind ?? "";
   if (kind !== "" && kind !== "edge") errors.push(fault("/kind", 'kind must be "" or "edge"'));
   if (kind === "edge" && dataset !== "http_requests")
     errors.push(fault("/kind", "edge jobs are only supported for the http_requests dataset"));
   const ds = typeof dataset === "string" ? dataset : "";
-  const fields = listDatasetFields(ds);
+  const fields = listDatasetFields(ds, scopeOf(req));
   const scalars = checkJobScalars(body, errors);
   checkAttackTraffic(scalars.filter_attack_traffic, ds, errors);
   const outputOptions =
@@ -135,7 +128,7 @@ function createJob(req: RouteRequest): RouteResponse {
  * sent (whether the real API merges option by option is not recorded); `"filter": ""` removes the filter.
  */
 function updateJob(req: RouteRequest): RouteResponse {
-  const zone = zoneOf(req);
+  const zone = holderOf(req);
   const job = requireJob(req, zone.logpush_jobs);
   const body = requireBody(req.body, CREATE_FIELDS);
   const errors: ApiErrorBody[] = [];
@@ -144,7 +137,7 @@ function updateJob(req: RouteRequest): RouteResponse {
   if (body.kind !== undefined && (body.kind ?? "") !== (job.kind ?? ""))
     errors.push(fault("/kind", `kind cannot be changed after creation (it is ${JSON.stringify(job.kind ?? "")})`));
   const ds = String(job.dataset);
-  const fields = listDatasetFields(ds);
+  const fields = listDatasetFields(ds, scopeOf(req));
   const scalars = checkJobScalars(body, errors);
   checkAttackTraffic(scalars.filter_attack_traffic, ds, errors);
   const outputOptions =
@@ -166,7 +159,7 @@ function updateJob(req: RouteRequest): RouteResponse {
 
 /** 200 with `result: {}` (cloudflare-docs example-logpush-curl, "Delete a job"). */
 function deleteJob(req: RouteRequest): RouteResponse {
-  const zone = zoneOf(req);
+  const zone = holderOf(req);
   const job = requireJob(req, zone.logpush_jobs);
   zone.logpush_jobs = zone.logpush_jobs.filter((j) => j.id !== job.id);
   return { result: {} };
@@ -174,7 +167,7 @@ function deleteJob(req: RouteRequest): RouteResponse {
 
 /** "Writes" the token into the destination; the admin API's ownership route reads it back. */
 function getOwnershipChallenge(req: RouteRequest): RouteResponse {
-  const zone = zoneOf(req);
+  const zone = holderOf(req);
   const conf = requireBody(req.body, ["destination_conf"]).destination_conf;
   const dest = requireDestination(conf);
   const token = ownershipToken(zone.id, conf as string);
@@ -184,7 +177,7 @@ function getOwnershipChallenge(req: RouteRequest): RouteResponse {
 }
 
 function validateOwnership(req: RouteRequest): RouteResponse {
-  const zone = zoneOf(req);
+  const zone = holderOf(req);
   const body = requireBody(req.body, ["destination_conf", "ownership_challenge"]);
   const dest = parseDestination(body.destination_conf);
   if (typeof dest === "string") throw destinationFault(dest);
@@ -207,7 +200,7 @@ function validateDestination(req: RouteRequest): RouteResponse {
 
 /** The real endpoint answers whether a job of the zone already pushes there (query string ignored). */
 function checkDestinationExists(req: RouteRequest): RouteResponse {
-  const zone = zoneOf(req);
+  const zone = holderOf(req);
   const conf = requireBody(req.body, ["destination_conf"]).destination_conf;
   if (typeof conf !== "string" || conf === "")
     throw new ApiFault(400, [fault("/destination_conf", "destination_conf is required")]);
@@ -217,22 +210,22 @@ function checkDestinationExists(req: RouteRequest): RouteResponse {
 
 function getDatasetFields(req: RouteRequest): RouteResponse {
   const dataset = req.params.dataset ?? "";
-  const fields = describeDatasetFields(dataset);
-  if (!fields) throw unknownDataset(dataset);
+  const fields = describeDatasetFields(dataset, scopeOf(req));
+  if (!fields) throw unknownDataset(dataset, scopeOf(req));
   return { result: fields };
 }
 
 function listDatasetJobs(req: RouteRequest): RouteResponse {
   const dataset = req.params.dataset ?? "";
-  if (!LOGPUSH_DATASETS.includes(dataset)) throw unknownDataset(dataset);
-  return { result: zoneOf(req).logpush_jobs.filter((j) => j.dataset === dataset) };
+  if (!datasetsOf(scopeOf(req)).includes(dataset)) throw unknownDataset(dataset, scopeOf(req));
+  return { result: jobsOf(req).filter((j) => j.dataset === dataset) };
 }
 
-function unknownDataset(dataset: string): ApiFault {
+function unknownDataset(dataset: string, scope: "zone" | "account"): ApiFault {
   return new ApiFault(400, [
     {
       code: LOGPUSH_CODE.invalid,
-      message: `unknown dataset ${dataset}; zone datasets are ${LOGPUSH_DATASETS.join(", ")}`,
+      message: `unknown dataset ${dataset}; ${scope} datasets are ${datasetsOf(scope).join(", ")}`,
     },
   ]);
 }
@@ -254,9 +247,32 @@ function requireJob(req: RouteRequest, jobs: readonly Job[]): Job {
   return job;
 }
 
-/** The account's jobs (none for an account without stored objects; the server checked it exists). */
-function accountJobs(req: RouteRequest): Job[] {
-  return (req.state.accounts ?? []).find((a) => a.id === req.params.account_id)?.logpush_jobs ?? [];
+/** Whether the route addresses an account's jobs or a zone's. */
+function scopeOf(req: RouteRequest): "zone" | "account" {
+  return req.zone ? "zone" : "account";
+}
+
+/** The jobs of the zone or account the route addresses (none for an account without stored objects). */
+function jobsOf(req: RouteRequest): Job[] {
+  return req.zone
+    ? req.zone.logpush_jobs
+    : ((req.state.accounts ?? []).find((a) => a.id === req.params.account_id)?.logpush_jobs ?? []);
+}
+
+/**
+ * The zone or account the route addresses (the server checked it exists), with its jobs. An account
+ * with no stored objects yet gets its entry when `create` (a job is written into it).
+ */
+function holderOf(req: RouteRequest, create = false): { id: string; logpush_jobs: Job[] } {
+  if (req.zone) return req.zone;
+  const id = req.params.account_id;
+  if (id === undefined) throw new ApiFault(404, [{ code: 7003, message: "Could not route to zone" }]);
+  const accounts = req.state.accounts ?? [];
+  const found = accounts.find((a) => a.id === id);
+  if (found) return found;
+  const empty = { id, logpush_jobs: [] as Job[] };
+  if (create) (req.state.accounts ??= []).push(empty);
+  return empty;
 }
 
 /** A JSON object with only `allowed` keys: an unknown key is more likely a typo than an extension. */
@@ -269,9 +285,4 @@ function requireBody(body: unknown, allowed: readonly string[]): Record<string, 
       unknown.map((k) => fault(`/${k}`, `unknown field ${k}; accepted: ${allowed.join(", ")}`)),
     );
   return body;
-}
-
-function zoneOf(req: RouteRequest): ZoneState {
-  if (!req.zone) throw new ApiFault(404, [{ code: 7003, message: "Could not route to zone" }]);
-  return req.zone;
 }

@@ -1,0 +1,53 @@
+// Which token each zone and account of a configuration is called with: an entry of `accounts:` with an
+// api_token serves that account's own objects and every zone whose account (its own `account_id`, else
+// the file's) names it; everything else goes with CLOUDFLARE_API_TOKEN (or the global key). Tokens are
+// named by the variable that holds them, never by value. Pure.
+import type { DesiredState } from "../sections/index.js";
+
+/** One token of the configuration: its variable, its value, and the accounts and zones it serves. */
+export interface AccountToken {
+  /** The variable holding it (the first entry's when several entries name the same value). */
+  env: string;
+  value: string;
+  /** The accounts whose entry names it, in the file's order. */
+  accounts: string[];
+  /** The zones of those accounts, in the file's order. */
+  zones: string[];
+}
+
+/** The account of a zone: its own account_id, else the file's. */
+export function zoneAccount(desired: DesiredState, zone: { account_id?: string }): string | undefined {
+  return zone.account_id ?? desired.account_id;
+}
+
+/** The distinct tokens of `accounts:` (one per value: one limit per token), each with what it serves. */
+export function accountTokens(desired: DesiredState): AccountToken[] {
+  const byValue = new Map<string, AccountToken>();
+  const byAccount = new Map<string, AccountToken>();
+  for (const account of desired.accounts ?? []) {
+    if (!account.api_token) continue;
+    let token = byValue.get(account.api_token.value);
+    if (!token) {
+      token = { env: account.api_token.env, value: account.api_token.value, accounts: [], zones: [] };
+      byValue.set(token.value, token);
+    }
+    token.accounts.push(account.account_id);
+    byAccount.set(account.account_id, token);
+  }
+  for (const zone of desired.zones) {
+    const account = zoneAccount(desired, zone);
+    if (account !== undefined) byAccount.get(account)?.zones.push(zone.zone_id);
+  }
+  return [...byValue.values()];
+}
+
+/** Whether some zone or account of the configuration is called with the default credentials. */
+export function needsDefaultToken(desired: DesiredState): boolean {
+  const tokens = accountTokens(desired);
+  const zones = new Set(tokens.flatMap((t) => t.zones));
+  const accounts = new Set(tokens.flatMap((t) => t.accounts));
+  return (
+    desired.zones.some((z) => !zones.has(z.zone_id)) ||
+    (desired.accounts ?? []).some((a) => !accounts.has(a.account_id))
+  );
+}

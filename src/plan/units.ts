@@ -1,0 +1,81 @@
+// The units of a plan: each zone of the desired state, then each entry of `accounts:` (an account's own
+// objects, planned as a zone is: its own reads, changes, errors and fingerprints). A unit is a
+// `ZonePlan`; an account's carries `scope: "account"` and the account's id as its `zone_id`, and its
+// calls address `accounts/{id}/…`, as a zone's address `zones/{id}/…`. Pure.
+import type { AccountBase } from "../model/desired.js";
+import type { ZonePlan } from "../model/plan.js";
+import { printable } from "../safe-text.js";
+import {
+  ACCOUNT_KINDS,
+  RESOURCE_KINDS,
+  type AccountUnit,
+  type DesiredAccount,
+  type DesiredState,
+  type DesiredZone,
+} from "../sections/index.js";
+import type { ResourceKind } from "../sections/types.js";
+
+/** A unit to plan: a zone or an account, with the kinds that may own part of it. */
+export interface PlanUnit {
+  unit: DesiredZone | (AccountUnit & DesiredAccount);
+  kinds: readonly ResourceKind[];
+}
+
+/** An entry of `accounts:` as the engine plans it. */
+export function accountUnit(account: DesiredAccount): AccountUnit & DesiredAccount {
+  return { ...account, zone_id: account.account_id, scope: "account" };
+}
+
+/**
+ * Every unit of the desired state, zones first, then accounts (each account is a unit, lists or not: a
+ * saved plan carries its token's reference, which the zones of the account are applied with). `zoneKinds`
+ * replaces the zones' kinds (a caller planning some kinds only); accounts then take those of them an
+ * account has.
+ */
+export function planUnits(desired: DesiredState, zoneKinds: readonly ResourceKind[] = RESOURCE_KINDS): PlanUnit[] {
+  const names = new Set(zoneKinds.map((k) => k.name));
+  const accountKinds = ACCOUNT_KINDS.filter((k) => names.has(k.name));
+  return [
+    ...desired.zones.map((unit) => ({ unit, kinds: zoneKinds })),
+    ...(desired.accounts ?? []).map((a) => ({ unit: accountUnit(a), kinds: accountKinds })),
+  ];
+}
+
+/** How a unit is keyed where zones and accounts meet (their ids are of one form). */
+export function unitKey(u: Pick<ZonePlan, "zone_id" | "scope">): string {
+  return u.scope === "account" ? `account:${u.zone_id}` : u.zone_id;
+}
+
+/** How messages name a unit: a zone by its name (else its id), an account as `account <id>`. Not escaped. */
+export function unitName(u: Pick<ZonePlan, "zone_id" | "name" | "scope">): string {
+  return u.scope === "account" ? `account ${u.zone_id}` : (u.name ?? u.zone_id);
+}
+
+/** The path every call of a unit starts with: `zones/{id}/` or `accounts/{id}/`. */
+export function unitPathPrefix(u: Pick<ZonePlan, "zone_id" | "scope">): string {
+  return u.scope === "account" ? `accounts/${u.zone_id}/` : `zones/${u.zone_id}/`;
+}
+
+/** How many zones and accounts a plan holds, in words: `3 zone(s)`, `3 zone(s) and 1 account(s)`. */
+export function unitCount(units: ReadonlyArray<Pick<ZonePlan, "scope">>): string {
+  const accounts = units.filter((u) => u.scope === "account").length;
+  const zones = units.length - accounts;
+  return accounts > 0 ? `${zones} zone(s) and ${accounts} account(s)` : `${zones} zone(s)`;
+}
+
+/** The entry of `accounts:` as a file writes it, for a desired state built in code (no `declared`). */
+export function accountDocument(account: AccountBase & Record<string, unknown>): Record<string, unknown> {
+  const { source: _s, declared: _d, api_token, prune, ...rest } = account;
+  const { account_id, ...lists } = rest;
+  return {
+    account_id,
+    ...(account.api_token ? { api_token: `\${env:${account.api_token.env}}` } : {}),
+    ...(prune === false ? { prune: false } : {}),
+    ...lists,
+  };
+}
+
+/** `unitName`, escaped for a terminal or a log line. */
+export function shownUnit(u: Pick<ZonePlan, "zone_id" | "name" | "scope">): string {
+  return printable(unitName(u));
+}

@@ -1,0 +1,271 @@
+// An estate of several accounts end to end against the emulator: `accounts:` with one token each (an
+// account-owned token, its own rate limit), the account-level Logpush jobs (created, updated, deleted,
+// pinned ids, prune: false), plan → apply → plan with no changes, and from the request log every call
+// with the token of the zone or account it addresses (never another account's).
+import { describe, expect, it } from "vitest";
+import { TestEmulator, runCli, writeConfig, type LoggedRequest } from "../helpers/cli.js";
+
+const emu = TestEmulator.perFile();
+
+const A = "0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a";
+const B = "0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b";
+const env = { TOKEN_A: "token-of-a", TOKEN_B: "token-of-b", AUDIT_AUTH: "audit-secret-1" };
+
+interface Seeded {
+  zones: Array<{ name: string; id: string }>;
+}
+
+/** Accounts A (2 zones) and B (1 zone), each with its own account-owned token named token-a / token-b. */
+async function seedEstate(): Promise<{ a: Seeded; b: Seeded }> {
+  const a = await emu.admin<Seeded>("POST", "accounts", {
+    account_id: A,
+    token: env.TOKEN_A,
+    token_name: "token-a",
+    zones: 2,
+    domain: "a.test",
+  });
+  const b = await emu.admin<Seeded>("POST", "accounts", {
+    account_id: B,
+    token: env.TOKEN_B,
+    token_name: "token-b",
+    zones: 1,
+    domain: "b.test",
+  });
+  return { a, b };
+}
+
+const AUDIT_DEST = "https://logs.example.com/audit?header_Authorization=${env:AUDIT_AUTH}";
+
+function estateFile(a: Seeded, b: Seeded, accountA: string, accountB = ""): string {
+  return `version: 1
+accounts:
+  - account_id: ${A}
+    api_token: \${env:TOKEN_A}
+${accountA}
+  - account_id: ${B}
+    api_token: \${env:TOKEN_B}
+${accountB}
+zones:
+  - zone_id: ${a.zones[0]!.id}
+    name: ${a.zones[0]!.name}
+    account_id: ${A}
+    logs:
+      logpush_jobs:
+        - name: http
+          dataset: http_requests
+          destination_conf: https://logs.example.com/zone-a1
+  - zone_id: ${a.zones[1]!.id}
+    name: ${a.zones[1]!.name}
+    account_id: ${A}
+    logs:
+      logpush_jobs: []
+  - zone_id: ${b.zones[0]!.id}
+    name: ${b.zones[0]!.name}
+    account_id: ${B}
+    logs:
+      logpush_jobs: []
+`;
+}
+
+const call = (r: LoggedRequest) => `${r.method} ${r.path.replace(/^\/client\/v4\//, "")}`;
+
+/** Each logged call whose path addresses a zone or account, with the token that carried it. */
+function tokensByPath(log: readonly LoggedRequest[], owner: (path: string) => string | undefined): string[] {
+  return log.flatMap((r) => {
+    const want = owner(r.path.replace(/^\/client\/v4\//, ""));
+    return want === undefined || r.credential === want ? [] : [`${call(r)} carried ${r.credential}, not ${want}`];
+  });
+}
+
+describe("an estate of two accounts, a token each", () => {
+  it("plans, applies and plans clean; every call carries the token of its zone or account", async () => {
+    const { a, b } = await seedEstate();
+    const cfg = await writeConfig(
+      estateFile(
+        a,
+        b,
+        `    logpush_jobs:
+      - name: audit
+        dataset: audit_logs
+        destination_conf: "${AUDIT_DEST}"`,
+        `    logpush_jobs:
+      - name: dns
+        dataset: gateway_dns
+        destination_conf: https://logs.example.com/dns
+        output_options: { field_names: [Datetime, QueryName, ResolverDecision] }`,
+      ),
+    );
+    const plan1 = await runCli(emu, ["plan", "-c", cfg, "--detailed-exitcode"], { env });
+    expect(plan1.code, plan1.stdout + plan1.stderr).toBe(2);
+    expect(plan1.stdout).toContain(`# account ${A}`);
+    expect(plan1.stdout).toContain(`# account ${B}`);
+    expect(plan1.stdout).toContain("Plan: 3 to create, 0 to update, 0 to replace, 0 to delete.");
+
+    await emu.clearRequests();
+    const apply = await runCli(emu, ["apply", "-c", cfg, "--auto-approve"], { env });
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    const log = await emu.requests();
+    const writes = log.filter((r) => r.method !== "GET" && !r.path.includes("/validate"));
+    expect(writes.map((r) => `${call(r)} [${r.credential}]`).sort()).toEqual(
+      [
+        `POST accounts/${A}/logpush/jobs [token-a]`,
+        `POST accounts/${B}/logpush/jobs [token-b]`,
+        `POST zones/${a.zones[0]!.id}/logpush/jobs [token-a]`,
+      ].sort(),
+    );
+    // The account jobs' checks went to the account's own endpoints, with its own token.
+    expect(log.map((r) => `${call(r)} [${r.credential}]`)).toEqual(
+      expect.arrayContaining([
+        `POST accounts/${A}/logpush/validate/destination [token-a]`,
+        `GET accounts/${B}/logpush/datasets/gateway_dns/fields [token-b]`,
+      ]),
+    );
+    const owner = ownerOf(a, b);
+    expect(tokensByPath(log, owner)).toEqual([]);
+    // Nothing of the estate went with the default token.
+    expect(log.filter((r) => r.credential !== "token-a" && r.credential !== "token-b").map(call)).toEqual([]);
+
+    const jobsA = await emu.api<Array<Record<string, unknown>>>("GET", `accounts/${A}/logpush/jobs`);
+    expect(jobsA).toMatchObject([
+      { name: "audit", dataset: "audit_logs", destination_conf: AUDIT_DEST.replace("${env:AUDIT_AUTH}", env.AUDIT_AUTH) },
+    ]);
+
+    await emu.clearRequests();
+    const plan2 = await runCli(emu, ["plan", "-c", cfg, "--detailed-exitcode"], { env });
+    expect(plan2.code, plan2.stdout + plan2.stderr).toBe(0);
+    expect(plan2.stdout).toContain("No changes. 3 zone(s) and 2 account(s) match the configuration.");
+    // Reads still the minimum: one list per zone and per account, each with its own token.
+    expect((await emu.requests()).map((r) => `${call(r)} [${r.credential}]`).sort()).toEqual(
+      [
+        `GET accounts/${A}/logpush/jobs [token-a]`,
+        `GET accounts/${B}/logpush/jobs [token-b]`,
+        `GET zones/${a.zones[0]!.id}/logpush/jobs [token-a]`,
+        `GET zones/${a.zones[1]!.id}/logpush/jobs [token-a]`,
+        `GET zones/${b.zones[0]!.id}/logpush/jobs [token-b]`,
+      ].sort(),
+    );
+  });
+
+  it("updates and deletes account jobs, keeps pinned ids apart, and prune: false deletes nothing", async () => {
+    const { a, b } = await seedEstate();
+    // Two live jobs of A share name and dataset: only their ids tell them apart.
+    const made = [];
+    for (const path of ["one", "two", "stray"]) {
+      made.push(
+        await emu.api<{ id: number }>("POST", `accounts/${A}/logpush/jobs`, {
+          name: path === "stray" ? "stray" : "audit",
+          dataset: "audit_logs",
+          destination_conf: `https://logs.example.com/${path}`,
+          enabled: true,
+        }),
+      );
+    }
+    const keepB = await emu.api<{ id: number }>("POST", `accounts/${B}/logpush/jobs`, {
+      name: "unlisted",
+      dataset: "gateway_http",
+      destination_conf: "https://logs.example.com/b",
+      enabled: true,
+    });
+    const cfg = await writeConfig(
+      estateFile(
+        a,
+        b,
+        `    logpush_jobs:
+      - id: ${made[0]!.id}
+        name: audit
+        dataset: audit_logs
+        destination_conf: https://logs.example.com/one
+      - id: ${made[1]!.id}
+        name: audit
+        dataset: audit_logs
+        destination_conf: https://logs.example.com/two
+        enabled: false`,
+        `    prune: false
+    logpush_jobs: []`,
+      ),
+    );
+    const plan1 = await runCli(emu, ["plan", "-c", cfg, "--detailed-exitcode"], { env });
+    expect(plan1.code, plan1.stdout + plan1.stderr).toBe(2);
+    expect(plan1.stdout).toContain(`~ logpush_job "audit" (id ${made[1]!.id})`);
+    expect(plan1.stdout).toContain(`- logpush_job "stray" (id ${made[2]!.id})`);
+    await emu.clearRequests();
+    const apply = await runCli(emu, ["apply", "-c", cfg, "--auto-approve"], { env });
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    const writes = (await emu.requests()).filter((r) => r.method !== "GET" && !r.path.includes("/validate"));
+    expect(writes.map((r) => `${call(r)} [${r.credential}]`).sort()).toEqual(
+      [
+        `DELETE accounts/${A}/logpush/jobs/${made[2]!.id} [token-a]`,
+        `POST zones/${a.zones[0]!.id}/logpush/jobs [token-a]`,
+        `PUT accounts/${A}/logpush/jobs/${made[1]!.id} [token-a]`,
+      ].sort(),
+    );
+    expect(writes.find((r) => r.method === "PUT")!.body).toEqual({ name: "audit", enabled: false });
+    const liveB = await emu.api<Array<{ id: number }>>("GET", `accounts/${B}/logpush/jobs`);
+    expect(liveB.map((j) => j.id)).toEqual([keepB.id]);
+    const plan2 = await runCli(emu, ["plan", "-c", cfg, "--detailed-exitcode"], { env });
+    expect(plan2.code, plan2.stdout + plan2.stderr).toBe(0);
+  });
+
+  it("a saved plan carries the account units and applies with each token", async () => {
+    const { a, b } = await seedEstate();
+    const cfg = await writeConfig(
+      estateFile(
+        a,
+        b,
+        `    logpush_jobs:
+      - name: workers
+        dataset: workers_trace_events
+        destination_conf: https://logs.example.com/workers`,
+      ),
+    );
+    const out = cfg.replace(/zoneform\.yaml$/, "plan.json");
+    const plan = await runCli(emu, ["plan", "-c", cfg, "--out", out], { env });
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    const saved = JSON.parse(await (await import("node:fs/promises")).readFile(out, "utf8"));
+    const units = saved.zones.filter((z: { scope?: string }) => z.scope === "account");
+    expect(units.map((u: { zone_id: string }) => u.zone_id)).toEqual([A, B]);
+    // The reference, never the token.
+    expect(units[0].desired.api_token).toBe("${env:TOKEN_A}");
+    expect(JSON.stringify(saved)).not.toContain(env.TOKEN_A);
+    await emu.clearRequests();
+    const apply = await runCli(emu, ["apply", out, "--auto-approve"], { env });
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    const writes = (await emu.requests()).filter((r) => r.method !== "GET" && !r.path.includes("/validate"));
+    expect(writes.map((r) => `${call(r)} [${r.credential}]`).sort()).toEqual(
+      [`POST accounts/${A}/logpush/jobs [token-a]`, `POST zones/${a.zones[0]!.id}/logpush/jobs [token-a]`].sort(),
+    );
+    expect(tokensByPath(await emu.requests(), ownerOf(a, b))).toEqual([]);
+  });
+
+  it("a token on another account's objects is refused, and the plan says where", async () => {
+    const { a, b } = await seedEstate();
+    // The zone of B declared as A's: its calls carry A's token, which the API refuses.
+    const text = estateFile(a, b, "").replace(
+      `zone_id: ${b.zones[0]!.id}\n    name: ${b.zones[0]!.name}\n    account_id: ${B}`,
+      `zone_id: ${b.zones[0]!.id}\n    name: ${b.zones[0]!.name}\n    account_id: ${A}`,
+    );
+    const cfg = await writeConfig(text);
+    await emu.clearRequests();
+    const plan = await runCli(emu, ["plan", "-c", cfg], { env });
+    expect(plan.code, plan.stdout + plan.stderr).toBe(1);
+    expect(plan.stdout + plan.stderr).toContain(b.zones[0]!.name);
+    const refused = (await emu.requests()).filter((r) => r.status === 403);
+    expect(refused.map((r) => `${call(r)} [${r.credential}]`)).toContain(
+      `GET zones/${b.zones[0]!.id}/logpush/jobs [token-a]`,
+    );
+  });
+});
+
+/** The token name each zone's and account's calls must carry. */
+function ownerOf(a: Seeded, b: Seeded): (path: string) => string | undefined {
+  const tokenOf = new Map<string, string>([
+    [`accounts/${A}`, "token-a"],
+    [`accounts/${B}`, "token-b"],
+    ...a.zones.map((z): [string, string] => [`zones/${z.id}`, "token-a"]),
+    ...b.zones.map((z): [string, string] => [`zones/${z.id}`, "token-b"]),
+  ]);
+  return (path) => {
+    const m = /^(zones|accounts)\/[0-9a-f]{32}/.exec(path);
+    return m ? tokenOf.get(m[0]) : undefined;
+  };
+}
