@@ -5,6 +5,7 @@
 // results in the Cloudflare envelope.
 import type { CustomHostnamesZoneState } from "./areas/custom-hostnames/state.js";
 import type { LogpushAccountState, LogpushCounters, LogpushZoneState } from "./areas/logpush/state.js";
+import type { NotificationsAccountState } from "./areas/notifications/state.js";
 import type { PageShieldZoneState } from "./areas/page-shield/state.js";
 import type { RulesetsAccountState, RulesetsZoneState } from "./areas/rulesets/state.js";
 import type { WafMigrationZoneState } from "./areas/waf-migration/state.js";
@@ -108,8 +109,8 @@ export interface TokenDetails {
   rate_limit?: { requests: number; seconds: number };
 }
 
-/** An account's own objects (account-level Logpush jobs so far). */
-export interface AccountState extends LogpushAccountState {
+/** An account's own objects (account-level Logpush jobs, notification policies). */
+export interface AccountState extends LogpushAccountState, NotificationsAccountState {
   id: string;
 }
 

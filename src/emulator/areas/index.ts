@@ -5,6 +5,7 @@
 import type { EmulatorArea } from "../area.js";
 import { customHostnames } from "./custom-hostnames/index.js";
 import { logpush } from "./logpush/index.js";
+import { notifications } from "./notifications/index.js";
 import { pageShield } from "./page-shield/index.js";
 import { rulesets } from "./rulesets/index.js";
 import { user } from "./user/index.js";
@@ -17,6 +18,7 @@ export const AREAS: readonly EmulatorArea[] = [
   rulesets,
   logpush,
   customHostnames,
+  notifications,
   wafMigration,
   user,
 ];

@@ -1,0 +1,28 @@
+// Notifications: an account's notification policies (alerting v3), read and written through the API;
+// a state document or a recorded answer of the list places them in `accounts[].alerting_policies`.
+import type { EmulatorArea } from "../../area.js";
+import { UUID } from "../../ids.js";
+import { isObject, RecordedAnswerError } from "../../recorded-items.js";
+import { routes } from "./routes.js";
+import type { AlertingPolicy } from "./state.js";
+
+export const notifications: EmulatorArea = {
+  name: "notifications",
+  routes,
+  // Policy ids are UUIDs (the SDK's examples); older answers show 32 hex.
+  idParams: { alerting_policy_id: (v) => UUID.test(v) || /^[0-9a-f]{32}$/.test(v) },
+  emptyAccount: () => ({ alerting_policies: [] }),
+  recorded: [
+    {
+      path: "accounts/:account/alerting/v3/policies",
+      load: (ctx, [a], r) => (ctx.account(a!).alerting_policies = policiesOf(r)),
+    },
+  ],
+};
+
+function policiesOf(result: unknown): AlertingPolicy[] {
+  return (Array.isArray(result) ? result : []).map((p, i) => {
+    if (!isObject(p) || typeof p.id !== "string") throw new RecordedAnswerError(`notification policy ${i} has no id`);
+    return p as AlertingPolicy;
+  });
+}

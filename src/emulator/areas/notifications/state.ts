@@ -1,0 +1,9 @@
+// The Notifications part of an emulated account: its notification policies (`accounts/{id}/alerting/v3/policies`).
+
+/** A notification policy as stored: exactly the fields its answers show, with its UUID id. */
+export type AlertingPolicy = Record<string, unknown> & { id: string };
+
+/** An account's notification policies (absent on an entry another area made: none). */
+export interface NotificationsAccountState {
+  alerting_policies?: AlertingPolicy[];
+}
