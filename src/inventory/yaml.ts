@@ -241,15 +241,71 @@ export interface HeaderMerge {
   uneven: UnevenHeader[];
 }
 
-/** The file's entries, their urls read back as the file means them (`$${` is `${`). */
-function urlsOf(seq: YAMLSeq): AuthorizedScript[] {
-  return seq.items.flatMap((item) => {
-    if (!isMap(item)) return [];
-    const url = item.get("url");
-    return typeof url === "string"
-      ? [{ url: readBack(url), justification: String(item.get("justification") ?? "") }]
-      : [];
-  });
+/**
+ * A zoneform file's document with its `defaults:` merged into each zone, and the pointer in the file
+ * each merged value was written at: what config's `applyDefaults` gives (docs/configuration.md#defaults).
+ * Inventory reads no configuration itself: its callers pass that function.
+ */
+export type DefaultsMerger = (document: unknown) => { value: unknown; origin(pointer: string): string };
+
+/** Where one list or mapping of the zone's inventory is written in the file. */
+export interface InventoryPart {
+  /** Its path in the file: below the zone's inventory, or in `defaults:` when the zone takes it from there. */
+  path: Array<string | number>;
+  /** The zone takes it from `defaults:`: the other zones of the file that take it from there too. */
+  shared?: string[];
+}
+
+/** The inventory of a zone in a file, as `locateInventory` finds it. */
+export interface LocatedInventory {
+  doc: Document;
+  /** The path of the zone's inventory (`zones[i]…script_inventory`), of a `script_inventory:` block, or []. */
+  path: Array<string | number>;
+  /** The same, as messages name it. */
+  where: string;
+  /** What the file means for the zone: its own keys and what it takes from `defaults:`, as written. */
+  value: unknown;
+  /** The zone's name in the file (its zone_id when it has none); undefined for a plain block. */
+  zone?: string;
+  /** Where the zone's value at `keys` (below its inventory) is written. */
+  part(keys: readonly string[]): InventoryPart;
+}
+
+/** The zone's inventory as the file means it, every text read back (`$${` is `${`). */
+export interface FileInventory {
+  pages: string[];
+  /** The authorized entries holding a `url` string (with their justification and hash). */
+  authorized: AuthorizedScript[];
+  headerUrls: string[];
+  /** `headers.pinned`: each header name and its value. */
+  pins: Map<string, string>;
+}
+
+function rec(v: unknown): Record<string, unknown> | undefined {
+  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+function valueAt(root: unknown, path: ReadonlyArray<string | number>): unknown {
+  let v = root;
+  for (const key of path) v = Array.isArray(v) ? v[Number(key)] : getOwn(rec(v) ?? {}, String(key));
+  return v;
+}
+
+/** A path as a JSON pointer (RFC 6901), and back. */
+function pointerOf(path: ReadonlyArray<string | number>): string {
+  return path.map((k) => `/${String(k).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
+}
+
+function pathOf(pointer: string): string[] {
+  return pointer
+    .split("/")
+    .slice(1)
+    .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+/** A path as messages name it: `zones[0].page_shield.script_inventory`. */
+export function pathText(path: ReadonlyArray<string | number>): string {
+  return path.map((k, i) => (typeof k === "number" ? `[${k}]` : i === 0 ? k : `.${k}`)).join("");
 }
 
 function zoneIndex(zones: YAMLSeq, zone: { id: string; name?: string }): number {
@@ -258,45 +314,177 @@ function zoneIndex(zones: YAMLSeq, zone: { id: string; name?: string }): number 
   return zones.items.findIndex((z) => isMap(z) && String(z.get("name") ?? "").toLowerCase() === zone.name);
 }
 
-/** Where the inventory sits in `text`: a zoneform file's zone, a `script_inventory:` block, or the top level. */
+/** The zone at `i` of the file as messages name it: its name, else its zone_id, else `zones[i]`. */
+function zoneName(zones: YAMLSeq, i: number): string {
+  const z = zones.items[i];
+  const named = isMap(z) ? (z.get("name") ?? z.get("zone_id")) : undefined;
+  return printable(named === undefined || named === null ? `zones[${i}]` : String(named));
+}
+
+/** The document as plain data, as the configuration reads it (merge keys resolved, aliases bounded). */
+function plain(text: string, label: string): unknown {
+  try {
+    return parseDocument(text, { merge: true }).toJS({ maxAliasCount: 100 });
+  } catch (err) {
+    throw new UsageError(`${label}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/**
+ * Where the inventory sits in `text`: a zoneform file's zone (its own keys, and what it takes from the
+ * file's `defaults:`, merged by `defaults`), a `script_inventory:` block, or the top level.
+ */
 export function locateInventory(
   text: string,
   label: string,
   zone: { id: string; name?: string },
-): { doc: Document; path: Array<string | number>; where: string } {
+  defaults: DefaultsMerger,
+): LocatedInventory {
   const doc = parseDocument(text);
   if (doc.errors.length > 0) throw new UsageError(`${label}: not YAML: ${doc.errors[0]!.message}`);
+  const inPlace = (path: Array<string | number>, where: string): LocatedInventory => ({
+    doc,
+    path,
+    where,
+    value: valueAt(plain(text, label), path),
+    part: (keys) => ({ path: [...path, ...keys] }),
+  });
   if (isSeq(doc.get("zones", true))) {
-    const i = zoneIndex(doc.get("zones", true) as YAMLSeq, zone);
+    const zones = doc.get("zones", true) as YAMLSeq;
+    const i = zoneIndex(zones, zone);
     if (i < 0)
       throw new UsageError(
         `${label}: no zone ${zone.id}${zone.name ? ` (${zone.name})` : ""} in the file; add it under zones: first`,
       );
-    return {
-      doc,
-      path: ["zones", i, ...SCRIPT_INVENTORY_KEYS],
-      where: `zones[${i}].${SCRIPT_INVENTORY_KEYS.join(".")}`,
+    const path: Array<string | number> = ["zones", i, ...SCRIPT_INVENTORY_KEYS];
+    const merged = defaults(plain(text, label));
+    const part = (keys: readonly string[]): InventoryPart => {
+      const own = [...path, ...keys];
+      const from = merged.origin(pointerOf(own));
+      if (from === pointerOf(own) || valueAt(merged.value, own) === undefined) return { path: own };
+      const shared = zones.items.flatMap((_, j) => {
+        const theirs = ["zones", j, ...own.slice(2)];
+        if (j === i || merged.origin(pointerOf(theirs)) !== from || valueAt(merged.value, theirs) === undefined)
+          return [];
+        return [zoneName(zones, j)];
+      });
+      return { path: pathOf(from), shared };
     };
+    return { doc, path, where: pathText(path), value: valueAt(merged.value, path), zone: zoneName(zones, i), part };
   }
-  if (isMap(doc.get("script_inventory", true))) return { doc, path: ["script_inventory"], where: "script_inventory" };
-  if (isMap(doc.contents) || doc.contents === null) return { doc, path: [], where: "the top level" };
+  if (isMap(doc.get("script_inventory", true))) return inPlace(["script_inventory"], "script_inventory");
+  if (isMap(doc.contents) || doc.contents === null) return inPlace([], "the top level");
   throw new UsageError(
     `${label}: expected a zoneform file (zones:) or an inventory block (script_inventory:, or pages: and authorized:)`,
   );
 }
 
-/** The page patterns the inventory in `text` already has (none when it has no inventory yet). */
-export function existingPages(text: string, label: string, zone: { id: string; name?: string }): string[] {
-  const { doc, path } = locateInventory(text, label, zone);
-  const pages = doc.getIn([...path, "pages"], true);
-  return isSeq(pages)
-    ? pages.items.flatMap((p) => (isScalar(p) && typeof p.value === "string" ? [readBack(p.value)] : []))
-    : [];
+/**
+ * The zone's inventory in a located file, each text read back as the file means it (`$${` is `${`).
+ * Throws UsageError when `pages`, `authorized` or `headers.urls` is not a list, or `headers.pinned`
+ * not a mapping.
+ */
+export function readInventory(located: LocatedInventory, label: string): FileInventory {
+  const inv = rec(located.value) ?? {};
+  const listAt = (key: string): unknown[] => {
+    if (!Object.hasOwn(inv, key)) return [];
+    const v = inv[key];
+    if (!Array.isArray(v)) throw new UsageError(`${label}: ${located.where}.pages and .authorized must be lists`);
+    return v;
+  };
+  const texts = (items: unknown[]) => items.flatMap((p) => (typeof p === "string" ? [readBack(p)] : []));
+  const pages = texts(listAt("pages"));
+  const authorized = listAt("authorized").flatMap((item): AuthorizedScript[] => {
+    const e = rec(item);
+    const url = e ? getOwn(e, "url") : undefined;
+    if (!e || typeof url !== "string") return [];
+    const justification = getOwn(e, "justification");
+    const hash = getOwn(e, "hash");
+    return [
+      {
+        url: readBack(url),
+        justification: typeof justification === "string" ? justification : String(justification ?? ""),
+        ...(typeof hash === "string" ? { hash } : {}),
+      },
+    ];
+  });
+  const headers = getOwn(inv, "headers");
+  const urls = rec(headers) ? getOwn(rec(headers)!, "urls") : undefined;
+  const pinned = rec(headers) ? getOwn(rec(headers)!, "pinned") : undefined;
+  if ((urls !== undefined && urls !== null && !Array.isArray(urls)) || (pinned != null && !rec(pinned)))
+    throw new UsageError(`${label}: ${located.where}.headers.urls must be a list and .pinned a mapping`);
+  const pins = new Map<string, string>();
+  for (const [name, value] of Object.entries(rec(pinned) ?? {}))
+    pins.set(name, typeof value === "string" ? readBack(value) : "");
+  return { pages, authorized, headerUrls: Array.isArray(urls) ? texts(urls) : [], pins };
+}
+
+/** The page patterns the zone's inventory in `text` already has (none when it has no inventory yet). */
+export function existingPages(
+  text: string,
+  label: string,
+  zone: { id: string; name?: string },
+  defaults: DefaultsMerger,
+): string[] {
+  return readInventory(locateInventory(text, label, zone, defaults), label).pages;
+}
+
+/** What a merge adds, and to which list or mapping of the zone's inventory (keys below it). */
+type Addition = { keys: string[] } & (
+  | { kind: "seq"; items: unknown[] }
+  | { kind: "map"; pairs: Array<[string, unknown]> }
+);
+
+/**
+ * The additions placed where the zone's lists and mappings are written: in the zone, or in `defaults:`
+ * when the zone takes the value from there (a list written in the zone would replace that one whole).
+ * A list that other zones take from `defaults:` too gets something only with `intoDefaults`, else the
+ * merge is refused (UsageError, naming them); a mapping merges key by key, so what it adds goes into
+ * the zone. An empty addition to a value from `defaults:` is dropped (it would take that value out).
+ */
+function placed(
+  located: LocatedInventory,
+  additions: readonly Addition[],
+  label: string,
+  intoDefaults: boolean,
+): { additions: YamlAddition[]; where: string } {
+  const out: YamlAddition[] = [];
+  const refused: Array<{ keys: string[]; shared: string[] }> = [];
+  const places = new Set<string>();
+  for (const add of additions) {
+    const part = located.part(add.keys);
+    const empty = add.kind === "seq" ? add.items.length === 0 : add.pairs.length === 0;
+    let path = part.path;
+    if (part.shared !== undefined) {
+      if (empty) continue;
+      if (part.shared.length > 0 && !intoDefaults) {
+        if (add.kind === "seq") refused.push({ keys: add.keys, shared: part.shared });
+        path = [...located.path, ...add.keys];
+      }
+    }
+    out.push(add.kind === "seq" ? { path, kind: "seq", items: add.items } : { path, kind: "map", pairs: add.pairs });
+    if (!empty) places.add(pathText(path.slice(0, path.length - add.keys.length)));
+  }
+  if (refused.length > 0) {
+    const lists = refused.map((r) => [...SCRIPT_INVENTORY_KEYS, ...r.keys].join(".")).join(" and ");
+    const zones = [...new Set(refused.flatMap((r) => r.shared))].join(", ");
+    const these = refused.length === 1 ? "this list" : "these lists";
+    throw new UsageError(
+      `${label}: zone ${located.zone ?? "?"} takes ${lists} from defaults:, as do ${zones}; written in the zone, ` +
+        `${these} would replace the one${refused.length === 1 ? "" : "s"} in defaults whole, dropping the ` +
+        `entries there. Give --into-defaults to add to defaults: for every zone that takes ` +
+        `${refused.length === 1 ? "it" : "them"}, or write the zone's own ${refused.length === 1 ? "list" : "lists"} ` +
+        "under the zone (with the entries of defaults it keeps) and merge again",
+    );
+  }
+  return { additions: out, where: places.size > 0 ? [...places].join(" and ") : located.where };
 }
 
 /**
  * Adds the scripts no entry of `text` covers, and the page patterns it lacks. `zone` picks the zone of a
- * zoneform file (by id, else by name). Throws UsageError when the file is neither shape.
+ * zoneform file (by id, else by name); what the zone takes from the file's `defaults:` counts as its
+ * own, and what is added goes where it is written (placed). Throws UsageError when the file is neither
+ * shape, or a list the merge adds to is shared in `defaults:` without `intoDefaults`.
  */
 export function mergeInventory(
   text: string,
@@ -308,20 +496,19 @@ export function mergeInventory(
     zone: { id: string; name?: string };
     now: Date;
     headers?: PageHeadersSeen;
+    /** config's applyDefaults. */
+    defaults: DefaultsMerger;
+    /** `--into-defaults`: add to a list other zones take from `defaults:` too. */
+    intoDefaults?: boolean;
   },
 ): MergeResult {
-  const { doc, path, where } = locateInventory(text, label, opts.zone);
-  const at = (...keys: string[]) => [...path, ...keys];
-  const list = (key: string) => (doc.hasIn(at(key)) ? doc.getIn(at(key), true) : undefined);
-  const pages = list("pages");
-  const seq = list("authorized");
-  if ((pages !== undefined && !isSeq(pages)) || (seq !== undefined && !isSeq(seq)))
-    throw new UsageError(`${label}: ${where}.pages and .authorized must be lists`);
-
-  const known = new Set((pages?.items ?? []).map((p) => (isScalar(p) ? readBack(String(p.value)) : "")));
+  const located = locateInventory(text, label, opts.zone, opts.defaults);
+  const { doc } = located;
+  const file = readInventory(located, label);
+  const known = new Set(file.pages);
   const pagesAdded = opts.pages.filter((p) => !known.has(p));
 
-  const existing = seq ? urlsOf(seq) : [];
+  const existing = file.authorized;
   const { scripts: kept, leftOut } = withoutLookalikes(scripts, {
     pages: [...known, ...pagesAdded],
     authorized: existing,
@@ -334,15 +521,16 @@ export function mergeInventory(
     entries.push(entryNode(doc, entry, seen, note));
     added.push(entry);
   }
-  const additions: YamlAddition[] = [
-    { path: at("pages"), kind: "seq", items: pagesAdded.map((p) => escapeTemplates(p)) },
-    { path: at("authorized"), kind: "seq", items: entries },
+  const additions: Addition[] = [
+    { keys: ["pages"], kind: "seq", items: pagesAdded.map((p) => escapeTemplates(p)) },
+    { keys: ["authorized"], kind: "seq", items: entries },
   ];
-  const headers = opts.headers ? mergeHeaders(doc, at("headers"), opts.headers, label, where) : undefined;
+  const headers = opts.headers ? mergeHeaders(file, opts.headers) : undefined;
   if (headers) additions.push(...headers.additions);
+  const { additions: edits, where } = placed(located, additions, label, opts.intoDefaults === true);
   let out: ReturnType<typeof addToYaml>;
   try {
-    out = addToYaml(text, additions);
+    out = addToYaml(text, edits);
   } catch (err) {
     if (!(err instanceof YamlShapeError)) throw err;
     throw new UsageError(`${label}: ${err.message}, where the inventory goes (${where})`);
@@ -358,29 +546,10 @@ export function mergeInventory(
   };
 }
 
-/** The additions to the file's `headers` (URLs and pins it lacks) and what it pins otherwise. */
-function mergeHeaders(
-  doc: Document,
-  at: Array<string | number>,
-  seen: PageHeadersSeen,
-  label: string,
-  where: string,
-): { additions: YamlAddition[]; merge: HeaderMerge } {
-  const urls = doc.getIn([...at, "urls"], true);
-  const pinned = doc.getIn([...at, "pinned"], true);
-  if (
-    (urls !== undefined && urls !== null && !isSeq(urls)) ||
-    (pinned !== undefined && pinned !== null && !isMap(pinned))
-  )
-    throw new UsageError(`${label}: ${where}.headers.urls must be a list and .pinned a mapping`);
-  const knownUrls = new Set((isSeq(urls) ? urls.items : []).map((u) => (isScalar(u) ? readBack(String(u.value)) : "")));
-  // The file's pins, their values read back as the file means them (`$${` is `${`).
-  const filePins = new Map<string, string>();
-  if (isMap(pinned))
-    for (const p of pinned.items) {
-      const key = isScalar(p.key) ? String(p.key.value) : undefined;
-      if (key !== undefined) filePins.set(key, isScalar(p.value) ? readBack(String(p.value.value ?? "")) : "");
-    }
+/** The additions to the inventory's `headers` (URLs and pins it lacks) and what it pins otherwise. */
+function mergeHeaders(file: FileInventory, seen: PageHeadersSeen): { additions: Addition[]; merge: HeaderMerge } {
+  const knownUrls = new Set(file.headerUrls);
+  const filePins = file.pins;
   const { pinned: drafted, uneven } = draftPins(seen);
   const urlsAdded = seen.pages.map((p) => p.url).filter((u, i, all) => !knownUrls.has(u) && all.indexOf(u) === i);
   const pinsAdded = drafted.filter(([name]) => !filePins.has(name));
@@ -391,9 +560,9 @@ function mergeHeaders(
   const notSent = [...filePins.keys()].filter((name) => seen.pages.every((p) => getOwn(p.headers, name) === undefined));
   return {
     additions: [
-      { path: [...at, "urls"], kind: "seq", items: urlsAdded.map((u) => escapeTemplates(u)) },
+      { keys: ["headers", "urls"], kind: "seq", items: urlsAdded.map((u) => escapeTemplates(u)) },
       {
-        path: [...at, "pinned"],
+        keys: ["headers", "pinned"],
         kind: "map",
         pairs: pinsAdded.map(([name, value]): [string, unknown] => [name, escapeTemplates(value)]),
       },

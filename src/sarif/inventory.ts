@@ -3,15 +3,16 @@
 // changed, stale; no script detail is read, so a changed script has no fetch time), and each malicious
 // script among them (the verdict `audit` uses, default thresholds). Located in FILE: an unauthorized
 // script at its `authorized:` list, a changed or stale one at its entry, a malicious one at the entry
-// authorizing it (else the zone). Pure.
-import { isSeq } from "yaml";
+// authorizing it (else the zone). What the zone takes from FILE's `defaults:` counts, and is located
+// there. Pure.
 import type { ZoneName } from "./log.js";
 import { sarifLog, sarifResult, type SarifResult } from "./log.js";
 import { inventoryFinding } from "./findings.js";
 import { inventoryFilePositions, type ConfigPositions } from "./locate.js";
 import { checkInventory, DEFAULT_STALE_DAYS, type SeenScript } from "../inventory/check.js";
 import type { AuthorizedScript, ScriptInventory } from "../inventory/types.js";
-import { locateInventory } from "../inventory/yaml.js";
+import { locateInventory, readInventory } from "../inventory/yaml.js";
+import { applyDefaults } from "../config/defaults.js";
 
 export const DEFAULT_INVENTORY_CATEGORY = "zoneform/inventory";
 
@@ -28,26 +29,17 @@ export interface InventorySarifInput {
   category?: string;
 }
 
-function str(v: unknown): string | undefined {
-  return typeof v === "string" ? v : undefined;
-}
-
-/** The authorized entries of FILE's inventory for the zone (entries without a url string are skipped). */
+/**
+ * The authorized entries of FILE's inventory for the zone, as the file means them: what the zone takes
+ * from FILE's `defaults:` included, each url read back (`$${` is `${`); entries without a url string
+ * are skipped.
+ */
 function authorizedIn(
   merge: NonNullable<InventorySarifInput["merge"]>,
   zone: ZoneName,
 ): { authorized: AuthorizedScript[]; path: Array<string | number> } {
-  const { doc, path } = locateInventory(merge.text, merge.label, zone);
-  const node = doc.getIn([...path, "authorized"], true);
-  const items: unknown = isSeq(node) ? node.toJSON() : [];
-  const authorized = (Array.isArray(items) ? items : []).flatMap((e: unknown): AuthorizedScript[] => {
-    const r = e !== null && typeof e === "object" ? (e as Record<string, unknown>) : {};
-    const url = str(r.url);
-    if (url === undefined) return [];
-    const hash = str(r.hash);
-    return [{ url, justification: str(r.justification) ?? "", ...(hash !== undefined ? { hash } : {}) }];
-  });
-  return { authorized, path };
+  const located = locateInventory(merge.text, merge.label, zone, applyDefaults);
+  return { authorized: readInventory(located, merge.label).authorized, path: located.path };
 }
 
 export function inventorySarif(input: InventorySarifInput): { log: Record<string, unknown>; results: number } {

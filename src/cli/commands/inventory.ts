@@ -4,7 +4,9 @@
 // --pin-hashes) to stdout or --out; with --merge FILE adds to FILE only the scripts no entry covers yet
 // (and new page patterns), keeping its justifications and comments. --headers URL also fetches each
 // payment page (apart from the API, as audit does) and pins the security headers it sends now; with
-// --merge, only the URLs and pins FILE lacks are added, and a pin FILE has keeps its value.
+// --merge, only the URLs and pins FILE lacks are added, and a pin FILE has keeps its value. What the zone
+// takes from FILE's `defaults:` counts as its own, and is added to there (a list other zones take from
+// there too only with --into-defaults).
 import type { Command } from "commander";
 import { resolve } from "node:path";
 import { DEFAULT_STALE_DAYS } from "../../inventory/check.js";
@@ -20,6 +22,7 @@ import {
   type LeftOutScript,
   type PageHeadersSeen,
 } from "../../inventory/yaml.js";
+import { applyDefaults } from "../../config/defaults.js";
 import { MAX_CONFIG_FILE_BYTES } from "../../config/load.js";
 import { RuntimeError, UsageError } from "../../errors.js";
 import { describeReadProblem, FileReadError, readRegularFile } from "../../read-file.js";
@@ -45,6 +48,7 @@ interface InventoryFlags extends ClientFlagValues {
   merge?: string;
   pinHashes?: boolean;
   force?: boolean;
+  intoDefaults?: boolean;
   format: string;
   sarifCategory?: string;
   headers?: string[];
@@ -82,6 +86,11 @@ export function register(program: Command, ctx: CommandContext): void {
     .option(
       "--pin-hashes",
       "pin each new entry to the hash Page Shield last fetched (a changed script is then reported)",
+    )
+    .option(
+      "--into-defaults",
+      "with --merge: add to a list of the inventory that the zone takes from FILE's defaults: and other " +
+        "zones take too (for all of them; else refused)",
     )
     .option("--force", "overwrite the --out file")
     .option(
@@ -121,6 +130,10 @@ export function register(program: Command, ctx: CommandContext): void {
       throw new UsageError(`--format ${printable(opts.format)}: expected one of ${FORMATS.join(", ")}`);
     const sarif = opts.format === "sarif";
     const sarifCategory = parseSarifCategory(opts.sarifCategory, opts.format);
+    if (opts.intoDefaults && (mergeText === undefined || sarif))
+      throw new UsageError(
+        "--into-defaults adds to the defaults: of --merge FILE: give --merge FILE, without --format sarif",
+      );
     if (sarif && opts.pinHashes)
       throw new UsageError("--pin-hashes pins the entries of a draft: --format sarif drafts nothing");
     const headerUrls = opts.headers ?? [];
@@ -144,7 +157,8 @@ export function register(program: Command, ctx: CommandContext): void {
       const zoneId = await resolveZoneRef(client, zoneRef!);
       const zone = { id: zoneId, ...("name" in zoneRef! ? { name: zoneRef.name } : {}) };
       // Merging: the file's pages in scope and the new ones given.
-      const existing = mergeText === undefined ? [] : existingPages(mergeText, `--merge ${opts.merge}`, zone);
+      const existing =
+        mergeText === undefined ? [] : existingPages(mergeText, `--merge ${opts.merge}`, zone, applyDefaults);
       const pages = [...new Set([...existing, ...given])];
       if (pages.length === 0)
         throw new UsageError(
@@ -193,6 +207,8 @@ export function register(program: Command, ctx: CommandContext): void {
           zone,
           now,
           ...(headers ? { headers } : {}),
+          defaults: applyDefaults,
+          intoDefaults: opts.intoDefaults === true,
         });
         const target = outPath ?? resolve(io.cwd, opts.merge!);
         const headersAdded = (merged.headers?.urlsAdded.length ?? 0) + (merged.headers?.pinsAdded.length ?? 0);

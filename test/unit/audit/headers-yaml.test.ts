@@ -4,6 +4,7 @@
 // again only where a splice cannot be made. Pure.
 import { parseDocument } from "yaml";
 import { describe, expect, it } from "vitest";
+import { applyDefaults } from "../../../src/config/defaults.js";
 import { parseConfigText } from "../../../src/config/index.js";
 import { addToYaml, YamlShapeError } from "../../../src/inventory/yaml-edit.js";
 import { draftInventory, draftPins, mergeInventory } from "../../../src/inventory/yaml.js";
@@ -135,7 +136,13 @@ describe("mergeInventory --headers", () => {
   };
 
   it("adds only the URLs and pins the file lacks, every byte of it kept, and says what differs", () => {
-    const r = mergeInventory(file, "f", [], { pages: [], zone: { id: Z }, now: NOW, headers: seen });
+    const r = mergeInventory(file, "f", [], {
+      pages: [],
+      zone: { id: Z },
+      now: NOW,
+      defaults: applyDefaults,
+      headers: seen,
+    });
     expect(r.spliced).toBe(true);
     expect(r.text).toBe(
       file
@@ -150,7 +157,13 @@ describe("mergeInventory --headers", () => {
       uneven: [],
     });
     // A second merge finds nothing to add and leaves the text as it is.
-    const again = mergeInventory(r.text, "f", [], { pages: [], zone: { id: Z }, now: NOW, headers: seen });
+    const again = mergeInventory(r.text, "f", [], {
+      pages: [],
+      zone: { id: Z },
+      now: NOW,
+      defaults: applyDefaults,
+      headers: seen,
+    });
     expect(again.text).toBe(r.text);
     expect(again.headers!.pinsAdded).toEqual([]);
   });
@@ -159,7 +172,13 @@ describe("mergeInventory --headers", () => {
     const bare =
       `version: 1\nzones:\n  - zone_id: ${Z}\n    page_shield:\n    \n      script_inventory:\n` +
       "         pages: [shop.example/checkout*]\n         authorized: []\n  - zone_id: x\n";
-    const r = mergeInventory(bare, "f", [], { pages: [], zone: { id: Z }, now: NOW, headers: seen });
+    const r = mergeInventory(bare, "f", [], {
+      pages: [],
+      zone: { id: Z },
+      now: NOW,
+      defaults: applyDefaults,
+      headers: seen,
+    });
     expect(r.spliced).toBe(true);
     expect(r.text).toBe(
       bare.replace(
@@ -178,6 +197,7 @@ describe("mergeInventory --headers", () => {
       pages: [],
       zone: { id: Z },
       now: NOW,
+      defaults: applyDefaults,
       headers: { pages: [{ url: URL1, headers: { "x-frame-options": "DENY" } }] },
     });
     expect(r.headers!.notSent).toEqual(["content-security-policy", "referrer-policy"]);
@@ -186,9 +206,9 @@ describe("mergeInventory --headers", () => {
 
   it("refuses a headers block whose urls is not a list", () => {
     const bad = file.replace(`          urls:\n            - ${URL1}   # the card page\n`, "          urls: one\n");
-    expect(() => mergeInventory(bad, "f", [], { pages: [], zone: { id: Z }, now: NOW, headers: seen })).toThrow(
-      "headers.urls must be a list and .pinned a mapping",
-    );
+    expect(() =>
+      mergeInventory(bad, "f", [], { pages: [], zone: { id: Z }, now: NOW, defaults: applyDefaults, headers: seen }),
+    ).toThrow("headers.urls must be a list and .pinned a mapping");
   });
 });
 
@@ -278,6 +298,7 @@ describe("mergeInventory into a file of another shape", () => {
         pages: ["shop.example/checkout*"],
         zone: { id: Z },
         now: NOW,
+        defaults: applyDefaults,
       }),
     ).toThrow("--merge f: expected a collection at zones.0.page_shield, where the inventory goes");
   });

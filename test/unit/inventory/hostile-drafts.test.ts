@@ -2,6 +2,7 @@
 // so the drafted or merged file loads to the URL itself, reads no environment variable and fails no plan
 // when one is unset; a look-alike host is never drafted as an entry (named as left out instead).
 import { describe, expect, it } from "vitest";
+import { applyDefaults } from "../../../src/config/defaults.js";
 import { parseConfigText } from "../../../src/config/index.js";
 import type { SeenScript } from "../../../src/inventory/check.js";
 import { draftInventory, mergeInventory, withoutLookalikes } from "../../../src/inventory/yaml.js";
@@ -87,7 +88,12 @@ describe("merges from hostile text", () => {
       seen("https://www.pay.example/assets/check\u200bout.js", 6),
       seen("https://www.pay-example.com/assets/checkout.js", 7),
     ];
-    const r = mergeInventory(file, "f", scripts, { pages: ["pay.example/checkout*"], zone: { id: Z }, now: NOW });
+    const r = mergeInventory(file, "f", scripts, {
+      pages: ["pay.example/checkout*"],
+      zone: { id: Z },
+      now: NOW,
+      defaults: applyDefaults,
+    });
     expect(r.added.map((a) => a.url)).toEqual([ENV_URL]);
     expect(r.leftOut.map((l) => l.url)).toEqual([
       "https://js.stripe.com.evil.example/skimmer.js",
@@ -99,7 +105,12 @@ describe("merges from hostile text", () => {
     expect(r.text).toContain("url: https://cdn.pay.example/$${env:CLOUDFLARE_API_TOKEN}/a.js?x=$${env:HOME}");
     const loaded = parseConfigText(r.text, "z.yaml", {});
     expect(loaded.desired.zones[0]!.page_shield!.script_inventory!.authorized.map((a) => a.url)).toContain(ENV_URL);
-    const again = mergeInventory(r.text, "f", scripts, { pages: ["pay.example/checkout*"], zone: { id: Z }, now: NOW });
+    const again = mergeInventory(r.text, "f", scripts, {
+      pages: ["pay.example/checkout*"],
+      zone: { id: Z },
+      now: NOW,
+      defaults: applyDefaults,
+    });
     expect(again.added).toEqual([]);
     expect(again.text).toBe(r.text);
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { applyDefaults } from "../../../src/config/defaults.js";
 import { parseConfigText } from "../../../src/config/index.js";
 import { ConfigError } from "../../../src/errors.js";
 import { checkInventory, scriptsNeedingDetail, type SeenScript } from "../../../src/inventory/check.js";
@@ -140,7 +141,12 @@ describe("YAML writer and merger", () => {
       "            justification: Stripe card form # keep",
       "",
     ].join("\n");
-    const r = mergeInventory(file, "f", scripts, { pages: ["example.com/pay/*"], zone: { id: Z }, now: NOW });
+    const r = mergeInventory(file, "f", scripts, {
+      pages: ["example.com/pay/*"],
+      zone: { id: Z },
+      now: NOW,
+      defaults: applyDefaults,
+    });
     expect(r.added.map((a) => a.url)).toEqual(["https://example.com/new.js"]);
     expect(r.pagesAdded).toEqual(["example.com/pay/*"]);
     for (const kept of [
@@ -156,9 +162,14 @@ describe("YAML writer and merger", () => {
       "the justification is still a TODO: write why the script is needed on the payment page",
     );
     // Merging again adds nothing and changes nothing.
-    expect(mergeInventory(r.text, "f", scripts, { pages: ["example.com/pay/*"], zone: { id: Z }, now: NOW }).text).toBe(
-      r.text,
-    );
+    expect(
+      mergeInventory(r.text, "f", scripts, {
+        pages: ["example.com/pay/*"],
+        zone: { id: Z },
+        now: NOW,
+        defaults: applyDefaults,
+      }).text,
+    ).toBe(r.text);
   });
 
   it("merges into a plain inventory block", () => {
@@ -166,6 +177,7 @@ describe("YAML writer and merger", () => {
       pages: [],
       zone: { id: Z },
       now: NOW,
+      defaults: applyDefaults,
     });
     expect(r.where).toBe("script_inventory");
     expect(r.added).toHaveLength(2);
