@@ -1,7 +1,9 @@
 // Where a finding sits in the configuration, for SARIF's physical locations: the zone's entry in its
 // file, the script inventory's `authorized:` list, or the authorized entry covering a script URL. The
 // files are parsed again with positions (the same parser `validate` uses for file:line); a zone the files
-// do not declare falls back to line 1 of the first file, and there is no file when none was read.
+// do not declare falls back to line 1 of the first file, and there is no file when none was read. A
+// value a zone takes from its file's `defaults:` (config/defaults.ts) is located where defaults write it.
+import { applyDefaults } from "../config/defaults.js";
 import { parseYaml } from "../config/parse.js";
 import type { Locator } from "../config/problems.js";
 import {
@@ -11,17 +13,19 @@ import {
   scriptInventoryPointer,
   urlMatches,
 } from "../sections/page-shield/index.js";
+import { replaceTemplateTokens } from "../template.js";
 import type { FilePosition } from "./log.js";
 
 /** A zone's script inventory in one file: where the zone and its inventory are, and the entries' urls. */
 interface ZoneBlock {
   file: string;
+  /** Where a pointer of the merged document (the zones with their defaults) was written in the file. */
   locate: Locator;
   /** Pointer of the zone's mapping (absent for a plain inventory block). */
   zone?: string;
   /** Pointer of the inventory mapping (`…/script_inventory`, or "" for a top-level block). */
   inventory: string;
-  /** The `url` of each authorized entry, in file order (undefined where an entry has none). */
+  /** The `url` of each authorized entry, in file order (undefined where an entry has none), read back. */
   urls: Array<string | undefined>;
   /** The page URLs of `headers.urls`, in file order (undefined where an item is not a string). */
   pageUrls: Array<string | undefined>;
@@ -50,20 +54,32 @@ function str(v: unknown): string | undefined {
   return typeof v === "string" ? v : undefined;
 }
 
+/** A text of the file as it means it: `$${` is `${` (a `${…}` reference stays as written). */
+function readBack(v: unknown): string | undefined {
+  return typeof v === "string" ? replaceTemplateTokens(v, (whole) => whole) : undefined;
+}
+
+/** The file's document with its defaults merged into its zones, and a locator of where each value was written. */
+function merged(text: string, file: string): { value: unknown; locate: Locator } {
+  const parsed = parseYaml(text, file);
+  const expanded = applyDefaults(parsed.value);
+  return { value: expanded.value, locate: (pointer, at) => parsed.locate(expanded.origin(pointer), at) };
+}
+
 function record(v: unknown): Record<string, unknown> | undefined {
   return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
 function urlsOf(inventory: unknown): Array<string | undefined> {
   const list = record(inventory)?.authorized;
-  return Array.isArray(list) ? list.map((e) => str(record(e)?.url)) : [];
+  return Array.isArray(list) ? list.map((e) => readBack(record(e)?.url)) : [];
 }
 
 function headersOf(inventory: unknown): Pick<ZoneBlock, "pageUrls" | "pinned"> {
   const headers = record(record(inventory)?.headers);
   const urls = headers?.urls;
   const pinned = record(headers?.pinned);
-  return { pageUrls: Array.isArray(urls) ? urls.map(str) : [], pinned: pinned ? Object.keys(pinned) : [] };
+  return { pageUrls: Array.isArray(urls) ? urls.map(readBack) : [], pinned: pinned ? Object.keys(pinned) : [] };
 }
 
 /** A JSON pointer's token (RFC 6901). */
@@ -142,7 +158,7 @@ function positions(blocks: ReadonlyMap<string, ZoneBlock>, first: string | undef
 export function configPositions(sources: ReadonlyArray<{ file: string; text: string }>): ConfigPositions {
   const blocks = new Map<string, ZoneBlock>();
   for (const s of sources) {
-    const parsed = parseYaml(s.text, s.file);
+    const parsed = merged(s.text, s.file);
     const zones = record(parsed.value)?.zones;
     if (!Array.isArray(zones)) continue;
     zones.forEach((z, i) => {
@@ -164,7 +180,7 @@ export function configPositions(sources: ReadonlyArray<{ file: string; text: str
 
 /**
  * Positions in an inventory file (`inventory --merge FILE`): `path` is where the zone's inventory sits
- * in it (as `locateInventory` found it), `zonePath` the zone's entry when the file is a zoneform file.
+ * in it (as `locateInventory` found it: `zones[i]…` in a zoneform file, whose defaults count).
  */
 export function inventoryFilePositions(
   file: string,
@@ -172,7 +188,7 @@ export function inventoryFilePositions(
   zoneId: string,
   path: ReadonlyArray<string | number>,
 ): ConfigPositions {
-  const parsed = parseYaml(text, file);
+  const parsed = merged(text, file);
   const pointer = path.map((p) => `/${p}`).join("");
   let value: unknown = parsed.value;
   for (const p of path) value = Array.isArray(value) ? value[Number(p)] : record(value)?.[String(p)];

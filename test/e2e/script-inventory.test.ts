@@ -2,7 +2,9 @@
 // drafts a block from the emulator's payment-page scripts; `audit -c` with it exits 0; an unauthorized
 // script appears (exit 2); a pinned script changes hash (exit 2, "changed script … fetched at …"); an
 // authorization goes stale (reported, exit 0 unless --fail-on stale); `inventory --merge` then `audit`
-// exits 0. Exact calls from the emulator's request log: one list per zone, details only when needed.
+// exits 0; with the inventory in the file's `defaults:`, the merge adds there (refused while other zones
+// share it, unless --into-defaults) and `--format sarif` points at its lines. Exact calls from the
+// emulator's request log: one list per zone, details only when needed.
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -204,5 +206,66 @@ describe("script inventory of payment pages", () => {
     expect(csp.stdout).toContain("action: allow");
     expect(csp.stdout).toContain("https://js.stripe.com/v3/");
     expect(csp.stdout).toContain('(http.host eq "pay.example" and starts_with(http.request.uri.path, "/checkout"))');
+  });
+
+  it("inventory --merge into defaults: refused while another zone shares it, --into-defaults adds there", async () => {
+    const OTHER = "other.example";
+    await emu.admin("POST", "/zones", { name: OTHER, plan: "enterprise" });
+    const config = join(dir, "zoneform.yaml");
+    const file = [
+      "version: 1", // 1
+      "defaults:", // 2
+      "  page_shield:", // 3
+      "    script_inventory:", // 4
+      `      pages: ["${PAGES[0]}", "${PAGES[1]}"]`, // 5
+      "      authorized:", // 6
+      "        - url: https://js.stripe.com/v3/*", // 7
+      "          justification: Stripe Elements card form # reviewed", // 8
+      "zones:", // 9
+      `  - zone_id: ${ZID}`, // 10
+      `    name: ${NAME}`, // 11
+      `  - zone_id: ${zoneId(OTHER)}`, // 12
+      `    name: ${OTHER}`, // 13
+      "",
+    ].join("\n");
+    await writeFile(config, file);
+
+    // --format sarif reads the zone's entries from defaults and points at them there.
+    const sarif = await runCli(emu, ["inventory", "--zone", NAME, "--merge", config, "--format", "sarif"]);
+    expect(sarif.code, sarif.stderr).toBe(0);
+    const results = JSON.parse(sarif.stdout).runs[0].results as any[];
+    expect(results.length).toBeGreaterThan(0);
+    expect(results.some((r) => r.message.text.includes(STRIPE))).toBe(false);
+    expect(results.map((r) => [r.ruleId, r.locations[0].physicalLocation.region.startLine])).toEqual(
+      results.map(() => ["zoneform/unauthorized-script", 6]),
+    );
+
+    await emu.clearRequests();
+    const refused = await runCli(emu, ["inventory", "--zone", NAME, "--merge", config]);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain(
+      "zone pay.example takes page_shield.script_inventory.authorized from defaults:, as do other.example;",
+    );
+    expect(refused.stderr).toContain("--into-defaults");
+    expect(refused.stderr).not.toMatch(/\n\s+at /);
+    expect(await readFile(config, "utf8")).toBe(file);
+    expect(await emu.calls()).toEqual(["GET zones", `GET zones/${ZID}/page_shield/scripts`]);
+
+    const merged = await runCli(emu, ["inventory", "--zone", NAME, "--merge", config, "--into-defaults"]);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(merged.stderr).toContain(`added to defaults.page_shield.script_inventory of ${config}`);
+    const text = await readFile(config, "utf8");
+    // Spliced into defaults' list: the file above and the zones below it as written.
+    expect(text.startsWith(file.split("zones:")[0]!)).toBe(true);
+    expect(text.endsWith(`zones:${file.split("zones:")[1]}`)).toBe(true);
+    expect(text.indexOf(`url: ${OWN}`)).toBeLessThan(text.indexOf("zones:"));
+    const valid = await runCli(undefined, ["validate", "-c", config]);
+    expect(valid.code, valid.stderr).toBe(0);
+    const after = await runCli(emu, ["audit", "-c", config]);
+    expect(after.code, after.stdout + after.stderr).toBe(0);
+    const twice = await runCli(emu, ["inventory", "--zone", NAME, "--merge", config]);
+    expect(twice.code, twice.stderr).toBe(0);
+    expect(twice.stderr).toContain("0 new scripts");
+    expect(await readFile(config, "utf8")).toBe(text);
   });
 });
