@@ -1,8 +1,6 @@
 // drift and audit (on a schedule): read-only. drift saves the drift (a plan in JSON) and shows it;
 // audit shows its Markdown report and saves its SARIF for code scanning. Both files are written
 // through files.ts (never through a link in the checkout).
-import { resolve } from "node:path";
-import { loadConfig } from "../config/index.js";
 import { ActionFailed, codeBlock, configArgs, configPath, lastLines, type Context } from "./context.js";
 import { outputPath, writeOutput } from "./files.js";
 import { COMMENT_MAX_BYTES } from "./plan-mode.js";
@@ -30,26 +28,20 @@ export async function drift(ctx: Context): Promise<void> {
   if (drifted) throw new ActionFailed("drift: the zones no longer match the files (the job summary shows how)");
 }
 
-/** The zones to audit: the input zone, else every zone the configuration declares. */
-async function auditArgs(ctx: Context): Promise<string[]> {
+/**
+ * The zones to audit: the input zone, else every zone of the configuration (`audit -c FILE` audits
+ * each with its account's token, in one report, and says so when the file declares none).
+ */
+function auditArgs(ctx: Context): string[] {
   const zone = ctx.runner.input("zone");
   const config = configPath(ctx);
-  if (zone) return ["-c", config, "--zone", zone];
-  let ids: string[];
-  try {
-    const { desired } = await loadConfig(resolve(config), { env: ctx.cliEnv, cwd: ctx.workspace });
-    ids = desired.zones.map((z) => z.zone_id);
-  } catch (err) {
-    throw new ActionFailed(`audit: the configuration could not be read to list its zones: ${(err as Error).message}`);
-  }
-  if (ids.length === 0) throw new ActionFailed("audit: the configuration declares no zone (or set the input zone)");
-  return ["-c", config, ...ids.flatMap((id) => ["--zone", id])];
+  return zone ? ["-c", config, "--zone", zone] : ["-c", config];
 }
 
 export async function audit(ctx: Context): Promise<void> {
   const { runner } = ctx;
   const sarifPath = outputPath(ctx.workspace, runner.input("sarif-path"), "zoneform-audit.sarif", "sarif-path");
-  const args = await auditArgs(ctx);
+  const args = auditArgs(ctx);
   const md = await ctx.zoneform(["audit", ...args, "--format", "markdown"]);
   if (md.code !== 0 && md.code !== 2) {
     runner.summary(`### zoneform audit failed (exit ${md.code})\n\n${codeBlock(lastLines(md.stderr))}`);

@@ -15,7 +15,7 @@ import {
 } from "../cloudflare/credentials.js";
 import { routeByToken } from "../cloudflare/token-router.js";
 import type { DesiredState } from "../sections/index.js";
-import { accountTokens, needsDefaultToken } from "./account-tokens.js";
+import { accountTokens, needsDefaultToken, type AccountToken } from "./account-tokens.js";
 import { DEFAULT_RATE_LIMIT, type RateLimit } from "../cloudflare/rate-limiter.js";
 import type { CloudflareClient } from "../cloudflare/types.js";
 import { CredentialsError, UsageError } from "../errors.js";
@@ -132,11 +132,47 @@ export function clientFromOptions(
   progress?: Progress,
   desired?: DesiredState,
 ): CloudflareClient {
+  const { fallback, tokens } = clientsFromOptions(opts, io, redactor, progress, desired);
+  if (tokens.length === 0) {
+    progress?.watch(fallback);
+    return fallback;
+  }
+  // One client per distinct token, each with its own rate limiter and budget; a call goes by its path.
+  const zones = new Map<string, CloudflareClient>();
+  const accounts = new Map<string, CloudflareClient>();
+  for (const { token, client } of tokens) {
+    for (const id of token.zones) zones.set(id, client);
+    for (const id of token.accounts) accounts.set(id, client);
+  }
+  const routed = routeByToken({ fallback, zones, accounts });
+  progress?.watch(routed);
+  return routed;
+}
+
+/** The run's clients: the default credentials' (a client that refuses every call when unset and unneeded), and one per token of `accounts:`. */
+export interface RunClients {
+  fallback: CloudflareClient;
+  /** The default credentials could not be read (unset): what a call with them says. */
+  missing?: CredentialsError;
+  tokens: Array<{ token: AccountToken; client: CloudflareClient }>;
+}
+
+/**
+ * The clients a configuration's calls need (`clientFromOptions` routes between them; `whoami` checks each):
+ * the default credentials' (CLOUDFLARE_API_TOKEN, or the global key) and one per distinct token of
+ * `accounts:`. With every zone and account on a token of its own, the default credentials may be unset.
+ */
+export function clientsFromOptions(
+  opts: ClientFlagValues,
+  io: CliIO,
+  redactor?: Redactor,
+  progress?: Progress,
+  desired?: DesiredState,
+): RunClients {
   const serviceKey = serviceKeyNotice(io.env);
   if (serviceKey && progress) progress.log(serviceKey);
   else if (serviceKey) io.stderr.write(`${serviceKey}\n`);
   const tokens = desired ? accountTokens(desired) : [];
-  // With every zone and account on a token of its own, CLOUDFLARE_API_TOKEN is needed only for lookups.
   let resolved: ResolvedCredentials | CredentialsError;
   try {
     resolved = resolveCredentials(io.env, { apiUrl: opts.apiUrl });
@@ -157,26 +193,18 @@ export function clientFromOptions(
     resolved instanceof CredentialsError
       ? withoutCredentials(resolved)
       : oneClient(opts, io, baseUrl, resolved.auth, redactor, progress);
-  if (tokens.length === 0) {
-    progress?.watch(fallback);
-    return fallback;
-  }
-  // One client per distinct token, each with its own rate limiter and budget; a call goes by its path.
-  const zones = new Map<string, CloudflareClient>();
-  const accounts = new Map<string, CloudflareClient>();
-  for (const token of tokens) {
-    if (!HEADER_SAFE.test(token.value))
-      throw new CredentialsError(
-        `${printable(token.env)} (the api_token of account ${token.accounts.join(", ")}) contains spaces or ` +
-          "control characters; set it to the token alone",
-      );
-    const client = oneClient(opts, io, baseUrl, { token: token.value }, redactor, progress, token.env);
-    for (const id of token.zones) zones.set(id, client);
-    for (const id of token.accounts) accounts.set(id, client);
-  }
-  const routed = routeByToken({ fallback, zones, accounts });
-  progress?.watch(routed);
-  return routed;
+  return {
+    fallback,
+    ...(resolved instanceof CredentialsError ? { missing: resolved } : {}),
+    tokens: tokens.map((token) => {
+      if (!HEADER_SAFE.test(token.value))
+        throw new CredentialsError(
+          `${printable(token.env)} (the api_token of account ${token.accounts.join(", ")}) contains spaces or ` +
+            "control characters; set it to the token alone",
+        );
+      return { token, client: oneClient(opts, io, baseUrl, { token: token.value }, redactor, progress, token.env) };
+    }),
+  };
 }
 
 /** Characters a token may hold in a header. */

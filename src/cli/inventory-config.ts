@@ -6,7 +6,7 @@ import { resolve } from "node:path";
 import { checkConfigSources, configError, DEFAULT_CONFIG_PATH } from "../config/index.js";
 import { readConfigFiles, type SourceFile } from "../config/load.js";
 import { formatProblem } from "../errors.js";
-import type { DesiredZone } from "../sections/index.js";
+import type { DesiredState, DesiredZone } from "../sections/index.js";
 import { scriptInventoryOf } from "../sections/page-shield/index.js";
 import type { ScriptInventory } from "../inventory/types.js";
 import type { CliIO } from "./io.js";
@@ -24,6 +24,8 @@ export interface LoadedInventories {
   zones: ConfiguredInventory[];
   /** Every zone of the file (names, for --zone). */
   all: DesiredZone[];
+  /** The configuration (its `accounts:` name each zone's token). */
+  desired: DesiredState;
   /** The files as read (SARIF locates findings in them). */
   sources: SourceFile[];
 }
@@ -51,5 +53,5 @@ export async function loadInventories(config: string | undefined, io: CliIO): Pr
       },
     ];
   });
-  return { path, zones, all: desired.zones, sources };
+  return { path, zones, all: desired.zones, desired, sources };
 }

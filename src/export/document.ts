@@ -11,6 +11,8 @@ export interface DocumentHeader {
   version: string;
   exportedAt: Date;
   zones: string[];
+  /** The accounts exported (`export --account`). */
+  accounts?: string[];
   sections: readonly ExportSection[];
 }
 
@@ -23,8 +25,7 @@ export function headerComment(h: DocumentHeader, notes: ExportNotes): string {
   const lines = [
     ...(h.schemaRef === undefined ? [] : [`# yaml-language-server: $schema=${h.schemaRef}`]),
     `# Exported by zoneform ${h.version} export at ${h.exportedAt.toISOString()}`,
-    `# from zone${h.zones.length === 1 ? "" : "s"} ${printable(h.zones.join(", "))}; sections: ` +
-      `${h.sections.join(", ")}.`,
+    `# from ${exportedUnits(h)}; sections: ${h.sections.join(", ")}.`,
     "# `zoneform plan -c <this file>` shows no changes while the zone stays as it was.",
   ];
   if (notes.env.length > 0) {
@@ -42,6 +43,17 @@ export function headerComment(h: DocumentHeader, notes: ExportNotes): string {
   }
   for (const r of notes.remarks) lines.push(`# ${printable(r)}`);
   return `${lines.join("\n")}\n`;
+}
+
+/** What an export read, in words: `zone a, b`, `account c`, `zone a and account c`. */
+function exportedUnits(h: DocumentHeader): string {
+  const parts = [
+    ...(h.zones.length > 0 || !h.accounts?.length
+      ? [`zone${h.zones.length === 1 ? "" : "s"} ${h.zones.join(", ")}`]
+      : []),
+    ...(h.accounts?.length ? [`account${h.accounts.length === 1 ? "" : "s"} ${h.accounts.join(", ")}`] : []),
+  ];
+  return printable(parts.join(" and "));
 }
 
 /**

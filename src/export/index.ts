@@ -22,6 +22,8 @@ export { EXPORT_SECTIONS, type ExportSection, type ExportNotes } from "./types.j
 
 export interface ExportOptions {
   zones: string[];
+  /** Accounts whose own objects (account-level Logpush jobs) are written as entries of `accounts:`. */
+  accounts?: string[];
   sections?: readonly ExportSection[];
   accountId?: string;
   /** The `$schema` reference for editors (see src/cli/schema-ref.ts); none, no such line. */
@@ -74,6 +76,41 @@ async function exportZone(
   return escapeTemplates(zone);
 }
 
+/**
+ * An entry of `accounts:` from the live account: each exported section's account list (the entry's
+ * `prune: false` when a section left live objects out). No api_token: the file names none of its own.
+ */
+async function exportAccount(
+  ctx: SectionContext,
+  sections: readonly ExportSection[],
+  onSection?: (s: ExportSection) => void,
+): Promise<Record<string, unknown>> {
+  const wanted = SECTIONS.filter((s) => s.account && sections.includes(s.name));
+  const parts = await Promise.all(
+    wanted.map(async (section) => {
+      try {
+        const part = await section.account!.export(ctx);
+        onSection?.(section.name);
+        return part;
+      } catch (err) {
+        if (err instanceof ApiError || err instanceof NetworkError) {
+          throw new RuntimeError(
+            `account ${ctx.zoneId}: reading ${section.name} failed: ${err.message}\n(leave the section out ` +
+              `with --sections if the account does not have it)`,
+          );
+        }
+        throw err;
+      }
+    }),
+  );
+  const entry: Record<string, unknown> = { account_id: ctx.zoneId };
+  for (const part of parts) if (part) mergeInto(entry, part);
+  // A list that left something out keeps it with prune: false, which the entry holds for all its lists.
+  if (entry.prune !== false) delete entry.prune;
+  const { account_id, prune, ...lists } = entry;
+  return escapeTemplates({ account_id, ...(prune === false ? { prune } : {}), ...lists });
+}
+
 /** Merges a section's part of the zone in: objects shared by sections (`logs`) key by key. */
 function mergeInto(target: Record<string, unknown>, part: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(part)) {
@@ -105,6 +142,16 @@ export async function exportZones(client: CloudflareClient, opts: ExportOptions)
     zones.push(await exportZone({ read, zoneId, notes }, sections, opts.onSection));
     opts.onZoneDone?.(zones.length, opts.zones.length);
   }
+  const accounts: Record<string, unknown>[] = [];
+  for (const accountId of opts.accounts ?? []) {
+    accounts.push(await exportAccount({ read, zoneId: accountId, scope: "account", notes }, sections, opts.onSection));
+  }
+  if (accounts.length > 0) {
+    notes.remarks.push(
+      "accounts: calls go with CLOUDFLARE_API_TOKEN; give an entry api_token: ${env:NAME} for a token of " +
+        "its own (docs/configuration.md#accounts).",
+    );
+  }
   const shared = opts.defaults ? shareDefaults(zones) : { zones };
   if (shared.defaults) {
     notes.remarks.push(
@@ -115,6 +162,7 @@ export async function exportZones(client: CloudflareClient, opts: ExportOptions)
   const document: Record<string, unknown> = {
     version: 1,
     ...(opts.accountId ? { account_id: opts.accountId } : {}),
+    ...(accounts.length > 0 ? { accounts } : {}),
     ...(shared.defaults ? { defaults: shared.defaults } : {}),
     zones: shared.zones,
   };
@@ -125,6 +173,7 @@ export async function exportZones(client: CloudflareClient, opts: ExportOptions)
       version: opts.version,
       exportedAt: (opts.now ?? (() => new Date()))(),
       zones: opts.zones,
+      ...(accounts.length > 0 ? { accounts: opts.accounts } : {}),
       sections,
     },
     notes,

@@ -3,7 +3,7 @@
 // message (ClientOptions.permissionHint) and what `zoneform whoami` checks.
 import type { PermissionNeed } from "../cloudflare/token-permissions.js";
 import type { DesiredState } from "./index.js";
-import { SECTIONS } from "./index.js";
+import { ACCOUNT_SECTIONS, SECTIONS } from "./index.js";
 import type { PermissionLevel, SectionPermission } from "./types.js";
 
 /** Every zone's name and plan (`GET zones/{id}`): not a section's, needed by all. */
@@ -17,7 +17,11 @@ const ZONE: SectionPermission = {
   readOnly: true,
 };
 
-const ALL: ReadonlyArray<SectionPermission> = [ZONE, ...SECTIONS.flatMap((s) => s.permissions)];
+const ALL: ReadonlyArray<SectionPermission> = [
+  ZONE,
+  ...SECTIONS.flatMap((s) => s.permissions),
+  ...ACCOUNT_SECTIONS.flatMap((s) => s.permissions),
+];
 
 /** A token permission, as the dashboard names it ("Page Shield") with its level, on a zone or an account. */
 export interface RequiredPermission {
@@ -66,6 +70,24 @@ export function permissionsNeeded(desired: DesiredState): PermissionNeed[] {
       if (!need.sections.includes(section)) need.sections.push(section);
       if (!need.on.includes(target)) need.on.push(target);
       needs.set(key, need);
+    }
+  }
+  // Each entry of `accounts:`: the permissions of the lists it holds, on that account.
+  for (const account of desired.accounts ?? []) {
+    for (const part of ACCOUNT_SECTIONS.filter(
+      (s) => (account as unknown as Record<string, unknown>)[s.key] !== undefined,
+    )) {
+      for (const p of part.permissions) {
+        const key = `${p.scope}:${p.name}`;
+        const section = p.label ?? `accounts[].${part.key}`;
+        const apply = p.readOnly ? p.read : higher(p.read, p.write);
+        const need = needs.get(key) ?? { name: p.name, scope: p.scope, plan: p.read, apply, sections: [], on: [] };
+        need.plan = higher(need.plan, p.read);
+        need.apply = higher(need.apply, apply);
+        if (!need.sections.includes(section)) need.sections.push(section);
+        if (!need.on.includes(account.account_id)) need.on.push(account.account_id);
+        needs.set(key, need);
+      }
     }
   }
   return [...needs.values()];

@@ -127,7 +127,11 @@ describe("an estate of two accounts, a token each", () => {
 
     const jobsA = await emu.api<Array<Record<string, unknown>>>("GET", `accounts/${A}/logpush/jobs`);
     expect(jobsA).toMatchObject([
-      { name: "audit", dataset: "audit_logs", destination_conf: AUDIT_DEST.replace("${env:AUDIT_AUTH}", env.AUDIT_AUTH) },
+      {
+        name: "audit",
+        dataset: "audit_logs",
+        destination_conf: AUDIT_DEST.replace("${env:AUDIT_AUTH}", env.AUDIT_AUTH),
+      },
     ]);
 
     await emu.clearRequests();
@@ -253,6 +257,143 @@ describe("an estate of two accounts, a token each", () => {
     expect(refused.map((r) => `${call(r)} [${r.credential}]`)).toContain(
       `GET zones/${b.zones[0]!.id}/logpush/jobs [token-a]`,
     );
+  });
+});
+
+describe("commands over an estate", () => {
+  it("export --account writes an accounts: entry that plans clean, pinning ids where name and dataset repeat", async () => {
+    await seedEstate();
+    const made = [];
+    for (const [name, path] of [
+      ["audit", "one"],
+      ["audit", "two"],
+    ]) {
+      made.push(
+        await emu.api<{ id: number }>("POST", `accounts/${A}/logpush/jobs`, {
+          name,
+          dataset: "audit_logs",
+          destination_conf: `https://logs.example.com/${path}`,
+          enabled: true,
+          output_options: { field_names: ["ActorEmail", "When"] },
+        }),
+      );
+    }
+    await emu.api("POST", `accounts/${A}/logpush/jobs`, {
+      name: "workers",
+      dataset: "workers_trace_events",
+      destination_conf: "https://logs.example.com/w",
+      enabled: false,
+    });
+    const out = (await writeConfig("", "unused.yaml")).replace(/unused\.yaml$/, "export.yaml");
+    const exported = await runCli(emu, ["export", "--account", A, "--sections", "logpush", "--out", out]);
+    expect(exported.code, exported.stdout + exported.stderr).toBe(0);
+    const text = await (await import("node:fs/promises")).readFile(out, "utf8");
+    expect(text).toContain(`# from account ${A}; sections: logpush.`);
+    expect(text).toContain(`accounts:\n  - account_id: ${A}\n    logpush_jobs:\n`);
+    // Name and dataset repeat live: each entry pins its id.
+    expect(text).toContain(`id: ${made[0]!.id}`);
+    expect(text).toContain(`id: ${made[1]!.id}`);
+    expect(text).toContain("zones: []");
+    await emu.clearRequests();
+    const plan = await runCli(emu, ["plan", "-c", out, "--detailed-exitcode"]);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    expect(plan.stdout).toContain("No changes. 0 zone(s) and 1 account(s) match the configuration.");
+    expect(await emu.calls()).toEqual([`GET accounts/${A}/logpush/jobs`]);
+  });
+
+  it("audit -c audits every zone of the file, each with its account's token, in one report", async () => {
+    const { a, b } = await seedEstate();
+    const cfg = await writeConfig(estateFile(a, b, ""));
+    await emu.clearRequests();
+    const audit = await runCli(emu, ["audit", "-c", cfg, "--format", "json"], { env });
+    expect(audit.code, audit.stdout + audit.stderr).toBe(0);
+    const report = JSON.parse(audit.stdout);
+    const audited = JSON.stringify(report);
+    for (const z of [...a.zones, ...b.zones]) expect(audited).toContain(z.id);
+    const log = await emu.requests();
+    for (const z of [...a.zones, ...b.zones])
+      expect(log.some((r) => r.path.includes(`/zones/${z.id}/page_shield`))).toBe(true);
+    expect(tokensByPath(log, ownerOf(a, b))).toEqual([]);
+  });
+
+  it("whoami checks each token and names it by its variable, with the part of the file it serves", async () => {
+    const { a, b } = await seedEstate();
+    const cfg = await writeConfig(
+      estateFile(
+        a,
+        b,
+        `    logpush_jobs:
+      - name: audit
+        dataset: audit_logs
+        destination_conf: "${AUDIT_DEST}"`,
+      ),
+    );
+    const text = await runCli(emu, ["whoami", "-c", cfg], { env });
+    expect(text.code, text.stdout + text.stderr).toBe(0);
+    expect(text.stdout).toContain("CLOUDFLARE_API_TOKEN (every zone and account without a token of its own):");
+    expect(text.stdout).toContain(`TOKEN_A (account ${A} and 2 zone(s)):`);
+    expect(text.stdout).toContain(`TOKEN_B (account ${B} and 1 zone(s)):`);
+    expect(text.stdout).not.toContain(env.TOKEN_A);
+    const json = await runCli(emu, ["whoami", "-c", cfg, "--format", "json"], { env });
+    expect(json.code, json.stderr).toBe(0);
+    const doc = JSON.parse(json.stdout);
+    expect(
+      doc.account_tokens.map((t: { variable: string; accounts: string[]; zones: string[] }) => t.variable),
+    ).toEqual(["TOKEN_A", "TOKEN_B"]);
+    expect(doc.account_tokens[0].credentials.state).toBe("active");
+    expect(doc.account_tokens[0].zones).toEqual(a.zones.map((z) => z.id));
+    const logs = doc.account_tokens[0].permissions.needed.find((n: { scope: string }) => n.scope === "account");
+    expect(logs).toMatchObject({ permission: "Logs", plan: "Edit", on: [A], sections: ["accounts[].logpush_jobs"] });
+    // With every zone and account on its own token, the default token may be unset.
+    const alone = await runCli(emu, ["whoami", "-c", cfg, "--format", "json"], {
+      env: { ...env, CLOUDFLARE_API_TOKEN: "" },
+    });
+    expect(alone.code, alone.stderr).toBe(0);
+    expect(JSON.parse(alone.stdout).credentials).toBeNull();
+    // A token that does not work fails the command, named by its variable.
+    const bad = await runCli(emu, ["whoami", "-c", cfg], { env: { ...env, TOKEN_B: "not-a-token" } });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("Error: TOKEN_B: ");
+  });
+
+  it("logpush challenge --account asks the account's ownership endpoint, and the account job applies with it", async () => {
+    const { a, b } = await seedEstate();
+    const dest = "s3://audit-bucket/acct/{DATE}?region=eu-west-1";
+    const challenge = await runCli(emu, ["logpush", "challenge", "--account", A, "--destination", dest]);
+    expect(challenge.code, challenge.stdout + challenge.stderr).toBe(0);
+    expect(challenge.stdout).toContain("filename: acct/ownership-challenge-");
+    expect(await emu.calls({ writesOnly: true })).toEqual([`POST accounts/${A}/logpush/ownership`]);
+    const owned = await emu.admin<{ token: string }>("GET", `ownership/${A}?destination=${encodeURIComponent(dest)}`);
+    const cfg = await writeConfig(
+      estateFile(
+        a,
+        b,
+        `    logpush_jobs:
+      - name: audit-s3
+        dataset: audit_logs
+        destination_conf: "${dest}"`,
+      ),
+    );
+    const missing = await runCli(emu, ["plan", "-c", cfg], { env });
+    expect(missing.code).toBe(1);
+    expect(missing.stdout + missing.stderr).toContain(`zoneform logpush challenge --account ${A} --destination`);
+    const withChallenge = await writeConfig(
+      estateFile(
+        a,
+        b,
+        `    logpush_jobs:
+      - name: audit-s3
+        dataset: audit_logs
+        destination_conf: "${dest}"
+        ownership_challenge: \${env:CHALLENGE}`,
+      ),
+    );
+    const apply = await runCli(emu, ["apply", "-c", withChallenge, "--auto-approve"], {
+      env: { ...env, CHALLENGE: owned.token },
+    });
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    const live = await emu.api<Array<{ name: string }>>("GET", `accounts/${A}/logpush/jobs`);
+    expect(live.map((j) => j.name)).toEqual(["audit-s3"]);
   });
 });
 

@@ -32,7 +32,7 @@ import { cliClock } from "../clock.js";
 import { progressFor } from "../progress.js";
 import { fitFor, outputWidth } from "../width.js";
 import { parseZoneRefs, resolveZoneRefs } from "../zone-ref.js";
-import { declaredPoliciesOf, SCRIPT_INVENTORY_PATH } from "../../sections/page-shield/index.js";
+import { declaredPoliciesOf } from "../../sections/page-shield/index.js";
 
 interface AuditFlags extends ClientFlagValues {
   zone?: string[];
@@ -152,17 +152,17 @@ export function register(program: Command, ctx: CommandContext): void {
   addReadCommandOptions(cmd, { progress: true });
   cmd.action(async (opts: AuditFlags) => {
     const { io } = ctx;
-    // -c (or ./zoneform.yaml when present): the zones' script inventories; without --zone, its zones
-    // that have one are audited.
+    // -c (or ./zoneform.yaml when present): without --zone, every zone of the file is audited (one
+    // report), each with its account's token; the zones' script inventories are checked too.
     const configured = await loadInventories(opts.config, io);
     const inventoryZones = configured?.zones ?? [];
-    if ((!opts.zone || opts.zone.length === 0) && inventoryZones.length === 0 && configured) {
-      throw new UsageError(`audit needs --zone ID|NAME: ${configured.path} declares no ${SCRIPT_INVENTORY_PATH}`);
+    if ((!opts.zone || opts.zone.length === 0) && configured && configured.all.length === 0) {
+      throw new UsageError(`audit needs --zone ID|NAME: ${configured.path} declares no zone`);
     }
     const zoneRefs =
-      opts.zone?.length || inventoryZones.length === 0
+      opts.zone?.length || !configured
         ? parseZoneRefs(opts.zone, "audit")
-        : inventoryZones.map((z) => ({ id: z.zone_id }));
+        : configured.all.map((z) => ({ id: z.zone_id }));
     const format = opts.format as AuditFormat;
     if (!AUDIT_FORMATS.includes(format))
       throw new UsageError(`--format ${opts.format}: expected one of ${AUDIT_FORMATS.join(", ")}`);
@@ -189,7 +189,7 @@ export function register(program: Command, ctx: CommandContext): void {
 
     const now = cliClock(io.env);
     const progress = progressFor(io, opts);
-    const client = clientFromOptions(opts, io, undefined, progress);
+    const client = clientFromOptions(opts, io, undefined, progress, configured?.desired);
     try {
       const zones = await resolveZoneRefs(client, zoneRefs);
       const inventories = new Map<string, ZoneInventory>(

@@ -24,7 +24,17 @@ interface ExportFlags extends ClientFlagValues {
   out?: string;
   force?: boolean;
   accountId?: string;
+  account?: string[];
   defaults?: boolean;
+}
+
+/** `--account ID` (repeatable): account ids, each once, in the order given. */
+function parseAccounts(values: string[] | undefined): string[] {
+  const ids = [...new Set((values ?? []).map((v) => v.trim().toLowerCase()))];
+  const bad = ids.filter((id) => !/^[0-9a-f]{32}$/.test(id));
+  if (bad.length > 0)
+    throw new UsageError(`--account ${bad.join(", ")}: expected an account id, 32 lower-case hex characters`);
+  return ids;
 }
 
 export function parseSections(values: string[] | undefined): ExportSection[] {
@@ -52,11 +62,18 @@ export function register(program: Command, ctx: CommandContext): void {
       "--account-id <id>",
       "account whose managed rulesets the WAF section is read through (written as account_id)",
     )
-    .option("--defaults", "write what every zone shares once, in the file's defaults: (two zones or more)");
+    .option("--defaults", "write what every zone shares once, in the file's defaults: (two zones or more)")
+    .option(
+      "--account <id>",
+      "also write this account's own objects (account-level Logpush jobs) as an entry of accounts: (repeatable)",
+      (v: string, prev: string[] | undefined) => [...(prev ?? []), v],
+    );
   addReadCommandOptions(cmd, { progress: true });
   cmd.action(async (opts: ExportFlags) => {
     const { io } = ctx;
-    const zoneRefs = parseZoneRefs(opts.zone, "export");
+    const accounts = parseAccounts(opts.account);
+    // An account alone is an export of its own objects: no zone needed then.
+    const zoneRefs = accounts.length > 0 && !opts.zone?.length ? [] : parseZoneRefs(opts.zone, "export");
     const sections = parseSections(opts.sections);
     if (
       opts.accountId === undefined &&
@@ -80,10 +97,11 @@ export function register(program: Command, ctx: CommandContext): void {
     let result;
     let zones: string[];
     try {
-      zones = await resolveZoneRefs(client, zoneRefs);
+      zones = zoneRefs.length > 0 ? await resolveZoneRefs(client, zoneRefs) : [];
       progress.begin("export", "zones read", zones.length);
       result = await exportZones(client, {
         zones,
+        accounts,
         sections,
         accountId: opts.accountId ?? (io.env.CLOUDFLARE_ACCOUNT_ID?.trim() || undefined),
         schemaRef: schemaRefFrom(outPath ? dirname(outPath) : io.cwd),
@@ -105,7 +123,8 @@ export function register(program: Command, ctx: CommandContext): void {
 
     if (outPath) {
       await writeFileSafely(outPath, text, { force: opts.force, label: outLabel });
-      io.stderr.write(`Wrote ${opts.out}: ${zones.length} zone(s), sections ${sections.join(", ")}.\n`);
+      const what = `${zones.length} zone(s)${accounts.length > 0 ? `, ${accounts.length} account(s)` : ""}`;
+      io.stderr.write(`Wrote ${opts.out}: ${what}, sections ${sections.join(", ")}.\n`);
     } else {
       io.stdout.write(text);
     }

@@ -19,6 +19,7 @@ import type { Env } from "../../model/env.js";
 
 interface ChallengeOptions extends ClientFlagValues {
   zone?: string[];
+  account?: string;
   destination: string;
 }
 
@@ -39,11 +40,20 @@ export function register(program: Command, ctx: CommandContext): void {
     .requiredOption(
       "--destination <url>",
       "the job's destination_conf; ${env:NAME} references are read from the environment",
-    );
+    )
+    .option("--account <id>", "for a job of this account (accounts: in the file) instead of a zone's");
   addReadCommandOptions(challenge, { single: true });
   challenge.action(async (opts: ChallengeOptions) => {
     const { io } = ctx;
-    const [zoneRef] = parseZoneRefs(opts.zone, "logpush challenge", { single: "a challenge is for one zone's job" });
+    const account = opts.account?.trim().toLowerCase();
+    if (account !== undefined && !/^[0-9a-f]{32}$/.test(account))
+      throw new UsageError(`--account ${opts.account}: expected an account id, 32 lower-case hex characters`);
+    if (account !== undefined && opts.zone?.length)
+      throw new UsageError("logpush challenge takes --zone or --account, not both: a challenge is for one job");
+    const [zoneRef] =
+      account === undefined
+        ? parseZoneRefs(opts.zone, "logpush challenge", { single: "a challenge is for one zone's job" })
+        : [];
     const { destination, redactor } = resolveDestination(opts.destination, io.env);
     const shown = redactor.redact(redactDestination(destination));
     if (!needsOwnershipChallenge(destination)) {
@@ -53,18 +63,19 @@ export function register(program: Command, ctx: CommandContext): void {
     const client = clientFromOptions(opts, io, redactor);
     // A signal stops it at once before the POST, and stops sending once it is sent (signals.ts).
     await guidedRun(ctx, async (_guard, write) => {
-      const zone = await resolveZoneRef(client, zoneRef!);
+      // A zone's jobs are under zones/{id}/logpush, an account's under accounts/{id}/logpush.
+      const unit = account ?? (await resolveZoneRef(client, zoneRef!));
+      const base = account !== undefined ? `accounts/${account}` : zonePath(unit);
+      const label = account !== undefined ? `account ${account}` : unit;
       // Made and reported as apply makes its changes (exit 1 nothing written, 4 may have been).
       const [answer] = await write(client, () =>
-        executeOne(client, zone, {
+        executeOne(client, label, {
           kind: "create",
           resource: "logpush_ownership_challenge",
-          zone_id: zone,
+          zone_id: unit,
           identity: shown,
           fields: [],
-          operations: [
-            { method: "POST", path: zonePath(zone, "logpush", "ownership"), body: { destination_conf: destination } },
-          ],
+          operations: [{ method: "POST", path: `${base}/logpush/ownership`, body: { destination_conf: destination } }],
         }),
       );
       const res = answer as OwnershipResult | null;

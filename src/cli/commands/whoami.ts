@@ -1,7 +1,9 @@
 // `zoneform whoami`: who the credentials are (the token check `GET user/tokens/verify`, or `GET user`
 // for a global API key) and, for a configuration (-c, else ./zoneform.yaml when there is one), which
 // token permissions its sections need and, when the API shows the token's policies, which it lacks.
-// Exit 0 when the credentials work, 1 when they do not or cannot be checked.
+// A configuration whose `accounts:` give tokens of their own has each token checked the same way, for
+// the part of the file it serves (its accounts and their zones), named by its variable, never its value.
+// Exit 0 when every credential works, 1 when one does not or cannot be checked.
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
@@ -14,7 +16,14 @@ import { ApiError, EXIT, NetworkError, UsageError } from "../../errors.js";
 import type { DesiredState } from "../../sections/index.js";
 import { printable } from "../../safe-text.js";
 import { permissionsNeeded } from "../../sections/permissions.js";
-import { addClientOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
+import type { AccountToken } from "../account-tokens.js";
+import {
+  addClientOptions,
+  apiUrlFrom,
+  clientsFromOptions,
+  type ClientFlagValues,
+  type RunClients,
+} from "../client-options.js";
 import { cliClock } from "../clock.js";
 import { addConfigOption, addVerboseOption } from "../options.js";
 import type { CommandContext } from "../command.js";
@@ -49,24 +58,75 @@ export function register(program: Command, ctx: CommandContext): void {
       configFile === undefined
         ? undefined
         : (await loadConfig(configFile, { env: io.env, cwd: io.cwd, missingEnv: "warning" })).desired;
-    // The client first: it says what it says of the environment (a Service Key) before refusing it.
-    const client = clientFromOptions(opts, io);
-    const { baseUrl, auth } = resolveCredentials(io.env, { apiUrl: opts.apiUrl });
+    // The clients first: they say what they say of the environment (a Service Key) before refusing it.
+    const clients = clientsFromOptions(opts, io, undefined, undefined, desired);
+    const baseUrl = apiUrlFrom(opts, io, true);
     const now = cliClock(io.env)().getTime();
+    const all = [clients.fallback, ...clients.tokens.map((t) => t.client)];
     try {
-      const check = await checkCredentials(client, "token" in auth ? "token" : "key", now);
-      const needs = desired ? permissionsNeeded(desired) : [];
-      const policies = await readPolicies(client, check, needs);
-      const report = { baseUrl, check, desired, needs, policies };
-      io.stdout.write(opts.format === "json" ? `${JSON.stringify(jsonReport(report), null, 2)}\n` : textReport(report));
-      if (check.state !== "active") {
-        io.stderr.write(`Error: ${printable(describeCheck(check))}\n`);
+      const reports: Report[] = [];
+      // The default credentials, unless unset where every zone and account has a token of its own.
+      if (!clients.missing) {
+        const { auth } = resolveCredentials(io.env, { apiUrl: opts.apiUrl });
+        const part = desired && clients.tokens.length > 0 ? defaultPart(desired, clients.tokens) : desired;
+        const label = "token" in auth ? "CLOUDFLARE_API_TOKEN" : "CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY";
+        reports.push(await reportOf(clients.fallback, "token" in auth ? "token" : "key", part, baseUrl, now, label));
+      }
+      for (const { token, client } of clients.tokens) {
+        const part = partOf(desired!, token);
+        reports.push(await reportOf(client, "token", part, baseUrl, now, token.env, token));
+      }
+      const named = clients.tokens.length > 0;
+      io.stdout.write(
+        opts.format === "json"
+          ? `${JSON.stringify(jsonDocument(reports, clients.missing !== undefined), null, 2)}\n`
+          : reports.map((r) => textReport(r, named)).join("\n"),
+      );
+      for (const r of reports) {
+        if (r.check.state === "active") continue;
+        io.stderr.write(`Error: ${named ? `${printable(r.variable)}: ` : ""}${printable(describeCheck(r.check))}\n`);
         ctx.setExit(EXIT.error);
       }
     } finally {
-      await client.close();
+      await Promise.all(all.map((c) => c.close()));
     }
   });
+}
+
+/** One credential's check, the permissions its part of the file needs, and what its policies say. */
+async function reportOf(
+  client: CloudflareClient,
+  kind: "token" | "key",
+  desired: DesiredState | undefined,
+  baseUrl: string,
+  now: number,
+  variable: string,
+  token?: AccountToken,
+): Promise<Report> {
+  const check = await checkCredentials(client, kind, now);
+  const needs = desired ? permissionsNeeded(desired) : [];
+  const policies = await readPolicies(client, check, needs);
+  return { baseUrl, check, desired, needs, policies, variable, ...(token ? { token } : {}) };
+}
+
+/** The part of the file a token of `accounts:` serves: its accounts and their zones. */
+function partOf(desired: DesiredState, token: AccountToken): DesiredState {
+  return {
+    ...desired,
+    zones: desired.zones.filter((z) => token.zones.includes(z.zone_id)),
+    accounts: (desired.accounts ?? []).filter((a) => token.accounts.includes(a.account_id)),
+  };
+}
+
+/** The part of the file the default credentials serve: what no token of `accounts:` does. */
+function defaultPart(desired: DesiredState, tokens: RunClients["tokens"]): DesiredState {
+  const zones = new Set(tokens.flatMap((t) => t.token.zones));
+  const accounts = new Set(tokens.flatMap((t) => t.token.accounts));
+  return {
+    ...desired,
+    zones: desired.zones.filter((z) => !zones.has(z.zone_id)),
+    accounts: (desired.accounts ?? []).filter((a) => !accounts.has(a.account_id)),
+  };
 }
 
 async function readPolicies(
@@ -103,6 +163,31 @@ interface Report {
   desired: DesiredState | undefined;
   needs: PermissionNeed[];
   policies: Policies;
+  /** The variable the credential is read from. */
+  variable: string;
+  /** A token of `accounts:`, with what it serves. */
+  token?: AccountToken;
+}
+
+/**
+ * The JSON document: the default credentials' report at the top level (as before `accounts:`), each
+ * token of `accounts:` under `account_tokens` with its variable, accounts and zones. `default_unset`: no
+ * default credentials, and nothing needs them.
+ */
+function jsonDocument(reports: Report[], defaultUnset: boolean): unknown {
+  const [first, ...rest] = reports;
+  const main = defaultUnset
+    ? { format_version: 1, api_url: reports[0]!.baseUrl, credentials: null, config: null, permissions: null }
+    : (jsonReport(first!) as Record<string, unknown>);
+  const tokens = defaultUnset ? reports : rest;
+  if (tokens.length === 0) return main;
+  return {
+    ...main,
+    account_tokens: tokens.map((r) => {
+      const { format_version: _v, api_url: _u, config: _c, ...part } = jsonReport(r) as Record<string, unknown>;
+      return { variable: r.variable, accounts: r.token!.accounts, zones: r.token!.zones, ...part };
+    }),
+  };
 }
 
 function jsonReport({ baseUrl, check, desired, needs, policies }: Report): unknown {
@@ -138,8 +223,14 @@ function jsonReport({ baseUrl, check, desired, needs, policies }: Report): unkno
   };
 }
 
-function textReport({ baseUrl, check, desired, needs, policies }: Report): string {
+function textReport({ baseUrl, check, desired, needs, policies, variable, token }: Report, named: boolean): string {
   const lines: string[] = [];
+  if (named) {
+    const serves = token
+      ? `account ${token.accounts.join(", ")} and ${token.zones.length} zone(s)`
+      : "every zone and account without a token of its own";
+    lines.push(`${variable} (${serves}):`);
+  }
   if (check.kind === "token") {
     const when = [check.notBefore && `not before ${check.notBefore}`, check.expiresOn && `expires ${check.expiresOn}`]
       .filter(Boolean)
@@ -154,8 +245,9 @@ function textReport({ baseUrl, check, desired, needs, policies }: Report): strin
     );
   }
   lines.push(`API: ${baseUrl}`);
-  if (desired) {
+  if (desired && (desired.zones.length > 0 || (desired.accounts ?? []).length > 0 || !named)) {
     const names = new Map(desired.zones.map((z) => [z.zone_id, z.name ?? z.zone_id]));
+    for (const a of desired.accounts ?? []) names.set(a.account_id, `account ${a.account_id}`);
     const n = desired.zones.length;
     lines.push(
       "",
