@@ -117,7 +117,8 @@ export function mergeFiles(files: CheckedFile[]): MergeResult {
       const written = asRecord(declaredAccounts[i]);
       const env = tokenVariable(asString(written?.api_token));
       const token = env !== undefined && entry.api_token !== undefined ? { env, value: entry.api_token } : undefined;
-      const account = normalizeAccount(entry, token, { file: f.file, line: pos.line, column: pos.column });
+      const source = { file: f.file, line: pos.line, column: pos.column };
+      const account = normalizeAccount(entry, token, source, doc.zones);
       if (written) account.declared = structuredClone(written);
       (state.accounts ??= []).push(account);
     });

@@ -20,12 +20,17 @@ export type FileAccount = { account_id: string; api_token?: string; prune?: bool
 
 /**
  * The file's entry → the desired account: its own fields here, each section's list by its normalizer.
- * `token` is its api_token (the rules made sure it is one `${env:NAME}`).
+ * `token` is its api_token (the rules made sure it is one `${env:NAME}`); `zones` the zones of its file.
  */
-export function normalizeAccount(entry: FileAccount, token?: TokenRef, source?: SourceRef): DesiredAccount {
+export function normalizeAccount(
+  entry: FileAccount,
+  token?: TokenRef,
+  source?: SourceRef,
+  zones: FileDocument["zones"] = [],
+): DesiredAccount {
   const out = { account_id: entry.account_id, prune: entry.prune ?? true } as DesiredAccount;
   if (token) out.api_token = token;
-  for (const section of ACCOUNT_SECTIONS) section.normalize(entry, out);
+  for (const section of ACCOUNT_SECTIONS) section.normalize(entry, out, { zones });
   if (source) out.source = source;
   return out;
 }

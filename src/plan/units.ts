@@ -8,6 +8,7 @@ import { printable } from "../safe-text.js";
 import {
   ACCOUNT_KINDS,
   RESOURCE_KINDS,
+  SECTIONS,
   type AccountUnit,
   type DesiredAccount,
   type DesiredState,
@@ -29,12 +30,15 @@ export function accountUnit(account: DesiredAccount): AccountUnit & DesiredAccou
 /**
  * Every unit of the desired state, zones first, then accounts (each account is a unit, lists or not: a
  * saved plan carries its token's reference, which the zones of the account are applied with). `zoneKinds`
- * replaces the zones' kinds (a caller planning some kinds only); accounts then take those of them an
- * account has.
+ * replaces the zones' kinds (a caller planning some kinds only); accounts then take the account kinds of
+ * the sections those kinds belong to (a section's account list may have kinds of its own: notification
+ * policies beside Page Shield's zone kinds).
  */
 export function planUnits(desired: DesiredState, zoneKinds: readonly ResourceKind[] = RESOURCE_KINDS): PlanUnit[] {
   const names = new Set(zoneKinds.map((k) => k.name));
-  const accountKinds = ACCOUNT_KINDS.filter((k) => names.has(k.name));
+  const sections = SECTIONS.filter((s) => s.kinds.some((k) => names.has(k.name)));
+  const selected = new Set(sections.flatMap((s) => s.account?.kinds.map((k) => k.name) ?? []));
+  const accountKinds = ACCOUNT_KINDS.filter((k) => names.has(k.name) || selected.has(k.name));
   return [
     ...desired.zones.map((unit) => ({ unit, kinds: zoneKinds })),
     ...(desired.accounts ?? []).map((a) => ({ unit: accountUnit(a), kinds: accountKinds })),

@@ -111,6 +111,12 @@ export interface SectionContext {
 /** An account as the engine plans it: a unit like a zone, whose `zone_id` is the account's id. */
 export type AccountUnit = ZoneBase & AccountBase & { scope: "account" };
 
+/** What an account's normalizer knows of the file its entry is in. */
+export interface AccountFileContext {
+  /** The zones of the file, as written (`zone_id`, `name`). */
+  zones: ReadonlyArray<{ zone_id: string; name?: string }>;
+}
+
 /**
  * A section's part of an entry of `accounts:` (account-level objects, e.g. Logpush jobs): one list under
  * the entry's `key`, planned in the account's own unit. Its schema is the `account` part of the section's
@@ -121,8 +127,11 @@ export interface AccountSection<Part extends object = object, FilePart extends o
   readonly key: string;
   /** The kinds that read, diff and apply it, in the account's unit. */
   readonly kinds: readonly ResourceKind<any, AccountUnit & Part>[];
-  /** The entry (schema-valid) → its part of the normalized account, set on `out`. */
-  normalize(file: FilePart, out: AccountBase & Part): void;
+  /**
+   * The entry (schema-valid) → its part of the normalized account, set on `out`. `file` is the zones of the
+   * file the entry is in (a list may name them by name).
+   */
+  normalize(entry: FilePart, out: AccountBase & Part, file: AccountFileContext): void;
   /** The list read from the live account, in the file's shape: the entry's keys to merge in, or undefined. */
   export(ctx: SectionContext): Promise<Record<string, unknown> | undefined>;
   /** What `validate --verbose` says of it. */

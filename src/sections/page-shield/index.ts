@@ -1,12 +1,23 @@
 // `page_shield`: Page Shield settings and CSP policies (two kinds, settings applied first).
 import { setOwn } from "../../data-record.js";
 import { plural } from "../shared/words.js";
-import type { Section } from "../types.js";
+import type { AccountSection, Section } from "../types.js";
 import { exportPageShield } from "./export.js";
+import { notificationPolicies } from "./notifications.js";
+import { exportNotifications } from "./notifications-export.js";
+import { NOTIFICATION_RULES, resolveZoneRef } from "./notification-rules.js";
 import { pageShieldPolicies } from "./policies.js";
 import { PAGE_SHIELD_RULES } from "./rules.js";
 import { pageShieldSettings } from "./settings.js";
-import type { DesiredPageShield, DesiredPolicy, PageShieldFileZone, PageShieldZone } from "./types.js";
+import type {
+  DesiredNotification,
+  DesiredPageShield,
+  DesiredPolicy,
+  NotificationsAccount,
+  NotificationsFileAccount,
+  PageShieldFileZone,
+  PageShieldZone,
+} from "./types.js";
 
 export type * from "./types.js";
 export {
@@ -35,6 +46,13 @@ export {
   SECURITY_HEADERS,
 } from "./page-headers.js";
 export { isTodoJustification, TODO_JUSTIFICATION } from "./inventory-todo.js";
+// The Page Shield alerts an account holds, for audit's evidence.
+export {
+  isPageShieldAlert,
+  PAGE_SHIELD_ALERTS,
+  readNotificationPolicies,
+  type LiveNotification,
+} from "./alerting.js";
 export {
   pageShieldApiPath,
   declaredPoliciesOf,
@@ -48,7 +66,47 @@ export {
   scriptInventoryPointer,
 } from "./script-inventory.js";
 
-export const pageShield: Section<PageShieldZone, PageShieldFileZone> = {
+/**
+ * `notifications` of an entry of `accounts:`: the account's Cloudflare Notifications policies (Page Shield
+ * alerts, `accounts/{id}/alerting/v3/policies`), planned in the account's unit; the entry's `prune` deletes
+ * only policies of the Page Shield alert types and of the types the entry declares.
+ */
+const accountPart: AccountSection<NotificationsAccount, NotificationsFileAccount> = {
+  key: "notifications",
+  kinds: [notificationPolicies],
+  normalize(entry, out, file) {
+    if (!entry.notifications) return;
+    out.notifications = entry.notifications.map((n): DesiredNotification => {
+      const zones = n.zones ? [...new Set(n.zones.map((z) => resolveZoneRef(z, file.zones) ?? z))] : undefined;
+      return {
+        ...(n.id !== undefined ? { id: n.id.toLowerCase() } : {}),
+        name: n.name,
+        alert_type: n.alert_type,
+        enabled: n.enabled ?? true,
+        ...(zones ? { zones } : {}),
+        email: [...new Set(n.email ?? [])],
+        webhooks: [...new Set(n.webhooks ?? [])],
+      };
+    });
+  },
+  export: async (ctx) => exportNotifications(ctx),
+  summary: (account) =>
+    account.notifications ? [`notifications (${plural(account.notifications.length, "policy", "policies")})`] : [],
+  permissions: [
+    {
+      name: "Notifications",
+      scope: "account",
+      read: "Read",
+      write: "Edit",
+      paths: [/^accounts\/[^/]+\/alerting/],
+      label: "accounts[].notifications",
+    },
+  ],
+};
+
+export const pageShield: Section<PageShieldZone, PageShieldFileZone> & {
+  account: AccountSection<NotificationsAccount, NotificationsFileAccount>;
+} = {
   name: "page_shield",
   folder: "page-shield",
   path: "page_shield",
@@ -112,5 +170,6 @@ export const pageShield: Section<PageShieldZone, PageShieldFileZone> = {
     collection,
     id: /^([0-9a-f]{32}|phases)$/,
   })),
-  rules: PAGE_SHIELD_RULES,
+  rules: [...PAGE_SHIELD_RULES, ...NOTIFICATION_RULES],
+  account: accountPart,
 };

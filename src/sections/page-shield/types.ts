@@ -81,3 +81,43 @@ export interface PageShieldFileZone {
     }>;
   };
 }
+
+/**
+ * A Cloudflare Notifications policy of an entry of `accounts:` (`notifications:`): a Page Shield alert
+ * (`scriptmonitor_*`) or any other alert type, with who it notifies.
+ */
+export interface DesiredNotification {
+  /** The live policy this entry is (`id:` in the file); without it, name and alert_type match. */
+  id?: string;
+  name: string;
+  alert_type: string;
+  enabled: boolean;
+  /** The zone ids of its zone filter (`filters.zones`), names of the file's zones resolved; absent: every zone. */
+  zones?: string[];
+  /** E-mail addresses (`mechanisms.email`), in the file's order. */
+  email: string[];
+  /** Webhook destination ids (`mechanisms.webhooks`). */
+  webhooks: string[];
+}
+
+/** The section's part of an entry of `accounts:`: the account's notification policies. */
+export interface NotificationsAccount {
+  /** Absent: the account's policies are not managed. */
+  notifications?: DesiredNotification[];
+}
+
+/** An account's plan unit as the notifications kind sees it (its `zone_id` is the account's id). */
+export type AccountWithNotifications = ZoneBase & NotificationsAccount & { prune: boolean };
+
+/** The section's part of an entry of `accounts:` in the file. */
+export interface NotificationsFileAccount {
+  notifications?: Array<{
+    id?: string;
+    name: string;
+    alert_type: string;
+    enabled?: boolean;
+    zones?: string[];
+    email?: string[];
+    webhooks?: string[];
+  }>;
+}

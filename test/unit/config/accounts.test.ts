@@ -145,8 +145,8 @@ accounts:
 zones: []
 `;
     expect(problems([["z.yaml", text]])).toEqual([
-      "z.yaml:4:12 /accounts/0/prune warning: prune has no effect without a list (logpush_jobs): nothing of this " +
-        "account is managed",
+      "z.yaml:4:12 /accounts/0/prune warning: prune has no effect without a list (notifications, logpush_jobs): nothing " +
+        "of this account is managed",
     ]);
   });
 

@@ -1,6 +1,6 @@
-// The alert types a notification policy may name: the `alert_type` enum of Cloudflare's TypeScript SDK
-// (the cloudflare package 7.3.0, resources/alerting/policies.d.ts, PolicyCreateParams.alert_type), the API's own list as
-// the SDK is generated from its OpenAPI document. Any other value is refused with 400.
+// The alert types a notification policy may name: the `alert_type` enum of Cloudflare's TypeScript SDK (the
+// cloudflare package 7.3.0, resources/alerting/policies.d.ts, PolicyCreateParams.alert_type), the API's own
+// list as the SDK is generated from its OpenAPI document. Any other value is refused with 400.
 export const ALERT_TYPES: ReadonlySet<string> = new Set([
   "abuse_report_alert",
   "access_custom_certificate_expiration_type",

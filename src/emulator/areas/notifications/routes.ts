@@ -114,7 +114,8 @@ function checkFilters(req: RouteRequest, filters: unknown): ApiErrorBody[] {
 /** A lower-case UUID from a fresh random id (random, or the seeded sequence: ids.ts). */
 function newPolicyId(): string {
   const h = randomId();
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${"89ab"[parseInt(h[16]!, 16) & 3]}${h.slice(17, 20)}-${h.slice(20)}`;
+  const variant = "89ab"[parseInt(h[16]!, 16) & 3];
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20)}`;
 }
 
 function policyOf(req: RouteRequest): AlertingPolicy {

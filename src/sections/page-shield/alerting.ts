@@ -1,0 +1,182 @@
+// Cloudflare Notifications policies (`accounts/{id}/alerting/v3/policies`) as zoneform reads them: the
+// Page Shield alert types and what each watches, the alert types the API lists, a live policy in a
+// normalized form, and the one read of an account's policies (plan, export and audit's evidence).
+import { AnswerShapeError } from "../../errors.js";
+import type { CloudflareClient } from "../../cloudflare/types.js";
+import { clipJson } from "../../redact.js";
+
+/** Every Page Shield alert type starts with it: the family `prune` owns by default. */
+export const PAGE_SHIELD_ALERT_PREFIX = "scriptmonitor_";
+
+/**
+ * The Page Shield alert types and what each watches, as Cloudflare's Page Shield documentation
+ * describes them (developers.cloudflare.com/page-shield/reference/alerts/).
+ */
+export const PAGE_SHIELD_ALERTS: Readonly<Record<string, string>> = {
+  scriptmonitor_alert_new_resources: "new resources (scripts, connections) detected on the zone's pages (daily)",
+  scriptmonitor_alert_new_hosts: "resources loaded from host domains not seen before (hourly)",
+  scriptmonitor_alert_new_max_length_resource_url: "a resource URL that exceeds the maximum URL length",
+  scriptmonitor_alert_new_code_change_detections: "changed JavaScript of known scripts (daily)",
+  scriptmonitor_alert_new_malicious_scripts: "JavaScript that Cloudflare's classifiers consider malicious",
+  scriptmonitor_alert_new_malicious_url: "resources loaded from URLs that threat intelligence reports malicious",
+  scriptmonitor_alert_new_malicious_hosts: "resources loaded from domains that threat intelligence reports malicious",
+};
+
+/**
+ * The alert types of the API, as Cloudflare's TypeScript SDK lists them (the cloudflare package 7.3.0,
+ * resources/alerting/policies.d.ts, `alert_type`). Another value is not refused by zoneform (the API may
+ * know newer ones): validate warns.
+ */
+export const KNOWN_ALERT_TYPES: ReadonlySet<string> = new Set([
+  "abuse_report_alert",
+  "access_custom_certificate_expiration_type",
+  "advanced_ddos_attack_l4_alert",
+  "advanced_ddos_attack_l7_alert",
+  "advanced_http_alert_error",
+  "bgp_hijack_notification",
+  "billing_usage_alert",
+  "block_notification_block_removed",
+  "block_notification_new_block",
+  "block_notification_review_rejected",
+  "bot_traffic_basic_alert",
+  "brand_protection_alert",
+  "brand_protection_digest",
+  "clickhouse_alert_fw_anomaly",
+  "clickhouse_alert_fw_ent_anomaly",
+  "cloudforce_one_request_notification",
+  "cni_maintenance_notification",
+  "custom_analytics",
+  "custom_bot_detection_alert",
+  "custom_ssl_certificate_event_type",
+  "dedicated_ssl_certificate_event_type",
+  "device_connectivity_anomaly_alert",
+  "dos_attack_l4",
+  "dos_attack_l7",
+  "expiring_service_token_alert",
+  "failing_logpush_job_disabled_alert",
+  "fbm_auto_advertisement",
+  "fbm_dosd_attack",
+  "fbm_volumetric_attack",
+  "health_check_status_notification",
+  "hostname_aop_custom_certificate_expiration_type",
+  "http_alert_edge_error",
+  "http_alert_origin_error",
+  "image_notification",
+  "image_resizing_notification",
+  "incident_alert",
+  "load_balancing_health_alert",
+  "load_balancing_pool_enablement_alert",
+  "logo_match_alert",
+  "magic_tunnel_health_check_event",
+  "magic_wan_tunnel_health",
+  "maintenance_event_notification",
+  "mtls_certificate_store_certificate_expiration_type",
+  "pages_event_alert",
+  "radar_notification",
+  "real_origin_monitoring",
+  ...Object.keys(PAGE_SHIELD_ALERTS),
+  "secondary_dns_all_primaries_failing",
+  "secondary_dns_primaries_failing",
+  "secondary_dns_warning",
+  "secondary_dns_zone_successfully_updated",
+  "secondary_dns_zone_validation_warning",
+  "security_insights_alert",
+  "sentinel_alert",
+  "stream_live_notifications",
+  "synthetic_test_latency_alert",
+  "synthetic_test_low_availability_alert",
+  "traffic_anomalies_alert",
+  "tunnel_health_event",
+  "tunnel_update_event",
+  "universal_ssl_event_type",
+  "web_analytics_metrics_update",
+  "zone_aop_custom_certificate_expiration_type",
+]);
+
+export function isPageShieldAlert(alertType: string): boolean {
+  return alertType.startsWith(PAGE_SHIELD_ALERT_PREFIX);
+}
+
+/** The fields a PUT may carry (the SDK's PolicyUpdateParams); the rest of a policy is the API's. */
+export const WRITABLE_FIELDS = [
+  "name",
+  "alert_type",
+  "enabled",
+  "description",
+  "alert_interval",
+  "mechanisms",
+  "filters",
+] as const;
+
+/** A live notification policy: its id, the fields zoneform reads, and the writable fields as the API holds them. */
+export interface LiveNotification {
+  id: string;
+  name: string;
+  alert_type: string;
+  enabled: boolean;
+  /** `filters.zones`; absent: no zone filter (every zone of the account). */
+  zones?: string[];
+  email: string[];
+  webhooks: string[];
+  /** Every writable field as read (WRITABLE_FIELDS), what a PUT carries of what zoneform does not manage. */
+  writable: Record<string, unknown>;
+}
+
+/** The account's policies path (`accounts/{id}/alerting/v3/policies[/{policy}]`). */
+export function policiesPath(accountId: string, id?: string): string {
+  const base = `accounts/${accountId}/alerting/v3/policies`;
+  return id === undefined ? base : `${base}/${id}`;
+}
+
+function record(v: unknown): Record<string, unknown> | undefined {
+  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+/** The ids of a mechanism's list (`[{id}]`), in the API's order. */
+function mechanismIds(mechanisms: Record<string, unknown> | undefined, kind: string): string[] {
+  const list = mechanisms?.[kind];
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((m) => {
+    const id = record(m)?.id;
+    return typeof id === "string" ? [id] : [];
+  });
+}
+
+/** One policy of the list, checked: an id and an alert type are required, everything else read defensively. */
+export function normalizeLivePolicy(raw: unknown, path: string): LiveNotification {
+  const p = record(raw);
+  if (!p || typeof p.id !== "string" || p.id === "" || typeof p.alert_type !== "string") {
+    throw new AnswerShapeError(
+      `the API answered GET ${path} with an item ${clipJson(raw, 60) ?? "nothing"}, expected a notification ` +
+        "policy with an id and an alert_type",
+    );
+  }
+  const mechanisms = record(p.mechanisms);
+  const filters = record(p.filters);
+  const zones = Array.isArray(filters?.zones) ? filters.zones.filter((z) => typeof z === "string") : undefined;
+  const writable: Record<string, unknown> = {};
+  for (const k of WRITABLE_FIELDS) if (p[k] !== undefined && p[k] !== null) writable[k] = structuredClone(p[k]);
+  return {
+    id: p.id,
+    name: typeof p.name === "string" ? p.name : "",
+    alert_type: p.alert_type,
+    // The SDK marks `enabled` optional; a policy that does not say is not taken for an enabled one.
+    enabled: p.enabled === true,
+    ...(zones !== undefined ? { zones } : {}),
+    email: mechanismIds(mechanisms, "email"),
+    webhooks: mechanismIds(mechanisms, "webhooks"),
+    writable,
+  };
+}
+
+/** Every notification policy of the account (one page; the client's strict list reader). */
+export async function readNotificationPolicies(
+  client: CloudflareClient,
+  accountId: string,
+): Promise<LiveNotification[]> {
+  const path = policiesPath(accountId);
+  const raw: unknown = await client.listAll<unknown>(path);
+  if (!Array.isArray(raw))
+    throw new AnswerShapeError(`the API answered GET ${path} with ${clipJson(raw, 60)}, expected a list of policies`);
+  return raw.map((p) => normalizeLivePolicy(p, path)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
