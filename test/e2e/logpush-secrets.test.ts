@@ -178,4 +178,29 @@ describe("Logpush secrets never appear in any output", () => {
       expect(JSON.stringify(log)).toContain(SECRETS.DATADOG_KEY);
     },
   );
+
+  it("the challenge command suggested for a job never shows the destination's user info", async () => {
+    const env = { S3_USER: "AKIAUSERINFOEXAMPLE", S3_PASS: "userinfo-pass-2b7e" };
+    const dir = await tempDir("zoneform-userinfo-");
+    const cfg = await writeConfig(
+      `version: 1
+zones:
+  - zone_id: ${Z}
+    name: example.com
+    logs:
+      logpush_jobs:
+        - name: http-to-s3
+          dataset: http_requests
+          destination_conf: "s3://\${env:S3_USER}:\${env:S3_PASS}@userinfo-logs/http/{DATE}?region=us-east-1"
+`,
+      "zoneform.yaml",
+      dir,
+    );
+    const plan = await runCli(emu, ["plan", "-c", cfg], { env });
+    expect(plan.code, plan.stdout + plan.stderr).toBe(1);
+    expect(plan.stderr).toContain(
+      `Run: zoneform logpush challenge --zone ${Z} --destination 's3://userinfo-logs/http/{DATE}?region=us-east-1'`,
+    );
+    expectNoSecrets("plan", plan.stdout + plan.stderr, Object.values(env));
+  });
 });

@@ -8,7 +8,8 @@
 import { isEmptyFilter, parseFilterString, serialiseFilter } from "./filter.js";
 import { AnswerShapeError } from "../../errors.js";
 import type { LogpushFilter } from "./types.js";
-import { clipJson, isSecretParam, isSecretValue, redactDestination, safeDecode } from "../../redact.js";
+import { destinationCredentials } from "../../credential-shape.js";
+import { clipJson, redactDestination, safeDecode, SENSITIVE } from "../../redact.js";
 
 /** A live job in the file's shape, plus its id; the filter as an object (absent = none). */
 export interface LiveLogpushJob {
@@ -299,34 +300,49 @@ export function destinationBucket(destination: string): string {
   return rest.split(/[/?]/)[0] ?? rest;
 }
 
-/** The destination with its credential parameters removed (for a command the user will copy). */
+/**
+ * The destination as a command the user will copy shows it: each credential `destinationCredentials`
+ * finds taken out (a credential parameter with its name, the whole user info with its `@`), and a path
+ * segment that looks like one shown `(sensitive)`, for the user to put back.
+ */
 export function stripDestinationSecrets(destination: string): string {
-  const q = destination.indexOf("?");
-  if (q < 0) return destination;
-  const kept = destination
-    .slice(q + 1)
+  let out = destination;
+  // From the last to the first, so that each place found stays where it was.
+  for (const c of destinationCredentials(destination).reverse()) {
+    if (c.kind === "param") {
+      const from = Math.max(out.lastIndexOf("&", c.start), out.lastIndexOf("?", c.start)) + 1;
+      out = out.slice(0, from) + out.slice(c.end);
+    } else if (c.kind === "path") out = out.slice(0, c.start) + SENSITIVE + out.slice(c.end);
+    else out = out.slice(0, out.indexOf("://") + 3) + out.slice(c.end + 1);
+  }
+  const q = out.indexOf("?");
+  if (q < 0) return out;
+  const hash = out.indexOf("#", q);
+  const end = hash < 0 ? out.length : hash;
+  const kept = out
+    .slice(q + 1, end)
     .split("&")
-    .filter(
-      (pair) =>
-        pair !== "" &&
-        !isSecretParam(safeDecode(pair.split("=")[0] ?? "")) &&
-        !isSecretValue(pair.split("=").slice(1).join("=")),
-    );
-  return kept.length > 0 ? `${destination.slice(0, q)}?${kept.join("&")}` : destination.slice(0, q);
+    .filter((pair) => pair !== "");
+  return `${out.slice(0, q)}${kept.length > 0 ? `?${kept.join("&")}` : ""}${out.slice(end)}`;
 }
 
-/** The values of a destination's credential parameters (raw and decoded), to scrub from API messages. */
+/**
+ * The credentials of a destination (`destinationCredentials`: user info, credential parameters, token
+ * path segments), each as written and decoded, and each part of a user info (`token:password`), to
+ * scrub from API messages.
+ */
 export function destinationSecretValues(destination: string): string[] {
-  const q = destination.indexOf("?");
-  if (q < 0) return [];
   const out = new Set<string>();
-  for (const pair of destination.slice(q + 1).split("&")) {
-    const eq = pair.indexOf("=");
-    if (eq < 0 || !(isSecretParam(safeDecode(pair.slice(0, eq))) || isSecretValue(pair.slice(eq + 1)))) continue;
-    const value = pair.slice(eq + 1);
-    if (value.length < 3) continue;
-    out.add(value);
-    out.add(safeDecode(value));
+  for (const c of destinationCredentials(destination)) {
+    const value = destination.slice(c.start, c.end);
+    const colon = value.indexOf(":");
+    const parts =
+      c.kind === "userinfo" && colon >= 0 ? [value, value.slice(0, colon), value.slice(colon + 1)] : [value];
+    for (const v of parts) {
+      if (v.length < 3) continue;
+      out.add(v);
+      out.add(safeDecode(v));
+    }
   }
   return [...out];
 }

@@ -19,6 +19,7 @@ import {
   diffOutputOptions,
   redactDestinationSecrets,
   stripDestinationSecrets,
+  destinationSecretValues,
   type LiveLogpushJob,
 } from "../../../src/sections/logpush/live.js";
 import type { ReadContext } from "../../../src/sections/types.js";
@@ -639,6 +640,32 @@ describe("secrets in logpush changes", () => {
     );
     expect(stripDestinationSecrets("azure://c/p?sv=2022&sig=abc%2Bdef&se=x")).toBe("azure://c/p?sv=2022&se=x");
     expect(stripDestinationSecrets("https://h/p?header_Authorization=Basic%20xyz")).toBe("https://h/p");
+  });
+
+  it("finds credentials as destinationCredentials does: user info, token path segments, token values", () => {
+    const TOKEN = "Zx9vQ2mR7tLk4PwY8nB3";
+    // A copy command never shows user info, whether a password or a token.
+    expect(stripDestinationSecrets("s3://AKIAEXAMPLE:s3cr3t-pass@logs/{DATE}?region=us-east-1")).toBe(
+      "s3://logs/{DATE}?region=us-east-1",
+    );
+    expect(stripDestinationSecrets(`gs://${TOKEN}@logs/x`)).toBe("gs://logs/x");
+    expect(stripDestinationSecrets("azure://admin:hunter22@c/p?sv=2022")).toBe("azure://c/p?sv=2022");
+    // A path segment that looks like a token is shown for the user to put back; a value that looks
+    // like one goes with its parameter, whatever its name.
+    expect(stripDestinationSecrets(`s3://logs/${"a1".repeat(16)}/{DATE}?region=eu&x=${TOKEN}&y=1`)).toBe(
+      "s3://logs/(sensitive)/{DATE}?region=eu&y=1",
+    );
+    expect(stripDestinationSecrets("s3://logs/{DATE}?sig=abc&region=eu")).toBe("s3://logs/{DATE}?region=eu");
+    expect(stripDestinationSecrets("s3://logs/{DATE}?region=eu")).toBe("s3://logs/{DATE}?region=eu");
+
+    const dest = `https://${TOKEN}:pw%21x@collector.example/in/${"f".repeat(32)}?key=k3y&n=1`;
+    expect(destinationSecretValues(dest).sort()).toEqual(
+      [`${TOKEN}:pw%21x`, `${TOKEN}:pw!x`, TOKEN, "pw%21x", "pw!x", "f".repeat(32), "k3y"].sort(),
+    );
+    expect(redactDestinationSecrets(`401 for ${TOKEN} and pw!x at in/${"f".repeat(32)}`, dest)).toBe(
+      "401 for (sensitive) and (sensitive) at in/(sensitive)",
+    );
+    expect(destinationSecretValues("https://user:secretpw@h/in")).toEqual(["secretpw"]);
   });
 });
 
