@@ -149,7 +149,10 @@ export function clientFromOptions(
   return routed;
 }
 
-/** The run's clients: the default credentials' (a client that refuses every call when unset and unneeded), and one per token of `accounts:`. */
+/**
+ * The run's clients: the default credentials' (a client that refuses every call when they are unset and
+ * unneeded), and one per token of `accounts:`.
+ */
 export interface RunClients {
   fallback: CloudflareClient;
   /** The default credentials could not be read (unset): what a call with them says. */

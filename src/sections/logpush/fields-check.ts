@@ -120,6 +120,11 @@ export async function datasetFields(ctx: ReadContext, base: string, dataset: str
   return got.fields!;
 }
 
+/** How messages name the unit whose path is `base`. */
+function unitWord(base: string): "zone" | "account" {
+  return base.startsWith("accounts/") ? "account" : "zone";
+}
+
 /** What to do when the fields could not be read, by the API's status. */
 function advice(err: ApiError | NetworkError, dataset: string, word: string): string {
   if (err instanceof NetworkError) return "run plan again";
@@ -148,7 +153,7 @@ export async function checkJobFields(
     if (!(err instanceof ApiError || err instanceof NetworkError)) throw err;
     return [
       `logpush job "${job.name}": could not read the fields of dataset ${job.dataset} to check the ` +
-        `${describeNamed(named)} (${err.message}); nothing was changed: ${advice(err, job.dataset, base.startsWith("accounts/") ? "account" : "zone")}`,
+        `${describeNamed(named)} (${err.message}); nothing was changed: ${advice(err, job.dataset, unitWord(base))}`,
     ];
   }
   const errors: string[] = [];
