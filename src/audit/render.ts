@@ -10,9 +10,11 @@ import { printable, safeJson } from "../safe-text.js";
 import { layoutTable } from "../text-width.js";
 import type { Finding, InventoryKind } from "../inventory/classify.js";
 import { INVENTORY_KINDS, type AuditCollector, type KindSummary } from "./collector.js";
+import type { AlertingCheck } from "./alerting.js";
 import type { HeaderCheck } from "./headers.js";
+import { alertingCsvRows, alertingMarkdown, alertingText } from "./render-alerting.js";
 import { headersCsvRows, headersMarkdown, headersText } from "./render-headers.js";
-import type { AuditFilters, AuditRenderer, AuditTotals, HeadersMeta, InventoryMeta } from "./renderer.js";
+import type { AlertingMeta, AuditFilters, AuditRenderer, AuditTotals, HeadersMeta, InventoryMeta } from "./renderer.js";
 import { SarifAuditRenderer, type SarifAuditOptions } from "./sarif.js";
 
 export type { AuditFilters, AuditRenderer, AuditTotals, HeadersMeta, InventoryMeta } from "./renderer.js";
@@ -51,6 +53,7 @@ function redactingRenderer(r: AuditRenderer, redact: Redact): AuditRenderer {
     finding: (zoneId, f) => r.finding(redact(zoneId), redact(f)),
     inventory: (zoneId, check, meta) => r.inventory(redact(zoneId), redact(check), redact(meta)),
     headers: (zoneId, check, meta) => r.headers(redact(zoneId), redact(check), redact(meta)),
+    alerting: (zoneId, check, meta) => r.alerting(redact(zoneId), redact(check), redact(meta)),
     zoneEnd: (zoneId, c) =>
       r.zoneEnd(
         redact(zoneId),
@@ -208,7 +211,7 @@ class TableRenderer implements AuditRenderer {
   finding(): void {}
 
   // The zone's evidence sections, in the order runAudit gives them: the script inventory, the payment
-  // pages' headers; the notification policies section (11.6.1's alerting) goes after the headers.
+  // pages' headers, the notification policies of the Page Shield alerts (11.6.1's alerting).
   inventory(zoneId: string, check: InventoryCheck, meta: InventoryMeta): void {
     this.write(
       this.style === "markdown" ? inventoryMarkdown(zoneId, check, meta) : inventoryText(check, meta, this.width),
@@ -217,6 +220,12 @@ class TableRenderer implements AuditRenderer {
 
   headers(zoneId: string, check: HeaderCheck, meta: HeadersMeta): void {
     this.write(this.style === "markdown" ? headersMarkdown(zoneId, check, meta) : headersText(check, meta, this.width));
+  }
+
+  alerting(zoneId: string, check: AlertingCheck, meta: AlertingMeta): void {
+    this.write(
+      this.style === "markdown" ? alertingMarkdown(zoneId, check, meta) : alertingText(check, meta, this.width),
+    );
   }
 
   zoneEnd(_zoneId: string, c: AuditCollector): void {
@@ -304,6 +313,10 @@ class JsonRenderer implements AuditRenderer {
 
   headers(_zoneId: string, check: HeaderCheck, meta: HeadersMeta): void {
     this.pendingInventory += `,"payment_page_headers":${safeJson({ ...meta, ...check })}`;
+  }
+
+  alerting(_zoneId: string, check: AlertingCheck, meta: AlertingMeta): void {
+    this.pendingInventory += `,"alerting":${safeJson({ ...meta, ...check })}`;
   }
 
   zoneEnd(_zoneId: string, c: AuditCollector): void {
@@ -437,6 +450,16 @@ class CsvRenderer implements AuditRenderer {
   headers(zoneId: string, check: HeaderCheck, meta: HeadersMeta): void {
     for (const cells of headersCsvRows(check, meta)) {
       const row: CsvRow = { ...EMPTY_ROW, zone_id: zoneId, kind: "page" };
+      for (const c of CSV_COLUMNS) {
+        const v = cells[c];
+        if (v !== undefined) row[c] = v;
+      }
+      this.row(row);
+    }
+  }
+  alerting(zoneId: string, check: AlertingCheck, meta: AlertingMeta): void {
+    for (const cells of alertingCsvRows(check, meta)) {
+      const row: CsvRow = { ...EMPTY_ROW, zone_id: zoneId, kind: "alerting" };
       for (const c of CSV_COLUMNS) {
         const v = cells[c];
         if (v !== undefined) row[c] = v;

@@ -2,6 +2,7 @@
 import type { InventoryCheck } from "../inventory/check.js";
 import type { Finding } from "../inventory/classify.js";
 import type { AuditCollector } from "./collector.js";
+import type { AlertingCheck } from "./alerting.js";
 import type { HeaderCheck } from "./headers.js";
 
 /** The list filters an audit ran with, as sent to the API, and the verdict's score threshold. */
@@ -18,8 +19,8 @@ export interface AuditFilters {
 /**
  * What every format is given, in this order for each zone: zoneStart, each finding of Page Shield's
  * lists, then the zone's evidence sections (the Markdown report's 11.6.1 evidence, in this order): the
- * script inventory check, the payment pages' headers; the account's notification policies, which alert
- * personnel (11.6.1), are to come after the headers as a section of their own; then zoneEnd.
+ * script inventory check, the payment pages' headers, the account's notification policies that alert
+ * personnel (11.6.1); then zoneEnd.
  */
 export interface AuditRenderer {
   begin(): void;
@@ -29,6 +30,8 @@ export interface AuditRenderer {
   inventory(zoneId: string, check: InventoryCheck, meta: InventoryMeta): void;
   /** The payment pages' headers (zones whose inventory declares `headers`), after inventory, before zoneEnd. */
   headers(zoneId: string, check: HeaderCheck, meta: HeadersMeta): void;
+  /** The Page Shield alert policies covering the zone (zones whose account is known), after headers. */
+  alerting(zoneId: string, check: AlertingCheck, meta: AlertingMeta): void;
   zoneEnd(zoneId: string, collector: AuditCollector): void;
   end(totals: AuditTotals): void;
 }
@@ -39,6 +42,12 @@ export interface HeadersMeta {
   zone_name?: string;
   /** The configuration file (file:line of the zone). */
   source?: string;
+}
+
+/** When the account's notification policies were read. */
+export interface AlertingMeta {
+  checked_at: string;
+  zone_name?: string;
 }
 
 /** Where a script inventory check came from and when it ran: the evidence report is dated. */
@@ -72,6 +81,12 @@ export interface AuditTotals {
   /** Page URLs on plain http, not fetched. */
   insecure_pages?: number;
   policies_not_applied?: number;
+  /** Page Shield alerting (zones whose account is known): present when at least one zone was checked. */
+  alerting_checked?: number;
+  /** Zones no enabled Page Shield alert policy with someone to notify covers. */
+  no_alerting?: number;
+  /** Zones whose account's notification policies could not be read. */
+  alerting_unread?: number;
   high: number;
   medium: number;
   low: number;

@@ -24,7 +24,14 @@ import { auditInventory, inventoryQuery } from "../inventory/read.js";
 import { hostReferences, LookalikeJudge, lookalikeFinding } from "../inventory/lookalike.js";
 import type { ScriptInventory } from "../inventory/types.js";
 import { DEFAULT_PAGE_TIMEOUT_MS, PageFetcher } from "../inventory/page-fetch.js";
-import { pageShieldApiPath, type DesiredPolicy } from "../sections/page-shield/index.js";
+import {
+  pageShieldApiPath,
+  readNotificationPolicies,
+  type DesiredPolicy,
+  type LiveNotification,
+} from "../sections/page-shield/index.js";
+import { ApiError, NetworkError } from "../errors.js";
+import { checkAlerting, type AlertingCheck } from "./alerting.js";
 import { checkPageHeaders, type HeaderCheck } from "./headers.js";
 
 export const AUDIT_PER_PAGE = 100;
@@ -33,8 +40,9 @@ export const DEFAULT_AUDIT_LIMIT = 50;
 /**
  * What makes the audit exit 2: malicious scripts or connections, look-alike hosts, insecure cookies,
  * the script inventory's unauthorized or changed scripts and stale authorizations, the payment pages'
- * changed or missing headers, pages that could not be checked (unreachable, or on plain http) and
- * policies not applied; `any` is all of them, `none` nothing. `--fail-on` takes one or a comma list.
+ * changed or missing headers, pages that could not be checked (unreachable, or on plain http), policies
+ * not applied, and zones no Page Shield alert notifies anyone of (`alerting`, not in the default: the
+ * evidence shows it); `any` is all of them, `none` nothing. `--fail-on` takes one or a comma list.
  */
 export type FailOn =
   | "malicious"
@@ -46,6 +54,7 @@ export type FailOn =
   | "headers"
   | "unreachable"
   | "policy"
+  | "alerting"
   | "any"
   | "none";
 export const FAIL_ON: readonly FailOn[] = [
@@ -58,6 +67,7 @@ export const FAIL_ON: readonly FailOn[] = [
   "headers",
   "unreachable",
   "policy",
+  "alerting",
   "any",
   "none",
 ];
@@ -115,6 +125,11 @@ export interface AuditOptions {
   pageTimeoutMs?: number;
   /** Payment page headers: the User-Agent sent to the pages. */
   pageUserAgent?: string;
+  /**
+   * The account of each zone whose Page Shield alerting is shown (zone id → account id, as the
+   * configuration says): its notification policies are read once per account, with its token.
+   */
+  accounts?: ReadonlyMap<string, string>;
 }
 
 export interface ZoneAudit {
@@ -124,6 +139,8 @@ export interface ZoneAudit {
   inventory?: InventoryCheck;
   /** The payment pages' headers, for a zone whose inventory declares `headers`. */
   headers?: HeaderCheck;
+  /** The Page Shield alert policies covering the zone, for a zone whose account is known. */
+  alerting?: AlertingCheck;
 }
 
 export interface AuditResult {
@@ -180,10 +197,14 @@ export async function runAudit(
   const fetcher = zones.some((z) => opts.inventories?.get(z)?.inventory.headers)
     ? new PageFetcher({ timeoutMs: pageTimeoutMs, ...(opts.pageUserAgent ? { userAgent: opts.pageUserAgent } : {}) })
     : undefined;
+  // Each account's notification policies, read once for all its zones; an API error is the evidence's.
+  const policies = new Map<string, Promise<LiveNotification[] | Error>>();
   try {
     renderer.begin();
     for (const zoneId of zones) {
-      results.push(await auditZone(client, zoneId, opts, { renderer, filters, limit, fetcher, pageTimeoutMs }));
+      results.push(
+        await auditZone(client, zoneId, opts, { renderer, filters, limit, fetcher, pageTimeoutMs, policies }),
+      );
       opts.onZoneDone?.(results.length, zones.length);
     }
   } finally {
@@ -202,6 +223,25 @@ interface ZoneContext {
   /** Set when a zone of the audit declares payment page headers. */
   fetcher: PageFetcher | undefined;
   pageTimeoutMs: number;
+  /** The notification policies of each account read so far. */
+  policies: Map<string, Promise<LiveNotification[] | Error>>;
+}
+
+/** The account's notification policies (read once), or the API's refusal as an Error the evidence shows. */
+function policiesOf(
+  client: CloudflareClient,
+  accountId: string,
+  ctx: ZoneContext,
+): Promise<LiveNotification[] | Error> {
+  let read = ctx.policies.get(accountId);
+  if (!read) {
+    read = readNotificationPolicies(client, accountId).catch((err: unknown) => {
+      if (err instanceof ApiError || err instanceof NetworkError) return err;
+      throw err;
+    });
+    ctx.policies.set(accountId, read);
+  }
+  return read;
 }
 
 /** One zone: Page Shield's lists, then its evidence sections (script inventory, payment page headers). */
@@ -271,6 +311,15 @@ async function auditZone(
       ...(declared.source ? { source: declared.source } : {}),
     });
   }
+  let alerting: AlertingCheck | undefined;
+  const accountId = opts.accounts?.get(zoneId);
+  if (accountId !== undefined) {
+    alerting = checkAlerting(zoneId, accountId, await policiesOf(client, accountId, ctx));
+    renderer.alerting(zoneId, alerting, {
+      checked_at: (opts.now ?? (() => new Date()))().toISOString(),
+      ...(declared?.zone_name ? { zone_name: declared.zone_name } : {}),
+    });
+  }
   renderer.zoneEnd(zoneId, collector);
   opts.progress?.(
     `audited ${zoneId}: ${INVENTORY_KINDS.map((k) => `${collector.summary[k].read} ${LIST_PATH[k]}`).join(", ")}` +
@@ -281,6 +330,7 @@ async function auditZone(
     summary: collector.summary,
     ...(inventory ? { inventory } : {}),
     ...(headers ? { headers } : {}),
+    ...(alerting ? { alerting } : {}),
   };
 }
 
@@ -333,6 +383,16 @@ export function totalsOf(zones: ZoneAudit[]): AuditTotals {
         t[f.severity] += 1;
       }
     }
+    if (z.alerting) {
+      const count = (type: string) => z.alerting!.findings.filter((f) => f.type === type).length;
+      t.alerting_checked = (t.alerting_checked ?? 0) + 1;
+      t.no_alerting = (t.no_alerting ?? 0) + count("no-alerting");
+      t.alerting_unread = (t.alerting_unread ?? 0) + count("alerting-unread");
+      for (const f of z.alerting.findings) {
+        t.findings += 1;
+        t[f.severity] += 1;
+      }
+    }
   }
   return t;
 }
@@ -351,6 +411,7 @@ export function shouldFail(totals: AuditTotals, failOn: FailOn | readonly FailOn
     headers: (totals.changed_headers ?? 0) + (totals.missing_headers ?? 0),
     unreachable: (totals.unreachable_pages ?? 0) + (totals.insecure_pages ?? 0),
     policy: totals.policies_not_applied ?? 0,
+    alerting: (totals.no_alerting ?? 0) + (totals.alerting_unread ?? 0),
   };
   return Object.entries(counts).some(([k, n]) => on.has(k as FailOn) && n > 0);
 }

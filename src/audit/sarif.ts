@@ -7,6 +7,7 @@ import type { ConfigPositions } from "../sarif/locate.js";
 import { sarifLog, sarifResult, sarifText, type SarifFinding, type SarifResult, type ZoneName } from "../sarif/log.js";
 import { levelOf, type RuleKey } from "../sarif/rules.js";
 import type { Finding } from "../inventory/classify.js";
+import type { AlertingCheck, AlertingFinding } from "./alerting.js";
 import type { HeaderCheck, HeaderFinding } from "./headers.js";
 import type { AuditFilters, AuditRenderer, AuditTotals, HeadersMeta, InventoryMeta } from "./renderer.js";
 
@@ -57,6 +58,10 @@ export class SarifAuditRenderer implements AuditRenderer {
       this.results.push(sarifResult(headerFinding(this.zone(zoneId), f, this.opts.positions)));
   }
 
+  alerting(zoneId: string, check: AlertingCheck): void {
+    for (const f of check.findings) this.results.push(sarifResult(alertingFinding(this.zone(zoneId), f)));
+  }
+
   zoneEnd(): void {}
 
   end(totals: AuditTotals): void {
@@ -98,6 +103,19 @@ export function headerFinding(zone: ZoneName, f: HeaderFinding, at?: ConfigPosit
     zone,
     subject,
     ...(where ? { where } : {}),
+    properties: { zone_id: zone.id, ...rest, requirement: `PCI DSS v4.0.1 ${requirement}` },
+  };
+}
+
+/** A zone with no Page Shield alerting, or whose account's policies could not be read: at the zone. */
+export function alertingFinding(zone: ZoneName, f: AlertingFinding): SarifFinding {
+  const { message, requirement, ...rest } = f;
+  return {
+    rule: f.type,
+    level: levelOf(f.severity),
+    message: `${message} (PCI DSS v4.0.1 ${requirement}).`,
+    zone,
+    subject: `alerting\n${f.account_id}`,
     properties: { zone_id: zone.id, ...rest, requirement: `PCI DSS v4.0.1 ${requirement}` },
   };
 }

@@ -17,7 +17,9 @@ export type RuleKey =
   | "missing-header"
   | "page-unreachable"
   | "insecure-page"
-  | "policy-not-applied";
+  | "policy-not-applied"
+  | "no-alerting"
+  | "alerting-unread";
 
 export interface SarifRule {
   id: string;
@@ -195,6 +197,31 @@ const TEXT: Record<RuleKey, RuleText> = {
     severity: "5.0",
     tags: ["security", "headers", "page-shield", "pci-dss", "pci-dss-11.6.1"],
   },
+  "no-alerting": {
+    name: "NoAlerting",
+    short: "No Page Shield alert notifies anyone of the zone's changes",
+    full:
+      "No enabled Cloudflare Notifications policy of a Page Shield alert type (scriptmonitor_*) with an " +
+      "e-mail, webhook or other destination covers the zone (no zone filter, or one naming it): what Page " +
+      "Shield detects alerts no one (PCI DSS v4.0.1 11.6.1).",
+    help:
+      "Declare the alerts under notifications: of the account's entry of accounts: (docs/configuration.md) " +
+      "and apply, or enable the policy and give it someone to notify.",
+    level: "warning",
+    severity: "5.0",
+    tags: ["security", "page-shield", "alerting", "pci-dss", "pci-dss-11.6.1"],
+  },
+  "alerting-unread": {
+    name: "AlertingUnread",
+    short: "The account's notification policies could not be read",
+    full:
+      "The audit could not read the Cloudflare Notifications policies of the zone's account, so it cannot " +
+      "show which alerts cover the zone (PCI DSS v4.0.1 11.6.1).",
+    help: "Give the account's token Notifications Read (docs/commands/whoami.md).",
+    level: "note",
+    severity: "2.0",
+    tags: ["security", "page-shield", "alerting", "pci-dss", "pci-dss-11.6.1"],
+  },
 };
 
 /** Every rule, in a fixed order (the driver's `rules`; a result's `ruleIndex` points into it). */
@@ -212,6 +239,8 @@ export const RULE_KEYS: readonly RuleKey[] = [
   "page-unreachable",
   "insecure-page",
   "policy-not-applied",
+  "no-alerting",
+  "alerting-unread",
 ];
 
 export function ruleId(key: RuleKey): string {

@@ -193,3 +193,62 @@ describe("notifications: Page Shield alerts as code", () => {
     expect(res.stderr).toContain('no zone of this file is named "shop.example"');
   });
 });
+
+describe("audit: the Page Shield alerting of each zone (PCI DSS 11.6.1 evidence)", () => {
+  it("lists the policies covering each zone, escaped, and finds the zone no alert covers", async () => {
+    const hostile = "Skimmers | <b>now</b> `x`";
+    const cfg = await writeConfig(
+      file(`      - name: "${hostile}"
+        alert_type: scriptmonitor_alert_new_malicious_scripts
+        zones: [example.com]
+        email: [secops@example.com]
+        webhooks: [${HOOK}]
+      - name: Changed scripts (off)
+        alert_type: scriptmonitor_alert_new_code_change_detections
+        enabled: false
+        email: [pci@example.com]
+`),
+    );
+    await live({ name: "Billing", alert_type: "billing_usage_alert" });
+    const apply = await runCli(emu, ["apply", "-c", cfg, "--auto-approve"]);
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    const id = (await policies()).find((p) => p.name === hostile)!.id as string;
+
+    await emu.clearRequests();
+    const md = await runCli(emu, ["audit", "-c", cfg, "--format", "markdown", "--fail-on", "none"]);
+    expect(md.code, md.stderr).toBe(0);
+    const sections = md.stdout.split("## Zone ");
+    const com = sections.find((s) => s.startsWith(`\`${ZONE.com}\``))!;
+    const net = sections.find((s) => s.startsWith(`\`${ZONE.net}\``))!;
+    expect(com).toContain("### Notification policies for the Page Shield alerts (PCI DSS v4.0.1 11.6.1)");
+    expect(com).toContain(id);
+    expect(com).toContain("secops@example.com");
+    expect(com).toContain(HOOK);
+    expect(com).toContain("this zone (scoped)");
+    expect(com).toContain("**disabled**");
+    expect(com).not.toContain("<b>now</b>");
+    expect(com).not.toContain("Skimmers | <b>");
+    expect(com).not.toContain("**no-alerting**");
+    expect(com).not.toContain("Billing");
+    // example.net: only the disabled, unscoped policy covers it.
+    expect(net).toContain("Changed scripts (off)");
+    expect(net).toContain("**no-alerting** (11.6.1, medium)");
+    // One read of the account's policies serves both zones.
+    expect((await emu.calls()).filter((c) => c === `GET ${P}`)).toHaveLength(1);
+
+    const json = await runCli(emu, ["audit", "-c", cfg, "--format", "json", "--fail-on", "alerting"]);
+    expect(json.code).toBe(2);
+    const doc = JSON.parse(json.stdout);
+    const byZone = Object.fromEntries(doc.zones.map((z: any) => [z.zone_id, z.alerting]));
+    expect(byZone[ZONE.com].findings).toEqual([]);
+    expect(byZone[ZONE.com].policies.map((p: any) => [p.name, p.scope, p.enabled])).toEqual(
+      expect.arrayContaining([
+        [hostile, "zone", true],
+        ["Changed scripts (off)", "account", false],
+      ]),
+    );
+    expect(byZone[ZONE.com].policies).toHaveLength(2);
+    expect(byZone[ZONE.net].findings.map((f: any) => f.type)).toEqual(["no-alerting"]);
+    expect(doc.totals).toMatchObject({ alerting_checked: 2, no_alerting: 1 });
+  });
+});

@@ -129,6 +129,8 @@ describe("SARIF from audit findings", () => {
       "zoneform/page-unreachable",
       "zoneform/insecure-page",
       "zoneform/policy-not-applied",
+      "zoneform/no-alerting",
+      "zoneform/alerting-unread",
     ]);
     for (const rule of run.tool.driver.rules) {
       expect(rule.shortDescription.text).not.toBe("");

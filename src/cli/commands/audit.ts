@@ -127,7 +127,8 @@ export function register(program: Command, ctx: CommandContext): void {
       "--fail-on <what>",
       "exit 2 on (comma list): malicious (scripts and connections), lookalike (look-alike hosts), insecure " +
         "(cookies), unauthorized, changed, stale (script inventory), headers (changed or missing), unreachable " +
-        "(payment pages not checked), policy (a policy's CSP not on a page); any; none",
+        "(payment pages not checked), policy (a policy's CSP not on a page), alerting (no Page Shield alert " +
+        "notifies anyone of a zone; not in the default); any; none",
       DEFAULT_FAIL_ON.join(","),
     )
     .option("--page-timeout <ms>", PAGE_TIMEOUT_HELP, String(DEFAULT_PAGE_TIMEOUT_MS))
@@ -207,6 +208,13 @@ export function register(program: Command, ctx: CommandContext): void {
           ];
         }),
       );
+      // Each zone's account, as the file says it (its own account_id, else the file's): its Page Shield
+      // alerting is shown, read with the account's token.
+      const accounts = new Map<string, string>();
+      for (const z of configured?.all ?? []) {
+        const account = z.account_id ?? configured?.desired.account_id;
+        if (account !== undefined) accounts.set(z.zone_id, account);
+      }
       progress.begin("audit", "zones done", zones.length);
       const result = await runAudit(
         client,
@@ -224,6 +232,7 @@ export function register(program: Command, ctx: CommandContext): void {
           onItem: (kind) => progress.count(`${kind}s`),
           onZoneDone: (done, total) => progress.update(done, total),
           inventories,
+          accounts,
           staleDays,
           pageTimeoutMs,
           pageUserAgent: `zoneform/${VERSION} (payment page header check)`,
