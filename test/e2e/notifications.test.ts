@@ -3,8 +3,9 @@
 // request log; the whole policy in a PUT (what the file does not manage sent back as live); a pinned id;
 // two live policies a name matches stop the account with the candidates; prune deletes only Page Shield
 // alerts (never other alerting) and `prune: false` nothing; an unknown zone name is a config error.
+import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { ACCOUNT, TestEmulator, runCli, writeConfig, ZONE } from "../helpers/cli.js";
+import { ACCOUNT, TestEmulator, runCli, tempDir, writeConfig, ZONE } from "../helpers/cli.js";
 
 const emu = TestEmulator.perFile();
 const P = `accounts/${ACCOUNT}/alerting/v3/policies`;
@@ -180,6 +181,23 @@ describe("notifications: Page Shield alerts as code", () => {
     expect((await runCli(emu, ["plan", "-c", pinned, "--detailed-exitcode"])).code).toBe(0);
   });
 
+  it("a create whose answer was lost is found and adopted, never sent twice", async () => {
+    const cfg = await writeConfig(file(TWO));
+    await emu.fault({ method: "POST", path: "alerting/v3/policies$", reset: true, after: true, count: 1 });
+    await emu.clearRequests();
+    // One at a time: the first POST's answer is lost (the policy is made); later creates into the list wait
+    // for the next apply (the engine's rule), so the exit code is the engine's business, not asserted here.
+    const first = await runCli(emu, ["apply", "-c", cfg, "--auto-approve", "--parallelism", "1"]);
+    expect(first.stderr + first.stdout).toContain("adopted");
+    const posts = (await emu.calls({ writesOnly: true })).filter((c) => c === `POST ${P}`);
+    expect(posts).toHaveLength(1);
+    expect(await policies()).toHaveLength(1);
+    const second = await runCli(emu, ["apply", "-c", cfg, "--auto-approve"]);
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    expect((await policies()).map((p) => p.name).sort()).toEqual(["Changed scripts", "Malicious scripts"]);
+    expect((await runCli(emu, ["plan", "-c", cfg, "--detailed-exitcode"])).code).toBe(0);
+  });
+
   it("a zone named in zones: that the file does not declare is a configuration error (exit 3)", async () => {
     const cfg = await writeConfig(
       file(`      - name: Malicious scripts
@@ -250,5 +268,35 @@ describe("audit: the Page Shield alerting of each zone (PCI DSS 11.6.1 evidence)
     expect(byZone[ZONE.com].policies).toHaveLength(2);
     expect(byZone[ZONE.net].findings.map((f: any) => f.type)).toEqual(["no-alerting"]);
     expect(doc.totals).toMatchObject({ alerting_checked: 2, no_alerting: 1 });
+  });
+});
+
+describe("export --account: the account's Page Shield alerts", () => {
+  it("writes every Page Shield alert (not other alerting), pins repeated names, and plans clean", async () => {
+    await live({ name: "Billing", alert_type: "billing_usage_alert" });
+    await live({
+      name: "Malicious scripts",
+      alert_type: "scriptmonitor_alert_new_malicious_scripts",
+      description: "kept as live",
+      mechanisms: { email: [{ id: "secops@example.com" }], webhooks: [{ id: HOOK }] },
+      filters: { zones: [ZONE.com] },
+    });
+    const one = await live({ name: "Twice", alert_type: "scriptmonitor_alert_new_hosts", enabled: false });
+    const two = await live({ name: "Twice", alert_type: "scriptmonitor_alert_new_hosts" });
+    const dir = await tempDir();
+    const out = `${dir}/account.yaml`;
+    const exported = await runCli(emu, ["export", "--account", ACCOUNT, "--out", out]);
+    expect(exported.code, exported.stderr).toBe(0);
+    const text = await readFile(out, "utf8");
+    expect(text).toContain("notifications:");
+    expect(text).not.toContain("Billing");
+    expect(text).toContain(`id: ${one}`);
+    expect(text).toContain(`id: ${two}`);
+    expect(text).toContain("description kept as live");
+
+    await emu.clearRequests();
+    const plan = await runCli(emu, ["plan", "-c", out, "--detailed-exitcode"]);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    expect((await emu.calls()).sort()).toEqual([`GET ${P}`, `GET accounts/${ACCOUNT}/logpush/jobs`].sort());
   });
 });
