@@ -5,8 +5,9 @@
 // desired state the plan carries; the plan is applied only when the new one is the same (fingerprints,
 // operations, everything shown), and what runs is the new one, within the safety limits.
 // `planAndApply` runs only the plan it makes itself in the same call (the CLI's `apply` from a
-// configuration, like Terraform's). Both execute through execute.ts; nothing else in the engine sends a
-// planned write.
+// configuration, like Terraform's). Both have Cloudflare check the plan's ruleset writes first (dry-run.ts:
+// `dry_run=true`, nothing persisted) and stop with nothing written when it refuses one; both execute through
+// execute.ts; nothing else in the engine sends a planned write.
 import type { CloudflareClient } from "../cloudflare/types.js";
 import { StalePlanError } from "../errors.js";
 import type { DesiredState } from "../sections/index.js";
@@ -17,6 +18,7 @@ import { checkPlanDocument } from "../plan/plan-file.js";
 import { fileForm, planForFile, preparePlanFile } from "../plan/secrets.js";
 import { summariseZones, totalChanges } from "../plan/summary.js";
 import { planUnits, unitKey } from "../plan/units.js";
+import { assertChecked, checkWrites } from "./dry-run.js";
 import { assertApplied, executePlan, type ApplyReport, type ExecuteOptions } from "./execute.js";
 import { planZones, sealOf } from "./plan.js";
 import { assertSameDesired } from "./same-desired.js";
@@ -117,9 +119,10 @@ const noChanges = (): ApplyReport => ({ done: [], failed: [], notDone: [], uncer
 
 /**
  * Verifies `given` and applies it: nothing is written unless the live zones, read again now, give
- * the same plan (else StalePlanError, exit 1), every zone could be planned, and each zone's deletes
- * are within `safety.max_deletes` (else UnsafePlanError, exit 1, unless `force`). What runs is the
- * plan made now, so an edited body, path or reference can never be sent.
+ * the same plan (else StalePlanError, exit 1), every zone could be planned, each zone's deletes
+ * are within `safety.max_deletes` (else UnsafePlanError, exit 1, unless `force`), and Cloudflare takes
+ * every ruleset write when it is checked first (dry-run.ts; else exit 1). What runs is the plan made now,
+ * so an edited body, path or reference can never be sent.
  */
 export async function apply(given: Plan, opts: ApplyOptions): Promise<ApplyReport> {
   const opened = await openPlan(given, opts);
@@ -150,11 +153,27 @@ export async function apply(given: Plan, opts: ApplyOptions): Promise<ApplyRepor
   return run(fresh, desired, opts);
 }
 
-/** Safety limits, then the writes. */
-async function run(plan: Plan, desired: DesiredState, opts: ApplyOptions): Promise<ApplyReport> {
+/**
+ * Cloudflare's own check of every ruleset write of the plan (`dry_run=true`, the very bodies the writes carry),
+ * before the first write: a refusal stops the run with nothing written. Resolves with the number of writes checked.
+ */
+async function checkFirst(plan: Plan, opts: ApplyOptions): Promise<number> {
+  const report = await checkWrites(plan, {
+    client: opts.client,
+    parallelism: opts.parallelism,
+    progress: opts.execution?.progress,
+  });
+  assertChecked(report);
+  return report.checked;
+}
+
+/** Safety limits, Cloudflare's checks (unless made already: `checked`), then the writes. */
+async function run(plan: Plan, desired: DesiredState, opts: ApplyOptions, checked?: number): Promise<ApplyReport> {
   assertSafe(plan, desired.safety.max_deletes, opts.force === true);
+  const checks = checked ?? (await checkFirst(plan, opts));
   await opts.beforeWrites?.(plan);
   const report = await executePlan(plan, { client: opts.client, parallelism: opts.parallelism, ...opts.execution });
+  report.checked = checks;
   if (opts.throwOnFailure !== false) assertApplied(report);
   return report;
 }
@@ -162,8 +181,8 @@ async function run(plan: Plan, desired: DesiredState, opts: ApplyOptions): Promi
 export interface PlanAndApplyOptions
   extends Omit<ApplyOptions, "expectDigest" | "file" | "select" | "env" | "expectDesired" | "expectDesiredName"> {
   /**
-   * Shown the plan (after `onPlan`) when it has changes and is safe: resolve to go on, throw to stop
-   * with nothing written (the CLI's "Only 'yes' will be accepted").
+   * Shown the plan (after `onPlan`) when it has changes, is safe and Cloudflare took its ruleset writes when
+   * checked: resolve to go on, throw to stop with nothing written (the CLI's "Only 'yes' will be accepted").
    */
   confirm?: (plan: Plan, desired: DesiredState, digest: string) => void | Promise<void>;
 }
@@ -189,11 +208,13 @@ export async function planAndApply(desired: DesiredState, opts: PlanAndApplyOpti
   assertNoZoneErrors(plan);
   if (totalChanges(summariseZones(plan.zones)) === 0) return noChanges();
   assertSafe(plan, desired.safety.max_deletes, opts.force === true);
+  // Before the question: a plan Cloudflare refuses is not put to anyone.
+  const checked = await checkFirst(plan, opts);
   await opts.confirm?.(plan, desired, digest);
   if (planDigest(plan) !== sealOf(plan)?.digest) {
     throw new StalePlanError("the plan was changed while it was shown; nothing was written. Make a new plan.", [
       "edited",
     ]);
   }
-  return run(plan, desired, opts);
+  return run(plan, desired, opts, checked);
 }

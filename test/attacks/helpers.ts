@@ -227,9 +227,14 @@ export function drip(res: ServerResponse, status: number, text: string, everyMs:
   res.on("close", () => clearInterval(timer));
 }
 
-/** Writes that change something: every non-GET but the Logpush checks, which only validate. */
+/** Writes that change something: every non-GET but the Logpush checks, which only validate, and the dry runs. */
 export function changingWrites(calls: string[]): string[] {
-  return calls.filter((c) => !c.startsWith("GET ") && !/logpush\/(validate\/destination|ownership\/validate)/.test(c));
+  return calls.filter(
+    (c) =>
+      !c.startsWith("GET ") &&
+      !c.endsWith("?dry_run=true") &&
+      !/logpush\/(validate\/destination|ownership\/validate)/.test(c),
+  );
 }
 
 /** A hostile proxy in front of the file's emulator, started once, reset before each test. */

@@ -2,7 +2,7 @@
 // http_log_custom_fields entry point, created, changed and removed; plan → apply → plan with no
 // changes each time, asserting the exact calls from the emulator's request log.
 import { describe, expect, it } from "vitest";
-import { TestEmulator, ZONE, runCli, writeConfig } from "../helpers/cli.js";
+import { TestEmulator, ZONE, runCli, writeConfig, writesCheckedFirst } from "../helpers/cli.js";
 
 const PHASE = "http_log_custom_fields";
 const Z = ZONE.com;
@@ -39,9 +39,10 @@ async function converge(yaml: string) {
   await emu.clearRequests();
   const apply = await runCli(emu, ["apply", "-c", config, "--auto-approve"]);
   expect(apply.code, apply.stdout + apply.stderr).toBe(0);
-  const writes = (await emu.requests())
-    .filter((r) => r.method !== "GET")
-    .map((r) => ({ call: `${r.method} ${r.path.replace(/^\/client\/v4\//, "")}`, body: r.body }));
+  const writes = writesCheckedFirst(await emu.requests()).map((r) => ({
+    call: `${r.method} ${r.path.replace(/^\/client\/v4\//, "")}`,
+    body: r.body,
+  }));
   await emu.clearRequests();
   const plan2 = await runCli(emu, ["plan", "-c", config, "--detailed-exitcode"]);
   expect(plan2.code, plan2.stdout + plan2.stderr).toBe(0);

@@ -6,7 +6,7 @@
 // shows whether a Page Shield policy PUT merges (so it carries the whole policy); a Logpush PUT keeps
 // what it does not carry.
 import { describe, expect, it } from "vitest";
-import { TestEmulator, ZONE, runCli, writeConfig } from "../helpers/cli.js";
+import { TestEmulator, ZONE, runCli, writeConfig, writesCheckedFirst } from "../helpers/cli.js";
 
 const emu = TestEmulator.perFile();
 const Z = ZONE.com;
@@ -27,9 +27,10 @@ async function converge(yaml: string, env: Record<string, string> = {}) {
   await emu.clearRequests();
   const apply = await runCli(emu, ["apply", "-c", config, "--auto-approve"], { env });
   expect(apply.code, apply.stdout + apply.stderr).toBe(0);
-  const writes = (await emu.requests())
-    .filter((r) => r.method !== "GET")
-    .map((r) => ({ call: `${r.method} ${r.path.replace(/^\/client\/v4\//, "")}`, body: r.body }));
+  const writes = writesCheckedFirst(await emu.requests()).map((r) => ({
+    call: `${r.method} ${r.path.replace(/^\/client\/v4\//, "")}`,
+    body: r.body,
+  }));
   const plan2 = await runCli(emu, ["plan", "-c", config, "--detailed-exitcode"], { env });
   expect(plan2.code, plan2.stdout + plan2.stderr).toBe(0);
   expect(plan2.stdout).toContain("No changes.");

@@ -4,7 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { TestEmulator, ZONE, runCli, writeConfig, type LoggedRequest } from "../helpers/cli.js";
+import { TestEmulator, ZONE, runCli, writeConfig, type LoggedRequest, writesCheckedFirst } from "../helpers/cli.js";
 
 const emu = TestEmulator.perFile();
 
@@ -65,7 +65,9 @@ async function converge(cfg: string, env: Record<string, string> = baseEnv) {
   const apply = await runCli(emu, ["apply", "-c", cfg, "--auto-approve"], { env });
   expect(apply.code, apply.stdout + apply.stderr).toBe(0);
   const log = await emu.requests();
-  const writes = log.filter((r) => r.method !== "GET" && !r.path.includes("/validate")).map(call);
+  const writes = writesCheckedFirst(log)
+    .filter((r) => !r.path.includes("/validate"))
+    .map(call);
   const plan2 = await runCli(emu, ["plan", "-c", cfg, "--detailed-exitcode"], { env });
   expect(plan2.code, plan2.stdout + plan2.stderr).toBe(0);
   expect(plan2.stdout).toContain("No changes.");

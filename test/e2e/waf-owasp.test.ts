@@ -4,7 +4,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { planValidator } from "../../src/plan/plan-file.js";
-import { ACCOUNT, TestEmulator, ZONE, runCli, tempDir, writeConfig } from "../helpers/cli.js";
+import { ACCOUNT, TestEmulator, ZONE, runCli, tempDir, writeConfig, writesCheckedFirst } from "../helpers/cli.js";
 
 const OWASP = "4814384a9e5d4991b9815dcfc25d2f1f";
 const CFM = "efb7b8c949ac4650a09736fc376e9aee";
@@ -53,9 +53,10 @@ async function converge(yaml: string, extra: string[] = []) {
   const apply = await runCli(emu, ["apply", "-c", config, "--auto-approve", ...extra]);
   expect(apply.code, apply.stdout + apply.stderr).toBe(0);
   const log = await emu.requests();
-  const writes = log
-    .filter((r) => r.method !== "GET")
-    .map((r) => ({ call: `${r.method} ${r.path.replace(/^\/client\/v4\//, "")}`, body: r.body }));
+  const writes = writesCheckedFirst(log).map((r) => ({
+    call: `${r.method} ${r.path.replace(/^\/client\/v4\//, "")}`,
+    body: r.body,
+  }));
   await emu.clearRequests();
   const plan2 = await runCli(emu, ["plan", "-c", config, "--detailed-exitcode", ...extra]);
   expect(plan2.code, plan2.stdout + plan2.stderr).toBe(0);

@@ -18,13 +18,16 @@ const emu = TestEmulator.perFile();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const STACK = /Internal error|\n\s+at /;
 
-/** A write that changes something (the Logpush destination checks are POSTs that only validate). */
-const isChange = (method: string, path: string) =>
-  method !== "GET" && !/logpush\/(validate|ownership\/validate)/.test(path);
+/**
+ * A write that changes something: not a read, not a Logpush destination check (POSTs that only validate), not
+ * Cloudflare's check of a ruleset write (`?dry_run=true`, sent before the first write).
+ */
+const isChange = (method: string, path: string, query?: URLSearchParams) =>
+  method !== "GET" && query?.get("dry_run") !== "true" && !/logpush\/(validate|ownership\/validate)/.test(path);
 
 let proxy: HostileProxy;
 /** Every request the proxy saw, with when it arrived; `stopping` makes it answer writes as the test wants. */
-let arrivals: Array<{ method: string; path: string; at: number }> = [];
+let arrivals: Array<{ method: string; path: string; query: URLSearchParams; at: number }> = [];
 beforeAll(async () => {
   proxy = await HostileProxy.start(() => emu);
 });
@@ -35,12 +38,13 @@ beforeEach(() => {
   proxy.reset();
   arrivals = [];
   proxy.spoil = (req) => {
-    arrivals.push({ method: req.method, path: req.path, at: Date.now() });
+    arrivals.push({ method: req.method, path: req.path, query: req.query, at: Date.now() });
     return false;
   };
 });
 
-const writesArrived = () => arrivals.filter((a) => isChange(a.method, a.path));
+const writesArrived = () => arrivals.filter((a) => isChange(a.method, a.path, a.query));
+const dryRunsArrived = () => arrivals.filter((a) => a.query.get("dry_run") === "true");
 
 interface Run {
   code: number | null;
@@ -133,6 +137,10 @@ describe.skipIf(!existsSync(CLI))("signals during apply", () => {
       // Every write sent was answered (none cut off).
       await untilAnswered(emu);
       expect((await emu.requests()).filter((q) => q.method !== "GET").every((w) => w.status > 0)).toBe(true);
+      // Cloudflare checked every ruleset write first: the dry runs all came before the first write.
+      const firstWrite = Math.min(...writesArrived().map((w) => w.at));
+      expect(dryRunsArrived().length).toBeGreaterThan(0);
+      expect(dryRunsArrived().filter((d) => d.at > firstWrite)).toEqual([]);
       await emu.admin("DELETE", "/faults");
       const runs = await applyUntilDone(emu, fleet, [], 1);
       expect(runs[0]!.code, runs[0]!.stderr).toBe(0);
@@ -158,6 +166,26 @@ describe.skipIf(!existsSync(CLI))("signals during apply", () => {
       expect(writesArrived()).toEqual([]);
     }, 30_000);
   }
+
+  it("SIGINT while Cloudflare checks the ruleset writes (dry runs on the wire): exit 130, nothing written", async () => {
+    const fleet = await createFleet(emu, 2, "dryint");
+    // Every write held back: the signal comes while the dry runs, the first requests that are not reads, wait.
+    await slowWrites(emu, 1000);
+    await emu.clearRequests();
+    const r = await interrupted(fleet.config, fleet.env, () => dryRunsArrived().length > 0, ["SIGINT"]);
+    expect(r.stderr).not.toMatch(STACK);
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toContain("Checking ");
+    expect(r.stderr).toContain("Interrupted before any change was made; nothing was written.");
+    expect(writesArrived()).toEqual([]);
+    await emu.admin("DELETE", "/faults");
+    await untilAnswered(emu);
+    const log = await emu.requests();
+    expect(log.filter((q) => isChange(q.method, q.path, new URLSearchParams(q.query)))).toEqual([]);
+    const again = await runCli(emu, ["apply", "-c", fleet.config, "--auto-approve"], { env: fleet.env });
+    expect(again.code, again.stderr).toBe(0);
+    await expectConverged(emu, fleet);
+  }, 60_000);
 
   it("a second SIGINT exits at once, exit 130, naming the writes still on the wire; a new apply converges", async () => {
     const fleet = await createFleet(emu, 4, "twice");
@@ -189,8 +217,8 @@ describe.skipIf(!existsSync(CLI))("signals during apply", () => {
     // request waits; the signal comes during that wait.
     let told = false;
     proxy.spoil = async (req, res, forward) => {
-      arrivals.push({ method: req.method, path: req.path, at: Date.now() });
-      if (told || !isChange(req.method, req.path)) return false;
+      arrivals.push({ method: req.method, path: req.path, query: req.query, at: Date.now() });
+      if (told || !isChange(req.method, req.path, req.query)) return false;
       told = true;
       const up = await forward();
       res.writeHead(up.status, { ...up.headers, ratelimit: "limit=1200, remaining=0, reset=60" }).end(up.body);

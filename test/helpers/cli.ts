@@ -5,7 +5,7 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import {
   DEFAULT_TOKEN,
   startEmulator,
@@ -53,6 +53,36 @@ export const ZONE = {
 
 /** An entry of the emulator's request log. */
 export type LoggedRequest = RequestLogEntry;
+
+/** A request sent with `?dry_run=true`: Cloudflare's check of a write, which persists nothing (engine/dry-run.ts). */
+export const isDryRun = (r: LoggedRequest): boolean => r.query.dry_run === "true";
+
+/** A write that changes something: neither a read nor a dry run. */
+export const isWrite = (r: LoggedRequest): boolean => r.method !== "GET" && !isDryRun(r);
+
+const RULESET_WRITE = /^\/client\/v4\/zones\/[^/]+\/rulesets(\/|$)/;
+/** The POSTs that only check something while planning (docs/connecting.md): they change nothing. */
+const CHECK_ONLY = /\/logpush\/(validate\/|ownership\/validate$)/;
+
+/**
+ * The writes of an apply's request log, once it is checked that Cloudflare was asked first about every ruleset
+ * write of it: one dry run per ruleset write, with the same call and body, all of them before the first write.
+ * For an apply that made every change it planned.
+ */
+export function writesCheckedFirst(log: readonly LoggedRequest[]): LoggedRequest[] {
+  const writes = log.filter(isWrite);
+  const checks = log.filter(isDryRun);
+  const key = (r: LoggedRequest) => JSON.stringify([r.method, r.path, r.body]);
+  expect(checks.map(key).sort(), "a dry run for each ruleset write, with its body").toEqual(
+    writes
+      .filter((r) => RULESET_WRITE.test(r.path))
+      .map(key)
+      .sort(),
+  );
+  const firstWrite = log.findIndex((r) => isWrite(r) && !CHECK_ONLY.test(r.path));
+  if (firstWrite >= 0) expect(log.slice(firstWrite).filter(isDryRun), "no dry run after the first write").toEqual([]);
+  return writes;
+}
 
 /** A whole answer: status, headers and parsed body. */
 export interface ApiAnswer<T = any> {
@@ -179,12 +209,15 @@ export class TestEmulator {
   clearRequests = () => this.admin("DELETE", "/requests");
   /** The request log, oldest first. */
   requests = () => this.admin<LoggedRequest[]>("GET", "/requests");
-  /** The calls made, as `METHOD path` relative to /client/v4/, optionally only the writes. */
-  async calls(opts: { writesOnly?: boolean } = {}): Promise<string[]> {
+  /**
+   * The calls made, as `METHOD path` relative to /client/v4/ (a dry run as `METHOD path?dry_run=true`), optionally
+   * only the writes (`writesOnly`: no read, no dry run) or only the dry runs.
+   */
+  async calls(opts: { writesOnly?: boolean; dryRuns?: boolean } = {}): Promise<string[]> {
     const all = await this.requests();
     return all
-      .filter((r) => !opts.writesOnly || r.method !== "GET")
-      .map((r) => `${r.method} ${r.path.replace(/^\/client\/v4\//, "")}`);
+      .filter((r) => (!opts.writesOnly || isWrite(r)) && (!opts.dryRuns || isDryRun(r)))
+      .map((r) => `${r.method} ${r.path.replace(/^\/client\/v4\//, "")}${isDryRun(r) ? "?dry_run=true" : ""}`);
   }
   close = () => this.emu.close();
 

@@ -2,9 +2,11 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { EXIT } from "../../errors.js";
+import { assertChecked, checkWrites } from "../../engine/dry-run.js";
 import { writePlanFile } from "../../engine/plan-store.js";
 import { assertNoZoneErrors, describeViolation, findSafetyViolations } from "../../engine/verify.js";
 import { refuseExisting } from "../../write-file.js";
+import { printable } from "../../safe-text.js";
 import { preparePlanFile } from "../../plan/secrets.js";
 import { summariseZones, totalChanges } from "../../plan/summary.js";
 import { addClientOptions } from "../client-options.js";
@@ -27,6 +29,7 @@ interface PlanOptions extends PlanningOptions {
   force?: boolean;
   format?: string;
   detailedExitcode?: boolean;
+  verify?: boolean;
 }
 
 export function register(program: Command, ctx: CommandContext): void {
@@ -36,7 +39,11 @@ export function register(program: Command, ctx: CommandContext): void {
     .addOption(outOption("save the plan (JSON; secrets as ${env:NAME} references) for `zoneform apply <file>`"))
     .option("--force", "overwrite the --out file if it exists")
     .option("--format <format>", "text | json | markdown", "text")
-    .option("--detailed-exitcode", "exit 2 when there are changes, 0 when there are none");
+    .option("--detailed-exitcode", "exit 2 when there are changes, 0 when there are none")
+    .option(
+      "--verify",
+      "have Cloudflare check the plan's ruleset writes (dry_run=true: validated, nothing written); a refusal exits 1",
+    );
   addMaxBytesOption(cmd);
   addConfigOption(cmd);
   addCommonOptions(cmd);
@@ -56,6 +63,23 @@ export function register(program: Command, ctx: CommandContext): void {
       // JSON carries its digest inside; people get it as a last line, to compare with what apply prints.
       // A plan that failed has none: there is nothing to review or apply.
       if (format !== "json" && planSucceeded(plan)) io.stdout.write(digestLine(digestOf(plan, desired), format));
+      // Before the plan is saved: a plan Cloudflare refuses is not one to apply.
+      if (opts.verify && planSucceeded(plan)) {
+        const checks = await checkWrites(plan, {
+          client,
+          parallelism: opts.parallelism,
+          progress: (l) => io.stderr.write(`${printable(l)}\n`),
+        });
+        if (checks.forbidden.length > 0) {
+          io.stderr.write(
+            `Warning: the token may not make ${checks.forbidden.length} of the ${checks.checked} ruleset write(s) ` +
+              "(a read-only token?): Cloudflare refused to check them, so they are shown unchecked; apply with " +
+              "this token would fail there:\n" +
+              checks.forbidden.map((l) => `  ${printable(l)}\n`).join(""),
+          );
+        }
+        assertChecked(checks, { forbiddenRefuses: false, by: "plan" });
+      }
       if (outPath) {
         await writePlanFile(outPath, plan, desired, { force: opts.force, label: outLabel });
         io.stderr.write(`Saved the plan to ${opts.out}; apply it with: zoneform apply ${opts.out}\n`);

@@ -1,0 +1,171 @@
+// Cloudflare's own check before the first write: every write of a plan that Cloudflare documents a dry run for
+// (the Rulesets API's: `dry_run` on creating, updating and deleting a ruleset, updating a phase entry point,
+// and creating, editing and deleting a rule, as the `cloudflare` SDK 7.3.0 declares them) is sent first with
+// `?dry_run=true`, with exactly the body the write will carry. Cloudflare validates it as the write and persists
+// nothing; a 200 answers `result: null` (a 204 stays a 204). So a change Cloudflare refuses (an OWASP override
+// it does not take, a log field it rejects) stops the run before anything is written, instead of after the
+// Page Shield write planned before it. Zones are checked side by side, under the client's rate limiter and
+// parallelism; a check is safe to send again after a 5xx or a lost answer (it persists nothing), so the client
+// retries it as a read. Each write is checked alone against the zone as it is now, in the order it will run.
+import pLimit from "p-limit";
+import type { CloudflareClient } from "../cloudflare/types.js";
+import { ApiError, ApplyError, NetworkError, RunStoppedError, RuntimeError, ZoneformError } from "../errors.js";
+import type { Change, HttpMethod, Operation, Plan } from "../model/plan.js";
+import { clipJson } from "../redact.js";
+import { describeChange, errorHints } from "./execute.js";
+import { ZONES_PER_REQUEST_SLOT } from "./read.js";
+
+/**
+ * The writes Cloudflare documents `dry_run` for (query parameter, SDK 7.3.0 `resources/rulesets`): ruleset
+ * create, update and delete, phase entry point update, rule create, edit and delete. A path is relative to the API
+ * base; `[^/]+` stands for an id or a phase.
+ */
+const DRY_RUN_WRITES: ReadonlyArray<{ method: HttpMethod; path: RegExp }> = [
+  { method: "POST", path: /^zones\/[^/]+\/rulesets$/ },
+  { method: "PUT", path: /^zones\/[^/]+\/rulesets\/phases\/[^/]+\/entrypoint$/ },
+  { method: "PUT", path: /^zones\/[^/]+\/rulesets\/(?!phases$)[^/]+$/ },
+  { method: "DELETE", path: /^zones\/[^/]+\/rulesets\/(?!phases$)[^/]+$/ },
+  { method: "POST", path: /^zones\/[^/]+\/rulesets\/[^/]+\/rules$/ },
+  { method: "PATCH", path: /^zones\/[^/]+\/rulesets\/[^/]+\/rules\/[^/]+$/ },
+  { method: "DELETE", path: /^zones\/[^/]+\/rulesets\/[^/]+\/rules\/[^/]+$/ },
+];
+
+/** Whether Cloudflare documents a dry run for this write (and the write carries no query of its own). */
+export function takesDryRun(op: Operation): boolean {
+  if (op.query !== undefined && Object.keys(op.query).length > 0) return false;
+  return DRY_RUN_WRITES.some((w) => w.method === op.method && w.path.test(op.path));
+}
+
+/** The writes of a plan that are checked first, each with the change it belongs to. */
+export function writesToCheck(plan: Plan): Array<{ zone: string; change: Change; op: Operation }> {
+  return plan.zones.flatMap((z) =>
+    z.changes.flatMap((change) =>
+      change.operations.filter(takesDryRun).map((op) => ({ zone: z.name ?? z.zone_id, change, op })),
+    ),
+  );
+}
+
+/** What the checks found: one line per write in each list, `what: METHOD path: why`. */
+export interface CheckReport {
+  /** Writes sent as dry runs. */
+  checked: number;
+  /** Refused by Cloudflare (a 4xx but 403, success false), or a check that could not be made (5xx, no answer). */
+  refused: string[];
+  /** Refused with 403: the token may not make this write (its permission is named). */
+  forbidden: string[];
+  /**
+   * Answered with a result, as a write answers and a dry run never does: Cloudflare may have made the write.
+   */
+  answeredAsWrite: string[];
+}
+
+export interface CheckOptions {
+  client: CloudflareClient;
+  parallelism?: number;
+  /** Told once before the checks (how many) and once after (what they found). */
+  progress?: (line: string) => void;
+}
+
+/** Why a check failed, in one line: Cloudflare's own words when it answered, else what happened to the request. */
+function failure(err: unknown): string {
+  if (err instanceof ApiError) {
+    // A 4xx, or a 2xx saying success: false: Cloudflare's refusal, in its words (a 403 names the permission).
+    if (err.status < 500) return err.message;
+    return (
+      `the check could not be made: Cloudflare answered HTTP ${err.status}` +
+      (err.info.errors.length > 0 ? ` (${err.info.errors.map((e) => e.message).join("; ")})` : "")
+    );
+  }
+  if (err instanceof NetworkError) return `the check could not be made: ${err.message}`;
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * Sends every write of `plan` that takes a dry run, with `dry_run=true`: all at once (the client caps what is in
+ * flight and keeps to the rate limit). A stop (a signal, the deadline) is thrown as it is; any other failure is
+ * a line of the report.
+ */
+export async function checkWrites(plan: Plan, opts: CheckOptions): Promise<CheckReport> {
+  const writes = writesToCheck(plan);
+  const report: CheckReport = { checked: 0, refused: [], forbidden: [], answeredAsWrite: [] };
+  if (writes.length === 0) return report;
+  opts.progress?.(`Checking ${writes.length} ruleset write(s) with Cloudflare first (dry_run=true)`);
+  const limit = pLimit(ZONES_PER_REQUEST_SLOT * Math.max(1, opts.parallelism ?? 8));
+  const settled = await Promise.allSettled(
+    writes.map(({ zone, change, op }) =>
+      limit(async () => {
+        const what = `${describeChange(zone, change)}: ${op.method} ${op.path}?dry_run=true`;
+        report.checked += 1;
+        try {
+          const result = await opts.client.request<unknown>(op.method, op.path, {
+            query: { dry_run: "true" },
+            body: op.body,
+            idempotent: true,
+          });
+          if (result !== null) {
+            report.answeredAsWrite.push(
+              `${what}: answered with a result (${clipJson(result, 60)}) where a dry run answers none: Cloudflare ` +
+                "may have made this write",
+            );
+          }
+        } catch (err) {
+          if (err instanceof RunStoppedError || !(err instanceof ZoneformError)) throw err;
+          const hints = errorHints(change, err);
+          const line = `${what}: ${failure(err)}${hints.length > 0 ? `. ${hints.join(". ")}` : ""}`;
+          if (err instanceof ApiError && err.status === 403) report.forbidden.push(line);
+          else report.refused.push(line);
+        }
+      }),
+    ),
+  );
+  const thrown = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+  if (thrown) throw thrown.reason;
+  const bad = report.refused.length + report.forbidden.length + report.answeredAsWrite.length;
+  opts.progress?.(
+    bad === 0
+      ? `Cloudflare accepted the ${report.checked} ruleset write(s) checked (dry_run=true)`
+      : `Cloudflare refused ${bad} of the ${report.checked} ruleset write(s) checked (dry_run=true)`,
+  );
+  return report;
+}
+
+/**
+ * Throws when the checks found a write that must not be made: a write answered as made (ApplyError, exit 4: it
+ * may have been written), else a refusal (RuntimeError, exit 1: nothing was written). For apply a 403 is a
+ * refusal too (the token lacks the permission named); `plan --verify` shows it as a warning instead
+ * (`forbiddenRefuses: false`: a read-only token plans).
+ */
+export function assertChecked(report: CheckReport, opts: { forbiddenRefuses?: boolean; by?: string } = {}): void {
+  const forbidden = opts.forbiddenRefuses === false ? [] : report.forbidden;
+  const lines = [
+    ...report.answeredAsWrite.map((l) => `  may be made: ${l}`),
+    ...forbidden.map((l) => `  refused:     ${l}`),
+    ...report.refused.map((l) => `  refused:     ${l}`),
+  ];
+  if (report.answeredAsWrite.length > 0) {
+    throw new ApplyError(
+      [
+        `Cloudflare answered ${report.answeredAsWrite.length} of the ${report.checked} check(s) (dry_run=true) ` +
+          "with a result, as it answers a write and never a dry run: those writes may have been made. Nothing " +
+          "else was sent.",
+        ...lines,
+        "Run plan again to see the live state.",
+      ].join("\n"),
+      { done: [], failed: [...forbidden, ...report.refused], notDone: [], uncertain: report.answeredAsWrite },
+    );
+  }
+  const refused = forbidden.length + report.refused.length;
+  if (refused === 0) return;
+  throw new RuntimeError(
+    [
+      `Cloudflare refused ${refused} of the plan's ${report.checked} ruleset write(s) when they were checked ` +
+        "first (dry_run=true); nothing was written.",
+      ...lines,
+      forbidden.length > 0
+        ? "Give the token the permission named, or fix the file, and run apply again."
+        : opts.by === "plan"
+          ? "Applying this plan would fail there: fix the cause, then plan again."
+          : "Fix the cause and run apply again.",
+    ].join("\n"),
+  );
+}
