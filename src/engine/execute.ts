@@ -15,7 +15,6 @@ import {
   appearedSincePlan,
   idList,
   idOf,
-  listKey,
   lookForCreated,
   MAX_CANDIDATE_READS,
   type LostCreateLook,
@@ -100,35 +99,20 @@ async function assertStillAbsent(
 /** A POST whose answer was lost, after which what is there does not say whether it made something: exit 4. */
 class MaybeCreatedError extends RuntimeError {}
 
-/** A create not sent because an earlier create into the same list lost its answer in this run. */
-class HeldBackError extends RuntimeError {}
-
-/**
- * The lists (listKey) into which a create lost its answer in this run: nothing more is created in them, since
- * what is there no longer says which object is whose.
- */
-export type LostLists = Set<string>;
-
 /**
  * Sends one call. A POST whose answer leaves it unclear whether it was carried out (a dropped
  * connection, a timeout, a 5xx) is never sent again: what it creates is looked for among the objects
  * that are new since the plan read the list, each read by id (lost-create.ts). Exactly one new object
  * equal to what was sent is adopted; anything else "may have been created": the change fails with the
- * candidates' ids, or, when nothing new appeared, with "not sent again", and nothing more is written
- * to the zone nor created in that list.
+ * candidates' ids, or, when nothing new appeared, with "not sent again". Then nothing more is written
+ * to the zone (executePlan), so nothing more is created in that list either: every list a create
+ * writes to is its zone's.
  */
 async function send(
   client: CloudflareClient,
   op: Operation,
-  lost: LostLists,
   log?: (line: string) => void,
 ): Promise<{ how: "sent" | "adopted"; result?: unknown }> {
-  if (op.finds && lost.has(listKey(op.finds))) {
-    throw new HeldBackError(
-      `POST ${op.path}: not sent: an earlier create into this list lost its answer in this run, so what the list ` +
-        "holds no longer says which object is whose. Run plan again.",
-    );
-  }
   try {
     return {
       how: "sent",
@@ -138,7 +122,6 @@ async function send(
     if (alreadyGone(op.method, err)) return { how: "sent" };
     if (op.method !== "POST" || !op.finds || !mayHaveWritten(op.method, err)) throw err;
     const finds = op.finds;
-    lost.add(listKey(finds));
     const lostText = `POST ${op.path}: the answer was lost (${lostCause(err)})`;
     // A POST that timed out may still be running on the server: give it time before looking.
     const stillRunning = err instanceof NetworkError && isTimeoutError(err.info.cause);
@@ -221,8 +204,7 @@ export function errorHints(change: Change, err: unknown): string[] {
 type ChangeOutcome =
   | { ok: true; results: unknown[]; adopted: boolean }
   | { ok: false; line: string; uncertain: boolean }
-  | { ok: false; notSent: RunStoppedError }
-  | { ok: false; heldBack: string };
+  | { ok: false; notSent: RunStoppedError };
 
 /**
  * Makes one change's calls in order: a create first checks nothing like it appeared since the plan,
@@ -234,7 +216,6 @@ async function runChange(
   zoneLabel: string,
   change: Change,
   what: string,
-  lost: LostLists,
   log?: (line: string) => void,
   reads?: Map<string, Promise<unknown[]>>,
 ): Promise<ChangeOutcome> {
@@ -248,7 +229,7 @@ async function runChange(
     let adopted = false;
     for (const op of change.operations) {
       method = op.method;
-      const sent = await send(client, op, lost, log);
+      const sent = await send(client, op, log);
       adopted = sent.how === "adopted" || adopted;
       results.push(sent.result);
       made += 1;
@@ -258,7 +239,6 @@ async function runChange(
     if (!(err instanceof ZoneformError)) throw err;
     // Stopped before any of its writes went out: not attempted, whatever it read.
     if (err instanceof RunStoppedError && made === 0) return { ok: false, notSent: err };
-    if (err instanceof HeldBackError && made === 0) return { ok: false, heldBack: err.message };
     // A replacement whose create went through but whose delete failed has written something too.
     const uncertain = made > 0 || mayHaveWritten(method, err) || err instanceof MaybeCreatedError;
     return { ok: false, line: `${what}: ${failureText(err, uncertain, change)}`, uncertain };
@@ -306,7 +286,6 @@ export async function executePlan(plan: Plan, opts: ExecuteOptions): Promise<App
   // Zones run concurrently and a zone's independent changes too; the client's one limit caps what is
   // really in flight, so this only bounds the zones started at once.
   const limit = pLimit(ZONES_PER_REQUEST_SLOT * Math.max(1, opts.parallelism ?? 8));
-  const lost: LostLists = new Set();
   await Promise.all(
     plan.zones.map((zone) =>
       limit(async () => {
@@ -325,15 +304,11 @@ export async function executePlan(plan: Plan, opts: ExecuteOptions): Promise<App
           }
           opts.onChange?.(what, "start");
           try {
-            const outcome = await runChange(opts.client, label, change, what, lost, opts.progress, checks);
+            const outcome = await runChange(opts.client, label, change, what, opts.progress, checks);
             if ("notSent" in outcome) {
               report.stopped = outcome.notSent;
               report.interrupted = true;
               report.notDone.push(what);
-            } else if ("heldBack" in outcome) {
-              failed = true;
-              report.notDone.push(`${what} (${outcome.heldBack})`);
-              opts.progress?.(`${what}: not sent`);
             } else if (outcome.ok) {
               report.done.push(outcome.adopted ? `${what} (its answer was lost; found made and adopted)` : what);
               opts.progress?.(`${what}: done`);
@@ -373,9 +348,8 @@ export async function executeOne(
   log?: (line: string) => void,
 ): Promise<unknown[]> {
   const what = describeChange(zoneLabel, change);
-  const outcome = await runChange(client, zoneLabel, change, what, new Set(), log);
+  const outcome = await runChange(client, zoneLabel, change, what, log);
   if ("notSent" in outcome) throw outcome.notSent;
-  if ("heldBack" in outcome) throw new RuntimeError(outcome.heldBack);
   if (outcome.ok) return outcome.results;
   assertApplied({ done: [], failed: [outcome.line], notDone: [], uncertain: outcome.uncertain ? [outcome.line] : [] });
   return [];
