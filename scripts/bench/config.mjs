@@ -132,3 +132,74 @@ export function minimumApplyCalls(zones) {
   const writes = 1 + POLICIES_PER_ZONE + 2 + JOBS_PER_ZONE + HOSTNAMES_PER_ZONE;
   return { checks: zones * checks, writes: zones * writes, chain: checks + writes };
 }
+
+/** The estate run's accounts: ids, their tokens, and the domain of their zones (`zone-N.<domain>`). */
+export const ESTATE_ACCOUNTS = ["e1", "e2", "e3"].map((k) => ({
+  id: md5(`estate-account-${k}`),
+  token: `estate-token-${k}`,
+  variable: `BENCH_TOKEN_${k.toUpperCase()}`,
+  domain: `estate-${k}.example`,
+}));
+
+/** The zone names of an estate account holding `n` zones (as POST /__emulator/accounts names them). */
+export const estateZones = (account, n) =>
+  Array.from({ length: n }, (_, i) => {
+    const name = `zone-${i + 1}.${account.domain}`;
+    return { name, id: md5(name) };
+  });
+
+/** The reads a plan of the estate's file cannot do without, per account: its zones' (readsOf) and its own list. */
+export function estateReadsOf(file) {
+  const byAccount = new Map();
+  for (const a of file.accounts ?? []) byAccount.set(a.account_id, a.logpush_jobs ? 1 : 0);
+  for (const z of file.zones ?? []) {
+    const reads = readsOf({ zones: [z] }).length;
+    byAccount.set(z.account_id, (byAccount.get(z.account_id) ?? 0) + reads);
+  }
+  return byAccount;
+}
+
+/**
+ * The estate's file: `accounts:` with each account's token and one account-level Logpush job, and `n`
+ * zones per account (Page Shield settings and policies, log fields, a Logpush job: 4 reads a zone), each
+ * naming its account so that its calls carry the account's token.
+ */
+export function estateConfig(n) {
+  const lines = ["version: 1", "accounts:"];
+  for (const a of ESTATE_ACCOUNTS) {
+    lines.push(
+      `  - account_id: ${a.id}`,
+      `    api_token: \${env:${a.variable}}`,
+      "    logpush_jobs:",
+      "      - name: audit",
+      "        dataset: audit_logs",
+      `        destination_conf: "https://logs.example.com/${a.domain}/audit"`,
+    );
+  }
+  lines.push("zones:");
+  for (const a of ESTATE_ACCOUNTS) {
+    for (const z of estateZones(a, n)) {
+      lines.push(
+        `  - zone_id: ${z.id}`,
+        `    name: ${z.name}`,
+        `    account_id: ${a.id}`,
+        "    page_shield:",
+        "      enabled: true",
+        "      policies:",
+        "        - description: Report everything",
+        "          action: log",
+        "          expression: 'true'",
+        "          value: script-src 'self'",
+        "    logs:",
+        "      custom_fields:",
+        "        request_headers: [user-agent, cf-ray]",
+        "      logpush_jobs:",
+        "        - name: firewall-to-datadog",
+        "          dataset: firewall_events",
+        "          destination_conf: " +
+          '"datadog://http-intake.logs.datadoghq.com/api/v2/logs?header_DD-API-KEY=${env:BENCH_DD_KEY}&service=waf"',
+      );
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}

@@ -55,6 +55,7 @@ export function routeByToken(routes: TokenRoutes): CloudflareClient {
     paginate: (path, opts) => pick(path).paginate(path, opts),
     paginateCursor: (path, opts) => pick(path).paginateCursor(path, opts),
     listAll: (path, opts) => pick(path).listAll(path, opts),
+    lane: (path) => all.indexOf(clientFor(routes, path)),
     stats() {
       const sum = { requests: 0, retries: 0, throttled: 0 };
       for (const c of all) {

@@ -59,6 +59,11 @@ export interface CloudflareClient {
   listAll<T>(path: string, opts?: { query?: RequestOptions["query"]; perPage?: number }): Promise<T[]>;
   /** Counters for --verbose summaries and the benchmark. */
   stats(): { requests: number; retries: number; throttled: number };
+  /**
+   * Which of its own limits (a token's rate limiter and slots) a call to `path` goes through, when it has
+   * several (token-router.ts): callers keep work of one lane from holding up another's. Absent: one lane.
+   */
+  lane?(path: string): number;
   /** What is left of the rate-limit budget in the current window (for progress); absent in test doubles. */
   budget?(): { remaining: number; requests: number; seconds: number };
   /**

@@ -3,7 +3,6 @@
 // changes run in rounds of true dependencies (see `rounds`), and a failure starts nothing new in that
 // zone so nothing is written on top of a state we no longer know. The report says what was done, what
 // failed, what may have been written and what was not attempted.
-import pLimit from "p-limit";
 import type { CloudflareClient } from "../cloudflare/types.js";
 import { isTimeoutError } from "../cloudflare/retry.js";
 import { ApiError, ApplyError, EXIT, NetworkError, RunStoppedError, RuntimeError, ZoneformError } from "../errors.js";
@@ -19,7 +18,7 @@ import {
   MAX_CANDIDATE_READS,
   type LostCreateLook,
 } from "./lost-create.js";
-import { ZONES_PER_REQUEST_SLOT } from "./read.js";
+import { unitLimiter } from "./read.js";
 import { unitName } from "../plan/units.js";
 
 export interface ApplyReport {
@@ -283,12 +282,12 @@ const isIndependent = (resource: string): boolean => INDEPENDENT.has(resource);
 /** Runs a plan's changes as they are: callers verify the plan first (engine/apply.ts). */
 export async function executePlan(plan: Plan, opts: ExecuteOptions): Promise<ApplyReport> {
   const report: ApplyReport = opts.report ?? { done: [], failed: [], notDone: [], uncertain: [] };
-  // Zones run concurrently and a zone's independent changes too; the client's one limit caps what is
-  // really in flight, so this only bounds the zones started at once.
-  const limit = pLimit(ZONES_PER_REQUEST_SLOT * Math.max(1, opts.parallelism ?? 8));
+  // Zones run concurrently and a zone's independent changes too; the client's limits cap what is
+  // really in flight, so this only bounds the zones started at once (per token: read.ts unitLimiter).
+  const limitOf = unitLimiter(opts.client, opts.parallelism);
   await Promise.all(
     plan.zones.map((zone) =>
-      limit(async () => {
+      limitOf(zone)(async () => {
         const label = unitName(zone);
         let failed = false;
         // One read of a list serves the checks before all the zone's creates into it.

@@ -1,7 +1,6 @@
 // Planning against the live zones: read, the pure planner, the checks that need the API. What the
 // library's `plan()`, the CLI's plan/apply/drift and the engine's apply (to verify a plan it is
 // given) all call, so they cannot disagree.
-import pLimit from "p-limit";
 import { RunStoppedError } from "../errors.js";
 import type { DesiredState, DesiredZone } from "../sections/index.js";
 import type { Plan, ZonePlan } from "../model/plan.js";
@@ -10,7 +9,7 @@ import { assemblePlan, planZone } from "../plan/planner.js";
 import { planUnits, unitName } from "../plan/units.js";
 import { RESOURCE_KINDS } from "../sections/index.js";
 import type { ReadContext, ResourceKind } from "../sections/types.js";
-import { createReadContext, isReportable, readZone, ZONES_PER_REQUEST_SLOT, type ReadOptions } from "./read.js";
+import { createReadContext, isReportable, readZone, unitLimiter, type ReadOptions } from "./read.js";
 
 export type { ReadOptions as PlanOptions };
 
@@ -76,7 +75,7 @@ export async function planZones(opts: ReadOptions): Promise<Plan> {
   const createdAt = (opts.now?.() ?? new Date()).toISOString();
   // A zone waits on its own chain (the OWASP ruleset after the entry point, destination checks one
   // by one): more zones than requests in flight keep the client busy; the client caps what is in flight.
-  const limit = pLimit(ZONES_PER_REQUEST_SLOT * Math.max(1, opts.parallelism ?? 8));
+  const limitOf = unitLimiter(opts.client, opts.parallelism);
   let done = 0;
   // Zones first, then accounts: each a unit of its own, read and planned at once under the client's limits.
   const units = planUnits(opts.desired, kinds);
@@ -86,7 +85,7 @@ export async function planZones(opts: ReadOptions): Promise<Plan> {
     () =>
       Promise.all(
         units.map(({ unit, kinds: unitKinds }) =>
-          limit(async () => {
+          limitOf(unit)(async () => {
             const zone = unit as DesiredZone;
             const live = await readZone(ctx, zone, unitKinds);
             const zp = await checkZone(ctx, zone, planZone(opts.desired, zone, live, unitKinds), unitKinds);

@@ -7,7 +7,7 @@ import type { DesiredState, DesiredZone } from "../sections/index.js";
 import { fingerprint } from "../plan/fingerprint.js";
 import { unexpectedAnswer, type LiveState, type ZoneLive } from "../plan/planner.js";
 import { RESOURCE_KINDS } from "../sections/index.js";
-import { planUnits } from "../plan/units.js";
+import { planUnits, unitPathPrefix } from "../plan/units.js";
 import type { ReadContext, ResourceKind } from "../sections/types.js";
 
 /** Zones read at once per request the client may have in flight. */
@@ -25,6 +25,25 @@ export interface ReadOptions {
   onZoneDone?: (done: number, total: number) => void;
   now?: () => Date;
 }
+
+/**
+ * A concurrency limit per lane of the client (one per token: engine work waiting on one token's rate
+ * limit never holds up another token's zones), each of `ZONES_PER_REQUEST_SLOT × parallelism` units.
+ */
+export function unitLimiter(
+  client: CloudflareClient,
+  parallelism = 8,
+): (unit: PlanUnitRef) => ReturnType<typeof pLimit> {
+  const lanes = new Map<number, ReturnType<typeof pLimit>>();
+  return (unit) => {
+    const lane = client.lane?.(unitPathPrefix(unit)) ?? 0;
+    let limit = lanes.get(lane);
+    if (!limit) lanes.set(lane, (limit = pLimit(ZONES_PER_REQUEST_SLOT * Math.max(1, parallelism))));
+    return limit;
+  };
+}
+
+type PlanUnitRef = Parameters<typeof unitPathPrefix>[0];
 
 /** The context every kind reads through: the client, the desired state, one memo per run. */
 export function createReadContext(client: CloudflareClient, desired: DesiredState): ReadContext {
@@ -89,11 +108,11 @@ export async function readZone(
 export async function readLive(opts: ReadOptions): Promise<LiveState> {
   const kinds = opts.kinds ?? RESOURCE_KINDS;
   const ctx = createReadContext(opts.client, opts.desired);
-  const limit = pLimit(ZONES_PER_REQUEST_SLOT * Math.max(1, opts.parallelism ?? 8));
+  const limitOf = unitLimiter(opts.client, opts.parallelism);
   const read_at = (opts.now?.() ?? new Date()).toISOString();
   const zones = await Promise.all(
     planUnits(opts.desired, kinds).map(({ unit, kinds: unitKinds }) =>
-      limit(() => readZone(ctx, unit as DesiredZone, unitKinds)),
+      limitOf(unit)(() => readZone(ctx, unit as DesiredZone, unitKinds)),
     ),
   );
   return { read_at, zones };
