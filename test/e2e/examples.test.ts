@@ -90,6 +90,7 @@ describe("examples", () => {
         "custom-hostnames",
         "demo",
         "logpush-to-storage",
+        "multi-account-estate",
         "multi-zone-estate",
         "owasp-tuned",
         "strict-csp",
@@ -128,5 +129,25 @@ describe("examples", () => {
       await emu.reset();
       await applyAndReplan(join(EXAMPLES, target));
     }
+  });
+
+  it("applies the multi-account example, each account's zones and jobs with its own token", async () => {
+    const { accounts, zones } = parse(readFileSync(join(EXAMPLES, "multi-account-estate/zoneform.yaml"), "utf8")) as {
+      accounts: Array<{ account_id: string }>;
+      zones: Array<{ name: string; account_id: string }>;
+    };
+    const tokens = ["CLOUDFLARE_API_TOKEN_RETAIL", "CLOUDFLARE_API_TOKEN_MEDIA"];
+    for (const [i, a] of accounts.entries())
+      await emu.admin("POST", "/accounts", { account_id: a.account_id, token: `token-${i}`, token_name: tokens[i] });
+    for (const z of zones)
+      await emu.admin("POST", "/zones", { name: z.name, plan: "enterprise", account_id: z.account_id });
+    await emu.clearRequests();
+    await applyAndReplan(join(EXAMPLES, "multi-account-estate"), {
+      CLOUDFLARE_API_TOKEN_RETAIL: "token-0",
+      CLOUDFLARE_API_TOKEN_MEDIA: "token-1",
+      SIEM_AUTH: "Bearer-siem-0001",
+    });
+    const used = new Set((await emu.requests()).map((r) => r.credential));
+    expect([...used].sort()).toEqual([...tokens].sort());
   });
 });
