@@ -67,16 +67,17 @@ export interface CheckOptions {
 }
 
 /** Why a check failed, in one line: Cloudflare's own words when it answered, else what happened to the request. */
-function failure(err: unknown): string {
+function failure(err: unknown, op: Operation): string {
+  const sent = `${op.method} ${op.path}?dry_run=true`;
   if (err instanceof ApiError) {
     // A 4xx, or a 2xx saying success: false: Cloudflare's refusal, in its words (a 403 names the permission).
     if (err.status < 500) return err.message;
     return (
-      `the check could not be made: Cloudflare answered HTTP ${err.status}` +
+      `${sent}: the check could not be made: Cloudflare answered HTTP ${err.status}` +
       (err.info.errors.length > 0 ? ` (${err.info.errors.map((e) => e.message).join("; ")})` : "")
     );
   }
-  if (err instanceof NetworkError) return `the check could not be made: ${err.message}`;
+  if (err instanceof NetworkError) return `${sent}: the check could not be made: ${err.message}`;
   return err instanceof Error ? err.message : String(err);
 }
 
@@ -94,7 +95,7 @@ export async function checkWrites(plan: Plan, opts: CheckOptions): Promise<Check
   const settled = await Promise.allSettled(
     writes.map(({ zone, change, op }) =>
       limit(async () => {
-        const what = `${describeChange(zone, change)}: ${op.method} ${op.path}?dry_run=true`;
+        const what = describeChange(zone, change);
         report.checked += 1;
         try {
           const result = await opts.client.request<unknown>(op.method, op.path, {
@@ -104,14 +105,14 @@ export async function checkWrites(plan: Plan, opts: CheckOptions): Promise<Check
           });
           if (result !== null) {
             report.answeredAsWrite.push(
-              `${what}: answered with a result (${clipJson(result, 60)}) where a dry run answers none: Cloudflare ` +
-                "may have made this write",
+              `${what}: ${op.method} ${op.path}?dry_run=true was answered with a result (${clipJson(result, 60)}) ` +
+                "where a dry run answers none: Cloudflare may have made this write",
             );
           }
         } catch (err) {
           if (err instanceof RunStoppedError || !(err instanceof ZoneformError)) throw err;
           const hints = errorHints(change, err);
-          const line = `${what}: ${failure(err)}${hints.length > 0 ? `. ${hints.join(". ")}` : ""}`;
+          const line = `${what}: ${failure(err, op)}${hints.length > 0 ? `. ${hints.join(". ")}` : ""}`;
           if (err instanceof ApiError && err.status === 403) report.forbidden.push(line);
           else report.refused.push(line);
         }
