@@ -9,8 +9,8 @@ export interface RequestOptions {
   /** Per-request timeout in ms (default from ClientOptions). */
   timeoutMs?: number;
   /**
-   * The call changes nothing (a POST that only validates, such as Logpush's destination checks), so
-   * it is retried like a GET after a 5xx, a reset or a timeout.
+   * The call changes nothing (a POST that only validates, such as Logpush's destination checks, or a
+   * write sent with `dry_run=true`), so it is retried like a GET after a 5xx, a reset or a timeout.
    */
   idempotent?: boolean;
 }

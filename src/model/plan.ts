@@ -33,7 +33,8 @@ export interface Operation {
   /**
    * For a POST that creates: how to find what it makes. A create checks first that nothing like it
    * appeared since the plan (another apply); after an answer that leaves it unclear whether the POST
-   * was carried out, apply looks, adopts what it finds, and sends again only when nothing is there.
+   * was carried out, apply looks (each new object read by id) and adopts only what equals what was
+   * sent; it never sends the POST again.
    */
   finds?: Finder;
 }
