@@ -4,7 +4,8 @@ import { describe, expect, test } from "vitest";
 import { generateInventory, zoneIdFor } from "../../src/emulator/index.js";
 import { isMaliciousItem } from "../../src/emulator/areas/page-shield/query.js";
 import { ownershipToken } from "../../src/emulator/areas/logpush/ownership.js";
-import { useEmulator, ZONE } from "../helpers/cli.js";
+import { tokenIdFor } from "../../src/emulator/ids.js";
+import { TOKEN, useEmulator, ZONE } from "../helpers/cli.js";
 
 const emu = useEmulator();
 const settings = `zones/${ZONE.com}/page_shield`;
@@ -261,6 +262,8 @@ describe("latency, rate limit, log, ownership", () => {
     await emu().call("GET", `zones/bad/page_shield`);
     await emu().callAdmin("GET", "state");
     const log = await emu().requests();
+    // Who sent each call: a token by its id (md5), never its value.
+    const credential = `token ${tokenIdFor(TOKEN)}`;
     expect(log).toEqual([
       {
         method: "GET",
@@ -268,9 +271,11 @@ describe("latency, rate limit, log, ownership", () => {
         query: { per_page: "5", page: "2" },
         status: 200,
         body: null,
+        credential,
       },
-      { method: "GET", path: "/client/v4/zones/bad/page_shield", query: {}, status: 400, body: null },
+      { method: "GET", path: "/client/v4/zones/bad/page_shield", query: {}, status: 400, body: null, credential },
     ]);
+    expect(JSON.stringify(log)).not.toContain(TOKEN);
     await emu().callAdmin("DELETE", "requests");
     expect(await emu().requests()).toEqual([]);
   });

@@ -1,6 +1,7 @@
 // Page Shield in the emulator: settings, inventory lists with their filters and paging, CSP policies.
 import { describe, expect, test } from "vitest";
-import { TEST_NOW, useEmulator, ZONE } from "../helpers/cli.js";
+import { tokenIdFor } from "../../src/emulator/ids.js";
+import { TEST_NOW, TOKEN, useEmulator, ZONE } from "../helpers/cli.js";
 import { isMaliciousItem } from "../../src/emulator/areas/page-shield/query.js";
 
 // A clock that moves on a second each time it is read, so that a write shows a later updated_at.
@@ -241,6 +242,15 @@ describe("policies", () => {
   test("the request log records each call with its body", async () => {
     await emu().call("POST", `${ps}/policies`, policy);
     const log = await emu().requests();
-    expect(log).toEqual([{ method: "POST", path: `/client/v4/${ps}/policies`, query: {}, status: 200, body: policy }]);
+    expect(log).toEqual([
+      {
+        method: "POST",
+        path: `/client/v4/${ps}/policies`,
+        query: {},
+        status: 200,
+        body: policy,
+        credential: `token ${tokenIdFor(TOKEN)}`,
+      },
+    ]);
   });
 });
