@@ -210,6 +210,29 @@ describe("an estate of two accounts, a token each", () => {
     expect(plan2.code, plan2.stdout + plan2.stderr).toBe(0);
   });
 
+  it("drift shows an account job changed by hand, labelled with its account", async () => {
+    const { a, b } = await seedEstate();
+    const cfg = await writeConfig(
+      estateFile(
+        a,
+        b,
+        `    logpush_jobs:
+      - name: audit
+        dataset: audit_logs
+        destination_conf: https://logs.example.com/audit`,
+      ),
+    );
+    const apply = await runCli(emu, ["apply", "-c", cfg, "--auto-approve"], { env });
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    const [job] = await emu.api<Array<{ id: number }>>("GET", `accounts/${A}/logpush/jobs`);
+    await emu.api("PUT", `accounts/${A}/logpush/jobs/${job!.id}`, { enabled: false });
+    const drift = await runCli(emu, ["drift", "-c", cfg], { env });
+    expect(drift.code, drift.stdout + drift.stderr).toBe(2);
+    expect(drift.stdout).toContain(`account ${A}: drift (0 create, 1 update, 0 replace, 0 delete)`);
+    const md = await runCli(emu, ["plan", "-c", cfg, "--format", "markdown"], { env });
+    expect(md.stdout).toContain(`<summary>account <code>${A}</code></summary>`);
+  });
+
   it("a saved plan carries the account units and applies with each token", async () => {
     const { a, b } = await seedEstate();
     const cfg = await writeConfig(
