@@ -342,7 +342,14 @@ describe("the published schema", () => {
   const schema = publishedSchema(assembleSchemaFrom(), "0.0.0");
 
   it("has defaults at the top level, before zones, with a zone's sections", () => {
-    expect(Object.keys(schema.properties)).toEqual(["version", "account_id", "safety", "accounts", "defaults", "zones"]);
+    expect(Object.keys(schema.properties)).toEqual([
+      "version",
+      "account_id",
+      "safety",
+      "accounts",
+      "defaults",
+      "zones",
+    ]);
     const defaults = schema.$defs.defaults;
     expect(defaults.additionalProperties).toBe(false);
     expect(defaults.required).toBeUndefined();
