@@ -7,13 +7,12 @@
 // Page Shield write planned before it. Zones are checked side by side, under the client's rate limiter and
 // parallelism; a check is safe to send again after a 5xx or a lost answer (it persists nothing), so the client
 // retries it as a read. Each write is checked alone against the zone as it is now, in the order it will run.
-import pLimit from "p-limit";
 import type { CloudflareClient } from "../cloudflare/types.js";
 import { ApiError, ApplyError, NetworkError, RunStoppedError, RuntimeError, ZoneformError } from "../errors.js";
-import type { Change, HttpMethod, Operation, Plan } from "../model/plan.js";
+import type { Change, HttpMethod, Operation, Plan, ZonePlan } from "../model/plan.js";
 import { clipJson } from "../redact.js";
 import { describeChange, errorHints } from "./execute.js";
-import { ZONES_PER_REQUEST_SLOT } from "./read.js";
+import { unitLimiter } from "./read.js";
 
 /**
  * The writes Cloudflare documents `dry_run` for (query parameter, SDK 7.3.0 `resources/rulesets`): ruleset
@@ -36,11 +35,11 @@ export function takesDryRun(op: Operation): boolean {
   return DRY_RUN_WRITES.some((w) => w.method === op.method && w.path.test(op.path));
 }
 
-/** The writes of a plan that are checked first, each with the change it belongs to. */
-export function writesToCheck(plan: Plan): Array<{ zone: string; change: Change; op: Operation }> {
-  return plan.zones.flatMap((z) =>
-    z.changes.flatMap((change) =>
-      change.operations.filter(takesDryRun).map((op) => ({ zone: z.name ?? z.zone_id, change, op })),
+/** The writes of a plan that are checked first, each with its zone (`label`: as reports name it) and change. */
+export function writesToCheck(plan: Plan): Array<{ zone: ZonePlan; label: string; change: Change; op: Operation }> {
+  return plan.zones.flatMap((zone) =>
+    zone.changes.flatMap((change) =>
+      change.operations.filter(takesDryRun).map((op) => ({ zone, label: zone.name ?? zone.zone_id, change, op })),
     ),
   );
 }
@@ -91,11 +90,12 @@ export async function checkWrites(plan: Plan, opts: CheckOptions): Promise<Check
   const report: CheckReport = { checked: 0, refused: [], forbidden: [], answeredAsWrite: [] };
   if (writes.length === 0) return report;
   opts.progress?.(`Checking ${writes.length} ruleset write(s) with Cloudflare first (dry_run=true)`);
-  const limit = pLimit(ZONES_PER_REQUEST_SLOT * Math.max(1, opts.parallelism ?? 8));
+  // As apply's writes: started at once per lane of the client (a token), which caps what is in flight.
+  const limitOf = unitLimiter(opts.client, opts.parallelism);
   const settled = await Promise.allSettled(
-    writes.map(({ zone, change, op }) =>
-      limit(async () => {
-        const what = describeChange(zone, change);
+    writes.map(({ zone, label, change, op }) =>
+      limitOf(zone)(async () => {
+        const what = describeChange(label, change);
         report.checked += 1;
         try {
           const result = await opts.client.request<unknown>(op.method, op.path, {

@@ -85,7 +85,7 @@ describe("the writes that take a dry run", () => {
         { zone_id: RS, changes: [change(RS, [createEntrypointOp(RS, PHASE, "d", [])])] },
       ],
     } as unknown as Plan;
-    expect(writesToCheck(plan).map((w) => `${w.zone} ${w.op.method} ${w.op.path}`)).toEqual([
+    expect(writesToCheck(plan).map((w) => `${w.label} ${w.op.method} ${w.op.path}`)).toEqual([
       `a.example DELETE zones/${Z}/rulesets/${RS}/rules/${RULE}`,
       `${RS} POST zones/${RS}/rulesets`,
     ]);
