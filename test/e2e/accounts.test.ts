@@ -324,6 +324,30 @@ describe("commands over an estate", () => {
     expect(await emu.calls()).toEqual([`GET accounts/${A}/logpush/jobs`]);
   });
 
+  it("validate --verbose names each account's token and lists; --show-merged keeps accounts:", async () => {
+    const { a, b } = await seedEstate();
+    const cfg = await writeConfig(
+      estateFile(
+        a,
+        b,
+        `    logpush_jobs:
+      - name: audit
+        dataset: audit_logs
+        destination_conf: "${AUDIT_DEST}"`,
+      ),
+    );
+    const v = await runCli(emu, ["validate", "-c", cfg, "--verbose"], { env });
+    expect(v.code, v.stderr).toBe(0);
+    expect(v.stdout).toContain(`  account ${A} (token \${env:TOKEN_A}): logpush (1 job)`);
+    expect(v.stdout).toContain(`  account ${B} (token \${env:TOKEN_B}): nothing managed`);
+    const merged = await runCli(emu, ["validate", "-c", cfg, "--show-merged"], { env });
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(merged.stdout).toContain(`accounts:\n  - account_id: ${A}\n    api_token: \${env:TOKEN_A}\n`);
+    const again = await writeConfig(merged.stdout);
+    const replan = await runCli(emu, ["validate", "-c", again], { env });
+    expect(replan.code, replan.stderr).toBe(0);
+  });
+
   it("audit -c audits every zone of the file, each with its account's token, in one report", async () => {
     const { a, b } = await seedEstate();
     const cfg = await writeConfig(estateFile(a, b, ""));

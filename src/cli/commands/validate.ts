@@ -5,9 +5,9 @@ import pc from "picocolors";
 import { DEFAULT_MAX_DELETES, loadConfig } from "../../config/index.js";
 import { formatProblem } from "../../errors.js";
 import { documentYaml } from "../../export/document.js";
-import type { DesiredState, DesiredZone } from "../../sections/index.js";
+import type { DesiredAccount, DesiredState, DesiredZone } from "../../sections/index.js";
 import { printable } from "../../safe-text.js";
-import { SECTIONS } from "../../sections/index.js";
+import { ACCOUNT_SECTIONS, SECTIONS } from "../../sections/index.js";
 import {
   addColorOption,
   addConfigOption,
@@ -59,6 +59,7 @@ export function register(program: Command, ctx: CommandContext): void {
       `${colors.green("✓")} ${n} zone${n === 1 ? "" : "s"} in ${files} ${n === 1 ? "is" : "are"} valid${w}\n`,
     );
     if (opts.verbose) for (const zone of shown.zones) summary.write(`  ${describeZone(zone)}\n`);
+    if (opts.verbose) for (const account of desired.accounts ?? []) summary.write(`  ${describeAccount(account)}\n`);
     if (opts.showMerged) io.stdout.write(mergedDocument(shown));
   });
 }
@@ -74,16 +75,26 @@ export function mergedDocument(desired: DesiredState): string {
     if (!zone.declared) throw new Error(`internal: zone ${zone.zone_id} was loaded without its declared form`);
     return zone.declared;
   });
+  // The entries of accounts: as written (they take no defaults).
+  const accounts = (desired.accounts ?? []).map((a) => a.declared ?? { account_id: a.account_id });
   const document = {
     version: 1,
     ...(desired.account_id !== undefined ? { account_id: desired.account_id } : {}),
     ...(desired.safety.max_deletes !== DEFAULT_MAX_DELETES ? { safety: desired.safety } : {}),
+    ...(accounts.length > 0 ? { accounts } : {}),
     zones,
   };
   return (
     `# ${printable(desired.files.join(", "))} as zoneform reads it: each zone with its file's defaults merged in.\n` +
     documentYaml(document)
   );
+}
+
+/** One line per entry of `accounts:`: its token's variable and what the file manages in the account. */
+export function describeAccount(account: DesiredAccount): string {
+  const parts = ACCOUNT_SECTIONS.flatMap((s) => s.summary(account));
+  const token = account.api_token ? `token \${env:${account.api_token.env}}` : "token CLOUDFLARE_API_TOKEN";
+  return printable(`account ${account.account_id} (${token}): ${parts.length ? parts.join(", ") : "nothing managed"}`);
 }
 
 /** One line per zone: what the file manages in it, each section saying its part. */
