@@ -11,6 +11,7 @@
 import { describe, expect, it } from "vitest";
 import { TestEmulator, ZONE, runCli, writeConfig, type LoggedRequest } from "../helpers/cli.js";
 import { useHostileProxy } from "../attacks/helpers.js";
+import { recorded } from "../unit/recorded.js";
 
 const emu = TestEmulator.perFile();
 const hostile = useHostileProxy(emu);
@@ -205,6 +206,42 @@ describe("a list answered by cursor (the zone's rulesets, 2 per page: the new en
     hostile.proxy.reset();
     const again = await apply(config);
     expect(again.code, again.stderr).toBe(0);
+    await planIsClean(config);
+  });
+});
+
+describe("the rulesets list as the real API answered it (recorded: no result_info, no rules, `source`)", () => {
+  it("a log-fields entry point created, its answer lost: the recorded list's six rulesets are no candidates, the new one is read by id and adopted", async () => {
+    const rec = recorded("cft_zone_rulesets_list");
+    await emu.admin("POST", "/recorded", rec);
+    const zone = /zones\/([0-9a-f]{32})\//.exec(
+      String((rec as unknown as { recorded_request: { url: string } }).recorded_request.url),
+    )![1]!;
+    const list = `zones/${zone}/rulesets`;
+    const config = await writeConfig(
+      `version: 1\nzones:\n  - zone_id: ${zone}\n    logs:\n      custom_fields:\n        request_headers: [x-request-id]\n`,
+    );
+    hostile.proxy.spoil = async (req, res, forward) => {
+      if (req.method !== "POST" || req.query.get("dry_run") === "true") return false;
+      await forward();
+      res.destroy();
+      return true;
+    };
+    const r = await apply(config, hostile.proxy.url);
+    expect(r.code, r.stderr).toBe(0);
+    const ep = await emu.api<{ id: string }>("GET", `${list}/phases/http_log_custom_fields/entrypoint`);
+    expect(r.stderr).toContain(
+      `POST ${list}: the answer was lost, but what it creates is there: adopted (id ${ep.id})`,
+    );
+    // The recorded list answers whole (no result_info): one read, then the one new ruleset of the phase by id.
+    expect(proxied().slice(-5)).toEqual([
+      `POST ${list}?dry_run=true`,
+      `GET ${list}`,
+      `POST ${list}`,
+      `GET ${list}`,
+      `GET ${list}/${ep.id}`,
+    ]);
+    expect((await emu.api<unknown[]>("GET", list)).length).toBe((rec.body.result as unknown[]).length + 1);
     await planIsClean(config);
   });
 });
