@@ -73,7 +73,7 @@ describe("certificate report: default and not stated", () => {
     expect(r.zones[0]!.by_certificate_authority).toEqual({ "": 1, not_stated: 1 });
     const text = renderCertificateReportText(r);
     expect(text).toMatch(/d\.example +default +active/);
-    expect(text).toMatch(/n\.example +not stated \(issued by GoogleTrustServices\) +active +txt/);
+    expect(text).toMatch(/n\.example +not stated \(issued by GoogleTrustServices, so google\) +active +txt/);
     expect(text).toContain("by CA: default 1, not stated 1");
   });
 });
