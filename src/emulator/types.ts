@@ -1,17 +1,30 @@
 // The emulator's internal contract: the in-memory state and the shape of a route handler. Each API
 // area (page shield, rulesets, logpush, custom hostnames, WAF migration, …) is a folder under areas/
 // exporting one EmulatorArea (area.ts) and listed in areas/index.ts; its part of the state is declared
-// in its state.ts and composed here. server.ts matches, authenticates, rate-limits, logs and wraps
-// results in the Cloudflare envelope.
-import type { CustomHostnamesZoneState } from "./areas/custom-hostnames/state.js";
-import type { LogpushAccountState, LogpushCounters, LogpushZoneState } from "./areas/logpush/state.js";
-import type { NotificationsAccountState } from "./areas/notifications/state.js";
-import type { PageShieldZoneState } from "./areas/page-shield/state.js";
-import type { RulesetsAccountState, RulesetsZoneState } from "./areas/rulesets/state.js";
-import type { WafMigrationZoneState } from "./areas/waf-migration/state.js";
+// in its state.ts, which adds an entry to AreaStates below, and ZoneState, AccountState and
+// EmulatorState are composed from every entry: no line here names an area. server.ts matches,
+// authenticates, rate-limits, logs and wraps results in the Cloudflare envelope.
 
 export type { Rule, Ruleset } from "./areas/rulesets/state.js";
 export type { LogpushJob } from "./areas/logpush/state.js";
+
+/**
+ * Each area's parts of the state, by the area's folder name: its part of a zone (`zone`), of an
+ * account's own objects (`account`) and of the whole state (`state`). An area's state.ts adds its
+ * entry by augmenting this interface:
+ *
+ *     declare module "../../types.js" {
+ *       interface AreaStates { "page-shield": { zone: PageShieldZoneState } }
+ *     }
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by each area's state.ts (declaration merging)
+export interface AreaStates {}
+
+/** The parts of the state of kind `K` every area declares, as one intersection. */
+type PartsOf<K extends string> = UnionToIntersection<
+  { [A in keyof AreaStates]: AreaStates[A] extends Record<K, infer P> ? P : never }[keyof AreaStates]
+>;
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 
 export type ZonePlanName = "free" | "pro" | "business" | "enterprise";
 
@@ -69,13 +82,12 @@ export interface Route {
   handler: (req: RouteRequest) => RouteResponse | Promise<RouteResponse>;
 }
 
+type ZoneParts = PartsOf<"zone">;
+type AccountParts = PartsOf<"account">;
+type StateParts = PartsOf<"state">;
+
 /** One zone: its own fields, then each area's part (areas/<name>/state.ts). */
-export interface ZoneState
-  extends PageShieldZoneState,
-    RulesetsZoneState,
-    LogpushZoneState,
-    CustomHostnamesZoneState,
-    WafMigrationZoneState {
+export interface ZoneState extends ZoneParts {
   id: string;
   name: string;
   /** The plan's legacy name; `GET zones/{id}` answers it as a plan object (areas/zones/routes.ts). */
@@ -109,12 +121,13 @@ export interface TokenDetails {
   rate_limit?: { requests: number; seconds: number };
 }
 
-/** An account's own objects (account-level Logpush jobs, notification policies). */
-export interface AccountState extends LogpushAccountState, NotificationsAccountState {
+/** An account's own objects (account-level Logpush jobs, notification policies): each area's part. */
+export interface AccountState extends AccountParts {
   id: string;
 }
 
-export interface EmulatorState extends RulesetsAccountState, LogpushCounters {
+/** The whole state: its own fields and each area's top-level part (`account_rulesets`, `next_job_id`). */
+export interface EmulatorState extends StateParts {
   /** The account the managed rulesets belong to (`accounts/{id}/rulesets`). */
   account_id: string;
   /**

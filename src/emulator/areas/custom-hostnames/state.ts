@@ -4,3 +4,9 @@ export interface CustomHostnamesZoneState {
   /** UUID ids; the full `ssl` object of the real API. */
   custom_hostnames: Array<Record<string, unknown> & { id: string }>;
 }
+
+declare module "../../types.js" {
+  interface AreaStates {
+    "custom-hostnames": { zone: CustomHostnamesZoneState };
+  }
+}

@@ -16,3 +16,9 @@ export interface LogpushCounters {
   /** Next logpush job id (integers, account-wide). */
   next_job_id: number;
 }
+
+declare module "../../types.js" {
+  interface AreaStates {
+    logpush: { zone: LogpushZoneState; account: LogpushAccountState; state: LogpushCounters };
+  }
+}

@@ -7,3 +7,9 @@ export type AlertingPolicy = Record<string, unknown> & { id: string };
 export interface NotificationsAccountState {
   alerting_policies?: AlertingPolicy[];
 }
+
+declare module "../../types.js" {
+  interface AreaStates {
+    notifications: { account: NotificationsAccountState };
+  }
+}

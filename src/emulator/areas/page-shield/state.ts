@@ -16,3 +16,9 @@ export interface PageShieldZoneState {
   connections: PageShieldItem[];
   cookies: PageShieldItem[];
 }
+
+declare module "../../types.js" {
+  interface AreaStates {
+    "page-shield": { zone: PageShieldZoneState };
+  }
+}

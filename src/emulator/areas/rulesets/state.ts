@@ -36,3 +36,9 @@ export interface RulesetsAccountState {
   /** Account-level managed rulesets (OWASP Core, Cloudflare Managed). */
   account_rulesets: Ruleset[];
 }
+
+declare module "../../types.js" {
+  interface AreaStates {
+    rulesets: { zone: RulesetsZoneState; state: RulesetsAccountState };
+  }
+}

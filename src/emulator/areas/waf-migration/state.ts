@@ -13,3 +13,9 @@ export interface WafMigrationZoneState {
     created?: string;
   };
 }
+
+declare module "../../types.js" {
+  interface AreaStates {
+    "waf-migration": { zone: WafMigrationZoneState };
+  }
+}
