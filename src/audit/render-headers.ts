@@ -4,7 +4,7 @@
 // finding as it is (values already cut to MAX_SEEN_CHARS by the check), through safeJson.
 import { mdCell, mdCode, mdCodeCell, mdText } from "../safe-markdown.js";
 import { printable } from "../safe-text.js";
-import { layoutTable } from "../text-width.js";
+import { clipUrl, layoutTable } from "../text-width.js";
 import type { HeaderCheck, HeaderFinding } from "./headers.js";
 import type { HeadersMeta } from "./renderer.js";
 
@@ -43,11 +43,12 @@ export function headersText(check: HeaderCheck, meta: HeadersMeta, width?: numbe
     `  ${how(check)}`,
   ];
   const cells = check.pages.map((p) => [
-    cut(printable(p.url), 72),
+    clipUrl(printable(p.url), 72),
     String(p.headers_checked.length),
     cut(printable(p.summary), 120),
   ]);
-  if (cells.length > 0) lines.push(...layoutTable(["PAGE", "HEADERS", "RESULT"], cells, width, { indent: "  " }));
+  if (cells.length > 0)
+    lines.push(...layoutTable([{ title: "PAGE", clip: "url" }, "HEADERS", "RESULT"], cells, width, { indent: "  " }));
   if (check.findings.length === 0) lines.push("  every page sends its pinned headers as pinned");
   for (const f of check.findings)
     lines.push(`  ${f.severity.toUpperCase()} ${printable(cut(f.message, 600))} [${f.requirement}]`);

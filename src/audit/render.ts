@@ -7,7 +7,7 @@
 import type { InventoryCheck, InventoryFinding } from "../inventory/check.js";
 import { mdCell, mdCode, mdCodeCell, mdText } from "../safe-markdown.js";
 import { printable, safeJson } from "../safe-text.js";
-import { layoutTable } from "../text-width.js";
+import { clipUrl, layoutTable, type TableColumn } from "../text-width.js";
 import type { Finding, InventoryKind } from "../inventory/classify.js";
 import { INVENTORY_KINDS, type AuditCollector, type KindSummary } from "./collector.js";
 import type { AlertingCheck } from "./alerting.js";
@@ -172,13 +172,20 @@ function truncate(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
 }
 
-function columnsFor(kind: InventoryKind): Array<{ title: string; cell: (f: Finding) => string; max?: number }> {
+interface FindingColumn extends TableColumn {
+  cell: (f: Finding) => string;
+  max?: number;
+}
+
+function columnsFor(kind: InventoryKind): FindingColumn[] {
   const severity = { title: "SEVERITY", cell: (f: Finding) => f.severity };
   const why = { title: "WHY", cell: (f: Finding) => f.reasons.join("; ") };
-  const host = { title: "HOST", cell: (f: Finding) => f.host };
+  // The URL's cut keeps its host: at a narrow width the HOST column goes first.
+  const host = { title: "HOST", cell: (f: Finding) => f.host, yields: true, min: Number.POSITIVE_INFINITY };
   const status = { title: "STATUS", cell: (f: Finding) => f.status ?? "" };
-  if (kind === "cookie") return [severity, { title: "NAME", cell: (f) => f.subject, max: 40 }, host, why];
-  const url = { title: "URL", cell: (f: Finding) => f.subject, max: 72 };
+  if (kind === "cookie")
+    return [severity, { title: "NAME", cell: (f) => f.subject, max: 40 }, { ...host, yields: false }, why];
+  const url = { title: "URL", cell: (f: Finding) => f.subject, max: 72, clip: "url" as const };
   if (kind === "connection") return [severity, url, host, status, why];
   // js_integrity_score; the score that made the verdict, when another, is named in WHY.
   const score = {
@@ -261,13 +268,12 @@ class TableRenderer implements AuditRenderer {
 
 function textTable(kind: InventoryKind, rows: readonly Finding[], width?: number): string {
   const cols = columnsFor(kind);
-  const cells = rows.map((f) => cols.map((c) => truncate(printable(c.cell(f)), c.max ?? 200)));
-  return layoutTable(
-    cols.map((c) => c.title),
-    cells,
-    width,
-    { indent: "  " },
-  )
+  const cells = rows.map((f) =>
+    cols.map((c) =>
+      c.clip === "url" ? clipUrl(printable(c.cell(f)), c.max ?? 200) : truncate(printable(c.cell(f)), c.max ?? 200),
+    ),
+  );
+  return layoutTable(cols, cells, width, { indent: "  " })
     .map((l) => `${l}\n`)
     .join("");
 }
@@ -499,10 +505,18 @@ function inventoryText(check: InventoryCheck, meta: InventoryMeta, width?: numbe
       `script detail${plural(check.details_read)} read, ${check.authorized.length} authorized ` +
       `entr${check.authorized.length === 1 ? "y" : "ies"}`,
   ];
-  const cols = ["STATE", "URL", "OWNER", "PINNED", "SEEN HASH", "LAST SEEN"];
+  // Hashes yield first (shortened, then dropped); a URL is cut in its middle, its host and file name kept.
+  const cols: TableColumn[] = [
+    { title: "STATE" },
+    { title: "URL", clip: "url" },
+    { title: "OWNER" },
+    { title: "PINNED", yields: true, min: 9 },
+    { title: "SEEN HASH", yields: true, min: 9 },
+    { title: "LAST SEEN" },
+  ];
   const cells = check.authorized.map((a) => [
     a.state,
-    truncate(printable(a.url), 72),
+    clipUrl(printable(a.url), 72),
     printable(a.owner ?? "-"),
     shortHash(a.pinned_hash),
     shortHash(a.seen_hash),

@@ -81,6 +81,6 @@ describe("output at 80 columns", () => {
     });
     expect(err.code).toBe(1);
     expectWithin(80, err.stdout, err.stderr);
-    expect(err.stderr.replace(/\n\s*/g, " ")).toContain("set it to a current token (My Profile → API Tokens)");
+    expect(err.stderr.replace(/\n\s*/g, " ")).toContain("set it to a current token (My Profile → API Tokens");
   });
 });
