@@ -168,7 +168,7 @@ describe("issue 38: an 80-column terminal", () => {
     expect(at100[1]).not.toContain("a".repeat(20));
     const at40 = layoutTable(header, rows, 40);
     expect(at40[0]).not.toContain("SEEN HASH");
-    for (const l of [...at100, ...at40]) expect(displayWidth(l)).toBeLessThanOrEqual(at100 === at100 ? 100 : 40);
+    for (const l of at100) expect(displayWidth(l)).toBeLessThanOrEqual(100);
     for (const l of at40) expect(displayWidth(l)).toBeLessThanOrEqual(40);
     expect(at40[1]).toContain("https://js.example.com/…");
   });
