@@ -7,6 +7,7 @@ import { Command, CommanderError } from "commander";
 import { ZoneformError, EXIT } from "../errors.js";
 import { printable } from "../safe-text.js";
 import { redactingIO, type CliIO } from "./io.js";
+import { addColorOption, addQuietOption, addVerboseOption } from "./options.js";
 import { fittedOutput } from "./width.js";
 import { VERSION, type CommandContext, type Register } from "./command.js";
 
@@ -54,7 +55,25 @@ export async function buildProgram(ctx: CommandContext, only?: string): Promise<
       writeOut: (s) => ctx.io.stdout.write(s),
       writeErr: (s) => ctx.io.stderr.write(s),
     });
+  for (const cmd of leafCommands(program)) withCommonFlags(cmd);
   return program;
+}
+
+function leafCommands(cmd: Command): Command[] {
+  return cmd.commands.length === 0 ? [cmd] : cmd.commands.flatMap(leafCommands);
+}
+
+/**
+ * The flags every command takes (docs/commands/README.md, common flags): `--verbose`, `--quiet` and
+ * `--no-color`, added to a command that does not declare them itself; where a command has no progress
+ * or no colour, the flag has nothing to turn off and is accepted all the same, so that a script can
+ * pass them to any command.
+ */
+function withCommonFlags(cmd: Command): void {
+  const has = (flag: string) => cmd.options.some((o) => o.long === flag);
+  if (!has("--verbose")) addVerboseOption(cmd);
+  if (!has("--quiet")) addQuietOption(cmd);
+  if (!has("--no-color")) addColorOption(cmd);
 }
 
 /** Runs zoneform with `argv` (without node and script) and returns the exit code. */

@@ -75,6 +75,15 @@ describe("output at 80 columns", () => {
   it("certificates and an error message fit 80 columns", async () => {
     const certs = await runCli(emu, ["certificates", "--zone", ZONE.com], { env: { COLUMNS: "80" } });
     expectWithin(80, certs.stdout, certs.stderr);
+    // The common flags are taken by certificates and whoami too (issue 38), and change nothing of the report.
+    const flagged = await runCli(emu, ["certificates", "--zone", ZONE.com, "--no-color", "--quiet"], {
+      env: { COLUMNS: "80" },
+    });
+    expect(flagged.code, flagged.stderr).toBe(certs.code);
+    expect(flagged.stdout).toBe(certs.stdout);
+    const who = await runCli(emu, ["whoami", "--no-color", "--quiet"], { env: { COLUMNS: "80" } });
+    expect(who.stderr).not.toContain("unknown option");
+    expect(who.code, who.stderr).toBe(0);
     const fleet = await createFleet(emu, 3);
     const err = await runCli(emu, ["plan", "-c", fleet.config], {
       env: { ...fleet.env, COLUMNS: "80", CLOUDFLARE_API_TOKEN: "mistyped-token-0000000000000000000000000" },
