@@ -4,7 +4,8 @@
 // heartbeat line every few seconds with the same facts and the current wait, none when the command is
 // done before the first, and a line of its own for each wait for the rate limit longer than a second.
 // The ETA is the measured rate of the unit counted (zones read per second while planning, changes
-// made per second while applying), never of every request of the run. No library fits this (a heartbeat we time, our
+// made per second while applying), never of every request of the run, shown only once that rate is
+// known (a few units done and a few seconds gone: the first units are the slowest). No library fits this (a heartbeat we time, our
 // own Output and clock, no colours, no SIGINT handlers of its own); it is small enough to keep here.
 import process from "node:process";
 import type { RateBudget } from "../cloudflare/rate-limiter.js";
@@ -68,6 +69,16 @@ export function formatWait(
   return `waiting ${formatDuration(ms)} for the rate limit (${why})`;
 }
 
+/** Units done before the rate is taken as known: the first ones pay for connections and token checks. */
+export const ETA_MIN_DONE = 3;
+/** Time the phase has run before the rate is taken as known. */
+export const ETA_MIN_ELAPSED_MS = 2000;
+
+/** The rate is known (an ETA is shown) once ETA_MIN_DONE units are done and ETA_MIN_ELAPSED_MS have passed. */
+function rateKnown(done: number, elapsedMs: number): boolean {
+  return done >= ETA_MIN_DONE && elapsedMs >= ETA_MIN_ELAPSED_MS;
+}
+
 /**
  * Time left, from the measured rate of the unit counted: the phase's time per unit done times the
  * units left; or, when the requests still needed (at the phase's own requests per unit, `requests`
@@ -80,7 +91,7 @@ export function estimateEta(p: {
   requests?: number;
   budget?: RateBudget;
 }): number | undefined {
-  if (p.total === undefined || p.done <= 0 || p.done >= p.total || p.elapsedMs <= 0) return undefined;
+  if (p.total === undefined || p.done >= p.total || !rateKnown(p.done, p.elapsedMs)) return undefined;
   const left = p.total - p.done;
   let eta = (p.elapsedMs / p.done) * left;
   if (p.budget && p.requests) {

@@ -69,6 +69,12 @@ describe("progress formatting", () => {
     expect(estimateEta({ elapsedMs: 10_000, done: 0, total: 40 })).toBeUndefined();
     expect(estimateEta({ elapsedMs: 10_000, done: 40, total: 40 })).toBeUndefined();
     expect(estimateEta({ elapsedMs: 10_000, done: 3 })).toBeUndefined();
+    // Issue 38: not before the rate is known (3 units done and 2 s gone). One slow first zone of 40
+    // after 7 s would have said 273 s for a run whose pace, once warm, is 1 zone a second.
+    expect(estimateEta({ elapsedMs: 7000, done: 1, total: 40 })).toBeUndefined();
+    expect(estimateEta({ elapsedMs: 7000, done: 2, total: 40 })).toBeUndefined();
+    expect(estimateEta({ elapsedMs: 1500, done: 30, total: 40 })).toBeUndefined();
+    expect(estimateEta({ elapsedMs: 2000, done: 3, total: 4 })).toBeCloseTo(666.67, 1);
     // 10 requests a zone, 30 zones left: 300 requests, 100 of them within the budget left; the other
     // 200 need two more windows of 100 requests per 100 s: 200 s, longer than the 30 s of the pace.
     expect(
@@ -148,7 +154,8 @@ describe("progress off a terminal", () => {
     r.advance(4999);
     expect(r.stderr()).toBe("");
     r.advance(1);
-    expect(r.stderr()).toBe("plan: 1/4 zones read, 12 requests, rate limit 40/100 left, about 15 s left\n");
+    // One zone of four: the rate is not known yet, no ETA.
+    expect(r.stderr()).toBe("plan: 1/4 zones read, 12 requests, rate limit 40/100 left\n");
     r.advance(1000);
     r.advance(3000);
     expect(r.stderr().split("\n")).toHaveLength(2);
@@ -214,34 +221,38 @@ describe("honest progress (issue 30 item 4)", () => {
       source: { stats: () => ({ requests }), budget: () => ({ remaining: 100, requests: 1200, seconds: 300 }) },
     });
     r.progress.begin("apply", "changes made", 9);
-    requests += 2;
-    r.progress.update(1);
+    requests += 6;
+    r.progress.update(3);
     r.advance(5000);
-    // 1 change in 5 s, 8 left: 40 s. Dividing the run's 2202 requests by 1 change would ask for 17516
-    // requests beyond the budget: "about 73m left", 110 times too long.
-    expect(r.stderr()).toBe("apply: 1/9 changes made, 2202 requests, rate limit 100/1200 left, about 40 s left\n");
+    r.advance(5000);
+    r.advance(5000);
+    // 3 changes in 15 s, 6 left: 30 s. Dividing the run's 2206 requests by 3 changes would ask for 4312
+    // requests beyond the budget: "about 18m left", 36 times too long.
+    expect(r.stderr().split("\n")[2]).toBe(
+      "apply: 3/9 changes made, 2206 requests, rate limit 100/1200 left, about 30 s left",
+    );
     expect(
       estimateEta({
-        elapsedMs: 5000,
-        done: 1,
+        elapsedMs: 15_000,
+        done: 3,
         total: 9,
-        requests: 2,
+        requests: 6,
         budget: { remaining: 100, requests: 1200, seconds: 300 },
       }),
-    ).toBe(40_000);
+    ).toBe(30_000);
   });
 
   it("still waits for the rate limit when the phase's own requests need more windows", () => {
-    // 50 requests a change, 8 changes left: 400 requests, 300 beyond the 100 left: 300/1200 of 300 s.
+    // 50 requests a change, 6 changes left: 300 requests, 200 beyond the 100 left: 200/1200 of 300 s.
     expect(
       estimateEta({
-        elapsedMs: 5000,
-        done: 1,
+        elapsedMs: 15_000,
+        done: 3,
         total: 9,
-        requests: 50,
+        requests: 150,
         budget: { remaining: 100, requests: 1200, seconds: 300 },
       }),
-    ).toBe(75_000);
+    ).toBe(50_000);
   });
 
   it("off a terminal, beats at a steady interval however late the timer runs", () => {
@@ -287,10 +298,14 @@ describe("progress on a terminal", () => {
     expect(r.stderr()).toBe("\rplan: 0/4 zones read, 5 requests, rate limit 90/100 left\u001b[K");
     r.advance(250);
     expect(r.stderr().split("\r")).toHaveLength(2);
-    r.progress.update(2);
+    r.progress.update(3);
     r.advance(250);
+    // 3 done but only 0.75 s gone: no ETA yet.
+    expect(r.stderr()).toMatch(/\rplan: 3\/4 zones read, 5 requests, rate limit 90\/100 left\u001b\[K$/);
+    r.advance(1250);
+    // 3 in 2 s, 1 left.
     expect(r.stderr()).toMatch(
-      /\rplan: 2\/4 zones read, 5 requests, rate limit 90\/100 left, about 0\.8 s left\u001b\[K$/,
+      /\rplan: 3\/4 zones read, 5 requests, rate limit 90\/100 left, about 0\.7 s left\u001b\[K$/,
     );
     r.progress.clear();
     expect(r.stderr().endsWith("\r\u001b[K")).toBe(true);
