@@ -23,9 +23,8 @@ export interface Tally {
   total: number;
 }
 
-/** What is shown while the writes run: cleared at the first signal, ended at the second. */
+/** What is shown while the writes run (the progress line): ended at the first signal. */
 interface Shown {
-  clear(): void;
   end(): void;
 }
 
@@ -38,6 +37,25 @@ export interface SignalGuard {
   signal(): NodeJS.Signals | undefined;
   /** Removes the handlers. */
   end(): void;
+}
+
+/**
+ * The report of a second signal: the changes of the run, each counted once, in four counts that add up
+ * to the total (made, failed, sent but unanswered, not made), then the unanswered writes one a line.
+ * A change has at most one write on the wire at a time, so each unanswered write is one change.
+ */
+export function stoppedAtOnce(t: Tally, pending: ReadonlyArray<{ method: string; path: string }>): string {
+  const open = Math.max(0, t.total - t.made - t.failed);
+  const unanswered = Math.min(pending.length, open);
+  const notMade = open - unanswered;
+  const n = (k: number, one: string, many = `${one}s`) => `${k} ${k === 1 ? one : many}`;
+  return (
+    `Stopped at once by a second signal. Of ${n(t.total, "change")}: ${t.made} made, ${t.failed} failed, ` +
+    `${unanswered} sent but unanswered (they may or may not have landed), ${notMade} not made. ` +
+    "Nothing was sent after the first signal.\n" +
+    pending.map((r) => `  unknown  ${printable(`${r.method} ${r.path}`)}\n`).join("") +
+    "Run `zoneform plan` to see the live state.\n"
+  );
 }
 
 /** Installs the handlers: until `writesBegin`, a signal stops the process at once. */
@@ -64,7 +82,8 @@ export function guardSignals(io: CliIO): SignalGuard {
           client.stop?.(
             new RunStoppedError(signal === "SIGINT" ? "interrupted (SIGINT)" : `stopped by ${signal}`, code, "signal"),
           );
-          shown?.clear();
+          // The progress line stops here: the outcome lines below must not land beside a redrawn one.
+          shown?.end();
           io.stderr.write(
             `\n${signal === "SIGINT" ? "Interrupt (SIGINT)" : signal} received: sending nothing more; waiting ` +
               `for the ${sent.length} write(s) already sent to be answered (each within --timeout). Press Ctrl+C ` +
@@ -79,16 +98,7 @@ export function guardSignals(io: CliIO): SignalGuard {
         }
         const pending = writesOnTheWire();
         shown?.end();
-        const { made, failed, total } = tally();
-        io.stderr.write(
-          `Stopped at once by a second signal: ${made} change(s) made, ${failed} failed, ${total - made - failed} ` +
-            `not made; nothing was sent after the first signal` +
-            (pending.length > 0
-              ? `, and ${pending.length} write(s) sent before it were still unanswered: they may or may not ` +
-                `have landed:\n${pending.map((r) => `  unknown  ${printable(`${r.method} ${r.path}`)}\n`).join("")}`
-              : "; no write was unanswered.\n") +
-            "Run `zoneform plan` to see the live state.\n",
-        );
+        io.stderr.write(stoppedAtOnce(tally(), pending));
         process.exit(code);
       };
     },
