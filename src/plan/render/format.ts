@@ -37,11 +37,13 @@ export interface WordPart {
 }
 
 /**
- * A word diff of two texts, words being what whitespace separates (a CSP source, an expression
- * operand), so `https://old.example` is replaced whole rather than letter groups inside it.
+ * A word diff of two texts, words being what whitespace, `;` and `,` separate (a CSP source, a
+ * directive, an expression operand), each separator a token of its own, so `https://old.example` is
+ * replaced whole rather than letter groups inside it, and a source added at the end of a directive
+ * (`https://a.example;` → `https://a.example https://b.example;`) shows as that source alone.
  */
 export function wordDiff(before: string, after: string): WordPart[] {
-  const words = (s: string) => s.split(/(\s+)/).filter((w) => w !== "");
+  const words = (s: string) => s.split(/(\s+|[;,])/).filter((w) => w !== "");
   const out: WordPart[] = [];
   for (const p of diffArrays(words(before), words(after))) {
     const value = p.value.join("");
