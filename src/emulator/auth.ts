@@ -1,13 +1,19 @@
 // Authentication as the v4 API does it: `Authorization: Bearer <token>`, or `X-Auth-Email` with
 // `X-Auth-Key` (the global key). Returns the credential's rate-limit key or throws the real error.
-// The token check (`GET user/tokens/verify`) answers an unknown token 401 / 1000 "Invalid API Token",
-// and lets a known token that is disabled, expired or not yet valid through to say so.
+// The token checks (`GET user/tokens/verify`, and `GET accounts/{id}/tokens/verify` for an account-owned
+// token) answer an unknown token 401 / 1000 "Invalid API Token", and let a known token that is disabled,
+// expired or not yet valid through to say so.
 import type { IncomingHttpHeaders } from "node:http";
 import { authenticationFault, invalidTokenFault, malformedAuthFault, missingAuthFault } from "./envelope.js";
 import { tokenIdFor } from "./ids.js";
 import type { EmulatorState, TokenDetails } from "./types.js";
 
 export const VERIFY_PATH = "user/tokens/verify";
+
+/** Whether a path is a token check: the user's, or an account's (`accounts/{id}/tokens/verify`). */
+export function isVerifyPath(path: string | undefined): boolean {
+  return path === VERIFY_PATH || (path !== undefined && /^accounts\/[^/]+\/tokens\/verify$/.test(path));
+}
 
 export function authenticate(
   headers: IncomingHttpHeaders,
@@ -20,7 +26,7 @@ export function authenticate(
     const m = /^Bearer[ ]+([^\s]+)\s*$/i.exec(authorization);
     if (!m) throw malformedAuthFault();
     const token = m[1]!;
-    const verifying = path === VERIFY_PATH;
+    const verifying = isVerifyPath(path);
     if (!credentials.tokens.includes(token)) throw verifying ? invalidTokenFault() : authenticationFault();
     if (!verifying && tokenState(credentials.token_details?.[token], now) !== "active") throw authenticationFault();
     return `token:${token}`;

@@ -1,5 +1,5 @@
 // The emulator's accounts: POST /__emulator/accounts (an account, its own token and rate limit, its
-// zones), account-owned tokens refused on another account's objects, the request log naming each
+// zones), account-owned tokens refused on another account's objects, the account's token check, the request log naming each
 // call's token, and account-level Logpush (jobs, datasets and fields, ownership, validation).
 import { describe, expect, test } from "vitest";
 import { ownershipToken } from "../../src/emulator/areas/logpush/ownership.js";
@@ -63,6 +63,47 @@ describe("accounts", () => {
       expect.stringMatching(/^token /),
     ]);
     expect(JSON.stringify(log)).not.toContain("tok-a");
+  });
+
+  test("an account's token check answers its own tokens; another account's 403 / 9109, a user's 401 / 1000", async () => {
+    await seed();
+    const own = await emu().call("GET", `accounts/${A}/tokens/verify`, undefined, bearer("tok-a"));
+    expect(own.status).toBe(200);
+    expect(own.body.result).toEqual({ id: expect.stringMatching(/^[0-9a-f]{32}$/), status: "active" });
+    expect(JSON.stringify(own.body)).not.toContain("tok-a");
+    // The same id as the user's check gives it (answered too: docs/emulator.md, known differences).
+    const user = await emu().call("GET", "user/tokens/verify", undefined, bearer("tok-a"));
+    expect(user.body.result).toEqual(own.body.result);
+    const other = await emu().call("GET", `accounts/${B}/tokens/verify`, undefined, bearer("tok-a"));
+    expect(other.status).toBe(403);
+    expect(other.body.errors).toEqual([{ code: 9109, message: "Unauthorized to access requested resource" }]);
+    const mine = await emu().call("GET", `accounts/${A}/tokens/verify`);
+    expect(mine.status).toBe(401);
+    expect(mine.body.errors).toMatchObject([{ code: 1000, message: "Invalid API Token" }]);
+    const unknown = await emu().call("GET", `accounts/${A}/tokens/verify`, undefined, bearer("no-such-token"));
+    expect(unknown.status).toBe(401);
+    expect(unknown.body.errors).toMatchObject([{ code: 1000, message: "Invalid API Token" }]);
+    // A disabled token reaches the check, which says so; any other call refuses it.
+    await emu().admin("PUT", "tokens", { token: "tok-a", status: "disabled", account_id: A });
+    const disabled = await emu().call("GET", `accounts/${A}/tokens/verify`, undefined, bearer("tok-a"));
+    expect(disabled.status).toBe(200);
+    expect(disabled.body.result.status).toBe("disabled");
+    expect((await emu().call("GET", `accounts/${A}/logpush/jobs`, undefined, bearer("tok-a"))).status).toBe(403);
+  });
+
+  test("an account shows its own token's policies (GET accounts/{id}/tokens/{id}), no other's", async () => {
+    await seed();
+    const policies = [{ effect: "allow", resources: { [`com.cloudflare.api.account.${A}`]: "*" } }];
+    const { id } = await emu().admin<{ id: string }>("PUT", "tokens", { token: "tok-a", account_id: A, policies });
+    expect(id).toMatch(/^[0-9a-f]{32}$/);
+    const read = await emu().call("GET", `accounts/${A}/tokens/${id}`, undefined, bearer("tok-a"));
+    expect(read.status).toBe(200);
+    expect(read.body.result).toMatchObject({ id, status: "active", policies });
+    // B's token through A's account is refused before any lookup; A's token is not B's to show.
+    expect((await emu().call("GET", `accounts/${B}/tokens/${id}`, undefined, bearer("tok-a"))).status).toBe(403);
+    await emu().admin("PUT", "tokens", { token: "tok-b", account_id: B, policies });
+    const notB = await emu().call("GET", `accounts/${B}/tokens/${id}`, undefined, bearer("tok-b"));
+    expect(notB.status).toBe(404);
   });
 
   test("each token has its own rate limit", async () => {

@@ -1,11 +1,15 @@
 // The caller itself. `GET user/tokens/verify` is the token check every Cloudflare client uses:
 // `{id, status, expires_on?, not_before?}` for a known token (an unknown one never gets here: 401 /
-// 1000, auth.ts). `GET user/tokens/{id}` shows a token with its policies only when the state lists
-// them (credentials.token_details), as the real API shows them only to a token with "API Tokens:
-// Read"; else 403 / 9109. `GET user` answers the user of a global API key (a token would need "User
-// Details: Read": 403 / 9109).
+// 1000, auth.ts). An account-owned token is checked at `GET accounts/{id}/tokens/verify` (the same
+// answer): there a token of another account is refused 403 / 9109 (server.ts, as on any of that
+// account's objects) and a user's token 401 / 1000 (the emulator's choice); the user's check also
+// answers an account-owned token (whether the real one does is not confirmed: docs/emulator.md).
+// `GET user/tokens/{id}` (`GET accounts/{id}/tokens/{id}` for an account's own tokens) shows a token
+// with its policies only when the state lists them (credentials.token_details), as the real API shows
+// them only to a token with "API Tokens: Read"; else 403 / 9109. `GET user` answers the user of a
+// global API key (a token would need "User Details: Read": 403 / 9109).
 import { tokenState } from "../../auth.js";
-import { notFoundFault } from "../../envelope.js";
+import { invalidTokenFault, notFoundFault } from "../../envelope.js";
 import { md5Hex, tokenIdFor } from "../../ids.js";
 import { SEED_TIME } from "../../defaults.js";
 import { ApiFault, type Route, type RouteRequest, type RouteResponse } from "../../types.js";
@@ -36,11 +40,24 @@ function verify(req: RouteRequest): RouteResponse {
   return { result: tokenStatus(req, token) };
 }
 
+/** An account's token check: its own tokens only (another account's never get here: 403 / 9109). */
+function verifyAccount(req: RouteRequest): RouteResponse {
+  const token = callerToken(req);
+  if (token === undefined) throw new ApiFault(400, [{ code: 1001, message: 'Missing "Authorization" header' }]);
+  if (req.state.credentials.token_details?.[token]?.account_id !== req.params.account_id) throw invalidTokenFault();
+  return { result: tokenStatus(req, token) };
+}
+
 function readToken(req: RouteRequest): RouteResponse {
   const caller = callerToken(req);
   if (caller === undefined || req.state.credentials.token_details?.[caller]?.policies === undefined)
     throw unauthorized();
-  const token = req.state.credentials.tokens.find((t) => tokenIdFor(t) === req.params.token_id);
+  const account = req.params.account_id;
+  const token = req.state.credentials.tokens.find(
+    (t) =>
+      tokenIdFor(t) === req.params.token_id &&
+      (account === undefined || req.state.credentials.token_details?.[t]?.account_id === account),
+  );
   if (token === undefined) throw notFoundFault("Token", 1003);
   return {
     result: {
@@ -72,5 +89,7 @@ function readUser(req: RouteRequest): RouteResponse {
 export const routes: Route[] = [
   { method: "GET", pattern: "user/tokens/verify", handler: verify },
   { method: "GET", pattern: "user/tokens/:token_id", handler: readToken },
+  { method: "GET", pattern: "accounts/:account_id/tokens/verify", handler: verifyAccount },
+  { method: "GET", pattern: "accounts/:account_id/tokens/:token_id", handler: readToken },
   { method: "GET", pattern: "user", handler: readUser },
 ];
