@@ -51,3 +51,17 @@ export function needsDefaultToken(desired: DesiredState): boolean {
     (desired.accounts ?? []).some((a) => !accounts.has(a.account_id))
   );
 }
+
+/**
+ * The accounts the default credentials serve, in the file's order: the entries of `accounts:` without a
+ * token of their own, and the accounts of the zones no such token serves (where an account-owned
+ * CLOUDFLARE_API_TOKEN is checked).
+ */
+export function defaultAccounts(desired: DesiredState): string[] {
+  const served = new Set(accountTokens(desired).flatMap((t) => t.accounts));
+  const accounts = [
+    ...(desired.accounts ?? []).map((a) => a.account_id),
+    ...desired.zones.flatMap((z) => zoneAccount(desired, z) ?? []),
+  ];
+  return [...new Set(accounts.filter((a) => !served.has(a)))];
+}

@@ -3,7 +3,7 @@
 // them and the environment into a client.
 import type { Command } from "commander";
 import { createClient, DEFAULT_MAX_LIST_ITEMS, DEFAULT_MAX_LIST_PAGES } from "../cloudflare/client.js";
-import { withCredentialCheck } from "../cloudflare/credential-check.js";
+import { isAccountOwnedToken, withCredentialCheck, type TokenScope } from "../cloudflare/credential-check.js";
 import {
   ALLOW_INSECURE_HTTP_ENV,
   checkPlainHttp,
@@ -15,7 +15,7 @@ import {
 } from "../cloudflare/credentials.js";
 import { routeByToken } from "../cloudflare/token-router.js";
 import type { DesiredState } from "../sections/index.js";
-import { accountTokens, needsDefaultToken, type AccountToken } from "./account-tokens.js";
+import { accountTokens, defaultAccounts, needsDefaultToken, type AccountToken } from "./account-tokens.js";
 import { DEFAULT_RATE_LIMIT, type RateLimit } from "../cloudflare/rate-limiter.js";
 import type { CloudflareClient } from "../cloudflare/types.js";
 import { CredentialsError, UsageError } from "../errors.js";
@@ -195,7 +195,7 @@ export function clientsFromOptions(
   const fallback =
     resolved instanceof CredentialsError
       ? withoutCredentials(resolved)
-      : oneClient(opts, io, baseUrl, resolved.auth, redactor, progress);
+      : oneClient(opts, io, baseUrl, resolved.auth, redactor, progress, undefined, desired && defaultAccounts(desired));
   return {
     fallback,
     ...(resolved instanceof CredentialsError ? { missing: resolved } : {}),
@@ -205,7 +205,17 @@ export function clientsFromOptions(
           `${printable(token.env)} (the api_token of account ${token.accounts.join(", ")}) contains spaces or ` +
             "control characters; set it to the token alone",
         );
-      return { token, client: oneClient(opts, io, baseUrl, { token: token.value }, redactor, progress, token.env) };
+      const client = oneClient(
+        opts,
+        io,
+        baseUrl,
+        { token: token.value },
+        redactor,
+        progress,
+        token.env,
+        token.accounts,
+      );
+      return { token, client };
     }),
   };
 }
@@ -238,6 +248,7 @@ function oneClient(
   redactor?: Redactor,
   progress?: Progress,
   tokenName?: string,
+  accounts?: readonly string[],
 ): CloudflareClient {
   const named = (line: string) => (tokenName ? `[${tokenName}] ${line}` : line);
   const client = createClient({
@@ -278,8 +289,19 @@ function oneClient(
     redactor,
     ...CLIENT_HINTS,
   });
-  // A 401/403 says whether the token is invalid, expired or disabled, or lacks a permission (which one).
-  return withCredentialCheck(client, "token" in auth ? "token" : "key", CLIENT_HINTS.permissionHint);
+  // A 401/403 says whether the token is invalid, expired or disabled, or lacks a permission (which one):
+  // checked by the accounts it serves too, where an account-owned token is known.
+  return withCredentialCheck(
+    client,
+    "token" in auth ? "token" : "key",
+    CLIENT_HINTS.permissionHint,
+    tokenScope(auth, accounts),
+  );
+}
+
+/** Where a token is checked (credential-check.ts): the accounts it serves, and whether it says it is theirs. */
+export function tokenScope(auth: Auth, accounts: readonly string[] = []): TokenScope {
+  return "token" in auth ? { accounts, accountOwned: isAccountOwnedToken(auth.token) } : {};
 }
 
 /** Service Key authentication ended on this day (real-answers.md: api-deprecations.yaml). */

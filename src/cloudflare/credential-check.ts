@@ -5,6 +5,12 @@
 // the permission the refused call needs first, then the token's state as the check answered it: the
 // API's own verdict (`status`), never one read from a date on this machine's clock. One check per run,
 // whatever the number of refused calls.
+// An account-owned token is checked by its account (`GET accounts/{id}/tokens/verify`), which the
+// user's check does not know. For a token that serves accounts (its `accounts:` entries, or the
+// accounts of the zones it is used for): one that says it is account-owned (`cfat_…`) is asked there
+// first, one by one, and the user's check never; any other is asked the user's check first (most tokens
+// are a user's, and a token of the older format does not say which it is) and, when that refuses it
+// (401 or 403), its accounts' checks. The first check that answers gives the verdict.
 import { AnswerShapeError, ApiError, EXIT, NetworkError, RunStoppedError } from "../errors.js";
 import { describeErrors, refusalMessage, type PermissionHint } from "./errors.js";
 import type { CloudflareClient } from "./types.js";
@@ -30,15 +36,40 @@ export interface CredentialCheck {
   clockDisagrees?: true;
   /** What the check answered when it refused, or why it could not tell. */
   detail?: string;
+  /** The check the verdict is from (`user/tokens/verify`, `accounts/{id}/tokens/verify`); several refused: none. */
+  checkedAt?: string;
+  /** Every check asked, in order. */
+  checked?: string[];
+  /** The account whose check answered: the token is that account's own. */
+  account?: string;
+}
+
+/** What the check knows of a token beyond its client: the accounts it serves, whether it is account-owned. */
+export interface TokenScope {
+  /** The accounts the token serves, in the file's order: where an account-owned token is checked. */
+  accounts?: readonly string[];
+  /** The token says it is account-owned (isAccountOwnedToken): checked by its accounts only. */
+  accountOwned?: boolean;
 }
 
 export const VERIFY_PATH = "user/tokens/verify";
+
+/** An account's token check: an account-owned token is checked there. */
+export function accountVerifyPath(accountId: string): string {
+  return `accounts/${encodeURIComponent(accountId)}/tokens/verify`;
+}
+
+/** A token in the format of account-owned tokens (`cfat_…`; user tokens are `cfut_…`, older ones neither). */
+export function isAccountOwnedToken(value: string): boolean {
+  return value.startsWith("cfat_");
+}
 
 /** Asks the API who the credentials are and whether they can be used now. Never throws an API error. */
 export async function checkCredentials(
   client: CloudflareClient,
   kind: AuthKind,
   now: number = Date.now(),
+  scope: TokenScope = {},
 ): Promise<CredentialCheck> {
   if (kind === "key") {
     try {
@@ -50,20 +81,55 @@ export async function checkCredentials(
       return couldNotTell(kind, err);
     }
   }
+  const accounts = [...new Set(scope.accounts ?? [])];
+  const checks: Array<{ path: string; account?: string }> = [
+    ...(scope.accountOwned && accounts.length > 0 ? [] : [{ path: VERIFY_PATH }]),
+    ...accounts.map((account) => ({ path: accountVerifyPath(account), account })),
+  ];
+  const checked: string[] = [];
+  const refusals: CredentialCheck[] = [];
+  for (const { path, account } of checks) {
+    checked.push(path);
+    const { check, refused } = await verifyAt(client, path, account !== undefined, now);
+    if (!refused) return { ...check, checkedAt: path, checked, ...(account !== undefined ? { account } : {}) };
+    refusals.push(check);
+  }
+  // Every check refused it. One check: its verdict. Several: invalid if one said so; each answer told.
+  if (refusals.length === 1) return { ...refusals[0]!, checkedAt: checked[0]!, checked };
+  return {
+    kind,
+    state: refusals.some((r) => r.state === "invalid") ? "invalid" : "unknown",
+    detail: refusals.map((r, i) => `${r.detail} (GET ${checked[i]})`).join(", "),
+    checked,
+  };
+}
+
+/**
+ * One token check. `refused`: it answered 401 or 403 in the API's envelope, so another check may know
+ * the token. The user's check refusing with 401, 1000 or 6111 says the token is invalid (a 403 of it
+ * may only mean the token is an account's); an account's check refusing says the account does not take it.
+ */
+async function verifyAt(
+  client: CloudflareClient,
+  path: string,
+  accounts: boolean,
+  now: number,
+): Promise<{ check: CredentialCheck; refused: boolean }> {
   let result: unknown;
   try {
-    result = await client.request<unknown>("GET", VERIFY_PATH);
+    result = await client.request<unknown>("GET", path);
   } catch (err) {
-    if (
-      err instanceof ApiError &&
-      err.info.envelope &&
-      (err.status === 401 || err.info.errors.some((e) => e.code === 1000 || e.code === 6111))
-    ) {
-      return { kind, state: "invalid", detail: answered(err) };
-    }
-    return couldNotTell(kind, err);
+    const api = err instanceof ApiError && err.info.envelope === true ? err : undefined;
+    const refused = api !== undefined && (api.status === 401 || api.status === 403);
+    const invalid = accounts
+      ? refused
+      : api !== undefined && (api.status === 401 || api.info.errors.some((e) => e.code === 1000 || e.code === 6111));
+    return {
+      check: invalid ? { kind: "token", state: "invalid", detail: answered(api!) } : couldNotTell("token", err),
+      refused,
+    };
   }
-  return tokenVerdict(result, now);
+  return { check: tokenVerdict(result, now), refused: false };
 }
 
 /** The verdict on a token-verify answer `{id, status, expires_on?, not_before?}`. */
@@ -93,22 +159,27 @@ export function tokenVerdict(result: unknown, now: number = Date.now()): Credent
 /** One line on what the check found, for `whoami` and the messages below. */
 export function describeCheck(c: CredentialCheck): string {
   const token = `the API token in CLOUDFLARE_API_TOKEN${c.id ? ` (id ${c.id})` : ""}`;
+  const check = `Cloudflare's token check (GET ${c.checkedAt ?? VERIFY_PATH})`;
+  const own = c.account !== undefined ? `, a token of account ${c.account}` : "";
+  const byAccount = c.checked?.some((p) => p !== VERIFY_PATH)
+    ? ", or an account's own (Manage Account → Account API Tokens)"
+    : "";
   switch (c.state) {
     case "active":
       return c.kind === "token"
         ? c.clockDisagrees
-          ? `${token} is active by Cloudflare's token check (GET ${VERIFY_PATH}), although its ` +
+          ? `${token} is active by ${check}${own}, although its ` +
             `${[c.expiresOn && `expires_on ${c.expiresOn}`, c.notBefore && `not_before ${c.notBefore}`]
               .filter(Boolean)
               .join(" and ")} says otherwise by this machine's clock (is the clock right?)`
-          : `${token} is valid and active${c.expiresOn ? ` until ${c.expiresOn}` : ""}`
+          : `${token} is valid and active${c.expiresOn ? ` until ${c.expiresOn}` : ""}${own}`
         : `CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY are the global API key of ${c.email ?? "a user"}`;
     case "invalid":
       return c.kind === "token"
-        ? `CLOUDFLARE_API_TOKEN is not a valid API token: Cloudflare's token check (GET ${VERIFY_PATH}) ` +
+        ? `CLOUDFLARE_API_TOKEN is not a valid API token: ${c.checkedAt ? check : "Cloudflare's token checks"} ` +
             `answered ${c.detail}. ` +
-            "It may be mistyped, deleted or rolled: set it to a current token (My Profile → API Tokens); a " +
-            "global API key goes in CLOUDFLARE_API_KEY, with CLOUDFLARE_EMAIL"
+            "It may be mistyped, deleted or rolled: set it to a current token " +
+            `(My Profile → API Tokens)${byAccount}; a global API key goes in CLOUDFLARE_API_KEY, with CLOUDFLARE_EMAIL`
         : `Cloudflare does not accept CLOUDFLARE_EMAIL with CLOUDFLARE_API_KEY (GET user answered ` +
             `${c.detail}): check both, or use an API token in CLOUDFLARE_API_TOKEN`;
     case "expired":
@@ -138,9 +209,11 @@ export function explainAuthFailure(err: ApiError, check: CredentialCheck, hint?:
     const needs = hint?.(method, path);
     const who = check.kind === "token" ? "the API token" : "the account of CLOUDFLARE_EMAIL / CLOUDFLARE_API_KEY";
     const fix =
-      check.kind === "token"
-        ? "add it to the token (My Profile → API Tokens → Edit)"
-        : "give the account a role with it";
+      check.kind === "key"
+        ? "give the account a role with it"
+        : check.account !== undefined
+          ? `add it to the token (account ${check.account}: Manage Account → Account API Tokens → Edit)`
+          : "add it to the token (My Profile → API Tokens → Edit)";
     const state = check.state === "active" ? `${who} lacks it (${describeCheck(check)}): ${fix}` : describeCheck(check);
     return new ApiError(refusalMessage({ ...err.info, status: err.status, needs, state }), err.info);
   }
@@ -154,19 +227,26 @@ function worthChecking(err: unknown): err is ApiError {
     err instanceof ApiError &&
     (err.status === 401 || err.status === 403) &&
     err.info.envelope === true &&
-    !/^user(\/|$)/.test(err.info.path)
+    !/^user(\/|$)/.test(err.info.path) &&
+    !/^accounts\/[^/]+\/tokens(\/|$)/.test(err.info.path)
   );
 }
 
 /**
  * The client with every 401/403 explained (explainAuthFailure; `hint` names the permission a call
- * needs). Everything else passes through: the same errors, the same calls, any method the client gains later.
+ * needs; `scope` where the token is checked). Everything else passes through: the same errors, the
+ * same calls, any method the client gains later.
  */
-export function withCredentialCheck(client: CloudflareClient, kind: AuthKind, hint?: PermissionHint): CloudflareClient {
+export function withCredentialCheck(
+  client: CloudflareClient,
+  kind: AuthKind,
+  hint?: PermissionHint,
+  scope?: TokenScope,
+): CloudflareClient {
   let check: Promise<CredentialCheck> | undefined;
   const explain = async (err: unknown): Promise<unknown> => {
     if (!worthChecking(err)) return err;
-    check ??= checkCredentials(client, kind);
+    check ??= checkCredentials(client, kind, Date.now(), scope);
     const verdict = await check;
     const explained = explainAuthFailure(err, verdict, hint);
     // Credentials the API does not take fail every call alike: the run stops with one message. A

@@ -16,17 +16,17 @@ interface Seeded {
 }
 
 /** Accounts A (2 zones) and B (1 zone), each with its own account-owned token named token-a / token-b. */
-async function seedEstate(): Promise<{ a: Seeded; b: Seeded }> {
+async function seedEstate(tokens: { TOKEN_A: string; TOKEN_B: string } = env): Promise<{ a: Seeded; b: Seeded }> {
   const a = await emu.admin<Seeded>("POST", "accounts", {
     account_id: A,
-    token: env.TOKEN_A,
+    token: tokens.TOKEN_A,
     token_name: "token-a",
     zones: 2,
     domain: "a.test",
   });
   const b = await emu.admin<Seeded>("POST", "accounts", {
     account_id: B,
-    token: env.TOKEN_B,
+    token: tokens.TOKEN_B,
     token_name: "token-b",
     zones: 1,
     domain: "b.test",
@@ -401,6 +401,107 @@ describe("commands over an estate", () => {
     const bad = await runCli(emu, ["whoami", "-c", cfg], { env: { ...env, TOKEN_B: "not-a-token" } });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("Error: TOKEN_B: ");
+  });
+
+  it("whoami checks an account-owned token (cfat_) by its account, and reads its policies there", async () => {
+    const owned = { ...env, TOKEN_A: "cfat_tokenofaccounta", TOKEN_B: "cfat_tokenofaccountb" };
+    const { a, b } = await seedEstate(owned);
+    const policies = [{ effect: "allow", resources: { [`com.cloudflare.api.account.${A}`]: "*" } }];
+    const { id } = await emu.admin<{ id: string }>("PUT", "tokens", {
+      token: owned.TOKEN_A,
+      name: "token-a",
+      account_id: A,
+      policies,
+    });
+    const cfg = await writeConfig(estateFile(a, b, ""));
+    await emu.clearRequests();
+    const json = await runCli(emu, ["whoami", "-c", cfg, "--format", "json"], { env: owned });
+    expect(json.code, json.stdout + json.stderr).toBe(0);
+    const doc = JSON.parse(json.stdout);
+    expect(doc.account_tokens.map((t: { credentials: unknown }) => t.credentials)).toEqual([
+      expect.objectContaining({ state: "active", id, account_id: A }),
+      expect.objectContaining({ state: "active", account_id: B }),
+    ]);
+    expect(doc.credentials).toMatchObject({ state: "active", account_id: null });
+    expect(doc.account_tokens[0].permissions.known).toBe(true);
+    // Each account's token to its account's check, never the user's; the default token to the user's.
+    const log = await emu.requests();
+    expect(log.map((r) => `${call(r)} [${r.credential}] ${r.status}`)).toEqual([
+      expect.stringMatching(/^GET user\/tokens\/verify \[token [0-9a-f]{32}\] 200$/),
+      `GET accounts/${A}/tokens/verify [token-a] 200`,
+      `GET accounts/${A}/tokens/${id} [token-a] 200`,
+      `GET accounts/${B}/tokens/verify [token-b] 200`,
+      // B's token may not read its own policies (no "Account API Tokens: Read" in the state): said, not fatal.
+      `GET accounts/${B}/tokens/${doc.account_tokens[1].credentials.id} [token-b] 403`,
+    ]);
+    expect(doc.account_tokens[1].permissions.why_unknown).toContain('"Account API Tokens: Read"');
+    const text = await runCli(emu, ["whoami", "-c", cfg], { env: owned });
+    expect(text.stdout).toContain(`API token ${id} (of account ${A}): active`);
+    expect(text.stdout).toContain(`The token's permissions were read from Cloudflare (GET accounts/${A}/tokens/<id>).`);
+    // Another account's token named under B: B's check refuses it.
+    const C = "0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c";
+    await emu.admin("POST", "accounts", { account_id: C, token: "cfat_tokenofaccountc" });
+    const crossed = await runCli(emu, ["whoami", "-c", cfg], { env: { ...owned, TOKEN_B: "cfat_tokenofaccountc" } });
+    expect(crossed.code).toBe(1);
+    expect(crossed.stderr).toContain(
+      `Error: TOKEN_B: CLOUDFLARE_API_TOKEN is not a valid API token: Cloudflare's token check (GET accounts/${B}/` +
+        'tokens/verify) answered HTTP 403 "Unauthorized to access requested resource [9109]"',
+    );
+  });
+
+  it("a token of the older format the user's check refuses is checked by its account", async () => {
+    const { a, b } = await seedEstate();
+    const cfg = await writeConfig(estateFile(a, b, ""));
+    // As reported of the real API: the user's check does not know an account's token (401 / 1000).
+    await emu.admin("POST", "faults", {
+      method: "GET",
+      path: "^user/tokens/verify$",
+      status: 401,
+      code: 1000,
+      message: "Invalid API Token",
+    });
+    await emu.clearRequests();
+    const json = await runCli(emu, ["whoami", "-c", cfg, "--format", "json"], {
+      env: { ...env, CLOUDFLARE_API_TOKEN: "" },
+    });
+    expect(json.code, json.stdout + json.stderr).toBe(0);
+    const doc = JSON.parse(json.stdout);
+    expect(doc.account_tokens.map((t: { credentials: { account_id: string } }) => t.credentials.account_id)).toEqual([
+      A,
+      B,
+    ]);
+    // Its policies are read where its check answered (refused here: the state lists none).
+    expect((await emu.requests()).map(call)).toEqual([
+      "GET user/tokens/verify",
+      `GET accounts/${A}/tokens/verify`,
+      `GET accounts/${A}/tokens/${doc.account_tokens[0].credentials.id}`,
+      "GET user/tokens/verify",
+      `GET accounts/${B}/tokens/verify`,
+      `GET accounts/${B}/tokens/${doc.account_tokens[1].credentials.id}`,
+    ]);
+  });
+
+  it("a refused call of an account-owned token is explained by its account's check", async () => {
+    const owned = { ...env, TOKEN_A: "cfat_tokenofaccounta", TOKEN_B: "cfat_tokenofaccountb" };
+    const { a, b } = await seedEstate(owned);
+    const cfg = await writeConfig(estateFile(a, b, ""));
+    await emu.admin("POST", "faults", {
+      method: "GET",
+      path: `^zones/${a.zones[1]!.id}/logpush/jobs$`,
+      status: 403,
+      code: 10000,
+      message: "Authentication error",
+    });
+    await emu.clearRequests();
+    const plan = await runCli(emu, ["plan", "-c", cfg], { env: owned });
+    expect(plan.code, plan.stdout + plan.stderr).toBe(1);
+    expect(plan.stdout + plan.stderr).toContain(`the API token lacks it (the API token in CLOUDFLARE_API_TOKEN (id `);
+    expect(plan.stdout + plan.stderr).toContain(
+      `is valid and active, a token of account ${A}): add it to the token (account ${A}: Manage Account → Account ` +
+        "API Tokens → Edit)",
+    );
+    const checks = (await emu.requests()).filter((r) => r.path.endsWith("/verify")).map(call);
+    expect(checks).toEqual([`GET accounts/${A}/tokens/verify`]);
   });
 
   it("logpush challenge --account asks the account's ownership endpoint, and the account job applies with it", async () => {

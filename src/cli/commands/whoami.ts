@@ -3,11 +3,17 @@
 // token permissions its sections need and, when the API shows the token's policies, which it lacks.
 // A configuration whose `accounts:` give tokens of their own has each token checked the same way, for
 // the part of the file it serves (its accounts and their zones), named by its variable, never its value.
-// Exit 0 when every credential works, 1 when one does not or cannot be checked.
+// An account-owned token is checked by its account (credential-check.ts says in which order), and its
+// policies read there. Exit 0 when every credential works, 1 when one does not or cannot be checked.
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
-import { checkCredentials, describeCheck, type CredentialCheck } from "../../cloudflare/credential-check.js";
+import {
+  checkCredentials,
+  describeCheck,
+  type CredentialCheck,
+  type TokenScope,
+} from "../../cloudflare/credential-check.js";
 import { resolveCredentials } from "../../cloudflare/credentials.js";
 import { lacking, type PermissionNeed } from "../../cloudflare/token-permissions.js";
 import type { CloudflareClient } from "../../cloudflare/types.js";
@@ -16,13 +22,14 @@ import { ApiError, EXIT, NetworkError, UsageError } from "../../errors.js";
 import type { DesiredState } from "../../sections/index.js";
 import { printable } from "../../safe-text.js";
 import { permissionsNeeded } from "../../sections/permissions.js";
-import type { AccountToken } from "../account-tokens.js";
+import { defaultAccounts, type AccountToken } from "../account-tokens.js";
 import {
   addClientOptions,
   apiUrlFrom,
   clientsFromOptions,
   type ClientFlagValues,
   type RunClients,
+  tokenScope,
 } from "../client-options.js";
 import { cliClock } from "../clock.js";
 import { addConfigOption, addVerboseOption } from "../options.js";
@@ -70,11 +77,14 @@ export function register(program: Command, ctx: CommandContext): void {
         const { auth } = resolveCredentials(io.env, { apiUrl: opts.apiUrl });
         const part = desired && clients.tokens.length > 0 ? defaultPart(desired, clients.tokens) : desired;
         const label = "token" in auth ? "CLOUDFLARE_API_TOKEN" : "CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY";
-        reports.push(await reportOf(clients.fallback, "token" in auth ? "token" : "key", part, baseUrl, now, label));
+        const scope = tokenScope(auth, desired ? defaultAccounts(desired) : []);
+        const kind = "token" in auth ? "token" : "key";
+        reports.push(await reportOf(clients.fallback, kind, scope, part, baseUrl, now, label));
       }
       for (const { token, client } of clients.tokens) {
         const part = partOf(desired!, token);
-        reports.push(await reportOf(client, "token", part, baseUrl, now, token.env, token));
+        const scope = tokenScope({ token: token.value }, token.accounts);
+        reports.push(await reportOf(client, "token", scope, part, baseUrl, now, token.env, token));
       }
       const named = clients.tokens.length > 0;
       io.stdout.write(
@@ -97,13 +107,14 @@ export function register(program: Command, ctx: CommandContext): void {
 async function reportOf(
   client: CloudflareClient,
   kind: "token" | "key",
+  scope: TokenScope,
   desired: DesiredState | undefined,
   baseUrl: string,
   now: number,
   variable: string,
   token?: AccountToken,
 ): Promise<Report> {
-  const check = await checkCredentials(client, kind, now);
+  const check = await checkCredentials(client, kind, now, scope);
   const needs = desired ? permissionsNeeded(desired) : [];
   const policies = await readPolicies(client, check, needs);
   return { baseUrl, check, desired, needs, policies, variable, ...(token ? { token } : {}) };
@@ -139,10 +150,13 @@ async function readPolicies(
     return { known: false, why: "a global API key acts with every permission of its user; zoneform cannot list them" };
   if (needs.length === 0) return { known: false, why: "no configuration to check" };
   if (!check.id) return { known: false, why: "the token check did not answer the token's id" };
+  // An account-owned token is shown by its account, to a token with "Account API Tokens: Read".
+  const tokens = check.account !== undefined ? `accounts/${encodeURIComponent(check.account)}/tokens` : "user/tokens";
+  const at = `${tokens}/${encodeURIComponent(check.id)}`;
+  const permission = check.account !== undefined ? "Account API Tokens: Read" : "API Tokens: Read";
   try {
-    const token = await client.request<Record<string, unknown>>("GET", `user/tokens/${encodeURIComponent(check.id)}`);
-    if (!Array.isArray(token?.policies))
-      return { known: false, why: `GET user/tokens/${check.id} answered no policies` };
+    const token = await client.request<Record<string, unknown>>("GET", at);
+    if (!Array.isArray(token?.policies)) return { known: false, why: `GET ${at} answered no policies` };
     return { known: true, policies: token.policies };
   } catch (err) {
     if (!(err instanceof ApiError) && !(err instanceof NetworkError)) throw err;
@@ -150,8 +164,8 @@ async function readPolicies(
     return {
       known: false,
       why: refused
-        ? `Cloudflare shows a token's permissions only to a token with the "API Tokens: Read" permission ` +
-          `(GET user/tokens/${check.id} answered HTTP ${err.status})`
+        ? `Cloudflare shows a token's permissions only to a token with the "${permission}" permission ` +
+          `(GET ${at} answered HTTP ${err.status})`
         : `reading them failed: ${err.message}`,
     };
   }
@@ -200,6 +214,7 @@ function jsonReport({ baseUrl, check, desired, needs, policies }: Report): unkno
       id: check.id ?? null,
       status: check.status ?? null,
       email: check.email ?? null,
+      account_id: check.account ?? null,
       expires_on: check.expiresOn ?? null,
       not_before: check.notBefore ?? null,
       message: describeCheck(check),
@@ -236,7 +251,7 @@ function textReport({ baseUrl, check, desired, needs, policies, variable, token 
       .filter(Boolean)
       .join(", ");
     lines.push(
-      `API token ${check.id ?? "(id unknown)"}: ` +
+      `API token ${check.id ?? "(id unknown)"}${check.account ? ` (of account ${check.account})` : ""}: ` +
         `${check.state === "not_yet_valid" ? "not yet valid" : check.state}${when ? ` (${when})` : ""}`,
     );
   } else {
@@ -278,9 +293,10 @@ function textReport({ baseUrl, check, desired, needs, policies, variable, token 
       lines.push(
         `  ${r[0]!.padEnd(width(0))}  ${r[1]!.padEnd(width(1))}  ${r[2]!.padEnd(width(2))}  ${r[3]}`.trimEnd(),
       );
+    const owner = check.account ? `accounts/${check.account}` : "user";
     lines.push(
       policies.known
-        ? "The token's permissions were read from Cloudflare (GET user/tokens/<id>)."
+        ? `The token's permissions were read from Cloudflare (GET ${owner}/tokens/<id>).`
         : `Whether the token has them: cannot tell: ${policies.why}.`,
     );
   }

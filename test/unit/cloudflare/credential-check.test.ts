@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import {
   checkCredentials,
+  describeCheck,
   explainAuthFailure,
   tokenVerdict,
   withCredentialCheck,
@@ -10,7 +11,7 @@ import {
 import { coversTarget, lacking, levelHeld } from "../../../src/cloudflare/token-permissions.js";
 import { permissionHint, permissionsNeeded } from "../../../src/sections/permissions.js";
 import type { CloudflareClient } from "../../../src/cloudflare/types.js";
-import { ApiError } from "../../../src/errors.js";
+import { ApiError, NetworkError } from "../../../src/errors.js";
 import type { DesiredState } from "../../../src/sections/index.js";
 
 const NOW = Date.parse("2026-06-01T00:00:00Z");
@@ -108,6 +109,68 @@ describe("the token check's verdict", () => {
     },
   );
 
+  it("checks an account-owned token by its accounts: cfat_ there only, any other after the user's check refused", async () => {
+    const OTHER = "d".repeat(32);
+    const invalid = (path: string) => apiError(401, path, [{ code: 1000, message: "Invalid API Token" }]);
+    const notHere = (path: string) => apiError(403, path, [{ code: 9109, message: "Unauthorized" }]);
+    // Known by ACCOUNT's check alone (the user's does not know it; OTHER's refuses it).
+    const ofAccount = () =>
+      fakeClient((path) =>
+        path === `accounts/${ACCOUNT}/tokens/verify`
+          ? { id: "t9", status: "active" }
+          : path === "user/tokens/verify"
+            ? invalid(path)
+            : notHere(path),
+      );
+    const prefixed = ofAccount();
+    expect(
+      await checkCredentials(prefixed, "token", NOW, { accounts: [OTHER, ACCOUNT], accountOwned: true }),
+    ).toMatchObject({ state: "active", id: "t9", account: ACCOUNT, checkedAt: `accounts/${ACCOUNT}/tokens/verify` });
+    expect(prefixed.calls).toEqual([`accounts/${OTHER}/tokens/verify`, `accounts/${ACCOUNT}/tokens/verify`]);
+    const older = ofAccount();
+    const found = await checkCredentials(older, "token", NOW, { accounts: [ACCOUNT, ACCOUNT] });
+    expect(found).toMatchObject({ state: "active", account: ACCOUNT });
+    expect(older.calls).toEqual(["user/tokens/verify", `accounts/${ACCOUNT}/tokens/verify`]);
+    expect(describeCheck(found)).toBe(
+      `the API token in CLOUDFLARE_API_TOKEN (id t9) is valid and active, a token of account ${ACCOUNT}`,
+    );
+    // A user's token: the user's check answers, no account is asked.
+    const user = fakeClient(() => ({ id: "u1", status: "active" }));
+    expect(await checkCredentials(user, "token", NOW, { accounts: [ACCOUNT] })).not.toHaveProperty("account");
+    expect(user.calls).toEqual(["user/tokens/verify"]);
+    // cfat_ with no account known: the user's check is all there is.
+    const alone = fakeClient(invalid);
+    expect((await checkCredentials(alone, "token", NOW, { accounts: [], accountOwned: true })).state).toBe("invalid");
+    expect(alone.calls).toEqual(["user/tokens/verify"]);
+    // No check knows it: invalid, each answer told, and where an account's own token is made.
+    const nobody = fakeClient((path) => (path === "user/tokens/verify" ? invalid(path) : notHere(path)));
+    const verdict = await checkCredentials(nobody, "token", NOW, { accounts: [ACCOUNT] });
+    expect(verdict).toMatchObject({ state: "invalid" });
+    expect(describeCheck(verdict)).toBe(
+      `CLOUDFLARE_API_TOKEN is not a valid API token: Cloudflare's token checks answered HTTP 401 "Invalid API ` +
+        `Token [1000]" (GET user/tokens/verify), HTTP 403 "Unauthorized [9109]" (GET accounts/${ACCOUNT}/tokens/` +
+        "verify). It may be mistyped, deleted or rolled: set it to a current token (My Profile → API Tokens), or " +
+        "an account's own (Manage Account → Account API Tokens); a global API key goes in CLOUDFLARE_API_KEY, with " +
+        "CLOUDFLARE_EMAIL",
+    );
+    // A check that cannot answer (the network) is no refusal: it stops there, 'cannot tell'.
+    const down = fakeClient(
+      (path) => new NetworkError(`GET ${path}: connection reset`, { method: "GET", path, ambiguous: false }),
+    );
+    expect(await checkCredentials(down, "token", NOW, { accounts: [ACCOUNT], accountOwned: true })).toMatchObject({
+      state: "unknown",
+      detail: `GET accounts/${ACCOUNT}/tokens/verify: connection reset`,
+    });
+    expect(down.calls).toHaveLength(1);
+    // A refused call of an account-owned token that checks active: add the permission on its account's page.
+    const refused = apiError(403, `accounts/${ACCOUNT}/logpush/jobs`, [
+      { code: 10000, message: "Authentication error" },
+    ]);
+    expect(explainAuthFailure(refused, found).message).toContain(
+      `add it to the token (account ${ACCOUNT}: Manage Account → Account API Tokens → Edit)`,
+    );
+  });
+
   it("names the permission a refused call needs first, then the token's state as the check answered it", () => {
     const refused = apiError(403, `zones/${ZONE_A}/page_shield`, [{ code: 10000, message: "Authentication error" }]);
     expect(explainAuthFailure(refused, { kind: "token", state: "unknown" }, permissionHint)).toBe(refused);
@@ -189,6 +252,29 @@ describe("withCredentialCheck", () => {
     );
     // Methods it does not override are the client's own.
     expect(wrapped.stats()).toEqual(client.stats());
+  });
+});
+
+describe("withCredentialCheck of an account's token", () => {
+  it("asks the account's own check, once, and never explains a refusal of the checks themselves", async () => {
+    const client = fakeClient((path) =>
+      path === `accounts/${ACCOUNT}/tokens/verify`
+        ? { id: "t9", status: "expired" }
+        : apiError(403, path, [{ code: 10000, message: "Authentication error" }]),
+    );
+    const wrapped = withCredentialCheck(client, "token", undefined, { accounts: [ACCOUNT], accountOwned: true });
+    const refusal = (p: Promise<unknown>) =>
+      p.then(
+        () => undefined,
+        (e: Error) => e.message,
+      );
+    expect(await refusal(wrapped.request("GET", `zones/${ZONE_A}/page_shield`))).toContain(
+      "the API token in CLOUDFLARE_API_TOKEN (id t9) has expired",
+    );
+    expect(await refusal(wrapped.request("GET", `accounts/${ACCOUNT}/tokens/abc`))).toBe(
+      `refused accounts/${ACCOUNT}/tokens/abc`,
+    );
+    expect(client.calls.filter((c) => c.endsWith("/verify"))).toEqual([`accounts/${ACCOUNT}/tokens/verify`]);
   });
 });
 
