@@ -4,7 +4,7 @@
 // a difference of layout or of a default written out is none, a difference of what would be planned is
 // refused, naming the zone and the sections, never a value. Nothing is read from the API before.
 import { StalePlanError } from "../errors.js";
-import { canonicalJson } from "../plan/fingerprint.js";
+import { canonicalJson } from "../canonical-json.js";
 import { printable } from "../safe-text.js";
 import {
   ACCOUNT_SECTIONS,

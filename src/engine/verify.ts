@@ -13,7 +13,8 @@ import { ConfigError, RuntimeError, StalePlanError, UnsafePlanError } from "../e
 import type { DesiredState } from "../sections/index.js";
 import type { Change, Plan, ZonePlan } from "../model/plan.js";
 import { assertConsistent } from "../plan/consistency.js";
-import { canonicalJson, compareFingerprints } from "../plan/fingerprint.js";
+import { canonicalJson } from "../canonical-json.js";
+import { compareFingerprints } from "../plan/fingerprint.js";
 import { derivedSalt, planDigest } from "../plan/digest.js";
 import { changedInputs, kdfProblem } from "../plan/inputs.js";
 import { printable } from "../safe-text.js";

@@ -7,7 +7,7 @@ import type { Change, Plan, ZonePlan } from "../model/plan.js";
 import { printable } from "../safe-text.js";
 import { RESOURCE_KINDS } from "../sections/index.js";
 import type { ResourceKind } from "../sections/types.js";
-import { canonicalJson } from "./fingerprint.js";
+import { canonicalJson } from "../canonical-json.js";
 import { summariseZones, summaryLine } from "./summary.js";
 import { unitName } from "./units.js";
 

@@ -7,7 +7,7 @@
 // applies, and `apply --expect-digest` refuses any other, so a plan edited after review cannot pass.
 import { createHash } from "node:crypto";
 import type { Plan } from "../model/plan.js";
-import { canonicalJson } from "./fingerprint.js";
+import { canonicalJson } from "../canonical-json.js";
 
 /** What the digest covers: the whole plan but when it was made and the digest itself. */
 export function digestMaterial(plan: Plan): unknown {

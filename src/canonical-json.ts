@@ -1,0 +1,20 @@
+// The one canonical JSON of zoneform: what fingerprints, digests and "is it the same?" comparisons hash or compare,
+// so that equal values always read alike whatever the order of their keys. Pure.
+
+/** JSON with object keys sorted, so equal values always hash the same (undefined members left out). */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let i = 0; i < value.length; i++) out += (i ? "," : "") + canonicalJson(value[i]);
+    return `${out}]`;
+  }
+  const record = value as Record<string, unknown>;
+  let out = "{";
+  for (const key of Object.keys(record).sort()) {
+    const v = record[key];
+    if (v === undefined) continue;
+    out += `${out.length > 1 ? "," : ""}${JSON.stringify(key)}:${canonicalJson(v)}`;
+  }
+  return `${out}}`;
+}
