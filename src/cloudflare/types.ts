@@ -1,5 +1,5 @@
 // The surface of the Cloudflare API client that resources, the engine and commands use. The
-// implementation is client.ts; tests and the engine depend only on this interface.
+// implementation is client.ts (composing its parts); tests and the engine depend only on this interface.
 import type { RunStoppedError } from "../errors.js";
 import type { HttpMethod } from "../model/plan.js";
 
@@ -36,7 +36,7 @@ export interface CloudflareClient {
   /** One call; returns the envelope's result with its result_info and the HTTP status. */
   requestEnvelope<T>(method: HttpMethod, path: string, opts?: RequestOptions): Promise<Envelope<T>>;
   /*
-   * Lists are read whole and strictly (client.ts readList): to the end their totals or cursor announce,
+   * Lists are read whole and strictly (list-reader.ts): to the end their totals or cursor announce,
    * an empty page the totals say should hold items asked once more and then an error, an item answered
    * twice (same id) folded with a warning (ClientOptions.onWarning) when identical and an error when
    * not, and the caps (ClientOptions.maxListItems, maxListPages) ending a runaway list with an error.

@@ -1,0 +1,160 @@
+// What one list read has been answered so far, and what its pages announce: the items by id (an item answered twice
+// is folded with a warning when identical, and stops the read when not), the pages by their items (a list going
+// round in circles), the item cap, and the totals of result_info. Used by list-reader.ts only.
+import { createHash } from "node:crypto";
+import { canonicalJson } from "../canonical-json.js";
+import { AnswerShapeError, ApiError } from "../errors.js";
+import type { Envelope } from "./types.js";
+
+/** An error of a list read: the list is refused, nothing was changed, and it is not retried. */
+export function listError(message: string, shownPath: string): ApiError {
+  return new ApiError(message, { status: 200, method: "GET", path: shownPath, errors: [], retryable: false });
+}
+
+/** The answer's result as a list; anything else is an error naming what came instead. */
+export function listOf<T>(env: Envelope<unknown>, method: string, shownPath: () => string): T[] {
+  if (Array.isArray(env.result)) return env.result as T[];
+  const path = shownPath();
+  throw new ApiError(
+    `${method} ${path}: expected a list in the answer's "result", got ` +
+      `${env.result === null ? "null" : typeof env.result}`,
+    {
+      status: env.status,
+      method,
+      path,
+      errors: [],
+      retryable: false,
+    },
+  );
+}
+
+/** What a page's result_info announces about the whole list. */
+export interface Totals {
+  /** total_pages, or total_count over the page size. */
+  pages?: number;
+  count?: number;
+}
+
+export function totalsOf(info: Record<string, unknown> | undefined, asked: number | undefined): Totals {
+  if (!info) return {};
+  const count = num(info.total_count);
+  const size = num(info.per_page) ?? asked;
+  const pages =
+    num(info.total_pages) ??
+    (count !== undefined && size !== undefined && size > 0 ? Math.ceil(count / size) : undefined);
+  return { ...(pages !== undefined ? { pages } : {}), ...(count !== undefined ? { count } : {}) };
+}
+
+/** Whether the totals say the list goes on past `page`. */
+export function morePages(page: number, t: Totals, received: number): boolean {
+  return (t.pages !== undefined && page < t.pages) || (t.count !== undefined && received < t.count);
+}
+
+/** An empty page the list's own totals (or its next cursor) say should have held items. */
+export function emptyTooSoon(
+  page: number,
+  t: Totals,
+  received: number,
+  style: "page" | "cursor" | undefined,
+  info: Record<string, unknown> | undefined,
+): boolean {
+  if (typeof info?.cursor === "string" && info.cursor !== "") return true;
+  if (style === "cursor") return false;
+  return morePages(page, t, received);
+}
+
+export function describeTotals(t: Totals, received: number): string {
+  const parts = [
+    t.pages !== undefined ? `total_pages ${t.pages}` : "",
+    t.count !== undefined ? `total_count ${t.count}` : "",
+    `${received} read so far`,
+  ];
+  return parts.filter(Boolean).join(", ");
+}
+
+export function num(v: unknown): number | undefined {
+  return typeof v === "number" && Number.isFinite(v) ? v : undefined;
+}
+
+/**
+ * The ids a list read has answered, to fold an item answered twice (a paging overlap, a cache): the
+ * same id with the same content is read once, with a warning; with other content the list cannot be
+ * trusted and the read stops. Past the item cap the list is refused.
+ */
+export class ItemLedger {
+  private readonly seen = new Map<string, string>();
+  private readonly warned = new Set<string>();
+  private count = 0;
+  constructor(
+    private readonly path: string,
+    private readonly redact: (s: string) => string,
+    private readonly warn: (line: string) => void,
+    private readonly max: number,
+  ) {}
+
+  /** Whether `item` is new (to be yielded); throws on a conflicting duplicate or past the cap. */
+  admit(item: unknown, page: number): boolean {
+    const id = item !== null && typeof item === "object" && "id" in item ? (item as { id: unknown }).id : undefined;
+    if (id === undefined || id === null || (typeof id !== "string" && typeof id !== "number")) return this.counted();
+    const key = `${typeof id}:${id}`;
+    // One object answered twice compares equal whatever its key order.
+    const digest = createHash("sha256").update(canonicalJson(item)).digest("base64").slice(0, 22);
+    const earlier = this.seen.get(key);
+    if (earlier === undefined) {
+      this.seen.set(key, `${page}:${digest}`);
+      return this.counted();
+    }
+    const [firstPage, firstDigest] = [earlier.slice(0, earlier.indexOf(":")), earlier.slice(earlier.indexOf(":") + 1)];
+    const where = firstPage === String(page) ? `twice on page ${page}` : `on pages ${firstPage} and ${page}`;
+    if (firstDigest !== digest) {
+      throw new AnswerShapeError(
+        `GET ${this.redact(this.path)}: the list holds id ${JSON.stringify(id)} ${where} with different content; ` +
+          "zoneform cannot tell which is live, so it stopped this zone and changed nothing; try again later",
+      );
+    }
+    if (!this.warned.has(key)) {
+      this.warned.add(key);
+      this.warn(
+        `warning: GET ${this.path}: the list holds id ${JSON.stringify(id)} ${where} with the same content ` +
+          `(a paging overlap); read once`,
+      );
+    }
+    return false;
+  }
+
+  private counted(): boolean {
+    if (++this.count > this.max) {
+      throw listError(
+        `GET ${this.redact(this.path)}: the list went on past ${this.max} items (the item cap, ` +
+          `--max-list-items); stopping, and nothing was changed. If the zone really holds that many, ` +
+          `raise the cap`,
+        this.redact(this.path),
+      );
+    }
+    return true;
+  }
+}
+
+/** The pages a list read has answered, by their items: a page holding the same items as an earlier one repeats. */
+export class PageLedger {
+  private readonly seen = new Map<string, number>();
+
+  /** The earlier page `items` repeat, or undefined (and `page` is remembered). An empty page repeats nothing. */
+  repeats(items: unknown[], page: number): number | undefined {
+    if (items.length === 0) return undefined;
+    const signature = createHash("sha256").update(pageSignature(items)).digest("base64");
+    const earlier = this.seen.get(signature);
+    if (earlier !== undefined) return earlier;
+    this.seen.set(signature, page);
+    return undefined;
+  }
+}
+
+/** What identifies a page's items: their ids where they have them, else the items themselves. */
+function pageSignature(items: unknown[]): string {
+  return items
+    .map((i) =>
+      i && typeof i === "object" && "id" in i ? JSON.stringify((i as { id: unknown }).id) : JSON.stringify(i),
+    )
+    .join("\u0000");
+}
