@@ -4,4 +4,8 @@
 import process from "node:process";
 import { runAction } from "./main.js";
 
+// Node's own warning printer writes raw lines to stderr, which the runner reads as its log: a warning a
+// dependency emits is not shown (as in the CLI without --verbose, src/cli/warnings.ts).
+process.removeAllListeners("warning");
+process.on("warning", () => undefined);
 process.exitCode = await runAction(process.env, process.cwd());
