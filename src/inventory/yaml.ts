@@ -21,6 +21,7 @@ import { getOwn } from "../data-record.js";
 import { safeYamlText } from "../safe-yaml.js";
 import { UsageError } from "../errors.js";
 import { printable } from "../safe-text.js";
+import { fitLine } from "../text-width.js";
 import { escapeTemplates } from "../sections/export-context.js";
 import { replaceTemplateTokens } from "../template.js";
 import { authorizationFor, lookalikeScript, type SeenScript } from "./check.js";
@@ -70,6 +71,21 @@ export function draftPins(seen: PageHeadersSeen): { pinned: Array<[string, strin
     else uneven.push({ header, values });
   }
   return { pinned, uneven };
+}
+
+/**
+ * Comment lines within 80 columns: the header's at the top of a draft (`#` and 79), an entry's with room
+ * for the indent of a zone file's `authorized:` items (`zones[i].page_shield.script_inventory`). A long
+ * line is carried on lines indented under it, a long URL broken after a `/` (a comment loses nothing).
+ */
+const HEADER_COMMENT_WIDTH = 79;
+const ENTRY_COMMENT_WIDTH = 68;
+
+function wrapComment(text: string, width: number): string {
+  return text
+    .split("\n")
+    .flatMap((l) => fitLine(l, width, { long: "break" }))
+    .join("\n");
 }
 
 /** One comment line on an uneven header (printable, cut). */
@@ -160,7 +176,7 @@ function readBack(text: string): string {
 function entryNode(doc: Document, entry: AuthorizedScript, seen: SeenScript, note: string): Node {
   // Live text becomes file text: every `${` escaped, as export writes it.
   const node = doc.createNode(escapeTemplates(entry)) as YAMLMap;
-  node.commentBefore = `${note}${seenNote(seen)}${maliciousNote(seen)}`;
+  node.commentBefore = wrapComment(`${note}${seenNote(seen)}${maliciousNote(seen)}`, ENTRY_COMMENT_WIDTH);
   const justification = node.items.find((p) => isScalar(p.key) && p.key.value === "justification");
   if (justification && isScalar(justification.value)) {
     justification.value.type = "QUOTE_DOUBLE";
@@ -212,7 +228,9 @@ export function draftInventory(scripts: readonly SeenScript[], opts: DraftOption
           ...drafted.uneven.map((u) => `   ${unevenNote(u)}`),
         ]
       : []),
-  ].join("\n");
+  ]
+    .flatMap((l) => fitLine(l, HEADER_COMMENT_WIDTH, { long: "break" }))
+    .join("\n");
   return safeYamlText(doc, { lineWidth: 0 });
 }
 

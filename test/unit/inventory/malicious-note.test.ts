@@ -41,11 +41,13 @@ describe("inventory drafts and the malicious verdict", () => {
       zone: "example.com",
       now: new Date("2026-11-25T12:00:00Z"),
     });
-    const lines = text.split("\n");
+    // Comment lines fit 80 columns (issue 38): the note is carried on an indented continuation line.
+    const lines = text.replace(/\n *# {5,}/g, " ").split("\n");
     const skim = lines.findIndex((l) => l.includes("- url: https://a.test/skim.js"));
     expect(lines[skim - 1]).toBe(
       "    # MALICIOUS (cryptomining_score 2 < 10): remove it from the page, do not authorize it",
     );
+    for (const l of text.split("\n")) if (l.trimStart().startsWith("#")) expect(l.length).toBeLessThanOrEqual(80);
     expect(text.match(/MALICIOUS/g)).toHaveLength(1);
   });
 });
