@@ -57,9 +57,9 @@ export function hasUnsafe(text: string): boolean {
   return UNSAFE.test(text);
 }
 
-/** `text` with each character printable() escapes, but a newline, replaced by what `escape` makes of it. */
-export function replaceUnsafe(text: string, escape: (ch: string) => string): string {
-  return UNSAFE.test(text) ? text.replace(UNSAFE_BUT_NEWLINE, escape) : text;
+/** `text` with each character printable() escapes, but a newline, replaced by what `encode` makes of it. */
+export function replaceUnsafe(text: string, encode: (ch: string) => string): string {
+  return UNSAFE.test(text) ? text.replace(UNSAFE_BUT_NEWLINE, encode) : text;
 }
 
 /**

@@ -75,7 +75,10 @@ describe("the admin API answers only requests to a loopback host, with the emula
   });
 
   it("the API itself is not the admin API's: its Host is not checked (it has credentials)", async () => {
-    const r = await raw("GET", `/client/v4/${SETTINGS}`, { host: "anything.example", authorization: `Bearer ${TOKEN}` });
+    const r = await raw("GET", `/client/v4/${SETTINGS}`, {
+      host: "anything.example",
+      authorization: `Bearer ${TOKEN}`,
+    });
     expect(r.status).toBe(200);
   });
 });
@@ -140,13 +143,21 @@ describe("every body is capped and read within a time, before authentication", (
 
   it("an API body going past its cap, without a Content-Length, unauthenticated: 413, logged, not routed", async () => {
     const big = Buffer.alloc(MAX_API_BODY_BYTES + 64 * 1024, 0x20);
-    const r = await raw("PUT", `/client/v4/${SETTINGS}`, { host: host(), ...json, "transfer-encoding": "chunked" }, big, {
-      trickle: true,
-    });
+    const r = await raw(
+      "PUT",
+      `/client/v4/${SETTINGS}`,
+      { host: host(), ...json, "transfer-encoding": "chunked" },
+      big,
+      {
+        trickle: true,
+      },
+    );
     expect(r.status).toBe(413);
     expect(JSON.parse(r.body)).toMatchObject({
       success: false,
-      errors: [{ code: 10001, message: `the request body is larger than the ${MAX_API_BODY_BYTES} bytes the emulator reads` }],
+      errors: [
+        { code: 10001, message: `the request body is larger than the ${MAX_API_BODY_BYTES} bytes the emulator reads` },
+      ],
     });
     expect((await emu.requests()).map((q) => [q.method, q.status])).toEqual([["PUT", 413]]);
     // The emulator is still there for the next request.
