@@ -161,6 +161,19 @@ export function fitLine(line: string, width: number, opts: FitOptions = {}): str
       add((fresh ? "" : " ") + word);
       continue;
     }
+    if (opts.long === "break" && ww > width - hang.length) {
+      // Longer than any line: its pieces start on this line when the first fits there.
+      const pieces = wordPieces(word, width - hang.length);
+      if (!fresh) {
+        if (curW + 1 + displayWidth(pieces[0]!) <= width) add(" ");
+        else push();
+      }
+      for (const piece of pieces) {
+        if (!fresh && curW + displayWidth(piece) > width) push();
+        add(piece);
+      }
+      continue;
+    }
     if (!fresh) push();
     const room = width - curW;
     if (ww <= room) add(word);

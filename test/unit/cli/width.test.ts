@@ -45,7 +45,7 @@ describe("fitting lines", () => {
       broken
         .map((l) => l.trim())
         .join("")
-        .replace("+ output_options:", ""),
+        .replace("+ output_options: ", ""),
     ).toBe(json.trim().replace("+ output_options: ", ""));
     const cut = fitLine(json, 80);
     expect(cut).toHaveLength(2);
