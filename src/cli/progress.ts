@@ -5,8 +5,9 @@
 // done before the first, and a line of its own for each wait for the rate limit longer than a second.
 // The ETA is the measured rate of the unit counted (zones read per second while planning, changes
 // made per second while applying), never of every request of the run, shown only once that rate is
-// known (a few units done and a few seconds gone: the first units are the slowest). No library fits this (a heartbeat we time, our
-// own Output and clock, no colours, no SIGINT handlers of its own); it is small enough to keep here.
+// known (a few units done and a few seconds gone: the first units are the slowest). No library fits
+// this (a heartbeat we time, our own Output and clock, no colours, no SIGINT handlers of its own); it
+// is small enough to keep here.
 import process from "node:process";
 import type { RateBudget } from "../cloudflare/rate-limiter.js";
 import { UsageError } from "../errors.js";
