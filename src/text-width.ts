@@ -93,6 +93,8 @@ export interface FitOptions {
    * boundaries (messages, nothing lost). Default clip.
    */
   long?: "clip" | "break";
+  /** Columns continuation lines are indented by (default: four more than the line, at most half the width). */
+  hang?: number;
 }
 
 /**
@@ -137,7 +139,7 @@ function wordPieces(word: string, width: number): string[] {
 export function fitLine(line: string, width: number, opts: FitOptions = {}): string[] {
   if (displayWidth(line) <= width) return [line];
   const lead = /^ */.exec(stripAnsi(line))![0].length;
-  const hang = " ".repeat(Math.min(lead + 4, Math.floor(width / 2)));
+  const hang = " ".repeat(Math.min(opts.hang ?? lead + 4, Math.floor(width / 2)));
   const words = line.slice(line.length - line.trimStart().length).split(" ");
   const lines: string[] = [];
   let cur = line.slice(0, line.length - line.trimStart().length);

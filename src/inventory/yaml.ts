@@ -178,10 +178,9 @@ function entryNode(doc: Document, entry: AuthorizedScript, seen: SeenScript, not
   const node = doc.createNode(escapeTemplates(entry)) as YAMLMap;
   node.commentBefore = wrapComment(`${note}${seenNote(seen)}${maliciousNote(seen)}`, ENTRY_COMMENT_WIDTH);
   const justification = node.items.find((p) => isScalar(p.key) && p.key.value === "justification");
-  if (justification && isScalar(justification.value)) {
-    justification.value.type = "QUOTE_DOUBLE";
-    justification.value.comment = " TODO: a person writes this; validate warns until then";
-  }
+  // The value says TODO itself (validate warns while it is left): no comment after it, which would
+  // take the line past 80 columns.
+  if (justification && isScalar(justification.value)) justification.value.type = "QUOTE_DOUBLE";
   return node;
 }
 
@@ -206,31 +205,41 @@ export function draftInventory(scripts: readonly SeenScript[], opts: DraftOption
   for (const { entry, seen } of draftEntries(kept, opts.pinHashes))
     seq.items.push(entryNode(doc, entry, seen, " TODO review:"));
   const n = seq.items.length;
+  // Prose is filled as paragraphs (continuation lines one column in); a list item's continuation lines are
+  // indented under it.
+  const prose = (text: string) => fitLine(text, HEADER_COMMENT_WIDTH, { long: "break", hang: 2 });
+  const item = (text: string) => fitLine(text, HEADER_COMMENT_WIDTH, { long: "break" });
   doc.commentBefore = [
-    ` Authorized scripts of the payment pages of zone ${printable(opts.zone)} (PCI DSS v4.0 6.4.3), drafted by`,
-    ` zoneform inventory on ${opts.now.toISOString().slice(0, 10)} from what Page Shield saw on ` +
-      `${printable(opts.pages.join(", "))}: ${n} script${n === 1 ? "" : "s"}.`,
-    " Review each entry: write why the script is needed (justification), who owns it (owner), remove what",
-    ` should not run on a payment page; then put this block under the zone's ${SCRIPT_INVENTORY_KEYS[0]}: ` +
-      `in zoneform.yaml.`,
+    ...prose(
+      ` Authorized scripts of the payment pages of zone ${printable(opts.zone)} (PCI DSS v4.0 6.4.3), drafted by` +
+        ` zoneform inventory on ${opts.now.toISOString().slice(0, 10)} from what Page Shield saw on ` +
+        `${printable(opts.pages.join(", "))}: ${n} script${n === 1 ? "" : "s"}.`,
+    ),
+    ...prose(
+      " Review each entry: write why the script is needed (justification; validate warns while a TODO is left)," +
+        " who owns it (owner), remove what should not run on a payment page; then put this block under the" +
+        ` zone's ${SCRIPT_INVENTORY_KEYS[0]}: in zoneform.yaml.`,
+    ),
     ...(leftOut.length > 0
       ? [
-          ` Left out, ${leftOut.length} look-alike${leftOut.length === 1 ? "" : "s"} of a trusted host (never ` +
-            "authorize; remove from the page):",
-          ...leftOut.map((l) => `   ${printable(`${l.url}: ${l.reasons.join("; ")}`)}`),
+          ...prose(
+            ` Left out, ${leftOut.length} look-alike${leftOut.length === 1 ? "" : "s"} of a trusted host (never ` +
+              "authorize; remove from the page):",
+          ),
+          ...leftOut.flatMap((l) => item(`   ${printable(`${l.url}: ${l.reasons.join("; ")}`)}`)),
         ]
       : []),
     ...(opts.headers && drafted
       ? [
-          ` headers: the security headers ${printable(opts.headers.pages.map((p) => p.url).join(", "))} sent on ` +
-            `${opts.now.toISOString().slice(0, 10)}, pinned (PCI DSS 11.6.1): review each value; audit then ` +
-            "reports a changed or missing one.",
-          ...drafted.uneven.map((u) => `   ${unevenNote(u)}`),
+          ...prose(
+            ` headers: the security headers ${printable(opts.headers.pages.map((p) => p.url).join(", "))} sent on ` +
+              `${opts.now.toISOString().slice(0, 10)}, pinned (PCI DSS 11.6.1): review each value; audit then ` +
+              "reports a changed or missing one.",
+          ),
+          ...drafted.uneven.flatMap((u) => item(`   ${unevenNote(u)}`)),
         ]
       : []),
-  ]
-    .flatMap((l) => fitLine(l, HEADER_COMMENT_WIDTH, { long: "break" }))
-    .join("\n");
+  ].join("\n");
   return safeYamlText(doc, { lineWidth: 0 });
 }
 

@@ -54,7 +54,7 @@ describe("drafts from hostile text", () => {
   it("leaves look-alikes out of the entries and names them in the header", () => {
     const drafted = draftInventory(SCRIPTS, { pages: ["pay.example/checkout*"], zone: "pay.example", now: NOW });
     // Comment lines fit 80 columns (issue 38): continuation lines joined back for the checks.
-    const text = drafted.replace(/\n *# {5,}/g, " ");
+    const text = drafted.replace(/\n *#(?: {2}(?! )| {5,})/g, " ");
     expect(text).not.toMatch(/url: .*evil\.example/);
     expect(text).toContain("# Left out, 3 look-alikes of a trusted host (never authorize; remove from the page):");
     expect(text).toContain(

@@ -42,7 +42,7 @@ describe("inventory drafts and the malicious verdict", () => {
       now: new Date("2026-11-25T12:00:00Z"),
     });
     // Comment lines fit 80 columns (issue 38): the note is carried on an indented continuation line.
-    const lines = text.replace(/\n *# {5,}/g, " ").split("\n");
+    const lines = text.replace(/\n *#(?: {2}(?! )| {5,})/g, " ").split("\n");
     const skim = lines.findIndex((l) => l.includes("- url: https://a.test/skim.js"));
     expect(lines[skim - 1]).toBe(
       "    # MALICIOUS (cryptomining_score 2 < 10): remove it from the page, do not authorize it",
