@@ -234,10 +234,15 @@ export interface TableColumn {
   min?: number;
   /**
    * A column that yields first when the table is too wide (a hash, a host the URL shows too): narrowed to
-   * its `min` before the others, and dropped, right to left, while another column is cut short (under 20
-   * columns, or a URL whose host and file name do not both show).
+   * its `min` before the others, and dropped while another column is cut short (under 20 columns, or a
+   * URL whose host and file name do not both show); a higher number is dropped first (true is 1), then
+   * the rightmost.
    */
-  yields?: boolean;
+  yields?: boolean | number;
+}
+
+function rank(c: TableColumn): number {
+  return c.yields === true ? 1 : typeof c.yields === "number" ? c.yields : 0;
 }
 
 /** Below this, a column cut to share the width makes a table drop a yielding column (TableColumn.yields). */
@@ -300,16 +305,27 @@ export function layoutTable(
   if (width !== undefined) {
     for (;;) {
       const room = width - indent.length - 2 * (shown.length - 1);
-      const mins = shown.map((i) => Math.min(natural[i]!, cols[i]!.min ?? opts.min ?? 8));
-      const yields = shown.map((i) => cols[i]!.yields === true);
+      const yields = shown.map((i) => rank(cols[i]!) > 0);
+      // A URL column is given what shows its host and file name first, leaving the others up to 20 each.
+      const reserved = shown.reduce(
+        (a, i, k) => (yields[k] || cols[i]!.clip === "url" ? a : a + Math.min(natural[i]!, COMFORTABLE)),
+        0,
+      );
+      const mins = shown.map((i, k) => {
+        const base = Math.min(natural[i]!, cols[i]!.min ?? opts.min ?? 8);
+        if (yields[k] || cols[i]!.clip !== "url") return base;
+        return Math.max(base, Math.min(natural[i]!, comfortable[i]!, room - reserved));
+      });
       const fit = shareWidth(
         shown.map((i) => natural[i]!),
         mins,
         yields,
         room,
       );
-      let drop = shown.length - 1;
-      while (drop >= 0 && cols[shown[drop]!]!.yields !== true) drop--;
+      let drop = -1;
+      shown.forEach((i, k) => {
+        if (rank(cols[i]!) > 0 && (drop < 0 || rank(cols[i]!) >= rank(cols[shown[drop]!]!))) drop = k;
+      });
       const cramped =
         fit === undefined ||
         shown.some((i, k) => !yields[k] && fit.widths[k]! < Math.min(natural[i]!, comfortable[i]!));

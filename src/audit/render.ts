@@ -180,11 +180,12 @@ interface FindingColumn extends TableColumn {
 function columnsFor(kind: InventoryKind): FindingColumn[] {
   const severity = { title: "SEVERITY", cell: (f: Finding) => f.severity };
   const why = { title: "WHY", cell: (f: Finding) => f.reasons.join("; ") };
-  // The URL's cut keeps its host: at a narrow width the HOST column goes first.
-  const host = { title: "HOST", cell: (f: Finding) => f.host, yields: true, min: Number.POSITIVE_INFINITY };
-  const status = { title: "STATUS", cell: (f: Finding) => f.status ?? "" };
+  // At a narrow width the HOST column goes first (the URL's cut keeps its host), then STATUS (the
+  // filters line above the table names the status asked for).
+  const host = { title: "HOST", cell: (f: Finding) => f.host, yields: 2, min: Number.POSITIVE_INFINITY };
+  const status = { title: "STATUS", cell: (f: Finding) => f.status ?? "", yields: 1, min: Number.POSITIVE_INFINITY };
   if (kind === "cookie")
-    return [severity, { title: "NAME", cell: (f) => f.subject, max: 40 }, { ...host, yields: false }, why];
+    return [severity, { title: "NAME", cell: (f) => f.subject, max: 40 }, { ...host, yields: 0 }, why];
   const url = { title: "URL", cell: (f: Finding) => f.subject, max: 72, clip: "url" as const };
   if (kind === "connection") return [severity, url, host, status, why];
   // js_integrity_score; the score that made the verdict, when another, is named in WHY.

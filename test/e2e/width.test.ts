@@ -70,6 +70,11 @@ describe("output at 80 columns", () => {
     const rows = (s: string) => s.split("\n").filter((l) => /^ {2}(high|medium|low|critical)\b/i.test(l)).length;
     expect(rows(at80.stdout)).toBeGreaterThan(0);
     expect(rows(at80.stdout)).toBe(rows(at120.stdout));
+    // Issue 38: a URL cut keeps its scheme and host, then …, then its end (the file name); never `https:/…`.
+    const cutUrls = [...at80.stdout.matchAll(/https?:\/\/[^\s…]*…\S*/g)].map((m) => m[0]);
+    expect(cutUrls.length).toBeGreaterThan(0);
+    for (const u of cutUrls) expect(u, u).toMatch(/^https?:\/\/[a-z0-9.-]+\.[a-z]{2,}\/?…\/?[^\s/…]+/);
+    expect(at80.stdout).not.toMatch(/https?:\/?…/);
   });
 
   it("certificates and an error message fit 80 columns", async () => {
