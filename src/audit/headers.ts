@@ -16,7 +16,7 @@
 import { createHash } from "node:crypto";
 import { getOwn } from "../data-record.js";
 import type { PageFetch, PageFetchProblem } from "../inventory/page-fetch.js";
-import type { DesiredPageHeaders, DesiredPolicy } from "../sections/page-shield/index.js";
+import type { DesiredPageHeaders, DesiredPolicy } from "../sections/page_shield/index.js";
 import { expressionSelects } from "./expression.js";
 
 export type HeaderFindingType =

@@ -6,7 +6,7 @@ import { mdCell, mdCode, mdCodeCell, mdText } from "../safe-markdown.js";
 import { printable } from "../safe-text.js";
 import { layoutTable } from "../text-width.js";
 import type { AlertingCheck, AlertPolicyEvidence } from "./alerting.js";
-import type { AlertingMeta } from "./renderer.js";
+import type { AlertingMeta } from "./renderer-contract.js";
 
 const SCOPE: Record<AlertPolicyEvidence["scope"], string> = {
   account: "every zone of the account",
@@ -81,7 +81,7 @@ export function alertingMarkdown(zoneId: string, check: AlertingCheck, meta: Ale
   return `${out.join("\n")}\n`;
 }
 
-/** The CSV cells of the alerting rows (render.ts lays them out in its columns). */
+/** The CSV cells of the alerting rows (renderers.ts lays them out in its columns). */
 export function alertingCsvRows(check: AlertingCheck, meta: AlertingMeta): Array<Record<string, string>> {
   const rows: Array<Record<string, string>> = check.policies.map((p) => ({
     finding: "alert_policy",

@@ -6,7 +6,7 @@ import { mdCell, mdCode, mdCodeCell, mdText } from "../safe-markdown.js";
 import { printable } from "../safe-text.js";
 import { clipUrl, layoutTable } from "../text-width.js";
 import type { HeaderCheck, HeaderFinding } from "./headers.js";
-import type { HeadersMeta } from "./renderer.js";
+import type { HeadersMeta } from "./renderer-contract.js";
 
 const FINDING_TITLE: Record<HeaderFinding["type"], string> = {
   "changed-header": "Changed header",
@@ -99,7 +99,7 @@ export function headersMarkdown(zoneId: string, check: HeaderCheck, meta: Header
   return `${out.join("\n")}\n`;
 }
 
-/** The CSV cells of the header check's rows (render.ts lays them out in its columns). */
+/** The CSV cells of the header check's rows (renderers.ts lays them out in its columns). */
 export function headersCsvRows(check: HeaderCheck, meta: HeadersMeta): Array<Record<string, string>> {
   const rows: Array<Record<string, string>> = check.pages.map((p) => ({
     finding: "page_checked",

@@ -17,7 +17,7 @@ import {
   type AuditRenderer,
   type AuditTotals,
   type Redact,
-} from "./render.js";
+} from "./renderers.js";
 import type { InventoryCheck } from "../inventory/check.js";
 import type { SarifAuditOptions } from "./sarif.js";
 import { auditInventory, inventoryQuery } from "../inventory/read.js";
@@ -29,7 +29,7 @@ import {
   readNotificationPolicies,
   type DesiredPolicy,
   type LiveNotification,
-} from "../sections/page-shield/index.js";
+} from "../sections/page_shield/index.js";
 import { ApiError, NetworkError } from "../errors.js";
 import { checkAlerting, type AlertingCheck } from "./alerting.js";
 import { checkPageHeaders, type HeaderCheck } from "./headers.js";

@@ -9,7 +9,7 @@ import { levelOf, type RuleKey } from "../sarif/rules.js";
 import type { Finding } from "../inventory/classify.js";
 import type { AlertingCheck, AlertingFinding } from "./alerting.js";
 import type { HeaderCheck, HeaderFinding } from "./headers.js";
-import type { AuditFilters, AuditRenderer, AuditTotals, HeadersMeta, InventoryMeta } from "./renderer.js";
+import type { AuditFilters, AuditRenderer, AuditTotals, HeadersMeta, InventoryMeta } from "./renderer-contract.js";
 
 export const DEFAULT_AUDIT_CATEGORY = "zoneform/audit";
 

@@ -9,13 +9,13 @@ import { fileURLToPath } from "node:url";
 import { dirname, join, relative } from "node:path";
 import process from "node:process";
 import pc from "picocolors";
-import { NOW_ENV } from "../clock.js";
+import { NOW_ENV } from "../instant.js";
 import { startEmulator, type RunningEmulator } from "../emulator/index.js";
 import { useColor } from "./color.js";
 import { processIO, type CliIO } from "./io.js";
 import { main } from "./program.js";
 import type { Env } from "../model/env.js";
-import { pageShieldApiPath } from "../sections/page-shield/index.js";
+import { pageShieldApiPath } from "../sections/page_shield/index.js";
 
 const ZONE = "5ababd603b22780302dd8d83498e5172"; // example.com in the emulator (md5 of the name)
 const OWASP = "4814384a9e5d4991b9815dcfc25d2f1f";

@@ -7,7 +7,7 @@ import { checkConfigSources, configError, DEFAULT_CONFIG_PATH } from "../config/
 import { readConfigFiles, type SourceFile } from "../config/load.js";
 import { formatProblem } from "../errors.js";
 import type { DesiredState, DesiredZone } from "../sections/index.js";
-import { scriptInventoryOf } from "../sections/page-shield/index.js";
+import { scriptInventoryOf } from "../sections/page_shield/index.js";
 import type { ScriptInventory } from "../inventory/types.js";
 import type { CliIO } from "./io.js";
 

@@ -1,7 +1,7 @@
 // The emulator's clock: the date its seed and generated Page Shield data are counted back from, the
 // time it stamps on what it writes (updated_at, last_updated, …) and sends as `Date`, and the instant it
 // checks token limits against. Rate limits and delays run on real time whatever the clock says.
-import { INSTANT_EXPECTED, readInstant } from "../clock.js";
+import { INSTANT_EXPECTED, readInstant } from "../instant.js";
 
 /**
  * An instant (Date, ISO 8601 text, ms since the epoch) the clock reads at start and runs on from, in

@@ -22,7 +22,7 @@ export {
   type RecordedOptions,
 } from "./recorded.js";
 export { zoneIdFor } from "./ids.js";
-export { generateInventory } from "./areas/page-shield/inventory.js";
+export { generateInventory } from "./areas/page_shield/inventory.js";
 export type { EmulatorNow } from "./clock.js";
 export type { RequestLogEntry } from "./types.js";
 export type { FaultSpec } from "./faults.js";

@@ -9,7 +9,7 @@ import {
   SEED_ACCOUNT_ID,
   SEED_TIME,
 } from "./defaults.js";
-import { parseInstant } from "../clock.js";
+import { parseInstant } from "../instant.js";
 import { areaStates, createEmptyAccount, createEmptyZone } from "./seed.js";
 import type { AccountState, EmulatorState, TokenDetails, ZoneState } from "./types.js";
 import { PLAN_NAMES, planNameOf } from "./zone-plans.js";

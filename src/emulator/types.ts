@@ -6,7 +6,7 @@
 // authenticates, rate-limits, logs and wraps results in the Cloudflare envelope.
 
 export type { Rule, Ruleset } from "./areas/rulesets/state.js";
-export type { LogpushJob } from "./areas/logpush/state.js";
+export type { LogpushJob } from "./areas/logpush_jobs/state.js";
 
 /**
  * Each area's parts of the state, by the area's folder name: its part of a zone (`zone`), of an

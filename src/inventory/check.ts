@@ -19,7 +19,7 @@ import {
   urlMatches,
   urlParts,
   withoutInvisible,
-} from "../sections/page-shield/index.js";
+} from "../sections/page_shield/index.js";
 import { hostReferences, lookalikeOf, type Lookalike, type LookalikeSignal, type ReferenceKind } from "./lookalike.js";
 import type { AuthorizedScript, ScriptInventory } from "./types.js";
 

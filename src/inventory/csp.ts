@@ -4,14 +4,14 @@
 //
 // Each exact url becomes that URL as a CSP source (query and fragment dropped: CSP matches paths only);
 // a prefix `…*` becomes its origin and path up to the last `/` (CSP matches a path ending in `/` as a
-// prefix). Sources are built by the CSP grammar (src/sections/page-shield/csp-grammar.ts): a host it
+// prefix). Sources are built by the CSP grammar (src/sections/page_shield/csp-grammar.ts): a host it
 // does not allow (`;`, `,`, quotes…) makes no source, and a path character outside it is
 // percent-encoded. The expression selects the pages in scope, each `host/path` pattern as host and path
 // tests.
-import { hostSource, urlParts } from "../sections/page-shield/index.js";
+import { hostSource, urlParts } from "../sections/page_shield/index.js";
 
 /** The CSP grammar's host checks, for `csp suggest` (which reads the sections through the inventory). */
-export { hostPartProblem, hostSource } from "../sections/page-shield/index.js";
+export { hostPartProblem, hostSource } from "../sections/page_shield/index.js";
 import type { ScriptInventory } from "./types.js";
 
 export interface InventoryPolicy {

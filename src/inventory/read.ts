@@ -11,7 +11,7 @@ import {
   type SeenScript,
 } from "./check.js";
 import type { ScriptInventory } from "./types.js";
-import { pageShieldApiPath } from "../sections/page-shield/index.js";
+import { pageShieldApiPath } from "../sections/page_shield/index.js";
 
 export const INVENTORY_PER_PAGE = 100;
 /** Every status: a script seen long ago still says when an authorization was last used. */

@@ -28,10 +28,10 @@ import { authorizationFor, lookalikeScript, type SeenScript } from "./check.js";
 import { hostReferences } from "./lookalike.js";
 import type { AuthorizedScript } from "./types.js";
 
-import { SCRIPT_INVENTORY_KEYS, SECURITY_HEADERS, TODO_JUSTIFICATION } from "../sections/page-shield/index.js";
+import { SCRIPT_INVENTORY_KEYS, SECURITY_HEADERS, TODO_JUSTIFICATION } from "../sections/page_shield/index.js";
 import { addToYaml, YamlShapeError, type YamlAddition } from "./yaml-edit.js";
 
-export { TODO_JUSTIFICATION, isTodoJustification } from "../sections/page-shield/index.js";
+export { TODO_JUSTIFICATION, isTodoJustification } from "../sections/page_shield/index.js";
 
 export interface DraftOptions {
   pages: string[];

@@ -12,7 +12,7 @@ import {
   scriptInventoryIn,
   scriptInventoryPointer,
   urlMatches,
-} from "../sections/page-shield/index.js";
+} from "../sections/page_shield/index.js";
 import { replaceTemplateTokens } from "../template.js";
 import type { FilePosition } from "./log.js";
 

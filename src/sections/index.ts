@@ -23,10 +23,10 @@
 //                   and exporting on purpose what other modules may use of it (nothing else of the
 //                   folder is imported from outside it: test/unit/architecture/layers.test.ts)
 //   - sibling files for its kinds, live normalization and export helpers
-import { customFields } from "./custom-fields/index.js";
-import { customHostnames } from "./custom-hostnames/index.js";
-import { logpushJobs } from "./logpush/index.js";
-import { pageShield } from "./page-shield/index.js";
+import { customFields } from "./custom_fields/index.js";
+import { customHostnames } from "./custom_hostnames/index.js";
+import { logpushJobs } from "./logpush_jobs/index.js";
+import { pageShield } from "./page_shield/index.js";
 import type { AccountBase, DesiredStateOf, ZoneBase } from "../model/desired.js";
 import type {
   AccountPartOf,

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { handleProcessWarnings } from "../../src/cli/warnings.js";
 import { memoryIO } from "../../src/cli/io.js";
-import { NOW_ENV, readInstant } from "../../src/clock.js";
+import { NOW_ENV, readInstant } from "../../src/instant.js";
 import { MAX_PLAN_JSON_DEPTH, tooDeepAt } from "../../src/json-depth.js";
 import { TestEmulator, ZONE, runCli, tempDir, writeConfig } from "../helpers/cli.js";
 import { expectFailure, runBuilt, STACK } from "./helpers.js";

@@ -8,7 +8,7 @@ import type { CloudflareClient } from "../../src/cloudflare/types.js";
 import { parseConfigText } from "../../src/config/index.js";
 import { planZones } from "../../src/engine/plan.js";
 import type { Plan } from "../../src/model/plan.js";
-import { normalizeLiveJob } from "../../src/sections/logpush/live.js";
+import { normalizeLiveJob } from "../../src/sections/logpush_jobs/live.js";
 import { readZoneInfo, zonePlanOf } from "../../src/sections/shared/zone-info.js";
 import { loadRecorded, recordedNames, serveRecorded, startReplay, type ReplayServer } from "../helpers/replay.js";
 

@@ -2,7 +2,7 @@
 // 50 000 scripts), every output format, the list filters, --fail-on and the exit codes, and the exact
 // list calls from the emulator's request log.
 import { describe, expect, it } from "vitest";
-import { CSV_COLUMNS } from "../../src/audit/render.js";
+import { CSV_COLUMNS } from "../../src/audit/renderers.js";
 import { TestEmulator, TOKEN, ZONE, runCli } from "../helpers/cli.js";
 
 const emu = TestEmulator.perFile();

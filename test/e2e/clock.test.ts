@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { runDemo } from "../../src/cli/demo.js";
 import { memoryIO } from "../../src/cli/io.js";
-import { NOW_ENV } from "../../src/clock.js";
+import { NOW_ENV } from "../../src/instant.js";
 import { TEST_NOW, TestEmulator, runCli, writeConfig, zoneId } from "../helpers/cli.js";
 
 const DAY_MS = 86_400_000;

@@ -19,7 +19,7 @@ const ZID = zoneId(NAME);
 const PAGE = "pay.example/checkout";
 const LIST = `GET zones/${ZID}/page_shield/scripts`;
 
-/** What the emulator's payment pages load (src/emulator/areas/page-shield/inventory.ts), authorized. */
+/** What the emulator's payment pages load (src/emulator/areas/page_shield/inventory.ts), authorized. */
 const AUTHORIZED = [
   "https://js.stripe.com/v3/*",
   "https://www.pay.example/assets/checkout.js",

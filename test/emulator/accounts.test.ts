@@ -2,7 +2,7 @@
 // zones), account-owned tokens refused on another account's objects, the account's token check, the request log naming each
 // call's token, and account-level Logpush (jobs, datasets and fields, ownership, validation).
 import { describe, expect, test } from "vitest";
-import { ownershipToken } from "../../src/emulator/areas/logpush/ownership.js";
+import { ownershipToken } from "../../src/emulator/areas/logpush_jobs/ownership.js";
 import { useEmulator, ZONE } from "../helpers/cli.js";
 
 const emu = useEmulator();

@@ -2,8 +2,8 @@
 // ownership tokens.
 import { describe, expect, test } from "vitest";
 import { generateInventory, zoneIdFor } from "../../src/emulator/index.js";
-import { isMaliciousItem } from "../../src/emulator/areas/page-shield/query.js";
-import { ownershipToken } from "../../src/emulator/areas/logpush/ownership.js";
+import { isMaliciousItem } from "../../src/emulator/areas/page_shield/query.js";
+import { ownershipToken } from "../../src/emulator/areas/logpush_jobs/ownership.js";
 import { tokenIdFor } from "../../src/emulator/ids.js";
 import { TOKEN, useEmulator, ZONE } from "../helpers/cli.js";
 

@@ -1,7 +1,7 @@
 // The emulator's HTTP core: envelope, auth, routing errors, body errors, rate limit, latency, the seed.
 import { describe, expect, test } from "vitest";
 import { defaultState, startEmulator, zoneIdFor } from "../../src/emulator/index.js";
-import { isMaliciousItem } from "../../src/emulator/areas/page-shield/query.js";
+import { isMaliciousItem } from "../../src/emulator/areas/page_shield/query.js";
 import { createHash } from "node:crypto";
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

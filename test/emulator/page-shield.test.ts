@@ -2,7 +2,7 @@
 import { describe, expect, test } from "vitest";
 import { tokenIdFor } from "../../src/emulator/ids.js";
 import { TEST_NOW, TOKEN, useEmulator, ZONE } from "../helpers/cli.js";
-import { isMaliciousItem } from "../../src/emulator/areas/page-shield/query.js";
+import { isMaliciousItem } from "../../src/emulator/areas/page_shield/query.js";
 
 // A clock that moves on a second each time it is read, so that a write shows a later updated_at.
 let tick = Date.parse(TEST_NOW);

@@ -16,7 +16,7 @@ import {
   type RequestLogEntry,
   type RunningEmulator,
 } from "../../src/emulator/index.js";
-import { NOW_ENV } from "../../src/clock.js";
+import { NOW_ENV } from "../../src/instant.js";
 import { createClient, type ClientOptions } from "../../src/cloudflare/client.js";
 import type { CloudflareClient } from "../../src/cloudflare/types.js";
 import { memoryIO } from "../../src/cli/io.js";

@@ -10,7 +10,7 @@ import { destinationCredentials, isCredentialParam, isTokenSegment } from "../..
 import { ConfigError } from "../../src/errors.js";
 import { newNotes } from "../../src/export/types.js";
 import { Redactor, redactDestination, redactUrlParams } from "../../src/redact.js";
-import { destinationWithEnvRefs } from "../../src/sections/logpush/export.js";
+import { destinationWithEnvRefs } from "../../src/sections/logpush_jobs/export.js";
 
 const Z = "0123456789abcdef0123456789abcdef";
 const HEX_TOKEN = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";

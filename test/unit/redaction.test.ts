@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { memoryIO, redactingIO } from "../../src/cli/io.js";
 import { parseConfigText } from "../../src/config/index.js";
-import { destinationWithEnvRefs } from "../../src/sections/logpush/export.js";
+import { destinationWithEnvRefs } from "../../src/sections/logpush_jobs/export.js";
 import { newNotes } from "../../src/export/types.js";
 import type { Plan } from "../../src/model/plan.js";
 import { findSafetyViolations } from "../../src/engine/verify.js";

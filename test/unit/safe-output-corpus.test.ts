@@ -4,7 +4,7 @@
 // constructs survives live in any of them; JSON keeps the data as it was (its escapes are lossless).
 import { describe, expect, it } from "vitest";
 import { AuditCollector } from "../../src/audit/collector.js";
-import { createRenderer, type AuditFormat } from "../../src/audit/render.js";
+import { createRenderer, type AuditFormat } from "../../src/audit/renderers.js";
 import { totalsOf } from "../../src/audit/run.js";
 import { policyBlock, renderSuggestionText } from "../../src/cli/commands/csp.js";
 import { CspSuggester } from "../../src/csp/suggest.js";
@@ -20,7 +20,7 @@ import { inventorySarif } from "../../src/sarif/inventory.js";
 import {
   buildCertificateReport,
   renderCertificateReportText,
-} from "../../src/sections/custom-hostnames/certificates.js";
+} from "../../src/sections/custom_hostnames/certificates.js";
 import {
   HOSTILE,
   HOSTILE_PIECES,

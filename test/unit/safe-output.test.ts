@@ -3,12 +3,12 @@
 import { describe, expect, it } from "vitest";
 import { classifyCookie, classifyScript } from "../../src/inventory/classify.js";
 import { AuditCollector } from "../../src/audit/collector.js";
-import { createRenderer, csvCell, type AuditFormat } from "../../src/audit/render.js";
+import { createRenderer, csvCell, type AuditFormat } from "../../src/audit/renderers.js";
 import { totalsOf } from "../../src/audit/run.js";
 import {
   buildCertificateReport,
   renderCertificateReportText,
-} from "../../src/sections/custom-hostnames/certificates.js";
+} from "../../src/sections/custom_hostnames/certificates.js";
 import { policyBlock, renderSuggestionText } from "../../src/cli/commands/csp.js";
 import { memoryIO } from "../../src/cli/io.js";
 import { reportError } from "../../src/cli/program.js";

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { classifyConnection, classifyCookie, classifyScript, type Finding } from "../../src/inventory/classify.js";
 import { SarifAuditRenderer } from "../../src/audit/sarif.js";
-import type { AuditTotals } from "../../src/audit/render.js";
+import type { AuditTotals } from "../../src/audit/renderers.js";
 import { checkInventory, type SeenScript } from "../../src/inventory/check.js";
 import { inventorySarif } from "../../src/sarif/inventory.js";
 import { configPositions } from "../../src/sarif/locate.js";

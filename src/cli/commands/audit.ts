@@ -4,7 +4,7 @@
 // each). Exit 2 when there are findings of the kind chosen by --fail-on, so that a cron job can alert.
 import type { Command } from "commander";
 import { MALICIOUS_SCORE_THRESHOLD, THREAT_SCORE_THRESHOLD } from "../../inventory/classify.js";
-import { AUDIT_FORMATS, type AuditFormat } from "../../audit/render.js";
+import { AUDIT_FORMATS, type AuditFormat } from "../../audit/renderers.js";
 import {
   DEFAULT_AUDIT_LIMIT,
   DEFAULT_FAIL_ON,
@@ -28,11 +28,11 @@ import { EXIT, UsageError } from "../../errors.js";
 import { printable } from "../../safe-text.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import type { CommandContext } from "../command.js";
-import { cliClock } from "../clock.js";
+import { cliClock } from "../now.js";
 import { progressFor } from "../progress.js";
 import { fitFor, outputWidth } from "../width.js";
 import { parseZoneRefs, resolveZoneRefs } from "../zone-ref.js";
-import { declaredPoliciesOf } from "../../sections/page-shield/index.js";
+import { declaredPoliciesOf } from "../../sections/page_shield/index.js";
 
 interface AuditFlags extends ClientFlagValues {
   zone?: string[];

@@ -7,7 +7,7 @@ import {
   buildCertificateReport,
   customHostnamesApiPath,
   renderCertificateReportText,
-} from "../../sections/custom-hostnames/index.js";
+} from "../../sections/custom_hostnames/index.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import { parseFormat } from "../planning.js";
 import type { CommandContext } from "../command.js";

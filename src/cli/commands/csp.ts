@@ -22,7 +22,7 @@ import { inventoryPolicy } from "../../inventory/csp.js";
 import { loadInventories } from "../inventory-config.js";
 import { addConfigOption } from "../options.js";
 import type { CliIO } from "../io.js";
-import { pageShieldApiPath, POLICIES_PATH, SCRIPT_INVENTORY_PATH } from "../../sections/page-shield/index.js";
+import { pageShieldApiPath, POLICIES_PATH, SCRIPT_INVENTORY_PATH } from "../../sections/page_shield/index.js";
 
 interface CspFlags extends ClientFlagValues {
   zone?: string[];

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Command } from "commander";
-import { INSTANT_EXPECTED, NOW_ENV, readInstant } from "../../clock.js";
+import { INSTANT_EXPECTED, NOW_ENV, readInstant } from "../../instant.js";
 import { ConfigError, RuntimeError, UsageError } from "../../errors.js";
 import {
   DEFAULT_TOKEN,

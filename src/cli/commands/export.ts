@@ -10,7 +10,7 @@ import { printable } from "../../safe-text.js";
 import { refuseExisting, writeFileSafely } from "../../write-file.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import { outOption } from "../options.js";
-import { cliClock } from "../clock.js";
+import { cliClock } from "../now.js";
 import { VERSION, type CommandContext } from "../command.js";
 import { progressFor } from "../progress.js";
 import { schemaRefFrom } from "../schema-ref.js";

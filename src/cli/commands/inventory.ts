@@ -10,7 +10,7 @@
 import type { Command } from "commander";
 import { resolve } from "node:path";
 import { DEFAULT_STALE_DAYS } from "../../inventory/check.js";
-import { isInsecurePageUrl, pagePatternProblem, pageUrlProblem } from "../../sections/page-shield/index.js";
+import { isInsecurePageUrl, pagePatternProblem, pageUrlProblem } from "../../sections/page_shield/index.js";
 import { PageFetcher, type PageFailure } from "../../inventory/page-fetch.js";
 import { listInScopeScripts } from "../../inventory/read.js";
 import {
@@ -31,7 +31,7 @@ import { refuseExisting, writeFileSafely } from "../../write-file.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import { outOption } from "../options.js";
 import type { CommandContext } from "../command.js";
-import { cliClock } from "../clock.js";
+import { cliClock } from "../now.js";
 import { progressFor } from "../progress.js";
 import { parseZoneRefs, resolveZoneRef } from "../zone-ref.js";
 import { collectList, PAGE_TIMEOUT_HELP, parsePageTimeout, parseSarifCategory } from "./audit.js";

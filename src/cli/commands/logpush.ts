@@ -9,7 +9,7 @@ import { interpolateEnv } from "../../config/interpolate.js";
 import { RuntimeError, UsageError } from "../../errors.js";
 import { Redactor, redactDestination } from "../../redact.js";
 import { printable } from "../../safe-text.js";
-import { destinationBucket, destinationScheme, needsOwnershipChallenge } from "../../sections/logpush/index.js";
+import { destinationBucket, destinationScheme, needsOwnershipChallenge } from "../../sections/logpush_jobs/index.js";
 import { zonePath } from "../../sections/shared/fields.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import type { CommandContext } from "../command.js";

@@ -31,7 +31,7 @@ import {
   type RunClients,
   tokenScope,
 } from "../client-options.js";
-import { cliClock } from "../clock.js";
+import { cliClock } from "../now.js";
 import { addConfigOption, addVerboseOption } from "../options.js";
 import type { CommandContext } from "../command.js";
 

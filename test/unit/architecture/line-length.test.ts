@@ -6,7 +6,7 @@ import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
-const DATA = new Set(["src/emulator/areas/logpush/fields.ts"]);
+const DATA = new Set(["src/emulator/areas/logpush_jobs/fields.ts"]);
 
 function files(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { recursive: true, encoding: "utf8" })

@@ -81,7 +81,7 @@ describe("section keys", () => {
         imports: [],
       },
     ];
-    expect(findKeys(probe)).toEqual(["src/cli/probe.ts:1: page_shield (a key of src/sections/page-shield/)"]);
+    expect(findKeys(probe)).toEqual(["src/cli/probe.ts:1: page_shield (a key of src/sections/page_shield/)"]);
   });
 
   it("appear only in their section's folder, the registry and the emulator", () => {

@@ -1,10 +1,10 @@
-// The payment pages' headers in every audit format (src/audit/render-headers.ts, render.ts, sarif.ts):
+// The payment pages' headers in every audit format (src/audit/render-headers.ts, renderers.ts, sarif.ts):
 // what a page sends is hostile text, shown escaped and cut; a secret in a pin is redacted before any
 // format serializes it; the Markdown evidence lists each page checked with its result. Pure.
 import { describe, expect, it } from "vitest";
 import { AuditCollector } from "../../../src/audit/collector.js";
 import { checkPageHeaders } from "../../../src/audit/headers.js";
-import { createRenderer, type AuditFormat } from "../../../src/audit/render.js";
+import { createRenderer, type AuditFormat } from "../../../src/audit/renderers.js";
 import { totalsOf } from "../../../src/audit/run.js";
 import type { PageFetch } from "../../../src/inventory/page-fetch.js";
 import { Redactor } from "../../../src/redact.js";

@@ -1,6 +1,6 @@
 // The payment pages' header check (src/audit/headers.ts), the expression judge it asks whether a
 // policy selects a page (src/audit/expression.ts), how a page's headers are read (fetchHeaders), and
-// what validate says of a `headers` block (src/sections/page-shield/rules.ts). Pure.
+// what validate says of a `headers` block (src/sections/page_shield/rules.ts). Pure.
 import { describe, expect, it } from "vitest";
 import { expressionSelects } from "../../../src/audit/expression.js";
 import { checkPageHeaders, MAX_SEEN_CHARS, policyShows } from "../../../src/audit/headers.js";
@@ -9,7 +9,7 @@ import { emptyKindSummary } from "../../../src/audit/collector.js";
 import { parseConfigText } from "../../../src/config/index.js";
 import { ConfigError } from "../../../src/errors.js";
 import { fetchHeaders, type PageFetch } from "../../../src/inventory/page-fetch.js";
-import type { DesiredPolicy } from "../../../src/sections/page-shield/index.js";
+import type { DesiredPolicy } from "../../../src/sections/page_shield/index.js";
 
 const URL1 = "https://shop.example/checkout";
 const URL2 = "https://shop.example/pay/card";

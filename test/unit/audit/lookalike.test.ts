@@ -3,7 +3,7 @@
 // CSV, SARIF rule zoneform/lookalike-host), counted apart, failing the audit by default.
 import { describe, expect, it } from "vitest";
 import { AuditCollector } from "../../../src/audit/collector.js";
-import { createRenderer, type AuditFormat } from "../../../src/audit/render.js";
+import { createRenderer, type AuditFormat } from "../../../src/audit/renderers.js";
 import { DEFAULT_FAIL_ON, parseFailOn, shouldFail, totalsOf } from "../../../src/audit/run.js";
 import { checkInventory, type SeenScript } from "../../../src/inventory/check.js";
 import { classifyScript } from "../../../src/inventory/classify.js";

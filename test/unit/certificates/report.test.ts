@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   buildCertificateReport,
   renderCertificateReportText,
-} from "../../../src/sections/custom-hostnames/certificates.js";
+} from "../../../src/sections/custom_hostnames/certificates.js";
 
 const h = (hostname: string, ca: string | undefined, method = "http") => ({
   id: `id-${hostname}`,

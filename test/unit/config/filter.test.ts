@@ -6,8 +6,8 @@ import {
   isEmptyFilter,
   parseFilterString,
   serialiseFilter,
-} from "../../../src/sections/logpush/filter.js";
-import type { LogpushFilter } from "../../../src/sections/logpush/index.js";
+} from "../../../src/sections/logpush_jobs/filter.js";
+import type { LogpushFilter } from "../../../src/sections/logpush_jobs/index.js";
 
 const filter: LogpushFilter = {
   where: {

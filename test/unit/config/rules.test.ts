@@ -6,7 +6,7 @@ import {
   customFieldsPushed,
   lowerCaseHeaders,
   uniqueCustomFields,
-} from "../../../src/sections/custom-fields/rules.js";
+} from "../../../src/sections/custom_fields/rules.js";
 import {
   exactJobIds,
   filterLimits,
@@ -15,9 +15,9 @@ import {
   pruneNeedsJobs,
   secretsFromEnvironment,
   uniqueJobs,
-} from "../../../src/sections/logpush/rules.js";
-import { pruneNeedsPolicies, uniquePolicies } from "../../../src/sections/page-shield/rules.js";
-import { uniqueCustomHostnames } from "../../../src/sections/custom-hostnames/rules.js";
+} from "../../../src/sections/logpush_jobs/rules.js";
+import { pruneNeedsPolicies, uniquePolicies } from "../../../src/sections/page_shield/rules.js";
+import { uniqueCustomHostnames } from "../../../src/sections/custom_hostnames/rules.js";
 
 const ctx: RuleContext = { template: () => undefined };
 const zone = (body: Record<string, unknown>) => ({

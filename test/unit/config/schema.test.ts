@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { getValidator, loadSchema } from "../../../src/config/schema.js";
-import { FILTER_OPERATORS } from "../../../src/sections/logpush/filter.js";
+import { FILTER_OPERATORS } from "../../../src/sections/logpush_jobs/filter.js";
 
 type S = Record<string, unknown>;
 const schema = loadSchema() as S;

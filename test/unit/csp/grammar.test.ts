@@ -1,5 +1,5 @@
 // The CSP grammar zoneform builds sources with and reads policy values by
-// (src/sections/page-shield/csp-grammar.ts), and `validate` refusing a policy value whose `;` or `,`
+// (src/sections/page_shield/csp-grammar.ts), and `validate` refusing a policy value whose `;` or `,`
 // would add a directive or a second policy, at the value's file:line.
 import { describe, expect, it } from "vitest";
 import { parseConfigText } from "../../../src/config/index.js";
@@ -10,7 +10,7 @@ import {
   hostSource,
   policyValueProblems,
   sourceExpressionProblem,
-} from "../../../src/sections/page-shield/csp-grammar.js";
+} from "../../../src/sections/page_shield/csp-grammar.js";
 
 describe("host-sources", () => {
   it("allows letters, digits, '-' and '.', with an optional leading *.", () => {

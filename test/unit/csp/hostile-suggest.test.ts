@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { droppedLines, droppedWarning, policyBlock, renderSuggestionText } from "../../../src/cli/commands/csp.js";
 import { CspSuggester } from "../../../src/csp/suggest.js";
-import { policyValueProblems } from "../../../src/sections/page-shield/csp-grammar.js";
+import { policyValueProblems } from "../../../src/sections/page_shield/csp-grammar.js";
 
 const item = (url: string, host = "shop.example", extra: Record<string, unknown> = {}) => ({
   id: url,

@@ -26,7 +26,7 @@ function resolvePath(p: string): string | undefined {
 describe("docs/architecture.md", () => {
   it("names only paths that exist", () => {
     // A bare file name stands for the one every section folder has (types.ts, rules.ts, schema.json).
-    const inSections = (p: string) => readdirSync(join(ROOT, "src/sections/page-shield")).includes(p);
+    const inSections = (p: string) => readdirSync(join(ROOT, "src/sections/page_shield")).includes(p);
     const missing = pathsNamed(text).filter((p) => !p.includes("<") && resolvePath(p) === undefined && !inSections(p));
     expect(missing).toEqual([]);
   });

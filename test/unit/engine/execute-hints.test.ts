@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { errorHints } from "../../../src/engine/execute.js";
 import { ApiError, NetworkError } from "../../../src/errors.js";
 import type { Change } from "../../../src/model/plan.js";
-import { CA_NEEDS_ENTERPRISE, caNeedsEnterpriseHint } from "../../../src/sections/custom-hostnames/custom-hostnames.js";
+import { CA_NEEDS_ENTERPRISE, caNeedsEnterpriseHint } from "../../../src/sections/custom_hostnames/custom-hostnames.js";
 
 const change: Change = {
   kind: "update",

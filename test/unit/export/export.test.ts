@@ -6,7 +6,7 @@ import {
   envNameFor,
   exportedOutputOptions,
   upperSnake,
-} from "../../../src/sections/logpush/export.js";
+} from "../../../src/sections/logpush_jobs/export.js";
 import { escapeTemplates, newNotes, type SectionContext } from "../../../src/export/types.js";
 
 const Z = "0123456789abcdef0123456789abcdef";

@@ -10,7 +10,7 @@ import {
   urlCovers,
   urlMatches,
   urlPatternProblem,
-} from "../../../src/sections/page-shield/inventory-match.js";
+} from "../../../src/sections/page_shield/inventory-match.js";
 import { draftInventory, mergeInventory, TODO_JUSTIFICATION } from "../../../src/inventory/yaml.js";
 import type { ScriptInventory } from "../../../src/inventory/types.js";
 

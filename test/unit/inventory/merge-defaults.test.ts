@@ -8,7 +8,7 @@ import { parseConfigText } from "../../../src/config/index.js";
 import { UsageError } from "../../../src/errors.js";
 import type { SeenScript } from "../../../src/inventory/check.js";
 import { existingPages, mergeInventory } from "../../../src/inventory/yaml.js";
-import { scriptInventoryOf } from "../../../src/sections/page-shield/index.js";
+import { scriptInventoryOf } from "../../../src/sections/page_shield/index.js";
 
 const NOW = new Date("2026-11-22T12:00:00Z");
 const Z = "0123456789abcdef0123456789abcdef";

@@ -3,7 +3,7 @@ import { parse } from "yaml";
 import { parseConfigText } from "../../../src/config/index.js";
 import { createEmptyZone } from "../../../src/emulator/seed.js";
 import { seedAccountRulesets } from "../../../src/emulator/areas/rulesets/seed.js";
-import { buildMigrationConfig } from "../../../src/emulator/areas/waf-migration/config.js";
+import { buildMigrationConfig } from "../../../src/emulator/areas/waf_migration/config.js";
 import {
   documentedOwasp,
   mapMigrationConfig,

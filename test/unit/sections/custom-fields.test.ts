@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CloudflareClient } from "../../../src/cloudflare/types.js";
 import { createReadContext } from "../../../src/engine/read.js";
-import type { DesiredCustomFields } from "../../../src/sections/custom-fields/index.js";
+import type { DesiredCustomFields } from "../../../src/sections/custom_fields/index.js";
 import type { DesiredZone } from "../../../src/sections/index.js";
 import {
   diffCustomFields,
@@ -9,7 +9,7 @@ import {
   LOG_FIELDS_PHASE,
   logCustomFields,
   normalizeCustomFields,
-} from "../../../src/sections/custom-fields/custom-fields.js";
+} from "../../../src/sections/custom_fields/custom-fields.js";
 import type { Entrypoint, LiveRule } from "../../../src/sections/shared/entrypoint.js";
 import { recordedResult } from "../recorded.js";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { CloudflareClient } from "../../../src/cloudflare/types.js";
 import { createReadContext } from "../../../src/engine/read.js";
 import { AnswerShapeError } from "../../../src/errors.js";
-import type { CertificateAuthority } from "../../../src/sections/custom-hostnames/index.js";
+import type { CertificateAuthority } from "../../../src/sections/custom_hostnames/index.js";
 import type { DesiredState, DesiredZone } from "../../../src/sections/index.js";
 import {
   caSatisfied,
@@ -13,8 +13,8 @@ import {
   RETIRED_CA,
   type LiveCustomHostname,
   type LiveCustomHostnames,
-} from "../../../src/sections/custom-hostnames/custom-hostnames.js";
-import { caOfIssuer, ISSUER_TABLE } from "../../../src/sections/custom-hostnames/issuer.js";
+} from "../../../src/sections/custom_hostnames/custom-hostnames.js";
+import { caOfIssuer, ISSUER_TABLE } from "../../../src/sections/custom_hostnames/issuer.js";
 import { parseConfigText } from "../../../src/config/index.js";
 import { recordedResult } from "../recorded.js";
 

@@ -13,10 +13,10 @@ import {
   fieldsWritten,
   filterKeys,
   parseFieldsAnswer,
-} from "../../../src/sections/logpush/fields-check.js";
-import type { DesiredLogpushJob } from "../../../src/sections/logpush/index.js";
-import { createBody, logpushJobs } from "../../../src/sections/logpush/logpush-jobs.js";
-import { normalizeLiveJob, type LiveLogpushJob } from "../../../src/sections/logpush/live.js";
+} from "../../../src/sections/logpush_jobs/fields-check.js";
+import type { DesiredLogpushJob } from "../../../src/sections/logpush_jobs/index.js";
+import { createBody, logpushJobs } from "../../../src/sections/logpush_jobs/logpush-jobs.js";
+import { normalizeLiveJob, type LiveLogpushJob } from "../../../src/sections/logpush_jobs/live.js";
 
 const Z = "0123456789abcdef0123456789abcdef";
 const Z2 = "fedcba9876543210fedcba9876543210";

@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import type { CloudflareClient } from "../../../src/cloudflare/types.js";
 import { createReadContext } from "../../../src/engine/read.js";
 import { AnswerShapeError } from "../../../src/errors.js";
-import type { DesiredLogpushJob, LogpushFilter } from "../../../src/sections/logpush/index.js";
+import type { DesiredLogpushJob, LogpushFilter } from "../../../src/sections/logpush_jobs/index.js";
 import type { DesiredZone } from "../../../src/sections/index.js";
 import type { Change } from "../../../src/model/plan.js";
 import { planForDisplay, planForFile } from "../../../src/plan/secrets.js";
-import { createBody, logpushJobs, updateBody } from "../../../src/sections/logpush/logpush-jobs.js";
+import { createBody, logpushJobs, updateBody } from "../../../src/sections/logpush_jobs/logpush-jobs.js";
 import {
   comparableOutputOptions,
   describeFilter,
@@ -21,7 +21,7 @@ import {
   stripDestinationSecrets,
   destinationSecretValues,
   type LiveLogpushJob,
-} from "../../../src/sections/logpush/live.js";
+} from "../../../src/sections/logpush_jobs/live.js";
 import type { ReadContext } from "../../../src/sections/types.js";
 import { parseConfigText } from "../../../src/config/index.js";
 import { ConfigError } from "../../../src/errors.js";

@@ -2,15 +2,15 @@
 // references of the file, and audit's reading of the policies covering a zone.
 import { describe, expect, it } from "vitest";
 import { checkAlerting } from "../../../src/audit/alerting.js";
-import { normalizeLivePolicy } from "../../../src/sections/page-shield/alerting.js";
-import { resolveZoneRef } from "../../../src/sections/page-shield/notification-rules.js";
+import { normalizeLivePolicy } from "../../../src/sections/page_shield/alerting.js";
+import { resolveZoneRef } from "../../../src/sections/page_shield/notification-rules.js";
 import {
   createBody,
   notificationPolicies,
   ownedAlertTypes,
   updateBody,
-} from "../../../src/sections/page-shield/notifications.js";
-import type { DesiredNotification } from "../../../src/sections/page-shield/types.js";
+} from "../../../src/sections/page_shield/notifications.js";
+import type { DesiredNotification } from "../../../src/sections/page_shield/types.js";
 
 const A = "0123456789abcdef0123456789abcdef";
 const Z1 = "5ababd603b22780302dd8d83498e5172";

@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import type { CloudflareClient } from "../../../src/cloudflare/types.js";
 import { createReadContext } from "../../../src/engine/read.js";
 import { AnswerShapeError } from "../../../src/errors.js";
-import type { DesiredPolicy } from "../../../src/sections/page-shield/index.js";
+import type { DesiredPolicy } from "../../../src/sections/page_shield/index.js";
 import type { DesiredZone } from "../../../src/sections/index.js";
-import { normalizePolicy, pageShieldPolicies, type LivePolicy } from "../../../src/sections/page-shield/policies.js";
-import { pageShieldSettings } from "../../../src/sections/page-shield/settings.js";
+import { normalizePolicy, pageShieldPolicies, type LivePolicy } from "../../../src/sections/page_shield/policies.js";
+import { pageShieldSettings } from "../../../src/sections/page_shield/settings.js";
 import { recorded, recordedResult } from "../recorded.js";
 
 const Z = "0123456789abcdef0123456789abcdef";

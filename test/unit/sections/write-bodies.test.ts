@@ -7,10 +7,10 @@
 import { describe, expect, it } from "vitest";
 import { parseConfigText } from "../../../src/config/index.js";
 import type { Change } from "../../../src/model/plan.js";
-import { normalizeCustomHostname } from "../../../src/sections/custom-hostnames/custom-hostnames.js";
+import { normalizeCustomHostname } from "../../../src/sections/custom_hostnames/custom-hostnames.js";
 import { SECTIONS, type DesiredZone } from "../../../src/sections/index.js";
-import { normalizeLiveJob } from "../../../src/sections/logpush/live.js";
-import { normalizePolicy } from "../../../src/sections/page-shield/policies.js";
+import { normalizeLiveJob } from "../../../src/sections/logpush_jobs/live.js";
+import { normalizePolicy } from "../../../src/sections/page_shield/policies.js";
 import { writableRule, type LiveRule } from "../../../src/sections/shared/entrypoint.js";
 import { CLOUDFLARE_MANAGED_RULESET_ID, OWASP_RULESET_ID } from "../../../src/sections/waf/managed-ruleset.js";
 import { sdkFields } from "../../helpers/sdk-declarations.js";

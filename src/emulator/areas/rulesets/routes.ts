@@ -1,7 +1,7 @@
 // Rulesets API: account managed rulesets (read-only), zone rulesets and phase entry points, and
 // single-rule writes. Writes answer with the full ruleset, or `result: null` with `dry_run=true`.
 // A PUT of the managed phase's entry point carrying `waf_migration` is the WAF migration switch: the
-// waf-migration area's route for the same path wins then (areas/waf-migration/switch.ts).
+// waf-migration area's route for the same path wins then (areas/waf_migration/switch.ts).
 import { paginateByCursor } from "./paging.js";
 import {
   createRuleset,

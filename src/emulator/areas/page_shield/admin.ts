@@ -2,7 +2,7 @@
 // with a generated one, `POST /__emulator/scripts` makes one script appear, change or go unseen.
 import type { AdminContext, AdminHandler } from "../../area.js";
 import { AdminError, inventoryCount, ratio, readAdminBody, type FieldRule } from "../../admin-input.js";
-import { parseInstant, readInstant } from "../../../clock.js";
+import { parseInstant, readInstant } from "../../../instant.js";
 import { md5Hex } from "../../ids.js";
 import { addThreatScores, generateInventory } from "./inventory.js";
 

@@ -1,4 +1,4 @@
-// What every audit output (render.ts, sarif.ts) implements, and what it is given.
+// What every audit output (renderers.ts, sarif.ts) implements, and what it is given.
 import type { InventoryCheck } from "../inventory/check.js";
 import type { Finding } from "../inventory/classify.js";
 import type { AuditCollector } from "./collector.js";

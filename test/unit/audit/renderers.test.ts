@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { classifyCookie, classifyScript } from "../../../src/inventory/classify.js";
 import { AuditCollector } from "../../../src/audit/collector.js";
-import { createRenderer, csvCell, describeTotals } from "../../../src/audit/render.js";
+import { createRenderer, csvCell, describeTotals } from "../../../src/audit/renderers.js";
 import { shouldFail, totalsOf } from "../../../src/audit/run.js";
 
 const Z = "0123456789abcdef0123456789abcdef";

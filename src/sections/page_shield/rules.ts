@@ -44,7 +44,7 @@ export const pruneNeedsPolicies: Rule = pruneNeedsList("page_shield", "policies"
 /**
  * A policy's `value` is one Content-Security-Policy: a `,` would start a second policy and a `;` inside
  * a token would end the directive there (errors); unknown sources and repeated directives are warned
- * about (src/sections/page-shield/csp-grammar.ts).
+ * about (src/sections/page_shield/csp-grammar.ts).
  */
 export const policyValues: Rule = (doc, ctx) => {
   const findings: Finding[] = [];

@@ -14,10 +14,17 @@ import type { AlertingCheck } from "./alerting.js";
 import type { HeaderCheck } from "./headers.js";
 import { alertingCsvRows, alertingMarkdown, alertingText } from "./render-alerting.js";
 import { headersCsvRows, headersMarkdown, headersText } from "./render-headers.js";
-import type { AlertingMeta, AuditFilters, AuditRenderer, AuditTotals, HeadersMeta, InventoryMeta } from "./renderer.js";
+import type {
+  AlertingMeta,
+  AuditFilters,
+  AuditRenderer,
+  AuditTotals,
+  HeadersMeta,
+  InventoryMeta,
+} from "./renderer-contract.js";
 import { SarifAuditRenderer, type SarifAuditOptions } from "./sarif.js";
 
-export type { AuditFilters, AuditRenderer, AuditTotals, HeadersMeta, InventoryMeta } from "./renderer.js";
+export type { AuditFilters, AuditRenderer, AuditTotals, HeadersMeta, InventoryMeta } from "./renderer-contract.js";
 
 export type AuditFormat = "text" | "json" | "markdown" | "csv" | "sarif";
 export const AUDIT_FORMATS: readonly AuditFormat[] = ["text", "json", "markdown", "csv", "sarif"];

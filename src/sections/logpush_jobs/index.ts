@@ -53,7 +53,7 @@ export const logpushJobs: Section<LogpushZone, LogpushFileZone> & {
   account: AccountSection<LogpushAccount, LogpushFileAccount>;
 } = {
   name: "logpush",
-  folder: "logpush",
+  folder: "logpush_jobs",
   path: "logs.logpush_jobs",
   kinds: [logpushJobsKind],
   owns: (zone) => zone.logs?.logpush_jobs !== undefined,

@@ -181,7 +181,7 @@ function flow(value: unknown): string {
 /**
  * `logpull_options` and `frequency` are deprecated by Cloudflare ("use output_options", "use
  * max_upload_*"): a file that states them is refused with the replacement to write, computed from
- * what it states. Live jobs that still hold them are read as before (see sections/logpush/live.ts).
+ * what it states. Live jobs that still hold them are read as before (see sections/logpush_jobs/live.ts).
  */
 export const deprecatedJobKeys: Rule = (doc) => {
   const findings: Finding[] = [];
