@@ -70,7 +70,7 @@ export async function registrySections(root = ROOT) {
   return SECTIONS.map((s) => ({
     name: s.name,
     path: s.path,
-    fragment: JSON.parse(readFileSync(join(root, "src/sections", s.folder, "schema.json"), "utf8")),
+    fragment: JSON.parse(readFileSync(join(root, "src/sections", s.name, "schema.json"), "utf8")),
   }));
 }
 

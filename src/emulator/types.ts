@@ -14,7 +14,7 @@ export type { LogpushJob } from "./areas/logpush_jobs/state.js";
  * entry by augmenting this interface:
  *
  *     declare module "../../types.js" {
- *       interface AreaStates { "page-shield": { zone: PageShieldZoneState } }
+ *       interface AreaStates { page_shield: { zone: PageShieldZoneState } }
  *     }
  */
 // biome-ignore lint/suspicious/noEmptyInterface: filled by each area's state.ts (declaration merging)

@@ -11,6 +11,7 @@ import { SECTIONS } from "../sections/index.js";
 import { readZoneInfo } from "../sections/shared/zone-info.js";
 import {
   EXPORT_SECTIONS,
+  exportSectionNamed,
   escapeTemplates,
   newNotes,
   type ExportNotes,
@@ -18,7 +19,7 @@ import {
   type SectionContext,
 } from "./types.js";
 
-export { EXPORT_SECTIONS, type ExportSection, type ExportNotes } from "./types.js";
+export { EXPORT_SECTIONS, exportSectionNamed, type ExportSection, type ExportNotes } from "./types.js";
 
 export interface ExportOptions {
   zones: string[];
@@ -125,7 +126,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 export async function exportZones(client: CloudflareClient, opts: ExportOptions): Promise<ExportResult> {
-  const sections = opts.sections ?? EXPORT_SECTIONS;
+  const sections = opts.sections?.map((s) => exportSectionNamed(s) ?? s) ?? EXPORT_SECTIONS;
   const notes = newNotes();
   const desired: DesiredState = {
     version: 1,

@@ -72,6 +72,6 @@ export function assembleSchemaFrom(dir: URL = SECTIONS_DIR): Json {
   const read = (file: string): Json => JSON.parse(readFileSync(new URL(file, dir), "utf8"));
   return assembleSchema(
     read("schema.base.json"),
-    SECTIONS.map((s) => ({ folder: s.folder, fragment: read(`${s.folder}/schema.json`) as SchemaFragment })),
+    SECTIONS.map((s) => ({ folder: s.name, fragment: read(`${s.name}/schema.json`) as SchemaFragment })),
   );
 }

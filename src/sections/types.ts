@@ -148,10 +148,13 @@ export interface AccountSection<Part extends object = object, FilePart extends o
  * in its types.ts): the registry derives DesiredZone and FileZone from them.
  */
 export interface Section<Part extends object = object, FilePart extends object = object> {
-  /** The name `export --sections` takes. */
+  /**
+   * Its name: the folder under src/sections/ holding it (and its `schema.json`), and the last key of
+   * `path` (docs/architecture.md, "Names"); what `export --sections` takes.
+   */
   readonly name: string;
-  /** The folder under src/sections/ holding it and its schema fragment (`schema.json`). */
-  readonly folder: string;
+  /** Names it was known by before, still taken by `export --sections` (never shown). */
+  readonly formerNames?: readonly string[];
   /** Where it sits in a zone of the file, e.g. `logs.<key>`. */
   readonly path: string;
   /** The resource kinds that read, diff and apply it (each with its apply `order`). */

@@ -15,8 +15,8 @@ const BLOCK = /<!-- walkthrough: (\S+)(?: (\w+))? -->\n```\w*\n([\s\S]*?)```/g;
 
 /** Where the walkthrough may change the copy: its folders, the two lists, the generated files. */
 const EXPECTED = [
-  /^src\/sections\/security-level\//,
-  /^src\/emulator\/areas\/zone-settings\//,
+  /^src\/sections\/security_level\//,
+  /^src\/emulator\/areas\/zone_settings\//,
   /^src\/sections\/index\.ts$/,
   /^src\/emulator\/areas\/index\.ts$/,
   /^test\/unit\/sections\/security-level\.test\.ts$/,

@@ -5,7 +5,7 @@ import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { checkConfigSources } from "../../config/index.js";
 import { EXIT, UsageError, formatProblem } from "../../errors.js";
-import { EXPORT_SECTIONS, exportZones, type ExportSection } from "../../export/index.js";
+import { EXPORT_SECTIONS, exportSectionNamed, exportZones, type ExportSection } from "../../export/index.js";
 import { printable } from "../../safe-text.js";
 import { refuseExisting, writeFileSafely } from "../../write-file.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
@@ -39,10 +39,11 @@ function parseAccounts(values: string[] | undefined): string[] {
 
 export function parseSections(values: string[] | undefined): ExportSection[] {
   if (!values || values.length === 0) return [...EXPORT_SECTIONS];
-  const bad = values.filter((v) => !(EXPORT_SECTIONS as readonly string[]).includes(v));
+  const bad = values.filter((v) => exportSectionNamed(v) === undefined);
   if (bad.length > 0)
     throw new UsageError(`--sections ${bad.join(", ")}: expected some of ${EXPORT_SECTIONS.join(", ")}`);
-  return EXPORT_SECTIONS.filter((s) => values.includes(s));
+  const named = values.map(exportSectionNamed);
+  return EXPORT_SECTIONS.filter((s) => named.includes(s));
 }
 
 export function register(program: Command, ctx: CommandContext): void {

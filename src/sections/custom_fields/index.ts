@@ -14,7 +14,6 @@ export type * from "./types.js";
 
 export const customFields: Section<CustomFieldsZone, CustomFieldsFileZone> = {
   name: "custom_fields",
-  folder: "custom_fields",
   path: "logs.custom_fields",
   kinds: [logCustomFields],
   owns: (zone) => zone.logs?.custom_fields !== undefined,

@@ -16,7 +16,6 @@ export function customHostnamesApiPath(zoneId: string): string {
 
 export const customHostnames: Section<CustomHostnamesZone, CustomHostnamesFileZone> = {
   name: "custom_hostnames",
-  folder: "custom_hostnames",
   path: "custom_hostnames",
   kinds: [customHostnamesKind],
   owns: (zone) => zone.custom_hostnames !== undefined,

@@ -52,8 +52,8 @@ const accountPart: AccountSection<LogpushAccount, LogpushFileAccount> = {
 export const logpushJobs: Section<LogpushZone, LogpushFileZone> & {
   account: AccountSection<LogpushAccount, LogpushFileAccount>;
 } = {
-  name: "logpush",
-  folder: "logpush_jobs",
+  name: "logpush_jobs",
+  formerNames: ["logpush"],
   path: "logs.logpush_jobs",
   kinds: [logpushJobsKind],
   owns: (zone) => zone.logs?.logpush_jobs !== undefined,

@@ -108,7 +108,6 @@ export const pageShield: Section<PageShieldZone, PageShieldFileZone> & {
   account: AccountSection<NotificationsAccount, NotificationsFileAccount>;
 } = {
   name: "page_shield",
-  folder: "page_shield",
   path: "page_shield",
   kinds: [pageShieldSettings, pageShieldPolicies],
   owns: (zone) => zone.page_shield !== undefined,

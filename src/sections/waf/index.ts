@@ -24,7 +24,6 @@ export const WAF_KEY = "waf";
 
 export const waf: Section<WafZone, WafFileZone> = {
   name: "waf",
-  folder: "waf",
   path: WAF_KEY,
   kinds: [wafManagedRules],
   owns: (zone) => zone.waf?.owasp !== undefined || zone.waf?.cloudflare_managed !== undefined,

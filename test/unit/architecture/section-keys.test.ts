@@ -5,17 +5,14 @@
 // registry or through what the section exports on purpose (its index.ts). Comments and import paths
 // are not looked at: they may name a section.
 //
-// `logs` is the zone's container of two sections, not a section's key. A section's `name` for
-// `export --sections` is one of its keys, except `logpush`: that is also the product's and a
-// command's name (`zoneform logpush challenge`), so it is not looked for.
+// `logs` is the zone's container of two sections, not a section's key. A section's `name` is its last
+// key (names.test.ts).
 import { describe, expect, it } from "vitest";
 import { SECTIONS } from "../../../src/sections/index.js";
 import { codeOf, sourceFiles } from "./source.js";
 
 /** Keys shared by several sections: never a section's own. */
 const CONTAINERS = new Set(["logs"]);
-/** A section's `name` that is not a key of the file (see the top). */
-const NOT_KEYS = new Set(["logpush"]);
 
 /**
  * Files that may name a section's key, each with why. Keep this short: the cure is almost always a
@@ -38,8 +35,7 @@ interface Key {
 
 const KEYS: Key[] = SECTIONS.flatMap((s) => {
   const keys = new Set([...s.path.split(".").filter((k) => !CONTAINERS.has(k)), ...s.kinds.map((k) => k.name)]);
-  if (!NOT_KEYS.has(s.name)) keys.add(s.name);
-  return [...keys].map((key) => ({ key, folder: s.folder }));
+  return [...keys].map((key) => ({ key, folder: s.name }));
 });
 
 function allowed(file: string, folder: string): boolean {

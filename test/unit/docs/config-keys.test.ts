@@ -11,7 +11,7 @@ const ROOT = resolve(import.meta.dirname, "../../..");
 const sections = SECTIONS.map((s) => ({
   name: s.name,
   path: s.path,
-  fragment: JSON.parse(readFileSync(join(ROOT, "src/sections", s.folder, "schema.json"), "utf8")),
+  fragment: JSON.parse(readFileSync(join(ROOT, "src/sections", s.name, "schema.json"), "utf8")),
 }));
 
 describe("docs/configuration.md key tables", () => {

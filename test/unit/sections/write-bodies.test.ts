@@ -84,7 +84,7 @@ const CASES: Record<string, () => void> = {
     expect(set.body).toEqual({ ...settings, enabled: true });
   },
 
-  logpush() {
+  logpush_jobs() {
     // A job PUT: every field of JobUpdateParams the file manages on the job, changed or not, as the
     // file states it (the live job where they agree). Left out on purpose, each kept by the PUT
     // (Cloudflare's own example: a PUT keeps what it does not carry): the destination and its
@@ -108,7 +108,7 @@ const CASES: Record<string, () => void> = {
         "operator: eq, value: example.com}}\n      output_options: {field_names: [RayID], sample_rate: 0.5}\n" +
         "      max_upload_records: 5000\n      filter_attack_traffic: true\n",
     );
-    const put = onlyChange("logpush", "logpush_job", zone, [normalizeLiveJob(raw)]).operations[0]!;
+    const put = onlyChange("logpush_jobs", "logpush_job", zone, [normalizeLiveJob(raw)]).operations[0]!;
     expect(put.method).toBe("PUT");
     const onPurpose = ["destination_conf", "ownership_challenge", "dataset", "kind", "frequency", "logpull_options"];
     const stated = Object.keys(raw).filter((k) => k !== "id");

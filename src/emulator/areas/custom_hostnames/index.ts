@@ -6,7 +6,7 @@ import { routes } from "./routes.js";
 import { seedHostnames } from "./seed.js";
 
 export const customHostnames: EmulatorArea = {
-  name: "custom-hostnames",
+  name: "custom_hostnames",
   routes,
   // Real custom hostname ids are UUIDs; the 2024 schema says 32 characters. Accept both.
   idParams: { custom_hostname_id: (v) => HEX_ID.test(v) || UUID.test(v) },

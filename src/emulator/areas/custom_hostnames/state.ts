@@ -7,6 +7,6 @@ export interface CustomHostnamesZoneState {
 
 declare module "../../types.js" {
   interface AreaStates {
-    "custom-hostnames": { zone: CustomHostnamesZoneState };
+    custom_hostnames: { zone: CustomHostnamesZoneState };
   }
 }

@@ -8,7 +8,7 @@ import { routes } from "./routes.js";
 import type { LogpushJob } from "./state.js";
 
 export const logpush: EmulatorArea = {
-  name: "logpush",
+  name: "logpush_jobs",
   routes,
   idParams: { job_id: (v) => /^[0-9]+$/.test(v) },
   emptyZone: () => ({ logpush_jobs: [] }),

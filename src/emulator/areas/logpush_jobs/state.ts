@@ -19,6 +19,6 @@ export interface LogpushCounters {
 
 declare module "../../types.js" {
   interface AreaStates {
-    logpush: { zone: LogpushZoneState; account: LogpushAccountState; state: LogpushCounters };
+    logpush_jobs: { zone: LogpushZoneState; account: LogpushAccountState; state: LogpushCounters };
   }
 }

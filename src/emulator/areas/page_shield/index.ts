@@ -9,7 +9,7 @@ import { seedInventory } from "./seed.js";
 const hex = (v: string) => HEX_ID.test(v);
 
 export const pageShield: EmulatorArea = {
-  name: "page-shield",
+  name: "page_shield",
   routes,
   idParams: { policy_id: hex, script_id: hex, connection_id: hex, cookie_id: hex },
   emptyZone: ({ now }) => ({

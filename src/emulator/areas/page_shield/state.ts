@@ -19,6 +19,6 @@ export interface PageShieldZoneState {
 
 declare module "../../types.js" {
   interface AreaStates {
-    "page-shield": { zone: PageShieldZoneState };
+    page_shield: { zone: PageShieldZoneState };
   }
 }

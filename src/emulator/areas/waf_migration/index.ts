@@ -4,7 +4,7 @@ import type { EmulatorArea } from "../../area.js";
 import { routes } from "./routes.js";
 
 export const wafMigration: EmulatorArea = {
-  name: "waf-migration",
+  name: "waf_migration",
   routes,
   emptyZone: ({ wafMode }) => ({
     waf_migration: { mode: wafMode ?? "new", compatible: true, old_sensitivity: "default", old_action: "block" },

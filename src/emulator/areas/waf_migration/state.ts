@@ -16,6 +16,6 @@ export interface WafMigrationZoneState {
 
 declare module "../../types.js" {
   interface AreaStates {
-    "waf-migration": { zone: WafMigrationZoneState };
+    waf_migration: { zone: WafMigrationZoneState };
   }
 }
