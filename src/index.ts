@@ -2,36 +2,55 @@
 // uses, without the CLI: load a configuration, plan it against the live zones (or plan a live
 // snapshot purely), apply a plan, check for drift, export live zones, audit Page Shield. Every call
 // that talks to Cloudflare takes a client (`createClient`), so one rate limiter serves a whole run.
-import { createClient as createTransport, type ClientOptions } from "./cloudflare/client.js";
-import { checkPlainHttp } from "./cloudflare/credentials.js";
-import type { CloudflareClient } from "./cloudflare/types.js";
+import {
+  createClient as createTransport,
+  type ClientOptions,
+  checkPlainHttp,
+  type CloudflareClient,
+} from "./cloudflare/index.js";
 import { loadConfig as loadConfigFiles, parseConfigText } from "./config/index.js";
-import { apply as applyVerified, type ApplyOptions } from "./engine/apply.js";
-import type { ApplyReport } from "./engine/execute.js";
-import { planZones, sealOf } from "./engine/plan.js";
-import { readPlanFile as readPlanFileForm } from "./engine/plan-store.js";
-import { checkSavedPlan } from "./engine/verify.js";
-import { readLive as readLiveZones } from "./engine/read.js";
-import type { DesiredState } from "./sections/index.js";
-import type { Plan, PlanSummary } from "./model/plan.js";
-import { planDigest as fileDigest } from "./plan/digest.js";
-import { parsePlanText } from "./plan/plan-file.js";
-import { plan as planPure, type LiveState, type ZoneLive } from "./plan/planner.js";
-import { renderDriftReport } from "./plan/render/compact.js";
-import { renderPlanMarkdown } from "./plan/render/markdown.js";
-import { renderPlanText } from "./plan/render/text.js";
-import { digestLine } from "./plan/render/digest.js";
-import { planFileText, planForDisplay, planForFile, preparePlanFile } from "./plan/secrets.js";
-import { summariseZones, totalChanges } from "./plan/summary.js";
-import { CLIENT_HINTS } from "./sections/client-hints.js";
-import type { Env } from "./model/env.js";
+import {
+  apply as applyVerified,
+  type ApplyOptions,
+  type ApplyReport,
+  planZones,
+  sealOf,
+  readPlanFile as readPlanFileForm,
+  checkSavedPlan,
+  readLive as readLiveZones,
+} from "./engine/index.js";
+import type { Plan, PlanSummary, Env } from "./model/index.js";
+import {
+  planDigest as fileDigest,
+  parsePlanText,
+  plan as planPure,
+  type LiveState,
+  type ZoneLive,
+  renderDriftReport,
+  renderPlanMarkdown,
+  renderPlanText,
+  digestLine,
+  planFileText,
+  planForDisplay,
+  planForFile,
+  preparePlanFile,
+  summariseZones,
+  totalChanges,
+} from "./plan/index.js";
+import { CLIENT_HINTS, type DesiredState } from "./sections/index.js";
 
-export type { ClientOptions, ClientStats } from "./cloudflare/client.js";
-export type { CloudflareClient, WireOutcome, WireRequest } from "./cloudflare/types.js";
-export { resolveCredentials, DEFAULT_API_URL } from "./cloudflare/credentials.js";
+export {
+  type ClientOptions,
+  type ClientStats,
+  type CloudflareClient,
+  type WireOutcome,
+  type WireRequest,
+  resolveCredentials,
+  DEFAULT_API_URL,
+} from "./cloudflare/index.js";
 export { parseConfigText };
 export { exportZones, type ExportOptions, type ExportResult } from "./export/index.js";
-export { runAudit as audit, type AuditOptions, type AuditResult } from "./audit/run.js";
+export { runAudit as audit, type AuditOptions, type AuditResult } from "./audit/index.js";
 export {
   ApiError,
   ApplyError,
@@ -43,9 +62,9 @@ export {
   ZoneformError,
   EXIT,
 } from "./errors.js";
-export type { ApplyReport } from "./engine/execute.js";
+export type { ApplyReport } from "./engine/index.js";
 export type { DesiredState, DesiredZone } from "./sections/index.js";
-export type { Change, Operation, Plan, PlanSummary, ZonePlan } from "./model/plan.js";
+export type { Change, Operation, Plan, PlanSummary, ZonePlan } from "./model/index.js";
 export type { LiveState, ZoneLive };
 
 /**

@@ -3,7 +3,15 @@
 // control, invisible or bidirectional character (safe-text.ts) is written double-quoted, where YAML
 // escapes it (`\u202e`, `\U000E0041`), so that the file reads back as the same value while an editor,
 // a diff or a pull request shows nothing hidden or reordered. Comments are the caller's: printable().
-import { Document, Scalar, visit, type CreateNodeOptions, type DocumentOptions, type ToStringOptions } from "yaml";
+import {
+  Document,
+  isScalar,
+  Scalar,
+  visit,
+  type CreateNodeOptions,
+  type DocumentOptions,
+  type ToStringOptions,
+} from "yaml";
 import { hasUnsafe, replaceUnsafe } from "./safe-text.js";
 
 /** A raw character printable() escapes, as a YAML double-quoted escape. */
@@ -37,4 +45,18 @@ export function safeYamlStringify(
   opts: DocumentOptions & CreateNodeOptions & ToStringOptions = {},
 ): string {
   return safeYamlText(new Document(value, opts), opts);
+}
+
+/**
+ * A zoneform document as YAML, as zoneform writes files: lists of plain values (field names, header
+ * names) on one line (`[RayID, ClientIP]`), text with hidden characters escaped (safe-yaml.ts).
+ */
+export function documentYaml(document: Record<string, unknown>): string {
+  const doc = new Document(document, { aliasDuplicateObjects: false });
+  visit(doc, {
+    Seq(_key, node) {
+      if (node.items.length > 0 && node.items.every((i) => isScalar(i))) node.flow = true;
+    },
+  });
+  return safeYamlText(doc, { lineWidth: 0, flowCollectionPadding: false });
 }

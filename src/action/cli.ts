@@ -3,8 +3,7 @@
 // command line and everything it printed appear once it has ended, as one fenced block (runner.ts):
 // what it prints holds data (live descriptions, values of the file), which no workflow command in it
 // may turn into an output, a mask or an annotation.
-import { main } from "../cli/program.js";
-import type { CliIO } from "../cli/io.js";
+import { main, type CliIO } from "../cli/index.js";
 import type { Env, Runner } from "./runner.js";
 
 export interface CliRun {

@@ -2,7 +2,7 @@
 // (GET /user; github-actions[bot] for the job's GITHUB_TOKEN) and whose first line is its marker
 // (marker.ts). Another account's comment, a person's or another app's bot's, is never edited and
 // never read for a digest, whatever it starts with. Pure.
-import { COMMENT_MARKER } from "../plan/render/markdown.js";
+import { COMMENT_MARKER } from "../plan/index.js";
 import type { Comment, Identity } from "./github.js";
 import { readMarker, type PlanMarker } from "./marker.js";
 

@@ -3,7 +3,7 @@
 // and its counts computed by zoneform, never read from text; and its Markdown, by the same renderer
 // as `zoneform show --format markdown`. What the Action decides on (has-changes, the digest it writes
 // in its marker and checks a downloaded plan against, "already applied") comes from here.
-import { planForShow } from "../cli/commands/show.js";
+import { planForShow } from "../cli/index.js";
 import {
   parsePlanFile,
   planCounts,
@@ -13,8 +13,7 @@ import {
   type Plan,
   type PlanSummary,
 } from "../index.js";
-import { digestLine } from "../plan/render/digest.js";
-import { renderPlanMarkdown } from "../plan/render/markdown.js";
+import { digestLine, renderPlanMarkdown } from "../plan/index.js";
 import { ActionFailed } from "./context.js";
 
 export interface SavedPlan {

@@ -2,7 +2,7 @@
 // of a Page Shield alert type (`scriptmonitor_*`) that cover the zone (no zone filter, or one naming it),
 // with who they notify, read with the account's token; and `no-alerting` when no enabled one notifies anybody.
 // Everything read is the API's text: the renderers escape it for their format.
-import { isPageShieldAlert, PAGE_SHIELD_ALERTS, type LiveNotification } from "../sections/page_shield/index.js";
+import { isPageShieldAlert, PAGE_SHIELD_ALERTS, type LiveNotification } from "../sections/index.js";
 
 /** One policy as the evidence shows it. */
 export interface AlertPolicyEvidence {

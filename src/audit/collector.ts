@@ -1,7 +1,7 @@
 // Keeps what an audit needs to report without holding the inventory: counters per kind and the worst
 // `limit` findings of each kind (a sorted array with binary insertion; `limit` is small). Memory is
 // bounded by `limit` and by the number of distinct malicious categories, whatever the inventory size.
-import { compareFindings, type Finding, type InventoryKind, type Severity } from "../inventory/classify.js";
+import { compareFindings, type Finding, type InventoryKind, type Severity } from "../inventory/index.js";
 import { countOwn } from "../data-record.js";
 
 export const INVENTORY_KINDS: readonly InventoryKind[] = ["script", "connection", "cookie"];

@@ -15,8 +15,8 @@
 //   does not show in the page's content-security-policy (content-security-policy-report-only) header.
 import { createHash } from "node:crypto";
 import { getOwn } from "../data-record.js";
-import type { PageFetch, PageFetchProblem } from "../inventory/page-fetch.js";
-import type { DesiredPageHeaders, DesiredPolicy } from "../sections/page_shield/index.js";
+import type { PageFetch, PageFetchProblem } from "../inventory/index.js";
+import type { DesiredPageHeaders, DesiredPolicy } from "../sections/index.js";
 import { expressionSelects } from "./expression.js";
 
 export type HeaderFindingType =

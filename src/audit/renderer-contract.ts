@@ -1,6 +1,5 @@
 // What every audit output (renderers.ts, sarif.ts) implements, and what it is given.
-import type { InventoryCheck } from "../inventory/check.js";
-import type { Finding } from "../inventory/classify.js";
+import type { InventoryCheck, Finding } from "../inventory/index.js";
 import type { AuditCollector } from "./collector.js";
 import type { AlertingCheck } from "./alerting.js";
 import type { HeaderCheck } from "./headers.js";

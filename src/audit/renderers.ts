@@ -4,11 +4,10 @@
 // hosts, cookie names and categories come from the internet: text and CSV show them printable (control,
 // invisible and bidirectional characters escaped), Markdown through the one Markdown encoder
 // (src/safe-markdown.ts: no markup, link, mention or reference made of data), JSON through safeJson.
-import type { InventoryCheck, InventoryFinding } from "../inventory/check.js";
+import type { InventoryCheck, InventoryFinding, Finding, InventoryKind } from "../inventory/index.js";
 import { mdCell, mdCode, mdCodeCell, mdText } from "../safe-markdown.js";
 import { printable, safeJson } from "../safe-text.js";
 import { clipUrl, layoutTable, type TableColumn } from "../text-width.js";
-import type { Finding, InventoryKind } from "../inventory/classify.js";
 import { INVENTORY_KINDS, type AuditCollector, type KindSummary } from "./collector.js";
 import type { AlertingCheck } from "./alerting.js";
 import type { HeaderCheck } from "./headers.js";

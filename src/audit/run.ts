@@ -1,14 +1,23 @@
 // Runs a Page Shield audit: pages through a zone's scripts, connections and cookies (one page of 100
 // in memory at a time), classifies each item, streams findings to the renderer and keeps only counters
 // and the worst `limit` findings per kind. Used by `zoneform audit` and by the benchmark.
-import type { CloudflareClient } from "../cloudflare/types.js";
+import type { CloudflareClient } from "../cloudflare/index.js";
 import {
   classify,
   MALICIOUS_SCORE_THRESHOLD,
   scoreOf,
   THREAT_SCORE_THRESHOLD,
   type InventoryKind,
-} from "../inventory/classify.js";
+  type InventoryCheck,
+  auditInventory,
+  inventoryQuery,
+  hostReferences,
+  LookalikeJudge,
+  lookalikeFinding,
+  type ScriptInventory,
+  DEFAULT_PAGE_TIMEOUT_MS,
+  PageFetcher,
+} from "../inventory/index.js";
 import { AuditCollector, INVENTORY_KINDS, type KindSummary } from "./collector.js";
 import {
   createRenderer,
@@ -18,18 +27,13 @@ import {
   type AuditTotals,
   type Redact,
 } from "./renderers.js";
-import type { InventoryCheck } from "../inventory/check.js";
 import type { SarifAuditOptions } from "./sarif.js";
-import { auditInventory, inventoryQuery } from "../inventory/read.js";
-import { hostReferences, LookalikeJudge, lookalikeFinding } from "../inventory/lookalike.js";
-import type { ScriptInventory } from "../inventory/types.js";
-import { DEFAULT_PAGE_TIMEOUT_MS, PageFetcher } from "../inventory/page-fetch.js";
 import {
   pageShieldApiPath,
   readNotificationPolicies,
   type DesiredPolicy,
   type LiveNotification,
-} from "../sections/page_shield/index.js";
+} from "../sections/index.js";
 import { ApiError, NetworkError } from "../errors.js";
 import { checkAlerting, type AlertingCheck } from "./alerting.js";
 import { checkPageHeaders, type HeaderCheck } from "./headers.js";

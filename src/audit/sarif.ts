@@ -1,12 +1,20 @@
 // `audit --format sarif`: the audit's findings as one SARIF 2.1.0 log, for GitHub code scanning. Unlike
 // JSON and CSV it is one document, written when the audit ends: the results are kept until then (a
 // failed audit writes nothing, rather than a log that looks complete).
-import type { InventoryCheck } from "../inventory/check.js";
-import { inventoryFinding, verdictFinding } from "../sarif/findings.js";
-import type { ConfigPositions } from "../sarif/locate.js";
-import { sarifLog, sarifResult, sarifText, type SarifFinding, type SarifResult, type ZoneName } from "../sarif/log.js";
-import { levelOf, type RuleKey } from "../sarif/rules.js";
-import type { Finding } from "../inventory/classify.js";
+import type { InventoryCheck, Finding } from "../inventory/index.js";
+import {
+  inventoryFinding,
+  verdictFinding,
+  type ConfigPositions,
+  sarifLog,
+  sarifResult,
+  sarifText,
+  type SarifFinding,
+  type SarifResult,
+  type ZoneName,
+  levelOf,
+  type RuleKey,
+} from "../sarif/index.js";
 import type { AlertingCheck, AlertingFinding } from "./alerting.js";
 import type { HeaderCheck, HeaderFinding } from "./headers.js";
 import type { AuditFilters, AuditRenderer, AuditTotals, HeadersMeta, InventoryMeta } from "./renderer-contract.js";

@@ -3,10 +3,9 @@
 // --max-read-bytes (all the answers to the run's reads), each with its environment variable; the flag
 // wins over the variable.
 import type { Command } from "commander";
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_READ_BYTES } from "../cloudflare/client.js";
-import { DEFAULT_MAX_WAIT_MS } from "../cloudflare/rate-limiter.js";
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_READ_BYTES, DEFAULT_MAX_WAIT_MS } from "../cloudflare/index.js";
 import { UsageError } from "../errors.js";
-import type { Env } from "../model/env.js";
+import type { Env } from "../model/index.js";
 
 export interface BoundFlagValues {
   maxWait?: string;

@@ -2,9 +2,13 @@
 // --rate-limit, --timeout), shared by every command that calls it, and the one place a command turns
 // them and the environment into a client.
 import type { Command } from "commander";
-import { createClient, DEFAULT_MAX_LIST_ITEMS, DEFAULT_MAX_LIST_PAGES } from "../cloudflare/client.js";
-import { isAccountOwnedToken, withCredentialCheck, type TokenScope } from "../cloudflare/credential-check.js";
 import {
+  createClient,
+  DEFAULT_MAX_LIST_ITEMS,
+  DEFAULT_MAX_LIST_PAGES,
+  isAccountOwnedToken,
+  withCredentialCheck,
+  type TokenScope,
   ALLOW_INSECURE_HTTP_ENV,
   checkPlainHttp,
   insecureHttpAllowedByEnv,
@@ -12,18 +16,18 @@ import {
   resolveCredentials,
   type Auth,
   type ResolvedCredentials,
-} from "../cloudflare/credentials.js";
-import { routeByToken } from "../cloudflare/token-router.js";
-import type { DesiredState } from "../sections/index.js";
+  routeByToken,
+  DEFAULT_RATE_LIMIT,
+  type RateLimit,
+  type CloudflareClient,
+} from "../cloudflare/index.js";
 import { accountTokens, defaultAccounts, needsDefaultToken, type AccountToken } from "./account-tokens.js";
-import { DEFAULT_RATE_LIMIT, type RateLimit } from "../cloudflare/rate-limiter.js";
-import type { CloudflareClient } from "../cloudflare/types.js";
 import { CredentialsError, UsageError } from "../errors.js";
 import type { Redactor } from "../redact.js";
 import { printable } from "../safe-text.js";
 import type { CliIO } from "./io.js";
 import type { Progress } from "./progress.js";
-import { CLIENT_HINTS } from "../sections/client-hints.js";
+import { CLIENT_HINTS, type DesiredState } from "../sections/index.js";
 import { addColorOption, addQuietOption, addVerboseOption } from "./options.js";
 import { addZoneRefOption } from "./zone-ref.js";
 import { addBoundOptions, boundsFromOptions, type BoundFlagValues } from "./bounds.js";

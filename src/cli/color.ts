@@ -3,7 +3,7 @@
 // FORCE_COLOR turns it on even when the output is not a terminal (0 or false: off); TERM=dumb turns it
 // off; otherwise colour is on only when that output is a terminal.
 import type { CliIO, Output } from "./io.js";
-import type { Env } from "../model/env.js";
+import type { Env } from "../model/index.js";
 
 export interface ColorInputs {
   /** The output the coloured text goes to is a terminal. */

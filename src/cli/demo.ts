@@ -14,8 +14,8 @@ import { startEmulator, type RunningEmulator } from "../emulator/index.js";
 import { useColor } from "./color.js";
 import { processIO, type CliIO } from "./io.js";
 import { main } from "./program.js";
-import type { Env } from "../model/env.js";
-import { pageShieldApiPath } from "../sections/page_shield/index.js";
+import type { Env } from "../model/index.js";
+import { pageShieldApiPath } from "../sections/index.js";
 
 const ZONE = "5ababd603b22780302dd8d83498e5172"; // example.com in the emulator (md5 of the name)
 const OWASP = "4814384a9e5d4991b9815dcfc25d2f1f";

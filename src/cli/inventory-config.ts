@@ -3,12 +3,16 @@
 // `${env:…}` is a warning: these commands never use secrets), its warnings on stderr.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { checkConfigSources, configError, DEFAULT_CONFIG_PATH } from "../config/index.js";
-import { readConfigFiles, type SourceFile } from "../config/load.js";
+import {
+  readConfigFiles,
+  type SourceFile,
+  checkConfigSources,
+  configError,
+  DEFAULT_CONFIG_PATH,
+} from "../config/index.js";
 import { formatProblem } from "../errors.js";
-import type { DesiredState, DesiredZone } from "../sections/index.js";
-import { scriptInventoryOf } from "../sections/page_shield/index.js";
-import type { ScriptInventory } from "../inventory/types.js";
+import { scriptInventoryOf, type DesiredState, type DesiredZone } from "../sections/index.js";
+import type { ScriptInventory } from "../inventory/index.js";
 import type { CliIO } from "./io.js";
 
 export interface ConfiguredInventory {

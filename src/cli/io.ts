@@ -3,7 +3,7 @@
 import process from "node:process";
 import { isatty } from "node:tty";
 import { Redactor } from "../redact.js";
-import type { Env } from "../model/env.js";
+import type { Env } from "../model/index.js";
 
 export interface Output {
   write(text: string): void;

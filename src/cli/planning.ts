@@ -1,17 +1,23 @@
 // What plan, apply and drift share: load the file, pick the zones, build a client, plan through the
 // engine (engine/plan.ts, the library's plan()), and render the plan to stdout in the chosen format.
 import type { Command } from "commander";
-import type { CloudflareClient } from "../cloudflare/types.js";
+import type { CloudflareClient } from "../cloudflare/index.js";
 import { loadConfig } from "../config/index.js";
 import { UsageError, formatProblem } from "../errors.js";
-import type { ApplyHooks } from "../engine/apply.js";
-import { planZones } from "../engine/plan.js";
+import { type ApplyHooks, planZones } from "../engine/index.js";
 import { ACCOUNT_SECTIONS, type DesiredState } from "../sections/index.js";
-import type { Plan } from "../model/plan.js";
-import { serialisePlan } from "../plan/plan-file.js";
-import { GITHUB_COMMENT_LIMIT, renderPlanMarkdown, type MarkdownOptions } from "../plan/render/markdown.js";
-import { renderPlanText } from "../plan/render/text.js";
-import { displayRedactor, planForDisplay, planForFile, preparePlanFile } from "../plan/secrets.js";
+import type { Plan } from "../model/index.js";
+import {
+  serialisePlan,
+  GITHUB_COMMENT_LIMIT,
+  renderPlanMarkdown,
+  type MarkdownOptions,
+  renderPlanText,
+  displayRedactor,
+  planForDisplay,
+  planForFile,
+  preparePlanFile,
+} from "../plan/index.js";
 import { printable } from "../safe-text.js";
 import { clientFromOptions } from "./client-options.js";
 import { useColor } from "./color.js";

@@ -9,11 +9,11 @@
 // this (a heartbeat we time, our own Output and clock, no colours, no SIGINT handlers of its own); it
 // is small enough to keep here.
 import process from "node:process";
-import type { RateBudget } from "../cloudflare/rate-limiter.js";
+import type { RateBudget } from "../cloudflare/index.js";
 import { UsageError } from "../errors.js";
 import { clipWidth } from "../text-width.js";
 import type { CliIO, Output } from "./io.js";
-import type { Env } from "../model/env.js";
+import type { Env } from "../model/index.js";
 
 export type { RateBudget };
 

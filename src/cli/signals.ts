@@ -5,7 +5,7 @@
 // finish (each within --timeout) and reported one by one as they land, fail or stay unknown; the
 // command then ends with exit 130 (SIGINT) or 143 (SIGTERM). A second signal exits at once with the
 // same accounting, naming the writes still on the wire.
-import type { CloudflareClient } from "../cloudflare/types.js";
+import type { CloudflareClient } from "../cloudflare/index.js";
 import { EXIT, RunStoppedError, ZoneformError } from "../errors.js";
 import { printable } from "../safe-text.js";
 import type { CommandContext } from "./command.js";

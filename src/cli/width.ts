@@ -2,7 +2,7 @@
 // elsewhere (a pipe, a file, a CI log), the COLUMNS variable when set, else no limit, so that a saved
 // or logged plan keeps every value whole. JSON, CSV, SARIF and Markdown are never fitted.
 import { fitText, type FitOptions } from "../text-width.js";
-import type { Env } from "../model/env.js";
+import type { Env } from "../model/index.js";
 import type { CliIO, Output } from "./io.js";
 
 /** Narrowest width honoured: below it, lines are fitted to this. */

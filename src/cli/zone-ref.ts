@@ -3,7 +3,7 @@
 // is looked up once with `GET zones?name=` (names in parallel); exactly one zone must answer.
 import { domainToASCII } from "node:url";
 import { Option, type Command } from "commander";
-import type { CloudflareClient } from "../cloudflare/types.js";
+import type { CloudflareClient } from "../cloudflare/index.js";
 import { RuntimeError, UsageError } from "../errors.js";
 import { printable } from "../safe-text.js";
 

@@ -18,7 +18,7 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
 import { RunStop } from "./run-stop.js";
 import type { CloudflareClient, Envelope, RequestOptions } from "./types.js";
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_READ_BYTES, ReadBudget, WireRequests } from "./wire.js";
-import type { HttpMethod } from "../model/plan.js";
+import type { HttpMethod } from "../model/index.js";
 
 export type { ClientStats } from "./attempt-gate.js";
 export { DEFAULT_MAX_LIST_ITEMS, DEFAULT_MAX_LIST_PAGES, DEFAULT_PER_PAGE } from "./list-reader.js";

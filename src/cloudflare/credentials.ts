@@ -2,7 +2,7 @@
 // CLOUDFLARE_API_TOKEN or CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY. Errors name the variables to set.
 // Credentials never go over plain HTTP except to this machine (the emulator), unless the user opts in.
 import { CredentialsError, UsageError } from "../errors.js";
-import type { Env } from "../model/env.js";
+import type { Env } from "../model/index.js";
 
 export const DEFAULT_API_URL = "https://api.cloudflare.com/client/v4";
 

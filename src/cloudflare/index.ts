@@ -32,3 +32,19 @@ export {
   JSON_SOURCE_TEXT,
   type PermissionHint,
 } from "./errors.js";
+export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_READ_BYTES } from "./client.js";
+export {
+  checkCredentials,
+  describeCheck,
+  isAccountOwnedToken,
+  withCredentialCheck,
+  type CredentialCheck,
+  type TokenScope,
+} from "./credential-check.js";
+export { ALLOW_INSECURE_HTTP_ENV, checkPlainHttp, insecureHttpAllowedByEnv } from "./credentials.js";
+export type { IdShape } from "./errors.js";
+export { DEFAULT_MAX_WAIT_MS, type RateBudget } from "./rate-limiter.js";
+export { isTimeoutError } from "./retry.js";
+export { lacking, type PermissionNeed } from "./token-permissions.js";
+export { routeByToken } from "./token-router.js";
+export type { WireOutcome, WireRequest } from "./types.js";

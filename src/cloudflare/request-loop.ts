@@ -5,7 +5,7 @@
 // the run at once). Once the run is stopped, a call none of whose attempts reached the API throws the stop's error.
 import { Agent, interceptors, type Dispatcher } from "undici";
 import { ApiError, EXIT, RunStoppedError } from "../errors.js";
-import type { HttpMethod } from "../model/plan.js";
+import type { HttpMethod } from "../model/index.js";
 import { SENSITIVE, isSecretParam, redactDestination } from "../redact.js";
 import { ATTEMPT, type AttemptGate, type AttemptState, type ClientStats } from "./attempt-gate.js";
 import type { Auth } from "./credentials.js";

@@ -3,7 +3,7 @@
 // The rule for writes that create (POST): never re-send one that the server might have processed.
 // A POST is retried only when the server certainly did not act on it: a 429 (Cloudflare's rate
 // limiter rejects before the request reaches the API) or a connection that was never established.
-import type { HttpMethod } from "../model/plan.js";
+import type { HttpMethod } from "../model/index.js";
 import { DEFAULT_MAX_WAIT_MS } from "./rate-limiter.js";
 
 export interface RetryPolicy {

@@ -1,7 +1,7 @@
 // The surface of the Cloudflare API client that resources, the engine and commands use. The
 // implementation is client.ts (composing its parts); tests and the engine depend only on this interface.
 import type { RunStoppedError } from "../errors.js";
-import type { HttpMethod } from "../model/plan.js";
+import type { HttpMethod } from "../model/index.js";
 
 export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined>;

@@ -9,8 +9,7 @@
 // written: `origin` maps a pointer of the merged document back to the pointer of the file holding it,
 // so that a message about a copied value points at its line in `defaults:`.
 import { setOwn } from "../data-record.js";
-import { SECTIONS } from "../sections/index.js";
-import { asArray, asRecord, childPointer, type Finding, type Rec } from "../sections/rules.js";
+import { asArray, asRecord, childPointer, type Finding, type Rec, SECTIONS } from "../sections/index.js";
 import { PIN_KEY, type ZONE_IDENTITY_KEYS } from "../zone-keys.js";
 
 export const DEFAULTS_KEY = "defaults";

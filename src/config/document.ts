@@ -2,17 +2,16 @@
 // interpolation → schema → semantic rules. Every stage runs as far as it can so that all problems are
 // reported at once, each where its value was written (in the zone, or in `defaults:`).
 import type { ConfigProblem } from "../errors.js";
-import type { SecretRef, TemplatedValue } from "../model/desired.js";
+import type { SecretRef, TemplatedValue, Env } from "../model/index.js";
 import { applyDefaults, type Expanded } from "./defaults.js";
 import { declaredDocument, interpolateEnv, templatedValues } from "./interpolate.js";
 import { ajvErrorsToFindings } from "./messages.js";
 import { parseYaml } from "./parse.js";
 import { toProblem, type Finding, type Locator } from "./problems.js";
-import { asArray, asRecord, asString } from "../sections/rules.js";
+import { asArray, asRecord, asString } from "../sections/index.js";
 import { runRules } from "./rules/index.js";
 import { Redactor } from "../redact.js";
 import { validateDocument } from "./schema.js";
-import type { Env } from "../model/env.js";
 
 export interface CheckedFile {
   /** The file as shown in messages. */

@@ -7,7 +7,7 @@ import { checkFileText } from "./document.js";
 import { DEFAULT_CONFIG_PATH, readConfigFiles, type SourceFile } from "./load.js";
 import { mergeFiles } from "./merge.js";
 import { isError } from "./problems.js";
-import type { Env } from "../model/env.js";
+import type { Env } from "../model/index.js";
 
 export { DEFAULT_CONFIG_PATH } from "./load.js";
 export { getValidator, loadSchema } from "./schema.js";
@@ -91,3 +91,8 @@ export function configError(errors: ConfigProblem[], warnings: ConfigProblem[]):
   const all = [...errors, ...warnings];
   return new ConfigError(all, [head, ...all.map((p) => `  ${formatProblem(p)}`)].join("\n"));
 }
+export { applyDefaults } from "./defaults.js";
+export { interpolateEnv } from "./interpolate.js";
+export { MAX_CONFIG_FILE_BYTES, displayPath, readConfigFiles, type SourceFile } from "./load.js";
+export { parseYaml } from "./parse.js";
+export type { Locator } from "./problems.js";

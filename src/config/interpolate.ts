@@ -2,9 +2,8 @@
 // positions stay those of the YAML source. `$${` is the text `${` (src/template.ts), so `$${env:NAME}`
 // writes the text `${env:NAME}` literally.
 // Every value taken from the environment is recorded as a secret: it is shown as (sensitive) everywhere.
-import type { SecretRef } from "../model/desired.js";
+import type { SecretRef, Env } from "../model/index.js";
 import { childPointer, type Finding } from "./problems.js";
-import type { Env } from "../model/env.js";
 import { hasEnvReference, replaceTemplateTokens } from "../template.js";
 
 export { hasEnvReference } from "../template.js";

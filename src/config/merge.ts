@@ -1,13 +1,12 @@
 // Joins the checked files of a configuration into one desired state. Rules that span files live here:
 // a zone id is declared once across all files; account_id and safety may repeat only if equal.
 import type { ConfigProblem } from "../errors.js";
-import type { SecretRef } from "../model/desired.js";
-import type { DesiredState } from "../sections/index.js";
+import type { SecretRef } from "../model/index.js";
 import type { CheckedFile } from "./document.js";
 import { DEFAULT_MAX_DELETES, normalizeAccount, normalizeZone, type FileDocument } from "./normalize.js";
 import { tokenVariable } from "./rules/accounts.js";
 import { isError, toProblem } from "./problems.js";
-import { asArray, asRecord, asString } from "../sections/rules.js";
+import { asArray, asRecord, asString, type DesiredState } from "../sections/index.js";
 
 export interface MergeResult {
   problems: ConfigProblem[];

@@ -1,7 +1,7 @@
 // A valid document → the normalized desired state: the zone's own fields here, the rest (defaults
 // filled, thresholds as integers, an empty filter dropped) by each section's normalizer (src/sections/).
 // Runs only on documents that passed every check.
-import type { SourceRef, TokenRef } from "../model/desired.js";
+import type { SourceRef, TokenRef } from "../model/index.js";
 import { ACCOUNT_SECTIONS, SECTIONS, type DesiredAccount, type DesiredZone, type FileZone } from "../sections/index.js";
 
 export const DEFAULT_MAX_DELETES = 5;

@@ -2,9 +2,9 @@
 // ConfigProblem (file:line:col) once the pointer is located in the YAML source.
 import type { ConfigProblem } from "../errors.js";
 import { clip } from "../redact.js";
-import type { Finding } from "../sections/rules.js";
+import type { Finding } from "../sections/index.js";
 
-export { childPointer, type Finding } from "../sections/rules.js";
+export { childPointer, type Finding } from "../sections/index.js";
 
 export interface SourcePosition {
   line: number;

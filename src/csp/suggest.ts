@@ -15,9 +15,11 @@ import {
   classifyScript,
   MALICIOUS_SCORE_THRESHOLD,
   THREAT_SCORE_THRESHOLD,
-} from "../inventory/classify.js";
-import { hostPartProblem, hostSource } from "../inventory/csp.js";
-import { hostReferences, LookalikeJudge } from "../inventory/lookalike.js";
+  hostPartProblem,
+  hostSource,
+  hostReferences,
+  LookalikeJudge,
+} from "../inventory/index.js";
 
 export type CspItemKind = "script" | "connection";
 

@@ -8,16 +8,21 @@
 // configuration, like Terraform's). Both have Cloudflare check the plan's ruleset writes first (dry-run.ts:
 // `dry_run=true`, nothing persisted) and stop with nothing written when it refuses one; both execute through
 // execute.ts; nothing else in the engine sends a planned write.
-import type { CloudflareClient } from "../cloudflare/types.js";
+import type { CloudflareClient } from "../cloudflare/index.js";
 import { StalePlanError } from "../errors.js";
 import type { DesiredState } from "../sections/index.js";
-import type { Env } from "../model/env.js";
-import type { Plan } from "../model/plan.js";
-import { planDigest } from "../plan/digest.js";
-import { checkPlanDocument } from "../plan/plan-file.js";
-import { fileForm, planForFile, preparePlanFile } from "../plan/secrets.js";
-import { summariseZones, totalChanges } from "../plan/summary.js";
-import { planUnits, unitKey } from "../plan/units.js";
+import type { Env, Plan } from "../model/index.js";
+import {
+  planDigest,
+  checkPlanDocument,
+  fileForm,
+  planForFile,
+  preparePlanFile,
+  summariseZones,
+  totalChanges,
+  planUnits,
+  unitKey,
+} from "../plan/index.js";
 import { assertChecked, checkWrites } from "./dry-run.js";
 import { assertApplied, executePlan, type ApplyReport, type ExecuteOptions } from "./execute.js";
 import { planZones, sealOf } from "./plan.js";

@@ -7,9 +7,9 @@
 // Page Shield write planned before it. Zones are checked side by side, under the client's rate limiter and
 // parallelism; a check is safe to send again after a 5xx or a lost answer (it persists nothing), so the client
 // retries it as a read. Each write is checked alone against the zone as it is now, in the order it will run.
-import type { CloudflareClient } from "../cloudflare/types.js";
+import type { CloudflareClient } from "../cloudflare/index.js";
 import { ApiError, ApplyError, NetworkError, RunStoppedError, RuntimeError, ZoneformError } from "../errors.js";
-import type { Change, HttpMethod, Operation, Plan, ZonePlan } from "../model/plan.js";
+import type { Change, HttpMethod, Operation, Plan, ZonePlan } from "../model/index.js";
 import { clipJson } from "../redact.js";
 import { describeChange, errorHints } from "./execute.js";
 import { unitLimiter } from "./read.js";

@@ -3,11 +3,10 @@
 // changes run in rounds of true dependencies (see `rounds`), and a failure starts nothing new in that
 // zone so nothing is written on top of a state we no longer know. The report says what was done, what
 // failed, what may have been written and what was not attempted.
-import type { CloudflareClient } from "../cloudflare/types.js";
-import { isTimeoutError } from "../cloudflare/retry.js";
+import { type CloudflareClient, isTimeoutError } from "../cloudflare/index.js";
 import { ApiError, ApplyError, EXIT, NetworkError, RunStoppedError, RuntimeError, ZoneformError } from "../errors.js";
-import type { Change, Finder, Operation, Plan } from "../model/plan.js";
-import { SIGN } from "../plan/render/format.js";
+import type { Change, Finder, Operation, Plan } from "../model/index.js";
+import { SIGN, unitName } from "../plan/index.js";
 import { printable } from "../safe-text.js";
 import { RESOURCE_KINDS } from "../sections/index.js";
 import {
@@ -19,7 +18,6 @@ import {
   type LostCreateLook,
 } from "./lost-create.js";
 import { unitLimiter } from "./read.js";
-import { unitName } from "../plan/units.js";
 
 export interface ApplyReport {
   done: string[];

@@ -18,7 +18,7 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { RuntimeError, UsageError } from "../errors.js";
 import { FileReadError, kindOf, readRegularFile } from "../read-file.js";
-import type { Env } from "../model/env.js";
+import type { Env } from "../model/index.js";
 
 interface Holder {
   pid: number;

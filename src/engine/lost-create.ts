@@ -4,9 +4,9 @@
 // it is another object. A list item is a summary (a rulesets list carries no rules): a candidate is read by its
 // id (GET the object) before it is compared, and only an object equal to what was sent is ever adopted. An item
 // of an entry point's rule list is whole as read, so it is compared as it is.
-import type { CloudflareClient } from "../cloudflare/types.js";
+import type { CloudflareClient } from "../cloudflare/index.js";
 import { AnswerShapeError, ApiError } from "../errors.js";
-import type { Finder, FinderCompare, Operation } from "../model/plan.js";
+import type { Finder, FinderCompare, Operation } from "../model/index.js";
 import { clipJson } from "../redact.js";
 
 /** A list item as apply looks at it. */

@@ -1,9 +1,8 @@
 // The plan-file store, at the edge: the only module that reads and writes saved plans on disk. The
 // format and the checks of its form are plan/plan-file.ts (pure); what a saved plan may do is decided
 // by engine/apply.ts, never here.
-import type { SecretSource } from "../model/desired.js";
-import type { Plan } from "../model/plan.js";
-import { parsePlanText, planFileProblem, serialisePlan } from "../plan/plan-file.js";
+import type { SecretSource, Plan } from "../model/index.js";
+import { parsePlanText, planFileProblem, serialisePlan } from "../plan/index.js";
 import { describeReadProblem, FileReadError, readRegularFile } from "../read-file.js";
 import { writeFileSafely, type WriteOptions } from "../write-file.js";
 

@@ -2,13 +2,15 @@
 // library's `plan()`, the CLI's plan/apply/drift and the engine's apply (to verify a plan it is
 // given) all call, so they cannot disagree.
 import { RunStoppedError } from "../errors.js";
-import type { DesiredState, DesiredZone } from "../sections/index.js";
-import type { Plan, ZonePlan } from "../model/plan.js";
-import { planDigest } from "../plan/digest.js";
-import { assemblePlan, planZone } from "../plan/planner.js";
-import { planUnits, unitName } from "../plan/units.js";
-import { RESOURCE_KINDS } from "../sections/index.js";
-import type { ReadContext, ResourceKind } from "../sections/types.js";
+import type { Plan, ZonePlan } from "../model/index.js";
+import { planDigest, assemblePlan, planZone, planUnits, unitName } from "../plan/index.js";
+import {
+  type ReadContext,
+  type ResourceKind,
+  type DesiredState,
+  type DesiredZone,
+  RESOURCE_KINDS,
+} from "../sections/index.js";
 import { createReadContext, isReportable, readZone, unitLimiter, type ReadOptions } from "./read.js";
 
 export type { ReadOptions as PlanOptions };

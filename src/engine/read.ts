@@ -1,14 +1,23 @@
 // Reading: the live state of every owned kind of every zone (zones concurrently, under the client's
 // one rate limiter), as the pure planner (plan/planner.ts) takes it. No writes, no planning.
 import pLimit from "p-limit";
-import type { CloudflareClient } from "../cloudflare/types.js";
+import type { CloudflareClient } from "../cloudflare/index.js";
 import { AnswerShapeError, ApiError, NetworkError, RunStoppedError } from "../errors.js";
-import type { DesiredState, DesiredZone } from "../sections/index.js";
-import { fingerprint } from "../plan/fingerprint.js";
-import { unexpectedAnswer, type LiveState, type ZoneLive } from "../plan/planner.js";
-import { RESOURCE_KINDS } from "../sections/index.js";
-import { planUnits, unitPathPrefix } from "../plan/units.js";
-import type { ReadContext, ResourceKind } from "../sections/types.js";
+import {
+  fingerprint,
+  unexpectedAnswer,
+  type LiveState,
+  type ZoneLive,
+  planUnits,
+  unitPathPrefix,
+} from "../plan/index.js";
+import {
+  type ReadContext,
+  type ResourceKind,
+  type DesiredState,
+  type DesiredZone,
+  RESOURCE_KINDS,
+} from "../sections/index.js";
 
 /** Zones read at once per request the client may have in flight. */
 export const ZONES_PER_REQUEST_SLOT = 4;

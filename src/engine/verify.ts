@@ -11,15 +11,19 @@
 import { checkConfigSources } from "../config/index.js";
 import { ConfigError, RuntimeError, StalePlanError, UnsafePlanError } from "../errors.js";
 import type { DesiredState } from "../sections/index.js";
-import type { Change, Plan, ZonePlan } from "../model/plan.js";
-import { assertConsistent } from "../plan/consistency.js";
+import type { Change, Plan, ZonePlan, Env } from "../model/index.js";
+import {
+  assertConsistent,
+  compareFingerprints,
+  derivedSalt,
+  planDigest,
+  changedInputs,
+  kdfProblem,
+  unitKey,
+  unitName,
+} from "../plan/index.js";
 import { canonicalJson } from "../canonical-json.js";
-import { compareFingerprints } from "../plan/fingerprint.js";
-import { derivedSalt, planDigest } from "../plan/digest.js";
-import { changedInputs, kdfProblem } from "../plan/inputs.js";
 import { printable } from "../safe-text.js";
-import { unitKey, unitName } from "../plan/units.js";
-import type { Env } from "../model/env.js";
 
 /** The configuration document a saved plan was made from. */
 export function desiredDocument(plan: Plan): Record<string, unknown> {

@@ -1,7 +1,6 @@
 // Writes an export as a zoneform file: a header (the schema for editors, what was exported and when,
 // which environment variables the file refers to) and the YAML of the desired state. Pure.
-import { Document, isScalar, visit } from "yaml";
-import { safeYamlText } from "../safe-yaml.js";
+import { documentYaml } from "../safe-yaml.js";
 import { printable } from "../safe-text.js";
 import type { ExportNotes, ExportSection } from "./types.js";
 
@@ -54,20 +53,6 @@ function exportedUnits(h: DocumentHeader): string {
     ...(h.accounts?.length ? [`account${h.accounts.length === 1 ? "" : "s"} ${h.accounts.join(", ")}`] : []),
   ];
   return printable(parts.join(" and "));
-}
-
-/**
- * A zoneform document as YAML, as zoneform writes files: lists of plain values (field names, header
- * names) on one line (`[RayID, ClientIP]`), text with hidden characters escaped (safe-yaml.ts).
- */
-export function documentYaml(document: Record<string, unknown>): string {
-  const doc = new Document(document, { aliasDuplicateObjects: false });
-  visit(doc, {
-    Seq(_key, node) {
-      if (node.items.length > 0 && node.items.every((i) => isScalar(i))) node.flow = true;
-    },
-  });
-  return safeYamlText(doc, { lineWidth: 0, flowCollectionPadding: false });
 }
 
 /** The exported file: the header comment, then the document. */

@@ -7,7 +7,7 @@ export {
   type EnvVarNote,
   type ExportNotes,
   type SectionContext,
-} from "../sections/export-context.js";
+} from "../sections/index.js";
 
 export const EXPORT_SECTIONS: readonly string[] = SECTIONS.map((s) => s.name);
 export type ExportSection = string;

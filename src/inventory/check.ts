@@ -13,13 +13,7 @@
 // "Seen within the window" is last_seen_at no older than `staleDays` (a script without last_seen_at
 // counts as seen). Only a pinned script whose listed hash is not its pin (or is missing) needs its
 // detail (`versions`, to say when the new version was fetched): `scriptsNeedingDetail` says which.
-import {
-  invisibleCharacters,
-  isPrefix,
-  urlMatches,
-  urlParts,
-  withoutInvisible,
-} from "../sections/page_shield/index.js";
+import { invisibleCharacters, isPrefix, urlMatches, urlParts, withoutInvisible } from "../sections/index.js";
 import { hostReferences, lookalikeOf, type Lookalike, type LookalikeSignal, type ReferenceKind } from "./lookalike.js";
 import type { AuthorizedScript, ScriptInventory } from "./types.js";
 

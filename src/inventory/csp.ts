@@ -8,10 +8,10 @@
 // does not allow (`;`, `,`, quotes…) makes no source, and a path character outside it is
 // percent-encoded. The expression selects the pages in scope, each `host/path` pattern as host and path
 // tests.
-import { hostSource, urlParts } from "../sections/page_shield/index.js";
+import { hostSource, urlParts } from "../sections/index.js";
 
 /** The CSP grammar's host checks, for `csp suggest` (which reads the sections through the inventory). */
-export { hostPartProblem, hostSource } from "../sections/page_shield/index.js";
+export { hostPartProblem, hostSource } from "../sections/index.js";
 import type { ScriptInventory } from "./types.js";
 
 export interface InventoryPolicy {

@@ -17,7 +17,7 @@
 // `js.stripe.com`), is not a look-alike (user info and invisible characters still are).
 import { distance } from "fastest-levenshtein";
 import { domainToASCII, domainToUnicode } from "node:url";
-import { invisibleCharacters, urlParts, withoutInvisible } from "../sections/page_shield/index.js";
+import { invisibleCharacters, urlParts, withoutInvisible } from "../sections/index.js";
 import type { Finding, LookalikeDetail } from "./classify.js";
 
 /**

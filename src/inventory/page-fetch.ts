@@ -18,7 +18,7 @@
 import pLimit from "p-limit";
 import { Agent, request, type Dispatcher } from "undici";
 import { getOwn, setOwn } from "../data-record.js";
-import { isInsecurePageUrl, pageUrlProblem } from "../sections/page_shield/index.js";
+import { isInsecurePageUrl, pageUrlProblem } from "../sections/index.js";
 
 export const DEFAULT_PAGE_TIMEOUT_MS = 10_000;
 /** The most `--page-timeout` may be. */

@@ -2,7 +2,7 @@
 // filter (every status, so that a script no longer active still dates its authorization), then the
 // detail (`GET …/scripts/{id}`: versions, page_urls) of only the scripts the check needs it for.
 import { classifyScript } from "./classify.js";
-import type { CloudflareClient } from "../cloudflare/types.js";
+import type { CloudflareClient } from "../cloudflare/index.js";
 import {
   checkInventory,
   scriptsNeedingDetail,
@@ -11,7 +11,7 @@ import {
   type SeenScript,
 } from "./check.js";
 import type { ScriptInventory } from "./types.js";
-import { pageShieldApiPath } from "../sections/page_shield/index.js";
+import { pageShieldApiPath } from "../sections/index.js";
 
 export const INVENTORY_PER_PAGE = 100;
 /** Every status: a script seen long ago still says when an authorization was last used. */

@@ -5,4 +5,4 @@
 export type {
   DesiredAuthorizedScript as AuthorizedScript,
   DesiredScriptInventory as ScriptInventory,
-} from "../sections/page_shield/index.js";
+} from "../sections/index.js";

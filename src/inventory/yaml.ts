@@ -22,16 +22,14 @@ import { safeYamlText } from "../safe-yaml.js";
 import { UsageError } from "../errors.js";
 import { printable } from "../safe-text.js";
 import { fitLine } from "../text-width.js";
-import { escapeTemplates } from "../sections/export-context.js";
+import { escapeTemplates, SCRIPT_INVENTORY_KEYS, SECURITY_HEADERS, TODO_JUSTIFICATION } from "../sections/index.js";
 import { replaceTemplateTokens } from "../template.js";
 import { authorizationFor, lookalikeScript, type SeenScript } from "./check.js";
 import { hostReferences } from "./lookalike.js";
 import type { AuthorizedScript } from "./types.js";
-
-import { SCRIPT_INVENTORY_KEYS, SECURITY_HEADERS, TODO_JUSTIFICATION } from "../sections/page_shield/index.js";
 import { addToYaml, YamlShapeError, type YamlAddition } from "./yaml-edit.js";
 
-export { TODO_JUSTIFICATION, isTodoJustification } from "../sections/page_shield/index.js";
+export { TODO_JUSTIFICATION, isTodoJustification } from "../sections/index.js";
 
 export interface DraftOptions {
   pages: string[];

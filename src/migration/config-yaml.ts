@@ -13,7 +13,7 @@ import {
   type ExecuteParameters,
   type OwaspAction,
   type OwaspRuleset,
-} from "../sections/waf/index.js";
+} from "../sections/index.js";
 import { oldActionFor, oldSensitivitiesFor } from "./sensitivity.js";
 
 /** `GET zones/{z}/waf_migration/config?phase_two=1` → result. */

@@ -1,7 +1,7 @@
 // The WAF migration's decisions and explanations, pure: whether a zone can be migrated (and why not),
 // whether a `start` must be refused before anything is written, what a start will do, and what the
 // status answer means. The commands fetch; these functions decide and word.
-import { WAF_KEY } from "../sections/waf/index.js";
+import { WAF_KEY } from "../sections/index.js";
 
 /** `GET zones/{z}/waf_migration/check?phase_two=1` → result. */
 export interface MigrationCheck {

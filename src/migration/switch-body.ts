@@ -6,14 +6,16 @@
 // What the proposal would deploy that the entry point already deploys is not sent again: the live rule
 // and its tuning win. Every rule sent, added or kept, is listed before the confirmation.
 import equal from "fast-deep-equal";
-import { writableRule, type Entrypoint, type LiveRule } from "../sections/shared/entrypoint.js";
 import {
+  writableRule,
+  type Entrypoint,
+  type LiveRule,
   CLOUDFLARE_MANAGED_RULESET_ID,
   CLOUDFLARE_MANAGED_RULESET_NAME,
   OWASP_RULESET_ID,
   OWASP_RULESET_NAME,
-} from "../sections/waf/index.js";
-import type { Operation } from "../model/plan.js";
+} from "../sections/index.js";
+import type { Operation } from "../model/index.js";
 import type { MigrationMode } from "./eligibility.js";
 
 export const WAF_PHASE = "http_request_firewall_managed";

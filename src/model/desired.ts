@@ -1,6 +1,6 @@
 // The desired state's frame: what every zone holds whatever its sections (id, name, where it was
 // declared), the secrets, and the state around the zones. Each section's part of a zone is declared in
-// its own folder (src/sections/<name>/types.ts); the registry (src/sections/index.ts) joins them into
+// its own folder (src/sections/<name>/types.ts); the registry (src/sections/registry.ts) joins them into
 // `DesiredZone` and `DesiredState`. Field names follow the file (snake_case) so that export can write
 // this shape back out. Pure types, no imports.
 
@@ -67,7 +67,7 @@ export interface SecretSource {
   templated?: TemplatedValue[];
 }
 
-/** The desired state around its zones; `DesiredState` (src/sections/index.ts) is this with every section. */
+/** The desired state around its zones; `DesiredState` (src/sections/registry.ts) is this with every section. */
 export interface DesiredStateOf<Z extends ZoneBase = ZoneBase, A extends AccountBase = AccountBase> {
   version: 1;
   account_id?: string;

@@ -1,3 +1,5 @@
-// The plain types shared by every layer: the desired state and the plan.
+// The model layer's front door: the plain types shared by every layer (the desired state, the plan,
+// the environment). Other layers import them from here.
 export * from "./desired.js";
+export * from "./env.js";
 export * from "./plan.js";

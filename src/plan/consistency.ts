@@ -3,10 +3,9 @@
 // digest covers both, so these catch a plan edited by hand and digested again before anyone reads it
 // (`show` refuses it); `apply` also plans anew and compares everything shown (engine/verify.ts).
 import { StalePlanError } from "../errors.js";
-import type { Change, Plan, ZonePlan } from "../model/plan.js";
+import type { Change, Plan, ZonePlan } from "../model/index.js";
 import { printable } from "../safe-text.js";
-import { RESOURCE_KINDS } from "../sections/index.js";
-import type { ResourceKind } from "../sections/types.js";
+import { type ResourceKind, RESOURCE_KINDS } from "../sections/index.js";
 import { canonicalJson } from "../canonical-json.js";
 import { summariseZones, summaryLine } from "./summary.js";
 import { unitName } from "./units.js";

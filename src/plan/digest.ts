@@ -6,7 +6,7 @@
 // the same digest on every run) and the digest itself. `plan` prints it, `apply` prints the one it
 // applies, and `apply --expect-digest` refuses any other, so a plan edited after review cannot pass.
 import { createHash } from "node:crypto";
-import type { Plan } from "../model/plan.js";
+import type { Plan } from "../model/index.js";
 import { canonicalJson } from "../canonical-json.js";
 
 /** What the digest covers: the whole plan but when it was made and the digest itself. */

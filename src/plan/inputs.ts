@@ -8,9 +8,7 @@
 // per process; `prepareInputs` derives many at once on libuv's threads.
 import { createHash, scrypt, scryptSync, timingSafeEqual } from "node:crypto";
 import { getOwn, setOwn } from "../data-record.js";
-import type { SecretRef } from "../model/desired.js";
-import type { Env } from "../model/env.js";
-import type { PlanInputs, PlanKdf } from "../model/plan.js";
+import type { SecretRef, Env, PlanInputs, PlanKdf } from "../model/index.js";
 
 /**
  * The KDF a plan made now records: 128·n·r bytes = 20 MiB of memory and about 50 ms of one core per

@@ -5,8 +5,7 @@
 import { createRequire } from "node:module";
 import { ConfigError } from "../errors.js";
 import { jsonProblem, MAX_PLAN_JSON_DEPTH, parseJsonWithin } from "../json-depth.js";
-import type { SecretSource } from "../model/desired.js";
-import type { Plan } from "../model/plan.js";
+import type { SecretSource, Plan } from "../model/index.js";
 import { planFileText, planForFile } from "./secrets.js";
 import { unitPathPrefix } from "./units.js";
 

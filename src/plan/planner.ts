@@ -1,10 +1,8 @@
 // The planner: a pure function from the desired state and what was read of the live zones to the
 // ordered plan. No client, no clock, no environment: everything it needs is in its two arguments,
 // so it is tested from recorded live snapshots (JSON) in milliseconds, and the engine only reads.
-import type { DesiredState, DesiredZone } from "../sections/index.js";
-import type { Change, Plan, ZonePlan } from "../model/plan.js";
-import { RESOURCE_KINDS } from "../sections/index.js";
-import type { ResourceKind } from "../sections/types.js";
+import type { Change, Plan, ZonePlan } from "../model/index.js";
+import { type ResourceKind, type DesiredState, type DesiredZone, RESOURCE_KINDS } from "../sections/index.js";
 import { orderChanges } from "./order.js";
 import { fileRedactor } from "./secrets.js";
 import { summariseZones } from "./summary.js";

@@ -1,8 +1,7 @@
 // Secrets in plans. For display (text, Markdown, logs) every secret is `(sensitive)`; in a plan file
 // and the JSON plan the values that came from `${env:NAME}` are written back as that reference, so
 // apply can re-read them from the environment while the file itself holds no secret.
-import type { SecretSource } from "../model/desired.js";
-import type { Plan } from "../model/plan.js";
+import type { SecretSource, Plan } from "../model/index.js";
 import { RuntimeError } from "../errors.js";
 import { Redactor, SENSITIVE, mapStrings, redactDestination } from "../redact.js";
 import { safeJson } from "../safe-text.js";

@@ -1,5 +1,5 @@
 // Counts of a plan's changes, and the closing line of every rendering.
-import type { Change, PlanSummary, ZonePlan } from "../model/plan.js";
+import type { Change, PlanSummary, ZonePlan } from "../model/index.js";
 
 export function summarise(changes: Iterable<Change>): PlanSummary {
   const s: PlanSummary = { create: 0, update: 0, replace: 0, delete: 0 };

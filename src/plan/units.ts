@@ -2,10 +2,10 @@
 // objects, planned as a zone is: its own reads, changes, errors and fingerprints). A unit is a
 // `ZonePlan`; an account's carries `scope: "account"` and the account's id as its `zone_id`, and its
 // calls address `accounts/{id}/…`, as a zone's address `zones/{id}/…`. Pure.
-import type { AccountBase } from "../model/desired.js";
-import type { ZonePlan } from "../model/plan.js";
+import type { AccountBase, ZonePlan } from "../model/index.js";
 import { printable } from "../safe-text.js";
 import {
+  type ResourceKind,
   ACCOUNT_KINDS,
   RESOURCE_KINDS,
   SECTIONS,
@@ -14,7 +14,6 @@ import {
   type DesiredState,
   type DesiredZone,
 } from "../sections/index.js";
-import type { ResourceKind } from "../sections/types.js";
 
 /** A unit to plan: a zone or an account, with the kinds that may own part of it. */
 export interface PlanUnit {

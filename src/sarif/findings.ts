@@ -5,8 +5,7 @@
 // - an unauthorized script: the zone's `authorized:` list, where its entry would go;
 // - a changed script, a stale authorization: the authorized entry concerned;
 // - a look-alike host: as an unauthorized script (inventory check) or a malicious one (audit's verdict).
-import type { Finding } from "../inventory/classify.js";
-import type { InventoryFinding } from "../inventory/check.js";
+import type { Finding, InventoryFinding } from "../inventory/index.js";
 import type { ConfigPositions } from "./locate.js";
 import type { SarifFinding, ZoneName } from "./log.js";
 import { levelOf, type RuleKey } from "./rules.js";

@@ -9,10 +9,16 @@ import type { ZoneName } from "./log.js";
 import { sarifLog, sarifResult, type SarifResult } from "./log.js";
 import { inventoryFinding } from "./findings.js";
 import { inventoryFilePositions, type ConfigPositions } from "./locate.js";
-import { checkInventory, DEFAULT_STALE_DAYS, type SeenScript } from "../inventory/check.js";
-import type { AuthorizedScript, ScriptInventory } from "../inventory/types.js";
-import { locateInventory, readInventory } from "../inventory/yaml.js";
-import { applyDefaults } from "../config/defaults.js";
+import {
+  checkInventory,
+  DEFAULT_STALE_DAYS,
+  type SeenScript,
+  type AuthorizedScript,
+  type ScriptInventory,
+  locateInventory,
+  readInventory,
+} from "../inventory/index.js";
+import { applyDefaults } from "../config/index.js";
 
 export const DEFAULT_INVENTORY_CATEGORY = "zoneform/inventory";
 

@@ -3,16 +3,8 @@
 // files are parsed again with positions (the same parser `validate` uses for file:line); a zone the files
 // do not declare falls back to line 1 of the first file, and there is no file when none was read. A
 // value a zone takes from its file's `defaults:` (config/defaults.ts) is located where defaults write it.
-import { applyDefaults } from "../config/defaults.js";
-import { parseYaml } from "../config/parse.js";
-import type { Locator } from "../config/problems.js";
-import {
-  isPrefix,
-  policiesPointer,
-  scriptInventoryIn,
-  scriptInventoryPointer,
-  urlMatches,
-} from "../sections/page_shield/index.js";
+import { applyDefaults, parseYaml, type Locator } from "../config/index.js";
+import { isPrefix, policiesPointer, scriptInventoryIn, scriptInventoryPointer, urlMatches } from "../sections/index.js";
 import { replaceTemplateTokens } from "../template.js";
 import type { FilePosition } from "./log.js";
 

@@ -1,7 +1,7 @@
 // The rules of zoneform's SARIF output: one per kind of finding `audit` and `inventory` report. Ids and
 // levels are public (code scanning tracks alerts by rule id): change them only with a CHANGELOG entry.
 // Documented in docs/commands/audit.md#sarif.
-import { SCRIPT_INVENTORY_HEADERS_PATH, SCRIPT_INVENTORY_PATH } from "../sections/page_shield/index.js";
+import { SCRIPT_INVENTORY_HEADERS_PATH, SCRIPT_INVENTORY_PATH } from "../sections/index.js";
 
 export type SarifLevel = "error" | "warning" | "note";
 

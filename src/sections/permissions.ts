@@ -1,9 +1,9 @@
 // Which token permission a call needs, and which a configuration needs, from the sections' own
 // declarations (`permissions` in each section's index.ts): the 403 hint the client adds to its
 // message (ClientOptions.permissionHint) and what `zoneform whoami` checks.
-import type { PermissionNeed } from "../cloudflare/token-permissions.js";
-import type { DesiredState } from "./index.js";
-import { ACCOUNT_SECTIONS, SECTIONS } from "./index.js";
+import type { PermissionNeed } from "../cloudflare/index.js";
+import type { DesiredState } from "./registry.js";
+import { ACCOUNT_SECTIONS, SECTIONS } from "./registry.js";
 import type { PermissionLevel, SectionPermission } from "./types.js";
 
 /** Every zone's name and plan (`GET zones/{id}`): not a section's, needed by all. */

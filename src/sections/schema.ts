@@ -7,7 +7,7 @@
 // zone, properties under a zone's `logs`, properties of an entry of `accounts:` (the section's
 // account-level list), and definitions its `$ref`s name. A name given twice is an error.
 import { readFileSync } from "node:fs";
-import { SECTIONS } from "./index.js";
+import { SECTIONS } from "./registry.js";
 
 type Json = Record<string, any>;
 

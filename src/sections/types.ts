@@ -3,10 +3,8 @@
 //
 // A section sees only its own part of a zone: `ZoneBase & Part` (its types.ts declares `Part`). The
 // registry (index.ts) joins every section's part into DesiredZone, which fits each of them.
-import type { IdShape } from "../cloudflare/errors.js";
-import type { CloudflareClient } from "../cloudflare/types.js";
-import type { AccountBase, DesiredStateOf, ZoneBase } from "../model/desired.js";
-import type { Change } from "../model/plan.js";
+import type { IdShape, CloudflareClient } from "../cloudflare/index.js";
+import type { AccountBase, DesiredStateOf, ZoneBase, Change } from "../model/index.js";
 import type { Rule } from "./rules.js";
 
 export interface ReadContext {
@@ -142,7 +140,7 @@ export interface AccountSection<Part extends object = object, FilePart extends o
 
 /**
  * A section of the file (its folder's name and `path` say which): everything zoneform knows about it,
- * in one folder under src/sections/, listed once in src/sections/index.ts.
+ * in one folder under src/sections/, listed once in src/sections/registry.ts.
  *
  * `Part` is the section's part of a desired zone and `FilePart` its part of a zone in the file (both
  * in its types.ts): the registry derives DesiredZone and FileZone from them.

@@ -5,15 +5,18 @@
 import type { Command } from "commander";
 import { loadConfig } from "../../config/index.js";
 import { RunStoppedError, RuntimeError, UsageError, formatProblem } from "../../errors.js";
-import { apply as applyVerified, openPlan, planAndApply, type ApplyHooks } from "../../engine/apply.js";
-import type { ApplyReport } from "../../engine/execute.js";
-import { lockZones } from "../../engine/lock.js";
-import { readPlanFile } from "../../engine/plan-store.js";
+import {
+  apply as applyVerified,
+  openPlan,
+  planAndApply,
+  type ApplyHooks,
+  type ApplyReport,
+  lockZones,
+  readPlanFile,
+} from "../../engine/index.js";
 import type { DesiredState } from "../../sections/index.js";
-import type { Plan } from "../../model/plan.js";
-import { digestLine } from "../../plan/render/digest.js";
-import { displayRedactor } from "../../plan/secrets.js";
-import { summariseZones, totalChanges } from "../../plan/summary.js";
+import type { Plan } from "../../model/index.js";
+import { digestLine, displayRedactor, summariseZones, totalChanges } from "../../plan/index.js";
 import { printable } from "../../safe-text.js";
 import { addClientOptions, apiUrlFrom, clientFromOptions } from "../client-options.js";
 import type { CliIO } from "../io.js";
@@ -29,7 +32,7 @@ import { progressFor, type Progress } from "../progress.js";
 import type { CommandContext } from "../command.js";
 import { addShardOption } from "../shard.js";
 import { guardSignals, signalExit, type SignalGuard } from "../signals.js";
-import type { CloudflareClient } from "../../cloudflare/types.js";
+import type { CloudflareClient } from "../../cloudflare/index.js";
 
 interface ApplyOptions extends PlanningOptions, ApproveOptions {
   force?: boolean;

@@ -3,9 +3,16 @@
 // zone's script inventory and its payment pages' headers (fetched apart from the API, --page-timeout
 // each). Exit 2 when there are findings of the kind chosen by --fail-on, so that a cron job can alert.
 import type { Command } from "commander";
-import { MALICIOUS_SCORE_THRESHOLD, THREAT_SCORE_THRESHOLD } from "../../inventory/classify.js";
-import { AUDIT_FORMATS, type AuditFormat } from "../../audit/renderers.js";
 import {
+  MALICIOUS_SCORE_THRESHOLD,
+  THREAT_SCORE_THRESHOLD,
+  DEFAULT_STALE_DAYS,
+  DEFAULT_PAGE_TIMEOUT_MS,
+  MAX_PAGE_TIMEOUT_MS,
+} from "../../inventory/index.js";
+import {
+  AUDIT_FORMATS,
+  type AuditFormat,
   DEFAULT_AUDIT_LIMIT,
   DEFAULT_FAIL_ON,
   parseFailOn,
@@ -13,12 +20,10 @@ import {
   shouldFail,
   type FailOn,
   type ZoneInventory,
-} from "../../audit/run.js";
-import { DEFAULT_STALE_DAYS } from "../../inventory/check.js";
-import { DEFAULT_PAGE_TIMEOUT_MS, MAX_PAGE_TIMEOUT_MS } from "../../inventory/page-fetch.js";
-import { DEFAULT_AUDIT_CATEGORY, type SarifAuditOptions } from "../../audit/sarif.js";
-import { configPositions } from "../../sarif/locate.js";
-import { categoryProblem } from "../../sarif/log.js";
+  DEFAULT_AUDIT_CATEGORY,
+  type SarifAuditOptions,
+} from "../../audit/index.js";
+import { configPositions, categoryProblem } from "../../sarif/index.js";
 import { VERSION } from "../command.js";
 import type { LoadedInventories } from "../inventory-config.js";
 import type { ZoneRef } from "../zone-ref.js";
@@ -32,7 +37,7 @@ import { cliClock } from "../now.js";
 import { progressFor } from "../progress.js";
 import { fitFor, outputWidth } from "../width.js";
 import { parseZoneRefs, resolveZoneRefs } from "../zone-ref.js";
-import { declaredPoliciesOf } from "../../sections/page_shield/index.js";
+import { declaredPoliciesOf } from "../../sections/index.js";
 
 interface AuditFlags extends ClientFlagValues {
   zone?: string[];

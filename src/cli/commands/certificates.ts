@@ -3,11 +3,7 @@
 import type { Command } from "commander";
 import { safeJson } from "../../safe-text.js";
 import { fitFor } from "../width.js";
-import {
-  buildCertificateReport,
-  customHostnamesApiPath,
-  renderCertificateReportText,
-} from "../../sections/custom_hostnames/index.js";
+import { buildCertificateReport, customHostnamesApiPath, renderCertificateReportText } from "../../sections/index.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import { parseFormat } from "../planning.js";
 import type { CommandContext } from "../command.js";

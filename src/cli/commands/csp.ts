@@ -6,10 +6,10 @@
 // bidirectional characters escaped), and the YAML block writes every `${` as `$${` (export's
 // escapeTemplates) so that the file reads it back as text.
 import { Option, type Command } from "commander";
-import type { CloudflareClient } from "../../cloudflare/types.js";
-import { CspSuggester, hostExpression, type CspSuggestion, type DroppedSource } from "../../csp/suggest.js";
-import { escapeTemplates } from "../../sections/export-context.js";
-import { MALICIOUS_SCORE_THRESHOLD, THREAT_SCORE_THRESHOLD } from "../../inventory/classify.js";
+import type { CloudflareClient } from "../../cloudflare/index.js";
+import { CspSuggester, hostExpression, type CspSuggestion, type DroppedSource } from "../../csp/index.js";
+import { escapeTemplates, pageShieldApiPath, POLICIES_PATH, SCRIPT_INVENTORY_PATH } from "../../sections/index.js";
+import { MALICIOUS_SCORE_THRESHOLD, THREAT_SCORE_THRESHOLD, inventoryPolicy } from "../../inventory/index.js";
 import { UsageError } from "../../errors.js";
 import { safeYamlStringify } from "../../safe-yaml.js";
 import { printable } from "../../safe-text.js";
@@ -18,11 +18,9 @@ import type { CommandContext } from "../command.js";
 import { progressFor } from "../progress.js";
 import { parseZoneRefs, resolveZoneRef } from "../zone-ref.js";
 import { collectList, parseScoreThreshold } from "./audit.js";
-import { inventoryPolicy } from "../../inventory/csp.js";
 import { loadInventories } from "../inventory-config.js";
 import { addConfigOption } from "../options.js";
 import type { CliIO } from "../io.js";
-import { pageShieldApiPath, POLICIES_PATH, SCRIPT_INVENTORY_PATH } from "../../sections/page_shield/index.js";
 
 interface CspFlags extends ClientFlagValues {
   zone?: string[];

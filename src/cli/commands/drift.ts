@@ -5,15 +5,18 @@
 import type { Command } from "commander";
 import { fitFor } from "../width.js";
 import { EXIT } from "../../errors.js";
-import type { Plan } from "../../model/plan.js";
-import { renderDriftReport } from "../../plan/render/compact.js";
-import { renderPlanMarkdown } from "../../plan/render/markdown.js";
-import { renderPlanText } from "../../plan/render/text.js";
-import { planForDisplay } from "../../plan/secrets.js";
-import { summariseZones, totalChanges } from "../../plan/summary.js";
+import type { Plan } from "../../model/index.js";
+import {
+  renderDriftReport,
+  renderPlanMarkdown,
+  renderPlanText,
+  planForDisplay,
+  summariseZones,
+  totalChanges,
+} from "../../plan/index.js";
 import { addClientOptions } from "../client-options.js";
 import { addCommonOptions, addConfigOption } from "../options.js";
-import { assertNoZoneErrors } from "../../engine/verify.js";
+import { assertNoZoneErrors } from "../../engine/index.js";
 import {
   addMaxBytesOption,
   makePlan,

@@ -9,11 +9,11 @@
 // there too only with --into-defaults).
 import type { Command } from "commander";
 import { resolve } from "node:path";
-import { DEFAULT_STALE_DAYS } from "../../inventory/check.js";
-import { isInsecurePageUrl, pagePatternProblem, pageUrlProblem } from "../../sections/page_shield/index.js";
-import { PageFetcher, type PageFailure } from "../../inventory/page-fetch.js";
-import { listInScopeScripts } from "../../inventory/read.js";
 import {
+  DEFAULT_STALE_DAYS,
+  PageFetcher,
+  type PageFailure,
+  listInScopeScripts,
   draftInventory,
   existingPages,
   mergeInventory,
@@ -21,9 +21,9 @@ import {
   type HeaderMerge,
   type LeftOutScript,
   type PageHeadersSeen,
-} from "../../inventory/yaml.js";
-import { applyDefaults } from "../../config/defaults.js";
-import { MAX_CONFIG_FILE_BYTES } from "../../config/load.js";
+} from "../../inventory/index.js";
+import { isInsecurePageUrl, pagePatternProblem, pageUrlProblem } from "../../sections/index.js";
+import { applyDefaults, MAX_CONFIG_FILE_BYTES, displayPath } from "../../config/index.js";
 import { RuntimeError, UsageError } from "../../errors.js";
 import { describeReadProblem, FileReadError, readRegularFile } from "../../read-file.js";
 import { printable } from "../../safe-text.js";
@@ -35,9 +35,7 @@ import { cliClock } from "../now.js";
 import { progressFor } from "../progress.js";
 import { parseZoneRefs, resolveZoneRef } from "../zone-ref.js";
 import { collectList, PAGE_TIMEOUT_HELP, parsePageTimeout, parseSarifCategory } from "./audit.js";
-import { DEFAULT_INVENTORY_CATEGORY, inventorySarif } from "../../sarif/inventory.js";
-import { sarifText } from "../../sarif/log.js";
-import { displayPath } from "../../config/load.js";
+import { DEFAULT_INVENTORY_CATEGORY, inventorySarif, sarifText } from "../../sarif/index.js";
 import { VERSION } from "../command.js";
 
 interface InventoryFlags extends ClientFlagValues {

@@ -4,18 +4,17 @@
 // hold `${env:NAME}` references (e.g. an Azure SAS token); they are read from the environment and
 // never printed.
 import type { Command } from "commander";
-import { executeOne } from "../../engine/execute.js";
-import { interpolateEnv } from "../../config/interpolate.js";
+import { executeOne } from "../../engine/index.js";
+import { interpolateEnv } from "../../config/index.js";
 import { RuntimeError, UsageError } from "../../errors.js";
 import { Redactor, redactDestination } from "../../redact.js";
 import { printable } from "../../safe-text.js";
-import { destinationBucket, destinationScheme, needsOwnershipChallenge } from "../../sections/logpush_jobs/index.js";
-import { zonePath } from "../../sections/shared/fields.js";
+import { destinationBucket, destinationScheme, needsOwnershipChallenge, zonePath } from "../../sections/index.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import type { CommandContext } from "../command.js";
 import { guidedRun } from "../signals.js";
 import { parseZoneRefs, resolveZoneRef } from "../zone-ref.js";
-import type { Env } from "../../model/env.js";
+import type { Env } from "../../model/index.js";
 
 interface ChallengeOptions extends ClientFlagValues {
   zone?: string[];

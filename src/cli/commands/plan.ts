@@ -2,16 +2,19 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { EXIT } from "../../errors.js";
-import { assertChecked, checkWrites } from "../../engine/dry-run.js";
-import { writePlanFile } from "../../engine/plan-store.js";
-import { assertNoZoneErrors, describeViolation, findSafetyViolations } from "../../engine/verify.js";
+import {
+  assertChecked,
+  checkWrites,
+  writePlanFile,
+  assertNoZoneErrors,
+  describeViolation,
+  findSafetyViolations,
+} from "../../engine/index.js";
 import { refuseExisting } from "../../write-file.js";
 import { printable } from "../../safe-text.js";
-import { preparePlanFile } from "../../plan/secrets.js";
-import { summariseZones, totalChanges } from "../../plan/summary.js";
+import { preparePlanFile, summariseZones, totalChanges, digestLine } from "../../plan/index.js";
 import { addClientOptions } from "../client-options.js";
 import { addCommonOptions, addConfigOption, outOption } from "../options.js";
-import { digestLine } from "../../plan/render/digest.js";
 import {
   addMaxBytesOption,
   digestOf,

@@ -6,12 +6,9 @@
 // `(sensitive)`: the file holds only `${env:NAME}` references, shown as such values were shown.
 import type { Command } from "commander";
 import { fitFor } from "../width.js";
-import type { Plan } from "../../model/plan.js";
-import { readPlanFile } from "../../engine/plan-store.js";
-import { checkSavedPlan } from "../../engine/verify.js";
-import { digestLine } from "../../plan/render/digest.js";
-import { renderPlanMarkdown } from "../../plan/render/markdown.js";
-import { renderPlanText } from "../../plan/render/text.js";
+import type { Plan } from "../../model/index.js";
+import { readPlanFile, checkSavedPlan } from "../../engine/index.js";
+import { digestLine, renderPlanMarkdown, renderPlanText } from "../../plan/index.js";
 import { mapStrings, SENSITIVE } from "../../redact.js";
 import { safeJson } from "../../safe-text.js";
 import { addMaxBytesOption, markdownOptions, parseFormat, useColor } from "../planning.js";

@@ -4,9 +4,9 @@ import type { Command } from "commander";
 import pc from "picocolors";
 import { DEFAULT_MAX_DELETES, loadConfig } from "../../config/index.js";
 import { formatProblem } from "../../errors.js";
-import { documentYaml } from "../../export/document.js";
 import type { DesiredAccount, DesiredState, DesiredZone } from "../../sections/index.js";
 import { printable } from "../../safe-text.js";
+import { documentYaml } from "../../safe-yaml.js";
 import { ACCOUNT_SECTIONS, SECTIONS } from "../../sections/index.js";
 import {
   addColorOption,

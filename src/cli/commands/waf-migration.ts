@@ -3,8 +3,8 @@
 // the zone's plan) before anything is written, shows what will happen, and asks for confirmation.
 import { dirname, resolve } from "node:path";
 import { Option, type Command } from "commander";
-import type { CloudflareClient } from "../../cloudflare/types.js";
-import { createReadContext } from "../../engine/read.js";
+import type { CloudflareClient } from "../../cloudflare/index.js";
+import { createReadContext, executeOne } from "../../engine/index.js";
 import { AnswerShapeError, ApiError, EXIT, RuntimeError, UsageError } from "../../errors.js";
 import { printable } from "../../safe-text.js";
 import {
@@ -12,8 +12,6 @@ import {
   renderMigrationYaml,
   type MappedConfig,
   type MigrationConfig,
-} from "../../migration/config-yaml.js";
-import {
   describeStart,
   explainCheck,
   explainStatus,
@@ -22,15 +20,20 @@ import {
   type MigrationCheck,
   type MigrationMode,
   type MigrationStatus,
-} from "../../migration/eligibility.js";
-import { sensitivityTableLines } from "../../migration/sensitivity.js";
-import type { DesiredState } from "../../sections/index.js";
-import { executeOne } from "../../engine/execute.js";
-import { readOwaspRuleset, type OwaspRuleset } from "../../sections/waf/index.js";
-import { readEntrypoint, type Entrypoint } from "../../sections/shared/entrypoint.js";
-import type { ReadContext } from "../../sections/types.js";
-import { planSwitch, sameEntrypoint, WAF_PHASE } from "../../migration/switch-body.js";
-import { readZoneInfo } from "../../sections/shared/zone-info.js";
+  sensitivityTableLines,
+  planSwitch,
+  sameEntrypoint,
+  WAF_PHASE,
+} from "../../migration/index.js";
+import {
+  readOwaspRuleset,
+  type OwaspRuleset,
+  readEntrypoint,
+  type Entrypoint,
+  type ReadContext,
+  readZoneInfo,
+  type DesiredState,
+} from "../../sections/index.js";
 import { refuseExisting, writeFileSafely } from "../../write-file.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import type { CliIO } from "../io.js";

@@ -13,15 +13,15 @@ import {
   describeCheck,
   type CredentialCheck,
   type TokenScope,
-} from "../../cloudflare/credential-check.js";
-import { resolveCredentials } from "../../cloudflare/credentials.js";
-import { lacking, type PermissionNeed } from "../../cloudflare/token-permissions.js";
-import type { CloudflareClient } from "../../cloudflare/types.js";
+  resolveCredentials,
+  lacking,
+  type PermissionNeed,
+  type CloudflareClient,
+} from "../../cloudflare/index.js";
 import { DEFAULT_CONFIG_PATH, loadConfig } from "../../config/index.js";
 import { ApiError, EXIT, NetworkError, UsageError } from "../../errors.js";
-import type { DesiredState } from "../../sections/index.js";
 import { printable } from "../../safe-text.js";
-import { permissionsNeeded } from "../../sections/permissions.js";
+import { permissionsNeeded, type DesiredState } from "../../sections/index.js";
 import { defaultAccounts, type AccountToken } from "../account-tokens.js";
 import {
   addClientOptions,

@@ -1,8 +1,7 @@
 // Rules of `accounts:` that the schema cannot say: an account is listed once in a file (across files:
 // ../merge.ts), its api_token is a `${env:NAME}` reference and nothing else (a plan file keeps the
 // reference, never the token), and `prune` without any list of the entry does nothing.
-import { ACCOUNT_SECTIONS } from "../../sections/index.js";
-import { accountsOf, asString, childPointer, type Finding, type Rule } from "../../sections/rules.js";
+import { accountsOf, asString, childPointer, type Finding, type Rule, ACCOUNT_SECTIONS } from "../../sections/index.js";
 
 /** `${env:NAME}` and nothing else around it. */
 const WHOLE_REFERENCE = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;

@@ -16,8 +16,7 @@ import {
 } from "../../credential-shape.js";
 import { safeDecode } from "../../redact.js";
 import { replaceTemplateTokens } from "../../template.js";
-import { literalSecretParams } from "../../sections/logpush_jobs/index.js";
-import { childPointer, type Finding, type Rule } from "../../sections/rules.js";
+import { literalSecretParams, childPointer, type Finding, type Rule } from "../../sections/index.js";
 
 function message(kind: string): string {
   return (

@@ -2,12 +2,11 @@
 // Each section declares its own (`rules` in src/sections/<name>/index.ts, run in the registry's order);
 // here are the generic ones, which look at the whole file whatever its sections. Rules that span files
 // (duplicate zone ids, account_id and safety agreeing) are in ../merge.ts.
-import { SECTIONS } from "../../sections/index.js";
-import type { Finding, Rule, RuleContext } from "../../sections/rules.js";
+import { type Finding, type Rule, type RuleContext, SECTIONS } from "../../sections/index.js";
 import { ACCOUNT_RULES } from "./accounts.js";
 import { credentialsInFile } from "./credentials.js";
 
-export type { Rule, RuleContext } from "../../sections/rules.js";
+export type { Rule, RuleContext } from "../../sections/index.js";
 
 /** Rules of the file as a whole, run after the sections' rules. */
 const GENERIC_RULES: readonly Rule[] = [...ACCOUNT_RULES, credentialsInFile];

@@ -1,5 +1,5 @@
 // The compact drift report for cron: one line per zone that differs, then a total.
-import type { Plan } from "../../model/plan.js";
+import type { Plan } from "../../model/index.js";
 import { printable } from "../../safe-text.js";
 import { summarise, totalChanges } from "../summary.js";
 import { unitCount, unitName } from "../units.js";

@@ -3,7 +3,7 @@
 // bidirectional characters escaped); word-diff parts are raw, the renderer escapes them.
 // The one diff function, from its own module: the package index loads all thirty (start-up time).
 import { diffArrays } from "diff/lib/diff/array.js";
-import type { Change, FieldDiff, Operation, ZonePlan } from "../../model/plan.js";
+import type { Change, FieldDiff, Operation, ZonePlan } from "../../model/index.js";
 import { SENSITIVE } from "../../redact.js";
 import { printable } from "../../safe-text.js";
 

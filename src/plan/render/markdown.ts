@@ -2,7 +2,7 @@
 // diff block per zone that changes. Text from the API or the file goes through the one Markdown encoder
 // (src/safe-markdown.ts): printable, so that a value stays on its line of the diff block and in its
 // table cell, and never markup, a link, a mention or a reference outside the diff block.
-import type { Change, FieldDiff, Plan } from "../../model/plan.js";
+import type { Change, FieldDiff, Plan } from "../../model/index.js";
 import { htmlCode, mdCell, mdCode, mdCodeBlock, mdText } from "../../safe-markdown.js";
 import { printable } from "../../safe-text.js";
 import { summarise, summariseZones, summaryLine, totalChanges } from "../summary.js";

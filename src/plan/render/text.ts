@@ -3,7 +3,7 @@
 // Text from the API or the file is made printable before it is coloured. The counts are counted from
 // the changes here, never taken from the plan's `summary`.
 import pc from "picocolors";
-import type { Change, FieldDiff, Plan } from "../../model/plan.js";
+import type { Change, FieldDiff, Plan } from "../../model/index.js";
 import { printable } from "../../safe-text.js";
 import { summariseZones, summaryLine, totalChanges } from "../summary.js";
 import { SIGN, changeTitle, formatValue, isTextDiff, operationLine, wordDiff, zoneLabel } from "./format.js";

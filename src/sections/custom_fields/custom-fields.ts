@@ -7,7 +7,7 @@
 // one call. Other rules of the entry point are never written.
 import type { DesiredCustomFields, ResponseFieldList } from "./types.js";
 import type { ZoneWithCustomFields } from "./types.js";
-import type { Change, FieldDiff } from "../../model/plan.js";
+import type { Change, FieldDiff } from "../../model/index.js";
 import {
   addRuleOp,
   createEntrypointOp,

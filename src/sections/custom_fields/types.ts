@@ -1,7 +1,7 @@
 // The custom_fields section's part of a zone (under `logs`): in the desired state (normalized) and in
 // the file (as the schema guarantees it). The registry (../index.ts) joins every section's part into
 // DesiredZone.
-import type { ZoneBase } from "../../model/desired.js";
+import type { ZoneBase } from "../../model/index.js";
 
 /** The response lists whose items may carry `preserve_duplicates`. */
 export type ResponseFieldList = "response_headers" | "raw_response_headers";

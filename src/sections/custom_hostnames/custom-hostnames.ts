@@ -18,7 +18,7 @@ import { AnswerShapeError } from "../../errors.js";
 import type { CertificateAuthority, DcvMethod, DesiredCustomHostname } from "./types.js";
 import { caOfIssuer } from "./issuer.js";
 import type { ZoneWithCustomHostnames } from "./types.js";
-import type { Change } from "../../model/plan.js";
+import type { Change } from "../../model/index.js";
 import { zonePath } from "../shared/fields.js";
 import type { ReadContext, ResourceKind } from "../types.js";
 import { clipJson } from "../../redact.js";

@@ -12,8 +12,7 @@
 import { AnswerShapeError, ApiError, NetworkError } from "../../errors.js";
 import type { DesiredLogpushJob } from "./types.js";
 import type { AccountWithLogpush, ZoneWithLogpush } from "./types.js";
-import type { ZoneBase } from "../../model/desired.js";
-import type { Change, FieldDiff, Operation } from "../../model/plan.js";
+import type { ZoneBase, Change, FieldDiff, Operation } from "../../model/index.js";
 import { clipJson, redactDestination } from "../../redact.js";
 import { deleteItemChange, matchIdentities, type IdentityRule } from "../shared/identity-list.js";
 import {

@@ -1,7 +1,7 @@
 // The logpush section's part of a zone (under `logs`, with `logs.prune`): in the desired state
 // (normalized) and in the file (as the schema guarantees it). The registry (../index.ts) joins every
 // section's part into DesiredZone.
-import type { ZoneBase } from "../../model/desired.js";
+import type { ZoneBase } from "../../model/index.js";
 
 /** A logpush filter as written in YAML: `where` holding nested `and` / `or` groups and leaves. */
 export type FilterNode =

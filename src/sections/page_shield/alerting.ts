@@ -2,7 +2,7 @@
 // Page Shield alert types and what each watches, the alert types the API lists, a live policy in a
 // normalized form, and the one read of an account's policies (plan, export and audit's evidence).
 import { AnswerShapeError } from "../../errors.js";
-import type { CloudflareClient } from "../../cloudflare/types.js";
+import type { CloudflareClient } from "../../cloudflare/index.js";
 import { clipJson } from "../../redact.js";
 
 /** Every Page Shield alert type starts with it: the family `prune` owns by default. */

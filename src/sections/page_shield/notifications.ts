@@ -9,7 +9,7 @@
 // Which live policies zoneform owns, so that `prune` deletes those the entry does not list: the Page Shield
 // alerts (`scriptmonitor_*`) and the alert types the entry declares; never another (billing, DDoS, …
 // alerting set up by others). `prune: false` deletes nothing.
-import type { Change, FieldDiff, Operation } from "../../model/plan.js";
+import type { Change, FieldDiff, Operation } from "../../model/index.js";
 import { deleteItemChange, matchIdentities, type IdentityRule } from "../shared/identity-list.js";
 import type { ResourceKind } from "../types.js";
 import { isPageShieldAlert, policiesPath, readNotificationPolicies, type LiveNotification } from "./alerting.js";

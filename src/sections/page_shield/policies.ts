@@ -5,7 +5,7 @@
 import { AnswerShapeError } from "../../errors.js";
 import type { DesiredPolicy, PolicyAction } from "./types.js";
 import type { ZoneWithPageShield } from "./types.js";
-import type { Change, Operation } from "../../model/plan.js";
+import type { Change, Operation } from "../../model/index.js";
 import { createdFields, diffFields, toBool, zonePath } from "../shared/fields.js";
 import { deleteItemChange, matchIdentities, type IdentityRule } from "../shared/identity-list.js";
 import type { ResourceKind } from "../types.js";

@@ -1,7 +1,7 @@
 // Page Shield on/off and its two reporting settings: one GET to read, one PUT of every setting to change.
 import { ApiError } from "../../errors.js";
 import type { ZoneWithPageShield } from "./types.js";
-import type { Change } from "../../model/plan.js";
+import type { Change } from "../../model/index.js";
 import { diffFields, pick, toBool, zonePath } from "../shared/fields.js";
 import type { ResourceKind } from "../types.js";
 

@@ -1,6 +1,6 @@
 // The page_shield section's part of a zone: in the desired state (normalized) and in the file (as the
 // schema guarantees it). The registry (../index.ts) joins every section's part into DesiredZone.
-import type { ZoneBase } from "../../model/desired.js";
+import type { ZoneBase } from "../../model/index.js";
 
 /** Content security rule (Page Shield policy) actions; `add_reporting_directives` is the API of 2026. */
 export type PolicyAction = "log" | "allow" | "add_reporting_directives";

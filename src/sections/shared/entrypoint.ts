@@ -2,7 +2,7 @@
 // memoised read per zone and phase, and the single-rule writes zoneform uses so that rules it does not
 // own (a skip rule, a rule made in the dashboard) are never rewritten, moved or lost.
 import { ApiError } from "../../errors.js";
-import type { Operation } from "../../model/plan.js";
+import type { Operation } from "../../model/index.js";
 import { zonePath } from "./fields.js";
 import type { ReadContext } from "../types.js";
 

@@ -1,6 +1,6 @@
 // Small helpers shared by resource kinds: field-level comparison and path building.
 import equal from "fast-deep-equal";
-import type { FieldDiff } from "../../model/plan.js";
+import type { FieldDiff } from "../../model/index.js";
 
 export interface FieldSpec {
   /** Long text shown as a word diff (CSP values, expressions). */

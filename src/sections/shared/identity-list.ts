@@ -7,7 +7,7 @@
 // Errors stop the zone; the candidates of an ambiguous entry are held (neither matched nor deleted).
 // Live objects nothing matched are `unmatched`: deleted only when the section prunes. A list that
 // names one id twice is read once.
-import type { Change } from "../../model/plan.js";
+import type { Change } from "../../model/index.js";
 
 export interface IdentityRule<D, L> {
   /** What one object is called in messages: "Page Shield policy", "Logpush job". */

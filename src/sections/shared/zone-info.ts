@@ -1,6 +1,6 @@
 // The zone itself (`GET zones/{id}`): its name and plan. Optional knowledge: a token without "Zone:
 // Read", or an API that does not answer it, gives undefined rather than an error.
-import type { CloudflareClient } from "../../cloudflare/types.js";
+import type { CloudflareClient } from "../../cloudflare/index.js";
 import { ApiError } from "../../errors.js";
 
 export interface ZoneInfo {

@@ -1,6 +1,6 @@
 // The waf section's part of a zone: in the desired state (normalized) and in the file (as the schema
 // guarantees it). The registry (../index.ts) joins every section's part into DesiredZone.
-import type { ZoneBase } from "../../model/desired.js";
+import type { ZoneBase } from "../../model/index.js";
 import type { SCORE_THRESHOLDS } from "./normalize.js";
 
 export type OwaspAction = "block" | "managed_challenge" | "js_challenge" | "log" | "challenge";

@@ -7,7 +7,7 @@
 // rule of the entry point stays exactly as it is, where it is.
 import type { DesiredCloudflareManaged, DesiredOwasp } from "./types.js";
 import type { ZoneWithWaf } from "./types.js";
-import type { Change, FieldDiff } from "../../model/plan.js";
+import type { Change, FieldDiff } from "../../model/index.js";
 import {
   addRuleOp,
   createEntrypointOp,

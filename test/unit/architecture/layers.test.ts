@@ -6,27 +6,30 @@
 //
 // The allowed edges (docs/architecture.md describes them):
 //
-//   action       → index.ts, cli, engine, plan, config, sections, model, base   the GitHub Action, over the CLI
+//   action       → index.ts, cli, plan, config, base                    the GitHub Action, over the CLI
 //                                                                       and the library
 //   cli          → every folder below but action                        commands, options, output
 //   index.ts     → engine, plan, export, audit, config, sections, cloudflare, model, base   the library
-//   audit        → inventory, sarif, sections, cloudflare, model, base  `audit`
-//   csp          → inventory, base                                      `csp suggest`
+//   audit        → inventory, sarif, sections, cloudflare, base         `audit`
+//   csp          → inventory                                            `csp suggest`
 //   sarif        → inventory, config, sections, base                    SARIF output of audit/inventory
-//   inventory    → sections, cloudflare, model, base                    Page Shield's live scripts, verdicts
-//   migration    → sections, model, base                                the WAF migration's decisions
-//   export       → engine, sections, cloudflare, model, base            live zones → the file
+//   inventory    → sections, cloudflare, base                           Page Shield's live scripts, verdicts
+//   migration    → sections, model                                      the WAF migration's decisions
+//   export       → engine, sections, cloudflare, base                   live zones → the file
 //   engine       → plan, config, sections, cloudflare, model, base      read, plan, verify, apply, lock
 //   plan         → sections, model, base                                the pure planner, rendering
 //   config       → sections, model, base                                loading and checking the file
 //   sections     → cloudflare, model, base                              one folder per section + registry
 //   cloudflare   → model, base                                          the HTTP client (no product names)
-//   emulator     → sections, model, base                                apart: the fake Cloudflare API
+//   emulator     → base                                                 apart: the fake Cloudflare API
 //   model        → (nothing)                                            plain types
 //   base         → base
 //
-// And a section's folder (src/sections/<name>/) is imported from outside it only through its
-// index.ts: what it exports there is what it offers on purpose.
+// Every layer (a folder of src/) is entered through its front door, `<layer>/index.ts`: an import from
+// another layer names that file only, and what it exports is what the layer offers on purpose. Inside a
+// layer, files import each other directly (never their own index.ts: that would make circles). Likewise
+// a section's folder (src/sections/<name>/) is imported from outside it only through its index.ts. The
+// table is as tight as the code: an allowed edge that no import uses is an error too.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { sourceFiles, type SourceFile } from "./source.js";
@@ -49,21 +52,21 @@ const BELOW_CLI = [
 ];
 
 export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
-  action: ["index.ts", "cli", "engine", "plan", "config", "sections", "model", "base"],
+  action: ["index.ts", "cli", "plan", "config", "base"],
   cli: BELOW_CLI,
   "index.ts": ["engine", "plan", "export", "audit", "config", "sections", "cloudflare", "model", "base"],
-  audit: ["inventory", "sarif", "sections", "cloudflare", "model", "base"],
-  csp: ["inventory", "base"],
+  audit: ["inventory", "sarif", "sections", "cloudflare", "base"],
+  csp: ["inventory"],
   sarif: ["inventory", "config", "sections", "base"],
-  inventory: ["sections", "cloudflare", "model", "base"],
-  migration: ["sections", "model", "base"],
-  export: ["engine", "sections", "cloudflare", "model", "base"],
+  inventory: ["sections", "cloudflare", "base"],
+  migration: ["sections", "model"],
+  export: ["engine", "sections", "cloudflare", "base"],
   engine: ["plan", "config", "sections", "cloudflare", "model", "base"],
   plan: ["sections", "model", "base"],
   config: ["sections", "model", "base"],
   sections: ["cloudflare", "model", "base"],
   cloudflare: ["model", "base"],
-  emulator: ["sections", "model", "base"],
+  emulator: ["base"],
   model: [],
   base: ["base"],
 };
@@ -86,6 +89,28 @@ function upwardImports(files: readonly SourceFile[]): string[] {
     }
   }
   return out;
+}
+
+/** Imports from another layer that do not go through its index.ts (the files at the top of src/ have none). */
+function layerInternals(files: readonly SourceFile[]): string[] {
+  const out: string[] = [];
+  for (const f of files) {
+    const from = layerOf(f.file);
+    for (const target of f.imports) {
+      const to = layerOf(target);
+      if (to === from || to === "base" || to === "index.ts" || target === `${to}/index.ts`) continue;
+      out.push(`src/${f.file} → src/${target} (use what src/${to}/index.ts exports)`);
+    }
+  }
+  return out;
+}
+
+/** The allowed edges of the table that no import uses. */
+function unusedEdges(files: readonly SourceFile[]): string[] {
+  const used = new Set(files.flatMap((f) => f.imports.map((t) => `${layerOf(f.file)} → ${layerOf(t)}`)));
+  return Object.entries(ALLOWED).flatMap(([from, tos]) =>
+    tos.filter((to) => !used.has(`${from} → ${to}`)).map((to) => `${from} → ${to}`),
+  );
 }
 
 /** Imports into a section's folder from outside it that do not go through its index.ts. */
@@ -159,6 +184,7 @@ describe("layers", () => {
       { file: "sections/a/x.ts", text: "", imports: ["config/index.ts"] },
       { file: "plan/p.ts", text: "", imports: ["sections/a/x.ts", "plan/q.ts"] },
       { file: "plan/q.ts", text: "", imports: ["plan/p.ts"] },
+      { file: "cli/c.ts", text: "", imports: ["engine/apply.ts", "engine/index.ts", "errors.ts"] },
     ];
     expect(upwardImports(probe)).toEqual([
       "src/sections/a/x.ts → src/config/index.ts (sections may not import config)",
@@ -167,10 +193,24 @@ describe("layers", () => {
       "src/plan/p.ts → src/sections/a/x.ts (use what src/sections/a/index.ts exports)",
     ]);
     expect(circles(probe)).toEqual([["plan/p.ts", "plan/q.ts"]]);
+    expect(layerInternals(probe)).toEqual([
+      "src/plan/p.ts → src/sections/a/x.ts (use what src/sections/index.ts exports)",
+      "src/cli/c.ts → src/engine/apply.ts (use what src/engine/index.ts exports)",
+    ]);
+    expect(unusedEdges(probe)).toContain("cli → audit");
+    expect(unusedEdges(probe)).not.toContain("cli → engine");
   });
 
   it("every import points down the table", () => {
     expect(upwardImports(files)).toEqual([]);
+  });
+
+  it("a layer is entered through its index.ts", () => {
+    expect(layerInternals(files)).toEqual([]);
+  });
+
+  it("every allowed edge of the table is used", () => {
+    expect(unusedEdges(files)).toEqual([]);
   });
 
   it("a section's folder is entered through its index.ts", () => {

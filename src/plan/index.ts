@@ -1,0 +1,15 @@
+// plan: what other layers use of it (its front door).
+export { assertConsistent } from "./consistency.js";
+export { derivedSalt, planDigest } from "./digest.js";
+export { compareFingerprints, fingerprint } from "./fingerprint.js";
+export { changedInputs, kdfProblem } from "./inputs.js";
+export { checkPlanDocument, parsePlanText, planFileProblem, serialisePlan } from "./plan-file.js";
+export { assemblePlan, plan, planZone, unexpectedAnswer, type LiveState, type ZoneLive } from "./planner.js";
+export { renderDriftReport } from "./render/compact.js";
+export { digestLine } from "./render/digest.js";
+export { SIGN } from "./render/format.js";
+export { COMMENT_MARKER, GITHUB_COMMENT_LIMIT, renderPlanMarkdown, type MarkdownOptions } from "./render/markdown.js";
+export { renderPlanText } from "./render/text.js";
+export { displayRedactor, fileForm, planFileText, planForDisplay, planForFile, preparePlanFile } from "./secrets.js";
+export { summariseZones, totalChanges } from "./summary.js";
+export { planUnits, unitKey, unitName, unitPathPrefix } from "./units.js";
