@@ -93,6 +93,9 @@ function streamOutput(stream: NodeJS.WriteStream): Output {
 const SHUTDOWN_SIGNALS: NodeJS.Signals[] =
   process.platform === "win32" ? ["SIGINT", "SIGTERM"] : ["SIGINT", "SIGTERM", "SIGHUP"];
 
+/**
+ * @public scripts/bench/measure.mjs imports it from dist/ (knip cannot follow that path).
+ */
 export function processIO(): CliIO {
   return {
     stdout: streamOutput(process.stdout),

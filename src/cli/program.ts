@@ -76,7 +76,10 @@ function withCommonFlags(cmd: Command): void {
   if (!has("--no-color")) addColorOption(cmd);
 }
 
-/** Runs zoneform with `argv` (without node and script) and returns the exit code. */
+/**
+ * Runs zoneform with `argv` (without node and script) and returns the exit code.
+ * @public scripts/bench/measure.mjs imports it from dist/ (knip cannot follow that path).
+ */
 export async function main(argv: string[], rawIO: CliIO): Promise<number> {
   // The emulator prints its own ready token on purpose; everything else never shows a credential.
   const redacted = redactingIO(

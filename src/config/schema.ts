@@ -89,7 +89,10 @@ export function createAjv(code?: { source: true; esm: false }): Ajv2020Class {
   return ajv;
 }
 
-/** The validator as a CommonJS module's source (ajv standalone code), for the build. */
+/**
+ * The validator as a CommonJS module's source (ajv standalone code), for the build.
+ * @public scripts/build-schema-validator.mjs imports it from dist/ (knip cannot follow that path).
+ */
 export function standaloneValidatorSource(): string {
   const ajv = createAjv({ source: true, esm: false });
   const { default: standaloneCode } = require("ajv/dist/standalone") as {
@@ -132,7 +135,10 @@ export function validateDocument(value: unknown): ErrorObject[] {
 
 type Json = Record<string, any>;
 
-/** The file editors are pointed at (the `$schema=` line `export` and `waf-migration config` write). */
+/**
+ * The file editors are pointed at (the `$schema=` line `export` and `waf-migration config` write).
+ * @public scripts/build-schema.mjs imports it from dist/ (knip cannot follow that path).
+ */
 export const EDITOR_SCHEMA_FILE = "zoneform.schema.draft-07.json";
 
 const PACKAGE_JSON_URL = new URL("../../package.json", import.meta.url);
@@ -155,6 +161,7 @@ export function schemaId(file: string, version: string = packageVersion()): stri
 /**
  * The assembled schema as published: its `$id` names the package and version, and `defaults:` is
  * described from the zone it is merged into (./defaults-schema.ts).
+ * @public scripts/build-schema.mjs imports it from dist/ (knip cannot follow that path).
  */
 export function publishedSchema(assembled: Json, version: string = packageVersion()): Json {
   return { ...withDefaultsSchema(assembled), $id: schemaId("zoneform.schema.json", version) };
@@ -180,6 +187,7 @@ const NOT_IN_DRAFT_07 = [
  * follow), `$schema` and `$id` name draft-07 and the draft-07 file. The schema uses nothing else that
  * differs between the two drafts; a keyword that has no draft-07 form is an error, so a fragment
  * that starts using one fails the build instead of producing a schema that checks less.
+ * @public scripts/build-schema.mjs imports it from dist/ (knip cannot follow that path).
  */
 export function toDraft07(schema: Json, version: string = packageVersion()): Json {
   const convert = (value: unknown, path: string): unknown => {

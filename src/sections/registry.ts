@@ -52,6 +52,9 @@ export type FileZone = { zone_id: string; name?: string; account_id?: string } &
   FilePartOf<(typeof REGISTRY)[number]>
 >;
 
+/**
+ * @public scripts/docs-keys.mjs imports it from dist/ (knip cannot follow that path).
+ */
 export const SECTIONS: readonly Section<any, any>[] = REGISTRY;
 
 /** Every resource kind of every section, in apply order. */

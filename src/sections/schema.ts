@@ -62,12 +62,18 @@ export function assembleSchema(
   return out;
 }
 
-/** The schema's text as the committed file holds it. */
+/**
+ * The schema's text as the committed file holds it.
+ * @public scripts/build-schema.mjs imports it from dist/ (knip cannot follow that path).
+ */
 export function formatSchema(schema: Json): string {
   return `${JSON.stringify(schema, null, 2)}\n`;
 }
 
-/** Reads the base and every registered section's fragment from `dir` and assembles them. */
+/**
+ * Reads the base and every registered section's fragment from `dir` and assembles them.
+ * @public scripts/build-schema.mjs imports it from dist/ (knip cannot follow that path).
+ */
 export function assembleSchemaFrom(dir: URL = SECTIONS_DIR): Json {
   const read = (file: string): Json => JSON.parse(readFileSync(new URL(file, dir), "utf8"));
   return assembleSchema(

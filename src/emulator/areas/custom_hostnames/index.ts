@@ -4,13 +4,14 @@ import { HEX_ID, UUID } from "../../ids.js";
 import { arrayOf, objectOf, upsert } from "../../recorded-items.js";
 import { routes } from "./routes.js";
 import { seedHostnames } from "./seed.js";
+import type { CustomHostnamesZoneState } from "./state.js";
 
 export const customHostnames: EmulatorArea = {
   name: "custom_hostnames",
   routes,
   // Real custom hostname ids are UUIDs; the 2024 schema says 32 characters. Accept both.
   idParams: { custom_hostname_id: (v) => HEX_ID.test(v) || UUID.test(v) },
-  emptyZone: () => ({ custom_hostnames: [] }),
+  emptyZone: (): CustomHostnamesZoneState => ({ custom_hostnames: [] }),
   seedZone: seedHostnames,
   recorded: [
     {

@@ -5,6 +5,7 @@ import { arrayOf, objectOf, upsert } from "../../recorded-items.js";
 import { admin } from "./admin.js";
 import { routes } from "./routes.js";
 import { seedInventory } from "./seed.js";
+import type { PageShieldZoneState } from "./state.js";
 
 const hex = (v: string) => HEX_ID.test(v);
 
@@ -12,7 +13,7 @@ export const pageShield: EmulatorArea = {
   name: "page_shield",
   routes,
   idParams: { policy_id: hex, script_id: hex, connection_id: hex, cookie_id: hex },
-  emptyZone: ({ now }) => ({
+  emptyZone: ({ now }): PageShieldZoneState => ({
     page_shield: {
       enabled: false,
       updated_at: now,

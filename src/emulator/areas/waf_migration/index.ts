@@ -2,11 +2,12 @@
 // (the managed phase's entry point PUT with `waf_migration`). Builds on the rulesets area.
 import type { EmulatorArea } from "../../area.js";
 import { routes } from "./routes.js";
+import type { WafMigrationZoneState } from "./state.js";
 
 export const wafMigration: EmulatorArea = {
   name: "waf_migration",
   routes,
-  emptyZone: ({ wafMode }) => ({
+  emptyZone: ({ wafMode }): WafMigrationZoneState => ({
     waf_migration: { mode: wafMode ?? "new", compatible: true, old_sensitivity: "default", old_action: "block" },
   }),
 };
