@@ -7,7 +7,7 @@
 export const MAX_PLAN_JSON_DEPTH = 64;
 
 /** JSON text nested deeper than allowed; `line` and `column` (1-based) are where it went past the bound. */
-export class JsonTooDeepError extends Error {
+class JsonTooDeepError extends Error {
   constructor(
     readonly maxDepth: number,
     readonly line: number,

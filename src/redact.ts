@@ -98,7 +98,7 @@ export function clipJson(value: unknown, max: number): string | undefined {
 }
 
 /** What marks a cut. */
-export const ELLIPSIS = "…";
+const ELLIPSIS = "…";
 
 /**
  * The text cut to at most `max` characters, its end marked `…`. Give it text that is already redacted

@@ -51,7 +51,7 @@ const LIVE_WORD = new RegExp(
 );
 
 /** Whether GitHub would make something live of this word (see LIVE_WORD). */
-export function isLiveWord(word: string): boolean {
+function isLiveWord(word: string): boolean {
   return LIVE_WORD.test(word);
 }
 

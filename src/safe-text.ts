@@ -86,11 +86,6 @@ export function safeJson(value: unknown, space?: number): string {
   return UNSAFE.test(text) ? text.replace(UNSAFE_BUT_NEWLINE, escapeChar) : text;
 }
 
-/** Text of a JSON document to print, with the same escapes (see safeJson). */
-export function safeJsonText(value: unknown, space?: number): string {
-  return `${safeJson(value, space)}\n`;
-}
-
 /**
  * Plain text of a SARIF message (`message.text`): printable, and `[` `]` escaped with a backslash as
  * the SARIF 2.1.0 embedded-link syntax requires of literal brackets (§3.11.6), so that data such as

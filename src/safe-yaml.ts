@@ -21,7 +21,7 @@ function yamlEscape(ch: string): string {
 }
 
 /** Every string scalar holding such a character is written double-quoted (in place). */
-export function quoteUnsafeScalars(doc: Document): void {
+function quoteUnsafeScalars(doc: Document): void {
   visit(doc, {
     Scalar(_key, node) {
       if (typeof node.value === "string" && hasUnsafe(node.value)) node.type = Scalar.QUOTE_DOUBLE;

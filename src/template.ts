@@ -3,7 +3,7 @@
 // and reading it back gives the text itself, whatever it holds. Pure; no imports.
 
 /** A token of the syntax: `$${` (group 1 undefined), or `${…}` up to the first `}` (group 1 its inside). */
-export const TEMPLATE_TOKEN = /\$\$\{|\$\{([^}]*)\}/g;
+const TEMPLATE_TOKEN = /\$\$\{|\$\{([^}]*)\}/g;
 
 /** The text as the file must write it to be read back as itself: every `${` written `$${`. */
 export function escapeTemplateText(text: string): string {
@@ -22,7 +22,7 @@ export function replaceTemplateTokens(text: string, reference: (whole: string, i
 }
 
 /** The `${…}` references of a text (escaped ones left out), as [whole, inside] pairs. */
-export function templateReferences(text: string): Array<[whole: string, inside: string]> {
+function templateReferences(text: string): Array<[whole: string, inside: string]> {
   const out: Array<[string, string]> = [];
   if (!text.includes("${")) return out;
   for (const m of text.matchAll(TEMPLATE_TOKEN)) if (m[1] !== undefined) out.push([m[0], m[1]]);

@@ -13,7 +13,7 @@ const RESET = "\u001b[0m";
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 /** Colour escapes (SGR) removed. */
-export function stripAnsi(s: string): string {
+function stripAnsi(s: string): string {
   return s.replace(SGR, "");
 }
 

@@ -6,7 +6,7 @@
 import { main, type CliIO } from "../cli/index.js";
 import type { Env, Runner } from "./runner.js";
 
-export interface CliRun {
+interface CliRun {
   code: number;
   stdout: string;
   stderr: string;

@@ -48,7 +48,7 @@ export function configArgs(ctx: Context): string[] {
 }
 
 /** The address of this workflow run, when the runner says which it is. */
-export function runUrl(env: Runner["env"], runId = env.GITHUB_RUN_ID): string | undefined {
+function runUrl(env: Runner["env"], runId = env.GITHUB_RUN_ID): string | undefined {
   const { GITHUB_SERVER_URL: server = "https://github.com", GITHUB_REPOSITORY: repo } = env;
   return repo && runId && /^\d+$/.test(runId) ? `${server}/${repo}/actions/runs/${runId}` : undefined;
 }

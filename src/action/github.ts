@@ -51,7 +51,7 @@ export interface Identity {
 /** The job's GITHUB_TOKEN is an installation token of GitHub Actions' app: its comments are this bot's. */
 export const ACTIONS_BOT: Identity = { login: "github-actions[bot]", bot: true };
 
-export class GitHubError extends Error {
+class GitHubError extends Error {
   override name = "GitHubError";
   constructor(
     message: string,

@@ -5,7 +5,7 @@ import { ActionFailed, type Context } from "./context.js";
 import { plan } from "./plan-mode.js";
 import { audit, drift } from "./schedule-modes.js";
 
-export const MODES = ["plan", "apply", "drift", "audit"] as const;
+const MODES = ["plan", "apply", "drift", "audit"] as const;
 export type Mode = (typeof MODES)[number];
 
 export const RUN: Record<Mode, (ctx: Context) => Promise<void>> = { plan, apply, drift, audit };

@@ -34,7 +34,7 @@ function pullRequestOf(ctx: Context): PullRequestEvent | undefined {
 }
 
 /** Creates the plan comment, or updates the Action's own (comments.ts): one per pull request. */
-export async function upsertPlanComment(ctx: Context, issue: number, body: string): Promise<void> {
+async function upsertPlanComment(ctx: Context, issue: number, body: string): Promise<void> {
   const gh = github(ctx);
   const mine = planCommentToUpdate(await gh.listComments(issue), await ctx.identity());
   if (mine) {

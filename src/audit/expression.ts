@@ -77,7 +77,7 @@ function tokenize(text: string): Token[] | undefined {
 }
 
 /** The fields a page URL tells. */
-export function urlFields(pageUrl: string): ReadonlyMap<string, Value> {
+function urlFields(pageUrl: string): ReadonlyMap<string, Value> {
   const u = new URL(pageUrl);
   const path = u.pathname;
   const query = u.search.replace(/^\?/, "");

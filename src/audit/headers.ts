@@ -19,14 +19,14 @@ import type { PageFetch, PageFetchProblem } from "../inventory/index.js";
 import type { DesiredPageHeaders, DesiredPolicy } from "../sections/index.js";
 import { expressionSelects } from "./expression.js";
 
-export type HeaderFindingType =
+type HeaderFindingType =
   | "changed-header"
   | "missing-header"
   | "page-unreachable"
   | "insecure-page"
   | "policy-not-applied";
 
-export const HEADER_REQUIREMENT = "11.6.1";
+const HEADER_REQUIREMENT = "11.6.1";
 
 /** A value the page sent is kept to this many characters in a finding (`seen_length` and `seen_sha256` then). */
 export const MAX_SEEN_CHARS = 4096;
@@ -37,7 +37,7 @@ const POLICY_HEADER: Partial<Record<DesiredPolicy["action"], string>> = {
   log: "content-security-policy-report-only",
 };
 
-export interface PolicyRef {
+interface PolicyRef {
   description: string;
   id?: string;
   action: DesiredPolicy["action"];
@@ -73,10 +73,10 @@ export interface HeaderFinding {
   message: string;
 }
 
-export type PageResult = "ok" | "findings" | "unreachable" | "insecure";
+type PageResult = "ok" | "findings" | "unreachable" | "insecure";
 
 /** One page as the evidence report lists it. */
-export interface HeaderPageRow {
+interface HeaderPageRow {
   url: string;
   final_url?: string;
   status?: number;

@@ -23,7 +23,7 @@ import type {
 } from "./renderer-contract.js";
 import { SarifAuditRenderer, type SarifAuditOptions } from "./sarif.js";
 
-export type { AuditFilters, AuditRenderer, AuditTotals, HeadersMeta, InventoryMeta } from "./renderer-contract.js";
+export type { AuditFilters, AuditRenderer, AuditTotals } from "./renderer-contract.js";
 
 export type AuditFormat = "text" | "json" | "markdown" | "csv" | "sarif";
 export const AUDIT_FORMATS: readonly AuditFormat[] = ["text", "json", "markdown", "csv", "sarif"];
@@ -93,7 +93,7 @@ function formatRenderer(
 }
 
 /** A finding as shown to machines: without the internal sort rank. */
-export function findingRecord(zoneId: string, f: Finding): Record<string, unknown> {
+function findingRecord(zoneId: string, f: Finding): Record<string, unknown> {
   const { rank: _rank, ...rest } = f;
   return { zone_id: zoneId, ...rest };
 }

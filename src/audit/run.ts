@@ -38,7 +38,7 @@ import { ApiError, NetworkError } from "../errors.js";
 import { checkAlerting, type AlertingCheck } from "./alerting.js";
 import { checkPageHeaders, type HeaderCheck } from "./headers.js";
 
-export const AUDIT_PER_PAGE = 100;
+const AUDIT_PER_PAGE = 100;
 export const DEFAULT_AUDIT_LIMIT = 50;
 
 /**
@@ -61,7 +61,7 @@ export type FailOn =
   | "alerting"
   | "any"
   | "none";
-export const FAIL_ON: readonly FailOn[] = [
+const FAIL_ON: readonly FailOn[] = [
   "malicious",
   "lookalike",
   "insecure",
@@ -153,7 +153,7 @@ export interface AuditResult {
 }
 
 /** Pages requested ahead while auditing; each holds at most AUDIT_PER_PAGE items. */
-export const AUDIT_LOOKAHEAD = 4;
+const AUDIT_LOOKAHEAD = 4;
 
 const LIST_PATH: Record<InventoryKind, string> = { script: "scripts", connection: "connections", cookie: "cookies" };
 
@@ -168,7 +168,7 @@ export function auditFilters(opts: AuditOptions): AuditFilters {
 }
 
 /** The list query of one kind: cookies take hosts and page_url but no status. */
-export function listQuery(kind: InventoryKind, filters: AuditFilters): Record<string, string> {
+function listQuery(kind: InventoryKind, filters: AuditFilters): Record<string, string> {
   const q: Record<string, string> = {};
   if (filters.status && kind !== "cookie") q.status = filters.status.join(",");
   if (filters.hosts) q.hosts = filters.hosts.join(",");

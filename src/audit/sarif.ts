@@ -89,7 +89,7 @@ export class SarifAuditRenderer implements AuditRenderer {
  * page that could not be checked at its URL (`headers.urls`), a policy not applied at the policy. Its
  * subject (the fingerprint's): the page URL, with the header or the policy's place.
  */
-export function headerFinding(zone: ZoneName, f: HeaderFinding, at?: ConfigPositions): SarifFinding {
+function headerFinding(zone: ZoneName, f: HeaderFinding, at?: ConfigPositions): SarifFinding {
   const rule: RuleKey = f.type;
   const where =
     f.type === "changed-header" || f.type === "missing-header"
@@ -116,7 +116,7 @@ export function headerFinding(zone: ZoneName, f: HeaderFinding, at?: ConfigPosit
 }
 
 /** A zone with no Page Shield alerting, or whose account's policies could not be read: at the zone. */
-export function alertingFinding(zone: ZoneName, f: AlertingFinding): SarifFinding {
+function alertingFinding(zone: ZoneName, f: AlertingFinding): SarifFinding {
   const { message, requirement, ...rest } = f;
   return {
     rule: f.type,

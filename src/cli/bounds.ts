@@ -14,7 +14,7 @@ export interface BoundFlagValues {
   maxReadBytes?: string;
 }
 
-export const BOUND_ENV = {
+const BOUND_ENV = {
   maxWait: "ZONEFORM_MAX_WAIT",
   deadline: "ZONEFORM_DEADLINE",
   maxBodySize: "ZONEFORM_MAX_BODY_SIZE",

@@ -32,10 +32,10 @@ import { addColorOption, addQuietOption, addVerboseOption } from "./options.js";
 import { addZoneRefOption } from "./zone-ref.js";
 import { addBoundOptions, boundsFromOptions, type BoundFlagValues } from "./bounds.js";
 
-export const DEFAULT_PARALLELISM = 8;
-export const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_PARALLELISM = 8;
+const DEFAULT_TIMEOUT_MS = 30_000;
 const MAX_PARALLELISM = 64;
-export const DEFAULT_RETRIES = 6;
+const DEFAULT_RETRIES = 6;
 const MAX_RETRIES = 10;
 
 export interface ClientFlagValues extends BoundFlagValues {
@@ -309,7 +309,7 @@ export function tokenScope(auth: Auth, accounts: readonly string[] = []): TokenS
 }
 
 /** Service Key authentication ended on this day (real-answers.md: api-deprecations.yaml). */
-export const SERVICE_KEY_END = "2026-09-30";
+const SERVICE_KEY_END = "2026-09-30";
 
 /**
  * The variables of the environment that hold a Cloudflare Service Key, by name: CLOUDFLARE_API_USER_SERVICE_KEY,
@@ -340,7 +340,7 @@ export function serviceKeyNotice(env: Record<string, string | undefined>): strin
 }
 
 /** A list cap from its flag, else its environment variable, else the default: a whole number of at least 1. */
-export function listCap(
+function listCap(
   flag: number | string | undefined,
   env: string | undefined,
   flagName: string,
@@ -361,7 +361,7 @@ export function listCap(
 }
 
 /** `--retries N`: a whole number from 0 to 10. */
-export function parseRetries(value: string): number {
+function parseRetries(value: string): number {
   const n = Number(value.trim());
   if (!/^\d+$/.test(value.trim()) || n > MAX_RETRIES)
     throw new UsageError(`--retries must be a whole number from 0 to ${MAX_RETRIES}, got "${value}"`);

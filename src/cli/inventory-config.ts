@@ -15,7 +15,7 @@ import { scriptInventoryOf, type DesiredState, type DesiredZone } from "../secti
 import type { ScriptInventory } from "../inventory/index.js";
 import type { CliIO } from "./io.js";
 
-export interface ConfiguredInventory {
+interface ConfiguredInventory {
   zone_id: string;
   name?: string;
   inventory: ScriptInventory;

@@ -41,7 +41,7 @@ export function outOption(description: string): Option {
 }
 
 /** A commander parser of a file name given to `flag`: refuses one that is empty or only white space. */
-export function fileName(flag: string): (value: string) => string {
+function fileName(flag: string): (value: string) => string {
   return (value) => {
     if (value.trim() === "")
       throw new UsageError(

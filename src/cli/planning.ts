@@ -120,7 +120,7 @@ export function readingHooks(
  * Reads and plans the zones, showing progress (`plan: 3/40 zones read, …`) until they are read; with
  * --verbose also a line per zone. The progress line is gone when it returns.
  */
-export async function readZones(
+async function readZones(
   client: CloudflareClient,
   desired: DesiredState,
   opts: PlanningOptions,

@@ -11,7 +11,7 @@ import { addColorOption, addQuietOption, addVerboseOption } from "./options.js";
 import { fittedOutput } from "./width.js";
 import { VERSION, type CommandContext, type Register } from "./command.js";
 
-export { VERSION, type CommandContext, type Register } from "./command.js";
+export type { CommandContext } from "./command.js";
 
 /**
  * Every command, in the order of `--help`: its module, loaded alone when the command line names it, so
@@ -19,7 +19,7 @@ export { VERSION, type CommandContext, type Register } from "./command.js";
  * undici). Any other command line (help, a typo) loads them all. In the bundled executable each is a
  * chunk of its own (scripts/bundle-cli.mjs).
  */
-export const COMMANDS: Record<string, () => Promise<{ register: Register }>> = {
+const COMMANDS: Record<string, () => Promise<{ register: Register }>> = {
   validate: () => import("./commands/validate.js"),
   plan: () => import("./commands/plan.js"),
   apply: () => import("./commands/apply.js"),
@@ -109,7 +109,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
  * Help always goes to stdout and exits 0: `zoneform help X Y` is `zoneform X Y --help`, and bare
  * `zoneform` is `zoneform --help` (commander would print it on stderr as an error).
  */
-export function helpRequest(argv: string[]): string[] {
+function helpRequest(argv: string[]): string[] {
   if (argv.length === 0) return ["--help"];
   if (argv[0] === "help" && argv.length > 1) return [...argv.slice(1), "--help"];
   return argv;

@@ -51,7 +51,7 @@ export function formatDuration(ms: number): string {
 }
 
 /** `1200 requests per 300 s`. */
-export function formatLimit(b: { requests: number; seconds: number }): string {
+function formatLimit(b: { requests: number; seconds: number }): string {
   return `${b.requests} requests per ${Number(b.seconds.toFixed(3))} s`;
 }
 
@@ -71,9 +71,9 @@ export function formatWait(
 }
 
 /** Units done before the rate is taken as known: the first ones pay for connections and token checks. */
-export const ETA_MIN_DONE = 3;
+const ETA_MIN_DONE = 3;
 /** Time the phase has run before the rate is taken as known. */
-export const ETA_MIN_ELAPSED_MS = 2000;
+const ETA_MIN_ELAPSED_MS = 2000;
 
 /** The rate is known (an ETA is shown) once ETA_MIN_DONE units are done and ETA_MIN_ELAPSED_MS have passed. */
 function rateKnown(done: number, elapsedMs: number): boolean {
@@ -153,7 +153,7 @@ export interface ProgressOptions {
   every?: (ms: number, fn: () => void) => () => void;
 }
 
-export const DEFAULT_HEARTBEAT_MS = 5000;
+const DEFAULT_HEARTBEAT_MS = 5000;
 /** Waits shorter than this get no line of their own off a terminal. */
 const SHORT_WAIT_MS = 1000;
 const ERASE = "\r\u001b[K";

@@ -6,7 +6,7 @@ import type { Env } from "../model/index.js";
 import type { CliIO, Output } from "./io.js";
 
 /** Narrowest width honoured: below it, lines are fitted to this. */
-export const MIN_WIDTH = 40;
+const MIN_WIDTH = 40;
 
 /** The columns `out` may use, or undefined for no limit. */
 export function outputWidth(out: Output, env: Env): number | undefined {

@@ -21,8 +21,8 @@ import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_READ_BYTES, ReadBudget, WireRequest
 import type { HttpMethod } from "../model/index.js";
 
 export type { ClientStats } from "./attempt-gate.js";
-export { DEFAULT_MAX_LIST_ITEMS, DEFAULT_MAX_LIST_PAGES, DEFAULT_PER_PAGE } from "./list-reader.js";
-export { ANSWER_CONTAINER_BYTES, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_READ_BYTES, MAX_ANSWER_DEPTH } from "./wire.js";
+export { DEFAULT_MAX_LIST_ITEMS, DEFAULT_MAX_LIST_PAGES } from "./list-reader.js";
+export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_READ_BYTES } from "./wire.js";
 
 export interface ClientOptions {
   baseUrl: string;

@@ -52,10 +52,10 @@ export interface TokenScope {
   accountOwned?: boolean;
 }
 
-export const VERIFY_PATH = "user/tokens/verify";
+const VERIFY_PATH = "user/tokens/verify";
 
 /** An account's token check: an account-owned token is checked there. */
-export function accountVerifyPath(accountId: string): string {
+function accountVerifyPath(accountId: string): string {
   return `accounts/${encodeURIComponent(accountId)}/tokens/verify`;
 }
 

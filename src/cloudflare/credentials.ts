@@ -89,7 +89,7 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /** Whether the credentials sent to `url` would travel in clear text to another machine. */
-export function isInsecureBaseUrl(url: URL): boolean {
+function isInsecureBaseUrl(url: URL): boolean {
   return url.protocol === "http:" && !isLoopbackHost(url.hostname);
 }
 

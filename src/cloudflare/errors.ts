@@ -176,7 +176,7 @@ function isEnvelope(v: unknown): v is EnvelopeJson {
 }
 
 /** The API's `errors[]`, tolerating missing codes, odd types and `source.pointer`. */
-export function readErrors(raw: unknown, redact: (s: string) => string = (s) => s): ApiErrorDetail[] {
+function readErrors(raw: unknown, redact: (s: string) => string = (s) => s): ApiErrorDetail[] {
   if (!Array.isArray(raw)) return [];
   const out: ApiErrorDetail[] = [];
   for (const e of raw) {
@@ -218,7 +218,7 @@ const MAX_DOCUMENTATION_URL = 300;
  * spaces or control characters, at most 300 characters) that redaction leaves whole; anything else
  * (http, javascript:, a URL carrying a credential) is dropped, never shown.
  */
-export function documentationUrl(raw: unknown, redact: (s: string) => string = (s) => s): string | undefined {
+function documentationUrl(raw: unknown, redact: (s: string) => string = (s) => s): string | undefined {
   if (typeof raw !== "string" || raw.length > MAX_DOCUMENTATION_URL || !/^https:\/\/[\x21-\x7e]+$/.test(raw))
     return undefined;
   let url: URL;

@@ -1,8 +1,7 @@
 // The Cloudflare API client: one import for the rest of zoneform.
-export type { CloudflareClient, Envelope, PageInfo, RequestOptions } from "./types.js";
+export type { CloudflareClient } from "./types.js";
 export {
   createClient,
-  DEFAULT_PER_PAGE,
   DEFAULT_MAX_LIST_ITEMS,
   DEFAULT_MAX_LIST_PAGES,
   type ClientOptions,
@@ -15,23 +14,7 @@ export {
   type Auth,
   type ResolvedCredentials,
 } from "./credentials.js";
-export { RateLimiter, Semaphore, DEFAULT_RATE_LIMIT, parseRateHeaders, type RateLimit } from "./rate-limiter.js";
-export {
-  DEFAULT_RETRY_POLICY,
-  decideRetry,
-  parseRetryAfter,
-  backoffDelay,
-  isIdempotent,
-  type RetryPolicy,
-} from "./retry.js";
-export {
-  unwrapResponse,
-  networkError,
-  describeErrors,
-  parseJsonExact,
-  JSON_SOURCE_TEXT,
-  type PermissionHint,
-} from "./errors.js";
+export { DEFAULT_RATE_LIMIT, type RateLimit } from "./rate-limiter.js";
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_READ_BYTES } from "./client.js";
 export {
   checkCredentials,

@@ -21,7 +21,7 @@ import {
 type Query = RequestOptions["query"];
 
 /** Default page size of page-style lists: within every paged endpoint's bounds (1–100, 5–50). */
-export const DEFAULT_PER_PAGE = 50;
+const DEFAULT_PER_PAGE = 50;
 
 /**
  * Default cap on the items of one list: the largest real lists (a SaaS zone's custom hostnames, Page Shield scripts)

@@ -225,7 +225,7 @@ export class RequestLoop {
 }
 
 /** `?a=1&b=2`, dropping undefined values; empty string when nothing is left. */
-export function buildQuery(query: Query): string {
+function buildQuery(query: Query): string {
   if (!query) return "";
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) if (v !== undefined) params.append(k, String(v));
@@ -234,7 +234,7 @@ export function buildQuery(query: Query): string {
 }
 
 /** The query string as logged: secret parameters hidden, destination URLs' credentials hidden. */
-export function redactQuery(query: Query): string {
+function redactQuery(query: Query): string {
   if (!query) return "";
   const parts: string[] = [];
   for (const [k, v] of Object.entries(query)) {

@@ -29,8 +29,8 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 };
 
 /** A refused connection is tried again once, after at most REFUSED_DELAY_MS. */
-export const REFUSED_RETRIES = 1;
-export const REFUSED_DELAY_MS = 250;
+const REFUSED_RETRIES = 1;
+const REFUSED_DELAY_MS = 250;
 
 /** Methods that can be re-sent without changing the outcome. */
 export function isIdempotent(method: string): boolean {
@@ -80,7 +80,7 @@ export function isNotSentError(code: string | undefined): boolean {
   return code !== undefined && NOT_SENT_CODES.has(code);
 }
 
-export function isConnectionError(code: string | undefined): boolean {
+function isConnectionError(code: string | undefined): boolean {
   return code !== undefined && (NOT_SENT_CODES.has(code) || TRANSIENT_CODES.has(code));
 }
 

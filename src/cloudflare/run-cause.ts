@@ -6,7 +6,7 @@
 import { ApiError } from "../errors.js";
 
 /** The API prefix every Cloudflare API base URL ends with. */
-export const API_PREFIX = "/client/v4";
+const API_PREFIX = "/client/v4";
 
 /** Connection failures that no retry of this run would get past. */
 const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND"]);

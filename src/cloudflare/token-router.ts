@@ -31,7 +31,7 @@ export function clientFor(routes: TokenRoutes, path: string): CloudflareClient {
 }
 
 /** The clients behind the routes, each once. */
-export function routedClients(routes: TokenRoutes): CloudflareClient[] {
+function routedClients(routes: TokenRoutes): CloudflareClient[] {
   return [...new Set([routes.fallback, ...routes.zones.values(), ...routes.accounts.values()])];
 }
 

@@ -15,15 +15,6 @@ export interface RequestOptions {
   idempotent?: boolean;
 }
 
-/** `result_info` of page-style lists. */
-export interface PageInfo {
-  page: number;
-  per_page: number;
-  count: number;
-  total_count: number;
-  total_pages?: number;
-}
-
 export interface Envelope<T> {
   result: T;
   result_info?: Record<string, unknown>;

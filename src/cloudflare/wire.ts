@@ -27,10 +27,10 @@ export const DEFAULT_MAX_READ_BYTES = 512 * 1024 * 1024;
  * What one object or list of an answer is counted as on top of its text: about what it takes in memory once
  * parsed, so that an answer of many tiny ones (`[[{}],[{}],…]`, 25 times its text once read) is counted as it is.
  */
-export const ANSWER_CONTAINER_BYTES = 64;
+const ANSWER_CONTAINER_BYTES = 64;
 
 /** Deepest nesting of an answer read: real answers nest 9 levels at most; deeper ones would overflow the stack. */
-export const MAX_ANSWER_DEPTH = 32;
+const MAX_ANSWER_DEPTH = 32;
 
 /** An answer cut off because the run's answers went past maxReadBytes: the run is stopped, never retried. */
 const READ_CAP_CODE = "ZONEFORM_READ_CAP";

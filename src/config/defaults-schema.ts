@@ -11,7 +11,7 @@ type Json = Record<string, any>;
 const COPY_SUFFIX = "Default";
 
 /** A property no value meets, with the message to show: the key is listed only to say why not. */
-export function refusal(message: string): Json {
+function refusal(message: string): Json {
   return { description: `Not allowed here: ${message}.`, not: {}, errorMessage: message };
 }
 

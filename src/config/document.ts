@@ -129,6 +129,6 @@ function emptyFile(file: string): ConfigProblem {
   };
 }
 
-export function byPosition(a: ConfigProblem, b: ConfigProblem): number {
+function byPosition(a: ConfigProblem, b: ConfigProblem): number {
   return a.line - b.line || a.column - b.column;
 }

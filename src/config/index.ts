@@ -10,7 +10,6 @@ import { isError } from "./problems.js";
 import type { Env } from "../model/index.js";
 
 export { DEFAULT_CONFIG_PATH } from "./load.js";
-export { getValidator, loadSchema } from "./schema.js";
 export { DEFAULT_MAX_DELETES } from "./normalize.js";
 
 export interface LoadOptions {

@@ -5,13 +5,11 @@
 import type { SecretRef, Env } from "../model/index.js";
 import { childPointer, type Finding } from "./problems.js";
 import { hasEnvReference, replaceTemplateTokens } from "../template.js";
-
-export { hasEnvReference } from "../template.js";
 import { setOwn } from "../data-record.js";
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** zoneform's own credentials: a file (or an edited plan) must never write them into a zone. */
-export const CREDENTIAL_VARIABLES: ReadonlySet<string> = new Set(["CLOUDFLARE_API_TOKEN", "CLOUDFLARE_API_KEY"]);
+const CREDENTIAL_VARIABLES: ReadonlySet<string> = new Set(["CLOUDFLARE_API_TOKEN", "CLOUDFLARE_API_KEY"]);
 
 export interface Interpolated {
   value: unknown;

@@ -58,7 +58,7 @@ function requiredKeyOf(message: string): string {
 }
 
 /** The closest allowed key, if it is close enough to be a misspelling. */
-export function suggestKey(key: string, allowed: string[]): string | undefined {
+function suggestKey(key: string, allowed: string[]): string | undefined {
   if (allowed.length === 0) return undefined;
   const lower = allowed.find((a) => a.toLowerCase() === key.toLowerCase());
   if (lower) return lower;

@@ -8,10 +8,10 @@ import type { ConfigProblem } from "../errors.js";
 import { childPointer, lastSegment, type Locator, type SourcePosition } from "./problems.js";
 
 /** Mapping keys that name a JavaScript object's machinery, never a setting: refused wherever they stand. */
-export const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
+const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
 
 /** More aliases than this in one file is a "billion laughs" attack, not a configuration. */
-export const MAX_ALIAS_COUNT = 100;
+const MAX_ALIAS_COUNT = 100;
 
 export interface ParsedYaml {
   file: string;

@@ -38,7 +38,7 @@ export function loadSchema(): AnySchemaObject {
 }
 
 /** sha256 of the schema file's text: ties a precompiled validator to the schema it was built from. */
-export function schemaHash(): string {
+function schemaHash(): string {
   // node:crypto is loaded only here: `validate` of the bundled CLI does without it.
   const { createHash } = require("node:crypto") as typeof import("node:crypto");
   return createHash("sha256").update(readSchemaText()).digest("hex");
@@ -117,11 +117,17 @@ export function getValidator(): ValidateFunction {
   return validator;
 }
 
-/** Whether getValidator() uses the build's precompiled validator (for tests and the bench). */
+/**
+ * Whether getValidator() uses the build's precompiled validator.
+ * @public test/unit/config/precompiled-schema.test.ts imports it from dist/ (knip cannot follow that path).
+ */
 export function usesPrecompiledValidator(): boolean {
   return getValidator() === loadPrecompiled()?.default;
 }
 
+/**
+ * @public test/unit/config/precompiled-schema.test.ts imports it from dist/ (knip cannot follow that path).
+ */
 export function validateDocument(value: unknown): ErrorObject[] {
   const validate = getValidator();
   return validate(value) ? [] : [...(validate.errors ?? [])];
@@ -144,7 +150,7 @@ export const EDITOR_SCHEMA_FILE = "zoneform.schema.draft-07.json";
 const PACKAGE_JSON_URL = new URL("../../package.json", import.meta.url);
 
 /** The version in package.json (src/config and dist/config both sit two levels below it). */
-export function packageVersion(): string {
+function packageVersion(): string {
   return (JSON.parse(readFileSync(PACKAGE_JSON_URL, "utf8")) as { version: string }).version;
 }
 
@@ -154,7 +160,7 @@ export function packageVersion(): string {
  * document that does not exist; a URN names the schema without pretending to be fetchable. Every
  * `$ref` in the schemas is local (`#/…`), so nothing is ever resolved against it.
  */
-export function schemaId(file: string, version: string = packageVersion()): string {
+function schemaId(file: string, version: string = packageVersion()): string {
   return `urn:zoneform:${version}:schemas/${file}`;
 }
 

@@ -74,10 +74,10 @@ export interface CspOptions {
   threatBelow?: number;
 }
 
-export const DEFAULT_WILDCARD_THRESHOLD = 5;
+const DEFAULT_WILDCARD_THRESHOLD = 5;
 const MAX_EXAMPLES = 10;
 /** Dropped rows kept (distinct kind, reason and host); the rest are counted. */
-export const MAX_DROPPED = 50;
+const MAX_DROPPED = 50;
 const SOURCE_SCHEMES = new Set(["https:", "http:", "wss:", "ws:"]);
 
 interface Origin {

@@ -84,12 +84,12 @@ function shown(value: unknown): string {
 }
 
 /** The longest delay a fault or the latency setting may ask for (10 minutes): longer is no test's business. */
-export const MAX_DELAY_MS = 600_000;
+const MAX_DELAY_MS = 600_000;
 
 /** The largest inventory count of one kind `POST /__emulator/inventory` generates. */
-export const MAX_INVENTORY_ITEMS = 1_000_000;
+const MAX_INVENTORY_ITEMS = 1_000_000;
 
-export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 
 export const positiveInteger = (extra: Partial<FieldRule> = {}): FieldRule => ({
   type: "integer",
@@ -139,7 +139,7 @@ export const pathPatternRule: FieldRule = {
  * ending with a hyphen, at least two of them, at most 253 characters, a top-level label not all digits
  * (so not an IP address).
  */
-export function isHostname(name: string): boolean {
+function isHostname(name: string): boolean {
   if (name.length > 253) return false;
   const labels = name.split(".");
   if (labels.length < 2) return false;

@@ -8,10 +8,10 @@ import { authenticationFault, invalidTokenFault, malformedAuthFault, missingAuth
 import { tokenIdFor } from "./ids.js";
 import type { EmulatorState, TokenDetails } from "./types.js";
 
-export const VERIFY_PATH = "user/tokens/verify";
+const VERIFY_PATH = "user/tokens/verify";
 
 /** Whether a path is a token check: the user's, or an account's (`accounts/{id}/tokens/verify`). */
-export function isVerifyPath(path: string | undefined): boolean {
+function isVerifyPath(path: string | undefined): boolean {
   return path === VERIFY_PATH || (path !== undefined && /^accounts\/[^/]+\/tokens\/verify$/.test(path));
 }
 

@@ -9,7 +9,7 @@
 import type { ApiErrorBody } from "./types.js";
 
 /** Cloudflare's API reference. */
-export const API_REFERENCE = "https://developers.cloudflare.com/api";
+const API_REFERENCE = "https://developers.cloudflare.com/api";
 
 /** The reference page of one operation, e.g. `custom_hostnames`, `edit`. */
 export function operationPage(resource: string, method: string): string {

@@ -33,7 +33,7 @@ export interface ListShape {
 }
 
 /** Where big ids start: 2^53, the first integer JSON.parse cannot tell from its neighbour. */
-export const BIG_ID_BASE = 2n ** 53n;
+const BIG_ID_BASE = 2n ** 53n;
 
 interface ShapeState {
   shape: ListShape;

@@ -18,7 +18,7 @@ interface CompiledRoute {
 export type IdShapes = Readonly<Record<string, (value: string) => boolean>>;
 
 /** The shapes of the ids every area's paths share; parameters no shape names take any non-empty segment. */
-export const CORE_ID_SHAPES: IdShapes = {
+const CORE_ID_SHAPES: IdShapes = {
   zone_id: (v) => HEX_ID.test(v),
   account_id: (v) => HEX_ID.test(v),
 };

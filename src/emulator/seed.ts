@@ -19,10 +19,8 @@ import type { AccountState, EmulatorState, ZonePlanName, ZoneState } from "./typ
 export {
   DEFAULT_EMAIL,
   DEFAULT_KEY,
-  DEFAULT_RATE_LIMIT,
   DEFAULT_TOKEN,
   SEED_ACCOUNT_ID,
-  SEED_TIME,
 } from "./defaults.js";
 
 const SEED_ZONES: Array<{ name: string; plan: ZonePlanName }> = [

@@ -24,8 +24,8 @@ import { BodyError, MAX_API_BODY_BYTES, parseBody, readBody, sendJson, sleep, ty
 import { routedPath, shapeAnswer } from "./list-shapes.js";
 import { isoOf } from "./clock.js";
 
-export const API_PREFIX = "/client/v4/";
-export const ADMIN_PREFIX = "/__emulator";
+const API_PREFIX = "/client/v4/";
+const ADMIN_PREFIX = "/__emulator";
 
 export function createEmulatorServer(rt: EmulatorRuntime): Server {
   return createServer((req, res) => {

@@ -2,7 +2,7 @@
 // that one 400 names all missing or wrong fields (as the real API does for most endpoints).
 import { ApiFault, type ApiErrorBody } from "./types.js";
 
-export type FieldType = "string" | "boolean" | "number" | "integer" | "object" | "array";
+type FieldType = "string" | "boolean" | "number" | "integer" | "object" | "array";
 
 export interface FieldSpec {
   type: FieldType;
@@ -57,7 +57,7 @@ export function requireFields(
 }
 
 /** Returns a message when `value` does not match `spec`, else undefined. */
-export function checkField(name: string, value: unknown, spec: FieldSpec): string | undefined {
+function checkField(name: string, value: unknown, spec: FieldSpec): string | undefined {
   if (!matchesType(value, spec.type)) {
     return `${name} must be ${article(spec.type)} ${spec.type}, got ${describe(value)}`;
   }

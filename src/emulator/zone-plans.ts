@@ -20,7 +20,7 @@ const LABELS: Record<ZonePlanName, string> = {
  * Plan ids: Enterprise's is the recorded one. The others are not recorded, so the emulator derives
  * them (md5 of `plan:<name>`): the emulator's choice; real ids are fixed 32-hex strings per plan.
  */
-export function planId(plan: ZonePlanName): string {
+function planId(plan: ZonePlanName): string {
   return plan === "enterprise" ? RECORDED_ENTERPRISE_PLAN_ID : md5Hex(`plan:${plan}`);
 }
 

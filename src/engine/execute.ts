@@ -59,7 +59,7 @@ export function describeChange(zoneLabel: string, c: Change): string {
  * Whether a failed write may nevertheless have happened: it was sent and no clear answer came back (a
  * dropped connection, a timeout), or the API answered 5xx, which says nothing of whether it was done.
  */
-export function mayHaveWritten(method: string, err: unknown): boolean {
+function mayHaveWritten(method: string, err: unknown): boolean {
   if (method === "GET") return false;
   if (err instanceof NetworkError) return err.info.ambiguous || (err.info.retries ?? 0) > 0;
   // A write retried (after a 5xx or a dropped connection) may have been made by an earlier attempt.

@@ -29,7 +29,7 @@ interface Holder {
   nonce?: string;
 }
 
-export function lockDir(env: Env): string {
+function lockDir(env: Env): string {
   return env.ZONEFORM_LOCK_DIR || join(tmpdir(), "zoneform-locks");
 }
 
@@ -187,7 +187,10 @@ async function acquire(path: string, text: string, me: Holder, depth = 0): Promi
   return { held: false, other };
 }
 
-/** Takes the lock of every zone (in a fixed order), or none; resolves to the release function. */
+/**
+ * Takes the lock of every zone (in a fixed order), or none; resolves to the release function.
+ * @public test/unit/engine/lock-takeover.test.ts imports it from dist/ (knip cannot follow that path).
+ */
 export async function lockZones(
   zoneIds: string[],
   opts: { env: Env; command: string; api: string },

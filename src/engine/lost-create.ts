@@ -12,7 +12,7 @@ import { clipJson } from "../redact.js";
 /** A list item as apply looks at it. */
 export type Item = Record<string, unknown>;
 
-export function isItem(value: unknown): value is Item {
+function isItem(value: unknown): value is Item {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
@@ -28,7 +28,7 @@ export function idList(items: readonly Item[]): string {
 }
 
 /** The key of a finder's list: what "nothing more is sent to that list" names. */
-export function listKey(finder: Finder): string {
+function listKey(finder: Finder): string {
   return `${finder.path}#${finder.list ?? ""}`;
 }
 
@@ -40,7 +40,7 @@ export const MAX_CANDIDATE_READS = 10;
  * reader: every page or cursor to the end, duplicates folded, caps), or its `list` field (an entry point; one that
  * does not exist, 404, holds none). Any other shape is an error, never taken for "none there".
  */
-export async function readFinderItems(client: CloudflareClient, finder: Finder): Promise<unknown[]> {
+async function readFinderItems(client: CloudflareClient, finder: Finder): Promise<unknown[]> {
   try {
     if (finder.list === undefined) return await client.listAll<unknown>(finder.path);
     const answer = await client.request<unknown>("GET", finder.path);

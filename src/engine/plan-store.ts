@@ -7,7 +7,7 @@ import { describeReadProblem, FileReadError, readRegularFile } from "../read-fil
 import { writeFileSafely, type WriteOptions } from "../write-file.js";
 
 /** Largest plan file read: a plan of thousands of zones is a few MiB. */
-export const MAX_PLAN_FILE_BYTES = 64 * 1024 * 1024;
+const MAX_PLAN_FILE_BYTES = 64 * 1024 * 1024;
 
 /**
  * Writes the plan through a new 0600 file put in place of the target, so an existing file's wider mode

@@ -13,8 +13,6 @@ import {
 } from "../sections/index.js";
 import { createReadContext, isReportable, readZone, unitLimiter, type ReadOptions } from "./read.js";
 
-export type { ReadOptions as PlanOptions };
-
 /** What the engine knows of a plan it made: the desired state it was made from and its content's digest then. */
 export interface Seal {
   desired: DesiredState;
@@ -41,7 +39,7 @@ export function sealOf(plan: Plan): Seal | undefined {
  * The checks that need the API before apply (a Logpush destination is valid, its ownership token is
  * right): a separate, explicit step after planning, whose findings are zone errors.
  */
-export async function checkZone(
+async function checkZone(
   ctx: ReadContext,
   zone: DesiredZone,
   zp: ZonePlan,

@@ -20,7 +20,7 @@ import {
 } from "../sections/index.js";
 
 /** Zones read at once per request the client may have in flight. */
-export const ZONES_PER_REQUEST_SLOT = 4;
+const ZONES_PER_REQUEST_SLOT = 4;
 
 export interface ReadOptions {
   client: CloudflareClient;

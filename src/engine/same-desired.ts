@@ -53,7 +53,7 @@ function planned(zone: DesiredZone): Record<string, unknown> {
 }
 
 /** The sections (by their path in the file) and other keys in which two desired zones differ. */
-export function zoneDifferences(a: DesiredZone, b: DesiredZone): string[] {
+function zoneDifferences(a: DesiredZone, b: DesiredZone): string[] {
   const out: string[] = [];
   let restA: unknown = planned(a);
   let restB: unknown = planned(b);

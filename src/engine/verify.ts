@@ -26,7 +26,7 @@ import { canonicalJson } from "../canonical-json.js";
 import { printable } from "../safe-text.js";
 
 /** The configuration document a saved plan was made from. */
-export function desiredDocument(plan: Plan): Record<string, unknown> {
+function desiredDocument(plan: Plan): Record<string, unknown> {
   return {
     version: 1,
     ...(plan.account_id !== undefined ? { account_id: plan.account_id } : {}),
@@ -66,7 +66,7 @@ export async function assertSameInputs(
 }
 
 /** Whether a saved plan's salt is the one derived from its content (true when it binds no value). */
-export function saltMatches(plan: Plan): boolean {
+function saltMatches(plan: Plan): boolean {
   return plan.inputs === undefined || plan.inputs.salt === derivedSalt(plan);
 }
 
@@ -324,7 +324,7 @@ export function assertNoZoneErrors(plan: Plan): void {
 }
 
 /** The zones' errors, each told once with its zone in the text as `{zone}`, followed by the zones it stopped. */
-export function groupZoneErrors(
+function groupZoneErrors(
   zones: ReadonlyArray<{ zone_id: string; name?: string; scope?: "account"; errors: readonly string[] }>,
 ): string[] {
   const groups = new Map<string, string[]>();

@@ -4,7 +4,6 @@ import { SECTIONS } from "../sections/index.js";
 export {
   escapeTemplates,
   newNotes,
-  type EnvVarNote,
   type ExportNotes,
   type SectionContext,
 } from "../sections/index.js";

@@ -34,7 +34,7 @@ export interface SeenScript {
   malicious?: string[];
 }
 
-export interface ScriptVersion {
+interface ScriptVersion {
   hash?: string | null;
   fetched_at?: string | null;
   js_integrity_score?: number | null;
@@ -48,9 +48,9 @@ export interface ScriptDetail {
   page_urls: string[];
 }
 
-export type InventoryFindingType = "lookalike" | "unauthorized" | "changed" | "stale";
+type InventoryFindingType = "lookalike" | "unauthorized" | "changed" | "stale";
 
-export const REQUIREMENT: Record<InventoryFindingType, string> = {
+const REQUIREMENT: Record<InventoryFindingType, string> = {
   lookalike: "6.4.3",
   unauthorized: "6.4.3",
   changed: "11.6.1",
@@ -84,10 +84,10 @@ export interface InventoryFinding {
   message: string;
 }
 
-export type AuthorizedState = "ok" | "changed" | "stale" | "not seen";
+type AuthorizedState = "ok" | "changed" | "stale" | "not seen";
 
 /** One authorized entry as the evidence report lists it. */
-export interface AuthorizedRow {
+interface AuthorizedRow {
   url: string;
   justification: string;
   owner?: string;

@@ -23,13 +23,12 @@ export const MALICIOUS_SCORE_THRESHOLD = 10;
 export const THREAT_SCORE_THRESHOLD = 10;
 
 /** The scores of Cloudflare's verdict, in the order reasons name them. */
-export const THREAT_SCORES = ["magecart_score", "malware_score", "cryptomining_score"] as const;
-export type ThreatScore = (typeof THREAT_SCORES)[number];
-/** Deprecated by Cloudflare; read nowhere in the verdict. */
-export const DEPRECATED_SCORES = ["dataflow_score", "obfuscation_score"] as const;
+const THREAT_SCORES = ["magecart_score", "malware_score", "cryptomining_score"] as const;
+type ThreatScore = (typeof THREAT_SCORES)[number];
+// dataflow_score and obfuscation_score are deprecated by Cloudflare: read nowhere in the verdict.
 
 /** The signals a finding can rest on. */
-export type VerdictSignal = "js_integrity_score" | ThreatScore | "domain_reported_malicious" | "url_reported_malicious";
+type VerdictSignal = "js_integrity_score" | ThreatScore | "domain_reported_malicious" | "url_reported_malicious";
 
 /** The score thresholds of the verdict: strictly below is malicious. */
 export interface ScoreThresholds {
@@ -39,18 +38,18 @@ export interface ScoreThresholds {
   threat: number;
 }
 
-export const DEFAULT_THRESHOLDS: Readonly<ScoreThresholds> = {
+const DEFAULT_THRESHOLDS: Readonly<ScoreThresholds> = {
   js_integrity: MALICIOUS_SCORE_THRESHOLD,
   threat: THREAT_SCORE_THRESHOLD,
 };
 
 /** A number is the js_integrity threshold alone (the threat threshold stays the default). */
-export function thresholdsOf(t: number | Partial<ScoreThresholds> | undefined): ScoreThresholds {
+function thresholdsOf(t: number | Partial<ScoreThresholds> | undefined): ScoreThresholds {
   if (typeof t === "number") return { ...DEFAULT_THRESHOLDS, js_integrity: t };
   return { ...DEFAULT_THRESHOLDS, ...(t ?? {}) };
 }
 
-export const SEVERITY_RANK: Record<Severity, number> = { high: 3, medium: 2, low: 1 };
+const SEVERITY_RANK: Record<Severity, number> = { high: 3, medium: 2, low: 1 };
 
 export interface Finding {
   kind: InventoryKind;

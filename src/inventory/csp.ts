@@ -14,7 +14,7 @@ import { hostSource, urlParts } from "../sections/index.js";
 export { hostPartProblem, hostSource } from "../sections/index.js";
 import type { ScriptInventory } from "./types.js";
 
-export interface InventoryPolicy {
+interface InventoryPolicy {
   description: string;
   action: "allow" | "log";
   expression: string;
@@ -86,7 +86,7 @@ export function pageCondition(pattern: string): string {
   return `http.host eq ${quote(host)} and ${pathTest}`;
 }
 
-export function pagesExpression(pages: readonly string[]): string {
+function pagesExpression(pages: readonly string[]): string {
   const parts = [...new Set(pages)].map(pageCondition);
   if (parts.length === 1) return parts[0]!;
   return parts.map((p) => (p.includes(" and ") ? `(${p})` : p)).join(" or ");

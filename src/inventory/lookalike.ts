@@ -97,7 +97,7 @@ export interface HostReference {
 }
 
 /** A reference of `host` (lower-case ASCII). */
-export function hostReference(host: string, kind: ReferenceKind): HostReference {
+function hostReference(host: string, kind: ReferenceKind): HostReference {
   const registrable = registrableDomain(host);
   const labels = registrable.split(".");
   return { host, kind, registrable, labels, hyphenated: labels.join("-") };

@@ -23,10 +23,10 @@ import { isInsecurePageUrl, pageUrlProblem } from "../sections/index.js";
 export const DEFAULT_PAGE_TIMEOUT_MS = 10_000;
 /** The most `--page-timeout` may be. */
 export const MAX_PAGE_TIMEOUT_MS = 120_000;
-export const MAX_PAGE_HEADER_BYTES = 64 * 1024;
-export const MAX_PAGE_REDIRECTS = 3;
+const MAX_PAGE_HEADER_BYTES = 64 * 1024;
+const MAX_PAGE_REDIRECTS = 3;
 /** Pages fetched at once. */
-export const PAGE_FETCH_PARALLELISM = 4;
+const PAGE_FETCH_PARALLELISM = 4;
 /** A reason or a redirect's Location is kept to this many characters. */
 const MAX_REASON_CHARS = 300;
 
@@ -44,7 +44,7 @@ export type PageFetchProblem =
   | "status";
 
 /** A page that answered (2xx, after same-origin redirects): its headers. */
-export interface PageHeaders {
+interface PageHeaders {
   ok: true;
   /** The URL as the file gives it. */
   url: string;

@@ -13,9 +13,9 @@ import {
 import type { ScriptInventory } from "./types.js";
 import { pageShieldApiPath } from "../sections/index.js";
 
-export const INVENTORY_PER_PAGE = 100;
+const INVENTORY_PER_PAGE = 100;
 /** Every status: a script seen long ago still says when an authorization was last used. */
-export const INVENTORY_STATUSES = ["active", "infrequent", "inactive"];
+const INVENTORY_STATUSES = ["active", "infrequent", "inactive"];
 
 /** The list query for the in-scope pages, as sent (the evidence report shows it). */
 export function inventoryQuery(
@@ -42,7 +42,7 @@ export function seenScriptOf(raw: Record<string, unknown>): SeenScript {
   return s;
 }
 
-export function scriptDetailOf(raw: Record<string, unknown>): ScriptDetail {
+function scriptDetailOf(raw: Record<string, unknown>): ScriptDetail {
   const versions = Array.isArray(raw.versions) ? (raw.versions as Array<Record<string, unknown>>) : [];
   return {
     ...(typeof raw.hash === "string" ? { hash: raw.hash } : {}),
@@ -76,7 +76,7 @@ export async function listInScopeScripts(
 }
 
 /** Reads the details of `ids` (in parallel, under the client's own limits). */
-export async function readScriptDetails(
+async function readScriptDetails(
   client: CloudflareClient,
   zoneId: string,
   ids: readonly string[],

@@ -29,7 +29,7 @@ import { hostReferences } from "./lookalike.js";
 import type { AuthorizedScript } from "./types.js";
 import { addToYaml, YamlShapeError, type YamlAddition } from "./yaml-edit.js";
 
-export { TODO_JUSTIFICATION, isTodoJustification } from "../sections/index.js";
+export { TODO_JUSTIFICATION } from "../sections/index.js";
 
 export interface DraftOptions {
   pages: string[];
@@ -99,7 +99,7 @@ function short(text: string, max = 120): string {
 }
 
 /** One entry per script URL (the most recently seen one's hash), sorted by URL. */
-export function draftEntries(
+function draftEntries(
   scripts: readonly SeenScript[],
   pinHashes = false,
 ): Array<{ entry: AuthorizedScript; seen: SeenScript }> {
@@ -274,7 +274,7 @@ export interface HeaderMerge {
 export type DefaultsMerger = (document: unknown) => { value: unknown; origin(pointer: string): string };
 
 /** Where one list or mapping of the zone's inventory is written in the file. */
-export interface InventoryPart {
+interface InventoryPart {
   /** Its path in the file: below the zone's inventory, or in `defaults:` when the zone takes it from there. */
   path: Array<string | number>;
   /** The zone takes it from `defaults:`: the other zones of the file that take it from there too. */
@@ -329,7 +329,7 @@ function pathOf(pointer: string): string[] {
 }
 
 /** A path as messages name it: `zones[0].page_shield.script_inventory`. */
-export function pathText(path: ReadonlyArray<string | number>): string {
+function pathText(path: ReadonlyArray<string | number>): string {
   return path.map((k, i) => (typeof k === "number" ? `[${k}]` : i === 0 ? k : `.${k}`)).join("");
 }
 

@@ -22,7 +22,7 @@ export interface MigrationConfig {
   rules: Array<Record<string, unknown>>;
 }
 
-export interface ProposedOwasp {
+interface ProposedOwasp {
   enabled: boolean;
   paranoia_level?: number;
   score_threshold?: number;
@@ -30,7 +30,7 @@ export interface ProposedOwasp {
   expression?: string;
 }
 
-export interface ProposedWaf {
+interface ProposedWaf {
   owasp: ProposedOwasp;
   cloudflare_managed: { enabled: boolean; action?: OwaspAction; expression?: string };
 }
@@ -44,7 +44,7 @@ export interface MappedConfig {
 }
 
 /** The last rule of the OWASP ruleset, "949110: Inbound Anomaly Score Exceeded" (API notes). */
-export const OWASP_LAST_RULE_ID = "6179ae15870a4bb7b2d480d4843b323c";
+const OWASP_LAST_RULE_ID = "6179ae15870a4bb7b2d480d4843b323c";
 
 const OWASP_ACTIONS: readonly string[] = ["block", "managed_challenge", "js_challenge", "log", "challenge"];
 

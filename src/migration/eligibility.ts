@@ -26,7 +26,7 @@ export type MigrationMode = "validation" | "pending";
 export const MIGRATION_MODES: readonly MigrationMode[] = ["validation", "pending"];
 
 /** What zoneform says about an ineligible zone, after the API's own reason (spec "Migration rules"). */
-export const INELIGIBLE_ADVICE = [
+const INELIGIBLE_ADVICE = [
   "A zone with URI-based WAF overrides (objects only the API can make) is ineligible until those overrides " +
     "are deleted.",
   "More than 200 firewall rules to migrate, or a firewall rule expression longer than 4 KB: contact " +

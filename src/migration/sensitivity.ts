@@ -2,11 +2,9 @@
 // old sensitivity → paranoia level and anomaly score threshold, old action → new action. The API's
 // proposed configuration already applies it; zoneform uses the table to explain that proposal.
 
-export type OldSensitivity = "high" | "medium" | "low" | "default";
+type OldSensitivity = "high" | "medium" | "low" | "default";
 
-export const SENSITIVITY_MAPPING: Readonly<
-  Record<OldSensitivity, { paranoia_level: number; score_threshold: number }>
-> = {
+const SENSITIVITY_MAPPING: Readonly<Record<OldSensitivity, { paranoia_level: number; score_threshold: number }>> = {
   high: { paranoia_level: 2, score_threshold: 40 },
   medium: { paranoia_level: 1, score_threshold: 25 },
   low: { paranoia_level: 1, score_threshold: 40 },

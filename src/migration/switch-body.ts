@@ -47,7 +47,7 @@ function executedRuleset(rule: Record<string, unknown>): string | undefined {
 const quoted = (v: unknown) => JSON.stringify(typeof v === "string" ? v : String(v ?? ""));
 
 /** One rule in words: action, the ruleset it executes, description, expression and overrides. */
-export function describeRule(rule: Record<string, unknown>): string {
+function describeRule(rule: Record<string, unknown>): string {
   const target = executedRuleset(rule);
   const parts = [String(rule.action)];
   if (target) parts.push(`${RULESET_NAMES[target] ?? "managed ruleset"} (${target})`);

@@ -2,7 +2,7 @@
 // plan can be saved, rendered in any format and tested call by call. Pure types, no imports.
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-export type ChangeKind = "create" | "update" | "delete" | "replace";
+type ChangeKind = "create" | "update" | "delete" | "replace";
 
 /**
  * Where what a POST creates can be found: `GET path` (every page of the list), or its `list` field,

@@ -10,7 +10,7 @@ import type { Plan } from "../model/index.js";
 import { canonicalJson } from "../canonical-json.js";
 
 /** What the digest covers: the whole plan but when it was made and the digest itself. */
-export function digestMaterial(plan: Plan): unknown {
+function digestMaterial(plan: Plan): unknown {
   const { digest: _digest, created_at: _created, ...covered } = plan;
   return covered;
 }

@@ -51,7 +51,7 @@ export async function parsePlanText(text: string, path: string): Promise<Plan> {
 }
 
 /** The format of the plan files this zoneform writes and reads. */
-export const PLAN_FORMAT_VERSION = 3;
+const PLAN_FORMAT_VERSION = 3;
 
 /** A plan given as a value (a parsed plan file, or a plan object), its form checked as `parsePlanText` does. */
 export async function checkPlanDocument(doc: unknown, path: string, name = `the plan file ${path}`): Promise<Plan> {

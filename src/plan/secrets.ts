@@ -12,7 +12,7 @@ import { setOwn } from "../data-record.js";
 import { replaceTemplateTokens } from "../template.js";
 
 /** Credentials inside live values read from the API (destination_conf keys, challenge tokens). */
-export function redactLiveSecrets<T>(value: T): T {
+function redactLiveSecrets<T>(value: T): T {
   return walk(value) as T;
 }
 

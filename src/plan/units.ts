@@ -3,7 +3,6 @@
 // `ZonePlan`; an account's carries `scope: "account"` and the account's id as its `zone_id`, and its
 // calls address `accounts/{id}/…`, as a zone's address `zones/{id}/…`. Pure.
 import type { AccountBase, ZonePlan } from "../model/index.js";
-import { printable } from "../safe-text.js";
 import {
   type ResourceKind,
   ACCOUNT_KINDS,
@@ -22,7 +21,7 @@ export interface PlanUnit {
 }
 
 /** An entry of `accounts:` as the engine plans it. */
-export function accountUnit(account: DesiredAccount): AccountUnit & DesiredAccount {
+function accountUnit(account: DesiredAccount): AccountUnit & DesiredAccount {
   return { ...account, zone_id: account.account_id, scope: "account" };
 }
 
@@ -76,9 +75,4 @@ export function accountDocument(account: AccountBase & Record<string, unknown>):
     ...(prune === false ? { prune: false } : {}),
     ...lists,
   };
-}
-
-/** `unitName`, escaped for a terminal or a log line. */
-export function shownUnit(u: Pick<ZonePlan, "zone_id" | "name" | "scope">): string {
-  return printable(unitName(u));
 }

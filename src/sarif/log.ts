@@ -12,8 +12,7 @@ import { pathToFileURL } from "node:url";
 import { printable, safeJson, sarifMessage } from "../safe-text.js";
 import { INFORMATION_URI, RULE_KEYS, ruleId, sarifRules, type RuleKey, type SarifLevel } from "./rules.js";
 
-export const SARIF_SCHEMA =
-  "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+const SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 export const FINGERPRINT_KEY = "zoneformFinding/v1";
 
 /** A place in a configuration file: `file` as shown in messages (relative to the working directory when inside it). */

@@ -24,14 +24,14 @@ const ALL: ReadonlyArray<SectionPermission> = [
 ];
 
 /** A token permission, as the dashboard names it ("Page Shield") with its level, on a zone or an account. */
-export interface RequiredPermission {
+interface RequiredPermission {
   name: string;
   level: PermissionLevel;
   scope: "zone" | "account";
 }
 
 /** Which token permission a call needs (README "Quick start"), or undefined when zoneform cannot say. */
-export function requiredPermission(method: string, path: string): RequiredPermission | undefined {
+function requiredPermission(method: string, path: string): RequiredPermission | undefined {
   let best: { p: SectionPermission; length: number } | undefined;
   for (const p of ALL) {
     for (const re of p.paths) {

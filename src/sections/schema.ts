@@ -19,7 +19,7 @@ export interface SchemaFragment {
 }
 
 /** Where the base and the fragments are: this folder in the source tree. */
-export const SECTIONS_DIR = new URL("../../src/sections/", import.meta.url);
+const SECTIONS_DIR = new URL("../../src/sections/", import.meta.url);
 
 function addAll(target: Json, from: Json | undefined, what: string): void {
   for (const [key, value] of Object.entries(from ?? {})) {

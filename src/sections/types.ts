@@ -110,7 +110,7 @@ export interface SectionContext {
 export type AccountUnit = ZoneBase & AccountBase & { scope: "account" };
 
 /** What an account's normalizer knows of the file its entry is in. */
-export interface AccountFileContext {
+interface AccountFileContext {
   /** The zones of the file, as written (`zone_id`, `name`). */
   zones: ReadonlyArray<{ zone_id: string; name?: string }>;
 }

@@ -105,7 +105,7 @@ export function envelope(result: unknown, resultInfo?: Record<string, unknown>):
   });
 }
 
-export interface ProxiedRequest {
+interface ProxiedRequest {
   method: string;
   /** Path after /client/v4/, no query. */
   path: string;
@@ -113,7 +113,7 @@ export interface ProxiedRequest {
   body: Buffer;
 }
 
-export interface Upstream {
+interface Upstream {
   status: number;
   headers: Record<string, string>;
   body: Buffer;

@@ -24,7 +24,7 @@ const MODULE_URL_LINE = 'const __zoneformModuleUrl = new URL("../src/action/inde
 let built: Promise<string> | undefined;
 
 /** The Action's bundle, built once per test file into a temporary folder; its path. */
-export function actionBundle(): Promise<string> {
+function actionBundle(): Promise<string> {
   built ??= (async () => {
     const text = await bundleAction();
     if (!text.includes(MODULE_URL_LINE)) throw new Error(`the bundle's banner no longer has: ${MODULE_URL_LINE}`);

@@ -5,8 +5,8 @@
 import { expect } from "vitest";
 import { ACCOUNT, type TestEmulator, runCli, writeConfig, zoneId, type CliResult } from "./cli.js";
 
-export const WAF_PHASE = "http_request_firewall_managed";
-export const LOG_AUTH = "fleet-log-secret-7f3a";
+const WAF_PHASE = "http_request_firewall_managed";
+const LOG_AUTH = "fleet-log-secret-7f3a";
 const OWASP = "4814384a9e5d4991b9815dcfc25d2f1f";
 const CFM = "efb7b8c949ac4650a09736fc376e9aee";
 

@@ -50,7 +50,7 @@ function findStatusKey(doc: Record<string, unknown>, pathTemplate: string, metho
 }
 
 /** The ajv validator for one operation's JSON response, or undefined when the response has no body. */
-export function responseValidator(
+function responseValidator(
   file: string,
   pathTemplate: string,
   method: string,

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseDocument } from "yaml";
 
-export const RECIPES = resolve(import.meta.dirname, "../../examples/ci");
+const RECIPES = resolve(import.meta.dirname, "../../examples/ci");
 
 /** The recipes that install the CLI. */
 export const INSTALLING = ["crontab", "gitlab-ci.yml"] as const;

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readFileSync, readdirSync } from "node:fs";
 
-export const RECORDED_DIR = new URL("../fixtures/recorded/", import.meta.url);
+const RECORDED_DIR = new URL("../fixtures/recorded/", import.meta.url);
 
 export interface Recorded {
   id: string;
@@ -27,14 +27,14 @@ export function recordedNames(): string[] {
     .sort();
 }
 
-export interface ReplayedRequest {
+interface ReplayedRequest {
   method: string;
   path: string;
   query: string;
   body: unknown;
 }
 
-export interface Answer {
+interface Answer {
   status: number;
   body: unknown;
 }

@@ -6,8 +6,8 @@ import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import ts from "typescript5";
 
-export const SDK_ROOT = resolve(import.meta.dirname, "../../node_modules/cloudflare");
-export const SDK_RESOURCES = join(SDK_ROOT, "resources");
+const SDK_ROOT = resolve(import.meta.dirname, "../../node_modules/cloudflare");
+const SDK_RESOURCES = join(SDK_ROOT, "resources");
 
 /** The version of the `cloudflare` package installed. */
 export function sdkVersion(): string {

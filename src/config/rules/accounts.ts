@@ -11,7 +11,7 @@ export function tokenVariable(written: string | undefined): string | undefined {
   return written === undefined ? undefined : WHOLE_REFERENCE.exec(written.trim())?.[1];
 }
 
-export const accountTokenFromEnvironment: Rule = (doc, ctx) => {
+const accountTokenFromEnvironment: Rule = (doc, ctx) => {
   const findings: Finding[] = [];
   for (const { account, pointer } of accountsOf(doc)) {
     if (!("api_token" in account)) continue;
@@ -28,7 +28,7 @@ export const accountTokenFromEnvironment: Rule = (doc, ctx) => {
   return findings;
 };
 
-export const uniqueAccounts: Rule = (doc) => {
+const uniqueAccounts: Rule = (doc) => {
   const findings: Finding[] = [];
   const first = new Map<string, number>();
   for (const { account, pointer } of accountsOf(doc)) {
@@ -46,7 +46,7 @@ export const uniqueAccounts: Rule = (doc) => {
   return findings;
 };
 
-export const accountPruneNeedsList: Rule = (doc) => {
+const accountPruneNeedsList: Rule = (doc) => {
   const findings: Finding[] = [];
   const keys = ACCOUNT_SECTIONS.map((s) => s.key);
   for (const { account, pointer } of accountsOf(doc)) {

@@ -44,7 +44,7 @@ function renderField(c: Colors, f: FieldDiff, kind: Change["kind"]): string {
   return `      ${c.yellow("~")} ${field}: ${before} → ${after}`;
 }
 
-export function renderChangeText(change: Change, c: Colors, verbose = false): string[] {
+function renderChangeText(change: Change, c: Colors, verbose = false): string[] {
   const paint = colorFor(c, change.kind);
   const lines = [`  ${paint(SIGN[change.kind])} ${c.bold(changeTitle(change))}`];
   if (change.summary) lines.push(`      ${c.dim("#")} ${printable(change.summary)}`);

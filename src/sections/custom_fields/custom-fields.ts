@@ -40,7 +40,7 @@ export type FieldList =
 /** The lists with every key filled in: what normalizeCustomFields returns. */
 export type CustomFieldLists = Record<FieldList, string[]> & Pick<DesiredCustomFields, "preserve_duplicates">;
 /** File list → the rule's action_parameters key (cloudflare-go LogCustomFieldRuleActionParameters). */
-export const PARAM_OF: Record<FieldList, string> = {
+const PARAM_OF: Record<FieldList, string> = {
   request_headers: "request_fields",
   transformed_request_headers: "transformed_request_fields",
   response_headers: "response_fields",
@@ -100,7 +100,7 @@ export function fieldsOfRule(rule: LiveRule): CustomFieldLists {
 }
 
 /** A new rule's action_parameters: only the non-empty lists (the API wants at least one, and no empty one). */
-export function customFieldParameters(fields: CustomFieldLists): Record<string, Array<Record<string, unknown>>> {
+function customFieldParameters(fields: CustomFieldLists): Record<string, Array<Record<string, unknown>>> {
   const out: Record<string, Array<Record<string, unknown>>> = {};
   for (const list of LISTS) {
     if (fields[list].length === 0) continue;
@@ -121,7 +121,7 @@ export function customFieldParameters(fields: CustomFieldLists): Record<string, 
  * keys of action_parameters zoneform does not know are sent back unchanged. A list left empty is left
  * out (the API takes no empty list).
  */
-export function patchedParameters(rule: LiveRule, after: CustomFieldLists): Record<string, unknown> {
+function patchedParameters(rule: LiveRule, after: CustomFieldLists): Record<string, unknown> {
   const out: Record<string, unknown> = { ...(rule.action_parameters ?? {}) };
   for (const list of LISTS) {
     const live = new Map<string, Record<string, unknown>>();

@@ -4,7 +4,7 @@ import { jobsOf } from "../logpush_jobs/index.js";
 import { asArray, asRecord, childPointer, zonesOf, type Finding, type Rec, type Rule } from "../rules.js";
 
 /** Custom log fields per zone, all types together. */
-export const MAX_CUSTOM_FIELDS = 40;
+const MAX_CUSTOM_FIELDS = 40;
 
 const FIELD_LISTS = [
   "request_headers",

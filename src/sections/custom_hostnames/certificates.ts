@@ -7,7 +7,7 @@ import { countOwn } from "../../data-record.js";
 import { printable } from "../../safe-text.js";
 import { normalizeCustomHostname, notStated, RETIRED_CA, RETIRING_CA } from "./custom-hostnames.js";
 
-export interface HostnameCertificate {
+interface HostnameCertificate {
   id: string;
   hostname: string;
   /** `""`: the service's default CA; null: the answer has no `certificate_authority` (not stated). */
@@ -23,7 +23,7 @@ export interface HostnameCertificate {
   flagged: boolean;
 }
 
-export interface ZoneCertificates {
+interface ZoneCertificates {
   zone_id: string;
   hostnames: HostnameCertificate[];
   /**
@@ -41,13 +41,13 @@ export interface CertificateReport {
   advice: Record<CertificateType, string>;
 }
 
-export type CertificateType = "custom_hostname" | "universal" | "advanced" | "total_tls" | "custom";
+type CertificateType = "custom_hostname" | "universal" | "advanced" | "total_tls" | "custom";
 
-export const CHAIN_RETIREMENT =
+const CHAIN_RETIREMENT =
   "lets_encrypt's cross-signed chain is no longer used in issuance or bundling since 2024-09-09 and expired " +
   "on 2024-09-30";
 
-export const ADVICE: Readonly<Record<CertificateType, string>> = {
+const ADVICE: Readonly<Record<CertificateType, string>> = {
   custom_hostname:
     "not changed automatically. Set certificate_authority in the file's custom_hostnames to another CA " +
     '(google or ssl_com), then plan and apply; the certificate is re-validated and re-issued. ("" leaves ' +

@@ -54,7 +54,7 @@ export const SSL_WRITABLE = ["method", "type", "bundle_method", "wildcard", "clo
 export const SETTINGS_WRITABLE = ["ciphers", "early_hints", "http2", "min_tls_version", "tls_1_3"] as const;
 
 /** The DCV methods a PATCH accepts (OpenAPI enum); a legacy hostname may still read `cname`. */
-export const PATCH_METHODS = ["http", "txt", "email"] as const;
+const PATCH_METHODS = ["http", "txt", "email"] as const;
 
 /** What a PATCH accepts for each writable field with a known type or enum (OpenAPI `customhostname`). */
 const ACCEPTED: Record<string, (v: unknown) => boolean> = {
@@ -183,7 +183,7 @@ export function normalizeCustomHostname(raw: unknown): LiveCustomHostname {
 }
 
 /** How a CA is named in messages; `issuer` only matters when the answer states no CA. */
-export function caLabel(ca: string | null, issuer?: string): string {
+function caLabel(ca: string | null, issuer?: string): string {
   if (ca === null) return notStated(issuer);
   return ca === "" ? '"" (the default CA)' : ca;
 }
@@ -264,7 +264,7 @@ async function readListed(
 }
 
 /** What a reviewer should know about moving a hostname from one CA to another. */
-export function chainNotes(from: string, to: CertificateAuthority, method: string | undefined): string[] {
+function chainNotes(from: string, to: CertificateAuthority, method: string | undefined): string[] {
   const notes: string[] = [];
   if (from === RETIRED_CA) {
     notes.push(

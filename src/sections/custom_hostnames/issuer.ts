@@ -29,7 +29,7 @@ export const ISSUER_TABLE: readonly IssuerRow[] = [
 ];
 
 /** `CN=R3, O=Let's Encrypt, C=US` → `cnr3oletsencryptcus`: the issuer with case and punctuation dropped. */
-export function normalizeIssuer(issuer: string): string {
+function normalizeIssuer(issuer: string): string {
   return issuer.toLowerCase().replace(/[^a-z0-9]/g, "");
 }
 

@@ -33,7 +33,7 @@ const OPTION_KEYS = new Set([
 const COMPARE_ONLY_DEFAULTS: Record<string, unknown> = { merge_subrequests: false };
 const UPLOAD_LIMITS = ["max_upload_bytes", "max_upload_interval_seconds", "max_upload_records"] as const;
 
-export interface ExportedLogpushJob {
+interface ExportedLogpushJob {
   /** Written when the job's name and dataset repeat live: a number, quoted beyond 2^53. */
   id?: number | string;
   name: string;

@@ -72,7 +72,7 @@ export function closeMatches(name: string, known: Iterable<string>, max = 3): st
 }
 
 /** `base`: the path of the zone or account whose dataset it is (`zones/{id}`, `accounts/{id}`). */
-export function fieldsPath(base: string, dataset: string): string {
+function fieldsPath(base: string, dataset: string): string {
   return [base, "logpush", "datasets", dataset, "fields"].join("/");
 }
 
@@ -104,7 +104,7 @@ interface Outcome {
  * The dataset's field names, read once per run for zones and once for accounts (`base` is the zone's or
  * account's path); a read another zone (or account) failed is made again for this one.
  */
-export async function datasetFields(ctx: ReadContext, base: string, dataset: string): Promise<ReadonlySet<string>> {
+async function datasetFields(ctx: ReadContext, base: string, dataset: string): Promise<ReadonlySet<string>> {
   const ask = (key: string) =>
     ctx.memo<Outcome>(key, () => {
       const path = fieldsPath(base, dataset);

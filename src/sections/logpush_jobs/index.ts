@@ -81,7 +81,7 @@ export const logpushJobs: Section<LogpushZone, LogpushFileZone> & {
  * A job id as the file wrote it (an integer or a string of digits), as exact text. An integer beyond
  * 2^53 was already rounded by the YAML reader: the config rules refuse it before this runs.
  */
-export function jobIdText(id: unknown): string | undefined {
+function jobIdText(id: unknown): string | undefined {
   if (typeof id === "number" && Number.isSafeInteger(id)) return String(id);
   if (typeof id === "string" && /^[0-9]+$/.test(id)) return id.replace(/^0+(?=\d)/, "");
   return undefined;

@@ -52,14 +52,14 @@ export interface LogpushScope<U extends ZoneBase> {
   prune(unit: U): boolean;
 }
 
-export const ZONE_SCOPE: LogpushScope<ZoneWithLogpush> = {
+const ZONE_SCOPE: LogpushScope<ZoneWithLogpush> = {
   word: "zone",
   base: (id) => `zones/${id}`,
   jobs: (zone) => zone.logs?.logpush_jobs,
   prune: (zone) => zone.logs?.prune ?? true,
 };
 
-export const ACCOUNT_SCOPE: LogpushScope<AccountWithLogpush> = {
+const ACCOUNT_SCOPE: LogpushScope<AccountWithLogpush> = {
   word: "account",
   base: (id) => `accounts/${id}`,
   jobs: (account) => account.logpush_jobs,
@@ -143,7 +143,7 @@ function forcedFields(job: DesiredLogpushJob, live: LiveLogpushJob): FieldDiff[]
 }
 
 /** Field-level differences of the mutable fields, secrets hidden. */
-export function jobFieldDiffs(job: DesiredLogpushJob, live: LiveLogpushJob): FieldDiff[] {
+function jobFieldDiffs(job: DesiredLogpushJob, live: LiveLogpushJob): FieldDiff[] {
   const out: FieldDiff[] = [];
   // Only a job pinned by id can differ in name: an unpinned entry matches by name.
   if (job.name !== live.name) out.push({ field: "name", before: live.name, after: job.name });
@@ -256,7 +256,7 @@ function deleteChange(at: Where, live: LiveLogpushJob, note?: string): Change {
  * read the list (not one of `known`) with its name, dataset (and kind), holding exactly what was sent
  * but the write-only ownership_challenge (the filter compared by its JSON value).
  */
-export function createJobOp(at: Where, job: DesiredLogpushJob, known: string[]): Operation {
+function createJobOp(at: Where, job: DesiredLogpushJob, known: string[]): Operation {
   const body = createBody(job);
   const { ownership_challenge: _writeOnly, ...equals } = body;
   return {
@@ -350,7 +350,7 @@ function desiredFor(jobs: readonly DesiredLogpushJob[], change: Change): Desired
 }
 
 /** The Logpush jobs kind of a scope: zones' (`logpushJobs`) or accounts' (`accountLogpushJobs`). */
-export function logpushJobsKind<U extends ZoneBase>(scope: LogpushScope<U>): ResourceKind<LiveLogpushJob[], U> {
+function logpushJobsKind<U extends ZoneBase>(scope: LogpushScope<U>): ResourceKind<LiveLogpushJob[], U> {
   const where = (unit: U): Where => ({ id: unit.zone_id, base: scope.base(unit.zone_id), word: scope.word });
   return {
     name: RESOURCE,

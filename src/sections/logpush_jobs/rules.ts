@@ -39,7 +39,7 @@ export function* jobsOf(doc: unknown): Generator<{ job: Rec; pointer: string; zo
 }
 
 /** Each Logpush job of the document, zones' and accounts' (`accounts[].logpush_jobs`), with its pointer. */
-export function* everyJobOf(doc: unknown): Generator<{ job: Rec; pointer: string }> {
+function* everyJobOf(doc: unknown): Generator<{ job: Rec; pointer: string }> {
   yield* jobsOf(doc);
   for (const { account, pointer } of accountsOf(doc)) {
     for (const { item, pointer: jobPointer } of itemsOf(account.logpush_jobs, `${pointer}/logpush_jobs`)) {
@@ -183,7 +183,7 @@ function flow(value: unknown): string {
  * max_upload_*"): a file that states them is refused with the replacement to write, computed from
  * what it states. Live jobs that still hold them are read as before (see sections/logpush_jobs/live.ts).
  */
-export const deprecatedJobKeys: Rule = (doc) => {
+const deprecatedJobKeys: Rule = (doc) => {
   const findings: Finding[] = [];
   for (const { job, pointer } of everyJobOf(doc)) {
     if (job.logpull_options !== undefined) {
@@ -234,14 +234,10 @@ export const deprecatedJobKeys: Rule = (doc) => {
  * The datasets filter_attack_traffic applies to (cloudflare 7.3.0, resources/logpush/jobs.d.ts: "This
  * option is supported for the http_requests, firewall_events, and network_analytics_logs datasets").
  */
-export const ATTACK_TRAFFIC_DATASETS: readonly string[] = [
-  "http_requests",
-  "firewall_events",
-  "network_analytics_logs",
-];
+const ATTACK_TRAFFIC_DATASETS: readonly string[] = ["http_requests", "firewall_events", "network_analytics_logs"];
 
 /** filter_attack_traffic on another dataset is a value the job cannot hold: refused before any call. */
-export const attackTrafficDatasets: Rule = (doc) => {
+const attackTrafficDatasets: Rule = (doc) => {
   const findings: Finding[] = [];
   for (const { job, pointer } of everyJobOf(doc)) {
     const dataset = asString(job.dataset);

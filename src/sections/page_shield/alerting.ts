@@ -6,7 +6,7 @@ import type { CloudflareClient } from "../../cloudflare/index.js";
 import { clipJson } from "../../redact.js";
 
 /** Every Page Shield alert type starts with it: the family `prune` owns by default. */
-export const PAGE_SHIELD_ALERT_PREFIX = "scriptmonitor_";
+const PAGE_SHIELD_ALERT_PREFIX = "scriptmonitor_";
 
 /**
  * The Page Shield alert types and what each watches, as Cloudflare's Page Shield documentation
@@ -98,7 +98,7 @@ export function isPageShieldAlert(alertType: string): boolean {
 }
 
 /** The fields a PUT may carry (the SDK's PolicyUpdateParams); the rest of a policy is the API's. */
-export const WRITABLE_FIELDS = [
+const WRITABLE_FIELDS = [
   "name",
   "alert_type",
   "enabled",

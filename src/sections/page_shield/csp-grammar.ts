@@ -11,7 +11,7 @@
 //   path-part   = path-absolute (RFC 3986), without `;` and `,` (CSP asks for them percent-encoded)
 
 /** The directives of CSP Level 3 (and the older ones browsers still read), lower-case. */
-export const CSP_DIRECTIVES: ReadonlySet<string> = new Set([
+const CSP_DIRECTIVES: ReadonlySet<string> = new Set([
   "base-uri",
   "block-all-mixed-content",
   "child-src",

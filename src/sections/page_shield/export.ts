@@ -10,7 +10,7 @@ import type { SectionContext } from "../export-context.js";
 
 const ACTIONS = new Set<string>(POLICY_ACTIONS);
 
-export interface ExportedPolicy {
+interface ExportedPolicy {
   id?: string;
   description: string;
   action: string;

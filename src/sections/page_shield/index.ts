@@ -22,26 +22,16 @@ import type {
 export type * from "./types.js";
 export {
   isPrefix,
-  pageMatcher,
   pagePatternProblem,
-  urlCovers,
   urlMatches,
-  urlPatternProblem,
 } from "./inventory-match.js";
 export {
-  CSP_DIRECTIVES,
   hostPartProblem,
   hostSource,
-  policyValueProblems,
-  sourceExpressionProblem,
 } from "./csp-grammar.js";
-export { hasUserinfo, invisibleCharacters, urlParts, withoutInvisible, type UrlParts } from "./url-parts.js";
+export { invisibleCharacters, urlParts, withoutInvisible } from "./url-parts.js";
 export {
-  headerNameProblem,
-  headerValueProblem,
   isInsecurePageUrl,
-  isLoopbackHttp,
-  LOOPBACK_HOSTS,
   pageUrlProblem,
   SECURITY_HEADERS,
 } from "./page-headers.js";

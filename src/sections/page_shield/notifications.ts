@@ -68,7 +68,7 @@ const sameSet = (a: readonly string[] | undefined, b: readonly string[] | undefi
   a === undefined || b === undefined ? a === b : new Set(a).size === new Set(b).size && a.every((x) => b.includes(x));
 
 /** What differs between an entry and the live policy it is, field by field. */
-export function policyFieldDiffs(want: DesiredNotification, live: LiveNotification): FieldDiff[] {
+function policyFieldDiffs(want: DesiredNotification, live: LiveNotification): FieldDiff[] {
   const out: FieldDiff[] = [];
   // Only a pinned entry can differ in name or alert type: an unpinned one matches by them.
   if (want.name !== live.name) out.push({ field: "name", before: live.name, after: want.name });
@@ -90,7 +90,7 @@ function shown(live: LiveNotification): Record<string, unknown> {
 }
 
 /** The POST of a new policy, and how apply tells it apart after a lost answer (op.finds). */
-export function createPolicyOp(accountId: string, want: DesiredNotification, known: string[]): Operation {
+function createPolicyOp(accountId: string, want: DesiredNotification, known: string[]): Operation {
   return {
     method: "POST",
     path: policiesPath(accountId),

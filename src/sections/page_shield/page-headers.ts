@@ -5,7 +5,7 @@
 import { invisibleCharacters, urlParts } from "./url-parts.js";
 
 /** The hosts a payment page may be fetched from over plain `http://` (a test's own server). */
-export const LOOPBACK_HOSTS: readonly string[] = ["127.0.0.1", "localhost", "[::1]"];
+const LOOPBACK_HOSTS: readonly string[] = ["127.0.0.1", "localhost", "[::1]"];
 
 /**
  * The security headers `inventory --headers` drafts pins of, in this order: those present on the
@@ -25,7 +25,7 @@ export const SECURITY_HEADERS: readonly string[] = [
 ];
 
 /** Whether `url` is plain `http://` to a loopback host (127.0.0.1, localhost, [::1]), with any port. */
-export function isLoopbackHttp(url: string): boolean {
+function isLoopbackHttp(url: string): boolean {
   const parts = urlParts(url);
   return parts?.scheme === "http" && LOOPBACK_HOSTS.includes(parts.host.toLowerCase());
 }

@@ -60,7 +60,7 @@ export function normalizePolicy(input: unknown): LivePolicy {
  * Every field is one the file states (enabled defaults to true), so the body is the live policy with
  * the planned changes, and the outcome is the same either way.
  */
-export function policyBody(p: DesiredPolicy): DesiredPolicy {
+function policyBody(p: DesiredPolicy): DesiredPolicy {
   return { description: p.description, action: p.action, expression: p.expression, value: p.value, enabled: p.enabled };
 }
 
@@ -97,7 +97,7 @@ const IDENTITY: IdentityRule<DesiredPolicy, LivePolicy> = {
  * The POST of a new policy, and how apply tells it apart after a lost answer: a policy new since the
  * plan read the list (not one of `known`) holding exactly this body (`enabled` may read back as text).
  */
-export function createPolicyOp(zoneId: string, body: DesiredPolicy, known: string[]): Operation {
+function createPolicyOp(zoneId: string, body: DesiredPolicy, known: string[]): Operation {
   const path = zonePath(zoneId, "page_shield", "policies");
   return {
     method: "POST",

@@ -46,7 +46,7 @@ export const pruneNeedsPolicies: Rule = pruneNeedsList("page_shield", "policies"
  * a token would end the directive there (errors); unknown sources and repeated directives are warned
  * about (src/sections/page_shield/csp-grammar.ts).
  */
-export const policyValues: Rule = (doc, ctx) => {
+const policyValues: Rule = (doc, ctx) => {
   const findings: Finding[] = [];
   for (const { zone, pointer } of zonesOf(doc)) {
     for (const { item, pointer: at } of itemsOf(
@@ -73,7 +73,7 @@ export const policyValues: Rule = (doc, ctx) => {
  * warned about); duplicate or overlapping entries (two equal urls or prefixes, a url a prefix covers)
  * are warned about, as is a hash pin on a prefix (it then applies to every script under it).
  */
-export const scriptInventoryEntries: Rule = (doc) => {
+const scriptInventoryEntries: Rule = (doc) => {
   const findings: Finding[] = [];
   for (const { zone, pointer } of zonesOf(doc)) {
     const inv = asRecord(asRecord(zone.page_shield)?.script_inventory);
@@ -150,7 +150,7 @@ export const scriptInventoryEntries: Rule = (doc) => {
  * inventory's page patterns or given twice warned about; each pinned header a lower-case HTTP field
  * name with a value a page can send as it is written; nothing pinned at all warned about.
  */
-export const pageHeaderEntries: Rule = (doc, ctx) => {
+const pageHeaderEntries: Rule = (doc, ctx) => {
   const findings: Finding[] = [];
   for (const { zone, pointer } of zonesOf(doc)) {
     const inv = asRecord(asRecord(zone.page_shield)?.script_inventory);

@@ -49,7 +49,7 @@ function assertSettingsShape(
  * takes all three, each optional; whether a PUT resets one it leaves out is not documented, so none
  * is left out). A setting the answer did not state is sent only when the file sets it.
  */
-export function settingsBody(live: Settings, fields: ReadonlyArray<{ field: string; after?: unknown }>): Settings {
+function settingsBody(live: Settings, fields: ReadonlyArray<{ field: string; after?: unknown }>): Settings {
   const changed = Object.fromEntries(fields.map((f) => [f.field, f.after]));
   return pick({ ...live, ...changed } as Settings, SETTINGS);
 }

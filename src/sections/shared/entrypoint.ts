@@ -31,10 +31,10 @@ export interface Entrypoint {
 const READ_ONLY = new Set(["id", "version", "last_updated", "categories"]);
 
 /** The name Cloudflare's own examples give a zone's phase entry point. */
-export const ENTRYPOINT_NAME = "Zone-level phase entry point";
+const ENTRYPOINT_NAME = "Zone-level phase entry point";
 
 /** True for "this zone has no entry point ruleset in the phase yet": the API's own 404 / code 10003. */
-export function isMissingEntrypoint(err: unknown): boolean {
+function isMissingEntrypoint(err: unknown): boolean {
   return err instanceof ApiError && err.isNotFound();
 }
 

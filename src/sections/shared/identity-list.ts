@@ -24,7 +24,7 @@ export interface IdentityRule<D, L> {
   describeLive: (l: L) => string;
 }
 
-export interface IdentityMatch<D, L> {
+interface IdentityMatch<D, L> {
   want: D;
   /** The live object this entry is (undefined: create). */
   live?: L;

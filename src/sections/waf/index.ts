@@ -7,7 +7,6 @@ import type { DesiredWaf, WafFileZone, WafZone } from "./types.js";
 import { wafManagedRules } from "./waf-managed.js";
 
 export type * from "./types.js";
-export { SCORE_THRESHOLDS } from "./normalize.js";
 // What `waf-migration` builds on: the managed rulesets, the entry point's shape, the OWASP intent.
 export {
   CLOUDFLARE_MANAGED_RULESET_ID,

@@ -29,7 +29,7 @@ export interface RuleOverride {
   [key: string]: unknown;
 }
 
-export interface ExecuteOverrides {
+interface ExecuteOverrides {
   action?: string;
   enabled?: boolean;
   categories?: CategoryOverride[];

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const SRC = fileURLToPath(new URL("../../../src/", import.meta.url));
+const SRC = fileURLToPath(new URL("../../../src/", import.meta.url));
 
 export interface SourceFile {
   /** Relative to src/, with forward slashes: `sections/waf/index.ts`. */

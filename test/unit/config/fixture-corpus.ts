@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 
 export const CONFIG_FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../fixtures/config");
 
-export interface Expectation {
+interface Expectation {
   line: number;
   column: number;
   pointer: string;

@@ -28,16 +28,16 @@ type Ssl = Record<string, unknown>;
 /** The reference page of editing a custom hostname (its PATCH). */
 const CUSTOM_HOSTNAME_EDIT = operationPage("custom_hostnames", "edit");
 
-export const CUSTOM_HOSTNAME_PAGING: PageBounds = { min: 5, max: 50, default: 20 };
+const CUSTOM_HOSTNAME_PAGING: PageBounds = { min: 5, max: 50, default: 20 };
 
 /** `""` means the service's default CA (accepted on input, never read back). */
-export const CERTIFICATE_AUTHORITIES = ["digicert", "google", "lets_encrypt", "ssl_com", ""] as const;
+const CERTIFICATE_AUTHORITIES = ["digicert", "google", "lets_encrypt", "ssl_com", ""] as const;
 
 /**
  * Code of the refusal to change the CA of a hostname with an uploaded certificate: 1400 is the
  * emulator's choice (the real code is not recorded); clients should key on the 400.
  */
-export const UPLOADED_CA_CODE = 1400;
+const UPLOADED_CA_CODE = 1400;
 
 /**
  * Choosing a CA on a zone whose plan is not Enterprise (real-answers.md, "custom hostname CA": error
@@ -46,8 +46,8 @@ export const UPLOADED_CA_CODE = 1400;
  * only a change; `""` (the default, Cloudflare's choice) is not a choice and passes. The status (400)
  * is the emulator's choice: the sources give the code and message only.
  */
-export const CA_NEEDS_ENTERPRISE_CODE = 1459;
-export const CA_NEEDS_ENTERPRISE_MESSAGE =
+const CA_NEEDS_ENTERPRISE_CODE = 1459;
+const CA_NEEDS_ENTERPRISE_MESSAGE =
   "Certificate Authority selection is only available on an Enterprise plan.  If you're interested in the " +
   "Enterprise plan,  " +
   "please fill out this form and someone from our sales team will contact you: " +

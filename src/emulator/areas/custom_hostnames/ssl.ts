@@ -16,7 +16,7 @@ type Ssl = Record<string, unknown>;
 export const DEFAULT_CERTIFICATE_AUTHORITY = "google";
 
 /** The certificate text of the seed's uploaded certificates (a placeholder, not a real certificate). */
-export const PLACEHOLDER_CERTIFICATE =
+const PLACEHOLDER_CERTIFICATE =
   "-----BEGIN CERTIFICATE-----\nPLACEHOLDER+UPLOADED+CERTIFICATE+OF+THE+ZONEFORM+EMULATOR\n-----END CERTIFICATE-----\n";
 
 /** An uploaded (custom) certificate: Cloudflare issues nothing for it, so it has no CA to change. */

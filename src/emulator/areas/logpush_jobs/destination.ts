@@ -5,11 +5,11 @@
 import { ownershipToken } from "./ownership.js";
 import { ApiFault } from "../../types.js";
 
-export const DESTINATION_SCHEMES = ["r2", "gs", "s3", "sumo", "https", "azure", "splunk", "datadog"] as const;
+const DESTINATION_SCHEMES = ["r2", "gs", "s3", "sumo", "https", "azure", "splunk", "datadog"] as const;
 /** Storage destinations prove ownership with a token written into the bucket. */
-export const OWNERSHIP_SCHEMES = ["s3", "gs", "azure"] as const;
-export const MAX_DESTINATION_LENGTH = 4096;
-export const UNREACHABLE_PREFIX = "invalid-";
+const OWNERSHIP_SCHEMES = ["s3", "gs", "azure"] as const;
+const MAX_DESTINATION_LENGTH = 4096;
+const UNREACHABLE_PREFIX = "invalid-";
 
 /** Codes for logpush errors (≥ 1000 as the schema requires; the real ones are not documented). */
 export const LOGPUSH_CODE = { invalid: 1004, destination: 1002, ownership: 1003, notFound: 1000 } as const;

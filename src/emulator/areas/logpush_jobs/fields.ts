@@ -99,8 +99,8 @@ const ACCOUNT_DATASETS: Record<string, string> = {
   workers_trace_events: WORKERS_TRACE_EVENTS,
 };
 
-export const LOGPUSH_DATASETS = Object.keys(DATASETS);
-export const ACCOUNT_LOGPUSH_DATASETS = Object.keys(ACCOUNT_DATASETS);
+const LOGPUSH_DATASETS = Object.keys(DATASETS);
+const ACCOUNT_LOGPUSH_DATASETS = Object.keys(ACCOUNT_DATASETS);
 
 /** The datasets of a zone's jobs, or with `account` of an account's. */
 export function datasetsOf(scope: "zone" | "account"): string[] {

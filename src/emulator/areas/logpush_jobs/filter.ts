@@ -4,7 +4,7 @@
 import { LOGPUSH_CODE } from "./destination.js";
 import { ApiFault } from "../../types.js";
 
-export const FILTER_OPERATORS = [
+const FILTER_OPERATORS = [
   "eq",
   "!eq",
   "lt",
@@ -20,8 +20,8 @@ export const FILTER_OPERATORS = [
   "in",
   "!in",
 ] as const;
-export const MAX_FILTER_OPERATORS = 30;
-export const MAX_FILTER_BYTES = 1000;
+const MAX_FILTER_OPERATORS = 30;
+const MAX_FILTER_BYTES = 1000;
 
 /**
  * Validates a filter and returns it as stored: compact JSON (the API re-serialises it, so clients

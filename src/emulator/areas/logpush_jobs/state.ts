@@ -3,16 +3,16 @@
 /** A Logpush job as stored: exactly the fields its answers show (integer id). */
 export type LogpushJob = Record<string, unknown> & { id: number };
 
-export interface LogpushZoneState {
+interface LogpushZoneState {
   logpush_jobs: LogpushJob[];
 }
 
 /** An account's own Logpush jobs (`accounts/{id}/logpush/jobs`). */
-export interface LogpushAccountState {
+interface LogpushAccountState {
   logpush_jobs: LogpushJob[];
 }
 
-export interface LogpushCounters {
+interface LogpushCounters {
   /** Next logpush job id (integers, account-wide). */
   next_job_id: number;
 }

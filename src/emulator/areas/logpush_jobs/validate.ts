@@ -5,7 +5,7 @@
 import { LOGPUSH_CODE } from "./destination.js";
 import { ApiFault, type ApiErrorBody } from "../../types.js";
 
-export const TIMESTAMP_FORMATS = ["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"] as const;
+const TIMESTAMP_FORMATS = ["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"] as const;
 const CVE_KEY = "CVE-2021-44228";
 /** The 2024 schema's misspelling of CVE_KEY, still accepted on input. */
 const CVE_KEY_TYPO = "CVE-2021-4428";
@@ -21,13 +21,13 @@ const STRING_OPTIONS = [
 ] as const;
 
 /** Bounds of the max_upload_* fields: 0 disables, else within [min, max]. */
-export const UPLOAD_BOUNDS: Record<string, [number, number]> = {
+const UPLOAD_BOUNDS: Record<string, [number, number]> = {
   max_upload_bytes: [5_000_000, 1_000_000_000],
   max_upload_interval_seconds: [30, 300],
   max_upload_records: [1_000, 1_000_000],
 };
 
-export const NAME_PATTERN = /^[a-zA-Z0-9\-.]*$/;
+const NAME_PATTERN = /^[a-zA-Z0-9\-.]*$/;
 
 /**
  * Returns output_options as they will be stored (the options set, none added), or null; collects
@@ -137,11 +137,7 @@ export function checkJobScalars(body: Record<string, unknown>, errors: ApiErrorB
  * dataset is refused (the emulator's choice: no answer of the real API to it is recorded); `false`
  * changes nothing and is accepted.
  */
-export const ATTACK_TRAFFIC_DATASETS: readonly string[] = [
-  "http_requests",
-  "firewall_events",
-  "network_analytics_logs",
-];
+const ATTACK_TRAFFIC_DATASETS: readonly string[] = ["http_requests", "firewall_events", "network_analytics_logs"];
 
 export function checkAttackTraffic(value: unknown, dataset: string, errors: ApiErrorBody[]): void {
   if (value === true && !ATTACK_TRAFFIC_DATASETS.includes(dataset)) {

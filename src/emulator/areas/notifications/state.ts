@@ -4,7 +4,7 @@
 export type AlertingPolicy = Record<string, unknown> & { id: string };
 
 /** An account's notification policies (absent on an entry another area made: none). */
-export interface NotificationsAccountState {
+interface NotificationsAccountState {
   alerting_policies?: AlertingPolicy[];
 }
 

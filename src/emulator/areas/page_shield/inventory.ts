@@ -170,7 +170,7 @@ const PAYMENT_SCRIPTS: ReadonlyArray<{
  * The payment-page scripts: each seen in the last day on its pages, first seen 20–200 days earlier,
  * with 1–3 versions fetched in order (the last one's hash is the script's `hash`).
  */
-export function generatePaymentScripts(zoneName: string, nowMs: number, rng: () => number): Item[] {
+function generatePaymentScripts(zoneName: string, nowMs: number, rng: () => number): Item[] {
   const now = Math.floor(nowMs / 1000) * 1000;
   return PAYMENT_SCRIPTS.map((p) => {
     const first = now - (20 + Math.floor(rng() * 180)) * DAY_MS;

@@ -18,7 +18,7 @@ function commaList(query: URLSearchParams, name: string): string[] | undefined {
 }
 
 /** `*x`, `x*`, `*x*` and exact match, case-insensitive as hostnames are. */
-export function wildcardMatcher(pattern: string): (value: string) => boolean {
+function wildcardMatcher(pattern: string): (value: string) => boolean {
   const p = pattern.toLowerCase();
   const start = p.startsWith("*");
   const end = p.endsWith("*") && p.length > 1;
@@ -112,7 +112,7 @@ export function orderItems(items: Item[], query: URLSearchParams, isMalicious?: 
  * a magecart, malware or cryptomining score below 10 (no documented number; zoneform's default), or a
  * domain or URL report. dataflow_score and obfuscation_score (deprecated) play no part.
  */
-export const EMULATED_SCORE_THRESHOLD = 10;
+const EMULATED_SCORE_THRESHOLD = 10;
 const VERDICT_SCORES = ["js_integrity_score", "magecart_score", "malware_score", "cryptomining_score"];
 
 export function isMaliciousItem(item: Item): boolean {

@@ -8,7 +8,7 @@ import { requireFields, type FieldSpec } from "../../validate.js";
 import { cookieFilters, isMaliciousItem, orderItems, rejectExport, resourceFilters, type Item } from "./query.js";
 
 /** per_page bounds of the inventory lists; the default is the emulator's choice (not documented). */
-export const PAGE_SHIELD_PAGING: PageBounds = { min: 1, max: 100, default: 15 };
+const PAGE_SHIELD_PAGING: PageBounds = { min: 1, max: 100, default: 15 };
 
 /** 2026 added `add_reporting_directives` to log | allow. */
 const POLICY_ACTIONS = ["log", "allow", "add_reporting_directives"] as const;

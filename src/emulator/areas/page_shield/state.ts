@@ -2,7 +2,7 @@
 // detected (scripts, connections, cookies), each item stored as its answers show it.
 
 /** An inventory item or a policy: the fields its answers show, with its 32-hex id. */
-export type PageShieldItem = Record<string, unknown> & { id: string };
+type PageShieldItem = Record<string, unknown> & { id: string };
 
 export interface PageShieldZoneState {
   page_shield: {

@@ -8,7 +8,7 @@ import type { Rule } from "./state.js";
 export const OWASP_RULESET_ID = "4814384a9e5d4991b9815dcfc25d2f1f";
 /** "949110: Inbound Anomaly Score Exceeded", the rule that turns the summed score into an action. */
 export const OWASP_THRESHOLD_RULE_ID = "6179ae15870a4bb7b2d480d4843b323c";
-export const OWASP_DEFAULT_THRESHOLD = 40;
+const OWASP_DEFAULT_THRESHOLD = 40;
 /** Actions Cloudflare accepts when overriding a rule of the OWASP ruleset. */
 export const OWASP_OVERRIDE_ACTIONS = ["block", "managed_challenge", "js_challenge", "log", "challenge"] as const;
 

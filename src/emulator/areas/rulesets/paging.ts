@@ -4,7 +4,7 @@
 // encodes the offset of the next item.
 import { ApiFault } from "../../types.js";
 
-export const RULESETS_PER_PAGE = { min: 1, max: 100, default: 50 } as const;
+const RULESETS_PER_PAGE = { min: 1, max: 100, default: 50 } as const;
 
 /**
  * Without `cursor` or `per_page` the whole list comes back with no `result_info`, as the recorded zone

@@ -286,7 +286,7 @@ function requireWritable(req: RouteRequest, zone: ZoneState): Ruleset {
   throw notFound(`could not find ruleset ${id}`);
 }
 
-export function requirePhase(phase: string | undefined): string {
+function requirePhase(phase: string | undefined): string {
   if (!phase || !(RULESET_PHASES as readonly string[]).includes(phase)) {
     throw new ApiFault(400, [
       {

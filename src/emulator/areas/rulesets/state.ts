@@ -28,11 +28,11 @@ export interface Ruleset {
   rules: Rule[];
 }
 
-export interface RulesetsZoneState {
+interface RulesetsZoneState {
   rulesets: Ruleset[];
 }
 
-export interface RulesetsAccountState {
+interface RulesetsAccountState {
   /** Account-level managed rulesets (OWASP Core, Cloudflare Managed). */
   account_rulesets: Ruleset[];
 }

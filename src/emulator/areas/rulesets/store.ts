@@ -10,7 +10,7 @@ import type { Rule, Ruleset } from "./state.js";
 
 export type RulePosition = { before: string } | { after: string } | { index: number };
 
-export function newId(): string {
+function newId(): string {
   return randomId();
 }
 

@@ -9,7 +9,7 @@ import type { Ruleset } from "./state.js";
 export const RULESET_CODE = { invalid: 20021, kindExceeded: 20217, previousWaf: 20219, notFound: 10003 } as const;
 
 /** Actions of the 2024 schema's rule discriminator. */
-export const RULE_ACTIONS = [
+const RULE_ACTIONS = [
   "block",
   "challenge",
   "compress_response",
@@ -60,13 +60,13 @@ export const RULESET_PHASES = [
 ] as const;
 
 /** Custom log fields per zone, all types together (spec "Limits"). */
-export const MAX_CUSTOM_LOG_FIELDS = 40;
+const MAX_CUSTOM_LOG_FIELDS = 40;
 /**
  * score_threshold bounds. CRS scores are sums of per-rule increments (3 to 5), so 0 would act on every
  * request and nothing sensible lies beyond 1000; the dashboard's own choices are 25, 40 and 60.
  */
-export const SCORE_THRESHOLD_MIN = 1;
-export const SCORE_THRESHOLD_MAX = 1000;
+const SCORE_THRESHOLD_MIN = 1;
+const SCORE_THRESHOLD_MAX = 1000;
 
 /** A rule as the client may write it (read-only fields stripped). */
 export interface RuleInput {

@@ -6,13 +6,13 @@ import { CLOUDFLARE_MANAGED_RULESET_ID } from "../rulesets/seed.js";
 import { ApiFault, type RouteRequest, type ZoneState } from "../../types.js";
 
 /** Code of every refused migration request (the real one is not known; clients key on 400). */
-export const WAF_MIGRATION_CODE = 20230;
+const WAF_MIGRATION_CODE = 20230;
 
 type Sensitivity = ZoneState["waf_migration"]["old_sensitivity"];
 type OldAction = ZoneState["waf_migration"]["old_action"];
 
 /** Spec table "Sensitivity mapping". */
-export const SENSITIVITY_MAPPING: Record<Sensitivity, { paranoia_level: number; score_threshold: number }> = {
+const SENSITIVITY_MAPPING: Record<Sensitivity, { paranoia_level: number; score_threshold: number }> = {
   high: { paranoia_level: 2, score_threshold: 40 },
   medium: { paranoia_level: 1, score_threshold: 25 },
   low: { paranoia_level: 1, score_threshold: 40 },
@@ -20,7 +20,7 @@ export const SENSITIVITY_MAPPING: Record<Sensitivity, { paranoia_level: number; 
 };
 
 /** Simulate becomes log; the old challenge maps to its current equivalent, the managed challenge. */
-export const ACTION_MAPPING: Record<OldAction, string> = {
+const ACTION_MAPPING: Record<OldAction, string> = {
   simulate: "log",
   block: "block",
   challenge: "managed_challenge",

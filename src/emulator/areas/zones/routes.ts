@@ -6,10 +6,10 @@ import type { Route, RouteRequest, RouteResponse, ZoneState } from "../../types.
 import { planObject } from "../../zone-plans.js";
 
 /** per_page bounds of the zones list: 5–50, default 20 (the List Zones reference's bounds). */
-export const ZONE_PAGING: PageBounds = { min: 5, max: 50, default: 20 };
+const ZONE_PAGING: PageBounds = { min: 5, max: 50, default: 20 };
 
 /** A zone answer: the emulator's fields, overridden by what a recorded answer showed (`details`). */
-export function zoneDetails(zone: ZoneState): Record<string, unknown> {
+function zoneDetails(zone: ZoneState): Record<string, unknown> {
   return {
     id: zone.id,
     name: zone.name,
