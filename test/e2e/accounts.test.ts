@@ -311,7 +311,7 @@ describe("commands over an estate", () => {
     const exported = await runCli(emu, ["export", "--account", A, "--sections", "logpush", "--out", out]);
     expect(exported.code, exported.stdout + exported.stderr).toBe(0);
     const text = await (await import("node:fs/promises")).readFile(out, "utf8");
-    expect(text).toContain(`# from account ${A}; sections: logpush.`);
+    expect(text).toContain(`# from account ${A}; sections: logpush_jobs.`);
     expect(text).toContain(`accounts:\n  - account_id: ${A}\n    logpush_jobs:\n`);
     // Name and dataset repeat live: each entry pins its id.
     expect(text).toContain(`id: ${made[0]!.id}`);

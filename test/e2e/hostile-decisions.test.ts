@@ -167,7 +167,8 @@ describe("look-alike hosts", () => {
     const draft = await runCli(emu, ["inventory", "--zone", NAME, "--pages", "pay.example/checkout*"]);
     expect(draft.code, draft.stderr).toBe(0);
     expect(draft.stdout).not.toMatch(/url: .*(evil\.example|strlpe|xn--|\u200b)/);
-    expect(draft.stdout).toContain(
+    // Comment lines fit 80 columns: continuation lines joined back for the check.
+    expect(draft.stdout.replace(/\n *#(?: {2}(?! )| {5,})/g, " ")).toContain(
       "# Left out, 5 look-alikes of a trusted host (never authorize; remove from the page):",
     );
     expect(draft.stderr.match(/^Warning: left out /gm)).toHaveLength(5);

@@ -66,7 +66,7 @@ const SCENARIOS: Record<string, Scenario> = {
     says: "log fields of their own, so the file's could not be met",
   },
   // A job pinned by id whose dataset differs: it cannot change in place, nor be replaced under a pin.
-  logpush: {
+  logpush_jobs: {
     setup: async () => {
       const job = await emu.api<{ id: number }>("POST", `zones/${Z}/logpush/jobs`, {
         name: "edge-logs",
