@@ -9,19 +9,11 @@ import { RunStoppedError } from "../errors.js";
 import type { Permit, RateLimiter } from "./rate-limiter.js";
 import { decideRetry, isNotSentError, parseRetryAfter, type Failure, type RetryPolicy } from "./retry.js";
 import type { RunStop } from "./run-stop.js";
+import type { ClientStats } from "./types.js";
 import { headerText, ObservingHandler, type ReadBudget, type WireRequests } from "./wire.js";
 
 /** The dispatch option that carries an attempt's state from the call to the gate. */
 export const ATTEMPT = "zoneformAttempt";
-
-export interface ClientStats {
-  /** HTTP attempts sent, retries included. */
-  requests: number;
-  /** Attempts that were retries. */
-  retries: number;
-  /** 429 answers seen. */
-  throttled: number;
-}
 
 /** Per-call state shared between the retry decision and the gate that sends each attempt. */
 export interface AttemptState {

@@ -8,7 +8,7 @@
 //   run-stop.ts      stopping the run: stop() (a signal), --deadline, a wait beyond --max-wait
 // Secrets (the token or key, and the values of `redactor`) are hidden from every log line and message.
 import { Redactor } from "../redact.js";
-import { AttemptGate, type ClientStats } from "./attempt-gate.js";
+import { AttemptGate } from "./attempt-gate.js";
 import type { Auth } from "./credentials.js";
 import type { IdShape, PermissionHint } from "./errors.js";
 import { DEFAULT_MAX_LIST_ITEMS, DEFAULT_MAX_LIST_PAGES, ListReader, type ListReadOptions } from "./list-reader.js";
@@ -16,13 +16,20 @@ import { DEFAULT_MAX_WAIT_MS, DEFAULT_RATE_LIMIT, RateLimiter, Semaphore, type R
 import { RequestLoop, redactUrls } from "./request-loop.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
 import { RunStop } from "./run-stop.js";
-import type { CloudflareClient, Envelope, RequestOptions } from "./types.js";
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_READ_BYTES, ReadBudget, WireRequests } from "./wire.js";
+import {
+  type ClientStats,
+  type CloudflareClient,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_READ_BYTES,
+  type Envelope,
+  type RequestOptions,
+} from "./types.js";
+import { ReadBudget, WireRequests } from "./wire.js";
 import type { HttpMethod } from "../model/index.js";
 
-export type { ClientStats } from "./attempt-gate.js";
+export type { ClientStats } from "./types.js";
 export { DEFAULT_MAX_LIST_ITEMS, DEFAULT_MAX_LIST_PAGES } from "./list-reader.js";
-export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_READ_BYTES } from "./wire.js";
+export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_READ_BYTES } from "./types.js";
 
 export interface ClientOptions {
   baseUrl: string;

@@ -83,3 +83,22 @@ export interface WireRequest {
   /** Resolves once its answer's status (or its failure) is known. */
   settled: Promise<WireOutcome>;
 }
+
+/** What a client counted: every HTTP attempt, its retries, and the 429s. */
+export interface ClientStats {
+  /** HTTP attempts sent, retries included. */
+  requests: number;
+  /** Attempts that were retries. */
+  retries: number;
+  /** 429 answers seen. */
+  throttled: number;
+}
+
+/** Default cap on one answer's body: 64 MiB, far above the largest real list page. */
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Default cap on what the answers to one run's reads take: 512 MiB. Counted this way it bounds the memory they
+ * take once read (about 1.5 times their text for real answers, never much more), well within Node's heap.
+ */
+export const DEFAULT_MAX_READ_BYTES = 512 * 1024 * 1024;

@@ -14,15 +14,6 @@ import { BODY_TOO_LARGE_CODE, DEADLINE_CODE, ENCODED_BODY_CODE, isNotSentError }
 import type { RunStop } from "./run-stop.js";
 import type { WireOutcome, WireRequest } from "./types.js";
 
-/** Default cap on one answer's body: 64 MiB, far above the largest real list page. */
-export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
-
-/**
- * Default cap on what the answers to one run's reads take: 512 MiB. Counted this way it bounds the memory they
- * take once read (about 1.5 times their text for real answers, never much more), well within Node's heap.
- */
-export const DEFAULT_MAX_READ_BYTES = 512 * 1024 * 1024;
-
 /**
  * What one object or list of an answer is counted as on top of its text: about what it takes in memory once
  * parsed, so that an answer of many tiny ones (`[[{}],[{}],…]`, 25 times its text once read) is counted as it is.

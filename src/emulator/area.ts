@@ -11,8 +11,11 @@ import type { AccountState, EmulatorState, Route, ZoneState } from "./types.js";
 export interface EmptyZoneContext {
   /** When it is made (ISO 8601): the time its settings were last updated. */
   now: string;
-  /** The zone's WAF at the start (`POST /__emulator/zones` `waf_migration`); default `new`. */
-  wafMode?: ZoneState["waf_migration"]["mode"];
+  /**
+   * The zone's WAF at the start (`POST /__emulator/zones` `waf_migration`); default `new`. Stated here, not
+   * through the WAF migration area's state, so that the published types of the core need no area.
+   */
+  wafMode?: "previous" | "validation" | "new";
 }
 
 /** The state's top-level part of an area: for the seed (`input` undefined) or for a state document. */

@@ -1,9 +1,10 @@
 // Where an emulated zone stands in the migration from the previous WAF to the managed rulesets.
+import type { EmptyZoneContext } from "../../area.js";
 
 export interface WafMigrationZoneState {
   waf_migration: {
     /** previous: old WAF only; validation: both run; new: new WAF only. */
-    mode: "previous" | "validation" | "new";
+    mode: NonNullable<EmptyZoneContext["wafMode"]>;
     compatible: boolean;
     /** Why not, when not compatible (e.g. URI-based overrides). */
     reason?: string;
