@@ -65,7 +65,7 @@ describe("audit --format sarif", () => {
       expect(await emu.calls({ writesOnly: true })).toEqual([]);
       const log = parse(r.stdout);
       const run = log.runs[0]!;
-      expect(run.tool.driver.version).toBe("0.1.0");
+      expect(run.tool.driver.version).toBe("0.2.0");
       expect(run.automationDetails.id).toBe("zoneform/audit/");
       const results = run.results;
       expect(results).toHaveLength(11);
