@@ -10,7 +10,7 @@
 // which workflow commands the runner would act on: outputs, masks, annotations.
 import { spawn } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 // @ts-expect-error: a plain .mjs build script, without types
 import { bundleAction as bundle } from "../../scripts/bundle-action.mjs";
@@ -188,6 +188,7 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
   await writeFile(files.output, "");
   await mkdir(join(home, "locks"));
   const inputs = { "github-token": o.token, mode: "", ...o.inputs };
+  const bundlePath = await actionBundle();
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
     TMPDIR: process.env.TMPDIR ?? "",
@@ -205,9 +206,11 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
     CLOUDFLARE_API_BASE_URL: o.emu.url,
     ...(o.emu.now ? { ZONEFORM_NOW: o.emu.now } : {}),
     ZONEFORM_LOCK_DIR: join(home, "locks"),
+    // The bundle is compiled once per test file, not once per run (a runner starts it once per job).
+    NODE_COMPILE_CACHE: join(dirname(bundlePath), "compile-cache"),
     ...o.env,
   };
-  const child = spawn(process.execPath, [await actionBundle()], {
+  const child = spawn(process.execPath, [bundlePath], {
     cwd: o.workspace,
     env,
     stdio: ["ignore", "pipe", "pipe"],

@@ -16,7 +16,7 @@
 // exit code is thrown away with `|| true`, and no recipe reads a digest out of text or finds a comment
 // or note by what it starts with: the GitLab recipe's plan and apply jobs go through the note script
 // examples/ci/gitlab-reviewed-plan.mjs (its own tests: test/unit/gitlab-reviewed-plan.test.ts and
-// test/e2e/gitlab-recipe.test.ts), with the digest zoneform computes from the plan file.
+// test/soak/gitlab-recipe.test.ts), with the digest zoneform computes from the plan file.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";

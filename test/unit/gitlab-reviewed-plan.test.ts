@@ -3,7 +3,7 @@
 // system note, never by name or text), which merge request was merged as the commit, which note's
 // marker is the reviewed one, what makes the job the one that planned it, the digest read as a JSON
 // value; and its GitLab client against a hostile server on 127.0.0.1 (answers too large, endless
-// pages and redirects, a redirect to plain http). test/e2e/gitlab-recipe.test.ts runs the recipe's
+// pages and redirects, a redirect to plain http). test/soak/gitlab-recipe.test.ts runs the recipe's
 // jobs with it against the emulator and a GitLab stand-in.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";

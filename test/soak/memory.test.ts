@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { createClient } from "../../src/cloudflare/client.js";
 import { RunStoppedError } from "../../src/errors.js";
 import { TOKEN, TestEmulator, ZONE, writeConfig } from "../helpers/cli.js";
-import { changingWrites, expectFailure, runBuilt, STACK, useHostileProxy } from "./helpers.js";
+import { changingWrites, expectFailure, runBuilt, STACK, useHostileProxy } from "../attacks/helpers.js";
 
 const emu = TestEmulator.perFile();
 const hostile = useHostileProxy(emu);
