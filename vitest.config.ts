@@ -12,10 +12,13 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 const SLOW_FIRST = [
   "test/soak/one-apply",
   "test/soak/random-faults",
+  "test/e2e/action-binding",
+  "test/unit/docs/samples",
+  "test/package/",
+  "test/e2e/action",
   "test/faults/",
   "test/attacks/slow-body",
   "test/e2e/progress",
-  "test/package/",
   "test/integration/",
   "test/attacks/",
   "test/e2e/pipes-and-env",
@@ -44,8 +47,12 @@ export default defineConfig({
     globalSetup: ["test/helpers/build.ts", "test/helpers/temp-root.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // A child process per test file: the CLI runs in-process and sets process-wide signal handlers.
+    // Child processes, not threads: the CLI runs in-process and sets process-wide signal handlers. A
+    // worker runs file after file (no isolation): starting a fresh one per file cost a third of the
+    // suite's CPU on 2 cores. What the CLI leaves behind is undone by the CLI itself (signal handlers
+    // removed once a run ends, caches keyed by what they hold), so files do not see each other.
     pool: "forks",
+    isolate: false,
     // vitest's default is one worker fewer than the CPUs: a single one on a 2-core machine. The slow
     // files mostly wait (backoffs, latency, deadlines, rate-limit windows, child processes), not
     // compute: on 2 cores, four at a time ran them in 42 s where two took 69 s. Larger machines keep
