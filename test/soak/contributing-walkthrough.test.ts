@@ -17,7 +17,7 @@ const BLOCK = /<!-- walkthrough: (\S+)(?: (\w+))? -->\n```\w*\n([\s\S]*?)```/g;
 const EXPECTED = [
   /^src\/sections\/security_level\//,
   /^src\/emulator\/areas\/zone_settings\//,
-  /^src\/sections\/index\.ts$/,
+  /^src\/sections\/registry\.ts$/,
   /^src\/emulator\/areas\/index\.ts$/,
   /^test\/unit\/sections\/security-level\.test\.ts$/,
   /^schemas\/zoneform\.schema(\.draft-07)?\.json$/,
@@ -31,12 +31,14 @@ function addToList(text: string, list: string, lines: string[]): string {
   const imports = [...text.matchAll(/^import [^;]*;$/gm)];
   const last = imports.at(-1)!;
   const afterImports = last.index + last[0].length;
-  let out = `${text.slice(0, afterImports)}\n${importLine}${text.slice(afterImports)}`;
+  const out = `${text.slice(0, afterImports)}\n${importLine}${text.slice(afterImports)}`;
   const open = new RegExp(`const ${list}\\b[^=]*= \\[`).exec(out);
   if (!open) throw new Error(`no list ${list}`);
   const close = out.indexOf("]", open.index + open[0].length);
-  out = `${out.slice(0, close).replace(/,?\s*$/, "")}, ${entry}${out.slice(close)}`;
-  return out;
+  const before = out.slice(0, close);
+  // As a person adds it: a line of its own in a list written one entry a line, else after the last entry.
+  if (/\n\s*$/.test(before)) return `${before}  ${entry},\n${out.slice(close)}`;
+  return `${before.replace(/,?\s*$/, "")}, ${entry}${out.slice(close)}`;
 }
 
 const dir = mkdtempSync(join(tmpdir(), "zoneform-walkthrough-"));
