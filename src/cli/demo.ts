@@ -198,7 +198,9 @@ export async function runDemo(io: CliIO): Promise<number> {
         `${kept ? "still in place" : c.red("MISSING")}; the Logpush token in the job's destination ` +
         `(DEMO_LOGS_TOKEN) was never printed: the destination did not change, so no step showed it, and one ` +
         `that did would show (sensitive).\n` +
-        `Try it yourself: npx zoneform emulator   (then point --api-url or CLOUDFLARE_API_BASE_URL at it)\n`,
+        // In the checkout, `npx node` is the Node of the `node` dev dependency (the README's "Install").
+        `Try it yourself: npx node dist/cli/zoneform.js emulator   (then point --api-url or ` +
+        `CLOUDFLARE_API_BASE_URL at it)\n`,
     );
     return kept ? 0 : 1;
   } finally {
