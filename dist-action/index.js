@@ -1142,7 +1142,7 @@ var init_custom_fields = __esm({
     "use strict";
     init_entrypoint();
     LOG_FIELDS_PHASE = "http_log_custom_fields";
-    RESOURCE = "log_custom_fields";
+    RESOURCE = "custom_fields_rule";
     IDENTITY = "custom_fields";
     PARAM_OF = {
       request_headers: "request_fields",
@@ -4564,7 +4564,7 @@ var init_notifications = __esm({
     "use strict";
     init_identity_list();
     init_alerting();
-    RESOURCE5 = "notification_policy";
+    RESOURCE5 = "page_shield_notification_policy";
     sameSet = (a, b) => a === void 0 || b === void 0 ? a === b : new Set(a).size === new Set(b).size && a.every((x) => b.includes(x));
     identity = (p) => `${p.name} (${p.alert_type})`;
     IDENTITY4 = {

@@ -78,7 +78,7 @@ describe("a 404 on an entry point read that is not the API's own", () => {
     });
     expectFailure(r, 1);
     expect(r.stderr).toContain(
-      `[example.com] reading log_custom_fields: not found: GET ${entrypoint(LOG_PHASE)} (the answer was not JSON`,
+      `[example.com] reading custom_fields_rule: not found: GET ${entrypoint(LOG_PHASE)} (the answer was not JSON`,
     );
     expect(changingWrites(await emu.calls())).toEqual([]);
   }, 15_000);

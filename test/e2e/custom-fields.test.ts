@@ -57,7 +57,7 @@ describe("custom log fields", () => {
     const { plan, writes, replanCalls } = await converge(
       fieldsConfig("request_headers: [user-agent, cf-ray]\nresponse_headers: [cache-control]\ncookies: [__Session]"),
     );
-    expect(plan).toContain('+ log_custom_fields "custom_fields"');
+    expect(plan).toContain('+ custom_fields_rule "custom_fields"');
     expect(plan).toContain(
       "# log request headers +user-agent +cf-ray; response headers +cache-control; cookies +__Session",
     );
@@ -123,7 +123,7 @@ describe("custom log fields", () => {
     await converge(fieldsConfig("cookies: [__Session]"));
     const ep = await entrypoint();
     const { plan, writes } = await converge(fieldsConfig("cookies: []"));
-    expect(plan).toContain(`- log_custom_fields "custom_fields" (id ${ep.rules[0]!.id})`);
+    expect(plan).toContain(`- custom_fields_rule "custom_fields" (id ${ep.rules[0]!.id})`);
     expect(plan).toContain("Plan: 0 to create, 0 to update, 0 to replace, 1 to delete.");
     expect(writes.map((w) => w.call)).toEqual([`DELETE zones/${Z}/rulesets/${ep.id}/rules/${ep.rules[0]!.id}`]);
     const after = await entrypoint();
@@ -173,7 +173,7 @@ describe("custom log fields", () => {
       await emu.clearRequests();
       const { plan, writes } = await converge(config);
       expect(plan).toContain("2 log_custom_field rules");
-      expect(plan).toContain(`~ log_custom_fields "custom_fields" (id ${seeded.rules[0]!.id})`);
+      expect(plan).toContain(`~ custom_fields_rule "custom_fields" (id ${seeded.rules[0]!.id})`);
       expect(writes).toEqual([
         {
           call: `PATCH zones/${Z}/rulesets/${seeded.id}/rules/${seeded.rules[0]!.id}`,

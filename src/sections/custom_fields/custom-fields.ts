@@ -23,7 +23,7 @@ import {
 import type { DiffResult, ResourceKind } from "../types.js";
 
 export const LOG_FIELDS_PHASE = "http_log_custom_fields";
-const RESOURCE = "log_custom_fields";
+const RESOURCE = "custom_fields_rule";
 const IDENTITY = "custom_fields";
 
 export interface LiveCustomFields {

@@ -15,7 +15,7 @@ import type { ResourceKind } from "../types.js";
 import { isPageShieldAlert, policiesPath, readNotificationPolicies, type LiveNotification } from "./alerting.js";
 import type { AccountWithNotifications, DesiredNotification } from "./types.js";
 
-const RESOURCE = "notification_policy";
+const RESOURCE = "page_shield_notification_policy";
 
 /** The alert types whose live policies prune may delete: every Page Shield alert and the ones declared. */
 export function ownedAlertTypes(desired: readonly DesiredNotification[]): (alertType: string) => boolean {

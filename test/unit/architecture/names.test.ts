@@ -10,8 +10,6 @@ const ROOT = join(import.meta.dirname, "../../..");
 const SNAKE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 /** Folders under src/sections/ that are not a section. */
 const NOT_SECTIONS = new Set(["shared"]);
-/** Kinds named before the rule; saved plans and plan output carry their names (docs/architecture.md). */
-const OLDER_KINDS = new Set(["log_custom_fields", "notification_policy"]);
 
 const foldersOf = (dir: string) =>
   readdirSync(join(ROOT, dir)).filter((f) => statSync(join(ROOT, dir, f)).isDirectory());
@@ -46,8 +44,6 @@ describe("names", () => {
     const fits = ({ section, kind }: { section: string; kind: string }) =>
       kind.startsWith(`${section}_`) || kind === section || kind === section.replace(/s$/, "");
     const off = kinds.filter((k) => !fits(k) || !SNAKE.test(k.kind));
-    expect(off.filter((k) => !OLDER_KINDS.has(k.kind))).toEqual([]);
-    // The exceptions are real ones: a kind renamed to the rule leaves the list.
-    expect(off.map((k) => k.kind).sort()).toEqual([...OLDER_KINDS].sort());
+    expect(off).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 // "A section is one folder": no file of src/ names a section's keys (where it sits in a zone of the
-// file, e.g. `page_shield`, `logs.logpush_jobs`) or its resource kinds' names (`log_custom_fields`)
+// file, e.g. `page_shield`, `logs.logpush_jobs`) or its resource kinds' names (`custom_fields_rule`)
 // outside the section's folder (src/sections/<folder>/), the registry (src/sections/registry.ts) and the
 // emulator's area of the same name (src/emulator/areas/<folder>/). Everything else goes through the
 // registry or through what the section exports on purpose (its index.ts). Comments and import paths

@@ -64,7 +64,7 @@ describe("plan(desired, live)", () => {
     const snap = snapshots.find((s) => s.section === "custom-fields")!;
     const { desired } = parseConfigText(snap.desired, "f.yaml", snap.env);
     const live = structuredClone(snap.live);
-    const rule = (live.zones[0]!.kinds.log_custom_fields as { entrypoint: { rules: Array<Record<string, any>> } })
+    const rule = (live.zones[0]!.kinds.custom_fields_rule as { entrypoint: { rules: Array<Record<string, any>> } })
       .entrypoint.rules[0]!;
     rule.action_parameters = {
       request_fields: [{ name: "cf-ray" }, { name: "referer" }],

@@ -43,13 +43,13 @@ const entrypoint = (...rules: LiveRule[]): Entrypoint => ({
   rules,
 });
 
-describe("log_custom_fields diff", () => {
+describe("custom_fields_rule diff", () => {
   it("creates the entry point with the rule in one POST when the phase has none", () => {
     const { changes } = diffCustomFields(zone({ request_headers: ["user-agent", "cf-ray"], cookies: ["__Session"] }), {
       entrypoint: null,
     });
     expect(changes).toHaveLength(1);
-    expect(changes[0]).toMatchObject({ kind: "create", resource: "log_custom_fields", identity: "custom_fields" });
+    expect(changes[0]).toMatchObject({ kind: "create", resource: "custom_fields_rule", identity: "custom_fields" });
     // Names in the file's order, not sorted.
     expect(changes[0]!.summary).toBe("log request headers +user-agent +cf-ray; cookies +__Session");
     expect(changes[0]!.operations).toEqual([
@@ -243,7 +243,7 @@ describe("log_custom_fields diff", () => {
   });
 });
 
-describe("log_custom_fields as the real API answered them (cft_log_fields_ruleset)", () => {
+describe("custom_fields_rule as the real API answered them (cft_log_fields_ruleset)", () => {
   const read = async (z: DesiredZone) => {
     const path = `zones/${Z}/rulesets/phases/${LOG_FIELDS_PHASE}/entrypoint`;
     const client = {
@@ -321,7 +321,7 @@ describe("log_custom_fields as the real API answered them (cft_log_fields_rulese
   });
 });
 
-describe("log_custom_fields of 2025: transformed and raw lists, preserve_duplicates", () => {
+describe("custom_fields_rule of 2025: transformed and raw lists, preserve_duplicates", () => {
   // Changelog 2025-04-18 "Custom fields raw and transformed values support"; cloudflare-go
   // LogCustomFieldRuleActionParameters (the shared spec real-answers.md "custom log fields").
   const live = rule(

@@ -190,7 +190,7 @@ const CASES: Record<string, () => void> = {
     };
     const patch = onlyChange(
       "custom_fields",
-      "log_custom_fields",
+      "custom_fields_rule",
       zoneOf(
         "logs:\n  custom_fields:\n    request_headers: [user-agent, cf-ray]\n    response_headers: [set-cookie]\n",
       ),
