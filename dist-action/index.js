@@ -4353,6 +4353,85 @@ var init_export4 = __esm({
   }
 });
 
+// src/cloudflare-alert-types.ts
+var CLOUDFLARE_ALERT_TYPES;
+var init_cloudflare_alert_types = __esm({
+  "src/cloudflare-alert-types.ts"() {
+    "use strict";
+    CLOUDFLARE_ALERT_TYPES = /* @__PURE__ */ new Set([
+      "abuse_report_alert",
+      "access_custom_certificate_expiration_type",
+      "advanced_ddos_attack_l4_alert",
+      "advanced_ddos_attack_l7_alert",
+      "advanced_http_alert_error",
+      "bgp_hijack_notification",
+      "billing_usage_alert",
+      "block_notification_block_removed",
+      "block_notification_new_block",
+      "block_notification_review_rejected",
+      "bot_traffic_basic_alert",
+      "brand_protection_alert",
+      "brand_protection_digest",
+      "clickhouse_alert_fw_anomaly",
+      "clickhouse_alert_fw_ent_anomaly",
+      "cloudforce_one_request_notification",
+      "cni_maintenance_notification",
+      "custom_analytics",
+      "custom_bot_detection_alert",
+      "custom_ssl_certificate_event_type",
+      "dedicated_ssl_certificate_event_type",
+      "device_connectivity_anomaly_alert",
+      "dos_attack_l4",
+      "dos_attack_l7",
+      "expiring_service_token_alert",
+      "failing_logpush_job_disabled_alert",
+      "fbm_auto_advertisement",
+      "fbm_dosd_attack",
+      "fbm_volumetric_attack",
+      "health_check_status_notification",
+      "hostname_aop_custom_certificate_expiration_type",
+      "http_alert_edge_error",
+      "http_alert_origin_error",
+      "image_notification",
+      "image_resizing_notification",
+      "incident_alert",
+      "load_balancing_health_alert",
+      "load_balancing_pool_enablement_alert",
+      "logo_match_alert",
+      "magic_tunnel_health_check_event",
+      "magic_wan_tunnel_health",
+      "maintenance_event_notification",
+      "mtls_certificate_store_certificate_expiration_type",
+      "pages_event_alert",
+      "radar_notification",
+      "real_origin_monitoring",
+      "scriptmonitor_alert_new_code_change_detections",
+      "scriptmonitor_alert_new_hosts",
+      "scriptmonitor_alert_new_malicious_hosts",
+      "scriptmonitor_alert_new_malicious_scripts",
+      "scriptmonitor_alert_new_malicious_url",
+      "scriptmonitor_alert_new_max_length_resource_url",
+      "scriptmonitor_alert_new_resources",
+      "secondary_dns_all_primaries_failing",
+      "secondary_dns_primaries_failing",
+      "secondary_dns_warning",
+      "secondary_dns_zone_successfully_updated",
+      "secondary_dns_zone_validation_warning",
+      "security_insights_alert",
+      "sentinel_alert",
+      "stream_live_notifications",
+      "synthetic_test_latency_alert",
+      "synthetic_test_low_availability_alert",
+      "traffic_anomalies_alert",
+      "tunnel_health_event",
+      "tunnel_update_event",
+      "universal_ssl_event_type",
+      "web_analytics_metrics_update",
+      "zone_aop_custom_certificate_expiration_type"
+    ]);
+  }
+});
+
 // src/sections/page_shield/alerting.ts
 function isPageShieldAlert(alertType) {
   return alertType.startsWith(PAGE_SHIELD_ALERT_PREFIX);
@@ -4408,6 +4487,7 @@ var init_alerting = __esm({
   "src/sections/page_shield/alerting.ts"() {
     "use strict";
     init_errors();
+    init_cloudflare_alert_types();
     init_redact();
     PAGE_SHIELD_ALERT_PREFIX = "scriptmonitor_";
     PAGE_SHIELD_ALERTS = {
@@ -4419,71 +4499,7 @@ var init_alerting = __esm({
       scriptmonitor_alert_new_malicious_url: "resources loaded from URLs that threat intelligence reports malicious",
       scriptmonitor_alert_new_malicious_hosts: "resources loaded from domains that threat intelligence reports malicious"
     };
-    KNOWN_ALERT_TYPES = /* @__PURE__ */ new Set([
-      "abuse_report_alert",
-      "access_custom_certificate_expiration_type",
-      "advanced_ddos_attack_l4_alert",
-      "advanced_ddos_attack_l7_alert",
-      "advanced_http_alert_error",
-      "bgp_hijack_notification",
-      "billing_usage_alert",
-      "block_notification_block_removed",
-      "block_notification_new_block",
-      "block_notification_review_rejected",
-      "bot_traffic_basic_alert",
-      "brand_protection_alert",
-      "brand_protection_digest",
-      "clickhouse_alert_fw_anomaly",
-      "clickhouse_alert_fw_ent_anomaly",
-      "cloudforce_one_request_notification",
-      "cni_maintenance_notification",
-      "custom_analytics",
-      "custom_bot_detection_alert",
-      "custom_ssl_certificate_event_type",
-      "dedicated_ssl_certificate_event_type",
-      "device_connectivity_anomaly_alert",
-      "dos_attack_l4",
-      "dos_attack_l7",
-      "expiring_service_token_alert",
-      "failing_logpush_job_disabled_alert",
-      "fbm_auto_advertisement",
-      "fbm_dosd_attack",
-      "fbm_volumetric_attack",
-      "health_check_status_notification",
-      "hostname_aop_custom_certificate_expiration_type",
-      "http_alert_edge_error",
-      "http_alert_origin_error",
-      "image_notification",
-      "image_resizing_notification",
-      "incident_alert",
-      "load_balancing_health_alert",
-      "load_balancing_pool_enablement_alert",
-      "logo_match_alert",
-      "magic_tunnel_health_check_event",
-      "magic_wan_tunnel_health",
-      "maintenance_event_notification",
-      "mtls_certificate_store_certificate_expiration_type",
-      "pages_event_alert",
-      "radar_notification",
-      "real_origin_monitoring",
-      ...Object.keys(PAGE_SHIELD_ALERTS),
-      "secondary_dns_all_primaries_failing",
-      "secondary_dns_primaries_failing",
-      "secondary_dns_warning",
-      "secondary_dns_zone_successfully_updated",
-      "secondary_dns_zone_validation_warning",
-      "security_insights_alert",
-      "sentinel_alert",
-      "stream_live_notifications",
-      "synthetic_test_latency_alert",
-      "synthetic_test_low_availability_alert",
-      "traffic_anomalies_alert",
-      "tunnel_health_event",
-      "tunnel_update_event",
-      "universal_ssl_event_type",
-      "web_analytics_metrics_update",
-      "zone_aop_custom_certificate_expiration_type"
-    ]);
+    KNOWN_ALERT_TYPES = CLOUDFLARE_ALERT_TYPES;
     WRITABLE_FIELDS = [
       "name",
       "alert_type",
@@ -66772,81 +66788,10 @@ var init_logpush_jobs3 = __esm({
 });
 
 // src/emulator/areas/notifications/alert-types.ts
-var ALERT_TYPES;
 var init_alert_types = __esm({
   "src/emulator/areas/notifications/alert-types.ts"() {
     "use strict";
-    ALERT_TYPES = /* @__PURE__ */ new Set([
-      "abuse_report_alert",
-      "access_custom_certificate_expiration_type",
-      "advanced_ddos_attack_l4_alert",
-      "advanced_ddos_attack_l7_alert",
-      "advanced_http_alert_error",
-      "bgp_hijack_notification",
-      "billing_usage_alert",
-      "block_notification_block_removed",
-      "block_notification_new_block",
-      "block_notification_review_rejected",
-      "bot_traffic_basic_alert",
-      "brand_protection_alert",
-      "brand_protection_digest",
-      "clickhouse_alert_fw_anomaly",
-      "clickhouse_alert_fw_ent_anomaly",
-      "cloudforce_one_request_notification",
-      "cni_maintenance_notification",
-      "custom_analytics",
-      "custom_bot_detection_alert",
-      "custom_ssl_certificate_event_type",
-      "dedicated_ssl_certificate_event_type",
-      "device_connectivity_anomaly_alert",
-      "dos_attack_l4",
-      "dos_attack_l7",
-      "expiring_service_token_alert",
-      "failing_logpush_job_disabled_alert",
-      "fbm_auto_advertisement",
-      "fbm_dosd_attack",
-      "fbm_volumetric_attack",
-      "health_check_status_notification",
-      "hostname_aop_custom_certificate_expiration_type",
-      "http_alert_edge_error",
-      "http_alert_origin_error",
-      "image_notification",
-      "image_resizing_notification",
-      "incident_alert",
-      "load_balancing_health_alert",
-      "load_balancing_pool_enablement_alert",
-      "logo_match_alert",
-      "magic_tunnel_health_check_event",
-      "magic_wan_tunnel_health",
-      "maintenance_event_notification",
-      "mtls_certificate_store_certificate_expiration_type",
-      "pages_event_alert",
-      "radar_notification",
-      "real_origin_monitoring",
-      "scriptmonitor_alert_new_code_change_detections",
-      "scriptmonitor_alert_new_hosts",
-      "scriptmonitor_alert_new_malicious_hosts",
-      "scriptmonitor_alert_new_malicious_scripts",
-      "scriptmonitor_alert_new_malicious_url",
-      "scriptmonitor_alert_new_max_length_resource_url",
-      "scriptmonitor_alert_new_resources",
-      "secondary_dns_all_primaries_failing",
-      "secondary_dns_primaries_failing",
-      "secondary_dns_warning",
-      "secondary_dns_zone_successfully_updated",
-      "secondary_dns_zone_validation_warning",
-      "security_insights_alert",
-      "sentinel_alert",
-      "stream_live_notifications",
-      "synthetic_test_latency_alert",
-      "synthetic_test_low_availability_alert",
-      "traffic_anomalies_alert",
-      "tunnel_health_event",
-      "tunnel_update_event",
-      "universal_ssl_event_type",
-      "web_analytics_metrics_update",
-      "zone_aop_custom_certificate_expiration_type"
-    ]);
+    init_cloudflare_alert_types();
   }
 });
 
@@ -66879,7 +66824,7 @@ function check(req, body, create3) {
   for (const k of required) if (body[k] === void 0) errors.push(problem(`/${k}`, `${k} is required`));
   if (body.name !== void 0 && (typeof body.name !== "string" || body.name.trim() === ""))
     errors.push(problem("/name", "name must be a non-empty string"));
-  if (body.alert_type !== void 0 && (typeof body.alert_type !== "string" || !ALERT_TYPES.has(body.alert_type)))
+  if (body.alert_type !== void 0 && (typeof body.alert_type !== "string" || !CLOUDFLARE_ALERT_TYPES.has(body.alert_type)))
     errors.push(problem("/alert_type", `'${String(body.alert_type)}' is not a valid value for alert_type`));
   if (body.enabled !== void 0 && typeof body.enabled !== "boolean")
     errors.push(problem("/enabled", "enabled must be a boolean"));
