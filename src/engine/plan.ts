@@ -3,7 +3,7 @@
 // given) all call, so they cannot disagree.
 import { RunStoppedError } from "../errors.js";
 import type { Plan, ZonePlan } from "../model/index.js";
-import { planDigest, assemblePlan, planZone, planUnits, unitName } from "../plan/index.js";
+import { planDigest, assemblePlan, planZone, planUnits, startBinding, unitName } from "../plan/index.js";
 import {
   type ReadContext,
   type ResourceKind,
@@ -70,6 +70,8 @@ async function checkZone(
  * writes. The plan is sealed (see `sealOf`) with the desired state it was made from.
  */
 export async function planZones(opts: ReadOptions): Promise<Plan> {
+  // The one slow KDF of the plan's `${env:…}` values, derived while the reads are in flight.
+  startBinding(opts.desired);
   const kinds = opts.kinds ?? RESOURCE_KINDS;
   const ctx = createReadContext(opts.client, opts.desired);
   const createdAt = (opts.now?.() ?? new Date()).toISOString();

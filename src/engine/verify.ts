@@ -16,6 +16,7 @@ import {
   assertConsistent,
   compareFingerprints,
   derivedSalt,
+  saltMaterial,
   planDigest,
   changedInputs,
   kdfProblem,
@@ -67,7 +68,7 @@ export async function assertSameInputs(
 
 /** Whether a saved plan's salt is the one derived from its content (true when it binds no value). */
 function saltMatches(plan: Plan): boolean {
-  return plan.inputs === undefined || plan.inputs.salt === derivedSalt(plan);
+  return plan.inputs === undefined || plan.inputs.salt === derivedSalt(saltMaterial(plan));
 }
 
 function inputsEdited(label: string, why: string): StalePlanError {

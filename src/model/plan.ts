@@ -92,8 +92,11 @@ export interface PlanSummary {
   delete: number;
 }
 
+/** The plan file format this zoneform writes and reads (4 since 0.3.0: one binding of all the values). */
+export const PLAN_FORMAT_VERSION = 4;
+
 export interface Plan {
-  format_version: 3;
+  format_version: typeof PLAN_FORMAT_VERSION;
   /**
    * `sha256:…` of everything the plan file holds but `created_at` and the digest itself (src/plan/digest.ts),
    * in the form a plan file holds it.
@@ -118,9 +121,13 @@ export interface PlanKdf {
   p: number;
 }
 
-/** Per reference name, the KDF (hex) of its name and value, salted by the plan's derived salt (hex). */
+/**
+ * The references a plan used (`names`, sorted) and one KDF (`hash`, hex) of all their names and values
+ * together, salted by the plan's derived salt (hex).
+ */
 export interface PlanInputs {
   kdf: PlanKdf;
   salt: string;
-  env: Record<string, string>;
+  names: string[];
+  hash: string;
 }

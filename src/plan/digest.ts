@@ -22,17 +22,34 @@ export function planDigest(filePlan: Plan): string {
     .digest("hex")}`;
 }
 
+/** What a plan's salt is derived from: the desired state it carries (what the plan was made from). */
+export interface SaltMaterial {
+  format_version: number;
+  account_id?: string;
+  safety?: { max_deletes: number };
+  units: { scope?: "account"; desired: unknown }[];
+}
+
+/** A saved plan's salt material: its desired state, unit by unit, as the file holds it. */
+export function saltMaterial(filePlan: Plan): SaltMaterial {
+  return {
+    format_version: filePlan.format_version,
+    ...(filePlan.account_id !== undefined ? { account_id: filePlan.account_id } : {}),
+    ...(filePlan.safety !== undefined ? { safety: filePlan.safety } : {}),
+    units: filePlan.zones.map((z) => ({ ...(z.scope === "account" ? { scope: z.scope } : {}), desired: z.desired })),
+  };
+}
+
 /**
- * The salt of a plan's bound values (inputs.ts), derived from what the plan covers that is no secret:
- * its file form without the bound values (references, never values; zone ids, operations, fingerprints).
- * The same plan always gets the same salt, two different plans never share one, and a saved plan's
- * salt is checked against its content.
+ * The salt of a plan's bound values (inputs.ts), derived from the desired state the plan carries
+ * (references, never values), which is known before any read: the binding is derived while the plan's
+ * reads are in flight (secrets.ts, startBinding). The same file always gets the same salt, two
+ * different desired states never share one, and a saved plan's salt is checked against its content.
  */
-export function derivedSalt(filePlan: Plan): string {
-  const { inputs: _inputs, ...rest } = digestMaterial(filePlan) as Plan;
+export function derivedSalt(material: SaltMaterial): string {
   return createHash("sha256")
-    .update(`zoneform plan salt ${filePlan.format_version}\u0000`)
-    .update(canonicalJson(rest))
+    .update(`zoneform plan salt ${material.format_version}\u0000`)
+    .update(canonicalJson(material))
     .digest("hex")
     .slice(0, 32);
 }

@@ -1,6 +1,7 @@
 // plan: what other layers use of it (its front door).
 export { assertConsistent } from "./consistency.js";
-export { derivedSalt, planDigest } from "./digest.js";
+export { startBinding } from "./binding.js";
+export { derivedSalt, planDigest, saltMaterial } from "./digest.js";
 export { compareFingerprints, fingerprint } from "./fingerprint.js";
 export { changedInputs, kdfProblem } from "./inputs.js";
 export { checkPlanDocument, parsePlanText, planFileProblem, serialisePlan } from "./plan-file.js";

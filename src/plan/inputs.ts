@@ -1,13 +1,14 @@
-// What binds a saved plan to the secrets it was made with: for every `${env:NAME}` the desired state
-// used, scrypt (slow and memory-hard) of its name and value, salted by the plan's derived salt
-// (digest.ts), so the file says whether a value is the same without holding it, the same plan always
-// binds the same way (a stable digest), and a guess checked against one plan costs the KDF's price and
-// says nothing about another. The KDF's parameters are recorded in the plan (`inputs.kdf`) and checked
-// against bounds, so they can be raised later. `apply plan.json` refuses the plan when a value
-// differs, is unset, or was not bound. Each distinct (parameters, salt, name, value) is derived once
-// per process; `prepareInputs` derives many at once on libuv's threads.
+// What binds a saved plan to the secrets it was made with: one scrypt (slow and memory-hard) of the
+// names and values of every `${env:NAME}` the desired state used, together, salted by the plan's derived
+// salt (digest.ts), so the file says whether the values are the same without holding them, the same plan
+// always binds the same way (a stable digest), and a guess checked against one plan costs the KDF's
+// price and must guess every value of the plan at once. One derivation per plan, whatever its number of
+// references, started when the file is loaded and derived on libuv's threads while the plan's reads are
+// in flight (secrets.ts, startBinding). The KDF's parameters are recorded in the plan (`inputs.kdf`) and
+// checked against bounds, so they can be raised later. `apply plan.json` refuses the plan when a value
+// differs, is unset, or was not bound.
 import { createHash, scrypt, scryptSync, timingSafeEqual } from "node:crypto";
-import { getOwn, setOwn } from "../data-record.js";
+import { getOwn } from "../data-record.js";
 import type { SecretRef, Env, PlanInputs, PlanKdf } from "../model/index.js";
 
 /**
@@ -44,19 +45,19 @@ export function kdfProblem(kdf: PlanKdf): string | undefined {
 
 const options = (kdf: PlanKdf) => ({ N: kdf.n, r: kdf.r, p: kdf.p, maxmem: 2 * 128 * kdf.n * kdf.r + 2 ** 20 });
 
-/** The password: the reference's name and value, so that two names cannot swap values. */
-const password = (name: string, value: string) => `${name}\u0000${value}`;
+/** What is derived: each reference's name and value, in name order, NUL-separated (no name holds a NUL). */
+function password(pairs: readonly (readonly [string, string])[]): string {
+  return pairs.map(([name, value]) => `${name}\u0000${value.length}\u0000${value}`).join("\u0000");
+}
 
-/** Derived values by a hash of what they were derived from (never the value itself as a key). */
+/** Derived bindings by a hash of what they were derived from (never the values themselves as a key). */
 const derived = new Map<string, string>();
 const pending = new Map<string, Promise<string>>();
-/** Enough for thousands of references; past it the oldest are dropped (derived again if needed). */
-const MAX_CACHED = 4096;
+/** Enough for any run; past it the oldest are dropped (derived again if needed). */
+const MAX_CACHED = 64;
 
-function cacheKey(kdf: PlanKdf, salt: string, name: string, value: string): string {
-  return createHash("sha256")
-    .update(`${kdf.name}:${kdf.n}:${kdf.r}:${kdf.p}\u0000${salt}\u0000${password(name, value)}`)
-    .digest("hex");
+function cacheKey(kdf: PlanKdf, salt: string, secret: string): string {
+  return createHash("sha256").update(`${kdf.name}:${kdf.n}:${kdf.r}:${kdf.p}\u0000${salt}\u0000${secret}`).digest("hex");
 }
 
 function remember(key: string, hex: string): string {
@@ -65,25 +66,25 @@ function remember(key: string, hex: string): string {
   return hex;
 }
 
-/** The bound value of one reference (hex), derived on this thread: for the paths that must stay synchronous. */
-export function inputHashSync(kdf: PlanKdf, salt: string, name: string, value: string): string {
-  const key = cacheKey(kdf, salt, name, value);
+/** The binding of `pairs` (hex), derived on this thread: for the paths that must stay synchronous. */
+function bindingSync(kdf: PlanKdf, salt: string, pairs: readonly (readonly [string, string])[]): string {
+  const secret = password(pairs);
+  const key = cacheKey(kdf, salt, secret);
   const known = derived.get(key);
   if (known !== undefined) return known;
-  return remember(key, scryptSync(password(name, value), salt, KEY_BYTES, options(kdf)).toString("hex"));
+  return remember(key, scryptSync(secret, salt, KEY_BYTES, options(kdf)).toString("hex"));
 }
 
-/** The bound value of one reference (hex), derived on libuv's threads; at once when already derived. */
-export function inputHash(kdf: PlanKdf, salt: string, name: string, value: string): Promise<string> {
-  const key = cacheKey(kdf, salt, name, value);
+/** The binding of `pairs` (hex), derived on libuv's threads; at once when already derived. */
+function binding(kdf: PlanKdf, salt: string, pairs: readonly (readonly [string, string])[]): Promise<string> {
+  const secret = password(pairs);
+  const key = cacheKey(kdf, salt, secret);
   const known = derived.get(key);
   if (known !== undefined) return Promise.resolve(known);
   let running = pending.get(key);
   if (!running) {
     running = new Promise<string>((resolve, reject) => {
-      scrypt(password(name, value), salt, KEY_BYTES, options(kdf), (err, key32) =>
-        err ? reject(err) : resolve(key32.toString("hex")),
-      );
+      scrypt(secret, salt, KEY_BYTES, options(kdf), (err, key32) => (err ? reject(err) : resolve(key32.toString("hex"))));
     }).then(
       (hex) => {
         pending.delete(key);
@@ -99,20 +100,20 @@ export function inputHash(kdf: PlanKdf, salt: string, name: string, value: strin
   return running;
 }
 
-/** Each distinct reference once, in name order. */
-function distinct(secrets: readonly SecretRef[]): SecretRef[] {
-  const byName = new Map<string, SecretRef>();
-  for (const s of secrets) byName.set(s.name, s);
-  return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+/** Each distinct reference once, in name order, as (name, value). */
+function distinct(secrets: readonly SecretRef[]): [string, string][] {
+  const byName = new Map<string, string>();
+  for (const s of secrets) byName.set(s.name, s.value);
+  return [...byName].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** Derives the bound values of `secrets` under `salt` at once, so that `bindInputs` then finds them all. */
+/** Derives the binding of `secrets` under `salt` on libuv's threads, so that `bindInputs` then finds it. */
 export async function prepareInputs(
   secrets: readonly SecretRef[],
   salt: string,
   kdf: PlanKdf = PLAN_KDF,
 ): Promise<void> {
-  await Promise.all(distinct(secrets).map((s) => inputHash(kdf, salt, s.name, s.value)));
+  if (secrets.length > 0) await binding(kdf, salt, distinct(secrets));
 }
 
 /** The inputs of a plan that used `secrets`; none when it used no reference. */
@@ -122,39 +123,50 @@ export function bindInputs(
   kdf: PlanKdf = PLAN_KDF,
 ): PlanInputs | undefined {
   if (secrets.length === 0) return undefined;
-  const env: Record<string, string> = {};
-  for (const s of distinct(secrets)) setOwn(env, s.name, inputHashSync(kdf, salt, s.name, s.value));
-  return { kdf: { ...kdf }, salt, env };
+  const pairs = distinct(secrets);
+  return { kdf: { ...kdf }, salt, names: pairs.map(([name]) => name), hash: bindingSync(kdf, salt, pairs) };
 }
 
 /**
- * The references whose value now is not the one the plan was made with, in words (`${env:X} has
- * another value than when the plan was made`): never a value. `used`: the references the desired
- * state uses now (a reference the plan did not bind is refused too). The recorded parameters are the
- * ones used; their bounds and the salt are checked before (engine/verify.ts).
+ * The references whose value now is not the one the plan was made with, in words (`${env:X} is not
+ * set`, `${env:X} has another value than when the plan was made`; with several references bound
+ * together, which of them changed cannot be told, and the message names them all): never a value.
+ * `used`: the references the desired state uses now (a reference the plan did not bind is refused
+ * too). The recorded parameters are the ones used; their bounds and the salt are checked before
+ * (engine/verify.ts).
  */
 export async function changedInputs(
   inputs: PlanInputs | undefined,
   env: Env,
   used: readonly string[] = [],
 ): Promise<string[]> {
-  const bound = inputs?.env ?? {};
-  const names = Object.keys(bound).sort();
-  const found = await Promise.all(
-    names.map(async (name) => {
-      const value = getOwn(env as Record<string, string | undefined>, name);
-      if (value === undefined) return `\${env:${name}} is not set (the plan was made with a value)`;
-      const want = Buffer.from(getOwn(bound, name) ?? "", "hex");
-      const have = Buffer.from(await inputHash(inputs!.kdf, inputs!.salt, name, value), "hex");
-      return want.length !== have.length || !timingSafeEqual(want, have)
-        ? `\${env:${name}} has another value than when the plan was made`
-        : undefined;
-    }),
-  );
-  const out = found.filter((f): f is string => f !== undefined);
+  const names = [...(inputs?.names ?? [])].sort();
+  const out: string[] = [];
+  const pairs: [string, string][] = [];
+  for (const name of names) {
+    const value = getOwn(env as Record<string, string | undefined>, name);
+    if (value === undefined) out.push(`\${env:${name}} is not set (the plan was made with a value)`);
+    else pairs.push([name, value]);
+  }
+  if (out.length === 0 && inputs !== undefined && names.length > 0) {
+    const want = Buffer.from(inputs.hash, "hex");
+    const have = Buffer.from(await binding(inputs.kdf, inputs.salt, pairs), "hex");
+    if (want.length !== have.length || !timingSafeEqual(want, have)) out.push(changedMessage(names));
+  }
+  const bound = new Set(names);
   for (const name of [...new Set(used)].sort()) {
-    if (!Object.hasOwn(bound, name))
+    if (!bound.has(name))
       out.push(`\${env:${name}} is used, but the plan records no hash of the value it was made with`);
   }
   return out;
+}
+
+function changedMessage(names: readonly string[]): string {
+  const refs = names.map((n) => `\${env:${n}}`);
+  if (refs.length === 1) return `${refs[0]} has another value than when the plan was made`;
+  const shown = refs.length <= 6 ? refs : [...refs.slice(0, 5), `${refs.length - 5} more`];
+  return (
+    `one at least of ${shown.slice(0, -1).join(", ")} and ${shown.at(-1)} has another value than when the ` +
+    "plan was made (they are bound together: which one cannot be told)"
+  );
 }

@@ -1,11 +1,11 @@
 // The plan file's format: the text `plan --out` saves and the checks of its form when it is read back
-// (format 3, the plan schema, every operation addressing its own zone). The file holds `${env:NAME}`
+// (format 4, the plan schema, every operation addressing its own zone). The file holds `${env:NAME}`
 // references in place of secret values and the desired state as written. No file I/O here: reading
 // and writing plan files is engine/plan-store.ts, at the edge.
 import { createRequire } from "node:module";
 import { ConfigError } from "../errors.js";
 import { jsonProblem, MAX_PLAN_JSON_DEPTH, parseJsonWithin } from "../json-depth.js";
-import type { SecretSource, Plan } from "../model/index.js";
+import { PLAN_FORMAT_VERSION, type SecretSource, type Plan } from "../model/index.js";
 import { planFileText, planForFile } from "./secrets.js";
 import { unitPathPrefix } from "./units.js";
 
@@ -50,14 +50,11 @@ export async function parsePlanText(text: string, path: string): Promise<Plan> {
   return checkPlanDocument(doc, path);
 }
 
-/** The format of the plan files this zoneform writes and reads. */
-const PLAN_FORMAT_VERSION = 3;
-
 /** A plan given as a value (a parsed plan file, or a plan object), its form checked as `parsePlanText` does. */
 export async function checkPlanDocument(doc: unknown, path: string, name = `the plan file ${path}`): Promise<Plan> {
   const version = (doc as { format_version?: unknown })?.format_version;
   if (version !== PLAN_FORMAT_VERSION) {
-    // Format 2's digest left out what `show` displays, so such a plan cannot be trusted to be what was reviewed.
+    // Format 2's digest left out what `show` displays; format 3 bound each value apart (a KDF per reference).
     throw planFileProblem(
       path,
       name,

@@ -1,7 +1,7 @@
 // The planner: a pure function from the desired state and what was read of the live zones to the
 // ordered plan. No client, no clock, no environment: everything it needs is in its two arguments,
 // so it is tested from recorded live snapshots (JSON) in milliseconds, and the engine only reads.
-import type { Change, Plan, ZonePlan } from "../model/index.js";
+import { PLAN_FORMAT_VERSION, type Change, type Plan, type ZonePlan } from "../model/index.js";
 import { type ResourceKind, type DesiredState, type DesiredZone, RESOURCE_KINDS } from "../sections/index.js";
 import { orderChanges } from "./order.js";
 import { fileRedactor } from "./secrets.js";
@@ -41,7 +41,7 @@ export function unexpectedAnswer(err: unknown): string {
  * came from a file; a desired state built in code carries its normalized form, its env values put
  * back as references.
  */
-function declaredZone(zone: DesiredZone, desired: DesiredState): unknown {
+export function declaredZone(zone: DesiredZone, desired: DesiredState): unknown {
   if (zone.declared) return zone.declared;
   if (zone.scope === "account") {
     const { zone_id: _id, scope: _scope, ...account } = zone as DesiredZone & { account_id: string; prune: boolean };
@@ -90,7 +90,7 @@ export function planZone(
 /** The plan as a whole, from zone plans (in the desired state's order). Pure. */
 export function assemblePlan(desired: DesiredState, zones: ZonePlan[], createdAt: string): Plan {
   return {
-    format_version: 3,
+    format_version: PLAN_FORMAT_VERSION,
     created_at: createdAt,
     ...(desired.account_id ? { account_id: desired.account_id } : {}),
     safety: { max_deletes: desired.safety.max_deletes },

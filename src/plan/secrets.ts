@@ -6,7 +6,7 @@ import { RuntimeError } from "../errors.js";
 import { Redactor, SENSITIVE, mapStrings, redactDestination } from "../redact.js";
 import { safeJson } from "../safe-text.js";
 import { hideCredentialShapes } from "../credential-shape.js";
-import { derivedSalt, planDigest } from "./digest.js";
+import { derivedSalt, planDigest, saltMaterial } from "./digest.js";
 import { bindInputs, prepareInputs } from "./inputs.js";
 import { setOwn } from "../data-record.js";
 import { replaceTemplateTokens } from "../template.js";
@@ -150,7 +150,7 @@ export function fileForm(plan: Plan, secrets: SecretSource): Plan {
  */
 export function planForFile(plan: Plan, secrets: SecretSource): Plan {
   const filed = fileForm(plan, secrets);
-  const inputs = plan.inputs ?? bindInputs(secrets.secrets, derivedSalt(filed));
+  const inputs = plan.inputs ?? bindInputs(secrets.secrets, derivedSalt(saltMaterial(filed)));
   if (inputs) filed.inputs = inputs;
   return { ...filed, digest: planDigest(filed) };
 }
@@ -158,7 +158,7 @@ export function planForFile(plan: Plan, secrets: SecretSource): Plan {
 /** Derives the values `planForFile` will bind, all at once on libuv's threads (each once per process). */
 export async function preparePlanFile(plan: Plan, secrets: SecretSource): Promise<void> {
   if (plan.inputs !== undefined || secrets.secrets.length === 0) return;
-  await prepareInputs(secrets.secrets, derivedSalt(fileForm(plan, secrets)));
+  await prepareInputs(secrets.secrets, derivedSalt(saltMaterial(fileForm(plan, secrets))));
 }
 
 /**

@@ -120,7 +120,7 @@ describe("safety", () => {
       operations: [],
     });
     const plan = {
-      format_version: 3,
+      format_version: 4,
       created_at: "",
       summary: { create: 0, update: 0, replace: 1, delete: 1 },
       zones: [

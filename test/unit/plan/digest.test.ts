@@ -1,23 +1,17 @@
 // The digest and the bound values of a plan (src/plan/digest.ts, src/plan/inputs.ts): the digest
 // covers every part of a plan file that is shown (and the desired state, operations, fingerprints and
-// bound values) but when it was made; the salt is derived from the plan's content, so the same file,
-// zones and values give the same digest on every run; each value is bound by scrypt with recorded
-// parameters that are checked; each distinct value is derived once per process.
+// bound values) but when it was made; the salt is derived from the desired state the plan carries, so
+// the same file, zones and values give the same digest on every run, and it is known before any read;
+// the values are bound together by one scrypt with recorded parameters that are checked.
 import { describe, expect, it } from "vitest";
 import { parseConfigText } from "../../../src/config/index.js";
 import { assertInputsForm, assertSameInputs } from "../../../src/engine/verify.js";
 import { StalePlanError } from "../../../src/errors.js";
 import type { Change, Plan } from "../../../src/model/plan.js";
-import { derivedSalt, planDigest } from "../../../src/plan/digest.js";
-import {
-  bindInputs,
-  changedInputs,
-  inputHash,
-  inputHashSync,
-  kdfProblem,
-  PLAN_KDF,
-  prepareInputs,
-} from "../../../src/plan/inputs.js";
+import { desiredSalt } from "../../../src/plan/binding.js";
+import { derivedSalt, planDigest, saltMaterial } from "../../../src/plan/digest.js";
+import { bindInputs, changedInputs, kdfProblem, PLAN_KDF, prepareInputs } from "../../../src/plan/inputs.js";
+import { plan as planPure } from "../../../src/plan/planner.js";
 import { planForFile, preparePlanFile } from "../../../src/plan/secrets.js";
 
 const Z = "0123456789abcdef0123456789abcdef";
@@ -51,7 +45,7 @@ const policy: Change = {
 
 function made(): Plan {
   return {
-    format_version: 3,
+    format_version: 4,
     created_at: "2026-11-21T00:00:00.000Z",
     safety: { max_deletes: 5 },
     summary: { create: 0, update: 1, replace: 0, delete: 0 },
@@ -103,7 +97,7 @@ describe("the digest", () => {
       expect(planDigest(edited), what).not.toBe(base.digest);
     }
     const bound = structuredClone(base);
-    bound.inputs!.env.SUFFIX = "0".repeat(64);
+    bound.inputs!.hash = "0".repeat(64);
     expect(planDigest(bound), "a bound value").not.toBe(base.digest);
   });
 
@@ -120,7 +114,7 @@ describe("the digest", () => {
     const b = planForFile(made(), desired);
     expect(b.inputs).toEqual(a.inputs);
     expect(b.digest).toBe(a.digest);
-    expect(a.inputs!.salt).toBe(derivedSalt(a));
+    expect(a.inputs!.salt).toBe(derivedSalt(saltMaterial(a)));
     expect(a.inputs!.salt).toMatch(/^[0-9a-f]{32}$/);
     expect(a.inputs!.kdf).toEqual({ name: "scrypt", n: 16384, r: 10, p: 1 });
     // No value in the file: the reference and its bound hash only.
@@ -128,7 +122,7 @@ describe("the digest", () => {
     expect(a.zones[0]!.changes[0]!.identity).toBe("Checkout ${env:SUFFIX}");
   });
 
-  it("changes with a value, and two plans never share a salt", () => {
+  it("changes with a value; two desired states never share a salt", () => {
     const a = planForFile(made(), desired);
     const other = parseConfigText(
       `version: 1\nzones:\n  - zone_id: ${Z}\n    name: example.com\n    page_shield:\n      policies:\n` +
@@ -141,36 +135,75 @@ describe("the digest", () => {
     const b = planForFile(p, other);
     // The same file form (references, not values): the same salt, another bound value, another digest.
     expect(b.inputs!.salt).toBe(a.inputs!.salt);
-    expect(b.inputs!.env.SUFFIX).not.toBe(a.inputs!.env.SUFFIX);
+    expect(b.inputs!.hash).not.toBe(a.inputs!.hash);
     expect(b.digest).not.toBe(a.digest);
+    // What was read does not move the salt (it is known before the reads); the desired state does.
     const moved = made();
     moved.zones[0]!.warnings = [];
-    expect(planForFile(moved, desired).inputs!.salt).not.toBe(a.inputs!.salt);
+    expect(planForFile(moved, desired).inputs!.salt).toBe(a.inputs!.salt);
+    const otherDesired = made();
+    otherDesired.zones[0]!.desired = { ...(otherDesired.zones[0]!.desired as object), name: "example.org" };
+    expect(planForFile(otherDesired, desired).inputs!.salt).not.toBe(a.inputs!.salt);
+  });
+
+  it("is known before any read: the salt started from the desired state is the plan's", () => {
+    const unread = planPure(desired, { read_at: "2026-11-21T00:00:00.000Z", zones: [] });
+    expect(planForFile(unread, desired).inputs!.salt).toBe(desiredSalt(desired));
   });
 });
 
 describe("the bound values", () => {
-  it("are scrypt of the name and the value, the same derived on this thread or on libuv's", async () => {
+  it("are one scrypt of every name and value together, the same derived on this thread or on libuv's", async () => {
     const salt = "0123456789abcdef0123456789abcdef";
-    const sync = inputHashSync(PLAN_KDF, salt, "A", "value-a");
-    expect(await inputHash(PLAN_KDF, salt, "A", "value-a")).toBe(sync);
-    expect(sync).toMatch(/^[0-9a-f]{64}$/);
-    // The name is bound too: two names cannot swap values.
-    expect(inputHashSync(PLAN_KDF, salt, "B", "value-a")).not.toBe(sync);
+    const pairs = [
+      { name: "B", value: "value-b" },
+      { name: "A", value: "value-a" },
+    ];
+    const sync = bindInputs(pairs, salt)!;
+    expect(sync.names).toEqual(["A", "B"]);
+    expect(sync.hash).toMatch(/^[0-9a-f]{64}$/);
     const { scryptSync } = await import("node:crypto");
-    const expected = scryptSync("A\u0000value-a", salt, 32, { N: 16384, r: 10, p: 1, maxmem: 64 * 1024 * 1024 });
-    expect(sync).toBe(expected.toString("hex"));
+    const expected = scryptSync("A\u00007\u0000value-a\u0000B\u00007\u0000value-b", salt, 32, {
+      N: 16384,
+      r: 10,
+      p: 1,
+      maxmem: 64 * 1024 * 1024,
+    });
+    expect(sync.hash).toBe(expected.toString("hex"));
+    const other = "fedcba9876543210fedcba9876543210";
+    await prepareInputs(pairs, other);
+    expect(bindInputs(pairs, other)!.hash).toBe(
+      scryptSync("A\u00007\u0000value-a\u0000B\u00007\u0000value-b", other, 32, {
+        N: 16384,
+        r: 10,
+        p: 1,
+        maxmem: 64 * 1024 * 1024,
+      }).toString("hex"),
+    );
+    // The names are bound too: two names cannot swap values.
+    const swapped = bindInputs(
+      [
+        { name: "A", value: "value-b" },
+        { name: "B", value: "value-a" },
+      ],
+      salt,
+    )!;
+    expect(swapped.hash).not.toBe(sync.hash);
   });
 
-  it("are derived once each per process, many at once", async () => {
+  it("cost one KDF per plan, whatever the number of references", async () => {
     const salt = "fedcba9876543210fedcba9876543210";
     const secrets = Array.from({ length: 12 }, (_, i) => ({ name: `V${i}`, value: `value-${i}-long` }));
     await prepareInputs(secrets, salt);
-    const start = performance.now();
     const bound = bindInputs(secrets, salt)!;
-    // Every one was derived already: binding them costs no KDF (each is about 50 ms).
-    expect(performance.now() - start).toBeLessThan(40);
-    expect(Object.keys(bound.env)).toEqual(secrets.map((s) => s.name).sort());
+    expect(bound.names).toEqual(secrets.map((s) => s.name).sort());
+    expect(await changedInputs(bound, Object.fromEntries(secrets.map((s) => [s.name, s.value])))).toEqual([]);
+    const changed = Object.fromEntries(secrets.map((s) => [s.name, s.value]));
+    changed.V3 = "another";
+    expect(await changedInputs(bound, changed)).toEqual([
+      "one at least of ${env:V0}, ${env:V1}, ${env:V10}, ${env:V11}, ${env:V2} and 7 more has another value " +
+        "than when the plan was made (they are bound together: which one cannot be told)",
+    ]);
   });
 
   it("are checked with the parameters the plan records", async () => {
@@ -178,7 +211,7 @@ describe("the bound values", () => {
     const raised = { name: "scrypt" as const, n: 2 ** 15, r: 8, p: 1 };
     const inputs = bindInputs([{ name: "TOKEN", value: "secret-value" }], salt, raised)!;
     expect(inputs.kdf).toEqual(raised);
-    expect(inputs.env.TOKEN).not.toBe(inputHashSync(PLAN_KDF, salt, "TOKEN", "secret-value"));
+    expect(inputs.hash).not.toBe(bindInputs([{ name: "TOKEN", value: "secret-value" }], salt)!.hash);
     expect(await changedInputs(inputs, { TOKEN: "secret-value" })).toEqual([]);
     expect(await changedInputs(inputs, { TOKEN: "another" })).toEqual([
       "${env:TOKEN} has another value than when the plan was made",

@@ -33,7 +33,7 @@ zones:
 
 const body = { destination_conf: `https://h.example/?header_Authorization=Splunk%20${ENV.SPLUNK_TOKEN}` };
 const plan: Plan = {
-  format_version: 3,
+  format_version: 4,
   created_at: "2026-11-21T00:00:00.000Z",
   safety: { max_deletes: 1 },
   summary: { create: 1, update: 1, replace: 0, delete: 0 },
@@ -89,7 +89,7 @@ describe("saved plan files", () => {
     await writeFile(path, "old", { mode: 0o644 });
     await writePlanFile(path, plan, desired, { force: true });
     expect((await stat(path)).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(await readFile(path, "utf8")).format_version).toBe(3);
+    expect(JSON.parse(await readFile(path, "utf8")).format_version).toBe(4);
   });
 
   it("refuse to replace an existing file without force, leaving it and no temporary file", async () => {
@@ -123,15 +123,17 @@ describe("saved plan files", () => {
   it("refuse another format version, files that are not plans, and operations aimed at another zone", async () => {
     const path = await saved();
     await writeFile(path, JSON.stringify({ ...plan, format_version: 1 }));
-    await expect(readPlanFile(path)).rejects.toThrow(/format_version 1; this zoneform reads format 3/);
-    // Format 2's digest did not cover what `show` displays: such a plan is made again.
-    await writeFile(path, JSON.stringify({ ...plan, format_version: 2 }));
-    await expect(readPlanFile(path)).rejects.toThrow(
-      /format_version 2; this zoneform reads format 3\. Make the plan again with this version\./,
-    );
+    await expect(readPlanFile(path)).rejects.toThrow(/format_version 1; this zoneform reads format 4/);
+    // Format 2's digest did not cover what `show` displays, format 3 bound each value apart: made again.
+    for (const old of [2, 3]) {
+      await writeFile(path, JSON.stringify({ ...plan, format_version: old }));
+      await expect(readPlanFile(path)).rejects.toThrow(
+        new RegExp(`format_version ${old}; this zoneform reads format 4\\. Make the plan again with this version\\.`),
+      );
+    }
     await writeFile(path, "not json");
     await expect(readPlanFile(path)).rejects.toThrow(/is not JSON/);
-    await writeFile(path, JSON.stringify({ format_version: 3 }));
+    await writeFile(path, JSON.stringify({ format_version: 4 }));
     await expect(readPlanFile(path)).rejects.toThrow(/is not a zoneform plan/);
     const astray = structuredClone(plan);
     astray.zones[0]!.changes[0]!.operations[0]!.path = `zones/${OTHER}/page_shield`;

@@ -6,7 +6,7 @@ import { renderPlanText } from "../../../src/plan/render/text.js";
 
 const Z = "0123456789abcdef0123456789abcdef";
 const plan: Plan = {
-  format_version: 3,
+  format_version: 4,
   created_at: "2026-11-21T00:00:00.000Z",
   summary: { create: 1, update: 2, replace: 0, delete: 1 },
   zones: [
