@@ -43,6 +43,9 @@ await build({
   entryNames: "[name]",
   chunkNames: "bundle-[hash]",
   legalComments: "none",
+  // Maps back to src/ and node_modules/ (through tsc's maps) for scripts/module-cost.mjs; the package
+  // leaves them out (package.json "files").
+  sourcemap: "linked",
   logLevel: "warning",
   // The CommonJS dependencies call require() for Node's modules; an ES module has none of its own.
   // ("module", not "node:module": the executable must load on any Node to say which it needs.)

@@ -5,12 +5,38 @@
 // secret. Lines are broken at spaces, and a word longer than a line at its token boundaries (after
 // `/ , ; & ? =`), never inside an id or a path segment that fits a line; a colour or dim run a break
 // splits is closed at the end of its line and opened again on the next.
-import stringWidth from "string-width";
+import { createRequire } from "node:module";
 
 const SGR = /\u001b\[[0-9;]*m/g;
 const SGR_ONE = /^\u001b\[([0-9;]*)m$/;
 const RESET = "\u001b[0m";
-const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+/** Printable ASCII and colour escapes only: one column a character, escapes none. */
+const PLAIN = /^(?:[\x20-\x7e]|\u001b\[[0-9;]*m)*$/;
+
+let fullWidth: ((s: string) => number) | undefined;
+let segmenter: Intl.Segmenter | undefined;
+
+/**
+ * string-width, loaded the first time a text that is not plain ASCII is measured: setting it up (its
+ * Unicode tables, an Intl.Segmenter, its emoji expressions) costs more than a command's own start, and
+ * most texts are plain. In the bundled executable it is bundled and initialised on first use
+ * (scripts/bundle-cli.mjs); in the library, required from node_modules.
+ */
+function stringWidth(s: string): number {
+  if (PLAIN.test(s)) return s.replace(SGR, "").length;
+  fullWidth ??= (
+    (typeof require === "function"
+      ? require("string-width")
+      : createRequire(import.meta.url)("string-width")) as typeof import("string-width")
+  ).default;
+  return fullWidth(s);
+}
+
+/** Grapheme clusters, segmented by an Intl.Segmenter made on first use (it loads ICU's break rules). */
+function graphemeSegments(s: string): Intl.Segments {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
+  return segmenter.segment(s);
+}
 
 /** Colour escapes (SGR) removed. */
 function stripAnsi(s: string): string {
@@ -24,7 +50,8 @@ export function displayWidth(s: string): number {
 
 /** The grapheme clusters of `s` (no colour escapes) with their widths. */
 function clusters(s: string): Array<[string, number]> {
-  return [...graphemes.segment(s)].map(({ segment }) => [segment, stringWidth(segment)]);
+  if (PLAIN.test(s)) return [...s].map((c) => [c, 1]);
+  return [...graphemeSegments(s)].map(({ segment }) => [segment, stringWidth(segment)]);
 }
 
 /** The longest start of `s` (no escapes) within `width` columns. */

@@ -2,7 +2,7 @@
 // workspace, GitHub's API and the token's identity; and the small helpers they share for paths and for
 // the Markdown they write (summary, comment).
 import { resolve } from "node:path";
-import { DEFAULT_CONFIG_PATH } from "../config/index.js";
+import { DEFAULT_CONFIG_PATH } from "../model/index.js";
 import { mdCodeBlock } from "../safe-markdown.js";
 import type { Zoneform } from "./cli.js";
 import type { GitHub, Identity } from "./github.js";

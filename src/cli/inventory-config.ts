@@ -3,13 +3,8 @@
 // `${env:…}` is a warning: these commands never use secrets), its warnings on stderr.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import {
-  readConfigFiles,
-  type SourceFile,
-  checkConfigSources,
-  configError,
-  DEFAULT_CONFIG_PATH,
-} from "../config/index.js";
+import { readConfigFiles, type SourceFile, checkConfigSources, configError } from "../config/index.js";
+import { DEFAULT_CONFIG_PATH } from "../model/index.js";
 import { formatProblem } from "../errors.js";
 import { scriptInventoryOf, type DesiredState, type DesiredZone } from "../sections/index.js";
 import type { ScriptInventory } from "../inventory/index.js";

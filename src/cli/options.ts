@@ -2,7 +2,7 @@
 // --no-color. The config option has no commander default so that a command can tell "not given"
 // (apply takes a plan file or -c) from the default ./zoneform.yaml.
 import { Option, type Command } from "commander";
-import { DEFAULT_CONFIG_PATH } from "../config/index.js";
+import { DEFAULT_CONFIG_PATH } from "../model/index.js";
 import { UsageError } from "../errors.js";
 
 export interface ConfigOption {

@@ -3,7 +3,8 @@
 // again), a read cut off inside its body made again from the start, and every failure mapped to the error that says
 // what to do (errors.ts: a network error, the envelope's errors; run-cause.ts: a failure every call shares stops
 // the run at once). Once the run is stopped, a call none of whose attempts reached the API throws the stop's error.
-import { Agent, interceptors, type Dispatcher } from "undici";
+import type { Agent as UndiciAgent, Dispatcher } from "undici";
+import { Agent, interceptors } from "./undici.js";
 import { ApiError, EXIT, RunStoppedError } from "../errors.js";
 import type { HttpMethod } from "../model/index.js";
 import { SENSITIVE, isSecretParam, redactDestination } from "../redact.js";
@@ -45,7 +46,7 @@ export class RequestLoop {
   private readonly origin: string;
   private readonly basePath: string;
   private readonly headers: Record<string, string>;
-  private readonly agent: Agent;
+  private readonly agent: UndiciAgent;
   private readonly dispatcher: Dispatcher;
   /** Whether any call of the run has had an answer in the API's envelope (run-cause.ts). */
   private apiAnswered = false;

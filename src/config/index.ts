@@ -4,12 +4,11 @@ import { ConfigError, formatProblem, type ConfigProblem } from "../errors.js";
 import type { DesiredState } from "../sections/index.js";
 import { Redactor } from "../redact.js";
 import { checkFileText } from "./document.js";
-import { DEFAULT_CONFIG_PATH, readConfigFiles, type SourceFile } from "./load.js";
+import { readConfigFiles, type SourceFile } from "./load.js";
 import { mergeFiles } from "./merge.js";
 import { isError } from "./problems.js";
-import type { Env } from "../model/index.js";
+import { DEFAULT_CONFIG_PATH, type Env } from "../model/index.js";
 
-export { DEFAULT_CONFIG_PATH } from "./load.js";
 export { DEFAULT_MAX_DELETES } from "./normalize.js";
 
 export interface LoadOptions {

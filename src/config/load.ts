@@ -3,9 +3,8 @@
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { ConfigError } from "../errors.js";
+import { DEFAULT_CONFIG_PATH } from "../model/index.js";
 import { describeReadProblem, FileReadError, kindOf, readRegularFile } from "../read-file.js";
-
-export const DEFAULT_CONFIG_PATH = "zoneform.yaml";
 
 /**
  * Largest configuration file read (10 MiB, thousands of zones): a bigger one is refused at once rather

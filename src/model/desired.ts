@@ -2,7 +2,10 @@
 // declared), the secrets, and the state around the zones. Each section's part of a zone is declared in
 // its own folder (src/sections/<name>/types.ts); the registry (src/sections/registry.ts) joins them into
 // `DesiredZone` and `DesiredState`. Field names follow the file (snake_case) so that export can write
-// this shape back out. Pure types, no imports.
+// this shape back out. Pure types (and the default file name), no imports.
+
+/** The configuration file a command reads when none is named. */
+export const DEFAULT_CONFIG_PATH = "zoneform.yaml";
 
 /** Where a zone (or an item in it) was declared, for messages. */
 export interface SourceRef {

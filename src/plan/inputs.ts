@@ -57,7 +57,9 @@ const pending = new Map<string, Promise<string>>();
 const MAX_CACHED = 64;
 
 function cacheKey(kdf: PlanKdf, salt: string, secret: string): string {
-  return createHash("sha256").update(`${kdf.name}:${kdf.n}:${kdf.r}:${kdf.p}\u0000${salt}\u0000${secret}`).digest("hex");
+  return createHash("sha256")
+    .update(`${kdf.name}:${kdf.n}:${kdf.r}:${kdf.p}\u0000${salt}\u0000${secret}`)
+    .digest("hex");
 }
 
 function remember(key: string, hex: string): string {
@@ -84,7 +86,9 @@ function binding(kdf: PlanKdf, salt: string, pairs: readonly (readonly [string, 
   let running = pending.get(key);
   if (!running) {
     running = new Promise<string>((resolve, reject) => {
-      scrypt(secret, salt, KEY_BYTES, options(kdf), (err, key32) => (err ? reject(err) : resolve(key32.toString("hex"))));
+      scrypt(secret, salt, KEY_BYTES, options(kdf), (err, key32) =>
+        err ? reject(err) : resolve(key32.toString("hex")),
+      );
     }).then(
       (hex) => {
         pending.delete(key);

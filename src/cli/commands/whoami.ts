@@ -18,7 +18,8 @@ import {
   type PermissionNeed,
   type CloudflareClient,
 } from "../../cloudflare/index.js";
-import { DEFAULT_CONFIG_PATH, loadConfig } from "../../config/index.js";
+import { loadConfig } from "../../config/index.js";
+import { DEFAULT_CONFIG_PATH } from "../../model/index.js";
 import { ApiError, EXIT, NetworkError, UsageError } from "../../errors.js";
 import { printable } from "../../safe-text.js";
 import { permissionsNeeded, type DesiredState } from "../../sections/index.js";

@@ -6,7 +6,7 @@
 //
 // The allowed edges (docs/architecture.md describes them):
 //
-//   action       → index.ts, cli, plan, config, base                    the GitHub Action, over the CLI
+//   action       → index.ts, cli, plan, model, base                     the GitHub Action, over the CLI
 //                                                                       and the library
 //   cli          → every folder below but action                        commands, options, output
 //   index.ts     → engine, plan, export, audit, config, sections, cloudflare, model, base   the library
@@ -52,7 +52,7 @@ const BELOW_CLI = [
 ];
 
 export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
-  action: ["index.ts", "cli", "plan", "config", "base"],
+  action: ["index.ts", "cli", "plan", "model", "base"],
   cli: BELOW_CLI,
   "index.ts": ["engine", "plan", "export", "audit", "config", "sections", "cloudflare", "model", "base"],
   audit: ["inventory", "sarif", "sections", "cloudflare", "base"],
