@@ -95,6 +95,9 @@ const SCHEME = /^[a-z][a-z0-9+.-]*$/i;
 const PATH = /^\/(?:[A-Za-z0-9\-._~!$&()*+=:@/]|%[0-9A-Fa-f]{2})*$/;
 const NONCE_OR_HASH = /^'(?:nonce|sha256|sha384|sha512)-[A-Za-z0-9+/_-]+={0,2}'$/i;
 
+/** A control character a header value cannot hold (a tab is whitespace). */
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/;
+
 /** ASCII whitespace as CSP splits a directive by it. */
 const CSP_WHITESPACE = /[\t\n\f\r ]+/;
 
@@ -154,7 +157,7 @@ export function sourceExpressionProblem(token: string): string | undefined {
   }
   if (port !== undefined && !/^(?:\d{1,5}|\*)$/.test(port)) return `its port '${port}' is not a number or *`;
   if (path !== undefined && !PATH.test(path)) {
-    const bad = [...path].find((c) => !/[A-Za-z0-9\-._~!$&()*+=:@/%]/.test(c));
+    const bad = /[^A-Za-z0-9\-._~!$&()*+=:@/%]/u.exec(path)?.[0];
     return `its path: ${bad === undefined ? "a '%' not followed by two hex digits" : characterProblem(bad)}`;
   }
   return undefined;
@@ -178,7 +181,7 @@ export function policyValueProblems(value: string, opts: { showText?: boolean } 
   const show = opts.showText ?? true;
   const quoted = (text: string, fallback: string) => (show ? `'${text}'` : fallback);
   const out: PolicyValueProblem[] = [];
-  const control = [...value].find((c) => /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/.test(c));
+  const control = CONTROL.exec(value)?.[0];
   if (control !== undefined)
     out.push({
       severity: "error",
