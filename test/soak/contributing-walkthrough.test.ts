@@ -1,12 +1,24 @@
 // docs/contributing.md's "Adding a section", followed as written: in a copy of the repository's last
-// commit (node_modules linked, a git repository of its own), each `<!-- walkthrough: PATH -->` block is
+// commit (a git repository of its own, node_modules hard-linked in), each `<!-- walkthrough: PATH -->` block is
 // written to PATH, and a `<!-- walkthrough: PATH LIST -->` block's two lines (an import, an entry) are
 // added to that list of PATH; then `npm run generate` passes, git shows changes only in the new
 // folders, the two lists and the generated files, and, once they are committed (as step 8 says), the
 // type check, the whole `npm run lint` and the whole `npm test` pass: nothing else needs an edit for
 // a new section. Slow (a whole build, the docs' samples and the whole suite): a soak test.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -43,6 +55,30 @@ function addToList(text: string, list: string, lines: string[]): string {
   return `${before.replace(/,?\s*$/, "")}, ${entry}${out.slice(close)}`;
 }
 
+/**
+ * A copy of the folder `from` at `to` whose files are hard links (copies where a link cannot be made):
+ * node_modules as a real folder of the copy, as in a checkout. Linked as a whole folder, the build and
+ * Node would name its files by where they really are, outside the copy (esbuild's `// node_modules/…`
+ * comments, which test/e2e/loaded-modules.test.ts reads, and the Action's bundle). The entries named in
+ * `leaveOut` (caches: the copy's runs keep their own) are not copied.
+ */
+function linkTree(from: string, to: string, leaveOut: readonly string[] = []): void {
+  mkdirSync(to);
+  for (const e of readdirSync(from, { withFileTypes: true })) {
+    const [source, target] = [join(from, e.name), join(to, e.name)];
+    if (leaveOut.includes(e.name)) continue;
+    if (e.isDirectory()) linkTree(source, target);
+    else if (e.isSymbolicLink()) symlinkSync(readlinkSync(source), target);
+    else {
+      try {
+        linkSync(source, target);
+      } catch {
+        copyFileSync(source, target);
+      }
+    }
+  }
+}
+
 const dir = mkdtempSync(join(tmpdir(), "zoneform-walkthrough-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -73,7 +109,7 @@ describe("docs/contributing.md: adding a section", () => {
     expect(blocks.length).toBeGreaterThan(5);
 
     execFileSync("sh", ["-c", `git archive HEAD | tar -x -C "${dir}"`], { cwd: ROOT });
-    symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+    linkTree(realpathSync(join(ROOT, "node_modules")), join(dir, "node_modules"), [".vite", ".cache"]);
     const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8" });
     git("init", "-q", "-b", "main");
     git("add", "-A");
