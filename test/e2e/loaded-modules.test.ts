@@ -1,7 +1,7 @@
 // Each command of the built (bundled) CLI loads only what it runs (issues 18 and 26): the executable
 // (dist/cli/zoneform.js) and the chunks of the one bundle its command needs: `validate` no HTTP
-// client, emulator or ajv compiler; `plan` no emulator and no ajv compiler; ajv only when a plan file
-// is read. What was loaded is taken from Node's own module debug log (NODE_DEBUG=esm,module), and each
+// client, emulator or ajv compiler; `plan` no emulator, no ajv compiler and of undici only its
+// classes; `--version` nothing but the program; ajv only when a plan file is read (issue 39). What was loaded is taken from Node's own module debug log (NODE_DEBUG=esm,module), and each
 // loaded file is known by the sources it holds (esbuild marks each bundled file with a `// <path>`
 // comment). The executable refuses an older Node in one line, and turns on Node's compile cache.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -66,6 +66,20 @@ zones:
 `;
 
 describe("what each command loads", () => {
+  it("--version: the program's chunk alone, without the configuration loader, yaml, the sections or undici", async () => {
+    const r = await run(["--version"]);
+    expect(r.code, r.stderr.slice(-2000)).toBe(0);
+    for (const absent of [
+      "node_modules/yaml/",
+      "dist/config/",
+      "dist/sections/",
+      "node_modules/undici/",
+      "dist/plan/",
+    ]) {
+      expect(has(r.sources, absent), absent).toBe(false);
+    }
+  });
+
   it("validate: the executable and its chunks, with no HTTP client, emulator or ajv compiler in them", async () => {
     const config = await writeConfig(CONFIG);
     const r = await run(["validate", "-c", config]);
@@ -100,7 +114,15 @@ describe("what each command loads", () => {
     const r = await run(["plan", "-c", config, "--api-url", emu.url]);
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
     expect(has(r.sources, "node_modules/undici/lib/dispatcher/agent.js")).toBe(true);
-    for (const absent of ["dist/emulator/", "node_modules/ajv/dist/compile/"]) {
+    // undici's classes, not its whole package (fetch, WebSocket, caches, mocks, proxies).
+    for (const absent of [
+      "dist/emulator/",
+      "node_modules/ajv/dist/compile/",
+      "node_modules/undici/index.js",
+      "node_modules/undici/lib/web/websocket/",
+      "node_modules/undici/lib/mock/",
+      "node_modules/undici/lib/cache/",
+    ]) {
       expect(has(r.sources, absent), absent).toBe(false);
     }
   });
