@@ -24,6 +24,7 @@ import { join } from "node:path";
 import process from "node:process";
 import { parse } from "yaml";
 import { startEmulator } from "./bench/emulator.mjs";
+import { profileCommand } from "./bench/profile.mjs";
 import {
   benchConfig,
   ESTATE_ACCOUNTS,
@@ -62,7 +63,15 @@ const STARTUP_RUNS = 15;
  * checks of its ruleset writes (dry runs, all at once, before the first write).
  */
 const APPLY_MIN_ROUNDS = 6;
-const TARGET = { wall: 1.2, validate: 1.5, cpuPerRequestMs: 0.2, rateLimited: 1.02, auditRss: 1.3, estate: 1.1 };
+const TARGET = {
+  wall: 1.1,
+  apply: 1.2,
+  validate: 1.5,
+  cpuPerRequestMs: 0.2,
+  rateLimited: 1.02,
+  auditRss: 1.3,
+  estate: 1.1,
+};
 
 const TOTAL_ZONES = Math.max(...PLAN_SIZES, RATE_LIMITED.zones);
 const tmp = mkdtempSync(join(tmpdir(), "zoneform-bench-"));
@@ -211,8 +220,24 @@ async function startup(runs = STARTUP_RUNS) {
     expectExit(w, [0], "validate examples/full.yaml without its variables");
     warned.push(w.wallMs);
   }
-  return { bare: median(bare), validate: median(validate), warned: median(warned) };
+  const profile = profileCommand(["validate", "-c", example], { runs: 5, env: profileEnv(EXAMPLE_ENV) });
+  return { bare: median(bare), validate: median(validate), warned: median(warned), profile };
 }
+
+/** The environment a profiled command runs with: the bench's own, and `env`. */
+const profileEnv = (env) => ({ ...process.env, ...env, NO_COLOR: "1" });
+
+/** The largest origins of a profile (scripts/bench/profile.mjs), in words: "yaml 14 ms, node: module loader 9 ms, …". */
+const topOrigins = (profile, n = 6, scale = 1) =>
+  profile.origins
+    .filter(([o]) => !o.startsWith("(idle"))
+    .slice(0, n)
+    .map(([o, v]) => `${o} ${(v * scale).toFixed(scale === 1 ? 0 : 3)} ms`)
+    .join(", ");
+
+/** A plan run's timeline (scripts/bench/usage.mjs), in words, from its process's start. */
+const timeline = (r) =>
+  `first request at ${ms(r.firstRequestMs)}, last answer at ${ms(r.lastAnswerMs)}, exit at ${ms(r.exitMs)}`;
 
 async function main() {
   const started = performance.now();
@@ -403,10 +428,28 @@ async function main() {
       log(`  audit ${scripts} scripts: ${ms(m.wallMs)}, ${mb(m.maxRssKB)}`);
     }
 
-    // The 500-zone file: validate (parse and checks, no network) against validate of the example.
-    const big = await zoneform(["validate", "-c", fileOf(PLAN_SIZES[1])], { env });
+    // The 500-zone file: validate (parse and checks, no network) against validate of the example; and what
+    // loading each plan's file costs (validate's CPU), which the CPU per request leaves out.
+    const big = await zoneform(["validate", "-c", fileOf(PLAN_SIZES[1])], { env, usage: true });
     expectExit(big, [0], "validate of the 500-zone file");
     figures.bigValidate = { r: big, kb: readFileSync(fileOf(PLAN_SIZES[1])).length / 1024 };
+    figures.fileCpu = {};
+    for (const n of PLAN_SIZES) {
+      const runs = [];
+      for (let i = 0; i < 3; i++)
+        runs.push((await zoneform(["validate", "-c", fileOf(n)], { env, usage: true })).cpuMs);
+      figures.fileCpu[n] = median(runs);
+    }
+
+    // Where the time of the misses goes, measured: CPU profiles of the cold plan and of the 500-zone plan without
+    // latency (scripts/bench/profile.mjs; the same as scripts/module-cost.mjs prints).
+    await freshWindow(emu, LATENCIES[0]);
+    figures.coldProfile = profileCommand(["plan", "-c", fileOf(1), ...client()], { runs: 5, env: profileEnv(env) });
+    await freshWindow(emu, 0);
+    figures.bigProfile = profileCommand(["plan", "-c", fileOf(PLAN_SIZES[1]), ...client()], {
+      runs: 1,
+      env: profileEnv(env),
+    });
   } finally {
     await emu.close();
   }
@@ -432,9 +475,11 @@ async function main() {
         `${ms(p.r.wallMs)}: ${x(ratio)} the bound${p.runs > 1 ? ` (median of ${p.runs})` : ""}`,
         `≤ ${TARGET.wall}× of ${ms(p.bound)} (+ node ${ms(bare)})`,
         ratio <= TARGET.wall && p.s.throttled === 0,
-        "the bound counts each call as exactly its latency: on this 2-core machine the emulator, sharing it " +
-          "with zoneform, answers 1 to 3 ms later, and the start before the first call weighs most on the " +
-          "shortest runs",
+        `${timeline(p.r)} (bare node: ${ms(bare)}): ${ms(p.r.firstRequestMs - bare)} of start before the first ` +
+          `request, the calls ${ms(p.r.lastAnswerMs - p.r.firstRequestMs)} against their ` +
+          `${ms(p.bound - latency)} of rounds (${x((p.r.lastAnswerMs - p.r.firstRequestMs) / (p.bound - latency))}: ` +
+          `each answer's CPU, zoneform's and the emulator's on the same 2 cores, lengthens the rounds), and ` +
+          `${ms(p.r.exitMs - p.r.lastAnswerMs)} after the last answer`,
       );
     }
   }
@@ -444,10 +489,9 @@ async function main() {
     `${ms(cold.r.wallMs)} (${cold.s.total} reads; median of ${cold.runs})`,
     `≤ node ${ms(bare)} + ${TARGET.wall}× ${ms(cold.bound)} = ${ms(bare + TARGET.wall * cold.bound)}`,
     cold.r.wallMs <= bare + TARGET.wall * cold.bound,
-    `${ms(cold.r.wallMs - bare - cold.bound)} beyond Node's start and the HTTP rounds: starting the code a ` +
-      `plan runs before its first request (reading its chunks of the bundle and their code from Node's compile ` +
-      `cache, then evaluating undici, commander and the sections), and planning and printing after the ` +
-      `last answer`,
+    `${timeline(cold.r)}: ${ms(cold.r.firstRequestMs - bare)} after bare Node's start before the first request ` +
+      `and ${ms(cold.r.exitMs - cold.r.lastAnswerMs)} after the last answer; its CPU by origin (a profile, ` +
+      `medians of ${5}): ${topOrigins(figures.coldProfile, 8)}`,
   );
   const vRatio = boot.validate / bare;
   add(
@@ -455,9 +499,8 @@ async function main() {
     `${ms(boot.validate)}: ${x(vRatio)} node -e 0 (${ms(bare)})`,
     `≤ ${TARGET.validate}×`,
     vRatio <= TARGET.validate,
-    `${ms(boot.validate - TARGET.validate * bare)} over: reading validate's chunks and their code from ` +
-      `Node's compile cache, evaluating commander, the yaml package and the sections, and the file's parse ` +
-      `and checks`,
+    `${ms(boot.validate - TARGET.validate * bare)} over; its CPU by origin (a profile, medians of 5): ` +
+      topOrigins(boot.profile, 8),
   );
   add(
     "validate, variables unset (4 warnings)",
@@ -466,23 +509,24 @@ async function main() {
   );
   // CPU: the 500-zone plan's less the 44-zone plan's, per extra request, at each latency. At 80 ms the
   // same work costs more CPU (the process sleeps between answers: cold caches, a slower clock).
-  const cpuAt = (latency) => {
+  // Each plan's CPU less what loading its file costs (`validate` of it: parse and checks, a cost per file, not per
+  // request), then the 500-zone plan's less the 44-zone plan's, per extra request.
+  const cpuAt = (latency, withFile = false) => {
     const small = plan(PLAN_SIZES[0], latency);
     const large = plan(PLAN_SIZES[1], latency);
-    return (large.r.cpuMs - small.r.cpuMs) / (large.s.total - small.s.total);
+    const file = withFile ? 0 : figures.fileCpu[PLAN_SIZES[1]] - figures.fileCpu[PLAN_SIZES[0]];
+    return (large.r.cpuMs - small.r.cpuMs - file) / (large.s.total - small.s.total);
   };
   const cpu = cpuAt(LATENCIES[0]);
+  const bigReads = plan(PLAN_SIZES[1], LATENCIES[0]).s.total;
   add(
     `client CPU per request @ ${LATENCIES[0]} ms`,
-    `${cpu.toFixed(2)} ms (${PLAN_SIZES[1]} vs ${PLAN_SIZES[0]} zones, parse and diff included; @ ` +
-      `${LATENCIES[1]} ms: ${cpuAt(LATENCIES[1]).toFixed(2)} ms)`,
+    `${cpu.toFixed(2)} ms (${PLAN_SIZES[1]} vs ${PLAN_SIZES[0]} zones, less loading each file; with it ` +
+      `${cpuAt(LATENCIES[0], true).toFixed(2)} ms; @ ${LATENCIES[1]} ms: ${cpuAt(LATENCIES[1]).toFixed(2)} ms)`,
     `≤ ${TARGET.cpuPerRequestMs} ms`,
     cpu <= TARGET.cpuPerRequestMs,
-    "a profile of the 500-zone plan without latency (0.3 ms a request) finds about 0.11 ms in the HTTP " +
-      "exchange (undici's framing and WebAssembly parser, Node's sockets, the kernel's loopback writes), 0.03 " +
-      "ms in garbage collection, 0.03 ms reading the file, and under 0.1 ms in zoneform's own reading, diffing " +
-      "and redaction; with 25 or 80 ms between answers the same work costs more CPU (the process sleeps " +
-      "between them: cold caches, a slower clock)",
+    `a profile of the ${PLAN_SIZES[1]}-zone plan without latency, per request: ` +
+      topOrigins(figures.bigProfile, 10, 1 / bigReads),
   );
   add(
     `${PLAN_SIZES[1]}-zone file (${Math.round(figures.bigValidate.kb)} KB)`,
@@ -502,8 +546,10 @@ async function main() {
       `${a.s.total} calls (${a.s.get} reads, min ${a.minReads}; ${a.s.post} checks; ${a.s.dry} dry runs; ` +
         `${a.s.write} writes), ` +
         `${ms(a.r.wallMs)}; the calls ${ms(a.r.apiMs)}: ${x(ratio)} the bound`,
-      `≤ ${TARGET.wall}× of ${APPLY_MIN_ROUNDS} dependent rounds: ${ms(bound)}`,
-      ratio <= TARGET.wall,
+      `≤ ${TARGET.apply}× of ${APPLY_MIN_ROUNDS} dependent rounds: ${ms(bound)}`,
+      ratio <= TARGET.apply,
+      `the calls ${ms(a.r.apiMs)} for ${APPLY_MIN_ROUNDS} rounds of ${ms(LATENCIES[0])}: ` +
+        `${ms(a.r.apiMs - bound)} between the rounds (each round's answers read and the next calls made)`,
     );
   }
   {

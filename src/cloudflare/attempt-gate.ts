@@ -91,7 +91,7 @@ export class AttemptGate {
       state.attempts++;
       state.answered = false;
       stats.requests++;
-      const sent = this.o.wire.open(state.method, state.shown());
+      const sent = this.o.wire.open(state.method, state.shown);
       try {
         dispatch(
           dispatchOpts,

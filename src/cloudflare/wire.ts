@@ -77,15 +77,20 @@ export interface WireEntry extends WireRequest {
 export class WireRequests {
   private readonly entries = new Set<WireEntry>();
 
-  /** A request sent now: `path` as the log shows it (redacted). */
-  open(method: string, path: string): WireEntry {
+  /**
+   * A request sent now: `shown` gives its path as the log shows it (redacted), asked only when the requests on
+   * the wire are listed (a stop's report): redacting every path as it is sent would cost each call for nothing.
+   */
+  open(method: string, shown: () => string): WireEntry {
     let resolve!: (o: WireOutcome) => void;
     const settled = new Promise<WireOutcome>((r) => (resolve = r));
     let done = false;
     const entries = this.entries;
     const entry: WireEntry = {
       method,
-      path,
+      get path() {
+        return shown();
+      },
       settled,
       settle(status: number | undefined, err?: Error) {
         if (done) return;

@@ -121,7 +121,8 @@ export const pageShieldPolicies: ResourceKind<LivePolicy[], ZoneWithPageShield> 
     const raw: unknown = await ctx.client.listAll<unknown>(path);
     if (!Array.isArray(raw))
       throw new AnswerShapeError(`the API answered GET ${path} with ${clipJson(raw, 60)}, expected a list of policies`);
-    const live = raw.map(normalizePolicy).sort((a, b) => a.id.localeCompare(b.id));
+    // By id, code unit by code unit (localeCompare would load ICU's collation data: 10 ms of a cold plan).
+    const live = raw.map(normalizePolicy).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return { live, resources: Object.fromEntries(live.map((p) => [p.id, withoutId(p)])) };
   },
 
