@@ -288,7 +288,7 @@ export function parseRateHeaders(headers: Headers, now: number = Date.now()): Ra
   const combined = get("ratelimit");
   const field = (text: string, names: string[]): number | undefined => {
     for (const n of names) {
-      const m = new RegExp(`(?:^|[\\s,;])${n}\\s*=\\s*"?(\\d+(?:\\.\\d+)?)`, "i").exec(text);
+      const m = fieldPattern(n).exec(text);
       if (m) return Number(m[1]);
     }
     return undefined;
@@ -323,6 +323,17 @@ export function parseRateHeaders(headers: Headers, now: number = Date.now()): Ra
   if (out.resetSeconds !== undefined && out.resetSeconds > 1e9)
     out.resetSeconds = Math.max(0, out.resetSeconds - now / 1000);
   return out;
+}
+
+/** The expression of one `name=value` field of a rate-limit header, made once per name (every answer has one). */
+const FIELD_PATTERNS = new Map<string, RegExp>();
+function fieldPattern(name: string): RegExp {
+  let re = FIELD_PATTERNS.get(name);
+  if (!re) {
+    re = new RegExp(`(?:^|[\\s,;])${name}\\s*=\\s*"?(\\d+(?:\\.\\d+)?)`, "i");
+    FIELD_PATTERNS.set(name, re);
+  }
+  return re;
 }
 
 /** A header's value as a message quotes it: printable, and short. */

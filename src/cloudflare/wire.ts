@@ -98,7 +98,8 @@ export class WireRequests {
         resolve(outcomeOf(status, err));
       },
       end() {
-        entry.settle(undefined, new Error("ended"));
+        // Settled at its answer's start in all but a failure: an Error (and its stack) only when it was not.
+        if (!done) entry.settle(undefined, new Error("ended"));
         entries.delete(entry);
       },
     };

@@ -150,7 +150,7 @@ export function fileForm(plan: Plan, secrets: SecretSource): Plan {
  */
 export function planForFile(plan: Plan, secrets: SecretSource): Plan {
   const filed = fileForm(plan, secrets);
-  const inputs = plan.inputs ?? bindInputs(secrets.secrets, derivedSalt(saltMaterial(filed)));
+  const inputs = plan.inputs ?? bindInputs(secrets.secrets, saltOf(plan));
   if (inputs) filed.inputs = inputs;
   return { ...filed, digest: planDigest(filed) };
 }
@@ -158,7 +158,20 @@ export function planForFile(plan: Plan, secrets: SecretSource): Plan {
 /** Derives the values `planForFile` will bind, all at once on libuv's threads (each once per process). */
 export async function preparePlanFile(plan: Plan, secrets: SecretSource): Promise<void> {
   if (plan.inputs !== undefined || secrets.secrets.length === 0) return;
-  await prepareInputs(secrets.secrets, derivedSalt(saltMaterial(fileForm(plan, secrets))));
+  await prepareInputs(secrets.secrets, saltOf(plan));
+}
+
+/** Salts by the plan they were derived for (a plan's desired state is not rewritten by fileForm). */
+const salts = new WeakMap<Plan, string>();
+
+/** The salt of a plan's bound values: derived from the desired state it carries (digest.ts), once per plan. */
+function saltOf(plan: Plan): string {
+  let salt = salts.get(plan);
+  if (salt === undefined) {
+    salt = derivedSalt(saltMaterial(plan));
+    salts.set(plan, salt);
+  }
+  return salt;
 }
 
 /**
