@@ -70,14 +70,14 @@ var init_ansi_regex = __esm({
 });
 
 // node_modules/strip-ansi/index.js
-function stripAnsi(string) {
-  if (typeof string !== "string") {
-    throw new TypeError(`Expected a \`string\`, got \`${typeof string}\``);
+function stripAnsi(string2) {
+  if (typeof string2 !== "string") {
+    throw new TypeError(`Expected a \`string\`, got \`${typeof string2}\``);
   }
-  if (!string.includes("\x1B") && !string.includes("")) {
-    return string;
+  if (!string2.includes("\x1B") && !string2.includes("")) {
+    return string2;
   }
-  return string.replace(regex, "");
+  return string2.replace(regex, "");
 }
 var regex;
 var init_strip_ansi = __esm({
@@ -198,14 +198,14 @@ var string_width_exports = {};
 __export(string_width_exports, {
   default: () => stringWidth
 });
-function strayEmojiModifierCount(string, fromIndex) {
-  if (fromIndex >= string.length) {
+function strayEmojiModifierCount(string2, fromIndex) {
+  if (fromIndex >= string2.length) {
     return 0;
   }
   const modifierRegex = new RegExp("(?<![\\p{Emoji_Modifier_Base}\\u{200D}])\\p{Emoji_Modifier}", "gv");
   modifierRegex.lastIndex = fromIndex;
   let count2 = 0;
-  while (modifierRegex.test(string)) {
+  while (modifierRegex.test(string2)) {
     count2++;
   }
   return count2;
@@ -256,32 +256,32 @@ function clusterWidth(segment, eastAsianWidthOptions) {
   const zwjSequence = emojiZwjSequenceRegex.exec(visibleSegment);
   return zwjSequence ? 2 + strayEmojiModifierCount(visibleSegment, zwjSequence.index + zwjSequence[0].length) * 2 : visibleCodePointsWidth(visibleSegment, eastAsianWidthOptions);
 }
-function unicodeWidth(string, ambiguousIsNarrow) {
+function unicodeWidth(string2, ambiguousIsNarrow) {
   let width = 0;
-  const firstNonAsciiIndex = string.search(nonAsciiOrControlRegex);
+  const firstNonAsciiIndex = string2.search(nonAsciiOrControlRegex);
   if (firstNonAsciiIndex > 1) {
     width = firstNonAsciiIndex - 1;
-    string = string.slice(width);
+    string2 = string2.slice(width);
   }
-  let suffixStart = string.length;
+  let suffixStart = string2.length;
   while (suffixStart > 0) {
-    const codePoint = string.codePointAt(suffixStart - 1);
+    const codePoint = string2.codePointAt(suffixStart - 1);
     if (codePoint < 32 || codePoint > 126) {
       break;
     }
     suffixStart--;
   }
-  if (suffixStart + 1 < string.length) {
-    width += string.length - suffixStart - 1;
-    string = string.slice(0, suffixStart + 1);
+  if (suffixStart + 1 < string2.length) {
+    width += string2.length - suffixStart - 1;
+    string2 = string2.slice(0, suffixStart + 1);
   }
-  if (!new RegExp("[^\\u{20}-\\u{7E}\\u{4E00}-\\u{9FFF}\\u{AC00}-\\u{D7A3}]", "v").test(string)) {
-    return width + string.length + string.replaceAll(new RegExp("[\\u{20}-\\u{7E}]", "gv"), "").length;
+  if (!new RegExp("[^\\u{20}-\\u{7E}\\u{4E00}-\\u{9FFF}\\u{AC00}-\\u{D7A3}]", "v").test(string2)) {
+    return width + string2.length + string2.replaceAll(new RegExp("[\\u{20}-\\u{7E}]", "gv"), "").length;
   }
-  string = string.toWellFormed();
-  string = string.replaceAll(new RegExp("(?<=[\\u{16D63}-\\u{16D6A}])[\\u{16D63}-\\u{16D6A}]+", "gv"), "");
+  string2 = string2.toWellFormed();
+  string2 = string2.replaceAll(new RegExp("(?<=[\\u{16D63}-\\u{16D6A}])[\\u{16D63}-\\u{16D6A}]+", "gv"), "");
   const eastAsianWidthOptions = { ambiguousAsWide: !ambiguousIsNarrow };
-  for (const { segment } of segmenter.segment(string)) {
+  for (const { segment } of segmenter.segment(string2)) {
     if (segment.length === 1) {
       if (visibleCharacterRegex.test(segment)) {
         width += eastAsianWidth(segment.codePointAt(0), eastAsianWidthOptions);
@@ -300,11 +300,11 @@ function stringWidth(input, options2 = {}) {
     ambiguousIsNarrow = true,
     countAnsiEscapeCodes = false
   } = options2;
-  let string = input;
-  if (!countAnsiEscapeCodes && (string.includes("\x1B") || string.includes(""))) {
-    string = stripAnsi(string);
+  let string2 = input;
+  if (!countAnsiEscapeCodes && (string2.includes("\x1B") || string2.includes(""))) {
+    string2 = stripAnsi(string2);
   }
-  return nonAsciiOrControlRegex.test(string) ? unicodeWidth(string, ambiguousIsNarrow) : string.length;
+  return nonAsciiOrControlRegex.test(string2) ? unicodeWidth(string2, ambiguousIsNarrow) : string2.length;
 }
 var segmenter, nonAsciiOrControlRegex, prependedConcatenationMarks, prependedConcatenationMarksRegex, visibleCharacterRegex, emojiPrefixRegex, textPresentationEmojiRegex, emojiZwjSequenceRegex;
 var init_string_width = __esm({
@@ -918,8 +918,8 @@ function addRuleOp(zoneId, rulesetId, rule, phase) {
     }
   };
 }
-function patchRuleOp(zoneId, rulesetId, live, set) {
-  const body = { ...writableRule(live), ...set };
+function patchRuleOp(zoneId, rulesetId, live, set2) {
+  const body = { ...writableRule(live), ...set2 };
   return { method: "PATCH", path: zonePath(zoneId, "rulesets", rulesetId, "rules", live.id), body };
 }
 function deleteRuleOp(zoneId, rulesetId, ruleId2) {
@@ -1013,8 +1013,8 @@ function preserveChanges(before, want) {
   return out;
 }
 function sameNames(a, b) {
-  const set = new Set(a);
-  return a.length === b.length && b.every((n) => set.has(n));
+  const set2 = new Set(a);
+  return a.length === b.length && b.every((n) => set2.has(n));
 }
 function keepLiveOrder(live, want) {
   const order = (list2) => {
@@ -1426,7 +1426,7 @@ function encodedForms(value) {
   }
   return [...out];
 }
-function unescapeOnce(text, map) {
+function unescapeOnce(text, map2) {
   let out = "";
   const at3 = [];
   let i = 0;
@@ -1435,7 +1435,7 @@ function unescapeOnce(text, map) {
     while (plainEnd < text.length && text[plainEnd] !== "\\" && text[plainEnd] !== "%") plainEnd++;
     if (plainEnd > i) {
       out += text.slice(i, plainEnd);
-      if (map) for (let k = i; k < plainEnd; k++) at3.push(k);
+      if (map2) for (let k = i; k < plainEnd; k++) at3.push(k);
       i = plainEnd;
       if (i >= text.length) break;
     }
@@ -1461,9 +1461,9 @@ function unescapeOnce(text, map) {
       i += run2 ? run2.length : 1;
     }
     out += decoded2;
-    if (map) for (let k = 0; k < decoded2.length; k++) at3.push(start2);
+    if (map2) for (let k = 0; k < decoded2.length; k++) at3.push(start2);
   }
-  if (map) at3.push(text.length);
+  if (map2) at3.push(text.length);
   return { text: out, at: at3 };
 }
 function percentRun(text, i) {
@@ -1482,12 +1482,12 @@ function percentRun(text, i) {
   const chars = UTF8.decode(new Uint8Array(bytes));
   return chars.includes("�") ? void 0 : { chars, length: 3 * n };
 }
-function unescapeAll(text, map = false) {
-  let current = unescapeOnce(text, map);
+function unescapeAll(text, map2 = false) {
+  let current = unescapeOnce(text, map2);
   for (let pass = 1; pass < 4 && current.text !== text && /[\\%]/.test(current.text); pass++) {
-    const next = unescapeOnce(current.text, map);
+    const next = unescapeOnce(current.text, map2);
     if (next.text === current.text) break;
-    current = { text: next.text, at: map ? next.at.map((k) => current.at[k]) : [] };
+    current = { text: next.text, at: map2 ? next.at.map((k) => current.at[k]) : [] };
   }
   return current;
 }
@@ -3126,12 +3126,12 @@ var init_rules2 = __esm({
     };
     filterValues = (doc) => {
       const findings = [];
-      const visit2 = (node, pointer, top) => {
+      const visit3 = (node, pointer, top) => {
         const rec2 = asRecord(node);
         if (!rec2) return;
         for (const group of ["and", "or"]) {
           asArray(rec2[group]).forEach((child, i) => {
-            visit2(child, childPointer(`${pointer}/${group}`, i), false);
+            visit3(child, childPointer(`${pointer}/${group}`, i), false);
           });
         }
         if (Object.keys(rec2).length === 0 && !top) {
@@ -3160,7 +3160,7 @@ var init_rules2 = __esm({
       };
       for (const { job, pointer } of everyJobOf(doc)) {
         const filter = asRecord(job.filter);
-        if (filter && "where" in filter) visit2(filter.where, `${pointer}/filter/where`, true);
+        if (filter && "where" in filter) visit3(filter.where, `${pointer}/filter/where`, true);
       }
       return findings;
     };
@@ -4197,7 +4197,7 @@ var init_policies = __esm({
         const raw = await ctx.client.listAll(path6);
         if (!Array.isArray(raw))
           throw new AnswerShapeError(`the API answered GET ${path6} with ${clipJson(raw, 60)}, expected a list of policies`);
-        const live = raw.map(normalizePolicy).sort((a, b) => a.id.localeCompare(b.id));
+        const live = raw.map(normalizePolicy).sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
         return { live, resources: Object.fromEntries(live.map((p) => [p.id, withoutId2(p)])) };
       },
       diff(zone, live) {
@@ -5819,11 +5819,11 @@ function deployedRule(zone, live, rulesetId, name, identity2, out) {
   }
   return { rule: found[0], base: { resource: RESOURCE6, zone_id: zone.zone_id, identity: identity2 } };
 }
-function updateRule(out, live, rule, what, change, set) {
+function updateRule(out, live, rule, what, change, set2) {
   const err = ruleIdError(rule, `${what} execute`);
   if (err) return void out.errors.push(err);
   const { resource, zone_id, identity: identity2, notes, ...shown4 } = change;
-  const operations = [patchRuleOp(zone_id, live.entrypoint.id, rule, set)];
+  const operations = [patchRuleOp(zone_id, live.entrypoint.id, rule, set2)];
   out.planned.push({
     change: {
       resource,
@@ -6654,9 +6654,9 @@ var init_digest = __esm({
 import { createHash as createHash2, scrypt, scryptSync, timingSafeEqual } from "node:crypto";
 function kdfProblem(kdf) {
   const { n, r, p } = kdf;
-  const int = (v) => Number.isSafeInteger(v);
+  const int3 = (v) => Number.isSafeInteger(v);
   if (kdf.name !== "scrypt") return `its KDF ${JSON.stringify(kdf.name)} is not scrypt`;
-  if (!int(n) || !int(r) || !int(p) || n < 2 || (n & n - 1) !== 0)
+  if (!int3(n) || !int3(r) || !int3(p) || n < 2 || (n & n - 1) !== 0)
     return "its scrypt parameters are not whole numbers with n a power of two";
   const memory = 128 * n * r;
   if (n < MIN.n || r < MIN.r || p < MIN.p || memory < MIN.memory)
@@ -6665,8 +6665,8 @@ function kdfProblem(kdf) {
     return `its scrypt parameters (n ${n}, r ${r}, p ${p}) cost more than zoneform checks (n ≤ ${MAX.n}, r ≤ ${MAX.r}, p ≤ ${MAX.p}, 128·n·r ≤ 256 MiB)`;
   return void 0;
 }
-function password(pairs) {
-  return pairs.map(([name, value]) => `${name}\0${value.length}\0${value}`).join("\0");
+function password(pairs2) {
+  return pairs2.map(([name, value]) => `${name}\0${value.length}\0${value}`).join("\0");
 }
 function cacheKey(kdf, salt, secret) {
   return createHash2("sha256").update(`${kdf.name}:${kdf.n}:${kdf.r}:${kdf.p}\0${salt}\0${secret}`).digest("hex");
@@ -6676,15 +6676,15 @@ function remember(key2, hex3) {
   derived.set(key2, hex3);
   return hex3;
 }
-function bindingSync(kdf, salt, pairs) {
-  const secret = password(pairs);
+function bindingSync(kdf, salt, pairs2) {
+  const secret = password(pairs2);
   const key2 = cacheKey(kdf, salt, secret);
   const known = derived.get(key2);
   if (known !== void 0) return known;
   return remember(key2, scryptSync(secret, salt, KEY_BYTES, options(kdf)).toString("hex"));
 }
-function binding(kdf, salt, pairs) {
-  const secret = password(pairs);
+function binding(kdf, salt, pairs2) {
+  const secret = password(pairs2);
   const key2 = cacheKey(kdf, salt, secret);
   const known = derived.get(key2);
   if (known !== void 0) return Promise.resolve(known);
@@ -6722,21 +6722,21 @@ async function prepareInputs(secrets, salt, kdf = PLAN_KDF) {
 }
 function bindInputs(secrets, salt, kdf = PLAN_KDF) {
   if (secrets.length === 0) return void 0;
-  const pairs = distinct(secrets);
-  return { kdf: { ...kdf }, salt, names: pairs.map(([name]) => name), hash: bindingSync(kdf, salt, pairs) };
+  const pairs2 = distinct(secrets);
+  return { kdf: { ...kdf }, salt, names: pairs2.map(([name]) => name), hash: bindingSync(kdf, salt, pairs2) };
 }
 async function changedInputs(inputs, env, used = []) {
   const names = [...inputs?.names ?? []].sort();
   const out = [];
-  const pairs = [];
+  const pairs2 = [];
   for (const name of names) {
     const value = getOwn(env, name);
     if (value === void 0) out.push(`\${env:${name}} is not set (the plan was made with a value)`);
-    else pairs.push([name, value]);
+    else pairs2.push([name, value]);
   }
   if (out.length === 0 && inputs !== void 0 && names.length > 0) {
     const want = Buffer.from(inputs.hash, "hex");
-    const have = Buffer.from(await binding(inputs.kdf, inputs.salt, pairs), "hex");
+    const have = Buffer.from(await binding(inputs.kdf, inputs.salt, pairs2), "hex");
     if (want.length !== have.length || !timingSafeEqual(want, have)) out.push(changedMessage(names));
   }
   const bound = new Set(names);
@@ -6925,13 +6925,21 @@ function fileForm(plan3, secrets) {
 }
 function planForFile(plan3, secrets) {
   const filed = fileForm(plan3, secrets);
-  const inputs = plan3.inputs ?? bindInputs(secrets.secrets, derivedSalt(saltMaterial(filed)));
+  const inputs = plan3.inputs ?? bindInputs(secrets.secrets, saltOf(plan3));
   if (inputs) filed.inputs = inputs;
   return { ...filed, digest: planDigest(filed) };
 }
 async function preparePlanFile(plan3, secrets) {
   if (plan3.inputs !== void 0 || secrets.secrets.length === 0) return;
-  await prepareInputs(secrets.secrets, derivedSalt(saltMaterial(fileForm(plan3, secrets))));
+  await prepareInputs(secrets.secrets, saltOf(plan3));
+}
+function saltOf(plan3) {
+  let salt = salts.get(plan3);
+  if (salt === void 0) {
+    salt = derivedSalt(saltMaterial(plan3));
+    salts.set(plan3, salt);
+  }
+  return salt;
 }
 function planFileText(filed, secrets) {
   const text = `${safeJson(filed, 2)}
@@ -6944,6 +6952,7 @@ function planFileText(filed, secrets) {
   }
   return text;
 }
+var salts;
 var init_secrets = __esm({
   "src/plan/secrets.ts"() {
     "use strict";
@@ -6955,6 +6964,7 @@ var init_secrets = __esm({
     init_inputs();
     init_data_record();
     init_template();
+    salts = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -7262,10 +7272,10 @@ var require_code = __commonJS({
     function interpolate(x) {
       return typeof x == "number" || typeof x == "boolean" || x === null ? x : safeStringify(Array.isArray(x) ? x.join(",") : x);
     }
-    function stringify(x) {
+    function stringify4(x) {
       return new _Code(safeStringify(x));
     }
-    exports.stringify = stringify;
+    exports.stringify = stringify4;
     function safeStringify(x) {
       return JSON.stringify(x).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
     }
@@ -8168,52 +8178,52 @@ var require_util = __commonJS({
       return hash2;
     }
     exports.toHash = toHash;
-    function alwaysValidSchema(it, schema2) {
-      if (typeof schema2 == "boolean")
-        return schema2;
-      if (Object.keys(schema2).length === 0)
+    function alwaysValidSchema(it, schema5) {
+      if (typeof schema5 == "boolean")
+        return schema5;
+      if (Object.keys(schema5).length === 0)
         return true;
-      checkUnknownRules(it, schema2);
-      return !schemaHasRules(schema2, it.self.RULES.all);
+      checkUnknownRules(it, schema5);
+      return !schemaHasRules(schema5, it.self.RULES.all);
     }
     exports.alwaysValidSchema = alwaysValidSchema;
-    function checkUnknownRules(it, schema2 = it.schema) {
+    function checkUnknownRules(it, schema5 = it.schema) {
       const { opts, self } = it;
       if (!opts.strictSchema)
         return;
-      if (typeof schema2 === "boolean")
+      if (typeof schema5 === "boolean")
         return;
       const rules = self.RULES.keywords;
-      for (const key2 in schema2) {
+      for (const key2 in schema5) {
         if (!rules[key2])
           checkStrictMode(it, `unknown keyword: "${key2}"`);
       }
     }
     exports.checkUnknownRules = checkUnknownRules;
-    function schemaHasRules(schema2, rules) {
-      if (typeof schema2 == "boolean")
-        return !schema2;
-      for (const key2 in schema2)
+    function schemaHasRules(schema5, rules) {
+      if (typeof schema5 == "boolean")
+        return !schema5;
+      for (const key2 in schema5)
         if (rules[key2])
           return true;
       return false;
     }
     exports.schemaHasRules = schemaHasRules;
-    function schemaHasRulesButRef(schema2, RULES3) {
-      if (typeof schema2 == "boolean")
-        return !schema2;
-      for (const key2 in schema2)
+    function schemaHasRulesButRef(schema5, RULES3) {
+      if (typeof schema5 == "boolean")
+        return !schema5;
+      for (const key2 in schema5)
         if (key2 !== "$ref" && RULES3.all[key2])
           return true;
       return false;
     }
     exports.schemaHasRulesButRef = schemaHasRulesButRef;
-    function schemaRefOrVal({ topSchemaRef, schemaPath }, schema2, keyword, $data) {
+    function schemaRefOrVal({ topSchemaRef, schemaPath }, schema5, keyword, $data) {
       if (!$data) {
-        if (typeof schema2 == "number" || typeof schema2 == "boolean")
-          return schema2;
-        if (typeof schema2 == "string")
-          return (0, codegen_1._)`${schema2}`;
+        if (typeof schema5 == "number" || typeof schema5 == "boolean")
+          return schema5;
+        if (typeof schema5 == "string")
+          return (0, codegen_1._)`${schema5}`;
       }
       return (0, codegen_1._)`${topSchemaRef}${schemaPath}${(0, codegen_1.getProperty)(keyword)}`;
     }
@@ -8494,10 +8504,10 @@ var require_boolSchema = __commonJS({
       message: "boolean schema is false"
     };
     function topBoolOrEmptySchema(it) {
-      const { gen, schema: schema2, validateName } = it;
-      if (schema2 === false) {
+      const { gen, schema: schema5, validateName } = it;
+      if (schema5 === false) {
         falseSchemaError(it, false);
-      } else if (typeof schema2 == "object" && schema2.$async === true) {
+      } else if (typeof schema5 == "object" && schema5.$async === true) {
         gen.return(names_1.default.data);
       } else {
         gen.assign((0, codegen_1._)`${validateName}.errors`, null);
@@ -8506,8 +8516,8 @@ var require_boolSchema = __commonJS({
     }
     exports.topBoolOrEmptySchema = topBoolOrEmptySchema;
     function boolOrEmptySchema(it, valid) {
-      const { gen, schema: schema2 } = it;
-      if (schema2 === false) {
+      const { gen, schema: schema5 } = it;
+      if (schema5 === false) {
         gen.var(valid, false);
         falseSchemaError(it);
       } else {
@@ -8569,18 +8579,18 @@ var require_applicability = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.shouldUseRule = exports.shouldUseGroup = exports.schemaHasRulesForType = void 0;
-    function schemaHasRulesForType({ schema: schema2, self }, type) {
+    function schemaHasRulesForType({ schema: schema5, self }, type) {
       const group = self.RULES.types[type];
-      return group && group !== true && shouldUseGroup(schema2, group);
+      return group && group !== true && shouldUseGroup(schema5, group);
     }
     exports.schemaHasRulesForType = schemaHasRulesForType;
-    function shouldUseGroup(schema2, group) {
-      return group.rules.some((rule) => shouldUseRule(schema2, rule));
+    function shouldUseGroup(schema5, group) {
+      return group.rules.some((rule) => shouldUseRule(schema5, rule));
     }
     exports.shouldUseGroup = shouldUseGroup;
-    function shouldUseRule(schema2, rule) {
+    function shouldUseRule(schema5, rule) {
       var _a;
-      return schema2[rule.keyword] !== void 0 || ((_a = rule.definition.implements) === null || _a === void 0 ? void 0 : _a.some((kwd) => schema2[kwd] !== void 0));
+      return schema5[rule.keyword] !== void 0 || ((_a = rule.definition.implements) === null || _a === void 0 ? void 0 : _a.some((kwd) => schema5[kwd] !== void 0));
     }
     exports.shouldUseRule = shouldUseRule;
   }
@@ -8602,17 +8612,17 @@ var require_dataType = __commonJS({
       DataType2[DataType2["Correct"] = 0] = "Correct";
       DataType2[DataType2["Wrong"] = 1] = "Wrong";
     })(DataType || (exports.DataType = DataType = {}));
-    function getSchemaTypes(schema2) {
-      const types = getJSONTypes(schema2.type);
+    function getSchemaTypes(schema5) {
+      const types = getJSONTypes(schema5.type);
       const hasNull = types.includes("null");
       if (hasNull) {
-        if (schema2.nullable === false)
+        if (schema5.nullable === false)
           throw new Error("type: null contradicts nullable: false");
       } else {
-        if (!types.length && schema2.nullable !== void 0) {
+        if (!types.length && schema5.nullable !== void 0) {
           throw new Error('"nullable" cannot be used without "type"');
         }
-        if (schema2.nullable === true)
+        if (schema5.nullable === true)
           types.push("null");
       }
       return types;
@@ -8744,8 +8754,8 @@ var require_dataType = __commonJS({
     }
     exports.checkDataTypes = checkDataTypes;
     var typeError = {
-      message: ({ schema: schema2 }) => `must be ${schema2}`,
-      params: ({ schema: schema2, schemaValue }) => typeof schema2 == "string" ? (0, codegen_1._)`{type: ${schema2}}` : (0, codegen_1._)`{type: ${schemaValue}}`
+      message: ({ schema: schema5 }) => `must be ${schema5}`,
+      params: ({ schema: schema5, schemaValue }) => typeof schema5 == "string" ? (0, codegen_1._)`{type: ${schema5}}` : (0, codegen_1._)`{type: ${schemaValue}}`
     };
     function reportTypeError(it) {
       const cxt = getTypeErrorContext(it);
@@ -8753,16 +8763,16 @@ var require_dataType = __commonJS({
     }
     exports.reportTypeError = reportTypeError;
     function getTypeErrorContext(it) {
-      const { gen, data, schema: schema2 } = it;
-      const schemaCode = (0, util_1.schemaRefOrVal)(it, schema2, "type");
+      const { gen, data, schema: schema5 } = it;
+      const schemaCode = (0, util_1.schemaRefOrVal)(it, schema5, "type");
       return {
         gen,
         keyword: "type",
         data,
-        schema: schema2.type,
+        schema: schema5.type,
         schemaCode,
         schemaValue: schemaCode,
-        parentSchema: schema2,
+        parentSchema: schema5,
         params: {},
         it
       };
@@ -8915,15 +8925,15 @@ var require_code2 = __commonJS({
     }
     exports.validateArray = validateArray;
     function validateUnion(cxt) {
-      const { gen, schema: schema2, keyword, it } = cxt;
-      if (!Array.isArray(schema2))
+      const { gen, schema: schema5, keyword, it } = cxt;
+      if (!Array.isArray(schema5))
         throw new Error("ajv implementation error");
-      const alwaysValid = schema2.some((sch) => (0, util_1.alwaysValidSchema)(it, sch));
+      const alwaysValid = schema5.some((sch) => (0, util_1.alwaysValidSchema)(it, sch));
       if (alwaysValid && !it.opts.unevaluated)
         return;
       const valid = gen.let("valid", false);
       const schValid = gen.name("_valid");
-      gen.block(() => schema2.forEach((_sch, i) => {
+      gen.block(() => schema5.forEach((_sch, i) => {
         const schCxt = cxt.subschema({
           keyword,
           schemaProp: i,
@@ -8951,8 +8961,8 @@ var require_keyword = __commonJS({
     var code_1 = require_code2();
     var errors_1 = require_errors();
     function macroKeywordCode(cxt, def) {
-      const { gen, keyword, schema: schema2, parentSchema, it } = cxt;
-      const macroSchema = def.macro.call(it.self, schema2, parentSchema, it);
+      const { gen, keyword, schema: schema5, parentSchema, it } = cxt;
+      const macroSchema = def.macro.call(it.self, schema5, parentSchema, it);
       const schemaRef = useKeyword(gen, keyword, macroSchema);
       if (it.opts.validateSchema !== false)
         it.self.validateSchema(macroSchema, true);
@@ -8969,9 +8979,9 @@ var require_keyword = __commonJS({
     exports.macroKeywordCode = macroKeywordCode;
     function funcKeywordCode(cxt, def) {
       var _a;
-      const { gen, keyword, schema: schema2, parentSchema, $data, it } = cxt;
+      const { gen, keyword, schema: schema5, parentSchema, $data, it } = cxt;
       checkAsyncKeyword(it, def);
-      const validate2 = !$data && def.compile ? def.compile.call(it.self, schema2, parentSchema, it) : def.validate;
+      const validate2 = !$data && def.compile ? def.compile.call(it.self, schema5, parentSchema, it) : def.validate;
       const validateRef = useKeyword(gen, keyword, validate2);
       const valid = gen.let("valid");
       cxt.block$data(valid, validateKeyword);
@@ -9031,20 +9041,20 @@ var require_keyword = __commonJS({
         throw new Error(`keyword "${keyword}" failed to compile`);
       return gen.scopeValue("keyword", typeof result == "function" ? { ref: result } : { ref: result, code: (0, codegen_1.stringify)(result) });
     }
-    function validSchemaType(schema2, schemaType, allowUndefined = false) {
-      return !schemaType.length || schemaType.some((st) => st === "array" ? Array.isArray(schema2) : st === "object" ? schema2 && typeof schema2 == "object" && !Array.isArray(schema2) : typeof schema2 == st || allowUndefined && typeof schema2 == "undefined");
+    function validSchemaType(schema5, schemaType, allowUndefined = false) {
+      return !schemaType.length || schemaType.some((st) => st === "array" ? Array.isArray(schema5) : st === "object" ? schema5 && typeof schema5 == "object" && !Array.isArray(schema5) : typeof schema5 == st || allowUndefined && typeof schema5 == "undefined");
     }
     exports.validSchemaType = validSchemaType;
-    function validateKeywordUsage({ schema: schema2, opts, self, errSchemaPath }, def, keyword) {
+    function validateKeywordUsage({ schema: schema5, opts, self, errSchemaPath }, def, keyword) {
       if (Array.isArray(def.keyword) ? !def.keyword.includes(keyword) : def.keyword !== keyword) {
         throw new Error("ajv implementation error");
       }
       const deps = def.dependencies;
-      if (deps === null || deps === void 0 ? void 0 : deps.some((kwd) => !Object.prototype.hasOwnProperty.call(schema2, kwd))) {
+      if (deps === null || deps === void 0 ? void 0 : deps.some((kwd) => !Object.prototype.hasOwnProperty.call(schema5, kwd))) {
         throw new Error(`parent schema must have dependencies of ${keyword}: ${deps.join(",")}`);
       }
       if (def.validateSchema) {
-        const valid = def.validateSchema(schema2[keyword]);
+        const valid = def.validateSchema(schema5[keyword]);
         if (!valid) {
           const msg = `keyword "${keyword}" value is invalid at path "${errSchemaPath}": ` + self.errorsText(def.validateSchema.errors);
           if (opts.validateSchema === "log")
@@ -9066,8 +9076,8 @@ var require_subschema = __commonJS({
     exports.extendSubschemaMode = exports.extendSubschemaData = exports.getSubschema = void 0;
     var codegen_1 = require_codegen();
     var util_1 = require_util();
-    function getSubschema(it, { keyword, schemaProp, schema: schema2, schemaPath, errSchemaPath, topSchemaRef }) {
-      if (keyword !== void 0 && schema2 !== void 0) {
+    function getSubschema(it, { keyword, schemaProp, schema: schema5, schemaPath, errSchemaPath, topSchemaRef }) {
+      if (keyword !== void 0 && schema5 !== void 0) {
         throw new Error('both "keyword" and "schema" passed, only one allowed');
       }
       if (keyword !== void 0) {
@@ -9082,12 +9092,12 @@ var require_subschema = __commonJS({
           errSchemaPath: `${it.errSchemaPath}/${keyword}/${(0, util_1.escapeFragment)(schemaProp)}`
         };
       }
-      if (schema2 !== void 0) {
+      if (schema5 !== void 0) {
         if (schemaPath === void 0 || errSchemaPath === void 0 || topSchemaRef === void 0) {
           throw new Error('"schemaPath", "errSchemaPath" and "topSchemaRef" are required with "schema"');
         }
         return {
-          schema: schema2,
+          schema: schema5,
           schemaPath,
           topSchemaRef,
           errSchemaPath
@@ -9145,7 +9155,7 @@ var require_subschema = __commonJS({
 var require_json_schema_traverse = __commonJS({
   "node_modules/json-schema-traverse/index.js"(exports, module) {
     "use strict";
-    var traverse = module.exports = function(schema2, opts, cb) {
+    var traverse = module.exports = function(schema5, opts, cb) {
       if (typeof opts == "function") {
         cb = opts;
         opts = {};
@@ -9155,7 +9165,7 @@ var require_json_schema_traverse = __commonJS({
       };
       var post = cb.post || function() {
       };
-      _traverse(opts, pre, post, schema2, "", schema2);
+      _traverse(opts, pre, post, schema5, "", schema5);
     };
     traverse.keywords = {
       additionalItems: true,
@@ -9201,26 +9211,26 @@ var require_json_schema_traverse = __commonJS({
       maxProperties: true,
       minProperties: true
     };
-    function _traverse(opts, pre, post, schema2, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex) {
-      if (schema2 && typeof schema2 == "object" && !Array.isArray(schema2)) {
-        pre(schema2, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
-        for (var key2 in schema2) {
-          var sch = schema2[key2];
+    function _traverse(opts, pre, post, schema5, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex) {
+      if (schema5 && typeof schema5 == "object" && !Array.isArray(schema5)) {
+        pre(schema5, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
+        for (var key2 in schema5) {
+          var sch = schema5[key2];
           if (Array.isArray(sch)) {
             if (key2 in traverse.arrayKeywords) {
               for (var i = 0; i < sch.length; i++)
-                _traverse(opts, pre, post, sch[i], jsonPtr + "/" + key2 + "/" + i, rootSchema, jsonPtr, key2, schema2, i);
+                _traverse(opts, pre, post, sch[i], jsonPtr + "/" + key2 + "/" + i, rootSchema, jsonPtr, key2, schema5, i);
             }
           } else if (key2 in traverse.propsKeywords) {
             if (sch && typeof sch == "object") {
               for (var prop in sch)
-                _traverse(opts, pre, post, sch[prop], jsonPtr + "/" + key2 + "/" + escapeJsonPtr(prop), rootSchema, jsonPtr, key2, schema2, prop);
+                _traverse(opts, pre, post, sch[prop], jsonPtr + "/" + key2 + "/" + escapeJsonPtr(prop), rootSchema, jsonPtr, key2, schema5, prop);
             }
           } else if (key2 in traverse.keywords || opts.allKeys && !(key2 in traverse.skipKeywords)) {
-            _traverse(opts, pre, post, sch, jsonPtr + "/" + key2, rootSchema, jsonPtr, key2, schema2);
+            _traverse(opts, pre, post, sch, jsonPtr + "/" + key2, rootSchema, jsonPtr, key2, schema5);
           }
         }
-        post(schema2, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
+        post(schema5, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
       }
     }
     function escapeJsonPtr(str4) {
@@ -9256,14 +9266,14 @@ var require_resolve = __commonJS({
       "enum",
       "const"
     ]);
-    function inlineRef(schema2, limit2 = true) {
-      if (typeof schema2 == "boolean")
+    function inlineRef(schema5, limit2 = true) {
+      if (typeof schema5 == "boolean")
         return true;
       if (limit2 === true)
-        return !hasRef(schema2);
+        return !hasRef(schema5);
       if (!limit2)
         return false;
-      return countKeys(schema2) <= limit2;
+      return countKeys(schema5) <= limit2;
     }
     exports.inlineRef = inlineRef;
     var REF_KEYWORDS = /* @__PURE__ */ new Set([
@@ -9273,11 +9283,11 @@ var require_resolve = __commonJS({
       "$dynamicRef",
       "$dynamicAnchor"
     ]);
-    function hasRef(schema2) {
-      for (const key2 in schema2) {
+    function hasRef(schema5) {
+      for (const key2 in schema5) {
         if (REF_KEYWORDS.has(key2))
           return true;
-        const sch = schema2[key2];
+        const sch = schema5[key2];
         if (Array.isArray(sch) && sch.some(hasRef))
           return true;
         if (typeof sch == "object" && hasRef(sch))
@@ -9285,16 +9295,16 @@ var require_resolve = __commonJS({
       }
       return false;
     }
-    function countKeys(schema2) {
+    function countKeys(schema5) {
       let count2 = 0;
-      for (const key2 in schema2) {
+      for (const key2 in schema5) {
         if (key2 === "$ref")
           return Infinity;
         count2++;
         if (SIMPLE_INLINED.has(key2))
           continue;
-        if (typeof schema2[key2] == "object") {
-          (0, util_1.eachItem)(schema2[key2], (sch) => count2 += countKeys(sch));
+        if (typeof schema5[key2] == "object") {
+          (0, util_1.eachItem)(schema5[key2], (sch) => count2 += countKeys(sch));
         }
         if (count2 === Infinity)
           return Infinity;
@@ -9324,16 +9334,16 @@ var require_resolve = __commonJS({
     }
     exports.resolveUrl = resolveUrl;
     var ANCHOR = /^[a-z_][-a-z0-9._]*$/i;
-    function getSchemaRefs(schema2, baseId) {
-      if (typeof schema2 == "boolean")
+    function getSchemaRefs(schema5, baseId) {
+      if (typeof schema5 == "boolean")
         return {};
       const { schemaId, uriResolver } = this.opts;
-      const schId = normalizeId(schema2[schemaId] || baseId);
+      const schId = normalizeId(schema5[schemaId] || baseId);
       const baseIds = { "": schId };
       const pathPrefix = getFullPath(uriResolver, schId, false);
       const localRefs = {};
       const schemaRefs = /* @__PURE__ */ new Set();
-      traverse(schema2, { allKeys: true }, (sch, jsonPtr, _, parentJsonPtr) => {
+      traverse(schema5, { allKeys: true }, (sch, jsonPtr, _, parentJsonPtr) => {
         if (parentJsonPtr === void 0)
           return;
         const fullPath = pathPrefix + jsonPtr;
@@ -9414,15 +9424,15 @@ var require_validate = __commonJS({
       validateFunction(it, () => (0, boolSchema_1.topBoolOrEmptySchema)(it));
     }
     exports.validateFunctionCode = validateFunctionCode;
-    function validateFunction({ gen, validateName, schema: schema2, schemaEnv, opts }, body) {
+    function validateFunction({ gen, validateName, schema: schema5, schemaEnv, opts }, body) {
       if (opts.code.es5) {
         gen.func(validateName, (0, codegen_1._)`${names_1.default.data}, ${names_1.default.valCxt}`, schemaEnv.$async, () => {
-          gen.code((0, codegen_1._)`"use strict"; ${funcSourceUrl(schema2, opts)}`);
+          gen.code((0, codegen_1._)`"use strict"; ${funcSourceUrl(schema5, opts)}`);
           destructureValCxtES5(gen, opts);
           gen.code(body);
         });
       } else {
-        gen.func(validateName, (0, codegen_1._)`${names_1.default.data}, ${destructureValCxt(opts)}`, schemaEnv.$async, () => gen.code(funcSourceUrl(schema2, opts)).code(body));
+        gen.func(validateName, (0, codegen_1._)`${names_1.default.data}, ${destructureValCxt(opts)}`, schemaEnv.$async, () => gen.code(funcSourceUrl(schema5, opts)).code(body));
       }
     }
     function destructureValCxt(opts) {
@@ -9446,9 +9456,9 @@ var require_validate = __commonJS({
       });
     }
     function topSchemaObjCode(it) {
-      const { schema: schema2, opts, gen } = it;
+      const { schema: schema5, opts, gen } = it;
       validateFunction(it, () => {
-        if (opts.$comment && schema2.$comment)
+        if (opts.$comment && schema5.$comment)
           commentKeyword(it);
         checkNoDefault(it);
         gen.let(names_1.default.vErrors, null);
@@ -9466,8 +9476,8 @@ var require_validate = __commonJS({
       gen.if((0, codegen_1._)`${it.evaluated}.dynamicProps`, () => gen.assign((0, codegen_1._)`${it.evaluated}.props`, (0, codegen_1._)`undefined`));
       gen.if((0, codegen_1._)`${it.evaluated}.dynamicItems`, () => gen.assign((0, codegen_1._)`${it.evaluated}.items`, (0, codegen_1._)`undefined`));
     }
-    function funcSourceUrl(schema2, opts) {
-      const schId = typeof schema2 == "object" && schema2[opts.schemaId];
+    function funcSourceUrl(schema5, opts) {
+      const schId = typeof schema5 == "object" && schema5[opts.schemaId];
       return schId && (opts.code.source || opts.code.process) ? (0, codegen_1._)`/*# sourceURL=${schId} */` : codegen_1.nil;
     }
     function subschemaCode(it, valid) {
@@ -9480,10 +9490,10 @@ var require_validate = __commonJS({
       }
       (0, boolSchema_1.boolOrEmptySchema)(it, valid);
     }
-    function schemaCxtHasRules({ schema: schema2, self }) {
-      if (typeof schema2 == "boolean")
-        return !schema2;
-      for (const key2 in schema2)
+    function schemaCxtHasRules({ schema: schema5, self }) {
+      if (typeof schema5 == "boolean")
+        return !schema5;
+      for (const key2 in schema5)
         if (self.RULES.all[key2])
           return true;
       return false;
@@ -9492,8 +9502,8 @@ var require_validate = __commonJS({
       return typeof it.schema != "boolean";
     }
     function subSchemaObjCode(it, valid) {
-      const { schema: schema2, gen, opts } = it;
-      if (opts.$comment && schema2.$comment)
+      const { schema: schema5, gen, opts } = it;
+      if (opts.$comment && schema5.$comment)
         commentKeyword(it);
       updateContext(it);
       checkAsyncSchema(it);
@@ -9513,14 +9523,14 @@ var require_validate = __commonJS({
       schemaKeywords(it, types, !checkedTypes, errsCount);
     }
     function checkRefsAndKeywords(it) {
-      const { schema: schema2, errSchemaPath, opts, self } = it;
-      if (schema2.$ref && opts.ignoreKeywordsWithRef && (0, util_1.schemaHasRulesButRef)(schema2, self.RULES)) {
+      const { schema: schema5, errSchemaPath, opts, self } = it;
+      if (schema5.$ref && opts.ignoreKeywordsWithRef && (0, util_1.schemaHasRulesButRef)(schema5, self.RULES)) {
         self.logger.warn(`$ref: keywords ignored in schema at path "${errSchemaPath}"`);
       }
     }
     function checkNoDefault(it) {
-      const { schema: schema2, opts } = it;
-      if (schema2.default !== void 0 && opts.useDefaults && opts.strictSchema) {
+      const { schema: schema5, opts } = it;
+      if (schema5.default !== void 0 && opts.useDefaults && opts.strictSchema) {
         (0, util_1.checkStrictMode)(it, "default is ignored in the schema root");
       }
     }
@@ -9533,8 +9543,8 @@ var require_validate = __commonJS({
       if (it.schema.$async && !it.schemaEnv.$async)
         throw new Error("async schema in sync schema");
     }
-    function commentKeyword({ gen, schemaEnv, schema: schema2, errSchemaPath, opts }) {
-      const msg = schema2.$comment;
+    function commentKeyword({ gen, schemaEnv, schema: schema5, errSchemaPath, opts }) {
+      const msg = schema5.$comment;
       if (opts.$comment === true) {
         gen.code((0, codegen_1._)`${names_1.default.self}.logger.log(${msg})`);
       } else if (typeof opts.$comment == "function") {
@@ -9561,9 +9571,9 @@ var require_validate = __commonJS({
         gen.assign((0, codegen_1._)`${evaluated}.items`, items);
     }
     function schemaKeywords(it, types, typeErrors, errsCount) {
-      const { gen, schema: schema2, data, allErrors, opts, self } = it;
+      const { gen, schema: schema5, data, allErrors, opts, self } = it;
       const { RULES: RULES3 } = self;
-      if (schema2.$ref && (opts.ignoreKeywordsWithRef || !(0, util_1.schemaHasRulesButRef)(schema2, RULES3))) {
+      if (schema5.$ref && (opts.ignoreKeywordsWithRef || !(0, util_1.schemaHasRulesButRef)(schema5, RULES3))) {
         gen.block(() => keywordCode(it, "$ref", RULES3.all.$ref.definition));
         return;
       }
@@ -9575,7 +9585,7 @@ var require_validate = __commonJS({
         groupKeywords(RULES3.post);
       });
       function groupKeywords(group) {
-        if (!(0, applicability_1.shouldUseGroup)(schema2, group))
+        if (!(0, applicability_1.shouldUseGroup)(schema5, group))
           return;
         if (group.type) {
           gen.if((0, dataType_2.checkDataType)(group.type, data, opts.strictNumbers));
@@ -9593,12 +9603,12 @@ var require_validate = __commonJS({
       }
     }
     function iterateKeywords(it, group) {
-      const { gen, schema: schema2, opts: { useDefaults } } = it;
+      const { gen, schema: schema5, opts: { useDefaults } } = it;
       if (useDefaults)
         (0, defaults_1.assignDefaults)(it, group.type);
       gen.block(() => {
         for (const rule of group.rules) {
-          if ((0, applicability_1.shouldUseRule)(schema2, rule)) {
+          if ((0, applicability_1.shouldUseRule)(schema5, rule)) {
             keywordCode(it, rule.keyword, rule.definition, group.type);
           }
         }
@@ -9943,17 +9953,17 @@ var require_compile = __commonJS({
         var _a;
         this.refs = {};
         this.dynamicAnchors = {};
-        let schema2;
+        let schema5;
         if (typeof env.schema == "object")
-          schema2 = env.schema;
+          schema5 = env.schema;
         this.schema = env.schema;
         this.schemaId = env.schemaId;
         this.root = env.root || this;
-        this.baseId = (_a = env.baseId) !== null && _a !== void 0 ? _a : (0, resolve_1.normalizeId)(schema2 === null || schema2 === void 0 ? void 0 : schema2[env.schemaId || "$id"]);
+        this.baseId = (_a = env.baseId) !== null && _a !== void 0 ? _a : (0, resolve_1.normalizeId)(schema5 === null || schema5 === void 0 ? void 0 : schema5[env.schemaId || "$id"]);
         this.schemaPath = env.schemaPath;
         this.localRefs = env.localRefs;
         this.meta = env.meta;
-        this.$async = schema2 === null || schema2 === void 0 ? void 0 : schema2.$async;
+        this.$async = schema5 === null || schema5 === void 0 ? void 0 : schema5.$async;
         this.refs = {};
       }
     };
@@ -10052,10 +10062,10 @@ var require_compile = __commonJS({
         return schOrFunc;
       let _sch = resolve9.call(this, root, ref);
       if (_sch === void 0) {
-        const schema2 = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
+        const schema5 = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
-        if (schema2)
-          _sch = new SchemaEnv({ schema: schema2, schemaId, root, baseId });
+        if (schema5)
+          _sch = new SchemaEnv({ schema: schema5, schemaId, root, baseId });
       }
       if (_sch === void 0)
         return;
@@ -10103,12 +10113,12 @@ var require_compile = __commonJS({
       if (!schOrRef.validate)
         compileSchema.call(this, schOrRef);
       if (id === (0, resolve_1.normalizeId)(ref)) {
-        const { schema: schema2 } = schOrRef;
+        const { schema: schema5 } = schOrRef;
         const { schemaId } = this.opts;
-        const schId = schema2[schemaId];
+        const schId = schema5[schemaId];
         if (schId)
           baseId = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, schId);
-        return new SchemaEnv({ schema: schema2, schemaId, root, baseId });
+        return new SchemaEnv({ schema: schema5, schemaId, root, baseId });
       }
       return getJsonPointer.call(this, p, schOrRef);
     }
@@ -10120,29 +10130,29 @@ var require_compile = __commonJS({
       "dependencies",
       "definitions"
     ]);
-    function getJsonPointer(parsedRef, { baseId, schema: schema2, root }) {
+    function getJsonPointer(parsedRef, { baseId, schema: schema5, root }) {
       var _a;
       if (((_a = parsedRef.fragment) === null || _a === void 0 ? void 0 : _a[0]) !== "/")
         return;
       for (const part of parsedRef.fragment.slice(1).split("/")) {
-        if (typeof schema2 === "boolean")
+        if (typeof schema5 === "boolean")
           return;
-        const partSchema = schema2[(0, util_1.unescapeFragment)(part)];
+        const partSchema = schema5[(0, util_1.unescapeFragment)(part)];
         if (partSchema === void 0)
           return;
-        schema2 = partSchema;
-        const schId = typeof schema2 === "object" && schema2[this.opts.schemaId];
+        schema5 = partSchema;
+        const schId = typeof schema5 === "object" && schema5[this.opts.schemaId];
         if (!PREVENT_SCOPE_CHANGE.has(part) && schId) {
           baseId = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, schId);
         }
       }
       let env;
-      if (typeof schema2 != "boolean" && schema2.$ref && !(0, util_1.schemaHasRulesButRef)(schema2, this.RULES)) {
-        const $ref = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, schema2.$ref);
+      if (typeof schema5 != "boolean" && schema5.$ref && !(0, util_1.schemaHasRulesButRef)(schema5, this.RULES)) {
+        const $ref = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, schema5.$ref);
         env = resolveSchema.call(this, root, $ref);
       }
       const { schemaId } = this.opts;
-      env = env || new SchemaEnv({ schema: schema2, schemaId, root, baseId });
+      env = env || new SchemaEnv({ schema: schema5, schemaId, root, baseId });
       if (env.schema !== env.root.schema)
         return env;
       return void 0;
@@ -10937,7 +10947,7 @@ var require_fast_uri = __commonJS({
         normalizeString(uri, options2);
       } else if (typeof uri === "object") {
         uri = /** @type {T} */
-        parse(serialize(uri, options2), options2);
+        parse2(serialize(uri, options2), options2);
       }
       return uri;
     }
@@ -10980,8 +10990,8 @@ var require_fast_uri = __commonJS({
     function resolveComponent(base3, relative3, options2, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
-        base3 = parse(serialize(base3, options2), options2);
-        relative3 = parse(serialize(relative3, options2), options2);
+        base3 = parse2(serialize(base3, options2), options2);
+        relative3 = parse2(serialize(relative3, options2), options2);
       }
       options2 = options2 || {};
       if (!options2.tolerant && relative3.scheme) {
@@ -11299,7 +11309,7 @@ var require_fast_uri = __commonJS({
       }
       return { parsed, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme };
     }
-    function parse(uri, opts) {
+    function parse2(uri, opts) {
       return parseWithStatus(uri, opts).parsed;
     }
     function normalizeString(uri, opts) {
@@ -11336,7 +11346,7 @@ var require_fast_uri = __commonJS({
       resolveComponent,
       equal: equal6,
       serialize,
-      parse
+      parse: parse2
     };
     module.exports = fastUri;
     module.exports.default = fastUri;
@@ -11524,16 +11534,16 @@ var require_core = __commonJS({
           this.errors = v.errors;
         return valid;
       }
-      compile(schema2, _meta) {
-        const sch = this._addSchema(schema2, _meta);
+      compile(schema5, _meta) {
+        const sch = this._addSchema(schema5, _meta);
         return sch.validate || this._compileSchemaEnv(sch);
       }
-      compileAsync(schema2, meta) {
+      compileAsync(schema5, meta) {
         if (typeof this.opts.loadSchema != "function") {
           throw new Error("options.loadSchema should be a function");
         }
         const { loadSchema: loadSchema2 } = this.opts;
-        return runCompileAsync.call(this, schema2, meta);
+        return runCompileAsync.call(this, schema5, meta);
         async function runCompileAsync(_schema, _meta) {
           await loadMetaSchema.call(this, _schema.$schema);
           const sch = this._addSchema(_schema, _meta);
@@ -11579,37 +11589,37 @@ var require_core = __commonJS({
         }
       }
       // Adds schema to the instance
-      addSchema(schema2, key2, _meta, _validateSchema = this.opts.validateSchema) {
-        if (Array.isArray(schema2)) {
-          for (const sch of schema2)
+      addSchema(schema5, key2, _meta, _validateSchema = this.opts.validateSchema) {
+        if (Array.isArray(schema5)) {
+          for (const sch of schema5)
             this.addSchema(sch, void 0, _meta, _validateSchema);
           return this;
         }
         let id;
-        if (typeof schema2 === "object") {
+        if (typeof schema5 === "object") {
           const { schemaId } = this.opts;
-          id = schema2[schemaId];
+          id = schema5[schemaId];
           if (id !== void 0 && typeof id != "string") {
             throw new Error(`schema ${schemaId} must be string`);
           }
         }
         key2 = (0, resolve_1.normalizeId)(key2 || id);
         this._checkUnique(key2);
-        this.schemas[key2] = this._addSchema(schema2, _meta, key2, _validateSchema, true);
+        this.schemas[key2] = this._addSchema(schema5, _meta, key2, _validateSchema, true);
         return this;
       }
       // Add schema that will be used to validate other schemas
       // options in META_IGNORE_OPTIONS are alway set to false
-      addMetaSchema(schema2, key2, _validateSchema = this.opts.validateSchema) {
-        this.addSchema(schema2, key2, true, _validateSchema);
+      addMetaSchema(schema5, key2, _validateSchema = this.opts.validateSchema) {
+        this.addSchema(schema5, key2, true, _validateSchema);
         return this;
       }
       //  Validate schema against its meta-schema
-      validateSchema(schema2, throwOrLogError) {
-        if (typeof schema2 == "boolean")
+      validateSchema(schema5, throwOrLogError) {
+        if (typeof schema5 == "boolean")
           return true;
         let $schema;
-        $schema = schema2.$schema;
+        $schema = schema5.$schema;
         if ($schema !== void 0 && typeof $schema != "string") {
           throw new Error("$schema must be a string");
         }
@@ -11619,7 +11629,7 @@ var require_core = __commonJS({
           this.errors = null;
           return true;
         }
-        const valid = this.validate($schema, schema2);
+        const valid = this.validate($schema, schema5);
         if (!valid && throwOrLogError) {
           const message2 = "schema is invalid: " + this.errorsText();
           if (this.opts.validateSchema === "log")
@@ -11762,43 +11772,43 @@ var require_core = __commonJS({
             if (typeof rule != "object")
               continue;
             const { $data } = rule.definition;
-            const schema2 = keywords[key2];
-            if ($data && schema2)
-              keywords[key2] = schemaOrData(schema2);
+            const schema5 = keywords[key2];
+            if ($data && schema5)
+              keywords[key2] = schemaOrData(schema5);
           }
         }
         return metaSchema;
       }
-      _removeAllSchemas(schemas, regex2) {
-        for (const keyRef in schemas) {
-          const sch = schemas[keyRef];
+      _removeAllSchemas(schemas2, regex2) {
+        for (const keyRef in schemas2) {
+          const sch = schemas2[keyRef];
           if (!regex2 || regex2.test(keyRef)) {
             if (typeof sch == "string") {
-              delete schemas[keyRef];
+              delete schemas2[keyRef];
             } else if (sch && !sch.meta) {
               this._cache.delete(sch.schema);
-              delete schemas[keyRef];
+              delete schemas2[keyRef];
             }
           }
         }
       }
-      _addSchema(schema2, meta, baseId, validateSchema = this.opts.validateSchema, addSchema = this.opts.addUsedSchema) {
+      _addSchema(schema5, meta, baseId, validateSchema = this.opts.validateSchema, addSchema = this.opts.addUsedSchema) {
         let id;
         const { schemaId } = this.opts;
-        if (typeof schema2 == "object") {
-          id = schema2[schemaId];
+        if (typeof schema5 == "object") {
+          id = schema5[schemaId];
         } else {
           if (this.opts.jtd)
             throw new Error("schema must be object");
-          else if (typeof schema2 != "boolean")
+          else if (typeof schema5 != "boolean")
             throw new Error("schema must be object or boolean");
         }
-        let sch = this._cache.get(schema2);
+        let sch = this._cache.get(schema5);
         if (sch !== void 0)
           return sch;
         baseId = (0, resolve_1.normalizeId)(id || baseId);
-        const localRefs = resolve_1.getSchemaRefs.call(this, schema2, baseId);
-        sch = new compile_1.SchemaEnv({ schema: schema2, schemaId, meta, baseId, localRefs });
+        const localRefs = resolve_1.getSchemaRefs.call(this, schema5, baseId);
+        sch = new compile_1.SchemaEnv({ schema: schema5, schemaId, meta, baseId, localRefs });
         this._cache.set(sch.schema, sch);
         if (addSchema && !baseId.startsWith("#")) {
           if (baseId)
@@ -11806,7 +11816,7 @@ var require_core = __commonJS({
           this.refs[baseId] = sch;
         }
         if (validateSchema)
-          this.validateSchema(schema2, true);
+          this.validateSchema(schema5, true);
         return sch;
       }
       _checkUnique(id) {
@@ -11960,8 +11970,8 @@ var require_core = __commonJS({
     var $dataRef = {
       $ref: "https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#"
     };
-    function schemaOrData(schema2) {
-      return { anyOf: [schema2, $dataRef] };
+    function schemaOrData(schema5) {
+      return { anyOf: [schema5, $dataRef] };
     }
   }
 });
@@ -12261,7 +12271,7 @@ var require_pattern = __commonJS({
       $data: true,
       error,
       code(cxt) {
-        const { gen, data, $data, schema: schema2, schemaCode, it } = cxt;
+        const { gen, data, $data, schema: schema5, schemaCode, it } = cxt;
         const u = it.opts.unicodeRegExp ? "u" : "";
         if ($data) {
           const { regExp } = it.opts.code;
@@ -12270,7 +12280,7 @@ var require_pattern = __commonJS({
           gen.try(() => gen.assign(valid, (0, codegen_1._)`${regExpCode}(${schemaCode}, ${u}).test(${data})`), () => gen.assign(valid, false));
           cxt.fail$data((0, codegen_1._)`!${valid}`);
         } else {
-          const regExp = (0, code_1.usePattern)(cxt, schema2);
+          const regExp = (0, code_1.usePattern)(cxt, schema5);
           cxt.fail$data((0, codegen_1._)`!${regExp}.test(${data})`);
         }
       }
@@ -12327,11 +12337,11 @@ var require_required = __commonJS({
       $data: true,
       error,
       code(cxt) {
-        const { gen, schema: schema2, schemaCode, data, $data, it } = cxt;
+        const { gen, schema: schema5, schemaCode, data, $data, it } = cxt;
         const { opts } = it;
-        if (!$data && schema2.length === 0)
+        if (!$data && schema5.length === 0)
           return;
-        const useLoop = schema2.length >= opts.loopRequired;
+        const useLoop = schema5.length >= opts.loopRequired;
         if (it.allErrors)
           allErrorsMode();
         else
@@ -12339,7 +12349,7 @@ var require_required = __commonJS({
         if (opts.strictRequired) {
           const props = cxt.parentSchema.properties;
           const { definedProperties } = cxt.it;
-          for (const requiredKey of schema2) {
+          for (const requiredKey of schema5) {
             if ((props === null || props === void 0 ? void 0 : props[requiredKey]) === void 0 && !definedProperties.has(requiredKey)) {
               const schemaPath = it.schemaEnv.baseId + it.errSchemaPath;
               const msg = `required property "${requiredKey}" is not defined at "${schemaPath}" (strictRequired)`;
@@ -12351,7 +12361,7 @@ var require_required = __commonJS({
           if (useLoop || $data) {
             cxt.block$data(codegen_1.nil, loopAllRequired);
           } else {
-            for (const prop of schema2) {
+            for (const prop of schema5) {
               (0, code_1.checkReportMissingProp)(cxt, prop);
             }
           }
@@ -12363,7 +12373,7 @@ var require_required = __commonJS({
             cxt.block$data(valid, () => loopUntilMissing(missing, valid));
             cxt.ok(valid);
           } else {
-            gen.if((0, code_1.checkMissingProp)(cxt, schema2, missing));
+            gen.if((0, code_1.checkMissingProp)(cxt, schema5, missing));
             (0, code_1.reportMissingProp)(cxt, missing);
             gen.else();
           }
@@ -12450,8 +12460,8 @@ var require_uniqueItems = __commonJS({
       $data: true,
       error,
       code(cxt) {
-        const { gen, data, $data, schema: schema2, parentSchema, schemaCode, it } = cxt;
-        if (!$data && !schema2)
+        const { gen, data, $data, schema: schema5, parentSchema, schemaCode, it } = cxt;
+        if (!$data && !schema5)
           return;
         const valid = gen.let("valid");
         const itemTypes = parentSchema.items ? (0, dataType_1.getSchemaTypes)(parentSchema.items) : [];
@@ -12514,11 +12524,11 @@ var require_const = __commonJS({
       $data: true,
       error,
       code(cxt) {
-        const { gen, data, $data, schemaCode, schema: schema2 } = cxt;
-        if ($data || schema2 && typeof schema2 == "object") {
+        const { gen, data, $data, schemaCode, schema: schema5 } = cxt;
+        if ($data || schema5 && typeof schema5 == "object") {
           cxt.fail$data((0, codegen_1._)`!${(0, util_1.useFunc)(gen, equal_1.default)}(${data}, ${schemaCode})`);
         } else {
-          cxt.fail((0, codegen_1._)`${schema2} !== ${data}`);
+          cxt.fail((0, codegen_1._)`${schema5} !== ${data}`);
         }
       }
     };
@@ -12544,10 +12554,10 @@ var require_enum = __commonJS({
       $data: true,
       error,
       code(cxt) {
-        const { gen, data, $data, schema: schema2, schemaCode, it } = cxt;
-        if (!$data && schema2.length === 0)
+        const { gen, data, $data, schema: schema5, schemaCode, it } = cxt;
+        if (!$data && schema5.length === 0)
           throw new Error("enum must have non-empty array");
-        const useLoop = schema2.length >= it.opts.loopEnum;
+        const useLoop = schema5.length >= it.opts.loopEnum;
         let eql;
         const getEql = () => eql !== null && eql !== void 0 ? eql : eql = (0, util_1.useFunc)(gen, equal_1.default);
         let valid;
@@ -12555,10 +12565,10 @@ var require_enum = __commonJS({
           valid = gen.let("valid");
           cxt.block$data(valid, loopEnum);
         } else {
-          if (!Array.isArray(schema2))
+          if (!Array.isArray(schema5))
             throw new Error("ajv implementation error");
           const vSchema = gen.const("vSchema", schemaCode);
-          valid = (0, codegen_1.or)(...schema2.map((_x, i) => equalCode(vSchema, i)));
+          valid = (0, codegen_1.or)(...schema5.map((_x, i) => equalCode(vSchema, i)));
         }
         cxt.pass(valid);
         function loopEnum() {
@@ -12566,7 +12576,7 @@ var require_enum = __commonJS({
           gen.forOf("v", schemaCode, (v) => gen.if((0, codegen_1._)`${getEql()}(${data}, ${v})`, () => gen.assign(valid, true).break()));
         }
         function equalCode(vSchema, i) {
-          const sch = schema2[i];
+          const sch = schema5[i];
           return typeof sch === "object" && sch !== null ? (0, codegen_1._)`${getEql()}(${data}, ${vSchema}[${i}])` : (0, codegen_1._)`${data} === ${sch}`;
         }
       }
@@ -12642,13 +12652,13 @@ var require_additionalItems = __commonJS({
       }
     };
     function validateAdditionalItems(cxt, items) {
-      const { gen, schema: schema2, data, keyword, it } = cxt;
+      const { gen, schema: schema5, data, keyword, it } = cxt;
       it.items = true;
       const len = gen.const("len", (0, codegen_1._)`${data}.length`);
-      if (schema2 === false) {
+      if (schema5 === false) {
         cxt.setParams({ len: items.length });
         cxt.pass((0, codegen_1._)`${len} <= ${items.length}`);
-      } else if (typeof schema2 == "object" && !(0, util_1.alwaysValidSchema)(it, schema2)) {
+      } else if (typeof schema5 == "object" && !(0, util_1.alwaysValidSchema)(it, schema5)) {
         const valid = gen.var("valid", (0, codegen_1._)`${len} <= ${items.length}`);
         gen.if((0, codegen_1.not)(valid), () => validateItems(valid));
         cxt.ok(valid);
@@ -12681,11 +12691,11 @@ var require_items = __commonJS({
       schemaType: ["object", "array", "boolean"],
       before: "uniqueItems",
       code(cxt) {
-        const { schema: schema2, it } = cxt;
-        if (Array.isArray(schema2))
-          return validateTuple(cxt, "additionalItems", schema2);
+        const { schema: schema5, it } = cxt;
+        if (Array.isArray(schema5))
+          return validateTuple(cxt, "additionalItems", schema5);
         it.items = true;
-        if ((0, util_1.alwaysValidSchema)(it, schema2))
+        if ((0, util_1.alwaysValidSchema)(it, schema5))
           return;
         cxt.ok((0, code_1.validateArray)(cxt));
       }
@@ -12760,10 +12770,10 @@ var require_items2020 = __commonJS({
       before: "uniqueItems",
       error,
       code(cxt) {
-        const { schema: schema2, parentSchema, it } = cxt;
+        const { schema: schema5, parentSchema, it } = cxt;
         const { prefixItems } = parentSchema;
         it.items = true;
-        if ((0, util_1.alwaysValidSchema)(it, schema2))
+        if ((0, util_1.alwaysValidSchema)(it, schema5))
           return;
         if (prefixItems)
           (0, additionalItems_1.validateAdditionalItems)(cxt, prefixItems);
@@ -12794,7 +12804,7 @@ var require_contains = __commonJS({
       trackErrors: true,
       error,
       code(cxt) {
-        const { gen, schema: schema2, parentSchema, data, it } = cxt;
+        const { gen, schema: schema5, parentSchema, data, it } = cxt;
         let min;
         let max;
         const { minContains, maxContains } = parentSchema;
@@ -12815,7 +12825,7 @@ var require_contains = __commonJS({
           cxt.fail();
           return;
         }
-        if ((0, util_1.alwaysValidSchema)(it, schema2)) {
+        if ((0, util_1.alwaysValidSchema)(it, schema5)) {
           let cond = (0, codegen_1._)`${len} >= ${min}`;
           if (max !== void 0)
             cond = (0, codegen_1._)`${cond} && ${len} <= ${max}`;
@@ -12900,14 +12910,14 @@ var require_dependencies = __commonJS({
         validateSchemaDeps(cxt, schDeps);
       }
     };
-    function splitDependencies({ schema: schema2 }) {
+    function splitDependencies({ schema: schema5 }) {
       const propertyDeps = {};
       const schemaDeps = {};
-      for (const key2 in schema2) {
+      for (const key2 in schema5) {
         if (key2 === "__proto__")
           continue;
-        const deps = Array.isArray(schema2[key2]) ? propertyDeps : schemaDeps;
-        deps[key2] = schema2[key2];
+        const deps = Array.isArray(schema5[key2]) ? propertyDeps : schemaDeps;
+        deps[key2] = schema5[key2];
       }
       return [propertyDeps, schemaDeps];
     }
@@ -12980,8 +12990,8 @@ var require_propertyNames = __commonJS({
       schemaType: ["object", "boolean"],
       error,
       code(cxt) {
-        const { gen, schema: schema2, data, it } = cxt;
-        if ((0, util_1.alwaysValidSchema)(it, schema2))
+        const { gen, schema: schema5, data, it } = cxt;
+        if ((0, util_1.alwaysValidSchema)(it, schema5))
           return;
         const valid = gen.name("valid");
         gen.forIn("key", data, (key2) => {
@@ -13027,12 +13037,12 @@ var require_additionalProperties = __commonJS({
       trackErrors: true,
       error,
       code(cxt) {
-        const { gen, schema: schema2, parentSchema, data, errsCount, it } = cxt;
+        const { gen, schema: schema5, parentSchema, data, errsCount, it } = cxt;
         if (!errsCount)
           throw new Error("ajv implementation error");
         const { allErrors, opts } = it;
         it.props = true;
-        if (opts.removeAdditional !== "all" && (0, util_1.alwaysValidSchema)(it, schema2))
+        if (opts.removeAdditional !== "all" && (0, util_1.alwaysValidSchema)(it, schema5))
           return;
         const props = (0, code_1.allSchemaProperties)(parentSchema.properties);
         const patProps = (0, code_1.allSchemaProperties)(parentSchema.patternProperties);
@@ -13065,18 +13075,18 @@ var require_additionalProperties = __commonJS({
           gen.code((0, codegen_1._)`delete ${data}[${key2}]`);
         }
         function additionalPropertyCode(key2) {
-          if (opts.removeAdditional === "all" || opts.removeAdditional && schema2 === false) {
+          if (opts.removeAdditional === "all" || opts.removeAdditional && schema5 === false) {
             deleteAdditional(key2);
             return;
           }
-          if (schema2 === false) {
+          if (schema5 === false) {
             cxt.setParams({ additionalProperty: key2 });
             cxt.error();
             if (!allErrors)
               gen.break();
             return;
           }
-          if (typeof schema2 == "object" && !(0, util_1.alwaysValidSchema)(it, schema2)) {
+          if (typeof schema5 == "object" && !(0, util_1.alwaysValidSchema)(it, schema5)) {
             const valid = gen.name("valid");
             if (opts.removeAdditional === "failing") {
               applyAdditionalSchema(key2, valid, false);
@@ -13126,18 +13136,18 @@ var require_properties = __commonJS({
       type: "object",
       schemaType: "object",
       code(cxt) {
-        const { gen, schema: schema2, parentSchema, data, it } = cxt;
+        const { gen, schema: schema5, parentSchema, data, it } = cxt;
         if (it.opts.removeAdditional === "all" && parentSchema.additionalProperties === void 0) {
           additionalProperties_1.default.code(new validate_1.KeywordCxt(it, additionalProperties_1.default, "additionalProperties"));
         }
-        const allProps = (0, code_1.allSchemaProperties)(schema2);
+        const allProps = (0, code_1.allSchemaProperties)(schema5);
         for (const prop of allProps) {
           it.definedProperties.add(prop);
         }
         if (it.opts.unevaluated && allProps.length && it.props !== true) {
           it.props = util_1.mergeEvaluated.props(gen, (0, util_1.toHash)(allProps), it.props);
         }
-        const properties = allProps.filter((p) => !(0, util_1.alwaysValidSchema)(it, schema2[p]));
+        const properties = allProps.filter((p) => !(0, util_1.alwaysValidSchema)(it, schema5[p]));
         if (properties.length === 0)
           return;
         const valid = gen.name("valid");
@@ -13155,7 +13165,7 @@ var require_properties = __commonJS({
           cxt.ok(valid);
         }
         function hasDefault(prop) {
-          return it.opts.useDefaults && !it.compositeRule && schema2[prop].default !== void 0;
+          return it.opts.useDefaults && !it.compositeRule && schema5[prop].default !== void 0;
         }
         function applyPropertySchema(prop) {
           cxt.subschema({
@@ -13184,10 +13194,10 @@ var require_patternProperties = __commonJS({
       type: "object",
       schemaType: "object",
       code(cxt) {
-        const { gen, schema: schema2, data, parentSchema, it } = cxt;
+        const { gen, schema: schema5, data, parentSchema, it } = cxt;
         const { opts } = it;
-        const patterns = (0, code_1.allSchemaProperties)(schema2);
-        const alwaysValidPatterns = patterns.filter((p) => (0, util_1.alwaysValidSchema)(it, schema2[p]));
+        const patterns = (0, code_1.allSchemaProperties)(schema5);
+        const alwaysValidPatterns = patterns.filter((p) => (0, util_1.alwaysValidSchema)(it, schema5[p]));
         if (patterns.length === 0 || alwaysValidPatterns.length === patterns.length && (!it.opts.unevaluated || it.props === true)) {
           return;
         }
@@ -13255,8 +13265,8 @@ var require_not = __commonJS({
       schemaType: ["object", "boolean"],
       trackErrors: true,
       code(cxt) {
-        const { gen, schema: schema2, it } = cxt;
-        if ((0, util_1.alwaysValidSchema)(it, schema2)) {
+        const { gen, schema: schema5, it } = cxt;
+        if ((0, util_1.alwaysValidSchema)(it, schema5)) {
           cxt.fail();
           return;
         }
@@ -13309,12 +13319,12 @@ var require_oneOf = __commonJS({
       trackErrors: true,
       error,
       code(cxt) {
-        const { gen, schema: schema2, parentSchema, it } = cxt;
-        if (!Array.isArray(schema2))
+        const { gen, schema: schema5, parentSchema, it } = cxt;
+        if (!Array.isArray(schema5))
           throw new Error("ajv implementation error");
         if (it.opts.discriminator && parentSchema.discriminator)
           return;
-        const schArr = schema2;
+        const schArr = schema5;
         const valid = gen.let("valid", false);
         const passing = gen.let("passing", null);
         const schValid = gen.name("_valid");
@@ -13360,11 +13370,11 @@ var require_allOf = __commonJS({
       keyword: "allOf",
       schemaType: "array",
       code(cxt) {
-        const { gen, schema: schema2, it } = cxt;
-        if (!Array.isArray(schema2))
+        const { gen, schema: schema5, it } = cxt;
+        if (!Array.isArray(schema5))
           throw new Error("ajv implementation error");
         const valid = gen.name("valid");
-        schema2.forEach((sch, i) => {
+        schema5.forEach((sch, i) => {
           if ((0, util_1.alwaysValidSchema)(it, sch))
             return;
           const schCxt = cxt.subschema({ keyword: "allOf", schemaProp: i }, valid);
@@ -13439,8 +13449,8 @@ var require_if = __commonJS({
       }
     };
     function hasSchema(it, keyword) {
-      const schema2 = it.schema[keyword];
-      return schema2 !== void 0 && !(0, util_1.alwaysValidSchema)(it, schema2);
+      const schema5 = it.schema[keyword];
+      return schema5 !== void 0 && !(0, util_1.alwaysValidSchema)(it, schema5);
     }
     exports.default = def;
   }
@@ -13536,10 +13546,10 @@ var require_dynamicAnchor = __commonJS({
     }
     exports.dynamicAnchor = dynamicAnchor;
     function _getValidate(cxt) {
-      const { schemaEnv, schema: schema2, self } = cxt.it;
+      const { schemaEnv, schema: schema5, self } = cxt.it;
       const { root, baseId, localRefs, meta } = schemaEnv.root;
       const { schemaId } = self.opts;
-      const sch = new compile_1.SchemaEnv({ schema: schema2, schemaId, root, baseId, localRefs, meta });
+      const sch = new compile_1.SchemaEnv({ schema: schema5, schemaId, root, baseId, localRefs, meta });
       compile_1.compileSchema.call(self, sch);
       return (0, ref_1.getValidate)(cxt, sch);
     }
@@ -13728,7 +13738,7 @@ var require_unevaluatedProperties = __commonJS({
       trackErrors: true,
       error,
       code(cxt) {
-        const { gen, schema: schema2, data, errsCount, it } = cxt;
+        const { gen, schema: schema5, data, errsCount, it } = cxt;
         if (!errsCount)
           throw new Error("ajv implementation error");
         const { allErrors, props } = it;
@@ -13740,14 +13750,14 @@ var require_unevaluatedProperties = __commonJS({
         it.props = true;
         cxt.ok((0, codegen_1._)`${errsCount} === ${names_1.default.errors}`);
         function unevaluatedPropCode(key2) {
-          if (schema2 === false) {
+          if (schema5 === false) {
             cxt.setParams({ unevaluatedProperty: key2 });
             cxt.error();
             if (!allErrors)
               gen.break();
             return;
           }
-          if (!(0, util_1.alwaysValidSchema)(it, schema2)) {
+          if (!(0, util_1.alwaysValidSchema)(it, schema5)) {
             const valid = gen.name("valid");
             cxt.subschema({
               keyword: "unevaluatedProperties",
@@ -13792,15 +13802,15 @@ var require_unevaluatedItems = __commonJS({
       schemaType: ["boolean", "object"],
       error,
       code(cxt) {
-        const { gen, schema: schema2, data, it } = cxt;
+        const { gen, schema: schema5, data, it } = cxt;
         const items = it.items || 0;
         if (items === true)
           return;
         const len = gen.const("len", (0, codegen_1._)`${data}.length`);
-        if (schema2 === false) {
+        if (schema5 === false) {
           cxt.setParams({ len: items });
           cxt.fail((0, codegen_1._)`${len} > ${items}`);
-        } else if (typeof schema2 == "object" && !(0, util_1.alwaysValidSchema)(it, schema2)) {
+        } else if (typeof schema5 == "object" && !(0, util_1.alwaysValidSchema)(it, schema5)) {
           const valid = gen.var("valid", (0, codegen_1._)`${len} <= ${items}`);
           gen.if((0, codegen_1.not)(valid), () => validateItems(valid, items));
           cxt.ok(valid);
@@ -13848,7 +13858,7 @@ var require_format = __commonJS({
       $data: true,
       error,
       code(cxt, ruleType) {
-        const { gen, data, $data, schema: schema2, schemaCode, it } = cxt;
+        const { gen, data, $data, schema: schema5, schemaCode, it } = cxt;
         const { opts, errSchemaPath, schemaEnv, self } = it;
         if (!opts.validateFormats)
           return;
@@ -13878,7 +13888,7 @@ var require_format = __commonJS({
           }
         }
         function validateFormat() {
-          const formatDef = self.formats[schema2];
+          const formatDef = self.formats[schema5];
           if (!formatDef) {
             unknownFormat();
             return;
@@ -13895,12 +13905,12 @@ var require_format = __commonJS({
             }
             throw new Error(unknownMsg());
             function unknownMsg() {
-              return `unknown format "${schema2}" ignored in schema at path "${errSchemaPath}"`;
+              return `unknown format "${schema5}" ignored in schema at path "${errSchemaPath}"`;
             }
           }
           function getFormat(fmtDef) {
-            const code = fmtDef instanceof RegExp ? (0, codegen_1.regexpCode)(fmtDef) : opts.code.formats ? (0, codegen_1._)`${opts.code.formats}${(0, codegen_1.getProperty)(schema2)}` : void 0;
-            const fmt = gen.scopeValue("formats", { key: schema2, ref: fmtDef, code });
+            const code = fmtDef instanceof RegExp ? (0, codegen_1.regexpCode)(fmtDef) : opts.code.formats ? (0, codegen_1._)`${opts.code.formats}${(0, codegen_1.getProperty)(schema5)}` : void 0;
+            const fmt = gen.scopeValue("formats", { key: schema5, ref: fmtDef, code });
             if (typeof fmtDef == "object" && !(fmtDef instanceof RegExp)) {
               return [fmtDef.type || "string", fmtDef.validate, (0, codegen_1._)`${fmt}.validate`];
             }
@@ -14017,15 +14027,15 @@ var require_discriminator = __commonJS({
       schemaType: "object",
       error,
       code(cxt) {
-        const { gen, data, schema: schema2, parentSchema, it } = cxt;
+        const { gen, data, schema: schema5, parentSchema, it } = cxt;
         const { oneOf } = parentSchema;
         if (!it.opts.discriminator) {
           throw new Error("discriminator: requires discriminator option");
         }
-        const tagName = schema2.propertyName;
+        const tagName = schema5.propertyName;
         if (typeof tagName != "string")
           throw new Error("discriminator: requires propertyName");
-        if (schema2.mapping)
+        if (schema5.mapping)
           throw new Error("discriminator: mapping is not supported");
         if (!oneOf)
           throw new Error("discriminator: requires oneOf keyword");
@@ -16066,17 +16076,17 @@ var require_picocolors = __commonJS({
     var env = p.env || {};
     var isColorSupported = !(!!env.NO_COLOR || argv.includes("--no-color")) && (!!env.FORCE_COLOR || argv.includes("--color") || p.platform === "win32" || (p.stdout || {}).isTTY && env.TERM !== "dumb" || !!env.CI);
     var formatter = (open2, close, replace2 = open2) => (input) => {
-      let string = "" + input, index = string.indexOf(close, open2.length);
-      return ~index ? open2 + replaceClose(string, close, replace2, index) + close : open2 + string + close;
+      let string2 = "" + input, index = string2.indexOf(close, open2.length);
+      return ~index ? open2 + replaceClose(string2, close, replace2, index) + close : open2 + string2 + close;
     };
-    var replaceClose = (string, close, replace2, index) => {
+    var replaceClose = (string2, close, replace2, index) => {
       let result = "", cursor = 0;
       do {
-        result += string.substring(cursor, index) + replace2;
+        result += string2.substring(cursor, index) + replace2;
         cursor = index + close.length;
-        index = string.indexOf(close, cursor);
+        index = string2.indexOf(close, cursor);
       } while (~index);
-      return result + string.substring(cursor);
+      return result + string2.substring(cursor);
     };
     var createColors = (enabled = isColorSupported) => {
       let f = enabled ? formatter : () => String;
@@ -16249,7 +16259,7 @@ function parseRateHeaders(headers, now = Date.now()) {
   const combined = get("ratelimit");
   const field = (text, names) => {
     for (const n of names) {
-      const m = new RegExp(`(?:^|[\\s,;])${n}\\s*=\\s*"?(\\d+(?:\\.\\d+)?)`, "i").exec(text);
+      const m = fieldPattern(n).exec(text);
       if (m) return Number(m[1]);
     }
     return void 0;
@@ -16276,6 +16286,14 @@ function parseRateHeaders(headers, now = Date.now()) {
     out.resetSeconds = Math.max(0, out.resetSeconds - now / 1e3);
   return out;
 }
+function fieldPattern(name) {
+  let re = FIELD_PATTERNS.get(name);
+  if (!re) {
+    re = new RegExp(`(?:^|[\\s,;])${name}\\s*=\\s*"?(\\d+(?:\\.\\d+)?)`, "i");
+    FIELD_PATTERNS.set(name, re);
+  }
+  return re;
+}
 function shown2(value) {
   const flat = value.replace(/[^\x20-\x7e]/g, "?");
   return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;
@@ -16291,7 +16309,7 @@ function formatWait(ms) {
   const m = minutes % 60;
   return m === 0 ? `${h}h` : `${h}h ${m}m`;
 }
-var DEFAULT_RATE_LIMIT, DEFAULT_MAX_WAIT_MS, WAIT_REASONS, RateLimiter, Semaphore;
+var DEFAULT_RATE_LIMIT, DEFAULT_MAX_WAIT_MS, WAIT_REASONS, RateLimiter, FIELD_PATTERNS, Semaphore;
 var init_rate_limiter = __esm({
   "src/cloudflare/rate-limiter.ts"() {
     "use strict";
@@ -16490,6 +16508,7 @@ var init_rate_limiter = __esm({
         );
       }
     };
+    FIELD_PATTERNS = /* @__PURE__ */ new Map();
     Semaphore = class {
       constructor(size) {
         this.size = size;
@@ -16776,15 +16795,20 @@ var init_wire = __esm({
     };
     WireRequests = class {
       entries = /* @__PURE__ */ new Set();
-      /** A request sent now: `path` as the log shows it (redacted). */
-      open(method, path6) {
+      /**
+       * A request sent now: `shown` gives its path as the log shows it (redacted), asked only when the requests on
+       * the wire are listed (a stop's report): redacting every path as it is sent would cost each call for nothing.
+       */
+      open(method, shown4) {
         let resolve9;
         const settled = new Promise((r) => resolve9 = r);
         let done = false;
         const entries2 = this.entries;
         const entry = {
           method,
-          path: path6,
+          get path() {
+            return shown4();
+          },
           settled,
           settle(status2, err) {
             if (done) return;
@@ -16792,7 +16816,7 @@ var init_wire = __esm({
             resolve9(outcomeOf(status2, err));
           },
           end() {
-            entry.settle(void 0, new Error("ended"));
+            if (!done) entry.settle(void 0, new Error("ended"));
             entries2.delete(entry);
           }
         };
@@ -16935,7 +16959,7 @@ var init_attempt_gate = __esm({
           state.attempts++;
           state.answered = false;
           stats.requests++;
-          const sent = this.o.wire.open(state.method, state.shown());
+          const sent = this.o.wire.open(state.method, state.shown);
           try {
             dispatch(
               dispatchOpts,
@@ -17094,10 +17118,10 @@ var init_list_ledger = __esm({
     init_canonical_json();
     init_errors();
     ItemLedger = class {
-      constructor(path6, redact, warn, max) {
+      constructor(path6, redact, warn2, max) {
         this.path = path6;
         this.redact = redact;
-        this.warn = warn;
+        this.warn = warn2;
         this.max = max;
       }
       path;
@@ -18659,7 +18683,7 @@ var require_util2 = __commonJS({
     var { IncomingMessage } = __require("node:http");
     var stream = __require("node:stream");
     var net = __require("node:net");
-    var { stringify } = __require("node:querystring");
+    var { stringify: stringify4 } = __require("node:querystring");
     var { EventEmitter: EE, addAbortListener: addAbortListenerNative } = __require("node:events");
     var timers = require_timers();
     var { InvalidArgumentError: InvalidArgumentError2, ConnectTimeoutError } = require_errors2();
@@ -18715,7 +18739,7 @@ var require_util2 = __commonJS({
       if (pathHasQueryOrFragment(url)) {
         throw new Error('Query params cannot be passed when url already contains "?" or "#".');
       }
-      const stringified = stringify(queryParams);
+      const stringified = stringify4(queryParams);
       if (stringified) {
         url += "?" + stringified;
       }
@@ -20606,7 +20630,7 @@ var require_webidl = __commonJS({
           });
         }
         const method = typeof Iterable === "function" ? Iterable() : V?.[Symbol.iterator]?.();
-        const seq = [];
+        const seq2 = [];
         let index = 0;
         if (method === void 0 || typeof method.next !== "function") {
           throw webidl.errors.exception({
@@ -20619,9 +20643,9 @@ var require_webidl = __commonJS({
           if (done) {
             break;
           }
-          seq.push(converter(value, prefix, `${argument}[${index++}]`));
+          seq2.push(converter(value, prefix, `${argument}[${index++}]`));
         }
-        return seq;
+        return seq2;
       };
     };
     webidl.recordConverter = function(keyConverter, valueConverter) {
@@ -21121,8 +21145,8 @@ var require_util3 = __commonJS({
         request3.headersList.append("origin", serializedOrigin, true);
       }
     }
-    function coarsenTime(timestamp, crossOriginIsolatedCapability) {
-      return timestamp;
+    function coarsenTime(timestamp2, crossOriginIsolatedCapability) {
+      return timestamp2;
     }
     function clampAndCoarsenConnectionTimingInfo(connectionTimingInfo, defaultStartTime, crossOriginIsolatedCapability) {
       if (!connectionTimingInfo?.startTime || connectionTimingInfo.startTime < defaultStartTime) {
@@ -23606,7 +23630,7 @@ var require_simd = __commonJS({
     function destroy2(parser) {
       this.destroy(parser);
     }
-    function parse(parser, data, limit2) {
+    function parse2(parser, data, limit2) {
       return this.parse(parser, data, limit2) >>> 0;
     }
     function fail(parser, code, description) {
@@ -24484,7 +24508,7 @@ var require_simd = __commonJS({
         dealloc: dealloc.bind(wasm),
         create: create3.bind(wasm),
         destroy: destroy2.bind(wasm),
-        parse: parse.bind(wasm),
+        parse: parse2.bind(wasm),
         fail: fail.bind(wasm),
         hasDebug: hasDebug.bind(wasm),
         clear: wasm.clear,
@@ -24538,7 +24562,7 @@ var require_no_simd = __commonJS({
     function destroy2(parser) {
       this.destroy(parser);
     }
-    function parse(parser, data, limit2) {
+    function parse2(parser, data, limit2) {
       return this.parse(parser, data, limit2) >>> 0;
     }
     function fail(parser, code, description) {
@@ -25416,7 +25440,7 @@ var require_no_simd = __commonJS({
         dealloc: dealloc.bind(wasm),
         create: create3.bind(wasm),
         destroy: destroy2.bind(wasm),
-        parse: parse.bind(wasm),
+        parse: parse2.bind(wasm),
         fail: fail.bind(wasm),
         hasDebug: hasDebug.bind(wasm),
         clear: wasm.clear,
@@ -27149,7 +27173,7 @@ var require_client_h1 = __commonJS({
     var TIMEOUT_HEADERS = 2 | USE_FAST_TIMER;
     var TIMEOUT_BODY = 4 | USE_FAST_TIMER;
     var TIMEOUT_KEEP_ALIVE = 8 | USE_NATIVE_TIMER;
-    var Parser2 = class {
+    var Parser3 = class {
       /**
        * @param {import('./client.js')} client
        * @param {import('net').Socket} socket
@@ -27658,7 +27682,7 @@ var require_client_h1 = __commonJS({
       socket[kIdleSocketValidation] = 0;
       socket[kIdleSocketValidationTimeout] = null;
       socket[kSocketUsed] = false;
-      socket[kParser] = typeof esbuildDetection === "undefined" && (client[kUseMilo] ?? getMiloEnabled()) ? new H1Parser(client, socket) : new Parser2(client, socket, llhttpInstance);
+      socket[kParser] = typeof esbuildDetection === "undefined" && (client[kUseMilo] ?? getMiloEnabled()) ? new H1Parser(client, socket) : new Parser3(client, socket, llhttpInstance);
       util.addListener(socket, "error", onHttpSocketError);
       util.addListener(socket, "readable", onHttpSocketReadable);
       util.addListener(socket, "end", onHttpSocketEnd);
@@ -34198,13 +34222,13 @@ function interpolateEnv(value, env, missingEnv = "error") {
   };
   const seen = /* @__PURE__ */ new Set();
   const path6 = [];
-  const visit2 = (v) => {
+  const visit3 = (v) => {
     if (typeof v === "string") return v.includes("${") ? interpolateString(v, pointerOf(path6)) : v;
     if (Array.isArray(v)) {
       const out = new Array(v.length);
       for (let i = 0; i < v.length; i++) {
         path6.push(i);
-        out[i] = visit2(v[i]);
+        out[i] = visit3(v[i]);
         path6.pop();
       }
       return out;
@@ -34213,7 +34237,7 @@ function interpolateEnv(value, env, missingEnv = "error") {
       const out = {};
       for (const k of Object.keys(v)) {
         path6.push(k);
-        setOwn(out, k, visit2(v[k]));
+        setOwn(out, k, visit3(v[k]));
         path6.pop();
       }
       return out;
@@ -34275,7 +34299,7 @@ function interpolateEnv(value, env, missingEnv = "error") {
     }
     return out;
   };
-  result.value = visit2(value);
+  result.value = visit3(value);
   return result;
 }
 function pointerOf(path6) {
@@ -34322,8 +34346,8 @@ var init_interpolate = __esm({
 });
 
 // src/config/defaults-schema.ts
-function isRefusal(schema2) {
-  const s = schema2;
+function isRefusal(schema5) {
+  const s = schema5;
   return typeof s?.errorMessage === "string" && typeof s.not === "object" && Object.keys(s.not ?? {}).length === 0;
 }
 var init_defaults_schema = __esm({
@@ -34463,228 +34487,210 @@ var init_messages = __esm({
   }
 });
 
-// node_modules/yaml/dist/nodes/identity.js
-var require_identity = __commonJS({
-  "node_modules/yaml/dist/nodes/identity.js"(exports) {
-    "use strict";
-    var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
-    var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
-    var MAP = /* @__PURE__ */ Symbol.for("yaml.map");
-    var PAIR = /* @__PURE__ */ Symbol.for("yaml.pair");
-    var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
-    var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
-    var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
-    var isAlias2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
-    var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
-    var isMap4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
-    var isPair3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar7 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
-    var isSeq4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
-    function isCollection2(node) {
-      if (node && typeof node === "object")
-        switch (node[NODE_TYPE]) {
-          case MAP:
-          case SEQ:
-            return true;
-        }
-      return false;
+// node_modules/yaml/browser/dist/nodes/identity.js
+function isCollection(node) {
+  if (node && typeof node === "object")
+    switch (node[NODE_TYPE]) {
+      case MAP:
+      case SEQ:
+        return true;
     }
-    function isNode2(node) {
-      if (node && typeof node === "object")
-        switch (node[NODE_TYPE]) {
-          case ALIAS:
-          case MAP:
-          case SCALAR:
-          case SEQ:
-            return true;
-        }
-      return false;
+  return false;
+}
+function isNode(node) {
+  if (node && typeof node === "object")
+    switch (node[NODE_TYPE]) {
+      case ALIAS:
+      case MAP:
+      case SCALAR:
+      case SEQ:
+        return true;
     }
-    var hasAnchor = (node) => (isScalar7(node) || isCollection2(node)) && !!node.anchor;
-    exports.ALIAS = ALIAS;
-    exports.DOC = DOC;
-    exports.MAP = MAP;
-    exports.NODE_TYPE = NODE_TYPE;
-    exports.PAIR = PAIR;
-    exports.SCALAR = SCALAR;
-    exports.SEQ = SEQ;
-    exports.hasAnchor = hasAnchor;
-    exports.isAlias = isAlias2;
-    exports.isCollection = isCollection2;
-    exports.isDocument = isDocument;
-    exports.isMap = isMap4;
-    exports.isNode = isNode2;
-    exports.isPair = isPair3;
-    exports.isScalar = isScalar7;
-    exports.isSeq = isSeq4;
+  return false;
+}
+var ALIAS, DOC, MAP, PAIR, SCALAR, SEQ, NODE_TYPE, isAlias, isDocument, isMap, isPair, isScalar, isSeq, hasAnchor;
+var init_identity = __esm({
+  "node_modules/yaml/browser/dist/nodes/identity.js"() {
+    ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
+    DOC = /* @__PURE__ */ Symbol.for("yaml.document");
+    MAP = /* @__PURE__ */ Symbol.for("yaml.map");
+    PAIR = /* @__PURE__ */ Symbol.for("yaml.pair");
+    SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
+    SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
+    NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
+    isAlias = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
+    isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
+    isMap = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
+    isPair = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
+    isScalar = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    isSeq = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
+    hasAnchor = (node) => (isScalar(node) || isCollection(node)) && !!node.anchor;
   }
 });
 
-// node_modules/yaml/dist/visit.js
-var require_visit = __commonJS({
-  "node_modules/yaml/dist/visit.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var BREAK = /* @__PURE__ */ Symbol("break visit");
-    var SKIP = /* @__PURE__ */ Symbol("skip children");
-    var REMOVE = /* @__PURE__ */ Symbol("remove node");
-    function visit2(node, visitor) {
-      const visitor_ = initVisitor(visitor);
-      if (identity2.isDocument(node)) {
-        const cd = visit_(null, node.contents, visitor_, Object.freeze([node]));
-        if (cd === REMOVE)
-          node.contents = null;
-      } else
-        visit_(null, node, visitor_, Object.freeze([]));
-    }
-    visit2.BREAK = BREAK;
-    visit2.SKIP = SKIP;
-    visit2.REMOVE = REMOVE;
-    function visit_(key2, node, visitor, path6) {
-      const ctrl = callVisitor(key2, node, visitor, path6);
-      if (identity2.isNode(ctrl) || identity2.isPair(ctrl)) {
-        replaceNode(key2, path6, ctrl);
-        return visit_(key2, ctrl, visitor, path6);
-      }
-      if (typeof ctrl !== "symbol") {
-        if (identity2.isCollection(node)) {
-          path6 = Object.freeze(path6.concat(node));
-          for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path6);
-            if (typeof ci === "number")
-              i = ci - 1;
-            else if (ci === BREAK)
-              return BREAK;
-            else if (ci === REMOVE) {
-              node.items.splice(i, 1);
-              i -= 1;
-            }
-          }
-        } else if (identity2.isPair(node)) {
-          path6 = Object.freeze(path6.concat(node));
-          const ck = visit_("key", node.key, visitor, path6);
-          if (ck === BREAK)
-            return BREAK;
-          else if (ck === REMOVE)
-            node.key = null;
-          const cv = visit_("value", node.value, visitor, path6);
-          if (cv === BREAK)
-            return BREAK;
-          else if (cv === REMOVE)
-            node.value = null;
+// node_modules/yaml/browser/dist/visit.js
+function visit(node, visitor) {
+  const visitor_ = initVisitor(visitor);
+  if (isDocument(node)) {
+    const cd = visit_(null, node.contents, visitor_, Object.freeze([node]));
+    if (cd === REMOVE)
+      node.contents = null;
+  } else
+    visit_(null, node, visitor_, Object.freeze([]));
+}
+function visit_(key2, node, visitor, path6) {
+  const ctrl = callVisitor(key2, node, visitor, path6);
+  if (isNode(ctrl) || isPair(ctrl)) {
+    replaceNode(key2, path6, ctrl);
+    return visit_(key2, ctrl, visitor, path6);
+  }
+  if (typeof ctrl !== "symbol") {
+    if (isCollection(node)) {
+      path6 = Object.freeze(path6.concat(node));
+      for (let i = 0; i < node.items.length; ++i) {
+        const ci = visit_(i, node.items[i], visitor, path6);
+        if (typeof ci === "number")
+          i = ci - 1;
+        else if (ci === BREAK)
+          return BREAK;
+        else if (ci === REMOVE) {
+          node.items.splice(i, 1);
+          i -= 1;
         }
       }
-      return ctrl;
+    } else if (isPair(node)) {
+      path6 = Object.freeze(path6.concat(node));
+      const ck = visit_("key", node.key, visitor, path6);
+      if (ck === BREAK)
+        return BREAK;
+      else if (ck === REMOVE)
+        node.key = null;
+      const cv = visit_("value", node.value, visitor, path6);
+      if (cv === BREAK)
+        return BREAK;
+      else if (cv === REMOVE)
+        node.value = null;
     }
-    async function visitAsync(node, visitor) {
-      const visitor_ = initVisitor(visitor);
-      if (identity2.isDocument(node)) {
-        const cd = await visitAsync_(null, node.contents, visitor_, Object.freeze([node]));
-        if (cd === REMOVE)
-          node.contents = null;
-      } else
-        await visitAsync_(null, node, visitor_, Object.freeze([]));
+  }
+  return ctrl;
+}
+async function visitAsync(node, visitor) {
+  const visitor_ = initVisitor(visitor);
+  if (isDocument(node)) {
+    const cd = await visitAsync_(null, node.contents, visitor_, Object.freeze([node]));
+    if (cd === REMOVE)
+      node.contents = null;
+  } else
+    await visitAsync_(null, node, visitor_, Object.freeze([]));
+}
+async function visitAsync_(key2, node, visitor, path6) {
+  const ctrl = await callVisitor(key2, node, visitor, path6);
+  if (isNode(ctrl) || isPair(ctrl)) {
+    replaceNode(key2, path6, ctrl);
+    return visitAsync_(key2, ctrl, visitor, path6);
+  }
+  if (typeof ctrl !== "symbol") {
+    if (isCollection(node)) {
+      path6 = Object.freeze(path6.concat(node));
+      for (let i = 0; i < node.items.length; ++i) {
+        const ci = await visitAsync_(i, node.items[i], visitor, path6);
+        if (typeof ci === "number")
+          i = ci - 1;
+        else if (ci === BREAK)
+          return BREAK;
+        else if (ci === REMOVE) {
+          node.items.splice(i, 1);
+          i -= 1;
+        }
+      }
+    } else if (isPair(node)) {
+      path6 = Object.freeze(path6.concat(node));
+      const ck = await visitAsync_("key", node.key, visitor, path6);
+      if (ck === BREAK)
+        return BREAK;
+      else if (ck === REMOVE)
+        node.key = null;
+      const cv = await visitAsync_("value", node.value, visitor, path6);
+      if (cv === BREAK)
+        return BREAK;
+      else if (cv === REMOVE)
+        node.value = null;
     }
+  }
+  return ctrl;
+}
+function initVisitor(visitor) {
+  if (typeof visitor === "object" && (visitor.Collection || visitor.Node || visitor.Value)) {
+    return Object.assign({
+      Alias: visitor.Node,
+      Map: visitor.Node,
+      Scalar: visitor.Node,
+      Seq: visitor.Node
+    }, visitor.Value && {
+      Map: visitor.Value,
+      Scalar: visitor.Value,
+      Seq: visitor.Value
+    }, visitor.Collection && {
+      Map: visitor.Collection,
+      Seq: visitor.Collection
+    }, visitor);
+  }
+  return visitor;
+}
+function callVisitor(key2, node, visitor, path6) {
+  if (typeof visitor === "function")
+    return visitor(key2, node, path6);
+  if (isMap(node))
+    return visitor.Map?.(key2, node, path6);
+  if (isSeq(node))
+    return visitor.Seq?.(key2, node, path6);
+  if (isPair(node))
+    return visitor.Pair?.(key2, node, path6);
+  if (isScalar(node))
+    return visitor.Scalar?.(key2, node, path6);
+  if (isAlias(node))
+    return visitor.Alias?.(key2, node, path6);
+  return void 0;
+}
+function replaceNode(key2, path6, node) {
+  const parent = path6[path6.length - 1];
+  if (isCollection(parent)) {
+    parent.items[key2] = node;
+  } else if (isPair(parent)) {
+    if (key2 === "key")
+      parent.key = node;
+    else
+      parent.value = node;
+  } else if (isDocument(parent)) {
+    parent.contents = node;
+  } else {
+    const pt = isAlias(parent) ? "alias" : "scalar";
+    throw new Error(`Cannot replace node with ${pt} parent`);
+  }
+}
+var BREAK, SKIP, REMOVE;
+var init_visit = __esm({
+  "node_modules/yaml/browser/dist/visit.js"() {
+    init_identity();
+    BREAK = /* @__PURE__ */ Symbol("break visit");
+    SKIP = /* @__PURE__ */ Symbol("skip children");
+    REMOVE = /* @__PURE__ */ Symbol("remove node");
+    visit.BREAK = BREAK;
+    visit.SKIP = SKIP;
+    visit.REMOVE = REMOVE;
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key2, node, visitor, path6) {
-      const ctrl = await callVisitor(key2, node, visitor, path6);
-      if (identity2.isNode(ctrl) || identity2.isPair(ctrl)) {
-        replaceNode(key2, path6, ctrl);
-        return visitAsync_(key2, ctrl, visitor, path6);
-      }
-      if (typeof ctrl !== "symbol") {
-        if (identity2.isCollection(node)) {
-          path6 = Object.freeze(path6.concat(node));
-          for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path6);
-            if (typeof ci === "number")
-              i = ci - 1;
-            else if (ci === BREAK)
-              return BREAK;
-            else if (ci === REMOVE) {
-              node.items.splice(i, 1);
-              i -= 1;
-            }
-          }
-        } else if (identity2.isPair(node)) {
-          path6 = Object.freeze(path6.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path6);
-          if (ck === BREAK)
-            return BREAK;
-          else if (ck === REMOVE)
-            node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path6);
-          if (cv === BREAK)
-            return BREAK;
-          else if (cv === REMOVE)
-            node.value = null;
-        }
-      }
-      return ctrl;
-    }
-    function initVisitor(visitor) {
-      if (typeof visitor === "object" && (visitor.Collection || visitor.Node || visitor.Value)) {
-        return Object.assign({
-          Alias: visitor.Node,
-          Map: visitor.Node,
-          Scalar: visitor.Node,
-          Seq: visitor.Node
-        }, visitor.Value && {
-          Map: visitor.Value,
-          Scalar: visitor.Value,
-          Seq: visitor.Value
-        }, visitor.Collection && {
-          Map: visitor.Collection,
-          Seq: visitor.Collection
-        }, visitor);
-      }
-      return visitor;
-    }
-    function callVisitor(key2, node, visitor, path6) {
-      if (typeof visitor === "function")
-        return visitor(key2, node, path6);
-      if (identity2.isMap(node))
-        return visitor.Map?.(key2, node, path6);
-      if (identity2.isSeq(node))
-        return visitor.Seq?.(key2, node, path6);
-      if (identity2.isPair(node))
-        return visitor.Pair?.(key2, node, path6);
-      if (identity2.isScalar(node))
-        return visitor.Scalar?.(key2, node, path6);
-      if (identity2.isAlias(node))
-        return visitor.Alias?.(key2, node, path6);
-      return void 0;
-    }
-    function replaceNode(key2, path6, node) {
-      const parent = path6[path6.length - 1];
-      if (identity2.isCollection(parent)) {
-        parent.items[key2] = node;
-      } else if (identity2.isPair(parent)) {
-        if (key2 === "key")
-          parent.key = node;
-        else
-          parent.value = node;
-      } else if (identity2.isDocument(parent)) {
-        parent.contents = node;
-      } else {
-        const pt = identity2.isAlias(parent) ? "alias" : "scalar";
-        throw new Error(`Cannot replace node with ${pt} parent`);
-      }
-    }
-    exports.visit = visit2;
-    exports.visitAsync = visitAsync;
   }
 });
 
-// node_modules/yaml/dist/doc/directives.js
-var require_directives = __commonJS({
-  "node_modules/yaml/dist/doc/directives.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var visit2 = require_visit();
-    var escapeChars = {
+// node_modules/yaml/browser/dist/doc/directives.js
+var escapeChars, escapeTagName, Directives;
+var init_directives = __esm({
+  "node_modules/yaml/browser/dist/doc/directives.js"() {
+    init_identity();
+    init_visit();
+    escapeChars = {
       "!": "%21",
       ",": "%2C",
       "[": "%5B",
@@ -34692,8 +34698,8 @@ var require_directives = __commonJS({
       "{": "%7B",
       "}": "%7D"
     };
-    var escapeTagName = (tn) => tn.replace(/[!,[\]{}]/g, (ch) => escapeChars[ch]);
-    var Directives = class _Directives {
+    escapeTagName = (tn) => tn.replace(/[!,[\]{}]/g, (ch) => escapeChars[ch]);
+    Directives = class _Directives {
       constructor(yaml, tags) {
         this.docStart = null;
         this.docEnd = false;
@@ -34825,10 +34831,10 @@ var require_directives = __commonJS({
         const lines = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
         const tagEntries = Object.entries(this.tags);
         let tagNames;
-        if (doc && tagEntries.length > 0 && identity2.isNode(doc.contents)) {
+        if (doc && tagEntries.length > 0 && isNode(doc.contents)) {
           const tags = {};
-          visit2.visit(doc.contents, (_key, node) => {
-            if (identity2.isNode(node) && node.tag)
+          visit(doc.contents, (_key, node) => {
+            if (isNode(node) && node.tag)
               tags[node.tag] = true;
           });
           tagNames = Object.keys(tags);
@@ -34845,170 +34851,160 @@ var require_directives = __commonJS({
     };
     Directives.defaultYaml = { explicit: false, version: "1.2" };
     Directives.defaultTags = { "!!": "tag:yaml.org,2002:" };
-    exports.Directives = Directives;
   }
 });
 
-// node_modules/yaml/dist/doc/anchors.js
-var require_anchors = __commonJS({
-  "node_modules/yaml/dist/doc/anchors.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var visit2 = require_visit();
-    function anchorIsValid(anchor) {
-      if (/[\x00-\x19\s,[\]{}]/.test(anchor)) {
-        const sa = JSON.stringify(anchor);
-        const msg = `Anchor must not contain whitespace or control characters: ${sa}`;
-        throw new Error(msg);
-      }
-      return true;
-    }
-    function anchorNames(root) {
-      const anchors = /* @__PURE__ */ new Set();
-      visit2.visit(root, {
-        Value(_key, node) {
-          if (node.anchor)
-            anchors.add(node.anchor);
-        }
-      });
-      return anchors;
-    }
-    function findNewAnchor(prefix, exclude) {
-      for (let i = 1; true; ++i) {
-        const name = `${prefix}${i}`;
-        if (!exclude.has(name))
-          return name;
-      }
-    }
-    function createNodeAnchors(doc, prefix) {
-      const aliasObjects = [];
-      const sourceObjects = /* @__PURE__ */ new Map();
-      let prevAnchors = null;
-      return {
-        onAnchor: (source) => {
-          aliasObjects.push(source);
-          prevAnchors ?? (prevAnchors = anchorNames(doc));
-          const anchor = findNewAnchor(prefix, prevAnchors);
-          prevAnchors.add(anchor);
-          return anchor;
-        },
-        /**
-         * With circular references, the source node is only resolved after all
-         * of its child nodes are. This is why anchors are set only after all of
-         * the nodes have been created.
-         */
-        setAnchors: () => {
-          for (const source of aliasObjects) {
-            const ref = sourceObjects.get(source);
-            if (typeof ref === "object" && ref.anchor && (identity2.isScalar(ref.node) || identity2.isCollection(ref.node))) {
-              ref.node.anchor = ref.anchor;
-            } else {
-              const error = new Error("Failed to resolve repeated object (this should not happen)");
-              error.source = source;
-              throw error;
-            }
-          }
-        },
-        sourceObjects
-      };
-    }
-    exports.anchorIsValid = anchorIsValid;
-    exports.anchorNames = anchorNames;
-    exports.createNodeAnchors = createNodeAnchors;
-    exports.findNewAnchor = findNewAnchor;
+// node_modules/yaml/browser/dist/doc/anchors.js
+function anchorIsValid(anchor) {
+  if (/[\x00-\x19\s,[\]{}]/.test(anchor)) {
+    const sa = JSON.stringify(anchor);
+    const msg = `Anchor must not contain whitespace or control characters: ${sa}`;
+    throw new Error(msg);
   }
-});
-
-// node_modules/yaml/dist/doc/applyReviver.js
-var require_applyReviver = __commonJS({
-  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
-    "use strict";
-    function applyReviver(reviver, obj, key2, val) {
-      if (val && typeof val === "object") {
-        if (Array.isArray(val)) {
-          for (let i = 0, len = val.length; i < len; ++i) {
-            const v0 = val[i];
-            const v1 = applyReviver(reviver, val, String(i), v0);
-            if (v1 === void 0)
-              delete val[i];
-            else if (v1 !== v0)
-              val[i] = v1;
-          }
-        } else if (val instanceof Map) {
-          for (const k of Array.from(val.keys())) {
-            const v0 = val.get(k);
-            const v1 = applyReviver(reviver, val, k, v0);
-            if (v1 === void 0)
-              val.delete(k);
-            else if (v1 !== v0)
-              val.set(k, v1);
-          }
-        } else if (val instanceof Set) {
-          for (const v0 of Array.from(val)) {
-            const v1 = applyReviver(reviver, val, v0, v0);
-            if (v1 === void 0)
-              val.delete(v0);
-            else if (v1 !== v0) {
-              val.delete(v0);
-              val.add(v1);
-            }
-          }
+  return true;
+}
+function anchorNames(root) {
+  const anchors = /* @__PURE__ */ new Set();
+  visit(root, {
+    Value(_key, node) {
+      if (node.anchor)
+        anchors.add(node.anchor);
+    }
+  });
+  return anchors;
+}
+function findNewAnchor(prefix, exclude) {
+  for (let i = 1; true; ++i) {
+    const name = `${prefix}${i}`;
+    if (!exclude.has(name))
+      return name;
+  }
+}
+function createNodeAnchors(doc, prefix) {
+  const aliasObjects = [];
+  const sourceObjects = /* @__PURE__ */ new Map();
+  let prevAnchors = null;
+  return {
+    onAnchor: (source) => {
+      aliasObjects.push(source);
+      prevAnchors ?? (prevAnchors = anchorNames(doc));
+      const anchor = findNewAnchor(prefix, prevAnchors);
+      prevAnchors.add(anchor);
+      return anchor;
+    },
+    /**
+     * With circular references, the source node is only resolved after all
+     * of its child nodes are. This is why anchors are set only after all of
+     * the nodes have been created.
+     */
+    setAnchors: () => {
+      for (const source of aliasObjects) {
+        const ref = sourceObjects.get(source);
+        if (typeof ref === "object" && ref.anchor && (isScalar(ref.node) || isCollection(ref.node))) {
+          ref.node.anchor = ref.anchor;
         } else {
-          for (const [k, v0] of Object.entries(val)) {
-            const v1 = applyReviver(reviver, val, k, v0);
-            if (v1 === void 0)
-              delete val[k];
-            else if (v1 !== v0)
-              val[k] = v1;
-          }
+          const error = new Error("Failed to resolve repeated object (this should not happen)");
+          error.source = source;
+          throw error;
         }
       }
-      return reviver.call(obj, key2, val);
-    }
-    exports.applyReviver = applyReviver;
+    },
+    sourceObjects
+  };
+}
+var init_anchors = __esm({
+  "node_modules/yaml/browser/dist/doc/anchors.js"() {
+    init_identity();
+    init_visit();
   }
 });
 
-// node_modules/yaml/dist/nodes/toJS.js
-var require_toJS = __commonJS({
-  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    function toJS(value, arg, ctx) {
-      if (Array.isArray(value))
-        return value.map((v, i) => toJS(v, String(i), ctx));
-      if (value && typeof value.toJSON === "function") {
-        if (!ctx || !identity2.hasAnchor(value))
-          return value.toJSON(arg, ctx);
-        const data = { aliasCount: 0, count: 1, res: void 0 };
-        ctx.anchors.set(value, data);
-        ctx.onCreate = (res2) => {
-          data.res = res2;
-          delete ctx.onCreate;
-        };
-        const res = value.toJSON(arg, ctx);
-        if (ctx.onCreate)
-          ctx.onCreate(res);
-        return res;
+// node_modules/yaml/browser/dist/doc/applyReviver.js
+function applyReviver(reviver, obj, key2, val) {
+  if (val && typeof val === "object") {
+    if (Array.isArray(val)) {
+      for (let i = 0, len = val.length; i < len; ++i) {
+        const v0 = val[i];
+        const v1 = applyReviver(reviver, val, String(i), v0);
+        if (v1 === void 0)
+          delete val[i];
+        else if (v1 !== v0)
+          val[i] = v1;
       }
-      if (typeof value === "bigint" && !ctx?.keep)
-        return Number(value);
-      return value;
+    } else if (val instanceof Map) {
+      for (const k of Array.from(val.keys())) {
+        const v0 = val.get(k);
+        const v1 = applyReviver(reviver, val, k, v0);
+        if (v1 === void 0)
+          val.delete(k);
+        else if (v1 !== v0)
+          val.set(k, v1);
+      }
+    } else if (val instanceof Set) {
+      for (const v0 of Array.from(val)) {
+        const v1 = applyReviver(reviver, val, v0, v0);
+        if (v1 === void 0)
+          val.delete(v0);
+        else if (v1 !== v0) {
+          val.delete(v0);
+          val.add(v1);
+        }
+      }
+    } else {
+      for (const [k, v0] of Object.entries(val)) {
+        const v1 = applyReviver(reviver, val, k, v0);
+        if (v1 === void 0)
+          delete val[k];
+        else if (v1 !== v0)
+          val[k] = v1;
+      }
     }
-    exports.toJS = toJS;
+  }
+  return reviver.call(obj, key2, val);
+}
+var init_applyReviver = __esm({
+  "node_modules/yaml/browser/dist/doc/applyReviver.js"() {
   }
 });
 
-// node_modules/yaml/dist/nodes/Node.js
-var require_Node = __commonJS({
-  "node_modules/yaml/dist/nodes/Node.js"(exports) {
-    "use strict";
-    var applyReviver = require_applyReviver();
-    var identity2 = require_identity();
-    var toJS = require_toJS();
-    var NodeBase = class {
+// node_modules/yaml/browser/dist/nodes/toJS.js
+function toJS(value, arg, ctx) {
+  if (Array.isArray(value))
+    return value.map((v, i) => toJS(v, String(i), ctx));
+  if (value && typeof value.toJSON === "function") {
+    if (!ctx || !hasAnchor(value))
+      return value.toJSON(arg, ctx);
+    const data = { aliasCount: 0, count: 1, res: void 0 };
+    ctx.anchors.set(value, data);
+    ctx.onCreate = (res2) => {
+      data.res = res2;
+      delete ctx.onCreate;
+    };
+    const res = value.toJSON(arg, ctx);
+    if (ctx.onCreate)
+      ctx.onCreate(res);
+    return res;
+  }
+  if (typeof value === "bigint" && !ctx?.keep)
+    return Number(value);
+  return value;
+}
+var init_toJS = __esm({
+  "node_modules/yaml/browser/dist/nodes/toJS.js"() {
+    init_identity();
+  }
+});
+
+// node_modules/yaml/browser/dist/nodes/Node.js
+var NodeBase;
+var init_Node = __esm({
+  "node_modules/yaml/browser/dist/nodes/Node.js"() {
+    init_applyReviver();
+    init_identity();
+    init_toJS();
+    NodeBase = class {
       constructor(type) {
-        Object.defineProperty(this, identity2.NODE_TYPE, { value: type });
+        Object.defineProperty(this, NODE_TYPE, { value: type });
       }
       /** Create a copy of this node.  */
       clone() {
@@ -35019,7 +35015,7 @@ var require_Node = __commonJS({
       }
       /** A plain JavaScript representation of this node. */
       toJS(doc, { mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
-        if (!identity2.isDocument(doc))
+        if (!isDocument(doc))
           throw new TypeError("A document argument is required");
         const ctx = {
           anchors: /* @__PURE__ */ new Map(),
@@ -35029,29 +35025,48 @@ var require_Node = __commonJS({
           mapKeyWarned: false,
           maxAliasCount: typeof maxAliasCount === "number" ? maxAliasCount : 100
         };
-        const res = toJS.toJS(this, "", ctx);
+        const res = toJS(this, "", ctx);
         if (typeof onAnchor === "function")
           for (const { count: count2, res: res2 } of ctx.anchors.values())
             onAnchor(res2, count2);
-        return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
+        return typeof reviver === "function" ? applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
-    exports.NodeBase = NodeBase;
   }
 });
 
-// node_modules/yaml/dist/nodes/Alias.js
-var require_Alias = __commonJS({
-  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
-    "use strict";
-    var anchors = require_anchors();
-    var visit2 = require_visit();
-    var identity2 = require_identity();
-    var Node2 = require_Node();
-    var toJS = require_toJS();
-    var Alias = class extends Node2.NodeBase {
+// node_modules/yaml/browser/dist/nodes/Alias.js
+function getAliasCount(doc, node, anchors) {
+  if (isAlias(node)) {
+    const source = node.resolve(doc);
+    const anchor = anchors && source && anchors.get(source);
+    return anchor ? anchor.count * anchor.aliasCount : 0;
+  } else if (isCollection(node)) {
+    let count2 = 0;
+    for (const item of node.items) {
+      const c = getAliasCount(doc, item, anchors);
+      if (c > count2)
+        count2 = c;
+    }
+    return count2;
+  } else if (isPair(node)) {
+    const kc = getAliasCount(doc, node.key, anchors);
+    const vc = getAliasCount(doc, node.value, anchors);
+    return Math.max(kc, vc);
+  }
+  return 1;
+}
+var Alias;
+var init_Alias = __esm({
+  "node_modules/yaml/browser/dist/nodes/Alias.js"() {
+    init_anchors();
+    init_visit();
+    init_identity();
+    init_Node();
+    init_toJS();
+    Alias = class extends NodeBase {
       constructor(source) {
-        super(identity2.ALIAS);
+        super(ALIAS);
         this.source = source;
         Object.defineProperty(this, "tag", {
           set() {
@@ -35071,9 +35086,9 @@ var require_Alias = __commonJS({
           nodes = ctx.aliasResolveCache;
         } else {
           nodes = [];
-          visit2.visit(doc, {
+          visit(doc, {
             Node: (_key, node) => {
-              if (identity2.isAlias(node) || identity2.hasAnchor(node))
+              if (isAlias(node) || hasAnchor(node))
                 nodes.push(node);
             }
           });
@@ -35088,11 +35103,11 @@ var require_Alias = __commonJS({
             found = node;
         }
         if (found && ctx) {
-          const { anchors: anchors2, doc: doc2, maxAliasCount } = ctx;
-          let data = anchors2.get(found);
+          const { anchors, doc: doc2, maxAliasCount } = ctx;
+          let data = anchors.get(found);
           if (!data) {
-            toJS.toJS(found, null, ctx);
-            data = anchors2.get(found);
+            toJS(found, null, ctx);
+            data = anchors.get(found);
           }
           if (data?.res === void 0) {
             const msg = "This should not happen: Alias anchor was not resolved?";
@@ -35101,7 +35116,7 @@ var require_Alias = __commonJS({
           if (maxAliasCount >= 0) {
             data.count += 1;
             if (data.aliasCount === 0)
-              data.aliasCount = getAliasCount(doc2, found, anchors2);
+              data.aliasCount = getAliasCount(doc2, found, anchors);
             if (data.count * data.aliasCount > maxAliasCount) {
               const msg = "Excessive alias count indicates a resource exhaustion attack";
               throw new ReferenceError(msg);
@@ -35123,7 +35138,7 @@ var require_Alias = __commonJS({
       toString(ctx, _onComment, _onChompKeep) {
         const src = `*${this.source}`;
         if (ctx) {
-          anchors.anchorIsValid(this.source);
+          anchorIsValid(this.source);
           if (ctx.options.verifyAliasOrder && !ctx.anchors.has(this.source)) {
             const msg = `Unresolved alias (the anchor must be set before the alias): ${this.source}`;
             throw new Error(msg);
@@ -35134,170 +35149,146 @@ var require_Alias = __commonJS({
         return src;
       }
     };
-    function getAliasCount(doc, node, anchors2) {
-      if (identity2.isAlias(node)) {
-        const source = node.resolve(doc);
-        const anchor = anchors2 && source && anchors2.get(source);
-        return anchor ? anchor.count * anchor.aliasCount : 0;
-      } else if (identity2.isCollection(node)) {
-        let count2 = 0;
-        for (const item of node.items) {
-          const c = getAliasCount(doc, item, anchors2);
-          if (c > count2)
-            count2 = c;
-        }
-        return count2;
-      } else if (identity2.isPair(node)) {
-        const kc = getAliasCount(doc, node.key, anchors2);
-        const vc = getAliasCount(doc, node.value, anchors2);
-        return Math.max(kc, vc);
-      }
-      return 1;
-    }
-    exports.Alias = Alias;
   }
 });
 
-// node_modules/yaml/dist/nodes/Scalar.js
-var require_Scalar = __commonJS({
-  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var Node2 = require_Node();
-    var toJS = require_toJS();
-    var isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
-    var Scalar2 = class extends Node2.NodeBase {
+// node_modules/yaml/browser/dist/nodes/Scalar.js
+var isScalarValue, Scalar;
+var init_Scalar = __esm({
+  "node_modules/yaml/browser/dist/nodes/Scalar.js"() {
+    init_identity();
+    init_Node();
+    init_toJS();
+    isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
+    Scalar = class extends NodeBase {
       constructor(value) {
-        super(identity2.SCALAR);
+        super(SCALAR);
         this.value = value;
       }
       toJSON(arg, ctx) {
-        return ctx?.keep ? this.value : toJS.toJS(this.value, arg, ctx);
+        return ctx?.keep ? this.value : toJS(this.value, arg, ctx);
       }
       toString() {
         return String(this.value);
       }
     };
-    Scalar2.BLOCK_FOLDED = "BLOCK_FOLDED";
-    Scalar2.BLOCK_LITERAL = "BLOCK_LITERAL";
-    Scalar2.PLAIN = "PLAIN";
-    Scalar2.QUOTE_DOUBLE = "QUOTE_DOUBLE";
-    Scalar2.QUOTE_SINGLE = "QUOTE_SINGLE";
-    exports.Scalar = Scalar2;
-    exports.isScalarValue = isScalarValue;
+    Scalar.BLOCK_FOLDED = "BLOCK_FOLDED";
+    Scalar.BLOCK_LITERAL = "BLOCK_LITERAL";
+    Scalar.PLAIN = "PLAIN";
+    Scalar.QUOTE_DOUBLE = "QUOTE_DOUBLE";
+    Scalar.QUOTE_SINGLE = "QUOTE_SINGLE";
   }
 });
 
-// node_modules/yaml/dist/doc/createNode.js
-var require_createNode = __commonJS({
-  "node_modules/yaml/dist/doc/createNode.js"(exports) {
-    "use strict";
-    var Alias = require_Alias();
-    var identity2 = require_identity();
-    var Scalar2 = require_Scalar();
-    var defaultTagPrefix = "tag:yaml.org,2002:";
-    function findTagObject(value, tagName, tags) {
-      if (tagName) {
-        const match2 = tags.filter((t) => t.tag === tagName);
-        const tagObj = match2.find((t) => !t.format) ?? match2[0];
-        if (!tagObj)
-          throw new Error(`Tag ${tagName} not found`);
-        return tagObj;
-      }
-      return tags.find((t) => t.identify?.(value) && !t.format);
+// node_modules/yaml/browser/dist/doc/createNode.js
+function findTagObject(value, tagName, tags) {
+  if (tagName) {
+    const match2 = tags.filter((t) => t.tag === tagName);
+    const tagObj = match2.find((t) => !t.format) ?? match2[0];
+    if (!tagObj)
+      throw new Error(`Tag ${tagName} not found`);
+    return tagObj;
+  }
+  return tags.find((t) => t.identify?.(value) && !t.format);
+}
+function createNode(value, tagName, ctx) {
+  if (isDocument(value))
+    value = value.contents;
+  if (isNode(value))
+    return value;
+  if (isPair(value)) {
+    const map2 = ctx.schema[MAP].createNode?.(ctx.schema, null, ctx);
+    map2.items.push(value);
+    return map2;
+  }
+  if (value instanceof String || value instanceof Number || value instanceof Boolean || typeof BigInt !== "undefined" && value instanceof BigInt) {
+    value = value.valueOf();
+  }
+  const { aliasDuplicateObjects, onAnchor, onTagObj, schema: schema5, sourceObjects } = ctx;
+  let ref = void 0;
+  if (aliasDuplicateObjects && value && typeof value === "object") {
+    ref = sourceObjects.get(value);
+    if (ref) {
+      ref.anchor ?? (ref.anchor = onAnchor(value));
+      return new Alias(ref.anchor);
+    } else {
+      ref = { anchor: null, node: null };
+      sourceObjects.set(value, ref);
     }
-    function createNode(value, tagName, ctx) {
-      if (identity2.isDocument(value))
-        value = value.contents;
-      if (identity2.isNode(value))
-        return value;
-      if (identity2.isPair(value)) {
-        const map = ctx.schema[identity2.MAP].createNode?.(ctx.schema, null, ctx);
-        map.items.push(value);
-        return map;
-      }
-      if (value instanceof String || value instanceof Number || value instanceof Boolean || typeof BigInt !== "undefined" && value instanceof BigInt) {
-        value = value.valueOf();
-      }
-      const { aliasDuplicateObjects, onAnchor, onTagObj, schema: schema2, sourceObjects } = ctx;
-      let ref = void 0;
-      if (aliasDuplicateObjects && value && typeof value === "object") {
-        ref = sourceObjects.get(value);
-        if (ref) {
-          ref.anchor ?? (ref.anchor = onAnchor(value));
-          return new Alias.Alias(ref.anchor);
-        } else {
-          ref = { anchor: null, node: null };
-          sourceObjects.set(value, ref);
-        }
-      }
-      if (tagName?.startsWith("!!"))
-        tagName = defaultTagPrefix + tagName.slice(2);
-      let tagObj = findTagObject(value, tagName, schema2.tags);
-      if (!tagObj) {
-        if (value && typeof value.toJSON === "function") {
-          value = value.toJSON();
-        }
-        if (!value || typeof value !== "object") {
-          const node2 = new Scalar2.Scalar(value);
-          if (ref)
-            ref.node = node2;
-          return node2;
-        }
-        tagObj = value instanceof Map ? schema2[identity2.MAP] : Symbol.iterator in Object(value) ? schema2[identity2.SEQ] : schema2[identity2.MAP];
-      }
-      if (onTagObj) {
-        onTagObj(tagObj);
-        delete ctx.onTagObj;
-      }
-      const node = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar2.Scalar(value);
-      if (tagName)
-        node.tag = tagName;
-      else if (!tagObj.default)
-        node.tag = tagObj.tag;
+  }
+  if (tagName?.startsWith("!!"))
+    tagName = defaultTagPrefix + tagName.slice(2);
+  let tagObj = findTagObject(value, tagName, schema5.tags);
+  if (!tagObj) {
+    if (value && typeof value.toJSON === "function") {
+      value = value.toJSON();
+    }
+    if (!value || typeof value !== "object") {
+      const node2 = new Scalar(value);
       if (ref)
-        ref.node = node;
-      return node;
+        ref.node = node2;
+      return node2;
     }
-    exports.createNode = createNode;
+    tagObj = value instanceof Map ? schema5[MAP] : Symbol.iterator in Object(value) ? schema5[SEQ] : schema5[MAP];
+  }
+  if (onTagObj) {
+    onTagObj(tagObj);
+    delete ctx.onTagObj;
+  }
+  const node = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar(value);
+  if (tagName)
+    node.tag = tagName;
+  else if (!tagObj.default)
+    node.tag = tagObj.tag;
+  if (ref)
+    ref.node = node;
+  return node;
+}
+var defaultTagPrefix;
+var init_createNode = __esm({
+  "node_modules/yaml/browser/dist/doc/createNode.js"() {
+    init_Alias();
+    init_identity();
+    init_Scalar();
+    defaultTagPrefix = "tag:yaml.org,2002:";
   }
 });
 
-// node_modules/yaml/dist/nodes/Collection.js
-var require_Collection = __commonJS({
-  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
-    "use strict";
-    var createNode = require_createNode();
-    var identity2 = require_identity();
-    var Node2 = require_Node();
-    function collectionFromPath(schema2, path6, value) {
-      let v = value;
-      for (let i = path6.length - 1; i >= 0; --i) {
-        const k = path6[i];
-        if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
-          const a = [];
-          a[k] = v;
-          v = a;
-        } else {
-          v = /* @__PURE__ */ new Map([[k, v]]);
-        }
-      }
-      return createNode.createNode(v, void 0, {
-        aliasDuplicateObjects: false,
-        keepUndefined: false,
-        onAnchor: () => {
-          throw new Error("This should not happen, please report a bug.");
-        },
-        schema: schema2,
-        sourceObjects: /* @__PURE__ */ new Map()
-      });
+// node_modules/yaml/browser/dist/nodes/Collection.js
+function collectionFromPath(schema5, path6, value) {
+  let v = value;
+  for (let i = path6.length - 1; i >= 0; --i) {
+    const k = path6[i];
+    if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
+      const a = [];
+      a[k] = v;
+      v = a;
+    } else {
+      v = /* @__PURE__ */ new Map([[k, v]]);
     }
-    var isEmptyPath = (path6) => path6 == null || typeof path6 === "object" && !!path6[Symbol.iterator]().next().done;
-    var Collection = class extends Node2.NodeBase {
-      constructor(type, schema2) {
+  }
+  return createNode(v, void 0, {
+    aliasDuplicateObjects: false,
+    keepUndefined: false,
+    onAnchor: () => {
+      throw new Error("This should not happen, please report a bug.");
+    },
+    schema: schema5,
+    sourceObjects: /* @__PURE__ */ new Map()
+  });
+}
+var isEmptyPath, Collection;
+var init_Collection = __esm({
+  "node_modules/yaml/browser/dist/nodes/Collection.js"() {
+    init_createNode();
+    init_identity();
+    init_Node();
+    isEmptyPath = (path6) => path6 == null || typeof path6 === "object" && !!path6[Symbol.iterator]().next().done;
+    Collection = class extends NodeBase {
+      constructor(type, schema5) {
         super(type);
         Object.defineProperty(this, "schema", {
-          value: schema2,
+          value: schema5,
           configurable: true,
           enumerable: false,
           writable: true
@@ -35308,11 +35299,11 @@ var require_Collection = __commonJS({
        *
        * @param schema - If defined, overwrites the original's schema
        */
-      clone(schema2) {
+      clone(schema5) {
         const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
-        if (schema2)
-          copy.schema = schema2;
-        copy.items = copy.items.map((it) => identity2.isNode(it) || identity2.isPair(it) ? it.clone(schema2) : it);
+        if (schema5)
+          copy.schema = schema5;
+        copy.items = copy.items.map((it) => isNode(it) || isPair(it) ? it.clone(schema5) : it);
         if (this.range)
           copy.range = this.range.slice();
         return copy;
@@ -35328,7 +35319,7 @@ var require_Collection = __commonJS({
         else {
           const [key2, ...rest] = path6;
           const node = this.get(key2, true);
-          if (identity2.isCollection(node))
+          if (isCollection(node))
             node.addIn(rest, value);
           else if (node === void 0 && this.schema)
             this.set(key2, collectionFromPath(this.schema, rest, value));
@@ -35345,7 +35336,7 @@ var require_Collection = __commonJS({
         if (rest.length === 0)
           return this.delete(key2);
         const node = this.get(key2, true);
-        if (identity2.isCollection(node))
+        if (isCollection(node))
           return node.deleteIn(rest);
         else
           throw new Error(`Expected YAML collection at ${key2}. Remaining path: ${rest}`);
@@ -35359,16 +35350,16 @@ var require_Collection = __commonJS({
         const [key2, ...rest] = path6;
         const node = this.get(key2, true);
         if (rest.length === 0)
-          return !keepScalar && identity2.isScalar(node) ? node.value : node;
+          return !keepScalar && isScalar(node) ? node.value : node;
         else
-          return identity2.isCollection(node) ? node.getIn(rest, keepScalar) : void 0;
+          return isCollection(node) ? node.getIn(rest, keepScalar) : void 0;
       }
       hasAllNullValues(allowScalar) {
         return this.items.every((node) => {
-          if (!identity2.isPair(node))
+          if (!isPair(node))
             return false;
           const n = node.value;
-          return n == null || allowScalar && identity2.isScalar(n) && n.value == null && !n.commentBefore && !n.comment && !n.tag;
+          return n == null || allowScalar && isScalar(n) && n.value == null && !n.commentBefore && !n.comment && !n.tag;
         });
       }
       /**
@@ -35379,7 +35370,7 @@ var require_Collection = __commonJS({
         if (rest.length === 0)
           return this.has(key2);
         const node = this.get(key2, true);
-        return identity2.isCollection(node) ? node.hasIn(rest) : false;
+        return isCollection(node) ? node.hasIn(rest) : false;
       }
       /**
        * Sets a value in this collection. For `!!set`, `value` needs to be a
@@ -35391,7 +35382,7 @@ var require_Collection = __commonJS({
           this.set(key2, value);
         } else {
           const node = this.get(key2, true);
-          if (identity2.isCollection(node))
+          if (isCollection(node))
             node.setIn(rest, value);
           else if (node === void 0 && this.schema)
             this.set(key2, collectionFromPath(this.schema, rest, value));
@@ -35400,1086 +35391,1049 @@ var require_Collection = __commonJS({
         }
       }
     };
-    exports.Collection = Collection;
-    exports.collectionFromPath = collectionFromPath;
-    exports.isEmptyPath = isEmptyPath;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyComment.js
-var require_stringifyComment = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
-    "use strict";
-    var stringifyComment = (str4) => str4.replace(/^(?!$)(?: $)?/gm, "#");
-    function indentComment(comment, indent) {
-      if (/^\n+$/.test(comment))
-        return comment.substring(1);
-      return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
+// node_modules/yaml/browser/dist/stringify/stringifyComment.js
+function indentComment(comment, indent) {
+  if (/^\n+$/.test(comment))
+    return comment.substring(1);
+  return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
+}
+var stringifyComment, lineComment;
+var init_stringifyComment = __esm({
+  "node_modules/yaml/browser/dist/stringify/stringifyComment.js"() {
+    stringifyComment = (str4) => str4.replace(/^(?!$)(?: $)?/gm, "#");
+    lineComment = (str4, indent, comment) => str4.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str4.endsWith(" ") ? "" : " ") + comment;
+  }
+});
+
+// node_modules/yaml/browser/dist/stringify/foldFlowLines.js
+function foldFlowLines(text, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+  if (!lineWidth || lineWidth < 0)
+    return text;
+  if (lineWidth < minContentWidth)
+    minContentWidth = 0;
+  const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
+  if (text.length <= endStep)
+    return text;
+  const folds = [];
+  const escapedFolds = {};
+  let end = lineWidth - indent.length;
+  if (typeof indentAtStart === "number") {
+    if (indentAtStart > lineWidth - Math.max(2, minContentWidth))
+      folds.push(0);
+    else
+      end = lineWidth - indentAtStart;
+  }
+  let split = void 0;
+  let prev = void 0;
+  let overflow = false;
+  let i = -1;
+  let escStart = -1;
+  let escEnd = -1;
+  if (mode === FOLD_BLOCK) {
+    i = consumeMoreIndentedLines(text, i, indent.length);
+    if (i !== -1)
+      end = i + endStep;
+  }
+  for (let ch; ch = text[i += 1]; ) {
+    if (mode === FOLD_QUOTED && ch === "\\") {
+      escStart = i;
+      switch (text[i + 1]) {
+        case "x":
+          i += 3;
+          break;
+        case "u":
+          i += 5;
+          break;
+        case "U":
+          i += 9;
+          break;
+        default:
+          i += 1;
+      }
+      escEnd = i;
     }
-    var lineComment = (str4, indent, comment) => str4.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str4.endsWith(" ") ? "" : " ") + comment;
-    exports.indentComment = indentComment;
-    exports.lineComment = lineComment;
-    exports.stringifyComment = stringifyComment;
-  }
-});
-
-// node_modules/yaml/dist/stringify/foldFlowLines.js
-var require_foldFlowLines = __commonJS({
-  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
-    "use strict";
-    var FOLD_FLOW = "flow";
-    var FOLD_BLOCK = "block";
-    var FOLD_QUOTED = "quoted";
-    function foldFlowLines(text, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
-      if (!lineWidth || lineWidth < 0)
-        return text;
-      if (lineWidth < minContentWidth)
-        minContentWidth = 0;
-      const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
-      if (text.length <= endStep)
-        return text;
-      const folds = [];
-      const escapedFolds = {};
-      let end = lineWidth - indent.length;
-      if (typeof indentAtStart === "number") {
-        if (indentAtStart > lineWidth - Math.max(2, minContentWidth))
-          folds.push(0);
-        else
-          end = lineWidth - indentAtStart;
-      }
-      let split = void 0;
-      let prev = void 0;
-      let overflow = false;
-      let i = -1;
-      let escStart = -1;
-      let escEnd = -1;
-      if (mode === FOLD_BLOCK) {
+    if (ch === "\n") {
+      if (mode === FOLD_BLOCK)
         i = consumeMoreIndentedLines(text, i, indent.length);
-        if (i !== -1)
-          end = i + endStep;
+      end = i + indent.length + endStep;
+      split = void 0;
+    } else {
+      if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
+        const next = text[i + 1];
+        if (next && next !== " " && next !== "\n" && next !== "	")
+          split = i;
       }
-      for (let ch; ch = text[i += 1]; ) {
-        if (mode === FOLD_QUOTED && ch === "\\") {
-          escStart = i;
-          switch (text[i + 1]) {
-            case "x":
-              i += 3;
-              break;
-            case "u":
-              i += 5;
-              break;
-            case "U":
-              i += 9;
-              break;
-            default:
-              i += 1;
+      if (i >= end) {
+        if (split) {
+          folds.push(split);
+          end = split + endStep;
+          split = void 0;
+        } else if (mode === FOLD_QUOTED) {
+          while (prev === " " || prev === "	") {
+            prev = ch;
+            ch = text[i += 1];
+            overflow = true;
           }
-          escEnd = i;
-        }
-        if (ch === "\n") {
-          if (mode === FOLD_BLOCK)
-            i = consumeMoreIndentedLines(text, i, indent.length);
-          end = i + indent.length + endStep;
+          const j = i > escEnd + 1 ? i - 2 : escStart - 1;
+          if (escapedFolds[j])
+            return text;
+          folds.push(j);
+          escapedFolds[j] = true;
+          end = j + endStep;
           split = void 0;
         } else {
-          if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
-            const next = text[i + 1];
-            if (next && next !== " " && next !== "\n" && next !== "	")
-              split = i;
-          }
-          if (i >= end) {
-            if (split) {
-              folds.push(split);
-              end = split + endStep;
-              split = void 0;
-            } else if (mode === FOLD_QUOTED) {
-              while (prev === " " || prev === "	") {
-                prev = ch;
-                ch = text[i += 1];
-                overflow = true;
-              }
-              const j = i > escEnd + 1 ? i - 2 : escStart - 1;
-              if (escapedFolds[j])
-                return text;
-              folds.push(j);
-              escapedFolds[j] = true;
-              end = j + endStep;
-              split = void 0;
-            } else {
-              overflow = true;
-            }
-          }
+          overflow = true;
         }
-        prev = ch;
       }
-      if (overflow && onOverflow)
-        onOverflow();
-      if (folds.length === 0)
-        return text;
-      if (onFold)
-        onFold();
-      let res = text.slice(0, folds[0]);
-      for (let i2 = 0; i2 < folds.length; ++i2) {
-        const fold = folds[i2];
-        const end2 = folds[i2 + 1] || text.length;
-        if (fold === 0)
-          res = `
+    }
+    prev = ch;
+  }
+  if (overflow && onOverflow)
+    onOverflow();
+  if (folds.length === 0)
+    return text;
+  if (onFold)
+    onFold();
+  let res = text.slice(0, folds[0]);
+  for (let i2 = 0; i2 < folds.length; ++i2) {
+    const fold = folds[i2];
+    const end2 = folds[i2 + 1] || text.length;
+    if (fold === 0)
+      res = `
 ${indent}${text.slice(0, end2)}`;
-        else {
-          if (mode === FOLD_QUOTED && escapedFolds[fold])
-            res += `${text[fold]}\\`;
-          res += `
+    else {
+      if (mode === FOLD_QUOTED && escapedFolds[fold])
+        res += `${text[fold]}\\`;
+      res += `
 ${indent}${text.slice(fold + 1, end2)}`;
-        }
-      }
-      return res;
     }
-    function consumeMoreIndentedLines(text, i, indent) {
-      let end = i;
-      let start2 = i + 1;
-      let ch = text[start2];
-      while (ch === " " || ch === "	") {
-        if (i < start2 + indent) {
-          ch = text[++i];
-        } else {
-          do {
-            ch = text[++i];
-          } while (ch && ch !== "\n");
-          end = i;
-          start2 = i + 1;
-          ch = text[start2];
-        }
-      }
-      return end;
+  }
+  return res;
+}
+function consumeMoreIndentedLines(text, i, indent) {
+  let end = i;
+  let start2 = i + 1;
+  let ch = text[start2];
+  while (ch === " " || ch === "	") {
+    if (i < start2 + indent) {
+      ch = text[++i];
+    } else {
+      do {
+        ch = text[++i];
+      } while (ch && ch !== "\n");
+      end = i;
+      start2 = i + 1;
+      ch = text[start2];
     }
-    exports.FOLD_BLOCK = FOLD_BLOCK;
-    exports.FOLD_FLOW = FOLD_FLOW;
-    exports.FOLD_QUOTED = FOLD_QUOTED;
-    exports.foldFlowLines = foldFlowLines;
+  }
+  return end;
+}
+var FOLD_FLOW, FOLD_BLOCK, FOLD_QUOTED;
+var init_foldFlowLines = __esm({
+  "node_modules/yaml/browser/dist/stringify/foldFlowLines.js"() {
+    FOLD_FLOW = "flow";
+    FOLD_BLOCK = "block";
+    FOLD_QUOTED = "quoted";
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyString.js
-var require_stringifyString = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
-    "use strict";
-    var Scalar2 = require_Scalar();
-    var foldFlowLines = require_foldFlowLines();
-    var getFoldOptions = (ctx, isBlock) => ({
-      indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
+// node_modules/yaml/browser/dist/stringify/stringifyString.js
+function lineLengthOverLimit(str4, lineWidth, indentLength) {
+  if (!lineWidth || lineWidth < 0)
+    return false;
+  const limit2 = lineWidth - indentLength;
+  const strLen = str4.length;
+  if (strLen <= limit2)
+    return false;
+  for (let i = 0, start2 = 0; i < strLen; ++i) {
+    if (str4[i] === "\n") {
+      if (i - start2 > limit2)
+        return true;
+      start2 = i + 1;
+      if (strLen - start2 <= limit2)
+        return false;
+    }
+  }
+  return true;
+}
+function doubleQuotedString(value, ctx) {
+  const json = JSON.stringify(value);
+  if (ctx.options.doubleQuotedAsJSON)
+    return json;
+  const { implicitKey } = ctx;
+  const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
+  const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
+  let str4 = "";
+  let start2 = 0;
+  for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
+    if (ch === " " && json[i + 1] === "\\" && json[i + 2] === "n") {
+      str4 += json.slice(start2, i) + "\\ ";
+      i += 1;
+      start2 = i;
+      ch = "\\";
+    }
+    if (ch === "\\")
+      switch (json[i + 1]) {
+        case "u":
+          {
+            str4 += json.slice(start2, i);
+            const code = json.substr(i + 2, 4);
+            switch (code) {
+              case "0000":
+                str4 += "\\0";
+                break;
+              case "0007":
+                str4 += "\\a";
+                break;
+              case "000b":
+                str4 += "\\v";
+                break;
+              case "001b":
+                str4 += "\\e";
+                break;
+              case "0085":
+                str4 += "\\N";
+                break;
+              case "00a0":
+                str4 += "\\_";
+                break;
+              case "2028":
+                str4 += "\\L";
+                break;
+              case "2029":
+                str4 += "\\P";
+                break;
+              default:
+                if (code.substr(0, 2) === "00")
+                  str4 += "\\x" + code.substr(2);
+                else
+                  str4 += json.substr(i, 6);
+            }
+            i += 5;
+            start2 = i + 1;
+          }
+          break;
+        case "n":
+          if (implicitKey || json[i + 2] === '"' || json.length < minMultiLineLength) {
+            i += 1;
+          } else {
+            str4 += json.slice(start2, i) + "\n\n";
+            while (json[i + 2] === "\\" && json[i + 3] === "n" && json[i + 4] !== '"') {
+              str4 += "\n";
+              i += 2;
+            }
+            str4 += indent;
+            if (json[i + 2] === " ")
+              str4 += "\\";
+            i += 1;
+            start2 = i + 1;
+          }
+          break;
+        default:
+          i += 1;
+      }
+  }
+  str4 = start2 ? str4 + json.slice(start2) : json;
+  return implicitKey ? str4 : foldFlowLines(str4, indent, FOLD_QUOTED, getFoldOptions(ctx, false));
+}
+function singleQuotedString(value, ctx) {
+  if (ctx.options.singleQuote === false || ctx.implicitKey && value.includes("\n") || /[ \t]\n|\n[ \t]/.test(value))
+    return doubleQuotedString(value, ctx);
+  const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
+  const res = "'" + value.replace(/'/g, "''").replace(/\n+/g, `$&
+${indent}`) + "'";
+  return ctx.implicitKey ? res : foldFlowLines(res, indent, FOLD_FLOW, getFoldOptions(ctx, false));
+}
+function quotedString(value, ctx) {
+  const { singleQuote } = ctx.options;
+  let qs;
+  if (singleQuote === false)
+    qs = doubleQuotedString;
+  else {
+    const hasDouble = value.includes('"');
+    const hasSingle = value.includes("'");
+    if (hasDouble && !hasSingle)
+      qs = singleQuotedString;
+    else if (hasSingle && !hasDouble)
+      qs = doubleQuotedString;
+    else
+      qs = singleQuote ? singleQuotedString : doubleQuotedString;
+  }
+  return qs(value, ctx);
+}
+function blockString({ comment, type, value }, ctx, onComment, onChompKeep) {
+  const { blockQuote, commentString, lineWidth } = ctx.options;
+  if (!blockQuote || /\n[\t ]+$/.test(value)) {
+    return quotedString(value, ctx);
+  }
+  const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
+  const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.BLOCK_FOLDED ? false : type === Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
+  if (!value)
+    return literal ? "|\n" : ">\n";
+  let chomp;
+  let endStart;
+  for (endStart = value.length; endStart > 0; --endStart) {
+    const ch = value[endStart - 1];
+    if (ch !== "\n" && ch !== "	" && ch !== " ")
+      break;
+  }
+  let end = value.substring(endStart);
+  const endNlPos = end.indexOf("\n");
+  if (endNlPos === -1) {
+    chomp = "-";
+  } else if (value === end || endNlPos !== end.length - 1) {
+    chomp = "+";
+    if (onChompKeep)
+      onChompKeep();
+  } else {
+    chomp = "";
+  }
+  if (end) {
+    value = value.slice(0, -end.length);
+    if (end[end.length - 1] === "\n")
+      end = end.slice(0, -1);
+    end = end.replace(blockEndNewlines, `$&${indent}`);
+  }
+  let startWithSpace = false;
+  let startEnd;
+  let startNlPos = -1;
+  for (startEnd = 0; startEnd < value.length; ++startEnd) {
+    const ch = value[startEnd];
+    if (ch === " ")
+      startWithSpace = true;
+    else if (ch === "\n")
+      startNlPos = startEnd;
+    else
+      break;
+  }
+  let start2 = value.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
+  if (start2) {
+    value = value.substring(start2.length);
+    start2 = start2.replace(/\n+/g, `$&${indent}`);
+  }
+  const indentSize = indent ? "2" : "1";
+  let header3 = (startWithSpace ? indentSize : "") + chomp;
+  if (comment) {
+    header3 += " " + commentString(comment.replace(/ ?[\r\n]+/g, " "));
+    if (onComment)
+      onComment();
+  }
+  if (!literal) {
+    const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
+    let literalFallback = false;
+    const foldOptions = getFoldOptions(ctx, true);
+    if (blockQuote !== "folded" && type !== Scalar.BLOCK_FOLDED) {
+      foldOptions.onOverflow = () => {
+        literalFallback = true;
+      };
+    }
+    const body = foldFlowLines(`${start2}${foldedValue}${end}`, indent, FOLD_BLOCK, foldOptions);
+    if (!literalFallback)
+      return `>${header3}
+${indent}${body}`;
+  }
+  value = value.replace(/\n+/g, `$&${indent}`);
+  return `|${header3}
+${indent}${start2}${value}${end}`;
+}
+function plainString(item, ctx, onComment, onChompKeep) {
+  const { type, value } = item;
+  const { actualString, implicitKey, indent, indentStep, inFlow } = ctx;
+  if (implicitKey && value.includes("\n") || inFlow && /[[\]{},]/.test(value)) {
+    return quotedString(value, ctx);
+  }
+  if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value)) {
+    return implicitKey || inFlow || !value.includes("\n") ? quotedString(value, ctx) : blockString(item, ctx, onComment, onChompKeep);
+  }
+  if (!implicitKey && !inFlow && type !== Scalar.PLAIN && value.includes("\n")) {
+    return blockString(item, ctx, onComment, onChompKeep);
+  }
+  if (containsDocumentMarker(value)) {
+    if (indent === "") {
+      ctx.forceBlockIndent = true;
+      return blockString(item, ctx, onComment, onChompKeep);
+    } else if (implicitKey && indent === indentStep) {
+      return quotedString(value, ctx);
+    }
+  }
+  const str4 = value.replace(/\n+/g, `$&
+${indent}`);
+  if (actualString) {
+    const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str4);
+    const { compat, tags } = ctx.doc.schema;
+    if (tags.some(test) || compat?.some(test))
+      return quotedString(value, ctx);
+  }
+  return implicitKey ? str4 : foldFlowLines(str4, indent, FOLD_FLOW, getFoldOptions(ctx, false));
+}
+function stringifyString(item, ctx, onComment, onChompKeep) {
+  const { implicitKey, inFlow } = ctx;
+  const ss = typeof item.value === "string" ? item : Object.assign({}, item, { value: String(item.value) });
+  let { type } = item;
+  if (type !== Scalar.QUOTE_DOUBLE) {
+    if (/[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u.test(ss.value))
+      type = Scalar.QUOTE_DOUBLE;
+  }
+  const _stringify = (_type) => {
+    switch (_type) {
+      case Scalar.BLOCK_FOLDED:
+      case Scalar.BLOCK_LITERAL:
+        return implicitKey || inFlow ? quotedString(ss.value, ctx) : blockString(ss, ctx, onComment, onChompKeep);
+      case Scalar.QUOTE_DOUBLE:
+        return doubleQuotedString(ss.value, ctx);
+      case Scalar.QUOTE_SINGLE:
+        return singleQuotedString(ss.value, ctx);
+      case Scalar.PLAIN:
+        return plainString(ss, ctx, onComment, onChompKeep);
+      default:
+        return null;
+    }
+  };
+  let res = _stringify(type);
+  if (res === null) {
+    const { defaultKeyType, defaultStringType } = ctx.options;
+    const t = implicitKey && defaultKeyType || defaultStringType;
+    res = _stringify(t);
+    if (res === null)
+      throw new Error(`Unsupported default string type ${t}`);
+  }
+  return res;
+}
+var getFoldOptions, containsDocumentMarker, blockEndNewlines;
+var init_stringifyString = __esm({
+  "node_modules/yaml/browser/dist/stringify/stringifyString.js"() {
+    init_Scalar();
+    init_foldFlowLines();
+    getFoldOptions = (ctx, isBlock2) => ({
+      indentAtStart: isBlock2 ? ctx.indent.length : ctx.indentAtStart,
       lineWidth: ctx.options.lineWidth,
       minContentWidth: ctx.options.minContentWidth
     });
-    var containsDocumentMarker = (str4) => /^(%|---|\.\.\.)/m.test(str4);
-    function lineLengthOverLimit(str4, lineWidth, indentLength) {
-      if (!lineWidth || lineWidth < 0)
-        return false;
-      const limit2 = lineWidth - indentLength;
-      const strLen = str4.length;
-      if (strLen <= limit2)
-        return false;
-      for (let i = 0, start2 = 0; i < strLen; ++i) {
-        if (str4[i] === "\n") {
-          if (i - start2 > limit2)
-            return true;
-          start2 = i + 1;
-          if (strLen - start2 <= limit2)
-            return false;
-        }
-      }
-      return true;
-    }
-    function doubleQuotedString(value, ctx) {
-      const json = JSON.stringify(value);
-      if (ctx.options.doubleQuotedAsJSON)
-        return json;
-      const { implicitKey } = ctx;
-      const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
-      const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
-      let str4 = "";
-      let start2 = 0;
-      for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
-        if (ch === " " && json[i + 1] === "\\" && json[i + 2] === "n") {
-          str4 += json.slice(start2, i) + "\\ ";
-          i += 1;
-          start2 = i;
-          ch = "\\";
-        }
-        if (ch === "\\")
-          switch (json[i + 1]) {
-            case "u":
-              {
-                str4 += json.slice(start2, i);
-                const code = json.substr(i + 2, 4);
-                switch (code) {
-                  case "0000":
-                    str4 += "\\0";
-                    break;
-                  case "0007":
-                    str4 += "\\a";
-                    break;
-                  case "000b":
-                    str4 += "\\v";
-                    break;
-                  case "001b":
-                    str4 += "\\e";
-                    break;
-                  case "0085":
-                    str4 += "\\N";
-                    break;
-                  case "00a0":
-                    str4 += "\\_";
-                    break;
-                  case "2028":
-                    str4 += "\\L";
-                    break;
-                  case "2029":
-                    str4 += "\\P";
-                    break;
-                  default:
-                    if (code.substr(0, 2) === "00")
-                      str4 += "\\x" + code.substr(2);
-                    else
-                      str4 += json.substr(i, 6);
-                }
-                i += 5;
-                start2 = i + 1;
-              }
-              break;
-            case "n":
-              if (implicitKey || json[i + 2] === '"' || json.length < minMultiLineLength) {
-                i += 1;
-              } else {
-                str4 += json.slice(start2, i) + "\n\n";
-                while (json[i + 2] === "\\" && json[i + 3] === "n" && json[i + 4] !== '"') {
-                  str4 += "\n";
-                  i += 2;
-                }
-                str4 += indent;
-                if (json[i + 2] === " ")
-                  str4 += "\\";
-                i += 1;
-                start2 = i + 1;
-              }
-              break;
-            default:
-              i += 1;
-          }
-      }
-      str4 = start2 ? str4 + json.slice(start2) : json;
-      return implicitKey ? str4 : foldFlowLines.foldFlowLines(str4, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
-    }
-    function singleQuotedString(value, ctx) {
-      if (ctx.options.singleQuote === false || ctx.implicitKey && value.includes("\n") || /[ \t]\n|\n[ \t]/.test(value))
-        return doubleQuotedString(value, ctx);
-      const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
-      const res = "'" + value.replace(/'/g, "''").replace(/\n+/g, `$&
-${indent}`) + "'";
-      return ctx.implicitKey ? res : foldFlowLines.foldFlowLines(res, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
-    }
-    function quotedString(value, ctx) {
-      const { singleQuote } = ctx.options;
-      let qs;
-      if (singleQuote === false)
-        qs = doubleQuotedString;
-      else {
-        const hasDouble = value.includes('"');
-        const hasSingle = value.includes("'");
-        if (hasDouble && !hasSingle)
-          qs = singleQuotedString;
-        else if (hasSingle && !hasDouble)
-          qs = doubleQuotedString;
-        else
-          qs = singleQuote ? singleQuotedString : doubleQuotedString;
-      }
-      return qs(value, ctx);
-    }
-    var blockEndNewlines;
+    containsDocumentMarker = (str4) => /^(%|---|\.\.\.)/m.test(str4);
     try {
       blockEndNewlines = new RegExp("(^|(?<!\n))\n+(?!\n|$)", "g");
     } catch {
       blockEndNewlines = /\n+(?!\n|$)/g;
     }
-    function blockString({ comment, type, value }, ctx, onComment, onChompKeep) {
-      const { blockQuote, commentString, lineWidth } = ctx.options;
-      if (!blockQuote || /\n[\t ]+$/.test(value)) {
-        return quotedString(value, ctx);
-      }
-      const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
-      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar2.Scalar.BLOCK_FOLDED ? false : type === Scalar2.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
-      if (!value)
-        return literal ? "|\n" : ">\n";
-      let chomp;
-      let endStart;
-      for (endStart = value.length; endStart > 0; --endStart) {
-        const ch = value[endStart - 1];
-        if (ch !== "\n" && ch !== "	" && ch !== " ")
-          break;
-      }
-      let end = value.substring(endStart);
-      const endNlPos = end.indexOf("\n");
-      if (endNlPos === -1) {
-        chomp = "-";
-      } else if (value === end || endNlPos !== end.length - 1) {
-        chomp = "+";
-        if (onChompKeep)
-          onChompKeep();
-      } else {
-        chomp = "";
-      }
-      if (end) {
-        value = value.slice(0, -end.length);
-        if (end[end.length - 1] === "\n")
-          end = end.slice(0, -1);
-        end = end.replace(blockEndNewlines, `$&${indent}`);
-      }
-      let startWithSpace = false;
-      let startEnd;
-      let startNlPos = -1;
-      for (startEnd = 0; startEnd < value.length; ++startEnd) {
-        const ch = value[startEnd];
-        if (ch === " ")
-          startWithSpace = true;
-        else if (ch === "\n")
-          startNlPos = startEnd;
-        else
-          break;
-      }
-      let start2 = value.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
-      if (start2) {
-        value = value.substring(start2.length);
-        start2 = start2.replace(/\n+/g, `$&${indent}`);
-      }
-      const indentSize = indent ? "2" : "1";
-      let header3 = (startWithSpace ? indentSize : "") + chomp;
-      if (comment) {
-        header3 += " " + commentString(comment.replace(/ ?[\r\n]+/g, " "));
-        if (onComment)
-          onComment();
-      }
-      if (!literal) {
-        const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
-        let literalFallback = false;
-        const foldOptions = getFoldOptions(ctx, true);
-        if (blockQuote !== "folded" && type !== Scalar2.Scalar.BLOCK_FOLDED) {
-          foldOptions.onOverflow = () => {
-            literalFallback = true;
-          };
-        }
-        const body = foldFlowLines.foldFlowLines(`${start2}${foldedValue}${end}`, indent, foldFlowLines.FOLD_BLOCK, foldOptions);
-        if (!literalFallback)
-          return `>${header3}
-${indent}${body}`;
-      }
-      value = value.replace(/\n+/g, `$&${indent}`);
-      return `|${header3}
-${indent}${start2}${value}${end}`;
-    }
-    function plainString(item, ctx, onComment, onChompKeep) {
-      const { type, value } = item;
-      const { actualString, implicitKey, indent, indentStep, inFlow } = ctx;
-      if (implicitKey && value.includes("\n") || inFlow && /[[\]{},]/.test(value)) {
-        return quotedString(value, ctx);
-      }
-      if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value)) {
-        return implicitKey || inFlow || !value.includes("\n") ? quotedString(value, ctx) : blockString(item, ctx, onComment, onChompKeep);
-      }
-      if (!implicitKey && !inFlow && type !== Scalar2.Scalar.PLAIN && value.includes("\n")) {
-        return blockString(item, ctx, onComment, onChompKeep);
-      }
-      if (containsDocumentMarker(value)) {
-        if (indent === "") {
-          ctx.forceBlockIndent = true;
-          return blockString(item, ctx, onComment, onChompKeep);
-        } else if (implicitKey && indent === indentStep) {
-          return quotedString(value, ctx);
-        }
-      }
-      const str4 = value.replace(/\n+/g, `$&
-${indent}`);
-      if (actualString) {
-        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str4);
-        const { compat, tags } = ctx.doc.schema;
-        if (tags.some(test) || compat?.some(test))
-          return quotedString(value, ctx);
-      }
-      return implicitKey ? str4 : foldFlowLines.foldFlowLines(str4, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
-    }
-    function stringifyString(item, ctx, onComment, onChompKeep) {
-      const { implicitKey, inFlow } = ctx;
-      const ss = typeof item.value === "string" ? item : Object.assign({}, item, { value: String(item.value) });
-      let { type } = item;
-      if (type !== Scalar2.Scalar.QUOTE_DOUBLE) {
-        if (/[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u.test(ss.value))
-          type = Scalar2.Scalar.QUOTE_DOUBLE;
-      }
-      const _stringify = (_type) => {
-        switch (_type) {
-          case Scalar2.Scalar.BLOCK_FOLDED:
-          case Scalar2.Scalar.BLOCK_LITERAL:
-            return implicitKey || inFlow ? quotedString(ss.value, ctx) : blockString(ss, ctx, onComment, onChompKeep);
-          case Scalar2.Scalar.QUOTE_DOUBLE:
-            return doubleQuotedString(ss.value, ctx);
-          case Scalar2.Scalar.QUOTE_SINGLE:
-            return singleQuotedString(ss.value, ctx);
-          case Scalar2.Scalar.PLAIN:
-            return plainString(ss, ctx, onComment, onChompKeep);
-          default:
-            return null;
-        }
-      };
-      let res = _stringify(type);
-      if (res === null) {
-        const { defaultKeyType, defaultStringType } = ctx.options;
-        const t = implicitKey && defaultKeyType || defaultStringType;
-        res = _stringify(t);
-        if (res === null)
-          throw new Error(`Unsupported default string type ${t}`);
-      }
-      return res;
-    }
-    exports.stringifyString = stringifyString;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringify.js
-var require_stringify = __commonJS({
-  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
-    "use strict";
-    var anchors = require_anchors();
-    var identity2 = require_identity();
-    var stringifyComment = require_stringifyComment();
-    var stringifyString = require_stringifyString();
-    function createStringifyContext(doc, options2) {
-      const opt = Object.assign({
-        blockQuote: true,
-        commentString: stringifyComment.stringifyComment,
-        defaultKeyType: null,
-        defaultStringType: "PLAIN",
-        directives: null,
-        doubleQuotedAsJSON: false,
-        doubleQuotedMinMultiLineLength: 40,
-        falseStr: "false",
-        flowCollectionPadding: true,
-        indentSeq: true,
-        lineWidth: 80,
-        minContentWidth: 20,
-        nullStr: "null",
-        simpleKeys: false,
-        singleQuote: null,
-        trailingComma: false,
-        trueStr: "true",
-        verifyAliasOrder: true
-      }, doc.schema.toStringOptions, options2);
-      let inFlow;
-      switch (opt.collectionStyle) {
-        case "block":
-          inFlow = false;
-          break;
-        case "flow":
-          inFlow = true;
-          break;
-        default:
-          inFlow = null;
-      }
-      return {
-        anchors: /* @__PURE__ */ new Set(),
-        doc,
-        flowCollectionPadding: opt.flowCollectionPadding ? " " : "",
-        indent: "",
-        indentStep: typeof opt.indent === "number" ? " ".repeat(opt.indent) : "  ",
-        inFlow,
-        options: opt
-      };
+// node_modules/yaml/browser/dist/stringify/stringify.js
+function createStringifyContext(doc, options2) {
+  const opt = Object.assign({
+    blockQuote: true,
+    commentString: stringifyComment,
+    defaultKeyType: null,
+    defaultStringType: "PLAIN",
+    directives: null,
+    doubleQuotedAsJSON: false,
+    doubleQuotedMinMultiLineLength: 40,
+    falseStr: "false",
+    flowCollectionPadding: true,
+    indentSeq: true,
+    lineWidth: 80,
+    minContentWidth: 20,
+    nullStr: "null",
+    simpleKeys: false,
+    singleQuote: null,
+    trailingComma: false,
+    trueStr: "true",
+    verifyAliasOrder: true
+  }, doc.schema.toStringOptions, options2);
+  let inFlow;
+  switch (opt.collectionStyle) {
+    case "block":
+      inFlow = false;
+      break;
+    case "flow":
+      inFlow = true;
+      break;
+    default:
+      inFlow = null;
+  }
+  return {
+    anchors: /* @__PURE__ */ new Set(),
+    doc,
+    flowCollectionPadding: opt.flowCollectionPadding ? " " : "",
+    indent: "",
+    indentStep: typeof opt.indent === "number" ? " ".repeat(opt.indent) : "  ",
+    inFlow,
+    options: opt
+  };
+}
+function getTagObject(tags, item) {
+  if (item.tag) {
+    const match2 = tags.filter((t) => t.tag === item.tag);
+    if (match2.length > 0)
+      return match2.find((t) => t.format === item.format) ?? match2[0];
+  }
+  let tagObj = void 0;
+  let obj;
+  if (isScalar(item)) {
+    obj = item.value;
+    let match2 = tags.filter((t) => t.identify?.(obj));
+    if (match2.length > 1) {
+      const testMatch = match2.filter((t) => t.test);
+      if (testMatch.length > 0)
+        match2 = testMatch;
     }
-    function getTagObject(tags, item) {
-      if (item.tag) {
-        const match2 = tags.filter((t) => t.tag === item.tag);
-        if (match2.length > 0)
-          return match2.find((t) => t.format === item.format) ?? match2[0];
-      }
-      let tagObj = void 0;
-      let obj;
-      if (identity2.isScalar(item)) {
-        obj = item.value;
-        let match2 = tags.filter((t) => t.identify?.(obj));
-        if (match2.length > 1) {
-          const testMatch = match2.filter((t) => t.test);
-          if (testMatch.length > 0)
-            match2 = testMatch;
-        }
-        tagObj = match2.find((t) => t.format === item.format) ?? match2.find((t) => !t.format);
-      } else {
-        obj = item;
-        tagObj = tags.find((t) => t.nodeClass && obj instanceof t.nodeClass);
-      }
-      if (!tagObj) {
-        const name = obj?.constructor?.name ?? (obj === null ? "null" : typeof obj);
-        throw new Error(`Tag not resolved for ${name} value`);
-      }
-      return tagObj;
+    tagObj = match2.find((t) => t.format === item.format) ?? match2.find((t) => !t.format);
+  } else {
+    obj = item;
+    tagObj = tags.find((t) => t.nodeClass && obj instanceof t.nodeClass);
+  }
+  if (!tagObj) {
+    const name = obj?.constructor?.name ?? (obj === null ? "null" : typeof obj);
+    throw new Error(`Tag not resolved for ${name} value`);
+  }
+  return tagObj;
+}
+function stringifyProps(node, tagObj, { anchors, doc }) {
+  if (!doc.directives)
+    return "";
+  const props = [];
+  const anchor = (isScalar(node) || isCollection(node)) && node.anchor;
+  if (anchor && anchorIsValid(anchor)) {
+    anchors.add(anchor);
+    props.push(`&${anchor}`);
+  }
+  const tag = node.tag ?? (tagObj.default ? null : tagObj.tag);
+  if (tag)
+    props.push(doc.directives.tagString(tag));
+  return props.join(" ");
+}
+function stringify(item, ctx, onComment, onChompKeep) {
+  if (isPair(item))
+    return item.toString(ctx, onComment, onChompKeep);
+  if (isAlias(item)) {
+    if (ctx.doc.directives)
+      return item.toString(ctx);
+    if (ctx.resolvedAliases?.has(item)) {
+      throw new TypeError(`Cannot stringify circular structure without alias nodes`);
+    } else {
+      if (ctx.resolvedAliases)
+        ctx.resolvedAliases.add(item);
+      else
+        ctx.resolvedAliases = /* @__PURE__ */ new Set([item]);
+      item = item.resolve(ctx.doc);
     }
-    function stringifyProps(node, tagObj, { anchors: anchors$1, doc }) {
-      if (!doc.directives)
-        return "";
-      const props = [];
-      const anchor = (identity2.isScalar(node) || identity2.isCollection(node)) && node.anchor;
-      if (anchor && anchors.anchorIsValid(anchor)) {
-        anchors$1.add(anchor);
-        props.push(`&${anchor}`);
-      }
-      const tag = node.tag ?? (tagObj.default ? null : tagObj.tag);
-      if (tag)
-        props.push(doc.directives.tagString(tag));
-      return props.join(" ");
-    }
-    function stringify(item, ctx, onComment, onChompKeep) {
-      if (identity2.isPair(item))
-        return item.toString(ctx, onComment, onChompKeep);
-      if (identity2.isAlias(item)) {
-        if (ctx.doc.directives)
-          return item.toString(ctx);
-        if (ctx.resolvedAliases?.has(item)) {
-          throw new TypeError(`Cannot stringify circular structure without alias nodes`);
-        } else {
-          if (ctx.resolvedAliases)
-            ctx.resolvedAliases.add(item);
-          else
-            ctx.resolvedAliases = /* @__PURE__ */ new Set([item]);
-          item = item.resolve(ctx.doc);
-        }
-      }
-      let tagObj = void 0;
-      const node = identity2.isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o) => tagObj = o });
-      tagObj ?? (tagObj = getTagObject(ctx.doc.schema.tags, node));
-      const props = stringifyProps(node, tagObj, ctx);
-      if (props.length > 0)
-        ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
-      const str4 = typeof tagObj.stringify === "function" ? tagObj.stringify(node, ctx, onComment, onChompKeep) : identity2.isScalar(node) ? stringifyString.stringifyString(node, ctx, onComment, onChompKeep) : node.toString(ctx, onComment, onChompKeep);
-      if (!props)
-        return str4;
-      return identity2.isScalar(node) || str4[0] === "{" || str4[0] === "[" ? `${props} ${str4}` : `${props}
+  }
+  let tagObj = void 0;
+  const node = isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o) => tagObj = o });
+  tagObj ?? (tagObj = getTagObject(ctx.doc.schema.tags, node));
+  const props = stringifyProps(node, tagObj, ctx);
+  if (props.length > 0)
+    ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
+  const str4 = typeof tagObj.stringify === "function" ? tagObj.stringify(node, ctx, onComment, onChompKeep) : isScalar(node) ? stringifyString(node, ctx, onComment, onChompKeep) : node.toString(ctx, onComment, onChompKeep);
+  if (!props)
+    return str4;
+  return isScalar(node) || str4[0] === "{" || str4[0] === "[" ? `${props} ${str4}` : `${props}
 ${ctx.indent}${str4}`;
-    }
-    exports.createStringifyContext = createStringifyContext;
-    exports.stringify = stringify;
+}
+var init_stringify = __esm({
+  "node_modules/yaml/browser/dist/stringify/stringify.js"() {
+    init_anchors();
+    init_identity();
+    init_stringifyComment();
+    init_stringifyString();
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyPair.js
-var require_stringifyPair = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var Scalar2 = require_Scalar();
-    var stringify = require_stringify();
-    var stringifyComment = require_stringifyComment();
-    function stringifyPair({ key: key2, value }, ctx, onComment, onChompKeep) {
-      const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
-      let keyComment = identity2.isNode(key2) && key2.comment || null;
-      if (simpleKeys) {
-        if (keyComment) {
-          throw new Error("With simple keys, key nodes cannot have comments");
-        }
-        if (identity2.isCollection(key2) || !identity2.isNode(key2) && typeof key2 === "object") {
-          const msg = "With simple keys, collection cannot be used as a key value";
-          throw new Error(msg);
-        }
-      }
-      let explicitKey = !simpleKeys && (!key2 || keyComment && value == null && !ctx.inFlow || identity2.isCollection(key2) || (identity2.isScalar(key2) ? key2.type === Scalar2.Scalar.BLOCK_FOLDED || key2.type === Scalar2.Scalar.BLOCK_LITERAL : typeof key2 === "object"));
-      ctx = Object.assign({}, ctx, {
-        allNullValues: false,
-        implicitKey: !explicitKey && (simpleKeys || !allNullValues),
-        indent: indent + indentStep
-      });
-      let keyCommentDone = false;
-      let chompKeep = false;
-      let str4 = stringify.stringify(key2, ctx, () => keyCommentDone = true, () => chompKeep = true);
-      if (!explicitKey && !ctx.inFlow && str4.length > 1024) {
-        if (simpleKeys)
-          throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
-        explicitKey = true;
-      }
-      if (ctx.inFlow) {
-        if (allNullValues || value == null) {
-          if (keyCommentDone && onComment)
-            onComment();
-          return str4 === "" ? "?" : explicitKey ? `? ${str4}` : str4;
-        }
-      } else if (allNullValues && !simpleKeys || value == null && explicitKey) {
-        str4 = `? ${str4}`;
-        if (keyComment && !keyCommentDone) {
-          str4 += stringifyComment.lineComment(str4, ctx.indent, commentString(keyComment));
-        } else if (chompKeep && onChompKeep)
-          onChompKeep();
-        return str4;
-      }
-      if (keyCommentDone)
-        keyComment = null;
-      if (explicitKey) {
-        if (keyComment)
-          str4 += stringifyComment.lineComment(str4, ctx.indent, commentString(keyComment));
-        str4 = `? ${str4}
+// node_modules/yaml/browser/dist/stringify/stringifyPair.js
+function stringifyPair({ key: key2, value }, ctx, onComment, onChompKeep) {
+  const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
+  let keyComment = isNode(key2) && key2.comment || null;
+  if (simpleKeys) {
+    if (keyComment) {
+      throw new Error("With simple keys, key nodes cannot have comments");
+    }
+    if (isCollection(key2) || !isNode(key2) && typeof key2 === "object") {
+      const msg = "With simple keys, collection cannot be used as a key value";
+      throw new Error(msg);
+    }
+  }
+  let explicitKey = !simpleKeys && (!key2 || keyComment && value == null && !ctx.inFlow || isCollection(key2) || (isScalar(key2) ? key2.type === Scalar.BLOCK_FOLDED || key2.type === Scalar.BLOCK_LITERAL : typeof key2 === "object"));
+  ctx = Object.assign({}, ctx, {
+    allNullValues: false,
+    implicitKey: !explicitKey && (simpleKeys || !allNullValues),
+    indent: indent + indentStep
+  });
+  let keyCommentDone = false;
+  let chompKeep = false;
+  let str4 = stringify(key2, ctx, () => keyCommentDone = true, () => chompKeep = true);
+  if (!explicitKey && !ctx.inFlow && str4.length > 1024) {
+    if (simpleKeys)
+      throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
+    explicitKey = true;
+  }
+  if (ctx.inFlow) {
+    if (allNullValues || value == null) {
+      if (keyCommentDone && onComment)
+        onComment();
+      return str4 === "" ? "?" : explicitKey ? `? ${str4}` : str4;
+    }
+  } else if (allNullValues && !simpleKeys || value == null && explicitKey) {
+    str4 = `? ${str4}`;
+    if (keyComment && !keyCommentDone) {
+      str4 += lineComment(str4, ctx.indent, commentString(keyComment));
+    } else if (chompKeep && onChompKeep)
+      onChompKeep();
+    return str4;
+  }
+  if (keyCommentDone)
+    keyComment = null;
+  if (explicitKey) {
+    if (keyComment)
+      str4 += lineComment(str4, ctx.indent, commentString(keyComment));
+    str4 = `? ${str4}
 ${indent}:`;
-      } else {
-        str4 = `${str4}:`;
-        if (keyComment)
-          str4 += stringifyComment.lineComment(str4, ctx.indent, commentString(keyComment));
-      }
-      let vsb, vcb, valueComment;
-      if (identity2.isNode(value)) {
-        vsb = !!value.spaceBefore;
-        vcb = value.commentBefore;
-        valueComment = value.comment;
-      } else {
-        vsb = false;
-        vcb = null;
-        valueComment = null;
-        if (value && typeof value === "object")
-          value = doc.createNode(value);
-      }
-      ctx.implicitKey = false;
-      if (!explicitKey && !keyComment && identity2.isScalar(value))
-        ctx.indentAtStart = str4.length + 1;
-      chompKeep = false;
-      if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity2.isSeq(value) && !value.flow && !value.tag && !value.anchor) {
-        ctx.indent = ctx.indent.substring(2);
-      }
-      let valueCommentDone = false;
-      const valueStr = stringify.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
-      let ws = " ";
-      if (keyComment || vsb || vcb) {
-        ws = vsb ? "\n" : "";
-        if (vcb) {
-          const cs = commentString(vcb);
-          ws += `
-${stringifyComment.indentComment(cs, ctx.indent)}`;
-        }
-        if (valueStr === "" && !ctx.inFlow) {
-          if (ws === "\n" && valueComment)
-            ws = "\n\n";
-        } else {
-          ws += `
-${ctx.indent}`;
-        }
-      } else if (!explicitKey && identity2.isCollection(value)) {
-        const vs0 = valueStr[0];
-        const nl0 = valueStr.indexOf("\n");
-        const hasNewline = nl0 !== -1;
-        const flow2 = ctx.inFlow ?? value.flow ?? value.items.length === 0;
-        if (hasNewline || !flow2) {
-          let hasPropsLine = false;
-          if (hasNewline && (vs0 === "&" || vs0 === "!")) {
-            let sp0 = valueStr.indexOf(" ");
-            if (vs0 === "&" && sp0 !== -1 && sp0 < nl0 && valueStr[sp0 + 1] === "!") {
-              sp0 = valueStr.indexOf(" ", sp0 + 1);
-            }
-            if (sp0 === -1 || nl0 < sp0)
-              hasPropsLine = true;
-          }
-          if (!hasPropsLine)
-            ws = `
-${ctx.indent}`;
-        }
-      } else if (valueStr === "" || valueStr[0] === "\n") {
-        ws = "";
-      }
-      str4 += ws + valueStr;
-      if (ctx.inFlow) {
-        if (valueCommentDone && onComment)
-          onComment();
-      } else if (valueComment && !valueCommentDone) {
-        str4 += stringifyComment.lineComment(str4, ctx.indent, commentString(valueComment));
-      } else if (chompKeep && onChompKeep) {
-        onChompKeep();
-      }
-      return str4;
+  } else {
+    str4 = `${str4}:`;
+    if (keyComment)
+      str4 += lineComment(str4, ctx.indent, commentString(keyComment));
+  }
+  let vsb, vcb, valueComment;
+  if (isNode(value)) {
+    vsb = !!value.spaceBefore;
+    vcb = value.commentBefore;
+    valueComment = value.comment;
+  } else {
+    vsb = false;
+    vcb = null;
+    valueComment = null;
+    if (value && typeof value === "object")
+      value = doc.createNode(value);
+  }
+  ctx.implicitKey = false;
+  if (!explicitKey && !keyComment && isScalar(value))
+    ctx.indentAtStart = str4.length + 1;
+  chompKeep = false;
+  if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && isSeq(value) && !value.flow && !value.tag && !value.anchor) {
+    ctx.indent = ctx.indent.substring(2);
+  }
+  let valueCommentDone = false;
+  const valueStr = stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
+  let ws = " ";
+  if (keyComment || vsb || vcb) {
+    ws = vsb ? "\n" : "";
+    if (vcb) {
+      const cs = commentString(vcb);
+      ws += `
+${indentComment(cs, ctx.indent)}`;
     }
-    exports.stringifyPair = stringifyPair;
+    if (valueStr === "" && !ctx.inFlow) {
+      if (ws === "\n" && valueComment)
+        ws = "\n\n";
+    } else {
+      ws += `
+${ctx.indent}`;
+    }
+  } else if (!explicitKey && isCollection(value)) {
+    const vs0 = valueStr[0];
+    const nl0 = valueStr.indexOf("\n");
+    const hasNewline = nl0 !== -1;
+    const flow2 = ctx.inFlow ?? value.flow ?? value.items.length === 0;
+    if (hasNewline || !flow2) {
+      let hasPropsLine = false;
+      if (hasNewline && (vs0 === "&" || vs0 === "!")) {
+        let sp0 = valueStr.indexOf(" ");
+        if (vs0 === "&" && sp0 !== -1 && sp0 < nl0 && valueStr[sp0 + 1] === "!") {
+          sp0 = valueStr.indexOf(" ", sp0 + 1);
+        }
+        if (sp0 === -1 || nl0 < sp0)
+          hasPropsLine = true;
+      }
+      if (!hasPropsLine)
+        ws = `
+${ctx.indent}`;
+    }
+  } else if (valueStr === "" || valueStr[0] === "\n") {
+    ws = "";
+  }
+  str4 += ws + valueStr;
+  if (ctx.inFlow) {
+    if (valueCommentDone && onComment)
+      onComment();
+  } else if (valueComment && !valueCommentDone) {
+    str4 += lineComment(str4, ctx.indent, commentString(valueComment));
+  } else if (chompKeep && onChompKeep) {
+    onChompKeep();
+  }
+  return str4;
+}
+var init_stringifyPair = __esm({
+  "node_modules/yaml/browser/dist/stringify/stringifyPair.js"() {
+    init_identity();
+    init_Scalar();
+    init_stringify();
+    init_stringifyComment();
   }
 });
 
-// node_modules/yaml/dist/log.js
-var require_log = __commonJS({
-  "node_modules/yaml/dist/log.js"(exports) {
-    "use strict";
-    var node_process = __require("process");
-    function debug(logLevel, ...messages) {
-      if (logLevel === "debug")
-        console.log(...messages);
-    }
-    function warn(logLevel, warning) {
-      if (logLevel === "debug" || logLevel === "warn") {
-        if (typeof node_process.emitWarning === "function")
-          node_process.emitWarning(warning);
-        else
-          console.warn(warning);
-      }
-    }
-    exports.debug = debug;
-    exports.warn = warn;
+// node_modules/yaml/browser/dist/log.js
+function warn(logLevel, warning) {
+  if (logLevel === "debug" || logLevel === "warn") {
+    console.warn(warning);
+  }
+}
+var init_log = __esm({
+  "node_modules/yaml/browser/dist/log.js"() {
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/merge.js
-var require_merge = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var Scalar2 = require_Scalar();
-    var MERGE_KEY = "<<";
-    var merge2 = {
+// node_modules/yaml/browser/dist/schema/yaml-1.1/merge.js
+function addMergeToJSMap(ctx, map2, value) {
+  const source = resolveAliasValue(ctx, value);
+  if (isSeq(source))
+    for (const it of source.items)
+      mergeValue(ctx, map2, it);
+  else if (Array.isArray(source))
+    for (const it of source)
+      mergeValue(ctx, map2, it);
+  else
+    mergeValue(ctx, map2, source);
+}
+function mergeValue(ctx, map2, value) {
+  const source = resolveAliasValue(ctx, value);
+  if (!isMap(source))
+    throw new Error("Merge sources must be maps or map aliases");
+  const srcMap = source.toJSON(null, ctx, Map);
+  for (const [key2, value2] of srcMap) {
+    if (map2 instanceof Map) {
+      if (!map2.has(key2))
+        map2.set(key2, value2);
+    } else if (map2 instanceof Set) {
+      map2.add(key2);
+    } else if (!Object.prototype.hasOwnProperty.call(map2, key2)) {
+      Object.defineProperty(map2, key2, {
+        value: value2,
+        writable: true,
+        enumerable: true,
+        configurable: true
+      });
+    }
+  }
+  return map2;
+}
+function resolveAliasValue(ctx, value) {
+  return ctx && isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
+}
+var MERGE_KEY, merge2, isMergeKey;
+var init_merge = __esm({
+  "node_modules/yaml/browser/dist/schema/yaml-1.1/merge.js"() {
+    init_identity();
+    init_Scalar();
+    MERGE_KEY = "<<";
+    merge2 = {
       identify: (value) => value === MERGE_KEY || typeof value === "symbol" && value.description === MERGE_KEY,
       default: "key",
       tag: "tag:yaml.org,2002:merge",
       test: /^<<$/,
-      resolve: () => Object.assign(new Scalar2.Scalar(Symbol(MERGE_KEY)), {
+      resolve: () => Object.assign(new Scalar(Symbol(MERGE_KEY)), {
         addToJSMap: addMergeToJSMap
       }),
       stringify: () => MERGE_KEY
     };
-    var isMergeKey = (ctx, key2) => (merge2.identify(key2) || identity2.isScalar(key2) && (!key2.type || key2.type === Scalar2.Scalar.PLAIN) && merge2.identify(key2.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge2.tag && tag.default);
-    function addMergeToJSMap(ctx, map, value) {
-      const source = resolveAliasValue(ctx, value);
-      if (identity2.isSeq(source))
-        for (const it of source.items)
-          mergeValue(ctx, map, it);
-      else if (Array.isArray(source))
-        for (const it of source)
-          mergeValue(ctx, map, it);
+    isMergeKey = (ctx, key2) => (merge2.identify(key2) || isScalar(key2) && (!key2.type || key2.type === Scalar.PLAIN) && merge2.identify(key2.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge2.tag && tag.default);
+  }
+});
+
+// node_modules/yaml/browser/dist/nodes/addPairToJSMap.js
+function addPairToJSMap(ctx, map2, { key: key2, value }) {
+  if (isNode(key2) && key2.addToJSMap)
+    key2.addToJSMap(ctx, map2, value);
+  else if (isMergeKey(ctx, key2))
+    addMergeToJSMap(ctx, map2, value);
+  else {
+    const jsKey = toJS(key2, "", ctx);
+    if (map2 instanceof Map) {
+      map2.set(jsKey, toJS(value, jsKey, ctx));
+    } else if (map2 instanceof Set) {
+      map2.add(jsKey);
+    } else {
+      const stringKey = stringifyKey(key2, jsKey, ctx);
+      const jsValue = toJS(value, stringKey, ctx);
+      if (stringKey in map2)
+        Object.defineProperty(map2, stringKey, {
+          value: jsValue,
+          writable: true,
+          enumerable: true,
+          configurable: true
+        });
       else
-        mergeValue(ctx, map, source);
+        map2[stringKey] = jsValue;
     }
-    function mergeValue(ctx, map, value) {
-      const source = resolveAliasValue(ctx, value);
-      if (!identity2.isMap(source))
-        throw new Error("Merge sources must be maps or map aliases");
-      const srcMap = source.toJSON(null, ctx, Map);
-      for (const [key2, value2] of srcMap) {
-        if (map instanceof Map) {
-          if (!map.has(key2))
-            map.set(key2, value2);
-        } else if (map instanceof Set) {
-          map.add(key2);
-        } else if (!Object.prototype.hasOwnProperty.call(map, key2)) {
-          Object.defineProperty(map, key2, {
-            value: value2,
-            writable: true,
-            enumerable: true,
-            configurable: true
-          });
-        }
-      }
-      return map;
+  }
+  return map2;
+}
+function stringifyKey(key2, jsKey, ctx) {
+  if (jsKey === null)
+    return "";
+  if (typeof jsKey !== "object")
+    return String(jsKey);
+  if (isNode(key2) && ctx?.doc) {
+    const strCtx = createStringifyContext(ctx.doc, {});
+    strCtx.anchors = /* @__PURE__ */ new Set();
+    for (const node of ctx.anchors.keys())
+      strCtx.anchors.add(node.anchor);
+    strCtx.inFlow = true;
+    strCtx.inStringifyKey = true;
+    const strKey = key2.toString(strCtx);
+    if (!ctx.mapKeyWarned) {
+      let jsonStr = JSON.stringify(strKey);
+      if (jsonStr.length > 40)
+        jsonStr = jsonStr.substring(0, 36) + '..."';
+      warn(ctx.doc.options.logLevel, `Keys with collection values will be stringified due to JS Object restrictions: ${jsonStr}. Set mapAsMap: true to use object keys.`);
+      ctx.mapKeyWarned = true;
     }
-    function resolveAliasValue(ctx, value) {
-      return ctx && identity2.isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
-    }
-    exports.addMergeToJSMap = addMergeToJSMap;
-    exports.isMergeKey = isMergeKey;
-    exports.merge = merge2;
+    return strKey;
+  }
+  return JSON.stringify(jsKey);
+}
+var init_addPairToJSMap = __esm({
+  "node_modules/yaml/browser/dist/nodes/addPairToJSMap.js"() {
+    init_log();
+    init_merge();
+    init_stringify();
+    init_identity();
+    init_toJS();
   }
 });
 
-// node_modules/yaml/dist/nodes/addPairToJSMap.js
-var require_addPairToJSMap = __commonJS({
-  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
-    "use strict";
-    var log = require_log();
-    var merge2 = require_merge();
-    var stringify = require_stringify();
-    var identity2 = require_identity();
-    var toJS = require_toJS();
-    function addPairToJSMap(ctx, map, { key: key2, value }) {
-      if (identity2.isNode(key2) && key2.addToJSMap)
-        key2.addToJSMap(ctx, map, value);
-      else if (merge2.isMergeKey(ctx, key2))
-        merge2.addMergeToJSMap(ctx, map, value);
-      else {
-        const jsKey = toJS.toJS(key2, "", ctx);
-        if (map instanceof Map) {
-          map.set(jsKey, toJS.toJS(value, jsKey, ctx));
-        } else if (map instanceof Set) {
-          map.add(jsKey);
-        } else {
-          const stringKey = stringifyKey(key2, jsKey, ctx);
-          const jsValue = toJS.toJS(value, stringKey, ctx);
-          if (stringKey in map)
-            Object.defineProperty(map, stringKey, {
-              value: jsValue,
-              writable: true,
-              enumerable: true,
-              configurable: true
-            });
-          else
-            map[stringKey] = jsValue;
-        }
-      }
-      return map;
-    }
-    function stringifyKey(key2, jsKey, ctx) {
-      if (jsKey === null)
-        return "";
-      if (typeof jsKey !== "object")
-        return String(jsKey);
-      if (identity2.isNode(key2) && ctx?.doc) {
-        const strCtx = stringify.createStringifyContext(ctx.doc, {});
-        strCtx.anchors = /* @__PURE__ */ new Set();
-        for (const node of ctx.anchors.keys())
-          strCtx.anchors.add(node.anchor);
-        strCtx.inFlow = true;
-        strCtx.inStringifyKey = true;
-        const strKey = key2.toString(strCtx);
-        if (!ctx.mapKeyWarned) {
-          let jsonStr = JSON.stringify(strKey);
-          if (jsonStr.length > 40)
-            jsonStr = jsonStr.substring(0, 36) + '..."';
-          log.warn(ctx.doc.options.logLevel, `Keys with collection values will be stringified due to JS Object restrictions: ${jsonStr}. Set mapAsMap: true to use object keys.`);
-          ctx.mapKeyWarned = true;
-        }
-        return strKey;
-      }
-      return JSON.stringify(jsKey);
-    }
-    exports.addPairToJSMap = addPairToJSMap;
-  }
-});
-
-// node_modules/yaml/dist/nodes/Pair.js
-var require_Pair = __commonJS({
-  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
-    "use strict";
-    var createNode = require_createNode();
-    var stringifyPair = require_stringifyPair();
-    var addPairToJSMap = require_addPairToJSMap();
-    var identity2 = require_identity();
-    function createPair(key2, value, ctx) {
-      const k = createNode.createNode(key2, void 0, ctx);
-      const v = createNode.createNode(value, void 0, ctx);
-      return new Pair3(k, v);
-    }
-    var Pair3 = class _Pair {
+// node_modules/yaml/browser/dist/nodes/Pair.js
+function createPair(key2, value, ctx) {
+  const k = createNode(key2, void 0, ctx);
+  const v = createNode(value, void 0, ctx);
+  return new Pair(k, v);
+}
+var Pair;
+var init_Pair = __esm({
+  "node_modules/yaml/browser/dist/nodes/Pair.js"() {
+    init_createNode();
+    init_stringifyPair();
+    init_addPairToJSMap();
+    init_identity();
+    Pair = class _Pair {
       constructor(key2, value = null) {
-        Object.defineProperty(this, identity2.NODE_TYPE, { value: identity2.PAIR });
+        Object.defineProperty(this, NODE_TYPE, { value: PAIR });
         this.key = key2;
         this.value = value;
       }
-      clone(schema2) {
+      clone(schema5) {
         let { key: key2, value } = this;
-        if (identity2.isNode(key2))
-          key2 = key2.clone(schema2);
-        if (identity2.isNode(value))
-          value = value.clone(schema2);
+        if (isNode(key2))
+          key2 = key2.clone(schema5);
+        if (isNode(value))
+          value = value.clone(schema5);
         return new _Pair(key2, value);
       }
       toJSON(_, ctx) {
         const pair = ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
-        return addPairToJSMap.addPairToJSMap(ctx, pair, this);
+        return addPairToJSMap(ctx, pair, this);
       }
       toString(ctx, onComment, onChompKeep) {
-        return ctx?.doc ? stringifyPair.stringifyPair(this, ctx, onComment, onChompKeep) : JSON.stringify(this);
+        return ctx?.doc ? stringifyPair(this, ctx, onComment, onChompKeep) : JSON.stringify(this);
       }
     };
-    exports.Pair = Pair3;
-    exports.createPair = createPair;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyCollection.js
-var require_stringifyCollection = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var stringify = require_stringify();
-    var stringifyComment = require_stringifyComment();
-    function stringifyCollection(collection, ctx, options2) {
-      const flow2 = ctx.inFlow ?? collection.flow;
-      const stringify2 = flow2 ? stringifyFlowCollection : stringifyBlockCollection;
-      return stringify2(collection, ctx, options2);
-    }
-    function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
-      const { indent, options: { commentString } } = ctx;
-      const itemCtx = Object.assign({}, ctx, { indent: itemIndent, type: null });
-      let chompKeep = false;
-      const lines = [];
-      for (let i = 0; i < items.length; ++i) {
-        const item = items[i];
-        let comment2 = null;
-        if (identity2.isNode(item)) {
-          if (!chompKeep && item.spaceBefore)
-            lines.push("");
-          addCommentBefore(ctx, lines, item.commentBefore, chompKeep);
-          if (item.comment)
-            comment2 = item.comment;
-        } else if (identity2.isPair(item)) {
-          const ik = identity2.isNode(item.key) ? item.key : null;
-          if (ik) {
-            if (!chompKeep && ik.spaceBefore)
-              lines.push("");
-            addCommentBefore(ctx, lines, ik.commentBefore, chompKeep);
-          }
-        }
-        chompKeep = false;
-        let str5 = stringify.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
-        if (comment2)
-          str5 += stringifyComment.lineComment(str5, itemIndent, commentString(comment2));
-        if (chompKeep && comment2)
-          chompKeep = false;
-        lines.push(blockItemPrefix + str5);
+// node_modules/yaml/browser/dist/stringify/stringifyCollection.js
+function stringifyCollection(collection, ctx, options2) {
+  const flow2 = ctx.inFlow ?? collection.flow;
+  const stringify4 = flow2 ? stringifyFlowCollection : stringifyBlockCollection;
+  return stringify4(collection, ctx, options2);
+}
+function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
+  const { indent, options: { commentString } } = ctx;
+  const itemCtx = Object.assign({}, ctx, { indent: itemIndent, type: null });
+  let chompKeep = false;
+  const lines = [];
+  for (let i = 0; i < items.length; ++i) {
+    const item = items[i];
+    let comment2 = null;
+    if (isNode(item)) {
+      if (!chompKeep && item.spaceBefore)
+        lines.push("");
+      addCommentBefore(ctx, lines, item.commentBefore, chompKeep);
+      if (item.comment)
+        comment2 = item.comment;
+    } else if (isPair(item)) {
+      const ik = isNode(item.key) ? item.key : null;
+      if (ik) {
+        if (!chompKeep && ik.spaceBefore)
+          lines.push("");
+        addCommentBefore(ctx, lines, ik.commentBefore, chompKeep);
       }
-      let str4;
-      if (lines.length === 0) {
-        str4 = flowChars.start + flowChars.end;
-      } else {
-        str4 = lines[0];
-        for (let i = 1; i < lines.length; ++i) {
-          const line = lines[i];
-          str4 += line ? `
+    }
+    chompKeep = false;
+    let str5 = stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+    if (comment2)
+      str5 += lineComment(str5, itemIndent, commentString(comment2));
+    if (chompKeep && comment2)
+      chompKeep = false;
+    lines.push(blockItemPrefix + str5);
+  }
+  let str4;
+  if (lines.length === 0) {
+    str4 = flowChars.start + flowChars.end;
+  } else {
+    str4 = lines[0];
+    for (let i = 1; i < lines.length; ++i) {
+      const line = lines[i];
+      str4 += line ? `
 ${indent}${line}` : "\n";
-        }
-      }
-      if (comment) {
-        str4 += "\n" + stringifyComment.indentComment(commentString(comment), indent);
-        if (onComment)
-          onComment();
-      } else if (chompKeep && onChompKeep)
-        onChompKeep();
-      return str4;
     }
-    function stringifyFlowCollection({ items }, ctx, { flowChars, itemIndent }) {
-      const { indent, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
-      itemIndent += indentStep;
-      const itemCtx = Object.assign({}, ctx, {
-        indent: itemIndent,
-        inFlow: true,
-        type: null
-      });
-      let reqNewline = false;
-      let linesAtValue = 0;
-      const lines = [];
-      for (let i = 0; i < items.length; ++i) {
-        const item = items[i];
-        let comment = null;
-        if (identity2.isNode(item)) {
-          if (item.spaceBefore)
-            lines.push("");
-          addCommentBefore(ctx, lines, item.commentBefore, false);
-          if (item.comment)
-            comment = item.comment;
-        } else if (identity2.isPair(item)) {
-          const ik = identity2.isNode(item.key) ? item.key : null;
-          if (ik) {
-            if (ik.spaceBefore)
-              lines.push("");
-            addCommentBefore(ctx, lines, ik.commentBefore, false);
-            if (ik.comment)
-              reqNewline = true;
-          }
-          const iv = identity2.isNode(item.value) ? item.value : null;
-          if (iv) {
-            if (iv.comment)
-              comment = iv.comment;
-            if (iv.commentBefore)
-              reqNewline = true;
-          } else if (item.value == null && ik?.comment) {
-            comment = ik.comment;
-          }
-        }
-        if (comment)
+  }
+  if (comment) {
+    str4 += "\n" + indentComment(commentString(comment), indent);
+    if (onComment)
+      onComment();
+  } else if (chompKeep && onChompKeep)
+    onChompKeep();
+  return str4;
+}
+function stringifyFlowCollection({ items }, ctx, { flowChars, itemIndent }) {
+  const { indent, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
+  itemIndent += indentStep;
+  const itemCtx = Object.assign({}, ctx, {
+    indent: itemIndent,
+    inFlow: true,
+    type: null
+  });
+  let reqNewline = false;
+  let linesAtValue = 0;
+  const lines = [];
+  for (let i = 0; i < items.length; ++i) {
+    const item = items[i];
+    let comment = null;
+    if (isNode(item)) {
+      if (item.spaceBefore)
+        lines.push("");
+      addCommentBefore(ctx, lines, item.commentBefore, false);
+      if (item.comment)
+        comment = item.comment;
+    } else if (isPair(item)) {
+      const ik = isNode(item.key) ? item.key : null;
+      if (ik) {
+        if (ik.spaceBefore)
+          lines.push("");
+        addCommentBefore(ctx, lines, ik.commentBefore, false);
+        if (ik.comment)
           reqNewline = true;
-        let str4 = stringify.stringify(item, itemCtx, () => comment = null);
-        reqNewline || (reqNewline = lines.length > linesAtValue || str4.includes("\n"));
-        if (i < items.length - 1) {
-          str4 += ",";
-        } else if (ctx.options.trailingComma) {
-          if (ctx.options.lineWidth > 0) {
-            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str4.length + 2) > ctx.options.lineWidth);
-          }
-          if (reqNewline) {
-            str4 += ",";
-          }
-        }
-        if (comment)
-          str4 += stringifyComment.lineComment(str4, itemIndent, commentString(comment));
-        lines.push(str4);
-        linesAtValue = lines.length;
       }
-      const { start: start2, end } = flowChars;
-      if (lines.length === 0) {
-        return start2 + end;
-      } else {
-        if (!reqNewline) {
-          const len = lines.reduce((sum, line) => sum + line.length + 2, 2);
-          reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
-        }
-        if (reqNewline) {
-          let str4 = start2;
-          for (const line of lines)
-            str4 += line ? `
+      const iv = isNode(item.value) ? item.value : null;
+      if (iv) {
+        if (iv.comment)
+          comment = iv.comment;
+        if (iv.commentBefore)
+          reqNewline = true;
+      } else if (item.value == null && ik?.comment) {
+        comment = ik.comment;
+      }
+    }
+    if (comment)
+      reqNewline = true;
+    let str4 = stringify(item, itemCtx, () => comment = null);
+    reqNewline || (reqNewline = lines.length > linesAtValue || str4.includes("\n"));
+    if (i < items.length - 1) {
+      str4 += ",";
+    } else if (ctx.options.trailingComma) {
+      if (ctx.options.lineWidth > 0) {
+        reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str4.length + 2) > ctx.options.lineWidth);
+      }
+      if (reqNewline) {
+        str4 += ",";
+      }
+    }
+    if (comment)
+      str4 += lineComment(str4, itemIndent, commentString(comment));
+    lines.push(str4);
+    linesAtValue = lines.length;
+  }
+  const { start: start2, end } = flowChars;
+  if (lines.length === 0) {
+    return start2 + end;
+  } else {
+    if (!reqNewline) {
+      const len = lines.reduce((sum, line) => sum + line.length + 2, 2);
+      reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
+    }
+    if (reqNewline) {
+      let str4 = start2;
+      for (const line of lines)
+        str4 += line ? `
 ${indentStep}${indent}${line}` : "\n";
-          return `${str4}
+      return `${str4}
 ${indent}${end}`;
-        } else {
-          return `${start2}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
-        }
-      }
+    } else {
+      return `${start2}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
     }
-    function addCommentBefore({ indent, options: { commentString } }, lines, comment, chompKeep) {
-      if (comment && chompKeep)
-        comment = comment.replace(/^\n+/, "");
-      if (comment) {
-        const ic = stringifyComment.indentComment(commentString(comment), indent);
-        lines.push(ic.trimStart());
-      }
-    }
-    exports.stringifyCollection = stringifyCollection;
+  }
+}
+function addCommentBefore({ indent, options: { commentString } }, lines, comment, chompKeep) {
+  if (comment && chompKeep)
+    comment = comment.replace(/^\n+/, "");
+  if (comment) {
+    const ic = indentComment(commentString(comment), indent);
+    lines.push(ic.trimStart());
+  }
+}
+var init_stringifyCollection = __esm({
+  "node_modules/yaml/browser/dist/stringify/stringifyCollection.js"() {
+    init_identity();
+    init_stringify();
+    init_stringifyComment();
   }
 });
 
-// node_modules/yaml/dist/nodes/YAMLMap.js
-var require_YAMLMap = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
-    "use strict";
-    var stringifyCollection = require_stringifyCollection();
-    var addPairToJSMap = require_addPairToJSMap();
-    var Collection = require_Collection();
-    var identity2 = require_identity();
-    var Pair3 = require_Pair();
-    var Scalar2 = require_Scalar();
-    function findPair(items, key2) {
-      const k = identity2.isScalar(key2) ? key2.value : key2;
-      for (const it of items) {
-        if (identity2.isPair(it)) {
-          if (it.key === key2 || it.key === k)
-            return it;
-          if (identity2.isScalar(it.key) && it.key.value === k)
-            return it;
-        }
-      }
-      return void 0;
+// node_modules/yaml/browser/dist/nodes/YAMLMap.js
+function findPair(items, key2) {
+  const k = isScalar(key2) ? key2.value : key2;
+  for (const it of items) {
+    if (isPair(it)) {
+      if (it.key === key2 || it.key === k)
+        return it;
+      if (isScalar(it.key) && it.key.value === k)
+        return it;
     }
-    var YAMLMap = class extends Collection.Collection {
+  }
+  return void 0;
+}
+var YAMLMap;
+var init_YAMLMap = __esm({
+  "node_modules/yaml/browser/dist/nodes/YAMLMap.js"() {
+    init_stringifyCollection();
+    init_addPairToJSMap();
+    init_Collection();
+    init_identity();
+    init_Pair();
+    init_Scalar();
+    YAMLMap = class extends Collection {
       static get tagName() {
         return "tag:yaml.org,2002:map";
       }
-      constructor(schema2) {
-        super(identity2.MAP, schema2);
+      constructor(schema5) {
+        super(MAP, schema5);
         this.items = [];
       }
       /**
        * A generic collection parsing method that can be extended
        * to other node classes that inherit from YAMLMap
        */
-      static from(schema2, obj, ctx) {
+      static from(schema5, obj, ctx) {
         const { keepUndefined, replacer } = ctx;
-        const map = new this(schema2);
+        const map2 = new this(schema5);
         const add = (key2, value) => {
           if (typeof replacer === "function")
             value = replacer.call(obj, key2, value);
           else if (Array.isArray(replacer) && !replacer.includes(key2))
             return;
           if (value !== void 0 || keepUndefined)
-            map.items.push(Pair3.createPair(key2, value, ctx));
+            map2.items.push(createPair(key2, value, ctx));
         };
         if (obj instanceof Map) {
           for (const [key2, value] of obj)
@@ -36488,10 +36442,10 @@ var require_YAMLMap = __commonJS({
           for (const key2 of Object.keys(obj))
             add(key2, obj[key2]);
         }
-        if (typeof schema2.sortMapEntries === "function") {
-          map.items.sort(schema2.sortMapEntries);
+        if (typeof schema5.sortMapEntries === "function") {
+          map2.items.sort(schema5.sortMapEntries);
         }
-        return map;
+        return map2;
       }
       /**
        * Adds a value to the collection.
@@ -36501,18 +36455,18 @@ var require_YAMLMap = __commonJS({
        */
       add(pair, overwrite) {
         let _pair;
-        if (identity2.isPair(pair))
+        if (isPair(pair))
           _pair = pair;
         else if (!pair || typeof pair !== "object" || !("key" in pair)) {
-          _pair = new Pair3.Pair(pair, pair?.value);
+          _pair = new Pair(pair, pair?.value);
         } else
-          _pair = new Pair3.Pair(pair.key, pair.value);
+          _pair = new Pair(pair.key, pair.value);
         const prev = findPair(this.items, _pair.key);
         const sortEntries = this.schema?.sortMapEntries;
         if (prev) {
           if (!overwrite)
             throw new Error(`Key ${_pair.key} already set`);
-          if (identity2.isScalar(prev.value) && Scalar2.isScalarValue(_pair.value))
+          if (isScalar(prev.value) && isScalarValue(_pair.value))
             prev.value.value = _pair.value;
           else
             prev.value = _pair.value;
@@ -36536,13 +36490,13 @@ var require_YAMLMap = __commonJS({
       get(key2, keepScalar) {
         const it = findPair(this.items, key2);
         const node = it?.value;
-        return (!keepScalar && identity2.isScalar(node) ? node.value : node) ?? void 0;
+        return (!keepScalar && isScalar(node) ? node.value : node) ?? void 0;
       }
       has(key2) {
         return !!findPair(this.items, key2);
       }
       set(key2, value) {
-        this.add(new Pair3.Pair(key2, value), true);
+        this.add(new Pair(key2, value), true);
       }
       /**
        * @param ctx - Conversion context, originally set in Document#toJS()
@@ -36550,23 +36504,23 @@ var require_YAMLMap = __commonJS({
        * @returns Instance of Type, Map, or Object
        */
       toJSON(_, ctx, Type) {
-        const map = Type ? new Type() : ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
+        const map2 = Type ? new Type() : ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
         if (ctx?.onCreate)
-          ctx.onCreate(map);
+          ctx.onCreate(map2);
         for (const item of this.items)
-          addPairToJSMap.addPairToJSMap(ctx, map, item);
-        return map;
+          addPairToJSMap(ctx, map2, item);
+        return map2;
       }
       toString(ctx, onComment, onChompKeep) {
         if (!ctx)
           return JSON.stringify(this);
         for (const item of this.items) {
-          if (!identity2.isPair(item))
+          if (!isPair(item))
             throw new Error(`Map items must all be pairs; found ${JSON.stringify(item)} instead`);
         }
         if (!ctx.allNullValues && this.hasAllNullValues(false))
           ctx = Object.assign({}, ctx, { allNullValues: true });
-        return stringifyCollection.stringifyCollection(this, ctx, {
+        return stringifyCollection(this, ctx, {
           blockItemPrefix: "",
           flowChars: { start: "{", end: "}" },
           itemIndent: ctx.indent || "",
@@ -36575,49 +36529,52 @@ var require_YAMLMap = __commonJS({
         });
       }
     };
-    exports.YAMLMap = YAMLMap;
-    exports.findPair = findPair;
   }
 });
 
-// node_modules/yaml/dist/schema/common/map.js
-var require_map = __commonJS({
-  "node_modules/yaml/dist/schema/common/map.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var YAMLMap = require_YAMLMap();
-    var map = {
+// node_modules/yaml/browser/dist/schema/common/map.js
+var map;
+var init_map = __esm({
+  "node_modules/yaml/browser/dist/schema/common/map.js"() {
+    init_identity();
+    init_YAMLMap();
+    map = {
       collection: "map",
       default: true,
-      nodeClass: YAMLMap.YAMLMap,
+      nodeClass: YAMLMap,
       tag: "tag:yaml.org,2002:map",
       resolve(map2, onError) {
-        if (!identity2.isMap(map2))
+        if (!isMap(map2))
           onError("Expected a mapping for this tag");
         return map2;
       },
-      createNode: (schema2, obj, ctx) => YAMLMap.YAMLMap.from(schema2, obj, ctx)
+      createNode: (schema5, obj, ctx) => YAMLMap.from(schema5, obj, ctx)
     };
-    exports.map = map;
   }
 });
 
-// node_modules/yaml/dist/nodes/YAMLSeq.js
-var require_YAMLSeq = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
-    "use strict";
-    var createNode = require_createNode();
-    var stringifyCollection = require_stringifyCollection();
-    var Collection = require_Collection();
-    var identity2 = require_identity();
-    var Scalar2 = require_Scalar();
-    var toJS = require_toJS();
-    var YAMLSeq = class extends Collection.Collection {
+// node_modules/yaml/browser/dist/nodes/YAMLSeq.js
+function asItemIndex(key2) {
+  let idx = isScalar(key2) ? key2.value : key2;
+  if (idx && typeof idx === "string")
+    idx = Number(idx);
+  return typeof idx === "number" && Number.isInteger(idx) && idx >= 0 ? idx : null;
+}
+var YAMLSeq;
+var init_YAMLSeq = __esm({
+  "node_modules/yaml/browser/dist/nodes/YAMLSeq.js"() {
+    init_createNode();
+    init_stringifyCollection();
+    init_Collection();
+    init_identity();
+    init_Scalar();
+    init_toJS();
+    YAMLSeq = class extends Collection {
       static get tagName() {
         return "tag:yaml.org,2002:seq";
       }
-      constructor(schema2) {
-        super(identity2.SEQ, schema2);
+      constructor(schema5) {
+        super(SEQ, schema5);
         this.items = [];
       }
       add(value) {
@@ -36643,7 +36600,7 @@ var require_YAMLSeq = __commonJS({
         if (typeof idx !== "number")
           return void 0;
         const it = this.items[idx];
-        return !keepScalar && identity2.isScalar(it) ? it.value : it;
+        return !keepScalar && isScalar(it) ? it.value : it;
       }
       /**
        * Checks if the collection includes a value with the key `key`.
@@ -36667,24 +36624,24 @@ var require_YAMLSeq = __commonJS({
         if (typeof idx !== "number")
           throw new Error(`Expected a valid index, not ${key2}.`);
         const prev = this.items[idx];
-        if (identity2.isScalar(prev) && Scalar2.isScalarValue(value))
+        if (isScalar(prev) && isScalarValue(value))
           prev.value = value;
         else
           this.items[idx] = value;
       }
       toJSON(_, ctx) {
-        const seq = [];
+        const seq2 = [];
         if (ctx?.onCreate)
-          ctx.onCreate(seq);
+          ctx.onCreate(seq2);
         let i = 0;
         for (const item of this.items)
-          seq.push(toJS.toJS(item, String(i++), ctx));
-        return seq;
+          seq2.push(toJS(item, String(i++), ctx));
+        return seq2;
       }
       toString(ctx, onComment, onChompKeep) {
         if (!ctx)
           return JSON.stringify(this);
-        return stringifyCollection.stringifyCollection(this, ctx, {
+        return stringifyCollection(this, ctx, {
           blockItemPrefix: "- ",
           flowChars: { start: "[", end: "]" },
           itemIndent: (ctx.indent || "") + "  ",
@@ -36692,9 +36649,9 @@ var require_YAMLSeq = __commonJS({
           onComment
         });
       }
-      static from(schema2, obj, ctx) {
+      static from(schema5, obj, ctx) {
         const { replacer } = ctx;
-        const seq = new this(schema2);
+        const seq2 = new this(schema5);
         if (obj && Symbol.iterator in Object(obj)) {
           let i = 0;
           for (let it of obj) {
@@ -36702,92 +36659,82 @@ var require_YAMLSeq = __commonJS({
               const key2 = obj instanceof Set ? it : String(i++);
               it = replacer.call(obj, key2, it);
             }
-            seq.items.push(createNode.createNode(it, void 0, ctx));
+            seq2.items.push(createNode(it, void 0, ctx));
           }
         }
-        return seq;
+        return seq2;
       }
     };
-    function asItemIndex(key2) {
-      let idx = identity2.isScalar(key2) ? key2.value : key2;
-      if (idx && typeof idx === "string")
-        idx = Number(idx);
-      return typeof idx === "number" && Number.isInteger(idx) && idx >= 0 ? idx : null;
-    }
-    exports.YAMLSeq = YAMLSeq;
   }
 });
 
-// node_modules/yaml/dist/schema/common/seq.js
-var require_seq = __commonJS({
-  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var YAMLSeq = require_YAMLSeq();
-    var seq = {
+// node_modules/yaml/browser/dist/schema/common/seq.js
+var seq;
+var init_seq = __esm({
+  "node_modules/yaml/browser/dist/schema/common/seq.js"() {
+    init_identity();
+    init_YAMLSeq();
+    seq = {
       collection: "seq",
       default: true,
-      nodeClass: YAMLSeq.YAMLSeq,
+      nodeClass: YAMLSeq,
       tag: "tag:yaml.org,2002:seq",
       resolve(seq2, onError) {
-        if (!identity2.isSeq(seq2))
+        if (!isSeq(seq2))
           onError("Expected a sequence for this tag");
         return seq2;
       },
-      createNode: (schema2, obj, ctx) => YAMLSeq.YAMLSeq.from(schema2, obj, ctx)
+      createNode: (schema5, obj, ctx) => YAMLSeq.from(schema5, obj, ctx)
     };
-    exports.seq = seq;
   }
 });
 
-// node_modules/yaml/dist/schema/common/string.js
-var require_string = __commonJS({
-  "node_modules/yaml/dist/schema/common/string.js"(exports) {
-    "use strict";
-    var stringifyString = require_stringifyString();
-    var string = {
+// node_modules/yaml/browser/dist/schema/common/string.js
+var string;
+var init_string = __esm({
+  "node_modules/yaml/browser/dist/schema/common/string.js"() {
+    init_stringifyString();
+    string = {
       identify: (value) => typeof value === "string",
       default: true,
       tag: "tag:yaml.org,2002:str",
       resolve: (str4) => str4,
       stringify(item, ctx, onComment, onChompKeep) {
         ctx = Object.assign({ actualString: true }, ctx);
-        return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
+        return stringifyString(item, ctx, onComment, onChompKeep);
       }
     };
-    exports.string = string;
   }
 });
 
-// node_modules/yaml/dist/schema/common/null.js
-var require_null = __commonJS({
-  "node_modules/yaml/dist/schema/common/null.js"(exports) {
-    "use strict";
-    var Scalar2 = require_Scalar();
-    var nullTag = {
+// node_modules/yaml/browser/dist/schema/common/null.js
+var nullTag;
+var init_null = __esm({
+  "node_modules/yaml/browser/dist/schema/common/null.js"() {
+    init_Scalar();
+    nullTag = {
       identify: (value) => value == null,
-      createNode: () => new Scalar2.Scalar(null),
+      createNode: () => new Scalar(null),
       default: true,
       tag: "tag:yaml.org,2002:null",
       test: /^(?:~|[Nn]ull|NULL)?$/,
-      resolve: () => new Scalar2.Scalar(null),
+      resolve: () => new Scalar(null),
       stringify: ({ source }, ctx) => typeof source === "string" && nullTag.test.test(source) ? source : ctx.options.nullStr
     };
-    exports.nullTag = nullTag;
   }
 });
 
-// node_modules/yaml/dist/schema/core/bool.js
-var require_bool = __commonJS({
-  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
-    "use strict";
-    var Scalar2 = require_Scalar();
-    var boolTag = {
+// node_modules/yaml/browser/dist/schema/core/bool.js
+var boolTag;
+var init_bool = __esm({
+  "node_modules/yaml/browser/dist/schema/core/bool.js"() {
+    init_Scalar();
+    boolTag = {
       identify: (value) => typeof value === "boolean",
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
-      resolve: (str4) => new Scalar2.Scalar(str4[0] === "t" || str4[0] === "T"),
+      resolve: (str4) => new Scalar(str4[0] === "t" || str4[0] === "T"),
       stringify({ source, value }, ctx) {
         if (source && boolTag.test.test(source)) {
           const sv = source[0] === "t" || source[0] === "T";
@@ -36797,52 +36744,49 @@ var require_bool = __commonJS({
         return value ? ctx.options.trueStr : ctx.options.falseStr;
       }
     };
-    exports.boolTag = boolTag;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyNumber.js
-var require_stringifyNumber = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
-    "use strict";
-    function stringifyNumber({ format, minFractionDigits, tag, value }) {
-      if (typeof value === "bigint")
-        return String(value);
-      const num2 = typeof value === "number" ? value : Number(value);
-      if (!isFinite(num2))
-        return isNaN(num2) ? ".nan" : num2 < 0 ? "-.inf" : ".inf";
-      let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
-      if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
-        let i = n.indexOf(".");
-        if (i < 0) {
-          i = n.length;
-          n += ".";
-        }
-        let d = minFractionDigits - (n.length - i - 1);
-        while (d-- > 0)
-          n += "0";
-      }
-      return n;
+// node_modules/yaml/browser/dist/stringify/stringifyNumber.js
+function stringifyNumber({ format, minFractionDigits, tag, value }) {
+  if (typeof value === "bigint")
+    return String(value);
+  const num2 = typeof value === "number" ? value : Number(value);
+  if (!isFinite(num2))
+    return isNaN(num2) ? ".nan" : num2 < 0 ? "-.inf" : ".inf";
+  let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
+  if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
+    let i = n.indexOf(".");
+    if (i < 0) {
+      i = n.length;
+      n += ".";
     }
-    exports.stringifyNumber = stringifyNumber;
+    let d = minFractionDigits - (n.length - i - 1);
+    while (d-- > 0)
+      n += "0";
+  }
+  return n;
+}
+var init_stringifyNumber = __esm({
+  "node_modules/yaml/browser/dist/stringify/stringifyNumber.js"() {
   }
 });
 
-// node_modules/yaml/dist/schema/core/float.js
-var require_float = __commonJS({
-  "node_modules/yaml/dist/schema/core/float.js"(exports) {
-    "use strict";
-    var Scalar2 = require_Scalar();
-    var stringifyNumber = require_stringifyNumber();
-    var floatNaN = {
+// node_modules/yaml/browser/dist/schema/core/float.js
+var floatNaN, floatExp, float;
+var init_float = __esm({
+  "node_modules/yaml/browser/dist/schema/core/float.js"() {
+    init_Scalar();
+    init_stringifyNumber();
+    floatNaN = {
       identify: (value) => typeof value === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
       resolve: (str4) => str4.slice(-3).toLowerCase() === "nan" ? NaN : str4[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
-      stringify: stringifyNumber.stringifyNumber
+      stringify: stringifyNumber
     };
-    var floatExp = {
+    floatExp = {
       identify: (value) => typeof value === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
@@ -36851,43 +36795,40 @@ var require_float = __commonJS({
       resolve: (str4) => parseFloat(str4),
       stringify(node) {
         const num2 = Number(node.value);
-        return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node);
+        return isFinite(num2) ? num2.toExponential() : stringifyNumber(node);
       }
     };
-    var float = {
+    float = {
       identify: (value) => typeof value === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
       resolve(str4) {
-        const node = new Scalar2.Scalar(parseFloat(str4));
+        const node = new Scalar(parseFloat(str4));
         const dot = str4.indexOf(".");
         if (dot !== -1 && str4[str4.length - 1] === "0")
           node.minFractionDigits = str4.length - dot - 1;
         return node;
       },
-      stringify: stringifyNumber.stringifyNumber
+      stringify: stringifyNumber
     };
-    exports.float = float;
-    exports.floatExp = floatExp;
-    exports.floatNaN = floatNaN;
   }
 });
 
-// node_modules/yaml/dist/schema/core/int.js
-var require_int = __commonJS({
-  "node_modules/yaml/dist/schema/core/int.js"(exports) {
-    "use strict";
-    var stringifyNumber = require_stringifyNumber();
-    var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
-    var intResolve = (str4, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str4) : parseInt(str4.substring(offset), radix);
-    function intStringify(node, radix, prefix) {
-      const { value } = node;
-      if (intIdentify(value) && value >= 0)
-        return prefix + value.toString(radix);
-      return stringifyNumber.stringifyNumber(node);
-    }
-    var intOct = {
+// node_modules/yaml/browser/dist/schema/core/int.js
+function intStringify(node, radix, prefix) {
+  const { value } = node;
+  if (intIdentify(value) && value >= 0)
+    return prefix + value.toString(radix);
+  return stringifyNumber(node);
+}
+var intIdentify, intResolve, intOct, int, intHex;
+var init_int = __esm({
+  "node_modules/yaml/browser/dist/schema/core/int.js"() {
+    init_stringifyNumber();
+    intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
+    intResolve = (str4, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str4) : parseInt(str4.substring(offset), radix);
+    intOct = {
       identify: (value) => intIdentify(value) && value >= 0,
       default: true,
       tag: "tag:yaml.org,2002:int",
@@ -36896,15 +36837,15 @@ var require_int = __commonJS({
       resolve: (str4, _onError, opt) => intResolve(str4, 2, 8, opt),
       stringify: (node) => intStringify(node, 8, "0o")
     };
-    var int = {
+    int = {
       identify: intIdentify,
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9]+$/,
       resolve: (str4, _onError, opt) => intResolve(str4, 0, 10, opt),
-      stringify: stringifyNumber.stringifyNumber
+      stringify: stringifyNumber
     };
-    var intHex = {
+    intHex = {
       identify: (value) => intIdentify(value) && value >= 0,
       default: true,
       tag: "tag:yaml.org,2002:int",
@@ -36913,52 +36854,48 @@ var require_int = __commonJS({
       resolve: (str4, _onError, opt) => intResolve(str4, 2, 16, opt),
       stringify: (node) => intStringify(node, 16, "0x")
     };
-    exports.int = int;
-    exports.intHex = intHex;
-    exports.intOct = intOct;
   }
 });
 
-// node_modules/yaml/dist/schema/core/schema.js
-var require_schema2 = __commonJS({
-  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
-    "use strict";
-    var map = require_map();
-    var _null = require_null();
-    var seq = require_seq();
-    var string = require_string();
-    var bool = require_bool();
-    var float = require_float();
-    var int = require_int();
-    var schema2 = [
-      map.map,
-      seq.seq,
-      string.string,
-      _null.nullTag,
-      bool.boolTag,
-      int.intOct,
-      int.int,
-      int.intHex,
-      float.floatNaN,
-      float.floatExp,
-      float.float
+// node_modules/yaml/browser/dist/schema/core/schema.js
+var schema;
+var init_schema = __esm({
+  "node_modules/yaml/browser/dist/schema/core/schema.js"() {
+    init_map();
+    init_null();
+    init_seq();
+    init_string();
+    init_bool();
+    init_float();
+    init_int();
+    schema = [
+      map,
+      seq,
+      string,
+      nullTag,
+      boolTag,
+      intOct,
+      int,
+      intHex,
+      floatNaN,
+      floatExp,
+      float
     ];
-    exports.schema = schema2;
   }
 });
 
-// node_modules/yaml/dist/schema/json/schema.js
-var require_schema3 = __commonJS({
-  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
-    "use strict";
-    var Scalar2 = require_Scalar();
-    var map = require_map();
-    var seq = require_seq();
-    function intIdentify(value) {
-      return typeof value === "bigint" || Number.isInteger(value);
-    }
-    var stringifyJSON = ({ value }) => JSON.stringify(value);
-    var jsonScalars = [
+// node_modules/yaml/browser/dist/schema/json/schema.js
+function intIdentify2(value) {
+  return typeof value === "bigint" || Number.isInteger(value);
+}
+var stringifyJSON, jsonScalars, jsonError, schema2;
+var init_schema2 = __esm({
+  "node_modules/yaml/browser/dist/schema/json/schema.js"() {
+    init_Scalar();
+    init_map();
+    init_seq();
+    stringifyJSON = ({ value }) => JSON.stringify(value);
+    jsonScalars = [
       {
         identify: (value) => typeof value === "string",
         default: true,
@@ -36968,7 +36905,7 @@ var require_schema3 = __commonJS({
       },
       {
         identify: (value) => value == null,
-        createNode: () => new Scalar2.Scalar(null),
+        createNode: () => new Scalar(null),
         default: true,
         tag: "tag:yaml.org,2002:null",
         test: /^null$/,
@@ -36984,12 +36921,12 @@ var require_schema3 = __commonJS({
         stringify: stringifyJSON
       },
       {
-        identify: intIdentify,
+        identify: intIdentify2,
         default: true,
         tag: "tag:yaml.org,2002:int",
         test: /^-?(?:0|[1-9][0-9]*)$/,
         resolve: (str4, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str4) : parseInt(str4, 10),
-        stringify: ({ value }) => intIdentify(value) ? value.toString() : JSON.stringify(value)
+        stringify: ({ value }) => intIdentify2(value) ? value.toString() : JSON.stringify(value)
       },
       {
         identify: (value) => typeof value === "number",
@@ -37000,7 +36937,7 @@ var require_schema3 = __commonJS({
         stringify: stringifyJSON
       }
     ];
-    var jsonError = {
+    jsonError = {
       default: true,
       tag: "",
       test: /^/,
@@ -37009,19 +36946,17 @@ var require_schema3 = __commonJS({
         return str4;
       }
     };
-    var schema2 = [map.map, seq.seq].concat(jsonScalars, jsonError);
-    exports.schema = schema2;
+    schema2 = [map, seq].concat(jsonScalars, jsonError);
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/binary.js
-var require_binary = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
-    "use strict";
-    var node_buffer = __require("buffer");
-    var Scalar2 = require_Scalar();
-    var stringifyString = require_stringifyString();
-    var binary = {
+// node_modules/yaml/browser/dist/schema/yaml-1.1/binary.js
+var binary;
+var init_binary = __esm({
+  "node_modules/yaml/browser/dist/schema/yaml-1.1/binary.js"() {
+    init_Scalar();
+    init_stringifyString();
+    binary = {
       identify: (value) => value instanceof Uint8Array,
       // Buffer inherits from Uint8Array
       default: false,
@@ -37035,9 +36970,7 @@ var require_binary = __commonJS({
        *   document.querySelector('#photo').src = URL.createObjectURL(blob)
        */
       resolve(src, onError) {
-        if (typeof node_buffer.Buffer === "function") {
-          return node_buffer.Buffer.from(src, "base64");
-        } else if (typeof atob === "function") {
+        if (typeof atob === "function") {
           const str4 = atob(src.replace(/[\n\r]/g, ""));
           const buffer = new Uint8Array(str4.length);
           for (let i = 0; i < str4.length; ++i)
@@ -37053,9 +36986,7 @@ var require_binary = __commonJS({
           return "";
         const buf = value;
         let str4;
-        if (typeof node_buffer.Buffer === "function") {
-          str4 = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
-        } else if (typeof btoa === "function") {
+        if (typeof btoa === "function") {
           let s = "";
           for (let i = 0; i < buf.length; ++i)
             s += String.fromCharCode(buf[i]);
@@ -37063,118 +36994,114 @@ var require_binary = __commonJS({
         } else {
           throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
         }
-        type ?? (type = Scalar2.Scalar.BLOCK_LITERAL);
-        if (type !== Scalar2.Scalar.QUOTE_DOUBLE) {
+        type ?? (type = Scalar.BLOCK_LITERAL);
+        if (type !== Scalar.QUOTE_DOUBLE) {
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
           const n = Math.ceil(str4.length / lineWidth);
           const lines = new Array(n);
           for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
             lines[i] = str4.substr(o, lineWidth);
           }
-          str4 = lines.join(type === Scalar2.Scalar.BLOCK_LITERAL ? "\n" : " ");
+          str4 = lines.join(type === Scalar.BLOCK_LITERAL ? "\n" : " ");
         }
-        return stringifyString.stringifyString({ comment, type, value: str4 }, ctx, onComment, onChompKeep);
+        return stringifyString({ comment, type, value: str4 }, ctx, onComment, onChompKeep);
       }
     };
-    exports.binary = binary;
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
-var require_pairs = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var Pair3 = require_Pair();
-    var Scalar2 = require_Scalar();
-    var YAMLSeq = require_YAMLSeq();
-    function resolvePairs(seq, onError) {
-      if (identity2.isSeq(seq)) {
-        for (let i = 0; i < seq.items.length; ++i) {
-          let item = seq.items[i];
-          if (identity2.isPair(item))
-            continue;
-          else if (identity2.isMap(item)) {
-            if (item.items.length > 1)
-              onError("Each pair must have its own sequence indicator");
-            const pair = item.items[0] || new Pair3.Pair(new Scalar2.Scalar(null));
-            if (item.commentBefore)
-              pair.key.commentBefore = pair.key.commentBefore ? `${item.commentBefore}
+// node_modules/yaml/browser/dist/schema/yaml-1.1/pairs.js
+function resolvePairs(seq2, onError) {
+  if (isSeq(seq2)) {
+    for (let i = 0; i < seq2.items.length; ++i) {
+      let item = seq2.items[i];
+      if (isPair(item))
+        continue;
+      else if (isMap(item)) {
+        if (item.items.length > 1)
+          onError("Each pair must have its own sequence indicator");
+        const pair = item.items[0] || new Pair(new Scalar(null));
+        if (item.commentBefore)
+          pair.key.commentBefore = pair.key.commentBefore ? `${item.commentBefore}
 ${pair.key.commentBefore}` : item.commentBefore;
-            if (item.comment) {
-              const cn = pair.value ?? pair.key;
-              cn.comment = cn.comment ? `${item.comment}
+        if (item.comment) {
+          const cn = pair.value ?? pair.key;
+          cn.comment = cn.comment ? `${item.comment}
 ${cn.comment}` : item.comment;
-            }
-            item = pair;
-          }
-          seq.items[i] = identity2.isPair(item) ? item : new Pair3.Pair(item);
         }
-      } else
-        onError("Expected a sequence for this tag");
-      return seq;
+        item = pair;
+      }
+      seq2.items[i] = isPair(item) ? item : new Pair(item);
     }
-    function createPairs(schema2, iterable, ctx) {
-      const { replacer } = ctx;
-      const pairs2 = new YAMLSeq.YAMLSeq(schema2);
-      pairs2.tag = "tag:yaml.org,2002:pairs";
-      let i = 0;
-      if (iterable && Symbol.iterator in Object(iterable))
-        for (let it of iterable) {
-          if (typeof replacer === "function")
-            it = replacer.call(iterable, String(i++), it);
-          let key2, value;
-          if (Array.isArray(it)) {
-            if (it.length === 2) {
-              key2 = it[0];
-              value = it[1];
-            } else
-              throw new TypeError(`Expected [key, value] tuple: ${it}`);
-          } else if (it && it instanceof Object) {
-            const keys = Object.keys(it);
-            if (keys.length === 1) {
-              key2 = keys[0];
-              value = it[key2];
-            } else {
-              throw new TypeError(`Expected tuple with one key, not ${keys.length} keys`);
-            }
-          } else {
-            key2 = it;
-          }
-          pairs2.items.push(Pair3.createPair(key2, value, ctx));
+  } else
+    onError("Expected a sequence for this tag");
+  return seq2;
+}
+function createPairs(schema5, iterable, ctx) {
+  const { replacer } = ctx;
+  const pairs2 = new YAMLSeq(schema5);
+  pairs2.tag = "tag:yaml.org,2002:pairs";
+  let i = 0;
+  if (iterable && Symbol.iterator in Object(iterable))
+    for (let it of iterable) {
+      if (typeof replacer === "function")
+        it = replacer.call(iterable, String(i++), it);
+      let key2, value;
+      if (Array.isArray(it)) {
+        if (it.length === 2) {
+          key2 = it[0];
+          value = it[1];
+        } else
+          throw new TypeError(`Expected [key, value] tuple: ${it}`);
+      } else if (it && it instanceof Object) {
+        const keys = Object.keys(it);
+        if (keys.length === 1) {
+          key2 = keys[0];
+          value = it[key2];
+        } else {
+          throw new TypeError(`Expected tuple with one key, not ${keys.length} keys`);
         }
-      return pairs2;
+      } else {
+        key2 = it;
+      }
+      pairs2.items.push(createPair(key2, value, ctx));
     }
-    var pairs = {
+  return pairs2;
+}
+var pairs;
+var init_pairs = __esm({
+  "node_modules/yaml/browser/dist/schema/yaml-1.1/pairs.js"() {
+    init_identity();
+    init_Pair();
+    init_Scalar();
+    init_YAMLSeq();
+    pairs = {
       collection: "seq",
       default: false,
       tag: "tag:yaml.org,2002:pairs",
       resolve: resolvePairs,
       createNode: createPairs
     };
-    exports.createPairs = createPairs;
-    exports.pairs = pairs;
-    exports.resolvePairs = resolvePairs;
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/omap.js
-var require_omap = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var toJS = require_toJS();
-    var YAMLMap = require_YAMLMap();
-    var YAMLSeq = require_YAMLSeq();
-    var pairs = require_pairs();
-    var YAMLOMap = class _YAMLOMap extends YAMLSeq.YAMLSeq {
+// node_modules/yaml/browser/dist/schema/yaml-1.1/omap.js
+var YAMLOMap, omap;
+var init_omap = __esm({
+  "node_modules/yaml/browser/dist/schema/yaml-1.1/omap.js"() {
+    init_identity();
+    init_toJS();
+    init_YAMLMap();
+    init_YAMLSeq();
+    init_pairs();
+    YAMLOMap = class _YAMLOMap extends YAMLSeq {
       constructor() {
         super();
-        this.add = YAMLMap.YAMLMap.prototype.add.bind(this);
-        this.delete = YAMLMap.YAMLMap.prototype.delete.bind(this);
-        this.get = YAMLMap.YAMLMap.prototype.get.bind(this);
-        this.has = YAMLMap.YAMLMap.prototype.has.bind(this);
-        this.set = YAMLMap.YAMLMap.prototype.set.bind(this);
+        this.add = YAMLMap.prototype.add.bind(this);
+        this.delete = YAMLMap.prototype.delete.bind(this);
+        this.get = YAMLMap.prototype.get.bind(this);
+        this.has = YAMLMap.prototype.has.bind(this);
+        this.set = YAMLMap.prototype.set.bind(this);
         this.tag = _YAMLOMap.tag;
       }
       /**
@@ -37184,42 +37111,42 @@ var require_omap = __commonJS({
       toJSON(_, ctx) {
         if (!ctx)
           return super.toJSON(_);
-        const map = /* @__PURE__ */ new Map();
+        const map2 = /* @__PURE__ */ new Map();
         if (ctx?.onCreate)
-          ctx.onCreate(map);
+          ctx.onCreate(map2);
         for (const pair of this.items) {
           let key2, value;
-          if (identity2.isPair(pair)) {
-            key2 = toJS.toJS(pair.key, "", ctx);
-            value = toJS.toJS(pair.value, key2, ctx);
+          if (isPair(pair)) {
+            key2 = toJS(pair.key, "", ctx);
+            value = toJS(pair.value, key2, ctx);
           } else {
-            key2 = toJS.toJS(pair, "", ctx);
+            key2 = toJS(pair, "", ctx);
           }
-          if (map.has(key2))
+          if (map2.has(key2))
             throw new Error("Ordered maps must not include duplicate keys");
-          map.set(key2, value);
+          map2.set(key2, value);
         }
-        return map;
+        return map2;
       }
-      static from(schema2, iterable, ctx) {
-        const pairs$1 = pairs.createPairs(schema2, iterable, ctx);
+      static from(schema5, iterable, ctx) {
+        const pairs2 = createPairs(schema5, iterable, ctx);
         const omap2 = new this();
-        omap2.items = pairs$1.items;
+        omap2.items = pairs2.items;
         return omap2;
       }
     };
     YAMLOMap.tag = "tag:yaml.org,2002:omap";
-    var omap = {
+    omap = {
       collection: "seq",
       identify: (value) => value instanceof Map,
       nodeClass: YAMLOMap,
       default: false,
       tag: "tag:yaml.org,2002:omap",
-      resolve(seq, onError) {
-        const pairs$1 = pairs.resolvePairs(seq, onError);
+      resolve(seq2, onError) {
+        const pairs2 = resolvePairs(seq2, onError);
         const seenKeys = [];
-        for (const { key: key2 } of pairs$1.items) {
-          if (identity2.isScalar(key2)) {
+        for (const { key: key2 } of pairs2.items) {
+          if (isScalar(key2)) {
             if (seenKeys.includes(key2.value)) {
               onError(`Ordered maps must not include duplicate keys: ${key2.value}`);
             } else {
@@ -37227,62 +37154,58 @@ var require_omap = __commonJS({
             }
           }
         }
-        return Object.assign(new YAMLOMap(), pairs$1);
+        return Object.assign(new YAMLOMap(), pairs2);
       },
-      createNode: (schema2, iterable, ctx) => YAMLOMap.from(schema2, iterable, ctx)
+      createNode: (schema5, iterable, ctx) => YAMLOMap.from(schema5, iterable, ctx)
     };
-    exports.YAMLOMap = YAMLOMap;
-    exports.omap = omap;
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/bool.js
-var require_bool2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
-    "use strict";
-    var Scalar2 = require_Scalar();
-    function boolStringify({ value, source }, ctx) {
-      const boolObj = value ? trueTag : falseTag;
-      if (source && boolObj.test.test(source))
-        return source;
-      return value ? ctx.options.trueStr : ctx.options.falseStr;
-    }
-    var trueTag = {
+// node_modules/yaml/browser/dist/schema/yaml-1.1/bool.js
+function boolStringify({ value, source }, ctx) {
+  const boolObj = value ? trueTag : falseTag;
+  if (source && boolObj.test.test(source))
+    return source;
+  return value ? ctx.options.trueStr : ctx.options.falseStr;
+}
+var trueTag, falseTag;
+var init_bool2 = __esm({
+  "node_modules/yaml/browser/dist/schema/yaml-1.1/bool.js"() {
+    init_Scalar();
+    trueTag = {
       identify: (value) => value === true,
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/,
-      resolve: () => new Scalar2.Scalar(true),
+      resolve: () => new Scalar(true),
       stringify: boolStringify
     };
-    var falseTag = {
+    falseTag = {
       identify: (value) => value === false,
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
-      resolve: () => new Scalar2.Scalar(false),
+      resolve: () => new Scalar(false),
       stringify: boolStringify
     };
-    exports.falseTag = falseTag;
-    exports.trueTag = trueTag;
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/float.js
-var require_float2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
-    "use strict";
-    var Scalar2 = require_Scalar();
-    var stringifyNumber = require_stringifyNumber();
-    var floatNaN = {
+// node_modules/yaml/browser/dist/schema/yaml-1.1/float.js
+var floatNaN2, floatExp2, float2;
+var init_float2 = __esm({
+  "node_modules/yaml/browser/dist/schema/yaml-1.1/float.js"() {
+    init_Scalar();
+    init_stringifyNumber();
+    floatNaN2 = {
       identify: (value) => typeof value === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
       resolve: (str4) => str4.slice(-3).toLowerCase() === "nan" ? NaN : str4[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
-      stringify: stringifyNumber.stringifyNumber
+      stringify: stringifyNumber
     };
-    var floatExp = {
+    floatExp2 = {
       identify: (value) => typeof value === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
@@ -37291,16 +37214,16 @@ var require_float2 = __commonJS({
       resolve: (str4) => parseFloat(str4.replace(/_/g, "")),
       stringify(node) {
         const num2 = Number(node.value);
-        return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node);
+        return isFinite(num2) ? num2.toExponential() : stringifyNumber(node);
       }
     };
-    var float = {
+    float2 = {
       identify: (value) => typeof value === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
       resolve(str4) {
-        const node = new Scalar2.Scalar(parseFloat(str4.replace(/_/g, "")));
+        const node = new Scalar(parseFloat(str4.replace(/_/g, "")));
         const dot = str4.indexOf(".");
         if (dot !== -1) {
           const f = str4.substring(dot + 1).replace(/_/g, "");
@@ -37309,114 +37232,107 @@ var require_float2 = __commonJS({
         }
         return node;
       },
-      stringify: stringifyNumber.stringifyNumber
+      stringify: stringifyNumber
     };
-    exports.float = float;
-    exports.floatExp = floatExp;
-    exports.floatNaN = floatNaN;
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/int.js
-var require_int2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
-    "use strict";
-    var stringifyNumber = require_stringifyNumber();
-    var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
-    function intResolve(str4, offset, radix, { intAsBigInt }) {
-      const sign = str4[0];
-      if (sign === "-" || sign === "+")
-        offset += 1;
-      str4 = str4.substring(offset).replace(/_/g, "");
-      if (intAsBigInt) {
-        switch (radix) {
-          case 2:
-            str4 = `0b${str4}`;
-            break;
-          case 8:
-            str4 = `0o${str4}`;
-            break;
-          case 16:
-            str4 = `0x${str4}`;
-            break;
-        }
-        const n2 = BigInt(str4);
-        return sign === "-" ? BigInt(-1) * n2 : n2;
-      }
-      const n = parseInt(str4, radix);
-      return sign === "-" ? -1 * n : n;
+// node_modules/yaml/browser/dist/schema/yaml-1.1/int.js
+function intResolve2(str4, offset, radix, { intAsBigInt }) {
+  const sign = str4[0];
+  if (sign === "-" || sign === "+")
+    offset += 1;
+  str4 = str4.substring(offset).replace(/_/g, "");
+  if (intAsBigInt) {
+    switch (radix) {
+      case 2:
+        str4 = `0b${str4}`;
+        break;
+      case 8:
+        str4 = `0o${str4}`;
+        break;
+      case 16:
+        str4 = `0x${str4}`;
+        break;
     }
-    function intStringify(node, radix, prefix) {
-      const { value } = node;
-      if (intIdentify(value)) {
-        const str4 = value.toString(radix);
-        return value < 0 ? "-" + prefix + str4.substr(1) : prefix + str4;
-      }
-      return stringifyNumber.stringifyNumber(node);
-    }
-    var intBin = {
-      identify: intIdentify,
+    const n2 = BigInt(str4);
+    return sign === "-" ? BigInt(-1) * n2 : n2;
+  }
+  const n = parseInt(str4, radix);
+  return sign === "-" ? -1 * n : n;
+}
+function intStringify2(node, radix, prefix) {
+  const { value } = node;
+  if (intIdentify3(value)) {
+    const str4 = value.toString(radix);
+    return value < 0 ? "-" + prefix + str4.substr(1) : prefix + str4;
+  }
+  return stringifyNumber(node);
+}
+var intIdentify3, intBin, intOct2, int2, intHex2;
+var init_int2 = __esm({
+  "node_modules/yaml/browser/dist/schema/yaml-1.1/int.js"() {
+    init_stringifyNumber();
+    intIdentify3 = (value) => typeof value === "bigint" || Number.isInteger(value);
+    intBin = {
+      identify: intIdentify3,
       default: true,
       tag: "tag:yaml.org,2002:int",
       format: "BIN",
       test: /^[-+]?0b[0-1_]+$/,
-      resolve: (str4, _onError, opt) => intResolve(str4, 2, 2, opt),
-      stringify: (node) => intStringify(node, 2, "0b")
+      resolve: (str4, _onError, opt) => intResolve2(str4, 2, 2, opt),
+      stringify: (node) => intStringify2(node, 2, "0b")
     };
-    var intOct = {
-      identify: intIdentify,
+    intOct2 = {
+      identify: intIdentify3,
       default: true,
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^[-+]?0[0-7_]+$/,
-      resolve: (str4, _onError, opt) => intResolve(str4, 1, 8, opt),
-      stringify: (node) => intStringify(node, 8, "0")
+      resolve: (str4, _onError, opt) => intResolve2(str4, 1, 8, opt),
+      stringify: (node) => intStringify2(node, 8, "0")
     };
-    var int = {
-      identify: intIdentify,
+    int2 = {
+      identify: intIdentify3,
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9][0-9_]*$/,
-      resolve: (str4, _onError, opt) => intResolve(str4, 0, 10, opt),
-      stringify: stringifyNumber.stringifyNumber
+      resolve: (str4, _onError, opt) => intResolve2(str4, 0, 10, opt),
+      stringify: stringifyNumber
     };
-    var intHex = {
-      identify: intIdentify,
+    intHex2 = {
+      identify: intIdentify3,
       default: true,
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^[-+]?0x[0-9a-fA-F_]+$/,
-      resolve: (str4, _onError, opt) => intResolve(str4, 2, 16, opt),
-      stringify: (node) => intStringify(node, 16, "0x")
+      resolve: (str4, _onError, opt) => intResolve2(str4, 2, 16, opt),
+      stringify: (node) => intStringify2(node, 16, "0x")
     };
-    exports.int = int;
-    exports.intBin = intBin;
-    exports.intHex = intHex;
-    exports.intOct = intOct;
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/set.js
-var require_set = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var Pair3 = require_Pair();
-    var YAMLMap = require_YAMLMap();
-    var YAMLSet = class _YAMLSet extends YAMLMap.YAMLMap {
-      constructor(schema2) {
-        super(schema2);
+// node_modules/yaml/browser/dist/schema/yaml-1.1/set.js
+var YAMLSet, set;
+var init_set = __esm({
+  "node_modules/yaml/browser/dist/schema/yaml-1.1/set.js"() {
+    init_identity();
+    init_Pair();
+    init_YAMLMap();
+    YAMLSet = class _YAMLSet extends YAMLMap {
+      constructor(schema5) {
+        super(schema5);
         this.tag = _YAMLSet.tag;
       }
       add(key2) {
         let pair;
-        if (identity2.isPair(key2))
+        if (isPair(key2))
           pair = key2;
         else if (key2 && typeof key2 === "object" && "key" in key2 && "value" in key2 && key2.value === null)
-          pair = new Pair3.Pair(key2.key, null);
+          pair = new Pair(key2.key, null);
         else
-          pair = new Pair3.Pair(key2, null);
-        const prev = YAMLMap.findPair(this.items, pair.key);
+          pair = new Pair(key2, null);
+        const prev = findPair(this.items, pair.key);
         if (!prev)
           this.items.push(pair);
       }
@@ -37425,17 +37341,17 @@ var require_set = __commonJS({
        * Otherwise, returns the value of that Pair's key.
        */
       get(key2, keepPair) {
-        const pair = YAMLMap.findPair(this.items, key2);
-        return !keepPair && identity2.isPair(pair) ? identity2.isScalar(pair.key) ? pair.key.value : pair.key : pair;
+        const pair = findPair(this.items, key2);
+        return !keepPair && isPair(pair) ? isScalar(pair.key) ? pair.key.value : pair.key : pair;
       }
       set(key2, value) {
         if (typeof value !== "boolean")
           throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value}`);
-        const prev = YAMLMap.findPair(this.items, key2);
+        const prev = findPair(this.items, key2);
         if (prev && !value) {
           this.items.splice(this.items.indexOf(prev), 1);
         } else if (!prev && value) {
-          this.items.push(new Pair3.Pair(key2));
+          this.items.push(new Pair(key2));
         }
       }
       toJSON(_, ctx) {
@@ -37449,81 +37365,79 @@ var require_set = __commonJS({
         else
           throw new Error("Set items must all have null values");
       }
-      static from(schema2, iterable, ctx) {
+      static from(schema5, iterable, ctx) {
         const { replacer } = ctx;
-        const set2 = new this(schema2);
+        const set2 = new this(schema5);
         if (iterable && Symbol.iterator in Object(iterable))
           for (let value of iterable) {
             if (typeof replacer === "function")
               value = replacer.call(iterable, value, value);
-            set2.items.push(Pair3.createPair(value, null, ctx));
+            set2.items.push(createPair(value, null, ctx));
           }
         return set2;
       }
     };
     YAMLSet.tag = "tag:yaml.org,2002:set";
-    var set = {
+    set = {
       collection: "map",
       identify: (value) => value instanceof Set,
       nodeClass: YAMLSet,
       default: false,
       tag: "tag:yaml.org,2002:set",
-      createNode: (schema2, iterable, ctx) => YAMLSet.from(schema2, iterable, ctx),
-      resolve(map, onError) {
-        if (identity2.isMap(map)) {
-          if (map.hasAllNullValues(true))
-            return Object.assign(new YAMLSet(), map);
+      createNode: (schema5, iterable, ctx) => YAMLSet.from(schema5, iterable, ctx),
+      resolve(map2, onError) {
+        if (isMap(map2)) {
+          if (map2.hasAllNullValues(true))
+            return Object.assign(new YAMLSet(), map2);
           else
             onError("Set items must all have null values");
         } else
           onError("Expected a mapping for this tag");
-        return map;
+        return map2;
       }
     };
-    exports.YAMLSet = YAMLSet;
-    exports.set = set;
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
-var require_timestamp = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
-    "use strict";
-    var stringifyNumber = require_stringifyNumber();
-    function parseSexagesimal(str4, asBigInt) {
-      const sign = str4[0];
-      const parts = sign === "-" || sign === "+" ? str4.substring(1) : str4;
-      const num2 = (n) => asBigInt ? BigInt(n) : Number(n);
-      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num2(60) + num2(p), num2(0));
-      return sign === "-" ? num2(-1) * res : res;
+// node_modules/yaml/browser/dist/schema/yaml-1.1/timestamp.js
+function parseSexagesimal(str4, asBigInt) {
+  const sign = str4[0];
+  const parts = sign === "-" || sign === "+" ? str4.substring(1) : str4;
+  const num2 = (n) => asBigInt ? BigInt(n) : Number(n);
+  const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num2(60) + num2(p), num2(0));
+  return sign === "-" ? num2(-1) * res : res;
+}
+function stringifySexagesimal(node) {
+  let { value } = node;
+  let num2 = (n) => n;
+  if (typeof value === "bigint")
+    num2 = (n) => BigInt(n);
+  else if (isNaN(value) || !isFinite(value))
+    return stringifyNumber(node);
+  let sign = "";
+  if (value < 0) {
+    sign = "-";
+    value *= num2(-1);
+  }
+  const _60 = num2(60);
+  const parts = [value % _60];
+  if (value < 60) {
+    parts.unshift(0);
+  } else {
+    value = (value - parts[0]) / _60;
+    parts.unshift(value % _60);
+    if (value >= 60) {
+      value = (value - parts[0]) / _60;
+      parts.unshift(value);
     }
-    function stringifySexagesimal(node) {
-      let { value } = node;
-      let num2 = (n) => n;
-      if (typeof value === "bigint")
-        num2 = (n) => BigInt(n);
-      else if (isNaN(value) || !isFinite(value))
-        return stringifyNumber.stringifyNumber(node);
-      let sign = "";
-      if (value < 0) {
-        sign = "-";
-        value *= num2(-1);
-      }
-      const _60 = num2(60);
-      const parts = [value % _60];
-      if (value < 60) {
-        parts.unshift(0);
-      } else {
-        value = (value - parts[0]) / _60;
-        parts.unshift(value % _60);
-        if (value >= 60) {
-          value = (value - parts[0]) / _60;
-          parts.unshift(value);
-        }
-      }
-      return sign + parts.map((n) => String(n).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
-    }
-    var intTime = {
+  }
+  return sign + parts.map((n) => String(n).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
+}
+var intTime, floatTime, timestamp;
+var init_timestamp = __esm({
+  "node_modules/yaml/browser/dist/schema/yaml-1.1/timestamp.js"() {
+    init_stringifyNumber();
+    intTime = {
       identify: (value) => typeof value === "bigint" || Number.isInteger(value),
       default: true,
       tag: "tag:yaml.org,2002:int",
@@ -37532,7 +37446,7 @@ var require_timestamp = __commonJS({
       resolve: (str4, _onError, { intAsBigInt }) => parseSexagesimal(str4, intAsBigInt),
       stringify: stringifySexagesimal
     };
-    var floatTime = {
+    floatTime = {
       identify: (value) => typeof value === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
@@ -37541,7 +37455,7 @@ var require_timestamp = __commonJS({
       resolve: (str4) => parseSexagesimal(str4, false),
       stringify: stringifySexagesimal
     };
-    var timestamp = {
+    timestamp = {
       identify: (value) => value instanceof Date,
       default: true,
       tag: "tag:yaml.org,2002:timestamp",
@@ -37567,170 +37481,164 @@ var require_timestamp = __commonJS({
       },
       stringify: ({ value }) => value?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
     };
-    exports.floatTime = floatTime;
-    exports.intTime = intTime;
-    exports.timestamp = timestamp;
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/schema.js
-var require_schema4 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
-    "use strict";
-    var map = require_map();
-    var _null = require_null();
-    var seq = require_seq();
-    var string = require_string();
-    var binary = require_binary();
-    var bool = require_bool2();
-    var float = require_float2();
-    var int = require_int2();
-    var merge2 = require_merge();
-    var omap = require_omap();
-    var pairs = require_pairs();
-    var set = require_set();
-    var timestamp = require_timestamp();
-    var schema2 = [
-      map.map,
-      seq.seq,
-      string.string,
-      _null.nullTag,
-      bool.trueTag,
-      bool.falseTag,
-      int.intBin,
-      int.intOct,
-      int.int,
-      int.intHex,
-      float.floatNaN,
-      float.floatExp,
-      float.float,
-      binary.binary,
-      merge2.merge,
-      omap.omap,
-      pairs.pairs,
-      set.set,
-      timestamp.intTime,
-      timestamp.floatTime,
-      timestamp.timestamp
+// node_modules/yaml/browser/dist/schema/yaml-1.1/schema.js
+var schema3;
+var init_schema3 = __esm({
+  "node_modules/yaml/browser/dist/schema/yaml-1.1/schema.js"() {
+    init_map();
+    init_null();
+    init_seq();
+    init_string();
+    init_binary();
+    init_bool2();
+    init_float2();
+    init_int2();
+    init_merge();
+    init_omap();
+    init_pairs();
+    init_set();
+    init_timestamp();
+    schema3 = [
+      map,
+      seq,
+      string,
+      nullTag,
+      trueTag,
+      falseTag,
+      intBin,
+      intOct2,
+      int2,
+      intHex2,
+      floatNaN2,
+      floatExp2,
+      float2,
+      binary,
+      merge2,
+      omap,
+      pairs,
+      set,
+      intTime,
+      floatTime,
+      timestamp
     ];
-    exports.schema = schema2;
   }
 });
 
-// node_modules/yaml/dist/schema/tags.js
-var require_tags = __commonJS({
-  "node_modules/yaml/dist/schema/tags.js"(exports) {
-    "use strict";
-    var map = require_map();
-    var _null = require_null();
-    var seq = require_seq();
-    var string = require_string();
-    var bool = require_bool();
-    var float = require_float();
-    var int = require_int();
-    var schema2 = require_schema2();
-    var schema$1 = require_schema3();
-    var binary = require_binary();
-    var merge2 = require_merge();
-    var omap = require_omap();
-    var pairs = require_pairs();
-    var schema$2 = require_schema4();
-    var set = require_set();
-    var timestamp = require_timestamp();
-    var schemas = /* @__PURE__ */ new Map([
-      ["core", schema2.schema],
-      ["failsafe", [map.map, seq.seq, string.string]],
-      ["json", schema$1.schema],
-      ["yaml11", schema$2.schema],
-      ["yaml-1.1", schema$2.schema]
-    ]);
-    var tagsByName = {
-      binary: binary.binary,
-      bool: bool.boolTag,
-      float: float.float,
-      floatExp: float.floatExp,
-      floatNaN: float.floatNaN,
-      floatTime: timestamp.floatTime,
-      int: int.int,
-      intHex: int.intHex,
-      intOct: int.intOct,
-      intTime: timestamp.intTime,
-      map: map.map,
-      merge: merge2.merge,
-      null: _null.nullTag,
-      omap: omap.omap,
-      pairs: pairs.pairs,
-      seq: seq.seq,
-      set: set.set,
-      timestamp: timestamp.timestamp
-    };
-    var coreKnownTags = {
-      "tag:yaml.org,2002:binary": binary.binary,
-      "tag:yaml.org,2002:merge": merge2.merge,
-      "tag:yaml.org,2002:omap": omap.omap,
-      "tag:yaml.org,2002:pairs": pairs.pairs,
-      "tag:yaml.org,2002:set": set.set,
-      "tag:yaml.org,2002:timestamp": timestamp.timestamp
-    };
-    function getTags(customTags, schemaName, addMergeTag) {
-      const schemaTags = schemas.get(schemaName);
-      if (schemaTags && !customTags) {
-        return addMergeTag && !schemaTags.includes(merge2.merge) ? schemaTags.concat(merge2.merge) : schemaTags.slice();
-      }
-      let tags = schemaTags;
-      if (!tags) {
-        if (Array.isArray(customTags))
-          tags = [];
-        else {
-          const keys = Array.from(schemas.keys()).filter((key2) => key2 !== "yaml11").map((key2) => JSON.stringify(key2)).join(", ");
-          throw new Error(`Unknown schema "${schemaName}"; use one of ${keys} or define customTags array`);
-        }
-      }
-      if (Array.isArray(customTags)) {
-        for (const tag of customTags)
-          tags = tags.concat(tag);
-      } else if (typeof customTags === "function") {
-        tags = customTags(tags.slice());
-      }
-      if (addMergeTag)
-        tags = tags.concat(merge2.merge);
-      return tags.reduce((tags2, tag) => {
-        const tagObj = typeof tag === "string" ? tagsByName[tag] : tag;
-        if (!tagObj) {
-          const tagName = JSON.stringify(tag);
-          const keys = Object.keys(tagsByName).map((key2) => JSON.stringify(key2)).join(", ");
-          throw new Error(`Unknown custom tag ${tagName}; use one of ${keys}`);
-        }
-        if (!tags2.includes(tagObj))
-          tags2.push(tagObj);
-        return tags2;
-      }, []);
+// node_modules/yaml/browser/dist/schema/tags.js
+function getTags(customTags, schemaName, addMergeTag) {
+  const schemaTags = schemas.get(schemaName);
+  if (schemaTags && !customTags) {
+    return addMergeTag && !schemaTags.includes(merge2) ? schemaTags.concat(merge2) : schemaTags.slice();
+  }
+  let tags = schemaTags;
+  if (!tags) {
+    if (Array.isArray(customTags))
+      tags = [];
+    else {
+      const keys = Array.from(schemas.keys()).filter((key2) => key2 !== "yaml11").map((key2) => JSON.stringify(key2)).join(", ");
+      throw new Error(`Unknown schema "${schemaName}"; use one of ${keys} or define customTags array`);
     }
-    exports.coreKnownTags = coreKnownTags;
-    exports.getTags = getTags;
+  }
+  if (Array.isArray(customTags)) {
+    for (const tag of customTags)
+      tags = tags.concat(tag);
+  } else if (typeof customTags === "function") {
+    tags = customTags(tags.slice());
+  }
+  if (addMergeTag)
+    tags = tags.concat(merge2);
+  return tags.reduce((tags2, tag) => {
+    const tagObj = typeof tag === "string" ? tagsByName[tag] : tag;
+    if (!tagObj) {
+      const tagName = JSON.stringify(tag);
+      const keys = Object.keys(tagsByName).map((key2) => JSON.stringify(key2)).join(", ");
+      throw new Error(`Unknown custom tag ${tagName}; use one of ${keys}`);
+    }
+    if (!tags2.includes(tagObj))
+      tags2.push(tagObj);
+    return tags2;
+  }, []);
+}
+var schemas, tagsByName, coreKnownTags;
+var init_tags = __esm({
+  "node_modules/yaml/browser/dist/schema/tags.js"() {
+    init_map();
+    init_null();
+    init_seq();
+    init_string();
+    init_bool();
+    init_float();
+    init_int();
+    init_schema();
+    init_schema2();
+    init_binary();
+    init_merge();
+    init_omap();
+    init_pairs();
+    init_schema3();
+    init_set();
+    init_timestamp();
+    schemas = /* @__PURE__ */ new Map([
+      ["core", schema],
+      ["failsafe", [map, seq, string]],
+      ["json", schema2],
+      ["yaml11", schema3],
+      ["yaml-1.1", schema3]
+    ]);
+    tagsByName = {
+      binary,
+      bool: boolTag,
+      float,
+      floatExp,
+      floatNaN,
+      floatTime,
+      int,
+      intHex,
+      intOct,
+      intTime,
+      map,
+      merge: merge2,
+      null: nullTag,
+      omap,
+      pairs,
+      seq,
+      set,
+      timestamp
+    };
+    coreKnownTags = {
+      "tag:yaml.org,2002:binary": binary,
+      "tag:yaml.org,2002:merge": merge2,
+      "tag:yaml.org,2002:omap": omap,
+      "tag:yaml.org,2002:pairs": pairs,
+      "tag:yaml.org,2002:set": set,
+      "tag:yaml.org,2002:timestamp": timestamp
+    };
   }
 });
 
-// node_modules/yaml/dist/schema/Schema.js
-var require_Schema = __commonJS({
-  "node_modules/yaml/dist/schema/Schema.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var map = require_map();
-    var seq = require_seq();
-    var string = require_string();
-    var tags = require_tags();
-    var sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
-    var Schema = class _Schema {
-      constructor({ compat, customTags, merge: merge2, resolveKnownTags, schema: schema2, sortMapEntries, toStringDefaults }) {
-        this.compat = Array.isArray(compat) ? tags.getTags(compat, "compat") : compat ? tags.getTags(null, compat) : null;
-        this.name = typeof schema2 === "string" && schema2 || "core";
-        this.knownTags = resolveKnownTags ? tags.coreKnownTags : {};
-        this.tags = tags.getTags(customTags, this.name, merge2);
+// node_modules/yaml/browser/dist/schema/Schema.js
+var sortMapEntriesByKey, Schema;
+var init_Schema = __esm({
+  "node_modules/yaml/browser/dist/schema/Schema.js"() {
+    init_identity();
+    init_map();
+    init_seq();
+    init_string();
+    init_tags();
+    sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+    Schema = class _Schema {
+      constructor({ compat, customTags, merge: merge3, resolveKnownTags, schema: schema5, sortMapEntries, toStringDefaults }) {
+        this.compat = Array.isArray(compat) ? getTags(compat, "compat") : compat ? getTags(null, compat) : null;
+        this.name = typeof schema5 === "string" && schema5 || "core";
+        this.knownTags = resolveKnownTags ? coreKnownTags : {};
+        this.tags = getTags(customTags, this.name, merge3);
         this.toStringOptions = toStringDefaults ?? null;
-        Object.defineProperty(this, identity2.MAP, { value: map.map });
-        Object.defineProperty(this, identity2.SCALAR, { value: string.string });
-        Object.defineProperty(this, identity2.SEQ, { value: seq.seq });
+        Object.defineProperty(this, MAP, { value: map });
+        Object.defineProperty(this, SCALAR, { value: string });
+        Object.defineProperty(this, SEQ, { value: seq });
         this.sortMapEntries = typeof sortMapEntries === "function" ? sortMapEntries : sortMapEntries === true ? sortMapEntriesByKey : null;
       }
       clone() {
@@ -37739,112 +37647,114 @@ var require_Schema = __commonJS({
         return copy;
       }
     };
-    exports.Schema = Schema;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyDocument.js
-var require_stringifyDocument = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var stringify = require_stringify();
-    var stringifyComment = require_stringifyComment();
-    function stringifyDocument(doc, options2) {
-      const lines = [];
-      let hasDirectives = options2.directives === true;
-      if (options2.directives !== false && doc.directives) {
-        const dir = doc.directives.toString(doc);
-        if (dir) {
-          lines.push(dir);
-          hasDirectives = true;
-        } else if (doc.directives.docStart)
-          hasDirectives = true;
+// node_modules/yaml/browser/dist/stringify/stringifyDocument.js
+function stringifyDocument(doc, options2) {
+  const lines = [];
+  let hasDirectives = options2.directives === true;
+  if (options2.directives !== false && doc.directives) {
+    const dir = doc.directives.toString(doc);
+    if (dir) {
+      lines.push(dir);
+      hasDirectives = true;
+    } else if (doc.directives.docStart)
+      hasDirectives = true;
+  }
+  if (hasDirectives)
+    lines.push("---");
+  const ctx = createStringifyContext(doc, options2);
+  const { commentString } = ctx.options;
+  if (doc.commentBefore) {
+    if (lines.length !== 1)
+      lines.unshift("");
+    const cs = commentString(doc.commentBefore);
+    lines.unshift(indentComment(cs, ""));
+  }
+  let chompKeep = false;
+  let contentComment = null;
+  if (doc.contents) {
+    if (isNode(doc.contents)) {
+      if (doc.contents.spaceBefore && hasDirectives)
+        lines.push("");
+      if (doc.contents.commentBefore) {
+        const cs = commentString(doc.contents.commentBefore);
+        lines.push(indentComment(cs, ""));
       }
-      if (hasDirectives)
-        lines.push("---");
-      const ctx = stringify.createStringifyContext(doc, options2);
-      const { commentString } = ctx.options;
-      if (doc.commentBefore) {
-        if (lines.length !== 1)
-          lines.unshift("");
-        const cs = commentString(doc.commentBefore);
-        lines.unshift(stringifyComment.indentComment(cs, ""));
-      }
-      let chompKeep = false;
-      let contentComment = null;
-      if (doc.contents) {
-        if (identity2.isNode(doc.contents)) {
-          if (doc.contents.spaceBefore && hasDirectives)
-            lines.push("");
-          if (doc.contents.commentBefore) {
-            const cs = commentString(doc.contents.commentBefore);
-            lines.push(stringifyComment.indentComment(cs, ""));
-          }
-          ctx.forceBlockIndent = !!doc.comment;
-          contentComment = doc.contents.comment;
-        }
-        const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
-        let body = stringify.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
-        if (contentComment)
-          body += stringifyComment.lineComment(body, "", commentString(contentComment));
-        if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
-          lines[lines.length - 1] = `--- ${body}`;
-        } else
-          lines.push(body);
-      } else {
-        lines.push(stringify.stringify(doc.contents, ctx));
-      }
-      if (doc.directives?.docEnd) {
-        if (doc.comment) {
-          const cs = commentString(doc.comment);
-          if (cs.includes("\n")) {
-            lines.push("...");
-            lines.push(stringifyComment.indentComment(cs, ""));
-          } else {
-            lines.push(`... ${cs}`);
-          }
-        } else {
-          lines.push("...");
-        }
-      } else {
-        let dc = doc.comment;
-        if (dc && chompKeep)
-          dc = dc.replace(/^\n+/, "");
-        if (dc) {
-          if ((!chompKeep || contentComment) && lines[lines.length - 1] !== "")
-            lines.push("");
-          lines.push(stringifyComment.indentComment(commentString(dc), ""));
-        }
-      }
-      return lines.join("\n") + "\n";
+      ctx.forceBlockIndent = !!doc.comment;
+      contentComment = doc.contents.comment;
     }
-    exports.stringifyDocument = stringifyDocument;
+    const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
+    let body = stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+    if (contentComment)
+      body += lineComment(body, "", commentString(contentComment));
+    if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
+      lines[lines.length - 1] = `--- ${body}`;
+    } else
+      lines.push(body);
+  } else {
+    lines.push(stringify(doc.contents, ctx));
+  }
+  if (doc.directives?.docEnd) {
+    if (doc.comment) {
+      const cs = commentString(doc.comment);
+      if (cs.includes("\n")) {
+        lines.push("...");
+        lines.push(indentComment(cs, ""));
+      } else {
+        lines.push(`... ${cs}`);
+      }
+    } else {
+      lines.push("...");
+    }
+  } else {
+    let dc = doc.comment;
+    if (dc && chompKeep)
+      dc = dc.replace(/^\n+/, "");
+    if (dc) {
+      if ((!chompKeep || contentComment) && lines[lines.length - 1] !== "")
+        lines.push("");
+      lines.push(indentComment(commentString(dc), ""));
+    }
+  }
+  return lines.join("\n") + "\n";
+}
+var init_stringifyDocument = __esm({
+  "node_modules/yaml/browser/dist/stringify/stringifyDocument.js"() {
+    init_identity();
+    init_stringify();
+    init_stringifyComment();
   }
 });
 
-// node_modules/yaml/dist/doc/Document.js
-var require_Document = __commonJS({
-  "node_modules/yaml/dist/doc/Document.js"(exports) {
-    "use strict";
-    var Alias = require_Alias();
-    var Collection = require_Collection();
-    var identity2 = require_identity();
-    var Pair3 = require_Pair();
-    var toJS = require_toJS();
-    var Schema = require_Schema();
-    var stringifyDocument = require_stringifyDocument();
-    var anchors = require_anchors();
-    var applyReviver = require_applyReviver();
-    var createNode = require_createNode();
-    var directives = require_directives();
-    var Document5 = class _Document {
+// node_modules/yaml/browser/dist/doc/Document.js
+function assertCollection(contents) {
+  if (isCollection(contents))
+    return true;
+  throw new Error("Expected a YAML collection as document contents");
+}
+var Document;
+var init_Document = __esm({
+  "node_modules/yaml/browser/dist/doc/Document.js"() {
+    init_Alias();
+    init_Collection();
+    init_identity();
+    init_Pair();
+    init_toJS();
+    init_Schema();
+    init_stringifyDocument();
+    init_anchors();
+    init_applyReviver();
+    init_createNode();
+    init_directives();
+    Document = class _Document {
       constructor(value, replacer, options2) {
         this.commentBefore = null;
         this.comment = null;
         this.errors = [];
         this.warnings = [];
-        Object.defineProperty(this, identity2.NODE_TYPE, { value: identity2.DOC });
+        Object.defineProperty(this, NODE_TYPE, { value: DOC });
         let _replacer = null;
         if (typeof replacer === "function" || Array.isArray(replacer)) {
           _replacer = replacer;
@@ -37869,7 +37779,7 @@ var require_Document = __commonJS({
           if (this.directives.yaml.explicit)
             version = this.directives.yaml.version;
         } else
-          this.directives = new directives.Directives({ version });
+          this.directives = new Directives({ version });
         this.setSchema(version, options2);
         this.contents = value === void 0 ? null : this.createNode(value, _replacer, options2);
       }
@@ -37880,7 +37790,7 @@ var require_Document = __commonJS({
        */
       clone() {
         const copy = Object.create(_Document.prototype, {
-          [identity2.NODE_TYPE]: { value: identity2.DOC }
+          [NODE_TYPE]: { value: DOC }
         });
         copy.commentBefore = this.commentBefore;
         copy.comment = this.comment;
@@ -37890,7 +37800,7 @@ var require_Document = __commonJS({
         if (this.directives)
           copy.directives = this.directives.clone();
         copy.schema = this.schema.clone();
-        copy.contents = identity2.isNode(this.contents) ? this.contents.clone(copy.schema) : this.contents;
+        copy.contents = isNode(this.contents) ? this.contents.clone(copy.schema) : this.contents;
         if (this.range)
           copy.range = this.range.slice();
         return copy;
@@ -37916,11 +37826,11 @@ var require_Document = __commonJS({
        */
       createAlias(node, name) {
         if (!node.anchor) {
-          const prev = anchors.anchorNames(this);
+          const prev = anchorNames(this);
           node.anchor = // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
-          !name || prev.has(name) ? anchors.findNewAnchor(name || "a", prev) : name;
+          !name || prev.has(name) ? findNewAnchor(name || "a", prev) : name;
         }
-        return new Alias.Alias(node.anchor);
+        return new Alias(node.anchor);
       }
       createNode(value, replacer, options2) {
         let _replacer = void 0;
@@ -37938,7 +37848,7 @@ var require_Document = __commonJS({
           replacer = void 0;
         }
         const { aliasDuplicateObjects, anchorPrefix, flow: flow2, keepUndefined, onTagObj, tag } = options2 ?? {};
-        const { onAnchor, setAnchors, sourceObjects } = anchors.createNodeAnchors(
+        const { onAnchor, setAnchors, sourceObjects } = createNodeAnchors(
           this,
           // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
           anchorPrefix || "a"
@@ -37952,8 +37862,8 @@ var require_Document = __commonJS({
           schema: this.schema,
           sourceObjects
         };
-        const node = createNode.createNode(value, tag, ctx);
-        if (flow2 && identity2.isCollection(node))
+        const node = createNode(value, tag, ctx);
+        if (flow2 && isCollection(node))
           node.flow = true;
         setAnchors();
         return node;
@@ -37965,7 +37875,7 @@ var require_Document = __commonJS({
       createPair(key2, value, options2 = {}) {
         const k = this.createNode(key2, null, options2);
         const v = this.createNode(value, null, options2);
-        return new Pair3.Pair(k, v);
+        return new Pair(k, v);
       }
       /**
        * Removes a value from the document.
@@ -37979,7 +37889,7 @@ var require_Document = __commonJS({
        * @returns `true` if the item was found and removed.
        */
       deleteIn(path6) {
-        if (Collection.isEmptyPath(path6)) {
+        if (isEmptyPath(path6)) {
           if (this.contents == null)
             return false;
           this.contents = null;
@@ -37993,7 +37903,7 @@ var require_Document = __commonJS({
        * `true` (collections are always returned intact).
        */
       get(key2, keepScalar) {
-        return identity2.isCollection(this.contents) ? this.contents.get(key2, keepScalar) : void 0;
+        return isCollection(this.contents) ? this.contents.get(key2, keepScalar) : void 0;
       }
       /**
        * Returns item at `path`, or `undefined` if not found. By default unwraps
@@ -38001,23 +37911,23 @@ var require_Document = __commonJS({
        * `true` (collections are always returned intact).
        */
       getIn(path6, keepScalar) {
-        if (Collection.isEmptyPath(path6))
-          return !keepScalar && identity2.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity2.isCollection(this.contents) ? this.contents.getIn(path6, keepScalar) : void 0;
+        if (isEmptyPath(path6))
+          return !keepScalar && isScalar(this.contents) ? this.contents.value : this.contents;
+        return isCollection(this.contents) ? this.contents.getIn(path6, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
        */
       has(key2) {
-        return identity2.isCollection(this.contents) ? this.contents.has(key2) : false;
+        return isCollection(this.contents) ? this.contents.has(key2) : false;
       }
       /**
        * Checks if the document includes a value at `path`.
        */
       hasIn(path6) {
-        if (Collection.isEmptyPath(path6))
+        if (isEmptyPath(path6))
           return this.contents !== void 0;
-        return identity2.isCollection(this.contents) ? this.contents.hasIn(path6) : false;
+        return isCollection(this.contents) ? this.contents.hasIn(path6) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -38025,7 +37935,7 @@ var require_Document = __commonJS({
        */
       set(key2, value) {
         if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, [key2], value);
+          this.contents = collectionFromPath(this.schema, [key2], value);
         } else if (assertCollection(this.contents)) {
           this.contents.set(key2, value);
         }
@@ -38035,10 +37945,10 @@ var require_Document = __commonJS({
        * boolean to add/remove the item from the set.
        */
       setIn(path6, value) {
-        if (Collection.isEmptyPath(path6)) {
+        if (isEmptyPath(path6)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path6), value);
+          this.contents = collectionFromPath(this.schema, Array.from(path6), value);
         } else if (assertCollection(this.contents)) {
           this.contents.setIn(path6, value);
         }
@@ -38059,7 +37969,7 @@ var require_Document = __commonJS({
             if (this.directives)
               this.directives.yaml.version = "1.1";
             else
-              this.directives = new directives.Directives({ version: "1.1" });
+              this.directives = new Directives({ version: "1.1" });
             opt = { resolveKnownTags: false, schema: "yaml-1.1" };
             break;
           case "1.2":
@@ -38067,7 +37977,7 @@ var require_Document = __commonJS({
             if (this.directives)
               this.directives.yaml.version = version;
             else
-              this.directives = new directives.Directives({ version });
+              this.directives = new Directives({ version });
             opt = { resolveKnownTags: true, schema: "core" };
             break;
           case null:
@@ -38083,7 +37993,7 @@ var require_Document = __commonJS({
         if (options2.schema instanceof Object)
           this.schema = options2.schema;
         else if (opt)
-          this.schema = new Schema.Schema(Object.assign(opt, options2));
+          this.schema = new Schema(Object.assign(opt, options2));
         else
           throw new Error(`With a null YAML version, the { schema: Schema } option is required`);
       }
@@ -38097,11 +38007,11 @@ var require_Document = __commonJS({
           mapKeyWarned: false,
           maxAliasCount: typeof maxAliasCount === "number" ? maxAliasCount : 100
         };
-        const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
+        const res = toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
           for (const { count: count2, res: res2 } of ctx.anchors.values())
             onAnchor(res2, count2);
-        return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
+        return typeof reviver === "function" ? applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
        * A JSON representation of the document `contents`.
@@ -38120,23 +38030,17 @@ var require_Document = __commonJS({
           const s = JSON.stringify(options2.indent);
           throw new Error(`"indent" option must be a positive integer, not ${s}`);
         }
-        return stringifyDocument.stringifyDocument(this, options2);
+        return stringifyDocument(this, options2);
       }
     };
-    function assertCollection(contents) {
-      if (identity2.isCollection(contents))
-        return true;
-      throw new Error("Expected a YAML collection as document contents");
-    }
-    exports.Document = Document5;
   }
 });
 
-// node_modules/yaml/dist/errors.js
-var require_errors3 = __commonJS({
-  "node_modules/yaml/dist/errors.js"(exports) {
-    "use strict";
-    var YAMLError = class extends Error {
+// node_modules/yaml/browser/dist/errors.js
+var YAMLError, YAMLParseError, YAMLWarning, prettifyError;
+var init_errors3 = __esm({
+  "node_modules/yaml/browser/dist/errors.js"() {
+    YAMLError = class extends Error {
       constructor(name, pos, code, message2) {
         super();
         this.name = name;
@@ -38145,17 +38049,17 @@ var require_errors3 = __commonJS({
         this.pos = pos;
       }
     };
-    var YAMLParseError = class extends YAMLError {
+    YAMLParseError = class extends YAMLError {
       constructor(pos, code, message2) {
         super("YAMLParseError", pos, code, message2);
       }
     };
-    var YAMLWarning = class extends YAMLError {
+    YAMLWarning = class extends YAMLError {
       constructor(pos, code, message2) {
         super("YAMLWarning", pos, code, message2);
       }
     };
-    var prettifyError = (src, lc) => (error) => {
+    prettifyError = (src, lc) => (error) => {
       if (error.pos[0] === -1)
         return;
       error.linePos = error.pos.map((pos) => lc.linePos(pos));
@@ -38190,1040 +38094,1030 @@ ${pointer}
 `;
       }
     };
-    exports.YAMLError = YAMLError;
-    exports.YAMLParseError = YAMLParseError;
-    exports.YAMLWarning = YAMLWarning;
-    exports.prettifyError = prettifyError;
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-props.js
-var require_resolve_props = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
-    "use strict";
-    function resolveProps(tokens, { flow: flow2, indicator, next, offset, onError, parentIndent, startOnNewline }) {
-      let spaceBefore = false;
-      let atNewline = startOnNewline;
-      let hasSpace = startOnNewline;
-      let comment = "";
-      let commentSep = "";
-      let hasNewline = false;
-      let reqSpace = false;
-      let tab = null;
-      let anchor = null;
-      let tag = null;
-      let newlineAfterProp = null;
-      let comma = null;
-      let found = null;
-      let start2 = null;
-      for (const token2 of tokens) {
-        if (reqSpace) {
-          if (token2.type !== "space" && token2.type !== "newline" && token2.type !== "comma")
-            onError(token2.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
-          reqSpace = false;
-        }
-        if (tab) {
-          if (atNewline && token2.type !== "comment" && token2.type !== "newline") {
-            onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
-          }
-          tab = null;
-        }
-        switch (token2.type) {
-          case "space":
-            if (!flow2 && (indicator !== "doc-start" || next?.type !== "flow-collection") && token2.source.includes("	")) {
-              tab = token2;
-            }
-            hasSpace = true;
-            break;
-          case "comment": {
-            if (!hasSpace)
-              onError(token2, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
-            const cb = token2.source.substring(1) || " ";
-            if (!comment)
-              comment = cb;
-            else
-              comment += commentSep + cb;
-            commentSep = "";
-            atNewline = false;
-            break;
-          }
-          case "newline":
-            if (atNewline) {
-              if (comment)
-                comment += token2.source;
-              else if (!found || indicator !== "seq-item-ind")
-                spaceBefore = true;
-            } else
-              commentSep += token2.source;
-            atNewline = true;
-            hasNewline = true;
-            if (anchor || tag)
-              newlineAfterProp = token2;
-            hasSpace = true;
-            break;
-          case "anchor":
-            if (anchor)
-              onError(token2, "MULTIPLE_ANCHORS", "A node can have at most one anchor");
-            if (token2.source.endsWith(":"))
-              onError(token2.offset + token2.source.length - 1, "BAD_ALIAS", "Anchor ending in : is ambiguous", true);
-            anchor = token2;
-            start2 ?? (start2 = token2.offset);
-            atNewline = false;
-            hasSpace = false;
-            reqSpace = true;
-            break;
-          case "tag": {
-            if (tag)
-              onError(token2, "MULTIPLE_TAGS", "A node can have at most one tag");
-            tag = token2;
-            start2 ?? (start2 = token2.offset);
-            atNewline = false;
-            hasSpace = false;
-            reqSpace = true;
-            break;
-          }
-          case indicator:
-            if (anchor || tag)
-              onError(token2, "BAD_PROP_ORDER", `Anchors and tags must be after the ${token2.source} indicator`);
-            if (found)
-              onError(token2, "UNEXPECTED_TOKEN", `Unexpected ${token2.source} in ${flow2 ?? "collection"}`);
-            found = token2;
-            atNewline = indicator === "seq-item-ind" || indicator === "explicit-key-ind";
-            hasSpace = false;
-            break;
-          case "comma":
-            if (flow2) {
-              if (comma)
-                onError(token2, "UNEXPECTED_TOKEN", `Unexpected , in ${flow2}`);
-              comma = token2;
-              atNewline = false;
-              hasSpace = false;
-              break;
-            }
-          // else fallthrough
-          default:
-            onError(token2, "UNEXPECTED_TOKEN", `Unexpected ${token2.type} token`);
-            atNewline = false;
-            hasSpace = false;
-        }
-      }
-      const last = tokens[tokens.length - 1];
-      const end = last ? last.offset + last.source.length : offset;
-      if (reqSpace && next && next.type !== "space" && next.type !== "newline" && next.type !== "comma" && (next.type !== "scalar" || next.source !== "")) {
-        onError(next.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
-      }
-      if (tab && (atNewline && tab.indent <= parentIndent || next?.type === "block-map" || next?.type === "block-seq"))
-        onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
-      return {
-        comma,
-        found,
-        spaceBefore,
-        comment,
-        hasNewline,
-        anchor,
-        tag,
-        newlineAfterProp,
-        end,
-        start: start2 ?? end
-      };
+// node_modules/yaml/browser/dist/compose/resolve-props.js
+function resolveProps(tokens, { flow: flow2, indicator, next, offset, onError, parentIndent, startOnNewline }) {
+  let spaceBefore = false;
+  let atNewline = startOnNewline;
+  let hasSpace = startOnNewline;
+  let comment = "";
+  let commentSep = "";
+  let hasNewline = false;
+  let reqSpace = false;
+  let tab = null;
+  let anchor = null;
+  let tag = null;
+  let newlineAfterProp = null;
+  let comma = null;
+  let found = null;
+  let start2 = null;
+  for (const token2 of tokens) {
+    if (reqSpace) {
+      if (token2.type !== "space" && token2.type !== "newline" && token2.type !== "comma")
+        onError(token2.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
+      reqSpace = false;
     }
-    exports.resolveProps = resolveProps;
+    if (tab) {
+      if (atNewline && token2.type !== "comment" && token2.type !== "newline") {
+        onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
+      }
+      tab = null;
+    }
+    switch (token2.type) {
+      case "space":
+        if (!flow2 && (indicator !== "doc-start" || next?.type !== "flow-collection") && token2.source.includes("	")) {
+          tab = token2;
+        }
+        hasSpace = true;
+        break;
+      case "comment": {
+        if (!hasSpace)
+          onError(token2, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
+        const cb = token2.source.substring(1) || " ";
+        if (!comment)
+          comment = cb;
+        else
+          comment += commentSep + cb;
+        commentSep = "";
+        atNewline = false;
+        break;
+      }
+      case "newline":
+        if (atNewline) {
+          if (comment)
+            comment += token2.source;
+          else if (!found || indicator !== "seq-item-ind")
+            spaceBefore = true;
+        } else
+          commentSep += token2.source;
+        atNewline = true;
+        hasNewline = true;
+        if (anchor || tag)
+          newlineAfterProp = token2;
+        hasSpace = true;
+        break;
+      case "anchor":
+        if (anchor)
+          onError(token2, "MULTIPLE_ANCHORS", "A node can have at most one anchor");
+        if (token2.source.endsWith(":"))
+          onError(token2.offset + token2.source.length - 1, "BAD_ALIAS", "Anchor ending in : is ambiguous", true);
+        anchor = token2;
+        start2 ?? (start2 = token2.offset);
+        atNewline = false;
+        hasSpace = false;
+        reqSpace = true;
+        break;
+      case "tag": {
+        if (tag)
+          onError(token2, "MULTIPLE_TAGS", "A node can have at most one tag");
+        tag = token2;
+        start2 ?? (start2 = token2.offset);
+        atNewline = false;
+        hasSpace = false;
+        reqSpace = true;
+        break;
+      }
+      case indicator:
+        if (anchor || tag)
+          onError(token2, "BAD_PROP_ORDER", `Anchors and tags must be after the ${token2.source} indicator`);
+        if (found)
+          onError(token2, "UNEXPECTED_TOKEN", `Unexpected ${token2.source} in ${flow2 ?? "collection"}`);
+        found = token2;
+        atNewline = indicator === "seq-item-ind" || indicator === "explicit-key-ind";
+        hasSpace = false;
+        break;
+      case "comma":
+        if (flow2) {
+          if (comma)
+            onError(token2, "UNEXPECTED_TOKEN", `Unexpected , in ${flow2}`);
+          comma = token2;
+          atNewline = false;
+          hasSpace = false;
+          break;
+        }
+      // else fallthrough
+      default:
+        onError(token2, "UNEXPECTED_TOKEN", `Unexpected ${token2.type} token`);
+        atNewline = false;
+        hasSpace = false;
+    }
+  }
+  const last = tokens[tokens.length - 1];
+  const end = last ? last.offset + last.source.length : offset;
+  if (reqSpace && next && next.type !== "space" && next.type !== "newline" && next.type !== "comma" && (next.type !== "scalar" || next.source !== "")) {
+    onError(next.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
+  }
+  if (tab && (atNewline && tab.indent <= parentIndent || next?.type === "block-map" || next?.type === "block-seq"))
+    onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
+  return {
+    comma,
+    found,
+    spaceBefore,
+    comment,
+    hasNewline,
+    anchor,
+    tag,
+    newlineAfterProp,
+    end,
+    start: start2 ?? end
+  };
+}
+var init_resolve_props = __esm({
+  "node_modules/yaml/browser/dist/compose/resolve-props.js"() {
   }
 });
 
-// node_modules/yaml/dist/compose/util-contains-newline.js
-var require_util_contains_newline = __commonJS({
-  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
-    "use strict";
-    function containsNewline(key2) {
-      if (!key2)
-        return null;
-      switch (key2.type) {
-        case "alias":
-        case "scalar":
-        case "double-quoted-scalar":
-        case "single-quoted-scalar":
-          if (key2.source.includes("\n"))
+// node_modules/yaml/browser/dist/compose/util-contains-newline.js
+function containsNewline(key2) {
+  if (!key2)
+    return null;
+  switch (key2.type) {
+    case "alias":
+    case "scalar":
+    case "double-quoted-scalar":
+    case "single-quoted-scalar":
+      if (key2.source.includes("\n"))
+        return true;
+      if (key2.end) {
+        for (const st of key2.end)
+          if (st.type === "newline")
             return true;
-          if (key2.end) {
-            for (const st of key2.end)
-              if (st.type === "newline")
-                return true;
-          }
-          return false;
-        case "flow-collection":
-          for (const it of key2.items) {
-            for (const st of it.start)
-              if (st.type === "newline")
-                return true;
-            if (it.sep) {
-              for (const st of it.sep)
-                if (st.type === "newline")
-                  return true;
-            }
-            if (containsNewline(it.key) || containsNewline(it.value))
+      }
+      return false;
+    case "flow-collection":
+      for (const it of key2.items) {
+        for (const st of it.start)
+          if (st.type === "newline")
+            return true;
+        if (it.sep) {
+          for (const st of it.sep)
+            if (st.type === "newline")
               return true;
-          }
-          return false;
-        default:
+        }
+        if (containsNewline(it.key) || containsNewline(it.value))
           return true;
       }
-    }
-    exports.containsNewline = containsNewline;
+      return false;
+    default:
+      return true;
+  }
+}
+var init_util_contains_newline = __esm({
+  "node_modules/yaml/browser/dist/compose/util-contains-newline.js"() {
   }
 });
 
-// node_modules/yaml/dist/compose/util-flow-indent-check.js
-var require_util_flow_indent_check = __commonJS({
-  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
-    "use strict";
-    var utilContainsNewline = require_util_contains_newline();
-    function flowIndentCheck(indent, fc, onError) {
-      if (fc?.type === "flow-collection") {
-        const end = fc.end[0];
-        if (end.indent === indent && (end.source === "]" || end.source === "}") && utilContainsNewline.containsNewline(fc)) {
-          const msg = "Flow end indicator should be more indented than parent";
-          onError(end, "BAD_INDENT", msg, true);
-        }
-      }
+// node_modules/yaml/browser/dist/compose/util-flow-indent-check.js
+function flowIndentCheck(indent, fc, onError) {
+  if (fc?.type === "flow-collection") {
+    const end = fc.end[0];
+    if (end.indent === indent && (end.source === "]" || end.source === "}") && containsNewline(fc)) {
+      const msg = "Flow end indicator should be more indented than parent";
+      onError(end, "BAD_INDENT", msg, true);
     }
-    exports.flowIndentCheck = flowIndentCheck;
+  }
+}
+var init_util_flow_indent_check = __esm({
+  "node_modules/yaml/browser/dist/compose/util-flow-indent-check.js"() {
+    init_util_contains_newline();
   }
 });
 
-// node_modules/yaml/dist/compose/util-map-includes.js
-var require_util_map_includes = __commonJS({
-  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    function mapIncludes(ctx, items, search) {
-      const { uniqueKeys } = ctx.options;
-      if (uniqueKeys === false)
-        return false;
-      const isEqual = typeof uniqueKeys === "function" ? uniqueKeys : (a, b) => a === b || identity2.isScalar(a) && identity2.isScalar(b) && a.value === b.value;
-      return items.some((pair) => isEqual(pair.key, search));
-    }
-    exports.mapIncludes = mapIncludes;
+// node_modules/yaml/browser/dist/compose/util-map-includes.js
+function mapIncludes(ctx, items, search) {
+  const { uniqueKeys } = ctx.options;
+  if (uniqueKeys === false)
+    return false;
+  const isEqual = typeof uniqueKeys === "function" ? uniqueKeys : (a, b) => a === b || isScalar(a) && isScalar(b) && a.value === b.value;
+  return items.some((pair) => isEqual(pair.key, search));
+}
+var init_util_map_includes = __esm({
+  "node_modules/yaml/browser/dist/compose/util-map-includes.js"() {
+    init_identity();
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-map.js
-var require_resolve_block_map = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
-    "use strict";
-    var Pair3 = require_Pair();
-    var YAMLMap = require_YAMLMap();
-    var resolveProps = require_resolve_props();
-    var utilContainsNewline = require_util_contains_newline();
-    var utilFlowIndentCheck = require_util_flow_indent_check();
-    var utilMapIncludes = require_util_map_includes();
-    var startColMsg = "All mapping items must start at the same column";
-    function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
-      const NodeClass = tag?.nodeClass ?? YAMLMap.YAMLMap;
-      const map = new NodeClass(ctx.schema);
-      if (ctx.atRoot)
-        ctx.atRoot = false;
-      let offset = bm.offset;
-      let commentEnd = null;
-      for (const collItem of bm.items) {
-        const { start: start2, key: key2, sep: sep3, value } = collItem;
-        const keyProps = resolveProps.resolveProps(start2, {
-          indicator: "explicit-key-ind",
-          next: key2 ?? sep3?.[0],
-          offset,
-          onError,
-          parentIndent: bm.indent,
-          startOnNewline: true
-        });
-        const implicitKey = !keyProps.found;
-        if (implicitKey) {
-          if (key2) {
-            if (key2.type === "block-seq")
-              onError(offset, "BLOCK_AS_IMPLICIT_KEY", "A block sequence may not be used as an implicit map key");
-            else if ("indent" in key2 && key2.indent !== bm.indent)
-              onError(offset, "BAD_INDENT", startColMsg);
-          }
-          if (!keyProps.anchor && !keyProps.tag && !sep3) {
-            commentEnd = keyProps.end;
-            if (keyProps.comment) {
-              if (map.comment)
-                map.comment += "\n" + keyProps.comment;
-              else
-                map.comment = keyProps.comment;
-            }
-            continue;
-          }
-          if (keyProps.newlineAfterProp || utilContainsNewline.containsNewline(key2)) {
-            onError(key2 ?? start2[start2.length - 1], "MULTILINE_IMPLICIT_KEY", "Implicit keys need to be on a single line");
-          }
-        } else if (keyProps.found?.indent !== bm.indent) {
+// node_modules/yaml/browser/dist/compose/resolve-block-map.js
+function resolveBlockMap({ composeNode: composeNode2, composeEmptyNode: composeEmptyNode2 }, ctx, bm, onError, tag) {
+  const NodeClass = tag?.nodeClass ?? YAMLMap;
+  const map2 = new NodeClass(ctx.schema);
+  if (ctx.atRoot)
+    ctx.atRoot = false;
+  let offset = bm.offset;
+  let commentEnd = null;
+  for (const collItem of bm.items) {
+    const { start: start2, key: key2, sep: sep3, value } = collItem;
+    const keyProps = resolveProps(start2, {
+      indicator: "explicit-key-ind",
+      next: key2 ?? sep3?.[0],
+      offset,
+      onError,
+      parentIndent: bm.indent,
+      startOnNewline: true
+    });
+    const implicitKey = !keyProps.found;
+    if (implicitKey) {
+      if (key2) {
+        if (key2.type === "block-seq")
+          onError(offset, "BLOCK_AS_IMPLICIT_KEY", "A block sequence may not be used as an implicit map key");
+        else if ("indent" in key2 && key2.indent !== bm.indent)
           onError(offset, "BAD_INDENT", startColMsg);
-        }
-        ctx.atKey = true;
-        const keyStart = keyProps.end;
-        const keyNode = key2 ? composeNode(ctx, key2, keyProps, onError) : composeEmptyNode(ctx, keyStart, start2, null, keyProps, onError);
-        if (ctx.schema.compat)
-          utilFlowIndentCheck.flowIndentCheck(bm.indent, key2, onError);
-        ctx.atKey = false;
-        if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
-          onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep3 ?? [], {
-          indicator: "map-value-ind",
-          next: value,
-          offset: keyNode.range[2],
-          onError,
-          parentIndent: bm.indent,
-          startOnNewline: !key2 || key2.type === "block-scalar"
-        });
-        offset = valueProps.end;
-        if (valueProps.found) {
-          if (implicitKey) {
-            if (value?.type === "block-map" && !valueProps.hasNewline)
-              onError(offset, "BLOCK_AS_IMPLICIT_KEY", "Nested mappings are not allowed in compact mappings");
-            if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
-              onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
-          }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep3, null, valueProps, onError);
-          if (ctx.schema.compat)
-            utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
-          offset = valueNode.range[2];
-          const pair = new Pair3.Pair(keyNode, valueNode);
-          if (ctx.options.keepSourceTokens)
-            pair.srcToken = collItem;
-          map.items.push(pair);
-        } else {
-          if (implicitKey)
-            onError(keyNode.range, "MISSING_CHAR", "Implicit map keys need to be followed by map values");
-          if (valueProps.comment) {
-            if (keyNode.comment)
-              keyNode.comment += "\n" + valueProps.comment;
-            else
-              keyNode.comment = valueProps.comment;
-          }
-          const pair = new Pair3.Pair(keyNode);
-          if (ctx.options.keepSourceTokens)
-            pair.srcToken = collItem;
-          map.items.push(pair);
-        }
       }
-      if (commentEnd && commentEnd < offset)
-        onError(commentEnd, "IMPOSSIBLE", "Map comment with trailing content");
-      map.range = [bm.offset, offset, commentEnd ?? offset];
-      return map;
+      if (!keyProps.anchor && !keyProps.tag && !sep3) {
+        commentEnd = keyProps.end;
+        if (keyProps.comment) {
+          if (map2.comment)
+            map2.comment += "\n" + keyProps.comment;
+          else
+            map2.comment = keyProps.comment;
+        }
+        continue;
+      }
+      if (keyProps.newlineAfterProp || containsNewline(key2)) {
+        onError(key2 ?? start2[start2.length - 1], "MULTILINE_IMPLICIT_KEY", "Implicit keys need to be on a single line");
+      }
+    } else if (keyProps.found?.indent !== bm.indent) {
+      onError(offset, "BAD_INDENT", startColMsg);
     }
-    exports.resolveBlockMap = resolveBlockMap;
+    ctx.atKey = true;
+    const keyStart = keyProps.end;
+    const keyNode = key2 ? composeNode2(ctx, key2, keyProps, onError) : composeEmptyNode2(ctx, keyStart, start2, null, keyProps, onError);
+    if (ctx.schema.compat)
+      flowIndentCheck(bm.indent, key2, onError);
+    ctx.atKey = false;
+    if (mapIncludes(ctx, map2.items, keyNode))
+      onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
+    const valueProps = resolveProps(sep3 ?? [], {
+      indicator: "map-value-ind",
+      next: value,
+      offset: keyNode.range[2],
+      onError,
+      parentIndent: bm.indent,
+      startOnNewline: !key2 || key2.type === "block-scalar"
+    });
+    offset = valueProps.end;
+    if (valueProps.found) {
+      if (implicitKey) {
+        if (value?.type === "block-map" && !valueProps.hasNewline)
+          onError(offset, "BLOCK_AS_IMPLICIT_KEY", "Nested mappings are not allowed in compact mappings");
+        if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
+          onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
+      }
+      const valueNode = value ? composeNode2(ctx, value, valueProps, onError) : composeEmptyNode2(ctx, offset, sep3, null, valueProps, onError);
+      if (ctx.schema.compat)
+        flowIndentCheck(bm.indent, value, onError);
+      offset = valueNode.range[2];
+      const pair = new Pair(keyNode, valueNode);
+      if (ctx.options.keepSourceTokens)
+        pair.srcToken = collItem;
+      map2.items.push(pair);
+    } else {
+      if (implicitKey)
+        onError(keyNode.range, "MISSING_CHAR", "Implicit map keys need to be followed by map values");
+      if (valueProps.comment) {
+        if (keyNode.comment)
+          keyNode.comment += "\n" + valueProps.comment;
+        else
+          keyNode.comment = valueProps.comment;
+      }
+      const pair = new Pair(keyNode);
+      if (ctx.options.keepSourceTokens)
+        pair.srcToken = collItem;
+      map2.items.push(pair);
+    }
+  }
+  if (commentEnd && commentEnd < offset)
+    onError(commentEnd, "IMPOSSIBLE", "Map comment with trailing content");
+  map2.range = [bm.offset, offset, commentEnd ?? offset];
+  return map2;
+}
+var startColMsg;
+var init_resolve_block_map = __esm({
+  "node_modules/yaml/browser/dist/compose/resolve-block-map.js"() {
+    init_Pair();
+    init_YAMLMap();
+    init_resolve_props();
+    init_util_contains_newline();
+    init_util_flow_indent_check();
+    init_util_map_includes();
+    startColMsg = "All mapping items must start at the same column";
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-seq.js
-var require_resolve_block_seq = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
-    "use strict";
-    var YAMLSeq = require_YAMLSeq();
-    var resolveProps = require_resolve_props();
-    var utilFlowIndentCheck = require_util_flow_indent_check();
-    function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag) {
-      const NodeClass = tag?.nodeClass ?? YAMLSeq.YAMLSeq;
-      const seq = new NodeClass(ctx.schema);
-      if (ctx.atRoot)
-        ctx.atRoot = false;
-      if (ctx.atKey)
-        ctx.atKey = false;
-      let offset = bs.offset;
-      let commentEnd = null;
-      for (const { start: start2, value } of bs.items) {
-        const props = resolveProps.resolveProps(start2, {
-          indicator: "seq-item-ind",
-          next: value,
-          offset,
-          onError,
-          parentIndent: bs.indent,
-          startOnNewline: true
-        });
-        if (!props.found) {
-          if (props.anchor || props.tag || value) {
-            if (value?.type === "block-seq")
-              onError(props.end, "BAD_INDENT", "All sequence items must start at the same column");
-            else
-              onError(offset, "MISSING_CHAR", "Sequence item without - indicator");
-          } else {
-            commentEnd = props.end;
-            if (props.comment)
-              seq.comment = props.comment;
-            continue;
-          }
-        }
-        const node = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start2, null, props, onError);
-        if (ctx.schema.compat)
-          utilFlowIndentCheck.flowIndentCheck(bs.indent, value, onError);
-        offset = node.range[2];
-        seq.items.push(node);
+// node_modules/yaml/browser/dist/compose/resolve-block-seq.js
+function resolveBlockSeq({ composeNode: composeNode2, composeEmptyNode: composeEmptyNode2 }, ctx, bs, onError, tag) {
+  const NodeClass = tag?.nodeClass ?? YAMLSeq;
+  const seq2 = new NodeClass(ctx.schema);
+  if (ctx.atRoot)
+    ctx.atRoot = false;
+  if (ctx.atKey)
+    ctx.atKey = false;
+  let offset = bs.offset;
+  let commentEnd = null;
+  for (const { start: start2, value } of bs.items) {
+    const props = resolveProps(start2, {
+      indicator: "seq-item-ind",
+      next: value,
+      offset,
+      onError,
+      parentIndent: bs.indent,
+      startOnNewline: true
+    });
+    if (!props.found) {
+      if (props.anchor || props.tag || value) {
+        if (value?.type === "block-seq")
+          onError(props.end, "BAD_INDENT", "All sequence items must start at the same column");
+        else
+          onError(offset, "MISSING_CHAR", "Sequence item without - indicator");
+      } else {
+        commentEnd = props.end;
+        if (props.comment)
+          seq2.comment = props.comment;
+        continue;
       }
-      seq.range = [bs.offset, offset, commentEnd ?? offset];
-      return seq;
     }
-    exports.resolveBlockSeq = resolveBlockSeq;
+    const node = value ? composeNode2(ctx, value, props, onError) : composeEmptyNode2(ctx, props.end, start2, null, props, onError);
+    if (ctx.schema.compat)
+      flowIndentCheck(bs.indent, value, onError);
+    offset = node.range[2];
+    seq2.items.push(node);
+  }
+  seq2.range = [bs.offset, offset, commentEnd ?? offset];
+  return seq2;
+}
+var init_resolve_block_seq = __esm({
+  "node_modules/yaml/browser/dist/compose/resolve-block-seq.js"() {
+    init_YAMLSeq();
+    init_resolve_props();
+    init_util_flow_indent_check();
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-end.js
-var require_resolve_end = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
-    "use strict";
-    function resolveEnd(end, offset, reqSpace, onError) {
-      let comment = "";
-      if (end) {
-        let hasSpace = false;
-        let sep3 = "";
-        for (const token2 of end) {
-          const { source, type } = token2;
-          switch (type) {
+// node_modules/yaml/browser/dist/compose/resolve-end.js
+function resolveEnd(end, offset, reqSpace, onError) {
+  let comment = "";
+  if (end) {
+    let hasSpace = false;
+    let sep3 = "";
+    for (const token2 of end) {
+      const { source, type } = token2;
+      switch (type) {
+        case "space":
+          hasSpace = true;
+          break;
+        case "comment": {
+          if (reqSpace && !hasSpace)
+            onError(token2, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
+          const cb = source.substring(1) || " ";
+          if (!comment)
+            comment = cb;
+          else
+            comment += sep3 + cb;
+          sep3 = "";
+          break;
+        }
+        case "newline":
+          if (comment)
+            sep3 += source;
+          hasSpace = true;
+          break;
+        default:
+          onError(token2, "UNEXPECTED_TOKEN", `Unexpected ${type} at node end`);
+      }
+      offset += source.length;
+    }
+  }
+  return { comment, offset };
+}
+var init_resolve_end = __esm({
+  "node_modules/yaml/browser/dist/compose/resolve-end.js"() {
+  }
+});
+
+// node_modules/yaml/browser/dist/compose/resolve-flow-collection.js
+function resolveFlowCollection({ composeNode: composeNode2, composeEmptyNode: composeEmptyNode2 }, ctx, fc, onError, tag) {
+  const isMap2 = fc.start.source === "{";
+  const fcName = isMap2 ? "flow map" : "flow sequence";
+  const NodeClass = tag?.nodeClass ?? (isMap2 ? YAMLMap : YAMLSeq);
+  const coll = new NodeClass(ctx.schema);
+  coll.flow = true;
+  const atRoot = ctx.atRoot;
+  if (atRoot)
+    ctx.atRoot = false;
+  if (ctx.atKey)
+    ctx.atKey = false;
+  let offset = fc.offset + fc.start.source.length;
+  for (let i = 0; i < fc.items.length; ++i) {
+    const collItem = fc.items[i];
+    const { start: start2, key: key2, sep: sep3, value } = collItem;
+    const props = resolveProps(start2, {
+      flow: fcName,
+      indicator: "explicit-key-ind",
+      next: key2 ?? sep3?.[0],
+      offset,
+      onError,
+      parentIndent: fc.indent,
+      startOnNewline: false
+    });
+    if (!props.found) {
+      if (!props.anchor && !props.tag && !sep3 && !value) {
+        if (i === 0 && props.comma)
+          onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
+        else if (i < fc.items.length - 1)
+          onError(props.start, "UNEXPECTED_TOKEN", `Unexpected empty item in ${fcName}`);
+        if (props.comment) {
+          if (coll.comment)
+            coll.comment += "\n" + props.comment;
+          else
+            coll.comment = props.comment;
+        }
+        offset = props.end;
+        continue;
+      }
+      if (!isMap2 && ctx.options.strict && containsNewline(key2))
+        onError(
+          key2,
+          // checked by containsNewline()
+          "MULTILINE_IMPLICIT_KEY",
+          "Implicit keys of flow sequence pairs need to be on a single line"
+        );
+    }
+    if (i === 0) {
+      if (props.comma)
+        onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
+    } else {
+      if (!props.comma)
+        onError(props.start, "MISSING_CHAR", `Missing , between ${fcName} items`);
+      if (props.comment) {
+        let prevItemComment = "";
+        loop: for (const st of start2) {
+          switch (st.type) {
+            case "comma":
             case "space":
-              hasSpace = true;
               break;
-            case "comment": {
-              if (reqSpace && !hasSpace)
-                onError(token2, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
-              const cb = source.substring(1) || " ";
-              if (!comment)
-                comment = cb;
-              else
-                comment += sep3 + cb;
-              sep3 = "";
-              break;
-            }
-            case "newline":
-              if (comment)
-                sep3 += source;
-              hasSpace = true;
-              break;
+            case "comment":
+              prevItemComment = st.source.substring(1);
+              break loop;
             default:
-              onError(token2, "UNEXPECTED_TOKEN", `Unexpected ${type} at node end`);
+              break loop;
           }
-          offset += source.length;
+        }
+        if (prevItemComment) {
+          let prev = coll.items[coll.items.length - 1];
+          if (isPair(prev))
+            prev = prev.value ?? prev.key;
+          if (prev.comment)
+            prev.comment += "\n" + prevItemComment;
+          else
+            prev.comment = prevItemComment;
+          props.comment = props.comment.substring(prevItemComment.length + 1);
         }
       }
-      return { comment, offset };
     }
-    exports.resolveEnd = resolveEnd;
-  }
-});
-
-// node_modules/yaml/dist/compose/resolve-flow-collection.js
-var require_resolve_flow_collection = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var Pair3 = require_Pair();
-    var YAMLMap = require_YAMLMap();
-    var YAMLSeq = require_YAMLSeq();
-    var resolveEnd = require_resolve_end();
-    var resolveProps = require_resolve_props();
-    var utilContainsNewline = require_util_contains_newline();
-    var utilMapIncludes = require_util_map_includes();
-    var blockMsg = "Block collections are not allowed within flow collections";
-    var isBlock = (token2) => token2 && (token2.type === "block-map" || token2.type === "block-seq");
-    function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap4 = fc.start.source === "{";
-      const fcName = isMap4 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap4 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
-      const coll = new NodeClass(ctx.schema);
-      coll.flow = true;
-      const atRoot = ctx.atRoot;
-      if (atRoot)
-        ctx.atRoot = false;
-      if (ctx.atKey)
-        ctx.atKey = false;
-      let offset = fc.offset + fc.start.source.length;
-      for (let i = 0; i < fc.items.length; ++i) {
-        const collItem = fc.items[i];
-        const { start: start2, key: key2, sep: sep3, value } = collItem;
-        const props = resolveProps.resolveProps(start2, {
-          flow: fcName,
-          indicator: "explicit-key-ind",
-          next: key2 ?? sep3?.[0],
-          offset,
-          onError,
-          parentIndent: fc.indent,
-          startOnNewline: false
-        });
-        if (!props.found) {
-          if (!props.anchor && !props.tag && !sep3 && !value) {
-            if (i === 0 && props.comma)
-              onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
-            else if (i < fc.items.length - 1)
-              onError(props.start, "UNEXPECTED_TOKEN", `Unexpected empty item in ${fcName}`);
-            if (props.comment) {
-              if (coll.comment)
-                coll.comment += "\n" + props.comment;
-              else
-                coll.comment = props.comment;
-            }
-            offset = props.end;
-            continue;
-          }
-          if (!isMap4 && ctx.options.strict && utilContainsNewline.containsNewline(key2))
-            onError(
-              key2,
-              // checked by containsNewline()
-              "MULTILINE_IMPLICIT_KEY",
-              "Implicit keys of flow sequence pairs need to be on a single line"
-            );
-        }
-        if (i === 0) {
-          if (props.comma)
-            onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
-        } else {
-          if (!props.comma)
-            onError(props.start, "MISSING_CHAR", `Missing , between ${fcName} items`);
-          if (props.comment) {
-            let prevItemComment = "";
-            loop: for (const st of start2) {
-              switch (st.type) {
-                case "comma":
-                case "space":
-                  break;
-                case "comment":
-                  prevItemComment = st.source.substring(1);
-                  break loop;
-                default:
-                  break loop;
+    if (!isMap2 && !sep3 && !props.found) {
+      const valueNode = value ? composeNode2(ctx, value, props, onError) : composeEmptyNode2(ctx, props.end, sep3, null, props, onError);
+      coll.items.push(valueNode);
+      offset = valueNode.range[2];
+      if (isBlock(value))
+        onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
+    } else {
+      ctx.atKey = true;
+      const keyStart = props.end;
+      const keyNode = key2 ? composeNode2(ctx, key2, props, onError) : composeEmptyNode2(ctx, keyStart, start2, null, props, onError);
+      if (isBlock(key2))
+        onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
+      ctx.atKey = false;
+      const valueProps = resolveProps(sep3 ?? [], {
+        flow: fcName,
+        indicator: "map-value-ind",
+        next: value,
+        offset: keyNode.range[2],
+        onError,
+        parentIndent: fc.indent,
+        startOnNewline: false
+      });
+      if (valueProps.found) {
+        if (!isMap2 && !props.found && ctx.options.strict) {
+          if (sep3)
+            for (const st of sep3) {
+              if (st === valueProps.found)
+                break;
+              if (st.type === "newline") {
+                onError(st, "MULTILINE_IMPLICIT_KEY", "Implicit keys of flow sequence pairs need to be on a single line");
+                break;
               }
             }
-            if (prevItemComment) {
-              let prev = coll.items[coll.items.length - 1];
-              if (identity2.isPair(prev))
-                prev = prev.value ?? prev.key;
-              if (prev.comment)
-                prev.comment += "\n" + prevItemComment;
-              else
-                prev.comment = prevItemComment;
-              props.comment = props.comment.substring(prevItemComment.length + 1);
-            }
-          }
+          if (props.start < valueProps.found.offset - 1024)
+            onError(valueProps.found, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit flow sequence key");
         }
-        if (!isMap4 && !sep3 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep3, null, props, onError);
-          coll.items.push(valueNode);
-          offset = valueNode.range[2];
-          if (isBlock(value))
-            onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
-        } else {
-          ctx.atKey = true;
-          const keyStart = props.end;
-          const keyNode = key2 ? composeNode(ctx, key2, props, onError) : composeEmptyNode(ctx, keyStart, start2, null, props, onError);
-          if (isBlock(key2))
-            onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
-          ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep3 ?? [], {
-            flow: fcName,
-            indicator: "map-value-ind",
-            next: value,
-            offset: keyNode.range[2],
-            onError,
-            parentIndent: fc.indent,
-            startOnNewline: false
-          });
-          if (valueProps.found) {
-            if (!isMap4 && !props.found && ctx.options.strict) {
-              if (sep3)
-                for (const st of sep3) {
-                  if (st === valueProps.found)
-                    break;
-                  if (st.type === "newline") {
-                    onError(st, "MULTILINE_IMPLICIT_KEY", "Implicit keys of flow sequence pairs need to be on a single line");
-                    break;
-                  }
-                }
-              if (props.start < valueProps.found.offset - 1024)
-                onError(valueProps.found, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit flow sequence key");
-            }
-          } else if (value) {
-            if ("source" in value && value.source?.[0] === ":")
-              onError(value, "MISSING_CHAR", `Missing space after : in ${fcName}`);
-            else
-              onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
-          }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep3, null, valueProps, onError) : null;
-          if (valueNode) {
-            if (isBlock(value))
-              onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
-          } else if (valueProps.comment) {
-            if (keyNode.comment)
-              keyNode.comment += "\n" + valueProps.comment;
-            else
-              keyNode.comment = valueProps.comment;
-          }
-          const pair = new Pair3.Pair(keyNode, valueNode);
-          if (ctx.options.keepSourceTokens)
-            pair.srcToken = collItem;
-          if (isMap4) {
-            const map = coll;
-            if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
-              onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-            map.items.push(pair);
-          } else {
-            const map = new YAMLMap.YAMLMap(ctx.schema);
-            map.flow = true;
-            map.items.push(pair);
-            const endRange = (valueNode ?? keyNode).range;
-            map.range = [keyNode.range[0], endRange[1], endRange[2]];
-            coll.items.push(map);
-          }
-          offset = valueNode ? valueNode.range[2] : valueProps.end;
-        }
-      }
-      const expectedEnd = isMap4 ? "}" : "]";
-      const [ce, ...ee] = fc.end;
-      let cePos = offset;
-      if (ce?.source === expectedEnd)
-        cePos = ce.offset + ce.source.length;
-      else {
-        const name = fcName[0].toUpperCase() + fcName.substring(1);
-        const msg = atRoot ? `${name} must end with a ${expectedEnd}` : `${name} in block collection must be sufficiently indented and end with a ${expectedEnd}`;
-        onError(offset, atRoot ? "MISSING_CHAR" : "BAD_INDENT", msg);
-        if (ce && ce.source.length !== 1)
-          ee.unshift(ce);
-      }
-      if (ee.length > 0) {
-        const end = resolveEnd.resolveEnd(ee, cePos, ctx.options.strict, onError);
-        if (end.comment) {
-          if (coll.comment)
-            coll.comment += "\n" + end.comment;
-          else
-            coll.comment = end.comment;
-        }
-        coll.range = [fc.offset, cePos, end.offset];
-      } else {
-        coll.range = [fc.offset, cePos, cePos];
-      }
-      return coll;
-    }
-    exports.resolveFlowCollection = resolveFlowCollection;
-  }
-});
-
-// node_modules/yaml/dist/compose/compose-collection.js
-var require_compose_collection = __commonJS({
-  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var Scalar2 = require_Scalar();
-    var YAMLMap = require_YAMLMap();
-    var YAMLSeq = require_YAMLSeq();
-    var resolveBlockMap = require_resolve_block_map();
-    var resolveBlockSeq = require_resolve_block_seq();
-    var resolveFlowCollection = require_resolve_flow_collection();
-    function resolveCollection(CN, ctx, token2, onError, tagName, tag) {
-      const coll = token2.type === "block-map" ? resolveBlockMap.resolveBlockMap(CN, ctx, token2, onError, tag) : token2.type === "block-seq" ? resolveBlockSeq.resolveBlockSeq(CN, ctx, token2, onError, tag) : resolveFlowCollection.resolveFlowCollection(CN, ctx, token2, onError, tag);
-      const Coll = coll.constructor;
-      if (tagName === "!" || tagName === Coll.tagName) {
-        coll.tag = Coll.tagName;
-        return coll;
-      }
-      if (tagName)
-        coll.tag = tagName;
-      return coll;
-    }
-    function composeCollection(CN, ctx, token2, props, onError) {
-      const tagToken = props.tag;
-      const tagName = !tagToken ? null : ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg));
-      if (token2.type === "block-seq") {
-        const { anchor, newlineAfterProp: nl } = props;
-        const lastProp = anchor && tagToken ? anchor.offset > tagToken.offset ? anchor : tagToken : anchor ?? tagToken;
-        if (lastProp && (!nl || nl.offset < lastProp.offset)) {
-          const message2 = "Missing newline after block sequence props";
-          onError(lastProp, "MISSING_CHAR", message2);
-        }
-      }
-      const expType = token2.type === "block-map" ? "map" : token2.type === "block-seq" ? "seq" : token2.start.source === "{" ? "map" : "seq";
-      if (!tagToken || !tagName || tagName === "!" || tagName === YAMLMap.YAMLMap.tagName && expType === "map" || tagName === YAMLSeq.YAMLSeq.tagName && expType === "seq") {
-        return resolveCollection(CN, ctx, token2, onError, tagName);
-      }
-      let tag = ctx.schema.tags.find((t) => t.tag === tagName && t.collection === expType);
-      if (!tag) {
-        const kt = ctx.schema.knownTags[tagName];
-        if (kt?.collection === expType) {
-          ctx.schema.tags.push(Object.assign({}, kt, { default: false }));
-          tag = kt;
-        } else {
-          if (kt) {
-            onError(tagToken, "BAD_COLLECTION_TYPE", `${kt.tag} used for ${expType} collection, but expects ${kt.collection ?? "scalar"}`, true);
-          } else {
-            onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, true);
-          }
-          return resolveCollection(CN, ctx, token2, onError, tagName);
-        }
-      }
-      const coll = resolveCollection(CN, ctx, token2, onError, tagName, tag);
-      const res = tag.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
-      const node = identity2.isNode(res) ? res : new Scalar2.Scalar(res);
-      node.range = coll.range;
-      node.tag = tagName;
-      if (tag?.format)
-        node.format = tag.format;
-      return node;
-    }
-    exports.composeCollection = composeCollection;
-  }
-});
-
-// node_modules/yaml/dist/compose/resolve-block-scalar.js
-var require_resolve_block_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
-    "use strict";
-    var Scalar2 = require_Scalar();
-    function resolveBlockScalar(ctx, scalar, onError) {
-      const start2 = scalar.offset;
-      const header3 = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
-      if (!header3)
-        return { value: "", type: null, comment: "", range: [start2, start2, start2] };
-      const type = header3.mode === ">" ? Scalar2.Scalar.BLOCK_FOLDED : Scalar2.Scalar.BLOCK_LITERAL;
-      const lines = scalar.source ? splitLines(scalar.source) : [];
-      let chompStart = lines.length;
-      for (let i = lines.length - 1; i >= 0; --i) {
-        const content2 = lines[i][1];
-        if (content2 === "" || content2 === "\r")
-          chompStart = i;
+      } else if (value) {
+        if ("source" in value && value.source?.[0] === ":")
+          onError(value, "MISSING_CHAR", `Missing space after : in ${fcName}`);
         else
-          break;
+          onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
       }
-      if (chompStart === 0) {
-        const value2 = header3.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
-        let end2 = start2 + header3.length;
-        if (scalar.source)
-          end2 += scalar.source.length;
-        return { value: value2, type, comment: header3.comment, range: [start2, end2, end2] };
+      const valueNode = value ? composeNode2(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode2(ctx, valueProps.end, sep3, null, valueProps, onError) : null;
+      if (valueNode) {
+        if (isBlock(value))
+          onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
+      } else if (valueProps.comment) {
+        if (keyNode.comment)
+          keyNode.comment += "\n" + valueProps.comment;
+        else
+          keyNode.comment = valueProps.comment;
       }
-      let trimIndent = scalar.indent + header3.indent;
-      let offset = scalar.offset + header3.length;
-      let contentStart = 0;
-      for (let i = 0; i < chompStart; ++i) {
-        const [indent, content2] = lines[i];
-        if (content2 === "" || content2 === "\r") {
-          if (header3.indent === 0 && indent.length > trimIndent)
-            trimIndent = indent.length;
-        } else {
-          if (indent.length < trimIndent) {
-            const message2 = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator";
-            onError(offset + indent.length, "MISSING_CHAR", message2);
-          }
-          if (header3.indent === 0)
-            trimIndent = indent.length;
-          contentStart = i;
-          if (trimIndent === 0 && !ctx.atRoot) {
-            const message2 = "Block scalar values in collections must be indented";
-            onError(offset, "BAD_INDENT", message2);
-          }
-          break;
-        }
-        offset += indent.length + content2.length + 1;
+      const pair = new Pair(keyNode, valueNode);
+      if (ctx.options.keepSourceTokens)
+        pair.srcToken = collItem;
+      if (isMap2) {
+        const map2 = coll;
+        if (mapIncludes(ctx, map2.items, keyNode))
+          onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
+        map2.items.push(pair);
+      } else {
+        const map2 = new YAMLMap(ctx.schema);
+        map2.flow = true;
+        map2.items.push(pair);
+        const endRange = (valueNode ?? keyNode).range;
+        map2.range = [keyNode.range[0], endRange[1], endRange[2]];
+        coll.items.push(map2);
       }
-      for (let i = lines.length - 1; i >= chompStart; --i) {
-        if (lines[i][0].length > trimIndent)
-          chompStart = i + 1;
-      }
-      let value = "";
-      let sep3 = "";
-      let prevMoreIndented = false;
-      for (let i = 0; i < contentStart; ++i)
-        value += lines[i][0].slice(trimIndent) + "\n";
-      for (let i = contentStart; i < chompStart; ++i) {
-        let [indent, content2] = lines[i];
-        offset += indent.length + content2.length + 1;
-        const crlf = content2[content2.length - 1] === "\r";
-        if (crlf)
-          content2 = content2.slice(0, -1);
-        if (content2 && indent.length < trimIndent) {
-          const src = header3.indent ? "explicit indentation indicator" : "first line";
-          const message2 = `Block scalar lines must not be less indented than their ${src}`;
-          onError(offset - content2.length - (crlf ? 2 : 1), "BAD_INDENT", message2);
-          indent = "";
-        }
-        if (type === Scalar2.Scalar.BLOCK_LITERAL) {
-          value += sep3 + indent.slice(trimIndent) + content2;
-          sep3 = "\n";
-        } else if (indent.length > trimIndent || content2[0] === "	") {
-          if (sep3 === " ")
-            sep3 = "\n";
-          else if (!prevMoreIndented && sep3 === "\n")
-            sep3 = "\n\n";
-          value += sep3 + indent.slice(trimIndent) + content2;
-          sep3 = "\n";
-          prevMoreIndented = true;
-        } else if (content2 === "") {
-          if (sep3 === "\n")
-            value += "\n";
-          else
-            sep3 = "\n";
-        } else {
-          value += sep3 + content2;
-          sep3 = " ";
-          prevMoreIndented = false;
-        }
-      }
-      switch (header3.chomp) {
-        case "-":
-          break;
-        case "+":
-          for (let i = chompStart; i < lines.length; ++i)
-            value += "\n" + lines[i][0].slice(trimIndent);
-          if (value[value.length - 1] !== "\n")
-            value += "\n";
-          break;
-        default:
-          value += "\n";
-      }
-      const end = start2 + header3.length + scalar.source.length;
-      return { value, type, comment: header3.comment, range: [start2, end, end] };
+      offset = valueNode ? valueNode.range[2] : valueProps.end;
     }
-    function parseBlockScalarHeader({ offset, props }, strict, onError) {
-      if (props[0].type !== "block-scalar-header") {
-        onError(props[0], "IMPOSSIBLE", "Block scalar header not found");
-        return null;
-      }
-      const { source } = props[0];
-      const mode = source[0];
-      let indent = 0;
-      let chomp = "";
-      let error = -1;
-      for (let i = 1; i < source.length; ++i) {
-        const ch = source[i];
-        if (!chomp && (ch === "-" || ch === "+"))
-          chomp = ch;
-        else {
-          const n = Number(ch);
-          if (!indent && n)
-            indent = n;
-          else if (error === -1)
-            error = offset + i;
-        }
-      }
-      if (error !== -1)
-        onError(error, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
-      let hasSpace = false;
-      let comment = "";
-      let length = source.length;
-      for (let i = 1; i < props.length; ++i) {
-        const token2 = props[i];
-        switch (token2.type) {
-          case "space":
-            hasSpace = true;
-          // fallthrough
-          case "newline":
-            length += token2.source.length;
-            break;
-          case "comment":
-            if (strict && !hasSpace) {
-              const message2 = "Comments must be separated from other tokens by white space characters";
-              onError(token2, "MISSING_CHAR", message2);
-            }
-            length += token2.source.length;
-            comment = token2.source.substring(1);
-            break;
-          case "error":
-            onError(token2, "UNEXPECTED_TOKEN", token2.message);
-            length += token2.source.length;
-            break;
-          /* istanbul ignore next should not happen */
-          default: {
-            const message2 = `Unexpected token in block scalar header: ${token2.type}`;
-            onError(token2, "UNEXPECTED_TOKEN", message2);
-            const ts = token2.source;
-            if (ts && typeof ts === "string")
-              length += ts.length;
-          }
-        }
-      }
-      return { mode, indent, chomp, comment, length };
+  }
+  const expectedEnd = isMap2 ? "}" : "]";
+  const [ce, ...ee] = fc.end;
+  let cePos = offset;
+  if (ce?.source === expectedEnd)
+    cePos = ce.offset + ce.source.length;
+  else {
+    const name = fcName[0].toUpperCase() + fcName.substring(1);
+    const msg = atRoot ? `${name} must end with a ${expectedEnd}` : `${name} in block collection must be sufficiently indented and end with a ${expectedEnd}`;
+    onError(offset, atRoot ? "MISSING_CHAR" : "BAD_INDENT", msg);
+    if (ce && ce.source.length !== 1)
+      ee.unshift(ce);
+  }
+  if (ee.length > 0) {
+    const end = resolveEnd(ee, cePos, ctx.options.strict, onError);
+    if (end.comment) {
+      if (coll.comment)
+        coll.comment += "\n" + end.comment;
+      else
+        coll.comment = end.comment;
     }
-    function splitLines(source) {
-      const split = source.split(/\n( *)/);
-      const first = split[0];
-      const m = first.match(/^( *)/);
-      const line0 = m?.[1] ? [m[1], first.slice(m[1].length)] : ["", first];
-      const lines = [line0];
-      for (let i = 1; i < split.length; i += 2)
-        lines.push([split[i], split[i + 1]]);
-      return lines;
-    }
-    exports.resolveBlockScalar = resolveBlockScalar;
+    coll.range = [fc.offset, cePos, end.offset];
+  } else {
+    coll.range = [fc.offset, cePos, cePos];
+  }
+  return coll;
+}
+var blockMsg, isBlock;
+var init_resolve_flow_collection = __esm({
+  "node_modules/yaml/browser/dist/compose/resolve-flow-collection.js"() {
+    init_identity();
+    init_Pair();
+    init_YAMLMap();
+    init_YAMLSeq();
+    init_resolve_end();
+    init_resolve_props();
+    init_util_contains_newline();
+    init_util_map_includes();
+    blockMsg = "Block collections are not allowed within flow collections";
+    isBlock = (token2) => token2 && (token2.type === "block-map" || token2.type === "block-seq");
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-flow-scalar.js
-var require_resolve_flow_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
-    "use strict";
-    var Scalar2 = require_Scalar();
-    var resolveEnd = require_resolve_end();
-    function resolveFlowScalar(scalar, strict, onError) {
-      const { offset, type, source, end } = scalar;
-      let _type;
-      let value;
-      const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
-      switch (type) {
-        case "scalar":
-          _type = Scalar2.Scalar.PLAIN;
-          value = plainValue(source, _onError);
-          break;
-        case "single-quoted-scalar":
-          _type = Scalar2.Scalar.QUOTE_SINGLE;
-          value = singleQuotedValue(source, _onError);
-          break;
-        case "double-quoted-scalar":
-          _type = Scalar2.Scalar.QUOTE_DOUBLE;
-          value = doubleQuotedValue(source, _onError);
-          break;
-        /* istanbul ignore next should not happen */
-        default:
-          onError(scalar, "UNEXPECTED_TOKEN", `Expected a flow scalar value, but found: ${type}`);
-          return {
-            value: "",
-            type: null,
-            comment: "",
-            range: [offset, offset + source.length, offset + source.length]
-          };
+// node_modules/yaml/browser/dist/compose/compose-collection.js
+function resolveCollection(CN2, ctx, token2, onError, tagName, tag) {
+  const coll = token2.type === "block-map" ? resolveBlockMap(CN2, ctx, token2, onError, tag) : token2.type === "block-seq" ? resolveBlockSeq(CN2, ctx, token2, onError, tag) : resolveFlowCollection(CN2, ctx, token2, onError, tag);
+  const Coll = coll.constructor;
+  if (tagName === "!" || tagName === Coll.tagName) {
+    coll.tag = Coll.tagName;
+    return coll;
+  }
+  if (tagName)
+    coll.tag = tagName;
+  return coll;
+}
+function composeCollection(CN2, ctx, token2, props, onError) {
+  const tagToken = props.tag;
+  const tagName = !tagToken ? null : ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg));
+  if (token2.type === "block-seq") {
+    const { anchor, newlineAfterProp: nl } = props;
+    const lastProp = anchor && tagToken ? anchor.offset > tagToken.offset ? anchor : tagToken : anchor ?? tagToken;
+    if (lastProp && (!nl || nl.offset < lastProp.offset)) {
+      const message2 = "Missing newline after block sequence props";
+      onError(lastProp, "MISSING_CHAR", message2);
+    }
+  }
+  const expType = token2.type === "block-map" ? "map" : token2.type === "block-seq" ? "seq" : token2.start.source === "{" ? "map" : "seq";
+  if (!tagToken || !tagName || tagName === "!" || tagName === YAMLMap.tagName && expType === "map" || tagName === YAMLSeq.tagName && expType === "seq") {
+    return resolveCollection(CN2, ctx, token2, onError, tagName);
+  }
+  let tag = ctx.schema.tags.find((t) => t.tag === tagName && t.collection === expType);
+  if (!tag) {
+    const kt = ctx.schema.knownTags[tagName];
+    if (kt?.collection === expType) {
+      ctx.schema.tags.push(Object.assign({}, kt, { default: false }));
+      tag = kt;
+    } else {
+      if (kt) {
+        onError(tagToken, "BAD_COLLECTION_TYPE", `${kt.tag} used for ${expType} collection, but expects ${kt.collection ?? "scalar"}`, true);
+      } else {
+        onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, true);
       }
-      const valueEnd = offset + source.length;
-      const re = resolveEnd.resolveEnd(end, valueEnd, strict, onError);
+      return resolveCollection(CN2, ctx, token2, onError, tagName);
+    }
+  }
+  const coll = resolveCollection(CN2, ctx, token2, onError, tagName, tag);
+  const res = tag.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
+  const node = isNode(res) ? res : new Scalar(res);
+  node.range = coll.range;
+  node.tag = tagName;
+  if (tag?.format)
+    node.format = tag.format;
+  return node;
+}
+var init_compose_collection = __esm({
+  "node_modules/yaml/browser/dist/compose/compose-collection.js"() {
+    init_identity();
+    init_Scalar();
+    init_YAMLMap();
+    init_YAMLSeq();
+    init_resolve_block_map();
+    init_resolve_block_seq();
+    init_resolve_flow_collection();
+  }
+});
+
+// node_modules/yaml/browser/dist/compose/resolve-block-scalar.js
+function resolveBlockScalar(ctx, scalar, onError) {
+  const start2 = scalar.offset;
+  const header3 = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
+  if (!header3)
+    return { value: "", type: null, comment: "", range: [start2, start2, start2] };
+  const type = header3.mode === ">" ? Scalar.BLOCK_FOLDED : Scalar.BLOCK_LITERAL;
+  const lines = scalar.source ? splitLines(scalar.source) : [];
+  let chompStart = lines.length;
+  for (let i = lines.length - 1; i >= 0; --i) {
+    const content2 = lines[i][1];
+    if (content2 === "" || content2 === "\r")
+      chompStart = i;
+    else
+      break;
+  }
+  if (chompStart === 0) {
+    const value2 = header3.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
+    let end2 = start2 + header3.length;
+    if (scalar.source)
+      end2 += scalar.source.length;
+    return { value: value2, type, comment: header3.comment, range: [start2, end2, end2] };
+  }
+  let trimIndent = scalar.indent + header3.indent;
+  let offset = scalar.offset + header3.length;
+  let contentStart = 0;
+  for (let i = 0; i < chompStart; ++i) {
+    const [indent, content2] = lines[i];
+    if (content2 === "" || content2 === "\r") {
+      if (header3.indent === 0 && indent.length > trimIndent)
+        trimIndent = indent.length;
+    } else {
+      if (indent.length < trimIndent) {
+        const message2 = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator";
+        onError(offset + indent.length, "MISSING_CHAR", message2);
+      }
+      if (header3.indent === 0)
+        trimIndent = indent.length;
+      contentStart = i;
+      if (trimIndent === 0 && !ctx.atRoot) {
+        const message2 = "Block scalar values in collections must be indented";
+        onError(offset, "BAD_INDENT", message2);
+      }
+      break;
+    }
+    offset += indent.length + content2.length + 1;
+  }
+  for (let i = lines.length - 1; i >= chompStart; --i) {
+    if (lines[i][0].length > trimIndent)
+      chompStart = i + 1;
+  }
+  let value = "";
+  let sep3 = "";
+  let prevMoreIndented = false;
+  for (let i = 0; i < contentStart; ++i)
+    value += lines[i][0].slice(trimIndent) + "\n";
+  for (let i = contentStart; i < chompStart; ++i) {
+    let [indent, content2] = lines[i];
+    offset += indent.length + content2.length + 1;
+    const crlf = content2[content2.length - 1] === "\r";
+    if (crlf)
+      content2 = content2.slice(0, -1);
+    if (content2 && indent.length < trimIndent) {
+      const src = header3.indent ? "explicit indentation indicator" : "first line";
+      const message2 = `Block scalar lines must not be less indented than their ${src}`;
+      onError(offset - content2.length - (crlf ? 2 : 1), "BAD_INDENT", message2);
+      indent = "";
+    }
+    if (type === Scalar.BLOCK_LITERAL) {
+      value += sep3 + indent.slice(trimIndent) + content2;
+      sep3 = "\n";
+    } else if (indent.length > trimIndent || content2[0] === "	") {
+      if (sep3 === " ")
+        sep3 = "\n";
+      else if (!prevMoreIndented && sep3 === "\n")
+        sep3 = "\n\n";
+      value += sep3 + indent.slice(trimIndent) + content2;
+      sep3 = "\n";
+      prevMoreIndented = true;
+    } else if (content2 === "") {
+      if (sep3 === "\n")
+        value += "\n";
+      else
+        sep3 = "\n";
+    } else {
+      value += sep3 + content2;
+      sep3 = " ";
+      prevMoreIndented = false;
+    }
+  }
+  switch (header3.chomp) {
+    case "-":
+      break;
+    case "+":
+      for (let i = chompStart; i < lines.length; ++i)
+        value += "\n" + lines[i][0].slice(trimIndent);
+      if (value[value.length - 1] !== "\n")
+        value += "\n";
+      break;
+    default:
+      value += "\n";
+  }
+  const end = start2 + header3.length + scalar.source.length;
+  return { value, type, comment: header3.comment, range: [start2, end, end] };
+}
+function parseBlockScalarHeader({ offset, props }, strict, onError) {
+  if (props[0].type !== "block-scalar-header") {
+    onError(props[0], "IMPOSSIBLE", "Block scalar header not found");
+    return null;
+  }
+  const { source } = props[0];
+  const mode = source[0];
+  let indent = 0;
+  let chomp = "";
+  let error = -1;
+  for (let i = 1; i < source.length; ++i) {
+    const ch = source[i];
+    if (!chomp && (ch === "-" || ch === "+"))
+      chomp = ch;
+    else {
+      const n = Number(ch);
+      if (!indent && n)
+        indent = n;
+      else if (error === -1)
+        error = offset + i;
+    }
+  }
+  if (error !== -1)
+    onError(error, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
+  let hasSpace = false;
+  let comment = "";
+  let length = source.length;
+  for (let i = 1; i < props.length; ++i) {
+    const token2 = props[i];
+    switch (token2.type) {
+      case "space":
+        hasSpace = true;
+      // fallthrough
+      case "newline":
+        length += token2.source.length;
+        break;
+      case "comment":
+        if (strict && !hasSpace) {
+          const message2 = "Comments must be separated from other tokens by white space characters";
+          onError(token2, "MISSING_CHAR", message2);
+        }
+        length += token2.source.length;
+        comment = token2.source.substring(1);
+        break;
+      case "error":
+        onError(token2, "UNEXPECTED_TOKEN", token2.message);
+        length += token2.source.length;
+        break;
+      /* istanbul ignore next should not happen */
+      default: {
+        const message2 = `Unexpected token in block scalar header: ${token2.type}`;
+        onError(token2, "UNEXPECTED_TOKEN", message2);
+        const ts = token2.source;
+        if (ts && typeof ts === "string")
+          length += ts.length;
+      }
+    }
+  }
+  return { mode, indent, chomp, comment, length };
+}
+function splitLines(source) {
+  const split = source.split(/\n( *)/);
+  const first = split[0];
+  const m = first.match(/^( *)/);
+  const line0 = m?.[1] ? [m[1], first.slice(m[1].length)] : ["", first];
+  const lines = [line0];
+  for (let i = 1; i < split.length; i += 2)
+    lines.push([split[i], split[i + 1]]);
+  return lines;
+}
+var init_resolve_block_scalar = __esm({
+  "node_modules/yaml/browser/dist/compose/resolve-block-scalar.js"() {
+    init_Scalar();
+  }
+});
+
+// node_modules/yaml/browser/dist/compose/resolve-flow-scalar.js
+function resolveFlowScalar(scalar, strict, onError) {
+  const { offset, type, source, end } = scalar;
+  let _type;
+  let value;
+  const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
+  switch (type) {
+    case "scalar":
+      _type = Scalar.PLAIN;
+      value = plainValue(source, _onError);
+      break;
+    case "single-quoted-scalar":
+      _type = Scalar.QUOTE_SINGLE;
+      value = singleQuotedValue(source, _onError);
+      break;
+    case "double-quoted-scalar":
+      _type = Scalar.QUOTE_DOUBLE;
+      value = doubleQuotedValue(source, _onError);
+      break;
+    /* istanbul ignore next should not happen */
+    default:
+      onError(scalar, "UNEXPECTED_TOKEN", `Expected a flow scalar value, but found: ${type}`);
       return {
-        value,
-        type: _type,
-        comment: re.comment,
-        range: [offset, valueEnd, re.offset]
+        value: "",
+        type: null,
+        comment: "",
+        range: [offset, offset + source.length, offset + source.length]
       };
+  }
+  const valueEnd = offset + source.length;
+  const re = resolveEnd(end, valueEnd, strict, onError);
+  return {
+    value,
+    type: _type,
+    comment: re.comment,
+    range: [offset, valueEnd, re.offset]
+  };
+}
+function plainValue(source, onError) {
+  let badChar = "";
+  switch (source[0]) {
+    /* istanbul ignore next should not happen */
+    case "	":
+      badChar = "a tab character";
+      break;
+    case ",":
+      badChar = "flow indicator character ,";
+      break;
+    case "%":
+      badChar = "directive indicator character %";
+      break;
+    case "|":
+    case ">": {
+      badChar = `block scalar indicator ${source[0]}`;
+      break;
     }
-    function plainValue(source, onError) {
-      let badChar = "";
-      switch (source[0]) {
-        /* istanbul ignore next should not happen */
-        case "	":
-          badChar = "a tab character";
-          break;
-        case ",":
-          badChar = "flow indicator character ,";
-          break;
-        case "%":
-          badChar = "directive indicator character %";
-          break;
-        case "|":
-        case ">": {
-          badChar = `block scalar indicator ${source[0]}`;
-          break;
-        }
-        case "@":
-        case "`": {
-          badChar = `reserved character ${source[0]}`;
-          break;
-        }
+    case "@":
+    case "`": {
+      badChar = `reserved character ${source[0]}`;
+      break;
+    }
+  }
+  if (badChar)
+    onError(0, "BAD_SCALAR_START", `Plain value cannot start with ${badChar}`);
+  return unfoldLines(source);
+}
+function singleQuotedValue(source, onError) {
+  if (source[source.length - 1] !== "'" || source.length === 1)
+    onError(source.length, "MISSING_CHAR", "Missing closing 'quote");
+  return unfoldLines(source.slice(1, -1)).replace(/''/g, "'");
+}
+function unfoldLines(source) {
+  const line = /(.*?)\r?\n/sy;
+  let match2 = line.exec(source);
+  if (!match2)
+    return source;
+  let trimEnd, trimBoth;
+  try {
+    trimEnd = new RegExp("(?<![ 	])[ 	]+$");
+    trimBoth = new RegExp("^[ 	]+|(?<![ 	])[ 	]+$", "g");
+  } catch {
+    trimEnd = /[ \t]+$/;
+    trimBoth = /^[ \t]+|[ \t]+$/g;
+  }
+  let res = match2[1].replace(trimEnd, "");
+  let sep3 = " ";
+  let pos = line.lastIndex;
+  while (match2 = line.exec(source)) {
+    const lm = match2[1].replace(trimBoth, "");
+    if (lm === "") {
+      if (sep3 === "\n")
+        res += sep3;
+      else
+        sep3 = "\n";
+    } else {
+      res += sep3 + lm;
+      sep3 = " ";
+    }
+    pos = line.lastIndex;
+  }
+  const last = /[ \t]*(.*)/sy;
+  last.lastIndex = pos;
+  match2 = last.exec(source);
+  return res + sep3 + (match2?.[1] ?? "");
+}
+function doubleQuotedValue(source, onError) {
+  let res = "";
+  for (let i = 1; i < source.length - 1; ++i) {
+    const ch = source[i];
+    if (ch === "\r" && source[i + 1] === "\n")
+      continue;
+    if (ch === "\n") {
+      const { fold, offset } = foldNewline(source, i);
+      res += fold;
+      i = offset;
+    } else if (ch === "\\") {
+      let next = source[++i];
+      const cc = escapeCodes[next];
+      if (cc)
+        res += cc;
+      else if (next === "\n") {
+        next = source[i + 1];
+        while (next === " " || next === "	")
+          next = source[++i + 1];
+      } else if (next === "\r" && source[i + 1] === "\n") {
+        next = source[++i + 1];
+        while (next === " " || next === "	")
+          next = source[++i + 1];
+      } else if (next === "x" || next === "u" || next === "U") {
+        const length = next === "x" ? 2 : next === "u" ? 4 : 8;
+        res += parseCharCode(source, i + 1, length, onError);
+        i += length;
+      } else {
+        const raw = source.substr(i - 1, 2);
+        onError(i - 1, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
+        res += raw;
       }
-      if (badChar)
-        onError(0, "BAD_SCALAR_START", `Plain value cannot start with ${badChar}`);
-      return unfoldLines(source);
+    } else if (ch === " " || ch === "	") {
+      const wsStart = i;
+      let next = source[i + 1];
+      while (next === " " || next === "	")
+        next = source[++i + 1];
+      if (next !== "\n" && !(next === "\r" && source[i + 2] === "\n"))
+        res += i > wsStart ? source.slice(wsStart, i + 1) : ch;
+    } else {
+      res += ch;
     }
-    function singleQuotedValue(source, onError) {
-      if (source[source.length - 1] !== "'" || source.length === 1)
-        onError(source.length, "MISSING_CHAR", "Missing closing 'quote");
-      return unfoldLines(source.slice(1, -1)).replace(/''/g, "'");
-    }
-    function unfoldLines(source) {
-      const line = /(.*?)\r?\n/sy;
-      let match2 = line.exec(source);
-      if (!match2)
-        return source;
-      let trimEnd, trimBoth;
-      try {
-        trimEnd = new RegExp("(?<![ 	])[ 	]+$");
-        trimBoth = new RegExp("^[ 	]+|(?<![ 	])[ 	]+$", "g");
-      } catch {
-        trimEnd = /[ \t]+$/;
-        trimBoth = /^[ \t]+|[ \t]+$/g;
-      }
-      let res = match2[1].replace(trimEnd, "");
-      let sep3 = " ";
-      let pos = line.lastIndex;
-      while (match2 = line.exec(source)) {
-        const lm = match2[1].replace(trimBoth, "");
-        if (lm === "") {
-          if (sep3 === "\n")
-            res += sep3;
-          else
-            sep3 = "\n";
-        } else {
-          res += sep3 + lm;
-          sep3 = " ";
-        }
-        pos = line.lastIndex;
-      }
-      const last = /[ \t]*(.*)/sy;
-      last.lastIndex = pos;
-      match2 = last.exec(source);
-      return res + sep3 + (match2?.[1] ?? "");
-    }
-    function doubleQuotedValue(source, onError) {
-      let res = "";
-      for (let i = 1; i < source.length - 1; ++i) {
-        const ch = source[i];
-        if (ch === "\r" && source[i + 1] === "\n")
-          continue;
-        if (ch === "\n") {
-          const { fold, offset } = foldNewline(source, i);
-          res += fold;
-          i = offset;
-        } else if (ch === "\\") {
-          let next = source[++i];
-          const cc = escapeCodes[next];
-          if (cc)
-            res += cc;
-          else if (next === "\n") {
-            next = source[i + 1];
-            while (next === " " || next === "	")
-              next = source[++i + 1];
-          } else if (next === "\r" && source[i + 1] === "\n") {
-            next = source[++i + 1];
-            while (next === " " || next === "	")
-              next = source[++i + 1];
-          } else if (next === "x" || next === "u" || next === "U") {
-            const length = next === "x" ? 2 : next === "u" ? 4 : 8;
-            res += parseCharCode(source, i + 1, length, onError);
-            i += length;
-          } else {
-            const raw = source.substr(i - 1, 2);
-            onError(i - 1, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
-            res += raw;
-          }
-        } else if (ch === " " || ch === "	") {
-          const wsStart = i;
-          let next = source[i + 1];
-          while (next === " " || next === "	")
-            next = source[++i + 1];
-          if (next !== "\n" && !(next === "\r" && source[i + 2] === "\n"))
-            res += i > wsStart ? source.slice(wsStart, i + 1) : ch;
-        } else {
-          res += ch;
-        }
-      }
-      if (source[source.length - 1] !== '"' || source.length === 1)
-        onError(source.length, "MISSING_CHAR", 'Missing closing "quote');
-      return res;
-    }
-    function foldNewline(source, offset) {
-      let fold = "";
-      let ch = source[offset + 1];
-      while (ch === " " || ch === "	" || ch === "\n" || ch === "\r") {
-        if (ch === "\r" && source[offset + 2] !== "\n")
-          break;
-        if (ch === "\n")
-          fold += "\n";
-        offset += 1;
-        ch = source[offset + 1];
-      }
-      if (!fold)
-        fold = " ";
-      return { fold, offset };
-    }
-    var escapeCodes = {
+  }
+  if (source[source.length - 1] !== '"' || source.length === 1)
+    onError(source.length, "MISSING_CHAR", 'Missing closing "quote');
+  return res;
+}
+function foldNewline(source, offset) {
+  let fold = "";
+  let ch = source[offset + 1];
+  while (ch === " " || ch === "	" || ch === "\n" || ch === "\r") {
+    if (ch === "\r" && source[offset + 2] !== "\n")
+      break;
+    if (ch === "\n")
+      fold += "\n";
+    offset += 1;
+    ch = source[offset + 1];
+  }
+  if (!fold)
+    fold = " ";
+  return { fold, offset };
+}
+function parseCharCode(source, offset, length, onError) {
+  const cc = source.substr(offset, length);
+  const ok = cc.length === length && /^[0-9a-fA-F]+$/.test(cc);
+  const code = ok ? parseInt(cc, 16) : NaN;
+  try {
+    return String.fromCodePoint(code);
+  } catch {
+    const raw = source.substr(offset - 2, length + 2);
+    onError(offset - 2, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
+    return raw;
+  }
+}
+var escapeCodes;
+var init_resolve_flow_scalar = __esm({
+  "node_modules/yaml/browser/dist/compose/resolve-flow-scalar.js"() {
+    init_Scalar();
+    init_resolve_end();
+    escapeCodes = {
       "0": "\0",
       // null character
       a: "\x07",
@@ -39256,327 +39150,305 @@ var require_resolve_flow_scalar = __commonJS({
       "\\": "\\",
       "	": "	"
     };
-    function parseCharCode(source, offset, length, onError) {
-      const cc = source.substr(offset, length);
-      const ok = cc.length === length && /^[0-9a-fA-F]+$/.test(cc);
-      const code = ok ? parseInt(cc, 16) : NaN;
-      try {
-        return String.fromCodePoint(code);
-      } catch {
-        const raw = source.substr(offset - 2, length + 2);
-        onError(offset - 2, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
-        return raw;
-      }
-    }
-    exports.resolveFlowScalar = resolveFlowScalar;
   }
 });
 
-// node_modules/yaml/dist/compose/compose-scalar.js
-var require_compose_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var Scalar2 = require_Scalar();
-    var resolveBlockScalar = require_resolve_block_scalar();
-    var resolveFlowScalar = require_resolve_flow_scalar();
-    function composeScalar(ctx, token2, tagToken, onError) {
-      const { value, type, comment, range } = token2.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token2, onError) : resolveFlowScalar.resolveFlowScalar(token2, ctx.options.strict, onError);
-      const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
-      let tag;
-      if (ctx.options.stringKeys && ctx.atKey) {
-        tag = ctx.schema[identity2.SCALAR];
-      } else if (tagName)
-        tag = findScalarTagByName(ctx.schema, value, tagName, tagToken, onError);
-      else if (token2.type === "scalar")
-        tag = findScalarTagByTest(ctx, value, token2, onError);
+// node_modules/yaml/browser/dist/compose/compose-scalar.js
+function composeScalar(ctx, token2, tagToken, onError) {
+  const { value, type, comment, range } = token2.type === "block-scalar" ? resolveBlockScalar(ctx, token2, onError) : resolveFlowScalar(token2, ctx.options.strict, onError);
+  const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
+  let tag;
+  if (ctx.options.stringKeys && ctx.atKey) {
+    tag = ctx.schema[SCALAR];
+  } else if (tagName)
+    tag = findScalarTagByName(ctx.schema, value, tagName, tagToken, onError);
+  else if (token2.type === "scalar")
+    tag = findScalarTagByTest(ctx, value, token2, onError);
+  else
+    tag = ctx.schema[SCALAR];
+  let scalar;
+  try {
+    const res = tag.resolve(value, (msg) => onError(tagToken ?? token2, "TAG_RESOLVE_FAILED", msg), ctx.options);
+    scalar = isScalar(res) ? res : new Scalar(res);
+  } catch (error) {
+    const msg = error instanceof Error ? error.message : String(error);
+    onError(tagToken ?? token2, "TAG_RESOLVE_FAILED", msg);
+    scalar = new Scalar(value);
+  }
+  scalar.range = range;
+  scalar.source = value;
+  if (type)
+    scalar.type = type;
+  if (tagName)
+    scalar.tag = tagName;
+  if (tag.format)
+    scalar.format = tag.format;
+  if (comment)
+    scalar.comment = comment;
+  return scalar;
+}
+function findScalarTagByName(schema5, value, tagName, tagToken, onError) {
+  if (tagName === "!")
+    return schema5[SCALAR];
+  const matchWithTest = [];
+  for (const tag of schema5.tags) {
+    if (!tag.collection && tag.tag === tagName) {
+      if (tag.default && tag.test)
+        matchWithTest.push(tag);
       else
-        tag = ctx.schema[identity2.SCALAR];
-      let scalar;
-      try {
-        const res = tag.resolve(value, (msg) => onError(tagToken ?? token2, "TAG_RESOLVE_FAILED", msg), ctx.options);
-        scalar = identity2.isScalar(res) ? res : new Scalar2.Scalar(res);
-      } catch (error) {
-        const msg = error instanceof Error ? error.message : String(error);
-        onError(tagToken ?? token2, "TAG_RESOLVE_FAILED", msg);
-        scalar = new Scalar2.Scalar(value);
-      }
-      scalar.range = range;
-      scalar.source = value;
-      if (type)
-        scalar.type = type;
-      if (tagName)
-        scalar.tag = tagName;
-      if (tag.format)
-        scalar.format = tag.format;
-      if (comment)
-        scalar.comment = comment;
-      return scalar;
+        return tag;
     }
-    function findScalarTagByName(schema2, value, tagName, tagToken, onError) {
-      if (tagName === "!")
-        return schema2[identity2.SCALAR];
-      const matchWithTest = [];
-      for (const tag of schema2.tags) {
-        if (!tag.collection && tag.tag === tagName) {
-          if (tag.default && tag.test)
-            matchWithTest.push(tag);
-          else
-            return tag;
-        }
-      }
-      for (const tag of matchWithTest)
-        if (tag.test?.test(value))
-          return tag;
-      const kt = schema2.knownTags[tagName];
-      if (kt && !kt.collection) {
-        schema2.tags.push(Object.assign({}, kt, { default: false, test: void 0 }));
-        return kt;
-      }
-      onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, tagName !== "tag:yaml.org,2002:str");
-      return schema2[identity2.SCALAR];
-    }
-    function findScalarTagByTest({ atKey, directives, schema: schema2 }, value, token2, onError) {
-      const tag = schema2.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value)) || schema2[identity2.SCALAR];
-      if (schema2.compat) {
-        const compat = schema2.compat.find((tag2) => tag2.default && tag2.test?.test(value)) ?? schema2[identity2.SCALAR];
-        if (tag.tag !== compat.tag) {
-          const ts = directives.tagString(tag.tag);
-          const cs = directives.tagString(compat.tag);
-          const msg = `Value may be parsed as either ${ts} or ${cs}`;
-          onError(token2, "TAG_RESOLVE_FAILED", msg, true);
-        }
-      }
+  }
+  for (const tag of matchWithTest)
+    if (tag.test?.test(value))
       return tag;
+  const kt = schema5.knownTags[tagName];
+  if (kt && !kt.collection) {
+    schema5.tags.push(Object.assign({}, kt, { default: false, test: void 0 }));
+    return kt;
+  }
+  onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, tagName !== "tag:yaml.org,2002:str");
+  return schema5[SCALAR];
+}
+function findScalarTagByTest({ atKey, directives, schema: schema5 }, value, token2, onError) {
+  const tag = schema5.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value)) || schema5[SCALAR];
+  if (schema5.compat) {
+    const compat = schema5.compat.find((tag2) => tag2.default && tag2.test?.test(value)) ?? schema5[SCALAR];
+    if (tag.tag !== compat.tag) {
+      const ts = directives.tagString(tag.tag);
+      const cs = directives.tagString(compat.tag);
+      const msg = `Value may be parsed as either ${ts} or ${cs}`;
+      onError(token2, "TAG_RESOLVE_FAILED", msg, true);
     }
-    exports.composeScalar = composeScalar;
+  }
+  return tag;
+}
+var init_compose_scalar = __esm({
+  "node_modules/yaml/browser/dist/compose/compose-scalar.js"() {
+    init_identity();
+    init_Scalar();
+    init_resolve_block_scalar();
+    init_resolve_flow_scalar();
   }
 });
 
-// node_modules/yaml/dist/compose/util-empty-scalar-position.js
-var require_util_empty_scalar_position = __commonJS({
-  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
-    "use strict";
-    function emptyScalarPosition(offset, before, pos) {
-      if (before) {
-        pos ?? (pos = before.length);
-        for (let i = pos - 1; i >= 0; --i) {
-          let st = before[i];
-          switch (st.type) {
-            case "space":
-            case "comment":
-            case "newline":
-              offset -= st.source.length;
-              continue;
-          }
-          st = before[++i];
-          while (st?.type === "space") {
-            offset += st.source.length;
-            st = before[++i];
-          }
-          break;
-        }
+// node_modules/yaml/browser/dist/compose/util-empty-scalar-position.js
+function emptyScalarPosition(offset, before, pos) {
+  if (before) {
+    pos ?? (pos = before.length);
+    for (let i = pos - 1; i >= 0; --i) {
+      let st = before[i];
+      switch (st.type) {
+        case "space":
+        case "comment":
+        case "newline":
+          offset -= st.source.length;
+          continue;
       }
-      return offset;
+      st = before[++i];
+      while (st?.type === "space") {
+        offset += st.source.length;
+        st = before[++i];
+      }
+      break;
     }
-    exports.emptyScalarPosition = emptyScalarPosition;
+  }
+  return offset;
+}
+var init_util_empty_scalar_position = __esm({
+  "node_modules/yaml/browser/dist/compose/util-empty-scalar-position.js"() {
   }
 });
 
-// node_modules/yaml/dist/compose/compose-node.js
-var require_compose_node = __commonJS({
-  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
-    "use strict";
-    var Alias = require_Alias();
-    var identity2 = require_identity();
-    var composeCollection = require_compose_collection();
-    var composeScalar = require_compose_scalar();
-    var resolveEnd = require_resolve_end();
-    var utilEmptyScalarPosition = require_util_empty_scalar_position();
-    var CN = { composeNode, composeEmptyNode };
-    function composeNode(ctx, token2, props, onError) {
-      const atKey = ctx.atKey;
-      const { spaceBefore, comment, anchor, tag } = props;
-      let node;
-      let isSrcToken = true;
-      switch (token2.type) {
-        case "alias":
-          node = composeAlias(ctx, token2, onError);
-          if (anchor || tag)
-            onError(token2, "ALIAS_PROPS", "An alias node must not specify any properties");
-          break;
-        case "scalar":
-        case "single-quoted-scalar":
-        case "double-quoted-scalar":
-        case "block-scalar":
-          node = composeScalar.composeScalar(ctx, token2, tag, onError);
-          if (anchor)
-            node.anchor = anchor.source.substring(1);
-          break;
-        case "block-map":
-        case "block-seq":
-        case "flow-collection":
-          try {
-            node = composeCollection.composeCollection(CN, ctx, token2, props, onError);
-            if (anchor)
-              node.anchor = anchor.source.substring(1);
-          } catch (error) {
-            const message2 = error instanceof Error ? error.message : String(error);
-            onError(token2, "RESOURCE_EXHAUSTION", message2);
-          }
-          break;
-        default: {
-          const message2 = token2.type === "error" ? token2.message : `Unsupported token (type: ${token2.type})`;
-          onError(token2, "UNEXPECTED_TOKEN", message2);
-          isSrcToken = false;
-        }
-      }
-      node ?? (node = composeEmptyNode(ctx, token2.offset, void 0, null, props, onError));
-      if (anchor && node.anchor === "")
-        onError(anchor, "BAD_ALIAS", "Anchor cannot be an empty string");
-      if (atKey && ctx.options.stringKeys && (!identity2.isScalar(node) || typeof node.value !== "string" || node.tag && node.tag !== "tag:yaml.org,2002:str")) {
-        const msg = "With stringKeys, all keys must be strings";
-        onError(tag ?? token2, "NON_STRING_KEY", msg);
-      }
-      if (spaceBefore)
-        node.spaceBefore = true;
-      if (comment) {
-        if (token2.type === "scalar" && token2.source === "")
-          node.comment = comment;
-        else
-          node.commentBefore = comment;
-      }
-      if (ctx.options.keepSourceTokens && isSrcToken)
-        node.srcToken = token2;
-      return node;
-    }
-    function composeEmptyNode(ctx, offset, before, pos, { spaceBefore, comment, anchor, tag, end }, onError) {
-      const token2 = {
-        type: "scalar",
-        offset: utilEmptyScalarPosition.emptyScalarPosition(offset, before, pos),
-        indent: -1,
-        source: ""
-      };
-      const node = composeScalar.composeScalar(ctx, token2, tag, onError);
-      if (anchor) {
+// node_modules/yaml/browser/dist/compose/compose-node.js
+function composeNode(ctx, token2, props, onError) {
+  const atKey = ctx.atKey;
+  const { spaceBefore, comment, anchor, tag } = props;
+  let node;
+  let isSrcToken = true;
+  switch (token2.type) {
+    case "alias":
+      node = composeAlias(ctx, token2, onError);
+      if (anchor || tag)
+        onError(token2, "ALIAS_PROPS", "An alias node must not specify any properties");
+      break;
+    case "scalar":
+    case "single-quoted-scalar":
+    case "double-quoted-scalar":
+    case "block-scalar":
+      node = composeScalar(ctx, token2, tag, onError);
+      if (anchor)
         node.anchor = anchor.source.substring(1);
-        if (node.anchor === "")
-          onError(anchor, "BAD_ALIAS", "Anchor cannot be an empty string");
+      break;
+    case "block-map":
+    case "block-seq":
+    case "flow-collection":
+      try {
+        node = composeCollection(CN, ctx, token2, props, onError);
+        if (anchor)
+          node.anchor = anchor.source.substring(1);
+      } catch (error) {
+        const message2 = error instanceof Error ? error.message : String(error);
+        onError(token2, "RESOURCE_EXHAUSTION", message2);
       }
-      if (spaceBefore)
-        node.spaceBefore = true;
-      if (comment) {
-        node.comment = comment;
-        node.range[2] = end;
-      }
-      return node;
+      break;
+    default: {
+      const message2 = token2.type === "error" ? token2.message : `Unsupported token (type: ${token2.type})`;
+      onError(token2, "UNEXPECTED_TOKEN", message2);
+      isSrcToken = false;
     }
-    function composeAlias({ options: options2 }, { offset, source, end }, onError) {
-      const alias = new Alias.Alias(source.substring(1));
-      if (alias.source === "")
-        onError(offset, "BAD_ALIAS", "Alias cannot be an empty string");
-      if (alias.source.endsWith(":"))
-        onError(offset + source.length - 1, "BAD_ALIAS", "Alias ending in : is ambiguous", true);
-      const valueEnd = offset + source.length;
-      const re = resolveEnd.resolveEnd(end, valueEnd, options2.strict, onError);
-      alias.range = [offset, valueEnd, re.offset];
-      if (re.comment)
-        alias.comment = re.comment;
-      return alias;
-    }
-    exports.composeEmptyNode = composeEmptyNode;
-    exports.composeNode = composeNode;
+  }
+  node ?? (node = composeEmptyNode(ctx, token2.offset, void 0, null, props, onError));
+  if (anchor && node.anchor === "")
+    onError(anchor, "BAD_ALIAS", "Anchor cannot be an empty string");
+  if (atKey && ctx.options.stringKeys && (!isScalar(node) || typeof node.value !== "string" || node.tag && node.tag !== "tag:yaml.org,2002:str")) {
+    const msg = "With stringKeys, all keys must be strings";
+    onError(tag ?? token2, "NON_STRING_KEY", msg);
+  }
+  if (spaceBefore)
+    node.spaceBefore = true;
+  if (comment) {
+    if (token2.type === "scalar" && token2.source === "")
+      node.comment = comment;
+    else
+      node.commentBefore = comment;
+  }
+  if (ctx.options.keepSourceTokens && isSrcToken)
+    node.srcToken = token2;
+  return node;
+}
+function composeEmptyNode(ctx, offset, before, pos, { spaceBefore, comment, anchor, tag, end }, onError) {
+  const token2 = {
+    type: "scalar",
+    offset: emptyScalarPosition(offset, before, pos),
+    indent: -1,
+    source: ""
+  };
+  const node = composeScalar(ctx, token2, tag, onError);
+  if (anchor) {
+    node.anchor = anchor.source.substring(1);
+    if (node.anchor === "")
+      onError(anchor, "BAD_ALIAS", "Anchor cannot be an empty string");
+  }
+  if (spaceBefore)
+    node.spaceBefore = true;
+  if (comment) {
+    node.comment = comment;
+    node.range[2] = end;
+  }
+  return node;
+}
+function composeAlias({ options: options2 }, { offset, source, end }, onError) {
+  const alias = new Alias(source.substring(1));
+  if (alias.source === "")
+    onError(offset, "BAD_ALIAS", "Alias cannot be an empty string");
+  if (alias.source.endsWith(":"))
+    onError(offset + source.length - 1, "BAD_ALIAS", "Alias ending in : is ambiguous", true);
+  const valueEnd = offset + source.length;
+  const re = resolveEnd(end, valueEnd, options2.strict, onError);
+  alias.range = [offset, valueEnd, re.offset];
+  if (re.comment)
+    alias.comment = re.comment;
+  return alias;
+}
+var CN;
+var init_compose_node = __esm({
+  "node_modules/yaml/browser/dist/compose/compose-node.js"() {
+    init_Alias();
+    init_identity();
+    init_compose_collection();
+    init_compose_scalar();
+    init_resolve_end();
+    init_util_empty_scalar_position();
+    CN = { composeNode, composeEmptyNode };
   }
 });
 
-// node_modules/yaml/dist/compose/compose-doc.js
-var require_compose_doc = __commonJS({
-  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
-    "use strict";
-    var Document5 = require_Document();
-    var composeNode = require_compose_node();
-    var resolveEnd = require_resolve_end();
-    var resolveProps = require_resolve_props();
-    function composeDoc(options2, directives, { offset, start: start2, value, end }, onError) {
-      const opts = Object.assign({ _directives: directives }, options2);
-      const doc = new Document5.Document(void 0, opts);
-      const ctx = {
-        atKey: false,
-        atRoot: true,
-        directives: doc.directives,
-        options: doc.options,
-        schema: doc.schema
-      };
-      const props = resolveProps.resolveProps(start2, {
-        indicator: "doc-start",
-        next: value ?? end?.[0],
-        offset,
-        onError,
-        parentIndent: 0,
-        startOnNewline: true
-      });
-      if (props.found) {
-        doc.directives.docStart = true;
-        if (value && (value.type === "block-map" || value.type === "block-seq") && !props.hasNewline)
-          onError(props.end, "MISSING_CHAR", "Block collection cannot start on same line with directives-end marker");
-      }
-      doc.contents = value ? composeNode.composeNode(ctx, value, props, onError) : composeNode.composeEmptyNode(ctx, props.end, start2, null, props, onError);
-      const contentEnd = doc.contents.range[2];
-      const re = resolveEnd.resolveEnd(end, contentEnd, false, onError);
-      if (re.comment)
-        doc.comment = re.comment;
-      doc.range = [offset, contentEnd, re.offset];
-      return doc;
-    }
-    exports.composeDoc = composeDoc;
+// node_modules/yaml/browser/dist/compose/compose-doc.js
+function composeDoc(options2, directives, { offset, start: start2, value, end }, onError) {
+  const opts = Object.assign({ _directives: directives }, options2);
+  const doc = new Document(void 0, opts);
+  const ctx = {
+    atKey: false,
+    atRoot: true,
+    directives: doc.directives,
+    options: doc.options,
+    schema: doc.schema
+  };
+  const props = resolveProps(start2, {
+    indicator: "doc-start",
+    next: value ?? end?.[0],
+    offset,
+    onError,
+    parentIndent: 0,
+    startOnNewline: true
+  });
+  if (props.found) {
+    doc.directives.docStart = true;
+    if (value && (value.type === "block-map" || value.type === "block-seq") && !props.hasNewline)
+      onError(props.end, "MISSING_CHAR", "Block collection cannot start on same line with directives-end marker");
+  }
+  doc.contents = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start2, null, props, onError);
+  const contentEnd = doc.contents.range[2];
+  const re = resolveEnd(end, contentEnd, false, onError);
+  if (re.comment)
+    doc.comment = re.comment;
+  doc.range = [offset, contentEnd, re.offset];
+  return doc;
+}
+var init_compose_doc = __esm({
+  "node_modules/yaml/browser/dist/compose/compose-doc.js"() {
+    init_Document();
+    init_compose_node();
+    init_resolve_end();
+    init_resolve_props();
   }
 });
 
-// node_modules/yaml/dist/compose/composer.js
-var require_composer = __commonJS({
-  "node_modules/yaml/dist/compose/composer.js"(exports) {
-    "use strict";
-    var node_process = __require("process");
-    var directives = require_directives();
-    var Document5 = require_Document();
-    var errors = require_errors3();
-    var identity2 = require_identity();
-    var composeDoc = require_compose_doc();
-    var resolveEnd = require_resolve_end();
-    function getErrorPos(src) {
-      if (typeof src === "number")
-        return [src, src + 1];
-      if (Array.isArray(src))
-        return src.length === 2 ? src : [src[0], src[1]];
-      const { offset, source } = src;
-      return [offset, offset + (typeof source === "string" ? source.length : 1)];
+// node_modules/yaml/browser/dist/compose/composer.js
+function getErrorPos(src) {
+  if (typeof src === "number")
+    return [src, src + 1];
+  if (Array.isArray(src))
+    return src.length === 2 ? src : [src[0], src[1]];
+  const { offset, source } = src;
+  return [offset, offset + (typeof source === "string" ? source.length : 1)];
+}
+function parsePrelude(prelude) {
+  let comment = "";
+  let atComment = false;
+  let afterEmptyLine = false;
+  for (let i = 0; i < prelude.length; ++i) {
+    const source = prelude[i];
+    switch (source[0]) {
+      case "#":
+        comment += (comment === "" ? "" : afterEmptyLine ? "\n\n" : "\n") + (source.substring(1) || " ");
+        atComment = true;
+        afterEmptyLine = false;
+        break;
+      case "%":
+        if (prelude[i + 1]?.[0] !== "#")
+          i += 1;
+        atComment = false;
+        break;
+      default:
+        if (!atComment)
+          afterEmptyLine = true;
+        atComment = false;
     }
-    function parsePrelude(prelude) {
-      let comment = "";
-      let atComment = false;
-      let afterEmptyLine = false;
-      for (let i = 0; i < prelude.length; ++i) {
-        const source = prelude[i];
-        switch (source[0]) {
-          case "#":
-            comment += (comment === "" ? "" : afterEmptyLine ? "\n\n" : "\n") + (source.substring(1) || " ");
-            atComment = true;
-            afterEmptyLine = false;
-            break;
-          case "%":
-            if (prelude[i + 1]?.[0] !== "#")
-              i += 1;
-            atComment = false;
-            break;
-          default:
-            if (!atComment)
-              afterEmptyLine = true;
-            atComment = false;
-        }
-      }
-      return { comment, afterEmptyLine };
-    }
-    var Composer = class {
+  }
+  return { comment, afterEmptyLine };
+}
+var Composer;
+var init_composer = __esm({
+  "node_modules/yaml/browser/dist/compose/composer.js"() {
+    init_directives();
+    init_Document();
+    init_errors3();
+    init_identity();
+    init_compose_doc();
+    init_resolve_end();
+    Composer = class {
       constructor(options2 = {}) {
         this.doc = null;
         this.atDirectives = false;
@@ -39586,11 +39458,11 @@ var require_composer = __commonJS({
         this.onError = (source, code, message2, warning) => {
           const pos = getErrorPos(source);
           if (warning)
-            this.warnings.push(new errors.YAMLWarning(pos, code, message2));
+            this.warnings.push(new YAMLWarning(pos, code, message2));
           else
-            this.errors.push(new errors.YAMLParseError(pos, code, message2));
+            this.errors.push(new YAMLParseError(pos, code, message2));
         };
-        this.directives = new directives.Directives({ version: options2.version || "1.2" });
+        this.directives = new Directives({ version: options2.version || "1.2" });
         this.options = options2;
       }
       decorate(doc, afterDoc) {
@@ -39602,9 +39474,9 @@ var require_composer = __commonJS({
 ${comment}` : comment;
           } else if (afterEmptyLine || doc.directives.docStart || !dc) {
             doc.commentBefore = comment;
-          } else if (identity2.isCollection(dc) && !dc.flow && dc.items.length > 0) {
+          } else if (isCollection(dc) && !dc.flow && dc.items.length > 0) {
             let it = dc.items[0];
-            if (identity2.isPair(it))
+            if (isPair(it))
               it = it.key;
             const cb = it.commentBefore;
             it.commentBefore = cb ? `${comment}
@@ -39654,8 +39526,6 @@ ${cb}` : comment;
       }
       /** Advance the composer by one CST token. */
       *next(token2) {
-        if (node_process.env.LOG_STREAM)
-          console.dir(token2, { depth: null });
         switch (token2.type) {
           case "directive":
             this.directives.add(token2.source, (offset, message2, warning) => {
@@ -39667,7 +39537,7 @@ ${cb}` : comment;
             this.atDirectives = true;
             break;
           case "document": {
-            const doc = composeDoc.composeDoc(this.options, this.directives, token2, this.onError);
+            const doc = composeDoc(this.options, this.directives, token2, this.onError);
             if (this.atDirectives && !doc.directives.docStart)
               this.onError(token2, "MISSING_CHAR", "Missing directives-end/doc-start indicator line");
             this.decorate(doc, false);
@@ -39686,7 +39556,7 @@ ${cb}` : comment;
             break;
           case "error": {
             const msg = token2.source ? `${token2.message}: ${JSON.stringify(token2.source)}` : token2.message;
-            const error = new errors.YAMLParseError(getErrorPos(token2), "UNEXPECTED_TOKEN", msg);
+            const error = new YAMLParseError(getErrorPos(token2), "UNEXPECTED_TOKEN", msg);
             if (this.atDirectives || !this.doc)
               this.errors.push(error);
             else
@@ -39696,11 +39566,11 @@ ${cb}` : comment;
           case "doc-end": {
             if (!this.doc) {
               const msg = "Unexpected doc-end without preceding document";
-              this.errors.push(new errors.YAMLParseError(getErrorPos(token2), "UNEXPECTED_TOKEN", msg));
+              this.errors.push(new YAMLParseError(getErrorPos(token2), "UNEXPECTED_TOKEN", msg));
               break;
             }
             this.doc.directives.docEnd = true;
-            const end = resolveEnd.resolveEnd(token2.end, token2.offset + token2.source.length, this.doc.options.strict, this.onError);
+            const end = resolveEnd(token2.end, token2.offset + token2.source.length, this.doc.options.strict, this.onError);
             this.decorate(this.doc, true);
             if (end.comment) {
               const dc = this.doc.comment;
@@ -39711,7 +39581,7 @@ ${end.comment}` : end.comment;
             break;
           }
           default:
-            this.errors.push(new errors.YAMLParseError(getErrorPos(token2), "UNEXPECTED_TOKEN", `Unsupported token ${token2.type}`));
+            this.errors.push(new YAMLParseError(getErrorPos(token2), "UNEXPECTED_TOKEN", `Unsupported token ${token2.type}`));
         }
       }
       /**
@@ -39727,7 +39597,7 @@ ${end.comment}` : end.comment;
           this.doc = null;
         } else if (forceDoc) {
           const opts = Object.assign({ _directives: this.directives }, this.options);
-          const doc = new Document5.Document(void 0, opts);
+          const doc = new Document(void 0, opts);
           if (this.atDirectives)
             this.onError(endOffset, "MISSING_CHAR", "Missing directives-end indicator line");
           doc.range = [0, endOffset, endOffset];
@@ -39736,271 +39606,64 @@ ${end.comment}` : end.comment;
         }
       }
     };
-    exports.Composer = Composer;
   }
 });
 
-// node_modules/yaml/dist/parse/cst-scalar.js
-var require_cst_scalar = __commonJS({
-  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
-    "use strict";
-    var resolveBlockScalar = require_resolve_block_scalar();
-    var resolveFlowScalar = require_resolve_flow_scalar();
-    var errors = require_errors3();
-    var stringifyString = require_stringifyString();
-    function resolveAsScalar(token2, strict = true, onError) {
-      if (token2) {
-        const _onError = (pos, code, message2) => {
-          const offset = typeof pos === "number" ? pos : Array.isArray(pos) ? pos[0] : pos.offset;
-          if (onError)
-            onError(offset, code, message2);
-          else
-            throw new errors.YAMLParseError([offset, offset + 1], code, message2);
-        };
-        switch (token2.type) {
-          case "scalar":
-          case "single-quoted-scalar":
-          case "double-quoted-scalar":
-            return resolveFlowScalar.resolveFlowScalar(token2, strict, _onError);
-          case "block-scalar":
-            return resolveBlockScalar.resolveBlockScalar({ options: { strict } }, token2, _onError);
-        }
-      }
-      return null;
-    }
-    function createScalarToken(value, context) {
-      const { implicitKey = false, indent, inFlow = false, offset = -1, type = "PLAIN" } = context;
-      const source = stringifyString.stringifyString({ type, value }, {
-        implicitKey,
-        indent: indent > 0 ? " ".repeat(indent) : "",
-        inFlow,
-        options: { blockQuote: true, lineWidth: -1 }
-      });
-      const end = context.end ?? [
-        { type: "newline", offset: -1, indent, source: "\n" }
-      ];
-      switch (source[0]) {
-        case "|":
-        case ">": {
-          const he = source.indexOf("\n");
-          const head = source.substring(0, he);
-          const body = source.substring(he + 1) + "\n";
-          const props = [
-            { type: "block-scalar-header", offset, indent, source: head }
-          ];
-          if (!addEndtoBlockProps(props, end))
-            props.push({ type: "newline", offset: -1, indent, source: "\n" });
-          return { type: "block-scalar", offset, indent, props, source: body };
-        }
-        case '"':
-          return { type: "double-quoted-scalar", offset, indent, source, end };
-        case "'":
-          return { type: "single-quoted-scalar", offset, indent, source, end };
-        default:
-          return { type: "scalar", offset, indent, source, end };
-      }
-    }
-    function setScalarValue(token2, value, context = {}) {
-      let { afterKey = false, implicitKey = false, inFlow = false, type } = context;
-      let indent = "indent" in token2 ? token2.indent : null;
-      if (afterKey && typeof indent === "number")
-        indent += 2;
-      if (!type)
-        switch (token2.type) {
-          case "single-quoted-scalar":
-            type = "QUOTE_SINGLE";
-            break;
-          case "double-quoted-scalar":
-            type = "QUOTE_DOUBLE";
-            break;
-          case "block-scalar": {
-            const header3 = token2.props[0];
-            if (header3.type !== "block-scalar-header")
-              throw new Error("Invalid block scalar header");
-            type = header3.source[0] === ">" ? "BLOCK_FOLDED" : "BLOCK_LITERAL";
-            break;
-          }
-          default:
-            type = "PLAIN";
-        }
-      const source = stringifyString.stringifyString({ type, value }, {
-        implicitKey: implicitKey || indent === null,
-        indent: indent !== null && indent > 0 ? " ".repeat(indent) : "",
-        inFlow,
-        options: { blockQuote: true, lineWidth: -1 }
-      });
-      switch (source[0]) {
-        case "|":
-        case ">":
-          setBlockScalarValue(token2, source);
-          break;
-        case '"':
-          setFlowScalarValue(token2, source, "double-quoted-scalar");
-          break;
-        case "'":
-          setFlowScalarValue(token2, source, "single-quoted-scalar");
-          break;
-        default:
-          setFlowScalarValue(token2, source, "scalar");
-      }
-    }
-    function setBlockScalarValue(token2, source) {
-      const he = source.indexOf("\n");
-      const head = source.substring(0, he);
-      const body = source.substring(he + 1) + "\n";
-      if (token2.type === "block-scalar") {
-        const header3 = token2.props[0];
-        if (header3.type !== "block-scalar-header")
-          throw new Error("Invalid block scalar header");
-        header3.source = head;
-        token2.source = body;
-      } else {
-        const { offset } = token2;
-        const indent = "indent" in token2 ? token2.indent : -1;
-        const props = [
-          { type: "block-scalar-header", offset, indent, source: head }
-        ];
-        if (!addEndtoBlockProps(props, "end" in token2 ? token2.end : void 0))
-          props.push({ type: "newline", offset: -1, indent, source: "\n" });
-        for (const key2 of Object.keys(token2))
-          if (key2 !== "type" && key2 !== "offset")
-            delete token2[key2];
-        Object.assign(token2, { type: "block-scalar", indent, props, source: body });
-      }
-    }
-    function addEndtoBlockProps(props, end) {
-      if (end)
-        for (const st of end)
-          switch (st.type) {
-            case "space":
-            case "comment":
-              props.push(st);
-              break;
-            case "newline":
-              props.push(st);
-              return true;
-          }
-      return false;
-    }
-    function setFlowScalarValue(token2, source, type) {
-      switch (token2.type) {
-        case "scalar":
-        case "double-quoted-scalar":
-        case "single-quoted-scalar":
-          token2.type = type;
-          token2.source = source;
-          break;
-        case "block-scalar": {
-          const end = token2.props.slice(1);
-          let oa = source.length;
-          if (token2.props[0].type === "block-scalar-header")
-            oa -= token2.props[0].source.length;
-          for (const tok of end)
-            tok.offset += oa;
-          delete token2.props;
-          Object.assign(token2, { type, source, end });
-          break;
-        }
-        case "block-map":
-        case "block-seq": {
-          const offset = token2.offset + source.length;
-          const nl = { type: "newline", offset, indent: token2.indent, source: "\n" };
-          delete token2.items;
-          Object.assign(token2, { type, source, end: [nl] });
-          break;
-        }
-        default: {
-          const indent = "indent" in token2 ? token2.indent : -1;
-          const end = "end" in token2 && Array.isArray(token2.end) ? token2.end.filter((st) => st.type === "space" || st.type === "comment" || st.type === "newline") : [];
-          for (const key2 of Object.keys(token2))
-            if (key2 !== "type" && key2 !== "offset")
-              delete token2[key2];
-          Object.assign(token2, { type, indent, source, end });
-        }
-      }
-    }
-    exports.createScalarToken = createScalarToken;
-    exports.resolveAsScalar = resolveAsScalar;
-    exports.setScalarValue = setScalarValue;
+// node_modules/yaml/browser/dist/parse/cst-scalar.js
+var init_cst_scalar = __esm({
+  "node_modules/yaml/browser/dist/parse/cst-scalar.js"() {
+    init_resolve_block_scalar();
+    init_resolve_flow_scalar();
+    init_errors3();
+    init_stringifyString();
   }
 });
 
-// node_modules/yaml/dist/parse/cst-stringify.js
-var require_cst_stringify = __commonJS({
-  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
-    "use strict";
-    var stringify = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
-    function stringifyToken(token2) {
-      switch (token2.type) {
-        case "block-scalar": {
-          let res = "";
-          for (const tok of token2.props)
-            res += stringifyToken(tok);
-          return res + token2.source;
-        }
-        case "block-map":
-        case "block-seq": {
-          let res = "";
-          for (const item of token2.items)
-            res += stringifyItem(item);
-          return res;
-        }
-        case "flow-collection": {
-          let res = token2.start.source;
-          for (const item of token2.items)
-            res += stringifyItem(item);
-          for (const st of token2.end)
-            res += st.source;
-          return res;
-        }
-        case "document": {
-          let res = stringifyItem(token2);
-          if (token2.end)
-            for (const st of token2.end)
-              res += st.source;
-          return res;
-        }
-        default: {
-          let res = token2.source;
-          if ("end" in token2 && token2.end)
-            for (const st of token2.end)
-              res += st.source;
-          return res;
-        }
-      }
-    }
-    function stringifyItem({ start: start2, key: key2, sep: sep3, value }) {
-      let res = "";
-      for (const st of start2)
-        res += st.source;
-      if (key2)
-        res += stringifyToken(key2);
-      if (sep3)
-        for (const st of sep3)
-          res += st.source;
-      if (value)
-        res += stringifyToken(value);
-      return res;
-    }
-    exports.stringify = stringify;
+// node_modules/yaml/browser/dist/parse/cst-stringify.js
+var init_cst_stringify = __esm({
+  "node_modules/yaml/browser/dist/parse/cst-stringify.js"() {
   }
 });
 
-// node_modules/yaml/dist/parse/cst-visit.js
-var require_cst_visit = __commonJS({
-  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
-    "use strict";
-    var BREAK = /* @__PURE__ */ Symbol("break visit");
-    var SKIP = /* @__PURE__ */ Symbol("skip children");
-    var REMOVE = /* @__PURE__ */ Symbol("remove item");
-    function visit2(cst, visitor) {
-      if ("type" in cst && cst.type === "document")
-        cst = { start: cst.start, value: cst.value };
-      _visit(Object.freeze([]), cst, visitor);
+// node_modules/yaml/browser/dist/parse/cst-visit.js
+function visit2(cst, visitor) {
+  if ("type" in cst && cst.type === "document")
+    cst = { start: cst.start, value: cst.value };
+  _visit(Object.freeze([]), cst, visitor);
+}
+function _visit(path6, item, visitor) {
+  let ctrl = visitor(item, path6);
+  if (typeof ctrl === "symbol")
+    return ctrl;
+  for (const field of ["key", "value"]) {
+    const token2 = item[field];
+    if (token2 && "items" in token2) {
+      for (let i = 0; i < token2.items.length; ++i) {
+        const ci = _visit(Object.freeze(path6.concat([[field, i]])), token2.items[i], visitor);
+        if (typeof ci === "number")
+          i = ci - 1;
+        else if (ci === BREAK2)
+          return BREAK2;
+        else if (ci === REMOVE2) {
+          token2.items.splice(i, 1);
+          i -= 1;
+        }
+      }
+      if (typeof ctrl === "function" && field === "key")
+        ctrl = ctrl(item, path6);
     }
-    visit2.BREAK = BREAK;
-    visit2.SKIP = SKIP;
-    visit2.REMOVE = REMOVE;
+  }
+  return typeof ctrl === "function" ? ctrl(item, path6) : ctrl;
+}
+var BREAK2, SKIP2, REMOVE2;
+var init_cst_visit = __esm({
+  "node_modules/yaml/browser/dist/parse/cst-visit.js"() {
+    BREAK2 = /* @__PURE__ */ Symbol("break visit");
+    SKIP2 = /* @__PURE__ */ Symbol("skip children");
+    REMOVE2 = /* @__PURE__ */ Symbol("remove item");
+    visit2.BREAK = BREAK2;
+    visit2.SKIP = SKIP2;
+    visit2.REMOVE = REMOVE2;
     visit2.itemAtPath = (cst, path6) => {
       let item = cst;
       for (const [field, index] of path6) {
@@ -40020,159 +39683,105 @@ var require_cst_visit = __commonJS({
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path6, item, visitor) {
-      let ctrl = visitor(item, path6);
-      if (typeof ctrl === "symbol")
-        return ctrl;
-      for (const field of ["key", "value"]) {
-        const token2 = item[field];
-        if (token2 && "items" in token2) {
-          for (let i = 0; i < token2.items.length; ++i) {
-            const ci = _visit(Object.freeze(path6.concat([[field, i]])), token2.items[i], visitor);
-            if (typeof ci === "number")
-              i = ci - 1;
-            else if (ci === BREAK)
-              return BREAK;
-            else if (ci === REMOVE) {
-              token2.items.splice(i, 1);
-              i -= 1;
-            }
-          }
-          if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path6);
-        }
-      }
-      return typeof ctrl === "function" ? ctrl(item, path6) : ctrl;
-    }
-    exports.visit = visit2;
   }
 });
 
-// node_modules/yaml/dist/parse/cst.js
-var require_cst = __commonJS({
-  "node_modules/yaml/dist/parse/cst.js"(exports) {
-    "use strict";
-    var cstScalar = require_cst_scalar();
-    var cstStringify = require_cst_stringify();
-    var cstVisit = require_cst_visit();
-    var BOM = "\uFEFF";
-    var DOCUMENT = "";
-    var FLOW_END = "";
-    var SCALAR = "";
-    var isCollection2 = (token2) => !!token2 && "items" in token2;
-    var isScalar7 = (token2) => !!token2 && (token2.type === "scalar" || token2.type === "single-quoted-scalar" || token2.type === "double-quoted-scalar" || token2.type === "block-scalar");
-    function prettyToken(token2) {
-      switch (token2) {
-        case BOM:
-          return "<BOM>";
-        case DOCUMENT:
-          return "<DOC>";
-        case FLOW_END:
-          return "<FLOW_END>";
-        case SCALAR:
-          return "<SCALAR>";
-        default:
-          return JSON.stringify(token2);
-      }
-    }
-    function tokenType(source) {
-      switch (source) {
-        case BOM:
-          return "byte-order-mark";
-        case DOCUMENT:
-          return "doc-mode";
-        case FLOW_END:
-          return "flow-error-end";
-        case SCALAR:
-          return "scalar";
-        case "---":
-          return "doc-start";
-        case "...":
-          return "doc-end";
-        case "":
-        case "\n":
-        case "\r\n":
-          return "newline";
-        case "-":
-          return "seq-item-ind";
-        case "?":
-          return "explicit-key-ind";
-        case ":":
-          return "map-value-ind";
-        case "{":
-          return "flow-map-start";
-        case "}":
-          return "flow-map-end";
-        case "[":
-          return "flow-seq-start";
-        case "]":
-          return "flow-seq-end";
-        case ",":
-          return "comma";
-      }
-      switch (source[0]) {
-        case " ":
-        case "	":
-          return "space";
-        case "#":
-          return "comment";
-        case "%":
-          return "directive-line";
-        case "*":
-          return "alias";
-        case "&":
-          return "anchor";
-        case "!":
-          return "tag";
-        case "'":
-          return "single-quoted-scalar";
-        case '"':
-          return "double-quoted-scalar";
-        case "|":
-        case ">":
-          return "block-scalar-header";
-      }
-      return null;
-    }
-    exports.createScalarToken = cstScalar.createScalarToken;
-    exports.resolveAsScalar = cstScalar.resolveAsScalar;
-    exports.setScalarValue = cstScalar.setScalarValue;
-    exports.stringify = cstStringify.stringify;
-    exports.visit = cstVisit.visit;
-    exports.BOM = BOM;
-    exports.DOCUMENT = DOCUMENT;
-    exports.FLOW_END = FLOW_END;
-    exports.SCALAR = SCALAR;
-    exports.isCollection = isCollection2;
-    exports.isScalar = isScalar7;
-    exports.prettyToken = prettyToken;
-    exports.tokenType = tokenType;
+// node_modules/yaml/browser/dist/parse/cst.js
+function tokenType(source) {
+  switch (source) {
+    case BOM:
+      return "byte-order-mark";
+    case DOCUMENT:
+      return "doc-mode";
+    case FLOW_END:
+      return "flow-error-end";
+    case SCALAR2:
+      return "scalar";
+    case "---":
+      return "doc-start";
+    case "...":
+      return "doc-end";
+    case "":
+    case "\n":
+    case "\r\n":
+      return "newline";
+    case "-":
+      return "seq-item-ind";
+    case "?":
+      return "explicit-key-ind";
+    case ":":
+      return "map-value-ind";
+    case "{":
+      return "flow-map-start";
+    case "}":
+      return "flow-map-end";
+    case "[":
+      return "flow-seq-start";
+    case "]":
+      return "flow-seq-end";
+    case ",":
+      return "comma";
+  }
+  switch (source[0]) {
+    case " ":
+    case "	":
+      return "space";
+    case "#":
+      return "comment";
+    case "%":
+      return "directive-line";
+    case "*":
+      return "alias";
+    case "&":
+      return "anchor";
+    case "!":
+      return "tag";
+    case "'":
+      return "single-quoted-scalar";
+    case '"':
+      return "double-quoted-scalar";
+    case "|":
+    case ">":
+      return "block-scalar-header";
+  }
+  return null;
+}
+var BOM, DOCUMENT, FLOW_END, SCALAR2;
+var init_cst = __esm({
+  "node_modules/yaml/browser/dist/parse/cst.js"() {
+    init_cst_scalar();
+    init_cst_stringify();
+    init_cst_visit();
+    BOM = "\uFEFF";
+    DOCUMENT = "";
+    FLOW_END = "";
+    SCALAR2 = "";
   }
 });
 
-// node_modules/yaml/dist/parse/lexer.js
-var require_lexer = __commonJS({
-  "node_modules/yaml/dist/parse/lexer.js"(exports) {
-    "use strict";
-    var cst = require_cst();
-    function isEmpty2(ch) {
-      switch (ch) {
-        case void 0:
-        case " ":
-        case "\n":
-        case "\r":
-        case "	":
-          return true;
-        default:
-          return false;
-      }
-    }
-    var hexDigits = new Set("0123456789ABCDEFabcdef");
-    var tagChars = new Set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-#;/?:@&=+$_.!~*'()");
-    var flowIndicatorChars = new Set(",[]{}");
-    var invalidAnchorChars = new Set(" ,[]{}\n\r	");
-    var isNotAnchorChar = (ch) => !ch || invalidAnchorChars.has(ch);
-    var Lexer = class {
+// node_modules/yaml/browser/dist/parse/lexer.js
+function isEmpty2(ch) {
+  switch (ch) {
+    case void 0:
+    case " ":
+    case "\n":
+    case "\r":
+    case "	":
+      return true;
+    default:
+      return false;
+  }
+}
+var hexDigits, tagChars, flowIndicatorChars, invalidAnchorChars, isNotAnchorChar, Lexer;
+var init_lexer = __esm({
+  "node_modules/yaml/browser/dist/parse/lexer.js"() {
+    init_cst();
+    hexDigits = new Set("0123456789ABCDEFabcdef");
+    tagChars = new Set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-#;/?:@&=+$_.!~*'()");
+    flowIndicatorChars = new Set(",[]{}");
+    invalidAnchorChars = new Set(" ,[]{}\n\r	");
+    isNotAnchorChar = (ch) => !ch || invalidAnchorChars.has(ch);
+    Lexer = class {
       constructor() {
         this.atEnd = false;
         this.blockScalarIndent = -1;
@@ -40287,7 +39896,7 @@ var require_lexer = __commonJS({
         let line = this.getLine();
         if (line === null)
           return this.setNext("stream");
-        if (line[0] === cst.BOM) {
+        if (line[0] === BOM) {
           yield* this.pushCount(1);
           line = line.substring(1);
         }
@@ -40321,7 +39930,7 @@ var require_lexer = __commonJS({
           yield* this.pushNewline();
           return "stream";
         }
-        yield cst.DOCUMENT;
+        yield DOCUMENT;
         return yield* this.parseLineStart();
       }
       *parseLineStart() {
@@ -40416,7 +40025,7 @@ var require_lexer = __commonJS({
           const atFlowEndMarker = indent === this.indentNext - 1 && this.flowLevel === 1 && (line[0] === "]" || line[0] === "}");
           if (!atFlowEndMarker) {
             this.flowLevel = 0;
-            yield cst.FLOW_END;
+            yield FLOW_END;
             return yield* this.parseLineStart();
           }
         }
@@ -40587,7 +40196,7 @@ var require_lexer = __commonJS({
               break;
           } while (true);
         }
-        yield cst.SCALAR;
+        yield SCALAR2;
         yield* this.pushToIndex(nl + 1, true);
         return yield* this.parseLineStart();
       }
@@ -40628,7 +40237,7 @@ var require_lexer = __commonJS({
         }
         if (!ch && !this.atEnd)
           return this.setNext("plain-scalar");
-        yield cst.SCALAR;
+        yield SCALAR2;
         yield* this.pushToIndex(end + 1, true);
         return inFlow ? "flow" : "doc";
       }
@@ -40735,15 +40344,14 @@ var require_lexer = __commonJS({
         return yield* this.pushToIndex(i, false);
       }
     };
-    exports.Lexer = Lexer;
   }
 });
 
-// node_modules/yaml/dist/parse/line-counter.js
-var require_line_counter = __commonJS({
-  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
-    "use strict";
-    var LineCounter2 = class {
+// node_modules/yaml/browser/dist/parse/line-counter.js
+var LineCounter;
+var init_line_counter = __esm({
+  "node_modules/yaml/browser/dist/parse/line-counter.js"() {
+    LineCounter = class {
       constructor() {
         this.lineStarts = [];
         this.addNewLine = (offset) => this.lineStarts.push(offset);
@@ -40766,108 +40374,106 @@ var require_line_counter = __commonJS({
         };
       }
     };
-    exports.LineCounter = LineCounter2;
   }
 });
 
-// node_modules/yaml/dist/parse/parser.js
-var require_parser = __commonJS({
-  "node_modules/yaml/dist/parse/parser.js"(exports) {
-    "use strict";
-    var node_process = __require("process");
-    var cst = require_cst();
-    var lexer = require_lexer();
-    function includesToken(list2, type) {
-      for (let i = 0; i < list2.length; ++i)
-        if (list2[i].type === type)
-          return true;
+// node_modules/yaml/browser/dist/parse/parser.js
+function includesToken(list2, type) {
+  for (let i = 0; i < list2.length; ++i)
+    if (list2[i].type === type)
+      return true;
+  return false;
+}
+function findNonEmptyIndex(list2) {
+  for (let i = 0; i < list2.length; ++i) {
+    switch (list2[i].type) {
+      case "space":
+      case "comment":
+      case "newline":
+        break;
+      default:
+        return i;
+    }
+  }
+  return -1;
+}
+function isFlowToken(token2) {
+  switch (token2?.type) {
+    case "alias":
+    case "scalar":
+    case "single-quoted-scalar":
+    case "double-quoted-scalar":
+    case "flow-collection":
+      return true;
+    default:
       return false;
+  }
+}
+function getPrevProps(parent) {
+  switch (parent.type) {
+    case "document":
+      return parent.start;
+    case "block-map": {
+      const it = parent.items[parent.items.length - 1];
+      return it.sep ?? it.start;
     }
-    function findNonEmptyIndex(list2) {
-      for (let i = 0; i < list2.length; ++i) {
-        switch (list2[i].type) {
-          case "space":
-          case "comment":
-          case "newline":
-            break;
-          default:
-            return i;
-        }
-      }
-      return -1;
+    case "block-seq":
+      return parent.items[parent.items.length - 1].start;
+    /* istanbul ignore next should not happen */
+    default:
+      return [];
+  }
+}
+function getFirstKeyStartProps(prev) {
+  if (prev.length === 0)
+    return [];
+  let i = prev.length;
+  loop: while (--i >= 0) {
+    switch (prev[i].type) {
+      case "doc-start":
+      case "explicit-key-ind":
+      case "map-value-ind":
+      case "seq-item-ind":
+      case "newline":
+        break loop;
     }
-    function isFlowToken(token2) {
-      switch (token2?.type) {
-        case "alias":
-        case "scalar":
-        case "single-quoted-scalar":
-        case "double-quoted-scalar":
-        case "flow-collection":
-          return true;
-        default:
-          return false;
-      }
-    }
-    function getPrevProps(parent) {
-      switch (parent.type) {
-        case "document":
-          return parent.start;
-        case "block-map": {
-          const it = parent.items[parent.items.length - 1];
-          return it.sep ?? it.start;
-        }
-        case "block-seq":
-          return parent.items[parent.items.length - 1].start;
-        /* istanbul ignore next should not happen */
-        default:
-          return [];
-      }
-    }
-    function getFirstKeyStartProps(prev) {
-      if (prev.length === 0)
-        return [];
-      let i = prev.length;
-      loop: while (--i >= 0) {
-        switch (prev[i].type) {
-          case "doc-start":
-          case "explicit-key-ind":
-          case "map-value-ind":
-          case "seq-item-ind":
-          case "newline":
-            break loop;
-        }
-      }
-      while (prev[++i]?.type === "space") {
-      }
-      return prev.splice(i, prev.length);
-    }
-    function arrayPushArray(target, source) {
-      if (source.length < 1e5)
-        Array.prototype.push.apply(target, source);
-      else
-        for (let i = 0; i < source.length; ++i)
-          target.push(source[i]);
-    }
-    function fixFlowSeqItems(fc) {
-      if (fc.start.type === "flow-seq-start") {
-        for (const it of fc.items) {
-          if (it.sep && !it.value && !includesToken(it.start, "explicit-key-ind") && !includesToken(it.sep, "map-value-ind")) {
-            if (it.key)
-              it.value = it.key;
-            delete it.key;
-            if (isFlowToken(it.value)) {
-              if (it.value.end)
-                arrayPushArray(it.value.end, it.sep);
-              else
-                it.value.end = it.sep;
-            } else
-              arrayPushArray(it.start, it.sep);
-            delete it.sep;
-          }
-        }
+  }
+  while (prev[++i]?.type === "space") {
+  }
+  return prev.splice(i, prev.length);
+}
+function arrayPushArray(target, source) {
+  if (source.length < 1e5)
+    Array.prototype.push.apply(target, source);
+  else
+    for (let i = 0; i < source.length; ++i)
+      target.push(source[i]);
+}
+function fixFlowSeqItems(fc) {
+  if (fc.start.type === "flow-seq-start") {
+    for (const it of fc.items) {
+      if (it.sep && !it.value && !includesToken(it.start, "explicit-key-ind") && !includesToken(it.sep, "map-value-ind")) {
+        if (it.key)
+          it.value = it.key;
+        delete it.key;
+        if (isFlowToken(it.value)) {
+          if (it.value.end)
+            arrayPushArray(it.value.end, it.sep);
+          else
+            it.value.end = it.sep;
+        } else
+          arrayPushArray(it.start, it.sep);
+        delete it.sep;
       }
     }
-    var Parser2 = class {
+  }
+}
+var Parser;
+var init_parser = __esm({
+  "node_modules/yaml/browser/dist/parse/parser.js"() {
+    init_cst();
+    init_lexer();
+    Parser = class {
       /**
        * @param onNewLine - If defined, called separately with the start position of
        *   each new line (in `parse()`, including the start of input).
@@ -40881,7 +40487,7 @@ var require_parser = __commonJS({
         this.stack = [];
         this.source = "";
         this.type = "";
-        this.lexer = new lexer.Lexer();
+        this.lexer = new Lexer();
         this.onNewLine = onNewLine;
       }
       /**
@@ -40905,15 +40511,13 @@ var require_parser = __commonJS({
        */
       *next(source) {
         this.source = source;
-        if (node_process.env.LOG_TOKENS)
-          console.log("|", cst.prettyToken(source));
         if (this.atScalar) {
           this.atScalar = false;
           yield* this.step();
           this.offset += source.length;
           return;
         }
-        const type = cst.tokenType(source);
+        const type = tokenType(source);
         if (!type) {
           const message2 = `Not a YAML token: ${source}`;
           yield* this.pop({ type: "error", offset: this.offset, message: message2, source });
@@ -41150,14 +40754,14 @@ var require_parser = __commonJS({
             delete scalar.end;
           } else
             sep3 = [this.sourceToken];
-          const map = {
+          const map2 = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
             items: [{ start: start2, key: scalar, sep: sep3 }]
           };
           this.onKeyLine = true;
-          this.stack[this.stack.length - 1] = map;
+          this.stack[this.stack.length - 1] = map2;
         } else
           yield* this.lineEnd(scalar);
       }
@@ -41187,8 +40791,8 @@ var require_parser = __commonJS({
             yield* this.step();
         }
       }
-      *blockMap(map) {
-        const it = map.items[map.items.length - 1];
+      *blockMap(map2) {
+        const it = map2.items[map2.items.length - 1];
         switch (this.type) {
           case "newline":
             this.onKeyLine = false;
@@ -41198,7 +40802,7 @@ var require_parser = __commonJS({
               if (last?.type === "comment")
                 end?.push(this.sourceToken);
               else
-                map.items.push({ start: [this.sourceToken] });
+                map2.items.push({ start: [this.sourceToken] });
             } else if (it.sep) {
               it.sep.push(this.sourceToken);
             } else {
@@ -41208,17 +40812,17 @@ var require_parser = __commonJS({
           case "space":
           case "comment":
             if (it.value) {
-              map.items.push({ start: [this.sourceToken] });
+              map2.items.push({ start: [this.sourceToken] });
             } else if (it.sep) {
               it.sep.push(this.sourceToken);
             } else {
-              if (this.atIndentedComment(it.start, map.indent)) {
-                const prev = map.items[map.items.length - 2];
+              if (this.atIndentedComment(it.start, map2.indent)) {
+                const prev = map2.items[map2.items.length - 2];
                 const end = prev?.value?.end;
                 if (Array.isArray(end)) {
                   arrayPushArray(end, it.start);
                   end.push(this.sourceToken);
-                  map.items.pop();
+                  map2.items.pop();
                   return;
                 }
               }
@@ -41226,8 +40830,8 @@ var require_parser = __commonJS({
             }
             return;
         }
-        if (this.indent >= map.indent) {
-          const atMapIndent = !this.onKeyLine && this.indent === map.indent;
+        if (this.indent >= map2.indent) {
+          const atMapIndent = !this.onKeyLine && this.indent === map2.indent;
           const atNextItem = atMapIndent && (it.sep || it.explicitKey) && this.type !== "seq-item-ind";
           let start2 = [];
           if (atNextItem && it.sep && !it.value) {
@@ -41241,7 +40845,7 @@ var require_parser = __commonJS({
                 case "space":
                   break;
                 case "comment":
-                  if (st.indent > map.indent)
+                  if (st.indent > map2.indent)
                     nl.length = 0;
                   break;
                 default:
@@ -41256,7 +40860,7 @@ var require_parser = __commonJS({
             case "tag":
               if (atNextItem || it.value) {
                 start2.push(this.sourceToken);
-                map.items.push({ start: start2 });
+                map2.items.push({ start: start2 });
                 this.onKeyLine = true;
               } else if (it.sep) {
                 it.sep.push(this.sourceToken);
@@ -41270,7 +40874,7 @@ var require_parser = __commonJS({
                 it.explicitKey = true;
               } else if (atNextItem || it.value) {
                 start2.push(this.sourceToken);
-                map.items.push({ start: start2, explicitKey: true });
+                map2.items.push({ start: start2, explicitKey: true });
               } else {
                 this.stack.push({
                   type: "block-map",
@@ -41296,7 +40900,7 @@ var require_parser = __commonJS({
                     });
                   }
                 } else if (it.value) {
-                  map.items.push({ start: [], key: null, sep: [this.sourceToken] });
+                  map2.items.push({ start: [], key: null, sep: [this.sourceToken] });
                 } else if (includesToken(it.sep, "map-value-ind")) {
                   this.stack.push({
                     type: "block-map",
@@ -41326,7 +40930,7 @@ var require_parser = __commonJS({
                 if (!it.sep) {
                   Object.assign(it, { key: null, sep: [this.sourceToken] });
                 } else if (it.value || atNextItem) {
-                  map.items.push({ start: start2, key: null, sep: [this.sourceToken] });
+                  map2.items.push({ start: start2, key: null, sep: [this.sourceToken] });
                 } else if (includesToken(it.sep, "map-value-ind")) {
                   this.stack.push({
                     type: "block-map",
@@ -41346,7 +40950,7 @@ var require_parser = __commonJS({
             case "double-quoted-scalar": {
               const fs2 = this.flowScalar(this.type);
               if (atNextItem || it.value) {
-                map.items.push({ start: start2, key: fs2, sep: [] });
+                map2.items.push({ start: start2, key: fs2, sep: [] });
                 this.onKeyLine = true;
               } else if (it.sep) {
                 this.stack.push(fs2);
@@ -41357,7 +40961,7 @@ var require_parser = __commonJS({
               return;
             }
             default: {
-              const bv = this.startBlockValue(map);
+              const bv = this.startBlockValue(map2);
               if (bv) {
                 if (bv.type === "block-seq") {
                   if (!it.explicitKey && it.sep && !includesToken(it.sep, "newline")) {
@@ -41370,7 +40974,7 @@ var require_parser = __commonJS({
                     return;
                   }
                 } else if (atMapIndent) {
-                  map.items.push({ start: start2 });
+                  map2.items.push({ start: start2 });
                 }
                 this.stack.push(bv);
                 return;
@@ -41381,8 +40985,8 @@ var require_parser = __commonJS({
         yield* this.pop();
         yield* this.step();
       }
-      *blockSequence(seq) {
-        const it = seq.items[seq.items.length - 1];
+      *blockSequence(seq2) {
+        const it = seq2.items[seq2.items.length - 1];
         switch (this.type) {
           case "newline":
             if (it.value) {
@@ -41391,22 +40995,22 @@ var require_parser = __commonJS({
               if (last?.type === "comment")
                 end?.push(this.sourceToken);
               else
-                seq.items.push({ start: [this.sourceToken] });
+                seq2.items.push({ start: [this.sourceToken] });
             } else
               it.start.push(this.sourceToken);
             return;
           case "space":
           case "comment":
             if (it.value)
-              seq.items.push({ start: [this.sourceToken] });
+              seq2.items.push({ start: [this.sourceToken] });
             else {
-              if (this.atIndentedComment(it.start, seq.indent)) {
-                const prev = seq.items[seq.items.length - 2];
+              if (this.atIndentedComment(it.start, seq2.indent)) {
+                const prev = seq2.items[seq2.items.length - 2];
                 const end = prev?.value?.end;
                 if (Array.isArray(end)) {
                   arrayPushArray(end, it.start);
                   end.push(this.sourceToken);
-                  seq.items.pop();
+                  seq2.items.pop();
                   return;
                 }
               }
@@ -41415,21 +41019,21 @@ var require_parser = __commonJS({
             return;
           case "anchor":
           case "tag":
-            if (it.value || this.indent <= seq.indent)
+            if (it.value || this.indent <= seq2.indent)
               break;
             it.start.push(this.sourceToken);
             return;
           case "seq-item-ind":
-            if (this.indent !== seq.indent)
+            if (this.indent !== seq2.indent)
               break;
             if (it.value || includesToken(it.start, "seq-item-ind"))
-              seq.items.push({ start: [this.sourceToken] });
+              seq2.items.push({ start: [this.sourceToken] });
             else
               it.start.push(this.sourceToken);
             return;
         }
-        if (this.indent > seq.indent) {
-          const bv = this.startBlockValue(seq);
+        if (this.indent > seq2.indent) {
+          const bv = this.startBlockValue(seq2);
           if (bv) {
             this.stack.push(bv);
             return;
@@ -41511,14 +41115,14 @@ var require_parser = __commonJS({
             fixFlowSeqItems(fc);
             const sep3 = fc.end.splice(1, fc.end.length);
             sep3.push(this.sourceToken);
-            const map = {
+            const map2 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
               items: [{ start: start2, key: fc, sep: sep3 }]
             };
             this.onKeyLine = true;
-            this.stack[this.stack.length - 1] = map;
+            this.stack[this.stack.length - 1] = map2;
           } else {
             yield* this.lineEnd(fc);
           }
@@ -41640,163 +41244,80 @@ var require_parser = __commonJS({
         }
       }
     };
-    exports.Parser = Parser2;
   }
 });
 
-// node_modules/yaml/dist/public-api.js
-var require_public_api = __commonJS({
-  "node_modules/yaml/dist/public-api.js"(exports) {
-    "use strict";
-    var composer = require_composer();
-    var Document5 = require_Document();
-    var errors = require_errors3();
-    var log = require_log();
-    var identity2 = require_identity();
-    var lineCounter = require_line_counter();
-    var parser = require_parser();
-    function parseOptions(options2) {
-      const prettyErrors = options2.prettyErrors !== false;
-      const lineCounter$1 = options2.lineCounter || prettyErrors && new lineCounter.LineCounter() || null;
-      return { lineCounter: lineCounter$1, prettyErrors };
+// node_modules/yaml/browser/dist/public-api.js
+function parseOptions(options2) {
+  const prettyErrors = options2.prettyErrors !== false;
+  const lineCounter = options2.lineCounter || prettyErrors && new LineCounter() || null;
+  return { lineCounter, prettyErrors };
+}
+function parseDocument(source, options2 = {}) {
+  const { lineCounter, prettyErrors } = parseOptions(options2);
+  const parser = new Parser(lineCounter?.addNewLine);
+  const composer = new Composer(options2);
+  let doc = null;
+  for (const _doc of composer.compose(parser.parse(source), true, source.length)) {
+    if (!doc)
+      doc = _doc;
+    else if (doc.options.logLevel !== "silent") {
+      doc.errors.push(new YAMLParseError(_doc.range.slice(0, 2), "MULTIPLE_DOCS", "Source contains multiple documents; please use YAML.parseAllDocuments()"));
+      break;
     }
-    function parseAllDocuments(source, options2 = {}) {
-      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options2);
-      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
-      const composer$1 = new composer.Composer(options2);
-      const docs = Array.from(composer$1.compose(parser$1.parse(source)));
-      if (prettyErrors && lineCounter2)
-        for (const doc of docs) {
-          doc.errors.forEach(errors.prettifyError(source, lineCounter2));
-          doc.warnings.forEach(errors.prettifyError(source, lineCounter2));
-        }
-      if (docs.length > 0)
-        return docs;
-      return Object.assign([], { empty: true }, composer$1.streamInfo());
-    }
-    function parseDocument4(source, options2 = {}) {
-      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options2);
-      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
-      const composer$1 = new composer.Composer(options2);
-      let doc = null;
-      for (const _doc of composer$1.compose(parser$1.parse(source), true, source.length)) {
-        if (!doc)
-          doc = _doc;
-        else if (doc.options.logLevel !== "silent") {
-          doc.errors.push(new errors.YAMLParseError(_doc.range.slice(0, 2), "MULTIPLE_DOCS", "Source contains multiple documents; please use YAML.parseAllDocuments()"));
-          break;
-        }
-      }
-      if (prettyErrors && lineCounter2) {
-        doc.errors.forEach(errors.prettifyError(source, lineCounter2));
-        doc.warnings.forEach(errors.prettifyError(source, lineCounter2));
-      }
-      return doc;
-    }
-    function parse(src, reviver, options2) {
-      let _reviver = void 0;
-      if (typeof reviver === "function") {
-        _reviver = reviver;
-      } else if (options2 === void 0 && reviver && typeof reviver === "object") {
-        options2 = reviver;
-      }
-      const doc = parseDocument4(src, options2);
-      if (!doc)
-        return null;
-      doc.warnings.forEach((warning) => log.warn(doc.options.logLevel, warning));
-      if (doc.errors.length > 0) {
-        if (doc.options.logLevel !== "silent")
-          throw doc.errors[0];
-        else
-          doc.errors = [];
-      }
-      return doc.toJS(Object.assign({ reviver: _reviver }, options2));
-    }
-    function stringify(value, replacer, options2) {
-      let _replacer = null;
-      if (typeof replacer === "function" || Array.isArray(replacer)) {
-        _replacer = replacer;
-      } else if (options2 === void 0 && replacer) {
-        options2 = replacer;
-      }
-      if (typeof options2 === "string")
-        options2 = options2.length;
-      if (typeof options2 === "number") {
-        const indent = Math.round(options2);
-        options2 = indent < 1 ? void 0 : indent > 8 ? { indent: 8 } : { indent };
-      }
-      if (value === void 0) {
-        const { keepUndefined } = options2 ?? replacer ?? {};
-        if (!keepUndefined)
-          return void 0;
-      }
-      if (identity2.isDocument(value) && !_replacer)
-        return value.toString(options2);
-      return new Document5.Document(value, _replacer, options2).toString(options2);
-    }
-    exports.parse = parse;
-    exports.parseAllDocuments = parseAllDocuments;
-    exports.parseDocument = parseDocument4;
-    exports.stringify = stringify;
+  }
+  if (prettyErrors && lineCounter) {
+    doc.errors.forEach(prettifyError(source, lineCounter));
+    doc.warnings.forEach(prettifyError(source, lineCounter));
+  }
+  return doc;
+}
+var init_public_api = __esm({
+  "node_modules/yaml/browser/dist/public-api.js"() {
+    init_composer();
+    init_Document();
+    init_errors3();
+    init_log();
+    init_identity();
+    init_line_counter();
+    init_parser();
   }
 });
 
-// node_modules/yaml/dist/index.js
-var require_dist2 = __commonJS({
-  "node_modules/yaml/dist/index.js"(exports) {
-    "use strict";
-    var composer = require_composer();
-    var Document5 = require_Document();
-    var Schema = require_Schema();
-    var errors = require_errors3();
-    var Alias = require_Alias();
-    var identity2 = require_identity();
-    var Pair3 = require_Pair();
-    var Scalar2 = require_Scalar();
-    var YAMLMap = require_YAMLMap();
-    var YAMLSeq = require_YAMLSeq();
-    var cst = require_cst();
-    var lexer = require_lexer();
-    var lineCounter = require_line_counter();
-    var parser = require_parser();
-    var publicApi = require_public_api();
-    var visit2 = require_visit();
-    exports.Composer = composer.Composer;
-    exports.Document = Document5.Document;
-    exports.Schema = Schema.Schema;
-    exports.YAMLError = errors.YAMLError;
-    exports.YAMLParseError = errors.YAMLParseError;
-    exports.YAMLWarning = errors.YAMLWarning;
-    exports.Alias = Alias.Alias;
-    exports.isAlias = identity2.isAlias;
-    exports.isCollection = identity2.isCollection;
-    exports.isDocument = identity2.isDocument;
-    exports.isMap = identity2.isMap;
-    exports.isNode = identity2.isNode;
-    exports.isPair = identity2.isPair;
-    exports.isScalar = identity2.isScalar;
-    exports.isSeq = identity2.isSeq;
-    exports.Pair = Pair3.Pair;
-    exports.Scalar = Scalar2.Scalar;
-    exports.YAMLMap = YAMLMap.YAMLMap;
-    exports.YAMLSeq = YAMLSeq.YAMLSeq;
-    exports.CST = cst;
-    exports.Lexer = lexer.Lexer;
-    exports.LineCounter = lineCounter.LineCounter;
-    exports.Parser = parser.Parser;
-    exports.parse = publicApi.parse;
-    exports.parseAllDocuments = publicApi.parseAllDocuments;
-    exports.parseDocument = publicApi.parseDocument;
-    exports.stringify = publicApi.stringify;
-    exports.visit = visit2.visit;
-    exports.visitAsync = visit2.visitAsync;
+// node_modules/yaml/browser/dist/index.js
+var init_dist = __esm({
+  "node_modules/yaml/browser/dist/index.js"() {
+    init_composer();
+    init_Document();
+    init_Schema();
+    init_errors3();
+    init_Alias();
+    init_identity();
+    init_Pair();
+    init_Scalar();
+    init_YAMLMap();
+    init_YAMLSeq();
+    init_cst();
+    init_lexer();
+    init_line_counter();
+    init_parser();
+    init_public_api();
+    init_visit();
+  }
+});
+
+// node_modules/yaml/browser/index.js
+var init_browser = __esm({
+  "node_modules/yaml/browser/index.js"() {
+    init_dist();
+    init_dist();
   }
 });
 
 // src/config/parse.ts
 function parseYaml(text, file) {
-  const lineCounter = new import_yaml.LineCounter();
-  const doc = (0, import_yaml.parseDocument)(text, { lineCounter, ...OPTIONS });
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, ...OPTIONS });
   const spans = /* @__PURE__ */ new Map();
   const prototypeKeys = [];
   const complexKeys = [];
@@ -41902,24 +41423,24 @@ function parseYaml(text, file) {
 }
 function indexNode(node, pointer, spans, bad, keyStart) {
   const range = node.range;
-  const emptyNull = (0, import_yaml.isScalar)(node) && node.value === null && range !== void 0 && range !== null && range[0] === range[1];
+  const emptyNull = isScalar(node) && node.value === null && range !== void 0 && range !== null && range[0] === range[1];
   const start2 = emptyNull && keyStart !== void 0 ? keyStart : range?.[0] ?? keyStart ?? 0;
   spans.set(pointer, { start: start2, end: range?.[1] ?? start2, keyStart });
-  if ((0, import_yaml.isAlias)(node)) return;
-  if ((0, import_yaml.isMap)(node)) {
+  if (isAlias(node)) return;
+  if (isMap(node)) {
     for (const pair of node.items) {
-      if (!(0, import_yaml.isPair)(pair)) continue;
+      if (!isPair(pair)) continue;
       const keyNode = pair.key;
-      const key2 = (0, import_yaml.isScalar)(keyNode) ? String(keyNode.value) : String(keyNode);
+      const key2 = isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
       const child = childPointer(pointer, key2);
       const kStart = keyNode?.range?.[0];
       if (PROTOTYPE_KEYS.has(key2)) bad.prototypeKeys.push({ pointer: child, offset: kStart ?? start2, key: key2 });
-      if ((0, import_yaml.isMap)(keyNode) || (0, import_yaml.isSeq)(keyNode))
+      if (isMap(keyNode) || isSeq(keyNode))
         bad.complexKeys.push({ pointer: child, offset: kStart ?? start2, key: String(keyNode).slice(0, 60) });
       if (pair.value) indexNode(pair.value, child, spans, bad, kStart);
       else spans.set(child, { start: kStart ?? start2, end: keyNode?.range?.[1] ?? start2, keyStart: kStart });
     }
-  } else if ((0, import_yaml.isSeq)(node)) {
+  } else if (isSeq(node)) {
     node.items.forEach((item, i) => {
       if (item) indexNode(item, childPointer(pointer, i), spans, bad);
     });
@@ -41928,11 +41449,11 @@ function indexNode(node, pointer, spans, bad, keyStart) {
 function firstLine(message2) {
   return message2.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
 }
-var import_yaml, PROTOTYPE_KEYS, MAX_ALIAS_COUNT, OPTIONS;
+var PROTOTYPE_KEYS, MAX_ALIAS_COUNT, OPTIONS;
 var init_parse = __esm({
   "src/config/parse.ts"() {
     "use strict";
-    import_yaml = __toESM(require_dist2(), 1);
+    init_browser();
     init_problems();
     PROTOTYPE_KEYS = /* @__PURE__ */ new Set(["__proto__", "constructor", "prototype"]);
     MAX_ALIAS_COUNT = 100;
@@ -42052,7 +41573,7 @@ var init_credentials2 = __esm({
     init_sections();
     credentialsInFile = (doc, ctx) => {
       const findings = [];
-      const visit2 = (value, pointer, key2) => {
+      const visit3 = (value, pointer, key2) => {
         if (typeof value === "string") {
           if (key2 === "ownership_challenge") return;
           const written2 = ctx.template(pointer) ?? value;
@@ -42067,15 +41588,15 @@ var init_credentials2 = __esm({
         }
         if (Array.isArray(value)) {
           value.forEach((v, i) => {
-            visit2(v, childPointer(pointer, i), key2);
+            visit3(v, childPointer(pointer, i), key2);
           });
           return;
         }
         if (value !== null && typeof value === "object") {
-          for (const [k, v] of Object.entries(value)) visit2(v, childPointer(pointer, k), k);
+          for (const [k, v] of Object.entries(value)) visit3(v, childPointer(pointer, k), k);
         }
       };
-      visit2(doc, "", void 0);
+      visit3(doc, "", void 0);
       return findings;
     };
   }
@@ -42104,8 +41625,8 @@ function readSchemaText() {
   return schemaText;
 }
 function loadSchema() {
-  schema ??= JSON.parse(readSchemaText());
-  return schema;
+  schema4 ??= JSON.parse(readSchemaText());
+  return schema4;
 }
 function schemaHash() {
   const { createHash: createHash11 } = __require("node:crypto");
@@ -42148,8 +41669,8 @@ function validateDocument(value) {
   const validate2 = getValidator();
   return validate2(value) ? [] : [...validate2.errors ?? []];
 }
-var SCHEMA_URL, PRECOMPILED, BUNDLED, schemaText, schema, validator, precompiled, PACKAGE_JSON_URL;
-var init_schema = __esm({
+var SCHEMA_URL, PRECOMPILED, BUNDLED, schemaText, schema4, validator, precompiled, PACKAGE_JSON_URL;
+var init_schema4 = __esm({
   "src/config/schema.ts"() {
     "use strict";
     init_defaults_schema();
@@ -42255,7 +41776,7 @@ var init_document = __esm({
     init_sections();
     init_rules6();
     init_redact();
-    init_schema();
+    init_schema4();
     ZONES_NAMED = 5;
   }
 });
@@ -42498,7 +42019,7 @@ function dedupeSecrets(secrets) {
   for (const s of secrets) if (!byName.has(s.name)) byName.set(s.name, s);
   return [...byName.values()];
 }
-var init_merge = __esm({
+var init_merge2 = __esm({
   "src/config/merge.ts"() {
     "use strict";
     init_normalize2();
@@ -42556,7 +42077,7 @@ var init_config = __esm({
     init_redact();
     init_document();
     init_load();
-    init_merge();
+    init_merge2();
     init_problems();
     init_model();
     init_normalize2();
@@ -43392,6 +42913,16 @@ var init_argument = __esm({
         return this;
       }
     };
+  }
+});
+
+// lazy:child_process
+import { createRequire as createRequire2 } from "module";
+var load, real, child_process_default;
+var init_child_process = __esm({
+  "lazy:child_process"() {
+    load = createRequire2(__zoneformModuleUrl);
+    child_process_default = new Proxy({}, { get: (_, key2) => (real ??= load("node:child_process"))[key2] });
   }
 });
 
@@ -44387,7 +43918,6 @@ var init_suggestSimilar = __esm({
 
 // node_modules/commander/lib/command.js
 import { EventEmitter } from "node:events";
-import childProcess from "node:child_process";
 import path2 from "node:path";
 import fs from "node:fs";
 import process2 from "node:process";
@@ -44435,6 +43965,7 @@ function useColor() {
 var Command;
 var init_command = __esm({
   "node_modules/commander/lib/command.js"() {
+    init_child_process();
     init_argument();
     init_error();
     init_help();
@@ -45266,18 +44797,18 @@ Expecting one of '${allowedValues.join("', '")}'`);
        *
        * @private
        */
-      _prepareUserArgs(argv, parseOptions) {
+      _prepareUserArgs(argv, parseOptions2) {
         if (argv !== void 0 && !Array.isArray(argv)) {
           throw new Error("first parameter to parse must be array or undefined");
         }
-        parseOptions = parseOptions || {};
-        if (argv === void 0 && parseOptions.from === void 0) {
+        parseOptions2 = parseOptions2 || {};
+        if (argv === void 0 && parseOptions2.from === void 0) {
           if (process2.versions?.electron) {
-            parseOptions.from = "electron";
+            parseOptions2.from = "electron";
           }
           const execArgv = process2.execArgv ?? [];
           if (execArgv.includes("-e") || execArgv.includes("--eval") || execArgv.includes("-p") || execArgv.includes("--print")) {
-            parseOptions.from = "eval";
+            parseOptions2.from = "eval";
           }
         }
         if (argv === void 0) {
@@ -45285,7 +44816,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
         }
         this.rawArgs = argv.slice();
         let userArgs;
-        switch (parseOptions.from) {
+        switch (parseOptions2.from) {
           case void 0:
           case "node":
             this._scriptPath = argv[1];
@@ -45307,7 +44838,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
             break;
           default:
             throw new Error(
-              `unexpected parse option { from: '${parseOptions.from}' }`
+              `unexpected parse option { from: '${parseOptions2.from}' }`
             );
         }
         if (!this._name && this._scriptPath)
@@ -45337,9 +44868,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [parseOptions.from] - where the args are from: 'node', 'user', 'electron'
        * @return {Command} `this` command for chaining
        */
-      parse(argv, parseOptions) {
+      parse(argv, parseOptions2) {
         this._prepareForParse();
-        const userArgs = this._prepareUserArgs(argv, parseOptions);
+        const userArgs = this._prepareUserArgs(argv, parseOptions2);
         this._parseCommand([], userArgs);
         return this;
       }
@@ -45363,9 +44894,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} parseOptions.from - where the args are from: 'node', 'user', 'electron'
        * @return {Promise}
        */
-      async parseAsync(argv, parseOptions) {
+      async parseAsync(argv, parseOptions2) {
         this._prepareForParse();
-        const userArgs = this._prepareUserArgs(argv, parseOptions);
+        const userArgs = this._prepareUserArgs(argv, parseOptions2);
         await this._parseCommand([], userArgs);
         return this;
       }
@@ -45494,9 +45025,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
           if (launchWithNode) {
             args.unshift(executableFile);
             args = incrementNodeInspectorPort(process2.execArgv).concat(args);
-            proc = childProcess.spawn(process2.argv[0], args, { stdio: "inherit" });
+            proc = child_process_default.spawn(process2.argv[0], args, { stdio: "inherit" });
           } else {
-            proc = childProcess.spawn(executableFile, args, { stdio: "inherit" });
+            proc = child_process_default.spawn(executableFile, args, { stdio: "inherit" });
           }
         } else {
           this._checkForMissingExecutable(
@@ -45506,7 +45037,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           );
           args.unshift(executableFile);
           args = incrementNodeInspectorPort(process2.execArgv).concat(args);
-          proc = childProcess.spawn(process2.execPath, args, { stdio: "inherit" });
+          proc = child_process_default.spawn(process2.execPath, args, { stdio: "inherit" });
         }
         if (!proc.killed) {
           const signals = ["SIGUSR1", "SIGUSR2", "SIGTERM", "SIGINT", "SIGHUP"];
@@ -47593,9 +47124,9 @@ function yamlEscape(ch) {
   return code > 65535 ? `\\U${code.toString(16).padStart(8, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
 }
 function quoteUnsafeScalars(doc) {
-  (0, import_yaml2.visit)(doc, {
+  visit(doc, {
     Scalar(_key, node) {
-      if (typeof node.value === "string" && hasUnsafe(node.value)) node.type = import_yaml2.Scalar.QUOTE_DOUBLE;
+      if (typeof node.value === "string" && hasUnsafe(node.value)) node.type = Scalar.QUOTE_DOUBLE;
     }
   });
 }
@@ -47604,22 +47135,21 @@ function safeYamlText(doc, opts) {
   return replaceUnsafe(doc.toString(opts), yamlEscape);
 }
 function safeYamlStringify(value, opts = {}) {
-  return safeYamlText(new import_yaml2.Document(value, opts), opts);
+  return safeYamlText(new Document(value, opts), opts);
 }
 function documentYaml(document) {
-  const doc = new import_yaml2.Document(document, { aliasDuplicateObjects: false });
-  (0, import_yaml2.visit)(doc, {
+  const doc = new Document(document, { aliasDuplicateObjects: false });
+  visit(doc, {
     Seq(_key, node) {
-      if (node.items.length > 0 && node.items.every((i) => (0, import_yaml2.isScalar)(i))) node.flow = true;
+      if (node.items.length > 0 && node.items.every((i) => isScalar(i))) node.flow = true;
     }
   });
   return safeYamlText(doc, { lineWidth: 0, flowCollectionPadding: false });
 }
-var import_yaml2;
 var init_safe_yaml = __esm({
   "src/safe-yaml.ts"() {
     "use strict";
-    import_yaml2 = __toESM(require_dist2(), 1);
+    init_browser();
     init_safe_text();
   }
 });
@@ -49545,14 +49075,14 @@ function countOperators(node, at3, fields) {
     throw filterFault(`${at3}.operator ${JSON.stringify(operator)} is not one of ${FILTER_OPERATORS.join(", ")}`);
   }
   if (operator === "in" || operator === "!in") {
-    if (!Array.isArray(value) || !value.every(isScalar3))
+    if (!Array.isArray(value) || !value.every(isScalar2))
       throw filterFault(`${at3}.value must be an array of values for operator ${operator}`);
-  } else if (!isScalar3(value)) {
+  } else if (!isScalar2(value)) {
     throw filterFault(`${at3}.value must be a string, number or boolean for operator ${operator}`);
   }
   return 1;
 }
-function isScalar3(v) {
+function isScalar2(v) {
   return typeof v === "string" || typeof v === "number" || typeof v === "boolean";
 }
 function isObject3(v) {
@@ -51472,10 +51002,10 @@ function eachItem(value, field, ptr, errors, check3) {
     else errors.push(problem2(`${ptr}/${i}`, item, field, "each item must be an object"));
   });
 }
-function optionalString(raw, key2, ptr, errors, set) {
+function optionalString(raw, key2, ptr, errors, set2) {
   const value = raw[key2];
   if (value === void 0) return;
-  if (typeof value === "string") set(value);
+  if (typeof value === "string") set2(value);
   else errors.push(problem2(`${ptr}/${key2}`, value, key2, "it must be a string"));
 }
 function isObject6(v) {
@@ -53947,25 +53477,25 @@ function renderMigrationYaml(opts) {
   const zone = { zone_id: opts.zoneId };
   if (opts.zoneName) zone.name = opts.zoneName;
   zone.waf = opts.waf;
-  const doc = new import_yaml3.Document({ version: 1, zones: [zone] });
+  const doc = new Document({ version: 1, zones: [zone] });
   const schemaLine = opts.schemaRef === void 0 ? [] : [` yaml-language-server: $schema=${opts.schemaRef}`];
   doc.commentBefore = [...schemaLine, ...(opts.header ?? []).map((l) => ` ${l}`)].join("\n");
   const threshold = doc.getIn(["zones", 0, "waf", "owasp", "score_threshold"], true);
   const label = opts.waf.owasp.score_threshold !== void 0 ? formatThreshold(opts.waf.owasp.score_threshold) : "";
-  if ((0, import_yaml3.isScalar)(threshold) && label.includes("(")) threshold.comment = ` ${label.slice(label.indexOf("(") + 1, -1)}`;
+  if (isScalar(threshold) && label.includes("(")) threshold.comment = ` ${label.slice(label.indexOf("(") + 1, -1)}`;
   const paranoia = doc.getIn(["zones", 0, "waf", "owasp", "paranoia_level"], true);
   const { paranoia_level: pl, score_threshold: st } = opts.waf.owasp;
-  if ((0, import_yaml3.isScalar)(paranoia) && pl !== void 0 && st !== void 0) {
+  if (isScalar(paranoia) && pl !== void 0 && st !== void 0) {
     const from = oldSensitivitiesFor(pl, st);
     if (from.length > 0) paranoia.comment = ` from old sensitivity ${from.join(" or ")}`;
   }
   return doc.toString({ lineWidth: 0 });
 }
-var import_yaml3, OWASP_LAST_RULE_ID, OWASP_ACTIONS;
+var OWASP_LAST_RULE_ID, OWASP_ACTIONS;
 var init_config_yaml = __esm({
   "src/migration/config-yaml.ts"() {
     "use strict";
-    import_yaml3 = __toESM(require_dist2(), 1);
+    init_browser();
     init_sections();
     init_sensitivity();
     OWASP_LAST_RULE_ID = "6179ae15870a4bb7b2d480d4843b323c";
@@ -60557,11 +60087,11 @@ var require_dns = __commonJS({
         return ip;
       }
       setRecords(origin, addresses) {
-        const timestamp = Date.now();
+        const timestamp2 = Date.now();
         const records = { records: { 4: null, 6: null } };
         let minTTL = this.#maxTTL;
         for (const record5 of addresses) {
-          record5.timestamp = timestamp;
+          record5.timestamp = timestamp2;
           if (typeof record5.ttl === "number") {
             record5.ttl = Math.min(record5.ttl, this.#maxTTL);
             minTTL = Math.min(minTTL, record5.ttl);
@@ -68602,7 +68132,7 @@ var require_util5 = __commonJS({
         throw new Error("Invalid cookie max-age");
       }
     }
-    function stringify(cookie) {
+    function stringify4(cookie) {
       if (cookie.name.length === 0) {
         return null;
       }
@@ -68664,7 +68194,7 @@ var require_util5 = __commonJS({
       validateCookiePath,
       validateCookieValue,
       toIMFDate,
-      stringify
+      stringify: stringify4
     };
   }
 });
@@ -68815,7 +68345,7 @@ var require_cookies = __commonJS({
   "node_modules/undici/lib/web/cookies/index.js"(exports, module) {
     "use strict";
     var { parseSetCookie } = require_parse();
-    var { stringify } = require_util5();
+    var { stringify: stringify4 } = require_util5();
     var { webidl } = require_webidl();
     var globalHeadersBrandCheck = (arg) => webidl.brandCheck(arg, webidl.util.MakeTypeAssertion(globalThis.Headers));
     var undiciHeadersBrandCheck = (arg) => webidl.brandCheck(arg, webidl.is.Headers);
@@ -68871,7 +68401,7 @@ var require_cookies = __commonJS({
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
       brandCheckHeaders(headers);
       cookie = webidl.converters.Cookie(cookie);
-      const str4 = stringify(cookie);
+      const str4 = stringify4(cookie);
       if (str4) {
         headers.append("set-cookie", str4, true);
       }
@@ -71011,14 +70541,14 @@ var require_websocketstream = __commonJS({
           data = new Uint8Array(ArrayBuffer.isView(chunk) ? new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength) : chunk.slice());
           opcode = opcodes.BINARY;
         } else {
-          let string;
+          let string2;
           try {
-            string = webidl.converters.DOMString(chunk);
+            string2 = webidl.converters.DOMString(chunk);
           } catch (e) {
             promise.reject(e);
             return promise.promise;
           }
-          data = new TextEncoder().encode(string);
+          data = new TextEncoder().encode(string2);
           opcode = opcodes.TEXT;
         }
         if (!this.#handler.closeState.has(sentCloseFrameState.SENT) && !this.#handler.closeState.has(sentCloseFrameState.RECEIVED)) {
@@ -71230,7 +70760,7 @@ var require_eventsource_stream = __commonJS({
     var buffer = __require("node:buffer");
     var { Transform } = __require("node:stream");
     var { isASCIINumber, isValidLastEventId } = require_util7();
-    var BOM = [239, 187, 191];
+    var BOM2 = [239, 187, 191];
     var LF = 10;
     var CR = 13;
     var COLON = 58;
@@ -71603,20 +71133,20 @@ ${value}`;
         const second = this.peekBufferedByte(1);
         const third = this.peekBufferedByte(2);
         if (second === void 0) {
-          if (first === BOM[0]) {
+          if (first === BOM2[0]) {
             return true;
           }
           this.checkBOM = false;
           return true;
         }
         if (third === void 0) {
-          if (first === BOM[0] && second === BOM[1]) {
+          if (first === BOM2[0] && second === BOM2[1]) {
             return true;
           }
           this.checkBOM = false;
           return false;
         }
-        if (first === BOM[0] && second === BOM[1] && third === BOM[2]) {
+        if (first === BOM2[0] && second === BOM2[1] && third === BOM2[2]) {
           this.discardLeadingBytes(3);
         }
         this.checkBOM = false;
@@ -72421,39 +71951,39 @@ function afterLine(text, at3) {
   return nl < 0 ? text.length : nl + 1;
 }
 function nodeOf(doc, value) {
-  return (0, import_yaml4.isNode)(value) ? value : doc.createNode(value);
+  return isNode(value) ? value : doc.createNode(value);
 }
 function collectionOf(doc, add, flow2 = false) {
   if (add.kind === "seq") {
-    const seq = doc.createNode([]);
-    seq.items.push(...add.items.map((i) => nodeOf(doc, i)));
-    seq.flow = flow2 || seq.items.length === 0;
-    return seq;
+    const seq2 = doc.createNode([]);
+    seq2.items.push(...add.items.map((i) => nodeOf(doc, i)));
+    seq2.flow = flow2 || seq2.items.length === 0;
+    return seq2;
   }
-  const map = doc.createNode({});
-  for (const [k, v] of add.pairs) map.items.push(new import_yaml4.Pair(doc.createNode(k), nodeOf(doc, v)));
-  map.flow = flow2 || map.items.length === 0;
-  return map;
+  const map2 = doc.createNode({});
+  for (const [k, v] of add.pairs) map2.items.push(new Pair(doc.createNode(k), nodeOf(doc, v)));
+  map2.flow = flow2 || map2.items.length === 0;
+  return map2;
 }
 function block(value, indent, eol) {
-  const doc = new import_yaml4.Document();
+  const doc = new Document();
   doc.contents = value;
   const text = safeYamlText(doc, { lineWidth: 0 }).replace(/\n$/, "");
   const pad = " ".repeat(indent);
   return `${text.split("\n").map((l) => l === "" ? l : pad + l).join(eol)}${eol}`;
 }
 function flowInside(add) {
-  const doc = new import_yaml4.Document();
-  const plain2 = add.kind === "seq" ? { ...add, items: add.items.map((i) => (0, import_yaml4.isNode)(i) ? i.toJSON() : i) } : { ...add, pairs: add.pairs.map(([k, v]) => [k, (0, import_yaml4.isNode)(v) ? v.toJSON() : v]) };
+  const doc = new Document();
+  const plain2 = add.kind === "seq" ? { ...add, items: add.items.map((i) => isNode(i) ? i.toJSON() : i) } : { ...add, pairs: add.pairs.map(([k, v]) => [k, isNode(v) ? v.toJSON() : v]) };
   doc.contents = collectionOf(doc, plain2, true);
   const text = safeYamlText(doc, { lineWidth: 0 }).trim();
   const inside = text.slice(1, -1).trim();
   return inside === "" ? void 0 : inside;
 }
 function keyOf2(parent, node) {
-  if (!(0, import_yaml4.isMap)(parent)) return void 0;
-  const pair = parent.items.find((p) => (0, import_yaml4.isPair)(p) && p.value === node);
-  return pair && (0, import_yaml4.isNode)(pair.key) ? pair.key : void 0;
+  if (!isMap(parent)) return void 0;
+  const pair = parent.items.find((p) => isPair(p) && p.value === node);
+  return pair && isNode(pair.key) ? pair.key : void 0;
 }
 function blanksBefore(text, at3) {
   let from = at3;
@@ -72461,20 +71991,20 @@ function blanksBefore(text, at3) {
   return from;
 }
 function isEmptyScalar(text, node) {
-  if (!(0, import_yaml4.isScalar)(node) || node.value !== null || !node.range) return false;
+  if (!isScalar(node) || node.value !== null || !node.range) return false;
   return /^(|~|null|Null|NULL)$/.test(text.slice(node.range[0], node.range[1]));
 }
 function planAddition(text, doc, add, eol) {
   const node = doc.getIn(add.path, true);
   const empty = add.kind === "seq" ? add.items.length === 0 : add.pairs.length === 0;
   if (node !== void 0 && !isEmptyScalar(text, node)) {
-    if (add.kind === "seq" ? !(0, import_yaml4.isSeq)(node) : !(0, import_yaml4.isMap)(node)) return void 0;
+    if (add.kind === "seq" ? !isSeq(node) : !isMap(node)) return void 0;
     const coll = node;
     if (empty) return { at: 0, remove: 0, insert: "" };
     if (!coll.range) return void 0;
     if (coll.flow) {
       const close = coll.range[1] - 1;
-      if (text[close] !== ((0, import_yaml4.isSeq)(coll) ? "]" : "}")) return void 0;
+      if (text[close] !== (isSeq(coll) ? "]" : "}")) return void 0;
       if (coll.items.length > 0) {
         const inside = flowInside(add);
         if (inside === void 0) return void 0;
@@ -72508,7 +72038,7 @@ function planAddition(text, doc, add, eol) {
       const lead2 = text === "" || text.endsWith("\n") ? "" : eol;
       return { at: text.length, remove: 0, insert: lead2 + block(nested.whole, 0, eol) };
     }
-    if (!(0, import_yaml4.isMap)(parent) || parent.flow || !parent.range) return void 0;
+    if (!isMap(parent) || parent.flow || !parent.range) return void 0;
     const here = parent.get(rest[0], true);
     if (here !== void 0) {
       const key2 = keyOf2(parent, here);
@@ -72529,24 +72059,24 @@ function planAddition(text, doc, add, eol) {
   return void 0;
 }
 function endOf(item) {
-  if ((0, import_yaml4.isPair)(item)) {
+  if (isPair(item)) {
     const v = item.value;
-    if (v && (0, import_yaml4.isNode)(v) && v.range) return Math.max(v.range[1], (0, import_yaml4.isCollection)(v) ? v.range[2] : v.range[1]);
+    if (v && isNode(v) && v.range) return Math.max(v.range[1], isCollection(v) ? v.range[2] : v.range[1]);
     const k = item.key;
-    return k && (0, import_yaml4.isNode)(k) && k.range ? k.range[1] : 0;
+    return k && isNode(k) && k.range ? k.range[1] : 0;
   }
-  if ((0, import_yaml4.isNode)(item) && item.range) return (0, import_yaml4.isCollection)(item) ? item.range[2] : item.range[1];
+  if (isNode(item) && item.range) return isCollection(item) ? item.range[2] : item.range[1];
   return 0;
 }
 function nestedValue(doc, rest, add) {
   let value = collectionOf(doc, add);
   for (let i = rest.length - 1; i >= 1; i--) {
-    const map = doc.createNode({});
-    map.items.push(new import_yaml4.Pair(doc.createNode(rest[i]), value));
-    value = map;
+    const map2 = doc.createNode({});
+    map2.items.push(new Pair(doc.createNode(rest[i]), value));
+    value = map2;
   }
   const whole = doc.createNode({});
-  whole.items.push(new import_yaml4.Pair(doc.createNode(rest[0]), value));
+  whole.items.push(new Pair(doc.createNode(rest[0]), value));
   return { whole, value };
 }
 function addByDocument(doc, additions) {
@@ -72558,29 +72088,29 @@ function addByDocument(doc, additions) {
         doc.contents = doc.createNode({});
         parent = doc.contents;
       }
-      if (!(0, import_yaml4.isMap)(parent) && !(0, import_yaml4.isSeq)(parent)) throw new YamlShapeError(add.path.slice(0, i));
+      if (!isMap(parent) && !isSeq(parent)) throw new YamlShapeError(add.path.slice(0, i));
       let child = parent.get(key2, true);
       const last = i === add.path.length - 1;
-      if (child === void 0 || (0, import_yaml4.isScalar)(child) && child.value === null) {
+      if (child === void 0 || isScalar(child) && child.value === null) {
         child = doc.createNode(last && add.kind === "seq" ? [] : {});
         parent.set(key2, child);
       }
       parent = child;
     }
-    if (add.kind === "seq" && (0, import_yaml4.isSeq)(parent)) parent.items.push(...add.items.map((i) => nodeOf(doc, i)));
-    else if (add.kind === "map" && (0, import_yaml4.isMap)(parent))
-      for (const [k, v] of add.pairs) parent.items.push(new import_yaml4.Pair(doc.createNode(k), nodeOf(doc, v)));
+    if (add.kind === "seq" && isSeq(parent)) parent.items.push(...add.items.map((i) => nodeOf(doc, i)));
+    else if (add.kind === "map" && isMap(parent))
+      for (const [k, v] of add.pairs) parent.items.push(new Pair(doc.createNode(k), nodeOf(doc, v)));
     else throw new YamlShapeError(add.path);
   }
 }
 function addToYaml(text, additions) {
-  const reference = (0, import_yaml4.parseDocument)(text);
+  const reference = parseDocument(text);
   addByDocument(reference, additions);
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
   let out = text;
   let spliced = true;
   for (const add of additions) {
-    const doc = (0, import_yaml4.parseDocument)(out);
+    const doc = parseDocument(out);
     const edit = doc.errors.length === 0 ? planAddition(out, doc, add, eol) : void 0;
     if (!edit) {
       spliced = false;
@@ -72589,17 +72119,17 @@ function addToYaml(text, additions) {
     out = out.slice(0, edit.at) + edit.insert + out.slice(edit.at + edit.remove);
   }
   if (spliced) {
-    const check3 = (0, import_yaml4.parseDocument)(out);
+    const check3 = parseDocument(out);
     if (check3.errors.length === 0 && (0, import_fast_deep_equal4.default)(check3.toJS(), reference.toJS())) return { text: out, spliced: true };
   }
   return { text: safeYamlText(reference, { lineWidth: 0 }), spliced: false };
 }
-var import_fast_deep_equal4, import_yaml4, YamlShapeError;
+var import_fast_deep_equal4, YamlShapeError;
 var init_yaml_edit = __esm({
   "src/inventory/yaml-edit.ts"() {
     "use strict";
     import_fast_deep_equal4 = __toESM(require_fast_deep_equal(), 1);
-    import_yaml4 = __toESM(require_dist2(), 1);
+    init_browser();
     init_safe_yaml();
     YamlShapeError = class extends Error {
       constructor(path6) {
@@ -72682,26 +72212,26 @@ function readBack(text) {
 function entryNode(doc, entry, seen, note) {
   const node = doc.createNode(escapeTemplates(entry));
   node.commentBefore = wrapComment(`${note}${seenNote(seen)}${maliciousNote(seen)}`, ENTRY_COMMENT_WIDTH);
-  const justification = node.items.find((p) => (0, import_yaml5.isScalar)(p.key) && p.key.value === "justification");
-  if (justification && (0, import_yaml5.isScalar)(justification.value)) justification.value.type = "QUOTE_DOUBLE";
+  const justification = node.items.find((p) => isScalar(p.key) && p.key.value === "justification");
+  if (justification && isScalar(justification.value)) justification.value.type = "QUOTE_DOUBLE";
   return node;
 }
 function draftInventory(scripts, opts) {
   const { scripts: kept, leftOut } = withoutLookalikes(scripts, { pages: opts.pages, authorized: [] });
   const drafted = opts.headers ? draftPins(opts.headers) : void 0;
-  const doc = new import_yaml5.Document({ script_inventory: { pages: escapeTemplates(opts.pages), authorized: [] } });
+  const doc = new Document({ script_inventory: { pages: escapeTemplates(opts.pages), authorized: [] } });
   if (opts.headers && drafted) {
     const pinned = doc.createNode({});
     for (const [name, value] of drafted.pinned)
-      pinned.items.push(new import_yaml5.Pair(doc.createNode(name), doc.createNode(escapeTemplates(value))));
+      pinned.items.push(new Pair(doc.createNode(name), doc.createNode(escapeTemplates(value))));
     const headers = doc.createNode({ urls: escapeTemplates(opts.headers.pages.map((p) => p.url)) });
-    headers.items.push(new import_yaml5.Pair(doc.createNode("pinned"), pinned));
+    headers.items.push(new Pair(doc.createNode("pinned"), pinned));
     doc.setIn(["script_inventory", "headers"], headers);
   }
-  const seq = doc.getIn(["script_inventory", "authorized"], true);
+  const seq2 = doc.getIn(["script_inventory", "authorized"], true);
   for (const { entry, seen } of draftEntries(kept, opts.pinHashes))
-    seq.items.push(entryNode(doc, entry, seen, " TODO review:"));
-  const n = seq.items.length;
+    seq2.items.push(entryNode(doc, entry, seen, " TODO review:"));
+  const n = seq2.items.length;
   const prose = (text) => fitLine(text, HEADER_COMMENT_WIDTH, { long: "break", hang: 2 });
   const item = (text) => fitLine(text, HEADER_COMMENT_WIDTH, { long: "break" });
   doc.commentBefore = [
@@ -72744,24 +72274,24 @@ function pathText(path6) {
   return path6.map((k, i) => typeof k === "number" ? `[${k}]` : i === 0 ? k : `.${k}`).join("");
 }
 function zoneIndex(zones2, zone) {
-  const i = zones2.items.findIndex((z) => (0, import_yaml5.isMap)(z) && String(z.get("zone_id") ?? "").toLowerCase() === zone.id);
+  const i = zones2.items.findIndex((z) => isMap(z) && String(z.get("zone_id") ?? "").toLowerCase() === zone.id);
   if (i >= 0 || zone.name === void 0) return i;
-  return zones2.items.findIndex((z) => (0, import_yaml5.isMap)(z) && String(z.get("name") ?? "").toLowerCase() === zone.name);
+  return zones2.items.findIndex((z) => isMap(z) && String(z.get("name") ?? "").toLowerCase() === zone.name);
 }
 function zoneName(zones2, i) {
   const z = zones2.items[i];
-  const named = (0, import_yaml5.isMap)(z) ? z.get("name") ?? z.get("zone_id") : void 0;
+  const named = isMap(z) ? z.get("name") ?? z.get("zone_id") : void 0;
   return printable(named === void 0 || named === null ? `zones[${i}]` : String(named));
 }
 function plain(text, label) {
   try {
-    return (0, import_yaml5.parseDocument)(text, { merge: true }).toJS({ maxAliasCount: 100 });
+    return parseDocument(text, { merge: true }).toJS({ maxAliasCount: 100 });
   } catch (err) {
     throw new UsageError(`${label}: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 function locateInventory(text, label, zone, defaults) {
-  const doc = (0, import_yaml5.parseDocument)(text);
+  const doc = parseDocument(text);
   if (doc.errors.length > 0) throw new UsageError(`${label}: not YAML: ${doc.errors[0].message}`);
   const inPlace = (path6, where) => ({
     doc,
@@ -72770,7 +72300,7 @@ function locateInventory(text, label, zone, defaults) {
     value: valueAt(plain(text, label), path6),
     part: (keys) => ({ path: [...path6, ...keys] })
   });
-  if ((0, import_yaml5.isSeq)(doc.get("zones", true))) {
+  if (isSeq(doc.get("zones", true))) {
     const zones2 = doc.get("zones", true);
     const i = zoneIndex(zones2, zone);
     if (i < 0)
@@ -72793,8 +72323,8 @@ function locateInventory(text, label, zone, defaults) {
     };
     return { doc, path: path6, where: pathText(path6), value: valueAt(merged2.value, path6), zone: zoneName(zones2, i), part };
   }
-  if ((0, import_yaml5.isMap)(doc.get("script_inventory", true))) return inPlace(["script_inventory"], "script_inventory");
-  if ((0, import_yaml5.isMap)(doc.contents) || doc.contents === null) return inPlace([], "the top level");
+  if (isMap(doc.get("script_inventory", true))) return inPlace(["script_inventory"], "script_inventory");
+  if (isMap(doc.contents) || doc.contents === null) return inPlace([], "the top level");
   throw new UsageError(
     `${label}: expected a zoneform file (zones:) or an inventory block (script_inventory:, or pages: and authorized:)`
   );
@@ -72930,11 +72460,11 @@ function mergeHeaders(file, seen) {
     merge: { urlsAdded, pinsAdded, differing, notSent, uneven }
   };
 }
-var import_yaml5, HEADER_COMMENT_WIDTH, ENTRY_COMMENT_WIDTH;
+var HEADER_COMMENT_WIDTH, ENTRY_COMMENT_WIDTH;
 var init_yaml = __esm({
   "src/inventory/yaml.ts"() {
     "use strict";
-    import_yaml5 = __toESM(require_dist2(), 1);
+    init_browser();
     init_data_record();
     init_safe_yaml();
     init_errors();
@@ -73621,7 +73151,7 @@ function categoryProblem(category) {
   return void 0;
 }
 var SARIF_SCHEMA, FINGERPRINT_KEY;
-var init_log = __esm({
+var init_log2 = __esm({
   "src/sarif/log.ts"() {
     "use strict";
     init_safe_text();
@@ -73771,9 +73301,9 @@ var init_locate = __esm({
 });
 
 // src/sarif/inventory.ts
-function authorizedIn(merge2, zone) {
-  const located = locateInventory(merge2.text, merge2.label, zone, applyDefaults);
-  return { authorized: readInventory(located, merge2.label).authorized, path: located.path };
+function authorizedIn(merge3, zone) {
+  const located = locateInventory(merge3.text, merge3.label, zone, applyDefaults);
+  return { authorized: readInventory(located, merge3.label).authorized, path: located.path };
 }
 function inventorySarif(input) {
   let inventory = { pages: input.pages, authorized: [] };
@@ -73828,7 +73358,7 @@ var DEFAULT_INVENTORY_CATEGORY;
 var init_inventory3 = __esm({
   "src/sarif/inventory.ts"() {
     "use strict";
-    init_log();
+    init_log2();
     init_findings();
     init_locate();
     init_inventory2();
@@ -73844,7 +73374,7 @@ var init_sarif = __esm({
     init_findings();
     init_inventory3();
     init_locate();
-    init_log();
+    init_log2();
     init_rules7();
   }
 });
@@ -74571,9 +74101,9 @@ function urlFields(pageUrl) {
     ["http.request.method", "GET"],
     ["ssl", u.protocol === "https:"]
   ];
-  const map = new Map(fields);
-  for (const [k, v] of fields) if (k.startsWith("http.request")) map.set(`raw.${k}`, v);
-  return map;
+  const map2 = new Map(fields);
+  for (const [k, v] of fields) if (k.startsWith("http.request")) map2.set(`raw.${k}`, v);
+  return map2;
 }
 function compare(op, a, b) {
   if (a === void 0 || b === void 0 || Array.isArray(a) || Array.isArray(b)) return void 0;
@@ -74606,19 +74136,19 @@ function expressionSelects(expression, pageUrl) {
     return void 0;
   }
   try {
-    return new Parser(tokens, fields).parse();
+    return new Parser2(tokens, fields).parse();
   } catch {
     return void 0;
   }
 }
-var MAX_EXPRESSION_CHARS, MAX_DEPTH, SYMBOLS, Parser;
+var MAX_EXPRESSION_CHARS, MAX_DEPTH, SYMBOLS, Parser2;
 var init_expression = __esm({
   "src/audit/expression.ts"() {
     "use strict";
     MAX_EXPRESSION_CHARS = 8192;
     MAX_DEPTH = 64;
     SYMBOLS = ["==", "!=", ">=", "<=", "&&", "||", "^^", "(", ")", "{", "}", ",", ">", "<", "!", "~"];
-    Parser = class {
+    Parser2 = class {
       constructor(tokens, fields) {
         this.tokens = tokens;
         this.fields = fields;
@@ -74699,9 +74229,9 @@ var init_expression = __esm({
           const op = t.text;
           if (op === "in") {
             this.pos++;
-            const set = this.set();
-            if (left === void 0 || set === void 0) return void 0;
-            return set.some((s) => s === left);
+            const set2 = this.set();
+            if (left === void 0 || set2 === void 0) return void 0;
+            return set2.some((s) => s === left);
           }
           if (["eq", "==", "ne", "!=", "contains", "lt", "<", "le", "<=", "gt", ">", "ge", ">="].includes(op)) {
             this.pos++;
@@ -75561,7 +75091,7 @@ function register10(program2, ctx) {
       const headers = headerUrls.length > 0 ? await fetchPages(headerUrls, pageTimeoutMs) : void 0;
       progress.end();
       if (sarif) {
-        const merge2 = opts.merge === void 0 || mergeText === void 0 ? void 0 : {
+        const merge3 = opts.merge === void 0 || mergeText === void 0 ? void 0 : {
           file: displayPath(resolve5(io.cwd, opts.merge), io.cwd),
           text: mergeText,
           label: `--merge ${opts.merge}`
@@ -75572,7 +75102,7 @@ function register10(program2, ctx) {
           scripts: listed2,
           now,
           version: VERSION,
-          ...merge2 ? { merge: merge2 } : {},
+          ...merge3 ? { merge: merge3 } : {},
           ...sarifCategory ? { category: sarifCategory } : {}
         });
         const text2 = sarifText(log);
@@ -77170,10 +76700,10 @@ function checkNoLinkedFolder(workspace, path6, label) {
         `${label} ${path6}: ${at3} is a symbolic link; the Action writes no file through one (name a path without links)`
       );
   }
-  const real = realpathSync(dirname4(resolve8(path6)));
-  if (real !== join3(realpathSync(root), rel))
+  const real2 = realpathSync(dirname4(resolve8(path6)));
+  if (real2 !== join3(realpathSync(root), rel))
     throw new ActionFailed(
-      `${label} ${path6}: its folder resolves to ${real}; the Action writes no file through a link`
+      `${label} ${path6}: its folder resolves to ${real2}; the Action writes no file through a link`
     );
 }
 function outputPath(workspace, given, fallback, label) {

@@ -16,6 +16,7 @@
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { lazyChildProcess, yamlWithoutEnvReads } from "./bundle-plugins.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const ACTION_BUNDLE = "dist-action/index.js";
@@ -47,6 +48,8 @@ export async function bundleAction() {
     banner: { js: BANNER },
     define: { "import.meta.url": "__zoneformModuleUrl" },
     plugins: [
+      lazyChildProcess(),
+      yamlWithoutEnvReads(),
       {
         name: "zoneform-local-require",
         setup(b) {

@@ -16,6 +16,7 @@
 // (dist/index.js and what it imports) is tsc's output, unbundled.
 import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { build } from "esbuild";
+import { lazyChildProcess, yamlWithoutEnvReads } from "./bundle-plugins.mjs";
 
 const CLI_DIR = new URL("../dist/cli/", import.meta.url);
 const path = (name, dir = CLI_DIR) => new URL(name, dir).pathname;
@@ -50,7 +51,7 @@ await build({
   // The CommonJS dependencies call require() for Node's modules; an ES module has none of its own.
   // ("module", not "node:module": the executable must load on any Node to say which it needs.)
   banner: { js: BANNER },
-  plugins: [lazyChildProcess()],
+  plugins: [lazyChildProcess(), yamlWithoutEnvReads()],
   define: {
     // src/config/schema.ts: the precompiled validator comes from this build's schema.
     __ZONEFORM_BUNDLE__: "true",
@@ -60,26 +61,4 @@ await build({
 });
 
 copyFileSync(path("../config/schema-validator.cjs"), path("schema-validator.cjs"));
-
-/**
- * commander imports node:child_process at its top for executable subcommands, which zoneform has none of: loading
- * it (and node:net with it) costs every start 3–4 ms, `validate` and `--version` included. commander gets a stand-in
- * that loads the module the first time one of its members is used.
- */
-function lazyChildProcess() {
-  const stub =
-    'import { createRequire } from "module"; const load = createRequire(import.meta.url); let real; ' +
-    'export default new Proxy({}, { get: (_, key) => (real ??= load("node:child_process"))[key] });';
-  return {
-    name: "lazy-child-process",
-    setup(b) {
-      b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-        /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)
-          ? { path: "child_process", namespace: "lazy" }
-          : undefined,
-      );
-      b.onLoad({ filter: /.*/, namespace: "lazy" }, () => ({ contents: stub, loader: "js" }));
-    },
-  };
-}
 chmodSync(path("zoneform.js"), 0o755);
