@@ -456,19 +456,21 @@ function logpushJobsKind<U extends ZoneBase>(scope: LogpushScope<U>): ResourceKi
         const destination = change.kind !== "update" || change.fields.some((f) => f.field === "destination_conf");
         writes.push({ job, body: write.body, destination });
       }
-      // Every job is checked at once (each is an object of its own): first the fields (one read per
-      // dataset), then the destinations; each job's findings keep the plan's order.
-      const fields = await Promise.all(
-        writes.map(({ job, body }) => {
-          const named = fieldsWritten(body);
-          return named ? checkJobFields(ctx, at.base, job, named) : Promise.resolve([]);
-        }),
-      );
-      const destinations = await Promise.all(
-        writes.map(({ job, body, destination }) =>
-          destination ? checkDestination(ctx, at, job, body) : Promise.resolve(undefined),
+      // Every job is checked at once (each is an object of its own), its fields (one read per dataset) and
+      // its destination side by side: one round for all; each job's findings keep the plan's order.
+      const [fields, destinations] = await Promise.all([
+        Promise.all(
+          writes.map(({ job, body }) => {
+            const named = fieldsWritten(body);
+            return named ? checkJobFields(ctx, at.base, job, named) : Promise.resolve([]);
+          }),
         ),
-      );
+        Promise.all(
+          writes.map(({ job, body, destination }) =>
+            destination ? checkDestination(ctx, at, job, body) : Promise.resolve(undefined),
+          ),
+        ),
+      ]);
       return writes.flatMap((_, i) => [...fields[i]!, ...(destinations[i] !== undefined ? [destinations[i]] : [])]);
     },
   };
