@@ -93,7 +93,7 @@ const FIRST_ROOM = 1024;
 export class ItemLedger {
   /** Each id answered (a string id and a number id are never the same) to its slot in `pages` and `digests`. */
   private readonly slots = new Map<string | number, number>();
-  private pages = new Uint32Array(FIRST_ROOM);
+  private pages = new Float64Array(FIRST_ROOM);
   private digests = new Uint8Array(FIRST_ROOM * DIGEST_BYTES);
   private readonly warned = new Set<string | number>();
   private count = 0;
@@ -146,7 +146,7 @@ export class ItemLedger {
   private remember(id: string | number, page: number, digest: string): void {
     const slot = this.slots.size;
     if (slot === this.pages.length) {
-      const pages = new Uint32Array(slot * 2);
+      const pages = new Float64Array(slot * 2);
       pages.set(this.pages);
       this.pages = pages;
       const digests = new Uint8Array(slot * 2 * DIGEST_BYTES);
