@@ -1,7 +1,8 @@
 // What one list read has been answered so far, and what its pages announce: the items by id (an item answered twice
-// is folded with a warning when identical, and stops the read when not), the pages by their items (a list going
-// round in circles), the item cap, and the totals of result_info. Used by list-reader.ts only.
-import { createHash } from "node:crypto";
+// is folded with a warning when identical, and stops the read when not; of an item only its id, its page and a
+// digest are kept), the pages by their items (a list going round in circles), the item cap, and the totals of
+// result_info. Used by list-reader.ts only.
+import { createHash, hash } from "node:crypto";
 import { canonicalJson } from "../canonical-json.js";
 import { AnswerShapeError, ApiError } from "../errors.js";
 import type { Envelope } from "./types.js";
@@ -76,14 +77,25 @@ export function num(v: unknown): number | undefined {
   return typeof v === "number" && Number.isFinite(v) ? v : undefined;
 }
 
+/** Bytes of SHA-256 kept per item: two answers of one id are the same when their canonical JSON shares these. */
+const DIGEST_BYTES = 16;
+/** Items the ledger first makes room for; it doubles as the list goes on. */
+const FIRST_ROOM = 1024;
+
 /**
  * The ids a list read has answered, to fold an item answered twice (a paging overlap, a cache): the
  * same id with the same content is read once, with a warning; with other content the list cannot be
  * trusted and the read stops. Past the item cap the list is refused.
+ *
+ * What it keeps of an item is its id, the page it came on and a digest of its content (16 bytes, in
+ * typed arrays): never the item, so a list of any length is read with its items released page by page.
  */
 export class ItemLedger {
-  private readonly seen = new Map<string, string>();
-  private readonly warned = new Set<string>();
+  /** Each id answered (a string id and a number id are never the same) to its slot in `pages` and `digests`. */
+  private readonly slots = new Map<string | number, number>();
+  private pages = new Float64Array(FIRST_ROOM);
+  private digests = new Uint8Array(FIRST_ROOM * DIGEST_BYTES);
+  private readonly warned = new Set<string | number>();
   private count = 0;
   constructor(
     private readonly path: string,
@@ -95,31 +107,62 @@ export class ItemLedger {
   /** Whether `item` is new (to be yielded); throws on a conflicting duplicate or past the cap. */
   admit(item: unknown, page: number): boolean {
     const id = item !== null && typeof item === "object" && "id" in item ? (item as { id: unknown }).id : undefined;
-    if (id === undefined || id === null || (typeof id !== "string" && typeof id !== "number")) return this.counted();
-    const key = `${typeof id}:${id}`;
-    // One object answered twice compares equal whatever its key order.
-    const digest = createHash("sha256").update(canonicalJson(item)).digest("base64").slice(0, 22);
-    const earlier = this.seen.get(key);
-    if (earlier === undefined) {
-      this.seen.set(key, `${page}:${digest}`);
+    if (typeof id !== "string" && typeof id !== "number") return this.counted();
+    // One object answered twice compares equal whatever its key order. As "binary", one character a byte.
+    const digest = hash("sha256", canonicalJson(item), "binary");
+    const slot = this.slots.get(id);
+    if (slot === undefined) {
+      this.remember(id, page, digest);
       return this.counted();
     }
-    const [firstPage, firstDigest] = [earlier.slice(0, earlier.indexOf(":")), earlier.slice(earlier.indexOf(":") + 1)];
-    const where = firstPage === String(page) ? `twice on page ${page}` : `on pages ${firstPage} and ${page}`;
-    if (firstDigest !== digest) {
+    const firstPage = this.pages[slot]!;
+    const where = firstPage === page ? `twice on page ${page}` : `on pages ${firstPage} and ${page}`;
+    if (!this.sameDigest(slot, digest)) {
       throw new AnswerShapeError(
         `GET ${this.redact(this.path)}: the list holds id ${JSON.stringify(id)} ${where} with different content; ` +
           "zoneform cannot tell which is live, so it stopped this zone and changed nothing; try again later",
       );
     }
-    if (!this.warned.has(key)) {
-      this.warned.add(key);
+    if (!this.warned.has(id)) {
+      this.warned.add(id);
       this.warn(
         `warning: GET ${this.path}: the list holds id ${JSON.stringify(id)} ${where} with the same content ` +
           `(a paging overlap); read once`,
       );
     }
     return false;
+  }
+
+  /** Ids remembered so far. */
+  get size(): number {
+    return this.slots.size;
+  }
+
+  /** Bytes its typed arrays hold (the ids and the map's own entries aside): grows with the ids, never the items. */
+  get arrayBytes(): number {
+    return this.pages.byteLength + this.digests.byteLength;
+  }
+
+  private remember(id: string | number, page: number, digest: string): void {
+    const slot = this.slots.size;
+    if (slot === this.pages.length) {
+      const pages = new Float64Array(slot * 2);
+      pages.set(this.pages);
+      this.pages = pages;
+      const digests = new Uint8Array(slot * 2 * DIGEST_BYTES);
+      digests.set(this.digests);
+      this.digests = digests;
+    }
+    this.slots.set(id, slot);
+    this.pages[slot] = page;
+    const at = slot * DIGEST_BYTES;
+    for (let i = 0; i < DIGEST_BYTES; i++) this.digests[at + i] = digest.charCodeAt(i);
+  }
+
+  private sameDigest(slot: number, digest: string): boolean {
+    const at = slot * DIGEST_BYTES;
+    for (let i = 0; i < DIGEST_BYTES; i++) if (this.digests[at + i] !== digest.charCodeAt(i)) return false;
+    return true;
   }
 
   private counted(): boolean {

@@ -3,6 +3,7 @@
 // list calls from the emulator's request log.
 import { describe, expect, it } from "vitest";
 import { CSV_COLUMNS } from "../../src/audit/renderers.js";
+import { classify } from "../../src/inventory/classify.js";
 import { TestEmulator, TOKEN, ZONE, runCli } from "../helpers/cli.js";
 
 const emu = TestEmulator.perFile();
@@ -312,5 +313,44 @@ describe("audit of large generated inventories", () => {
     const text = await runCli(emu, ["audit", "--zone", ZONE.org, "--status", all]);
     expect(text.stdout).toContain(`…and ${summary.script.findings - 50} more, not shown`);
     expect(text.stdout).toMatch(new RegExp(`Scripts: ${listed} read, ${summary.script.findings} malicious`));
+  });
+
+  it("streams every malicious item exactly once, in the order listed, while it reads pages ahead", async () => {
+    // 2 500 scripts: 25 pages read with pages asked ahead, each page folded into findings and let go.
+    await emu.admin("POST", "/inventory", {
+      zone_id: ZONE.org,
+      scripts: 2_500,
+      connections: 400,
+      cookies: 10,
+      malicious_ratio: 0.05,
+      seed: 11,
+    });
+    // The lists as the API answers them, page by page, read outside the CLI; what classify calls malicious.
+    const expected = async (list: string, kind: "script" | "connection") => {
+      const ids: string[] = [];
+      for (let page = 1; ; page++) {
+        const res = await fetch(`${emu.url}/zones/${ZONE.org}/page_shield/${list}?page=${page}&per_page=100`, {
+          headers: { authorization: `Bearer ${TOKEN}` },
+        });
+        const body = (await res.json()) as { result: Record<string, unknown>[]; result_info: { total_pages: number } };
+        for (const item of body.result) if (classify(kind, item)) ids.push(String(item.id));
+        if (page >= body.result_info.total_pages) return ids;
+      }
+    };
+    const scripts = await expected("scripts", "script");
+    const connections = await expected("connections", "connection");
+    expect(scripts.length).toBeGreaterThan(50);
+    expect(connections.length).toBeGreaterThan(5);
+
+    const r = await runCli(emu, ["audit", "--zone", ZONE.org, "--format", "csv", "--fail-on", "none"]);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = parseCsv(r.stdout).slice(1);
+    const col = (name: string) => CSV_COLUMNS.indexOf(name as (typeof CSV_COLUMNS)[number]);
+    const malicious = (kind: string) =>
+      rows
+        .filter((row) => row[col("kind")] === kind && row[col("finding")] === "malicious")
+        .map((row) => row[col("id")]);
+    expect(malicious("script")).toEqual(scripts);
+    expect(malicious("connection")).toEqual(connections);
   });
 });

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { createClient } from "../../src/cloudflare/client.js";
 import { AnswerShapeError, ApiError, NetworkError, RunStoppedError } from "../../src/errors.js";
 import { JSON_SOURCE_TEXT, parseJsonExact } from "../../src/cloudflare/errors.js";
+import { textOf } from "../../src/cloudflare/request-loop.js";
 import { Redactor } from "../../src/redact.js";
 import { permissionHint } from "../../src/sections/permissions.js";
 import { ACCOUNT, TestEmulator, ZONE, clientOn } from "../helpers/cli.js";
@@ -59,6 +60,27 @@ describe("envelopes", () => {
     const client = createClient({ baseUrl: emu.url, auth: { email: "user@example.com", key: "emulator-key" } });
     expect(await client.request("GET", `zones/${ZONE.com}/page_shield`)).toMatchObject({ enabled: false });
     await client.close();
+  });
+});
+
+describe("answer bodies", () => {
+  it("reads an answer as UTF-8, a leading byte order mark dropped and an invalid byte as U+FFFD", async () => {
+    // The BOM first, and one byte that begins no UTF-8 sequence (0xff) inside a string.
+    const body = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from('{"success":true,"errors":[],"messages":[],"result":{"id":"x","name":"caf\u00e9 '),
+      Buffer.from([0xff]),
+      Buffer.from(' end"}}'),
+    ]);
+    const srv = await listServer(() => body);
+    const { client } = await strictClient(srv.url);
+    expect(await client.request("GET", "zones/z/thing")).toEqual({ id: "x", name: "caf\u00e9 \ufffd end" });
+    await Promise.all([client.close(), srv.close()]);
+    // The text of the answer (what error messages quote) is undici's body.text(): only a leading BOM goes.
+    const bom = [0xef, 0xbb, 0xbf];
+    expect(textOf(new Uint8Array([...bom, 0x61, ...bom]))).toBe("a\ufeff");
+    expect(textOf(new Uint8Array(bom.slice(0, 2)))).toBe("\ufffd");
+    expect(textOf(new Uint8Array(bom))).toBe("");
   });
 });
 
@@ -465,7 +487,7 @@ async function listServer(
     const q = new URL(req.url ?? "/", "http://x").searchParams;
     asked.push(q);
     const body = answer(q, asked.length);
-    const text = typeof body === "string" ? body : JSON.stringify(body);
+    const text = typeof body === "string" || Buffer.isBuffer(body) ? body : JSON.stringify(body);
     res.writeHead(200, { "content-type": "application/json" }).end(text);
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
