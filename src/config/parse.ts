@@ -1,5 +1,6 @@
-// YAML → plain value, keeping where every node was: a JSON pointer → line:column map built from the
-// yaml package's node ranges and LineCounter (its documented API). Syntax errors and duplicate keys
+// YAML → plain value, keeping where every node was: a JSON pointer is found in the yaml package's node
+// tree and its range told as line:column by its LineCounter (its documented API), when a message asks;
+// a map of every node's pointer is built only for the offsets of syntax errors and warnings. Syntax errors and duplicate keys
 // become findings at their position; alias bombs are refused. Merge keys (`<<: *anchor`) are allowed.
 // A prototype key (`__proto__`, `constructor`, `prototype`) anywhere is refused at its line, and the
 // file is then not read any further: no such key ever reaches interpolation, the schema or the rules.
@@ -36,26 +37,28 @@ const OPTIONS = { uniqueKeys: true, merge: true, prettyErrors: false, strict: tr
 export function parseYaml(text: string, file: string): ParsedYaml {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, ...OPTIONS });
-  const spans = new Map<string, NodeSpan>();
   const prototypeKeys: Array<{ pointer: string; offset: number; key: string }> = [];
   const complexKeys: Array<{ pointer: string; offset: number; key: string }> = [];
-  if (doc.contents) indexNode(doc.contents as Node, "", spans, { prototypeKeys, complexKeys });
+  const root = doc.contents as Node | null;
+  if (root) checkKeys(root, [], { prototypeKeys, complexKeys });
 
   const toPos = (offset: number): SourcePosition => {
     const { line, col } = lineCounter.linePos(Math.max(0, Math.min(offset, text.length)));
     return { line, column: col };
   };
   const locate: Locator = (pointer, at = "value") => {
-    let p = pointer;
-    for (;;) {
-      const span = spans.get(p);
-      if (span) return toPos(at === "key" && span.keyStart !== undefined ? span.keyStart : span.start);
-      if (p === "") return { line: 1, column: 1 };
-      p = p.slice(0, p.lastIndexOf("/"));
-      at = "value";
-    }
+    // The deepest node of the pointer the tree holds (a pointer past an alias or a missing key: its parent).
+    const found = root ? spanAt(root, pointer) : undefined;
+    if (!found) return { line: 1, column: 1 };
+    const { span, whole } = found;
+    return toPos(whole && at === "key" && span.keyStart !== undefined ? span.keyStart : span.start);
   };
+  let spans: Map<string, NodeSpan> | undefined;
   const pointerAt = (offset: number): string => {
+    if (!spans) {
+      spans = new Map();
+      if (root) indexNode(root, "", spans);
+    }
     let best = "";
     let bestSize = Infinity;
     for (const [pointer, span] of spans) {
@@ -147,36 +150,114 @@ export function parseYaml(text: string, file: string): ParsedYaml {
   return { file, value, locate, problems };
 }
 
-function indexNode(
-  node: Node,
-  pointer: string,
-  spans: Map<string, NodeSpan>,
-  bad: Record<"prototypeKeys" | "complexKeys", Array<{ pointer: string; offset: number; key: string }>>,
-  keyStart?: number,
-): void {
+/** A mapping key as text: a scalar's value, anything else as the yaml package writes it. */
+function keyText(keyNode: Node | null): string {
+  return isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
+}
+
+/** Where a node stands: `keyStart` is its key's, when it is a mapping's value. */
+function spanOf(node: Node, keyStart?: number): NodeSpan {
   const range = node.range;
   const emptyNull =
     isScalar(node) && node.value === null && range !== undefined && range !== null && range[0] === range[1];
   const start = emptyNull && keyStart !== undefined ? keyStart : (range?.[0] ?? keyStart ?? 0);
-  spans.set(pointer, { start, end: range?.[1] ?? start, keyStart });
+  return { start, end: range?.[1] ?? start, keyStart };
+}
+
+/** A key without a value (`key:` at the end of a mapping): where its key stands. */
+function keySpan(keyNode: Node | null, parentStart: number): NodeSpan {
+  const kStart = keyNode?.range?.[0];
+  return { start: kStart ?? parentStart, end: keyNode?.range?.[1] ?? parentStart, keyStart: kStart };
+}
+
+/**
+ * The keys that stop a file wherever they stand: a prototype key, and a list or mapping as a key (`? [a, b]`:
+ * JavaScript objects have text keys only). The pointer is built for such a key only.
+ */
+function checkKeys(
+  node: Node,
+  path: Array<string | number>,
+  bad: Record<"prototypeKeys" | "complexKeys", Array<{ pointer: string; offset: number; key: string }>>,
+): void {
+  if (isMap(node)) {
+    const start = spanOf(node).start;
+    for (const pair of node.items) {
+      if (!isPair(pair)) continue;
+      const keyNode = pair.key as Node | null;
+      const key = keyText(keyNode);
+      const offset = keyNode?.range?.[0] ?? start;
+      const pointer = () => [...path, key].reduce<string>((p, k) => childPointer(p, k), "");
+      if (PROTOTYPE_KEYS.has(key)) bad.prototypeKeys.push({ pointer: pointer(), offset, key });
+      if (isMap(keyNode) || isSeq(keyNode))
+        bad.complexKeys.push({ pointer: pointer(), offset, key: String(keyNode).slice(0, 60) });
+      if (pair.value) {
+        path.push(key);
+        checkKeys(pair.value as Node, path, bad);
+        path.pop();
+      }
+    }
+  } else if (isSeq(node)) {
+    node.items.forEach((item, i) => {
+      if (!item) return;
+      path.push(i);
+      checkKeys(item as Node, path, bad);
+      path.pop();
+    });
+  }
+}
+
+/**
+ * The span of the node `pointer` names, walked from the root (the last of a key given twice, as the value
+ * read keeps); past an alias, a scalar or a missing key, the deepest node on its way (`whole` false).
+ */
+function spanAt(root: Node, pointer: string): { span: NodeSpan; whole: boolean } {
+  const segments = pointer === "" ? [] : pointer.slice(1).split("/").map(unescapeSegment);
+  let node = root;
+  let span = spanOf(root);
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]!;
+    if (isAlias(node)) return { span, whole: false };
+    let next: { node: Node | null; span: NodeSpan } | undefined;
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        if (!isPair(pair) || keyText(pair.key as Node | null) !== segment) continue;
+        const keyNode = pair.key as Node | null;
+        next = pair.value
+          ? { node: pair.value as Node, span: spanOf(pair.value as Node, keyNode?.range?.[0]) }
+          : { node: null, span: keySpan(keyNode, span.start) };
+      }
+    } else if (isSeq(node) && /^(0|[1-9]\d*)$/.test(segment)) {
+      const item = node.items[Number(segment)] as Node | null | undefined;
+      if (item) next = { node: item, span: spanOf(item) };
+    }
+    if (!next) return { span, whole: false };
+    span = next.span;
+    if (!next.node) return { span, whole: i === segments.length - 1 };
+    node = next.node;
+  }
+  return { span, whole: true };
+}
+
+function unescapeSegment(segment: string): string {
+  return segment.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+/** Every node's pointer and span: for the offsets of syntax errors and warnings only (pointerAt). */
+function indexNode(node: Node, pointer: string, spans: Map<string, NodeSpan>, keyStart?: number): void {
+  const span = spanOf(node, keyStart);
+  spans.set(pointer, span);
   if (isAlias(node)) return;
   if (isMap(node)) {
     for (const pair of node.items) {
       if (!isPair(pair)) continue;
       const keyNode = pair.key as Node | null;
-      const key = isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
-      const child = childPointer(pointer, key);
-      const kStart = keyNode?.range?.[0];
-      if (PROTOTYPE_KEYS.has(key)) bad.prototypeKeys.push({ pointer: child, offset: kStart ?? start, key });
-      // A list or mapping as a key (`? [a, b]`): JavaScript objects have text keys only.
-      if (isMap(keyNode) || isSeq(keyNode))
-        bad.complexKeys.push({ pointer: child, offset: kStart ?? start, key: String(keyNode).slice(0, 60) });
-      if (pair.value) indexNode(pair.value as Node, child, spans, bad, kStart);
-      else spans.set(child, { start: kStart ?? start, end: keyNode?.range?.[1] ?? start, keyStart: kStart });
+      const child = childPointer(pointer, keyText(keyNode));
+      if (pair.value) indexNode(pair.value as Node, child, spans, keyNode?.range?.[0]);
+      else spans.set(child, keySpan(keyNode, span.start));
     }
   } else if (isSeq(node)) {
     node.items.forEach((item, i) => {
-      if (item) indexNode(item as Node, childPointer(pointer, i), spans, bad);
+      if (item) indexNode(item as Node, childPointer(pointer, i), spans);
     });
   }
 }
