@@ -1271,8 +1271,8 @@ function decoded(s) {
 }
 function destinationCredentials(destination, depth = 0) {
   const out = [];
-  const hash2 = destination.indexOf("#");
-  const end = hash2 < 0 ? destination.length : hash2;
+  const hash3 = destination.indexOf("#");
+  const end = hash3 < 0 ? destination.length : hash3;
   const q = destination.indexOf("?");
   const queryAt = q >= 0 && q < end ? q : end;
   const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(destination);
@@ -1999,8 +1999,8 @@ function stripDestinationSecrets(destination) {
   }
   const q = out.indexOf("?");
   if (q < 0) return out;
-  const hash2 = out.indexOf("#", q);
-  const end = hash2 < 0 ? out.length : hash2;
+  const hash3 = out.indexOf("#", q);
+  const end = hash3 < 0 ? out.length : hash3;
   const kept = out.slice(q + 1, end).split("&").filter((pair) => pair !== "");
   return `${out.slice(0, q)}${kept.length > 0 ? `?${kept.join("&")}` : ""}${out.slice(end)}`;
 }
@@ -2628,17 +2628,19 @@ function logpushJobsKind(scope) {
         const destination = change.kind !== "update" || change.fields.some((f) => f.field === "destination_conf");
         writes.push({ job, body: write.body, destination });
       }
-      const fields = await Promise.all(
-        writes.map(({ job, body }) => {
-          const named = fieldsWritten(body);
-          return named ? checkJobFields(ctx, at3.base, job, named) : Promise.resolve([]);
-        })
-      );
-      const destinations = await Promise.all(
-        writes.map(
-          ({ job, body, destination }) => destination ? checkDestination(ctx, at3, job, body) : Promise.resolve(void 0)
+      const [fields, destinations] = await Promise.all([
+        Promise.all(
+          writes.map(({ job, body }) => {
+            const named = fieldsWritten(body);
+            return named ? checkJobFields(ctx, at3.base, job, named) : Promise.resolve([]);
+          })
+        ),
+        Promise.all(
+          writes.map(
+            ({ job, body, destination }) => destination ? checkDestination(ctx, at3, job, body) : Promise.resolve(void 0)
+          )
         )
-      );
+      ]);
       return writes.flatMap((_, i) => [...fields[i], ...destinations[i] !== void 0 ? [destinations[i]] : []]);
     }
   };
@@ -7067,9 +7069,9 @@ function fingerprint(value) {
 }
 function compareFingerprints(saved, current) {
   const out = [];
-  for (const [key2, hash2] of Object.entries(saved)) {
+  for (const [key2, hash3] of Object.entries(saved)) {
     if (!(key2 in current)) out.push({ key: key2, how: "removed" });
-    else if (current[key2] !== hash2) out.push({ key: key2, how: "changed" });
+    else if (current[key2] !== hash3) out.push({ key: key2, how: "changed" });
   }
   for (const key2 of Object.keys(current)) if (!(key2 in saved)) out.push({ key: key2, how: "added" });
   return out;
@@ -8172,10 +8174,10 @@ var require_util = __commonJS({
     var codegen_1 = require_codegen();
     var code_1 = require_code();
     function toHash(arr) {
-      const hash2 = {};
+      const hash3 = {};
       for (const item of arr)
-        hash2[item] = true;
-      return hash2;
+        hash3[item] = true;
+      return hash3;
     }
     exports.toHash = toHash;
     function alwaysValidSchema(it, schema5) {
@@ -17062,7 +17064,7 @@ var init_attempt_gate = __esm({
 });
 
 // src/cloudflare/list-ledger.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash3, hash as hash2 } from "node:crypto";
 function listError(message2, shownPath) {
   return new ApiError(message2, { status: 200, method: "GET", path: shownPath, errors: [], retryable: false });
 }
@@ -17111,12 +17113,14 @@ function pageSignature(items) {
     (i) => i && typeof i === "object" && "id" in i ? JSON.stringify(i.id) : JSON.stringify(i)
   ).join("\0");
 }
-var ItemLedger, PageLedger;
+var DIGEST_BYTES, FIRST_ROOM, ItemLedger, PageLedger;
 var init_list_ledger = __esm({
   "src/cloudflare/list-ledger.ts"() {
     "use strict";
     init_canonical_json();
     init_errors();
+    DIGEST_BYTES = 16;
+    FIRST_ROOM = 1024;
     ItemLedger = class {
       constructor(path6, redact, warn2, max) {
         this.path = path6;
@@ -17128,34 +17132,64 @@ var init_list_ledger = __esm({
       redact;
       warn;
       max;
-      seen = /* @__PURE__ */ new Map();
+      /** Each id answered (a string id and a number id are never the same) to its slot in `pages` and `digests`. */
+      slots = /* @__PURE__ */ new Map();
+      pages = new Float64Array(FIRST_ROOM);
+      digests = new Uint8Array(FIRST_ROOM * DIGEST_BYTES);
       warned = /* @__PURE__ */ new Set();
       count = 0;
       /** Whether `item` is new (to be yielded); throws on a conflicting duplicate or past the cap. */
       admit(item, page) {
         const id = item !== null && typeof item === "object" && "id" in item ? item.id : void 0;
-        if (id === void 0 || id === null || typeof id !== "string" && typeof id !== "number") return this.counted();
-        const key2 = `${typeof id}:${id}`;
-        const digest = createHash3("sha256").update(canonicalJson(item)).digest("base64").slice(0, 22);
-        const earlier2 = this.seen.get(key2);
-        if (earlier2 === void 0) {
-          this.seen.set(key2, `${page}:${digest}`);
+        if (typeof id !== "string" && typeof id !== "number") return this.counted();
+        const digest = hash2("sha256", canonicalJson(item), "binary");
+        const slot = this.slots.get(id);
+        if (slot === void 0) {
+          this.remember(id, page, digest);
           return this.counted();
         }
-        const [firstPage, firstDigest] = [earlier2.slice(0, earlier2.indexOf(":")), earlier2.slice(earlier2.indexOf(":") + 1)];
-        const where = firstPage === String(page) ? `twice on page ${page}` : `on pages ${firstPage} and ${page}`;
-        if (firstDigest !== digest) {
+        const firstPage = this.pages[slot];
+        const where = firstPage === page ? `twice on page ${page}` : `on pages ${firstPage} and ${page}`;
+        if (!this.sameDigest(slot, digest)) {
           throw new AnswerShapeError(
             `GET ${this.redact(this.path)}: the list holds id ${JSON.stringify(id)} ${where} with different content; zoneform cannot tell which is live, so it stopped this zone and changed nothing; try again later`
           );
         }
-        if (!this.warned.has(key2)) {
-          this.warned.add(key2);
+        if (!this.warned.has(id)) {
+          this.warned.add(id);
           this.warn(
             `warning: GET ${this.path}: the list holds id ${JSON.stringify(id)} ${where} with the same content (a paging overlap); read once`
           );
         }
         return false;
+      }
+      /** Ids remembered so far. */
+      get size() {
+        return this.slots.size;
+      }
+      /** Bytes its typed arrays hold (the ids and the map's own entries aside): grows with the ids, never the items. */
+      get arrayBytes() {
+        return this.pages.byteLength + this.digests.byteLength;
+      }
+      remember(id, page, digest) {
+        const slot = this.slots.size;
+        if (slot === this.pages.length) {
+          const pages = new Float64Array(slot * 2);
+          pages.set(this.pages);
+          this.pages = pages;
+          const digests = new Uint8Array(slot * 2 * DIGEST_BYTES);
+          digests.set(this.digests);
+          this.digests = digests;
+        }
+        this.slots.set(id, slot);
+        this.pages[slot] = page;
+        const at3 = slot * DIGEST_BYTES;
+        for (let i = 0; i < DIGEST_BYTES; i++) this.digests[at3 + i] = digest.charCodeAt(i);
+      }
+      sameDigest(slot, digest) {
+        const at3 = slot * DIGEST_BYTES;
+        for (let i = 0; i < DIGEST_BYTES; i++) if (this.digests[at3 + i] !== digest.charCodeAt(i)) return false;
+        return true;
       }
       counted() {
         if (++this.count > this.max) {
@@ -32308,6 +32342,11 @@ var init_run_cause = __esm({
 });
 
 // src/cloudflare/request-loop.ts
+function textOf(bytes) {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const bom = buf.length > 2 && buf[0] === 239 && buf[1] === 187 && buf[2] === 191;
+  return buf.toString("utf8", bom ? 3 : 0);
+}
 function buildQuery(query) {
   if (!query) return "";
   const params = new URLSearchParams();
@@ -32439,7 +32478,7 @@ var init_request_loop = __esm({
               });
               status2 = res.statusCode;
               resHeaders = res.headers;
-              text = await res.body.text();
+              text = textOf(await res.body.bytes());
               break;
             } catch (err) {
               const e = err;
@@ -41318,25 +41357,26 @@ var init_browser = __esm({
 function parseYaml(text, file) {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, ...OPTIONS });
-  const spans = /* @__PURE__ */ new Map();
   const prototypeKeys = [];
   const complexKeys = [];
-  if (doc.contents) indexNode(doc.contents, "", spans, { prototypeKeys, complexKeys });
+  const root = doc.contents;
+  if (root) checkKeys(root, [], { prototypeKeys, complexKeys });
   const toPos = (offset) => {
     const { line, col } = lineCounter.linePos(Math.max(0, Math.min(offset, text.length)));
     return { line, column: col };
   };
   const locate = (pointer, at3 = "value") => {
-    let p = pointer;
-    for (; ; ) {
-      const span = spans.get(p);
-      if (span) return toPos(at3 === "key" && span.keyStart !== void 0 ? span.keyStart : span.start);
-      if (p === "") return { line: 1, column: 1 };
-      p = p.slice(0, p.lastIndexOf("/"));
-      at3 = "value";
-    }
+    const found = root ? spanAt(root, pointer) : void 0;
+    if (!found) return { line: 1, column: 1 };
+    const { span, whole } = found;
+    return toPos(whole && at3 === "key" && span.keyStart !== void 0 ? span.keyStart : span.start);
   };
+  let spans;
   const pointerAt = (offset) => {
+    if (!spans) {
+      spans = /* @__PURE__ */ new Map();
+      if (root) indexNode(root, "", spans);
+    }
     let best = "";
     let bestSize = Infinity;
     for (const [pointer, span] of spans) {
@@ -41421,28 +41461,89 @@ function parseYaml(text, file) {
   }
   return { file, value, locate, problems };
 }
-function indexNode(node, pointer, spans, bad, keyStart) {
+function keyText(keyNode) {
+  return isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
+}
+function spanOf(node, keyStart) {
   const range = node.range;
   const emptyNull = isScalar(node) && node.value === null && range !== void 0 && range !== null && range[0] === range[1];
   const start2 = emptyNull && keyStart !== void 0 ? keyStart : range?.[0] ?? keyStart ?? 0;
-  spans.set(pointer, { start: start2, end: range?.[1] ?? start2, keyStart });
+  return { start: start2, end: range?.[1] ?? start2, keyStart };
+}
+function keySpan(keyNode, parentStart) {
+  const kStart = keyNode?.range?.[0];
+  return { start: kStart ?? parentStart, end: keyNode?.range?.[1] ?? parentStart, keyStart: kStart };
+}
+function checkKeys(node, path6, bad) {
+  if (isMap(node)) {
+    const start2 = spanOf(node).start;
+    for (const pair of node.items) {
+      if (!isPair(pair)) continue;
+      const keyNode = pair.key;
+      const key2 = keyText(keyNode);
+      const offset = keyNode?.range?.[0] ?? start2;
+      const pointer = () => [...path6, key2].reduce((p, k) => childPointer(p, k), "");
+      if (PROTOTYPE_KEYS.has(key2)) bad.prototypeKeys.push({ pointer: pointer(), offset, key: key2 });
+      if (isMap(keyNode) || isSeq(keyNode))
+        bad.complexKeys.push({ pointer: pointer(), offset, key: String(keyNode).slice(0, 60) });
+      if (pair.value) {
+        path6.push(key2);
+        checkKeys(pair.value, path6, bad);
+        path6.pop();
+      }
+    }
+  } else if (isSeq(node)) {
+    node.items.forEach((item, i) => {
+      if (!item) return;
+      path6.push(i);
+      checkKeys(item, path6, bad);
+      path6.pop();
+    });
+  }
+}
+function spanAt(root, pointer) {
+  const segments = pointer === "" ? [] : pointer.slice(1).split("/").map(unescapeSegment);
+  let node = root;
+  let span = spanOf(root);
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i];
+    if (isAlias(node)) return { span, whole: false };
+    let next;
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        if (!isPair(pair) || keyText(pair.key) !== segment) continue;
+        const keyNode = pair.key;
+        next = pair.value ? { node: pair.value, span: spanOf(pair.value, keyNode?.range?.[0]) } : { node: null, span: keySpan(keyNode, span.start) };
+      }
+    } else if (isSeq(node) && /^(0|[1-9]\d*)$/.test(segment)) {
+      const item = node.items[Number(segment)];
+      if (item) next = { node: item, span: spanOf(item) };
+    }
+    if (!next) return { span, whole: false };
+    span = next.span;
+    if (!next.node) return { span, whole: i === segments.length - 1 };
+    node = next.node;
+  }
+  return { span, whole: true };
+}
+function unescapeSegment(segment) {
+  return segment.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+function indexNode(node, pointer, spans, keyStart) {
+  const span = spanOf(node, keyStart);
+  spans.set(pointer, span);
   if (isAlias(node)) return;
   if (isMap(node)) {
     for (const pair of node.items) {
       if (!isPair(pair)) continue;
       const keyNode = pair.key;
-      const key2 = isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
-      const child = childPointer(pointer, key2);
-      const kStart = keyNode?.range?.[0];
-      if (PROTOTYPE_KEYS.has(key2)) bad.prototypeKeys.push({ pointer: child, offset: kStart ?? start2, key: key2 });
-      if (isMap(keyNode) || isSeq(keyNode))
-        bad.complexKeys.push({ pointer: child, offset: kStart ?? start2, key: String(keyNode).slice(0, 60) });
-      if (pair.value) indexNode(pair.value, child, spans, bad, kStart);
-      else spans.set(child, { start: kStart ?? start2, end: keyNode?.range?.[1] ?? start2, keyStart: kStart });
+      const child = childPointer(pointer, keyText(keyNode));
+      if (pair.value) indexNode(pair.value, child, spans, keyNode?.range?.[0]);
+      else spans.set(child, keySpan(keyNode, span.start));
     }
   } else if (isSeq(node)) {
     node.items.forEach((item, i) => {
-      if (item) indexNode(item, childPointer(pointer, i), spans, bad);
+      if (item) indexNode(item, childPointer(pointer, i), spans);
     });
   }
 }
@@ -49740,17 +49841,17 @@ function generateScripts(opts, now, rng) {
     const cdnCgi = !malicious && rng() < 0.03;
     const url = cdnCgi ? `https://${host}/cdn-cgi/challenge-platform/scripts/jsd/main-${i}.js` : malicious ? `https://${pick2(BAD_DOMAINS, rng)}/lib/${hexFrom(rng, 8)}/min-${i}.js` : benignScriptUrl(opts.zoneName, i, rng);
     const integrity = malicious ? 1 + Math.floor(rng() * 49) : 50 + Math.floor(rng() * 50);
-    const hash2 = hexFrom(rng, 64);
+    const hash3 = hexFrom(rng, 64);
     const pages = pageUrls(host, rng);
     const script = {
       ...observedItem(rng, { url, host, seen, pages, cdnCgi }),
-      hash: hash2,
+      hash: hash3,
       js_integrity_score: integrity,
       obfuscation_score: malicious ? 1 + Math.floor(rng() * 40) : 40 + Math.floor(rng() * 60),
       dataflow_score: malicious ? 1 + Math.floor(rng() * 45) : 45 + Math.floor(rng() * 55),
       fetched_at: seen.last_seen_at,
       page_urls: pages,
-      versions: [{ hash: hash2, js_integrity_score: integrity, fetched_at: seen.last_seen_at }]
+      versions: [{ hash: hash3, js_integrity_score: integrity, fetched_at: seen.last_seen_at }]
     };
     if (malicious) markReported(script, rng);
     script.malicious_url_categories ??= [];
@@ -50041,7 +50142,7 @@ function scriptEvent(rt, body) {
     if (b.event !== "seen")
       throw new AdminError(404, `no script ${url} in zone ${zone.id}; make it appear first (event seen)`);
     const page = b.page ?? `${zone.name}/checkout`;
-    const hash2 = hashOf(1);
+    const hash3 = hashOf(1);
     script = {
       id: md5Hex(`${zone.id}|script|${url}`),
       url,
@@ -50055,13 +50156,13 @@ function scriptEvent(rt, body) {
       first_page_url: page,
       status: "active",
       url_contains_cdn_cgi_path: false,
-      hash: hash2,
+      hash: hash3,
       js_integrity_score: 80,
       obfuscation_score: 80,
       dataflow_score: 80,
       fetched_at: at3,
       page_urls: [page],
-      versions: [{ hash: hash2, js_integrity_score: 80, fetched_at: at3 }]
+      versions: [{ hash: hash3, js_integrity_score: 80, fetched_at: at3 }]
     };
     addThreatScores(script, false);
     zone.scripts.push(script);
@@ -50079,9 +50180,9 @@ function scriptEvent(rt, body) {
       ...versions.map((v) => Date.parse(String(v.fetched_at))).filter((t) => !Number.isNaN(t))
     );
     const fetched = isoSeconds2(Math.max(atMs, previous + 1e3));
-    const hash2 = hashOf(versions.length + 1);
-    script.versions = [{ hash: hash2, js_integrity_score: script.js_integrity_score ?? 80, fetched_at: fetched }, ...versions];
-    script.hash = hash2;
+    const hash3 = hashOf(versions.length + 1);
+    script.versions = [{ hash: hash3, js_integrity_score: script.js_integrity_score ?? 80, fetched_at: fetched }, ...versions];
+    script.hash = hash3;
     script.fetched_at = fetched;
     script.last_seen_at = fetched;
     script.status = "active";
@@ -54393,11 +54494,11 @@ function earlier(a, b) {
   if (!b) return a;
   return Date.parse(b) < Date.parse(a) ? b : a;
 }
-function short(hash2) {
-  return hash2.length > 12 ? `${hash2.slice(0, 12)}…` : hash2;
+function short(hash3) {
+  return hash3.length > 12 ? `${hash3.slice(0, 12)}…` : hash3;
 }
-function versionOf(versions, hash2) {
-  return [...versions].filter((v) => typeof v.hash === "string" && v.hash.toLowerCase() === hash2.toLowerCase()).sort((a, b) => Date.parse(b.fetched_at ?? "") - Date.parse(a.fetched_at ?? ""))[0];
+function versionOf(versions, hash3) {
+  return [...versions].filter((v) => typeof v.hash === "string" && v.hash.toLowerCase() === hash3.toLowerCase()).sort((a, b) => Date.parse(b.fetched_at ?? "") - Date.parse(a.fetched_at ?? ""))[0];
 }
 function lookalikeScript(authorized, url, refs = hostReferences({ authorized: authorized.map((a) => a.url) })) {
   const verdict = lookalikeOf(url, refs);
@@ -54481,13 +54582,13 @@ function checkInventory(inventory, scripts, details, opts) {
     const row = rows.get(entry);
     row.scripts += 1;
     row.first_seen_at = earlier(row.first_seen_at, s.first_seen_at);
-    const hash2 = detail?.hash ?? s.hash;
+    const hash3 = detail?.hash ?? s.hash;
     const isNewest = row.scripts === 1 || s.last_seen_at !== void 0 && later(row.last_seen_at, s.last_seen_at) === s.last_seen_at;
-    if (isNewest && typeof hash2 === "string") row.seen_hash = hash2;
+    if (isNewest && typeof hash3 === "string") row.seen_hash = hash3;
     row.last_seen_at = later(row.last_seen_at, s.last_seen_at);
-    if (entry.hash === void 0 || !recent || typeof hash2 !== "string" || hash2.toLowerCase() === entry.hash.toLowerCase())
+    if (entry.hash === void 0 || !recent || typeof hash3 !== "string" || hash3.toLowerCase() === entry.hash.toLowerCase())
       continue;
-    const version = detail ? versionOf(detail.versions, hash2) : void 0;
+    const version = detail ? versionOf(detail.versions, hash3) : void 0;
     const fetchedAt = version?.fetched_at ?? detail?.fetched_at ?? s.fetched_at ?? void 0;
     const pinned = detail ? versionOf(detail.versions, entry.hash) : void 0;
     const pinnedNote = detail ? pinned?.fetched_at ? `; the pinned version was last fetched at ${pinned.fetched_at}` : "; the pinned version is not among the versions Page Shield keeps" : "";
@@ -54498,14 +54599,14 @@ function checkInventory(inventory, scripts, details, opts) {
       script_id: s.id,
       authorized_url: entry.url,
       pinned_hash: entry.hash,
-      seen_hash: hash2,
+      seen_hash: hash3,
       ...fetchedAt ? { fetched_at: fetchedAt } : {},
       ...s.first_seen_at ? { first_seen_at: s.first_seen_at } : {},
       ...s.last_seen_at ? { last_seen_at: s.last_seen_at } : {},
       ...s.first_page_url ? { first_page_url: s.first_page_url } : {},
       ...seenOn,
       requirement: REQUIREMENT.changed,
-      message: `changed script ${s.url}: pinned hash ${short(entry.hash)}, seen ${short(hash2)}${fetchedAt ? ` (new version fetched at ${fetchedAt})` : ""}${pinnedNote}`
+      message: `changed script ${s.url}: pinned hash ${short(entry.hash)}, seen ${short(hash3)}${fetchedAt ? ` (new version fetched at ${fetchedAt})` : ""}${pinnedNote}`
     });
   }
   for (const [entry, row] of rows) {
@@ -58714,7 +58815,7 @@ var require_snapshot_recorder = __commonJS({
           return;
         }
         const request3 = formatRequestKey(requestOpts, this.#headerFilters, this.matchOptions);
-        const hash2 = createRequestHash(request3);
+        const hash3 = createRequestHash(request3);
         const normalizedHeaders = normalizeHeaders(response.headers);
         const responseData = {
           statusCode: response.statusCode,
@@ -58722,16 +58823,16 @@ var require_snapshot_recorder = __commonJS({
           body: Buffer.isBuffer(response.body) ? response.body.toString("base64") : Buffer.from(String(response.body || "")).toString("base64"),
           trailers: response.trailers
         };
-        if (this.#snapshots.size >= this.#maxSnapshots && !this.#snapshots.has(hash2)) {
+        if (this.#snapshots.size >= this.#maxSnapshots && !this.#snapshots.has(hash3)) {
           const oldestKey = this.#snapshots.keys().next().value;
           this.#snapshots.delete(oldestKey);
         }
-        const existingSnapshot = this.#snapshots.get(hash2);
+        const existingSnapshot = this.#snapshots.get(hash3);
         if (existingSnapshot && existingSnapshot.responses) {
           existingSnapshot.responses.push(responseData);
           existingSnapshot.timestamp = (/* @__PURE__ */ new Date()).toISOString();
         } else {
-          this.#snapshots.set(hash2, {
+          this.#snapshots.set(hash3, {
             request: request3,
             responses: [responseData],
             // Always store as array for consistency
@@ -58767,8 +58868,8 @@ var require_snapshot_recorder = __commonJS({
           return void 0;
         }
         const request3 = formatRequestKey(requestOpts, this.#headerFilters, this.matchOptions);
-        const hash2 = createRequestHash(request3);
-        const snapshot = this.#snapshots.get(hash2);
+        const hash3 = createRequestHash(request3);
+        const snapshot = this.#snapshots.get(hash3);
         if (!snapshot) return void 0;
         const currentCallCount = snapshot.callCount || 0;
         const responseIndex = Math.min(currentCallCount, snapshot.responses.length - 1);
@@ -58793,8 +58894,8 @@ var require_snapshot_recorder = __commonJS({
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
-            for (const { hash: hash2, snapshot } of parsed) {
-              this.#snapshots.set(hash2, snapshot);
+            for (const { hash: hash3, snapshot } of parsed) {
+              this.#snapshots.set(hash3, snapshot);
             }
           } else {
             this.#snapshots = new Map(Object.entries(parsed));
@@ -58820,8 +58921,8 @@ var require_snapshot_recorder = __commonJS({
         }
         const resolvedPath = resolve9(path6);
         await mkdir2(dirname5(resolvedPath), { recursive: true });
-        const data = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
-          hash: hash2,
+        const data = Array.from(this.#snapshots.entries()).map(([hash3, snapshot]) => ({
+          hash: hash3,
           snapshot
         }));
         await writeFile4(resolvedPath, JSON.stringify(data, null, 2), { flush: true });
@@ -58863,8 +58964,8 @@ var require_snapshot_recorder = __commonJS({
        */
       deleteSnapshot(requestOpts) {
         const request3 = formatRequestKey(requestOpts, this.#headerFilters, this.matchOptions);
-        const hash2 = createRequestHash(request3);
-        return this.#snapshots.delete(hash2);
+        const hash3 = createRequestHash(request3);
+        return this.#snapshots.delete(hash3);
       }
       /**
        * Gets information about a specific snapshot
@@ -58873,11 +58974,11 @@ var require_snapshot_recorder = __commonJS({
        */
       getSnapshotInfo(requestOpts) {
         const request3 = formatRequestKey(requestOpts, this.#headerFilters, this.matchOptions);
-        const hash2 = createRequestHash(request3);
-        const snapshot = this.#snapshots.get(hash2);
+        const hash3 = createRequestHash(request3);
+        const snapshot = this.#snapshots.get(hash3);
         if (!snapshot) return null;
         return {
-          hash: hash2,
+          hash: hash3,
           request: snapshot.request,
           responseCount: snapshot.responses ? snapshot.responses.length : snapshot.response ? 1 : 0,
           // .response for legacy snapshots
@@ -58893,8 +58994,8 @@ var require_snapshot_recorder = __commonJS({
       replaceSnapshots(snapshotData) {
         this.#snapshots.clear();
         if (Array.isArray(snapshotData)) {
-          for (const { hash: hash2, snapshot } of snapshotData) {
-            this.#snapshots.set(hash2, snapshot);
+          for (const { hash: hash3, snapshot } of snapshotData) {
+            this.#snapshots.set(hash3, snapshot);
           }
         } else if (snapshotData && typeof snapshotData === "object") {
           this.#snapshots = new Map(Object.entries(snapshotData));
@@ -72344,12 +72445,12 @@ function readInventory(located, label) {
     const url = e ? getOwn(e, "url") : void 0;
     if (!e || typeof url !== "string") return [];
     const justification = getOwn(e, "justification");
-    const hash2 = getOwn(e, "hash");
+    const hash3 = getOwn(e, "hash");
     return [
       {
         url: readBack(url),
         justification: typeof justification === "string" ? justification : String(justification ?? ""),
-        ...typeof hash2 === "string" ? { hash: hash2 } : {}
+        ...typeof hash3 === "string" ? { hash: hash3 } : {}
       }
     ];
   });

@@ -227,7 +227,7 @@ async function startup(runs = STARTUP_RUNS) {
 /** The environment a profiled command runs with: the bench's own, and `env`. */
 const profileEnv = (env) => ({ ...process.env, ...env, NO_COLOR: "1" });
 
-/** The largest origins of a profile (scripts/bench/profile.mjs), in words: "yaml 14 ms, node: module loader 9 ms, …". */
+/** The largest origins of a profile (scripts/bench/profile.mjs), in words: "yaml 14 ms, node: the rest 9 ms, …". */
 const topOrigins = (profile, n = 6, scale = 1) =>
   profile.origins
     .filter(([o]) => !o.startsWith("(idle"))
