@@ -1,7 +1,8 @@
 // YAML → plain value, keeping where every node was: a JSON pointer is found in the yaml package's node
 // tree and its range told as line:column by its LineCounter (its documented API), when a message asks;
 // a map of every node's pointer is built only for the offsets of syntax errors and warnings. Syntax
-// errors and duplicate keys become findings at their position; alias bombs are refused. Merge keys (`<<: *anchor`) are allowed.
+// errors and duplicate keys become findings at their position; alias bombs are refused. Merge keys
+// (`<<: *anchor`) are allowed.
 // A prototype key (`__proto__`, `constructor`, `prototype`) anywhere is refused at its line, and the
 // file is then not read any further: no such key ever reaches interpolation, the schema or the rules.
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from "yaml";
