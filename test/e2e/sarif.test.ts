@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 // `audit --format sarif` and `inventory --format sarif` end to end over real HTTP against the emulator
 // (clock fixed): the log is valid against the official SARIF 2.1.0 schemas, has one result per finding
 // with the expected rule, level and place in the configuration, keeps its fingerprints when dates and
@@ -9,6 +10,11 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { FINGERPRINT_KEY } from "../../src/sarif/log.js";
 import { TestEmulator, ZONE, runCli, tempDir, zoneId } from "../helpers/cli.js";
 import { sarifSchemaErrors } from "../helpers/sarif.js";
+
+/** The version SARIF names its tool with: package.json's. */
+const PACKAGE_VERSION = (
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
 
 const emu = TestEmulator.perFile();
 
@@ -65,7 +71,7 @@ describe("audit --format sarif", () => {
       expect(await emu.calls({ writesOnly: true })).toEqual([]);
       const log = parse(r.stdout);
       const run = log.runs[0]!;
-      expect(run.tool.driver.version).toBe("0.2.0");
+      expect(run.tool.driver.version).toBe(PACKAGE_VERSION);
       expect(run.automationDetails.id).toBe("zoneform/audit/");
       const results = run.results;
       expect(results).toHaveLength(11);
