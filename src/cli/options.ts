@@ -33,22 +33,22 @@ function collect(value: string, previous: string[] | undefined): string[] {
 }
 
 /**
- * `--out <file>` of a command that writes a file: a name that is empty or only spaces (`--out ''`, an
- * unset shell variable) is refused (exit 3) before anything is read or written, never taken as "no file".
+ * An option naming a file (`--out <file>`, `--write <file>`, the emulator's `--state` and `--url-file`): a name
+ * that is empty or only spaces (`--out ''`, an unset shell variable) is refused (exit 3) before anything is read
+ * or written, never taken as "no file".
  */
-export function outOption(description: string): Option {
-  return new Option("--out <file>", description).argParser(fileName("--out"));
+export function fileOption(flags: `--${string} <file>`, description: string): Option {
+  const flag = flags.slice(0, flags.indexOf(" "));
+  return new Option(flags, description).argParser((value: string) => {
+    if (value.trim() === "")
+      throw new UsageError(`${flag} needs a file name, got ${JSON.stringify(value)}; give the path of the file`);
+    return value;
+  });
 }
 
-/** A commander parser of a file name given to `flag`: refuses one that is empty or only white space. */
-function fileName(flag: string): (value: string) => string {
-  return (value) => {
-    if (value.trim() === "")
-      throw new UsageError(
-        `${flag} needs a file name, got ${JSON.stringify(value)}; give the path of the file to write`,
-      );
-    return value;
-  };
+/** `--out <file>` of a command that writes a file (fileOption). */
+export function outOption(description: string): Option {
+  return fileOption("--out <file>", description);
 }
 
 export function addZoneOption(cmd: Command): Command {

@@ -79,13 +79,31 @@ describe("--out with no file name", () => {
         const r = await runCli(emu, argv, { cwd: dir });
         expect(r.code).toBe(3);
         expect(r.stderr).toBe(
-          `Error: --out needs a file name, got ${JSON.stringify(value)}; give the path of the file to write\n`,
+          `Error: --out needs a file name, got ${JSON.stringify(value)}; give the path of the file\n`,
         );
         expect(r.stdout).toBe("");
         expect(await emu.calls()).toEqual([]);
         expect(readdirSync(dir)).toEqual(["zoneform.yaml"]);
       });
     }
+  }
+
+  // Every other option that names a file takes the same refusal.
+  for (const [argv, flag] of [
+    [["waf-migration", "config", "--zone", Z, "--write"], "--write"],
+    [["emulator", "--port", "0", "--state"], "--state"],
+    [["emulator", "--port", "0", "--url-file"], "--url-file"],
+  ] as const) {
+    it(`${argv[0]} ${flag} "": exit 3 before anything is read, written or started`, async () => {
+      const dir = await tempDir();
+      await emu.clearRequests();
+      const r = await runCli(emu, [...argv, ""], { cwd: dir });
+      expect(r.code).toBe(3);
+      expect(r.stderr).toBe(`Error: ${flag} needs a file name, got ""; give the path of the file\n`);
+      expect(r.stdout).toBe("");
+      expect(await emu.calls()).toEqual([]);
+      expect(readdirSync(dir)).toEqual([]);
+    });
   }
 });
 

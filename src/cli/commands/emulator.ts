@@ -19,6 +19,7 @@ import {
   type RunningEmulator,
 } from "../../emulator/index.js";
 import type { CommandContext } from "../command.js";
+import { fileOption } from "../options.js";
 
 /** Port of `zoneform emulator` when --port is not given (`--port 0` picks a free one). */
 export const DEFAULT_EMULATOR_PORT = 8787;
@@ -39,13 +40,20 @@ export function register(program: Command, ctx: CommandContext): void {
     .description("Run a local, faithful Cloudflare API for tests, demos and dry runs (prints its base URL first).")
     .option("--port <n>", "port to listen on (0 = any free port)", String(DEFAULT_EMULATOR_PORT))
     .option("--host <host>", "interface to listen on", "127.0.0.1")
-    .option("--state <file>", "load the state from this JSON file if it exists (else the seed); save it back on exit")
+    .addOption(
+      fileOption(
+        "--state <file>",
+        "load the state from this JSON file if it exists (else the seed); save it back on exit",
+      ),
+    )
     .option("--latency <ms>", "delay every API answer by this many milliseconds")
     .option("--token <token>", "accept this API token too (repeatable)", (v: string, prev: string[] = []) => [
       ...prev,
       v,
     ])
-    .option("--url-file <file>", "write the base URL to this file (atomically) once listening; removed on exit")
+    .addOption(
+      fileOption("--url-file <file>", "write the base URL to this file (atomically) once listening; removed on exit"),
+    )
     .option(
       "--now <instant>",
       `start the emulator's clock at this instant, e.g. 2026-11-25T12:00:00Z (ISO 8601; default ${NOW_ENV}, ` +

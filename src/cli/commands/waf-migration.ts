@@ -37,7 +37,7 @@ import {
 import { refuseExisting, writeFileSafely } from "../../write-file.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import type { CliIO } from "../io.js";
-import { addApproveOptions, approvedInAdvance, type ApproveOptions } from "../options.js";
+import { addApproveOptions, approvedInAdvance, fileOption, type ApproveOptions } from "../options.js";
 import type { CommandContext } from "../command.js";
 import { parseZoneRefs, resolveZoneRef, type ZoneRef } from "../zone-ref.js";
 import { schemaRefFrom } from "../schema-ref.js";
@@ -356,7 +356,7 @@ export function register(program: Command, ctx: CommandContext): void {
     "config",
     "Show the proposed new WAF configuration as a zoneform file (the `waf:` section); --write saves it.",
   )
-    .option("--write <file>", "also write the zoneform YAML to this file")
+    .addOption(fileOption("--write <file>", "also write the zoneform YAML to this file"))
     .option("--force", "overwrite the --write file if it exists")
     .option("--format <format>", "yaml | json", "yaml")
     .action(config(ctx));
