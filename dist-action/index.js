@@ -46296,17 +46296,16 @@ function addConfigOption(cmd) {
 function collect(value, previous) {
   return [...previous ?? [], value];
 }
-function outOption(description) {
-  return new Option("--out <file>", description).argParser(fileName("--out"));
-}
-function fileName(flag) {
-  return (value) => {
+function fileOption(flags, description) {
+  const flag = flags.slice(0, flags.indexOf(" "));
+  return new Option(flags, description).argParser((value) => {
     if (value.trim() === "")
-      throw new UsageError(
-        `${flag} needs a file name, got ${JSON.stringify(value)}; give the path of the file to write`
-      );
+      throw new UsageError(`${flag} needs a file name, got ${JSON.stringify(value)}; give the path of the file`);
     return value;
-  };
+  });
+}
+function outOption(description) {
+  return fileOption("--out <file>", description);
 }
 function addZoneOption(cmd) {
   return cmd.addOption(
@@ -53261,10 +53260,17 @@ import { existsSync } from "node:fs";
 import { readFile, rename as rename3, rm as rm2, writeFile as writeFile3 } from "node:fs/promises";
 import path3 from "node:path";
 function register6(program2, ctx) {
-  program2.command("emulator").description("Run a local, faithful Cloudflare API for tests, demos and dry runs (prints its base URL first).").option("--port <n>", "port to listen on (0 = any free port)", String(DEFAULT_EMULATOR_PORT)).option("--host <host>", "interface to listen on", "127.0.0.1").option("--state <file>", "load the state from this JSON file if it exists (else the seed); save it back on exit").option("--latency <ms>", "delay every API answer by this many milliseconds").option("--token <token>", "accept this API token too (repeatable)", (v, prev = []) => [
+  program2.command("emulator").description("Run a local, faithful Cloudflare API for tests, demos and dry runs (prints its base URL first).").option("--port <n>", "port to listen on (0 = any free port)", String(DEFAULT_EMULATOR_PORT)).option("--host <host>", "interface to listen on", "127.0.0.1").addOption(
+    fileOption(
+      "--state <file>",
+      "load the state from this JSON file if it exists (else the seed); save it back on exit"
+    )
+  ).option("--latency <ms>", "delay every API answer by this many milliseconds").option("--token <token>", "accept this API token too (repeatable)", (v, prev = []) => [
     ...prev,
     v
-  ]).option("--url-file <file>", "write the base URL to this file (atomically) once listening; removed on exit").option(
+  ]).addOption(
+    fileOption("--url-file <file>", "write the base URL to this file (atomically) once listening; removed on exit")
+  ).option(
     "--now <instant>",
     `start the emulator's clock at this instant, e.g. 2026-11-25T12:00:00Z (ISO 8601; default ${NOW_ENV}, else the system clock)`
   ).action(async (opts) => {
@@ -53385,6 +53391,7 @@ var init_emulator2 = __esm({
     init_instant();
     init_errors();
     init_emulator();
+    init_options();
     DEFAULT_EMULATOR_PORT = 8787;
   }
 });
@@ -54084,7 +54091,7 @@ function register8(program2, ctx) {
     parent,
     "config",
     "Show the proposed new WAF configuration as a zoneform file (the `waf:` section); --write saves it."
-  ).option("--write <file>", "also write the zoneform YAML to this file").option("--force", "overwrite the --write file if it exists").option("--format <format>", "yaml | json", "yaml").action(config(ctx));
+  ).addOption(fileOption("--write <file>", "also write the zoneform YAML to this file")).option("--force", "overwrite the --write file if it exists").option("--format <format>", "yaml | json", "yaml").action(config(ctx));
   const startCmd = subcommand(
     parent,
     "start",
