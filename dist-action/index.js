@@ -661,12 +661,34 @@ var init_safe_text = __esm({
 });
 
 // src/errors.ts
+function shownPointer(pointer) {
+  if (pointer.length <= MAX_SHOWN_POINTER) return pointer || "/";
+  const segments = pointer.slice(1).split("/");
+  const head = [];
+  const tail = [];
+  let room = MAX_SHOWN_POINTER / 2;
+  for (const s of segments) {
+    if (room - s.length - 1 < 0 && head.length > 0) break;
+    head.push(s);
+    room -= s.length + 1;
+  }
+  room = MAX_SHOWN_POINTER / 2;
+  for (let i = segments.length - 1; i >= head.length; i--) {
+    const s = segments[i];
+    if (room - s.length - 1 < 0 && tail.length > 0) break;
+    tail.unshift(s);
+    room -= s.length + 1;
+  }
+  const left = segments.length - head.length - tail.length;
+  if (left <= 0) return pointer;
+  return `/${head.join("/")}/…(${left} levels)…/${tail.join("/")}`;
+}
 function formatProblem(p) {
   const where = `${p.file}:${p.line}:${p.column}`;
   const kind = p.severity === "warning" ? "warning: " : "";
-  return printable(`${where}  ${p.pointer || "/"}  ${kind}${p.message}`);
+  return printable(`${where}  ${shownPointer(p.pointer)}  ${kind}${p.message}`);
 }
-var EXIT, ZoneformError, ConfigError, UsageError, RuntimeError, CredentialsError, ApiError, AnswerShapeError, NetworkError, UnsafePlanError, StalePlanError, ApplyError, RunStoppedError;
+var EXIT, ZoneformError, MAX_SHOWN_POINTER, ConfigError, UsageError, RuntimeError, CredentialsError, ApiError, AnswerShapeError, NetworkError, UnsafePlanError, StalePlanError, ApplyError, RunStoppedError;
 var init_errors = __esm({
   "src/errors.ts"() {
     "use strict";
@@ -689,6 +711,7 @@ var init_errors = __esm({
         this.name = new.target.name;
       }
     };
+    MAX_SHOWN_POINTER = 160;
     ConfigError = class extends ZoneformError {
       constructor(problems, summary) {
         super(

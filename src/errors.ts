@@ -35,11 +35,41 @@ export interface ConfigProblem {
   severity?: "error" | "warning";
 }
 
+/** The longest pointer a message shows whole; a deeper one keeps its first and last segments. */
+const MAX_SHOWN_POINTER = 160;
+
+/**
+ * A pointer as a message shows it: whole up to MAX_SHOWN_POINTER characters; past it (a file nested thousands of
+ * levels deep, where the parser gave up) its start and its end at segment boundaries, the levels left out counted.
+ */
+function shownPointer(pointer: string): string {
+  if (pointer.length <= MAX_SHOWN_POINTER) return pointer || "/";
+  const segments = pointer.slice(1).split("/");
+  const head: string[] = [];
+  const tail: string[] = [];
+  let room = MAX_SHOWN_POINTER / 2;
+  for (const s of segments) {
+    if (room - s.length - 1 < 0 && head.length > 0) break;
+    head.push(s);
+    room -= s.length + 1;
+  }
+  room = MAX_SHOWN_POINTER / 2;
+  for (let i = segments.length - 1; i >= head.length; i--) {
+    const s = segments[i]!;
+    if (room - s.length - 1 < 0 && tail.length > 0) break;
+    tail.unshift(s);
+    room -= s.length + 1;
+  }
+  const left = segments.length - head.length - tail.length;
+  if (left <= 0) return pointer;
+  return `/${head.join("/")}/…(${left} levels)…/${tail.join("/")}`;
+}
+
 /** One problem on one line; the file's text quoted in it is shown printable (a newline as `\n`). */
 export function formatProblem(p: ConfigProblem): string {
   const where = `${p.file}:${p.line}:${p.column}`;
   const kind = p.severity === "warning" ? "warning: " : "";
-  return printable(`${where}  ${p.pointer || "/"}  ${kind}${p.message}`);
+  return printable(`${where}  ${shownPointer(p.pointer)}  ${kind}${p.message}`);
 }
 
 /** The desired-state file (or a flag that names it) is invalid: exit 3. */

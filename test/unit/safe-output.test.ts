@@ -303,6 +303,23 @@ describe("errors on stderr", () => {
     expect(line).toBe('z.yaml:3:5  /zones/0/name  got "a\\u001b[1A\\nb"');
   });
 
+  it("a pointer thousands of levels deep keeps its start and end, the levels between counted", () => {
+    const deep = `/zones/0/name${"/0".repeat(10_000)}`;
+    const line = formatProblem({ file: "deep.yaml", line: 4, column: 9, pointer: deep, message: "too deep" });
+    expect(line.length).toBeLessThan(300);
+    expect(line).toMatch(/^deep\.yaml:4:9 {2}\/zones\/0\/name\/0\/0(\/0)*\/…\(\d+ levels\)…(\/0)+ {2}too deep$/);
+    const left = Number(/\((\d+) levels\)/.exec(line)![1]);
+    const shown = line
+      .split("  ")[1]!
+      .replace(/…\(\d+ levels\)…/, "")
+      .split("/")
+      .filter(Boolean).length;
+    expect(shown + left).toBe(deep.split("/").length - 1);
+    // A pointer of a readable length is shown whole.
+    const whole = `/zones/0/page_shield/policies/12/value`;
+    expect(formatProblem({ file: "z.yaml", line: 1, column: 1, pointer: whole, message: "m" })).toContain(whole);
+  });
+
   it("the one catch keeps zoneform's newlines and escapes every other control character", () => {
     const { io, stderr } = memoryIO();
     reportError(new RuntimeError(`2 zone(s) could not be planned:\n  [shop] the API said ${EVIL}`), io, false);
