@@ -76441,6 +76441,87 @@ var init_whoami = __esm({
   }
 });
 
+// src/cli/command-modules.ts
+function loadCommands(only) {
+  const names = only !== void 0 && Object.hasOwn(COMMANDS, only) ? [only] : Object.keys(COMMANDS);
+  return Promise.all(names.map((name) => COMMANDS[name]()));
+}
+var COMMANDS;
+var init_command_modules = __esm({
+  "src/cli/command-modules.ts"() {
+    "use strict";
+    COMMANDS = {
+      validate: () => Promise.resolve().then(() => (init_validate(), validate_exports)),
+      plan: () => Promise.resolve().then(() => (init_plan4(), plan_exports)),
+      apply: () => Promise.resolve().then(() => (init_apply2(), apply_exports)),
+      show: () => Promise.resolve().then(() => (init_show(), show_exports)),
+      drift: () => Promise.resolve().then(() => (init_drift(), drift_exports)),
+      emulator: () => Promise.resolve().then(() => (init_emulator2(), emulator_exports)),
+      certificates: () => Promise.resolve().then(() => (init_certificates2(), certificates_exports)),
+      "waf-migration": () => Promise.resolve().then(() => (init_waf_migration2(), waf_migration_exports)),
+      audit: () => Promise.resolve().then(() => (init_audit2(), audit_exports)),
+      inventory: () => Promise.resolve().then(() => (init_inventory4(), inventory_exports)),
+      csp: () => Promise.resolve().then(() => (init_csp3(), csp_exports)),
+      export: () => Promise.resolve().then(() => (init_export7(), export_exports)),
+      logpush: () => Promise.resolve().then(() => (init_logpush(), logpush_exports)),
+      whoami: () => Promise.resolve().then(() => (init_whoami(), whoami_exports))
+    };
+  }
+});
+
+// src/cli/build-program.ts
+var build_program_exports = {};
+__export(build_program_exports, {
+  buildProgram: () => buildProgram,
+  commanderExit: () => commanderExit,
+  groupHelpRequest: () => groupHelpRequest
+});
+async function buildProgram(ctx, only, modules) {
+  const program2 = new Command("zoneform").description("Keep a Cloudflare zone's security configuration in YAML and make the live zone match it.").version(VERSION, "-V, --version").showHelpAfterError("(run with --help for usage)").configureOutput({
+    writeOut: (s) => ctx.io.stdout.write(s),
+    writeErr: (s) => ctx.io.stderr.write(s)
+  }).exitOverride();
+  for (const { register: register15 } of modules ?? await loadCommands(only)) register15(program2, ctx);
+  for (const cmd of program2.commands)
+    cmd.exitOverride().configureOutput({
+      writeOut: (s) => ctx.io.stdout.write(s),
+      writeErr: (s) => ctx.io.stderr.write(s)
+    });
+  for (const cmd of leafCommands(program2)) withCommonFlags(cmd);
+  return program2;
+}
+function leafCommands(cmd) {
+  return cmd.commands.length === 0 ? [cmd] : cmd.commands.flatMap(leafCommands);
+}
+function withCommonFlags(cmd) {
+  const has = (flag) => cmd.options.some((o) => o.long === flag);
+  if (!has("--verbose")) addVerboseOption(cmd);
+  if (!has("--quiet")) addQuietOption(cmd);
+  if (!has("--no-color")) addColorOption(cmd);
+}
+function groupHelpRequest(argv, program2) {
+  if (argv.length !== 1) return argv;
+  const group = program2.commands.find((c) => c.name() === argv[0] && c.commands.length > 0);
+  return group ? [...argv, "--help"] : argv;
+}
+function commanderExit(err) {
+  if (!(err instanceof CommanderError)) return void 0;
+  if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") {
+    return EXIT.ok;
+  }
+  return EXIT.invalid;
+}
+var init_build_program = __esm({
+  "src/cli/build-program.ts"() {
+    "use strict";
+    init_commander();
+    init_errors();
+    init_command2();
+    init_command_modules();
+    init_options();
+  }
+});
+
 // src/action/index.ts
 import process5 from "node:process";
 
@@ -76448,7 +76529,6 @@ import process5 from "node:process";
 init_show();
 
 // src/cli/program.ts
-init_commander();
 init_errors();
 init_safe_text();
 
@@ -76476,50 +76556,9 @@ function redactingIO(io, opts = {}) {
 var SHUTDOWN_SIGNALS = process4.platform === "win32" ? ["SIGINT", "SIGTERM"] : ["SIGINT", "SIGTERM", "SIGHUP"];
 
 // src/cli/program.ts
-init_options();
 init_width();
 init_command2();
-var COMMANDS = {
-  validate: () => Promise.resolve().then(() => (init_validate(), validate_exports)),
-  plan: () => Promise.resolve().then(() => (init_plan4(), plan_exports)),
-  apply: () => Promise.resolve().then(() => (init_apply2(), apply_exports)),
-  show: () => Promise.resolve().then(() => (init_show(), show_exports)),
-  drift: () => Promise.resolve().then(() => (init_drift(), drift_exports)),
-  emulator: () => Promise.resolve().then(() => (init_emulator2(), emulator_exports)),
-  certificates: () => Promise.resolve().then(() => (init_certificates2(), certificates_exports)),
-  "waf-migration": () => Promise.resolve().then(() => (init_waf_migration2(), waf_migration_exports)),
-  audit: () => Promise.resolve().then(() => (init_audit2(), audit_exports)),
-  inventory: () => Promise.resolve().then(() => (init_inventory4(), inventory_exports)),
-  csp: () => Promise.resolve().then(() => (init_csp3(), csp_exports)),
-  export: () => Promise.resolve().then(() => (init_export7(), export_exports)),
-  logpush: () => Promise.resolve().then(() => (init_logpush(), logpush_exports)),
-  whoami: () => Promise.resolve().then(() => (init_whoami(), whoami_exports))
-};
-async function buildProgram(ctx, only) {
-  const program2 = new Command("zoneform").description("Keep a Cloudflare zone's security configuration in YAML and make the live zone match it.").version(VERSION, "-V, --version").showHelpAfterError("(run with --help for usage)").configureOutput({
-    writeOut: (s) => ctx.io.stdout.write(s),
-    writeErr: (s) => ctx.io.stderr.write(s)
-  }).exitOverride();
-  const names = only !== void 0 && Object.hasOwn(COMMANDS, only) ? [only] : Object.keys(COMMANDS);
-  const modules = await Promise.all(names.map((name) => COMMANDS[name]()));
-  for (const { register: register15 } of modules) register15(program2, ctx);
-  for (const cmd of program2.commands)
-    cmd.exitOverride().configureOutput({
-      writeOut: (s) => ctx.io.stdout.write(s),
-      writeErr: (s) => ctx.io.stderr.write(s)
-    });
-  for (const cmd of leafCommands(program2)) withCommonFlags(cmd);
-  return program2;
-}
-function leafCommands(cmd) {
-  return cmd.commands.length === 0 ? [cmd] : cmd.commands.flatMap(leafCommands);
-}
-function withCommonFlags(cmd) {
-  const has = (flag) => cmd.options.some((o) => o.long === flag);
-  if (!has("--verbose")) addVerboseOption(cmd);
-  if (!has("--quiet")) addQuietOption(cmd);
-  if (!has("--no-color")) addColorOption(cmd);
-}
+init_command_modules();
 async function main(argv, rawIO) {
   const redacted = redactingIO(
     rawIO,
@@ -76527,6 +76566,7 @@ async function main(argv, rawIO) {
   );
   const io = argv[0] === "emulator" ? redacted : { ...redacted, stderr: fittedOutput(redacted.stderr, redacted) };
   let exitCode = EXIT.ok;
+  let commanderExit2;
   const ctx = { io, setExit: (c) => exitCode = c };
   try {
     argv = helpRequest(argv);
@@ -76535,11 +76575,13 @@ async function main(argv, rawIO) {
 `);
       return EXIT.ok;
     }
-    const program2 = await buildProgram(ctx, argv[0]);
-    await program2.parseAsync(groupHelpRequest(argv, program2), { from: "user" });
+    const [builder, modules] = await Promise.all([Promise.resolve().then(() => (init_build_program(), build_program_exports)), loadCommands(argv[0])]);
+    commanderExit2 = builder.commanderExit;
+    const program2 = await builder.buildProgram(ctx, argv[0], modules);
+    await program2.parseAsync(builder.groupHelpRequest(argv, program2), { from: "user" });
     return exitCode;
   } catch (err) {
-    return reportError(err, io, argv.includes("--verbose"));
+    return commanderExit2?.(err) ?? reportError(err, io, argv.includes("--verbose"));
   }
 }
 function helpRequest(argv) {
@@ -76547,18 +76589,7 @@ function helpRequest(argv) {
   if (argv[0] === "help" && argv.length > 1) return [...argv.slice(1), "--help"];
   return argv;
 }
-function groupHelpRequest(argv, program2) {
-  if (argv.length !== 1) return argv;
-  const group = program2.commands.find((c) => c.name() === argv[0] && c.commands.length > 0);
-  return group ? [...argv, "--help"] : argv;
-}
 function reportError(err, io, verbose) {
-  if (err instanceof CommanderError) {
-    if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") {
-      return EXIT.ok;
-    }
-    return EXIT.invalid;
-  }
   if (err instanceof ZoneformError) {
     io.stderr.write(`Error: ${printable(err.message, { keepNewlines: true })}
 `);

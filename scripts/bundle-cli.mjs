@@ -57,6 +57,10 @@ await build({
     __ZONEFORM_BUNDLE__: "true",
     // src/cli/zoneform.ts: the Node versions it runs on.
     __ZONEFORM_ENGINES__: JSON.stringify(engines.node),
+    // undici's HTTP/1.1 client takes the llhttp parser only, as in Node's own bundle of undici (undici tests
+    // this name for it): its experimental Milo parser (about 200 KB, used only with UNDICI_USE_MILO=1) is
+    // left out.
+    esbuildDetection: "true",
   },
 });
 

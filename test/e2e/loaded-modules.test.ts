@@ -1,7 +1,7 @@
 // Each command of the built (bundled) CLI loads only what it runs (issues 18 and 26): the executable
 // (dist/cli/zoneform.js) and the chunks of the one bundle its command needs: `validate` no HTTP
 // client, emulator or ajv compiler; `plan` no emulator, no ajv compiler and of undici only its
-// classes; `--version` nothing but the program; ajv only when a plan file is read (issue 39). What was loaded is taken from Node's own module debug log (NODE_DEBUG=esm,module), and each
+// classes; `--version` nothing but the program (not even commander); ajv only when a plan file is read (issue 39). What was loaded is taken from Node's own module debug log (NODE_DEBUG=esm,module), and each
 // loaded file is known by the sources it holds (esbuild marks each bundled file with a `// <path>`
 // comment). The executable refuses an older Node in one line, and turns on Node's compile cache.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -66,10 +66,11 @@ zones:
 `;
 
 describe("what each command loads", () => {
-  it("--version: the program's chunk alone, without the configuration loader, yaml, the sections or undici", async () => {
+  it("--version: the program's chunk alone, without commander, the configuration loader, yaml, the sections or undici", async () => {
     const r = await run(["--version"]);
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
     for (const absent of [
+      "node_modules/commander/",
       "node_modules/yaml/",
       "dist/config/",
       "dist/sections/",

@@ -23,7 +23,7 @@ import type { Command } from "commander";
 import { parse, parseDocument } from "yaml";
 import { describe, expect, it } from "vitest";
 import { memoryIO } from "../../src/cli/io.js";
-import { buildProgram } from "../../src/cli/program.js";
+import { buildProgram } from "../../src/cli/build-program.js";
 import { COMMENT_MARKER } from "../../src/plan/render/markdown.js";
 import { type INSTALLING, recipeInstall } from "../helpers/recipes.js";
 

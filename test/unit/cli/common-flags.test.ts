@@ -3,7 +3,7 @@
 import type { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { memoryIO } from "../../../src/cli/io.js";
-import { buildProgram } from "../../../src/cli/program.js";
+import { buildProgram } from "../../../src/cli/build-program.js";
 
 function leaves(cmd: Command, prefix: string[] = []): Array<{ path: string; cmd: Command }> {
   return cmd.commands

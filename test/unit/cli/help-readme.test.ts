@@ -6,7 +6,8 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { memoryIO } from "../../../src/cli/io.js";
-import { buildProgram, main } from "../../../src/cli/program.js";
+import { buildProgram } from "../../../src/cli/build-program.js";
+import { main } from "../../../src/cli/program.js";
 
 const DOCS = resolve(import.meta.dirname, "../../../docs/commands");
 const COMMON_PAGE = readFileSync(resolve(DOCS, "README.md"), "utf8");
