@@ -16,7 +16,7 @@
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { lazyChildProcess, yamlWithoutEnvReads } from "./bundle-plugins.mjs";
+import { lazyChildProcess, SHARED_DEFINES, yamlWithoutEnvReads } from "./bundle-plugins.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const ACTION_BUNDLE = "dist-action/index.js";
@@ -46,7 +46,7 @@ export async function bundleAction() {
     logLevel: "error",
     charset: "utf8",
     banner: { js: BANNER },
-    define: { "import.meta.url": "__zoneformModuleUrl" },
+    define: { "import.meta.url": "__zoneformModuleUrl", ...SHARED_DEFINES },
     plugins: [
       lazyChildProcess(),
       yamlWithoutEnvReads(),

@@ -16,7 +16,7 @@
 // (dist/index.js and what it imports) is tsc's output, unbundled.
 import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { build } from "esbuild";
-import { lazyChildProcess, yamlWithoutEnvReads } from "./bundle-plugins.mjs";
+import { lazyChildProcess, SHARED_DEFINES, yamlWithoutEnvReads } from "./bundle-plugins.mjs";
 
 const CLI_DIR = new URL("../dist/cli/", import.meta.url);
 const path = (name, dir = CLI_DIR) => new URL(name, dir).pathname;
@@ -57,10 +57,7 @@ await build({
     __ZONEFORM_BUNDLE__: "true",
     // src/cli/zoneform.ts: the Node versions it runs on.
     __ZONEFORM_ENGINES__: JSON.stringify(engines.node),
-    // undici's HTTP/1.1 client takes the llhttp parser only, as in Node's own bundle of undici (undici tests
-    // this name for it): its experimental Milo parser (about 200 KB, used only with UNDICI_USE_MILO=1) is
-    // left out.
-    esbuildDetection: "true",
+    ...SHARED_DEFINES,
   },
 });
 

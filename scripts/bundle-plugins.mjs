@@ -5,6 +5,13 @@ import { createRequire } from "node:module";
 const require = createRequire(import.meta.url);
 
 /**
+ * esbuild `define`s both bundles take. undici's HTTP/1.1 client then takes the llhttp parser only, as in Node's own
+ * bundle of undici (undici tests this name for it): its experimental Milo parser (about 200 KB of code, used only
+ * with UNDICI_USE_MILO=1) is left out.
+ */
+export const SHARED_DEFINES = { esbuildDetection: "true" };
+
+/**
  * commander imports node:child_process at its top for executable subcommands, which zoneform has none of: loading
  * it (and node:net with it) costs every start 3–4 ms, `validate` and `--version` included. commander gets a stand-in
  * that loads the module the first time one of its members is used.
