@@ -44555,7 +44555,7 @@ var VERSION;
 var init_command2 = __esm({
   "src/cli/command.ts"() {
     "use strict";
-    VERSION = "0.3.0";
+    VERSION = "0.3.1";
   }
 });
 

@@ -1,8 +1,8 @@
-// The command-line program: the command's module (command-modules.ts) and commander (build-program.ts) are
-// loaded when the command line asks for more than the version, and the one catch: every ZoneformError becomes its message on
-// stderr and its exit code; anything else is an internal error (exit 1) without a stack trace unless
-// --verbose. Messages carry the API's text: every control character but zoneform's own newlines is
-// shown escaped.
+// The command-line program: the command's module (command-modules.ts) and commander (build-program.ts)
+// are loaded when the command line asks for more than the version, and the one catch: every
+// ZoneformError becomes its message on stderr and its exit code; anything else is an internal error
+// (exit 1) without a stack trace unless --verbose. Messages carry the API's text: every control
+// character but zoneform's own newlines is shown escaped.
 import { ZoneformError, EXIT } from "../errors.js";
 import { printable } from "../safe-text.js";
 import { redactingIO, type CliIO } from "./io.js";
