@@ -17280,7 +17280,7 @@ var init_list_reader = __esm({
               path6,
               `the list went on past ${maxPages} pages without an end (the page cap, --max-list-pages)`
             );
-          let env = await (ahead.get(page) ?? fetchPage(page));
+          let env = (await (ahead.get(page) ?? fetchPage(page)))();
           ahead.delete(page);
           let list2 = listOf(env, "GET", () => redact(path6));
           let totals = totalsOf(env.result_info, pageSize);
@@ -17289,7 +17289,7 @@ var init_list_reader = __esm({
             this.o.warn(
               `warning: GET ${path6}: page ${page} came back empty although the list announced more (${describeTotals(totals, received)}); asking for it once more`
             );
-            env = await fetchPage(page);
+            env = (await fetchPage(page))();
             list2 = listOf(env, "GET", () => redact(path6));
             totals = totalsOf(env.result_info, pageSize);
             this.checkAnnounced(path6, totals);
@@ -29756,14 +29756,34 @@ var init_request_loop = __esm({
        * only 429s) throws the stop's RunStoppedError; one that reached it throws what its answer says.
        */
       async call(method, path6, ro = {}) {
+        return (await this.callRead(method, path6, ro))();
+      }
+      /**
+       * One call as `call` makes it, whose answer is read (decoded, charged to the read budget, parsed, checked and
+       * unwrapped, or its error thrown) only when the returned function is called: the pages of a list asked for ahead
+       * wait for their turn as their bytes, outside V8's heap, rather than as parsed objects that outlive its
+       * young-generation collections and make it grow with the length of the list (issue 39: audit memory).
+       */
+      async callRead(method, path6, ro = {}) {
         const state = {};
-        try {
-          return await this.attempt(method, path6, ro, state);
-        } catch (err) {
+        const thrown = (err) => {
           const stopped = this.o.run.stopped();
           if (stopped && (method === "GET" || !state.current?.reached)) throw stopped;
           throw err;
+        };
+        let read;
+        try {
+          read = await this.attempt(method, path6, ro, state);
+        } catch (err) {
+          return thrown(err);
         }
+        return () => {
+          try {
+            return read();
+          } catch (err) {
+            return thrown(err);
+          }
+        };
       }
       async close() {
         await this.agent.close();
@@ -29803,7 +29823,7 @@ var init_request_loop = __esm({
         try {
           let status2;
           let resHeaders;
-          let text;
+          let bytes;
           for (; ; ) {
             try {
               const res = await this.dispatcher.request({
@@ -29819,7 +29839,7 @@ var init_request_loop = __esm({
               });
               status2 = res.statusCode;
               resHeaders = res.headers;
-              text = textOf(await res.body.bytes());
+              bytes = await res.body.bytes();
               break;
             } catch (err) {
               const e = err;
@@ -29852,33 +29872,36 @@ var init_request_loop = __esm({
           }
           release();
           log?.(`${method} ${shownFull()} ${status2} ${Date.now() - started}ms${retriesNote()}`);
-          if (method === "GET") this.o.readBudget.checkAnswer(text, shownPath);
-          let unwrapped;
-          try {
-            unwrapped = unwrapResponse({
-              method,
-              get path() {
-                return shownPath();
-              },
-              status: status2,
-              headers: resHeaders,
-              body: text,
-              retries: state.retries,
-              retryAfterMs: state.retryAfterMs,
-              retryAfterTooLongMs: state.retryAfterTooLongMs,
-              maxRetryAfterMs: policy.maxRetryAfterMs,
-              auth: "token" in this.o.auth ? "token" : "key",
-              redact,
-              permissionHint: this.o.permissionHint,
-              idShapes: this.o.idShapes
-            });
-          } catch (err) {
-            this.stopForCause(notTheApiCause(`${origin}${basePath}`, err));
-            if (err instanceof ApiError && err.info.envelope) this.apiAnswered = true;
-            throw err;
-          }
-          this.apiAnswered = true;
-          return { result: unwrapped.result, result_info: unwrapped.result_info, status: status2 };
+          return () => {
+            const text = textOf(bytes);
+            if (method === "GET") this.o.readBudget.checkAnswer(text, shownPath);
+            let unwrapped;
+            try {
+              unwrapped = unwrapResponse({
+                method,
+                get path() {
+                  return shownPath();
+                },
+                status: status2,
+                headers: resHeaders,
+                body: text,
+                retries: state.retries,
+                retryAfterMs: state.retryAfterMs,
+                retryAfterTooLongMs: state.retryAfterTooLongMs,
+                maxRetryAfterMs: policy.maxRetryAfterMs,
+                auth: "token" in this.o.auth ? "token" : "key",
+                redact,
+                permissionHint: this.o.permissionHint,
+                idShapes: this.o.idShapes
+              });
+            } catch (err) {
+              this.stopForCause(notTheApiCause(`${origin}${basePath}`, err));
+              if (err instanceof ApiError && err.info.envelope) this.apiAnswered = true;
+              throw err;
+            }
+            this.apiAnswered = true;
+            return { result: unwrapped.result, result_info: unwrapped.result_info, status: status2 };
+          };
         } finally {
           release();
         }
@@ -30048,7 +30071,7 @@ function createClient(opts) {
     idShapes: opts.idShapes
   });
   const lists = new ListReader({
-    get: (path6, query) => loop.call("GET", path6, { query }),
+    get: (path6, query) => loop.callRead("GET", path6, { query }),
     redact,
     warn: (line) => opts.onWarning?.(redact(line)),
     maxItems: opts.maxListItems ?? DEFAULT_MAX_LIST_ITEMS,

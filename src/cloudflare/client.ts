@@ -159,7 +159,7 @@ export function createClient(opts: ClientOptions): CloudflareClient {
     idShapes: opts.idShapes,
   });
   const lists = new ListReader({
-    get: (path, query) => loop.call("GET", path, { query }),
+    get: (path, query) => loop.callRead("GET", path, { query }),
     redact,
     warn: (line) => opts.onWarning?.(redact(line)),
     maxItems: opts.maxListItems ?? DEFAULT_MAX_LIST_ITEMS,

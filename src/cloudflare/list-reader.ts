@@ -38,8 +38,11 @@ export interface ListReadOptions {
 }
 
 export interface ListReaderOptions {
-  /** One GET of the list's `path` with `query` (the request loop's call). */
-  get: (path: string, query: Query) => Promise<Envelope<unknown>>;
+  /**
+   * One GET of the list's `path` with `query` (the request loop's callRead): resolves when the answer is in, with
+   * the function that reads it (parses and checks it, or throws its error), called when the page's turn comes.
+   */
+  get: (path: string, query: Query) => Promise<() => Envelope<unknown>>;
   redact: (text: string) => string;
   /** Told of what the user should see but that does not stop the read; it redacts the line. */
   warn: (line: string) => void;
@@ -65,7 +68,8 @@ export class ListReader {
     };
     // Pages requested ahead of the one being consumed: at most `lookahead` of them, never past the last
     // page the API announced, so memory stays bounded and no request is made that the list did not need.
-    const ahead = new Map<number, Promise<Envelope<unknown>>>();
+    // A page asked for ahead waits as its answer's bytes, and is read (parsed) in its turn.
+    const ahead = new Map<number, Promise<() => Envelope<unknown>>>();
     const fetchPage = (page: number) => {
       const pending = this.o.get(path, queryOf(page));
       // A page abandoned because the list ended early must not surface as an unhandled rejection.
@@ -83,7 +87,7 @@ export class ListReader {
           path,
           `the list went on past ${maxPages} pages without an end (the page cap, --max-list-pages)`,
         );
-      let env = await (ahead.get(page) ?? fetchPage(page));
+      let env = (await (ahead.get(page) ?? fetchPage(page)))();
       ahead.delete(page);
       let list = listOf<T>(env, "GET", () => redact(path));
       let totals = totalsOf(env.result_info, pageSize);
@@ -94,7 +98,7 @@ export class ListReader {
           `warning: GET ${path}: page ${page} came back empty although the list announced more ` +
             `(${describeTotals(totals, received)}); asking for it once more`,
         );
-        env = await fetchPage(page);
+        env = (await fetchPage(page))();
         list = listOf<T>(env, "GET", () => redact(path));
         totals = totalsOf(env.result_info, pageSize);
         this.checkAnnounced(path, totals);

@@ -81,14 +81,35 @@ export class RequestLoop {
    * only 429s) throws the stop's RunStoppedError; one that reached it throws what its answer says.
    */
   async call(method: HttpMethod, path: string, ro: RequestOptions = {}): Promise<Envelope<unknown>> {
+    return (await this.callRead(method, path, ro))();
+  }
+
+  /**
+   * One call as `call` makes it, whose answer is read (decoded, charged to the read budget, parsed, checked and
+   * unwrapped, or its error thrown) only when the returned function is called: the pages of a list asked for ahead
+   * wait for their turn as their bytes, outside V8's heap, rather than as parsed objects that outlive its
+   * young-generation collections and make it grow with the length of the list (issue 39: audit memory).
+   */
+  async callRead(method: HttpMethod, path: string, ro: RequestOptions = {}): Promise<() => Envelope<unknown>> {
     const state: { current?: AttemptState } = {};
-    try {
-      return await this.attempt(method, path, ro, state);
-    } catch (err) {
+    const thrown = (err: unknown): never => {
       const stopped = this.o.run.stopped();
       if (stopped && (method === "GET" || !state.current?.reached)) throw stopped;
       throw err;
+    };
+    let read: () => Envelope<unknown>;
+    try {
+      read = await this.attempt(method, path, ro, state);
+    } catch (err) {
+      return thrown(err);
     }
+    return () => {
+      try {
+        return read();
+      } catch (err) {
+        return thrown(err);
+      }
+    };
   }
 
   async close(): Promise<void> {
@@ -106,7 +127,7 @@ export class RequestLoop {
     path: string,
     ro: RequestOptions,
     holder: { current?: AttemptState },
-  ): Promise<Envelope<unknown>> {
+  ): Promise<() => Envelope<unknown>> {
     const { run, redact, log, policy } = this.o;
     const { origin, basePath } = this;
     run.assertRunning();
@@ -138,7 +159,7 @@ export class RequestLoop {
     try {
       let status: number;
       let resHeaders: Record<string, string | string[] | undefined>;
-      let text: string;
+      let bytes: Uint8Array;
       for (;;) {
         try {
           const res = await this.dispatcher.request({
@@ -154,8 +175,8 @@ export class RequestLoop {
           } as Dispatcher.RequestOptions);
           status = res.statusCode;
           resHeaders = res.headers;
-          // The bytes, decoded here: awaiting the text itself kept pages' texts alive past their page (see textOf).
-          text = textOf(await res.body.bytes());
+          // The bytes, decoded when read: awaiting the text itself kept pages' texts alive past their page (textOf).
+          bytes = await res.body.bytes();
           break;
         } catch (err) {
           const e = err as Error & { code?: string };
@@ -194,33 +215,36 @@ export class RequestLoop {
       // The answer is in: the next call may go out while this one is parsed and checked.
       release();
       log?.(`${method} ${shownFull()} ${status} ${Date.now() - started}ms${retriesNote()}`);
-      if (method === "GET") this.o.readBudget.checkAnswer(text, shownPath);
-      let unwrapped: ReturnType<typeof unwrapResponse>;
-      try {
-        unwrapped = unwrapResponse({
-          method,
-          get path() {
-            return shownPath();
-          },
-          status,
-          headers: resHeaders,
-          body: text,
-          retries: state.retries,
-          retryAfterMs: state.retryAfterMs,
-          retryAfterTooLongMs: state.retryAfterTooLongMs,
-          maxRetryAfterMs: policy.maxRetryAfterMs,
-          auth: "token" in this.o.auth ? "token" : "key",
-          redact,
-          permissionHint: this.o.permissionHint,
-          idShapes: this.o.idShapes,
-        });
-      } catch (err) {
-        this.stopForCause(notTheApiCause(`${origin}${basePath}`, err));
-        if (err instanceof ApiError && err.info.envelope) this.apiAnswered = true;
-        throw err;
-      }
-      this.apiAnswered = true;
-      return { result: unwrapped.result, result_info: unwrapped.result_info, status };
+      return () => {
+        const text = textOf(bytes);
+        if (method === "GET") this.o.readBudget.checkAnswer(text, shownPath);
+        let unwrapped: ReturnType<typeof unwrapResponse>;
+        try {
+          unwrapped = unwrapResponse({
+            method,
+            get path() {
+              return shownPath();
+            },
+            status,
+            headers: resHeaders,
+            body: text,
+            retries: state.retries,
+            retryAfterMs: state.retryAfterMs,
+            retryAfterTooLongMs: state.retryAfterTooLongMs,
+            maxRetryAfterMs: policy.maxRetryAfterMs,
+            auth: "token" in this.o.auth ? "token" : "key",
+            redact,
+            permissionHint: this.o.permissionHint,
+            idShapes: this.o.idShapes,
+          });
+        } catch (err) {
+          this.stopForCause(notTheApiCause(`${origin}${basePath}`, err));
+          if (err instanceof ApiError && err.info.envelope) this.apiAnswered = true;
+          throw err;
+        }
+        this.apiAnswered = true;
+        return { result: unwrapped.result, result_info: unwrapped.result_info, status };
+      };
     } finally {
       release();
     }

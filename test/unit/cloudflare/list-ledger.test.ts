@@ -1,7 +1,8 @@
 // The list reader's ledger of the items answered (src/cloudflare/list-ledger.ts): an item answered twice is folded
 // when identical, whatever its key order, and stops the read when not; what it keeps of an item is its id, its page
 // and a digest, never the item. And the reader (src/cloudflare/list-reader.ts) releases each page once its items are
-// taken: items of pages read are collected while the list is still being read (issue 39: flat memory).
+// taken: items of pages read are collected while the list is still being read, and a page asked for ahead is read
+// (parsed) only in its turn (issue 39: flat memory).
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
@@ -128,13 +129,18 @@ describe("ListReader", () => {
     const gc = collector();
     const pages = 40;
     const perPage = 50;
-    // Each page made fresh when asked, as an answer parsed from the wire is; nothing else holds it.
-    const get = async (_path: string, query: Record<string, unknown> | undefined): Promise<Envelope<unknown>> => {
+    // Each page made fresh when read, as an answer parsed from the wire is; nothing else holds it.
+    const get = async (
+      _path: string,
+      query: Record<string, unknown> | undefined,
+    ): Promise<() => Envelope<unknown>> => {
       const page = Number(query?.page);
       await new Promise((r) => setImmediate(r));
-      const result = Array.from({ length: perPage }, (_, i) => script((page - 1) * perPage + i, 2_000));
-      const result_info = { page, per_page: perPage, total_pages: pages, total_count: pages * perPage };
-      return { result, result_info, status: 200 };
+      return () => {
+        const result = Array.from({ length: perPage }, (_, i) => script((page - 1) * perPage + i, 2_000));
+        const result_info = { page, per_page: perPage, total_pages: pages, total_count: pages * perPage };
+        return { result, result_info, status: 200 };
+      };
     };
     const reader = new ListReader({ get, redact: (s) => s, warn: () => {}, maxItems: 1_000_000, maxPages: 1_000 });
     const seen: WeakRef<object>[] = [];
@@ -157,5 +163,38 @@ describe("ListReader", () => {
     expect(read).toBe(pages * perPage);
     // Every item of pages 1-28 is gone (page 29 and 30 may linger in the reader's registers until it moves on).
     expect({ collected: collectedBefore, held: heldBefore }).toEqual({ collected: 28 * perPage, held: 0 });
+  });
+
+  it("reads a page asked for ahead only when its turn comes: until then it waits as its answer, unparsed", async () => {
+    const pages = 12;
+    const perPage = 10;
+    const fetched: number[] = [];
+    const parsed: number[] = [];
+    const get = async (_path: string, query: Record<string, unknown> | undefined) => {
+      const page = Number(query?.page);
+      fetched.push(page);
+      await new Promise((r) => setImmediate(r));
+      return () => {
+        parsed.push(page);
+        const result = Array.from({ length: perPage }, (_, i) => script((page - 1) * perPage + i));
+        return { result, result_info: { page, per_page: perPage, total_pages: pages }, status: 200 };
+      };
+    };
+    const reader = new ListReader({ get, redact: (s) => s, warn: () => {}, maxItems: 1_000_000, maxPages: 1_000 });
+    const atPage5: { fetched?: number[]; parsed?: number[] } = {};
+    let read = 0;
+    for await (const _item of reader.read<object>(PATH, "page", { perPage, lookahead: 4 })) {
+      read++;
+      if (read === 4 * perPage + 1) {
+        // Let every page asked for ahead be answered before looking.
+        for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+        atPage5.fetched = [...fetched].sort((a, b) => a - b);
+        atPage5.parsed = [...parsed];
+      }
+    }
+    expect(read).toBe(pages * perPage);
+    // On page 5: pages 6 to 9 are asked for (answered), but only pages 1 to 5 have been read.
+    expect(atPage5).toEqual({ fetched: [1, 2, 3, 4, 5, 6, 7, 8, 9], parsed: [1, 2, 3, 4, 5] });
+    expect(parsed).toEqual(Array.from({ length: pages }, (_, i) => i + 1));
   });
 });
