@@ -39854,6 +39854,31 @@ async function checkFirst(plan3, opts) {
   assertChecked(report);
   return report.checked;
 }
+function goesToChecks(plan3, desired, opts) {
+  if (plan3.zones.some((z) => z.errors.length > 0)) return false;
+  if (totalChanges(summariseZones(plan3.zones)) === 0) return false;
+  return opts.force === true || findSafetyViolations(plan3, desired.safety.max_deletes).length === 0;
+}
+function checksHeldBack(plan3, opts) {
+  const progress = opts.execution?.progress;
+  const held = [];
+  let telling = false;
+  const checks = checkFirst(plan3, {
+    ...opts,
+    execution: {
+      ...opts.execution,
+      progress: progress && ((line) => telling ? progress(line) : void held.push(line))
+    }
+  });
+  checks.catch(() => void 0);
+  return {
+    told: () => {
+      telling = true;
+      for (const line of held.splice(0)) progress?.(line);
+      return checks;
+    }
+  };
+}
 async function run(plan3, desired, opts, checked2) {
   assertSafe(plan3, desired.safety.max_deletes, opts.force === true);
   const checks = checked2 ?? await checkFirst(plan3, opts);
@@ -39872,13 +39897,14 @@ async function planAndApply(desired, opts) {
     progress: opts.readProgress,
     onZoneDone: opts.onZoneDone
   });
+  const early = goesToChecks(plan3, desired, opts) ? checksHeldBack(plan3, opts) : void 0;
   await preparePlanFile(plan3, desired);
   const digest = planForFile(plan3, desired).digest;
   await opts.onPlan?.(plan3, desired, digest);
   assertNoZoneErrors(plan3);
   if (totalChanges(summariseZones(plan3.zones)) === 0) return noChanges();
   assertSafe(plan3, desired.safety.max_deletes, opts.force === true);
-  const checked2 = await checkFirst(plan3, opts);
+  const checked2 = await (early ? early.told() : checkFirst(plan3, opts));
   await opts.confirm?.(plan3, desired, digest);
   if (planDigest(plan3) !== sealOf(plan3)?.digest) {
     throw new StalePlanError("the plan was changed while it was shown; nothing was written. Make a new plan.", [

@@ -33,6 +33,7 @@ import {
   assertNoZoneErrors,
   assertSafe,
   assertSamePlan,
+  findSafetyViolations,
   checkSavedPlan,
   desiredFromPlan,
 } from "./verify.js";
@@ -172,6 +173,38 @@ async function checkFirst(plan: Plan, opts: ApplyOptions): Promise<number> {
   return report.checked;
 }
 
+/** Whether planAndApply will check `plan` with Cloudflare: it has changes, no zone errors and is safe (or forced). */
+function goesToChecks(plan: Plan, desired: DesiredState, opts: ApplyOptions): boolean {
+  if (plan.zones.some((z) => z.errors.length > 0)) return false;
+  if (totalChanges(summariseZones(plan.zones)) === 0) return false;
+  return opts.force === true || findSafetyViolations(plan, desired.safety.max_deletes).length === 0;
+}
+
+/**
+ * Cloudflare's checks of `plan`, started now; their progress lines are held until `told` (after the plan has been
+ * shown), which resolves as checkFirst does. A run that stops before then leaves their outcome unheard.
+ */
+function checksHeldBack(plan: Plan, opts: ApplyOptions): { told: () => Promise<number> } {
+  const progress = opts.execution?.progress;
+  const held: string[] = [];
+  let telling = false;
+  const checks = checkFirst(plan, {
+    ...opts,
+    execution: {
+      ...opts.execution,
+      progress: progress && ((line: string) => (telling ? progress(line) : void held.push(line))),
+    },
+  });
+  checks.catch(() => undefined);
+  return {
+    told: () => {
+      telling = true;
+      for (const line of held.splice(0)) progress?.(line);
+      return checks;
+    },
+  };
+}
+
 /** Safety limits, Cloudflare's checks (unless made already: `checked`), then the writes. */
 async function run(plan: Plan, desired: DesiredState, opts: ApplyOptions, checked?: number): Promise<ApplyReport> {
   assertSafe(plan, desired.safety.max_deletes, opts.force === true);
@@ -207,14 +240,17 @@ export async function planAndApply(desired: DesiredState, opts: PlanAndApplyOpti
     progress: opts.readProgress,
     onZoneDone: opts.onZoneDone,
   });
+  // Before the question: a plan Cloudflare refuses is not put to anyone. The checks of a plan that will be put
+  // to it start at once, in flight while its values are bound, its digest made and it is shown; what they say
+  // is told after the plan.
+  const early = goesToChecks(plan, desired, opts) ? checksHeldBack(plan, opts) : undefined;
   await preparePlanFile(plan, desired);
   const digest = planForFile(plan, desired).digest!;
   await opts.onPlan?.(plan, desired, digest);
   assertNoZoneErrors(plan);
   if (totalChanges(summariseZones(plan.zones)) === 0) return noChanges();
   assertSafe(plan, desired.safety.max_deletes, opts.force === true);
-  // Before the question: a plan Cloudflare refuses is not put to anyone.
-  const checked = await checkFirst(plan, opts);
+  const checked = await (early ? early.told() : checkFirst(plan, opts));
   await opts.confirm?.(plan, desired, digest);
   if (planDigest(plan) !== sealOf(plan)?.digest) {
     throw new StalePlanError("the plan was changed while it was shown; nothing was written. Make a new plan.", [
