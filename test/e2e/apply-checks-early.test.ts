@@ -64,7 +64,7 @@ describe("apply from a file: Cloudflare's checks", () => {
       const calls = await emu.calls();
       // One dry run, before the first write; the write is the body it checked.
       expect(calls.filter((c) => c === DRY_RUN)).toHaveLength(1);
-      expect(calls.indexOf(DRY_RUN)).toBeLessThan(calls.findIndex((c) => c === `POST zones/${ZONE.com}/rulesets`));
+      expect(calls.indexOf(DRY_RUN)).toBeLessThan(calls.indexOf(`POST zones/${ZONE.com}/rulesets`));
       expect(await emu.calls({ writesOnly: true })).toEqual([`POST zones/${ZONE.com}/rulesets`]);
       await emu.clearRequests();
       const again = await planAndApply(desired, { client });
