@@ -130,10 +130,7 @@ describe("ListReader", () => {
     const pages = 40;
     const perPage = 50;
     // Each page made fresh when read, as an answer parsed from the wire is; nothing else holds it.
-    const get = async (
-      _path: string,
-      query: Record<string, unknown> | undefined,
-    ): Promise<() => Envelope<unknown>> => {
+    const get = async (_path: string, query: Record<string, unknown> | undefined): Promise<() => Envelope<unknown>> => {
       const page = Number(query?.page);
       await new Promise((r) => setImmediate(r));
       return () => {
