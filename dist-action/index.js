@@ -30518,7 +30518,6 @@ var init_cloudflare = __esm({
     init_retry();
     init_token_permissions();
     init_token_router();
-    init_undici();
   }
 });
 
@@ -52313,7 +52312,7 @@ var init_page_fetch = __esm({
   "src/inventory/page-fetch.ts"() {
     "use strict";
     init_p_limit();
-    init_cloudflare();
+    init_undici();
     init_data_record();
     init_sections();
     DEFAULT_PAGE_TIMEOUT_MS = 1e4;

@@ -31,5 +31,3 @@ export { isTimeoutError } from "./retry.js";
 export { lacking, type PermissionNeed } from "./token-permissions.js";
 export { routeByToken } from "./token-router.js";
 export type { WireOutcome, WireRequest } from "./types.js";
-// undici's Agent without the rest of the package, for the one other HTTP client (the payment pages' fetch).
-export { Agent } from "./undici.js";

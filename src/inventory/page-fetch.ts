@@ -17,7 +17,7 @@
 // What a page sends is hostile text: it decides nothing here and is shown escaped by every renderer.
 import pLimit from "p-limit";
 import type { Agent as UndiciAgent, Dispatcher } from "undici";
-import { Agent } from "../cloudflare/index.js";
+import { Agent } from "../cloudflare/undici.js";
 import { getOwn, setOwn } from "../data-record.js";
 import { isInsecurePageUrl, pageUrlProblem } from "../sections/index.js";
 
