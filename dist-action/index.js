@@ -19421,10 +19421,10 @@ var require_util2 = __commonJS({
       }
       return obj;
     }
-    function errorRequest(client, request2, err) {
+    function errorRequest(client, request3, err) {
       try {
-        request2.onResponseError(err);
-        assert(request2.aborted);
+        request3.onResponseError(err);
+        assert(request3.aborted);
       } catch (err2) {
         client.emit("error", err2);
       }
@@ -21108,11 +21108,11 @@ var require_util3 = __commonJS({
     function normalizeBinaryStringToUtf8(value) {
       return Buffer.from(value, "binary").toString("utf8");
     }
-    function requestCurrentURL(request2) {
-      return request2.urlList[request2.urlList.length - 1];
+    function requestCurrentURL(request3) {
+      return request3.urlList[request3.urlList.length - 1];
     }
-    function requestBadPort(request2) {
-      const url = requestCurrentURL(request2);
+    function requestBadPort(request3) {
+      const url = requestCurrentURL(request3);
       if (urlIsHttpHttpsScheme(url) && badPortsSet.has(url.port)) {
         return "blocked";
       }
@@ -21150,10 +21150,10 @@ var require_util3 = __commonJS({
       }
       return policy;
     }
-    function setRequestReferrerPolicyOnRedirect(request2, actualResponse) {
+    function setRequestReferrerPolicyOnRedirect(request3, actualResponse) {
       const policy = parseReferrerPolicy(actualResponse);
       if (policy !== "") {
-        request2.referrerPolicy = policy;
+        request3.referrerPolicy = policy;
       }
     }
     function crossOriginResourcePolicyCheck() {
@@ -21173,33 +21173,33 @@ var require_util3 = __commonJS({
       header3 = httpRequest.mode;
       httpRequest.headersList.set("sec-fetch-mode", header3, true);
     }
-    function appendRequestOriginHeader(request2) {
-      let serializedOrigin = request2.origin;
+    function appendRequestOriginHeader(request3) {
+      let serializedOrigin = request3.origin;
       if (serializedOrigin === "client" || serializedOrigin === void 0) {
         return;
       }
-      if (request2.responseTainting === "cors" || request2.mode === "websocket") {
-        request2.headersList.append("origin", serializedOrigin, true);
-      } else if (request2.method !== "GET" && request2.method !== "HEAD") {
-        switch (request2.referrerPolicy) {
+      if (request3.responseTainting === "cors" || request3.mode === "websocket") {
+        request3.headersList.append("origin", serializedOrigin, true);
+      } else if (request3.method !== "GET" && request3.method !== "HEAD") {
+        switch (request3.referrerPolicy) {
           case "no-referrer":
             serializedOrigin = null;
             break;
           case "no-referrer-when-downgrade":
           case "strict-origin":
           case "strict-origin-when-cross-origin":
-            if (request2.origin && urlHasHttpsScheme(request2.origin) && !urlHasHttpsScheme(requestCurrentURL(request2))) {
+            if (request3.origin && urlHasHttpsScheme(request3.origin) && !urlHasHttpsScheme(requestCurrentURL(request3))) {
               serializedOrigin = null;
             }
             break;
           case "same-origin":
-            if (!sameOrigin(request2, requestCurrentURL(request2))) {
+            if (!sameOrigin(request3, requestCurrentURL(request3))) {
               serializedOrigin = null;
             }
             break;
           default:
         }
-        request2.headersList.append("origin", serializedOrigin, true);
+        request3.headersList.append("origin", serializedOrigin, true);
       }
     }
     function coarsenTime(timestamp2, crossOriginIsolatedCapability) {
@@ -21253,18 +21253,18 @@ var require_util3 = __commonJS({
         referrerPolicy: policyContainer.referrerPolicy
       };
     }
-    function determineRequestsReferrer(request2) {
-      const policy = request2.referrerPolicy;
+    function determineRequestsReferrer(request3) {
+      const policy = request3.referrerPolicy;
       assert(policy);
       let referrerSource = null;
-      if (request2.referrer === "client") {
+      if (request3.referrer === "client") {
         const globalOrigin = getGlobalOrigin();
         if (!globalOrigin || globalOrigin.origin === "null") {
           return "no-referrer";
         }
         referrerSource = new URL(globalOrigin);
-      } else if (webidl.is.URL(request2.referrer)) {
-        referrerSource = request2.referrer;
+      } else if (webidl.is.URL(request3.referrer)) {
+        referrerSource = request3.referrer;
       }
       let referrerURL = stripURLForReferrer(referrerSource);
       const referrerOrigin = stripURLForReferrer(referrerSource, true);
@@ -21282,14 +21282,14 @@ var require_util3 = __commonJS({
         case "unsafe-url":
           return referrerURL;
         case "strict-origin": {
-          const currentURL = requestCurrentURL(request2);
+          const currentURL = requestCurrentURL(request3);
           if (isURLPotentiallyTrustworthy(referrerURL) && !isURLPotentiallyTrustworthy(currentURL)) {
             return "no-referrer";
           }
           return referrerOrigin;
         }
         case "strict-origin-when-cross-origin": {
-          const currentURL = requestCurrentURL(request2);
+          const currentURL = requestCurrentURL(request3);
           if (sameOrigin(referrerURL, currentURL)) {
             return referrerURL;
           }
@@ -21299,17 +21299,17 @@ var require_util3 = __commonJS({
           return referrerOrigin;
         }
         case "same-origin":
-          if (sameOrigin(request2, referrerURL)) {
+          if (sameOrigin(request3, referrerURL)) {
             return referrerURL;
           }
           return "no-referrer";
         case "origin-when-cross-origin":
-          if (sameOrigin(request2, referrerURL)) {
+          if (sameOrigin(request3, referrerURL)) {
             return referrerURL;
           }
           return referrerOrigin;
         case "no-referrer-when-downgrade": {
-          const currentURL = requestCurrentURL(request2);
+          const currentURL = requestCurrentURL(request3);
           if (isURLPotentiallyTrustworthy(referrerURL) && !isURLPotentiallyTrustworthy(currentURL)) {
             return "no-referrer";
           }
@@ -21376,7 +21376,7 @@ var require_util3 = __commonJS({
       if (url.protocol === "blob:") return true;
       return isOriginPotentiallyTrustworthy(url.origin);
     }
-    function tryUpgradeRequestToAPotentiallyTrustworthyURL(request2) {
+    function tryUpgradeRequestToAPotentiallyTrustworthyURL(request3) {
     }
     function sameOrigin(A, B) {
       if (A.origin === B.origin && A.origin === "null") {
@@ -21755,7 +21755,7 @@ var require_util3 = __commonJS({
       }
       return gettingDecodingSplitting(value);
     }
-    function hasAuthenticationEntry(request2) {
+    function hasAuthenticationEntry(request3) {
       return false;
     }
     function includesCredentials(url) {
@@ -22444,7 +22444,7 @@ var require_request = __commonJS({
       controller.abort(reason);
       return controller;
     }
-    function processHeader(request2, key2, val) {
+    function processHeader(request3, key2, val) {
       if (val && (typeof val === "object" && !Array.isArray(val))) {
         throw new InvalidArgumentError2(`invalid ${key2} header`);
       } else if (val === void 0) {
@@ -22491,24 +22491,24 @@ var require_request = __commonJS({
         }
       }
       if (headerName === "host") {
-        if (request2.host !== null) {
+        if (request3.host !== null) {
           throw new InvalidArgumentError2("duplicate host header");
         }
         if (typeof val !== "string") {
           throw new InvalidArgumentError2("invalid host header");
         }
-        request2.host = val;
+        request3.host = val;
       } else if (headerName === "content-length") {
-        if (request2.contentLength !== null) {
+        if (request3.contentLength !== null) {
           throw new InvalidArgumentError2("duplicate content-length header");
         }
         if (!isValidContentLengthHeaderValue(val)) {
           throw new InvalidArgumentError2("invalid content-length header");
         }
-        request2.contentLength = parseInt(val, 10);
-      } else if (request2.contentType === null && headerName === "content-type") {
-        request2.contentType = val;
-        request2.headers.push(key2, val);
+        request3.contentLength = parseInt(val, 10);
+      } else if (request3.contentType === null && headerName === "content-type") {
+        request3.contentType = val;
+        request3.headers.push(key2, val);
       } else if (headerName === "transfer-encoding" || headerName === "keep-alive" || headerName === "upgrade") {
         throw new InvalidArgumentError2(`invalid ${headerName} header`);
       } else if (headerName === "connection") {
@@ -22522,13 +22522,13 @@ var require_request = __commonJS({
             throw new InvalidArgumentError2("invalid connection header");
           }
           if (trimmed === "close") {
-            request2.reset = true;
+            request3.reset = true;
           }
         }
       } else if (headerName === "expect") {
         throw new NotSupportedError("expect header not supported");
       } else {
-        request2.headers.push(key2, val);
+        request3.headers.push(key2, val);
       }
     }
     var isFormData;
@@ -24748,11 +24748,11 @@ var require_client_h1 = __commonJS({
           util.destroy(socket, new SocketError("bad response", util.getSocketInfo(socket)));
           return -1;
         }
-        const request2 = client[kQueue][client[kRunningIdx]];
-        if (!request2) {
+        const request3 = client[kQueue][client[kRunningIdx]];
+        if (!request3) {
           return -1;
         }
-        request2.onResponseStarted();
+        request3.onResponseStarted();
         return 0;
       }
       /**
@@ -24822,9 +24822,9 @@ var require_client_h1 = __commonJS({
         assert(!socket.destroyed);
         assert(!this.paused);
         assert((headers.length & 1) === 0);
-        const request2 = client[kQueue][client[kRunningIdx]];
-        assert(request2);
-        assert(request2.upgrade || request2.method === "CONNECT");
+        const request3 = client[kQueue][client[kRunningIdx]];
+        assert(request3);
+        assert(request3.upgrade || request3.method === "CONNECT");
         this.statusCode = 0;
         this.statusText = "";
         this.shouldKeepAlive = false;
@@ -24841,9 +24841,9 @@ var require_client_h1 = __commonJS({
         client[kQueue][client[kRunningIdx]++] = null;
         client.emit("disconnect", client[kUrl], [client], new InformationalError("upgrade"));
         try {
-          request2.onRequestUpgrade(statusCode, headers, socket, statusText);
+          request3.onRequestUpgrade(statusCode, headers, socket, statusText);
         } catch (err) {
-          util.errorRequest(client, request2, err);
+          util.errorRequest(client, request3, err);
           util.destroy(socket, err);
         }
         client[kResume]();
@@ -24863,8 +24863,8 @@ var require_client_h1 = __commonJS({
           util.destroy(socket, new SocketError("bad response", util.getSocketInfo(socket)));
           return -1;
         }
-        const request2 = client[kQueue][client[kRunningIdx]];
-        if (!request2) {
+        const request3 = client[kQueue][client[kRunningIdx]];
+        if (!request3) {
           return -1;
         }
         assert(!this.upgrade);
@@ -24873,29 +24873,29 @@ var require_client_h1 = __commonJS({
           util.destroy(socket, new SocketError("bad response", util.getSocketInfo(socket)));
           return -1;
         }
-        if (upgrade && !request2.upgrade) {
+        if (upgrade && !request3.upgrade) {
           util.destroy(socket, new SocketError("bad upgrade", util.getSocketInfo(socket)));
           return -1;
         }
         assert(this.timeoutType === TIMEOUT_HEADERS);
         this.statusCode = statusCode;
         this.shouldKeepAlive = shouldKeepAlive || // Override llhttp value which does not allow keepAlive for HEAD.
-        request2.method === "HEAD" && !socket[kReset] && /(?:^|,)[\t ]*keep-alive[\t ]*(?:,|$)/i.test(this.connection) && !/(?:^|,)[\t ]*close[\t ]*(?:,|$)/i.test(this.connection);
-        if (request2.method === "HEAD" || statusCode === 204 || statusCode === 304) {
-          if (request2.method !== "HEAD" && (this.contentLength > 0 || this.hasTransferEncoding)) {
+        request3.method === "HEAD" && !socket[kReset] && /(?:^|,)[\t ]*keep-alive[\t ]*(?:,|$)/i.test(this.connection) && !/(?:^|,)[\t ]*close[\t ]*(?:,|$)/i.test(this.connection);
+        if (request3.method === "HEAD" || statusCode === 204 || statusCode === 304) {
+          if (request3.method !== "HEAD" && (this.contentLength > 0 || this.hasTransferEncoding)) {
             this.shouldKeepAlive = false;
           }
           this.contentLength = -1;
         }
         if (this.statusCode >= 200) {
-          const bodyTimeout = request2.bodyTimeout != null ? request2.bodyTimeout : client[kBodyTimeout];
+          const bodyTimeout = request3.bodyTimeout != null ? request3.bodyTimeout : client[kBodyTimeout];
           this.setTimeout(bodyTimeout, TIMEOUT_BODY);
         } else if (this.timeout) {
           if (this.timeout.refresh) {
             this.timeout.refresh();
           }
         }
-        if (request2.method === "CONNECT") {
+        if (request3.method === "CONNECT") {
           assert(client[kRunning] === 1);
           this.upgrade = true;
           return 2;
@@ -24923,11 +24923,11 @@ var require_client_h1 = __commonJS({
         } else {
           socket[kReset] = true;
         }
-        const pause = request2.onResponseStart(statusCode, headers, this.resume, statusText) === false;
-        if (request2.aborted) {
+        const pause = request3.onResponseStart(statusCode, headers, this.resume, statusText) === false;
+        if (request3.aborted) {
           return -1;
         }
-        if (request2.method === "HEAD") {
+        if (request3.method === "HEAD") {
           return 1;
         }
         if (statusCode < 200) {
@@ -24948,8 +24948,8 @@ var require_client_h1 = __commonJS({
         if (socket.destroyed) {
           return -1;
         }
-        const request2 = client[kQueue][client[kRunningIdx]];
-        assert(request2);
+        const request3 = client[kQueue][client[kRunningIdx]];
+        assert(request3);
         assert(this.timeoutType === TIMEOUT_BODY);
         if (this.timeout) {
           if (this.timeout.refresh) {
@@ -24962,7 +24962,7 @@ var require_client_h1 = __commonJS({
           return -1;
         }
         this.bytesRead += buf.length;
-        if (request2.onResponseData(buf) === false) {
+        if (request3.onResponseData(buf) === false) {
           return constants4.ERROR.PAUSED;
         }
         return 0;
@@ -24980,8 +24980,8 @@ var require_client_h1 = __commonJS({
         }
         assert(statusCode >= 100);
         assert((this.headers.length & 1) === 0);
-        const request2 = client[kQueue][client[kRunningIdx]];
-        assert(request2);
+        const request3 = client[kQueue][client[kRunningIdx]];
+        assert(request3);
         this.statusCode = 0;
         this.statusText = "";
         this.bytesRead = 0;
@@ -24998,7 +24998,7 @@ var require_client_h1 = __commonJS({
           util.destroy(socket, new ResponseContentLengthMismatchError());
           return -1;
         }
-        request2.onResponseEnd(headers);
+        request3.onResponseEnd(headers);
         client[kQueue][client[kRunningIdx]++] = null;
         socket[kSocketUsed] = client[kPending] === 0;
         if (socket[kWriting]) {
@@ -25067,8 +25067,8 @@ var require_client_h1 = __commonJS({
       return {
         version: "h1",
         defaultPipelining: 1,
-        write(request2) {
-          return writeH1(client, request2);
+        write(request3) {
+          return writeH1(client, request3);
         },
         resume() {
           resumeH1(client);
@@ -25095,18 +25095,18 @@ var require_client_h1 = __commonJS({
          * @param {import('../core/request.js')} request
          * @returns {boolean}
          */
-        busy(request2) {
+        busy(request3) {
           if (socket[kWriting] || socket[kReset] || socket[kBlocking] || socket[kIdleSocketValidation] === 1) {
             return true;
           }
-          if (request2) {
-            if (client[kRunning] > 0 && !request2.idempotent) {
+          if (request3) {
+            if (client[kRunning] > 0 && !request3.idempotent) {
               return true;
             }
-            if (client[kRunning] > 0 && (request2.upgrade || request2.method === "CONNECT")) {
+            if (client[kRunning] > 0 && (request3.upgrade || request3.method === "CONNECT")) {
               return true;
             }
-            if (client[kRunning] > 0 && util.bodyLength(request2.body) !== 0 && (util.isStream(request2.body) || util.isAsyncIterable(request2.body) || util.isFormDataLike(request2.body))) {
+            if (client[kRunning] > 0 && util.bodyLength(request3.body) !== 0 && (util.isStream(request3.body) || util.isAsyncIterable(request3.body) || util.isFormDataLike(request3.body))) {
               return true;
             }
           }
@@ -25159,13 +25159,13 @@ var require_client_h1 = __commonJS({
         assert(client[kPending] === 0);
         const requests = client[kQueue].splice(client[kRunningIdx]);
         for (let i = 0; i < requests.length; i++) {
-          const request2 = requests[i];
-          util.errorRequest(client, request2, err);
+          const request3 = requests[i];
+          util.errorRequest(client, request3, err);
         }
       } else if (client[kRunning] > 0 && err.code !== "UND_ERR_INFO") {
-        const request2 = client[kQueue][client[kRunningIdx]];
+        const request3 = client[kQueue][client[kRunningIdx]];
         client[kQueue][client[kRunningIdx]++] = null;
-        util.errorRequest(client, request2, err);
+        util.errorRequest(client, request3, err);
       }
       client[kPendingIdx] = client[kRunningIdx];
       assert(client[kRunning] === 0);
@@ -25242,8 +25242,8 @@ var require_client_h1 = __commonJS({
           }
         } else if (client[kRunning] > 0 && socket[kParser].statusCode < 200) {
           if (socket[kParser].timeoutType !== TIMEOUT_HEADERS) {
-            const request2 = client[kQueue][client[kRunningIdx]];
-            const headersTimeout = request2.headersTimeout != null ? request2.headersTimeout : client[kHeadersTimeout];
+            const request3 = client[kQueue][client[kRunningIdx]];
+            const headersTimeout = request3.headersTimeout != null ? request3.headersTimeout : client[kHeadersTimeout];
             socket[kParser].setTimeout(headersTimeout, TIMEOUT_HEADERS);
           }
         }
@@ -25252,11 +25252,11 @@ var require_client_h1 = __commonJS({
     function shouldSendContentLength(method) {
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
-    function setTypeOfService(socket, request2) {
+    function setTypeOfService(socket, request3) {
       if (typeof socket.setTypeOfService !== "function") {
         return;
       }
-      const typeOfService = request2.typeOfService;
+      const typeOfService = request3.typeOfService;
       if (typeOfService === void 0) {
         return;
       }
@@ -25270,26 +25270,26 @@ var require_client_h1 = __commonJS({
       } catch {
       }
     }
-    function writeH1(client, request2) {
-      const { method, path: path6, host, upgrade, blocking, reset } = request2;
-      let { body, headers, contentLength } = request2;
+    function writeH1(client, request3) {
+      const { method, path: path6, host, upgrade, blocking, reset } = request3;
+      let { body, headers, contentLength } = request3;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
         if (!extractBody) {
           extractBody = require_body().extractBody;
         }
         const [bodyStream, contentType] = extractBody(body);
-        if (request2.contentType == null) {
+        if (request3.contentType == null) {
           headers.push("content-type", contentType);
         }
         body = bodyStream.stream;
         contentLength = bodyStream.length;
-      } else if (util.isBlobLike(body) && request2.contentType == null) {
+      } else if (util.isBlobLike(body) && request3.contentType == null) {
         const contentType = body.type;
         if (contentType) {
           const contentTypeValue = `${contentType}`;
           if (!util.isValidHeaderValue(contentTypeValue)) {
-            util.errorRequest(client, request2, new InvalidArgumentError2("invalid content-type header"));
+            util.errorRequest(client, request3, new InvalidArgumentError2("invalid content-type header"));
             return false;
           }
           headers.push("content-type", contentTypeValue);
@@ -25301,14 +25301,14 @@ var require_client_h1 = __commonJS({
       const bodyLength = util.bodyLength(body);
       contentLength = bodyLength ?? contentLength;
       if (contentLength === null) {
-        contentLength = request2.contentLength;
+        contentLength = request3.contentLength;
       }
       if (contentLength === 0 && !expectsPayload) {
         contentLength = null;
       }
-      if (shouldSendContentLength(method) && contentLength > 0 && request2.contentLength !== null && request2.contentLength !== contentLength) {
+      if (shouldSendContentLength(method) && contentLength > 0 && request3.contentLength !== null && request3.contentLength !== contentLength) {
         if (client[kStrictContentLength]) {
-          util.errorRequest(client, request2, new RequestContentLengthMismatchError());
+          util.errorRequest(client, request3, new RequestContentLengthMismatchError());
           return false;
         }
         process.emitWarning(new RequestContentLengthMismatchError());
@@ -25316,19 +25316,19 @@ var require_client_h1 = __commonJS({
       const socket = client[kSocket];
       clearIdleSocketValidation(socket);
       const abort = (err) => {
-        if (request2.aborted || request2.completed) {
+        if (request3.aborted || request3.completed) {
           return;
         }
-        util.errorRequest(client, request2, err || new RequestAbortedError());
+        util.errorRequest(client, request3, err || new RequestAbortedError());
         util.destroy(body);
         util.destroy(socket, new InformationalError("aborted"));
       };
       try {
-        request2.onRequestStart(abort, null);
+        request3.onRequestStart(abort, null);
       } catch (err) {
-        util.errorRequest(client, request2, err);
+        util.errorRequest(client, request3, err);
       }
-      if (request2.aborted) {
+      if (request3.aborted) {
         return false;
       }
       if (method === "HEAD") {
@@ -25346,7 +25346,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      setTypeOfService(socket, request2);
+      setTypeOfService(socket, request3);
       let header3 = `${method} ${path6} HTTP/1.1\r
 `;
       if (typeof host === "string") {
@@ -25380,31 +25380,31 @@ upgrade: ${upgrade}\r
         }
       }
       if (channels.sendHeaders.hasSubscribers) {
-        channels.sendHeaders.publish({ request: request2, headers: header3, socket });
+        channels.sendHeaders.publish({ request: request3, headers: header3, socket });
       }
       if (!body || bodyLength === 0) {
-        writeBuffer(abort, null, client, request2, socket, contentLength, header3, expectsPayload);
+        writeBuffer(abort, null, client, request3, socket, contentLength, header3, expectsPayload);
       } else if (util.isBuffer(body)) {
-        writeBuffer(abort, body, client, request2, socket, contentLength, header3, expectsPayload);
+        writeBuffer(abort, body, client, request3, socket, contentLength, header3, expectsPayload);
       } else if (util.isBlobLike(body)) {
         if (typeof body.stream === "function") {
-          writeIterable(abort, body.stream(), client, request2, socket, contentLength, header3, expectsPayload);
+          writeIterable(abort, body.stream(), client, request3, socket, contentLength, header3, expectsPayload);
         } else {
-          writeBlob(abort, body, client, request2, socket, contentLength, header3, expectsPayload);
+          writeBlob(abort, body, client, request3, socket, contentLength, header3, expectsPayload);
         }
       } else if (util.isStream(body)) {
-        writeStream(abort, body, client, request2, socket, contentLength, header3, expectsPayload);
+        writeStream(abort, body, client, request3, socket, contentLength, header3, expectsPayload);
       } else if (util.isIterable(body)) {
-        writeIterable(abort, body, client, request2, socket, contentLength, header3, expectsPayload);
+        writeIterable(abort, body, client, request3, socket, contentLength, header3, expectsPayload);
       } else {
         assert(false);
       }
       return true;
     }
-    function writeStream(abort, body, client, request2, socket, contentLength, header3, expectsPayload) {
+    function writeStream(abort, body, client, request3, socket, contentLength, header3, expectsPayload) {
       assert(contentLength !== 0 || client[kRunning] === 0, "stream body cannot be pipelined");
       let finished = false;
-      const writer = new AsyncWriter({ abort, socket, request: request2, contentLength, client, expectsPayload, header: header3 });
+      const writer = new AsyncWriter({ abort, socket, request: request3, contentLength, client, expectsPayload, header: header3 });
       const onData = function(chunk) {
         if (finished) {
           return;
@@ -25470,7 +25470,7 @@ upgrade: ${upgrade}\r
         setImmediate(onClose);
       }
     }
-    function writeBuffer(abort, body, client, request2, socket, contentLength, header3, expectsPayload) {
+    function writeBuffer(abort, body, client, request3, socket, contentLength, header3, expectsPayload) {
       try {
         if (!body) {
           if (contentLength === 0) {
@@ -25490,18 +25490,18 @@ upgrade: ${upgrade}\r
 `, "latin1");
           socket.write(body);
           socket.uncork();
-          request2.onBodySent(body);
-          if (!expectsPayload && request2.reset !== false) {
+          request3.onBodySent(body);
+          if (!expectsPayload && request3.reset !== false) {
             socket[kReset] = true;
           }
         }
-        request2.onRequestSent();
+        request3.onRequestSent();
         client[kResume]();
       } catch (err) {
         abort(err);
       }
     }
-    async function writeBlob(abort, body, client, request2, socket, contentLength, header3, expectsPayload) {
+    async function writeBlob(abort, body, client, request3, socket, contentLength, header3, expectsPayload) {
       try {
         if (contentLength != null && contentLength !== body.size) {
           throw new RequestContentLengthMismatchError();
@@ -25513,9 +25513,9 @@ upgrade: ${upgrade}\r
 `, "latin1");
         socket.write(buffer);
         socket.uncork();
-        request2.onBodySent(buffer);
-        request2.onRequestSent();
-        if (!expectsPayload && request2.reset !== false) {
+        request3.onBodySent(buffer);
+        request3.onRequestSent();
+        if (!expectsPayload && request3.reset !== false) {
           socket[kReset] = true;
         }
         client[kResume]();
@@ -25523,7 +25523,7 @@ upgrade: ${upgrade}\r
         abort(err);
       }
     }
-    async function writeIterable(abort, body, client, request2, socket, contentLength, header3, expectsPayload) {
+    async function writeIterable(abort, body, client, request3, socket, contentLength, header3, expectsPayload) {
       assert(contentLength !== 0 || client[kRunning] === 0, "iterator body cannot be pipelined");
       let callback = null;
       function onDrain() {
@@ -25542,7 +25542,7 @@ upgrade: ${upgrade}\r
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
-      const writer = new AsyncWriter({ abort, socket, request: request2, contentLength, client, expectsPayload, header: header3 });
+      const writer = new AsyncWriter({ abort, socket, request: request3, contentLength, client, expectsPayload, header: header3 });
       try {
         for await (const chunk of body) {
           if (socket[kError]) {
@@ -25571,9 +25571,9 @@ upgrade: ${upgrade}\r
        * @param {boolean} arg.expectsPayload
        * @param {string} arg.header
        */
-      constructor({ abort, socket, request: request2, contentLength, client, expectsPayload, header: header3 }) {
+      constructor({ abort, socket, request: request3, contentLength, client, expectsPayload, header: header3 }) {
         this.socket = socket;
-        this.request = request2;
+        this.request = request3;
         this.contentLength = contentLength;
         this.client = client;
         this.bytesWritten = 0;
@@ -25602,7 +25602,7 @@ upgrade: ${upgrade}\r
        * @returns
        */
       write(chunk) {
-        const { socket, request: request2, contentLength, client, bytesWritten, expectsPayload, header: header3 } = this;
+        const { socket, request: request3, contentLength, client, bytesWritten, expectsPayload, header: header3 } = this;
         if (socket[kError]) {
           throw socket[kError];
         }
@@ -25627,7 +25627,7 @@ upgrade: ${upgrade}\r
         }
         socket.cork();
         if (bytesWritten === 0) {
-          if (!expectsPayload && request2.reset !== false) {
+          if (!expectsPayload && request3.reset !== false) {
             socket[kReset] = true;
           }
           if (contentLength === null) {
@@ -25647,7 +25647,7 @@ ${len.toString(16)}\r
         this.bytesWritten += len;
         const ret = socket.write(chunk);
         socket.uncork();
-        request2.onBodySent(chunk);
+        request3.onBodySent(chunk);
         if (!ret) {
           if (socket[kParser].timeout && socket[kParser].timeoutType === TIMEOUT_HEADERS) {
             if (socket[kParser].timeout.refresh) {
@@ -25661,8 +25661,8 @@ ${len.toString(16)}\r
        * @returns {void}
        */
       end() {
-        const { socket, contentLength, client, bytesWritten, expectsPayload, header: header3, request: request2 } = this;
-        request2.onRequestSent();
+        const { socket, contentLength, client, bytesWritten, expectsPayload, header: header3, request: request3 } = this;
+        request3.onRequestSent();
         socket[kWriting] = false;
         if (socket[kError]) {
           throw socket[kError];
@@ -25818,47 +25818,47 @@ var require_client_h2 = __commonJS({
     function getGoAwayPendingIdx(client, lastStreamID) {
       const maxAcceptedStreamID = Number.isInteger(lastStreamID) ? lastStreamID : Number.MAX_SAFE_INTEGER;
       for (let i = client[kRunningIdx]; i < client[kPendingIdx]; i++) {
-        const request2 = client[kQueue][i];
-        if (request2 == null) {
+        const request3 = client[kQueue][i];
+        if (request3 == null) {
           continue;
         }
-        const streamId = request2[kRequestStream]?.id;
+        const streamId = request3[kRequestStream]?.id;
         if (typeof streamId !== "number" || streamId > maxAcceptedStreamID) {
           return i;
         }
       }
       return client[kPendingIdx];
     }
-    function detachRequestFromStream(request2) {
-      request2[kRequestStream] = null;
-      request2[kRequestStreamCleanup] = null;
+    function detachRequestFromStream(request3) {
+      request3[kRequestStream] = null;
+      request3[kRequestStreamCleanup] = null;
     }
-    function bindRequestToStream(request2, stream, cleanup) {
-      const previousCleanup = request2[kRequestStreamCleanup];
-      const previousStream = request2[kRequestStream];
-      detachRequestFromStream(request2);
+    function bindRequestToStream(request3, stream, cleanup) {
+      const previousCleanup = request3[kRequestStreamCleanup];
+      const previousStream = request3[kRequestStream];
+      detachRequestFromStream(request3);
       previousCleanup?.(previousStream);
-      request2[kRequestStream] = stream;
-      request2[kRequestStreamCleanup] = cleanup;
+      request3[kRequestStream] = stream;
+      request3[kRequestStreamCleanup] = cleanup;
     }
-    function clearRequestStream(request2) {
-      const cleanup = request2[kRequestStreamCleanup];
-      const stream = request2[kRequestStream];
-      detachRequestFromStream(request2);
+    function clearRequestStream(request3) {
+      const cleanup = request3[kRequestStreamCleanup];
+      const stream = request3[kRequestStream];
+      detachRequestFromStream(request3);
       cleanup?.(stream);
     }
-    function requeueUnsentRequest(client, request2) {
-      client[kQueue].splice(client[kPendingIdx] + 1, 0, request2);
+    function requeueUnsentRequest(client, request3) {
+      client[kQueue].splice(client[kPendingIdx] + 1, 0, request3);
     }
-    function completeRequest(client, request2, resetPendingIdx = false) {
+    function completeRequest(client, request3, resetPendingIdx = false) {
       const queue = client[kQueue];
       const runningIdx = client[kRunningIdx];
-      if (runningIdx < client[kPendingIdx] && queue[runningIdx] === request2) {
+      if (runningIdx < client[kPendingIdx] && queue[runningIdx] === request3) {
         queue[runningIdx] = null;
         client[kRunningIdx] = runningIdx + 1;
         return;
       }
-      const index = queue.indexOf(request2, runningIdx);
+      const index = queue.indexOf(request3, runningIdx);
       if (index === -1 || index >= client[kPendingIdx]) {
         return;
       }
@@ -25868,17 +25868,17 @@ var require_client_h2 = __commonJS({
         client[kPendingIdx] = client[kRunningIdx];
       }
     }
-    function canReplayRequest(request2) {
-      const { body } = request2;
+    function canReplayRequest(request3) {
+      const { body } = request3;
       return body == null || util.isBuffer(body) || util.isBlobLike(body);
     }
-    function hasResponseStarted(request2) {
-      const state = request2[kRequestStream]?.[kRequestStreamState];
+    function hasResponseStarted(request3) {
+      const state = request3[kRequestStream]?.[kRequestStreamState];
       return state?.responseReceived === true;
     }
-    function registerGoAwayRefusal(request2) {
-      const attempts = (request2[kGoAwayReplayAttempts] ?? 0) + 1;
-      request2[kGoAwayReplayAttempts] = attempts;
+    function registerGoAwayRefusal(request3) {
+      const attempts = (request3[kGoAwayReplayAttempts] ?? 0) + 1;
+      request3[kGoAwayReplayAttempts] = attempts;
       return attempts <= MAX_GOAWAY_REPLAY_ATTEMPTS;
     }
     function closeStream(stream, code = NGHTTP2_REFUSED_STREAM) {
@@ -25889,9 +25889,9 @@ var require_client_h2 = __commonJS({
         }
       }
     }
-    function detachRequestStreamForClose(request2) {
-      const stream = request2[kRequestStream];
-      clearRequestStream(request2);
+    function detachRequestStreamForClose(request3) {
+      const stream = request3[kRequestStream];
+      clearRequestStream(request3);
       severRequestStream(stream);
       return stream;
     }
@@ -25972,8 +25972,8 @@ var require_client_h2 = __commonJS({
          * @param {import('../core/request.js')} request
          * @returns {boolean}
         */
-        write(request2) {
-          return writeH2(client, request2);
+        write(request3) {
+          return writeH2(client, request3);
         },
         /**
          * @returns {void}
@@ -26002,7 +26002,7 @@ var require_client_h2 = __commonJS({
          * @param {import('../core/request.js')} request
          * @returns {boolean}
         */
-        busy(request2) {
+        busy(request3) {
           if (session[kRemoteSettings] === false && client[kRunning] > 0) {
             return true;
           }
@@ -26012,11 +26012,11 @@ var require_client_h2 = __commonJS({
           if (client[kRunning] >= client[kMaxConcurrentStreams]) {
             return true;
           }
-          if (request2 != null) {
+          if (request3 != null) {
             if (client[kRunning] > 0) {
-              if ((request2.upgrade === "websocket" || request2.method === "CONNECT") && session[kRemoteSettings] === false) return true;
+              if ((request3.upgrade === "websocket" || request3.method === "CONNECT") && session[kRemoteSettings] === false) return true;
             } else {
-              return (request2.upgrade === "websocket" || request2.method === "CONNECT") && session[kRemoteSettings] === false;
+              return (request3.upgrade === "websocket" || request3.method === "CONNECT") && session[kRemoteSettings] === false;
             }
           }
           return false;
@@ -26242,14 +26242,14 @@ var require_client_h2 = __commonJS({
       const retriableRequests = [];
       const streamsToClose = [];
       for (let i = pendingIdx; i < previousPendingIdx; i++) {
-        const request2 = client[kQueue][i];
-        if (request2 != null) {
-          const responseStarted = hasResponseStarted(request2);
-          streamsToClose.push(detachRequestStreamForClose(request2));
-          if (!responseStarted && canReplayRequest(request2) && registerGoAwayRefusal(request2)) {
-            retriableRequests.push(request2);
+        const request3 = client[kQueue][i];
+        if (request3 != null) {
+          const responseStarted = hasResponseStarted(request3);
+          streamsToClose.push(detachRequestStreamForClose(request3));
+          if (!responseStarted && canReplayRequest(request3) && registerGoAwayRefusal(request3)) {
+            retriableRequests.push(request3);
           } else {
-            util.errorRequest(client, request2, err);
+            util.errorRequest(client, request3, err);
           }
         }
       }
@@ -26298,9 +26298,9 @@ var require_client_h2 = __commonJS({
         assert(client[kPending] === 0);
         const requests = client[kQueue].splice(client[kRunningIdx]);
         for (let i = 0; i < requests.length; i++) {
-          const request2 = requests[i];
-          if (request2 != null) {
-            util.errorRequest(client, request2, err);
+          const request3 = requests[i];
+          if (request3 != null) {
+            util.errorRequest(client, request3, err);
           }
         }
       }
@@ -26417,9 +26417,9 @@ var require_client_h2 = __commonJS({
       if (state == null) {
         return;
       }
-      const { request: request2 } = state;
-      if (request2[kRequestStream] === stream) {
-        detachRequestFromStream(request2);
+      const { request: request3 } = state;
+      if (request3[kRequestStream] === stream) {
+        detachRequestFromStream(request3);
       }
       removeUpgradeStreamListeners(stream);
       if (!stream.destroyed && !stream.closed) {
@@ -26430,8 +26430,8 @@ var require_client_h2 = __commonJS({
       if (state == null) {
         return;
       }
-      const { request: request2 } = state;
-      if (state.responseReceived || request2.aborted || request2.completed) {
+      const { request: request3 } = state;
+      if (state.responseReceived || request3.aborted || request3.completed) {
         return;
       }
       releaseUpgradeStream(state.stream);
@@ -26455,30 +26455,30 @@ var require_client_h2 = __commonJS({
     function onUpgradeResponse(headers, _flags) {
       const stream = this;
       const state = stream[kRequestStreamState];
-      const { request: request2 } = state;
+      const { request: request3 } = state;
       state.responseReceived = true;
       const statusCode = headers[HTTP2_HEADER_STATUS];
       delete headers[HTTP2_HEADER_STATUS];
       try {
-        request2.onRequestUpgrade(statusCode, headers, stream);
+        request3.onRequestUpgrade(statusCode, headers, stream);
       } catch (err) {
         state.abort(err);
         return;
       }
-      if (request2.aborted) {
+      if (request3.aborted) {
         return;
       }
       removeUpgradeStreamListeners(stream);
-      detachRequestFromStream(request2);
+      detachRequestFromStream(request3);
       finalizeRequest(state);
     }
     function setupUpgradeStream(stream, state) {
-      const { request: request2, headersTimeout, session } = state;
+      const { request: request3, headersTimeout, session } = state;
       stream[kHTTP2Stream] = true;
       stream[kHTTP2Session] = session;
       stream[kRequestStreamState] = state;
       state.stream = stream;
-      bindRequestToStream(request2, stream, releaseUpgradeStream);
+      bindRequestToStream(request3, stream, releaseUpgradeStream);
       stream.once("response", onUpgradeResponse);
       stream.on("error", onUpgradeStreamError);
       stream.once("end", onUpgradeStreamEnd);
@@ -26496,7 +26496,7 @@ var require_client_h2 = __commonJS({
       completeRequest(state.client, state.request, resetPendingIdx);
       state.client[kResume]();
     }
-    function openStream(client, request2, session, abort, headers, options2) {
+    function openStream(client, request3, session, abort, headers, options2) {
       try {
         return session.request(headers, options2);
       } catch (err) {
@@ -26505,7 +26505,7 @@ var require_client_h2 = __commonJS({
           wrappedErr2.cause = err;
           session[kError] = wrappedErr2;
           resetHttp2Session(session, wrappedErr2);
-          requeueUnsentRequest(client, request2);
+          requeueUnsentRequest(client, request3);
           return null;
         }
         const wrappedErr = new InformationalError(err.message, { cause: err });
@@ -26517,13 +26517,13 @@ var require_client_h2 = __commonJS({
         return null;
       }
     }
-    function writeH2(client, request2) {
-      const headersTimeout = request2.headersTimeout ?? client[kHeadersTimeout];
-      const bodyTimeout = request2.bodyTimeout ?? client[kBodyTimeout];
+    function writeH2(client, request3) {
+      const headersTimeout = request3.headersTimeout ?? client[kHeadersTimeout];
+      const bodyTimeout = request3.bodyTimeout ?? client[kBodyTimeout];
       const session = client[kHTTP2Session];
-      const { method, path: path6, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
+      const { method, path: path6, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request3;
       if (upgrade != null && upgrade !== "websocket") {
-        util.errorRequest(client, request2, new InvalidArgumentError2(`Custom upgrade "${upgrade}" not supported over HTTP/2`));
+        util.errorRequest(client, request3, new InvalidArgumentError2(`Custom upgrade "${upgrade}" not supported over HTTP/2`));
         return false;
       }
       const headers = buildRequestHeaders(reqHeaders);
@@ -26531,13 +26531,13 @@ var require_client_h2 = __commonJS({
       headers[HTTP2_HEADER_METHOD] = method;
       const state = {
         abort: null,
-        body: request2.body,
+        body: request3.body,
         bytesRead: 0,
         client,
         contentLength: null,
         expectsPayload: false,
         maxResponseSize: client[kMaxResponseSize],
-        request: request2,
+        request: request3,
         headersTimeout,
         bodyTimeout,
         requestFinalized: false,
@@ -26550,13 +26550,13 @@ var require_client_h2 = __commonJS({
         stream: null
       };
       const abort = (err, resetPendingIdx = false) => {
-        if (request2.aborted || request2.completed) {
+        if (request3.aborted || request3.completed) {
           return;
         }
         err = err || new RequestAbortedError();
-        util.errorRequest(client, request2, err);
+        util.errorRequest(client, request3, err);
         if (state.stream != null) {
-          clearRequestStream(request2);
+          clearRequestStream(request3);
           const stream2 = state.stream;
           stream2.close();
           if (!stream2.destroyed) {
@@ -26570,18 +26570,18 @@ var require_client_h2 = __commonJS({
       state.abort = abort;
       let stream = null;
       try {
-        request2.onRequestStart(abort, null);
+        request3.onRequestStart(abort, null);
       } catch (err) {
-        util.errorRequest(client, request2, err);
+        util.errorRequest(client, request3, err);
       }
-      if (request2.aborted) {
+      if (request3.aborted) {
         return false;
       }
       if (upgrade || method === "CONNECT") {
         refH2Session(session);
         if (upgrade === "websocket") {
           if (session[kEnableConnectProtocol] === false) {
-            util.errorRequest(client, request2, new InformationalError("HTTP/2: Extended CONNECT protocol not supported by server"));
+            util.errorRequest(client, request3, new InformationalError("HTTP/2: Extended CONNECT protocol not supported by server"));
             unrefH2Session(session);
             return false;
           }
@@ -26593,7 +26593,7 @@ var require_client_h2 = __commonJS({
           } else {
             headers[HTTP2_HEADER_SCHEME] = protocol === "http:" ? "http" : "https";
           }
-          stream = openStream(client, request2, session, abort, headers, { endStream: false, signal });
+          stream = openStream(client, request3, session, abort, headers, { endStream: false, signal });
           if (stream == null) {
             unrefH2Session(session);
             return false;
@@ -26601,7 +26601,7 @@ var require_client_h2 = __commonJS({
           setupUpgradeStream(stream, state);
           return true;
         }
-        stream = openStream(client, request2, session, abort, headers, { endStream: false, signal });
+        stream = openStream(client, request3, session, abort, headers, { endStream: false, signal });
         if (stream == null) {
           unrefH2Session(session);
           return false;
@@ -26625,14 +26625,14 @@ var require_client_h2 = __commonJS({
         contentLength = bodyStream.length;
       }
       if (contentLength == null) {
-        contentLength = request2.contentLength;
+        contentLength = request3.contentLength;
       }
       if (contentLength === 0 && !expectsPayload) {
         contentLength = null;
       }
-      if (shouldSendContentLength(method) && contentLength > 0 && request2.contentLength != null && request2.contentLength !== contentLength) {
+      if (shouldSendContentLength(method) && contentLength > 0 && request3.contentLength != null && request3.contentLength !== contentLength) {
         if (client[kStrictContentLength]) {
-          util.errorRequest(client, request2, new RequestContentLengthMismatchError());
+          util.errorRequest(client, request3, new RequestContentLengthMismatchError());
           return false;
         }
         process.emitWarning(new RequestContentLengthMismatchError());
@@ -26648,7 +26648,7 @@ var require_client_h2 = __commonJS({
           header3 += `${key2}: ${headers[key2]}\r
 `;
         }
-        channels.sendHeaders.publish({ request: request2, headers: header3, socket: session[kSocket] });
+        channels.sendHeaders.publish({ request: request3, headers: header3, socket: session[kSocket] });
       }
       const shouldEndStream = body === null || contentLength === 0;
       state.body = body;
@@ -26657,7 +26657,7 @@ var require_client_h2 = __commonJS({
       if (expectContinue) {
         headers[HTTP2_HEADER_EXPECT] = "100-continue";
       }
-      stream = openStream(client, request2, session, abort, headers, { endStream: shouldEndStream, signal });
+      stream = openStream(client, request3, session, abort, headers, { endStream: shouldEndStream, signal });
       if (stream == null) {
         return false;
       }
@@ -26671,7 +26671,7 @@ var require_client_h2 = __commonJS({
       }
       stream[kHTTP2Session] = session;
       stream.on("close", completeRequestStream);
-      bindRequestToStream(request2, stream, releaseRequestStream);
+      bindRequestToStream(request3, stream, releaseRequestStream);
       if (expectContinue) {
         stream.once("continue", writeBodyH2);
       }
@@ -26711,9 +26711,9 @@ var require_client_h2 = __commonJS({
       if (state == null) {
         return;
       }
-      const { request: request2 } = state;
-      if (request2[kRequestStream] === stream) {
-        detachRequestFromStream(request2);
+      const { request: request3 } = state;
+      if (request3[kRequestStream] === stream) {
+        detachRequestFromStream(request3);
       }
       if (!stream.destroyed && !stream.closed) {
         removeRequestStreamListeners(stream);
@@ -26726,8 +26726,8 @@ var require_client_h2 = __commonJS({
       if (state == null) {
         return;
       }
-      const { request: request2, maxResponseSize, responseContentLength } = state;
-      if (request2.aborted || request2.completed) {
+      const { request: request3, maxResponseSize, responseContentLength } = state;
+      if (request3.aborted || request3.completed) {
         return;
       }
       if (responseContentLength != null && state.bytesRead + chunk.length > responseContentLength) {
@@ -26739,7 +26739,7 @@ var require_client_h2 = __commonJS({
         return;
       }
       state.bytesRead += chunk.length;
-      if (request2.onResponseData(chunk) === false) {
+      if (request3.onResponseData(chunk) === false) {
         pauseResponseStream(stream, state);
       }
     }
@@ -26763,13 +26763,13 @@ var require_client_h2 = __commonJS({
       if (state == null) {
         return;
       }
-      const { request: request2 } = state;
-      if (request2.aborted || request2.completed) {
+      const { request: request3 } = state;
+      if (request3.aborted || request3.completed) {
         return;
       }
       const statusCode = headers[HTTP2_HEADER_STATUS];
       delete headers[HTTP2_HEADER_STATUS];
-      request2.onResponseStart(Number(statusCode), headers, noop, "");
+      request3.onResponseStart(Number(statusCode), headers, noop, "");
     }
     function onResponse(headers) {
       const stream = this;
@@ -26777,7 +26777,7 @@ var require_client_h2 = __commonJS({
       if (state == null) {
         return;
       }
-      const { request: request2 } = state;
+      const { request: request3 } = state;
       stream.off("response", onResponse);
       if (state.body != null && !state.bodySent && !stream.writableEnded) {
         stream.removeListener("continue", writeBodyH2);
@@ -26785,20 +26785,20 @@ var require_client_h2 = __commonJS({
       }
       const statusCode = Number(headers[HTTP2_HEADER_STATUS]);
       delete headers[HTTP2_HEADER_STATUS];
-      request2.onResponseStarted();
+      request3.onResponseStarted();
       state.responseReceived = true;
-      if (request2.method !== "HEAD" && statusCode !== 304) {
+      if (request3.method !== "HEAD" && statusCode !== 304) {
         const contentLength = headers[HTTP2_HEADER_CONTENT_LENGTH];
         state.responseContentLength = contentLength == null ? null : Number(contentLength);
       }
       if (state.headersTimeout || state.bodyTimeout) {
         stream.setTimeout(state.bodyTimeout);
       }
-      if (request2.aborted || request2.completed) {
+      if (request3.aborted || request3.completed) {
         releaseRequestStream(stream);
         return;
       }
-      if (request2.onResponseStart(statusCode, headers, resumeResponseStream.bind(stream), "") === false) {
+      if (request3.onResponseStart(statusCode, headers, resumeResponseStream.bind(stream), "") === false) {
         pauseResponseStream(stream, state);
       }
       stream.on("data", onData);
@@ -26809,10 +26809,10 @@ var require_client_h2 = __commonJS({
       if (state == null) {
         return;
       }
-      const { request: request2 } = state;
+      const { request: request3 } = state;
       stream.off("end", onEnd);
       if (state.responseReceived) {
-        if (!request2.aborted && !request2.completed) {
+        if (!request3.aborted && !request3.completed) {
           if (state.responseContentLength != null && state.bytesRead !== state.responseContentLength) {
             state.abort(new ResponseContentLengthMismatchError());
             return;
@@ -26825,29 +26825,29 @@ var require_client_h2 = __commonJS({
       }
     }
     function retryRefusedStream(stream, state) {
-      const { client, request: request2 } = state;
-      if (state.responseReceived || request2.aborted || request2.completed || request2[kRefusedStreamRetry] || !canReplayRequest(request2)) {
+      const { client, request: request3 } = state;
+      if (state.responseReceived || request3.aborted || request3.completed || request3[kRefusedStreamRetry] || !canReplayRequest(request3)) {
         return false;
       }
-      request2[kRefusedStreamRetry] = true;
+      request3[kRefusedStreamRetry] = true;
       requeueStreamRequest(client, state);
       return true;
     }
     function retryUnsentStream(state) {
-      const { client, request: request2, session } = state;
-      if (!session[kReceivedGoAway] || state.responseReceived || request2.aborted || request2.completed || !canReplayRequest(request2) || !registerGoAwayRefusal(request2)) {
+      const { client, request: request3, session } = state;
+      if (!session[kReceivedGoAway] || state.responseReceived || request3.aborted || request3.completed || !canReplayRequest(request3) || !registerGoAwayRefusal(request3)) {
         return false;
       }
       requeueStreamRequest(client, state);
       return true;
     }
     function requeueStreamRequest(client, state) {
-      const { request: request2 } = state;
-      detachRequestStreamForClose(request2);
+      const { request: request3 } = state;
+      detachRequestStreamForClose(request3);
       state.stream = null;
       state.requestFinalized = true;
-      completeRequest(client, request2);
-      client[kQueue].splice(client[kPendingIdx], 0, request2);
+      completeRequest(client, request3);
+      client[kQueue].splice(client[kPendingIdx], 0, request3);
       client[kResume]();
     }
     function onError(err) {
@@ -26904,10 +26904,10 @@ var require_client_h2 = __commonJS({
       if (state == null) {
         return;
       }
-      const { request: request2 } = state;
+      const { request: request3 } = state;
       stream.off("trailers", onTrailers);
       stream.off("data", onData);
-      if (request2.aborted || request2.completed) {
+      if (request3.aborted || request3.completed) {
         return;
       }
       state.trailers = trailers;
@@ -26916,14 +26916,14 @@ var require_client_h2 = __commonJS({
       const stream = this;
       const state = stream[kRequestStreamState];
       state.bodySent = true;
-      const { abort, body, client, contentLength, expectsPayload, request: request2 } = state;
+      const { abort, body, client, contentLength, expectsPayload, request: request3 } = state;
       if (!body || contentLength === 0) {
         writeBuffer(
           abort,
           stream,
           null,
           client,
-          request2,
+          request3,
           client[kSocket],
           contentLength,
           expectsPayload
@@ -26934,7 +26934,7 @@ var require_client_h2 = __commonJS({
           stream,
           body,
           client,
-          request2,
+          request3,
           client[kSocket],
           contentLength,
           expectsPayload
@@ -26946,7 +26946,7 @@ var require_client_h2 = __commonJS({
             stream,
             body.stream(),
             client,
-            request2,
+            request3,
             client[kSocket],
             contentLength,
             expectsPayload
@@ -26957,7 +26957,7 @@ var require_client_h2 = __commonJS({
             stream,
             body,
             client,
-            request2,
+            request3,
             client[kSocket],
             contentLength,
             expectsPayload
@@ -26971,7 +26971,7 @@ var require_client_h2 = __commonJS({
           stream,
           body,
           client,
-          request2,
+          request3,
           contentLength
         );
       } else if (util.isIterable(body)) {
@@ -26980,7 +26980,7 @@ var require_client_h2 = __commonJS({
           stream,
           body,
           client,
-          request2,
+          request3,
           client[kSocket],
           contentLength,
           expectsPayload
@@ -26989,7 +26989,7 @@ var require_client_h2 = __commonJS({
         assert(false);
       }
     }
-    function writeBuffer(abort, h2stream, body, client, request2, socket, contentLength, expectsPayload) {
+    function writeBuffer(abort, h2stream, body, client, request3, socket, contentLength, expectsPayload) {
       try {
         if (body != null && util.isBuffer(body)) {
           assert(contentLength === body.byteLength, "buffer body must have content length");
@@ -26997,18 +26997,18 @@ var require_client_h2 = __commonJS({
           h2stream.write(body);
           h2stream.uncork();
           h2stream.end();
-          request2.onBodySent(body);
+          request3.onBodySent(body);
         }
         if (!expectsPayload) {
           socket[kReset] = true;
         }
-        request2.onRequestSent();
+        request3.onRequestSent();
         client[kResume]();
       } catch (error) {
         abort(error);
       }
     }
-    function writeStream(abort, socket, expectsPayload, h2stream, body, client, request2, contentLength) {
+    function writeStream(abort, socket, expectsPayload, h2stream, body, client, request3, contentLength) {
       assert(contentLength !== 0 || client[kRunning] === 0, "stream body cannot be pipelined");
       const pipe = pipeline(
         body,
@@ -27019,7 +27019,7 @@ var require_client_h2 = __commonJS({
             abort(err);
           } else {
             util.removeAllListeners(pipe);
-            request2.onRequestSent();
+            request3.onRequestSent();
             if (!expectsPayload) {
               socket[kReset] = true;
             }
@@ -27029,10 +27029,10 @@ var require_client_h2 = __commonJS({
       );
       util.addListener(pipe, "data", onPipeData);
       function onPipeData(chunk) {
-        request2.onBodySent(chunk);
+        request3.onBodySent(chunk);
       }
     }
-    async function writeBlob(abort, h2stream, body, client, request2, socket, contentLength, expectsPayload) {
+    async function writeBlob(abort, h2stream, body, client, request3, socket, contentLength, expectsPayload) {
       try {
         if (contentLength != null && contentLength !== body.size) {
           throw new RequestContentLengthMismatchError();
@@ -27042,8 +27042,8 @@ var require_client_h2 = __commonJS({
         h2stream.write(buffer);
         h2stream.uncork();
         h2stream.end();
-        request2.onBodySent(buffer);
-        request2.onRequestSent();
+        request3.onBodySent(buffer);
+        request3.onRequestSent();
         if (!expectsPayload) {
           socket[kReset] = true;
         }
@@ -27052,7 +27052,7 @@ var require_client_h2 = __commonJS({
         abort(err);
       }
     }
-    async function writeIterable(abort, h2stream, body, client, request2, socket, contentLength, expectsPayload) {
+    async function writeIterable(abort, h2stream, body, client, request3, socket, contentLength, expectsPayload) {
       assert(contentLength !== 0 || client[kRunning] === 0, "iterator body cannot be pipelined");
       let callback = null;
       function onDrain() {
@@ -27077,13 +27077,13 @@ var require_client_h2 = __commonJS({
             throw socket[kError];
           }
           const res = h2stream.write(chunk);
-          request2.onBodySent(chunk);
+          request3.onBodySent(chunk);
           if (!res) {
             await waitForDrain();
           }
         }
         h2stream.end();
-        request2.onRequestSent();
+        request3.onRequestSent();
         if (!expectsPayload) {
           socket[kReset] = true;
         }
@@ -27428,19 +27428,19 @@ var require_client = __commonJS({
         this.once("connect", cb);
       }
       [kDispatch](opts, handler) {
-        const request2 = new Request(this[kUrl].origin, opts, handler);
-        this[kQueue].push(request2);
+        const request3 = new Request(this[kUrl].origin, opts, handler);
+        this[kQueue].push(request3);
         if (this[kResuming]) {
-        } else if (util.bodyLength(request2.body) == null && util.isIterable(request2.body)) {
+        } else if (util.bodyLength(request3.body) == null && util.isIterable(request3.body)) {
           this[kResuming] = 1;
           queueMicrotask(() => resume(this));
         } else {
           this[kResume](true);
         }
-        if (request2.abort === null && !request2.aborted) {
+        if (request3.abort === null && !request3.aborted) {
           const onQueued = opts[kQueuedAbort];
           if (onQueued !== void 0) {
-            onQueued((reason) => abortPendingRequest(this, request2, reason));
+            onQueued((reason) => abortPendingRequest(this, request3, reason));
           }
         }
         if (this[kResuming] && this[kNeedDrain] !== 2 && this[kBusy]) {
@@ -27461,9 +27461,9 @@ var require_client = __commonJS({
         return new Promise((resolve9) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
-            const request2 = requests[i];
-            if (request2 != null) {
-              util.errorRequest(this, request2, err);
+            const request3 = requests[i];
+            if (request3 != null) {
+              util.errorRequest(this, request3, err);
             }
           }
           const callback = () => {
@@ -27483,20 +27483,20 @@ var require_client = __commonJS({
         });
       }
     };
-    function failQueuedRequest(client, request2, reason) {
+    function failQueuedRequest(client, request3, reason) {
       try {
-        request2.onQueuedAbort(reason);
-        assert(request2.aborted);
+        request3.onQueuedAbort(reason);
+        assert(request3.aborted);
       } catch (err) {
         client.emit("error", err);
       }
     }
-    function abortPendingRequest(client, request2, reason) {
-      if (request2.aborted || request2.abort !== null) {
+    function abortPendingRequest(client, request3, reason) {
+      if (request3.aborted || request3.abort !== null) {
         return;
       }
       const queue = client[kQueue];
-      const idx = queue.indexOf(request2, client[kPendingIdx]);
+      const idx = queue.indexOf(request3, client[kPendingIdx]);
       if (idx === -1) {
         return;
       }
@@ -27504,7 +27504,7 @@ var require_client = __commonJS({
         return;
       }
       queue.splice(idx, 1);
-      failQueuedRequest(client, request2, reason);
+      failQueuedRequest(client, request3, reason);
       client[kResume](true);
       if (client[kCancelConnect] !== null && client[kSize] === 0) {
         queueMicrotask(() => cancelUnusedConnect(client));
@@ -27521,9 +27521,9 @@ var require_client = __commonJS({
         assert(client[kPendingIdx] === client[kRunningIdx]);
         const requests = client[kQueue].splice(client[kRunningIdx]);
         for (let i = 0; i < requests.length; i++) {
-          const request2 = requests[i];
-          if (request2 != null) {
-            util.errorRequest(client, request2, err);
+          const request3 = requests[i];
+          if (request3 != null) {
+            util.errorRequest(client, request3, err);
           }
         }
         assert(client[kSize] === 0);
@@ -27680,8 +27680,8 @@ var require_client = __commonJS({
           util.errorRequest(client, running[i], err);
         }
         while (client[kPending] > 0 && client[kQueue][client[kPendingIdx]].servername === servername) {
-          const request2 = client[kQueue].splice(client[kPendingIdx], 1)[0];
-          util.errorRequest(client, request2, err);
+          const request3 = client[kQueue].splice(client[kPendingIdx], 1)[0];
+          util.errorRequest(client, request3, err);
         }
       } else {
         onError(client, err);
@@ -27736,19 +27736,19 @@ var require_client = __commonJS({
         if (client[kRunning] >= (getMaxConcurrent(client) || 1)) {
           return;
         }
-        const request2 = client[kQueue][client[kPendingIdx]];
-        if (request2 === null) {
+        const request3 = client[kQueue][client[kPendingIdx]];
+        if (request3 === null) {
           return;
         }
-        if (request2.aborted) {
+        if (request3.aborted) {
           client[kQueue].splice(client[kPendingIdx], 1);
           continue;
         }
-        if (client[kUrl].protocol === "https:" && client[kServerName] !== request2.servername) {
+        if (client[kUrl].protocol === "https:" && client[kServerName] !== request3.servername) {
           if (client[kRunning] > 0) {
             return;
           }
-          client[kServerName] = request2.servername;
+          client[kServerName] = request3.servername;
           client[kHTTPContext]?.destroy(new InformationalError("servername changed"), () => {
             client[kHTTPContext] = null;
             resume(client);
@@ -27759,17 +27759,17 @@ var require_client = __commonJS({
           return;
         }
         if (!client[kHTTPContext]) {
-          client[kServerName] = request2.servername;
+          client[kServerName] = request3.servername;
           connect(client);
           return;
         }
         if (client[kHTTPContext].destroyed) {
           return;
         }
-        if (client[kHTTPContext].busy(request2)) {
+        if (client[kHTTPContext].busy(request3)) {
           return;
         }
-        if (!request2.aborted && client[kHTTPContext].write(request2)) {
+        if (!request3.aborted && client[kHTTPContext].write(request3)) {
           client[kPendingIdx]++;
         } else {
           client[kQueue].splice(client[kPendingIdx], 1);
@@ -27989,7 +27989,7 @@ var require_agent = __commonJS({
     function defaultFactory(origin, opts) {
       return opts && opts.connections === 1 ? new Client(origin, opts) : new Pool(origin, opts);
     }
-    var Agent2 = class extends DispatcherBase {
+    var Agent3 = class extends DispatcherBase {
       constructor({ factory = defaultFactory, maxOrigins = Infinity, connect, tls, ...options2 } = {}) {
         if (typeof factory !== "function") {
           throw new InvalidArgumentError2("factory must be a function.");
@@ -28114,7 +28114,7 @@ var require_agent = __commonJS({
         return allClientStats;
       }
     };
-    module.exports = Agent2;
+    module.exports = Agent3;
   }
 });
 
@@ -28792,10 +28792,10 @@ var require_api_request = __commonJS({
         }
       }
     };
-    function request2(opts, callback) {
+    function request3(opts, callback) {
       if (callback === void 0) {
         return new Promise((resolve9, reject) => {
-          request2.call(this, opts, (err, data) => {
+          request3.call(this, opts, (err, data) => {
             return err ? reject(err) : resolve9(data);
           });
         });
@@ -28815,7 +28815,7 @@ var require_api_request = __commonJS({
         queueMicrotask(() => callback(err, { opaque }));
       }
     }
-    module.exports = request2;
+    module.exports = request3;
     module.exports.RequestHandler = RequestHandler;
   }
 });
@@ -52273,6 +52273,16923 @@ var init_csp = __esm({
   }
 });
 
+// node_modules/undici/lib/dispatcher/balanced-pool.js
+var require_balanced_pool = __commonJS({
+  "node_modules/undici/lib/dispatcher/balanced-pool.js"(exports, module) {
+    "use strict";
+    var {
+      BalancedPoolMissingUpstreamError,
+      InvalidArgumentError: InvalidArgumentError2
+    } = require_errors2();
+    var {
+      PoolBase,
+      kClients,
+      kNeedDrain,
+      kAddClient,
+      kRemoveClient,
+      kGetDispatcher
+    } = require_pool_base();
+    var Pool = require_pool();
+    var { kOriginless, kUrl } = require_symbols();
+    var util = require_util2();
+    var kFactory = /* @__PURE__ */ Symbol("factory");
+    var kOptions = /* @__PURE__ */ Symbol("options");
+    var kGreatestCommonDivisor = /* @__PURE__ */ Symbol("kGreatestCommonDivisor");
+    var kCurrentWeight = /* @__PURE__ */ Symbol("kCurrentWeight");
+    var kIndex = /* @__PURE__ */ Symbol("kIndex");
+    var kWeight = /* @__PURE__ */ Symbol("kWeight");
+    var kMaxWeightPerServer = /* @__PURE__ */ Symbol("kMaxWeightPerServer");
+    var kErrorPenalty = /* @__PURE__ */ Symbol("kErrorPenalty");
+    function getGreatestCommonDivisor(a, b) {
+      if (a === 0) return b;
+      while (b !== 0) {
+        const t = b;
+        b = a % b;
+        a = t;
+      }
+      return a;
+    }
+    function defaultFactory(origin, opts) {
+      return new Pool(origin, opts);
+    }
+    var BalancedPool = class extends PoolBase {
+      constructor(upstreams = [], { factory = defaultFactory, connect, tls, ...opts } = {}) {
+        if (typeof factory !== "function") {
+          throw new InvalidArgumentError2("factory must be a function.");
+        }
+        super(opts);
+        this[kOriginless] = true;
+        if (connect && typeof connect !== "function") connect = { ...connect };
+        if (tls && typeof tls !== "function") tls = { ...tls };
+        this[kOptions] = { ...util.deepClone(opts), connect, tls };
+        this[kIndex] = -1;
+        this[kCurrentWeight] = 0;
+        this[kMaxWeightPerServer] = this[kOptions].maxWeightPerServer || 100;
+        this[kErrorPenalty] = this[kOptions].errorPenalty || 15;
+        if (!Array.isArray(upstreams)) {
+          upstreams = [upstreams];
+        }
+        this[kFactory] = factory;
+        for (const upstream of upstreams) {
+          this.addUpstream(upstream);
+        }
+        this._updateBalancedPoolStats();
+      }
+      addUpstream(upstream) {
+        const upstreamOrigin = util.parseOrigin(upstream).origin;
+        if (this[kClients].find((pool2) => pool2[kUrl].origin === upstreamOrigin && pool2.closed !== true && pool2.destroyed !== true)) {
+          return this;
+        }
+        const pool = this[kFactory](upstreamOrigin, this[kOptions]);
+        this[kAddClient](pool);
+        pool.on("connect", () => {
+          pool[kWeight] = Math.min(this[kMaxWeightPerServer], pool[kWeight] + this[kErrorPenalty]);
+        });
+        pool.on("connectionError", () => {
+          pool[kWeight] = Math.max(1, pool[kWeight] - this[kErrorPenalty]);
+          this._updateBalancedPoolStats();
+        });
+        pool.on("disconnect", (...args) => {
+          const err = args[2];
+          if (err && err.code === "UND_ERR_SOCKET") {
+            pool[kWeight] = Math.max(1, pool[kWeight] - this[kErrorPenalty]);
+            this._updateBalancedPoolStats();
+          }
+        });
+        for (const client of this[kClients]) {
+          client[kWeight] = this[kMaxWeightPerServer];
+        }
+        this._updateBalancedPoolStats();
+        return this;
+      }
+      _updateBalancedPoolStats() {
+        let result = 0;
+        for (let i = 0; i < this[kClients].length; i++) {
+          result = getGreatestCommonDivisor(this[kClients][i][kWeight], result);
+        }
+        this[kGreatestCommonDivisor] = result;
+      }
+      removeUpstream(upstream) {
+        const upstreamOrigin = util.parseOrigin(upstream).origin;
+        const pool = this[kClients].find((pool2) => pool2[kUrl].origin === upstreamOrigin && pool2.closed !== true && pool2.destroyed !== true);
+        if (pool) {
+          this[kRemoveClient](pool);
+        }
+        return this;
+      }
+      getUpstream(upstream) {
+        const upstreamOrigin = util.parseOrigin(upstream).origin;
+        return this[kClients].find((pool) => pool[kUrl].origin === upstreamOrigin && pool.closed !== true && pool.destroyed !== true);
+      }
+      get upstreams() {
+        return this[kClients].filter((dispatcher) => dispatcher.closed !== true && dispatcher.destroyed !== true).map((p) => p[kUrl].origin);
+      }
+      [kGetDispatcher]() {
+        if (this[kClients].length === 0) {
+          throw new BalancedPoolMissingUpstreamError();
+        }
+        let counter = 0;
+        let maxWeightIndex = -1;
+        while (counter++ < this[kClients].length) {
+          this[kIndex] = (this[kIndex] + 1) % this[kClients].length;
+          const pool = this[kClients][this[kIndex]];
+          if (this[kIndex] === 0) {
+            this[kCurrentWeight] = this[kCurrentWeight] - this[kGreatestCommonDivisor];
+            if (this[kCurrentWeight] <= 0) {
+              this[kCurrentWeight] = this[kMaxWeightPerServer];
+            }
+          }
+          if (pool[kNeedDrain] || pool.closed === true || pool.destroyed === true) {
+            continue;
+          }
+          if (maxWeightIndex === -1 || pool[kWeight] > this[kClients][maxWeightIndex][kWeight]) {
+            maxWeightIndex = this[kIndex];
+          }
+          if (pool[kWeight] >= this[kCurrentWeight]) {
+            return pool;
+          }
+        }
+        if (maxWeightIndex === -1) {
+          return;
+        }
+        this[kCurrentWeight] = this[kClients][maxWeightIndex][kWeight];
+        this[kIndex] = maxWeightIndex;
+        return this[kClients][maxWeightIndex];
+      }
+    };
+    module.exports = BalancedPool;
+  }
+});
+
+// node_modules/undici/lib/dispatcher/round-robin-pool.js
+var require_round_robin_pool = __commonJS({
+  "node_modules/undici/lib/dispatcher/round-robin-pool.js"(exports, module) {
+    "use strict";
+    var {
+      PoolBase,
+      kClients,
+      kNeedDrain,
+      kAddClient,
+      kGetDispatcher,
+      kHasDispatcher,
+      kRemoveClient,
+      kRetireClient,
+      kDrainQueue
+    } = require_pool_base();
+    var Client = require_client();
+    var {
+      InvalidArgumentError: InvalidArgumentError2
+    } = require_errors2();
+    var util = require_util2();
+    var { kUrl, kQueued } = require_symbols();
+    var buildConnector = require_connect();
+    var kOptions = /* @__PURE__ */ Symbol("options");
+    var kConnections = /* @__PURE__ */ Symbol("connections");
+    var kFactory = /* @__PURE__ */ Symbol("factory");
+    var kIndex = /* @__PURE__ */ Symbol("index");
+    function defaultFactory(origin, opts) {
+      return new Client(origin, opts);
+    }
+    var RoundRobinPool = class extends PoolBase {
+      constructor(origin, {
+        connections,
+        factory = defaultFactory,
+        connect,
+        connectTimeout,
+        tls,
+        maxCachedSessions,
+        socketPath,
+        autoSelectFamily,
+        autoSelectFamilyAttemptTimeout,
+        allowH2,
+        clientTtl,
+        ...options2
+      } = {}) {
+        if (connections != null && (!Number.isFinite(connections) || connections < 0)) {
+          throw new InvalidArgumentError2("invalid connections");
+        }
+        if (typeof factory !== "function") {
+          throw new InvalidArgumentError2("factory must be a function.");
+        }
+        if (connect != null && typeof connect !== "function" && typeof connect !== "object") {
+          throw new InvalidArgumentError2("connect must be a function or an object");
+        }
+        if (typeof connect !== "function") {
+          connect = buildConnector({
+            ...tls,
+            maxCachedSessions,
+            allowH2,
+            socketPath,
+            timeout: connectTimeout,
+            ...typeof autoSelectFamily === "boolean" ? { autoSelectFamily, autoSelectFamilyAttemptTimeout } : void 0,
+            ...connect
+          });
+        }
+        super(options2);
+        this[kConnections] = connections || null;
+        this[kUrl] = util.parseOrigin(origin);
+        this[kOptions] = { ...util.deepClone(options2), connect, allowH2, clientTtl, socketPath };
+        this[kFactory] = factory;
+        this[kIndex] = -1;
+        this.on("connect", (origin2, targets) => {
+          if (clientTtl != null && clientTtl > 0) {
+            for (const target of targets) {
+              Object.assign(target, { ttl: Date.now() });
+            }
+          }
+        });
+        this.on("connectionError", (origin2, targets, error) => {
+          for (const target of targets) {
+            if (this[kClients].includes(target)) {
+              this[kRetireClient](target);
+            }
+          }
+          if (this[kQueued] > 0) {
+            this[kDrainQueue](origin2, targets.slice(1));
+          }
+        });
+      }
+      [kGetDispatcher]() {
+        const clientTtlOption = this[kOptions].clientTtl;
+        if (this[kClients].length === 0) {
+          const dispatcher = this[kFactory](this[kUrl], this[kOptions]);
+          this[kAddClient](dispatcher);
+          return dispatcher;
+        }
+        let checked2 = 0;
+        while (checked2 < this[kClients].length) {
+          this[kIndex] = (this[kIndex] + 1) % this[kClients].length;
+          const client = this[kClients][this[kIndex]];
+          if (clientTtlOption != null && clientTtlOption > 0 && client.ttl && Date.now() - client.ttl > clientTtlOption) {
+            this[kRemoveClient](client);
+            this[kIndex]--;
+            continue;
+          }
+          if (!client[kNeedDrain]) {
+            return client;
+          }
+          checked2++;
+        }
+        if (!this[kConnections] || this[kClients].length < this[kConnections]) {
+          const dispatcher = this[kFactory](this[kUrl], this[kOptions]);
+          this[kAddClient](dispatcher);
+          return dispatcher;
+        }
+      }
+      [kHasDispatcher]() {
+        const clientTtlOption = this[kOptions].clientTtl;
+        for (let i = 0; i < this[kClients].length; i++) {
+          const client = this[kClients][i];
+          if (clientTtlOption != null && clientTtlOption > 0 && client.ttl && Date.now() - client.ttl > clientTtlOption) {
+            this[kRemoveClient](client);
+            if (i <= this[kIndex]) {
+              this[kIndex]--;
+            }
+            i--;
+          } else if (!client[kNeedDrain]) {
+            return true;
+          }
+        }
+        if (!this[kConnections] || this[kClients].length < this[kConnections]) {
+          const dispatcher = this[kFactory](this[kUrl], this[kOptions]);
+          this[kAddClient](dispatcher);
+          return true;
+        }
+        return false;
+      }
+    };
+    module.exports = RoundRobinPool;
+  }
+});
+
+// node_modules/undici/lib/dispatcher/dispatcher1-wrapper.js
+var require_dispatcher1_wrapper = __commonJS({
+  "node_modules/undici/lib/dispatcher/dispatcher1-wrapper.js"(exports, module) {
+    "use strict";
+    var Dispatcher = require_dispatcher();
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors2();
+    var { toRawHeaders } = require_util2();
+    var { kOriginless, kUrl } = require_symbols();
+    var LegacyHandlerWrapper = class {
+      #handler;
+      constructor(handler) {
+        this.#handler = handler;
+      }
+      onRequestStart(controller, context) {
+        this.#handler.onConnect?.((reason) => controller.abort(reason), context);
+      }
+      onRequestUpgrade(controller, statusCode, headers, socket) {
+        const rawHeaders = Array.isArray(controller?.rawHeaders) ? controller.rawHeaders : toRawHeaders(controller?.rawHeaders ?? headers ?? {});
+        this.#handler.onUpgrade?.(statusCode, rawHeaders, socket);
+      }
+      onResponseStart(controller, statusCode, headers, statusMessage) {
+        const rawHeaders = Array.isArray(controller?.rawHeaders) ? controller.rawHeaders : toRawHeaders(controller?.rawHeaders ?? headers ?? {});
+        if (this.#handler.onHeaders?.(statusCode, rawHeaders, () => controller.resume(), statusMessage) === false) {
+          controller.pause();
+        }
+      }
+      onResponseData(controller, chunk) {
+        if (this.#handler.onData?.(chunk) === false) {
+          controller.pause();
+        }
+      }
+      onResponseEnd(controller, trailers) {
+        const rawTrailers = Array.isArray(controller?.rawTrailers) ? controller.rawTrailers : toRawHeaders(controller?.rawTrailers ?? trailers ?? {});
+        this.#handler.onComplete?.(rawTrailers);
+      }
+      onResponseError(_controller, err) {
+        if (!this.#handler.onError) {
+          throw err;
+        }
+        this.#handler.onError(err);
+      }
+      onBodySent(chunk) {
+        this.#handler.onBodySent?.(chunk);
+      }
+      onRequestSent() {
+        this.#handler.onRequestSent?.();
+      }
+      onResponseStarted() {
+        this.#handler.onResponseStarted?.();
+      }
+    };
+    var Dispatcher1Wrapper = class _Dispatcher1Wrapper extends Dispatcher {
+      #dispatcher;
+      constructor(dispatcher) {
+        super();
+        if (!dispatcher || typeof dispatcher.dispatch !== "function") {
+          throw new InvalidArgumentError2("Argument dispatcher must implement dispatch");
+        }
+        this.#dispatcher = dispatcher;
+        this[kUrl] = dispatcher[kUrl];
+        this[kOriginless] = dispatcher[kOriginless];
+      }
+      static wrapHandler(handler) {
+        if (!handler || typeof handler !== "object") {
+          throw new InvalidArgumentError2("handler must be an object");
+        }
+        if (typeof handler.onRequestStart === "function") {
+          return handler;
+        }
+        return new LegacyHandlerWrapper(handler);
+      }
+      dispatch(opts, handler) {
+        if (opts.allowH2 !== false) {
+          opts = { ...opts, allowH2: false };
+        }
+        return this.#dispatcher.dispatch(opts, _Dispatcher1Wrapper.wrapHandler(handler));
+      }
+      // Older undici versions read WebSocket and EventSource receive limits from
+      // the (legacy) global dispatcher, which is this wrapper, so report the
+      // wrapped dispatcher's settings.
+      get webSocketOptions() {
+        return this.#dispatcher.webSocketOptions;
+      }
+      get eventSourceOptions() {
+        return this.#dispatcher.eventSourceOptions;
+      }
+      close(...args) {
+        return this.#dispatcher.close(...args);
+      }
+      destroy(...args) {
+        return this.#dispatcher.destroy(...args);
+      }
+    };
+    module.exports = Dispatcher1Wrapper;
+  }
+});
+
+// node_modules/undici/lib/core/socks5-utils.js
+var require_socks5_utils = __commonJS({
+  "node_modules/undici/lib/core/socks5-utils.js"(exports, module) {
+    "use strict";
+    var { Buffer: Buffer2 } = __require("node:buffer");
+    var net = __require("node:net");
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors2();
+    function parseAddress(address) {
+      if (net.isIPv4(address)) {
+        const parts = address.split(".").map(Number);
+        return {
+          type: 1,
+          // IPv4
+          buffer: Buffer2.from(parts)
+        };
+      }
+      if (net.isIPv6(address)) {
+        return {
+          type: 4,
+          // IPv6
+          buffer: parseIPv6(address)
+        };
+      }
+      const domainBuffer = Buffer2.from(address, "utf8");
+      if (domainBuffer.length > 255) {
+        throw new InvalidArgumentError2("Domain name too long (max 255 bytes)");
+      }
+      return {
+        type: 3,
+        // Domain
+        buffer: Buffer2.concat([Buffer2.from([domainBuffer.length]), domainBuffer])
+      };
+    }
+    function parseIPv6(address) {
+      const buffer = Buffer2.alloc(16);
+      let normalizedAddress = address;
+      if (address.includes(".")) {
+        const lastColonIndex = address.lastIndexOf(":");
+        const ipv4Part = address.slice(lastColonIndex + 1);
+        if (net.isIPv4(ipv4Part)) {
+          const octets = ipv4Part.split(".").map(Number);
+          const high = (octets[0] << 8 | octets[1]).toString(16);
+          const low = (octets[2] << 8 | octets[3]).toString(16);
+          normalizedAddress = `${address.slice(0, lastColonIndex)}:${high}:${low}`;
+        }
+      }
+      const doubleColonIndex = normalizedAddress.indexOf("::");
+      if (doubleColonIndex !== -1) {
+        const before = normalizedAddress.slice(0, doubleColonIndex);
+        const after = normalizedAddress.slice(doubleColonIndex + 2);
+        const beforeParts = before === "" ? [] : before.split(":");
+        const afterParts = after === "" ? [] : after.split(":");
+        let bufferIndex = 0;
+        for (const part of beforeParts) {
+          buffer.writeUInt16BE(parseInt(part, 16), bufferIndex);
+          bufferIndex += 2;
+        }
+        bufferIndex = 16 - afterParts.length * 2;
+        for (const part of afterParts) {
+          buffer.writeUInt16BE(parseInt(part, 16), bufferIndex);
+          bufferIndex += 2;
+        }
+      } else {
+        const parts = normalizedAddress.split(":");
+        for (let i = 0; i < parts.length; i++) {
+          buffer.writeUInt16BE(parseInt(parts[i], 16), i * 2);
+        }
+      }
+      return buffer;
+    }
+    function buildAddressBuffer(type, addressBuffer, port) {
+      const portBuffer = Buffer2.allocUnsafe(2);
+      portBuffer.writeUInt16BE(port, 0);
+      return Buffer2.concat([
+        Buffer2.from([type]),
+        addressBuffer,
+        portBuffer
+      ]);
+    }
+    function parseResponseAddress(buffer, offset = 0) {
+      if (buffer.length < offset + 1) {
+        throw new InvalidArgumentError2("Buffer too small to contain address type");
+      }
+      const addressType = buffer[offset];
+      let address;
+      let currentOffset = offset + 1;
+      switch (addressType) {
+        case 1: {
+          if (buffer.length < currentOffset + 6) {
+            throw new InvalidArgumentError2("Buffer too small for IPv4 address");
+          }
+          address = Array.from(buffer.subarray(currentOffset, currentOffset + 4)).join(".");
+          currentOffset += 4;
+          break;
+        }
+        case 3: {
+          if (buffer.length < currentOffset + 1) {
+            throw new InvalidArgumentError2("Buffer too small for domain length");
+          }
+          const domainLength = buffer[currentOffset];
+          currentOffset += 1;
+          if (buffer.length < currentOffset + domainLength + 2) {
+            throw new InvalidArgumentError2("Buffer too small for domain address");
+          }
+          address = buffer.subarray(currentOffset, currentOffset + domainLength).toString("utf8");
+          currentOffset += domainLength;
+          break;
+        }
+        case 4: {
+          if (buffer.length < currentOffset + 18) {
+            throw new InvalidArgumentError2("Buffer too small for IPv6 address");
+          }
+          const parts = [];
+          for (let i = 0; i < 8; i++) {
+            const value = buffer.readUInt16BE(currentOffset + i * 2);
+            parts.push(value.toString(16));
+          }
+          address = parts.join(":");
+          currentOffset += 16;
+          break;
+        }
+        default:
+          throw new InvalidArgumentError2(`Invalid address type: ${addressType}`);
+      }
+      if (buffer.length < currentOffset + 2) {
+        throw new InvalidArgumentError2("Buffer too small for port");
+      }
+      const port = buffer.readUInt16BE(currentOffset);
+      currentOffset += 2;
+      return {
+        address,
+        port,
+        bytesRead: currentOffset - offset
+      };
+    }
+    function createReplyError(replyCode) {
+      const messages = {
+        1: "General SOCKS server failure",
+        2: "Connection not allowed by ruleset",
+        3: "Network unreachable",
+        4: "Host unreachable",
+        5: "Connection refused",
+        6: "TTL expired",
+        7: "Command not supported",
+        8: "Address type not supported"
+      };
+      const message2 = messages[replyCode] || `Unknown SOCKS5 error code: ${replyCode}`;
+      const error = new Error(message2);
+      error.code = `SOCKS5_${replyCode}`;
+      return error;
+    }
+    module.exports = {
+      parseAddress,
+      parseIPv6,
+      buildAddressBuffer,
+      parseResponseAddress,
+      createReplyError
+    };
+  }
+});
+
+// node_modules/undici/lib/core/socks5-client.js
+var require_socks5_client = __commonJS({
+  "node_modules/undici/lib/core/socks5-client.js"(exports, module) {
+    "use strict";
+    var { EventEmitter: EventEmitter2 } = __require("node:events");
+    var { Buffer: Buffer2 } = __require("node:buffer");
+    var { InvalidArgumentError: InvalidArgumentError2, Socks5ProxyError } = require_errors2();
+    var { debuglog } = __require("node:util");
+    var { parseAddress } = require_socks5_utils();
+    var debug = debuglog("undici:socks5");
+    var EMPTY_BUFFER = Buffer2.alloc(0);
+    var SOCKS_VERSION = 5;
+    var AUTH_METHODS = {
+      NO_AUTH: 0,
+      GSSAPI: 1,
+      USERNAME_PASSWORD: 2,
+      NO_ACCEPTABLE: 255
+    };
+    var COMMANDS2 = {
+      CONNECT: 1,
+      BIND: 2,
+      UDP_ASSOCIATE: 3
+    };
+    var ADDRESS_TYPES = {
+      IPV4: 1,
+      DOMAIN: 3,
+      IPV6: 4
+    };
+    var REPLY_CODES = {
+      SUCCEEDED: 0,
+      GENERAL_FAILURE: 1,
+      CONNECTION_NOT_ALLOWED: 2,
+      NETWORK_UNREACHABLE: 3,
+      HOST_UNREACHABLE: 4,
+      CONNECTION_REFUSED: 5,
+      TTL_EXPIRED: 6,
+      COMMAND_NOT_SUPPORTED: 7,
+      ADDRESS_TYPE_NOT_SUPPORTED: 8
+    };
+    var STATES = {
+      INITIAL: "initial",
+      HANDSHAKING: "handshaking",
+      AUTHENTICATING: "authenticating",
+      AUTHENTICATED: "authenticated",
+      CONNECTING: "connecting",
+      CONNECTED: "connected",
+      ERROR: "error",
+      CLOSED: "closed"
+    };
+    var Socks5Client = class extends EventEmitter2 {
+      constructor(socket, options2 = {}) {
+        super();
+        if (!socket) {
+          throw new InvalidArgumentError2("socket is required");
+        }
+        this.socket = socket;
+        this.options = options2;
+        this.state = STATES.INITIAL;
+        this.buffer = EMPTY_BUFFER;
+        this.onSocketData = this.onData.bind(this);
+        this.onSocketError = this.onError.bind(this);
+        this.onSocketClose = this.onClose.bind(this);
+        this.authMethods = [];
+        if (options2.username && options2.password) {
+          this.authMethods.push(AUTH_METHODS.USERNAME_PASSWORD);
+        }
+        this.authMethods.push(AUTH_METHODS.NO_AUTH);
+        this.socket.on("data", this.onSocketData);
+        this.socket.on("error", this.onSocketError);
+        this.socket.on("close", this.onSocketClose);
+      }
+      /**
+       * Handle incoming data from the socket
+       */
+      onData(data) {
+        debug("received data", data.length, "bytes in state", this.state);
+        this.buffer = Buffer2.concat([this.buffer, data]);
+        try {
+          switch (this.state) {
+            case STATES.HANDSHAKING:
+              this.handleHandshakeResponse();
+              break;
+            case STATES.AUTHENTICATING:
+              this.handleAuthResponse();
+              break;
+            case STATES.CONNECTING:
+              this.handleConnectResponse();
+              break;
+          }
+        } catch (err) {
+          this.onError(err);
+        }
+      }
+      /**
+       * Handle socket errors
+       */
+      onError(err) {
+        debug("socket error", err);
+        this.state = STATES.ERROR;
+        this.emit("error", err);
+        this.destroy();
+      }
+      /**
+       * Handle socket close
+       */
+      onClose() {
+        debug("socket closed");
+        this.state = STATES.CLOSED;
+        this.emit("close");
+      }
+      /**
+       * Destroy the client and underlying socket
+       */
+      destroy() {
+        if (this.socket && !this.socket.destroyed) {
+          this.socket.destroy();
+        }
+      }
+      markAuthenticated() {
+        this.state = STATES.AUTHENTICATED;
+        this.emit("authenticated");
+      }
+      /**
+       * Start the SOCKS5 handshake
+       */
+      handshake() {
+        if (this.state !== STATES.INITIAL) {
+          throw new InvalidArgumentError2("Handshake already started");
+        }
+        debug("starting handshake with", this.authMethods.length, "auth methods");
+        this.state = STATES.HANDSHAKING;
+        const request3 = Buffer2.alloc(2 + this.authMethods.length);
+        request3[0] = SOCKS_VERSION;
+        request3[1] = this.authMethods.length;
+        this.authMethods.forEach((method, i) => {
+          request3[2 + i] = method;
+        });
+        this.socket.write(request3);
+      }
+      /**
+       * Handle handshake response from server
+       */
+      handleHandshakeResponse() {
+        if (this.buffer.length < 2) {
+          return;
+        }
+        const version = this.buffer[0];
+        const method = this.buffer[1];
+        if (version !== SOCKS_VERSION) {
+          throw new Socks5ProxyError(`Invalid SOCKS version: ${version}`, "UND_ERR_SOCKS5_VERSION");
+        }
+        if (method === AUTH_METHODS.NO_ACCEPTABLE) {
+          throw new Socks5ProxyError("No acceptable authentication method", "UND_ERR_SOCKS5_AUTH_REJECTED");
+        }
+        this.buffer = this.buffer.subarray(2);
+        debug("server selected auth method", method);
+        if (method === AUTH_METHODS.NO_AUTH) {
+          this.markAuthenticated();
+        } else if (method === AUTH_METHODS.USERNAME_PASSWORD) {
+          this.state = STATES.AUTHENTICATING;
+          this.sendAuthRequest();
+        } else {
+          throw new Socks5ProxyError(`Unsupported authentication method: ${method}`, "UND_ERR_SOCKS5_AUTH_METHOD");
+        }
+      }
+      /**
+       * Send username/password authentication request
+       */
+      sendAuthRequest() {
+        const { username, password: password2 } = this.options;
+        if (!username || !password2) {
+          throw new InvalidArgumentError2("Username and password required for authentication");
+        }
+        debug("sending username/password auth");
+        const usernameBuffer = Buffer2.from(username);
+        const passwordBuffer = Buffer2.from(password2);
+        if (usernameBuffer.length > 255 || passwordBuffer.length > 255) {
+          throw new InvalidArgumentError2("Username or password too long");
+        }
+        const request3 = Buffer2.alloc(3 + usernameBuffer.length + passwordBuffer.length);
+        request3[0] = 1;
+        request3[1] = usernameBuffer.length;
+        usernameBuffer.copy(request3, 2);
+        request3[2 + usernameBuffer.length] = passwordBuffer.length;
+        passwordBuffer.copy(request3, 3 + usernameBuffer.length);
+        this.socket.write(request3);
+      }
+      /**
+       * Handle authentication response
+       */
+      handleAuthResponse() {
+        if (this.buffer.length < 2) {
+          return;
+        }
+        const version = this.buffer[0];
+        const status2 = this.buffer[1];
+        if (version !== 1) {
+          throw new Socks5ProxyError(`Invalid auth sub-negotiation version: ${version}`, "UND_ERR_SOCKS5_AUTH_VERSION");
+        }
+        if (status2 !== 0) {
+          throw new Socks5ProxyError("Authentication failed", "UND_ERR_SOCKS5_AUTH_FAILED");
+        }
+        this.buffer = this.buffer.subarray(2);
+        debug("authentication successful");
+        this.markAuthenticated();
+      }
+      /**
+       * Send CONNECT command
+       * @param {string} address - Target address (IP or domain)
+       * @param {number} port - Target port
+       */
+      connect(address, port) {
+        if (this.state === STATES.CONNECTING || this.state === STATES.CONNECTED) {
+          throw new InvalidArgumentError2("Connection already in progress");
+        }
+        if (this.state !== STATES.AUTHENTICATED) {
+          throw new InvalidArgumentError2("Client must be authenticated before CONNECT");
+        }
+        debug("connecting to", address, port);
+        this.state = STATES.CONNECTING;
+        const request3 = this.buildConnectRequest(COMMANDS2.CONNECT, address, port);
+        this.socket.write(request3);
+      }
+      /**
+       * Build a SOCKS5 request
+       */
+      buildConnectRequest(command, address, port) {
+        const { type: addressType, buffer: addressBuffer } = parseAddress(address);
+        const request3 = Buffer2.alloc(4 + addressBuffer.length + 2);
+        request3[0] = SOCKS_VERSION;
+        request3[1] = command;
+        request3[2] = 0;
+        request3[3] = addressType;
+        addressBuffer.copy(request3, 4);
+        request3.writeUInt16BE(port, 4 + addressBuffer.length);
+        return request3;
+      }
+      /**
+       * Handle CONNECT response
+       */
+      handleConnectResponse() {
+        if (this.buffer.length < 4) {
+          return;
+        }
+        const version = this.buffer[0];
+        const reply = this.buffer[1];
+        const addressType = this.buffer[3];
+        if (version !== SOCKS_VERSION) {
+          throw new Socks5ProxyError(`Invalid SOCKS version in reply: ${version}`, "UND_ERR_SOCKS5_REPLY_VERSION");
+        }
+        let responseLength = 4;
+        if (addressType === ADDRESS_TYPES.IPV4) {
+          responseLength += 4 + 2;
+        } else if (addressType === ADDRESS_TYPES.DOMAIN) {
+          if (this.buffer.length < 5) {
+            return;
+          }
+          responseLength += 1 + this.buffer[4] + 2;
+        } else if (addressType === ADDRESS_TYPES.IPV6) {
+          responseLength += 16 + 2;
+        } else {
+          throw new Socks5ProxyError(`Invalid address type in reply: ${addressType}`, "UND_ERR_SOCKS5_ADDR_TYPE");
+        }
+        if (this.buffer.length < responseLength) {
+          return;
+        }
+        if (reply !== REPLY_CODES.SUCCEEDED) {
+          const errorMessage = this.getReplyErrorMessage(reply);
+          throw new Socks5ProxyError(`SOCKS5 connection failed: ${errorMessage}`, `UND_ERR_SOCKS5_REPLY_${reply}`);
+        }
+        let boundAddress;
+        let offset = 4;
+        if (addressType === ADDRESS_TYPES.IPV4) {
+          boundAddress = Array.from(this.buffer.subarray(offset, offset + 4)).join(".");
+          offset += 4;
+        } else if (addressType === ADDRESS_TYPES.DOMAIN) {
+          const domainLength = this.buffer[offset];
+          offset += 1;
+          boundAddress = this.buffer.subarray(offset, offset + domainLength).toString();
+          offset += domainLength;
+        } else if (addressType === ADDRESS_TYPES.IPV6) {
+          const parts = [];
+          for (let i = 0; i < 8; i++) {
+            const value = this.buffer.readUInt16BE(offset + i * 2);
+            parts.push(value.toString(16));
+          }
+          boundAddress = parts.join(":");
+          offset += 16;
+        }
+        const boundPort = this.buffer.readUInt16BE(offset);
+        this.buffer = EMPTY_BUFFER;
+        this.state = STATES.CONNECTED;
+        this.socket.removeListener("data", this.onSocketData);
+        debug("connected, bound address:", boundAddress, "port:", boundPort);
+        this.emit("connected", { address: boundAddress, port: boundPort });
+      }
+      /**
+       * Get human-readable error message for reply code
+       */
+      getReplyErrorMessage(reply) {
+        switch (reply) {
+          case REPLY_CODES.GENERAL_FAILURE:
+            return "General SOCKS server failure";
+          case REPLY_CODES.CONNECTION_NOT_ALLOWED:
+            return "Connection not allowed by ruleset";
+          case REPLY_CODES.NETWORK_UNREACHABLE:
+            return "Network unreachable";
+          case REPLY_CODES.HOST_UNREACHABLE:
+            return "Host unreachable";
+          case REPLY_CODES.CONNECTION_REFUSED:
+            return "Connection refused";
+          case REPLY_CODES.TTL_EXPIRED:
+            return "TTL expired";
+          case REPLY_CODES.COMMAND_NOT_SUPPORTED:
+            return "Command not supported";
+          case REPLY_CODES.ADDRESS_TYPE_NOT_SUPPORTED:
+            return "Address type not supported";
+          default:
+            return `Unknown error code: ${reply}`;
+        }
+      }
+    };
+    module.exports = {
+      Socks5Client,
+      AUTH_METHODS,
+      COMMANDS: COMMANDS2,
+      ADDRESS_TYPES,
+      REPLY_CODES,
+      STATES
+    };
+  }
+});
+
+// node_modules/undici/lib/dispatcher/socks5-proxy-agent.js
+var require_socks5_proxy_agent = __commonJS({
+  "node_modules/undici/lib/dispatcher/socks5-proxy-agent.js"(exports, module) {
+    "use strict";
+    var { URL: URL2 } = __require("node:url");
+    var tls;
+    var DispatcherBase = require_dispatcher_base();
+    var { ConnectTimeoutError, InvalidArgumentError: InvalidArgumentError2 } = require_errors2();
+    var { Socks5Client, STATES } = require_socks5_client();
+    var { kBusy, kConnected, kDispatch, kClose, kDestroy } = require_symbols();
+    var Pool = require_pool();
+    var buildConnector = require_connect();
+    var { setupConnectTimeout } = require_util2();
+    var { debuglog } = __require("node:util");
+    var debug = debuglog("undici:socks5-proxy");
+    var DEFAULT_SOCKS5_CONNECT_TIMEOUT = 5e3;
+    var kProxyUrl = /* @__PURE__ */ Symbol("proxy url");
+    var kProxyHeaders = /* @__PURE__ */ Symbol("proxy headers");
+    var kProxyAuth = /* @__PURE__ */ Symbol("proxy auth");
+    var kProxyProtocol = /* @__PURE__ */ Symbol("proxy protocol");
+    var kPools = /* @__PURE__ */ Symbol("pools");
+    var kConnector = /* @__PURE__ */ Symbol("connector");
+    var kConnectTimeout = /* @__PURE__ */ Symbol("connect timeout");
+    var kRequestTls = /* @__PURE__ */ Symbol("request tls settings");
+    var kRequestTlsTimeout = /* @__PURE__ */ Symbol("request tls timeout");
+    function createConnectTimeoutError(hostname3, port, timeout) {
+      return new ConnectTimeoutError(
+        `Connect Timeout Error (attempted address: ${hostname3}:${port}, timeout: ${timeout}ms)`
+      );
+    }
+    var experimentalWarningEmitted = false;
+    var Socks5ProxyAgent = class extends DispatcherBase {
+      constructor(proxyUrl, options2 = {}) {
+        super(options2);
+        if (!experimentalWarningEmitted) {
+          process.emitWarning(
+            "SOCKS5 proxy support is experimental and subject to change",
+            "ExperimentalWarning"
+          );
+          experimentalWarningEmitted = true;
+        }
+        if (!proxyUrl) {
+          throw new InvalidArgumentError2("Proxy URL is mandatory");
+        }
+        const url = typeof proxyUrl === "string" ? new URL2(proxyUrl) : proxyUrl;
+        if (url.protocol !== "socks5:" && url.protocol !== "socks:") {
+          throw new InvalidArgumentError2("Proxy URL must use socks5:// or socks:// protocol");
+        }
+        this[kProxyUrl] = url;
+        this[kProxyHeaders] = options2.headers || {};
+        this[kProxyProtocol] = options2.proxyTls ? "https:" : "http:";
+        const connectTimeout = options2.connectTimeout ?? DEFAULT_SOCKS5_CONNECT_TIMEOUT;
+        if (!Number.isFinite(connectTimeout) || connectTimeout < 0) {
+          throw new InvalidArgumentError2("invalid connectTimeout");
+        }
+        this[kConnectTimeout] = connectTimeout;
+        const { timeout, ...requestTls } = options2.requestTls || {};
+        const requestTlsTimeout = timeout ?? connectTimeout;
+        if (!Number.isFinite(requestTlsTimeout) || requestTlsTimeout < 0) {
+          throw new InvalidArgumentError2("invalid requestTls.timeout");
+        }
+        this[kRequestTls] = requestTls;
+        this[kRequestTlsTimeout] = requestTlsTimeout;
+        this[kProxyAuth] = {
+          username: options2.username || (url.username ? decodeURIComponent(url.username) : null),
+          password: options2.password || (url.password ? decodeURIComponent(url.password) : null)
+        };
+        const proxyTlsTimeout = options2.proxyTls?.timeout ?? connectTimeout;
+        if (!Number.isFinite(proxyTlsTimeout) || proxyTlsTimeout < 0) {
+          throw new InvalidArgumentError2("invalid proxyTls.timeout");
+        }
+        this[kConnector] = options2.connect || buildConnector({
+          ...options2.proxyTls,
+          timeout: proxyTlsTimeout,
+          servername: options2.proxyTls?.servername || url.hostname
+        });
+        this[kPools] = /* @__PURE__ */ new Map();
+      }
+      /**
+       * Create a SOCKS5 connection to the proxy
+       */
+      async createSocks5Connection(targetHost, targetPort) {
+        const proxyHost = this[kProxyUrl].hostname;
+        const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
+        debug("creating SOCKS5 connection to", proxyHost, proxyPort);
+        const socketReady = Promise.withResolvers();
+        this[kConnector]({
+          hostname: proxyHost,
+          host: proxyHost,
+          port: proxyPort,
+          protocol: this[kProxyProtocol]
+        }, (err, socket2) => {
+          if (err) {
+            socketReady.reject(err);
+          } else {
+            socketReady.resolve(socket2);
+          }
+        });
+        const socket = await socketReady.promise;
+        const socks5Client = new Socks5Client(socket, this[kProxyAuth]);
+        socks5Client.on("error", (err) => {
+          debug("SOCKS5 error:", err);
+          socket.destroy();
+        });
+        await socks5Client.handshake();
+        const authenticationReady = Promise.withResolvers();
+        const authenticationTimeout = this[kConnectTimeout] === 0 ? null : setTimeout(() => {
+          cleanupAuthenticationListeners();
+          socks5Client.destroy();
+          authenticationReady.reject(
+            createConnectTimeoutError(proxyHost, proxyPort, this[kConnectTimeout])
+          );
+        }, this[kConnectTimeout]);
+        const cleanupAuthenticationListeners = () => {
+          clearTimeout(authenticationTimeout);
+          socks5Client.removeListener("authenticated", onAuthenticated);
+          socks5Client.removeListener("error", onAuthenticationError);
+        };
+        const onAuthenticated = () => {
+          cleanupAuthenticationListeners();
+          authenticationReady.resolve();
+        };
+        const onAuthenticationError = (err) => {
+          cleanupAuthenticationListeners();
+          authenticationReady.reject(err);
+        };
+        if (socks5Client.state === STATES.AUTHENTICATED) {
+          clearTimeout(authenticationTimeout);
+          authenticationReady.resolve();
+        } else {
+          socks5Client.once("authenticated", onAuthenticated);
+          socks5Client.once("error", onAuthenticationError);
+        }
+        await authenticationReady.promise;
+        await socks5Client.connect(targetHost, targetPort);
+        const connectionReady = Promise.withResolvers();
+        const connectionTimeout = this[kConnectTimeout] === 0 ? null : setTimeout(() => {
+          cleanupConnectionListeners();
+          socks5Client.destroy();
+          connectionReady.reject(
+            createConnectTimeoutError(targetHost, targetPort, this[kConnectTimeout])
+          );
+        }, this[kConnectTimeout]);
+        const cleanupConnectionListeners = () => {
+          clearTimeout(connectionTimeout);
+          socks5Client.removeListener("connected", onConnected);
+          socks5Client.removeListener("error", onConnectionError);
+        };
+        const onConnected = (info2) => {
+          debug("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
+          cleanupConnectionListeners();
+          connectionReady.resolve();
+        };
+        const onConnectionError = (err) => {
+          cleanupConnectionListeners();
+          connectionReady.reject(err);
+        };
+        socks5Client.once("connected", onConnected);
+        socks5Client.once("error", onConnectionError);
+        await connectionReady.promise;
+        return socket;
+      }
+      /**
+       * Dispatch a request through the SOCKS5 proxy
+       */
+      [kDispatch](opts, handler) {
+        const { origin } = opts;
+        debug("dispatching request to", origin, "via SOCKS5");
+        try {
+          const originKey = String(origin);
+          let pool = this[kPools].get(originKey);
+          if (!pool || pool.destroyed || pool.closed) {
+            pool = new Pool(origin, {
+              pipelining: opts.pipelining,
+              connections: opts.connections,
+              connect: async (connectOpts, callback) => {
+                try {
+                  const url = new URL2(origin);
+                  const targetHost = url.hostname;
+                  const targetPort = parseInt(url.port) || (url.protocol === "https:" ? 443 : 80);
+                  debug("establishing SOCKS5 connection to", targetHost, targetPort);
+                  const socket = await this.createSocks5Connection(targetHost, targetPort);
+                  let finalSocket = socket;
+                  if (url.protocol === "https:") {
+                    if (!tls) {
+                      tls = __require("node:tls");
+                    }
+                    debug("upgrading to TLS");
+                    finalSocket = tls.connect({
+                      ...this[kRequestTls],
+                      socket,
+                      servername: this[kRequestTls]?.servername || targetHost
+                    });
+                    const tlsReady = Promise.withResolvers();
+                    const cleanupTlsListeners = () => {
+                      queueMicrotask(clearTlsTimeout);
+                      finalSocket.removeListener("secureConnect", onSecureConnect);
+                      finalSocket.removeListener("error", onTlsError);
+                    };
+                    const onSecureConnect = () => {
+                      cleanupTlsListeners();
+                      tlsReady.resolve();
+                    };
+                    const onTlsError = (err) => {
+                      cleanupTlsListeners();
+                      tlsReady.reject(err);
+                    };
+                    const clearTlsTimeout = setupConnectTimeout(new WeakRef(finalSocket), {
+                      timeout: this[kRequestTlsTimeout],
+                      hostname: targetHost,
+                      port: targetPort
+                    });
+                    finalSocket.once("secureConnect", onSecureConnect);
+                    finalSocket.once("error", onTlsError);
+                    await tlsReady.promise;
+                  }
+                  callback(null, finalSocket);
+                } catch (err) {
+                  debug("SOCKS5 connection error:", err);
+                  callback(err);
+                }
+              }
+            });
+            this[kPools].set(originKey, pool);
+            const closePoolIfUnused = () => {
+              if (this[kPools].get(originKey) !== pool || pool[kConnected] > 0 || pool[kBusy]) {
+                return;
+              }
+              this[kPools].delete(originKey);
+              if (!pool.destroyed) {
+                pool.close();
+              }
+            };
+            pool.on("disconnect", closePoolIfUnused);
+            pool.on("connectionError", closePoolIfUnused);
+          }
+          return pool[kDispatch](opts, handler);
+        } catch (err) {
+          debug("dispatch error:", err);
+          if (typeof handler.onResponseError === "function") {
+            handler.onResponseError(null, err);
+            return false;
+          } else if (typeof handler.onError === "function") {
+            handler.onError(err);
+            return false;
+          } else {
+            throw err;
+          }
+        }
+      }
+      async [kClose]() {
+        const closePromises = [];
+        for (const pool of this[kPools].values()) {
+          closePromises.push(pool.close());
+        }
+        this[kPools].clear();
+        await Promise.all(closePromises);
+      }
+      async [kDestroy](err) {
+        const destroyPromises = [];
+        for (const pool of this[kPools].values()) {
+          destroyPromises.push(pool.destroy(err));
+        }
+        this[kPools].clear();
+        await Promise.all(destroyPromises);
+      }
+    };
+    module.exports = Socks5ProxyAgent;
+  }
+});
+
+// node_modules/undici/lib/dispatcher/proxy-agent.js
+var require_proxy_agent = __commonJS({
+  "node_modules/undici/lib/dispatcher/proxy-agent.js"(exports, module) {
+    "use strict";
+    var { kProxy, kClose, kDestroy, kDispatch } = require_symbols();
+    var Agent3 = require_agent();
+    var Pool = require_pool();
+    var DispatcherBase = require_dispatcher_base();
+    var { InvalidArgumentError: InvalidArgumentError2, RequestAbortedError, SecureProxyConnectionError, ProxyConnectionError } = require_errors2();
+    var buildConnector = require_connect();
+    var Client = require_client();
+    var { channels } = require_diagnostics();
+    var Socks5ProxyAgent = require_socks5_proxy_agent();
+    var { hasSafeIterator } = require_util2();
+    var kAgent = /* @__PURE__ */ Symbol("proxy agent");
+    var kClient = /* @__PURE__ */ Symbol("proxy client");
+    var kProxyHeaders = /* @__PURE__ */ Symbol("proxy headers");
+    var kRequestTls = /* @__PURE__ */ Symbol("request tls settings");
+    var kProxyTls = /* @__PURE__ */ Symbol("proxy tls settings");
+    var kConnectEndpoint = /* @__PURE__ */ Symbol("connect endpoint function");
+    var kConnectEndpointHTTP1 = /* @__PURE__ */ Symbol("connect endpoint function (http/1.1 only)");
+    var kTunnelProxy = /* @__PURE__ */ Symbol("tunnel proxy");
+    var proxyAuthorization = "proxy-authorization";
+    function defaultProtocolPort(protocol) {
+      return protocol === "https:" ? 443 : 80;
+    }
+    function defaultFactory(origin, opts) {
+      return new Pool(origin, opts);
+    }
+    var noop = () => {
+    };
+    function defaultAgentFactory(origin, opts) {
+      if (opts.connections === 1) {
+        return new Client(origin, opts);
+      }
+      return new Pool(origin, opts);
+    }
+    function shouldProxyTunnel(requestProtocol, proxyTunnel) {
+      return proxyTunnel === true || requestProtocol !== "http:";
+    }
+    var Http1ProxyWrapper = class extends DispatcherBase {
+      #client;
+      #proxyServername;
+      constructor(proxyUrl, { headers = {}, connect, factory, proxyServername }) {
+        if (!proxyUrl) {
+          throw new InvalidArgumentError2("Proxy URL is mandatory");
+        }
+        super();
+        this[kProxyHeaders] = headers;
+        this.#proxyServername = proxyServername;
+        if (factory) {
+          this.#client = factory(proxyUrl, { connect });
+        } else {
+          this.#client = new Client(proxyUrl, { connect });
+        }
+      }
+      [kDispatch](opts, handler) {
+        const onResponseStart = handler.onResponseStart;
+        handler.onResponseStart = function(controller, statusCode, data, statusMessage) {
+          if (statusCode === 407) {
+            if (typeof handler.onResponseError === "function") {
+              handler.onResponseError(controller, new InvalidArgumentError2("Proxy Authentication Required (407)"));
+            }
+            return;
+          }
+          if (onResponseStart) onResponseStart.call(this, controller, statusCode, data, statusMessage);
+        };
+        const {
+          origin,
+          path: path6 = "/",
+          headers = {}
+        } = opts;
+        opts.path = origin + path6;
+        opts.headers = { ...this[kProxyHeaders], ...headers };
+        if (!hasHostHeader(headers)) {
+          opts.headers.host = new URL(origin).host;
+        }
+        if (this.#proxyServername != null) {
+          opts.servername = this.#proxyServername;
+        }
+        return this.#client[kDispatch](opts, handler);
+      }
+      [kClose]() {
+        return this.#client.close();
+      }
+      [kDestroy](err) {
+        return this.#client.destroy(err);
+      }
+    };
+    var ProxyAgent = class extends DispatcherBase {
+      constructor(opts) {
+        if (!opts || typeof opts === "object" && !(opts instanceof URL) && !opts.uri) {
+          throw new InvalidArgumentError2("Proxy uri is mandatory");
+        }
+        const { clientFactory = defaultFactory } = opts;
+        if (typeof clientFactory !== "function") {
+          throw new InvalidArgumentError2("Proxy opts.clientFactory must be a function.");
+        }
+        const { proxyTunnel, connectTimeout } = opts;
+        super(opts);
+        const url = this.#getUrl(opts);
+        const { href, origin, port, protocol, username, password: password2, hostname: proxyHostname } = url;
+        this[kProxy] = { uri: href, protocol };
+        this[kRequestTls] = opts.requestTls;
+        this[kProxyTls] = opts.proxyTls;
+        this[kProxyHeaders] = opts.headers || {};
+        this[kTunnelProxy] = proxyTunnel;
+        if (opts.auth && opts.token) {
+          throw new InvalidArgumentError2("opts.auth cannot be used in combination with opts.token");
+        } else if (opts.auth) {
+          this[kProxyHeaders]["proxy-authorization"] = `Basic ${opts.auth}`;
+        } else if (opts.token) {
+          this[kProxyHeaders]["proxy-authorization"] = opts.token;
+        } else if (username && password2) {
+          this[kProxyHeaders]["proxy-authorization"] = `Basic ${Buffer.from(`${decodeURIComponent(username)}:${decodeURIComponent(password2)}`).toString("base64")}`;
+        } else if (username) {
+          this[kProxyHeaders]["proxy-authorization"] = `Basic ${Buffer.from(`${decodeURIComponent(username)}:`).toString("base64")}`;
+        }
+        const connect = buildConnector({ timeout: connectTimeout, ...opts.proxyTls });
+        const connectHTTP1 = buildConnector({ timeout: connectTimeout, ...opts.proxyTls, allowH2: false });
+        this[kConnectEndpoint] = buildConnector({ timeout: connectTimeout, ...opts.requestTls });
+        this[kConnectEndpointHTTP1] = buildConnector({ timeout: connectTimeout, ...opts.requestTls, allowH2: false });
+        const agentFactory = opts.factory || defaultAgentFactory;
+        const factory = (origin2, options2) => {
+          const { protocol: protocol2 } = new URL(origin2);
+          if (this[kProxy].protocol === "socks5:" || this[kProxy].protocol === "socks:") {
+            return new Socks5ProxyAgent(this[kProxy].uri, {
+              headers: this[kProxyHeaders],
+              connect,
+              factory: agentFactory,
+              // Socks5ProxyAgent decodes the credentials embedded in the URI;
+              // the URL getters return them still percent-encoded.
+              username: opts.username,
+              password: opts.password,
+              connectTimeout,
+              proxyTls: opts.proxyTls,
+              requestTls: opts.requestTls
+            });
+          }
+          if (!shouldProxyTunnel(protocol2, this[kTunnelProxy])) {
+            const forwardConnect = this[kProxy].protocol === "https:" ? (opts2, cb) => connectHTTP1(opts2, (err, socket) => {
+              if (err && err.code === "ERR_TLS_CERT_ALTNAME_INVALID") {
+                cb(new SecureProxyConnectionError(err));
+              } else {
+                cb(err, socket);
+              }
+            }) : connectHTTP1;
+            return new Http1ProxyWrapper(this[kProxy].uri, {
+              headers: this[kProxyHeaders],
+              connect: forwardConnect,
+              factory: agentFactory,
+              proxyServername: this[kProxy].protocol === "https:" ? this[kProxyTls]?.servername || proxyHostname : void 0
+            });
+          }
+          return agentFactory(origin2, options2);
+        };
+        if (protocol === "socks5:" || protocol === "socks:") {
+          this[kClient] = null;
+        } else {
+          this[kClient] = clientFactory(url, { connect });
+        }
+        this[kAgent] = new Agent3({
+          ...opts,
+          factory,
+          connect: async (opts2, callback) => {
+            if (!this[kClient]) {
+              callback(new InvalidArgumentError2("Cannot establish tunnel connection without a proxy client"));
+              return;
+            }
+            let requestedPath = opts2.host;
+            if (!opts2.port) {
+              requestedPath += `:${defaultProtocolPort(opts2.protocol)}`;
+            }
+            try {
+              const connectParams = {
+                origin,
+                port,
+                path: requestedPath,
+                signal: opts2.signal,
+                headers: {
+                  ...this[kProxyHeaders],
+                  host: opts2.host,
+                  ...opts2.connections == null || opts2.connections > 0 ? { "proxy-connection": "keep-alive" } : {}
+                },
+                servername: this[kProxyTls]?.servername || proxyHostname
+              };
+              const { socket, statusCode } = await this[kClient].connect(connectParams);
+              if (statusCode !== 200) {
+                socket.on("error", noop).destroy();
+                callback(new RequestAbortedError(`Proxy response (${statusCode}) !== 200 when HTTP Tunneling`));
+                return;
+              }
+              if (channels.proxyConnected.hasSubscribers) {
+                channels.proxyConnected.publish({
+                  socket,
+                  connectParams
+                });
+              }
+              if (opts2.protocol !== "https:") {
+                callback(null, socket);
+                return;
+              }
+              let servername;
+              if (this[kRequestTls]) {
+                servername = this[kRequestTls].servername;
+              } else {
+                servername = opts2.servername;
+              }
+              const connectEndpoint = opts2.allowH2 === false ? this[kConnectEndpointHTTP1] : this[kConnectEndpoint];
+              connectEndpoint({ ...opts2, servername, httpSocket: socket }, callback);
+            } catch (err) {
+              if (err.code === "ERR_TLS_CERT_ALTNAME_INVALID") {
+                callback(new SecureProxyConnectionError(err));
+              } else if (err.code === "UND_ERR_SOCKET") {
+                callback(new ProxyConnectionError(err));
+              } else {
+                callback(err);
+              }
+            }
+          }
+        });
+      }
+      dispatch(opts, handler) {
+        let headers = buildHeaders(opts.headers);
+        throwIfProxyAuthIsSent(headers);
+        if (headers && !hasHostHeader(headers)) {
+          if (headers === opts.headers) {
+            headers = { ...headers };
+          }
+          headers.host = new URL(opts.origin).host;
+        }
+        return this[kAgent].dispatch(
+          {
+            ...opts,
+            headers
+          },
+          handler
+        );
+      }
+      /**
+       * @param {import('../../types/proxy-agent').ProxyAgent.Options | string | URL} opts
+       * @returns {URL}
+       */
+      #getUrl(opts) {
+        if (typeof opts === "string") {
+          return new URL(opts);
+        } else if (opts instanceof URL) {
+          return opts;
+        } else {
+          return new URL(opts.uri);
+        }
+      }
+      [kClose]() {
+        const promises = [this[kAgent].close()];
+        if (this[kClient]) {
+          promises.push(this[kClient].close());
+        }
+        return Promise.all(promises);
+      }
+      [kDestroy]() {
+        const promises = [this[kAgent].destroy()];
+        if (this[kClient]) {
+          promises.push(this[kClient].destroy());
+        }
+        return Promise.all(promises);
+      }
+    };
+    function buildHeaders(headers) {
+      if (Array.isArray(headers)) {
+        const headersPair = {};
+        for (let i = 0; i < headers.length; i += 2) {
+          if (isProxyAuthorizationHeader(headers[i])) {
+            throwProxyAuthError();
+          }
+          headersPair[headers[i]] = headers[i + 1];
+        }
+        return headersPair;
+      }
+      if (headers && typeof headers === "object" && hasSafeIterator(headers)) {
+        const headersPair = {};
+        for (const [key2, value] of headers) {
+          if (!Object.hasOwn(headersPair, key2)) {
+            headersPair[key2] = value;
+            continue;
+          }
+          const previous = headersPair[key2];
+          const values2 = [];
+          if (previous !== void 0) {
+            values2.push(...Array.isArray(previous) ? previous : [previous]);
+          }
+          if (value !== void 0) {
+            values2.push(...Array.isArray(value) ? value : [value]);
+          }
+          headersPair[key2] = values2.length > 1 ? values2 : values2[0];
+        }
+        return headersPair;
+      }
+      return headers;
+    }
+    function throwIfProxyAuthIsSent(headers) {
+      for (const key2 in headers) {
+        if (isProxyAuthorizationHeader(key2)) {
+          throwProxyAuthError();
+        }
+      }
+    }
+    function isProxyAuthorizationHeader(key2) {
+      return key2.length === proxyAuthorization.length && key2.toLowerCase() === proxyAuthorization;
+    }
+    function hasHostHeader(headers) {
+      for (const key2 in headers) {
+        if (key2.length === 4 && key2.toLowerCase() === "host") {
+          return true;
+        }
+      }
+      return false;
+    }
+    function throwProxyAuthError() {
+      throw new InvalidArgumentError2("Proxy-Authorization should be sent in ProxyAgent constructor");
+    }
+    module.exports = ProxyAgent;
+  }
+});
+
+// node_modules/undici/lib/dispatcher/env-http-proxy-agent.js
+var require_env_http_proxy_agent = __commonJS({
+  "node_modules/undici/lib/dispatcher/env-http-proxy-agent.js"(exports, module) {
+    "use strict";
+    var DispatcherBase = require_dispatcher_base();
+    var { kClose, kDestroy, kClosed, kDestroyed, kDispatch, kNoProxyAgent, kHttpProxyAgent, kHttpsProxyAgent } = require_symbols();
+    var ProxyAgent = require_proxy_agent();
+    var Agent3 = require_agent();
+    var DEFAULT_PORTS = {
+      "http:": 80,
+      "https:": 443
+    };
+    var EnvHttpProxyAgent = class extends DispatcherBase {
+      #noProxyValue = null;
+      #noProxyEntries = null;
+      #opts = null;
+      constructor(opts = {}) {
+        super(opts);
+        this.#opts = opts;
+        const { httpProxy, httpsProxy, noProxy, ...agentOpts } = opts;
+        this[kNoProxyAgent] = new Agent3(agentOpts);
+        const HTTP_PROXY = httpProxy ?? process.env.http_proxy ?? process.env.HTTP_PROXY;
+        if (HTTP_PROXY) {
+          this[kHttpProxyAgent] = new ProxyAgent({ ...agentOpts, uri: HTTP_PROXY });
+        } else {
+          this[kHttpProxyAgent] = this[kNoProxyAgent];
+        }
+        const HTTPS_PROXY = httpsProxy ?? process.env.https_proxy ?? process.env.HTTPS_PROXY;
+        if (HTTPS_PROXY) {
+          this[kHttpsProxyAgent] = new ProxyAgent({ ...agentOpts, uri: HTTPS_PROXY });
+        } else {
+          this[kHttpsProxyAgent] = this[kHttpProxyAgent];
+        }
+        this.#parseNoProxy();
+      }
+      [kDispatch](opts, handler) {
+        const url = new URL(opts.origin);
+        const agent = this.#getProxyAgentForUrl(url);
+        return agent.dispatch(opts, handler);
+      }
+      [kClose]() {
+        return Promise.all([
+          this[kNoProxyAgent].close(),
+          !this[kHttpProxyAgent][kClosed] && this[kHttpProxyAgent].close(),
+          !this[kHttpsProxyAgent][kClosed] && this[kHttpsProxyAgent].close()
+        ]);
+      }
+      [kDestroy](err) {
+        return Promise.all([
+          this[kNoProxyAgent].destroy(err),
+          !this[kHttpProxyAgent][kDestroyed] && this[kHttpProxyAgent].destroy(err),
+          !this[kHttpsProxyAgent][kDestroyed] && this[kHttpsProxyAgent].destroy(err)
+        ]);
+      }
+      #getProxyAgentForUrl(url) {
+        let { protocol, host: hostname3, port } = url;
+        hostname3 = hostname3.replace(/:\d*$/, "").replace(/^\[(.+)\]$/, "$1").toLowerCase();
+        if (hostname3.length > 1 && hostname3.charCodeAt(hostname3.length - 1) === 46) {
+          hostname3 = hostname3.slice(0, -1);
+        }
+        port = Number.parseInt(port, 10) || DEFAULT_PORTS[protocol] || 0;
+        if (!this.#shouldProxy(hostname3, port)) {
+          return this[kNoProxyAgent];
+        }
+        if (protocol === "https:") {
+          return this[kHttpsProxyAgent];
+        }
+        return this[kHttpProxyAgent];
+      }
+      #shouldProxy(hostname3, port) {
+        if (this.#noProxyChanged) {
+          this.#parseNoProxy();
+        }
+        if (this.#noProxyEntries.length === 0) {
+          return true;
+        }
+        for (let i = 0; i < this.#noProxyEntries.length; i++) {
+          const entry = this.#noProxyEntries[i];
+          if (entry.hostname === "*") {
+            if (entry.port && entry.port !== port) {
+              continue;
+            }
+            return false;
+          }
+          if (entry.port && entry.port !== port) {
+            continue;
+          }
+          if (!entry.wildcard && hostname3 === entry.hostname) {
+            return false;
+          }
+          if (hostname3.slice(-(entry.hostname.length + 1)) === `.${entry.hostname}`) {
+            return false;
+          }
+        }
+        return true;
+      }
+      #parseNoProxy() {
+        const noProxyValue = this.#opts.noProxy ?? this.#noProxyEnv;
+        const noProxySplit = noProxyValue.split(/[,\s]/);
+        const noProxyEntries = [];
+        for (let i = 0; i < noProxySplit.length; i++) {
+          const entry = noProxySplit[i];
+          if (!entry) {
+            continue;
+          }
+          let hostname3, port;
+          const ipv6WithPort = entry.match(/^\[(.+)\]:(\d+)$/);
+          if (ipv6WithPort) {
+            hostname3 = ipv6WithPort[1];
+            port = Number.parseInt(ipv6WithPort[2], 10);
+          } else {
+            const unbracketed = entry.replace(/^\[(.+)\]$/, "$1");
+            const colonCount = (unbracketed.match(/:/g) || []).length;
+            const parsed = colonCount === 1 && unbracketed.match(/^(.+):(\d+)$/);
+            hostname3 = parsed ? parsed[1] : unbracketed;
+            port = parsed ? Number.parseInt(parsed[2], 10) : 0;
+          }
+          const wildcard = entry.charCodeAt(0) === 42;
+          noProxyEntries.push({
+            // strip leading dot or asterisk with dot, and any trailing dot
+            hostname: hostname3.replace(/^\*?\./, "").replace(/^(.+)\.$/, "$1").toLowerCase(),
+            port,
+            wildcard
+          });
+        }
+        this.#noProxyValue = noProxyValue;
+        this.#noProxyEntries = noProxyEntries;
+      }
+      get #noProxyChanged() {
+        if (this.#opts.noProxy !== void 0) {
+          return false;
+        }
+        return this.#noProxyValue !== this.#noProxyEnv;
+      }
+      get #noProxyEnv() {
+        return process.env.no_proxy ?? process.env.NO_PROXY ?? "";
+      }
+    };
+    module.exports = EnvHttpProxyAgent;
+  }
+});
+
+// node_modules/undici/lib/dispatcher/retry-agent.js
+var require_retry_agent = __commonJS({
+  "node_modules/undici/lib/dispatcher/retry-agent.js"(exports, module) {
+    "use strict";
+    var Dispatcher = require_dispatcher();
+    var RetryHandler = require_retry_handler();
+    var { kOriginless, kUrl } = require_symbols();
+    var RetryAgent = class extends Dispatcher {
+      #agent = null;
+      #options = null;
+      constructor(agent, options2 = {}) {
+        super(options2);
+        this.#agent = agent;
+        this.#options = options2;
+        this[kUrl] = agent[kUrl];
+        this[kOriginless] = agent[kOriginless];
+      }
+      dispatch(opts, handler) {
+        const retry2 = new RetryHandler({
+          ...opts,
+          retryOptions: this.#options
+        }, {
+          dispatch: this.#agent.dispatch.bind(this.#agent),
+          handler
+        });
+        return this.#agent.dispatch(opts, retry2);
+      }
+      // WebSocket and EventSource read their receive limits from the dispatcher
+      // they are given, so report the wrapped agent's settings rather than none.
+      get webSocketOptions() {
+        return this.#agent.webSocketOptions;
+      }
+      get eventSourceOptions() {
+        return this.#agent.eventSourceOptions;
+      }
+      close() {
+        return this.#agent.close();
+      }
+      destroy() {
+        return this.#agent.destroy();
+      }
+    };
+    module.exports = RetryAgent;
+  }
+});
+
+// node_modules/undici/lib/dispatcher/h2c-client.js
+var require_h2c_client = __commonJS({
+  "node_modules/undici/lib/dispatcher/h2c-client.js"(exports, module) {
+    "use strict";
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors2();
+    var Client = require_client();
+    var H2CClient = class extends Client {
+      constructor(origin, clientOpts) {
+        if (typeof origin === "string") {
+          origin = new URL(origin);
+        }
+        if (origin.protocol !== "http:") {
+          throw new InvalidArgumentError2(
+            "h2c-client: Only h2c protocol is supported"
+          );
+        }
+        const { maxConcurrentStreams, pipelining, ...opts } = clientOpts ?? {};
+        const defaultMaxConcurrentStreams = maxConcurrentStreams ?? 100;
+        let defaultPipelining = 100;
+        if (maxConcurrentStreams != null && (!Number.isInteger(maxConcurrentStreams) || maxConcurrentStreams < 1)) {
+          throw new InvalidArgumentError2("maxConcurrentStreams must be a positive integer, greater than 0");
+        }
+        if (pipelining != null && Number.isInteger(pipelining) && pipelining > 0) {
+          defaultPipelining = pipelining;
+        }
+        if (defaultPipelining > defaultMaxConcurrentStreams) {
+          throw new InvalidArgumentError2(
+            "h2c-client: pipelining cannot be greater than maxConcurrentStreams"
+          );
+        }
+        super(origin, {
+          ...opts,
+          maxConcurrentStreams: defaultMaxConcurrentStreams,
+          pipelining: defaultPipelining,
+          allowH2: true,
+          useH2c: true
+        });
+      }
+    };
+    module.exports = H2CClient;
+  }
+});
+
+// node_modules/undici/lib/api/api-stream.js
+var require_api_stream = __commonJS({
+  "node_modules/undici/lib/api/api-stream.js"(exports, module) {
+    "use strict";
+    var assert = __require("node:assert");
+    var { AsyncResource } = __require("node:async_hooks");
+    var { InvalidArgumentError: InvalidArgumentError2, InvalidReturnValueError } = require_errors2();
+    var util = require_util2();
+    var { addSignal, removeSignal, dispatchWithSignal } = require_abort_signal();
+    function noop() {
+    }
+    function getWritableError(stream2) {
+      return stream2.errored ?? stream2.writableErrored ?? stream2._writableState?.errored;
+    }
+    function createPrematureCloseError() {
+      const err = new Error("Premature close");
+      err.code = "ERR_STREAM_PREMATURE_CLOSE";
+      return err;
+    }
+    function trackWritableLifecycle(stream2, callback) {
+      let done = false;
+      const cleanup = () => {
+        stream2.removeListener("close", onClose);
+        stream2.removeListener("error", onError);
+        stream2.removeListener("finish", onFinish);
+      };
+      const finish = (err, fromErrorEvent = false) => {
+        if (done) {
+          return;
+        }
+        done = true;
+        cleanup();
+        callback(err, fromErrorEvent);
+      };
+      const onClose = () => {
+        const err = getWritableError(stream2);
+        finish(err ?? (!stream2.writableFinished ? createPrematureCloseError() : void 0));
+      };
+      const onError = (err) => finish(err, true);
+      const onFinish = () => finish();
+      stream2.on("close", onClose);
+      stream2.on("error", onError);
+      stream2.on("finish", onFinish);
+      if (stream2.closed) {
+        process.nextTick(onClose);
+      } else if (stream2.writableFinished) {
+        process.nextTick(onFinish);
+      }
+    }
+    var StreamHandler = class extends AsyncResource {
+      constructor(opts, factory, callback) {
+        if (!opts || typeof opts !== "object") {
+          throw new InvalidArgumentError2("invalid opts");
+        }
+        const { signal, method, opaque, body, onInfo, responseHeaders } = opts;
+        try {
+          if (typeof callback !== "function") {
+            throw new InvalidArgumentError2("invalid callback");
+          }
+          if (typeof factory !== "function") {
+            throw new InvalidArgumentError2("invalid factory");
+          }
+          if (signal && typeof signal.on !== "function" && typeof signal.addEventListener !== "function") {
+            throw new InvalidArgumentError2("signal must be an EventEmitter or EventTarget");
+          }
+          if (method === "CONNECT") {
+            throw new InvalidArgumentError2("invalid method");
+          }
+          if (onInfo && typeof onInfo !== "function") {
+            throw new InvalidArgumentError2("invalid onInfo callback");
+          }
+          super("UNDICI_STREAM");
+        } catch (err) {
+          if (util.isStream(body)) {
+            util.destroy(body.on("error", noop), err);
+          }
+          throw err;
+        }
+        this.responseHeaders = responseHeaders || null;
+        this.opaque = opaque || null;
+        this.factory = factory;
+        this.callback = callback;
+        this.res = null;
+        this.abort = null;
+        this.context = null;
+        this.controller = null;
+        this.trailers = null;
+        this.body = body;
+        this.onInfo = onInfo || null;
+        if (util.isStream(body)) {
+          body.on("error", (err) => {
+            this.onResponseError(this.controller, err);
+          });
+        }
+        addSignal(this, signal);
+      }
+      onRequestStart(controller, context) {
+        if (this.reason) {
+          controller.abort(this.reason);
+          return;
+        }
+        assert(this.callback);
+        this.controller = controller;
+        this.abort = (reason) => controller.abort(reason);
+        this.context = context;
+      }
+      onResponseStart(controller, statusCode, headers, _statusMessage) {
+        const { factory, opaque, context, responseHeaders } = this;
+        const rawHeaders = controller?.rawHeaders;
+        const responseHeaderData = responseHeaders === "raw" ? util.parseRawHeaders(rawHeaders) : headers;
+        if (statusCode < 200) {
+          if (this.onInfo) {
+            this.onInfo({ statusCode, headers: responseHeaderData });
+          }
+          return;
+        }
+        this.factory = null;
+        if (factory === null) {
+          return;
+        }
+        const res = this.runInAsyncScope(factory, null, {
+          statusCode,
+          headers: responseHeaderData,
+          opaque,
+          context
+        });
+        if (!res || typeof res.write !== "function" || typeof res.end !== "function" || typeof res.on !== "function") {
+          throw new InvalidReturnValueError("expected Writable");
+        }
+        trackWritableLifecycle(res, (err, fromErrorEvent) => {
+          const { callback, res: res2, opaque: opaque2, trailers, abort } = this;
+          this.res = null;
+          if (err || !res2?.readable) {
+            util.destroy(res2, fromErrorEvent ? void 0 : err);
+          }
+          this.callback = null;
+          this.runInAsyncScope(callback, null, err || null, { opaque: opaque2, trailers });
+          if (err) {
+            abort(err);
+          }
+        });
+        res.on("drain", () => controller.resume());
+        this.res = res;
+        const needDrain = res.writableNeedDrain !== void 0 ? res.writableNeedDrain : res._writableState?.needDrain;
+        if (needDrain === true) {
+          controller.pause();
+        }
+      }
+      onResponseData(controller, chunk) {
+        const { res } = this;
+        if (!res) {
+          return;
+        }
+        if (res.write(chunk) === false) {
+          controller.pause();
+        }
+      }
+      onResponseEnd(_controller, trailers) {
+        const { res } = this;
+        removeSignal(this);
+        if (!res) {
+          return;
+        }
+        if (trailers && typeof trailers === "object") {
+          this.trailers = trailers;
+        }
+        res.end();
+      }
+      onResponseError(_controller, err) {
+        const { res, callback, opaque, body } = this;
+        removeSignal(this);
+        this.factory = null;
+        if (res) {
+          this.res = null;
+          util.destroy(res, err);
+        } else if (callback) {
+          this.callback = null;
+          queueMicrotask(() => {
+            this.runInAsyncScope(callback, null, err, { opaque });
+          });
+        }
+        if (body) {
+          this.body = null;
+          util.destroy(body, err);
+        }
+      }
+    };
+    function stream(opts, factory, callback) {
+      if (callback === void 0) {
+        return new Promise((resolve9, reject) => {
+          stream.call(this, opts, factory, (err, data) => {
+            return err ? reject(err) : resolve9(data);
+          });
+        });
+      }
+      try {
+        const handler = new StreamHandler(opts, factory, callback);
+        if (opts.signal == null) {
+          this.dispatch(opts, handler);
+        } else {
+          dispatchWithSignal(this, opts, handler);
+        }
+      } catch (err) {
+        if (typeof callback !== "function") {
+          throw err;
+        }
+        const opaque = opts?.opaque;
+        queueMicrotask(() => callback(err, { opaque }));
+      }
+    }
+    module.exports = stream;
+  }
+});
+
+// node_modules/undici/lib/api/api-pipeline.js
+var require_api_pipeline = __commonJS({
+  "node_modules/undici/lib/api/api-pipeline.js"(exports, module) {
+    "use strict";
+    var {
+      Readable,
+      Duplex,
+      PassThrough
+    } = __require("node:stream");
+    var assert = __require("node:assert");
+    var { AsyncResource } = __require("node:async_hooks");
+    var {
+      InvalidArgumentError: InvalidArgumentError2,
+      InvalidReturnValueError,
+      RequestAbortedError
+    } = require_errors2();
+    var util = require_util2();
+    var { kBodyUsed } = require_symbols();
+    var { addSignal, removeSignal, dispatchWithSignal } = require_abort_signal();
+    function noop() {
+    }
+    var kResume = /* @__PURE__ */ Symbol("resume");
+    var PipelineRequest = class extends Readable {
+      constructor() {
+        super({ autoDestroy: true });
+        this[kResume] = null;
+        this[kBodyUsed] = true;
+      }
+      _read() {
+        const { [kResume]: resume } = this;
+        if (resume) {
+          this[kResume] = null;
+          resume();
+        }
+      }
+      _destroy(err, callback) {
+        this._read();
+        callback(err);
+      }
+    };
+    var PipelineResponse = class extends Readable {
+      constructor(resume) {
+        super({ autoDestroy: true });
+        this[kResume] = resume;
+      }
+      _read() {
+        this[kResume]();
+      }
+      _destroy(err, callback) {
+        if (!err && !this._readableState.endEmitted) {
+          err = new RequestAbortedError();
+        }
+        callback(err);
+      }
+    };
+    var PipelineHandler = class extends AsyncResource {
+      constructor(opts, handler) {
+        if (!opts || typeof opts !== "object") {
+          throw new InvalidArgumentError2("invalid opts");
+        }
+        if (typeof handler !== "function") {
+          throw new InvalidArgumentError2("invalid handler");
+        }
+        const { signal, method, opaque, onInfo, responseHeaders } = opts;
+        if (signal && typeof signal.on !== "function" && typeof signal.addEventListener !== "function") {
+          throw new InvalidArgumentError2("signal must be an EventEmitter or EventTarget");
+        }
+        if (method === "CONNECT") {
+          throw new InvalidArgumentError2("invalid method");
+        }
+        if (onInfo && typeof onInfo !== "function") {
+          throw new InvalidArgumentError2("invalid onInfo callback");
+        }
+        super("UNDICI_PIPELINE");
+        this.opaque = opaque || null;
+        this.responseHeaders = responseHeaders || null;
+        this.handler = handler;
+        this.abort = null;
+        this.context = null;
+        this.onInfo = onInfo || null;
+        this.req = new PipelineRequest().on("error", noop);
+        this.ret = new Duplex({
+          readableObjectMode: opts.objectMode,
+          autoDestroy: true,
+          read: () => {
+            const { body } = this;
+            if (body?.resume) {
+              body.resume();
+            }
+          },
+          write: (chunk, encoding, callback) => {
+            const { req } = this;
+            if (req.push(chunk, encoding) || req._readableState.destroyed) {
+              callback();
+            } else {
+              req[kResume] = callback;
+            }
+          },
+          destroy: (err, callback) => {
+            const { body, req, res, ret, abort } = this;
+            if (!err && !ret._readableState.endEmitted) {
+              err = new RequestAbortedError();
+            }
+            if (abort && (err || !res?.readableEnded)) {
+              abort();
+            }
+            util.destroy(body, err);
+            util.destroy(req, err);
+            util.destroy(res, err);
+            removeSignal(this);
+            callback(err);
+          }
+        }).on("prefinish", () => {
+          const { req } = this;
+          req.push(null);
+        });
+        this.res = null;
+        addSignal(this, signal);
+      }
+      onRequestStart(controller, context) {
+        const { res } = this;
+        if (this.reason) {
+          controller.abort(this.reason);
+          return;
+        }
+        assert(!res, "pipeline cannot be retried");
+        this.abort = (reason) => controller.abort(reason);
+        this.context = context;
+      }
+      onResponseStart(controller, statusCode, headers, _statusMessage) {
+        const { opaque, handler, context } = this;
+        if (statusCode < 200) {
+          if (this.onInfo) {
+            const rawHeaders = controller?.rawHeaders;
+            const responseHeaders = this.responseHeaders === "raw" ? util.parseRawHeaders(rawHeaders) : headers;
+            this.onInfo({ statusCode, headers: responseHeaders });
+          }
+          return;
+        }
+        this.res = new PipelineResponse(() => controller.resume());
+        let body;
+        try {
+          this.handler = null;
+          const rawHeaders = controller?.rawHeaders;
+          const responseHeaders = this.responseHeaders === "raw" ? util.parseRawHeaders(rawHeaders) : headers;
+          body = this.runInAsyncScope(handler, null, {
+            statusCode,
+            headers: responseHeaders,
+            opaque,
+            body: this.res,
+            context
+          });
+        } catch (err) {
+          this.res.on("error", noop);
+          throw err;
+        }
+        if (!body || typeof body.on !== "function") {
+          throw new InvalidReturnValueError("expected Readable");
+        }
+        body.on("data", (chunk) => {
+          const { ret, body: body2 } = this;
+          if (!ret.push(chunk) && body2.pause) {
+            body2.pause();
+          }
+        }).on("error", (err) => {
+          const { ret } = this;
+          util.destroy(ret, err);
+        }).on("end", () => {
+          const { ret } = this;
+          ret.push(null);
+        }).on("close", () => {
+          const { ret } = this;
+          if (!ret._readableState.ended) {
+            util.destroy(ret, new RequestAbortedError());
+          }
+        });
+        this.body = body;
+      }
+      onResponseData(controller, chunk) {
+        const { res } = this;
+        if (res.push(chunk) === false) {
+          controller.pause();
+        }
+      }
+      onResponseEnd(_controller, _trailers) {
+        const { res } = this;
+        res.push(null);
+      }
+      onResponseError(_controller, err) {
+        const { ret } = this;
+        this.handler = null;
+        util.destroy(ret, err);
+      }
+    };
+    function pipeline(opts, handler) {
+      try {
+        const pipelineHandler = new PipelineHandler(opts, handler);
+        const pipelineOpts = { ...opts, body: pipelineHandler.req };
+        if (opts.signal == null) {
+          this.dispatch(pipelineOpts, pipelineHandler);
+        } else {
+          dispatchWithSignal(this, pipelineOpts, pipelineHandler);
+        }
+        return pipelineHandler.ret;
+      } catch (err) {
+        return new PassThrough().destroy(err);
+      }
+    }
+    module.exports = pipeline;
+  }
+});
+
+// node_modules/undici/lib/api/api-upgrade.js
+var require_api_upgrade = __commonJS({
+  "node_modules/undici/lib/api/api-upgrade.js"(exports, module) {
+    "use strict";
+    var { InvalidArgumentError: InvalidArgumentError2, SocketError } = require_errors2();
+    var { AsyncResource } = __require("node:async_hooks");
+    var assert = __require("node:assert");
+    var util = require_util2();
+    var { kHTTP2Stream } = require_symbols();
+    var { addSignal, removeSignal, dispatchWithSignal } = require_abort_signal();
+    var UpgradeHandler = class extends AsyncResource {
+      constructor(opts, callback) {
+        if (!opts || typeof opts !== "object") {
+          throw new InvalidArgumentError2("invalid opts");
+        }
+        if (typeof callback !== "function") {
+          throw new InvalidArgumentError2("invalid callback");
+        }
+        const { signal, opaque, responseHeaders } = opts;
+        if (signal && typeof signal.on !== "function" && typeof signal.addEventListener !== "function") {
+          throw new InvalidArgumentError2("signal must be an EventEmitter or EventTarget");
+        }
+        super("UNDICI_UPGRADE");
+        this.responseHeaders = responseHeaders || null;
+        this.opaque = opaque || null;
+        this.callback = callback;
+        this.abort = null;
+        this.context = null;
+        addSignal(this, signal);
+      }
+      onRequestStart(controller, context) {
+        if (this.reason) {
+          controller.abort(this.reason);
+          return;
+        }
+        assert(this.callback);
+        this.abort = (reason) => controller.abort(reason);
+        this.context = context;
+      }
+      onResponseStart() {
+        throw new SocketError("bad upgrade", null);
+      }
+      onRequestUpgrade(controller, statusCode, headers, socket) {
+        const expectedStatusCode = socket[kHTTP2Stream] === true ? 200 : 101;
+        if (statusCode !== expectedStatusCode) {
+          const socketInfo = socket[kHTTP2Stream] === true ? null : util.getSocketInfo(socket);
+          controller.abort(new SocketError("bad upgrade", socketInfo));
+          return;
+        }
+        const { callback, opaque, context } = this;
+        removeSignal(this);
+        this.callback = null;
+        const rawHeaders = controller?.rawHeaders;
+        const responseHeaders = this.responseHeaders === "raw" ? util.parseRawHeaders(rawHeaders) : headers;
+        this.runInAsyncScope(callback, null, null, {
+          headers: responseHeaders,
+          socket,
+          opaque,
+          context
+        });
+      }
+      onResponseError(_controller, err) {
+        const { callback, opaque } = this;
+        removeSignal(this);
+        if (callback) {
+          this.callback = null;
+          queueMicrotask(() => {
+            this.runInAsyncScope(callback, null, err, { opaque });
+          });
+        }
+      }
+    };
+    function upgrade(opts, callback) {
+      if (callback === void 0) {
+        return new Promise((resolve9, reject) => {
+          upgrade.call(this, opts, (err, data) => {
+            return err ? reject(err) : resolve9(data);
+          });
+        });
+      }
+      try {
+        const upgradeHandler = new UpgradeHandler(opts, callback);
+        const upgradeOpts = {
+          ...opts,
+          method: opts.method || "GET",
+          upgrade: opts.protocol || "Websocket"
+        };
+        if (opts.signal == null) {
+          this.dispatch(upgradeOpts, upgradeHandler);
+        } else {
+          dispatchWithSignal(this, upgradeOpts, upgradeHandler);
+        }
+      } catch (err) {
+        if (typeof callback !== "function") {
+          throw err;
+        }
+        const opaque = opts?.opaque;
+        queueMicrotask(() => callback(err, { opaque }));
+      }
+    }
+    module.exports = upgrade;
+  }
+});
+
+// node_modules/undici/lib/api/api-connect.js
+var require_api_connect = __commonJS({
+  "node_modules/undici/lib/api/api-connect.js"(exports, module) {
+    "use strict";
+    var assert = __require("node:assert");
+    var { AsyncResource } = __require("node:async_hooks");
+    var { InvalidArgumentError: InvalidArgumentError2, SocketError } = require_errors2();
+    var util = require_util2();
+    var { addSignal, removeSignal, dispatchWithSignal } = require_abort_signal();
+    var ConnectHandler = class extends AsyncResource {
+      constructor(opts, callback) {
+        if (!opts || typeof opts !== "object") {
+          throw new InvalidArgumentError2("invalid opts");
+        }
+        if (typeof callback !== "function") {
+          throw new InvalidArgumentError2("invalid callback");
+        }
+        const { signal, opaque, responseHeaders } = opts;
+        if (signal && typeof signal.on !== "function" && typeof signal.addEventListener !== "function") {
+          throw new InvalidArgumentError2("signal must be an EventEmitter or EventTarget");
+        }
+        super("UNDICI_CONNECT");
+        this.opaque = opaque || null;
+        this.responseHeaders = responseHeaders || null;
+        this.callback = callback;
+        this.abort = null;
+        addSignal(this, signal);
+      }
+      onRequestStart(controller, context) {
+        if (this.reason) {
+          controller.abort(this.reason);
+          return;
+        }
+        assert(this.callback);
+        this.abort = (reason) => controller.abort(reason);
+        this.context = context;
+      }
+      onResponseStart() {
+        throw new SocketError("bad connect", null);
+      }
+      onRequestUpgrade(controller, statusCode, headers, socket) {
+        const { callback, opaque, context } = this;
+        removeSignal(this);
+        this.callback = null;
+        let responseHeaders = headers;
+        const rawHeaders = controller?.rawHeaders;
+        if (responseHeaders != null) {
+          responseHeaders = this.responseHeaders === "raw" ? util.parseRawHeaders(rawHeaders) : headers;
+        }
+        this.runInAsyncScope(callback, null, null, {
+          statusCode,
+          headers: responseHeaders,
+          socket,
+          opaque,
+          context
+        });
+      }
+      onResponseError(_controller, err) {
+        const { callback, opaque } = this;
+        removeSignal(this);
+        if (callback) {
+          this.callback = null;
+          queueMicrotask(() => {
+            this.runInAsyncScope(callback, null, err, { opaque });
+          });
+        }
+      }
+    };
+    function connect(opts, callback) {
+      if (callback === void 0) {
+        return new Promise((resolve9, reject) => {
+          connect.call(this, opts, (err, data) => {
+            return err ? reject(err) : resolve9(data);
+          });
+        });
+      }
+      try {
+        const connectHandler = new ConnectHandler(opts, callback);
+        const connectOptions = { ...opts, method: "CONNECT" };
+        if (opts.signal == null) {
+          this.dispatch(connectOptions, connectHandler);
+        } else {
+          dispatchWithSignal(this, connectOptions, connectHandler);
+        }
+      } catch (err) {
+        if (typeof callback !== "function") {
+          throw err;
+        }
+        const opaque = opts?.opaque;
+        queueMicrotask(() => callback(err, { opaque }));
+      }
+    }
+    module.exports = connect;
+  }
+});
+
+// node_modules/undici/lib/api/index.js
+var require_api = __commonJS({
+  "node_modules/undici/lib/api/index.js"(exports, module) {
+    "use strict";
+    module.exports.request = require_api_request();
+    module.exports.stream = require_api_stream();
+    module.exports.pipeline = require_api_pipeline();
+    module.exports.upgrade = require_api_upgrade();
+    module.exports.connect = require_api_connect();
+  }
+});
+
+// node_modules/undici/lib/mock/mock-errors.js
+var require_mock_errors = __commonJS({
+  "node_modules/undici/lib/mock/mock-errors.js"(exports, module) {
+    "use strict";
+    var { UndiciError } = require_errors2();
+    var kMockNotMatchedError = /* @__PURE__ */ Symbol.for("undici.error.UND_MOCK_ERR_MOCK_NOT_MATCHED");
+    var MockNotMatchedError = class extends UndiciError {
+      constructor(message2) {
+        super(message2);
+        this.name = "MockNotMatchedError";
+        this.message = message2 || "The request does not match any registered mock dispatches";
+        this.code = "UND_MOCK_ERR_MOCK_NOT_MATCHED";
+      }
+      static [Symbol.hasInstance](instance) {
+        return instance && instance[kMockNotMatchedError] === true;
+      }
+      get [kMockNotMatchedError]() {
+        return true;
+      }
+    };
+    module.exports = {
+      MockNotMatchedError
+    };
+  }
+});
+
+// node_modules/undici/lib/mock/mock-symbols.js
+var require_mock_symbols = __commonJS({
+  "node_modules/undici/lib/mock/mock-symbols.js"(exports, module) {
+    "use strict";
+    module.exports = {
+      kAgent: /* @__PURE__ */ Symbol("agent"),
+      kOptions: /* @__PURE__ */ Symbol("options"),
+      kFactory: /* @__PURE__ */ Symbol("factory"),
+      kDispatches: /* @__PURE__ */ Symbol("dispatches"),
+      kDispatchKey: /* @__PURE__ */ Symbol("dispatch key"),
+      kDefaultHeaders: /* @__PURE__ */ Symbol("default headers"),
+      kDefaultTrailers: /* @__PURE__ */ Symbol("default trailers"),
+      kContentLength: /* @__PURE__ */ Symbol("content length"),
+      kMockAgent: /* @__PURE__ */ Symbol("mock agent"),
+      kMockAgentSet: /* @__PURE__ */ Symbol("mock agent set"),
+      kMockAgentGet: /* @__PURE__ */ Symbol("mock agent get"),
+      kMockDispatch: /* @__PURE__ */ Symbol("mock dispatch"),
+      kClose: /* @__PURE__ */ Symbol("close"),
+      kOriginalClose: /* @__PURE__ */ Symbol("original agent close"),
+      kOriginalDispatch: /* @__PURE__ */ Symbol("original dispatch"),
+      kOrigin: /* @__PURE__ */ Symbol("origin"),
+      kIsMockActive: /* @__PURE__ */ Symbol("is mock active"),
+      kNetConnect: /* @__PURE__ */ Symbol("net connect"),
+      kGetNetConnect: /* @__PURE__ */ Symbol("get net connect"),
+      kConnected: /* @__PURE__ */ Symbol("connected"),
+      kIgnoreTrailingSlash: /* @__PURE__ */ Symbol("ignore trailing slash"),
+      kMockAgentMockCallHistoryInstance: /* @__PURE__ */ Symbol("mock agent mock call history name"),
+      kMockAgentRegisterCallHistory: /* @__PURE__ */ Symbol("mock agent register mock call history"),
+      kMockAgentAddCallHistoryLog: /* @__PURE__ */ Symbol("mock agent add call history log"),
+      kMockAgentIsCallHistoryEnabled: /* @__PURE__ */ Symbol("mock agent is call history enabled"),
+      kMockAgentAcceptsNonStandardSearchParameters: /* @__PURE__ */ Symbol("mock agent accepts non standard search parameters"),
+      kMockCallHistoryAddLog: /* @__PURE__ */ Symbol("mock call history add log"),
+      kTotalDispatchCount: /* @__PURE__ */ Symbol("total dispatch count")
+    };
+  }
+});
+
+// node_modules/undici/lib/mock/mock-utils.js
+var require_mock_utils = __commonJS({
+  "node_modules/undici/lib/mock/mock-utils.js"(exports, module) {
+    "use strict";
+    var { MockNotMatchedError } = require_mock_errors();
+    var {
+      kDispatches,
+      kMockAgent,
+      kOriginalDispatch,
+      kOrigin,
+      kGetNetConnect,
+      kTotalDispatchCount
+    } = require_mock_symbols();
+    var { serializePathWithQuery, parseHeaders } = require_util2();
+    var { STATUS_CODES: STATUS_CODES2 } = __require("node:http");
+    var {
+      types: {
+        isPromise
+      }
+    } = __require("node:util");
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors2();
+    var requestAborted = /* @__PURE__ */ Symbol("request aborted");
+    function matchValue(match2, value) {
+      if (typeof match2 === "string") {
+        return match2 === value;
+      }
+      if (match2 instanceof RegExp) {
+        return match2.test(value);
+      }
+      if (typeof match2 === "function") {
+        return match2(value) === true;
+      }
+      return false;
+    }
+    function lowerCaseEntries(headers) {
+      return Object.fromEntries(
+        Object.entries(headers).map(([headerName, headerValue2]) => {
+          return [headerName.toLocaleLowerCase(), headerValue2];
+        })
+      );
+    }
+    function getHeaderByName(headers, key2) {
+      if (Array.isArray(headers)) {
+        for (let i = 0; i < headers.length; i += 2) {
+          if (headers[i].toLocaleLowerCase() === key2.toLocaleLowerCase()) {
+            return headers[i + 1];
+          }
+        }
+        return void 0;
+      } else if (typeof headers.get === "function") {
+        return headers.get(key2);
+      } else {
+        return lowerCaseEntries(headers)[key2.toLocaleLowerCase()];
+      }
+    }
+    function buildHeadersFromArray(headers) {
+      const clone = headers.slice();
+      const entries2 = [];
+      for (let index = 0; index < clone.length; index += 2) {
+        entries2.push([clone[index], clone[index + 1]]);
+      }
+      return Object.fromEntries(entries2);
+    }
+    function matchHeaders(mockDispatch2, headers) {
+      if (typeof mockDispatch2.headers === "function") {
+        if (Array.isArray(headers)) {
+          headers = buildHeadersFromArray(headers);
+        }
+        return mockDispatch2.headers(headers ? lowerCaseEntries(headers) : {});
+      }
+      if (typeof mockDispatch2.headers === "undefined") {
+        return true;
+      }
+      if (typeof headers !== "object" || typeof mockDispatch2.headers !== "object") {
+        return false;
+      }
+      for (const [matchHeaderName, matchHeaderValue] of Object.entries(mockDispatch2.headers)) {
+        const headerValue2 = getHeaderByName(headers, matchHeaderName);
+        if (!matchValue(matchHeaderValue, headerValue2)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    function normalizeSearchParams(query) {
+      if (typeof query !== "string") {
+        return query;
+      }
+      const originalQp = new URLSearchParams(query);
+      const normalizedQp = new URLSearchParams();
+      for (let [key2, value] of originalQp.entries()) {
+        key2 = key2.replace("[]", "");
+        const valueRepresentsString = /^(['"]).*\1$/.test(value);
+        if (valueRepresentsString) {
+          normalizedQp.append(key2, value);
+          continue;
+        }
+        if (value.includes(",")) {
+          const values2 = value.split(",");
+          for (const v of values2) {
+            normalizedQp.append(key2, v);
+          }
+          continue;
+        }
+        normalizedQp.append(key2, value);
+      }
+      return normalizedQp;
+    }
+    function safeUrl(path6) {
+      if (typeof path6 !== "string") {
+        return path6;
+      }
+      const pathSegments = path6.split("?", 3);
+      if (pathSegments.length !== 2) {
+        return path6;
+      }
+      const qp = new URLSearchParams(pathSegments.pop());
+      qp.sort();
+      return [...pathSegments, qp.toString()].join("?");
+    }
+    function matchKey(mockDispatch2, { path: path6, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path6);
+      const methodMatch = matchValue(mockDispatch2.method, method);
+      const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
+      const headersMatch = matchHeaders(mockDispatch2, headers);
+      return pathMatch && methodMatch && bodyMatch && headersMatch;
+    }
+    function getResponseData(data) {
+      if (Buffer.isBuffer(data)) {
+        return data;
+      } else if (data instanceof Uint8Array) {
+        return data;
+      } else if (data instanceof ArrayBuffer) {
+        return data;
+      } else if (ArrayBuffer.isView(data)) {
+        return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+      } else if (typeof data === "object") {
+        return JSON.stringify(data);
+      } else if (data) {
+        return data.toString();
+      } else {
+        return "";
+      }
+    }
+    function getMockDispatch(mockDispatches, key2) {
+      const basePath = key2.query ? serializePathWithQuery(key2.path, key2.query) : key2.path;
+      const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
+      const resolvedPathWithoutTrailingSlash = removeTrailingSlash(resolvedPath);
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path6, ignoreTrailingSlash }) => {
+        return ignoreTrailingSlash ? matchValue(removeTrailingSlash(safeUrl(path6)), resolvedPathWithoutTrailingSlash) : matchValue(safeUrl(path6), resolvedPath);
+      });
+      if (matchedMockDispatches.length === 0) {
+        throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
+      }
+      matchedMockDispatches = matchedMockDispatches.filter(({ method }) => matchValue(method, key2.method));
+      if (matchedMockDispatches.length === 0) {
+        throw new MockNotMatchedError(`Mock dispatch not matched for method '${key2.method}' on path '${resolvedPath}'`);
+      }
+      matchedMockDispatches = matchedMockDispatches.filter(({ body }) => typeof body !== "undefined" ? matchValue(body, key2.body) : true);
+      if (matchedMockDispatches.length === 0) {
+        throw new MockNotMatchedError(`Mock dispatch not matched for body '${key2.body}' on path '${resolvedPath}'`);
+      }
+      matchedMockDispatches = matchedMockDispatches.filter((mockDispatch2) => matchHeaders(mockDispatch2, key2.headers));
+      if (matchedMockDispatches.length === 0) {
+        const headers = typeof key2.headers === "object" ? JSON.stringify(key2.headers) : key2.headers;
+        throw new MockNotMatchedError(`Mock dispatch not matched for headers '${headers}' on path '${resolvedPath}'`);
+      }
+      return matchedMockDispatches[0];
+    }
+    function addMockDispatch(mockDispatches, key2, data, opts) {
+      const baseData = { timesInvoked: 0, times: 1, persist: false, consumed: false, ...opts };
+      const replyData = typeof data === "function" ? { callback: data } : { ...data };
+      const newMockDispatch = { ...baseData, ...key2, pending: true, data: { error: null, ...replyData } };
+      mockDispatches.push(newMockDispatch);
+      mockDispatches[kTotalDispatchCount] = (mockDispatches[kTotalDispatchCount] || 0) + 1;
+      return newMockDispatch;
+    }
+    function deleteMockDispatch(mockDispatches, key2) {
+      const index = mockDispatches.findIndex((dispatch) => {
+        if (!dispatch.consumed) {
+          return false;
+        }
+        return matchKey(dispatch, key2);
+      });
+      if (index !== -1) {
+        mockDispatches.splice(index, 1);
+      }
+    }
+    function removeTrailingSlash(path6) {
+      if (typeof path6 !== "string") {
+        return path6;
+      }
+      const queryIndex = path6.indexOf("?");
+      const search = queryIndex === -1 ? "" : path6.slice(queryIndex);
+      if (queryIndex !== -1) {
+        path6 = path6.slice(0, queryIndex);
+      }
+      while (path6.endsWith("/")) {
+        path6 = path6.slice(0, -1);
+      }
+      if (path6.length === 0) {
+        path6 = "/";
+      }
+      return path6 + search;
+    }
+    function buildKey(opts) {
+      const { path: path6, method, body, headers, query } = opts;
+      return {
+        path: path6,
+        method,
+        body,
+        headers,
+        query
+      };
+    }
+    function generateKeyValues(data) {
+      const keys = Object.keys(data);
+      const result = [];
+      for (let i = 0; i < keys.length; ++i) {
+        const key2 = keys[i];
+        const value = data[key2];
+        const name = Buffer.from(`${key2}`);
+        if (Array.isArray(value)) {
+          for (let j = 0; j < value.length; ++j) {
+            result.push(name, Buffer.from(`${value[j]}`));
+          }
+        } else {
+          result.push(name, Buffer.from(`${value}`));
+        }
+      }
+      return result;
+    }
+    function getStatusText(statusCode) {
+      return STATUS_CODES2[statusCode] || "unknown";
+    }
+    async function getResponse(body) {
+      const buffers = [];
+      for await (const data of body) {
+        buffers.push(data);
+      }
+      return Buffer.concat(buffers).toString("utf8");
+    }
+    function mockDispatch(opts, handler) {
+      const key2 = buildKey(opts);
+      const mockDispatch2 = getMockDispatch(this[kDispatches], key2);
+      const mockDispatches = this[kDispatches];
+      mockDispatch2.timesInvoked++;
+      const { timesInvoked, times } = mockDispatch2;
+      mockDispatch2.consumed = !mockDispatch2.persist && timesInvoked >= times;
+      mockDispatch2.pending = timesInvoked < times;
+      const hasBodyHooks = typeof handler.onBodySent === "function" || typeof handler.onRequestSent === "function";
+      if (mockDispatch2.data.callback && (!hasBodyHooks || opts.body == null)) {
+        const { callback, ...responseDefaults } = mockDispatch2.data;
+        const callbackResult = callback(opts);
+        if (isPromise(callbackResult)) {
+          callbackResult.then(
+            (resolvedData) => {
+              if (resolvedData == null || typeof resolvedData !== "object") {
+                handler.onResponseError(null, new InvalidArgumentError2("reply options callback must return an object"));
+                return;
+              }
+              dispatchMockReply(mockDispatches, mockDispatch2, key2, opts, handler, { ...responseDefaults, ...resolvedData });
+            },
+            (error) => {
+              handler.onResponseError(null, error);
+            }
+          );
+          return true;
+        }
+        if (callbackResult == null || typeof callbackResult !== "object") {
+          throw new InvalidArgumentError2("reply options callback must return an object");
+        }
+        return dispatchMockReply(mockDispatches, mockDispatch2, key2, opts, handler, { ...responseDefaults, ...callbackResult });
+      }
+      return dispatchMockReply(mockDispatches, mockDispatch2, key2, opts, handler);
+    }
+    function dispatchMockReply(mockDispatches, mockDispatch2, key2, opts, handler, resolvedResponse) {
+      const { data: responseData, delay } = mockDispatch2;
+      const response = resolvedResponse ?? responseData;
+      if (response.error !== null) {
+        deleteMockDispatch(mockDispatches, key2);
+        handler.onResponseError(null, response.error);
+        return true;
+      }
+      let aborted = false;
+      let timer = null;
+      const controller = {
+        paused: false,
+        rawHeaders: null,
+        rawTrailers: null,
+        get aborted() {
+          return aborted;
+        },
+        pause() {
+          this.paused = true;
+        },
+        resume() {
+          this.paused = false;
+        },
+        abort: (reason) => {
+          if (aborted) {
+            return;
+          }
+          aborted = true;
+          if (timer !== null) {
+            clearTimeout(timer);
+            timer = null;
+          }
+          handler.onResponseError?.(controller, reason);
+        }
+      };
+      let replyOpts = opts;
+      const dispatches = mockDispatches;
+      handler.onRequestStart?.(controller, null);
+      if (aborted) {
+        return true;
+      }
+      const requestBody = dispatchRequestBody(opts.body, handler, controller, () => aborted);
+      if (isPromise(requestBody)) {
+        requestBody.then((body) => {
+          if (body === requestAborted) {
+            return;
+          }
+          if (body !== opts.body) {
+            replyOpts = { ...opts, body };
+          }
+          sendReply();
+        }, (error) => controller.abort(error));
+        return true;
+      }
+      if (requestBody === requestAborted) {
+        return true;
+      }
+      if (requestBody !== opts.body) {
+        replyOpts = { ...opts, body: requestBody };
+      }
+      sendReply();
+      function sendReply() {
+        if (response.callback) {
+          const { callback, ...responseDefaults } = response;
+          let callbackResult;
+          try {
+            callbackResult = callback(replyOpts);
+          } catch (err) {
+            deleteMockDispatch(mockDispatches, key2);
+            handler.onResponseError(null, err);
+            return;
+          }
+          if (isPromise(callbackResult)) {
+            callbackResult.then(
+              (resolvedData) => {
+                if (resolvedData == null || typeof resolvedData !== "object") {
+                  handler.onResponseError(null, new InvalidArgumentError2("reply options callback must return an object"));
+                  return;
+                }
+                handleReply(dispatches, { ...responseDefaults, ...resolvedData });
+              },
+              (err) => {
+                handler.onResponseError(null, err);
+              }
+            );
+            return;
+          }
+          if (callbackResult == null || typeof callbackResult !== "object") {
+            throw new InvalidArgumentError2("reply options callback must return an object");
+          }
+          handleReply(dispatches, { ...responseDefaults, ...callbackResult });
+          return;
+        }
+        if (typeof delay === "number" && delay > 0) {
+          timer = setTimeout(() => {
+            timer = null;
+            handleReply(dispatches);
+          }, delay);
+        } else {
+          handleReply(dispatches);
+        }
+      }
+      function handleReply(mockDispatches2, _response = response) {
+        if (aborted) {
+          return;
+        }
+        const { statusCode, data, headers, trailers } = _response;
+        const optsHeaders = Array.isArray(opts.headers) ? buildHeadersFromArray(opts.headers) : opts.headers;
+        const body = typeof data === "function" ? data({ ...replyOpts, headers: optsHeaders }) : data;
+        if (isPromise(body)) {
+          return body.then((newData) => handleReply(mockDispatches2, { ..._response, data: newData }));
+        }
+        if (aborted) {
+          return;
+        }
+        const responseData2 = getResponseData(body);
+        const responseHeaders = generateKeyValues(headers ?? {});
+        const responseTrailers = generateKeyValues(trailers ?? {});
+        controller.rawHeaders = responseHeaders;
+        controller.rawTrailers = responseTrailers;
+        handler.onResponseStart?.(controller, statusCode, parseHeaders(responseHeaders), getStatusText(statusCode));
+        handler.onResponseData?.(controller, Buffer.from(responseData2));
+        handler.onResponseEnd?.(controller, parseHeaders(responseTrailers));
+        deleteMockDispatch(mockDispatches2, key2);
+      }
+      return true;
+    }
+    function dispatchRequestBody(body, handler, controller, isAborted) {
+      if (typeof handler.onBodySent !== "function" && typeof handler.onRequestSent !== "function") {
+        return body;
+      }
+      if (body == null) {
+        return callOnRequestSent(handler, controller, isAborted) ? body : requestAborted;
+      }
+      if (body && typeof body[Symbol.asyncIterator] === "function") {
+        return dispatchAsyncIterableBody(body, handler, controller, isAborted);
+      }
+      if (isIterableBody(body)) {
+        const chunks = [];
+        for (const chunk of body) {
+          if (isAborted()) {
+            return requestAborted;
+          }
+          chunks.push(chunk);
+          if (!callOnBodySent(handler, controller, chunk) || isAborted()) {
+            return requestAborted;
+          }
+        }
+        return callOnRequestSent(handler, controller, isAborted) ? chunks : requestAborted;
+      }
+      if (isAborted()) {
+        return requestAborted;
+      }
+      if (!callOnBodySent(handler, controller, body)) {
+        return requestAborted;
+      }
+      return callOnRequestSent(handler, controller, isAborted) ? body : requestAborted;
+    }
+    async function dispatchAsyncIterableBody(body, handler, controller, isAborted) {
+      const chunks = [];
+      for await (const chunk of body) {
+        if (isAborted()) {
+          return requestAborted;
+        }
+        chunks.push(chunk);
+        if (!callOnBodySent(handler, controller, chunk) || isAborted()) {
+          return requestAborted;
+        }
+      }
+      if (!callOnRequestSent(handler, controller, isAborted)) {
+        return requestAborted;
+      }
+      return {
+        async *[Symbol.asyncIterator]() {
+          yield* chunks;
+        }
+      };
+    }
+    function callOnBodySent(handler, controller, chunk) {
+      try {
+        handler.onBodySent?.(chunk);
+        return true;
+      } catch (error) {
+        controller.abort(error);
+        return false;
+      }
+    }
+    function callOnRequestSent(handler, controller, isAborted) {
+      try {
+        handler.onRequestSent?.();
+        return !isAborted();
+      } catch (error) {
+        controller.abort(error);
+        return false;
+      }
+    }
+    function isIterableBody(body) {
+      return typeof body !== "string" && !Buffer.isBuffer(body) && !ArrayBuffer.isView(body) && typeof body[Symbol.iterator] === "function";
+    }
+    function buildMockDispatch() {
+      const agent = this[kMockAgent];
+      const origin = this[kOrigin];
+      const originalDispatch = this[kOriginalDispatch];
+      return function dispatch(opts, handler) {
+        if (agent.isMockActive) {
+          try {
+            mockDispatch.call(this, opts, handler);
+          } catch (error) {
+            if (error.code === "UND_MOCK_ERR_MOCK_NOT_MATCHED") {
+              const netConnect = agent[kGetNetConnect]();
+              const totalInterceptsCount = this[kDispatches][kTotalDispatchCount] || this[kDispatches].length;
+              const pendingInterceptsCount = this[kDispatches].filter(({ consumed }) => !consumed).length;
+              const interceptsMessage = `, ${pendingInterceptsCount} interceptor(s) remaining out of ${totalInterceptsCount} defined`;
+              if (netConnect === false) {
+                throw new MockNotMatchedError(`${error.message}: subsequent request to origin ${origin} was not allowed (net.connect disabled)${interceptsMessage}`);
+              }
+              if (checkNetConnect(netConnect, origin)) {
+                originalDispatch.call(this, "__mockAgentBodyForDispatch" in opts ? { ...opts, body: opts.__mockAgentBodyForDispatch } : opts, handler);
+              } else {
+                throw new MockNotMatchedError(`${error.message}: subsequent request to origin ${origin} was not allowed (net.connect is not enabled for this origin)${interceptsMessage}`);
+              }
+            } else {
+              throw error;
+            }
+          }
+        } else {
+          originalDispatch.call(this, opts, handler);
+        }
+      };
+    }
+    function checkNetConnect(netConnect, origin) {
+      const url = new URL(origin);
+      if (netConnect === true) {
+        return true;
+      } else if (Array.isArray(netConnect) && netConnect.some((matcher) => matchValue(matcher, url.host))) {
+        return true;
+      }
+      return false;
+    }
+    function normalizeOrigin(origin) {
+      if (typeof origin !== "string" && !(origin instanceof URL)) {
+        return origin;
+      }
+      if (origin instanceof URL) {
+        return origin.origin;
+      }
+      return origin.toLowerCase();
+    }
+    function buildAndValidateMockOptions(opts) {
+      const { agent, ...mockOptions } = opts;
+      if ("enableCallHistory" in mockOptions && typeof mockOptions.enableCallHistory !== "boolean") {
+        throw new InvalidArgumentError2("options.enableCallHistory must to be a boolean");
+      }
+      if ("acceptNonStandardSearchParameters" in mockOptions && typeof mockOptions.acceptNonStandardSearchParameters !== "boolean") {
+        throw new InvalidArgumentError2("options.acceptNonStandardSearchParameters must to be a boolean");
+      }
+      if ("ignoreTrailingSlash" in mockOptions && typeof mockOptions.ignoreTrailingSlash !== "boolean") {
+        throw new InvalidArgumentError2("options.ignoreTrailingSlash must to be a boolean");
+      }
+      return mockOptions;
+    }
+    module.exports = {
+      getResponseData,
+      getMockDispatch,
+      addMockDispatch,
+      deleteMockDispatch,
+      buildKey,
+      generateKeyValues,
+      matchValue,
+      getResponse,
+      getStatusText,
+      mockDispatch,
+      buildMockDispatch,
+      checkNetConnect,
+      buildAndValidateMockOptions,
+      getHeaderByName,
+      buildHeadersFromArray,
+      normalizeSearchParams,
+      normalizeOrigin
+    };
+  }
+});
+
+// node_modules/undici/lib/mock/mock-interceptor.js
+var require_mock_interceptor = __commonJS({
+  "node_modules/undici/lib/mock/mock-interceptor.js"(exports, module) {
+    "use strict";
+    var { getResponseData, buildKey, addMockDispatch } = require_mock_utils();
+    var {
+      kDispatches,
+      kDispatchKey,
+      kDefaultHeaders,
+      kDefaultTrailers,
+      kContentLength,
+      kMockDispatch,
+      kIgnoreTrailingSlash
+    } = require_mock_symbols();
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors2();
+    var { serializePathWithQuery } = require_util2();
+    var {
+      types: {
+        isPromise
+      }
+    } = __require("node:util");
+    var MockScope = class {
+      constructor(mockDispatch) {
+        this[kMockDispatch] = mockDispatch;
+      }
+      /**
+       * Delay a reply by a set amount in ms.
+       */
+      delay(waitInMs) {
+        if (typeof waitInMs !== "number" || !Number.isInteger(waitInMs) || waitInMs <= 0) {
+          throw new InvalidArgumentError2("waitInMs must be a valid integer > 0");
+        }
+        this[kMockDispatch].delay = waitInMs;
+        return this;
+      }
+      /**
+       * For a defined reply, never mark as consumed.
+       */
+      persist() {
+        this[kMockDispatch].persist = true;
+        return this;
+      }
+      /**
+       * Allow one to define a reply for a set amount of matching requests.
+       */
+      times(repeatTimes) {
+        if (typeof repeatTimes !== "number" || !Number.isInteger(repeatTimes) || repeatTimes <= 0) {
+          throw new InvalidArgumentError2("repeatTimes must be a valid integer > 0");
+        }
+        this[kMockDispatch].times = repeatTimes;
+        return this;
+      }
+    };
+    var MockInterceptor = class {
+      constructor(opts, mockDispatches) {
+        if (typeof opts !== "object") {
+          throw new InvalidArgumentError2("opts must be an object");
+        }
+        if (typeof opts.path === "undefined") {
+          throw new InvalidArgumentError2("opts.path must be defined");
+        }
+        if (typeof opts.method === "undefined") {
+          opts.method = "GET";
+        }
+        if (typeof opts.path === "string") {
+          if (opts.query) {
+            opts.path = serializePathWithQuery(opts.path, opts.query);
+          } else {
+            const parsedURL = new URL(opts.path, "data://");
+            opts.path = parsedURL.pathname + parsedURL.search;
+          }
+        }
+        if (typeof opts.method === "string") {
+          opts.method = opts.method.toUpperCase();
+        }
+        this[kDispatchKey] = buildKey(opts);
+        this[kDispatches] = mockDispatches;
+        this[kIgnoreTrailingSlash] = opts.ignoreTrailingSlash ?? false;
+        this[kDefaultHeaders] = {};
+        this[kDefaultTrailers] = {};
+        this[kContentLength] = false;
+      }
+      createMockScopeDispatchData({ statusCode, data, responseOptions }) {
+        const responseData = getResponseData(data);
+        const contentLength = this[kContentLength] ? { "content-length": responseData.length } : {};
+        const headers = { ...this[kDefaultHeaders], ...contentLength, ...responseOptions.headers };
+        const trailers = { ...this[kDefaultTrailers], ...responseOptions.trailers };
+        return { statusCode, data, headers, trailers };
+      }
+      validateReplyParameters(replyParameters) {
+        if (typeof replyParameters.statusCode === "undefined") {
+          throw new InvalidArgumentError2("statusCode must be defined");
+        }
+        if (typeof replyParameters.responseOptions !== "object" || replyParameters.responseOptions === null) {
+          throw new InvalidArgumentError2("responseOptions must be an object");
+        }
+      }
+      /**
+       * Mock an undici request with a defined reply.
+       */
+      reply(replyOptionsCallbackOrStatusCode) {
+        if (typeof replyOptionsCallbackOrStatusCode === "function") {
+          const resolveReplyCallbackData = (resolvedData) => {
+            if (typeof resolvedData !== "object" || resolvedData === null) {
+              throw new InvalidArgumentError2("reply options callback must return an object");
+            }
+            const replyParameters2 = { data: "", responseOptions: {}, ...resolvedData };
+            this.validateReplyParameters(replyParameters2);
+            return {
+              ...this.createMockScopeDispatchData(replyParameters2)
+            };
+          };
+          const wrappedDefaultsCallback = (opts) => {
+            const resolvedData = replyOptionsCallbackOrStatusCode(opts);
+            if (isPromise(resolvedData)) {
+              return resolvedData.then(resolveReplyCallbackData);
+            }
+            return resolveReplyCallbackData(resolvedData);
+          };
+          const newMockDispatch2 = addMockDispatch(this[kDispatches], this[kDispatchKey], wrappedDefaultsCallback, { ignoreTrailingSlash: this[kIgnoreTrailingSlash] });
+          return new MockScope(newMockDispatch2);
+        }
+        const replyParameters = {
+          statusCode: replyOptionsCallbackOrStatusCode,
+          data: arguments[1] === void 0 ? "" : arguments[1],
+          responseOptions: arguments[2] === void 0 ? {} : arguments[2]
+        };
+        this.validateReplyParameters(replyParameters);
+        const dispatchData = this.createMockScopeDispatchData(replyParameters);
+        const newMockDispatch = addMockDispatch(this[kDispatches], this[kDispatchKey], dispatchData, { ignoreTrailingSlash: this[kIgnoreTrailingSlash] });
+        return new MockScope(newMockDispatch);
+      }
+      /**
+       * Mock an undici request with a defined error.
+       */
+      replyWithError(error) {
+        if (typeof error === "undefined") {
+          throw new InvalidArgumentError2("error must be defined");
+        }
+        const newMockDispatch = addMockDispatch(this[kDispatches], this[kDispatchKey], { error }, { ignoreTrailingSlash: this[kIgnoreTrailingSlash] });
+        return new MockScope(newMockDispatch);
+      }
+      /**
+       * Set default reply headers on the interceptor for subsequent replies
+       */
+      defaultReplyHeaders(headers) {
+        if (typeof headers === "undefined") {
+          throw new InvalidArgumentError2("headers must be defined");
+        }
+        this[kDefaultHeaders] = headers;
+        return this;
+      }
+      /**
+       * Set default reply trailers on the interceptor for subsequent replies
+       */
+      defaultReplyTrailers(trailers) {
+        if (typeof trailers === "undefined") {
+          throw new InvalidArgumentError2("trailers must be defined");
+        }
+        this[kDefaultTrailers] = trailers;
+        return this;
+      }
+      /**
+       * Set reply content length header for replies on the interceptor
+       */
+      replyContentLength() {
+        this[kContentLength] = true;
+        return this;
+      }
+    };
+    module.exports.MockInterceptor = MockInterceptor;
+    module.exports.MockScope = MockScope;
+  }
+});
+
+// node_modules/undici/lib/mock/mock-client.js
+var require_mock_client = __commonJS({
+  "node_modules/undici/lib/mock/mock-client.js"(exports, module) {
+    "use strict";
+    var { promisify } = __require("node:util");
+    var Client = require_client();
+    var { buildMockDispatch } = require_mock_utils();
+    var {
+      kDispatches,
+      kMockAgent,
+      kClose,
+      kOriginalClose,
+      kOrigin,
+      kOriginalDispatch,
+      kConnected,
+      kIgnoreTrailingSlash
+    } = require_mock_symbols();
+    var { MockInterceptor } = require_mock_interceptor();
+    var Symbols = require_symbols();
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors2();
+    var MockClient = class extends Client {
+      constructor(origin, opts) {
+        if (!opts || !opts.agent || typeof opts.agent.dispatch !== "function") {
+          throw new InvalidArgumentError2("Argument opts.agent must implement Agent");
+        }
+        super(origin, opts);
+        this[kMockAgent] = opts.agent;
+        this[kOrigin] = origin;
+        this[kIgnoreTrailingSlash] = opts.ignoreTrailingSlash ?? false;
+        this[kDispatches] = [];
+        this[kConnected] = 1;
+        this[kOriginalDispatch] = this.dispatch;
+        this[kOriginalClose] = this.close.bind(this);
+        this.dispatch = buildMockDispatch.call(this);
+        this.close = this[kClose];
+      }
+      get [Symbols.kConnected]() {
+        return this[kConnected];
+      }
+      /**
+       * Sets up the base interceptor for mocking replies from undici.
+       */
+      intercept(opts) {
+        return new MockInterceptor(
+          opts && { ignoreTrailingSlash: this[kIgnoreTrailingSlash], ...opts },
+          this[kDispatches]
+        );
+      }
+      cleanMocks() {
+        this[kDispatches] = [];
+      }
+      async [kClose]() {
+        await promisify(this[kOriginalClose])();
+        this[kConnected] = 0;
+        this[kMockAgent][Symbols.kClients].delete(this[kOrigin]);
+      }
+    };
+    module.exports = MockClient;
+  }
+});
+
+// node_modules/undici/lib/mock/mock-call-history.js
+var require_mock_call_history = __commonJS({
+  "node_modules/undici/lib/mock/mock-call-history.js"(exports, module) {
+    "use strict";
+    var { kMockCallHistoryAddLog } = require_mock_symbols();
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors2();
+    function handleFilterCallsWithOptions(criteria, options2, handler, store, allLogs) {
+      switch (options2.operator) {
+        case "OR":
+          store.push(...handler(criteria, allLogs));
+          return store;
+        case "AND":
+          return handler(criteria, store);
+        default:
+          throw new InvalidArgumentError2("options.operator must to be a case insensitive string equal to 'OR' or 'AND'");
+      }
+    }
+    function buildAndValidateFilterCallsOptions(options2 = {}) {
+      const finalOptions = {};
+      if ("operator" in options2) {
+        if (typeof options2.operator !== "string" || options2.operator.toUpperCase() !== "OR" && options2.operator.toUpperCase() !== "AND") {
+          throw new InvalidArgumentError2("options.operator must to be a case insensitive string equal to 'OR' or 'AND'");
+        }
+        return {
+          ...finalOptions,
+          operator: options2.operator.toUpperCase()
+        };
+      }
+      return finalOptions;
+    }
+    function makeFilterCalls(parameterName) {
+      return (parameterValue, logs = this.logs) => {
+        if (typeof parameterValue === "string" || parameterValue == null) {
+          return logs.filter((log) => {
+            return log[parameterName] === parameterValue;
+          });
+        }
+        if (parameterValue instanceof RegExp) {
+          return logs.filter((log) => {
+            return parameterValue.test(log[parameterName]);
+          });
+        }
+        throw new InvalidArgumentError2(`${parameterName} parameter should be one of string, regexp, undefined or null`);
+      };
+    }
+    function computeUrlWithMaybeSearchParameters(requestInit) {
+      try {
+        const url = new URL(requestInit.path, requestInit.origin);
+        if (url.search.length !== 0) {
+          return url;
+        }
+        url.search = new URLSearchParams(requestInit.query).toString();
+        return url;
+      } catch (error) {
+        throw new InvalidArgumentError2("An error occurred when computing MockCallHistoryLog.url", { cause: error });
+      }
+    }
+    var MockCallHistoryLog = class {
+      constructor(requestInit = {}) {
+        this.body = requestInit.body;
+        this.headers = requestInit.headers;
+        this.method = requestInit.method;
+        const url = computeUrlWithMaybeSearchParameters(requestInit);
+        this.fullUrl = url.toString();
+        this.origin = url.origin;
+        this.path = url.pathname;
+        this.searchParams = Object.fromEntries(url.searchParams);
+        this.protocol = url.protocol;
+        this.host = url.host;
+        this.port = url.port;
+        this.hash = url.hash;
+      }
+      toMap() {
+        return /* @__PURE__ */ new Map(
+          [
+            ["protocol", this.protocol],
+            ["host", this.host],
+            ["port", this.port],
+            ["origin", this.origin],
+            ["path", this.path],
+            ["hash", this.hash],
+            ["searchParams", this.searchParams],
+            ["fullUrl", this.fullUrl],
+            ["method", this.method],
+            ["body", this.body],
+            ["headers", this.headers]
+          ]
+        );
+      }
+      toString() {
+        const options2 = { betweenKeyValueSeparator: "->", betweenPairSeparator: "|" };
+        let result = "";
+        this.toMap().forEach((value, key2) => {
+          if (typeof value === "string" || value === void 0 || value === null) {
+            result = `${result}${key2}${options2.betweenKeyValueSeparator}${value}${options2.betweenPairSeparator}`;
+          }
+          if (typeof value === "object" && value !== null || Array.isArray(value)) {
+            result = `${result}${key2}${options2.betweenKeyValueSeparator}${JSON.stringify(value)}${options2.betweenPairSeparator}`;
+          }
+        });
+        return result.slice(0, -1);
+      }
+    };
+    var MockCallHistory = class {
+      logs = [];
+      calls() {
+        return this.logs;
+      }
+      firstCall() {
+        return this.logs.at(0);
+      }
+      lastCall() {
+        return this.logs.at(-1);
+      }
+      nthCall(number) {
+        if (typeof number !== "number") {
+          throw new InvalidArgumentError2("nthCall must be called with a number");
+        }
+        if (!Number.isInteger(number)) {
+          throw new InvalidArgumentError2("nthCall must be called with an integer");
+        }
+        if (Math.sign(number) !== 1) {
+          throw new InvalidArgumentError2("nthCall must be called with a positive value. use firstCall or lastCall instead");
+        }
+        return this.logs.at(number - 1);
+      }
+      filterCalls(criteria, options2) {
+        if (this.logs.length === 0) {
+          return this.logs;
+        }
+        if (typeof criteria === "function") {
+          return this.logs.filter(criteria);
+        }
+        if (criteria instanceof RegExp) {
+          return this.logs.filter((log) => {
+            return criteria.test(log.toString());
+          });
+        }
+        if (typeof criteria === "object" && criteria !== null) {
+          if (Object.keys(criteria).length === 0) {
+            return this.logs;
+          }
+          const finalOptions = { operator: "OR", ...buildAndValidateFilterCallsOptions(options2) };
+          let maybeDuplicatedLogsFiltered = finalOptions.operator === "AND" ? this.logs : [];
+          if ("protocol" in criteria) {
+            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria.protocol, finalOptions, this.filterCallsByProtocol, maybeDuplicatedLogsFiltered, this.logs);
+          }
+          if ("host" in criteria) {
+            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria.host, finalOptions, this.filterCallsByHost, maybeDuplicatedLogsFiltered, this.logs);
+          }
+          if ("port" in criteria) {
+            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria.port, finalOptions, this.filterCallsByPort, maybeDuplicatedLogsFiltered, this.logs);
+          }
+          if ("origin" in criteria) {
+            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria.origin, finalOptions, this.filterCallsByOrigin, maybeDuplicatedLogsFiltered, this.logs);
+          }
+          if ("path" in criteria) {
+            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria.path, finalOptions, this.filterCallsByPath, maybeDuplicatedLogsFiltered, this.logs);
+          }
+          if ("hash" in criteria) {
+            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria.hash, finalOptions, this.filterCallsByHash, maybeDuplicatedLogsFiltered, this.logs);
+          }
+          if ("fullUrl" in criteria) {
+            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria.fullUrl, finalOptions, this.filterCallsByFullUrl, maybeDuplicatedLogsFiltered, this.logs);
+          }
+          if ("method" in criteria) {
+            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria.method, finalOptions, this.filterCallsByMethod, maybeDuplicatedLogsFiltered, this.logs);
+          }
+          const uniqLogsFiltered = [...new Set(maybeDuplicatedLogsFiltered)];
+          return uniqLogsFiltered;
+        }
+        throw new InvalidArgumentError2("criteria parameter should be one of function, regexp, or object");
+      }
+      filterCallsByProtocol = makeFilterCalls.call(this, "protocol");
+      filterCallsByHost = makeFilterCalls.call(this, "host");
+      filterCallsByPort = makeFilterCalls.call(this, "port");
+      filterCallsByOrigin = makeFilterCalls.call(this, "origin");
+      filterCallsByPath = makeFilterCalls.call(this, "path");
+      filterCallsByHash = makeFilterCalls.call(this, "hash");
+      filterCallsByFullUrl = makeFilterCalls.call(this, "fullUrl");
+      filterCallsByMethod = makeFilterCalls.call(this, "method");
+      clear() {
+        this.logs = [];
+      }
+      [kMockCallHistoryAddLog](requestInit) {
+        const log = new MockCallHistoryLog(requestInit);
+        this.logs.push(log);
+        return log;
+      }
+      *[Symbol.iterator]() {
+        for (const log of this.calls()) {
+          yield log;
+        }
+      }
+    };
+    module.exports.MockCallHistory = MockCallHistory;
+    module.exports.MockCallHistoryLog = MockCallHistoryLog;
+  }
+});
+
+// node_modules/undici/lib/mock/mock-pool.js
+var require_mock_pool = __commonJS({
+  "node_modules/undici/lib/mock/mock-pool.js"(exports, module) {
+    "use strict";
+    var { promisify } = __require("node:util");
+    var Pool = require_pool();
+    var { buildMockDispatch } = require_mock_utils();
+    var {
+      kDispatches,
+      kMockAgent,
+      kClose,
+      kOriginalClose,
+      kOrigin,
+      kOriginalDispatch,
+      kConnected,
+      kIgnoreTrailingSlash
+    } = require_mock_symbols();
+    var { MockInterceptor } = require_mock_interceptor();
+    var Symbols = require_symbols();
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors2();
+    var MockPool = class extends Pool {
+      constructor(origin, opts) {
+        if (!opts || !opts.agent || typeof opts.agent.dispatch !== "function") {
+          throw new InvalidArgumentError2("Argument opts.agent must implement Agent");
+        }
+        super(origin, opts);
+        this[kMockAgent] = opts.agent;
+        this[kOrigin] = origin;
+        this[kIgnoreTrailingSlash] = opts.ignoreTrailingSlash ?? false;
+        this[kDispatches] = [];
+        this[kConnected] = 1;
+        this[kOriginalDispatch] = this.dispatch;
+        this[kOriginalClose] = this.close.bind(this);
+        this.dispatch = buildMockDispatch.call(this);
+        this.close = this[kClose];
+      }
+      get [Symbols.kConnected]() {
+        return this[kConnected];
+      }
+      /**
+       * Sets up the base interceptor for mocking replies from undici.
+       */
+      intercept(opts) {
+        return new MockInterceptor(
+          opts && { ignoreTrailingSlash: this[kIgnoreTrailingSlash], ...opts },
+          this[kDispatches]
+        );
+      }
+      cleanMocks() {
+        this[kDispatches] = [];
+      }
+      async [kClose]() {
+        await promisify(this[kOriginalClose])();
+        this[kConnected] = 0;
+        this[kMockAgent][Symbols.kClients].delete(this[kOrigin]);
+      }
+    };
+    module.exports = MockPool;
+  }
+});
+
+// node_modules/undici/lib/mock/pending-interceptors-formatter.js
+var require_pending_interceptors_formatter = __commonJS({
+  "node_modules/undici/lib/mock/pending-interceptors-formatter.js"(exports, module) {
+    "use strict";
+    var { Transform } = __require("node:stream");
+    var { Console } = __require("node:console");
+    var PERSISTENT = process.versions.icu ? "✅" : "Y ";
+    var NOT_PERSISTENT = process.versions.icu ? "❌" : "N ";
+    module.exports = class PendingInterceptorsFormatter {
+      constructor({ disableColors } = {}) {
+        this.transform = new Transform({
+          transform(chunk, _enc, cb) {
+            cb(null, chunk);
+          }
+        });
+        this.logger = new Console({
+          stdout: this.transform,
+          inspectOptions: {
+            colors: !disableColors && !process.env.CI
+          }
+        });
+      }
+      format(pendingInterceptors) {
+        const withPrettyHeaders = pendingInterceptors.map(
+          ({ method, path: path6, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+            Method: method,
+            Origin: origin,
+            Path: path6,
+            "Status code": statusCode,
+            Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
+            Invocations: timesInvoked,
+            Remaining: persist ? Infinity : times - timesInvoked
+          })
+        );
+        this.logger.table(withPrettyHeaders);
+        return this.transform.read().toString();
+      }
+    };
+  }
+});
+
+// node_modules/undici/lib/mock/mock-agent.js
+var require_mock_agent = __commonJS({
+  "node_modules/undici/lib/mock/mock-agent.js"(exports, module) {
+    "use strict";
+    var { kClients } = require_symbols();
+    var Agent3 = require_agent();
+    var {
+      kAgent,
+      kMockAgentSet,
+      kMockAgentGet,
+      kDispatches,
+      kIsMockActive,
+      kNetConnect,
+      kGetNetConnect,
+      kOptions,
+      kFactory,
+      kMockAgentRegisterCallHistory,
+      kMockAgentIsCallHistoryEnabled,
+      kMockAgentAddCallHistoryLog,
+      kMockAgentMockCallHistoryInstance,
+      kMockAgentAcceptsNonStandardSearchParameters,
+      kMockCallHistoryAddLog,
+      kIgnoreTrailingSlash
+    } = require_mock_symbols();
+    var MockClient = require_mock_client();
+    var MockPool = require_mock_pool();
+    var { matchValue, normalizeSearchParams, buildAndValidateMockOptions, normalizeOrigin } = require_mock_utils();
+    var { InvalidArgumentError: InvalidArgumentError2, UndiciError } = require_errors2();
+    var Dispatcher = require_dispatcher();
+    var PendingInterceptorsFormatter = require_pending_interceptors_formatter();
+    var { MockCallHistory } = require_mock_call_history();
+    var MockAgent = class extends Dispatcher {
+      constructor(opts = {}) {
+        super(opts);
+        const mockOptions = buildAndValidateMockOptions(opts);
+        this[kNetConnect] = true;
+        this[kIsMockActive] = true;
+        this[kMockAgentIsCallHistoryEnabled] = mockOptions.enableCallHistory ?? false;
+        this[kMockAgentAcceptsNonStandardSearchParameters] = mockOptions.acceptNonStandardSearchParameters ?? false;
+        this[kIgnoreTrailingSlash] = mockOptions.ignoreTrailingSlash ?? false;
+        if (opts?.agent && typeof opts.agent.dispatch !== "function") {
+          throw new InvalidArgumentError2("Argument opts.agent must implement Agent");
+        }
+        const agent = opts?.agent ? opts.agent : new Agent3(opts);
+        this[kAgent] = agent;
+        this[kClients] = agent[kClients];
+        this[kOptions] = mockOptions;
+        if (this[kMockAgentIsCallHistoryEnabled]) {
+          this[kMockAgentRegisterCallHistory]();
+        }
+      }
+      // WebSocket and EventSource read their receive limits from the dispatcher
+      // they are given, so report the settings of the agent that makes real
+      // connections.
+      get webSocketOptions() {
+        return this[kAgent].webSocketOptions;
+      }
+      get eventSourceOptions() {
+        return this[kAgent].eventSourceOptions;
+      }
+      get(origin) {
+        const normalizedOrigin = normalizeOrigin(origin);
+        const originKey = this[kIgnoreTrailingSlash] ? normalizedOrigin.replace(/\/$/, "") : normalizedOrigin;
+        let dispatcher = this[kMockAgentGet](originKey);
+        if (!dispatcher) {
+          dispatcher = this[kFactory](originKey);
+          this[kMockAgentSet](originKey, dispatcher);
+        }
+        return dispatcher;
+      }
+      dispatch(opts, handler) {
+        opts.origin = normalizeOrigin(opts.origin);
+        const mockDispatcher = this.get(opts.origin);
+        this[kMockAgentAddCallHistoryLog](opts);
+        const acceptNonStandardSearchParameters = this[kMockAgentAcceptsNonStandardSearchParameters];
+        const dispatchOpts = { ...opts };
+        if (dispatchOpts.allowH2 === false) {
+          const http1OnlyKey = `${dispatchOpts.origin}#http1-only`;
+          if (!this[kClients].has(http1OnlyKey)) {
+            const http1OnlyDispatcher = this[kFactory](dispatchOpts.origin);
+            http1OnlyDispatcher[kDispatches] = mockDispatcher[kDispatches];
+            this[kMockAgentSet](http1OnlyKey, http1OnlyDispatcher);
+          }
+        }
+        if (acceptNonStandardSearchParameters && dispatchOpts.path) {
+          const [path6, searchParams] = dispatchOpts.path.split("?");
+          const normalizedSearchParams = normalizeSearchParams(searchParams, acceptNonStandardSearchParameters);
+          dispatchOpts.path = `${path6}?${normalizedSearchParams}`;
+        }
+        return this[kAgent].dispatch(dispatchOpts, handler);
+      }
+      async close() {
+        this.clearCallHistory();
+        await this[kAgent].close();
+        this[kClients].clear();
+      }
+      deactivate() {
+        this[kIsMockActive] = false;
+      }
+      activate() {
+        this[kIsMockActive] = true;
+      }
+      enableNetConnect(matcher) {
+        if (typeof matcher === "string" || typeof matcher === "function" || matcher instanceof RegExp) {
+          if (Array.isArray(this[kNetConnect])) {
+            this[kNetConnect].push(matcher);
+          } else {
+            this[kNetConnect] = [matcher];
+          }
+        } else if (typeof matcher === "undefined") {
+          this[kNetConnect] = true;
+        } else {
+          throw new InvalidArgumentError2("Unsupported matcher. Must be one of String|Function|RegExp.");
+        }
+      }
+      disableNetConnect() {
+        this[kNetConnect] = false;
+      }
+      enableCallHistory() {
+        this[kMockAgentIsCallHistoryEnabled] = true;
+        return this;
+      }
+      disableCallHistory() {
+        this[kMockAgentIsCallHistoryEnabled] = false;
+        return this;
+      }
+      getCallHistory() {
+        return this[kMockAgentMockCallHistoryInstance];
+      }
+      clearCallHistory() {
+        if (this[kMockAgentMockCallHistoryInstance] !== void 0) {
+          this[kMockAgentMockCallHistoryInstance].clear();
+        }
+      }
+      // This is required to bypass issues caused by using global symbols - see:
+      // https://github.com/nodejs/undici/issues/1447
+      get isMockActive() {
+        return this[kIsMockActive];
+      }
+      [kMockAgentRegisterCallHistory]() {
+        if (this[kMockAgentMockCallHistoryInstance] === void 0) {
+          this[kMockAgentMockCallHistoryInstance] = new MockCallHistory();
+        }
+      }
+      [kMockAgentAddCallHistoryLog](opts) {
+        if (this[kMockAgentIsCallHistoryEnabled]) {
+          this[kMockAgentRegisterCallHistory]();
+          this[kMockAgentMockCallHistoryInstance][kMockCallHistoryAddLog](opts);
+        }
+      }
+      [kMockAgentSet](origin, dispatcher) {
+        this[kClients].set(origin, dispatcher);
+      }
+      [kFactory](origin) {
+        const mockOptions = Object.assign({ agent: this }, this[kOptions]);
+        return this[kOptions] && this[kOptions].connections === 1 ? new MockClient(origin, mockOptions) : new MockPool(origin, mockOptions);
+      }
+      [kMockAgentGet](origin) {
+        const dispatcher = this[kClients].get(origin);
+        if (dispatcher) {
+          return dispatcher;
+        }
+        if (typeof origin !== "string") {
+          const dispatcher2 = this[kFactory]("http://localhost:9999");
+          this[kMockAgentSet](origin, dispatcher2);
+          return dispatcher2;
+        }
+        for (const [keyMatcher, nonExplicitDispatcher] of Array.from(this[kClients])) {
+          if (nonExplicitDispatcher && typeof keyMatcher !== "string" && matchValue(keyMatcher, origin)) {
+            const dispatcher2 = this[kFactory](origin);
+            this[kMockAgentSet](origin, dispatcher2);
+            dispatcher2[kDispatches] = nonExplicitDispatcher[kDispatches];
+            return dispatcher2;
+          }
+        }
+      }
+      [kGetNetConnect]() {
+        return this[kNetConnect];
+      }
+      pendingInterceptors() {
+        const mockAgentClients = this[kClients];
+        return Array.from(mockAgentClients.entries()).flatMap(([origin, dispatcher]) => dispatcher[kDispatches].map((dispatch) => ({ ...dispatch, origin }))).filter(({ pending: pending2 }) => pending2);
+      }
+      assertNoPendingInterceptors({ pendingInterceptorsFormatter = new PendingInterceptorsFormatter() } = {}) {
+        const pending2 = this.pendingInterceptors();
+        if (pending2.length === 0) {
+          return;
+        }
+        throw new UndiciError(
+          pending2.length === 1 ? `1 interceptor is pending:
+
+${pendingInterceptorsFormatter.format(pending2)}`.trim() : `${pending2.length} interceptors are pending:
+
+${pendingInterceptorsFormatter.format(pending2)}`.trim()
+        );
+      }
+    };
+    module.exports = MockAgent;
+  }
+});
+
+// node_modules/undici/lib/mock/snapshot-utils.js
+var require_snapshot_utils = __commonJS({
+  "node_modules/undici/lib/mock/snapshot-utils.js"(exports, module) {
+    "use strict";
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors2();
+    var { setHeader } = require_util2();
+    var { runtimeFeatures } = require_runtime_features();
+    function createHeaderFilters(matchOptions = {}) {
+      const { ignoreHeaders = [], excludeHeaders = [], matchHeaders = [], caseSensitive = false } = matchOptions;
+      return {
+        ignore: new Set(ignoreHeaders.map((header3) => caseSensitive ? header3 : header3.toLowerCase())),
+        exclude: new Set(excludeHeaders.map((header3) => caseSensitive ? header3 : header3.toLowerCase())),
+        match: new Set(matchHeaders.map((header3) => caseSensitive ? header3 : header3.toLowerCase()))
+      };
+    }
+    var crypto = runtimeFeatures.has("crypto") ? __require("node:crypto") : null;
+    var hashId = crypto?.hash ? (value) => crypto.hash("sha256", value, "base64url") : (value) => Buffer.from(value).toString("base64url");
+    function isUndiciHeaders(headers) {
+      return Array.isArray(headers) && (headers.length & 1) === 0;
+    }
+    function isUrlExcludedFactory(excludePatterns = []) {
+      if (excludePatterns.length === 0) {
+        return () => false;
+      }
+      return function isUrlExcluded(url) {
+        let urlLowerCased;
+        for (const pattern2 of excludePatterns) {
+          if (typeof pattern2 === "string") {
+            if (!urlLowerCased) {
+              urlLowerCased = url.toLowerCase();
+            }
+            if (urlLowerCased.includes(pattern2.toLowerCase())) {
+              return true;
+            }
+          } else if (pattern2 instanceof RegExp) {
+            if (pattern2.test(url)) {
+              return true;
+            }
+          }
+        }
+        return false;
+      };
+    }
+    function normalizeHeaders(headers) {
+      const normalizedHeaders = {};
+      if (!headers) return normalizedHeaders;
+      if (isUndiciHeaders(headers)) {
+        for (let i = 0; i < headers.length; i += 2) {
+          const key2 = headers[i];
+          const value = headers[i + 1];
+          if (key2 && value !== void 0) {
+            const keyStr = Buffer.isBuffer(key2) ? key2.toString() : key2;
+            const valueStr = Buffer.isBuffer(value) ? value.toString() : value;
+            setHeader(normalizedHeaders, keyStr.toLowerCase(), valueStr);
+          }
+        }
+        return normalizedHeaders;
+      }
+      if (headers && typeof headers === "object") {
+        for (const [key2, value] of Object.entries(headers)) {
+          if (key2 && typeof key2 === "string") {
+            setHeader(normalizedHeaders, key2.toLowerCase(), Array.isArray(value) ? value.join(", ") : String(value));
+          }
+        }
+      }
+      return normalizedHeaders;
+    }
+    var validSnapshotModes = (
+      /** @type {const} */
+      ["record", "playback", "update"]
+    );
+    function validateSnapshotMode(mode) {
+      if (!validSnapshotModes.includes(mode)) {
+        throw new InvalidArgumentError2(`Invalid snapshot mode: ${mode}. Must be one of: ${validSnapshotModes.join(", ")}`);
+      }
+    }
+    module.exports = {
+      createHeaderFilters,
+      hashId,
+      isUndiciHeaders,
+      normalizeHeaders,
+      isUrlExcludedFactory,
+      validateSnapshotMode
+    };
+  }
+});
+
+// node_modules/undici/lib/mock/snapshot-recorder.js
+var require_snapshot_recorder = __commonJS({
+  "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
+    "use strict";
+    var { writeFile: writeFile4, readFile: readFile2, mkdir: mkdir2 } = __require("node:fs/promises");
+    var { dirname: dirname5, resolve: resolve9 } = __require("node:path");
+    var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
+    var { InvalidArgumentError: InvalidArgumentError2, UndiciError } = require_errors2();
+    var { setHeader } = require_util2();
+    var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
+    function normalizeUrlForMatching(url, matchQuery, normalizeQuery) {
+      if (matchQuery === false) return `${url.origin}${url.pathname}`;
+      if (normalizeQuery) {
+        const normalized = String(normalizeQuery(url.searchParams) ?? "");
+        return normalized ? `${url.origin}${url.pathname}?${normalized}` : `${url.origin}${url.pathname}`;
+      }
+      return url.toString();
+    }
+    function normalizeBodyForMatching(body, matchBody, normalizeBody) {
+      if (matchBody === false) return "";
+      if (normalizeBody) return String(normalizeBody(body) ?? "");
+      return body ? String(body) : "";
+    }
+    function formatRequestKey(opts, headerFilters, matchOptions = {}) {
+      const url = new URL(opts.path, opts.origin);
+      const normalized = opts._normalizedHeaders || normalizeHeaders(opts.headers);
+      if (!opts._normalizedHeaders) {
+        opts._normalizedHeaders = normalized;
+      }
+      return {
+        method: opts.method || "GET",
+        url: normalizeUrlForMatching(url, matchOptions.matchQuery, matchOptions.normalizeQuery),
+        headers: filterHeadersForMatching(normalized, headerFilters, matchOptions),
+        body: normalizeBodyForMatching(opts.body, matchOptions.matchBody, matchOptions.normalizeBody)
+      };
+    }
+    function filterHeadersForMatching(headers, headerFilters, matchOptions = {}) {
+      if (!headers || typeof headers !== "object") return {};
+      const {
+        caseSensitive = false
+      } = matchOptions;
+      const filtered = {};
+      const { ignore, exclude, match: match2 } = headerFilters;
+      for (const [key2, value] of Object.entries(headers)) {
+        const headerKey = caseSensitive ? key2 : key2.toLowerCase();
+        if (exclude.has(headerKey)) continue;
+        if (ignore.has(headerKey)) continue;
+        if (match2.size !== 0) {
+          if (!match2.has(headerKey)) continue;
+        }
+        setHeader(filtered, headerKey, value);
+      }
+      return filtered;
+    }
+    function filterHeadersForStorage(headers, headerFilters, matchOptions = {}) {
+      if (!headers || typeof headers !== "object") return {};
+      const {
+        caseSensitive = false
+      } = matchOptions;
+      const filtered = {};
+      const { exclude: excludeSet } = headerFilters;
+      for (const [key2, value] of Object.entries(headers)) {
+        const headerKey = caseSensitive ? key2 : key2.toLowerCase();
+        if (excludeSet.has(headerKey)) continue;
+        setHeader(filtered, headerKey, value);
+      }
+      return filtered;
+    }
+    function createRequestHash(formattedRequest) {
+      const parts = [
+        formattedRequest.method,
+        formattedRequest.url
+      ];
+      if (formattedRequest.headers && typeof formattedRequest.headers === "object") {
+        const headerKeys = Object.keys(formattedRequest.headers).sort();
+        for (const key2 of headerKeys) {
+          const values2 = Array.isArray(formattedRequest.headers[key2]) ? formattedRequest.headers[key2] : [formattedRequest.headers[key2]];
+          parts.push(key2);
+          for (const value of values2.sort()) {
+            parts.push(String(value));
+          }
+        }
+      }
+      parts.push(formattedRequest.body);
+      const content2 = parts.join("|");
+      return hashId(content2);
+    }
+    var SnapshotRecorder = class {
+      /** @type {NodeJS.Timeout | null} */
+      #flushTimeout;
+      /** @type {import('./snapshot-utils').IsUrlExcluded} */
+      #isUrlExcluded;
+      /** @type {Map<string, SnapshotEntry>} */
+      #snapshots = /* @__PURE__ */ new Map();
+      /** @type {string|undefined} */
+      #snapshotPath;
+      /** @type {number} */
+      #maxSnapshots = Infinity;
+      /** @type {boolean} */
+      #autoFlush = false;
+      /** @type {import('./snapshot-utils').HeaderFilters} */
+      #headerFilters;
+      /**
+       * Creates a new SnapshotRecorder instance
+       * @param {SnapshotRecorderOptions&SnapshotRecorderMatchOptions} [options={}] - Configuration options for the recorder
+       */
+      constructor(options2 = {}) {
+        this.#snapshotPath = options2.snapshotPath;
+        this.#maxSnapshots = options2.maxSnapshots || Infinity;
+        this.#autoFlush = options2.autoFlush || false;
+        this.flushInterval = options2.flushInterval || 3e4;
+        this._flushTimer = null;
+        this.matchOptions = {
+          matchHeaders: options2.matchHeaders || [],
+          // empty means match all headers
+          ignoreHeaders: options2.ignoreHeaders || [],
+          excludeHeaders: options2.excludeHeaders || [],
+          matchBody: options2.matchBody !== false,
+          // default: true
+          normalizeBody: options2.normalizeBody || void 0,
+          matchQuery: options2.matchQuery !== false,
+          // default: true
+          normalizeQuery: options2.normalizeQuery || void 0,
+          caseSensitive: options2.caseSensitive || false
+        };
+        this.#headerFilters = createHeaderFilters(this.matchOptions);
+        this.shouldRecord = options2.shouldRecord || (() => true);
+        this.shouldPlayback = options2.shouldPlayback || (() => true);
+        this.#isUrlExcluded = isUrlExcludedFactory(options2.excludeUrls);
+        if (this.#autoFlush && this.#snapshotPath) {
+          this.#startAutoFlush();
+        }
+      }
+      /**
+       * Records a request-response interaction
+       * @param {SnapshotRequestOptions} requestOpts - Request options
+       * @param {SnapshotEntryResponse} response - Response data to record
+       * @return {Promise<void>} - Resolves when the recording is complete
+       */
+      async record(requestOpts, response) {
+        if (!this.shouldRecord(requestOpts)) {
+          return;
+        }
+        if (this.isUrlExcluded(requestOpts)) {
+          return;
+        }
+        const request3 = formatRequestKey(requestOpts, this.#headerFilters, this.matchOptions);
+        const hash3 = createRequestHash(request3);
+        const normalizedHeaders = normalizeHeaders(response.headers);
+        const responseData = {
+          statusCode: response.statusCode,
+          headers: filterHeadersForStorage(normalizedHeaders, this.#headerFilters, this.matchOptions),
+          body: Buffer.isBuffer(response.body) ? response.body.toString("base64") : Buffer.from(String(response.body || "")).toString("base64"),
+          trailers: response.trailers
+        };
+        if (this.#snapshots.size >= this.#maxSnapshots && !this.#snapshots.has(hash3)) {
+          const oldestKey = this.#snapshots.keys().next().value;
+          this.#snapshots.delete(oldestKey);
+        }
+        const existingSnapshot = this.#snapshots.get(hash3);
+        if (existingSnapshot && existingSnapshot.responses) {
+          existingSnapshot.responses.push(responseData);
+          existingSnapshot.timestamp = (/* @__PURE__ */ new Date()).toISOString();
+        } else {
+          this.#snapshots.set(hash3, {
+            request: request3,
+            responses: [responseData],
+            // Always store as array for consistency
+            callCount: 0,
+            timestamp: (/* @__PURE__ */ new Date()).toISOString()
+          });
+        }
+        if (this.#autoFlush && this.#snapshotPath) {
+          this.#scheduleFlush();
+        }
+      }
+      /**
+       * Checks if a URL should be excluded from recording/playback
+       * @param {SnapshotRequestOptions} requestOpts - Request options to check
+       * @returns {boolean} - True if URL is excluded
+       */
+      isUrlExcluded(requestOpts) {
+        const url = new URL(requestOpts.path, requestOpts.origin).toString();
+        return this.#isUrlExcluded(url);
+      }
+      /**
+       * Finds a matching snapshot for the given request
+       * Returns the appropriate response based on call count for sequential responses
+       *
+       * @param {SnapshotRequestOptions} requestOpts - Request options to match
+       * @returns {SnapshotEntry&Record<'response', SnapshotEntryResponse>|undefined} - Matching snapshot response or undefined if not found
+       */
+      findSnapshot(requestOpts) {
+        if (!this.shouldPlayback(requestOpts)) {
+          return void 0;
+        }
+        if (this.isUrlExcluded(requestOpts)) {
+          return void 0;
+        }
+        const request3 = formatRequestKey(requestOpts, this.#headerFilters, this.matchOptions);
+        const hash3 = createRequestHash(request3);
+        const snapshot = this.#snapshots.get(hash3);
+        if (!snapshot) return void 0;
+        const currentCallCount = snapshot.callCount || 0;
+        const responseIndex = Math.min(currentCallCount, snapshot.responses.length - 1);
+        snapshot.callCount = currentCallCount + 1;
+        return {
+          ...snapshot,
+          response: snapshot.responses[responseIndex]
+        };
+      }
+      /**
+       * Loads snapshots from file
+       * @param {string} [filePath] - Optional file path to load snapshots from
+       * @return {Promise<void>} - Resolves when snapshots are loaded
+       */
+      async loadSnapshots(filePath) {
+        const path6 = filePath || this.#snapshotPath;
+        if (!path6) {
+          throw new InvalidArgumentError2("Snapshot path is required");
+        }
+        try {
+          const data = await readFile2(resolve9(path6), "utf8");
+          const parsed = JSON.parse(data);
+          if (Array.isArray(parsed)) {
+            this.#snapshots.clear();
+            for (const { hash: hash3, snapshot } of parsed) {
+              this.#snapshots.set(hash3, snapshot);
+            }
+          } else {
+            this.#snapshots = new Map(Object.entries(parsed));
+          }
+        } catch (error) {
+          if (error.code === "ENOENT") {
+            this.#snapshots.clear();
+          } else {
+            throw new UndiciError(`Failed to load snapshots from ${path6}`, { cause: error });
+          }
+        }
+      }
+      /**
+       * Saves snapshots to file
+       *
+       * @param {string} [filePath] - Optional file path to save snapshots
+       * @returns {Promise<void>} - Resolves when snapshots are saved
+       */
+      async saveSnapshots(filePath) {
+        const path6 = filePath || this.#snapshotPath;
+        if (!path6) {
+          throw new InvalidArgumentError2("Snapshot path is required");
+        }
+        const resolvedPath = resolve9(path6);
+        await mkdir2(dirname5(resolvedPath), { recursive: true });
+        const data = Array.from(this.#snapshots.entries()).map(([hash3, snapshot]) => ({
+          hash: hash3,
+          snapshot
+        }));
+        await writeFile4(resolvedPath, JSON.stringify(data, null, 2), { flush: true });
+      }
+      /**
+       * Clears all recorded snapshots
+       * @returns {void}
+       */
+      clear() {
+        this.#snapshots.clear();
+      }
+      /**
+       * Gets all recorded snapshots
+       * @return {Array<SnapshotEntry>} - Array of all recorded snapshots
+       */
+      getSnapshots() {
+        return Array.from(this.#snapshots.values());
+      }
+      /**
+       * Gets snapshot count
+       * @return {number} - Number of recorded snapshots
+       */
+      size() {
+        return this.#snapshots.size;
+      }
+      /**
+       * Resets call counts for all snapshots (useful for test cleanup)
+       * @returns {void}
+       */
+      resetCallCounts() {
+        for (const snapshot of this.#snapshots.values()) {
+          snapshot.callCount = 0;
+        }
+      }
+      /**
+       * Deletes a specific snapshot by request options
+       * @param {SnapshotRequestOptions} requestOpts - Request options to match
+       * @returns {boolean} - True if snapshot was deleted, false if not found
+       */
+      deleteSnapshot(requestOpts) {
+        const request3 = formatRequestKey(requestOpts, this.#headerFilters, this.matchOptions);
+        const hash3 = createRequestHash(request3);
+        return this.#snapshots.delete(hash3);
+      }
+      /**
+       * Gets information about a specific snapshot
+       * @param {SnapshotRequestOptions} requestOpts - Request options to match
+       * @returns {SnapshotInfo|null} - Snapshot information or null if not found
+       */
+      getSnapshotInfo(requestOpts) {
+        const request3 = formatRequestKey(requestOpts, this.#headerFilters, this.matchOptions);
+        const hash3 = createRequestHash(request3);
+        const snapshot = this.#snapshots.get(hash3);
+        if (!snapshot) return null;
+        return {
+          hash: hash3,
+          request: snapshot.request,
+          responseCount: snapshot.responses ? snapshot.responses.length : snapshot.response ? 1 : 0,
+          // .response for legacy snapshots
+          callCount: snapshot.callCount || 0,
+          timestamp: snapshot.timestamp
+        };
+      }
+      /**
+       * Replaces all snapshots with new data (full replacement)
+       * @param {Array<{hash: string; snapshot: SnapshotEntry}>|Record<string, SnapshotEntry>} snapshotData - New snapshot data to replace existing ones
+       * @returns {void}
+       */
+      replaceSnapshots(snapshotData) {
+        this.#snapshots.clear();
+        if (Array.isArray(snapshotData)) {
+          for (const { hash: hash3, snapshot } of snapshotData) {
+            this.#snapshots.set(hash3, snapshot);
+          }
+        } else if (snapshotData && typeof snapshotData === "object") {
+          this.#snapshots = new Map(Object.entries(snapshotData));
+        }
+      }
+      /**
+       * Starts the auto-flush timer
+       * @returns {void}
+       */
+      #startAutoFlush() {
+        return this.#scheduleFlush();
+      }
+      /**
+       * Stops the auto-flush timer
+       * @returns {void}
+       */
+      #stopAutoFlush() {
+        if (this.#flushTimeout) {
+          clearTimeout2(this.#flushTimeout);
+          this.saveSnapshots().catch(() => {
+          });
+          this.#flushTimeout = null;
+        }
+      }
+      /**
+       * Schedules a flush (debounced to avoid excessive writes)
+       */
+      #scheduleFlush() {
+        this.#flushTimeout = setTimeout2(() => {
+          this.saveSnapshots().catch(() => {
+          });
+          if (this.#autoFlush) {
+            this.#flushTimeout?.refresh();
+          } else {
+            this.#flushTimeout = null;
+          }
+        }, 1e3);
+      }
+      /**
+       * Cleanup method to stop timers
+       * @returns {void}
+       */
+      destroy() {
+        this.#stopAutoFlush();
+        if (this.#flushTimeout) {
+          clearTimeout2(this.#flushTimeout);
+          this.#flushTimeout = null;
+        }
+      }
+      /**
+       * Async close method that saves all recordings and performs cleanup
+       * @returns {Promise<void>}
+       */
+      async close() {
+        if (this.#snapshotPath && this.#snapshots.size !== 0) {
+          await this.saveSnapshots();
+        }
+        this.destroy();
+      }
+    };
+    module.exports = { SnapshotRecorder, formatRequestKey, createRequestHash, filterHeadersForMatching, filterHeadersForStorage, createHeaderFilters };
+  }
+});
+
+// node_modules/undici/lib/mock/snapshot-agent.js
+var require_snapshot_agent = __commonJS({
+  "node_modules/undici/lib/mock/snapshot-agent.js"(exports, module) {
+    "use strict";
+    var Agent3 = require_agent();
+    var MockAgent = require_mock_agent();
+    var { SnapshotRecorder } = require_snapshot_recorder();
+    var { InvalidArgumentError: InvalidArgumentError2, UndiciError } = require_errors2();
+    var util = require_util2();
+    var { validateSnapshotMode } = require_snapshot_utils();
+    var kSnapshotRecorder = /* @__PURE__ */ Symbol("kSnapshotRecorder");
+    var kSnapshotMode = /* @__PURE__ */ Symbol("kSnapshotMode");
+    var kSnapshotPath = /* @__PURE__ */ Symbol("kSnapshotPath");
+    var kSnapshotLoaded = /* @__PURE__ */ Symbol("kSnapshotLoaded");
+    var kRealAgent = /* @__PURE__ */ Symbol("kRealAgent");
+    var warningEmitted = false;
+    var SnapshotAgent = class extends MockAgent {
+      constructor(opts = {}) {
+        if (!warningEmitted) {
+          process.emitWarning(
+            "SnapshotAgent is experimental and subject to change",
+            "ExperimentalWarning"
+          );
+          warningEmitted = true;
+        }
+        const {
+          mode = "record",
+          snapshotPath = null,
+          ...mockAgentOpts
+        } = opts;
+        super(mockAgentOpts);
+        validateSnapshotMode(mode);
+        if ((mode === "playback" || mode === "update") && !snapshotPath) {
+          throw new InvalidArgumentError2(`snapshotPath is required when mode is '${mode}'`);
+        }
+        this[kSnapshotMode] = mode;
+        this[kSnapshotPath] = snapshotPath;
+        this[kSnapshotRecorder] = new SnapshotRecorder({
+          snapshotPath: this[kSnapshotPath],
+          mode: this[kSnapshotMode],
+          maxSnapshots: opts.maxSnapshots,
+          autoFlush: opts.autoFlush,
+          flushInterval: opts.flushInterval,
+          matchHeaders: opts.matchHeaders,
+          ignoreHeaders: opts.ignoreHeaders,
+          excludeHeaders: opts.excludeHeaders,
+          matchBody: opts.matchBody,
+          normalizeBody: opts.normalizeBody,
+          matchQuery: opts.matchQuery,
+          normalizeQuery: opts.normalizeQuery,
+          caseSensitive: opts.caseSensitive,
+          shouldRecord: opts.shouldRecord,
+          shouldPlayback: opts.shouldPlayback,
+          excludeUrls: opts.excludeUrls
+        });
+        this[kSnapshotLoaded] = false;
+        if (this[kSnapshotMode] === "record" || this[kSnapshotMode] === "update" || this[kSnapshotMode] === "playback" && opts.excludeUrls && opts.excludeUrls.length > 0) {
+          this[kRealAgent] = new Agent3(opts);
+        }
+        if ((this[kSnapshotMode] === "playback" || this[kSnapshotMode] === "update") && this[kSnapshotPath]) {
+          this.loadSnapshots().catch(() => {
+          });
+        }
+      }
+      dispatch(opts, handler) {
+        const mode = this[kSnapshotMode];
+        if (this[kSnapshotRecorder].isUrlExcluded(opts)) {
+          return this[kRealAgent].dispatch(opts, handler);
+        }
+        if (mode === "playback" || mode === "update") {
+          if (!this[kSnapshotLoaded]) {
+            return this.#asyncDispatch(opts, handler);
+          }
+          const snapshot = this[kSnapshotRecorder].findSnapshot(opts);
+          if (snapshot) {
+            return this.#replaySnapshot(snapshot, handler);
+          } else if (mode === "update") {
+            return this.#recordAndReplay(opts, handler);
+          } else {
+            const error = new UndiciError(`No snapshot found for ${opts.method || "GET"} ${opts.path}`);
+            if (handler.onResponseError) {
+              handler.onResponseError(null, error);
+              return;
+            }
+            throw error;
+          }
+        } else if (mode === "record") {
+          return this.#recordAndReplay(opts, handler);
+        }
+      }
+      /**
+       * Async version of dispatch for when we need to load snapshots first
+       */
+      async #asyncDispatch(opts, handler) {
+        await this.loadSnapshots();
+        return this.dispatch(opts, handler);
+      }
+      /**
+       * Records a real request and replays the response
+       */
+      #recordAndReplay(opts, handler) {
+        const responseData = {
+          statusCode: null,
+          headers: {},
+          trailers: {},
+          body: []
+        };
+        const self = this;
+        const recordingHandler = {
+          onRequestStart(controller, context) {
+            return handler.onRequestStart(controller, { ...context, history: this.history });
+          },
+          onRequestUpgrade(controller, statusCode, headers, socket) {
+            return handler.onRequestUpgrade(controller, statusCode, headers, socket);
+          },
+          onResponseStart(controller, statusCode, headers, statusMessage) {
+            responseData.statusCode = statusCode;
+            responseData.headers = headers;
+            return handler.onResponseStart(controller, statusCode, headers, statusMessage);
+          },
+          onResponseData(controller, chunk) {
+            responseData.body.push(chunk);
+            return handler.onResponseData(controller, chunk);
+          },
+          onResponseEnd(controller, trailers) {
+            responseData.trailers = trailers;
+            const responseBody = Buffer.concat(responseData.body);
+            self[kSnapshotRecorder].record(opts, {
+              statusCode: responseData.statusCode,
+              headers: responseData.headers,
+              body: responseBody,
+              trailers: responseData.trailers
+            }).then(() => handler.onResponseEnd(controller, trailers)).catch((error) => handler.onResponseError(controller, error));
+          },
+          onResponseError(controller, error) {
+            return handler.onResponseError(controller, error);
+          }
+        };
+        const agent = this[kRealAgent];
+        return agent.dispatch(opts, recordingHandler);
+      }
+      /**
+       * Replays a recorded response
+       *
+       * @param {Object} snapshot - The recorded snapshot to replay.
+       * @param {Object} handler - The handler to call with the response data.
+       * @returns {void}
+       */
+      #replaySnapshot(snapshot, handler) {
+        try {
+          const { response } = snapshot;
+          const rawHeaders = response.headers ? util.toRawHeaders(response.headers) : [];
+          const rawTrailers = response.trailers ? util.toRawHeaders(response.trailers) : [];
+          const controller = {
+            rawHeaders,
+            rawTrailers,
+            pause() {
+            },
+            resume() {
+            },
+            abort(reason) {
+              this.aborted = true;
+              this.reason = reason;
+            },
+            aborted: false,
+            paused: false
+          };
+          handler.onRequestStart(controller);
+          handler.onResponseStart(controller, response.statusCode, response.headers, response.statusMessage);
+          const body = Buffer.from(response.body, "base64");
+          handler.onResponseData(controller, body);
+          handler.onResponseEnd(controller, response.trailers);
+        } catch (error) {
+          handler.onResponseError?.(null, error);
+        }
+      }
+      /**
+       * Loads snapshots from file
+       *
+       * @param {string} [filePath] - Optional file path to load snapshots from.
+       * @returns {Promise<void>} - Resolves when snapshots are loaded.
+       */
+      async loadSnapshots(filePath) {
+        await this[kSnapshotRecorder].loadSnapshots(filePath || this[kSnapshotPath]);
+        this[kSnapshotLoaded] = true;
+        if (this[kSnapshotMode] === "playback") {
+          this.#setupMockInterceptors();
+        }
+      }
+      /**
+       * Saves snapshots to file
+       *
+       * @param {string} [filePath] - Optional file path to save snapshots to.
+       * @returns {Promise<void>} - Resolves when snapshots are saved.
+       */
+      async saveSnapshots(filePath) {
+        return this[kSnapshotRecorder].saveSnapshots(filePath || this[kSnapshotPath]);
+      }
+      /**
+       * Sets up MockAgent interceptors based on recorded snapshots.
+       *
+       * This method creates MockAgent interceptors for each recorded snapshot,
+       * allowing the SnapshotAgent to fall back to MockAgent's standard intercept
+       * mechanism in playback mode. Each interceptor is configured to persist
+       * (remain active for multiple requests) and responds with the recorded
+       * response data.
+       *
+       * Called automatically when loading snapshots in playback mode.
+       *
+       * @returns {void}
+       */
+      #setupMockInterceptors() {
+        for (const snapshot of this[kSnapshotRecorder].getSnapshots()) {
+          const { request: request3, responses, response } = snapshot;
+          const url = new URL(request3.url);
+          const mockPool = this.get(url.origin);
+          const responseData = responses ? responses[0] : response;
+          if (!responseData) continue;
+          mockPool.intercept({
+            path: url.pathname + url.search,
+            method: request3.method,
+            headers: request3.headers,
+            body: request3.body
+          }).reply(responseData.statusCode, responseData.body, {
+            headers: responseData.headers,
+            trailers: responseData.trailers
+          }).persist();
+        }
+      }
+      /**
+       * Gets the snapshot recorder
+       * @return {SnapshotRecorder} - The snapshot recorder instance
+       */
+      getRecorder() {
+        return this[kSnapshotRecorder];
+      }
+      /**
+       * Gets the current mode
+       * @return {import('./snapshot-utils').SnapshotMode} - The current snapshot mode
+       */
+      getMode() {
+        return this[kSnapshotMode];
+      }
+      /**
+       * Clears all snapshots
+       * @returns {void}
+       */
+      clearSnapshots() {
+        this[kSnapshotRecorder].clear();
+      }
+      /**
+       * Resets call counts for all snapshots (useful for test cleanup)
+       * @returns {void}
+       */
+      resetCallCounts() {
+        this[kSnapshotRecorder].resetCallCounts();
+      }
+      /**
+       * Deletes a specific snapshot by request options
+       * @param {import('./snapshot-recorder').SnapshotRequestOptions} requestOpts - Request options to identify the snapshot
+       * @return {Promise<boolean>} - Returns true if the snapshot was deleted, false if not found
+       */
+      deleteSnapshot(requestOpts) {
+        return this[kSnapshotRecorder].deleteSnapshot(requestOpts);
+      }
+      /**
+       * Gets information about a specific snapshot
+       * @returns {import('./snapshot-recorder').SnapshotInfo|null} - Snapshot information or null if not found
+       */
+      getSnapshotInfo(requestOpts) {
+        return this[kSnapshotRecorder].getSnapshotInfo(requestOpts);
+      }
+      /**
+       * Replaces all snapshots with new data (full replacement)
+       * @param {Array<{hash: string; snapshot: import('./snapshot-recorder').SnapshotEntryshotEntry}>|Record<string, import('./snapshot-recorder').SnapshotEntry>} snapshotData - New snapshot data to replace existing snapshots
+       * @returns {void}
+       */
+      replaceSnapshots(snapshotData) {
+        this[kSnapshotRecorder].replaceSnapshots(snapshotData);
+      }
+      /**
+       * Closes the agent, saving snapshots and cleaning up resources.
+       *
+       * @returns {Promise<void>}
+       */
+      async close() {
+        if (this[kSnapshotMode] === "playback") {
+          this[kSnapshotRecorder].destroy();
+        } else {
+          await this[kSnapshotRecorder].close();
+        }
+        await this[kRealAgent]?.close();
+        await super.close();
+      }
+    };
+    module.exports = SnapshotAgent;
+  }
+});
+
+// node_modules/undici/lib/global.js
+var require_global2 = __commonJS({
+  "node_modules/undici/lib/global.js"(exports, module) {
+    "use strict";
+    var globalDispatcher = /* @__PURE__ */ Symbol.for("undici.globalDispatcher.2");
+    var legacyGlobalDispatcher = /* @__PURE__ */ Symbol.for("undici.globalDispatcher.1");
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors2();
+    var Agent3 = require_agent();
+    var Dispatcher1Wrapper = require_dispatcher1_wrapper();
+    var fallbackDispatcher;
+    if (getGlobalDispatcher() === void 0) {
+      setGlobalDispatcher(new Agent3());
+    }
+    function setGlobalDispatcher(agent) {
+      if (!agent || typeof agent.dispatch !== "function") {
+        throw new InvalidArgumentError2("Argument agent must implement Agent");
+      }
+      try {
+        Object.defineProperty(globalThis, globalDispatcher, {
+          value: agent,
+          writable: true,
+          enumerable: false,
+          configurable: false
+        });
+      } catch (err) {
+        if (err instanceof TypeError) {
+          fallbackDispatcher = agent;
+          return;
+        }
+        throw err;
+      }
+      try {
+        const legacyAgent = agent instanceof Dispatcher1Wrapper ? agent : new Dispatcher1Wrapper(agent);
+        Object.defineProperty(globalThis, legacyGlobalDispatcher, {
+          value: legacyAgent,
+          writable: true,
+          enumerable: false,
+          configurable: false
+        });
+      } catch (err) {
+        if (!(err instanceof TypeError)) {
+          throw err;
+        }
+      }
+    }
+    function getGlobalDispatcher() {
+      return globalThis[globalDispatcher] ?? fallbackDispatcher;
+    }
+    var installedExports = (
+      /** @type {const} */
+      [
+        "fetch",
+        "Headers",
+        "Response",
+        "Request",
+        "FormData",
+        "WebSocket",
+        "CloseEvent",
+        "ErrorEvent",
+        "MessageEvent",
+        "EventSource"
+      ]
+    );
+    module.exports = {
+      setGlobalDispatcher,
+      getGlobalDispatcher,
+      installedExports
+    };
+  }
+});
+
+// node_modules/undici/lib/handler/decorator-handler.js
+var require_decorator_handler = __commonJS({
+  "node_modules/undici/lib/handler/decorator-handler.js"(exports, module) {
+    "use strict";
+    var assert = __require("node:assert");
+    module.exports = class DecoratorHandler {
+      #handler;
+      #onCompleteCalled = false;
+      #onErrorCalled = false;
+      #onResponseStartCalled = false;
+      constructor(handler) {
+        if (typeof handler !== "object" || handler === null) {
+          throw new TypeError("handler must be an object");
+        }
+        this.#handler = handler;
+      }
+      onRequestStart(...args) {
+        this.#handler.onRequestStart?.(...args);
+      }
+      onRequestUpgrade(...args) {
+        assert(!this.#onCompleteCalled);
+        assert(!this.#onErrorCalled);
+        return this.#handler.onRequestUpgrade?.(...args);
+      }
+      onResponseStart(...args) {
+        assert(!this.#onCompleteCalled);
+        assert(!this.#onErrorCalled);
+        const statusCode = args[1];
+        if (statusCode >= 200) {
+          assert(!this.#onResponseStartCalled);
+          this.#onResponseStartCalled = true;
+        }
+        return this.#handler.onResponseStart?.(...args);
+      }
+      onResponseData(...args) {
+        assert(!this.#onCompleteCalled);
+        assert(!this.#onErrorCalled);
+        return this.#handler.onResponseData?.(...args);
+      }
+      onResponseEnd(...args) {
+        assert(!this.#onCompleteCalled);
+        assert(!this.#onErrorCalled);
+        this.#onCompleteCalled = true;
+        return this.#handler.onResponseEnd?.(...args);
+      }
+      onResponseError(...args) {
+        this.#onErrorCalled = true;
+        return this.#handler.onResponseError?.(...args);
+      }
+      /**
+       * @deprecated
+       */
+      onBodySent(...args) {
+        return this.#handler.onBodySent?.(...args);
+      }
+      onRequestSent(...args) {
+        return this.#handler.onRequestSent?.(...args);
+      }
+    };
+  }
+});
+
+// node_modules/undici/lib/handler/redirect-handler.js
+var require_redirect_handler = __commonJS({
+  "node_modules/undici/lib/handler/redirect-handler.js"(exports, module) {
+    "use strict";
+    var util = require_util2();
+    var assert = __require("node:assert");
+    var { InvalidArgumentError: InvalidArgumentError2, MaxRedirectsError } = require_errors2();
+    var { kRequestOrigin, kRedirectCacheControl } = require_symbols();
+    var redirectableStatusCodes = [300, 301, 302, 303, 307, 308];
+    var noop = () => {
+    };
+    var RedirectHandler = class _RedirectHandler {
+      static buildDispatch(dispatcher, maxRedirections) {
+        if (maxRedirections != null && (!Number.isInteger(maxRedirections) || maxRedirections < 0)) {
+          throw new InvalidArgumentError2("maxRedirections must be a positive number");
+        }
+        const dispatch = dispatcher.dispatch.bind(dispatcher);
+        return (opts, originalHandler) => dispatch(opts, new _RedirectHandler(dispatch, maxRedirections, opts, originalHandler));
+      }
+      constructor(dispatch, maxRedirections, opts, handler) {
+        if (maxRedirections != null && (!Number.isInteger(maxRedirections) || maxRedirections < 0)) {
+          throw new InvalidArgumentError2("maxRedirections must be a positive number");
+        }
+        if (opts.throwOnMaxRedirect != null && typeof opts.throwOnMaxRedirect !== "boolean") {
+          throw new InvalidArgumentError2("throwOnMaxRedirect must be a boolean");
+        }
+        this.dispatch = dispatch;
+        this.location = null;
+        const { maxRedirections: _, stripHeadersOnRedirect, stripHeadersOnCrossOriginRedirect, ...cleanOpts } = opts;
+        this.opts = cleanOpts;
+        this.opts.body = util.wrapRequestBody(this.opts.body);
+        this.stripHeadersOnRedirect = normalizeStripHeaders(stripHeadersOnRedirect, "stripHeadersOnRedirect");
+        this.stripHeadersOnCrossOriginRedirect = normalizeStripHeaders(stripHeadersOnCrossOriginRedirect, "stripHeadersOnCrossOriginRedirect");
+        this.maxRedirections = maxRedirections;
+        this.handler = handler;
+        this.history = [];
+        Object.defineProperty(this.history, kRedirectCacheControl, {
+          value: [],
+          enumerable: false
+        });
+      }
+      onRequestStart(controller, context) {
+        this.handler.onRequestStart?.(controller, { ...context, history: this.history });
+      }
+      onBodySent(chunk) {
+        this.handler.onBodySent?.(chunk);
+      }
+      onRequestSent() {
+        this.handler.onRequestSent?.();
+      }
+      onRequestUpgrade(controller, statusCode, headers, socket) {
+        this.handler.onRequestUpgrade?.(controller, statusCode, headers, socket);
+      }
+      onResponseStart(controller, statusCode, headers, statusMessage) {
+        if (statusCode < 200) {
+          this.handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
+          return;
+        }
+        let removeContentHeaders = statusCode === 303;
+        if ((statusCode === 301 || statusCode === 302) && this.opts.method === "POST") {
+          this.opts.method = "GET";
+          if (util.isStream(this.opts.body)) {
+            util.destroy(this.opts.body.on("error", noop));
+          }
+          this.opts.body = null;
+          removeContentHeaders = true;
+        }
+        if (statusCode === 303 && this.opts.method !== "HEAD") {
+          this.opts.method = "GET";
+          if (util.isStream(this.opts.body)) {
+            util.destroy(this.opts.body.on("error", noop));
+          }
+          this.opts.body = null;
+        }
+        this.location = util.isDisturbed(this.opts.body) || redirectableStatusCodes.indexOf(statusCode) === -1 ? null : headers.location || null;
+        if (this.location && this.history.length >= this.maxRedirections) {
+          if (this.opts.throwOnMaxRedirect) {
+            throw new MaxRedirectsError();
+          }
+          this.location = null;
+        }
+        const requestOrigin = this.opts[kRequestOrigin] === void 0 ? this.opts.origin : this.opts[kRequestOrigin];
+        if (requestOrigin) {
+          this.history.push(new URL(this.opts.path, requestOrigin));
+        }
+        if (!this.location) {
+          this.handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
+          return;
+        }
+        this.history[kRedirectCacheControl].push({
+          statusCode,
+          headers: { ...headers },
+          receivedAt: Date.now()
+        });
+        const baseUrl = requestOrigin ? new URL(this.opts.path, requestOrigin) : void 0;
+        const { origin, pathname, search } = util.parseURL(new URL(this.location, baseUrl));
+        const path6 = search ? `${pathname}${search}` : pathname;
+        const redirectUrlString = `${origin}${path6}`;
+        for (const historyUrl of this.history) {
+          if (historyUrl.toString() === redirectUrlString) {
+            throw new InvalidArgumentError2(`Redirect loop detected. Cannot redirect to ${origin}. This typically happens when using a Client or Pool with cross-origin redirects. Use an Agent for cross-origin redirects.`);
+          }
+        }
+        this.opts.headers = cleanRequestHeaders(this.opts.headers, removeContentHeaders, requestOrigin !== origin, this.stripHeadersOnRedirect, this.stripHeadersOnCrossOriginRedirect);
+        this.opts.path = path6;
+        this.opts.origin = origin;
+        this.opts[kRequestOrigin] = origin;
+        this.opts.query = null;
+      }
+      onResponseData(controller, chunk) {
+        if (this.location) {
+        } else {
+          this.handler.onResponseData?.(controller, chunk);
+        }
+      }
+      onResponseEnd(controller, trailers) {
+        if (this.location) {
+          this.dispatch(this.opts, this);
+        } else {
+          this.handler.onResponseEnd(controller, trailers);
+        }
+      }
+      onResponseError(controller, error) {
+        this.handler.onResponseError?.(controller, error);
+      }
+    };
+    function shouldRemoveHeader(header3, removeContent, unknownOrigin, stripHeaders, stripHeadersOnCrossOrigin) {
+      const name = util.headerNameToString(header3);
+      if (name === "host") {
+        return true;
+      }
+      if (stripHeaders?.has(name) || unknownOrigin && stripHeadersOnCrossOrigin?.has(name)) {
+        return true;
+      }
+      if (removeContent && name.startsWith("content-")) {
+        return true;
+      }
+      if (unknownOrigin) {
+        return name === "authorization" || name === "cookie" || name === "proxy-authorization";
+      }
+      return false;
+    }
+    function normalizeStripHeaders(headers, optionName) {
+      if (headers == null) {
+        return null;
+      }
+      if (!Array.isArray(headers)) {
+        throw new InvalidArgumentError2(`${optionName} must be an array`);
+      }
+      const normalized = /* @__PURE__ */ new Set();
+      for (const header3 of headers) {
+        if (typeof header3 !== "string") {
+          throw new InvalidArgumentError2(`${optionName} must contain header names`);
+        }
+        normalized.add(util.headerNameToString(header3));
+      }
+      return normalized;
+    }
+    function cleanRequestHeaders(headers, removeContent, unknownOrigin, stripHeaders, stripHeadersOnCrossOrigin) {
+      const ret = [];
+      if (Array.isArray(headers)) {
+        if (headers.length > 0 && Array.isArray(headers[0])) {
+          for (const [key2, value] of headers) {
+            if (!shouldRemoveHeader(key2, removeContent, unknownOrigin, stripHeaders, stripHeadersOnCrossOrigin)) {
+              ret.push(key2, value);
+            }
+          }
+        } else {
+          for (let i = 0; i < headers.length; i += 2) {
+            if (!shouldRemoveHeader(headers[i], removeContent, unknownOrigin, stripHeaders, stripHeadersOnCrossOrigin)) {
+              ret.push(headers[i], headers[i + 1]);
+            }
+          }
+        }
+      } else if (headers && typeof headers === "object") {
+        const entries2 = util.hasSafeIterator(headers) ? headers : Object.entries(headers);
+        for (const [key2, value] of entries2) {
+          if (!shouldRemoveHeader(key2, removeContent, unknownOrigin, stripHeaders, stripHeadersOnCrossOrigin)) {
+            ret.push(key2, value);
+          }
+        }
+      } else {
+        assert(headers == null, "headers must be an object or an array");
+      }
+      return ret;
+    }
+    module.exports = RedirectHandler;
+  }
+});
+
+// node_modules/undici/lib/interceptor/redirect.js
+var require_redirect = __commonJS({
+  "node_modules/undici/lib/interceptor/redirect.js"(exports, module) {
+    "use strict";
+    var RedirectHandler = require_redirect_handler();
+    var { kInterceptorKind } = require_symbols();
+    function createRedirectInterceptor({ maxRedirections: defaultMaxRedirections, throwOnMaxRedirect: defaultThrowOnMaxRedirect, stripHeadersOnRedirect: defaultStripHeadersOnRedirect, stripHeadersOnCrossOriginRedirect: defaultStripHeadersOnCrossOriginRedirect } = {}) {
+      const interceptor = (dispatch) => {
+        return function Intercept(opts, handler) {
+          const { maxRedirections = defaultMaxRedirections, throwOnMaxRedirect = defaultThrowOnMaxRedirect, stripHeadersOnRedirect = defaultStripHeadersOnRedirect, stripHeadersOnCrossOriginRedirect = defaultStripHeadersOnCrossOriginRedirect, ...rest } = opts;
+          if (maxRedirections == null || maxRedirections === 0) {
+            return dispatch(opts, handler);
+          }
+          const dispatchOpts = { ...rest, throwOnMaxRedirect, stripHeadersOnRedirect, stripHeadersOnCrossOriginRedirect };
+          const redirectHandler = new RedirectHandler(dispatch, maxRedirections, dispatchOpts, handler);
+          return dispatch(dispatchOpts, redirectHandler);
+        };
+      };
+      interceptor[kInterceptorKind] = "redirect";
+      return interceptor;
+    }
+    module.exports = createRedirectInterceptor;
+  }
+});
+
+// node_modules/undici/lib/interceptor/response-error.js
+var require_response_error = __commonJS({
+  "node_modules/undici/lib/interceptor/response-error.js"(exports, module) {
+    "use strict";
+    var DecoratorHandler = require_decorator_handler();
+    var { InvalidArgumentError: InvalidArgumentError2, ResponseError } = require_errors2();
+    var defaultMaxSize = 1024 * 1024;
+    var ResponseErrorHandler = class extends DecoratorHandler {
+      #statusCode;
+      #contentType;
+      #decoder;
+      #headers;
+      #body;
+      #bodySize;
+      #bodyTruncated;
+      #maxSize;
+      constructor({ maxSize }, { handler }) {
+        super(handler);
+        this.#maxSize = maxSize;
+      }
+      #checkContentType(contentType) {
+        return (this.#contentType ?? "").indexOf(contentType) === 0;
+      }
+      onRequestStart(controller, context) {
+        this.#statusCode = 0;
+        this.#contentType = null;
+        this.#decoder = null;
+        this.#headers = null;
+        this.#body = "";
+        this.#bodySize = 0;
+        this.#bodyTruncated = false;
+        return super.onRequestStart(controller, context);
+      }
+      onResponseStart(controller, statusCode, headers, statusMessage) {
+        this.#statusCode = statusCode;
+        this.#headers = headers;
+        this.#contentType = headers["content-type"];
+        if (this.#statusCode < 400) {
+          return super.onResponseStart(controller, statusCode, headers, statusMessage);
+        }
+        if (this.#checkContentType("application/json") || this.#checkContentType("text/plain")) {
+          this.#decoder = new TextDecoder("utf-8");
+        }
+      }
+      #createResponseError() {
+        this.#body += this.#decoder?.decode(void 0, { stream: false }) ?? "";
+        this.#decoder = null;
+        if (!this.#bodyTruncated && this.#checkContentType("application/json")) {
+          try {
+            this.#body = JSON.parse(this.#body);
+          } catch {
+          }
+        }
+        let err;
+        const stackTraceLimit = Error.stackTraceLimit;
+        Error.stackTraceLimit = 0;
+        try {
+          err = new ResponseError("Response Error", this.#statusCode, {
+            body: this.#body,
+            bodyTruncated: this.#bodyTruncated,
+            headers: this.#headers
+          });
+        } finally {
+          Error.stackTraceLimit = stackTraceLimit;
+        }
+        return err;
+      }
+      onResponseData(controller, chunk) {
+        if (this.#statusCode < 400) {
+          return super.onResponseData(controller, chunk);
+        }
+        if (this.#decoder == null) {
+          return;
+        }
+        if (this.#maxSize === 0) {
+          this.#body += this.#decoder.decode(chunk, { stream: true });
+          return;
+        }
+        const remaining = this.#maxSize - this.#bodySize;
+        if (chunk.length <= remaining) {
+          this.#bodySize += chunk.length;
+          this.#body += this.#decoder.decode(chunk, { stream: true });
+          return;
+        }
+        if (remaining > 0) {
+          this.#body += this.#decoder.decode(chunk.subarray(0, remaining), { stream: true });
+          this.#bodySize = this.#maxSize;
+        }
+        this.#bodyTruncated = true;
+        this.#body += this.#decoder.decode(void 0, { stream: false });
+        this.#decoder = null;
+      }
+      onResponseEnd(controller, trailers) {
+        if (this.#statusCode >= 400) {
+          super.onResponseError(controller, this.#createResponseError());
+        } else {
+          super.onResponseEnd(controller, trailers);
+        }
+      }
+      onResponseError(controller, err) {
+        super.onResponseError(controller, err);
+      }
+    };
+    module.exports = (opts = {}) => {
+      const { maxSize = defaultMaxSize } = opts;
+      if (!Number.isSafeInteger(maxSize) || maxSize < 0) {
+        throw new InvalidArgumentError2("maxSize must be a non-negative integer");
+      }
+      return (dispatch) => {
+        return function Intercept(opts2, handler) {
+          return dispatch(opts2, new ResponseErrorHandler({ maxSize }, { handler }));
+        };
+      };
+    };
+  }
+});
+
+// node_modules/undici/lib/interceptor/dump.js
+var require_dump = __commonJS({
+  "node_modules/undici/lib/interceptor/dump.js"(exports, module) {
+    "use strict";
+    var { InvalidArgumentError: InvalidArgumentError2, RequestAbortedError } = require_errors2();
+    var DecoratorHandler = require_decorator_handler();
+    var DumpHandler = class extends DecoratorHandler {
+      #maxSize = 1024 * 1024;
+      #dumped = false;
+      #size = 0;
+      aborted = false;
+      reason = false;
+      constructor({ maxSize, signal }, handler) {
+        if (maxSize != null && (!Number.isFinite(maxSize) || maxSize < 1)) {
+          throw new InvalidArgumentError2("maxSize must be a number greater than 0");
+        }
+        super(handler);
+        this.#maxSize = maxSize ?? this.#maxSize;
+      }
+      #abort(reason) {
+        this.aborted = true;
+        this.reason = reason;
+      }
+      onRequestStart(controller, context) {
+        controller.abort = this.#abort.bind(this);
+        return super.onRequestStart(controller, context);
+      }
+      onResponseStart(controller, statusCode, headers, statusMessage) {
+        const contentLength = headers["content-length"];
+        if (contentLength != null && contentLength > this.#maxSize) {
+          throw new RequestAbortedError(
+            `Response size (${contentLength}) larger than maxSize (${this.#maxSize})`
+          );
+        }
+        if (this.aborted === true) {
+          return true;
+        }
+        return super.onResponseStart(controller, statusCode, headers, statusMessage);
+      }
+      onResponseError(controller, err) {
+        super.onResponseError(controller, this.aborted === true ? this.reason : err);
+      }
+      onResponseData(controller, chunk) {
+        this.#size = this.#size + chunk.length;
+        if (this.#size > this.#maxSize) {
+          throw new RequestAbortedError(
+            `Response size (${this.#size}) larger than maxSize (${this.#maxSize})`
+          );
+        }
+        if (this.#size === this.#maxSize) {
+          this.#dumped = true;
+        }
+        return true;
+      }
+      onResponseEnd(controller, trailers) {
+        if (this.aborted === true) {
+          super.onResponseError(controller, this.reason);
+          return;
+        }
+        super.onResponseEnd(controller, this.#dumped ? {} : trailers);
+      }
+    };
+    function createDumpInterceptor({ maxSize: defaultMaxSize } = {
+      maxSize: 1024 * 1024
+    }) {
+      return (dispatch) => {
+        return function Intercept(opts, handler) {
+          const { dumpMaxSize = defaultMaxSize } = opts;
+          const dumpHandler = new DumpHandler({ maxSize: dumpMaxSize, signal: opts.signal }, handler);
+          return dispatch(opts, dumpHandler);
+        };
+      };
+    }
+    module.exports = createDumpInterceptor;
+  }
+});
+
+// node_modules/undici/lib/interceptor/dns.js
+var require_dns = __commonJS({
+  "node_modules/undici/lib/interceptor/dns.js"(exports, module) {
+    "use strict";
+    var { isIP: isIP2 } = __require("node:net");
+    var { lookup } = __require("node:dns");
+    var DecoratorHandler = require_decorator_handler();
+    var { InvalidArgumentError: InvalidArgumentError2, InformationalError } = require_errors2();
+    var { kRequestOrigin } = require_symbols();
+    var maxInt = Math.pow(2, 31) - 1;
+    function hasSafeIterator(headers) {
+      const prototype2 = Object.getPrototypeOf(headers);
+      const ownIterator = Object.hasOwn(headers, Symbol.iterator);
+      return ownIterator || prototype2 != null && prototype2 !== Object.prototype && typeof headers[Symbol.iterator] === "function";
+    }
+    function isHostHeader(key2) {
+      return typeof key2 === "string" && key2.toLowerCase() === "host";
+    }
+    function normalizeHeaders(headers) {
+      if (headers == null) {
+        return null;
+      }
+      if (Array.isArray(headers)) {
+        if (headers.length === 0 || !Array.isArray(headers[0])) {
+          return headers;
+        }
+        const normalized = [];
+        for (const header3 of headers) {
+          if (Array.isArray(header3) && header3.length === 2) {
+            normalized.push(header3[0], header3[1]);
+          } else {
+            normalized.push(header3);
+          }
+        }
+        return normalized;
+      }
+      if (typeof headers === "object" && hasSafeIterator(headers)) {
+        const normalized = [];
+        for (const header3 of headers) {
+          if (Array.isArray(header3) && header3.length === 2) {
+            normalized.push(header3[0], header3[1]);
+          } else {
+            normalized.push(header3);
+          }
+        }
+        return normalized;
+      }
+      return headers;
+    }
+    function hasHostHeader(headers) {
+      if (headers == null) {
+        return false;
+      }
+      if (Array.isArray(headers)) {
+        if (headers.length === 0) {
+          return false;
+        }
+        for (let i = 0; i < headers.length; i += 2) {
+          if (isHostHeader(headers[i])) {
+            return true;
+          }
+        }
+        return false;
+      }
+      if (typeof headers === "object") {
+        for (const key2 in headers) {
+          if (isHostHeader(key2)) {
+            return true;
+          }
+        }
+      }
+      return false;
+    }
+    function withHostHeader(host, headers) {
+      const normalizedHeaders = normalizeHeaders(headers);
+      if (hasHostHeader(normalizedHeaders)) {
+        return normalizedHeaders;
+      }
+      if (Array.isArray(normalizedHeaders)) {
+        return ["host", host, ...normalizedHeaders];
+      }
+      if (normalizedHeaders && typeof normalizedHeaders === "object") {
+        return {
+          host,
+          ...normalizedHeaders
+        };
+      }
+      return { host };
+    }
+    var DNSStorage = class {
+      #maxItems = 0;
+      #records = /* @__PURE__ */ new Map();
+      constructor(opts) {
+        this.#maxItems = opts.maxItems;
+      }
+      get size() {
+        return this.#records.size;
+      }
+      get(hostname3) {
+        return this.#records.get(hostname3) ?? null;
+      }
+      set(hostname3, records) {
+        this.#records.set(hostname3, records);
+      }
+      delete(hostname3) {
+        this.#records.delete(hostname3);
+      }
+      // Delegate to storage decide can we do more lookups or not
+      full() {
+        return this.size >= this.#maxItems;
+      }
+    };
+    var DNSInstance = class {
+      #maxTTL = 0;
+      #maxItems = 0;
+      dualStack = true;
+      affinity = null;
+      lookup = null;
+      pick = null;
+      storage = null;
+      constructor(opts) {
+        this.#maxTTL = opts.maxTTL;
+        this.#maxItems = opts.maxItems;
+        this.dualStack = opts.dualStack;
+        this.affinity = opts.affinity;
+        this.lookup = opts.lookup ?? this.#defaultLookup;
+        this.pick = opts.pick ?? this.#defaultPick;
+        this.storage = opts.storage ?? new DNSStorage(opts);
+      }
+      runLookup(origin, opts, cb) {
+        const ips = this.storage.get(origin.hostname);
+        if (ips == null && this.storage.full()) {
+          cb(null, origin);
+          return;
+        }
+        const newOpts = {
+          affinity: this.affinity,
+          dualStack: this.dualStack,
+          lookup: this.lookup,
+          pick: this.pick,
+          ...opts.dns,
+          maxTTL: this.#maxTTL,
+          maxItems: this.#maxItems
+        };
+        if (ips == null) {
+          this.lookup(origin, newOpts, (err, addresses) => {
+            if (err || addresses == null || addresses.length === 0) {
+              cb(err ?? new InformationalError("No DNS entries found"));
+              return;
+            }
+            this.setRecords(origin, addresses);
+            const records = this.storage.get(origin.hostname);
+            const ip = this.pick(
+              origin,
+              records,
+              newOpts.affinity
+            );
+            if (ip == null) {
+              this.storage.delete(origin.hostname);
+              cb(new InformationalError("No DNS entries found"));
+              return;
+            }
+            let port;
+            if (typeof ip.port === "number") {
+              port = `:${ip.port}`;
+            } else if (origin.port !== "") {
+              port = `:${origin.port}`;
+            } else {
+              port = "";
+            }
+            cb(
+              null,
+              new URL(`${origin.protocol}//${ip.family === 6 ? `[${ip.address}]` : ip.address}${port}`)
+            );
+          });
+        } else {
+          const ip = this.pick(
+            origin,
+            ips,
+            newOpts.affinity
+          );
+          if (ip == null) {
+            this.storage.delete(origin.hostname);
+            this.runLookup(origin, opts, cb);
+            return;
+          }
+          let port;
+          if (typeof ip.port === "number") {
+            port = `:${ip.port}`;
+          } else if (origin.port !== "") {
+            port = `:${origin.port}`;
+          } else {
+            port = "";
+          }
+          cb(
+            null,
+            new URL(`${origin.protocol}//${ip.family === 6 ? `[${ip.address}]` : ip.address}${port}`)
+          );
+        }
+      }
+      #defaultLookup(origin, opts, cb) {
+        lookup(
+          origin.hostname,
+          {
+            all: true,
+            family: this.dualStack === false ? this.affinity : 0,
+            order: "ipv4first"
+          },
+          (err, addresses) => {
+            if (err) {
+              return cb(err);
+            }
+            const results = /* @__PURE__ */ new Map();
+            for (const addr of addresses) {
+              results.set(`${addr.address}:${addr.family}`, addr);
+            }
+            cb(null, results.values());
+          }
+        );
+      }
+      #defaultPick(origin, hostnameRecords, affinity) {
+        let ip = null;
+        const { records, offset } = hostnameRecords;
+        let family;
+        if (this.dualStack) {
+          if (affinity == null) {
+            if (offset == null || offset === maxInt) {
+              hostnameRecords.offset = 0;
+              affinity = 4;
+            } else {
+              hostnameRecords.offset++;
+              affinity = (hostnameRecords.offset & 1) === 1 ? 6 : 4;
+            }
+          }
+          if (records[affinity] != null && records[affinity].ips.length > 0) {
+            family = records[affinity];
+          } else {
+            family = records[affinity === 4 ? 6 : 4];
+          }
+        } else {
+          family = records[affinity];
+        }
+        if (family == null || family.ips.length === 0) {
+          return ip;
+        }
+        if (family.offset == null || family.offset === maxInt) {
+          family.offset = 0;
+        } else {
+          family.offset++;
+        }
+        const position = family.offset % family.ips.length;
+        ip = family.ips[position] ?? null;
+        if (ip == null) {
+          return ip;
+        }
+        if (Date.now() - ip.timestamp > ip.ttl) {
+          family.ips.splice(position, 1);
+          return this.pick(origin, hostnameRecords, affinity);
+        }
+        return ip;
+      }
+      pickFamily(origin, ipFamily) {
+        const records = this.storage.get(origin.hostname)?.records;
+        if (!records) {
+          return null;
+        }
+        const family = records[ipFamily];
+        if (!family) {
+          return null;
+        }
+        if (family.offset == null || family.offset === maxInt) {
+          family.offset = 0;
+        } else {
+          family.offset++;
+        }
+        const position = family.offset % family.ips.length;
+        const ip = family.ips[position] ?? null;
+        if (ip == null) {
+          return ip;
+        }
+        if (Date.now() - ip.timestamp > ip.ttl) {
+          family.ips.splice(position, 1);
+          return this.pickFamily(origin, ipFamily);
+        }
+        return ip;
+      }
+      setRecords(origin, addresses) {
+        const timestamp2 = Date.now();
+        const records = { records: { 4: null, 6: null } };
+        let minTTL = this.#maxTTL;
+        for (const record5 of addresses) {
+          record5.timestamp = timestamp2;
+          if (typeof record5.ttl === "number") {
+            record5.ttl = Math.min(record5.ttl, this.#maxTTL);
+            minTTL = Math.min(minTTL, record5.ttl);
+          } else {
+            record5.ttl = this.#maxTTL;
+          }
+          const familyRecords = records.records[record5.family] ?? { ips: [] };
+          familyRecords.ips.push(record5);
+          records.records[record5.family] = familyRecords;
+        }
+        this.storage.set(origin.hostname, records, { ttl: minTTL });
+      }
+      deleteRecords(origin) {
+        this.storage.delete(origin.hostname);
+      }
+      getHandler(meta, opts) {
+        return new DNSDispatchHandler(this, meta, opts);
+      }
+    };
+    var DNSDispatchHandler = class extends DecoratorHandler {
+      #state = null;
+      #opts = null;
+      #dispatch = null;
+      #origin = null;
+      #controller = null;
+      #newOrigin = null;
+      #firstTry = true;
+      constructor(state, { origin, handler, dispatch, newOrigin }, opts) {
+        super(handler);
+        this.#origin = origin;
+        this.#newOrigin = newOrigin;
+        this.#opts = { ...opts };
+        this.#state = state;
+        this.#dispatch = dispatch;
+      }
+      onResponseError(controller, err) {
+        switch (err.code) {
+          case "ETIMEDOUT":
+          case "ECONNREFUSED": {
+            if (this.#state.dualStack) {
+              if (!this.#firstTry) {
+                super.onResponseError(controller, err);
+                return;
+              }
+              this.#firstTry = false;
+              const otherFamily = this.#newOrigin.hostname[0] === "[" ? 4 : 6;
+              const ip = this.#state.pickFamily(this.#origin, otherFamily);
+              if (ip == null) {
+                super.onResponseError(controller, err);
+                return;
+              }
+              let port;
+              if (typeof ip.port === "number") {
+                port = `:${ip.port}`;
+              } else if (this.#origin.port !== "") {
+                port = `:${this.#origin.port}`;
+              } else {
+                port = "";
+              }
+              const dispatchOpts = {
+                ...this.#opts,
+                origin: `${this.#origin.protocol}//${ip.family === 6 ? `[${ip.address}]` : ip.address}${port}`,
+                [kRequestOrigin]: this.#opts[kRequestOrigin] === void 0 ? this.#origin : this.#opts[kRequestOrigin],
+                headers: withHostHeader(this.#origin.host, this.#opts.headers)
+              };
+              this.#dispatch(dispatchOpts, this);
+              return;
+            }
+            super.onResponseError(controller, err);
+            break;
+          }
+          case "ENOTFOUND":
+            this.#state.deleteRecords(this.#origin);
+            super.onResponseError(controller, err);
+            break;
+          default:
+            super.onResponseError(controller, err);
+            break;
+        }
+      }
+    };
+    module.exports = (interceptorOpts) => {
+      if (interceptorOpts?.maxTTL != null && (typeof interceptorOpts?.maxTTL !== "number" || interceptorOpts?.maxTTL < 0)) {
+        throw new InvalidArgumentError2("Invalid maxTTL. Must be a positive number");
+      }
+      if (interceptorOpts?.maxItems != null && (typeof interceptorOpts?.maxItems !== "number" || interceptorOpts?.maxItems < 1)) {
+        throw new InvalidArgumentError2(
+          "Invalid maxItems. Must be a positive number and greater than zero"
+        );
+      }
+      if (interceptorOpts?.affinity != null && interceptorOpts?.affinity !== 4 && interceptorOpts?.affinity !== 6) {
+        throw new InvalidArgumentError2("Invalid affinity. Must be either 4 or 6");
+      }
+      if (interceptorOpts?.dualStack != null && typeof interceptorOpts?.dualStack !== "boolean") {
+        throw new InvalidArgumentError2("Invalid dualStack. Must be a boolean");
+      }
+      if (interceptorOpts?.lookup != null && typeof interceptorOpts?.lookup !== "function") {
+        throw new InvalidArgumentError2("Invalid lookup. Must be a function");
+      }
+      if (interceptorOpts?.pick != null && typeof interceptorOpts?.pick !== "function") {
+        throw new InvalidArgumentError2("Invalid pick. Must be a function");
+      }
+      if (interceptorOpts?.storage != null && (typeof interceptorOpts?.storage?.get !== "function" || typeof interceptorOpts?.storage?.set !== "function" || typeof interceptorOpts?.storage?.full !== "function" || typeof interceptorOpts?.storage?.delete !== "function")) {
+        throw new InvalidArgumentError2("Invalid storage. Must be a object with methods: { get, set, full, delete }");
+      }
+      const dualStack = interceptorOpts?.dualStack ?? true;
+      let affinity;
+      if (dualStack) {
+        affinity = interceptorOpts?.affinity ?? null;
+      } else {
+        affinity = interceptorOpts?.affinity ?? 4;
+      }
+      const opts = {
+        maxTTL: interceptorOpts?.maxTTL ?? 1e4,
+        // Expressed in ms
+        lookup: interceptorOpts?.lookup ?? null,
+        pick: interceptorOpts?.pick ?? null,
+        dualStack,
+        affinity,
+        maxItems: interceptorOpts?.maxItems ?? Infinity,
+        storage: interceptorOpts?.storage
+      };
+      const instance = new DNSInstance(opts);
+      return (dispatch) => {
+        return function dnsInterceptor(origDispatchOpts, handler) {
+          if (origDispatchOpts.origin == null) {
+            return dispatch(origDispatchOpts, handler);
+          }
+          const origin = origDispatchOpts.origin.constructor === URL ? origDispatchOpts.origin : new URL(origDispatchOpts.origin);
+          if (isIP2(origin.hostname) !== 0) {
+            return dispatch(origDispatchOpts, handler);
+          }
+          instance.runLookup(origin, origDispatchOpts, (err, newOrigin) => {
+            if (err) {
+              return handler.onResponseError(null, err);
+            }
+            const dispatchOpts = {
+              ...origDispatchOpts,
+              servername: origin.hostname,
+              // For SNI on TLS
+              origin: newOrigin.origin,
+              [kRequestOrigin]: origDispatchOpts[kRequestOrigin] === void 0 ? origin : origDispatchOpts[kRequestOrigin],
+              headers: withHostHeader(origin.host, origDispatchOpts.headers)
+            };
+            dispatch(
+              dispatchOpts,
+              instance.getHandler(
+                { origin, dispatch, handler, newOrigin },
+                origDispatchOpts
+              )
+            );
+          });
+          return true;
+        };
+      };
+    };
+  }
+});
+
+// node_modules/undici/lib/util/cache.js
+var require_cache = __commonJS({
+  "node_modules/undici/lib/util/cache.js"(exports, module) {
+    "use strict";
+    var {
+      safeHTTPMethods,
+      pathHasQueryOrFragment,
+      hasSafeIterator,
+      isValidHTTPToken,
+      setHeader
+    } = require_util2();
+    var { serializePathWithQuery } = require_util2();
+    var { kRequestOrigin } = require_symbols();
+    var MAX_DELTA_SECONDS = 2147483647;
+    var RESTRICTIVE_DIRECTIVE_NAMES = ["no-store", "private", "no-cache"];
+    var kInvalidCacheControlDirectives = /* @__PURE__ */ Symbol("invalid cache-control directives");
+    function trimOWS(value) {
+      return value.replace(/^[\t ]+|[\t ]+$/g, "");
+    }
+    function arrayIncludes(array, value) {
+      for (let i = 0; i < array.length; i++) {
+        if (array[i] === value) {
+          return true;
+        }
+      }
+      return false;
+    }
+    function trimOWSStart(value) {
+      return value.replace(/^[\t ]+/, "");
+    }
+    function trimOWSEnd(value) {
+      return value.replace(/[\t ]+$/, "");
+    }
+    function findUnescapedQuote(value, start2) {
+      let escaped2 = false;
+      for (let i = start2; i < value.length; i++) {
+        if (escaped2) {
+          escaped2 = false;
+        } else if (value[i] === "\\") {
+          escaped2 = true;
+        } else if (value[i] === '"') {
+          return i;
+        }
+      }
+      return -1;
+    }
+    function splitCacheControlHeaderValue(value) {
+      const directives = [];
+      let start2 = 0;
+      let quoteStart = -1;
+      let inQuote = false;
+      let escaped2 = false;
+      for (let i = 0; i < value.length; i++) {
+        if (inQuote) {
+          if (escaped2) {
+            escaped2 = false;
+          } else if (value[i] === "\\") {
+            escaped2 = true;
+          } else if (value[i] === '"') {
+            inQuote = false;
+            quoteStart = -1;
+          }
+        } else if (value[i] === '"') {
+          inQuote = true;
+          quoteStart = i;
+        } else if (value[i] === ",") {
+          directives.push({ value: value.substring(start2, i), fromMalformedQuote: false });
+          start2 = i + 1;
+        }
+      }
+      if (!inQuote) {
+        directives.push({ value: value.substring(start2), fromMalformedQuote: false });
+        return directives;
+      }
+      const tail = value.substring(start2);
+      const quoteOffset = quoteStart - start2;
+      let tailStart = 0;
+      for (let i = 0; i < tail.length; i++) {
+        if (tail[i] === ",") {
+          directives.push({
+            value: tail.substring(tailStart, i),
+            fromMalformedQuote: tailStart > quoteOffset
+          });
+          tailStart = i + 1;
+        }
+      }
+      directives.push({
+        value: tail.substring(tailStart),
+        fromMalformedQuote: tailStart > quoteOffset
+      });
+      return directives;
+    }
+    function markInvalidCacheControlDirective(directives, key2) {
+      let invalidDirectives = directives[kInvalidCacheControlDirectives];
+      if (invalidDirectives === void 0) {
+        invalidDirectives = /* @__PURE__ */ new Set();
+        Object.defineProperty(directives, kInvalidCacheControlDirectives, {
+          value: invalidDirectives
+        });
+      }
+      invalidDirectives.add(key2);
+    }
+    function hasInvalidCacheControlDirective(directives, key2) {
+      return directives[kInvalidCacheControlDirectives]?.has(key2) === true;
+    }
+    function getMalformedRestrictiveDirectiveName(key2) {
+      for (const directiveName of RESTRICTIVE_DIRECTIVE_NAMES) {
+        if (key2.startsWith(directiveName) && key2.length > directiveName.length && !isValidHTTPToken(key2[directiveName.length])) {
+          return directiveName;
+        }
+      }
+      let tokenOnlyKey = "";
+      let hasInvalidTokenChar = false;
+      for (let i = 0; i < key2.length; i++) {
+        if (isValidHTTPToken(key2[i])) {
+          tokenOnlyKey += key2[i];
+        } else {
+          hasInvalidTokenChar = true;
+        }
+      }
+      if (hasInvalidTokenChar && arrayIncludes(RESTRICTIVE_DIRECTIVE_NAMES, tokenOnlyKey)) {
+        return tokenOnlyKey;
+      }
+    }
+    function getRequestOrigin(opts) {
+      const origin = opts[kRequestOrigin] === void 0 ? opts.origin : opts[kRequestOrigin];
+      return typeof origin === "string" || origin instanceof URL ? origin : null;
+    }
+    function getInterceptorOrigin(opts, interceptorOrigin) {
+      const requestOrigin = getRequestOrigin(opts);
+      if (interceptorOrigin === void 0) {
+        return requestOrigin;
+      }
+      if (interceptorOrigin === null) {
+        return null;
+      }
+      if (requestOrigin) {
+        try {
+          if (new URL(requestOrigin).origin !== interceptorOrigin) {
+            return null;
+          }
+        } catch {
+          return interceptorOrigin;
+        }
+      }
+      return interceptorOrigin;
+    }
+    function makeCacheKey(opts, origin = getRequestOrigin(opts)) {
+      if (!origin) {
+        throw new Error("opts.origin is undefined");
+      }
+      let fullPath = opts.path || "/";
+      if (opts.query && !pathHasQueryOrFragment(fullPath)) {
+        fullPath = serializePathWithQuery(fullPath, opts.query);
+      }
+      return {
+        origin: origin.toString(),
+        method: opts.method,
+        path: fullPath,
+        headers: opts.headers
+      };
+    }
+    function appendHeader(headers, key2, val) {
+      const headerName = key2.toLowerCase();
+      const current = Object.hasOwn(headers, headerName) ? headers[headerName] : void 0;
+      const values2 = Array.isArray(val) ? val : [val];
+      if (current === void 0) {
+        setHeader(headers, headerName, Array.isArray(val) ? val.slice() : val);
+      } else if (Array.isArray(current)) {
+        current.push(...values2);
+      } else {
+        setHeader(headers, headerName, [current, ...values2]);
+      }
+    }
+    function normalizeHeaders(opts) {
+      let headers;
+      if (opts.headers == null) {
+        headers = {};
+      } else if (typeof opts.headers === "object") {
+        headers = {};
+        if (hasSafeIterator(opts.headers)) {
+          if (Array.isArray(opts.headers)) {
+            const first = opts.headers[0];
+            if (Array.isArray(first)) {
+              for (const x of opts.headers) {
+                if (!Array.isArray(x)) {
+                  throw new Error("opts.headers is not a valid header map");
+                }
+                const [key2, val] = x;
+                if (typeof key2 !== "string" || typeof val !== "string") {
+                  throw new Error("opts.headers is not a valid header map");
+                }
+                appendHeader(headers, key2, val);
+              }
+            } else {
+              const len = opts.headers.length;
+              if (len % 2 !== 0) {
+                throw new Error("opts.headers is not a valid header map");
+              }
+              for (let i = 0; i < len; i += 2) {
+                const key2 = opts.headers[i];
+                const val = opts.headers[i + 1];
+                if (typeof key2 !== "string" || typeof val !== "string" && !Array.isArray(val)) {
+                  throw new Error("opts.headers is not a valid header map");
+                }
+                if (typeof val === "string") {
+                  appendHeader(headers, key2, val);
+                } else {
+                  const mapped = [];
+                  for (let j = 0; j < val.length; j++) {
+                    const v = val[j];
+                    mapped.push(typeof v === "string" ? v : v.toString("latin1"));
+                  }
+                  appendHeader(headers, key2, mapped);
+                }
+              }
+            }
+          } else {
+            for (const x of opts.headers) {
+              if (!Array.isArray(x)) {
+                throw new Error("opts.headers is not a valid header map");
+              }
+              const [key2, val] = x;
+              if (typeof key2 !== "string" || typeof val !== "string") {
+                throw new Error("opts.headers is not a valid header map");
+              }
+              appendHeader(headers, key2, val);
+            }
+          }
+        } else {
+          for (const key2 of Object.keys(opts.headers)) {
+            appendHeader(headers, key2, opts.headers[key2]);
+          }
+        }
+      } else {
+        throw new Error("opts.headers is not an object");
+      }
+      return headers;
+    }
+    function assertCacheKey(key2) {
+      if (typeof key2 !== "object") {
+        throw new TypeError(`expected key to be object, got ${typeof key2}`);
+      }
+      for (const property of ["origin", "method", "path"]) {
+        if (typeof key2[property] !== "string") {
+          throw new TypeError(`expected key.${property} to be string, got ${typeof key2[property]}`);
+        }
+      }
+      if (key2.headers !== void 0 && typeof key2.headers !== "object") {
+        throw new TypeError(`expected headers to be object, got ${typeof key2}`);
+      }
+    }
+    function assertCacheValue(value) {
+      if (typeof value !== "object") {
+        throw new TypeError(`expected value to be object, got ${typeof value}`);
+      }
+      for (const property of ["statusCode", "cachedAt", "staleAt", "deleteAt"]) {
+        if (typeof value[property] !== "number") {
+          throw new TypeError(`expected value.${property} to be number, got ${typeof value[property]}`);
+        }
+      }
+      if (typeof value.statusMessage !== "string") {
+        throw new TypeError(`expected value.statusMessage to be string, got ${typeof value.statusMessage}`);
+      }
+      if (value.headers != null && typeof value.headers !== "object") {
+        throw new TypeError(`expected value.rawHeaders to be object, got ${typeof value.headers}`);
+      }
+      if (value.vary !== void 0 && typeof value.vary !== "object") {
+        throw new TypeError(`expected value.vary to be object, got ${typeof value.vary}`);
+      }
+      if (value.etag !== void 0 && typeof value.etag !== "string") {
+        throw new TypeError(`expected value.etag to be string, got ${typeof value.etag}`);
+      }
+    }
+    function parseCacheControlHeader(header3) {
+      const output = {};
+      const invalidNumericDirectives = /* @__PURE__ */ new Set();
+      const invalidNoArgumentDirectives = /* @__PURE__ */ new Set();
+      const directives = splitCacheControlHeaderValue(Array.isArray(header3) ? header3.join(",") : header3);
+      for (let i = 0; i < directives.length; i++) {
+        const directiveRecord = directives[i];
+        const directive = directiveRecord.value.toLowerCase();
+        const fromMalformedQuote = directiveRecord.fromMalformedQuote;
+        const keyValueDelimiter = directive.indexOf("=");
+        let key2;
+        let value;
+        let keyHasTrailingWhitespace = false;
+        let valueHasLeadingWhitespace = false;
+        if (keyValueDelimiter !== -1) {
+          const rawKey = directive.substring(0, keyValueDelimiter);
+          const rawValue = directive.substring(keyValueDelimiter + 1);
+          keyHasTrailingWhitespace = trimOWSEnd(rawKey) !== rawKey;
+          valueHasLeadingWhitespace = trimOWSStart(rawValue) !== rawValue;
+          key2 = trimOWS(rawKey);
+          value = trimOWSStart(rawValue);
+        } else {
+          key2 = trimOWS(directive);
+        }
+        const malformedRestrictiveDirectiveName = getMalformedRestrictiveDirectiveName(key2);
+        if (malformedRestrictiveDirectiveName !== void 0) {
+          output[malformedRestrictiveDirectiveName] = true;
+          continue;
+        }
+        switch (key2) {
+          case "min-fresh":
+          case "max-stale":
+          case "max-age":
+          case "s-maxage":
+          case "stale-while-revalidate":
+          case "stale-if-error": {
+            if (fromMalformedQuote || invalidNumericDirectives.has(key2)) {
+              continue;
+            }
+            if (value === void 0 || keyHasTrailingWhitespace || valueHasLeadingWhitespace) {
+              delete output[key2];
+              invalidNumericDirectives.add(key2);
+              markInvalidCacheControlDirective(output, key2);
+              continue;
+            }
+            if (value.length >= 2 && value[0] === '"' && value[value.length - 1] === '"') {
+              value = value.substring(1, value.length - 1);
+            }
+            if (!/^[0-9]+$/.test(value)) {
+              delete output[key2];
+              invalidNumericDirectives.add(key2);
+              markInvalidCacheControlDirective(output, key2);
+              continue;
+            }
+            const parsedValue = Math.min(parseInt(value, 10), MAX_DELTA_SECONDS);
+            if (key2 === "min-fresh") {
+              if (!(key2 in output) || output[key2] < parsedValue) {
+                output[key2] = parsedValue;
+              }
+            } else if (!(key2 in output) || output[key2] > parsedValue) {
+              output[key2] = parsedValue;
+            }
+            break;
+          }
+          case "private":
+          case "no-cache": {
+            if (fromMalformedQuote) {
+              output[key2] = true;
+              break;
+            }
+            if (value !== void 0 && value.length === 0) {
+              output[key2] = true;
+              break;
+            }
+            if (value) {
+              if (value[0] === '"') {
+                value = trimOWSEnd(value);
+                let fieldList = "";
+                let lastQuotedPart = i;
+                let foundEndingQuote = false;
+                const closingQuote = findUnescapedQuote(value, 1);
+                if (closingQuote !== -1) {
+                  fieldList = value.substring(1, closingQuote);
+                  foundEndingQuote = true;
+                } else {
+                  const fieldListParts = [value.substring(1)];
+                  for (let j = i + 1; j < directives.length; j++) {
+                    const nextPart = trimOWS(directives[j].value);
+                    const closingQuote2 = findUnescapedQuote(nextPart, 0);
+                    lastQuotedPart = j;
+                    if (closingQuote2 !== -1) {
+                      fieldListParts.push(nextPart.substring(0, closingQuote2));
+                      foundEndingQuote = true;
+                      break;
+                    }
+                    fieldListParts.push(nextPart);
+                  }
+                  fieldList = fieldListParts.join(",");
+                }
+                if (!foundEndingQuote) {
+                  output[key2] = true;
+                  break;
+                }
+                i = lastQuotedPart;
+                const headers = fieldList.split(",");
+                let validFieldNames = true;
+                for (let j = 0; j < headers.length; j++) {
+                  headers[j] = trimOWS(headers[j]);
+                  if (!isValidHTTPToken(headers[j])) {
+                    validFieldNames = false;
+                  }
+                }
+                if (!validFieldNames) {
+                  output[key2] = true;
+                } else if (output[key2] !== true) {
+                  if (key2 in output) {
+                    output[key2] = output[key2].concat(headers);
+                  } else {
+                    output[key2] = headers;
+                  }
+                }
+              } else {
+                const fieldName = trimOWS(value);
+                if (!isValidHTTPToken(fieldName)) {
+                  output[key2] = true;
+                } else if (output[key2] !== true) {
+                  if (key2 in output) {
+                    output[key2] = output[key2].concat(fieldName);
+                  } else {
+                    output[key2] = [fieldName];
+                  }
+                }
+              }
+              break;
+            }
+          }
+          // eslint-disable-next-line no-fallthrough
+          case "public":
+          case "must-revalidate":
+          case "proxy-revalidate":
+          case "immutable":
+          case "no-transform":
+          case "must-understand":
+          case "only-if-cached":
+            if (fromMalformedQuote || invalidNoArgumentDirectives.has(key2)) {
+              continue;
+            }
+            if (value !== void 0) {
+              delete output[key2];
+              invalidNoArgumentDirectives.add(key2);
+              continue;
+            }
+            output[key2] = true;
+            break;
+          case "no-store":
+            output[key2] = true;
+            break;
+          default:
+            continue;
+        }
+      }
+      return output;
+    }
+    function splitVaryHeader(varyHeader) {
+      const values2 = Array.isArray(varyHeader) ? varyHeader : [varyHeader];
+      const output = [];
+      for (let i = 0; i < values2.length; i++) {
+        const parts = values2[i].split(",");
+        for (let j = 0; j < parts.length; j++) {
+          output.push(parts[j]);
+        }
+      }
+      return output;
+    }
+    function hasVaryStar(varyHeader) {
+      const values2 = splitVaryHeader(varyHeader);
+      for (let i = 0; i < values2.length; i++) {
+        if (trimOWS(values2[i]).indexOf("*") !== -1) {
+          return true;
+        }
+      }
+      return false;
+    }
+    function parseVaryHeader(varyHeader, headers) {
+      if (hasVaryStar(varyHeader)) {
+        return headers;
+      }
+      const output = (
+        /** @type {Record<string, string | string[] | null>} */
+        {}
+      );
+      const varyingHeaders = splitVaryHeader(varyHeader);
+      for (const header3 of varyingHeaders) {
+        const trimmedHeader = trimOWS(header3).toLowerCase();
+        if (trimmedHeader.length === 0) {
+          continue;
+        }
+        if (!isValidHTTPToken(trimmedHeader)) {
+          return void 0;
+        }
+        const headerValue2 = headers[trimmedHeader];
+        output[trimmedHeader] = Array.isArray(headerValue2) ? headerValue2.slice() : headerValue2 ?? null;
+      }
+      return output;
+    }
+    function isInvalidOrWildcardVaryHeader(varyHeader) {
+      return hasVaryStar(varyHeader) || parseVaryHeader(varyHeader, {}) === void 0;
+    }
+    function isEtagUsable(etag) {
+      if (etag.length <= 2) {
+        return false;
+      }
+      if (etag[0] === '"' && etag[etag.length - 1] === '"') {
+        return !(etag[1] === '"' || etag.startsWith('"W/'));
+      }
+      if (etag.startsWith('W/"') && etag[etag.length - 1] === '"') {
+        return etag.length !== 4;
+      }
+      return false;
+    }
+    function assertCacheStore(store, name = "CacheStore") {
+      if (typeof store !== "object" || store === null) {
+        throw new TypeError(`expected type of ${name} to be a CacheStore, got ${store === null ? "null" : typeof store}`);
+      }
+      for (const fn of ["get", "createWriteStream", "delete"]) {
+        if (typeof store[fn] !== "function") {
+          throw new TypeError(`${name} needs to have a \`${fn}()\` function`);
+        }
+      }
+    }
+    function assertCacheMethods(methods, name = "CacheMethods") {
+      if (!Array.isArray(methods)) {
+        throw new TypeError(`expected type of ${name} needs to be an array, got ${methods === null ? "null" : typeof methods}`);
+      }
+      if (methods.length === 0) {
+        throw new TypeError(`${name} needs to have at least one method`);
+      }
+      for (const method of methods) {
+        if (!arrayIncludes(safeHTTPMethods, method)) {
+          throw new TypeError(`element of ${name}-array needs to be one of following values: ${safeHTTPMethods.join(", ")}, got ${method}`);
+        }
+      }
+    }
+    function makeDeduplicationKey(cacheKey2, excludeHeaders) {
+      const headers = {};
+      if (cacheKey2.headers) {
+        const sortedHeaders = Object.keys(cacheKey2.headers).sort();
+        for (const header3 of sortedHeaders) {
+          if (excludeHeaders?.has(header3.toLowerCase())) {
+            continue;
+          }
+          setHeader(headers, header3, cacheKey2.headers[header3]);
+        }
+      }
+      return JSON.stringify([cacheKey2.origin, cacheKey2.method, cacheKey2.path, headers]);
+    }
+    module.exports = {
+      getInterceptorOrigin,
+      getRequestOrigin,
+      makeCacheKey,
+      normalizeHeaders,
+      assertCacheKey,
+      assertCacheValue,
+      parseCacheControlHeader,
+      hasInvalidCacheControlDirective,
+      parseVaryHeader,
+      hasVaryStar,
+      isInvalidOrWildcardVaryHeader,
+      isEtagUsable,
+      assertCacheMethods,
+      assertCacheStore,
+      makeDeduplicationKey
+    };
+  }
+});
+
+// node_modules/undici/lib/util/date.js
+var require_date = __commonJS({
+  "node_modules/undici/lib/util/date.js"(exports, module) {
+    "use strict";
+    function parseHttpDate(date) {
+      switch (date[3]) {
+        case ",":
+          return parseImfDate(date);
+        case " ":
+          return parseAscTimeDate(date);
+        default:
+          return parseRfc850Date(date);
+      }
+    }
+    function makeDate(year, monthIdx, day, hour, minute, second, weekday) {
+      const result = new Date(Date.UTC(year, monthIdx, day, hour, minute, second));
+      if (year >= 0 && year <= 99) {
+        result.setUTCFullYear(year);
+      }
+      return result.getUTCFullYear() === year && result.getUTCMonth() === monthIdx && result.getUTCDate() === day && result.getUTCHours() === hour && result.getUTCMinutes() === minute && result.getUTCSeconds() === second && result.getUTCDay() === weekday ? result : void 0;
+    }
+    function parseImfDate(date) {
+      if (date.length !== 29 || date[4] !== " " || date[7] !== " " || date[11] !== " " || date[16] !== " " || date[19] !== ":" || date[22] !== ":" || date[25] !== " " || date[26] !== "G" || date[27] !== "M" || date[28] !== "T") {
+        return void 0;
+      }
+      let weekday = -1;
+      if (date[0] === "S" && date[1] === "u" && date[2] === "n") {
+        weekday = 0;
+      } else if (date[0] === "M" && date[1] === "o" && date[2] === "n") {
+        weekday = 1;
+      } else if (date[0] === "T" && date[1] === "u" && date[2] === "e") {
+        weekday = 2;
+      } else if (date[0] === "W" && date[1] === "e" && date[2] === "d") {
+        weekday = 3;
+      } else if (date[0] === "T" && date[1] === "h" && date[2] === "u") {
+        weekday = 4;
+      } else if (date[0] === "F" && date[1] === "r" && date[2] === "i") {
+        weekday = 5;
+      } else if (date[0] === "S" && date[1] === "a" && date[2] === "t") {
+        weekday = 6;
+      } else {
+        return void 0;
+      }
+      let day = 0;
+      if (date[5] === "0") {
+        const code = date.charCodeAt(6);
+        if (code < 49 || code > 57) {
+          return void 0;
+        }
+        day = code - 48;
+      } else {
+        const code1 = date.charCodeAt(5);
+        if (code1 < 49 || code1 > 51) {
+          return void 0;
+        }
+        const code2 = date.charCodeAt(6);
+        if (code2 < 48 || code2 > 57) {
+          return void 0;
+        }
+        day = (code1 - 48) * 10 + (code2 - 48);
+      }
+      let monthIdx = -1;
+      if (date[8] === "J" && date[9] === "a" && date[10] === "n") {
+        monthIdx = 0;
+      } else if (date[8] === "F" && date[9] === "e" && date[10] === "b") {
+        monthIdx = 1;
+      } else if (date[8] === "M" && date[9] === "a") {
+        if (date[10] === "r") {
+          monthIdx = 2;
+        } else if (date[10] === "y") {
+          monthIdx = 4;
+        } else {
+          return void 0;
+        }
+      } else if (date[8] === "J") {
+        if (date[9] === "a" && date[10] === "n") {
+          monthIdx = 0;
+        } else if (date[9] === "u") {
+          if (date[10] === "n") {
+            monthIdx = 5;
+          } else if (date[10] === "l") {
+            monthIdx = 6;
+          } else {
+            return void 0;
+          }
+        } else {
+          return void 0;
+        }
+      } else if (date[8] === "A") {
+        if (date[9] === "p" && date[10] === "r") {
+          monthIdx = 3;
+        } else if (date[9] === "u" && date[10] === "g") {
+          monthIdx = 7;
+        } else {
+          return void 0;
+        }
+      } else if (date[8] === "S" && date[9] === "e" && date[10] === "p") {
+        monthIdx = 8;
+      } else if (date[8] === "O" && date[9] === "c" && date[10] === "t") {
+        monthIdx = 9;
+      } else if (date[8] === "N" && date[9] === "o" && date[10] === "v") {
+        monthIdx = 10;
+      } else if (date[8] === "D" && date[9] === "e" && date[10] === "c") {
+        monthIdx = 11;
+      } else {
+        return void 0;
+      }
+      const yearDigit1 = date.charCodeAt(12);
+      if (yearDigit1 < 48 || yearDigit1 > 57) {
+        return void 0;
+      }
+      const yearDigit2 = date.charCodeAt(13);
+      if (yearDigit2 < 48 || yearDigit2 > 57) {
+        return void 0;
+      }
+      const yearDigit3 = date.charCodeAt(14);
+      if (yearDigit3 < 48 || yearDigit3 > 57) {
+        return void 0;
+      }
+      const yearDigit4 = date.charCodeAt(15);
+      if (yearDigit4 < 48 || yearDigit4 > 57) {
+        return void 0;
+      }
+      const year = (yearDigit1 - 48) * 1e3 + (yearDigit2 - 48) * 100 + (yearDigit3 - 48) * 10 + (yearDigit4 - 48);
+      let hour = 0;
+      if (date[17] === "0") {
+        const code = date.charCodeAt(18);
+        if (code < 48 || code > 57) {
+          return void 0;
+        }
+        hour = code - 48;
+      } else {
+        const code1 = date.charCodeAt(17);
+        if (code1 < 48 || code1 > 50) {
+          return void 0;
+        }
+        const code2 = date.charCodeAt(18);
+        if (code2 < 48 || code2 > 57) {
+          return void 0;
+        }
+        if (code1 === 50 && code2 > 51) {
+          return void 0;
+        }
+        hour = (code1 - 48) * 10 + (code2 - 48);
+      }
+      let minute = 0;
+      if (date[20] === "0") {
+        const code = date.charCodeAt(21);
+        if (code < 48 || code > 57) {
+          return void 0;
+        }
+        minute = code - 48;
+      } else {
+        const code1 = date.charCodeAt(20);
+        if (code1 < 48 || code1 > 53) {
+          return void 0;
+        }
+        const code2 = date.charCodeAt(21);
+        if (code2 < 48 || code2 > 57) {
+          return void 0;
+        }
+        minute = (code1 - 48) * 10 + (code2 - 48);
+      }
+      let second = 0;
+      if (date[23] === "0") {
+        const code = date.charCodeAt(24);
+        if (code < 48 || code > 57) {
+          return void 0;
+        }
+        second = code - 48;
+      } else {
+        const code1 = date.charCodeAt(23);
+        if (code1 < 48 || code1 > 53) {
+          return void 0;
+        }
+        const code2 = date.charCodeAt(24);
+        if (code2 < 48 || code2 > 57) {
+          return void 0;
+        }
+        second = (code1 - 48) * 10 + (code2 - 48);
+      }
+      return makeDate(year, monthIdx, day, hour, minute, second, weekday);
+    }
+    function parseAscTimeDate(date) {
+      if (date.length !== 24 || date[7] !== " " || date[10] !== " " || date[19] !== " ") {
+        return void 0;
+      }
+      let weekday = -1;
+      if (date[0] === "S" && date[1] === "u" && date[2] === "n") {
+        weekday = 0;
+      } else if (date[0] === "M" && date[1] === "o" && date[2] === "n") {
+        weekday = 1;
+      } else if (date[0] === "T" && date[1] === "u" && date[2] === "e") {
+        weekday = 2;
+      } else if (date[0] === "W" && date[1] === "e" && date[2] === "d") {
+        weekday = 3;
+      } else if (date[0] === "T" && date[1] === "h" && date[2] === "u") {
+        weekday = 4;
+      } else if (date[0] === "F" && date[1] === "r" && date[2] === "i") {
+        weekday = 5;
+      } else if (date[0] === "S" && date[1] === "a" && date[2] === "t") {
+        weekday = 6;
+      } else {
+        return void 0;
+      }
+      let monthIdx = -1;
+      if (date[4] === "J" && date[5] === "a" && date[6] === "n") {
+        monthIdx = 0;
+      } else if (date[4] === "F" && date[5] === "e" && date[6] === "b") {
+        monthIdx = 1;
+      } else if (date[4] === "M" && date[5] === "a") {
+        if (date[6] === "r") {
+          monthIdx = 2;
+        } else if (date[6] === "y") {
+          monthIdx = 4;
+        } else {
+          return void 0;
+        }
+      } else if (date[4] === "J") {
+        if (date[5] === "a" && date[6] === "n") {
+          monthIdx = 0;
+        } else if (date[5] === "u") {
+          if (date[6] === "n") {
+            monthIdx = 5;
+          } else if (date[6] === "l") {
+            monthIdx = 6;
+          } else {
+            return void 0;
+          }
+        } else {
+          return void 0;
+        }
+      } else if (date[4] === "A") {
+        if (date[5] === "p" && date[6] === "r") {
+          monthIdx = 3;
+        } else if (date[5] === "u" && date[6] === "g") {
+          monthIdx = 7;
+        } else {
+          return void 0;
+        }
+      } else if (date[4] === "S" && date[5] === "e" && date[6] === "p") {
+        monthIdx = 8;
+      } else if (date[4] === "O" && date[5] === "c" && date[6] === "t") {
+        monthIdx = 9;
+      } else if (date[4] === "N" && date[5] === "o" && date[6] === "v") {
+        monthIdx = 10;
+      } else if (date[4] === "D" && date[5] === "e" && date[6] === "c") {
+        monthIdx = 11;
+      } else {
+        return void 0;
+      }
+      let day = 0;
+      if (date[8] === " ") {
+        const code = date.charCodeAt(9);
+        if (code < 49 || code > 57) {
+          return void 0;
+        }
+        day = code - 48;
+      } else {
+        const code1 = date.charCodeAt(8);
+        if (code1 < 49 || code1 > 51) {
+          return void 0;
+        }
+        const code2 = date.charCodeAt(9);
+        if (code2 < 48 || code2 > 57) {
+          return void 0;
+        }
+        day = (code1 - 48) * 10 + (code2 - 48);
+      }
+      let hour = 0;
+      if (date[11] === "0") {
+        const code = date.charCodeAt(12);
+        if (code < 48 || code > 57) {
+          return void 0;
+        }
+        hour = code - 48;
+      } else {
+        const code1 = date.charCodeAt(11);
+        if (code1 < 48 || code1 > 50) {
+          return void 0;
+        }
+        const code2 = date.charCodeAt(12);
+        if (code2 < 48 || code2 > 57) {
+          return void 0;
+        }
+        if (code1 === 50 && code2 > 51) {
+          return void 0;
+        }
+        hour = (code1 - 48) * 10 + (code2 - 48);
+      }
+      let minute = 0;
+      if (date[14] === "0") {
+        const code = date.charCodeAt(15);
+        if (code < 48 || code > 57) {
+          return void 0;
+        }
+        minute = code - 48;
+      } else {
+        const code1 = date.charCodeAt(14);
+        if (code1 < 48 || code1 > 53) {
+          return void 0;
+        }
+        const code2 = date.charCodeAt(15);
+        if (code2 < 48 || code2 > 57) {
+          return void 0;
+        }
+        minute = (code1 - 48) * 10 + (code2 - 48);
+      }
+      let second = 0;
+      if (date[17] === "0") {
+        const code = date.charCodeAt(18);
+        if (code < 48 || code > 57) {
+          return void 0;
+        }
+        second = code - 48;
+      } else {
+        const code1 = date.charCodeAt(17);
+        if (code1 < 48 || code1 > 53) {
+          return void 0;
+        }
+        const code2 = date.charCodeAt(18);
+        if (code2 < 48 || code2 > 57) {
+          return void 0;
+        }
+        second = (code1 - 48) * 10 + (code2 - 48);
+      }
+      const yearDigit1 = date.charCodeAt(20);
+      if (yearDigit1 < 48 || yearDigit1 > 57) {
+        return void 0;
+      }
+      const yearDigit2 = date.charCodeAt(21);
+      if (yearDigit2 < 48 || yearDigit2 > 57) {
+        return void 0;
+      }
+      const yearDigit3 = date.charCodeAt(22);
+      if (yearDigit3 < 48 || yearDigit3 > 57) {
+        return void 0;
+      }
+      const yearDigit4 = date.charCodeAt(23);
+      if (yearDigit4 < 48 || yearDigit4 > 57) {
+        return void 0;
+      }
+      const year = (yearDigit1 - 48) * 1e3 + (yearDigit2 - 48) * 100 + (yearDigit3 - 48) * 10 + (yearDigit4 - 48);
+      return makeDate(year, monthIdx, day, hour, minute, second, weekday);
+    }
+    function parseRfc850Date(date) {
+      let commaIndex = -1;
+      let weekday = -1;
+      if (date[0] === "S") {
+        if (date[1] === "u" && date[2] === "n" && date[3] === "d" && date[4] === "a" && date[5] === "y") {
+          weekday = 0;
+          commaIndex = 6;
+        } else if (date[1] === "a" && date[2] === "t" && date[3] === "u" && date[4] === "r" && date[5] === "d" && date[6] === "a" && date[7] === "y") {
+          weekday = 6;
+          commaIndex = 8;
+        }
+      } else if (date[0] === "M" && date[1] === "o" && date[2] === "n" && date[3] === "d" && date[4] === "a" && date[5] === "y") {
+        weekday = 1;
+        commaIndex = 6;
+      } else if (date[0] === "T") {
+        if (date[1] === "u" && date[2] === "e" && date[3] === "s" && date[4] === "d" && date[5] === "a" && date[6] === "y") {
+          weekday = 2;
+          commaIndex = 7;
+        } else if (date[1] === "h" && date[2] === "u" && date[3] === "r" && date[4] === "s" && date[5] === "d" && date[6] === "a" && date[7] === "y") {
+          weekday = 4;
+          commaIndex = 8;
+        }
+      } else if (date[0] === "W" && date[1] === "e" && date[2] === "d" && date[3] === "n" && date[4] === "e" && date[5] === "s" && date[6] === "d" && date[7] === "a" && date[8] === "y") {
+        weekday = 3;
+        commaIndex = 9;
+      } else if (date[0] === "F" && date[1] === "r" && date[2] === "i" && date[3] === "d" && date[4] === "a" && date[5] === "y") {
+        weekday = 5;
+        commaIndex = 6;
+      } else {
+        return void 0;
+      }
+      if (date[commaIndex] !== "," || date.length - commaIndex - 1 !== 23 || date[commaIndex + 1] !== " " || date[commaIndex + 4] !== "-" || date[commaIndex + 8] !== "-" || date[commaIndex + 11] !== " " || date[commaIndex + 14] !== ":" || date[commaIndex + 17] !== ":" || date[commaIndex + 20] !== " " || date[commaIndex + 21] !== "G" || date[commaIndex + 22] !== "M" || date[commaIndex + 23] !== "T") {
+        return void 0;
+      }
+      let day = 0;
+      if (date[commaIndex + 2] === "0") {
+        const code = date.charCodeAt(commaIndex + 3);
+        if (code < 49 || code > 57) {
+          return void 0;
+        }
+        day = code - 48;
+      } else {
+        const code1 = date.charCodeAt(commaIndex + 2);
+        if (code1 < 49 || code1 > 51) {
+          return void 0;
+        }
+        const code2 = date.charCodeAt(commaIndex + 3);
+        if (code2 < 48 || code2 > 57) {
+          return void 0;
+        }
+        day = (code1 - 48) * 10 + (code2 - 48);
+      }
+      let monthIdx = -1;
+      if (date[commaIndex + 5] === "J" && date[commaIndex + 6] === "a" && date[commaIndex + 7] === "n") {
+        monthIdx = 0;
+      } else if (date[commaIndex + 5] === "F" && date[commaIndex + 6] === "e" && date[commaIndex + 7] === "b") {
+        monthIdx = 1;
+      } else if (date[commaIndex + 5] === "M" && date[commaIndex + 6] === "a" && date[commaIndex + 7] === "r") {
+        monthIdx = 2;
+      } else if (date[commaIndex + 5] === "A" && date[commaIndex + 6] === "p" && date[commaIndex + 7] === "r") {
+        monthIdx = 3;
+      } else if (date[commaIndex + 5] === "M" && date[commaIndex + 6] === "a" && date[commaIndex + 7] === "y") {
+        monthIdx = 4;
+      } else if (date[commaIndex + 5] === "J" && date[commaIndex + 6] === "u" && date[commaIndex + 7] === "n") {
+        monthIdx = 5;
+      } else if (date[commaIndex + 5] === "J" && date[commaIndex + 6] === "u" && date[commaIndex + 7] === "l") {
+        monthIdx = 6;
+      } else if (date[commaIndex + 5] === "A" && date[commaIndex + 6] === "u" && date[commaIndex + 7] === "g") {
+        monthIdx = 7;
+      } else if (date[commaIndex + 5] === "S" && date[commaIndex + 6] === "e" && date[commaIndex + 7] === "p") {
+        monthIdx = 8;
+      } else if (date[commaIndex + 5] === "O" && date[commaIndex + 6] === "c" && date[commaIndex + 7] === "t") {
+        monthIdx = 9;
+      } else if (date[commaIndex + 5] === "N" && date[commaIndex + 6] === "o" && date[commaIndex + 7] === "v") {
+        monthIdx = 10;
+      } else if (date[commaIndex + 5] === "D" && date[commaIndex + 6] === "e" && date[commaIndex + 7] === "c") {
+        monthIdx = 11;
+      } else {
+        return void 0;
+      }
+      const yearDigit1 = date.charCodeAt(commaIndex + 9);
+      if (yearDigit1 < 48 || yearDigit1 > 57) {
+        return void 0;
+      }
+      const yearDigit2 = date.charCodeAt(commaIndex + 10);
+      if (yearDigit2 < 48 || yearDigit2 > 57) {
+        return void 0;
+      }
+      let year = (yearDigit1 - 48) * 10 + (yearDigit2 - 48);
+      year += year < 70 ? 2e3 : 1900;
+      let hour = 0;
+      if (date[commaIndex + 12] === "0") {
+        const code = date.charCodeAt(commaIndex + 13);
+        if (code < 48 || code > 57) {
+          return void 0;
+        }
+        hour = code - 48;
+      } else {
+        const code1 = date.charCodeAt(commaIndex + 12);
+        if (code1 < 48 || code1 > 50) {
+          return void 0;
+        }
+        const code2 = date.charCodeAt(commaIndex + 13);
+        if (code2 < 48 || code2 > 57) {
+          return void 0;
+        }
+        if (code1 === 50 && code2 > 51) {
+          return void 0;
+        }
+        hour = (code1 - 48) * 10 + (code2 - 48);
+      }
+      let minute = 0;
+      if (date[commaIndex + 15] === "0") {
+        const code = date.charCodeAt(commaIndex + 16);
+        if (code < 48 || code > 57) {
+          return void 0;
+        }
+        minute = code - 48;
+      } else {
+        const code1 = date.charCodeAt(commaIndex + 15);
+        if (code1 < 48 || code1 > 53) {
+          return void 0;
+        }
+        const code2 = date.charCodeAt(commaIndex + 16);
+        if (code2 < 48 || code2 > 57) {
+          return void 0;
+        }
+        minute = (code1 - 48) * 10 + (code2 - 48);
+      }
+      let second = 0;
+      if (date[commaIndex + 18] === "0") {
+        const code = date.charCodeAt(commaIndex + 19);
+        if (code < 48 || code > 57) {
+          return void 0;
+        }
+        second = code - 48;
+      } else {
+        const code1 = date.charCodeAt(commaIndex + 18);
+        if (code1 < 48 || code1 > 53) {
+          return void 0;
+        }
+        const code2 = date.charCodeAt(commaIndex + 19);
+        if (code2 < 48 || code2 > 57) {
+          return void 0;
+        }
+        second = (code1 - 48) * 10 + (code2 - 48);
+      }
+      return makeDate(year, monthIdx, day, hour, minute, second, weekday);
+    }
+    module.exports = {
+      parseHttpDate
+    };
+  }
+});
+
+// node_modules/undici/lib/handler/cache-handler.js
+var require_cache_handler = __commonJS({
+  "node_modules/undici/lib/handler/cache-handler.js"(exports, module) {
+    "use strict";
+    var util = require_util2();
+    var { kRedirectCacheControl } = require_symbols();
+    var {
+      parseCacheControlHeader,
+      hasInvalidCacheControlDirective,
+      parseVaryHeader,
+      hasVaryStar,
+      isInvalidOrWildcardVaryHeader,
+      isEtagUsable
+    } = require_cache();
+    var { parseHttpDate } = require_date();
+    function noop() {
+    }
+    var CacheController = class {
+      #blocked = false;
+      #downstreamPaused = false;
+      constructor(target) {
+        this.target = target;
+      }
+      block() {
+        this.#blocked = true;
+      }
+      release() {
+        this.#blocked = false;
+        if (!this.#downstreamPaused) {
+          this.target.resume();
+        }
+      }
+      pause() {
+        this.#downstreamPaused = true;
+        this.target.pause();
+      }
+      resume() {
+        this.#downstreamPaused = false;
+        if (!this.#blocked) {
+          this.target.resume();
+        }
+      }
+      abort(reason) {
+        this.target.abort(reason);
+      }
+      get paused() {
+        return this.#downstreamPaused;
+      }
+      get aborted() {
+        return this.target.aborted;
+      }
+      get reason() {
+        return this.target.reason;
+      }
+      get rawHeaders() {
+        return this.target.rawHeaders;
+      }
+      set rawHeaders(value) {
+        this.target.rawHeaders = value;
+      }
+      get rawTrailers() {
+        return this.target.rawTrailers;
+      }
+      set rawTrailers(value) {
+        this.target.rawTrailers = value;
+      }
+    };
+    function sameOrigin(a, b) {
+      try {
+        return new URL(String(a)).origin === new URL(String(b)).origin;
+      } catch {
+        return String(a) === String(b);
+      }
+    }
+    var HEURISTICALLY_CACHEABLE_STATUS_CODES = [
+      200,
+      203,
+      204,
+      206,
+      300,
+      301,
+      308,
+      404,
+      405,
+      410,
+      414,
+      501
+    ];
+    var NOT_UNDERSTOOD_STATUS_CODES = [
+      206
+    ];
+    var MAX_RESPONSE_AGE = 2147483647e3;
+    var REVALIDATION_ONLY_RETENTION = 864e5;
+    function trimOWS(value) {
+      return value.replace(/^[\t ]+|[\t ]+$/g, "");
+    }
+    function arrayIncludes(array, value) {
+      for (let i = 0; i < array.length; i++) {
+        if (array[i] === value) {
+          return true;
+        }
+      }
+      return false;
+    }
+    function appendVaryValues(target, varyValue) {
+      if (Array.isArray(varyValue)) {
+        for (let i = 0; i < varyValue.length; i++) {
+          target.push(varyValue[i]);
+        }
+      } else if (varyValue != null) {
+        target.push(varyValue);
+      }
+    }
+    function appendConnectionHeaderTokens(headersToRemove, connectionHeader) {
+      const values2 = Array.isArray(connectionHeader) ? connectionHeader : [connectionHeader];
+      for (let i = 0; i < values2.length; i++) {
+        const tokens = values2[i].split(",");
+        for (let j = 0; j < tokens.length; j++) {
+          headersToRemove.push(trimOWS(tokens[j]).toLowerCase());
+        }
+      }
+    }
+    function getSameOriginPath(cacheKey2, location) {
+      if (typeof location !== "string") {
+        return void 0;
+      }
+      let originUrl;
+      let requestUrl;
+      let locationUrl;
+      try {
+        originUrl = new URL(cacheKey2.origin);
+        requestUrl = new URL(cacheKey2.path, originUrl);
+        locationUrl = new URL(location, requestUrl);
+      } catch {
+        return void 0;
+      }
+      if (locationUrl.origin !== originUrl.origin) {
+        return void 0;
+      }
+      return locationUrl.pathname + locationUrl.search;
+    }
+    function deleteCachedUri(store, cacheKey2, path6) {
+      deleteCachedValue(store, {
+        ...cacheKey2,
+        path: path6
+      });
+      for (let i = 0; i < util.safeHTTPMethods.length; i++) {
+        const method = util.safeHTTPMethods[i];
+        if (method !== cacheKey2.method) {
+          deleteCachedValue(store, {
+            ...cacheKey2,
+            method,
+            path: path6
+          });
+        }
+      }
+    }
+    function deleteLocationTargets(store, cacheKey2, headerValue2) {
+      if (headerValue2 === void 0) {
+        return;
+      }
+      const values2 = Array.isArray(headerValue2) ? headerValue2 : [headerValue2];
+      for (let i = 0; i < values2.length; i++) {
+        const path6 = getSameOriginPath(cacheKey2, values2[i]);
+        if (path6 !== void 0) {
+          deleteCachedUri(store, cacheKey2, path6);
+        }
+      }
+    }
+    function invalidateUnsafeRequest(store, cacheKey2, resHeaders) {
+      deleteCachedUri(store, cacheKey2, cacheKey2.path);
+      deleteLocationTargets(store, cacheKey2, resHeaders.location);
+      deleteLocationTargets(store, cacheKey2, resHeaders["content-location"]);
+    }
+    function requestCarriesCredentials(headers) {
+      return headers != null && (Object.hasOwn(headers, "authorization") || Object.hasOwn(headers, "cookie") || Object.hasOwn(headers, "proxy-authorization"));
+    }
+    var CacheHandler = class {
+      /**
+       * @type {import('../../types/cache-interceptor.d.ts').default.CacheKey}
+       */
+      #cacheKey;
+      /**
+       * @type {import('../../types/cache-interceptor.d.ts').default.CacheHandlerOptions['type']}
+       */
+      #cacheType;
+      /**
+       * @type {number | undefined}
+       */
+      #cacheByDefault;
+      /**
+       * @type {import('../../types/cache-interceptor.d.ts').default.CacheStore}
+       */
+      #store;
+      /**
+       * @type {import('../../types/dispatcher.d.ts').default.DispatchHandler}
+       */
+      #handler;
+      /**
+       * @type {CacheController | undefined}
+       */
+      #downstreamController;
+      /**
+       * @type {import('node:stream').Writable | undefined}
+       */
+      #writeStream;
+      /**
+       * The URLs visited while following redirects, shared by reference from the
+       * redirect handler through the request context. Carries the suppressed hops'
+       * status/headers under {@link kRedirectCacheControl}.
+       * @type {URL[] | undefined}
+       */
+      #history;
+      /**
+       * @param {import('../../types/cache-interceptor.d.ts').default.CacheHandlerOptions} opts
+       * @param {import('../../types/cache-interceptor.d.ts').default.CacheKey} cacheKey
+       * @param {import('../../types/dispatcher.d.ts').default.DispatchHandler} handler
+       */
+      constructor({ store, type, cacheByDefault }, cacheKey2, handler) {
+        this.#store = store;
+        this.#cacheType = type;
+        this.#cacheByDefault = cacheByDefault;
+        this.#cacheKey = cacheKey2;
+        this.#handler = handler;
+      }
+      onRequestStart(controller, context) {
+        this.#writeStream?.destroy();
+        this.#writeStream = void 0;
+        this.#downstreamController = new CacheController(controller);
+        this.#history = context?.history;
+        this.#handler.onRequestStart?.(this.#downstreamController, context);
+      }
+      onBodySent(chunk) {
+        this.#handler.onBodySent?.(chunk);
+      }
+      onRequestSent() {
+        this.#handler.onRequestSent?.();
+      }
+      onRequestUpgrade(_controller, statusCode, headers, socket) {
+        this.#handler.onRequestUpgrade?.(this.#downstreamController, statusCode, headers, socket);
+      }
+      /**
+       * @param {import('../../types/dispatcher.d.ts').default.DispatchController} controller
+       * @param {number} statusCode
+       * @param {import('../../types/header.d.ts').IncomingHttpHeaders} resHeaders
+       * @param {string} statusMessage
+       */
+      onResponseStart(controller, statusCode, resHeaders, statusMessage) {
+        const downstreamOnHeaders = () => this.#handler.onResponseStart?.(
+          this.#downstreamController,
+          statusCode,
+          resHeaders,
+          statusMessage
+        );
+        const handler = this;
+        if (!arrayIncludes(util.safeHTTPMethods, this.#cacheKey.method) && statusCode >= 200 && statusCode <= 399) {
+          invalidateUnsafeRequest(this.#store, this.#cacheKey, resHeaders);
+          return downstreamOnHeaders();
+        }
+        if (this.#history && this.#history.length > 1 && requestCarriesCredentials(this.#cacheKey.headers)) {
+          return downstreamOnHeaders();
+        }
+        if (this.#history && this.#history.length > 0) {
+          for (const hopUrl of this.#history) {
+            if (!sameOrigin(hopUrl.origin, this.#cacheKey.origin)) {
+              return downstreamOnHeaders();
+            }
+          }
+        }
+        const now = Date.now();
+        const redirectHopInfo = this.#history?.[kRedirectCacheControl];
+        const redirectPolicy = redirectHopInfo?.length > 0 ? getRedirectPolicy(
+          this.#cacheType,
+          this.#cacheKey.method,
+          redirectHopInfo,
+          this.#cacheKey.headers,
+          this.#cacheByDefault,
+          now
+        ) : void 0;
+        if (redirectHopInfo?.length > 0 && redirectPolicy === void 0) {
+          return downstreamOnHeaders();
+        }
+        const cacheControlHeader = resHeaders["cache-control"];
+        const cacheControlDirectives = cacheControlHeader ? parseCacheControlHeader(cacheControlHeader) : {};
+        if (revalidationResponseDisallowsCachedReuse(this.#cacheType, resHeaders, cacheControlDirectives)) {
+          deleteCachedValue(this.#store, this.#cacheKey);
+          return downstreamOnHeaders();
+        }
+        const heuristicallyCacheable = resHeaders["last-modified"] && arrayIncludes(HEURISTICALLY_CACHEABLE_STATUS_CODES, statusCode);
+        if (!cacheControlHeader && !resHeaders["expires"] && !heuristicallyCacheable && !this.#cacheByDefault) {
+          if (statusCode === 304 && resHeaders.vary && isInvalidOrWildcardVaryHeader(resHeaders.vary)) {
+            deleteCachedValue(this.#store, this.#cacheKey);
+          }
+          return downstreamOnHeaders();
+        }
+        if (!canCacheResponse(this.#cacheType, this.#cacheKey.method, statusCode, resHeaders, cacheControlDirectives, this.#cacheKey.headers)) {
+          if (statusCode === 304 && (cacheControlHeader || revalidationResponseDisallowsCachedReuse(this.#cacheType, resHeaders, cacheControlDirectives))) {
+            deleteCachedValue(this.#store, this.#cacheKey);
+          }
+          return downstreamOnHeaders();
+        }
+        const resAge = Object.hasOwn(resHeaders, "age") ? getAge(resHeaders.age) : void 0;
+        if (resAge !== void 0 && resAge >= MAX_RESPONSE_AGE) {
+          deleteCachedValueIfNotModified(statusCode, this.#store, this.#cacheKey);
+          return downstreamOnHeaders();
+        }
+        const resDate = Object.hasOwn(resHeaders, "date") ? getDate(resHeaders.date) : void 0;
+        if (resDate === null) {
+          deleteCachedValueIfNotModified(statusCode, this.#store, this.#cacheKey);
+          return downstreamOnHeaders();
+        }
+        const apparentAge = resDate ? Math.max(0, now - resDate.getTime()) : 0;
+        const currentAge = Math.max(apparentAge, resAge ?? 0);
+        const hasValidator = typeof resHeaders.etag === "string" && isEtagUsable(resHeaders.etag) || typeof resHeaders["last-modified"] === "string";
+        const staleAt = determineStaleAt(this.#cacheType, now, resAge, resHeaders, resDate, cacheControlDirectives, hasValidator) ?? this.#cacheByDefault;
+        const revalidationOnly = staleAt === 0 && hasValidator;
+        if (staleAt === void 0 || currentAge >= staleAt && !revalidationOnly) {
+          if (cacheControlHeader || staleAt !== void 0) {
+            deleteCachedValueIfNotModified(statusCode, this.#store, this.#cacheKey);
+          }
+          return downstreamOnHeaders();
+        }
+        const baseTime = now - currentAge;
+        let absoluteStaleAt = staleAt + baseTime;
+        if (redirectPolicy !== void 0) {
+          absoluteStaleAt = Math.min(absoluteStaleAt, redirectPolicy.staleAt);
+        }
+        if (now >= absoluteStaleAt && !revalidationOnly) {
+          deleteCachedValueIfNotModified(statusCode, this.#store, this.#cacheKey);
+          return downstreamOnHeaders();
+        }
+        let varyDirectives;
+        const combinedVary = [];
+        if (redirectHopInfo) {
+          for (const hop of redirectHopInfo) {
+            appendVaryValues(combinedVary, hop?.headers?.vary);
+          }
+        }
+        appendVaryValues(combinedVary, resHeaders.vary);
+        if (combinedVary.length > 0) {
+          for (const varyHeader of combinedVary) {
+            if (hasVaryStar(varyHeader)) {
+              return downstreamOnHeaders();
+            }
+          }
+          if (this.#cacheKey.headers) {
+            varyDirectives = parseVaryHeader(combinedVary, this.#cacheKey.headers);
+            if (!varyDirectives) {
+              return downstreamOnHeaders();
+            }
+          }
+        }
+        let effectiveCacheControlDirectives = cacheControlDirectives;
+        if (redirectPolicy !== void 0) {
+          effectiveCacheControlDirectives = { ...cacheControlDirectives };
+          delete effectiveCacheControlDirectives["stale-while-revalidate"];
+          delete effectiveCacheControlDirectives["stale-if-error"];
+          if (redirectPolicy.requiresRevalidation === true) {
+            effectiveCacheControlDirectives["proxy-revalidate"] = true;
+          }
+        }
+        const cachedAt = baseTime;
+        const deleteAt = determineDeleteAt(baseTime, now, effectiveCacheControlDirectives, absoluteStaleAt);
+        const strippedHeaders = stripNecessaryHeaders(resHeaders, cacheControlDirectives);
+        const value = {
+          statusCode,
+          statusMessage,
+          headers: strippedHeaders,
+          vary: varyDirectives,
+          cacheControlDirectives: effectiveCacheControlDirectives,
+          cachedAt,
+          staleAt: absoluteStaleAt,
+          deleteAt
+        };
+        if (statusCode === 304) {
+          let done = false;
+          const finish304 = () => {
+            if (done) {
+              return;
+            }
+            done = true;
+            this.#downstreamController.release();
+          };
+          const failReplay = (err) => {
+            if (done) {
+              return;
+            }
+            done = true;
+            controller.abort(err);
+          };
+          const handle304 = (cachedValue) => {
+            if (!cachedValue) {
+              downstreamOnHeaders();
+              finish304();
+              return;
+            }
+            value.statusCode = cachedValue.statusCode;
+            value.statusMessage = cachedValue.statusMessage;
+            value.etag = cachedValue.etag;
+            value.vary = varyDirectives ?? cachedValue.vary;
+            value.headers = { ...cachedValue.headers, ...strippedHeaders };
+            downstreamOnHeaders();
+            this.#writeStream = this.#store.createWriteStream(this.#cacheKey, value);
+            if (!this.#writeStream || !cachedValue?.body) {
+              finish304();
+              return;
+            }
+            if (typeof cachedValue.body.values === "function") {
+              const bodyIterator = cachedValue.body.values();
+              const streamCachedBody = () => {
+                if (done) {
+                  return;
+                }
+                try {
+                  for (const chunk of bodyIterator) {
+                    const full = this.#writeStream?.write(chunk) === false;
+                    this.#handler.onResponseData?.(this.#downstreamController, chunk);
+                    if (full) {
+                      return;
+                    }
+                  }
+                  finish304();
+                } catch (err) {
+                  failReplay(err);
+                }
+              };
+              this.#writeStream.on("error", function() {
+                handler.#writeStream = void 0;
+                handler.#store.delete(handler.#cacheKey);
+                streamCachedBody();
+              }).on("drain", () => {
+                streamCachedBody();
+              }).on("close", function() {
+                if (handler.#writeStream === this) {
+                  handler.#writeStream = void 0;
+                  streamCachedBody();
+                }
+              });
+              streamCachedBody();
+            } else if (typeof cachedValue.body.on === "function") {
+              cachedValue.body.on("data", (chunk) => {
+                try {
+                  this.#writeStream?.write(chunk);
+                  this.#handler.onResponseData?.(this.#downstreamController, chunk);
+                } catch (err) {
+                  cachedValue.body.destroy();
+                  failReplay(err);
+                }
+              }).on("end", () => {
+                this.#writeStream?.end();
+                finish304();
+              }).on("error", () => {
+                this.#writeStream = void 0;
+                this.#store.delete(this.#cacheKey);
+                finish304();
+              });
+              this.#writeStream.on("error", function() {
+                handler.#writeStream = void 0;
+                handler.#store.delete(handler.#cacheKey);
+              }).on("close", function() {
+                if (handler.#writeStream === this) {
+                  handler.#writeStream = void 0;
+                }
+              });
+            } else {
+              finish304();
+            }
+          };
+          const result = this.#store.get(this.#cacheKey);
+          this.#downstreamController.block();
+          controller.pause();
+          if (result && typeof result.then === "function") {
+            result.then(handle304, () => handle304(void 0)).catch((err) => {
+              controller.abort(err);
+            });
+          } else {
+            handle304(result);
+          }
+        } else {
+          if (typeof resHeaders.etag === "string" && isEtagUsable(resHeaders.etag)) {
+            value.etag = resHeaders.etag;
+          }
+          this.#writeStream = this.#store.createWriteStream(this.#cacheKey, value);
+          if (!this.#writeStream) {
+            return downstreamOnHeaders();
+          }
+          this.#writeStream.on("drain", () => controller.resume()).on("error", function() {
+            handler.#writeStream = void 0;
+            handler.#store.delete(handler.#cacheKey);
+          }).on("close", function() {
+            if (handler.#writeStream === this) {
+              handler.#writeStream = void 0;
+            }
+            controller.resume();
+          });
+          downstreamOnHeaders();
+        }
+      }
+      onResponseData(controller, chunk) {
+        if (this.#writeStream?.write(chunk) === false) {
+          controller.pause();
+        }
+        this.#handler.onResponseData?.(this.#downstreamController, chunk);
+      }
+      onResponseEnd(controller, trailers) {
+        this.#writeStream?.end();
+        this.#handler.onResponseEnd?.(this.#downstreamController, trailers);
+      }
+      onResponseError(controller, err) {
+        this.#writeStream?.destroy(err);
+        this.#writeStream = void 0;
+        this.#handler.onResponseError?.(this.#downstreamController, err);
+      }
+    };
+    function deleteCachedValue(store, cacheKey2) {
+      try {
+        store.delete(cacheKey2)?.catch?.(noop);
+      } catch {
+      }
+    }
+    function deleteCachedValueIfNotModified(statusCode, store, cacheKey2) {
+      if (statusCode === 304) {
+        deleteCachedValue(store, cacheKey2);
+      }
+    }
+    function revalidationResponseDisallowsCachedReuse(cacheType, resHeaders, cacheControlDirectives) {
+      return cacheControlDirectives["no-store"] === true || cacheType === "shared" && (cacheControlDirectives.private === true || Object.hasOwn(resHeaders, "set-cookie")) || (resHeaders.vary ? isInvalidOrWildcardVaryHeader(resHeaders.vary) : false);
+    }
+    function canCacheResponse(cacheType, method, statusCode, resHeaders, cacheControlDirectives, reqHeaders) {
+      if (!arrayIncludes(util.safeHTTPMethods, method)) {
+        return false;
+      }
+      if (statusCode < 200 || arrayIncludes(NOT_UNDERSTOOD_STATUS_CODES, statusCode)) {
+        return false;
+      }
+      if (!arrayIncludes(HEURISTICALLY_CACHEABLE_STATUS_CODES, statusCode) && !resHeaders["expires"] && !cacheControlDirectives.public && cacheControlDirectives["max-age"] === void 0 && // RFC 9111: a private response directive, if the cache is not shared
+      !(cacheControlDirectives.private && cacheType === "private") && !(cacheControlDirectives["s-maxage"] !== void 0 && cacheType === "shared")) {
+        return false;
+      }
+      if (cacheControlDirectives["no-store"]) {
+        return false;
+      }
+      if (cacheType === "shared" && (cacheControlDirectives.private === true || Object.hasOwn(resHeaders, "set-cookie"))) {
+        return false;
+      }
+      if (resHeaders.vary && hasVaryStar(resHeaders.vary)) {
+        return false;
+      }
+      if (reqHeaders != null && Object.hasOwn(reqHeaders, "authorization")) {
+        if (!cacheControlDirectives.public && !cacheControlDirectives["s-maxage"] && !cacheControlDirectives["must-revalidate"]) {
+          return false;
+        }
+        if (typeof reqHeaders.authorization !== "string") {
+          return false;
+        }
+        if (Array.isArray(cacheControlDirectives["no-cache"]) && arrayIncludes(cacheControlDirectives["no-cache"], "authorization")) {
+          return false;
+        }
+        if (Array.isArray(cacheControlDirectives["private"]) && arrayIncludes(cacheControlDirectives["private"], "authorization")) {
+          return false;
+        }
+      }
+      return true;
+    }
+    function getRedirectPolicy(cacheType, method, redirectHops, reqHeaders, cacheByDefault, now) {
+      let staleAt = Infinity;
+      let requiresRevalidation = false;
+      for (const hop of redirectHops) {
+        const hopPolicy = getRedirectHopPolicy(cacheType, method, hop, reqHeaders, cacheByDefault);
+        if (hopPolicy === void 0 || hopPolicy.staleAt <= now) {
+          return void 0;
+        }
+        staleAt = Math.min(staleAt, hopPolicy.staleAt);
+        requiresRevalidation ||= hopPolicy.requiresRevalidation;
+      }
+      return { staleAt, requiresRevalidation };
+    }
+    function getRedirectHopPolicy(cacheType, method, hop, reqHeaders, cacheByDefault) {
+      if (!Number.isInteger(hop?.statusCode) || !Number.isFinite(hop?.receivedAt)) {
+        return void 0;
+      }
+      const hopHeaders = hop.headers ?? {};
+      const cacheControlHeader = hopHeaders["cache-control"];
+      const hopCacheControl = cacheControlHeader ? parseCacheControlHeader(cacheControlHeader) : {};
+      if (hopHeaders.vary && hasVaryStar(hopHeaders.vary)) {
+        return void 0;
+      }
+      if (hopCacheControl["no-store"] === true) {
+        return void 0;
+      }
+      if (cacheType === "shared" && Object.hasOwn(hopCacheControl, "private")) {
+        return void 0;
+      }
+      if (Object.hasOwn(hopCacheControl, "no-cache") || hopCacheControl["must-revalidate"] === true || cacheType === "shared" && hopCacheControl["proxy-revalidate"] === true) {
+        return void 0;
+      }
+      const heuristicallyCacheable = hopHeaders["last-modified"] && arrayIncludes(HEURISTICALLY_CACHEABLE_STATUS_CODES, hop.statusCode);
+      if (!cacheControlHeader && !hopHeaders.expires && !heuristicallyCacheable && !cacheByDefault) {
+        return void 0;
+      }
+      if (!canCacheResponse(cacheType, method, hop.statusCode, hopHeaders, hopCacheControl, reqHeaders)) {
+        return void 0;
+      }
+      const age = Object.hasOwn(hopHeaders, "age") ? getAge(hopHeaders.age) : void 0;
+      if (age !== void 0 && age >= MAX_RESPONSE_AGE) {
+        return void 0;
+      }
+      const responseDate = Object.hasOwn(hopHeaders, "date") ? getDate(hopHeaders.date) : void 0;
+      if (responseDate === null) {
+        return void 0;
+      }
+      const apparentAge = responseDate ? Math.max(0, hop.receivedAt - responseDate.getTime()) : 0;
+      const currentAge = Math.max(apparentAge, age ?? 0);
+      const hasValidator = typeof hopHeaders.etag === "string" && isEtagUsable(hopHeaders.etag) || typeof hopHeaders["last-modified"] === "string";
+      const freshnessLifetime = determineStaleAt(
+        cacheType,
+        hop.receivedAt,
+        age,
+        hopHeaders,
+        responseDate,
+        hopCacheControl,
+        hasValidator
+      ) ?? cacheByDefault;
+      if (freshnessLifetime === void 0) {
+        return void 0;
+      }
+      return {
+        staleAt: hop.receivedAt - currentAge + freshnessLifetime,
+        // RFC 9111 §5.2.2.10: s-maxage implies proxy-revalidate for shared caches.
+        requiresRevalidation: cacheType === "shared" && Object.hasOwn(hopCacheControl, "s-maxage")
+      };
+    }
+    function getDate(dateHeader) {
+      let dateValue = dateHeader;
+      if (Array.isArray(dateValue)) {
+        if (dateValue.length !== 1) {
+          return null;
+        }
+        dateValue = dateValue[0];
+      }
+      if (typeof dateValue !== "string") {
+        return null;
+      }
+      return parseHttpDate(dateValue);
+    }
+    function getAge(ageHeader) {
+      let ageValue = ageHeader;
+      if (Array.isArray(ageValue)) {
+        if (ageValue.length !== 1) {
+          return MAX_RESPONSE_AGE;
+        }
+        ageValue = ageValue[0];
+      }
+      if (typeof ageValue !== "string" || !/^[\t ]*[0-9]+[\t ]*$/.test(ageValue)) {
+        return MAX_RESPONSE_AGE;
+      }
+      const age = BigInt(ageValue.replace(/^[\t ]+|[\t ]+$/g, ""));
+      if (age >= BigInt(MAX_RESPONSE_AGE / 1e3)) {
+        return MAX_RESPONSE_AGE;
+      }
+      return Number(age) * 1e3;
+    }
+    function determineStaleAt(cacheType, now, age, resHeaders, responseDate, cacheControlDirectives, hasValidator) {
+      if (cacheType === "shared") {
+        if (hasInvalidCacheControlDirective(cacheControlDirectives, "s-maxage")) {
+          return 0;
+        }
+        const sMaxAge = cacheControlDirectives["s-maxage"];
+        if (sMaxAge !== void 0) {
+          if (sMaxAge > 0) {
+            return sMaxAge * 1e3;
+          }
+          return 0;
+        }
+      }
+      if (hasInvalidCacheControlDirective(cacheControlDirectives, "max-age")) {
+        return 0;
+      }
+      const maxAge = cacheControlDirectives["max-age"];
+      if (maxAge !== void 0) {
+        if (maxAge > 0) {
+          return maxAge * 1e3;
+        }
+        return 0;
+      }
+      if (Object.hasOwn(resHeaders, "expires")) {
+        if (typeof resHeaders.expires !== "string") {
+          return 0;
+        }
+        const expiresDate = parseHttpDate(resHeaders.expires);
+        if (!expiresDate) {
+          return 0;
+        }
+        if (now >= expiresDate.getTime()) {
+          return 0;
+        }
+        if (responseDate) {
+          if (responseDate >= expiresDate) {
+            return 0;
+          }
+          const freshnessLifetime = expiresDate.getTime() - responseDate.getTime();
+          if (age !== void 0 && age >= freshnessLifetime) {
+            return 0;
+          }
+          return freshnessLifetime;
+        }
+        return expiresDate.getTime() - now;
+      }
+      if (typeof resHeaders["last-modified"] === "string") {
+        const lastModified = parseHttpDate(resHeaders["last-modified"]);
+        if (lastModified) {
+          if (lastModified.getTime() >= now) {
+            return void 0;
+          }
+          const responseAge = now - lastModified.getTime();
+          return responseAge * 0.1;
+        }
+      }
+      if (cacheControlDirectives.immutable) {
+        return 31536e6;
+      }
+      if (cacheControlDirectives["no-cache"] === true && hasValidator) {
+        return 0;
+      }
+      return void 0;
+    }
+    function determineDeleteAt(baseTime, cachedAt, cacheControlDirectives, staleAt) {
+      let staleWhileRevalidate = -Infinity;
+      let staleIfError = -Infinity;
+      let immutable = -Infinity;
+      if (cacheControlDirectives["stale-while-revalidate"]) {
+        staleWhileRevalidate = staleAt + cacheControlDirectives["stale-while-revalidate"] * 1e3;
+      }
+      if (cacheControlDirectives["stale-if-error"]) {
+        staleIfError = staleAt + cacheControlDirectives["stale-if-error"] * 1e3;
+      }
+      if (cacheControlDirectives.immutable && staleWhileRevalidate === -Infinity && staleIfError === -Infinity) {
+        immutable = cachedAt + 31536e6;
+      }
+      if (staleWhileRevalidate === -Infinity && staleIfError === -Infinity && immutable === -Infinity) {
+        const freshnessLifetime = staleAt - baseTime;
+        if (freshnessLifetime <= 0) {
+          return cachedAt + REVALIDATION_ONLY_RETENTION;
+        }
+        const datePrecisionPadding = Math.min(Math.max(cachedAt - baseTime, 0), 1e3);
+        return staleAt + freshnessLifetime + datePrecisionPadding;
+      }
+      return Math.max(staleAt, staleWhileRevalidate, staleIfError, immutable);
+    }
+    function stripNecessaryHeaders(resHeaders, cacheControlDirectives) {
+      const headersToRemove = [
+        "connection",
+        "proxy-authenticate",
+        "proxy-authentication-info",
+        "proxy-authorization",
+        "proxy-connection",
+        "te",
+        "transfer-encoding",
+        "upgrade",
+        // We'll add age back when serving it
+        "age"
+      ];
+      if (resHeaders["connection"]) {
+        appendConnectionHeaderTokens(headersToRemove, resHeaders["connection"]);
+      }
+      if (Array.isArray(cacheControlDirectives["no-cache"])) {
+        headersToRemove.push(...cacheControlDirectives["no-cache"]);
+      }
+      if (Array.isArray(cacheControlDirectives["private"])) {
+        headersToRemove.push(...cacheControlDirectives["private"]);
+      }
+      let strippedHeaders;
+      for (const headerName of headersToRemove) {
+        if (Object.hasOwn(resHeaders, headerName)) {
+          strippedHeaders ??= { ...resHeaders };
+          delete strippedHeaders[headerName];
+        }
+      }
+      return strippedHeaders ?? resHeaders;
+    }
+    module.exports = CacheHandler;
+  }
+});
+
+// node_modules/undici/lib/cache/memory-cache-store.js
+var require_memory_cache_store = __commonJS({
+  "node_modules/undici/lib/cache/memory-cache-store.js"(exports, module) {
+    "use strict";
+    var { Writable } = __require("node:stream");
+    var { EventEmitter: EventEmitter2 } = __require("node:events");
+    var { assertCacheKey, assertCacheValue } = require_cache();
+    var MemoryCacheStore = class extends EventEmitter2 {
+      #maxCount = 1024;
+      #maxSize = 104857600;
+      // 100MB
+      #maxEntrySize = 5242880;
+      // 5MB
+      #size = 0;
+      #count = 0;
+      #entries = /* @__PURE__ */ new Map();
+      #hasEmittedMaxSizeEvent = false;
+      /**
+       * @param {import('../../types/cache-interceptor.d.ts').default.MemoryCacheStoreOpts | undefined} [opts]
+       */
+      constructor(opts) {
+        super();
+        if (opts) {
+          if (typeof opts !== "object") {
+            throw new TypeError("MemoryCacheStore options must be an object");
+          }
+          if (opts.maxCount !== void 0) {
+            if (typeof opts.maxCount !== "number" || !Number.isInteger(opts.maxCount) || opts.maxCount < 0) {
+              throw new TypeError("MemoryCacheStore options.maxCount must be a non-negative integer");
+            }
+            this.#maxCount = opts.maxCount;
+          }
+          if (opts.maxSize !== void 0) {
+            if (typeof opts.maxSize !== "number" || !Number.isInteger(opts.maxSize) || opts.maxSize < 0) {
+              throw new TypeError("MemoryCacheStore options.maxSize must be a non-negative integer");
+            }
+            this.#maxSize = opts.maxSize;
+          }
+          if (opts.maxEntrySize !== void 0) {
+            if (typeof opts.maxEntrySize !== "number" || !Number.isInteger(opts.maxEntrySize) || opts.maxEntrySize < 0) {
+              throw new TypeError("MemoryCacheStore options.maxEntrySize must be a non-negative integer");
+            }
+            this.#maxEntrySize = opts.maxEntrySize;
+          }
+        }
+      }
+      /**
+       * Get the current size of the cache in bytes
+       * @returns {number} The current size of the cache in bytes
+       */
+      get size() {
+        return this.#size;
+      }
+      /**
+       * Check if the cache is full (either max size or max count reached)
+       * @returns {boolean} True if the cache is full, false otherwise
+       */
+      isFull() {
+        return this.#size >= this.#maxSize || this.#count >= this.#maxCount;
+      }
+      /**
+       * @param {import('../../types/cache-interceptor.d.ts').default.CacheKey} key
+       * @returns {import('../../types/cache-interceptor.d.ts').default.GetResult | undefined}
+       */
+      get(key2) {
+        assertCacheKey(key2);
+        const topLevelKey = `${key2.origin}:${key2.path}`;
+        const now = Date.now();
+        const entries2 = this.#entries.get(topLevelKey);
+        const entry = entries2 ? findEntry(key2, entries2, now) : null;
+        if (entry != null) {
+          this.#entries.delete(topLevelKey);
+          this.#entries.set(topLevelKey, entries2);
+        }
+        return entry == null ? void 0 : {
+          statusMessage: entry.statusMessage,
+          statusCode: entry.statusCode,
+          headers: entry.headers,
+          body: entry.body,
+          vary: entry.vary ? entry.vary : void 0,
+          etag: entry.etag,
+          cacheControlDirectives: entry.cacheControlDirectives,
+          cachedAt: entry.cachedAt,
+          staleAt: entry.staleAt,
+          deleteAt: entry.deleteAt
+        };
+      }
+      /**
+       * @param {import('../../types/cache-interceptor.d.ts').default.CacheKey} key
+       * @param {import('../../types/cache-interceptor.d.ts').default.CacheValue} val
+       * @returns {Writable | undefined}
+       */
+      createWriteStream(key2, val) {
+        assertCacheKey(key2);
+        assertCacheValue(val);
+        const topLevelKey = `${key2.origin}:${key2.path}`;
+        const store = this;
+        const entry = { ...key2, ...val, body: [], size: 0 };
+        return new Writable({
+          write(chunk, encoding, callback) {
+            if (typeof chunk === "string") {
+              chunk = Buffer.from(chunk, encoding);
+            }
+            entry.size += chunk.byteLength;
+            if (entry.size > store.#maxEntrySize) {
+              this.destroy();
+            } else {
+              entry.body.push(chunk);
+            }
+            callback(null);
+          },
+          final(callback) {
+            let entries2 = store.#entries.get(topLevelKey);
+            if (entries2) {
+              store.#entries.delete(topLevelKey);
+            } else {
+              entries2 = [];
+            }
+            store.#entries.set(topLevelKey, entries2);
+            const previousEntry = findEntry(key2, entries2, -Infinity);
+            if (previousEntry) {
+              const index = entries2.indexOf(previousEntry);
+              entries2.splice(index, 1, entry);
+              store.#size -= previousEntry.size;
+            } else {
+              entries2.push(entry);
+              store.#count += 1;
+            }
+            store.#size += entry.size;
+            if (store.#size > store.#maxSize || store.#count > store.#maxCount) {
+              if (!store.#hasEmittedMaxSizeEvent) {
+                store.emit("maxSizeExceeded", {
+                  size: store.#size,
+                  maxSize: store.#maxSize,
+                  count: store.#count,
+                  maxCount: store.#maxCount
+                });
+                store.#hasEmittedMaxSizeEvent = true;
+              }
+              store.#evict(entry);
+              if (store.#size < store.#maxSize && store.#count < store.#maxCount) {
+                store.#hasEmittedMaxSizeEvent = false;
+              }
+            }
+            callback(null);
+          }
+        });
+      }
+      #evict(keep) {
+        const targetSize = this.#maxSize / 2;
+        const targetCount = this.#maxCount / 2;
+        for (const [key2, entries2] of this.#entries) {
+          for (let i = 0; i < entries2.length && (this.#size > targetSize || this.#count > targetCount); ) {
+            const entry = entries2[i];
+            if (entry === keep) {
+              i++;
+              continue;
+            }
+            entries2.splice(i, 1);
+            this.#size -= entry.size;
+            this.#count -= 1;
+          }
+          if (entries2.length === 0) {
+            this.#entries.delete(key2);
+          }
+          if (this.#size <= targetSize && this.#count <= targetCount) {
+            return;
+          }
+        }
+        if (this.#size > this.#maxSize || this.#count > this.#maxCount) {
+          const topLevelKey = `${keep.origin}:${keep.path}`;
+          const entries2 = this.#entries.get(topLevelKey);
+          entries2.splice(entries2.indexOf(keep), 1);
+          this.#size -= keep.size;
+          this.#count -= 1;
+          if (entries2.length === 0) {
+            this.#entries.delete(topLevelKey);
+          }
+        }
+      }
+      /**
+       * @param {CacheKey} key
+       */
+      delete(key2) {
+        if (typeof key2 !== "object") {
+          throw new TypeError(`expected key to be object, got ${typeof key2}`);
+        }
+        const topLevelKey = `${key2.origin}:${key2.path}`;
+        for (const entry of this.#entries.get(topLevelKey) ?? []) {
+          this.#size -= entry.size;
+          this.#count -= 1;
+        }
+        this.#entries.delete(topLevelKey);
+      }
+    };
+    function findEntry(key2, entries2, now) {
+      for (let i = 0; i < entries2.length; i++) {
+        const entry = entries2[i];
+        if (entry.deleteAt > now && entry.method === key2.method && varyMatches(key2, entry)) {
+          return entry;
+        }
+      }
+    }
+    function varyMatches(key2, entry) {
+      if (entry.vary == null) {
+        return true;
+      }
+      for (const headerName in entry.vary) {
+        if (Object.hasOwn(entry.vary, headerName) && !headerValueEquals(key2.headers?.[headerName], entry.vary[headerName])) {
+          return false;
+        }
+      }
+      return true;
+    }
+    function headerValueEquals(lhs, rhs) {
+      if (lhs == null && rhs == null) {
+        return true;
+      }
+      if (lhs == null && rhs != null || lhs != null && rhs == null) {
+        return false;
+      }
+      if (Array.isArray(lhs) && Array.isArray(rhs)) {
+        if (lhs.length !== rhs.length) {
+          return false;
+        }
+        for (let i = 0; i < lhs.length; i++) {
+          if (lhs[i] !== rhs[i]) {
+            return false;
+          }
+        }
+        return true;
+      }
+      return lhs === rhs;
+    }
+    module.exports = MemoryCacheStore;
+  }
+});
+
+// node_modules/undici/lib/handler/cache-revalidation-handler.js
+var require_cache_revalidation_handler = __commonJS({
+  "node_modules/undici/lib/handler/cache-revalidation-handler.js"(exports, module) {
+    "use strict";
+    var assert = __require("node:assert");
+    var CacheRevalidationHandler = class {
+      #successful = false;
+      /**
+       * @type {((success: boolean, context?: any, statusCode?: number, headers?: import('../../types/header.d.ts').IncomingHttpHeaders) => void) | null}
+       */
+      #callback;
+      /**
+       * @type {(import('../../types/dispatcher.d.ts').default.DispatchHandler)}
+       */
+      #handler;
+      #context;
+      /**
+       * @type {boolean}
+       */
+      #allowErrorStatusCodes;
+      /**
+       * @param {(success: boolean, context?: any, statusCode?: number, headers?: import('../../types/header.d.ts').IncomingHttpHeaders) => void} callback Function to call if the cached value is valid
+       * @param {import('../../types/dispatcher.d.ts').default.DispatchHandlers} handler
+       * @param {boolean} allowErrorStatusCodes
+       */
+      constructor(callback, handler, allowErrorStatusCodes) {
+        if (typeof callback !== "function") {
+          throw new TypeError("callback must be a function");
+        }
+        this.#callback = callback;
+        this.#handler = handler;
+        this.#allowErrorStatusCodes = allowErrorStatusCodes;
+      }
+      onRequestStart(_, context) {
+        this.#successful = false;
+        this.#context = context;
+      }
+      onRequestUpgrade(controller, statusCode, headers, socket) {
+        this.#handler.onRequestUpgrade?.(controller, statusCode, headers, socket);
+      }
+      onResponseStart(controller, statusCode, headers, statusMessage) {
+        assert(this.#callback != null);
+        this.#successful = statusCode === 304 || this.#allowErrorStatusCodes && statusCode >= 500 && statusCode <= 504;
+        this.#callback(this.#successful, this.#context, statusCode, headers);
+        this.#callback = null;
+        if (this.#successful) {
+          return true;
+        }
+        this.#handler.onRequestStart?.(controller, this.#context);
+        this.#handler.onResponseStart?.(
+          controller,
+          statusCode,
+          headers,
+          statusMessage
+        );
+      }
+      onResponseData(controller, chunk) {
+        if (this.#successful) {
+          return;
+        }
+        return this.#handler.onResponseData?.(controller, chunk);
+      }
+      onResponseEnd(controller, trailers) {
+        if (this.#successful) {
+          return;
+        }
+        this.#handler.onResponseEnd?.(controller, trailers);
+      }
+      onResponseError(controller, err) {
+        if (this.#successful) {
+          return;
+        }
+        if (this.#callback) {
+          if (this.#allowErrorStatusCodes) {
+            this.#successful = true;
+            this.#callback(true, this.#context);
+            this.#callback = null;
+            return;
+          }
+          this.#callback(false);
+          this.#callback = null;
+        }
+        if (typeof this.#handler.onResponseError === "function") {
+          this.#handler.onResponseError(controller, err);
+        } else {
+          throw err;
+        }
+      }
+    };
+    module.exports = CacheRevalidationHandler;
+  }
+});
+
+// node_modules/undici/lib/interceptor/cache.js
+var require_cache2 = __commonJS({
+  "node_modules/undici/lib/interceptor/cache.js"(exports, module) {
+    "use strict";
+    var assert = __require("node:assert");
+    var { Readable } = __require("node:stream");
+    var util = require_util2();
+    var CacheHandler = require_cache_handler();
+    var MemoryCacheStore = require_memory_cache_store();
+    var CacheRevalidationHandler = require_cache_revalidation_handler();
+    var {
+      assertCacheStore,
+      assertCacheMethods,
+      getInterceptorOrigin,
+      makeCacheKey,
+      normalizeHeaders,
+      parseCacheControlHeader,
+      isInvalidOrWildcardVaryHeader,
+      parseVaryHeader,
+      isEtagUsable
+    } = require_cache();
+    var { AbortError } = require_errors2();
+    var { kQueuedAbort } = require_symbols();
+    var { parseHttpDate } = require_date();
+    var { kInterceptorKind } = require_symbols();
+    function assertCacheOrigins(origins, name) {
+      if (origins === void 0) return;
+      if (!Array.isArray(origins)) {
+        throw new TypeError(`expected ${name} to be an array or undefined, got ${typeof origins}`);
+      }
+      for (let i = 0; i < origins.length; i++) {
+        const origin = origins[i];
+        if (typeof origin !== "string" && !(origin instanceof RegExp)) {
+          throw new TypeError(`expected ${name}[${i}] to be a string or RegExp, got ${typeof origin}`);
+        }
+      }
+    }
+    var nop = () => {
+    };
+    function trimOWS(value) {
+      return value.replace(/^[\t ]+|[\t ]+$/g, "");
+    }
+    function arrayIncludes(array, value) {
+      for (let i = 0; i < array.length; i++) {
+        if (array[i] === value) {
+          return true;
+        }
+      }
+      return false;
+    }
+    function hasPragmaNoCache(headers) {
+      const pragma = headers?.pragma;
+      if (!pragma) {
+        return false;
+      }
+      const values2 = Array.isArray(pragma) ? pragma : [pragma];
+      for (let i = 0; i < values2.length; i++) {
+        const value = values2[i];
+        if (typeof value !== "string") {
+          continue;
+        }
+        const directives = value.split(",");
+        for (let j = 0; j < directives.length; j++) {
+          if (trimOWS(directives[j]).toLowerCase() === "no-cache") {
+            return true;
+          }
+        }
+      }
+      return false;
+    }
+    function needsRevalidation(result, cacheControlDirectives, { headers = {} }) {
+      if (cacheControlDirectives?.["no-cache"]) {
+        return true;
+      }
+      if (result.cacheControlDirectives?.["no-cache"] && !Array.isArray(result.cacheControlDirectives["no-cache"])) {
+        return true;
+      }
+      if (headers["if-modified-since"] || headers["if-none-match"]) {
+        return true;
+      }
+      return false;
+    }
+    function staleResponseRequiresRevalidation(result, cacheType) {
+      return result.cacheControlDirectives?.["must-revalidate"] === true || cacheType === "shared" && (result.cacheControlDirectives?.["proxy-revalidate"] === true || // https://www.rfc-editor.org/rfc/rfc9111.html#section-5.2.2.10
+      // s-maxage implies proxy-revalidate for shared caches.
+      result.cacheControlDirectives?.["s-maxage"] !== void 0);
+    }
+    function revalidationResponseDisallowsCachedReuse(cacheType, headers) {
+      if (headers.vary && isInvalidOrWildcardVaryHeader(headers.vary) || cacheType === "shared" && Object.hasOwn(headers, "set-cookie")) {
+        return true;
+      }
+      const cacheControl = headers["cache-control"];
+      if (!cacheControl) {
+        return false;
+      }
+      const cacheControlDirectives = parseCacheControlHeader(cacheControl);
+      return cacheControlDirectives["no-store"] === true || cacheType === "shared" && cacheControlDirectives.private === true;
+    }
+    function revalidationResponseUpdatesCacheControl(headers) {
+      return headers["cache-control"] !== void 0;
+    }
+    function revalidationResponseAddsVary(result, varyDirectives) {
+      if (!varyDirectives) {
+        return false;
+      }
+      for (const key2 in varyDirectives) {
+        if (result.vary == null || !Object.hasOwn(result.vary, key2)) {
+          return true;
+        }
+      }
+      return false;
+    }
+    function deleteCachedValue(store, cacheKey2) {
+      try {
+        store.delete(cacheKey2)?.catch?.(nop);
+      } catch {
+      }
+    }
+    function getUsableLastModified(headers) {
+      const lastModified = headers?.["last-modified"];
+      if (typeof lastModified === "string" && parseHttpDate(lastModified)) {
+        return lastModified;
+      }
+    }
+    function makeRevalidationHeaders(opts, result) {
+      const headers = {
+        ...opts.headers,
+        "if-modified-since": getUsableLastModified(result.headers) ?? new Date(result.cachedAt).toUTCString()
+      };
+      if (result.etag) {
+        headers["if-none-match"] = result.etag;
+      }
+      if (result.vary) {
+        for (const key2 in result.vary) {
+          if (result.vary[key2] != null) {
+            headers[key2] = result.vary[key2];
+          }
+        }
+      }
+      return headers;
+    }
+    function revalidationTargetMatchesCacheKey(cacheKey2, context) {
+      const history = context?.history;
+      if (!Array.isArray(history) || history.length === 0) {
+        return true;
+      }
+      try {
+        const cachedUrl = new URL(cacheKey2.path, cacheKey2.origin);
+        const responseUrl = history[history.length - 1];
+        return responseUrl.origin === cachedUrl.origin && responseUrl.pathname === cachedUrl.pathname && responseUrl.search === cachedUrl.search;
+      } catch {
+        return false;
+      }
+    }
+    function revalidationEtagMatchesCachedValue(result, headers) {
+      if (!Object.hasOwn(headers, "etag")) {
+        return true;
+      }
+      const responseEtag = headers.etag;
+      const cachedEtag = result.etag;
+      if (typeof responseEtag !== "string" || typeof cachedEtag !== "string" || !isEtagUsable(responseEtag) || !isEtagUsable(cachedEtag)) {
+        return false;
+      }
+      if (!responseEtag.startsWith("W/")) {
+        return responseEtag === cachedEtag;
+      }
+      const cachedOpaqueTag = cachedEtag.startsWith("W/") ? cachedEtag.slice(2) : cachedEtag;
+      return responseEtag.slice(2) === cachedOpaqueTag;
+    }
+    function isStale(result, cacheControlDirectives, cacheType) {
+      const now = Date.now();
+      if (now > result.staleAt || result.staleAt <= result.cachedAt) {
+        if (!staleResponseRequiresRevalidation(result, cacheType) && cacheControlDirectives?.["max-stale"]) {
+          const gracePeriod = result.staleAt + cacheControlDirectives["max-stale"] * 1e3;
+          return now > gracePeriod;
+        }
+        return true;
+      }
+      if (cacheControlDirectives?.["min-fresh"]) {
+        const timeLeftTillStale = result.staleAt - now;
+        const threshold = cacheControlDirectives["min-fresh"] * 1e3;
+        return timeLeftTillStale <= threshold;
+      }
+      return false;
+    }
+    function withinStaleWhileRevalidateWindow(result, cacheType) {
+      const staleWhileRevalidate = result.cacheControlDirectives?.["stale-while-revalidate"];
+      if (!staleWhileRevalidate || staleResponseRequiresRevalidation(result, cacheType)) {
+        return false;
+      }
+      const now = Date.now();
+      const staleWhileRevalidateExpiry = result.staleAt + staleWhileRevalidate * 1e3;
+      return now <= staleWhileRevalidateExpiry;
+    }
+    function handleUncachedResponse(dispatch, globalOpts, cacheKey2, handler, opts, reqCacheControl) {
+      if (reqCacheControl?.["only-if-cached"]) {
+        let aborted = false;
+        const controller = {
+          paused: false,
+          rawHeaders: [],
+          rawTrailers: [],
+          pause() {
+            this.paused = true;
+          },
+          resume() {
+            this.paused = false;
+          },
+          abort: (reason) => {
+            aborted = true;
+            handler.onResponseError?.(controller, reason ?? new AbortError());
+          }
+        };
+        try {
+          handler.onRequestStart?.(controller, null);
+          if (aborted) {
+            return;
+          }
+          handler.onResponseStart?.(controller, 504, {}, "Gateway Timeout");
+          if (aborted) {
+            return;
+          }
+          handler.onResponseEnd?.(controller, {});
+        } catch (err) {
+          if (typeof handler.onResponseError === "function") {
+            handler.onResponseError(controller, err);
+          }
+        }
+        return true;
+      }
+      return dispatch(opts, new CacheHandler(globalOpts, cacheKey2, handler));
+    }
+    function sendCachedValue(handler, opts, result, age, context, isStale2) {
+      const stream = util.isStream(result.body) ? result.body : Readable.from(result.body ?? []);
+      assert(!stream.destroyed, "stream should not be destroyed");
+      assert(!stream.readableDidRead, "stream should not be readableDidRead");
+      let aborted = false;
+      let abortReason = null;
+      const controller = {
+        rawHeaders: [],
+        rawTrailers: [],
+        resume() {
+          stream.resume();
+        },
+        pause() {
+          stream.pause();
+        },
+        get paused() {
+          return stream.isPaused();
+        },
+        get aborted() {
+          return aborted;
+        },
+        get reason() {
+          return abortReason;
+        },
+        abort(reason) {
+          if (aborted) {
+            return;
+          }
+          aborted = true;
+          abortReason = reason ?? new AbortError();
+          stream.destroy(abortReason);
+        }
+      };
+      stream.on("error", function(err) {
+        if (!this.readableEnded) {
+          handler.onResponseError?.(controller, err);
+        }
+      }).on("close", function() {
+        if (!this.errored) {
+          try {
+            handler.onResponseEnd?.(controller, {});
+          } catch (err) {
+            handler.onResponseError?.(controller, err);
+          }
+        }
+      });
+      try {
+        handler.onRequestStart?.(controller, context);
+      } catch (err) {
+        stream.destroy(err);
+        return;
+      }
+      if (stream.destroyed) {
+        return;
+      }
+      const headers = { ...result.headers, age: String(age) };
+      if (isStale2) {
+        headers.warning = '110 - "response is stale"';
+      }
+      controller.rawHeaders = util.toRawHeaders(headers);
+      try {
+        handler.onResponseStart?.(controller, result.statusCode, headers, result.statusMessage);
+      } catch (err) {
+        stream.destroy(err);
+        return;
+      }
+      if (opts.method === "HEAD") {
+        stream.destroy();
+      } else {
+        stream.on("data", function(chunk) {
+          try {
+            handler.onResponseData?.(controller, chunk);
+          } catch (err) {
+            stream.destroy(err);
+          }
+        });
+      }
+    }
+    function handleResult(dispatch, globalOpts, cacheKey2, handler, opts, reqCacheControl, result) {
+      if (!result) {
+        return handleUncachedResponse(dispatch, globalOpts, cacheKey2, handler, opts, reqCacheControl);
+      }
+      if (globalOpts.type === "shared" && Object.hasOwn(result.headers, "set-cookie")) {
+        if (util.isStream(result.body)) {
+          result.body.on("error", nop).destroy();
+        }
+        deleteCachedValue(globalOpts.store, cacheKey2);
+        return handleUncachedResponse(dispatch, globalOpts, cacheKey2, handler, opts, reqCacheControl);
+      }
+      const now = Date.now();
+      if (now > result.deleteAt) {
+        return dispatch(opts, new CacheHandler(globalOpts, cacheKey2, handler));
+      }
+      const age = Math.round((now - result.cachedAt) / 1e3);
+      const requestMaxAgeExpired = reqCacheControl?.["max-age"] !== void 0 && age >= reqCacheControl["max-age"];
+      const stale = requestMaxAgeExpired || isStale(result, reqCacheControl, globalOpts.type);
+      const revalidate = requestMaxAgeExpired || needsRevalidation(result, reqCacheControl, opts);
+      if (stale || revalidate) {
+        if (util.isStream(opts.body) && util.bodyLength(opts.body) !== 0) {
+          return dispatch(opts, new CacheHandler(globalOpts, cacheKey2, handler));
+        }
+        if (!revalidate && withinStaleWhileRevalidateWindow(result, globalOpts.type)) {
+          sendCachedValue(handler, opts, result, age, null, true);
+          queueMicrotask(() => {
+            const headers2 = makeRevalidationHeaders(opts, result);
+            dispatch(
+              {
+                ...opts,
+                headers: headers2,
+                // The revalidation is not the caller's request: aborting the
+                // caller must not cancel it while it waits for a connection.
+                [kQueuedAbort]: void 0
+              },
+              new CacheHandler(globalOpts, cacheKey2, {
+                // Silent handler that just updates the cache
+                onRequestStart() {
+                },
+                onRequestUpgrade() {
+                },
+                onResponseStart() {
+                },
+                onResponseData() {
+                },
+                onResponseEnd() {
+                },
+                onResponseError() {
+                }
+              })
+            );
+          });
+          return true;
+        }
+        let withinStaleIfErrorThreshold = false;
+        if (!staleResponseRequiresRevalidation(result, globalOpts.type)) {
+          const staleIfErrorExpiry = result.cacheControlDirectives["stale-if-error"] ?? reqCacheControl?.["stale-if-error"];
+          if (staleIfErrorExpiry) {
+            withinStaleIfErrorThreshold = now < result.staleAt + staleIfErrorExpiry * 1e3;
+          }
+        }
+        const headers = makeRevalidationHeaders(opts, result);
+        const refetch = () => {
+          if (util.isStream(result.body)) {
+            result.body.on("error", nop).destroy();
+          }
+          deleteCachedValue(globalOpts.store, cacheKey2);
+          return dispatch(opts, new CacheHandler(globalOpts, cacheKey2, handler));
+        };
+        return dispatch(
+          {
+            ...opts,
+            headers
+          },
+          new CacheRevalidationHandler(
+            (success, context, statusCode, headers2) => {
+              if (success) {
+                if (statusCode === 304) {
+                  if (!revalidationTargetMatchesCacheKey(cacheKey2, context) || !revalidationEtagMatchesCachedValue(result, headers2) || revalidationResponseDisallowsCachedReuse(globalOpts.type, headers2)) {
+                    return refetch();
+                  }
+                  if (revalidationResponseUpdatesCacheControl(headers2)) {
+                    deleteCachedValue(globalOpts.store, cacheKey2);
+                  } else if (revalidationResponseAddsVary(result, headers2.vary ? parseVaryHeader(headers2.vary, opts.headers) : void 0)) {
+                    return refetch();
+                  }
+                }
+                sendCachedValue(handler, opts, result, age, context, stale);
+              } else if (util.isStream(result.body)) {
+                result.body.on("error", nop).destroy();
+              }
+            },
+            new CacheHandler(globalOpts, cacheKey2, handler),
+            withinStaleIfErrorThreshold
+          )
+        );
+      }
+      if (util.isStream(opts.body)) {
+        opts.body.on("error", nop).destroy();
+      }
+      sendCachedValue(handler, opts, result, age, null, false);
+    }
+    module.exports = (opts = {}) => {
+      const {
+        store = new MemoryCacheStore(),
+        methods = ["GET"],
+        cacheByDefault = void 0,
+        type = "shared",
+        origins = void 0
+      } = opts;
+      if (typeof opts !== "object" || opts === null) {
+        throw new TypeError(`expected type of opts to be an Object, got ${opts === null ? "null" : typeof opts}`);
+      }
+      assertCacheStore(store, "opts.store");
+      assertCacheMethods(methods, "opts.methods");
+      assertCacheOrigins(origins, "opts.origins");
+      if (typeof cacheByDefault !== "undefined" && typeof cacheByDefault !== "number") {
+        throw new TypeError(`expected opts.cacheByDefault to be number or undefined, got ${typeof cacheByDefault}`);
+      }
+      if (typeof type !== "undefined" && type !== "shared" && type !== "private") {
+        throw new TypeError(`expected opts.type to be shared, private, or undefined, got ${typeof type}`);
+      }
+      const globalOpts = {
+        store,
+        methods,
+        cacheByDefault,
+        type
+      };
+      const safeMethodsToNotCache = [];
+      for (let i = 0; i < util.safeHTTPMethods.length; i++) {
+        const method = util.safeHTTPMethods[i];
+        if (!arrayIncludes(methods, method)) {
+          safeMethodsToNotCache.push(method);
+        }
+      }
+      const interceptor = (dispatch, interceptorOrigin) => {
+        return (opts2, handler) => {
+          const requestOrigin = getInterceptorOrigin(opts2, interceptorOrigin);
+          if (!requestOrigin || arrayIncludes(safeMethodsToNotCache, opts2.method)) {
+            return dispatch(opts2, handler);
+          }
+          if (origins !== void 0) {
+            const normalizedRequestOrigin = requestOrigin.toString().toLowerCase();
+            let isAllowed = false;
+            for (let i = 0; i < origins.length; i++) {
+              const allowed = origins[i];
+              if (typeof allowed === "string") {
+                if (allowed.toLowerCase() === normalizedRequestOrigin) {
+                  isAllowed = true;
+                  break;
+                }
+              } else if (allowed.test(normalizedRequestOrigin)) {
+                isAllowed = true;
+                break;
+              }
+            }
+            if (!isAllowed) {
+              return dispatch(opts2, handler);
+            }
+          }
+          opts2 = {
+            ...opts2,
+            headers: normalizeHeaders(opts2)
+          };
+          const reqCacheControl = opts2.headers?.["cache-control"] ? parseCacheControlHeader(opts2.headers["cache-control"]) : hasPragmaNoCache(opts2.headers) ? { "no-cache": true } : void 0;
+          if (reqCacheControl?.["no-store"]) {
+            return dispatch(opts2, handler);
+          }
+          const cacheKey2 = makeCacheKey(opts2, requestOrigin);
+          if (!arrayIncludes(util.safeHTTPMethods, opts2.method)) {
+            return dispatch(opts2, new CacheHandler(globalOpts, cacheKey2, handler));
+          }
+          const result = store.get(cacheKey2);
+          if (result && typeof result.then === "function") {
+            return result.then((result2) => handleResult(
+              dispatch,
+              globalOpts,
+              cacheKey2,
+              handler,
+              opts2,
+              reqCacheControl,
+              result2
+            )).catch((err) => {
+              if (typeof handler.onResponseError === "function") {
+                handler.onResponseError({
+                  rawHeaders: [],
+                  rawTrailers: [],
+                  pause() {
+                  },
+                  resume() {
+                  },
+                  get paused() {
+                    return false;
+                  },
+                  get aborted() {
+                    return false;
+                  },
+                  get reason() {
+                    return null;
+                  },
+                  abort() {
+                  }
+                }, err);
+              } else {
+                throw err;
+              }
+            });
+          } else {
+            return handleResult(
+              dispatch,
+              globalOpts,
+              cacheKey2,
+              handler,
+              opts2,
+              reqCacheControl,
+              result
+            );
+          }
+        };
+      };
+      interceptor[kInterceptorKind] = "cache";
+      return interceptor;
+    };
+  }
+});
+
+// node_modules/undici/lib/interceptor/decompress.js
+var require_decompress = __commonJS({
+  "node_modules/undici/lib/interceptor/decompress.js"(exports, module) {
+    "use strict";
+    var { createInflate, createGunzip, createBrotliDecompress, createZstdDecompress, constants: constants4 } = __require("node:zlib");
+    var { pipeline, Transform: TransformStream2 } = __require("node:stream");
+    var { InvalidArgumentError: InvalidArgumentError2, ResponseExceededMaxSizeError } = require_errors2();
+    var DecoratorHandler = require_decorator_handler();
+    var DecompressController = class {
+      #onPause;
+      #onResume;
+      #onAbort;
+      #paused = false;
+      constructor(onPause, onResume, onAbort) {
+        this.#onPause = onPause;
+        this.#onResume = onResume;
+        this.#onAbort = onAbort;
+        this.target = null;
+      }
+      pause() {
+        if (this.#paused) {
+          return;
+        }
+        this.#paused = true;
+        this.#onPause();
+      }
+      resume() {
+        if (!this.#paused) {
+          return;
+        }
+        this.#paused = false;
+        this.#onResume();
+      }
+      abort(reason) {
+        this.target?.abort(reason);
+        this.#onAbort(reason);
+      }
+      get paused() {
+        return this.#paused;
+      }
+      get aborted() {
+        return this.target?.aborted ?? false;
+      }
+      get reason() {
+        return this.target?.reason ?? null;
+      }
+      get rawHeaders() {
+        return this.target?.rawHeaders ?? null;
+      }
+      set rawHeaders(value) {
+        if (this.target) {
+          this.target.rawHeaders = value;
+        }
+      }
+      get rawTrailers() {
+        return this.target?.rawTrailers ?? null;
+      }
+      set rawTrailers(value) {
+        if (this.target) {
+          this.target.rawTrailers = value;
+        }
+      }
+    };
+    var supportedEncodings = {
+      __proto__: null,
+      gzip: createGunzip,
+      "x-gzip": createGunzip,
+      br: createBrotliDecompress,
+      deflate: createInflate,
+      // https://www.rfc-editor.org/rfc/rfc9659.html#section-3
+      zstd: createZstdDecompress.bind(null, { params: { [constants4.ZSTD_d_windowLogMax]: 23 } })
+    };
+    var defaultSkipStatusCodes = (
+      /** @type {const} */
+      [204, 304]
+    );
+    var defaultMaxSize = 0;
+    function createMaxSizeLimiter(maxSize) {
+      let size = 0;
+      return new TransformStream2({
+        transform(chunk, _encoding, callback) {
+          const decompressedSize = size + chunk.length;
+          if (decompressedSize > maxSize) {
+            callback(new ResponseExceededMaxSizeError(
+              `Decompressed response size (${decompressedSize}) exceeded maxSize (${maxSize})`
+            ));
+            return;
+          }
+          size = decompressedSize;
+          callback(null, chunk);
+        }
+      });
+    }
+    var DecompressHandler = class extends DecoratorHandler {
+      /** @type {Transform[]} */
+      #decompressors = [];
+      /** @type {Record<string, string | string[]> | undefined} */
+      #trailers;
+      /** @type {Readonly<number[]>} */
+      #skipStatusCodes;
+      /** @type {boolean} */
+      #skipErrorResponses;
+      /** @type {number} */
+      #maxSize;
+      /** @type {number} */
+      #decompressedSize = 0;
+      /** @type {boolean} */
+      #terminated = false;
+      /** @type {boolean} */
+      #inputEnded = false;
+      /** @type {boolean} */
+      #inputBackpressured = false;
+      /** @type {boolean} */
+      #upstreamPaused = false;
+      /** @type {boolean} */
+      #draining = false;
+      /** @type {boolean} */
+      #drainRequested = false;
+      /** @type {boolean} */
+      #completionPending = false;
+      /** @type {DecompressorStream | undefined} */
+      #finalDecompressor;
+      /** @type {DecompressController} */
+      #controller;
+      constructor(handler, { skipStatusCodes = defaultSkipStatusCodes, skipErrorResponses = true, maxSize = defaultMaxSize } = {}) {
+        if (!Number.isSafeInteger(maxSize) || maxSize < 0) {
+          throw new InvalidArgumentError2("maxSize must be a non-negative integer");
+        }
+        super(handler);
+        this.#skipStatusCodes = skipStatusCodes;
+        this.#skipErrorResponses = skipErrorResponses;
+        this.#maxSize = maxSize;
+        this.#controller = new DecompressController(
+          () => this.#onDownstreamPause(),
+          () => this.#onDownstreamResume(),
+          (reason) => {
+            if (this.#inputEnded && !this.#terminated) {
+              this.onResponseError(this.#controller, reason);
+            }
+          }
+        );
+      }
+      #onDownstreamPause() {
+        this.#pauseUpstream();
+      }
+      #onDownstreamResume() {
+        const drainWasDeferred = this.#draining;
+        this.#drainOutput();
+        if (!drainWasDeferred) {
+          this.#resumeUpstreamIfNeeded();
+          this.#finishIfReady();
+        }
+      }
+      #pauseUpstream() {
+        if (!this.#upstreamPaused && !this.#terminated) {
+          this.#upstreamPaused = true;
+          this.#controller.target?.pause();
+        }
+      }
+      #resumeUpstreamIfNeeded() {
+        if (this.#upstreamPaused && !this.#controller.paused && !this.#inputBackpressured) {
+          this.#upstreamPaused = false;
+          if (!this.#inputEnded) {
+            this.#controller.target?.resume();
+          }
+        }
+      }
+      #drainOutput() {
+        if (this.#terminated || this.#controller.paused || !this.#finalDecompressor) {
+          return;
+        }
+        if (this.#draining) {
+          this.#drainRequested = true;
+          return;
+        }
+        this.#draining = true;
+        try {
+          do {
+            this.#drainRequested = false;
+            let chunk;
+            while (!this.#terminated && !this.#controller.paused && (chunk = this.#finalDecompressor.read()) !== null) {
+              if (this.#maxSize > 0) {
+                const decompressedSize = this.#decompressedSize + chunk.length;
+                if (decompressedSize > this.#maxSize) {
+                  this.#fail(new ResponseExceededMaxSizeError(
+                    `Decompressed response size (${decompressedSize}) exceeded maxSize (${this.#maxSize})`
+                  ));
+                  return;
+                }
+                this.#decompressedSize = decompressedSize;
+              }
+              try {
+                const result = super.onResponseData(this.#controller, chunk);
+                if (result === false && !this.#controller.paused) {
+                  this.#controller.pause();
+                }
+              } catch (err) {
+                this.#fail(err);
+                return;
+              }
+            }
+          } while (this.#drainRequested && !this.#terminated && !this.#controller.paused);
+        } finally {
+          this.#draining = false;
+        }
+        this.#resumeUpstreamIfNeeded();
+        this.#finishIfReady();
+      }
+      #finishIfReady() {
+        if (this.#terminated || !this.#completionPending || this.#controller.paused || this.#draining) {
+          return;
+        }
+        this.#cleanupDecompressors();
+        try {
+          super.onResponseEnd(this.#controller, this.#trailers);
+        } catch (err) {
+          this.#fail(err);
+          return;
+        }
+        this.#terminated = true;
+      }
+      #onDecompressionEnd() {
+        if (this.#terminated) {
+          return;
+        }
+        this.#completionPending = true;
+        this.#drainOutput();
+        this.#finishIfReady();
+      }
+      /**
+       * Determines if decompression should be skipped based on encoding and status code
+       * @param {string} contentEncoding - Content-Encoding header value
+       * @param {number} statusCode - HTTP status code of the response
+       * @returns {boolean} - True if decompression should be skipped
+       */
+      #shouldSkipDecompression(contentEncoding, statusCode) {
+        if (!contentEncoding || statusCode < 200) return true;
+        if (this.#skipStatusCodes.includes(statusCode)) return true;
+        if (this.#skipErrorResponses && statusCode >= 400) return true;
+        return false;
+      }
+      /**
+       * Creates a chain of decompressors for multiple content encodings
+       *
+       * @param {string} encodings - Comma-separated list of content encodings
+       * @returns {Array<Transform>} - Array of decompressor and limiting streams
+       * @throws {Error} - If the number of content-encodings exceeds the maximum allowed
+       */
+      #createDecompressionChain(encodings) {
+        const parts = encodings.split(",");
+        const maxContentEncodings = 5;
+        if (parts.length > maxContentEncodings) {
+          throw new Error(`too many content-encodings in response: ${parts.length}, maximum allowed is ${maxContentEncodings}`);
+        }
+        const decompressors = [];
+        for (let i = parts.length - 1; i >= 0; i--) {
+          const encoding = parts[i].trim();
+          if (!encoding) continue;
+          if (!supportedEncodings[encoding]) {
+            decompressors.length = 0;
+            return decompressors;
+          }
+          decompressors.push(supportedEncodings[encoding]());
+        }
+        if (decompressors.length < 2) {
+          return decompressors;
+        }
+        const streams = [];
+        for (let i = 0; i < decompressors.length; i++) {
+          streams.push(decompressors[i]);
+          if (i < decompressors.length - 1 && this.#maxSize > 0) {
+            streams.push(createMaxSizeLimiter(this.#maxSize));
+          }
+        }
+        return streams;
+      }
+      /**
+       * Stops decompression and reports an error.
+       * @param {Error} error - The decompression error
+       * @returns {void}
+       */
+      #fail(error) {
+        if (this.#terminated) {
+          return;
+        }
+        if (this.#inputEnded) {
+          this.onResponseError(this.#controller, error);
+        } else {
+          this.#controller.abort(error);
+        }
+      }
+      /**
+       * Sets up event handlers for the final decompressor stream.
+       * @param {DecompressorStream} decompressor - The decompressor stream
+       * @returns {void}
+       */
+      #setupDecompressorEvents(decompressor) {
+        this.#finalDecompressor = decompressor;
+        decompressor.on("readable", () => this.#drainOutput());
+        decompressor.on("error", (error) => this.#fail(error));
+      }
+      /**
+       * Sets up event handling for a single decompressor
+       * @returns {void}
+       */
+      #setupSingleDecompressor() {
+        const decompressor = this.#decompressors[0];
+        this.#setupDecompressorEvents(decompressor);
+        decompressor.on("end", () => this.#onDecompressionEnd());
+      }
+      /**
+       * Sets up event handling for multiple chained decompressors using pipeline
+       * @returns {void}
+       */
+      #setupMultipleDecompressors() {
+        const lastDecompressor = this.#decompressors[this.#decompressors.length - 1];
+        this.#setupDecompressorEvents(lastDecompressor);
+        pipeline(this.#decompressors, (err) => {
+          if (this.#terminated) {
+            return;
+          }
+          if (err) {
+            this.#fail(err);
+            return;
+          }
+          this.#onDecompressionEnd();
+        });
+      }
+      #setupInputBackpressure() {
+        const decompressor = this.#decompressors[0];
+        decompressor.on("drain", () => {
+          if (this.#terminated) {
+            return;
+          }
+          this.#inputBackpressured = false;
+          if (!this.#controller.paused) {
+            this.#drainOutput();
+            this.#resumeUpstreamIfNeeded();
+          }
+        });
+      }
+      /**
+       * Cleans up decompressor references to prevent memory leaks
+       * @returns {void}
+       */
+      #cleanupDecompressors() {
+        this.#decompressors.length = 0;
+        this.#finalDecompressor = void 0;
+      }
+      onRequestStart(controller, context) {
+        this.#controller.target = controller;
+        return super.onRequestStart(this.#controller, context);
+      }
+      onRequestUpgrade(controller, statusCode, headers, socket) {
+        return super.onRequestUpgrade(this.#controller, statusCode, headers, socket);
+      }
+      /**
+       * @param {Controller} controller
+       * @param {number} statusCode
+       * @param {Record<string, string | string[] | undefined>} headers
+       * @param {string} statusMessage
+       * @returns {void}
+       */
+      onResponseStart(controller, statusCode, headers, statusMessage) {
+        const rawContentEncoding = headers["content-encoding"];
+        const contentEncoding = Array.isArray(rawContentEncoding) ? rawContentEncoding.join(",") : rawContentEncoding;
+        if (this.#shouldSkipDecompression(contentEncoding, statusCode)) {
+          return super.onResponseStart(this.#controller, statusCode, headers, statusMessage);
+        }
+        const decompressors = this.#createDecompressionChain(contentEncoding.toLowerCase());
+        if (decompressors.length === 0) {
+          this.#cleanupDecompressors();
+          return super.onResponseStart(this.#controller, statusCode, headers, statusMessage);
+        }
+        this.#decompressors = decompressors;
+        const { "content-encoding": _, "content-length": __, ...newHeaders } = headers;
+        if (this.#controller.rawHeaders) {
+          const rawHeaders = this.#controller.rawHeaders;
+          if (Array.isArray(rawHeaders)) {
+            const filteredHeaders = [];
+            for (let i = 0; i < rawHeaders.length; i += 2) {
+              const headerName = rawHeaders[i];
+              const name = Buffer.isBuffer(headerName) ? headerName.toString("latin1") : `${headerName}`;
+              const lowerName = name.toLowerCase();
+              if (lowerName === "content-encoding" || lowerName === "content-length") {
+                continue;
+              }
+              filteredHeaders.push(rawHeaders[i], rawHeaders[i + 1]);
+            }
+            rawHeaders.splice(0, rawHeaders.length, ...filteredHeaders);
+          } else if (typeof rawHeaders === "object") {
+            for (const name of Object.keys(rawHeaders)) {
+              const lowerName = name.toLowerCase();
+              if (lowerName === "content-encoding" || lowerName === "content-length") {
+                delete rawHeaders[name];
+              }
+            }
+          }
+        }
+        this.#setupInputBackpressure();
+        if (this.#decompressors.length === 1) {
+          this.#setupSingleDecompressor();
+        } else {
+          this.#setupMultipleDecompressors();
+        }
+        return super.onResponseStart(this.#controller, statusCode, newHeaders, statusMessage);
+      }
+      /**
+       * @param {Controller} controller
+       * @param {Buffer} chunk
+       * @returns {void}
+       */
+      onResponseData(controller, chunk) {
+        if (this.#decompressors.length > 0) {
+          if (!this.#decompressors[0].write(chunk)) {
+            this.#inputBackpressured = true;
+            this.#pauseUpstream();
+          }
+          return;
+        }
+        return super.onResponseData(this.#controller, chunk);
+      }
+      /**
+       * @param {Controller} controller
+       * @param {Record<string, string | string[]> | undefined} trailers
+       * @returns {void}
+       */
+      onResponseEnd(controller, trailers) {
+        if (this.#decompressors.length > 0) {
+          this.#inputEnded = true;
+          this.#trailers = trailers;
+          this.#decompressors[0].end();
+          return;
+        }
+        return super.onResponseEnd(this.#controller, trailers);
+      }
+      /**
+       * @param {Controller} controller
+       * @param {Error} err
+       * @returns {void}
+       */
+      onResponseError(controller, err) {
+        if (this.#terminated) {
+          return;
+        }
+        this.#terminated = true;
+        for (const decompressor of this.#decompressors) {
+          decompressor.destroy();
+        }
+        this.#cleanupDecompressors();
+        super.onResponseError(this.#controller, err);
+      }
+    };
+    function createDecompressInterceptor(options2 = {}) {
+      return (dispatch) => {
+        return (opts, handler) => {
+          if (opts.method === "HEAD") {
+            return dispatch(opts, handler);
+          }
+          const decompressHandler = new DecompressHandler(handler, options2);
+          return dispatch(opts, decompressHandler);
+        };
+      };
+    }
+    module.exports = createDecompressInterceptor;
+  }
+});
+
+// node_modules/undici/lib/handler/deduplication-handler.js
+var require_deduplication_handler = __commonJS({
+  "node_modules/undici/lib/handler/deduplication-handler.js"(exports, module) {
+    "use strict";
+    var { RequestAbortedError } = require_errors2();
+    var DEFAULT_MAX_BUFFER_SIZE = 5 * 1024 * 1024;
+    var DeduplicationHandler = class {
+      /**
+       * @type {DispatchHandler}
+       */
+      #primaryHandler;
+      /**
+       * Whether the primary request has started (onRequestStart received). Until
+       * then the request context is unknown and cannot be given to waiting handlers.
+       * @type {boolean}
+       */
+      #requestStarted = false;
+      /**
+       * The primary request context, replayed to waiting handlers so they observe
+       * the same redirect history as the primary.
+       * @type {any}
+       */
+      #context = null;
+      /**
+       * @type {WaitingHandler[]}
+       */
+      #waitingHandlers = [];
+      /**
+       * @type {number}
+       */
+      #maxBufferSize = DEFAULT_MAX_BUFFER_SIZE;
+      /**
+       * @type {number}
+       */
+      #statusCode = 0;
+      /**
+       * @type {Record<string, string | string[]>}
+       */
+      #headers = {};
+      /**
+       * @type {string}
+       */
+      #statusMessage = "";
+      /**
+       * @type {boolean}
+       */
+      #aborted = false;
+      /**
+       * @type {boolean}
+       */
+      #responseStarted = false;
+      /**
+       * @type {boolean}
+       */
+      #responseDataStarted = false;
+      /**
+       * @type {boolean}
+       */
+      #completed = false;
+      /**
+       * @type {import('../../types/dispatcher.d.ts').default.DispatchController | null}
+       */
+      #controller = null;
+      /**
+       * @type {(() => void) | null}
+       */
+      #onComplete = null;
+      /**
+       * @param {DispatchHandler} primaryHandler The primary handler
+       * @param {() => void} onComplete Callback when request completes
+       * @param {number} [maxBufferSize] Maximum paused buffer size per waiting handler
+       */
+      constructor(primaryHandler, onComplete, maxBufferSize = DEFAULT_MAX_BUFFER_SIZE) {
+        this.#primaryHandler = primaryHandler;
+        this.#onComplete = onComplete;
+        this.#maxBufferSize = maxBufferSize;
+      }
+      /**
+       * Add a waiting handler that will receive response events.
+       * Returns false if deduplication can no longer safely attach this handler.
+       *
+       * @param {DispatchHandler} handler
+       * @returns {boolean}
+       */
+      addWaitingHandler(handler) {
+        if (this.#completed || this.#responseDataStarted) {
+          return false;
+        }
+        const waitingHandler = this.#createWaitingHandler(handler);
+        const waitingController = waitingHandler.controller;
+        try {
+          if (this.#requestStarted) {
+            handler.onRequestStart?.(waitingController, this.#context);
+            if (waitingController.aborted) {
+              waitingHandler.done = true;
+              return true;
+            }
+            if (this.#responseStarted) {
+              handler.onResponseStart?.(
+                waitingController,
+                this.#statusCode,
+                this.#headers,
+                this.#statusMessage
+              );
+            }
+          } else {
+            waitingHandler.pendingStart = true;
+          }
+        } catch {
+          waitingHandler.done = true;
+          return true;
+        }
+        if (!waitingController.aborted) {
+          this.#waitingHandlers.push(waitingHandler);
+        }
+        return true;
+      }
+      /**
+       * @param {import('../../types/dispatcher.d.ts').default.DispatchController} controller
+       * @param {any} context
+       */
+      onRequestStart(controller, context) {
+        this.#controller = controller;
+        if (!this.#requestStarted) {
+          this.#requestStarted = true;
+          this.#context = context;
+          for (const waitingHandler of this.#waitingHandlers) {
+            if (waitingHandler.pendingStart && !waitingHandler.done && !waitingHandler.controller.aborted) {
+              waitingHandler.pendingStart = false;
+              try {
+                waitingHandler.handler.onRequestStart?.(waitingHandler.controller, context);
+              } catch {
+                waitingHandler.done = true;
+              }
+            }
+          }
+          this.#pruneDoneWaitingHandlers();
+        }
+        this.#primaryHandler.onRequestStart?.(controller, context);
+      }
+      /**
+       * @param {import('../../types/dispatcher.d.ts').default.DispatchController} controller
+       * @param {number} statusCode
+       * @param {import('../../types/header.d.ts').IncomingHttpHeaders} headers
+       * @param {Socket} socket
+       */
+      onRequestUpgrade(controller, statusCode, headers, socket) {
+        this.#primaryHandler.onRequestUpgrade?.(controller, statusCode, headers, socket);
+      }
+      /**
+       * @param {import('../../types/dispatcher.d.ts').default.DispatchController} controller
+       * @param {number} statusCode
+       * @param {Record<string, string | string[]>} headers
+       * @param {string} statusMessage
+       */
+      onResponseStart(controller, statusCode, headers, statusMessage) {
+        this.#responseStarted = true;
+        this.#statusCode = statusCode;
+        this.#headers = headers;
+        this.#statusMessage = statusMessage;
+        this.#primaryHandler.onResponseStart?.(controller, statusCode, headers, statusMessage);
+        for (const waitingHandler of this.#waitingHandlers) {
+          const { handler, controller: waitingController } = waitingHandler;
+          if (waitingHandler.done || waitingController.aborted) {
+            waitingHandler.done = true;
+            continue;
+          }
+          try {
+            handler.onResponseStart?.(
+              waitingController,
+              statusCode,
+              headers,
+              statusMessage
+            );
+          } catch {
+          }
+          if (waitingController.aborted) {
+            waitingHandler.done = true;
+          }
+        }
+        this.#pruneDoneWaitingHandlers();
+      }
+      /**
+       * @param {import('../../types/dispatcher.d.ts').default.DispatchController} controller
+       * @param {Buffer} chunk
+       */
+      onResponseData(controller, chunk) {
+        if (this.#aborted || this.#completed) {
+          return;
+        }
+        this.#responseDataStarted = true;
+        this.#primaryHandler.onResponseData?.(controller, chunk);
+        for (const waitingHandler of this.#waitingHandlers) {
+          const { handler, controller: waitingController } = waitingHandler;
+          if (waitingHandler.done || waitingController.aborted) {
+            waitingHandler.done = true;
+            continue;
+          }
+          if (waitingController.paused) {
+            this.#bufferWaitingChunk(waitingHandler, chunk);
+            continue;
+          }
+          try {
+            handler.onResponseData?.(waitingController, chunk);
+          } catch {
+          }
+          if (waitingController.aborted) {
+            waitingHandler.done = true;
+            waitingHandler.bufferedChunks = [];
+            waitingHandler.bufferedBytes = 0;
+          }
+        }
+        this.#pruneDoneWaitingHandlers();
+      }
+      /**
+       * @param {import('../../types/dispatcher.d.ts').default.DispatchController} controller
+       * @param {object} trailers
+       */
+      onResponseEnd(controller, trailers) {
+        if (this.#aborted || this.#completed) {
+          return;
+        }
+        this.#completed = true;
+        this.#cleanup();
+        try {
+          this.#primaryHandler.onResponseEnd?.(controller, trailers);
+        } catch (err) {
+          this.#primaryHandler.onResponseError?.(controller, err);
+        } finally {
+          for (const waitingHandler of this.#waitingHandlers) {
+            if (waitingHandler.done || waitingHandler.controller.aborted) {
+              waitingHandler.done = true;
+              continue;
+            }
+            this.#flushWaitingHandler(waitingHandler);
+            if (waitingHandler.done || waitingHandler.controller.aborted) {
+              waitingHandler.done = true;
+              continue;
+            }
+            if (waitingHandler.controller.paused) {
+              waitingHandler.pendingTrailers = trailers;
+              continue;
+            }
+            this.#endWaitingHandler(waitingHandler, trailers);
+          }
+          this.#pruneDoneWaitingHandlers();
+        }
+      }
+      /**
+       * @param {import('../../types/dispatcher.d.ts').default.DispatchController} controller
+       * @param {Error} err
+       */
+      onResponseError(controller, err) {
+        if (this.#completed) {
+          return;
+        }
+        this.#aborted = true;
+        this.#completed = true;
+        this.#cleanup();
+        try {
+          this.#primaryHandler.onResponseError?.(controller, err);
+        } finally {
+          for (const waitingHandler of this.#waitingHandlers) {
+            this.#errorWaitingHandler(waitingHandler, err);
+          }
+          this.#waitingHandlers = [];
+        }
+      }
+      #cleanup() {
+        const onComplete = this.#onComplete;
+        this.#onComplete = null;
+        onComplete?.();
+      }
+      /**
+       * @param {DispatchHandler} handler
+       * @returns {WaitingHandler}
+       */
+      #createWaitingHandler(handler) {
+        const waitingHandler = {
+          handler,
+          controller: null,
+          bufferedChunks: [],
+          bufferedBytes: 0,
+          pendingTrailers: null,
+          done: false,
+          pendingStart: false
+        };
+        const state = {
+          aborted: false,
+          paused: false,
+          reason: null
+        };
+        waitingHandler.controller = {
+          resume: () => {
+            if (state.aborted) {
+              return;
+            }
+            state.paused = false;
+            this.#flushWaitingHandler(waitingHandler);
+            if (this.#completed && waitingHandler.pendingTrailers && waitingHandler.bufferedChunks.length === 0 && !state.paused && !state.aborted) {
+              this.#endWaitingHandler(waitingHandler, waitingHandler.pendingTrailers);
+            }
+            this.#pruneDoneWaitingHandlers();
+          },
+          pause: () => {
+            if (!state.aborted) {
+              state.paused = true;
+            }
+          },
+          get paused() {
+            return state.paused;
+          },
+          get aborted() {
+            return state.aborted;
+          },
+          get reason() {
+            return state.reason;
+          },
+          abort: (reason) => {
+            if (state.aborted) {
+              return;
+            }
+            state.aborted = true;
+            state.reason = reason ?? null;
+            waitingHandler.done = true;
+            waitingHandler.pendingTrailers = null;
+            waitingHandler.bufferedChunks = [];
+            waitingHandler.bufferedBytes = 0;
+            try {
+              handler.onResponseError?.(waitingHandler.controller, state.reason ?? new RequestAbortedError());
+            } catch {
+            }
+          }
+        };
+        return waitingHandler;
+      }
+      /**
+       * @param {WaitingHandler} waitingHandler
+       * @param {Buffer} chunk
+       */
+      #bufferWaitingChunk(waitingHandler, chunk) {
+        if (waitingHandler.done || waitingHandler.controller.aborted) {
+          waitingHandler.done = true;
+          waitingHandler.bufferedChunks = [];
+          waitingHandler.bufferedBytes = 0;
+          return;
+        }
+        const bufferedChunk = Buffer.from(chunk);
+        waitingHandler.bufferedChunks.push(bufferedChunk);
+        waitingHandler.bufferedBytes += bufferedChunk.length;
+        if (waitingHandler.bufferedBytes > this.#maxBufferSize) {
+          const err = new RequestAbortedError(`Deduplicated waiting handler exceeded maxBufferSize (${this.#maxBufferSize} bytes) while paused`);
+          waitingHandler.controller.abort(err);
+        }
+      }
+      /**
+       * @param {WaitingHandler} waitingHandler
+       */
+      #flushWaitingHandler(waitingHandler) {
+        const { handler, controller } = waitingHandler;
+        while (!waitingHandler.done && !controller.aborted && !controller.paused && waitingHandler.bufferedChunks.length > 0) {
+          const bufferedChunk = waitingHandler.bufferedChunks.shift();
+          waitingHandler.bufferedBytes -= bufferedChunk.length;
+          try {
+            handler.onResponseData?.(controller, bufferedChunk);
+          } catch {
+          }
+          if (controller.aborted) {
+            waitingHandler.done = true;
+            waitingHandler.pendingTrailers = null;
+            waitingHandler.bufferedChunks = [];
+            waitingHandler.bufferedBytes = 0;
+            break;
+          }
+        }
+      }
+      /**
+       * @param {WaitingHandler} waitingHandler
+       * @param {object} trailers
+       */
+      #endWaitingHandler(waitingHandler, trailers) {
+        waitingHandler.done = true;
+        waitingHandler.pendingTrailers = null;
+        try {
+          waitingHandler.handler.onResponseEnd?.(waitingHandler.controller, trailers);
+        } catch (err) {
+          try {
+            waitingHandler.handler.onResponseError?.(waitingHandler.controller, err);
+          } catch {
+          }
+        }
+      }
+      /**
+       * @param {WaitingHandler} waitingHandler
+       * @param {Error} err
+       */
+      #errorWaitingHandler(waitingHandler, err) {
+        if (waitingHandler.done) {
+          return;
+        }
+        waitingHandler.done = true;
+        waitingHandler.pendingTrailers = null;
+        waitingHandler.bufferedChunks = [];
+        waitingHandler.bufferedBytes = 0;
+        try {
+          waitingHandler.handler.onResponseError?.(waitingHandler.controller, err);
+        } catch {
+        }
+      }
+      #pruneDoneWaitingHandlers() {
+        this.#waitingHandlers = this.#waitingHandlers.filter((waitingHandler) => waitingHandler.done === false);
+      }
+    };
+    module.exports = DeduplicationHandler;
+  }
+});
+
+// node_modules/undici/lib/interceptor/deduplicate.js
+var require_deduplicate = __commonJS({
+  "node_modules/undici/lib/interceptor/deduplicate.js"(exports, module) {
+    "use strict";
+    var diagnosticsChannel = __require("node:diagnostics_channel");
+    var util = require_util2();
+    var DeduplicationHandler = require_deduplication_handler();
+    var { getInterceptorOrigin, normalizeHeaders, makeCacheKey, makeDeduplicationKey } = require_cache();
+    var { kInterceptorKind } = require_symbols();
+    var pendingRequestsChannel = diagnosticsChannel.channel("undici:request:pending-requests");
+    module.exports = (opts = {}) => {
+      const {
+        methods = ["GET"],
+        skipHeaderNames = [],
+        excludeHeaderNames = [],
+        maxBufferSize = 5 * 1024 * 1024
+      } = opts;
+      if (typeof opts !== "object" || opts === null) {
+        throw new TypeError(`expected type of opts to be an Object, got ${opts === null ? "null" : typeof opts}`);
+      }
+      if (!Array.isArray(methods)) {
+        throw new TypeError(`expected opts.methods to be an array, got ${typeof methods}`);
+      }
+      for (const method of methods) {
+        if (!util.safeHTTPMethods.includes(method)) {
+          throw new TypeError(`expected opts.methods to only contain safe HTTP methods, got ${method}`);
+        }
+      }
+      if (!Array.isArray(skipHeaderNames)) {
+        throw new TypeError(`expected opts.skipHeaderNames to be an array, got ${typeof skipHeaderNames}`);
+      }
+      if (!Array.isArray(excludeHeaderNames)) {
+        throw new TypeError(`expected opts.excludeHeaderNames to be an array, got ${typeof excludeHeaderNames}`);
+      }
+      if (!Number.isFinite(maxBufferSize) || maxBufferSize <= 0) {
+        throw new TypeError(`expected opts.maxBufferSize to be a positive finite number, got ${maxBufferSize}`);
+      }
+      const skipHeaderNamesSet = new Set(skipHeaderNames.map((name) => name.toLowerCase()));
+      const excludeHeaderNamesSet = new Set(excludeHeaderNames.map((name) => name.toLowerCase()));
+      const pendingRequests = /* @__PURE__ */ new Map();
+      const interceptor = (dispatch, interceptorOrigin) => {
+        return (opts2, handler) => {
+          const requestOrigin = getInterceptorOrigin(opts2, interceptorOrigin);
+          if (!requestOrigin || opts2.upgrade || methods.includes(opts2.method) === false) {
+            return dispatch(opts2, handler);
+          }
+          opts2 = {
+            ...opts2,
+            headers: normalizeHeaders(opts2)
+          };
+          if (skipHeaderNamesSet.size > 0) {
+            for (const headerName of Object.keys(opts2.headers)) {
+              if (skipHeaderNamesSet.has(headerName.toLowerCase())) {
+                return dispatch(opts2, handler);
+              }
+            }
+          }
+          const cacheKey2 = makeCacheKey(opts2, requestOrigin);
+          const dedupeKey = makeDeduplicationKey(cacheKey2, excludeHeaderNamesSet);
+          const pendingHandler = pendingRequests.get(dedupeKey);
+          if (pendingHandler) {
+            if (pendingHandler.addWaitingHandler(handler)) {
+              return true;
+            }
+            return dispatch(opts2, handler);
+          }
+          const deduplicationHandler = new DeduplicationHandler(
+            handler,
+            () => {
+              pendingRequests.delete(dedupeKey);
+              if (pendingRequestsChannel.hasSubscribers) {
+                pendingRequestsChannel.publish({ size: pendingRequests.size, key: dedupeKey, type: "removed" });
+              }
+            },
+            maxBufferSize
+          );
+          pendingRequests.set(dedupeKey, deduplicationHandler);
+          if (pendingRequestsChannel.hasSubscribers) {
+            pendingRequestsChannel.publish({ size: pendingRequests.size, key: dedupeKey, type: "added" });
+          }
+          return dispatch(opts2, deduplicationHandler);
+        };
+      };
+      interceptor[kInterceptorKind] = "deduplicate";
+      return interceptor;
+    };
+  }
+});
+
+// node_modules/undici/lib/cache/sqlite-cache-store.js
+var require_sqlite_cache_store = __commonJS({
+  "node_modules/undici/lib/cache/sqlite-cache-store.js"(exports, module) {
+    "use strict";
+    var { Writable } = __require("node:stream");
+    var { assertCacheKey, assertCacheValue } = require_cache();
+    var { zstdCompressSync, zstdDecompressSync } = __require("node:zlib");
+    var DatabaseSync;
+    var VERSION2 = 5;
+    var MAX_ENTRY_SIZE = 2 * 1e3 * 1e3 * 1e3;
+    var COMPRESS_THRESHOLD = 1024 * 1024;
+    var hasZstd = typeof zstdCompressSync === "function" && typeof zstdDecompressSync === "function";
+    var SQLITE_BUSY = 5;
+    var SQLITE_LOCKED = 6;
+    function isLockedError(err) {
+      return err?.errcode === SQLITE_BUSY || err?.errcode === SQLITE_LOCKED;
+    }
+    module.exports = class SqliteCacheStore {
+      #maxEntrySize = MAX_ENTRY_SIZE;
+      #maxCount = Infinity;
+      #compressThreshold = COMPRESS_THRESHOLD;
+      /**
+       * @type {import('node:sqlite').DatabaseSync}
+       */
+      #db;
+      /**
+       * @type {import('node:sqlite').StatementSync}
+       */
+      #getValuesQuery;
+      /**
+       * @type {import('node:sqlite').StatementSync}
+       */
+      #updateValueQuery;
+      /**
+       * @type {import('node:sqlite').StatementSync}
+       */
+      #insertValueQuery;
+      /**
+       * @type {import('node:sqlite').StatementSync}
+       */
+      #deleteExpiredValuesQuery;
+      /**
+       * @type {import('node:sqlite').StatementSync}
+       */
+      #deleteByUrlQuery;
+      /**
+       * @type {import('node:sqlite').StatementSync}
+       */
+      #countEntriesQuery;
+      /**
+       * @type {import('node:sqlite').StatementSync | null}
+       */
+      #deleteOldValuesQuery;
+      /**
+       * @param {import('../../types/cache-interceptor.d.ts').default.SqliteCacheStoreOpts | undefined} opts
+       */
+      constructor(opts) {
+        if (opts) {
+          if (typeof opts !== "object") {
+            throw new TypeError("SqliteCacheStore options must be an object");
+          }
+          if (opts.maxEntrySize !== void 0) {
+            if (typeof opts.maxEntrySize !== "number" || !Number.isInteger(opts.maxEntrySize) || opts.maxEntrySize < 0) {
+              throw new TypeError("SqliteCacheStore options.maxEntrySize must be a non-negative integer");
+            }
+            if (opts.maxEntrySize > MAX_ENTRY_SIZE) {
+              throw new TypeError("SqliteCacheStore options.maxEntrySize must be less than 2gb");
+            }
+            this.#maxEntrySize = opts.maxEntrySize;
+          }
+          if (opts.maxCount !== void 0) {
+            if (typeof opts.maxCount !== "number" || !Number.isInteger(opts.maxCount) || opts.maxCount < 0) {
+              throw new TypeError("SqliteCacheStore options.maxCount must be a non-negative integer");
+            }
+            this.#maxCount = opts.maxCount;
+          }
+          if (opts.compressThreshold !== void 0) {
+            if (typeof opts.compressThreshold !== "number" || !Number.isInteger(opts.compressThreshold) || opts.compressThreshold < 0) {
+              throw new TypeError("SqliteCacheStore options.compressThreshold must be a non-negative integer");
+            }
+            this.#compressThreshold = opts.compressThreshold;
+          }
+        }
+        if (!DatabaseSync) {
+          DatabaseSync = __require("node:sqlite").DatabaseSync;
+        }
+        this.#db = new DatabaseSync(opts?.location ?? ":memory:");
+        this.#db.exec(`
+      PRAGMA journal_mode = WAL;
+      PRAGMA synchronous = NORMAL;
+      PRAGMA temp_store = memory;
+      PRAGMA optimize;
+
+      CREATE TABLE IF NOT EXISTS cacheInterceptorV${VERSION2} (
+        -- Data specific to us
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        url TEXT NOT NULL,
+        method TEXT NOT NULL,
+
+        -- Data returned to the interceptor
+        body BUF NULL,
+        compressed TEXT NULL,
+        deleteAt INTEGER NOT NULL,
+        statusCode INTEGER NOT NULL,
+        statusMessage TEXT NOT NULL,
+        headers TEXT NULL,
+        cacheControlDirectives TEXT NULL,
+        etag TEXT NULL,
+        vary TEXT NULL,
+        cachedAt INTEGER NOT NULL,
+        staleAt INTEGER NOT NULL
+      );
+
+      CREATE INDEX IF NOT EXISTS idx_cacheInterceptorV${VERSION2}_getValuesQuery ON cacheInterceptorV${VERSION2}(url, method, deleteAt);
+      CREATE INDEX IF NOT EXISTS idx_cacheInterceptorV${VERSION2}_deleteByUrlQuery ON cacheInterceptorV${VERSION2}(deleteAt);
+    `);
+        this.#getValuesQuery = this.#db.prepare(`
+      SELECT
+        id,
+        body,
+        compressed,
+        deleteAt,
+        statusCode,
+        statusMessage,
+        headers,
+        etag,
+        cacheControlDirectives,
+        vary,
+        cachedAt,
+        staleAt
+      FROM cacheInterceptorV${VERSION2}
+      WHERE
+        url = ?
+        AND method = ?
+      ORDER BY
+        deleteAt ASC
+    `);
+        this.#updateValueQuery = this.#db.prepare(`
+      UPDATE cacheInterceptorV${VERSION2} SET
+        body = ?,
+        compressed = ?,
+        deleteAt = ?,
+        statusCode = ?,
+        statusMessage = ?,
+        headers = ?,
+        etag = ?,
+        cacheControlDirectives = ?,
+        vary = ?,
+        cachedAt = ?,
+        staleAt = ?
+      WHERE
+        id = ?
+    `);
+        this.#insertValueQuery = this.#db.prepare(`
+      INSERT INTO cacheInterceptorV${VERSION2} (
+        url,
+        method,
+        body,
+        compressed,
+        deleteAt,
+        statusCode,
+        statusMessage,
+        headers,
+        etag,
+        cacheControlDirectives,
+        vary,
+        cachedAt,
+        staleAt
+      ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    `);
+        this.#deleteByUrlQuery = this.#db.prepare(
+          `DELETE FROM cacheInterceptorV${VERSION2} WHERE url = ?`
+        );
+        this.#countEntriesQuery = this.#db.prepare(
+          `SELECT COUNT(*) AS total FROM cacheInterceptorV${VERSION2}`
+        );
+        this.#deleteExpiredValuesQuery = this.#db.prepare(
+          `DELETE FROM cacheInterceptorV${VERSION2} WHERE deleteAt <= ?`
+        );
+        this.#deleteOldValuesQuery = this.#maxCount === Infinity ? null : this.#db.prepare(`
+        DELETE FROM cacheInterceptorV${VERSION2}
+        WHERE id IN (
+          SELECT
+            id
+          FROM cacheInterceptorV${VERSION2}
+          ORDER BY cachedAt ASC
+          LIMIT ?
+        )
+      `);
+      }
+      close() {
+        this.#db.close();
+      }
+      /**
+       * @param {import('../../types/cache-interceptor.d.ts').default.CacheKey} key
+       * @returns {(import('../../types/cache-interceptor.d.ts').default.GetResult & { body?: Buffer }) | undefined}
+       */
+      get(key2) {
+        assertCacheKey(key2);
+        const value = this.#lockSafe(() => this.#findValue(key2));
+        return value ? {
+          body: value.body ? value.compressed === "zstd" ? zstdDecompressSync(Buffer.from(value.body.buffer, value.body.byteOffset, value.body.byteLength)) : Buffer.from(value.body.buffer, value.body.byteOffset, value.body.byteLength) : void 0,
+          statusCode: value.statusCode,
+          statusMessage: value.statusMessage,
+          headers: value.headers ? JSON.parse(value.headers) : void 0,
+          etag: value.etag ? value.etag : void 0,
+          vary: value.vary ? JSON.parse(value.vary) : void 0,
+          cacheControlDirectives: value.cacheControlDirectives ? JSON.parse(value.cacheControlDirectives) : void 0,
+          cachedAt: value.cachedAt,
+          staleAt: value.staleAt,
+          deleteAt: value.deleteAt
+        } : void 0;
+      }
+      /**
+       * @param {import('../../types/cache-interceptor.d.ts').default.CacheKey} key
+       * @param {import('../../types/cache-interceptor.d.ts').default.CacheValue & { body: null | Buffer | Array<Buffer>}} value
+       */
+      set(key2, value) {
+        assertCacheKey(key2);
+        const url = this.#makeValueUrl(key2);
+        const body = Array.isArray(value.body) ? Buffer.concat(value.body) : value.body;
+        const size = body?.byteLength;
+        if (size && size > this.#maxEntrySize) {
+          return;
+        }
+        let compressed = null;
+        let storedBody = body;
+        if (body && hasZstd && (size > this.#compressThreshold || isCompressibleContentType(getContentType(value.headers)))) {
+          const candidate = zstdCompressSync(body);
+          if (candidate.byteLength < body.byteLength) {
+            storedBody = candidate;
+            compressed = "zstd";
+          }
+        }
+        const existingValue = this.#lockSafe(() => this.#findValue(key2, true));
+        if (existingValue) {
+          this.#lockSafe(() => this.#updateValueQuery.run(
+            storedBody,
+            compressed,
+            value.deleteAt,
+            value.statusCode,
+            value.statusMessage,
+            value.headers ? JSON.stringify(value.headers) : null,
+            value.etag ? value.etag : null,
+            value.cacheControlDirectives ? JSON.stringify(value.cacheControlDirectives) : null,
+            value.vary ? JSON.stringify(value.vary) : null,
+            value.cachedAt,
+            value.staleAt,
+            existingValue.id
+          ));
+        } else {
+          this.#lockSafe(() => this.#insertValueQuery.run(
+            url,
+            key2.method,
+            storedBody,
+            compressed,
+            value.deleteAt,
+            value.statusCode,
+            value.statusMessage,
+            value.headers ? JSON.stringify(value.headers) : null,
+            value.etag ? value.etag : null,
+            value.cacheControlDirectives ? JSON.stringify(value.cacheControlDirectives) : null,
+            value.vary ? JSON.stringify(value.vary) : null,
+            value.cachedAt,
+            value.staleAt
+          ));
+          this.#prune();
+        }
+      }
+      /**
+       * @param {import('../../types/cache-interceptor.d.ts').default.CacheKey} key
+       * @param {import('../../types/cache-interceptor.d.ts').default.CacheValue} value
+       * @returns {Writable | undefined}
+       */
+      createWriteStream(key2, value) {
+        assertCacheKey(key2);
+        assertCacheValue(value);
+        let size = 0;
+        const body = [];
+        const store = this;
+        return new Writable({
+          decodeStrings: true,
+          write(chunk, encoding, callback) {
+            size += chunk.byteLength;
+            if (size <= store.#maxEntrySize) {
+              body.push(chunk);
+            } else {
+              this.destroy();
+            }
+            callback();
+          },
+          final(callback) {
+            store.set(key2, { ...value, body });
+            callback();
+          }
+        });
+      }
+      /**
+       * @param {import('../../types/cache-interceptor.d.ts').default.CacheKey} key
+       */
+      delete(key2) {
+        if (typeof key2 !== "object") {
+          throw new TypeError(`expected key to be object, got ${typeof key2}`);
+        }
+        this.#lockSafe(() => this.#deleteByUrlQuery.run(this.#makeValueUrl(key2)));
+      }
+      /**
+       * Runs a database operation, skipping it when another connection holds the
+       * database lock.
+       *
+       * The cache store is meant to be shared between processes, and SQLite reports
+       * a concurrent writer as SQLITE_BUSY/SQLITE_LOCKED. Those errors are
+       * transient, and caching is best effort: the entry is skipped and the next
+       * request retries, rather than failing the request that triggered the write.
+       *
+       * @template T
+       * @param {() => T} fn
+       * @returns {T | undefined}
+       */
+      #lockSafe(fn) {
+        try {
+          return fn();
+        } catch (err) {
+          if (!isLockedError(err)) {
+            throw err;
+          }
+          return void 0;
+        }
+      }
+      #prune() {
+        if (Number.isFinite(this.#maxCount)) {
+          const size = this.#lockSafe(() => this.size);
+          if (size === void 0 || size <= this.#maxCount) {
+            return 0;
+          }
+        }
+        {
+          const removed = this.#lockSafe(() => this.#deleteExpiredValuesQuery.run(Date.now()).changes);
+          if (removed) {
+            return removed;
+          }
+        }
+        {
+          const removed = this.#lockSafe(() => this.#deleteOldValuesQuery?.run(Math.max(Math.floor(this.#maxCount * 0.1), 1)).changes);
+          if (removed) {
+            return removed;
+          }
+        }
+        return 0;
+      }
+      /**
+       * Counts the number of rows in the cache
+       * @returns {Number}
+       */
+      get size() {
+        const { total } = this.#countEntriesQuery.get();
+        return total;
+      }
+      /**
+       * @param {import('../../types/cache-interceptor.d.ts').default.CacheKey} key
+       * @returns {string}
+       */
+      #makeValueUrl(key2) {
+        return `${key2.origin}/${key2.path}`;
+      }
+      /**
+       * @param {import('../../types/cache-interceptor.d.ts').default.CacheKey} key
+       * @param {boolean} [canBeExpired=false]
+       * @returns {SqliteStoreValue | undefined}
+       */
+      #findValue(key2, canBeExpired = false) {
+        const url = this.#makeValueUrl(key2);
+        const { headers, method } = key2;
+        const values2 = this.#getValuesQuery.all(url, method);
+        if (values2.length === 0) {
+          return void 0;
+        }
+        const now = Date.now();
+        for (const value of values2) {
+          if (now >= value.deleteAt && !canBeExpired) {
+            continue;
+          }
+          let matches = true;
+          if (value.vary) {
+            const vary = JSON.parse(value.vary);
+            for (const header3 in vary) {
+              if (!headerValueEquals(headers[header3], vary[header3])) {
+                matches = false;
+                break;
+              }
+            }
+          }
+          if (matches) {
+            return value;
+          }
+        }
+        return void 0;
+      }
+    };
+    function headerValueEquals(lhs, rhs) {
+      if (lhs == null && rhs == null) {
+        return true;
+      }
+      if (lhs == null && rhs != null || lhs != null && rhs == null) {
+        return false;
+      }
+      if (Array.isArray(lhs) && Array.isArray(rhs)) {
+        if (lhs.length !== rhs.length) {
+          return false;
+        }
+        for (let i = 0; i < lhs.length; i++) {
+          if (lhs[i] !== rhs[i]) {
+            return false;
+          }
+        }
+        return true;
+      }
+      return lhs === rhs;
+    }
+    function getContentType(headers) {
+      if (headers == null) {
+        return void 0;
+      }
+      for (const key2 in headers) {
+        if (key2.toLowerCase() === "content-type") {
+          const value = headers[key2];
+          return Array.isArray(value) ? value[0] : value;
+        }
+      }
+      return void 0;
+    }
+    function isCompressibleContentType(contentType) {
+      if (contentType == null) {
+        return false;
+      }
+      const type = contentType.toLowerCase();
+      return /^text\//.test(type) || /^application\/(json|xml|javascript|x-www-form-urlencoded|graphql)(\s|;|$)/.test(type) || /\+(json|xml)(\s|;|$)/.test(type);
+    }
+  }
+});
+
+// node_modules/undici/lib/web/fetch/headers.js
+var require_headers = __commonJS({
+  "node_modules/undici/lib/web/fetch/headers.js"(exports, module) {
+    "use strict";
+    var { kConstruct } = require_symbols();
+    var { kEnumerableProperty, setHeader } = require_util2();
+    var {
+      iteratorMixin,
+      isValidHeaderName,
+      isValidHeaderValue
+    } = require_util3();
+    var { webidl } = require_webidl();
+    var assert = __require("node:assert");
+    var util = __require("node:util");
+    function isHTTPWhiteSpaceCharCode(code) {
+      return code === 10 || code === 13 || code === 9 || code === 32;
+    }
+    function headerValueNormalize(potentialValue) {
+      let i = 0;
+      let j = potentialValue.length;
+      while (j > i && isHTTPWhiteSpaceCharCode(potentialValue.charCodeAt(j - 1))) --j;
+      while (j > i && isHTTPWhiteSpaceCharCode(potentialValue.charCodeAt(i))) ++i;
+      return i === 0 && j === potentialValue.length ? potentialValue : potentialValue.substring(i, j);
+    }
+    function fill(headers, object) {
+      if (Array.isArray(object)) {
+        for (let i = 0; i < object.length; ++i) {
+          const header3 = object[i];
+          if (header3.length !== 2) {
+            throw webidl.errors.exception({
+              header: "Headers constructor",
+              message: `expected name/value pair to be length 2, found ${header3.length}.`
+            });
+          }
+          appendHeader(headers, header3[0], header3[1]);
+        }
+      } else if (typeof object === "object" && object !== null) {
+        const keys = Object.keys(object);
+        for (let i = 0; i < keys.length; ++i) {
+          appendHeader(headers, keys[i], object[keys[i]]);
+        }
+      } else {
+        throw webidl.errors.conversionFailed({
+          prefix: "Headers constructor",
+          argument: "Argument 1",
+          types: ["sequence<sequence<ByteString>>", "record<ByteString, ByteString>"]
+        });
+      }
+    }
+    function appendHeader(headers, name, value) {
+      value = headerValueNormalize(value);
+      if (!isValidHeaderName(name)) {
+        throw webidl.errors.invalidArgument({
+          prefix: "Headers.append",
+          value: name,
+          type: "header name"
+        });
+      } else if (!isValidHeaderValue(value)) {
+        throw webidl.errors.invalidArgument({
+          prefix: "Headers.append",
+          value,
+          type: "header value"
+        });
+      }
+      if (getHeadersGuard(headers) === "immutable") {
+        throw new TypeError("immutable");
+      }
+      return getHeadersList(headers).append(name, value, false);
+    }
+    function headersListSortAndCombine(target) {
+      const headersList = getHeadersList(target);
+      if (!headersList) {
+        return [];
+      }
+      if (headersList.sortedMap) {
+        return headersList.sortedMap;
+      }
+      const headers = [];
+      const names = headersList.toSortedArray();
+      const cookies = headersList.cookies;
+      if (cookies === null || cookies.length === 1) {
+        return headersList.sortedMap = names;
+      }
+      for (let i = 0; i < names.length; ++i) {
+        const { 0: name, 1: value } = names[i];
+        if (name === "set-cookie") {
+          for (let j = 0; j < cookies.length; ++j) {
+            headers.push([name, cookies[j]]);
+          }
+        } else {
+          headers.push([name, value]);
+        }
+      }
+      return headersList.sortedMap = headers;
+    }
+    function compareHeaderName(a, b) {
+      return a[0] < b[0] ? -1 : 1;
+    }
+    var HeadersList = class _HeadersList {
+      /** @type {[string, string][]|null} */
+      cookies = null;
+      sortedMap;
+      headersMap;
+      constructor(init) {
+        if (init instanceof _HeadersList) {
+          this.headersMap = new Map(init.headersMap);
+          this.sortedMap = init.sortedMap;
+          this.cookies = init.cookies === null ? null : [...init.cookies];
+        } else {
+          this.headersMap = new Map(init);
+          this.sortedMap = null;
+        }
+      }
+      /**
+       * @see https://fetch.spec.whatwg.org/#header-list-contains
+       * @param {string} name
+       * @param {boolean} isLowerCase
+       */
+      contains(name, isLowerCase) {
+        return this.headersMap.has(isLowerCase ? name : name.toLowerCase());
+      }
+      clear() {
+        this.headersMap.clear();
+        this.sortedMap = null;
+        this.cookies = null;
+      }
+      /**
+       * @see https://fetch.spec.whatwg.org/#concept-header-list-append
+       * @param {string} name
+       * @param {string} value
+       * @param {boolean} isLowerCase
+       */
+      append(name, value, isLowerCase) {
+        this.sortedMap = null;
+        const lowercaseName = isLowerCase ? name : name.toLowerCase();
+        const exists = this.headersMap.get(lowercaseName);
+        if (exists) {
+          const delimiter = lowercaseName === "cookie" ? "; " : ", ";
+          this.headersMap.set(lowercaseName, {
+            name: exists.name,
+            value: `${exists.value}${delimiter}${value}`
+          });
+        } else {
+          this.headersMap.set(lowercaseName, { name, value });
+        }
+        if (lowercaseName === "set-cookie") {
+          (this.cookies ??= []).push(value);
+        }
+      }
+      /**
+       * @see https://fetch.spec.whatwg.org/#concept-header-list-set
+       * @param {string} name
+       * @param {string} value
+       * @param {boolean} isLowerCase
+       */
+      set(name, value, isLowerCase) {
+        this.sortedMap = null;
+        const lowercaseName = isLowerCase ? name : name.toLowerCase();
+        if (lowercaseName === "set-cookie") {
+          this.cookies = [value];
+        }
+        this.headersMap.set(lowercaseName, { name, value });
+      }
+      /**
+       * @see https://fetch.spec.whatwg.org/#concept-header-list-delete
+       * @param {string} name
+       * @param {boolean} isLowerCase
+       */
+      delete(name, isLowerCase) {
+        this.sortedMap = null;
+        if (!isLowerCase) name = name.toLowerCase();
+        if (name === "set-cookie") {
+          this.cookies = null;
+        }
+        this.headersMap.delete(name);
+      }
+      /**
+       * @see https://fetch.spec.whatwg.org/#concept-header-list-get
+       * @param {string} name
+       * @param {boolean} isLowerCase
+       * @returns {string | null}
+       */
+      get(name, isLowerCase) {
+        return this.headersMap.get(isLowerCase ? name : name.toLowerCase())?.value ?? null;
+      }
+      *[Symbol.iterator]() {
+        for (const { 0: name, 1: { value } } of this.headersMap) {
+          yield [name, value];
+        }
+      }
+      get entries() {
+        const headers = {};
+        if (this.headersMap.size !== 0) {
+          for (const { name, value } of this.headersMap.values()) {
+            setHeader(headers, name, value);
+          }
+        }
+        return headers;
+      }
+      rawValues() {
+        return this.headersMap.values();
+      }
+      get entriesList() {
+        const headers = [];
+        if (this.headersMap.size !== 0) {
+          for (const { 0: lowerName, 1: { name, value } } of this.headersMap) {
+            if (lowerName === "set-cookie") {
+              for (const cookie of this.cookies) {
+                headers.push([name, cookie]);
+              }
+            } else {
+              headers.push([name, value]);
+            }
+          }
+        }
+        return headers;
+      }
+      // https://fetch.spec.whatwg.org/#convert-header-names-to-a-sorted-lowercase-set
+      toSortedArray() {
+        const size = this.headersMap.size;
+        const array = new Array(size);
+        if (size <= 32) {
+          if (size === 0) {
+            return array;
+          }
+          const iterator = this.headersMap[Symbol.iterator]();
+          const firstValue = iterator.next().value;
+          array[0] = [firstValue[0], firstValue[1].value];
+          assert(firstValue[1].value !== null);
+          for (let i = 1, j = 0, right = 0, left = 0, pivot = 0, x, value; i < size; ++i) {
+            value = iterator.next().value;
+            x = array[i] = [value[0], value[1].value];
+            assert(x[1] !== null);
+            left = 0;
+            right = i;
+            while (left < right) {
+              pivot = left + (right - left >> 1);
+              if (array[pivot][0] <= x[0]) {
+                left = pivot + 1;
+              } else {
+                right = pivot;
+              }
+            }
+            if (i !== pivot) {
+              j = i;
+              while (j > left) {
+                array[j] = array[--j];
+              }
+              array[left] = x;
+            }
+          }
+          if (!iterator.next().done) {
+            throw new TypeError("Unreachable");
+          }
+          return array;
+        } else {
+          let i = 0;
+          for (const { 0: name, 1: { value } } of this.headersMap) {
+            array[i++] = [name, value];
+            assert(value !== null);
+          }
+          return array.sort(compareHeaderName);
+        }
+      }
+    };
+    var getHeadersGuard;
+    var setHeadersGuard;
+    var getHeadersList;
+    var setHeadersList;
+    var Headers = class {
+      #guard;
+      /**
+       * @type {HeadersList}
+       */
+      #headersList;
+      /**
+       * @param {HeadersInit|Symbol} [init]
+       * @returns
+       */
+      constructor(init = void 0) {
+        webidl.util.markAsUncloneable(this);
+        if (init === kConstruct) {
+          return;
+        }
+        this.#headersList = new HeadersList();
+        this.#guard = "none";
+        if (init !== void 0) {
+          init = webidl.converters.HeadersInit(init, "Headers constructor", "init");
+          fill(this, init);
+        }
+      }
+      // https://fetch.spec.whatwg.org/#dom-headers-append
+      append(name, value) {
+        webidl.brandCheck(this, webidl.is.Headers);
+        webidl.argumentLengthCheck(arguments, 2, "Headers.append");
+        const prefix = "Headers.append";
+        name = webidl.converters.ByteString(name, prefix, "name");
+        value = webidl.converters.ByteString(value, prefix, "value");
+        return appendHeader(this, name, value);
+      }
+      // https://fetch.spec.whatwg.org/#dom-headers-delete
+      delete(name) {
+        webidl.brandCheck(this, webidl.is.Headers);
+        webidl.argumentLengthCheck(arguments, 1, "Headers.delete");
+        const prefix = "Headers.delete";
+        name = webidl.converters.ByteString(name, prefix, "name");
+        if (!isValidHeaderName(name)) {
+          throw webidl.errors.invalidArgument({
+            prefix: "Headers.delete",
+            value: name,
+            type: "header name"
+          });
+        }
+        if (this.#guard === "immutable") {
+          throw new TypeError("immutable");
+        }
+        if (!this.#headersList.contains(name, false)) {
+          return;
+        }
+        this.#headersList.delete(name, false);
+      }
+      // https://fetch.spec.whatwg.org/#dom-headers-get
+      get(name) {
+        webidl.brandCheck(this, webidl.is.Headers);
+        webidl.argumentLengthCheck(arguments, 1, "Headers.get");
+        const prefix = "Headers.get";
+        name = webidl.converters.ByteString(name, prefix, "name");
+        if (!isValidHeaderName(name)) {
+          throw webidl.errors.invalidArgument({
+            prefix,
+            value: name,
+            type: "header name"
+          });
+        }
+        return this.#headersList.get(name, false);
+      }
+      // https://fetch.spec.whatwg.org/#dom-headers-has
+      has(name) {
+        webidl.brandCheck(this, webidl.is.Headers);
+        webidl.argumentLengthCheck(arguments, 1, "Headers.has");
+        const prefix = "Headers.has";
+        name = webidl.converters.ByteString(name, prefix, "name");
+        if (!isValidHeaderName(name)) {
+          throw webidl.errors.invalidArgument({
+            prefix,
+            value: name,
+            type: "header name"
+          });
+        }
+        return this.#headersList.contains(name, false);
+      }
+      // https://fetch.spec.whatwg.org/#dom-headers-set
+      set(name, value) {
+        webidl.brandCheck(this, webidl.is.Headers);
+        webidl.argumentLengthCheck(arguments, 2, "Headers.set");
+        const prefix = "Headers.set";
+        name = webidl.converters.ByteString(name, prefix, "name");
+        value = webidl.converters.ByteString(value, prefix, "value");
+        value = headerValueNormalize(value);
+        if (!isValidHeaderName(name)) {
+          throw webidl.errors.invalidArgument({
+            prefix,
+            value: name,
+            type: "header name"
+          });
+        } else if (!isValidHeaderValue(value)) {
+          throw webidl.errors.invalidArgument({
+            prefix,
+            value,
+            type: "header value"
+          });
+        }
+        if (this.#guard === "immutable") {
+          throw new TypeError("immutable");
+        }
+        this.#headersList.set(name, value, false);
+      }
+      // https://fetch.spec.whatwg.org/#dom-headers-getsetcookie
+      getSetCookie() {
+        webidl.brandCheck(this, webidl.is.Headers);
+        const list2 = this.#headersList.cookies;
+        if (list2) {
+          return [...list2];
+        }
+        return [];
+      }
+      [util.inspect.custom](depth, options2) {
+        options2.depth ??= depth;
+        return `Headers ${util.formatWithOptions(options2, this.#headersList.entries)}`;
+      }
+      static {
+        getHeadersGuard = (headers) => headers.#guard;
+        setHeadersGuard = (headers, guard) => {
+          headers.#guard = guard;
+        };
+        getHeadersList = (headers) => headers.#headersList;
+        setHeadersList = (target, list2) => {
+          target.#headersList = list2;
+        };
+        webidl.is.Headers = (arg) => {
+          return arg != null && typeof arg === "object" && #guard in arg;
+        };
+      }
+    };
+    iteratorMixin("Headers", Headers, headersListSortAndCombine, 0, 1, webidl.is.Headers);
+    Object.defineProperties(Headers.prototype, {
+      append: kEnumerableProperty,
+      delete: kEnumerableProperty,
+      get: kEnumerableProperty,
+      has: kEnumerableProperty,
+      set: kEnumerableProperty,
+      getSetCookie: kEnumerableProperty,
+      [Symbol.toStringTag]: {
+        value: "Headers",
+        configurable: true
+      },
+      [util.inspect.custom]: {
+        enumerable: false
+      }
+    });
+    webidl.converters.HeadersInit = function(V, prefix, argument) {
+      if (webidl.util.Type(V) === webidl.util.Types.OBJECT) {
+        const iterator = Reflect.get(V, Symbol.iterator);
+        if (!util.types.isProxy(V) && iterator === Headers.prototype.entries) {
+          try {
+            return getHeadersList(V).entriesList;
+          } catch {
+          }
+        }
+        if (typeof iterator === "function") {
+          return webidl.converters["sequence<sequence<ByteString>>"](V, prefix, argument, iterator.bind(V));
+        }
+        return webidl.converters["record<ByteString, ByteString>"](V, prefix, argument);
+      }
+      throw webidl.errors.conversionFailed({
+        prefix: "Headers constructor",
+        argument: "Argument 1",
+        types: ["sequence<sequence<ByteString>>", "record<ByteString, ByteString>"]
+      });
+    };
+    module.exports = {
+      fill,
+      // for test.
+      compareHeaderName,
+      Headers,
+      HeadersList,
+      getHeadersGuard,
+      setHeadersGuard,
+      setHeadersList,
+      getHeadersList
+    };
+  }
+});
+
+// node_modules/undici/lib/web/fetch/response.js
+var require_response = __commonJS({
+  "node_modules/undici/lib/web/fetch/response.js"(exports, module) {
+    "use strict";
+    var { Headers, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = require_headers();
+    var { extractBody, cloneBody, mixinBody, streamRegistry, bodyUnusable } = require_body();
+    var util = require_util2();
+    var nodeUtil = __require("node:util");
+    var { kEnumerableProperty } = util;
+    var {
+      isValidReasonPhrase,
+      isCancelled,
+      isAborted,
+      isErrorLike,
+      environmentSettingsObject: relevantRealm
+    } = require_util3();
+    var {
+      redirectStatusSet,
+      nullBodyStatus
+    } = require_constants2();
+    var { webidl } = require_webidl();
+    var { URLSerializer } = require_data_url();
+    var { kConstruct } = require_symbols();
+    var assert = __require("node:assert");
+    var { isomorphicEncode, serializeJavascriptValueToJSONString } = require_infra();
+    var textEncoder = new TextEncoder("utf-8");
+    var getResponseHeaders;
+    var setResponseHeaders;
+    var getResponseState;
+    var setResponseState;
+    var Response = class {
+      /** @type {Headers} */
+      #headers;
+      #state;
+      // Creates network error Response.
+      static error() {
+        const responseObject = fromInnerResponse(makeNetworkError(), "immutable");
+        return responseObject;
+      }
+      // https://fetch.spec.whatwg.org/#dom-response-json
+      static json(data, init = void 0) {
+        webidl.argumentLengthCheck(arguments, 1, "Response.json");
+        init = webidl.converters.ResponseInit(init);
+        const bytes = textEncoder.encode(
+          serializeJavascriptValueToJSONString(data)
+        );
+        const body = extractBody(bytes);
+        const responseObject = fromInnerResponse(makeResponse({}), "response");
+        initializeResponse(responseObject, init, { body: body[0], type: "application/json" });
+        return responseObject;
+      }
+      // Creates a redirect Response that redirects to url with status status.
+      static redirect(url, status2 = 302) {
+        webidl.argumentLengthCheck(arguments, 1, "Response.redirect");
+        url = webidl.converters.USVString(url);
+        status2 = webidl.converters["unsigned short"](status2);
+        let parsedURL;
+        try {
+          parsedURL = new URL(url, relevantRealm.settingsObject.baseUrl);
+        } catch (err) {
+          throw new TypeError(`Failed to parse URL from ${url}`, { cause: err });
+        }
+        if (!redirectStatusSet.has(status2)) {
+          throw new RangeError(`Invalid status code ${status2}`);
+        }
+        const responseObject = fromInnerResponse(makeResponse({}), "immutable");
+        responseObject.#state.status = status2;
+        const value = isomorphicEncode(URLSerializer(parsedURL));
+        responseObject.#state.headersList.append("location", value, true);
+        return responseObject;
+      }
+      // https://fetch.spec.whatwg.org/#dom-response
+      constructor(body = null, init = void 0) {
+        webidl.util.markAsUncloneable(this);
+        if (body === kConstruct) {
+          return;
+        }
+        if (body !== null) {
+          body = webidl.converters.BodyInit(body, "Response", "body");
+        }
+        init = webidl.converters.ResponseInit(init);
+        this.#state = makeResponse({});
+        this.#headers = new Headers(kConstruct);
+        setHeadersGuard(this.#headers, "response");
+        setHeadersList(this.#headers, this.#state.headersList);
+        let bodyWithType = null;
+        if (body != null) {
+          const [extractedBody, type] = extractBody(body);
+          bodyWithType = { body: extractedBody, type };
+        }
+        initializeResponse(this, init, bodyWithType);
+      }
+      // Returns response’s type, e.g., "cors".
+      get type() {
+        webidl.brandCheck(this, webidl.is.Response);
+        return this.#state.type;
+      }
+      // Returns response’s URL, if it has one; otherwise the empty string.
+      get url() {
+        webidl.brandCheck(this, webidl.is.Response);
+        const urlList = this.#state.urlList;
+        const url = urlList[urlList.length - 1] ?? null;
+        if (url === null) {
+          return "";
+        }
+        return URLSerializer(url, true);
+      }
+      // Returns whether response was obtained through a redirect.
+      get redirected() {
+        webidl.brandCheck(this, webidl.is.Response);
+        return this.#state.urlList.length > 1;
+      }
+      // Returns response’s status.
+      get status() {
+        webidl.brandCheck(this, webidl.is.Response);
+        return this.#state.status;
+      }
+      // Returns whether response’s status is an ok status.
+      get ok() {
+        webidl.brandCheck(this, webidl.is.Response);
+        return this.#state.status >= 200 && this.#state.status <= 299;
+      }
+      // Returns response’s status message.
+      get statusText() {
+        webidl.brandCheck(this, webidl.is.Response);
+        return this.#state.statusText;
+      }
+      // Returns response’s headers as Headers.
+      get headers() {
+        webidl.brandCheck(this, webidl.is.Response);
+        return this.#headers;
+      }
+      get body() {
+        webidl.brandCheck(this, webidl.is.Response);
+        return this.#state.body ? this.#state.body.stream : null;
+      }
+      get bodyUsed() {
+        webidl.brandCheck(this, webidl.is.Response);
+        return !!this.#state.body && util.isDisturbed(this.#state.body.stream);
+      }
+      // Returns a clone of response.
+      clone() {
+        webidl.brandCheck(this, webidl.is.Response);
+        if (bodyUnusable(this.#state)) {
+          throw webidl.errors.exception({
+            header: "Response.clone",
+            message: "Body has already been consumed."
+          });
+        }
+        const clonedResponse = cloneResponse(this.#state);
+        if (this.#state.urlList.length !== 0 && this.#state.body?.stream) {
+          streamRegistry.register(this, new WeakRef(this.#state.body.stream));
+        }
+        return fromInnerResponse(clonedResponse, getHeadersGuard(this.#headers));
+      }
+      [nodeUtil.inspect.custom](depth, options2) {
+        if (options2.depth === null) {
+          options2.depth = 2;
+        }
+        options2.colors ??= true;
+        const properties = {
+          status: this.status,
+          statusText: this.statusText,
+          headers: this.headers,
+          body: this.body,
+          bodyUsed: this.bodyUsed,
+          ok: this.ok,
+          redirected: this.redirected,
+          type: this.type,
+          url: this.url
+        };
+        return `Response ${nodeUtil.formatWithOptions(options2, properties)}`;
+      }
+      static {
+        getResponseHeaders = (response) => {
+          return response.#headers;
+        };
+        setResponseHeaders = (response, newHeaders) => {
+          response.#headers = newHeaders;
+        };
+        getResponseState = (response) => {
+          return response.#state;
+        };
+        setResponseState = (response, newState) => {
+          response.#state = newState;
+        };
+        webidl.is.Response = (arg) => {
+          return arg != null && typeof arg === "object" && #state in arg;
+        };
+      }
+    };
+    mixinBody(Response, getResponseState, webidl.is.Response);
+    Object.defineProperties(Response.prototype, {
+      type: kEnumerableProperty,
+      url: kEnumerableProperty,
+      status: kEnumerableProperty,
+      ok: kEnumerableProperty,
+      redirected: kEnumerableProperty,
+      statusText: kEnumerableProperty,
+      headers: kEnumerableProperty,
+      clone: kEnumerableProperty,
+      body: kEnumerableProperty,
+      bodyUsed: kEnumerableProperty,
+      [Symbol.toStringTag]: {
+        value: "Response",
+        configurable: true
+      }
+    });
+    Object.defineProperties(Response, {
+      json: kEnumerableProperty,
+      redirect: kEnumerableProperty,
+      error: kEnumerableProperty
+    });
+    function cloneResponse(response) {
+      if (response.internalResponse) {
+        return filterResponse(
+          cloneResponse(response.internalResponse),
+          response.type
+        );
+      }
+      const newResponse = makeResponse({ ...response, body: null });
+      if (response.body != null) {
+        newResponse.body = cloneBody(response.body);
+      }
+      return newResponse;
+    }
+    function makeResponse(init) {
+      return {
+        aborted: false,
+        rangeRequested: false,
+        timingAllowPassed: false,
+        requestIncludesCredentials: false,
+        type: "default",
+        status: 200,
+        timingInfo: null,
+        cacheState: "",
+        statusText: "",
+        ...init,
+        headersList: init?.headersList ? new HeadersList(init?.headersList) : new HeadersList(),
+        urlList: init?.urlList ? [...init.urlList] : []
+      };
+    }
+    function makeNetworkError(reason) {
+      const isError2 = isErrorLike(reason);
+      return makeResponse({
+        type: "error",
+        status: 0,
+        error: isError2 ? reason : new Error(reason ? String(reason) : reason),
+        aborted: reason && reason.name === "AbortError"
+      });
+    }
+    function isNetworkError(response) {
+      return (
+        // A network error is a response whose type is "error",
+        response.type === "error" && // status is 0
+        response.status === 0
+      );
+    }
+    function makeFilteredResponse(response, state) {
+      state = {
+        internalResponse: response,
+        ...state
+      };
+      return new Proxy(response, {
+        get(target, p) {
+          return p in state ? state[p] : target[p];
+        },
+        set(target, p, value) {
+          assert(!(p in state));
+          target[p] = value;
+          return true;
+        }
+      });
+    }
+    function filterResponse(response, type) {
+      if (type === "basic") {
+        return makeFilteredResponse(response, {
+          type: "basic",
+          headersList: response.headersList
+        });
+      } else if (type === "cors") {
+        return makeFilteredResponse(response, {
+          type: "cors",
+          headersList: response.headersList
+        });
+      } else if (type === "opaque") {
+        return makeFilteredResponse(response, {
+          type: "opaque",
+          urlList: [],
+          status: 0,
+          statusText: "",
+          body: null
+        });
+      } else if (type === "opaqueredirect") {
+        return makeFilteredResponse(response, {
+          type: "opaqueredirect",
+          status: 0,
+          statusText: "",
+          headersList: [],
+          body: null
+        });
+      } else {
+        assert(false);
+      }
+    }
+    function makeAppropriateNetworkError(fetchParams, err = null) {
+      assert(isCancelled(fetchParams));
+      return isAborted(fetchParams) ? makeNetworkError(Object.assign(new DOMException("The operation was aborted.", "AbortError"), { cause: err })) : makeNetworkError(Object.assign(new DOMException("Request was cancelled."), { cause: err }));
+    }
+    function initializeResponse(response, init, body) {
+      if (init.status !== null && (init.status < 200 || init.status > 599)) {
+        throw new RangeError('init["status"] must be in the range of 200 to 599, inclusive.');
+      }
+      if ("statusText" in init && init.statusText != null) {
+        if (!isValidReasonPhrase(String(init.statusText))) {
+          throw new TypeError("Invalid statusText");
+        }
+      }
+      if ("status" in init && init.status != null) {
+        getResponseState(response).status = init.status;
+      }
+      if ("statusText" in init && init.statusText != null) {
+        getResponseState(response).statusText = init.statusText;
+      }
+      if ("headers" in init && init.headers != null) {
+        fill(getResponseHeaders(response), init.headers);
+      }
+      if (body) {
+        if (nullBodyStatus.includes(response.status)) {
+          throw webidl.errors.exception({
+            header: "Response constructor",
+            message: `Invalid response status code ${response.status}`
+          });
+        }
+        getResponseState(response).body = body.body;
+        if (body.type != null && !getResponseState(response).headersList.contains("content-type", true)) {
+          getResponseState(response).headersList.append("content-type", body.type, true);
+        }
+      }
+    }
+    function fromInnerResponse(innerResponse, guard) {
+      const response = new Response(kConstruct);
+      setResponseState(response, innerResponse);
+      const headers = new Headers(kConstruct);
+      setResponseHeaders(response, headers);
+      setHeadersList(headers, innerResponse.headersList);
+      setHeadersGuard(headers, guard);
+      if (innerResponse.urlList.length !== 0 && innerResponse.body?.stream) {
+        streamRegistry.register(response, new WeakRef(innerResponse.body.stream));
+      }
+      return response;
+    }
+    webidl.converters.XMLHttpRequestBodyInit = function(V, prefix, name) {
+      if (typeof V === "string") {
+        return webidl.converters.USVString(V, prefix, name);
+      }
+      if (webidl.is.Blob(V)) {
+        return V;
+      }
+      if (webidl.is.BufferSource(V)) {
+        return V;
+      }
+      if (webidl.is.FormData(V)) {
+        return V;
+      }
+      if (webidl.is.URLSearchParams(V)) {
+        return V;
+      }
+      return webidl.converters.DOMString(V, prefix, name);
+    };
+    webidl.converters.BodyInit = function(V, prefix, argument) {
+      if (webidl.is.ReadableStream(V)) {
+        return V;
+      }
+      if (V?.[Symbol.asyncIterator]) {
+        return V;
+      }
+      return webidl.converters.XMLHttpRequestBodyInit(V, prefix, argument);
+    };
+    webidl.converters.ResponseInit = webidl.dictionaryConverter([
+      {
+        key: "status",
+        converter: webidl.converters["unsigned short"],
+        defaultValue: () => 200
+      },
+      {
+        key: "statusText",
+        converter: webidl.converters.ByteString,
+        defaultValue: () => ""
+      },
+      {
+        key: "headers",
+        converter: webidl.converters.HeadersInit
+      }
+    ]);
+    module.exports = {
+      isNetworkError,
+      makeNetworkError,
+      makeResponse,
+      makeAppropriateNetworkError,
+      filterResponse,
+      Response,
+      cloneResponse,
+      fromInnerResponse,
+      getResponseState
+    };
+  }
+});
+
+// node_modules/undici/lib/web/fetch/request.js
+var require_request2 = __commonJS({
+  "node_modules/undici/lib/web/fetch/request.js"(exports, module) {
+    "use strict";
+    var { extractBody, mixinBody, cloneBody, bodyUnusable } = require_body();
+    var { Headers, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = require_headers();
+    var util = require_util2();
+    var nodeUtil = __require("node:util");
+    var {
+      isValidHTTPToken,
+      sameOrigin,
+      environmentSettingsObject
+    } = require_util3();
+    var {
+      forbiddenMethodsSet,
+      corsSafeListedMethodsSet,
+      referrerPolicy,
+      requestRedirect,
+      requestMode,
+      requestCredentials,
+      requestCache,
+      requestDuplex
+    } = require_constants2();
+    var { kEnumerableProperty, normalizedMethodRecordsBase, normalizedMethodRecords } = util;
+    var { webidl } = require_webidl();
+    var { URLSerializer } = require_data_url();
+    var { kConstruct } = require_symbols();
+    var assert = __require("node:assert");
+    var requestFinalizer = new FinalizationRegistry(({ signal, reference }) => {
+      removeSignalFollower(signal, reference);
+    });
+    var requestSignals = /* @__PURE__ */ new WeakMap();
+    var signalFollowers = /* @__PURE__ */ new WeakMap();
+    function removeSignalFollower(signal, reference) {
+      const followers = signalFollowers.get(signal);
+      if (followers instanceof Set) {
+        followers.delete(reference);
+        if (followers.size !== 0) return;
+      }
+      signal.removeEventListener("abort", abortSignalFollowers);
+      signalFollowers.delete(signal);
+    }
+    function abortSignalFollower(reference, reason) {
+      requestFinalizer.unregister(reference);
+      const ac = reference.deref();
+      if (ac !== void 0) {
+        requestSignals.delete(ac.signal);
+        ac.abort(reason);
+      }
+    }
+    function abortSignalFollowers() {
+      this.removeEventListener("abort", abortSignalFollowers);
+      const followers = signalFollowers.get(this);
+      if (followers instanceof Set) {
+        for (const reference of followers) {
+          abortSignalFollower(reference, this.reason);
+        }
+        followers.clear();
+      } else {
+        abortSignalFollower(followers, this.reason);
+      }
+      signalFollowers.delete(this);
+    }
+    function createDependentSignal(signal) {
+      const ac = new AbortController();
+      if (signal == null) return ac.signal;
+      if (signal.aborted) {
+        ac.abort(signal.reason);
+        return ac.signal;
+      }
+      const reference = new WeakRef(ac);
+      const followers = signalFollowers.get(signal);
+      if (followers === void 0) {
+        util.addAbortListener(signal, abortSignalFollowers);
+        signalFollowers.set(signal, reference);
+      } else if (followers instanceof WeakRef) {
+        const controllers = /* @__PURE__ */ new Set();
+        controllers.add(followers);
+        controllers.add(reference);
+        signalFollowers.set(signal, controllers);
+      } else {
+        followers.add(reference);
+      }
+      requestFinalizer.register(ac, { signal, reference }, reference);
+      requestSignals.set(ac.signal, { controller: ac, source: signal, reference });
+      return ac.signal;
+    }
+    var patchMethodWarning = false;
+    var setRequestSignal;
+    var getRequestDispatcher;
+    var setRequestDispatcher;
+    var setRequestHeaders;
+    var getRequestState;
+    var setRequestState;
+    var removeRequestAbortListener;
+    var Request = class {
+      /** @type {AbortSignal} */
+      #signal;
+      /** @type {import('../../dispatcher/dispatcher')} */
+      #dispatcher;
+      /** @type {Headers} */
+      #headers;
+      #state;
+      // https://fetch.spec.whatwg.org/#dom-request
+      constructor(input, init = void 0) {
+        webidl.util.markAsUncloneable(this);
+        if (input === kConstruct) {
+          return;
+        }
+        const prefix = "Request constructor";
+        webidl.argumentLengthCheck(arguments, 1, prefix);
+        input = webidl.converters.RequestInfo(input);
+        init = webidl.converters.RequestInit(init);
+        let request3 = null;
+        let fallbackMode = null;
+        const baseUrl = environmentSettingsObject.settingsObject.baseUrl;
+        let signal = null;
+        if (typeof input === "string") {
+          this.#dispatcher = init.dispatcher;
+          let parsedURL;
+          try {
+            parsedURL = new URL(input, baseUrl);
+          } catch (err) {
+            throw new TypeError("Failed to parse URL from " + input, { cause: err });
+          }
+          if (parsedURL.username || parsedURL.password) {
+            throw new TypeError(
+              "Request cannot be constructed from a URL that includes credentials: " + input
+            );
+          }
+          request3 = makeRequest({ urlList: [parsedURL] });
+          fallbackMode = "cors";
+        } else {
+          assert(webidl.is.Request(input));
+          request3 = input.#state;
+          signal = input.#signal;
+          this.#dispatcher = init.dispatcher || input.#dispatcher;
+        }
+        const origin = environmentSettingsObject.settingsObject.origin;
+        let window = "client";
+        if (request3.window?.constructor?.name === "EnvironmentSettingsObject" && sameOrigin(request3.window, origin)) {
+          window = request3.window;
+        }
+        if (init.window != null) {
+          throw new TypeError(`'window' option '${window}' must be null`);
+        }
+        if ("window" in init) {
+          window = "no-window";
+        }
+        request3 = makeRequest({
+          // URL request’s URL.
+          // undici implementation note: this is set as the first item in request's urlList in makeRequest
+          // method request’s method.
+          method: request3.method,
+          // header list A copy of request’s header list.
+          // undici implementation note: headersList is cloned in makeRequest
+          headersList: request3.headersList,
+          // unsafe-request flag Set.
+          unsafeRequest: request3.unsafeRequest,
+          // client This’s relevant settings object.
+          client: environmentSettingsObject.settingsObject,
+          // window window.
+          window,
+          // priority request’s priority.
+          priority: request3.priority,
+          // origin request’s origin. The propagation of the origin is only significant for navigation requests
+          // being handled by a service worker. In this scenario a request can have an origin that is different
+          // from the current client.
+          origin: request3.origin,
+          // referrer request’s referrer.
+          referrer: request3.referrer,
+          // referrer policy request’s referrer policy.
+          referrerPolicy: request3.referrerPolicy,
+          // mode request’s mode.
+          mode: request3.mode,
+          // credentials mode request’s credentials mode.
+          credentials: request3.credentials,
+          // cache mode request’s cache mode.
+          cache: request3.cache,
+          // redirect mode request’s redirect mode.
+          redirect: request3.redirect,
+          // integrity metadata request’s integrity metadata.
+          integrity: request3.integrity,
+          // keepalive request’s keepalive.
+          keepalive: request3.keepalive,
+          // reload-navigation flag request’s reload-navigation flag.
+          reloadNavigation: request3.reloadNavigation,
+          // history-navigation flag request’s history-navigation flag.
+          historyNavigation: request3.historyNavigation,
+          // URL list A clone of request’s URL list.
+          urlList: [...request3.urlList]
+        });
+        const initHasKey = Object.keys(init).length !== 0;
+        if (initHasKey) {
+          if (request3.mode === "navigate") {
+            request3.mode = "same-origin";
+          }
+          request3.reloadNavigation = false;
+          request3.historyNavigation = false;
+          request3.origin = "client";
+          request3.referrer = "client";
+          request3.referrerPolicy = "";
+          request3.url = request3.urlList[request3.urlList.length - 1];
+          request3.urlList = [request3.url];
+        }
+        if (init.referrer !== void 0) {
+          const referrer = init.referrer;
+          if (referrer === "") {
+            request3.referrer = "no-referrer";
+          } else {
+            let parsedReferrer;
+            try {
+              parsedReferrer = new URL(referrer, baseUrl);
+            } catch (err) {
+              throw new TypeError(`Referrer "${referrer}" is not a valid URL.`, { cause: err });
+            }
+            if (parsedReferrer.protocol === "about:" && parsedReferrer.hostname === "client" || origin && !sameOrigin(parsedReferrer, environmentSettingsObject.settingsObject.baseUrl)) {
+              request3.referrer = "client";
+            } else {
+              request3.referrer = parsedReferrer;
+            }
+          }
+        }
+        if (init.referrerPolicy !== void 0) {
+          request3.referrerPolicy = init.referrerPolicy;
+        }
+        let mode;
+        if (init.mode !== void 0) {
+          mode = init.mode;
+        } else {
+          mode = fallbackMode;
+        }
+        if (mode === "navigate") {
+          throw webidl.errors.exception({
+            header: "Request constructor",
+            message: "invalid request mode navigate."
+          });
+        }
+        if (mode != null) {
+          request3.mode = mode;
+        }
+        if (init.credentials !== void 0) {
+          request3.credentials = init.credentials;
+        }
+        if (init.cache !== void 0) {
+          request3.cache = init.cache;
+        }
+        if (request3.cache === "only-if-cached" && request3.mode !== "same-origin") {
+          throw new TypeError(
+            "'only-if-cached' can be set only with 'same-origin' mode"
+          );
+        }
+        if (init.redirect !== void 0) {
+          request3.redirect = init.redirect;
+        }
+        if (init.integrity != null) {
+          request3.integrity = String(init.integrity);
+        }
+        if (init.keepalive !== void 0) {
+          request3.keepalive = Boolean(init.keepalive);
+        }
+        if (init.method !== void 0) {
+          let method = init.method;
+          const mayBeNormalized = normalizedMethodRecords[method];
+          if (mayBeNormalized !== void 0) {
+            request3.method = mayBeNormalized;
+          } else {
+            if (!isValidHTTPToken(method)) {
+              throw new TypeError(`'${method}' is not a valid HTTP method.`);
+            }
+            const upperCase = method.toUpperCase();
+            if (forbiddenMethodsSet.has(upperCase)) {
+              throw new TypeError(`'${method}' HTTP method is unsupported.`);
+            }
+            method = normalizedMethodRecordsBase[upperCase] ?? method;
+            request3.method = method;
+          }
+          if (!patchMethodWarning && request3.method === "patch") {
+            process.emitWarning("Using `patch` is highly likely to result in a `405 Method Not Allowed`. `PATCH` is much more likely to succeed.", {
+              code: "UNDICI-FETCH-patch"
+            });
+            patchMethodWarning = true;
+          }
+        }
+        if (init.signal !== void 0) {
+          signal = init.signal;
+        }
+        this.#state = request3;
+        this.#signal = createDependentSignal(signal);
+        this.#headers = new Headers(kConstruct);
+        setHeadersList(this.#headers, request3.headersList);
+        setHeadersGuard(this.#headers, "request");
+        if (mode === "no-cors") {
+          if (!corsSafeListedMethodsSet.has(request3.method)) {
+            throw new TypeError(
+              `'${request3.method} is unsupported in no-cors mode.`
+            );
+          }
+          setHeadersGuard(this.#headers, "request-no-cors");
+        }
+        if (initHasKey) {
+          const headersList = getHeadersList(this.#headers);
+          const headers = init.headers !== void 0 ? init.headers : new HeadersList(headersList);
+          headersList.clear();
+          if (headers instanceof HeadersList) {
+            for (const { name, value } of headers.rawValues()) {
+              headersList.append(name, value, false);
+            }
+            headersList.cookies = headers.cookies;
+          } else {
+            fillHeaders(this.#headers, headers);
+          }
+        }
+        const inputBody = webidl.is.Request(input) ? input.#state.body : null;
+        if ((init.body != null || inputBody != null) && (request3.method === "GET" || request3.method === "HEAD")) {
+          throw new TypeError("Request with GET/HEAD method cannot have body.");
+        }
+        let initBody = null;
+        if (init.body != null) {
+          const [extractedBody, contentType] = extractBody(
+            init.body,
+            request3.keepalive
+          );
+          initBody = extractedBody;
+          if (contentType && !getHeadersList(this.#headers).contains("content-type", true)) {
+            this.#headers.append("content-type", contentType, true);
+          }
+        }
+        const inputOrInitBody = initBody ?? inputBody;
+        if (inputOrInitBody != null && inputOrInitBody.source == null) {
+          if (initBody != null && init.duplex == null) {
+            throw new TypeError("RequestInit: duplex option is required when sending a body.");
+          }
+          if (request3.mode !== "same-origin" && request3.mode !== "cors") {
+            throw new TypeError(
+              'If request is made from ReadableStream, mode should be "same-origin" or "cors"'
+            );
+          }
+          request3.useCORSPreflightFlag = true;
+        }
+        let finalBody = inputOrInitBody;
+        if (initBody == null && inputBody != null) {
+          if (bodyUnusable(input.#state)) {
+            throw new TypeError(
+              "Cannot construct a Request with a Request object that has already been used."
+            );
+          }
+          const identityTransform = new TransformStream();
+          inputBody.stream.pipeThrough(identityTransform);
+          finalBody = {
+            source: inputBody.source,
+            length: inputBody.length,
+            stream: identityTransform.readable
+          };
+        }
+        this.#state.body = finalBody;
+      }
+      // Returns request’s HTTP method, which is "GET" by default.
+      get method() {
+        webidl.brandCheck(this, webidl.is.Request);
+        return this.#state.method;
+      }
+      // Returns the URL of request as a string.
+      get url() {
+        webidl.brandCheck(this, webidl.is.Request);
+        return URLSerializer(this.#state.url);
+      }
+      // Returns a Headers object consisting of the headers associated with request.
+      // Note that headers added in the network layer by the user agent will not
+      // be accounted for in this object, e.g., the "Host" header.
+      get headers() {
+        webidl.brandCheck(this, webidl.is.Request);
+        return this.#headers;
+      }
+      // Returns the kind of resource requested by request, e.g., "document"
+      // or "script".
+      get destination() {
+        webidl.brandCheck(this, webidl.is.Request);
+        return this.#state.destination;
+      }
+      // Returns the referrer of request. Its value can be a same-origin URL if
+      // explicitly set in init, the empty string to indicate no referrer, and
+      // "about:client" when defaulting to the global’s default. This is used
+      // during fetching to determine the value of the `Referer` header of the
+      // request being made.
+      get referrer() {
+        webidl.brandCheck(this, webidl.is.Request);
+        if (this.#state.referrer === "no-referrer") {
+          return "";
+        }
+        if (this.#state.referrer === "client") {
+          return "about:client";
+        }
+        return this.#state.referrer.toString();
+      }
+      // Returns the referrer policy associated with request.
+      // This is used during fetching to compute the value of the request’s
+      // referrer.
+      get referrerPolicy() {
+        webidl.brandCheck(this, webidl.is.Request);
+        return this.#state.referrerPolicy;
+      }
+      // Returns the mode associated with request, which is a string indicating
+      // whether the request will use CORS, or will be restricted to same-origin
+      // URLs.
+      get mode() {
+        webidl.brandCheck(this, webidl.is.Request);
+        return this.#state.mode;
+      }
+      // Returns the credentials mode associated with request,
+      // which is a string indicating whether credentials will be sent with the
+      // request always, never, or only when sent to a same-origin URL.
+      get credentials() {
+        webidl.brandCheck(this, webidl.is.Request);
+        return this.#state.credentials;
+      }
+      // Returns the cache mode associated with request,
+      // which is a string indicating how the request will
+      // interact with the browser’s cache when fetching.
+      get cache() {
+        webidl.brandCheck(this, webidl.is.Request);
+        return this.#state.cache;
+      }
+      // Returns the redirect mode associated with request,
+      // which is a string indicating how redirects for the
+      // request will be handled during fetching. A request
+      // will follow redirects by default.
+      get redirect() {
+        webidl.brandCheck(this, webidl.is.Request);
+        return this.#state.redirect;
+      }
+      // Returns request’s subresource integrity metadata, which is a
+      // cryptographic hash of the resource being fetched. Its value
+      // consists of multiple hashes separated by whitespace. [SRI]
+      get integrity() {
+        webidl.brandCheck(this, webidl.is.Request);
+        return this.#state.integrity;
+      }
+      // Returns a boolean indicating whether or not request can outlive the
+      // global in which it was created.
+      get keepalive() {
+        webidl.brandCheck(this, webidl.is.Request);
+        return this.#state.keepalive;
+      }
+      // Returns a boolean indicating whether or not request is for a reload
+      // navigation.
+      get isReloadNavigation() {
+        webidl.brandCheck(this, webidl.is.Request);
+        return this.#state.reloadNavigation;
+      }
+      // Returns a boolean indicating whether or not request is for a history
+      // navigation (a.k.a. back-forward navigation).
+      get isHistoryNavigation() {
+        webidl.brandCheck(this, webidl.is.Request);
+        return this.#state.historyNavigation;
+      }
+      // Returns the signal associated with request, which is an AbortSignal
+      // object indicating whether or not request has been aborted, and its
+      // abort event handler.
+      get signal() {
+        webidl.brandCheck(this, webidl.is.Request);
+        return this.#signal;
+      }
+      get body() {
+        webidl.brandCheck(this, webidl.is.Request);
+        return this.#state.body ? this.#state.body.stream : null;
+      }
+      get bodyUsed() {
+        webidl.brandCheck(this, webidl.is.Request);
+        return !!this.#state.body && util.isDisturbed(this.#state.body.stream);
+      }
+      get duplex() {
+        webidl.brandCheck(this, webidl.is.Request);
+        return "half";
+      }
+      // Returns a clone of request.
+      clone() {
+        webidl.brandCheck(this, webidl.is.Request);
+        if (bodyUnusable(this.#state)) {
+          throw new TypeError("unusable");
+        }
+        const clonedRequest = cloneRequest(this.#state);
+        const signal = createDependentSignal(this.#signal);
+        return fromInnerRequest(clonedRequest, this.#dispatcher, signal, getHeadersGuard(this.#headers));
+      }
+      [nodeUtil.inspect.custom](depth, options2) {
+        if (options2.depth === null) {
+          options2.depth = 2;
+        }
+        options2.colors ??= true;
+        const properties = {
+          method: this.method,
+          url: this.url,
+          headers: this.headers,
+          destination: this.destination,
+          referrer: this.referrer,
+          referrerPolicy: this.referrerPolicy,
+          mode: this.mode,
+          credentials: this.credentials,
+          cache: this.cache,
+          redirect: this.redirect,
+          integrity: this.integrity,
+          keepalive: this.keepalive,
+          isReloadNavigation: this.isReloadNavigation,
+          isHistoryNavigation: this.isHistoryNavigation,
+          signal: this.signal
+        };
+        return `Request ${nodeUtil.formatWithOptions(options2, properties)}`;
+      }
+      static {
+        setRequestSignal = (request3, newSignal) => {
+          request3.#signal = newSignal;
+        };
+        getRequestDispatcher = (request3) => {
+          return request3.#dispatcher;
+        };
+        setRequestDispatcher = (request3, newDispatcher) => {
+          request3.#dispatcher = newDispatcher;
+        };
+        setRequestHeaders = (request3, newHeaders) => {
+          request3.#headers = newHeaders;
+        };
+        getRequestState = (request3) => {
+          return request3.#state;
+        };
+        setRequestState = (request3, newState) => {
+          request3.#state = newState;
+        };
+        removeRequestAbortListener = (request3) => {
+          const state = requestSignals.get(request3.#signal);
+          if (state !== void 0) {
+            requestSignals.delete(request3.#signal);
+            requestFinalizer.unregister(state.reference);
+            removeSignalFollower(state.source, state.reference);
+          }
+        };
+        webidl.is.Request = (arg) => {
+          return arg != null && typeof arg === "object" && #state in arg;
+        };
+      }
+    };
+    mixinBody(Request, getRequestState, webidl.is.Request);
+    function makeRequest(init) {
+      return {
+        method: init.method ?? "GET",
+        localURLsOnly: init.localURLsOnly ?? false,
+        unsafeRequest: init.unsafeRequest ?? false,
+        body: init.body ?? null,
+        client: init.client ?? null,
+        reservedClient: init.reservedClient ?? null,
+        replacesClientId: init.replacesClientId ?? "",
+        window: init.window ?? "client",
+        keepalive: init.keepalive ?? false,
+        serviceWorkers: init.serviceWorkers ?? "all",
+        initiator: init.initiator ?? "",
+        destination: init.destination ?? "",
+        priority: init.priority ?? "auto",
+        origin: init.origin ?? "client",
+        policyContainer: init.policyContainer ?? "client",
+        referrer: init.referrer ?? "client",
+        referrerPolicy: init.referrerPolicy ?? "",
+        mode: init.mode ?? "no-cors",
+        useCORSPreflightFlag: init.useCORSPreflightFlag ?? false,
+        // TODO: is this credentials mode? https://fetch.spec.whatwg.org/#concept-request-credentials-mode
+        credentials: init.credentials ?? "same-origin",
+        useCredentials: init.useCredentials ?? false,
+        cache: init.cache ?? "default",
+        redirect: init.redirect ?? "follow",
+        integrity: init.integrity ?? "",
+        cryptoGraphicsNonceMetadata: init.cryptoGraphicsNonceMetadata ?? "",
+        parserMetadata: init.parserMetadata ?? "",
+        reloadNavigation: init.reloadNavigation ?? false,
+        historyNavigation: init.historyNavigation ?? false,
+        userActivation: init.userActivation ?? false,
+        taintedOrigin: init.taintedOrigin ?? false,
+        redirectCount: init.redirectCount ?? 0,
+        responseTainting: init.responseTainting ?? "basic",
+        preventNoCacheCacheControlHeaderModification: init.preventNoCacheCacheControlHeaderModification ?? false,
+        done: init.done ?? false,
+        timingAllowFailed: init.timingAllowFailed ?? false,
+        useURLCredentials: init.useURLCredentials ?? void 0,
+        traversableForUserPrompts: init.traversableForUserPrompts ?? "client",
+        urlList: init.urlList,
+        url: init.urlList[0],
+        headersList: init.headersList ? new HeadersList(init.headersList) : new HeadersList()
+      };
+    }
+    function cloneRequest(request3) {
+      const newRequest = makeRequest({ ...request3, body: null });
+      if (request3.body != null) {
+        newRequest.body = cloneBody(request3.body);
+      }
+      return newRequest;
+    }
+    function fromInnerRequest(innerRequest, dispatcher, signal, guard) {
+      const request3 = new Request(kConstruct);
+      setRequestState(request3, innerRequest);
+      setRequestDispatcher(request3, dispatcher);
+      setRequestSignal(request3, signal);
+      const headers = new Headers(kConstruct);
+      setRequestHeaders(request3, headers);
+      setHeadersList(headers, innerRequest.headersList);
+      setHeadersGuard(headers, guard);
+      return request3;
+    }
+    Object.defineProperties(Request.prototype, {
+      method: kEnumerableProperty,
+      url: kEnumerableProperty,
+      headers: kEnumerableProperty,
+      redirect: kEnumerableProperty,
+      clone: kEnumerableProperty,
+      signal: kEnumerableProperty,
+      duplex: kEnumerableProperty,
+      destination: kEnumerableProperty,
+      body: kEnumerableProperty,
+      bodyUsed: kEnumerableProperty,
+      isHistoryNavigation: kEnumerableProperty,
+      isReloadNavigation: kEnumerableProperty,
+      keepalive: kEnumerableProperty,
+      integrity: kEnumerableProperty,
+      cache: kEnumerableProperty,
+      credentials: kEnumerableProperty,
+      attribute: kEnumerableProperty,
+      referrerPolicy: kEnumerableProperty,
+      referrer: kEnumerableProperty,
+      mode: kEnumerableProperty,
+      [Symbol.toStringTag]: {
+        value: "Request",
+        configurable: true
+      }
+    });
+    webidl.converters.RequestInfo = function(V) {
+      if (typeof V === "string") {
+        return webidl.converters.USVString(V);
+      }
+      if (webidl.is.Request(V)) {
+        return V;
+      }
+      return webidl.converters.USVString(V);
+    };
+    webidl.converters.RequestInit = webidl.dictionaryConverter([
+      {
+        key: "method",
+        converter: webidl.converters.ByteString
+      },
+      {
+        key: "headers",
+        converter: webidl.converters.HeadersInit
+      },
+      {
+        key: "body",
+        converter: webidl.nullableConverter(
+          webidl.converters.BodyInit
+        )
+      },
+      {
+        key: "referrer",
+        converter: webidl.converters.USVString
+      },
+      {
+        key: "referrerPolicy",
+        converter: webidl.converters.DOMString,
+        // https://w3c.github.io/webappsec-referrer-policy/#referrer-policy
+        allowedValues: referrerPolicy
+      },
+      {
+        key: "mode",
+        converter: webidl.converters.DOMString,
+        // https://fetch.spec.whatwg.org/#concept-request-mode
+        allowedValues: requestMode
+      },
+      {
+        key: "credentials",
+        converter: webidl.converters.DOMString,
+        // https://fetch.spec.whatwg.org/#requestcredentials
+        allowedValues: requestCredentials
+      },
+      {
+        key: "cache",
+        converter: webidl.converters.DOMString,
+        // https://fetch.spec.whatwg.org/#requestcache
+        allowedValues: requestCache
+      },
+      {
+        key: "redirect",
+        converter: webidl.converters.DOMString,
+        // https://fetch.spec.whatwg.org/#requestredirect
+        allowedValues: requestRedirect
+      },
+      {
+        key: "integrity",
+        converter: webidl.converters.DOMString
+      },
+      {
+        key: "keepalive",
+        converter: webidl.converters.boolean
+      },
+      {
+        key: "signal",
+        converter: webidl.nullableConverter(
+          (signal) => webidl.converters.AbortSignal(
+            signal,
+            "RequestInit",
+            "signal"
+          )
+        )
+      },
+      {
+        key: "window",
+        converter: webidl.converters.any
+      },
+      {
+        key: "duplex",
+        converter: webidl.converters.DOMString,
+        allowedValues: requestDuplex
+      },
+      {
+        key: "dispatcher",
+        // undici specific option
+        converter: webidl.converters.any
+      },
+      {
+        key: "priority",
+        converter: webidl.converters.DOMString,
+        allowedValues: ["high", "low", "auto"]
+      }
+    ]);
+    module.exports = {
+      Request,
+      makeRequest,
+      fromInnerRequest,
+      cloneRequest,
+      getRequestDispatcher,
+      getRequestState,
+      removeRequestAbortListener
+    };
+  }
+});
+
+// node_modules/undici/lib/web/subresource-integrity/subresource-integrity.js
+var require_subresource_integrity = __commonJS({
+  "node_modules/undici/lib/web/subresource-integrity/subresource-integrity.js"(exports, module) {
+    "use strict";
+    var assert = __require("node:assert");
+    var { runtimeFeatures } = require_runtime_features();
+    var { asciiLowercase } = require_infra();
+    var validSRIHashAlgorithmTokenSet = /* @__PURE__ */ new Map([["sha256", 0], ["sha384", 1], ["sha512", 2]]);
+    var crypto;
+    if (runtimeFeatures.has("crypto")) {
+      crypto = __require("node:crypto");
+      const cryptoHashes = crypto.getHashes();
+      if (cryptoHashes.length === 0) {
+        validSRIHashAlgorithmTokenSet.clear();
+      }
+      for (const algorithm of validSRIHashAlgorithmTokenSet.keys()) {
+        if (cryptoHashes.includes(algorithm) === false) {
+          validSRIHashAlgorithmTokenSet.delete(algorithm);
+        }
+      }
+    } else {
+      validSRIHashAlgorithmTokenSet.clear();
+    }
+    var getSRIHashAlgorithmIndex = (
+      /** @type {GetSRIHashAlgorithmIndex} */
+      Map.prototype.get.bind(
+        validSRIHashAlgorithmTokenSet
+      )
+    );
+    var isValidSRIHashAlgorithm = (algorithm) => validSRIHashAlgorithmTokenSet.has(asciiLowercase(algorithm));
+    var bytesMatch = runtimeFeatures.has("crypto") === false || validSRIHashAlgorithmTokenSet.size === 0 ? () => true : (bytes, metadataList) => {
+      const parsedMetadata = parseMetadata(metadataList);
+      if (parsedMetadata.length === 0) {
+        return true;
+      }
+      const metadata = getStrongestMetadata(parsedMetadata);
+      for (const item of metadata) {
+        const algorithm = item.alg;
+        const expectedValue = item.val;
+        const actualValue = applyAlgorithmToBytes(algorithm, bytes);
+        if (caseSensitiveMatch(actualValue, expectedValue)) {
+          return true;
+        }
+      }
+      return false;
+    };
+    function getStrongestMetadata(metadataList) {
+      const result = [];
+      let strongest = null;
+      for (const item of metadataList) {
+        assert(isValidSRIHashAlgorithm(item.alg), "Invalid SRI hash algorithm token");
+        if (result.length === 0) {
+          result.push(item);
+          strongest = item;
+          continue;
+        }
+        const currentAlgorithm = (
+          /** @type {Metadata} */
+          strongest.alg
+        );
+        const currentAlgorithmIndex = getSRIHashAlgorithmIndex(currentAlgorithm);
+        const newAlgorithm = item.alg;
+        const newAlgorithmIndex = getSRIHashAlgorithmIndex(newAlgorithm);
+        if (newAlgorithmIndex < currentAlgorithmIndex) {
+          continue;
+        } else if (newAlgorithmIndex > currentAlgorithmIndex) {
+          strongest = item;
+          result[0] = item;
+          result.length = 1;
+        } else {
+          result.push(item);
+        }
+      }
+      return result;
+    }
+    function parseMetadata(metadata) {
+      const result = [];
+      for (const item of metadata.split(/[\t\n\f\r ]+/)) {
+        const expressionAndOptions = item.split("?", 1);
+        const algorithmExpression = expressionAndOptions[0];
+        let base64Value = "";
+        const algorithmAndValue = [algorithmExpression.slice(0, 6), algorithmExpression.slice(7)];
+        const algorithm = algorithmAndValue[0];
+        if (!isValidSRIHashAlgorithm(algorithm)) {
+          continue;
+        }
+        if (algorithmAndValue[1]) {
+          base64Value = algorithmAndValue[1];
+        }
+        const metadata2 = {
+          // Possible spec bug?
+          alg: asciiLowercase(algorithm),
+          val: base64Value
+        };
+        result.push(metadata2);
+      }
+      return result;
+    }
+    var applyAlgorithmToBytes = (algorithm, bytes) => {
+      return crypto.hash(algorithm, bytes, "base64");
+    };
+    function caseSensitiveMatch(actualValue, expectedValue) {
+      let actualValueLength = actualValue.length;
+      if (actualValueLength !== 0 && actualValue[actualValueLength - 1] === "=") {
+        actualValueLength -= 1;
+      }
+      if (actualValueLength !== 0 && actualValue[actualValueLength - 1] === "=") {
+        actualValueLength -= 1;
+      }
+      let expectedValueLength = expectedValue.length;
+      if (expectedValueLength !== 0 && expectedValue[expectedValueLength - 1] === "=") {
+        expectedValueLength -= 1;
+      }
+      if (expectedValueLength !== 0 && expectedValue[expectedValueLength - 1] === "=") {
+        expectedValueLength -= 1;
+      }
+      if (actualValueLength !== expectedValueLength) {
+        return false;
+      }
+      for (let i = 0; i < actualValueLength; ++i) {
+        if (actualValue[i] === expectedValue[i] || actualValue[i] === "+" && expectedValue[i] === "-" || actualValue[i] === "/" && expectedValue[i] === "_") {
+          continue;
+        }
+        return false;
+      }
+      return true;
+    }
+    module.exports = {
+      applyAlgorithmToBytes,
+      bytesMatch,
+      caseSensitiveMatch,
+      isValidSRIHashAlgorithm,
+      getStrongestMetadata,
+      parseMetadata
+    };
+  }
+});
+
+// node_modules/undici/lib/web/fetch/index.js
+var require_fetch = __commonJS({
+  "node_modules/undici/lib/web/fetch/index.js"(exports, module) {
+    "use strict";
+    var {
+      makeNetworkError,
+      makeAppropriateNetworkError,
+      filterResponse,
+      makeResponse,
+      fromInnerResponse,
+      getResponseState
+    } = require_response();
+    var { HeadersList } = require_headers();
+    var { Request, cloneRequest, getRequestDispatcher, getRequestState, removeRequestAbortListener } = require_request2();
+    var zlib = __require("node:zlib");
+    var {
+      makePolicyContainer,
+      clonePolicyContainer,
+      requestBadPort,
+      TAOCheck,
+      appendRequestOriginHeader,
+      responseLocationURL,
+      requestCurrentURL,
+      setRequestReferrerPolicyOnRedirect,
+      tryUpgradeRequestToAPotentiallyTrustworthyURL,
+      createOpaqueTimingInfo,
+      appendFetchMetadata,
+      corsCheck,
+      crossOriginResourcePolicyCheck,
+      determineRequestsReferrer,
+      coarsenedSharedCurrentTime,
+      sameOrigin,
+      isCancelled,
+      isAborted,
+      isErrorLike,
+      fullyReadBody,
+      readableStreamClose,
+      urlIsLocal,
+      urlIsHttpHttpsScheme,
+      urlHasHttpsScheme,
+      clampAndCoarsenConnectionTimingInfo,
+      simpleRangeHeaderValue,
+      buildContentRange,
+      createInflate,
+      extractMimeType,
+      hasAuthenticationEntry,
+      includesCredentials,
+      isTraversableNavigable
+    } = require_util3();
+    var assert = __require("node:assert");
+    var { safelyExtractBody, extractBody } = require_body();
+    var {
+      redirectStatusSet,
+      nullBodyStatus,
+      safeMethodsSet,
+      requestBodyHeader,
+      subresourceSet
+    } = require_constants2();
+    var EE = __require("node:events");
+    var { Readable, pipeline, finished, isErrored, isReadable } = __require("node:stream");
+    var { addAbortListener, bufferToLowerCasedHeaderName } = require_util2();
+    var { SocketError, InformationalError } = require_errors2();
+    var { dataURLProcessor, serializeAMimeType, minimizeSupportedMimeType } = require_data_url();
+    var { getGlobalDispatcher } = require_global2();
+    var { webidl } = require_webidl();
+    var { STATUS_CODES: STATUS_CODES2 } = __require("node:http");
+    var { bytesMatch } = require_subresource_integrity();
+    var { isomorphicEncode } = require_infra();
+    var GET_OR_HEAD = ["GET", "HEAD"];
+    var defaultUserAgent = typeof __UNDICI_IS_NODE__ !== "undefined" || true ? "node" : "undici";
+    var resolveObjectURL;
+    function appendHeadersListFromResponseHeaders(headersList, headers, rawHeaders) {
+      if (Array.isArray(rawHeaders)) {
+        for (let i = 0; i < rawHeaders.length; i += 2) {
+          const nameStr = bufferToLowerCasedHeaderName(rawHeaders[i]);
+          const value = rawHeaders[i + 1];
+          if (Array.isArray(value) && !Buffer.isBuffer(value)) {
+            for (const val of value) {
+              headersList.append(nameStr, val.toString("latin1"), true);
+            }
+          } else {
+            headersList.append(nameStr, value.toString("latin1"), true);
+          }
+        }
+        return;
+      }
+      for (const [name, value] of Object.entries(headers ?? {})) {
+        if (Array.isArray(value)) {
+          for (const entry of value) {
+            headersList.append(name, `${entry}`, true);
+          }
+        } else {
+          headersList.append(name, `${value}`, true);
+        }
+      }
+    }
+    var Fetch = class extends EE {
+      constructor(dispatcher) {
+        super();
+        this.dispatcher = dispatcher;
+        this.connection = null;
+        this.dump = false;
+        this.state = "ongoing";
+      }
+      terminate(reason) {
+        if (this.state !== "ongoing") {
+          return;
+        }
+        this.state = "terminated";
+        this.connection?.destroy(reason);
+        this.emit("terminated", reason);
+      }
+      // https://fetch.spec.whatwg.org/#fetch-controller-abort
+      abort(error) {
+        if (this.state !== "ongoing") {
+          return;
+        }
+        this.state = "aborted";
+        if (!error) {
+          error = new DOMException("The operation was aborted.", "AbortError");
+        }
+        this.serializedAbortReason = error;
+        this.connection?.destroy(error);
+        this.emit("terminated", error);
+      }
+    };
+    function handleFetchDone(response) {
+      finalizeAndReportTiming(response, "fetch");
+    }
+    function fetch2(input, init = void 0) {
+      webidl.argumentLengthCheck(arguments, 1, "globalThis.fetch");
+      let p = Promise.withResolvers();
+      let requestObject;
+      try {
+        requestObject = new Request(input, init);
+      } catch (e) {
+        p.reject(e);
+        return p.promise;
+      }
+      const request3 = getRequestState(requestObject);
+      if (requestObject.signal.aborted) {
+        abortFetch(p, request3, null, requestObject.signal.reason, null);
+        return p.promise;
+      }
+      const globalObject = request3.client.globalObject;
+      if (globalObject?.constructor?.name === "ServiceWorkerGlobalScope") {
+        request3.serviceWorkers = "none";
+      }
+      let responseObject = null;
+      let locallyAborted = false;
+      let controller = null;
+      const removeAbortListener = addAbortListener(
+        requestObject.signal,
+        () => {
+          locallyAborted = true;
+          assert(controller != null);
+          controller.abort(requestObject.signal.reason);
+          const realResponse = responseObject?.deref();
+          abortFetch(p, request3, realResponse, requestObject.signal.reason, controller.controller);
+        }
+      );
+      const cleanupAbortListeners = () => {
+        removeAbortListener();
+        removeRequestAbortListener(requestObject);
+      };
+      const processResponse = (response) => {
+        if (locallyAborted) {
+          return;
+        }
+        if (response.aborted) {
+          abortFetch(p, request3, responseObject, controller.serializedAbortReason, controller.controller);
+          cleanupAbortListeners();
+          return;
+        }
+        if (response.type === "error") {
+          p.reject(new TypeError("fetch failed", { cause: response.error }));
+          cleanupAbortListeners();
+          return;
+        }
+        responseObject = new WeakRef(fromInnerResponse(response, "immutable"));
+        p.resolve(responseObject.deref());
+        p = null;
+      };
+      controller = fetching({
+        request: request3,
+        processResponseEndOfBody: (response) => {
+          handleFetchDone(response);
+          cleanupAbortListeners();
+        },
+        processResponse,
+        dispatcher: getRequestDispatcher(requestObject)
+        // undici
+      });
+      return p.promise;
+    }
+    function finalizeAndReportTiming(response, initiatorType = "other") {
+      if (response.type === "error" && response.aborted) {
+        return;
+      }
+      if (!response.urlList?.length) {
+        return;
+      }
+      const originalURL = response.urlList[0];
+      let timingInfo = response.timingInfo;
+      let cacheState = response.cacheState;
+      if (!urlIsHttpHttpsScheme(originalURL)) {
+        return;
+      }
+      if (timingInfo === null) {
+        return;
+      }
+      if (!response.timingAllowPassed) {
+        timingInfo = createOpaqueTimingInfo({
+          startTime: timingInfo.startTime
+        });
+        cacheState = "";
+      }
+      timingInfo.endTime = coarsenedSharedCurrentTime();
+      response.timingInfo = timingInfo;
+      markResourceTiming(
+        timingInfo,
+        originalURL.href,
+        initiatorType,
+        globalThis,
+        cacheState,
+        "",
+        // bodyType
+        response.status
+      );
+    }
+    var markResourceTiming = performance.markResourceTiming;
+    function abortFetch(p, request3, responseObject, error, controller) {
+      if (p) {
+        p.reject(error);
+      }
+      if (request3.body?.stream != null && isReadable(request3.body.stream)) {
+        request3.body.stream.cancel(error).catch((err) => {
+          if (err.code === "ERR_INVALID_STATE") {
+            return;
+          }
+          throw err;
+        });
+      }
+      if (responseObject == null) {
+        return;
+      }
+      const response = getResponseState(responseObject);
+      if (response.body?.stream != null && isReadable(response.body.stream)) {
+        controller.error(error);
+      }
+    }
+    function fetching({
+      request: request3,
+      processRequestBodyChunkLength,
+      processRequestEndOfBody,
+      processResponse,
+      processResponseEndOfBody,
+      processResponseConsumeBody,
+      useParallelQueue = false,
+      dispatcher = getGlobalDispatcher()
+      // undici
+    }) {
+      assert(dispatcher);
+      let taskDestination = null;
+      let crossOriginIsolatedCapability = false;
+      if (request3.client != null) {
+        taskDestination = request3.client.globalObject;
+        crossOriginIsolatedCapability = request3.client.crossOriginIsolatedCapability;
+      }
+      const currentTime = coarsenedSharedCurrentTime(crossOriginIsolatedCapability);
+      const timingInfo = createOpaqueTimingInfo({
+        startTime: currentTime
+      });
+      const fetchParams = {
+        controller: new Fetch(dispatcher),
+        request: request3,
+        timingInfo,
+        processRequestBodyChunkLength,
+        processRequestEndOfBody,
+        processResponse,
+        processResponseConsumeBody,
+        processResponseEndOfBody,
+        taskDestination,
+        crossOriginIsolatedCapability
+      };
+      assert(!request3.body || request3.body.stream);
+      if (request3.window === "client") {
+        request3.window = request3.client?.globalObject?.constructor?.name === "Window" ? request3.client : "no-window";
+      }
+      if (request3.origin === "client") {
+        request3.origin = request3.client.origin;
+      }
+      if (request3.policyContainer === "client") {
+        if (request3.client != null) {
+          request3.policyContainer = clonePolicyContainer(
+            request3.client.policyContainer
+          );
+        } else {
+          request3.policyContainer = makePolicyContainer();
+        }
+      }
+      if (!request3.headersList.contains("accept", true)) {
+        const value = "*/*";
+        request3.headersList.append("accept", value, true);
+      }
+      if (!request3.headersList.contains("accept-language", true)) {
+        request3.headersList.append("accept-language", "*", true);
+      }
+      if (request3.priority === null) {
+      }
+      if (subresourceSet.has(request3.destination)) {
+      }
+      mainFetch(fetchParams, false);
+      return fetchParams.controller;
+    }
+    async function mainFetch(fetchParams, recursive) {
+      try {
+        const request3 = fetchParams.request;
+        let response = null;
+        if (request3.localURLsOnly && !urlIsLocal(requestCurrentURL(request3))) {
+          response = makeNetworkError("local URLs only");
+        }
+        tryUpgradeRequestToAPotentiallyTrustworthyURL(request3);
+        if (requestBadPort(request3) === "blocked") {
+          response = makeNetworkError("bad port");
+        }
+        if (request3.referrerPolicy === "") {
+          request3.referrerPolicy = request3.policyContainer.referrerPolicy;
+        }
+        if (request3.referrer !== "no-referrer") {
+          request3.referrer = determineRequestsReferrer(request3);
+        }
+        if (response === null) {
+          const currentURL = requestCurrentURL(request3);
+          if (
+            // - request’s current URL’s origin is same origin with request’s origin,
+            //   and request’s response tainting is "basic"
+            sameOrigin(currentURL, request3.url) && request3.responseTainting === "basic" || // request’s current URL’s scheme is "data"
+            currentURL.protocol === "data:" || // - request’s mode is "navigate" or "websocket"
+            (request3.mode === "navigate" || request3.mode === "websocket")
+          ) {
+            request3.responseTainting = "basic";
+            response = await schemeFetch(fetchParams);
+          } else if (request3.mode === "same-origin") {
+            response = makeNetworkError('request mode cannot be "same-origin"');
+          } else if (request3.mode === "no-cors") {
+            if (request3.redirect !== "follow") {
+              response = makeNetworkError(
+                'redirect mode cannot be "follow" for "no-cors" request'
+              );
+            } else {
+              request3.responseTainting = "opaque";
+              response = await schemeFetch(fetchParams);
+            }
+          } else if (!urlIsHttpHttpsScheme(requestCurrentURL(request3))) {
+            response = makeNetworkError("URL scheme must be a HTTP(S) scheme");
+          } else {
+            request3.responseTainting = "cors";
+            response = await httpFetch(fetchParams);
+          }
+        }
+        if (recursive) {
+          return response;
+        }
+        if (response.status !== 0 && !response.internalResponse) {
+          if (request3.responseTainting === "cors") {
+          }
+          if (request3.responseTainting === "basic") {
+            response = filterResponse(response, "basic");
+          } else if (request3.responseTainting === "cors") {
+            response = filterResponse(response, "cors");
+          } else if (request3.responseTainting === "opaque") {
+            response = filterResponse(response, "opaque");
+          } else {
+            assert(false);
+          }
+        }
+        let internalResponse = response.status === 0 ? response : response.internalResponse;
+        if (internalResponse.urlList.length === 0) {
+          internalResponse.urlList.push(...request3.urlList);
+        }
+        if (!request3.timingAllowFailed) {
+          response.timingAllowPassed = true;
+        }
+        if (response.type === "opaque" && internalResponse.status === 206 && internalResponse.rangeRequested && !request3.headers.contains("range", true)) {
+          response = internalResponse = makeNetworkError();
+        }
+        if (response.status !== 0 && (request3.method === "HEAD" || request3.method === "CONNECT" || nullBodyStatus.includes(internalResponse.status))) {
+          internalResponse.body = null;
+          fetchParams.controller.dump = true;
+        }
+        if (request3.integrity) {
+          const processBodyError = (reason) => fetchFinale(fetchParams, makeNetworkError(reason));
+          if (request3.responseTainting === "opaque" || response.body == null) {
+            processBodyError(response.error);
+            return;
+          }
+          const processBody = (bytes) => {
+            if (!bytesMatch(bytes, request3.integrity)) {
+              processBodyError("integrity mismatch");
+              return;
+            }
+            response.body = safelyExtractBody(bytes)[0];
+            fetchFinale(fetchParams, response);
+          };
+          fullyReadBody(response.body, processBody, processBodyError);
+        } else {
+          fetchFinale(fetchParams, response);
+        }
+      } catch (err) {
+        fetchParams.controller.terminate(err);
+      }
+    }
+    function schemeFetch(fetchParams) {
+      if (isCancelled(fetchParams)) {
+        return Promise.resolve(makeAppropriateNetworkError(fetchParams));
+      }
+      const { request: request3 } = fetchParams;
+      const { protocol: scheme } = requestCurrentURL(request3);
+      switch (scheme) {
+        case "about:": {
+          return Promise.resolve(makeNetworkError("about scheme is not supported"));
+        }
+        case "blob:": {
+          if (!resolveObjectURL) {
+            resolveObjectURL = __require("node:buffer").resolveObjectURL;
+          }
+          const blobURLEntry = requestCurrentURL(request3);
+          if (blobURLEntry.search.length !== 0) {
+            return Promise.resolve(makeNetworkError("NetworkError when attempting to fetch resource."));
+          }
+          const blob = resolveObjectURL(blobURLEntry.toString());
+          if (request3.method !== "GET" || !webidl.is.Blob(blob)) {
+            return Promise.resolve(makeNetworkError("invalid method"));
+          }
+          const response = makeResponse();
+          const fullLength = blob.size;
+          const serializedFullLength = isomorphicEncode(`${fullLength}`);
+          const type = blob.type;
+          if (!request3.headersList.contains("range", true)) {
+            const bodyWithType = extractBody(blob);
+            response.statusText = "OK";
+            response.body = bodyWithType[0];
+            response.headersList.set("content-length", serializedFullLength, true);
+            response.headersList.set("content-type", type, true);
+          } else {
+            response.rangeRequested = true;
+            const rangeHeader = request3.headersList.get("range", true);
+            const rangeValue = simpleRangeHeaderValue(rangeHeader, true);
+            if (rangeValue === "failure") {
+              return Promise.resolve(makeNetworkError("failed to fetch the data URL"));
+            }
+            let { rangeStartValue: rangeStart, rangeEndValue: rangeEnd } = rangeValue;
+            if (rangeStart === null) {
+              rangeStart = fullLength - rangeEnd;
+              rangeEnd = rangeStart + rangeEnd - 1;
+            } else {
+              if (rangeStart >= fullLength) {
+                return Promise.resolve(makeNetworkError("Range start is greater than the blob's size."));
+              }
+              if (rangeEnd === null || rangeEnd >= fullLength) {
+                rangeEnd = fullLength - 1;
+              }
+            }
+            const slicedBlob = blob.slice(rangeStart, rangeEnd + 1, type);
+            const slicedBodyWithType = extractBody(slicedBlob);
+            response.body = slicedBodyWithType[0];
+            const serializedSlicedLength = isomorphicEncode(`${slicedBlob.size}`);
+            const contentRange = buildContentRange(rangeStart, rangeEnd, fullLength);
+            response.status = 206;
+            response.statusText = "Partial Content";
+            response.headersList.set("content-length", serializedSlicedLength, true);
+            response.headersList.set("content-type", type, true);
+            response.headersList.set("content-range", contentRange, true);
+          }
+          return Promise.resolve(response);
+        }
+        case "data:": {
+          const currentURL = requestCurrentURL(request3);
+          const dataURLStruct = dataURLProcessor(currentURL);
+          if (dataURLStruct === "failure") {
+            return Promise.resolve(makeNetworkError("failed to fetch the data URL"));
+          }
+          const mimeType = serializeAMimeType(dataURLStruct.mimeType);
+          return Promise.resolve(makeResponse({
+            statusText: "OK",
+            headersList: [
+              ["content-type", { name: "Content-Type", value: mimeType }]
+            ],
+            body: safelyExtractBody(dataURLStruct.body)[0]
+          }));
+        }
+        case "file:": {
+          return Promise.resolve(makeNetworkError("not implemented... yet..."));
+        }
+        case "http:":
+        case "https:": {
+          return httpFetch(fetchParams).catch((err) => makeNetworkError(err));
+        }
+        default: {
+          return Promise.resolve(makeNetworkError("unknown scheme"));
+        }
+      }
+    }
+    function finalizeResponse(fetchParams, response) {
+      fetchParams.request.done = true;
+      if (fetchParams.processResponseDone != null) {
+        queueMicrotask(() => fetchParams.processResponseDone(response));
+      }
+    }
+    function fetchFinale(fetchParams, response) {
+      let timingInfo = fetchParams.timingInfo;
+      if (fetchParams.request.destination === "document") {
+        fetchParams.controller.fullTimingInfo = timingInfo;
+      }
+      const processResponseEndOfBody = () => {
+        const unsafeEndTime = Date.now();
+        fetchParams.controller.reportTimingSteps = () => {
+          if (!urlIsHttpHttpsScheme(fetchParams.request.url)) {
+            return;
+          }
+          timingInfo.endTime = unsafeEndTime;
+          let cacheState = response.cacheState;
+          const bodyInfo = response.bodyInfo;
+          if (!response.timingAllowPassed) {
+            timingInfo = createOpaqueTimingInfo(timingInfo);
+            cacheState = "";
+          }
+          let responseStatus = 0;
+          if (fetchParams.request.mode !== "navigate" || !response.hasCrossOriginRedirects) {
+            responseStatus = response.status;
+            const mimeType = extractMimeType(response.headersList);
+            if (mimeType !== "failure") {
+              bodyInfo.contentType = minimizeSupportedMimeType(mimeType);
+            }
+          }
+          if (fetchParams.request.initiatorType != null) {
+            markResourceTiming(timingInfo, fetchParams.request.url.href, fetchParams.request.initiatorType, globalThis, cacheState, bodyInfo, responseStatus);
+          }
+        };
+        const processResponseEndOfBodyTask = () => {
+          fetchParams.request.done = true;
+          if (fetchParams.processResponseEndOfBody != null) {
+            queueMicrotask(() => fetchParams.processResponseEndOfBody(response));
+          }
+          if (fetchParams.request.initiatorType != null) {
+            fetchParams.controller.reportTimingSteps();
+          }
+        };
+        queueMicrotask(() => processResponseEndOfBodyTask());
+      };
+      if (fetchParams.processResponse != null) {
+        queueMicrotask(() => {
+          fetchParams.processResponse(response);
+          fetchParams.processResponse = null;
+        });
+      }
+      const internalResponse = response.type === "error" ? response : response.internalResponse ?? response;
+      if (internalResponse.body == null) {
+        processResponseEndOfBody();
+      } else {
+        finished(internalResponse.body.stream, () => {
+          processResponseEndOfBody();
+        });
+      }
+      if (fetchParams.processResponseConsumeBody != null) {
+        const processBody = (nullOrBytes) => fetchParams.processResponseConsumeBody(response, nullOrBytes);
+        const processBodyError = () => fetchParams.processResponseConsumeBody(response, "failure");
+        if (internalResponse.body == null) {
+          queueMicrotask(() => processBody(null));
+        } else {
+          fullyReadBody(internalResponse.body, processBody, processBodyError);
+        }
+      }
+    }
+    async function httpFetch(fetchParams) {
+      const request3 = fetchParams.request;
+      let response = null;
+      let actualResponse = null;
+      const timingInfo = fetchParams.timingInfo;
+      if (request3.serviceWorkers === "all") {
+      }
+      if (response === null) {
+        if (request3.redirect === "follow") {
+          request3.serviceWorkers = "none";
+        }
+        actualResponse = response = await httpNetworkOrCacheFetch(fetchParams);
+        if (request3.responseTainting === "cors" && corsCheck(request3, response) === "failure") {
+          return makeNetworkError("cors failure");
+        }
+        if (TAOCheck(request3, response) === "failure") {
+          request3.timingAllowFailed = true;
+        }
+      }
+      if ((request3.responseTainting === "opaque" || response.type === "opaque") && crossOriginResourcePolicyCheck(
+        request3.origin,
+        request3.client,
+        request3.destination,
+        actualResponse
+      ) === "blocked") {
+        return makeNetworkError("blocked");
+      }
+      if (redirectStatusSet.has(actualResponse.status)) {
+        if (request3.redirect !== "manual") {
+          fetchParams.controller.connection.destroy();
+        }
+        if (request3.redirect === "error") {
+          response = makeNetworkError("unexpected redirect");
+        } else if (request3.redirect === "manual") {
+          response = actualResponse;
+        } else if (request3.redirect === "follow") {
+          response = await httpRedirectFetch(fetchParams, response);
+        } else {
+          assert(false);
+        }
+      }
+      response.timingInfo = timingInfo;
+      return response;
+    }
+    function httpRedirectFetch(fetchParams, response) {
+      const request3 = fetchParams.request;
+      const actualResponse = response.internalResponse ? response.internalResponse : response;
+      let locationURL;
+      try {
+        locationURL = responseLocationURL(
+          actualResponse,
+          requestCurrentURL(request3).hash
+        );
+        if (locationURL == null) {
+          return response;
+        }
+      } catch (err) {
+        return Promise.resolve(makeNetworkError(err));
+      }
+      if (!urlIsHttpHttpsScheme(locationURL)) {
+        return Promise.resolve(makeNetworkError("URL scheme must be a HTTP(S) scheme"));
+      }
+      if (request3.redirectCount === 20) {
+        return Promise.resolve(makeNetworkError("redirect count exceeded"));
+      }
+      request3.redirectCount += 1;
+      if (request3.mode === "cors" && (locationURL.username || locationURL.password) && !sameOrigin(request3, locationURL)) {
+        return Promise.resolve(makeNetworkError('cross origin not allowed for request mode "cors"'));
+      }
+      if (request3.responseTainting === "cors" && (locationURL.username || locationURL.password)) {
+        return Promise.resolve(makeNetworkError(
+          'URL cannot contain credentials for request mode "cors"'
+        ));
+      }
+      if (actualResponse.status !== 303 && request3.body != null && request3.body.source == null) {
+        return Promise.resolve(makeNetworkError());
+      }
+      if ([301, 302].includes(actualResponse.status) && request3.method === "POST" || actualResponse.status === 303 && !GET_OR_HEAD.includes(request3.method)) {
+        request3.method = "GET";
+        request3.body = null;
+        for (const headerName of requestBodyHeader) {
+          request3.headersList.delete(headerName);
+        }
+      }
+      if (!sameOrigin(requestCurrentURL(request3), locationURL)) {
+        request3.headersList.delete("authorization", true);
+        request3.headersList.delete("proxy-authorization", true);
+        request3.headersList.delete("cookie", true);
+        request3.headersList.delete("host", true);
+      }
+      if (request3.body != null) {
+        assert(request3.body.source != null);
+        request3.body = safelyExtractBody(request3.body.source)[0];
+      }
+      const timingInfo = fetchParams.timingInfo;
+      timingInfo.redirectEndTime = timingInfo.postRedirectStartTime = coarsenedSharedCurrentTime(fetchParams.crossOriginIsolatedCapability);
+      if (timingInfo.redirectStartTime === 0) {
+        timingInfo.redirectStartTime = timingInfo.startTime;
+      }
+      request3.urlList.push(locationURL);
+      setRequestReferrerPolicyOnRedirect(request3, actualResponse);
+      return mainFetch(fetchParams, true);
+    }
+    async function httpNetworkOrCacheFetch(fetchParams, isAuthenticationFetch = false, isNewConnectionFetch = false) {
+      const request3 = fetchParams.request;
+      let httpFetchParams = null;
+      let httpRequest = null;
+      let response = null;
+      const httpCache = null;
+      const revalidatingFlag = false;
+      if (request3.window === "no-window" && request3.redirect === "error") {
+        httpFetchParams = fetchParams;
+        httpRequest = request3;
+      } else {
+        if (request3.body?.source != null) {
+          httpRequest = cloneRequest(request3);
+        } else {
+          httpRequest = cloneRequest({ ...request3, body: null });
+          httpRequest.body = request3.body;
+        }
+        httpFetchParams = { ...fetchParams };
+        httpFetchParams.request = httpRequest;
+      }
+      const includeCredentials = request3.credentials === "include" || request3.credentials === "same-origin" && request3.responseTainting === "basic";
+      const contentLength = httpRequest.body ? httpRequest.body.length : null;
+      let contentLengthHeaderValue = null;
+      if (httpRequest.body == null && ["POST", "PUT"].includes(httpRequest.method)) {
+        contentLengthHeaderValue = "0";
+      }
+      if (contentLength != null) {
+        contentLengthHeaderValue = isomorphicEncode(`${contentLength}`);
+      }
+      if (contentLengthHeaderValue != null && !httpRequest.headersList.contains("content-length", true)) {
+        httpRequest.headersList.append("content-length", contentLengthHeaderValue, true);
+      }
+      if (contentLength != null && httpRequest.keepalive) {
+      }
+      if (webidl.is.URL(httpRequest.referrer)) {
+        httpRequest.headersList.append("referer", isomorphicEncode(httpRequest.referrer.href), true);
+      }
+      appendRequestOriginHeader(httpRequest);
+      appendFetchMetadata(httpRequest);
+      if (!httpRequest.headersList.contains("user-agent", true)) {
+        httpRequest.headersList.append("user-agent", defaultUserAgent, true);
+      }
+      if (httpRequest.cache === "default" && (httpRequest.headersList.contains("if-modified-since", true) || httpRequest.headersList.contains("if-none-match", true) || httpRequest.headersList.contains("if-unmodified-since", true) || httpRequest.headersList.contains("if-match", true) || httpRequest.headersList.contains("if-range", true))) {
+        httpRequest.cache = "no-store";
+      }
+      if (httpRequest.cache === "no-cache" && !httpRequest.preventNoCacheCacheControlHeaderModification && !httpRequest.headersList.contains("cache-control", true)) {
+        httpRequest.headersList.append("cache-control", "max-age=0", true);
+      }
+      if (httpRequest.cache === "no-store" || httpRequest.cache === "reload") {
+        if (!httpRequest.headersList.contains("pragma", true)) {
+          httpRequest.headersList.append("pragma", "no-cache", true);
+        }
+        if (!httpRequest.headersList.contains("cache-control", true)) {
+          httpRequest.headersList.append("cache-control", "no-cache", true);
+        }
+      }
+      if (httpRequest.headersList.contains("range", true)) {
+        httpRequest.headersList.append("accept-encoding", "identity", true);
+      }
+      if (!httpRequest.headersList.contains("accept-encoding", true)) {
+        if (urlHasHttpsScheme(requestCurrentURL(httpRequest))) {
+          httpRequest.headersList.append("accept-encoding", "br, gzip, deflate, zstd", true);
+        } else {
+          httpRequest.headersList.append("accept-encoding", "gzip, deflate", true);
+        }
+      }
+      httpRequest.headersList.delete("host", true);
+      if (includeCredentials) {
+        if (!httpRequest.headersList.contains("authorization", true)) {
+          let authorizationValue = null;
+          if (hasAuthenticationEntry(httpRequest) && (httpRequest.useURLCredentials === void 0 || !includesCredentials(requestCurrentURL(httpRequest)))) {
+          } else if (includesCredentials(requestCurrentURL(httpRequest)) && isAuthenticationFetch) {
+            const { username, password: password2 } = requestCurrentURL(httpRequest);
+            authorizationValue = `Basic ${Buffer.from(`${username}:${password2}`).toString("base64")}`;
+          }
+          if (authorizationValue !== null) {
+            httpRequest.headersList.append("Authorization", authorizationValue, false);
+          }
+        }
+      }
+      if (httpCache == null) {
+        httpRequest.cache = "no-store";
+      }
+      if (httpRequest.cache !== "no-store" && httpRequest.cache !== "reload") {
+      }
+      if (response == null) {
+        if (httpRequest.cache === "only-if-cached") {
+          return makeNetworkError("only if cached");
+        }
+        const forwardResponse = await httpNetworkFetch(
+          httpFetchParams,
+          includeCredentials,
+          isNewConnectionFetch
+        );
+        if (!safeMethodsSet.has(httpRequest.method) && forwardResponse.status >= 200 && forwardResponse.status <= 399) {
+        }
+        if (revalidatingFlag && forwardResponse.status === 304) {
+        }
+        if (response == null) {
+          response = forwardResponse;
+        }
+      }
+      response.urlList = [...httpRequest.urlList];
+      if (httpRequest.headersList.contains("range", true)) {
+        response.rangeRequested = true;
+      }
+      response.requestIncludesCredentials = includeCredentials;
+      if (response.status === 401 && httpRequest.responseTainting !== "cors" && includeCredentials && (request3.useURLCredentials !== void 0 || isTraversableNavigable(request3.traversableForUserPrompts))) {
+        if (request3.body != null) {
+          if (request3.body.source == null) {
+            return response;
+          }
+          request3.body = safelyExtractBody(request3.body.source)[0];
+        }
+        if (request3.useURLCredentials === void 0 || isAuthenticationFetch) {
+          if (isCancelled(fetchParams)) {
+            return makeAppropriateNetworkError(fetchParams);
+          }
+          return response;
+        }
+        fetchParams.controller.connection.destroy();
+        response = await httpNetworkOrCacheFetch(fetchParams, true);
+      }
+      if (response.status === 407) {
+        if (request3.window === "no-window") {
+          return makeNetworkError();
+        }
+        if (isCancelled(fetchParams)) {
+          return makeAppropriateNetworkError(fetchParams);
+        }
+        return makeNetworkError("proxy authentication required");
+      }
+      if (
+        // response’s status is 421
+        response.status === 421 && // isNewConnectionFetch is false
+        !isNewConnectionFetch && // request’s body is null, or request’s body is non-null and request’s body’s source is non-null
+        (request3.body == null || request3.body.source != null)
+      ) {
+        if (isCancelled(fetchParams)) {
+          return makeAppropriateNetworkError(fetchParams);
+        }
+        fetchParams.controller.connection.destroy();
+        response = await httpNetworkOrCacheFetch(
+          fetchParams,
+          isAuthenticationFetch,
+          true
+        );
+      }
+      if (isAuthenticationFetch) {
+      }
+      return response;
+    }
+    async function httpNetworkFetch(fetchParams, includeCredentials = false, forceNewConnection = false) {
+      assert(!fetchParams.controller.connection || fetchParams.controller.connection.destroyed);
+      fetchParams.controller.connection = {
+        abort: null,
+        destroyed: false,
+        destroy(err) {
+          if (!this.destroyed) {
+            this.destroyed = true;
+            this.abort?.(err ?? new DOMException("The operation was aborted.", "AbortError"));
+          }
+        }
+      };
+      const request3 = fetchParams.request;
+      let response = null;
+      const timingInfo = fetchParams.timingInfo;
+      const httpCache = null;
+      if (httpCache == null) {
+        request3.cache = "no-store";
+      }
+      const newConnection = forceNewConnection ? "yes" : "no";
+      if (request3.mode === "websocket") {
+      } else {
+      }
+      let requestBody = null;
+      if (request3.body == null && fetchParams.processRequestEndOfBody) {
+        queueMicrotask(() => fetchParams.processRequestEndOfBody());
+      } else if (request3.body != null) {
+        const processBodyChunk = async function* (bytes) {
+          if (isCancelled(fetchParams)) {
+            return;
+          }
+          yield bytes;
+          fetchParams.processRequestBodyChunkLength?.(bytes.byteLength);
+        };
+        const processEndOfBody = () => {
+          if (isCancelled(fetchParams)) {
+            return;
+          }
+          if (fetchParams.processRequestEndOfBody) {
+            fetchParams.processRequestEndOfBody();
+          }
+        };
+        const processBodyError = (e) => {
+          if (isCancelled(fetchParams)) {
+            return;
+          }
+          if (e.name === "AbortError") {
+            fetchParams.controller.abort();
+          } else {
+            fetchParams.controller.terminate(e);
+          }
+        };
+        requestBody = (async function* () {
+          try {
+            for await (const bytes of request3.body.stream) {
+              yield* processBodyChunk(bytes);
+            }
+            processEndOfBody();
+          } catch (err) {
+            processBodyError(err);
+          }
+        })();
+      }
+      try {
+        const { body, status: status2, statusText, headersList, socket } = await dispatch({ body: requestBody });
+        if (socket) {
+          response = makeResponse({ status: status2, statusText, headersList, socket });
+        } else {
+          const iterator = body[Symbol.asyncIterator]();
+          fetchParams.controller.next = () => iterator.next();
+          response = makeResponse({ status: status2, statusText, headersList });
+        }
+      } catch (err) {
+        if (err.name === "AbortError") {
+          fetchParams.controller.connection.destroy();
+          return makeAppropriateNetworkError(fetchParams, err);
+        }
+        return makeNetworkError(err);
+      }
+      const pullAlgorithm = () => {
+        return fetchParams.controller.resume();
+      };
+      const cancelAlgorithm = (reason) => {
+        if (!isCancelled(fetchParams)) {
+          fetchParams.controller.abort(reason);
+        }
+      };
+      const stream = new ReadableStream(
+        {
+          start(controller) {
+            fetchParams.controller.controller = controller;
+          },
+          pull: pullAlgorithm,
+          cancel: cancelAlgorithm,
+          type: "bytes"
+        }
+      );
+      response.body = { stream, source: null, length: null };
+      if (!fetchParams.controller.resume) {
+        fetchParams.controller.on("terminated", onAborted);
+      }
+      fetchParams.controller.resume = async () => {
+        while (true) {
+          let bytes;
+          let isFailure;
+          try {
+            const { done, value } = await fetchParams.controller.next();
+            if (isAborted(fetchParams)) {
+              break;
+            }
+            bytes = done ? void 0 : value;
+          } catch (err) {
+            if (fetchParams.controller.ended && !timingInfo.encodedBodySize) {
+              bytes = void 0;
+            } else {
+              bytes = err;
+              isFailure = true;
+            }
+          }
+          if (bytes === void 0) {
+            readableStreamClose(fetchParams.controller.controller);
+            finalizeResponse(fetchParams, response);
+            return;
+          }
+          timingInfo.decodedBodySize += bytes?.byteLength ?? 0;
+          if (isFailure) {
+            fetchParams.controller.terminate(bytes);
+            return;
+          }
+          const buffer = new Uint8Array(bytes);
+          if (buffer.byteLength) {
+            fetchParams.controller.controller.enqueue(buffer);
+          }
+          if (isErrored(stream)) {
+            fetchParams.controller.terminate();
+            return;
+          }
+          if (fetchParams.controller.controller.desiredSize <= 0) {
+            return;
+          }
+        }
+      };
+      function onAborted(reason) {
+        if (isAborted(fetchParams)) {
+          response.aborted = true;
+          if (isReadable(stream)) {
+            fetchParams.controller.controller.error(
+              fetchParams.controller.serializedAbortReason
+            );
+          }
+        } else {
+          if (isReadable(stream)) {
+            fetchParams.controller.controller.error(new TypeError("terminated", {
+              cause: isErrorLike(reason) ? reason : void 0
+            }));
+          }
+        }
+        fetchParams.controller.connection.destroy();
+      }
+      return response;
+      function dispatch({ body }) {
+        const url = requestCurrentURL(request3);
+        const agent = fetchParams.controller.dispatcher;
+        const path6 = url.pathname + url.search;
+        const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
+        return dispatchWithProtocolPreference(body);
+        function dispatchWithProtocolPreference(body2, allowH2) {
+          return new Promise((resolve9, reject) => agent.dispatch(
+            {
+              path: hasTrailingQuestionMark ? `${path6}?` : path6,
+              origin: url.origin,
+              method: request3.method,
+              body: agent.isMockActive ? request3.body && (request3.body.source || request3.body.stream) : body2,
+              // Preserve the serialized fetch body for MockAgent net-connect fallthroughs.
+              __mockAgentBodyForDispatch: body2,
+              headers: request3.headersList.entries,
+              maxRedirections: 0,
+              upgrade: request3.mode === "websocket" ? "websocket" : void 0,
+              ...allowH2 === false ? { allowH2 } : null
+            },
+            {
+              body: null,
+              abort: null,
+              onRequestStart(controller) {
+                const { connection } = fetchParams.controller;
+                timingInfo.finalConnectionTimingInfo = clampAndCoarsenConnectionTimingInfo(void 0, timingInfo.postRedirectStartTime, fetchParams.crossOriginIsolatedCapability);
+                const abort = (reason) => controller.abort(reason);
+                if (connection.destroyed) {
+                  abort(new DOMException("The operation was aborted.", "AbortError"));
+                } else {
+                  fetchParams.controller.on("terminated", abort);
+                  this.abort = connection.abort = abort;
+                }
+                timingInfo.finalNetworkRequestStartTime = coarsenedSharedCurrentTime(fetchParams.crossOriginIsolatedCapability);
+              },
+              onResponseStarted() {
+                timingInfo.finalNetworkResponseStartTime = coarsenedSharedCurrentTime(fetchParams.crossOriginIsolatedCapability);
+              },
+              onResponseStart(controller, status2, headers, statusText) {
+                if (status2 < 200) {
+                  return;
+                }
+                const rawHeaders = controller?.rawHeaders ?? [];
+                const headersList = new HeadersList();
+                appendHeadersListFromResponseHeaders(headersList, headers, rawHeaders);
+                const location = headersList.get("location", true);
+                const willFollow = location && request3.redirect === "follow" && redirectStatusSet.has(status2);
+                const decoders = [];
+                if (request3.method !== "HEAD" && request3.method !== "CONNECT" && !nullBodyStatus.includes(status2) && !willFollow) {
+                  const contentEncoding = headersList.get("content-encoding", true);
+                  const codings = contentEncoding ? contentEncoding.toLowerCase().split(",") : [];
+                  const maxContentEncodings = 5;
+                  if (codings.length > maxContentEncodings) {
+                    controller.abort(new Error(`too many content-encodings in response: ${codings.length}, maximum allowed is ${maxContentEncodings}`));
+                    return;
+                  }
+                  for (let i = codings.length - 1; i >= 0; --i) {
+                    const coding = codings[i].trim();
+                    if (coding === "x-gzip" || coding === "gzip") {
+                      decoders.push(zlib.createGunzip({
+                        // Be less strict when decoding compressed responses, since sometimes
+                        // servers send slightly invalid responses that are still accepted
+                        // by common browsers.
+                        // Always using Z_SYNC_FLUSH is what cURL does.
+                        flush: zlib.constants.Z_SYNC_FLUSH,
+                        finishFlush: zlib.constants.Z_SYNC_FLUSH
+                      }));
+                    } else if (coding === "deflate") {
+                      decoders.push(createInflate({
+                        flush: zlib.constants.Z_SYNC_FLUSH,
+                        finishFlush: zlib.constants.Z_SYNC_FLUSH
+                      }));
+                    } else if (coding === "br") {
+                      decoders.push(zlib.createBrotliDecompress({
+                        flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+                        finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH
+                      }));
+                    } else if (coding === "zstd") {
+                      decoders.push(zlib.createZstdDecompress({
+                        flush: zlib.constants.ZSTD_e_continue,
+                        finishFlush: zlib.constants.ZSTD_e_end,
+                        params: {
+                          // https://www.rfc-editor.org/rfc/rfc9659.html#section-3
+                          [zlib.constants.ZSTD_d_windowLogMax]: 23
+                        }
+                      }));
+                    } else {
+                      decoders.length = 0;
+                      break;
+                    }
+                  }
+                }
+                this.nullBodyStatus = nullBodyStatus.includes(status2);
+                this.body = new Readable({ read: () => controller.resume() });
+                const onError = (err) => this.onResponseError(controller, err);
+                resolve9({
+                  status: status2,
+                  statusText,
+                  headersList,
+                  body: decoders.length ? pipeline(this.body, ...decoders, (err) => {
+                    if (err) {
+                      this.onResponseError(controller, err);
+                    }
+                  }).on("error", onError) : this.body.on("error", onError)
+                });
+              },
+              onResponseData(controller, chunk) {
+                if (this.nullBodyStatus) {
+                  controller.abort(new InformationalError("response with null body status has content"));
+                  return;
+                }
+                if (fetchParams.controller.dump) {
+                  return;
+                }
+                const bytes = chunk;
+                timingInfo.encodedBodySize += bytes.byteLength;
+                if (this.body.push(bytes) === false) {
+                  controller.pause();
+                }
+              },
+              onResponseEnd() {
+                if (this.abort) {
+                  fetchParams.controller.off("terminated", this.abort);
+                }
+                fetchParams.controller.ended = true;
+                this.body?.push(null);
+              },
+              onResponseError(controller, error) {
+                if (this.abort) {
+                  fetchParams.controller.off("terminated", this.abort);
+                }
+                if (this.nullBodyStatus) {
+                  this.body?.destroy();
+                  return;
+                }
+                if (request3.mode === "websocket" && allowH2 !== false && error?.code === "UND_ERR_INFO" && error?.message === "HTTP/2: Extended CONNECT protocol not supported by server") {
+                  resolve9(dispatchWithProtocolPreference(body2, false));
+                  return;
+                }
+                this.body?.destroy(error);
+                if (!controller?.aborted) {
+                  fetchParams.controller.terminate(error);
+                }
+                reject(error);
+              },
+              onRequestUpgrade(controller, status2, headers, socket) {
+                if (socket.session != null && status2 !== 200 || socket.session == null && status2 !== 101) {
+                  if (socket.session != null) {
+                    controller.abort(new SocketError("bad upgrade", null));
+                  }
+                  return false;
+                }
+                const rawHeaders = controller?.rawHeaders ?? [];
+                const headersList = new HeadersList();
+                appendHeadersListFromResponseHeaders(headersList, headers, rawHeaders);
+                resolve9({
+                  status: status2,
+                  statusText: STATUS_CODES2[status2],
+                  headersList,
+                  socket
+                });
+                return true;
+              }
+            }
+          ));
+        }
+      }
+    }
+    module.exports = {
+      fetch: fetch2,
+      Fetch,
+      fetching,
+      finalizeAndReportTiming
+    };
+  }
+});
+
+// node_modules/undici/lib/web/cache/util.js
+var require_util4 = __commonJS({
+  "node_modules/undici/lib/web/cache/util.js"(exports, module) {
+    "use strict";
+    var assert = __require("node:assert");
+    var { URLSerializer } = require_data_url();
+    var { isValidHeaderName } = require_util3();
+    function urlEquals(A, B, excludeFragment = false) {
+      const serializedA = URLSerializer(A, excludeFragment);
+      const serializedB = URLSerializer(B, excludeFragment);
+      return serializedA === serializedB;
+    }
+    function getFieldValues(header3) {
+      assert(header3 !== null);
+      const values2 = [];
+      for (let value of header3.split(",")) {
+        value = value.trim();
+        if (isValidHeaderName(value)) {
+          values2.push(value);
+        }
+      }
+      return values2;
+    }
+    module.exports = {
+      urlEquals,
+      getFieldValues
+    };
+  }
+});
+
+// node_modules/undici/lib/web/cache/cache.js
+var require_cache3 = __commonJS({
+  "node_modules/undici/lib/web/cache/cache.js"(exports, module) {
+    "use strict";
+    var assert = __require("node:assert");
+    var { kConstruct } = require_symbols();
+    var { urlEquals, getFieldValues } = require_util4();
+    var { kEnumerableProperty, isDisturbed } = require_util2();
+    var { webidl } = require_webidl();
+    var { cloneResponse, fromInnerResponse, getResponseState } = require_response();
+    var { Request, fromInnerRequest, getRequestState } = require_request2();
+    var { fetching } = require_fetch();
+    var { urlIsHttpHttpsScheme, readAllBytes } = require_util3();
+    var Cache = class {
+      /**
+       * @see https://w3c.github.io/ServiceWorker/#dfn-relevant-request-response-list
+       * @type {requestResponseList}
+       */
+      #relevantRequestResponseList;
+      constructor() {
+        if (arguments[0] !== kConstruct) {
+          webidl.illegalConstructor();
+        }
+        webidl.util.markAsUncloneable(this);
+        this.#relevantRequestResponseList = arguments[1];
+      }
+      async match(request3, options2 = {}) {
+        webidl.brandCheck(this, webidl.is.Cache);
+        const prefix = "Cache.match";
+        webidl.argumentLengthCheck(arguments, 1, prefix);
+        request3 = webidl.converters.RequestInfo(request3);
+        options2 = webidl.converters.CacheQueryOptions(options2, prefix, "options");
+        const p = this.#internalMatchAll(request3, options2, 1);
+        if (p.length === 0) {
+          return;
+        }
+        return p[0];
+      }
+      async matchAll(request3 = void 0, options2 = {}) {
+        webidl.brandCheck(this, webidl.is.Cache);
+        const prefix = "Cache.matchAll";
+        if (request3 !== void 0) request3 = webidl.converters.RequestInfo(request3);
+        options2 = webidl.converters.CacheQueryOptions(options2, prefix, "options");
+        return this.#internalMatchAll(request3, options2);
+      }
+      async add(request3) {
+        webidl.brandCheck(this, webidl.is.Cache);
+        const prefix = "Cache.add";
+        webidl.argumentLengthCheck(arguments, 1, prefix);
+        request3 = webidl.converters.RequestInfo(request3);
+        const requests = [request3];
+        const responseArrayPromise = this.addAll(requests);
+        return await responseArrayPromise;
+      }
+      async addAll(requests) {
+        webidl.brandCheck(this, webidl.is.Cache);
+        const prefix = "Cache.addAll";
+        webidl.argumentLengthCheck(arguments, 1, prefix);
+        const responsePromises = [];
+        const requestList = [];
+        for (let request3 of requests) {
+          if (request3 === void 0) {
+            throw webidl.errors.conversionFailed({
+              prefix,
+              argument: "Argument 1",
+              types: ["undefined is not allowed"]
+            });
+          }
+          request3 = webidl.converters.RequestInfo(request3);
+          if (typeof request3 === "string") {
+            continue;
+          }
+          const r = getRequestState(request3);
+          if (!urlIsHttpHttpsScheme(r.url) || r.method !== "GET") {
+            throw webidl.errors.exception({
+              header: prefix,
+              message: "Expected http/s scheme when method is not GET."
+            });
+          }
+        }
+        const fetchControllers = [];
+        for (const request3 of requests) {
+          const r = getRequestState(new Request(request3));
+          if (!urlIsHttpHttpsScheme(r.url)) {
+            throw webidl.errors.exception({
+              header: prefix,
+              message: "Expected http/s scheme."
+            });
+          }
+          r.initiator = "fetch";
+          r.destination = "subresource";
+          requestList.push(r);
+          const responsePromise = Promise.withResolvers();
+          fetchControllers.push(fetching({
+            request: r,
+            processResponse(response) {
+              if (response.type === "error" || response.status === 206 || response.status < 200 || response.status > 299) {
+                responsePromise.reject(webidl.errors.exception({
+                  header: "Cache.addAll",
+                  message: "Received an invalid status code or the request failed."
+                }));
+              } else if (response.headersList.contains("vary")) {
+                const fieldValues = getFieldValues(response.headersList.get("vary"));
+                for (const fieldValue of fieldValues) {
+                  if (fieldValue === "*") {
+                    responsePromise.reject(webidl.errors.exception({
+                      header: "Cache.addAll",
+                      message: "invalid vary field value"
+                    }));
+                    for (const controller of fetchControllers) {
+                      controller.abort();
+                    }
+                    return;
+                  }
+                }
+              }
+            },
+            // Possible spec bug. If the body is never read, `processResponseEndOfBody` (which is attached to a TransformStream's flush hook)
+            // never runs, so this would hang. This hook, on the other hand, always reads the body.
+            // https://github.com/nodejs/undici/issues/5615
+            processResponseConsumeBody(response) {
+              if (response.aborted) {
+                responsePromise.reject(new DOMException("aborted", "AbortError"));
+                return;
+              }
+              responsePromise.resolve(response);
+            }
+          }));
+          responsePromises.push(responsePromise.promise);
+        }
+        const p = Promise.all(responsePromises);
+        const responses = await p;
+        const operations = [];
+        let index = 0;
+        for (const response of responses) {
+          const operation = {
+            type: "put",
+            // 7.3.2
+            request: requestList[index],
+            // 7.3.3
+            response
+            // 7.3.4
+          };
+          operations.push(operation);
+          index++;
+        }
+        const cacheJobPromise = Promise.withResolvers();
+        let errorData = null;
+        try {
+          this.#batchCacheOperations(operations);
+        } catch (e) {
+          errorData = e;
+        }
+        queueMicrotask(() => {
+          if (errorData === null) {
+            cacheJobPromise.resolve(void 0);
+          } else {
+            cacheJobPromise.reject(errorData);
+          }
+        });
+        return cacheJobPromise.promise;
+      }
+      async put(request3, response) {
+        webidl.brandCheck(this, webidl.is.Cache);
+        const prefix = "Cache.put";
+        webidl.argumentLengthCheck(arguments, 2, prefix);
+        request3 = webidl.converters.RequestInfo(request3);
+        response = webidl.converters.Response(response, prefix, "response");
+        let innerRequest = null;
+        if (webidl.is.Request(request3)) {
+          innerRequest = getRequestState(request3);
+        } else {
+          innerRequest = getRequestState(new Request(request3));
+        }
+        if (!urlIsHttpHttpsScheme(innerRequest.url) || innerRequest.method !== "GET") {
+          throw webidl.errors.exception({
+            header: prefix,
+            message: "Expected an http/s scheme when method is not GET"
+          });
+        }
+        const innerResponse = getResponseState(response);
+        if (innerResponse.status === 206) {
+          throw webidl.errors.exception({
+            header: prefix,
+            message: "Got 206 status"
+          });
+        }
+        if (innerResponse.headersList.contains("vary")) {
+          const fieldValues = getFieldValues(innerResponse.headersList.get("vary"));
+          for (const fieldValue of fieldValues) {
+            if (fieldValue === "*") {
+              throw webidl.errors.exception({
+                header: prefix,
+                message: "Got * vary field value"
+              });
+            }
+          }
+        }
+        if (innerResponse.body && (isDisturbed(innerResponse.body.stream) || innerResponse.body.stream.locked)) {
+          throw webidl.errors.exception({
+            header: prefix,
+            message: "Response body is locked or disturbed"
+          });
+        }
+        const clonedResponse = cloneResponse(innerResponse);
+        const bodyReadPromise = Promise.withResolvers();
+        if (innerResponse.body != null) {
+          const stream = innerResponse.body.stream;
+          const reader = stream.getReader();
+          readAllBytes(reader, bodyReadPromise.resolve, bodyReadPromise.reject);
+        } else {
+          bodyReadPromise.resolve(void 0);
+        }
+        const operations = [];
+        const operation = {
+          type: "put",
+          // 14.
+          request: innerRequest,
+          // 15.
+          response: clonedResponse
+          // 16.
+        };
+        operations.push(operation);
+        const bytes = await bodyReadPromise.promise;
+        if (clonedResponse.body != null) {
+          clonedResponse.body.source = bytes;
+        }
+        const cacheJobPromise = Promise.withResolvers();
+        let errorData = null;
+        try {
+          this.#batchCacheOperations(operations);
+        } catch (e) {
+          errorData = e;
+        }
+        queueMicrotask(() => {
+          if (errorData === null) {
+            cacheJobPromise.resolve();
+          } else {
+            cacheJobPromise.reject(errorData);
+          }
+        });
+        return cacheJobPromise.promise;
+      }
+      async delete(request3, options2 = {}) {
+        webidl.brandCheck(this, webidl.is.Cache);
+        const prefix = "Cache.delete";
+        webidl.argumentLengthCheck(arguments, 1, prefix);
+        request3 = webidl.converters.RequestInfo(request3);
+        options2 = webidl.converters.CacheQueryOptions(options2, prefix, "options");
+        let r = null;
+        if (webidl.is.Request(request3)) {
+          r = getRequestState(request3);
+          if (r.method !== "GET" && !options2.ignoreMethod) {
+            return false;
+          }
+        } else {
+          assert(typeof request3 === "string");
+          r = getRequestState(new Request(request3));
+        }
+        const operations = [];
+        const operation = {
+          type: "delete",
+          request: r,
+          options: options2
+        };
+        operations.push(operation);
+        const cacheJobPromise = Promise.withResolvers();
+        let errorData = null;
+        let requestResponses;
+        try {
+          requestResponses = this.#batchCacheOperations(operations);
+        } catch (e) {
+          errorData = e;
+        }
+        queueMicrotask(() => {
+          if (errorData === null) {
+            cacheJobPromise.resolve(!!requestResponses?.length);
+          } else {
+            cacheJobPromise.reject(errorData);
+          }
+        });
+        return cacheJobPromise.promise;
+      }
+      /**
+       * @see https://w3c.github.io/ServiceWorker/#dom-cache-keys
+       * @param {any} request
+       * @param {import('../../../types/cache').CacheQueryOptions} options
+       * @returns {Promise<readonly Request[]>}
+       */
+      async keys(request3 = void 0, options2 = {}) {
+        webidl.brandCheck(this, webidl.is.Cache);
+        const prefix = "Cache.keys";
+        if (request3 !== void 0) request3 = webidl.converters.RequestInfo(request3);
+        options2 = webidl.converters.CacheQueryOptions(options2, prefix, "options");
+        let r = null;
+        if (request3 !== void 0) {
+          if (webidl.is.Request(request3)) {
+            r = getRequestState(request3);
+            if (r.method !== "GET" && !options2.ignoreMethod) {
+              return [];
+            }
+          } else if (typeof request3 === "string") {
+            r = getRequestState(new Request(request3));
+          }
+        }
+        const promise = Promise.withResolvers();
+        const requests = [];
+        if (request3 === void 0) {
+          for (const requestResponse of this.#relevantRequestResponseList) {
+            requests.push(requestResponse[0]);
+          }
+        } else {
+          const requestResponses = this.#queryCache(r, options2);
+          for (const requestResponse of requestResponses) {
+            requests.push(requestResponse[0]);
+          }
+        }
+        queueMicrotask(() => {
+          const requestList = [];
+          for (const request4 of requests) {
+            const requestObject = fromInnerRequest(
+              request4,
+              void 0,
+              new AbortController().signal,
+              "immutable"
+            );
+            requestList.push(requestObject);
+          }
+          promise.resolve(Object.freeze(requestList));
+        });
+        return promise.promise;
+      }
+      /**
+       * @see https://w3c.github.io/ServiceWorker/#batch-cache-operations-algorithm
+       * @param {CacheBatchOperation[]} operations
+       * @returns {requestResponseList}
+       */
+      #batchCacheOperations(operations) {
+        const cache = this.#relevantRequestResponseList;
+        const backupCache = [...cache];
+        const addedItems = [];
+        const resultList = [];
+        try {
+          for (const operation of operations) {
+            if (operation.type !== "delete" && operation.type !== "put") {
+              throw webidl.errors.exception({
+                header: "Cache.#batchCacheOperations",
+                message: 'operation type does not match "delete" or "put"'
+              });
+            }
+            if (operation.type === "delete" && operation.response != null) {
+              throw webidl.errors.exception({
+                header: "Cache.#batchCacheOperations",
+                message: "delete operation should not have an associated response"
+              });
+            }
+            if (this.#queryCache(operation.request, operation.options, addedItems).length) {
+              throw new DOMException("???", "InvalidStateError");
+            }
+            let requestResponses;
+            if (operation.type === "delete") {
+              requestResponses = this.#queryCache(operation.request, operation.options);
+              if (requestResponses.length === 0) {
+                return [];
+              }
+              for (const requestResponse of requestResponses) {
+                const idx = cache.indexOf(requestResponse);
+                assert(idx !== -1);
+                cache.splice(idx, 1);
+              }
+            } else if (operation.type === "put") {
+              if (operation.response == null) {
+                throw webidl.errors.exception({
+                  header: "Cache.#batchCacheOperations",
+                  message: "put operation should have an associated response"
+                });
+              }
+              const r = operation.request;
+              if (!urlIsHttpHttpsScheme(r.url)) {
+                throw webidl.errors.exception({
+                  header: "Cache.#batchCacheOperations",
+                  message: "expected http or https scheme"
+                });
+              }
+              if (r.method !== "GET") {
+                throw webidl.errors.exception({
+                  header: "Cache.#batchCacheOperations",
+                  message: "not get method"
+                });
+              }
+              if (operation.options != null) {
+                throw webidl.errors.exception({
+                  header: "Cache.#batchCacheOperations",
+                  message: "options must not be defined"
+                });
+              }
+              requestResponses = this.#queryCache(operation.request);
+              for (const requestResponse of requestResponses) {
+                const idx = cache.indexOf(requestResponse);
+                assert(idx !== -1);
+                cache.splice(idx, 1);
+              }
+              cache.push([operation.request, operation.response]);
+              addedItems.push([operation.request, operation.response]);
+            }
+            resultList.push([operation.request, operation.response]);
+          }
+          return resultList;
+        } catch (e) {
+          this.#relevantRequestResponseList.length = 0;
+          this.#relevantRequestResponseList = backupCache;
+          throw e;
+        }
+      }
+      /**
+       * @see https://w3c.github.io/ServiceWorker/#query-cache
+       * @param {any} requestQuery
+       * @param {import('../../../types/cache').CacheQueryOptions} options
+       * @param {requestResponseList} targetStorage
+       * @returns {requestResponseList}
+       */
+      #queryCache(requestQuery, options2, targetStorage) {
+        const resultList = [];
+        const storage = targetStorage ?? this.#relevantRequestResponseList;
+        for (const requestResponse of storage) {
+          const [cachedRequest, cachedResponse] = requestResponse;
+          if (this.#requestMatchesCachedItem(requestQuery, cachedRequest, cachedResponse, options2)) {
+            resultList.push(requestResponse);
+          }
+        }
+        return resultList;
+      }
+      /**
+       * @see https://w3c.github.io/ServiceWorker/#request-matches-cached-item-algorithm
+       * @param {any} requestQuery
+       * @param {any} request
+       * @param {any | null} response
+       * @param {import('../../../types/cache').CacheQueryOptions | undefined} options
+       * @returns {boolean}
+       */
+      #requestMatchesCachedItem(requestQuery, request3, response = null, options2) {
+        const queryURL = new URL(requestQuery.url);
+        const cachedURL = new URL(request3.url);
+        if (options2?.ignoreSearch) {
+          cachedURL.search = "";
+          queryURL.search = "";
+        }
+        if (!urlEquals(queryURL, cachedURL, true)) {
+          return false;
+        }
+        if (response == null || options2?.ignoreVary || !response.headersList.contains("vary")) {
+          return true;
+        }
+        const fieldValues = getFieldValues(response.headersList.get("vary"));
+        for (const fieldValue of fieldValues) {
+          if (fieldValue === "*") {
+            return false;
+          }
+          const requestValue = request3.headersList.get(fieldValue);
+          const queryValue = requestQuery.headersList.get(fieldValue);
+          if (requestValue !== queryValue) {
+            return false;
+          }
+        }
+        return true;
+      }
+      #internalMatchAll(request3, options2, maxResponses = Infinity) {
+        let r = null;
+        if (request3 !== void 0) {
+          if (webidl.is.Request(request3)) {
+            r = getRequestState(request3);
+            if (r.method !== "GET" && !options2.ignoreMethod) {
+              return [];
+            }
+          } else if (typeof request3 === "string") {
+            r = getRequestState(new Request(request3));
+          }
+        }
+        const responses = [];
+        if (request3 === void 0) {
+          for (const requestResponse of this.#relevantRequestResponseList) {
+            responses.push(requestResponse[1]);
+          }
+        } else {
+          const requestResponses = this.#queryCache(r, options2);
+          for (const requestResponse of requestResponses) {
+            responses.push(requestResponse[1]);
+          }
+        }
+        const responseList = [];
+        for (const response of responses) {
+          const responseObject = fromInnerResponse(cloneResponse(response), "immutable");
+          responseList.push(responseObject);
+          if (responseList.length >= maxResponses) {
+            break;
+          }
+        }
+        return Object.freeze(responseList);
+      }
+      static {
+        webidl.is.Cache = (arg) => {
+          return arg != null && typeof arg === "object" && #relevantRequestResponseList in arg;
+        };
+      }
+    };
+    Object.defineProperties(Cache.prototype, {
+      [Symbol.toStringTag]: {
+        value: "Cache",
+        configurable: true
+      },
+      match: kEnumerableProperty,
+      matchAll: kEnumerableProperty,
+      add: kEnumerableProperty,
+      addAll: kEnumerableProperty,
+      put: kEnumerableProperty,
+      delete: kEnumerableProperty,
+      keys: kEnumerableProperty
+    });
+    var cacheQueryOptionConverters = [
+      {
+        key: "ignoreSearch",
+        converter: webidl.converters.boolean,
+        defaultValue: () => false
+      },
+      {
+        key: "ignoreMethod",
+        converter: webidl.converters.boolean,
+        defaultValue: () => false
+      },
+      {
+        key: "ignoreVary",
+        converter: webidl.converters.boolean,
+        defaultValue: () => false
+      }
+    ];
+    webidl.converters.CacheQueryOptions = webidl.dictionaryConverter(cacheQueryOptionConverters);
+    webidl.converters.MultiCacheQueryOptions = webidl.dictionaryConverter([
+      ...cacheQueryOptionConverters,
+      {
+        key: "cacheName",
+        converter: webidl.converters.DOMString
+      }
+    ]);
+    webidl.converters.Response = webidl.interfaceConverter(
+      webidl.is.Response,
+      "Response"
+    );
+    webidl.converters["sequence<RequestInfo>"] = webidl.sequenceConverter(
+      webidl.converters.RequestInfo
+    );
+    module.exports = {
+      Cache
+    };
+  }
+});
+
+// node_modules/undici/lib/web/cache/cachestorage.js
+var require_cachestorage = __commonJS({
+  "node_modules/undici/lib/web/cache/cachestorage.js"(exports, module) {
+    "use strict";
+    var { Cache } = require_cache3();
+    var { webidl } = require_webidl();
+    var { kEnumerableProperty } = require_util2();
+    var { kConstruct } = require_symbols();
+    var CacheStorage = class {
+      /**
+       * @see https://w3c.github.io/ServiceWorker/#dfn-relevant-name-to-cache-map
+       * @type {Map<string, import('./cache').requestResponseList}
+       */
+      #caches = /* @__PURE__ */ new Map();
+      constructor() {
+        if (arguments[0] !== kConstruct) {
+          webidl.illegalConstructor();
+        }
+        webidl.util.markAsUncloneable(this);
+      }
+      async match(request3, options2 = {}) {
+        webidl.brandCheck(this, webidl.is.CacheStorage);
+        webidl.argumentLengthCheck(arguments, 1, "CacheStorage.match");
+        request3 = webidl.converters.RequestInfo(request3);
+        options2 = webidl.converters.MultiCacheQueryOptions(options2);
+        if (options2.cacheName != null) {
+          if (this.#caches.has(options2.cacheName)) {
+            const cacheList = this.#caches.get(options2.cacheName);
+            const cache = new Cache(kConstruct, cacheList);
+            return await cache.match(request3, options2);
+          }
+        } else {
+          for (const cacheList of this.#caches.values()) {
+            const cache = new Cache(kConstruct, cacheList);
+            const response = await cache.match(request3, options2);
+            if (response !== void 0) {
+              return response;
+            }
+          }
+        }
+      }
+      /**
+       * @see https://w3c.github.io/ServiceWorker/#cache-storage-has
+       * @param {string} cacheName
+       * @returns {Promise<boolean>}
+       */
+      async has(cacheName) {
+        webidl.brandCheck(this, webidl.is.CacheStorage);
+        const prefix = "CacheStorage.has";
+        webidl.argumentLengthCheck(arguments, 1, prefix);
+        cacheName = webidl.converters.DOMString(cacheName, prefix, "cacheName");
+        return this.#caches.has(cacheName);
+      }
+      /**
+       * @see https://w3c.github.io/ServiceWorker/#dom-cachestorage-open
+       * @param {string} cacheName
+       * @returns {Promise<Cache>}
+       */
+      async open(cacheName) {
+        webidl.brandCheck(this, webidl.is.CacheStorage);
+        const prefix = "CacheStorage.open";
+        webidl.argumentLengthCheck(arguments, 1, prefix);
+        cacheName = webidl.converters.DOMString(cacheName, prefix, "cacheName");
+        if (this.#caches.has(cacheName)) {
+          const cache2 = this.#caches.get(cacheName);
+          return new Cache(kConstruct, cache2);
+        }
+        const cache = [];
+        this.#caches.set(cacheName, cache);
+        return new Cache(kConstruct, cache);
+      }
+      /**
+       * @see https://w3c.github.io/ServiceWorker/#cache-storage-delete
+       * @param {string} cacheName
+       * @returns {Promise<boolean>}
+       */
+      async delete(cacheName) {
+        webidl.brandCheck(this, webidl.is.CacheStorage);
+        const prefix = "CacheStorage.delete";
+        webidl.argumentLengthCheck(arguments, 1, prefix);
+        cacheName = webidl.converters.DOMString(cacheName, prefix, "cacheName");
+        return this.#caches.delete(cacheName);
+      }
+      /**
+       * @see https://w3c.github.io/ServiceWorker/#cache-storage-keys
+       * @returns {Promise<string[]>}
+       */
+      async keys() {
+        webidl.brandCheck(this, webidl.is.CacheStorage);
+        const keys = this.#caches.keys();
+        return [...keys];
+      }
+      static {
+        webidl.is.CacheStorage = (arg) => {
+          return arg != null && typeof arg === "object" && #caches in arg;
+        };
+      }
+    };
+    Object.defineProperties(CacheStorage.prototype, {
+      [Symbol.toStringTag]: {
+        value: "CacheStorage",
+        configurable: true
+      },
+      match: kEnumerableProperty,
+      has: kEnumerableProperty,
+      open: kEnumerableProperty,
+      delete: kEnumerableProperty,
+      keys: kEnumerableProperty
+    });
+    module.exports = {
+      CacheStorage
+    };
+  }
+});
+
+// node_modules/undici/lib/web/cookies/constants.js
+var require_constants4 = __commonJS({
+  "node_modules/undici/lib/web/cookies/constants.js"(exports, module) {
+    "use strict";
+    var maxAttributeValueSize = 1024;
+    var maxNameValuePairSize = 4096;
+    module.exports = {
+      maxAttributeValueSize,
+      maxNameValuePairSize
+    };
+  }
+});
+
+// node_modules/undici/lib/web/cookies/util.js
+var require_util5 = __commonJS({
+  "node_modules/undici/lib/web/cookies/util.js"(exports, module) {
+    "use strict";
+    function isCTLExcludingHtab(value) {
+      for (let i = 0; i < value.length; ++i) {
+        const code = value.charCodeAt(i);
+        if (code >= 0 && code <= 8 || code >= 10 && code <= 31 || code === 127) {
+          return true;
+        }
+      }
+      return false;
+    }
+    function validateCookieName(name) {
+      for (let i = 0; i < name.length; ++i) {
+        const code = name.charCodeAt(i);
+        if (code < 33 || // exclude CTLs (0-31), SP and HT
+        code > 126 || // exclude non-ascii and DEL
+        code === 34 || // "
+        code === 40 || // (
+        code === 41 || // )
+        code === 60 || // <
+        code === 62 || // >
+        code === 64 || // @
+        code === 44 || // ,
+        code === 59 || // ;
+        code === 58 || // :
+        code === 92 || // \
+        code === 47 || // /
+        code === 91 || // [
+        code === 93 || // ]
+        code === 63 || // ?
+        code === 61 || // =
+        code === 123 || // {
+        code === 125) {
+          throw new Error("Invalid cookie name");
+        }
+      }
+    }
+    function validateCookieValue(value) {
+      let len = value.length;
+      let i = 0;
+      if (value[0] === '"') {
+        if (len === 1 || value[len - 1] !== '"') {
+          throw new Error("Invalid cookie value");
+        }
+        --len;
+        ++i;
+      }
+      while (i < len) {
+        const code = value.charCodeAt(i++);
+        if (code < 33 || // exclude CTLs (0-31)
+        code > 126 || // non-ascii and DEL (127)
+        code === 34 || // "
+        code === 44 || // ,
+        code === 59 || // ;
+        code === 92) {
+          throw new Error("Invalid cookie value");
+        }
+      }
+    }
+    function validateCookiePath(path6) {
+      for (let i = 0; i < path6.length; ++i) {
+        const code = path6.charCodeAt(i);
+        if (code < 32 || // exclude CTLs (0-31)
+        code > 126 || // exclude non-ascii and DEL
+        code === 59) {
+          throw new Error("Invalid cookie path");
+        }
+      }
+    }
+    function isLetterOrDigit(code) {
+      return code >= 48 && code <= 57 || // 0-9
+      code >= 65 && code <= 90 || // A-Z
+      code >= 97 && code <= 122;
+    }
+    function validateCookieDomain(domain) {
+      if (domain === " ") {
+        return;
+      }
+      if (domain.length > 255) {
+        throw new Error("Invalid cookie domain");
+      }
+      let labelLength = 0;
+      for (let i = 0; i < domain.length; ++i) {
+        const code = domain.charCodeAt(i);
+        if (code === 46) {
+          if (labelLength === 0) {
+            throw new Error("Invalid cookie domain");
+          }
+          if (domain.charCodeAt(i - 1) === 45) {
+            throw new Error("Invalid cookie domain");
+          }
+          labelLength = 0;
+          continue;
+        }
+        if (labelLength === 0 && !isLetterOrDigit(code)) {
+          throw new Error("Invalid cookie domain");
+        }
+        if (!isLetterOrDigit(code) && code !== 45) {
+          throw new Error("Invalid cookie domain");
+        }
+        if (++labelLength > 63) {
+          throw new Error("Invalid cookie domain");
+        }
+      }
+      if (labelLength === 0 || domain.charCodeAt(domain.length - 1) === 45) {
+        throw new Error("Invalid cookie domain");
+      }
+    }
+    var IMFDays = [
+      "Sun",
+      "Mon",
+      "Tue",
+      "Wed",
+      "Thu",
+      "Fri",
+      "Sat"
+    ];
+    var IMFMonths = [
+      "Jan",
+      "Feb",
+      "Mar",
+      "Apr",
+      "May",
+      "Jun",
+      "Jul",
+      "Aug",
+      "Sep",
+      "Oct",
+      "Nov",
+      "Dec"
+    ];
+    var IMFPaddedNumbers = Array(61).fill(0).map((_, i) => i.toString().padStart(2, "0"));
+    function toIMFDate(date) {
+      if (typeof date === "number") {
+        date = new Date(date);
+      }
+      return `${IMFDays[date.getUTCDay()]}, ${IMFPaddedNumbers[date.getUTCDate()]} ${IMFMonths[date.getUTCMonth()]} ${date.getUTCFullYear()} ${IMFPaddedNumbers[date.getUTCHours()]}:${IMFPaddedNumbers[date.getUTCMinutes()]}:${IMFPaddedNumbers[date.getUTCSeconds()]} GMT`;
+    }
+    function validateCookieMaxAge(maxAge) {
+      if (maxAge < 0) {
+        throw new Error("Invalid cookie max-age");
+      }
+    }
+    function stringify4(cookie) {
+      if (cookie.name.length === 0) {
+        return null;
+      }
+      validateCookieName(cookie.name);
+      validateCookieValue(cookie.value);
+      const out = [`${cookie.name}=${cookie.value}`];
+      if (cookie.name.startsWith("__Secure-")) {
+        cookie.secure = true;
+      }
+      if (cookie.name.startsWith("__Host-")) {
+        cookie.secure = true;
+        cookie.domain = null;
+        cookie.path = "/";
+      }
+      if (cookie.secure) {
+        out.push("Secure");
+      }
+      if (cookie.httpOnly) {
+        out.push("HttpOnly");
+      }
+      if (typeof cookie.maxAge === "number") {
+        validateCookieMaxAge(cookie.maxAge);
+        out.push(`Max-Age=${cookie.maxAge}`);
+      }
+      if (cookie.domain) {
+        validateCookieDomain(cookie.domain);
+        out.push(`Domain=${cookie.domain}`);
+      }
+      if (cookie.path) {
+        validateCookiePath(cookie.path);
+        out.push(`Path=${cookie.path}`);
+      }
+      if (cookie.expires != null) {
+        const expiresMs = cookie.expires instanceof Date ? cookie.expires.getTime() : cookie.expires;
+        const maxTimeValue = 864e13;
+        if (typeof expiresMs === "number" && Number.isFinite(expiresMs) && Math.abs(expiresMs) <= maxTimeValue) {
+          out.push(`Expires=${toIMFDate(cookie.expires)}`);
+        }
+      }
+      if (cookie.sameSite) {
+        out.push(`SameSite=${cookie.sameSite}`);
+      }
+      for (const part of cookie.unparsed) {
+        if (!part.includes("=")) {
+          throw new Error("Invalid unparsed");
+        }
+        const [key2, ...value] = part.split("=");
+        const trimmedKey = key2.trim();
+        const joinedValue = value.join("=");
+        validateCookieName(trimmedKey);
+        validateCookieValue(joinedValue);
+        out.push(`${trimmedKey}=${joinedValue}`);
+      }
+      return out.join("; ");
+    }
+    module.exports = {
+      isCTLExcludingHtab,
+      validateCookieName,
+      validateCookiePath,
+      validateCookieValue,
+      toIMFDate,
+      stringify: stringify4
+    };
+  }
+});
+
+// node_modules/undici/lib/web/cookies/parse.js
+var require_parse = __commonJS({
+  "node_modules/undici/lib/web/cookies/parse.js"(exports, module) {
+    "use strict";
+    var { collectASequenceOfCodePointsFast } = require_infra();
+    var { maxNameValuePairSize, maxAttributeValueSize } = require_constants4();
+    var { isCTLExcludingHtab } = require_util5();
+    var assert = __require("node:assert");
+    function parseSetCookie(header3) {
+      if (isCTLExcludingHtab(header3)) {
+        return null;
+      }
+      let nameValuePair = "";
+      let unparsedAttributes = "";
+      let name = "";
+      let value = "";
+      if (header3.includes(";")) {
+        const position = { position: 0 };
+        nameValuePair = collectASequenceOfCodePointsFast(";", header3, position);
+        unparsedAttributes = header3.slice(position.position);
+      } else {
+        nameValuePair = header3;
+      }
+      if (!nameValuePair.includes("=")) {
+        value = nameValuePair;
+      } else {
+        const position = { position: 0 };
+        name = collectASequenceOfCodePointsFast(
+          "=",
+          nameValuePair,
+          position
+        );
+        value = nameValuePair.slice(position.position + 1);
+      }
+      name = name.trim();
+      value = value.trim();
+      if (name.length + value.length > maxNameValuePairSize) {
+        return null;
+      }
+      return {
+        name,
+        value,
+        ...parseUnparsedAttributes(unparsedAttributes)
+      };
+    }
+    function parseUnparsedAttributes(unparsedAttributes, cookieAttributeList = {}) {
+      while (true) {
+        if (unparsedAttributes.length === 0) {
+          return cookieAttributeList;
+        }
+        assert(unparsedAttributes[0] === ";");
+        unparsedAttributes = unparsedAttributes.slice(1);
+        let cookieAv = "";
+        if (unparsedAttributes.includes(";")) {
+          cookieAv = collectASequenceOfCodePointsFast(
+            ";",
+            unparsedAttributes,
+            { position: 0 }
+          );
+          unparsedAttributes = unparsedAttributes.slice(cookieAv.length);
+        } else {
+          cookieAv = unparsedAttributes;
+          unparsedAttributes = "";
+        }
+        let attributeName = "";
+        let attributeValue = "";
+        if (cookieAv.includes("=")) {
+          const position = { position: 0 };
+          attributeName = collectASequenceOfCodePointsFast(
+            "=",
+            cookieAv,
+            position
+          );
+          attributeValue = cookieAv.slice(position.position + 1);
+        } else {
+          attributeName = cookieAv;
+        }
+        attributeName = attributeName.trim();
+        attributeValue = attributeValue.trim();
+        if (attributeValue.length > maxAttributeValueSize) {
+          continue;
+        }
+        const attributeNameLowercase = attributeName.toLowerCase();
+        if (attributeNameLowercase === "expires") {
+          const expiryTime = new Date(attributeValue);
+          if (!Number.isNaN(expiryTime.getTime())) {
+            cookieAttributeList.expires = expiryTime;
+          }
+        } else if (attributeNameLowercase === "max-age") {
+          const charCode = attributeValue.charCodeAt(0);
+          const startsWithDigit = charCode >= 48 && charCode <= 57;
+          const startsWithSignedDigit = attributeValue[0] === "-" && attributeValue.length > 1;
+          if (!startsWithDigit && !startsWithSignedDigit) {
+            continue;
+          }
+          if (/[^\d]/.test(attributeValue.slice(1))) {
+            continue;
+          }
+          const deltaSeconds = Number(attributeValue);
+          cookieAttributeList.maxAge = deltaSeconds;
+        } else if (attributeNameLowercase === "domain") {
+          let cookieDomain = attributeValue;
+          if (cookieDomain[0] === ".") {
+            cookieDomain = cookieDomain.slice(1);
+          }
+          cookieDomain = cookieDomain.toLowerCase();
+          cookieAttributeList.domain = cookieDomain;
+        } else if (attributeNameLowercase === "path") {
+          let cookiePath = "";
+          if (attributeValue.length === 0 || attributeValue[0] !== "/") {
+            cookiePath = "/";
+          } else {
+            cookiePath = attributeValue;
+          }
+          cookieAttributeList.path = cookiePath;
+        } else if (attributeNameLowercase === "secure") {
+          cookieAttributeList.secure = true;
+        } else if (attributeNameLowercase === "httponly") {
+          cookieAttributeList.httpOnly = true;
+        } else if (attributeNameLowercase === "samesite") {
+          const attributeValueLowercase = attributeValue.toLowerCase();
+          if (attributeValueLowercase === "none") {
+            cookieAttributeList.sameSite = "None";
+          } else if (attributeValueLowercase === "strict") {
+            cookieAttributeList.sameSite = "Strict";
+          } else if (attributeValueLowercase === "lax") {
+            cookieAttributeList.sameSite = "Lax";
+          }
+        } else {
+          cookieAttributeList.unparsed ??= [];
+          cookieAttributeList.unparsed.push(`${attributeName}=${attributeValue}`);
+        }
+      }
+    }
+    module.exports = {
+      parseSetCookie,
+      parseUnparsedAttributes
+    };
+  }
+});
+
+// node_modules/undici/lib/web/cookies/index.js
+var require_cookies = __commonJS({
+  "node_modules/undici/lib/web/cookies/index.js"(exports, module) {
+    "use strict";
+    var { parseSetCookie } = require_parse();
+    var { stringify: stringify4 } = require_util5();
+    var { webidl } = require_webidl();
+    var globalHeadersBrandCheck = (arg) => webidl.brandCheck(arg, webidl.util.MakeTypeAssertion(globalThis.Headers));
+    var undiciHeadersBrandCheck = (arg) => webidl.brandCheck(arg, webidl.is.Headers);
+    function brandCheckHeaders(arg) {
+      try {
+        undiciHeadersBrandCheck(arg);
+        return;
+      } catch {
+      }
+      globalHeadersBrandCheck(arg);
+    }
+    function getCookies(headers) {
+      webidl.argumentLengthCheck(arguments, 1, "getCookies");
+      brandCheckHeaders(headers);
+      const cookie = headers.get("cookie");
+      const out = { __proto__: null };
+      if (!cookie) {
+        return out;
+      }
+      for (const piece of cookie.split(";")) {
+        const [name, ...value] = piece.split("=");
+        out[name.trim()] = value.join("=");
+      }
+      return out;
+    }
+    function deleteCookie(headers, name, attributes) {
+      brandCheckHeaders(headers);
+      const prefix = "deleteCookie";
+      webidl.argumentLengthCheck(arguments, 2, prefix);
+      name = webidl.converters.DOMString(name, prefix, "name");
+      attributes = webidl.converters.DeleteCookieAttributes(attributes);
+      setCookie(headers, {
+        name,
+        value: "",
+        expires: /* @__PURE__ */ new Date(0),
+        ...attributes
+      });
+    }
+    function getSetCookies(headers) {
+      webidl.argumentLengthCheck(arguments, 1, "getSetCookies");
+      brandCheckHeaders(headers);
+      const cookies = headers.getSetCookie();
+      if (!cookies) {
+        return [];
+      }
+      return cookies.map((pair) => parseSetCookie(pair));
+    }
+    function parseCookie(cookie) {
+      cookie = webidl.converters.DOMString(cookie);
+      return parseSetCookie(cookie);
+    }
+    function setCookie(headers, cookie) {
+      webidl.argumentLengthCheck(arguments, 2, "setCookie");
+      brandCheckHeaders(headers);
+      cookie = webidl.converters.Cookie(cookie);
+      const str4 = stringify4(cookie);
+      if (str4) {
+        headers.append("set-cookie", str4, true);
+      }
+    }
+    webidl.converters.DeleteCookieAttributes = webidl.dictionaryConverter([
+      {
+        converter: webidl.nullableConverter(webidl.converters.DOMString),
+        key: "path",
+        defaultValue: () => null
+      },
+      {
+        converter: webidl.nullableConverter(webidl.converters.DOMString),
+        key: "domain",
+        defaultValue: () => null
+      }
+    ]);
+    webidl.converters.Cookie = webidl.dictionaryConverter([
+      {
+        converter: webidl.converters.DOMString,
+        key: "name"
+      },
+      {
+        converter: webidl.converters.DOMString,
+        key: "value"
+      },
+      {
+        converter: webidl.nullableConverter((value) => {
+          if (typeof value === "number") {
+            return webidl.converters["unsigned long long"](value);
+          }
+          return new Date(value);
+        }),
+        key: "expires",
+        defaultValue: () => null
+      },
+      {
+        converter: webidl.nullableConverter(webidl.converters["long long"]),
+        key: "maxAge",
+        defaultValue: () => null
+      },
+      {
+        converter: webidl.nullableConverter(webidl.converters.DOMString),
+        key: "domain",
+        defaultValue: () => null
+      },
+      {
+        converter: webidl.nullableConverter(webidl.converters.DOMString),
+        key: "path",
+        defaultValue: () => null
+      },
+      {
+        converter: webidl.nullableConverter(webidl.converters.boolean),
+        key: "secure",
+        defaultValue: () => null
+      },
+      {
+        converter: webidl.nullableConverter(webidl.converters.boolean),
+        key: "httpOnly",
+        defaultValue: () => null
+      },
+      {
+        converter: webidl.converters.USVString,
+        key: "sameSite",
+        allowedValues: ["Strict", "Lax", "None"]
+      },
+      {
+        converter: webidl.sequenceConverter(webidl.converters.DOMString),
+        key: "unparsed",
+        defaultValue: () => []
+      }
+    ]);
+    module.exports = {
+      getCookies,
+      deleteCookie,
+      getSetCookies,
+      setCookie,
+      parseCookie
+    };
+  }
+});
+
+// node_modules/undici/lib/web/websocket/events.js
+var require_events = __commonJS({
+  "node_modules/undici/lib/web/websocket/events.js"(exports, module) {
+    "use strict";
+    var { webidl } = require_webidl();
+    var { kEnumerableProperty } = require_util2();
+    var { kConstruct } = require_symbols();
+    var createFastMessageEvent;
+    var MessageEvent = class _MessageEvent extends Event {
+      #eventInit;
+      constructor(type, eventInitDict = {}) {
+        if (type === kConstruct) {
+          super(arguments[1], arguments[2]);
+          webidl.util.markAsUncloneable(this);
+          return;
+        }
+        const prefix = "MessageEvent constructor";
+        webidl.argumentLengthCheck(arguments, 1, prefix);
+        type = webidl.converters.DOMString(type, prefix, "type");
+        eventInitDict = webidl.converters.MessageEventInit(eventInitDict, prefix, "eventInitDict");
+        super(type, eventInitDict);
+        this.#eventInit = eventInitDict;
+        webidl.util.markAsUncloneable(this);
+      }
+      get data() {
+        webidl.brandCheck(this, webidl.is.MessageEvent);
+        return this.#eventInit.data;
+      }
+      get origin() {
+        webidl.brandCheck(this, webidl.is.MessageEvent);
+        return this.#eventInit.origin;
+      }
+      get lastEventId() {
+        webidl.brandCheck(this, webidl.is.MessageEvent);
+        return this.#eventInit.lastEventId;
+      }
+      get source() {
+        webidl.brandCheck(this, webidl.is.MessageEvent);
+        return this.#eventInit.source;
+      }
+      get ports() {
+        webidl.brandCheck(this, webidl.is.MessageEvent);
+        if (!Object.isFrozen(this.#eventInit.ports)) {
+          Object.freeze(this.#eventInit.ports);
+        }
+        return this.#eventInit.ports;
+      }
+      initMessageEvent(type, bubbles = false, cancelable = false, data = null, origin = "", lastEventId = "", source = null, ports = []) {
+        webidl.brandCheck(this, webidl.is.MessageEvent);
+        webidl.argumentLengthCheck(arguments, 1, "MessageEvent.initMessageEvent");
+        return new _MessageEvent(type, {
+          bubbles,
+          cancelable,
+          data,
+          origin,
+          lastEventId,
+          source,
+          ports
+        });
+      }
+      static {
+        createFastMessageEvent = (type, init) => {
+          const messageEvent = new _MessageEvent(kConstruct, type, init);
+          messageEvent.#eventInit = init;
+          messageEvent.#eventInit.data ??= null;
+          messageEvent.#eventInit.origin ??= "";
+          messageEvent.#eventInit.lastEventId ??= "";
+          messageEvent.#eventInit.source ??= null;
+          messageEvent.#eventInit.ports ??= [];
+          return messageEvent;
+        };
+        webidl.is.MessageEvent = (arg) => {
+          return arg != null && typeof arg === "object" && #eventInit in arg;
+        };
+      }
+    };
+    var CloseEvent = class extends Event {
+      #eventInit;
+      constructor(type, eventInitDict = {}) {
+        const prefix = "CloseEvent constructor";
+        webidl.argumentLengthCheck(arguments, 1, prefix);
+        type = webidl.converters.DOMString(type, prefix, "type");
+        eventInitDict = webidl.converters.CloseEventInit(eventInitDict);
+        super(type, eventInitDict);
+        this.#eventInit = eventInitDict;
+        webidl.util.markAsUncloneable(this);
+      }
+      get wasClean() {
+        webidl.brandCheck(this, webidl.is.CloseEvent);
+        return this.#eventInit.wasClean;
+      }
+      get code() {
+        webidl.brandCheck(this, webidl.is.CloseEvent);
+        return this.#eventInit.code;
+      }
+      get reason() {
+        webidl.brandCheck(this, webidl.is.CloseEvent);
+        return this.#eventInit.reason;
+      }
+      static {
+        webidl.is.CloseEvent = (arg) => {
+          return arg != null && typeof arg === "object" && #eventInit in arg;
+        };
+      }
+    };
+    var ErrorEvent = class extends Event {
+      #eventInit;
+      constructor(type, eventInitDict) {
+        const prefix = "ErrorEvent constructor";
+        webidl.argumentLengthCheck(arguments, 1, prefix);
+        super(type, eventInitDict);
+        webidl.util.markAsUncloneable(this);
+        type = webidl.converters.DOMString(type, prefix, "type");
+        eventInitDict = webidl.converters.ErrorEventInit(eventInitDict ?? {});
+        this.#eventInit = eventInitDict;
+      }
+      get message() {
+        webidl.brandCheck(this, webidl.is.ErrorEvent);
+        return this.#eventInit.message;
+      }
+      get filename() {
+        webidl.brandCheck(this, webidl.is.ErrorEvent);
+        return this.#eventInit.filename;
+      }
+      get lineno() {
+        webidl.brandCheck(this, webidl.is.ErrorEvent);
+        return this.#eventInit.lineno;
+      }
+      get colno() {
+        webidl.brandCheck(this, webidl.is.ErrorEvent);
+        return this.#eventInit.colno;
+      }
+      get error() {
+        webidl.brandCheck(this, webidl.is.ErrorEvent);
+        return this.#eventInit.error;
+      }
+      static {
+        webidl.is.ErrorEvent = (arg) => {
+          return arg != null && typeof arg === "object" && #eventInit in arg;
+        };
+      }
+    };
+    Object.defineProperties(MessageEvent.prototype, {
+      [Symbol.toStringTag]: {
+        value: "MessageEvent",
+        configurable: true
+      },
+      data: kEnumerableProperty,
+      origin: kEnumerableProperty,
+      lastEventId: kEnumerableProperty,
+      source: kEnumerableProperty,
+      ports: kEnumerableProperty,
+      initMessageEvent: kEnumerableProperty
+    });
+    Object.defineProperties(CloseEvent.prototype, {
+      [Symbol.toStringTag]: {
+        value: "CloseEvent",
+        configurable: true
+      },
+      reason: kEnumerableProperty,
+      code: kEnumerableProperty,
+      wasClean: kEnumerableProperty
+    });
+    Object.defineProperties(ErrorEvent.prototype, {
+      [Symbol.toStringTag]: {
+        value: "ErrorEvent",
+        configurable: true
+      },
+      message: kEnumerableProperty,
+      filename: kEnumerableProperty,
+      lineno: kEnumerableProperty,
+      colno: kEnumerableProperty,
+      error: kEnumerableProperty
+    });
+    webidl.converters.MessagePort = webidl.interfaceConverter(
+      webidl.is.MessagePort,
+      "MessagePort"
+    );
+    webidl.converters["sequence<MessagePort>"] = webidl.sequenceConverter(
+      webidl.converters.MessagePort
+    );
+    var eventInit = [
+      {
+        key: "bubbles",
+        converter: webidl.converters.boolean,
+        defaultValue: () => false
+      },
+      {
+        key: "cancelable",
+        converter: webidl.converters.boolean,
+        defaultValue: () => false
+      },
+      {
+        key: "composed",
+        converter: webidl.converters.boolean,
+        defaultValue: () => false
+      }
+    ];
+    webidl.converters.MessageEventInit = webidl.dictionaryConverter([
+      ...eventInit,
+      {
+        key: "data",
+        converter: webidl.converters.any,
+        defaultValue: () => null
+      },
+      {
+        key: "origin",
+        converter: webidl.converters.USVString,
+        defaultValue: () => ""
+      },
+      {
+        key: "lastEventId",
+        converter: webidl.converters.DOMString,
+        defaultValue: () => ""
+      },
+      {
+        key: "source",
+        // Node doesn't implement WindowProxy or ServiceWorker, so the only
+        // valid value for source is a MessagePort.
+        converter: webidl.nullableConverter(webidl.converters.MessagePort),
+        defaultValue: () => null
+      },
+      {
+        key: "ports",
+        converter: webidl.converters["sequence<MessagePort>"],
+        defaultValue: () => []
+      }
+    ]);
+    webidl.converters.CloseEventInit = webidl.dictionaryConverter([
+      ...eventInit,
+      {
+        key: "wasClean",
+        converter: webidl.converters.boolean,
+        defaultValue: () => false
+      },
+      {
+        key: "code",
+        converter: webidl.converters["unsigned short"],
+        defaultValue: () => 0
+      },
+      {
+        key: "reason",
+        converter: webidl.converters.USVString,
+        defaultValue: () => ""
+      }
+    ]);
+    webidl.converters.ErrorEventInit = webidl.dictionaryConverter([
+      ...eventInit,
+      {
+        key: "message",
+        converter: webidl.converters.DOMString,
+        defaultValue: () => ""
+      },
+      {
+        key: "filename",
+        converter: webidl.converters.USVString,
+        defaultValue: () => ""
+      },
+      {
+        key: "lineno",
+        converter: webidl.converters["unsigned long"],
+        defaultValue: () => 0
+      },
+      {
+        key: "colno",
+        converter: webidl.converters["unsigned long"],
+        defaultValue: () => 0
+      },
+      {
+        key: "error",
+        converter: webidl.converters.any
+      }
+    ]);
+    module.exports = {
+      MessageEvent,
+      CloseEvent,
+      ErrorEvent,
+      createFastMessageEvent
+    };
+  }
+});
+
+// node_modules/undici/lib/web/websocket/constants.js
+var require_constants5 = __commonJS({
+  "node_modules/undici/lib/web/websocket/constants.js"(exports, module) {
+    "use strict";
+    var uid = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+    var staticPropertyDescriptors = {
+      enumerable: true,
+      writable: false,
+      configurable: false
+    };
+    var states = {
+      CONNECTING: 0,
+      OPEN: 1,
+      CLOSING: 2,
+      CLOSED: 3
+    };
+    var sentCloseFrameState = {
+      SENT: 1,
+      RECEIVED: 2
+    };
+    var opcodes = {
+      CONTINUATION: 0,
+      TEXT: 1,
+      BINARY: 2,
+      CLOSE: 8,
+      PING: 9,
+      PONG: 10
+    };
+    var maxUnsigned16Bit = 65535;
+    var parserStates = {
+      INFO: 0,
+      PAYLOADLENGTH_16: 2,
+      PAYLOADLENGTH_64: 3,
+      READ_DATA: 4
+    };
+    var emptyBuffer = Buffer.allocUnsafe(0);
+    var sendHints = {
+      text: 1,
+      typedArray: 2,
+      arrayBuffer: 3,
+      blob: 4
+    };
+    module.exports = {
+      uid,
+      sentCloseFrameState,
+      staticPropertyDescriptors,
+      states,
+      opcodes,
+      maxUnsigned16Bit,
+      parserStates,
+      emptyBuffer,
+      sendHints
+    };
+  }
+});
+
+// node_modules/undici/lib/web/websocket/util.js
+var require_util6 = __commonJS({
+  "node_modules/undici/lib/web/websocket/util.js"(exports, module) {
+    "use strict";
+    var { states, opcodes } = require_constants5();
+    var { isUtf8 } = __require("node:buffer");
+    var { removeHTTPWhitespace } = require_data_url();
+    var { collectASequenceOfCodePointsFast } = require_infra();
+    function isConnecting(readyState) {
+      return readyState === states.CONNECTING;
+    }
+    function isEstablished(readyState) {
+      return readyState === states.OPEN;
+    }
+    function isClosing(readyState) {
+      return readyState === states.CLOSING;
+    }
+    function isClosed(readyState) {
+      return readyState === states.CLOSED;
+    }
+    function fireEvent(e, target, eventFactory = (type, init) => new Event(type, init), eventInitDict = {}) {
+      const event = eventFactory(e, eventInitDict);
+      target.dispatchEvent(event);
+    }
+    function websocketMessageReceived(handler, type, data) {
+      handler.onMessage(type, data);
+    }
+    function toArrayBuffer(buffer) {
+      if (buffer.byteLength === buffer.buffer.byteLength) {
+        return buffer.buffer;
+      }
+      return new Uint8Array(buffer).buffer;
+    }
+    function isValidSubprotocol(protocol) {
+      if (protocol.length === 0) {
+        return false;
+      }
+      for (let i = 0; i < protocol.length; ++i) {
+        const code = protocol.charCodeAt(i);
+        if (code < 33 || // CTL, contains SP (0x20) and HT (0x09)
+        code > 126 || code === 34 || // "
+        code === 40 || // (
+        code === 41 || // )
+        code === 44 || // ,
+        code === 47 || // /
+        code === 58 || // :
+        code === 59 || // ;
+        code === 60 || // <
+        code === 61 || // =
+        code === 62 || // >
+        code === 63 || // ?
+        code === 64 || // @
+        code === 91 || // [
+        code === 92 || // \
+        code === 93 || // ]
+        code === 123 || // {
+        code === 125) {
+          return false;
+        }
+      }
+      return true;
+    }
+    function isValidStatusCode(code) {
+      if (code >= 1e3 && code < 1015) {
+        return code !== 1004 && // reserved
+        code !== 1005 && // "MUST NOT be set as a status code"
+        code !== 1006;
+      }
+      return code >= 3e3 && code <= 4999;
+    }
+    function isControlFrame(opcode) {
+      return opcode === opcodes.CLOSE || opcode === opcodes.PING || opcode === opcodes.PONG;
+    }
+    function isContinuationFrame(opcode) {
+      return opcode === opcodes.CONTINUATION;
+    }
+    function isTextBinaryFrame(opcode) {
+      return opcode === opcodes.TEXT || opcode === opcodes.BINARY;
+    }
+    function isValidOpcode(opcode) {
+      return isTextBinaryFrame(opcode) || isContinuationFrame(opcode) || isControlFrame(opcode);
+    }
+    function parseExtensions(extensions) {
+      const position = { position: 0 };
+      const extensionList = /* @__PURE__ */ new Map();
+      while (position.position < extensions.length) {
+        const pair = collectASequenceOfCodePointsFast(";", extensions, position);
+        const [name, value = ""] = pair.split("=", 2);
+        extensionList.set(
+          removeHTTPWhitespace(name, true, false),
+          removeHTTPWhitespace(value, false, true)
+        );
+        position.position++;
+      }
+      return extensionList;
+    }
+    function isValidClientWindowBits(value) {
+      if (value.length === 0) {
+        return false;
+      }
+      for (let i = 0; i < value.length; i++) {
+        const byte = value.charCodeAt(i);
+        if (byte < 48 || byte > 57) {
+          return false;
+        }
+      }
+      const num2 = Number.parseInt(value, 10);
+      return num2 >= 8 && num2 <= 15;
+    }
+    function getURLRecord(url, baseURL) {
+      let urlRecord;
+      try {
+        urlRecord = new URL(url, baseURL);
+      } catch (e) {
+        throw new DOMException(e, "SyntaxError");
+      }
+      if (urlRecord.protocol === "http:") {
+        urlRecord.protocol = "ws:";
+      } else if (urlRecord.protocol === "https:") {
+        urlRecord.protocol = "wss:";
+      }
+      if (urlRecord.protocol !== "ws:" && urlRecord.protocol !== "wss:") {
+        throw new DOMException("expected a ws: or wss: url", "SyntaxError");
+      }
+      if (urlRecord.hash.length || urlRecord.href.endsWith("#")) {
+        throw new DOMException("hash", "SyntaxError");
+      }
+      return urlRecord;
+    }
+    function validateCloseCodeAndReason(code, reason) {
+      if (code !== null) {
+        if (code !== 1e3 && (code < 3e3 || code > 4999)) {
+          throw new DOMException("invalid code", "InvalidAccessError");
+        }
+      }
+      if (reason !== null) {
+        const reasonBytesLength = Buffer.byteLength(reason);
+        if (reasonBytesLength > 123) {
+          throw new DOMException(`Reason must be less than 123 bytes; received ${reasonBytesLength}`, "SyntaxError");
+        }
+      }
+    }
+    var utf8Decode = (() => {
+      if (typeof process.versions.icu === "string") {
+        const fatalDecoder = new TextDecoder("utf-8", { fatal: true });
+        return fatalDecoder.decode.bind(fatalDecoder);
+      }
+      return function(buffer) {
+        if (isUtf8(buffer)) {
+          return buffer.toString("utf-8");
+        }
+        throw new TypeError("Invalid utf-8 received.");
+      };
+    })();
+    module.exports = {
+      isConnecting,
+      isEstablished,
+      isClosing,
+      isClosed,
+      fireEvent,
+      isValidSubprotocol,
+      isValidStatusCode,
+      websocketMessageReceived,
+      utf8Decode,
+      isControlFrame,
+      isContinuationFrame,
+      isTextBinaryFrame,
+      isValidOpcode,
+      parseExtensions,
+      isValidClientWindowBits,
+      toArrayBuffer,
+      getURLRecord,
+      validateCloseCodeAndReason
+    };
+  }
+});
+
+// node_modules/undici/lib/web/websocket/frame.js
+var require_frame = __commonJS({
+  "node_modules/undici/lib/web/websocket/frame.js"(exports, module) {
+    "use strict";
+    var { runtimeFeatures } = require_runtime_features();
+    var { maxUnsigned16Bit, opcodes } = require_constants5();
+    var BUFFER_SIZE = 8 * 1024;
+    var buffer = null;
+    var bufIdx = BUFFER_SIZE;
+    var randomFillSync = runtimeFeatures.has("crypto") ? __require("node:crypto").randomFillSync : null;
+    function generateMask() {
+      if (bufIdx === BUFFER_SIZE) {
+        bufIdx = 0;
+        randomFillSync(buffer ??= Buffer.allocUnsafeSlow(BUFFER_SIZE), 0, BUFFER_SIZE);
+      }
+      return [buffer[bufIdx++], buffer[bufIdx++], buffer[bufIdx++], buffer[bufIdx++]];
+    }
+    var WebsocketFrameSend = class {
+      /**
+       * @param {Buffer|undefined} data
+       */
+      constructor(data) {
+        this.frameData = data;
+      }
+      createFrame(opcode) {
+        const frameData = this.frameData;
+        const maskKey = generateMask();
+        const bodyLength = frameData?.byteLength ?? 0;
+        let payloadLength = bodyLength;
+        let offset = 6;
+        if (bodyLength > maxUnsigned16Bit) {
+          offset += 8;
+          payloadLength = 127;
+        } else if (bodyLength > 125) {
+          offset += 2;
+          payloadLength = 126;
+        }
+        const buffer2 = Buffer.allocUnsafe(bodyLength + offset);
+        buffer2[0] = buffer2[1] = 0;
+        buffer2[0] |= 128;
+        buffer2[0] = (buffer2[0] & 240) + opcode;
+        buffer2[offset - 4] = maskKey[0];
+        buffer2[offset - 3] = maskKey[1];
+        buffer2[offset - 2] = maskKey[2];
+        buffer2[offset - 1] = maskKey[3];
+        buffer2[1] = payloadLength;
+        if (payloadLength === 126) {
+          buffer2.writeUInt16BE(bodyLength, 2);
+        } else if (payloadLength === 127) {
+          buffer2[2] = buffer2[3] = 0;
+          buffer2.writeUIntBE(bodyLength, 4, 6);
+        }
+        buffer2[1] |= 128;
+        for (let i = 0; i < bodyLength; ++i) {
+          buffer2[offset + i] = frameData[i] ^ maskKey[i & 3];
+        }
+        return buffer2;
+      }
+      /**
+       * @param {Uint8Array} buffer
+       */
+      static createFastTextFrame(buffer2) {
+        const maskKey = generateMask();
+        const bodyLength = buffer2.length;
+        for (let i = 0; i < bodyLength; ++i) {
+          buffer2[i] ^= maskKey[i & 3];
+        }
+        let payloadLength = bodyLength;
+        let offset = 6;
+        if (bodyLength > maxUnsigned16Bit) {
+          offset += 8;
+          payloadLength = 127;
+        } else if (bodyLength > 125) {
+          offset += 2;
+          payloadLength = 126;
+        }
+        const head = Buffer.allocUnsafeSlow(offset);
+        head[0] = 128 | opcodes.TEXT;
+        head[1] = payloadLength | 128;
+        head[offset - 4] = maskKey[0];
+        head[offset - 3] = maskKey[1];
+        head[offset - 2] = maskKey[2];
+        head[offset - 1] = maskKey[3];
+        if (payloadLength === 126) {
+          head.writeUInt16BE(bodyLength, 2);
+        } else if (payloadLength === 127) {
+          head[2] = head[3] = 0;
+          head.writeUIntBE(bodyLength, 4, 6);
+        }
+        return [head, buffer2];
+      }
+    };
+    module.exports = {
+      WebsocketFrameSend,
+      generateMask
+      // for benchmark
+    };
+  }
+});
+
+// node_modules/undici/lib/web/websocket/connection.js
+var require_connection = __commonJS({
+  "node_modules/undici/lib/web/websocket/connection.js"(exports, module) {
+    "use strict";
+    var { uid, states, sentCloseFrameState, emptyBuffer, opcodes } = require_constants5();
+    var { parseExtensions, isClosed, isClosing, isEstablished, isConnecting, validateCloseCodeAndReason } = require_util6();
+    var { makeRequest } = require_request2();
+    var { fetching } = require_fetch();
+    var { Headers, getHeadersList } = require_headers();
+    var { getDecodeSplit } = require_util3();
+    var { WebsocketFrameSend } = require_frame();
+    var assert = __require("node:assert");
+    var { runtimeFeatures } = require_runtime_features();
+    var crypto = runtimeFeatures.has("crypto") ? __require("node:crypto") : null;
+    var warningEmitted = false;
+    function establishWebSocketConnection(url, protocols, client, handler, options2) {
+      const requestURL = url;
+      requestURL.protocol = url.protocol === "ws:" ? "http:" : "https:";
+      const request3 = makeRequest({
+        urlList: [requestURL],
+        client,
+        serviceWorkers: "none",
+        referrer: "no-referrer",
+        mode: "websocket",
+        credentials: "include",
+        cache: "no-store",
+        redirect: "error",
+        useURLCredentials: true
+      });
+      if (options2.headers) {
+        const headersList = getHeadersList(new Headers(options2.headers));
+        request3.headersList = headersList;
+      }
+      const keyValue = crypto.randomBytes(16).toString("base64");
+      request3.headersList.append("sec-websocket-key", keyValue, true);
+      request3.headersList.append("sec-websocket-version", "13", true);
+      for (const protocol of protocols) {
+        request3.headersList.append("sec-websocket-protocol", protocol, true);
+      }
+      const permessageDeflate = "permessage-deflate; client_max_window_bits";
+      request3.headersList.append("sec-websocket-extensions", permessageDeflate, true);
+      const controller = fetching({
+        request: request3,
+        useParallelQueue: true,
+        dispatcher: options2.dispatcher,
+        processResponse(response) {
+          if (response.type === "error" || response.status !== 101) {
+            if (response.socket?.session == null) {
+              failHandshake(handler, response, 1002, "Received network error or non-101 status code.", response.error);
+              return;
+            }
+            if (response.status !== 200) {
+              failHandshake(handler, response, 1002, "Received network error or non-200 status code.", response.error);
+              return;
+            }
+          }
+          if (warningEmitted === false && response.socket?.session != null) {
+            process.emitWarning("WebSocket over HTTP2 is experimental, and subject to change.", "ExperimentalWarning");
+            warningEmitted = true;
+          }
+          if (protocols.length !== 0 && !response.headersList.get("Sec-WebSocket-Protocol")) {
+            failHandshake(handler, response, 1002, "Server did not respond with sent protocols.");
+            return;
+          }
+          if (response.socket.session == null && response.headersList.get("Upgrade")?.toLowerCase() !== "websocket") {
+            failHandshake(handler, response, 1002, 'Server did not set Upgrade header to "websocket".');
+            return;
+          }
+          if (response.socket.session == null && response.headersList.get("Connection")?.toLowerCase() !== "upgrade") {
+            failHandshake(handler, response, 1002, 'Server did not set Connection header to "upgrade".');
+            return;
+          }
+          if (response.socket.session == null) {
+            const secWSAccept = response.headersList.get("Sec-WebSocket-Accept");
+            const digest = crypto.hash("sha1", keyValue + uid, "base64");
+            if (secWSAccept !== digest) {
+              failHandshake(handler, response, 1002, "Incorrect hash received in Sec-WebSocket-Accept header.");
+              return;
+            }
+          }
+          const secExtension = response.headersList.get("Sec-WebSocket-Extensions");
+          let extensions;
+          if (secExtension !== null) {
+            extensions = parseExtensions(secExtension);
+            if (!extensions.has("permessage-deflate")) {
+              failHandshake(handler, response, 1002, "Sec-WebSocket-Extensions header does not match.");
+              return;
+            }
+          }
+          const secProtocol = response.headersList.get("Sec-WebSocket-Protocol");
+          if (secProtocol !== null) {
+            const requestProtocols = getDecodeSplit("sec-websocket-protocol", request3.headersList);
+            if (requestProtocols === null || !requestProtocols.includes(secProtocol)) {
+              failHandshake(handler, response, 1002, "Protocol was not set in the opening handshake.");
+              return;
+            }
+          }
+          if (response.socket.session != null) {
+            response.socket.allowHalfOpen = false;
+          }
+          response.socket.on("data", handler.onSocketData);
+          response.socket.on("close", handler.onSocketClose);
+          response.socket.on("error", handler.onSocketError);
+          handler.wasEverConnected = true;
+          handler.onConnectionEstablished(response, extensions);
+        }
+      });
+      return controller;
+    }
+    function closeWebSocketConnection(object, code, reason, validate2 = false) {
+      code ??= null;
+      reason ??= "";
+      if (validate2) validateCloseCodeAndReason(code, reason);
+      if (isClosed(object.readyState) || isClosing(object.readyState)) {
+      } else if (!isEstablished(object.readyState)) {
+        failWebsocketConnection(object);
+        object.readyState = states.CLOSING;
+      } else if (!object.closeState.has(sentCloseFrameState.SENT) && !object.closeState.has(sentCloseFrameState.RECEIVED)) {
+        const frame = new WebsocketFrameSend();
+        if (reason.length !== 0 && code === null) {
+          code = 1e3;
+        }
+        assert(code === null || Number.isInteger(code));
+        if (code === null && reason.length === 0) {
+          frame.frameData = emptyBuffer;
+        } else if (code !== null && reason === null) {
+          frame.frameData = Buffer.allocUnsafe(2);
+          frame.frameData.writeUInt16BE(code, 0);
+        } else if (code !== null && reason !== null) {
+          frame.frameData = Buffer.allocUnsafe(2 + Buffer.byteLength(reason));
+          frame.frameData.writeUInt16BE(code, 0);
+          frame.frameData.write(reason, 2, "utf-8");
+        } else {
+          frame.frameData = emptyBuffer;
+        }
+        object.socket.write(frame.createFrame(opcodes.CLOSE));
+        object.closeState.add(sentCloseFrameState.SENT);
+        object.readyState = states.CLOSING;
+      } else {
+        object.readyState = states.CLOSING;
+      }
+    }
+    function failHandshake(handler, response, code, reason, cause) {
+      if (response.socket?.session != null && !response.socket.destroyed) {
+        response.socket.destroy();
+      }
+      failWebsocketConnection(handler, code, reason, cause);
+    }
+    function failWebsocketConnection(handler, code, reason, cause) {
+      if (isEstablished(handler.readyState)) {
+        closeWebSocketConnection(handler, code, reason, false);
+      }
+      handler.controller.abort();
+      if (isConnecting(handler.readyState)) {
+        handler.onSocketClose();
+      } else if (handler.socket?.destroyed === false) {
+        handler.socket.destroy();
+      }
+    }
+    module.exports = {
+      establishWebSocketConnection,
+      failWebsocketConnection,
+      closeWebSocketConnection
+    };
+  }
+});
+
+// node_modules/undici/lib/web/websocket/permessage-deflate.js
+var require_permessage_deflate = __commonJS({
+  "node_modules/undici/lib/web/websocket/permessage-deflate.js"(exports, module) {
+    "use strict";
+    var { createInflateRaw, Z_DEFAULT_WINDOWBITS } = __require("node:zlib");
+    var { isValidClientWindowBits } = require_util6();
+    var { MessageSizeExceededError } = require_errors2();
+    var tail = Buffer.from([0, 0, 255, 255]);
+    var kBuffer = /* @__PURE__ */ Symbol("kBuffer");
+    var kLength = /* @__PURE__ */ Symbol("kLength");
+    var PerMessageDeflate = class {
+      /** @type {import('node:zlib').InflateRaw} */
+      #inflate;
+      #options = {};
+      #maxPayloadSize = 0;
+      /**
+       * @param {Map<string, string>} extensions
+       */
+      constructor(extensions, options2) {
+        this.#options.serverNoContextTakeover = extensions.has("server_no_context_takeover");
+        this.#options.serverMaxWindowBits = extensions.get("server_max_window_bits");
+        this.#maxPayloadSize = options2.maxPayloadSize;
+      }
+      /**
+       * Decompress a compressed payload.
+       * @param {Buffer} chunk Compressed data
+       * @param {boolean} fin Final fragment flag
+       * @param {Function} callback Callback function
+       */
+      decompress(chunk, fin, callback) {
+        if (!this.#inflate) {
+          let windowBits = Z_DEFAULT_WINDOWBITS;
+          if (this.#options.serverMaxWindowBits) {
+            if (!isValidClientWindowBits(this.#options.serverMaxWindowBits)) {
+              callback(new Error("Invalid server_max_window_bits"));
+              return;
+            }
+            windowBits = Number.parseInt(this.#options.serverMaxWindowBits);
+          }
+          try {
+            this.#inflate = createInflateRaw({ windowBits });
+          } catch (err) {
+            callback(err);
+            return;
+          }
+          this.#inflate[kBuffer] = [];
+          this.#inflate[kLength] = 0;
+          this.#inflate.on("data", (data) => {
+            this.#inflate[kLength] += data.length;
+            if (this.#maxPayloadSize > 0 && this.#inflate[kLength] > this.#maxPayloadSize) {
+              callback(new MessageSizeExceededError());
+              this.#inflate.removeAllListeners();
+              this.#inflate.destroy();
+              this.#inflate = null;
+              return;
+            }
+            this.#inflate[kBuffer].push(data);
+          });
+          this.#inflate.on("error", (err) => {
+            this.#inflate = null;
+            callback(err);
+          });
+        }
+        this.#inflate.write(chunk);
+        if (fin) {
+          this.#inflate.write(tail);
+        }
+        this.#inflate.flush(() => {
+          if (!this.#inflate) {
+            return;
+          }
+          const full = Buffer.concat(this.#inflate[kBuffer], this.#inflate[kLength]);
+          this.#inflate[kBuffer].length = 0;
+          this.#inflate[kLength] = 0;
+          callback(null, full);
+        });
+      }
+    };
+    module.exports = { PerMessageDeflate };
+  }
+});
+
+// node_modules/undici/lib/web/websocket/receiver.js
+var require_receiver = __commonJS({
+  "node_modules/undici/lib/web/websocket/receiver.js"(exports, module) {
+    "use strict";
+    var { Writable } = __require("node:stream");
+    var assert = __require("node:assert");
+    var { parserStates, opcodes, states, emptyBuffer, sentCloseFrameState } = require_constants5();
+    var {
+      isValidStatusCode,
+      isValidOpcode,
+      websocketMessageReceived,
+      utf8Decode,
+      isControlFrame,
+      isTextBinaryFrame,
+      isContinuationFrame
+    } = require_util6();
+    var { failWebsocketConnection } = require_connection();
+    var { WebsocketFrameSend } = require_frame();
+    var { PerMessageDeflate } = require_permessage_deflate();
+    var { MessageSizeExceededError } = require_errors2();
+    var { defaultWebSocketMaxFragments, defaultWebSocketMaxPayloadSize } = require_constants();
+    var ByteParser = class extends Writable {
+      #buffers = [];
+      #fragmentsBytes = 0;
+      #byteOffset = 0;
+      #loop = false;
+      #state = parserStates.INFO;
+      #info = {};
+      #fragments = [];
+      /** @type {Map<string, PerMessageDeflate>} */
+      #extensions;
+      /** @type {import('./websocket').Handler} */
+      #handler;
+      /** @type {number} */
+      #maxFragments;
+      /** @type {number} */
+      #maxPayloadSize;
+      /**
+       * @param {import('./websocket').Handler} handler
+       * @param {Map<string, string>|null} extensions
+       * @param {{ maxFragments?: number, maxPayloadSize?: number }} [options]
+       *   A missing value uses the default limit; `0` disables the limit.
+       */
+      constructor(handler, extensions, options2 = {}) {
+        super();
+        this.#handler = handler;
+        this.#extensions = extensions == null ? /* @__PURE__ */ new Map() : extensions;
+        this.#maxFragments = options2.maxFragments ?? defaultWebSocketMaxFragments;
+        this.#maxPayloadSize = options2.maxPayloadSize ?? defaultWebSocketMaxPayloadSize;
+        if (this.#extensions.has("permessage-deflate")) {
+          this.#extensions.set("permessage-deflate", new PerMessageDeflate(extensions, {
+            maxPayloadSize: this.#maxPayloadSize
+          }));
+        }
+      }
+      /**
+       * @param {Buffer} chunk
+       * @param {() => void} callback
+       */
+      _write(chunk, _, callback) {
+        this.#buffers.push(chunk);
+        this.#byteOffset += chunk.length;
+        this.#loop = true;
+        this.run(callback);
+      }
+      #validatePayloadLength() {
+        if (this.#maxPayloadSize > 0 && !isControlFrame(this.#info.opcode) && this.#info.payloadLength + this.#fragmentsBytes > this.#maxPayloadSize) {
+          failWebsocketConnection(this.#handler, 1009, "Payload size exceeds maximum allowed size");
+          return false;
+        }
+        return true;
+      }
+      /**
+       * Runs whenever a new chunk is received.
+       * Callback is called whenever there are no more chunks buffering,
+       * or not enough bytes are buffered to parse.
+       */
+      run(callback) {
+        while (this.#loop) {
+          if (this.#state === parserStates.INFO) {
+            if (this.#byteOffset < 2) {
+              return callback();
+            }
+            const buffer = this.consume(2);
+            const fin = (buffer[0] & 128) !== 0;
+            const opcode = buffer[0] & 15;
+            const masked = (buffer[1] & 128) === 128;
+            const fragmented = !fin && opcode !== opcodes.CONTINUATION;
+            const payloadLength = buffer[1] & 127;
+            const rsv1 = buffer[0] & 64;
+            const rsv2 = buffer[0] & 32;
+            const rsv3 = buffer[0] & 16;
+            if (!isValidOpcode(opcode)) {
+              failWebsocketConnection(this.#handler, 1002, "Invalid opcode received");
+              return callback();
+            }
+            if (masked) {
+              failWebsocketConnection(this.#handler, 1002, "Frame cannot be masked");
+              return callback();
+            }
+            if (rsv1 !== 0 && !this.#extensions.has("permessage-deflate")) {
+              failWebsocketConnection(this.#handler, 1002, "Expected RSV1 to be clear.");
+              return;
+            }
+            if (rsv2 !== 0 || rsv3 !== 0) {
+              failWebsocketConnection(this.#handler, 1002, "RSV1, RSV2, RSV3 must be clear");
+              return;
+            }
+            if (fragmented && !isTextBinaryFrame(opcode)) {
+              failWebsocketConnection(this.#handler, 1002, "Invalid frame type was fragmented.");
+              return;
+            }
+            if (isTextBinaryFrame(opcode) && this.#fragments.length > 0) {
+              failWebsocketConnection(this.#handler, 1002, "Expected continuation frame");
+              return;
+            }
+            if (this.#info.fragmented && fragmented) {
+              failWebsocketConnection(this.#handler, 1002, "Fragmented frame exceeded 125 bytes.");
+              return;
+            }
+            if ((payloadLength > 125 || fragmented) && isControlFrame(opcode)) {
+              failWebsocketConnection(this.#handler, 1002, "Control frame either too large or fragmented");
+              return;
+            }
+            if (isContinuationFrame(opcode) && this.#fragments.length === 0 && !this.#info.compressed) {
+              failWebsocketConnection(this.#handler, 1002, "Unexpected continuation frame");
+              return;
+            }
+            if (payloadLength <= 125) {
+              this.#info.payloadLength = payloadLength;
+              this.#state = parserStates.READ_DATA;
+              if (!this.#validatePayloadLength()) {
+                return;
+              }
+            } else if (payloadLength === 126) {
+              this.#state = parserStates.PAYLOADLENGTH_16;
+            } else if (payloadLength === 127) {
+              this.#state = parserStates.PAYLOADLENGTH_64;
+            }
+            if (isTextBinaryFrame(opcode)) {
+              this.#info.binaryType = opcode;
+              this.#info.compressed = rsv1 !== 0;
+            }
+            this.#info.opcode = opcode;
+            this.#info.masked = masked;
+            this.#info.fin = fin;
+            this.#info.fragmented = fragmented;
+          } else if (this.#state === parserStates.PAYLOADLENGTH_16) {
+            if (this.#byteOffset < 2) {
+              return callback();
+            }
+            const buffer = this.consume(2);
+            this.#info.payloadLength = buffer.readUInt16BE(0);
+            this.#state = parserStates.READ_DATA;
+            if (!this.#validatePayloadLength()) {
+              return;
+            }
+          } else if (this.#state === parserStates.PAYLOADLENGTH_64) {
+            if (this.#byteOffset < 8) {
+              return callback();
+            }
+            const buffer = this.consume(8);
+            const upper = buffer.readUInt32BE(0);
+            const lower = buffer.readUInt32BE(4);
+            if (upper !== 0 || lower > 2 ** 31 - 1) {
+              failWebsocketConnection(this.#handler, 1009, "Received payload length > 2^31 bytes.");
+              return;
+            }
+            this.#info.payloadLength = lower;
+            this.#state = parserStates.READ_DATA;
+            if (!this.#validatePayloadLength()) {
+              return;
+            }
+          } else if (this.#state === parserStates.READ_DATA) {
+            if (this.#byteOffset < this.#info.payloadLength) {
+              return callback();
+            }
+            const body = this.consume(this.#info.payloadLength);
+            if (isControlFrame(this.#info.opcode)) {
+              this.#loop = this.parseControlFrame(body);
+              this.#state = parserStates.INFO;
+              if (this.#loop && this.#handler.socket.writableNeedDrain) {
+                this.#loop = false;
+                this.#handler.socket.once("drain", () => {
+                  if (this.destroyed) return;
+                  this.#loop = true;
+                  this.run(callback);
+                });
+                return;
+              }
+            } else {
+              if (!this.#info.compressed) {
+                if (!this.writeFragments(body)) {
+                  return;
+                }
+                if (!this.#info.fragmented && this.#info.fin) {
+                  websocketMessageReceived(this.#handler, this.#info.binaryType, this.consumeFragments());
+                }
+                this.#state = parserStates.INFO;
+              } else {
+                this.#extensions.get("permessage-deflate").decompress(
+                  body,
+                  this.#info.fin,
+                  (error, data) => {
+                    if (error) {
+                      const code = error instanceof MessageSizeExceededError ? 1009 : 1007;
+                      failWebsocketConnection(this.#handler, code, error.message);
+                      return;
+                    }
+                    if (!this.writeFragments(data)) {
+                      return;
+                    }
+                    if (this.#maxPayloadSize > 0 && this.#fragmentsBytes > this.#maxPayloadSize) {
+                      failWebsocketConnection(this.#handler, 1009, new MessageSizeExceededError().message);
+                      return;
+                    }
+                    if (!this.#info.fin) {
+                      this.#state = parserStates.INFO;
+                      this.#loop = true;
+                      this.run(callback);
+                      return;
+                    }
+                    websocketMessageReceived(this.#handler, this.#info.binaryType, this.consumeFragments());
+                    this.#loop = true;
+                    this.#state = parserStates.INFO;
+                    this.run(callback);
+                  },
+                  this.#fragmentsBytes
+                );
+                this.#loop = false;
+                break;
+              }
+            }
+          }
+        }
+      }
+      /**
+       * Take n bytes from the buffered Buffers
+       * @param {number} n
+       * @returns {Buffer}
+       */
+      consume(n) {
+        if (n > this.#byteOffset) {
+          throw new Error("Called consume() before buffers satiated.");
+        } else if (n === 0) {
+          return emptyBuffer;
+        }
+        this.#byteOffset -= n;
+        const first = this.#buffers[0];
+        if (first.length > n) {
+          this.#buffers[0] = first.subarray(n, first.length);
+          return first.subarray(0, n);
+        } else if (first.length === n) {
+          return this.#buffers.shift();
+        } else {
+          let offset = 0;
+          const buffer = Buffer.allocUnsafeSlow(n);
+          while (offset !== n) {
+            const next = this.#buffers[0];
+            const length = next.length;
+            if (length + offset === n) {
+              buffer.set(this.#buffers.shift(), offset);
+              break;
+            } else if (length + offset > n) {
+              buffer.set(next.subarray(0, n - offset), offset);
+              this.#buffers[0] = next.subarray(n - offset);
+              break;
+            } else {
+              buffer.set(this.#buffers.shift(), offset);
+              offset += length;
+            }
+          }
+          return buffer;
+        }
+      }
+      writeFragments(fragment) {
+        if (this.#maxFragments > 0 && this.#fragments.length === this.#maxFragments) {
+          failWebsocketConnection(this.#handler, 1008, "Too many message fragments");
+          return false;
+        }
+        this.#fragmentsBytes += fragment.length;
+        this.#fragments.push(fragment);
+        return true;
+      }
+      consumeFragments() {
+        const fragments = this.#fragments;
+        this.#info.compressed = false;
+        if (fragments.length === 1) {
+          this.#fragmentsBytes = 0;
+          return fragments.shift();
+        }
+        let offset = 0;
+        const output = Buffer.allocUnsafeSlow(this.#fragmentsBytes);
+        for (let i = 0; i < fragments.length; ++i) {
+          const buffer = fragments[i];
+          output.set(buffer, offset);
+          offset += buffer.length;
+        }
+        this.#fragments = [];
+        this.#fragmentsBytes = 0;
+        return output;
+      }
+      parseCloseBody(data) {
+        assert(data.length !== 1);
+        let code;
+        if (data.length >= 2) {
+          code = data.readUInt16BE(0);
+        }
+        if (code !== void 0 && !isValidStatusCode(code)) {
+          return { code: 1002, reason: "Invalid status code", error: true };
+        }
+        let reason = data.subarray(2);
+        if (reason[0] === 239 && reason[1] === 187 && reason[2] === 191) {
+          reason = reason.subarray(3);
+        }
+        try {
+          reason = utf8Decode(reason);
+        } catch {
+          return { code: 1007, reason: "Invalid UTF-8", error: true };
+        }
+        return { code, reason, error: false };
+      }
+      /**
+       * Parses control frames.
+       * @param {Buffer} body
+       */
+      parseControlFrame(body) {
+        const { opcode, payloadLength } = this.#info;
+        if (opcode === opcodes.CLOSE) {
+          if (payloadLength === 1) {
+            failWebsocketConnection(this.#handler, 1002, "Received close frame with a 1-byte body.");
+            return false;
+          }
+          this.#info.closeInfo = this.parseCloseBody(body);
+          if (this.#info.closeInfo.error) {
+            const { code, reason } = this.#info.closeInfo;
+            failWebsocketConnection(this.#handler, code, reason);
+            return false;
+          }
+          if (!this.#handler.closeState.has(sentCloseFrameState.SENT) && !this.#handler.closeState.has(sentCloseFrameState.RECEIVED)) {
+            let body2 = emptyBuffer;
+            if (this.#info.closeInfo.code) {
+              body2 = Buffer.allocUnsafe(2);
+              body2.writeUInt16BE(this.#info.closeInfo.code, 0);
+            }
+            const closeFrame = new WebsocketFrameSend(body2);
+            this.#handler.socket.write(closeFrame.createFrame(opcodes.CLOSE));
+            this.#handler.closeState.add(sentCloseFrameState.SENT);
+          }
+          this.#handler.readyState = states.CLOSING;
+          this.#handler.closeState.add(sentCloseFrameState.RECEIVED);
+          return false;
+        } else if (opcode === opcodes.PING) {
+          if (!this.#handler.closeState.has(sentCloseFrameState.RECEIVED)) {
+            const frame = new WebsocketFrameSend(body);
+            this.#handler.socket.write(frame.createFrame(opcodes.PONG));
+            this.#handler.onPing(body);
+          }
+        } else if (opcode === opcodes.PONG) {
+          this.#handler.onPong(body);
+        }
+        return true;
+      }
+      get closingInfo() {
+        return this.#info.closeInfo;
+      }
+    };
+    module.exports = {
+      ByteParser
+    };
+  }
+});
+
+// node_modules/undici/lib/web/websocket/sender.js
+var require_sender = __commonJS({
+  "node_modules/undici/lib/web/websocket/sender.js"(exports, module) {
+    "use strict";
+    var { WebsocketFrameSend } = require_frame();
+    var { opcodes, sendHints } = require_constants5();
+    var FixedQueue = require_fixed_queue();
+    var SendQueue = class {
+      /**
+       * @type {FixedQueue}
+       */
+      #queue = new FixedQueue();
+      /**
+       * @type {boolean}
+       */
+      #running = false;
+      /** @type {import('node:net').Socket} */
+      #socket;
+      constructor(socket) {
+        this.#socket = socket;
+      }
+      add(item, cb, hint) {
+        if (hint !== sendHints.blob) {
+          if (!this.#running) {
+            if (hint === sendHints.text) {
+              const { 0: head, 1: body } = WebsocketFrameSend.createFastTextFrame(item);
+              this.#socket.cork();
+              this.#socket.write(head);
+              this.#socket.write(body, cb);
+              this.#socket.uncork();
+            } else {
+              this.#socket.write(createFrame(item, hint), cb);
+            }
+          } else {
+            const node2 = {
+              promise: null,
+              callback: cb,
+              frame: createFrame(item, hint)
+            };
+            this.#queue.push(node2);
+          }
+          return;
+        }
+        const node = {
+          promise: item.arrayBuffer().then((ab) => {
+            node.promise = null;
+            node.frame = createFrame(ab, hint);
+          }),
+          callback: cb,
+          frame: null
+        };
+        this.#queue.push(node);
+        if (!this.#running) {
+          this.#run();
+        }
+      }
+      async #run() {
+        this.#running = true;
+        const queue = this.#queue;
+        while (!queue.isEmpty()) {
+          const node = queue.shift();
+          if (node.promise !== null) {
+            await node.promise;
+          }
+          this.#socket.write(node.frame, node.callback);
+          node.callback = node.frame = null;
+        }
+        this.#running = false;
+      }
+    };
+    function createFrame(data, hint) {
+      return new WebsocketFrameSend(toBuffer(data, hint)).createFrame(hint === sendHints.text ? opcodes.TEXT : opcodes.BINARY);
+    }
+    function toBuffer(data, hint) {
+      switch (hint) {
+        case sendHints.text:
+        case sendHints.typedArray:
+          return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+        case sendHints.arrayBuffer:
+        case sendHints.blob:
+          return new Uint8Array(data);
+      }
+    }
+    module.exports = { SendQueue };
+  }
+});
+
+// node_modules/undici/lib/web/websocket/websocket.js
+var require_websocket = __commonJS({
+  "node_modules/undici/lib/web/websocket/websocket.js"(exports, module) {
+    "use strict";
+    var { isArrayBuffer } = __require("node:util/types");
+    var { webidl } = require_webidl();
+    var { URLSerializer } = require_data_url();
+    var { environmentSettingsObject } = require_util3();
+    var { staticPropertyDescriptors, states, sentCloseFrameState, sendHints, opcodes } = require_constants5();
+    var {
+      isConnecting,
+      isEstablished,
+      isClosing,
+      isClosed,
+      isValidSubprotocol,
+      fireEvent,
+      utf8Decode,
+      toArrayBuffer,
+      getURLRecord
+    } = require_util6();
+    var { establishWebSocketConnection, closeWebSocketConnection, failWebsocketConnection } = require_connection();
+    var { ByteParser } = require_receiver();
+    var { kEnumerableProperty } = require_util2();
+    var { getGlobalDispatcher } = require_global2();
+    var { ErrorEvent, CloseEvent, createFastMessageEvent } = require_events();
+    var { SendQueue } = require_sender();
+    var { WebsocketFrameSend } = require_frame();
+    var { channels } = require_diagnostics();
+    var kRef = /* @__PURE__ */ Symbol.for("nodejs.ref");
+    var kUnref = /* @__PURE__ */ Symbol.for("nodejs.unref");
+    var ping;
+    function getSocketAddress(socket) {
+      if (typeof socket?.address === "function") {
+        return socket.address();
+      }
+      if (typeof socket?.session?.socket?.address === "function") {
+        return socket.session.socket.address();
+      }
+      return null;
+    }
+    var WebSocket = class _WebSocket extends EventTarget {
+      #events = {
+        open: null,
+        error: null,
+        close: null,
+        message: null
+      };
+      #bufferedAmount = 0;
+      #protocol = "";
+      #extensions = "";
+      #refed = true;
+      /** @type {SendQueue} */
+      #sendQueue;
+      /** @type {Handler} */
+      #handler = {
+        onConnectionEstablished: (response, extensions) => this.#onConnectionEstablished(response, extensions),
+        onMessage: (opcode, data) => this.#onMessage(opcode, data),
+        onParserError: (err) => failWebsocketConnection(this.#handler, null, err.message),
+        onParserDrain: () => this.#onParserDrain(),
+        onSocketData: (chunk) => {
+          if (!this.#parser.write(chunk)) {
+            this.#handler.socket.pause();
+          }
+        },
+        onSocketError: (err) => {
+          this.#handler.readyState = states.CLOSING;
+          if (channels.socketError.hasSubscribers) {
+            channels.socketError.publish(err);
+          }
+          this.#handler.socket.destroy();
+        },
+        onSocketClose: () => this.#onSocketClose(),
+        onPing: (body) => {
+          if (channels.ping.hasSubscribers) {
+            channels.ping.publish({
+              payload: body,
+              websocket: this
+            });
+          }
+        },
+        onPong: (body) => {
+          if (channels.pong.hasSubscribers) {
+            channels.pong.publish({
+              payload: body,
+              websocket: this
+            });
+          }
+        },
+        readyState: states.CONNECTING,
+        socket: null,
+        closeState: /* @__PURE__ */ new Set(),
+        controller: null,
+        wasEverConnected: false
+      };
+      #url;
+      #binaryType;
+      /** @type {import('./receiver').ByteParser} */
+      #parser;
+      /**
+       * @param {string} url
+       * @param {string|string[]} protocols
+       */
+      constructor(url, protocols = []) {
+        super();
+        webidl.util.markAsUncloneable(this);
+        const prefix = "WebSocket constructor";
+        webidl.argumentLengthCheck(arguments, 1, prefix);
+        const options2 = webidl.converters["DOMString or sequence<DOMString> or WebSocketInit"](protocols, prefix, "options");
+        url = webidl.converters.USVString(url);
+        protocols = options2.protocols;
+        const baseURL = environmentSettingsObject.settingsObject.baseUrl;
+        const urlRecord = getURLRecord(url, baseURL);
+        if (typeof protocols === "string") {
+          protocols = [protocols];
+        }
+        if (protocols.length !== new Set(protocols.map((p) => p.toLowerCase())).size) {
+          throw new DOMException("Invalid Sec-WebSocket-Protocol value", "SyntaxError");
+        }
+        if (protocols.length > 0 && !protocols.every((p) => isValidSubprotocol(p))) {
+          throw new DOMException("Invalid Sec-WebSocket-Protocol value", "SyntaxError");
+        }
+        this.#url = new URL(urlRecord.href);
+        const client = environmentSettingsObject.settingsObject;
+        this.#handler.controller = establishWebSocketConnection(
+          urlRecord,
+          protocols,
+          client,
+          this.#handler,
+          options2
+        );
+        this.#handler.readyState = _WebSocket.CONNECTING;
+        this.#binaryType = "blob";
+      }
+      // TODO: remove this
+      [kRef]() {
+        this.#refed = true;
+        this.#handler.socket?.ref?.();
+      }
+      // TODO: remove this
+      [kUnref]() {
+        this.#refed = false;
+        this.#handler.socket?.unref?.();
+      }
+      /**
+       * @see https://websockets.spec.whatwg.org/#dom-websocket-close
+       * @param {number|undefined} code
+       * @param {string|undefined} reason
+       */
+      close(code = void 0, reason = void 0) {
+        webidl.brandCheck(this, webidl.is.WebSocket);
+        const prefix = "WebSocket.close";
+        if (code !== void 0) {
+          code = webidl.converters["unsigned short"](code, prefix, "code", webidl.attributes.Clamp);
+        }
+        if (reason !== void 0) {
+          reason = webidl.converters.USVString(reason);
+        }
+        code ??= null;
+        reason ??= "";
+        closeWebSocketConnection(this.#handler, code, reason, true);
+      }
+      /**
+       * @see https://websockets.spec.whatwg.org/#dom-websocket-send
+       * @param {NodeJS.TypedArray|ArrayBuffer|Blob|string} data
+       */
+      send(data) {
+        webidl.brandCheck(this, webidl.is.WebSocket);
+        const prefix = "WebSocket.send";
+        webidl.argumentLengthCheck(arguments, 1, prefix);
+        data = webidl.converters.WebSocketSendData(data, prefix, "data");
+        if (isConnecting(this.#handler.readyState)) {
+          throw new DOMException("Sent before connected.", "InvalidStateError");
+        }
+        if (!isEstablished(this.#handler.readyState) || isClosing(this.#handler.readyState)) {
+          return;
+        }
+        if (typeof data === "string") {
+          const buffer = Buffer.from(data);
+          this.#bufferedAmount += buffer.byteLength;
+          this.#sendQueue.add(buffer, () => {
+            this.#bufferedAmount -= buffer.byteLength;
+          }, sendHints.text);
+        } else if (isArrayBuffer(data)) {
+          this.#bufferedAmount += data.byteLength;
+          this.#sendQueue.add(data, () => {
+            this.#bufferedAmount -= data.byteLength;
+          }, sendHints.arrayBuffer);
+        } else if (ArrayBuffer.isView(data)) {
+          this.#bufferedAmount += data.byteLength;
+          this.#sendQueue.add(data, () => {
+            this.#bufferedAmount -= data.byteLength;
+          }, sendHints.typedArray);
+        } else if (webidl.is.Blob(data)) {
+          this.#bufferedAmount += data.size;
+          this.#sendQueue.add(data, () => {
+            this.#bufferedAmount -= data.size;
+          }, sendHints.blob);
+        }
+      }
+      get readyState() {
+        webidl.brandCheck(this, webidl.is.WebSocket);
+        return this.#handler.readyState;
+      }
+      get bufferedAmount() {
+        webidl.brandCheck(this, webidl.is.WebSocket);
+        return this.#bufferedAmount;
+      }
+      get url() {
+        webidl.brandCheck(this, webidl.is.WebSocket);
+        return URLSerializer(this.#url);
+      }
+      get extensions() {
+        webidl.brandCheck(this, webidl.is.WebSocket);
+        return this.#extensions;
+      }
+      get protocol() {
+        webidl.brandCheck(this, webidl.is.WebSocket);
+        return this.#protocol;
+      }
+      get onopen() {
+        webidl.brandCheck(this, webidl.is.WebSocket);
+        return this.#events.open;
+      }
+      set onopen(fn) {
+        webidl.brandCheck(this, webidl.is.WebSocket);
+        if (this.#events.open) {
+          this.removeEventListener("open", this.#events.open);
+        }
+        const listener = webidl.converters.EventHandlerNonNull(fn);
+        if (listener !== null) {
+          this.addEventListener("open", listener);
+          this.#events.open = fn;
+        } else {
+          this.#events.open = null;
+        }
+      }
+      get onerror() {
+        webidl.brandCheck(this, webidl.is.WebSocket);
+        return this.#events.error;
+      }
+      set onerror(fn) {
+        webidl.brandCheck(this, webidl.is.WebSocket);
+        if (this.#events.error) {
+          this.removeEventListener("error", this.#events.error);
+        }
+        const listener = webidl.converters.EventHandlerNonNull(fn);
+        if (listener !== null) {
+          this.addEventListener("error", listener);
+          this.#events.error = fn;
+        } else {
+          this.#events.error = null;
+        }
+      }
+      get onclose() {
+        webidl.brandCheck(this, webidl.is.WebSocket);
+        return this.#events.close;
+      }
+      set onclose(fn) {
+        webidl.brandCheck(this, webidl.is.WebSocket);
+        if (this.#events.close) {
+          this.removeEventListener("close", this.#events.close);
+        }
+        const listener = webidl.converters.EventHandlerNonNull(fn);
+        if (listener !== null) {
+          this.addEventListener("close", listener);
+          this.#events.close = fn;
+        } else {
+          this.#events.close = null;
+        }
+      }
+      get onmessage() {
+        webidl.brandCheck(this, webidl.is.WebSocket);
+        return this.#events.message;
+      }
+      set onmessage(fn) {
+        webidl.brandCheck(this, webidl.is.WebSocket);
+        if (this.#events.message) {
+          this.removeEventListener("message", this.#events.message);
+        }
+        const listener = webidl.converters.EventHandlerNonNull(fn);
+        if (listener !== null) {
+          this.addEventListener("message", listener);
+          this.#events.message = fn;
+        } else {
+          this.#events.message = null;
+        }
+      }
+      get binaryType() {
+        webidl.brandCheck(this, webidl.is.WebSocket);
+        return this.#binaryType;
+      }
+      set binaryType(type) {
+        webidl.brandCheck(this, webidl.is.WebSocket);
+        if (type !== "blob" && type !== "arraybuffer") {
+          this.#binaryType = "blob";
+        } else {
+          this.#binaryType = type;
+        }
+      }
+      /**
+       * @see https://websockets.spec.whatwg.org/#feedback-from-the-protocol
+       */
+      #onConnectionEstablished(response, parsedExtensions) {
+        this.#handler.socket = response.socket;
+        if (!this.#refed) {
+          this.#handler.socket.unref?.();
+        }
+        const maxFragments = this.#handler.controller.dispatcher?.webSocketOptions?.maxFragments;
+        const maxPayloadSize = this.#handler.controller.dispatcher?.webSocketOptions?.maxPayloadSize;
+        const parser = new ByteParser(this.#handler, parsedExtensions, {
+          maxFragments,
+          maxPayloadSize
+        });
+        parser.on("drain", () => this.#handler.onParserDrain());
+        parser.on("error", (err) => this.#handler.onParserError(err));
+        this.#parser = parser;
+        this.#sendQueue = new SendQueue(response.socket);
+        this.#handler.readyState = states.OPEN;
+        const extensions = response.headersList.get("sec-websocket-extensions");
+        if (extensions !== null) {
+          this.#extensions = extensions;
+        }
+        const protocol = response.headersList.get("sec-websocket-protocol");
+        if (protocol !== null) {
+          this.#protocol = protocol;
+        }
+        fireEvent("open", this);
+        if (channels.open.hasSubscribers) {
+          const headers = response.headersList.entries;
+          channels.open.publish({
+            address: getSocketAddress(response.socket),
+            protocol: this.#protocol,
+            extensions: this.#extensions,
+            websocket: this,
+            handshakeResponse: {
+              status: response.status,
+              statusText: response.statusText,
+              headers
+            }
+          });
+        }
+      }
+      #onMessage(type, data) {
+        if (this.#handler.readyState !== states.OPEN) {
+          return;
+        }
+        let dataForEvent;
+        if (type === opcodes.TEXT) {
+          try {
+            dataForEvent = utf8Decode(data);
+          } catch {
+            failWebsocketConnection(this.#handler, 1007, "Received invalid UTF-8 in text frame.");
+            return;
+          }
+        } else if (type === opcodes.BINARY) {
+          if (this.#binaryType === "blob") {
+            dataForEvent = new Blob([data]);
+          } else {
+            dataForEvent = toArrayBuffer(data);
+          }
+        }
+        fireEvent("message", this, createFastMessageEvent, {
+          origin: this.#url.origin,
+          data: dataForEvent
+        });
+      }
+      #onParserDrain() {
+        this.#handler.socket.resume();
+      }
+      /**
+       * @see https://websockets.spec.whatwg.org/#feedback-from-the-protocol
+       * @see https://datatracker.ietf.org/doc/html/rfc6455#section-7.1.4
+       */
+      #onSocketClose() {
+        const wasClean = this.#handler.closeState.has(sentCloseFrameState.SENT) && this.#handler.closeState.has(sentCloseFrameState.RECEIVED);
+        let code = 1005;
+        let reason = "";
+        const result = this.#parser?.closingInfo;
+        if (result && !result.error) {
+          code = result.code ?? 1005;
+          reason = result.reason;
+        }
+        this.#handler.readyState = states.CLOSED;
+        if (!this.#handler.closeState.has(sentCloseFrameState.RECEIVED)) {
+          code = 1006;
+          fireEvent("error", this, (type, init) => new ErrorEvent(type, init), {
+            error: new TypeError(reason)
+          });
+        }
+        fireEvent("close", this, (type, init) => new CloseEvent(type, init), {
+          wasClean,
+          code,
+          reason
+        });
+        if (channels.close.hasSubscribers) {
+          channels.close.publish({
+            websocket: this,
+            code,
+            reason
+          });
+        }
+      }
+      static {
+        ping = (ws, buffer) => {
+          if (Buffer.isBuffer(buffer)) {
+            if (buffer.length > 125) {
+              throw new TypeError("A PING frame cannot have a body larger than 125 bytes.");
+            }
+          } else if (buffer !== void 0) {
+            throw new TypeError("Expected buffer payload");
+          }
+          const readyState = ws.#handler.readyState;
+          if (isEstablished(readyState) && !isClosing(readyState) && !isClosed(readyState)) {
+            const frame = new WebsocketFrameSend(buffer);
+            ws.#handler.socket.write(frame.createFrame(opcodes.PING));
+          }
+        };
+        webidl.is.WebSocket = (arg) => {
+          return arg != null && typeof arg === "object" && #handler in arg;
+        };
+      }
+    };
+    WebSocket.CONNECTING = WebSocket.prototype.CONNECTING = states.CONNECTING;
+    WebSocket.OPEN = WebSocket.prototype.OPEN = states.OPEN;
+    WebSocket.CLOSING = WebSocket.prototype.CLOSING = states.CLOSING;
+    WebSocket.CLOSED = WebSocket.prototype.CLOSED = states.CLOSED;
+    Object.defineProperties(WebSocket.prototype, {
+      CONNECTING: staticPropertyDescriptors,
+      OPEN: staticPropertyDescriptors,
+      CLOSING: staticPropertyDescriptors,
+      CLOSED: staticPropertyDescriptors,
+      url: kEnumerableProperty,
+      readyState: kEnumerableProperty,
+      bufferedAmount: kEnumerableProperty,
+      onopen: kEnumerableProperty,
+      onerror: kEnumerableProperty,
+      onclose: kEnumerableProperty,
+      close: kEnumerableProperty,
+      onmessage: kEnumerableProperty,
+      binaryType: kEnumerableProperty,
+      send: kEnumerableProperty,
+      extensions: kEnumerableProperty,
+      protocol: kEnumerableProperty,
+      [Symbol.toStringTag]: {
+        value: "WebSocket",
+        writable: false,
+        enumerable: false,
+        configurable: true
+      }
+    });
+    Object.defineProperties(WebSocket, {
+      CONNECTING: staticPropertyDescriptors,
+      OPEN: staticPropertyDescriptors,
+      CLOSING: staticPropertyDescriptors,
+      CLOSED: staticPropertyDescriptors
+    });
+    webidl.converters["sequence<DOMString>"] = webidl.sequenceConverter(
+      webidl.converters.DOMString
+    );
+    webidl.converters["DOMString or sequence<DOMString>"] = function(V, prefix, argument) {
+      if (webidl.util.Type(V) === webidl.util.Types.OBJECT && Symbol.iterator in V) {
+        return webidl.converters["sequence<DOMString>"](V);
+      }
+      return webidl.converters.DOMString(V, prefix, argument);
+    };
+    webidl.converters.WebSocketInit = webidl.dictionaryConverter([
+      {
+        key: "protocols",
+        converter: webidl.converters["DOMString or sequence<DOMString>"],
+        defaultValue: () => []
+      },
+      {
+        key: "dispatcher",
+        converter: webidl.converters.any,
+        defaultValue: () => getGlobalDispatcher()
+      },
+      {
+        key: "headers",
+        converter: webidl.nullableConverter(webidl.converters.HeadersInit)
+      }
+    ]);
+    webidl.converters["DOMString or sequence<DOMString> or WebSocketInit"] = function(V) {
+      if (webidl.util.Type(V) === webidl.util.Types.OBJECT && !(Symbol.iterator in V)) {
+        return webidl.converters.WebSocketInit(V);
+      }
+      return { protocols: webidl.converters["DOMString or sequence<DOMString>"](V) };
+    };
+    webidl.converters.WebSocketSendData = function(V) {
+      if (webidl.util.Type(V) === webidl.util.Types.OBJECT) {
+        if (webidl.is.Blob(V)) {
+          return V;
+        }
+        if (webidl.is.BufferSource(V)) {
+          return V;
+        }
+      }
+      return webidl.converters.USVString(V);
+    };
+    module.exports = {
+      WebSocket,
+      ping
+    };
+  }
+});
+
+// node_modules/undici/lib/web/websocket/stream/websocketerror.js
+var require_websocketerror = __commonJS({
+  "node_modules/undici/lib/web/websocket/stream/websocketerror.js"(exports, module) {
+    "use strict";
+    var { webidl } = require_webidl();
+    var { validateCloseCodeAndReason } = require_util6();
+    var { kConstruct } = require_symbols();
+    var { kEnumerableProperty } = require_util2();
+    function createInheritableDOMException() {
+      class Test extends DOMException {
+        get reason() {
+          return "";
+        }
+      }
+      if (new Test().reason !== void 0) {
+        return DOMException;
+      }
+      return new Proxy(DOMException, {
+        construct(target, args, newTarget) {
+          const instance = Reflect.construct(target, args, target);
+          Object.setPrototypeOf(instance, newTarget.prototype);
+          return instance;
+        }
+      });
+    }
+    var createUnvalidatedWebSocketError;
+    var WebSocketError = class _WebSocketError extends createInheritableDOMException() {
+      #closeCode;
+      #reason;
+      constructor(message2 = "", init = void 0) {
+        message2 = webidl.converters.DOMString(message2, "WebSocketError", "message");
+        super(message2, "WebSocketError");
+        if (init === kConstruct) {
+          return;
+        } else if (init !== null) {
+          init = webidl.converters.WebSocketCloseInfo(init);
+        }
+        let code = init.closeCode ?? null;
+        const reason = init.reason ?? "";
+        validateCloseCodeAndReason(code, reason);
+        if (reason.length !== 0 && code === null) {
+          code = 1e3;
+        }
+        this.#closeCode = code;
+        this.#reason = reason;
+      }
+      get closeCode() {
+        return this.#closeCode;
+      }
+      get reason() {
+        return this.#reason;
+      }
+      static {
+        createUnvalidatedWebSocketError = (message2, code, reason) => {
+          const error = new _WebSocketError(message2, kConstruct);
+          error.#closeCode = code;
+          error.#reason = reason;
+          return error;
+        };
+        webidl.is.WebSocketError = (arg) => {
+          return arg != null && typeof arg === "object" && #reason in arg;
+        };
+      }
+    };
+    Object.defineProperties(WebSocketError.prototype, {
+      closeCode: kEnumerableProperty,
+      reason: kEnumerableProperty,
+      [Symbol.toStringTag]: {
+        value: "WebSocketError",
+        writable: false,
+        enumerable: false,
+        configurable: true
+      }
+    });
+    module.exports = { WebSocketError, createUnvalidatedWebSocketError };
+  }
+});
+
+// node_modules/undici/lib/web/websocket/stream/websocketstream.js
+var require_websocketstream = __commonJS({
+  "node_modules/undici/lib/web/websocket/stream/websocketstream.js"(exports, module) {
+    "use strict";
+    var { addAbortListener } = __require("node:events");
+    var { environmentSettingsObject, readableStreamClose } = require_util3();
+    var { states, opcodes, sentCloseFrameState } = require_constants5();
+    var { webidl } = require_webidl();
+    var { getURLRecord, isValidSubprotocol, isEstablished, utf8Decode } = require_util6();
+    var { establishWebSocketConnection, failWebsocketConnection, closeWebSocketConnection } = require_connection();
+    var { channels } = require_diagnostics();
+    var { WebsocketFrameSend } = require_frame();
+    var { ByteParser } = require_receiver();
+    var { WebSocketError, createUnvalidatedWebSocketError } = require_websocketerror();
+    var { kEnumerableProperty } = require_util2();
+    var { utf8DecodeBytes } = require_encoding();
+    var emittedExperimentalWarning = false;
+    var WebSocketStream = class {
+      // Each WebSocketStream object has an associated url , which is a URL record .
+      /** @type {URL} */
+      #url;
+      // Each WebSocketStream object has an associated opened promise , which is a promise.
+      /** @type {ReturnType<typeof Promise.withResolvers>} */
+      #openedPromise;
+      // Each WebSocketStream object has an associated closed promise , which is a promise.
+      /** @type {ReturnType<typeof Promise.withResolvers>} */
+      #closedPromise;
+      // Each WebSocketStream object has an associated readable stream , which is a ReadableStream .
+      /** @type {ReadableStream} */
+      #readableStream;
+      /** @type {ReadableStreamDefaultController} */
+      #readableStreamController;
+      // Retain the controller so the writable stream can be errored while locked.
+      /** @type {WritableStreamDefaultController} */
+      #writableStreamController;
+      // Each WebSocketStream object has an associated boolean handshake aborted , which is initially false.
+      #handshakeAborted = false;
+      /** @type {import('../websocket').Handler} */
+      #handler = {
+        // https://whatpr.org/websockets/48/7b748d3...d5570f3.html#feedback-to-websocket-stream-from-the-protocol
+        onConnectionEstablished: (response, extensions) => this.#onConnectionEstablished(response, extensions),
+        onMessage: (opcode, data) => this.#onMessage(opcode, data),
+        onParserError: (err) => failWebsocketConnection(this.#handler, null, err.message),
+        onParserDrain: () => this.#handler.socket.resume(),
+        onSocketData: (chunk) => {
+          if (!this.#parser.write(chunk)) {
+            this.#handler.socket.pause();
+          }
+        },
+        onSocketError: (err) => {
+          this.#handler.readyState = states.CLOSING;
+          if (channels.socketError.hasSubscribers) {
+            channels.socketError.publish(err);
+          }
+          this.#handler.socket.destroy();
+        },
+        // When the WebSocket connection is closed for a WebSocketStream stream, possibly cleanly, the user agent must
+        // queue a global task on the WebSocket task source given stream ’s relevant global object to run the following substeps:
+        onSocketClose: () => queueMicrotask(() => this.#onSocketClose()),
+        onPing: () => {
+        },
+        onPong: () => {
+        },
+        readyState: states.CONNECTING,
+        socket: null,
+        closeState: /* @__PURE__ */ new Set(),
+        controller: null,
+        wasEverConnected: false
+      };
+      /** @type {import('../receiver').ByteParser} */
+      #parser;
+      constructor(url, options2 = void 0) {
+        if (!emittedExperimentalWarning) {
+          process.emitWarning("WebSocketStream is experimental! Expect it to change at any time.", {
+            code: "UNDICI-WSS"
+          });
+          emittedExperimentalWarning = true;
+        }
+        webidl.argumentLengthCheck(arguments, 1, "WebSocket");
+        url = webidl.converters.USVString(url);
+        if (options2 !== null) {
+          options2 = webidl.converters.WebSocketStreamOptions(options2);
+        }
+        const baseURL = environmentSettingsObject.settingsObject.baseUrl;
+        const urlRecord = getURLRecord(url, baseURL);
+        const protocols = options2.protocols;
+        if (protocols.length !== new Set(protocols.map((p) => p.toLowerCase())).size) {
+          throw new DOMException("Invalid Sec-WebSocket-Protocol value", "SyntaxError");
+        }
+        if (protocols.length > 0 && !protocols.every((p) => isValidSubprotocol(p))) {
+          throw new DOMException("Invalid Sec-WebSocket-Protocol value", "SyntaxError");
+        }
+        this.#url = urlRecord.toString();
+        this.#openedPromise = Promise.withResolvers();
+        this.#closedPromise = Promise.withResolvers();
+        if (options2.signal != null) {
+          const signal = options2.signal;
+          if (signal.aborted) {
+            this.#openedPromise.reject(signal.reason);
+            this.#closedPromise.reject(signal.reason);
+            return;
+          }
+          addAbortListener(signal, () => {
+            if (!isEstablished(this.#handler.readyState)) {
+              failWebsocketConnection(this.#handler);
+              this.#handler.readyState = states.CLOSING;
+              this.#openedPromise.reject(signal.reason);
+              this.#closedPromise.reject(signal.reason);
+              this.#handshakeAborted = true;
+            }
+          });
+        }
+        const client = environmentSettingsObject.settingsObject;
+        this.#handler.controller = establishWebSocketConnection(
+          urlRecord,
+          protocols,
+          client,
+          this.#handler,
+          options2
+        );
+      }
+      // The url getter steps are to return this 's url , serialized .
+      get url() {
+        return this.#url.toString();
+      }
+      // The opened getter steps are to return this 's opened promise .
+      get opened() {
+        return this.#openedPromise.promise;
+      }
+      // The closed getter steps are to return this 's closed promise .
+      get closed() {
+        return this.#closedPromise.promise;
+      }
+      // The close( closeInfo ) method steps are:
+      close(closeInfo = void 0) {
+        if (closeInfo !== null) {
+          closeInfo = webidl.converters.WebSocketCloseInfo(closeInfo);
+        }
+        const code = closeInfo.closeCode ?? null;
+        const reason = closeInfo.reason;
+        closeWebSocketConnection(this.#handler, code, reason, true);
+      }
+      #write(chunk) {
+        chunk = webidl.converters.WebSocketStreamWrite(chunk);
+        const promise = Promise.withResolvers();
+        let data = null;
+        let opcode = null;
+        if (webidl.is.BufferSource(chunk)) {
+          data = new Uint8Array(ArrayBuffer.isView(chunk) ? new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength) : chunk.slice());
+          opcode = opcodes.BINARY;
+        } else {
+          let string2;
+          try {
+            string2 = webidl.converters.DOMString(chunk);
+          } catch (e) {
+            promise.reject(e);
+            return promise.promise;
+          }
+          data = new TextEncoder().encode(string2);
+          opcode = opcodes.TEXT;
+        }
+        if (!this.#handler.closeState.has(sentCloseFrameState.SENT) && !this.#handler.closeState.has(sentCloseFrameState.RECEIVED)) {
+          const frame = new WebsocketFrameSend(data);
+          this.#handler.socket.write(frame.createFrame(opcode), () => {
+            promise.resolve(void 0);
+          });
+        } else {
+          promise.resolve(void 0);
+        }
+        return promise.promise;
+      }
+      /** @type {import('../websocket').Handler['onConnectionEstablished']} */
+      #onConnectionEstablished(response, parsedExtensions) {
+        this.#handler.socket = response.socket;
+        const maxFragments = this.#handler.controller.dispatcher?.webSocketOptions?.maxFragments;
+        const maxPayloadSize = this.#handler.controller.dispatcher?.webSocketOptions?.maxPayloadSize;
+        const parser = new ByteParser(this.#handler, parsedExtensions, {
+          maxFragments,
+          maxPayloadSize
+        });
+        parser.on("drain", () => this.#handler.onParserDrain());
+        parser.on("error", (err) => this.#handler.onParserError(err));
+        this.#parser = parser;
+        this.#handler.readyState = states.OPEN;
+        const extensions = response.headersList.get("sec-websocket-extensions") ?? "";
+        const protocol = response.headersList.get("sec-websocket-protocol") ?? "";
+        const readable = new ReadableStream({
+          start: (controller) => {
+            this.#readableStreamController = controller;
+          },
+          pull: () => this.#pull(),
+          cancel: (reason) => this.#cancel(reason)
+        });
+        const writable = new WritableStream({
+          start: (controller) => {
+            this.#writableStreamController = controller;
+          },
+          write: (chunk) => this.#write(chunk),
+          close: () => closeWebSocketConnection(this.#handler, null, null),
+          abort: (reason) => this.#closeUsingReason(reason)
+        });
+        this.#readableStream = readable;
+        this.#openedPromise.resolve({
+          extensions,
+          protocol,
+          readable,
+          writable
+        });
+      }
+      /** @type {import('../websocket').Handler['onMessage']} */
+      #onMessage(type, data) {
+        if (this.#handler.readyState !== states.OPEN) {
+          return;
+        }
+        let chunk;
+        if (type === opcodes.TEXT) {
+          try {
+            chunk = utf8Decode(data);
+          } catch {
+            failWebsocketConnection(this.#handler, 1007, "Received invalid UTF-8 in text frame.");
+            return;
+          }
+        } else if (type === opcodes.BINARY) {
+          chunk = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+        }
+        this.#readableStreamController.enqueue(chunk);
+        if (this.#readableStreamController.desiredSize <= 0) {
+          this.#handler.socket.pause();
+        }
+      }
+      /** @type {import('../websocket').Handler['onSocketClose']} */
+      #onSocketClose() {
+        const wasClean = this.#handler.closeState.has(sentCloseFrameState.SENT) && this.#handler.closeState.has(sentCloseFrameState.RECEIVED);
+        this.#handler.readyState = states.CLOSED;
+        if (this.#handshakeAborted) {
+          return;
+        }
+        if (!this.#handler.wasEverConnected) {
+          this.#openedPromise.reject(new WebSocketError("Socket never opened"));
+        }
+        const result = this.#parser?.closingInfo;
+        let code = result?.code ?? 1005;
+        if (!this.#handler.closeState.has(sentCloseFrameState.RECEIVED)) {
+          code = 1006;
+        }
+        const reason = result?.reason == null ? "" : utf8DecodeBytes(Buffer.from(result.reason));
+        if (wasClean) {
+          readableStreamClose(this.#readableStreamController);
+          this.#writableStreamController.error(new DOMException("A closed WebSocketStream cannot be written to", "InvalidStateError"));
+          this.#closedPromise.resolve({
+            closeCode: code,
+            reason
+          });
+        } else {
+          const error = createUnvalidatedWebSocketError("unclean close", code, reason);
+          this.#readableStreamController?.error(error);
+          this.#writableStreamController?.error(error);
+          this.#closedPromise.reject(error);
+        }
+      }
+      #closeUsingReason(reason) {
+        let code = null;
+        let reasonString = "";
+        if (webidl.is.WebSocketError(reason)) {
+          code = reason.closeCode;
+          reasonString = reason.reason;
+        }
+        closeWebSocketConnection(this.#handler, code, reasonString);
+      }
+      // To pull bytes from a WebSocketStream stream , if stream is currently applying backpressure, release backpressure.
+      #pull() {
+        this.#handler.socket.resume();
+      }
+      //  To cancel a WebSocketStream stream given reason , close using reason giving stream and reason .
+      #cancel(reason) {
+        this.#closeUsingReason(reason);
+      }
+    };
+    Object.defineProperties(WebSocketStream.prototype, {
+      url: kEnumerableProperty,
+      opened: kEnumerableProperty,
+      closed: kEnumerableProperty,
+      close: kEnumerableProperty,
+      [Symbol.toStringTag]: {
+        value: "WebSocketStream",
+        writable: false,
+        enumerable: false,
+        configurable: true
+      }
+    });
+    webidl.converters.WebSocketStreamOptions = webidl.dictionaryConverter([
+      {
+        key: "protocols",
+        converter: webidl.sequenceConverter(webidl.converters.USVString),
+        defaultValue: () => []
+      },
+      {
+        key: "signal",
+        converter: webidl.nullableConverter(webidl.converters.AbortSignal),
+        defaultValue: () => null
+      }
+    ]);
+    webidl.converters.WebSocketCloseInfo = webidl.dictionaryConverter([
+      {
+        key: "closeCode",
+        converter: (V) => webidl.converters["unsigned short"](V, webidl.attributes.EnforceRange)
+      },
+      {
+        key: "reason",
+        converter: webidl.converters.USVString,
+        defaultValue: () => ""
+      }
+    ]);
+    webidl.converters.WebSocketStreamWrite = function(V) {
+      if (typeof V === "string") {
+        return webidl.converters.USVString(V);
+      }
+      return webidl.converters.BufferSource(V);
+    };
+    module.exports = { WebSocketStream };
+  }
+});
+
+// node_modules/undici/lib/web/eventsource/util.js
+var require_util7 = __commonJS({
+  "node_modules/undici/lib/web/eventsource/util.js"(exports, module) {
+    "use strict";
+    var { makeRequest } = require_request2();
+    function isValidLastEventId(value) {
+      return value.indexOf("\0") === -1;
+    }
+    function isASCIINumber(value) {
+      if (value.length === 0) return false;
+      for (let i = 0; i < value.length; i++) {
+        if (value.charCodeAt(i) < 48 || value.charCodeAt(i) > 57) return false;
+      }
+      return true;
+    }
+    function createPotentialCORSRequest(url, destination, corsAttributeState, sameOriginFallback) {
+      let mode = corsAttributeState === "no cors" ? "no-cors" : "cors";
+      if (sameOriginFallback && mode === "no-cors") {
+        mode = "same-origin";
+      }
+      let credentialsMode = "include";
+      if (corsAttributeState === "anonymous") {
+        credentialsMode = "same-origin";
+      }
+      return makeRequest({
+        urlList: [url],
+        destination,
+        mode,
+        credentials: credentialsMode,
+        useURLCredentials: true
+      });
+    }
+    module.exports = {
+      isValidLastEventId,
+      isASCIINumber,
+      createPotentialCORSRequest
+    };
+  }
+});
+
+// node_modules/undici/lib/web/eventsource/eventsource-stream.js
+var require_eventsource_stream = __commonJS({
+  "node_modules/undici/lib/web/eventsource/eventsource-stream.js"(exports, module) {
+    "use strict";
+    var buffer = __require("node:buffer");
+    var { Transform } = __require("node:stream");
+    var { isASCIINumber, isValidLastEventId } = require_util7();
+    var BOM2 = [239, 187, 191];
+    var LF = 10;
+    var CR = 13;
+    var COLON = 58;
+    var SPACE = 32;
+    var defaultMaxEventSize = buffer.kStringMaxLength;
+    var DATA = Buffer.from("data");
+    var EVENT = Buffer.from("event");
+    var ID = Buffer.from("id");
+    var RETRY = Buffer.from("retry");
+    var minParserItems = 1024;
+    var maxParserItems = 131072;
+    var bytesPerParserItem = 128;
+    function isASCIINumberBytes(buffer2, start2) {
+      if (start2 >= buffer2.length) {
+        return false;
+      }
+      for (let i = start2; i < buffer2.length; i++) {
+        if (buffer2[i] < 48 || buffer2[i] > 57) {
+          return false;
+        }
+      }
+      return true;
+    }
+    function isValidLastEventIdBytes(buffer2, start2) {
+      for (let i = start2; i < buffer2.length; i++) {
+        if (buffer2[i] === 0) {
+          return false;
+        }
+      }
+      return true;
+    }
+    function isFieldName(line, length, field) {
+      if (length !== field.length) {
+        return false;
+      }
+      for (let i = 0; i < length; i++) {
+        if (line[i] !== field[i]) {
+          return false;
+        }
+      }
+      return true;
+    }
+    function createMaxEventSizeExceededError() {
+      const error = new Error("EventSource message size exceeded");
+      error.aborted = false;
+      return error;
+    }
+    var EventSourceStream = class extends Transform {
+      /**
+       * @type {eventSourceSettings}
+       */
+      state;
+      /**
+       * Leading byte-order-mark check.
+       * @type {boolean}
+       */
+      checkBOM = true;
+      /**
+       * @type {boolean}
+       */
+      crlfCheck = false;
+      /**
+       * @type {boolean}
+       */
+      eventEndCheck = false;
+      /**
+       * @type {Buffer[]}
+       */
+      chunks = [];
+      chunkIndex = 0;
+      pos = 0;
+      lineChunkIndex = 0;
+      linePos = 0;
+      lineLength = 0;
+      eventSize = 0;
+      eventFieldSizes = { data: 0, event: 0, id: 0, retry: 0 };
+      dataLineCount = 0;
+      maxEventSize;
+      maxDataLines;
+      maxBufferedChunks;
+      event = {
+        data: void 0,
+        event: void 0,
+        id: void 0,
+        retry: void 0
+      };
+      /**
+       * @param {object} options
+       * @param {boolean} [options.readableObjectMode]
+       * @param {number} [options.maxEventSize]
+       * @param {eventSourceSettings} [options.eventSourceSettings]
+       * @param {(chunk: any, encoding?: BufferEncoding | undefined) => boolean} [options.push]
+       */
+      constructor(options2 = {}) {
+        options2.readableObjectMode = true;
+        super(options2);
+        this.state = options2.eventSourceSettings || {};
+        this.maxEventSize = options2.maxEventSize ?? defaultMaxEventSize;
+        const parserItemLimit = this.maxEventSize > 0 ? Math.min(maxParserItems, Math.max(minParserItems, Math.floor(this.maxEventSize / bytesPerParserItem))) : 0;
+        this.maxDataLines = parserItemLimit;
+        this.maxBufferedChunks = parserItemLimit;
+        if (options2.push) {
+          this.push = options2.push;
+        }
+      }
+      /**
+       * @param {Buffer} chunk
+       * @param {string} _encoding
+       * @param {Function} callback
+       * @returns {void}
+       */
+      _transform(chunk, _encoding, callback) {
+        if (chunk.length === 0) {
+          callback();
+          return;
+        }
+        if (this.maxEventSize > 0 && this.chunks.length >= this.maxBufferedChunks && chunk[0] !== LF && chunk[0] !== CR) {
+          callback(createMaxEventSizeExceededError());
+          return;
+        }
+        this.chunks.push(chunk);
+        if (this.checkBOM) {
+          if (this.handleBOM()) {
+            callback();
+            return;
+          }
+        }
+        while (this.hasCurrentByte()) {
+          const byte = this.currentByte();
+          if (this.eventEndCheck) {
+            if (this.crlfCheck) {
+              if (byte === LF) {
+                this.crlfCheck = false;
+                this.consumeCurrentByte();
+                continue;
+              }
+              this.crlfCheck = false;
+            }
+            if (byte === LF || byte === CR) {
+              if (byte === CR) {
+                this.crlfCheck = true;
+              }
+              this.consumeCurrentByte();
+              if (this.hasPendingEvent()) {
+                this.processEvent(this.event);
+              }
+              this.clearEvent();
+              continue;
+            }
+            this.eventEndCheck = false;
+            continue;
+          }
+          if (byte === LF || byte === CR) {
+            if (byte === CR) {
+              this.crlfCheck = true;
+            }
+            try {
+              this.parseLine(this.readLine(), this.event);
+            } catch (error) {
+              callback(error);
+              return;
+            }
+            this.consumeCurrentByte();
+            this.eventEndCheck = true;
+            continue;
+          }
+          if (this.maxEventSize > 0 && ++this.lineLength > this.maxEventSize + 7) {
+            callback(createMaxEventSizeExceededError());
+            return;
+          }
+          this.advanceCursor();
+        }
+        callback();
+      }
+      _destroy(error, callback) {
+        this.chunks.length = 0;
+        this.clearEvent();
+        super._destroy(error, callback);
+      }
+      /**
+       * @param {Buffer} line
+       * @param {EventSourceStreamEvent} event
+       */
+      parseLine(line, event) {
+        if (line.length === 0) {
+          return;
+        }
+        const colonPosition = line.indexOf(COLON);
+        if (colonPosition === 0) {
+          return;
+        }
+        let fieldLength = line.length;
+        let valueStart = line.length;
+        if (colonPosition !== -1) {
+          fieldLength = colonPosition;
+          valueStart = colonPosition + 1;
+          if (line[valueStart] === SPACE) {
+            ++valueStart;
+          }
+        }
+        if (isFieldName(line, fieldLength, DATA)) {
+          if (this.maxEventSize > 0 && this.dataLineCount >= this.maxDataLines) {
+            throw createMaxEventSizeExceededError();
+          }
+          const valueBytes = line.length - valueStart;
+          const dataSize = this.eventFieldSizes.data + (event.data === void 0 ? 0 : 1) + valueBytes;
+          this.setEventFieldSize("data", dataSize);
+          const value = line.toString("utf8", valueStart);
+          if (event.data === void 0) {
+            event.data = value;
+          } else {
+            event.data += `
+${value}`;
+          }
+          this.dataLineCount++;
+          return;
+        }
+        if (isFieldName(line, fieldLength, RETRY)) {
+          if (isASCIINumberBytes(line, valueStart)) {
+            this.setEventFieldSize("retry", line.length - valueStart);
+            event.retry = line.toString("utf8", valueStart);
+          }
+          return;
+        }
+        if (isFieldName(line, fieldLength, ID)) {
+          if (isValidLastEventIdBytes(line, valueStart)) {
+            this.setEventFieldSize("id", line.length - valueStart);
+            event.id = line.toString("utf8", valueStart);
+          }
+          return;
+        }
+        if (isFieldName(line, fieldLength, EVENT)) {
+          if (valueStart < line.length) {
+            this.setEventFieldSize("event", line.length - valueStart);
+            event.event = line.toString("utf8", valueStart);
+          }
+        }
+      }
+      setEventFieldSize(field, size) {
+        const eventSize = this.eventSize - this.eventFieldSizes[field] + size;
+        if (this.maxEventSize > 0 && eventSize > this.maxEventSize) {
+          throw createMaxEventSizeExceededError();
+        }
+        this.eventSize = eventSize;
+        this.eventFieldSizes[field] = size;
+      }
+      /**
+       * @param {EventSourceStreamEvent} event
+       */
+      processEvent(event) {
+        if (event.retry && isASCIINumber(event.retry)) {
+          this.state.reconnectionTime = parseInt(event.retry, 10);
+        }
+        if (event.id !== void 0 && isValidLastEventId(event.id)) {
+          this.state.lastEventId = event.id;
+        }
+        if (event.data !== void 0) {
+          this.push({
+            type: event.event || "message",
+            options: {
+              data: event.data,
+              lastEventId: this.state.lastEventId,
+              origin: this.state.origin
+            }
+          });
+        }
+      }
+      clearEvent() {
+        this.event.data = void 0;
+        this.event.event = void 0;
+        this.event.id = void 0;
+        this.event.retry = void 0;
+        this.eventSize = 0;
+        this.dataLineCount = 0;
+        this.eventFieldSizes.data = 0;
+        this.eventFieldSizes.event = 0;
+        this.eventFieldSizes.id = 0;
+        this.eventFieldSizes.retry = 0;
+      }
+      hasPendingEvent() {
+        return this.event.data !== void 0 || this.event.event !== void 0 || this.event.id !== void 0 || this.event.retry !== void 0;
+      }
+      hasCurrentByte() {
+        return this.chunkIndex < this.chunks.length && this.pos < this.chunks[this.chunkIndex].length;
+      }
+      currentByte() {
+        return this.chunks[this.chunkIndex][this.pos];
+      }
+      consumeCurrentByte() {
+        this.advanceCursor();
+        this.syncLineStartToCursor();
+      }
+      advanceCursor() {
+        this.pos++;
+        while (this.chunkIndex < this.chunks.length && this.pos >= this.chunks[this.chunkIndex].length) {
+          this.chunkIndex++;
+          this.pos = 0;
+        }
+      }
+      syncLineStartToCursor() {
+        this.lineChunkIndex = this.chunkIndex;
+        this.linePos = this.pos;
+        this.lineLength = 0;
+        this.dropConsumedChunks();
+      }
+      dropConsumedChunks() {
+        if (this.lineChunkIndex > 0) {
+          const consumed = this.lineChunkIndex;
+          this.chunks.splice(0, consumed);
+          this.lineChunkIndex = 0;
+          this.chunkIndex -= consumed;
+        }
+        if (this.chunkIndex === this.chunks.length) {
+          this.chunks.length = 0;
+          this.chunkIndex = 0;
+          this.pos = 0;
+          this.lineChunkIndex = 0;
+          this.linePos = 0;
+        }
+      }
+      readLine() {
+        if (this.lineChunkIndex === this.chunkIndex) {
+          return this.chunks[this.chunkIndex].subarray(this.linePos, this.pos);
+        }
+        const chunks = [];
+        let length = 0;
+        for (let i = this.lineChunkIndex; i <= this.chunkIndex; i++) {
+          const chunk = this.chunks[i];
+          const start2 = i === this.lineChunkIndex ? this.linePos : 0;
+          const end = i === this.chunkIndex ? this.pos : chunk.length;
+          const slice = chunk.subarray(start2, end);
+          length += slice.length;
+          chunks.push(slice);
+        }
+        return Buffer.concat(chunks, length);
+      }
+      peekBufferedByte(offset) {
+        let chunkIndex = this.lineChunkIndex;
+        let pos = this.linePos;
+        while (chunkIndex < this.chunks.length) {
+          const chunk = this.chunks[chunkIndex];
+          const remaining = chunk.length - pos;
+          if (offset < remaining) {
+            return chunk[pos + offset];
+          }
+          offset -= remaining;
+          chunkIndex++;
+          pos = 0;
+        }
+      }
+      discardLeadingBytes(count2) {
+        while (count2 > 0 && this.lineChunkIndex < this.chunks.length) {
+          const chunk = this.chunks[this.lineChunkIndex];
+          const remaining = chunk.length - this.linePos;
+          if (count2 < remaining) {
+            this.linePos += count2;
+            count2 = 0;
+          } else {
+            count2 -= remaining;
+            this.lineChunkIndex++;
+            this.linePos = 0;
+          }
+        }
+        this.chunkIndex = this.lineChunkIndex;
+        this.pos = this.linePos;
+        this.dropConsumedChunks();
+      }
+      handleBOM() {
+        const first = this.peekBufferedByte(0);
+        const second = this.peekBufferedByte(1);
+        const third = this.peekBufferedByte(2);
+        if (second === void 0) {
+          if (first === BOM2[0]) {
+            return true;
+          }
+          this.checkBOM = false;
+          return true;
+        }
+        if (third === void 0) {
+          if (first === BOM2[0] && second === BOM2[1]) {
+            return true;
+          }
+          this.checkBOM = false;
+          return false;
+        }
+        if (first === BOM2[0] && second === BOM2[1] && third === BOM2[2]) {
+          this.discardLeadingBytes(3);
+        }
+        this.checkBOM = false;
+        return !this.hasCurrentByte();
+      }
+    };
+    module.exports = {
+      EventSourceStream
+    };
+  }
+});
+
+// node_modules/undici/lib/web/eventsource/eventsource.js
+var require_eventsource = __commonJS({
+  "node_modules/undici/lib/web/eventsource/eventsource.js"(exports, module) {
+    "use strict";
+    var { pipeline } = __require("node:stream");
+    var { fetching } = require_fetch();
+    var { webidl } = require_webidl();
+    var { EventSourceStream } = require_eventsource_stream();
+    var { parseMIMEType } = require_data_url();
+    var { createFastMessageEvent } = require_events();
+    var { isNetworkError } = require_response();
+    var { cloneRequest } = require_request2();
+    var { isValidHeaderValue, kEnumerableProperty } = require_util2();
+    var { environmentSettingsObject } = require_util3();
+    var { createPotentialCORSRequest } = require_util7();
+    var { getGlobalDispatcher } = require_global2();
+    var { isomorphicDecode } = require_infra();
+    var textEncoder = new TextEncoder();
+    var experimentalWarned = false;
+    var defaultReconnectionTime = 3e3;
+    var maxReconnectionTime = 2 ** 31 - 1;
+    var CONNECTING = 0;
+    var OPEN = 1;
+    var CLOSED = 2;
+    var ANONYMOUS = "anonymous";
+    var USE_CREDENTIALS = "use-credentials";
+    var EventSource = class extends EventTarget {
+      #events = {
+        open: null,
+        error: null,
+        message: null
+      };
+      #url;
+      #withCredentials = false;
+      /**
+       * @type {ReadyState}
+       */
+      #readyState = CONNECTING;
+      #request = null;
+      #controller = null;
+      #dispatcher;
+      /**
+       * @type {import('./eventsource-stream').eventSourceSettings}
+       */
+      #state;
+      /**
+       * Creates a new EventSource object.
+       * @param {string} url
+       * @param {EventSourceInit} [eventSourceInitDict={}]
+       * @see https://html.spec.whatwg.org/multipage/server-sent-events.html#the-eventsource-interface
+       */
+      constructor(url, eventSourceInitDict = {}) {
+        super();
+        webidl.util.markAsUncloneable(this);
+        const prefix = "EventSource constructor";
+        webidl.argumentLengthCheck(arguments, 1, prefix);
+        if (!experimentalWarned) {
+          experimentalWarned = true;
+          process.emitWarning("EventSource is experimental, expect them to change at any time.", {
+            code: "UNDICI-ES"
+          });
+        }
+        url = webidl.converters.USVString(url);
+        eventSourceInitDict = webidl.converters.EventSourceInitDict(eventSourceInitDict, prefix, "eventSourceInitDict");
+        this.#dispatcher = eventSourceInitDict.node.dispatcher || eventSourceInitDict.dispatcher;
+        this.#state = {
+          lastEventId: "",
+          reconnectionTime: eventSourceInitDict.node.reconnectionTime
+        };
+        const settings = environmentSettingsObject;
+        let urlRecord;
+        try {
+          urlRecord = new URL(url, settings.settingsObject.baseUrl);
+          this.#state.origin = urlRecord.origin;
+        } catch (e) {
+          throw new DOMException(e, "SyntaxError");
+        }
+        this.#url = urlRecord.href;
+        let corsAttributeState = ANONYMOUS;
+        if (eventSourceInitDict.withCredentials === true) {
+          corsAttributeState = USE_CREDENTIALS;
+          this.#withCredentials = true;
+        }
+        const request3 = createPotentialCORSRequest(urlRecord, "", corsAttributeState);
+        request3.client = environmentSettingsObject.settingsObject;
+        request3.headersList.set("Accept", "text/event-stream");
+        request3.cache = "no-store";
+        request3.initiator = "other";
+        this.#request = request3;
+        this.#connect();
+      }
+      /**
+       * Returns the state of this EventSource object's connection. It can have the
+       * values described below.
+       * @returns {ReadyState}
+       * @readonly
+       */
+      get readyState() {
+        webidl.brandCheck(this, webidl.is.EventSource);
+        return this.#readyState;
+      }
+      /**
+       * Returns the URL providing the event stream.
+       * @readonly
+       * @returns {string}
+       */
+      get url() {
+        webidl.brandCheck(this, webidl.is.EventSource);
+        return this.#url;
+      }
+      /**
+       * Returns a boolean indicating whether the EventSource object was
+       * instantiated with CORS credentials set (true), or not (false, the default).
+       */
+      get withCredentials() {
+        webidl.brandCheck(this, webidl.is.EventSource);
+        return this.#withCredentials;
+      }
+      #connect() {
+        if (this.#readyState === CLOSED) return;
+        this.#readyState = CONNECTING;
+        const request3 = cloneRequest(this.#request);
+        request3.urlList = [...this.#request.urlList];
+        const fetchParams = {
+          request: request3,
+          dispatcher: this.#dispatcher
+        };
+        const processEventSourceEndOfBody = (response) => {
+          if (!isNetworkError(response)) {
+            return this.#reconnect();
+          }
+        };
+        fetchParams.processResponseEndOfBody = processEventSourceEndOfBody;
+        fetchParams.processResponse = (response) => {
+          if (isNetworkError(response)) {
+            if (response.aborted) {
+              this.close();
+              this.dispatchEvent(new Event("error"));
+              return;
+            } else {
+              this.#reconnect();
+              return;
+            }
+          }
+          const contentType = response.headersList.get("content-type", true);
+          const mimeType = contentType !== null ? parseMIMEType(contentType) : "failure";
+          const contentTypeValid = mimeType !== "failure" && mimeType.essence === "text/event-stream";
+          if (response.status !== 200 || contentTypeValid === false) {
+            this.close();
+            this.dispatchEvent(new Event("error"));
+            return;
+          }
+          this.#readyState = OPEN;
+          this.dispatchEvent(new Event("open"));
+          this.#state.origin = response.urlList[response.urlList.length - 1].origin;
+          const eventSourceStream = new EventSourceStream({
+            eventSourceSettings: this.#state,
+            maxEventSize: this.#dispatcher.eventSourceOptions?.maxEventSize,
+            push: (event) => {
+              this.dispatchEvent(createFastMessageEvent(
+                event.type,
+                event.options
+              ));
+            }
+          });
+          pipeline(
+            response.body.stream,
+            eventSourceStream,
+            (error) => {
+              if (error?.aborted === false) {
+                this.close();
+                this.dispatchEvent(new Event("error"));
+              }
+            }
+          );
+        };
+        this.#controller = fetching(fetchParams);
+      }
+      /**
+       * @see https://html.spec.whatwg.org/multipage/server-sent-events.html#sse-processing-model
+       * @returns {void}
+       */
+      #reconnect() {
+        if (this.#readyState === CLOSED) return;
+        this.#readyState = CONNECTING;
+        this.dispatchEvent(new Event("error"));
+        setTimeout(() => {
+          if (this.#readyState !== CONNECTING) return;
+          this.#request.headersList.delete("last-event-id", true);
+          if (this.#state.lastEventId.length) {
+            const lastEventId = isomorphicDecode(textEncoder.encode(this.#state.lastEventId));
+            if (isValidHeaderValue(lastEventId)) {
+              this.#request.headersList.set("last-event-id", lastEventId, true);
+            }
+          }
+          this.#connect();
+        }, Math.min(this.#state.reconnectionTime, maxReconnectionTime))?.unref();
+      }
+      /**
+       * Closes the connection, if any, and sets the readyState attribute to
+       * CLOSED.
+       */
+      close() {
+        webidl.brandCheck(this, webidl.is.EventSource);
+        if (this.#readyState === CLOSED) return;
+        this.#readyState = CLOSED;
+        this.#controller.abort();
+        this.#request = null;
+      }
+      get onopen() {
+        webidl.brandCheck(this, webidl.is.EventSource);
+        return this.#events.open;
+      }
+      set onopen(fn) {
+        webidl.brandCheck(this, webidl.is.EventSource);
+        if (this.#events.open) {
+          this.removeEventListener("open", this.#events.open);
+        }
+        const listener = webidl.converters.EventHandlerNonNull(fn);
+        if (listener !== null) {
+          this.addEventListener("open", listener);
+          this.#events.open = fn;
+        } else {
+          this.#events.open = null;
+        }
+      }
+      get onmessage() {
+        webidl.brandCheck(this, webidl.is.EventSource);
+        return this.#events.message;
+      }
+      set onmessage(fn) {
+        webidl.brandCheck(this, webidl.is.EventSource);
+        if (this.#events.message) {
+          this.removeEventListener("message", this.#events.message);
+        }
+        const listener = webidl.converters.EventHandlerNonNull(fn);
+        if (listener !== null) {
+          this.addEventListener("message", listener);
+          this.#events.message = fn;
+        } else {
+          this.#events.message = null;
+        }
+      }
+      get onerror() {
+        webidl.brandCheck(this, webidl.is.EventSource);
+        return this.#events.error;
+      }
+      set onerror(fn) {
+        webidl.brandCheck(this, webidl.is.EventSource);
+        if (this.#events.error) {
+          this.removeEventListener("error", this.#events.error);
+        }
+        const listener = webidl.converters.EventHandlerNonNull(fn);
+        if (listener !== null) {
+          this.addEventListener("error", listener);
+          this.#events.error = fn;
+        } else {
+          this.#events.error = null;
+        }
+      }
+      static {
+        webidl.is.EventSource = (arg) => {
+          return arg != null && typeof arg === "object" && #events in arg;
+        };
+      }
+    };
+    var constantsPropertyDescriptors = {
+      CONNECTING: {
+        __proto__: null,
+        configurable: false,
+        enumerable: true,
+        value: CONNECTING,
+        writable: false
+      },
+      OPEN: {
+        __proto__: null,
+        configurable: false,
+        enumerable: true,
+        value: OPEN,
+        writable: false
+      },
+      CLOSED: {
+        __proto__: null,
+        configurable: false,
+        enumerable: true,
+        value: CLOSED,
+        writable: false
+      }
+    };
+    Object.defineProperties(EventSource, constantsPropertyDescriptors);
+    Object.defineProperties(EventSource.prototype, constantsPropertyDescriptors);
+    Object.defineProperties(EventSource.prototype, {
+      close: kEnumerableProperty,
+      onerror: kEnumerableProperty,
+      onmessage: kEnumerableProperty,
+      onopen: kEnumerableProperty,
+      readyState: kEnumerableProperty,
+      url: kEnumerableProperty,
+      withCredentials: kEnumerableProperty
+    });
+    webidl.converters.EventSourceInitDict = webidl.dictionaryConverter([
+      {
+        key: "withCredentials",
+        converter: webidl.converters.boolean,
+        defaultValue: () => false
+      },
+      {
+        key: "dispatcher",
+        // undici only
+        converter: webidl.converters.any,
+        defaultValue: () => getGlobalDispatcher()
+      },
+      {
+        key: "node",
+        // undici only
+        converter: webidl.dictionaryConverter([
+          {
+            key: "reconnectionTime",
+            converter: webidl.converters["unsigned long"],
+            defaultValue: () => defaultReconnectionTime
+          },
+          {
+            key: "dispatcher",
+            converter: webidl.converters.any
+          }
+        ]),
+        defaultValue: () => ({})
+      }
+    ]);
+    module.exports = {
+      EventSource,
+      defaultReconnectionTime
+    };
+  }
+});
+
+// node_modules/undici/index.js
+var require_undici = __commonJS({
+  "node_modules/undici/index.js"(exports, module) {
+    "use strict";
+    var Client = require_client();
+    var Dispatcher = require_dispatcher();
+    var Pool = require_pool();
+    var BalancedPool = require_balanced_pool();
+    var RoundRobinPool = require_round_robin_pool();
+    var Agent3 = require_agent();
+    var Dispatcher1Wrapper = require_dispatcher1_wrapper();
+    var ProxyAgent = require_proxy_agent();
+    var Socks5ProxyAgent = require_socks5_proxy_agent();
+    var EnvHttpProxyAgent = require_env_http_proxy_agent();
+    var RetryAgent = require_retry_agent();
+    var H2CClient = require_h2c_client();
+    var errors = require_errors2();
+    var util = require_util2();
+    var { InvalidArgumentError: InvalidArgumentError2 } = errors;
+    var api = require_api();
+    var buildConnector = require_connect();
+    var MockClient = require_mock_client();
+    var { MockCallHistory, MockCallHistoryLog } = require_mock_call_history();
+    var MockAgent = require_mock_agent();
+    var MockPool = require_mock_pool();
+    var SnapshotAgent = require_snapshot_agent();
+    var mockErrors = require_mock_errors();
+    var RetryHandler = require_retry_handler();
+    var { getGlobalDispatcher, setGlobalDispatcher } = require_global2();
+    var DecoratorHandler = require_decorator_handler();
+    var RedirectHandler = require_redirect_handler();
+    Object.assign(Dispatcher.prototype, api);
+    module.exports.Dispatcher = Dispatcher;
+    module.exports.Client = Client;
+    module.exports.Pool = Pool;
+    module.exports.BalancedPool = BalancedPool;
+    module.exports.RoundRobinPool = RoundRobinPool;
+    module.exports.Agent = Agent3;
+    module.exports.Dispatcher1Wrapper = Dispatcher1Wrapper;
+    module.exports.ProxyAgent = ProxyAgent;
+    module.exports.Socks5ProxyAgent = Socks5ProxyAgent;
+    module.exports.EnvHttpProxyAgent = EnvHttpProxyAgent;
+    module.exports.RetryAgent = RetryAgent;
+    module.exports.H2CClient = H2CClient;
+    module.exports.RetryHandler = RetryHandler;
+    module.exports.DecoratorHandler = DecoratorHandler;
+    module.exports.RedirectHandler = RedirectHandler;
+    module.exports.interceptors = {
+      redirect: require_redirect(),
+      responseError: require_response_error(),
+      retry: require_retry(),
+      dump: require_dump(),
+      dns: require_dns(),
+      cache: require_cache2(),
+      decompress: require_decompress(),
+      deduplicate: require_deduplicate()
+    };
+    module.exports.cacheStores = {
+      MemoryCacheStore: require_memory_cache_store()
+    };
+    var SqliteCacheStore = require_sqlite_cache_store();
+    module.exports.cacheStores.SqliteCacheStore = SqliteCacheStore;
+    module.exports.buildConnector = buildConnector;
+    module.exports.errors = errors;
+    module.exports.util = {
+      parseHeaders: util.parseHeaders,
+      headerNameToString: util.headerNameToString
+    };
+    function makeDispatcher(fn) {
+      return (url, opts, handler) => {
+        if (typeof opts === "function") {
+          handler = opts;
+          opts = null;
+        }
+        if (!url || typeof url !== "string" && typeof url !== "object" && !(url instanceof URL)) {
+          throw new InvalidArgumentError2("invalid url");
+        }
+        if (opts != null && typeof opts !== "object") {
+          throw new InvalidArgumentError2("invalid opts");
+        }
+        if (opts && opts.path != null) {
+          if (typeof opts.path !== "string") {
+            throw new InvalidArgumentError2("invalid opts.path");
+          }
+          let path6 = opts.path;
+          if (!opts.path.startsWith("/")) {
+            path6 = `/${path6}`;
+          }
+          url = new URL(util.parseOrigin(url).origin + path6);
+        } else {
+          if (!opts) {
+            opts = typeof url === "object" ? url : {};
+          }
+          url = util.parseURL(url);
+        }
+        const { agent, dispatcher = getGlobalDispatcher(), ...restOpts } = opts;
+        if (agent) {
+          throw new InvalidArgumentError2("unsupported opts.agent. Did you mean opts.client?");
+        }
+        return fn.call(dispatcher, {
+          ...restOpts,
+          origin: url.origin,
+          path: url.search ? `${url.pathname}${url.search}` : url.pathname,
+          method: opts.method || (opts.body ? "PUT" : "GET")
+        }, handler);
+      };
+    }
+    module.exports.setGlobalDispatcher = setGlobalDispatcher;
+    module.exports.getGlobalDispatcher = getGlobalDispatcher;
+    var fetchImpl = require_fetch().fetch;
+    var currentFilename = typeof __filename !== "undefined" ? __filename : void 0;
+    function appendFetchStackTrace(err, filename) {
+      if (!err || typeof err !== "object") {
+        return;
+      }
+      const stack = typeof err.stack === "string" ? err.stack : "";
+      const normalizedFilename = filename.replace(/\\/g, "/");
+      if (stack && (stack.includes(filename) || stack.includes(normalizedFilename))) {
+        return;
+      }
+      const capture = {};
+      Error.captureStackTrace(capture, appendFetchStackTrace);
+      if (!capture.stack) {
+        return;
+      }
+      const captureLines = capture.stack.split("\n").slice(1).join("\n");
+      err.stack = stack ? `${stack}
+${captureLines}` : capture.stack;
+    }
+    module.exports.fetch = function fetch2(init, options2 = void 0) {
+      return fetchImpl(init, options2).catch((err) => {
+        if (currentFilename) {
+          appendFetchStackTrace(err, currentFilename);
+        } else if (err && typeof err === "object") {
+          Error.captureStackTrace(err, module.exports.fetch);
+        }
+        throw err;
+      });
+    };
+    module.exports.Headers = require_headers().Headers;
+    module.exports.Response = require_response().Response;
+    module.exports.Request = require_request2().Request;
+    module.exports.FormData = require_formdata().FormData;
+    var { setGlobalOrigin, getGlobalOrigin } = require_global();
+    module.exports.setGlobalOrigin = setGlobalOrigin;
+    module.exports.getGlobalOrigin = getGlobalOrigin;
+    var { CacheStorage } = require_cachestorage();
+    var { kConstruct } = require_symbols();
+    module.exports.caches = new CacheStorage(kConstruct);
+    var { deleteCookie, getCookies, getSetCookies, setCookie, parseCookie } = require_cookies();
+    module.exports.deleteCookie = deleteCookie;
+    module.exports.getCookies = getCookies;
+    module.exports.getSetCookies = getSetCookies;
+    module.exports.setCookie = setCookie;
+    module.exports.parseCookie = parseCookie;
+    var { parseMIMEType, serializeAMimeType } = require_data_url();
+    module.exports.parseMIMEType = parseMIMEType;
+    module.exports.serializeAMimeType = serializeAMimeType;
+    var { CloseEvent, ErrorEvent, MessageEvent } = require_events();
+    var { WebSocket, ping } = require_websocket();
+    module.exports.WebSocket = WebSocket;
+    module.exports.CloseEvent = CloseEvent;
+    module.exports.ErrorEvent = ErrorEvent;
+    module.exports.MessageEvent = MessageEvent;
+    module.exports.ping = ping;
+    module.exports.WebSocketStream = require_websocketstream().WebSocketStream;
+    module.exports.WebSocketError = require_websocketerror().WebSocketError;
+    module.exports.request = makeDispatcher(api.request);
+    module.exports.stream = makeDispatcher(api.stream);
+    module.exports.pipeline = makeDispatcher(api.pipeline);
+    module.exports.connect = makeDispatcher(api.connect);
+    module.exports.upgrade = makeDispatcher(api.upgrade);
+    module.exports.MockClient = MockClient;
+    module.exports.MockCallHistory = MockCallHistory;
+    module.exports.MockCallHistoryLog = MockCallHistoryLog;
+    module.exports.MockPool = MockPool;
+    module.exports.MockAgent = MockAgent;
+    module.exports.SnapshotAgent = SnapshotAgent;
+    module.exports.mockErrors = mockErrors;
+    var { EventSource } = require_eventsource();
+    module.exports.EventSource = EventSource;
+    function install() {
+      globalThis.fetch = module.exports.fetch;
+      globalThis.Headers = module.exports.Headers;
+      globalThis.Response = module.exports.Response;
+      globalThis.Request = module.exports.Request;
+      globalThis.FormData = module.exports.FormData;
+      globalThis.WebSocket = module.exports.WebSocket;
+      globalThis.CloseEvent = module.exports.CloseEvent;
+      globalThis.ErrorEvent = module.exports.ErrorEvent;
+      globalThis.MessageEvent = module.exports.MessageEvent;
+      globalThis.EventSource = module.exports.EventSource;
+    }
+    module.exports.install = install;
+  }
+});
+
 // src/inventory/page-fetch.ts
 function cut2(text, max = MAX_REASON_CHARS) {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
@@ -52307,12 +69224,12 @@ function failureOf(err, timeoutMs, maxHeaderBytes) {
   const message2 = e.cause?.message ?? e.message ?? String(err);
   return { problem: "connection", reason: cut2(`the connection failed${code ? ` (${code})` : ""}: ${message2}`) };
 }
-var DEFAULT_PAGE_TIMEOUT_MS, MAX_PAGE_TIMEOUT_MS, MAX_PAGE_HEADER_BYTES, MAX_PAGE_REDIRECTS, PAGE_FETCH_PARALLELISM, MAX_REASON_CHARS, REDIRECT_STATUSES, PageFetcher;
+var import_undici2, DEFAULT_PAGE_TIMEOUT_MS, MAX_PAGE_TIMEOUT_MS, MAX_PAGE_HEADER_BYTES, MAX_PAGE_REDIRECTS, PAGE_FETCH_PARALLELISM, MAX_REASON_CHARS, REDIRECT_STATUSES, PageFetcher;
 var init_page_fetch = __esm({
   "src/inventory/page-fetch.ts"() {
     "use strict";
     init_p_limit();
-    init_undici();
+    import_undici2 = __toESM(require_undici(), 1);
     init_data_record();
     init_sections();
     DEFAULT_PAGE_TIMEOUT_MS = 1e4;
@@ -52333,7 +69250,7 @@ var init_page_fetch = __esm({
         this.timeoutMs = opts.timeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS;
         this.maxHeaderBytes = opts.maxHeaderBytes ?? MAX_PAGE_HEADER_BYTES;
         this.userAgent = opts.userAgent ?? "zoneform";
-        this.agent = new Agent({
+        this.agent = new import_undici2.Agent({
           connect: { timeout: this.timeoutMs },
           headersTimeout: this.timeoutMs,
           bodyTimeout: this.timeoutMs,
@@ -52374,11 +69291,9 @@ var init_page_fetch = __esm({
         for (; ; ) {
           let answer;
           try {
-            const at3 = new URL(current);
-            answer = await this.agent.request({
-              origin: at3.origin,
-              path: `${at3.pathname}${at3.search}`,
+            answer = await (0, import_undici2.request)(current, {
               method: "GET",
+              dispatcher: this.agent,
               signal,
               // One request per connection (Connection: close): nothing of the answer is read after its headers.
               reset: true,

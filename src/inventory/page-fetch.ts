@@ -16,8 +16,7 @@
 // sent; a value's bytes are characters U+0000–U+00FF, one a byte (latin1, the fetch API's ByteString).
 // What a page sends is hostile text: it decides nothing here and is shown escaped by every renderer.
 import pLimit from "p-limit";
-import type { Agent as UndiciAgent, Dispatcher } from "undici";
-import { Agent } from "../cloudflare/undici.js";
+import { Agent, request, type Dispatcher } from "undici";
 import { getOwn, setOwn } from "../data-record.js";
 import { isInsecurePageUrl, pageUrlProblem } from "../sections/index.js";
 
@@ -131,7 +130,7 @@ function failureOf(err: unknown, timeoutMs: number, maxHeaderBytes: number): Pic
 
 /** Fetches pages' headers, each URL once, over its own connections; close() when done. */
 export class PageFetcher {
-  private readonly agent: UndiciAgent;
+  private readonly agent: Agent;
   private readonly timeoutMs: number;
   private readonly maxHeaderBytes: number;
   private readonly userAgent: string;
@@ -187,11 +186,9 @@ export class PageFetcher {
     for (;;) {
       let answer: Dispatcher.ResponseData;
       try {
-        const at = new URL(current);
-        answer = await this.agent.request({
-          origin: at.origin,
-          path: `${at.pathname}${at.search}`,
+        answer = await request(current, {
           method: "GET",
+          dispatcher: this.agent,
           signal,
           // One request per connection (Connection: close): nothing of the answer is read after its headers.
           reset: true,

@@ -128,30 +128,6 @@ describe("what each command loads", () => {
     }
   });
 
-  it("audit: of undici only its classes, as a plan (the payment pages' fetch included)", async () => {
-    const r = await run([
-      "audit",
-      "--zone",
-      "a6090c8648694262ae990706d1a149ac",
-      "--api-url",
-      emu.url,
-      "--fail-on",
-      "none",
-    ]);
-    expect(r.code, r.stderr.slice(-2000)).toBe(0);
-    expect(has(r.sources, "node_modules/undici/lib/dispatcher/agent.js")).toBe(true);
-    for (const absent of [
-      "dist/emulator/",
-      "node_modules/undici/index.js",
-      "node_modules/undici/lib/web/fetch/index.js",
-      "node_modules/undici/lib/web/websocket/",
-      "node_modules/undici/lib/mock/",
-      "node_modules/undici/lib/cache/",
-    ]) {
-      expect(has(r.sources, absent), absent).toBe(false);
-    }
-  });
-
   it("apply of a saved plan: ajv, to check the file", async () => {
     const config = await writeConfig(CONFIG);
     const out = path.join(path.dirname(config), "plan.json");
