@@ -5,6 +5,7 @@
 // the run at once). Once the run is stopped, a call none of whose attempts reached the API throws the stop's error.
 import type { Agent as UndiciAgent, Dispatcher } from "undici";
 import { Agent, interceptors } from "./undici.js";
+import { firstTierParserConnector } from "./first-tier-parser.js";
 import { ApiError, EXIT, RunStoppedError } from "../errors.js";
 import type { HttpMethod } from "../model/index.js";
 import { SENSITIVE, isSecretParam, redactDestination } from "../redact.js";
@@ -40,6 +41,8 @@ export interface RequestLoopOptions {
   log?: (line: string) => void;
   permissionHint?: PermissionHint;
   idShapes?: readonly IdShape[];
+  /** ClientOptions.firstTierParser. */
+  firstTierParser?: boolean;
 }
 
 export class RequestLoop {
@@ -64,9 +67,10 @@ export class RequestLoop {
         ? { authorization: `Bearer ${o.auth.token}` }
         : { "x-auth-email": o.auth.email, "x-auth-key": o.auth.key }),
     };
+    const connectOptions = { timeout: Math.min(o.timeoutMs, 30_000) };
     this.agent = new Agent({
       connections: o.parallelism,
-      connect: { timeout: Math.min(o.timeoutMs, 30_000) },
+      connect: o.firstTierParser ? firstTierParserConnector(connectOptions) : connectOptions,
       headersTimeout: o.timeoutMs,
       bodyTimeout: o.timeoutMs,
     });

@@ -20,3 +20,8 @@ declare module "undici/lib/interceptor/retry.js" {
   const retry: typeof interceptors.retry;
   export default retry;
 }
+declare module "undici/lib/core/connect.js" {
+  import type { buildConnector } from "undici";
+  const buildConnectorFunction: typeof buildConnector;
+  export default buildConnectorFunction;
+}
