@@ -24,6 +24,7 @@ import { join } from "node:path";
 import process from "node:process";
 import { parse } from "yaml";
 import { startEmulator } from "./bench/emulator.mjs";
+import { writeFloorPrograms } from "./bench/floors.mjs";
 import { profileCommand } from "./bench/profile.mjs";
 import {
   benchConfig,
@@ -212,13 +213,17 @@ const EXAMPLE_ENV = {
  * first run fills Node's compile cache (where NODE_COMPILE_CACHE says, else the system's temporary
  * directory), which the others read, as a user's second run does.
  */
-async function startup(runs = STARTUP_RUNS) {
+async function startup(floors, runs = STARTUP_RUNS) {
   const bare = [];
   const validate = [];
   const warned = [];
+  const yamlAlone = [];
   const example = join(ROOT, "examples/full.yaml");
   for (let i = 0; i < runs; i++) {
     bare.push((await run(["-e", "0"])).wallMs);
+    const y = await run([floors.yaml, example]);
+    expectExit(y, [0], "the yaml package's parse of examples/full.yaml alone");
+    yamlAlone.push(y.wallMs);
     const v = await zoneform(["validate", "-c", example], { env: EXAMPLE_ENV });
     expectExit(v, [0], "validate examples/full.yaml");
     if (v.stderr.trim() !== "")
@@ -229,7 +234,13 @@ async function startup(runs = STARTUP_RUNS) {
     warned.push(w.wallMs);
   }
   const profile = profileCommand(["validate", "-c", example], { runs: 5, env: profileEnv(EXAMPLE_ENV) });
-  return { bare: median(bare), validate: median(validate), warned: median(warned), profile };
+  return {
+    bare: median(bare),
+    validate: median(validate),
+    warned: median(warned),
+    yamlAlone: median(yamlAlone),
+    profile,
+  };
 }
 
 /** The environment a profiled command runs with: the bench's own, and `env`. */
@@ -259,8 +270,9 @@ async function main() {
     if (ok === false) misses.push(`${figure}: ${measured} (target ${target})${why ? `: ${why}` : ""}`);
   };
 
-  log(`bench: start-up (${STARTUP_RUNS} runs each of node -e 0 and validate)…`);
-  const boot = await startup();
+  const floorPrograms = await writeFloorPrograms(tmp);
+  log(`bench: start-up (${STARTUP_RUNS} runs each of node -e 0, the yaml package alone and validate)…`);
+  const boot = await startup(floorPrograms);
   log(`  node -e 0 ${ms(boot.bare)}, validate ${ms(boot.validate)}`);
 
   log(`bench: emulator, ${TOTAL_ZONES} zones…`);
@@ -453,6 +465,14 @@ async function main() {
     // latency (scripts/bench/profile.mjs; the same as scripts/module-cost.mjs prints).
     await freshWindow(emu, LATENCIES[0]);
     figures.coldProfile = profileCommand(["plan", "-c", fileOf(1), ...client()], { runs: 5, env: profileEnv(env) });
+    // The CPU per request of the HTTP clients alone, at the plans' latency and parallelism (scripts/bench/floors.mjs).
+    figures.httpFloor = {};
+    for (const c of ["undici", "node:http"]) {
+      await freshWindow(emu, LATENCIES[0]);
+      const f = await run([floorPrograms.http, c, emu.url, env.CLOUDFLARE_API_TOKEN, String(PARALLELISM), "400"]);
+      expectExit(f, [0], `${c} alone`);
+      figures.httpFloor[c] = JSON.parse(f.stdout).cpuMsPerRequest;
+    }
     await freshWindow(emu, 0);
     figures.bigProfile = profileCommand(["plan", "-c", fileOf(PLAN_SIZES[1]), ...client()], {
       runs: 1,
@@ -507,7 +527,9 @@ async function main() {
     `${ms(boot.validate)}: ${x(vRatio, TARGET.validate)} node -e 0 (${ms(bare)})`,
     `≤ ${TARGET.validate}×`,
     vRatio <= TARGET.validate,
-    `${ms(boot.validate - TARGET.validate * bare)} over; its CPU by origin (a profile, medians of 5): ` +
+    `${ms(boot.validate - TARGET.validate * bare)} over; Node with the yaml package alone, loading it and parsing ` +
+      `this file as validate does (scripts/bench/floors.mjs), takes ${ms(boot.yamlAlone)}: ` +
+      `${x(boot.yamlAlone / bare)} node -e 0; validate's CPU by origin (a profile, medians of 5): ` +
       topOrigins(boot.profile, 8),
   );
   add(
@@ -533,7 +555,10 @@ async function main() {
       `${cpuAt(LATENCIES[0], true).toFixed(2)} ms; @ ${LATENCIES[1]} ms: ${cpuAt(LATENCIES[1]).toFixed(2)} ms)`,
     `≤ ${TARGET.cpuPerRequestMs} ms`,
     cpu <= TARGET.cpuPerRequestMs,
-    `a profile of the ${PLAN_SIZES[1]}-zone plan without latency, per request: ` +
+    `the HTTP clients alone, ${PARALLELISM} requests at once to the same emulator at ${LATENCIES[0]} ms ` +
+      `(scripts/bench/floors.mjs): undici ${figures.httpFloor.undici.toFixed(2)} ms, node:http ` +
+      `${figures.httpFloor["node:http"].toFixed(2)} ms CPU per request; ` +
+      `a profile of the ${PLAN_SIZES[1]}-zone plan without latency, per request: ` +
       topOrigins(figures.bigProfile, 10, 1 / bigReads),
   );
   add(
