@@ -460,6 +460,17 @@ async function main() {
         runs.push((await zoneform(["validate", "-c", fileOf(n)], { env, usage: true })).cpuMs);
       figures.fileCpu[n] = median(runs);
     }
+    // Node with the yaml package alone parsing each plan's file (scripts/bench/floors.mjs): a floor of its start.
+    figures.yamlAlone = {};
+    for (const n of [1, ...PLAN_SIZES]) {
+      const runs = [];
+      for (let i = 0; i < 3; i++) {
+        const y = await run([floorPrograms.yaml, fileOf(n)]);
+        expectExit(y, [0], `the yaml package's parse of the ${n}-zone file alone`);
+        runs.push(y.wallMs);
+      }
+      figures.yamlAlone[n] = median(runs);
+    }
 
     // Where the time of the misses goes, measured: CPU profiles of the cold plan and of the 500-zone plan without
     // latency (scripts/bench/profile.mjs; the same as scripts/module-cost.mjs prints).
@@ -504,7 +515,7 @@ async function main() {
         `≤ ${TARGET.wall}× of ${ms(p.bound)} (+ node ${ms(bare)})`,
         ratio <= TARGET.wall && p.s.throttled === 0,
         `${timeline(p.r)} (bare node: ${ms(bare)}): ${ms(p.r.firstRequestMs - bare)} of start before the first ` +
-          `request, the calls ${ms(p.r.lastAnswerMs - p.r.firstRequestMs)} against their ` +
+          `request (Node with the yaml package alone parsing this file: ${ms(figures.yamlAlone[n])}), the calls ${ms(p.r.lastAnswerMs - p.r.firstRequestMs)} against their ` +
           `${ms(p.bound - latency)} of rounds (${x((p.r.lastAnswerMs - p.r.firstRequestMs) / (p.bound - latency))}: ` +
           `each answer's CPU, zoneform's and the emulator's on the same 2 cores, lengthens the rounds), and ` +
           `${ms(p.r.exitMs - p.r.lastAnswerMs)} after the last answer`,
@@ -518,6 +529,7 @@ async function main() {
     `≤ node ${ms(bare)} + ${TARGET.wall}× ${ms(cold.bound)} = ${ms(bare + TARGET.wall * cold.bound)}`,
     cold.r.wallMs <= bare + TARGET.wall * cold.bound,
     `${timeline(cold.r)}: ${ms(cold.r.firstRequestMs - bare)} after bare Node's start before the first request ` +
+      `(Node with the yaml package alone parsing this file: ${ms(figures.yamlAlone[1])}) ` +
       `and ${ms(cold.r.exitMs - cold.r.lastAnswerMs)} after the last answer; its CPU by origin (a profile, ` +
       `medians of ${5}): ${topOrigins(figures.coldProfile, 8)}`,
   );
