@@ -22916,7 +22916,7 @@ var require_connect = __commonJS({
         this._sessionRegistry.register(session, sessionKey);
       }
     };
-    function buildConnector({ allowH2, preferH2, useH2c, maxCachedSessions, socketPath, timeout, session: customSession, ...opts }) {
+    function buildConnector2({ allowH2, preferH2, useH2c, maxCachedSessions, socketPath, timeout, session: customSession, ...opts }) {
       if (maxCachedSessions != null && (!Number.isInteger(maxCachedSessions) || maxCachedSessions < 0)) {
         throw new InvalidArgumentError2("maxCachedSessions must be a positive integer or zero");
       }
@@ -23016,7 +23016,7 @@ var require_connect = __commonJS({
       }
       return err;
     }
-    module.exports = buildConnector;
+    module.exports = buildConnector2;
   }
 });
 
@@ -27115,7 +27115,7 @@ var require_client = __commonJS({
       InformationalError,
       ClientDestroyedError
     } = require_errors2();
-    var buildConnector = require_connect();
+    var buildConnector2 = require_connect();
     var {
       kUrl,
       kServerName,
@@ -27331,7 +27331,7 @@ var require_client = __commonJS({
         }
         super({ webSocket, eventSource });
         if (typeof connect2 !== "function") {
-          connect2 = buildConnector({
+          connect2 = buildConnector2({
             ...tls,
             maxCachedSessions,
             allowH2,
@@ -27803,7 +27803,7 @@ var require_pool = __commonJS({
     } = require_errors2();
     var util = require_util2();
     var { kConnecting, kHTTPContext, kHTTP2Session, kRemoteSettings, kUrl, kQueued } = require_symbols();
-    var buildConnector = require_connect();
+    var buildConnector2 = require_connect();
     var kOptions = /* @__PURE__ */ Symbol("options");
     var kConnections = /* @__PURE__ */ Symbol("connections");
     var kFactory = /* @__PURE__ */ Symbol("factory");
@@ -27849,7 +27849,7 @@ var require_pool = __commonJS({
           throw new InvalidArgumentError2("connect must be a function or an object");
         }
         if (typeof connect !== "function") {
-          connect = buildConnector({
+          connect = buildConnector2({
             ...tls,
             maxCachedSessions,
             allowH2,
@@ -29404,6 +29404,40 @@ var init_undici = __esm({
   }
 });
 
+// src/cloudflare/first-tier-parser.ts
+import { setFlagsFromString } from "node:v8";
+function v8FlagsGiven() {
+  return process.execArgv.some((a) => /^--(no-)?(wasm|liftoff)/.test(a));
+}
+function firstTierParserConnector(options2) {
+  const connect = (0, import_connect.default)(options2);
+  if (v8FlagsGiven()) return connect;
+  return (opts, callback) => connect(opts, (...args) => {
+    const [err, socket] = args;
+    if (parserMade || err || !socket || socket.alpnProtocol === "h2") {
+      callback(...args);
+      return;
+    }
+    parserMade = true;
+    setFlagsFromString(`--wasm-tiering-budget=${FIRST_TIER_BUDGET}`);
+    try {
+      callback(...args);
+    } finally {
+      setFlagsFromString(`--wasm-tiering-budget=${V8_DEFAULT_WASM_TIERING_BUDGET}`);
+    }
+  });
+}
+var import_connect, V8_DEFAULT_WASM_TIERING_BUDGET, FIRST_TIER_BUDGET, parserMade;
+var init_first_tier_parser = __esm({
+  "src/cloudflare/first-tier-parser.ts"() {
+    "use strict";
+    import_connect = __toESM(require_connect(), 1);
+    V8_DEFAULT_WASM_TIERING_BUDGET = 13e6;
+    FIRST_TIER_BUDGET = 2e9;
+    parserMade = false;
+  }
+});
+
 // src/cloudflare/errors.ts
 function unwrapResponse(ctx) {
   const ok = ctx.status >= 200 && ctx.status < 300;
@@ -29713,6 +29747,7 @@ var init_request_loop = __esm({
   "src/cloudflare/request-loop.ts"() {
     "use strict";
     init_undici();
+    init_first_tier_parser();
     init_errors();
     init_redact();
     init_attempt_gate();
@@ -29732,9 +29767,10 @@ var init_request_loop = __esm({
           "user-agent": o.userAgent ?? "zoneform",
           ..."token" in o.auth ? { authorization: `Bearer ${o.auth.token}` } : { "x-auth-email": o.auth.email, "x-auth-key": o.auth.key }
         };
+        const connectOptions = { timeout: Math.min(o.timeoutMs, 3e4) };
         this.agent = new Agent({
           connections: o.parallelism,
-          connect: { timeout: Math.min(o.timeoutMs, 3e4) },
+          connect: o.firstTierParser ? firstTierParserConnector(connectOptions) : connectOptions,
           headersTimeout: o.timeoutMs,
           bodyTimeout: o.timeoutMs
         });
@@ -30068,7 +30104,8 @@ function createClient(opts) {
     redact,
     log,
     permissionHint: opts.permissionHint,
-    idShapes: opts.idShapes
+    idShapes: opts.idShapes,
+    firstTierParser: opts.firstTierParser
   });
   const lists = new ListReader({
     get: (path6, query) => loop.callRead("GET", path6, { query }),
@@ -44043,6 +44080,8 @@ function oneClient(opts, io, baseUrl, auth, redactor, progress, tokenName, accou
     parallelism: opts.parallelism === void 0 ? DEFAULT_PARALLELISM : parseParallelism(String(opts.parallelism)),
     rateLimit: opts.rateLimit === void 0 ? DEFAULT_RATE_LIMIT : typeof opts.rateLimit === "string" ? parseRateLimit(opts.rateLimit) : checkRateLimit(opts.rateLimit),
     timeoutMs: opts.timeout === void 0 ? DEFAULT_TIMEOUT_MS : parseTimeout(String(opts.timeout)),
+    // A command is a short-lived process: its exit need not wait for V8 to recompile undici's parser.
+    firstTierParser: true,
     retries: opts.retries === void 0 ? DEFAULT_RETRIES : parseRetries(String(opts.retries)),
     log: opts.verbose ? (line) => progress ? progress.log(printable(named(line))) : io.stderr.write(`${printable(named(line))}
 `) : void 0,
@@ -44604,7 +44643,7 @@ var VERSION;
 var init_command2 = __esm({
   "src/cli/command.ts"() {
     "use strict";
-    VERSION = "0.3.1";
+    VERSION = "0.3.2";
   }
 });
 
@@ -52442,7 +52481,7 @@ var require_round_robin_pool = __commonJS({
     } = require_errors2();
     var util = require_util2();
     var { kUrl, kQueued } = require_symbols();
-    var buildConnector = require_connect();
+    var buildConnector2 = require_connect();
     var kOptions = /* @__PURE__ */ Symbol("options");
     var kConnections = /* @__PURE__ */ Symbol("connections");
     var kFactory = /* @__PURE__ */ Symbol("factory");
@@ -52475,7 +52514,7 @@ var require_round_robin_pool = __commonJS({
           throw new InvalidArgumentError2("connect must be a function or an object");
         }
         if (typeof connect !== "function") {
-          connect = buildConnector({
+          connect = buildConnector2({
             ...tls,
             maxCachedSessions,
             allowH2,
@@ -53164,7 +53203,7 @@ var require_socks5_proxy_agent = __commonJS({
     var { Socks5Client, STATES } = require_socks5_client();
     var { kBusy, kConnected, kDispatch, kClose, kDestroy } = require_symbols();
     var Pool = require_pool();
-    var buildConnector = require_connect();
+    var buildConnector2 = require_connect();
     var { setupConnectTimeout } = require_util2();
     var { debuglog } = __require("node:util");
     var debug = debuglog("undici:socks5-proxy");
@@ -53224,7 +53263,7 @@ var require_socks5_proxy_agent = __commonJS({
         if (!Number.isFinite(proxyTlsTimeout) || proxyTlsTimeout < 0) {
           throw new InvalidArgumentError2("invalid proxyTls.timeout");
         }
-        this[kConnector] = options2.connect || buildConnector({
+        this[kConnector] = options2.connect || buildConnector2({
           ...options2.proxyTls,
           timeout: proxyTlsTimeout,
           servername: options2.proxyTls?.servername || url.hostname
@@ -53433,7 +53472,7 @@ var require_proxy_agent = __commonJS({
     var Pool = require_pool();
     var DispatcherBase = require_dispatcher_base();
     var { InvalidArgumentError: InvalidArgumentError2, RequestAbortedError, SecureProxyConnectionError, ProxyConnectionError } = require_errors2();
-    var buildConnector = require_connect();
+    var buildConnector2 = require_connect();
     var Client = require_client();
     var { channels } = require_diagnostics();
     var Socks5ProxyAgent = require_socks5_proxy_agent();
@@ -53542,10 +53581,10 @@ var require_proxy_agent = __commonJS({
         } else if (username) {
           this[kProxyHeaders]["proxy-authorization"] = `Basic ${Buffer.from(`${decodeURIComponent(username)}:`).toString("base64")}`;
         }
-        const connect = buildConnector({ timeout: connectTimeout, ...opts.proxyTls });
-        const connectHTTP1 = buildConnector({ timeout: connectTimeout, ...opts.proxyTls, allowH2: false });
-        this[kConnectEndpoint] = buildConnector({ timeout: connectTimeout, ...opts.requestTls });
-        this[kConnectEndpointHTTP1] = buildConnector({ timeout: connectTimeout, ...opts.requestTls, allowH2: false });
+        const connect = buildConnector2({ timeout: connectTimeout, ...opts.proxyTls });
+        const connectHTTP1 = buildConnector2({ timeout: connectTimeout, ...opts.proxyTls, allowH2: false });
+        this[kConnectEndpoint] = buildConnector2({ timeout: connectTimeout, ...opts.requestTls });
+        this[kConnectEndpointHTTP1] = buildConnector2({ timeout: connectTimeout, ...opts.requestTls, allowH2: false });
         const agentFactory = opts.factory || defaultAgentFactory;
         const factory = (origin2, options2) => {
           const { protocol: protocol2 } = new URL(origin2);
@@ -69013,7 +69052,7 @@ var require_undici = __commonJS({
     var util = require_util2();
     var { InvalidArgumentError: InvalidArgumentError2 } = errors;
     var api = require_api();
-    var buildConnector = require_connect();
+    var buildConnector2 = require_connect();
     var MockClient = require_mock_client();
     var { MockCallHistory, MockCallHistoryLog } = require_mock_call_history();
     var MockAgent = require_mock_agent();
@@ -69055,7 +69094,7 @@ var require_undici = __commonJS({
     };
     var SqliteCacheStore = require_sqlite_cache_store();
     module.exports.cacheStores.SqliteCacheStore = SqliteCacheStore;
-    module.exports.buildConnector = buildConnector;
+    module.exports.buildConnector = buildConnector2;
     module.exports.errors = errors;
     module.exports.util = {
       parseHeaders: util.parseHeaders,

@@ -515,7 +515,8 @@ async function main() {
         `≤ ${TARGET.wall}× of ${ms(p.bound)} (+ node ${ms(bare)})`,
         ratio <= TARGET.wall && p.s.throttled === 0,
         `${timeline(p.r)} (bare node: ${ms(bare)}): ${ms(p.r.firstRequestMs - bare)} of start before the first ` +
-          `request (Node with the yaml package alone parsing this file: ${ms(figures.yamlAlone[n])}), the calls ${ms(p.r.lastAnswerMs - p.r.firstRequestMs)} against their ` +
+          `request (Node with the yaml package alone parsing this file: ${ms(figures.yamlAlone[n])}), ` +
+          `the calls ${ms(p.r.lastAnswerMs - p.r.firstRequestMs)} against their ` +
           `${ms(p.bound - latency)} of rounds (${x((p.r.lastAnswerMs - p.r.firstRequestMs) / (p.bound - latency))}: ` +
           `each answer's CPU, zoneform's and the emulator's on the same 2 cores, lengthens the rounds), and ` +
           `${ms(p.r.exitMs - p.r.lastAnswerMs)} after the last answer`,

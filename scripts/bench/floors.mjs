@@ -86,7 +86,8 @@ const before = process.cpuUsage();
 const rounds = Math.ceil(Number(total) / Number(inFlight));
 for (let i = 0; i < rounds; i++) await round();
 const used = process.cpuUsage(before);
-process.stdout.write(JSON.stringify({ cpuMsPerRequest: (used.user + used.system) / 1000 / (rounds * Number(inFlight)) }));
+const cpuMsPerRequest = (used.user + used.system) / 1000 / (rounds * Number(inFlight));
+process.stdout.write(JSON.stringify({ cpuMsPerRequest }));
 process.exit(0);
 `,
   );

@@ -12,4 +12,4 @@ export interface CommandContext {
 export type Register = (program: Command, ctx: CommandContext) => void;
 
 /** zoneform's version; a test keeps it equal to package.json's. */
-export const VERSION = "0.3.1";
+export const VERSION = "0.3.2";

@@ -13,7 +13,7 @@
 import { setFlagsFromString } from "node:v8";
 import buildConnector from "undici/lib/core/connect.js";
 
-/** V8's default --wasm-tiering-budget on Node 22, 24 and 26 (`node --v8-options`; a test checks the Node it runs on). */
+/** V8's default --wasm-tiering-budget on Node 22, 24 and 26 (`node --v8-options`; a test checks the running Node's). */
 export const V8_DEFAULT_WASM_TIERING_BUDGET = 13_000_000;
 /** Far beyond what a run's answers use up (V8 takes an int32). */
 const FIRST_TIER_BUDGET = 2_000_000_000;
