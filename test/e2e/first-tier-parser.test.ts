@@ -16,13 +16,9 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const LIBRARY = pathToFileURL(path.join(ROOT, "dist/index.js")).href;
 const TRACE = "--trace-wasm-compilation-times";
 const emu = TestEmulator.perFile();
-const CONFIG = `version: 1
-zones:
-  - zone_id: a6090c8648694262ae990706d1a149ac
-    name: example.dev
-    page_shield:
-      enabled: true
-`;
+// One of the emulator's seed zones, as test/e2e/loaded-modules.test.ts plans it.
+const CONFIG =
+  "version: 1\nzones: [{ zone_id: a6090c8648694262ae990706d1a149ac, name: example.dev, page_shield: { enabled: true } }]\n";
 
 function node(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
