@@ -31,3 +31,4 @@ export { isTimeoutError } from "./retry.js";
 export { lacking, type PermissionNeed } from "./token-permissions.js";
 export { routeByToken } from "./token-router.js";
 export type { WireOutcome, WireRequest } from "./types.js";
+export { createHeaderReader, type HeaderReader, type HeadersAnswer } from "./header-reader.js";

@@ -1,7 +1,7 @@
 // Fetches the payment pages of `script_inventory.headers` as a customer's browser requests them, for
 // their response headers only (PCI DSS 11.6.1: the security-impacting headers as the browser receives
-// them). A path of its own, apart from the Cloudflare client: its own undici Agent, a plain GET with no
-// cookie, no credential and never the API token, nothing read of the body.
+// them). A path of its own, apart from the Cloudflare client: its own connections (the cloudflare layer's
+// header reader), a plain GET with no cookie, no credential and never the API token, nothing read of the body.
 //
 // Every fetch is bounded: the whole of it (connection, redirects, headers) within `timeoutMs` (10 s by
 // default; the connection and the wait for headers each too), the headers within MAX_PAGE_HEADER_BYTES
@@ -16,7 +16,7 @@
 // sent; a value's bytes are characters U+0000–U+00FF, one a byte (latin1, the fetch API's ByteString).
 // What a page sends is hostile text: it decides nothing here and is shown escaped by every renderer.
 import pLimit from "p-limit";
-import { Agent, request, type Dispatcher } from "undici";
+import { createHeaderReader, type HeaderReader, type HeadersAnswer } from "../cloudflare/index.js";
 import { getOwn, setOwn } from "../data-record.js";
 import { isInsecurePageUrl, pageUrlProblem } from "../sections/index.js";
 
@@ -130,7 +130,7 @@ function failureOf(err: unknown, timeoutMs: number, maxHeaderBytes: number): Pic
 
 /** Fetches pages' headers, each URL once, over its own connections; close() when done. */
 export class PageFetcher {
-  private readonly agent: Agent;
+  private readonly reader: HeaderReader;
   private readonly timeoutMs: number;
   private readonly maxHeaderBytes: number;
   private readonly userAgent: string;
@@ -141,12 +141,7 @@ export class PageFetcher {
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS;
     this.maxHeaderBytes = opts.maxHeaderBytes ?? MAX_PAGE_HEADER_BYTES;
     this.userAgent = opts.userAgent ?? "zoneform";
-    this.agent = new Agent({
-      connect: { timeout: this.timeoutMs },
-      headersTimeout: this.timeoutMs,
-      bodyTimeout: this.timeoutMs,
-      maxHeaderSize: this.maxHeaderBytes,
-    });
+    this.reader = createHeaderReader({ timeoutMs: this.timeoutMs, maxHeaderBytes: this.maxHeaderBytes });
   }
 
   /** The page's headers, or why there are none (never throws). Fetched once per URL per fetcher. */
@@ -167,7 +162,7 @@ export class PageFetcher {
   }
 
   async close(): Promise<void> {
-    await this.agent.destroy().catch(() => undefined);
+    await this.reader.close();
   }
 
   private async fetchOnce(url: string): Promise<PageFetch> {
@@ -180,31 +175,27 @@ export class PageFetcher {
         problem: "insecure",
         reason: "served over plain http: not fetched (a payment page is served over https)",
       };
-    const signal = AbortSignal.timeout(this.timeoutMs);
+    // One time limit for the whole fetch, its redirects included.
+    const started = performance.now();
     const redirects: string[] = [];
     let current = url;
     for (;;) {
-      let answer: Dispatcher.ResponseData;
+      let answer: HeadersAnswer;
       try {
-        answer = await request(current, {
-          method: "GET",
-          dispatcher: this.agent,
-          signal,
-          // One request per connection (Connection: close): nothing of the answer is read after its headers.
-          reset: true,
-          headers: {
+        // Only the headers matter: the body is dropped unread and its connection closed.
+        answer = await this.reader.get(
+          current,
+          {
             "user-agent": this.userAgent,
             accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8",
             "accept-encoding": "identity",
           },
-        });
+          this.timeoutMs - (performance.now() - started),
+        );
       } catch (err) {
         return { ok: false, url, ...failureOf(err, this.timeoutMs, this.maxHeaderBytes) };
       }
-      // Only the headers matter: the body is dropped unread and its connection closed.
-      answer.body.on("error", () => undefined);
-      answer.body.destroy();
-      const status = answer.statusCode;
+      const status = answer.status;
       const headers = fetchHeaders(answer.headers);
       if (REDIRECT_STATUSES.has(status)) {
         const location = getOwn(headers, "location");

@@ -5,13 +5,14 @@
 // loaded file is known by the sources it holds (esbuild marks each bundled file with a `// <path>`
 // comment). The executable refuses an older Node in one line, and turns on Node's compile cache.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import Module from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { BUILT_CLI, runBuilt } from "../attacks/helpers.js";
-import { TestEmulator, writeConfig } from "../helpers/cli.js";
+import { TestEmulator, writeConfig, zoneId } from "../helpers/cli.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const emu = TestEmulator.perFile();
@@ -125,6 +126,33 @@ describe("what each command loads", () => {
       "node_modules/undici/lib/cache/",
     ]) {
       expect(has(r.sources, absent), absent).toBe(false);
+    }
+  });
+
+  it("audit of the payment pages' headers: undici's classes for the pages too, not its whole package", async () => {
+    const server = createServer((_req, res) => res.writeHead(200, { "x-frame-options": "DENY" }).end("<html>"));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      await emu.admin("POST", "/zones", { name: "pay.example", plan: "enterprise" });
+      const page = `http://127.0.0.1:${(server.address() as { port: number }).port}/checkout`;
+      const config = await writeConfig(
+        `version: 1\nzones:\n  - zone_id: ${zoneId("pay.example")}\n    name: pay.example\n    page_shield:\n` +
+          "      script_inventory:\n        pages: [pay.example/checkout*]\n        authorized: []\n" +
+          `        headers:\n          urls: [${page}]\n          pinned: { x-frame-options: DENY }\n`,
+      );
+      const r = await run(["audit", "-c", config, "--api-url", emu.url]);
+      expect(r.code, r.stderr.slice(-2000)).toBe(0);
+      expect(r.out).toMatch(/\/checkout\s+1\s+as pinned/);
+      expect(has(r.sources, "node_modules/undici/lib/dispatcher/agent.js")).toBe(true);
+      for (const absent of [
+        "node_modules/undici/index.js",
+        "node_modules/undici/lib/web/websocket/",
+        "node_modules/undici/lib/mock/",
+        "node_modules/undici/lib/cache/",
+      ])
+        expect(has(r.sources, absent), absent).toBe(false);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
     }
   });
 
