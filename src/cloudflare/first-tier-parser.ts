@@ -20,7 +20,7 @@ const FIRST_TIER_BUDGET = 2_000_000_000;
 
 let parserMade = false;
 
-/** Whether V8 flags were given to this process: then it is theirs to tune, and nothing is changed. */
+/** Whether V8's WebAssembly flags were given to this process: then they are its own to tune, and nothing is changed. */
 function v8FlagsGiven(): boolean {
   return process.execArgv.some((a) => /^--(no-)?(wasm|liftoff)/.test(a));
 }
@@ -30,7 +30,7 @@ type Connector = ReturnType<typeof buildConnector>;
 /**
  * undici's connector made from `options` as undici makes it, whose first plain HTTP/1.1 connection of the process
  * makes undici's parser module with a tiering budget it never uses up (see above). Every other connection, an
- * HTTP/2 one (no llhttp) and a process given V8 flags get undici's connector unchanged.
+ * HTTP/2 one (no llhttp) and a process given V8's WebAssembly flags get undici's connector unchanged.
  */
 export function firstTierParserConnector(options: Parameters<typeof buildConnector>[0]): Connector {
   const connect = buildConnector(options);

@@ -35,7 +35,7 @@ function node(args: string[], env: Record<string, string> = {}): Promise<{ code:
 }
 
 /** 10 calls through the library's client, with or without the option, in a process tracing V8's compiles. */
-function libraryCalls(firstTierParser: boolean) {
+function libraryCalls(firstTierParser: boolean, nodeFlags: string[] = []) {
   const script = `
     const { createClient } = await import(${JSON.stringify(LIBRARY)});
     const client = createClient({ baseUrl: ${JSON.stringify(emu.url)}, auth: { token: ${JSON.stringify(TOKEN)} },
@@ -43,7 +43,7 @@ function libraryCalls(firstTierParser: boolean) {
     for (let i = 0; i < 10; i++) await client.requestEnvelope("GET", "/zones");
     await client.close();
     console.log("done");`;
-  return node([TRACE, "--input-type=module", "-e", script]);
+  return node([TRACE, ...nodeFlags, "--input-type=module", "-e", script]);
 }
 
 const turbofan = (out: string) => out.split("\n").filter((l) => / using TurboFan/.test(l));
@@ -64,6 +64,13 @@ describe("undici's parser at V8's first tier", () => {
     const r = await libraryCalls(true);
     expect(r.out).toContain("done");
     expect(turbofan(r.out)).toEqual([]);
+  });
+
+  it("a process given V8's WebAssembly flags is left to them: the option changes nothing", async () => {
+    // V8's own default, given on the command line: the tiering is as without the option.
+    const r = await libraryCalls(true, [`--wasm-tiering-budget=${V8_DEFAULT_WASM_TIERING_BUDGET}`]);
+    expect(r.out).toContain("done");
+    expect(turbofan(r.out).length).toBeGreaterThan(0);
   });
 
   it("a command's calls do not either", async () => {
