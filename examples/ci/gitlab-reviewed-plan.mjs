@@ -16,6 +16,9 @@
 //                           in this project), that job's artifact saved as OUT (a new file); prints the
 //                           marker's digest, which the job compares with the digest zoneform computes
 //                           from OUT before `zoneform apply OUT -c … --expect-digest DIGEST`
+//   zoneform ARGS           runs `zoneform ARGS` (the one on PATH) with an allow-listed environment
+//                           (zoneformEnv): every zoneform of the jobs goes through it; its exit code is
+//                           zoneform's, or 3 when the configuration references a variable never passed
 //
 //   <!-- zoneform:plan v2 digest=sha256:<64 hex> head=<40 hex> job=<job id> -->
 //   <!-- zoneform:plan v2 failed head=<40 hex> job=<job id> -->
@@ -26,10 +29,14 @@
 // different stops with a message saying what was expected (exit 1); nothing is written but OUT, last.
 //
 // Environment: GitLab's CI_* variables of the job, and ZONEFORM_GITLAB_TOKEN (a project access token
-// with the `api` scope: the same token, so the same user, in the plan and the apply jobs). Every call
+// with the `api` scope: the same token, so the same user, in the plan and the apply jobs); zoneform
+// gets neither (docs/ci.md, "What zoneform is given"). Every call
 // has a timeout and every answer a size bound; the token goes to CI_API_V4_URL only (https, or http
 // to this machine), never along a redirect to another host (artifact downloads to object storage).
-import { closeSync, openSync, readFileSync, realpathSync, statSync, writeSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { closeSync, openSync, readdirSync, readFileSync, realpathSync, statSync, writeSync } from "node:fs";
+import { constants } from "node:os";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
 export const LEGACY_MARKER = "<!-- zoneform plan -->";
@@ -57,16 +64,22 @@ const MAX_REDIRECTS = 3;
 export class Stop extends Error {}
 class Usage extends Error {}
 
-/** A value from GitLab or the environment, quoted and short, for a message: no control or bidi character. */
-export function shown(v) {
-  if (v === undefined) return "(none)";
-  const s = JSON.stringify(v) ?? String(v);
-  const safe = s.replace(
+/** JSON text with its invisible and bidi characters escaped too. */
+const visible = (json) =>
+  json.replace(
     /[\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
+
+/** A value from GitLab or the environment, quoted and short, for a message: no control or bidi character. */
+export function shown(v) {
+  if (v === undefined) return "(none)";
+  const safe = visible(JSON.stringify(v) ?? String(v));
   return safe.length > 200 ? `${safe.slice(0, 200)}…` : safe;
 }
+
+/** A name from a file (a variable's, a path), unquoted, for a message: no control or bidi character. */
+const plain = (s) => visible(JSON.stringify(s).slice(1, -1));
 
 export const isDigest = (s) => typeof s === "string" && DIGEST.test(s);
 export const isSha = (s) => typeof s === "string" && SHA.test(s);
@@ -346,6 +359,149 @@ export function gitlab(env, fetchImpl = globalThis.fetch) {
   };
 }
 
+// --- zoneform's environment ------------------------------------------------------------------------------
+//
+// A merge request's configuration can reference any variable with `${env:NAME}`, and zoneform would put
+// its value into a write (a Logpush destination, a description): zoneform gets what the files reference,
+// its own variables and what Node needs, never GitLab's variables (CI_JOB_TOKEN among them) or this
+// script's token, even when referenced. The same list as the GitHub Action's (src/action/cli-env.ts).
+
+/** GitLab's variables of the job: never passed to zoneform. */
+export const GITLAB_PREFIXES = ["CI_", "GITLAB_"];
+/** This script's token: never passed to zoneform, though it is named like zoneform's own. */
+const TOKEN_VARIABLE = "ZONEFORM_GITLAB_TOKEN";
+/** zoneform's own variables (docs/connecting.md, docs/commands/README.md) and the locale's categories. */
+const PASSED_PREFIXES = ["CLOUDFLARE_", "ZONEFORM_", "LC_"];
+/** What Node and the HTTP client read, and zoneform's output settings, compared in upper case. */
+const PASSED_NAMES = new Set([
+  "PATH",
+  "HOME",
+  "LANG",
+  "LANGUAGE",
+  "TZ",
+  "TMPDIR",
+  "TMP",
+  "TEMP",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "NODE_EXTRA_CA_CERTS",
+  "NODE_OPTIONS",
+  "NO_COLOR",
+  "COLUMNS",
+]);
+/** The file's one template syntax, as src/template.ts reads it: `$${` an escape, `${…}` up to the first `}`. */
+const TEMPLATE_TOKEN = /\$\$\{|\$\{([^}]*)\}/g;
+/** zoneform reads no larger configuration file (src/config/load.ts). */
+const MAX_CONFIG_BYTES = 10 * 1024 * 1024;
+
+/** Why a variable is never given to zoneform, or undefined when it may be. */
+export function neverPassed(name, env) {
+  const upper = name.toUpperCase();
+  if (GITLAB_PREFIXES.some((p) => upper.startsWith(p))) return "a GitLab variable";
+  if (upper === TOKEN_VARIABLE) return "this script's token";
+  // A token may sit in a variable of any name too (`MY_TOKEN: $ZONEFORM_GITLAB_TOKEN`).
+  const tokens = [env[TOKEN_VARIABLE], env.CI_JOB_TOKEN].filter((v) => typeof v === "string" && v !== "");
+  if (tokens.includes(env[name])) return "it holds a GitLab token";
+  return undefined;
+}
+
+/** zoneform's environment: the referenced variables, CLOUDFLARE_*, ZONEFORM_*, LC_*, PASSED_NAMES, less neverPassed. */
+export function zoneformEnv(env, referenced) {
+  const wanted = new Set(referenced);
+  const out = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || neverPassed(name, env) !== undefined) continue;
+    const upper = name.toUpperCase();
+    if (wanted.has(name) || PASSED_NAMES.has(upper) || PASSED_PREFIXES.some((p) => upper.startsWith(p)))
+      out[name] = value;
+  }
+  return out;
+}
+
+/** The `${env:…}` names of a text, as written (`$${` escapes left out). */
+export function referencedNames(text) {
+  return [...text.matchAll(TEMPLATE_TOKEN)].flatMap((m) => (m[1]?.startsWith("env:") ? [m[1].slice(4)] : []));
+}
+
+/** The configuration zoneform ARGS reads: `-c`/`--config`, else zoneform.yaml. */
+export function configArgument(args) {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--") break;
+    if ((a === "-c" || a === "--config") && i + 1 < args.length) return args[i + 1];
+    if (a.startsWith("--config=")) return a.slice("--config=".length);
+    if (a.startsWith("-c") && a.length > 2 && !a.startsWith("--")) return a.slice(2);
+  }
+  return "zoneform.yaml";
+}
+
+/** The references of the configuration's files (the file, or the *.yaml / *.yml of the folder), as zoneform reads them. */
+export function configReferences(config, cwd) {
+  const path = resolve(cwd, config);
+  let files;
+  try {
+    files = statSync(path).isDirectory()
+      ? readdirSync(path)
+          .filter((n) => /\.ya?ml$/i.test(n))
+          .sort()
+          .map((n) => join(path, n))
+      : [path];
+  } catch {
+    return []; // zoneform says why it cannot be read
+  }
+  return files.flatMap((file) => {
+    let text;
+    try {
+      const st = statSync(file);
+      if (!st.isFile() || st.size > MAX_CONFIG_BYTES) return []; // zoneform refuses it, saying why
+      text = readFileSync(file, "utf8");
+    } catch {
+      return [];
+    }
+    const rel = relative(cwd, file);
+    const shownFile = rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : file;
+    return referencedNames(text).map((name) => ({ name, file: shownFile }));
+  });
+}
+
+/** One line naming each reference of a variable zoneform is never given, and its file; undefined when none. */
+export function refusedReferences(refs, env) {
+  const named = [
+    ...new Set(
+      refs.flatMap(({ name, file }) => {
+        const why = neverPassed(name, env);
+        return why === undefined ? [] : [`\${env:${plain(name)}} in ${plain(file)} (${why})`];
+      }),
+    ),
+  ];
+  if (named.length === 0) return undefined;
+  return (
+    `${named.join(", ")}: GitLab's variables (${GITLAB_PREFIXES.map((p) => `${p}*`).join(", ")}), ` +
+    `${TOKEN_VARIABLE} and the job token are never passed to zoneform; give the value a variable of its own`
+  );
+}
+
+/**
+ * Runs `zoneform ARGS` with zoneformEnv's environment, its output the job's; resolves with its exit
+ * code (128 + the signal's number when a signal ended it), or 3 (invalid input) without running it
+ * when the configuration references a variable never passed.
+ */
+export async function runZoneform(args, env, { log = () => {}, cwd = process.cwd(), spawnImpl = spawn } = {}) {
+  const refs = configReferences(configArgument(args), cwd);
+  const refused = refusedReferences(refs, env);
+  if (refused !== undefined) {
+    log(`gitlab-reviewed-plan: zoneform was not run: ${refused}`);
+    return 3;
+  }
+  const names = refs.map((r) => r.name);
+  const child = spawnImpl("zoneform", args, { cwd, env: zoneformEnv(env, names), stdio: "inherit" });
+  return new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve(code ?? 128 + (constants.signals[signal] ?? 0)));
+  });
+}
+
 // --- the commands ----------------------------------------------------------------------------------------
 
 /** The merge request pipeline's commit, job and merge request, checked. */
@@ -511,12 +667,28 @@ function isMain() {
 }
 
 if (isMain()) {
-  run(process.argv.slice(2), process.env, { log: (line) => process.stderr.write(`${line}\n`) }).then(
-    (text) => process.stdout.write(text),
-    (err) => {
-      const known = err instanceof Stop || err instanceof Usage;
-      process.stderr.write(`gitlab-reviewed-plan: ${known ? err.message : `internal error: ${err?.message ?? err}`}\n`);
-      process.exitCode = err instanceof Usage ? 2 : 1;
-    },
-  );
+  const log = (line) => process.stderr.write(`${line}\n`);
+  const [command, ...rest] = process.argv.slice(2);
+  if (command === "zoneform") {
+    // A signal from the job reaches zoneform too (one process group): it decides, and its exit code is the job's.
+    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => {});
+    runZoneform(rest, process.env, { log }).then(
+      (code) => {
+        process.exitCode = code;
+      },
+      (err) => {
+        log(`gitlab-reviewed-plan: zoneform could not be run: ${err?.message ?? err}`);
+        process.exitCode = 1;
+      },
+    );
+  } else {
+    run(process.argv.slice(2), process.env, { log }).then(
+      (text) => process.stdout.write(text),
+      (err) => {
+        const known = err instanceof Stop || err instanceof Usage;
+        log(`gitlab-reviewed-plan: ${known ? err.message : `internal error: ${err?.message ?? err}`}`);
+        process.exitCode = err instanceof Usage ? 2 : 1;
+      },
+    );
+  }
 }

@@ -20,6 +20,7 @@ function refused(ctx: Context, message: string): never {
 
 export async function apply(ctx: Context): Promise<void> {
   const { runner } = ctx;
+  if (ctx.refused !== undefined) refused(ctx, ctx.refused);
   let reviewed: Reviewed;
   try {
     reviewed = await reviewedPlan(ctx);

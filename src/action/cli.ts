@@ -15,8 +15,14 @@ interface CliRun {
 /** `quiet`: what it prints on stdout (JSON, SARIF) is kept but not shown in the log. */
 export type Zoneform = (args: string[], opts?: { quiet?: boolean }) => Promise<CliRun>;
 
-export function zoneformIn(env: Env, cwd: string, runner: Pick<Runner, "fenced">): Zoneform {
+/**
+ * `env` is the CLI's whole environment (cli-env.ts); `refused`, when set, names references of variables
+ * it is never given: then no command runs, and that line is the failure.
+ */
+export function zoneformIn(env: Env, cwd: string, runner: Pick<Runner, "fenced">, refused?: string): Zoneform {
   return async (args, opts = {}) => {
+    // Every mode's failure (main.ts); plan and apply say it first, in their comment and summary.
+    if (refused !== undefined) throw new Error(refused);
     let stdout = "";
     let stderr = "";
     let shown = `$ zoneform ${args.join(" ")}\n`;

@@ -18,8 +18,10 @@ export interface Context {
   zoneform: Zoneform;
   /** The workspace the paths are relative to (the job's checkout). */
   workspace: string;
-  /** The environment the CLI sees. */
+  /** The environment the CLI sees: an allow-list of the runner's (cli-env.ts). */
   cliEnv: Runner["env"];
+  /** The line naming the configuration's references of variables the CLI is never given, if any. */
+  refused: string | undefined;
   github?: GitHub;
   /** Who the token is (GET /user, else github-actions[bot]); asked once, when a mode needs it. */
   identity(): Promise<Identity>;
@@ -34,7 +36,7 @@ export function github(ctx: Context): GitHub {
 }
 
 /** The configuration, always named: the input `config`, else zoneform.yaml, in the workspace. */
-export function configPath(ctx: Context): string {
+export function configPath(ctx: Pick<Context, "runner" | "workspace">): string {
   return resolve(ctx.workspace, ctx.runner.input("config") || DEFAULT_CONFIG_PATH);
 }
 

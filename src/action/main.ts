@@ -1,7 +1,8 @@
 // The Action as a function of the runner's environment: the mode(s) to run, the zoneform CLI of this
 // commit in-process, and GitHub's REST API with the job's token.
+import { cliEnvironment, configReferences, refusedReferences } from "./cli-env.js";
 import { zoneformIn } from "./cli.js";
-import { ActionFailed, type Context } from "./context.js";
+import { ActionFailed, configPath, type Context } from "./context.js";
 import { GitHub, type Identity } from "./github.js";
 import { modesFor, RUN } from "./modes.js";
 import { fence, runnerFrom, type Env, type Runner } from "./runner.js";
@@ -17,12 +18,15 @@ export async function runAction(env: Env, cwd: string, write?: (text: string) =>
     out("::error::the runner's files could not be read (above)\n");
     return 1;
   }
-  // The CLI sees the job's environment without the Action's inputs (the GitHub token among them).
-  const cliEnv: Env = Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith("INPUT_")));
   const workspace = env.GITHUB_WORKSPACE || cwd;
   const token = runner.input("github-token");
   const failures: string[] = [];
   try {
+    // The CLI gets an allow-list of the environment (cli-env.ts), the Action's own code all of it.
+    const refs = await configReferences(configPath({ runner, workspace }), workspace);
+    const refused = refusedReferences(refs, env, token);
+    const names = refs.map((r) => r.name);
+    const cliEnv = cliEnvironment(env, names, token);
     const gh = token
       ? new GitHub(env.GITHUB_API_URL || "https://api.github.com", token, env.GITHUB_REPOSITORY ?? "")
       : undefined;
@@ -31,7 +35,8 @@ export async function runAction(env: Env, cwd: string, write?: (text: string) =>
       runner,
       workspace,
       cliEnv,
-      zoneform: zoneformIn(cliEnv, workspace, runner),
+      refused,
+      zoneform: zoneformIn(cliEnv, workspace, runner, refused),
       github: gh,
       identity: () => {
         if (!gh)

@@ -73,6 +73,7 @@ export async function plan(ctx: Context): Promise<void> {
     throw new ActionFailed(`${what}${commented}: ${lastLines(detail, 3)}`);
   };
 
+  if (ctx.refused !== undefined) await fail("zoneform plan was not run", ctx.refused);
   const validate = await ctx.zoneform(["validate", ...configArgs(ctx)]);
   if (validate.code !== 0)
     await fail(`zoneform validate failed (exit ${validate.code})`, validate.stderr || validate.stdout);

@@ -16,15 +16,22 @@
 // exit code is thrown away with `|| true`, and no recipe reads a digest out of text or finds a comment
 // or note by what it starts with: the GitLab recipe's plan and apply jobs go through the note script
 // examples/ci/gitlab-reviewed-plan.mjs (its own tests: test/unit/gitlab-reviewed-plan.test.ts and
-// test/soak/gitlab-recipe.test.ts), with the digest zoneform computes from the plan file.
+// test/soak/gitlab-recipe.test.ts), with the digest zoneform computes from the plan file. Every GitLab
+// job runs zoneform through that script's `zoneform` too, whose allow-listed environment (never CI_*,
+// GITLAB_* or ZONEFORM_GITLAB_TOKEN, even referenced) is tested here, as zoneform sees it.
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { parse, parseDocument } from "yaml";
 import { describe, expect, it } from "vitest";
 import { memoryIO } from "../../src/cli/io.js";
 import { buildProgram } from "../../src/cli/build-program.js";
 import { COMMENT_MARKER } from "../../src/plan/render/markdown.js";
+import { replaceTemplateTokens } from "../../src/template.js";
+// @ts-expect-error: a plain .mjs example script, without types
+import * as noteScript from "../../examples/ci/gitlab-reviewed-plan.mjs";
+import { tempDir } from "../helpers/cli.js";
 import { type INSTALLING, recipeInstall } from "../helpers/recipes.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -263,11 +270,17 @@ function commandWords(words: string[]): string[] {
   return words.slice(k);
 }
 
+/**
+ * The GitLab jobs' shell function `zoneform`: zoneform run by the note script, with an allow-listed
+ * environment (gitlab-reviewed-plan.mjs `zoneform ARGS`). Its definition is no zoneform invocation.
+ */
+const ZONEFORM_FUNCTION = 'zoneform() { node "$note" zoneform "$@"; }';
+
 /** The arguments of every zoneform invocation in the scripts. */
 function zoneformCalls(scripts: string[]): string[][] {
   const calls: string[][] = [];
   for (const script of scripts) {
-    for (const words of shellCommands(script)) {
+    for (const words of shellCommands(script.split(ZONEFORM_FUNCTION).join(""))) {
       const [cmd, ...args] = commandWords(words);
       if (cmd === "zoneform" || cmd?.endsWith("/zoneform")) calls.push(args);
     }
@@ -789,6 +802,26 @@ export function gitlabReviewProblems(text: string): string[] {
   return problems;
 }
 
+/**
+ * The GitLab jobs that run zoneform without the note script's allow-listed environment: each defines
+ * `note` (the note script of the zoneform installed) and then ZONEFORM_FUNCTION before its first zoneform.
+ */
+export function gitlabEnvProblems(text: string): string[] {
+  const problems: string[] = [];
+  for (const [name, job] of gitlabJobs(parse(text) as Record<string, unknown>)) {
+    const script = gitlabScripts({ [name]: job }).join("\n");
+    if (zoneformCalls([script]).length === 0) continue;
+    const note = new RegExp(`^\\s*note=${escapeRe(NOTE_SCRIPT_PATH)}$`, "m").exec(script)?.index ?? -1;
+    const defined = script.indexOf(ZONEFORM_FUNCTION);
+    if (note < 0 || defined < note || zoneformCalls([script.slice(0, defined)]).length > 0)
+      problems.push(
+        `${name}: runs zoneform with the job's whole environment: define note=${NOTE_SCRIPT_PATH}, then ` +
+          `${ZONEFORM_FUNCTION}, first`,
+      );
+  }
+  return problems;
+}
+
 // --- the tests ------------------------------------------------------------------------------------------
 
 const files = readdirSync(DIR)
@@ -887,6 +920,18 @@ describe("examples/ci", () => {
 
   it("the GitLab recipe binds the reviewed plan to its merge request as the Action does on GitHub", () => {
     expect(gitlabReviewProblems(readFileSync(resolve(DIR, "gitlab-ci.yml"), "utf8"))).toEqual([]);
+  });
+
+  it("every GitLab job runs zoneform through the note script, with an allow-listed environment", () => {
+    const gitlab = readFileSync(resolve(DIR, "gitlab-ci.yml"), "utf8");
+    expect(gitlabEnvProblems(gitlab)).toEqual([]);
+    const drift = gitlab.slice(gitlab.indexOf("\ndrift:"));
+    const bare = gitlab.replace(drift, mutate(drift, `    - ${ZONEFORM_FUNCTION}`, "    - true"));
+    expect(gitlabEnvProblems(bare)).toEqual([expect.stringMatching(/^drift: runs zoneform with the job's whole/)]);
+    const early = mutate(gitlab, /^( {6})code=0\n( {6}zoneform validate)/m, "$1zoneform --version\n$1code=0\n$2");
+    expect(gitlabEnvProblems(early.replace(ZONEFORM_FUNCTION, "true"))).toEqual([
+      expect.stringMatching(/^plan: runs zoneform with the job's whole/),
+    ]);
   });
 
   it("drift runs once per cron job", () => {
@@ -1143,6 +1188,123 @@ describe("the reviewed-plan checks", () => {
     expect(pkg.files.filter((f) => f.startsWith("!") && f.includes("examples"))).toEqual([]);
     expect(existsSync(resolve(ROOT, ".npmignore"))).toBe(false);
     expect(readFileSync(resolve(DIR, NOTE_SCRIPT), "utf8")).toMatch(/^#!\/usr\/bin\/env node\n/);
+  });
+});
+
+describe("zoneform's environment in the GitLab jobs (gitlab-reviewed-plan.mjs zoneform ARGS)", () => {
+  const note = noteScript as Record<string, any>;
+  const GL_TOKEN = "glpat-0123456789abcdef";
+  const JOB_TOKEN = "glcbt-job-token-0123";
+  /** A GitLab job's environment: GitLab's variables, the project's, the image's. */
+  const JOB: Record<string, string> = {
+    PATH: `${dirname(process.execPath)}:/usr/bin:/bin`,
+    HOME: "/root",
+    LANG: "C.UTF-8",
+    LC_ALL: "C.UTF-8",
+    http_proxy: "http://proxy.internal:3128",
+    NODE_EXTRA_CA_CERTS: "/etc/ssl/corp.pem",
+    NODE_OPTIONS: "--max-old-space-size=4096",
+    NO_COLOR: "1",
+    CLOUDFLARE_API_TOKEN: "cf-read-token",
+    CLOUDFLARE_API_TOKEN_READ: "cf-read-token",
+    ZONEFORM_NOW: "2026-01-01T00:00:00Z",
+    ZONEFORM_GITLAB_TOKEN: GL_TOKEN,
+    CI_JOB_TOKEN: JOB_TOKEN,
+    CI_REGISTRY_PASSWORD: "registry-password",
+    CI_COMMIT_SHA: "a".repeat(40),
+    GITLAB_USER_EMAIL: "someone@example.com",
+    MY_TOKEN: GL_TOKEN,
+    LOGPUSH_KEY: "logpush-key-value",
+    SOME_OTHER_SECRET: "unreferenced-secret",
+  };
+
+  it("is what the files reference, zoneform's own variables and what Node needs; never GitLab's or its token", () => {
+    expect(note.zoneformEnv(JOB, ["LOGPUSH_KEY"])).toEqual({
+      PATH: JOB.PATH,
+      HOME: "/root",
+      LANG: "C.UTF-8",
+      LC_ALL: "C.UTF-8",
+      http_proxy: "http://proxy.internal:3128",
+      NODE_EXTRA_CA_CERTS: "/etc/ssl/corp.pem",
+      NODE_OPTIONS: "--max-old-space-size=4096",
+      NO_COLOR: "1",
+      CLOUDFLARE_API_TOKEN: "cf-read-token",
+      CLOUDFLARE_API_TOKEN_READ: "cf-read-token",
+      ZONEFORM_NOW: "2026-01-01T00:00:00Z",
+      LOGPUSH_KEY: "logpush-key-value",
+    });
+    const everything = note.zoneformEnv(JOB, Object.keys(JOB)) as Record<string, string>;
+    for (const name of Object.keys(everything)) expect(name).not.toMatch(/^(CI_|GITLAB_|ZONEFORM_GITLAB_TOKEN$)/i);
+    expect(Object.values(everything)).not.toContain(GL_TOKEN);
+    expect(Object.values(everything)).not.toContain(JOB_TOKEN);
+    expect(everything.SOME_OTHER_SECRET).toBe("unreferenced-secret"); // referenced: passed
+  });
+
+  it("finds the references as zoneform's template syntax reads them (src/template.ts)", () => {
+    const texts = [
+      "plain: text",
+      "a: ${env:A} $${env:ESCAPED} $$${env:DOLLAR_THEN_ESCAPE} ${other:B} ${env:C-D}",
+      'b: "${env:X}${env:Y}" # ${env:IN_A_COMMENT}\n  c: ${env:}${env:Z',
+      "${env:ONE}$${${env:TWO}}",
+    ];
+    for (const text of texts) {
+      const expected: string[] = [];
+      replaceTemplateTokens(text, (whole, inside) => {
+        if (inside.startsWith("env:")) expected.push(inside.slice(4));
+        return whole;
+      });
+      expect(note.referencedNames(text), text).toEqual(expected);
+    }
+    expect(note.configArgument(["plan", "-c", "zones/", "--out", "p.json"])).toBe("zones/");
+    expect(note.configArgument(["drift", "--config=zones/"])).toBe("zones/");
+    expect(note.configArgument(["validate", "-czones"])).toBe("zones");
+    expect(note.configArgument(["show", "plan.json", "--format", "json"])).toBe("zoneform.yaml");
+  });
+
+  /** A project folder with zones/ and a stand-in `zoneform` on PATH that records what it was given. */
+  async function project(zones: Record<string, string>): Promise<{ cwd: string; env: Record<string, string> }> {
+    const cwd = await tempDir("zoneform-gitlab-env-");
+    const bin = join(cwd, ".bin");
+    await mkdir(join(cwd, "zones"));
+    await mkdir(bin);
+    for (const [name, text] of Object.entries(zones)) await writeFile(join(cwd, "zones", name), text);
+    await writeFile(
+      join(bin, "zoneform"),
+      "#!/usr/bin/env node\n" +
+        'require("node:fs").writeFileSync("seen.json", JSON.stringify({ args: process.argv.slice(2), env: process.env }));\n' +
+        "process.exitCode = 2;\n",
+    );
+    await chmod(join(bin, "zoneform"), 0o755);
+    return { cwd, env: { ...JOB, PATH: `${bin}:${JOB.PATH}` } };
+  }
+
+  it("runs zoneform with that environment and gives back its exit code", async () => {
+    const { cwd, env } = await project({ "a.yaml": "x: ${env:LOGPUSH_KEY}\n", "b.yml": "y: $${env:CI_JOB_TOKEN}\n" });
+    const code = await note.runZoneform(["plan", "-c", "zones/", "--detailed-exitcode"], env, { cwd });
+    expect(code).toBe(2);
+    const seen = JSON.parse(await readFile(join(cwd, "seen.json"), "utf8")) as { args: string[]; env: object };
+    expect(seen.args).toEqual(["plan", "-c", "zones/", "--detailed-exitcode"]);
+    expect(seen.env).toEqual(note.zoneformEnv(env, ["LOGPUSH_KEY"]));
+    expect(seen.env).not.toHaveProperty("SOME_OTHER_SECRET");
+    expect(seen.env).not.toHaveProperty("CI_JOB_TOKEN");
+    expect(seen.env).not.toHaveProperty("ZONEFORM_GITLAB_TOKEN");
+  });
+
+  it("does not run zoneform when a file references a GitLab variable or a token: one line naming each", async () => {
+    const { cwd, env } = await project({
+      "a.yaml": "destination_conf: https://logs.example.net/?header_Authorization=${env:CI_JOB_TOKEN}\n",
+      "b.yaml": "description: ${env:ZONEFORM_GITLAB_TOKEN} ${env:MY_TOKEN} ${env:LOGPUSH_KEY}\n",
+    });
+    const lines: string[] = [];
+    const code = await note.runZoneform(["validate", "-c", "zones/"], env, { cwd, log: (l: string) => lines.push(l) });
+    expect(code).toBe(3);
+    expect(existsSync(join(cwd, "seen.json"))).toBe(false);
+    expect(lines).toEqual([
+      "gitlab-reviewed-plan: zoneform was not run: ${env:CI_JOB_TOKEN} in zones/a.yaml (a GitLab variable), " +
+        "${env:ZONEFORM_GITLAB_TOKEN} in zones/b.yaml (this script's token), ${env:MY_TOKEN} in zones/b.yaml (it " +
+        "holds a GitLab token): GitLab's variables (CI_*, GITLAB_*), ZONEFORM_GITLAB_TOKEN and the job token are " +
+        "never passed to zoneform; give the value a variable of its own",
+    ]);
   });
 });
 
