@@ -2,21 +2,23 @@
 // 11.6.1: a change- and tamper-detection mechanism for the security-impacting HTTP headers of the
 // payment pages as the consumer's browser receives them). Pure: the declaration, the zone's Page Shield
 // policies and what each page answered (src/inventory/page-fetch.ts) go in; one row per page and the
-// findings come out.
+// findings come out. A pin of a session or credential header (isSessionHeader: validate refuses one) is
+// never compared, so that nothing of it is shown.
 //
 // - changed header (11.6.1, high): a pinned header the page sends with another value (compared
 //   exactly, after the HTTP layer's trimming; several instances joined with ", ", as the fetch API does);
 // - missing header (11.6.1, high): a pinned header the page does not send;
 // - page unreachable (11.6.1, high): no headers to check (no answer in time, headers too large, not
-//   valid HTTP, a redirect to another origin, a status other than 2xx);
-// - insecure page (11.6.1, high): a page URL on plain http:// (but to a loopback host), not fetched;
+//   valid HTTP, a redirect to another origin, an address that is not public, a status other than 2xx);
+// - insecure page (11.6.1, high): a page URL on plain http:// (but to a loopback host when private
+//   addresses are allowed), not fetched;
 // - policy not applied (11.6.1, medium): an enabled `allow` (or `log`) policy of the zone whose
 //   expression selects the page, or cannot be told not to (src/audit/expression.ts), and whose CSP
 //   does not show in the page's content-security-policy (content-security-policy-report-only) header.
 import { createHash } from "node:crypto";
 import { getOwn } from "../data-record.js";
 import type { PageFetch, PageFetchProblem } from "../inventory/index.js";
-import type { DesiredPageHeaders, DesiredPolicy } from "../sections/index.js";
+import { type DesiredPageHeaders, type DesiredPolicy, isSessionHeader } from "../sections/index.js";
 import { expressionSelects } from "./expression.js";
 
 type HeaderFindingType =
@@ -146,7 +148,7 @@ export function checkPageHeaders(
   answers: ReadonlyMap<string, PageFetch>,
   opts: { policies?: readonly DesiredPolicy[]; timeoutMs: number },
 ): HeaderCheck {
-  const pinned = Object.keys(declared.pinned);
+  const pinned = Object.keys(declared.pinned).filter((name) => !isSessionHeader(name));
   const pages: HeaderPageRow[] = [];
   const findings: HeaderFinding[] = [];
   for (const url of [...new Set(declared.urls)]) {

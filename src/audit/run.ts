@@ -130,6 +130,11 @@ export interface AuditOptions {
   /** Payment page headers: the User-Agent sent to the pages. */
   pageUserAgent?: string;
   /**
+   * Payment page headers: also fetch pages on addresses that are not public (loopback, private, link-local…)
+   * and plain http:// to a loopback host, for a test's own server or the emulator (default false).
+   */
+  allowPrivateAddresses?: boolean;
+  /**
    * The account of each zone whose Page Shield alerting is shown (zone id → account id, as the
    * configuration says): its notification policies are read once per account, with its token.
    */
@@ -199,7 +204,11 @@ export async function runAudit(
   const pageTimeoutMs = opts.pageTimeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS;
   // Its own connections, apart from the client's: the pages never see the API token.
   const fetcher = zones.some((z) => opts.inventories?.get(z)?.inventory.headers)
-    ? new PageFetcher({ timeoutMs: pageTimeoutMs, ...(opts.pageUserAgent ? { userAgent: opts.pageUserAgent } : {}) })
+    ? new PageFetcher({
+        timeoutMs: pageTimeoutMs,
+        allowPrivateAddresses: opts.allowPrivateAddresses === true,
+        ...(opts.pageUserAgent ? { userAgent: opts.pageUserAgent } : {}),
+      })
     : undefined;
   // Each account's notification policies, read once for all its zones; an API error is the evidence's.
   const policies = new Map<string, Promise<LiveNotification[] | Error>>();

@@ -1,8 +1,22 @@
 // Plain GETs of any URL whose answer's headers alone are read (the payment pages' headers, inventory/page-fetch.ts),
 // sent with the client's undici classes (./undici.ts) rather than undici's whole package, which the fetch API,
 // WebSocket, caches and mocks would come with. Its own Agent: no credential, no API header, never the API's pool.
-// Its types are zoneform's own, so that the library's declarations name no undici or Node.js type.
+// Its types are zoneform's own, so that the library's declarations name no undici or Node.js type. Where it may
+// connect is its caller's to say: `lookup` is every connection's only name resolution (net.connect's `lookup`).
 import { Agent } from "./undici.js";
+
+/** One address as a socket's lookup hands it on. */
+interface LookupAnswer {
+  address: string;
+  family: number;
+}
+
+/** net.connect's `lookup`: with `all`, every address as a list; else one address and its family. */
+export type ConnectLookup = (
+  hostname: string,
+  options: { all?: boolean; family?: number | string; hints?: number },
+  callback: (err: Error | null, address: string | LookupAnswer[], family?: number) => void,
+) => void;
 
 /** An answer's status and its headers as undici gives them (names in lower case; a repeated header: its values). */
 export interface HeadersAnswer {
@@ -15,6 +29,8 @@ export interface HeaderReaderOptions {
   timeoutMs: number;
   /** The largest head read; a larger one fails the GET (undici's UND_ERR_HEADERS_OVERFLOW). */
   maxHeaderBytes: number;
+  /** Resolves each connection's host name (an IP literal is never looked up: its caller checks it). */
+  lookup: ConnectLookup;
 }
 
 export interface HeaderReader {
@@ -29,7 +45,8 @@ export interface HeaderReader {
 
 export function createHeaderReader(opts: HeaderReaderOptions): HeaderReader {
   const agent = new Agent({
-    connect: { timeout: opts.timeoutMs },
+    // A name is resolved only by `lookup`, whose answer is the address connected to.
+    connect: { timeout: opts.timeoutMs, lookup: opts.lookup },
     headersTimeout: opts.timeoutMs,
     bodyTimeout: opts.timeoutMs,
     maxHeaderSize: opts.maxHeaderBytes,

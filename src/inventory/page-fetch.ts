@@ -8,17 +8,33 @@
 // (64 KiB: a larger head ends the fetch, the page reported), the body never read (the answer is
 // dropped as soon as its headers are in, the connection closed). A redirect is followed only to the
 // same origin (scheme, host and port), at most MAX_PAGE_REDIRECTS times; a redirect to another origin
-// ends the fetch and is reported. Plain http:// is fetched only from a loopback host (a test's own
-// server); any other http:// page is reported and not fetched.
+// ends the fetch and is reported.
+//
+// Only public addresses are fetched (page-address.ts): an IP literal is checked before each request (the
+// page's and every redirect's), a name when its connection resolves it, once, the socket connecting to
+// the very addresses checked. `allowPrivateAddresses` (a test's own server, the emulator) lets the others
+// be fetched, and plain http:// then to a loopback host; any other http:// page is reported, not fetched.
 //
 // Headers are read as the fetch API reads them: names in lower case; each value's leading and trailing
 // spaces and tabs trimmed; a header sent several times is its values joined with ", " in the order
 // sent; a value's bytes are characters U+0000–U+00FF, one a byte (latin1, the fetch API's ByteString).
-// What a page sends is hostile text: it decides nothing here and is shown escaped by every renderer.
+// A header that can carry a session or a credential (set-cookie…: isSessionHeader) is dropped as it is
+// read, so that nothing downstream can pin, draft or show it. What a page sends is hostile text: it
+// decides nothing here and is shown escaped by every renderer.
 import pLimit from "p-limit";
 import { createHeaderReader, type HeaderReader, type HeadersAnswer } from "../cloudflare/index.js";
 import { getOwn, setOwn } from "../data-record.js";
-import { isInsecurePageUrl, pageUrlProblem } from "../sections/index.js";
+import { isSessionHeader, pageUrlProblem } from "../sections/index.js";
+import {
+  guardedLookup,
+  ipLiteral,
+  isLoopbackHostname,
+  type PageResolver,
+  PrivateAddressError,
+  type RefusedAddress,
+  refusedAddress,
+  systemResolver,
+} from "./page-address.js";
 
 export const DEFAULT_PAGE_TIMEOUT_MS = 10_000;
 /** The most `--page-timeout` may be. */
@@ -35,6 +51,7 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 export type PageFetchProblem =
   | "invalid-url"
   | "insecure"
+  | "private-address"
   | "timeout"
   | "headers-too-large"
   | "invalid-http"
@@ -78,7 +95,16 @@ export interface PageFetchOptions {
   userAgent?: string;
   /** Largest response head read (default MAX_PAGE_HEADER_BYTES). */
   maxHeaderBytes?: number;
+  /** Fetch pages on addresses that are not public, and plain http:// to a loopback host (default false). */
+  allowPrivateAddresses?: boolean;
+  /** Resolves the pages' host names (default dns.lookup; a test's own for a fake DNS). */
+  resolve?: PageResolver;
 }
+
+/** How a refused address is allowed, as a page's reason says it. */
+const PRIVATE_OPT_IN =
+  "--allow-private-addresses (ZONEFORM_ALLOW_PRIVATE_ADDRESSES=1; allowPrivateAddresses in the library) allows " +
+  "it, for a test's own server or the emulator";
 
 function cut(text: string, max = MAX_REASON_CHARS): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
@@ -93,7 +119,8 @@ function normalizeValue(value: string): string {
 export function fetchHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw)) {
-    if (value === undefined) continue;
+    // A session's or a credential's header is never kept: nothing can show what was not read.
+    if (value === undefined || isSessionHeader(name)) continue;
     const values = Array.isArray(value) ? value : [value];
     setOwn(out, name.toLowerCase(), values.map(normalizeValue).join(", "));
   }
@@ -104,10 +131,23 @@ function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
+/** Why an address is not fetched, as a page's reason says it. */
+function refusedReason(refused: RefusedAddress, resolvedFrom?: string): string {
+  const what = resolvedFrom
+    ? `${resolvedFrom} resolves to ${refused.address}, ${refused.what}`
+    : `${refused.address} is ${refused.what}`;
+  return refused.always
+    ? `${what}: never fetched (no web page is there)`
+    : `${what}: not fetched, a payment page is on a public address; ${PRIVATE_OPT_IN}`;
+}
+
 /** A failed request as a problem and one line. */
 function failureOf(err: unknown, timeoutMs: number, maxHeaderBytes: number): Pick<PageFailure, "problem" | "reason"> {
   const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code;
+  const refused =
+    err instanceof PrivateAddressError ? err : e.cause instanceof PrivateAddressError ? e.cause : undefined;
+  if (refused) return { problem: "private-address", reason: refusedReason(refused.refused, refused.hostname) };
   if (
     code === "UND_ERR_HEADERS_TIMEOUT" ||
     code === "UND_ERR_CONNECT_TIMEOUT" ||
@@ -134,6 +174,7 @@ export class PageFetcher {
   private readonly timeoutMs: number;
   private readonly maxHeaderBytes: number;
   private readonly userAgent: string;
+  private readonly allowPrivate: boolean;
   private readonly done = new Map<string, Promise<PageFetch>>();
   private readonly limit = pLimit(PAGE_FETCH_PARALLELISM);
 
@@ -141,7 +182,12 @@ export class PageFetcher {
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS;
     this.maxHeaderBytes = opts.maxHeaderBytes ?? MAX_PAGE_HEADER_BYTES;
     this.userAgent = opts.userAgent ?? "zoneform";
-    this.reader = createHeaderReader({ timeoutMs: this.timeoutMs, maxHeaderBytes: this.maxHeaderBytes });
+    this.allowPrivate = opts.allowPrivateAddresses === true;
+    this.reader = createHeaderReader({
+      timeoutMs: this.timeoutMs,
+      maxHeaderBytes: this.maxHeaderBytes,
+      lookup: guardedLookup(opts.resolve ?? systemResolver, this.allowPrivate),
+    });
   }
 
   /** The page's headers, or why there are none (never throws). Fetched once per URL per fetcher. */
@@ -168,13 +214,8 @@ export class PageFetcher {
   private async fetchOnce(url: string): Promise<PageFetch> {
     const problem = pageUrlProblem(url);
     if (problem) return { ok: false, url, problem: "invalid-url", reason: problem };
-    if (isInsecurePageUrl(url))
-      return {
-        ok: false,
-        url,
-        problem: "insecure",
-        reason: "served over plain http: not fetched (a payment page is served over https)",
-      };
+    const refused = targetProblem(new URL(url), this.allowPrivate);
+    if (refused) return { ok: false, url, ...refused };
     // One time limit for the whole fetch, its redirects included.
     const started = performance.now();
     const redirects: string[] = [];
@@ -213,6 +254,17 @@ export class PageFetcher {
             status,
             reason: `answered ${status} without a Location a browser could follow`,
           };
+        // Every hop's address is checked as the page's is, before anything else is said of it.
+        const hop = targetProblem(next, this.allowPrivate);
+        if (hop?.problem === "private-address")
+          return {
+            ok: false,
+            url,
+            problem: hop.problem,
+            status,
+            location: cut(location!),
+            reason: cut(`redirected (${status}) to ${location}: ${hop.reason}`, 2 * MAX_REASON_CHARS),
+          };
         if (next.origin !== new URL(current).origin)
           return {
             ok: false,
@@ -246,4 +298,23 @@ export class PageFetcher {
       return { ok: true, url, final_url: current, status, redirects, headers };
     }
   }
+}
+
+/**
+ * Why `target` (a page, or a redirect's Location) is not fetched, or undefined: an IP literal that is not
+ * public (unless allowed), plain http:// but to a loopback host with `allowPrivate`. A name's addresses are
+ * checked when its connection resolves it (guardedLookup).
+ */
+export function targetProblem(target: URL, allowPrivate: boolean): Pick<PageFailure, "problem" | "reason"> | undefined {
+  if (target.protocol !== "http:" && target.protocol !== "https:") return undefined;
+  const ip = ipLiteral(target.hostname);
+  const refused = ip && refusedAddress(ip.address, allowPrivate);
+  if (refused) return { problem: "private-address", reason: refusedReason(refused) };
+  if (target.protocol === "https:" || (allowPrivate && isLoopbackHostname(target.hostname))) return undefined;
+  if (isLoopbackHostname(target.hostname))
+    return { problem: "private-address", reason: `${target.host} is this machine: not fetched; ${PRIVATE_OPT_IN}` };
+  return {
+    problem: "insecure",
+    reason: "served over plain http: not fetched (a payment page is served over https)",
+  };
 }

@@ -141,7 +141,7 @@ describe("what each command loads", () => {
           "      script_inventory:\n        pages: [pay.example/checkout*]\n        authorized: []\n" +
           `        headers:\n          urls: [${page}]\n          pinned: { x-frame-options: DENY }\n`,
       );
-      const r = await run(["audit", "-c", config, "--api-url", emu.url]);
+      const r = await run(["audit", "-c", config, "--api-url", emu.url, "--allow-private-addresses"]);
       expect(r.code, r.stderr.slice(-2000)).toBe(0);
       expect(r.out).toMatch(/\/checkout\s+1\s+as pinned/);
       expect(has(r.sources, "node_modules/undici/lib/dispatcher/agent.js")).toBe(true);

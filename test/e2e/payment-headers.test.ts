@@ -3,7 +3,8 @@
 // controls) and compares them with the pins, in every format; `inventory --headers` drafts the pins and
 // `--merge` adds only what the file lacks, keeping its pins byte for byte. Hostile pages (a body that
 // never ends, a redirect to another host, a 1 MB header, a server that never answers, control and
-// bidirectional characters in headers) each end the audit in seconds with the page reported.
+// bidirectional characters in headers) each end the audit in seconds with the page reported. The pages
+// are on 127.0.0.1, so every fetch here is run with --allow-private-addresses (issue 45).
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from "node:net";
 import { readFile, writeFile } from "node:fs/promises";
@@ -115,10 +116,13 @@ function config(urls: string[], pinned: Record<string, string>, policies = ""): 
   );
 }
 
+/** The flag a fetch of this test's pages on 127.0.0.1 needs. */
+const LOCAL = "--allow-private-addresses";
+
 async function audit(file: string, ...flags: string[]) {
   const path = join(dir, "zoneform.yaml");
   await writeFile(path, file);
-  return runCli(emu, ["audit", "-c", path, ...flags]);
+  return runCli(emu, ["audit", "-c", path, LOCAL, ...flags]);
 }
 
 describe("audit -c: the payment pages' headers", () => {
@@ -453,6 +457,7 @@ describe("inventory --headers", () => {
       pages.url("/checkout"),
       "--out",
       draft,
+      LOCAL,
     ]);
     expect(r.code, r.stderr).toBe(0);
     const text = await readFile(draft, "utf8");
@@ -472,7 +477,7 @@ describe("inventory --headers", () => {
       path,
       `version: 1\nzones:\n  - zone_id: ${ZID}\n    name: ${NAME}\n    page_shield:\n      script_inventory:\n${indented}`,
     );
-    const audited = await runCli(emu, ["audit", "-c", path, "--format", "json"]);
+    const audited = await runCli(emu, ["audit", "-c", path, "--format", "json", LOCAL]);
     expect(audited.code, audited.stdout + audited.stderr).toBe(0);
     expect(JSON.parse(audited.stdout).zones[0].payment_page_headers.pages[0].result).toBe("ok");
   });
@@ -492,7 +497,16 @@ describe("inventory --headers", () => {
       "        # end of the inventory\n";
     const path = join(dir, "zoneform.yaml");
     await writeFile(path, original);
-    const r = await runCli(emu, ["inventory", "--zone", NAME, "--merge", path, "--headers", pages.url("/checkout")]);
+    const r = await runCli(emu, [
+      "inventory",
+      "--zone",
+      NAME,
+      "--merge",
+      path,
+      "--headers",
+      pages.url("/checkout"),
+      LOCAL,
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const merged = await readFile(path, "utf8");
     // Every byte of the file is kept; only the new pins come in, after the last one.
@@ -514,6 +528,7 @@ describe("inventory --headers", () => {
       path,
       "--headers",
       pages.url("/checkout"),
+      LOCAL,
     ]);
     expect(again.code).toBe(0);
     expect(await readFile(path, "utf8")).toBe(merged);
@@ -523,7 +538,7 @@ describe("inventory --headers", () => {
 
   it("refuses a page on plain http (exit 3) and writes nothing when a page cannot be fetched (exit 1)", async () => {
     const draft = join(dir, "inventory.yaml");
-    const args = ["inventory", "--zone", NAME, "--pages", "pay.example/checkout*", "--out", draft];
+    const args = ["inventory", "--zone", NAME, "--pages", "pay.example/checkout*", "--out", draft, LOCAL];
     const insecure = await runCli(emu, [...args, "--headers", "http://pay.example/checkout"]);
     expect(insecure.code).toBe(3);
     expect(insecure.stderr).toContain("fetched over https only");

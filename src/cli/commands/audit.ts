@@ -1,7 +1,8 @@
 // `zoneform audit`: the scripts, connections and cookies Page Shield found on a zone's pages, read page
 // by page, with malicious scripts and connections and insecure cookies as findings; with -c, each
 // zone's script inventory and its payment pages' headers (fetched apart from the API, --page-timeout
-// each). Exit 2 when there are findings of the kind chosen by --fail-on, so that a cron job can alert.
+// each, from public addresses only unless --allow-private-addresses). Exit 2 when there are findings
+// of the kind chosen by --fail-on, so that a cron job can alert.
 import type { Command } from "commander";
 import {
   MALICIOUS_SCORE_THRESHOLD,
@@ -30,6 +31,7 @@ import type { ZoneRef } from "../zone-ref.js";
 import { loadInventories } from "../inventory-config.js";
 import { addConfigOption } from "../options.js";
 import { EXIT, UsageError } from "../../errors.js";
+import type { Env } from "../../model/index.js";
 import { printable } from "../../safe-text.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
 import type { CommandContext } from "../command.js";
@@ -54,6 +56,7 @@ interface AuditFlags extends ClientFlagValues {
   staleDays: string;
   sarifCategory?: string;
   pageTimeout: string;
+  allowPrivateAddresses?: boolean;
 }
 
 /** `--page-timeout`: milliseconds, or with a unit (500ms, 10s, 1m); from 100 ms to 2 minutes. */
@@ -73,6 +76,27 @@ export function parsePageTimeout(value: string): number {
 export const PAGE_TIMEOUT_HELP =
   "payment page headers: the whole fetch of one page (connection, same-origin redirects, headers) must " +
   `end within this; ms, or with a unit (10s); default ${DEFAULT_PAGE_TIMEOUT_MS / 1000}s`;
+
+/** The variable that lets the payment pages be fetched from addresses that are not public. */
+const ALLOW_PRIVATE_ADDRESSES_ENV = "ZONEFORM_ALLOW_PRIVATE_ADDRESSES";
+
+/** The help of --allow-private-addresses (audit and inventory --headers). */
+export const ALLOW_PRIVATE_ADDRESSES_HELP =
+  "payment page headers: also fetch pages on addresses that are not public (loopback, private, " +
+  "link-local…) and plain http:// to a loopback host, for a test's own server or the emulator (env " +
+  `${ALLOW_PRIVATE_ADDRESSES_ENV}=1)`;
+
+/** --allow-private-addresses, else ZONEFORM_ALLOW_PRIVATE_ADDRESSES: `1` or `true` allow; unset, `0`, `false` not. */
+export function privateAddressesAllowed(flag: boolean | undefined, env: Env): boolean {
+  if (flag === true) return true;
+  const raw = env[ALLOW_PRIVATE_ADDRESSES_ENV]?.trim().toLowerCase();
+  if (raw === undefined || raw === "" || raw === "0" || raw === "false") return false;
+  if (raw === "1" || raw === "true") return true;
+  throw new UsageError(
+    `${ALLOW_PRIVATE_ADDRESSES_ENV} must be 1 (or true) to fetch payment pages on addresses that are not public, ` +
+      `or 0 (or unset); got "${printable(env[ALLOW_PRIVATE_ADDRESSES_ENV] ?? "")}"`,
+  );
+}
 
 const STATUSES = ["active", "infrequent", "inactive"];
 
@@ -137,6 +161,7 @@ export function register(program: Command, ctx: CommandContext): void {
       DEFAULT_FAIL_ON.join(","),
     )
     .option("--page-timeout <ms>", PAGE_TIMEOUT_HELP, String(DEFAULT_PAGE_TIMEOUT_MS))
+    .option("--allow-private-addresses", ALLOW_PRIVATE_ADDRESSES_HELP)
     .option(
       "--stale-days <n>",
       "script inventory: an authorization not seen on the pages in scope for this many days is stale",
@@ -188,6 +213,7 @@ export function register(program: Command, ctx: CommandContext): void {
       throw new UsageError(`--limit must be a whole number from 0 to 10000, got "${opts.limit}"`);
     }
     const pageTimeoutMs = parsePageTimeout(String(opts.pageTimeout));
+    const allowPrivateAddresses = privateAddressesAllowed(opts.allowPrivateAddresses, io.env);
     const maliciousBelow = parseScoreThreshold(opts.maliciousBelow);
     const threatBelow = parseScoreThreshold(opts.threatBelow, "--threat-below");
     const badStatus = (opts.status ?? []).filter((s) => !STATUSES.includes(s));
@@ -240,6 +266,7 @@ export function register(program: Command, ctx: CommandContext): void {
           accounts,
           staleDays,
           pageTimeoutMs,
+          allowPrivateAddresses,
           pageUserAgent: `zoneform/${VERSION} (payment page header check)`,
           now,
           ...(io.secrets ? { redact: (v) => io.secrets!.redactDeep(v) } : {}),

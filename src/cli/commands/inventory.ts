@@ -4,9 +4,10 @@
 // --pin-hashes) to stdout or --out; with --merge FILE adds to FILE only the scripts no entry covers yet
 // (and new page patterns), keeping its justifications and comments. --headers URL also fetches each
 // payment page (apart from the API, as audit does) and pins the security headers it sends now; with
-// --merge, only the URLs and pins FILE lacks are added, and a pin FILE has keeps its value. What the zone
-// takes from FILE's `defaults:` counts as its own, and is added to there (a list other zones take from
-// there too only with --into-defaults).
+// --merge, only the URLs and pins FILE lacks are added, and a pin FILE has keeps its value (only pages
+// on public addresses are fetched, unless --allow-private-addresses). What the zone takes from FILE's
+// `defaults:` counts as its own, and is added to there (a list other zones take from there too only
+// with --into-defaults).
 import type { Command } from "commander";
 import { resolve } from "node:path";
 import {
@@ -34,7 +35,14 @@ import type { CommandContext } from "../command.js";
 import { cliClock } from "../now.js";
 import { progressFor } from "../progress.js";
 import { parseZoneRefs, resolveZoneRef } from "../zone-ref.js";
-import { collectList, PAGE_TIMEOUT_HELP, parsePageTimeout, parseSarifCategory } from "./audit.js";
+import {
+  ALLOW_PRIVATE_ADDRESSES_HELP,
+  collectList,
+  PAGE_TIMEOUT_HELP,
+  parsePageTimeout,
+  parseSarifCategory,
+  privateAddressesAllowed,
+} from "./audit.js";
 import { DEFAULT_INVENTORY_CATEGORY, inventorySarif, sarifText } from "../../sarif/index.js";
 import { VERSION } from "../command.js";
 
@@ -51,6 +59,7 @@ interface InventoryFlags extends ClientFlagValues {
   sarifCategory?: string;
   headers?: string[];
   pageTimeout?: string;
+  allowPrivateAddresses?: boolean;
 }
 
 /** A repeatable flag taken whole: a URL may hold a comma. */
@@ -108,7 +117,8 @@ export function register(program: Command, ctx: CommandContext): void {
         "under headers: (with --merge, only what FILE does not pin yet)",
       collectEach,
     )
-    .option("--page-timeout <ms>", PAGE_TIMEOUT_HELP);
+    .option("--page-timeout <ms>", PAGE_TIMEOUT_HELP)
+    .option("--allow-private-addresses", ALLOW_PRIVATE_ADDRESSES_HELP);
   addReadCommandOptions(cmd, { single: true, progress: true });
   cmd.action(async (opts: InventoryFlags) => {
     const { io } = ctx;
@@ -145,6 +155,7 @@ export function register(program: Command, ctx: CommandContext): void {
     if (opts.pageTimeout !== undefined && headerUrls.length === 0)
       throw new UsageError("--page-timeout bounds the fetch of each --headers page: give --headers URL");
     const pageTimeoutMs = opts.pageTimeout === undefined ? undefined : parsePageTimeout(opts.pageTimeout);
+    const allowPrivateAddresses = privateAddressesAllowed(opts.allowPrivateAddresses, io.env);
     const clock = cliClock(io.env);
     const outPath = opts.out === undefined ? undefined : resolve(io.cwd, opts.out);
     if (outPath) refuseExisting(outPath, { force: opts.force, label: `--out ${opts.out}` });
@@ -168,7 +179,8 @@ export function register(program: Command, ctx: CommandContext): void {
       const since = now.getTime() - DEFAULT_STALE_DAYS * DAY_MS;
       const listed = await listInScopeScripts(client, zoneId, pages);
       const scripts = listed.filter((s) => !s.last_seen_at || !(Date.parse(s.last_seen_at) < since));
-      const headers = headerUrls.length > 0 ? await fetchPages(headerUrls, pageTimeoutMs) : undefined;
+      const headers =
+        headerUrls.length > 0 ? await fetchPages(headerUrls, pageTimeoutMs, allowPrivateAddresses) : undefined;
       progress.end();
       if (sarif) {
         const merge =
@@ -256,9 +268,14 @@ export function register(program: Command, ctx: CommandContext): void {
  * Each --headers page's headers, fetched as `audit` fetches them (its own connections, no token); a page
  * that cannot be fetched stops the command (exit 1): pins drafted from part of the pages would mislead.
  */
-async function fetchPages(urls: readonly string[], timeoutMs: number | undefined): Promise<PageHeadersSeen> {
+async function fetchPages(
+  urls: readonly string[],
+  timeoutMs: number | undefined,
+  allowPrivateAddresses: boolean,
+): Promise<PageHeadersSeen> {
   const fetcher = new PageFetcher({
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    allowPrivateAddresses,
     userAgent: `zoneform/${VERSION} (payment page header check)`,
   });
   try {

@@ -32,6 +32,7 @@ export {
 export { invisibleCharacters, urlParts, withoutInvisible } from "./url-parts.js";
 export {
   isInsecurePageUrl,
+  isSessionHeader,
   pageUrlProblem,
   SECURITY_HEADERS,
 } from "./page-headers.js";

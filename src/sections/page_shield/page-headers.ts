@@ -4,7 +4,7 @@
 // --headers` judge them alike. Pure.
 import { invisibleCharacters, urlParts } from "./url-parts.js";
 
-/** The hosts a payment page may be fetched from over plain `http://` (a test's own server). */
+/** The hosts a payment page may be fetched from over plain `http://`, when private addresses are allowed. */
 const LOOPBACK_HOSTS: readonly string[] = ["127.0.0.1", "localhost", "[::1]"];
 
 /**
@@ -24,13 +24,61 @@ export const SECURITY_HEADERS: readonly string[] = [
   "cross-origin-resource-policy",
 ];
 
+/**
+ * Headers that carry a session or a credential: zoneform never keeps one a page sends (not pinned, not
+ * drafted, not in any report), so a pin of one is refused. Any name with one of SESSION_WORDS counts too.
+ */
+const SESSION_HEADERS: readonly string[] = [
+  "set-cookie",
+  "set-cookie2",
+  "cookie",
+  "cookie2",
+  "authorization",
+  "proxy-authorization",
+  "www-authenticate",
+  "proxy-authenticate",
+  "authentication-info",
+  "proxy-authentication-info",
+  "x-api-key",
+  "x-auth-token",
+  "x-access-token",
+  "x-refresh-token",
+  "x-csrf-token",
+  "x-xsrf-token",
+  "x-csrftoken",
+  "x-session-id",
+  "x-amz-security-token",
+];
+
+/** The words (between `-` or `_`) that make a header name a session or credential header. */
+const SESSION_WORDS: readonly string[] = [
+  "session",
+  "token",
+  "secret",
+  "password",
+  "passwd",
+  "csrf",
+  "xsrf",
+  "apikey",
+  "jwt",
+  "auth",
+];
+
+/** Whether a header (any case) may carry a session or a credential (SESSION_HEADERS, SESSION_WORDS). */
+export function isSessionHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  if (SESSION_HEADERS.includes(lower)) return true;
+  const words = lower.split(/[-_]/);
+  return words.some((w) => SESSION_WORDS.includes(w)) || lower.includes("api-key") || lower.includes("api_key");
+}
+
 /** Whether `url` is plain `http://` to a loopback host (127.0.0.1, localhost, [::1]), with any port. */
 function isLoopbackHttp(url: string): boolean {
   const parts = urlParts(url);
   return parts?.scheme === "http" && LOOPBACK_HOSTS.includes(parts.host.toLowerCase());
 }
 
-/** Whether `url` is plain `http://` elsewhere: `audit` reports such a page and never fetches it. */
+/** Whether `url` is plain `http://` elsewhere: `audit` reports such a page and never fetches it, flag or not. */
 export function isInsecurePageUrl(url: string): boolean {
   return urlParts(url)?.scheme === "http" && !isLoopbackHttp(url);
 }
@@ -72,12 +120,20 @@ export function pageUrlProblem(url: string): string | undefined {
 /** An HTTP field name's characters (RFC 9110 token). */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-/** What is wrong with a pinned header name, or undefined: an HTTP field name, in lower case. */
+/**
+ * What is wrong with a pinned header name, or undefined: an HTTP field name, in lower case, and not one
+ * that carries a session or a credential (isSessionHeader).
+ */
 export function headerNameProblem(name: string): string | undefined {
   if (!TOKEN.test(name))
     return (
       "not an HTTP header name (letters, digits and !#$%&'*+-.^_`|~), e.g. content-security-policy: " +
       "write the name without ':' or spaces"
+    );
+  if (isSessionHeader(name))
+    return (
+      `${name.toLowerCase()} can carry a session or a credential: zoneform never reads it from a page, so it ` +
+      "cannot be pinned; remove the pin (pin the security headers: content-security-policy, x-frame-options…)"
     );
   if (name !== name.toLowerCase())
     return `header names are pinned in lower case (HTTP compares them so): write ${name.toLowerCase()}`;
