@@ -80,5 +80,7 @@ export function jsonProblem(err: unknown): string {
       "anything zoneform writes; it was not read any further"
     );
   }
-  return `is not JSON: ${(err as Error).message}`;
+  // V8 quotes the text around the fault: never shown, since a file read by mistake may hold secrets.
+  const at = /\(line (\d+) column (\d+)\)/.exec((err as Error).message);
+  return at ? `is not JSON (it stops parsing at line ${at[1]}, column ${at[2]})` : "is not JSON";
 }

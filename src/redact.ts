@@ -185,6 +185,12 @@ export class Redactor {
     return found?.replacement;
   }
 
+  /** Whether `text` holds a value in any form, plain or escaped: what a plan file must never hold. */
+  valueIn(text: string): boolean {
+    for (const v of this.values.keys()) if (text.includes(v)) return true;
+    return this.escapedSecretIn(text) !== undefined;
+  }
+
   /** Each place where a value appears once every escape is decoded, as a span of the text as it is. */
   private decodedMatches(text: string): Array<{ from: number; to: number; replacement: string }> {
     const m = this.canonicalMatcher === undefined ? this.compileCanonical() : this.canonicalMatcher;

@@ -132,7 +132,7 @@ export function apiUrlFrom(opts: ClientFlagValues, io: CliIO, withoutToken = fal
 export function clientFromOptions(
   opts: ClientFlagValues,
   io: CliIO,
-  redactor?: Redactor,
+  redactor?: Pick<Redactor, "redact">,
   progress?: Progress,
   desired?: DesiredState,
 ): CloudflareClient {
@@ -172,14 +172,14 @@ export interface RunClients {
 export function clientsFromOptions(
   opts: ClientFlagValues,
   io: CliIO,
-  redactor?: Redactor,
+  redactor?: Pick<Redactor, "redact">,
   progress?: Progress,
   desired?: DesiredState,
 ): RunClients {
   const serviceKey = serviceKeyNotice(io.env);
   if (serviceKey && progress) progress.log(serviceKey);
   else if (serviceKey) io.stderr.write(`${serviceKey}\n`);
-  const tokens = desired ? accountTokens(desired) : [];
+  const tokens = desired ? accountTokens(desired, io.env) : [];
   let resolved: ResolvedCredentials | CredentialsError;
   try {
     resolved = resolveCredentials(io.env, { apiUrl: opts.apiUrl });
@@ -249,7 +249,7 @@ function oneClient(
   io: CliIO,
   baseUrl: string,
   auth: Auth,
-  redactor?: Redactor,
+  redactor?: Pick<Redactor, "redact">,
   progress?: Progress,
   tokenName?: string,
   accounts?: readonly string[],

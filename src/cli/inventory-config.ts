@@ -8,7 +8,8 @@ import { DEFAULT_CONFIG_PATH } from "../model/index.js";
 import { formatProblem } from "../errors.js";
 import { scriptInventoryOf, type DesiredState, type DesiredZone } from "../sections/index.js";
 import type { ScriptInventory } from "../inventory/index.js";
-import type { CliIO } from "./io.js";
+import { hideVariables, type CliIO } from "./io.js";
+import { tokenVariables } from "./account-tokens.js";
 
 interface ConfiguredInventory {
   zone_id: string;
@@ -38,7 +39,7 @@ export async function loadInventories(config: string | undefined, io: CliIO): Pr
   const checked = checkConfigSources(sources, io.env, "warning");
   if (checked.errors.length > 0 || !checked.desired) throw configError(checked.errors, checked.warnings);
   const { desired, warnings } = checked;
-  for (const s of desired.secrets) io.secrets?.add(s.value);
+  hideVariables(io, [...desired.secrets.names, ...tokenVariables(desired)]);
   for (const w of warnings) io.stderr.write(`${formatProblem(w)}\n`);
   const zones = desired.zones.flatMap((z): ConfiguredInventory[] => {
     const inventory = scriptInventoryOf(z);

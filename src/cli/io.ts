@@ -51,6 +51,14 @@ export function redactingIO(io: CliIO, opts: { keepEnv?: string[] } = {}): CliIO
   return { ...io, stdout: wrap(io.stdout), stderr: wrap(io.stderr), secrets };
 }
 
+/** Hides the values of these variables (a configuration's references, its tokens) in all the IO writes. */
+export function hideVariables(io: Pick<CliIO, "env" | "secrets">, names: Iterable<string>): void {
+  for (const name of names) {
+    const value = Object.hasOwn(io.env, name) ? io.env[name] : undefined;
+    if (value) io.secrets?.add(value);
+  }
+}
+
 /** Errors that mean the reader of a standard stream went away (`zoneform plan | head -3`). */
 const READER_GONE = new Set(["EPIPE", "ECONNRESET", "ERR_STREAM_DESTROYED", "EOF"]);
 

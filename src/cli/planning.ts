@@ -21,7 +21,8 @@ import {
 import { printable } from "../safe-text.js";
 import { clientFromOptions } from "./client-options.js";
 import { useColor } from "./color.js";
-import type { CliIO } from "./io.js";
+import { hideVariables, type CliIO } from "./io.js";
+import { tokenVariables } from "./account-tokens.js";
 import { progressFor, type Progress } from "./progress.js";
 import { zonesNamed } from "./select-zones.js";
 import { inShard, type Shard } from "./shard.js";
@@ -71,7 +72,7 @@ function withoutAccountLists(desired: DesiredState): DesiredState {
 
 export async function loadDesired(opts: PlanningOptions, io: CliIO): Promise<DesiredState> {
   const { desired, warnings } = await loadConfig(opts.config ?? "zoneform.yaml", { env: io.env, cwd: io.cwd });
-  for (const s of desired.secrets) io.secrets?.add(s.value);
+  hideVariables(io, [...desired.secrets.names, ...tokenVariables(desired)]);
   for (const w of warnings) io.stderr.write(`${formatProblem(w)}\n`);
   return selectZones(desired, opts.zone, opts.shard);
 }

@@ -45,7 +45,7 @@ export interface ClientOptions {
   /** Verbose log, one line per call; lines are already redacted. */
   log?: (line: string) => void;
   /** Extra secret values to hide (env values of the config); the token and key are always hidden. */
-  redactor?: Redactor;
+  redactor?: Pick<Redactor, "redact">;
   userAgent?: string;
   /** Random source for backoff jitter (tests). */
   random?: () => number;

@@ -1,5 +1,5 @@
 // The Cloudflare API client: one import for the rest of zoneform.
-export type { CloudflareClient } from "./types.js";
+export type { CloudflareClient, RequestOptions } from "./types.js";
 export {
   createClient,
   DEFAULT_MAX_LIST_ITEMS,
@@ -31,4 +31,9 @@ export { isTimeoutError } from "./retry.js";
 export { lacking, type PermissionNeed } from "./token-permissions.js";
 export { routeByToken } from "./token-router.js";
 export type { WireOutcome, WireRequest } from "./types.js";
-export { createHeaderReader, type HeaderReader, type HeadersAnswer } from "./header-reader.js";
+export {
+  createHeaderReader,
+  type ConnectLookup,
+  type HeaderReader,
+  type HeadersAnswer,
+} from "./header-reader.js";

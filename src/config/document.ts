@@ -2,29 +2,33 @@
 // interpolation → schema → semantic rules. Every stage runs as far as it can so that all problems are
 // reported at once, each where its value was written (in the zone, or in `defaults:`).
 import type { ConfigProblem } from "../errors.js";
-import type { SecretRef, TemplatedValue, Env } from "../model/index.js";
+import type { Env } from "../model/index.js";
 import { applyDefaults, type Expanded } from "./defaults.js";
-import { declaredDocument, interpolateEnv, templatedValues } from "./interpolate.js";
+import { EnvSecrets, declaredDocument, interpolateEnv, type TokenPlaces } from "../secrets/index.js";
 import { ajvErrorsToFindings } from "./messages.js";
 import { parseYaml } from "./parse.js";
 import { toProblem, type Finding, type Locator } from "./problems.js";
 import { asArray, asRecord, asString } from "../sections/index.js";
 import { runRules } from "./rules/index.js";
-import { Redactor } from "../redact.js";
+import { tokenVariable } from "./rules/accounts.js";
 import { validateDocument } from "./schema.js";
 
 export interface CheckedFile {
   /** The file as shown in messages. */
   file: string;
-  /** The interpolated document, its zones with the file's defaults merged in (undefined: the YAML was unreadable). */
+  /** The interpolated document, for its checks only (undefined: the YAML was unreadable). */
   doc: unknown;
-  /** The document as written, `${env:…}` references kept (what a saved plan carries). */
+  /** The document as written, references kept: what the desired state is made from and a saved plan carries. */
   declared?: unknown;
   locate: Locator;
   /** Errors and warnings, in source order. */
   problems: ConfigProblem[];
-  secrets: SecretRef[];
-  templated: TemplatedValue[];
+  /** The variables its strings reference (api_token variables left out). */
+  names: string[];
+  /** Each string written with a reference or an escape: pointer → its template. */
+  templates: ReadonlyMap<string, string>;
+  /** The variables its api_token fields name → the place, as messages say it. */
+  tokens: ReadonlyMap<string, string>;
 }
 
 export function checkFileText(
@@ -39,8 +43,9 @@ export function checkFileText(
     doc: undefined,
     locate: parsed.locate,
     problems: [...parsed.problems],
-    secrets: [],
-    templated: [],
+    names: [],
+    templates: new Map(),
+    tokens: new Map(),
   };
   // undefined: the YAML could not be read (its errors are already reported).
   if (parsed.value === undefined) return checked;
@@ -51,16 +56,18 @@ export function checkFileText(
 
   const expanded = applyDefaults(parsed.value);
   checked.locate = (pointer, at) => parsed.locate(expanded.origin(pointer), at);
-  const interpolated = interpolateEnv(expanded.value, env, missingEnv);
+  const tokens = tokenPlaces(expanded.value);
+  const interpolated = interpolateEnv(expanded.value, env, missingEnv, tokens);
   checked.doc = interpolated.value;
   checked.declared = declaredDocument(interpolated);
-  checked.secrets = interpolated.secrets;
-  checked.templated = templatedValues(interpolated);
+  checked.names = interpolated.names;
+  checked.templates = interpolated.templates;
+  checked.tokens = tokens.names;
   const underMissing = (pointer: string) =>
     [...interpolated.missing].some((m) => pointer === m || pointer.startsWith(`${m}/`));
 
-  // The file's secrets, hidden in a quoted value before it is cut (all files' are hidden again after).
-  const secrets = new Redactor(interpolated.secrets);
+  // The file's values, hidden in a quoted value before it is cut (all files' are hidden again after).
+  const secrets = new EnvSecrets(env, interpolated.names).redactor();
   const findings: Finding[] = [
     ...expanded.findings,
     ...interpolated.findings,
@@ -72,6 +79,20 @@ export function checkFileText(
   checked.problems.push(...locateFindings(findings, expanded, file, parsed.locate));
   checked.problems.sort(byPosition);
   return checked;
+}
+
+/** The api_token fields of `accounts:` and the variable each names (a whole `${env:NAME}`, else none). */
+function tokenPlaces(doc: unknown): TokenPlaces {
+  const pointers = new Set<string>();
+  const names = new Map<string, string>();
+  asArray(asRecord(doc)?.accounts).forEach((entry, i) => {
+    const written = asString(asRecord(entry)?.api_token);
+    if (written === undefined) return;
+    pointers.add(`/accounts/${i}/api_token`);
+    const name = tokenVariable(written);
+    if (name !== undefined && !names.has(name)) names.set(name, `accounts[${i}].api_token`);
+  });
+  return { pointers, names };
 }
 
 /** How many zones a message about a value from defaults names before "and N more". */

@@ -2,7 +2,7 @@
 // ConfigError listing every problem (file:line:col  /pointer  message). Messages never show a secret.
 import { ConfigError, formatProblem, type ConfigProblem } from "../errors.js";
 import type { DesiredState } from "../sections/index.js";
-import { Redactor } from "../redact.js";
+import { EnvSecrets } from "../secrets/index.js";
 import { checkFileText } from "./document.js";
 import { readConfigFiles, type SourceFile } from "./load.js";
 import { mergeFiles } from "./merge.js";
@@ -48,8 +48,12 @@ export function checkConfigSources(
   missingEnv: "error" | "warning" = "error",
 ): CheckResult {
   const checked = sources.map((s) => checkFileText(s.text, s.file, env, missingEnv));
-  const { problems, desired } = mergeFiles(checked);
-  const redactor = new Redactor(checked.flatMap((c) => c.secrets));
+  const secrets = new EnvSecrets(
+    env,
+    checked.flatMap((c) => c.names),
+  );
+  const { problems, desired } = mergeFiles(checked, secrets);
+  const redactor = secrets.redactor();
   const shown = problems.map((p) => ({ ...p, message: redactor.redact(p.message) }));
   const order = new Map(sources.map((s, i) => [s.file, i]));
   shown.sort((a, b) => (order.get(a.file) ?? 0) - (order.get(b.file) ?? 0) || a.line - b.line || a.column - b.column);
@@ -90,7 +94,6 @@ export function configError(errors: ConfigProblem[], warnings: ConfigProblem[]):
   return new ConfigError(all, [head, ...all.map((p) => `  ${formatProblem(p)}`)].join("\n"));
 }
 export { applyDefaults } from "./defaults.js";
-export { interpolateEnv } from "./interpolate.js";
 export { MAX_CONFIG_FILE_BYTES, displayPath, readConfigFiles, type SourceFile } from "./load.js";
 export { parseYaml } from "./parse.js";
 export type { Locator } from "./problems.js";

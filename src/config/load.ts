@@ -1,6 +1,6 @@
 // Finds and reads the files of a configuration: one file, or every *.yaml / *.yml of a directory
 // (sorted, not recursive). Paths in messages are shown relative to the working directory.
-import { readdir, stat } from "node:fs/promises";
+import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { ConfigError } from "../errors.js";
 import { DEFAULT_CONFIG_PATH } from "../model/index.js";
@@ -57,9 +57,32 @@ export async function readConfigFiles(configPath: string, cwd: string): Promise<
         err.problem.kind === "too-large" ? ": split the zones over several files in a directory (-c DIR)" : "";
       throw pathError(shownFile, `${describeReadProblem(err.problem, MAX_CONFIG_FILE_BYTES)}${hint}`);
     }
-    files.push({ file: shownFile, text: decodeUtf8(bytes, shownFile) });
+    // After the read, which refuses what is not a regular file (a FIFO, a device) by what it is.
+    await refuseOutsideLink(p, info.isDirectory() ? absolute : path.dirname(absolute), shownFile);
+    files.push({ file: shownFile, text: refuseNul(decodeUtf8(bytes, shownFile), shownFile) });
   }
   return files;
+}
+
+/**
+ * A configuration file that is a link to a file outside its directory is refused: a pull request could
+ * point one at a file of the machine's (a credential, the environment) whose text messages would quote.
+ */
+async function refuseOutsideLink(file: string, dir: string, shown: string): Promise<void> {
+  let real: string;
+  let base: string;
+  try {
+    [real, base] = await Promise.all([realpath(file), realpath(dir)]);
+  } catch {
+    return;
+  }
+  const rel = path.relative(base, real);
+  if (rel.startsWith("..") || path.isAbsolute(rel))
+    throw pathError(
+      shown,
+      "is a link to a file outside the configuration's directory, which zoneform does not read (copy the file " +
+        "into the directory instead)",
+    );
 }
 
 /**
@@ -98,6 +121,18 @@ async function configDirFiles(dir: string, cwd: string): Promise<string[]> {
   }
   if (paths.length === 0) throw pathError(displayPath(dir, cwd), "the directory holds no *.yaml or *.yml file");
   return paths;
+}
+
+/**
+ * A text file holds no NUL: one that does is a binary or a kernel file such as /proc/self/environ reached
+ * through a link, whose content must never be quoted in a message.
+ */
+function refuseNul(text: string, shown: string): string {
+  const at = text.indexOf("\u0000");
+  if (at < 0) return text;
+  const line = text.slice(0, at).split("\n").length;
+  const message = `the file holds a NUL byte (line ${line}): it is not a YAML text file, and nothing of it is shown`;
+  throw new ConfigError([{ file: shown, line, column: 0, pointer: "", message }], `${shown}:${line}  ${message}`);
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });

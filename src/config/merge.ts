@@ -1,7 +1,8 @@
 // Joins the checked files of a configuration into one desired state. Rules that span files live here:
 // a zone id is declared once across all files; account_id and safety may repeat only if equal.
 import type { ConfigProblem } from "../errors.js";
-import type { SecretRef } from "../model/index.js";
+import type { SecretValues } from "../model/index.js";
+import { referencedNames } from "../template.js";
 import type { CheckedFile } from "./document.js";
 import { DEFAULT_MAX_DELETES, normalizeAccount, normalizeZone, type FileDocument } from "./normalize.js";
 import { tokenVariable } from "./rules/accounts.js";
@@ -14,8 +15,8 @@ export interface MergeResult {
   desired?: DesiredState;
 }
 
-export function mergeFiles(files: CheckedFile[]): MergeResult {
-  const problems: ConfigProblem[] = [];
+export function mergeFiles(files: CheckedFile[], secrets: SecretValues): MergeResult {
+  const problems: ConfigProblem[] = [...tokensElsewhere(files)];
   const where = (f: CheckedFile, pointer: string) => {
     const pos = f.locate(pointer);
     return `${f.file}:${pos.line}:${pos.column}`;
@@ -95,30 +96,26 @@ export function mergeFiles(files: CheckedFile[]): MergeResult {
     version: 1,
     safety: { max_deletes: DEFAULT_MAX_DELETES },
     zones: [],
-    secrets: dedupeSecrets(files.flatMap((f) => f.secrets)),
-    templated: files.flatMap((f) => f.templated),
+    secrets,
     files: files.map((f) => f.file),
   };
   for (const f of files) {
-    const doc = f.doc as FileDocument;
+    // Made from the document as written: the desired state carries references, never values.
+    const doc = f.declared as FileDocument;
     if (doc.account_id !== undefined) state.account_id = doc.account_id;
     if (doc.safety?.max_deletes !== undefined) state.safety = { max_deletes: doc.safety.max_deletes };
-    const declared = asArray(asRecord(f.declared)?.zones);
     doc.zones.forEach((zone, i) => {
       const pos = f.locate(`/zones/${i}`);
       const normalized = normalizeZone(zone, { file: f.file, line: pos.line, column: pos.column });
-      if (declared[i] !== undefined) normalized.declared = structuredClone(declared[i]) as Record<string, unknown>;
+      normalized.declared = structuredClone(zone) as unknown as Record<string, unknown>;
       state.zones.push(normalized);
     });
-    const declaredAccounts = asArray(asRecord(f.declared)?.accounts);
     (doc.accounts ?? []).forEach((entry, i) => {
       const pos = f.locate(`/accounts/${i}`);
-      const written = asRecord(declaredAccounts[i]);
-      const env = tokenVariable(asString(written?.api_token));
-      const token = env !== undefined && entry.api_token !== undefined ? { env, value: entry.api_token } : undefined;
+      const env = tokenVariable(asString(entry.api_token));
       const source = { file: f.file, line: pos.line, column: pos.column };
-      const account = normalizeAccount(entry, token, source, doc.zones);
-      if (written) account.declared = structuredClone(written);
+      const account = normalizeAccount(entry, env !== undefined ? { env } : undefined, source, doc.zones);
+      account.declared = structuredClone(entry) as Record<string, unknown>;
       (state.accounts ??= []).push(account);
     });
   }
@@ -133,8 +130,26 @@ export function mergeFiles(files: CheckedFile[]): MergeResult {
   return { problems: all, desired: state };
 }
 
-function dedupeSecrets(secrets: SecretRef[]): SecretRef[] {
-  const byName = new Map<string, SecretRef>();
-  for (const s of secrets) if (!byName.has(s.name)) byName.set(s.name, s);
-  return [...byName.values()];
+/**
+ * A variable that holds an API token (any file's `accounts[].api_token`) referenced anywhere else in the
+ * configuration: a credential is who applies, never a value written into a zone.
+ */
+function tokensElsewhere(files: CheckedFile[]): ConfigProblem[] {
+  const tokens = new Map<string, string>();
+  for (const f of files)
+    for (const [name, place] of f.tokens) if (!tokens.has(name)) tokens.set(name, `${f.file} ${place}`);
+  if (tokens.size === 0) return [];
+  const out: ConfigProblem[] = [];
+  for (const f of files) {
+    for (const [pointer, template] of f.templates) {
+      if (/^\/accounts\/\d+\/api_token$/.test(pointer)) continue;
+      const name = referencedNames(template).find((n) => tokens.has(n));
+      if (name === undefined) continue;
+      const message =
+        `\${env:${name}} holds an API token (${tokens.get(name)}): a token variable is refused anywhere ` +
+        "else in the file, so that it goes only to the API as who applies (use another variable)";
+      out.push(toProblem({ pointer, message }, f.file, f.locate));
+    }
+  }
+  return out;
 }

@@ -243,7 +243,17 @@ function addZone(rt: EmulatorRuntime, body: unknown): unknown {
   return { id };
 }
 
-const TOKEN_FIELDS = ["token", "status", "not_before", "expires_on", "policies", "name", "account_id", "rate_limit"];
+const TOKEN_FIELDS = [
+  "token",
+  "status",
+  "not_before",
+  "expires_on",
+  "policies",
+  "name",
+  "account_id",
+  "read_only",
+  "rate_limit",
+];
 
 /** Accepts `token` (added if new) with what the token check and `GET user/tokens/{id}` should say of it. */
 function putToken(rt: EmulatorRuntime, body: unknown): unknown {

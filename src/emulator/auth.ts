@@ -88,3 +88,8 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
   const s = Array.isArray(v) ? v[0] : v;
   return s === undefined || s.trim() === "" ? undefined : s.trim();
 }
+
+/** Whether the credential may only read (`token_details[…].read_only`). */
+export function readOnlyCredential(state: EmulatorState, credential: string): boolean {
+  return credential.startsWith("token:") && state.credentials.token_details?.[credential.slice(6)]?.read_only === true;
+}

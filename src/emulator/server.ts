@@ -12,10 +12,11 @@ import {
   routeFault,
   successEnvelope,
   throttledFault,
+  authenticationFault,
   unknownAccountFault,
   unknownZoneFault,
 } from "./envelope.js";
-import { authenticate, credentialName, limitOf, reaches } from "./auth.js";
+import { authenticate, credentialName, limitOf, reaches, readOnlyCredential } from "./auth.js";
 import type { Fault } from "./faults.js";
 import { rateLimitHeaders, SlidingWindowLimiter, type RateDecision } from "./rate-limit.js";
 import type { EmulatorRuntime } from "./runtime.js";
@@ -135,6 +136,9 @@ async function runRoute(
   if (params.account_id !== undefined && !knownAccount(state, params.account_id)) throw unknownAccountFault();
   // An account-owned token reaches its own account's objects and zones only.
   if (credential !== undefined && !reaches(state, credential, params)) throw unknownAccountFault();
+  // A read-only token (`read_only`) is refused every write, as a token without an Edit permission is.
+  if (credential !== undefined && method !== "GET" && readOnlyCredential(state, credential))
+    throw authenticationFault();
   let zone;
   if (params.zone_id !== undefined) {
     zone = state.zones.find((z) => z.id === params.zone_id);

@@ -137,6 +137,8 @@ export function normalizeTokenDetails(raw: unknown, problems: string[]): Record<
       problems.push(`${where}.name must be a non-empty string`);
     if (d.account_id !== undefined && (typeof d.account_id !== "string" || !/^[0-9a-f]{32}$/.test(d.account_id)))
       problems.push(`${where}.account_id must be 32 lower-case hex characters`);
+    if (d.read_only !== undefined && typeof d.read_only !== "boolean")
+      problems.push(`${where}.read_only must be true or false`);
     if (
       d.rate_limit !== undefined &&
       (!isObject(d.rate_limit) || !positive(d.rate_limit.requests) || !positive(d.rate_limit.seconds))

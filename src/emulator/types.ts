@@ -117,6 +117,8 @@ export interface TokenDetails {
    * only, any other account's or zone's answered 403 / 9109. Absent: every account and zone.
    */
   account_id?: string;
+  /** A token that may only read: any other method is answered 403 / 10000, as a token without Edit is. */
+  read_only?: boolean;
   /** Its own rate limit (a token has its own budget); absent: the state's `rate_limit`. */
   rate_limit?: { requests: number; seconds: number };
 }

@@ -9,7 +9,7 @@
 // `dry_run=true`, nothing persisted) and stop with nothing written when it refuses one; both execute through
 // execute.ts; nothing else in the engine sends a planned write.
 import type { CloudflareClient } from "../cloudflare/index.js";
-import { StalePlanError } from "../errors.js";
+import { RuntimeError, StalePlanError } from "../errors.js";
 import type { DesiredState } from "../sections/index.js";
 import type { Env, Plan } from "../model/index.js";
 import {
@@ -21,11 +21,12 @@ import {
   summariseZones,
   totalChanges,
   planUnits,
+  shownTemplate,
   unitKey,
 } from "../plan/index.js";
 import { assertChecked, checkWrites } from "./dry-run.js";
 import { assertApplied, executePlan, type ApplyReport, type ExecuteOptions } from "./execute.js";
-import { planZones, sealOf } from "./plan.js";
+import { checkAtApply, planZones, sealOf } from "./plan.js";
 import { assertSameDesired } from "./same-desired.js";
 import {
   assertDigest,
@@ -163,13 +164,22 @@ export async function apply(given: Plan, opts: ApplyOptions): Promise<ApplyRepor
  * Cloudflare's own check of every ruleset write of the plan (`dry_run=true`, the very bodies the writes carry),
  * before the first write: a refusal stops the run with nothing written. Resolves with the number of writes checked.
  */
-async function checkFirst(plan: Plan, opts: ApplyOptions): Promise<number> {
-  const report = await checkWrites(plan, {
-    client: opts.client,
-    parallelism: opts.parallelism,
-    progress: opts.execution?.progress,
-  });
+async function checkFirst(plan: Plan, desired: DesiredState, opts: ApplyOptions): Promise<number> {
+  const [report, found] = await Promise.all([
+    checkWrites(plan, {
+      client: opts.client,
+      secrets: desired.secrets,
+      parallelism: opts.parallelism,
+      progress: opts.execution?.progress,
+    }),
+    checkAtApply(plan, desired, opts.client),
+  ]);
   assertChecked(report);
+  if (found.length > 0)
+    throw new RuntimeError(
+      `Cloudflare's checks that waited for apply found ${found.length} problem(s); nothing was written:\n` +
+        `${found.map((f) => `  ${shownTemplate(f)}`).join("\n")}\nFix the file or the environment and run apply again.`,
+    );
   return report.checked;
 }
 
@@ -184,11 +194,11 @@ function goesToChecks(plan: Plan, desired: DesiredState, opts: ApplyOptions): bo
  * Cloudflare's checks of `plan`, started now; their progress lines are held until `told` (after the plan has been
  * shown), which resolves as checkFirst does. A run that stops before then leaves their outcome unheard.
  */
-function checksHeldBack(plan: Plan, opts: ApplyOptions): { told: () => Promise<number> } {
+function checksHeldBack(plan: Plan, desired: DesiredState, opts: ApplyOptions): { told: () => Promise<number> } {
   const progress = opts.execution?.progress;
   const held: string[] = [];
   let telling = false;
-  const checks = checkFirst(plan, {
+  const checks = checkFirst(plan, desired, {
     ...opts,
     execution: {
       ...opts.execution,
@@ -208,9 +218,14 @@ function checksHeldBack(plan: Plan, opts: ApplyOptions): { told: () => Promise<n
 /** Safety limits, Cloudflare's checks (unless made already: `checked`), then the writes. */
 async function run(plan: Plan, desired: DesiredState, opts: ApplyOptions, checked?: number): Promise<ApplyReport> {
   assertSafe(plan, desired.safety.max_deletes, opts.force === true);
-  const checks = checked ?? (await checkFirst(plan, opts));
+  const checks = checked ?? (await checkFirst(plan, desired, opts));
   await opts.beforeWrites?.(plan);
-  const report = await executePlan(plan, { client: opts.client, parallelism: opts.parallelism, ...opts.execution });
+  const report = await executePlan(plan, {
+    client: opts.client,
+    secrets: desired.secrets,
+    parallelism: opts.parallelism,
+    ...opts.execution,
+  });
   report.checked = checks;
   if (opts.throwOnFailure !== false) assertApplied(report);
   return report;
@@ -243,14 +258,14 @@ export async function planAndApply(desired: DesiredState, opts: PlanAndApplyOpti
   // Before the question: a plan Cloudflare refuses is not put to anyone. The checks of a plan that will be put
   // to it start at once, in flight while its values are bound, its digest made and it is shown; what they say
   // is told after the plan.
-  const early = goesToChecks(plan, desired, opts) ? checksHeldBack(plan, opts) : undefined;
+  const early = goesToChecks(plan, desired, opts) ? checksHeldBack(plan, desired, opts) : undefined;
   await preparePlanFile(plan, desired);
   const digest = planForFile(plan, desired).digest!;
   await opts.onPlan?.(plan, desired, digest);
   assertNoZoneErrors(plan);
   if (totalChanges(summariseZones(plan.zones)) === 0) return noChanges();
   assertSafe(plan, desired.safety.max_deletes, opts.force === true);
-  const checked = await (early ? early.told() : checkFirst(plan, opts));
+  const checked = await (early ? early.told() : checkFirst(plan, desired, opts));
   await opts.confirm?.(plan, desired, digest);
   if (planDigest(plan) !== sealOf(plan)?.digest) {
     throw new StalePlanError("the plan was changed while it was shown; nothing was written. Make a new plan.", [

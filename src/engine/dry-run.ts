@@ -9,7 +9,8 @@
 // retries it as a read. Each write is checked alone against the zone as it is now, in the order it will run.
 import type { CloudflareClient } from "../cloudflare/index.js";
 import { ApiError, ApplyError, NetworkError, RunStoppedError, RuntimeError, ZoneformError } from "../errors.js";
-import type { Change, HttpMethod, Operation, Plan, ZonePlan } from "../model/index.js";
+import type { Change, HttpMethod, Operation, Plan, SecretValues, ZonePlan } from "../model/index.js";
+import { holdsReference, readOnly, resolving } from "../secrets/index.js";
 import { clipJson } from "../redact.js";
 import { describeChange, errorHints } from "./execute.js";
 import { unitLimiter } from "./read.js";
@@ -56,10 +57,17 @@ export interface CheckReport {
    * Answered with a result, as a write answers and a dry run never does: Cloudflare may have made the write.
    */
   answeredAsWrite: string[];
+  /** Writes not checked before the review because they carry a secret: apply checks them. */
+  atApply: number;
 }
 
 export interface CheckOptions {
   client: CloudflareClient;
+  /**
+   * The values of the plan's references, at apply: the dry runs carry them. Absent (`plan --verify`, before
+   * the review), a write whose body holds a reference is not checked: apply checks it.
+   */
+  secrets?: SecretValues;
   parallelism?: number;
   /** Told once before the checks (how many) and once after (what they found). */
   progress?: (line: string) => void;
@@ -86,8 +94,16 @@ function failure(err: unknown, op: Operation): string {
  * a line of the report.
  */
 export async function checkWrites(plan: Plan, opts: CheckOptions): Promise<CheckReport> {
-  const writes = writesToCheck(plan);
-  const report: CheckReport = { checked: 0, refused: [], forbidden: [], answeredAsWrite: [] };
+  const all = writesToCheck(plan);
+  const writes = opts.secrets ? all : all.filter((w) => !holdsReference(w.op.body));
+  const client = opts.secrets ? resolving(opts.client, opts.secrets) : readOnly(opts.client);
+  const report: CheckReport = {
+    checked: 0,
+    refused: [],
+    forbidden: [],
+    answeredAsWrite: [],
+    atApply: all.length - writes.length,
+  };
   if (writes.length === 0) return report;
   opts.progress?.(`Checking ${writes.length} ruleset write(s) with Cloudflare first (dry_run=true)`);
   // As apply's writes: started at once per lane of the client (a token), which caps what is in flight.
@@ -98,7 +114,7 @@ export async function checkWrites(plan: Plan, opts: CheckOptions): Promise<Check
         const what = describeChange(label, change);
         report.checked += 1;
         try {
-          const result = await opts.client.request<unknown>(op.method, op.path, {
+          const result = await client.request<unknown>(op.method, op.path, {
             query: { dry_run: "true" },
             body: op.body,
             idempotent: true,

@@ -5,8 +5,9 @@
 // failed, what may have been written and what was not attempted.
 import { type CloudflareClient, isTimeoutError } from "../cloudflare/index.js";
 import { ApiError, ApplyError, EXIT, NetworkError, RunStoppedError, RuntimeError, ZoneformError } from "../errors.js";
-import type { Change, Finder, Operation, Plan } from "../model/index.js";
-import { SIGN, unitName } from "../plan/index.js";
+import type { Change, Finder, Operation, Plan, SecretValues } from "../model/index.js";
+import { SIGN, shownTemplate, unitName } from "../plan/index.js";
+import { NO_SECRETS } from "../secrets/index.js";
 import { printable } from "../safe-text.js";
 import { RESOURCE_KINDS } from "../sections/index.js";
 import {
@@ -35,6 +36,8 @@ export interface ApplyReport {
 
 export interface ExecuteOptions {
   client: CloudflareClient;
+  /** The values the plan's references stand for: put into each call as it is made (default: none). */
+  secrets?: SecretValues;
   parallelism?: number;
   progress?: (line: string) => void;
   /**
@@ -52,7 +55,7 @@ export interface ExecuteOptions {
 
 /** One line per change in progress and reports: names from the API or the file shown escaped. */
 export function describeChange(zoneLabel: string, c: Change): string {
-  return printable(`${zoneLabel}: ${SIGN[c.kind]} ${c.resource} "${c.identity}"`);
+  return printable(`${zoneLabel}: ${SIGN[c.kind]} ${c.resource} "${shownTemplate(c.identity)}"`);
 }
 
 /**
@@ -86,8 +89,8 @@ async function assertStillAbsent(
   const appeared = await appearedSincePlan(client, finder, reads);
   if (appeared.length > 0) {
     throw new RuntimeError(
-      `${change.resource} "${change.identity}" now exists in ${zoneLabel} (id ${idList(appeared)}), made by ` +
-        `someone else since the plan read the zone (another apply?); ` +
+      `${change.resource} "${shownTemplate(change.identity)}" now exists in ${zoneLabel} (id ${idList(appeared)}), ` +
+        "made by someone else since the plan read the zone (another apply?); " +
         "it was not created again, and nothing more is written to this zone. Run plan again.",
     );
   }
@@ -283,6 +286,12 @@ export async function executePlan(plan: Plan, opts: ExecuteOptions): Promise<App
   // Zones run concurrently and a zone's independent changes too; the client's limits cap what is
   // really in flight, so this only bounds the zones started at once (per token: read.ts unitLimiter).
   const limitOf = unitLimiter(opts.client, opts.parallelism);
+  // The one place a planned write gets its values: as the change starts, never before.
+  const secrets = opts.secrets ?? NO_SECRETS;
+  const withValues = (c: Change): Change => ({
+    ...c,
+    operations: c.operations.map((op) => secrets.resolveForWrite(op)),
+  });
   await Promise.all(
     plan.zones.map((zone) =>
       limitOf(zone)(async () => {
@@ -301,7 +310,7 @@ export async function executePlan(plan: Plan, opts: ExecuteOptions): Promise<App
           }
           opts.onChange?.(what, "start");
           try {
-            const outcome = await runChange(opts.client, label, change, what, opts.progress, checks);
+            const outcome = await runChange(opts.client, label, withValues(change), what, opts.progress, checks);
             if ("notSent" in outcome) {
               report.stopped = outcome.notSent;
               report.interrupted = true;

@@ -1,8 +1,8 @@
 // The plan-file store, at the edge: the only module that reads and writes saved plans on disk. The
 // format and the checks of its form are plan/plan-file.ts (pure); what a saved plan may do is decided
 // by engine/apply.ts, never here.
-import type { SecretSource, Plan } from "../model/index.js";
-import { parsePlanText, planFileProblem, serialisePlan } from "../plan/index.js";
+import type { Plan } from "../model/index.js";
+import { parsePlanText, planFileProblem, serialisePlan, type SecretHolder } from "../plan/index.js";
 import { describeReadProblem, FileReadError, readRegularFile } from "../read-file.js";
 import { writeFileSafely, type WriteOptions } from "../write-file.js";
 
@@ -16,7 +16,7 @@ const MAX_PLAN_FILE_BYTES = 64 * 1024 * 1024;
 export async function writePlanFile(
   path: string,
   plan: Plan,
-  secrets: SecretSource,
+  secrets: SecretHolder,
   opts: Pick<WriteOptions, "force" | "label"> = {},
 ): Promise<void> {
   await writeFileSafely(path, serialisePlan(plan, secrets), { ...opts, mode: 0o600 });

@@ -3,7 +3,8 @@
 // given) all call, so they cannot disagree.
 import { RunStoppedError } from "../errors.js";
 import type { Plan, ZonePlan } from "../model/index.js";
-import { planDigest, assemblePlan, planZone, planUnits, startBinding, unitName } from "../plan/index.js";
+import { planDigest, assemblePlan, planZone, planUnits, startBinding, unitKey, unitName } from "../plan/index.js";
+import type { CloudflareClient } from "../cloudflare/index.js";
 import {
   type ReadContext,
   type ResourceKind,
@@ -12,6 +13,7 @@ import {
   RESOURCE_KINDS,
 } from "../sections/index.js";
 import { createReadContext, isReportable, readZone, unitLimiter, type ReadOptions } from "./read.js";
+import { readOnly, resolving } from "../secrets/index.js";
 
 /** What the engine knows of a plan it made: the desired state it was made from and its content's digest then. */
 export interface Seal {
@@ -64,6 +66,30 @@ async function checkZone(
 }
 
 /**
+ * The checks that waited for apply (a body holding a secret, such as a Logpush destination with its
+ * credentials), made with the values put in before the first write: what they find stops the run with
+ * nothing written, each line naming its zone.
+ */
+export async function checkAtApply(
+  plan: Plan,
+  desired: DesiredState,
+  client: CloudflareClient,
+  kinds: readonly ResourceKind[] = RESOURCE_KINDS,
+): Promise<string[]> {
+  const ctx = { ...createReadContext(resolving(client, desired.secrets), desired), atApply: true };
+  const units = new Map(planUnits(desired, kinds).map((u) => [unitKey(u.unit), u]));
+  const found = await Promise.all(
+    plan.zones.map(async (zp) => {
+      const unit = units.get(unitKey(zp));
+      if (!unit || zp.changes.length === 0) return [];
+      const checked = await checkZone(ctx, unit.unit as DesiredZone, { ...zp, errors: [] }, unit.kinds);
+      return checked.errors.map((e) => `[${unitName(zp)}] ${e}`);
+    }),
+  );
+  return found.flat();
+}
+
+/**
  * The engine's plan, the library's `plan()` and the CLI's alike: for each zone, read it (read.ts),
  * plan it with the pure planner (`planZone`), then run the checks that need the API (`checkZone`).
  * Zones overlap under the client's one rate limiter: each is planned as soon as it has been read. No
@@ -73,7 +99,8 @@ export async function planZones(opts: ReadOptions): Promise<Plan> {
   // The one slow KDF of the plan's `${env:…}` values, derived while the reads are in flight.
   startBinding(opts.desired);
   const kinds = opts.kinds ?? RESOURCE_KINDS;
-  const ctx = createReadContext(opts.client, opts.desired);
+  // Before the review nothing carries a value: a request holding a reference is never sent.
+  const ctx = createReadContext(readOnly(opts.client), opts.desired);
   const createdAt = (opts.now?.() ?? new Date()).toISOString();
   // A zone waits on its own chain (the OWASP ruleset after the entry point, destination checks one
   // by one): more zones than requests in flight keep the client busy; the client caps what is in flight.

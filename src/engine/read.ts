@@ -4,6 +4,7 @@ import pLimit from "p-limit";
 import type { CloudflareClient } from "../cloudflare/index.js";
 import { AnswerShapeError, ApiError, NetworkError, RunStoppedError } from "../errors.js";
 import {
+  fileView,
   fingerprint,
   unexpectedAnswer,
   type LiveState,
@@ -18,6 +19,7 @@ import {
   type DesiredZone,
   RESOURCE_KINDS,
 } from "../sections/index.js";
+import { readOnly } from "../secrets/index.js";
 
 /** Zones read at once per request the client may have in flight. */
 const ZONES_PER_REQUEST_SLOT = 4;
@@ -91,6 +93,8 @@ export async function readZone(
     errors: [],
   };
   const results = await Promise.allSettled(owned.map((k) => k.read(ctx, zone)));
+  // Fingerprinted in template syntax and as a plan file shows it: no value, no credential.
+  const secrets = ctx.desired.secrets;
   // A stopped run (a signal, its deadline, a wait beyond the cap) ends the command, not only this zone.
   for (const r of results) if (r.status === "rejected" && r.reason instanceof RunStoppedError) throw r.reason;
   results.forEach((r, i) => {
@@ -107,7 +111,9 @@ export async function readZone(
     }
     live.kinds[kind.name] = r.value.live;
     for (const [identity, resource] of Object.entries(r.value.resources)) {
-      live.fingerprints[`${kind.name}/${identity}`] = fingerprint(resource);
+      live.fingerprints[`${kind.name}/${identity}`] = fingerprint(
+        fileView(secrets.templatize(resource, zone), ctx.desired),
+      );
     }
   });
   return live;
@@ -116,7 +122,7 @@ export async function readZone(
 /** Reads every zone (I/O only): the live state `plan(desired, live)` takes. */
 export async function readLive(opts: ReadOptions): Promise<LiveState> {
   const kinds = opts.kinds ?? RESOURCE_KINDS;
-  const ctx = createReadContext(opts.client, opts.desired);
+  const ctx = createReadContext(readOnly(opts.client), opts.desired);
   const limitOf = unitLimiter(opts.client, opts.parallelism);
   const read_at = (opts.now?.() ?? new Date()).toISOString();
   const zones = await Promise.all(

@@ -18,12 +18,12 @@ import {
   derivedSalt,
   saltMaterial,
   planDigest,
-  changedInputs,
-  kdfProblem,
+  shownTemplate,
   unitKey,
   unitName,
 } from "../plan/index.js";
 import { canonicalJson } from "../canonical-json.js";
+import { changedInputs, kdfProblem } from "../secrets/index.js";
 import { printable } from "../safe-text.js";
 
 /** The configuration document a saved plan was made from. */
@@ -110,12 +110,7 @@ export async function desiredFromPlan(plan: Plan, file: string, env: Env): Promi
         `variables as when the plan was made, or make the plan again.`,
     );
   }
-  await assertSameInputs(
-    plan,
-    file,
-    env,
-    result.desired.secrets.map((s) => s.name),
-  );
+  await assertSameInputs(plan, file, env, result.desired.secrets.names);
   return result.desired;
 }
 
@@ -330,7 +325,7 @@ function groupZoneErrors(
 ): string[] {
   const groups = new Map<string, string[]>();
   for (const z of zones) {
-    for (const e of z.errors) {
+    for (const e of z.errors.map(shownTemplate)) {
       const key = e.split(z.zone_id).join("{zone}");
       const names = groups.get(key) ?? [];
       names.push(unitName(z));

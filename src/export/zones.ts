@@ -1,6 +1,7 @@
 // `zoneform export`: reads the live zones through the resource kinds' own `read` functions (so export
 // and plan see the same thing) and writes them back in the file's shape, section by section. A
 // section is all or nothing: a read error fails the export rather than leave a section out unnoticed.
+import { NO_SECRETS } from "../secrets/index.js";
 import type { CloudflareClient } from "../cloudflare/index.js";
 import { createReadContext } from "../engine/index.js";
 import { ApiError, NetworkError, RuntimeError } from "../errors.js";
@@ -129,7 +130,7 @@ export async function exportZones(client: CloudflareClient, opts: ExportOptions)
     ...(opts.accountId ? { account_id: opts.accountId } : {}),
     safety: { max_deletes: 5 },
     zones: opts.zones.map((zone_id) => ({ zone_id })),
-    secrets: [],
+    secrets: NO_SECRETS,
     files: [],
   };
   const read = createReadContext(client, desired);

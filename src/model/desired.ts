@@ -33,10 +33,9 @@ export interface ZoneBase {
   declared?: Record<string, unknown>;
 }
 
-/** An account's own token: the variable that holds it (what messages name) and its value. */
+/** An account's own token: the variable that holds it, read when a client is made, never bound into a plan. */
 export interface TokenRef {
   env: string;
-  value: string;
 }
 
 /** What every entry of `accounts:` holds, whatever its lists; each section may add a list (its `account` part). */
@@ -51,23 +50,32 @@ export interface AccountBase {
   declared?: Record<string, unknown>;
 }
 
-/** A value that came from `${env:NAME}`: shown as (sensitive), stored in plan files as the reference. */
-export interface SecretRef {
-  name: string;
-  value: string;
+/** What hides values in a text: every value of the holder, in every encoding (src/redact.ts). */
+export interface ValueRedactor {
+  redact(text: string): string;
+  redactString(s: string): string;
+  redactDeep<T>(value: T): T;
+  /** Whether a text holds a value in any form: the last check before a plan file is written. */
+  valueIn(text: string): boolean;
 }
 
-/** A string of the file made with `${env:…}`: its value, and the template it was written as. */
-export interface TemplatedValue {
-  value: string;
-  template: string;
-}
-
-/** What tells where secrets are: every env value used, and every string written with a reference. */
-export interface SecretSource {
-  secrets: SecretRef[];
-  /** A string equal to one of these values is shown as its template (references hidden or kept). */
-  templated?: TemplatedValue[];
+/**
+ * The values of the file's `${env:NAME}` references, held by src/secrets alone: the desired state carries
+ * the references (`${env:NAME}`, `$${` for a literal `${`), never the values.
+ */
+export interface SecretValues {
+  /** The variables referenced, sorted. */
+  readonly names: readonly string[];
+  /**
+   * A live value (what a read answered) in template syntax: `${` escaped, each value as its reference,
+   * so that the planner compares references with references and never sees a value. `scope`: the desired
+   * unit it was read for, whose own references it is read with (absent: every reference).
+   */
+  templatize<T>(live: T, scope?: unknown): T;
+  /** The value with every reference put in: what a write sends, at apply only. */
+  resolveForWrite<T>(value: T): T;
+  /** What hides the values in an output. */
+  redactor(): ValueRedactor;
 }
 
 /** The desired state around its zones; `DesiredState` (src/sections/registry.ts) is this with every section. */
@@ -78,10 +86,8 @@ export interface DesiredStateOf<Z extends ZoneBase = ZoneBase, A extends Account
   zones: Z[];
   /** The entries of `accounts:` (absent or empty: none); `DesiredState` holds every section's part of each. */
   accounts?: A[];
-  /** Every `${env:NAME}` that was interpolated, with its value. */
-  secrets: SecretRef[];
-  /** Every string of the file that holds a reference, interpolated and as written. */
-  templated?: TemplatedValue[];
+  /** The values of its `${env:NAME}` references (api_token variables are credentials, not among them). */
+  secrets: SecretValues;
   /** The files that were read, in order. */
   files: string[];
 }

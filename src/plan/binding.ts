@@ -3,7 +3,7 @@
 // libuv's threads while the plan's reads are in flight, and the plan finds it done when it is written.
 import type { DesiredState } from "../sections/index.js";
 import { derivedSalt, saltMaterial } from "./digest.js";
-import { prepareInputs } from "./inputs.js";
+import { prepareInputs } from "../secrets/index.js";
 import { assemblePlan, declaredZone } from "./planner.js";
 import { planUnits } from "./units.js";
 
@@ -16,7 +16,7 @@ export function desiredSalt(desired: DesiredState): string {
     fingerprints: {},
     errors: [],
     warnings: [],
-    desired: declaredZone(unit, desired),
+    desired: declaredZone(unit),
   }));
   return derivedSalt(saltMaterial(assemblePlan(desired, units, "")));
 }
@@ -26,6 +26,6 @@ export function desiredSalt(desired: DesiredState): string {
  * done (or in flight). A failure is not reported here: the plan derives the binding again and reports it.
  */
 export function startBinding(desired: DesiredState): void {
-  if (desired.secrets.length === 0) return;
+  if (desired.secrets.names.length === 0) return;
   prepareInputs(desired.secrets, desiredSalt(desired)).catch(() => undefined);
 }

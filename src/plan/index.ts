@@ -3,7 +3,6 @@ export { assertConsistent } from "./consistency.js";
 export { startBinding } from "./binding.js";
 export { derivedSalt, planDigest, saltMaterial } from "./digest.js";
 export { compareFingerprints, fingerprint } from "./fingerprint.js";
-export { changedInputs, kdfProblem } from "./inputs.js";
 export { checkPlanDocument, parsePlanText, planFileProblem, serialisePlan } from "./plan-file.js";
 export { assemblePlan, plan, planZone, unexpectedAnswer, type LiveState, type ZoneLive } from "./planner.js";
 export { renderDriftReport } from "./render/compact.js";
@@ -11,6 +10,17 @@ export { digestLine } from "./render/digest.js";
 export { SIGN } from "./render/format.js";
 export { COMMENT_MARKER, GITHUB_COMMENT_LIMIT, renderPlanMarkdown, type MarkdownOptions } from "./render/markdown.js";
 export { renderPlanText } from "./render/text.js";
-export { displayRedactor, fileForm, planFileText, planForDisplay, planForFile, preparePlanFile } from "./secrets.js";
+export {
+  displayRedactor,
+  fileForm,
+  fileView,
+  planFileText,
+  planForDisplay,
+  planForFile,
+  preparePlanFile,
+  shownDeep,
+  shownTemplate,
+  type SecretHolder,
+} from "./secrets.js";
 export { summariseZones, totalChanges } from "./summary.js";
 export { planUnits, unitKey, unitName, unitPathPrefix } from "./units.js";

@@ -5,8 +5,8 @@
 import { createRequire } from "node:module";
 import { ConfigError } from "../errors.js";
 import { jsonProblem, MAX_PLAN_JSON_DEPTH, parseJsonWithin } from "../json-depth.js";
-import { PLAN_FORMAT_VERSION, type SecretSource, type Plan } from "../model/index.js";
-import { planFileText, planForFile } from "./secrets.js";
+import { PLAN_FORMAT_VERSION, type Plan } from "../model/index.js";
+import { planFileText, planForFile, type SecretHolder } from "./secrets.js";
 import { unitPathPrefix } from "./units.js";
 
 const require = createRequire(import.meta.url);
@@ -31,7 +31,7 @@ export async function planValidator() {
   return validatePlanDoc;
 }
 
-export function serialisePlan(plan: Plan, secrets: SecretSource): string {
+export function serialisePlan(plan: Plan, secrets: SecretHolder): string {
   return planFileText(planForFile(plan, secrets), secrets);
 }
 

@@ -4,7 +4,6 @@
 import { PLAN_FORMAT_VERSION, type Change, type Plan, type ZonePlan } from "../model/index.js";
 import { type ResourceKind, type DesiredState, type DesiredZone, RESOURCE_KINDS } from "../sections/index.js";
 import { orderChanges } from "./order.js";
-import { fileRedactor } from "./secrets.js";
 import { summariseZones } from "./summary.js";
 import { accountDocument, planUnits, unitKey } from "./units.js";
 
@@ -37,18 +36,17 @@ export function unexpectedAnswer(err: unknown): string {
 }
 
 /**
- * The zone as its file declares it, for a saved plan to re-plan: as written (`${env:…}` kept) when it
- * came from a file; a desired state built in code carries its normalized form, its env values put
- * back as references.
+ * The zone as its file declares it, for a saved plan to re-plan: as written when it came from a file; a
+ * desired state built in code carries its normalized form (both in template syntax, references kept).
  */
-export function declaredZone(zone: DesiredZone, desired: DesiredState): unknown {
+export function declaredZone(zone: DesiredZone): unknown {
   if (zone.declared) return zone.declared;
   if (zone.scope === "account") {
     const { zone_id: _id, scope: _scope, ...account } = zone as DesiredZone & { account_id: string; prune: boolean };
-    return fileRedactor(desired).redactDeep(accountDocument(account));
+    return accountDocument(account);
   }
   const { source: _source, declared: _declared, ...rest } = zone;
-  return fileRedactor(desired).redactDeep(rest);
+  return rest;
 }
 
 /** Plans one zone from what was read of it. Pure. */
@@ -65,7 +63,8 @@ export function planZone(
     if (!(kind.name in live.kinds)) continue;
     let result: ReturnType<typeof kind.diff>;
     try {
-      result = kind.diff(zone, live.kinds[kind.name]);
+      // Compared in template syntax: the diff sees references on both sides, never a value.
+      result = kind.diff(zone, desired.secrets.templatize(live.kinds[kind.name], zone));
     } catch (err) {
       errors.push(`comparing ${kind.name}: ${unexpectedAnswer(err)}`);
       continue;
@@ -83,7 +82,7 @@ export function planZone(
     fingerprints: live.fingerprints,
     errors,
     warnings,
-    desired: declaredZone(zone, desired),
+    desired: declaredZone(zone),
   };
 }
 

@@ -1,15 +1,22 @@
-// Secrets in plans. For display (text, Markdown, logs) every secret is `(sensitive)`; in a plan file
-// and the JSON plan the values that came from `${env:NAME}` are written back as that reference, so
-// apply can re-read them from the environment while the file itself holds no secret.
-import type { SecretSource, Plan } from "../model/index.js";
+// A plan holds references, never values: its strings are in the file's template syntax (src/template.ts),
+// live values included (src/secrets templatizes every answer). Shown, each reference is `(sensitive)`;
+// written to a file, the plan is kept as it is, with what still looks like a credential hidden.
+import type { Plan, SecretValues, ValueRedactor } from "../model/index.js";
 import { RuntimeError } from "../errors.js";
-import { Redactor, SENSITIVE, mapStrings, redactDestination } from "../redact.js";
+import { SENSITIVE, mapStrings, redactDestination } from "../redact.js";
 import { safeJson } from "../safe-text.js";
 import { hideCredentialShapes } from "../credential-shape.js";
 import { derivedSalt, planDigest, saltMaterial } from "./digest.js";
-import { bindInputs, prepareInputs } from "./inputs.js";
+import { bindInputs, prepareInputs } from "../secrets/index.js";
 import { setOwn } from "../data-record.js";
-import { replaceTemplateTokens } from "../template.js";
+import { shownTemplate } from "../template.js";
+
+export { shownTemplate };
+
+/** What holds a plan's values: a desired state. */
+export interface SecretHolder {
+  secrets: SecretValues;
+}
 
 /** Credentials inside live values read from the API (destination_conf keys, challenge tokens). */
 function redactLiveSecrets<T>(value: T): T {
@@ -36,76 +43,66 @@ function walk(value: unknown, key?: string): unknown {
   return value;
 }
 
-/** `Checkout ${env:FLAG}` as shown: each reference hidden, the rest as written (`$${` read as `${`). */
-export function shownTemplate(template: string): string {
-  return replaceTemplateTokens(template, (whole, inner) => (inner.startsWith("env:") ? SENSITIVE : whole));
+/** What hides a holder's values in outputs (a client's logs, an API message echoing a write). */
+export function displayRedactor(holder: SecretHolder): ValueRedactor {
+  return holder.secrets.redactor();
 }
 
-/**
- * Hides secrets for display: a string the file wrote with references is shown as written with each
- * reference `(sensitive)`; env values are hidden inside other text too (see Redactor for short ones).
- */
-export function displayRedactor(source: SecretSource): Redactor {
-  const r = new Redactor(source.secrets.map((s) => ({ value: s.value })));
-  for (const t of source.templated ?? []) r.addWhole(t.value, shownTemplate(t.template));
-  return r;
+/** Each string of `value` as shown: references hidden, then any value left hidden (short ones where whole). */
+export function shownDeep<T>(value: T, holder: SecretHolder): T {
+  const values = holder.secrets.redactor();
+  return mapStrings(value, (s) => values.redactString(shownTemplate(s))) as T;
 }
 
-/** Puts references back for a plan file: a templated string becomes its template, an env value its reference. */
-export function fileRedactor(source: SecretSource): Redactor {
-  const r = new Redactor(source.secrets.map((s) => ({ value: s.value, replacement: `\${env:${s.name}}` })));
-  for (const t of source.templated ?? []) r.addWhole(t.value, t.template);
-  return r;
+/** The plan as renderers show it: no reference and no value anywhere. */
+export function planForDisplay(plan: Plan, holder: SecretHolder): Plan {
+  return shownDeep(
+    {
+      ...plan,
+      zones: plan.zones.map((z) => ({
+        ...z,
+        desired: undefined,
+        changes: z.changes.map((c) => ({
+          ...c,
+          before: redactLiveSecrets(c.before),
+          after: redactLiveSecrets(c.after),
+          fields: redactLiveSecrets(c.fields),
+          operations: c.operations.map((op) => ({
+            ...op,
+            body: redactLiveSecrets(op.body),
+            ...(op.finds?.equals !== undefined
+              ? { finds: { ...op.finds, equals: redactLiveSecrets(op.finds.equals) } }
+              : {}),
+          })),
+        })),
+      })),
+    },
+    holder,
+  );
 }
 
-/**
- * The file redactor, then any credential-shaped string left (src/credential-shape.ts: a token or key
- * that came from neither the environment nor a known secret field) hidden as `(sensitive)`: a saved
- * plan never holds a credential in clear. (`validate` refuses such a value in a file; live values and
- * texts can still carry one.)
- */
-export function credentialSafe(r: Redactor): Pick<Redactor, "redact" | "redactString" | "redactDeep"> {
+/** A file form's redactor: any value left (a short or encoded one in a live value), then credential shapes. */
+function fileRedactor(values: ValueRedactor): Pick<ValueRedactor, "redact" | "redactString" | "redactDeep"> {
   const hide = (s: string) => hideCredentialShapes(s, SENSITIVE);
   return {
-    redact: (text) => hide(r.redact(text)),
-    redactString: (s) => hide(r.redactString(s)),
-    redactDeep: <T>(value: T) => mapStrings(r.redactDeep(value), hide) as T,
+    redact: (text) => hide(values.redact(text)),
+    redactString: (s) => hide(values.redactString(s)),
+    redactDeep: <T>(value: T) => mapStrings(values.redactDeep(value), hide) as T,
   };
 }
 
-/** The plan as renderers show it: no secret anywhere. */
-export function planForDisplay(plan: Plan, secrets: SecretSource): Plan {
-  const r = displayRedactor(secrets);
-  return r.redactDeep({
-    ...plan,
-    zones: plan.zones.map((z) => ({
-      ...z,
-      desired: undefined,
-      changes: z.changes.map((c) => ({
-        ...c,
-        before: redactLiveSecrets(c.before),
-        after: redactLiveSecrets(c.after),
-        fields: redactLiveSecrets(c.fields),
-        operations: c.operations.map((op) => ({
-          ...op,
-          body: redactLiveSecrets(op.body),
-          ...(op.finds?.equals !== undefined
-            ? { finds: { ...op.finds, equals: redactLiveSecrets(op.finds.equals) } }
-            : {}),
-        })),
-      })),
-    })),
-  });
+/** A live value as a plan file holds it: credentials hidden (what fingerprints are computed over too). */
+export function fileView<T>(value: T, holder: SecretHolder): T {
+  return fileRedactor(holder.secrets.redactor()).redactDeep(redactLiveSecrets(value));
 }
 
 /**
- * The plan as a plan file holds it, without its bound values and digest: env references instead of
- * values, live secrets hidden. Only what can hold a secret is rewritten (bodies, values, texts): never a
- * zone id, an API path or a fingerprint, so a value that happens to appear in an id cannot corrupt the
- * plan. What a re-plan is compared in (engine/verify.ts), and what the salt is derived from.
+ * The plan as a plan file holds it, without its bound values and digest: live credentials hidden. Only
+ * what can hold a secret is rewritten (bodies, values, texts): never a zone id, an API path or a
+ * fingerprint. What a re-plan is compared in (engine/verify.ts), and what the salt is derived from.
  */
-export function fileForm(plan: Plan, secrets: SecretSource): Plan {
-  const r = credentialSafe(fileRedactor(secrets));
+export function fileForm(plan: Plan, holder: SecretHolder): Plan {
+  const r = fileRedactor(holder.secrets.redactor());
   const { digest: _digest, inputs: _inputs, ...rest } = plan;
   return {
     ...rest,
@@ -143,28 +140,26 @@ export function fileForm(plan: Plan, secrets: SecretSource): Plan {
 }
 
 /**
- * The plan as written to a file or as JSON: its file form (`fileForm`), the values its references had
- * bound by the KDF (`inputs`, see inputs.ts: a saved plan keeps its own, a plan made now gets them under
- * the salt derived from its content), and its digest. Synchronous: `preparePlanFile` first derives the
- * bound values on other threads, else they are derived here.
+ * The plan as written to a file or as JSON: its file form, the values its references had bound by the
+ * KDF (a saved plan keeps its own; a plan made now gets them under the salt derived from its content),
+ * and its digest. Synchronous: `preparePlanFile` first derives the binding on other threads.
  */
-export function planForFile(plan: Plan, secrets: SecretSource): Plan {
-  const filed = fileForm(plan, secrets);
-  const inputs = plan.inputs ?? bindInputs(secrets.secrets, saltOf(plan));
+export function planForFile(plan: Plan, holder: SecretHolder): Plan {
+  const filed = fileForm(plan, holder);
+  const inputs = plan.inputs ?? bindInputs(holder.secrets, saltOf(plan));
   if (inputs) filed.inputs = inputs;
   return { ...filed, digest: planDigest(filed) };
 }
 
-/** Derives the values `planForFile` will bind, all at once on libuv's threads (each once per process). */
-export async function preparePlanFile(plan: Plan, secrets: SecretSource): Promise<void> {
-  if (plan.inputs !== undefined || secrets.secrets.length === 0) return;
-  await prepareInputs(secrets.secrets, saltOf(plan));
+/** Derives the binding `planForFile` will record, on libuv's threads (once per process). */
+export async function preparePlanFile(plan: Plan, holder: SecretHolder): Promise<void> {
+  if (plan.inputs !== undefined || holder.secrets.names.length === 0) return;
+  await prepareInputs(holder.secrets, saltOf(plan));
 }
 
 /** Salts by the plan they were derived for (a plan's desired state is not rewritten by fileForm). */
 const salts = new WeakMap<Plan, string>();
 
-/** The salt of a plan's bound values: derived from the desired state it carries (digest.ts), once per plan. */
 function saltOf(plan: Plan): string {
   let salt = salts.get(plan);
   if (salt === undefined) {
@@ -175,19 +170,15 @@ function saltOf(plan: Plan): string {
 }
 
 /**
- * The text of a plan as a file holds it (planForFile's result): indented JSON, invisible and
- * bidirectional characters as JSON escapes (safeJson). A last check before it is written anywhere: no
- * env value is left in an escaped form (`\"`, `\\`, `\t`, `\u0022`, at any depth), which only a value
- * holding such characters can take, and the structure was redacted for already (planForFile). One left
- * would be a fault of zoneform's: the plan is not written, and the error names the reference only.
+ * The text of a plan as a file holds it: indented JSON, invisible characters escaped. A last check: no
+ * value is left in any encoding; one left would be a fault of zoneform's, and the plan is not written.
  */
-export function planFileText(filed: Plan, secrets: SecretSource): string {
+export function planFileText(filed: Plan, holder: SecretHolder): string {
   const text = `${safeJson(filed, 2)}\n`;
-  const left = fileRedactor(secrets).escapedSecretIn(text);
-  if (left !== undefined) {
+  if (holder.secrets.redactor().valueIn(text)) {
     throw new RuntimeError(
-      `the plan would hold the value of ${left} in an escaped form; it was not written. This is a fault ` +
-        `of zoneform's: please report it (without the value).`,
+      "the plan would hold an environment value; it was not written. This is a fault " +
+        "of zoneform's: please report it (without the value).",
     );
   }
   return text;

@@ -1,15 +1,9 @@
-// What binds a saved plan to the secrets it was made with: one scrypt (slow and memory-hard) of the
-// names and values of every `${env:NAME}` the desired state used, together, salted by the plan's derived
-// salt (digest.ts), so the file says whether the values are the same without holding them, the same plan
-// always binds the same way (a stable digest), and a guess checked against one plan costs the KDF's
-// price and must guess every value of the plan at once. One derivation per plan, whatever its number of
-// references, started when the file is loaded and derived on libuv's threads while the plan's reads are
-// in flight (secrets.ts, startBinding). The KDF's parameters are recorded in the plan (`inputs.kdf`) and
-// checked against bounds, so they can be raised later. `apply plan.json` refuses the plan when a value
-// differs, is unset, or was not bound.
+// What binds a saved plan to the values it was made with: one scrypt of every referenced name and value
+// together, salted by the plan's derived salt; docs/secrets.md gives the parameters and what a guess costs.
 import { createHash, scrypt, scryptSync, timingSafeEqual } from "node:crypto";
 import { getOwn } from "../data-record.js";
-import type { SecretRef, Env, PlanInputs, PlanKdf } from "../model/index.js";
+import type { Env, PlanInputs, PlanKdf, SecretValues } from "../model/index.js";
+import { EnvSecrets } from "./values.js";
 
 /**
  * The KDF a plan made now records: 128·n·r bytes = 20 MiB of memory and about 50 ms of one core per
@@ -104,30 +98,16 @@ function binding(kdf: PlanKdf, salt: string, pairs: readonly (readonly [string, 
   return running;
 }
 
-/** Each distinct reference once, in name order, as (name, value). */
-function distinct(secrets: readonly SecretRef[]): [string, string][] {
-  const byName = new Map<string, string>();
-  for (const s of secrets) byName.set(s.name, s.value);
-  return [...byName].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-}
-
 /** Derives the binding of `secrets` under `salt` on libuv's threads, so that `bindInputs` then finds it. */
-export async function prepareInputs(
-  secrets: readonly SecretRef[],
-  salt: string,
-  kdf: PlanKdf = PLAN_KDF,
-): Promise<void> {
-  if (secrets.length > 0) await binding(kdf, salt, distinct(secrets));
+export async function prepareInputs(secrets: SecretValues, salt: string, kdf: PlanKdf = PLAN_KDF): Promise<void> {
+  const pairs = EnvSecrets.pairs(secrets);
+  if (pairs.length > 0) await binding(kdf, salt, pairs);
 }
 
 /** The inputs of a plan that used `secrets`; none when it used no reference. */
-export function bindInputs(
-  secrets: readonly SecretRef[],
-  salt: string,
-  kdf: PlanKdf = PLAN_KDF,
-): PlanInputs | undefined {
-  if (secrets.length === 0) return undefined;
-  const pairs = distinct(secrets);
+export function bindInputs(secrets: SecretValues, salt: string, kdf: PlanKdf = PLAN_KDF): PlanInputs | undefined {
+  const pairs = EnvSecrets.pairs(secrets);
+  if (pairs.length === 0) return undefined;
   return { kdf: { ...kdf }, salt, names: pairs.map(([name]) => name), hash: bindingSync(kdf, salt, pairs) };
 }
 

@@ -1,19 +1,24 @@
-// `${env:NAME}` interpolation on the parsed document's string values (keys are never interpolated), so
-// positions stay those of the YAML source. `$${` is the text `${` (src/template.ts), so `$${env:NAME}`
-// writes the text `${env:NAME}` literally.
-// Every value taken from the environment is recorded as a secret: it is shown as (sensitive) everywhere.
-import type { SecretRef, Env } from "../model/index.js";
-import { childPointer, type Finding } from "./problems.js";
-import { hasEnvReference, replaceTemplateTokens } from "../template.js";
+// `${env:NAME}` interpolation of a parsed document, for its checks only (schema, rules): the desired state
+// is made from the document as written (`declaredDocument`), so values stay here and in the checks.
+// Keys are never interpolated; positions stay those of the YAML source.
+import type { Env } from "../model/index.js";
+import { ENV_NAME, canonicalTemplate, replaceTemplateTokens } from "../template.js";
 import { setOwn } from "../data-record.js";
+import { childPointer } from "../json-pointer.js";
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** A problem at a JSON pointer of the document (config/problems.ts places it at its line). */
+interface Finding {
+  pointer: string;
+  message: string;
+  severity?: "error" | "warning";
+}
 /** zoneform's own credentials: a file (or an edited plan) must never write them into a zone. */
 const CREDENTIAL_VARIABLES: ReadonlySet<string> = new Set(["CLOUDFLARE_API_TOKEN", "CLOUDFLARE_API_KEY"]);
 
 export interface Interpolated {
   value: unknown;
-  secrets: SecretRef[];
+  /** The variables referenced, in order of first use (credential variables left out). */
+  names: string[];
   findings: Finding[];
   /** Pointer → the string as written, for every string that interpolation changed. */
   templates: Map<string, string>;
@@ -27,10 +32,15 @@ export interface Interpolated {
  * `missingEnv: "warning"` (validate without --require-env) reports an unset variable as a warning and
  * goes on with an empty value: the file's shape can be checked without the secrets at hand.
  */
-export function interpolateEnv(value: unknown, env: Env, missingEnv: "error" | "warning" = "error"): Interpolated {
+export function interpolateEnv(
+  value: unknown,
+  env: Env,
+  missingEnv: "error" | "warning" = "error",
+  tokens: TokenPlaces = NO_TOKENS,
+): Interpolated {
   const result: Interpolated = {
     value: undefined,
-    secrets: [],
+    names: [],
     findings: [],
     templates: new Map(),
     templatePaths: new Map(),
@@ -62,6 +72,12 @@ export function interpolateEnv(value: unknown, env: Env, missingEnv: "error" | "
     return v;
   };
   const interpolateString = (s: string, pointer: string): string => {
+    // A token is who applies, not what is applied: its reference stays as written, its value unread.
+    if (tokens.pointers.has(pointer)) {
+      result.templates.set(pointer, s);
+      result.templatePaths.set(pointer, [...path]);
+      return s;
+    }
     let hasReference = false;
     const out = replaceTemplateTokens(s, (whole, inner) => {
       if (!inner.startsWith("env:")) {
@@ -95,7 +111,7 @@ export function interpolateEnv(value: unknown, env: Env, missingEnv: "error" | "
         result.missing.add(pointer);
         return "";
       }
-      const found = env[name];
+      const found = Object.hasOwn(env, name) ? env[name] : undefined;
       if (found === undefined) {
         result.findings.push(
           missingEnv === "error"
@@ -113,7 +129,7 @@ export function interpolateEnv(value: unknown, env: Env, missingEnv: "error" | "
       }
       if (!seen.has(name)) {
         seen.add(name);
-        result.secrets.push({ name, value: found });
+        result.names.push(name);
       }
       return found;
     });
@@ -127,6 +143,15 @@ export function interpolateEnv(value: unknown, env: Env, missingEnv: "error" | "
   return result;
 }
 
+/** Where the file's API tokens are (`accounts[].api_token`) and which variables hold them. */
+export interface TokenPlaces {
+  pointers: ReadonlySet<string>;
+  /** Variable → the place that names it, as messages say it (`accounts[1].api_token`). */
+  names: ReadonlyMap<string, string>;
+}
+
+const NO_TOKENS: TokenPlaces = { pointers: new Set(), names: new Map() };
+
 function pointerOf(path: ReadonlyArray<string | number>): string {
   let pointer = "";
   for (const key of path) pointer = childPointer(pointer, key);
@@ -134,8 +159,8 @@ function pointerOf(path: ReadonlyArray<string | number>): string {
 }
 
 /**
- * The document as written: the interpolated one with every string that interpolation changed put back
- * as it was (`${env:NAME}` references and `$${` escapes kept), so it can be interpolated again later.
+ * The document as written, in the one canonical template syntax: the interpolated one with every
+ * string that interpolation changed put back as its template (what the desired state and a plan carry).
  */
 export function declaredDocument(interpolated: Interpolated): unknown {
   // Copy on write: only the containers on the way to a changed string are copied.
@@ -151,18 +176,6 @@ export function declaredDocument(interpolated: Interpolated): unknown {
   };
   let doc = interpolated.value;
   for (const [pointer, template] of interpolated.templates)
-    doc = put(doc, interpolated.templatePaths.get(pointer)!, 0, template);
+    doc = put(doc, interpolated.templatePaths.get(pointer)!, 0, canonicalTemplate(template));
   return doc;
-}
-
-/** Every string that holds a real `${env:…}` reference: its interpolated value and its template. */
-export function templatedValues(interpolated: Interpolated): Array<{ value: string; template: string }> {
-  const out: Array<{ value: string; template: string }> = [];
-  for (const [pointer, template] of interpolated.templates) {
-    if (!hasEnvReference(template)) continue;
-    let v: unknown = interpolated.value;
-    for (const key of interpolated.templatePaths.get(pointer)!) v = (v as Record<string | number, unknown>)[key];
-    if (typeof v === "string") out.push({ value: v, template });
-  }
-  return out;
 }

@@ -50,6 +50,7 @@ export {
   isInsecurePageUrl,
   isPageShieldAlert,
   isPrefix,
+  isSessionHeader,
   isTodoJustification,
   pagePatternProblem,
   pageShieldApiPath,
@@ -69,7 +70,7 @@ export {
   type LiveNotification,
 } from "./page_shield/index.js";
 export { permissionsNeeded } from "./permissions.js";
-export { accountsOf, asArray, asRecord, asString, childPointer, type Rec } from "./rules.js";
+export { accountsOf, asArray, asRecord, asString, childPointer, literalOnly, zonesOf, type Rec } from "./rules.js";
 export { readEntrypoint, writableRule, type Entrypoint, type LiveRule } from "./shared/entrypoint.js";
 export { zonePath } from "./shared/fields.js";
 export { readZoneInfo } from "./shared/zone-info.js";

@@ -3,6 +3,9 @@
 // once), hence nothing here trusts a shape. A section declares its rules (`rules` in its index.ts);
 // src/config/rules/ holds the generic ones and runs them all.
 
+import { childPointer } from "../json-pointer.js";
+import { hasEnvReference } from "../template.js";
+
 /** A problem a rule found, at a JSON pointer of the document; config locates it in the YAML source. */
 export interface Finding {
   pointer: string;
@@ -13,9 +16,7 @@ export interface Finding {
 }
 
 /** JSON pointer of a child: `/zones` + 0 → `/zones/0` (RFC 6901 escaping). */
-export function childPointer(parent: string, key: string | number): string {
-  return `${parent}/${String(key).replace(/~/g, "~0").replace(/\//g, "~1")}`;
-}
+export { childPointer };
 
 export type Rec = Record<string, unknown>;
 
@@ -37,6 +38,27 @@ export function asArray(v: unknown): unknown[] {
 
 export function asString(v: unknown): string | undefined {
   return typeof v === "string" ? v : undefined;
+}
+
+/**
+ * Values that name what zoneform reads or addresses before any review (ids, names, hostnames, datasets)
+ * are written as they are: an `${env:…}` there is refused, since a value goes only into its writes.
+ */
+export function literalOnly(pick: (doc: unknown) => Iterable<{ pointer: string; what: string }>): Rule {
+  return (doc, ctx) => {
+    const findings: Finding[] = [];
+    for (const { pointer, what } of pick(doc)) {
+      const written = ctx.template(pointer);
+      if (written === undefined || !hasEnvReference(written)) continue;
+      findings.push({
+        pointer,
+        message:
+          `${what} takes no \${env:…}: zoneform reads or addresses it before any review, so write it as it ` +
+          "is (an environment value goes only into the writes it is written for, at apply)",
+      });
+    }
+    return findings;
+  };
 }
 
 /** Each zone mapping of the document with its pointer. */

@@ -12,6 +12,11 @@ export interface ReadContext {
   desired: DesiredStateOf;
   /** Runs `fn` once per key for the whole run (e.g. reading a managed ruleset shared by all zones). */
   memo<T>(key: string, fn: () => Promise<T>): Promise<T>;
+  /**
+   * The checks are made at apply, after the review: a check then runs only what waited for it (a body
+   * holding a secret), and its client puts the values in. Absent: before the review, no secret sent.
+   */
+  atApply?: boolean;
 }
 
 /** What a kind read for one zone: its live items and the fingerprint material of each. */
@@ -49,7 +54,10 @@ export interface ResourceKind<L = unknown, Z extends ZoneBase = ZoneBase> {
   owns(zone: Z): boolean;
   read(ctx: ReadContext, zone: Z): Promise<LiveRead<L>>;
   diff(zone: Z, live: L): DiffResult;
-  /** Checks that need the API before apply (e.g. a Logpush destination is reachable). */
+  /**
+   * Checks that need the API before the writes (e.g. a Logpush destination is valid): at plan time those
+   * that send no secret, at apply (`ctx.atApply`) those that do.
+   */
   check?(ctx: ReadContext, zone: Z, changes: Change[]): Promise<string[]>;
   /**
    * What to change in the file when the API refuses one of this kind's changes with an error code

@@ -63,6 +63,25 @@ async function expectRefused(
   expect(hostile.proxy.seen("POST", new RegExp(`^${JOBS}$`))).toBe(0);
 }
 
+/** A check that waits for apply (its body holds a secret): the plan says so, apply fails with nothing written. */
+async function expectRefusedAtApply(config: string, job: string, reason: string, env: Record<string, string>) {
+  const plan = await runBuilt(["plan", "-c", config, "--api-url", hostile.proxy.url], { deadlineMs: 10_000, env });
+  expect(plan.code, plan.stderr).toBe(0);
+  expect(plan.stdout).toContain("Cloudflare checks this destination at apply");
+  const r = await runBuilt(["apply", "-c", config, "--auto-approve", "--api-url", hostile.proxy.url], {
+    deadlineMs: 10_000,
+    env,
+  });
+  expectFailure(r, 1);
+  expect(r.stderr).toContain(
+    "Error: Cloudflare's checks that waited for apply found 1 problem(s); nothing was written:\n",
+  );
+  expect(r.stderr).toContain(`\n  [example.com] logpush job "${job}": ${reason}\n`);
+  expect(hostile.proxy.log.some((l) => l.spoiled)).toBe(true);
+  expect(changingWrites(await emu.calls())).toEqual([]);
+  expect(hostile.proxy.seen("POST", new RegExp(`^${JOBS}$`))).toBe(0);
+}
+
 describe("a destination check answered without the documented fields", () => {
   it("the real answer {valid: true} lets apply create the job (the control)", async () => {
     const config = await writeConfig(jobConfig(HTTPS_JOB));
@@ -101,7 +120,7 @@ describe("a destination check answered without the documented fields", () => {
     );
   }, 15_000);
 
-  it("{} from ownership/validate is not a matching token: the zone fails with exit 1 and no job is created", async () => {
+  it("{} from ownership/validate is not a matching token: apply fails with exit 1 and no job is created", async () => {
     const destination = "s3://attack-logs/zone/{DATE}?region=eu-west-1";
     const { token } = await emu.admin<{ token: string }>(
       "GET",
@@ -114,10 +133,8 @@ describe("a destination check answered without the documented fields", () => {
       ),
     );
     const env = { LOGPUSH_CHALLENGE: token };
-    // The control: with the real answer, plan is clean.
-    const control = await runBuilt(["plan", "-c", config, "--api-url", hostile.proxy.url], { deadlineMs: 10_000, env });
-    expect(control.code, control.stdout + control.stderr).toBe(0);
+    // The token is a secret: both checks wait for apply, after the review.
     answerPost(OWNERSHIP, {});
-    await expectRefused(config, "http-to-s3", answered("ownership/validate", "{}"), env);
+    await expectRefusedAtApply(config, "http-to-s3", answered("ownership/validate", "{}"), env);
   }, 15_000);
 });

@@ -159,6 +159,35 @@ describe("a configuration directory", () => {
     expectOneLine(r, 3, `${join(d, "zones.yaml")}: is a device, not a regular file: give the path of a file`);
   });
 
+  it("never quotes the environment through a link to /proc/self/environ, nor any file outside the directory", async () => {
+    // A pull request's link: the Action runs zoneform in its own process, whose environment holds the runner's.
+    const d = await configDir();
+    await symlink("/proc/self/environ", join(d, "zones.yaml"));
+    const env = { SOME_RUNNER_SECRET: "runner-secret-value-93" };
+    for (const argv of [
+      ["validate", "-c", d],
+      ["validate", "-c", join(d, "zones.yaml")],
+    ]) {
+      const r = await runCli(undefined, argv, { env });
+      expect(r.code).toBe(3);
+      expect(r.stdout + r.stderr).not.toContain("SOME_RUNNER_SECRET");
+      expect(r.stderr).toContain("is a link to a file outside the configuration's directory");
+    }
+    // A link inside the directory is read as its file; a NUL byte in a file is refused without a quote.
+    const inside = await configDir();
+    await writeFile(join(inside, "b.txt"), `version: 1\nzones: []\n`);
+    await symlink(join(inside, "b.txt"), join(inside, "b.yaml"));
+    expect((await runCli(undefined, ["validate", "-c", inside])).code).toBe(0);
+    const nul = await configDir();
+    await writeFile(join(nul, "c.yaml"), "version: 1\nzones: []\n# SECRET=abc\u0000def\n");
+    const r = await runCli(undefined, ["validate", "-c", nul]);
+    expectOneLine(
+      r,
+      3,
+      `${join(nul, "c.yaml")}:3  the file holds a NUL byte (line 3): it is not a YAML text file, and nothing of it is shown`,
+    );
+  });
+
   it("refuses a *.yaml entry that is a directory (it used to be skipped)", async () => {
     const d = await configDir();
     await mkdir(join(d, "more.yaml"));

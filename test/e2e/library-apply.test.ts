@@ -81,7 +81,7 @@ describe("the library's apply()", () => {
       expect([...op.writes, ...body.writes]).toEqual([]);
       // Put back as it was made, it is the plan again.
       (p.zones[0]!.changes[1]!.operations[0]!.body as { value: string }).value =
-        "script-src 'self' https://js.stripe.example";
+        "script-src 'self' https://js.${env:SUFFIX}.example";
       expect((await refused(p, client)).writes).toEqual(WRITES);
     } finally {
       await client.close();

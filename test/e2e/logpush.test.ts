@@ -438,12 +438,13 @@ describe("log fields checked against the dataset", () => {
         `logpush job "fw-to-r2": output_options.field_names names "ClientIp", which dataset firewall_events ` +
           `does not have (did you mean ClientIP?)${tail}`,
       );
-      expect(await emu.calls()).toEqual([`GET ${JOBS}`, `GET ${FW}`, VALIDATE]);
+      // The destination holds the access keys: it is checked at apply, never before the review.
+      expect(await emu.calls()).toEqual([`GET ${JOBS}`, `GET ${FW}`]);
       await emu.clearRequests();
       const apply = await runCli(emu, ["apply", "-c", cfg, "--auto-approve"], { env: baseEnv });
       expect(apply.code, apply.stdout + apply.stderr).toBe(1);
       expect(apply.stderr).toContain('the filter names "ClientRequestHost"');
-      expect(await emu.calls()).toEqual([`GET ${JOBS}`, `GET ${FW}`, VALIDATE]);
+      expect(await emu.calls()).toEqual([`GET ${JOBS}`, `GET ${FW}`]);
       expect(await liveJobs()).toEqual([]);
     },
   );
@@ -453,7 +454,8 @@ describe("log fields checked against the dataset", () => {
     await emu.clearRequests();
     const plan = await runCli(emu, ["plan", "-c", cfg, "--detailed-exitcode"], { env: baseEnv });
     expect(plan.code, plan.stdout + plan.stderr).toBe(2);
-    expect(await emu.calls()).toEqual([`GET ${JOBS}`, `GET ${FW}`, VALIDATE]);
+    expect(plan.stdout).toContain("Cloudflare checks this destination at apply");
+    expect(await emu.calls()).toEqual([`GET ${JOBS}`, `GET ${FW}`]);
     const { writes, log } = await converge(cfg);
     expect(log.map(call)).toEqual([`GET ${JOBS}`, `GET ${FW}`, VALIDATE, `GET ${JOBS}`, `POST ${JOBS}`]);
     expect(writes).toEqual([`POST ${JOBS}`]);
@@ -489,16 +491,19 @@ describe("log fields checked against the dataset", () => {
 });
 
 describe("destination checks and filter limits", () => {
-  it("reports a destination the API finds invalid as a plan error, and apply writes nothing", async () => {
+  it("checks a destination that holds a secret at apply: one the API finds invalid stops it with nothing written", async () => {
     const cfg = await config(jobs(r2Job("").replace("r2://logs/", "r2://invalid-bucket/")));
     await emu.clearRequests();
     const plan = await runCli(emu, ["plan", "-c", cfg], { env: baseEnv });
-    expect(plan.code).toBe(1);
-    expect(plan.stderr).toMatch(
-      /logpush job "http-to-r2": the destination r2:\/\/invalid-bucket\/http\/\{DATE\}\?account-id=\w+&access-key-id=\(sensitive\)&secret-access-key=\(sensitive\) is not valid: .*could not be reached/,
-    );
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain("Cloudflare checks this destination at apply, before anything is written");
+    expect(await emu.calls({ writesOnly: true })).toEqual([]);
     const apply = await runCli(emu, ["apply", "-c", cfg, "--auto-approve"], { env: baseEnv });
     expect(apply.code).toBe(1);
+    expect(apply.stderr).toMatch(
+      /logpush job "http-to-r2": the destination r2:\/\/invalid-bucket\/http\/\{DATE\}\?account-id=\w+&access-key-id=\(sensitive\)&secret-access-key=\(sensitive\) is not valid: .*could not be reached/,
+    );
+    expect(apply.stderr).toContain("nothing was written");
     expect((await emu.calls({ writesOnly: true })).filter((c) => !c.includes("/validate"))).toEqual([]);
   });
 

@@ -521,9 +521,10 @@ describe("saved plan integrity", () => {
         enabled: true,
       });
       await emu.clearRequests();
-      const report = await executePlan(plan, { client });
+      const report = await executePlan(plan, { client, secrets: desired.secrets });
+      // The description holds a reference: every line shows it hidden.
       expect(report.failed).toEqual([
-        `example.com: + page_shield_policy "Checkout stripe": page_shield_policy "Checkout stripe" now ` +
+        `example.com: + page_shield_policy "Checkout (sensitive)": page_shield_policy "Checkout (sensitive)" now ` +
           `exists in example.com (id ${other.id}), made by someone else since the plan read the zone (another ` +
           `apply?); it was not created again, and nothing more is written to this zone. Run plan again.`,
       ]);

@@ -132,15 +132,20 @@ describe("secrets sweep", () => {
       expect(saved.code, saved.stderr).toBe(0);
       const keyed = await run(["plan", "-c", config, "--verbose"], { CLOUDFLARE_API_TOKEN: "", ...KEY_CREDENTIALS });
       expect(keyed.code, keyed.stderr).toBe(0);
-      // The API refuses a destination and echoes it back in its message: still no secret shown.
+      // The API refuses a destination and echoes it back in its message: still no secret shown. It holds
+      // secrets, so Cloudflare checks it at apply (the plan says so), and the apply writes nothing.
       const broken = await writeConfig(
         (await readFile(config, "utf8")).replaceAll("s3://sweep-logs/", "s3://invalid-bucket/"),
         "broken.yaml",
         await tempDir(),
       );
-      const refused = await run(["plan", "-c", broken, "--verbose"]);
+      const deferred = await run(["plan", "-c", broken, "--verbose"]);
+      expect(deferred.code, deferred.stderr).toBe(0);
+      expect(deferred.stdout).toContain("Cloudflare checks this destination at apply");
+      const refused = await run(["apply", "-c", broken, "--auto-approve", "--verbose"]);
       expect(refused.code, refused.stderr).toBe(1);
       expect(refused.stderr).toContain("invalid-bucket");
+      expect(refused.stderr).toContain("nothing was written");
     },
     apply: async () => {
       // From the saved plan for one zone, then from the file for the other: both write secrets.

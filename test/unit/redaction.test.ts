@@ -101,11 +101,13 @@ describe("env values", () => {
       `version: 1\nzones:\n  - zone_id: ${Z}\n    page_shield:\n      policies:\n        - { description: ` +
         `"a \${env:X} b $\${literal}", action: log, expression: "true", value: x }\n`,
       "z.yaml",
-      { X: "val" },
+      { X: "interpolated-value-9" },
     );
-    expect(desired.zones[0]!.page_shield!.policies![0]!.description).toBe("a val b ${literal}");
+    // The desired state holds the reference, never the value, in the one template syntax.
+    expect(desired.zones[0]!.page_shield!.policies![0]!.description).toBe("a ${env:X} b $${literal}");
     expect((desired.zones[0]!.declared as any).page_shield.policies[0].description).toBe("a ${env:X} b $${literal}");
-    expect(desired.templated).toEqual([{ value: "a val b ${literal}", template: "a ${env:X} b $${literal}" }]);
+    expect(desired.secrets.names).toEqual(["X"]);
+    expect(JSON.stringify(desired)).not.toContain("interpolated-value-9");
   });
 });
 

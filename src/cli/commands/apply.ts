@@ -19,7 +19,8 @@ import type { Plan } from "../../model/index.js";
 import { digestLine, displayRedactor, summariseZones, totalChanges } from "../../plan/index.js";
 import { printable } from "../../safe-text.js";
 import { addClientOptions, apiUrlFrom, clientFromOptions } from "../client-options.js";
-import type { CliIO } from "../io.js";
+import { hideVariables, type CliIO } from "../io.js";
+import { tokenVariables } from "../account-tokens.js";
 import {
   addApproveOptions,
   addCommonOptions,
@@ -102,7 +103,7 @@ function writing(client: CloudflareClient, io: CliIO, progress: Progress, guard:
 async function configBeside(opts: ApplyOptions, io: CliIO): Promise<DesiredState | undefined> {
   if (opts.config === undefined) return undefined;
   const { desired, warnings } = await loadConfig(opts.config, { env: io.env, cwd: io.cwd });
-  for (const s of desired.secrets) io.secrets?.add(s.value);
+  hideVariables(io, [...desired.secrets.names, ...tokenVariables(desired)]);
   for (const w of warnings) io.stderr.write(`${formatProblem(w)}\n`);
   return desired;
 }
@@ -118,7 +119,7 @@ async function applySavedPlan(file: string, opts: ApplyOptions, io: CliIO, guard
   const saved = await readPlanFile(file);
   const verification = { file, env: io.env, expectDigest: opts.expectDigest };
   const opened = await openPlan(saved, verification);
-  for (const s of opened.desired.secrets) io.secrets?.add(s.value);
+  hideVariables(io, [...opened.desired.secrets.names, ...tokenVariables(opened.desired)]);
   const expectDesired = await configBeside(opts, io);
   const select = (d: DesiredState) => selectZones(d, opts.zone, opts.shard);
   const desired = select(opened.desired);

@@ -5,9 +5,9 @@
 // never printed.
 import type { Command } from "commander";
 import { executeOne } from "../../engine/index.js";
-import { interpolateEnv } from "../../config/index.js";
+import { EnvSecrets, interpolateEnv } from "../../secrets/index.js";
 import { RuntimeError, UsageError } from "../../errors.js";
-import { Redactor, redactDestination } from "../../redact.js";
+import { type Redactor, redactDestination } from "../../redact.js";
 import { printable } from "../../safe-text.js";
 import { destinationBucket, destinationScheme, needsOwnershipChallenge, zonePath } from "../../sections/index.js";
 import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
@@ -103,6 +103,5 @@ function resolveDestination(raw: string, env: Env): { destination: string; redac
   const result = interpolateEnv(raw, env);
   const problems = result.findings.filter((f) => f.severity !== "warning");
   if (problems.length > 0) throw new UsageError(`--destination: ${problems.map((p) => p.message).join("; ")}`);
-  const redactor = new Redactor(result.secrets.map((s) => ({ value: s.value })));
-  return { destination: String(result.value), redactor };
+  return { destination: String(result.value), redactor: new EnvSecrets(env, result.names).redactor() };
 }

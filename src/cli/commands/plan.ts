@@ -81,6 +81,11 @@ export function register(program: Command, ctx: CommandContext): void {
               checks.forbidden.map((l) => `  ${printable(l)}\n`).join(""),
           );
         }
+        if (checks.atApply > 0)
+          io.stderr.write(
+            `${checks.atApply} ruleset write(s) carry a secret: Cloudflare checks them at apply, not before ` +
+              "the review.\n",
+          );
         assertChecked(checks, { forbiddenRefuses: false, by: "plan" });
       }
       if (outPath) {

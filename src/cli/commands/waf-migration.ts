@@ -1,6 +1,7 @@
 // `zoneform waf-migration check|config|start|status`: the guided, irreversible move of a zone from the
 // previous WAF managed rules to the new ones. `start` checks eligibility (and, for validation mode,
 // the zone's plan) before anything is written, shows what will happen, and asks for confirmation.
+import { NO_SECRETS } from "../../secrets/index.js";
 import { dirname, resolve } from "node:path";
 import { Option, type Command } from "commander";
 import type { CloudflareClient } from "../../cloudflare/index.js";
@@ -102,7 +103,7 @@ function readContext(client: CloudflareClient, io: CliIO): ReadContext {
     version: 1,
     safety: { max_deletes: 5 },
     zones: [],
-    secrets: [],
+    secrets: NO_SECRETS,
     files: [],
     ...(account && /^[0-9a-f]{32}$/.test(account) ? { account_id: account } : {}),
   };

@@ -5,11 +5,12 @@
 import { type Finding, type Rule, type RuleContext, SECTIONS } from "../../sections/index.js";
 import { ACCOUNT_RULES } from "./accounts.js";
 import { credentialsInFile } from "./credentials.js";
+import { literalIds } from "./literal-ids.js";
 
 export type { Rule, RuleContext } from "../../sections/index.js";
 
 /** Rules of the file as a whole, run after the sections' rules. */
-const GENERIC_RULES: readonly Rule[] = [...ACCOUNT_RULES, credentialsInFile];
+const GENERIC_RULES: readonly Rule[] = [...ACCOUNT_RULES, credentialsInFile, literalIds];
 
 export const RULES: readonly Rule[] = [...SECTIONS.flatMap((s) => s.rules), ...GENERIC_RULES];
 

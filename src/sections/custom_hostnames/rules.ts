@@ -1,5 +1,5 @@
 // Semantic rules of the custom_hostnames section.
-import { duplicates, zonesOf, type Finding, type Rule } from "../rules.js";
+import { duplicates, itemsOf, literalOnly, zonesOf, type Finding, type Rule } from "../rules.js";
 
 /** A hostname may be listed once per zone (hostnames compare case-insensitively). */
 export const uniqueCustomHostnames: Rule = (doc) => {
@@ -14,4 +14,11 @@ export const uniqueCustomHostnames: Rule = (doc) => {
   return findings;
 };
 
-export const CUSTOM_HOSTNAMES_RULES: readonly Rule[] = [uniqueCustomHostnames];
+/** A hostname is read by name (`?hostname=`) before any review. */
+const literalHostnames: Rule = literalOnly(function* (doc) {
+  for (const { zone, pointer } of zonesOf(doc))
+    for (const { pointer: at } of itemsOf(zone.custom_hostnames, `${pointer}/custom_hostnames`))
+      yield { pointer: `${at}/hostname`, what: "a custom hostname" };
+});
+
+export const CUSTOM_HOSTNAMES_RULES: readonly Rule[] = [uniqueCustomHostnames, literalHostnames];

@@ -5,6 +5,7 @@
 // legacy job's `logpull_options` (`fields=…&timestamps=…`) read as the output_options it means, absent
 // upload limits as 0, an absent filter_attack_traffic as false. Also knows which destinations need an
 // ownership challenge and how to show a destination without its credentials.
+import { jsonTemplate } from "../../template.js";
 import { isEmptyFilter, parseFilterString, serialiseFilter } from "./filter.js";
 import { AnswerShapeError } from "../../errors.js";
 import type { LogpushFilter } from "./types.js";
@@ -164,9 +165,11 @@ const wire = new WeakMap<object, string | undefined>();
 /** The filter as the API takes it: compact JSON, or undefined for "no filter". */
 export function filterToWire(filter: LogpushFilter | undefined): string | undefined {
   if (filter === undefined) return undefined;
-  if (typeof filter !== "object" || filter === null) return isEmptyFilter(filter) ? undefined : serialiseFilter(filter);
+  // A reference in a value goes in JSON-escaped when the write is made (the filter is JSON in a string).
+  if (typeof filter !== "object" || filter === null)
+    return isEmptyFilter(filter) ? undefined : jsonTemplate(serialiseFilter(filter));
   if (wire.has(filter)) return wire.get(filter);
-  const out = isEmptyFilter(filter) ? undefined : serialiseFilter(filter);
+  const out = isEmptyFilter(filter) ? undefined : jsonTemplate(serialiseFilter(filter));
   wire.set(filter, out);
   return out;
 }

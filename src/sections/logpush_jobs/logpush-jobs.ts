@@ -6,9 +6,9 @@
 // allow), and a change of kind, which the API cannot make in place, replaces the job: the new one is
 // created before the old one is deleted, so no logs are lost. An ambiguous entry stops the zone; jobs
 // nothing matched are deleted unless `prune: false`.
-// Credentials in destination_conf never reach a field diff unredacted, and storage destinations
-// without an ownership challenge are a plan error that says how to get one. Before apply, check() asks
-// the API about each destination written and about the log fields each write names (fields-check.ts).
+// Storage destinations without an ownership challenge are a plan error that says how to get one. check()
+// asks the API about each destination written (at apply when its body holds a secret) and about the log
+// fields each write names (fields-check.ts).
 import { AnswerShapeError, ApiError, NetworkError } from "../../errors.js";
 import type { DesiredLogpushJob } from "./types.js";
 import type { AccountWithLogpush, ZoneWithLogpush } from "./types.js";
@@ -34,6 +34,19 @@ import {
 } from "./live.js";
 import type { ReadContext, ResourceKind } from "../types.js";
 import { checkJobFields, fieldsWritten } from "./fields-check.js";
+import { hasEnvReference, shownTemplate } from "../../template.js";
+
+/** Whether a body holds a `${env:…}` reference: a check sending it waits for apply, after the review. */
+function holdsSecret(value: unknown): boolean {
+  if (typeof value === "string") return hasEnvReference(value);
+  if (Array.isArray(value)) return value.some(holdsSecret);
+  return value !== null && typeof value === "object" && Object.values(value).some(holdsSecret);
+}
+
+/** What a plan says of a destination check that waits for apply. */
+export const CHECKED_AT_APPLY =
+  "Cloudflare checks this destination at apply, before anything is written: it holds a secret, which is " +
+  "never sent before the review";
 
 const RESOURCE = "logpush_job";
 const UPLOAD_LIMITS = ["max_upload_bytes", "max_upload_interval_seconds", "max_upload_records"] as const;
@@ -191,7 +204,8 @@ function jobFieldDiffs(job: DesiredLogpushJob, live: LiveLogpushJob): FieldDiff[
 function fieldsNote(fields: FieldDiff[], job: DesiredLogpushJob, live: LiveLogpushJob): string[] {
   const notes: string[] = [];
   const f = fields.find((x) => x.field === "destination_conf");
-  if (f && f.before === f.after && job.destination_conf !== live.destination_conf) {
+  const shown = (v: unknown) => (typeof v === "string" ? shownTemplate(v) : v);
+  if (f && shown(f.before) === shown(f.after) && job.destination_conf !== live.destination_conf) {
     notes.push("the credentials in destination_conf differ from the live job's (values hidden)");
   }
   if (live.legacy_logpull !== undefined && fields.some((x) => x.field.startsWith("output_options."))) {
@@ -234,7 +248,7 @@ function challengeError(at: Where, job: DesiredLogpushJob): string | undefined {
     `challenge and the file gives none. ` +
     `Run: zoneform logpush challenge --${at.word} ${at.id} --destination '${dest}' ` +
     "then put the token it points to in an environment variable and set ownership_challenge: " +
-    "${env:LOGPUSH_CHALLENGE} on the job"
+    "$${env:LOGPUSH_CHALLENGE} on the job"
   );
 }
 
@@ -273,6 +287,11 @@ function createJobOp(at: Where, job: DesiredLogpushJob, known: string[]): Operat
   };
 }
 
+/** The bodies a destination check sends for a job: its destination, and its ownership token with it. */
+function destinationCheckBody(job: DesiredLogpushJob, body: Record<string, unknown>): unknown {
+  return [job.destination_conf, body.ownership_challenge];
+}
+
 function createChange(at: Where, job: DesiredLogpushJob, known: string[]): Change {
   const body = createBody(job);
   // Shown as the file says it: the filter as conditions, only the output options the file sets.
@@ -294,6 +313,7 @@ function createChange(at: Where, job: DesiredLogpushJob, known: string[]): Chang
     after: createBody(job),
     fields,
     operations: [createJobOp(at, job, known)],
+    ...(holdsSecret(destinationCheckBody(job, body)) ? { notes: [CHECKED_AT_APPLY] } : {}),
   };
 }
 
@@ -327,6 +347,7 @@ function replaceChange(
       createJobOp(at, job, known),
       { method: "DELETE", path: jobsPath(at, live.id) },
     ],
+    ...(holdsSecret(destinationCheckBody(job, createBody(job))) ? { notes: [CHECKED_AT_APPLY] } : {}),
   };
 }
 
@@ -416,6 +437,9 @@ function logpushJobsKind<U extends ZoneBase>(scope: LogpushScope<U>): ResourceKi
               if (err) errors.push(err);
             }
             const notes = fieldsNote(fields, want, keep);
+            const body = updateBody(want, keep);
+            if (fields.some((f) => f.field === "destination_conf") && holdsSecret(destinationCheckBody(want, body)))
+              notes.push(CHECKED_AT_APPLY);
             changes.push({
               kind: "update",
               resource: RESOURCE,
@@ -425,7 +449,7 @@ function logpushJobsKind<U extends ZoneBase>(scope: LogpushScope<U>): ResourceKi
               before: withoutId(keep),
               after: createBody(want),
               fields,
-              operations: [{ method: "PUT", path: jobsPath(at, keep.id), body: updateBody(want, keep) }],
+              operations: [{ method: "PUT", path: jobsPath(at, keep.id), body }],
               ...(notes.length > 0 ? { notes } : {}),
             });
           }
@@ -454,14 +478,17 @@ function logpushJobsKind<U extends ZoneBase>(scope: LogpushScope<U>): ResourceKi
         );
         if (!write) continue;
         const destination = change.kind !== "update" || change.fields.some((f) => f.field === "destination_conf");
-        writes.push({ job, body: write.body, destination });
+        // Before the review, only what carries no secret; at apply, only what waited for it.
+        const secret = holdsSecret(destinationCheckBody(job, write.body));
+        if (ctx.atApply && !(destination && secret)) continue;
+        writes.push({ job, body: write.body, destination: destination && secret === !!ctx.atApply });
       }
       // Every job is checked at once (each is an object of its own), its fields (one read per dataset) and
       // its destination side by side: one round for all; each job's findings keep the plan's order.
       const [fields, destinations] = await Promise.all([
         Promise.all(
           writes.map(({ job, body }) => {
-            const named = fieldsWritten(body);
+            const named = ctx.atApply ? undefined : fieldsWritten(body);
             return named ? checkJobFields(ctx, at.base, job, named) : Promise.resolve([]);
           }),
         ),

@@ -10,6 +10,7 @@ import {
   childPointer,
   duplicateEntries,
   itemsOf,
+  literalOnly,
   pruneNeedsList,
   zonesOf,
   type Finding,
@@ -305,7 +306,13 @@ export const secretsFromEnvironment: Rule = (doc, ctx) => {
   return findings;
 };
 
+/** A dataset names the fields zoneform reads before any review. */
+const literalDatasets: Rule = literalOnly(function* (doc) {
+  for (const { pointer } of everyJobOf(doc)) yield { pointer: `${pointer}/dataset`, what: "a Logpush job's dataset" };
+});
+
 export const LOGPUSH_RULES: readonly Rule[] = [
+  literalDatasets,
   uniqueJobs,
   exactJobIds,
   deprecatedJobKeys,

@@ -7,6 +7,7 @@ import {
   childPointer,
   duplicateEntries,
   itemsOf,
+  literalOnly,
   pruneNeedsList,
   zonesOf,
   type Finding,
@@ -16,6 +17,7 @@ import {
 import { policyValueProblems } from "./csp-grammar.js";
 import { isPrefix, pageInScope, pagePatternProblem, urlCovers, urlPatternProblem } from "./inventory-match.js";
 import { isTodoJustification } from "./inventory-todo.js";
+import { hasEnvReference } from "../../template.js";
 import { headerNameProblem, headerValueProblem, isInsecurePageUrl, pageUrlProblem } from "./page-headers.js";
 
 /** Two policies are one when they pin one id, or pin none and share a description (see identity-list.ts). */
@@ -144,11 +146,17 @@ const scriptInventoryEntries: Rule = (doc) => {
   return findings;
 };
 
+/** Why a URL zoneform fetches itself is written as it is: a value put in would go to whatever host it names. */
+const FETCHED_URL_TAKES_NO_ENV =
+  "a payment page URL takes no ${env:…} value: zoneform fetches these URLs itself (audit -c, inventory " +
+  "--headers), so a value put in would be sent to the host the URL names; write the URL as the browser requests it";
+
 /**
- * `script_inventory.headers` (PCI DSS 11.6.1): each page an absolute https:// URL (plain http:// is
- * warned about, but to a loopback host: audit reports it and fetches nothing), a page outside the
- * inventory's page patterns or given twice warned about; each pinned header a lower-case HTTP field
- * name with a value a page can send as it is written; nothing pinned at all warned about.
+ * `script_inventory.headers` (PCI DSS 11.6.1): each page an absolute https:// URL written as it is (no
+ * `${env:…}`: zoneform fetches it itself), plain http:// warned about (but to a loopback host: audit
+ * reports it and fetches nothing), a page outside the inventory's page patterns or given twice warned
+ * about; each pinned header a lower-case HTTP field name, never a session or credential header, with a
+ * value a page can send as it is written; nothing pinned at all warned about.
  */
 const pageHeaderEntries: Rule = (doc, ctx) => {
   const findings: Finding[] = [];
@@ -159,14 +167,19 @@ const pageHeaderEntries: Rule = (doc, ctx) => {
     const base = `${pointer}/page_shield/script_inventory/headers`;
     const patterns = asArray(inv.pages).flatMap((p) => (typeof p === "string" ? [p] : []));
     const seen = new Map<string, number>();
-    asArray(headers.urls).forEach((u, i) => {
+    for (const [i, u] of asArray(headers.urls).entries()) {
       const url = asString(u);
-      if (url === undefined) return;
+      if (url === undefined) continue;
       const at = childPointer(`${base}/urls`, i);
+      const written = ctx.template(at);
+      if (written !== undefined && hasEnvReference(written)) {
+        findings.push({ pointer: at, message: FETCHED_URL_TAKES_NO_ENV });
+        continue;
+      }
       const problem = pageUrlProblem(url);
       if (problem) {
         findings.push({ pointer: at, message: problem });
-        return;
+        continue;
       }
       const earlier = seen.get(url);
       if (earlier !== undefined)
@@ -190,7 +203,7 @@ const pageHeaderEntries: Rule = (doc, ctx) => {
           severity: "warning",
           message: `${url} is none of the pages in scope (${patterns.join(", ")}): add its pattern to pages`,
         });
-    });
+    }
     const pinned = asRecord(headers.pinned);
     if (!pinned) continue;
     const names = Object.keys(pinned);
@@ -215,7 +228,26 @@ const pageHeaderEntries: Rule = (doc, ctx) => {
   return findings;
 };
 
+/** Every string of a value, with its pointer. */
+function* stringsIn(value: unknown, pointer: string): Generator<string> {
+  if (typeof value === "string") yield pointer;
+  else if (Array.isArray(value)) for (const [i, v] of value.entries()) yield* stringsIn(v, childPointer(pointer, i));
+  else if (asRecord(value))
+    for (const [k, v] of Object.entries(value as Rec)) yield* stringsIn(v, childPointer(pointer, k));
+}
+
+/** The script inventory is checked by audit and written to no one: no value of the environment goes in it. */
+const literalInventory: Rule = literalOnly(function* (doc) {
+  for (const { zone, pointer } of zonesOf(doc)) {
+    const base = `${pointer}/page_shield/script_inventory`;
+    for (const at of stringsIn(asRecord(zone.page_shield)?.script_inventory, base))
+      if (!at.startsWith(`${base}/headers/urls/`))
+        yield { pointer: at, what: "the script inventory (checked by audit)" };
+  }
+});
+
 export const PAGE_SHIELD_RULES: readonly Rule[] = [
+  literalInventory,
   uniquePolicies,
   pruneNeedsPolicies,
   policyValues,

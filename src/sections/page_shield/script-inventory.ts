@@ -1,6 +1,8 @@
 // Where the page_shield section keeps what other features build on: the script inventory of the file
 // (read by `audit`, `inventory` and `csp suggest`, never written to Cloudflare) and the Page Shield API
 // paths they read. They use these instead of naming the section's keys.
+import { mapStrings } from "../../redact.js";
+import { shownTemplate } from "../../template.js";
 import type { DesiredPolicy, DesiredScriptInventory, PageShieldZone } from "./types.js";
 
 /** The inventory's keys in a zone of the file. */
@@ -14,7 +16,8 @@ export const SCRIPT_INVENTORY_HEADERS_PATH = `${SCRIPT_INVENTORY_PATH}.headers`;
 
 /** A desired zone's script inventory, if it declares one. */
 export function scriptInventoryOf(zone: PageShieldZone): DesiredScriptInventory | undefined {
-  return zone.page_shield?.script_inventory;
+  const inventory = zone.page_shield?.script_inventory;
+  return inventory && asText(inventory);
 }
 
 /**
@@ -22,7 +25,13 @@ export function scriptInventoryOf(zone: PageShieldZone): DesiredScriptInventory 
  * each enabled one in what the payment pages send.
  */
 export function declaredPoliciesOf(zone: PageShieldZone): readonly DesiredPolicy[] | undefined {
-  return zone.page_shield?.policies;
+  const policies = zone.page_shield?.policies;
+  return policies && asText(policies);
+}
+
+/** What audit compares with the pages and shows: the file's text (`$${` is `${`), a reference hidden. */
+function asText<T>(value: T): T {
+  return mapStrings(value, shownTemplate) as T;
 }
 
 /** The JSON pointer of the policies list in the zone at `zonePointer`. */

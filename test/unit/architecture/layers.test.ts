@@ -20,6 +20,7 @@
 //   plan         → sections, model, base                                the pure planner, rendering
 //   config       → sections, model, base                                loading and checking the file
 //   sections     → cloudflare, model, base                              one folder per section + registry
+//   secrets      → cloudflare, model, base                              the one holder of `${env:…}` values
 //   cloudflare   → model, base                                          the HTTP client (no product names)
 //   emulator     → base                                                 apart: the fake Cloudflare API
 //   model        → (nothing)                                            plain types
@@ -45,6 +46,7 @@ const BELOW_CLI = [
   "plan",
   "config",
   "sections",
+  "secrets",
   "cloudflare",
   "emulator",
   "model",
@@ -60,11 +62,12 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   sarif: ["inventory", "config", "sections", "base"],
   inventory: ["sections", "cloudflare", "base"],
   migration: ["sections", "model"],
-  export: ["engine", "sections", "cloudflare", "base"],
-  engine: ["plan", "config", "sections", "cloudflare", "model", "base"],
-  plan: ["sections", "model", "base"],
-  config: ["sections", "model", "base"],
+  export: ["engine", "sections", "secrets", "cloudflare", "base"],
+  engine: ["plan", "config", "sections", "secrets", "cloudflare", "model", "base"],
+  plan: ["sections", "secrets", "model", "base"],
+  config: ["sections", "secrets", "model", "base"],
   sections: ["cloudflare", "model", "base"],
+  secrets: ["cloudflare", "model", "base"],
   cloudflare: ["model", "base"],
   emulator: ["base"],
   model: [],

@@ -2,6 +2,7 @@
 // from what the pages send, and the merge that splices into a person's file only what it lacks, so
 // that every byte written stays (a pinned value above all), falling back to writing the document
 // again only where a splice cannot be made. Pure.
+import { scriptInventoryOf } from "../../../src/sections/index.js";
 import { parseDocument } from "yaml";
 import { describe, expect, it } from "vitest";
 import { applyDefaults } from "../../../src/config/defaults.js";
@@ -76,7 +77,7 @@ describe("draftInventory --headers", () => {
       "z.yaml",
       {},
     );
-    expect(desired.zones[0]!.page_shield!.script_inventory!.headers!.pinned).toEqual({
+    expect(scriptInventoryOf(desired.zones[0]!)!.headers!.pinned).toEqual({
       "content-security-policy": csp,
       "referrer-policy": "no-referrer\u00ad",
     });

@@ -42,7 +42,7 @@ zones:
   it("serves each account's own objects and the zones of the account (its own account_id, else the file's)", () => {
     const desired = load(text, { TOKEN_A: "a", TOKEN_B: "b" });
     expect(zoneAccount(desired, desired.zones[0]!)).toBe(A);
-    expect(accountTokens(desired)).toEqual([
+    expect(accountTokens(desired, { TOKEN_A: "a", TOKEN_B: "b" })).toEqual([
       { env: "TOKEN_A", value: "a", accounts: [A], zones: [Z1, Z4] },
       { env: "TOKEN_B", value: "b", accounts: [B], zones: [Z2] },
     ]);
@@ -52,7 +52,9 @@ zones:
 
   it("is one token (one limit) for two entries naming the same value, the first entry's variable", () => {
     const desired = load(text, { TOKEN_A: "same", TOKEN_B: "same" });
-    expect(accountTokens(desired)).toEqual([{ env: "TOKEN_A", value: "same", accounts: [A, B], zones: [Z1, Z2, Z4] }]);
+    expect(accountTokens(desired, { TOKEN_A: "same", TOKEN_B: "same" })).toEqual([
+      { env: "TOKEN_A", value: "same", accounts: [A, B], zones: [Z1, Z2, Z4] },
+    ]);
   });
 
   it("needs no default token when every zone and account has one of its own", () => {

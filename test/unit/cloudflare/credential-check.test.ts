@@ -13,6 +13,7 @@ import { permissionHint, permissionsNeeded } from "../../../src/sections/permiss
 import type { CloudflareClient } from "../../../src/cloudflare/types.js";
 import { ApiError, NetworkError } from "../../../src/errors.js";
 import type { DesiredState } from "../../../src/sections/index.js";
+import { NO_SECRETS } from "../../../src/secrets/index.js";
 
 const NOW = Date.parse("2026-06-01T00:00:00Z");
 const ZONE_A = "a".repeat(32);
@@ -283,7 +284,7 @@ describe("permissions a file needs and a token holds", () => {
     version: 1,
     account_id: ACCOUNT,
     safety: { max_deletes: 10 },
-    secrets: [],
+    secrets: NO_SECRETS,
     files: ["zoneform.yaml"],
     zones: [
       {

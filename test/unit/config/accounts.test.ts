@@ -43,13 +43,14 @@ describe("accounts: in the configuration", () => {
     expect(desired.zones[0]!.account_id).toBe(ACCT_A);
     const [a, b] = desired.accounts!;
     expect(a!.account_id).toBe(ACCT_A);
-    expect(a!.api_token).toEqual({ env: "TOKEN_A", value: "tok-a" });
+    // A token is who applies: the desired state names its variable, never its value.
+    expect(a!.api_token).toEqual({ env: "TOKEN_A" });
     expect(a!.prune).toBe(true);
     expect(a!.logpush_jobs).toEqual([
       {
         name: "audit",
         dataset: "audit_logs",
-        destination_conf: "https://logs.example.com/audit?header_Authorization=secret",
+        destination_conf: "https://logs.example.com/audit?header_Authorization=${env:AUDIT_AUTH}",
         enabled: true,
       },
     ]);

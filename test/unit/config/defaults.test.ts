@@ -170,11 +170,11 @@ describe("a file with defaults", () => {
     const env = { CDN: "https://cdn.example" };
     expect(zonesOf(WITH_DEFAULTS, env)).toEqual(zonesOf(FULL, env));
     const [a] = zonesOf(WITH_DEFAULTS, env);
-    // Interpolated as in a zone; the escape stays an escape in the zone as written (what a saved plan keeps).
-    expect(a!.page_shield!.policies![0]!.value).toBe("script-src 'self' https://cdn.example ${kept}");
+    // A reference as in a zone; the escape stays an escape (the desired state is in template syntax).
+    expect(a!.page_shield!.policies![0]!.value).toBe("script-src 'self' ${env:CDN} $${kept}");
     expect((a!.declared as any).page_shield.policies[0].value).toBe("script-src 'self' ${env:CDN} $${kept}");
     const { desired } = parseConfigText(WITH_DEFAULTS, "z.yaml", env);
-    expect(desired.secrets).toEqual([{ name: "CDN", value: "https://cdn.example" }]);
+    expect(desired.secrets.names).toEqual(["CDN"]);
     expect(desired.zones.map((z) => z.source)).toEqual([
       { file: "z.yaml", line: 15, column: 5 },
       { file: "z.yaml", line: 19, column: 5 },

@@ -175,7 +175,10 @@ describe("${env:NAME}", () => {
   const text = `version: 1
 zones:
   - zone_id: ${Z}
-    name: \${env:ZONE_LABEL}.com
+    name: example.com
+    page_shield:
+      policies:
+        - { description: "CSP \${env:ZONE_LABEL}", action: log, expression: "true", value: "script-src 'self'" }
     logs:
       logpush_jobs:
         - name: j
@@ -183,28 +186,38 @@ zones:
           destination_conf: "s3://b/{DATE}?region=eu&access-key-id=\${env:KEY_ID}&secret-access-key=\${env:SECRET}"
           ownership_challenge: \${env:CHALLENGE}
 `;
-  const env = { ZONE_LABEL: "example", KEY_ID: "AKIA1", SECRET: "abc/def+ghi", CHALLENGE: "token-123" };
+  const env = { ZONE_LABEL: "label-value-7", KEY_ID: "AKIA1", SECRET: "abc/def+ghi", CHALLENGE: "token-123" };
 
-  it("interpolates anywhere in a string and records every value as a secret", () => {
+  it("takes a reference anywhere in a string, and the desired state carries it, never the value", () => {
     const { desired } = parseConfigText(text, "e.yaml", env);
-    expect(desired.zones[0]!.name).toBe("example.com");
+    expect(desired.zones[0]!.page_shield!.policies![0]!.description).toBe("CSP ${env:ZONE_LABEL}");
     expect(desired.zones[0]!.logs!.logpush_jobs![0]).toMatchObject({
-      destination_conf: "s3://b/{DATE}?region=eu&access-key-id=AKIA1&secret-access-key=abc/def+ghi",
-      ownership_challenge: "token-123",
+      destination_conf: "s3://b/{DATE}?region=eu&access-key-id=${env:KEY_ID}&secret-access-key=${env:SECRET}",
+      ownership_challenge: "${env:CHALLENGE}",
     });
-    expect(desired.secrets).toEqual([
-      { name: "ZONE_LABEL", value: "example" },
-      { name: "KEY_ID", value: "AKIA1" },
-      { name: "SECRET", value: "abc/def+ghi" },
-      { name: "CHALLENGE", value: "token-123" },
+    expect(desired.secrets.names).toEqual(["CHALLENGE", "KEY_ID", "SECRET", "ZONE_LABEL"]);
+    const held = JSON.stringify(desired);
+    for (const value of Object.values(env)) expect(held).not.toContain(value);
+  });
+
+  it("refuses a reference in what zoneform reads or addresses before any review: ids, names, hostnames", () => {
+    const problems = problemsOf(
+      `version: 1\nzones:\n  - zone_id: \${env:ZONE}\n    name: \${env:NAME}.com\n    custom_hostnames:\n` +
+        `      - hostname: \${env:HOST}\n        certificate_authority: google\n`,
+      { ZONE: Z, NAME: "example", HOST: "shop.example.com" },
+    );
+    expect(problems.map((p) => `${p.line}:${p.column} ${p.message.split(":")[0]}`)).toEqual([
+      "3:14 a zone's zone_id takes no ${env",
+      "4:11 a zone's name takes no ${env",
+      "6:19 a custom hostname takes no ${env",
     ]);
   });
 
   it("names each missing variable at its line", () => {
     const problems = problemsOf(text, { ZONE_LABEL: "x", KEY_ID: "k" });
     expect(problems.map((p) => `${p.line}:${p.column} ${p.message}`)).toEqual([
-      "9:29 environment variable SECRET is not set (referenced as ${env:SECRET})",
-      "10:32 environment variable CHALLENGE is not set (referenced as ${env:CHALLENGE})",
+      "12:29 environment variable SECRET is not set (referenced as ${env:SECRET})",
+      "13:32 environment variable CHALLENGE is not set (referenced as ${env:CHALLENGE})",
     ]);
   });
 
@@ -222,7 +235,8 @@ zones:
       [{ file: "x.yaml", text: `version: 1\nzones:\n  - zone_id: ${Z}\n    name: "$\${env:A} \${HOME}"\n` }],
       {},
     );
-    expect(r.desired!.zones[0]!.name).toBe("${env:A} ${HOME}");
+    // The desired state is in the one template syntax: the literal `${` is written `$${`.
+    expect(r.desired!.zones[0]!.name).toBe("$${env:A} $${HOME}");
     expect(r.warnings).toEqual([
       expect.objectContaining({ line: 4, message: expect.stringContaining("did you mean '${env:HOME}'?") }),
     ]);
@@ -293,11 +307,11 @@ describe("loadConfig", () => {
     expect(desired.files.slice(0, 2)).toEqual(["examples/full.yaml", "examples/minimal.yaml"]);
     expect(desired.account_id).toBe("0123456789abcdef0123456789abcdef");
     expect(desired.zones.map((z) => z.name).slice(0, 3)).toEqual(["example.net", "example.org", "example.dev"]);
-    expect(desired.secrets.map((s) => s.name)).toEqual([
+    expect([...desired.secrets.names].sort()).toEqual([
       "AWS_KEY_ID",
       "AWS_SECRET",
-      "LOGPUSH_CHALLENGE",
       "DATADOG_API_KEY",
+      "LOGPUSH_CHALLENGE",
     ]);
     expect(warnings).toEqual([]);
   });

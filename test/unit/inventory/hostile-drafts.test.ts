@@ -1,6 +1,7 @@
 // What Page Shield saw becomes file text as data: `${` in a seen URL is written `$${` (export's escape),
 // so the drafted or merged file loads to the URL itself, reads no environment variable and fails no plan
 // when one is unset; a look-alike host is never drafted as an entry (named as left out instead).
+import { scriptInventoryOf } from "../../../src/sections/index.js";
 import { describe, expect, it } from "vitest";
 import { applyDefaults } from "../../../src/config/defaults.js";
 import { parseConfigText } from "../../../src/config/index.js";
@@ -43,12 +44,12 @@ describe("drafts from hostile text", () => {
     expect(text).toContain("url: https://cdn.pay.example/$${env:CLOUDFLARE_API_TOKEN}/a.js?x=$${env:HOME}");
     // Loaded with an empty environment: no missing variable, and the url is the seen one.
     const { desired, warnings } = parseConfigText(zoneFile(text), "z.yaml", {});
-    const urls = desired.zones[0]!.page_shield!.script_inventory!.authorized.map((a) => a.url);
+    const urls = scriptInventoryOf(desired.zones[0]!)!.authorized.map((a) => a.url);
     expect(urls).toEqual(["https://cdn.pay.example/${env:CLOUDFLARE_API_TOKEN}/a.js?x=${env:HOME}", SCRIPTS[0]!.url]);
     expect(warnings.map((w) => w.message).filter((m) => !m.includes("TODO"))).toEqual([]);
     // With the variables set, their values are not read into it either.
     const set = parseConfigText(zoneFile(text), "z.yaml", { CLOUDFLARE_API_TOKEN: "tok", HOME: "/root" });
-    expect(set.desired.zones[0]!.page_shield!.script_inventory!.authorized[0]!.url).toBe(ENV_URL);
+    expect(scriptInventoryOf(set.desired.zones[0]!)!.authorized[0]!.url).toBe(ENV_URL);
   });
 
   it("leaves look-alikes out of the entries and names them in the header", () => {
@@ -106,7 +107,7 @@ describe("merges from hostile text", () => {
     ]);
     expect(r.text).toContain("url: https://cdn.pay.example/$${env:CLOUDFLARE_API_TOKEN}/a.js?x=$${env:HOME}");
     const loaded = parseConfigText(r.text, "z.yaml", {});
-    expect(loaded.desired.zones[0]!.page_shield!.script_inventory!.authorized.map((a) => a.url)).toContain(ENV_URL);
+    expect(scriptInventoryOf(loaded.desired.zones[0]!)!.authorized.map((a) => a.url)).toContain(ENV_URL);
     const again = mergeInventory(r.text, "f", scripts, {
       pages: ["pay.example/checkout*"],
       zone: { id: Z },

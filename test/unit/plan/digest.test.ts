@@ -10,7 +10,8 @@ import { StalePlanError } from "../../../src/errors.js";
 import type { Change, Plan } from "../../../src/model/plan.js";
 import { desiredSalt } from "../../../src/plan/binding.js";
 import { derivedSalt, planDigest, saltMaterial } from "../../../src/plan/digest.js";
-import { bindInputs, changedInputs, kdfProblem, PLAN_KDF, prepareInputs } from "../../../src/plan/inputs.js";
+import { EnvSecrets } from "../../../src/secrets/index.js";
+import { bindInputs, changedInputs, kdfProblem, PLAN_KDF, prepareInputs } from "../../../src/secrets/binding.js";
 import { plan as planPure } from "../../../src/plan/planner.js";
 import { planForFile, preparePlanFile } from "../../../src/plan/secrets.js";
 
@@ -33,7 +34,7 @@ const policy: Change = {
   kind: "update",
   resource: "page_shield_policy",
   zone_id: Z,
-  identity: "Checkout stripe-secret",
+  identity: "Checkout ${env:SUFFIX}",
   live_id: "195cc7b95424a50fefef8e406f1c65b3",
   summary: "value widened",
   notes: ["a note"],
@@ -152,6 +153,14 @@ describe("the digest", () => {
   });
 });
 
+/** A holder of these values, as a desired state carries one. */
+function held(pairs: ReadonlyArray<{ name: string; value: string }>): EnvSecrets {
+  return new EnvSecrets(
+    Object.fromEntries(pairs.map((p) => [p.name, p.value])),
+    pairs.map((p) => p.name),
+  );
+}
+
 describe("the bound values", () => {
   it("are one scrypt of every name and value together, the same derived on this thread or on libuv's", async () => {
     const salt = "0123456789abcdef0123456789abcdef";
@@ -159,7 +168,7 @@ describe("the bound values", () => {
       { name: "B", value: "value-b" },
       { name: "A", value: "value-a" },
     ];
-    const sync = bindInputs(pairs, salt)!;
+    const sync = bindInputs(held(pairs), salt)!;
     expect(sync.names).toEqual(["A", "B"]);
     expect(sync.hash).toMatch(/^[0-9a-f]{64}$/);
     const { scryptSync } = await import("node:crypto");
@@ -171,8 +180,8 @@ describe("the bound values", () => {
     });
     expect(sync.hash).toBe(expected.toString("hex"));
     const other = "fedcba9876543210fedcba9876543210";
-    await prepareInputs(pairs, other);
-    expect(bindInputs(pairs, other)!.hash).toBe(
+    await prepareInputs(held(pairs), other);
+    expect(bindInputs(held(pairs), other)!.hash).toBe(
       scryptSync("A\u00007\u0000value-a\u0000B\u00007\u0000value-b", other, 32, {
         N: 16384,
         r: 10,
@@ -182,10 +191,10 @@ describe("the bound values", () => {
     );
     // The names are bound too: two names cannot swap values.
     const swapped = bindInputs(
-      [
+      held([
         { name: "A", value: "value-b" },
         { name: "B", value: "value-a" },
-      ],
+      ]),
       salt,
     )!;
     expect(swapped.hash).not.toBe(sync.hash);
@@ -194,8 +203,8 @@ describe("the bound values", () => {
   it("cost one KDF per plan, whatever the number of references", async () => {
     const salt = "fedcba9876543210fedcba9876543210";
     const secrets = Array.from({ length: 12 }, (_, i) => ({ name: `V${i}`, value: `value-${i}-long` }));
-    await prepareInputs(secrets, salt);
-    const bound = bindInputs(secrets, salt)!;
+    await prepareInputs(held(secrets), salt);
+    const bound = bindInputs(held(secrets), salt)!;
     expect(bound.names).toEqual(secrets.map((s) => s.name).sort());
     expect(await changedInputs(bound, Object.fromEntries(secrets.map((s) => [s.name, s.value])))).toEqual([]);
     const changed = Object.fromEntries(secrets.map((s) => [s.name, s.value]));
@@ -209,9 +218,9 @@ describe("the bound values", () => {
   it("are checked with the parameters the plan records", async () => {
     const salt = "00112233445566778899aabbccddeeff";
     const raised = { name: "scrypt" as const, n: 2 ** 15, r: 8, p: 1 };
-    const inputs = bindInputs([{ name: "TOKEN", value: "secret-value" }], salt, raised)!;
+    const inputs = bindInputs(held([{ name: "TOKEN", value: "secret-value" }]), salt, raised)!;
     expect(inputs.kdf).toEqual(raised);
-    expect(inputs.hash).not.toBe(bindInputs([{ name: "TOKEN", value: "secret-value" }], salt)!.hash);
+    expect(inputs.hash).not.toBe(bindInputs(held([{ name: "TOKEN", value: "secret-value" }]), salt)!.hash);
     expect(await changedInputs(inputs, { TOKEN: "secret-value" })).toEqual([]);
     expect(await changedInputs(inputs, { TOKEN: "another" })).toEqual([
       "${env:TOKEN} has another value than when the plan was made",

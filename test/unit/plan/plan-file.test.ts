@@ -31,7 +31,8 @@ zones:
   ENV,
 );
 
-const body = { destination_conf: `https://h.example/?header_Authorization=Splunk%20${ENV.SPLUNK_TOKEN}` };
+// As the planner makes it: the body carries the reference, never the value.
+const body = { destination_conf: "https://h.example/?header_Authorization=Splunk%20${env:SPLUNK_TOKEN}" };
 const plan: Plan = {
   format_version: 4,
   created_at: "2026-11-21T00:00:00.000Z",
@@ -133,6 +134,14 @@ describe("saved plan files", () => {
     }
     await writeFile(path, "not json");
     await expect(readPlanFile(path)).rejects.toThrow(/is not JSON/);
+    // A file read by mistake (the environment, a credential) is never quoted in the message.
+    await writeFile(path, "SECRET_X=hunter2-secret\u0000HOME=/root");
+    const quoted = await readPlanFile(path).then(
+      () => "",
+      (e: Error) => e.message,
+    );
+    expect(quoted).toMatch(/is not JSON/);
+    expect(quoted).not.toContain("hunter2");
     await writeFile(path, JSON.stringify({ format_version: 4 }));
     await expect(readPlanFile(path)).rejects.toThrow(/is not a zoneform plan/);
     const astray = structuredClone(plan);
@@ -173,13 +182,17 @@ describe("saved plan files", () => {
   });
 
   it("hide a short env value only where a whole string came from it, never inside other text", () => {
+    const live = structuredClone(plan);
+    // A live string that is the short value whole is hidden; inside other text it is left.
+    live.zones[0]!.warnings = ["true", "it is true"];
+    expect(planForDisplay(live, desired).zones[0]!.warnings).toEqual(["(sensitive)", "it is true"]);
     const shown = JSON.stringify(planForDisplay(plan, desired));
     // FLAG=true: `enabled: false → true` stays readable; the policy description is the template with the reference
     // hidden.
     expect(shown).toContain('"after":true');
     expect(shown).not.toContain(ENV.SPLUNK_TOKEN);
     const withDescription = structuredClone(plan);
-    withDescription.zones[0]!.changes[0]!.identity = "Checkout true";
+    withDescription.zones[0]!.changes[0]!.identity = "Checkout ${env:FLAG}";
     expect(JSON.stringify(planForDisplay(withDescription, desired))).toContain('"identity":"Checkout (sensitive)"');
     expect(JSON.stringify(planForFile(withDescription, desired))).toContain('"identity":"Checkout ${env:FLAG}"');
   });

@@ -3,7 +3,8 @@ import type { Change, Plan } from "../../../src/model/plan.js";
 import { compareFingerprints, fingerprint } from "../../../src/plan/fingerprint.js";
 import { orderChanges } from "../../../src/plan/order.js";
 import { assertSafe, findSafetyViolations } from "../../../src/engine/verify.js";
-import { planForDisplay, planForFile } from "../../../src/plan/secrets.js";
+import { planFileText, planForDisplay, planForFile } from "../../../src/plan/secrets.js";
+import { EnvSecrets } from "../../../src/secrets/index.js";
 import { summaryLine } from "../../../src/plan/summary.js";
 import { UnsafePlanError } from "../../../src/errors.js";
 
@@ -76,8 +77,10 @@ describe("safety", () => {
 });
 
 describe("secrets in plans", () => {
+  // A plan holds references (src/secrets templatizes live values): it is built here as the planner makes it.
   const secret = { name: "AWS_SECRET", value: "s3cr3t-value-xyz" };
-  const dest = `s3://logs/{DATE}?region=us-east-1&secret-access-key=${secret.value}`;
+  const holder = { secrets: new EnvSecrets({ [secret.name]: secret.value }, [secret.name]) };
+  const dest = "s3://logs/{DATE}?region=us-east-1&secret-access-key=${env:AWS_SECRET}";
   const plan = planOf([
     change("update", "logpush_job", "http", {
       before: { destination_conf: "s3://logs?region=us-east-1&secret-access-key=LIVEKEY123" },
@@ -88,30 +91,40 @@ describe("secrets in plans", () => {
     }),
   ]);
   it("shows every secret as (sensitive) for display, keeping bucket and region", () => {
-    const text = JSON.stringify(planForDisplay(plan, { secrets: [secret] }));
+    const text = JSON.stringify(planForDisplay(plan, holder));
     expect(text).not.toContain(secret.value);
     expect(text).not.toContain("LIVEKEY123");
+    expect(text).not.toContain("${env:");
     expect(text).toContain("region=us-east-1&secret-access-key=(sensitive)");
   });
-  it("writes env references, never values, into plan files", () => {
-    const text = JSON.stringify(planForFile(plan, { secrets: [secret] }));
+  it("writes env references, never values, into plan files, and hides live credentials", () => {
+    const text = JSON.stringify(planForFile(plan, holder));
     expect(text).not.toContain(secret.value);
     expect(text).not.toContain("LIVEKEY123");
     expect(text).toContain("secret-access-key=${env:AWS_SECRET}");
+  });
+  it("refuses to write a plan that holds a value, in any encoding", () => {
+    const leaked = planOf([
+      change("create", "logpush_job", "s", {
+        operations: [{ method: "POST", path: `zones/${Z}/logpush/jobs`, body: { note: JSON.stringify(secret.value) } }],
+      }),
+    ]);
+    expect(() => planFileText(leaked, holder)).toThrow(/would hold an environment value/);
   });
 });
 
 describe("partly-literal credentials in plan files", () => {
   it("keeps a reference inside a larger value (Splunk's `Splunk ${env:TOKEN}`) usable", () => {
-    const secret = { name: "SPLUNK_TOKEN", value: "splunk-secret-42" };
-    const dest = `splunk://h.example:8088/services/collector/raw?channel=abc&header_Authorization=Splunk%20${secret.value}`;
+    const holder = { secrets: new EnvSecrets({ SPLUNK_TOKEN: "splunk-secret-42" }, ["SPLUNK_TOKEN"]) };
+    const dest =
+      "splunk://h.example:8088/services/collector/raw?channel=abc&header_Authorization=Splunk%20${env:SPLUNK_TOKEN}";
     const plan = planOf([
       change("create", "logpush_job", "s", {
         operations: [{ method: "POST", path: `zones/${Z}/logpush/jobs`, body: { destination_conf: dest } }],
       }),
     ]);
-    const text = JSON.stringify(planForFile(plan, { secrets: [secret] }));
+    const text = JSON.stringify(planForFile(plan, holder));
     expect(text).toContain("header_Authorization=Splunk%20${env:SPLUNK_TOKEN}");
-    expect(JSON.stringify(planForDisplay(plan, { secrets: [secret] }))).toContain("header_Authorization=(sensitive)");
+    expect(JSON.stringify(planForDisplay(plan, holder))).toContain("header_Authorization=(sensitive)");
   });
 });

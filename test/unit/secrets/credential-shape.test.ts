@@ -3,7 +3,8 @@
 // global API keys 37–45 lower-case hex. Ids and hashes that look alike must not be taken for them.
 import { describe, expect, it } from "vitest";
 import { credentialIn, hideCredentialShapes } from "../../../src/credential-shape.js";
-import { credentialSafe, fileRedactor } from "../../../src/plan/secrets.js";
+import { fileView } from "../../../src/plan/secrets.js";
+import { EnvSecrets } from "../../../src/secrets/index.js";
 
 const BODY = "Xy7kP2mQ9vR4tL8nB3cD6fG1hJ5sW0aZ_eU-iO2p";
 const PREFIXED = `cfut_${BODY}a1B2c3`;
@@ -73,18 +74,19 @@ describe("hideCredentialShapes", () => {
   });
 });
 
-describe("the plan file writer's redactor", () => {
-  it("puts env references back first, then hides any credential shape left", () => {
-    const r = credentialSafe(fileRedactor({ secrets: [{ name: "LOG_AUTH", value: `Bearer ${TOKEN_40}` }] }));
-    // The env value becomes its reference (not "(sensitive)": apply re-reads it from the environment).
-    expect(r.redactString(`Bearer ${TOKEN_40}`)).toBe("${env:LOG_AUTH}");
+describe("the plan file's view of live values", () => {
+  it("hides a value and any credential shape left, and keeps references", () => {
+    const holder = { secrets: new EnvSecrets({ LOG_AUTH: `Bearer ${TOKEN_40}` }, ["LOG_AUTH"]) };
+    // A value still in a live text (an encoding templatizing cannot read back) is hidden, never kept.
+    expect(fileView({ note: `auth: Bearer ${TOKEN_40}` }, holder)).toEqual({ note: "auth: (sensitive)" });
     // A pasted one (validate refuses it in a file; a live value can still hold one) is hidden.
-    expect(
-      r.redactDeep({ destination_conf: `https://logs.example/in?header_X=${PREFIXED}`, ownership_challenge: SHA1 }),
-    ).toEqual({
+    expect(fileView({ destination_conf: `https://logs.example/in?header_X=${PREFIXED}`, hash: SHA1 }, holder)).toEqual({
       destination_conf: "https://logs.example/in?header_X=(sensitive)",
-      ownership_challenge: SHA1,
+      hash: SHA1,
     });
-    expect(r.redact(`challenge ${PREFIXED}`)).toBe("challenge (sensitive)");
+    expect(fileView({ text: `challenge ${PREFIXED}` }, holder)).toEqual({ text: "challenge (sensitive)" });
+    expect(fileView({ destination_conf: "https://l.example/in?header_X=${env:LOG_AUTH}" }, holder)).toEqual({
+      destination_conf: "https://l.example/in?header_X=${env:LOG_AUTH}",
+    });
   });
 });

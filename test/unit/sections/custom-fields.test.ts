@@ -12,6 +12,7 @@ import {
 } from "../../../src/sections/custom_fields/custom-fields.js";
 import type { Entrypoint, LiveRule } from "../../../src/sections/shared/entrypoint.js";
 import { recordedResult } from "../recorded.js";
+import { NO_SECRETS } from "../../../src/secrets/index.js";
 
 const Z = "0123456789abcdef0123456789abcdef";
 const EP = "e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1";
@@ -252,7 +253,7 @@ describe("custom_fields_rule as the real API answered them (cft_log_fields_rules
         return recordedResult("cft_log_fields_ruleset");
       },
     } as unknown as CloudflareClient;
-    const desired = { version: 1 as const, safety: { max_deletes: 5 }, zones: [], secrets: [], files: [] };
+    const desired = { version: 1 as const, safety: { max_deletes: 5 }, zones: [], secrets: NO_SECRETS, files: [] };
     return logCustomFields.read(createReadContext(client, desired), z);
   };
   const RECORDED_RULE = "17a0d1e23a3444ccbd5e58fc7793649a";

@@ -17,6 +17,7 @@ import {
 import { caOfIssuer, ISSUER_TABLE } from "../../../src/sections/custom_hostnames/issuer.js";
 import { parseConfigText } from "../../../src/config/index.js";
 import { recordedResult } from "../recorded.js";
+import { NO_SECRETS } from "../../../src/secrets/index.js";
 
 const Z = "0123456789abcdef0123456789abcdef";
 const zone = (hosts: Array<[string, CertificateAuthority]> | undefined): DesiredZone => ({
@@ -461,7 +462,7 @@ function fakeClient(all: Array<Record<string, unknown>>) {
   return { client, calls };
 }
 
-const desired: DesiredState = { version: 1, safety: { max_deletes: 5 }, zones: [], secrets: [], files: [] };
+const desired: DesiredState = { version: 1, safety: { max_deletes: 5 }, zones: [], secrets: NO_SECRETS, files: [] };
 const raw = (i: number) => ({
   id: `id${i}`,
   hostname: `h${i}.example`,

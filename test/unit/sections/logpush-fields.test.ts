@@ -17,6 +17,7 @@ import {
 import type { DesiredLogpushJob } from "../../../src/sections/logpush_jobs/index.js";
 import { createBody, logpushJobs } from "../../../src/sections/logpush_jobs/logpush-jobs.js";
 import { normalizeLiveJob, type LiveLogpushJob } from "../../../src/sections/logpush_jobs/live.js";
+import { NO_SECRETS } from "../../../src/secrets/index.js";
 
 const Z = "0123456789abcdef0123456789abcdef";
 const Z2 = "fedcba9876543210fedcba9876543210";
@@ -73,7 +74,7 @@ function fakeClient(fields: (dataset: string, zoneId: string) => Answer = (d) =>
       throw new Error(`unexpected ${method} ${path}`);
     },
   } as unknown as CloudflareClient;
-  const desired = { version: 1 as const, safety: { max_deletes: 5 }, zones: [], secrets: [], files: [] };
+  const desired = { version: 1 as const, safety: { max_deletes: 5 }, zones: [], secrets: NO_SECRETS, files: [] };
   return { ctx: createReadContext(client, desired), calls };
 }
 

@@ -26,6 +26,8 @@ import type { ReadContext } from "../../../src/sections/types.js";
 import { parseConfigText } from "../../../src/config/index.js";
 import { ConfigError } from "../../../src/errors.js";
 import { recorded, recordedResult } from "../recorded.js";
+import { EnvSecrets, NO_SECRETS } from "../../../src/secrets/index.js";
+import { shownTemplate } from "../../../src/template.js";
 
 const Z = "0123456789abcdef0123456789abcdef";
 const SECRET = "wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY";
@@ -563,7 +565,7 @@ describe("ownership challenge", () => {
     expect(errors![0]).toContain(
       `zoneform logpush challenge --zone ${Z} --destination 's3://logs/{DATE}?region=us-east-1'`,
     );
-    expect(errors![0]).toContain("ownership_challenge: ${env:LOGPUSH_CHALLENGE}");
+    expect(shownTemplate(errors![0]!)).toContain("ownership_challenge: ${env:LOGPUSH_CHALLENGE}");
     expect(errors![0]).not.toContain(SECRET);
     expect(errors![0]).not.toContain("AKIAEXAMPLE");
     expect(logpushJobs.diff(zone([job({ destination_conf: S3, ownership_challenge: CHALLENGE })]), []).errors).toEqual(
@@ -598,10 +600,6 @@ describe("secrets in logpush changes", () => {
     zones: [{ zone_id: Z, changes, fingerprints: {}, errors: [], warnings: [] }],
     summary: { create: 0, update: 0, replace: 0, delete: 0 },
   });
-  const secrets = [
-    { name: "AWS_SECRET", value: SECRET },
-    { name: "LOGPUSH_CHALLENGE", value: CHALLENGE },
-  ];
 
   it("shows destinations with bucket and region but not credentials in field diffs", () => {
     const l = live("4", job({ destination_conf: S3.replace(SECRET, "old-secret-value") }));
@@ -613,16 +611,20 @@ describe("secrets in logpush changes", () => {
   });
 
   it("keeps every secret out of the displayed plan and the plan file", () => {
-    const l = live("4", job({ destination_conf: S3.replace(SECRET, "live-only-secret") }));
+    // As the engine plans: the desired state holds references, the live jobs are read in template syntax.
+    const env = { AWS_SECRET: SECRET, LOGPUSH_CHALLENGE: CHALLENGE };
+    const holder = { secrets: new EnvSecrets(env, Object.keys(env)) };
+    const S3_REF = S3.replace(SECRET, "${env:AWS_SECRET}");
+    const l = holder.secrets.templatize([live("4", job({ destination_conf: S3.replace(SECRET, "live-only-secret") }))]);
     const d = logpushJobs.diff(
       zone([
-        job({ destination_conf: S3, ownership_challenge: CHALLENGE }),
-        job({ name: "new", destination_conf: S3, ownership_challenge: CHALLENGE }),
+        job({ destination_conf: S3_REF, ownership_challenge: "${env:LOGPUSH_CHALLENGE}" }),
+        job({ name: "new", destination_conf: S3_REF, ownership_challenge: "${env:LOGPUSH_CHALLENGE}" }),
       ]),
-      [l],
+      l,
     );
-    const shown = JSON.stringify(planForDisplay(plan(d.changes), { secrets }));
-    const file = JSON.stringify(planForFile(plan(d.changes), { secrets }));
+    const shown = JSON.stringify(planForDisplay(plan(d.changes), holder));
+    const file = JSON.stringify(planForFile(plan(d.changes), holder));
     for (const text of [shown, file]) {
       expect(text).not.toContain(SECRET);
       expect(text).not.toContain(CHALLENGE);
@@ -631,6 +633,7 @@ describe("secrets in logpush changes", () => {
     expect(file).toContain("${env:AWS_SECRET}");
     expect(file).toContain("${env:LOGPUSH_CHALLENGE}");
     expect(shown).toContain("region=us-east-1");
+    expect(shown).not.toContain("${env:");
   });
 
   it("scrubs credentials from API messages and strips them from suggested commands", () => {
@@ -730,7 +733,7 @@ describe("logpush jobs as the real API answers them", () => {
         return structuredClone(result);
       },
     } as unknown as CloudflareClient;
-    const desired = { version: 1 as const, safety: { max_deletes: 5 }, zones: [], secrets: [], files: [] };
+    const desired = { version: 1 as const, safety: { max_deletes: 5 }, zones: [], secrets: NO_SECRETS, files: [] };
     return (await logpushJobs.read(createReadContext(client, desired), zone([]))).live;
   };
   const LEGACY = "fields=RayID,ClientIP,EdgeStartTimestamp&timestamps=rfc3339";
@@ -963,7 +966,7 @@ describe("normalizeLiveJob refuses answers of the wrong shape", () => {
 
   it("fails the read of a list that is not a list", async () => {
     const client = { listAll: async () => ({ jobs: [] }) } as unknown as CloudflareClient;
-    const desired = { version: 1 as const, safety: { max_deletes: 5 }, zones: [], secrets: [], files: [] };
+    const desired = { version: 1 as const, safety: { max_deletes: 5 }, zones: [], secrets: NO_SECRETS, files: [] };
     await expect(logpushJobs.read(createReadContext(client, desired), zone([]))).rejects.toThrow(AnswerShapeError);
   });
 });

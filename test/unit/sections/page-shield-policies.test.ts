@@ -7,6 +7,7 @@ import type { DesiredZone } from "../../../src/sections/index.js";
 import { normalizePolicy, pageShieldPolicies, type LivePolicy } from "../../../src/sections/page_shield/policies.js";
 import { pageShieldSettings } from "../../../src/sections/page_shield/settings.js";
 import { recorded, recordedResult } from "../recorded.js";
+import { NO_SECRETS } from "../../../src/secrets/index.js";
 
 const Z = "0123456789abcdef0123456789abcdef";
 const policy = (description: string, value = "script-src 'self'"): DesiredPolicy => ({
@@ -159,7 +160,7 @@ describe("page_shield_policy read", () => {
     } as unknown as CloudflareClient;
     return { client, calls };
   };
-  const desired = { version: 1 as const, safety: { max_deletes: 5 }, zones: [], secrets: [], files: [] };
+  const desired = { version: 1 as const, safety: { max_deletes: 5 }, zones: [], secrets: NO_SECRETS, files: [] };
   const RECORDED = "378f7456a221413a9e756afa6f4dbc5c";
   const recordedPolicy = {
     description: "test-policy",

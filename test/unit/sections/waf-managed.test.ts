@@ -19,6 +19,7 @@ import {
 } from "../../../src/sections/waf/managed-ruleset.js";
 import { diffWaf, WAF_PHASE, wafManagedRules, type LiveWaf } from "../../../src/sections/waf/waf-managed.js";
 import { recordedResult } from "../recorded.js";
+import { NO_SECRETS } from "../../../src/secrets/index.js";
 
 const Z = "0123456789abcdef0123456789abcdef";
 const ACCOUNT = "f037e56e89293a057740de681ac9abbe";
@@ -32,7 +33,7 @@ const state = (account_id?: string): DesiredState => ({
   version: 1,
   safety: { max_deletes: 5 },
   zones: [],
-  secrets: [],
+  secrets: NO_SECRETS,
   files: [],
   ...(account_id ? { account_id } : {}),
 });

@@ -1,0 +1,160 @@
+// The one holder of the values of a file's `${env:NAME}` references. The desired state carries the
+// references (src/template.ts syntax); this class alone puts values in, and only where docs/secrets.md's
+// table allows: a write body at apply (`resolveForWrite`), and comparisons that answer only equal or not.
+import type { Env, SecretValues } from "../model/index.js";
+import { MIN_SUBSTRING, Redactor, mapStrings } from "../redact.js";
+import { RuntimeError } from "../errors.js";
+import {
+  escapeTemplateText,
+  hasEnvReference,
+  referenceOf,
+  referencedNames,
+  replaceTemplateTokens,
+} from "../template.js";
+import { getOwn, setOwn } from "../data-record.js";
+
+/** Keys whose values are ids: never templatized, so paths built from them stay what the API answered. */
+function isIdKey(key: string): boolean {
+  return key === "id" || key.endsWith("_id") || key === "ids";
+}
+
+/** How one unit's live values are put in template syntax: by its own references only. */
+interface Templatizer {
+  /** `key\0text` → the unit's template under that key that reads as that text. */
+  wholes: Map<string, string>;
+  /** Each value's template-syntax spelling → its reference, longest first (MIN_SUBSTRING characters or more). */
+  long: Array<readonly [string, string]>;
+  matcher?: RegExp;
+}
+
+export class EnvSecrets implements SecretValues {
+  readonly #values: ReadonlyMap<string, string>;
+  readonly #scopes = new WeakMap<object, Templatizer>();
+  #everything: Templatizer | undefined;
+  #redactor: Redactor | undefined;
+
+  /** `names`: the variables the desired state references, each set in `env`. */
+  constructor(env: Env, names: Iterable<string>) {
+    const values = new Map<string, string>();
+    for (const name of [...new Set(names)].sort()) {
+      const value = getOwn(env as Record<string, string | undefined>, name);
+      if (value === undefined) throw new RuntimeError(`environment variable ${name} is not set`);
+      values.set(name, value);
+    }
+    this.#values = values;
+  }
+
+  get names(): readonly string[] {
+    return [...this.#values.keys()];
+  }
+
+  /** The names and values, in name order: for the binding's key derivation only (binding.ts). */
+  static pairs(secrets: SecretValues): [string, string][] {
+    return secrets instanceof EnvSecrets ? [...secrets.#values] : [];
+  }
+
+  /** A template read as text; a reference this holder does not know stays as written (`strict`: an error). */
+  #resolve(template: string, strict: boolean): string {
+    return replaceTemplateTokens(template, (whole, inner) => {
+      const ref = referenceOf(inner);
+      const value = ref && this.#values.get(ref.name);
+      if (ref && value !== undefined) return ref.json ? JSON.stringify(value).slice(1, -1) : value;
+      if (strict && inner.startsWith("env:"))
+        throw new RuntimeError(`a write refers to \${${inner}}, which the plan does not hold (a fault of zoneform's)`);
+      return whole;
+    });
+  }
+
+  /** The templatizer of a unit's desired state (its templates, its variables); of every variable without one. */
+  #templatizer(scope: unknown): Templatizer {
+    const key = scope !== null && typeof scope === "object" ? scope : undefined;
+    const known = key ? this.#scopes.get(key) : this.#everything;
+    if (known) return known;
+    const t: Templatizer = { wholes: new Map(), long: [] };
+    const names = new Set<string>(key ? [] : this.#values.keys());
+    for (const { key: k, template } of templatesIn(scope)) {
+      for (const name of referencedNames(template)) names.add(name);
+      const text = `${k}\u0000${this.#resolve(template, false)}`;
+      // The first of two templates reading alike under one key stands for both: they send the same text.
+      if (!t.wholes.has(text)) t.wholes.set(text, template);
+    }
+    for (const name of names) {
+      const value = this.#values.get(name);
+      if (value !== undefined && value.length >= MIN_SUBSTRING)
+        t.long.push([escapeTemplateText(value), `\${env:${name}}`]);
+    }
+    t.long.sort((a, b) => b[0].length - a[0].length);
+    if (key) this.#scopes.set(key, t);
+    else this.#everything = t;
+    return t;
+  }
+
+  /** A live string in template syntax: its `${` escaped, each value of MIN_SUBSTRING or more as its reference. */
+  #templatizeString(t: Templatizer, live: string, key: string | undefined): string {
+    const whole = key === undefined ? undefined : t.wholes.get(`${key}\u0000${live}`);
+    if (whole !== undefined) return whole;
+    const escaped = escapeTemplateText(live);
+    if (t.long.length === 0) return escaped;
+    t.matcher ??= new RegExp(t.long.map(([v]) => v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "g");
+    const out = escaped.replace(t.matcher, (found) => t.long.find(([v]) => v === found)![1]);
+    // A replacement that would not read back as the live text is not made.
+    return out === escaped || this.#resolve(out, false) === live ? out : escaped;
+  }
+
+  templatize<T>(live: T, scope?: unknown): T {
+    const t = this.#templatizer(scope);
+    return templatizeValue(live, (s, key) => this.#templatizeString(t, s, key)) as T;
+  }
+
+  resolveForWrite<T>(value: T): T {
+    return mapStrings(value, (s) => this.#resolve(s, true)) as T;
+  }
+
+  redactor(): Redactor {
+    this.#redactor ??= new Redactor([...this.#values.values()].map((value) => ({ value })));
+    return this.#redactor;
+  }
+
+  /** Never the values: a holder logged or serialized shows only the names it holds. */
+  toJSON(): { references: readonly string[] } {
+    return { references: this.names };
+  }
+}
+
+/** Each string of a desired unit that holds a reference, with the key it is under. */
+function* templatesIn(value: unknown, key?: string): Generator<{ key: string; template: string }> {
+  if (typeof value === "string") {
+    if (key !== undefined && hasEnvReference(value)) yield { key, template: value };
+  } else if (Array.isArray(value)) {
+    for (const v of value) yield* templatesIn(v, key);
+  } else if (value !== null && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) if (k !== "declared" && k !== "source") yield* templatesIn(v, k);
+  }
+}
+
+/** A holder of no value: a desired state built in code without references, and every test of pure logic. */
+export const NO_SECRETS: SecretValues = new EnvSecrets({}, []);
+
+function templatizeValue(value: unknown, fn: (s: string, key?: string) => string, key?: string): unknown {
+  if (typeof value === "string") return key !== undefined && isIdKey(key) ? value : fn(value, key);
+  if (Array.isArray(value)) return value.map((v) => templatizeValue(v, fn, key));
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) setOwn(out, k, templatizeValue(v, fn, k));
+    return out;
+  }
+  return value;
+}
+
+/** A text as literal template syntax: what a string zoneform writes or reads back holds no reference. */
+export function literal(text: string): string {
+  return escapeTemplateText(text);
+}
+
+/** Whether any string of `value` holds a reference (a body that must wait for apply to be sent). */
+export function holdsReference(value: unknown): boolean {
+  if (typeof value === "string") return hasEnvReference(value);
+  if (Array.isArray(value)) return value.some(holdsReference);
+  if (value && typeof value === "object") return Object.values(value).some(holdsReference);
+  return false;
+}
