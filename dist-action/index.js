@@ -51,6 +51,193 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 ));
 var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);
 
+// src/read-file.ts
+import { constants } from "node:fs";
+import { open, stat } from "node:fs/promises";
+function describeReadProblem(p, maxBytes) {
+  switch (p.kind) {
+    case "missing":
+      return "no such file or directory";
+    case "not-regular":
+      return `is ${p.what}, not a regular file: give the path of a file`;
+    case "too-large":
+      return `is ${formatBytes(p.bytes)}, over the ${formatLimit(maxBytes)} it may have`;
+    case "unreadable":
+      return `cannot be read (${p.code})`;
+  }
+}
+function formatLimit(n) {
+  const mib = n / 1024 / 1024;
+  return Number.isInteger(mib) ? `${mib} MiB` : formatBytes(n);
+}
+function formatBytes(n) {
+  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} bytes`;
+}
+function kindOf(stats) {
+  if (stats.isFIFO()) return "a FIFO (named pipe)";
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
+  if (stats.isSocket()) return "a socket";
+  if (stats.isDirectory()) return "a directory";
+  return "not a regular file";
+}
+async function readRegularFile(path6, maxBytes) {
+  let before;
+  try {
+    before = await stat(path6);
+  } catch (err) {
+    const code = err.code ?? String(err);
+    throw new FileReadError(code === "ENOENT" ? { kind: "missing" } : { kind: "unreadable", code });
+  }
+  if (!before.isFile()) throw new FileReadError({ kind: "not-regular", what: kindOf(before) });
+  let handle;
+  try {
+    handle = await open(path6, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    const code = err.code ?? String(err);
+    throw new FileReadError(code === "ENOENT" ? { kind: "missing" } : { kind: "unreadable", code });
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw new FileReadError({ kind: "not-regular", what: kindOf(stats) });
+    if (stats.size > maxBytes) throw new FileReadError({ kind: "too-large", bytes: stats.size });
+    const buffer = Buffer.alloc(maxBytes + 1);
+    let length = 0;
+    for (; ; ) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > maxBytes) throw new FileReadError({ kind: "too-large", bytes: length });
+    }
+    return buffer.subarray(0, length);
+  } catch (err) {
+    if (err instanceof FileReadError) throw err;
+    throw new FileReadError({ kind: "unreadable", code: err.code ?? String(err) });
+  } finally {
+    await handle.close();
+  }
+}
+var FileReadError;
+var init_read_file = __esm({
+  "src/read-file.ts"() {
+    "use strict";
+    FileReadError = class extends Error {
+      constructor(problem3) {
+        super(describeReadProblem(problem3, Number.POSITIVE_INFINITY));
+        this.problem = problem3;
+      }
+      problem;
+    };
+  }
+});
+
+// src/safe-text.ts
+function hex4(unit) {
+  return `\\u${unit.toString(16).padStart(4, "0")}`;
+}
+function escapeChar(ch) {
+  return SHORT[ch] ?? (ch.length === 1 ? hex4(ch.charCodeAt(0)) : hex4(ch.charCodeAt(0)) + hex4(ch.charCodeAt(1)));
+}
+function hasUnsafe(text) {
+  return UNSAFE.test(text);
+}
+function replaceUnsafe(text, encode) {
+  return UNSAFE.test(text) ? text.replace(UNSAFE_BUT_NEWLINE, encode) : text;
+}
+function printable(text, opts = {}) {
+  if (!UNSAFE.test(text)) return text;
+  return text.replace(opts.keepNewlines ? UNSAFE_BUT_NEWLINE : UNSAFE_ALL, escapeChar);
+}
+function safeJson(value, space) {
+  const text = JSON.stringify(value, null, space);
+  if (text === void 0) return "null";
+  return UNSAFE.test(text) ? text.replace(UNSAFE_BUT_NEWLINE, escapeChar) : text;
+}
+function sarifMessage(text) {
+  return printable(text).replace(/[[\]]/g, "\\$&");
+}
+var UNSAFE_CLASS, ASTRAL, LONE, UNSAFE, UNSAFE_ALL, UNSAFE_BUT_NEWLINE, SHORT;
+var init_safe_text = __esm({
+  "src/safe-text.ts"() {
+    "use strict";
+    UNSAFE_CLASS = "\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff9-\\ufffb";
+    ASTRAL = "\\u{1d173}-\\u{1d17a}\\u{e0000}-\\u{e007f}\\u{e0100}-\\u{e01ef}";
+    LONE = "\\p{Cs}";
+    UNSAFE = new RegExp(`[${UNSAFE_CLASS}${ASTRAL}${LONE}]`, "u");
+    UNSAFE_ALL = new RegExp(UNSAFE.source, "gu");
+    UNSAFE_BUT_NEWLINE = new RegExp(
+      `[${UNSAFE_CLASS.replace("\\u0000-\\u001f", "\\u0000-\\u0009\\u000b-\\u001f")}${ASTRAL}${LONE}]`,
+      "gu"
+    );
+    SHORT = { "\n": "\\n", "\r": "\\r", "	": "\\t", "\b": "\\b", "\f": "\\f" };
+  }
+});
+
+// src/template.ts
+function escapeTemplateText(text) {
+  return text.includes("${") ? text.replace(/\$\{/g, () => "$${") : text;
+}
+function replaceTemplateTokens(text, reference) {
+  if (!text.includes("${")) return text;
+  return text.replace(
+    TEMPLATE_TOKEN,
+    (whole, inside) => inside === void 0 ? "${" : reference(whole, inside)
+  );
+}
+function templateReferences(text) {
+  const out = [];
+  if (!text.includes("${")) return out;
+  for (const m of text.matchAll(TEMPLATE_TOKEN)) if (m[1] !== void 0) out.push([m[0], m[1]]);
+  return out;
+}
+function hasEnvReference(text) {
+  return templateReferences(text).some(([, inner]) => inner.startsWith("env:"));
+}
+function canonicalTemplate(text) {
+  if (!text.includes("${")) return text;
+  let out = "";
+  let from = 0;
+  for (const m of text.matchAll(TEMPLATE_TOKEN)) {
+    out += escapeTemplateText(text.slice(from, m.index));
+    const inner = m[1];
+    const name = inner?.startsWith("env:") ? inner.slice(4) : void 0;
+    if (inner === void 0) out += "$${";
+    else if (name !== void 0 && ENV_NAME.test(name)) out += m[0];
+    else out += escapeTemplateText(m[0]);
+    from = m.index + m[0].length;
+  }
+  return out + escapeTemplateText(text.slice(from));
+}
+function referencedNames(text) {
+  return templateReferences(text).flatMap(
+    ([, inner]) => inner.startsWith("env:") && ENV_NAME.test(inner.slice(4)) ? [inner.slice(4)] : []
+  );
+}
+function shownTemplate(template) {
+  return replaceTemplateTokens(template, (whole, inner) => inner.startsWith("env:") ? "(sensitive)" : whole);
+}
+function referenceOf(inner) {
+  if (!inner.startsWith("env:")) return void 0;
+  const json = JSON_REFERENCE.exec(inner);
+  if (json) return { name: json[1], json: true };
+  return ENV_NAME.test(inner.slice(4)) ? { name: inner.slice(4), json: false } : void 0;
+}
+function jsonTemplate(json) {
+  if (!json.includes("${")) return json;
+  return json.replace(
+    TEMPLATE_TOKEN,
+    (whole, inside) => inside !== void 0 && referenceOf(inside)?.json === false ? `\${${inside}|json}` : whole
+  );
+}
+var TEMPLATE_TOKEN, ENV_NAME, JSON_REFERENCE;
+var init_template = __esm({
+  "src/template.ts"() {
+    "use strict";
+    TEMPLATE_TOKEN = /\$\$\{|\$\{([^}]*)\}/g;
+    ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+    JSON_REFERENCE = /^env:([A-Za-z_][A-Za-z0-9_]*)\|json$/;
+  }
+});
+
 // node_modules/ansi-regex/index.js
 function ansiRegex({ onlyFirst = false } = {}) {
   return new RegExp(pattern, onlyFirst ? void 0 : "g");
@@ -615,48 +802,6 @@ var init_width = __esm({
     "use strict";
     init_text_width();
     MIN_WIDTH = 40;
-  }
-});
-
-// src/safe-text.ts
-function hex4(unit) {
-  return `\\u${unit.toString(16).padStart(4, "0")}`;
-}
-function escapeChar(ch) {
-  return SHORT[ch] ?? (ch.length === 1 ? hex4(ch.charCodeAt(0)) : hex4(ch.charCodeAt(0)) + hex4(ch.charCodeAt(1)));
-}
-function hasUnsafe(text) {
-  return UNSAFE.test(text);
-}
-function replaceUnsafe(text, encode) {
-  return UNSAFE.test(text) ? text.replace(UNSAFE_BUT_NEWLINE, encode) : text;
-}
-function printable(text, opts = {}) {
-  if (!UNSAFE.test(text)) return text;
-  return text.replace(opts.keepNewlines ? UNSAFE_BUT_NEWLINE : UNSAFE_ALL, escapeChar);
-}
-function safeJson(value, space) {
-  const text = JSON.stringify(value, null, space);
-  if (text === void 0) return "null";
-  return UNSAFE.test(text) ? text.replace(UNSAFE_BUT_NEWLINE, escapeChar) : text;
-}
-function sarifMessage(text) {
-  return printable(text).replace(/[[\]]/g, "\\$&");
-}
-var UNSAFE_CLASS, ASTRAL, LONE, UNSAFE, UNSAFE_ALL, UNSAFE_BUT_NEWLINE, SHORT;
-var init_safe_text = __esm({
-  "src/safe-text.ts"() {
-    "use strict";
-    UNSAFE_CLASS = "\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff9-\\ufffb";
-    ASTRAL = "\\u{1d173}-\\u{1d17a}\\u{e0000}-\\u{e007f}\\u{e0100}-\\u{e01ef}";
-    LONE = "\\p{Cs}";
-    UNSAFE = new RegExp(`[${UNSAFE_CLASS}${ASTRAL}${LONE}]`, "u");
-    UNSAFE_ALL = new RegExp(UNSAFE.source, "gu");
-    UNSAFE_BUT_NEWLINE = new RegExp(
-      `[${UNSAFE_CLASS.replace("\\u0000-\\u001f", "\\u0000-\\u0009\\u000b-\\u001f")}${ASTRAL}${LONE}]`,
-      "gu"
-    );
-    SHORT = { "\n": "\\n", "\r": "\\r", "	": "\\t", "\b": "\\b", "\f": "\\f" };
   }
 });
 
@@ -1611,6 +1756,11 @@ var init_redact = __esm({
         const found = this.decodedMatches(text).find((span) => text.slice(span.from, span.to).includes("\\"));
         return found?.replacement;
       }
+      /** Whether `text` holds a value in any form, plain or escaped: what a plan file must never hold. */
+      valueIn(text) {
+        for (const v of this.values.keys()) if (text.includes(v)) return true;
+        return this.escapedSecretIn(text) !== void 0;
+      }
       /** Each place where a value appears once every escape is decoded, as a span of the text as it is. */
       decodedMatches(text) {
         const m = this.canonicalMatcher === void 0 ? this.compileCanonical() : this.canonicalMatcher;
@@ -1912,9 +2062,10 @@ function diffOutputOptions(desired, live) {
 }
 function filterToWire(filter) {
   if (filter === void 0) return void 0;
-  if (typeof filter !== "object" || filter === null) return isEmptyFilter(filter) ? void 0 : serialiseFilter(filter);
+  if (typeof filter !== "object" || filter === null)
+    return isEmptyFilter(filter) ? void 0 : jsonTemplate(serialiseFilter(filter));
   if (wire.has(filter)) return wire.get(filter);
-  const out = isEmptyFilter(filter) ? void 0 : serialiseFilter(filter);
+  const out = isEmptyFilter(filter) ? void 0 : jsonTemplate(serialiseFilter(filter));
   wire.set(filter, out);
   return out;
 }
@@ -2066,6 +2217,7 @@ var NDJSON_DEFAULTS, CSV_DEFAULTS, COMPARE_ONLY_DEFAULTS, CVE_TYPO, CVE_KEY, com
 var init_live = __esm({
   "src/sections/logpush_jobs/live.ts"() {
     "use strict";
+    init_template();
     init_filter();
     init_errors();
     init_credential_shape();
@@ -2366,6 +2518,11 @@ var init_fields_check = __esm({
 });
 
 // src/sections/logpush_jobs/logpush-jobs.ts
+function holdsSecret(value) {
+  if (typeof value === "string") return hasEnvReference(value);
+  if (Array.isArray(value)) return value.some(holdsSecret);
+  return value !== null && typeof value === "object" && Object.values(value).some(holdsSecret);
+}
 function jobsPath(at3, id) {
   return id === void 0 ? `${at3.base}/logpush/jobs` : `${at3.base}/logpush/jobs/${id}`;
 }
@@ -2457,7 +2614,8 @@ function jobFieldDiffs(job, live) {
 function fieldsNote(fields, job, live) {
   const notes = [];
   const f = fields.find((x) => x.field === "destination_conf");
-  if (f && f.before === f.after && job.destination_conf !== live.destination_conf) {
+  const shown4 = (v) => typeof v === "string" ? shownTemplate(v) : v;
+  if (f && shown4(f.before) === shown4(f.after) && job.destination_conf !== live.destination_conf) {
     notes.push("the credentials in destination_conf differ from the live job's (values hidden)");
   }
   if (live.legacy_logpull !== void 0 && fields.some((x) => x.field.startsWith("output_options."))) {
@@ -2482,7 +2640,7 @@ function checkAnswer(res, what) {
 function challengeError(at3, job) {
   if (job.ownership_challenge !== void 0 || !needsOwnershipChallenge(job.destination_conf)) return void 0;
   const dest = stripDestinationSecrets(job.destination_conf);
-  return `logpush job "${job.name}": ${destinationScheme(job.destination_conf)} destinations need an ownership challenge and the file gives none. Run: zoneform logpush challenge --${at3.word} ${at3.id} --destination '${dest}' then put the token it points to in an environment variable and set ownership_challenge: \${env:LOGPUSH_CHALLENGE} on the job`;
+  return `logpush job "${job.name}": ${destinationScheme(job.destination_conf)} destinations need an ownership challenge and the file gives none. Run: zoneform logpush challenge --${at3.word} ${at3.id} --destination '${dest}' then put the token it points to in an environment variable and set ownership_challenge: $\${env:LOGPUSH_CHALLENGE} on the job`;
 }
 function deleteChange(at3, live, note) {
   const path6 = jobsPath(at3, live.id);
@@ -2512,6 +2670,9 @@ function createJobOp(at3, job, known) {
     }
   };
 }
+function destinationCheckBody(job, body) {
+  return [job.destination_conf, body.ownership_challenge];
+}
 function createChange(at3, job, known) {
   const body = createBody(job);
   const shown4 = {
@@ -2531,7 +2692,8 @@ function createChange(at3, job, known) {
     identity: job.name,
     after: createBody(job),
     fields,
-    operations: [createJobOp(at3, job, known)]
+    operations: [createJobOp(at3, job, known)],
+    ...holdsSecret(destinationCheckBody(job, body)) ? { notes: [CHECKED_AT_APPLY] } : {}
   };
 }
 function replaceChange(at3, job, live, forced, known) {
@@ -2551,7 +2713,8 @@ function replaceChange(at3, job, live, forced, known) {
       // The old job is among the known ids: it is never taken for the new one.
       createJobOp(at3, job, known),
       { method: "DELETE", path: jobsPath(at3, live.id) }
-    ]
+    ],
+    ...holdsSecret(destinationCheckBody(job, createBody(job))) ? { notes: [CHECKED_AT_APPLY] } : {}
   };
 }
 function desiredFor(jobs, change) {
@@ -2582,8 +2745,8 @@ function logpushJobsKind(scope) {
       const prune = scope.prune(unit);
       const at3 = where(unit);
       const zoneId = at3.id;
-      const { matches, unmatched, live: distinct2, errors, warnings } = matchIdentities(desired, live, IDENTITY2);
-      const known = distinct2.map((j) => j.id);
+      const { matches, unmatched, live: distinct, errors, warnings } = matchIdentities(desired, live, IDENTITY2);
+      const known = distinct.map((j) => j.id);
       const changes = [];
       for (const { want, live: keep } of matches) {
         if (!keep) {
@@ -2613,6 +2776,9 @@ function logpushJobsKind(scope) {
               if (err) errors.push(err);
             }
             const notes = fieldsNote(fields, want, keep);
+            const body = updateBody(want, keep);
+            if (fields.some((f) => f.field === "destination_conf") && holdsSecret(destinationCheckBody(want, body)))
+              notes.push(CHECKED_AT_APPLY);
             changes.push({
               kind: "update",
               resource: RESOURCE2,
@@ -2622,7 +2788,7 @@ function logpushJobsKind(scope) {
               before: withoutId(keep),
               after: createBody(want),
               fields,
-              operations: [{ method: "PUT", path: jobsPath(at3, keep.id), body: updateBody(want, keep) }],
+              operations: [{ method: "PUT", path: jobsPath(at3, keep.id), body }],
               ...notes.length > 0 ? { notes } : {}
             });
           }
@@ -2649,12 +2815,14 @@ function logpushJobsKind(scope) {
         );
         if (!write) continue;
         const destination = change.kind !== "update" || change.fields.some((f) => f.field === "destination_conf");
-        writes.push({ job, body: write.body, destination });
+        const secret = holdsSecret(destinationCheckBody(job, write.body));
+        if (ctx.atApply && !(destination && secret)) continue;
+        writes.push({ job, body: write.body, destination: destination && secret === !!ctx.atApply });
       }
       const [fields, destinations] = await Promise.all([
         Promise.all(
           writes.map(({ job, body }) => {
-            const named = fieldsWritten(body);
+            const named = ctx.atApply ? void 0 : fieldsWritten(body);
             return named ? checkJobFields(ctx, at3.base, job, named) : Promise.resolve([]);
           })
         ),
@@ -2698,7 +2866,7 @@ async function checkDestination(ctx, at3, job, body) {
     return `logpush job "${job.name}": checking the destination ${shown4}: ${scrub(err.message)}`;
   }
 }
-var RESOURCE2, UPLOAD_LIMITS, ZONE_SCOPE, ACCOUNT_SCOPE, IDENTITY2, logpushJobs, accountLogpushJobs;
+var CHECKED_AT_APPLY, RESOURCE2, UPLOAD_LIMITS, ZONE_SCOPE, ACCOUNT_SCOPE, IDENTITY2, logpushJobs, accountLogpushJobs;
 var init_logpush_jobs = __esm({
   "src/sections/logpush_jobs/logpush-jobs.ts"() {
     "use strict";
@@ -2707,6 +2875,8 @@ var init_logpush_jobs = __esm({
     init_identity_list();
     init_live();
     init_fields_check();
+    init_template();
+    CHECKED_AT_APPLY = "Cloudflare checks this destination at apply, before anything is written: it holds a secret, which is never sent before the review";
     RESOURCE2 = "logpush_job";
     UPLOAD_LIMITS = ["max_upload_bytes", "max_upload_interval_seconds", "max_upload_records"];
     ZONE_SCOPE = {
@@ -2732,34 +2902,6 @@ var init_logpush_jobs = __esm({
     };
     logpushJobs = logpushJobsKind(ZONE_SCOPE);
     accountLogpushJobs = logpushJobsKind(ACCOUNT_SCOPE);
-  }
-});
-
-// src/template.ts
-function escapeTemplateText(text) {
-  return text.includes("${") ? text.replace(/\$\{/g, () => "$${") : text;
-}
-function replaceTemplateTokens(text, reference) {
-  if (!text.includes("${")) return text;
-  return text.replace(
-    TEMPLATE_TOKEN,
-    (whole, inside) => inside === void 0 ? "${" : reference(whole, inside)
-  );
-}
-function templateReferences(text) {
-  const out = [];
-  if (!text.includes("${")) return out;
-  for (const m of text.matchAll(TEMPLATE_TOKEN)) if (m[1] !== void 0) out.push([m[0], m[1]]);
-  return out;
-}
-function hasEnvReference(text) {
-  return templateReferences(text).some(([, inner]) => inner.startsWith("env:"));
-}
-var TEMPLATE_TOKEN;
-var init_template = __esm({
-  "src/template.ts"() {
-    "use strict";
-    TEMPLATE_TOKEN = /\$\$\{|\$\{([^}]*)\}/g;
   }
 });
 
@@ -2940,10 +3082,17 @@ var init_export2 = __esm({
   }
 });
 
-// src/sections/rules.ts
+// src/json-pointer.ts
 function childPointer(parent, key2) {
   return `${parent}/${String(key2).replace(/~/g, "~0").replace(/\//g, "~1")}`;
 }
+var init_json_pointer = __esm({
+  "src/json-pointer.ts"() {
+    "use strict";
+  }
+});
+
+// src/sections/rules.ts
 function asRecord(v) {
   return v !== null && typeof v === "object" && !Array.isArray(v) ? v : void 0;
 }
@@ -2952,6 +3101,20 @@ function asArray(v) {
 }
 function asString(v) {
   return typeof v === "string" ? v : void 0;
+}
+function literalOnly(pick3) {
+  return (doc, ctx) => {
+    const findings = [];
+    for (const { pointer, what } of pick3(doc)) {
+      const written2 = ctx.template(pointer);
+      if (written2 === void 0 || !hasEnvReference(written2)) continue;
+      findings.push({
+        pointer,
+        message: `${what} takes no \${env:…}: zoneform reads or addresses it before any review, so write it as it is (an environment value goes only into the writes it is written for, at apply)`
+      });
+    }
+    return findings;
+  };
 }
 function* zonesOf(doc) {
   const zones2 = asArray(asRecord(doc)?.zones);
@@ -3040,6 +3203,8 @@ function pruneNeedsList(container, list2, what) {
 var init_rules = __esm({
   "src/sections/rules.ts"() {
     "use strict";
+    init_json_pointer();
+    init_template();
   }
 });
 
@@ -3089,7 +3254,7 @@ function literalSecretParams(destination) {
   }
   return names;
 }
-var uniqueJobs, exactJobIds, filterLimits, filterValues, deprecatedJobKeys, ATTACK_TRAFFIC_DATASETS, attackTrafficDatasets, pruneNeedsJobs, secretsFromEnvironment, LOGPUSH_RULES;
+var uniqueJobs, exactJobIds, filterLimits, filterValues, deprecatedJobKeys, ATTACK_TRAFFIC_DATASETS, attackTrafficDatasets, pruneNeedsJobs, secretsFromEnvironment, literalDatasets, LOGPUSH_RULES;
 var init_rules2 = __esm({
   "src/sections/logpush_jobs/rules.ts"() {
     "use strict";
@@ -3258,7 +3423,11 @@ var init_rules2 = __esm({
       }
       return findings;
     };
+    literalDatasets = literalOnly(function* (doc) {
+      for (const { pointer } of everyJobOf(doc)) yield { pointer: `${pointer}/dataset`, what: "a Logpush job's dataset" };
+    });
     LOGPUSH_RULES = [
+      literalDatasets,
       uniqueJobs,
       exactJobIds,
       deprecatedJobKeys,
@@ -3971,7 +4140,7 @@ var init_export3 = __esm({
 });
 
 // src/sections/custom_hostnames/rules.ts
-var uniqueCustomHostnames, CUSTOM_HOSTNAMES_RULES;
+var uniqueCustomHostnames, literalHostnames, CUSTOM_HOSTNAMES_RULES;
 var init_rules4 = __esm({
   "src/sections/custom_hostnames/rules.ts"() {
     "use strict";
@@ -3991,7 +4160,12 @@ var init_rules4 = __esm({
       }
       return findings;
     };
-    CUSTOM_HOSTNAMES_RULES = [uniqueCustomHostnames];
+    literalHostnames = literalOnly(function* (doc) {
+      for (const { zone, pointer } of zonesOf(doc))
+        for (const { pointer: at3 } of itemsOf(zone.custom_hostnames, `${pointer}/custom_hostnames`))
+          yield { pointer: `${at3}/hostname`, what: "a custom hostname" };
+    });
+    CUSTOM_HOSTNAMES_RULES = [uniqueCustomHostnames, literalHostnames];
   }
 });
 
@@ -4230,11 +4404,11 @@ var init_policies = __esm({
         const {
           matches,
           unmatched,
-          live: distinct2,
+          live: distinct,
           errors,
           warnings
         } = matchIdentities(zone.page_shield?.policies ?? [], live, IDENTITY3);
-        const known = distinct2.map((p) => p.id);
+        const known = distinct.map((p) => p.id);
         const changes = [];
         for (const { want, live: keep } of matches) {
           const body = policyBody(want);
@@ -4655,8 +4829,8 @@ var init_notifications = __esm({
         const desired = unit.notifications ?? [];
         const accountId = unit.zone_id;
         const owned = ownedAlertTypes(desired);
-        const { matches, unmatched, live: distinct2, errors, warnings } = matchIdentities(desired, live, IDENTITY4);
-        const known = distinct2.map((p) => p.id);
+        const { matches, unmatched, live: distinct, errors, warnings } = matchIdentities(desired, live, IDENTITY4);
+        const known = distinct.map((p) => p.id);
         const changes = [];
         for (const { want, live: have } of matches) {
           if (!have) {
@@ -5213,6 +5387,12 @@ var init_inventory_todo = __esm({
 });
 
 // src/sections/page_shield/page-headers.ts
+function isSessionHeader(name) {
+  const lower = name.toLowerCase();
+  if (SESSION_HEADERS.includes(lower)) return true;
+  const words = lower.split(/[-_]/);
+  return words.some((w) => SESSION_WORDS.includes(w)) || lower.includes("api-key") || lower.includes("api_key");
+}
 function isLoopbackHttp(url) {
   const parts = urlParts(url);
   return parts?.scheme === "http" && LOOPBACK_HOSTS.includes(parts.host.toLowerCase());
@@ -5245,6 +5425,8 @@ function pageUrlProblem(url) {
 function headerNameProblem(name) {
   if (!TOKEN.test(name))
     return "not an HTTP header name (letters, digits and !#$%&'*+-.^_`|~), e.g. content-security-policy: write the name without ':' or spaces";
+  if (isSessionHeader(name))
+    return `${name.toLowerCase()} can carry a session or a credential: zoneform never reads it from a page, so it cannot be pinned; remove the pin (pin the security headers: content-security-policy, x-frame-options…)`;
   if (name !== name.toLowerCase())
     return `header names are pinned in lower case (HTTP compares them so): write ${name.toLowerCase()}`;
   return void 0;
@@ -5258,7 +5440,7 @@ function headerValueProblem(value) {
     return "a pinned value holds only characters up to U+00FF: a header is bytes, each read as one character (as the fetch API reads it), so this value would never match";
   return void 0;
 }
-var LOOPBACK_HOSTS, SECURITY_HEADERS, TOKEN;
+var LOOPBACK_HOSTS, SECURITY_HEADERS, SESSION_HEADERS, SESSION_WORDS, TOKEN;
 var init_page_headers = __esm({
   "src/sections/page_shield/page-headers.ts"() {
     "use strict";
@@ -5276,12 +5458,51 @@ var init_page_headers = __esm({
       "cross-origin-embedder-policy",
       "cross-origin-resource-policy"
     ];
+    SESSION_HEADERS = [
+      "set-cookie",
+      "set-cookie2",
+      "cookie",
+      "cookie2",
+      "authorization",
+      "proxy-authorization",
+      "www-authenticate",
+      "proxy-authenticate",
+      "authentication-info",
+      "proxy-authentication-info",
+      "x-api-key",
+      "x-auth-token",
+      "x-access-token",
+      "x-refresh-token",
+      "x-csrf-token",
+      "x-xsrf-token",
+      "x-csrftoken",
+      "x-session-id",
+      "x-amz-security-token"
+    ];
+    SESSION_WORDS = [
+      "session",
+      "token",
+      "secret",
+      "password",
+      "passwd",
+      "csrf",
+      "xsrf",
+      "apikey",
+      "jwt",
+      "auth"
+    ];
     TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
   }
 });
 
 // src/sections/page_shield/rules.ts
-var uniquePolicies, pruneNeedsPolicies, policyValues, scriptInventoryEntries, pageHeaderEntries, PAGE_SHIELD_RULES;
+function* stringsIn(value, pointer) {
+  if (typeof value === "string") yield pointer;
+  else if (Array.isArray(value)) for (const [i, v] of value.entries()) yield* stringsIn(v, childPointer(pointer, i));
+  else if (asRecord(value))
+    for (const [k, v] of Object.entries(value)) yield* stringsIn(v, childPointer(pointer, k));
+}
+var uniquePolicies, pruneNeedsPolicies, policyValues, scriptInventoryEntries, FETCHED_URL_TAKES_NO_ENV, pageHeaderEntries, literalInventory, PAGE_SHIELD_RULES;
 var init_rules5 = __esm({
   "src/sections/page_shield/rules.ts"() {
     "use strict";
@@ -5289,6 +5510,7 @@ var init_rules5 = __esm({
     init_csp_grammar();
     init_inventory_match();
     init_inventory_todo();
+    init_template();
     init_page_headers();
     uniquePolicies = (doc) => {
       const findings = [];
@@ -5392,6 +5614,7 @@ var init_rules5 = __esm({
       }
       return findings;
     };
+    FETCHED_URL_TAKES_NO_ENV = "a payment page URL takes no ${env:…} value: zoneform fetches these URLs itself (audit -c, inventory --headers), so a value put in would be sent to the host the URL names; write the URL as the browser requests it";
     pageHeaderEntries = (doc, ctx) => {
       const findings = [];
       for (const { zone, pointer } of zonesOf(doc)) {
@@ -5401,14 +5624,19 @@ var init_rules5 = __esm({
         const base3 = `${pointer}/page_shield/script_inventory/headers`;
         const patterns = asArray(inv.pages).flatMap((p) => typeof p === "string" ? [p] : []);
         const seen = /* @__PURE__ */ new Map();
-        asArray(headers.urls).forEach((u, i) => {
+        for (const [i, u] of asArray(headers.urls).entries()) {
           const url = asString(u);
-          if (url === void 0) return;
+          if (url === void 0) continue;
           const at3 = childPointer(`${base3}/urls`, i);
+          const written2 = ctx.template(at3);
+          if (written2 !== void 0 && hasEnvReference(written2)) {
+            findings.push({ pointer: at3, message: FETCHED_URL_TAKES_NO_ENV });
+            continue;
+          }
           const problem3 = pageUrlProblem(url);
           if (problem3) {
             findings.push({ pointer: at3, message: problem3 });
-            return;
+            continue;
           }
           const earlier2 = seen.get(url);
           if (earlier2 !== void 0)
@@ -5430,7 +5658,7 @@ var init_rules5 = __esm({
               severity: "warning",
               message: `${url} is none of the pages in scope (${patterns.join(", ")}): add its pattern to pages`
             });
-        });
+        }
         const pinned = asRecord(headers.pinned);
         if (!pinned) continue;
         const names = Object.keys(pinned);
@@ -5452,7 +5680,16 @@ var init_rules5 = __esm({
       }
       return findings;
     };
+    literalInventory = literalOnly(function* (doc) {
+      for (const { zone, pointer } of zonesOf(doc)) {
+        const base3 = `${pointer}/page_shield/script_inventory`;
+        for (const at3 of stringsIn(asRecord(zone.page_shield)?.script_inventory, base3))
+          if (!at3.startsWith(`${base3}/headers/urls/`))
+            yield { pointer: at3, what: "the script inventory (checked by audit)" };
+      }
+    });
     PAGE_SHIELD_RULES = [
+      literalInventory,
       uniquePolicies,
       pruneNeedsPolicies,
       policyValues,
@@ -5464,10 +5701,15 @@ var init_rules5 = __esm({
 
 // src/sections/page_shield/script-inventory.ts
 function scriptInventoryOf(zone) {
-  return zone.page_shield?.script_inventory;
+  const inventory = zone.page_shield?.script_inventory;
+  return inventory && asText(inventory);
 }
 function declaredPoliciesOf(zone) {
-  return zone.page_shield?.policies;
+  const policies = zone.page_shield?.policies;
+  return policies && asText(policies);
+}
+function asText(value) {
+  return mapStrings(value, shownTemplate);
 }
 function policiesPointer(zonePointer) {
   return `${zonePointer}/${POLICIES_PATH.split(".").join("/")}`;
@@ -5484,10 +5726,25 @@ function scriptInventoryIn(zone) {
 function pageShieldApiPath(zoneId, list2) {
   return `zones/${zoneId}/page_shield/${list2}`;
 }
+function inventoryLines(inventory) {
+  const quoted5 = (v) => JSON.stringify(v);
+  return [
+    ...inventory.pages.map((p) => `page in scope: ${quoted5(p)}`),
+    ...inventory.authorized.map(
+      (a) => `authorized script: ${quoted5(a.url)}${a.hash ? ` hash ${a.hash}` : ""}${a.owner !== void 0 ? `, owner ${quoted5(a.owner)}` : ""}, justification ${quoted5(a.justification)}`
+    ),
+    ...(inventory.headers?.urls ?? []).map((u) => `page fetched for its headers: ${quoted5(u)}`),
+    ...Object.entries(inventory.headers?.pinned ?? {}).map(
+      ([name, value]) => `header pinned: ${name}: ${quoted5(value)}`
+    )
+  ];
+}
 var SCRIPT_INVENTORY_KEYS, POLICIES_PATH, SCRIPT_INVENTORY_PATH, SCRIPT_INVENTORY_HEADERS_PATH;
 var init_script_inventory = __esm({
   "src/sections/page_shield/script-inventory.ts"() {
     "use strict";
+    init_redact();
+    init_template();
     SCRIPT_INVENTORY_KEYS = ["page_shield", "script_inventory"];
     POLICIES_PATH = `${SCRIPT_INVENTORY_KEYS[0]}.policies`;
     SCRIPT_INVENTORY_PATH = SCRIPT_INVENTORY_KEYS.join(".");
@@ -5509,6 +5766,7 @@ var init_page_shield = __esm({
     init_policies();
     init_rules5();
     init_settings();
+    init_script_inventory();
     init_inventory_match();
     init_csp_grammar();
     init_url_parts();
@@ -5607,7 +5865,11 @@ var init_page_shield = __esm({
         id: /^([0-9a-f]{32}|phases)$/
       })),
       rules: [...PAGE_SHIELD_RULES, ...NOTIFICATION_RULES],
-      account: accountPart2
+      account: accountPart2,
+      auditChecks: (zone) => {
+        const inventory = scriptInventoryOf(zone);
+        return inventory && inventoryLines(inventory);
+      }
     };
   }
 });
@@ -6675,7 +6937,259 @@ var init_digest = __esm({
   }
 });
 
-// src/plan/inputs.ts
+// src/secrets/values.ts
+function isIdKey(key2) {
+  return key2 === "id" || key2.endsWith("_id") || key2 === "ids";
+}
+function* templatesIn(value, key2) {
+  if (typeof value === "string") {
+    if (key2 !== void 0 && hasEnvReference(value)) yield { key: key2, template: value };
+  } else if (Array.isArray(value)) {
+    for (const v of value) yield* templatesIn(v, key2);
+  } else if (value !== null && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) if (k !== "declared" && k !== "source") yield* templatesIn(v, k);
+  }
+}
+function templatizeValue(value, fn, key2) {
+  if (typeof value === "string") return key2 !== void 0 && isIdKey(key2) ? value : fn(value, key2);
+  if (Array.isArray(value)) return value.map((v) => templatizeValue(v, fn, key2));
+  if (value && typeof value === "object") {
+    const out = {};
+    for (const [k, v] of Object.entries(value)) setOwn(out, k, templatizeValue(v, fn, k));
+    return out;
+  }
+  return value;
+}
+function holdsReference(value) {
+  if (typeof value === "string") return hasEnvReference(value);
+  if (Array.isArray(value)) return value.some(holdsReference);
+  if (value && typeof value === "object") return Object.values(value).some(holdsReference);
+  return false;
+}
+var EnvSecrets, NO_SECRETS;
+var init_values = __esm({
+  "src/secrets/values.ts"() {
+    "use strict";
+    init_redact();
+    init_errors();
+    init_template();
+    init_data_record();
+    EnvSecrets = class _EnvSecrets {
+      #values;
+      #scopes = /* @__PURE__ */ new WeakMap();
+      #everything;
+      #redactor;
+      /** `names`: the variables the desired state references, each set in `env`. */
+      constructor(env, names) {
+        const values2 = /* @__PURE__ */ new Map();
+        for (const name of [...new Set(names)].sort()) {
+          const value = getOwn(env, name);
+          if (value === void 0) throw new RuntimeError(`environment variable ${name} is not set`);
+          values2.set(name, value);
+        }
+        this.#values = values2;
+      }
+      get names() {
+        return [...this.#values.keys()];
+      }
+      /** The names and values, in name order: for the binding's key derivation only (binding.ts). */
+      static pairs(secrets) {
+        return secrets instanceof _EnvSecrets ? [...secrets.#values] : [];
+      }
+      /** A template read as text; a reference this holder does not know stays as written (`strict`: an error). */
+      #resolve(template, strict) {
+        return replaceTemplateTokens(template, (whole, inner) => {
+          const ref = referenceOf(inner);
+          const value = ref && this.#values.get(ref.name);
+          if (ref && value !== void 0) return ref.json ? JSON.stringify(value).slice(1, -1) : value;
+          if (strict && inner.startsWith("env:"))
+            throw new RuntimeError(`a write refers to \${${inner}}, which the plan does not hold (a fault of zoneform's)`);
+          return whole;
+        });
+      }
+      /** The templatizer of a unit's desired state (its templates, its variables); of every variable without one. */
+      #templatizer(scope) {
+        const key2 = scope !== null && typeof scope === "object" ? scope : void 0;
+        const known = key2 ? this.#scopes.get(key2) : this.#everything;
+        if (known) return known;
+        const t = { wholes: /* @__PURE__ */ new Map(), long: [] };
+        const names = new Set(key2 ? [] : this.#values.keys());
+        for (const { key: k, template } of templatesIn(scope)) {
+          for (const name of referencedNames(template)) names.add(name);
+          const text = `${k}\0${this.#resolve(template, false)}`;
+          if (!t.wholes.has(text)) t.wholes.set(text, template);
+        }
+        for (const name of names) {
+          const value = this.#values.get(name);
+          if (value !== void 0 && value.length >= MIN_SUBSTRING)
+            t.long.push([escapeTemplateText(value), `\${env:${name}}`]);
+        }
+        t.long.sort((a, b) => b[0].length - a[0].length);
+        if (key2) this.#scopes.set(key2, t);
+        else this.#everything = t;
+        return t;
+      }
+      /** A live string in template syntax: its `${` escaped, each value of MIN_SUBSTRING or more as its reference. */
+      #templatizeString(t, live, key2) {
+        const whole = key2 === void 0 ? void 0 : t.wholes.get(`${key2}\0${live}`);
+        if (whole !== void 0) return whole;
+        const escaped2 = escapeTemplateText(live);
+        if (t.long.length === 0) return escaped2;
+        t.matcher ??= new RegExp(t.long.map(([v]) => v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "g");
+        const out = escaped2.replace(t.matcher, (found) => t.long.find(([v]) => v === found)[1]);
+        return out === escaped2 || this.#resolve(out, false) === live ? out : escaped2;
+      }
+      templatize(live, scope) {
+        const t = this.#templatizer(scope);
+        return templatizeValue(live, (s, key2) => this.#templatizeString(t, s, key2));
+      }
+      resolveForWrite(value) {
+        return mapStrings(value, (s) => this.#resolve(s, true));
+      }
+      redactor() {
+        this.#redactor ??= new Redactor([...this.#values.values()].map((value) => ({ value })));
+        return this.#redactor;
+      }
+      /** Never the values: a holder logged or serialized shows only the names it holds. */
+      toJSON() {
+        return { references: this.names };
+      }
+    };
+    NO_SECRETS = new EnvSecrets({}, []);
+  }
+});
+
+// src/secrets/interpolate.ts
+function interpolateEnv(value, env, missingEnv = "error", tokens = NO_TOKENS) {
+  const result = {
+    value: void 0,
+    names: [],
+    findings: [],
+    templates: /* @__PURE__ */ new Map(),
+    templatePaths: /* @__PURE__ */ new Map(),
+    missing: /* @__PURE__ */ new Set()
+  };
+  const seen = /* @__PURE__ */ new Set();
+  const path6 = [];
+  const visit3 = (v) => {
+    if (typeof v === "string") return v.includes("${") ? interpolateString(v, pointerOf(path6)) : v;
+    if (Array.isArray(v)) {
+      const out = new Array(v.length);
+      for (let i = 0; i < v.length; i++) {
+        path6.push(i);
+        out[i] = visit3(v[i]);
+        path6.pop();
+      }
+      return out;
+    }
+    if (v !== null && typeof v === "object") {
+      const out = {};
+      for (const k of Object.keys(v)) {
+        path6.push(k);
+        setOwn(out, k, visit3(v[k]));
+        path6.pop();
+      }
+      return out;
+    }
+    return v;
+  };
+  const interpolateString = (s, pointer) => {
+    if (tokens.pointers.has(pointer)) {
+      result.templates.set(pointer, s);
+      result.templatePaths.set(pointer, [...path6]);
+      return s;
+    }
+    let hasReference = false;
+    const out = replaceTemplateTokens(s, (whole, inner) => {
+      if (!inner.startsWith("env:")) {
+        if (ENV_NAME.test(inner)) {
+          result.findings.push({
+            pointer,
+            severity: "warning",
+            message: `'${whole}' is kept as written; did you mean '\${env:${inner}}'? (write '$${whole}' to silence this)`
+          });
+        }
+        return whole;
+      }
+      hasReference = true;
+      const name = inner.slice(4);
+      if (!ENV_NAME.test(name)) {
+        result.findings.push({
+          pointer,
+          message: `'${whole}' is not a valid reference: write \${env:NAME} with NAME made of letters, digits and _`
+        });
+        result.missing.add(pointer);
+        return "";
+      }
+      if (CREDENTIAL_VARIABLES.has(name)) {
+        result.findings.push({
+          pointer,
+          message: `'${whole}' is zoneform's own API credential; it is never written into a zone (use another variable)`
+        });
+        result.missing.add(pointer);
+        return "";
+      }
+      const found = Object.hasOwn(env, name) ? env[name] : void 0;
+      if (found === void 0) {
+        result.findings.push(
+          missingEnv === "error" ? { pointer, message: `environment variable ${name} is not set (referenced as \${env:${name}})` } : {
+            pointer,
+            severity: "warning",
+            message: `environment variable ${name} is not set (referenced as \${env:${name}}); plan and apply will need it`
+          }
+        );
+        result.missing.add(pointer);
+        return "";
+      }
+      if (!seen.has(name)) {
+        seen.add(name);
+        result.names.push(name);
+      }
+      return found;
+    });
+    if (hasReference || out !== s) {
+      result.templates.set(pointer, s);
+      result.templatePaths.set(pointer, [...path6]);
+    }
+    return out;
+  };
+  result.value = visit3(value);
+  return result;
+}
+function pointerOf(path6) {
+  let pointer = "";
+  for (const key2 of path6) pointer = childPointer(pointer, key2);
+  return pointer;
+}
+function declaredDocument(interpolated) {
+  const copies = /* @__PURE__ */ new Set();
+  const put = (node, path6, at3, template) => {
+    if (at3 === path6.length) return template;
+    const key2 = path6[at3];
+    const copy = copies.has(node) ? node : Array.isArray(node) ? [...node] : { ...node };
+    copies.add(copy);
+    const record5 = copy;
+    record5[key2] = put(record5[key2], path6, at3 + 1, template);
+    return copy;
+  };
+  let doc = interpolated.value;
+  for (const [pointer, template] of interpolated.templates)
+    doc = put(doc, interpolated.templatePaths.get(pointer), 0, canonicalTemplate(template));
+  return doc;
+}
+var CREDENTIAL_VARIABLES, NO_TOKENS;
+var init_interpolate = __esm({
+  "src/secrets/interpolate.ts"() {
+    "use strict";
+    init_template();
+    init_data_record();
+    init_json_pointer();
+    CREDENTIAL_VARIABLES = /* @__PURE__ */ new Set(["CLOUDFLARE_API_TOKEN", "CLOUDFLARE_API_KEY"]);
+    NO_TOKENS = { pointers: /* @__PURE__ */ new Set(), names: /* @__PURE__ */ new Map() };
+  }
+});
+
+// src/secrets/binding.ts
 import { createHash as createHash2, scrypt, scryptSync, timingSafeEqual } from "node:crypto";
 function kdfProblem(kdf) {
   const { n, r, p } = kdf;
@@ -6737,17 +7251,13 @@ function binding(kdf, salt, pairs2) {
   }
   return running;
 }
-function distinct(secrets) {
-  const byName = /* @__PURE__ */ new Map();
-  for (const s of secrets) byName.set(s.name, s.value);
-  return [...byName].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
-}
 async function prepareInputs(secrets, salt, kdf = PLAN_KDF) {
-  if (secrets.length > 0) await binding(kdf, salt, distinct(secrets));
+  const pairs2 = EnvSecrets.pairs(secrets);
+  if (pairs2.length > 0) await binding(kdf, salt, pairs2);
 }
 function bindInputs(secrets, salt, kdf = PLAN_KDF) {
-  if (secrets.length === 0) return void 0;
-  const pairs2 = distinct(secrets);
+  const pairs2 = EnvSecrets.pairs(secrets);
+  if (pairs2.length === 0) return void 0;
   return { kdf: { ...kdf }, salt, names: pairs2.map(([name]) => name), hash: bindingSync(kdf, salt, pairs2) };
 }
 async function changedInputs(inputs, env, used = []) {
@@ -6778,10 +7288,11 @@ function changedMessage(names) {
   return `one at least of ${shown4.slice(0, -1).join(", ")} and ${shown4.at(-1)} has another value than when the plan was made (they are bound together: which one cannot be told)`;
 }
 var PLAN_KDF, MIN, MAX, KEY_BYTES, options, derived, pending, MAX_CACHED;
-var init_inputs = __esm({
-  "src/plan/inputs.ts"() {
+var init_binding = __esm({
+  "src/secrets/binding.ts"() {
     "use strict";
     init_data_record();
+    init_values();
     PLAN_KDF = { name: "scrypt", n: 2 ** 14, r: 10, p: 1 };
     MIN = { n: 2 ** 14, r: 8, p: 1, memory: 16 * 1024 * 1024 };
     MAX = { n: 2 ** 20, r: 32, p: 4, memory: 256 * 1024 * 1024 };
@@ -6790,6 +7301,73 @@ var init_inputs = __esm({
     derived = /* @__PURE__ */ new Map();
     pending = /* @__PURE__ */ new Map();
     MAX_CACHED = 64;
+  }
+});
+
+// src/secrets/client.ts
+function refuseReferences(method, path6, opts) {
+  if (holdsReference(path6) || holdsReference(opts?.query) || holdsReference(opts?.body))
+    throw new RuntimeError(
+      `${method} ${path6} would carry an \${env:…} reference before apply; nothing was sent. This is a fault of zoneform's: please report it.`
+    );
+}
+function readOnly(client) {
+  return {
+    ...client,
+    request: (method, path6, opts) => {
+      refuseReferences(method, path6, opts);
+      return client.request(method, path6, opts);
+    },
+    requestEnvelope: (method, path6, opts) => {
+      refuseReferences(method, path6, opts);
+      return client.requestEnvelope(method, path6, opts);
+    },
+    paginate: (path6, opts) => {
+      refuseReferences("GET", path6, opts);
+      return client.paginate(path6, opts);
+    },
+    paginateCursor: (path6, opts) => {
+      refuseReferences("GET", path6, opts);
+      return client.paginateCursor(path6, opts);
+    },
+    listAll: (path6, opts) => {
+      refuseReferences("GET", path6, opts);
+      return client.listAll(path6, opts);
+    },
+    stats: () => client.stats(),
+    close: () => client.close()
+  };
+}
+function resolving(client, secrets) {
+  const put = (opts) => opts?.body === void 0 ? opts : { ...opts, body: secrets.resolveForWrite(opts.body) };
+  return {
+    ...readOnly(client),
+    request: (method, path6, opts) => {
+      refuseReferences(method, path6, { ...opts, body: void 0 });
+      return client.request(method, path6, put(opts));
+    },
+    requestEnvelope: (method, path6, opts) => {
+      refuseReferences(method, path6, { ...opts, body: void 0 });
+      return client.requestEnvelope(method, path6, put(opts));
+    }
+  };
+}
+var init_client = __esm({
+  "src/secrets/client.ts"() {
+    "use strict";
+    init_errors();
+    init_values();
+  }
+});
+
+// src/secrets/index.ts
+var init_secrets = __esm({
+  "src/secrets/index.ts"() {
+    "use strict";
+    init_values();
+    init_interpolate();
+    init_binding();
+    init_client();
   }
 });
 
@@ -6849,165 +7427,28 @@ var init_order = __esm({
   }
 });
 
-// src/plan/secrets.ts
-function redactLiveSecrets(value) {
-  return walk(value);
-}
-function walk(value, key2) {
-  if (typeof value === "string") {
-    if (key2 === "destination_conf") return redactDestination(value);
-    if (key2 === "ownership_challenge") return SENSITIVE;
-    return value;
-  }
-  if (Array.isArray(value)) return value.map((v) => walk(v));
-  if (value && typeof value === "object") {
-    const o = value;
-    const fieldKey = typeof o.field === "string" ? o.field : void 0;
-    const out = {};
-    for (const [k, v] of Object.entries(o)) {
-      setOwn(out, k, walk(v, fieldKey && (k === "before" || k === "after") ? fieldKey : k));
-    }
-    return out;
-  }
-  return value;
-}
-function shownTemplate(template) {
-  return replaceTemplateTokens(template, (whole, inner) => inner.startsWith("env:") ? SENSITIVE : whole);
-}
-function displayRedactor(source) {
-  const r = new Redactor(source.secrets.map((s) => ({ value: s.value })));
-  for (const t of source.templated ?? []) r.addWhole(t.value, shownTemplate(t.template));
-  return r;
-}
-function fileRedactor(source) {
-  const r = new Redactor(source.secrets.map((s) => ({ value: s.value, replacement: `\${env:${s.name}}` })));
-  for (const t of source.templated ?? []) r.addWhole(t.value, t.template);
-  return r;
-}
-function credentialSafe(r) {
-  const hide = (s) => hideCredentialShapes(s, SENSITIVE);
-  return {
-    redact: (text) => hide(r.redact(text)),
-    redactString: (s) => hide(r.redactString(s)),
-    redactDeep: (value) => mapStrings(r.redactDeep(value), hide)
-  };
-}
-function planForDisplay(plan3, secrets) {
-  const r = displayRedactor(secrets);
-  return r.redactDeep({
-    ...plan3,
-    zones: plan3.zones.map((z) => ({
-      ...z,
-      desired: void 0,
-      changes: z.changes.map((c) => ({
-        ...c,
-        before: redactLiveSecrets(c.before),
-        after: redactLiveSecrets(c.after),
-        fields: redactLiveSecrets(c.fields),
-        operations: c.operations.map((op) => ({
-          ...op,
-          body: redactLiveSecrets(op.body),
-          ...op.finds?.equals !== void 0 ? { finds: { ...op.finds, equals: redactLiveSecrets(op.finds.equals) } } : {}
-        }))
-      }))
-    }))
-  });
-}
-function fileForm(plan3, secrets) {
-  const r = credentialSafe(fileRedactor(secrets));
-  const { digest: _digest, inputs: _inputs, ...rest } = plan3;
-  return {
-    ...rest,
-    zones: plan3.zones.map((z) => ({
-      ...z,
-      errors: r.redactDeep(z.errors),
-      warnings: r.redactDeep(z.warnings),
-      changes: z.changes.map((c) => ({
-        ...c,
-        identity: r.redactString(c.identity),
-        ...c.summary !== void 0 ? { summary: r.redact(c.summary) } : {},
-        ...c.notes !== void 0 ? { notes: r.redactDeep(c.notes) } : {},
-        before: r.redactDeep(redactLiveSecrets(c.before)),
-        after: r.redactDeep(c.after),
-        fields: r.redactDeep(
-          c.fields.map((f) => ({ ...f, before: redactLiveSecrets({ [f.field]: f.before })[f.field] }))
-        ),
-        // A finder holds what the body sends (to recognise it after a lost answer): redacted alike.
-        operations: c.operations.map((op) => ({
-          ...op,
-          ...op.body !== void 0 ? { body: r.redactDeep(op.body) } : {},
-          ...op.finds !== void 0 ? {
-            finds: {
-              ...op.finds,
-              match: r.redactDeep(op.finds.match),
-              ...op.finds.equals !== void 0 ? { equals: r.redactDeep(op.finds.equals) } : {}
-            }
-          } : {}
-        }))
-      }))
-    }))
-  };
-}
-function planForFile(plan3, secrets) {
-  const filed = fileForm(plan3, secrets);
-  const inputs = plan3.inputs ?? bindInputs(secrets.secrets, saltOf(plan3));
-  if (inputs) filed.inputs = inputs;
-  return { ...filed, digest: planDigest(filed) };
-}
-async function preparePlanFile(plan3, secrets) {
-  if (plan3.inputs !== void 0 || secrets.secrets.length === 0) return;
-  await prepareInputs(secrets.secrets, saltOf(plan3));
-}
-function saltOf(plan3) {
-  let salt = salts.get(plan3);
-  if (salt === void 0) {
-    salt = derivedSalt(saltMaterial(plan3));
-    salts.set(plan3, salt);
-  }
-  return salt;
-}
-function planFileText(filed, secrets) {
-  const text = `${safeJson(filed, 2)}
-`;
-  const left = fileRedactor(secrets).escapedSecretIn(text);
-  if (left !== void 0) {
-    throw new RuntimeError(
-      `the plan would hold the value of ${left} in an escaped form; it was not written. This is a fault of zoneform's: please report it (without the value).`
-    );
-  }
-  return text;
-}
-var salts;
-var init_secrets = __esm({
-  "src/plan/secrets.ts"() {
-    "use strict";
-    init_errors();
-    init_redact();
-    init_safe_text();
-    init_credential_shape();
-    init_digest();
-    init_inputs();
-    init_data_record();
-    init_template();
-    salts = /* @__PURE__ */ new WeakMap();
-  }
-});
-
 // src/plan/planner.ts
 function unexpectedAnswer(err) {
   const message2 = err instanceof Error ? err.message : String(err);
   return `the API's answer is not in the shape zoneform expects (${message2}); nothing was changed`;
 }
-function declaredZone(zone, desired) {
+function declaredZone(zone) {
   if (zone.declared) return zone.declared;
   if (zone.scope === "account") {
     const { zone_id: _id, scope: _scope, ...account } = zone;
-    return fileRedactor(desired).redactDeep(accountDocument(account));
+    return accountDocument(account);
   }
   const { source: _source, declared: _declared, ...rest } = zone;
-  return fileRedactor(desired).redactDeep(rest);
+  return rest;
 }
-function planZone(desired, zone, live, kinds = RESOURCE_KINDS) {
+function auditChecksOf(zone, base3) {
+  const linesOf = (z) => z ? SECTIONS.flatMap((s) => s.owns(z) ? s.auditChecks?.(z) ?? [] : []) : [];
+  const lines = linesOf(zone);
+  const was = base3 && linesOf(base3.zones.find((z) => z.zone_id === zone.zone_id));
+  if (lines.length === 0 && (was === void 0 || was.length === 0)) return void 0;
+  return { lines, ...was !== void 0 ? { base: was } : {} };
+}
+function planZone(desired, zone, live, kinds = RESOURCE_KINDS, base3) {
   const changes = [];
   const errors = [...live.errors];
   const warnings = [];
@@ -7015,7 +7456,7 @@ function planZone(desired, zone, live, kinds = RESOURCE_KINDS) {
     if (!(kind.name in live.kinds)) continue;
     let result;
     try {
-      result = kind.diff(zone, live.kinds[kind.name]);
+      result = kind.diff(zone, desired.secrets.templatize(live.kinds[kind.name], zone));
     } catch (err) {
       errors.push(`comparing ${kind.name}: ${unexpectedAnswer(err)}`);
       continue;
@@ -7025,6 +7466,7 @@ function planZone(desired, zone, live, kinds = RESOURCE_KINDS) {
     warnings.push(...result.warnings ?? []);
   }
   const order = new Map(kinds.map((k) => [k.name, k.order]));
+  const audit2 = zone.scope === "account" ? void 0 : auditChecksOf(zone, base3);
   return {
     zone_id: zone.zone_id,
     ...zone.name ? { name: zone.name } : {},
@@ -7033,7 +7475,8 @@ function planZone(desired, zone, live, kinds = RESOURCE_KINDS) {
     fingerprints: live.fingerprints,
     errors,
     warnings,
-    desired: declaredZone(zone, desired)
+    desired: declaredZone(zone),
+    ...audit2 ? { audit: audit2 } : {}
   };
 }
 function assemblePlan(desired, zones2, createdAt) {
@@ -7052,7 +7495,6 @@ var init_planner = __esm({
     init_model();
     init_sections();
     init_order();
-    init_secrets();
     init_summary();
     init_units();
   }
@@ -7067,19 +7509,19 @@ function desiredSalt(desired) {
     fingerprints: {},
     errors: [],
     warnings: [],
-    desired: declaredZone(unit, desired)
+    desired: declaredZone(unit)
   }));
   return derivedSalt(saltMaterial(assemblePlan(desired, units, "")));
 }
 function startBinding(desired) {
-  if (desired.secrets.length === 0) return;
+  if (desired.secrets.names.length === 0) return;
   prepareInputs(desired.secrets, desiredSalt(desired)).catch(() => void 0);
 }
-var init_binding = __esm({
+var init_binding2 = __esm({
   "src/plan/binding.ts"() {
     "use strict";
     init_digest();
-    init_inputs();
+    init_secrets();
     init_planner();
     init_units();
   }
@@ -7147,7 +7589,8 @@ function jsonProblem(err) {
   if (err instanceof JsonTooDeepError) {
     return `nests deeper than ${err.maxDepth} levels (line ${err.line}, column ${err.column}), far deeper than anything zoneform writes; it was not read any further`;
   }
-  return `is not JSON: ${err.message}`;
+  const at3 = /\(line (\d+) column (\d+)\)/.exec(err.message);
+  return at3 ? `is not JSON (it stops parsing at line ${at3[1]}, column ${at3[2]})` : "is not JSON";
 }
 var MAX_PLAN_JSON_DEPTH, JsonTooDeepError;
 var init_json_depth = __esm({
@@ -7166,6 +7609,148 @@ var init_json_depth = __esm({
       line;
       column;
     };
+  }
+});
+
+// src/plan/secrets.ts
+function redactLiveSecrets(value) {
+  return walk(value);
+}
+function walk(value, key2) {
+  if (typeof value === "string") {
+    if (key2 === "destination_conf") return redactDestination(value);
+    if (key2 === "ownership_challenge") return SENSITIVE;
+    return value;
+  }
+  if (Array.isArray(value)) return value.map((v) => walk(v));
+  if (value && typeof value === "object") {
+    const o = value;
+    const fieldKey = typeof o.field === "string" ? o.field : void 0;
+    const out = {};
+    for (const [k, v] of Object.entries(o)) {
+      setOwn(out, k, walk(v, fieldKey && (k === "before" || k === "after") ? fieldKey : k));
+    }
+    return out;
+  }
+  return value;
+}
+function displayRedactor(holder) {
+  return holder.secrets.redactor();
+}
+function shownDeep(value, holder) {
+  const values2 = holder.secrets.redactor();
+  return mapStrings(value, (s) => values2.redactString(shownTemplate(s)));
+}
+function planForDisplay(plan3, holder) {
+  return shownDeep(
+    {
+      ...plan3,
+      zones: plan3.zones.map((z) => ({
+        ...z,
+        desired: void 0,
+        changes: z.changes.map((c) => ({
+          ...c,
+          before: redactLiveSecrets(c.before),
+          after: redactLiveSecrets(c.after),
+          fields: redactLiveSecrets(c.fields),
+          operations: c.operations.map((op) => ({
+            ...op,
+            body: redactLiveSecrets(op.body),
+            ...op.finds?.equals !== void 0 ? { finds: { ...op.finds, equals: redactLiveSecrets(op.finds.equals) } } : {}
+          }))
+        }))
+      }))
+    },
+    holder
+  );
+}
+function fileRedactor(values2) {
+  const hide = (s) => hideCredentialShapes(s, SENSITIVE);
+  return {
+    redact: (text) => hide(values2.redact(text)),
+    redactString: (s) => hide(values2.redactString(s)),
+    redactDeep: (value) => mapStrings(values2.redactDeep(value), hide)
+  };
+}
+function fileView(value, holder) {
+  return fileRedactor(holder.secrets.redactor()).redactDeep(redactLiveSecrets(value));
+}
+function fileForm(plan3, holder) {
+  const r = fileRedactor(holder.secrets.redactor());
+  const { digest: _digest, inputs: _inputs, ...rest } = plan3;
+  return {
+    ...rest,
+    zones: plan3.zones.map((z) => ({
+      ...z,
+      errors: r.redactDeep(z.errors),
+      warnings: r.redactDeep(z.warnings),
+      changes: z.changes.map((c) => ({
+        ...c,
+        identity: r.redactString(c.identity),
+        ...c.summary !== void 0 ? { summary: r.redact(c.summary) } : {},
+        ...c.notes !== void 0 ? { notes: r.redactDeep(c.notes) } : {},
+        before: r.redactDeep(redactLiveSecrets(c.before)),
+        after: r.redactDeep(c.after),
+        fields: r.redactDeep(
+          c.fields.map((f) => ({ ...f, before: redactLiveSecrets({ [f.field]: f.before })[f.field] }))
+        ),
+        // A finder holds what the body sends (to recognise it after a lost answer): redacted alike.
+        operations: c.operations.map((op) => ({
+          ...op,
+          ...op.body !== void 0 ? { body: r.redactDeep(op.body) } : {},
+          ...op.finds !== void 0 ? {
+            finds: {
+              ...op.finds,
+              match: r.redactDeep(op.finds.match),
+              ...op.finds.equals !== void 0 ? { equals: r.redactDeep(op.finds.equals) } : {}
+            }
+          } : {}
+        }))
+      }))
+    }))
+  };
+}
+function planForFile(plan3, holder) {
+  const filed = fileForm(plan3, holder);
+  const inputs = plan3.inputs ?? bindInputs(holder.secrets, saltOf(plan3));
+  if (inputs) filed.inputs = inputs;
+  return { ...filed, digest: planDigest(filed) };
+}
+async function preparePlanFile(plan3, holder) {
+  if (plan3.inputs !== void 0 || holder.secrets.names.length === 0) return;
+  await prepareInputs(holder.secrets, saltOf(plan3));
+}
+function saltOf(plan3) {
+  let salt = salts.get(plan3);
+  if (salt === void 0) {
+    salt = derivedSalt(saltMaterial(plan3));
+    salts.set(plan3, salt);
+  }
+  return salt;
+}
+function planFileText(filed, holder) {
+  const text = `${safeJson(filed, 2)}
+`;
+  if (holder.secrets.redactor().valueIn(text)) {
+    throw new RuntimeError(
+      "the plan would hold an environment value; it was not written. This is a fault of zoneform's: please report it (without the value)."
+    );
+  }
+  return text;
+}
+var salts;
+var init_secrets2 = __esm({
+  "src/plan/secrets.ts"() {
+    "use strict";
+    init_errors();
+    init_redact();
+    init_safe_text();
+    init_credential_shape();
+    init_digest();
+    init_secrets();
+    init_data_record();
+    init_template();
+    salts = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -10472,8 +11057,8 @@ var require_utils = __commonJS({
     var HOST_DELIMS = { "@": "%40", "/": "%2F", "?": "%3F", "#": "%23", ":": "%3A" };
     var HOST_DELIM_RE = /[@/?#:]/g;
     var HOST_DELIM_NO_COLON_RE = /[@/?#]/g;
-    function reescapeHostDelimiters(host, isIP2) {
-      const re = isIP2 ? HOST_DELIM_NO_COLON_RE : HOST_DELIM_RE;
+    function reescapeHostDelimiters(host, isIP3) {
+      const re = isIP3 ? HOST_DELIM_NO_COLON_RE : HOST_DELIM_RE;
       re.lastIndex = 0;
       return host.replace(re, (ch) => HOST_DELIMS[ch]);
     }
@@ -11012,50 +11597,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base3, relative3, options2, skipNormalization) {
+    function resolveComponent(base3, relative5, options2, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base3 = parse2(serialize(base3, options2), options2);
-        relative3 = parse2(serialize(relative3, options2), options2);
+        relative5 = parse2(serialize(relative5, options2), options2);
       }
       options2 = options2 || {};
-      if (!options2.tolerant && relative3.scheme) {
-        target.scheme = relative3.scheme;
-        target.userinfo = relative3.userinfo;
-        target.host = relative3.host;
-        target.port = relative3.port;
-        target.path = removeDotSegments(relative3.path || "");
-        target.query = relative3.query;
+      if (!options2.tolerant && relative5.scheme) {
+        target.scheme = relative5.scheme;
+        target.userinfo = relative5.userinfo;
+        target.host = relative5.host;
+        target.port = relative5.port;
+        target.path = removeDotSegments(relative5.path || "");
+        target.query = relative5.query;
       } else {
-        if (relative3.userinfo !== void 0 || relative3.host !== void 0 || relative3.port !== void 0) {
-          target.userinfo = relative3.userinfo;
-          target.host = relative3.host;
-          target.port = relative3.port;
-          target.path = removeDotSegments(relative3.path || "");
-          target.query = relative3.query;
+        if (relative5.userinfo !== void 0 || relative5.host !== void 0 || relative5.port !== void 0) {
+          target.userinfo = relative5.userinfo;
+          target.host = relative5.host;
+          target.port = relative5.port;
+          target.path = removeDotSegments(relative5.path || "");
+          target.query = relative5.query;
         } else {
-          if (!relative3.path) {
+          if (!relative5.path) {
             target.path = base3.path;
-            if (relative3.query !== void 0) {
-              target.query = relative3.query;
+            if (relative5.query !== void 0) {
+              target.query = relative5.query;
             } else {
               target.query = base3.query;
             }
           } else {
-            if (relative3.path[0] === "/") {
-              target.path = removeDotSegments(relative3.path);
+            if (relative5.path[0] === "/") {
+              target.path = removeDotSegments(relative5.path);
             } else {
               const baseHasAuthority = base3.userinfo !== void 0 || base3.host !== void 0 || base3.port !== void 0;
               if (baseHasAuthority && !base3.path) {
-                target.path = "/" + relative3.path;
+                target.path = "/" + relative5.path;
               } else if (!base3.path) {
-                target.path = relative3.path;
+                target.path = relative5.path;
               } else {
-                target.path = base3.path.slice(0, base3.path.lastIndexOf("/") + 1) + relative3.path;
+                target.path = base3.path.slice(0, base3.path.lastIndexOf("/") + 1) + relative5.path;
               }
               target.path = base3.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative3.query;
+            target.query = relative5.query;
           }
           target.userinfo = base3.userinfo;
           target.host = base3.host;
@@ -11063,7 +11648,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base3.scheme;
       }
-      target.fragment = relative3.fragment;
+      target.fragment = relative5.fragment;
       return target;
     }
     function equal6(uriA, uriB, options2) {
@@ -11170,12 +11755,12 @@ var require_fast_uri = __commonJS({
       const host = matches[4];
       return hasMalformedPercentEncoding(matches[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches[6]) || hasMalformedPercentEncoding(matches[7]) || hasMalformedPercentEncoding(matches[8]);
     }
-    function canonicalizeHost(parsed, options2, schemeHandler, isIP2) {
-      if (hasForbiddenDomainHost(parsed, options2, schemeHandler, isIP2)) {
+    function canonicalizeHost(parsed, options2, schemeHandler, isIP3) {
+      if (hasForbiddenDomainHost(parsed, options2, schemeHandler, isIP3)) {
         parsed.error = parsed.error || MALFORMED_HOST_ERROR;
         return true;
       }
-      if (!options2.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options2.domainHost || schemeHandler && schemeHandler.domainHost) && isIP2 === false && nonSimpleDomain(parsed.host)) {
+      if (!options2.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options2.domainHost || schemeHandler && schemeHandler.domainHost) && isIP3 === false && nonSimpleDomain(parsed.host)) {
         let url;
         try {
           url = new URL("http://" + parsed.host);
@@ -11191,9 +11776,9 @@ var require_fast_uri = __commonJS({
       }
       return false;
     }
-    function hasForbiddenDomainHost(parsed, options2, schemeHandler, isIP2) {
+    function hasForbiddenDomainHost(parsed, options2, schemeHandler, isIP3) {
       return Boolean(
-        parsed.host && isIP2 === false && !isIPLiteral(parsed.host) && (options2.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
+        parsed.host && isIP3 === false && !isIPLiteral(parsed.host) && (options2.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
       );
     }
     function isHostOnlyURL(url) {
@@ -11216,7 +11801,7 @@ var require_fast_uri = __commonJS({
       let malformedHost = false;
       let malformedIPLiteral = false;
       let malformedScheme = false;
-      let isIP2 = false;
+      let isIP3 = false;
       if (options2.reference === "suffix") {
         if (options2.scheme) {
           uri = options2.scheme + ":" + uri;
@@ -11278,15 +11863,15 @@ var require_fast_uri = __commonJS({
             const bracketedIPLiteral = isIPLiteral(parsed.host);
             const hasIPLiteralBracket = parsed.host.indexOf("[") !== -1 || parsed.host.indexOf("]") !== -1;
             const ipv6result = normalizeIPv6(parsed.host);
-            isIP2 = ipv6result.isIPV6 || ipv6result.isIPVFuture === true;
+            isIP3 = ipv6result.isIPV6 || ipv6result.isIPVFuture === true;
             malformedIPLiteral = hasIPLiteralBracket && (!bracketedIPLiteral || ipv6result.error === true);
-            parsed.host = isIP2 ? ipv6result.host : ipv6result.host.toLowerCase();
+            parsed.host = isIP3 ? ipv6result.host : ipv6result.host.toLowerCase();
             if (malformedIPLiteral) {
               parsed.error = parsed.error || MALFORMED_HOST_ERROR;
               malformedAuthorityOrPort = true;
             }
           } else {
-            isIP2 = true;
+            isIP3 = true;
           }
         }
         if (parsed.scheme === void 0 && parsed.userinfo === void 0 && parsed.host === void 0 && parsed.port === void 0 && parsed.query === void 0 && !parsed.path) {
@@ -11303,14 +11888,14 @@ var require_fast_uri = __commonJS({
         }
         const schemeHandler = getSchemeHandler(options2.scheme || parsed.scheme);
         if (!malformedIPLiteral) {
-          malformedHost = canonicalizeHost(parsed, options2, schemeHandler, isIP2);
+          malformedHost = canonicalizeHost(parsed, options2, schemeHandler, isIP3);
         }
         if (uri.indexOf("%") !== -1 && parsed.host !== void 0 && !malformedIPLiteral) {
-          let host = isIP2 ? parsed.host : normalizePercentEncoding(parsed.host, true);
-          if (!isIP2) {
+          let host = isIP3 ? parsed.host : normalizePercentEncoding(parsed.host, true);
+          if (!isIP3) {
             host = normalizePercentEncoding(host.toLowerCase());
           }
-          parsed.host = isIP2 || options2.scheme !== "null" ? reescapeHostDelimiters(host, isIP2) : host;
+          parsed.host = isIP3 || options2.scheme !== "null" ? reescapeHostDelimiters(host, isIP3) : host;
         }
         if (!schemeHandler || schemeHandler && !schemeHandler.skipNormalize) {
           if (parsed.path) {
@@ -15385,6 +15970,28 @@ var require_plan_schema = __commonJS({
             desired: {
               type: "object",
               description: "The zone as the file declares it, ${env:NAME} references kept: apply re-plans it."
+            },
+            audit: {
+              description: "What audit checks of the zone (its script inventory), never written to Cloudflare: a line a reviewer reads each, and the base configuration's lines when the plan was made with --base.",
+              type: "object",
+              additionalProperties: false,
+              required: [
+                "lines"
+              ],
+              properties: {
+                lines: {
+                  type: "array",
+                  items: {
+                    type: "string"
+                  }
+                },
+                base: {
+                  type: "array",
+                  items: {
+                    type: "string"
+                  }
+                }
+              }
             }
           }
         },
@@ -15607,7 +16214,7 @@ var init_plan_file = __esm({
     init_errors();
     init_json_depth();
     init_model();
-    init_secrets();
+    init_secrets2();
     init_units();
   }
 });
@@ -16009,6 +16616,39 @@ var init_safe_markdown = __esm({
   }
 });
 
+// src/plan/render/audit-checks.ts
+function auditDiff(z) {
+  if (!z.audit || z.audit.base === void 0) return void 0;
+  return diffArrays(z.audit.base, z.audit.lines).flatMap(
+    (p) => p.added || p.removed ? p.value.map((line) => ({ sign: p.added ? "+" : "-", line })) : []
+  );
+}
+function auditChanged(zones2) {
+  return zones2.filter((z) => (auditDiff(z)?.length ?? 0) > 0);
+}
+function auditListing(zones2) {
+  return zones2.flatMap((z) => {
+    if (!z.audit || z.audit.base !== void 0 || z.audit.lines.length === 0) return [];
+    const fetched = z.audit.lines.filter((l) => l.startsWith("page fetched"));
+    const pages = fetched.map((l) => l.slice(l.indexOf(":") + 2)).join(", ");
+    return [
+      printable(
+        `Checked by audit, not written to Cloudflare: ${unitName(z)}'s script inventory, ${z.audit.lines.length} line(s)${fetched.length > 0 ? `; pages it fetches: ${pages}` : ""} (plan --base BASE shows what a change adds)`
+      )
+    ];
+  });
+}
+var AUDIT_TITLE;
+var init_audit_checks = __esm({
+  "src/plan/render/audit-checks.ts"() {
+    "use strict";
+    init_array();
+    init_safe_text();
+    init_units();
+    AUDIT_TITLE = "script_inventory: checked by audit, not written to Cloudflare";
+  }
+});
+
 // src/plan/render/markdown.ts
 function fieldLines(f, kind) {
   const field = printable(f.field);
@@ -16031,12 +16671,20 @@ function changeLines(c) {
 function renderPlanMarkdown(plan3, opts = {}) {
   const out = [COMMENT_MARKER, "### zoneform plan", ""];
   const counts = summariseZones(plan3.zones);
-  if (totalChanges(counts) === 0 && plan3.zones.every((z) => z.errors.length === 0)) {
-    out.push(`**No changes.** ${unitCount(plan3.zones)} match the configuration.`, "");
+  const audited = new Set(auditChanged(plan3.zones));
+  const listing = auditListing(plan3.zones).map((l) => `> ${mdText(l)}`);
+  if (totalChanges(counts) === 0 && audited.size === 0 && plan3.zones.every((z) => z.errors.length === 0)) {
+    out.push(`**No changes.** ${unitCount(plan3.zones)} match the configuration.`, "", ...listing);
     return out.join("\n");
   }
-  const changed2 = plan3.zones.filter((z) => z.changes.length > 0 || z.errors.length > 0);
+  const changed2 = plan3.zones.filter((z) => z.changes.length > 0 || z.errors.length > 0 || audited.has(z));
   out.push(`**${summaryLine(counts)}**`, "");
+  if (audited.size > 0)
+    out.push(
+      `**What audit checks changes in ${audited.size} zone(s)** (the script inventory: never written to Cloudflare; audit fetches its pages on the default branch).`,
+      ""
+    );
+  if (listing.length > 0) out.push(...listing, "");
   out.push("| zone | create | update | replace | delete | errors |", "|---|---:|---:|---:|---:|---:|");
   for (const z of changed2) {
     const s = summarise(z.changes);
@@ -16053,6 +16701,12 @@ function renderPlanMarkdown(plan3, opts = {}) {
     for (const w of z.warnings) lines.push(`> **Warning:** ${mdText(w)}`, "");
     if (z.changes.length > 0)
       lines.push(mdCodeBlock(z.changes.flatMap((c) => [...changeLines(c), ""]).slice(0, -1), "diff"), "");
+    const audit2 = auditDiff(z) ?? [];
+    if (audit2.length > 0)
+      lines.push(
+        mdCodeBlock([`! ~ ${AUDIT_TITLE}`, ...audit2.map((a) => `${a.sign}     ${printable(a.line)}`)], "diff"),
+        ""
+      );
     lines.push("</details>", "");
     return lines.join("\n");
   });
@@ -16088,6 +16742,7 @@ var init_markdown = __esm({
     init_summary();
     init_format();
     init_units();
+    init_audit_checks();
     GITHUB_COMMENT_LIMIT = 65536;
     COMMENT_MARKER = "<!-- zoneform plan -->";
   }
@@ -16202,7 +16857,8 @@ function renderChangeText(change, c, verbose = false) {
 function renderPlanText(plan3, opts) {
   const c = import_picocolors.default.createColors(opts.color);
   const out = [];
-  const changed2 = plan3.zones.filter((z) => z.changes.length > 0 || z.errors.length > 0);
+  const audited = new Set(auditChanged(plan3.zones));
+  const changed2 = plan3.zones.filter((z) => z.changes.length > 0 || z.errors.length > 0 || audited.has(z));
   const unchanged = plan3.zones.filter((z) => z.changes.length === 0 && z.errors.length === 0).length;
   const failed = plan3.zones.filter((z) => z.errors.length > 0).length;
   const counts = summariseZones(plan3.zones);
@@ -16210,8 +16866,9 @@ function renderPlanText(plan3, opts) {
     for (const w of z.warnings) out.push(`${c.yellow("Warning:")} [${printable(unitName(z))}] ${printable(w)}`);
   }
   if (out.length > 0) out.push("");
+  const listing = auditListing(plan3.zones).map((l) => c.dim(l));
   if (totalChanges(counts) === 0 && changed2.length === 0) {
-    out.push(`${c.green("No changes.")} ${unitCount(plan3.zones)} match the configuration.`);
+    out.push(`${c.green("No changes.")} ${unitCount(plan3.zones)} match the configuration.`, ...listing);
     return `${out.join("\n")}
 `;
   }
@@ -16224,7 +16881,12 @@ function renderPlanText(plan3, opts) {
       out.push(...renderChangeText(change, c, opts.verbose));
       out.push("");
     }
-    if (z.changes.length === 0) out.push("");
+    const audit2 = auditDiff(z) ?? [];
+    if (audit2.length > 0) {
+      out.push(`  ${c.cyan("~")} ${c.bold(AUDIT_TITLE)}`);
+      for (const a of audit2) out.push(`      ${a.sign === "+" ? c.green("+") : c.red("-")} ${printable(a.line)}`);
+      out.push("");
+    } else if (z.changes.length === 0) out.push("");
   }
   if (unchanged > 0) out.push(c.dim(`${unchanged} zone(s) unchanged.`));
   if (failed > 0)
@@ -16232,6 +16894,9 @@ function renderPlanText(plan3, opts) {
       c.red(`${failed} zone(s) could not be planned; apply makes no change anywhere until every zone can be planned.`)
     );
   else out.push(c.bold(summaryLine(counts)));
+  if (audited.size > 0)
+    out.push(`What audit checks changes in ${audited.size} zone(s): shown above, never written to Cloudflare.`);
+  out.push(...listing);
   return `${out.join("\n")}
 `;
 }
@@ -16244,6 +16909,7 @@ var init_text = __esm({
     init_summary();
     init_format();
     init_units();
+    init_audit_checks();
   }
 });
 
@@ -16252,10 +16918,9 @@ var init_plan2 = __esm({
   "src/plan/index.ts"() {
     "use strict";
     init_consistency();
-    init_binding();
+    init_binding2();
     init_digest();
     init_fingerprint();
-    init_inputs();
     init_plan_file();
     init_planner();
     init_compact();
@@ -16263,7 +16928,7 @@ var init_plan2 = __esm({
     init_format();
     init_markdown();
     init_text();
-    init_secrets();
+    init_secrets2();
     init_summary();
     init_units();
   }
@@ -16673,85 +17338,6 @@ var init_retry = __esm({
       "UND_ERR_RES_CONTENT_LENGTH_MISMATCH",
       DEADLINE_CODE
     ]);
-  }
-});
-
-// src/read-file.ts
-import { constants } from "node:fs";
-import { open, stat } from "node:fs/promises";
-function describeReadProblem(p, maxBytes) {
-  switch (p.kind) {
-    case "missing":
-      return "no such file or directory";
-    case "not-regular":
-      return `is ${p.what}, not a regular file: give the path of a file`;
-    case "too-large":
-      return `is ${formatBytes(p.bytes)}, over the ${formatLimit(maxBytes)} it may have`;
-    case "unreadable":
-      return `cannot be read (${p.code})`;
-  }
-}
-function formatLimit(n) {
-  const mib = n / 1024 / 1024;
-  return Number.isInteger(mib) ? `${mib} MiB` : formatBytes(n);
-}
-function formatBytes(n) {
-  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} bytes`;
-}
-function kindOf(stats) {
-  if (stats.isFIFO()) return "a FIFO (named pipe)";
-  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
-  if (stats.isSocket()) return "a socket";
-  if (stats.isDirectory()) return "a directory";
-  return "not a regular file";
-}
-async function readRegularFile(path6, maxBytes) {
-  let before;
-  try {
-    before = await stat(path6);
-  } catch (err) {
-    const code = err.code ?? String(err);
-    throw new FileReadError(code === "ENOENT" ? { kind: "missing" } : { kind: "unreadable", code });
-  }
-  if (!before.isFile()) throw new FileReadError({ kind: "not-regular", what: kindOf(before) });
-  let handle;
-  try {
-    handle = await open(path6, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (err) {
-    const code = err.code ?? String(err);
-    throw new FileReadError(code === "ENOENT" ? { kind: "missing" } : { kind: "unreadable", code });
-  }
-  try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) throw new FileReadError({ kind: "not-regular", what: kindOf(stats) });
-    if (stats.size > maxBytes) throw new FileReadError({ kind: "too-large", bytes: stats.size });
-    const buffer = Buffer.alloc(maxBytes + 1);
-    let length = 0;
-    for (; ; ) {
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-      if (length > maxBytes) throw new FileReadError({ kind: "too-large", bytes: length });
-    }
-    return buffer.subarray(0, length);
-  } catch (err) {
-    if (err instanceof FileReadError) throw err;
-    throw new FileReadError({ kind: "unreadable", code: err.code ?? String(err) });
-  } finally {
-    await handle.close();
-  }
-}
-var FileReadError;
-var init_read_file = __esm({
-  "src/read-file.ts"() {
-    "use strict";
-    FileReadError = class extends Error {
-      constructor(problem3) {
-        super(describeReadProblem(problem3, Number.POSITIVE_INFINITY));
-        this.problem = problem3;
-      }
-      problem;
-    };
   }
 });
 
@@ -19396,10 +19982,10 @@ var require_util2 = __commonJS({
       return !headerCharRegex.test(characters);
     }
     var rangeHeaderRegex = /^bytes (\d+)-(\d+)\/(\d+|\*)?$/;
-    function parseRangeHeader(range) {
-      if (range == null || range === "") return { start: 0, end: null, size: null };
-      if (!range) return null;
-      const m = rangeHeaderRegex.exec(range);
+    function parseRangeHeader(range2) {
+      if (range2 == null || range2 === "") return { start: 0, end: null, size: null };
+      if (!range2) return null;
+      const m = rangeHeaderRegex.exec(range2);
       return m ? {
         start: parseInt(m[1]),
         end: m[2] ? parseInt(m[2]) : null,
@@ -28837,16 +29423,16 @@ var require_retry_handler = __commonJS({
       const retryTime = new Date(retryAfter).getTime();
       return isNaN(retryTime) ? null : retryTime - Date.now();
     }
-    function validatePartialResponseContentLength(headers, range, statusCode, retryCount) {
+    function validatePartialResponseContentLength(headers, range2, statusCode, retryCount) {
       const contentLength = headers["content-length"];
       if (contentLength == null) {
         return;
       }
-      if (!Number.isFinite(range.start) || !Number.isFinite(range.end)) {
+      if (!Number.isFinite(range2.start) || !Number.isFinite(range2.end)) {
         return;
       }
       const length = Number(contentLength);
-      const expectedLength = range.end - range.start + 1;
+      const expectedLength = range2.end - range2.start + 1;
       if (!Number.isFinite(length) || length !== expectedLength) {
         throw new RequestRetryError("Content-Length mismatch", statusCode, {
           headers,
@@ -29163,8 +29749,8 @@ var require_retry_handler = __commonJS({
         }
         if (this.end == null) {
           if (statusCode === 206) {
-            const range = parseRangeHeader(headers["content-range"]);
-            if (range == null || range.end == null) {
+            const range2 = parseRangeHeader(headers["content-range"]);
+            if (range2 == null || range2.end == null) {
               this.headersSent = true;
               this.handler.onResponseStart?.(
                 this.controllerProxy,
@@ -29174,8 +29760,8 @@ var require_retry_handler = __commonJS({
               );
               return;
             }
-            validatePartialResponseContentLength(headers, range, statusCode, this.retryCount);
-            const { start: start2, size, end = size ? size - 1 : null } = range;
+            validatePartialResponseContentLength(headers, range2, statusCode, this.retryCount);
+            const { start: start2, size, end = size ? size - 1 : null } = range2;
             assert(
               start2 != null && Number.isFinite(start2),
               "content-range mismatch"
@@ -29326,7 +29912,7 @@ var require_retry_handler = __commonJS({
       const name = key2.toLowerCase();
       return name === "range" || etag != null && name === "if-match";
     }
-    function buildResumeHeaders(headers, range, etag) {
+    function buildResumeHeaders(headers, range2, etag) {
       if (Array.isArray(headers) || headers && typeof headers === "object" && hasSafeIterator(headers)) {
         const ret2 = [];
         if (Array.isArray(headers)) {
@@ -29342,7 +29928,7 @@ var require_retry_handler = __commonJS({
             }
           }
         }
-        ret2.push("range", range);
+        ret2.push("range", range2);
         if (etag != null) {
           ret2.push("if-match", etag);
         }
@@ -29354,7 +29940,7 @@ var require_retry_handler = __commonJS({
           ret[key2] = headers[key2];
         }
       }
-      ret.range = range;
+      ret.range = range2;
       if (etag != null) {
         ret["if-match"] = etag;
       }
@@ -30140,7 +30726,7 @@ function createClient(opts) {
     }
   };
 }
-var init_client = __esm({
+var init_client2 = __esm({
   "src/cloudflare/client.ts"() {
     "use strict";
     init_redact();
@@ -30544,7 +31130,8 @@ var init_token_router = __esm({
 // src/cloudflare/header-reader.ts
 function createHeaderReader(opts) {
   const agent = new Agent({
-    connect: { timeout: opts.timeoutMs },
+    // A name is resolved only by `lookup`, whose answer is the address connected to.
+    connect: { timeout: opts.timeoutMs, lookup: opts.lookup },
     headersTimeout: opts.timeoutMs,
     bodyTimeout: opts.timeoutMs,
     maxHeaderSize: opts.maxHeaderBytes
@@ -30581,10 +31168,10 @@ var init_header_reader = __esm({
 var init_cloudflare = __esm({
   "src/cloudflare/index.ts"() {
     "use strict";
-    init_client();
+    init_client2();
     init_credentials();
     init_rate_limiter();
-    init_client();
+    init_client2();
     init_credential_check();
     init_credentials();
     init_rate_limiter();
@@ -30932,6 +31519,7 @@ async function readZone(ctx, zone, kinds = RESOURCE_KINDS) {
     errors: []
   };
   const results = await Promise.allSettled(owned.map((k) => k.read(ctx, zone)));
+  const secrets = ctx.desired.secrets;
   for (const r of results) if (r.status === "rejected" && r.reason instanceof RunStoppedError) throw r.reason;
   results.forEach((r, i) => {
     const kind = owned[i];
@@ -30942,7 +31530,9 @@ async function readZone(ctx, zone, kinds = RESOURCE_KINDS) {
     }
     live.kinds[kind.name] = r.value.live;
     for (const [identity2, resource] of Object.entries(r.value.resources)) {
-      live.fingerprints[`${kind.name}/${identity2}`] = fingerprint(resource);
+      live.fingerprints[`${kind.name}/${identity2}`] = fingerprint(
+        fileView(secrets.templatize(resource, zone), ctx.desired)
+      );
     }
   });
   return live;
@@ -30955,13 +31545,14 @@ var init_read = __esm({
     init_errors();
     init_plan2();
     init_sections();
+    init_secrets();
     ZONES_PER_REQUEST_SLOT = 4;
   }
 });
 
 // src/engine/execute.ts
 function describeChange(zoneLabel4, c) {
-  return printable(`${zoneLabel4}: ${SIGN[c.kind]} ${c.resource} "${c.identity}"`);
+  return printable(`${zoneLabel4}: ${SIGN[c.kind]} ${c.resource} "${shownTemplate(c.identity)}"`);
 }
 function mayHaveWritten(method, err) {
   if (method === "GET") return false;
@@ -30975,7 +31566,7 @@ async function assertStillAbsent(client, zoneLabel4, change, finder, reads) {
   const appeared = await appearedSincePlan(client, finder, reads);
   if (appeared.length > 0) {
     throw new RuntimeError(
-      `${change.resource} "${change.identity}" now exists in ${zoneLabel4} (id ${idList(appeared)}), made by someone else since the plan read the zone (another apply?); it was not created again, and nothing more is written to this zone. Run plan again.`
+      `${change.resource} "${shownTemplate(change.identity)}" now exists in ${zoneLabel4} (id ${idList(appeared)}), made by someone else since the plan read the zone (another apply?); it was not created again, and nothing more is written to this zone. Run plan again.`
     );
   }
 }
@@ -31084,6 +31675,11 @@ function rounds(changes, independent = isIndependent) {
 async function executePlan(plan3, opts) {
   const report = opts.report ?? { done: [], failed: [], notDone: [], uncertain: [] };
   const limitOf2 = unitLimiter(opts.client, opts.parallelism);
+  const secrets = opts.secrets ?? NO_SECRETS;
+  const withValues = (c) => ({
+    ...c,
+    operations: c.operations.map((op) => secrets.resolveForWrite(op))
+  });
   await Promise.all(
     plan3.zones.map(
       (zone) => limitOf2(zone)(async () => {
@@ -31101,7 +31697,7 @@ async function executePlan(plan3, opts) {
           }
           opts.onChange?.(what, "start");
           try {
-            const outcome = await runChange(opts.client, label, change, what, opts.progress, checks);
+            const outcome = await runChange(opts.client, label, withValues(change), what, opts.progress, checks);
             if ("notSent" in outcome) {
               report.stopped = outcome.notSent;
               report.interrupted = true;
@@ -31191,6 +31787,7 @@ var init_execute = __esm({
     init_cloudflare();
     init_errors();
     init_plan2();
+    init_secrets();
     init_safe_text();
     init_sections();
     init_lost_create();
@@ -31226,8 +31823,16 @@ function failure(err, op) {
   return err instanceof Error ? err.message : String(err);
 }
 async function checkWrites(plan3, opts) {
-  const writes = writesToCheck(plan3);
-  const report = { checked: 0, refused: [], forbidden: [], answeredAsWrite: [] };
+  const all = writesToCheck(plan3);
+  const writes = opts.secrets ? all : all.filter((w) => !holdsReference(w.op.body));
+  const client = opts.secrets ? resolving(opts.client, opts.secrets) : readOnly(opts.client);
+  const report = {
+    checked: 0,
+    refused: [],
+    forbidden: [],
+    answeredAsWrite: [],
+    atApply: all.length - writes.length
+  };
   if (writes.length === 0) return report;
   opts.progress?.(`Checking ${writes.length} ruleset write(s) with Cloudflare first (dry_run=true)`);
   const limitOf2 = unitLimiter(opts.client, opts.parallelism);
@@ -31237,7 +31842,7 @@ async function checkWrites(plan3, opts) {
         const what = describeChange(label, change);
         report.checked += 1;
         try {
-          const result = await opts.client.request(op.method, op.path, {
+          const result = await client.request(op.method, op.path, {
             query: { dry_run: "true" },
             body: op.body,
             idempotent: true
@@ -31297,6 +31902,7 @@ var init_dry_run = __esm({
   "src/engine/dry-run.ts"() {
     "use strict";
     init_errors();
+    init_secrets();
     init_redact();
     init_execute();
     init_read();
@@ -31335,10 +31941,23 @@ async function checkZone(ctx, zone, zp, kinds = RESOURCE_KINDS) {
   const errors = found.flat();
   return errors.length > 0 ? { ...zp, errors: [...zp.errors, ...errors] } : zp;
 }
+async function checkAtApply(plan3, desired, client, kinds = RESOURCE_KINDS) {
+  const ctx = { ...createReadContext(resolving(client, desired.secrets), desired), atApply: true };
+  const units = new Map(planUnits(desired, kinds).map((u) => [unitKey(u.unit), u]));
+  const found = await Promise.all(
+    plan3.zones.map(async (zp) => {
+      const unit = units.get(unitKey(zp));
+      if (!unit || zp.changes.length === 0) return [];
+      const checked2 = await checkZone(ctx, unit.unit, { ...zp, errors: [] }, unit.kinds);
+      return checked2.errors.map((e) => `[${unitName(zp)}] ${e}`);
+    })
+  );
+  return found.flat();
+}
 async function planZones(opts) {
   startBinding(opts.desired);
   const kinds = opts.kinds ?? RESOURCE_KINDS;
-  const ctx = createReadContext(opts.client, opts.desired);
+  const ctx = createReadContext(readOnly(opts.client), opts.desired);
   const createdAt = (opts.now?.() ?? /* @__PURE__ */ new Date()).toISOString();
   const limitOf2 = unitLimiter(opts.client, opts.parallelism);
   let done = 0;
@@ -31351,7 +31970,7 @@ async function planZones(opts) {
         ({ unit, kinds: unitKinds }) => limitOf2(unit)(async () => {
           const zone = unit;
           const live = await readZone(ctx, zone, unitKinds);
-          const zp = await checkZone(ctx, zone, planZone(opts.desired, zone, live, unitKinds), unitKinds);
+          const zp = await checkZone(ctx, zone, planZone(opts.desired, zone, live, unitKinds, opts.base), unitKinds);
           done += 1;
           opts.progress?.(`read ${unitName(zone)} (${done}/${units.length})`);
           opts.onZoneDone?.(done, units.length);
@@ -31384,6 +32003,7 @@ var init_plan3 = __esm({
     init_plan2();
     init_sections();
     init_read();
+    init_secrets();
     seals = /* @__PURE__ */ new WeakMap();
   }
 });
@@ -31654,6 +32274,18 @@ var init_defaults = __esm({
   }
 });
 
+// src/config/defaults-schema.ts
+function isRefusal(schema5) {
+  const s = schema5;
+  return typeof s?.errorMessage === "string" && typeof s.not === "object" && Object.keys(s.not ?? {}).length === 0;
+}
+var init_defaults_schema = __esm({
+  "src/config/defaults-schema.ts"() {
+    "use strict";
+    init_defaults();
+  }
+});
+
 // src/config/problems.ts
 function toProblem(finding, file, locate) {
   const pos = locate(finding.pointer, finding.at);
@@ -31684,153 +32316,6 @@ var init_problems = __esm({
     "use strict";
     init_redact();
     init_sections();
-  }
-});
-
-// src/config/interpolate.ts
-function interpolateEnv(value, env, missingEnv = "error") {
-  const result = {
-    value: void 0,
-    secrets: [],
-    findings: [],
-    templates: /* @__PURE__ */ new Map(),
-    templatePaths: /* @__PURE__ */ new Map(),
-    missing: /* @__PURE__ */ new Set()
-  };
-  const seen = /* @__PURE__ */ new Set();
-  const path6 = [];
-  const visit3 = (v) => {
-    if (typeof v === "string") return v.includes("${") ? interpolateString(v, pointerOf(path6)) : v;
-    if (Array.isArray(v)) {
-      const out = new Array(v.length);
-      for (let i = 0; i < v.length; i++) {
-        path6.push(i);
-        out[i] = visit3(v[i]);
-        path6.pop();
-      }
-      return out;
-    }
-    if (v !== null && typeof v === "object") {
-      const out = {};
-      for (const k of Object.keys(v)) {
-        path6.push(k);
-        setOwn(out, k, visit3(v[k]));
-        path6.pop();
-      }
-      return out;
-    }
-    return v;
-  };
-  const interpolateString = (s, pointer) => {
-    let hasReference = false;
-    const out = replaceTemplateTokens(s, (whole, inner) => {
-      if (!inner.startsWith("env:")) {
-        if (ENV_NAME.test(inner)) {
-          result.findings.push({
-            pointer,
-            severity: "warning",
-            message: `'${whole}' is kept as written; did you mean '\${env:${inner}}'? (write '$${whole}' to silence this)`
-          });
-        }
-        return whole;
-      }
-      hasReference = true;
-      const name = inner.slice(4);
-      if (!ENV_NAME.test(name)) {
-        result.findings.push({
-          pointer,
-          message: `'${whole}' is not a valid reference: write \${env:NAME} with NAME made of letters, digits and _`
-        });
-        result.missing.add(pointer);
-        return "";
-      }
-      if (CREDENTIAL_VARIABLES.has(name)) {
-        result.findings.push({
-          pointer,
-          message: `'${whole}' is zoneform's own API credential; it is never written into a zone (use another variable)`
-        });
-        result.missing.add(pointer);
-        return "";
-      }
-      const found = env[name];
-      if (found === void 0) {
-        result.findings.push(
-          missingEnv === "error" ? { pointer, message: `environment variable ${name} is not set (referenced as \${env:${name}})` } : {
-            pointer,
-            severity: "warning",
-            message: `environment variable ${name} is not set (referenced as \${env:${name}}); plan and apply will need it`
-          }
-        );
-        result.missing.add(pointer);
-        return "";
-      }
-      if (!seen.has(name)) {
-        seen.add(name);
-        result.secrets.push({ name, value: found });
-      }
-      return found;
-    });
-    if (hasReference || out !== s) {
-      result.templates.set(pointer, s);
-      result.templatePaths.set(pointer, [...path6]);
-    }
-    return out;
-  };
-  result.value = visit3(value);
-  return result;
-}
-function pointerOf(path6) {
-  let pointer = "";
-  for (const key2 of path6) pointer = childPointer(pointer, key2);
-  return pointer;
-}
-function declaredDocument(interpolated) {
-  const copies = /* @__PURE__ */ new Set();
-  const put = (node, path6, at3, template) => {
-    if (at3 === path6.length) return template;
-    const key2 = path6[at3];
-    const copy = copies.has(node) ? node : Array.isArray(node) ? [...node] : { ...node };
-    copies.add(copy);
-    const record5 = copy;
-    record5[key2] = put(record5[key2], path6, at3 + 1, template);
-    return copy;
-  };
-  let doc = interpolated.value;
-  for (const [pointer, template] of interpolated.templates)
-    doc = put(doc, interpolated.templatePaths.get(pointer), 0, template);
-  return doc;
-}
-function templatedValues(interpolated) {
-  const out = [];
-  for (const [pointer, template] of interpolated.templates) {
-    if (!hasEnvReference(template)) continue;
-    let v = interpolated.value;
-    for (const key2 of interpolated.templatePaths.get(pointer)) v = v[key2];
-    if (typeof v === "string") out.push({ value: v, template });
-  }
-  return out;
-}
-var ENV_NAME, CREDENTIAL_VARIABLES;
-var init_interpolate = __esm({
-  "src/config/interpolate.ts"() {
-    "use strict";
-    init_problems();
-    init_template();
-    init_data_record();
-    ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-    CREDENTIAL_VARIABLES = /* @__PURE__ */ new Set(["CLOUDFLARE_API_TOKEN", "CLOUDFLARE_API_KEY"]);
-  }
-});
-
-// src/config/defaults-schema.ts
-function isRefusal(schema5) {
-  const s = schema5;
-  return typeof s?.errorMessage === "string" && typeof s.not === "object" && Object.keys(s.not ?? {}).length === 0;
-}
-var init_defaults_schema = __esm({
-  "src/config/defaults-schema.ts"() {
-    "use strict";
-    init_defaults();
   }
 });
 
@@ -33147,9 +33632,9 @@ function blockString({ comment, type, value }, ctx, onComment, onChompKeep) {
     return quotedString(value, ctx);
   }
   const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
-  const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.BLOCK_FOLDED ? false : type === Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
+  const literal2 = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.BLOCK_FOLDED ? false : type === Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
   if (!value)
-    return literal ? "|\n" : ">\n";
+    return literal2 ? "|\n" : ">\n";
   let chomp;
   let endStart;
   for (endStart = value.length; endStart > 0; --endStart) {
@@ -33198,7 +33683,7 @@ function blockString({ comment, type, value }, ctx, onComment, onChompKeep) {
     if (onComment)
       onComment();
   }
-  if (!literal) {
+  if (!literal2) {
     const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
     let literalFallback = false;
     const foldOptions = getFoldOptions(ctx, true);
@@ -36632,7 +37117,7 @@ var init_resolve_flow_scalar = __esm({
 
 // node_modules/yaml/browser/dist/compose/compose-scalar.js
 function composeScalar(ctx, token2, tagToken, onError) {
-  const { value, type, comment, range } = token2.type === "block-scalar" ? resolveBlockScalar(ctx, token2, onError) : resolveFlowScalar(token2, ctx.options.strict, onError);
+  const { value, type, comment, range: range2 } = token2.type === "block-scalar" ? resolveBlockScalar(ctx, token2, onError) : resolveFlowScalar(token2, ctx.options.strict, onError);
   const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
   let tag;
   if (ctx.options.stringKeys && ctx.atKey) {
@@ -36652,7 +37137,7 @@ function composeScalar(ctx, token2, tagToken, onError) {
     onError(tagToken ?? token2, "TAG_RESOLVE_FAILED", msg);
     scalar = new Scalar(value);
   }
-  scalar.range = range;
+  scalar.range = range2;
   scalar.source = value;
   if (type)
     scalar.type = type;
@@ -38903,10 +39388,10 @@ function keyText(keyNode) {
   return isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
 }
 function spanOf(node, keyStart) {
-  const range = node.range;
-  const emptyNull = isScalar(node) && node.value === null && range !== void 0 && range !== null && range[0] === range[1];
-  const start2 = emptyNull && keyStart !== void 0 ? keyStart : range?.[0] ?? keyStart ?? 0;
-  return { start: start2, end: range?.[1] ?? start2, keyStart };
+  const range2 = node.range;
+  const emptyNull = isScalar(node) && node.value === null && range2 !== void 0 && range2 !== null && range2[0] === range2[1];
+  const start2 = emptyNull && keyStart !== void 0 ? keyStart : range2?.[0] ?? keyStart ?? 0;
+  return { start: start2, end: range2?.[1] ?? start2, keyStart };
 }
 function keySpan(keyNode, parentStart) {
   const kStart = keyNode?.range?.[0];
@@ -39141,6 +39626,38 @@ var init_credentials2 = __esm({
   }
 });
 
+// src/config/rules/literal-ids.ts
+function* idsIn(value, pointer) {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) yield* idsIn(value[i], childPointer(pointer, i));
+    return;
+  }
+  const record5 = asRecord(value);
+  if (!record5) return;
+  for (const [key2, v] of Object.entries(record5)) {
+    if (key2 === "id" && typeof v === "string") yield { pointer: childPointer(pointer, key2), what: "an id" };
+    else yield* idsIn(v, childPointer(pointer, key2));
+  }
+}
+var literalIds;
+var init_literal_ids = __esm({
+  "src/config/rules/literal-ids.ts"() {
+    "use strict";
+    init_sections();
+    literalIds = literalOnly(function* (doc) {
+      yield { pointer: "/account_id", what: "account_id" };
+      for (const { pointer } of zonesOf(doc)) {
+        yield { pointer: `${pointer}/zone_id`, what: "a zone's zone_id" };
+        yield { pointer: `${pointer}/name`, what: "a zone's name" };
+        yield { pointer: `${pointer}/account_id`, what: "a zone's account_id" };
+      }
+      for (const { pointer } of accountsOf(doc))
+        yield { pointer: `${pointer}/account_id`, what: "an account's account_id" };
+      yield* idsIn(doc, "");
+    });
+  }
+});
+
 // src/config/rules/index.ts
 function runRules(doc, ctx, rules = RULES) {
   return rules.flatMap((rule) => rule(doc, ctx));
@@ -39152,7 +39669,8 @@ var init_rules6 = __esm({
     init_sections();
     init_accounts();
     init_credentials2();
-    GENERIC_RULES = [...ACCOUNT_RULES, credentialsInFile];
+    init_literal_ids();
+    GENERIC_RULES = [...ACCOUNT_RULES, credentialsInFile, literalIds];
     RULES = [...SECTIONS.flatMap((s) => s.rules), ...GENERIC_RULES];
   }
 });
@@ -39228,8 +39746,9 @@ function checkFileText(text, file, env, missingEnv = "error") {
     doc: void 0,
     locate: parsed.locate,
     problems: [...parsed.problems],
-    secrets: [],
-    templated: []
+    names: [],
+    templates: /* @__PURE__ */ new Map(),
+    tokens: /* @__PURE__ */ new Map()
   };
   if (parsed.value === void 0) return checked2;
   if (parsed.value === null) {
@@ -39238,13 +39757,15 @@ function checkFileText(text, file, env, missingEnv = "error") {
   }
   const expanded = applyDefaults(parsed.value);
   checked2.locate = (pointer, at3) => parsed.locate(expanded.origin(pointer), at3);
-  const interpolated = interpolateEnv(expanded.value, env, missingEnv);
+  const tokens = tokenPlaces(expanded.value);
+  const interpolated = interpolateEnv(expanded.value, env, missingEnv, tokens);
   checked2.doc = interpolated.value;
   checked2.declared = declaredDocument(interpolated);
-  checked2.secrets = interpolated.secrets;
-  checked2.templated = templatedValues(interpolated);
+  checked2.names = interpolated.names;
+  checked2.templates = interpolated.templates;
+  checked2.tokens = tokens.names;
   const underMissing = (pointer) => [...interpolated.missing].some((m) => pointer === m || pointer.startsWith(`${m}/`));
-  const secrets = new Redactor(interpolated.secrets);
+  const secrets = new EnvSecrets(env, interpolated.names).redactor();
   const findings = [
     ...expanded.findings,
     ...interpolated.findings,
@@ -39256,6 +39777,18 @@ function checkFileText(text, file, env, missingEnv = "error") {
   checked2.problems.push(...locateFindings(findings, expanded, file, parsed.locate));
   checked2.problems.sort(byPosition);
   return checked2;
+}
+function tokenPlaces(doc) {
+  const pointers = /* @__PURE__ */ new Set();
+  const names = /* @__PURE__ */ new Map();
+  asArray(asRecord(doc)?.accounts).forEach((entry, i) => {
+    const written2 = asString(asRecord(entry)?.api_token);
+    if (written2 === void 0) return;
+    pointers.add(`/accounts/${i}/api_token`);
+    const name = tokenVariable(written2);
+    if (name !== void 0 && !names.has(name)) names.set(name, `accounts[${i}].api_token`);
+  });
+  return { pointers, names };
 }
 function locateFindings(findings, expanded, file, locate) {
   const out = [];
@@ -39308,20 +39841,20 @@ var init_document = __esm({
   "src/config/document.ts"() {
     "use strict";
     init_defaults();
-    init_interpolate();
+    init_secrets();
     init_messages();
     init_parse();
     init_problems();
     init_sections();
     init_rules6();
-    init_redact();
+    init_accounts();
     init_schema4();
     ZONES_NAMED = 5;
   }
 });
 
 // src/config/load.ts
-import { readdir, stat as stat2 } from "node:fs/promises";
+import { readdir as readdir2, realpath, stat as stat3 } from "node:fs/promises";
 import path from "node:path";
 function displayPath(absolute, cwd) {
   const rel = path.relative(cwd, absolute);
@@ -39335,7 +39868,7 @@ async function readConfigFiles(configPath3, cwd) {
   const shown4 = displayPath(absolute, cwd);
   let info2;
   try {
-    info2 = await stat2(absolute);
+    info2 = await stat3(absolute);
   } catch (err) {
     const code = err.code;
     const hint = code === "ENOENT" || code === "ENOTDIR" ? configPath3 === DEFAULT_CONFIG_PATH ? "no configuration found: create zoneform.yaml (see examples/minimal.yaml) or pass -c PATH (a file or a directory of *.yaml)" : "no such file or directory" : `cannot be read (${code ?? String(err)})`;
@@ -39347,20 +39880,36 @@ async function readConfigFiles(configPath3, cwd) {
     const shownFile = displayPath(p, cwd);
     let bytes;
     try {
-      bytes = await readRegularFile(p, MAX_CONFIG_FILE_BYTES);
+      bytes = await readRegularFile(p, MAX_CONFIG_FILE_BYTES2);
     } catch (err) {
       if (!(err instanceof FileReadError)) throw err;
       const hint = err.problem.kind === "too-large" ? ": split the zones over several files in a directory (-c DIR)" : "";
-      throw pathError(shownFile, `${describeReadProblem(err.problem, MAX_CONFIG_FILE_BYTES)}${hint}`);
+      throw pathError(shownFile, `${describeReadProblem(err.problem, MAX_CONFIG_FILE_BYTES2)}${hint}`);
     }
-    files.push({ file: shownFile, text: decodeUtf8(bytes, shownFile) });
+    await refuseOutsideLink(p, info2.isDirectory() ? absolute : path.dirname(absolute), shownFile);
+    files.push({ file: shownFile, text: refuseNul(decodeUtf8(bytes, shownFile), shownFile) });
   }
   return files;
+}
+async function refuseOutsideLink(file, dir, shown4) {
+  let real2;
+  let base3;
+  try {
+    [real2, base3] = await Promise.all([realpath(file), realpath(dir)]);
+  } catch {
+    return;
+  }
+  const rel = path.relative(base3, real2);
+  if (rel.startsWith("..") || path.isAbsolute(rel))
+    throw pathError(
+      shown4,
+      "is a link to a file outside the configuration's directory, which zoneform does not read (copy the file into the directory instead)"
+    );
 }
 async function configDirFiles(dir, cwd) {
   let entries2;
   try {
-    entries2 = await readdir(dir, { withFileTypes: true });
+    entries2 = await readdir2(dir, { withFileTypes: true });
   } catch (err) {
     throw pathError(
       displayPath(dir, cwd),
@@ -39388,6 +39937,13 @@ async function configDirFiles(dir, cwd) {
   if (paths.length === 0) throw pathError(displayPath(dir, cwd), "the directory holds no *.yaml or *.yml file");
   return paths;
 }
+function refuseNul(text, shown4) {
+  const at3 = text.indexOf("\0");
+  if (at3 < 0) return text;
+  const line = text.slice(0, at3).split("\n").length;
+  const message2 = `the file holds a NUL byte (line ${line}): it is not a YAML text file, and nothing of it is shown`;
+  throw new ConfigError([{ file: shown4, line, column: 0, pointer: "", message: message2 }], `${shown4}:${line}  ${message2}`);
+}
 function decodeUtf8(bytes, shown4) {
   try {
     return utf8.decode(bytes);
@@ -39405,14 +39961,14 @@ function decodeUtf8(bytes, shown4) {
     );
   }
 }
-var MAX_CONFIG_FILE_BYTES, utf8;
+var MAX_CONFIG_FILE_BYTES2, utf8;
 var init_load = __esm({
   "src/config/load.ts"() {
     "use strict";
     init_errors();
     init_model();
     init_read_file();
-    MAX_CONFIG_FILE_BYTES = 10 * 1024 * 1024;
+    MAX_CONFIG_FILE_BYTES2 = 10 * 1024 * 1024;
     utf8 = new TextDecoder("utf-8", { fatal: true });
   }
 });
@@ -39444,8 +40000,8 @@ var init_normalize2 = __esm({
 });
 
 // src/config/merge.ts
-function mergeFiles(files) {
-  const problems = [];
+function mergeFiles(files, secrets) {
+  const problems = [...tokensElsewhere(files)];
   const where = (f, pointer) => {
     const pos = f.locate(pointer);
     return `${f.file}:${pos.line}:${pos.column}`;
@@ -39516,30 +40072,25 @@ function mergeFiles(files) {
     version: 1,
     safety: { max_deletes: DEFAULT_MAX_DELETES },
     zones: [],
-    secrets: dedupeSecrets(files.flatMap((f) => f.secrets)),
-    templated: files.flatMap((f) => f.templated),
+    secrets,
     files: files.map((f) => f.file)
   };
   for (const f of files) {
-    const doc = f.doc;
+    const doc = f.declared;
     if (doc.account_id !== void 0) state.account_id = doc.account_id;
     if (doc.safety?.max_deletes !== void 0) state.safety = { max_deletes: doc.safety.max_deletes };
-    const declared = asArray(asRecord(f.declared)?.zones);
     doc.zones.forEach((zone, i) => {
       const pos = f.locate(`/zones/${i}`);
       const normalized = normalizeZone(zone, { file: f.file, line: pos.line, column: pos.column });
-      if (declared[i] !== void 0) normalized.declared = structuredClone(declared[i]);
+      normalized.declared = structuredClone(zone);
       state.zones.push(normalized);
     });
-    const declaredAccounts = asArray(asRecord(f.declared)?.accounts);
     (doc.accounts ?? []).forEach((entry, i) => {
       const pos = f.locate(`/accounts/${i}`);
-      const written2 = asRecord(declaredAccounts[i]);
-      const env = tokenVariable(asString(written2?.api_token));
-      const token2 = env !== void 0 && entry.api_token !== void 0 ? { env, value: entry.api_token } : void 0;
+      const env = tokenVariable(asString(entry.api_token));
       const source = { file: f.file, line: pos.line, column: pos.column };
-      const account = normalizeAccount(entry, token2, source, doc.zones);
-      if (written2) account.declared = structuredClone(written2);
+      const account = normalizeAccount(entry, env !== void 0 ? { env } : void 0, source, doc.zones);
+      account.declared = structuredClone(entry);
       (state.accounts ??= []).push(account);
     });
   }
@@ -39553,14 +40104,27 @@ function mergeFiles(files) {
   }
   return { problems: all, desired: state };
 }
-function dedupeSecrets(secrets) {
-  const byName = /* @__PURE__ */ new Map();
-  for (const s of secrets) if (!byName.has(s.name)) byName.set(s.name, s);
-  return [...byName.values()];
+function tokensElsewhere(files) {
+  const tokens = /* @__PURE__ */ new Map();
+  for (const f of files)
+    for (const [name, place] of f.tokens) if (!tokens.has(name)) tokens.set(name, `${f.file} ${place}`);
+  if (tokens.size === 0) return [];
+  const out = [];
+  for (const f of files) {
+    for (const [pointer, template] of f.templates) {
+      if (/^\/accounts\/\d+\/api_token$/.test(pointer)) continue;
+      const name = referencedNames(template).find((n) => tokens.has(n));
+      if (name === void 0) continue;
+      const message2 = `\${env:${name}} holds an API token (${tokens.get(name)}): a token variable is refused anywhere else in the file, so that it goes only to the API as who applies (use another variable)`;
+      out.push(toProblem({ pointer, message: message2 }, f.file, f.locate));
+    }
+  }
+  return out;
 }
 var init_merge2 = __esm({
   "src/config/merge.ts"() {
     "use strict";
+    init_template();
     init_normalize2();
     init_accounts();
     init_problems();
@@ -39575,8 +40139,12 @@ async function loadConfig(path6, opts) {
 }
 function checkConfigSources(sources, env, missingEnv = "error") {
   const checked2 = sources.map((s) => checkFileText(s.text, s.file, env, missingEnv));
-  const { problems, desired } = mergeFiles(checked2);
-  const redactor = new Redactor(checked2.flatMap((c) => c.secrets));
+  const secrets = new EnvSecrets(
+    env,
+    checked2.flatMap((c) => c.names)
+  );
+  const { problems, desired } = mergeFiles(checked2, secrets);
+  const redactor = secrets.redactor();
   const shown4 = problems.map((p) => ({ ...p, message: redactor.redact(p.message) }));
   const order = new Map(sources.map((s, i) => [s.file, i]));
   shown4.sort((a, b) => (order.get(a.file) ?? 0) - (order.get(b.file) ?? 0) || a.line - b.line || a.column - b.column);
@@ -39613,7 +40181,7 @@ var init_config = __esm({
   "src/config/index.ts"() {
     "use strict";
     init_errors();
-    init_redact();
+    init_secrets();
     init_document();
     init_load();
     init_merge2();
@@ -39621,7 +40189,6 @@ var init_config = __esm({
     init_model();
     init_normalize2();
     init_defaults();
-    init_interpolate();
     init_load();
     init_parse();
   }
@@ -39679,12 +40246,7 @@ ${result.errors.map((e) => `  ${e.pointer || "/"}  ${e.message}`).join("\n")}
 Set the variables as when the plan was made, or make the plan again.`
     );
   }
-  await assertSameInputs(
-    plan3,
-    file,
-    env,
-    result.desired.secrets.map((s) => s.name)
-  );
+  await assertSameInputs(plan3, file, env, result.desired.secrets.names);
   return result.desired;
 }
 function opText(op) {
@@ -39837,7 +40399,7 @@ ${groupZoneErrors(failed).join("\n")}`
 function groupZoneErrors(zones2) {
   const groups = /* @__PURE__ */ new Map();
   for (const z of zones2) {
-    for (const e of z.errors) {
+    for (const e of z.errors.map(shownTemplate)) {
       const key2 = e.split(z.zone_id).join("{zone}");
       const names = groups.get(key2) ?? [];
       names.push(unitName(z));
@@ -39863,6 +40425,7 @@ var init_verify = __esm({
     init_errors();
     init_plan2();
     init_canonical_json();
+    init_secrets();
     init_safe_text();
     same3 = (x, y) => canonicalJson(x) === canonicalJson(y);
     quoted = (s) => printable(JSON.stringify(s));
@@ -39919,13 +40482,23 @@ async function apply(given, opts) {
   await opts.onPlan?.(fresh, desired, opened.digest);
   return run(fresh, desired, opts);
 }
-async function checkFirst(plan3, opts) {
-  const report = await checkWrites(plan3, {
-    client: opts.client,
-    parallelism: opts.parallelism,
-    progress: opts.execution?.progress
-  });
+async function checkFirst(plan3, desired, opts) {
+  const [report, found] = await Promise.all([
+    checkWrites(plan3, {
+      client: opts.client,
+      secrets: desired.secrets,
+      parallelism: opts.parallelism,
+      progress: opts.execution?.progress
+    }),
+    checkAtApply(plan3, desired, opts.client)
+  ]);
   assertChecked(report);
+  if (found.length > 0)
+    throw new RuntimeError(
+      `Cloudflare's checks that waited for apply found ${found.length} problem(s); nothing was written:
+${found.map((f) => `  ${shownTemplate(f)}`).join("\n")}
+Fix the file or the environment and run apply again.`
+    );
   return report.checked;
 }
 function goesToChecks(plan3, desired, opts) {
@@ -39933,11 +40506,11 @@ function goesToChecks(plan3, desired, opts) {
   if (totalChanges(summariseZones(plan3.zones)) === 0) return false;
   return opts.force === true || findSafetyViolations(plan3, desired.safety.max_deletes).length === 0;
 }
-function checksHeldBack(plan3, opts) {
+function checksHeldBack(plan3, desired, opts) {
   const progress = opts.execution?.progress;
   const held = [];
   let telling = false;
-  const checks = checkFirst(plan3, {
+  const checks = checkFirst(plan3, desired, {
     ...opts,
     execution: {
       ...opts.execution,
@@ -39955,9 +40528,14 @@ function checksHeldBack(plan3, opts) {
 }
 async function run(plan3, desired, opts, checked2) {
   assertSafe(plan3, desired.safety.max_deletes, opts.force === true);
-  const checks = checked2 ?? await checkFirst(plan3, opts);
+  const checks = checked2 ?? await checkFirst(plan3, desired, opts);
   await opts.beforeWrites?.(plan3);
-  const report = await executePlan(plan3, { client: opts.client, parallelism: opts.parallelism, ...opts.execution });
+  const report = await executePlan(plan3, {
+    client: opts.client,
+    secrets: desired.secrets,
+    parallelism: opts.parallelism,
+    ...opts.execution
+  });
   report.checked = checks;
   if (opts.throwOnFailure !== false) assertApplied(report);
   return report;
@@ -39971,14 +40549,14 @@ async function planAndApply(desired, opts) {
     progress: opts.readProgress,
     onZoneDone: opts.onZoneDone
   });
-  const early = goesToChecks(plan3, desired, opts) ? checksHeldBack(plan3, opts) : void 0;
+  const early = goesToChecks(plan3, desired, opts) ? checksHeldBack(plan3, desired, opts) : void 0;
   await preparePlanFile(plan3, desired);
   const digest = planForFile(plan3, desired).digest;
   await opts.onPlan?.(plan3, desired, digest);
   assertNoZoneErrors(plan3);
   if (totalChanges(summariseZones(plan3.zones)) === 0) return noChanges();
   assertSafe(plan3, desired.safety.max_deletes, opts.force === true);
-  const checked2 = await (early ? early.told() : checkFirst(plan3, opts));
+  const checked2 = await (early ? early.told() : checkFirst(plan3, desired, opts));
   await opts.confirm?.(plan3, desired, digest);
   if (planDigest(plan3) !== sealOf(plan3)?.digest) {
     throw new StalePlanError("the plan was changed while it was shown; nothing was written. Make a new plan.", [
@@ -40004,12 +40582,12 @@ var init_apply = __esm({
 
 // src/engine/lock.ts
 import { createHash as createHash4, randomBytes } from "node:crypto";
-import { access, link, mkdir, rename, stat as stat3, unlink, writeFile } from "node:fs/promises";
+import { access, link, mkdir, rename, stat as stat4, unlink, writeFile } from "node:fs/promises";
 import { constants as constants2, readFileSync as readFileSync2, unlinkSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
-import { join } from "node:path";
+import { join as join2 } from "node:path";
 function lockDir(env) {
-  return env.ZONEFORM_LOCK_DIR || join(tmpdir(), "zoneform-locks");
+  return env.ZONEFORM_LOCK_DIR || join2(tmpdir(), "zoneform-locks");
 }
 function alive(pid) {
   try {
@@ -40041,7 +40619,7 @@ async function ensureLockDir(dir, fromEnv) {
   };
   let info2;
   try {
-    info2 = await stat3(dir);
+    info2 = await stat4(dir);
   } catch (err) {
     const code = err.code;
     if (code !== "ENOENT") return fail(`cannot be used (${code ?? String(err)})`);
@@ -40161,7 +40739,7 @@ async function lockZones(zoneIds, opts) {
   };
   try {
     for (const zone of [...new Set(zoneIds)].sort()) {
-      const path6 = join(dir, `${zone}-${createHash4("sha256").update(opts.api).digest("hex").slice(0, 12)}.lock`);
+      const path6 = join2(dir, `${zone}-${createHash4("sha256").update(opts.api).digest("hex").slice(0, 12)}.lock`);
       const taken = await acquire(path6, text, me);
       if (taken.held) {
         held.push(path6);
@@ -40281,14 +40859,23 @@ var init_engine = __esm({
 function zoneAccount(desired, zone) {
   return zone.account_id ?? desired.account_id;
 }
-function accountTokens(desired) {
+function tokenVariables(desired) {
+  return [...new Set((desired.accounts ?? []).flatMap((a) => a.api_token ? [a.api_token.env] : []))];
+}
+function accountTokens(desired, env) {
   const byValue = /* @__PURE__ */ new Map();
   const byAccount = /* @__PURE__ */ new Map();
   for (const account of desired.accounts ?? []) {
     if (!account.api_token) continue;
-    let token2 = byValue.get(account.api_token.value);
+    const name = account.api_token.env;
+    const value = Object.hasOwn(env, name) ? env[name] : void 0;
+    if (value === void 0 || value === "")
+      throw new CredentialsError(
+        `${name} is not set: it holds the API token of account ${account.account_id} (its api_token in the file); set it, or remove the api_token to use CLOUDFLARE_API_TOKEN`
+      );
+    let token2 = byValue.get(value);
     if (!token2) {
-      token2 = { env: account.api_token.env, value: account.api_token.value, accounts: [], zones: [] };
+      token2 = { env: name, value, accounts: [], zones: [] };
       byValue.set(token2.value, token2);
     }
     token2.accounts.push(account.account_id);
@@ -40301,22 +40888,34 @@ function accountTokens(desired) {
   return [...byValue.values()];
 }
 function needsDefaultToken(desired) {
-  const tokens = accountTokens(desired);
+  const tokens = groupedByVariable(desired);
   const zones2 = new Set(tokens.flatMap((t) => t.zones));
   const accounts = new Set(tokens.flatMap((t) => t.accounts));
   return desired.zones.some((z) => !zones2.has(z.zone_id)) || (desired.accounts ?? []).some((a) => !accounts.has(a.account_id));
 }
 function defaultAccounts(desired) {
-  const served = new Set(accountTokens(desired).flatMap((t) => t.accounts));
+  const served = new Set(groupedByVariable(desired).flatMap((t) => t.accounts));
   const accounts = [
     ...(desired.accounts ?? []).map((a) => a.account_id),
     ...desired.zones.flatMap((z) => zoneAccount(desired, z) ?? [])
   ];
   return [...new Set(accounts.filter((a) => !served.has(a)))];
 }
+function groupedByVariable(desired) {
+  const byAccount = /* @__PURE__ */ new Map();
+  for (const account of desired.accounts ?? []) {
+    if (account.api_token) byAccount.set(account.account_id, { accounts: [account.account_id], zones: [] });
+  }
+  for (const zone of desired.zones) {
+    const account = zoneAccount(desired, zone);
+    if (account !== void 0) byAccount.get(account)?.zones.push(zone.zone_id);
+  }
+  return [...byAccount.values()];
+}
 var init_account_tokens = __esm({
   "src/cli/account-tokens.ts"() {
     "use strict";
+    init_errors();
   }
 });
 
@@ -44055,7 +44654,7 @@ function clientsFromOptions(opts, io, redactor, progress, desired) {
   if (serviceKey && progress) progress.log(serviceKey);
   else if (serviceKey) io.stderr.write(`${serviceKey}
 `);
-  const tokens = desired ? accountTokens(desired) : [];
+  const tokens = desired ? accountTokens(desired, io.env) : [];
   let resolved;
   try {
     resolved = resolveCredentials(io.env, { apiUrl: opts.apiUrl });
@@ -44250,8 +44849,43 @@ var init_color = __esm({
   }
 });
 
-// src/cli/progress.ts
+// src/cli/io.ts
 import process3 from "node:process";
+function redactingIO(io, opts = {}) {
+  const secrets = io.secrets ?? new Redactor();
+  for (const name of CREDENTIAL_ENV) {
+    const value = io.env[name];
+    if (value && !opts.keepEnv?.includes(name)) secrets.add(value);
+  }
+  const wrap = (out) => ({
+    write: (text) => out.write(secrets.redact(text)),
+    get isTTY() {
+      return out.isTTY;
+    },
+    get columns() {
+      return out.columns;
+    }
+  });
+  return { ...io, stdout: wrap(io.stdout), stderr: wrap(io.stderr), secrets };
+}
+function hideVariables(io, names) {
+  for (const name of names) {
+    const value = Object.hasOwn(io.env, name) ? io.env[name] : void 0;
+    if (value) io.secrets?.add(value);
+  }
+}
+var CREDENTIAL_ENV, SHUTDOWN_SIGNALS;
+var init_io = __esm({
+  "src/cli/io.ts"() {
+    "use strict";
+    init_redact();
+    CREDENTIAL_ENV = ["CLOUDFLARE_API_TOKEN", "CLOUDFLARE_API_KEY"];
+    SHUTDOWN_SIGNALS = process3.platform === "win32" ? ["SIGINT", "SIGTERM"] : ["SIGINT", "SIGTERM", "SIGHUP"];
+  }
+});
+
+// src/cli/progress.ts
+import process4 from "node:process";
 function formatDuration(ms) {
   const s = Math.max(0, ms) / 1e3;
   if (s < 10) return `${(Math.ceil(s * 10) / 10).toFixed(1)} s`;
@@ -44426,7 +45060,7 @@ function progressFor(io, opts) {
     enabled: !opts.quiet,
     tty,
     heartbeatMs: heartbeatFromEnv(io.env),
-    columns: () => process3.stderr.columns
+    columns: () => process4.stderr.columns
   });
 }
 var ETA_MIN_DONE, ETA_MIN_ELAPSED_MS, DEFAULT_HEARTBEAT_MS, SHORT_WAIT_MS, ERASE;
@@ -44516,17 +45150,24 @@ function withoutAccountLists(desired) {
 }
 async function loadDesired(opts, io) {
   const { desired, warnings } = await loadConfig(opts.config ?? "zoneform.yaml", { env: io.env, cwd: io.cwd });
-  for (const s of desired.secrets) io.secrets?.add(s.value);
+  hideVariables(io, [...desired.secrets.names, ...tokenVariables(desired)]);
   for (const w of warnings) io.stderr.write(`${formatProblem(w)}
 `);
   return selectZones(desired, opts.zone, opts.shard);
 }
+async function loadBase(path6, io) {
+  const checked2 = checkConfigSources(await readConfigFiles(path6, io.cwd), io.env, "warning");
+  if (!checked2.desired)
+    throw new ConfigError(checked2.errors, `--base ${path6}: ${checked2.errors.length} problem(s); plan without --base`);
+  return checked2.desired;
+}
 async function makePlan(opts, io, label = "plan") {
   const desired = await loadDesired(opts, io);
+  const base3 = opts.base === void 0 ? void 0 : await loadBase(opts.base, io);
   const progress = progressFor(io, opts);
   const client = clientFromOptions(opts, io, displayRedactor(desired), progress, desired);
   try {
-    const plan3 = await readZones(client, desired, opts, progress, label);
+    const plan3 = await readZones(client, desired, opts, progress, label, base3);
     if (opts.format === "json") await preparePlanFile(plan3, desired);
     return { plan: plan3, desired, client, progress };
   } catch (err) {
@@ -44545,13 +45186,14 @@ function readingHooks(opts, progress, label = "plan") {
     onZoneDone: (done, total) => progress.update(done, total)
   };
 }
-async function readZones(client, desired, opts, progress, label = "plan") {
+async function readZones(client, desired, opts, progress, label = "plan", base3) {
   const hooks = readingHooks(opts, progress, label);
   hooks.onDesired(desired);
   try {
     return await planZones({
       client,
       desired,
+      base: base3,
       parallelism: opts.parallelism,
       progress: hooks.readProgress,
       onZoneDone: hooks.onZoneDone
@@ -44610,6 +45252,8 @@ var init_planning = __esm({
     init_safe_text();
     init_client_options();
     init_color();
+    init_io();
+    init_account_tokens();
     init_progress();
     init_select_zones();
     init_shard();
@@ -44817,6 +45461,9 @@ __export(plan_exports, {
 import { resolve } from "node:path";
 function register3(program2, ctx) {
   const cmd = program2.command("plan").description("Read the live zones and show the ordered API calls that would make them match the file.").addOption(outOption("save the plan (JSON; secrets as ${env:NAME} references) for `zoneform apply <file>`")).option("--force", "overwrite the --out file if it exists").option("--format <format>", "text | json | markdown", "text").option("--detailed-exitcode", "exit 2 when there are changes, 0 when there are none").option(
+    "--base <path>",
+    "the configuration the change is reviewed against (the base branch's): what audit checks is shown as its diff"
+  ).option(
     "--verify",
     "have Cloudflare check the plan's ruleset writes (dry_run=true: validated, nothing written); a refusal exits 1"
   );
@@ -44850,6 +45497,11 @@ function register3(program2, ctx) {
 `).join("")
           );
         }
+        if (checks.atApply > 0)
+          io.stderr.write(
+            `${checks.atApply} ruleset write(s) carry a secret: Cloudflare checks them at apply, not before the review.
+`
+          );
         assertChecked(checks, { forbiddenRefuses: false, by: "plan" });
       }
       if (outPath) {
@@ -45049,7 +45701,7 @@ function writing(client, io, progress, guard) {
 async function configBeside(opts, io) {
   if (opts.config === void 0) return void 0;
   const { desired, warnings } = await loadConfig(opts.config, { env: io.env, cwd: io.cwd });
-  for (const s of desired.secrets) io.secrets?.add(s.value);
+  hideVariables(io, [...desired.secrets.names, ...tokenVariables(desired)]);
   for (const w of warnings) io.stderr.write(`${formatProblem(w)}
 `);
   return desired;
@@ -45058,7 +45710,7 @@ async function applySavedPlan(file, opts, io, guard) {
   const saved = await readPlanFile(file);
   const verification = { file, env: io.env, expectDigest: opts.expectDigest };
   const opened = await openPlan(saved, verification);
-  for (const s of opened.desired.secrets) io.secrets?.add(s.value);
+  hideVariables(io, [...opened.desired.secrets.names, ...tokenVariables(opened.desired)]);
   const expectDesired = await configBeside(opts, io);
   const select = (d) => selectZones(d, opts.zone, opts.shard);
   const desired = select(opened.desired);
@@ -45184,6 +45836,8 @@ var init_apply2 = __esm({
     init_plan2();
     init_safe_text();
     init_client_options();
+    init_io();
+    init_account_tokens();
     init_options();
     init_planning();
     init_progress();
@@ -49313,6 +49967,9 @@ function header2(headers, name) {
   const s = Array.isArray(v) ? v[0] : v;
   return s === void 0 || s.trim() === "" ? void 0 : s.trim();
 }
+function readOnlyCredential(state, credential) {
+  return credential.startsWith("token:") && state.credentials.token_details?.[credential.slice(6)]?.read_only === true;
+}
 var VERIFY_PATH2;
 var init_auth = __esm({
   "src/emulator/auth.ts"() {
@@ -49986,6 +50643,8 @@ function normalizeTokenDetails(raw, problems) {
       problems.push(`${where}.name must be a non-empty string`);
     if (d.account_id !== void 0 && (typeof d.account_id !== "string" || !/^[0-9a-f]{32}$/.test(d.account_id)))
       problems.push(`${where}.account_id must be 32 lower-case hex characters`);
+    if (d.read_only !== void 0 && typeof d.read_only !== "boolean")
+      problems.push(`${where}.read_only must be true or false`);
     if (d.rate_limit !== void 0 && (!isObject7(d.rate_limit) || !positive(d.rate_limit.requests) || !positive(d.rate_limit.seconds)))
       problems.push(`${where}.rate_limit must be {requests, seconds}, whole numbers of at least 1`);
     if (problems.length === before) out[token2] = d;
@@ -50475,7 +51134,17 @@ var init_admin3 = __esm({
       check: (v) => /^[0-9a-f]{32}$/.test(v) ? void 0 : ""
     };
     MAX_ACCOUNT_ZONES = 1e4;
-    TOKEN_FIELDS = ["token", "status", "not_before", "expires_on", "policies", "name", "account_id", "rate_limit"];
+    TOKEN_FIELDS = [
+      "token",
+      "status",
+      "not_before",
+      "expires_on",
+      "policies",
+      "name",
+      "account_id",
+      "read_only",
+      "rate_limit"
+    ];
     FAULT_RULES = {
       method: httpMethod,
       path: pathPatternRule,
@@ -50580,6 +51249,8 @@ async function runRoute(rt, method, path6, query, parsed, credential) {
   const state = rt.state;
   if (params.account_id !== void 0 && !knownAccount(state, params.account_id)) throw unknownAccountFault();
   if (credential !== void 0 && !reaches(state, credential, params)) throw unknownAccountFault();
+  if (credential !== void 0 && method !== "GET" && readOnlyCredential(state, credential))
+    throw authenticationFault();
   let zone;
   if (params.zone_id !== void 0) {
     zone = state.zones.find((z) => z.id === params.zone_id);
@@ -51288,23 +51959,23 @@ var init_migration = __esm({
 
 // src/cli/schema-ref.ts
 import { existsSync as existsSync2 } from "node:fs";
-import { dirname, isAbsolute, join as join2, relative, resolve as resolve2, sep } from "node:path";
+import { dirname, isAbsolute as isAbsolute2, join as join3, relative as relative2, resolve as resolve2, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 function asRef(fromDir, file) {
-  const rel = relative(fromDir, file).split(sep).join("/");
+  const rel = relative2(fromDir, file).split(sep).join("/");
   return rel.startsWith(".") ? rel : `./${rel}`;
 }
 function schemaRefFrom(outputDir, packageRoot = RUNNING_PACKAGE_ROOT) {
   const from = resolve2(outputDir);
   for (let dir = from; ; dir = dirname(dir)) {
-    const installed = join2(dir, "node_modules", "zoneform", ...EDITOR_SCHEMA_PATH);
+    const installed = join3(dir, "node_modules", "zoneform", ...EDITOR_SCHEMA_PATH);
     if (existsSync2(installed)) return asRef(from, installed);
     if (dirname(dir) === dir) break;
   }
   const root = resolve2(packageRoot);
-  const inside = relative(root, from);
-  const checkout = join2(root, ...EDITOR_SCHEMA_PATH);
-  if (existsSync2(checkout) && !inside.startsWith("..") && !isAbsolute(inside)) return asRef(from, checkout);
+  const inside = relative2(root, from);
+  const checkout = join3(root, ...EDITOR_SCHEMA_PATH);
+  if (existsSync2(checkout) && !inside.startsWith("..") && !isAbsolute2(inside)) return asRef(from, checkout);
   return void 0;
 }
 var EDITOR_SCHEMA_PATH, RUNNING_PACKAGE_ROOT;
@@ -51354,7 +52025,7 @@ function readContext(client, io) {
     version: 1,
     safety: { max_deletes: 5 },
     zones: [],
-    secrets: [],
+    secrets: NO_SECRETS,
     files: [],
     ...account && /^[0-9a-f]{32}$/.test(account) ? { account_id: account } : {}
   };
@@ -51573,6 +52244,7 @@ var MIGRATION_CONFIG_FORMAT_VERSION, migrationPath, printLines;
 var init_waf_migration2 = __esm({
   "src/cli/commands/waf-migration.ts"() {
     "use strict";
+    init_secrets();
     init_commander();
     init_engine();
     init_errors();
@@ -52349,6 +53021,126 @@ var init_csp = __esm({
   }
 });
 
+// src/inventory/page-address.ts
+import { promises as dns } from "node:dns";
+import { BlockList, isIP as isIP2 } from "node:net";
+function v4Groups(address) {
+  const [a, b, c, d] = address.split(".").map(Number);
+  return `${(a << 8 | b).toString(16)}:${(c << 8 | d).toString(16)}`;
+}
+function range(address, prefix, family, what, always = false) {
+  const list2 = new BlockList();
+  list2.addSubnet(address, prefix, family);
+  return { what, cidr: `${address}/${prefix}`, always, list: list2 };
+}
+function ipLiteral(hostname3) {
+  const address = hostname3.startsWith("[") && hostname3.endsWith("]") ? hostname3.slice(1, -1) : hostname3;
+  const v = isIP2(address);
+  return v === 4 ? { address, family: "ipv4" } : v === 6 ? { address, family: "ipv6" } : void 0;
+}
+function nonPublicAddress(address) {
+  const ip = ipLiteral(address);
+  if (!ip) return { address, what: "not an IP address", always: true };
+  const hit = RANGES.find((r) => r.list.check(ip.address, ip.family));
+  if (hit) return { address: ip.address, what: `${hit.what} (${hit.cidr})`, always: hit.always };
+  const outside = ip.family === "ipv6" && !GLOBAL_UNICAST.list.check(ip.address, "ipv6") && !EMBEDS_IPV4.some((r) => r.list.check(ip.address, "ipv6"));
+  return outside ? { address: ip.address, what: "not a global unicast address (2000::/3)", always: false } : void 0;
+}
+function refusedAddress(address, allowPrivate) {
+  const refused2 = nonPublicAddress(address);
+  return refused2 && (refused2.always || !allowPrivate) ? refused2 : void 0;
+}
+function isLoopbackHostname(hostname3) {
+  if (hostname3.toLowerCase() === "localhost") return true;
+  const ip = ipLiteral(hostname3);
+  return ip !== void 0 && LOOPBACK.check(ip.address, ip.family);
+}
+function familyOf(option) {
+  return option === 4 || option === "IPv4" ? 4 : option === 6 || option === "IPv6" ? 6 : 0;
+}
+function guardedLookup(resolve9, allowPrivate) {
+  return (hostname3, options2, callback) => {
+    resolve9(hostname3, familyOf(options2.family)).then(
+      (answers) => {
+        if (answers.length === 0) {
+          const err = Object.assign(new Error(`${hostname3} has no address`), { code: "ENOTFOUND" });
+          return callback(err, "", 0);
+        }
+        const refused2 = answers.map((a) => refusedAddress(a.address, allowPrivate)).find((r) => r !== void 0);
+        if (refused2) return callback(new PrivateAddressError(hostname3, refused2), "", 0);
+        const checked2 = answers.map((a) => ({ address: a.address, family: a.family }));
+        if (options2.all) callback(null, checked2);
+        else callback(null, checked2[0].address, checked2[0].family);
+      },
+      (err) => callback(err, "", 0)
+    );
+  };
+}
+var IPV4, IPV6, RANGES, GLOBAL_UNICAST, EMBEDS_IPV4, LOOPBACK, systemResolver, PRIVATE_ADDRESS_CODE, PrivateAddressError;
+var init_page_address = __esm({
+  "src/inventory/page-address.ts"() {
+    "use strict";
+    IPV4 = [
+      ["0.0.0.0", 8, "a 'this network' address", true],
+      ["127.0.0.0", 8, "a loopback address"],
+      ["10.0.0.0", 8, "a private address (RFC 1918)"],
+      ["172.16.0.0", 12, "a private address (RFC 1918)"],
+      ["192.168.0.0", 16, "a private address (RFC 1918)"],
+      ["100.64.0.0", 10, "a shared address (CGNAT, RFC 6598)"],
+      ["169.254.0.0", 16, "a link-local address (cloud metadata services live there)"],
+      ["192.0.0.0", 24, "an IETF protocol address"],
+      ["192.0.2.0", 24, "a documentation address"],
+      ["198.51.100.0", 24, "a documentation address"],
+      ["203.0.113.0", 24, "a documentation address"],
+      ["198.18.0.0", 15, "a benchmarking address"],
+      ["224.0.0.0", 4, "a multicast address", true],
+      ["255.255.255.255", 32, "the broadcast address", true],
+      ["240.0.0.0", 4, "a reserved address"]
+    ];
+    IPV6 = [
+      ["::", 128, "the unspecified address", true],
+      ["::1", 128, "a loopback address"],
+      ["ff00::", 8, "a multicast address", true],
+      ["fe80::", 10, "a link-local address"],
+      ["fc00::", 7, "a unique local address (ULA)"],
+      ["2001:db8::", 32, "a documentation address"],
+      ["64:ff9b:1::", 48, "a local-use NAT64 address"],
+      ["2001::", 32, "a Teredo address"],
+      ["100::", 64, "a discard-only address"],
+      ["::", 96, "an IPv4-compatible address (deprecated)"]
+    ];
+    RANGES = [
+      ...IPV4.flatMap(([address, prefix, what, always]) => {
+        const [hi, lo] = v4Groups(address).split(":");
+        return [
+          range(address, prefix, "ipv4", what, always),
+          range(`64:ff9b::${hi}:${lo}`, 96 + prefix, "ipv6", `${what} through NAT64`, always),
+          range(`2002:${hi}:${lo}::`, 16 + prefix, "ipv6", `${what} through 6to4`, always)
+        ];
+      }),
+      ...IPV6.map(([address, prefix, what, always]) => range(address, prefix, "ipv6", what, always))
+    ];
+    GLOBAL_UNICAST = range("2000::", 3, "ipv6", "");
+    EMBEDS_IPV4 = [range("::ffff:0:0", 96, "ipv6", ""), range("64:ff9b::", 96, "ipv6", "")];
+    LOOPBACK = new BlockList();
+    LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");
+    LOOPBACK.addAddress("::1", "ipv6");
+    systemResolver = (hostname3, family) => dns.lookup(hostname3, { all: true, family });
+    PRIVATE_ADDRESS_CODE = "ZONEFORM_PRIVATE_ADDRESS";
+    PrivateAddressError = class extends Error {
+      constructor(hostname3, refused2) {
+        super(`${hostname3} resolves to ${refused2.address}, ${refused2.what}`);
+        this.hostname = hostname3;
+        this.refused = refused2;
+        this.name = "PrivateAddressError";
+      }
+      hostname;
+      refused;
+      code = PRIVATE_ADDRESS_CODE;
+    };
+  }
+});
+
 // src/inventory/page-fetch.ts
 function cut2(text, max = MAX_REASON_CHARS) {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
@@ -52359,7 +53151,7 @@ function normalizeValue(value) {
 function fetchHeaders(raw) {
   const out = {};
   for (const [name, value] of Object.entries(raw)) {
-    if (value === void 0) continue;
+    if (value === void 0 || isSessionHeader(name)) continue;
     const values2 = Array.isArray(value) ? value : [value];
     setOwn(out, name.toLowerCase(), values2.map(normalizeValue).join(", "));
   }
@@ -52368,9 +53160,15 @@ function fetchHeaders(raw) {
 function seconds(ms) {
   return ms % 1e3 === 0 ? `${ms / 1e3} s` : `${ms} ms`;
 }
+function refusedReason(refused2, resolvedFrom) {
+  const what = resolvedFrom ? `${resolvedFrom} resolves to ${refused2.address}, ${refused2.what}` : `${refused2.address} is ${refused2.what}`;
+  return refused2.always ? `${what}: never fetched (no web page is there)` : `${what}: not fetched, a payment page is on a public address; ${PRIVATE_OPT_IN}`;
+}
 function failureOf(err, timeoutMs, maxHeaderBytes) {
   const e = err;
   const code = e.code ?? e.cause?.code;
+  const refused2 = err instanceof PrivateAddressError ? err : e.cause instanceof PrivateAddressError ? e.cause : void 0;
+  if (refused2) return { problem: "private-address", reason: refusedReason(refused2.refused, refused2.hostname) };
   if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_CONNECT_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT" || e.name === "TimeoutError" || e.name === "AbortError" || code === "UND_ERR_ABORTED")
     return { problem: "timeout", reason: `no answer within ${seconds(timeoutMs)} (--page-timeout)` };
   if (code === "UND_ERR_HEADERS_OVERFLOW")
@@ -52383,7 +53181,20 @@ function failureOf(err, timeoutMs, maxHeaderBytes) {
   const message2 = e.cause?.message ?? e.message ?? String(err);
   return { problem: "connection", reason: cut2(`the connection failed${code ? ` (${code})` : ""}: ${message2}`) };
 }
-var DEFAULT_PAGE_TIMEOUT_MS, MAX_PAGE_TIMEOUT_MS, MAX_PAGE_HEADER_BYTES, MAX_PAGE_REDIRECTS, PAGE_FETCH_PARALLELISM, MAX_REASON_CHARS, REDIRECT_STATUSES, PageFetcher;
+function targetProblem(target, allowPrivate) {
+  if (target.protocol !== "http:" && target.protocol !== "https:") return void 0;
+  const ip = ipLiteral(target.hostname);
+  const refused2 = ip && refusedAddress(ip.address, allowPrivate);
+  if (refused2) return { problem: "private-address", reason: refusedReason(refused2) };
+  if (target.protocol === "https:" || allowPrivate && isLoopbackHostname(target.hostname)) return void 0;
+  if (isLoopbackHostname(target.hostname))
+    return { problem: "private-address", reason: `${target.host} is this machine: not fetched; ${PRIVATE_OPT_IN}` };
+  return {
+    problem: "insecure",
+    reason: "served over plain http: not fetched (a payment page is served over https)"
+  };
+}
+var DEFAULT_PAGE_TIMEOUT_MS, MAX_PAGE_TIMEOUT_MS, MAX_PAGE_HEADER_BYTES, MAX_PAGE_REDIRECTS, PAGE_FETCH_PARALLELISM, MAX_REASON_CHARS, REDIRECT_STATUSES, PRIVATE_OPT_IN, PageFetcher;
 var init_page_fetch = __esm({
   "src/inventory/page-fetch.ts"() {
     "use strict";
@@ -52391,6 +53202,7 @@ var init_page_fetch = __esm({
     init_cloudflare();
     init_data_record();
     init_sections();
+    init_page_address();
     DEFAULT_PAGE_TIMEOUT_MS = 1e4;
     MAX_PAGE_TIMEOUT_MS = 12e4;
     MAX_PAGE_HEADER_BYTES = 64 * 1024;
@@ -52398,18 +53210,25 @@ var init_page_fetch = __esm({
     PAGE_FETCH_PARALLELISM = 4;
     MAX_REASON_CHARS = 300;
     REDIRECT_STATUSES = /* @__PURE__ */ new Set([301, 302, 303, 307, 308]);
+    PRIVATE_OPT_IN = "--allow-private-addresses (ZONEFORM_ALLOW_PRIVATE_ADDRESSES=1; allowPrivateAddresses in the library) allows it, for a test's own server or the emulator";
     PageFetcher = class {
       reader;
       timeoutMs;
       maxHeaderBytes;
       userAgent;
+      allowPrivate;
       done = /* @__PURE__ */ new Map();
       limit = pLimit(PAGE_FETCH_PARALLELISM);
       constructor(opts = {}) {
         this.timeoutMs = opts.timeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS;
         this.maxHeaderBytes = opts.maxHeaderBytes ?? MAX_PAGE_HEADER_BYTES;
         this.userAgent = opts.userAgent ?? "zoneform";
-        this.reader = createHeaderReader({ timeoutMs: this.timeoutMs, maxHeaderBytes: this.maxHeaderBytes });
+        this.allowPrivate = opts.allowPrivateAddresses === true;
+        this.reader = createHeaderReader({
+          timeoutMs: this.timeoutMs,
+          maxHeaderBytes: this.maxHeaderBytes,
+          lookup: guardedLookup(opts.resolve ?? systemResolver, this.allowPrivate)
+        });
       }
       /** The page's headers, or why there are none (never throws). Fetched once per URL per fetcher. */
       fetch(url) {
@@ -52432,13 +53251,8 @@ var init_page_fetch = __esm({
       async fetchOnce(url) {
         const problem3 = pageUrlProblem(url);
         if (problem3) return { ok: false, url, problem: "invalid-url", reason: problem3 };
-        if (isInsecurePageUrl(url))
-          return {
-            ok: false,
-            url,
-            problem: "insecure",
-            reason: "served over plain http: not fetched (a payment page is served over https)"
-          };
+        const refused2 = targetProblem(new URL(url), this.allowPrivate);
+        if (refused2) return { ok: false, url, ...refused2 };
         const started = performance.now();
         const redirects = [];
         let current = url;
@@ -52474,6 +53288,16 @@ var init_page_fetch = __esm({
                 problem: "status",
                 status: status2,
                 reason: `answered ${status2} without a Location a browser could follow`
+              };
+            const hop = targetProblem(next, this.allowPrivate);
+            if (hop?.problem === "private-address")
+              return {
+                ok: false,
+                url,
+                problem: hop.problem,
+                status: status2,
+                location: cut2(location),
+                reason: cut2(`redirected (${status2}) to ${location}: ${hop.reason}`, 2 * MAX_REASON_CHARS)
               };
             if (next.origin !== new URL(current).origin)
               return {
@@ -54981,7 +55805,7 @@ function quoted3(text) {
   return JSON.stringify(short3(text));
 }
 function checkPageHeaders(declared, answers, opts) {
-  const pinned = Object.keys(declared.pinned);
+  const pinned = Object.keys(declared.pinned).filter((name) => !isSessionHeader(name));
   const pages = [];
   const findings = [];
   for (const url of [...new Set(declared.urls)]) {
@@ -55093,6 +55917,7 @@ var init_headers = __esm({
   "src/audit/headers.ts"() {
     "use strict";
     init_data_record();
+    init_sections();
     init_expression();
     HEADER_REQUIREMENT = "11.6.1";
     MAX_SEEN_CHARS = 4096;
@@ -55132,7 +55957,11 @@ async function runAudit(client, zoneIds, opts, write) {
   const limit2 = opts.limit ?? DEFAULT_AUDIT_LIMIT;
   const results = [];
   const pageTimeoutMs = opts.pageTimeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS;
-  const fetcher = zones2.some((z) => opts.inventories?.get(z)?.inventory.headers) ? new PageFetcher({ timeoutMs: pageTimeoutMs, ...opts.pageUserAgent ? { userAgent: opts.pageUserAgent } : {} }) : void 0;
+  const fetcher = zones2.some((z) => opts.inventories?.get(z)?.inventory.headers) ? new PageFetcher({
+    timeoutMs: pageTimeoutMs,
+    allowPrivateAddresses: opts.allowPrivateAddresses === true,
+    ...opts.pageUserAgent ? { userAgent: opts.pageUserAgent } : {}
+  }) : void 0;
   const policies = /* @__PURE__ */ new Map();
   try {
     renderer.begin();
@@ -55390,7 +56219,7 @@ async function loadInventories(config2, io) {
   const checked2 = checkConfigSources(sources, io.env, "warning");
   if (checked2.errors.length > 0 || !checked2.desired) throw configError(checked2.errors, checked2.warnings);
   const { desired, warnings } = checked2;
-  for (const s of desired.secrets) io.secrets?.add(s.value);
+  hideVariables(io, [...desired.secrets.names, ...tokenVariables(desired)]);
   for (const w of warnings) io.stderr.write(`${formatProblem(w)}
 `);
   const zones2 = desired.zones.flatMap((z) => {
@@ -55414,6 +56243,8 @@ var init_inventory_config = __esm({
     init_model();
     init_errors();
     init_sections();
+    init_io();
+    init_account_tokens();
   }
 });
 
@@ -55436,11 +56267,13 @@ var init_now = __esm({
 // src/cli/commands/audit.ts
 var audit_exports = {};
 __export(audit_exports, {
+  ALLOW_PRIVATE_ADDRESSES_HELP: () => ALLOW_PRIVATE_ADDRESSES_HELP,
   PAGE_TIMEOUT_HELP: () => PAGE_TIMEOUT_HELP,
   collectList: () => collectList,
   parsePageTimeout: () => parsePageTimeout,
   parseSarifCategory: () => parseSarifCategory,
   parseScoreThreshold: () => parseScoreThreshold,
+  privateAddressesAllowed: () => privateAddressesAllowed,
   register: () => register9
 });
 function parsePageTimeout(value) {
@@ -55452,6 +56285,15 @@ function parsePageTimeout(value) {
       `--page-timeout must be a time from 100ms to 2m (plain numbers are milliseconds: 10000, or 10s), got "${printable(value)}"`
     );
   return ms;
+}
+function privateAddressesAllowed(flag, env) {
+  if (flag === true) return true;
+  const raw = env[ALLOW_PRIVATE_ADDRESSES_ENV]?.trim().toLowerCase();
+  if (raw === void 0 || raw === "" || raw === "0" || raw === "false") return false;
+  if (raw === "1" || raw === "true") return true;
+  throw new UsageError(
+    `${ALLOW_PRIVATE_ADDRESSES_ENV} must be 1 (or true) to fetch payment pages on addresses that are not public, or 0 (or unset); got "${printable(env[ALLOW_PRIVATE_ADDRESSES_ENV] ?? "")}"`
+  );
 }
 function parseScoreThreshold(value, flag = "--malicious-below") {
   const n = Number(value);
@@ -55492,7 +56334,7 @@ function register9(program2, ctx) {
     "--fail-on <what>",
     "exit 2 on (comma list): malicious (scripts and connections), lookalike (look-alike hosts), insecure (cookies), unauthorized, changed, stale (script inventory), headers (changed or missing), unreachable (payment pages not checked), policy (a policy's CSP not on a page), alerting (no Page Shield alert notifies anyone of a zone; not in the default); any; none",
     DEFAULT_FAIL_ON.join(",")
-  ).option("--page-timeout <ms>", PAGE_TIMEOUT_HELP, String(DEFAULT_PAGE_TIMEOUT_MS)).option(
+  ).option("--page-timeout <ms>", PAGE_TIMEOUT_HELP, String(DEFAULT_PAGE_TIMEOUT_MS)).option("--allow-private-addresses", ALLOW_PRIVATE_ADDRESSES_HELP).option(
     "--stale-days <n>",
     "script inventory: an authorization not seen on the pages in scope for this many days is stale",
     String(DEFAULT_STALE_DAYS)
@@ -55534,6 +56376,7 @@ function register9(program2, ctx) {
       throw new UsageError(`--limit must be a whole number from 0 to 10000, got "${opts.limit}"`);
     }
     const pageTimeoutMs = parsePageTimeout(String(opts.pageTimeout));
+    const allowPrivateAddresses = privateAddressesAllowed(opts.allowPrivateAddresses, io.env);
     const maliciousBelow = parseScoreThreshold(opts.maliciousBelow);
     const threatBelow = parseScoreThreshold(opts.threatBelow, "--threat-below");
     const badStatus = (opts.status ?? []).filter((s) => !STATUSES2.includes(s));
@@ -55583,6 +56426,7 @@ function register9(program2, ctx) {
           accounts,
           staleDays,
           pageTimeoutMs,
+          allowPrivateAddresses,
           pageUserAgent: `zoneform/${VERSION} (payment page header check)`,
           now,
           ...io.secrets ? { redact: (v) => io.secrets.redactDeep(v) } : {},
@@ -55622,7 +56466,7 @@ function sarifOptions(configured, refs, ids, category) {
     ...configured ? { positions: configPositions(configured.sources) } : {}
   };
 }
-var PAGE_TIMEOUT_HELP, STATUSES2;
+var PAGE_TIMEOUT_HELP, ALLOW_PRIVATE_ADDRESSES_ENV, ALLOW_PRIVATE_ADDRESSES_HELP, STATUSES2;
 var init_audit2 = __esm({
   "src/cli/commands/audit.ts"() {
     "use strict";
@@ -55641,6 +56485,8 @@ var init_audit2 = __esm({
     init_zone_ref();
     init_sections();
     PAGE_TIMEOUT_HELP = `payment page headers: the whole fetch of one page (connection, same-origin redirects, headers) must end within this; ms, or with a unit (10s); default ${DEFAULT_PAGE_TIMEOUT_MS / 1e3}s`;
+    ALLOW_PRIVATE_ADDRESSES_ENV = "ZONEFORM_ALLOW_PRIVATE_ADDRESSES";
+    ALLOW_PRIVATE_ADDRESSES_HELP = `payment page headers: also fetch pages on addresses that are not public (loopback, private, link-local…) and plain http:// to a loopback host, for a test's own server or the emulator (env ${ALLOW_PRIVATE_ADDRESSES_ENV}=1)`;
     STATUSES2 = ["active", "infrequent", "inactive"];
   }
 });
@@ -55681,7 +56527,7 @@ function register10(program2, ctx) {
     "--headers <url>",
     "a payment page to fetch (absolute https:// URL; repeatable): pin the security headers it sends now under headers: (with --merge, only what FILE does not pin yet)",
     collectEach
-  ).option("--page-timeout <ms>", PAGE_TIMEOUT_HELP);
+  ).option("--page-timeout <ms>", PAGE_TIMEOUT_HELP).option("--allow-private-addresses", ALLOW_PRIVATE_ADDRESSES_HELP);
   addReadCommandOptions(cmd, { single: true, progress: true });
   cmd.action(async (opts) => {
     const { io } = ctx;
@@ -55716,6 +56562,7 @@ function register10(program2, ctx) {
     if (opts.pageTimeout !== void 0 && headerUrls.length === 0)
       throw new UsageError("--page-timeout bounds the fetch of each --headers page: give --headers URL");
     const pageTimeoutMs = opts.pageTimeout === void 0 ? void 0 : parsePageTimeout(opts.pageTimeout);
+    const allowPrivateAddresses = privateAddressesAllowed(opts.allowPrivateAddresses, io.env);
     const clock = cliClock(io.env);
     const outPath = opts.out === void 0 ? void 0 : resolve5(io.cwd, opts.out);
     if (outPath) refuseExisting(outPath, { force: opts.force, label: `--out ${opts.out}` });
@@ -55735,7 +56582,7 @@ function register10(program2, ctx) {
       const since = now.getTime() - DEFAULT_STALE_DAYS * DAY_MS3;
       const listed2 = await listInScopeScripts(client, zoneId, pages);
       const scripts = listed2.filter((s) => !s.last_seen_at || !(Date.parse(s.last_seen_at) < since));
-      const headers = headerUrls.length > 0 ? await fetchPages(headerUrls, pageTimeoutMs) : void 0;
+      const headers = headerUrls.length > 0 ? await fetchPages(headerUrls, pageTimeoutMs, allowPrivateAddresses) : void 0;
       progress.end();
       if (sarif) {
         const merge3 = opts.merge === void 0 || mergeText === void 0 ? void 0 : {
@@ -55812,9 +56659,10 @@ ${added}`
     }
   });
 }
-async function fetchPages(urls, timeoutMs) {
+async function fetchPages(urls, timeoutMs, allowPrivateAddresses) {
   const fetcher = new PageFetcher({
     ...timeoutMs !== void 0 ? { timeoutMs } : {},
+    allowPrivateAddresses,
     userAgent: `zoneform/${VERSION} (payment page header check)`
   });
   try {
@@ -55856,10 +56704,10 @@ function leftOutWarning(leftOut) {
 }
 async function readMergeFile(path6, label) {
   try {
-    return (await readRegularFile(path6, MAX_CONFIG_FILE_BYTES)).toString("utf8");
+    return (await readRegularFile(path6, MAX_CONFIG_FILE_BYTES2)).toString("utf8");
   } catch (err) {
     if (!(err instanceof FileReadError)) throw err;
-    const message2 = `--merge ${label}: ${describeReadProblem(err.problem, MAX_CONFIG_FILE_BYTES)}`;
+    const message2 = `--merge ${label}: ${describeReadProblem(err.problem, MAX_CONFIG_FILE_BYTES2)}`;
     throw err.problem.kind === "not-regular" || err.problem.kind === "too-large" ? new UsageError(message2) : new RuntimeError(message2);
   }
 }
@@ -56462,7 +57310,7 @@ async function exportZones(client, opts) {
     ...opts.accountId ? { account_id: opts.accountId } : {},
     safety: { max_deletes: 5 },
     zones: opts.zones.map((zone_id) => ({ zone_id })),
-    secrets: [],
+    secrets: NO_SECRETS,
     files: []
   };
   const read = createReadContext(client, desired);
@@ -56510,6 +57358,7 @@ async function exportZones(client, opts) {
 var init_zones2 = __esm({
   "src/export/zones.ts"() {
     "use strict";
+    init_secrets();
     init_engine();
     init_errors();
     init_defaults3();
@@ -56731,14 +57580,13 @@ function resolveDestination(raw, env) {
   const result = interpolateEnv(raw, env);
   const problems = result.findings.filter((f) => f.severity !== "warning");
   if (problems.length > 0) throw new UsageError(`--destination: ${problems.map((p) => p.message).join("; ")}`);
-  const redactor = new Redactor(result.secrets.map((s) => ({ value: s.value })));
-  return { destination: String(result.value), redactor };
+  return { destination: String(result.value), redactor: new EnvSecrets(env, result.names).redactor() };
 }
 var init_logpush = __esm({
   "src/cli/commands/logpush.ts"() {
     "use strict";
     init_engine();
-    init_config();
+    init_secrets();
     init_errors();
     init_redact();
     init_safe_text();
@@ -57041,37 +57889,96 @@ var init_build_program = __esm({
 // src/action/index.ts
 import process5 from "node:process";
 
+// src/action/cli-env.ts
+init_read_file();
+init_safe_text();
+init_template();
+import { readdir, stat as stat2 } from "node:fs/promises";
+import { isAbsolute, join, relative } from "node:path";
+var RUNNER_PREFIXES = ["GITHUB_", "ACTIONS_", "RUNNER_", "INPUT_"];
+var PASSED_PREFIXES = ["CLOUDFLARE_", "ZONEFORM_", "LC_"];
+var PASSED_NAMES = /* @__PURE__ */ new Set([
+  "PATH",
+  "HOME",
+  "LANG",
+  "LANGUAGE",
+  "TZ",
+  "TMPDIR",
+  "TMP",
+  "TEMP",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "NODE_EXTRA_CA_CERTS",
+  "NO_COLOR",
+  "COLUMNS"
+]);
+var MAX_CONFIG_FILE_BYTES = 10 * 1024 * 1024;
+function neverPassed(name, value, token2) {
+  const upper = name.toUpperCase();
+  if (RUNNER_PREFIXES.some((p) => upper.startsWith(p))) return "a runner variable";
+  if (token2 !== "" && value === token2) return "it holds the Action's github-token";
+  return void 0;
+}
+function cliEnvironment(env, referenced, token2) {
+  const wanted = new Set(referenced);
+  const out = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === void 0 || neverPassed(name, value, token2) !== void 0) continue;
+    const upper = name.toUpperCase();
+    if (wanted.has(name) || PASSED_NAMES.has(upper) || PASSED_PREFIXES.some((p) => upper.startsWith(p)))
+      out[name] = value;
+  }
+  return out;
+}
+async function configFiles(config2) {
+  try {
+    if (!(await stat2(config2)).isDirectory()) return [config2];
+    const entries2 = await readdir(config2, { withFileTypes: true });
+    return entries2.filter((e) => /\.ya?ml$/i.test(e.name) && (e.isFile() || e.isSymbolicLink())).map((e) => e.name).sort().map((name) => join(config2, name));
+  } catch {
+    return [];
+  }
+}
+async function configReferences(config2, workspace) {
+  const out = [];
+  for (const path6 of await configFiles(config2)) {
+    let text;
+    try {
+      text = (await readRegularFile(path6, MAX_CONFIG_FILE_BYTES)).toString("utf8");
+    } catch {
+      continue;
+    }
+    const rel = relative(workspace, path6);
+    const file = rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path6;
+    replaceTemplateTokens(text, (whole, inside) => {
+      if (inside.startsWith("env:")) out.push({ name: inside.slice(4), file });
+      return whole;
+    });
+  }
+  return out;
+}
+function refusedReferences(refs, env, token2) {
+  const seen = /* @__PURE__ */ new Set();
+  const named = [];
+  for (const { name, file } of refs) {
+    const why = neverPassed(name, env[name], token2);
+    const key2 = JSON.stringify([name, file]);
+    if (why === void 0 || seen.has(key2)) continue;
+    seen.add(key2);
+    named.push(`\${env:${printable(name)}} in ${printable(file)} (${why})`);
+  }
+  if (named.length === 0) return void 0;
+  return `${named.join(", ")}: runner variables (${RUNNER_PREFIXES.map((p) => `${p}*`).join(", ")}) and the github-token are never passed to zoneform; give the value a variable of its own in the step's env:`;
+}
+
 // src/cli/index.ts
 init_show();
 
 // src/cli/program.ts
 init_errors();
 init_safe_text();
-
-// src/cli/io.ts
-import process4 from "node:process";
-init_redact();
-var CREDENTIAL_ENV = ["CLOUDFLARE_API_TOKEN", "CLOUDFLARE_API_KEY"];
-function redactingIO(io, opts = {}) {
-  const secrets = io.secrets ?? new Redactor();
-  for (const name of CREDENTIAL_ENV) {
-    const value = io.env[name];
-    if (value && !opts.keepEnv?.includes(name)) secrets.add(value);
-  }
-  const wrap = (out) => ({
-    write: (text) => out.write(secrets.redact(text)),
-    get isTTY() {
-      return out.isTTY;
-    },
-    get columns() {
-      return out.columns;
-    }
-  });
-  return { ...io, stdout: wrap(io.stdout), stderr: wrap(io.stderr), secrets };
-}
-var SHUTDOWN_SIGNALS = process4.platform === "win32" ? ["SIGINT", "SIGTERM"] : ["SIGINT", "SIGTERM", "SIGHUP"];
-
-// src/cli/program.ts
+init_io();
 init_width();
 init_command2();
 init_command_modules();
@@ -57122,8 +58029,9 @@ function reportError(err, io, verbose) {
 }
 
 // src/action/cli.ts
-function zoneformIn(env, cwd, runner) {
+function zoneformIn(env, cwd, runner, refused2) {
   return async (args, opts = {}) => {
+    if (refused2 !== void 0) throw new Error(refused2);
     let stdout = "";
     let stderr = "";
     let shown4 = `$ zoneform ${args.join(" ")}
@@ -57353,20 +58261,20 @@ async function readCapped(res, what) {
 }
 
 // src/action/apply-mode.ts
-import { basename as basename2 } from "node:path";
+import { basename as basename3 } from "node:path";
 init_safe_markdown();
 
 // src/action/files.ts
 init_write_file();
 import { lstatSync as lstatSync2, realpathSync } from "node:fs";
-import { dirname as dirname4, isAbsolute as isAbsolute2, join as join3, relative as relative2, resolve as resolve8, sep as sep2 } from "node:path";
+import { dirname as dirname4, isAbsolute as isAbsolute3, join as join4, relative as relative3, resolve as resolve8, sep as sep2 } from "node:path";
 function checkNoLinkedFolder(workspace, path6, label) {
   const root = resolve8(workspace);
-  const rel = relative2(root, dirname4(resolve8(path6)));
-  if (rel === "" || rel.startsWith("..") || isAbsolute2(rel)) return;
+  const rel = relative3(root, dirname4(resolve8(path6)));
+  if (rel === "" || rel.startsWith("..") || isAbsolute3(rel)) return;
   let at3 = root;
   for (const part of rel.split(sep2)) {
-    at3 = join3(at3, part);
+    at3 = join4(at3, part);
     let linked = false;
     try {
       linked = lstatSync2(at3).isSymbolicLink();
@@ -57379,7 +58287,7 @@ function checkNoLinkedFolder(workspace, path6, label) {
       );
   }
   const real2 = realpathSync(dirname4(resolve8(path6)));
-  if (real2 !== join3(realpathSync(root), rel))
+  if (real2 !== join4(realpathSync(root), rel))
     throw new ActionFailed(
       `${label} ${path6}: its folder resolves to ${real2}; the Action writes no file through a link`
     );
@@ -57395,7 +58303,7 @@ async function writeOutput(workspace, path6, text, label) {
 }
 
 // src/action/plan-mode.ts
-import { basename } from "node:path";
+import { basename as basename2 } from "node:path";
 
 // src/action/comments.ts
 init_plan2();
@@ -57454,6 +58362,53 @@ function planCommentToUpdate(comments, who) {
 
 // src/action/plan-mode.ts
 init_safe_markdown();
+
+// src/action/base-config.ts
+import { execFile } from "node:child_process";
+import { mkdir as mkdir2, mkdtemp, writeFile as writeFile4 } from "node:fs/promises";
+import { tmpdir as tmpdir2 } from "node:os";
+import { basename, join as join5, relative as relative4 } from "node:path";
+var GIT_TIMEOUT_MS = 6e4;
+var MAX_GIT_OUTPUT = 16 * 1024 * 1024;
+function git(cwd, args) {
+  return new Promise((resolve9, reject) => {
+    execFile(
+      "git",
+      ["-C", cwd, ...args],
+      { timeout: GIT_TIMEOUT_MS, maxBuffer: MAX_GIT_OUTPUT, encoding: "utf8" },
+      (err, stdout) => err ? reject(err) : resolve9(stdout)
+    );
+  });
+}
+async function readBaseConfig(workspace, config2, base3) {
+  if (!isCommitSha(base3)) return { why: "the event names no base commit" };
+  const rel = relative4(workspace, config2).split("\\").join("/");
+  if (rel.startsWith("..")) return { why: "the configuration is outside the workspace" };
+  try {
+    await git(workspace, ["cat-file", "-e", `${base3}^{commit}`]).catch(
+      () => git(workspace, ["fetch", "--no-tags", "--depth=1", "origin", base3])
+    );
+    const at3 = (name) => `${base3}:${[rel, name].filter(Boolean).join("/")}`;
+    const kind = (await git(workspace, ["cat-file", "-t", at3()]).catch(() => "")).trim();
+    const dir = await mkdtemp(join5(tmpdir2(), "zoneform-base-"));
+    if (kind === "blob") {
+      const file = join5(dir, basename(rel));
+      await writeFile4(file, await git(workspace, ["show", at3()]));
+      return { path: file };
+    }
+    if (kind !== "tree") {
+      await writeFile4(join5(dir, "base.yaml"), "version: 1\nzones: []\n");
+      return { path: dir };
+    }
+    const names = (await git(workspace, ["ls-tree", "--name-only", at3()])).split("\n").filter((n) => /\.ya?ml$/i.test(n) && !n.includes("/"));
+    await mkdir2(dir, { recursive: true });
+    for (const name of names) await writeFile4(join5(dir, name), await git(workspace, ["show", at3(name)]));
+    if (names.length === 0) await writeFile4(join5(dir, "base.yaml"), "version: 1\nzones: []\n");
+    return { path: dir };
+  } catch (err) {
+    return { why: `git could not read it (${err.message.split("\n")[0]})` };
+  }
+}
 
 // src/index.ts
 init_cloudflare();
@@ -57523,7 +58478,7 @@ function pullRequestOf(ctx) {
   const head = pr.head?.sha;
   if (!Number.isSafeInteger(pr.number) || pr.number <= 0 || !isCommitSha(head))
     throw new ActionFailed("the event's pull_request has no number or no head commit (40 hex characters)");
-  return { number: pr.number, head };
+  return { number: pr.number, head, base: pr.base?.sha };
 }
 async function upsertPlanComment(ctx, issue, body) {
   const gh = github(ctx);
@@ -57566,17 +58521,28 @@ ${text}`);
     }
     throw new ActionFailed(`${what}${commented}: ${lastLines(detail, 3)}`);
   };
+  if (ctx.refused !== void 0) await fail("zoneform plan was not run", ctx.refused);
   const validate2 = await ctx.zoneform(["validate", ...configArgs(ctx)]);
   if (validate2.code !== 0)
     await fail(`zoneform validate failed (exit ${validate2.code})`, validate2.stderr || validate2.stdout);
-  const planned2 = await ctx.zoneform(["plan", ...configArgs(ctx), "--out", planPath, "--force", "--detailed-exitcode"]);
+  const base3 = pr ? await readBaseConfig(ctx.workspace, configPath2(ctx), pr.base) : void 0;
+  const baseArgs = base3 && "path" in base3 ? ["--base", base3.path] : [];
+  const planned2 = await ctx.zoneform([
+    "plan",
+    ...configArgs(ctx),
+    ...baseArgs,
+    "--out",
+    planPath,
+    "--force",
+    "--detailed-exitcode"
+  ]);
   if (planned2.code !== 0 && planned2.code !== 2)
     await fail(`zoneform plan failed (exit ${planned2.code})`, planned2.stderr || planned2.stdout);
   const saved = await readSavedPlan(planPath);
   runner.setOutput("plan-path", planPath);
   runner.setOutput("has-changes", saved.changes > 0 ? "true" : "false");
   runner.setOutput("digest", saved.digest);
-  const file = basename(planPath);
+  const file = basename2(planPath);
   const shown4 = planMarkdown(saved, {
     maxBytes: COMMENT_MAX_BYTES,
     fullPlan: `the artifact ${mdCode(file)}: ${mdCode(`zoneform show ${file}`)}`
@@ -57585,7 +58551,10 @@ ${text}`);
     runner.summary(shown4);
     return;
   }
-  const footer = `
+  const unread = base3 && "why" in base3 ? `
+> The base branch's configuration could not be read (${mdText(base3.why)}): what audit checks is listed, not compared.
+` : "";
+  const footer = `${unread}
 ${made}: the plan is saved as the artifact ${mdCode(file)} of that run; read it with ${mdCode(`zoneform show ${file}`)}. After the merge, the apply applies exactly this plan (this digest, from that artifact) or nothing.
 `;
   runner.summary(`${shown4}${footer}`);
@@ -57650,10 +58619,10 @@ async function reviewedMarker(ctx, gh, pr, head) {
     throw new ActionFailed(
       `the plan comment on #${pr} is for ${[...new Set(own.map((m) => m.marker.head))].join(", ")}, not for ${head}, the head #${pr} was merged at: the last commit's plan did not finish. Nothing is applied.`
     );
-  const distinct2 = new Map(forHead.map((m) => [JSON.stringify(m.marker), m]));
-  if (distinct2.size > 1)
+  const distinct = new Map(forHead.map((m) => [JSON.stringify(m.marker), m]));
+  if (distinct.size > 1)
     throw new ActionFailed(
-      `#${pr} has ${distinct2.size} different plan comments by ${who.login} for ${head} (${forHead.map((m) => m.comment.id).join(", ")}): which was reviewed is not clear. Nothing is applied.`
+      `#${pr} has ${distinct.size} different plan comments by ${who.login} for ${head} (${forHead.map((m) => m.comment.id).join(", ")}): which was reviewed is not clear. Nothing is applied.`
     );
   const marker = forHead[0].marker;
   if (marker.kind === "failed")
@@ -57750,6 +58719,7 @@ Nothing was sent to Cloudflare.
 }
 async function apply2(ctx) {
   const { runner } = ctx;
+  if (ctx.refused !== void 0) refused(ctx, ctx.refused);
   let reviewed;
   try {
     reviewed = await reviewedPlan(ctx);
@@ -57814,7 +58784,7 @@ ${codeBlock(lastLines(applied.stderr))}`
   if (left) {
     runner.setOutput("new-digest", left.digest);
     runner.setOutput("new-plan-path", newPath);
-    shown4 = `A new plan of what is left, from the files at ${mdCode(sha)}, is below, saved as ${mdCode(basename2(newPath))}: review it, then apply it by its digest (docs/ci.md, "A refused apply").
+    shown4 = `A new plan of what is left, from the files at ${mdCode(sha)}, is below, saved as ${mdCode(basename3(newPath))}: review it, then apply it by its digest (docs/ci.md, "A refused apply").
 
 ${planMarkdown(left, { maxBytes: COMMENT_MAX_BYTES })}`;
   } else {
@@ -57993,18 +58963,22 @@ async function runAction(env, cwd, write) {
     out("::error::the runner's files could not be read (above)\n");
     return 1;
   }
-  const cliEnv = Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith("INPUT_")));
   const workspace = env.GITHUB_WORKSPACE || cwd;
   const token2 = runner.input("github-token");
   const failures = [];
   try {
+    const refs = await configReferences(configPath2({ runner, workspace }), workspace);
+    const refused2 = refusedReferences(refs, env, token2);
+    const names = refs.map((r) => r.name);
+    const cliEnv = cliEnvironment(env, names, token2);
     const gh = token2 ? new GitHub(env.GITHUB_API_URL || "https://api.github.com", token2, env.GITHUB_REPOSITORY ?? "") : void 0;
     let identity2;
     const ctx = {
       runner,
       workspace,
       cliEnv,
-      zoneform: zoneformIn(cliEnv, workspace, runner),
+      refused: refused2,
+      zoneform: zoneformIn(cliEnv, workspace, runner, refused2),
       github: gh,
       identity: () => {
         if (!gh)

@@ -4,8 +4,18 @@
 // apply after the merge takes the plan from this run's artifact and nothing else.
 import { basename } from "node:path";
 import { planCommentToUpdate } from "./comments.js";
-import { ActionFailed, codeBlock, configArgs, github, lastLines, runLink, type Context } from "./context.js";
-import { mdCode } from "../safe-markdown.js";
+import {
+  ActionFailed,
+  codeBlock,
+  configArgs,
+  configPath,
+  github,
+  lastLines,
+  runLink,
+  type Context,
+} from "./context.js";
+import { mdCode, mdText } from "../safe-markdown.js";
+import { readBaseConfig } from "./base-config.js";
 import { outputPath } from "./files.js";
 import { isCommitSha, isRunId, markerLine, type PlanMarker } from "./marker.js";
 import { planMarkdown, readSavedPlan } from "./saved-plan.js";
@@ -21,16 +31,20 @@ export function planFileName(sha: string): string {
 interface PullRequestEvent {
   number: number;
   head: string;
+  /** The base commit, as the event names it (checked where it is read). */
+  base: unknown;
 }
 
 /** The pull request of a `pull_request` event, checked: a number and a 40-hex head commit. */
 function pullRequestOf(ctx: Context): PullRequestEvent | undefined {
-  const pr = ctx.runner.event.pull_request as { number?: unknown; head?: { sha?: unknown } } | undefined;
+  const pr = ctx.runner.event.pull_request as
+    | { number?: unknown; head?: { sha?: unknown }; base?: { sha?: unknown } }
+    | undefined;
   if (pr === undefined || pr === null) return undefined;
   const head = pr.head?.sha;
   if (!Number.isSafeInteger(pr.number) || (pr.number as number) <= 0 || !isCommitSha(head))
     throw new ActionFailed("the event's pull_request has no number or no head commit (40 hex characters)");
-  return { number: pr.number as number, head };
+  return { number: pr.number as number, head, base: pr.base?.sha };
 }
 
 /** Creates the plan comment, or updates the Action's own (comments.ts): one per pull request. */
@@ -77,7 +91,18 @@ export async function plan(ctx: Context): Promise<void> {
   const validate = await ctx.zoneform(["validate", ...configArgs(ctx)]);
   if (validate.code !== 0)
     await fail(`zoneform validate failed (exit ${validate.code})`, validate.stderr || validate.stdout);
-  const planned = await ctx.zoneform(["plan", ...configArgs(ctx), "--out", planPath, "--force", "--detailed-exitcode"]);
+  // What audit checks is shown as its diff with the base branch's configuration, when git can read it.
+  const base = pr ? await readBaseConfig(ctx.workspace, configPath(ctx), pr.base) : undefined;
+  const baseArgs = base && "path" in base ? ["--base", base.path] : [];
+  const planned = await ctx.zoneform([
+    "plan",
+    ...configArgs(ctx),
+    ...baseArgs,
+    "--out",
+    planPath,
+    "--force",
+    "--detailed-exitcode",
+  ]);
   if (planned.code !== 0 && planned.code !== 2)
     await fail(`zoneform plan failed (exit ${planned.code})`, planned.stderr || planned.stdout);
 
@@ -94,8 +119,13 @@ export async function plan(ctx: Context): Promise<void> {
     runner.summary(shown);
     return;
   }
+  const unread =
+    base && "why" in base
+      ? `\n> The base branch's configuration could not be read (${mdText(base.why)}): what audit checks is ` +
+        "listed, not compared.\n"
+      : "";
   const footer =
-    `\n${made}: the plan is saved as the artifact ${mdCode(file)} of that run; read it with ` +
+    `${unread}\n${made}: the plan is saved as the artifact ${mdCode(file)} of that run; read it with ` +
     `${mdCode(`zoneform show ${file}`)}. After the merge, the apply applies exactly this plan (this digest, ` +
     `from that artifact) or nothing.\n`;
   runner.summary(`${shown}${footer}`);

@@ -2,8 +2,8 @@
 // engine (engine/plan.ts, the library's plan()), and render the plan to stdout in the chosen format.
 import type { Command } from "commander";
 import type { CloudflareClient } from "../cloudflare/index.js";
-import { loadConfig } from "../config/index.js";
-import { UsageError, formatProblem } from "../errors.js";
+import { checkConfigSources, loadConfig, readConfigFiles } from "../config/index.js";
+import { ConfigError, UsageError, formatProblem } from "../errors.js";
 import { type ApplyHooks, planZones } from "../engine/index.js";
 import { ACCOUNT_SECTIONS, type DesiredState } from "../sections/index.js";
 import type { Plan } from "../model/index.js";
@@ -37,6 +37,8 @@ export interface PlanningOptions {
   shard?: Shard;
   /** --quiet: no progress on stderr. */
   quiet?: boolean;
+  /** --base: the configuration the plan is reviewed against (what audit checks is shown as its diff). */
+  base?: string;
   [flag: string]: unknown;
 }
 
@@ -77,6 +79,17 @@ export async function loadDesired(opts: PlanningOptions, io: CliIO): Promise<Des
   return selectZones(desired, opts.zone, opts.shard);
 }
 
+/**
+ * The base configuration (`--base`): read for what audit checks alone, so its variables need not be set
+ * and its problems are one line (it is the branch the change is reviewed against, already checked there).
+ */
+async function loadBase(path: string, io: CliIO): Promise<DesiredState> {
+  const checked = checkConfigSources(await readConfigFiles(path, io.cwd), io.env, "warning");
+  if (!checked.desired)
+    throw new ConfigError(checked.errors, `--base ${path}: ${checked.errors.length} problem(s); plan without --base`);
+  return checked.desired;
+}
+
 /** Loads the file and plans it through the engine (`plan`, `drift`): the plan, its desired state, the open client. */
 export async function makePlan(
   opts: PlanningOptions,
@@ -84,10 +97,11 @@ export async function makePlan(
   label = "plan",
 ): Promise<{ plan: Plan; desired: DesiredState; client: CloudflareClient; progress: Progress }> {
   const desired = await loadDesired(opts, io);
+  const base = opts.base === undefined ? undefined : await loadBase(opts.base, io);
   const progress = progressFor(io, opts);
   const client = clientFromOptions(opts, io, displayRedactor(desired), progress, desired);
   try {
-    const plan = await readZones(client, desired, opts, progress, label);
+    const plan = await readZones(client, desired, opts, progress, label, base);
     // A plan file's form (`--format json`) binds the references' values: derived at once, not one by one.
     if (opts.format === "json") await preparePlanFile(plan, desired);
     return { plan, desired, client, progress };
@@ -127,6 +141,7 @@ async function readZones(
   opts: PlanningOptions,
   progress: Progress,
   label = "plan",
+  base?: DesiredState,
 ): Promise<Plan> {
   const hooks = readingHooks(opts, progress, label);
   hooks.onDesired!(desired);
@@ -134,6 +149,7 @@ async function readZones(
     return await planZones({
       client,
       desired,
+      base,
       parallelism: opts.parallelism,
       progress: hooks.readProgress,
       onZoneDone: hooks.onZoneDone,

@@ -117,7 +117,7 @@ export async function planZones(opts: ReadOptions): Promise<Plan> {
           limitOf(unit)(async () => {
             const zone = unit as DesiredZone;
             const live = await readZone(ctx, zone, unitKinds);
-            const zp = await checkZone(ctx, zone, planZone(opts.desired, zone, live, unitKinds), unitKinds);
+            const zp = await checkZone(ctx, zone, planZone(opts.desired, zone, live, unitKinds, opts.base), unitKinds);
             done += 1;
             opts.progress?.(`read ${unitName(zone)} (${done}/${units.length})`);
             opts.onZoneDone?.(done, units.length);

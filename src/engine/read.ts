@@ -30,6 +30,8 @@ export interface ReadOptions {
   /** Requests in flight (--parallelism); up to four times as many zones are read at once. */
   parallelism?: number;
   kinds?: readonly ResourceKind[];
+  /** The configuration the plan is reviewed against (`plan --base`): what audit checks is shown as a diff. */
+  base?: DesiredState;
   /** Progress lines for stderr. */
   progress?: (line: string) => void;
   /** Called as each zone has been read and planned: zones done so far, of how many. */

@@ -83,6 +83,15 @@ export interface ZonePlan {
   warnings: string[];
   /** The zone as the file declares it (secrets as `${env:NAME}`): what apply re-plans from a saved plan. */
   desired?: unknown;
+  /** What `audit` checks of the zone and nothing writes to Cloudflare (its script inventory), for review. */
+  audit?: AuditChecks;
+}
+
+/** What audit checks of a zone, a line each, and the lines of the base configuration (`plan --base`). */
+export interface AuditChecks {
+  lines: string[];
+  /** Absent: no base configuration was given; empty: the base had none. */
+  base?: string[];
 }
 
 export interface PlanSummary {

@@ -1,8 +1,8 @@
 // The planner: a pure function from the desired state and what was read of the live zones to the
 // ordered plan. No client, no clock, no environment: everything it needs is in its two arguments,
 // so it is tested from recorded live snapshots (JSON) in milliseconds, and the engine only reads.
-import { PLAN_FORMAT_VERSION, type Change, type Plan, type ZonePlan } from "../model/index.js";
-import { type ResourceKind, type DesiredState, type DesiredZone, RESOURCE_KINDS } from "../sections/index.js";
+import { PLAN_FORMAT_VERSION, type AuditChecks, type Change, type Plan, type ZonePlan } from "../model/index.js";
+import { type ResourceKind, type DesiredState, type DesiredZone, RESOURCE_KINDS, SECTIONS } from "../sections/index.js";
 import { orderChanges } from "./order.js";
 import { summariseZones } from "./summary.js";
 import { accountDocument, planUnits, unitKey } from "./units.js";
@@ -49,12 +49,23 @@ export function declaredZone(zone: DesiredZone): unknown {
   return rest;
 }
 
+/** What audit checks of a zone, with the base configuration's lines when one was given (`base`). */
+export function auditChecksOf(zone: DesiredZone, base?: DesiredState): AuditChecks | undefined {
+  const linesOf = (z: DesiredZone | undefined) =>
+    z ? SECTIONS.flatMap((s) => (s.owns(z) ? (s.auditChecks?.(z) ?? []) : [])) : [];
+  const lines = linesOf(zone);
+  const was = base && linesOf(base.zones.find((z) => z.zone_id === zone.zone_id));
+  if (lines.length === 0 && (was === undefined || was.length === 0)) return undefined;
+  return { lines, ...(was !== undefined ? { base: was } : {}) };
+}
+
 /** Plans one zone from what was read of it. Pure. */
 export function planZone(
   desired: DesiredState,
   zone: DesiredZone,
   live: ZoneLive,
   kinds: readonly ResourceKind[] = RESOURCE_KINDS,
+  base?: DesiredState,
 ): ZonePlan {
   const changes: Change[] = [];
   const errors = [...live.errors];
@@ -74,6 +85,7 @@ export function planZone(
     warnings.push(...(result.warnings ?? []));
   }
   const order = new Map(kinds.map((k) => [k.name, k.order]));
+  const audit = zone.scope === "account" ? undefined : auditChecksOf(zone, base);
   return {
     zone_id: zone.zone_id,
     ...(zone.name ? { name: zone.name } : {}),
@@ -83,6 +95,7 @@ export function planZone(
     errors,
     warnings,
     desired: declaredZone(zone),
+    ...(audit ? { audit } : {}),
   };
 }
 
@@ -102,7 +115,12 @@ export function assemblePlan(desired: DesiredState, zones: ZonePlan[], createdAt
  * `plan(desired, live) → Plan`: the ordered changes that make the live zones (and accounts) match the
  * desired state. Pure; a unit missing from `live` is planned as unread (an error, no change).
  */
-export function plan(desired: DesiredState, live: LiveState, kinds: readonly ResourceKind[] = RESOURCE_KINDS): Plan {
+export function plan(
+  desired: DesiredState,
+  live: LiveState,
+  kinds: readonly ResourceKind[] = RESOURCE_KINDS,
+  base?: DesiredState,
+): Plan {
   const byUnit = new Map(live.zones.map((z) => [unitKey(z), z]));
   const zones = planUnits(desired, kinds).map(({ unit, kinds: unitKinds }) =>
     planZone(
@@ -116,6 +134,7 @@ export function plan(desired: DesiredState, live: LiveState, kinds: readonly Res
         errors: [`the ${unit.scope ?? "zone"} was not read`],
       },
       unitKinds,
+      base,
     ),
   );
   return assemblePlan(desired, zones, live.read_at);

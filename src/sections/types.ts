@@ -189,6 +189,11 @@ export interface Section<Part extends object = object, FilePart extends object =
   readonly zoneOnly?: string;
   /** Its account-level list, when the API has one (an entry of `accounts:` holds it). */
   readonly account?: AccountSection<any, any>;
+  /**
+   * What `audit` checks of the zone and nothing writes to Cloudflare, one line a reviewer reads each
+   * (a page it fetches, a script it authorizes): the plan shows them and their diff with the base.
+   */
+  auditChecks?(zone: ZoneBase & Part): string[] | undefined;
 }
 
 /** A section's part of an account, from its declaration (never: it has none). */

@@ -44,6 +44,10 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--format <format>", "text | json | markdown", "text")
     .option("--detailed-exitcode", "exit 2 when there are changes, 0 when there are none")
     .option(
+      "--base <path>",
+      "the configuration the change is reviewed against (the base branch's): what audit checks is shown as its diff",
+    )
+    .option(
       "--verify",
       "have Cloudflare check the plan's ruleset writes (dry_run=true: validated, nothing written); a refusal exits 1",
     );

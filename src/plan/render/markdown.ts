@@ -8,6 +8,7 @@ import { printable } from "../../safe-text.js";
 import { summarise, summariseZones, summaryLine, totalChanges } from "../summary.js";
 import { SIGN, changeTitle, formatValue, operationLine } from "./format.js";
 import { unitCount, unitName } from "../units.js";
+import { AUDIT_TITLE, auditChanged, auditDiff, auditListing } from "./audit-checks.js";
 
 function fieldLines(f: FieldDiff, kind: Change["kind"]): string[] {
   const field = printable(f.field);
@@ -52,12 +53,21 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   const out: string[] = [COMMENT_MARKER, "### zoneform plan", ""];
   // Counted from the changes, never taken from the plan's `summary`.
   const counts = summariseZones(plan.zones);
-  if (totalChanges(counts) === 0 && plan.zones.every((z) => z.errors.length === 0)) {
-    out.push(`**No changes.** ${unitCount(plan.zones)} match the configuration.`, "");
+  const audited = new Set(auditChanged(plan.zones));
+  const listing = auditListing(plan.zones).map((l) => `> ${mdText(l)}`);
+  if (totalChanges(counts) === 0 && audited.size === 0 && plan.zones.every((z) => z.errors.length === 0)) {
+    out.push(`**No changes.** ${unitCount(plan.zones)} match the configuration.`, "", ...listing);
     return out.join("\n");
   }
-  const changed = plan.zones.filter((z) => z.changes.length > 0 || z.errors.length > 0);
+  const changed = plan.zones.filter((z) => z.changes.length > 0 || z.errors.length > 0 || audited.has(z));
   out.push(`**${summaryLine(counts)}**`, "");
+  if (audited.size > 0)
+    out.push(
+      `**What audit checks changes in ${audited.size} zone(s)** (the script inventory: never written to ` +
+        "Cloudflare; audit fetches its pages on the default branch).",
+      "",
+    );
+  if (listing.length > 0) out.push(...listing, "");
   out.push("| zone | create | update | replace | delete | errors |", "|---|---:|---:|---:|---:|---:|");
   for (const z of changed) {
     const s = summarise(z.changes);
@@ -77,6 +87,12 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
     for (const w of z.warnings) lines.push(`> **Warning:** ${mdText(w)}`, "");
     if (z.changes.length > 0)
       lines.push(mdCodeBlock(z.changes.flatMap((c) => [...changeLines(c), ""]).slice(0, -1), "diff"), "");
+    const audit = auditDiff(z) ?? [];
+    if (audit.length > 0)
+      lines.push(
+        mdCodeBlock([`! ~ ${AUDIT_TITLE}`, ...audit.map((a) => `${a.sign}     ${printable(a.line)}`)], "diff"),
+        "",
+      );
     lines.push("</details>", "");
     return lines.join("\n");
   });

@@ -8,6 +8,7 @@ import { printable } from "../../safe-text.js";
 import { summariseZones, summaryLine, totalChanges } from "../summary.js";
 import { SIGN, changeTitle, formatValue, isTextDiff, operationLine, wordDiff, zoneLabel } from "./format.js";
 import { unitCount, unitName } from "../units.js";
+import { AUDIT_TITLE, auditChanged, auditDiff, auditListing } from "./audit-checks.js";
 
 export interface TextOptions {
   color: boolean;
@@ -62,7 +63,8 @@ function renderChangeText(change: Change, c: Colors, verbose = false): string[] 
 export function renderPlanText(plan: Plan, opts: TextOptions): string {
   const c = pc.createColors(opts.color);
   const out: string[] = [];
-  const changed = plan.zones.filter((z) => z.changes.length > 0 || z.errors.length > 0);
+  const audited = new Set(auditChanged(plan.zones));
+  const changed = plan.zones.filter((z) => z.changes.length > 0 || z.errors.length > 0 || audited.has(z));
   const unchanged = plan.zones.filter((z) => z.changes.length === 0 && z.errors.length === 0).length;
   const failed = plan.zones.filter((z) => z.errors.length > 0).length;
   const counts = summariseZones(plan.zones);
@@ -70,8 +72,9 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
     for (const w of z.warnings) out.push(`${c.yellow("Warning:")} [${printable(unitName(z))}] ${printable(w)}`);
   }
   if (out.length > 0) out.push("");
+  const listing = auditListing(plan.zones).map((l) => c.dim(l));
   if (totalChanges(counts) === 0 && changed.length === 0) {
-    out.push(`${c.green("No changes.")} ${unitCount(plan.zones)} match the configuration.`);
+    out.push(`${c.green("No changes.")} ${unitCount(plan.zones)} match the configuration.`, ...listing);
     return `${out.join("\n")}\n`;
   }
   for (const z of changed) {
@@ -83,7 +86,12 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
       out.push(...renderChangeText(change, c, opts.verbose));
       out.push("");
     }
-    if (z.changes.length === 0) out.push("");
+    const audit = auditDiff(z) ?? [];
+    if (audit.length > 0) {
+      out.push(`  ${c.cyan("~")} ${c.bold(AUDIT_TITLE)}`);
+      for (const a of audit) out.push(`      ${a.sign === "+" ? c.green("+") : c.red("-")} ${printable(a.line)}`);
+      out.push("");
+    } else if (z.changes.length === 0) out.push("");
   }
   if (unchanged > 0) out.push(c.dim(`${unchanged} zone(s) unchanged.`));
   // A plan that failed has no summary: its counts would leave the failed zones out.
@@ -92,5 +100,8 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
       c.red(`${failed} zone(s) could not be planned; apply makes no change anywhere until every zone can be planned.`),
     );
   else out.push(c.bold(summaryLine(counts)));
+  if (audited.size > 0)
+    out.push(`What audit checks changes in ${audited.size} zone(s): shown above, never written to Cloudflare.`);
+  out.push(...listing);
   return `${out.join("\n")}\n`;
 }

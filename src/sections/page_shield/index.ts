@@ -9,6 +9,7 @@ import { NOTIFICATION_RULES, resolveZoneRef } from "./notification-rules.js";
 import { pageShieldPolicies } from "./policies.js";
 import { PAGE_SHIELD_RULES } from "./rules.js";
 import { pageShieldSettings } from "./settings.js";
+import { inventoryLines, scriptInventoryOf } from "./script-inventory.js";
 import type {
   DesiredNotification,
   DesiredPageShield,
@@ -162,4 +163,8 @@ export const pageShield: Section<PageShieldZone, PageShieldFileZone> & {
   })),
   rules: [...PAGE_SHIELD_RULES, ...NOTIFICATION_RULES],
   account: accountPart,
+  auditChecks: (zone) => {
+    const inventory = scriptInventoryOf(zone);
+    return inventory && inventoryLines(inventory);
+  },
 };

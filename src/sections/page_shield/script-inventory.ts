@@ -59,3 +59,20 @@ export function pageShieldApiPath(
 ): string {
   return `zones/${zoneId}/page_shield/${list}`;
 }
+
+/** The inventory as a reviewer reads it, a line a page, script, fetched URL and pin (the plan shows their diff). */
+export function inventoryLines(inventory: DesiredScriptInventory): string[] {
+  const quoted = (v: string) => JSON.stringify(v);
+  return [
+    ...inventory.pages.map((p) => `page in scope: ${quoted(p)}`),
+    ...inventory.authorized.map(
+      (a) =>
+        `authorized script: ${quoted(a.url)}${a.hash ? ` hash ${a.hash}` : ""}` +
+        `${a.owner !== undefined ? `, owner ${quoted(a.owner)}` : ""}, justification ${quoted(a.justification)}`,
+    ),
+    ...(inventory.headers?.urls ?? []).map((u) => `page fetched for its headers: ${quoted(u)}`),
+    ...Object.entries(inventory.headers?.pinned ?? {}).map(
+      ([name, value]) => `header pinned: ${name}: ${quoted(value)}`,
+    ),
+  ];
+}
