@@ -71,6 +71,8 @@ export interface AuditTotals {
   unauthorized_scripts?: number;
   changed_scripts?: number;
   stale_authorizations?: number;
+  /** Inventory entries still drafts (a TODO justification or no owner): they authorize nothing. */
+  unreviewed_authorizations?: number;
   /** Payment page headers (zones whose inventory declares `headers`): present when at least one did. */
   pages_checked?: number;
   changed_headers?: number;

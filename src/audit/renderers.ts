@@ -132,9 +132,10 @@ function describeInventoryTotals(t: AuditTotals): string {
   const u = t.unauthorized_scripts ?? 0;
   const c = t.changed_scripts ?? 0;
   const st = t.stale_authorizations ?? 0;
+  const r = t.unreviewed_authorizations ?? 0;
   return (
-    `, ${u} unauthorized script${plural(u)}, ${c} changed script${plural(c)}, ${st} stale ` +
-    `authorization${plural(st)}`
+    `, ${u} unauthorized script${plural(u)}, ${r} unreviewed (draft) entr${r === 1 ? "y" : "ies"}, ${c} changed ` +
+    `script${plural(c)}, ${st} stale authorization${plural(st)}`
   );
 }
 
@@ -487,6 +488,7 @@ class CsvRenderer implements AuditRenderer {
 const FINDING_TITLE: Record<InventoryFinding["type"], string> = {
   lookalike: "Look-alike host",
   unauthorized: "Unauthorized script",
+  unreviewed: "Unreviewed script (draft entry)",
   changed: "Changed script",
   stale: "Stale authorization",
 };

@@ -43,8 +43,8 @@ export const DEFAULT_AUDIT_LIMIT = 50;
 
 /**
  * What makes the audit exit 2: malicious scripts or connections, look-alike hosts, insecure cookies,
- * the script inventory's unauthorized or changed scripts and stale authorizations, the payment pages'
- * changed or missing headers, pages that could not be checked (unreachable, or on plain http), policies
+ * the script inventory's unauthorized, unreviewed (a draft entry) or changed scripts and stale
+ * authorizations, the payment pages' changed or missing headers, pages that could not be checked (unreachable, or on plain http), policies
  * not applied, and zones no Page Shield alert notifies anyone of (`alerting`, not in the default: the
  * evidence shows it); `any` is all of them, `none` nothing. `--fail-on` takes one or a comma list.
  */
@@ -53,6 +53,7 @@ export type FailOn =
   | "lookalike"
   | "insecure"
   | "unauthorized"
+  | "unreviewed"
   | "changed"
   | "stale"
   | "headers"
@@ -66,6 +67,7 @@ const FAIL_ON: readonly FailOn[] = [
   "lookalike",
   "insecure",
   "unauthorized",
+  "unreviewed",
   "changed",
   "stale",
   "headers",
@@ -80,6 +82,7 @@ export const DEFAULT_FAIL_ON: readonly FailOn[] = [
   "malicious",
   "lookalike",
   "unauthorized",
+  "unreviewed",
   "changed",
   "headers",
   "unreachable",
@@ -377,6 +380,7 @@ export function totalsOf(zones: ZoneAudit[]): AuditTotals {
       t.unauthorized_scripts = (t.unauthorized_scripts ?? 0) + count("unauthorized");
       t.changed_scripts = (t.changed_scripts ?? 0) + count("changed");
       t.stale_authorizations = (t.stale_authorizations ?? 0) + count("stale");
+      t.unreviewed_authorizations = (t.unreviewed_authorizations ?? 0) + count("unreviewed");
       t.lookalike_hosts += count("lookalike");
       for (const f of z.inventory.findings) {
         t.findings += 1;
@@ -419,6 +423,7 @@ export function shouldFail(totals: AuditTotals, failOn: FailOn | readonly FailOn
     lookalike: totals.lookalike_hosts,
     insecure: totals.insecure_cookies,
     unauthorized: totals.unauthorized_scripts ?? 0,
+    unreviewed: totals.unreviewed_authorizations ?? 0,
     changed: totals.changed_scripts ?? 0,
     stale: totals.stale_authorizations ?? 0,
     headers: (totals.changed_headers ?? 0) + (totals.missing_headers ?? 0),

@@ -5,6 +5,8 @@
 // - unauthorized script (6.4.3): seen on an in-scope page within the window, matched by no entry;
 // - changed script (11.6.1): matched by an entry with a `hash` pin, seen with another hash;
 // - stale authorization (6.4.3): an entry no in-scope script matching it was seen for `staleDays`;
+// - unreviewed authorization (6.4.3): an entry still a draft (its justification the draft's TODO, or no
+//   owner): it authorizes nothing until a person has filled it in;
 // - look-alike host (6.4.3): a script no entry authorizes, seen within the window, whose URL looks like
 //   a trusted one (src/inventory/lookalike.ts: user info, invisible characters, IDN homographs, a
 //   trusted name carried in a longer one, 1–2 edits away; or, invisible characters removed, it is an
@@ -13,7 +15,14 @@
 // "Seen within the window" is last_seen_at no older than `staleDays` (a script without last_seen_at
 // counts as seen). Only a pinned script whose listed hash is not its pin (or is missing) needs its
 // detail (`versions`, to say when the new version was fetched): `scriptsNeedingDetail` says which.
-import { invisibleCharacters, isPrefix, urlMatches, urlParts, withoutInvisible } from "../sections/index.js";
+import {
+  invisibleCharacters,
+  isPrefix,
+  isTodoJustification,
+  urlMatches,
+  urlParts,
+  withoutInvisible,
+} from "../sections/index.js";
 import { hostReferences, lookalikeOf, type Lookalike, type LookalikeSignal, type ReferenceKind } from "./lookalike.js";
 import type { AuthorizedScript, ScriptInventory } from "./types.js";
 
@@ -48,14 +57,23 @@ export interface ScriptDetail {
   page_urls: string[];
 }
 
-type InventoryFindingType = "lookalike" | "unauthorized" | "changed" | "stale";
+type InventoryFindingType = "lookalike" | "unauthorized" | "unreviewed" | "changed" | "stale";
 
 const REQUIREMENT: Record<InventoryFindingType, string> = {
   lookalike: "6.4.3",
   unauthorized: "6.4.3",
+  unreviewed: "6.4.3",
   changed: "11.6.1",
   stale: "6.4.3",
 };
+
+/** Why an entry is still a draft (what a person has not filled in yet), or none when it is reviewed. */
+export function draftReasons(entry: AuthorizedScript): string[] {
+  const out: string[] = [];
+  if (isTodoJustification(entry.justification)) out.push("its justification is the draft's TODO");
+  if (entry.owner === undefined || entry.owner.trim() === "") out.push("it names no owner");
+  return out;
+}
 
 export interface InventoryFinding {
   type: InventoryFindingType;
@@ -84,7 +102,7 @@ export interface InventoryFinding {
   message: string;
 }
 
-type AuthorizedState = "ok" | "changed" | "stale" | "not seen";
+type AuthorizedState = "ok" | "unreviewed" | "changed" | "stale" | "not seen";
 
 /** One authorized entry as the evidence report lists it. */
 interface AuthorizedRow {
@@ -355,7 +373,33 @@ export function checkInventory(
             `days; remove it if the script is gone`,
     });
   }
-  const order: Record<InventoryFindingType, number> = { lookalike: 0, unauthorized: 1, changed: 2, stale: 3 };
+  // A draft authorizes nothing: whatever it matched is reported, and never shown as ok.
+  for (const [entry, row] of rows) {
+    const why = draftReasons(entry);
+    if (why.length === 0) continue;
+    row.state = "unreviewed";
+    findings.push({
+      type: "unreviewed",
+      severity: "high",
+      url: entry.url,
+      authorized_url: entry.url,
+      ...(row.seen_hash ? { seen_hash: row.seen_hash } : {}),
+      ...(row.first_seen_at ? { first_seen_at: row.first_seen_at } : {}),
+      ...(row.last_seen_at ? { last_seen_at: row.last_seen_at } : {}),
+      requirement: REQUIREMENT.unreviewed,
+      message:
+        `unreviewed script ${entry.url}: its inventory entry is a draft (${why.join(" and ")}), so it ` +
+        `authorizes nothing; ${row.scripts} script(s) it covers seen on the pages in scope. Write why it is ` +
+        "needed and who owns it, or remove it and the script",
+    });
+  }
+  const order: Record<InventoryFindingType, number> = {
+    lookalike: 0,
+    unauthorized: 1,
+    unreviewed: 2,
+    changed: 3,
+    stale: 4,
+  };
   findings.sort(
     (a, b) =>
       order[a.type] - order[b.type] ||

@@ -40,4 +40,5 @@ export {
   type HeaderMerge,
   type LeftOutScript,
   type PageHeadersSeen,
+  DEFAULT_RECENT_DAYS,
 } from "./yaml.js";

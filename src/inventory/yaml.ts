@@ -31,9 +31,21 @@ import { addToYaml, YamlShapeError, type YamlAddition } from "./yaml-edit.js";
 
 export { TODO_JUSTIFICATION } from "../sections/index.js";
 
+/** What a draft entry's comment says of when the script, or its version, appeared. */
+export interface Recency {
+  now: Date;
+  /** A script first seen, or its version fetched, within this many days is marked NEW or CHANGED. */
+  days: number;
+}
+
+/** The default window of `--recent`: what is newer than this is marked in a draft. */
+export const DEFAULT_RECENT_DAYS = 30;
+
 export interface DraftOptions {
   pages: string[];
   pinHashes?: boolean;
+  /** The window NEW and CHANGED marks use (default DEFAULT_RECENT_DAYS). */
+  recentDays?: number;
   /** Zone name or id for the header comment. */
   zone: string;
   now: Date;
@@ -130,6 +142,36 @@ function seenNote(s: SeenScript): string {
   return ` ${printable(parts.join(", "))}`;
 }
 
+const DAY = 86_400_000;
+
+/** Whole days from `at` to `now`, or undefined for a time that is not one. */
+function daysAgo(at: string | null | undefined, now: Date): number | undefined {
+  const t = at ? Date.parse(at) : Number.NaN;
+  return Number.isNaN(t) ? undefined : Math.floor((now.getTime() - t) / DAY);
+}
+
+/**
+ * Lines saying what is recent: a script first seen within the window (NEW), a version fetched within it
+ * after the script was first seen (CHANGED), and, when pinned, which version the hash is (never silently).
+ */
+function recencyNote(s: SeenScript, r: Recency, pinned: boolean): string {
+  const lines: string[] = [];
+  const first = daysAgo(s.first_seen_at, r.now);
+  const fetched = daysAgo(s.fetched_at, r.now);
+  if (first !== undefined && first <= r.days)
+    lines.push(
+      `NEW: first seen ${s.first_seen_at} (${first} days ago): make sure it is your script before authorizing it`,
+    );
+  else if (fetched !== undefined && fetched <= r.days)
+    lines.push(
+      `CHANGED: its current version was fetched on ${s.fetched_at} (${fetched} days ago), after it was first seen: ` +
+        "review that version before authorizing it",
+    );
+  if (pinned && typeof s.hash === "string")
+    lines.push(`the hash pinned is the version Page Shield fetched${s.fetched_at ? ` on ${s.fetched_at}` : ""}`);
+  return lines.map((l) => `\n ${printable(l)}`).join("");
+}
+
 /** A second comment line on a script `audit` finds malicious: it should not be authorized. */
 function maliciousNote(s: SeenScript): string {
   return s.malicious?.length
@@ -171,10 +213,11 @@ function readBack(text: string): string {
   return replaceTemplateTokens(text, (whole) => whole);
 }
 
-function entryNode(doc: Document, entry: AuthorizedScript, seen: SeenScript, note: string): Node {
+function entryNode(doc: Document, entry: AuthorizedScript, seen: SeenScript, note: string, recency: Recency): Node {
   // Live text becomes file text: every `${` escaped, as export writes it.
   const node = doc.createNode(escapeTemplates(entry)) as YAMLMap;
-  node.commentBefore = wrapComment(`${note}${seenNote(seen)}${maliciousNote(seen)}`, ENTRY_COMMENT_WIDTH);
+  const recent = recencyNote(seen, recency, entry.hash !== undefined);
+  node.commentBefore = wrapComment(`${note}${seenNote(seen)}${recent}${maliciousNote(seen)}`, ENTRY_COMMENT_WIDTH);
   const justification = node.items.find((p) => isScalar(p.key) && p.key.value === "justification");
   // The value says TODO itself (validate warns while it is left): no comment after it, which would
   // take the line past 80 columns.
@@ -201,7 +244,9 @@ export function draftInventory(scripts: readonly SeenScript[], opts: DraftOption
   }
   const seq = doc.getIn(["script_inventory", "authorized"], true) as YAMLSeq;
   for (const { entry, seen } of draftEntries(kept, opts.pinHashes))
-    seq.items.push(entryNode(doc, entry, seen, " TODO review:"));
+    seq.items.push(
+      entryNode(doc, entry, seen, " TODO review:", { now: opts.now, days: opts.recentDays ?? DEFAULT_RECENT_DAYS }),
+    );
   const n = seq.items.length;
   // Prose is filled as paragraphs (continuation lines one column in); a list item's continuation lines are
   // indented under it.
@@ -424,11 +469,13 @@ export function readInventory(located: LocatedInventory, label: string): FileInv
     const url = e ? getOwn(e, "url") : undefined;
     if (!e || typeof url !== "string") return [];
     const justification = getOwn(e, "justification");
+    const owner = getOwn(e, "owner");
     const hash = getOwn(e, "hash");
     return [
       {
         url: readBack(url),
         justification: typeof justification === "string" ? justification : String(justification ?? ""),
+        ...(typeof owner === "string" ? { owner: readBack(owner) } : {}),
         ...(typeof hash === "string" ? { hash } : {}),
       },
     ];
@@ -518,6 +565,7 @@ export function mergeInventory(
   opts: {
     pages: string[];
     pinHashes?: boolean;
+    recentDays?: number;
     zone: { id: string; name?: string };
     now: Date;
     headers?: PageHeadersSeen;
@@ -543,7 +591,7 @@ export function mergeInventory(
   const note = ` TODO review: added by zoneform inventory --merge on ${opts.now.toISOString().slice(0, 10)};`;
   for (const { entry, seen } of draftEntries(kept, opts.pinHashes)) {
     if (authorizationFor(existing, entry.url)) continue;
-    entries.push(entryNode(doc, entry, seen, note));
+    entries.push(entryNode(doc, entry, seen, note, { now: opts.now, days: opts.recentDays ?? DEFAULT_RECENT_DAYS }));
     added.push(entry);
   }
   const additions: Addition[] = [

@@ -18,6 +18,7 @@ const VERDICT_RULE: Record<Finding["kind"], RuleKey> = {
 const INVENTORY_RULE: Record<InventoryFinding["type"], RuleKey> = {
   lookalike: "lookalike-host",
   unauthorized: "unauthorized-script",
+  unreviewed: "unreviewed-script",
   changed: "changed-script",
   stale: "stale-authorization",
 };
@@ -80,7 +81,7 @@ export function inventoryFinding(zone: ZoneName, f: InventoryFinding, at?: Confi
   const unlisted = f.type === "unauthorized" || f.type === "lookalike";
   const where = unlisted ? at?.inventory(zone.id) : at?.entry(zone.id, f.authorized_url ?? f.url);
   // A script by its Page Shield id; an authorization by its entry's url.
-  const subject = f.type === "stale" ? (f.authorized_url ?? f.url) : (f.script_id ?? f.url);
+  const subject = f.type === "stale" || f.type === "unreviewed" ? (f.authorized_url ?? f.url) : (f.script_id ?? f.url);
   return {
     rule,
     level: levelOf(f.severity),

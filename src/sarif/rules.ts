@@ -10,6 +10,7 @@ export type RuleKey =
   | "malicious-connection"
   | "insecure-cookie"
   | "unauthorized-script"
+  | "unreviewed-script"
   | "changed-script"
   | "stale-authorization"
   | "lookalike-host"
@@ -108,6 +109,20 @@ const TEXT: Record<RuleKey, RuleText> = {
     level: "error",
     severity: "7.5",
     tags: ["security", "page-shield", "pci-dss", "pci-dss-11.6.1"],
+  },
+  "unreviewed-script": {
+    name: "UnreviewedScript",
+    short: "Script authorized only by a draft inventory entry",
+    full:
+      "An entry of the script inventory is still a draft (its justification the TODO zoneform inventory " +
+      "writes, or no owner): it authorizes nothing, and a script it covers counts as unreviewed " +
+      "(PCI DSS v4.0 6.4.3).",
+    help:
+      "Write why the script is needed (justification) and who owns it (owner) once it has been reviewed; " +
+      "if it should not run on a payment page, remove the entry and the script.",
+    level: "error",
+    severity: "7.5",
+    tags: ["security", "page-shield", "pci-dss", "pci-dss-6.4.3"],
   },
   "stale-authorization": {
     name: "StaleAuthorization",

@@ -63,7 +63,11 @@ function zoneFile(authorized: readonly string[], extra = ""): string {
     "      script_inventory:",
     "        pages: [pay.example/checkout*, pay.example/pay/*]",
     "        authorized:",
-    ...authorized.flatMap((u) => [`          - url: ${JSON.stringify(u)}`, "            justification: reviewed"]),
+    ...authorized.flatMap((u) => [
+      `          - url: ${JSON.stringify(u)}`,
+      "            justification: reviewed",
+      "            owner: payments",
+    ]),
     "",
   ].join("\n");
 }
@@ -82,7 +86,7 @@ describe("look-alike hosts", () => {
     expect(v.stderr).toMatch(
       /zoneform\.yaml:9:\d+ .*authorized\/0\/url .*would extend the host: it also covers https:\/\/js\.stripe\.com\.evil\.example\/…, another host; end the host with '\/': write https:\/\/js\.stripe\.com\/\* \(every script of that host\)/,
     );
-    expect(v.stderr).toMatch(/zoneform\.yaml:11:\d+ .*authorized\/1\/url .*no user info/);
+    expect(v.stderr).toMatch(/zoneform\.yaml:12:\d+ .*authorized\/1\/url .*no user info/);
     await emu.clearRequests();
     const audit = await runCli(emu, ["audit", "-c", config]);
     expect(audit.code).toBe(3);
@@ -120,7 +124,7 @@ describe("look-alike hosts", () => {
     expect(text.stdout).toMatch(/the URL carries user info \('js\.stripe\.com@'\)|\(sensitive\)/);
     expect(text.stdout.trimEnd().split("\n").pop()).toBe(
       "Findings: 0 malicious scripts, 0 malicious connections, 0 insecure cookies, 10 look-alike hosts, " +
-        "5 unauthorized scripts, 0 changed scripts, 0 stale authorizations.",
+        "5 unauthorized scripts, 0 unreviewed (draft) entries, 0 changed scripts, 0 stale authorizations.",
     );
 
     const json = await runCli(emu, ["audit", "-c", config, "--format", "json"]);
@@ -297,6 +301,14 @@ describe("${env:…} in a seen URL", () => {
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
     // Set: its value is not read into the file's text, and appears nowhere.
     const secret = "s3cr3t-value-never-shown";
+    // A person reviews the merged draft (it authorizes nothing until then).
+    await writeFile(
+      config,
+      text.replace(
+        /^( *)justification: "TODO: why this script is needed on the payment page"$/m,
+        (_m, indent: string) => `${indent}justification: reviewed\n${indent}owner: web`,
+      ),
+    );
     const audit = await runCli(emu, ["audit", "-c", config, "--format", "json"], {
       env: { ZONEFORM_TEST_SECRET: secret },
     });

@@ -38,6 +38,15 @@ function zoneFile(block: string): string {
   return `version: 1\nzones:\n  - zone_id: ${ZID}\n    name: ${NAME}\n    page_shield:\n${indented}\n`;
 }
 
+/** The draft as a person reviews it: each TODO justification written, and an owner named. */
+function reviewed(block: string): string {
+  return block.replace(
+    /^( *)justification: "TODO: why this script is needed on the payment page"$/gm,
+    (_m, indent: string) =>
+      `${indent}justification: "reviewed: the payment provider's script"\n${indent}owner: payments-team`,
+  );
+}
+
 const scriptCalls = async () => (await emu.calls()).filter((c) => c.includes("/page_shield/scripts"));
 
 describe("script inventory of payment pages", () => {
@@ -81,6 +90,13 @@ describe("script inventory of payment pages", () => {
     const valid = await runCli(undefined, ["validate", "-c", config]);
     expect(valid.code, valid.stderr).toBe(0);
     expect(valid.stderr).toContain("the justification is still a TODO");
+    expect(valid.stderr).toContain("the entry names no owner");
+    // The draft as it is authorizes nothing: every entry is reported unreviewed, and the audit fails.
+    const drafted = await runCli(emu, ["audit", "-c", config]);
+    expect(drafted.code, drafted.stdout).toBe(2);
+    expect(drafted.stdout).toContain(`unreviewed script ${STRIPE}: its inventory entry is a draft`);
+    // A person reviews each entry: why it is needed, and who owns it.
+    await writeFile(config, zoneFile(reviewed(block)));
 
     await emu.clearRequests();
     const clean = await runCli(emu, ["audit", "-c", config, "--format", "markdown"]);
@@ -105,7 +121,9 @@ describe("script inventory of payment pages", () => {
     expect(unauthorized.stdout).toContain(
       "unauthorized script https://evil.example/skimmer.js: seen on pay.example/checkout",
     );
-    expect(unauthorized.stdout).toContain("1 unauthorized script, 0 changed scripts, 0 stale authorizations");
+    expect(unauthorized.stdout).toContain(
+      "1 unauthorized script, 0 unreviewed (draft) entries, 0 changed scripts, 0 stale authorizations",
+    );
     expect((await runCli(emu, ["audit", "-c", config, "--fail-on", "changed"])).code).toBe(0);
 
     // A pinned script changes hash: its detail is read (the only one), and the new version's fetch time shown.
@@ -135,7 +153,7 @@ describe("script inventory of payment pages", () => {
 
     // An authorization goes stale: reported, exit 0 unless --fail-on says.
     const fresh = join(dir, "fresh.yaml");
-    await writeFile(fresh, zoneFile(block.replace(/\n\s+hash: [0-9a-f]{64}/g, "")));
+    await writeFile(fresh, zoneFile(reviewed(block.replace(/\n\s+hash: [0-9a-f]{64}/g, ""))));
     await emu.admin("POST", "/scripts", {
       zone_id: ZID,
       event: "unseen",
@@ -194,12 +212,18 @@ describe("script inventory of payment pages", () => {
     expect(text).not.toContain(`url: ${STRIPE}\n`);
     expect(text).toContain(`url: ${OWN}`);
     expect(text).toContain(PAGES[1]);
-    const after = await runCli(emu, ["audit", "-c", config]);
-    expect(after.code, after.stdout + after.stderr).toBe(0);
+    // What the merge added is a draft: it authorizes nothing until a person has reviewed it.
+    const drafted = await runCli(emu, ["audit", "-c", config]);
+    expect(drafted.code, drafted.stdout + drafted.stderr).toBe(2);
+    expect(drafted.stdout).toContain(`unreviewed script ${OWN}`);
+    expect(drafted.stdout).not.toContain(`unreviewed script https://js.stripe.com/v3/*`);
     // A second merge adds nothing.
     const twice = await runCli(emu, ["inventory", "--zone", ZID, "--merge", config]);
     expect(twice.stderr).toContain("0 new scripts");
     expect(await readFile(config, "utf8")).toBe(text);
+    await writeFile(config, reviewed(text));
+    const after = await runCli(emu, ["audit", "-c", config]);
+    expect(after.code, after.stdout + after.stderr).toBe(0);
 
     const csp = await runCli(undefined, ["csp", "suggest", "--from-inventory", "-c", config, "--format", "yaml"]);
     expect(csp.code, csp.stderr).toBe(0);
@@ -221,11 +245,12 @@ describe("script inventory of payment pages", () => {
       "      authorized:", // 6
       "        - url: https://js.stripe.com/v3/*", // 7
       "          justification: Stripe Elements card form # reviewed", // 8
-      "zones:", // 9
-      `  - zone_id: ${ZID}`, // 10
-      `    name: ${NAME}`, // 11
-      `  - zone_id: ${zoneId(OTHER)}`, // 12
-      `    name: ${OTHER}`, // 13
+      "          owner: payments", // 9
+      "zones:", // 10
+      `  - zone_id: ${ZID}`, // 11
+      `    name: ${NAME}`, // 12
+      `  - zone_id: ${zoneId(OTHER)}`, // 13
+      `    name: ${OTHER}`, // 14
       "",
     ].join("\n");
     await writeFile(config, file);
@@ -261,11 +286,14 @@ describe("script inventory of payment pages", () => {
     expect(text.indexOf(`url: ${OWN}`)).toBeLessThan(text.indexOf("zones:"));
     const valid = await runCli(undefined, ["validate", "-c", config]);
     expect(valid.code, valid.stderr).toBe(0);
-    const after = await runCli(emu, ["audit", "-c", config]);
-    expect(after.code, after.stdout + after.stderr).toBe(0);
     const twice = await runCli(emu, ["inventory", "--zone", NAME, "--merge", config]);
     expect(twice.code, twice.stderr).toBe(0);
     expect(twice.stderr).toContain("0 new scripts");
     expect(await readFile(config, "utf8")).toBe(text);
+    // The drafts added authorize nothing until a person has reviewed them.
+    expect((await runCli(emu, ["audit", "-c", config])).code).toBe(2);
+    await writeFile(config, reviewed(text));
+    const after = await runCli(emu, ["audit", "-c", config]);
+    expect(after.code, after.stdout + after.stderr).toBe(0);
   });
 });

@@ -44,6 +44,9 @@ const CONFIG = [
 
 const line = (p: { line: number } | undefined) => p?.line;
 
+/** CONFIG with each entry reviewed (an owner under each justification): one line more per entry. */
+const REVIEWED = CONFIG.replace(/^( *)justification: (.*)$/gm, "$1justification: $2\n$1owner: payments");
+
 describe("SARIF positions of values from defaults", () => {
   const positions = configPositions([{ file: "zoneform.yaml", text: CONFIG }]);
 
@@ -84,7 +87,7 @@ describe("SARIF positions of values from defaults", () => {
         seen({ id: "4".repeat(32), url: "https://skimmer.example/s.js" }),
       ],
       now: NOW,
-      merge: { file: "zoneform.yaml", text: CONFIG, label: "--merge zoneform.yaml" },
+      merge: { file: "zoneform.yaml", text: REVIEWED, label: "--merge zoneform.yaml" },
       version: "0.1.0",
     });
     const run = (log as any).runs[0];
@@ -96,7 +99,7 @@ describe("SARIF positions of values from defaults", () => {
       ]),
     ).toEqual([
       ["zoneform/unauthorized-script", expect.anything(), 10],
-      ["zoneform/changed-script", expect.anything(), 13],
+      ["zoneform/changed-script", expect.anything(), 14],
     ]);
     expect(run.results[0].message.text).toContain("https://skimmer.example/s.js");
     expect(run.properties.authorized).toBe(3);

@@ -38,11 +38,14 @@ const CONFIG = [
   "        authorized:", // 8
   "          - url: https://js.stripe.com/v3/*", // 9
   "            justification: Stripe card form", // 10
-  "          - url: https://cdn.pay.example/app.js", // 11
-  "            justification: our checkout", // 12
-  `            hash: ${"a".repeat(64)}`, // 13
-  "          - url: https://old.example/gone.js", // 14
-  "            justification: retired widget", // 15
+  "            owner: payments", // 11
+  "          - url: https://cdn.pay.example/app.js", // 12
+  "            justification: our checkout", // 13
+  "            owner: payments", // 14
+  `            hash: ${"a".repeat(64)}`, // 15
+  "          - url: https://old.example/gone.js", // 16
+  "            justification: retired widget", // 17
+  "            owner: payments", // 18
   "",
 ].join("\n");
 
@@ -265,9 +268,9 @@ describe("SARIF from the script inventory", () => {
       {
         pages: ["pay.example/checkout*"],
         authorized: [
-          { url: "https://js.stripe.com/v3/*", justification: "x" },
-          { url: "https://cdn.pay.example/app.js", justification: "y", hash: "a".repeat(64) },
-          { url: "https://old.example/gone.js", justification: "z" },
+          { url: "https://js.stripe.com/v3/*", justification: "x", owner: "o" },
+          { url: "https://cdn.pay.example/app.js", justification: "y", owner: "o", hash: "a".repeat(64) },
+          { url: "https://old.example/gone.js", justification: "z", owner: "o" },
         ],
       },
       scripts,
@@ -282,8 +285,8 @@ describe("SARIF from the script inventory", () => {
       log.runs[0].results.map((x: any) => [x.ruleId, x.level, x.locations[0].physicalLocation.region.startLine]),
     ).toEqual([
       ["zoneform/unauthorized-script", "error", 8],
-      ["zoneform/changed-script", "error", 11],
-      ["zoneform/stale-authorization", "note", 14],
+      ["zoneform/changed-script", "error", 12],
+      ["zoneform/stale-authorization", "note", 16],
     ]);
     expect(log.runs[0].results[0].message.text).toMatch(
       /^unauthorized script https:\/\/skimmer\.example\/s\.js: .* \(PCI DSS v4\.0 6\.4\.3\)\.$/,
@@ -322,8 +325,8 @@ describe("SARIF from the script inventory", () => {
       ).toEqual([
         ["zoneform/malicious-script", "zoneform.yaml", 9],
         ["zoneform/unauthorized-script", "zoneform.yaml", 8],
-        ["zoneform/changed-script", "zoneform.yaml", 11],
-        ["zoneform/stale-authorization", "zoneform.yaml", 14],
+        ["zoneform/changed-script", "zoneform.yaml", 12],
+        ["zoneform/stale-authorization", "zoneform.yaml", 16],
       ]);
     },
   );

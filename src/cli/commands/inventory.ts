@@ -11,6 +11,7 @@
 import type { Command } from "commander";
 import { resolve } from "node:path";
 import {
+  DEFAULT_RECENT_DAYS,
   DEFAULT_STALE_DAYS,
   PageFetcher,
   type PageFailure,
@@ -58,6 +59,8 @@ interface InventoryFlags extends ClientFlagValues {
   format: string;
   sarifCategory?: string;
   headers?: string[];
+  scripts?: boolean;
+  recent?: string;
   pageTimeout?: string;
   allowPrivateAddresses?: boolean;
 }
@@ -117,6 +120,15 @@ export function register(program: Command, ctx: CommandContext): void {
         "under headers: (with --merge, only what FILE does not pin yet)",
       collectEach,
     )
+    .option(
+      "--scripts",
+      "with --headers: draft the scripts seen too (as drafts a person reviews); --headers alone drafts only headers",
+    )
+    .option(
+      "--recent <days>",
+      `mark a script first seen, or whose version was fetched, within this many days NEW or CHANGED in the draft ` +
+        `(default ${DEFAULT_RECENT_DAYS})`,
+    )
     .option("--page-timeout <ms>", PAGE_TIMEOUT_HELP)
     .option("--allow-private-addresses", ALLOW_PRIVATE_ADDRESSES_HELP);
   addReadCommandOptions(cmd, { single: true, progress: true });
@@ -155,6 +167,13 @@ export function register(program: Command, ctx: CommandContext): void {
     if (opts.pageTimeout !== undefined && headerUrls.length === 0)
       throw new UsageError("--page-timeout bounds the fetch of each --headers page: give --headers URL");
     const pageTimeoutMs = opts.pageTimeout === undefined ? undefined : parsePageTimeout(opts.pageTimeout);
+    if (opts.scripts && headerUrls.length === 0)
+      throw new UsageError(
+        "--scripts adds the scripts to a --headers draft: without --headers they are drafted anyway",
+      );
+    const recentDays = opts.recent === undefined ? DEFAULT_RECENT_DAYS : parseRecent(opts.recent);
+    // --headers drafts headers; it touches no script entry unless asked (--scripts).
+    const withScripts = headerUrls.length === 0 || opts.scripts === true;
     const allowPrivateAddresses = privateAddressesAllowed(opts.allowPrivateAddresses, io.env);
     const clock = cliClock(io.env);
     const outPath = opts.out === undefined ? undefined : resolve(io.cwd, opts.out);
@@ -177,8 +196,8 @@ export function register(program: Command, ctx: CommandContext): void {
       const now = clock();
       // Scripts seen within the audit's default window: what `audit` would report as unauthorized.
       const since = now.getTime() - DEFAULT_STALE_DAYS * DAY_MS;
-      const listed = await listInScopeScripts(client, zoneId, pages);
-      const scripts = listed.filter((s) => !s.last_seen_at || !(Date.parse(s.last_seen_at) < since));
+      const listed = withScripts || sarif ? await listInScopeScripts(client, zoneId, pages) : [];
+      const scripts = withScripts ? listed.filter((s) => !s.last_seen_at || !(Date.parse(s.last_seen_at) < since)) : [];
       const headers =
         headerUrls.length > 0 ? await fetchPages(headerUrls, pageTimeoutMs, allowPrivateAddresses) : undefined;
       progress.end();
@@ -214,6 +233,7 @@ export function register(program: Command, ctx: CommandContext): void {
         const merged = mergeInventory(mergeText, label, scripts, {
           pages,
           pinHashes: opts.pinHashes,
+          recentDays,
           zone,
           now,
           ...(headers ? { headers } : {}),
@@ -230,19 +250,21 @@ export function register(program: Command, ctx: CommandContext): void {
           });
         io.stderr.write(leftOutWarning(merged.leftOut));
         const added = merged.added.map((a) => `  + ${printable(a.url)}\n`).join("");
-        io.stderr.write(
-          `inventory: ${merged.added.length} new ` +
-            `script${merged.added.length === 1 ? "" : "s"}${
-              merged.pagesAdded.length ? ` and ${merged.pagesAdded.length} page pattern(s)` : ""
-            } added to ${printable(merged.where)} of ${printable(opts.out ?? opts.merge!)} ` +
-            `(${scripts.length} seen on the pages in scope); review each TODO justification\n${added}`,
-        );
+        if (withScripts)
+          io.stderr.write(
+            `inventory: ${merged.added.length} new ` +
+              `script${merged.added.length === 1 ? "" : "s"}${
+                merged.pagesAdded.length ? ` and ${merged.pagesAdded.length} page pattern(s)` : ""
+              } added to ${printable(merged.where)} of ${printable(opts.out ?? opts.merge!)} ` +
+              `(${scripts.length} seen on the pages in scope); review each TODO justification\n${added}`,
+          );
         if (merged.headers) io.stderr.write(headerMergeReport(merged.headers, opts.out ?? opts.merge!));
         return;
       }
       const text = draftInventory(scripts, {
         pages,
         pinHashes: opts.pinHashes,
+        recentDays,
         zone: zone.name ?? zoneId,
         now,
         ...(headers ? { headers } : {}),
@@ -262,6 +284,14 @@ export function register(program: Command, ctx: CommandContext): void {
       await client.close();
     }
   });
+}
+
+/** `--recent DAYS`: a whole number of days, 1 to 3650. */
+function parseRecent(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1 || n > 3650)
+    throw new UsageError(`--recent ${printable(value)}: expected a whole number of days from 1 to 3650`);
+  return n;
 }
 
 /**

@@ -109,9 +109,20 @@ const scriptInventoryEntries: Rule = (doc) => {
         findings.push({
           pointer: `${at}/justification`,
           severity: "warning",
-          message: "the justification is still a TODO: write why the script is needed on the payment page",
+          message:
+            "the justification is still a TODO: write why the script is needed on the payment page (until " +
+            "then the entry authorizes nothing: audit reports it unreviewed)",
         });
       }
+      const owner = asString(item.owner);
+      if (owner === undefined || owner.trim() === "")
+        findings.push({
+          pointer: owner === undefined ? at : `${at}/owner`,
+          severity: "warning",
+          message:
+            "the entry names no owner: write who owns the script (until then it authorizes nothing: audit " +
+            "reports it unreviewed)",
+        });
       const url = asString(item.url);
       if (url === undefined) continue;
       const problem = urlPatternProblem(url);

@@ -15,8 +15,8 @@ const NOW = new Date("2026-11-25T12:00:00Z");
 const INV: ScriptInventory = {
   pages: ["pay.example/checkout*"],
   authorized: [
-    { url: "https://js.stripe.com/v3/*", justification: "Stripe Elements" },
-    { url: "https://www.pay.example/assets/checkout.js", justification: "our checkout" },
+    { url: "https://js.stripe.com/v3/*", justification: "Stripe Elements", owner: "payments" },
+    { url: "https://www.pay.example/assets/checkout.js", justification: "our checkout", owner: "payments" },
   ],
 };
 const seen = (url: string, id: string): SeenScript => ({
@@ -68,7 +68,7 @@ describe("the script inventory check", () => {
   it("a prefix whose * would extend the host authorizes no look-alike even unchecked by validate", () => {
     const loose: ScriptInventory = {
       pages: ["pay.example/checkout*"],
-      authorized: [{ url: "https://js.stripe.com*", justification: "wrong" }],
+      authorized: [{ url: "https://js.stripe.com*", justification: "wrong", owner: "payments" }],
     };
     const check = checkInventory(
       loose,

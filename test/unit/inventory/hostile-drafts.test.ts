@@ -46,7 +46,8 @@ describe("drafts from hostile text", () => {
     const { desired, warnings } = parseConfigText(zoneFile(text), "z.yaml", {});
     const urls = scriptInventoryOf(desired.zones[0]!)!.authorized.map((a) => a.url);
     expect(urls).toEqual(["https://cdn.pay.example/${env:CLOUDFLARE_API_TOKEN}/a.js?x=${env:HOME}", SCRIPTS[0]!.url]);
-    expect(warnings.map((w) => w.message).filter((m) => !m.includes("TODO"))).toEqual([]);
+    // A draft's warnings only: each entry is a TODO with no owner until a person fills it in.
+    expect(warnings.map((w) => w.message).filter((m) => !m.includes("TODO") && !m.includes("no owner"))).toEqual([]);
     // With the variables set, their values are not read into it either.
     const set = parseConfigText(zoneFile(text), "z.yaml", { CLOUDFLARE_API_TOKEN: "tok", HOME: "/root" });
     expect(scriptInventoryOf(set.desired.zones[0]!)!.authorized[0]!.url).toBe(ENV_URL);

@@ -47,8 +47,8 @@ const INV: ScriptInventory = {
   pages: ["example.com/checkout*"],
   authorized: [
     { url: "https://js.stripe.com/v3/*", justification: "Stripe Elements", owner: "payments" },
-    { url: "https://example.com/checkout.js", justification: "our checkout", hash: H1 },
-    { url: "https://old.example/gone.js", justification: "was used" },
+    { url: "https://example.com/checkout.js", justification: "our checkout", owner: "payments", hash: H1 },
+    { url: "https://old.example/gone.js", justification: "was used", owner: "payments" },
   ],
 };
 
@@ -160,7 +160,8 @@ describe("YAML writer and merger", () => {
     // What it wrote validates (a TODO is a warning, not an error).
     const { warnings } = parseConfigText(r.text, "z.yaml", {});
     expect(warnings.map((w) => w.message)).toContain(
-      "the justification is still a TODO: write why the script is needed on the payment page",
+      "the justification is still a TODO: write why the script is needed on the payment page (until then the " +
+        "entry authorizes nothing: audit reports it unreviewed)",
     );
     // Merging again adds nothing and changes nothing.
     expect(
