@@ -2,7 +2,8 @@
 // (Cloudflare Notifications policies) planned, applied and planned clean with the exact calls from the
 // request log; the whole policy in a PUT (what the file does not manage sent back as live); a pinned id;
 // two live policies a name matches stop the account with the candidates; prune deletes only Page Shield
-// alerts (never other alerting) and `prune: false` nothing; an unknown zone name is a config error.
+// alerts (never other alerting) and `prune: false` nothing; an unknown zone name is a config error. Which
+// policies are another team's: notifications-identity.test.ts.
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { ACCOUNT, TestEmulator, runCli, tempDir, writeConfig, ZONE } from "../helpers/cli.js";
@@ -50,7 +51,12 @@ async function policies(): Promise<Array<Record<string, any>>> {
 describe("notifications: Page Shield alerts as code", () => {
   it("creates the declared policies, deletes a stale Page Shield alert, keeps other alerting, then plans clean", async () => {
     const billing = await live({ name: "Billing", alert_type: "billing_usage_alert" });
-    const stale = await live({ name: "Old new-hosts alert", alert_type: "scriptmonitor_alert_new_hosts" });
+    // Scoped to a zone of the file: prune's (an unscoped one may be another team's: notifications-identity).
+    const stale = await live({
+      name: "Old new-hosts alert",
+      alert_type: "scriptmonitor_alert_new_hosts",
+      filters: { zones: [ZONE.com] },
+    });
     const cfg = await writeConfig(file(TWO));
 
     const plan = await runCli(emu, ["plan", "-c", cfg, "--detailed-exitcode"]);
@@ -110,7 +116,8 @@ describe("notifications: Page Shield alerts as code", () => {
       description: "Page Shield: skimmers",
       alert_interval: "1h",
       mechanisms: { email: [{ id: "old@example.com" }], pagerduty: [{ id: "pd-service-1" }] },
-      filters: { zones: [ZONE.org], where: ["x"] },
+      // A zone of the file: an unpinned entry takes only a policy scoped to the file's zones.
+      filters: { zones: [ZONE.net], where: ["x"] },
     });
     const id = res.body.result.id as string;
     const cfg = await writeConfig(
@@ -276,7 +283,7 @@ describe("audit: the Page Shield alerting of each zone (PCI DSS 11.6.1 evidence)
 describe("export --account: the account's Page Shield alerts", () => {
   it("writes every Page Shield alert (not other alerting), pins repeated names, and plans clean", async () => {
     await live({ name: "Billing", alert_type: "billing_usage_alert" });
-    await live({
+    const scoped = await live({
       name: "Malicious scripts",
       alert_type: "scriptmonitor_alert_new_malicious_scripts",
       description: "kept as live",
@@ -294,6 +301,8 @@ describe("export --account: the account's Page Shield alerts", () => {
     expect(text).not.toContain("Billing");
     expect(text).toContain(`id: ${one}`);
     expect(text).toContain(`id: ${two}`);
+    // Its zone is not exported with the account: only its id finds it again.
+    expect(text).toContain(`id: ${scoped}`);
     expect(text).toContain("description kept as live");
 
     await emu.clearRequests();

@@ -33,6 +33,19 @@ export function isPageShieldAlert(alertType: string): boolean {
   return alertType.startsWith(PAGE_SHIELD_ALERT_PREFIX);
 }
 
+/**
+ * Why a live policy is not scoped to zones of this configuration (`ours`), or undefined when every zone its
+ * filter names is one: a policy whose filter names none alerts on every zone of the account, whoever's it is.
+ */
+export function foreignScope(p: Pick<LiveNotification, "zones">, ours: ReadonlySet<string>): string | undefined {
+  if (p.zones === undefined || p.zones.length === 0)
+    return "its zone filter names no zone (it alerts on every zone of the account)";
+  const others = [...new Set(p.zones.filter((z) => !ours.has(z)))];
+  if (others.length === 0) return undefined;
+  const zones = `${others.length === 1 ? "zone" : "zones"} ${others.join(", ")}`;
+  return `its zone filter names ${zones}, which this configuration does not declare`;
+}
+
 /** The fields a PUT may carry (the SDK's PolicyUpdateParams); the rest of a policy is the API's. */
 const WRITABLE_FIELDS = [
   "name",

@@ -29,7 +29,9 @@ export {
 export {
   hostPartProblem,
   hostSource,
+  serializePolicy,
 } from "./csp-grammar.js";
+export { cspAtLeastAsStrict, type CspJudgement } from "./csp-model.js";
 export { invisibleCharacters, urlParts, withoutInvisible } from "./url-parts.js";
 export {
   isInsecurePageUrl,
@@ -60,8 +62,8 @@ export {
 
 /**
  * `notifications` of an entry of `accounts:`: the account's Cloudflare Notifications policies (Page Shield
- * alerts, `accounts/{id}/alerting/v3/policies`), planned in the account's unit; the entry's `prune` deletes
- * only policies of the Page Shield alert types and of the types the entry declares.
+ * alerts, `accounts/{id}/alerting/v3/policies`), planned in the account's unit; identity and prune rules are
+ * in docs/configuration.md (a policy is deleted only when its zone filter names only this file's zones).
  */
 const accountPart: AccountSection<NotificationsAccount, NotificationsFileAccount> = {
   key: "notifications",

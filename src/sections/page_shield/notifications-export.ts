@@ -1,9 +1,7 @@
-// An account's Page Shield alerts in the file's shape (`notifications:` of its entry of `accounts:`): every
-// live policy of a `scriptmonitor_*` type (the ones prune owns; other alerting is left to whoever set it
-// up), `id:` pinned when its name and alert type repeat live, `enabled: false` only when off, the zone
-// filter as zone ids. What the file does not manage (description, alert_interval, PagerDuty, other
-// filters) stays as live: apply sends it back unchanged, and the remarks say so.
-import { readNotificationPolicies, isPageShieldAlert, type LiveNotification } from "./alerting.js";
+// An account's Page Shield alerts in the file's shape: every live `scriptmonitor_*` policy, zones as ids,
+// `id:` pinned where its hints would not find it (name and alert type repeat live, or its filter
+// names no zone or one the export does not write). What the file cannot say stays live (remarks say so).
+import { foreignScope, readNotificationPolicies, isPageShieldAlert, type LiveNotification } from "./alerting.js";
 import type { SectionContext } from "../types.js";
 
 export interface ExportedNotification {
@@ -37,6 +35,8 @@ export async function exportNotifications(
   const hints = new Map<string, number>();
   for (const p of live)
     hints.set(JSON.stringify([p.name, p.alert_type]), (hints.get(JSON.stringify([p.name, p.alert_type])) ?? 0) + 1);
+  // The zones the export writes beside the account: a policy scoped to others is pinned.
+  const written = new Set(ctx.read.desired.zones.map((z) => z.zone_id));
   const out: ExportedNotification[] = [];
   let skipped = false;
   for (const p of live) {
@@ -49,13 +49,14 @@ export async function exportNotifications(
       continue;
     }
     const repeated = (hints.get(JSON.stringify([p.name, p.alert_type])) ?? 0) > 1;
+    const pinned = repeated || foreignScope(p, written) !== undefined;
     const kept = unmanaged(p);
     if (kept.length > 0)
       ctx.notes.remarks.push(
         `notification policy ${JSON.stringify(p.name)}: ${kept.join(", ")} kept as live (not in the file)`,
       );
     out.push({
-      ...(repeated ? { id: p.id } : {}),
+      ...(pinned ? { id: p.id } : {}),
       name: p.name,
       alert_type: p.alert_type,
       ...(p.enabled ? {} : { enabled: false as const }),

@@ -1,21 +1,30 @@
-// Notification policies of an account (`notifications:` of an entry of `accounts:`), planned in the
-// account's unit. A live policy is its id; its name and alert type only hint at it (names repeat): an
-// entry is matched by the id it pins, else by name and alert type (a policy of another alert type is
-// another alert), and an ambiguous entry stops the account with the candidates (shared/identity-list.ts).
-// A missing policy is created with what the file says; a different one is updated with a PUT of the whole
-// policy: the managed fields as the file says them (name, alert_type, enabled, mechanisms.email and
-// .webhooks, filters.zones) and every other writable field as live (description, alert_interval,
-// mechanisms.pagerduty, other filters), so that the PUT means the same whether the API merges or replaces.
-// Which live policies zoneform owns, so that `prune` deletes those the entry does not list: the Page Shield
-// alerts (`scriptmonitor_*`) and the alert types the entry declares; never another (billing, DDoS, …
-// alerting set up by others). `prune: false` deletes nothing.
+// An account's notification policies (`notifications:` of `accounts:` entries), planned in its unit. A
+// policy is its id; name and alert type take a policy only if its zone filter names zones of this
+// configuration alone (or it already is what the entry says): one alerting elsewhere may be another
+// team's. Prune deletes only owned types so scoped.
 import type { Change, FieldDiff, Operation } from "../../model/index.js";
 import { deleteItemChange, matchIdentities, type IdentityRule } from "../shared/identity-list.js";
 import type { ResourceKind } from "../types.js";
-import { isPageShieldAlert, policiesPath, readNotificationPolicies, type LiveNotification } from "./alerting.js";
+import {
+  foreignScope,
+  isPageShieldAlert,
+  policiesPath,
+  readNotificationPolicies,
+  type LiveNotification,
+} from "./alerting.js";
 import type { AccountWithNotifications, DesiredNotification } from "./types.js";
 
 const RESOURCE = "page_shield_notification_policy";
+
+/**
+ * What the kind reads of an account: its policies, and the zones of this configuration (read with them,
+ * since the diff sees only the account's unit), which decide the policies that are this file's.
+ */
+export interface NotificationsLive {
+  policies: LiveNotification[];
+  /** The zone ids the configuration declares. */
+  zones: string[];
+}
 
 /** The alert types whose live policies prune may delete: every Page Shield alert and the ones declared. */
 export function ownedAlertTypes(desired: readonly DesiredNotification[]): (alertType: string) => boolean {
@@ -102,20 +111,104 @@ function createPolicyOp(accountId: string, want: DesiredNotification, known: str
 
 const identity = (p: { name: string; alert_type: string }) => `${p.name} (${p.alert_type})`;
 
-const IDENTITY: IdentityRule<DesiredNotification, LiveNotification> = {
-  what: "notification policy",
-  whats: "notification policies",
-  idOf: (l) => l.id,
-  pinOf: (d) => d.id,
-  hint: {
-    ofDesired: (d) => JSON.stringify([d.name, d.alert_type]),
-    ofLive: (l) => JSON.stringify([l.name, l.alert_type]),
-  },
-  describeDesired: (d) => `notification policy ${JSON.stringify(d.name)} (${d.alert_type})`,
-  describeLive: (l) => `id ${l.id} (name ${JSON.stringify(l.name)}, alert_type ${l.alert_type})`,
-};
+/**
+ * The identity rule of an account's policies: by pin, else by name and alert type; a candidate that also
+ * alerts on zones the configuration does not declare is taken only when it already is what the entry says
+ * (nothing is then written: how a policy the file created unscoped is found again).
+ */
+function identityRule(ours: ReadonlySet<string>): IdentityRule<DesiredNotification, LiveNotification> {
+  return {
+    what: "notification policy",
+    whats: "notification policies",
+    idOf: (l) => l.id,
+    pinOf: (d) => d.id,
+    hint: {
+      ofDesired: (d) => JSON.stringify([d.name, d.alert_type]),
+      ofLive: (l) => JSON.stringify([l.name, l.alert_type]),
+    },
+    describeDesired: (d) => `notification policy ${JSON.stringify(d.name)} (${d.alert_type})`,
+    describeLive: (l) => `id ${l.id} (name ${JSON.stringify(l.name)}, alert_type ${l.alert_type})`,
+    claim: (want, candidate) =>
+      policyFieldDiffs(want, candidate).length === 0 ? undefined : foreignScope(candidate, ours),
+    unit: "account",
+    otherwise: " to take it over, or rename the entry to create a new one",
+  };
+}
 
-export const notificationPolicies: ResourceKind<LiveNotification[], AccountWithNotifications> = {
+function createChange(accountId: string, want: DesiredNotification, known: string[]): Change {
+  return {
+    kind: "create",
+    resource: RESOURCE,
+    zone_id: accountId,
+    identity: identity(want),
+    after: createBody(want),
+    fields: [
+      { field: "name", after: want.name },
+      { field: "alert_type", after: want.alert_type },
+      { field: "enabled", after: want.enabled },
+      { field: "email", after: want.email },
+      { field: "webhooks", after: want.webhooks },
+      { field: "zones", after: want.zones ?? "(every zone)" },
+    ],
+    operations: [createPolicyOp(accountId, want, known)],
+  };
+}
+
+function updateChange(accountId: string, want: DesiredNotification, have: LiveNotification): Change | undefined {
+  const fields = policyFieldDiffs(want, have);
+  if (fields.length === 0) return undefined;
+  return {
+    kind: "update",
+    resource: RESOURCE,
+    zone_id: accountId,
+    identity: identity(want),
+    live_id: have.id,
+    before: shown(have),
+    after: createBody(want),
+    fields,
+    operations: [{ method: "PUT", path: policiesPath(accountId, have.id), body: updateBody(want, have) }],
+  };
+}
+
+/**
+ * What prune does with the live policies no entry matched: deletes those of an owned alert type scoped to
+ * zones of this configuration only, and keeps, with a warning saying how to take it over, one that also
+ * alerts elsewhere (it may be another team's). Other alert types are not zoneform's: nothing is said.
+ */
+function pruned(
+  accountId: string,
+  unmatched: readonly LiveNotification[],
+  owned: (alertType: string) => boolean,
+  ours: ReadonlySet<string>,
+): { changes: Change[]; warnings: string[] } {
+  const changes: Change[] = [];
+  const warnings: string[] = [];
+  for (const p of unmatched.filter((l) => owned(l.alert_type))) {
+    const why = foreignScope(p, ours);
+    if (why !== undefined) {
+      warnings.push(
+        `notification policy id ${p.id} (name ${JSON.stringify(p.name)}, alert_type ${p.alert_type}) is kept, ` +
+          `not pruned: ${why}, so it may be another team's. To manage it here, pin it: write \`id: ${p.id}\` ` +
+          "under an entry of notifications:.",
+      );
+      continue;
+    }
+    const path = policiesPath(accountId, p.id);
+    changes.push(
+      deleteItemChange({
+        resource: RESOURCE,
+        zoneId: accountId,
+        identity: identity(p),
+        liveId: p.id,
+        before: shown(p),
+        path,
+      }),
+    );
+  }
+  return { changes, warnings };
+}
+
+export const notificationPolicies: ResourceKind<NotificationsLive, AccountWithNotifications> = {
   name: RESOURCE,
   // After every zone's kinds: a zone filter may name a zone only once it exists (zones are not created).
   order: 60,
@@ -124,72 +217,38 @@ export const notificationPolicies: ResourceKind<LiveNotification[], AccountWithN
   owns: (unit) => unit.scope === "account" && unit.notifications !== undefined,
 
   async read(ctx, unit) {
-    const live = await readNotificationPolicies(ctx.client, unit.zone_id);
+    const policies = await readNotificationPolicies(ctx.client, unit.zone_id);
     // Fingerprinted: the policies zoneform may touch (owned types, pinned ids); others may change freely.
     const owned = ownedAlertTypes(unit.notifications ?? []);
     const pins = new Set((unit.notifications ?? []).flatMap((d) => (d.id ? [d.id] : [])));
     const resources = Object.fromEntries(
-      live.filter((p) => owned(p.alert_type) || pins.has(p.id)).map((p) => [p.id, shown(p)]),
+      policies.filter((p) => owned(p.alert_type) || pins.has(p.id)).map((p) => [p.id, shown(p)]),
     );
-    return { live, resources };
+    return { live: { policies, zones: ctx.desired.zones.map((z) => z.zone_id) }, resources };
   },
 
   diff(unit, live) {
     const desired = unit.notifications ?? [];
     const accountId = unit.zone_id;
-    const owned = ownedAlertTypes(desired);
-    const { matches, unmatched, live: distinct, errors, warnings } = matchIdentities(desired, live, IDENTITY);
+    const ours = new Set(live.zones);
+    const {
+      matches,
+      unmatched,
+      live: distinct,
+      errors,
+      warnings,
+    } = matchIdentities(desired, live.policies, identityRule(ours));
     const known = distinct.map((p) => p.id);
     const changes: Change[] = [];
     for (const { want, live: have } of matches) {
-      if (!have) {
-        const body = createBody(want);
-        changes.push({
-          kind: "create",
-          resource: RESOURCE,
-          zone_id: accountId,
-          identity: identity(want),
-          after: body,
-          fields: [
-            { field: "name", after: want.name },
-            { field: "alert_type", after: want.alert_type },
-            { field: "enabled", after: want.enabled },
-            { field: "email", after: want.email },
-            { field: "webhooks", after: want.webhooks },
-            { field: "zones", after: want.zones ?? "(every zone)" },
-          ],
-          operations: [createPolicyOp(accountId, want, known)],
-        });
-        continue;
-      }
-      const fields = policyFieldDiffs(want, have);
-      if (fields.length === 0) continue;
-      changes.push({
-        kind: "update",
-        resource: RESOURCE,
-        zone_id: accountId,
-        identity: identity(want),
-        live_id: have.id,
-        before: shown(have),
-        after: createBody(want),
-        fields,
-        operations: [{ method: "PUT", path: policiesPath(accountId, have.id), body: updateBody(want, have) }],
-      });
+      const change = have ? updateChange(accountId, want, have) : createChange(accountId, want, known);
+      if (change) changes.push(change);
     }
-    // prune: false never deletes; prune deletes only policies of the alert types zoneform owns here.
+    // prune: false never deletes.
     if (unit.prune) {
-      for (const p of unmatched.filter((l) => owned(l.alert_type))) {
-        changes.push(
-          deleteItemChange({
-            resource: RESOURCE,
-            zoneId: accountId,
-            identity: identity(p),
-            liveId: p.id,
-            before: shown(p),
-            path: policiesPath(accountId, p.id),
-          }),
-        );
-      }
+      const prune = pruned(accountId, unmatched, ownedAlertTypes(desired), ours);
+      changes.push(...prune.changes);
+      warnings.push(...prune.warnings);
     }
     return { changes, errors, warnings };
   },

@@ -1,12 +1,7 @@
-// Lists of objects the file names one by one (Page Shield policies, Logpush jobs). One identity rule:
-// a live object IS its id; a name or a description only hints at it and may repeat (the API allows
-// both). A file entry is matched, in this order:
-//   1. by the id it pins (`id:`); a pinned id that is not live is an error;
-//   2. by its hints (a policy's description; a job's name and dataset) among the live objects no pin
-//      claimed: none is a create, one is the match, more than one is an error listing the candidates;
-// Errors stop the zone; the candidates of an ambiguous entry are held (neither matched nor deleted).
-// Live objects nothing matched are `unmatched`: deleted only when the section prunes. A list that
-// names one id twice is read once.
+// Lists the file names one by one (CSP, Logpush, notification policies): a live object IS its
+// id. An entry matches the id it pins, else its hints among what no pin took: none is a create, one the
+// match (unless the rule's `claim` refuses it), more an error. Errors stop the unit, holding their
+// candidates; only prune deletes the unmatched.
 import type { Change } from "../../model/index.js";
 
 export interface IdentityRule<D, L> {
@@ -22,6 +17,15 @@ export interface IdentityRule<D, L> {
   describeDesired: (d: D) => string;
   /** A live object in a message, its id first: `id 12 (name "x", dataset http_requests)`. */
   describeLive: (l: L) => string;
+  /**
+   * Whether an unpinned entry may take the one live object its hints found: undefined if so, else why not
+   * (the entry then stops with how to pin it). Absent: the one candidate is always taken.
+   */
+  claim?: (want: D, candidate: L) => string | undefined;
+  /** What an error stops, in messages: "zone" (absent) or "account". */
+  unit?: string;
+  /** The advice after the pin when several live objects match (absent: declare or delete the others). */
+  otherwise?: string;
 }
 
 interface IdentityMatch<D, L> {
@@ -69,6 +73,86 @@ function distinctById<L>(
   return [...byId.values()];
 }
 
+/** What one run of matchIdentities keeps track of as the entries are matched. */
+interface Matching<D, L> {
+  rule: IdentityRule<D, L>;
+  live: L[];
+  /** Ids a pin or a hint took. */
+  taken: Set<string>;
+  /** Live objects an entry in error may mean: neither matched nor deleted. */
+  held: Set<string>;
+  found: Map<D, IdentityMatch<D, L>>;
+  failed: Set<D>;
+  errors: string[];
+}
+
+const listed = <L>(describe: (l: L) => string, items: L[]) =>
+  items.length > 0 ? items.map(describe).join("; ") : "none";
+
+/** Step 1: each entry's pin, which must name a live object no other entry pins. */
+function matchPin<D, L>(m: Matching<D, L>, byId: Map<string, L>, want: D, pin: string): void {
+  const { rule } = m;
+  const where = rule.unit ?? "zone";
+  m.failed.add(want);
+  const hit = byId.get(pin);
+  if (!hit) {
+    const like = m.live.filter((l) => rule.hint.ofLive(l) === rule.hint.ofDesired(want));
+    for (const l of like) m.held.add(rule.idOf(l));
+    m.errors.push(
+      `${rule.describeDesired(want)} pins id ${pin}, which is not live (live ${rule.whats} with the same ` +
+        `hints: ${listed(rule.describeLive, like)}). ` +
+        "Correct the `id:` or remove it (the entry is then matched by its hints, or created); nothing in " +
+        `this ${where} is changed.`,
+    );
+  } else if (m.taken.has(pin)) {
+    m.errors.push(
+      `${rule.describeDesired(want)} pins id ${pin}, which another entry pins too; each live ${rule.what} ` +
+        `may be named once. Nothing in this ${where} is changed.`,
+    );
+  } else {
+    m.taken.add(pin);
+    m.failed.delete(want);
+    m.found.set(want, { want, live: hit });
+  }
+}
+
+/** The error of an entry the rule's `claim` refuses its one candidate to, or undefined when it may take it. */
+function refusedClaim<D, L>(rule: IdentityRule<D, L>, want: D, candidate: L): string | undefined {
+  const why = rule.claim?.(want, candidate);
+  if (why === undefined) return undefined;
+  const id = rule.idOf(candidate);
+  return (
+    `${rule.describeDesired(want)} matches ${rule.describeLive(candidate)} by its hints only, and ${why}: ` +
+    `zoneform does not take it over on its hints. To take it over, pin it: write \`id: ${id}\` under the ` +
+    `entry; to create a new one instead, rename the entry. Nothing in this ${rule.unit ?? "zone"} is changed.`
+  );
+}
+
+/** Step 2: an unpinned entry's hints, among the live objects no pin took (nor held). */
+function matchHints<D, L>(m: Matching<D, L>, want: D): void {
+  const { rule } = m;
+  const candidates = m.live.filter(
+    (l) => !m.taken.has(rule.idOf(l)) && !m.held.has(rule.idOf(l)) && rule.hint.ofLive(l) === rule.hint.ofDesired(want),
+  );
+  if (candidates.length === 0) return;
+  const refused = candidates.length === 1 ? refusedClaim(rule, want, candidates[0]!) : undefined;
+  if (candidates.length === 1 && refused === undefined) {
+    m.taken.add(rule.idOf(candidates[0]!));
+    m.found.set(want, { want, live: candidates[0]! });
+    return;
+  }
+  m.failed.add(want);
+  for (const c of candidates) m.held.add(rule.idOf(c));
+  m.errors.push(
+    refused ??
+      `${rule.describeDesired(want)} matches ${candidates.length} live ${rule.whats}: ` +
+        `${listed(rule.describeLive, candidates)}. zoneform does not guess which one the file ` +
+        `means: ${PIN_HOWTO} (e.g. \`id: ${rule.idOf(candidates[0]!)}\`)` +
+        `${rule.otherwise ?? ", and declare or delete the others"}; nothing in this ${rule.unit ?? "zone"} ` +
+        "is changed.",
+  );
+}
+
 export function matchIdentities<D, L>(
   desired: readonly D[],
   liveList: readonly L[],
@@ -78,63 +162,24 @@ export function matchIdentities<D, L>(
   const warnings: string[] = [];
   const live = distinctById(liveList, rule as IdentityRule<unknown, L>, errors, warnings);
   const byId = new Map(live.map((l) => [rule.idOf(l), l]));
-  const taken = new Set<string>();
-  const found = new Map<D, IdentityMatch<D, L>>();
-  const failed = new Set<D>();
-  const list = (items: L[]) => (items.length > 0 ? items.map(rule.describeLive).join("; ") : "none");
-  // Live objects an entry in error may mean: neither matched nor deleted.
-  const held = new Set<string>();
-
-  // 1. Pins.
+  const m: Matching<D, L> = {
+    rule,
+    live,
+    taken: new Set(),
+    held: new Set(),
+    found: new Map(),
+    failed: new Set(),
+    errors,
+  };
+  // Pins first, then hints among what the pins left: the order of the file does not matter.
   for (const want of desired) {
     const pin = rule.pinOf(want);
-    if (pin === undefined) continue;
-    failed.add(want);
-    const hit = byId.get(pin);
-    if (!hit) {
-      const like = live.filter((l) => rule.hint.ofLive(l) === rule.hint.ofDesired(want));
-      for (const l of like) held.add(rule.idOf(l));
-      errors.push(
-        `${rule.describeDesired(want)} pins id ${pin}, which is not live (live ${rule.whats} with the same ` +
-          `hints: ${list(like)}). ` +
-          "Correct the `id:` or remove it (the entry is then matched by its hints, or created); nothing in " +
-          "this zone is changed.",
-      );
-    } else if (taken.has(pin)) {
-      errors.push(
-        `${rule.describeDesired(want)} pins id ${pin}, which another entry pins too; each live ${rule.what} ` +
-          `may be named once. Nothing in this zone is changed.`,
-      );
-    } else {
-      taken.add(pin);
-      failed.delete(want);
-      found.set(want, { want, live: hit });
-    }
+    if (pin !== undefined) matchPin(m, byId, want, pin);
   }
+  for (const want of desired) if (rule.pinOf(want) === undefined) matchHints(m, want);
 
-  // 2. Hints, among the live objects no pin claimed (nor held). Candidates of an ambiguous entry are held.
-  for (const want of desired) {
-    if (rule.pinOf(want) !== undefined) continue;
-    const candidates = live.filter(
-      (l) => !taken.has(rule.idOf(l)) && !held.has(rule.idOf(l)) && rule.hint.ofLive(l) === rule.hint.ofDesired(want),
-    );
-    if (candidates.length === 1) {
-      taken.add(rule.idOf(candidates[0]!));
-      found.set(want, { want, live: candidates[0]! });
-    } else if (candidates.length > 1) {
-      failed.add(want);
-      for (const c of candidates) held.add(rule.idOf(c));
-      errors.push(
-        `${rule.describeDesired(want)} matches ${candidates.length} live ${rule.whats}: ${list(candidates)}. ` +
-          `zoneform does not guess which one the file means: ${PIN_HOWTO} (e.g. \`id: ` +
-          `${rule.idOf(candidates[0]!)}\`), and declare or delete the others; nothing in this zone ` +
-          `is changed.`,
-      );
-    }
-  }
-
-  const matches = desired.filter((d) => !failed.has(d)).map((want) => found.get(want) ?? { want });
-  const unmatched = live.filter((l) => !taken.has(rule.idOf(l)) && !held.has(rule.idOf(l)));
+  const matches = desired.filter((d) => !m.failed.has(d)).map((want) => m.found.get(want) ?? { want });
+  const unmatched = live.filter((l) => !m.taken.has(rule.idOf(l)) && !m.held.has(rule.idOf(l)));
   return { matches, unmatched, live, errors, warnings };
 }
 

@@ -111,4 +111,21 @@ describe("matchIdentities", () => {
     // Never unmatched twice: one delete at most.
     expect(matchIdentities([], [live("1", "a"), live("1", "a")], RULE).unmatched.map((l) => l.id)).toEqual(["1"]);
   });
+  it("a rule's claim may refuse an entry its one candidate: the entry stops, the candidate is held", () => {
+    const claiming: IdentityRule<Want, Live> = {
+      ...RULE,
+      claim: (_w, l) => (l.id === "1" ? "it is another team's" : undefined),
+      unit: "account",
+    };
+    const r = matchIdentities([want("a"), want("b")], [live("1", "a"), live("2", "b")], claiming);
+    expect(outcome(r)).toEqual(["b/http=2"]);
+    expect(r.unmatched).toEqual([]);
+    expect(r.errors).toEqual([
+      "job a/http matches id 1 (a/http) by its hints only, and it is another team's: zoneform does not take it " +
+        "over on its hints. To take it over, pin it: write `id: 1` under the entry; to create a new one instead, " +
+        "rename the entry. Nothing in this account is changed.",
+    ]);
+    // A pin is never refused.
+    expect(outcome(matchIdentities([want("a", "http", "1")], [live("1", "a")], claiming))).toEqual(["a/http=1"]);
+  });
 });

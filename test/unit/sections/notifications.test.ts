@@ -96,12 +96,12 @@ describe("which policies the account's list owns", () => {
       }),
     ];
     const same = { ...want, zones: [Z1, Z2], email: ["a@example.com", "b@example.com"] };
-    const pruned = notificationPolicies.diff(unit([same]), policies);
+    const pruned = notificationPolicies.diff(unit([same]), { policies, zones: [Z1, Z2] });
     expect(pruned.errors).toEqual([]);
     expect(pruned.changes.map((c) => [c.kind, c.live_id])).toEqual([
       ["delete", "11111111-1111-4111-8111-111111111111"],
     ]);
-    expect(notificationPolicies.diff(unit([same], false), policies).changes).toEqual([]);
+    expect(notificationPolicies.diff(unit([same], false), { policies, zones: [Z1, Z2] }).changes).toEqual([]);
   });
 });
 
