@@ -6,19 +6,26 @@
 // never compared, so that nothing of it is shown.
 //
 // - changed header (11.6.1, high): a pinned header the page sends with another value (compared
-//   exactly, after the HTTP layer's trimming; several instances joined with ", ", as the fetch API does);
+//   exactly, after the HTTP layer's trimming; several instances joined with ", ", as the fetch API does),
+//   but content-security-policy, whose pin a CSP at least as strict meets (csp-model.ts);
 // - missing header (11.6.1, high): a pinned header the page does not send;
 // - page unreachable (11.6.1, high): no headers to check (no answer in time, headers too large, not
 //   valid HTTP, a redirect to another origin, an address that is not public, a status other than 2xx);
 // - insecure page (11.6.1, high): a page URL on plain http:// (but to a loopback host when private
 //   addresses are allowed), not fetched;
 // - policy not applied (11.6.1, medium): an enabled `allow` (or `log`) policy of the zone whose
-//   expression selects the page, or cannot be told not to (src/audit/expression.ts), and whose CSP
-//   does not show in the page's content-security-policy (content-security-policy-report-only) header.
+//   expression selects the page, or cannot be told not to (src/audit/expression.ts), and than whose CSP
+//   the page's content-security-policy (content-security-policy-report-only) is not at least as strict.
 import { createHash } from "node:crypto";
 import { getOwn } from "../data-record.js";
-import type { PageFetch, PageFetchProblem } from "../inventory/index.js";
-import { type DesiredPageHeaders, type DesiredPolicy, isSessionHeader } from "../sections/index.js";
+import type { PageFailure, PageFetch, PageFetchProblem } from "../inventory/index.js";
+import {
+  type CspJudgement,
+  cspAtLeastAsStrict,
+  type DesiredPageHeaders,
+  type DesiredPolicy,
+  isSessionHeader,
+} from "../sections/index.js";
 import { expressionSelects } from "./expression.js";
 
 type HeaderFindingType =
@@ -111,35 +118,142 @@ function seenFields(value: string): Pick<HeaderFinding, "seen" | "seen_length" |
   };
 }
 
-/** A CSP header's policies (split at `,`), each as its directives, whitespace collapsed, names lower-cased. */
-function cspPolicies(header: string): Array<Set<string>> {
-  return header.split(",").map((policy) => new Set(cspDirectives(policy)));
-}
+/** The one pin judged by its effect (src/sections/page_shield/csp-model.ts); every other pin is compared exactly. */
+const CSP_HEADER = "content-security-policy";
 
-function cspDirectives(policy: string): string[] {
-  return policy
-    .split(";")
-    .map((d) => d.trim().replace(/\s+/g, " "))
-    .filter((d) => d !== "")
-    .map((d) => {
-      const space = d.indexOf(" ");
-      return space < 0 ? d.toLowerCase() : `${d.slice(0, space).toLowerCase()}${d.slice(space)}`;
-    });
-}
+/** Reasons shown in one message. */
+const MAX_REASONS = 3;
 
 /**
- * Whether a policy's CSP `value` shows in a page's header: one of the header's policies holds each of
- * its directives (Cloudflare may add reporting directives, and the origin its own policy, besides).
+ * Whether a policy's CSP `value` is applied on a page: the page's `header` (the CSP it sends, all its
+ * policies) is at least as strict, read against the page's URL (src/sections/page_shield/csp-model.ts).
  */
-export function policyShows(value: string, header: string | undefined): boolean {
-  if (header === undefined) return false;
-  const wanted = cspDirectives(value);
-  if (wanted.length === 0) return true;
-  return cspPolicies(header).some((p) => wanted.every((d) => p.has(d)));
+export function policyApplied(value: string, header: string | undefined, pageUrl: string): CspJudgement {
+  return cspAtLeastAsStrict(header, value, pageUrl);
 }
 
 function quoted(text: string): string {
   return JSON.stringify(short(text));
+}
+
+function because(judgement: CspJudgement): string {
+  const shown = judgement.reasons.slice(0, MAX_REASONS).join("; ");
+  const more = judgement.reasons.length - MAX_REASONS;
+  return more > 0 ? `${shown}; and ${more} more` : shown;
+}
+
+type PageAt = Pick<HeaderFinding, "final_url" | "status">;
+
+/** The finding of one pin on a page that answered, if it is not met. */
+function pinFinding(url: string, name: string, want: string, got: string | undefined, at: PageAt, pageUrl: string) {
+  if (got === want) return undefined;
+  const base = { severity: "high" as const, url, header: name, pinned: want, ...at, requirement: HEADER_REQUIREMENT };
+  if (got === undefined)
+    return {
+      ...base,
+      type: "missing-header" as const,
+      message: `missing header ${name} on ${url}: pinned ${quoted(want)}, the page does not send it`,
+    };
+  // A CSP at least as strict as the pinned one meets the pin.
+  const judgement = name === CSP_HEADER ? cspAtLeastAsStrict(got, want, pageUrl) : undefined;
+  if (judgement?.meets) return undefined;
+  const weaker = judgement ? `, which is not at least as strict (${because(judgement)})` : "";
+  return {
+    ...base,
+    type: "changed-header" as const,
+    ...seenFields(got),
+    message: `changed header ${name} on ${url}: pinned ${quoted(want)}, the page sends ${quoted(got)}${weaker}`,
+  };
+}
+
+/** The finding of one policy on a page that answered, if it selects the page and is not applied. */
+function policyFinding(
+  policy: DesiredPolicy,
+  index: number,
+  page: { url: string; answer: Exclude<PageFetch, PageFailure>; at: PageAt },
+): HeaderFinding | undefined {
+  const header = POLICY_HEADER[policy.action];
+  if (!policy.enabled || header === undefined) return undefined;
+  const { url, answer, at } = page;
+  const selects = expressionSelects(policy.expression, answer.final_url);
+  const got = getOwn(answer.headers, header);
+  if (selects === false) return undefined;
+  const judgement = policyApplied(policy.value, got, answer.final_url);
+  if (judgement.meets) return undefined;
+  const reportOnly = header === CSP_HEADER && getOwn(answer.headers, POLICY_HEADER.log!) !== undefined;
+  const sent =
+    got === undefined
+      ? ` (it sends none${reportOnly ? `; a ${POLICY_HEADER.log} enforces nothing` : ""})`
+      : `: ${because(judgement)}`;
+  return {
+    type: "policy-not-applied",
+    severity: "medium",
+    url,
+    header,
+    pinned: policy.value,
+    ...(got !== undefined ? seenFields(got) : {}),
+    ...at,
+    policy: {
+      description: policy.description,
+      ...(policy.id !== undefined ? { id: policy.id } : {}),
+      action: policy.action,
+      index,
+      header,
+      selects: selects === true ? true : "unknown",
+    },
+    requirement: HEADER_REQUIREMENT,
+    message:
+      `policy not applied on ${url}: the Page Shield policy ${quoted(policy.description)} (${policy.action}) ` +
+      `adds ${quoted(policy.value)}, and the ${header} the page sends is not at least as strict${sent}; ` +
+      (selects === true
+        ? "its expression selects the page"
+        : "whether its expression selects the page cannot be told from the URL"),
+  };
+}
+
+/** The row and finding of a page with no headers to check. */
+function unreachable(url: string, answer: PageFailure | undefined): { row: HeaderPageRow; finding: HeaderFinding } {
+  const insecure = answer?.problem === "insecure";
+  const reason = answer?.reason ?? "not fetched";
+  const status = answer?.status !== undefined ? { status: answer.status } : {};
+  return {
+    finding: {
+      type: insecure ? "insecure-page" : "page-unreachable",
+      severity: "high",
+      url,
+      ...status,
+      ...(answer ? { problem: answer.problem } : {}),
+      ...(answer?.location !== undefined ? { location: answer.location } : {}),
+      requirement: HEADER_REQUIREMENT,
+      message: insecure
+        ? `insecure payment page ${url}: served over plain http, not fetched; serve it over https and pin ` +
+          "the headers it sends there"
+        : `page unreachable ${url}: ${reason}; its headers could not be checked`,
+    },
+    row: {
+      url,
+      ...status,
+      headers_checked: [],
+      result: insecure ? "insecure" : "unreachable",
+      summary: insecure ? "insecure: plain http, not fetched" : `unreachable: ${reason}`,
+    },
+  };
+}
+
+function pageSummary(findings: readonly HeaderFinding[], pinned: readonly string[]): string {
+  const count = (type: HeaderFindingType) => findings.filter((f) => f.type === type).length;
+  const [changed, missing, notApplied] = [
+    count("changed-header"),
+    count("missing-header"),
+    count("policy-not-applied"),
+  ];
+  const parts = [
+    ...(changed ? [`${changed} changed`] : []),
+    ...(missing ? [`${missing} missing`] : []),
+    ...(notApplied ? [`${notApplied} polic${notApplied === 1 ? "y" : "ies"} not applied`] : []),
+  ];
+  if (parts.length > 0) return parts.join(", ");
+  return pinned.length === 0 ? "answered (nothing pinned)" : "as pinned";
 }
 
 /** Checks each page's answer against the pins and the zone's policies. */
@@ -154,113 +268,29 @@ export function checkPageHeaders(
   for (const url of [...new Set(declared.urls)]) {
     const answer = answers.get(url);
     if (!answer?.ok) {
-      const insecure = answer?.problem === "insecure";
-      const reason = answer?.reason ?? "not fetched";
-      findings.push({
-        type: insecure ? "insecure-page" : "page-unreachable",
-        severity: "high",
-        url,
-        ...(answer?.status !== undefined ? { status: answer.status } : {}),
-        ...(answer ? { problem: answer.problem } : {}),
-        ...(answer?.location !== undefined ? { location: answer.location } : {}),
-        requirement: HEADER_REQUIREMENT,
-        message: insecure
-          ? `insecure payment page ${url}: served over plain http, not fetched; serve it over https and pin ` +
-            "the headers it sends there"
-          : `page unreachable ${url}: ${reason}; its headers could not be checked`,
-      });
-      pages.push({
-        url,
-        ...(answer?.status !== undefined ? { status: answer.status } : {}),
-        headers_checked: [],
-        result: insecure ? "insecure" : "unreachable",
-        summary: insecure ? "insecure: plain http, not fetched" : `unreachable: ${reason}`,
-      });
+      const { row, finding } = unreachable(url, answer);
+      findings.push(finding);
+      pages.push(row);
       continue;
     }
-    const at = {
-      ...(answer.final_url !== url ? { final_url: answer.final_url } : {}),
-      status: answer.status,
-    };
-    let changed = 0;
-    let missing = 0;
+    const at = { ...(answer.final_url !== url ? { final_url: answer.final_url } : {}), status: answer.status };
+    const own: HeaderFinding[] = [];
     for (const name of pinned) {
       const want = getOwn(declared.pinned, name)!;
-      const got = getOwn(answer.headers, name);
-      if (got === want) continue;
-      if (got === undefined) {
-        missing++;
-        findings.push({
-          type: "missing-header",
-          severity: "high",
-          url,
-          header: name,
-          pinned: want,
-          ...at,
-          requirement: HEADER_REQUIREMENT,
-          message: `missing header ${name} on ${url}: pinned ${quoted(want)}, the page does not send it`,
-        });
-        continue;
-      }
-      changed++;
-      findings.push({
-        type: "changed-header",
-        severity: "high",
-        url,
-        header: name,
-        pinned: want,
-        ...seenFields(got),
-        ...at,
-        requirement: HEADER_REQUIREMENT,
-        message: `changed header ${name} on ${url}: pinned ${quoted(want)}, the page sends ${quoted(got)}`,
-      });
+      const f = pinFinding(url, name, want, getOwn(answer.headers, name), at, answer.final_url);
+      if (f) own.push(f);
     }
-    let notApplied = 0;
     (opts.policies ?? []).forEach((policy, index) => {
-      const header = POLICY_HEADER[policy.action];
-      if (!policy.enabled || header === undefined) return;
-      const selects = expressionSelects(policy.expression, answer.final_url);
-      if (selects === false || policyShows(policy.value, getOwn(answer.headers, header))) return;
-      notApplied++;
-      const got = getOwn(answer.headers, header);
-      findings.push({
-        type: "policy-not-applied",
-        severity: "medium",
-        url,
-        header,
-        pinned: policy.value,
-        ...(got !== undefined ? seenFields(got) : {}),
-        ...at,
-        policy: {
-          description: policy.description,
-          ...(policy.id !== undefined ? { id: policy.id } : {}),
-          action: policy.action,
-          index,
-          header,
-          selects: selects === true ? true : "unknown",
-        },
-        requirement: HEADER_REQUIREMENT,
-        message:
-          `policy not applied on ${url}: the Page Shield policy ${quoted(policy.description)} (${policy.action}) ` +
-          `adds ${quoted(policy.value)}, which is not in the ${header} the page sends` +
-          `${got === undefined ? " (it sends none)" : ""}; ` +
-          (selects === true
-            ? "its expression selects the page"
-            : "whether its expression selects the page cannot be told from the URL"),
-      });
+      const f = policyFinding(policy, index, { url, answer, at });
+      if (f) own.push(f);
     });
-    const parts = [
-      ...(changed ? [`${changed} changed`] : []),
-      ...(missing ? [`${missing} missing`] : []),
-      ...(notApplied ? [`${notApplied} polic${notApplied === 1 ? "y" : "ies"} not applied`] : []),
-    ];
+    findings.push(...own);
     pages.push({
       url,
       ...at,
       headers_checked: pinned,
-      result: parts.length === 0 ? "ok" : "findings",
-      summary:
-        parts.length === 0 ? (pinned.length === 0 ? "answered (nothing pinned)" : "as pinned") : parts.join(", "),
+      result: own.length === 0 ? "ok" : "findings",
+      summary: pageSummary(own, pinned),
     });
   }
   return { pinned, timeout_ms: opts.timeoutMs, pages, findings };

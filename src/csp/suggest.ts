@@ -19,6 +19,7 @@ import {
   hostSource,
   hostReferences,
   LookalikeJudge,
+  serializePolicy,
 } from "../inventory/index.js";
 
 export type CspItemKind = "script" | "connection";
@@ -186,10 +187,11 @@ export class CspSuggester {
   result(): CspSuggestion {
     const script_src = this.directiveSources("script");
     const connect_src = this.directiveSources("connection");
-    const value = [
-      `script-src ${script_src.length ? script_src.join(" ") : "'none'"}`,
-      ...(connect_src.length ? [`connect-src ${connect_src.join(" ")}`] : []),
-    ].join("; ");
+    // No script seen: script-src 'none'; no connection: no connect-src at all.
+    const value = serializePolicy([
+      ["script-src", script_src],
+      ...(connect_src.length ? [["connect-src", connect_src] as const] : []),
+    ]);
     return {
       script_src,
       connect_src,

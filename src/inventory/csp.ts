@@ -8,10 +8,10 @@
 // does not allow (`;`, `,`, quotes…) makes no source, and a path character outside it is
 // percent-encoded. The expression selects the pages in scope, each `host/path` pattern as host and path
 // tests.
-import { hostSource, urlParts } from "../sections/index.js";
+import { hostSource, serializePolicy, urlParts } from "../sections/index.js";
 
-/** The CSP grammar's host checks, for `csp suggest` (which reads the sections through the inventory). */
-export { hostPartProblem, hostSource } from "../sections/index.js";
+/** The CSP model's host checks and serializer, for `csp suggest` (which reads the sections through the inventory). */
+export { hostPartProblem, hostSource, serializePolicy } from "../sections/index.js";
 import type { ScriptInventory } from "./types.js";
 
 interface InventoryPolicy {
@@ -109,8 +109,8 @@ export function inventoryPolicy(
       description: opts.description,
       action: opts.action,
       expression: pagesExpression(inv.pages),
-      // No authorized script: nothing may run on the pages in scope.
-      value: `script-src ${list.length > 0 ? list.join(" ") : "'none'"}`,
+      // No authorized script: nothing may run on the pages in scope ('none').
+      value: serializePolicy([["script-src", list]]),
       enabled: true,
     },
     notes,

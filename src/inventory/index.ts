@@ -18,7 +18,7 @@ export {
   type InventoryKind,
   type Severity,
 } from "./classify.js";
-export { hostPartProblem, hostSource, inventoryPolicy } from "./csp.js";
+export { hostPartProblem, hostSource, inventoryPolicy, serializePolicy } from "./csp.js";
 export { LookalikeJudge, hostReferences, lookalikeFinding } from "./lookalike.js";
 export {
   DEFAULT_PAGE_TIMEOUT_MS,

@@ -3,7 +3,8 @@
 // `validate` checks a Page Shield policy's `value`. A URL parser accepts `;`, `,`, quotes and more in a
 // host name; in a CSP value a `;` ends the directive (`…;report-uri https://attacker…` would add one)
 // and a `,` starts a second policy (which, enforced, could block the payment provider). So a source is
-// built only from characters the grammar allows, and a value is read the way a browser reads it. Pure.
+// built only from characters the grammar allows, and a value is read the way a browser reads it: the
+// syntax of the one CSP model (csp-model.ts). Pure.
 //
 //   host-source = [ scheme-part "://" ] host-part [ ":" port-part ] [ path-part ]
 //   host-part   = "*" / [ "*." ] 1*host-char *( "." 1*host-char ) [ "." ]     host-char = ALPHA / DIGIT / "-"
@@ -140,17 +141,44 @@ export function hostSource(o: {
   return { source: `${o.scheme.toLowerCase()}://${host}${o.port ? `:${o.port}` : ""}` };
 }
 
-/** Whether `token` is one source expression of a source list (keyword, nonce, hash, scheme, host). */
-export function sourceExpressionProblem(token: string): string | undefined {
-  if (token === "*") return undefined;
+/** One source expression as a browser reads it: keywords and schemes lower-cased, a host lower-cased. */
+export type CspSource =
+  | { kind: "star" }
+  | { kind: "keyword"; keyword: string }
+  | { kind: "nonce"; value: string }
+  | { kind: "hash"; value: string }
+  | { kind: "scheme"; scheme: string }
+  | { kind: "host"; scheme?: string; host: string; port?: string; path?: string }
+  | { kind: "invalid"; problem: string };
+
+/** Reads one source expression of a source list (keyword, nonce, hash, scheme, host), or says why it is none. */
+export function parseSource(token: string): CspSource {
+  if (token === "*") return { kind: "star" };
   if (token.startsWith("'")) {
-    if (KEYWORDS.has(token.toLowerCase()) || NONCE_OR_HASH.test(token)) return undefined;
-    return "not a CSP keyword, nonce or hash";
+    const lower = token.toLowerCase();
+    if (KEYWORDS.has(lower)) return { kind: "keyword", keyword: lower };
+    if (!NONCE_OR_HASH.test(token)) return { kind: "invalid", problem: "not a CSP keyword, nonce or hash" };
+    const dash = token.indexOf("-");
+    const algorithm = token.slice(1, dash).toLowerCase();
+    const value = `${algorithm}-${token.slice(dash + 1, -1)}`;
+    return algorithm === "nonce" ? { kind: "nonce", value } : { kind: "hash", value };
   }
-  if (/^[a-z][a-z0-9+.-]*:$/i.test(token)) return undefined;
+  if (/^[a-z][a-z0-9+.-]*:$/i.test(token)) return { kind: "scheme", scheme: token.slice(0, -1).toLowerCase() };
   const m = /^(?:([a-z][a-z0-9+.-]*):\/\/)?([^/:]*)(?::([^/]*))?(\/.*)?$/i.exec(token);
-  if (!m) return "not a host-source (scheme://host[:port][/path])";
-  const [, , host = "", port, path] = m;
+  if (!m) return { kind: "invalid", problem: "not a host-source (scheme://host[:port][/path])" };
+  const [, scheme, host = "", port, path] = m;
+  const problem = hostSourceProblem(host, port, path);
+  if (problem) return { kind: "invalid", problem };
+  return {
+    kind: "host",
+    ...(scheme !== undefined ? { scheme: scheme.toLowerCase() } : {}),
+    host: host.toLowerCase(),
+    ...(port !== undefined ? { port } : {}),
+    ...(path !== undefined ? { path } : {}),
+  };
+}
+
+function hostSourceProblem(host: string, port: string | undefined, path: string | undefined): string | undefined {
   if (host !== "*") {
     const hostProblem = hostPartProblem(host);
     if (hostProblem) return `its host: ${hostProblem}`;
@@ -161,6 +189,66 @@ export function sourceExpressionProblem(token: string): string | undefined {
     return `its path: ${bad === undefined ? "a '%' not followed by two hex digits" : characterProblem(bad)}`;
   }
   return undefined;
+}
+
+/** Whether `token` is one source expression of a source list (keyword, nonce, hash, scheme, host). */
+export function sourceExpressionProblem(token: string): string | undefined {
+  const source = parseSource(token);
+  return source.kind === "invalid" ? source.problem : undefined;
+}
+
+/** One directive as written in a policy, in order. */
+interface CspDirective {
+  /** Its name, lower-cased. */
+  name: string;
+  /** Its name as written. */
+  written: string;
+  values: readonly string[];
+  /** Whether a `;` came before it. */
+  afterSemicolon: boolean;
+  /** Whether an earlier directive has its name (a browser ignores this one). */
+  duplicate: boolean;
+}
+
+/** A policy as a browser reads it: `directives` holds the first of each name, `list` every one written. */
+export interface CspPolicy {
+  directives: ReadonlyMap<string, readonly string[]>;
+  list: readonly CspDirective[];
+}
+
+/** A directive name's characters (CSP3 directive-name); a browser ignores a directive with others. */
+const DIRECTIVE_NAME = /^[a-z0-9-]+$/;
+
+/** Reads one serialized policy as CSP3 parses it: split at `;`, the first of duplicate directives kept. */
+export function parsePolicy(text: string): CspPolicy {
+  const directives = new Map<string, readonly string[]>();
+  const list: CspDirective[] = [];
+  text.split(";").forEach((raw, i) => {
+    const tokens = raw.split(CSP_WHITESPACE).filter((t) => t !== "");
+    if (tokens.length === 0) return;
+    const name = tokens[0]!.toLowerCase();
+    const duplicate = directives.has(name);
+    const values = tokens.slice(1);
+    if (!duplicate && DIRECTIVE_NAME.test(name)) directives.set(name, values);
+    list.push({ name, written: tokens[0]!, values, afterSemicolon: i > 0, duplicate });
+  });
+  return { directives, list };
+}
+
+/**
+ * The policies of a Content-Security-Policy header value: a `,` separates policies (as it does the
+ * instances of a header sent several times), and a policy without directives enforces nothing.
+ */
+export function parseHeader(value: string): CspPolicy[] {
+  return value
+    .split(",")
+    .map(parsePolicy)
+    .filter((p) => p.directives.size > 0);
+}
+
+/** A policy value from directives and their sources, as CSP serializes one; an empty list is `'none'`. */
+export function serializePolicy(directives: ReadonlyArray<readonly [string, readonly string[]]>): string {
+  return directives.map(([name, sources]) => `${name} ${sources.length > 0 ? sources.join(" ") : "'none'"}`).join("; ");
 }
 
 export interface PolicyValueProblem {
@@ -207,40 +295,41 @@ export function policyValueProblems(value: string, opts: { showText?: boolean } 
         "which would end the directive there and start another one; write '; ' between directives, and " +
         "percent-encode a ';' of a source as %3B",
     });
-  const seen = new Set<string>();
-  value.split(";").forEach((raw, i) => {
-    const tokens = raw.split(CSP_WHITESPACE).filter((t) => t !== "");
-    if (tokens.length === 0) return;
-    const name = tokens[0]!.toLowerCase();
-    if (!CSP_DIRECTIVES.has(name)) {
+  for (const d of parsePolicy(value).list) {
+    if (!CSP_DIRECTIVES.has(d.name)) {
       // The first word is the policy's own (zoneform does not judge a value it cannot read); what
       // follows a ';' must be a directive, or the ';' stood inside a source.
-      if (i > 0)
+      if (d.afterSemicolon)
         out.push({
           severity: "error",
           message:
-            `a ';' may only separate directives: ${quoted(tokens[0]!, "what follows one")} after a ';' is ` +
+            `a ';' may only separate directives: ${quoted(d.written, "what follows one")} after a ';' is ` +
             "not a CSP directive (a ';' inside a source? percent-encode it as %3B)",
         });
-      return;
+      continue;
     }
-    if (!show) return;
-    if (seen.has(name))
+    if (!show) continue;
+    if (d.duplicate)
       out.push({
         severity: "warning",
-        message: `${name} is given twice: a browser uses the first and ignores this one`,
+        message: `${d.name} is given twice: a browser uses the first and ignores this one`,
       });
-    seen.add(name);
-    if (!SOURCE_LIST_DIRECTIVES.has(name)) return;
-    for (const token of tokens.slice(1)) {
-      if (token.includes(",")) continue;
-      const problem = sourceExpressionProblem(token);
-      if (problem)
-        out.push({
-          severity: "warning",
-          message: `'${token}' in ${name} is not a valid source (${problem}): a browser ignores it`,
-        });
-    }
-  });
+    if (SOURCE_LIST_DIRECTIVES.has(d.name)) out.push(...sourceWarnings(d));
+  }
   return out;
+}
+
+/** A warning for each token of a source list a browser would ignore (a `,` is the error above). */
+function sourceWarnings(d: CspDirective): PolicyValueProblem[] {
+  return d.values.flatMap((token): PolicyValueProblem[] => {
+    if (token.includes(",")) return [];
+    const problem = sourceExpressionProblem(token);
+    if (problem === undefined) return [];
+    return [
+      {
+        severity: "warning",
+        message: `'${token}' in ${d.name} is not a valid source (${problem}): a browser ignores it`,
+      },
+    ];
+  });
 }

@@ -3,7 +3,7 @@
 // what validate says of a `headers` block (src/sections/page_shield/rules.ts). Pure.
 import { describe, expect, it } from "vitest";
 import { expressionSelects } from "../../../src/audit/expression.js";
-import { checkPageHeaders, MAX_SEEN_CHARS, policyShows } from "../../../src/audit/headers.js";
+import { checkPageHeaders, MAX_SEEN_CHARS, policyApplied } from "../../../src/audit/headers.js";
 import { shouldFail, totalsOf } from "../../../src/audit/run.js";
 import { emptyKindSummary } from "../../../src/audit/collector.js";
 import { parseConfigText } from "../../../src/config/index.js";
@@ -80,7 +80,7 @@ describe("checkPageHeaders", () => {
     expect(missing).toMatchObject({ type: "missing-header", header: "constructor" });
   });
 
-  it("an enabled allow or log policy selecting the page must show in its CSP header; others are not looked for", () => {
+  it("an enabled allow or log policy selecting the page must be applied by its CSP header; others are not looked for", () => {
     const answers = new Map([
       [URL1, ok(URL1, { "content-security-policy": "script-src 'self'; report-uri /r" })],
       [URL2, ok(URL2, { "content-security-policy-report-only": "default-src 'none'" })],
@@ -97,20 +97,60 @@ describe("checkPageHeaders", () => {
     expect(check.findings.map((f) => [f.url, f.policy?.description, f.header, f.policy?.selects])).toEqual([
       [URL1, "log", "content-security-policy-report-only", true],
       [URL1, "unknown", "content-security-policy", "unknown"],
+      // URL2's report-only default-src 'none' covers img-src: the log policy is applied (issue 46).
       [URL2, "Payment pages", "content-security-policy", true],
-      [URL2, "log", "content-security-policy-report-only", true],
       [URL2, "unknown", "content-security-policy", "unknown"],
     ]);
     expect(check.findings[1]!.message).toContain("whether its expression selects the page cannot be told from the URL");
-    expect(check.findings[2]!.message).toContain("(it sends none)");
+    expect(check.findings[1]!.message).toContain("frame-src is not restricted");
+    expect(check.findings[2]!.message).toContain(
+      "(it sends none; a content-security-policy-report-only enforces nothing)",
+    );
     expect(check.pages[0]!.summary).toBe("2 policies not applied");
   });
 
-  it("policyShows: one of the header's policies holds each directive, whitespace and name case aside", () => {
-    expect(policyShows("script-src 'self'; object-src 'none'", "SCRIPT-SRC  'self' ;object-src 'none'")).toBe(true);
-    expect(policyShows("script-src 'self'; object-src 'none'", "script-src 'self', object-src 'none'")).toBe(false);
-    expect(policyShows("script-src 'self'", "script-src 'self' https://a.example")).toBe(false);
-    expect(policyShows("script-src 'self'", undefined)).toBe(false);
+  it("policyApplied: the page's CSP, all its policies, at least as strict; whitespace and name case aside", () => {
+    const applied = (value: string, header: string | undefined) => policyApplied(value, header, URL1).meets;
+    expect(applied("script-src 'self'; object-src 'none'", "SCRIPT-SRC  'self' ;object-src 'none'")).toBe(true);
+    // Two policies both apply (issue 46: the old substring check wanted both directives in one).
+    expect(applied("script-src 'self'; object-src 'none'", "script-src 'self', object-src 'none'")).toBe(true);
+    expect(applied("script-src 'self'", "script-src 'self' https://a.example")).toBe(false);
+    expect(applied("script-src 'self' https://a.example", "script-src 'self'")).toBe(true);
+    expect(applied("script-src 'self'", undefined)).toBe(false);
+    expect(policyApplied("script-src 'self'", "script-src *; script-src 'self'", URL1).reasons).toEqual([
+      'script-src-elem allows "*"',
+      'worker-src allows "*"',
+    ]);
+  });
+
+  it("a CSP pin is met by a CSP at least as strict, not by a weaker one; other pins stay exact", () => {
+    const pin = { "content-security-policy": "script-src 'self' https://js.stripe.com", "x-frame-options": "DENY" };
+    const sends = (csp: string, xfo = "DENY") =>
+      checkPageHeaders(
+        { urls: [URL1], pinned: pin },
+        new Map([[URL1, ok(URL1, { "content-security-policy": csp, "x-frame-options": xfo })]]),
+        { timeoutMs: 1000 },
+      ).findings.map((f) => [f.type, f.header]);
+    expect(sends("script-src 'self'")).toEqual([]);
+    expect(sends("default-src 'self'; report-uri /r")).toEqual([]);
+    expect(sends("script-src 'self' https://js.stripe.com", "deny")).toEqual([["changed-header", "x-frame-options"]]);
+    expect(sends("script-src 'self' https://js.stripe.com; script-src-elem * 'unsafe-inline'")).toEqual([
+      ["changed-header", "content-security-policy"],
+    ]);
+    const [weaker] = checkPageHeaders(
+      { urls: [URL1], pinned: pin },
+      new Map([[URL1, ok(URL1, { "content-security-policy-report-only": pin["content-security-policy"] })]]),
+      { timeoutMs: 1000 },
+    ).findings;
+    expect(weaker).toMatchObject({ type: "missing-header", header: "content-security-policy" });
+    const [changed] = checkPageHeaders(
+      { urls: [URL1], pinned: { "content-security-policy": pin["content-security-policy"] } },
+      new Map([[URL1, ok(URL1, { "content-security-policy": "script-src *; script-src 'self'" })]]),
+      { timeoutMs: 1000 },
+    ).findings;
+    expect(changed!.message).toContain(
+      'which is not at least as strict (script-src-elem allows "*"; worker-src allows "*")',
+    );
   });
 
   it("totals count each kind, and --fail-on picks them: headers, unreachable (with insecure), policy", () => {
