@@ -15,6 +15,7 @@
 //   written as a code span, which GitHub neither links nor mentions from.
 // - Invisible and bidirectional characters: escaped visibly first (printable(), `\u200b`).
 // Inside code spans and fenced blocks the fence is longer than any run of backticks in the content.
+import { escapeHtml } from "./safe-html.js";
 import { printable } from "./safe-text.js";
 
 /** The longest run of backticks in `text`. */
@@ -55,7 +56,8 @@ function isLiveWord(word: string): boolean {
   return LIVE_WORD.test(word);
 }
 
-const HTML_ENTITY: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
+/** Markdown text writes these as character references (HTML in Markdown: htmlText). */
+const HTML_ENTITY: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
 
 /**
  * `&` `<` `>` as character references; the characters that make inline markup escaped with a
@@ -99,12 +101,35 @@ export function mdText(text: string, max?: number): string {
       part === "" || part.startsWith(" ")
         ? part
         : isLiveWord(part)
-          ? mdCode(part)
+          ? liveWord(part, i === first)
           : i === first
             ? escapeText(part)
             : escapeInline(part),
     )
     .join("");
+}
+
+/**
+ * A live word as a code span holding only the word: the sentence's punctuation around it (`(` before,
+ * `:` `,` `.` `;` `!` `?` `)` after, as GitHub's autolinks leave them out) stays text outside the span,
+ * unless what is left would not be live (then the whole word is the span, as before).
+ */
+function liveWord(word: string, first: boolean): string {
+  const m = /^([("'[{]*)(.*?)([)"'\]}.,:;!?]*)$/u.exec(word);
+  const [lead, core, trail] = m ? [m[1]!, m[2]!, m[3]!] : ["", word, ""];
+  // A `)` the URL opened is the URL's (`https://en.wikipedia.org/wiki/A_(b)`).
+  let body = core;
+  let after = trail;
+  while (after.startsWith(")") && count(body, "(") > count(body, ")")) {
+    body += ")";
+    after = after.slice(1);
+  }
+  if (body === "" || !isLiveWord(body) || (lead === "" && after === "")) return mdCode(word);
+  return `${lead === "" ? "" : first ? escapeText(lead) : escapeInline(lead)}${mdCode(body)}${escapeInline(after)}`;
+}
+
+function count(text: string, ch: string): number {
+  return text.split(ch).length - 1;
 }
 
 /** A table cell: as mdText, cut to `max` characters (default 200), with `|` escaped even inside code. */
@@ -138,9 +163,9 @@ export function mdCodeBlock(lines: readonly string[], info = ""): string {
   return [`${fence}${info}`, ...shown, fence].join("\n");
 }
 
-/** Text inside an HTML element (printable; `&` `<` `>` `"` as character references). */
+/** Text inside an HTML element: the one HTML escaper (src/safe-html.ts). */
 export function htmlText(text: string): string {
-  return printable(text).replace(/[&<>"]/g, (c) => HTML_ENTITY[c]!);
+  return escapeHtml(text);
 }
 
 /**

@@ -4,7 +4,7 @@
 // check as it is, through safeJson.
 import { mdCell, mdCode, mdCodeCell, mdText } from "../safe-markdown.js";
 import { printable } from "../safe-text.js";
-import { layoutTable } from "../text-width.js";
+import { layoutTable, type TableColumn } from "../text-width.js";
 import type { AlertingCheck, AlertPolicyEvidence } from "./alerting.js";
 import type { AlertingMeta } from "./renderer-contract.js";
 
@@ -16,6 +16,15 @@ const SCOPE: Record<AlertPolicyEvidence["scope"], string> = {
 function recipients(p: AlertPolicyEvidence): string[] {
   return [...p.email.map((e) => `email ${e}`), ...p.webhooks.map((w) => `webhook ${w}`), ...p.other];
 }
+
+/** The zones and who is notified are prose: they wrap rather than hide a recipient behind a cut. */
+const COLUMNS: TableColumn[] = [
+  { title: "POLICY" },
+  { title: "ALERT TYPE" },
+  { title: "STATE" },
+  { title: "ZONES", clip: "wrap" },
+  { title: "NOTIFIES", clip: "wrap" },
+];
 
 export function alertingText(check: AlertingCheck, meta: AlertingMeta, width?: number): string {
   const lines = [
@@ -29,8 +38,7 @@ export function alertingText(check: AlertingCheck, meta: AlertingMeta, width?: n
     SCOPE[p.scope],
     printable(recipients(p).join(", ") || "no one"),
   ]);
-  if (cells.length > 0)
-    lines.push(...layoutTable(["POLICY", "ALERT TYPE", "STATE", "ZONES", "NOTIFIES"], cells, width, { indent: "  " }));
+  if (cells.length > 0) lines.push(...layoutTable(COLUMNS, cells, width, { indent: "  " }));
   else if (check.error === undefined) lines.push("  no Page Shield alert policy covers the zone");
   for (const f of check.findings)
     lines.push(`  ${f.severity.toUpperCase()} ${printable(f.message)} [${f.requirement}]`);

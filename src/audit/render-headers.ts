@@ -4,7 +4,7 @@
 // finding as it is (values already cut to MAX_SEEN_CHARS by the check), through safeJson.
 import { mdCell, mdCode, mdCodeCell, mdText } from "../safe-markdown.js";
 import { printable } from "../safe-text.js";
-import { clipUrl, layoutTable } from "../text-width.js";
+import { clipUrl, cutApart, layoutTable, type TableColumn } from "../text-width.js";
 import type { HeaderCheck, HeaderFinding } from "./headers.js";
 import type { HeadersMeta } from "./renderer-contract.js";
 
@@ -15,6 +15,13 @@ const FINDING_TITLE: Record<HeaderFinding["type"], string> = {
   "insecure-page": "Insecure page",
   "policy-not-applied": "Policy not applied",
 };
+
+/** A page's result is prose: it wraps rather than lose its end (an unreachable page's reason). */
+const PAGE_COLUMNS: TableColumn[] = [
+  { title: "PAGE", clip: "url" },
+  { title: "HEADERS" },
+  { title: "RESULT", clip: "wrap" },
+];
 
 function cut(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
@@ -42,13 +49,12 @@ export function headersText(check: HeaderCheck, meta: HeadersMeta, width?: numbe
     `  pinned: ${check.pinned.length > 0 ? printable(check.pinned.join(", ")) : "nothing"}`,
     `  ${how(check)}`,
   ];
-  const cells = check.pages.map((p) => [
-    clipUrl(printable(p.url), 72),
-    String(p.headers_checked.length),
-    cut(printable(p.summary), 120),
-  ]);
-  if (cells.length > 0)
-    lines.push(...layoutTable([{ title: "PAGE", clip: "url" }, "HEADERS", "RESULT"], cells, width, { indent: "  " }));
+  const urls = cutApart(
+    check.pages.map((p) => printable(p.url)),
+    (u) => clipUrl(u, 72),
+  );
+  const cells = check.pages.map((p, i) => [urls[i]!, String(p.headers_checked.length), cut(printable(p.summary), 120)]);
+  if (cells.length > 0) lines.push(...layoutTable(PAGE_COLUMNS, cells, width, { indent: "  " }));
   if (check.findings.length === 0) lines.push("  every page sends its pinned headers as pinned");
   for (const f of check.findings)
     lines.push(`  ${f.severity.toUpperCase()} ${printable(cut(f.message, 600))} [${f.requirement}]`);

@@ -22,7 +22,8 @@ export interface AuditFilters {
  * personnel (11.6.1); then zoneEnd.
  */
 export interface AuditRenderer {
-  begin(): void;
+  /** The run's provenance, known before anything is read: every format carries it (runAudit always gives it). */
+  begin(provenance?: AuditProvenance): void;
   zoneStart(zoneId: string, filters: AuditFilters): void;
   finding(zoneId: string, f: Finding): void;
   /** The zone's script inventory check (zones whose file declares one), before zoneEnd. */
@@ -32,12 +33,81 @@ export interface AuditRenderer {
   /** The Page Shield alert policies covering the zone (zones whose account is known), after headers. */
   alerting(zoneId: string, check: AlertingCheck, meta: AlertingMeta): void;
   zoneEnd(zoneId: string, collector: AuditCollector): void;
-  end(totals: AuditTotals): void;
+  /** The totals and the overall result as `--fail-on` decides the exit code (runAudit always gives it). */
+  end(totals: AuditTotals, result?: OverallResult): void;
+}
+
+/** A format's renderer: given the provenance and the result always (createRenderer fills in what a caller lacks). */
+export interface FormatRenderer extends Omit<AuditRenderer, "begin" | "end"> {
+  begin(provenance: AuditProvenance): void;
+  end(totals: AuditTotals, result: OverallResult): void;
+}
+
+/** Git's word on a configuration file: its checkout's commit, and whether the file is that commit's. */
+export type GitProvenance =
+  /** `commit` is null in a repository without one yet; `clean`: `git status` shows nothing for the file. */
+  | { commit: string | null; clean: boolean }
+  /** git ran but could not tell (it timed out, or refused the repository). */
+  | { error: string };
+
+/** A configuration file read with `-c` (or ./zoneform.yaml): its path as shown, its bytes' sha256. */
+export interface ConfigFileProvenance {
+  path: string;
+  sha256: string;
+  /** null: not in a git checkout (or no git on the machine). */
+  git: GitProvenance | null;
+}
+
+/** A zone in scope, and the pages of it the evidence covers. */
+export interface ZoneScope {
+  zone_id: string;
+  name?: string;
+  /** The script inventory's page patterns (PCI DSS 6.4.3 scope). */
+  pages?: string[];
+  /** The payment pages fetched for their headers (11.6.1). */
+  header_urls?: string[];
+}
+
+/** Where a report comes from: what ran, on which files, when, over what. */
+export interface AuditProvenance {
+  zoneform_version: string;
+  files: ConfigFileProvenance[];
+  run_at: string;
+  zones: ZoneScope[];
+}
+
+/** What each `--fail-on` value counts (`any` counts every finding). */
+export type FailCounts = Record<
+  | "malicious"
+  | "lookalike"
+  | "insecure"
+  | "unauthorized"
+  | "unreviewed"
+  | "changed"
+  | "stale"
+  | "headers"
+  | "unreachable"
+  | "policy"
+  | "alerting",
+  number
+>;
+
+/** The audit's verdict, as the exit code says it: fail (exit 2) when `--fail-on` counts a finding. */
+export interface OverallResult {
+  status: "pass" | "fail";
+  exit_code: 0 | 2;
+  fail_on: string[];
+  /** The `--fail-on` values that counted a finding (what made it fail). */
+  failed_on: string[];
+  /** Every finding, by what each `--fail-on` value counts. */
+  counts: FailCounts & { findings: number; high: number; medium: number; low: number };
 }
 
 /** When the pages' headers were checked, and against which file. */
 export interface HeadersMeta {
   checked_at: string;
+  /** The pinned values by header (the file's, reviewed): the HTML report shows them against what was seen. */
+  pinned_values?: Readonly<Record<string, string>>;
   zone_name?: string;
   /** The configuration file (file:line of the zone). */
   source?: string;

@@ -18,15 +18,20 @@ import {
   DEFAULT_PAGE_TIMEOUT_MS,
   PageFetcher,
 } from "../inventory/index.js";
-import { AuditCollector, INVENTORY_KINDS, type KindSummary } from "./collector.js";
+import { AuditCollector, INVENTORY_KINDS } from "./collector.js";
 import {
   createRenderer,
+  teeRenderer,
   type AuditFilters,
   type AuditFormat,
   type AuditRenderer,
   type AuditTotals,
   type Redact,
 } from "./renderers.js";
+import type { AuditProvenance, ConfigFileProvenance, OverallResult, ZoneScope } from "./renderer-contract.js";
+import { DEFAULT_FAIL_ON, overallResult, totalsOf, type FailOn, type ZoneCounts } from "./result.js";
+
+export { DEFAULT_FAIL_ON, parseFailOn, shouldFail, totalsOf, type FailOn } from "./result.js";
 import type { SarifAuditOptions } from "./sarif.js";
 import {
   pageShieldApiPath,
@@ -40,53 +45,6 @@ import { checkPageHeaders, type HeaderCheck } from "./headers.js";
 
 const AUDIT_PER_PAGE = 100;
 export const DEFAULT_AUDIT_LIMIT = 50;
-
-/**
- * What makes the audit exit 2: malicious scripts or connections, look-alike hosts, insecure cookies,
- * the script inventory's unauthorized, unreviewed (a draft entry) or changed scripts and stale
- * authorizations, the payment pages' changed or missing headers, pages that could not be checked (unreachable, or on plain http), policies
- * not applied, and zones no Page Shield alert notifies anyone of (`alerting`, not in the default: the
- * evidence shows it); `any` is all of them, `none` nothing. `--fail-on` takes one or a comma list.
- */
-export type FailOn =
-  | "malicious"
-  | "lookalike"
-  | "insecure"
-  | "unauthorized"
-  | "unreviewed"
-  | "changed"
-  | "stale"
-  | "headers"
-  | "unreachable"
-  | "policy"
-  | "alerting"
-  | "any"
-  | "none";
-const FAIL_ON: readonly FailOn[] = [
-  "malicious",
-  "lookalike",
-  "insecure",
-  "unauthorized",
-  "unreviewed",
-  "changed",
-  "stale",
-  "headers",
-  "unreachable",
-  "policy",
-  "alerting",
-  "any",
-  "none",
-];
-/** The default: what a cron job alerts on. */
-export const DEFAULT_FAIL_ON: readonly FailOn[] = [
-  "malicious",
-  "lookalike",
-  "unauthorized",
-  "unreviewed",
-  "changed",
-  "headers",
-  "unreachable",
-];
 
 /** A zone's inventory as the configuration declares it. */
 export interface ZoneInventory {
@@ -142,22 +100,29 @@ export interface AuditOptions {
    * configuration says): its notification policies are read once per account, with its token.
    */
   accounts?: ReadonlyMap<string, string>;
+  /** What makes the overall result fail (the exit code's `--fail-on`; default DEFAULT_FAIL_ON). */
+  failOn?: readonly FailOn[];
+  /** What every format records of where the report comes from (run_at, zones and pages are added). */
+  provenance?: RunProvenance;
+  /** Also writes the run's JSON document here, whatever the format (`--evidence-dir`'s record). */
+  record?: (text: string) => void;
 }
 
-export interface ZoneAudit {
-  zone_id: string;
-  summary: Record<InventoryKind, KindSummary>;
-  /** The script inventory check, for a zone that has an inventory. */
-  inventory?: InventoryCheck;
-  /** The payment pages' headers, for a zone whose inventory declares `headers`. */
-  headers?: HeaderCheck;
-  /** The Page Shield alert policies covering the zone, for a zone whose account is known. */
-  alerting?: AlertingCheck;
+/** The provenance the caller knows: the tool's version, the configuration files, the zones' names. */
+interface RunProvenance {
+  zoneform_version: string;
+  files?: readonly ConfigFileProvenance[];
+  zoneNames?: ReadonlyMap<string, string>;
 }
+
+/** One zone's audit: what it counted. */
+type ZoneAudit = ZoneCounts;
 
 export interface AuditResult {
   zones: ZoneAudit[];
   totals: AuditTotals;
+  /** Pass or fail, as `failOn` decides. */
+  result: OverallResult;
 }
 
 /** Pages requested ahead while auditing; each holds at most AUDIT_PER_PAGE items. */
@@ -196,12 +161,13 @@ export async function runAudit(
 ): Promise<AuditResult> {
   const zones = Array.isArray(zoneIds) ? zoneIds : [zoneIds];
   const filters = auditFilters(opts);
-  const renderer = createRenderer(opts.format ?? "text", write, {
-    now: opts.now,
-    ...(opts.redact ? { redact: opts.redact } : {}),
+  const shared = { now: opts.now, ...(opts.redact ? { redact: opts.redact } : {}) };
+  const report = createRenderer(opts.format ?? "text", write, {
+    ...shared,
     ...(opts.sarif ? { sarif: opts.sarif } : {}),
     width: opts.width,
   });
+  const renderer = opts.record ? teeRenderer(report, createRenderer("json", opts.record, shared)) : report;
   const limit = opts.limit ?? DEFAULT_AUDIT_LIMIT;
   const results: ZoneAudit[] = [];
   const pageTimeoutMs = opts.pageTimeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS;
@@ -216,7 +182,7 @@ export async function runAudit(
   // Each account's notification policies, read once for all its zones; an API error is the evidence's.
   const policies = new Map<string, Promise<LiveNotification[] | Error>>();
   try {
-    renderer.begin();
+    renderer.begin(provenanceOf(zones, opts));
     for (const zoneId of zones) {
       results.push(
         await auditZone(client, zoneId, opts, { renderer, filters, limit, fetcher, pageTimeoutMs, policies }),
@@ -227,8 +193,30 @@ export async function runAudit(
     await fetcher?.close();
   }
   const totals = totalsOf(results);
-  renderer.end(totals);
-  return { zones: results, totals };
+  const result = overallResult(totals, opts.failOn ?? DEFAULT_FAIL_ON);
+  renderer.end(totals, result);
+  return { zones: results, totals, result };
+}
+
+/** The run's provenance: the caller's part, the clock's instant, each zone with the pages in scope. */
+function provenanceOf(zones: readonly string[], opts: AuditOptions): AuditProvenance {
+  const scope = zones.map((zone_id): ZoneScope => {
+    const declared = opts.inventories?.get(zone_id);
+    const name = opts.provenance?.zoneNames?.get(zone_id) ?? declared?.zone_name;
+    const urls = declared?.inventory.headers?.urls;
+    return {
+      zone_id,
+      ...(name !== undefined ? { name } : {}),
+      ...(declared ? { pages: [...declared.inventory.pages] } : {}),
+      ...(urls ? { header_urls: [...urls] } : {}),
+    };
+  });
+  return {
+    zoneform_version: opts.provenance?.zoneform_version ?? "unknown",
+    files: [...(opts.provenance?.files ?? [])],
+    run_at: (opts.now ?? (() => new Date()))().toISOString(),
+    zones: scope,
+  };
 }
 
 /** What every zone of one audit shares. */
@@ -323,6 +311,7 @@ async function auditZone(
     });
     renderer.headers(zoneId, headers, {
       checked_at: (opts.now ?? (() => new Date()))().toISOString(),
+      pinned_values: pages.pinned,
       ...(declared.zone_name ? { zone_name: declared.zone_name } : {}),
       ...(declared.source ? { source: declared.source } : {}),
     });
@@ -348,103 +337,4 @@ async function auditZone(
     ...(headers ? { headers } : {}),
     ...(alerting ? { alerting } : {}),
   };
-}
-
-export function totalsOf(zones: ZoneAudit[]): AuditTotals {
-  const t: AuditTotals = {
-    findings: 0,
-    malicious_scripts: 0,
-    malicious_connections: 0,
-    insecure_cookies: 0,
-    lookalike_hosts: 0,
-    high: 0,
-    medium: 0,
-    low: 0,
-  };
-  for (const z of zones) {
-    const lookalikes = (kind: InventoryKind) => z.summary[kind].lookalike ?? 0;
-    t.malicious_scripts += z.summary.script.findings - lookalikes("script");
-    t.malicious_connections += z.summary.connection.findings - lookalikes("connection");
-    t.insecure_cookies += z.summary.cookie.findings;
-    t.lookalike_hosts += lookalikes("script") + lookalikes("connection");
-    for (const kind of INVENTORY_KINDS) {
-      const s = z.summary[kind];
-      t.findings += s.findings;
-      t.high += s.by_severity.high;
-      t.medium += s.by_severity.medium;
-      t.low += s.by_severity.low;
-    }
-    if (z.inventory) {
-      t.inventories = (t.inventories ?? 0) + 1;
-      const count = (type: string) => z.inventory!.findings.filter((f) => f.type === type).length;
-      t.unauthorized_scripts = (t.unauthorized_scripts ?? 0) + count("unauthorized");
-      t.changed_scripts = (t.changed_scripts ?? 0) + count("changed");
-      t.stale_authorizations = (t.stale_authorizations ?? 0) + count("stale");
-      t.unreviewed_authorizations = (t.unreviewed_authorizations ?? 0) + count("unreviewed");
-      t.lookalike_hosts += count("lookalike");
-      for (const f of z.inventory.findings) {
-        t.findings += 1;
-        t[f.severity] += 1;
-      }
-    }
-    if (z.headers) {
-      const count = (type: string) => z.headers!.findings.filter((f) => f.type === type).length;
-      t.pages_checked = (t.pages_checked ?? 0) + z.headers.pages.length;
-      t.changed_headers = (t.changed_headers ?? 0) + count("changed-header");
-      t.missing_headers = (t.missing_headers ?? 0) + count("missing-header");
-      t.unreachable_pages = (t.unreachable_pages ?? 0) + count("page-unreachable");
-      t.insecure_pages = (t.insecure_pages ?? 0) + count("insecure-page");
-      t.policies_not_applied = (t.policies_not_applied ?? 0) + count("policy-not-applied");
-      for (const f of z.headers.findings) {
-        t.findings += 1;
-        t[f.severity] += 1;
-      }
-    }
-    if (z.alerting) {
-      const count = (type: string) => z.alerting!.findings.filter((f) => f.type === type).length;
-      t.alerting_checked = (t.alerting_checked ?? 0) + 1;
-      t.no_alerting = (t.no_alerting ?? 0) + count("no-alerting");
-      t.alerting_unread = (t.alerting_unread ?? 0) + count("alerting-unread");
-      for (const f of z.alerting.findings) {
-        t.findings += 1;
-        t[f.severity] += 1;
-      }
-    }
-  }
-  return t;
-}
-
-/** Whether the audit should exit 2 under `--fail-on`. */
-export function shouldFail(totals: AuditTotals, failOn: FailOn | readonly FailOn[]): boolean {
-  const on = new Set(Array.isArray(failOn) ? failOn : [failOn as FailOn]);
-  if (on.has("any")) return totals.findings > 0;
-  const counts: Record<Exclude<FailOn, "any" | "none">, number> = {
-    malicious: totals.malicious_scripts + totals.malicious_connections,
-    lookalike: totals.lookalike_hosts,
-    insecure: totals.insecure_cookies,
-    unauthorized: totals.unauthorized_scripts ?? 0,
-    unreviewed: totals.unreviewed_authorizations ?? 0,
-    changed: totals.changed_scripts ?? 0,
-    stale: totals.stale_authorizations ?? 0,
-    headers: (totals.changed_headers ?? 0) + (totals.missing_headers ?? 0),
-    unreachable: (totals.unreachable_pages ?? 0) + (totals.insecure_pages ?? 0),
-    policy: totals.policies_not_applied ?? 0,
-    alerting: (totals.no_alerting ?? 0) + (totals.alerting_unread ?? 0),
-  };
-  return Object.entries(counts).some(([k, n]) => on.has(k as FailOn) && n > 0);
-}
-
-/** `--fail-on a,b`: each a known value; `none` and `any` alone. */
-export function parseFailOn(value: string): FailOn[] {
-  const list = value
-    .split(",")
-    .map((s) => s.trim())
-    .filter((s) => s !== "");
-  const bad = list.filter((v) => !FAIL_ON.includes(v as FailOn));
-  if (list.length === 0 || bad.length > 0) {
-    throw new Error(`--fail-on ${value}: expected one of ${FAIL_ON.join(", ")}, or a comma list of them`);
-  }
-  if (list.length > 1 && (list.includes("none") || list.includes("any")))
-    throw new Error(`--fail-on ${value}: any and none stand alone`);
-  return list as FailOn[];
 }

@@ -3,6 +3,7 @@
 // failed audit writes nothing, rather than a log that looks complete).
 import type { InventoryCheck, Finding } from "../inventory/index.js";
 import {
+  artifactUri,
   inventoryFinding,
   verdictFinding,
   type ConfigPositions,
@@ -17,7 +18,15 @@ import {
 } from "../sarif/index.js";
 import type { AlertingCheck, AlertingFinding } from "./alerting.js";
 import type { HeaderCheck, HeaderFinding } from "./headers.js";
-import type { AuditFilters, AuditRenderer, AuditTotals, HeadersMeta, InventoryMeta } from "./renderer-contract.js";
+import type {
+  AuditFilters,
+  AuditProvenance,
+  AuditTotals,
+  FormatRenderer,
+  HeadersMeta,
+  InventoryMeta,
+  OverallResult,
+} from "./renderer-contract.js";
 
 export const DEFAULT_AUDIT_CATEGORY = "zoneform/audit";
 
@@ -32,7 +41,7 @@ export interface SarifAuditOptions {
   zoneNames?: ReadonlyMap<string, string>;
 }
 
-export class SarifAuditRenderer implements AuditRenderer {
+export class SarifAuditRenderer implements FormatRenderer {
   private readonly results: SarifResult[] = [];
   private readonly filters = new Map<string, AuditFilters>();
 
@@ -46,7 +55,12 @@ export class SarifAuditRenderer implements AuditRenderer {
     return { id: zoneId, ...(name ? { name } : {}) };
   }
 
-  begin(): void {}
+  private provenance?: AuditProvenance;
+
+  // Optional for callers that drive this renderer alone (createRenderer always gives both).
+  begin(provenance?: AuditProvenance): void {
+    this.provenance = provenance;
+  }
 
   zoneStart(zoneId: string, filters: AuditFilters): void {
     this.filters.set(zoneId, filters);
@@ -72,16 +86,41 @@ export class SarifAuditRenderer implements AuditRenderer {
 
   zoneEnd(): void {}
 
-  end(totals: AuditTotals): void {
+  end(totals: AuditTotals, result?: OverallResult): void {
     const zones = [...this.filters].map(([zone_id, filters]) => ({ zone_id, filters }));
+    const provenance = this.provenance;
     const log = sarifLog({
       version: this.opts.version,
       category: this.opts.category ?? DEFAULT_AUDIT_CATEGORY,
       results: this.results,
-      properties: { zones, totals },
+      ...(provenance && result ? provenanceParts(provenance, result) : {}),
+      properties: { ...(provenance ? { provenance } : {}), ...(result ? { result } : {}), zones, totals },
     });
     this.write(sarifText(log));
   }
+}
+
+/**
+ * The provenance where SARIF 2.1.0 keeps it: the invocation (its start, the exit code the result
+ * decides, the result), and each configuration file as an artifact with its sha-256 and git state.
+ */
+function provenanceParts(
+  p: AuditProvenance,
+  result: OverallResult,
+): { invocations: Array<Record<string, unknown>>; artifacts?: Array<Record<string, unknown>> } {
+  const invocation = {
+    executionSuccessful: true,
+    exitCode: result.exit_code,
+    startTimeUtc: p.run_at,
+    properties: { result, zoneform_version: p.zoneform_version, zones: p.zones },
+  };
+  const artifacts = p.files.map((f) => ({
+    location: { uri: artifactUri(f.path) },
+    roles: ["analysisTarget"],
+    hashes: { "sha-256": f.sha256 },
+    properties: { git: f.git },
+  }));
+  return { invocations: [invocation], ...(artifacts.length > 0 ? { artifacts } : {}) };
 }
 
 /**

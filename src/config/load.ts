@@ -1,5 +1,6 @@
 // Finds and reads the files of a configuration: one file, or every *.yaml / *.yml of a directory
 // (sorted, not recursive). Paths in messages are shown relative to the working directory.
+import { createHash } from "node:crypto";
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { ConfigError } from "../errors.js";
@@ -16,6 +17,8 @@ export interface SourceFile {
   /** As shown in messages: relative to cwd when inside it. */
   file: string;
   text: string;
+  /** The sha256 of the file's bytes as read (hex): what audit's evidence records of it. */
+  sha256?: string;
 }
 
 export function displayPath(absolute: string, cwd: string): string {
@@ -59,7 +62,11 @@ export async function readConfigFiles(configPath: string, cwd: string): Promise<
     }
     // After the read, which refuses what is not a regular file (a FIFO, a device) by what it is.
     await refuseOutsideLink(p, info.isDirectory() ? absolute : path.dirname(absolute), shownFile);
-    files.push({ file: shownFile, text: refuseNul(decodeUtf8(bytes, shownFile), shownFile) });
+    files.push({
+      file: shownFile,
+      text: refuseNul(decodeUtf8(bytes, shownFile), shownFile),
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+    });
   }
   return files;
 }

@@ -3,6 +3,7 @@ export { inventoryFinding, verdictFinding } from "./findings.js";
 export { DEFAULT_INVENTORY_CATEGORY, inventorySarif } from "./inventory.js";
 export { configPositions, type ConfigPositions } from "./locate.js";
 export {
+  artifactUri,
   categoryProblem,
   sarifLog,
   sarifResult,

@@ -111,6 +111,10 @@ export interface SarifLogOptions {
   results: SarifResult[];
   /** Run-level facts (filters, thresholds) for readers; not used by code scanning. */
   properties?: Record<string, unknown>;
+  /** How the tool ran (its start, exit code, result), written before the results. */
+  invocations?: Array<Record<string, unknown>>;
+  /** The files the run read (the configuration), with their hashes. */
+  artifacts?: Array<Record<string, unknown>>;
 }
 
 export function sarifLog(opts: SarifLogOptions): Record<string, unknown> {
@@ -129,6 +133,8 @@ export function sarifLog(opts: SarifLogOptions): Record<string, unknown> {
           },
         },
         automationDetails: { id: `${opts.category.replace(/\/+$/, "")}/` },
+        ...(opts.invocations ? { invocations: opts.invocations } : {}),
+        ...(opts.artifacts ? { artifacts: opts.artifacts } : {}),
         columnKind: "utf16CodeUnits",
         results: opts.results,
         ...(opts.properties ? { properties: opts.properties } : {}),

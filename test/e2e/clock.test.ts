@@ -18,12 +18,14 @@ const ENV = { DEMO_LOGS_TOKEN: "demo-logs-token-for-the-clock-test" };
 
 /**
  * `text` with every timestamp written as seconds from `now`, and every date as days from it. Digests
- * are masked: a plan whose file references `${env:…}` binds their values with a salt drawn per plan.
+ * are masked: a plan whose file references `${env:…}` binds their values with a salt drawn per plan,
+ * and the audit's provenance hashes the configuration, which is dated (the drafted inventory's comments).
  */
 function relativeTo(now: string, text: string): string {
   const t = Date.parse(now);
   return text
     .replace(/sha256:[0-9a-f]{64}/g, "sha256:<digest>")
+    .replace(/"sha256":"[0-9a-f]{64}"/g, '"sha256":"<digest>"')
     .replace(
       /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\b/g,
       (ts) => `<now${signed((Date.parse(ts) - t) / 1000)}s>`,

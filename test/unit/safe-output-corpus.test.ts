@@ -34,7 +34,7 @@ const Z = "0123456789abcdef0123456789abcdef";
 const NOW = new Date("2025-06-01T00:00:00Z");
 
 const plan = {
-  format_version: 4,
+  format_version: 5,
   created_at: "2026-01-01T00:00:00.000Z",
   summary: { create: 1, update: 1, replace: 0, delete: 1 },
   zones: [

@@ -102,7 +102,7 @@ describe("plan renderers", () => {
     expect(out).toContain('+ logpush_job "job\\u001b]0;title\\u0007"');
     // A zone could not be planned: no Plan: summary, which would leave it out.
     expect(out).not.toContain("Plan:");
-    expect(out).toContain("1 zone(s) could not be planned");
+    expect(out).toContain("1 zone could not be planned");
   });
 
   it("text with colour: zoneform's colours stay, the untrusted text is escaped inside them", () => {
@@ -192,10 +192,11 @@ describe("audit renderers", () => {
   it("csv: one record per line, cells escaped, formulas still defused", () => {
     const out = renderAudit("csv");
     expect(out).not.toMatch(/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e]/);
+    // The header, the provenance rows (version, run), the two findings, the result row.
     const records = out.split("\r\n").filter((l) => l !== "");
-    expect(records).toHaveLength(3);
+    expect(records).toHaveLength(6);
     for (const r of records) expect(r).not.toContain("\n");
-    expect(records[2]).toContain("'=sid\\n\\u001b[2K");
+    expect(records[4]).toContain("'=sid\\n\\u001b[2K");
     expect(csvCell("\tcmd")).toBe("\\tcmd");
     expect(csvCell("a\r\nb")).toBe("a\\r\\nb");
     expect(csvCell("=1+1")).toBe("'=1+1");
@@ -322,9 +323,9 @@ describe("errors on stderr", () => {
 
   it("the one catch keeps zoneform's newlines and escapes every other control character", () => {
     const { io, stderr } = memoryIO();
-    reportError(new RuntimeError(`2 zone(s) could not be planned:\n  [shop] the API said ${EVIL}`), io, false);
+    reportError(new RuntimeError(`2 zones could not be planned:\n  [shop] the API said ${EVIL}`), io, false);
     expect(stderr()).toBe(
-      `Error: 2 zone(s) could not be planned:\n  [shop] the API said ` +
+      `Error: 2 zones could not be planned:\n  [shop] the API said ` +
         `Legit\\u001b[1A\\u001b[2K\\rhidden\\u0007\\u009b2K\\u202eright\nnext\n`,
     );
     const api = memoryIO();

@@ -29,7 +29,11 @@ import { VERSION } from "../command.js";
 import type { LoadedInventories } from "../inventory-config.js";
 import type { ZoneRef } from "../zone-ref.js";
 import { loadInventories } from "../inventory-config.js";
-import { addConfigOption } from "../options.js";
+import { addConfigOption, outOption } from "../options.js";
+import { openEvidenceDir, recordRun } from "../evidence-store.js";
+import { configProvenance } from "../provenance.js";
+import { refuseExisting, writeFileSafely } from "../../write-file.js";
+import { join, resolve } from "node:path";
 import { EXIT, UsageError } from "../../errors.js";
 import type { Env } from "../../model/index.js";
 import { printable } from "../../safe-text.js";
@@ -57,6 +61,9 @@ interface AuditFlags extends ClientFlagValues {
   sarifCategory?: string;
   pageTimeout: string;
   allowPrivateAddresses?: boolean;
+  out?: string;
+  force?: boolean;
+  evidenceDir?: string;
 }
 
 /** `--page-timeout`: milliseconds, or with a unit (500ms, 10s, 1m); from 100 ms to 2 minutes. */
@@ -145,8 +152,14 @@ export function register(program: Command, ctx: CommandContext): void {
     .option(
       "--format <format>",
       `${AUDIT_FORMATS.join(" | ")} (json and csv list every finding as it is read; sarif is SARIF 2.1.0 ` +
-        `for code scanning)`,
+        `for code scanning; html is one self-contained page to read or print)`,
       "text",
+    )
+    .addOption(outOption("write the report to this file when the audit ends (never half a file), not stdout"))
+    .option("--force", "overwrite the --out file if it exists")
+    .option(
+      "--evidence-dir <dir>",
+      "also keep this run's JSON result in this directory, under a new dated name (read back by zoneform evidence)",
     )
     .option(
       "--sarif-category <category>",
@@ -155,7 +168,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .option(
       "--fail-on <what>",
       "exit 2 on (comma list): malicious (scripts and connections), lookalike (look-alike hosts), insecure " +
-        "(cookies), unauthorized, changed, stale (script inventory), headers (changed or missing), unreachable " +
+        "(cookies), unauthorized, unreviewed (draft entries), changed, stale (script inventory), headers (changed or missing), unreachable " +
         "(payment pages not checked), policy (a policy's CSP not on a page), alerting (no Page Shield alert " +
         "notifies anyone of a zone; not in the default); any; none",
       DEFAULT_FAIL_ON.join(","),
@@ -220,6 +233,9 @@ export function register(program: Command, ctx: CommandContext): void {
     if (badStatus.length > 0) throw new UsageError(`--status ${badStatus.join(", ")}: expected ${STATUSES.join(", ")}`);
 
     const now = cliClock(io.env);
+    const out = reportOutput(opts, io);
+    const evidenceDir = opts.evidenceDir === undefined ? undefined : await openEvidenceDir(io.cwd, opts.evidenceDir);
+    const record: string[] = [];
     const progress = progressFor(io, opts);
     const client = clientFromOptions(opts, io, undefined, progress, configured?.desired);
     try {
@@ -246,6 +262,8 @@ export function register(program: Command, ctx: CommandContext): void {
         const account = z.account_id ?? configured?.desired.account_id;
         if (account !== undefined) accounts.set(z.zone_id, account);
       }
+      const zoneNames = zoneNamesOf(configured, zoneRefs, zones);
+      const files = configured ? await configProvenance(configured.sources, io.cwd, io.env) : [];
       progress.begin("audit", "zones done", zones.length);
       const result = await runAudit(
         client,
@@ -255,7 +273,9 @@ export function register(program: Command, ctx: CommandContext): void {
           hosts: opts.host,
           pageUrls: opts.pageUrl,
           format,
-          ...(format === "text" ? { width: outputWidth(io.stdout, io.env) } : {}),
+          ...(format === "text" && !out.path ? { width: outputWidth(io.stdout, io.env) } : {}),
+          failOn,
+          provenance: { zoneform_version: VERSION, files, zoneNames },
           limit,
           maliciousBelow,
           threatBelow,
@@ -271,14 +291,20 @@ export function register(program: Command, ctx: CommandContext): void {
           now,
           ...(io.secrets ? { redact: (v) => io.secrets!.redactDeep(v) } : {}),
           ...(format === "sarif"
-            ? { sarif: sarifOptions(configured, zoneRefs, zones, sarifCategory ?? DEFAULT_AUDIT_CATEGORY) }
+            ? { sarif: sarifOptions(configured, zoneNames, sarifCategory ?? DEFAULT_AUDIT_CATEGORY) }
             : {}),
+          ...(evidenceDir ? { record: (text: string) => void record.push(text) } : {}),
         },
         (text) => {
           progress.clear();
-          io.stdout.write(format === "text" ? fitFor(io, io.stdout, text, { long: "break" }) : text);
+          out.write(format === "text" && !out.path ? fitFor(io, io.stdout, text, { long: "break" }) : text);
         },
       );
+      await out.close();
+      if (evidenceDir) {
+        const name = await recordRun(evidenceDir, JSON.parse(record.join("")) as Record<string, unknown>, now());
+        io.stderr.write(`Recorded this run as ${printable(join(opts.evidenceDir!, name))}\n`);
+      }
       if (shouldFail(result.totals, failOn)) ctx.setExit(EXIT.changes);
     } finally {
       progress.end();
@@ -296,13 +322,46 @@ export function parseSarifCategory(value: string | undefined, format: string): s
   return value;
 }
 
-/** The SARIF context of an audit: positions in the configuration, zone names (the file's, or --zone's). */
+/**
+ * Where the report goes: stdout as it is written, or with --out a file written whole when the audit ends
+ * (refused at once when it exists without --force), so an audit that stops leaves no half a report.
+ */
+function reportOutput(
+  opts: AuditFlags,
+  io: CommandContext["io"],
+): { path?: string; write: (text: string) => void; close: () => Promise<void> } {
+  if (!opts.out) return { write: (text) => io.stdout.write(text), close: async () => undefined };
+  const path = resolve(io.cwd, opts.out);
+  const label = `--out ${opts.out}`;
+  refuseExisting(path, { force: opts.force, label });
+  const chunks: string[] = [];
+  return {
+    path,
+    write: (text) => void chunks.push(text),
+    close: () => writeFileSafely(path, chunks.join(""), { force: opts.force, label }),
+  };
+}
+
+/** The SARIF context of an audit: positions in the configuration, zone names. */
 function sarifOptions(
+  configured: LoadedInventories | undefined,
+  names: ReadonlyMap<string, string>,
+  category: string,
+): SarifAuditOptions {
+  return {
+    version: VERSION,
+    category,
+    zoneNames: names,
+    ...(configured ? { positions: configPositions(configured.sources) } : {}),
+  };
+}
+
+/** The zones' names: the name given to --zone, else the file's. */
+function zoneNamesOf(
   configured: LoadedInventories | undefined,
   refs: readonly ZoneRef[],
   ids: readonly string[],
-  category: string,
-): SarifAuditOptions {
+): Map<string, string> {
   const names = new Map<string, string>();
   // resolveZoneRefs keeps the refs' order (without repeats): a name given to --zone names its id.
   if (refs.length === ids.length)
@@ -311,10 +370,5 @@ function sarifOptions(
     });
   for (const z of configured?.all ?? [])
     if (z.name !== undefined && !names.has(z.zone_id)) names.set(z.zone_id, z.name);
-  return {
-    version: VERSION,
-    category,
-    zoneNames: names,
-    ...(configured ? { positions: configPositions(configured.sources) } : {}),
-  };
+  return names;
 }

@@ -45,7 +45,8 @@ describe("audit renderers", () => {
   it("csv quotes cells and defuses spreadsheet formulas", () => {
     const lines = render("csv").out.split("\r\n");
     expect(lines[0]!.startsWith("zone_id,kind,severity,id,subject")).toBe(true);
-    expect(lines[2]).toContain(",'=cmd,");
+    // After the header, the provenance rows (zoneform_version, run_at) and the script's row.
+    expect(lines[4]).toContain(",'=cmd,");
     expect(csvCell('a "b", c')).toBe('"a ""b"", c"');
     expect(csvCell("+1")).toBe("'+1");
   });

@@ -108,13 +108,13 @@ describe("audit filters and reports", () => {
   it("classifies with the threshold given and says which in the text report", async () => {
     const loose = await audit("text", 50);
     expect(loose.result.totals.malicious_scripts).toBe(2);
-    expect(loose.out.split("\n")[0]).toBe(
+    expect(loose.out.split("\n").find((l) => l.startsWith("Page Shield audit of zone"))).toBe(
       `Page Shield audit of zone ${Z} (status active (default); malicious: js_integrity_score below 50, ` +
         `magecart/malware/cryptomining_score below 10, or reported)`,
     );
     const byDefault = await audit("text");
     expect(byDefault.result.totals.malicious_scripts).toBe(1);
-    expect(byDefault.out.split("\n")[0]).toBe(
+    expect(byDefault.out.split("\n").find((l) => l.startsWith("Page Shield audit of zone"))).toBe(
       `Page Shield audit of zone ${Z} (status active (default); malicious: js_integrity_score below 10, ` +
         `magecart/malware/cryptomining_score below 10, or reported)`,
     );
