@@ -12,3 +12,12 @@ export {
   type ZoneInventory,
 } from "./run.js";
 export { DEFAULT_AUDIT_CATEGORY, type SarifAuditOptions } from "./sarif.js";
+export type { ConfigFileProvenance, GitProvenance } from "./renderer-contract.js";
+export { evidencePeriod, sha256, type EvidenceFile, type Period } from "./evidence-period.js";
+export {
+  periodHolds,
+  renderEvidenceHtml,
+  renderEvidenceJson,
+  renderEvidenceMarkdown,
+  renderEvidenceText,
+} from "./render-evidence.js";

@@ -18,6 +18,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   "waf-migration": () => import("./commands/waf-migration.js"),
   audit: () => import("./commands/audit.js"),
   inventory: () => import("./commands/inventory.js"),
+  evidence: () => import("./commands/evidence.js"),
   csp: () => import("./commands/csp.js"),
   export: () => import("./commands/export.js"),
   logpush: () => import("./commands/logpush.js"),

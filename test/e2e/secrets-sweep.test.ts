@@ -21,6 +21,8 @@ const S3 =
 
 let emu: TestEmulator;
 let dir: string;
+/** Where `audit --evidence-dir` keeps its records (apart from `dir`, whose files are swept as files). */
+let evidenceDir: string;
 let config: string;
 let env: Record<string, string>;
 /** Every value that must never be shown, with the variable it came from. */
@@ -84,6 +86,7 @@ beforeAll(async () => {
     ...Object.entries(KEY_CREDENTIALS).filter(([k]) => k === "CLOUDFLARE_API_KEY"),
   ];
   dir = await tempDir("zoneform-sweep-");
+  evidenceDir = await tempDir("zoneform-sweep-evidence-");
   config = await writeConfig(
     `version: 1\naccount_id: ` +
       `${ACCOUNT}\nzones:\n${ZONE_YAML(ZONE.com, "example.com", "shop.acme-com.example")}${ZONE_YAML(ZONE.net, "example.net", "shop.acme-net.example")}`,
@@ -178,6 +181,19 @@ describe("secrets sweep", () => {
       for (const format of ["text", "json", "markdown", "csv"]) {
         const r = await run(["audit", "--zone", ZONE.com, "--format", format, "--verbose"]);
         expect([0, 2], r.stderr).toContain(r.code);
+      }
+      // The file's zones, each format that writes the whole report at the end, each run kept on record.
+      for (const format of ["sarif", "html"]) {
+        const r = await run(["audit", "-c", config, "--format", format, "--evidence-dir", evidenceDir, "--verbose"]);
+        expect([0, 2], r.stderr).toContain(r.code);
+      }
+    },
+    evidence: async () => {
+      for (const file of await readdir(evidenceDir))
+        outputs.push({ what: `record ${file}`, text: await readFile(join(evidenceDir, file), "utf8") });
+      for (const format of ["text", "markdown", "json", "html"]) {
+        const r = await run(["evidence", evidenceDir, "--format", format]);
+        expect(r.code, r.stderr).toBe(0);
       }
     },
     "csp suggest": async () => {
