@@ -1,6 +1,8 @@
 // drift and audit (on a schedule): read-only. drift saves the drift (a plan in JSON) and shows it;
-// audit shows its Markdown report and saves its SARIF for code scanning. Both files are written
-// through files.ts (never through a link in the checkout).
+// audit shows its Markdown report and saves its SARIF for code scanning; with evidence-dir, its Markdown
+// run also adds the run's record to that folder, and the period the folder covers follows in the summary.
+// The files are written through files.ts (never through a link in the checkout).
+import { lstatSync } from "node:fs";
 import { ActionFailed, codeBlock, configArgs, configPath, lastLines, type Context } from "./context.js";
 import { outputPath, writeOutput } from "./files.js";
 import { COMMENT_MAX_BYTES } from "./plan-mode.js";
@@ -38,11 +40,60 @@ function auditArgs(ctx: Context): string[] {
   return zone ? ["-c", config, "--zone", zone] : ["-c", config];
 }
 
+/**
+ * The input evidence-dir resolved in the workspace, or undefined when it is empty. The CLI writes the
+ * record inside it, so neither the folder itself nor a folder above it in the workspace may be a link.
+ */
+function evidenceDir(ctx: Context): string | undefined {
+  const given = ctx.runner.input("evidence-dir");
+  if (!given) return undefined;
+  const dir = outputPath(ctx.workspace, given, given, "evidence-dir");
+  let linked = false;
+  try {
+    linked = lstatSync(dir).isSymbolicLink();
+  } catch {
+    // Not there yet: the CLI makes it.
+  }
+  if (linked)
+    throw new ActionFailed(
+      `evidence-dir ${dir}: a symbolic link; the Action writes no file through one (name a folder without links)`,
+    );
+  return dir;
+}
+
+/**
+ * `zoneform evidence DIR --format markdown` into the summary; resolves with the failure to report, if
+ * any (exit 2: the record does not hold), once the summary is written.
+ */
+async function showPeriod(ctx: Context, dir: string): Promise<string | undefined> {
+  const run = await ctx.zoneform(["evidence", dir, "--format", "markdown"], { quiet: true });
+  if (run.code !== 0 && run.code !== 2) {
+    ctx.runner.summary(`### zoneform evidence failed (exit ${run.code})\n\n${codeBlock(lastLines(run.stderr))}`);
+    return `zoneform evidence failed (exit ${run.code})`;
+  }
+  // A blank line first: the period is a document of its own after the audit's report.
+  ctx.runner.summary(`\n${run.stdout}`);
+  if (run.code === 2)
+    return (
+      `evidence: the record in ${dir} does not hold (a gap of more than 7 days between runs, or a record ` +
+      "changed or unreadable: the job summary shows which)"
+    );
+  return undefined;
+}
+
 export async function audit(ctx: Context): Promise<void> {
   const { runner } = ctx;
   const sarifPath = outputPath(ctx.workspace, runner.input("sarif-path"), "zoneform-audit.sarif", "sarif-path");
+  const evidence = evidenceDir(ctx);
   const args = auditArgs(ctx);
-  const md = await ctx.zoneform(["audit", ...args, "--format", "markdown"]);
+  // Only this run keeps the record, so that each Action run adds exactly one.
+  const md = await ctx.zoneform([
+    "audit",
+    ...args,
+    "--format",
+    "markdown",
+    ...(evidence ? ["--evidence-dir", evidence] : []),
+  ]);
   if (md.code !== 0 && md.code !== 2) {
     runner.summary(`### zoneform audit failed (exit ${md.code})\n\n${codeBlock(lastLines(md.stderr))}`);
     throw new ActionFailed(`zoneform audit failed (exit ${md.code})`);
@@ -54,5 +105,8 @@ export async function audit(ctx: Context): Promise<void> {
     throw new ActionFailed(`zoneform audit --format sarif failed (exit ${sarif.code})`);
   await writeOutput(ctx.workspace, sarifPath, sarif.stdout, "sarif-path");
   runner.setOutput("sarif-path", sarifPath);
-  if (md.code === 2) throw new ActionFailed("audit: findings (the job summary lists them)");
+  const failures = md.code === 2 ? ["audit: findings (the job summary lists them)"] : [];
+  const period = evidence ? await showPeriod(ctx, evidence) : undefined;
+  if (period) failures.push(period);
+  if (failures.length > 0) throw new ActionFailed(failures.join("; "));
 }

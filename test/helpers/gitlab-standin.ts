@@ -3,7 +3,10 @@
 // (https://docs.gitlab.com/api/): who a token is (GET /user), a merge request's notes (list with
 // paging and x-next-page, create as the token's user, edit by their author only), the merge requests
 // of a commit, a job and its pipeline, and a job's artifact file (optionally a 302 to object storage
-// on another origin, which must be fetched without the token). It holds what a test puts in it (notes
+// on another origin, which must be fetched without the token); and, with a job token (JOB-TOKEN), the
+// artifacts archive of a job by its name on a branch (jobs/artifacts/:ref/download), from the latest
+// successful pipeline of that branch or, with search_recent_successful_pipelines=true, the latest of
+// its last 100 successful pipelines that has the job. It holds what a test puts in it (notes
 // by other users, jobs of push pipelines, of other commits, of another project) and records every
 // call, so that a test asserts both what the script did and what it did not ask for.
 import { createServer, type IncomingMessage, type Server } from "node:http";
@@ -50,12 +53,70 @@ export interface StoredJob {
   pipelineId: number;
   /** The job's artifact files by path. */
   artifacts: Record<string, string>;
+  /** The job's artifacts archive (a zip), when it has one. */
+  archive?: Buffer;
 }
 
 type Answer = { status: number; body: unknown; headers?: Record<string, string> };
 
+/** A zip archive of `files` (path → content), stored without compression, as GitLab serves artifacts. */
+export function zipArchive(files: Record<string, string | Buffer>): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc32 = (b: Buffer) => {
+    let c = 0xffffffff;
+    for (const byte of b) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const [path, content] of Object.entries(files)) {
+    const name = Buffer.from(path, "utf8");
+    const data = Buffer.isBuffer(content) ? content : Buffer.from(content, "utf8");
+    const crc = crc32(data);
+    // version 2.0, no flags, stored, 1980-01-01 00:00, crc, sizes, name length, no extra field.
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x21, 12);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(0x21, 14);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, data);
+    centrals.push(central, name);
+    offset += local.length + name.length + data.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(Object.keys(files).length, 8);
+  end.writeUInt16LE(Object.keys(files).length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
 export class GitLabStandIn {
   readonly tokens = new Map<string, GitLabUser>();
+  /** The CI_JOB_TOKEN values of running jobs (JOB-TOKEN), which read this project's artifacts. */
+  readonly jobTokens = new Set<string>();
+  /** When set, the artifacts-by-ref endpoint answers this status (a GitLab that fails). */
+  artifactsStatus?: number;
   /** Every call, as `METHOD /path?query` (after /api/v4; the object storage's as `GET storage:/path`). */
   calls: string[] = [];
   notes: StoredNote[] = [];
@@ -83,7 +144,7 @@ export class GitLabStandIn {
         void handle(req).then(
           ({ status, body, headers }) => {
             res.writeHead(status, { "content-type": "application/json", ...headers });
-            res.end(typeof body === "string" ? body : JSON.stringify(body));
+            res.end(typeof body === "string" || Buffer.isBuffer(body) ? body : JSON.stringify(body));
           },
           (err: Error) => {
             res.writeHead(500);
@@ -110,6 +171,7 @@ export class GitLabStandIn {
     this.pipelines = [];
     this.jobs = [];
     this.redirectArtifacts = false;
+    this.artifactsStatus = undefined;
   }
 
   /** The calls without their query (paging), as `METHOD /path`. */
@@ -156,6 +218,7 @@ export class GitLabStandIn {
       name?: string;
       jobStatus?: string;
       artifacts?: Record<string, string>;
+      archive?: Buffer;
     } = {},
   ): StoredJob {
     const pipeline: StoredPipeline = {
@@ -173,6 +236,7 @@ export class GitLabStandIn {
       status: opts.jobStatus ?? "success",
       pipelineId: pipeline.id,
       artifacts: opts.artifacts ?? {},
+      ...(opts.archive ? { archive: opts.archive } : {}),
     };
     this.jobs = [...this.jobs.filter((j) => j.id !== id), job];
     return job;
@@ -194,8 +258,15 @@ export class GitLabStandIn {
   private async fromStorage(req: IncomingMessage): Promise<Answer> {
     const url = new URL(req.url!, this.storageUrl);
     this.calls.push(`${req.method} storage:${url.pathname}`);
-    if (req.headers["private-token"] !== undefined || req.headers.authorization !== undefined)
-      return { status: 400, body: { message: "a token was sent to the object storage" } };
+    const sent = ["private-token", "job-token", "authorization"].filter((h) => req.headers[h] !== undefined);
+    if (sent.length > 0) return { status: 400, body: { message: "a token was sent to the object storage" } };
+    const archive = /^\/archives\/(\d+)$/.exec(url.pathname);
+    if (archive) {
+      const zip = this.jobs.find((j) => j.id === Number(archive[1]))?.archive;
+      return zip
+        ? { status: 200, body: zip, headers: { "content-type": "application/zip" } }
+        : { status: 404, body: "" };
+    }
     const m = /^\/artifacts\/(\d+)\/(.+)$/.exec(url.pathname);
     const file = m ? this.jobs.find((j) => j.id === Number(m[1]))?.artifacts[decodeURIComponent(m[2]!)] : undefined;
     return file === undefined
@@ -212,6 +283,8 @@ export class GitLabStandIn {
     if (!url.pathname.startsWith("/api/v4/")) return { status: 404, body: { message: "404 Not Found" } };
     const path = url.pathname.slice("/api/v4".length);
     this.calls.push(`${req.method} ${path}${url.search}`);
+    const byRef = new RegExp(`^/projects/${this.project}/jobs/artifacts/(.+)/download$`).exec(path);
+    if (byRef && req.method === "GET") return this.archiveByRef(req, decodeURIComponent(byRef[1]!), url);
     const token = req.headers["private-token"];
     const user = typeof token === "string" ? this.tokens.get(token) : undefined;
     if (!user) return { status: 401, body: { message: "401 Unauthorized" } };
@@ -274,5 +347,31 @@ export class GitLabStandIn {
       return { status: 200, body: file, headers: { "content-type": "application/octet-stream" } };
     }
     return notFound("Endpoint");
+  }
+
+  /**
+   * GET /projects/:id/jobs/artifacts/:ref_name/download?job=NAME, as GitLab answers it to a job token:
+   * the archive of the job NAME in the latest successful pipeline of the branch (of its last 100 with
+   * search_recent_successful_pipelines=true), 404 when that pipeline has no such job with an archive.
+   */
+  private archiveByRef(req: IncomingMessage, ref: string, url: URL): Answer {
+    const token = req.headers["job-token"];
+    if (typeof token !== "string" || !this.jobTokens.has(token))
+      return { status: 401, body: { message: "401 Unauthorized" } };
+    if (this.artifactsStatus !== undefined)
+      return { status: this.artifactsStatus, body: { message: `${this.artifactsStatus} from the stand-in` } };
+    const successful = this.pipelines
+      .filter((p) => p.project_id === this.project && p.ref === ref && p.status === "success")
+      .sort((a, b) => b.id - a.id);
+    const searched = url.searchParams.get("search_recent_successful_pipelines") === "true" ? 100 : 1;
+    const name = url.searchParams.get("job");
+    const job = successful
+      .slice(0, searched)
+      .map((p) => this.jobs.find((j) => j.pipelineId === p.id && j.name === name && j.archive))
+      .find(Boolean);
+    if (!job) return { status: 404, body: { message: "404 Not found" } };
+    if (this.redirectArtifacts)
+      return { status: 302, body: "", headers: { location: `${this.storageUrl}/archives/${job.id}` } };
+    return { status: 200, body: job.archive, headers: { "content-type": "application/zip" } };
   }
 }

@@ -6,14 +6,16 @@
 // GitLab's API (test/helpers/gitlab-standin.ts). Each test is a way someone who can post a note or
 // push a branch tried to get another plan applied, or the good path: the Cloudflare writes are
 // asserted from the emulator's request log (the reviewed plan's, or none), and the GitLab calls from
-// the stand-in's.
+// the stand-in's. The evidence job runs the same way, week after week: it starts from the artifact of its
+// last run (the artifacts-by-ref API with the job token), and starts a record from nothing only on the
+// run marked first.
 import { spawn } from "node:child_process";
-import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { planWrites } from "../helpers/action-runner.js";
 import { TOKEN, TestEmulator, ZONE, runCli, tempDir } from "../helpers/cli.js";
-import { GitLabStandIn } from "../helpers/gitlab-standin.js";
+import { GitLabStandIn, zipArchive } from "../helpers/gitlab-standin.js";
 import { gitlabJob } from "../helpers/recipes.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -78,7 +80,7 @@ async function checkout(yaml: string): Promise<string> {
 }
 
 /** Runs the recipe's job `name` in `dir` with GitLab's variables `ci`, as the runner does (one bash). */
-async function runJob(name: "plan" | "apply", dir: string, ci: Record<string, string>): Promise<JobRun> {
+async function runJob(name: "plan" | "apply" | "evidence", dir: string, ci: Record<string, string>): Promise<JobRun> {
   const job = gitlabJob(name);
   const home = await tempDir("zoneform-gitlab-home-");
   const env: Record<string, string> = {
@@ -370,5 +372,98 @@ describe("the last link: apply -c the merged files", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/CI_MERGE_REQUEST_EVENT_TYPE is "merged_result": in a merged results pipeline/);
     expect(gl.notes).toEqual([]);
+  });
+});
+
+describe("the evidence job: the period kept as its artifact, each run starting from the last one's", () => {
+  const JOB_TOKEN = "glcbt-standin-job-token";
+  const RECORD = /^zoneform-audit-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z-\d{3}\.json$/;
+  const QUERY = "job=evidence&search_recent_successful_pipelines=true";
+  const DOWNLOAD = `GET /projects/${PROJECT}/jobs/artifacts/main/download?${QUERY}`;
+  gl.jobTokens.add(JOB_TOKEN);
+  let nextJob = 30_000;
+
+  /** The weekly schedule's evidence job on main at `now`, in a fresh checkout; `mark` is ZONEFORM_EVIDENCE. */
+  const evidenceJob = async (now: string, mark = "weekly") =>
+    runJob("evidence", await checkout(config()), {
+      CI_PIPELINE_SOURCE: "schedule",
+      CI_COMMIT_BRANCH: "main",
+      CI_COMMIT_SHA: MERGE,
+      CI_JOB_NAME: "evidence",
+      CI_JOB_ID: String(nextJob),
+      CI_JOB_TOKEN: JOB_TOKEN,
+      ZONEFORM_EVIDENCE: mark,
+      ZONEFORM_NOW: now,
+    });
+
+  const records = async (dir: string) => (await readdir(join(dir, "evidence"))).filter((n) => RECORD.test(n)).sort();
+
+  /** What GitLab keeps of a finished job: its evidence/, zipped, in a successful schedule pipeline of main. */
+  async function kept(run: JobRun): Promise<number> {
+    const files: Record<string, Buffer> = {};
+    for (const name of await records(run.dir))
+      files[`evidence/${name}`] = await readFile(join(run.dir, "evidence", name));
+    const id = nextJob++;
+    gl.addJob(id, MERGE, { name: "evidence", ref: "main", source: "schedule", archive: zipArchive(files) });
+    return id;
+  }
+
+  it("the first run starts the record; the next ones start from the last artifact, through a redirect", async () => {
+    gl.reset();
+    const first = await evidenceJob("2026-11-25T12:00:00Z", "first");
+    // The zone has findings: exit 2, which the job's allow_failure turns into a warning.
+    expect(first.code, first.stderr).toBe(2);
+    expect(first.stdout).toContain("No record yet (HTTP 404), and ZONEFORM_EVIDENCE is first: this run starts one.");
+    expect(first.stdout).toContain("**RECORD COMPLETE: 1 run from 2026-11-25T12:00:00.000Z");
+    expect(await records(first.dir)).toHaveLength(1);
+    const firstJob = await kept(first);
+    // A newer successful pipeline of main without the job (the nightly drift's): GitLab looks further back.
+    gl.addJob(nextJob++, MERGE, { name: "drift", ref: "main", source: "schedule" });
+
+    gl.redirectArtifacts = true;
+    gl.calls = [];
+    const second = await evidenceJob("2026-12-01T12:00:00Z");
+    expect(second.code, second.stderr).toBe(2);
+    expect(gl.paths()).toEqual([DOWNLOAD.replace(/\?.*$/, ""), `GET storage:/archives/${firstJob}`]);
+    expect(gl.calls[0]).toBe(DOWNLOAD);
+    const names = await records(second.dir);
+    expect(names).toEqual([...(await records(first.dir)), expect.stringMatching(/^zoneform-audit-2026-12-01T/)]);
+    const latest = JSON.parse(await readFile(join(second.dir, "evidence", names[1]!), "utf8")) as {
+      evidence: { previous: { file: string } };
+    };
+    expect(latest.evidence.previous.file).toBe(names[0]);
+    expect(second.stdout).toContain("**RECORD COMPLETE: 2 runs from 2026-11-25T12:00:00.000Z");
+    await kept(second);
+
+    // Nineteen days later: the period shows the gap, and the job warns (exit 2) with the record kept.
+    const late = await evidenceJob("2026-12-20T12:00:00Z");
+    expect(late.code, late.stderr).toBe(2);
+    expect(await records(late.dir)).toHaveLength(3);
+    expect(late.stdout).toContain("**RECORD INCOMPLETE: 3 runs from 2026-11-25T12:00:00.000Z");
+    expect(late.stdout).toContain("2026-12-01T12:00:00.000Z → 2026-12-20T12:00:00.000Z: 19 days");
+  });
+
+  it("a 404 on a run not marked first, another answer, or a record on a run marked first: no audit", async () => {
+    gl.reset();
+    await emu.clearRequests();
+    const missing = await evidenceJob("2026-11-25T12:00:00Z");
+    expect(missing.code, missing.stderr).toBe(1);
+    expect(missing.stdout).toContain("No artifact of evidence on main (HTTP 404): not in the pipelines GitLab looked");
+    gl.artifactsStatus = 500;
+    const failing = await evidenceJob("2026-11-25T12:00:00Z", "first");
+    expect(failing.code, failing.stderr).toBe(1);
+    expect(failing.stdout).toContain("The last run's artifact could not be read (HTTP 500): nothing is recorded.");
+    gl.artifactsStatus = undefined;
+    gl.addJob(nextJob++, MERGE, {
+      name: "evidence",
+      ref: "main",
+      source: "schedule",
+      archive: zipArchive({ "evidence/zoneform-audit-2026-11-18T12-00-00Z-001.json": "{}" }),
+    });
+    const again = await evidenceJob("2026-11-25T12:00:00Z", "first");
+    expect(again.code, again.stderr).toBe(1);
+    expect(again.stdout).toContain("ZONEFORM_EVIDENCE is first, but a run of this job kept a record already");
+    for (const r of [missing, failing, again]) await expect(readdir(join(r.dir, "evidence"))).rejects.toThrow();
+    expect(await emu.calls()).toEqual([]);
   });
 });

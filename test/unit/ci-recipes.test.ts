@@ -3,9 +3,10 @@
 // Action (action.yml) with only inputs it has and read only outputs it sets, and every other action
 // they use is an actions/* (or github/codeql-action) major that runs on Node 24. The GitLab and cron
 // recipes run the CLI: every `zoneform …` names a command, flags and arguments the program has, and
-// they install zoneform as README "Install" does: `git clone` of this repository's URL (the default
-// branch: no release is tagged yet; test/unit/docs/install-lines.test.ts checks that any ref named is a
-// tag or a branch), `npm ci` and `npm pack` in the clone, `npm install --global` of the packed file
+// they install zoneform as README "Install" does: `git clone` of this repository's URL (no release is
+// tagged yet: the GitLab recipe checks out the commit its ZONEFORM_COMMIT pins, 40 hex checked before the
+// clone and HEAD checked to be it after; cron the default branch; test/unit/docs/install-lines.test.ts
+// checks that any ref named is a tag or a branch), `npm ci` and `npm pack` in the clone, `npm install --global` of the packed file
 // (never the npm registry, where there is no zoneform, nor a git URL through the `prepare` script the
 // package no longer has); the GitLab image's Node is one package.json's engines accepts, with git.
 // test/soak/recipe-install.test.ts runs those install lines. Least privilege: a plan, drift or audit
@@ -18,7 +19,11 @@
 // examples/ci/gitlab-reviewed-plan.mjs (its own tests: test/unit/gitlab-reviewed-plan.test.ts and
 // test/soak/gitlab-recipe.test.ts), with the digest zoneform computes from the plan file. Every GitLab
 // job runs zoneform through that script's `zoneform` too, whose allow-listed environment (never CI_*,
-// GITLAB_* or ZONEFORM_GITLAB_TOKEN, even referenced) is tested here, as zoneform sees it.
+// GITLAB_* or ZONEFORM_GITLAB_TOKEN, even referenced) is tested here, as zoneform sees it. The evidence of
+// the period: a GitHub step that talks to the repository with git gets the job's token in its own env
+// and gives it to that one git command (`git -c http.<server>/.extraheader=…`), never to .git/config or
+// a URL, and `git push` needs contents: write; the GitLab evidence job starts from its last artifact and
+// starts a record from nothing only on the run marked first (gitlabEvidenceProblems).
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -52,6 +57,7 @@ interface Step {
   uses?: string;
   run?: string;
   with?: Record<string, unknown>;
+  env?: Record<string, unknown>;
 }
 
 interface Recipe {
@@ -77,6 +83,7 @@ interface GitHubJob {
 interface GitHubWorkflow {
   on: unknown;
   permissions?: unknown;
+  env?: Record<string, unknown>;
   jobs: Record<string, GitHubJob>;
 }
 
@@ -84,11 +91,13 @@ interface GitHubWorkflow {
 interface GitLabJob {
   image?: unknown;
   stage?: string;
+  rules?: Array<{ if?: string }>;
   environment?: string | { name?: string };
   variables?: Record<string, unknown>;
+  allow_failure?: boolean | { exit_codes?: number | number[] };
   before_script?: unknown;
   script?: unknown;
-  artifacts?: { paths?: string[] };
+  artifacts?: { paths?: string[]; when?: string; expire_in?: string };
 }
 
 // --- reading the recipes ----------------------------------------------------------------------------
@@ -421,16 +430,45 @@ function grant(a: Grants, b: Grants): Grants {
   return out;
 }
 
+/** The job's GITHUB_TOKEN, as a workflow names it. */
+const GITHUB_TOKEN_EXPR = /\$\{\{\s*(?:github\.token|secrets\.GITHUB_TOKEN)\s*\}\}/;
+
+/** Whether a step's own `env:` holds the job's token. */
+const hasToken = (step: Step) => Object.values(step.env ?? {}).some((v) => GITHUB_TOKEN_EXPR.test(String(v)));
+
+/** The git commands of a shell script, each as `{ sub, words }`: its subcommand after git's own options. */
+function gitCommands(script: string): Array<{ sub: string; words: string[] }> {
+  const out: Array<{ sub: string; words: string[] }> = [];
+  for (const words of shellCommands(script).map(commandWords)) {
+    if (words[0] !== "git") continue;
+    let k = 1;
+    while (k < words.length && words[k]!.startsWith("-")) k += ["-c", "-C"].includes(words[k]!) ? 2 : 1;
+    out.push({ sub: words[k] ?? "", words });
+  }
+  return out;
+}
+
+/** The git subcommands that talk to the repository on GitHub, and what each needs of the token. */
+const GIT_REMOTE: Record<string, Level> = { push: "write", "ls-remote": "read", fetch: "read", pull: "read" };
+
 /**
  * What a step uses of the job's GITHUB_TOKEN. checkout reads the repository; the Action's plan writes
  * the pull request's comment; its apply finds the merged pull request and its comment (pull-requests:
  * read) and the run that made the plan and its artifact (actions: read), unless it is given the plan
  * and the digest; download-artifact of another run reads that run; upload-sarif writes code scanning
  * and, in a private repository, reads the run and the repository (its README). upload-artifact
- * uses the runner's own token.
+ * uses the runner's own token. A `run:` step given the token in its env uses it for its git commands:
+ * `git push` writes the repository's contents, `git ls-remote`, `fetch` and `pull` read them.
  */
 function stepNeeds(step: Step, on: string[]): Grants {
   const uses = step.uses ?? "";
+  if (typeof step.run === "string") {
+    if (!hasToken(step)) return {};
+    let needs: Grants = {};
+    for (const { sub } of gitCommands(step.run))
+      if (GIT_REMOTE[sub]) needs = grant(needs, { contents: GIT_REMOTE[sub]! });
+    return needs;
+  }
   if (uses.startsWith("actions/checkout@")) return { contents: "read" };
   if (uses.startsWith("actions/download-artifact@"))
     return step.with?.["run-id"] !== undefined ? { actions: "read" } : {};
@@ -503,6 +541,40 @@ export function githubProblems(text: string): string[] {
     for (const step of steps)
       if (step.uses?.startsWith("actions/checkout@") && step.with?.["persist-credentials"] !== false)
         problems.push(`${name}: ${step.uses} keeps the job's token in .git/config: persist-credentials: false`);
+    problems.push(...credentialProblems(name, wf, job));
+  }
+  return problems;
+}
+
+/**
+ * What is wrong with how a job hands its GITHUB_TOKEN to git: only a step's own `env:` holds it (never
+ * the job's or the workflow's, which every step gets), and that step gives it to each git command that
+ * talks to GitHub on the command line (`git -c http.<server>/.extraheader=…`), never in .git/config
+ * (`git config`, `git remote add|set-url` with a token in the URL, a credential helper) nor in a URL;
+ * a step that pushes has the token in its own env (no other credential is left to push with).
+ */
+export function credentialProblems(name: string, wf: Pick<GitHubWorkflow, "env">, job: GitHubJob): string[] {
+  const problems: string[] = [];
+  for (const [where, env] of [
+    ["the workflow's", wf.env],
+    ["the job's", job.env],
+  ] as const)
+    if (Object.values(env ?? {}).some((v) => GITHUB_TOKEN_EXPR.test(String(v))))
+      problems.push(`${name}: the job's token in ${where} env, which every step gets: give it to the one step`);
+  for (const step of job.steps ?? []) {
+    if (typeof step.run !== "string") continue;
+    const token = hasToken(step);
+    for (const { sub, words } of gitCommands(step.run)) {
+      const line = words.join(" ");
+      if (sub === "config" || sub === "credential" || (sub === "remote" && /\b(?:add|set-url)\b/.test(line)))
+        problems.push(`${name}: \`${line}\` writes to .git/config: give the token to the one git command (git -c)`);
+      if (/:\/\/[^/\s]*@/.test(line)) problems.push(`${name}: \`${line}\`: a credential in a URL`);
+      if (!GIT_REMOTE[sub]) continue;
+      if (sub === "push" && !token) problems.push(`${name}: \`${line}\` without the job's token in its step's env`);
+      const header = words.some((w, i) => words[i - 1] === "-c" && /^http\.\S*\.extraheader=/i.test(w));
+      if (token && !header)
+        problems.push(`${name}: \`${line}\` does not get the token as git -c http.<server>/.extraheader=…`);
+    }
   }
   return problems;
 }
@@ -642,6 +714,7 @@ export function installProblems(file: (typeof INSTALLING)[number], text: string)
   const opening = text.split("\n").slice(0, 15).join("\n");
   if (!/has no release tag yet/.test(opening) || !/<commit>/.test(opening))
     problems.push("the opening comment does not say there is no release tag yet and how to pin a <commit>");
+  if (file === "gitlab-ci.yml") problems.push(...pinProblems(text, flat));
   if (file === "crontab") {
     const path = /^PATH=(.*)$/m.exec(text)?.[1]?.split(":") ?? [];
     if (!path.includes("/usr/local/bin"))
@@ -660,6 +733,39 @@ export function installProblems(file: (typeof INSTALLING)[number], text: string)
         problems.push(`${name}: does not keep zoneform-*.tgz as an artifact for the other jobs`);
     }
   }
+  return problems;
+}
+
+/** The variable the GitLab recipe's build job names the zoneform commit to install with. */
+const PIN = "ZONEFORM_COMMIT";
+
+/**
+ * What is wrong with the GitLab recipe's pin (its install's commands `flat`, in order): the job that
+ * packs zoneform sets ZONEFORM_COMMIT to the placeholder `<commit>` or a 40-hex commit id, refuses any
+ * other value before the clone, checks that commit out after the clone, and checks that HEAD is it
+ * (not a branch or tag of that name) before `npm pack`, as the GitHub recipes run the Action's commit.
+ */
+function pinProblems(text: string, flat: string[][]): string[] {
+  const problems: string[] = [];
+  const config = parse(text) as Record<string, unknown>;
+  const build = gitlabJobs(config).find(([, job]) => /\bnpm pack\b/.test(gitlabScripts({ job }).join("\n")));
+  const value = build?.[1].variables?.[PIN];
+  if (typeof value !== "string" || !/^(?:<commit>|[0-9a-f]{40})$/.test(value))
+    problems.push(`${build?.[0]}: ${PIN} is ${JSON.stringify(value)}, not <commit> or a 40-hex commit id`);
+  const at = (test: (w: string[]) => boolean) => flat.findIndex(test);
+  const pinned = `$${PIN}`;
+  const format = at((w) => w[0] === "grep" && w.includes("[0-9a-f]{40}"));
+  const clone = at((w) => w[0] === "git" && w[1] === "clone");
+  const checkout = at((w) => w[0] === "git" && w.includes("checkout") && w.at(-1) === pinned);
+  const head = at((w) => w.join(" ") === "git rev-parse HEAD");
+  const verify = at((w) => w[0] === "test" && w[1] === "$(…)" && w[2] === "=" && w[3] === pinned);
+  const pack = at((w) => w[0] === "npm" && w[1] === "pack");
+  if (!(format >= 0 && format < clone))
+    problems.push(`the install does not refuse a ${PIN} that is not 40 hex before the clone`);
+  if (!(clone < checkout && checkout < pack))
+    problems.push(`the install does not check out ${pinned} between the clone and npm pack`);
+  if (!(Math.max(clone, checkout) < verify && verify < pack && head === verify - 1))
+    problems.push(`the install does not check that HEAD is ${pinned} before npm pack`);
   return problems;
 }
 
@@ -822,6 +928,85 @@ export function gitlabEnvProblems(text: string): string[] {
   return problems;
 }
 
+// --- the evidence of the period on GitLab ------------------------------------------------------------------
+
+/** The variable that marks the evidence schedule's pipelines, and its value for the very first run. */
+const EVIDENCE_VARIABLE = "ZONEFORM_EVIDENCE";
+
+/** A GitLab `expire_in` in days (`400 days`, `2 years`, `13 mos`), or undefined when not read. */
+function expireDays(value: string | undefined): number | undefined {
+  const m = /^(\d+)\s*(days?|d|weeks?|w|months?|mos?|years?|yrs?|y)$/i.exec(value?.trim() ?? "");
+  if (!m) return value?.trim() === "never" ? Number.POSITIVE_INFINITY : undefined;
+  const unit = m[2]!.toLowerCase();
+  const days = unit.startsWith("d") ? 1 : unit.startsWith("w") ? 7 : unit.startsWith("m") ? 30 : 365;
+  return Number(m[1]) * days;
+}
+
+/**
+ * What is wrong with the GitLab recipe's evidence job (the job that runs `audit --evidence-dir D`): it
+ * runs only in the evidence schedule's pipelines (a schedule with EVIDENCE_VARIABLE), which no other
+ * scheduled job joins (its artifact counts for the next run only if that pipeline succeeds); before the
+ * audit it downloads D from this job's last artifact on the default branch with the job token (the
+ * artifacts-by-ref API), never sending the token on through a redirect; a 404 starts a record only on
+ * the run marked `first`, and any other answer stops the job; it unzips D only; it renders the period
+ * with `zoneform evidence D --format markdown` after the audit; findings (exit 2) leave the pipeline
+ * successful (allow_failure on exit code 2 only); D is its artifact, kept even when the job fails, for
+ * more than a year.
+ */
+export function gitlabEvidenceProblems(text: string): string[] {
+  const config = parse(text) as Record<string, unknown>;
+  const problems: string[] = [];
+  const jobs = gitlabJobs(config);
+  const recording = jobs.filter(([name, job]) =>
+    zoneformCalls(gitlabScripts({ [name]: job })).some((a) => a[0] === "audit" && a.includes("--evidence-dir")),
+  );
+  if (recording.length !== 1) return [`${recording.length} jobs run audit --evidence-dir, not one`];
+  const [name, job] = recording[0]!;
+  const script = gitlabScripts({ [name]: job }).join("\n");
+  const calls = zoneformCalls([script]);
+  const audit = calls.find((a) => a[0] === "audit")!;
+  const dir = audit[audit.indexOf("--evidence-dir") + 1]!;
+  const ifs = (job.rules ?? []).map((r) => r.if ?? "");
+  const marker = `$${EVIDENCE_VARIABLE}`;
+  if (ifs.length === 0 || !ifs.every((c) => c.includes('$CI_PIPELINE_SOURCE == "schedule"') && c.includes(marker)))
+    problems.push(`${name}: runs outside the schedule that sets ${EVIDENCE_VARIABLE}`);
+  for (const [other, o] of jobs) {
+    if (other === name) continue;
+    const scheduled = (o.rules ?? []).filter((r) => (r.if ?? "").includes('$CI_PIPELINE_SOURCE == "schedule"'));
+    if (scheduled.some((r) => !r.if!.includes(`${marker} == null`)))
+      problems.push(`${other}: joins the evidence schedule's pipeline, whose success the next evidence run needs`);
+  }
+
+  const api = "$CI_API_V4_URL/projects/$CI_PROJECT_ID/jobs/artifacts/$CI_DEFAULT_BRANCH/download";
+  const at = script.indexOf(api);
+  if (at < 0 || !script.includes("?job=$CI_JOB_NAME"))
+    problems.push(`${name}: does not download its last artifact (${api}?job=$CI_JOB_NAME)`);
+  const curls = shellCommands(script)
+    .map(commandWords)
+    .filter((w) => w[0] === "curl");
+  const withToken = curls.filter((w) => w.some((a) => a === "JOB-TOKEN: $CI_JOB_TOKEN"));
+  if (withToken.length !== 1) problems.push(`${name}: ${withToken.length} curl calls send JOB-TOKEN: $CI_JOB_TOKEN`);
+  if (withToken.some((w) => w.includes("--location") || w.includes("-L")))
+    problems.push(`${name}: follows a redirect with the job token (curl --location): object storage must not get it`);
+  if (!/if \[ "\$status" = 404 \] && \[ "\$ZONEFORM_EVIDENCE" = first \]; then/.test(script))
+    problems.push(`${name}: a 404 starts a record on any run, not only on the one marked ${EVIDENCE_VARIABLE}=first`);
+  if (!/\n\s*else\n[^\n]*\n\s*exit 1\n\s*fi\n/.test(script.slice(at)))
+    problems.push(`${name}: an answer other than 200 and 404 does not stop the job`);
+  if (!script.includes(`unzip -q previous.zip '${dir}*'`)) problems.push(`${name}: does not unzip ${dir} only`);
+  const auditAt = script.indexOf("zoneform audit");
+  if (at > auditAt) problems.push(`${name}: audits before it has the earlier record`);
+  const period = script.indexOf(`zoneform evidence ${dir} --format markdown`);
+  if (period < auditAt) problems.push(`${name}: no \`zoneform evidence ${dir} --format markdown\` after the audit`);
+  const allowed = typeof job.allow_failure === "object" ? [job.allow_failure.exit_codes].flat() : job.allow_failure;
+  if (JSON.stringify(allowed) !== "[2]")
+    problems.push(`${name}: allow_failure is ${JSON.stringify(job.allow_failure)}, not exit_codes [2]`);
+  if (!job.artifacts?.paths?.includes(dir)) problems.push(`${name}: ${dir} is not the job's artifact`);
+  if (job.artifacts?.when !== "always") problems.push(`${name}: the artifact is not kept when the job fails`);
+  if (!((expireDays(job.artifacts?.expire_in) ?? 0) > 365))
+    problems.push(`${name}: the artifact expires in ${job.artifacts?.expire_in}, not after more than a year`);
+  return problems;
+}
+
 // --- the tests ------------------------------------------------------------------------------------------
 
 const files = readdirSync(DIR)
@@ -836,6 +1021,7 @@ describe("examples/ci", () => {
       "gitlab-ci.yml",
       "nightly-drift.yml",
       "plan-on-pull-request.yml",
+      "weekly-evidence.yml",
     ]);
     expect(readdirSync(DIR)).toContain(NOTE_SCRIPT);
   });
@@ -871,6 +1057,14 @@ describe("examples/ci", () => {
             .filter(Boolean),
         );
         for (const m of r.text.matchAll(/steps\.([\w-]+)\.outputs\.([\w-]+)/g)) {
+          // A shell step's own output: one its script writes to $GITHUB_OUTPUT.
+          const shell = r.steps.find((s) => s.id === m[1] && typeof s.run === "string");
+          if (shell) {
+            expect(shell.run, `${r.file}: steps.${m[1]} never sets ${m[2]}`).toMatch(
+              new RegExp(`echo "${m[2]}=[^"\\n]*" >> "\\$GITHUB_OUTPUT"`),
+            );
+            continue;
+          }
           expect(ids.has(m[1]!), `${r.file}: steps.${m[1]} is not a zoneform step with an id`).toBe(true);
           expect(Object.keys(ACTION.outputs), `${r.file}: output ${m[2]}`).toContain(m[2]);
         }
@@ -932,6 +1126,41 @@ describe("examples/ci", () => {
     expect(gitlabEnvProblems(early.replace(ZONEFORM_FUNCTION, "true"))).toEqual([
       expect.stringMatching(/^plan: runs zoneform with the job's whole/),
     ]);
+  });
+
+  it(
+    "the weekly evidence: the Action audits into a checkout of the branch zoneform-evidence (an orphan one on " +
+      "the first run), and only the push step, always run, gets the token",
+    () => {
+      const r = recipe("weekly-evidence.yml");
+      const wf = parse(r.text) as GitHubWorkflow & { concurrency?: Record<string, unknown> };
+      expect(Object.keys(wf.on as object).sort()).toEqual(["schedule", "workflow_dispatch"]);
+      expect(wf.concurrency).toEqual({ group: "zoneform-evidence", "cancel-in-progress": false });
+      expect(Object.values(wf.jobs).map((j) => j.permissions)).toEqual([{ contents: "write" }]);
+      const checkouts = r.steps.filter((s) => s.uses?.startsWith("actions/checkout@"));
+      expect(checkouts.map((s) => s.with)).toEqual([
+        { "persist-credentials": false },
+        { ref: "zoneform-evidence", path: "zoneform-evidence", "persist-credentials": false },
+      ]);
+      expect(checkouts[1]!.if).toBe("steps.branch.outputs.exists == 'true'");
+      const branch = r.steps.find((s) => s.id === "branch")!;
+      expect(gitCommands(branch.run!).map((g) => g.sub)).toEqual(["ls-remote", "init"]);
+      expect(branch.run).toContain("git init --quiet --initial-branch=zoneform-evidence zoneform-evidence");
+      // ls-remote exits 2 for a branch that is not there; any other failure stops the job.
+      expect(branch.run).toMatch(/elif \[ "\$code" -eq 2 \]; then\n[\s\S]*else\n\s*exit "\$code"\n\s*fi/);
+      expect(actionSteps(r).map((s) => s.with)).toEqual([
+        { mode: "audit", config: "zones/", "evidence-dir": "zoneform-evidence/evidence", "github-token": "" },
+      ]);
+      const push = r.steps.at(-1)!;
+      expect(push.if).toMatch(/^always\(\) && /);
+      expect(gitCommands(push.run!).map((g) => g.sub)).toEqual(["add", "diff", "diff", "commit", "push"]);
+      expect(push.run).toContain('"$GITHUB_SERVER_URL/$GITHUB_REPOSITORY.git" HEAD:refs/heads/zoneform-evidence');
+      expect(r.steps.filter(hasToken).map((s) => s.id ?? "push")).toEqual(["branch", "push"]);
+    },
+  );
+
+  it("the GitLab evidence job keeps the period as its artifact, starting from its last run's", () => {
+    expect(gitlabEvidenceProblems(readFileSync(resolve(DIR, "gitlab-ci.yml"), "utf8"))).toEqual([]);
   });
 
   it("drift runs once per cron job", () => {
@@ -1017,6 +1246,104 @@ describe("the privilege and install checks", () => {
     ).toHaveLength(2);
   });
 
+  it("catch the evidence job with more permissions than it uses, or a credential kept or given to every step", () => {
+    const weekly = text("weekly-evidence.yml");
+    expect(githubProblems(weekly)).toEqual([]);
+    expect(githubProblems(mutate(weekly, "contents: write #", "contents: read #"))).toEqual([
+      'evidence: permissions {"contents":"read"}; its steps use {"contents":"write"}',
+    ]);
+    expect(githubProblems(mutate(weekly, "contents: write #", "actions: read\n      contents: write #"))).toHaveLength(
+      1,
+    );
+    const evidenceCheckout = /(path: zoneform-evidence\n {10}persist-credentials:) false/;
+    expect(githubProblems(mutate(weekly, evidenceCheckout, "$1 true"))).toEqual([
+      "evidence: actions/checkout@v6 keeps the job's token in .git/config: persist-credentials: false",
+    ]);
+    const configured = mutate(
+      weekly,
+      'git -c "http.$GITHUB_SERVER_URL/.extraheader=$auth" push --quiet',
+      'git config "http.$GITHUB_SERVER_URL/.extraheader" "$auth"\n          git push --quiet',
+    );
+    expect(githubProblems(configured)).toEqual([
+      "evidence: `git config http.$GITHUB_SERVER_URL/.extraheader $auth` writes to .git/config: give the token " +
+        "to the one git command (git -c)",
+      "evidence: `git push --quiet $GITHUB_SERVER_URL/$GITHUB_REPOSITORY.git HEAD:refs/heads/zoneform-evidence` " +
+        "does not get the token as git -c http.<server>/.extraheader=…",
+    ]);
+    const inUrl = mutate(
+      weekly,
+      '"$GITHUB_SERVER_URL/$GITHUB_REPOSITORY.git" HEAD:refs',
+      '"https://x-access-token:$TOKEN@github.com/$GITHUB_REPOSITORY.git" HEAD:refs',
+    );
+    expect(githubProblems(inUrl)).toEqual([
+      "evidence: `git -c http.$GITHUB_SERVER_URL/.extraheader=$auth push --quiet " +
+        "https://x-access-token:$TOKEN@github.com/$GITHUB_REPOSITORY.git HEAD:refs/heads/zoneform-evidence`: a " +
+        "credential in a URL",
+    ]);
+    // The token for the whole job: every step (the Action's included) could push with it.
+    const jobWide = mutate(
+      weekly,
+      "      CLOUDFLARE_API_TOKEN: ${{ secrets.CLOUDFLARE_API_TOKEN_READ }}\n",
+      "      CLOUDFLARE_API_TOKEN: ${{ secrets.CLOUDFLARE_API_TOKEN_READ }}\n      TOKEN: ${{ github.token }}\n",
+    );
+    expect(githubProblems(jobWide)).toEqual([
+      "evidence: the job's token in the job's env, which every step gets: give it to the one step",
+    ]);
+    // A push step without the token: no permission is used, and the push has no credential of its own.
+    const bare = mutate(weekly, /(\n {6}- if: always\(\)[^\n]*\n) {8}env:\n {10}TOKEN: [^\n]*\n/, "$1");
+    expect(githubProblems(bare)).toEqual([
+      'evidence: permissions {"contents":"write"}; its steps use {"contents":"read"}',
+      "evidence: `git -c http.$GITHUB_SERVER_URL/.extraheader=$auth push --quiet " +
+        "$GITHUB_SERVER_URL/$GITHUB_REPOSITORY.git HEAD:refs/heads/zoneform-evidence` without the job's token in " +
+        "its step's env",
+    ]);
+  });
+
+  it("catch a GitLab evidence job that could start a record over one, leak its token or lose the period", () => {
+    const gitlab = text("gitlab-ci.yml");
+    const evidence = gitlab.slice(gitlab.indexOf("\nevidence:"));
+    const inJob = (from: string | RegExp, to: string) => gitlab.replace(evidence, mutate(evidence, from, to));
+    expect(gitlabEvidenceProblems(inJob('--header "JOB-TOKEN', '--location --header "JOB-TOKEN'))).toEqual([
+      "evidence: follows a redirect with the job token (curl --location): object storage must not get it",
+    ]);
+    expect(
+      gitlabEvidenceProblems(inJob('[ "$status" = 404 ] && [ "$ZONEFORM_EVIDENCE" = first ]', '[ "$status" = 404 ]')),
+    ).toEqual(["evidence: a 404 starts a record on any run, not only on the one marked ZONEFORM_EVIDENCE=first"]);
+    expect(
+      gitlabEvidenceProblems(inJob(/( {6}else\n {8}echo "The last run's artifact[^\n]*\n) {8}exit 1\n/, "$1")),
+    ).toEqual(["evidence: an answer other than 200 and 404 does not stop the job"]);
+    expect(gitlabEvidenceProblems(inJob("expire_in: 400 days", "expire_in: 30 days"))).toEqual([
+      "evidence: the artifact expires in 30 days, not after more than a year",
+    ]);
+    expect(gitlabEvidenceProblems(inJob("paths: [evidence/]", "paths: [evidence.md]"))).toEqual([
+      "evidence: evidence/ is not the job's artifact",
+    ]);
+    expect(gitlabEvidenceProblems(inJob("    when: always\n", ""))).toEqual([
+      "evidence: the artifact is not kept when the job fails",
+    ]);
+    expect(gitlabEvidenceProblems(inJob("exit_codes: [2]", "exit_codes: [1, 2]"))).toEqual([
+      'evidence: allow_failure is {"exit_codes":[1,2]}, not exit_codes [2]',
+    ]);
+    expect(gitlabEvidenceProblems(inJob("zoneform evidence evidence/ --format markdown", "true"))).toEqual([
+      "evidence: no `zoneform evidence evidence/ --format markdown` after the audit",
+    ]);
+    expect(
+      gitlabEvidenceProblems(
+        mutate(
+          gitlab,
+          '$CI_PIPELINE_SOURCE == "schedule" && $ZONEFORM_EVIDENCE == null',
+          '$CI_PIPELINE_SOURCE == "schedule"',
+        ),
+      ),
+    ).toEqual(["drift: joins the evidence schedule's pipeline, whose success the next evidence run needs"]);
+    expect(gitlabProblems(inJob("$CLOUDFLARE_API_TOKEN_READ", "$CLOUDFLARE_API_TOKEN_EDIT"))).toEqual([
+      "evidence: CLOUDFLARE_API_TOKEN is $CLOUDFLARE_API_TOKEN_EDIT, not $CLOUDFLARE_API_TOKEN_READ",
+      "evidence: names CLOUDFLARE_API_TOKEN_EDIT outside an environment",
+    ]);
+    const bare = inJob(`      ${ZONEFORM_FUNCTION} # with an allow-listed environment\n`, "");
+    expect(gitlabEnvProblems(bare)).toEqual([expect.stringMatching(/^evidence: runs zoneform with the job's whole/)]);
+  });
+
   it("catch a GitLab job with the wrong token or no environment, and an image whose Node zoneform refuses", () => {
     const gitlab = text("gitlab-ci.yml");
     expect(gitlabProblems(mutate(gitlab, /^image: node:24\b/m, "image: node:20"))).toEqual([
@@ -1060,7 +1387,7 @@ describe("the privilege and install checks", () => {
       "build-zoneform: runs the default before_script, which installs the file before it is packed",
     ]);
     expect(installProblems("gitlab-ci.yml", mutate(gitlab, "stage: .pre", "stage: test"))).toHaveLength(1);
-    expect(installProblems("gitlab-ci.yml", mutate(gitlab, " && npm ci --no-audit --no-fund", ""))).toHaveLength(1);
+    expect(installProblems("gitlab-ci.yml", mutate(gitlab, "npm ci --no-audit --no-fund && ", ""))).toHaveLength(1);
 
     const cron = text("crontab");
     const gone = mutate(
@@ -1078,6 +1405,32 @@ describe("the privilege and install checks", () => {
     ]);
     expect(installProblems("crontab", mutate(cron, "PATH=/usr/local/bin:", "PATH=/opt/zoneform/bin:"))).toHaveLength(1);
     expect(installProblems("crontab", `${cron}\n# npm's prepare script\n`)).toHaveLength(1);
+  });
+
+  it("catch a GitLab install that is not pinned to the commit ZONEFORM_COMMIT names, or does not check it", () => {
+    const gitlab = text("gitlab-ci.yml");
+    expect(recipeInstall("gitlab-ci.yml", gitlab).shells[0]!.join("\n")).toContain(
+      'checkout --quiet "$ZONEFORM_COMMIT"',
+    );
+    const checkout = / && git -c advice\.detachedHead=false checkout --quiet "\$ZONEFORM_COMMIT"/;
+    expect(installProblems("gitlab-ci.yml", mutate(gitlab, checkout, ""))).toEqual([
+      "the install does not check out $ZONEFORM_COMMIT between the clone and npm pack",
+    ]);
+    expect(installProblems("gitlab-ci.yml", mutate(gitlab, /^ {4}- test "\$\(git rev-parse HEAD\)".*\n/m, ""))).toEqual(
+      ["the install does not check that HEAD is $ZONEFORM_COMMIT before npm pack"],
+    );
+    expect(installProblems("gitlab-ci.yml", mutate(gitlab, /^ {4}- \|\n {6}if ! printf[\s\S]*? {6}fi\n/m, ""))).toEqual(
+      ["the install does not refuse a ZONEFORM_COMMIT that is not 40 hex before the clone"],
+    );
+    expect(
+      installProblems("gitlab-ci.yml", mutate(gitlab, 'ZONEFORM_COMMIT: "<commit>"', 'ZONEFORM_COMMIT: "main"')),
+    ).toEqual(['build-zoneform: ZONEFORM_COMMIT is "main", not <commit> or a 40-hex commit id']);
+    expect(
+      installProblems(
+        "gitlab-ci.yml",
+        mutate(gitlab, 'ZONEFORM_COMMIT: "<commit>"', `ZONEFORM_COMMIT: "${"0a".repeat(20)}"`),
+      ),
+    ).toEqual([]);
   });
 
   it("read package.json's engines as npm does, and a node image as every version its tag can be", () => {
