@@ -100,70 +100,105 @@ async function assertStillAbsent(
 class MaybeCreatedError extends RuntimeError {}
 
 /**
- * Sends one call. A POST whose answer leaves it unclear whether it was carried out (a dropped
- * connection, a timeout, a 5xx) is never sent again: what it creates is looked for among the objects
- * that are new since the plan read the list, each read by id (lost-create.ts). Exactly one new object
- * equal to what was sent is adopted; anything else "may have been created": the change fails with the
- * candidates' ids, or, when nothing new appeared, with "not sent again". Then nothing more is written
- * to the zone (executePlan), so nothing more is created in that list either: every list a create
- * writes to is its zone's.
+ * How many times a create is sent again once a complete re-read of its list shows nothing was made: after an
+ * error answer (5xx, 409, 429), twice; after no answer at all (a reset, a timeout), once.
+ */
+const RESENDS = { answered: 2, lost: 1 } as const;
+
+/** Whether a create failed with an answer (the server said so) or without one (it may still be running). */
+function failureKind(err: unknown): "answered" | "lost" {
+  return err instanceof ApiError ? "answered" : "lost";
+}
+
+/** Whether a failed create may be looked for and sent again: a POST with its finder, whose outcome is unclear. */
+function retriableCreate(op: Operation, err: unknown): op is Operation & { finds: Finder } {
+  if (op.method !== "POST" || !op.finds) return false;
+  if (err instanceof ApiError && (err.status === 409 || err.status === 429)) return true;
+  return mayHaveWritten(op.method, err);
+}
+
+/**
+ * Sends one call. A create whose outcome is unclear (an error answer, or none) is looked for: the whole list
+ * read again, each new object by id (lost-create.ts). One new object equal to what was sent is adopted; none
+ * at all, and the create is sent again (RESENDS); anything else, or a list that cannot be read whole, stops
+ * the zone with the candidates' ids (exit 4), as nothing more is written on a state zoneform does not know.
  */
 async function send(
   client: CloudflareClient,
   op: Operation,
   log?: (line: string) => void,
 ): Promise<{ how: "sent" | "adopted"; result?: unknown }> {
-  try {
-    return {
-      how: "sent",
-      result: await client.request<unknown>(op.method, op.path, { query: op.query, body: op.body }),
-    };
-  } catch (err) {
-    if (alreadyGone(op.method, err)) return { how: "sent" };
-    if (op.method !== "POST" || !op.finds || !mayHaveWritten(op.method, err)) throw err;
-    const finds = op.finds;
-    const lostText = `POST ${op.path}: the answer was lost (${lostCause(err)})`;
-    // A POST that timed out may still be running on the server: give it time before looking.
-    const stillRunning = err instanceof NetworkError && isTimeoutError(err.info.cause);
-    if (stillRunning && !client.stopped?.()) await sleep(TIMEOUT_GRACE_MS);
-    let look: LostCreateLook;
+  const sent = { answered: 0, lost: 0 };
+  for (;;) {
     try {
-      const stopped = client.stopped?.();
-      if (stopped) throw stopped;
-      look = await lookForCreated(client, { ...op, finds });
-    } catch (lookErr) {
-      const why =
-        lookErr instanceof RunStoppedError
-          ? `the run was stopped (${lookErr.message}) before zoneform could look whether it was created`
-          : `zoneform could not look whether it was created (${lookErr instanceof Error ? lookErr.message : lookErr})`;
-      throw new MaybeCreatedError(
-        `${lostText}; ${why}: it may have been. It was not sent again, and nothing more is written to this ` +
-          "zone. Run plan again to see the live state.",
-      );
+      return {
+        how: "sent",
+        result: await client.request<unknown>(op.method, op.path, { query: op.query, body: op.body }),
+      };
+    } catch (err) {
+      if (alreadyGone(op.method, err)) return { how: "sent" };
+      if (!retriableCreate(op, err)) throw err;
+      const kind = failureKind(err);
+      const what = kind === "answered" ? `it was answered ${lostCause(err)}` : "the answer was lost";
+      const lostText = `POST ${op.path}: ${kind === "answered" ? what : `${what} (${lostCause(err)})`}`;
+      const look = await lookAfter(client, op, err, lostText);
+      if (look.equal.length === 1 && !look.tooMany) {
+        const id = idOf(look.equal[0]!);
+        log?.(`POST ${op.path}: ${what}, but what it creates is there: adopted${id ? ` (id ${id})` : ""}`);
+        return { how: "adopted", result: look.equal[0] };
+      }
+      if (look.candidates.length > 0) throw ambiguous(look, lostText);
+      if (sent[kind] >= RESENDS[kind])
+        throw new MaybeCreatedError(
+          `${lostText}; nothing new with its hints is in the list, after ${sent[kind] + 1} sends: it was not sent ` +
+            "again, and nothing more is written to this zone. Run plan again.",
+        );
+      sent[kind] += 1;
+      log?.(`${lostText}; the whole list, read again, shows nothing was made: sent again`);
     }
-    if (look.equal.length === 1 && !look.tooMany) {
-      const id = idOf(look.equal[0]!);
-      log?.(`POST ${op.path}: the answer was lost, but what it creates is there: adopted${id ? ` (id ${id})` : ""}`);
-      return { how: "adopted", result: look.equal[0] };
-    }
-    if (look.candidates.length > 0) {
-      const why = look.tooMany
-        ? `${look.candidates.length} new objects with its hints, more than the ${MAX_CANDIDATE_READS} zoneform reads`
-        : look.equal.length > 1
-          ? `${look.equal.length} new objects equal what was sent`
-          : "no new object equals what was sent";
-      throw new MaybeCreatedError(
-        `${lostText}; it may have been created: ${why} (new since the plan, with its hints: id ` +
-          `${idList(look.candidates)}). None was adopted and nothing more is written to this zone (it was not ` +
-          "sent again); look at them, delete the unwanted ones, then run plan again.",
-      );
-    }
+  }
+}
+
+/** The list read again after a create's unclear failure (a bounded wait first when no answer came). */
+async function lookAfter(
+  client: CloudflareClient,
+  op: Operation & { finds: Finder },
+  err: unknown,
+  lostText: string,
+): Promise<LostCreateLook> {
+  // A create that timed out may still be running on the server: give it time before looking.
+  const stillRunning = err instanceof NetworkError && isTimeoutError(err.info.cause);
+  if (stillRunning && !client.stopped?.()) await sleep(GRACE_MS);
+  try {
+    const stopped = client.stopped?.();
+    if (stopped) throw stopped;
+    return await lookForCreated(client, op);
+  } catch (lookErr) {
+    const why =
+      lookErr instanceof RunStoppedError
+        ? `the run was stopped (${lookErr.message}) before zoneform could look whether it was created`
+        : `zoneform could not read the whole list to look whether it was created (${
+            lookErr instanceof Error ? lookErr.message : lookErr
+          })`;
     throw new MaybeCreatedError(
-      `${lostText}; nothing new with its hints appeared in the list since the plan read it. It was not sent ` +
-        "again (a write whose answer was lost may still land, and sending it twice could make two): run plan " +
-        "again, which plans the create again if it is still missing.",
+      `${lostText}; ${why}: it may have been. It was not sent again, and nothing more is written to this ` +
+        "zone. Run plan again to see the live state.",
     );
   }
+}
+
+/** New objects with the create's hints that are not exactly one equal to what was sent: nothing is adopted. */
+function ambiguous(look: LostCreateLook, lostText: string): MaybeCreatedError {
+  const why = look.tooMany
+    ? `${look.candidates.length} new objects with its hints, more than the ${MAX_CANDIDATE_READS} zoneform reads`
+    : look.equal.length > 1
+      ? `${look.equal.length} new objects equal what was sent`
+      : "no new object equals what was sent";
+  return new MaybeCreatedError(
+    `${lostText}; it may have been created: ${why} (new since the plan, with its hints: id ` +
+      `${idList(look.candidates)}). None was adopted and nothing more is written to this zone (it was not ` +
+      "sent again); look at them, delete the unwanted ones, then run plan again.",
+  );
 }
 
 /** What became of a write's answer, in a few words: the status, or what happened to the connection. */
@@ -173,8 +208,8 @@ function lostCause(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** How long a POST that timed out is given to land before apply looks for what it creates. */
-const TIMEOUT_GRACE_MS = 2_000;
+/** How long a create that timed out is given to land before apply looks for what it made. */
+const GRACE_MS = 2_000;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -190,19 +190,23 @@ describe("a list answered by cursor (the zone's rulesets, 2 per page: the new en
     ]);
   });
 
-  it('the POST never reached the API: nothing new on any page, "not sent again", exit 4; the next apply makes it', async () => {
+  it("the POST never reached the API: nothing new on any page, sent again once, then exit 4; the next apply makes it", async () => {
     await shape({ path: RULESETS, per_page: 2, cursor: true });
     const config = await owaspConfig();
     loseThePost(async () => {});
     const r = await apply(config, hostile.proxy.url);
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toContain(
-      `POST ${RULESETS}: the answer was lost (no answer: UND_ERR_SOCKET); nothing new with its hints appeared in ` +
-        "the list since the plan read it. It was not sent again",
+      `POST ${RULESETS}: the answer was lost (no answer: UND_ERR_SOCKET); the whole list, read again, shows ` +
+        "nothing was made: sent again",
+    );
+    expect(r.stderr).toContain(
+      `POST ${RULESETS}: the answer was lost (no answer: UND_ERR_SOCKET); nothing new with its hints is in the ` +
+        "list, after 2 sends: it was not sent again",
     );
     expect(r.stderr).toContain("(1 of them may have been written)");
-    // The list holds the two managed rulesets only: one page, its cursor empty.
-    expect(proxied()).toEqual([...beforePost, `GET ${RULESETS}`]);
+    // The list holds the two managed rulesets only: one page, its cursor empty; read again before each decision.
+    expect(proxied()).toEqual([...beforePost, `GET ${RULESETS}`, `POST ${RULESETS}`, `GET ${RULESETS}`]);
     hostile.proxy.reset();
     const again = await apply(config);
     expect(again.code, again.stderr).toBe(0);
