@@ -17,6 +17,8 @@ import {
   planForDisplay,
   planForFile,
   preparePlanFile,
+  planUnits,
+  unitCount,
 } from "../plan/index.js";
 import { printable } from "../safe-text.js";
 import { clientFromOptions } from "./client-options.js";
@@ -123,8 +125,10 @@ export function readingHooks(
   const verbose = opts.verbose ? (l: string) => progress.log(printable(l)) : undefined;
   return {
     onDesired: (desired) => {
-      verbose?.(`Reading ${desired.zones.length} zone(s)…`);
-      progress.begin(label, "zones read", desired.zones.length);
+      const units = planUnits(desired).map(({ unit }) => unit);
+      const accounts = units.some((u) => u.scope === "account");
+      verbose?.(`Reading ${unitCount(units)}…`);
+      progress.begin(label, accounts ? "zones and accounts read" : "zones read", units.length);
     },
     readProgress: verbose,
     onZoneDone: (done, total) => progress.update(done, total),

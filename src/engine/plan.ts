@@ -3,7 +3,17 @@
 // given) all call, so they cannot disagree.
 import { RunStoppedError } from "../errors.js";
 import type { Plan, ZonePlan } from "../model/index.js";
-import { planDigest, assemblePlan, planZone, planUnits, startBinding, unitKey, unitName } from "../plan/index.js";
+import {
+  planDigest,
+  assemblePlan,
+  planZone,
+  planUnits,
+  startBinding,
+  unitCount,
+  unitKey,
+  unitName,
+  unitsOf,
+} from "../plan/index.js";
 import type { CloudflareClient } from "../cloudflare/index.js";
 import {
   type ReadContext,
@@ -106,11 +116,12 @@ export async function planZones(opts: ReadOptions): Promise<Plan> {
   // by one): more zones than requests in flight keep the client busy; the client caps what is in flight.
   const limitOf = unitLimiter(opts.client, opts.parallelism);
   let done = 0;
+  const planned = new Set<string>();
   // Zones first, then accounts: each a unit of its own, read and planned at once under the client's limits.
   const units = planUnits(opts.desired, kinds);
-  const zones = await withZonesStopped(
-    units.length,
-    () => done,
+  const zones = await withUnitsStopped(
+    units.map(({ unit }) => unit),
+    planned,
     () =>
       Promise.all(
         units.map(({ unit, kinds: unitKinds }) =>
@@ -119,6 +130,7 @@ export async function planZones(opts: ReadOptions): Promise<Plan> {
             const live = await readZone(ctx, zone, unitKinds);
             const zp = await checkZone(ctx, zone, planZone(opts.desired, zone, live, unitKinds, opts.base), unitKinds);
             done += 1;
+            planned.add(unitKey(zone));
             opts.progress?.(`read ${unitName(zone)} (${done}/${units.length})`);
             opts.onZoneDone?.(done, units.length);
             return zp;
@@ -131,17 +143,22 @@ export async function planZones(opts: ReadOptions): Promise<Plan> {
 
 /**
  * A cause every call shares (credentials refused, no API at the base URL) stops the run: its one
- * message says how many zones it stopped before they were planned.
+ * message says how many zones and accounts it stopped before they were planned.
  */
-async function withZonesStopped<T>(total: number, done: () => number, run: () => Promise<T>): Promise<T> {
+async function withUnitsStopped<T>(
+  units: ReadonlyArray<Parameters<typeof unitKey>[0] & { scope?: "account" }>,
+  planned: ReadonlySet<string>,
+  run: () => Promise<T>,
+): Promise<T> {
   try {
     return await run();
   } catch (err) {
     if (!(err instanceof RunStoppedError) || err.reason !== "cause") throw err;
-    const n = total - done();
+    const stopped = units.filter((u) => !planned.has(unitKey(u)));
+    const what = stopped.length < units.length ? unitsOf(stopped, units) : unitCount(stopped);
     throw new RunStoppedError(
-      `${err.message}\nStopped ${n} zone${n === 1 ? "" : "s"}${n < total ? ` of ${total}` : ""} before ` +
-        `${n === 1 ? "it was" : "they were"} planned; nothing was changed.`,
+      `${err.message}\nStopped ${what} before ${stopped.length === 1 ? "it was" : "they were"} planned; ` +
+        "nothing was changed.",
       err.exitCode,
       err.reason,
     );

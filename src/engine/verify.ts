@@ -19,6 +19,7 @@ import {
   saltMaterial,
   planDigest,
   shownTemplate,
+  unitCount,
   unitKey,
   unitName,
 } from "../plan/index.js";
@@ -315,7 +316,7 @@ export function assertNoZoneErrors(plan: Plan): void {
   const failed = plan.zones.filter((z) => z.errors.length > 0);
   if (failed.length === 0) return;
   throw new RuntimeError(
-    `${failed.length} zone(s) could not be planned; nothing was changed:\n${groupZoneErrors(failed).join("\n")}`,
+    `${unitCount(failed)} could not be planned; nothing was changed:\n${groupZoneErrors(failed).join("\n")}`,
   );
 }
 
@@ -323,23 +324,24 @@ export function assertNoZoneErrors(plan: Plan): void {
 function groupZoneErrors(
   zones: ReadonlyArray<{ zone_id: string; name?: string; scope?: "account"; errors: readonly string[] }>,
 ): string[] {
-  const groups = new Map<string, string[]>();
+  const groups = new Map<string, Array<(typeof zones)[number]>>();
   for (const z of zones) {
     for (const e of z.errors.map(shownTemplate)) {
       const key = e.split(z.zone_id).join("{zone}");
-      const names = groups.get(key) ?? [];
-      names.push(unitName(z));
-      groups.set(key, names);
+      const units = groups.get(key) ?? [];
+      units.push(z);
+      groups.set(key, units);
     }
   }
   const lines: string[] = [];
-  for (const [text, names] of groups) {
-    if (names.length === 1) {
-      lines.push(`  [${names[0]}] ${text.split("{zone}").join(zones.find((z) => unitName(z) === names[0])!.zone_id)}`);
+  for (const [text, units] of groups) {
+    const names = units.map((u) => unitName(u));
+    if (units.length === 1) {
+      lines.push(`  [${names[0]}] ${text.split("{zone}").join(units[0]!.zone_id)}`);
       continue;
     }
     const shown = names.length > 5 ? `${names.slice(0, 5).join(", ")} and ${names.length - 5} more` : names.join(", ");
-    lines.push(`  ${text}`, `    stopped ${names.length} zones: ${shown}`);
+    lines.push(`  ${text}`, `    stopped ${unitCount(units)}: ${shown}`);
   }
   return lines;
 }

@@ -101,8 +101,11 @@ export interface PlanSummary {
   delete: number;
 }
 
-/** The plan file format this zoneform writes and reads (4 since 0.3.0: one binding of all the values). */
-export const PLAN_FORMAT_VERSION = 4;
+/**
+ * The plan file format this zoneform writes and reads (5 since 0.4.0: references where values stood, and
+ * the accounts in a list of their own: src/plan/document.ts).
+ */
+export const PLAN_FORMAT_VERSION = 5;
 
 export interface Plan {
   format_version: typeof PLAN_FORMAT_VERSION;

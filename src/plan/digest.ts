@@ -8,10 +8,11 @@
 import { createHash } from "node:crypto";
 import type { Plan } from "../model/index.js";
 import { canonicalJson } from "../canonical-json.js";
+import { toDocument } from "./document.js";
 
-/** What the digest covers: the whole plan but when it was made and the digest itself. */
+/** What the digest covers: the whole plan as its file holds it, but when it was made and the digest itself. */
 function digestMaterial(plan: Plan): unknown {
-  const { digest: _digest, created_at: _created, ...covered } = plan;
+  const { digest: _digest, created_at: _created, ...covered } = toDocument(plan);
   return covered;
 }
 

@@ -2,6 +2,7 @@
 export { assertConsistent } from "./consistency.js";
 export { startBinding } from "./binding.js";
 export { derivedSalt, planDigest, saltMaterial } from "./digest.js";
+export { toDocument, type PlanDocument } from "./document.js";
 export { compareFingerprints, fingerprint } from "./fingerprint.js";
 export { checkPlanDocument, parsePlanText, planFileProblem, serialisePlan } from "./plan-file.js";
 export { assemblePlan, plan, planZone, unexpectedAnswer, type LiveState, type ZoneLive } from "./planner.js";
@@ -23,4 +24,4 @@ export {
   type SecretHolder,
 } from "./secrets.js";
 export { summariseZones, totalChanges } from "./summary.js";
-export { planUnits, unitKey, unitName, unitPathPrefix } from "./units.js";
+export { planUnits, unitCount, unitKey, unitName, unitPathPrefix, unitsOf } from "./units.js";

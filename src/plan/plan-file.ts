@@ -7,6 +7,7 @@ import { ConfigError } from "../errors.js";
 import { jsonProblem, MAX_PLAN_JSON_DEPTH, parseJsonWithin } from "../json-depth.js";
 import { PLAN_FORMAT_VERSION, type Plan } from "../model/index.js";
 import { planFileText, planForFile, type SecretHolder } from "./secrets.js";
+import { fromDocument, isInternalForm, toDocument, type PlanDocument } from "./document.js";
 import { unitPathPrefix } from "./units.js";
 
 const require = createRequire(import.meta.url);
@@ -51,10 +52,13 @@ export async function parsePlanText(text: string, path: string): Promise<Plan> {
 }
 
 /** A plan given as a value (a parsed plan file, or a plan object), its form checked as `parsePlanText` does. */
-export async function checkPlanDocument(doc: unknown, path: string, name = `the plan file ${path}`): Promise<Plan> {
+export async function checkPlanDocument(given: unknown, path: string, name = `the plan file ${path}`): Promise<Plan> {
+  // A plan value as zoneform holds it inside (its accounts among its units) is checked as its file would be.
+  const doc = isInternalForm(given) ? toDocument(given) : given;
   const version = (doc as { format_version?: unknown })?.format_version;
   if (version !== PLAN_FORMAT_VERSION) {
-    // Format 2's digest left out what `show` displays; format 3 bound each value apart (a KDF per reference).
+    // Format 2's digest left out what `show` displays; format 3 bound each value apart (a KDF per reference);
+    // format 4 held values where references stand now, and accounts among the zones.
     throw planFileProblem(
       path,
       name,
@@ -67,7 +71,7 @@ export async function checkPlanDocument(doc: unknown, path: string, name = `the 
     const first = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || "/"} ${e.message}`);
     throw planFileProblem(path, name, `is not a zoneform plan: ${first.join("; ")}`);
   }
-  const plan = doc as Plan;
+  const plan = fromDocument(doc as PlanDocument);
   // A zone's calls address zones/{its id}/, an account's accounts/{its id}/, and nothing else.
   const astray = plan.zones.flatMap((z) => {
     const inUnit = (path: string) => path.startsWith(unitPathPrefix(z));

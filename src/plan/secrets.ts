@@ -7,6 +7,7 @@ import { SENSITIVE, mapStrings, redactDestination } from "../redact.js";
 import { safeJson } from "../safe-text.js";
 import { hideCredentialShapes } from "../credential-shape.js";
 import { derivedSalt, planDigest, saltMaterial } from "./digest.js";
+import { toDocument } from "./document.js";
 import { bindInputs, prepareInputs } from "../secrets/index.js";
 import { setOwn } from "../data-record.js";
 import { shownTemplate } from "../template.js";
@@ -174,7 +175,7 @@ function saltOf(plan: Plan): string {
  * value is left in any encoding; one left would be a fault of zoneform's, and the plan is not written.
  */
 export function planFileText(filed: Plan, holder: SecretHolder): string {
-  const text = `${safeJson(filed, 2)}\n`;
+  const text = `${safeJson(toDocument(filed), 2)}\n`;
   if (holder.secrets.redactor().valueIn(text)) {
     throw new RuntimeError(
       "the plan would hold an environment value; it was not written. This is a fault " +

@@ -58,11 +58,37 @@ export function unitPathPrefix(u: Pick<ZonePlan, "zone_id" | "scope">): string {
   return u.scope === "account" ? `accounts/${u.zone_id}/` : `zones/${u.zone_id}/`;
 }
 
-/** How many zones and accounts a plan holds, in words: `3 zone(s)`, `3 zone(s) and 1 account(s)`. */
-export function unitCount(units: ReadonlyArray<Pick<ZonePlan, "scope">>): string {
+const counted = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+
+/** Zones and accounts apart, counted: each unit is one or the other, never named for the other. */
+function split(units: ReadonlyArray<Pick<ZonePlan, "scope">>): { zones: number; accounts: number } {
   const accounts = units.filter((u) => u.scope === "account").length;
-  const zones = units.length - accounts;
-  return accounts > 0 ? `${zones} zone(s) and ${accounts} account(s)` : `${zones} zone(s)`;
+  return { zones: units.length - accounts, accounts };
+}
+
+/** How many zones and accounts, in words: `3 zones`, `1 zone and 2 accounts`, `1 account`. */
+export function unitCount(units: ReadonlyArray<Pick<ZonePlan, "scope">>): string {
+  const { zones, accounts } = split(units);
+  if (accounts === 0) return counted(zones, "zone");
+  return zones === 0 ? counted(accounts, "account") : `${counted(zones, "zone")} and ${counted(accounts, "account")}`;
+}
+
+/** `part` of `all`, zones and accounts apart: `1 of 3 zones and 1 of 2 accounts` (accounts when `all` has some). */
+export function unitsOf(
+  part: ReadonlyArray<Pick<ZonePlan, "scope">>,
+  all: ReadonlyArray<Pick<ZonePlan, "scope">>,
+): string {
+  const p = split(part);
+  const a = split(all);
+  const zones = `${p.zones} of ${counted(a.zones, "zone")}`;
+  const accounts = `${p.accounts} of ${counted(a.accounts, "account")}`;
+  if (a.accounts === 0) return zones;
+  return a.zones === 0 ? accounts : `${zones} and ${accounts}`;
+}
+
+/** The verb of a count: `1 zone matches`, `3 zones match`. */
+export function agrees(units: ReadonlyArray<unknown>, one: string, many: string): string {
+  return units.length === 1 ? one : many;
 }
 
 /** The entry of `accounts:` as a file writes it, for a desired state built in code (no `declared`). */

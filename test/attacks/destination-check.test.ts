@@ -55,7 +55,7 @@ async function expectRefused(
   for (const command of [["plan"], ["apply", "--auto-approve"]]) {
     const r = await runBuilt([...command, "-c", config, "--api-url", hostile.proxy.url], { deadlineMs: 10_000, env });
     expectFailure(r, 1);
-    expect(r.stderr).toContain("Error: 1 zone(s) could not be planned; nothing was changed:\n");
+    expect(r.stderr).toContain("Error: 1 zone could not be planned; nothing was changed:\n");
     expect(r.stderr).toContain(`\n  [example.com] logpush job "${job}": ${reason}\n`);
   }
   expect(hostile.proxy.log.some((l) => l.spoiled)).toBe(true);

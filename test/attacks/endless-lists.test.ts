@@ -51,7 +51,7 @@ describe("a page-style list that ignores `page`", () => {
       expect(r.killed, "the list was read until the run was killed").toBe(false);
       expectFailure(r, 1);
       expect(r.stderr).toBe(
-        "Error: 1 zone(s) could not be planned; nothing was changed:\n" +
+        "Error: 1 zone could not be planned; nothing was changed:\n" +
           `  [example.com] reading custom_hostname: GET zones/${Z}/custom_hostnames: page 2 holds the same ` +
           `items as page 1 (the list ignores paging); ` +
           "stopping so the list is not read forever, and nothing was changed\n",

@@ -71,7 +71,7 @@ async function expectRefused(kind: string, reason: string): Promise<void> {
     const r = await runBuilt([...command, "-c", config, "--api-url", hostile.proxy.url], { deadlineMs: 10_000 });
     expectFailure(r, 1);
     expect(r.stderr).toContain(
-      `Error: 1 zone(s) could not be planned; nothing was changed:\n  [example.com] reading ${kind}: ` +
+      `Error: 1 zone could not be planned; nothing was changed:\n  [example.com] reading ${kind}: ` +
         `${reason}; nothing was changed\n`,
     );
     expect(r.stderr).not.toContain("undefined");

@@ -51,7 +51,7 @@ describe("a 404 on an entry point read that is not the API's own", () => {
       for (const command of [["plan"], ["apply", "--auto-approve"]]) {
         const r = await runBuilt([...command, "-c", config, "--api-url", hostile.proxy.url], { deadlineMs: 10_000 });
         expectFailure(r, 1);
-        expect(r.stderr).toContain("Error: 1 zone(s) could not be planned; nothing was changed:\n");
+        expect(r.stderr).toContain("Error: 1 zone could not be planned; nothing was changed:\n");
         // Not the API saying so: the zone is not blamed, and the base URL is questioned.
         expect(r.stderr).toContain(
           `  [example.com] reading waf_managed_rules: not found: GET ${entrypoint(WAF_PHASE)} (the answer was `,

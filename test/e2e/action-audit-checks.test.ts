@@ -69,7 +69,7 @@ describe("the plan comment and what audit checks", () => {
     const r = await run(ws, base);
     expect(r.code, r.log).toBe(0);
     const body = gh.commentsOn(9).find((c) => c.user.login === "github-actions[bot]")!.body;
-    expect(body).toContain("**What audit checks changes in 1 zone(s)**");
+    expect(body).toContain("**What audit checks changes in 1 zone**");
     expect(body).toContain('+     page fetched for its headers: "https://169.254.169.254/latest/meta-data/"');
     expect(body).not.toContain("**No changes.**");
     expect(await emu.calls({ writesOnly: true })).toEqual([]);

@@ -42,12 +42,12 @@ describe("what audit checks, in the plan", () => {
     expect(text.stdout).toContain('+ page fetched for its headers: "https://internal.example.com/admin"');
     expect(text.stdout).toContain('+ authorized script: "https://cdn.new.example/pay.js"');
     expect(text.stdout).not.toContain('page fetched for its headers: "https://example.com/checkout"');
-    expect(text.stdout).toContain("What audit checks changes in 1 zone(s)");
+    expect(text.stdout).toContain("What audit checks changes in 1 zone");
     expect(text.stdout).not.toContain("No changes.");
     expect((await emu.calls()).every((c) => c.startsWith("GET "))).toBe(true);
 
     const md = await runCli(emu, ["plan", "-c", head, "--base", base, "--format", "markdown"]);
-    expect(md.stdout).toContain("**What audit checks changes in 1 zone(s)**");
+    expect(md.stdout).toContain("**What audit checks changes in 1 zone**");
     expect(md.stdout).toContain('+     page fetched for its headers: "https://internal.example.com/admin"');
 
     const file = join(dir, "plan.json");

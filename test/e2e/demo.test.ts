@@ -20,7 +20,7 @@ describe("npm run demo", () => {
       expect(out).toContain(caption);
     }
     expect(out).toMatch(/Plan: \d+ to create, \d+ to update, 0 to replace, 1 to delete\./);
-    expect(out).toContain("No changes. 1 zone(s) match the configuration.");
+    expect(out).toContain("No changes. 1 zone matches the configuration.");
     expect(out).toContain("No drift");
     expect(out).toContain("skip rule is still in place");
     expect(out + stderr()).not.toContain("demo-logs-token-4f1c2b9e");

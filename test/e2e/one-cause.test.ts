@@ -63,7 +63,7 @@ describe("one message per cause", () => {
       const r = await runCli(emu, ["plan", "-c", fleet.config], { env: fleet.env });
       expect(r.code).toBe(1);
       expect(r.stdout).not.toMatch(/Plan:|Plan digest/);
-      expect(r.stdout).toContain("6 zone(s) could not be planned");
+      expect(r.stdout).toContain("6 zones could not be planned");
       expect(r.stdout).not.toContain("Authentication error");
       expect(occurrences(r.stderr, 'GET zones/{zone}/logpush/jobs needs the "Logs: Edit" permission')).toBe(1);
       expect(r.stderr).toContain(

@@ -70,7 +70,7 @@ describe("zoneform drift", () => {
     expect(r.code, r.stderr).toBe(2);
     expect(r.stdout).toContain('~ page_shield_policy "Checkout"');
     expect(r.stdout).toContain("~ value: script-src 'self' [-https://evil.example-]{+https://js.stripe.com+}");
-    expect(r.stdout).toContain("Drift in 1 of 1 zone(s).");
+    expect(r.stdout).toContain("Drift in 1 of 1 zone.");
     const json = JSON.parse((await runCli(emu, ["drift", "-c", cfg, "--format", "json"], { env: ENV })).stdout);
     expect(json.format_version).toBe(4);
     expect(json.zones[0].changes[0].fields[0].field).toBe("value");
@@ -84,6 +84,6 @@ describe("zoneform drift", () => {
     await runCli(emu, ["apply", "-c", cfg, "--auto-approve"], { env: ENV });
     const r = await runCli(emu, ["drift", "-c", cfg, "--detailed-exitcode"], { env: ENV });
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toContain("No drift: 1 zone(s) match the configuration.");
+    expect(r.stdout).toContain("No drift: 1 zone matches the configuration.");
   });
 });

@@ -122,7 +122,7 @@ describe("safety", () => {
       operations: [],
     });
     const plan = {
-      format_version: 4,
+      format_version: 5,
       created_at: "",
       summary: { create: 0, update: 0, replace: 1, delete: 1 },
       zones: [

@@ -8,21 +8,17 @@ import type { Command } from "commander";
 import { fitFor } from "../width.js";
 import type { Plan } from "../../model/index.js";
 import { readPlanFile, checkSavedPlan } from "../../engine/index.js";
-import { digestLine, renderPlanMarkdown, renderPlanText } from "../../plan/index.js";
-import { mapStrings, SENSITIVE } from "../../redact.js";
+import { digestLine, renderPlanMarkdown, renderPlanText, toDocument } from "../../plan/index.js";
+import { mapStrings } from "../../redact.js";
+import { shownTemplate } from "../../template.js";
 import { safeJson } from "../../safe-text.js";
 import { addMaxBytesOption, markdownOptions, parseFormat, useColor } from "../planning.js";
 import { addColorOption, addVerboseOption } from "../options.js";
 import type { CommandContext } from "../command.js";
 
-const REFERENCE = /\$\{env:[A-Za-z_][A-Za-z0-9_]*\}/g;
-
-/** The saved plan as `plan` showed it: each `${env:NAME}` reference hidden as its value was. */
+/** The saved plan as `plan` showed it: each `${env:NAME}` reference hidden as `(sensitive)`. */
 export function planForShow(saved: Plan): Plan {
-  const shown = mapStrings({ ...saved, zones: saved.zones.map((z) => ({ ...z, desired: undefined })) }, (s) =>
-    s.replace(REFERENCE, SENSITIVE),
-  ) as Plan;
-  return shown;
+  return mapStrings({ ...saved, zones: saved.zones.map((z) => ({ ...z, desired: undefined })) }, shownTemplate) as Plan;
 }
 
 interface ShowOptions {
@@ -50,7 +46,7 @@ export function register(program: Command, ctx: CommandContext): void {
     const saved = await readPlanFile(file);
     const digest = checkSavedPlan(saved, `the plan file ${file}`);
     if (format === "json") {
-      io.stdout.write(`${safeJson({ ...saved, digest }, 2)}\n`);
+      io.stdout.write(`${safeJson({ ...toDocument(saved), digest }, 2)}\n`);
       return;
     }
     const shown = planForShow(saved);

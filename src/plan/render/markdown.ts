@@ -7,7 +7,7 @@ import { htmlCode, mdCell, mdCode, mdCodeBlock, mdText } from "../../safe-markdo
 import { printable } from "../../safe-text.js";
 import { summarise, summariseZones, summaryLine, totalChanges } from "../summary.js";
 import { SIGN, changeTitle, formatValue, operationLine } from "./format.js";
-import { unitCount, unitName } from "../units.js";
+import { agrees, unitCount, unitName, unitsOf } from "../units.js";
 import { AUDIT_TITLE, auditChanged, auditDiff, auditListing } from "./audit-checks.js";
 
 function fieldLines(f: FieldDiff, kind: Change["kind"]): string[] {
@@ -56,14 +56,18 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   const audited = new Set(auditChanged(plan.zones));
   const listing = auditListing(plan.zones).map((l) => `> ${mdText(l)}`);
   if (totalChanges(counts) === 0 && audited.size === 0 && plan.zones.every((z) => z.errors.length === 0)) {
-    out.push(`**No changes.** ${unitCount(plan.zones)} match the configuration.`, "", ...listing);
+    out.push(
+      `**No changes.** ${unitCount(plan.zones)} ${agrees(plan.zones, "matches", "match")} the configuration.`,
+      "",
+      ...listing,
+    );
     return out.join("\n");
   }
   const changed = plan.zones.filter((z) => z.changes.length > 0 || z.errors.length > 0 || audited.has(z));
   out.push(`**${summaryLine(counts)}**`, "");
   if (audited.size > 0)
     out.push(
-      `**What audit checks changes in ${audited.size} zone(s)** (the script inventory: never written to ` +
+      `**What audit checks changes in ${unitCount([...audited])}** (the script inventory: never written to ` +
         "Cloudflare; audit fetches its pages on the default branch).",
       "",
     );
@@ -114,7 +118,7 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
         .map((n) => mdCode(n))
         .join(", ") + (left.length > 5 ? ", …" : "");
     text +=
-      `> **${blocks.length - shown} of ${blocks.length} zone(s) left out** (${names}) to stay under ${max} ` +
+      `> **${unitsOf(changed.slice(shown), changed)} left out** (${names}) to stay under ${max} ` +
       `characters; ` +
       `every zone is in the table above. The full plan: ` +
       `${opts.fullPlan ?? "run `zoneform plan`, or save it with `--out` and read it with `zoneform show`"}.\n`;

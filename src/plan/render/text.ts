@@ -7,7 +7,7 @@ import type { Change, FieldDiff, Plan } from "../../model/index.js";
 import { printable } from "../../safe-text.js";
 import { summariseZones, summaryLine, totalChanges } from "../summary.js";
 import { SIGN, changeTitle, formatValue, isTextDiff, operationLine, wordDiff, zoneLabel } from "./format.js";
-import { unitCount, unitName } from "../units.js";
+import { agrees, unitCount, unitName } from "../units.js";
 import { AUDIT_TITLE, auditChanged, auditDiff, auditListing } from "./audit-checks.js";
 
 export interface TextOptions {
@@ -65,8 +65,8 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
   const out: string[] = [];
   const audited = new Set(auditChanged(plan.zones));
   const changed = plan.zones.filter((z) => z.changes.length > 0 || z.errors.length > 0 || audited.has(z));
-  const unchanged = plan.zones.filter((z) => z.changes.length === 0 && z.errors.length === 0).length;
-  const failed = plan.zones.filter((z) => z.errors.length > 0).length;
+  const unchanged = plan.zones.filter((z) => z.changes.length === 0 && z.errors.length === 0);
+  const failed = plan.zones.filter((z) => z.errors.length > 0);
   const counts = summariseZones(plan.zones);
   for (const z of plan.zones) {
     for (const w of z.warnings) out.push(`${c.yellow("Warning:")} [${printable(unitName(z))}] ${printable(w)}`);
@@ -74,7 +74,10 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
   if (out.length > 0) out.push("");
   const listing = auditListing(plan.zones).map((l) => c.dim(l));
   if (totalChanges(counts) === 0 && changed.length === 0) {
-    out.push(`${c.green("No changes.")} ${unitCount(plan.zones)} match the configuration.`, ...listing);
+    out.push(
+      `${c.green("No changes.")} ${unitCount(plan.zones)} ${agrees(plan.zones, "matches", "match")} the configuration.`,
+      ...listing,
+    );
     return `${out.join("\n")}\n`;
   }
   for (const z of changed) {
@@ -93,15 +96,18 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
       out.push("");
     } else if (z.changes.length === 0) out.push("");
   }
-  if (unchanged > 0) out.push(c.dim(`${unchanged} zone(s) unchanged.`));
+  if (unchanged.length > 0) out.push(c.dim(`${unitCount(unchanged)} unchanged.`));
   // A plan that failed has no summary: its counts would leave the failed zones out.
-  if (failed > 0)
+  if (failed.length > 0)
     out.push(
-      c.red(`${failed} zone(s) could not be planned; apply makes no change anywhere until every zone can be planned.`),
+      c.red(
+        `${unitCount(failed)} could not be planned; apply makes no change anywhere until every zone and account ` +
+          "can be planned.",
+      ),
     );
   else out.push(c.bold(summaryLine(counts)));
   if (audited.size > 0)
-    out.push(`What audit checks changes in ${audited.size} zone(s): shown above, never written to Cloudflare.`);
+    out.push(`What audit checks changes in ${unitCount([...audited])}: shown above, never written to Cloudflare.`);
   out.push(...listing);
   return `${out.join("\n")}\n`;
 }

@@ -46,7 +46,7 @@ const policy: Change = {
 
 function made(): Plan {
   return {
-    format_version: 4,
+    format_version: 5,
     created_at: "2026-11-21T00:00:00.000Z",
     safety: { max_deletes: 5 },
     summary: { create: 0, update: 1, replace: 0, delete: 0 },

@@ -33,7 +33,7 @@ function bigPlan(zones: number): Plan {
       warnings: [],
     };
   });
-  return { format_version: 4, created_at: "2026-11-22T00:00:00.000Z", zones: zs, summary: summariseZones(zs) };
+  return { format_version: 5, created_at: "2026-11-22T00:00:00.000Z", zones: zs, summary: summariseZones(zs) };
 }
 
 describe("Markdown plans that fit", () => {

@@ -34,7 +34,7 @@ zones:
 // As the planner makes it: the body carries the reference, never the value.
 const body = { destination_conf: "https://h.example/?header_Authorization=Splunk%20${env:SPLUNK_TOKEN}" };
 const plan: Plan = {
-  format_version: 4,
+  format_version: 5,
   created_at: "2026-11-21T00:00:00.000Z",
   safety: { max_deletes: 1 },
   summary: { create: 1, update: 1, replace: 0, delete: 0 },
@@ -90,7 +90,7 @@ describe("saved plan files", () => {
     await writeFile(path, "old", { mode: 0o644 });
     await writePlanFile(path, plan, desired, { force: true });
     expect((await stat(path)).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(await readFile(path, "utf8")).format_version).toBe(4);
+    expect(JSON.parse(await readFile(path, "utf8")).format_version).toBe(5);
   });
 
   it("refuse to replace an existing file without force, leaving it and no temporary file", async () => {
@@ -124,12 +124,13 @@ describe("saved plan files", () => {
   it("refuse another format version, files that are not plans, and operations aimed at another zone", async () => {
     const path = await saved();
     await writeFile(path, JSON.stringify({ ...plan, format_version: 1 }));
-    await expect(readPlanFile(path)).rejects.toThrow(/format_version 1; this zoneform reads format 4/);
-    // Format 2's digest did not cover what `show` displays, format 3 bound each value apart: made again.
-    for (const old of [2, 3]) {
+    await expect(readPlanFile(path)).rejects.toThrow(/format_version 1; this zoneform reads format 5/);
+    // Format 2's digest did not cover what `show` displays, format 3 bound each value apart, format 4 held
+    // values: made again.
+    for (const old of [2, 3, 4]) {
       await writeFile(path, JSON.stringify({ ...plan, format_version: old }));
       await expect(readPlanFile(path)).rejects.toThrow(
-        new RegExp(`format_version ${old}; this zoneform reads format 4\\. Make the plan again with this version\\.`),
+        new RegExp(`format_version ${old}; this zoneform reads format 5\\. Make the plan again with this version\\.`),
       );
     }
     await writeFile(path, "not json");
@@ -142,7 +143,7 @@ describe("saved plan files", () => {
     );
     expect(quoted).toMatch(/is not JSON/);
     expect(quoted).not.toContain("hunter2");
-    await writeFile(path, JSON.stringify({ format_version: 4 }));
+    await writeFile(path, JSON.stringify({ format_version: 5 }));
     await expect(readPlanFile(path)).rejects.toThrow(/is not a zoneform plan/);
     const astray = structuredClone(plan);
     astray.zones[0]!.changes[0]!.operations[0]!.path = `zones/${OTHER}/page_shield`;

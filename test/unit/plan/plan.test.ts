@@ -19,7 +19,7 @@ const change = (kind: Change["kind"], resource: string, identity: string, extra:
   ...extra,
 });
 const planOf = (changes: Change[]): Plan => ({
-  format_version: 4,
+  format_version: 5,
   created_at: "2026-11-21T00:00:00.000Z",
   zones: [{ zone_id: Z, name: "example.com", changes, fingerprints: {}, errors: [], warnings: [] }],
   summary: { create: 0, update: 0, replace: 0, delete: 0 },

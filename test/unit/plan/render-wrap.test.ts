@@ -10,7 +10,7 @@ const Z = "0123456789abcdef0123456789abcdef";
 const R = "fedcba9876543210fedcba9876543210";
 const RULE = "00112233445566778899aabbccddeeff";
 const plan: Plan = {
-  format_version: 4,
+  format_version: 5,
   created_at: "2026-11-21T00:00:00.000Z",
   summary: { create: 0, update: 1, replace: 0, delete: 0 },
   zones: [

@@ -6,7 +6,7 @@ import { renderPlanText } from "../../../src/plan/render/text.js";
 
 const Z = "0123456789abcdef0123456789abcdef";
 const plan: Plan = {
-  format_version: 4,
+  format_version: 5,
   created_at: "2026-11-21T00:00:00.000Z",
   summary: { create: 1, update: 2, replace: 0, delete: 1 },
   zones: [
@@ -89,14 +89,14 @@ describe("plan renderers", () => {
         - page_shield_policy "Old" (id def)
               DELETE zones/0123456789abcdef0123456789abcdef/page_shield/policies/def
 
-      1 zone(s) unchanged.
+      1 zone unchanged.
       Plan: 1 to create, 2 to update, 0 to replace, 1 to delete.
       "
     `);
   });
   it("text: says so when nothing changes", () => {
     const none: Plan = { ...plan, summary: { create: 0, update: 0, replace: 0, delete: 0 }, zones: [plan.zones[1]!] };
-    expect(renderPlanText(none, { color: false })).toBe("No changes. 1 zone(s) match the configuration.\n");
+    expect(renderPlanText(none, { color: false })).toBe("No changes. 1 zone matches the configuration.\n");
   });
   it("markdown: a summary table and a diff block per changed zone", () => {
     expect(renderPlanMarkdown(plan)).toMatchInlineSnapshot(`
@@ -140,7 +140,7 @@ describe("plan renderers", () => {
   it("drift: one line per drifted zone and a total", () => {
     expect(renderDriftReport(plan)).toMatchInlineSnapshot(`
       "example.com: drift (1 create, 2 update, 0 replace, 1 delete): update page_shield_settings "settings"; create page_shield_policy "Checkout"; update page_shield_policy "Strict"; delete page_shield_policy "Old"
-      Drift in 1 of 2 zone(s).
+      Drift in 1 of 2 zones.
       "
     `);
   });
@@ -165,6 +165,6 @@ describe("zones that could not be planned", () => {
     const text = renderPlanText(failed, { color: false });
     expect(text).toContain("Error: reading page_shield_settings: refused");
     expect(text).not.toContain("unchanged");
-    expect(text).toContain("1 zone(s) could not be planned");
+    expect(text).toContain("1 zone could not be planned");
   });
 });

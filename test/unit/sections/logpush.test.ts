@@ -595,7 +595,7 @@ describe("ownership challenge", () => {
 
 describe("secrets in logpush changes", () => {
   const plan = (changes: Change[]) => ({
-    format_version: 4 as const,
+    format_version: 5 as const,
     created_at: "2025-01-01T00:00:00Z",
     zones: [{ zone_id: Z, changes, fingerprints: {}, errors: [], warnings: [] }],
     summary: { create: 0, update: 0, replace: 0, delete: 0 },
