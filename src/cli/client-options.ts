@@ -199,7 +199,15 @@ export function clientsFromOptions(
   const fallback =
     resolved instanceof CredentialsError
       ? withoutCredentials(resolved)
-      : oneClient(opts, io, baseUrl, resolved.auth, redactor, progress, undefined, desired && defaultAccounts(desired));
+      : oneClient(
+          opts,
+          io,
+          baseUrl,
+          resolved.auth,
+          redactor,
+          progress,
+          desired && { accounts: defaultAccounts(desired), ...estateScope(desired) },
+        );
   return {
     fallback,
     ...(resolved instanceof CredentialsError ? { missing: resolved } : {}),
@@ -209,19 +217,34 @@ export function clientsFromOptions(
           `${printable(token.env)} (the api_token of account ${token.accounts.join(", ")}) contains spaces or ` +
             "control characters; set it to the token alone",
         );
-      const client = oneClient(
-        opts,
-        io,
-        baseUrl,
-        { token: token.value },
-        redactor,
-        progress,
-        token.env,
-        token.accounts,
-      );
+      const client = oneClient(opts, io, baseUrl, { token: token.value }, redactor, progress, {
+        accounts: token.accounts,
+        variable: token.env,
+        ...estateScope(desired!),
+      });
       return { token, client };
     }),
   };
+}
+
+/**
+ * What every token's check knows of the estate: each account the configuration names (its entries of
+ * `accounts:`, its zones' accounts), each zone's account, and the variable each account's entry names.
+ */
+export function estateScope(
+  desired: DesiredState,
+): Pick<TokenScope, "otherAccounts" | "zoneAccounts" | "accountVariables"> {
+  const zoneAccounts = Object.fromEntries(
+    desired.zones.flatMap((z) => {
+      const account = z.account_id ?? desired.account_id;
+      return account === undefined ? [] : [[z.zone_id, account]];
+    }),
+  );
+  const accountVariables = Object.fromEntries(
+    (desired.accounts ?? []).flatMap((a) => (a.api_token ? [[a.account_id, a.api_token.env]] : [])),
+  );
+  const ids = [...(desired.accounts ?? []).map((a) => a.account_id), ...Object.values(zoneAccounts)];
+  return { otherAccounts: [...new Set(ids)], zoneAccounts, accountVariables };
 }
 
 /** Characters a token may hold in a header. */
@@ -251,12 +274,19 @@ function oneClient(
   auth: Auth,
   redactor?: Pick<Redactor, "redact">,
   progress?: Progress,
-  tokenName?: string,
-  accounts?: readonly string[],
+  scope: Omit<TokenScope, "accountOwned"> = {},
 ): CloudflareClient {
+  const tokenName = scope.variable;
   const named = (line: string) => (tokenName ? `[${tokenName}] ${line}` : line);
   const client = createClient({
     baseUrl,
+    // What set the URL, which a failure every call shares names (a name that does not resolve).
+    baseUrlFrom:
+      opts.apiUrl !== undefined
+        ? "--api-url"
+        : io.env.CLOUDFLARE_API_BASE_URL?.trim()
+          ? "CLOUDFLARE_API_BASE_URL"
+          : "default",
     auth,
     parallelism: opts.parallelism === undefined ? DEFAULT_PARALLELISM : parseParallelism(String(opts.parallelism)),
     rateLimit:
@@ -301,13 +331,13 @@ function oneClient(
     client,
     "token" in auth ? "token" : "key",
     CLIENT_HINTS.permissionHint,
-    tokenScope(auth, accounts),
+    tokenScope(auth, scope),
   );
 }
 
-/** Where a token is checked (credential-check.ts): the accounts it serves, and whether it says it is theirs. */
-export function tokenScope(auth: Auth, accounts: readonly string[] = []): TokenScope {
-  return "token" in auth ? { accounts, accountOwned: isAccountOwnedToken(auth.token) } : {};
+/** Where a token is checked (credential-check.ts): `scope`, and whether the token says it is an account's own. */
+export function tokenScope(auth: Auth, scope: Omit<TokenScope, "accountOwned"> = {}): TokenScope {
+  return "token" in auth ? { ...scope, accountOwned: isAccountOwnedToken(auth.token) } : {};
 }
 
 /** Service Key authentication ended on this day (real-answers.md: api-deprecations.yaml). */

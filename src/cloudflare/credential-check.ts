@@ -19,8 +19,15 @@ export type AuthKind = "token" | "key";
 
 export interface CredentialCheck {
   kind: AuthKind;
-  /** `unknown`: the check itself could not tell (an account-owned token, the network, …). */
-  state: "active" | "invalid" | "expired" | "disabled" | "not_yet_valid" | "unknown";
+  /**
+   * `unknown`: the check itself could not tell (an account-owned token, the network, …); `other_account`:
+   * refused by the accounts it serves, it is another account's own (`account`).
+   */
+  state: "active" | "invalid" | "expired" | "disabled" | "not_yet_valid" | "other_account" | "unknown";
+  /** The variable that held the token, as messages name it (default CLOUDFLARE_API_TOKEN). */
+  variable?: string;
+  /** The accounts the token was given for (its `accounts:` entries, the accounts of its zones). */
+  servesAccounts?: readonly string[];
   /** The token's id, or the user's id for a global API key. */
   id?: string;
   /** The user's e-mail (global API key). */
@@ -50,6 +57,13 @@ export interface TokenScope {
   accounts?: readonly string[];
   /** The token says it is account-owned (isAccountOwnedToken): checked by its accounts only. */
   accountOwned?: boolean;
+  /** The variable that holds it (default CLOUDFLARE_API_TOKEN): what every message names. */
+  variable?: string;
+  /** The configuration's other accounts: a token its own accounts refuse is asked there, to say whose it is. */
+  otherAccounts?: readonly string[];
+  /** Each zone's account, and the variable each account's entry names: who a refused call was for. */
+  zoneAccounts?: Readonly<Record<string, string>>;
+  accountVariables?: Readonly<Record<string, string>>;
 }
 
 const VERIFY_PATH = "user/tokens/verify";
@@ -81,6 +95,16 @@ export async function checkCredentials(
       return couldNotTell(kind, err);
     }
   }
+  const named = {
+    ...(scope.variable !== undefined ? { variable: scope.variable } : {}),
+    ...(scope.accounts?.length ? { servesAccounts: [...new Set(scope.accounts)] } : {}),
+  };
+  return { ...(await checkToken(client, now, scope)), ...named };
+}
+
+/** The token checks, in the order TokenScope says; then, refused everywhere, whose own account it is. */
+async function checkToken(client: CloudflareClient, now: number, scope: TokenScope): Promise<CredentialCheck> {
+  const kind = "token";
   const accounts = [...new Set(scope.accounts ?? [])];
   const checks: Array<{ path: string; account?: string }> = [
     ...(scope.accountOwned && accounts.length > 0 ? [] : [{ path: VERIFY_PATH }]),
@@ -94,7 +118,10 @@ export async function checkCredentials(
     if (!refused) return { ...check, checkedAt: path, checked, ...(account !== undefined ? { account } : {}) };
     refusals.push(check);
   }
-  // Every check refused it. One check: its verdict. Several: invalid if one said so; each answer told.
+  // Every check refused it: it may be another account's own token, given in this one's place.
+  const owner = accounts.length > 0 ? await ownerAmong(client, scope.otherAccounts ?? [], accounts, now) : undefined;
+  if (owner) return { ...owner, checked: [...checked, ...(owner.checked ?? [])] };
+  // One check: its verdict. Several: invalid if one said so; each answer told.
   if (refusals.length === 1) return { ...refusals[0]!, checkedAt: checked[0]!, checked };
   return {
     kind,
@@ -102,6 +129,24 @@ export async function checkCredentials(
     detail: refusals.map((r, i) => `${r.detail} (GET ${checked[i]})`).join(", "),
     checked,
   };
+}
+
+/** The first of `others` whose token check takes the token (active): the account the token belongs to. */
+async function ownerAmong(
+  client: CloudflareClient,
+  others: readonly string[],
+  mine: readonly string[],
+  now: number,
+): Promise<CredentialCheck | undefined> {
+  const checked: string[] = [];
+  for (const account of others.filter((a) => !mine.includes(a))) {
+    const path = accountVerifyPath(account);
+    checked.push(path);
+    const { check, refused } = await verifyAt(client, path, true, now);
+    if (!refused && check.state === "active")
+      return { ...check, state: "other_account", account, checkedAt: path, checked };
+  }
+  return undefined;
 }
 
 /**
@@ -158,7 +203,15 @@ export function tokenVerdict(result: unknown, now: number = Date.now()): Credent
 
 /** One line on what the check found, for `whoami` and the messages below. */
 export function describeCheck(c: CredentialCheck): string {
-  const token = `the API token in CLOUDFLARE_API_TOKEN${c.id ? ` (id ${c.id})` : ""}`;
+  const variable = c.variable ?? "CLOUDFLARE_API_TOKEN";
+  const served = c.servesAccounts?.length ? ` (for account ${c.servesAccounts.join(", ")})` : "";
+  // "for account A" unless the verdict already says whose the token is.
+  const forAccounts = c.account === undefined || !c.servesAccounts?.includes(c.account);
+  const about = [
+    forAccounts && c.servesAccounts?.length && `for account ${c.servesAccounts.join(", ")}`,
+    c.id && `id ${c.id}`,
+  ];
+  const token = `the API token in ${variable}${about.some(Boolean) ? ` (${about.filter(Boolean).join(", ")})` : ""}`;
   const check = `Cloudflare's token check (GET ${c.checkedAt ?? VERIFY_PATH})`;
   const own = c.account !== undefined ? `, a token of account ${c.account}` : "";
   const byAccount = c.checked?.some((p) => p !== VERIFY_PATH)
@@ -176,9 +229,9 @@ export function describeCheck(c: CredentialCheck): string {
         : `CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY are the global API key of ${c.email ?? "a user"}`;
     case "invalid":
       return c.kind === "token"
-        ? `CLOUDFLARE_API_TOKEN is not a valid API token: ${c.checkedAt ? check : "Cloudflare's token checks"} ` +
+        ? `${variable}${served} is not a valid API token: ${c.checkedAt ? check : "Cloudflare's token checks"} ` +
             `answered ${c.detail}. ` +
-            "It may be mistyped, deleted or rolled: set it to a current token " +
+            `It may be mistyped, deleted, rolled${byAccount ? " or another account's" : ""}: set it to a current token ` +
             `(My Profile → API Tokens)${byAccount}; a global API key goes in CLOUDFLARE_API_KEY, with CLOUDFLARE_EMAIL`
         : `Cloudflare does not accept CLOUDFLARE_EMAIL with CLOUDFLARE_API_KEY (GET user answered ` +
             `${c.detail}): check both, or use an API token in CLOUDFLARE_API_TOKEN`;
@@ -191,21 +244,34 @@ export function describeCheck(c: CredentialCheck): string {
       return `${token} is disabled: enable it again (My Profile → API Tokens) or use another`;
     case "not_yet_valid":
       return `${token} is not valid yet: its not_before is ${c.notBefore}`;
+    case "other_account":
+      return (
+        `${variable} holds a token of account ${c.account}${c.id ? ` (id ${c.id})` : ""}, not one for account ` +
+        `${c.servesAccounts?.join(", ") ?? "it serves"} (${check} takes it): set ${variable} to a token of ` +
+        `account ${c.servesAccounts?.join(", ") ?? "the account"}`
+      );
     default:
       return `zoneform could not check the credentials (${c.detail ?? "no answer"})`;
   }
 }
 
 /**
- * The error a refused call should show. A 403 names the permission the call needs first, then the
- * token's state as the check answered it (active: the token lacks that permission; expired, disabled,
- * …: that is why). A 401 says what is wrong with the credentials, and which call was refused. When the
- * check could not tell, the API's error stands as it was.
+ * The error a refused call should show: for a token the check finds active, the permission the call
+ * needs; for any other verdict (invalid, expired, another account's, …) that verdict alone, with the
+ * call it refused. When the check could not tell, the API's error stands as it was.
  */
-export function explainAuthFailure(err: ApiError, check: CredentialCheck, hint?: PermissionHint): ApiError {
+export function explainAuthFailure(
+  err: ApiError,
+  check: CredentialCheck,
+  hint?: PermissionHint,
+  scope: TokenScope = {},
+): ApiError {
   if (check.state === "unknown") return err;
   const { method, path } = err.info;
-  if (err.status === 403) {
+  const elsewhere = err.status === 403 ? notItsAccount(check, accountOfPath(path, scope), scope) : undefined;
+  if (elsewhere) return new ApiError(`${method} ${path} was refused (HTTP 403): ${elsewhere}`, err.info);
+  // Only a token that works can lack a permission: any other verdict is the one cause to name.
+  if (err.status === 403 && check.state === "active") {
     const needs = hint?.(method, path);
     const who = check.kind === "token" ? "the API token" : "the account of CLOUDFLARE_EMAIL / CLOUDFLARE_API_KEY";
     const fix =
@@ -214,11 +280,36 @@ export function explainAuthFailure(err: ApiError, check: CredentialCheck, hint?:
         : check.account !== undefined
           ? `add it to the token (account ${check.account}: Manage Account → Account API Tokens → Edit)`
           : "add it to the token (My Profile → API Tokens → Edit)";
-    const state = check.state === "active" ? `${who} lacks it (${describeCheck(check)}): ${fix}` : describeCheck(check);
+    const state = `${who} lacks it (${describeCheck(check)}): ${fix}`;
     return new ApiError(refusalMessage({ ...err.info, status: err.status, needs, state }), err.info);
   }
   if (check.state === "active") return err;
   return new ApiError(`${describeCheck(check)} (${method} ${path} was refused with HTTP ${err.status})`, err.info);
+}
+
+/**
+ * When an account's own token (active, of `check.account`) is given for another account `target`: what
+ * to set, and to what. Undefined for any other token or target.
+ */
+export function notItsAccount(
+  check: CredentialCheck,
+  target: string | undefined,
+  scope: TokenScope = {},
+): string | undefined {
+  if (check.state !== "active" || check.account === undefined || target === undefined || target === check.account)
+    return undefined;
+  const variable = scope.accountVariables?.[target] ?? check.variable ?? "CLOUDFLARE_API_TOKEN";
+  return (
+    `${variable} holds a token of account ${check.account}${check.id ? ` (id ${check.id})` : ""}, which reaches ` +
+    `that account's zones and objects only, not account ${target}'s: set ${variable} to a token of account ${target}`
+  );
+}
+
+/** The account a call is for: `accounts/{id}/…`, or the account of the zone in `zones/{id}/…`. */
+function accountOfPath(path: string, scope: TokenScope): string | undefined {
+  const m = /^(accounts|zones)\/([^/]+)/.exec(path);
+  if (!m) return undefined;
+  return m[1] === "accounts" ? m[2] : scope.zoneAccounts?.[m[2]!];
 }
 
 /** A 401 or 403 in the API's own envelope (not a proxy's HTML page), on anything but the check itself. */
@@ -248,7 +339,7 @@ export function withCredentialCheck(
     if (!worthChecking(err)) return err;
     check ??= checkCredentials(client, kind, Date.now(), scope);
     const verdict = await check;
-    const explained = explainAuthFailure(err, verdict, hint);
+    const explained = explainAuthFailure(err, verdict, hint, scope);
     // Credentials the API does not take fail every call alike: the run stops with one message. A
     // token that is active only lacks a permission, which may be this call's alone.
     if (explained !== err && verdict.state !== "active" && client.stop) {

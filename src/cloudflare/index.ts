@@ -19,6 +19,7 @@ export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_READ_BYTES } from "./client.js";
 export {
   checkCredentials,
   describeCheck,
+  notItsAccount,
   isAccountOwnedToken,
   withCredentialCheck,
   type CredentialCheck,

@@ -137,7 +137,7 @@ describe("an estate of two accounts, a token each", () => {
     await emu.clearRequests();
     const plan2 = await runCli(emu, ["plan", "-c", cfg, "--detailed-exitcode"], { env });
     expect(plan2.code, plan2.stdout + plan2.stderr).toBe(0);
-    expect(plan2.stdout).toContain("No changes. 3 zone(s) and 2 account(s) match the configuration.");
+    expect(plan2.stdout).toContain("No changes. 3 zones and 2 accounts match the configuration.");
     // Reads still the minimum: one list per zone and per account, each with its own token.
     expect((await emu.requests()).map((r) => `${call(r)} [${r.credential}]`).sort()).toEqual(
       [
@@ -229,6 +229,12 @@ describe("an estate of two accounts, a token each", () => {
     const drift = await runCli(emu, ["drift", "-c", cfg], { env });
     expect(drift.code, drift.stdout + drift.stderr).toBe(2);
     expect(drift.stdout).toContain(`account ${A}: drift (0 create, 1 update, 0 replace, 0 delete)`);
+    // Zones and accounts counted apart: only the account drifted.
+    expect(drift.stdout).toContain("Drift in 0 of 3 zones and 1 of 2 accounts");
+    const json = JSON.parse((await runCli(emu, ["drift", "-c", cfg, "--format", "json"], { env })).stdout);
+    expect(json.zones.map((z: { zone_id: string }) => z.zone_id)).not.toContain(A);
+    expect(json.accounts.map((u: { account_id: string }) => u.account_id)).toEqual([A, B]);
+    expect(json.accounts[0].changes[0]).toMatchObject({ account_id: A, kind: "update" });
     const md = await runCli(emu, ["plan", "-c", cfg, "--format", "markdown"], { env });
     expect(md.stdout).toContain(`<summary>account <code>${A}</code></summary>`);
   });
@@ -249,8 +255,10 @@ describe("an estate of two accounts, a token each", () => {
     const plan = await runCli(emu, ["plan", "-c", cfg, "--out", out], { env });
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
     const saved = JSON.parse(await (await import("node:fs/promises")).readFile(out, "utf8"));
-    const units = saved.zones.filter((z: { scope?: string }) => z.scope === "account");
-    expect(units.map((u: { zone_id: string }) => u.zone_id)).toEqual([A, B]);
+    // Accounts in a list of their own, never among the zones (plan format 5).
+    expect(saved.zones.map((z: { zone_id: string }) => z.zone_id)).toEqual([...a.zones, ...b.zones].map((z) => z.id));
+    const units = saved.accounts;
+    expect(units.map((u: { account_id: string }) => u.account_id)).toEqual([A, B]);
     // The reference, never the token.
     expect(units[0].desired.api_token).toBe("${env:TOKEN_A}");
     expect(JSON.stringify(saved)).not.toContain(env.TOKEN_A);
@@ -280,6 +288,28 @@ describe("an estate of two accounts, a token each", () => {
     expect(refused.map((r) => `${call(r)} [${r.credential}]`)).toContain(
       `GET zones/${b.zones[0]!.id}/logpush/jobs [token-a]`,
     );
+  });
+});
+
+describe("token problems over an estate", () => {
+  it("names the variable and the account, once: an invalid token, and another account's in its place", async () => {
+    const { a, b } = await seedEstate();
+    const cfg = await writeConfig(estateFile(a, b, ""));
+    const bad = await runCli(emu, ["plan", "-c", cfg], { env: { ...env, CLOUDFLARE_API_TOKEN: "", TOKEN_B: "wrong" } });
+    expect(bad.code).toBe(1);
+    const invalid = `TOKEN_B (for account ${B}) is not a valid API token`;
+    expect(bad.stderr).toContain(invalid);
+    expect(bad.stderr.split(invalid)).toHaveLength(2);
+    expect(bad.stderr).not.toMatch(/CLOUDFLARE_API_TOKEN is|permission/);
+    // A's token given as B's: the message names whose it is and the fix, not a permission to add.
+    const swapped = await runCli(emu, ["plan", "-c", cfg], {
+      env: { ...env, CLOUDFLARE_API_TOKEN: "", TOKEN_B: env.TOKEN_A },
+    });
+    expect(swapped.code).toBe(1);
+    expect(swapped.stderr).toMatch(
+      new RegExp(`TOKEN_B holds a token of account ${A} \\(id [0-9a-f]{32}\\), which reaches that account's zones and objects only, not account ${B}'s: set TOKEN_B to a token of account ${B}`),
+    );
+    expect(swapped.stderr).not.toMatch(/add it to the token|CLOUDFLARE_API_TOKEN/);
   });
 });
 
@@ -320,7 +350,7 @@ describe("commands over an estate", () => {
     await emu.clearRequests();
     const plan = await runCli(emu, ["plan", "-c", out, "--detailed-exitcode"]);
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
-    expect(plan.stdout).toContain("No changes. 0 zone(s) and 1 account(s) match the configuration.");
+    expect(plan.stdout).toContain("No changes. 1 account matches the configuration.");
     expect(await emu.calls()).toEqual([`GET accounts/${A}/logpush/jobs`]);
   });
 
@@ -378,8 +408,8 @@ describe("commands over an estate", () => {
     const text = await runCli(emu, ["whoami", "-c", cfg], { env });
     expect(text.code, text.stdout + text.stderr).toBe(0);
     expect(text.stdout).toContain("CLOUDFLARE_API_TOKEN (every zone and account without a token of its own):");
-    expect(text.stdout).toContain(`TOKEN_A (account ${A} and 2 zone(s)):`);
-    expect(text.stdout).toContain(`TOKEN_B (account ${B} and 1 zone(s)):`);
+    expect(text.stdout).toContain(`TOKEN_A (account ${A} and 2 zones):`);
+    expect(text.stdout).toContain(`TOKEN_B (account ${B} and 1 zone):`);
     expect(text.stdout).not.toContain(env.TOKEN_A);
     const json = await runCli(emu, ["whoami", "-c", cfg, "--format", "json"], { env });
     expect(json.code, json.stderr).toBe(0);
@@ -400,7 +430,14 @@ describe("commands over an estate", () => {
     // A token that does not work fails the command, named by its variable.
     const bad = await runCli(emu, ["whoami", "-c", cfg], { env: { ...env, TOKEN_B: "not-a-token" } });
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain("Error: TOKEN_B: ");
+    expect(bad.stderr).toContain(`Error: TOKEN_B (for account ${B}) is not a valid API token: `);
+    expect(bad.stderr).not.toContain("CLOUDFLARE_API_TOKEN is");
+    // A's token given as B's: B's check refuses it, A's takes it, and the message says whose it is.
+    const swapped = await runCli(emu, ["whoami", "-c", cfg], { env: { ...env, TOKEN_B: env.TOKEN_A } });
+    expect(swapped.code).toBe(1);
+    expect(swapped.stderr).toMatch(
+      new RegExp(`Error: TOKEN_B holds a token of account ${A} \\(id [0-9a-f]{32}\\), which reaches that account's zones and objects only, not account ${B}'s: set TOKEN_B to a token of account ${B}`),
+    );
   });
 
   it("whoami checks an account-owned token (cfat_) by its account, and reads its policies there", async () => {
@@ -444,8 +481,9 @@ describe("commands over an estate", () => {
     const crossed = await runCli(emu, ["whoami", "-c", cfg], { env: { ...owned, TOKEN_B: "cfat_tokenofaccountc" } });
     expect(crossed.code).toBe(1);
     expect(crossed.stderr).toContain(
-      `Error: TOKEN_B: CLOUDFLARE_API_TOKEN is not a valid API token: Cloudflare's token check (GET accounts/${B}/` +
-        'tokens/verify) answered HTTP 403 "Unauthorized to access requested resource [9109]"',
+      `Error: TOKEN_B (for account ${B}) is not a valid API token: Cloudflare's token check (GET accounts/${B}/` +
+        `tokens/verify) answered HTTP 403 "Unauthorized to access requested resource [9109]". It may be mistyped, ` +
+        "deleted, rolled or another account's",
     );
   });
 
@@ -495,7 +533,7 @@ describe("commands over an estate", () => {
     await emu.clearRequests();
     const plan = await runCli(emu, ["plan", "-c", cfg], { env: owned });
     expect(plan.code, plan.stdout + plan.stderr).toBe(1);
-    expect(plan.stdout + plan.stderr).toContain(`the API token lacks it (the API token in CLOUDFLARE_API_TOKEN (id `);
+    expect(plan.stdout + plan.stderr).toContain(`the API token lacks it (the API token in TOKEN_A (id `);
     expect(plan.stdout + plan.stderr).toContain(
       `is valid and active, a token of account ${A}): add it to the token (account ${A}: Manage Account → Account ` +
         "API Tokens → Edit)",

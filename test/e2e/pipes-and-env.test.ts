@@ -417,7 +417,7 @@ zones:
 
     expect(wrong.code).toBe(1);
     expect(JSON.parse(wrong.stdout)).toMatchObject({ format_version: 1, credentials: { state: "invalid" } });
-    expect(wrong.stderr).toContain("Error: CLOUDFLARE_API_TOKEN is not a valid API token");
+    expect(wrong.stderr).toMatch(/Error: CLOUDFLARE_API_TOKEN \(for account [0-9a-f]{32}\) is not a valid API token/);
   });
 
   it("names the user of a global API key", async () => {

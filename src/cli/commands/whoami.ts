@@ -11,6 +11,7 @@ import type { Command } from "commander";
 import {
   checkCredentials,
   describeCheck,
+  notItsAccount,
   type CredentialCheck,
   type TokenScope,
   resolveCredentials,
@@ -30,6 +31,7 @@ import {
   clientsFromOptions,
   type ClientFlagValues,
   type RunClients,
+  estateScope,
   tokenScope,
 } from "../client-options.js";
 import { cliClock } from "../now.js";
@@ -78,13 +80,16 @@ export function register(program: Command, ctx: CommandContext): void {
         const { auth } = resolveCredentials(io.env, { apiUrl: opts.apiUrl });
         const part = desired && clients.tokens.length > 0 ? defaultPart(desired, clients.tokens) : desired;
         const label = "token" in auth ? "CLOUDFLARE_API_TOKEN" : "CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY";
-        const scope = tokenScope(auth, desired ? defaultAccounts(desired) : []);
+        const scope = tokenScope(auth, desired ? { accounts: defaultAccounts(desired), ...estateScope(desired) } : {});
         const kind = "token" in auth ? "token" : "key";
         reports.push(await reportOf(clients.fallback, kind, scope, part, baseUrl, now, label));
       }
       for (const { token, client } of clients.tokens) {
         const part = partOf(desired!, token);
-        const scope = tokenScope({ token: token.value }, token.accounts);
+        const scope = tokenScope(
+          { token: token.value },
+          { accounts: token.accounts, variable: token.env, ...estateScope(desired!) },
+        );
         reports.push(await reportOf(client, "token", scope, part, baseUrl, now, token.env, token));
       }
       const named = clients.tokens.length > 0;
@@ -94,8 +99,15 @@ export function register(program: Command, ctx: CommandContext): void {
           : reports.map((r) => textReport(r, named)).join("\n"),
       );
       for (const r of reports) {
+        // An account's own token given for other accounts too: each of those needs its own.
+        for (const account of r.check.servesAccounts ?? []) {
+          const problem = notItsAccount(r.check, account, desired && estateScope(desired));
+          if (!problem) continue;
+          io.stderr.write(`Error: ${printable(problem)}\n`);
+          ctx.setExit(EXIT.error);
+        }
         if (r.check.state === "active") continue;
-        io.stderr.write(`Error: ${named ? `${printable(r.variable)}: ` : ""}${printable(describeCheck(r.check))}\n`);
+        io.stderr.write(`Error: ${printable(describeCheck(r.check))}\n`);
         ctx.setExit(EXIT.error);
       }
     } finally {
@@ -243,7 +255,8 @@ function textReport({ baseUrl, check, desired, needs, policies, variable, token 
   const lines: string[] = [];
   if (named) {
     const serves = token
-      ? `account ${token.accounts.join(", ")} and ${token.zones.length} zone(s)`
+      ? `account${token.accounts.length === 1 ? "" : "s"} ${token.accounts.join(", ")} and ${token.zones.length} ` +
+        `zone${token.zones.length === 1 ? "" : "s"}`
       : "every zone and account without a token of its own";
     lines.push(`${variable} (${serves}):`);
   }

@@ -148,9 +148,9 @@ describe("the token check's verdict", () => {
     const verdict = await checkCredentials(nobody, "token", NOW, { accounts: [ACCOUNT] });
     expect(verdict).toMatchObject({ state: "invalid" });
     expect(describeCheck(verdict)).toBe(
-      `CLOUDFLARE_API_TOKEN is not a valid API token: Cloudflare's token checks answered HTTP 401 "Invalid API ` +
+      `CLOUDFLARE_API_TOKEN (for account ${ACCOUNT}) is not a valid API token: Cloudflare's token checks answered HTTP 401 "Invalid API ` +
         `Token [1000]" (GET user/tokens/verify), HTTP 403 "Unauthorized [9109]" (GET accounts/${ACCOUNT}/tokens/` +
-        "verify). It may be mistyped, deleted or rolled: set it to a current token (My Profile → API Tokens), or " +
+        "verify). It may be mistyped, deleted, rolled or another account's: set it to a current token (My Profile → API Tokens), or " +
         "an account's own (Manage Account → Account API Tokens); a global API key goes in CLOUDFLARE_API_KEY, with " +
         "CLOUDFLARE_EMAIL",
     );
@@ -172,7 +172,7 @@ describe("the token check's verdict", () => {
     );
   });
 
-  it("names the permission a refused call needs first, then the token's state as the check answered it", () => {
+  it("names the permission a refused call needs only when the token is active, else the token's state alone", () => {
     const refused = apiError(403, `zones/${ZONE_A}/page_shield`, [{ code: 10000, message: "Authentication error" }]);
     expect(explainAuthFailure(refused, { kind: "token", state: "unknown" }, permissionHint)).toBe(refused);
     const needs =
@@ -190,8 +190,8 @@ describe("the token check's verdict", () => {
       permissionHint,
     );
     expect(expired.message).toBe(
-      `${needs}the API token in CLOUDFLARE_API_TOKEN (id t1) has expired (expires_on 2026-01-01T00:00:00Z): roll ` +
-        "it or create a new one (My Profile → API Tokens)",
+      "the API token in CLOUDFLARE_API_TOKEN (id t1) has expired (expires_on 2026-01-01T00:00:00Z): roll " +
+        `it or create a new one (My Profile → API Tokens) (GET zones/${ZONE_A}/page_shield was refused with HTTP 403)`,
     );
     // Cloudflare says active, this machine's clock says expired: the API's verdict is reported, never "expired".
     const skewed = explainAuthFailure(
@@ -243,7 +243,7 @@ describe("withCredentialCheck", () => {
         })(),
       ),
     ]);
-    for (const e of errors) expect(e?.message).toMatch(/: the API token in CLOUDFLARE_API_TOKEN \(id t1\) is disabled/);
+    for (const e of errors) expect(e?.message).toMatch(/^the API token in CLOUDFLARE_API_TOKEN \(id t1\) is disabled/);
     expect(client.calls.filter((c) => c === "user/tokens/verify")).toHaveLength(1);
     expect((await caught(wrapped.request("GET", `zones/${ZONE_A}/missing`)))?.message).toBe(
       `refused zones/${ZONE_A}/missing`,

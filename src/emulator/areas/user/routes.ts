@@ -2,8 +2,8 @@
 // `{id, status, expires_on?, not_before?}` for a known token (an unknown one never gets here: 401 /
 // 1000, auth.ts). An account-owned token is checked at `GET accounts/{id}/tokens/verify` (the same
 // answer): there a token of another account is refused 403 / 9109 (server.ts, as on any of that
-// account's objects) and a user's token 401 / 1000 (the emulator's choice); the user's check also
-// answers an account-owned token (whether the real one does is not confirmed: docs/emulator.md).
+// account's objects) and a user's token 401 / 1000 (the emulator's choice); the user's check refuses an
+// account-owned token 401 / 1000, as public reports of the real one say (docs/emulator.md).
 // `GET user/tokens/{id}` (`GET accounts/{id}/tokens/{id}` for an account's own tokens) shows a token
 // with its policies only when the state lists them (credentials.token_details), as the real API shows
 // them only to a token with "API Tokens: Read"; else 403 / 9109. `GET user` answers the user of a
@@ -37,6 +37,7 @@ function tokenStatus(req: RouteRequest, token: string): Record<string, unknown> 
 function verify(req: RouteRequest): RouteResponse {
   const token = callerToken(req);
   if (token === undefined) throw new ApiFault(400, [{ code: 1001, message: 'Missing "Authorization" header' }]);
+  if (req.state.credentials.token_details?.[token]?.account_id !== undefined) throw invalidTokenFault();
   return { result: tokenStatus(req, token) };
 }
 
