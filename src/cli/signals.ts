@@ -16,6 +16,15 @@ export function signalExit(signal: NodeJS.Signals): number {
   return signal === "SIGTERM" ? EXIT.sigterm : EXIT.sigint;
 }
 
+/**
+ * What a command that was stopped by `signal` throws instead of `err`: the same message with the signal's exit
+ * code, so that a run a signal stopped part-way ends as every stopped run does (its report tells the rest).
+ */
+export function withSignalCode(err: unknown, signal: NodeJS.Signals | undefined): unknown {
+  if (signal === undefined || !(err instanceof ZoneformError) || err.exitCode === signalExit(signal)) return err;
+  return new RunStoppedError(err.message, signalExit(signal), "signal");
+}
+
 /** What the writes made so far, for the second signal's line. */
 export interface Tally {
   made: number;
@@ -149,9 +158,7 @@ export async function guidedRun(
   try {
     await run(guard, write);
   } catch (err) {
-    const signal = guard.signal();
-    if (signal === undefined || !(err instanceof ZoneformError) || err.exitCode === signalExit(signal)) throw err;
-    throw new RunStoppedError(err.message, signalExit(signal), "signal");
+    throw withSignalCode(err, guard.signal());
   } finally {
     guard.end();
   }

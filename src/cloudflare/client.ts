@@ -15,6 +15,7 @@ import { DEFAULT_MAX_LIST_ITEMS, DEFAULT_MAX_LIST_PAGES, ListReader, type ListRe
 import { DEFAULT_MAX_WAIT_MS, DEFAULT_RATE_LIMIT, RateLimiter, Semaphore, type RateLimit } from "./rate-limiter.js";
 import { RequestLoop, redactUrls } from "./request-loop.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
+import type { BaseUrlSource } from "./run-cause.js";
 import { RunStop } from "./run-stop.js";
 import {
   type ClientStats,
@@ -33,6 +34,8 @@ export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_READ_BYTES } from "./types.js";
 
 export interface ClientOptions {
   baseUrl: string;
+  /** What set baseUrl, named when nothing answers there (a flag, a variable, the default); absent: either. */
+  baseUrlFrom?: BaseUrlSource;
   auth: Auth;
   /** Requests in flight at once (default 8). */
   parallelism?: number;
@@ -148,6 +151,7 @@ export function createClient(opts: ClientOptions): CloudflareClient {
   });
   const loop = new RequestLoop({
     baseUrl: opts.baseUrl,
+    baseUrlFrom: opts.baseUrlFrom,
     auth: opts.auth,
     userAgent: opts.userAgent,
     parallelism,

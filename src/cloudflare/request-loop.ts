@@ -15,7 +15,7 @@ import type { Auth } from "./credentials.js";
 import { networkError, unwrapResponse, type IdShape, type PermissionHint } from "./errors.js";
 import type { Semaphore } from "./rate-limiter.js";
 import { decideRetry, type RetryPolicy } from "./retry.js";
-import { notTheApiCause, unreachableCause } from "./run-cause.js";
+import { type BaseUrlSource, notTheApiCause, unreachableCause } from "./run-cause.js";
 import type { RunStop } from "./run-stop.js";
 import type { Envelope, RequestOptions } from "./types.js";
 import type { ReadBudget } from "./wire.js";
@@ -24,6 +24,8 @@ type Query = RequestOptions["query"];
 
 export interface RequestLoopOptions {
   baseUrl: string;
+  /** ClientOptions.baseUrlFrom. */
+  baseUrlFrom?: BaseUrlSource;
   auth: Auth;
   userAgent?: string;
   /** Connections in the pool (the slots' size). */
@@ -203,7 +205,7 @@ export class RequestLoop {
             continue;
           }
           log?.(`${method} ${shownFull()} failed (${e.code ?? e.name}) ${Date.now() - started}ms${retriesNote()}`);
-          this.stopForCause(unreachableCause(`${origin}${basePath}`, e.code));
+          this.stopForCause(unreachableCause(`${origin}${basePath}`, e.code, state.retries, this.o.baseUrlFrom));
           throw networkError({
             method,
             path: shownPath(),

@@ -32,6 +32,9 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 const REFUSED_RETRIES = 1;
 const REFUSED_DELAY_MS = 250;
 
+/** A resolver's temporary failure (EAI_AGAIN) is tried again this many times, after 0.5, 1 and 2 s. */
+export const RESOLVER_RETRIES = 3;
+
 /** Methods that can be re-sent without changing the outcome. */
 export function isIdempotent(method: string): boolean {
   return method === "GET" || method === "PUT" || method === "PATCH" || method === "DELETE" || method === "HEAD";
@@ -139,6 +142,26 @@ export type RetryDecision =
     };
 
 /**
+ * The decision for a connection that could not be opened because of where it goes, or undefined for the usual
+ * backoff: a name that does not resolve never will in this run, and a closed port or a resolver's blip passes
+ * within moments or not at all, so more tries would only delay the message.
+ */
+function connectionRetry(code: string | undefined, attempt: number, policy: RetryPolicy): RetryDecision | undefined {
+  if (code === "ENOTFOUND") return { retry: false, reason: "not-retryable" };
+  if (code === "ECONNREFUSED") {
+    return attempt > Math.min(REFUSED_RETRIES, policy.retries)
+      ? { retry: false, reason: "exhausted" }
+      : { retry: true, delayMs: Math.min(REFUSED_DELAY_MS, backoffDelay(attempt, policy)) };
+  }
+  if (code === "EAI_AGAIN") {
+    return attempt > Math.min(RESOLVER_RETRIES, policy.retries)
+      ? { retry: false, reason: "exhausted" }
+      : { retry: true, delayMs: backoffDelay(attempt, policy) };
+  }
+  return undefined;
+}
+
+/**
  * Decides whether the failed attempt `attempt` (1 = the first request) of `method` is tried again
  * and after how long.
  */
@@ -160,13 +183,8 @@ export function decideRetry(
   } else {
     if (!isConnectionError(failure.code)) return { retry: false, reason: "not-retryable" };
     if (!idempotent && !isNotSentError(failure.code)) return { retry: false, reason: "ambiguous" };
-    // A closed port answers at once and again: one quick retry covers a server restarting, more only
-    // delay the message (backoff is for answers that may succeed later).
-    if (failure.code === "ECONNREFUSED") {
-      return attempt > Math.min(REFUSED_RETRIES, policy.retries)
-        ? { retry: false, reason: "exhausted" }
-        : { retry: true, delayMs: Math.min(REFUSED_DELAY_MS, backoffDelay(attempt, policy)) };
-    }
+    const early = connectionRetry(failure.code, attempt, policy);
+    if (early) return early;
   }
 
   if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) {

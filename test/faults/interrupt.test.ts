@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { TOKEN, TestEmulator, ZONE, runCli, writeConfig } from "../helpers/cli.js";
+import { TOKEN, TestEmulator, runCli, writeConfig, zoneId } from "../helpers/cli.js";
 import { applyUntilDone, createFleet, expectConverged, slowWrites, untilAnswered } from "../helpers/fleet.js";
 import { HostileProxy } from "../attacks/helpers.js";
 
@@ -251,18 +251,79 @@ describe.skipIf(!existsSync(CLI))("signals during apply", () => {
     );
   }, 60_000);
 
-  it("a signal after the last change had started: that change ends and is reported, and the run still exits 130", async () => {
-    // One change (Page Shield on), its PUT held by the emulator: the signal comes while it is on the wire.
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const) {
+    it(`${signal} once every write was sent: they land, one stderr line says all were made, exit ${code}`, async () => {
+      // Three changes of one zone that go out at once (Page Shield on, two policies), their writes held by the
+      // emulator: the signal comes once all three are on the wire.
+      const name = `allsent-${code}.example`;
+      await emu.admin("POST", "/zones", { name, plan: "enterprise" });
+      const policy = (description: string, action: string, expression: string) =>
+        `        - { description: ${description}, action: ${action}, expression: '${expression}', ` +
+        `value: "script-src 'self'" }\n`;
+      const config = await writeConfig(
+        `version: 1\nzones:\n  - zone_id: ${zoneId(name)}\n    page_shield:\n      enabled: true\n      policies:\n` +
+          policy("Checkout", "allow", 'http.request.uri.path contains "/checkout"') +
+          policy("Rest", "log", 'not http.request.uri.path contains "/checkout"'),
+      );
+      await slowWrites(emu, 600);
+      const r = await interrupted(config, {}, () => writesArrived().length === 3, [signal]);
+      expect(r.stderr).not.toMatch(STACK);
+      expect(r.code, r.stderr).toBe(code);
+      // stdout: the plan and the line that starts the writes; no "Apply complete!" beside a stopped run's code.
+      expect(r.stdout).toMatch(/Applying plan sha256:[0-9a-f]{64}\n$/);
+      expect(r.stdout).not.toContain("Apply complete");
+      // stderr: the signal, each write as it landed, then one line saying every change was made.
+      const name_ = signal === "SIGINT" ? "Interrupt (SIGINT)" : "SIGTERM";
+      expect(r.stderr).toContain(`${name_} received: sending nothing more; waiting for the 3 write(s) already sent`);
+      expect(outcomeLines(r.stderr)).toEqual(["landed", "landed", "landed"]);
+      expect(r.stderr.trimEnd().split("\n").at(-1)).toBe(
+        `${signal} came after the last change had been sent: every change was made, 3 of 3 (2 created, 1 updated, ` +
+          `0 replaced, 0 deleted), and nothing was left undone; exit ${code}, as after any ${signal}.`,
+      );
+      expect(r.stderr).not.toMatch(/Error:|apply stopped|interrupted|not attempted|not done/);
+      expect(writesArrived()).toHaveLength(3);
+      // What the report says is what the zone holds: a new plan has nothing to do.
+      await emu.admin("DELETE", "/faults");
+      const again = await runCli(emu, ["plan", "-c", config, "--detailed-exitcode"]);
+      expect(again.code, again.stdout + again.stderr).toBe(0);
+    });
+  }
+
+  it("SIGINT during a replace's create: its delete is not sent, the create landed, exit 130", async () => {
+    // A Logpush job's kind cannot change in place: the new job is created, then the old one deleted.
+    const name = "replace-int.example";
+    const zone = zoneId(name);
+    await emu.admin("POST", "/zones", { name, plan: "enterprise" });
+    const r2 = "r2://logs/http/{DATE}?account-id=0123456789abcdef0123456789abcdef&access-key-id=";
+    const old = await emu.api<{ id: number }>("POST", `zones/${zone}/logpush/jobs`, {
+      name: "to-r2",
+      dataset: "http_requests",
+      enabled: true,
+      destination_conf: `${r2}k1&secret-access-key=s1`,
+    });
     const config = await writeConfig(
-      `version: 1\nzones:\n  - zone_id: ${ZONE.com}\n    page_shield:\n      enabled: true\n`,
+      `version: 1\nzones:\n  - zone_id: ${zone}\n    logs:\n      logpush_jobs:\n        - name: to-r2\n` +
+        "          dataset: http_requests\n          kind: edge\n" +
+        `          destination_conf: "${r2}\${env:R2_ID}&secret-access-key=\${env:R2_SECRET}"\n`,
     );
     await slowWrites(emu, 600);
-    const r = await interrupted(config, {}, () => writesArrived().length === 1, ["SIGINT"]);
+    const env = { R2_ID: "k1", R2_SECRET: "s1" };
+    const r = await interrupted(config, env, () => writesArrived().length === 1, ["SIGINT"]);
     expect(r.stderr).not.toMatch(STACK);
     expect(r.code, r.stderr).toBe(130);
-    expect(outcomeLines(r.stderr)).toEqual(["landed"]);
-    expect(r.stderr).toContain("SIGINT received after the last change had started: the changes above were made");
-    expect(r.stdout).toContain("Apply complete! Resources: 0 created, 1 updated, 0 replaced, 0 deleted.");
-    expect(writesArrived().map((w) => `${w.method} ${w.path}`)).toEqual([`PUT zones/${ZONE.com}/page_shield`]);
+    expect(r.stdout).toContain("Plan: 0 to create, 0 to update, 1 to replace, 0 to delete.");
+    expect(r.stdout).not.toContain("Apply complete");
+    expect(writesArrived().map((w) => `${w.method} ${w.path}`)).toEqual([`POST zones/${zone}/logpush/jobs`]);
+    expect(r.stderr).toMatch(new RegExp(`\\n {2}landed {3}POST zones/${zone}/logpush/jobs \\(HTTP 200\\)\\n`));
+    expect(r.stderr).toContain("0 change(s) made, 1 failed (1 of them may have been written), 0 not attempted.");
+    expect(r.stderr).toMatch(/\n {2}failed: {6}\w+: -\/\+ logpush_job "to-r2": interrupted \(SIGINT\)/);
+    // The old job is still there beside the new one: the next apply deletes it.
+    await emu.admin("DELETE", "/faults");
+    const live = await emu.api<Array<{ id: number }>>("GET", `zones/${zone}/logpush/jobs`);
+    expect(live.map((j) => j.id)).toContain(old.id);
+    expect(live).toHaveLength(2);
   });
 });

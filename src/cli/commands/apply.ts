@@ -4,7 +4,7 @@
 // progress and output. Exit 4 with a report when it stops part-way.
 import type { Command } from "commander";
 import { loadConfig } from "../../config/index.js";
-import { RunStoppedError, RuntimeError, UsageError, formatProblem } from "../../errors.js";
+import { RuntimeError, UsageError, formatProblem } from "../../errors.js";
 import {
   apply as applyVerified,
   openPlan,
@@ -32,7 +32,7 @@ import { loadDesired, readingHooks, renderPlan, selectZones, type PlanningOption
 import { progressFor, type Progress } from "../progress.js";
 import type { CommandContext } from "../command.js";
 import { addShardOption } from "../shard.js";
-import { guardSignals, signalExit, type SignalGuard } from "../signals.js";
+import { guardSignals, signalExit, withSignalCode, type SignalGuard } from "../signals.js";
 import type { CloudflareClient } from "../../cloudflare/index.js";
 
 interface ApplyOptions extends PlanningOptions, ApproveOptions {
@@ -81,13 +81,22 @@ function writing(client: CloudflareClient, io: CliIO, progress: Progress, guard:
   };
   return {
     hooks,
-    /** Once the engine returned: the summary line when changes were made. */
+    /**
+     * Once the engine returned with every change made: the summary line on stdout, or, after a signal that came
+     * once every change had been sent, one line on stderr saying all were made (the run exits with its code).
+     */
     complete(): void {
       if (!executed) return;
       const s = summariseZones(executed.zones);
-      io.stdout.write(
-        `Apply complete! Resources: ${s.create} created, ${s.update} updated, ${s.replace} replaced, ` +
-          `${s.delete} deleted.\n`,
+      const counts = `${s.create} created, ${s.update} updated, ${s.replace} replaced, ${s.delete} deleted`;
+      const signal = guard.signal();
+      if (signal === undefined) {
+        io.stdout.write(`Apply complete! Resources: ${counts}.\n`);
+        return;
+      }
+      io.stderr.write(
+        `${signal} came after the last change had been sent: every change was made, ${report.done.length} of ` +
+          `${total} (${counts}), and nothing was left undone; exit ${signalExit(signal)}, as after any ${signal}.\n`,
       );
     },
     end(): void {
@@ -189,16 +198,13 @@ export function register(program: Command, ctx: CommandContext): void {
     const guard = guardSignals(io);
     try {
       await (planFile ? applySavedPlan(planFile, opts, io, guard) : applyFromFile(opts, io, guard));
-      // A signal after the last change had started: every change ran to its end (reported above), and
-      // the run still ends with the signal's code, as a shell or a CI runner expects of a stopped run.
+      // A signal once every change had been sent: all were made (the report said so), and the run still
+      // ends with the signal's code, which a shell under `set -e` or a CI runner takes for a stopped run.
       const signal = guard.signal();
-      if (signal !== undefined) {
-        throw new RunStoppedError(
-          `${signal} received after the last change had started: the changes above were made; nothing else was sent`,
-          signalExit(signal),
-          "signal",
-        );
-      }
+      if (signal !== undefined) ctx.setExit(signalExit(signal));
+    } catch (err) {
+      // A change the signal cut short (a replace whose delete was not sent) fails it: the signal's code still.
+      throw withSignalCode(err, guard.signal());
     } finally {
       guard.end();
     }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_RETRY_POLICY, backoffDelay, decideRetry, parseRetryAfter } from "../../../src/cloudflare/retry.js";
+import {
+  DEFAULT_RETRY_POLICY,
+  RESOLVER_RETRIES,
+  backoffDelay,
+  decideRetry,
+  parseRetryAfter,
+} from "../../../src/cloudflare/retry.js";
 
 const policy = { ...DEFAULT_RETRY_POLICY, random: () => 0 };
 
@@ -55,6 +61,31 @@ describe("retry policy", () => {
       retry: false,
       reason: "retry-after-too-long",
       retryAfterMs: 301_000,
+    });
+  });
+
+  it("never retries a host name that does not resolve (ENOTFOUND), whatever the method", () => {
+    for (const m of ["GET", "PUT", "POST", "DELETE"])
+      expect(decideRetry(m, { kind: "network", code: "ENOTFOUND" }, 1, policy)).toEqual({
+        retry: false,
+        reason: "not-retryable",
+      });
+  });
+
+  it("retries a resolver's temporary failure (EAI_AGAIN) 3 times, after 0.5, 1 and 2 s, a POST too", () => {
+    expect(RESOLVER_RETRIES).toBe(3);
+    for (const m of ["GET", "POST"]) {
+      const f = { kind: "network", code: "EAI_AGAIN" } as const;
+      expect([1, 2, 3].map((n) => decideRetry(m, f, n, policy))).toEqual(
+        [500, 1000, 2000].map((delayMs) => ({ retry: true, delayMs })),
+      );
+      expect(decideRetry(m, f, 4, policy)).toEqual({ retry: false, reason: "exhausted" });
+    }
+    // --retries lower than that is the bound.
+    const one = { ...policy, retries: 1 };
+    expect(decideRetry("GET", { kind: "network", code: "EAI_AGAIN" }, 2, one)).toEqual({
+      retry: false,
+      reason: "exhausted",
     });
   });
 
