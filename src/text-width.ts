@@ -1,118 +1,13 @@
-// Display width and fitting text to a terminal's columns. The width of a character is string-width's
-// (East Asian wide and fullwidth characters and emoji take 2 columns, combining marks and colour escapes
-// none, a grapheme cluster such as a family emoji or a flag counts once). Callers pass text that is
-// already redacted and printable (src/redact.ts, safe-text.ts): what is cut here can no longer hold a
-// secret. Lines are broken at spaces, and a word longer than a line at its token boundaries (after
-// `/ , ; & ? =`), never inside an id or a path segment that fits a line; a colour or dim run a break
-// splits is closed at the end of its line and opened again on the next.
-import { createRequire } from "node:module";
+// Fitting text to a terminal's columns (widths and cuts: text-cut.ts). Lines are broken at spaces, and a
+// word longer than a line at its token boundaries (after `/ , ; & ? =`), never inside an id or a path
+// segment that fits a line; a colour or dim run a break splits is closed at the end of its line and opened
+// again on the next. Tables fit their columns, a cell cut or wrapped in its column (layoutTable).
+import { clipMiddle, clipUrl, clipWidth, clusters, displayWidth, SGR, stripAnsi, urlEssentials } from "./text-cut.js";
 
-const SGR = /\u001b\[[0-9;]*m/g;
+export { clipMiddle, clipUrl, clipWidth, displayWidth } from "./text-cut.js";
+
 const SGR_ONE = /^\u001b\[([0-9;]*)m$/;
 const RESET = "\u001b[0m";
-/** Printable ASCII and colour escapes only: one column a character, escapes none. */
-const PLAIN = /^(?:[\x20-\x7e]|\u001b\[[0-9;]*m)*$/;
-
-let fullWidth: ((s: string) => number) | undefined;
-let segmenter: Intl.Segmenter | undefined;
-
-/**
- * string-width, loaded the first time a text that is not plain ASCII is measured: setting it up (its
- * Unicode tables, an Intl.Segmenter, its emoji expressions) costs more than a command's own start, and
- * most texts are plain. In the bundled executable it is bundled and initialised on first use
- * (scripts/bundle-cli.mjs); in the library, required from node_modules.
- */
-function stringWidth(s: string): number {
-  if (PLAIN.test(s)) return s.replace(SGR, "").length;
-  fullWidth ??= (
-    (typeof require === "function"
-      ? require("string-width")
-      : createRequire(import.meta.url)("string-width")) as typeof import("string-width")
-  ).default;
-  return fullWidth(s);
-}
-
-/** Grapheme clusters, segmented by an Intl.Segmenter made on first use (it loads ICU's break rules). */
-function graphemeSegments(s: string): Intl.Segments {
-  segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
-  return segmenter.segment(s);
-}
-
-/** Colour escapes (SGR) removed. */
-function stripAnsi(s: string): string {
-  return s.replace(SGR, "");
-}
-
-/** Columns `s` takes on a terminal (colour escapes take none). */
-export function displayWidth(s: string): number {
-  return stringWidth(s);
-}
-
-/** The grapheme clusters of `s` (no colour escapes) with their widths. */
-function clusters(s: string): Array<[string, number]> {
-  if (PLAIN.test(s)) return [...s].map((c) => [c, 1]);
-  return [...graphemeSegments(s)].map(({ segment }) => [segment, stringWidth(segment)]);
-}
-
-/** The longest start of `s` (no escapes) within `width` columns. */
-function headWithin(s: string, width: number): string {
-  let out = "";
-  let w = 0;
-  for (const [g, gw] of clusters(s)) {
-    if (w + gw > width) break;
-    out += g;
-    w += gw;
-  }
-  return out;
-}
-
-/** The longest end of `s` (no escapes) within `width` columns. */
-function tailWithin(s: string, width: number): string {
-  let out = "";
-  let w = 0;
-  for (const [g, gw] of clusters(s).reverse()) {
-    if (w + gw > width) break;
-    out = g + out;
-    w += gw;
-  }
-  return out;
-}
-
-/** `s` cut to at most `width` columns, ending in … when cut (colour escapes dropped from a cut text). */
-export function clipWidth(s: string, width: number): string {
-  if (displayWidth(s) <= width) return s;
-  if (width <= 0) return "";
-  return `${headWithin(stripAnsi(s), width - 1)}…`;
-}
-
-/**
- * A URL cut in the middle to at most `width` columns: its scheme and host kept, then …, then as much of
- * its end as fits, from a `/` when the file name fits (`https://cdn.example.com/…/app.js`). Text that
- * is not a URL with a host, or a width that cannot hold the host, is cut at the end (clipWidth).
- */
-export function clipUrl(s: string, width: number): string {
-  if (displayWidth(s) <= width) return s;
-  const plain = stripAnsi(s);
-  const m = /^([a-z][a-z0-9+.-]*:\/\/[^/?#\s]+\/?)(.*)$/i.exec(plain);
-  if (!m) return clipWidth(plain, width);
-  const head = m[1]!;
-  const rest = m[2]!;
-  const room = width - displayWidth(head) - 1;
-  // At least `/x` of the end beside the host, else the host is cut like any text.
-  if (room < 2 || rest === "") return clipWidth(plain, width);
-  let tail = tailWithin(rest, room);
-  const slash = tail.indexOf("/");
-  if (slash >= 0 && slash < tail.length - 1) tail = tail.slice(slash);
-  return `${head}…${tail}`;
-}
-
-/** Columns a URL's scheme, host, … and file name take (clipUrl's shortest helpful cut). */
-function urlEssentials(s: string): number {
-  const m = /^([a-z][a-z0-9+.-]*:\/\/[^/?#\s]+\/?)(.*)$/i.exec(stripAnsi(s));
-  if (!m) return 0;
-  const file = m[2]!.split(/[?#]/)[0]!.split("/").at(-1) ?? "";
-  return displayWidth(m[1]!) + 2 + displayWidth(file);
-}
 
 export interface FitOptions {
   /**
@@ -124,14 +19,19 @@ export interface FitOptions {
   hang?: number;
 }
 
+/** A message's tokens, each ending after `/ , ; & ? =`. */
+const TOKENS = /[^/,;&?=]*[/,;&?=]*/g;
+/** An identifier's parts, each ending after `_ . - / : @`, a space or a message's boundary. */
+const PARTS = /[^/,;&?=_.:@ -]*[/,;&?=_.:@ -]*/g;
+
 /**
- * Pieces of a word longer than a line, each ending after a token boundary (`/ , ; & ? =`); a piece
- * still longer than `width` (no boundary in it) is split between characters, escapes kept.
+ * Pieces of a word longer than a line, each ending after a token boundary (`tokens`); a piece still
+ * longer than `width` (no boundary in it) is split between characters, escapes kept.
  */
-function wordPieces(word: string, width: number): string[] {
-  const tokens = word.match(/[^/,;&?=]*[/,;&?=]*/g)!.filter((t) => t !== "");
+function wordPieces(word: string, width: number, tokens: RegExp = TOKENS): string[] {
+  const parts = word.match(tokens)!.filter((t) => t !== "");
   const out: string[] = [];
-  for (const t of tokens) {
+  for (const t of parts) {
     if (displayWidth(t) <= width) {
       out.push(t);
       continue;
@@ -255,8 +155,11 @@ export function fitText(text: string, width: number | undefined, opts: FitOption
 /** A column of a table (layoutTable); a bare string is a title with the defaults. */
 export interface TableColumn {
   title: string;
-  /** How a cell too wide is cut: at its end (default), or a URL in its middle (clipUrl). */
-  clip?: "end" | "url";
+  /**
+   * How a cell too wide is cut: in its middle (default; at its `end` for a yielding column, as a hash is told by
+   * its start), a URL in its middle, or never (`wrap`: prose and lists go on over lines at their spaces).
+   */
+  clip?: "middle" | "end" | "url" | "wrap";
   /** The narrowest the column is made before a table gives up (default 8, or less when all it holds is). */
   min?: number;
   /**
@@ -308,11 +211,126 @@ function shareWidth(
   return { widths };
 }
 
+/** The columns shown and the width of each within `width` (indent excluded): yielding ones narrowed, then dropped. */
+function columnWidths(
+  cols: readonly TableColumn[],
+  rows: ReadonlyArray<readonly string[]>,
+  natural: readonly number[],
+  width: number,
+  min: number | undefined,
+): { shown: number[]; widths: number[] } {
+  // A URL is comfortable when its host and file name show; any other column at 20 columns.
+  const comfortable = cols.map((c, i) =>
+    c.clip === "url" ? Math.max(COMFORTABLE, ...rows.map((r) => urlEssentials(r[i] ?? ""))) : COMFORTABLE,
+  );
+  let shown = cols.map((_, i) => i);
+  for (;;) {
+    const room = width - 2 * (shown.length - 1);
+    const yields = shown.map((i) => rank(cols[i]!) > 0);
+    // A URL column is given what shows its host and file name first, leaving the others up to 20 each.
+    const reserved = shown.reduce(
+      (a, i, k) => (yields[k] || cols[i]!.clip === "url" ? a : a + Math.min(natural[i]!, COMFORTABLE)),
+      0,
+    );
+    const mins = shown.map((i, k) => {
+      const base = Math.min(natural[i]!, cols[i]!.min ?? min ?? 8);
+      if (yields[k] || cols[i]!.clip !== "url") return base;
+      return Math.max(base, Math.min(natural[i]!, comfortable[i]!, room - reserved));
+    });
+    const fit = shareWidth(
+      shown.map((i) => natural[i]!),
+      mins,
+      yields,
+      room,
+    );
+    let drop = -1;
+    shown.forEach((i, k) => {
+      if (rank(cols[i]!) > 0 && (drop < 0 || rank(cols[i]!) >= rank(cols[shown[drop]!]!))) drop = k;
+    });
+    const cramped =
+      fit === undefined || shown.some((i, k) => !yields[k] && fit.widths[k]! < Math.min(natural[i]!, comfortable[i]!));
+    if (cramped && drop >= 0) {
+      shown = shown.filter((_, k) => k !== drop);
+      continue;
+    }
+    const widths = [...natural];
+    shown.forEach((i, k) => {
+      widths[i] = fit ? fit.widths[k]! : mins[k]!;
+    });
+    return { shown, widths };
+  }
+}
+
+/** An operator a wrap keeps with the numbers beside it (`3 < 10` stays on one line). */
+const OPERATOR = /^(?:[<>=≤≥‹›]|[<>!=]=)$/;
+
+/** Between units: what follows starts a line (pack). */
+const NEW_LINE = "\n";
+
+/** A wrapped cell's units: a `; ` list's items whole when they fit, else on lines of their own at their spaces. */
+function wrapUnits(s: string, width: number): string[] {
+  return s.split(/(?<=;) /).flatMap((item, i, items) => {
+    const sep = i < items.length - 1 ? " " : "";
+    if (displayWidth(item) <= width) return [item + sep];
+    const words: string[] = [];
+    for (const w of item.split(" ")) {
+      const before = words.at(-1)?.split(" ").at(-1);
+      if (before !== undefined && (OPERATOR.test(w) || OPERATOR.test(before))) words[words.length - 1] += ` ${w}`;
+      else words.push(w);
+    }
+    const units = words.flatMap((w, k) => {
+      const unit = w + (k < words.length - 1 ? " " : "");
+      return displayWidth(w) <= width ? [unit] : wordPieces(unit, width, PARTS);
+    });
+    return [NEW_LINE, ...units, NEW_LINE];
+  });
+}
+
+/** Units packed into lines of at most `width` columns, as many on a line as fit. */
+function pack(units: readonly string[], width: number): string[] {
+  const lines: string[] = [];
+  let cur = "";
+  for (const u of units) {
+    if (cur !== "" && (u === NEW_LINE || displayWidth((cur + u).trimEnd()) > width)) {
+      lines.push(cur.trimEnd());
+      cur = "";
+    }
+    if (u !== NEW_LINE) cur += u;
+  }
+  if (cur !== "" || lines.length === 0) lines.push(cur.trimEnd());
+  return lines;
+}
+
+/** A cell over lines of its column: prose at its spaces (wrap), an identifier or a URL at its parts. */
+function cellLines(s: string, width: number, prose: boolean): string[] {
+  if (displayWidth(s) <= width) return [s];
+  return pack(prose ? wrapUnits(s, width) : wordPieces(s, width, PARTS), width);
+}
+
+/** How a column's cells are cut (TableColumn.clip). */
+function cutter(c: TableColumn): (s: string, width: number) => string {
+  const clip = c.clip ?? (rank(c) > 0 ? "end" : "middle");
+  return clip === "url" ? clipUrl : clip === "end" ? clipWidth : clipMiddle;
+}
+
+/** Cells each cut by `cut`, or all left whole when that would make two different ones alike. */
+export function cutApart(cells: readonly string[], cut: (s: string) => string): string[] {
+  const out = cells.map(cut);
+  return new Set(out).size === new Set(cells).size ? out : [...cells];
+}
+
+/** Whether cutting the cells to `width` leaves every two different cells different. */
+function keepsApart(cells: readonly string[], width: number, cut: (s: string, width: number) => string): boolean {
+  const distinct = new Set(cells);
+  return new Set([...distinct].map((c) => cut(c, width))).size === distinct.size;
+}
+
 /**
- * A table of columns padded to their widths, two spaces apart, fitted to `width` (one line per row): a
- * column narrower than its share keeps its width, the wider ones share the rest and their cells are cut
- * (with …, a URL in its middle); columns that yield are narrowed first and dropped when the others would
- * be cut too short. The last column is not padded.
+ * A table of columns padded to their widths, two spaces apart, fitted to `width`: a column narrower than its
+ * share keeps its width, the wider ones share the rest and their cells are cut (TableColumn.clip), or wrapped
+ * in their column, the others blank there, when a cut would make two of its different cells alike, so that
+ * every row stays told apart. Columns that yield are narrowed first and dropped when the others would be cut
+ * too short.
  */
 export function layoutTable(
   header: ReadonlyArray<string | TableColumn>,
@@ -323,61 +341,27 @@ export function layoutTable(
   const indent = opts.indent ?? "";
   const cols = header.map((h) => (typeof h === "string" ? { title: h } : h));
   const natural = cols.map((c, i) => Math.max(displayWidth(c.title), ...rows.map((r) => displayWidth(r[i] ?? ""))));
-  // A URL is comfortable when its host and file name show; any other column at 20 columns.
-  const comfortable = cols.map((c, i) =>
-    c.clip === "url" ? Math.max(COMFORTABLE, ...rows.map((r) => urlEssentials(r[i] ?? ""))) : COMFORTABLE,
-  );
-  let shown = cols.map((_, i) => i);
-  let widths = natural;
-  if (width !== undefined) {
-    for (;;) {
-      const room = width - indent.length - 2 * (shown.length - 1);
-      const yields = shown.map((i) => rank(cols[i]!) > 0);
-      // A URL column is given what shows its host and file name first, leaving the others up to 20 each.
-      const reserved = shown.reduce(
-        (a, i, k) => (yields[k] || cols[i]!.clip === "url" ? a : a + Math.min(natural[i]!, COMFORTABLE)),
-        0,
-      );
-      const mins = shown.map((i, k) => {
-        const base = Math.min(natural[i]!, cols[i]!.min ?? opts.min ?? 8);
-        if (yields[k] || cols[i]!.clip !== "url") return base;
-        return Math.max(base, Math.min(natural[i]!, comfortable[i]!, room - reserved));
-      });
-      const fit = shareWidth(
-        shown.map((i) => natural[i]!),
-        mins,
-        yields,
-        room,
-      );
-      let drop = -1;
-      shown.forEach((i, k) => {
-        if (rank(cols[i]!) > 0 && (drop < 0 || rank(cols[i]!) >= rank(cols[shown[drop]!]!))) drop = k;
-      });
-      const cramped =
-        fit === undefined ||
-        shown.some((i, k) => !yields[k] && fit.widths[k]! < Math.min(natural[i]!, comfortable[i]!));
-      if (cramped && drop >= 0) {
-        shown = shown.filter((_, k) => k !== drop);
-        continue;
-      }
-      const all = [...natural];
-      shown.forEach((i, k) => {
-        all[i] = fit ? fit.widths[k]! : mins[k]!;
-      });
-      widths = all;
-      break;
-    }
-  }
+  const { shown, widths } =
+    width === undefined
+      ? { shown: cols.map((_, i) => i), widths: natural }
+      : columnWidths(cols, rows, natural, width - indent.length, opts.min);
+  const fit = shown.map((i) => {
+    const [w, c, cut] = [widths[i]!, cols[i]!, cutter(cols[i]!)];
+    const column = rows.map((r) => r[i] ?? "");
+    const wrap = c.clip === "wrap" || !keepsApart(column, w, cut);
+    return (s: string) => (displayWidth(s) <= w ? [s] : wrap ? cellLines(s, w, c.clip === "wrap") : [cut(s, w)]);
+  });
   const pad = (s: string, w: number) => s + " ".repeat(Math.max(0, w - displayWidth(s)));
-  const cut = (s: string, i: number) => (cols[i]!.clip === "url" ? clipUrl(s, widths[i]!) : clipWidth(s, widths[i]!));
   const line = (values: readonly string[]) => {
     const text = (
-      indent +
-      shown
-        .map((i, k) => (k === shown.length - 1 ? cut(values[i] ?? "", i) : pad(cut(values[i] ?? "", i), widths[i]!)))
-        .join("  ")
+      indent + values.map((v, k) => (k === values.length - 1 ? v : pad(v, widths[shown[k]!]!))).join("  ")
     ).trimEnd();
     return width === undefined ? text : clipWidth(text, width);
   };
-  return [line(cols.map((c) => c.title)), ...rows.map(line)];
+  const out = [line(shown.map((i) => clipWidth(cols[i]!.title, widths[i]!)))];
+  for (const r of rows) {
+    const cells = shown.map((i, k) => fit[k]!(r[i] ?? ""));
+    for (let j = 0; j < Math.max(...cells.map((c) => c.length)); j++) out.push(line(cells.map((c) => c[j] ?? "")));
+  }
+  return out;
 }

@@ -4,7 +4,16 @@ import { describe, expect, it } from "vitest";
 import { memoryIO } from "../../../src/cli/io.js";
 import { fitFor, outputWidth } from "../../../src/cli/width.js";
 import { Redactor } from "../../../src/redact.js";
-import { clipUrl, clipWidth, displayWidth, fitLine, fitText, layoutTable } from "../../../src/text-width.js";
+import {
+  clipMiddle,
+  clipUrl,
+  clipWidth,
+  cutApart,
+  displayWidth,
+  fitLine,
+  fitText,
+  layoutTable,
+} from "../../../src/text-width.js";
 
 describe("display width", () => {
   it("counts East Asian wide characters as 2, colour escapes and combining marks as 0", () => {
@@ -139,7 +148,12 @@ describe("issue 38: an 80-column terminal", () => {
     const why = "js_integrity_score 3 below 10 (malicious); first seen today";
     const url = `https://cdn.example.com/${"a".repeat(60)}/app.js`;
     const lines = layoutTable(
-      ["SEVERITY", { title: "URL", clip: "url" }, { title: "HOST", yields: true, min: 1e9 }, "WHY"],
+      [
+        "SEVERITY",
+        { title: "URL", clip: "url" },
+        { title: "HOST", yields: true, min: 1e9 },
+        { title: "WHY", clip: "wrap" },
+      ],
       [["high", url, "cdn.example.com", why]],
       80,
       { indent: "  " },
@@ -193,5 +207,115 @@ describe("issue 38: an 80-column terminal", () => {
     for (const l of out) expect(displayWidth(l)).toBeLessThanOrEqual(40);
     // The last line closes the run itself and adds no reset.
     expect(out.at(-1)!.endsWith(" done")).toBe(true);
+  });
+});
+
+// Issue 47 point 6: a cut keeps what tells rows apart (start and end), and a column a cut would make
+// ambiguous wraps instead; a list of reasons wraps, each reason whole or broken at a space, never cut.
+describe("issue 47: 80 columns that still tell rows apart", () => {
+  const NEW = "scriptmonitor_alert_new_resources";
+  const LONG_URL = "scriptmonitor_alert_new_max_length_resource_url";
+  const HOSTS = "scriptmonitor_alert_new_hosts";
+  const MALICIOUS_HOSTS = "scriptmonitor_alert_new_malicious_hosts";
+
+  it("cuts in the middle, keeping the start and the end, at the parts' boundaries", () => {
+    expect(clipMiddle(NEW, 29)).toBe("scriptmonitor_…_new_resources");
+    expect(clipMiddle(NEW, 40)).toBe(NEW);
+    for (const w of [8, 12, 16, 20, 29, 33]) {
+      const [a, b] = [clipMiddle(NEW, w), clipMiddle(LONG_URL, w)];
+      expect(displayWidth(a)).toBeLessThanOrEqual(w);
+      expect(displayWidth(b)).toBeLessThanOrEqual(w);
+      expect(a, `at ${w}`).not.toBe(b);
+      expect(a.startsWith("scr")).toBe(true);
+      expect(b.startsWith("scr")).toBe(true);
+    }
+    const wide = clipMiddle("日本語のテキストです", 9);
+    expect(displayWidth(wide)).toBeLessThanOrEqual(9);
+    expect(wide).toMatch(/^日.*….*です$/);
+    expect(clipMiddle("abcdefgh", 4)).toBe("abc…");
+  });
+
+  /** Each row's text in the column under `title` (up to the next title), its lines joined with `|`. */
+  const cellsUnder = (lines: readonly string[], title: string, next?: string): string[] => {
+    const from = lines[0]!.indexOf(title);
+    const to = next === undefined ? undefined : lines[0]!.indexOf(next);
+    const rows: string[][] = [];
+    const first = lines[0]!.search(/\S/);
+    for (const l of lines.slice(1)) {
+      // A row starts where its first column holds something; its continuation lines are blank there.
+      if (l[first] !== " " || rows.length === 0) rows.push([]);
+      rows.at(-1)!.push(l.slice(from, to).trim());
+    }
+    return rows.map((r) => r.filter((p) => p !== "").join("|"));
+  };
+
+  it("keeps two alert types with a long shared start apart at every width", () => {
+    const rows = [NEW, LONG_URL, HOSTS, MALICIOUS_HOSTS].map((t) => ["enabled", t, "email secops@example.com"]);
+    for (const width of [40, 50, 60, 70, 80, 100]) {
+      const lines = layoutTable(["STATE", "ALERT TYPE", "NOTIFIES"], rows, width, { indent: "  " });
+      for (const l of lines) expect(displayWidth(l), l).toBeLessThanOrEqual(width);
+      const types = cellsUnder(lines, "ALERT TYPE", "NOTIFIES");
+      expect(types).toHaveLength(4);
+      expect(new Set(types).size, `${width}: ${types.join(" / ")}`).toBe(4);
+      // Cut or wrapped, each keeps its start and its end.
+      types.forEach((t, k) => {
+        expect(t.startsWith("scri")).toBe(true);
+        expect(rows[k]![1]!.endsWith(t.split(/[…|]/).at(-1)!)).toBe(true);
+      });
+    }
+  });
+
+  it("wraps a column instead of cutting it when a cut would make two cells equal", () => {
+    // The two differ only in their middle: a cut keeping start and end would show them alike.
+    const a = "release-2024-alpha-0001-build-final";
+    const b = "release-2024-omega-0001-build-final";
+    const lines = layoutTable(
+      ["N", "ID", "NOTE"],
+      [
+        ["1", a, "x"],
+        ["2", b, "y"],
+      ],
+      30,
+    );
+    for (const l of lines) expect(displayWidth(l), l).toBeLessThanOrEqual(30);
+    expect(lines.join("\n")).not.toContain("…");
+    // Nothing of either cell is lost: its pieces, read down its column, are the cell.
+    expect(cellsUnder(lines, "ID", "NOTE").map((c) => c.replaceAll("|", ""))).toEqual([a, b]);
+    expect(cellsUnder(lines, "NOTE")).toEqual(["x", "y"]);
+    // The other columns are blank on a row's continuation lines.
+    expect(lines.filter((l) => l.startsWith("   "))).toHaveLength(2);
+  });
+
+  it("leaves a column's cells whole when a cap (the audit's 72 columns for a URL) would make two alike", () => {
+    const [v1, v2] = ["v1", "v2"].map((v) => `https://cdn.example.com/${v}/${"a".repeat(60)}/app.js`);
+    expect(cutApart([v1!, v2!], (u) => clipUrl(u, 72))).toEqual([v1, v2]);
+    const other = "https://js.example.net/app.js";
+    expect(cutApart([v1!, other], (u) => clipUrl(u, 40))).toEqual(["https://cdn.example.com/…/app.js", other]);
+  });
+
+  it("a WHY list at 80 columns: every reason whole or wrapped at a space, never cut", () => {
+    const why = "magecart_score 3 < 10; URL reported malicious (Magecart); js_integrity_score 12 < 20";
+    const rows = [
+      ["high", "31", "https://cdn-staticfiles.top/wp-content/plugins/widget.js", why],
+      ["high", "12", "https://jquery-cdn-update.com/jquery-3.7.1.min.js", "malware_score 4 < 10"],
+    ];
+    const cols = [
+      "SEVERITY",
+      "INTEGRITY",
+      { title: "URL", clip: "url" as const },
+      { title: "WHY", clip: "wrap" as const },
+    ];
+    const lines = layoutTable(cols, rows, 80, { indent: "  " });
+    for (const l of lines) expect(displayWidth(l), l).toBeLessThanOrEqual(80);
+    const at = displayWidth(lines[0]!.split("WHY")[0]!);
+    const text = lines
+      .slice(1)
+      .map((l) => l.slice(at))
+      .join(" ");
+    expect(text).not.toMatch(/[<‹] …|…/);
+    for (const reason of why.split("; ")) expect(text).toContain(reason);
+    // A comparison stays on one line.
+    for (const l of lines) expect(l).not.toMatch(/[<>]$|^\s*[<>]/);
+    expect(lines.some((l) => l.endsWith("3 < 10;") || l.includes("magecart_score 3 < 10"))).toBe(true);
   });
 });
