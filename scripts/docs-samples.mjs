@@ -22,7 +22,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const NOW = "2026-11-25T12:00:00.000Z";
-const SHOWN_PORT = "8787";
+/** The emulator's port as the docs show it (the tests run it on another, writing this one back). */
+export const SHOWN_PORT = "8787";
 const ID_SEED = 20261125;
 const MARKER = /^<!-- sample(?::([^\n]*?))?(?:\n([\s\S]*?))?-->$/;
 
@@ -83,6 +84,16 @@ function run(cmd, env, cwd, port) {
   });
 }
 
+/** Makes `bin` (if needed) and a `zoneform` in it that runs this checkout's built CLI on this process's Node. */
+export function writeZoneformShim(bin) {
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(
+    join(bin, "zoneform"),
+    `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, "dist/cli/zoneform.js")}" "$@"\n`,
+    { mode: 0o755 },
+  );
+}
+
 /** Runs one sample's steps; returns the block's new lines. */
 async function runSample(sample, ctx) {
   const { emulator, seedIds } = ctx;
@@ -93,13 +104,8 @@ async function runSample(sample, ctx) {
     cpSync(join(ROOT, "examples"), join(dir, "examples"), { recursive: true });
     if (existsSync(join(ROOT, "docs/samples")))
       cpSync(join(ROOT, "docs/samples"), join(dir, "docs/samples"), { recursive: true });
-    mkdirSync(join(dir, ".bin"));
+    writeZoneformShim(join(dir, ".bin"));
     mkdirSync(join(dir, ".locks"));
-    writeFileSync(
-      join(dir, ".bin/zoneform"),
-      `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, "dist/cli/zoneform.js")}" "$@"\n`,
-      { mode: 0o755 },
-    );
     const env = {
       PATH: `${join(dir, ".bin")}:${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
       HOME: dir,

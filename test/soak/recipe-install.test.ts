@@ -4,7 +4,8 @@
 // HOME, a temporary folder and an npm global prefix of their own (the prefix stands for the /usr/local
 // of the image or host, where `npm install --global` puts zoneform; on PATH as there), on the Node
 // running the tests (one package.json's engines accepts), with the npm configuration and cache of the
-// machine (--prefer-offline: the registry is asked only for what the cache lacks). Each GitLab job is a
+// machine (--prefer-offline: the registry is asked only for what the cache lacks). The GitLab recipe's
+// pin, ZONEFORM_COMMIT (the placeholder <commit> as written), is set to that HEAD. Each GitLab job is a
 // fresh container: the job that packs zoneform and the job that installs the packed file run in
 // shells of their own, with their own HOME and prefix, sharing only the project folder (the artifact).
 // Then `zoneform --version` of the installed program prints package.json's version.
@@ -17,7 +18,7 @@ import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/cli.js";
-import { INSTALLING, recipeInstall } from "../helpers/recipes.js";
+import { INSTALLING, gitlabJob, recipeInstall } from "../helpers/recipes.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const PKG = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
@@ -31,6 +32,8 @@ const REPORT_FOLDER = /^install -d .* \/var\/lib\/zoneform$/;
 
 let work = "";
 let origin = "";
+/** The commit the clone's HEAD is: what the GitLab recipe's ZONEFORM_COMMIT pins here. */
+let head = "";
 /** The machine's npm configuration files and cache, as npm reads them for this process. */
 let npmConfig: { userconfig: string; globalconfig: string; cache: string };
 
@@ -38,6 +41,7 @@ beforeAll(async () => {
   work = await tempDir("zoneform-recipes-");
   origin = join(work, "zoneform.git");
   execFileSync("git", ["clone", "--quiet", "--bare", ROOT, origin], { stdio: ["ignore", "ignore", "pipe"] });
+  head = execFileSync("git", ["rev-parse", "HEAD"], { cwd: origin, encoding: "utf8" }).trim();
   const config = JSON.parse(
     execFileSync("npm", ["config", "list", "--json"], { encoding: "utf8", env: nodeFirst(process.env) }),
   ) as Record<string, string>;
@@ -134,7 +138,8 @@ describe.each(INSTALLING)("the install lines of examples/ci/%s", (file) => {
     const project = join(work, "gitlab-project");
     mkdirSync(project, { recursive: true });
     const ci = { CI: "true", GITLAB_CI: "true", CI_PROJECT_DIR: project };
-    const build = machine("gitlab-build", ci);
+    expect(gitlabJob("build-zoneform").variables).toEqual({ ZONEFORM_COMMIT: "<commit>" });
+    const build = machine("gitlab-build", { ...ci, ZONEFORM_COMMIT: head });
     run(shells[0]!, project, build.env);
     const job = machine("gitlab-job", ci);
     run(shells[1]!, project, job.env);
