@@ -5,7 +5,7 @@
 // done before the first, and a line of its own for each wait for the rate limit longer than a second.
 // The ETA is the measured rate of the unit counted (zones read per second while planning, changes
 // made per second while applying), never of every request of the run, shown only once that rate is
-// known (a few units done and a few seconds gone: the first units are the slowest). No library fits
+// measured (estimateEta), with the waits for the rate limit added rather than averaged in. No library fits
 // this (a heartbeat we time, our own Output and clock, no colours, no SIGINT handlers of its own); it
 // is small enough to keep here.
 import process from "node:process";
@@ -72,32 +72,108 @@ export function formatWait(
 
 /** Units done before the rate is taken as known: the first ones pay for connections and token checks. */
 const ETA_MIN_DONE = 3;
-/** Time the phase has run before the rate is taken as known. */
+/** Time since the first unit was done before the rate is taken as known. */
 const ETA_MIN_ELAPSED_MS = 2000;
+/** The shortest time the rate is measured over. */
+const RATE_MIN_WINDOW_MS = 1000;
 
-/** The rate is known (an ETA is shown) once ETA_MIN_DONE units are done and ETA_MIN_ELAPSED_MS have passed. */
-function rateKnown(done: number, elapsedMs: number): boolean {
-  return done >= ETA_MIN_DONE && elapsedMs >= ETA_MIN_ELAPSED_MS;
+/** `[time, count]` pairs, oldest first: units done, or requests sent, by then; or waits, `[since, until]`. */
+export type Samples = ReadonlyArray<readonly [number, number]>;
+
+/** When the count first reached `n` (`before` if n <= 0 or it had by then). */
+function timeOf(s: Samples, n: number, before: number): number {
+  if (n <= 0) return before;
+  for (const [t, c] of s) if (c >= n) return Math.max(t, before);
+  return before;
+}
+
+/** The count of the last sample whose time (as `clock` tells it) is not after `at`; 0 before the first. */
+function countAt(s: Samples, at: number, clock = (t: number) => t): number {
+  for (let i = s.length - 1; i >= 0; i--) if (clock(s[i]![0]) <= at) return s[i]![1];
+  return 0;
+}
+
+/** Time from `start` to `at` less the time of `waits` in it: the time requests could flow. */
+function flowTime(at: number, start: number, waits: Samples): number {
+  let t = at - start;
+  for (const [since, until] of waits) {
+    if (since >= at) break;
+    t -= Math.max(0, Math.min(until, at) - Math.max(since, start));
+  }
+  return t;
 }
 
 /**
- * Time left, from the measured rate of the unit counted: the phase's time per unit done times the
- * units left; or, when the requests still needed (at the phase's own requests per unit, `requests`
- * counting only this phase's) exceed the budget left, at least the windows the rate limit needs.
+ * How long until `needed` more requests may all be sent: each past the budget left goes when an older one
+ * leaves the sliding window (those in it oldest first, as `sent` dates them; then the budget left, sent now).
  */
-export function estimateEta(p: {
-  elapsedMs: number;
-  done: number;
+function windowWait(now: number, needed: number, b: RateBudget, sent: Samples): number {
+  const extra = Math.ceil(needed) - b.remaining;
+  if (extra <= 0 || sent.length === 0) return 0;
+  const windowMs = b.seconds * 1000;
+  const inWindow = b.requests - b.remaining;
+  const j = (extra - 1) % b.requests;
+  const oldest = j < inWindow ? timeOf(sent, sent.at(-1)![1] - inWindow + j + 1, now - windowMs) : now;
+  return Math.max(0, oldest + (Math.floor((extra - 1) / b.requests) + 1) * windowMs - now);
+}
+
+/**
+ * The phase's requests per unit: as of the end of its last wait for the rate limit, when none were in
+ * flight (requests sent for units not yet done would count twice); else as of now.
+ */
+function perUnit(p: EtaInput, requests: number, sent: Samples, done: number): number {
+  const last = p.waits?.at(-1)?.[1] ?? p.now;
+  const doneThen = countAt(p.marks, last - 1);
+  if (last >= p.now || doneThen === 0) return requests / done;
+  return (countAt(sent, last - 1) - (sent.at(-1)![1] - requests)) / doneThen;
+}
+
+export interface EtaInput {
+  now: number;
+  startedAt: number;
+  /** Units done by each time the count rose. */
+  marks: Samples;
   total?: number;
+  /** This phase's requests (not an earlier phase's). */
   requests?: number;
   budget?: RateBudget;
-}): number | undefined {
-  if (p.total === undefined || p.done >= p.total || !rateKnown(p.done, p.elapsedMs)) return undefined;
-  const left = p.total - p.done;
-  let eta = (p.elapsedMs / p.done) * left;
-  if (p.budget && p.requests) {
-    const beyond = (p.requests / p.done) * left - p.budget.remaining;
-    if (beyond > 0) eta = Math.max(eta, (beyond / p.budget.requests) * p.budget.seconds * 1000);
+  /** Requests the run had sent by each time, back to the phase's start: when the rate limit's window frees up. */
+  sent?: Samples;
+  /** The phase's waits for the rate limit (every request held), the last one maybe under way. */
+  waits?: Samples;
+  /** One call waits to be retried until then. */
+  retryUntil?: number;
+}
+
+/**
+ * Time left: the units left at the rate measured while requests flowed (waits for the rate limit left out),
+ * over the later half of the units done and at least a second, from the first unit done on (a slow start and
+ * the latency before it weigh nothing); plus the rest of a wait for the rate limit under way; at least until
+ * the rate limit's window lets the last request needed go, and until a retry is due. None until ETA_MIN_DONE
+ * units are done and ETA_MIN_ELAPSED_MS have gone since the first.
+ */
+export function estimateEta(p: EtaInput): number | undefined {
+  const done = p.marks.at(-1)?.[1] ?? 0;
+  if (p.total === undefined || done >= p.total) return undefined;
+  const waits = p.waits ?? [];
+  const flow = (at: number) => flowTime(at, p.startedAt, waits);
+  const first = p.marks[0];
+  if (!first || done < ETA_MIN_DONE || p.now - first[0] < ETA_MIN_ELAPSED_MS) return undefined;
+  const start = flow(first[0]);
+  const end = flow(p.now);
+  const back = Math.max(ETA_MIN_DONE, Math.floor(done / 2));
+  const from = Math.max(start, Math.min(end - RATE_MIN_WINDOW_MS, flow(timeOf(p.marks, done - back, p.startedAt))));
+  const units = done - countAt(p.marks, from, flow);
+  if (!(units > 0)) return undefined;
+  let eta = ((p.total - done) / units) * (end - from);
+  const wait = waits.at(-1);
+  if (wait && wait[1] > p.now) eta += wait[1] - p.now;
+  if (p.retryUntil !== undefined) eta = Math.max(eta, p.retryUntil - p.now);
+  if (p.budget && p.requests !== undefined && p.sent && p.sent.length > 0) {
+    eta = Math.max(
+      eta,
+      windowWait(p.now, perUnit(p, p.requests, p.sent, done) * p.total - p.requests, p.budget, p.sent),
+    );
   }
   return eta;
 }
@@ -156,6 +232,8 @@ export interface ProgressOptions {
 const DEFAULT_HEARTBEAT_MS = 5000;
 /** Waits shorter than this get no line of their own off a terminal. */
 const SHORT_WAIT_MS = 1000;
+/** Waits for the rate limit from this long on are left out of the rate measured (a pace between requests is not). */
+const WAIT_FLOW_MS = 1000;
 const ERASE = "\r\u001b[K";
 
 function defaultEvery(ms: number, fn: () => void): () => void {
@@ -181,8 +259,12 @@ export function createProgress(opts: ProgressOptions): Progress {
         startedAt: number;
         lastBeat: number;
         requestsAtStart: number;
+        marks: Array<[number, number]>;
+        waits: Array<[number, number]>;
       }
     | undefined;
+  /** Requests the run had sent by each time, over the rate limit's last window (kept across phases). */
+  const sent: Array<[number, number]> = [];
   const counts = new Map<string, number>();
   let stopTimer: (() => void) | undefined;
   let drawn = "";
@@ -190,18 +272,33 @@ export function createProgress(opts: ProgressOptions): Progress {
   /** Off a terminal: the end of the last wait given a line. */
   let printedWaitUntil = 0;
 
+  /** Notes the requests sent by `at`; returns them. */
+  const sample = (at: number): number | undefined => {
+    const requests = source?.stats().requests;
+    if (requests === undefined) return undefined;
+    if (sent.at(-1)?.[1] !== requests) sent.push([at, requests]);
+    const keepFrom = Math.min(phase?.startedAt ?? at, at - (source?.budget?.().seconds ?? 300) * 1000);
+    let old = 0;
+    while (old + 1 < sent.length && sent[old + 1]![0] <= keepFrom) old++;
+    if (old > 0) sent.splice(0, old);
+    return requests;
+  };
+
   const state = (at: number): ProgressState => {
     const p = phase!;
-    const requests = source?.stats().requests;
+    const requests = sample(at);
     const budget = source?.budget?.();
-    // The phase's own requests: a plan's reads are not the cost of an apply's changes.
-    const phaseRequests = requests === undefined ? undefined : requests - p.requestsAtStart;
     const eta = estimateEta({
-      elapsedMs: at - p.startedAt,
-      done: p.done,
+      now: at,
+      startedAt: p.startedAt,
+      marks: p.marks,
       total: p.total,
-      requests: phaseRequests,
+      // The phase's own requests: a plan's reads are not the cost of an apply's changes.
+      requests: requests === undefined ? undefined : requests - p.requestsAtStart,
       budget,
+      sent,
+      waits: p.waits,
+      retryUntil: wait?.kind === "retry" && wait.until > at ? wait.until : undefined,
     });
     return {
       label: p.label,
@@ -211,8 +308,7 @@ export function createProgress(opts: ProgressOptions): Progress {
       counts: [...counts],
       requests,
       budget,
-      // Not less than the wait for the rate limit already announced.
-      etaMs: eta === undefined ? undefined : Math.max(eta, wait ? wait.until - at : 0),
+      etaMs: eta,
     };
   };
   const limit = (): { requests: number; seconds: number } | undefined => source?.budget?.();
@@ -228,7 +324,7 @@ export function createProgress(opts: ProgressOptions): Progress {
     const at = now();
     if (tty) {
       const s = state(at);
-      // While waiting, the wait and why replace requests, budget and ETA: the line must stay short.
+      // While waiting, the wait and why replace requests and budget: the line must stay short.
       let line = waitingLine(s, at);
       // One column short of the width: a line that fills it would wrap on some terminals.
       line = clipWidth(line, Math.max(20, (opts.columns?.() || 80) - 1));
@@ -241,10 +337,10 @@ export function createProgress(opts: ProgressOptions): Progress {
       out.write(`${waitingLine(state(at), at)}\n`);
     }
   };
-  /** The progress line; while waiting, the wait and why replace requests, budget and ETA (the line stays short). */
+  /** The progress line; while waiting, the wait and why replace requests and budget (the line stays short). */
   const waitingLine = (s: ProgressState, at: number): string =>
     wait && wait.until > at
-      ? `${formatProgress({ label: s.label, done: s.done, total: s.total, unit: s.unit, counts: s.counts })}, ` +
+      ? `${formatProgress({ ...s, requests: undefined, budget: undefined })}, ` +
         formatWait(wait.until - at, wait.reason, s.budget, wait.kind)
       : formatProgress(s);
 
@@ -262,12 +358,17 @@ export function createProgress(opts: ProgressOptions): Progress {
         done: 0,
         startedAt: at,
         lastBeat: at,
-        requestsAtStart: source?.stats().requests ?? 0,
+        requestsAtStart: sample(at) ?? 0,
+        marks: [],
+        waits: [],
       };
       stopTimer = every(tty ? (opts.refreshMs ?? 250) : Math.min(1000, heartbeatMs), tick);
     },
     update(done, total) {
       if (!phase) return;
+      const at = now();
+      if (done !== phase.done) phase.marks.push([at, done]);
+      sample(at);
       phase.done = done;
       if (total !== undefined) phase.total = total;
     },
@@ -280,6 +381,9 @@ export function createProgress(opts: ProgressOptions): Progress {
       const at = now();
       const until = at + ms;
       if (!wait || until > wait.until || wait.until <= at) wait = { until, reason, kind };
+      const last = phase?.waits.at(-1);
+      if (phase && kind === "rate-limit" && last && last[1] > at) last[1] = Math.max(last[1], until);
+      else if (phase && kind === "rate-limit" && ms >= WAIT_FLOW_MS) phase.waits.push([at, until]);
       // A retry's wait shows in the line or the next heartbeat; a wait for the rate limit holds every request, and gets
       // a line at once.
       if (tty || kind === "retry" || ms < SHORT_WAIT_MS || until < printedWaitUntil + SHORT_WAIT_MS) return;

@@ -1,6 +1,6 @@
 // Progress on stderr (issue 16 item 2): the pure formatting, the renderer's throttling on and off a
 // terminal with a fake clock and a fake timer, and what the rate limiter tells it about waits.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { RateLimiter, WAIT_REASONS } from "../../../src/cloudflare/rate-limiter.js";
 import { memoryIO } from "../../../src/cli/io.js";
 import {
@@ -12,6 +12,7 @@ import {
   heartbeatFromEnv,
   progressFor,
   type ProgressSource,
+  type Samples,
 } from "../../../src/cli/progress.js";
 import { UsageError } from "../../../src/errors.js";
 
@@ -64,39 +65,30 @@ describe("progress formatting", () => {
     expect(formatWait(5000, "why")).toBe("waiting 5.0 s for the rate limit (why)");
   });
 
-  it("estimates the time left from the pace, or from the rate limit when the budget is the bound", () => {
-    expect(estimateEta({ elapsedMs: 10_000, done: 10, total: 40 })).toBe(30_000);
-    expect(estimateEta({ elapsedMs: 10_000, done: 0, total: 40 })).toBeUndefined();
-    expect(estimateEta({ elapsedMs: 10_000, done: 40, total: 40 })).toBeUndefined();
-    expect(estimateEta({ elapsedMs: 10_000, done: 3 })).toBeUndefined();
-    // Issue 38: not before the rate is known (3 units done and 2 s gone). One slow first zone of 40
-    // after 7 s would have said 273 s for a run whose pace, once warm, is 1 zone a second.
-    expect(estimateEta({ elapsedMs: 7000, done: 1, total: 40 })).toBeUndefined();
-    expect(estimateEta({ elapsedMs: 7000, done: 2, total: 40 })).toBeUndefined();
-    expect(estimateEta({ elapsedMs: 1500, done: 30, total: 40 })).toBeUndefined();
-    expect(estimateEta({ elapsedMs: 2000, done: 3, total: 4 })).toBeCloseTo(666.67, 1);
-    // 10 requests a zone, 30 zones left: 300 requests, 100 of them within the budget left; the other
-    // 200 need two more windows of 100 requests per 100 s: 200 s, longer than the 30 s of the pace.
-    expect(
-      estimateEta({
-        elapsedMs: 10_000,
-        done: 10,
-        total: 40,
-        requests: 100,
-        budget: { remaining: 100, requests: 100, seconds: 100 },
-      }),
-    ).toBe(200_000);
-    expect(
-      estimateEta({
-        elapsedMs: 10_000,
-        done: 10,
-        total: 40,
-        requests: 100,
-        budget: { remaining: 1000, requests: 1200, seconds: 300 },
-      }),
-    ).toBe(30_000);
+  it("estimates the time left from the rate, or from the rate limit's window when the budget is the bound", () => {
+    // 1 unit every 100 ms: at 2 s, 21 of 101 done, 80 left at 10 a second.
+    const marks = every(100, 21, -100);
+    expect(estimateEta({ now: 2000, startedAt: 0, marks, total: 101 })).toBe(8000);
+    expect(estimateEta({ now: 2000, startedAt: 0, marks })).toBeUndefined();
+    expect(estimateEta({ now: 2000, startedAt: 0, marks, total: 21 })).toBeUndefined();
+    // 10 requests a unit, 80 left: 800, 100 within the budget left; the 700th past it goes when the 700th
+    // of the 1100 in the window (all sent at 0) leaves it, at 300 s: the window bounds it, not the rate.
+    const budget = { remaining: 100, requests: 1200, seconds: 300 };
+    const at = (t: number): Samples => [
+      [t, 1100],
+      [2000, 1310],
+    ];
+    const bound = { now: 2000, startedAt: 0, marks, total: 101, requests: 210, budget };
+    expect(estimateEta({ ...bound, sent: at(0) })).toBe(298_000);
+    // Sent 298 s before, they leave the window now: the rate bounds it again.
+    expect(estimateEta({ ...bound, sent: at(-298_000) })).toBe(8000);
   });
 });
+
+/** `n` units done, one every `ms` from `ms` on (plus `from`). */
+function every(ms: number, n: number, from = 0): Samples {
+  return Array.from({ length: n }, (_, i) => [from + (i + 1) * ms, i + 1] as const);
+}
 
 /** A renderer on a fake clock and a fake timer, writing into memory. */
 function rig(opts: { tty?: boolean; enabled?: boolean; columns?: number; source?: ProgressSource } = {}) {
@@ -222,37 +214,18 @@ describe("honest progress (issue 30 item 4)", () => {
     });
     r.progress.begin("apply", "changes made", 9);
     requests += 6;
+    r.advance(5000);
+    r.progress.update(1);
+    r.advance(5000);
+    r.progress.update(2);
+    r.advance(4999);
     r.progress.update(3);
-    r.advance(5000);
-    r.advance(5000);
-    r.advance(5000);
-    // 3 changes in 15 s, 6 left: 30 s. Dividing the run's 2206 requests by 3 changes would ask for 4312
-    // requests beyond the budget: "about 18m left", 36 times too long.
+    r.advance(1);
+    // 1 change every 5 s, 6 left: 30 s. Dividing the run's 2206 requests by 3 changes would ask for 4412
+    // requests beyond the budget: about 18m left, 36 times too long.
     expect(r.stderr().split("\n")[2]).toBe(
       "apply: 3/9 changes made, 2206 requests, rate limit 100/1200 left, about 30 s left",
     );
-    expect(
-      estimateEta({
-        elapsedMs: 15_000,
-        done: 3,
-        total: 9,
-        requests: 6,
-        budget: { remaining: 100, requests: 1200, seconds: 300 },
-      }),
-    ).toBe(30_000);
-  });
-
-  it("still waits for the rate limit when the phase's own requests need more windows", () => {
-    // 50 requests a change, 6 changes left: 300 requests, 200 beyond the 100 left: 200/1200 of 300 s.
-    expect(
-      estimateEta({
-        elapsedMs: 15_000,
-        done: 3,
-        total: 9,
-        requests: 150,
-        budget: { remaining: 100, requests: 1200, seconds: 300 },
-      }),
-    ).toBe(50_000);
   });
 
   it("off a terminal, beats at a steady interval however late the timer runs", () => {
@@ -298,14 +271,16 @@ describe("progress on a terminal", () => {
     expect(r.stderr()).toBe("\rplan: 0/4 zones read, 5 requests, rate limit 90/100 left\u001b[K");
     r.advance(250);
     expect(r.stderr().split("\r")).toHaveLength(2);
-    r.progress.update(3);
-    r.advance(250);
-    // 3 done but only 0.75 s gone: no ETA yet.
+    for (const done of [1, 2, 3]) {
+      r.progress.update(done);
+      r.advance(500);
+    }
+    // 3 done but only 1.5 s since the first: no ETA yet.
     expect(r.stderr()).toMatch(/\rplan: 3\/4 zones read, 5 requests, rate limit 90\/100 left\u001b\[K$/);
-    r.advance(1250);
-    // 3 in 2 s, 1 left.
+    r.advance(500);
+    // 2 more in the 2 s since the first, 1 left.
     expect(r.stderr()).toMatch(
-      /\rplan: 3\/4 zones read, 5 requests, rate limit 90\/100 left, about 0\.7 s left\u001b\[K$/,
+      /\rplan: 3\/4 zones read, 5 requests, rate limit 90\/100 left, about 1\.0 s left\u001b\[K$/,
     );
     r.progress.clear();
     expect(r.stderr().endsWith("\r\u001b[K")).toBe(true);
@@ -419,3 +394,161 @@ describe("rate limiter waits, as progress hears of them", () => {
     limiter.close();
   });
 });
+
+describe("an honest ETA (issue 47)", () => {
+  it("shows none before the rate is measured: 3 units done and 2 s since the first", () => {
+    const eta = (now: number, marks: Samples) => estimateEta({ now, startedAt: 0, marks, total: 100 });
+    expect(eta(60_000, [])).toBeUndefined();
+    expect(eta(60_000, every(1000, 2))).toBeUndefined();
+    expect(eta(1900, every(10, 50))).toBeUndefined();
+    // Three at once and nothing since: no rate can be told from them.
+    expect(eta(5000, [[2000, 3]])).toBeUndefined();
+    expect(eta(2010, every(10, 50))).toBeGreaterThan(0);
+  });
+
+  it("a steady rate: the units left at it", () => {
+    // 8 in flight at 200 ms a unit, 240 units: 40 a second, 6 s in all.
+    const marks: Samples = Array.from({ length: 240 }, (_, i) => [(Math.floor(i / 8) + 1) * 200, i + 1] as const);
+    const at = (now: number) => estimateEta({ now, startedAt: 0, marks: marks.filter(([t]) => t <= now), total: 240 });
+    expect(at(2000)).toBeUndefined();
+    // 88 done, 152 left: 3.8 s, as it is.
+    expect(at(2200)).toBe(3800);
+    for (let now = 2300; now < 6000; now += 100) expect(within2x(at(now)!, 6000 - now, 200)).toBe(true);
+  });
+
+  it("a slow first unit does not hold the ETA high (issue 38: 40 zones, the first takes 7 s, then 1 a second)", () => {
+    // At a fifth done, 8 zones in 14 s: 32 s left. The rate of the whole phase would say 56 s.
+    const marks: Samples = [[7000, 1], ...every(1000, 7, 7000).map(([t, n]) => [t, n + 1] as const)];
+    expect(estimateEta({ now: 14_000, startedAt: 0, marks, total: 40 })).toBe(32_000);
+  });
+
+  it("a wait for the rate limit: the rate before it plus what is left of it, and after it the rate without it", () => {
+    // 10 a second for 10 s, 100 of 300; then every request held 20 s (a 429).
+    const before = every(100, 100);
+    const waits: Samples = [[10_000, 30_000]];
+    // 5 s into the wait: 15 s of it left, then 200 units at 10 a second: 35 s.
+    expect(estimateEta({ now: 15_000, startedAt: 0, marks: before, total: 300, waits })).toBe(35_000);
+    // 2 s after it, 20 more done: 18 s left. Counting the wait as time worked would say 48 s.
+    const after = [...before, ...every(100, 20, 30_000).map(([t, n]) => [t, n + 100] as const)];
+    expect(estimateEta({ now: 32_000, startedAt: 0, marks: after, total: 300, waits })).toBe(18_000);
+  });
+
+  it("a retry's wait holds one call: the ETA is at least that wait", () => {
+    const marks = every(100, 21, -100);
+    expect(estimateEta({ now: 2000, startedAt: 0, marks, total: 22 })).toBe(100);
+    expect(estimateEta({ now: 2000, startedAt: 0, marks, total: 22, retryUntil: 6000 })).toBe(4000);
+  });
+
+  // Runs on a fake clock through the real rate limiter: every ETA shown from a fifth done on is within 2x of
+  // the time the run really took from there, give or take a call and a heartbeat (the ETA cannot know how
+  // far along the calls in flight are).
+  const runs: Array<[string, SimOptions, slackMs: number, judgedFrom?: number]> = [
+    ["240 changes at 200 ms, 8 at once", { units: 240, parallel: 8, latencyMs: () => 200 }, 300],
+    ["a slow first round (2 s)", { units: 120, parallel: 8, latencyMs: (i) => (i >= 1 && i < 9 ? 2000 : 200) }, 300],
+    ["one at a time, the first 7 s", { units: 40, parallel: 1, latencyMs: (i) => (i === 0 ? 7000 : 1000) }, 1100],
+    ["calls of 100 to 400 ms", { units: 240, parallel: 8, latencyMs: (i) => 100 + ((i * 7919) % 300) }, 500],
+    [
+      "the rate limit's window (60 requests per 3 s)",
+      { units: 240, parallel: 8, latencyMs: () => 200, limit: { requests: 60, seconds: 3 } },
+      300,
+    ],
+    [
+      "the rate limit's window (40 requests per 2 s)",
+      { units: 120, parallel: 8, latencyMs: () => 200, limit: { requests: 40, seconds: 2 } },
+      300,
+    ],
+    // A 429 cannot be foreseen: judged from the pause on.
+    [
+      "a 10 s pause after a 429",
+      { units: 240, parallel: 8, latencyMs: () => 200, pause: { at: 100, ms: 10_000 } },
+      300,
+      100,
+    ],
+  ];
+  for (const [name, o, slackMs, judgedFrom = 0] of runs) {
+    it(`within 2x once a fifth is done: ${name}`, async () => {
+      const r = await simulate(o);
+      const judged = r.etas.filter((e) => e.done >= Math.max(o.units / 5, judgedFrom));
+      expect(judged.length).toBeGreaterThanOrEqual(5);
+      const off = judged.filter((e) => !within2x(e.etaMs, r.endAt - e.at, slackMs));
+      expect(off.map((e) => `${e.done} done at ${e.at} ms: ${e.etaMs} ms shown, ${r.endAt - e.at} ms true`)).toEqual(
+        [],
+      );
+    });
+  }
+});
+
+/** `eta` within 2x of `truth`, give or take `slackMs`. */
+function within2x(eta: number, truth: number, slackMs = 0): boolean {
+  return eta <= 2 * truth + slackMs && eta >= truth / 2 - slackMs;
+}
+
+interface SimOptions {
+  units: number;
+  parallel: number;
+  latencyMs: (i: number) => number;
+  limit?: { requests: number; seconds: number };
+  pause?: { at: number; ms: number };
+}
+
+/**
+ * A run on a fake clock: `units` changes of one request each, `parallel` at once, through a real rate
+ * limiter; the ETA of each heartbeat (every 100 ms), with when and how many were done, and when the last was.
+ */
+async function simulate(o: SimOptions) {
+  vi.useFakeTimers();
+  try {
+    const t0 = Date.now();
+    const etas: Array<{ at: number; done: number; etaMs: number }> = [];
+    const out = {
+      isTTY: false,
+      write(line: string) {
+        const m = /^apply: (\d+)\/\d+ .*about (?:([\d.]+) s|(\d+)m) left/.exec(line);
+        if (m)
+          etas.push({
+            at: Date.now() - t0,
+            done: Number(m[1]),
+            etaMs: m[2] ? Number(m[2]) * 1000 : Number(m[3]) * 60_000,
+          });
+      },
+    };
+    const progress = createProgress({
+      out,
+      heartbeatMs: 100,
+      every: (ms, fn) => {
+        const t = setInterval(fn, ms);
+        return () => clearInterval(t);
+      },
+    });
+    const limiter = new RateLimiter({
+      ...(o.limit ?? { requests: 100_000, seconds: 300 }),
+      onWait: (ms, why) => progress.onWait(ms, why),
+    });
+    let sent = 0;
+    let done = 0;
+    let next = 0;
+    let endAt = 0;
+    progress.watch({ stats: () => ({ requests: sent }), budget: () => limiter.budget() });
+    progress.begin("apply", "changes made", o.units);
+    const worker = async () => {
+      while (next < o.units) {
+        const i = next++;
+        const permit = await limiter.acquire();
+        sent++;
+        await new Promise((r) => setTimeout(r, o.latencyMs(i)));
+        permit.done();
+        progress.update(++done);
+        if (o.pause && done === o.pause.at) limiter.pauseFor(o.pause.ms, "HTTP 429");
+        if (done === o.units) endAt = Date.now() - t0;
+      }
+    };
+    const run = Promise.all(Array.from({ length: o.parallel }, worker));
+    while (done < o.units) await vi.advanceTimersByTimeAsync(10);
+    await run;
+    progress.end();
+    limiter.close();
+    return { etas, endAt };
+  } finally {
+    vi.useRealTimers();
+  }
+}
