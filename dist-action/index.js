@@ -80,21 +80,21 @@ function kindOf(stats) {
   if (stats.isDirectory()) return "a directory";
   return "not a regular file";
 }
-async function readRegularFile(path6, maxBytes) {
+async function readRegularFile(path7, maxBytes) {
   let before;
   try {
-    before = await stat(path6);
+    before = await stat(path7);
   } catch (err) {
-    const code = err.code ?? String(err);
-    throw new FileReadError(code === "ENOENT" ? { kind: "missing" } : { kind: "unreadable", code });
+    const code2 = err.code ?? String(err);
+    throw new FileReadError(code2 === "ENOENT" ? { kind: "missing" } : { kind: "unreadable", code: code2 });
   }
   if (!before.isFile()) throw new FileReadError({ kind: "not-regular", what: kindOf(before) });
   let handle;
   try {
-    handle = await open(path6, constants.O_RDONLY | constants.O_NONBLOCK);
+    handle = await open(path7, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
-    const code = err.code ?? String(err);
-    throw new FileReadError(code === "ENOENT" ? { kind: "missing" } : { kind: "unreadable", code });
+    const code2 = err.code ?? String(err);
+    throw new FileReadError(code2 === "ENOENT" ? { kind: "missing" } : { kind: "unreadable", code: code2 });
   }
   try {
     const stats = await handle.stat();
@@ -137,23 +137,23 @@ function hex4(unit) {
 function escapeChar(ch) {
   return SHORT[ch] ?? (ch.length === 1 ? hex4(ch.charCodeAt(0)) : hex4(ch.charCodeAt(0)) + hex4(ch.charCodeAt(1)));
 }
-function hasUnsafe(text) {
-  return UNSAFE.test(text);
+function hasUnsafe(text3) {
+  return UNSAFE.test(text3);
 }
-function replaceUnsafe(text, encode) {
-  return UNSAFE.test(text) ? text.replace(UNSAFE_BUT_NEWLINE, encode) : text;
+function replaceUnsafe(text3, encode) {
+  return UNSAFE.test(text3) ? text3.replace(UNSAFE_BUT_NEWLINE, encode) : text3;
 }
-function printable(text, opts = {}) {
-  if (!UNSAFE.test(text)) return text;
-  return text.replace(opts.keepNewlines ? UNSAFE_BUT_NEWLINE : UNSAFE_ALL, escapeChar);
+function printable(text3, opts = {}) {
+  if (!UNSAFE.test(text3)) return text3;
+  return text3.replace(opts.keepNewlines ? UNSAFE_BUT_NEWLINE : UNSAFE_ALL, escapeChar);
 }
 function safeJson(value, space) {
-  const text = JSON.stringify(value, null, space);
-  if (text === void 0) return "null";
-  return UNSAFE.test(text) ? text.replace(UNSAFE_BUT_NEWLINE, escapeChar) : text;
+  const text3 = JSON.stringify(value, null, space);
+  if (text3 === void 0) return "null";
+  return UNSAFE.test(text3) ? text3.replace(UNSAFE_BUT_NEWLINE, escapeChar) : text3;
 }
-function sarifMessage(text) {
-  return printable(text).replace(/[[\]]/g, "\\$&");
+function sarifMessage(text3) {
+  return printable(text3).replace(/[[\]]/g, "\\$&");
 }
 var UNSAFE_CLASS, ASTRAL, LONE, UNSAFE, UNSAFE_ALL, UNSAFE_BUT_NEWLINE, SHORT;
 var init_safe_text = __esm({
@@ -173,31 +173,31 @@ var init_safe_text = __esm({
 });
 
 // src/template.ts
-function escapeTemplateText(text) {
-  return text.includes("${") ? text.replace(/\$\{/g, () => "$${") : text;
+function escapeTemplateText(text3) {
+  return text3.includes("${") ? text3.replace(/\$\{/g, () => "$${") : text3;
 }
-function replaceTemplateTokens(text, reference) {
-  if (!text.includes("${")) return text;
-  return text.replace(
+function replaceTemplateTokens(text3, reference) {
+  if (!text3.includes("${")) return text3;
+  return text3.replace(
     TEMPLATE_TOKEN,
     (whole, inside) => inside === void 0 ? "${" : reference(whole, inside)
   );
 }
-function templateReferences(text) {
+function templateReferences(text3) {
   const out = [];
-  if (!text.includes("${")) return out;
-  for (const m of text.matchAll(TEMPLATE_TOKEN)) if (m[1] !== void 0) out.push([m[0], m[1]]);
+  if (!text3.includes("${")) return out;
+  for (const m of text3.matchAll(TEMPLATE_TOKEN)) if (m[1] !== void 0) out.push([m[0], m[1]]);
   return out;
 }
-function hasEnvReference(text) {
-  return templateReferences(text).some(([, inner]) => inner.startsWith("env:"));
+function hasEnvReference(text3) {
+  return templateReferences(text3).some(([, inner]) => inner.startsWith("env:"));
 }
-function canonicalTemplate(text) {
-  if (!text.includes("${")) return text;
+function canonicalTemplate(text3) {
+  if (!text3.includes("${")) return text3;
   let out = "";
   let from = 0;
-  for (const m of text.matchAll(TEMPLATE_TOKEN)) {
-    out += escapeTemplateText(text.slice(from, m.index));
+  for (const m of text3.matchAll(TEMPLATE_TOKEN)) {
+    out += escapeTemplateText(text3.slice(from, m.index));
     const inner = m[1];
     const name = inner?.startsWith("env:") ? inner.slice(4) : void 0;
     if (inner === void 0) out += "$${";
@@ -205,10 +205,10 @@ function canonicalTemplate(text) {
     else out += escapeTemplateText(m[0]);
     from = m.index + m[0].length;
   }
-  return out + escapeTemplateText(text.slice(from));
+  return out + escapeTemplateText(text3.slice(from));
 }
-function referencedNames(text) {
-  return templateReferences(text).flatMap(
+function referencedNames(text3) {
+  return templateReferences(text3).flatMap(
     ([, inner]) => inner.startsWith("env:") && ENV_NAME.test(inner.slice(4)) ? [inner.slice(4)] : []
   );
 }
@@ -391,11 +391,11 @@ function strayEmojiModifierCount(string2, fromIndex) {
   }
   const modifierRegex = new RegExp("(?<![\\p{Emoji_Modifier_Base}\\u{200D}])\\p{Emoji_Modifier}", "gv");
   modifierRegex.lastIndex = fromIndex;
-  let count2 = 0;
+  let count3 = 0;
   while (modifierRegex.test(string2)) {
-    count2++;
+    count3++;
   }
-  return count2;
+  return count3;
 }
 function baseVisible(segment) {
   const index = segment.search(visibleCharacterRegex);
@@ -509,7 +509,7 @@ var init_string_width = __esm({
   }
 });
 
-// src/text-width.ts
+// src/text-cut.ts
 import { createRequire } from "node:module";
 function stringWidth2(s) {
   if (PLAIN.test(s)) return s.replace(SGR, "").length;
@@ -555,6 +555,21 @@ function clipWidth(s, width) {
   if (width <= 0) return "";
   return `${headWithin(stripAnsi2(s), width - 1)}…`;
 }
+function clipMiddle(s, width) {
+  if (displayWidth(s) <= width) return s;
+  const plain2 = stripAnsi2(s);
+  if (width < 5) return clipWidth(plain2, width);
+  const budget = width - 1;
+  let head = headWithin(plain2, Math.floor(budget / 2));
+  const last = head.search(LAST_BOUNDARY);
+  if (!BOUNDARY.test(plain2[head.length] ?? ""))
+    head = last + 1 >= budget / 3 ? head.slice(0, last + 1) : headWithin(plain2, Math.ceil(budget / 3));
+  let tail = tailWithin(plain2, budget - displayWidth(head));
+  const first = tail.search(BOUNDARY);
+  if (!BOUNDARY.test(plain2[plain2.length - tail.length - 1] ?? "") && first > 0 && first < tail.length / 3)
+    tail = tail.slice(first);
+  return `${head}…${tail.trimStart()}`;
+}
 function clipUrl(s, width) {
   if (displayWidth(s) <= width) return s;
   const plain2 = stripAnsi2(s);
@@ -575,10 +590,22 @@ function urlEssentials(s) {
   const file = m[2].split(/[?#]/)[0].split("/").at(-1) ?? "";
   return displayWidth(m[1]) + 2 + displayWidth(file);
 }
-function wordPieces(word, width) {
-  const tokens = word.match(/[^/,;&?=]*[/,;&?=]*/g).filter((t) => t !== "");
+var SGR, PLAIN, fullWidth, segmenter2, BOUNDARY, LAST_BOUNDARY;
+var init_text_cut = __esm({
+  "src/text-cut.ts"() {
+    "use strict";
+    SGR = /\u001b\[[0-9;]*m/g;
+    PLAIN = /^(?:[\x20-\x7e]|\u001b\[[0-9;]*m)*$/;
+    BOUNDARY = /[_.\-/:@ ]/;
+    LAST_BOUNDARY = /[_.\-/:@ ][^_.\-/:@ ]*$/;
+  }
+});
+
+// src/text-width.ts
+function wordPieces(word, width, tokens = TOKENS) {
+  const parts = word.match(tokens).filter((t) => t !== "");
   const out = [];
-  for (const t of tokens) {
+  for (const t of parts) {
     if (displayWidth(t) <= width) {
       out.push(t);
       continue;
@@ -677,9 +704,9 @@ function closeStyles(lines) {
     return open2.length > 0 ? reopened + RESET : reopened;
   });
 }
-function fitText(text, width, opts = {}) {
-  if (width === void 0) return text;
-  return text.split("\n").flatMap((l) => fitLine(l, width, opts)).join("\n");
+function fitText(text3, width, opts = {}) {
+  if (width === void 0) return text3;
+  return text3.split("\n").flatMap((l) => fitLine(l, width, opts)).join("\n");
 }
 function rank(c) {
   return c.yields === true ? 1 : typeof c.yields === "number" ? c.yields : 0;
@@ -704,68 +731,127 @@ function shareWidth(natural, mins, yields, room) {
   }
   return { widths };
 }
+function columnWidths(cols, rows, natural, width, min) {
+  const comfortable = cols.map(
+    (c, i) => c.clip === "url" ? Math.max(COMFORTABLE, ...rows.map((r) => urlEssentials(r[i] ?? ""))) : COMFORTABLE
+  );
+  let shown5 = cols.map((_, i) => i);
+  for (; ; ) {
+    const room = width - 2 * (shown5.length - 1);
+    const yields = shown5.map((i) => rank(cols[i]) > 0);
+    const reserved = shown5.reduce(
+      (a, i, k) => yields[k] || cols[i].clip === "url" ? a : a + Math.min(natural[i], COMFORTABLE),
+      0
+    );
+    const mins = shown5.map((i, k) => {
+      const base3 = Math.min(natural[i], cols[i].min ?? min ?? 8);
+      if (yields[k] || cols[i].clip !== "url") return base3;
+      return Math.max(base3, Math.min(natural[i], comfortable[i], room - reserved));
+    });
+    const fit = shareWidth(
+      shown5.map((i) => natural[i]),
+      mins,
+      yields,
+      room
+    );
+    let drop = -1;
+    shown5.forEach((i, k) => {
+      if (rank(cols[i]) > 0 && (drop < 0 || rank(cols[i]) >= rank(cols[shown5[drop]]))) drop = k;
+    });
+    const cramped = fit === void 0 || shown5.some((i, k) => !yields[k] && fit.widths[k] < Math.min(natural[i], comfortable[i]));
+    if (cramped && drop >= 0) {
+      shown5 = shown5.filter((_, k) => k !== drop);
+      continue;
+    }
+    const widths = [...natural];
+    shown5.forEach((i, k) => {
+      widths[i] = fit ? fit.widths[k] : mins[k];
+    });
+    return { shown: shown5, widths };
+  }
+}
+function wrapUnits(s, width) {
+  return s.split(/(?<=;) /).flatMap((item, i, items) => {
+    const sep3 = i < items.length - 1 ? " " : "";
+    if (displayWidth(item) <= width) return [item + sep3];
+    const words = [];
+    for (const w of item.split(" ")) {
+      const before = words.at(-1)?.split(" ").at(-1);
+      if (before !== void 0 && (OPERATOR.test(w) || OPERATOR.test(before))) words[words.length - 1] += ` ${w}`;
+      else words.push(w);
+    }
+    const units = words.flatMap((w, k) => {
+      const unit = w + (k < words.length - 1 ? " " : "");
+      return displayWidth(w) <= width ? [unit] : wordPieces(unit, width, PARTS);
+    });
+    return [NEW_LINE, ...units, NEW_LINE];
+  });
+}
+function pack(units, width) {
+  const lines = [];
+  let cur = "";
+  for (const u of units) {
+    if (cur !== "" && (u === NEW_LINE || displayWidth((cur + u).trimEnd()) > width)) {
+      lines.push(cur.trimEnd());
+      cur = "";
+    }
+    if (u !== NEW_LINE) cur += u;
+  }
+  if (cur !== "" || lines.length === 0) lines.push(cur.trimEnd());
+  return lines;
+}
+function cellLines(s, width, prose) {
+  if (displayWidth(s) <= width) return [s];
+  return pack(prose ? wrapUnits(s, width) : wordPieces(s, width, PARTS), width);
+}
+function cutter(c) {
+  const clip2 = c.clip ?? (rank(c) > 0 ? "end" : "middle");
+  return clip2 === "url" ? clipUrl : clip2 === "end" ? clipWidth : clipMiddle;
+}
+function cutApart(cells, cut4) {
+  const out = cells.map(cut4);
+  return new Set(out).size === new Set(cells).size ? out : [...cells];
+}
+function keepsApart(cells, width, cut4) {
+  const distinct = new Set(cells);
+  return new Set([...distinct].map((c) => cut4(c, width))).size === distinct.size;
+}
 function layoutTable(header3, rows, width, opts = {}) {
   const indent = opts.indent ?? "";
   const cols = header3.map((h) => typeof h === "string" ? { title: h } : h);
   const natural = cols.map((c, i) => Math.max(displayWidth(c.title), ...rows.map((r) => displayWidth(r[i] ?? ""))));
-  const comfortable = cols.map(
-    (c, i) => c.clip === "url" ? Math.max(COMFORTABLE, ...rows.map((r) => urlEssentials(r[i] ?? ""))) : COMFORTABLE
-  );
-  let shown4 = cols.map((_, i) => i);
-  let widths = natural;
-  if (width !== void 0) {
-    for (; ; ) {
-      const room = width - indent.length - 2 * (shown4.length - 1);
-      const yields = shown4.map((i) => rank(cols[i]) > 0);
-      const reserved = shown4.reduce(
-        (a, i, k) => yields[k] || cols[i].clip === "url" ? a : a + Math.min(natural[i], COMFORTABLE),
-        0
-      );
-      const mins = shown4.map((i, k) => {
-        const base3 = Math.min(natural[i], cols[i].min ?? opts.min ?? 8);
-        if (yields[k] || cols[i].clip !== "url") return base3;
-        return Math.max(base3, Math.min(natural[i], comfortable[i], room - reserved));
-      });
-      const fit = shareWidth(
-        shown4.map((i) => natural[i]),
-        mins,
-        yields,
-        room
-      );
-      let drop = -1;
-      shown4.forEach((i, k) => {
-        if (rank(cols[i]) > 0 && (drop < 0 || rank(cols[i]) >= rank(cols[shown4[drop]]))) drop = k;
-      });
-      const cramped = fit === void 0 || shown4.some((i, k) => !yields[k] && fit.widths[k] < Math.min(natural[i], comfortable[i]));
-      if (cramped && drop >= 0) {
-        shown4 = shown4.filter((_, k) => k !== drop);
-        continue;
-      }
-      const all = [...natural];
-      shown4.forEach((i, k) => {
-        all[i] = fit ? fit.widths[k] : mins[k];
-      });
-      widths = all;
-      break;
-    }
-  }
+  const { shown: shown5, widths } = width === void 0 ? { shown: cols.map((_, i) => i), widths: natural } : columnWidths(cols, rows, natural, width - indent.length, opts.min);
+  const fit = shown5.map((i) => {
+    const [w, c, cut4] = [widths[i], cols[i], cutter(cols[i])];
+    const column2 = rows.map((r) => r[i] ?? "");
+    const wrap = c.clip === "wrap" || !keepsApart(column2, w, cut4);
+    return (s) => displayWidth(s) <= w ? [s] : wrap ? cellLines(s, w, c.clip === "wrap") : [cut4(s, w)];
+  });
   const pad = (s, w) => s + " ".repeat(Math.max(0, w - displayWidth(s)));
-  const cut4 = (s, i) => cols[i].clip === "url" ? clipUrl(s, widths[i]) : clipWidth(s, widths[i]);
   const line = (values2) => {
-    const text = (indent + shown4.map((i, k) => k === shown4.length - 1 ? cut4(values2[i] ?? "", i) : pad(cut4(values2[i] ?? "", i), widths[i])).join("  ")).trimEnd();
-    return width === void 0 ? text : clipWidth(text, width);
+    const text3 = (indent + values2.map((v, k) => k === values2.length - 1 ? v : pad(v, widths[shown5[k]])).join("  ")).trimEnd();
+    return width === void 0 ? text3 : clipWidth(text3, width);
   };
-  return [line(cols.map((c) => c.title)), ...rows.map(line)];
+  const out = [line(shown5.map((i) => clipWidth(cols[i].title, widths[i])))];
+  for (const r of rows) {
+    const cells = shown5.map((i, k) => fit[k](r[i] ?? ""));
+    for (let j = 0; j < Math.max(...cells.map((c) => c.length)); j++) out.push(line(cells.map((c) => c[j] ?? "")));
+  }
+  return out;
 }
-var SGR, SGR_ONE, RESET, PLAIN, fullWidth, segmenter2, COMFORTABLE;
+var SGR_ONE, RESET, TOKENS, PARTS, COMFORTABLE, OPERATOR, NEW_LINE;
 var init_text_width = __esm({
   "src/text-width.ts"() {
     "use strict";
-    SGR = /\u001b\[[0-9;]*m/g;
+    init_text_cut();
+    init_text_cut();
     SGR_ONE = /^\u001b\[([0-9;]*)m$/;
     RESET = "\x1B[0m";
-    PLAIN = /^(?:[\x20-\x7e]|\u001b\[[0-9;]*m)*$/;
+    TOKENS = /[^/,;&?=]*[/,;&?=]*/g;
+    PARTS = /[^/,;&?=_.:@ -]*[/,;&?=_.:@ -]*/g;
     COMFORTABLE = 20;
+    OPERATOR = /^(?:[<>=≤≥‹›]|[<>!=]=)$/;
+    NEW_LINE = "\n";
   }
 });
 
@@ -776,17 +862,17 @@ function outputWidth(out, env) {
   if (raw && /^\d+$/.test(raw) && Number(raw) > 0) return Math.max(MIN_WIDTH, Number(raw));
   return void 0;
 }
-function fitFor(io, out, text, opts = {}) {
+function fitFor(io, out, text3, opts = {}) {
   const width = outputWidth(out, io.env);
-  if (width === void 0) return text;
-  return fitText(io.secrets ? io.secrets.redact(text) : text, width, opts);
+  if (width === void 0) return text3;
+  return fitText(io.secrets ? io.secrets.redact(text3) : text3, width, opts);
 }
 function fittedOutput(out, io) {
   return {
-    write: (text) => {
+    write: (text3) => {
       const width = outputWidth(out, io.env);
-      if (width === void 0 || text.includes("\r") || !text.endsWith("\n")) return out.write(text);
-      out.write(fitText(io.secrets ? io.secrets.redact(text) : text, width, { long: "break" }));
+      if (width === void 0 || text3.includes("\r") || !text3.endsWith("\n")) return out.write(text3);
+      out.write(fitText(io.secrets ? io.secrets.redact(text3) : text3, width, { long: "break" }));
     },
     get isTTY() {
       return out.isTTY;
@@ -1113,16 +1199,16 @@ function normalizeCustomFields(fields) {
     LISTS.map((l) => [l, clean(fields[l], l !== "cookies")])
   );
   const preserve = {};
-  for (const list2 of RESPONSE_LISTS) {
-    const stated = fields.preserve_duplicates?.[list2];
+  for (const list3 of RESPONSE_LISTS) {
+    const stated = fields.preserve_duplicates?.[list3];
     if (stated && Object.keys(stated).length > 0)
-      preserve[list2] = Object.fromEntries(Object.entries(stated).map(([n, v]) => [n.toLowerCase(), v]));
+      preserve[list3] = Object.fromEntries(Object.entries(stated).map(([n, v]) => [n.toLowerCase(), v]));
   }
   if (Object.keys(preserve).length > 0) out.preserve_duplicates = preserve;
   return out;
 }
-function liveItems(rule, list2) {
-  const v = rule.action_parameters?.[PARAM_OF[list2]];
+function liveItems(rule, list3) {
+  const v = rule.action_parameters?.[PARAM_OF[list3]];
   return (Array.isArray(v) ? v : []).filter(
     (f) => f !== null && typeof f === "object" && typeof f.name === "string"
   );
@@ -1132,9 +1218,9 @@ function fieldsOfRule(rule) {
     LISTS.map((l) => [l, liveItems(rule, l).map((f) => f.name)])
   );
   const preserve = {};
-  for (const list2 of RESPONSE_LISTS) {
-    const on = liveItems(rule, list2).filter((f) => f.preserve_duplicates === true);
-    if (on.length > 0) preserve[list2] = Object.fromEntries(on.map((f) => [f.name.toLowerCase(), true]));
+  for (const list3 of RESPONSE_LISTS) {
+    const on = liveItems(rule, list3).filter((f) => f.preserve_duplicates === true);
+    if (on.length > 0) preserve[list3] = Object.fromEntries(on.map((f) => [f.name.toLowerCase(), true]));
   }
   return normalizeCustomFields({
     ...lists,
@@ -1143,10 +1229,10 @@ function fieldsOfRule(rule) {
 }
 function customFieldParameters(fields) {
   const out = {};
-  for (const list2 of LISTS) {
-    if (fields[list2].length === 0) continue;
-    out[PARAM_OF[list2]] = fields[list2].map((name) => {
-      const keep = RESPONSE_LISTS.includes(list2) ? fields.preserve_duplicates?.[list2]?.[name] : void 0;
+  for (const list3 of LISTS) {
+    if (fields[list3].length === 0) continue;
+    out[PARAM_OF[list3]] = fields[list3].map((name) => {
+      const keep = RESPONSE_LISTS.includes(list3) ? fields.preserve_duplicates?.[list3]?.[name] : void 0;
       return keep === void 0 ? { name } : { name, preserve_duplicates: keep };
     });
   }
@@ -1154,28 +1240,28 @@ function customFieldParameters(fields) {
 }
 function patchedParameters(rule, after) {
   const out = { ...rule.action_parameters ?? {} };
-  for (const list2 of LISTS) {
+  for (const list3 of LISTS) {
     const live = /* @__PURE__ */ new Map();
-    for (const item of liveItems(rule, list2))
-      if (!live.has(keyOf(list2, item.name))) live.set(keyOf(list2, item.name), item);
-    const stated = RESPONSE_LISTS.includes(list2) ? after.preserve_duplicates?.[list2] : void 0;
-    const items = after[list2].map((name) => {
-      const base3 = live.get(keyOf(list2, name)) ?? { name };
+    for (const item of liveItems(rule, list3))
+      if (!live.has(keyOf(list3, item.name))) live.set(keyOf(list3, item.name), item);
+    const stated = RESPONSE_LISTS.includes(list3) ? after.preserve_duplicates?.[list3] : void 0;
+    const items = after[list3].map((name) => {
+      const base3 = live.get(keyOf(list3, name)) ?? { name };
       const keep = stated?.[name];
       return keep === void 0 || base3.preserve_duplicates === keep ? base3 : { ...base3, preserve_duplicates: keep };
     });
-    if (items.length > 0) out[PARAM_OF[list2]] = items;
-    else delete out[PARAM_OF[list2]];
+    if (items.length > 0) out[PARAM_OF[list3]] = items;
+    else delete out[PARAM_OF[list3]];
   }
   return out;
 }
 function preserveChanges(before, want) {
   const out = [];
-  for (const list2 of RESPONSE_LISTS) {
-    for (const [name, keep] of Object.entries(want.preserve_duplicates?.[list2] ?? {})) {
-      if (!want[list2].includes(name)) continue;
-      const was = before[list2].includes(name) ? before.preserve_duplicates?.[list2]?.[name] === true : void 0;
-      if (was !== keep) out.push({ field: `${list2}.${name}.preserve_duplicates`, before: was, after: keep });
+  for (const list3 of RESPONSE_LISTS) {
+    for (const [name, keep] of Object.entries(want.preserve_duplicates?.[list3] ?? {})) {
+      if (!want[list3].includes(name)) continue;
+      const was = before[list3].includes(name) ? before.preserve_duplicates?.[list3]?.[name] === true : void 0;
+      if (was !== keep) out.push({ field: `${list3}.${name}.preserve_duplicates`, before: was, after: keep });
     }
   }
   return out;
@@ -1185,11 +1271,11 @@ function sameNames(a, b) {
   return a.length === b.length && b.every((n) => set2.has(n));
 }
 function keepLiveOrder(live, want) {
-  const order = (list2) => {
-    const wanted = new Set(want[list2]);
-    const kept = live[list2].filter((n) => wanted.has(n));
+  const order = (list3) => {
+    const wanted2 = new Set(want[list3]);
+    const kept = live[list3].filter((n) => wanted2.has(n));
     const had = new Set(kept);
-    return [...kept, ...want[list2].filter((n) => !had.has(n))];
+    return [...kept, ...want[list3].filter((n) => !had.has(n))];
   };
   const out = Object.fromEntries(LISTS.map((l) => [l, order(l)]));
   if (want.preserve_duplicates) out.preserve_duplicates = want.preserve_duplicates;
@@ -1206,13 +1292,13 @@ function fieldsOf(f) {
 }
 function describeLists(before, after) {
   const parts = [];
-  for (const list2 of LISTS) {
-    const was = new Set(before?.[list2] ?? []);
-    const now = new Set(after[list2]);
-    const added = after[list2].filter((n) => !was.has(n)).map((n) => `+${n}`);
+  for (const list3 of LISTS) {
+    const was = new Set(before?.[list3] ?? []);
+    const now = new Set(after[list3]);
+    const added = after[list3].filter((n) => !was.has(n)).map((n) => `+${n}`);
     const removed = [...was].filter((n) => !now.has(n)).map((n) => `-${n}`);
     if (added.length + removed.length > 0)
-      parts.push(`${list2.replaceAll("_", " ")} ${[...added, ...removed].join(" ")}`);
+      parts.push(`${list3.replaceAll("_", " ")} ${[...added, ...removed].join(" ")}`);
   }
   return parts.join("; ");
 }
@@ -1228,7 +1314,7 @@ function diffCustomFields(zone, live) {
   const warnings = [];
   const othersOn = rules.slice(1).filter((r) => r.enabled !== false);
   if (othersOn.length > 0) {
-    const ids = (list2) => list2.map((r) => r.id ?? "without an id").join(", ");
+    const ids = (list3) => list3.map((r) => r.id ?? "without an id").join(", ");
     return {
       changes: [],
       errors: [
@@ -1337,7 +1423,7 @@ var init_custom_fields = __esm({
     LISTS = Object.keys(PARAM_OF);
     RESPONSE_LISTS = ["response_headers", "raw_response_headers"];
     CLASSIC = ["request_headers", "response_headers", "cookies"];
-    keyOf = (list2, name) => list2 === "cookies" ? name : name.toLowerCase();
+    keyOf = (list3, name) => list3 === "cookies" ? name : name.toLowerCase();
     logCustomFields = {
       name: RESOURCE,
       order: 35,
@@ -1379,11 +1465,11 @@ async function exportCustomFields(ctx) {
     );
   const fields = fieldsOfRule(rule);
   const out = {};
-  for (const list2 of LISTS) {
-    if (fields[list2].length === 0 && (list2 === "transformed_request_headers" || list2 === "raw_response_headers"))
+  for (const list3 of LISTS) {
+    if (fields[list3].length === 0 && (list3 === "transformed_request_headers" || list3 === "raw_response_headers"))
       continue;
-    const kept = RESPONSE_LISTS.includes(list2) ? fields.preserve_duplicates?.[list2] : void 0;
-    out[list2] = fields[list2].map((name) => kept?.[name] ? { name, preserve_duplicates: true } : name);
+    const kept = RESPONSE_LISTS.includes(list3) ? fields.preserve_duplicates?.[list3] : void 0;
+    out[list3] = fields[list3].map((name) => kept?.[name] ? { name, preserve_duplicates: true } : name);
   }
   return out;
 }
@@ -1411,11 +1497,11 @@ function mixed(s) {
 function prefixedKind(prefix) {
   return prefix === "cfk" ? "Cloudflare global API key (cfk_)" : "Cloudflare API token (cfut_/cfat_)";
 }
-function credentialIn(text, inCredentialPlace = false) {
-  for (const m of text.matchAll(PREFIXED)) return prefixedKind(m[1]);
-  if (TOKEN_40.test(text) && (inCredentialPlace || mixed(text))) return "Cloudflare API token";
-  if (inCredentialPlace && HEX_KEY.test(text)) return "Cloudflare global API key";
-  for (const m of text.matchAll(TOKEN_40_RUN)) if (mixed(m[0])) return "Cloudflare API token";
+function credentialIn(text3, inCredentialPlace = false) {
+  for (const m of text3.matchAll(PREFIXED)) return prefixedKind(m[1]);
+  if (TOKEN_40.test(text3) && (inCredentialPlace || mixed(text3))) return "Cloudflare API token";
+  if (inCredentialPlace && HEX_KEY.test(text3)) return "Cloudflare global API key";
+  for (const m of text3.matchAll(TOKEN_40_RUN)) if (mixed(m[0])) return "Cloudflare API token";
   return void 0;
 }
 function isCredentialName(name) {
@@ -1488,9 +1574,9 @@ function destinationCredentials(destination, depth = 0) {
   }
   return out;
 }
-function hideCredentialShapes(text, replacement) {
-  if (text.length < 37) return text;
-  let out = text.replace(PREFIXED, replacement).replace(TOKEN_40_RUN, (run2) => mixed(run2) ? replacement : run2);
+function hideCredentialShapes(text3, replacement) {
+  if (text3.length < 37) return text3;
+  let out = text3.replace(PREFIXED, replacement).replace(TOKEN_40_RUN, (run2) => mixed(run2) ? replacement : run2);
   if (out.includes("?")) {
     out = out.replace(
       /([?&][^=&\s"'<>]+=)([A-Za-z0-9_-]{37,45})(?=$|[&#\s"'])/g,
@@ -1546,14 +1632,14 @@ function redactDestination(destination) {
   }
   return out + destination.slice(from);
 }
-function redactUrlParams(text) {
-  if (text.includes("@") && text.includes("://"))
-    text = text.replace(
+function redactUrlParams(text3) {
+  if (text3.includes("@") && text3.includes("://"))
+    text3 = text3.replace(
       URL_USERINFO,
       (whole, scheme, userinfo) => userinfo.includes("${env:") || userinfo === SENSITIVE ? whole : `${scheme}${SENSITIVE}@`
     );
-  if (!text.includes("=")) return text;
-  return text.replace(
+  if (!text3.includes("=")) return text3;
+  return text3.replace(
     URL_PARAM,
     (whole, sep3, name, value) => value && value !== SENSITIVE && !value.includes("${env:") && (isSecretParam(safeDecode(name)) || isSecretValue(value)) ? `${sep3}${name}=${SENSITIVE}` : whole
   );
@@ -1566,11 +1652,11 @@ function safeDecode(s) {
   }
 }
 function clipJson(value, max) {
-  const text = JSON.stringify(value);
-  return text === void 0 ? void 0 : clip(text, max);
+  const text3 = JSON.stringify(value);
+  return text3 === void 0 ? void 0 : clip(text3, max);
 }
-function clip(text, max) {
-  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}${ELLIPSIS}`;
+function clip(text3, max) {
+  return text3.length <= max ? text3 : `${text3.slice(0, Math.max(0, max - 1))}${ELLIPSIS}`;
 }
 function matcherOf(values2) {
   if (values2.length === 0) return null;
@@ -1594,27 +1680,27 @@ function encodedForms(value) {
   }
   return [...out];
 }
-function unescapeOnce(text, map2) {
+function unescapeOnce(text3, map2) {
   let out = "";
   const at3 = [];
   let i = 0;
-  while (i < text.length) {
+  while (i < text3.length) {
     let plainEnd = i;
-    while (plainEnd < text.length && text[plainEnd] !== "\\" && text[plainEnd] !== "%") plainEnd++;
+    while (plainEnd < text3.length && text3[plainEnd] !== "\\" && text3[plainEnd] !== "%") plainEnd++;
     if (plainEnd > i) {
-      out += text.slice(i, plainEnd);
+      out += text3.slice(i, plainEnd);
       if (map2) for (let k = i; k < plainEnd; k++) at3.push(k);
       i = plainEnd;
-      if (i >= text.length) break;
+      if (i >= text3.length) break;
     }
     const start2 = i;
     let decoded2;
-    if (text[i] === "\\") {
+    if (text3[i] === "\\") {
       let j = i;
-      while (text[j] === "\\") j++;
-      const next = text[j];
-      if (next === "u" && /^[0-9a-fA-F]{4}$/.test(text.slice(j + 1, j + 5))) {
-        decoded2 = String.fromCharCode(Number.parseInt(text.slice(j + 1, j + 5), 16));
+      while (text3[j] === "\\") j++;
+      const next = text3[j];
+      if (next === "u" && /^[0-9a-fA-F]{4}$/.test(text3.slice(j + 1, j + 5))) {
+        decoded2 = String.fromCharCode(Number.parseInt(text3.slice(j + 1, j + 5), 16));
         i = j + 5;
       } else if (next !== void 0 && Object.hasOwn(JSON_SHORT_ESCAPES, next)) {
         decoded2 = JSON_SHORT_ESCAPES[next];
@@ -1624,18 +1710,18 @@ function unescapeOnce(text, map2) {
         i = j;
       }
     } else {
-      const run2 = percentRun(text, i);
+      const run2 = percentRun(text3, i);
       decoded2 = run2 ? run2.chars : "%";
       i += run2 ? run2.length : 1;
     }
     out += decoded2;
     if (map2) for (let k = 0; k < decoded2.length; k++) at3.push(start2);
   }
-  if (map2) at3.push(text.length);
+  if (map2) at3.push(text3.length);
   return { text: out, at: at3 };
 }
-function percentRun(text, i) {
-  const byte = (k) => /^%[0-9a-fA-F]{2}$/.test(text.slice(k, k + 3)) ? Number.parseInt(text.slice(k + 1, k + 3), 16) : -1;
+function percentRun(text3, i) {
+  const byte = (k) => /^%[0-9a-fA-F]{2}$/.test(text3.slice(k, k + 3)) ? Number.parseInt(text3.slice(k + 1, k + 3), 16) : -1;
   const lead = byte(i);
   if (lead < 0) return void 0;
   if (lead < 128) return { chars: String.fromCharCode(lead), length: 3 };
@@ -1650,18 +1736,18 @@ function percentRun(text, i) {
   const chars = UTF8.decode(new Uint8Array(bytes));
   return chars.includes("�") ? void 0 : { chars, length: 3 * n };
 }
-function unescapeAll(text, map2 = false) {
-  let current = unescapeOnce(text, map2);
-  for (let pass = 1; pass < 4 && current.text !== text && /[\\%]/.test(current.text); pass++) {
+function unescapeAll(text3, map2 = false) {
+  let current = unescapeOnce(text3, map2);
+  for (let pass = 1; pass < 4 && current.text !== text3 && /[\\%]/.test(current.text); pass++) {
     const next = unescapeOnce(current.text, map2);
     if (next.text === current.text) break;
     current = { text: next.text, at: map2 ? next.at.map((k) => current.at[k]) : [] };
   }
   return current;
 }
-function mayHold(text, prefixes) {
-  for (let i = 0; i + MIN_SUBSTRING <= text.length; i++)
-    if (prefixes.has(text.slice(i, i + MIN_SUBSTRING))) return true;
+function mayHold(text3, prefixes) {
+  for (let i = 0; i + MIN_SUBSTRING <= text3.length; i++)
+    if (prefixes.has(text3.slice(i, i + MIN_SUBSTRING))) return true;
   return false;
 }
 function escapeRegExp(s) {
@@ -1739,9 +1825,9 @@ var init_redact = __esm({
        * Known values first, in every encoding (so env values become their references in plan files), then
        * URL parameters.
        */
-      redact(text) {
+      redact(text3) {
         const m = this.matcher === void 0 ? this.compile() : this.matcher;
-        let out = m && mayHold(text, m.prefixes) ? text.replace(m.re, (found) => this.values.get(found) ?? SENSITIVE) : text;
+        let out = m && mayHold(text3, m.prefixes) ? text3.replace(m.re, (found) => this.values.get(found) ?? SENSITIVE) : text3;
         if (m && /[\\%]/.test(out)) out = this.redactDecoded(out);
         return redactUrlParams(m && out.includes(ELLIPSIS) ? this.hideCutPieces(out) : out);
       }
@@ -1750,25 +1836,25 @@ var init_redact = __esm({
        * `\u0022`, at any depth): the last check before such a text is written, after its structure was
        * redacted. The value's name or replacement when one is found.
        */
-      escapedSecretIn(text) {
-        for (const v of this.escaped) if (text.includes(v)) return this.values.get(v);
-        if (!text.includes("\\") || this.canonical.size === 0) return void 0;
-        const found = this.decodedMatches(text).find((span) => text.slice(span.from, span.to).includes("\\"));
+      escapedSecretIn(text3) {
+        for (const v of this.escaped) if (text3.includes(v)) return this.values.get(v);
+        if (!text3.includes("\\") || this.canonical.size === 0) return void 0;
+        const found = this.decodedMatches(text3).find((span) => text3.slice(span.from, span.to).includes("\\"));
         return found?.replacement;
       }
       /** Whether `text` holds a value in any form, plain or escaped: what a plan file must never hold. */
-      valueIn(text) {
-        for (const v of this.values.keys()) if (text.includes(v)) return true;
-        return this.escapedSecretIn(text) !== void 0;
+      valueIn(text3) {
+        for (const v of this.values.keys()) if (text3.includes(v)) return true;
+        return this.escapedSecretIn(text3) !== void 0;
       }
       /** Each place where a value appears once every escape is decoded, as a span of the text as it is. */
-      decodedMatches(text) {
+      decodedMatches(text3) {
         const m = this.canonicalMatcher === void 0 ? this.compileCanonical() : this.canonicalMatcher;
         if (!m) return [];
-        const decoded2 = unescapeAll(text).text;
-        if (decoded2 === text || !mayHold(decoded2, m.prefixes) || !m.re.test(decoded2)) return [];
+        const decoded2 = unescapeAll(text3).text;
+        if (decoded2 === text3 || !mayHold(decoded2, m.prefixes) || !m.re.test(decoded2)) return [];
         m.re.lastIndex = 0;
-        const { at: at3 } = unescapeAll(text, true);
+        const { at: at3 } = unescapeAll(text3, true);
         const spans = [];
         for (const found of decoded2.matchAll(m.re)) {
           const from = at3[found.index];
@@ -1778,30 +1864,30 @@ var init_redact = __esm({
         return spans;
       }
       /** The text with each value hidden where it appears encoded in a way no listed form covers. */
-      redactDecoded(text) {
-        const spans = this.decodedMatches(text);
-        if (spans.length === 0) return text;
+      redactDecoded(text3) {
+        const spans = this.decodedMatches(text3);
+        if (spans.length === 0) return text3;
         let out = "";
         let from = 0;
         for (const span of spans) {
-          out += text.slice(from, span.from) + span.replacement;
+          out += text3.slice(from, span.from) + span.replacement;
           from = span.to;
         }
-        return out + text.slice(from);
+        return out + text3.slice(from);
       }
       /**
        * A text cut before it was redacted holds a secret's start just before `…` (or its end just after):
        * each such piece of MIN_SUBSTRING characters or more is shown as `(sensitive)`.
        */
-      hideCutPieces(text) {
+      hideCutPieces(text3) {
         const values2 = [...this.values.keys()];
         let out = "";
         let from = 0;
-        for (let i = text.indexOf(ELLIPSIS); i >= 0; i = text.indexOf(ELLIPSIS, i + 1)) {
+        for (let i = text3.indexOf(ELLIPSIS); i >= 0; i = text3.indexOf(ELLIPSIS, i + 1)) {
           let cutFrom = i;
           for (const v of values2) {
             for (let k = Math.min(v.length - 1, i - from); k >= MIN_SUBSTRING; k--) {
-              if (i - k < cutFrom && text.startsWith(v.slice(0, k), i - k)) {
+              if (i - k < cutFrom && text3.startsWith(v.slice(0, k), i - k)) {
                 cutFrom = i - k;
                 break;
               }
@@ -1809,18 +1895,18 @@ var init_redact = __esm({
           }
           let cutTo = i + ELLIPSIS.length;
           for (const v of values2) {
-            for (let k = Math.min(v.length - 1, text.length - i - ELLIPSIS.length); k >= MIN_SUBSTRING; k--) {
-              if (i + ELLIPSIS.length + k > cutTo && text.startsWith(v.slice(v.length - k), i + ELLIPSIS.length)) {
+            for (let k = Math.min(v.length - 1, text3.length - i - ELLIPSIS.length); k >= MIN_SUBSTRING; k--) {
+              if (i + ELLIPSIS.length + k > cutTo && text3.startsWith(v.slice(v.length - k), i + ELLIPSIS.length)) {
                 cutTo = i + ELLIPSIS.length + k;
                 break;
               }
             }
           }
-          out += `${text.slice(from, cutFrom)}${cutFrom < i ? SENSITIVE : ""}${ELLIPSIS}${cutTo > i + ELLIPSIS.length ? SENSITIVE : ""}`;
+          out += `${text3.slice(from, cutFrom)}${cutFrom < i ? SENSITIVE : ""}${ELLIPSIS}${cutTo > i + ELLIPSIS.length ? SENSITIVE : ""}`;
           from = cutTo;
           i = cutTo - 1;
         }
-        return out + text.slice(from);
+        return out + text3.slice(from);
       }
       compile() {
         this.matcher = matcherOf([...this.values.keys()]);
@@ -1872,55 +1958,72 @@ function distinctById(live, rule, errors, warnings) {
   }
   return [...byId.values()];
 }
+function matchPin(m, byId, want, pin) {
+  const { rule } = m;
+  const where = rule.unit ?? "zone";
+  m.failed.add(want);
+  const hit = byId.get(pin);
+  if (!hit) {
+    const like = m.live.filter((l) => rule.hint.ofLive(l) === rule.hint.ofDesired(want));
+    for (const l of like) m.held.add(rule.idOf(l));
+    m.errors.push(
+      `${rule.describeDesired(want)} pins id ${pin}, which is not live (live ${rule.whats} with the same hints: ${listed(rule.describeLive, like)}). Correct the \`id:\` or remove it (the entry is then matched by its hints, or created); nothing in this ${where} is changed.`
+    );
+  } else if (m.taken.has(pin)) {
+    m.errors.push(
+      `${rule.describeDesired(want)} pins id ${pin}, which another entry pins too; each live ${rule.what} may be named once. Nothing in this ${where} is changed.`
+    );
+  } else {
+    m.taken.add(pin);
+    m.failed.delete(want);
+    m.found.set(want, { want, live: hit });
+  }
+}
+function refusedClaim(rule, want, candidate) {
+  const why = rule.claim?.(want, candidate);
+  if (why === void 0) return void 0;
+  const id = rule.idOf(candidate);
+  return `${rule.describeDesired(want)} matches ${rule.describeLive(candidate)} by its hints only, and ${why}: zoneform does not take it over on its hints. To take it over, pin it: write \`id: ${id}\` under the entry; to create a new one instead, rename the entry. Nothing in this ${rule.unit ?? "zone"} is changed.`;
+}
+function matchHints(m, want) {
+  const { rule } = m;
+  const candidates = m.live.filter(
+    (l) => !m.taken.has(rule.idOf(l)) && !m.held.has(rule.idOf(l)) && rule.hint.ofLive(l) === rule.hint.ofDesired(want)
+  );
+  if (candidates.length === 0) return;
+  const refused2 = candidates.length === 1 ? refusedClaim(rule, want, candidates[0]) : void 0;
+  if (candidates.length === 1 && refused2 === void 0) {
+    m.taken.add(rule.idOf(candidates[0]));
+    m.found.set(want, { want, live: candidates[0] });
+    return;
+  }
+  m.failed.add(want);
+  for (const c of candidates) m.held.add(rule.idOf(c));
+  m.errors.push(
+    refused2 ?? `${rule.describeDesired(want)} matches ${candidates.length} live ${rule.whats}: ${listed(rule.describeLive, candidates)}. zoneform does not guess which one the file means: ${PIN_HOWTO} (e.g. \`id: ${rule.idOf(candidates[0])}\`)${rule.otherwise ?? ", and declare or delete the others"}; nothing in this ${rule.unit ?? "zone"} is changed.`
+  );
+}
 function matchIdentities(desired, liveList, rule) {
   const errors = [];
   const warnings = [];
   const live = distinctById(liveList, rule, errors, warnings);
   const byId = new Map(live.map((l) => [rule.idOf(l), l]));
-  const taken = /* @__PURE__ */ new Set();
-  const found = /* @__PURE__ */ new Map();
-  const failed = /* @__PURE__ */ new Set();
-  const list2 = (items) => items.length > 0 ? items.map(rule.describeLive).join("; ") : "none";
-  const held = /* @__PURE__ */ new Set();
+  const m = {
+    rule,
+    live,
+    taken: /* @__PURE__ */ new Set(),
+    held: /* @__PURE__ */ new Set(),
+    found: /* @__PURE__ */ new Map(),
+    failed: /* @__PURE__ */ new Set(),
+    errors
+  };
   for (const want of desired) {
     const pin = rule.pinOf(want);
-    if (pin === void 0) continue;
-    failed.add(want);
-    const hit = byId.get(pin);
-    if (!hit) {
-      const like = live.filter((l) => rule.hint.ofLive(l) === rule.hint.ofDesired(want));
-      for (const l of like) held.add(rule.idOf(l));
-      errors.push(
-        `${rule.describeDesired(want)} pins id ${pin}, which is not live (live ${rule.whats} with the same hints: ${list2(like)}). Correct the \`id:\` or remove it (the entry is then matched by its hints, or created); nothing in this zone is changed.`
-      );
-    } else if (taken.has(pin)) {
-      errors.push(
-        `${rule.describeDesired(want)} pins id ${pin}, which another entry pins too; each live ${rule.what} may be named once. Nothing in this zone is changed.`
-      );
-    } else {
-      taken.add(pin);
-      failed.delete(want);
-      found.set(want, { want, live: hit });
-    }
+    if (pin !== void 0) matchPin(m, byId, want, pin);
   }
-  for (const want of desired) {
-    if (rule.pinOf(want) !== void 0) continue;
-    const candidates = live.filter(
-      (l) => !taken.has(rule.idOf(l)) && !held.has(rule.idOf(l)) && rule.hint.ofLive(l) === rule.hint.ofDesired(want)
-    );
-    if (candidates.length === 1) {
-      taken.add(rule.idOf(candidates[0]));
-      found.set(want, { want, live: candidates[0] });
-    } else if (candidates.length > 1) {
-      failed.add(want);
-      for (const c of candidates) held.add(rule.idOf(c));
-      errors.push(
-        `${rule.describeDesired(want)} matches ${candidates.length} live ${rule.whats}: ${list2(candidates)}. zoneform does not guess which one the file means: ${PIN_HOWTO} (e.g. \`id: ${rule.idOf(candidates[0])}\`), and declare or delete the others; nothing in this zone is changed.`
-      );
-    }
-  }
-  const matches = desired.filter((d) => !failed.has(d)).map((want) => found.get(want) ?? { want });
-  const unmatched = live.filter((l) => !taken.has(rule.idOf(l)) && !held.has(rule.idOf(l)));
+  for (const want of desired) if (rule.pinOf(want) === void 0) matchHints(m, want);
+  const matches = desired.filter((d) => !m.failed.has(d)).map((want) => m.found.get(want) ?? { want });
+  const unmatched = live.filter((l) => !m.taken.has(rule.idOf(l)) && !m.held.has(rule.idOf(l)));
   return { matches, unmatched, live, errors, warnings };
 }
 function deleteItemChange(args) {
@@ -1936,11 +2039,12 @@ function deleteItemChange(args) {
     ...args.note ? { notes: [args.note] } : {}
   };
 }
-var PIN_HOWTO;
+var PIN_HOWTO, listed;
 var init_identity_list = __esm({
   "src/sections/shared/identity-list.ts"() {
     "use strict";
     PIN_HOWTO = "pin the one the file means with `id: <id>` under the entry";
+    listed = (describe2, items) => items.length > 0 ? items.map(describe2).join("; ") : "none";
   }
 });
 
@@ -1951,12 +2055,12 @@ function isGroup(node, op) {
 function countFilterOperators(filter) {
   if (!filter || typeof filter !== "object") return 0;
   const node = "where" in filter ? filter.where : filter;
-  const count2 = (n) => {
-    if (isGroup(n, "and")) return 1 + n.and.reduce((sum, c) => sum + count2(c), 0);
-    if (isGroup(n, "or")) return 1 + n.or.reduce((sum, c) => sum + count2(c), 0);
+  const count3 = (n) => {
+    if (isGroup(n, "and")) return 1 + n.and.reduce((sum, c) => sum + count3(c), 0);
+    if (isGroup(n, "or")) return 1 + n.or.reduce((sum, c) => sum + count3(c), 0);
     return n !== null && typeof n === "object" && "operator" in n ? 1 : 0;
   };
-  return count2(node);
+  return count3(node);
 }
 function canonical(node) {
   if (isGroup(node, "and")) return { and: node.and.map(canonical) };
@@ -1973,9 +2077,9 @@ function serialiseFilter(filter) {
 function filterByteLength(filter) {
   return Buffer.byteLength(serialiseFilter(filter), "utf8");
 }
-function parseFilterString(text) {
-  if (text === null || text === void 0 || text.trim() === "") return void 0;
-  const parsed = JSON.parse(text);
+function parseFilterString(text3) {
+  if (text3 === null || text3 === void 0 || text3.trim() === "") return void 0;
+  const parsed = JSON.parse(text3);
   return isEmptyFilter(parsed) ? void 0 : canonicalFilter(parsed);
 }
 function canonicalFilter(filter) {
@@ -2035,10 +2139,10 @@ function outputOptionsToSend(desired, live) {
   }
   return out;
 }
-function outputOptionsFromLogpull(text) {
+function outputOptionsFromLogpull(text3) {
   const options2 = {};
   const unknown = [];
-  for (const pair of text.replace(/^\?/, "").split("&")) {
+  for (const pair of text3.replace(/^\?/, "").split("&")) {
     if (pair === "") continue;
     const eq = pair.indexOf("=");
     const key2 = safeDecode(eq < 0 ? pair : pair.slice(0, eq));
@@ -2069,11 +2173,11 @@ function filterToWire(filter) {
   wire.set(filter, out);
   return out;
 }
-function filterFromWire(text) {
-  if (text === null || text === void 0) return {};
-  if (typeof text === "object")
-    return isEmptyFilter(text) ? {} : { filter: parseFilterString(JSON.stringify(text)) };
-  const s = String(text);
+function filterFromWire(text3) {
+  if (text3 === null || text3 === void 0) return {};
+  if (typeof text3 === "object")
+    return isEmptyFilter(text3) ? {} : { filter: parseFilterString(JSON.stringify(text3)) };
+  const s = String(text3);
   try {
     const filter = parseFilterString(s);
     return filter ? { filter } : {};
@@ -2192,8 +2296,8 @@ function destinationSecretValues(destination) {
   }
   return [...out];
 }
-function redactDestinationSecrets(text, destination, extra = []) {
-  let out = text;
+function redactDestinationSecrets(text3, destination, extra = []) {
+  let out = text3;
   for (const v of [...destinationSecretValues(destination), ...extra].filter((s) => s.length >= 3).sort((a, b) => b.length - a.length)) {
     out = out.split(v).join("(sensitive)");
   }
@@ -2205,8 +2309,8 @@ function describeFilter(filter) {
     const n = node;
     for (const op of ["and", "or"]) {
       if (Array.isArray(n[op])) {
-        const text = n[op].map((c) => show(c, true)).join(` ${op} `);
-        return nested && n[op].length > 1 ? `(${text})` : text;
+        const text3 = n[op].map((c) => show(c, true)).join(` ${op} `);
+        return nested && n[op].length > 1 ? `(${text3})` : text3;
       }
     }
     return `${String(n.key)} ${String(n.operator)} ${JSON.stringify(n.value)}`;
@@ -2427,9 +2531,9 @@ function fieldsWritten(body) {
   const field_names = [...new Set(names)];
   return filter.length > 0 || field_names.length > 0 ? { filter, field_names } : void 0;
 }
-function parseJson(text) {
+function parseJson(text3) {
   try {
-    return JSON.parse(text);
+    return JSON.parse(text3);
   } catch {
     return void 0;
   }
@@ -2442,9 +2546,9 @@ function closeMatches(name, known, max = 3) {
 function fieldsPath(base3, dataset) {
   return [base3, "logpush", "datasets", dataset, "fields"].join("/");
 }
-function parseFieldsAnswer(res, path6) {
+function parseFieldsAnswer(res, path7) {
   const bad = (why) => new AnswerShapeError(
-    `the API answered GET ${path6} with ${clipJson(res, 60) ?? "nothing"}, expected an object of field name → description (${why}); the job's fields were not checked and nothing was changed`
+    `the API answered GET ${path7} with ${clipJson(res, 60) ?? "nothing"}, expected an object of field name → description (${why}); the job's fields were not checked and nothing was changed`
   );
   if (res === null || typeof res !== "object" || Array.isArray(res)) throw bad("not an object");
   const entries2 = Object.entries(res);
@@ -2455,9 +2559,9 @@ function parseFieldsAnswer(res, path6) {
 }
 async function datasetFields(ctx, base3, dataset) {
   const ask = (key2) => ctx.memo(key2, () => {
-    const path6 = fieldsPath(base3, dataset);
-    return ctx.client.request("GET", path6).then(
-      (res) => ({ from: base3, fields: parseFieldsAnswer(res, path6) }),
+    const path7 = fieldsPath(base3, dataset);
+    return ctx.client.request("GET", path7).then(
+      (res) => ({ from: base3, fields: parseFieldsAnswer(res, path7) }),
       (error) => ({ from: base3, error })
     );
   });
@@ -2614,8 +2718,8 @@ function jobFieldDiffs(job, live) {
 function fieldsNote(fields, job, live) {
   const notes = [];
   const f = fields.find((x) => x.field === "destination_conf");
-  const shown4 = (v) => typeof v === "string" ? shownTemplate(v) : v;
-  if (f && shown4(f.before) === shown4(f.after) && job.destination_conf !== live.destination_conf) {
+  const shown5 = (v) => typeof v === "string" ? shownTemplate(v) : v;
+  if (f && shown5(f.before) === shown5(f.after) && job.destination_conf !== live.destination_conf) {
     notes.push("the credentials in destination_conf differ from the live job's (values hidden)");
   }
   if (live.legacy_logpull !== void 0 && fields.some((x) => x.field.startsWith("output_options."))) {
@@ -2643,14 +2747,14 @@ function challengeError(at3, job) {
   return `logpush job "${job.name}": ${destinationScheme(job.destination_conf)} destinations need an ownership challenge and the file gives none. Run: zoneform logpush challenge --${at3.word} ${at3.id} --destination '${dest}' then put the token it points to in an environment variable and set ownership_challenge: $\${env:LOGPUSH_CHALLENGE} on the job`;
 }
 function deleteChange(at3, live, note) {
-  const path6 = jobsPath(at3, live.id);
+  const path7 = jobsPath(at3, live.id);
   return deleteItemChange({
     resource: RESOURCE2,
     zoneId: at3.id,
     identity: live.name,
     liveId: live.id,
     before: withoutId(live),
-    path: path6,
+    path: path7,
     note
   });
 }
@@ -2675,12 +2779,12 @@ function destinationCheckBody(job, body) {
 }
 function createChange(at3, job, known) {
   const body = createBody(job);
-  const shown4 = {
+  const shown5 = {
     ...body,
     ...body.filter ? { filter: describeFilter(job.filter) } : {},
     ...job.output_options ? { output_options: job.output_options } : {}
   };
-  const fields = Object.entries(shown4).map(([field, after]) => {
+  const fields = Object.entries(shown5).map(([field, after]) => {
     if (field === "destination_conf") return { field, after: redactDestination(String(after)) };
     if (field === "ownership_challenge") return { field, after, sensitive: true };
     return { field, after };
@@ -2733,10 +2837,10 @@ function logpushJobsKind(scope) {
     bodyFields: ["name", "dataset", "kind", "enabled", ...UPLOAD_LIMITS],
     owns: (unit) => scope.jobs(unit) !== void 0,
     async read(ctx, unit) {
-      const path6 = jobsPath(where(unit));
-      const raw = await ctx.client.listAll(path6);
+      const path7 = jobsPath(where(unit));
+      const raw = await ctx.client.listAll(path7);
       if (!Array.isArray(raw))
-        throw new AnswerShapeError(`the API answered GET ${path6} with ${clipJson(raw, 60)}, expected a list of jobs`);
+        throw new AnswerShapeError(`the API answered GET ${path7} with ${clipJson(raw, 60)}, expected a list of jobs`);
       const live = raw.map(normalizeLiveJob).sort((a, b) => compareDigits(a.id, b.id));
       return { live, resources: Object.fromEntries(live.map((j) => [j.id, withoutId(j)])) };
     },
@@ -2837,8 +2941,8 @@ function logpushJobsKind(scope) {
   };
 }
 async function checkDestination(ctx, at3, job, body) {
-  const shown4 = redactDestination(job.destination_conf);
-  const scrub = (text) => redactDestinationSecrets(text, job.destination_conf, job.ownership_challenge ? [job.ownership_challenge] : []);
+  const shown5 = redactDestination(job.destination_conf);
+  const scrub = (text3) => redactDestinationSecrets(text3, job.destination_conf, job.ownership_challenge ? [job.ownership_challenge] : []);
   const validation = ctx.client.request("POST", `${at3.base}/logpush/validate/destination`, {
     body: { destination_conf: job.destination_conf },
     idempotent: true
@@ -2853,7 +2957,7 @@ async function checkDestination(ctx, at3, job, body) {
     const validity = checkAnswer(res, "validate/destination");
     if (typeof validity === "string") return `logpush job "${job.name}": ${validity}`;
     if (validity.valid === false)
-      return `logpush job "${job.name}": the destination ${shown4} is not valid: ${scrub(validity.message || "the API gave no reason")}`;
+      return `logpush job "${job.name}": the destination ${shown5} is not valid: ${scrub(validity.message || "the API gave no reason")}`;
     if (!ownership) return void 0;
     const owned = checkAnswer(await ownership, "ownership/validate");
     if (typeof owned === "string") return `logpush job "${job.name}": ${owned}`;
@@ -2863,7 +2967,7 @@ async function checkDestination(ctx, at3, job, body) {
     return void 0;
   } catch (err) {
     if (!(err instanceof ApiError || err instanceof NetworkError)) throw err;
-    return `logpush job "${job.name}": checking the destination ${shown4}: ${scrub(err.message)}`;
+    return `logpush job "${job.name}": checking the destination ${shown5}: ${scrub(err.message)}`;
   }
 }
 var CHECKED_AT_APPLY, RESOURCE2, UPLOAD_LIMITS, ZONE_SCOPE, ACCOUNT_SCOPE, IDENTITY2, logpushJobs, accountLogpushJobs;
@@ -2927,8 +3031,8 @@ var init_export_context = __esm({
     init_data_record();
     init_template();
     FileText = class {
-      constructor(text) {
-        this.text = text;
+      constructor(text3) {
+        this.text = text3;
       }
       text;
     };
@@ -2936,8 +3040,8 @@ var init_export_context = __esm({
 });
 
 // src/sections/logpush_jobs/export.ts
-function upperSnake(text) {
-  return text.replace(/[^A-Za-z0-9]+/g, "_").replace(/^_+|_+$/g, "").toUpperCase();
+function upperSnake(text3) {
+  return text3.replace(/[^A-Za-z0-9]+/g, "_").replace(/^_+|_+$/g, "").toUpperCase();
 }
 function envNameFor(notes, zoneId, job, param) {
   const base3 = `ZONEFORM_${upperSnake(job)}_${upperSnake(param)}`;
@@ -2997,8 +3101,8 @@ async function exportLogpush(ctx) {
   const where = `${ctx.scope ?? "zone"} ${ctx.zoneId}`;
   const jobs = [];
   const hint = (job) => JSON.stringify([job.name, job.dataset]);
-  const count2 = /* @__PURE__ */ new Map();
-  for (const job of live) count2.set(hint(job), (count2.get(hint(job)) ?? 0) + 1);
+  const count3 = /* @__PURE__ */ new Map();
+  for (const job of live) count3.set(hint(job), (count3.get(hint(job)) ?? 0) + 1);
   let leftOut = 0;
   for (const job of live) {
     const problem3 = problemWith(job);
@@ -3009,7 +3113,7 @@ async function exportLogpush(ctx) {
     }
     const out = {
       // Name and dataset repeat live: only the id tells plan which job this entry is.
-      ...(count2.get(hint(job)) ?? 0) > 1 ? { id: exportedId(job.id) } : {},
+      ...(count3.get(hint(job)) ?? 0) > 1 ? { id: exportedId(job.id) } : {},
       name: job.name,
       dataset: job.dataset,
       destination_conf: new FileText(destinationWithEnvRefs(job.destination_conf, ctx, job.name)),
@@ -3130,17 +3234,17 @@ function* accountsOf(doc) {
     if (account) yield { account, pointer: childPointer("/accounts", i) };
   }
 }
-function* itemsOf(list2, pointer) {
-  const items = asArray(list2);
+function* itemsOf(list3, pointer) {
+  const items = asArray(list3);
   for (let i = 0; i < items.length; i++) {
     const item = asRecord(items[i]);
     if (item) yield { item, pointer: childPointer(pointer, i), index: i };
   }
 }
-function duplicates(list2, pointer, field, describe2, normalize = (s) => s) {
+function duplicates(list3, pointer, field, describe2, normalize = (s) => s) {
   const first = /* @__PURE__ */ new Map();
   const findings = [];
-  for (const { item, pointer: itemPointer, index } of itemsOf(list2, pointer)) {
+  for (const { item, pointer: itemPointer, index } of itemsOf(list3, pointer)) {
     const value = asString(item[field]);
     if (value === void 0) continue;
     const id = normalize(value);
@@ -3155,11 +3259,11 @@ function duplicates(list2, pointer, field, describe2, normalize = (s) => s) {
   }
   return findings;
 }
-function duplicateEntries(list2, pointer, field, hintOf, what) {
+function duplicateEntries(list3, pointer, field, hintOf, what) {
   const pins = /* @__PURE__ */ new Map();
   const hints = /* @__PURE__ */ new Map();
   const findings = [];
-  for (const { item, pointer: itemPointer, index } of itemsOf(list2, pointer)) {
+  for (const { item, pointer: itemPointer, index } of itemsOf(list3, pointer)) {
     const pin = typeof item.id === "string" || typeof item.id === "number" ? String(item.id) : void 0;
     if (pin !== void 0) {
       const earlier3 = pins.get(pin);
@@ -3184,16 +3288,16 @@ function duplicateEntries(list2, pointer, field, hintOf, what) {
   }
   return findings;
 }
-function pruneNeedsList(container, list2, what) {
+function pruneNeedsList(container, list3, what) {
   return (doc) => {
     const findings = [];
     for (const { zone, pointer } of zonesOf(doc)) {
       const holder = asRecord(zone[container]);
-      if (holder && "prune" in holder && !(list2 in holder)) {
+      if (holder && "prune" in holder && !(list3 in holder)) {
         findings.push({
           pointer: `${pointer}/${container}/prune`,
           severity: "warning",
-          message: `prune has no effect without '${list2}': ${what} are not managed in this zone`
+          message: `prune has no effect without '${list3}': ${what} are not managed in this zone`
         });
       }
     }
@@ -3270,9 +3374,9 @@ var init_rules2 = __esm({
         const dataset = asString(j.dataset);
         return name === void 0 || dataset === void 0 ? void 0 : { key: JSON.stringify([name, dataset]), shown: `named '${name}' with dataset '${dataset}'` };
       };
-      for (const { list: list2, pointer } of jobLists(doc)) {
+      for (const { list: list3, pointer } of jobLists(doc)) {
         findings.push(
-          ...duplicateEntries(list2, pointer, "name", hint, {
+          ...duplicateEntries(list3, pointer, "name", hint, {
             one: "Logpush job",
             many: "Logpush jobs"
           })
@@ -3317,20 +3421,20 @@ var init_rules2 = __esm({
     filterValues = (doc) => {
       const findings = [];
       const visit3 = (node, pointer, top) => {
-        const rec2 = asRecord(node);
-        if (!rec2) return;
+        const rec3 = asRecord(node);
+        if (!rec3) return;
         for (const group of ["and", "or"]) {
-          asArray(rec2[group]).forEach((child, i) => {
+          asArray(rec3[group]).forEach((child, i) => {
             visit3(child, childPointer(`${pointer}/${group}`, i), false);
           });
         }
-        if (Object.keys(rec2).length === 0 && !top) {
+        if (Object.keys(rec3).length === 0 && !top) {
           findings.push({ pointer, message: "an empty condition: give {key, operator, value}, an 'and' or an 'or' group" });
           return;
         }
-        const operator = asString(rec2.operator);
-        if (operator === void 0 || !("value" in rec2)) return;
-        const isList = Array.isArray(rec2.value);
+        const operator = asString(rec3.operator);
+        if (operator === void 0 || !("value" in rec3)) return;
+        const isList = Array.isArray(rec3.value);
         if (LIST_OPERATORS.has(operator) && !isList) {
           findings.push({
             pointer: `${pointer}/value`,
@@ -3341,7 +3445,7 @@ var init_rules2 = __esm({
             pointer: `${pointer}/value`,
             message: `operator '${operator}' compares with a single value; use 'in' to match any of a list`
           });
-        } else if (isList && rec2.value.length === 0) {
+        } else if (isList && rec3.value.length === 0) {
           findings.push({
             pointer: `${pointer}/value`,
             message: `operator '${operator}' needs at least one value in its list`
@@ -3358,8 +3462,8 @@ var init_rules2 = __esm({
       const findings = [];
       for (const { job, pointer } of everyJobOf(doc)) {
         if (job.logpull_options !== void 0) {
-          const text = typeof job.logpull_options === "string" ? job.logpull_options : "";
-          const { options: options2, unknown } = outputOptionsFromLogpull(text);
+          const text3 = typeof job.logpull_options === "string" ? job.logpull_options : "";
+          const { options: options2, unknown } = outputOptionsFromLogpull(text3);
           const has = job.output_options !== void 0;
           const lost = unknown.length > 0 ? `; ${unknown.join(", ")} ha${unknown.length > 1 ? "ve" : "s"} no output_options counterpart and cannot be carried over` : "";
           findings.push({
@@ -3399,8 +3503,8 @@ var init_rules2 = __esm({
     pruneNeedsJobs = pruneNeedsList("logs", "logpush_jobs", "Logpush jobs");
     secretsFromEnvironment = (doc, ctx) => {
       const findings = [];
-      for (const { list: list2, pointer } of jobLists(doc)) {
-        for (const { item: job, pointer: jobPointer } of itemsOf(list2, pointer)) {
+      for (const { list: list3, pointer } of jobLists(doc)) {
+        for (const { item: job, pointer: jobPointer } of itemsOf(list3, pointer)) {
           const destPointer = `${jobPointer}/destination_conf`;
           const written2 = ctx.template(destPointer) ?? asString(job.destination_conf);
           if (written2 !== void 0) {
@@ -3557,12 +3661,12 @@ var init_rules3 = __esm({
     lowerCaseHeaders = (doc) => {
       const findings = [];
       for (const { fields, pointer } of customFieldsOf(doc)) {
-        for (const list2 of HEADER_LISTS) {
-          asArray(fields[list2]).forEach((item, i) => {
+        for (const list3 of HEADER_LISTS) {
+          asArray(fields[list3]).forEach((item, i) => {
             const name = itemName(item);
             if (typeof name === "string" && name !== name.toLowerCase()) {
               findings.push({
-                pointer: typeof item === "string" ? childPointer(`${pointer}/${list2}`, i) : `${childPointer(`${pointer}/${list2}`, i)}/name`,
+                pointer: typeof item === "string" ? childPointer(`${pointer}/${list3}`, i) : `${childPointer(`${pointer}/${list3}`, i)}/name`,
                 message: `header names must be lower case: write '${name.toLowerCase()}' instead of '${name}'`
               });
             }
@@ -3574,18 +3678,18 @@ var init_rules3 = __esm({
     uniqueCustomFields = (doc) => {
       const findings = [];
       for (const { fields, pointer } of customFieldsOf(doc)) {
-        for (const list2 of FIELD_LISTS) {
+        for (const list3 of FIELD_LISTS) {
           const seen = /* @__PURE__ */ new Map();
-          asArray(fields[list2]).forEach((item, i) => {
+          asArray(fields[list3]).forEach((item, i) => {
             const name = itemName(item);
             if (typeof name !== "string") return;
-            const id = list2 === "cookies" ? name : name.toLowerCase();
+            const id = list3 === "cookies" ? name : name.toLowerCase();
             const earlier2 = seen.get(id);
             if (earlier2 === void 0) seen.set(id, i);
             else
               findings.push({
-                pointer: childPointer(`${pointer}/${list2}`, i),
-                message: `'${name}' is listed twice in ${list2} (also item ${earlier2})`
+                pointer: childPointer(`${pointer}/${list3}`, i),
+                message: `'${name}' is listed twice in ${list3} (also item ${earlier2})`
               });
           });
         }
@@ -3595,7 +3699,7 @@ var init_rules3 = __esm({
     customFieldLimit = (doc) => {
       const findings = [];
       for (const { fields, pointer } of customFieldsOf(doc)) {
-        const total = FIELD_LISTS.reduce((sum, list2) => sum + asArray(fields[list2]).length, 0);
+        const total = FIELD_LISTS.reduce((sum, list3) => sum + asArray(fields[list3]).length, 0);
         if (total > MAX_CUSTOM_FIELDS) {
           findings.push({
             pointer,
@@ -3616,12 +3720,12 @@ var init_rules3 = __esm({
         const fields = asRecord(asRecord(zone.logs)?.custom_fields);
         if (!fields) continue;
         asArray(asRecord(job.output_options)?.field_names).forEach((name, i) => {
-          const list2 = typeof name === "string" ? CUSTOM_FIELD_COLUMNS[name] : void 0;
-          if (list2 && asArray(fields[list2]).length === 0) {
+          const list3 = typeof name === "string" ? CUSTOM_FIELD_COLUMNS[name] : void 0;
+          if (list3 && asArray(fields[list3]).length === 0) {
             findings.push({
               pointer: childPointer(`${pointer}/output_options/field_names`, i),
               severity: "warning",
-              message: `${String(name)} will be empty: logs.custom_fields.${list2} lists nothing`
+              message: `${String(name)} will be empty: logs.custom_fields.${list3} lists nothing`
             });
           }
         });
@@ -3653,15 +3757,15 @@ var init_custom_fields2 = __esm({
       normalize(file, out) {
         const cf = file.logs?.custom_fields;
         if (!cf || !out.logs) return;
-        const names = (list2) => (cf[list2] ?? []).map((item) => typeof item === "string" ? item : item.name);
+        const names = (list3) => (cf[list3] ?? []).map((item) => typeof item === "string" ? item : item.name);
         const fields = { request_headers: [], response_headers: [], cookies: [] };
-        for (const list2 of LISTS) if (cf[list2] !== void 0) fields[list2] = names(list2);
-        for (const list2 of RESPONSE_LISTS) {
-          const stated = (cf[list2] ?? []).filter(
+        for (const list3 of LISTS) if (cf[list3] !== void 0) fields[list3] = names(list3);
+        for (const list3 of RESPONSE_LISTS) {
+          const stated = (cf[list3] ?? []).filter(
             (i) => typeof i !== "string" && i.preserve_duplicates !== void 0
           );
           if (stated.length > 0)
-            (fields.preserve_duplicates ??= {})[list2] = Object.fromEntries(
+            (fields.preserve_duplicates ??= {})[list3] = Object.fromEntries(
               stated.map((i) => [i.name.toLowerCase(), i.preserve_duplicates])
             );
         }
@@ -3692,10 +3796,10 @@ function normalizeIssuer(issuer) {
 }
 function caOfIssuer(issuer) {
   if (issuer === void 0) return void 0;
-  const text = normalizeIssuer(issuer);
-  if (text === "") return void 0;
+  const text3 = normalizeIssuer(issuer);
+  if (text3 === "") return void 0;
   const hits = ISSUER_TABLE.filter(
-    (row) => row.contains.some((w) => text.includes(w)) || (row.startsWith ?? []).some((w) => text.startsWith(w))
+    (row) => row.contains.some((w) => text3.includes(w)) || (row.startsWith ?? []).some((w) => text3.startsWith(w))
   );
   return hits.length === 1 ? hits[0].ca : void 0;
 }
@@ -3803,10 +3907,10 @@ function caSatisfied(want, live) {
 }
 async function lookupOne(ctx, zoneId, hostname3) {
   const all = await ctx.client.listAll(zonePath(zoneId, "custom_hostnames"), { query: { hostname: hostname3 } });
-  const found = listed(all, zoneId).find((h) => key(h.hostname) === key(hostname3));
+  const found = listed2(all, zoneId).find((h) => key(h.hostname) === key(hostname3));
   return found ?? null;
 }
-function listed(result, zoneId) {
+function listed2(result, zoneId) {
   if (!Array.isArray(result)) {
     throw new AnswerShapeError(
       `the API answered the custom hostnames of zone ${zoneId} with ${result === null ? "null" : typeof result}, expected a list`
@@ -3818,26 +3922,26 @@ function count(info2, field) {
   const v = info2?.[field];
   return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : void 0;
 }
-async function readListed(ctx, zoneId, wanted) {
-  if (wanted.length === 0) return {};
-  const path6 = zonePath(zoneId, "custom_hostnames");
-  const first = await ctx.client.requestEnvelope("GET", path6, { query: { per_page: LIST_PAGE_SIZE } });
-  const byName = new Map(listed(first.result, zoneId).map((h) => [key(h.hostname), h]));
+async function readListed(ctx, zoneId, wanted2) {
+  if (wanted2.length === 0) return {};
+  const path7 = zonePath(zoneId, "custom_hostnames");
+  const first = await ctx.client.requestEnvelope("GET", path7, { query: { per_page: LIST_PAGE_SIZE } });
+  const byName = new Map(listed2(first.result, zoneId).map((h) => [key(h.hostname), h]));
   const total = count(first.result_info, "total_count");
   const pageSize = count(first.result_info, "per_page") || LIST_PAGE_SIZE;
-  const missing = wanted.filter((w) => !byName.has(key(w.hostname)));
+  const missing = wanted2.filter((w) => !byName.has(key(w.hostname)));
   if (missing.length > 0 && total !== void 0 && total > byName.size) {
     const pages = Math.min(count(first.result_info, "total_pages") ?? Math.ceil(total / pageSize), MAX_LIST_PAGES);
     if (pages - 1 < missing.length) {
       byName.clear();
-      for (const h of listed(await ctx.client.listAll(path6, { perPage: pageSize }), zoneId))
+      for (const h of listed2(await ctx.client.listAll(path7, { perPage: pageSize }), zoneId))
         if (!byName.has(key(h.hostname))) byName.set(key(h.hostname), h);
     } else {
       const found = await Promise.all(missing.map((w) => lookupOne(ctx, zoneId, w.hostname)));
       for (const h of found) if (h) byName.set(key(h.hostname), h);
     }
   }
-  return Object.fromEntries(wanted.map((w) => [key(w.hostname), byName.get(key(w.hostname)) ?? null]));
+  return Object.fromEntries(wanted2.map((w) => [key(w.hostname), byName.get(key(w.hostname)) ?? null]));
 }
 function chainNotes(from, to, method) {
   const notes = [];
@@ -3893,7 +3997,7 @@ function updateChange(zoneId, want, live, caTo) {
   }
   const method = want.method ?? live.method;
   const liveCa = effectiveCa(live);
-  const shown4 = { certificate_authority: live.certificate_authority, method: live.method, type: live.type ?? "dv" };
+  const shown5 = { certificate_authority: live.certificate_authority, method: live.method, type: live.type ?? "dv" };
   const fields = [];
   const summary = [];
   const notes = [];
@@ -3924,9 +4028,9 @@ function updateChange(zoneId, want, live, caTo) {
     identity: want.hostname,
     live_id: live.id,
     summary: summary.join("; "),
-    before: shown4,
+    before: shown5,
     after: {
-      ...shown4,
+      ...shown5,
       ...caTo !== void 0 ? { certificate_authority: caTo } : {},
       ...method !== void 0 ? { method } : {}
     },
@@ -4073,9 +4177,9 @@ var init_custom_hostnames = __esm({
       errorHints: { [CA_NEEDS_ENTERPRISE]: caNeedsEnterpriseHint },
       owns: (zone) => zone.custom_hostnames !== void 0,
       async read(ctx, zone) {
-        const wanted = zone.custom_hostnames ?? [];
-        const live = await readListed(ctx, zone.zone_id, wanted);
-        const resources = Object.fromEntries(wanted.map((w) => [w.hostname, fingerprintOf(live[key(w.hostname)] ?? null)]));
+        const wanted2 = zone.custom_hostnames ?? [];
+        const live = await readListed(ctx, zone.zone_id, wanted2);
+        const resources = Object.fromEntries(wanted2.map((w) => [w.hostname, fingerprintOf(live[key(w.hostname)] ?? null)]));
         return { live, resources };
       },
       diff(zone, live) {
@@ -4345,24 +4449,24 @@ function withoutId2(p) {
   return rest;
 }
 function deleteChange2(zoneId, live, note) {
-  const path6 = zonePath(zoneId, "page_shield", "policies", live.id);
+  const path7 = zonePath(zoneId, "page_shield", "policies", live.id);
   return deleteItemChange({
     resource: RESOURCE4,
     zoneId,
     identity: live.description,
     liveId: live.id,
     before: withoutId2(live),
-    path: path6,
+    path: path7,
     note
   });
 }
 function createPolicyOp(zoneId, body, known) {
-  const path6 = zonePath(zoneId, "page_shield", "policies");
+  const path7 = zonePath(zoneId, "page_shield", "policies");
   return {
     method: "POST",
-    path: path6,
+    path: path7,
     body,
-    finds: { path: path6, match: { description: body.description }, known, equals: { ...body }, compare: { enabled: "bool" } }
+    finds: { path: path7, match: { description: body.description }, known, equals: { ...body }, compare: { enabled: "bool" } }
   };
 }
 var POLICY_ACTIONS, FIELD_SPECS, RESOURCE4, IDENTITY3, pageShieldPolicies;
@@ -4392,10 +4496,10 @@ var init_policies = __esm({
       bodyFields: ["description", "action", "expression", "value", "enabled"],
       owns: (zone) => zone.page_shield?.policies !== void 0,
       async read(ctx, zone) {
-        const path6 = zonePath(zone.zone_id, "page_shield", "policies");
-        const raw = await ctx.client.listAll(path6);
+        const path7 = zonePath(zone.zone_id, "page_shield", "policies");
+        const raw = await ctx.client.listAll(path7);
         if (!Array.isArray(raw))
-          throw new AnswerShapeError(`the API answered GET ${path6} with ${clipJson(raw, 60)}, expected a list of policies`);
+          throw new AnswerShapeError(`the API answered GET ${path7} with ${clipJson(raw, 60)}, expected a list of policies`);
         const live = raw.map(normalizePolicy).sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
         return { live, resources: Object.fromEntries(live.map((p) => [p.id, withoutId2(p)])) };
       },
@@ -4452,7 +4556,7 @@ var init_policies = __esm({
 function desiredSettings(zone) {
   return zone.page_shield ? pick(zone.page_shield, SETTINGS) : {};
 }
-function assertSettingsShape(raw, path6, managed) {
+function assertSettingsShape(raw, path7, managed) {
   const r = raw;
   const has = (k) => r[k] !== void 0 || k === "use_cloudflare_reporting_endpoint" && r.use_service_reporting_endpoint !== void 0;
   const bad = typeof raw !== "object" || raw === null || Array.isArray(raw) ? "not an object" : [
@@ -4461,10 +4565,10 @@ function assertSettingsShape(raw, path6, managed) {
     ...managed.filter((k) => !has(k)).map((k) => `${k} is missing`)
   ].join(", ");
   if (!bad) return;
-  throw new ApiError(`GET ${path6}: the API's answer is not Page Shield settings (${bad}); nothing was changed`, {
+  throw new ApiError(`GET ${path7}: the API's answer is not Page Shield settings (${bad}); nothing was changed`, {
     status: 200,
     method: "GET",
-    path: path6,
+    path: path7,
     errors: [],
     retryable: false
   });
@@ -4486,9 +4590,9 @@ var init_settings = __esm({
       bodyFields: SETTINGS,
       owns: (zone) => Object.keys(desiredSettings(zone)).length > 0,
       async read(ctx, zone) {
-        const path6 = zonePath(zone.zone_id, "page_shield");
-        const raw = await ctx.client.request("GET", path6);
-        assertSettingsShape(raw, path6, Object.keys(desiredSettings(zone)));
+        const path7 = zonePath(zone.zone_id, "page_shield");
+        const raw = await ctx.client.request("GET", path7);
+        assertSettingsShape(raw, path7, Object.keys(desiredSettings(zone)));
         const live = {
           enabled: toBool(raw?.enabled) ?? false,
           // The spec document calls the field use_service_reporting_endpoint; the API's name is below.
@@ -4530,8 +4634,8 @@ async function exportPageShield(ctx) {
     if (typeof v === "boolean") out[key2] = v;
   }
   out.policies = [];
-  const count2 = /* @__PURE__ */ new Map();
-  for (const p of policies.live) count2.set(p.description, (count2.get(p.description) ?? 0) + 1);
+  const count3 = /* @__PURE__ */ new Map();
+  for (const p of policies.live) count3.set(p.description, (count3.get(p.description) ?? 0) + 1);
   let leftOut = 0;
   for (const p of policies.live) {
     const why = p.description === "" ? "it has no description (its identity)" : !ACTIONS.has(p.action) ? `its action ${JSON.stringify(p.action)} is not one the file format knows (${POLICY_ACTIONS.join(", ")})` : p.expression === "" || p.value === "" ? "its expression or value is empty" : void 0;
@@ -4542,7 +4646,7 @@ async function exportPageShield(ctx) {
     }
     out.policies.push({
       // The description repeats live: only the id tells plan which policy this entry is.
-      ...(count2.get(p.description) ?? 0) > 1 ? { id: p.id } : {},
+      ...(count3.get(p.description) ?? 0) > 1 ? { id: p.id } : {},
       description: p.description,
       action: p.action,
       expression: p.expression,
@@ -4650,6 +4754,14 @@ var init_cloudflare_alert_types = __esm({
 function isPageShieldAlert(alertType) {
   return alertType.startsWith(PAGE_SHIELD_ALERT_PREFIX);
 }
+function foreignScope(p, ours) {
+  if (p.zones === void 0 || p.zones.length === 0)
+    return "its zone filter names no zone (it alerts on every zone of the account)";
+  const others = [...new Set(p.zones.filter((z) => !ours.has(z)))];
+  if (others.length === 0) return void 0;
+  const zones2 = `${others.length === 1 ? "zone" : "zones"} ${others.join(", ")}`;
+  return `its zone filter names ${zones2}, which this configuration does not declare`;
+}
 function policiesPath(accountId, id) {
   const base3 = `accounts/${accountId}/alerting/v3/policies`;
   return id === void 0 ? base3 : `${base3}/${id}`;
@@ -4658,18 +4770,18 @@ function record(v) {
   return v !== null && typeof v === "object" && !Array.isArray(v) ? v : void 0;
 }
 function mechanismIds(mechanisms, kind) {
-  const list2 = mechanisms?.[kind];
-  if (!Array.isArray(list2)) return [];
-  return list2.flatMap((m) => {
+  const list3 = mechanisms?.[kind];
+  if (!Array.isArray(list3)) return [];
+  return list3.flatMap((m) => {
     const id = record(m)?.id;
     return typeof id === "string" ? [id] : [];
   });
 }
-function normalizeLivePolicy(raw, path6) {
+function normalizeLivePolicy(raw, path7) {
   const p = record(raw);
   if (!p || typeof p.id !== "string" || p.id === "" || typeof p.alert_type !== "string") {
     throw new AnswerShapeError(
-      `the API answered GET ${path6} with an item ${clipJson(raw, 60) ?? "nothing"}, expected a notification policy with an id and an alert_type`
+      `the API answered GET ${path7} with an item ${clipJson(raw, 60) ?? "nothing"}, expected a notification policy with an id and an alert_type`
     );
   }
   const mechanisms = record(p.mechanisms);
@@ -4690,11 +4802,11 @@ function normalizeLivePolicy(raw, path6) {
   };
 }
 async function readNotificationPolicies(client, accountId) {
-  const path6 = policiesPath(accountId);
-  const raw = await client.listAll(path6);
+  const path7 = policiesPath(accountId);
+  const raw = await client.listAll(path7);
   if (!Array.isArray(raw))
-    throw new AnswerShapeError(`the API answered GET ${path6} with ${clipJson(raw, 60)}, expected a list of policies`);
-  return raw.map((p) => normalizeLivePolicy(p, path6)).sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+    throw new AnswerShapeError(`the API answered GET ${path7} with ${clipJson(raw, 60)}, expected a list of policies`);
+  return raw.map((p) => normalizeLivePolicy(p, path7)).sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 var PAGE_SHIELD_ALERT_PREFIX, PAGE_SHIELD_ALERTS, KNOWN_ALERT_TYPES, WRITABLE_FIELDS;
 var init_alerting = __esm({
@@ -4788,7 +4900,82 @@ function createPolicyOp2(accountId, want, known) {
     finds: { path: policiesPath(accountId), match: { name: want.name, alert_type: want.alert_type }, known }
   };
 }
-var RESOURCE5, sameSet, identity, IDENTITY4, notificationPolicies;
+function identityRule(ours) {
+  return {
+    what: "notification policy",
+    whats: "notification policies",
+    idOf: (l) => l.id,
+    pinOf: (d) => d.id,
+    hint: {
+      ofDesired: (d) => JSON.stringify([d.name, d.alert_type]),
+      ofLive: (l) => JSON.stringify([l.name, l.alert_type])
+    },
+    describeDesired: (d) => `notification policy ${JSON.stringify(d.name)} (${d.alert_type})`,
+    describeLive: (l) => `id ${l.id} (name ${JSON.stringify(l.name)}, alert_type ${l.alert_type})`,
+    claim: (want, candidate) => policyFieldDiffs(want, candidate).length === 0 ? void 0 : foreignScope(candidate, ours),
+    unit: "account",
+    otherwise: " to take it over, or rename the entry to create a new one"
+  };
+}
+function createChange2(accountId, want, known) {
+  return {
+    kind: "create",
+    resource: RESOURCE5,
+    zone_id: accountId,
+    identity: identity(want),
+    after: createBody2(want),
+    fields: [
+      { field: "name", after: want.name },
+      { field: "alert_type", after: want.alert_type },
+      { field: "enabled", after: want.enabled },
+      { field: "email", after: want.email },
+      { field: "webhooks", after: want.webhooks },
+      { field: "zones", after: want.zones ?? "(every zone)" }
+    ],
+    operations: [createPolicyOp2(accountId, want, known)]
+  };
+}
+function updateChange2(accountId, want, have) {
+  const fields = policyFieldDiffs(want, have);
+  if (fields.length === 0) return void 0;
+  return {
+    kind: "update",
+    resource: RESOURCE5,
+    zone_id: accountId,
+    identity: identity(want),
+    live_id: have.id,
+    before: shown(have),
+    after: createBody2(want),
+    fields,
+    operations: [{ method: "PUT", path: policiesPath(accountId, have.id), body: updateBody2(want, have) }]
+  };
+}
+function pruned(accountId, unmatched, owned, ours) {
+  const changes = [];
+  const warnings = [];
+  for (const p of unmatched.filter((l) => owned(l.alert_type))) {
+    const why = foreignScope(p, ours);
+    if (why !== void 0) {
+      warnings.push(
+        `notification policy id ${p.id} (name ${JSON.stringify(p.name)}, alert_type ${p.alert_type}) is kept, not pruned: ${why}, so it may be another team's. To manage it here, pin it: write \`id: ${p.id}\` under an entry of notifications:.`
+      );
+      continue;
+    }
+    const path7 = policiesPath(accountId, p.id);
+    changes.push(
+      deleteItemChange({
+        resource: RESOURCE5,
+        zoneId: accountId,
+        identity: identity(p),
+        liveId: p.id,
+        before: shown(p),
+        path: path7
+      })
+    );
+  }
+  return { changes, warnings };
+}
+var RESOURCE5, sameSet, identity, notificationPolicies;
 var init_notifications = __esm({
   "src/sections/page_shield/notifications.ts"() {
     "use strict";
@@ -4797,18 +4984,6 @@ var init_notifications = __esm({
     RESOURCE5 = "page_shield_notification_policy";
     sameSet = (a, b) => a === void 0 || b === void 0 ? a === b : new Set(a).size === new Set(b).size && a.every((x) => b.includes(x));
     identity = (p) => `${p.name} (${p.alert_type})`;
-    IDENTITY4 = {
-      what: "notification policy",
-      whats: "notification policies",
-      idOf: (l) => l.id,
-      pinOf: (d) => d.id,
-      hint: {
-        ofDesired: (d) => JSON.stringify([d.name, d.alert_type]),
-        ofLive: (l) => JSON.stringify([l.name, l.alert_type])
-      },
-      describeDesired: (d) => `notification policy ${JSON.stringify(d.name)} (${d.alert_type})`,
-      describeLive: (l) => `id ${l.id} (name ${JSON.stringify(l.name)}, alert_type ${l.alert_type})`
-    };
     notificationPolicies = {
       name: RESOURCE5,
       // After every zone's kinds: a zone filter may name a zone only once it exists (zones are not created).
@@ -4817,69 +4992,35 @@ var init_notifications = __esm({
       bodyFields: ["name", "alert_type", "enabled"],
       owns: (unit) => unit.scope === "account" && unit.notifications !== void 0,
       async read(ctx, unit) {
-        const live = await readNotificationPolicies(ctx.client, unit.zone_id);
+        const policies = await readNotificationPolicies(ctx.client, unit.zone_id);
         const owned = ownedAlertTypes(unit.notifications ?? []);
         const pins = new Set((unit.notifications ?? []).flatMap((d) => d.id ? [d.id] : []));
         const resources = Object.fromEntries(
-          live.filter((p) => owned(p.alert_type) || pins.has(p.id)).map((p) => [p.id, shown(p)])
+          policies.filter((p) => owned(p.alert_type) || pins.has(p.id)).map((p) => [p.id, shown(p)])
         );
-        return { live, resources };
+        return { live: { policies, zones: ctx.desired.zones.map((z) => z.zone_id) }, resources };
       },
       diff(unit, live) {
         const desired = unit.notifications ?? [];
         const accountId = unit.zone_id;
-        const owned = ownedAlertTypes(desired);
-        const { matches, unmatched, live: distinct, errors, warnings } = matchIdentities(desired, live, IDENTITY4);
+        const ours = new Set(live.zones);
+        const {
+          matches,
+          unmatched,
+          live: distinct,
+          errors,
+          warnings
+        } = matchIdentities(desired, live.policies, identityRule(ours));
         const known = distinct.map((p) => p.id);
         const changes = [];
         for (const { want, live: have } of matches) {
-          if (!have) {
-            const body = createBody2(want);
-            changes.push({
-              kind: "create",
-              resource: RESOURCE5,
-              zone_id: accountId,
-              identity: identity(want),
-              after: body,
-              fields: [
-                { field: "name", after: want.name },
-                { field: "alert_type", after: want.alert_type },
-                { field: "enabled", after: want.enabled },
-                { field: "email", after: want.email },
-                { field: "webhooks", after: want.webhooks },
-                { field: "zones", after: want.zones ?? "(every zone)" }
-              ],
-              operations: [createPolicyOp2(accountId, want, known)]
-            });
-            continue;
-          }
-          const fields = policyFieldDiffs(want, have);
-          if (fields.length === 0) continue;
-          changes.push({
-            kind: "update",
-            resource: RESOURCE5,
-            zone_id: accountId,
-            identity: identity(want),
-            live_id: have.id,
-            before: shown(have),
-            after: createBody2(want),
-            fields,
-            operations: [{ method: "PUT", path: policiesPath(accountId, have.id), body: updateBody2(want, have) }]
-          });
+          const change = have ? updateChange2(accountId, want, have) : createChange2(accountId, want, known);
+          if (change) changes.push(change);
         }
         if (unit.prune) {
-          for (const p of unmatched.filter((l) => owned(l.alert_type))) {
-            changes.push(
-              deleteItemChange({
-                resource: RESOURCE5,
-                zoneId: accountId,
-                identity: identity(p),
-                liveId: p.id,
-                before: shown(p),
-                path: policiesPath(accountId, p.id)
-              })
-            );
-          }
+          const prune = pruned(accountId, unmatched, ownedAlertTypes(desired), ours);
+          changes.push(...prune.changes);
+          warnings.push(...prune.warnings);
         }
         return { changes, errors, warnings };
       }
@@ -4905,6 +5046,7 @@ async function exportNotifications(ctx) {
   const hints = /* @__PURE__ */ new Map();
   for (const p of live)
     hints.set(JSON.stringify([p.name, p.alert_type]), (hints.get(JSON.stringify([p.name, p.alert_type])) ?? 0) + 1);
+  const written2 = new Set(ctx.read.desired.zones.map((z) => z.zone_id));
   const out = [];
   let skipped = false;
   for (const p of live) {
@@ -4916,13 +5058,14 @@ async function exportNotifications(ctx) {
       continue;
     }
     const repeated = (hints.get(JSON.stringify([p.name, p.alert_type])) ?? 0) > 1;
+    const pinned = repeated || foreignScope(p, written2) !== void 0;
     const kept = unmanaged(p);
     if (kept.length > 0)
       ctx.notes.remarks.push(
         `notification policy ${JSON.stringify(p.name)}: ${kept.join(", ")} kept as live (not in the file)`
       );
     out.push({
-      ...repeated ? { id: p.id } : {},
+      ...pinned ? { id: p.id } : {},
       name: p.name,
       alert_type: p.alert_type,
       ...p.enabled ? {} : { enabled: false },
@@ -5047,10 +5190,10 @@ function characterProblem(c) {
   if (c === ",") return "a ',' would start a second policy";
   if (c === "'" || c === '"') return `a quote (${c}) would start a keyword or break the value`;
   if (/\s/u.test(c)) return "whitespace would split it into several sources";
-  const code = c.codePointAt(0);
-  const u = `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
-  if (code < 32 || code >= 127 && code <= 159) return `a control character (${u})`;
-  if (code > 127) return `a character outside ASCII (${u}; a host is written in punycode, xn--…)`;
+  const code2 = c.codePointAt(0);
+  const u = `U+${code2.toString(16).toUpperCase().padStart(4, "0")}`;
+  if (code2 < 32 || code2 >= 127 && code2 <= 159) return `a control character (${u})`;
+  if (code2 > 127) return `a character outside ASCII (${u}; a host is written in punycode, xn--…)`;
   return `'${c}' is not a host character (letters, digits, '-' and '.')`;
 }
 function hostSource(o) {
@@ -5062,30 +5205,70 @@ function hostSource(o) {
     return { problem: `its port ${JSON.stringify(o.port)} is not a number` };
   return { source: `${o.scheme.toLowerCase()}://${host}${o.port ? `:${o.port}` : ""}` };
 }
-function sourceExpressionProblem(token2) {
-  if (token2 === "*") return void 0;
+function parseSource(token2) {
+  if (token2 === "*") return { kind: "star" };
   if (token2.startsWith("'")) {
-    if (KEYWORDS.has(token2.toLowerCase()) || NONCE_OR_HASH.test(token2)) return void 0;
-    return "not a CSP keyword, nonce or hash";
+    const lower = token2.toLowerCase();
+    if (KEYWORDS.has(lower)) return { kind: "keyword", keyword: lower };
+    if (!NONCE_OR_HASH.test(token2)) return { kind: "invalid", problem: "not a CSP keyword, nonce or hash" };
+    const dash = token2.indexOf("-");
+    const algorithm = token2.slice(1, dash).toLowerCase();
+    const value = `${algorithm}-${token2.slice(dash + 1, -1)}`;
+    return algorithm === "nonce" ? { kind: "nonce", value } : { kind: "hash", value };
   }
-  if (/^[a-z][a-z0-9+.-]*:$/i.test(token2)) return void 0;
+  if (/^[a-z][a-z0-9+.-]*:$/i.test(token2)) return { kind: "scheme", scheme: token2.slice(0, -1).toLowerCase() };
   const m = /^(?:([a-z][a-z0-9+.-]*):\/\/)?([^/:]*)(?::([^/]*))?(\/.*)?$/i.exec(token2);
-  if (!m) return "not a host-source (scheme://host[:port][/path])";
-  const [, , host = "", port, path6] = m;
+  if (!m) return { kind: "invalid", problem: "not a host-source (scheme://host[:port][/path])" };
+  const [, scheme, host = "", port, path7] = m;
+  const problem3 = hostSourceProblem(host, port, path7);
+  if (problem3) return { kind: "invalid", problem: problem3 };
+  return {
+    kind: "host",
+    ...scheme !== void 0 ? { scheme: scheme.toLowerCase() } : {},
+    host: host.toLowerCase(),
+    ...port !== void 0 ? { port } : {},
+    ...path7 !== void 0 ? { path: path7 } : {}
+  };
+}
+function hostSourceProblem(host, port, path7) {
   if (host !== "*") {
     const hostProblem = hostPartProblem(host);
     if (hostProblem) return `its host: ${hostProblem}`;
   }
   if (port !== void 0 && !/^(?:\d{1,5}|\*)$/.test(port)) return `its port '${port}' is not a number or *`;
-  if (path6 !== void 0 && !PATH.test(path6)) {
-    const bad = /[^A-Za-z0-9\-._~!$&()*+=:@/%]/u.exec(path6)?.[0];
+  if (path7 !== void 0 && !PATH.test(path7)) {
+    const bad = /[^A-Za-z0-9\-._~!$&()*+=:@/%]/u.exec(path7)?.[0];
     return `its path: ${bad === void 0 ? "a '%' not followed by two hex digits" : characterProblem(bad)}`;
   }
   return void 0;
 }
+function sourceExpressionProblem(token2) {
+  const source = parseSource(token2);
+  return source.kind === "invalid" ? source.problem : void 0;
+}
+function parsePolicy(text3) {
+  const directives = /* @__PURE__ */ new Map();
+  const list3 = [];
+  text3.split(";").forEach((raw, i) => {
+    const tokens = raw.split(CSP_WHITESPACE).filter((t) => t !== "");
+    if (tokens.length === 0) return;
+    const name = tokens[0].toLowerCase();
+    const duplicate = directives.has(name);
+    const values2 = tokens.slice(1);
+    if (!duplicate && DIRECTIVE_NAME.test(name)) directives.set(name, values2);
+    list3.push({ name, written: tokens[0], values: values2, afterSemicolon: i > 0, duplicate });
+  });
+  return { directives, list: list3 };
+}
+function parseHeader(value) {
+  return value.split(",").map(parsePolicy).filter((p) => p.directives.size > 0);
+}
+function serializePolicy(directives) {
+  return directives.map(([name, sources]) => `${name} ${sources.length > 0 ? sources.join(" ") : "'none'"}`).join("; ");
+}
 function policyValueProblems(value, opts = {}) {
   const show = opts.showText ?? true;
-  const quoted5 = (text, fallback) => show ? `'${text}'` : fallback;
+  const quoted5 = (text3, fallback) => show ? `'${text3}'` : fallback;
   const out = [];
   const control = CONTROL.exec(value)?.[0];
   if (control !== void 0)
@@ -5106,40 +5289,39 @@ function policyValueProblems(value, opts = {}) {
       severity: "error",
       message: `a ';' may only separate directives: ${quoted5(glued[1], "a token of the value")} has one inside, which would end the directive there and start another one; write '; ' between directives, and percent-encode a ';' of a source as %3B`
     });
-  const seen = /* @__PURE__ */ new Set();
-  value.split(";").forEach((raw, i) => {
-    const tokens = raw.split(CSP_WHITESPACE).filter((t) => t !== "");
-    if (tokens.length === 0) return;
-    const name = tokens[0].toLowerCase();
-    if (!CSP_DIRECTIVES.has(name)) {
-      if (i > 0)
+  for (const d of parsePolicy(value).list) {
+    if (!CSP_DIRECTIVES.has(d.name)) {
+      if (d.afterSemicolon)
         out.push({
           severity: "error",
-          message: `a ';' may only separate directives: ${quoted5(tokens[0], "what follows one")} after a ';' is not a CSP directive (a ';' inside a source? percent-encode it as %3B)`
+          message: `a ';' may only separate directives: ${quoted5(d.written, "what follows one")} after a ';' is not a CSP directive (a ';' inside a source? percent-encode it as %3B)`
         });
-      return;
+      continue;
     }
-    if (!show) return;
-    if (seen.has(name))
+    if (!show) continue;
+    if (d.duplicate)
       out.push({
         severity: "warning",
-        message: `${name} is given twice: a browser uses the first and ignores this one`
+        message: `${d.name} is given twice: a browser uses the first and ignores this one`
       });
-    seen.add(name);
-    if (!SOURCE_LIST_DIRECTIVES.has(name)) return;
-    for (const token2 of tokens.slice(1)) {
-      if (token2.includes(",")) continue;
-      const problem3 = sourceExpressionProblem(token2);
-      if (problem3)
-        out.push({
-          severity: "warning",
-          message: `'${token2}' in ${name} is not a valid source (${problem3}): a browser ignores it`
-        });
-    }
-  });
+    if (SOURCE_LIST_DIRECTIVES.has(d.name)) out.push(...sourceWarnings(d));
+  }
   return out;
 }
-var CSP_DIRECTIVES, SOURCE_LIST_DIRECTIVES, KEYWORDS, HOST_CHARS, SCHEME, PATH, NONCE_OR_HASH, CONTROL, CSP_WHITESPACE;
+function sourceWarnings(d) {
+  return d.values.flatMap((token2) => {
+    if (token2.includes(",")) return [];
+    const problem3 = sourceExpressionProblem(token2);
+    if (problem3 === void 0) return [];
+    return [
+      {
+        severity: "warning",
+        message: `'${token2}' in ${d.name} is not a valid source (${problem3}): a browser ignores it`
+      }
+    ];
+  });
+}
+var CSP_DIRECTIVES, SOURCE_LIST_DIRECTIVES, KEYWORDS, HOST_CHARS, SCHEME, PATH, NONCE_OR_HASH, CONTROL, CSP_WHITESPACE, DIRECTIVE_NAME;
 var init_csp_grammar = __esm({
   "src/sections/page_shield/csp-grammar.ts"() {
     "use strict";
@@ -5223,6 +5405,7 @@ var init_csp_grammar = __esm({
     NONCE_OR_HASH = /^'(?:nonce|sha256|sha384|sha512)-[A-Za-z0-9+/_-]+={0,2}'$/i;
     CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/;
     CSP_WHITESPACE = /[\t\n\f\r ]+/;
+    DIRECTIVE_NAME = /^[a-z0-9-]+$/;
   }
 });
 
@@ -5247,23 +5430,23 @@ function hasUserinfo(url) {
   return urlParts(url)?.userinfo !== void 0;
 }
 function isInvisible(ch) {
-  const code = ch.codePointAt(0);
-  return INVISIBLE_RANGES.some(([lo, hi]) => code >= lo && code <= hi);
+  const code2 = ch.codePointAt(0);
+  return INVISIBLE_RANGES.some(([lo, hi]) => code2 >= lo && code2 <= hi);
 }
-function mayHoldInvisible(text) {
-  return /[^\u0000-\u007f]/.test(text);
+function mayHoldInvisible(text3) {
+  return /[^\u0000-\u007f]/.test(text3);
 }
-function invisibleCharacters(text) {
-  if (!mayHoldInvisible(text)) return [];
+function invisibleCharacters(text3) {
+  if (!mayHoldInvisible(text3)) return [];
   const out = /* @__PURE__ */ new Set();
-  for (const ch of text)
+  for (const ch of text3)
     if (isInvisible(ch)) out.add(`U+${ch.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}`);
   return [...out];
 }
-function withoutInvisible(text) {
-  if (!mayHoldInvisible(text)) return text;
+function withoutInvisible(text3) {
+  if (!mayHoldInvisible(text3)) return text3;
   let out = "";
-  for (const ch of text) if (!isInvisible(ch)) out += ch;
+  for (const ch of text3) if (!isInvisible(ch)) out += ch;
   return out;
 }
 var ABSOLUTE, INVISIBLE_RANGES;
@@ -5585,9 +5768,16 @@ var init_rules5 = __esm({
             findings.push({
               pointer: `${at3}/justification`,
               severity: "warning",
-              message: "the justification is still a TODO: write why the script is needed on the payment page"
+              message: "the justification is still a TODO: write why the script is needed on the payment page (until then the entry authorizes nothing: audit reports it unreviewed)"
             });
           }
+          const owner = asString(item.owner);
+          if (owner === void 0 || owner.trim() === "")
+            findings.push({
+              pointer: owner === void 0 ? at3 : `${at3}/owner`,
+              severity: "warning",
+              message: "the entry names no owner: write who owns the script (until then it authorizes nothing: audit reports it unreviewed)"
+            });
           const url = asString(item.url);
           if (url === void 0) continue;
           const problem3 = urlPatternProblem(url);
@@ -5723,8 +5913,8 @@ function scriptInventoryIn(zone) {
     v = v !== null && typeof v === "object" && !Array.isArray(v) ? v[key2] : void 0;
   return v !== null && typeof v === "object" && !Array.isArray(v) ? v : void 0;
 }
-function pageShieldApiPath(zoneId, list2) {
-  return `zones/${zoneId}/page_shield/${list2}`;
+function pageShieldApiPath(zoneId, list3) {
+  return `zones/${zoneId}/page_shield/${list3}`;
 }
 function inventoryLines(inventory) {
   const quoted5 = (v) => JSON.stringify(v);
@@ -5752,6 +5942,291 @@ var init_script_inventory = __esm({
   }
 });
 
+// src/sections/page_shield/csp-sources.ts
+function sourceKey(s) {
+  if (s.kind === "host") return `${s.scheme ?? ""}://${s.host}:${s.port ?? ""}${s.path ?? ""}`;
+  if (s.kind === "scheme") return `${s.scheme}:`;
+  return s.kind === "keyword" ? s.keyword : "*";
+}
+function sourceList(tokens, aspect) {
+  const list3 = {
+    urls: [],
+    inline: false,
+    eval: false,
+    wasmEval: false,
+    trustedTypesEval: false,
+    strictDynamic: false,
+    unsafeHashes: false,
+    speculationRules: false,
+    nonces: /* @__PURE__ */ new Set(),
+    hashes: /* @__PURE__ */ new Set(),
+    unknown: []
+  };
+  for (const token2 of tokens) {
+    const s = parseSource(token2);
+    if (s.kind === "nonce") list3.nonces.add(s.value);
+    else if (s.kind === "hash") list3.hashes.add(s.value);
+    else if (s.kind === "invalid") list3.unknown.push(token2);
+    else if (s.kind === "keyword" && s.keyword !== "'self'") {
+      const flag = FLAGS[s.keyword];
+      if (flag) list3[flag] = true;
+      else if (!INERT.has(s.keyword)) list3.unknown.push(token2);
+    } else list3.urls.push({ source: s, key: sourceKey(s), token: token2 });
+  }
+  const scripts = aspect === "script" || aspect === "script-attr";
+  if (list3.nonces.size > 0 || list3.hashes.size > 0 || scripts && list3.strictDynamic) list3.inline = false;
+  if (aspect === "script" && list3.strictDynamic) list3.urls = [];
+  return list3;
+}
+function schemes(scheme, widest) {
+  if (scheme === "http") return ["http", "https"];
+  if (scheme === "ws") return widest ? ["ws", "wss", "http", "https"] : ["ws", "wss"];
+  if (scheme === "wss" && widest) return ["wss", "https"];
+  return [scheme];
+}
+function portsOf(port, scheme, widest) {
+  if (port === "*") return "*";
+  if (port === void 0) return [DEFAULT_PORTS[scheme] ?? -1];
+  const n = Number(port);
+  return widest && n === 80 ? [80, 443] : [n];
+}
+function hostPattern(host) {
+  if (host === "*") return { star: true };
+  return host.startsWith("*.") ? { under: host.slice(2) } : { exact: host };
+}
+function selfAtoms(self, widest) {
+  const secure = self.scheme === "https" ? ["https", "wss"] : ["http", "https", "ws", "wss"];
+  const narrow = self.scheme === "http" ? ["http", "https"] : [self.scheme];
+  const list3 = !widest ? narrow : NETWORK_SCHEMES.has(self.scheme) ? secure : [self.scheme];
+  return list3.map((scheme) => ({
+    scheme,
+    host: { exact: self.host },
+    ports: self.port !== void 0 ? [self.port] : portsOf(void 0, scheme, widest)
+  }));
+}
+function atoms(s, self, widest) {
+  if (s.kind === "keyword") return selfAtoms(self, widest);
+  if (s.kind === "star") {
+    const list3 = /* @__PURE__ */ new Set([...widest ? NETWORK_SCHEMES : ["http", "https"], self.scheme]);
+    return [...list3].map((scheme) => ({ scheme, host: { any: true }, ports: "*" }));
+  }
+  if (s.kind === "scheme")
+    return schemes(s.scheme, widest).map((scheme) => ({ scheme, host: { any: true }, ports: "*" }));
+  if (s.kind !== "host") return [];
+  return schemes(s.scheme ?? self.scheme, widest).map((scheme) => ({
+    scheme,
+    host: hostPattern(s.host),
+    ports: portsOf(s.port, scheme, widest),
+    ...s.path !== void 0 ? { path: s.path } : {}
+  }));
+}
+function hostCovered(p, q, scheme) {
+  if ("any" in q) return true;
+  if ("any" in p) return "star" in q && NETWORK_SCHEMES.has(scheme);
+  if ("star" in q) return true;
+  if ("star" in p) return false;
+  if ("under" in q) {
+    const name = "exact" in p ? p.exact : p.under;
+    return name.endsWith(`.${q.under}`) || "under" in p && p.under === q.under;
+  }
+  return "exact" in p && p.exact === q.exact;
+}
+function pathCovered(p, q) {
+  if (q === void 0 || q === "/") return true;
+  if (p === void 0) return false;
+  return q.endsWith("/") ? p.startsWith(q) : p === q;
+}
+function atomCovered(p, q) {
+  if (p.scheme !== q.scheme || !hostCovered(p.host, q.host, p.scheme) || !pathCovered(p.path, q.path)) return false;
+  if (q.ports === "*" || "any" in q.host) return true;
+  const qPorts = q.ports;
+  return p.ports !== "*" && p.ports.every((n) => qPorts.includes(n));
+}
+function wanted(required, self) {
+  let w = wantedOf.get(required);
+  if (!w) {
+    w = {
+      keys: new Set(required.urls.map((u) => u.key)),
+      atoms: required.urls.flatMap((u) => atoms(u.source, self, false))
+    };
+    wantedOf.set(required, w);
+  }
+  return w;
+}
+function uncoveredUrls(page, required, self, connect) {
+  const { keys, atoms: want } = wanted(required, self);
+  const relevant = (a) => connect || !SOCKET_SCHEMES.has(a.scheme);
+  const covered = (a) => want.some((q) => atomCovered(a, q));
+  return page.urls.filter((u) => !keys.has(u.key) && !atoms(u.source, self, true).filter(relevant).every(covered)).map((u) => u.token);
+}
+function hashesAllowed(page, required, aspect) {
+  const attr = aspect === "script-attr" || aspect === "style-attr";
+  if (attr && !page.unsafeHashes) return [];
+  const covered = (h) => required.hashes.has(h) && (!attr || required.unsafeHashes) || aspect !== "script" && required.inline;
+  const out = [...page.hashes].filter((h) => !covered(h)).map((h) => `'${h}'`);
+  if (aspect === "script" && page.unsafeHashes && page.hashes.size > 0 && !required.unsafeHashes && !required.inline)
+    out.push("'unsafe-hashes'");
+  return out;
+}
+function allowedBeyond(page, required, aspect, ctx) {
+  const out = [...page.unknown];
+  if (aspect === "eval") {
+    if (page.eval && !required.eval) out.push("'unsafe-eval'");
+    if (page.wasmEval && !required.wasmEval && !required.eval) out.push("'wasm-unsafe-eval'");
+    if (page.trustedTypesEval && !required.trustedTypesEval && !required.eval) out.push("'trusted-types-eval'");
+    return out;
+  }
+  if (aspect === "script" || aspect === "style" || aspect === "url")
+    out.push(...uncoveredUrls(page, required, ctx.self, ctx.directive === "connect-src"));
+  if (aspect === "url") return out;
+  if (page.inline && !required.inline) out.push("'unsafe-inline'");
+  out.push(...hashesAllowed(page, required, aspect));
+  if (aspect === "script" || aspect === "style")
+    out.push(...[...page.nonces].filter((n) => !required.nonces.has(n)).map((n) => `'${n}'`));
+  if (aspect === "script" && page.strictDynamic && !required.strictDynamic) out.push("'strict-dynamic'");
+  if (aspect === "script" && page.speculationRules && !required.speculationRules && !required.inline)
+    out.push("'inline-speculation-rules'");
+  return out;
+}
+var DEFAULT_PORTS, SOCKET_SCHEMES, NETWORK_SCHEMES, INERT, FLAGS, wantedOf;
+var init_csp_sources = __esm({
+  "src/sections/page_shield/csp-sources.ts"() {
+    "use strict";
+    init_csp_grammar();
+    DEFAULT_PORTS = { http: 80, https: 443, ws: 80, wss: 443, ftp: 21 };
+    SOCKET_SCHEMES = /* @__PURE__ */ new Set(["ws", "wss"]);
+    NETWORK_SCHEMES = /* @__PURE__ */ new Set(["http", "https", "ws", "wss"]);
+    INERT = /* @__PURE__ */ new Set([
+      "'none'",
+      "'report-sample'",
+      "'report-sha256'",
+      "'report-sha384'",
+      "'report-sha512'",
+      "'unsafe-allow-redirects'"
+    ]);
+    FLAGS = {
+      "'unsafe-inline'": "inline",
+      "'unsafe-eval'": "eval",
+      "'wasm-unsafe-eval'": "wasmEval",
+      "'trusted-types-eval'": "trustedTypesEval",
+      "'strict-dynamic'": "strictDynamic",
+      "'unsafe-hashes'": "unsafeHashes",
+      "'inline-speculation-rules'": "speculationRules"
+    };
+    wantedOf = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/sections/page_shield/csp-model.ts
+function selfOrigin(pageUrl) {
+  try {
+    const u = new URL(pageUrl);
+    return { scheme: u.protocol.slice(0, -1), host: u.hostname.toLowerCase(), ...u.port ? { port: +u.port } : {} };
+  } catch {
+    return { scheme: "https", host: "" };
+  }
+}
+function effectiveTokens(policy, chain) {
+  for (const name of chain) {
+    const tokens = policy.directives.get(name);
+    if (tokens !== void 0) return tokens;
+  }
+  return void 0;
+}
+function shown2(token2) {
+  return JSON.stringify(token2.length <= 60 ? token2 : `${token2.slice(0, 59)}…`);
+}
+function gapOf(page, required, e, self) {
+  const got = effectiveTokens(page, e.chain);
+  if (got === void 0) return `${e.name} is not restricted`;
+  const beyond = [
+    ...new Set(allowedBeyond(sourceList(got, e.aspect), required, e.aspect, { self, directive: e.name }))
+  ];
+  if (beyond.length === 0) return void 0;
+  const more = beyond.length > MAX_TOKENS ? ` and ${beyond.length - MAX_TOKENS} more` : "";
+  return `${e.name} allows ${beyond.slice(0, MAX_TOKENS).map(shown2).join(" ")}${more}`;
+}
+function fetchGaps(page, required, self) {
+  const out = [];
+  for (const e of EFFECTIVE) {
+    const want = effectiveTokens(required, e.chain);
+    if (want === void 0) continue;
+    const list3 = sourceList(want, e.aspect);
+    let first;
+    const met = page.some((p) => {
+      const gap = gapOf(p, list3, e, self);
+      first ??= gap;
+      return gap === void 0;
+    });
+    if (!met) out.push(first ?? `${e.name} is not restricted`);
+  }
+  return out;
+}
+function keyword(token2) {
+  return token2.startsWith("'") ? token2.toLowerCase() : token2;
+}
+function otherMeets(name, got, want) {
+  if (name === "upgrade-insecure-requests" || name === "block-all-mixed-content") return true;
+  if (name === "sandbox") {
+    const allowed = new Set(want.map((t) => t.toLowerCase()));
+    return got.every((t) => allowed.has(t.toLowerCase()));
+  }
+  const g = got.map(keyword);
+  const w = new Set(want.map(keyword));
+  if (name === "require-trusted-types-for") return [...w].every((t) => g.includes(t));
+  if (name === "trusted-types")
+    return g.filter((t) => t !== "'none'").every((t) => w.has(t) || !t.startsWith("'") && w.has("*"));
+  return new Set(g).size === w.size && g.every((t) => w.has(t));
+}
+function otherGaps(page, required) {
+  const out = [];
+  for (const [name, want] of required.directives) {
+    if (FETCH_NAMES.has(name) || REPORTING.has(name)) continue;
+    if (page.some((p) => p.directives.has(name) && otherMeets(name, p.directives.get(name), want))) continue;
+    const sent = page.some((p) => p.directives.has(name));
+    out.push(sent ? `${name} allows more than ${shown2(want.join(" "))}` : `${name} is not sent`);
+  }
+  return out;
+}
+function cspAtLeastAsStrict(page, required, pageUrl) {
+  if (page === required) return { meets: true, reasons: [] };
+  const policies = page === void 0 ? [] : parseHeader(page);
+  const self = selfOrigin(pageUrl);
+  const reasons = parseHeader(required).flatMap((q) => [...fetchGaps(policies, q, self), ...otherGaps(policies, q)]);
+  const unique = [...new Set(reasons)];
+  return { meets: unique.length === 0, reasons: unique };
+}
+var URL_ONLY, EFFECTIVE, FETCH_NAMES, REPORTING, MAX_TOKENS;
+var init_csp_model = __esm({
+  "src/sections/page_shield/csp-model.ts"() {
+    "use strict";
+    init_csp_grammar();
+    init_csp_sources();
+    URL_ONLY = "url";
+    EFFECTIVE = [
+      { name: "script-src-elem", chain: ["script-src-elem", "script-src", "default-src"], aspect: "script" },
+      { name: "script-src-attr", chain: ["script-src-attr", "script-src", "default-src"], aspect: "script-attr" },
+      // eval and WebAssembly compilation are checked against script-src itself.
+      { name: "script-src", chain: ["script-src", "default-src"], aspect: "eval" },
+      { name: "worker-src", chain: ["worker-src", "child-src", "script-src", "default-src"], aspect: "script" },
+      { name: "style-src-elem", chain: ["style-src-elem", "style-src", "default-src"], aspect: "style" },
+      { name: "style-src-attr", chain: ["style-src-attr", "style-src", "default-src"], aspect: "style-attr" },
+      { name: "frame-src", chain: ["frame-src", "child-src", "default-src"], aspect: URL_ONLY },
+      { name: "fenced-frame-src", chain: ["fenced-frame-src", "frame-src", "child-src", "default-src"], aspect: URL_ONLY },
+      ...["connect-src", "img-src", "font-src", "media-src", "object-src", "manifest-src"].map((name) => ({
+        name,
+        chain: [name, "default-src"],
+        aspect: URL_ONLY
+      })),
+      // Navigation and document directives have no fallback.
+      ...["base-uri", "form-action", "frame-ancestors"].map((name) => ({ name, chain: [name], aspect: URL_ONLY }))
+    ];
+    FETCH_NAMES = new Set(EFFECTIVE.flatMap((e) => e.chain));
+    REPORTING = /* @__PURE__ */ new Set(["report-uri", "report-to"]);
+    MAX_TOKENS = 3;
+  }
+});
+
 // src/sections/page_shield/index.ts
 var accountPart2, pageShield;
 var init_page_shield = __esm({
@@ -5769,6 +6244,7 @@ var init_page_shield = __esm({
     init_script_inventory();
     init_inventory_match();
     init_csp_grammar();
+    init_csp_model();
     init_url_parts();
     init_page_headers();
     init_inventory_todo();
@@ -5880,10 +6356,10 @@ function managedRulesetPath(accountId, zoneId, rulesetId) {
 }
 function readManagedRuleset(ctx, zoneId, rulesetId, label) {
   const account = ctx.desired.account_id;
-  const path6 = managedRulesetPath(account, zoneId, rulesetId);
-  return ctx.memo(`managed-ruleset:${path6}`, async () => {
+  const path7 = managedRulesetPath(account, zoneId, rulesetId);
+  return ctx.memo(`managed-ruleset:${path7}`, async () => {
     try {
-      return await ctx.client.request("GET", path6);
+      return await ctx.client.request("GET", path7);
     } catch (err) {
       if (!(err instanceof ApiError) || err.status < 400 || err.status >= 500 || err.status === 429) throw err;
       const how2 = account ? `account ${account} cannot read it: check that the account id is right and that the token has "Account Rulesets: Read"` : `managed rulesets are documented under the account: set account_id in the file (or CLOUDFLARE_ACCOUNT_ID) so that zoneform reads accounts/<account_id>/rulesets/${rulesetId}`;
@@ -5928,9 +6404,9 @@ function deriveOwasp(raw) {
   };
 }
 function missingParanoiaLevels(level, managed) {
-  const shown4 = new Set(managed.paranoiaLevels);
+  const shown5 = new Set(managed.paranoiaLevels);
   const out = [];
-  for (let l = level + 1; l <= MAX_PARANOIA; l++) if (!shown4.has(l)) out.push(l);
+  for (let l = level + 1; l <= MAX_PARANOIA; l++) if (!shown5.has(l)) out.push(l);
   return out;
 }
 var OWASP_RULESET_ID, OWASP_RULESET_NAME, CLOUDFLARE_MANAGED_RULESET_ID, CLOUDFLARE_MANAGED_RULESET_NAME, PARANOIA_TAG, MAX_PARANOIA;
@@ -6109,7 +6585,7 @@ function deployedRule(zone, live, rulesetId, name, identity2, out) {
 function updateRule(out, live, rule, what, change, set2) {
   const err = ruleIdError(rule, `${what} execute`);
   if (err) return void out.errors.push(err);
-  const { resource, zone_id, identity: identity2, notes, ...shown4 } = change;
+  const { resource, zone_id, identity: identity2, notes, ...shown5 } = change;
   const operations = [patchRuleOp(zone_id, live.entrypoint.id, rule, set2)];
   out.planned.push({
     change: {
@@ -6118,7 +6594,7 @@ function updateRule(out, live, rule, what, change, set2) {
       identity: identity2,
       kind: "update",
       live_id: rule.id,
-      ...shown4,
+      ...shown5,
       operations,
       ...notes ? { notes } : {}
     }
@@ -6559,19 +7035,19 @@ var init_registry = __esm({
 });
 
 // src/sections/permissions.ts
-function requiredPermission(method, path6) {
+function requiredPermission(method, path7) {
   let best;
   for (const p of ALL) {
     for (const re of p.paths) {
-      const m = re.exec(path6);
+      const m = re.exec(path7);
       if (m && (!best || m[0].length > best.length)) best = { p, length: m[0].length };
     }
   }
   if (!best) return void 0;
   return { name: best.p.name, level: method === "GET" ? best.p.read : best.p.write, scope: best.p.scope };
 }
-function permissionHint(method, path6) {
-  const p = requiredPermission(method, path6);
+function permissionHint(method, path7) {
+  const p = requiredPermission(method, path7);
   return p && `the "${p.name}: ${p.level}" permission on the ${p.scope}`;
 }
 function permissionsNeeded(desired) {
@@ -6766,10 +7242,25 @@ function unitName(u) {
 function unitPathPrefix(u) {
   return u.scope === "account" ? `accounts/${u.zone_id}/` : `zones/${u.zone_id}/`;
 }
-function unitCount(units) {
+function split(units) {
   const accounts = units.filter((u) => u.scope === "account").length;
-  const zones2 = units.length - accounts;
-  return accounts > 0 ? `${zones2} zone(s) and ${accounts} account(s)` : `${zones2} zone(s)`;
+  return { zones: units.length - accounts, accounts };
+}
+function unitCount(units) {
+  const { zones: zones2, accounts } = split(units);
+  if (accounts === 0) return counted(zones2, "zone");
+  return zones2 === 0 ? counted(accounts, "account") : `${counted(zones2, "zone")} and ${counted(accounts, "account")}`;
+}
+function unitsOf(part, all) {
+  const p = split(part);
+  const a = split(all);
+  const zones2 = `${p.zones} of ${counted(a.zones, "zone")}`;
+  const accounts = `${p.accounts} of ${counted(a.accounts, "account")}`;
+  if (a.accounts === 0) return zones2;
+  return a.zones === 0 ? accounts : `${zones2} and ${accounts}`;
+}
+function agrees(units, one, many) {
+  return units.length === 1 ? one : many;
 }
 function accountDocument(account) {
   const { source: _s, declared: _d, api_token, prune, ...rest } = account;
@@ -6781,16 +7272,18 @@ function accountDocument(account) {
     ...lists
   };
 }
+var counted;
 var init_units = __esm({
   "src/plan/units.ts"() {
     "use strict";
     init_sections();
+    counted = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
   }
 });
 
 // src/plan/consistency.ts
-function lastSegment(path6) {
-  const seg = path6.split("/").pop() ?? "";
+function lastSegment(path7) {
+  const seg = path7.split("/").pop() ?? "";
   try {
     return decodeURIComponent(seg);
   } catch {
@@ -6824,9 +7317,9 @@ function liveIdProblem(c) {
   const addressed = c.operations.some((op) => op.path.split("/").some((seg) => seg === c.live_id));
   return addressed ? void 0 : `is shown with id ${printable(JSON.stringify(c.live_id))}, but no call addresses it`;
 }
-function at(body, path6) {
+function at(body, path7) {
   let here = body;
-  for (const key2 of path6.split(".")) {
+  for (const key2 of path7.split(".")) {
     if (here === null || typeof here !== "object" || Array.isArray(here) || !Object.hasOwn(here, key2))
       return { found: false };
     here = here[key2];
@@ -6840,14 +7333,14 @@ function bodyProblems(c, kind) {
   if (bodies.length === 0) return [];
   const out = [];
   for (const name of names) {
-    const shown4 = c.fields.find((f) => f.field === name);
+    const shown5 = c.fields.find((f) => f.field === name);
     const sent = bodies.map((b) => at(b, name)).find((v) => v.found);
-    if (shown4 && !shown4.sensitive && shown4.after !== void 0) {
+    if (shown5 && !shown5.sensitive && shown5.after !== void 0) {
       if (!sent) out.push(`shows ${name}, which its call does not send`);
-      else if (!same(sent.value, shown4.after)) out.push(`shows ${name} as another value than its call sends`);
+      else if (!same(sent.value, shown5.after)) out.push(`shows ${name} as another value than its call sends`);
       continue;
     }
-    if (!sent || shown4) continue;
+    if (!sent || shown5) continue;
     const before = at(c.before, name);
     if (!before.found || !same(before.value, sent.value)) out.push(`sends ${name}, which it does not show`);
   }
@@ -6858,10 +7351,10 @@ function zoneLabel(z) {
 }
 function planInconsistencies(plan3, kinds = RESOURCE_KINDS) {
   const out = [];
-  const counted = summariseZones(plan3.zones);
-  if (!same(plan3.summary, counted)) {
+  const counted3 = summariseZones(plan3.zones);
+  if (!same(plan3.summary, counted3)) {
     out.push(
-      `its summary says "${summaryLine(plan3.summary)}", its changes make "${summaryLine(counted)}"`.replace(
+      `its summary says "${summaryLine(plan3.summary)}", its changes make "${summaryLine(counted3)}"`.replace(
         /Plan: /g,
         ""
       )
@@ -6887,11 +7380,11 @@ function planInconsistencies(plan3, kinds = RESOURCE_KINDS) {
 function assertConsistent(plan3, name) {
   const found = planInconsistencies(plan3);
   if (found.length === 0) return;
-  const shown4 = found.slice(0, 10).map((f) => `  ${f}`);
-  if (found.length > 10) shown4.push(`  and ${found.length - 10} more`);
+  const shown5 = found.slice(0, 10).map((f) => `  ${f}`);
+  if (found.length > 10) shown5.push(`  and ${found.length - 10} more`);
   throw new StalePlanError(
     `${name} shows what its operations do not do; nothing was read or written:
-${shown4.join("\n")}
+${shown5.join("\n")}
 It was changed after zoneform made it. Make a new plan and review it.`,
     found
   );
@@ -6910,10 +7403,48 @@ var init_consistency = __esm({
   }
 });
 
+// src/plan/document.ts
+function accountDocument2(u) {
+  const { zone_id, scope: _scope, changes, ...rest } = u;
+  return {
+    account_id: zone_id,
+    ...rest,
+    changes: changes.map(({ zone_id: id, ...c }) => ({ ...c, account_id: id }))
+  };
+}
+function accountUnit2(a) {
+  const { account_id, changes, ...rest } = a;
+  return {
+    zone_id: account_id,
+    scope: "account",
+    ...rest,
+    changes: changes.map(({ account_id: id, ...c }) => ({ ...c, zone_id: id }))
+  };
+}
+function toDocument(plan3) {
+  const zones2 = plan3.zones.filter((z) => z.scope !== "account");
+  const accounts = plan3.zones.filter((z) => z.scope === "account").map(accountDocument2);
+  const { zones: _units, ...rest } = plan3;
+  return { ...rest, zones: zones2, ...accounts.length > 0 ? { accounts } : {} };
+}
+function isInternalForm(doc) {
+  const zones2 = doc?.zones;
+  return Array.isArray(zones2) && zones2.some((z) => z?.scope === "account");
+}
+function fromDocument(doc) {
+  const { accounts, ...rest } = doc;
+  return { ...rest, zones: [...doc.zones, ...(accounts ?? []).map(accountUnit2)] };
+}
+var init_document = __esm({
+  "src/plan/document.ts"() {
+    "use strict";
+  }
+});
+
 // src/plan/digest.ts
 import { createHash } from "node:crypto";
 function digestMaterial(plan3) {
-  const { digest: _digest, created_at: _created, ...covered } = plan3;
+  const { digest: _digest, created_at: _created, ...covered } = toDocument(plan3);
   return covered;
 }
 function planDigest(filePlan) {
@@ -6934,6 +7465,7 @@ var init_digest = __esm({
   "src/plan/digest.ts"() {
     "use strict";
     init_canonical_json();
+    init_document();
   }
 });
 
@@ -7016,8 +7548,8 @@ var init_values = __esm({
         const names = new Set(key2 ? [] : this.#values.keys());
         for (const { key: k, template } of templatesIn(scope)) {
           for (const name of referencedNames(template)) names.add(name);
-          const text = `${k}\0${this.#resolve(template, false)}`;
-          if (!t.wholes.has(text)) t.wholes.set(text, template);
+          const text3 = `${k}\0${this.#resolve(template, false)}`;
+          if (!t.wholes.has(text3)) t.wholes.set(text3, template);
         }
         for (const name of names) {
           const value = this.#values.get(name);
@@ -7070,24 +7602,24 @@ function interpolateEnv(value, env, missingEnv = "error", tokens = NO_TOKENS) {
     missing: /* @__PURE__ */ new Set()
   };
   const seen = /* @__PURE__ */ new Set();
-  const path6 = [];
+  const path7 = [];
   const visit3 = (v) => {
-    if (typeof v === "string") return v.includes("${") ? interpolateString(v, pointerOf(path6)) : v;
+    if (typeof v === "string") return v.includes("${") ? interpolateString(v, pointerOf(path7)) : v;
     if (Array.isArray(v)) {
       const out = new Array(v.length);
       for (let i = 0; i < v.length; i++) {
-        path6.push(i);
+        path7.push(i);
         out[i] = visit3(v[i]);
-        path6.pop();
+        path7.pop();
       }
       return out;
     }
     if (v !== null && typeof v === "object") {
       const out = {};
       for (const k of Object.keys(v)) {
-        path6.push(k);
+        path7.push(k);
         setOwn(out, k, visit3(v[k]));
-        path6.pop();
+        path7.pop();
       }
       return out;
     }
@@ -7096,7 +7628,7 @@ function interpolateEnv(value, env, missingEnv = "error", tokens = NO_TOKENS) {
   const interpolateString = (s, pointer) => {
     if (tokens.pointers.has(pointer)) {
       result.templates.set(pointer, s);
-      result.templatePaths.set(pointer, [...path6]);
+      result.templatePaths.set(pointer, [...path7]);
       return s;
     }
     let hasReference = false;
@@ -7149,27 +7681,27 @@ function interpolateEnv(value, env, missingEnv = "error", tokens = NO_TOKENS) {
     });
     if (hasReference || out !== s) {
       result.templates.set(pointer, s);
-      result.templatePaths.set(pointer, [...path6]);
+      result.templatePaths.set(pointer, [...path7]);
     }
     return out;
   };
   result.value = visit3(value);
   return result;
 }
-function pointerOf(path6) {
+function pointerOf(path7) {
   let pointer = "";
-  for (const key2 of path6) pointer = childPointer(pointer, key2);
+  for (const key2 of path7) pointer = childPointer(pointer, key2);
   return pointer;
 }
 function declaredDocument(interpolated) {
   const copies = /* @__PURE__ */ new Set();
-  const put = (node, path6, at3, template) => {
-    if (at3 === path6.length) return template;
-    const key2 = path6[at3];
+  const put = (node, path7, at3, template) => {
+    if (at3 === path7.length) return template;
+    const key2 = path7[at3];
     const copy = copies.has(node) ? node : Array.isArray(node) ? [...node] : { ...node };
     copies.add(copy);
     const record5 = copy;
-    record5[key2] = put(record5[key2], path6, at3 + 1, template);
+    record5[key2] = put(record5[key2], path7, at3 + 1, template);
     return copy;
   };
   let doc = interpolated.value;
@@ -7229,13 +7761,13 @@ function binding(kdf, salt, pairs2) {
   if (known !== void 0) return Promise.resolve(known);
   let running = pending.get(key2);
   if (!running) {
-    running = new Promise((resolve9, reject) => {
+    running = new Promise((resolve12, reject) => {
       scrypt(
         secret,
         salt,
         KEY_BYTES,
         options(kdf),
-        (err, key32) => err ? reject(err) : resolve9(key32.toString("hex"))
+        (err, key32) => err ? reject(err) : resolve12(key32.toString("hex"))
       );
     }).then(
       (hex3) => {
@@ -7284,8 +7816,8 @@ async function changedInputs(inputs, env, used = []) {
 function changedMessage(names) {
   const refs = names.map((n) => `\${env:${n}}`);
   if (refs.length === 1) return `${refs[0]} has another value than when the plan was made`;
-  const shown4 = refs.length <= 6 ? refs : [...refs.slice(0, 5), `${refs.length - 5} more`];
-  return `one at least of ${shown4.slice(0, -1).join(", ")} and ${shown4.at(-1)} has another value than when the plan was made (they are bound together: which one cannot be told)`;
+  const shown5 = refs.length <= 6 ? refs : [...refs.slice(0, 5), `${refs.length - 5} more`];
+  return `one at least of ${shown5.slice(0, -1).join(", ")} and ${shown5.at(-1)} has another value than when the plan was made (they are bound together: which one cannot be told)`;
 }
 var PLAN_KDF, MIN, MAX, KEY_BYTES, options, derived, pending, MAX_CACHED;
 var init_binding = __esm({
@@ -7305,34 +7837,34 @@ var init_binding = __esm({
 });
 
 // src/secrets/client.ts
-function refuseReferences(method, path6, opts) {
-  if (holdsReference(path6) || holdsReference(opts?.query) || holdsReference(opts?.body))
+function refuseReferences(method, path7, opts) {
+  if (holdsReference(path7) || holdsReference(opts?.query) || holdsReference(opts?.body))
     throw new RuntimeError(
-      `${method} ${path6} would carry an \${env:…} reference before apply; nothing was sent. This is a fault of zoneform's: please report it.`
+      `${method} ${path7} would carry an \${env:…} reference before apply; nothing was sent. This is a fault of zoneform's: please report it.`
     );
 }
 function readOnly(client) {
   return {
     ...client,
-    request: (method, path6, opts) => {
-      refuseReferences(method, path6, opts);
-      return client.request(method, path6, opts);
+    request: (method, path7, opts) => {
+      refuseReferences(method, path7, opts);
+      return client.request(method, path7, opts);
     },
-    requestEnvelope: (method, path6, opts) => {
-      refuseReferences(method, path6, opts);
-      return client.requestEnvelope(method, path6, opts);
+    requestEnvelope: (method, path7, opts) => {
+      refuseReferences(method, path7, opts);
+      return client.requestEnvelope(method, path7, opts);
     },
-    paginate: (path6, opts) => {
-      refuseReferences("GET", path6, opts);
-      return client.paginate(path6, opts);
+    paginate: (path7, opts) => {
+      refuseReferences("GET", path7, opts);
+      return client.paginate(path7, opts);
     },
-    paginateCursor: (path6, opts) => {
-      refuseReferences("GET", path6, opts);
-      return client.paginateCursor(path6, opts);
+    paginateCursor: (path7, opts) => {
+      refuseReferences("GET", path7, opts);
+      return client.paginateCursor(path7, opts);
     },
-    listAll: (path6, opts) => {
-      refuseReferences("GET", path6, opts);
-      return client.listAll(path6, opts);
+    listAll: (path7, opts) => {
+      refuseReferences("GET", path7, opts);
+      return client.listAll(path7, opts);
     },
     stats: () => client.stats(),
     close: () => client.close()
@@ -7342,13 +7874,13 @@ function resolving(client, secrets) {
   const put = (opts) => opts?.body === void 0 ? opts : { ...opts, body: secrets.resolveForWrite(opts.body) };
   return {
     ...readOnly(client),
-    request: (method, path6, opts) => {
-      refuseReferences(method, path6, { ...opts, body: void 0 });
-      return client.request(method, path6, put(opts));
+    request: (method, path7, opts) => {
+      refuseReferences(method, path7, { ...opts, body: void 0 });
+      return client.request(method, path7, put(opts));
     },
-    requestEnvelope: (method, path6, opts) => {
-      refuseReferences(method, path6, { ...opts, body: void 0 });
-      return client.requestEnvelope(method, path6, put(opts));
+    requestEnvelope: (method, path7, opts) => {
+      refuseReferences(method, path7, { ...opts, body: void 0 });
+      return client.requestEnvelope(method, path7, put(opts));
     }
   };
 }
@@ -7392,7 +7924,7 @@ var PLAN_FORMAT_VERSION;
 var init_plan = __esm({
   "src/model/plan.ts"() {
     "use strict";
-    PLAN_FORMAT_VERSION = 4;
+    PLAN_FORMAT_VERSION = 5;
   }
 });
 
@@ -7549,16 +8081,16 @@ var init_fingerprint = __esm({
 });
 
 // src/json-depth.ts
-function jsonShape(text, maxDepth) {
+function jsonShape(text3, maxDepth) {
   let depth = 0;
   let containers = 0;
   let line = 1;
   let lineStart2 = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+  for (let i = 0; i < text3.length; i++) {
+    const c = text3.charCodeAt(i);
     if (c === 34) {
-      let end = text.indexOf('"', i + 1);
-      while (end > 0 && escaped(text, end)) end = text.indexOf('"', end + 1);
+      let end = text3.indexOf('"', i + 1);
+      while (end > 0 && escaped(text3, end)) end = text3.indexOf('"', end + 1);
       if (end < 0) break;
       i = end;
     } else if (c === 91 || c === 123) {
@@ -7572,18 +8104,18 @@ function jsonShape(text, maxDepth) {
   }
   return { containers };
 }
-function escaped(text, at3) {
+function escaped(text3, at3) {
   let n = 0;
-  while (text.charCodeAt(at3 - 1 - n) === 92) n++;
+  while (text3.charCodeAt(at3 - 1 - n) === 92) n++;
   return n % 2 === 1;
 }
-function tooDeepAt(text, maxDepth) {
-  return jsonShape(text, maxDepth).tooDeepAt;
+function tooDeepAt(text3, maxDepth) {
+  return jsonShape(text3, maxDepth).tooDeepAt;
 }
-function parseJsonWithin(text, maxDepth) {
-  const at3 = tooDeepAt(text, maxDepth);
+function parseJsonWithin(text3, maxDepth) {
+  const at3 = tooDeepAt(text3, maxDepth);
   if (at3) throw new JsonTooDeepError(maxDepth, at3.line, at3.column);
-  return JSON.parse(text);
+  return JSON.parse(text3);
 }
 function jsonProblem(err) {
   if (err instanceof JsonTooDeepError) {
@@ -7667,7 +8199,7 @@ function planForDisplay(plan3, holder) {
 function fileRedactor(values2) {
   const hide = (s) => hideCredentialShapes(s, SENSITIVE);
   return {
-    redact: (text) => hide(values2.redact(text)),
+    redact: (text3) => hide(values2.redact(text3)),
     redactString: (s) => hide(values2.redactString(s)),
     redactDeep: (value) => mapStrings(values2.redactDeep(value), hide)
   };
@@ -7729,14 +8261,14 @@ function saltOf(plan3) {
   return salt;
 }
 function planFileText(filed, holder) {
-  const text = `${safeJson(filed, 2)}
+  const text3 = `${safeJson(toDocument(filed), 2)}
 `;
-  if (holder.secrets.redactor().valueIn(text)) {
+  if (holder.secrets.redactor().valueIn(text3)) {
     throw new RuntimeError(
       "the plan would hold an environment value; it was not written. This is a fault of zoneform's: please report it (without the value)."
     );
   }
-  return text;
+  return text3;
 }
 var salts;
 var init_secrets2 = __esm({
@@ -7747,6 +8279,7 @@ var init_secrets2 = __esm({
     init_safe_text();
     init_credential_shape();
     init_digest();
+    init_document();
     init_secrets();
     init_data_record();
     init_template();
@@ -7783,9 +8316,9 @@ var require_code = __commonJS({
     };
     exports.Name = Name;
     var _Code = class extends _CodeOrName {
-      constructor(code) {
+      constructor(code2) {
         super();
-        this._items = typeof code === "string" ? [code] : code;
+        this._items = typeof code2 === "string" ? [code2] : code2;
       }
       toString() {
         return this.str;
@@ -7812,13 +8345,13 @@ var require_code = __commonJS({
     exports._Code = _Code;
     exports.nil = new _Code("");
     function _(strs, ...args) {
-      const code = [strs[0]];
+      const code2 = [strs[0]];
       let i = 0;
       while (i < args.length) {
-        addCodeArg(code, args[i]);
-        code.push(strs[++i]);
+        addCodeArg(code2, args[i]);
+        code2.push(strs[++i]);
       }
-      return new _Code(code);
+      return new _Code(code2);
     }
     exports._ = _;
     var plus = new _Code("+");
@@ -7834,13 +8367,13 @@ var require_code = __commonJS({
       return new _Code(expr);
     }
     exports.str = str4;
-    function addCodeArg(code, arg) {
+    function addCodeArg(code2, arg) {
       if (arg instanceof _Code)
-        code.push(...arg._items);
+        code2.push(...arg._items);
       else if (arg instanceof Name)
-        code.push(arg);
+        code2.push(arg);
       else
-        code.push(interpolate(arg));
+        code2.push(interpolate(arg));
     }
     exports.addCodeArg = addCodeArg;
     function optimize(expr) {
@@ -8024,7 +8557,7 @@ var require_scope = __commonJS({
         }, usedValues, getCode);
       }
       _reduceValues(values2, valueCode, usedValues = {}, getCode) {
-        let code = code_1.nil;
+        let code2 = code_1.nil;
         for (const prefix in values2) {
           const vs = values2[prefix];
           if (!vs)
@@ -8037,16 +8570,16 @@ var require_scope = __commonJS({
             let c = valueCode(name);
             if (c) {
               const def = this.opts.es5 ? exports.varKinds.var : exports.varKinds.const;
-              code = (0, code_1._)`${code}${def} ${name} = ${c};${this.opts._n}`;
+              code2 = (0, code_1._)`${code2}${def} ${name} = ${c};${this.opts._n}`;
             } else if (c = getCode === null || getCode === void 0 ? void 0 : getCode(name)) {
-              code = (0, code_1._)`${code}${c}${this.opts._n}`;
+              code2 = (0, code_1._)`${code2}${c}${this.opts._n}`;
             } else {
               throw new ValueError(name);
             }
             nameSet.set(name, UsedValueState.Completed);
           });
         }
-        return code;
+        return code2;
       }
     };
     exports.ValueScope = ValueScope;
@@ -8131,11 +8664,11 @@ var require_codegen = __commonJS({
         const rhs = this.rhs === void 0 ? "" : ` = ${this.rhs}`;
         return `${varKind} ${this.name}${rhs};` + _n;
       }
-      optimizeNames(names, constants4) {
+      optimizeNames(names, constants5) {
         if (!names[this.name.str])
           return;
         if (this.rhs)
-          this.rhs = optimizeExpr(this.rhs, names, constants4);
+          this.rhs = optimizeExpr(this.rhs, names, constants5);
         return this;
       }
       get names() {
@@ -8152,10 +8685,10 @@ var require_codegen = __commonJS({
       render({ _n }) {
         return `${this.lhs} = ${this.rhs};` + _n;
       }
-      optimizeNames(names, constants4) {
+      optimizeNames(names, constants5) {
         if (this.lhs instanceof code_1.Name && !names[this.lhs.str] && !this.sideEffects)
           return;
-        this.rhs = optimizeExpr(this.rhs, names, constants4);
+        this.rhs = optimizeExpr(this.rhs, names, constants5);
         return this;
       }
       get names() {
@@ -8206,9 +8739,9 @@ var require_codegen = __commonJS({
       }
     };
     var AnyCode = class extends Node2 {
-      constructor(code) {
+      constructor(code2) {
         super();
-        this.code = code;
+        this.code = code2;
       }
       render({ _n }) {
         return `${this.code};` + _n;
@@ -8216,8 +8749,8 @@ var require_codegen = __commonJS({
       optimizeNodes() {
         return `${this.code}` ? this : void 0;
       }
-      optimizeNames(names, constants4) {
-        this.code = optimizeExpr(this.code, names, constants4);
+      optimizeNames(names, constants5) {
+        this.code = optimizeExpr(this.code, names, constants5);
         return this;
       }
       get names() {
@@ -8230,7 +8763,7 @@ var require_codegen = __commonJS({
         this.nodes = nodes;
       }
       render(opts) {
-        return this.nodes.reduce((code, n) => code + n.render(opts), "");
+        return this.nodes.reduce((code2, n) => code2 + n.render(opts), "");
       }
       optimizeNodes() {
         const { nodes } = this;
@@ -8246,12 +8779,12 @@ var require_codegen = __commonJS({
         }
         return nodes.length > 0 ? this : void 0;
       }
-      optimizeNames(names, constants4) {
+      optimizeNames(names, constants5) {
         const { nodes } = this;
         let i = nodes.length;
         while (i--) {
           const n = nodes[i];
-          if (n.optimizeNames(names, constants4))
+          if (n.optimizeNames(names, constants5))
             continue;
           subtractNames(names, n.names);
           nodes.splice(i, 1);
@@ -8278,10 +8811,10 @@ var require_codegen = __commonJS({
         this.condition = condition;
       }
       render(opts) {
-        let code = `if(${this.condition})` + super.render(opts);
+        let code2 = `if(${this.condition})` + super.render(opts);
         if (this.else)
-          code += "else " + this.else.render(opts);
-        return code;
+          code2 += "else " + this.else.render(opts);
+        return code2;
       }
       optimizeNodes() {
         super.optimizeNodes();
@@ -8304,12 +8837,12 @@ var require_codegen = __commonJS({
           return void 0;
         return this;
       }
-      optimizeNames(names, constants4) {
+      optimizeNames(names, constants5) {
         var _a;
-        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants4);
-        if (!(super.optimizeNames(names, constants4) || this.else))
+        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants5);
+        if (!(super.optimizeNames(names, constants5) || this.else))
           return;
-        this.condition = optimizeExpr(this.condition, names, constants4);
+        this.condition = optimizeExpr(this.condition, names, constants5);
         return this;
       }
       get names() {
@@ -8332,10 +8865,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.iteration})` + super.render(opts);
       }
-      optimizeNames(names, constants4) {
-        if (!super.optimizeNames(names, constants4))
+      optimizeNames(names, constants5) {
+        if (!super.optimizeNames(names, constants5))
           return;
-        this.iteration = optimizeExpr(this.iteration, names, constants4);
+        this.iteration = optimizeExpr(this.iteration, names, constants5);
         return this;
       }
       get names() {
@@ -8371,10 +8904,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.varKind} ${this.name} ${this.loop} ${this.iterable})` + super.render(opts);
       }
-      optimizeNames(names, constants4) {
-        if (!super.optimizeNames(names, constants4))
+      optimizeNames(names, constants5) {
+        if (!super.optimizeNames(names, constants5))
           return;
-        this.iterable = optimizeExpr(this.iterable, names, constants4);
+        this.iterable = optimizeExpr(this.iterable, names, constants5);
         return this;
       }
       get names() {
@@ -8402,12 +8935,12 @@ var require_codegen = __commonJS({
     Return.kind = "return";
     var Try = class extends BlockNode {
       render(opts) {
-        let code = "try" + super.render(opts);
+        let code2 = "try" + super.render(opts);
         if (this.catch)
-          code += this.catch.render(opts);
+          code2 += this.catch.render(opts);
         if (this.finally)
-          code += this.finally.render(opts);
-        return code;
+          code2 += this.finally.render(opts);
+        return code2;
       }
       optimizeNodes() {
         var _a, _b;
@@ -8416,11 +8949,11 @@ var require_codegen = __commonJS({
         (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNodes();
         return this;
       }
-      optimizeNames(names, constants4) {
+      optimizeNames(names, constants5) {
         var _a, _b;
-        super.optimizeNames(names, constants4);
-        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants4);
-        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants4);
+        super.optimizeNames(names, constants5);
+        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants5);
+        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants5);
         return this;
       }
       get names() {
@@ -8524,18 +9057,18 @@ var require_codegen = __commonJS({
       }
       // returns code for object literal for the passed argument list of key-value pairs
       object(...keyValues) {
-        const code = ["{"];
+        const code2 = ["{"];
         for (const [key2, value] of keyValues) {
-          if (code.length > 1)
-            code.push(",");
-          code.push(key2);
+          if (code2.length > 1)
+            code2.push(",");
+          code2.push(key2);
           if (key2 !== value || this.opts.es5) {
-            code.push(":");
-            (0, code_1.addCodeArg)(code, value);
+            code2.push(":");
+            (0, code_1.addCodeArg)(code2, value);
           }
         }
-        code.push("}");
-        return new code_1._Code(code);
+        code2.push("}");
+        return new code_1._Code(code2);
       }
       // `if` clause (or statement if `thenBody` and, optionally, `elseBody` are passed)
       if(condition, thenBody, elseBody) {
@@ -8721,7 +9254,7 @@ var require_codegen = __commonJS({
     function addExprNames(names, from) {
       return from instanceof code_1._CodeOrName ? addNames(names, from.names) : names;
     }
-    function optimizeExpr(expr, names, constants4) {
+    function optimizeExpr(expr, names, constants5) {
       if (expr instanceof code_1.Name)
         return replaceName(expr);
       if (!canOptimize(expr))
@@ -8736,14 +9269,14 @@ var require_codegen = __commonJS({
         return items;
       }, []));
       function replaceName(n) {
-        const c = constants4[n.str];
+        const c = constants5[n.str];
         if (c === void 0 || names[n.str] !== 1)
           return n;
         delete names[n.str];
         return c;
       }
       function canOptimize(e) {
-        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants4[c.str] !== void 0);
+        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants5[c.str] !== void 0);
       }
     }
     function subtractNames(names, from) {
@@ -8828,14 +9361,14 @@ var require_util = __commonJS({
       return false;
     }
     exports.schemaHasRulesButRef = schemaHasRulesButRef;
-    function schemaRefOrVal({ topSchemaRef, schemaPath }, schema5, keyword, $data) {
+    function schemaRefOrVal({ topSchemaRef, schemaPath }, schema5, keyword2, $data) {
       if (!$data) {
         if (typeof schema5 == "number" || typeof schema5 == "boolean")
           return schema5;
         if (typeof schema5 == "string")
           return (0, codegen_1._)`${schema5}`;
       }
-      return (0, codegen_1._)`${topSchemaRef}${schemaPath}${(0, codegen_1.getProperty)(keyword)}`;
+      return (0, codegen_1._)`${topSchemaRef}${schemaPath}${(0, codegen_1.getProperty)(keyword2)}`;
     }
     exports.schemaRefOrVal = schemaRefOrVal;
     function unescapeFragment(str4) {
@@ -8989,10 +9522,10 @@ var require_errors = __commonJS({
     var util_1 = require_util();
     var names_1 = require_names();
     exports.keywordError = {
-      message: ({ keyword }) => (0, codegen_1.str)`must pass "${keyword}" keyword validation`
+      message: ({ keyword: keyword2 }) => (0, codegen_1.str)`must pass "${keyword2}" keyword validation`
     };
     exports.keyword$DataError = {
-      message: ({ keyword, schemaType }) => schemaType ? (0, codegen_1.str)`"${keyword}" keyword must be ${schemaType} ($data)` : (0, codegen_1.str)`"${keyword}" keyword is invalid ($data)`
+      message: ({ keyword: keyword2, schemaType }) => schemaType ? (0, codegen_1.str)`"${keyword2}" keyword must be ${schemaType} ($data)` : (0, codegen_1.str)`"${keyword2}" keyword is invalid ($data)`
     };
     function reportError2(cxt, error = exports.keywordError, errorPaths, overrideAllErrors) {
       const { it } = cxt;
@@ -9020,14 +9553,14 @@ var require_errors = __commonJS({
       gen.if((0, codegen_1._)`${names_1.default.vErrors} !== null`, () => gen.if(errsCount, () => gen.assign((0, codegen_1._)`${names_1.default.vErrors}.length`, errsCount), () => gen.assign(names_1.default.vErrors, null)));
     }
     exports.resetErrorsCount = resetErrorsCount;
-    function extendErrors({ gen, keyword, schemaValue, data, errsCount, it }) {
+    function extendErrors({ gen, keyword: keyword2, schemaValue, data, errsCount, it }) {
       if (errsCount === void 0)
         throw new Error("ajv implementation error");
       const err = gen.name("err");
       gen.forRange("i", errsCount, names_1.default.errors, (i) => {
         gen.const(err, (0, codegen_1._)`${names_1.default.vErrors}[${i}]`);
         gen.if((0, codegen_1._)`${err}.instancePath === undefined`, () => gen.assign((0, codegen_1._)`${err}.instancePath`, (0, codegen_1.strConcat)(names_1.default.instancePath, it.errorPath)));
-        gen.assign((0, codegen_1._)`${err}.schemaPath`, (0, codegen_1.str)`${it.errSchemaPath}/${keyword}`);
+        gen.assign((0, codegen_1._)`${err}.schemaPath`, (0, codegen_1.str)`${it.errSchemaPath}/${keyword2}`);
         if (it.opts.verbose) {
           gen.assign((0, codegen_1._)`${err}.schema`, schemaValue);
           gen.assign((0, codegen_1._)`${err}.data`, data);
@@ -9078,17 +9611,17 @@ var require_errors = __commonJS({
       const instPath = instancePath ? (0, codegen_1.str)`${errorPath}${(0, util_1.getErrorPath)(instancePath, util_1.Type.Str)}` : errorPath;
       return [names_1.default.instancePath, (0, codegen_1.strConcat)(names_1.default.instancePath, instPath)];
     }
-    function errorSchemaPath({ keyword, it: { errSchemaPath } }, { schemaPath, parentSchema }) {
-      let schPath = parentSchema ? errSchemaPath : (0, codegen_1.str)`${errSchemaPath}/${keyword}`;
+    function errorSchemaPath({ keyword: keyword2, it: { errSchemaPath } }, { schemaPath, parentSchema }) {
+      let schPath = parentSchema ? errSchemaPath : (0, codegen_1.str)`${errSchemaPath}/${keyword2}`;
       if (schemaPath) {
         schPath = (0, codegen_1.str)`${schPath}${(0, util_1.getErrorPath)(schemaPath, util_1.Type.Str)}`;
       }
       return [E.schemaPath, schPath];
     }
     function extraErrorProps(cxt, { params, message: message2 }, keyValues) {
-      const { keyword, data, schemaValue, it } = cxt;
+      const { keyword: keyword2, data, schemaValue, it } = cxt;
       const { opts, propertyName, topSchemaRef, schemaPath } = it;
-      keyValues.push([E.keyword, keyword], [E.params, typeof params == "function" ? params(cxt) : params || (0, codegen_1._)`{}`]);
+      keyValues.push([E.keyword, keyword2], [E.params, typeof params == "function" ? params(cxt) : params || (0, codegen_1._)`{}`]);
       if (opts.messages) {
         keyValues.push([E.message, typeof message2 == "function" ? message2(cxt) : message2]);
       }
@@ -9511,7 +10044,7 @@ var require_code2 = __commonJS({
     }
     exports.usePattern = usePattern;
     function validateArray(cxt) {
-      const { gen, data, keyword, it } = cxt;
+      const { gen, data, keyword: keyword2, it } = cxt;
       const valid = gen.name("valid");
       if (it.allErrors) {
         const validArr = gen.let("valid", true);
@@ -9525,7 +10058,7 @@ var require_code2 = __commonJS({
         const len = gen.const("len", (0, codegen_1._)`${data}.length`);
         gen.forRange("i", 0, len, (i) => {
           cxt.subschema({
-            keyword,
+            keyword: keyword2,
             dataProp: i,
             dataPropType: util_1.Type.Num
           }, valid);
@@ -9535,7 +10068,7 @@ var require_code2 = __commonJS({
     }
     exports.validateArray = validateArray;
     function validateUnion(cxt) {
-      const { gen, schema: schema5, keyword, it } = cxt;
+      const { gen, schema: schema5, keyword: keyword2, it } = cxt;
       if (!Array.isArray(schema5))
         throw new Error("ajv implementation error");
       const alwaysValid = schema5.some((sch) => (0, util_1.alwaysValidSchema)(it, sch));
@@ -9545,7 +10078,7 @@ var require_code2 = __commonJS({
       const schValid = gen.name("_valid");
       gen.block(() => schema5.forEach((_sch, i) => {
         const schCxt = cxt.subschema({
-          keyword,
+          keyword: keyword2,
           schemaProp: i,
           compositeRule: true
         }, schValid);
@@ -9571,16 +10104,16 @@ var require_keyword = __commonJS({
     var code_1 = require_code2();
     var errors_1 = require_errors();
     function macroKeywordCode(cxt, def) {
-      const { gen, keyword, schema: schema5, parentSchema, it } = cxt;
+      const { gen, keyword: keyword2, schema: schema5, parentSchema, it } = cxt;
       const macroSchema = def.macro.call(it.self, schema5, parentSchema, it);
-      const schemaRef = useKeyword(gen, keyword, macroSchema);
+      const schemaRef = useKeyword(gen, keyword2, macroSchema);
       if (it.opts.validateSchema !== false)
         it.self.validateSchema(macroSchema, true);
       const valid = gen.name("valid");
       cxt.subschema({
         schema: macroSchema,
         schemaPath: codegen_1.nil,
-        errSchemaPath: `${it.errSchemaPath}/${keyword}`,
+        errSchemaPath: `${it.errSchemaPath}/${keyword2}`,
         topSchemaRef: schemaRef,
         compositeRule: true
       }, valid);
@@ -9589,10 +10122,10 @@ var require_keyword = __commonJS({
     exports.macroKeywordCode = macroKeywordCode;
     function funcKeywordCode(cxt, def) {
       var _a;
-      const { gen, keyword, schema: schema5, parentSchema, $data, it } = cxt;
+      const { gen, keyword: keyword2, schema: schema5, parentSchema, $data, it } = cxt;
       checkAsyncKeyword(it, def);
       const validate2 = !$data && def.compile ? def.compile.call(it.self, schema5, parentSchema, it) : def.validate;
-      const validateRef = useKeyword(gen, keyword, validate2);
+      const validateRef = useKeyword(gen, keyword2, validate2);
       const valid = gen.let("valid");
       cxt.block$data(valid, validateKeyword);
       cxt.ok((_a = def.valid) !== null && _a !== void 0 ? _a : valid);
@@ -9646,27 +10179,27 @@ var require_keyword = __commonJS({
       if (def.async && !schemaEnv.$async)
         throw new Error("async keyword in sync schema");
     }
-    function useKeyword(gen, keyword, result) {
+    function useKeyword(gen, keyword2, result) {
       if (result === void 0)
-        throw new Error(`keyword "${keyword}" failed to compile`);
+        throw new Error(`keyword "${keyword2}" failed to compile`);
       return gen.scopeValue("keyword", typeof result == "function" ? { ref: result } : { ref: result, code: (0, codegen_1.stringify)(result) });
     }
     function validSchemaType(schema5, schemaType, allowUndefined = false) {
       return !schemaType.length || schemaType.some((st) => st === "array" ? Array.isArray(schema5) : st === "object" ? schema5 && typeof schema5 == "object" && !Array.isArray(schema5) : typeof schema5 == st || allowUndefined && typeof schema5 == "undefined");
     }
     exports.validSchemaType = validSchemaType;
-    function validateKeywordUsage({ schema: schema5, opts, self, errSchemaPath }, def, keyword) {
-      if (Array.isArray(def.keyword) ? !def.keyword.includes(keyword) : def.keyword !== keyword) {
+    function validateKeywordUsage({ schema: schema5, opts, self, errSchemaPath }, def, keyword2) {
+      if (Array.isArray(def.keyword) ? !def.keyword.includes(keyword2) : def.keyword !== keyword2) {
         throw new Error("ajv implementation error");
       }
       const deps = def.dependencies;
       if (deps === null || deps === void 0 ? void 0 : deps.some((kwd) => !Object.prototype.hasOwnProperty.call(schema5, kwd))) {
-        throw new Error(`parent schema must have dependencies of ${keyword}: ${deps.join(",")}`);
+        throw new Error(`parent schema must have dependencies of ${keyword2}: ${deps.join(",")}`);
       }
       if (def.validateSchema) {
-        const valid = def.validateSchema(schema5[keyword]);
+        const valid = def.validateSchema(schema5[keyword2]);
         if (!valid) {
-          const msg = `keyword "${keyword}" value is invalid at path "${errSchemaPath}": ` + self.errorsText(def.validateSchema.errors);
+          const msg = `keyword "${keyword2}" value is invalid at path "${errSchemaPath}": ` + self.errorsText(def.validateSchema.errors);
           if (opts.validateSchema === "log")
             self.logger.error(msg);
           else
@@ -9686,20 +10219,20 @@ var require_subschema = __commonJS({
     exports.extendSubschemaMode = exports.extendSubschemaData = exports.getSubschema = void 0;
     var codegen_1 = require_codegen();
     var util_1 = require_util();
-    function getSubschema(it, { keyword, schemaProp, schema: schema5, schemaPath, errSchemaPath, topSchemaRef }) {
-      if (keyword !== void 0 && schema5 !== void 0) {
+    function getSubschema(it, { keyword: keyword2, schemaProp, schema: schema5, schemaPath, errSchemaPath, topSchemaRef }) {
+      if (keyword2 !== void 0 && schema5 !== void 0) {
         throw new Error('both "keyword" and "schema" passed, only one allowed');
       }
-      if (keyword !== void 0) {
-        const sch = it.schema[keyword];
+      if (keyword2 !== void 0) {
+        const sch = it.schema[keyword2];
         return schemaProp === void 0 ? {
           schema: sch,
-          schemaPath: (0, codegen_1._)`${it.schemaPath}${(0, codegen_1.getProperty)(keyword)}`,
-          errSchemaPath: `${it.errSchemaPath}/${keyword}`
+          schemaPath: (0, codegen_1._)`${it.schemaPath}${(0, codegen_1.getProperty)(keyword2)}`,
+          errSchemaPath: `${it.errSchemaPath}/${keyword2}`
         } : {
           schema: sch[schemaProp],
-          schemaPath: (0, codegen_1._)`${it.schemaPath}${(0, codegen_1.getProperty)(keyword)}${(0, codegen_1.getProperty)(schemaProp)}`,
-          errSchemaPath: `${it.errSchemaPath}/${keyword}/${(0, util_1.escapeFragment)(schemaProp)}`
+          schemaPath: (0, codegen_1._)`${it.schemaPath}${(0, codegen_1.getProperty)(keyword2)}${(0, codegen_1.getProperty)(schemaProp)}`,
+          errSchemaPath: `${it.errSchemaPath}/${keyword2}/${(0, util_1.escapeFragment)(schemaProp)}`
         };
       }
       if (schema5 !== void 0) {
@@ -9906,20 +10439,20 @@ var require_resolve = __commonJS({
       return false;
     }
     function countKeys(schema5) {
-      let count2 = 0;
+      let count3 = 0;
       for (const key2 in schema5) {
         if (key2 === "$ref")
           return Infinity;
-        count2++;
+        count3++;
         if (SIMPLE_INLINED.has(key2))
           continue;
         if (typeof schema5[key2] == "object") {
-          (0, util_1.eachItem)(schema5[key2], (sch) => count2 += countKeys(sch));
+          (0, util_1.eachItem)(schema5[key2], (sch) => count3 += countKeys(sch));
         }
-        if (count2 === Infinity)
+        if (count3 === Infinity)
           return Infinity;
       }
-      return count2;
+      return count3;
     }
     function getFullPath(resolver, id = "", normalize) {
       if (normalize !== false)
@@ -10253,12 +10786,12 @@ var require_validate = __commonJS({
     }
     function checkKeywordTypes(it, ts) {
       const rules = it.self.RULES.all;
-      for (const keyword in rules) {
-        const rule = rules[keyword];
+      for (const keyword2 in rules) {
+        const rule = rules[keyword2];
         if (typeof rule == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule)) {
           const { type } = rule.definition;
           if (type.length && !type.some((t) => hasApplicableType(ts, t))) {
-            strictTypesError(it, `missing type "${type.join(",")}" for keyword "${keyword}"`);
+            strictTypesError(it, `missing type "${type.join(",")}" for keyword "${keyword2}"`);
           }
         }
       }
@@ -10285,15 +10818,15 @@ var require_validate = __commonJS({
       (0, util_1.checkStrictMode)(it, msg, it.opts.strictTypes);
     }
     var KeywordCxt = class {
-      constructor(it, def, keyword) {
-        (0, keyword_1.validateKeywordUsage)(it, def, keyword);
+      constructor(it, def, keyword2) {
+        (0, keyword_1.validateKeywordUsage)(it, def, keyword2);
         this.gen = it.gen;
         this.allErrors = it.allErrors;
-        this.keyword = keyword;
+        this.keyword = keyword2;
         this.data = it.data;
-        this.schema = it.schema[keyword];
+        this.schema = it.schema[keyword2];
         this.$data = def.$data && it.opts.$data && this.schema && this.schema.$data;
-        this.schemaValue = (0, util_1.schemaRefOrVal)(it, this.schema, keyword, this.$data);
+        this.schemaValue = (0, util_1.schemaRefOrVal)(it, this.schema, keyword2, this.$data);
         this.schemaType = def.schemaType;
         this.parentSchema = it.schema;
         this.params = {};
@@ -10304,7 +10837,7 @@ var require_validate = __commonJS({
         } else {
           this.schemaCode = this.schemaValue;
           if (!(0, keyword_1.validSchemaType)(this.schema, def.schemaType, def.allowUndefined)) {
-            throw new Error(`${keyword} value must be ${JSON.stringify(def.schemaType)}`);
+            throw new Error(`${keyword2} value must be ${JSON.stringify(def.schemaType)}`);
           }
         }
         if ("code" in def ? def.trackErrors : def.errors !== false) {
@@ -10455,8 +10988,8 @@ var require_validate = __commonJS({
       }
     };
     exports.KeywordCxt = KeywordCxt;
-    function keywordCode(it, keyword, def, ruleType) {
-      const cxt = new KeywordCxt(it, def, keyword);
+    function keywordCode(it, keyword2, def, ruleType) {
+      const cxt = new KeywordCxt(it, def, keyword2);
       if ("code" in def) {
         def.code(cxt, ruleType);
       } else if (cxt.$data && def.validate) {
@@ -10670,7 +11203,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve9.call(this, root, ref);
+      let _sch = resolve12.call(this, root, ref);
       if (_sch === void 0) {
         const schema5 = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -10697,7 +11230,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve9(root, ref) {
+    function resolve12(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -10819,22 +11352,22 @@ var require_utils = __commonJS({
     }
     function stringArrayToHexStripped(input) {
       let acc = "";
-      let code = 0;
+      let code2 = 0;
       let i = 0;
       for (i = 0; i < input.length; i++) {
-        code = input[i].charCodeAt(0);
-        if (code === 48) {
+        code2 = input[i].charCodeAt(0);
+        if (code2 === 48) {
           continue;
         }
-        if (!(code >= 48 && code <= 57 || code >= 65 && code <= 70 || code >= 97 && code <= 102)) {
+        if (!(code2 >= 48 && code2 <= 57 || code2 >= 65 && code2 <= 70 || code2 >= 97 && code2 <= 102)) {
           return "";
         }
         acc += input[i];
         break;
       }
       for (i += 1; i < input.length; i++) {
-        code = input[i].charCodeAt(0);
-        if (!(code >= 48 && code <= 57 || code >= 65 && code <= 70 || code >= 97 && code <= 102)) {
+        code2 = input[i].charCodeAt(0);
+        if (!(code2 >= 48 && code2 <= 57 || code2 >= 65 && code2 <= 70 || code2 >= 97 && code2 <= 102)) {
           return "";
         }
         acc += input[i];
@@ -10948,8 +11481,8 @@ var require_utils = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path6) {
-      let input = path6;
+    function removeDotSegments(path7) {
+      let input = path7;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -11023,11 +11556,11 @@ var require_utils = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path6) {
-      if (path6 === "" || path6[0] === "/") {
-        return removeDotSegments(path6);
+    function removeDotSegmentsRelative(path7) {
+      if (path7 === "" || path7[0] === "/") {
+        return removeDotSegments(path7);
       }
-      const segments = path6.split("/");
+      const segments = path7.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -11107,15 +11640,15 @@ var require_utils = __commonJS({
         if (isPathCharacter(ch)) {
           output += ch;
         } else {
-          const code = input.charCodeAt(i);
-          if (code < 128) {
-            output += isEscapeSafe(code) ? ch : BYTE_HEX[code];
-          } else if (code < 55296 || code > 57343) {
-            output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input.length) {
+          const code2 = input.charCodeAt(i);
+          if (code2 < 128) {
+            output += isEscapeSafe(code2) ? ch : BYTE_HEX[code2];
+          } else if (code2 < 55296 || code2 > 57343) {
+            output += percentEncodeNonAscii(code2);
+          } else if (code2 <= 56319 && i + 1 < input.length) {
             const low = input.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
-              output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
+              output += percentEncodeNonAscii(65536 + (code2 - 55296 << 10) + (low - 56320));
               i++;
             } else {
               output += percentEncodeNonAscii(65533);
@@ -11146,15 +11679,15 @@ var require_utils = __commonJS({
         if (isPathCharacter(ch) && (ch !== ":" || !firstSegment)) {
           output += ch;
         } else {
-          const code = input.charCodeAt(i);
-          if (code < 128) {
-            output += BYTE_HEX[code];
-          } else if (code < 55296 || code > 57343) {
-            output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input.length) {
+          const code2 = input.charCodeAt(i);
+          if (code2 < 128) {
+            output += BYTE_HEX[code2];
+          } else if (code2 < 55296 || code2 > 57343) {
+            output += percentEncodeNonAscii(code2);
+          } else if (code2 <= 56319 && i + 1 < input.length) {
             const low = input.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
-              output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
+              output += percentEncodeNonAscii(65536 + (code2 - 55296 << 10) + (low - 56320));
               i++;
             } else {
               output += percentEncodeNonAscii(65533);
@@ -11181,15 +11714,15 @@ var require_utils = __commonJS({
         if (isAllowed(ch)) {
           output += ch;
         } else {
-          const code = input.charCodeAt(i);
-          if (code < 128) {
-            output += BYTE_HEX[code];
-          } else if (code < 55296 || code > 57343) {
-            output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input.length) {
+          const code2 = input.charCodeAt(i);
+          if (code2 < 128) {
+            output += BYTE_HEX[code2];
+          } else if (code2 < 55296 || code2 > 57343) {
+            output += percentEncodeNonAscii(code2);
+          } else if (code2 <= 56319 && i + 1 < input.length) {
             const low = input.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
-              output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
+              output += percentEncodeNonAscii(65536 + (code2 - 55296 << 10) + (low - 56320));
               i++;
             } else {
               output += percentEncodeNonAscii(65533);
@@ -11234,15 +11767,15 @@ var require_utils = __commonJS({
         if (isQueryFragmentCharacter(ch)) {
           output += ch;
         } else {
-          const code = input.charCodeAt(i);
-          if (code < 128) {
-            output += isEscapeSafe(code) ? ch : BYTE_HEX[code];
-          } else if (code < 55296 || code > 57343) {
-            output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input.length) {
+          const code2 = input.charCodeAt(i);
+          if (code2 < 128) {
+            output += isEscapeSafe(code2) ? ch : BYTE_HEX[code2];
+          } else if (code2 < 55296 || code2 > 57343) {
+            output += percentEncodeNonAscii(code2);
+          } else if (code2 <= 56319 && i + 1 < input.length) {
             const low = input.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
-              output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
+              output += percentEncodeNonAscii(65536 + (code2 - 55296 << 10) + (low - 56320));
               i++;
             } else {
               output += percentEncodeNonAscii(65533);
@@ -11390,8 +11923,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path6 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path6 && path6 !== "/" ? path6 : void 0;
+        const path7 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path7 && path7 !== "/" ? path7 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -11561,7 +12094,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve9(baseURI, relativeURI, options2) {
+    function resolve12(baseURI, relativeURI, options2) {
       const schemelessOptions = options2 ? Object.assign({ scheme: "null" }, options2) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -11952,7 +12485,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve9,
+      resolve: resolve12,
       resolveComponent,
       equal: equal6,
       serialize,
@@ -12311,25 +12844,25 @@ var require_core = __commonJS({
         return this;
       }
       addKeyword(kwdOrDef, def) {
-        let keyword;
+        let keyword2;
         if (typeof kwdOrDef == "string") {
-          keyword = kwdOrDef;
+          keyword2 = kwdOrDef;
           if (typeof def == "object") {
             this.logger.warn("these parameters are deprecated, see docs for addKeyword");
-            def.keyword = keyword;
+            def.keyword = keyword2;
           }
         } else if (typeof kwdOrDef == "object" && def === void 0) {
           def = kwdOrDef;
-          keyword = def.keyword;
-          if (Array.isArray(keyword) && !keyword.length) {
+          keyword2 = def.keyword;
+          if (Array.isArray(keyword2) && !keyword2.length) {
             throw new Error("addKeywords: keyword must be string or non-empty array");
           }
         } else {
           throw new Error("invalid addKeywords parameters");
         }
-        checkKeyword.call(this, keyword, def);
+        checkKeyword.call(this, keyword2, def);
         if (!def) {
-          (0, util_1.eachItem)(keyword, (kwd) => addRule.call(this, kwd));
+          (0, util_1.eachItem)(keyword2, (kwd) => addRule.call(this, kwd));
           return this;
         }
         keywordMetaschema.call(this, def);
@@ -12338,20 +12871,20 @@ var require_core = __commonJS({
           type: (0, dataType_1.getJSONTypes)(def.type),
           schemaType: (0, dataType_1.getJSONTypes)(def.schemaType)
         };
-        (0, util_1.eachItem)(keyword, definition.type.length === 0 ? (k) => addRule.call(this, k, definition) : (k) => definition.type.forEach((t) => addRule.call(this, k, definition, t)));
+        (0, util_1.eachItem)(keyword2, definition.type.length === 0 ? (k) => addRule.call(this, k, definition) : (k) => definition.type.forEach((t) => addRule.call(this, k, definition, t)));
         return this;
       }
-      getKeyword(keyword) {
-        const rule = this.RULES.all[keyword];
+      getKeyword(keyword2) {
+        const rule = this.RULES.all[keyword2];
         return typeof rule == "object" ? rule.definition : !!rule;
       }
       // Remove keyword
-      removeKeyword(keyword) {
+      removeKeyword(keyword2) {
         const { RULES: RULES3 } = this;
-        delete RULES3.keywords[keyword];
-        delete RULES3.all[keyword];
+        delete RULES3.keywords[keyword2];
+        delete RULES3.all[keyword2];
         for (const group of RULES3.rules) {
-          const i = group.rules.findIndex((rule) => rule.keyword === keyword);
+          const i = group.rules.findIndex((rule) => rule.keyword === keyword2);
           if (i >= 0)
             group.rules.splice(i, 1);
         }
@@ -12367,7 +12900,7 @@ var require_core = __commonJS({
       errorsText(errors = this.errors, { separator = ", ", dataVar = "data" } = {}) {
         if (!errors || errors.length === 0)
           return "No errors";
-        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text, msg) => text + separator + msg);
+        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text3, msg) => text3 + separator + msg);
       }
       $dataMetaSchema(metaSchema, keywordsJsonPointers) {
         const rules = this.RULES.all;
@@ -12490,10 +13023,10 @@ var require_core = __commonJS({
         return;
       }
       this.logger.warn("keywords option as map is deprecated, pass array");
-      for (const keyword in defs) {
-        const def = defs[keyword];
+      for (const keyword2 in defs) {
+        const def = defs[keyword2];
         if (!def.keyword)
-          def.keyword = keyword;
+          def.keyword = keyword2;
         this.addKeyword(def);
       }
     }
@@ -12517,9 +13050,9 @@ var require_core = __commonJS({
       throw new Error("logger must implement log, warn and error methods");
     }
     var KEYWORD_NAME = /^[a-z_$][a-z0-9_$:-]*$/i;
-    function checkKeyword(keyword, def) {
+    function checkKeyword(keyword2, def) {
       const { RULES: RULES3 } = this;
-      (0, util_1.eachItem)(keyword, (kwd) => {
+      (0, util_1.eachItem)(keyword2, (kwd) => {
         if (RULES3.keywords[kwd])
           throw new Error(`Keyword ${kwd} is already defined`);
         if (!KEYWORD_NAME.test(kwd))
@@ -12531,7 +13064,7 @@ var require_core = __commonJS({
         throw new Error('$data keyword must have "code" or "validate" function');
       }
     }
-    function addRule(keyword, definition, dataType) {
+    function addRule(keyword2, definition, dataType) {
       var _a;
       const post = definition === null || definition === void 0 ? void 0 : definition.post;
       if (dataType && post)
@@ -12542,11 +13075,11 @@ var require_core = __commonJS({
         ruleGroup = { type: dataType, rules: [] };
         RULES3.rules.push(ruleGroup);
       }
-      RULES3.keywords[keyword] = true;
+      RULES3.keywords[keyword2] = true;
       if (!definition)
         return;
       const rule = {
-        keyword,
+        keyword: keyword2,
         definition: {
           ...definition,
           type: (0, dataType_1.getJSONTypes)(definition.type),
@@ -12557,7 +13090,7 @@ var require_core = __commonJS({
         addBeforeRule.call(this, ruleGroup, rule, definition.before);
       else
         ruleGroup.rules.push(rule);
-      RULES3.all[keyword] = rule;
+      RULES3.all[keyword2] = rule;
       (_a = definition.implements) === null || _a === void 0 ? void 0 : _a.forEach((kwd) => this.addKeyword(kwd));
     }
     function addBeforeRule(ruleGroup, rule, before) {
@@ -12758,8 +13291,8 @@ var require_limitNumber = __commonJS({
       exclusiveMinimum: { okStr: ">", ok: ops.GT, fail: ops.LTE }
     };
     var error = {
-      message: ({ keyword, schemaCode }) => (0, codegen_1.str)`must be ${KWDs[keyword].okStr} ${schemaCode}`,
-      params: ({ keyword, schemaCode }) => (0, codegen_1._)`{comparison: ${KWDs[keyword].okStr}, limit: ${schemaCode}}`
+      message: ({ keyword: keyword2, schemaCode }) => (0, codegen_1.str)`must be ${KWDs[keyword2].okStr} ${schemaCode}`,
+      params: ({ keyword: keyword2, schemaCode }) => (0, codegen_1._)`{comparison: ${KWDs[keyword2].okStr}, limit: ${schemaCode}}`
     };
     var def = {
       keyword: Object.keys(KWDs),
@@ -12768,8 +13301,8 @@ var require_limitNumber = __commonJS({
       $data: true,
       error,
       code(cxt) {
-        const { keyword, data, schemaCode } = cxt;
-        cxt.fail$data((0, codegen_1._)`${data} ${KWDs[keyword].fail} ${schemaCode} || isNaN(${data})`);
+        const { keyword: keyword2, data, schemaCode } = cxt;
+        cxt.fail$data((0, codegen_1._)`${data} ${KWDs[keyword2].fail} ${schemaCode} || isNaN(${data})`);
       }
     };
     exports.default = def;
@@ -12839,8 +13372,8 @@ var require_limitLength = __commonJS({
     var util_1 = require_util();
     var ucs2length_1 = require_ucs2length();
     var error = {
-      message({ keyword, schemaCode }) {
-        const comp = keyword === "maxLength" ? "more" : "fewer";
+      message({ keyword: keyword2, schemaCode }) {
+        const comp = keyword2 === "maxLength" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} characters`;
       },
       params: ({ schemaCode }) => (0, codegen_1._)`{limit: ${schemaCode}}`
@@ -12852,8 +13385,8 @@ var require_limitLength = __commonJS({
       $data: true,
       error,
       code(cxt) {
-        const { keyword, data, schemaCode, it } = cxt;
-        const op = keyword === "maxLength" ? codegen_1.operators.GT : codegen_1.operators.LT;
+        const { keyword: keyword2, data, schemaCode, it } = cxt;
+        const op = keyword2 === "maxLength" ? codegen_1.operators.GT : codegen_1.operators.LT;
         const len = it.opts.unicode === false ? (0, codegen_1._)`${data}.length` : (0, codegen_1._)`${(0, util_1.useFunc)(cxt.gen, ucs2length_1.default)}(${data})`;
         cxt.fail$data((0, codegen_1._)`${len} ${op} ${schemaCode}`);
       }
@@ -12906,8 +13439,8 @@ var require_limitProperties = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var error = {
-      message({ keyword, schemaCode }) {
-        const comp = keyword === "maxProperties" ? "more" : "fewer";
+      message({ keyword: keyword2, schemaCode }) {
+        const comp = keyword2 === "maxProperties" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} properties`;
       },
       params: ({ schemaCode }) => (0, codegen_1._)`{limit: ${schemaCode}}`
@@ -12919,8 +13452,8 @@ var require_limitProperties = __commonJS({
       $data: true,
       error,
       code(cxt) {
-        const { keyword, data, schemaCode } = cxt;
-        const op = keyword === "maxProperties" ? codegen_1.operators.GT : codegen_1.operators.LT;
+        const { keyword: keyword2, data, schemaCode } = cxt;
+        const op = keyword2 === "maxProperties" ? codegen_1.operators.GT : codegen_1.operators.LT;
         cxt.fail$data((0, codegen_1._)`Object.keys(${data}).length ${op} ${schemaCode}`);
       }
     };
@@ -13017,8 +13550,8 @@ var require_limitItems = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var error = {
-      message({ keyword, schemaCode }) {
-        const comp = keyword === "maxItems" ? "more" : "fewer";
+      message({ keyword: keyword2, schemaCode }) {
+        const comp = keyword2 === "maxItems" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} items`;
       },
       params: ({ schemaCode }) => (0, codegen_1._)`{limit: ${schemaCode}}`
@@ -13030,8 +13563,8 @@ var require_limitItems = __commonJS({
       $data: true,
       error,
       code(cxt) {
-        const { keyword, data, schemaCode } = cxt;
-        const op = keyword === "maxItems" ? codegen_1.operators.GT : codegen_1.operators.LT;
+        const { keyword: keyword2, data, schemaCode } = cxt;
+        const op = keyword2 === "maxItems" ? codegen_1.operators.GT : codegen_1.operators.LT;
         cxt.fail$data((0, codegen_1._)`${data}.length ${op} ${schemaCode}`);
       }
     };
@@ -13262,7 +13795,7 @@ var require_additionalItems = __commonJS({
       }
     };
     function validateAdditionalItems(cxt, items) {
-      const { gen, schema: schema5, data, keyword, it } = cxt;
+      const { gen, schema: schema5, data, keyword: keyword2, it } = cxt;
       it.items = true;
       const len = gen.const("len", (0, codegen_1._)`${data}.length`);
       if (schema5 === false) {
@@ -13275,7 +13808,7 @@ var require_additionalItems = __commonJS({
       }
       function validateItems(valid) {
         gen.forRange("i", items.length, len, (i) => {
-          cxt.subschema({ keyword, dataProp: i, dataPropType: util_1.Type.Num }, valid);
+          cxt.subschema({ keyword: keyword2, dataProp: i, dataPropType: util_1.Type.Num }, valid);
           if (!it.allErrors)
             gen.if((0, codegen_1.not)(valid), () => gen.break());
         });
@@ -13311,7 +13844,7 @@ var require_items = __commonJS({
       }
     };
     function validateTuple(cxt, extraItems, schArr = cxt.schema) {
-      const { gen, parentSchema, data, keyword, it } = cxt;
+      const { gen, parentSchema, data, keyword: keyword2, it } = cxt;
       checkStrictTuple(parentSchema);
       if (it.opts.unevaluated && schArr.length && it.items !== true) {
         it.items = util_1.mergeEvaluated.items(gen, schArr.length, it.items);
@@ -13322,7 +13855,7 @@ var require_items = __commonJS({
         if ((0, util_1.alwaysValidSchema)(it, sch))
           return;
         gen.if((0, codegen_1._)`${len} > ${i}`, () => cxt.subschema({
-          keyword,
+          keyword: keyword2,
           schemaProp: i,
           dataProp: i
         }, valid));
@@ -13333,7 +13866,7 @@ var require_items = __commonJS({
         const l = schArr.length;
         const fullTuple = l === sch.minItems && (l === sch.maxItems || sch[extraItems] === false);
         if (opts.strictTuples && !fullTuple) {
-          const msg = `"${keyword}" is ${l}-tuple, but minItems or maxItems/${extraItems} are not specified or different at path "${errSchemaPath}"`;
+          const msg = `"${keyword2}" is ${l}-tuple, but minItems or maxItems/${extraItems} are not specified or different at path "${errSchemaPath}"`;
           (0, util_1.checkStrictMode)(it, msg, opts.strictTuples);
         }
       }
@@ -13457,8 +13990,8 @@ var require_contains = __commonJS({
         cxt.result(valid, () => cxt.reset());
         function validateItemsWithCount() {
           const schValid = gen.name("_valid");
-          const count2 = gen.let("count", 0);
-          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count2)));
+          const count3 = gen.let("count", 0);
+          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count3)));
         }
         function validateItems(_valid, block2) {
           gen.forRange("i", 0, len, (i) => {
@@ -13471,16 +14004,16 @@ var require_contains = __commonJS({
             block2();
           });
         }
-        function checkLimits(count2) {
-          gen.code((0, codegen_1._)`${count2}++`);
+        function checkLimits(count3) {
+          gen.code((0, codegen_1._)`${count3}++`);
           if (max === void 0) {
-            gen.if((0, codegen_1._)`${count2} >= ${min}`, () => gen.assign(valid, true).break());
+            gen.if((0, codegen_1._)`${count3} >= ${min}`, () => gen.assign(valid, true).break());
           } else {
-            gen.if((0, codegen_1._)`${count2} > ${max}`, () => gen.assign(valid, false).break());
+            gen.if((0, codegen_1._)`${count3} > ${max}`, () => gen.assign(valid, false).break());
             if (min === 1)
               gen.assign(valid, true);
             else
-              gen.if((0, codegen_1._)`${count2} >= ${min}`, () => gen.assign(valid, true));
+              gen.if((0, codegen_1._)`${count3} >= ${min}`, () => gen.assign(valid, true));
           }
         }
       }
@@ -13561,7 +14094,7 @@ var require_dependencies = __commonJS({
     }
     exports.validatePropertyDeps = validatePropertyDeps;
     function validateSchemaDeps(cxt, schemaDeps = cxt.schema) {
-      const { gen, data, keyword, it } = cxt;
+      const { gen, data, keyword: keyword2, it } = cxt;
       const valid = gen.name("valid");
       for (const prop in schemaDeps) {
         if ((0, util_1.alwaysValidSchema)(it, schemaDeps[prop]))
@@ -13569,7 +14102,7 @@ var require_dependencies = __commonJS({
         gen.if(
           (0, code_1.propertyInData)(gen, data, prop, it.opts.ownProperties),
           () => {
-            const schCxt = cxt.subschema({ keyword, schemaProp: prop }, valid);
+            const schCxt = cxt.subschema({ keyword: keyword2, schemaProp: prop }, valid);
             cxt.mergeValidEvaluated(schCxt, valid);
           },
           () => gen.var(valid, true)
@@ -14045,21 +14578,21 @@ var require_if = __commonJS({
           }, schValid);
           cxt.mergeEvaluated(schCxt);
         }
-        function validateClause(keyword, ifClause) {
+        function validateClause(keyword2, ifClause) {
           return () => {
-            const schCxt = cxt.subschema({ keyword }, schValid);
+            const schCxt = cxt.subschema({ keyword: keyword2 }, schValid);
             gen.assign(valid, schValid);
             cxt.mergeValidEvaluated(schCxt, valid);
             if (ifClause)
-              gen.assign(ifClause, (0, codegen_1._)`${keyword}`);
+              gen.assign(ifClause, (0, codegen_1._)`${keyword2}`);
             else
-              cxt.setParams({ ifClause: keyword });
+              cxt.setParams({ ifClause: keyword2 });
           };
         }
       }
     };
-    function hasSchema(it, keyword) {
-      const schema5 = it.schema[keyword];
+    function hasSchema(it, keyword2) {
+      const schema5 = it.schema[keyword2];
       return schema5 !== void 0 && !(0, util_1.alwaysValidSchema)(it, schema5);
     }
     exports.default = def;
@@ -14075,9 +14608,9 @@ var require_thenElse = __commonJS({
     var def = {
       keyword: ["then", "else"],
       schemaType: ["object", "boolean"],
-      code({ keyword, parentSchema, it }) {
+      code({ keyword: keyword2, parentSchema, it }) {
         if (parentSchema.if === void 0)
-          (0, util_1.checkStrictMode)(it, `"${keyword}" without "if" is ignored`);
+          (0, util_1.checkStrictMode)(it, `"${keyword2}" without "if" is ignored`);
       }
     };
     exports.default = def;
@@ -14182,9 +14715,9 @@ var require_dynamicRef = __commonJS({
       code: (cxt) => dynamicRef(cxt, cxt.schema)
     };
     function dynamicRef(cxt, ref) {
-      const { gen, keyword, it } = cxt;
+      const { gen, keyword: keyword2, it } = cxt;
       if (ref[0] !== "#")
-        throw new Error(`"${keyword}" only supports hash fragment reference`);
+        throw new Error(`"${keyword2}" only supports hash fragment reference`);
       const anchor = ref.slice(1);
       if (it.allErrors) {
         _dynamicRef();
@@ -14306,9 +14839,9 @@ var require_limitContains = __commonJS({
       keyword: ["maxContains", "minContains"],
       type: "array",
       schemaType: "number",
-      code({ keyword, parentSchema, it }) {
+      code({ keyword: keyword2, parentSchema, it }) {
         if (parentSchema.contains === void 0) {
-          (0, util_1.checkStrictMode)(it, `"${keyword}" without "contains" is ignored`);
+          (0, util_1.checkStrictMode)(it, `"${keyword2}" without "contains" is ignored`);
         }
       }
     };
@@ -14519,8 +15052,8 @@ var require_format = __commonJS({
             }
           }
           function getFormat(fmtDef) {
-            const code = fmtDef instanceof RegExp ? (0, codegen_1.regexpCode)(fmtDef) : opts.code.formats ? (0, codegen_1._)`${opts.code.formats}${(0, codegen_1.getProperty)(schema5)}` : void 0;
-            const fmt = gen.scopeValue("formats", { key: schema5, ref: fmtDef, code });
+            const code2 = fmtDef instanceof RegExp ? (0, codegen_1.regexpCode)(fmtDef) : opts.code.formats ? (0, codegen_1._)`${opts.code.formats}${(0, codegen_1.getProperty)(schema5)}` : void 0;
+            const fmt = gen.scopeValue("formats", { key: schema5, ref: fmtDef, code: code2 });
             if (typeof fmtDef == "object" && !(fmtDef instanceof RegExp)) {
               return [fmtDef.type || "string", fmtDef.validate, (0, codegen_1._)`${fmt}.validate`];
             }
@@ -15667,8 +16200,8 @@ var require_limit = __commonJS({
       formatExclusiveMinimum: { okStr: ">", ok: ops.GT, fail: ops.LTE }
     };
     var error = {
-      message: ({ keyword, schemaCode }) => (0, codegen_1.str)`should be ${KWDs[keyword].okStr} ${schemaCode}`,
-      params: ({ keyword, schemaCode }) => (0, codegen_1._)`{comparison: ${KWDs[keyword].okStr}, limit: ${schemaCode}}`
+      message: ({ keyword: keyword2, schemaCode }) => (0, codegen_1.str)`should be ${KWDs[keyword2].okStr} ${schemaCode}`,
+      params: ({ keyword: keyword2, schemaCode }) => (0, codegen_1._)`{comparison: ${KWDs[keyword2].okStr}, limit: ${schemaCode}}`
     };
     exports.formatLimitDefinition = {
       keyword: Object.keys(KWDs),
@@ -15677,7 +16210,7 @@ var require_limit = __commonJS({
       $data: true,
       error,
       code(cxt) {
-        const { gen, data, schemaCode, keyword, it } = cxt;
+        const { gen, data, schemaCode, keyword: keyword2, it } = cxt;
         const { opts, self } = it;
         if (!opts.validateFormats)
           return;
@@ -15700,7 +16233,7 @@ var require_limit = __commonJS({
           if (!fmtDef || fmtDef === true)
             return;
           if (typeof fmtDef != "object" || fmtDef instanceof RegExp || typeof fmtDef.compare != "function") {
-            throw new Error(`"${keyword}": format "${format}" does not define "compare" function`);
+            throw new Error(`"${keyword2}": format "${format}" does not define "compare" function`);
           }
           const fmt = gen.scopeValue("formats", {
             key: format,
@@ -15710,7 +16243,7 @@ var require_limit = __commonJS({
           cxt.fail$data(compareCode(fmt));
         }
         function compareCode(fmt) {
-          return (0, codegen_1._)`${fmt}.compare(${data}, ${schemaCode}) ${KWDs[keyword].fail} 0`;
+          return (0, codegen_1._)`${fmt}.compare(${data}, ${schemaCode}) ${KWDs[keyword2].fail} 0`;
         }
       },
       dependencies: ["format"]
@@ -15739,8 +16272,8 @@ var require_dist = __commonJS({
         return ajv;
       }
       const [formats, exportName] = opts.mode === "fast" ? [formats_1.fastFormats, fastName] : [formats_1.fullFormats, fullName];
-      const list2 = opts.formats || formats_1.formatNames;
-      addFormats(ajv, list2, formats, exportName);
+      const list3 = opts.formats || formats_1.formatNames;
+      addFormats(ajv, list3, formats, exportName);
       if (opts.keywords)
         (0, limit_1.default)(ajv);
       return ajv;
@@ -15752,11 +16285,11 @@ var require_dist = __commonJS({
         throw new Error(`Unknown format "${name}"`);
       return f;
     };
-    function addFormats(ajv, list2, fs2, exportName) {
+    function addFormats(ajv, list3, fs2, exportName) {
       var _a;
       var _b;
       (_a = (_b = ajv.opts.code).formats) !== null && _a !== void 0 ? _a : _b.formats = (0, codegen_1._)`require("ajv-formats/dist/formats").${exportName}`;
-      for (const f of list2)
+      for (const f of list3)
         ajv.addFormat(f, fs2[f]);
     }
     module.exports = exports = formatsPlugin;
@@ -15772,7 +16305,7 @@ var require_plan_schema = __commonJS({
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://github.com/zoneform/zoneform/schemas/plan.schema.json",
       title: "zoneform plan",
-      description: "A zoneform plan: the desired state it was made from (secrets as ${env:NAME} references), per zone the ordered changes with the API calls that make them and what they show, and a fingerprint of every live resource read. Written by `zoneform plan --out` and `--format json`; read by `zoneform show`, which refuses it when it no longer hashes to its digest or shows what its operations do not do, and by `zoneform apply plan.json`, which also re-plans the desired state and refuses the plan unless the result is the same. Secrets appear only as ${env:NAME} references or (sensitive).",
+      description: "A zoneform plan: the desired state it was made from (secrets as ${env:NAME} references), per zone and per account the ordered changes with the API calls that make them and what they show, and a fingerprint of every live resource read. Written by `zoneform plan --out` and `--format json`; read by `zoneform show`, which refuses it when it no longer hashes to its digest or shows what its operations do not do, and by `zoneform apply plan.json`, which also re-plans the desired state and refuses the plan unless the result is the same. Secrets appear only as ${env:NAME} references or (sensitive).",
       type: "object",
       required: [
         "format_version",
@@ -15783,8 +16316,8 @@ var require_plan_schema = __commonJS({
       additionalProperties: false,
       properties: {
         format_version: {
-          const: 4,
-          description: "Version of this format (4: the digest covers everything but created_at; the values bound together by one scrypt under a salt derived from the desired state the plan carries). A plan of another format is refused: make it again."
+          const: 5,
+          description: "Version of this format (5: ${env:NAME} references stand where values stood, live values in the same template syntax, and the entries of accounts: in `accounts`, apart from `zones`; the digest covers everything but created_at). A plan of another format is refused: make it again."
         },
         created_at: {
           type: "string",
@@ -15886,6 +16419,13 @@ var require_plan_schema = __commonJS({
               description: "scrypt (kdf, 32 bytes, hex), salted by salt, of every name in names with its value, in that order: for each, the name, a NUL, the value's length in decimal, a NUL and the value, joined by NULs."
             }
           }
+        },
+        accounts: {
+          type: "array",
+          items: {
+            $ref: "#/$defs/account"
+          },
+          description: "One entry per account planned (an entry of the desired state's accounts:)."
         }
       },
       $defs: {
@@ -15936,10 +16476,6 @@ var require_plan_schema = __commonJS({
             },
             name: {
               type: "string"
-            },
-            scope: {
-              description: "An account's unit (zone_id is then the account's id; its calls address accounts/{id}/); absent for a zone.",
-              const: "account"
             },
             changes: {
               type: "array",
@@ -16144,6 +16680,131 @@ var require_plan_schema = __commonJS({
               }
             }
           }
+        },
+        account: {
+          type: "object",
+          additionalProperties: false,
+          required: [
+            "account_id",
+            "changes",
+            "fingerprints",
+            "errors",
+            "warnings",
+            "desired"
+          ],
+          properties: {
+            account_id: {
+              type: "string",
+              pattern: "^[0-9a-f]{32}$",
+              description: "The account's id: its calls address accounts/{id}/."
+            },
+            changes: {
+              type: "array",
+              items: {
+                $ref: "#/$defs/accountChange"
+              }
+            },
+            fingerprints: {
+              type: "object",
+              additionalProperties: {
+                type: "string",
+                pattern: "^[0-9a-f]{16}$"
+              },
+              description: "kind/identity → fingerprint of the live resource when the plan was made."
+            },
+            errors: {
+              type: "array",
+              items: {
+                type: "string"
+              }
+            },
+            warnings: {
+              type: "array",
+              items: {
+                type: "string"
+              }
+            },
+            desired: {
+              type: "object",
+              description: "The zone as the file declares it, ${env:NAME} references kept: apply re-plans it."
+            }
+          },
+          description: "One entry of accounts: planned (its own objects, e.g. account-level Logpush jobs, Page Shield alerts)."
+        },
+        accountChange: {
+          type: "object",
+          additionalProperties: false,
+          required: [
+            "kind",
+            "resource",
+            "account_id",
+            "identity",
+            "fields",
+            "operations"
+          ],
+          properties: {
+            kind: {
+              enum: [
+                "create",
+                "update",
+                "delete",
+                "replace"
+              ]
+            },
+            resource: {
+              type: "string"
+            },
+            account_id: {
+              type: "string",
+              pattern: "^[0-9a-f]{32}$"
+            },
+            identity: {
+              type: "string"
+            },
+            summary: {
+              type: "string"
+            },
+            live_id: {
+              type: "string"
+            },
+            before: {},
+            after: {},
+            fields: {
+              type: "array",
+              items: {
+                type: "object",
+                additionalProperties: false,
+                required: [
+                  "field"
+                ],
+                properties: {
+                  field: {
+                    type: "string"
+                  },
+                  before: {},
+                  after: {},
+                  text: {
+                    type: "boolean"
+                  },
+                  sensitive: {
+                    type: "boolean"
+                  }
+                }
+              }
+            },
+            operations: {
+              type: "array",
+              items: {
+                $ref: "#/$defs/operation"
+              }
+            },
+            notes: {
+              type: "array",
+              items: {
+                type: "string"
+              }
+            }
+          }
         }
       }
     };
@@ -16165,20 +16826,21 @@ async function planValidator() {
 function serialisePlan(plan3, secrets) {
   return planFileText(planForFile(plan3, secrets), secrets);
 }
-async function parsePlanText(text, path6) {
+async function parsePlanText(text3, path7) {
   let doc;
   try {
-    doc = parseJsonWithin(text, MAX_PLAN_JSON_DEPTH);
+    doc = parseJsonWithin(text3, MAX_PLAN_JSON_DEPTH);
   } catch (err) {
-    throw planFileProblem(path6, `the plan file ${path6}`, jsonProblem(err));
+    throw planFileProblem(path7, `the plan file ${path7}`, jsonProblem(err));
   }
-  return checkPlanDocument(doc, path6);
+  return checkPlanDocument(doc, path7);
 }
-async function checkPlanDocument(doc, path6, name = `the plan file ${path6}`) {
+async function checkPlanDocument(given, path7, name = `the plan file ${path7}`) {
+  const doc = isInternalForm(given) ? toDocument(given) : given;
   const version = doc?.format_version;
   if (version !== PLAN_FORMAT_VERSION) {
     throw planFileProblem(
-      path6,
+      path7,
       name,
       `has format_version ${JSON.stringify(version)}; this zoneform reads format ${PLAN_FORMAT_VERSION}. Make the plan again with this version.`
     );
@@ -16186,26 +16848,26 @@ async function checkPlanDocument(doc, path6, name = `the plan file ${path6}`) {
   const validate2 = await planValidator();
   if (!validate2(doc)) {
     const first = (validate2.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || "/"} ${e.message}`);
-    throw planFileProblem(path6, name, `is not a zoneform plan: ${first.join("; ")}`);
+    throw planFileProblem(path7, name, `is not a zoneform plan: ${first.join("; ")}`);
   }
-  const plan3 = doc;
+  const plan3 = fromDocument(doc);
   const astray = plan3.zones.flatMap((z) => {
-    const inUnit = (path7) => path7.startsWith(unitPathPrefix(z));
+    const inUnit = (path8) => path8.startsWith(unitPathPrefix(z));
     return z.changes.flatMap(
       (c) => c.zone_id !== z.zone_id ? [`${c.resource} "${c.identity}" says ${z.scope ?? "zone"} ${c.zone_id}`] : c.operations.filter((op) => !inUnit(op.path) || op.finds !== void 0 && !inUnit(op.finds.path)).map((op) => `${op.method} ${op.path}`)
     ).map((what) => `${z.scope ?? "zone"} ${z.zone_id}: ${what}`);
   });
   if (astray.length > 0) {
     throw planFileProblem(
-      path6,
+      path7,
       name,
       `has operations that do not address the zone they belong to (${astray.slice(0, 5).join("; ")}); it cannot be applied`
     );
   }
   return plan3;
 }
-function planFileProblem(path6, name, message2) {
-  return new ConfigError([{ file: path6, line: 1, column: 1, pointer: "", message: message2 }], `${name} ${message2}`);
+function planFileProblem(path7, name, message2) {
+  return new ConfigError([{ file: path7, line: 1, column: 1, pointer: "", message: message2 }], `${name} ${message2}`);
 }
 var validatePlanDoc;
 var init_plan_file = __esm({
@@ -16215,6 +16877,7 @@ var init_plan_file = __esm({
     init_json_depth();
     init_model();
     init_secrets2();
+    init_document();
     init_units();
   }
 });
@@ -16222,20 +16885,20 @@ var init_plan_file = __esm({
 // src/plan/render/compact.ts
 function renderDriftReport(plan3) {
   const lines = [];
-  let drifted2 = 0;
+  const drifted2 = [];
   for (const z of plan3.zones) {
     const label = printable(unitName(z));
     for (const e of z.errors) lines.push(`${label}: error: ${printable(e)}`);
     const s = summarise(z.changes);
     if (totalChanges(s) === 0) continue;
-    drifted2 += 1;
+    drifted2.push(z);
     const what = printable(z.changes.map((c) => `${c.kind} ${c.resource} "${c.identity}"`).join("; "));
     lines.push(
       `${label}: drift (${s.create} create, ${s.update} update, ${s.replace} replace, ${s.delete} delete): ${what}`
     );
   }
   lines.push(
-    drifted2 === 0 ? `No drift: ${unitCount(plan3.zones)} match the configuration.` : `Drift in ${drifted2} of ${unitCount(plan3.zones)}.`
+    drifted2.length === 0 ? `No drift: ${unitCount(plan3.zones)} ${agrees(plan3.zones, "matches", "match")} the configuration.` : `Drift in ${unitsOf(drifted2, plan3.zones)}.`
   );
   return `${lines.join("\n")}
 `;
@@ -16365,16 +17028,16 @@ var init_base = __esm({
           }
         }
       }
-      addToPath(path6, added, removed, oldPosInc, options2) {
-        const last = path6.lastComponent;
+      addToPath(path7, added, removed, oldPosInc, options2) {
+        const last = path7.lastComponent;
         if (last && !options2.oneChangePerToken && last.added === added && last.removed === removed) {
           return {
-            oldPos: path6.oldPos + oldPosInc,
+            oldPos: path7.oldPos + oldPosInc,
             lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
           };
         } else {
           return {
-            oldPos: path6.oldPos + oldPosInc,
+            oldPos: path7.oldPos + oldPosInc,
             lastComponent: { count: 1, added, removed, previousComponent: last }
           };
         }
@@ -16539,43 +17202,100 @@ var init_format = __esm({
   }
 });
 
+// src/safe-html.ts
+function escapeHtml(text3) {
+  return printable(text3).replace(/[&<>"']/g, (c) => ENTITY[c]);
+}
+function valueHtml(v) {
+  if (v === void 0 || v === null || v === false) return "";
+  if (v instanceof SafeHtml) return v.markup;
+  if (typeof v === "number") return String(v);
+  if (typeof v === "string") return escapeHtml(v);
+  return v.map(valueHtml).join("");
+}
+function html(strings, ...values2) {
+  let out = strings[0] ?? "";
+  values2.forEach((v, i) => {
+    out += valueHtml(v) + (strings[i + 1] ?? "");
+  });
+  return new SafeHtml(out);
+}
+var ENTITY, SafeHtml;
+var init_safe_html = __esm({
+  "src/safe-html.ts"() {
+    "use strict";
+    init_safe_text();
+    ENTITY = {
+      "&": "&amp;",
+      "<": "&lt;",
+      ">": "&gt;",
+      '"': "&quot;",
+      "'": "&#39;"
+    };
+    SafeHtml = class {
+      constructor(markup) {
+        this.markup = markup;
+      }
+      markup;
+      toString() {
+        return this.markup;
+      }
+    };
+  }
+});
+
 // src/safe-markdown.ts
-function longestBacktickRun(text) {
+function longestBacktickRun(text3) {
   let best = 0;
-  for (const m of text.matchAll(/`+/g)) best = Math.max(best, m[0].length);
+  for (const m of text3.matchAll(/`+/g)) best = Math.max(best, m[0].length);
   return best;
 }
-function cut(text, max) {
-  return max === void 0 || text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}${CUT}`;
+function cut(text3, max) {
+  return max === void 0 || text3.length <= max ? text3 : `${text3.slice(0, Math.max(0, max - 1))}${CUT}`;
 }
 function isLiveWord(word) {
   return LIVE_WORD.test(word);
 }
-function escapeText(text) {
-  return escapeInline(text).replace(/^[#+=-]/, "\\$&").replace(/^(\d+)([.)])/, "$1\\$2");
+function escapeText(text3) {
+  return escapeInline(text3).replace(/^[#+=-]/, "\\$&").replace(/^(\d+)([.)])/, "$1\\$2");
 }
-function escapeInline(text) {
-  return text.replace(/[&<>\\`*_~[\]|$]/g, (c) => c === "&" || c === "<" || c === ">" ? HTML_ENTITY[c] : `\\${c}`);
+function escapeInline(text3) {
+  return text3.replace(/[&<>\\`*_~[\]|$]/g, (c) => c === "&" || c === "<" || c === ">" ? HTML_ENTITY[c] : `\\${c}`);
 }
-function mdCode(text) {
-  const shown4 = printable(text);
-  if (shown4 === "") return "` `";
-  const fence2 = "`".repeat(longestBacktickRun(shown4) + 1);
-  const pad = /^[` ]|[` ]$/.test(shown4) ? " " : "";
-  return `${fence2}${pad}${shown4}${pad}${fence2}`;
+function mdCode(text3) {
+  const shown5 = printable(text3);
+  if (shown5 === "") return "` `";
+  const fence2 = "`".repeat(longestBacktickRun(shown5) + 1);
+  const pad = /^[` ]|[` ]$/.test(shown5) ? " " : "";
+  return `${fence2}${pad}${shown5}${pad}${fence2}`;
 }
-function mdText(text, max) {
-  const parts = cut(printable(text), max).split(/( +)/);
+function mdText(text3, max) {
+  const parts = cut(printable(text3), max).split(/( +)/);
   const first = parts.findIndex((p) => p !== "" && !p.startsWith(" "));
   return parts.map(
-    (part, i) => part === "" || part.startsWith(" ") ? part : isLiveWord(part) ? mdCode(part) : i === first ? escapeText(part) : escapeInline(part)
+    (part, i) => part === "" || part.startsWith(" ") ? part : isLiveWord(part) ? liveWord(part, i === first) : i === first ? escapeText(part) : escapeInline(part)
   ).join("");
 }
-function mdCell(text, max = 200) {
-  return pipesEscaped(mdText(text, max));
+function liveWord(word, first) {
+  const m = /^([("'[{]*)(.*?)([)"'\]}.,:;!?]*)$/u.exec(word);
+  const [lead, core, trail] = m ? [m[1], m[2], m[3]] : ["", word, ""];
+  let body = core;
+  let after = trail;
+  while (after.startsWith(")") && count2(body, "(") > count2(body, ")")) {
+    body += ")";
+    after = after.slice(1);
+  }
+  if (body === "" || !isLiveWord(body) || lead === "" && after === "") return mdCode(word);
+  return `${lead === "" ? "" : first ? escapeText(lead) : escapeInline(lead)}${mdCode(body)}${escapeInline(after)}`;
 }
-function mdCodeCell(text, max = 200) {
-  return pipesEscaped(mdCode(cut(printable(text), max)));
+function count2(text3, ch) {
+  return text3.split(ch).length - 1;
+}
+function mdCell(text3, max = 200) {
+  return pipesEscaped(mdText(text3, max));
+}
+function mdCodeCell(text3, max = 200) {
+  return pipesEscaped(mdCode(cut(printable(text3), max)));
 }
 function pipesEscaped(cell) {
   return cell.replace(
@@ -16584,20 +17304,21 @@ function pipesEscaped(cell) {
   );
 }
 function mdCodeBlock(lines, info2 = "") {
-  const shown4 = lines.map((l) => printable(l));
-  const fence2 = "`".repeat(Math.max(3, longestBacktickRun(shown4.join("\n")) + 1));
-  return [`${fence2}${info2}`, ...shown4, fence2].join("\n");
+  const shown5 = lines.map((l) => printable(l));
+  const fence2 = "`".repeat(Math.max(3, longestBacktickRun(shown5.join("\n")) + 1));
+  return [`${fence2}${info2}`, ...shown5, fence2].join("\n");
 }
-function htmlText(text) {
-  return printable(text).replace(/[&<>"]/g, (c) => HTML_ENTITY[c]);
+function htmlText(text3) {
+  return escapeHtml(text3);
 }
-function htmlCode(text) {
-  return `<code>${htmlText(text)}</code>`;
+function htmlCode(text3) {
+  return `<code>${htmlText(text3)}</code>`;
 }
 var CUT, LIVE_WORD, HTML_ENTITY;
 var init_safe_markdown = __esm({
   "src/safe-markdown.ts"() {
     "use strict";
+    init_safe_html();
     init_safe_text();
     CUT = "…";
     LIVE_WORD = new RegExp(
@@ -16612,7 +17333,7 @@ var init_safe_markdown = __esm({
       ].join("|"),
       "i"
     );
-    HTML_ENTITY = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
+    HTML_ENTITY = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
   }
 });
 
@@ -16674,14 +17395,18 @@ function renderPlanMarkdown(plan3, opts = {}) {
   const audited = new Set(auditChanged(plan3.zones));
   const listing = auditListing(plan3.zones).map((l) => `> ${mdText(l)}`);
   if (totalChanges(counts) === 0 && audited.size === 0 && plan3.zones.every((z) => z.errors.length === 0)) {
-    out.push(`**No changes.** ${unitCount(plan3.zones)} match the configuration.`, "", ...listing);
+    out.push(
+      `**No changes.** ${unitCount(plan3.zones)} ${agrees(plan3.zones, "matches", "match")} the configuration.`,
+      "",
+      ...listing
+    );
     return out.join("\n");
   }
   const changed2 = plan3.zones.filter((z) => z.changes.length > 0 || z.errors.length > 0 || audited.has(z));
   out.push(`**${summaryLine(counts)}**`, "");
   if (audited.size > 0)
     out.push(
-      `**What audit checks changes in ${audited.size} zone(s)** (the script inventory: never written to Cloudflare; audit fetches its pages on the default branch).`,
+      `**What audit checks changes in ${unitCount([...audited])}** (the script inventory: never written to Cloudflare; audit fetches its pages on the default branch).`,
       ""
     );
   if (listing.length > 0) out.push(...listing, "");
@@ -16711,27 +17436,27 @@ function renderPlanMarkdown(plan3, opts = {}) {
     return lines.join("\n");
   });
   const max = opts.maxBytes ?? GITHUB_COMMENT_LIMIT;
-  let text = `${out.join("\n")}
+  let text3 = `${out.join("\n")}
 `;
   const reserve = 400 + (opts.fullPlan?.length ?? 0);
-  let shown4 = 0;
+  let shown5 = 0;
   for (const block2 of blocks) {
-    if (max > 0 && text.length + block2.length + reserve > max) break;
-    text += `${block2}
+    if (max > 0 && text3.length + block2.length + reserve > max) break;
+    text3 += `${block2}
 `;
-    shown4 += 1;
+    shown5 += 1;
   }
-  if (shown4 < blocks.length) {
-    const left = changed2.slice(shown4).map((z) => unitName(z));
+  if (shown5 < blocks.length) {
+    const left = changed2.slice(shown5).map((z) => unitName(z));
     const names = left.slice(0, 5).map((n) => mdCode(n)).join(", ") + (left.length > 5 ? ", …" : "");
-    text += `> **${blocks.length - shown4} of ${blocks.length} zone(s) left out** (${names}) to stay under ${max} characters; every zone is in the table above. The full plan: ${opts.fullPlan ?? "run `zoneform plan`, or save it with `--out` and read it with `zoneform show`"}.
+    text3 += `> **${unitsOf(changed2.slice(shown5), changed2)} left out** (${names}) to stay under ${max} characters; every zone is in the table above. The full plan: ${opts.fullPlan ?? "run `zoneform plan`, or save it with `--out` and read it with `zoneform show`"}.
 `;
   }
-  if (max > 0 && text.length > max) text = `${text.slice(0, max - 40)}
+  if (max > 0 && text3.length > max) text3 = `${text3.slice(0, max - 40)}
 
 > (cut at ${max} characters)
 `;
-  return text;
+  return text3;
 }
 var GITHUB_COMMENT_LIMIT, COMMENT_MARKER;
 var init_markdown = __esm({
@@ -16859,8 +17584,8 @@ function renderPlanText(plan3, opts) {
   const out = [];
   const audited = new Set(auditChanged(plan3.zones));
   const changed2 = plan3.zones.filter((z) => z.changes.length > 0 || z.errors.length > 0 || audited.has(z));
-  const unchanged = plan3.zones.filter((z) => z.changes.length === 0 && z.errors.length === 0).length;
-  const failed = plan3.zones.filter((z) => z.errors.length > 0).length;
+  const unchanged = plan3.zones.filter((z) => z.changes.length === 0 && z.errors.length === 0);
+  const failed = plan3.zones.filter((z) => z.errors.length > 0);
   const counts = summariseZones(plan3.zones);
   for (const z of plan3.zones) {
     for (const w of z.warnings) out.push(`${c.yellow("Warning:")} [${printable(unitName(z))}] ${printable(w)}`);
@@ -16868,7 +17593,10 @@ function renderPlanText(plan3, opts) {
   if (out.length > 0) out.push("");
   const listing = auditListing(plan3.zones).map((l) => c.dim(l));
   if (totalChanges(counts) === 0 && changed2.length === 0) {
-    out.push(`${c.green("No changes.")} ${unitCount(plan3.zones)} match the configuration.`, ...listing);
+    out.push(
+      `${c.green("No changes.")} ${unitCount(plan3.zones)} ${agrees(plan3.zones, "matches", "match")} the configuration.`,
+      ...listing
+    );
     return `${out.join("\n")}
 `;
   }
@@ -16888,14 +17616,16 @@ function renderPlanText(plan3, opts) {
       out.push("");
     } else if (z.changes.length === 0) out.push("");
   }
-  if (unchanged > 0) out.push(c.dim(`${unchanged} zone(s) unchanged.`));
-  if (failed > 0)
+  if (unchanged.length > 0) out.push(c.dim(`${unitCount(unchanged)} unchanged.`));
+  if (failed.length > 0)
     out.push(
-      c.red(`${failed} zone(s) could not be planned; apply makes no change anywhere until every zone can be planned.`)
+      c.red(
+        `${unitCount(failed)} could not be planned; apply makes no change anywhere until every zone and account can be planned.`
+      )
     );
   else out.push(c.bold(summaryLine(counts)));
   if (audited.size > 0)
-    out.push(`What audit checks changes in ${audited.size} zone(s): shown above, never written to Cloudflare.`);
+    out.push(`What audit checks changes in ${unitCount([...audited])}: shown above, never written to Cloudflare.`);
   out.push(...listing);
   return `${out.join("\n")}
 `;
@@ -16920,6 +17650,7 @@ var init_plan2 = __esm({
     init_consistency();
     init_binding2();
     init_digest();
+    init_document();
     init_fingerprint();
     init_plan_file();
     init_planner();
@@ -16947,9 +17678,9 @@ function parseRateHeaders(headers, now = Date.now()) {
   };
   const out = {};
   const combined = get("ratelimit");
-  const field = (text, names) => {
+  const field = (text3, names) => {
     for (const n of names) {
-      const m = fieldPattern(n).exec(text);
+      const m = fieldPattern(n).exec(text3);
       if (m) return Number(m[1]);
     }
     return void 0;
@@ -16958,7 +17689,7 @@ function parseRateHeaders(headers, now = Date.now()) {
     out.limit = field(combined, ["limit"]);
     out.remaining = field(combined, ["remaining", "r"]);
     out.resetSeconds = field(combined, ["reset", "t"]);
-    if (out.remaining !== void 0 || out.resetSeconds !== void 0) out.header = `Ratelimit: ${shown2(combined)}`;
+    if (out.remaining !== void 0 || out.resetSeconds !== void 0) out.header = `Ratelimit: ${shown3(combined)}`;
   }
   const policy = get("ratelimit-policy");
   if (out.limit === void 0 && policy) out.limit = field(policy, ["q"]);
@@ -16968,7 +17699,7 @@ function parseRateHeaders(headers, now = Date.now()) {
     out.remaining = num2(get(`${x}-remaining`));
     out.resetSeconds = num2(get(`${x}-reset`));
     const parts = [`${x}-remaining`, `${x}-reset`].filter((h) => get(h) !== void 0).map(
-      (h) => `${h.replace(/(^|-)([a-z])/g, (_m, d, c) => d + c.toUpperCase()).replace("Ratelimit", "RateLimit")}: ${shown2(get(h))}`
+      (h) => `${h.replace(/(^|-)([a-z])/g, (_m, d, c) => d + c.toUpperCase()).replace("Ratelimit", "RateLimit")}: ${shown3(get(h))}`
     );
     if (parts.length > 0) out.header = parts.join(", ");
   }
@@ -16984,7 +17715,7 @@ function fieldPattern(name) {
   }
   return re;
 }
-function shown2(value) {
+function shown3(value) {
   const flat = value.replace(/[^\x20-\x7e]/g, "?");
   return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;
 }
@@ -17049,8 +17780,8 @@ var init_rate_limiter = __esm({
       /** Waits until one more request may be sent; rejects with the abort's error once aborted. */
       acquire() {
         if (this.aborted) return Promise.reject(this.aborted);
-        return new Promise((resolve9, reject) => {
-          this.queue.push({ resolve: resolve9, reject });
+        return new Promise((resolve12, reject) => {
+          this.queue.push({ resolve: resolve12, reject });
           this.pump();
         });
       }
@@ -17169,11 +17900,11 @@ var init_rate_limiter = __esm({
             this.schedule(at3 - now);
             return;
           }
-          const { resolve: resolve9 } = this.queue.shift();
+          const { resolve: resolve12 } = this.queue.shift();
           this.inflight++;
           this.lastSend = now;
           let released = false;
-          resolve9({
+          resolve12({
             done: () => {
               if (released) return;
               released = true;
@@ -17219,7 +17950,7 @@ var init_rate_limiter = __esm({
         if (this.active < this.size) {
           this.active++;
         } else {
-          await new Promise((resolve9, reject) => this.waiting.push({ resolve: resolve9, reject }));
+          await new Promise((resolve12, reject) => this.waiting.push({ resolve: resolve12, reject }));
         }
         let released = false;
         return () => {
@@ -17249,14 +17980,14 @@ function isIdempotent(method) {
 function isRetryableStatus(status2) {
   return status2 === 408 || status2 === 409 || status2 === 429 || status2 >= 500;
 }
-function isNotSentError(code) {
-  return code !== void 0 && NOT_SENT_CODES.has(code);
+function isNotSentError(code2) {
+  return code2 !== void 0 && NOT_SENT_CODES.has(code2);
 }
-function isConnectionError(code) {
-  return code !== void 0 && (NOT_SENT_CODES.has(code) || TRANSIENT_CODES.has(code));
+function isConnectionError(code2) {
+  return code2 !== void 0 && (NOT_SENT_CODES.has(code2) || TRANSIENT_CODES.has(code2));
 }
-function isTimeoutError(code) {
-  return code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT" || code === "ETIMEDOUT" || code === DEADLINE_CODE;
+function isTimeoutError(code2) {
+  return code2 === "UND_ERR_HEADERS_TIMEOUT" || code2 === "UND_ERR_BODY_TIMEOUT" || code2 === "ETIMEDOUT" || code2 === DEADLINE_CODE;
 }
 function header(headers, name) {
   const v = headers[name];
@@ -17276,6 +18007,16 @@ function backoffDelay(retry2, policy) {
   const raw = Math.min(policy.baseDelayMs * 2 ** (retry2 - 1), policy.maxDelayMs);
   return Math.round(raw * (1 - policy.jitter * policy.random()));
 }
+function connectionRetry(code2, attempt, policy) {
+  if (code2 === "ENOTFOUND") return { retry: false, reason: "not-retryable" };
+  if (code2 === "ECONNREFUSED") {
+    return attempt > Math.min(REFUSED_RETRIES, policy.retries) ? { retry: false, reason: "exhausted" } : { retry: true, delayMs: Math.min(REFUSED_DELAY_MS, backoffDelay(attempt, policy)) };
+  }
+  if (code2 === "EAI_AGAIN") {
+    return attempt > Math.min(RESOLVER_RETRIES, policy.retries) ? { retry: false, reason: "exhausted" } : { retry: true, delayMs: backoffDelay(attempt, policy) };
+  }
+  return void 0;
+}
 function decideRetry(method, failure2, attempt, policy) {
   const idempotent = isIdempotent(method);
   let retryAfterMs;
@@ -17287,9 +18028,8 @@ function decideRetry(method, failure2, attempt, policy) {
   } else {
     if (!isConnectionError(failure2.code)) return { retry: false, reason: "not-retryable" };
     if (!idempotent && !isNotSentError(failure2.code)) return { retry: false, reason: "ambiguous" };
-    if (failure2.code === "ECONNREFUSED") {
-      return attempt > Math.min(REFUSED_RETRIES, policy.retries) ? { retry: false, reason: "exhausted" } : { retry: true, delayMs: Math.min(REFUSED_DELAY_MS, backoffDelay(attempt, policy)) };
-    }
+    const early = connectionRetry(failure2.code, attempt, policy);
+    if (early) return early;
   }
   if (retryAfterMs !== void 0 && retryAfterMs > policy.maxRetryAfterMs) {
     return { retry: false, reason: "retry-after-too-long", retryAfterMs };
@@ -17298,7 +18038,7 @@ function decideRetry(method, failure2, attempt, policy) {
   if (retryAfterMs !== void 0) return { retry: true, delayMs: retryAfterMs, retryAfterMs };
   return { retry: true, delayMs: backoffDelay(attempt, policy) };
 }
-var DEFAULT_RETRY_POLICY, REFUSED_RETRIES, REFUSED_DELAY_MS, DEADLINE_CODE, BODY_TOO_LARGE_CODE, ENCODED_BODY_CODE, NOT_SENT_CODES, TRANSIENT_CODES;
+var DEFAULT_RETRY_POLICY, REFUSED_RETRIES, REFUSED_DELAY_MS, RESOLVER_RETRIES, DEADLINE_CODE, BODY_TOO_LARGE_CODE, ENCODED_BODY_CODE, NOT_SENT_CODES, TRANSIENT_CODES;
 var init_retry = __esm({
   "src/cloudflare/retry.ts"() {
     "use strict";
@@ -17313,6 +18053,7 @@ var init_retry = __esm({
     };
     REFUSED_RETRIES = 1;
     REFUSED_DELAY_MS = 250;
+    RESOLVER_RETRIES = 3;
     DEADLINE_CODE = "ZONEFORM_ATTEMPT_DEADLINE";
     BODY_TOO_LARGE_CODE = "ZONEFORM_BODY_TOO_LARGE";
     ENCODED_BODY_CODE = "ZONEFORM_ENCODED_BODY";
@@ -17351,11 +18092,11 @@ function outcomeOf(status2, err) {
     if (status2 >= 400 && status2 < 500) return { result: "failed", detail: `HTTP ${status2}, not made` };
     return { result: "unknown", detail: `HTTP ${status2}, may or may not have been made` };
   }
-  const code = err?.code;
-  if (isNotSentError(code)) return { result: "failed", detail: `${code}, never sent` };
+  const code2 = err?.code;
+  if (isNotSentError(code2)) return { result: "failed", detail: `${code2}, never sent` };
   return {
     result: "unknown",
-    detail: `${code ?? err?.message ?? "no answer"}, no answer: it may or may not have been made`
+    detail: `${code2 ?? err?.message ?? "no answer"}, no answer: it may or may not have been made`
   };
 }
 var ANSWER_CONTAINER_BYTES, MAX_ANSWER_DEPTH, READ_CAP_CODE, ReadBudget, WireRequests, ObservingHandler;
@@ -17394,8 +18135,8 @@ var init_wire = __esm({
        * Before a read's answer is parsed: what its objects and lists will take counts against the cap, and a nesting
        * deeper than any real answer's is refused (what walks the value afterwards would overflow the stack).
        */
-      checkAnswer(text, shownPath) {
-        const shape = jsonShape(text, MAX_ANSWER_DEPTH);
+      checkAnswer(text3, shownPath) {
+        const shape = jsonShape(text3, MAX_ANSWER_DEPTH);
         if (!this.charge(shape.containers * ANSWER_CONTAINER_BYTES)) throw this.run.stopped();
         if (shape.tooDeepAt) {
           throw new AnswerShapeError(
@@ -17410,21 +18151,21 @@ var init_wire = __esm({
        * A request sent now: `shown` gives its path as the log shows it (redacted), asked only when the requests on
        * the wire are listed (a stop's report): redacting every path as it is sent would cost each call for nothing.
        */
-      open(method, shown4) {
-        let resolve9;
-        const settled = new Promise((r) => resolve9 = r);
+      open(method, shown5) {
+        let resolve12;
+        const settled = new Promise((r) => resolve12 = r);
         let done = false;
         const entries2 = this.entries;
         const entry = {
           method,
           get path() {
-            return shown4();
+            return shown5();
           },
           settled,
           settle(status2, err) {
             if (done) return;
             done = true;
-            resolve9(outcomeOf(status2, err));
+            resolve12(outcomeOf(status2, err));
           },
           end() {
             if (!done) entry.settle(void 0, new Error("ended"));
@@ -17435,7 +18176,7 @@ var init_wire = __esm({
         return entry;
       }
       list() {
-        return [...this.entries].map(({ method, path: path6, settled }) => ({ method, path: path6, settled }));
+        return [...this.entries].map(({ method, path: path7, settled }) => ({ method, path: path7, settled }));
       }
     };
     ObservingHandler = class {
@@ -17502,9 +18243,9 @@ var init_wire = __esm({
         }
         this.inner.onResponseData?.(controller, chunk);
       }
-      cutOff(controller, message2, code) {
+      cutOff(controller, message2, code2) {
         this.cut = true;
-        controller.abort(Object.assign(new Error(message2), { code }));
+        controller.abort(Object.assign(new Error(message2), { code: code2 }));
       }
       onResponseEnd(controller, trailers) {
         clearTimeout(this.timer);
@@ -17613,8 +18354,8 @@ var init_attempt_gate = __esm({
       retryFor(state) {
         const { run: run2, policy, maxWaitMs, stats } = this.o;
         return (err, _ctx, cb) => {
-          const code = err.code;
-          if (!state.answered && code !== "UND_ERR_REQ_RETRY" && !isNotSentError(code) && !(err instanceof RunStoppedError))
+          const code2 = err.code;
+          if (!state.answered && code2 !== "UND_ERR_REQ_RETRY" && !isNotSentError(code2) && !(err instanceof RunStoppedError))
             state.reached = true;
           if (run2.stopped()) {
             cb(err);
@@ -17679,13 +18420,13 @@ function listError(message2, shownPath) {
 }
 function listOf(env, method, shownPath) {
   if (Array.isArray(env.result)) return env.result;
-  const path6 = shownPath();
+  const path7 = shownPath();
   throw new ApiError(
-    `${method} ${path6}: expected a list in the answer's "result", got ${env.result === null ? "null" : typeof env.result}`,
+    `${method} ${path7}: expected a list in the answer's "result", got ${env.result === null ? "null" : typeof env.result}`,
     {
       status: env.status,
       method,
-      path: path6,
+      path: path7,
       errors: [],
       retryable: false
     }
@@ -17693,10 +18434,10 @@ function listOf(env, method, shownPath) {
 }
 function totalsOf(info2, asked) {
   if (!info2) return {};
-  const count2 = num(info2.total_count);
+  const count3 = num(info2.total_count);
   const size = num(info2.per_page) ?? asked;
-  const pages = num(info2.total_pages) ?? (count2 !== void 0 && size !== void 0 && size > 0 ? Math.ceil(count2 / size) : void 0);
-  return { ...pages !== void 0 ? { pages } : {}, ...count2 !== void 0 ? { count: count2 } : {} };
+  const pages = num(info2.total_pages) ?? (count3 !== void 0 && size !== void 0 && size > 0 ? Math.ceil(count3 / size) : void 0);
+  return { ...pages !== void 0 ? { pages } : {}, ...count3 !== void 0 ? { count: count3 } : {} };
 }
 function morePages(page, t, received) {
   return t.pages !== void 0 && page < t.pages || t.count !== void 0 && received < t.count;
@@ -17731,8 +18472,8 @@ var init_list_ledger = __esm({
     DIGEST_BYTES = 16;
     FIRST_ROOM = 1024;
     ItemLedger = class {
-      constructor(path6, redact, warn2, max) {
-        this.path = path6;
+      constructor(path7, redact, warn2, max) {
+        this.path = path7;
         this.redact = redact;
         this.warn = warn2;
         this.max = max;
@@ -17839,7 +18580,7 @@ var init_list_reader = __esm({
         this.o = o;
       }
       o;
-      async *read(path6, mode, po) {
+      async *read(path7, mode, po) {
         const { maxPages, redact } = this.o;
         const lookahead = mode === "page" ? Math.max(0, Math.floor(po.lookahead ?? 0)) : 0;
         let style = mode === "auto" ? void 0 : mode;
@@ -17852,100 +18593,100 @@ var init_list_reader = __esm({
         };
         const ahead = /* @__PURE__ */ new Map();
         const fetchPage = (page) => {
-          const pending2 = this.o.get(path6, queryOf(page));
+          const pending2 = this.o.get(path7, queryOf(page));
           pending2.catch(() => void 0);
           return pending2;
         };
         const pages = new PageLedger();
         const seenCursors = /* @__PURE__ */ new Set();
-        const items = new ItemLedger(path6, redact, this.o.warn, this.o.maxItems);
+        const items = new ItemLedger(path7, redact, this.o.warn, this.o.maxItems);
         let received = 0;
         for (let page = 1; ; page++) {
           if (page > maxPages)
             throw this.endless(
-              path6,
+              path7,
               `the list went on past ${maxPages} pages without an end (the page cap, --max-list-pages)`
             );
           let env = (await (ahead.get(page) ?? fetchPage(page)))();
           ahead.delete(page);
-          let list2 = listOf(env, "GET", () => redact(path6));
+          let list3 = listOf(env, "GET", () => redact(path7));
           let totals = totalsOf(env.result_info, pageSize);
-          this.checkAnnounced(path6, totals);
-          if (list2.length === 0 && emptyTooSoon(page, totals, received, style, env.result_info)) {
+          this.checkAnnounced(path7, totals);
+          if (list3.length === 0 && emptyTooSoon(page, totals, received, style, env.result_info)) {
             this.o.warn(
-              `warning: GET ${path6}: page ${page} came back empty although the list announced more (${describeTotals(totals, received)}); asking for it once more`
+              `warning: GET ${path7}: page ${page} came back empty although the list announced more (${describeTotals(totals, received)}); asking for it once more`
             );
             env = (await fetchPage(page))();
-            list2 = listOf(env, "GET", () => redact(path6));
+            list3 = listOf(env, "GET", () => redact(path7));
             totals = totalsOf(env.result_info, pageSize);
-            this.checkAnnounced(path6, totals);
-            if (list2.length === 0 && emptyTooSoon(page, totals, received, style, env.result_info)) {
+            this.checkAnnounced(path7, totals);
+            if (list3.length === 0 && emptyTooSoon(page, totals, received, style, env.result_info)) {
               throw listError(
-                `GET ${redact(path6)}: page ${page} came back empty twice although the list announced more (${describeTotals(totals, received)}); the list could not be read whole, so nothing was changed; try again later`,
-                redact(path6)
+                `GET ${redact(path7)}: page ${page} came back empty twice although the list announced more (${describeTotals(totals, received)}); the list could not be read whole, so nothing was changed; try again later`,
+                redact(path7)
               );
             }
           }
-          const earlier2 = pages.repeats(list2, page);
+          const earlier2 = pages.repeats(list3, page);
           if (earlier2 !== void 0) {
             const why = style === "cursor" ? "" : " (the list ignores paging)";
-            throw this.endless(path6, `page ${page} holds the same items as page ${earlier2}${why}`);
+            throw this.endless(path7, `page ${page} holds the same items as page ${earlier2}${why}`);
           }
           if (style === "page" && totals.pages !== void 0) {
             for (let next2 = page + 1; next2 <= Math.min(totals.pages, page + lookahead, maxPages); next2++) {
               if (!ahead.has(next2)) ahead.set(next2, fetchPage(next2));
             }
           }
-          received += list2.length;
-          for (const item of list2) if (items.admit(item, page)) yield item;
+          received += list3.length;
+          for (const item of list3) if (items.admit(item, page)) yield item;
           const info2 = env.result_info;
           const next = typeof info2?.cursor === "string" && info2.cursor !== "" ? info2.cursor : void 0;
           if (style === void 0) {
             if (next !== void 0) style = "cursor";
-            else if (info2 !== void 0 && (morePages(page, totals, received) || totals.pages === void 0 && totals.count === void 0 && po.perPage !== void 0 && list2.length >= po.perPage)) {
+            else if (info2 !== void 0 && (morePages(page, totals, received) || totals.pages === void 0 && totals.count === void 0 && po.perPage !== void 0 && list3.length >= po.perPage)) {
               style = "page";
               pageSize = num(info2.per_page) ?? po.perPage;
             } else return;
           }
           if (style === "cursor") {
-            if (list2.length === 0 || next === void 0) return;
-            if (seenCursors.has(next)) throw this.endless(path6, "the API returned the same page cursor twice");
+            if (list3.length === 0 || next === void 0) return;
+            if (seenCursors.has(next)) throw this.endless(path7, "the API returned the same page cursor twice");
             seenCursors.add(next);
             cursor = next;
             continue;
           }
           if (totals.pages === void 0 && totals.count === void 0) {
-            if (list2.length === 0 || list2.length < (pageSize ?? DEFAULT_PER_PAGE)) return;
+            if (list3.length === 0 || list3.length < (pageSize ?? DEFAULT_PER_PAGE)) return;
           } else if (!morePages(page, totals, received)) {
             return;
           }
         }
       }
-      checkAnnounced(path6, t) {
+      checkAnnounced(path7, t) {
         const { maxPages, maxItems } = this.o;
         if (t.pages !== void 0 && t.pages > maxPages) {
           throw this.tooLong(
-            path6,
+            path7,
             `announces ${t.pages} pages, more than the ${maxPages} zoneform reads at most (--max-list-pages)`
           );
         }
         if (t.count !== void 0 && t.count > maxItems) {
           throw this.tooLong(
-            path6,
+            path7,
             `announces ${t.count} items, more than the ${maxItems} zoneform reads at most (--max-list-items)`
           );
         }
       }
-      tooLong(path6, why) {
-        const shown4 = this.o.redact(path6);
+      tooLong(path7, why) {
+        const shown5 = this.o.redact(path7);
         return listError(
-          `GET ${shown4}: the list ${why}; stopping before reading it, and nothing was changed. If the zone really holds that many, raise the cap`,
-          shown4
+          `GET ${shown5}: the list ${why}; stopping before reading it, and nothing was changed. If the zone really holds that many, raise the cap`,
+          shown5
         );
       }
-      endless(path6, why) {
-        const shown4 = this.o.redact(path6);
-        return listError(`GET ${shown4}: ${why}; stopping so the list is not read forever, and nothing was changed`, shown4);
+      endless(path7, why) {
+        const shown5 = this.o.redact(path7);
+        return listError(`GET ${shown5}: ${why}; stopping so the list is not read forever, and nothing was changed`, shown5);
       }
     };
   }
@@ -18225,10 +18966,10 @@ var require_errors2 = __commonJS({
     };
     var kHTTPParserError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR_HTTP_PARSER");
     var HTTPParserError = class extends Error {
-      constructor(message2, code, data) {
+      constructor(message2, code2, data) {
         super(message2);
         this.name = "HTTPParserError";
-        this.code = code ? `HPE_${code}` : void 0;
+        this.code = code2 ? `HPE_${code2}` : void 0;
         this.data = data ? data.toString() : void 0;
       }
       static [Symbol.hasInstance](instance) {
@@ -18255,12 +18996,12 @@ var require_errors2 = __commonJS({
     };
     var kRequestRetryError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR_REQ_RETRY");
     var RequestRetryError = class extends UndiciError {
-      constructor(message2, code, { headers, data }) {
+      constructor(message2, code2, { headers, data }) {
         super(message2);
         this.name = "RequestRetryError";
         this.message = message2 || "Request retry error";
         this.code = "UND_ERR_REQ_RETRY";
-        this.statusCode = code;
+        this.statusCode = code2;
         this.data = data;
         this.headers = headers;
       }
@@ -18273,12 +19014,12 @@ var require_errors2 = __commonJS({
     };
     var kResponseError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR_RESPONSE");
     var ResponseError = class extends UndiciError {
-      constructor(message2, code, { headers, body, bodyTruncated = false }) {
+      constructor(message2, code2, { headers, body, bodyTruncated = false }) {
         super(message2);
         this.name = "ResponseError";
         this.message = message2 || "Response error";
         this.code = "UND_ERR_RESPONSE";
-        this.statusCode = code;
+        this.statusCode = code2;
         this.body = body;
         this.bodyTruncated = bodyTruncated;
         this.headers = headers;
@@ -18353,11 +19094,11 @@ var require_errors2 = __commonJS({
       }
     };
     var Socks5ProxyError = class extends UndiciError {
-      constructor(message2, code) {
+      constructor(message2, code2) {
         super(message2);
         this.name = "Socks5ProxyError";
         this.message = message2 || "SOCKS5 proxy error";
-        this.code = code || "UND_ERR_SOCKS5";
+        this.code = code2 || "UND_ERR_SOCKS5";
       }
     };
     var kMessageSizeExceededError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR_WS_MESSAGE_SIZE_EXCEEDED");
@@ -18738,9 +19479,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve9, reject) => {
+          return new Promise((resolve12, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve9(data);
+              return err ? reject(err) : resolve12(data);
             });
           });
         }
@@ -18778,9 +19519,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve9, reject) => {
+          return new Promise((resolve12, reject) => {
             this.destroy(err, (err2, data) => {
-              return err2 ? reject(err2) : resolve9(data);
+              return err2 ? reject(err2) : resolve12(data);
             });
           });
         }
@@ -19203,8 +19944,8 @@ var require_tree = __commonJS({
         if (index === void 0 || index >= key2.length) {
           throw new TypeError("Unreachable");
         }
-        const code = this.code = key2.charCodeAt(index);
-        if (code > 127) {
+        const code2 = this.code = key2.charCodeAt(index);
+        if (code2 > 127) {
           throw new TypeError("key must be ascii string");
         }
         if (key2.length !== ++index) {
@@ -19226,11 +19967,11 @@ var require_tree = __commonJS({
         let index = 0;
         let node = this;
         while (true) {
-          const code = key2.charCodeAt(index);
-          if (code > 127) {
+          const code2 = key2.charCodeAt(index);
+          if (code2 > 127) {
             throw new TypeError("key must be ascii string");
           }
-          if (node.code === code) {
+          if (node.code === code2) {
             if (length === ++index) {
               node.value = value;
               break;
@@ -19240,7 +19981,7 @@ var require_tree = __commonJS({
               node.middle = new _TstNode(key2, value, index);
               break;
             }
-          } else if (node.code < code) {
+          } else if (node.code < code2) {
             if (node.left !== null) {
               node = node.left;
             } else {
@@ -19264,19 +20005,19 @@ var require_tree = __commonJS({
         let index = 0;
         let node = this;
         while (node !== null && index < keylength) {
-          let code = key2[index];
-          if (code <= 90 && code >= 65) {
-            code |= 32;
+          let code2 = key2[index];
+          if (code2 <= 90 && code2 >= 65) {
+            code2 |= 32;
           }
           while (node !== null) {
-            if (code === node.code) {
+            if (code2 === node.code) {
               if (keylength === ++index) {
                 return node;
               }
               node = node.middle;
               break;
             }
-            node = node.code < code ? node.left : node.right;
+            node = node.code < code2 ? node.left : node.right;
           }
         }
         return null;
@@ -19427,14 +20168,14 @@ var require_util2 = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path6 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path7 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path6 && path6[0] !== "/") {
-          path6 = `/${path6}`;
+        if (path7 && path7[0] !== "/") {
+          path7 = `/${path7}`;
         }
-        return new URL(`${origin}${path6}`);
+        return new URL(`${origin}${path7}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -20252,9 +20993,9 @@ var require_diagnostics = __commonJS({
         "undici:client:sendHeaders",
         (evt) => {
           const {
-            request: { method, path: path6, origin }
+            request: { method, path: path7, origin }
           } = evt;
-          debugLog("sending request to %s %s%s", method, origin, path6);
+          debugLog("sending request to %s %s%s", method, origin, path7);
         }
       );
     }
@@ -20272,14 +21013,14 @@ var require_diagnostics = __commonJS({
         "undici:request:headers",
         (evt) => {
           const {
-            request: { method, path: path6, origin },
+            request: { method, path: path7, origin },
             response: { statusCode }
           } = evt;
           debugLog(
             "received response to %s %s%s - HTTP %d",
             method,
             origin,
-            path6,
+            path7,
             statusCode
           );
         }
@@ -20288,23 +21029,23 @@ var require_diagnostics = __commonJS({
         "undici:request:trailers",
         (evt) => {
           const {
-            request: { method, path: path6, origin }
+            request: { method, path: path7, origin }
           } = evt;
-          debugLog("trailers received from %s %s%s", method, origin, path6);
+          debugLog("trailers received from %s %s%s", method, origin, path7);
         }
       );
       diagnosticsChannel.subscribe(
         "undici:request:error",
         (evt) => {
           const {
-            request: { method, path: path6, origin },
+            request: { method, path: path7, origin },
             error
           } = evt;
           debugLog(
             "request to %s %s%s errored - %s",
             method,
             origin,
-            path6,
+            path7,
             error.message
           );
         }
@@ -20334,11 +21075,11 @@ var require_diagnostics = __commonJS({
       diagnosticsChannel.subscribe(
         "undici:websocket:close",
         (evt) => {
-          const { websocket, code, reason } = evt;
+          const { websocket, code: code2, reason } = evt;
           debugLog(
             "closed connection to %s - %s %s",
             websocket.url,
-            code,
+            code2,
             reason
           );
         }
@@ -21683,9 +22424,9 @@ var require_util3 = __commonJS({
     }
     function isValidEncodedURL(url) {
       for (let i = 0; i < url.length; ++i) {
-        const code = url.charCodeAt(i);
-        if (code > 126 || // Non-US-ASCII + DEL
-        code < 32) {
+        const code2 = url.charCodeAt(i);
+        if (code2 > 126 || // Non-US-ASCII + DEL
+        code2 < 32) {
           return false;
         }
       }
@@ -22189,8 +22930,8 @@ var require_util3 = __commonJS({
       }
       const rangeStart = collectASequenceOfCodePoints(
         (char) => {
-          const code = char.charCodeAt(0);
-          return code >= 48 && code <= 57;
+          const code2 = char.charCodeAt(0);
+          return code2 >= 48 && code2 <= 57;
         },
         data,
         position
@@ -22216,8 +22957,8 @@ var require_util3 = __commonJS({
       }
       const rangeEnd = collectASequenceOfCodePoints(
         (char) => {
-          const code = char.charCodeAt(0);
-          return code >= 48 && code <= 57;
+          const code2 = char.charCodeAt(0);
+          return code2 >= 48 && code2 <= 57;
         },
         data,
         position
@@ -22334,8 +23075,8 @@ var require_util3 = __commonJS({
       }
       return values2;
     }
-    function getDecodeSplit(name, list2) {
-      const value = list2.get(name, true);
+    function getDecodeSplit(name, list3) {
+      const value = list3.get(name, true);
       if (value === null) {
         return null;
       }
@@ -22729,7 +23470,7 @@ var require_request = __commonJS({
     };
     var Request = class {
       constructor(origin, {
-        path: path6,
+        path: path7,
         method,
         body,
         headers,
@@ -22746,11 +23487,11 @@ var require_request = __commonJS({
         maxRedirections,
         typeOfService
       }, handler) {
-        if (typeof path6 !== "string") {
+        if (typeof path7 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path6[0] !== "/" && !(path6.startsWith("http://") || path6.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path7[0] !== "/" && !(path7.startsWith("http://") || path7.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path6)) {
+        } else if (invalidPathRegex.test(path7)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -22830,7 +23571,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? serializePathWithQuery(path6, query) : path6;
+        this.path = query ? serializePathWithQuery(path7, query) : path7;
         this.origin = origin;
         this.protocol = getProtocolFromUrlString(origin);
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" || method === "QUERY" : idempotent;
@@ -23341,8 +24082,8 @@ var require_pool_base = __commonJS({
         if (this[kQueued] === 0) {
           return closeClients(this);
         } else {
-          return new Promise((resolve9) => {
-            this[kClosedResolve] = resolve9;
+          return new Promise((resolve12) => {
+            this[kClosedResolve] = resolve12;
           });
         }
       }
@@ -23416,8 +24157,8 @@ var require_pool_base = __commonJS({
         }
         let done = false;
         let resolveClosed;
-        const closed = new Promise((resolve9) => {
-          resolveClosed = resolve9;
+        const closed = new Promise((resolve12) => {
+          resolveClosed = resolve12;
         });
         this[kRetiring].set(client, closed);
         client.close(() => {
@@ -24998,7 +25739,7 @@ var require_client_h1 = __commonJS({
       kClosed,
       kUseMilo
     } = require_symbols();
-    var constants4 = require_constants3();
+    var constants5 = require_constants3();
     var { H1Parser, getMiloEnabled } = false ? null : {};
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
@@ -25142,7 +25883,7 @@ var require_client_h1 = __commonJS({
        */
       constructor(client, socket, { exports: exports2 }) {
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants4.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants5.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -25242,11 +25983,11 @@ var require_client_h1 = __commonJS({
             currentParser = null;
             currentBufferRef = null;
           }
-          if (ret !== constants4.ERROR.OK) {
+          if (ret !== constants5.ERROR.OK) {
             const data = chunk.subarray(llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr);
-            if (ret === constants4.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants5.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(data);
-            } else if (ret === constants4.ERROR.PAUSED) {
+            } else if (ret === constants5.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(data);
             } else {
@@ -25281,10 +26022,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants4.ERROR.OK) {
+        if (ret === constants5.ERROR.OK) {
           return null;
         }
-        if (ret === constants4.ERROR.PAUSED || ret === constants4.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants5.ERROR.PAUSED || ret === constants5.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -25301,7 +26042,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message2 = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message2, constants4.ERROR[ret], data);
+        return new HTTPParserError(message2, constants5.ERROR[ret], data);
       }
       destroy() {
         assert(currentParser === null);
@@ -25523,7 +26264,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants4.ERROR.PAUSED : 0;
+        return pause ? constants5.ERROR.PAUSED : 0;
       }
       /**
        * @param {Buffer} buf
@@ -25549,7 +26290,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onResponseData(buf) === false) {
-          return constants4.ERROR.PAUSED;
+          return constants5.ERROR.PAUSED;
         }
         return 0;
       }
@@ -25590,13 +26331,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants4.ERROR.PAUSED;
+          return constants5.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants4.ERROR.PAUSED;
+          return constants5.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants4.ERROR.PAUSED;
+          return constants5.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(client[kResume]);
         } else {
@@ -25857,7 +26598,7 @@ var require_client_h1 = __commonJS({
       }
     }
     function writeH1(client, request2) {
-      const { method, path: path6, host, upgrade, blocking, reset } = request2;
+      const { method, path: path7, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -25933,7 +26674,7 @@ var require_client_h1 = __commonJS({
         socket[kBlocking] = true;
       }
       setTypeOfService(socket, request2);
-      let header3 = `${method} ${path6} HTTP/1.1\r
+      let header3 = `${method} ${path7} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header3 += `host: ${host}\r
@@ -26119,12 +26860,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve9, reject) => {
+      const waitForDrain = () => new Promise((resolve12, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve9;
+          callback = resolve12;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -26467,10 +27208,10 @@ var require_client_h2 = __commonJS({
       request2[kGoAwayReplayAttempts] = attempts;
       return attempts <= MAX_GOAWAY_REPLAY_ATTEMPTS;
     }
-    function closeStream(stream, code = NGHTTP2_REFUSED_STREAM) {
+    function closeStream(stream, code2 = NGHTTP2_REFUSED_STREAM) {
       if (stream != null && !stream.destroyed && !stream.closed) {
         try {
-          stream.close(code);
+          stream.close(code2);
         } catch {
         }
       }
@@ -26806,12 +27547,12 @@ var require_client_h2 = __commonJS({
       }
       this[kClient][kOnError](err);
     }
-    function onHttp2FrameError(type, code, id) {
+    function onHttp2FrameError(type, code2, id) {
       if (id === 0) {
         if (this[kReceivedGoAway]) {
           return;
         }
-        const err = new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code}`);
+        const err = new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code2}`);
         this[kSocket][kError] = err;
         this[kClient][kOnError](err);
       }
@@ -27107,7 +27848,7 @@ var require_client_h2 = __commonJS({
       const headersTimeout = request2.headersTimeout ?? client[kHeadersTimeout];
       const bodyTimeout = request2.bodyTimeout ?? client[kBodyTimeout];
       const session = client[kHTTP2Session];
-      const { method, path: path6, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
+      const { method, path: path7, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
       if (upgrade != null && upgrade !== "websocket") {
         util.errorRequest(client, request2, new InvalidArgumentError2(`Custom upgrade "${upgrade}" not supported over HTTP/2`));
         return false;
@@ -27173,7 +27914,7 @@ var require_client_h2 = __commonJS({
           }
           headers[HTTP2_HEADER_METHOD] = "CONNECT";
           headers[HTTP2_HEADER_PROTOCOL] = "websocket";
-          headers[HTTP2_HEADER_PATH] = path6;
+          headers[HTTP2_HEADER_PATH] = path7;
           if (protocol === "ws:" || protocol === "wss:") {
             headers[HTTP2_HEADER_SCHEME] = protocol === "ws:" ? "http" : "https";
           } else {
@@ -27195,7 +27936,7 @@ var require_client_h2 = __commonJS({
         setupUpgradeStream(stream, state);
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path6;
+      headers[HTTP2_HEADER_PATH] = path7;
       headers[HTTP2_HEADER_SCHEME] = protocol === "http:" ? "http" : "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       let body = state.body;
@@ -27457,7 +28198,7 @@ var require_client_h2 = __commonJS({
       }
       state.abort(err);
     }
-    function onFrameError(type, code) {
+    function onFrameError(type, code2) {
       const stream = this;
       const state = stream[kRequestStreamState];
       if (state == null) {
@@ -27467,7 +28208,7 @@ var require_client_h2 = __commonJS({
       if (type === HTTP2_FRAME_TYPE_HEADERS && retryUnsentStream(state)) {
         return;
       }
-      state.abort(new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code}`));
+      state.abort(new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code2}`));
     }
     function onAborted() {
       this.off("data", onData);
@@ -27648,12 +28389,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve9, reject) => {
+      const waitForDrain = () => new Promise((resolve12, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve9;
+          callback = resolve12;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -28035,16 +28776,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve9) => {
+        return new Promise((resolve12) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve9;
+            this[kClosedResolve] = resolve12;
           } else {
-            resolve9(null);
+            resolve12(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve9) => {
+        return new Promise((resolve12) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -28057,7 +28798,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve9(null);
+            resolve12(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -28926,7 +29667,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve9, reject) => {
+        return new Promise((resolve12, reject) => {
           if (this[kContentLength] && this[kContentLength] > limit2 || this[kBytesRead] > limit2) {
             this.destroy(new AbortError());
           }
@@ -28940,11 +29681,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject(signal.reason ?? new AbortError());
               } else {
-                resolve9(null);
+                resolve12(null);
               }
             });
           } else {
-            this.on("close", resolve9);
+            this.on("close", resolve12);
           }
           this.on("error", noop).on("data", () => {
             if (this[kBytesRead] > limit2) {
@@ -28972,7 +29713,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve9, reject) => {
+      return new Promise((resolve12, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -28987,7 +29728,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve9,
+              resolve: resolve12,
               reject,
               length: 0,
               body: []
@@ -29065,18 +29806,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve9, stream, length } = consume2;
+      const { type, body, resolve: resolve12, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve9(chunksDecode(body, length, encoding));
+          resolve12(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve9(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve12(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve9(chunksConcat(body, length).buffer);
+          resolve12(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve9(new Blob(body, { type: stream[kContentType] }));
+          resolve12(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve9(chunksConcat(body, length));
+          resolve12(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -29380,9 +30121,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve9, reject) => {
+        return new Promise((resolve12, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve9(data);
+            return err ? reject(err) : resolve12(data);
           });
         });
       }
@@ -29661,7 +30402,7 @@ var require_retry_handler = __commonJS({
         this.handler.onRequestUpgrade?.(this.controllerProxy, statusCode, headers, socket);
       }
       static [kRetryHandlerDefaultRetry](err, { state, opts }, cb) {
-        const { statusCode, code, headers } = err;
+        const { statusCode, code: code2, headers } = err;
         const { method, retryOptions } = opts;
         const {
           maxRetries,
@@ -29674,7 +30415,7 @@ var require_retry_handler = __commonJS({
           retryAfter
         } = retryOptions;
         const { counter } = state;
-        if (code && code !== "UND_ERR_REQ_RETRY" && !errorCodes.includes(code)) {
+        if (code2 && code2 !== "UND_ERR_REQ_RETRY" && !errorCodes.includes(code2)) {
           cb(err);
           return;
         }
@@ -30027,13 +30768,13 @@ var init_first_tier_parser = __esm({
 // src/cloudflare/errors.ts
 function unwrapResponse(ctx) {
   const ok = ctx.status >= 200 && ctx.status < 300;
-  const text = ctx.body.trim();
-  if (ok && (ctx.status === 204 || text === "" && ctx.method !== "GET")) return { result: null };
-  if (text === "") throw apiError(ctx, [], "an empty body");
+  const text3 = ctx.body.trim();
+  if (ok && (ctx.status === 204 || text3 === "" && ctx.method !== "GET")) return { result: null };
+  if (text3 === "") throw apiError(ctx, [], "an empty body");
   let json;
   let inexact;
   try {
-    ({ value: json, inexact } = parseJsonExact(text));
+    ({ value: json, inexact } = parseJsonExact(text3));
   } catch {
     throw apiError(ctx, [], describeNonJson(ctx));
   }
@@ -30074,10 +30815,10 @@ function unwrapResponse(ctx) {
   }
   throw apiError(ctx, errors);
 }
-function parseJsonExact(text) {
-  if (!LONG_DIGITS.test(text)) return { value: JSON.parse(text), inexact: [] };
+function parseJsonExact(text3) {
+  if (!LONG_DIGITS.test(text3)) return { value: JSON.parse(text3), inexact: [] };
   let unsafe = false;
-  const value = JSON.parse(text, (key2, v, context) => {
+  const value = JSON.parse(text3, (key2, v, context) => {
     if (typeof v !== "number" || Number.isSafeInteger(v) || !ID_KEY.test(key2)) return v;
     const source = context?.source;
     if (typeof source === "string") return /^-?\d+$/.test(source) ? source : v;
@@ -30085,7 +30826,7 @@ function parseJsonExact(text) {
     return v;
   });
   if (!unsafe) return { value, inexact: [] };
-  const inexact = [...text.matchAll(/"((?:[^"\\]*_)?id)"\s*:\s*(-?\d{16,})(?![\d.eE])/g)].map((m) => m[2]).filter((d) => !Number.isSafeInteger(Number(d)));
+  const inexact = [...text3.matchAll(/"((?:[^"\\]*_)?id)"\s*:\s*(-?\d{16,})(?![\d.eE])/g)].map((m) => m[2]).filter((d) => !Number.isSafeInteger(Number(d)));
   return { value, inexact: inexact.length > 0 ? [...new Set(inexact)] : ["(an id beyond 2^53)"] };
 }
 function isEnvelope(v) {
@@ -30101,14 +30842,14 @@ function readErrors(raw, redact = (s) => s) {
     }
     if (!e || typeof e !== "object") continue;
     const o = e;
-    const detail = { message: redact(typeof o.message === "string" ? o.message : JSON.stringify(o)) };
-    const code = typeof o.code === "number" ? o.code : typeof o.code === "string" && /^\d+$/.test(o.code) ? Number(o.code) : void 0;
-    if (code !== void 0) detail.code = code;
+    const detail2 = { message: redact(typeof o.message === "string" ? o.message : JSON.stringify(o)) };
+    const code2 = typeof o.code === "number" ? o.code : typeof o.code === "string" && /^\d+$/.test(o.code) ? Number(o.code) : void 0;
+    if (code2 !== void 0) detail2.code = code2;
     const source = o.source;
-    if (source && typeof source.pointer === "string") detail.pointer = source.pointer;
+    if (source && typeof source.pointer === "string") detail2.pointer = source.pointer;
     const doc = documentationUrl(o.documentation_url, redact);
-    if (doc !== void 0) detail.documentation_url = doc;
-    out.push(detail);
+    if (doc !== void 0) detail2.documentation_url = doc;
+    out.push(detail2);
     if (Array.isArray(o.error_chain)) {
       for (const c of o.error_chain) {
         if (c && typeof c.message === "string")
@@ -30131,9 +30872,9 @@ function documentationUrl(raw, redact = (s) => s) {
   return redact(raw) === raw ? raw : void 0;
 }
 function describeErrors(errors) {
-  const text = errors.map((e) => `${e.message}${e.code !== void 0 ? ` [${e.code}]` : ""}${e.pointer ? ` at ${e.pointer}` : ""}`).join("; ");
+  const text3 = errors.map((e) => `${e.message}${e.code !== void 0 ? ` [${e.code}]` : ""}${e.pointer ? ` at ${e.pointer}` : ""}`).join("; ");
   const pages = [...new Set(errors.map((e) => e.documentation_url).filter((u) => u !== void 0))];
-  return pages.length > 0 ? `${text}; see ${pages.join(", ")}` : text;
+  return pages.length > 0 ? `${text3}; see ${pages.join(", ")}` : text3;
 }
 function info(ctx, errors, retryable, envelope) {
   return {
@@ -30148,48 +30889,48 @@ function info(ctx, errors, retryable, envelope) {
   };
 }
 function apiError(ctx, errors, oddBody) {
-  const { method, path: path6, status: status2 } = ctx;
+  const { method, path: path7, status: status2 } = ctx;
   const codes = new Set(errors.map((e) => e.code).filter((c) => c !== void 0));
   const cf = errors.length > 0 ? ` (Cloudflare: ${describeErrors(errors)})` : oddBody ? ` (the answer was ${oddBody})` : "";
   const after = ctx.retries > 0 ? ` after ${ctx.retries} ${ctx.retries === 1 ? "retry" : "retries"}` : "";
   const write = !isIdempotent(method);
   const retryable = isRetryableStatus(status2) && (!write || status2 === 429);
-  const zoneMatch = ZONE_ID_PATH.exec(path6);
+  const zoneMatch = ZONE_ID_PATH.exec(path7);
   let message2;
   if (status2 === 401 || status2 === 400 && [...codes].some((c) => AUTH_CODES.has(c))) {
-    message2 = `authentication failed for ${method} ${path6}${cf}: check ` + (ctx.auth === "token" ? "CLOUDFLARE_API_TOKEN" : "CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY") + " (an API token goes in CLOUDFLARE_API_TOKEN; a global API key needs CLOUDFLARE_EMAIL as well)";
+    message2 = `authentication failed for ${method} ${path7}${cf}: check ` + (ctx.auth === "token" ? "CLOUDFLARE_API_TOKEN" : "CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY") + " (an API token goes in CLOUDFLARE_API_TOKEN; a global API key needs CLOUDFLARE_EMAIL as well)";
   } else if (status2 === 403) {
     const who = ctx.auth === "token" ? "the API token" : "the account of CLOUDFLARE_EMAIL / CLOUDFLARE_API_KEY";
     message2 = refusalMessage({
       method,
-      path: path6,
+      path: path7,
       status: status2,
       errors,
-      needs: ctx.permissionHint?.(method, path6),
+      needs: ctx.permissionHint?.(method, path7),
       state: `${who} lacks it${ctx.auth === "token" ? " (or the token is expired or disabled)" : ""}`
     });
   } else if (status2 === 404 && zoneMatch && !oddBody && (codes.size === 0 || [...codes].some((c) => ROUTING_CODES.has(c)) || zoneMatch[2] === "")) {
     const who = ctx.auth === "token" ? "this token" : "these credentials";
-    message2 = `zone ${zoneMatch[1]} not found or not accessible with ${who}: no such zone, or ${who} cannot see it (check the zone id, ` + (ctx.auth === "token" ? "and that the token's zone resources include the zone" : "and the account the zone is in") + `; ${method} ${path6}${errors.length > 0 ? `; Cloudflare: ${describeErrors(errors)}` : ""})`;
+    message2 = `zone ${zoneMatch[1]} not found or not accessible with ${who}: no such zone, or ${who} cannot see it (check the zone id, ` + (ctx.auth === "token" ? "and that the token's zone resources include the zone" : "and the account the zone is in") + `; ${method} ${path7}${errors.length > 0 ? `; Cloudflare: ${describeErrors(errors)}` : ""})`;
   } else if ((status2 === 400 || status2 === 404) && (codes.has(7003) || codes.has(7e3))) {
-    const bad = malformedSegment(path6, [...BASE_ID_SHAPES, ...ctx.idShapes ?? []]);
-    message2 = `malformed id${bad ? ` "${bad}"` : ""} in ${method} ${path6}${cf}: Cloudflare ids are 32 lower-case hex characters`;
+    const bad = malformedSegment(path7, [...BASE_ID_SHAPES, ...ctx.idShapes ?? []]);
+    message2 = `malformed id${bad ? ` "${bad}"` : ""} in ${method} ${path7}${cf}: Cloudflare ids are 32 lower-case hex characters`;
   } else if (status2 === 429) {
     if (ctx.retryAfterTooLongMs !== void 0) {
-      message2 = `Cloudflare rate limit hit on ${method} ${path6}: the API asks to wait ${formatMs(ctx.retryAfterTooLongMs)} before retrying, longer than the ${formatMs(ctx.maxRetryAfterMs ?? 6e4)} zoneform waits; try again later (the budget is shared with the dashboard and other tools using this token)`;
+      message2 = `Cloudflare rate limit hit on ${method} ${path7}: the API asks to wait ${formatMs(ctx.retryAfterTooLongMs)} before retrying, longer than the ${formatMs(ctx.maxRetryAfterMs ?? 6e4)} zoneform waits; try again later (the budget is shared with the dashboard and other tools using this token)`;
     } else {
-      message2 = `Cloudflare rate limit hit (HTTP 429) on ${method} ${path6}${after}${cf}; lower --rate-limit or --parallelism, or run again later`;
+      message2 = `Cloudflare rate limit hit (HTTP 429) on ${method} ${path7}${after}${cf}; lower --rate-limit or --parallelism, or run again later`;
     }
   } else if (status2 >= 500) {
-    message2 = `Cloudflare answered HTTP ${status2} for ${method} ${path6}${after}${cf}`;
+    message2 = `Cloudflare answered HTTP ${status2} for ${method} ${path7}${after}${cf}`;
     if (write)
       message2 += `; the ${method} may or may not have been carried out: run \`zoneform plan\` again to see the live state before retrying`;
     else message2 += "; the API may be having trouble, try again later";
     if (oddBody) message2 += " (if this persists, check --api-url / CLOUDFLARE_API_BASE_URL)";
   } else if (status2 === 404) {
-    message2 = `not found: ${method} ${path6}${cf}${oddBody ? "; is --api-url / CLOUDFLARE_API_BASE_URL right?" : ""}`;
+    message2 = `not found: ${method} ${path7}${cf}${oddBody ? "; is --api-url / CLOUDFLARE_API_BASE_URL right?" : ""}`;
   } else {
-    message2 = `${method} ${path6} was rejected with HTTP ${status2}${after}${cf}`;
+    message2 = `${method} ${path7} was rejected with HTTP ${status2}${after}${cf}`;
     if (oddBody) message2 += "; is --api-url / CLOUDFLARE_API_BASE_URL right?";
   }
   return new ApiError(message2, info(ctx, errors, retryable, oddBody === void 0));
@@ -30199,8 +30940,8 @@ function refusalMessage(r) {
   const needs = r.needs ? `${r.method} ${r.path} needs ${r.needs}` : `${r.method} ${r.path} needs a permission`;
   return `${needs}, and was refused (HTTP ${r.status}${cf}): ${r.state}`;
 }
-function malformedSegment(path6, shapes) {
-  const segs = path6.split("/");
+function malformedSegment(path7, shapes) {
+  const segs = path7.split("/");
   for (let i = 1; i < segs.length; i++) {
     const shape = shapes.find((s) => s.collection === segs[i - 1]);
     if (shape && !shape.id.test(segs[i])) return segs[i];
@@ -30219,30 +30960,30 @@ function headerValue(headers, name) {
   return Array.isArray(v) ? v[0] : v;
 }
 function networkError(ctx) {
-  const { method, path: path6, code, retries } = ctx;
+  const { method, path: path7, code: code2, retries } = ctx;
   const after = retries > 0 ? ` after ${retries} ${retries === 1 ? "retry" : "retries"}` : "";
-  const notSent = isNotSentError(code);
-  const ambiguous = !notSent && method !== "GET";
+  const notSent = isNotSentError(code2);
+  const ambiguous2 = !notSent && method !== "GET";
   let what;
   if (notSent)
-    what = `cannot connect to ${ctx.origin} (${code})${after}; check --api-url / CLOUDFLARE_API_BASE_URL and the network`;
-  else if (isTimeoutError(code)) what = `no answer within ${ctx.timeoutMs} ms (${code})${after}`;
-  else if (code === BODY_TOO_LARGE_CODE) {
+    what = `cannot connect to ${ctx.origin} (${code2})${after}; check --api-url / CLOUDFLARE_API_BASE_URL and the network`;
+  else if (isTimeoutError(code2)) what = `no answer within ${ctx.timeoutMs} ms (${code2})${after}`;
+  else if (code2 === BODY_TOO_LARGE_CODE) {
     what = `${ctx.cause}, more than the ${ctx.maxBodyBytes ?? "maximum"} bytes zoneform reads of one answer (--max-body-size, ZONEFORM_MAX_BODY_SIZE); it stopped reading it`;
-  } else if (code === ENCODED_BODY_CODE)
+  } else if (code2 === ENCODED_BODY_CODE)
     what = `${ctx.cause}; it was not read (is --api-url / CLOUDFLARE_API_BASE_URL the API, without a proxy that compresses?)`;
-  else what = `the connection failed (${code ?? ctx.cause})${after}`;
-  let message2 = `${method} ${path6}: ${what}`;
-  if (ambiguous) {
+  else what = `the connection failed (${code2 ?? ctx.cause})${after}`;
+  let message2 = `${method} ${path7}: ${what}`;
+  if (ambiguous2) {
     message2 += method === "POST" ? `; the request was sent, so the write may or may not have happened and zoneform did not re-send it. Run \`zoneform plan\` again to see the live state before retrying` : `; the change may or may not have been made. Run \`zoneform plan\` again to see the live state`;
-  } else if (isTimeoutError(code)) {
+  } else if (isTimeoutError(code2)) {
     message2 += "; raise --timeout or try again later";
   }
   return new NetworkError(message2, {
     method,
-    path: path6,
-    ambiguous,
-    cause: code ?? ctx.cause,
+    path: path7,
+    ambiguous: ambiguous2,
+    cause: code2 ?? ctx.cause,
     ...retries > 0 ? { retries } : {}
   });
 }
@@ -30276,15 +31017,24 @@ var init_errors2 = __esm({
 });
 
 // src/cloudflare/run-cause.ts
-function unreachableCause(baseUrl, code) {
-  if (code === void 0 || !UNREACHABLE.has(code)) return void 0;
-  const what = code === "ECONNREFUSED" ? "nothing accepts connections there" : "its host name does not resolve";
-  return `cannot connect to the API at ${baseUrl} (${code}): ${what}. Check --api-url / CLOUDFLARE_API_BASE_URL (Cloudflare's is https://api.cloudflare.com/client/v4) and the network`;
+function unreachableCause(baseUrl, code2, retries = 0, from) {
+  if (code2 === void 0 || !UNREACHABLE.has(code2)) return void 0;
+  const host = new URL(baseUrl).hostname;
+  const tries = `${retries + 1} ${retries === 0 ? "try" : "tries"}`;
+  const what = code2 === "ECONNREFUSED" ? "nothing accepts connections there" : code2 === "ENOTFOUND" ? `its host name ${host} does not resolve` : `the resolver could not look up its host name ${host} (a temporary failure, ${tries})`;
+  return `cannot connect to the API at ${baseUrl} (${code2}): ${what}. ${whereToLook(from)}`;
+}
+function whereToLook(from) {
+  const cloudflare = `(Cloudflare's is ${CLOUDFLARE_API})`;
+  if (from === void 0) return `Check --api-url / CLOUDFLARE_API_BASE_URL ${cloudflare} and the network`;
+  if (from === "default")
+    return "That is Cloudflare's URL, the default (neither --api-url nor CLOUDFLARE_API_BASE_URL is set): check the network and its DNS";
+  return `The URL comes from ${from}: check it ${cloudflare} and the network`;
 }
 function notTheApiCause(baseUrl, err) {
   if (!(err instanceof ApiError)) return void 0;
-  const path6 = new URL(baseUrl).pathname.replace(/\/+$/, "");
-  const lacksPrefix = !path6.endsWith(API_PREFIX);
+  const path7 = new URL(baseUrl).pathname.replace(/\/+$/, "");
+  const lacksPrefix = !path7.endsWith(API_PREFIX);
   const ok = err.status >= 200 && err.status < 300;
   if (!(ok && err.info.envelope === false) && !(lacksPrefix && (err.status === 404 || err.status === 405)))
     return void 0;
@@ -30292,13 +31042,14 @@ function notTheApiCause(baseUrl, err) {
   const hint = lacksPrefix ? `did you mean ${baseUrl.replace(/\/+$/, "")}${API_PREFIX}?` : "is --api-url / CLOUDFLARE_API_BASE_URL right?";
   return `the base URL ${baseUrl} does not look like the Cloudflare API (${err.info.method} ${err.info.path} got ${said}): ${hint} Set --api-url / CLOUDFLARE_API_BASE_URL to the API's base, e.g. https://api.cloudflare.com/client/v4`;
 }
-var API_PREFIX, UNREACHABLE;
+var API_PREFIX, UNREACHABLE, CLOUDFLARE_API;
 var init_run_cause = __esm({
   "src/cloudflare/run-cause.ts"() {
     "use strict";
     init_errors();
     API_PREFIX = "/client/v4";
-    UNREACHABLE = /* @__PURE__ */ new Set(["ECONNREFUSED", "ENOTFOUND"]);
+    UNREACHABLE = /* @__PURE__ */ new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"]);
+    CLOUDFLARE_API = "https://api.cloudflare.com/client/v4";
   }
 });
 
@@ -30325,8 +31076,8 @@ function redactQuery(query) {
   }
   return parts.length ? `?${parts.join("&")}` : "";
 }
-function redactUrls(text) {
-  return text.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*\?[^\s"'<>]*/gi, (url) => redactDestination(url));
+function redactUrls(text3) {
+  return text3.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*\?[^\s"'<>]*/gi, (url) => redactDestination(url));
 }
 var RequestLoop;
 var init_request_loop = __esm({
@@ -30377,8 +31128,8 @@ var init_request_loop = __esm({
        * One call. Once the run is stopped, a call none of whose attempts reached the API (nothing sent, or
        * only 429s) throws the stop's RunStoppedError; one that reached it throws what its answer says.
        */
-      async call(method, path6, ro = {}) {
-        return (await this.callRead(method, path6, ro))();
+      async call(method, path7, ro = {}) {
+        return (await this.callRead(method, path7, ro))();
       }
       /**
        * One call as `call` makes it, whose answer is read (decoded, charged to the read budget, parsed, checked and
@@ -30386,7 +31137,7 @@ var init_request_loop = __esm({
        * wait for their turn as their bytes, outside V8's heap, rather than as parsed objects that outlive its
        * young-generation collections and make it grow with the length of the list (issue 39: audit memory).
        */
-      async callRead(method, path6, ro = {}) {
+      async callRead(method, path7, ro = {}) {
         const state = {};
         const thrown = (err) => {
           const stopped = this.o.run.stopped();
@@ -30395,7 +31146,7 @@ var init_request_loop = __esm({
         };
         let read;
         try {
-          read = await this.attempt(method, path6, ro, state);
+          read = await this.attempt(method, path7, ro, state);
         } catch (err) {
           return thrown(err);
         }
@@ -30415,14 +31166,14 @@ var init_request_loop = __esm({
         if (message2 !== void 0 && !this.apiAnswered)
           this.o.run.stop(new RunStoppedError(this.o.redact(message2), EXIT.error, "cause"));
       }
-      async attempt(method, path6, ro, holder) {
+      async attempt(method, path7, ro, holder) {
         const { run: run2, redact, log, policy } = this.o;
         const { origin, basePath } = this;
         run2.assertRunning();
-        const rel = path6.replace(/^\/+/, "");
+        const rel = path7.replace(/^\/+/, "");
         const qs = buildQuery(ro.query);
-        let shown4;
-        const shownPath = () => shown4 ??= redact(rel);
+        let shown5;
+        const shownPath = () => shown5 ??= redact(rel);
         const shownFull = () => shownPath() + redactQuery(ro.query);
         const hasBody = ro.body !== void 0;
         const reqHeaders = hasBody ? { ...this.headers, "content-type": "application/json" } : this.headers;
@@ -30479,7 +31230,7 @@ var init_request_loop = __esm({
                 continue;
               }
               log?.(`${method} ${shownFull()} failed (${e.code ?? e.name}) ${Date.now() - started}ms${retriesNote()}`);
-              this.stopForCause(unreachableCause(`${origin}${basePath}`, e.code));
+              this.stopForCause(unreachableCause(`${origin}${basePath}`, e.code, state.retries, this.o.baseUrlFrom));
               throw networkError({
                 method,
                 path: shownPath(),
@@ -30495,8 +31246,8 @@ var init_request_loop = __esm({
           release();
           log?.(`${method} ${shownFull()} ${status2} ${Date.now() - started}ms${retriesNote()}`);
           return () => {
-            const text = textOf(bytes);
-            if (method === "GET") this.o.readBudget.checkAnswer(text, shownPath);
+            const text3 = textOf(bytes);
+            if (method === "GET") this.o.readBudget.checkAnswer(text3, shownPath);
             let unwrapped;
             try {
               unwrapped = unwrapResponse({
@@ -30506,7 +31257,7 @@ var init_request_loop = __esm({
                 },
                 status: status2,
                 headers: resHeaders,
-                body: text,
+                body: text3,
                 retries: state.retries,
                 retryAfterMs: state.retryAfterMs,
                 retryAfterTooLongMs: state.retryAfterTooLongMs,
@@ -30584,11 +31335,11 @@ var init_run_stop = __esm({
       }
       /** Sleeps `ms`, or less when the run is stopped. */
       pause(ms) {
-        return new Promise((resolve9) => {
+        return new Promise((resolve12) => {
           const done = () => {
             clearTimeout(timer);
             this.wakeups.delete(done);
-            resolve9();
+            resolve12();
           };
           const timer = setTimeout(done, ms);
           this.wakeups.add(done);
@@ -30647,7 +31398,7 @@ function createClient(opts) {
   const redactor = new Redactor();
   redactor.add("token" in opts.auth ? opts.auth.token : opts.auth.key);
   const extra = opts.redactor;
-  const redact = (text) => redactUrls(redactor.redact(extra ? extra.redact(text) : text));
+  const redact = (text3) => redactUrls(redactor.redact(extra ? extra.redact(text3) : text3));
   const limiter = new RateLimiter({
     ...opts.rateLimit ?? DEFAULT_RATE_LIMIT,
     now,
@@ -30676,6 +31427,7 @@ function createClient(opts) {
   });
   const loop = new RequestLoop({
     baseUrl: opts.baseUrl,
+    baseUrlFrom: opts.baseUrlFrom,
     auth: opts.auth,
     userAgent: opts.userAgent,
     parallelism,
@@ -30694,24 +31446,24 @@ function createClient(opts) {
     firstTierParser: opts.firstTierParser
   });
   const lists = new ListReader({
-    get: (path6, query) => loop.callRead("GET", path6, { query }),
+    get: (path7, query) => loop.callRead("GET", path7, { query }),
     redact,
     warn: (line) => opts.onWarning?.(redact(line)),
     maxItems: opts.maxListItems ?? DEFAULT_MAX_LIST_ITEMS,
     maxPages: opts.maxListPages ?? DEFAULT_MAX_LIST_PAGES
   });
   return {
-    async request(method, path6, ro) {
-      return (await loop.call(method, path6, ro)).result;
+    async request(method, path7, ro) {
+      return (await loop.call(method, path7, ro)).result;
     },
-    async requestEnvelope(method, path6, ro) {
-      return await loop.call(method, path6, ro);
+    async requestEnvelope(method, path7, ro) {
+      return await loop.call(method, path7, ro);
     },
-    paginate: (path6, po = {}) => lists.read(path6, "page", po),
-    paginateCursor: (path6, po = {}) => lists.read(path6, "cursor", po),
-    async listAll(path6, po = {}) {
+    paginate: (path7, po = {}) => lists.read(path7, "page", po),
+    paginateCursor: (path7, po = {}) => lists.read(path7, "cursor", po),
+    async listAll(path7, po = {}) {
       const out = [];
-      for await (const item of lists.read(path6, "auto", po)) out.push(item);
+      for await (const item of lists.read(path7, "auto", po)) out.push(item);
       return out;
     },
     stats: () => ({ ...stats }),
@@ -30815,13 +31567,13 @@ function insecureHttpAllowedByEnv(env) {
 function checkPlainHttp(baseUrl, opts) {
   const url = new URL(baseUrl);
   if (!isInsecureBaseUrl(url)) return void 0;
-  const shown4 = `${url.origin}${url.pathname}`;
+  const shown5 = `${url.origin}${url.pathname}`;
   if (!opts.allowed) {
     throw new UsageError(
-      `${opts.source} ${shown4} is plain HTTP to a host that is not loopback: the credentials would be sent unencrypted; use https://, or pass ${opts.optIn} to send them anyway`
+      `${opts.source} ${shown5} is plain HTTP to a host that is not loopback: the credentials would be sent unencrypted; use https://, or pass ${opts.optIn} to send them anyway`
     );
   }
-  return `warning: ${opts.source} ${shown4} is plain HTTP to a host that is not loopback: the credentials are sent unencrypted`;
+  return `warning: ${opts.source} ${shown5} is plain HTTP to a host that is not loopback: the credentials are sent unencrypted`;
 }
 function nonEmpty(v) {
   const t = v?.trim();
@@ -30856,6 +31608,14 @@ async function checkCredentials(client, kind, now = Date.now(), scope = {}) {
       return couldNotTell(kind, err);
     }
   }
+  const named = {
+    ...scope.variable !== void 0 ? { variable: scope.variable } : {},
+    ...scope.accounts?.length ? { servesAccounts: [...new Set(scope.accounts)] } : {}
+  };
+  return { ...await checkToken(client, now, scope), ...named };
+}
+async function checkToken(client, now, scope) {
+  const kind = "token";
   const accounts = [...new Set(scope.accounts ?? [])];
   const checks = [
     ...scope.accountOwned && accounts.length > 0 ? [] : [{ path: VERIFY_PATH }],
@@ -30863,12 +31623,14 @@ async function checkCredentials(client, kind, now = Date.now(), scope = {}) {
   ];
   const checked2 = [];
   const refusals = [];
-  for (const { path: path6, account } of checks) {
-    checked2.push(path6);
-    const { check: check3, refused: refused2 } = await verifyAt(client, path6, account !== void 0, now);
-    if (!refused2) return { ...check3, checkedAt: path6, checked: checked2, ...account !== void 0 ? { account } : {} };
+  for (const { path: path7, account } of checks) {
+    checked2.push(path7);
+    const { check: check3, refused: refused2 } = await verifyAt(client, path7, account !== void 0, now);
+    if (!refused2) return { ...check3, checkedAt: path7, checked: checked2, ...account !== void 0 ? { account } : {} };
     refusals.push(check3);
   }
+  const owner = accounts.length > 0 ? await ownerAmong(client, scope.otherAccounts ?? [], accounts, now) : void 0;
+  if (owner) return { ...owner, checked: [...checked2, ...owner.checked ?? []] };
   if (refusals.length === 1) return { ...refusals[0], checkedAt: checked2[0], checked: checked2 };
   return {
     kind,
@@ -30877,10 +31639,21 @@ async function checkCredentials(client, kind, now = Date.now(), scope = {}) {
     checked: checked2
   };
 }
-async function verifyAt(client, path6, accounts, now) {
+async function ownerAmong(client, others, mine, now) {
+  const checked2 = [];
+  for (const account of others.filter((a) => !mine.includes(a))) {
+    const path7 = accountVerifyPath(account);
+    checked2.push(path7);
+    const { check: check3, refused: refused2 } = await verifyAt(client, path7, true, now);
+    if (!refused2 && check3.state === "active")
+      return { ...check3, state: "other_account", account, checkedAt: path7, checked: checked2 };
+  }
+  return void 0;
+}
+async function verifyAt(client, path7, accounts, now) {
   let result;
   try {
-    result = await client.request("GET", path6);
+    result = await client.request("GET", path7);
   } catch (err) {
     const api = err instanceof ApiError && err.info.envelope === true ? err : void 0;
     const refused2 = api !== void 0 && (api.status === 401 || api.status === 403);
@@ -30913,7 +31686,14 @@ function tokenVerdict(result, now = Date.now()) {
   return { ...base3, detail: `the token check answered an unexpected status ${JSON.stringify(r.status ?? null)}` };
 }
 function describeCheck(c) {
-  const token2 = `the API token in CLOUDFLARE_API_TOKEN${c.id ? ` (id ${c.id})` : ""}`;
+  const variable = c.variable ?? "CLOUDFLARE_API_TOKEN";
+  const served = c.servesAccounts?.length ? ` (for account ${c.servesAccounts.join(", ")})` : "";
+  const forAccounts = c.account === void 0 || !c.servesAccounts?.includes(c.account);
+  const about = [
+    forAccounts && c.servesAccounts?.length && `for account ${c.servesAccounts.join(", ")}`,
+    c.id && `id ${c.id}`
+  ];
+  const token2 = `the API token in ${variable}${about.some(Boolean) ? ` (${about.filter(Boolean).join(", ")})` : ""}`;
   const check3 = `Cloudflare's token check (GET ${c.checkedAt ?? VERIFY_PATH})`;
   const own = c.account !== void 0 ? `, a token of account ${c.account}` : "";
   const byAccount = c.checked?.some((p) => p !== VERIFY_PATH) ? ", or an account's own (Manage Account → Account API Tokens)" : "";
@@ -30921,29 +31701,44 @@ function describeCheck(c) {
     case "active":
       return c.kind === "token" ? c.clockDisagrees ? `${token2} is active by ${check3}${own}, although its ${[c.expiresOn && `expires_on ${c.expiresOn}`, c.notBefore && `not_before ${c.notBefore}`].filter(Boolean).join(" and ")} says otherwise by this machine's clock (is the clock right?)` : `${token2} is valid and active${c.expiresOn ? ` until ${c.expiresOn}` : ""}${own}` : `CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY are the global API key of ${c.email ?? "a user"}`;
     case "invalid":
-      return c.kind === "token" ? `CLOUDFLARE_API_TOKEN is not a valid API token: ${c.checkedAt ? check3 : "Cloudflare's token checks"} answered ${c.detail}. It may be mistyped, deleted or rolled: set it to a current token (My Profile → API Tokens)${byAccount}; a global API key goes in CLOUDFLARE_API_KEY, with CLOUDFLARE_EMAIL` : `Cloudflare does not accept CLOUDFLARE_EMAIL with CLOUDFLARE_API_KEY (GET user answered ${c.detail}): check both, or use an API token in CLOUDFLARE_API_TOKEN`;
+      return c.kind === "token" ? `${variable}${served} is not a valid API token: ${c.checkedAt ? check3 : "Cloudflare's token checks"} answered ${c.detail}. It may be mistyped, deleted, rolled${byAccount ? " or another account's" : ""}: set it to a current token (My Profile → API Tokens)${byAccount}; a global API key goes in CLOUDFLARE_API_KEY, with CLOUDFLARE_EMAIL` : `Cloudflare does not accept CLOUDFLARE_EMAIL with CLOUDFLARE_API_KEY (GET user answered ${c.detail}): check both, or use an API token in CLOUDFLARE_API_TOKEN`;
     case "expired":
       return `${token2} has expired${c.expiresOn ? ` (expires_on ${c.expiresOn})` : ""}: roll it or create a new one (My Profile → API Tokens)`;
     case "disabled":
       return `${token2} is disabled: enable it again (My Profile → API Tokens) or use another`;
     case "not_yet_valid":
       return `${token2} is not valid yet: its not_before is ${c.notBefore}`;
+    case "other_account":
+      return `${variable} holds a token of account ${c.account}${c.id ? ` (id ${c.id})` : ""}, not one for account ${c.servesAccounts?.join(", ") ?? "it serves"} (${check3} takes it): set ${variable} to a token of account ${c.servesAccounts?.join(", ") ?? "the account"}`;
     default:
       return `zoneform could not check the credentials (${c.detail ?? "no answer"})`;
   }
 }
-function explainAuthFailure(err, check3, hint) {
+function explainAuthFailure(err, check3, hint, scope = {}) {
   if (check3.state === "unknown") return err;
-  const { method, path: path6 } = err.info;
-  if (err.status === 403) {
-    const needs = hint?.(method, path6);
+  const { method, path: path7 } = err.info;
+  const elsewhere = err.status === 403 ? notItsAccount(check3, accountOfPath(path7, scope), scope) : void 0;
+  if (elsewhere) return new ApiError(`${method} ${path7} was refused (HTTP 403): ${elsewhere}`, err.info);
+  if (err.status === 403 && check3.state === "active") {
+    const needs = hint?.(method, path7);
     const who = check3.kind === "token" ? "the API token" : "the account of CLOUDFLARE_EMAIL / CLOUDFLARE_API_KEY";
     const fix = check3.kind === "key" ? "give the account a role with it" : check3.account !== void 0 ? `add it to the token (account ${check3.account}: Manage Account → Account API Tokens → Edit)` : "add it to the token (My Profile → API Tokens → Edit)";
-    const state = check3.state === "active" ? `${who} lacks it (${describeCheck(check3)}): ${fix}` : describeCheck(check3);
+    const state = `${who} lacks it (${describeCheck(check3)}): ${fix}`;
     return new ApiError(refusalMessage({ ...err.info, status: err.status, needs, state }), err.info);
   }
   if (check3.state === "active") return err;
-  return new ApiError(`${describeCheck(check3)} (${method} ${path6} was refused with HTTP ${err.status})`, err.info);
+  return new ApiError(`${describeCheck(check3)} (${method} ${path7} was refused with HTTP ${err.status})`, err.info);
+}
+function notItsAccount(check3, target, scope = {}) {
+  if (check3.state !== "active" || check3.account === void 0 || target === void 0 || target === check3.account)
+    return void 0;
+  const variable = scope.accountVariables?.[target] ?? check3.variable ?? "CLOUDFLARE_API_TOKEN";
+  return `${variable} holds a token of account ${check3.account}${check3.id ? ` (id ${check3.id})` : ""}, which reaches that account's zones and objects only, not account ${target}'s: set ${variable} to a token of account ${target}`;
+}
+function accountOfPath(path7, scope) {
+  const m = /^(accounts|zones)\/([^/]+)/.exec(path7);
+  if (!m) return void 0;
+  return m[1] === "accounts" ? m[2] : scope.zoneAccounts?.[m[2]];
 }
 function worthChecking(err) {
   return err instanceof ApiError && (err.status === 401 || err.status === 403) && err.info.envelope === true && !/^user(\/|$)/.test(err.info.path) && !/^accounts\/[^/]+\/tokens(\/|$)/.test(err.info.path);
@@ -30953,9 +31748,9 @@ function withCredentialCheck(client, kind, hint, scope) {
   const explain = async (err) => {
     if (!worthChecking(err)) return err;
     check3 ??= checkCredentials(client, kind, Date.now(), scope);
-    const verdict = await check3;
-    const explained = explainAuthFailure(err, verdict, hint);
-    if (explained !== err && verdict.state !== "active" && client.stop) {
+    const verdict2 = await check3;
+    const explained = explainAuthFailure(err, verdict2, hint, scope);
+    if (explained !== err && verdict2.state !== "active" && client.stop) {
       client.stop(new RunStoppedError(explained.message, EXIT.error, "cause"));
       return client.stopped?.() ?? explained;
     }
@@ -30972,11 +31767,11 @@ function withCredentialCheck(client, kind, hint, scope) {
     }
   }
   const overrides = {
-    request: (method, path6, opts) => guard(client.request(method, path6, opts)),
-    requestEnvelope: (method, path6, opts) => guard(client.requestEnvelope(method, path6, opts)),
-    listAll: (path6, opts) => guard(client.listAll(path6, opts)),
-    paginate: (path6, opts) => guardIter(client.paginate(path6, opts)),
-    paginateCursor: (path6, opts) => guardIter(client.paginateCursor(path6, opts))
+    request: (method, path7, opts) => guard(client.request(method, path7, opts)),
+    requestEnvelope: (method, path7, opts) => guard(client.requestEnvelope(method, path7, opts)),
+    listAll: (path7, opts) => guard(client.listAll(path7, opts)),
+    paginate: (path7, opts) => guardIter(client.paginate(path7, opts)),
+    paginateCursor: (path7, opts) => guardIter(client.paginateCursor(path7, opts))
   };
   return new Proxy(client, {
     get: (target, prop, receiver) => Object.hasOwn(overrides, prop) ? overrides[prop] : Reflect.get(target, prop, receiver)
@@ -31060,12 +31855,12 @@ var init_token_permissions = __esm({
 });
 
 // src/cloudflare/token-router.ts
-function pathScope(path6) {
-  const m = /^(zones|accounts)\/([^/?]+)(?:[/?]|$)/.exec(path6.replace(/^\/+/, ""));
+function pathScope(path7) {
+  const m = /^(zones|accounts)\/([^/?]+)(?:[/?]|$)/.exec(path7.replace(/^\/+/, ""));
   return m ? { scope: m[1], id: m[2] } : void 0;
 }
-function clientFor(routes9, path6) {
-  const at3 = pathScope(path6);
+function clientFor(routes9, path7) {
+  const at3 = pathScope(path7);
   if (!at3) return routes9.fallback;
   return (at3.scope === "zones" ? routes9.zones : routes9.accounts).get(at3.id) ?? routes9.fallback;
 }
@@ -31082,17 +31877,17 @@ function routeByToken(routes9) {
     }
     return reason;
   };
-  const pick3 = (path6) => {
+  const pick3 = (path7) => {
     stopped();
-    return clientFor(routes9, path6);
+    return clientFor(routes9, path7);
   };
   return {
-    request: (method, path6, opts) => pick3(path6).request(method, path6, opts),
-    requestEnvelope: (method, path6, opts) => pick3(path6).requestEnvelope(method, path6, opts),
-    paginate: (path6, opts) => pick3(path6).paginate(path6, opts),
-    paginateCursor: (path6, opts) => pick3(path6).paginateCursor(path6, opts),
-    listAll: (path6, opts) => pick3(path6).listAll(path6, opts),
-    lane: (path6) => all.indexOf(clientFor(routes9, path6)),
+    request: (method, path7, opts) => pick3(path7).request(method, path7, opts),
+    requestEnvelope: (method, path7, opts) => pick3(path7).requestEnvelope(method, path7, opts),
+    paginate: (path7, opts) => pick3(path7).paginate(path7, opts),
+    paginateCursor: (path7, opts) => pick3(path7).paginateCursor(path7, opts),
+    listAll: (path7, opts) => pick3(path7).listAll(path7, opts),
+    lane: (path7) => all.indexOf(clientFor(routes9, path7)),
     stats() {
       const sum = { requests: 0, retries: 0, throttled: 0 };
       for (const c of all) {
@@ -31232,17 +32027,17 @@ async function candidatesIn(client, finder, reads) {
 async function wholeObject(client, finder, item) {
   const id = idOf(item);
   if (finder.list !== void 0 || id === "") return item;
-  const path6 = `${finder.path}/${encodeURIComponent(id)}`;
+  const path7 = `${finder.path}/${encodeURIComponent(id)}`;
   let answer;
   try {
-    answer = await client.request("GET", path6);
+    answer = await client.request("GET", path7);
   } catch (err) {
     if (err instanceof ApiError && err.isNotFound()) return null;
     throw err;
   }
   if (!isItem(answer) || idOf(answer) !== id) {
     throw new AnswerShapeError(
-      `the API answered GET ${path6} with ${clipJson(answer, 60) ?? "nothing"}, expected the object of id ${id}`
+      `the API answered GET ${path7} with ${clipJson(answer, 60) ?? "nothing"}, expected the object of id ${id}`
     );
   }
   return answer;
@@ -31256,22 +32051,22 @@ async function appearedSincePlan(client, finder, reads) {
   return [...sure, ...read.filter((o) => o !== null && hintsOf(o, finder) !== "differ")];
 }
 async function lookForCreated(client, op) {
-  const listed2 = await candidatesIn(client, op.finds);
-  if (listed2.length > MAX_CANDIDATE_READS) return { candidates: listed2, equal: [], tooMany: true };
-  const objects = (await Promise.all(listed2.map((i) => wholeObject(client, op.finds, i)))).filter(
+  const listed3 = await candidatesIn(client, op.finds);
+  if (listed3.length > MAX_CANDIDATE_READS) return { candidates: listed3, equal: [], tooMany: true };
+  const objects = (await Promise.all(listed3.map((i) => wholeObject(client, op.finds, i)))).filter(
     (o) => o !== null && hintsOf(o, op.finds) !== "differ"
   );
   return { candidates: objects, equal: objects.filter((o) => isWhatWasSent(o, op)), tooMany: false };
 }
-function sameValue(a, b, within = false) {
+function sameValue(a, b, within2 = false) {
   if (a === b) return true;
   if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i], within));
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i], within2));
   }
   if (!isItem(a) || !isItem(b)) return false;
   const keys = Object.keys(a);
-  if (!within && keys.length !== Object.keys(b).length) return false;
-  return keys.every((k) => Object.hasOwn(b, k) && sameValue(a[k], b[k], within));
+  if (!within2 && keys.length !== Object.keys(b).length) return false;
+  return keys.every((k) => Object.hasOwn(b, k) && sameValue(a[k], b[k], within2));
 }
 function comparable2(value, how2) {
   if (how2 === "bool") return value === "true" ? true : value === "false" ? false : value;
@@ -31395,27 +32190,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve9, arguments_) => {
+  const run2 = async (function_, resolve12, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve9(result);
+    resolve12(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve9, reject, arguments_) => {
+  const enqueue = (function_, resolve12, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve9, arguments_));
+    }).then(run2.bind(void 0, function_, resolve12, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve9, reject) => {
-    enqueue(function_, resolve9, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve12, reject) => {
+    enqueue(function_, resolve12, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -31570,45 +32365,63 @@ async function assertStillAbsent(client, zoneLabel4, change, finder, reads) {
     );
   }
 }
+function failureKind(err) {
+  return err instanceof ApiError ? "answered" : "lost";
+}
+function retriableCreate(op, err) {
+  if (op.method !== "POST" || !op.finds) return false;
+  if (err instanceof ApiError && (err.status === 409 || err.status === 429)) return true;
+  return mayHaveWritten(op.method, err);
+}
 async function send(client, op, log) {
-  try {
-    return {
-      how: "sent",
-      result: await client.request(op.method, op.path, { query: op.query, body: op.body })
-    };
-  } catch (err) {
-    if (alreadyGone(op.method, err)) return { how: "sent" };
-    if (op.method !== "POST" || !op.finds || !mayHaveWritten(op.method, err)) throw err;
-    const finds = op.finds;
-    const lostText = `POST ${op.path}: the answer was lost (${lostCause(err)})`;
-    const stillRunning = err instanceof NetworkError && isTimeoutError(err.info.cause);
-    if (stillRunning && !client.stopped?.()) await sleep(TIMEOUT_GRACE_MS);
-    let look;
+  const sent = { answered: 0, lost: 0 };
+  for (; ; ) {
     try {
-      const stopped = client.stopped?.();
-      if (stopped) throw stopped;
-      look = await lookForCreated(client, { ...op, finds });
-    } catch (lookErr) {
-      const why = lookErr instanceof RunStoppedError ? `the run was stopped (${lookErr.message}) before zoneform could look whether it was created` : `zoneform could not look whether it was created (${lookErr instanceof Error ? lookErr.message : lookErr})`;
-      throw new MaybeCreatedError(
-        `${lostText}; ${why}: it may have been. It was not sent again, and nothing more is written to this zone. Run plan again to see the live state.`
-      );
+      return {
+        how: "sent",
+        result: await client.request(op.method, op.path, { query: op.query, body: op.body })
+      };
+    } catch (err) {
+      if (alreadyGone(op.method, err)) return { how: "sent" };
+      if (!retriableCreate(op, err)) throw err;
+      const kind = failureKind(err);
+      const what = kind === "answered" ? `it was answered ${lostCause(err)}` : "the answer was lost";
+      const lostText = `POST ${op.path}: ${kind === "answered" ? what : `${what} (${lostCause(err)})`}`;
+      const look = await lookAfter(client, op, err, lostText);
+      if (look.equal.length === 1 && !look.tooMany) {
+        const id = idOf(look.equal[0]);
+        log?.(`POST ${op.path}: ${what}, but what it creates is there: adopted${id ? ` (id ${id})` : ""}`);
+        return { how: "adopted", result: look.equal[0] };
+      }
+      if (look.candidates.length > 0) throw ambiguous(look, lostText);
+      if (sent[kind] >= RESENDS[kind])
+        throw new MaybeCreatedError(
+          `${lostText}; nothing new with its hints is in the list, after ${sent[kind] + 1} sends: it was not sent again, and nothing more is written to this zone. Run plan again.`
+        );
+      sent[kind] += 1;
+      log?.(`${lostText}; the whole list, read again, shows nothing was made: sent again`);
     }
-    if (look.equal.length === 1 && !look.tooMany) {
-      const id = idOf(look.equal[0]);
-      log?.(`POST ${op.path}: the answer was lost, but what it creates is there: adopted${id ? ` (id ${id})` : ""}`);
-      return { how: "adopted", result: look.equal[0] };
-    }
-    if (look.candidates.length > 0) {
-      const why = look.tooMany ? `${look.candidates.length} new objects with its hints, more than the ${MAX_CANDIDATE_READS} zoneform reads` : look.equal.length > 1 ? `${look.equal.length} new objects equal what was sent` : "no new object equals what was sent";
-      throw new MaybeCreatedError(
-        `${lostText}; it may have been created: ${why} (new since the plan, with its hints: id ${idList(look.candidates)}). None was adopted and nothing more is written to this zone (it was not sent again); look at them, delete the unwanted ones, then run plan again.`
-      );
-    }
+  }
+}
+async function lookAfter(client, op, err, lostText) {
+  const stillRunning = err instanceof NetworkError && isTimeoutError(err.info.cause);
+  if (stillRunning && !client.stopped?.()) await sleep(GRACE_MS);
+  try {
+    const stopped = client.stopped?.();
+    if (stopped) throw stopped;
+    return await lookForCreated(client, op);
+  } catch (lookErr) {
+    const why = lookErr instanceof RunStoppedError ? `the run was stopped (${lookErr.message}) before zoneform could look whether it was created` : `zoneform could not read the whole list to look whether it was created (${lookErr instanceof Error ? lookErr.message : lookErr})`;
     throw new MaybeCreatedError(
-      `${lostText}; nothing new with its hints appeared in the list since the plan read it. It was not sent again (a write whose answer was lost may still land, and sending it twice could make two): run plan again, which plans the create again if it is still missing.`
+      `${lostText}; ${why}: it may have been. It was not sent again, and nothing more is written to this zone. Run plan again to see the live state.`
     );
   }
+}
+function ambiguous(look, lostText) {
+  const why = look.tooMany ? `${look.candidates.length} new objects with its hints, more than the ${MAX_CANDIDATE_READS} zoneform reads` : look.equal.length > 1 ? `${look.equal.length} new objects equal what was sent` : "no new object equals what was sent";
+  return new MaybeCreatedError(
+    `${lostText}; it may have been created: ${why} (new since the plan, with its hints: id ${idList(look.candidates)}). None was adopted and nothing more is written to this zone (it was not sent again); look at them, delete the unwanted ones, then run plan again.`
+  );
 }
 function lostCause(err) {
   if (err instanceof ApiError) return `HTTP ${err.status}${(err.info.retries ?? 0) > 0 ? " after a retry" : ""}`;
@@ -31616,13 +32429,13 @@ function lostCause(err) {
   return err instanceof Error ? err.message : String(err);
 }
 function sleep(ms) {
-  return new Promise((resolve9) => setTimeout(resolve9, ms));
+  return new Promise((resolve12) => setTimeout(resolve12, ms));
 }
 function failureText(err, uncertain, change) {
   const message2 = err instanceof Error ? err.message : String(err);
   const hints = change ? errorHints(change, err) : [];
-  const text = hints.length > 0 ? `${message2}. ${hints.join(". ")}` : message2;
-  return uncertain ? `${text} (this write may have been made: run plan again to see the live state)` : text;
+  const text3 = hints.length > 0 ? `${message2}. ${hints.join(". ")}` : message2;
+  return uncertain ? `${text3} (this write may have been made: run plan again to see the live state)` : text3;
 }
 function errorHints(change, err) {
   const byCode = HINTS.get(change.resource);
@@ -31654,10 +32467,10 @@ async function runChange(client, zoneLabel4, change, what, log, reads) {
   }
 }
 function rounds(changes, independent = isIndependent) {
-  const chains = (list2) => {
+  const chains = (list3) => {
     const out = [];
     const byKind = /* @__PURE__ */ new Map();
-    for (const c of list2) {
+    for (const c of list3) {
       if (independent(c.resource)) out.push([c]);
       else {
         let chain = byKind.get(c.resource);
@@ -31748,8 +32561,8 @@ function assertApplied(report) {
       "Run apply again to make the rest: it re-reads the zones and makes only what is still missing."
     ];
     const written2 = report.done.length > 0 || report.uncertain.length > 0;
-    const code = s.reason === "wait" || s.reason === "cause" ? written2 ? EXIT.partial : EXIT.error : s.exitCode;
-    throw new RunStoppedError(lines2.join("\n"), code, s.reason);
+    const code2 = s.reason === "wait" || s.reason === "cause" ? written2 ? EXIT.partial : EXIT.error : s.exitCode;
+    throw new RunStoppedError(lines2.join("\n"), code2, s.reason);
   }
   if (report.interrupted) {
     const lines2 = [
@@ -31780,7 +32593,7 @@ function assertApplied(report) {
   ];
   throw new ApplyError(lines.join("\n"), report);
 }
-var MaybeCreatedError, TIMEOUT_GRACE_MS, HINTS, INDEPENDENT, isIndependent;
+var MaybeCreatedError, RESENDS, GRACE_MS, HINTS, INDEPENDENT, isIndependent;
 var init_execute = __esm({
   "src/engine/execute.ts"() {
     "use strict";
@@ -31794,7 +32607,8 @@ var init_execute = __esm({
     init_read();
     MaybeCreatedError = class extends RuntimeError {
     };
-    TIMEOUT_GRACE_MS = 2e3;
+    RESENDS = { answered: 2, lost: 1 };
+    GRACE_MS = 2e3;
     HINTS = new Map(RESOURCE_KINDS.filter((k) => k.errorHints).map((k) => [k.name, k.errorHints]));
     INDEPENDENT = new Set(RESOURCE_KINDS.filter((k) => k.independentChanges).map((k) => k.name));
     isIndependent = (resource) => INDEPENDENT.has(resource);
@@ -31961,10 +32775,11 @@ async function planZones(opts) {
   const createdAt = (opts.now?.() ?? /* @__PURE__ */ new Date()).toISOString();
   const limitOf2 = unitLimiter(opts.client, opts.parallelism);
   let done = 0;
+  const planned2 = /* @__PURE__ */ new Set();
   const units = planUnits(opts.desired, kinds);
-  const zones2 = await withZonesStopped(
-    units.length,
-    () => done,
+  const zones2 = await withUnitsStopped(
+    units.map(({ unit }) => unit),
+    planned2,
     () => Promise.all(
       units.map(
         ({ unit, kinds: unitKinds }) => limitOf2(unit)(async () => {
@@ -31972,6 +32787,7 @@ async function planZones(opts) {
           const live = await readZone(ctx, zone, unitKinds);
           const zp = await checkZone(ctx, zone, planZone(opts.desired, zone, live, unitKinds, opts.base), unitKinds);
           done += 1;
+          planned2.add(unitKey(zone));
           opts.progress?.(`read ${unitName(zone)} (${done}/${units.length})`);
           opts.onZoneDone?.(done, units.length);
           return zp;
@@ -31981,15 +32797,16 @@ async function planZones(opts) {
   );
   return seal(assemblePlan(opts.desired, zones2, createdAt), opts.desired);
 }
-async function withZonesStopped(total, done, run2) {
+async function withUnitsStopped(units, planned2, run2) {
   try {
     return await run2();
   } catch (err) {
     if (!(err instanceof RunStoppedError) || err.reason !== "cause") throw err;
-    const n = total - done();
+    const stopped = units.filter((u) => !planned2.has(unitKey(u)));
+    const what = stopped.length < units.length ? unitsOf(stopped, units) : unitCount(stopped);
     throw new RunStoppedError(
       `${err.message}
-Stopped ${n} zone${n === 1 ? "" : "s"}${n < total ? ` of ${total}` : ""} before ${n === 1 ? "it was" : "they were"} planned; nothing was changed.`,
+Stopped ${what} before ${stopped.length === 1 ? "it was" : "they were"} planned; nothing was changed.`,
       err.exitCode,
       err.reason
     );
@@ -32009,17 +32826,17 @@ var init_plan3 = __esm({
 });
 
 // src/engine/same-desired.ts
-function at2(value, path6) {
+function at2(value, path7) {
   let here = value;
-  for (const key2 of path6) {
+  for (const key2 of path7) {
     if (here === null || typeof here !== "object" || !Object.hasOwn(here, key2)) return void 0;
     here = here[key2];
   }
   return here;
 }
-function without(value, path6) {
-  if (path6.length === 0 || value === null || typeof value !== "object" || Array.isArray(value)) return value;
-  const [key2, ...rest] = path6;
+function without(value, path7) {
+  if (path7.length === 0 || value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  const [key2, ...rest] = path7;
   if (!Object.hasOwn(value, key2)) return value;
   const copy = { ...value };
   if (rest.length === 0) delete copy[key2];
@@ -32041,10 +32858,10 @@ function zoneDifferences(a, b) {
   let restA = planned(a);
   let restB = planned(b);
   for (const section of SECTIONS) {
-    const path6 = section.path.split(".");
-    if (!same2(at2(restA, path6), at2(restB, path6))) out.push(section.path);
-    restA = without(restA, path6);
-    restB = without(restB, path6);
+    const path7 = section.path.split(".");
+    if (!same2(at2(restA, path7), at2(restB, path7))) out.push(section.path);
+    restA = without(restA, path7);
+    restB = without(restB, path7);
   }
   return [...out, ...differingKeys(restA, restB)];
 }
@@ -32140,10 +32957,10 @@ function zoneOnlyPaths() {
 function defaultableKeys(refused2) {
   return new Set(SECTIONS.map((s) => s.path.split(".")[0]).filter((k) => !refused2.has(k)));
 }
-function merge(base3, own, path6, copied) {
+function merge(base3, own, path7, copied) {
   if (own === void 0) {
     if (base3 === void 0 || base3 === null) return ABSENT;
-    copied?.(path6);
+    copied?.(path7);
     return structuredClone(base3);
   }
   if (own === null) return base3 === void 0 ? null : ABSENT;
@@ -32155,28 +32972,28 @@ function merge(base3, own, path6, copied) {
     if (value !== ABSENT) setOwn(out, key2, value);
   };
   for (const key2 of Object.keys(o)) {
-    path6.push(key2);
-    put(key2, merge(Object.hasOwn(b, key2) ? b[key2] : void 0, o[key2], path6, copied));
-    path6.pop();
+    path7.push(key2);
+    put(key2, merge(Object.hasOwn(b, key2) ? b[key2] : void 0, o[key2], path7, copied));
+    path7.pop();
   }
   for (const key2 of Object.keys(b)) {
     if (Object.hasOwn(o, key2)) continue;
-    path6.push(key2);
-    put(key2, merge(b[key2], void 0, path6, copied));
-    path6.pop();
+    path7.push(key2);
+    put(key2, merge(b[key2], void 0, path7, copied));
+    path7.pop();
   }
   return out;
 }
 function usableDefaults(defaults) {
   const refused2 = zoneOnlyPaths();
   const keys = defaultableKeys(refused2);
-  const prune = (value, path6) => {
-    const rec2 = asRecord(value);
-    if (!rec2) return value;
+  const prune = (value, path7) => {
+    const rec3 = asRecord(value);
+    if (!rec3) return value;
     const out = {};
-    for (const [k, v] of Object.entries(rec2)) {
-      const p = path6 ? `${path6}.${k}` : k;
-      if (path6 === "" && !keys.has(k) || refused2.has(p)) continue;
+    for (const [k, v] of Object.entries(rec3)) {
+      const p = path7 ? `${path7}.${k}` : k;
+      if (path7 === "" && !keys.has(k) || refused2.has(p)) continue;
       setOwn(out, k, [...refused2.keys()].some((r) => r.startsWith(`${p}.`)) ? prune(v, p) : v);
     }
     return out;
@@ -32185,8 +33002,8 @@ function usableDefaults(defaults) {
 }
 function countValues(value) {
   if (Array.isArray(value)) return value.reduce((n, v) => n + countValues(v), 1);
-  const rec2 = asRecord(value);
-  return rec2 ? Object.values(rec2).reduce((n, v) => n + countValues(v), 1) : 1;
+  const rec3 = asRecord(value);
+  return rec3 ? Object.values(rec3).reduce((n, v) => n + countValues(v), 1) : 1;
 }
 function pinsIn(value, pointer, inList, out) {
   if (Array.isArray(value)) {
@@ -32195,9 +33012,9 @@ function pinsIn(value, pointer, inList, out) {
     });
     return;
   }
-  const rec2 = asRecord(value);
-  if (!rec2) return;
-  for (const [k, v] of Object.entries(rec2)) {
+  const rec3 = asRecord(value);
+  if (!rec3) return;
+  for (const [k, v] of Object.entries(rec3)) {
     const child = childPointer(pointer, k);
     if (inList && k === PIN_KEY) {
       out.push({
@@ -32231,10 +33048,10 @@ function applyDefaults(doc) {
   const merged2 = asArray(zones2).map((zone, i) => {
     if (!asRecord(zone)) return zone;
     const zonePointer = childPointer("/zones", i);
-    return merge(usable, zone, [], (path6) => {
+    return merge(usable, zone, [], (path7) => {
       let to = zonePointer;
       let from = defaultsPointer;
-      for (const key2 of path6) {
+      for (const key2 of path7) {
         to = childPointer(to, key2);
         from = childPointer(from, key2);
       }
@@ -32253,7 +33070,7 @@ function applyDefaults(doc) {
   };
   return { value, origin, findings };
 }
-var DEFAULTS_KEY, IDENTITY5, IDENTITY_KEYS, MAX_MERGED_VALUES, ABSENT;
+var DEFAULTS_KEY, IDENTITY4, IDENTITY_KEYS, MAX_MERGED_VALUES, ABSENT;
 var init_defaults = __esm({
   "src/config/defaults.ts"() {
     "use strict";
@@ -32261,12 +33078,12 @@ var init_defaults = __esm({
     init_sections();
     init_zone_keys();
     DEFAULTS_KEY = "defaults";
-    IDENTITY5 = {
+    IDENTITY4 = {
       zone_id: "a zone's identity is never a default: each zone names its own zone_id",
       name: "a zone's name is never a default: each zone names its own (or none)"
     };
     IDENTITY_KEYS = {
-      ...IDENTITY5,
+      ...IDENTITY4,
       account_id: "a zone's account is not a default: write account_id once at the top level of the file (the account of every zone that names none)"
     };
     MAX_MERGED_VALUES = 2e6;
@@ -32500,17 +33317,17 @@ function visit(node, visitor) {
   } else
     visit_(null, node, visitor_, Object.freeze([]));
 }
-function visit_(key2, node, visitor, path6) {
-  const ctrl = callVisitor(key2, node, visitor, path6);
+function visit_(key2, node, visitor, path7) {
+  const ctrl = callVisitor(key2, node, visitor, path7);
   if (isNode(ctrl) || isPair(ctrl)) {
-    replaceNode(key2, path6, ctrl);
-    return visit_(key2, ctrl, visitor, path6);
+    replaceNode(key2, path7, ctrl);
+    return visit_(key2, ctrl, visitor, path7);
   }
   if (typeof ctrl !== "symbol") {
     if (isCollection(node)) {
-      path6 = Object.freeze(path6.concat(node));
+      path7 = Object.freeze(path7.concat(node));
       for (let i = 0; i < node.items.length; ++i) {
-        const ci = visit_(i, node.items[i], visitor, path6);
+        const ci = visit_(i, node.items[i], visitor, path7);
         if (typeof ci === "number")
           i = ci - 1;
         else if (ci === BREAK)
@@ -32521,13 +33338,13 @@ function visit_(key2, node, visitor, path6) {
         }
       }
     } else if (isPair(node)) {
-      path6 = Object.freeze(path6.concat(node));
-      const ck = visit_("key", node.key, visitor, path6);
+      path7 = Object.freeze(path7.concat(node));
+      const ck = visit_("key", node.key, visitor, path7);
       if (ck === BREAK)
         return BREAK;
       else if (ck === REMOVE)
         node.key = null;
-      const cv = visit_("value", node.value, visitor, path6);
+      const cv = visit_("value", node.value, visitor, path7);
       if (cv === BREAK)
         return BREAK;
       else if (cv === REMOVE)
@@ -32545,17 +33362,17 @@ async function visitAsync(node, visitor) {
   } else
     await visitAsync_(null, node, visitor_, Object.freeze([]));
 }
-async function visitAsync_(key2, node, visitor, path6) {
-  const ctrl = await callVisitor(key2, node, visitor, path6);
+async function visitAsync_(key2, node, visitor, path7) {
+  const ctrl = await callVisitor(key2, node, visitor, path7);
   if (isNode(ctrl) || isPair(ctrl)) {
-    replaceNode(key2, path6, ctrl);
-    return visitAsync_(key2, ctrl, visitor, path6);
+    replaceNode(key2, path7, ctrl);
+    return visitAsync_(key2, ctrl, visitor, path7);
   }
   if (typeof ctrl !== "symbol") {
     if (isCollection(node)) {
-      path6 = Object.freeze(path6.concat(node));
+      path7 = Object.freeze(path7.concat(node));
       for (let i = 0; i < node.items.length; ++i) {
-        const ci = await visitAsync_(i, node.items[i], visitor, path6);
+        const ci = await visitAsync_(i, node.items[i], visitor, path7);
         if (typeof ci === "number")
           i = ci - 1;
         else if (ci === BREAK)
@@ -32566,13 +33383,13 @@ async function visitAsync_(key2, node, visitor, path6) {
         }
       }
     } else if (isPair(node)) {
-      path6 = Object.freeze(path6.concat(node));
-      const ck = await visitAsync_("key", node.key, visitor, path6);
+      path7 = Object.freeze(path7.concat(node));
+      const ck = await visitAsync_("key", node.key, visitor, path7);
       if (ck === BREAK)
         return BREAK;
       else if (ck === REMOVE)
         node.key = null;
-      const cv = await visitAsync_("value", node.value, visitor, path6);
+      const cv = await visitAsync_("value", node.value, visitor, path7);
       if (cv === BREAK)
         return BREAK;
       else if (cv === REMOVE)
@@ -32599,23 +33416,23 @@ function initVisitor(visitor) {
   }
   return visitor;
 }
-function callVisitor(key2, node, visitor, path6) {
+function callVisitor(key2, node, visitor, path7) {
   if (typeof visitor === "function")
-    return visitor(key2, node, path6);
+    return visitor(key2, node, path7);
   if (isMap(node))
-    return visitor.Map?.(key2, node, path6);
+    return visitor.Map?.(key2, node, path7);
   if (isSeq(node))
-    return visitor.Seq?.(key2, node, path6);
+    return visitor.Seq?.(key2, node, path7);
   if (isPair(node))
-    return visitor.Pair?.(key2, node, path6);
+    return visitor.Pair?.(key2, node, path7);
   if (isScalar(node))
-    return visitor.Scalar?.(key2, node, path6);
+    return visitor.Scalar?.(key2, node, path7);
   if (isAlias(node))
-    return visitor.Alias?.(key2, node, path6);
+    return visitor.Alias?.(key2, node, path7);
   return void 0;
 }
-function replaceNode(key2, path6, node) {
-  const parent = path6[path6.length - 1];
+function replaceNode(key2, path7, node) {
+  const parent = path7[path7.length - 1];
   if (isCollection(parent)) {
     parent.items[key2] = node;
   } else if (isPair(parent)) {
@@ -32989,8 +33806,8 @@ var init_Node = __esm({
         };
         const res = toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count2, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count2);
+          for (const { count: count3, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count3);
         return typeof reviver === "function" ? applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -33004,13 +33821,13 @@ function getAliasCount(doc, node, anchors) {
     const anchor = anchors && source && anchors.get(source);
     return anchor ? anchor.count * anchor.aliasCount : 0;
   } else if (isCollection(node)) {
-    let count2 = 0;
+    let count3 = 0;
     for (const item of node.items) {
       const c = getAliasCount(doc, item, anchors);
-      if (c > count2)
-        count2 = c;
+      if (c > count3)
+        count3 = c;
     }
-    return count2;
+    return count3;
   } else if (isPair(node)) {
     const kc = getAliasCount(doc, node.key, anchors);
     const vc = getAliasCount(doc, node.value, anchors);
@@ -33217,10 +34034,10 @@ var init_createNode = __esm({
 });
 
 // node_modules/yaml/browser/dist/nodes/Collection.js
-function collectionFromPath(schema5, path6, value) {
+function collectionFromPath(schema5, path7, value) {
   let v = value;
-  for (let i = path6.length - 1; i >= 0; --i) {
-    const k = path6[i];
+  for (let i = path7.length - 1; i >= 0; --i) {
+    const k = path7[i];
     if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
       const a = [];
       a[k] = v;
@@ -33245,7 +34062,7 @@ var init_Collection = __esm({
     init_createNode();
     init_identity();
     init_Node();
-    isEmptyPath = (path6) => path6 == null || typeof path6 === "object" && !!path6[Symbol.iterator]().next().done;
+    isEmptyPath = (path7) => path7 == null || typeof path7 === "object" && !!path7[Symbol.iterator]().next().done;
     Collection = class extends NodeBase {
       constructor(type, schema5) {
         super(type);
@@ -33275,11 +34092,11 @@ var init_Collection = __esm({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path6, value) {
-        if (isEmptyPath(path6))
+      addIn(path7, value) {
+        if (isEmptyPath(path7))
           this.add(value);
         else {
-          const [key2, ...rest] = path6;
+          const [key2, ...rest] = path7;
           const node = this.get(key2, true);
           if (isCollection(node))
             node.addIn(rest, value);
@@ -33293,8 +34110,8 @@ var init_Collection = __esm({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path6) {
-        const [key2, ...rest] = path6;
+      deleteIn(path7) {
+        const [key2, ...rest] = path7;
         if (rest.length === 0)
           return this.delete(key2);
         const node = this.get(key2, true);
@@ -33308,8 +34125,8 @@ var init_Collection = __esm({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path6, keepScalar) {
-        const [key2, ...rest] = path6;
+      getIn(path7, keepScalar) {
+        const [key2, ...rest] = path7;
         const node = this.get(key2, true);
         if (rest.length === 0)
           return !keepScalar && isScalar(node) ? node.value : node;
@@ -33327,8 +34144,8 @@ var init_Collection = __esm({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path6) {
-        const [key2, ...rest] = path6;
+      hasIn(path7) {
+        const [key2, ...rest] = path7;
         if (rest.length === 0)
           return this.has(key2);
         const node = this.get(key2, true);
@@ -33338,8 +34155,8 @@ var init_Collection = __esm({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path6, value) {
-        const [key2, ...rest] = path6;
+      setIn(path7, value) {
+        const [key2, ...rest] = path7;
         if (rest.length === 0) {
           this.set(key2, value);
         } else {
@@ -33371,14 +34188,14 @@ var init_stringifyComment = __esm({
 });
 
 // node_modules/yaml/browser/dist/stringify/foldFlowLines.js
-function foldFlowLines(text, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+function foldFlowLines(text3, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
   if (!lineWidth || lineWidth < 0)
-    return text;
+    return text3;
   if (lineWidth < minContentWidth)
     minContentWidth = 0;
   const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
-  if (text.length <= endStep)
-    return text;
+  if (text3.length <= endStep)
+    return text3;
   const folds = [];
   const escapedFolds = {};
   let end = lineWidth - indent.length;
@@ -33388,21 +34205,21 @@ function foldFlowLines(text, indent, mode = "flow", { indentAtStart, lineWidth =
     else
       end = lineWidth - indentAtStart;
   }
-  let split = void 0;
+  let split2 = void 0;
   let prev = void 0;
   let overflow = false;
   let i = -1;
   let escStart = -1;
   let escEnd = -1;
   if (mode === FOLD_BLOCK) {
-    i = consumeMoreIndentedLines(text, i, indent.length);
+    i = consumeMoreIndentedLines(text3, i, indent.length);
     if (i !== -1)
       end = i + endStep;
   }
-  for (let ch; ch = text[i += 1]; ) {
+  for (let ch; ch = text3[i += 1]; ) {
     if (mode === FOLD_QUOTED && ch === "\\") {
       escStart = i;
-      switch (text[i + 1]) {
+      switch (text3[i + 1]) {
         case "x":
           i += 3;
           break;
@@ -33419,33 +34236,33 @@ function foldFlowLines(text, indent, mode = "flow", { indentAtStart, lineWidth =
     }
     if (ch === "\n") {
       if (mode === FOLD_BLOCK)
-        i = consumeMoreIndentedLines(text, i, indent.length);
+        i = consumeMoreIndentedLines(text3, i, indent.length);
       end = i + indent.length + endStep;
-      split = void 0;
+      split2 = void 0;
     } else {
       if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
-        const next = text[i + 1];
+        const next = text3[i + 1];
         if (next && next !== " " && next !== "\n" && next !== "	")
-          split = i;
+          split2 = i;
       }
       if (i >= end) {
-        if (split) {
-          folds.push(split);
-          end = split + endStep;
-          split = void 0;
+        if (split2) {
+          folds.push(split2);
+          end = split2 + endStep;
+          split2 = void 0;
         } else if (mode === FOLD_QUOTED) {
           while (prev === " " || prev === "	") {
             prev = ch;
-            ch = text[i += 1];
+            ch = text3[i += 1];
             overflow = true;
           }
           const j = i > escEnd + 1 ? i - 2 : escStart - 1;
           if (escapedFolds[j])
-            return text;
+            return text3;
           folds.push(j);
           escapedFolds[j] = true;
           end = j + endStep;
-          split = void 0;
+          split2 = void 0;
         } else {
           overflow = true;
         }
@@ -33456,39 +34273,39 @@ function foldFlowLines(text, indent, mode = "flow", { indentAtStart, lineWidth =
   if (overflow && onOverflow)
     onOverflow();
   if (folds.length === 0)
-    return text;
+    return text3;
   if (onFold)
     onFold();
-  let res = text.slice(0, folds[0]);
+  let res = text3.slice(0, folds[0]);
   for (let i2 = 0; i2 < folds.length; ++i2) {
     const fold = folds[i2];
-    const end2 = folds[i2 + 1] || text.length;
+    const end2 = folds[i2 + 1] || text3.length;
     if (fold === 0)
       res = `
-${indent}${text.slice(0, end2)}`;
+${indent}${text3.slice(0, end2)}`;
     else {
       if (mode === FOLD_QUOTED && escapedFolds[fold])
-        res += `${text[fold]}\\`;
+        res += `${text3[fold]}\\`;
       res += `
-${indent}${text.slice(fold + 1, end2)}`;
+${indent}${text3.slice(fold + 1, end2)}`;
     }
   }
   return res;
 }
-function consumeMoreIndentedLines(text, i, indent) {
+function consumeMoreIndentedLines(text3, i, indent) {
   let end = i;
   let start2 = i + 1;
-  let ch = text[start2];
+  let ch = text3[start2];
   while (ch === " " || ch === "	") {
     if (i < start2 + indent) {
-      ch = text[++i];
+      ch = text3[++i];
     } else {
       do {
-        ch = text[++i];
+        ch = text3[++i];
       } while (ch && ch !== "\n");
       end = i;
       start2 = i + 1;
-      ch = text[start2];
+      ch = text3[start2];
     }
   }
   return end;
@@ -33542,8 +34359,8 @@ function doubleQuotedString(value, ctx) {
         case "u":
           {
             str4 += json.slice(start2, i);
-            const code = json.substr(i + 2, 4);
-            switch (code) {
+            const code2 = json.substr(i + 2, 4);
+            switch (code2) {
               case "0000":
                 str4 += "\\0";
                 break;
@@ -33569,8 +34386,8 @@ function doubleQuotedString(value, ctx) {
                 str4 += "\\P";
                 break;
               default:
-                if (code.substr(0, 2) === "00")
-                  str4 += "\\x" + code.substr(2);
+                if (code2.substr(0, 2) === "00")
+                  str4 += "\\x" + code2.substr(2);
                 else
                   str4 += json.substr(i, 6);
             }
@@ -35773,9 +36590,9 @@ var init_Document = __esm({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path6, value) {
+      addIn(path7, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path6, value);
+          this.contents.addIn(path7, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -35850,14 +36667,14 @@ var init_Document = __esm({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path6) {
-        if (isEmptyPath(path6)) {
+      deleteIn(path7) {
+        if (isEmptyPath(path7)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path6) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path7) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -35872,10 +36689,10 @@ var init_Document = __esm({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path6, keepScalar) {
-        if (isEmptyPath(path6))
+      getIn(path7, keepScalar) {
+        if (isEmptyPath(path7))
           return !keepScalar && isScalar(this.contents) ? this.contents.value : this.contents;
-        return isCollection(this.contents) ? this.contents.getIn(path6, keepScalar) : void 0;
+        return isCollection(this.contents) ? this.contents.getIn(path7, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -35886,10 +36703,10 @@ var init_Document = __esm({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path6) {
-        if (isEmptyPath(path6))
+      hasIn(path7) {
+        if (isEmptyPath(path7))
           return this.contents !== void 0;
-        return isCollection(this.contents) ? this.contents.hasIn(path6) : false;
+        return isCollection(this.contents) ? this.contents.hasIn(path7) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -35906,13 +36723,13 @@ var init_Document = __esm({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path6, value) {
-        if (isEmptyPath(path6)) {
+      setIn(path7, value) {
+        if (isEmptyPath(path7)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = collectionFromPath(this.schema, Array.from(path6), value);
+          this.contents = collectionFromPath(this.schema, Array.from(path7), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path6, value);
+          this.contents.setIn(path7, value);
         }
       }
       /**
@@ -35971,8 +36788,8 @@ var init_Document = __esm({
         };
         const res = toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count2, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count2);
+          for (const { count: count3, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count3);
         return typeof reviver === "function" ? applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -36003,22 +36820,22 @@ var YAMLError, YAMLParseError, YAMLWarning, prettifyError;
 var init_errors3 = __esm({
   "node_modules/yaml/browser/dist/errors.js"() {
     YAMLError = class extends Error {
-      constructor(name, pos, code, message2) {
+      constructor(name, pos, code2, message2) {
         super();
         this.name = name;
-        this.code = code;
+        this.code = code2;
         this.message = message2;
         this.pos = pos;
       }
     };
     YAMLParseError = class extends YAMLError {
-      constructor(pos, code, message2) {
-        super("YAMLParseError", pos, code, message2);
+      constructor(pos, code2, message2) {
+        super("YAMLParseError", pos, code2, message2);
       }
     };
     YAMLWarning = class extends YAMLError {
-      constructor(pos, code, message2) {
-        super("YAMLWarning", pos, code, message2);
+      constructor(pos, code2, message2) {
+        super("YAMLWarning", pos, code2, message2);
       }
     };
     prettifyError = (src, lc) => (error) => {
@@ -36043,12 +36860,12 @@ var init_errors3 = __esm({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count2 = 1;
+        let count3 = 1;
         const end = error.linePos[1];
         if (end?.line === line && end.col > col) {
-          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count3 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count2);
+        const pointer = " ".repeat(ci) + "^".repeat(count3);
         error.message += `:
 
 ${lineStr}
@@ -36880,13 +37697,13 @@ function parseBlockScalarHeader({ offset, props }, strict, onError) {
   return { mode, indent, chomp, comment, length };
 }
 function splitLines(source) {
-  const split = source.split(/\n( *)/);
-  const first = split[0];
+  const split2 = source.split(/\n( *)/);
+  const first = split2[0];
   const m = first.match(/^( *)/);
   const line0 = m?.[1] ? [m[1], first.slice(m[1].length)] : ["", first];
   const lines = [line0];
-  for (let i = 1; i < split.length; i += 2)
-    lines.push([split[i], split[i + 1]]);
+  for (let i = 1; i < split2.length; i += 2)
+    lines.push([split2[i], split2[i + 1]]);
   return lines;
 }
 var init_resolve_block_scalar = __esm({
@@ -36900,7 +37717,7 @@ function resolveFlowScalar(scalar, strict, onError) {
   const { offset, type, source, end } = scalar;
   let _type;
   let value;
-  const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
+  const _onError = (rel, code2, msg) => onError(offset + rel, code2, msg);
   switch (type) {
     case "scalar":
       _type = Scalar.PLAIN;
@@ -37065,9 +37882,9 @@ function foldNewline(source, offset) {
 function parseCharCode(source, offset, length, onError) {
   const cc = source.substr(offset, length);
   const ok = cc.length === length && /^[0-9a-fA-F]+$/.test(cc);
-  const code = ok ? parseInt(cc, 16) : NaN;
+  const code2 = ok ? parseInt(cc, 16) : NaN;
   try {
-    return String.fromCodePoint(code);
+    return String.fromCodePoint(code2);
   } catch {
     const raw = source.substr(offset - 2, length + 2);
     onError(offset - 2, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
@@ -37417,12 +38234,12 @@ var init_composer = __esm({
         this.prelude = [];
         this.errors = [];
         this.warnings = [];
-        this.onError = (source, code, message2, warning) => {
+        this.onError = (source, code2, message2, warning) => {
           const pos = getErrorPos(source);
           if (warning)
-            this.warnings.push(new YAMLWarning(pos, code, message2));
+            this.warnings.push(new YAMLWarning(pos, code2, message2));
           else
-            this.errors.push(new YAMLParseError(pos, code, message2));
+            this.errors.push(new YAMLParseError(pos, code2, message2));
         };
         this.directives = new Directives({ version: options2.version || "1.2" });
         this.options = options2;
@@ -37593,15 +38410,15 @@ function visit2(cst, visitor) {
     cst = { start: cst.start, value: cst.value };
   _visit(Object.freeze([]), cst, visitor);
 }
-function _visit(path6, item, visitor) {
-  let ctrl = visitor(item, path6);
+function _visit(path7, item, visitor) {
+  let ctrl = visitor(item, path7);
   if (typeof ctrl === "symbol")
     return ctrl;
   for (const field of ["key", "value"]) {
     const token2 = item[field];
     if (token2 && "items" in token2) {
       for (let i = 0; i < token2.items.length; ++i) {
-        const ci = _visit(Object.freeze(path6.concat([[field, i]])), token2.items[i], visitor);
+        const ci = _visit(Object.freeze(path7.concat([[field, i]])), token2.items[i], visitor);
         if (typeof ci === "number")
           i = ci - 1;
         else if (ci === BREAK2)
@@ -37612,10 +38429,10 @@ function _visit(path6, item, visitor) {
         }
       }
       if (typeof ctrl === "function" && field === "key")
-        ctrl = ctrl(item, path6);
+        ctrl = ctrl(item, path7);
     }
   }
-  return typeof ctrl === "function" ? ctrl(item, path6) : ctrl;
+  return typeof ctrl === "function" ? ctrl(item, path7) : ctrl;
 }
 var BREAK2, SKIP2, REMOVE2;
 var init_cst_visit = __esm({
@@ -37626,9 +38443,9 @@ var init_cst_visit = __esm({
     visit2.BREAK = BREAK2;
     visit2.SKIP = SKIP2;
     visit2.REMOVE = REMOVE2;
-    visit2.itemAtPath = (cst, path6) => {
+    visit2.itemAtPath = (cst, path7) => {
       let item = cst;
-      for (const [field, index] of path6) {
+      for (const [field, index] of path7) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -37637,9 +38454,9 @@ var init_cst_visit = __esm({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path6) => {
-      const parent = visit2.itemAtPath(cst, path6.slice(0, -1));
-      const field = path6[path6.length - 1][0];
+    visit2.parentCollection = (cst, path7) => {
+      const parent = visit2.itemAtPath(cst, path7.slice(0, -1));
+      const field = path7[path7.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
@@ -38340,15 +39157,15 @@ var init_line_counter = __esm({
 });
 
 // node_modules/yaml/browser/dist/parse/parser.js
-function includesToken(list2, type) {
-  for (let i = 0; i < list2.length; ++i)
-    if (list2[i].type === type)
+function includesToken(list3, type) {
+  for (let i = 0; i < list3.length; ++i)
+    if (list3[i].type === type)
       return true;
   return false;
 }
-function findNonEmptyIndex(list2) {
-  for (let i = 0; i < list2.length; ++i) {
-    switch (list2[i].type) {
+function findNonEmptyIndex(list3) {
+  for (let i = 0; i < list3.length; ++i) {
+    switch (list3[i].type) {
       case "space":
       case "comment":
       case "newline":
@@ -39277,15 +40094,15 @@ var init_browser = __esm({
 });
 
 // src/config/parse.ts
-function parseYaml(text, file) {
+function parseYaml(text3, file) {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, ...OPTIONS });
+  const doc = parseDocument(text3, { lineCounter, ...OPTIONS });
   const prototypeKeys = [];
   const complexKeys = [];
   const root = doc.contents;
   if (root) checkKeys(root, [], { prototypeKeys, complexKeys });
   const toPos = (offset) => {
-    const { line, col } = lineCounter.linePos(Math.max(0, Math.min(offset, text.length)));
+    const { line, col } = lineCounter.linePos(Math.max(0, Math.min(offset, text3.length)));
     return { line, column: col };
   };
   const locate = (pointer, at3 = "value") => {
@@ -39317,7 +40134,7 @@ function parseYaml(text, file) {
     const offset = err.pos[0];
     const pos = toPos(offset);
     if (err.code === "DUPLICATE_KEY") {
-      const key2 = /^\s*["']?([^:"'\n]*?)["']?\s*:/.exec(text.slice(offset))?.[1] ?? "";
+      const key2 = /^\s*["']?([^:"'\n]*?)["']?\s*:/.exec(text3.slice(offset))?.[1] ?? "";
       const found = pointerAt(offset);
       const pointer = lastSegment2(found) === key2 ? found : childPointer(found, key2);
       problems.push({
@@ -39397,7 +40214,7 @@ function keySpan(keyNode, parentStart) {
   const kStart = keyNode?.range?.[0];
   return { start: kStart ?? parentStart, end: keyNode?.range?.[1] ?? parentStart, keyStart: kStart };
 }
-function checkKeys(node, path6, bad) {
+function checkKeys(node, path7, bad) {
   if (isMap(node)) {
     const start2 = spanOf(node).start;
     for (const pair of node.items) {
@@ -39405,22 +40222,22 @@ function checkKeys(node, path6, bad) {
       const keyNode = pair.key;
       const key2 = keyText(keyNode);
       const offset = keyNode?.range?.[0] ?? start2;
-      const pointer = () => [...path6, key2].reduce((p, k) => childPointer(p, k), "");
+      const pointer = () => [...path7, key2].reduce((p, k) => childPointer(p, k), "");
       if (PROTOTYPE_KEYS.has(key2)) bad.prototypeKeys.push({ pointer: pointer(), offset, key: key2 });
       if (isMap(keyNode) || isSeq(keyNode))
         bad.complexKeys.push({ pointer: pointer(), offset, key: String(keyNode).slice(0, 60) });
       if (pair.value) {
-        path6.push(key2);
-        checkKeys(pair.value, path6, bad);
-        path6.pop();
+        path7.push(key2);
+        checkKeys(pair.value, path7, bad);
+        path7.pop();
       }
     }
   } else if (isSeq(node)) {
     node.items.forEach((item, i) => {
       if (!item) return;
-      path6.push(i);
-      checkKeys(item, path6, bad);
-      path6.pop();
+      path7.push(i);
+      checkKeys(item, path7, bad);
+      path7.pop();
     });
   }
 }
@@ -39547,8 +40364,8 @@ var init_accounts = __esm({
 function message(kind) {
   return `this value looks like a ${kind} written in the file: move it into an environment variable and reference it as \${env:NAME} (plan files keep only the reference; then revoke or roll the credential if the file was shared)`;
 }
-function withoutReferences(text) {
-  return replaceTemplateTokens(text, () => " ");
+function withoutReferences(text3) {
+  return replaceTemplateTokens(text3, () => " ");
 }
 function destinationMessage(part) {
   const fix = "so that it comes from the environment (plan files keep only the reference; then revoke or roll the credential if the file was shared)";
@@ -39566,9 +40383,9 @@ function destinationMessage(part) {
 function inDestination(written2) {
   const flagged = new Set(literalSecretParams(written2));
   for (const part of destinationCredentials(written2)) {
-    const text = written2.slice(part.start, part.end);
-    if (text.includes("${") || part.kind === "param" && flagged.has(part.name)) continue;
-    const kind = credentialIn(safeDecode(text), true);
+    const text3 = written2.slice(part.start, part.end);
+    if (text3.includes("${") || part.kind === "param" && flagged.has(part.name)) continue;
+    const kind = credentialIn(safeDecode(text3), true);
     return kind ? message(kind) : destinationMessage(part);
   }
   const plain2 = withoutReferences(written2);
@@ -39686,8 +40503,8 @@ function loadSchema() {
   return schema4;
 }
 function schemaHash() {
-  const { createHash: createHash11 } = __require("node:crypto");
-  return createHash11("sha256").update(readSchemaText()).digest("hex");
+  const { createHash: createHash15 } = __require("node:crypto");
+  return createHash15("sha256").update(readSchemaText()).digest("hex");
 }
 function loadPrecompiled() {
   if (precompiled === void 0) {
@@ -39701,7 +40518,7 @@ function loadPrecompiled() {
   }
   return precompiled;
 }
-function createAjv(code) {
+function createAjv(code2) {
   const { Ajv2020 } = require__();
   const ajv = new Ajv2020({
     allErrors: true,
@@ -39709,7 +40526,7 @@ function createAjv(code) {
     strict: true,
     strictRequired: false,
     allowUnionTypes: true,
-    ...code ? { code } : {}
+    ...code2 ? { code: code2 } : {}
   });
   const mod = require_dist();
   (mod.default ?? mod)(ajv);
@@ -39739,8 +40556,8 @@ var init_schema4 = __esm({
 });
 
 // src/config/document.ts
-function checkFileText(text, file, env, missingEnv = "error") {
-  const parsed = parseYaml(text, file);
+function checkFileText(text3, file, env, missingEnv = "error") {
+  const parsed = parseYaml(text3, file);
   const checked2 = {
     file,
     doc: void 0,
@@ -39837,7 +40654,7 @@ function byPosition(a, b) {
   return a.line - b.line || a.column - b.column;
 }
 var ZONES_NAMED;
-var init_document = __esm({
+var init_document2 = __esm({
   "src/config/document.ts"() {
     "use strict";
     init_defaults();
@@ -39854,25 +40671,26 @@ var init_document = __esm({
 });
 
 // src/config/load.ts
+import { createHash as createHash4 } from "node:crypto";
 import { readdir as readdir2, realpath, stat as stat3 } from "node:fs/promises";
 import path from "node:path";
 function displayPath(absolute, cwd) {
   const rel = path.relative(cwd, absolute);
   return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : absolute;
 }
-function pathError(shown4, message2) {
-  return new ConfigError([{ file: shown4, line: 0, column: 0, pointer: "", message: message2 }], `${shown4}: ${message2}`);
+function pathError(shown5, message2) {
+  return new ConfigError([{ file: shown5, line: 0, column: 0, pointer: "", message: message2 }], `${shown5}: ${message2}`);
 }
 async function readConfigFiles(configPath3, cwd) {
   const absolute = path.resolve(cwd, configPath3);
-  const shown4 = displayPath(absolute, cwd);
+  const shown5 = displayPath(absolute, cwd);
   let info2;
   try {
     info2 = await stat3(absolute);
   } catch (err) {
-    const code = err.code;
-    const hint = code === "ENOENT" || code === "ENOTDIR" ? configPath3 === DEFAULT_CONFIG_PATH ? "no configuration found: create zoneform.yaml (see examples/minimal.yaml) or pass -c PATH (a file or a directory of *.yaml)" : "no such file or directory" : `cannot be read (${code ?? String(err)})`;
-    throw pathError(shown4, hint);
+    const code2 = err.code;
+    const hint = code2 === "ENOENT" || code2 === "ENOTDIR" ? configPath3 === DEFAULT_CONFIG_PATH ? "no configuration found: create zoneform.yaml (see examples/minimal.yaml) or pass -c PATH (a file or a directory of *.yaml)" : "no such file or directory" : `cannot be read (${code2 ?? String(err)})`;
+    throw pathError(shown5, hint);
   }
   const paths = info2.isDirectory() ? await configDirFiles(absolute, cwd) : [absolute];
   const files = [];
@@ -39887,11 +40705,15 @@ async function readConfigFiles(configPath3, cwd) {
       throw pathError(shownFile, `${describeReadProblem(err.problem, MAX_CONFIG_FILE_BYTES2)}${hint}`);
     }
     await refuseOutsideLink(p, info2.isDirectory() ? absolute : path.dirname(absolute), shownFile);
-    files.push({ file: shownFile, text: refuseNul(decodeUtf8(bytes, shownFile), shownFile) });
+    files.push({
+      file: shownFile,
+      text: refuseNul(decodeUtf8(bytes, shownFile), shownFile),
+      sha256: createHash4("sha256").update(bytes).digest("hex")
+    });
   }
   return files;
 }
-async function refuseOutsideLink(file, dir, shown4) {
+async function refuseOutsideLink(file, dir, shown5) {
   let real2;
   let base3;
   try {
@@ -39902,7 +40724,7 @@ async function refuseOutsideLink(file, dir, shown4) {
   const rel = path.relative(base3, real2);
   if (rel.startsWith("..") || path.isAbsolute(rel))
     throw pathError(
-      shown4,
+      shown5,
       "is a link to a file outside the configuration's directory, which zoneform does not read (copy the file into the directory instead)"
     );
 }
@@ -39937,27 +40759,27 @@ async function configDirFiles(dir, cwd) {
   if (paths.length === 0) throw pathError(displayPath(dir, cwd), "the directory holds no *.yaml or *.yml file");
   return paths;
 }
-function refuseNul(text, shown4) {
-  const at3 = text.indexOf("\0");
-  if (at3 < 0) return text;
-  const line = text.slice(0, at3).split("\n").length;
+function refuseNul(text3, shown5) {
+  const at3 = text3.indexOf("\0");
+  if (at3 < 0) return text3;
+  const line = text3.slice(0, at3).split("\n").length;
   const message2 = `the file holds a NUL byte (line ${line}): it is not a YAML text file, and nothing of it is shown`;
-  throw new ConfigError([{ file: shown4, line, column: 0, pointer: "", message: message2 }], `${shown4}:${line}  ${message2}`);
+  throw new ConfigError([{ file: shown5, line, column: 0, pointer: "", message: message2 }], `${shown5}:${line}  ${message2}`);
 }
-function decodeUtf8(bytes, shown4) {
+function decodeUtf8(bytes, shown5) {
   try {
     return utf8.decode(bytes);
   } catch {
-    const text = bytes.toString("utf8");
-    const at3 = Math.max(0, text.indexOf("�"));
-    const before = text.slice(0, at3);
+    const text3 = bytes.toString("utf8");
+    const at3 = Math.max(0, text3.indexOf("�"));
+    const before = text3.slice(0, at3);
     const line = before.split("\n").length;
     const column2 = at3 - before.lastIndexOf("\n");
     const offset = Buffer.byteLength(before, "utf8");
     const message2 = `the file is not valid UTF-8 (byte 0x${bytes[offset]?.toString(16).padStart(2, "0") ?? "??"} at line ${line}, column ${column2}): save it as UTF-8`;
     throw new ConfigError(
-      [{ file: shown4, line, column: column2, pointer: "", message: message2 }],
-      `${shown4}:${line}:${column2}  ${message2}`
+      [{ file: shown5, line, column: column2, pointer: "", message: message2 }],
+      `${shown5}:${line}:${column2}  ${message2}`
     );
   }
 }
@@ -40133,8 +40955,8 @@ var init_merge2 = __esm({
 });
 
 // src/config/index.ts
-async function loadConfig(path6, opts) {
-  const files = await readConfigFiles(path6 ?? DEFAULT_CONFIG_PATH, opts.cwd ?? process.cwd());
+async function loadConfig(path7, opts) {
+  const files = await readConfigFiles(path7 ?? DEFAULT_CONFIG_PATH, opts.cwd ?? process.cwd());
   return orThrow(checkConfigSources(files, opts.env, opts.missingEnv));
 }
 function checkConfigSources(sources, env, missingEnv = "error") {
@@ -40145,11 +40967,11 @@ function checkConfigSources(sources, env, missingEnv = "error") {
   );
   const { problems, desired } = mergeFiles(checked2, secrets);
   const redactor = secrets.redactor();
-  const shown4 = problems.map((p) => ({ ...p, message: redactor.redact(p.message) }));
+  const shown5 = problems.map((p) => ({ ...p, message: redactor.redact(p.message) }));
   const order = new Map(sources.map((s, i) => [s.file, i]));
-  shown4.sort((a, b) => (order.get(a.file) ?? 0) - (order.get(b.file) ?? 0) || a.line - b.line || a.column - b.column);
-  const errors = shown4.filter(isError);
-  const warnings = shown4.filter((p) => !isError(p));
+  shown5.sort((a, b) => (order.get(a.file) ?? 0) - (order.get(b.file) ?? 0) || a.line - b.line || a.column - b.column);
+  const errors = shown5.filter(isError);
+  const warnings = shown5.filter((p) => !isError(p));
   const account = env.CLOUDFLARE_ACCOUNT_ID?.trim();
   if (desired && desired.account_id === void 0 && account) {
     if (!/^[0-9a-f]{32}$/.test(account)) {
@@ -40182,7 +41004,7 @@ var init_config = __esm({
     "use strict";
     init_errors();
     init_secrets();
-    init_document();
+    init_document2();
     init_load();
     init_merge2();
     init_problems();
@@ -40236,8 +41058,8 @@ function assertInputsForm(plan3, label, opts) {
     throw inputsEdited(label, "the salt of its bound values is not the one derived from its content");
 }
 async function desiredFromPlan(plan3, file, env) {
-  const shown4 = `${file} (its desired state)`;
-  const result = checkConfigSources([{ file: shown4, text: JSON.stringify(desiredDocument(plan3)) }], env);
+  const shown5 = `${file} (its desired state)`;
+  const result = checkConfigSources([{ file: shown5, text: JSON.stringify(desiredDocument(plan3)) }], env);
   if (result.errors.length > 0 || !result.desired) {
     throw new ConfigError(
       result.errors,
@@ -40297,8 +41119,8 @@ function firstDifference(saved, fresh) {
         return `${what}: the body of ${opText(x)} differs from what zoneform plans`;
       if (!same3(x, y)) return `${what}: ${opText(x)} differs from what zoneform plans (how it finds what it creates)`;
     }
-    const shown4 = shownDifferences(a, b);
-    if (shown4.length > 0) return `${what}: the file shows ${shown4.join(", ")} otherwise than zoneform plans now`;
+    const shown5 = shownDifferences(a, b);
+    if (shown5.length > 0) return `${what}: the file shows ${shown5.join(", ")} otherwise than zoneform plans now`;
   }
   return void 0;
 }
@@ -40392,7 +41214,7 @@ function assertNoZoneErrors(plan3) {
   const failed = plan3.zones.filter((z) => z.errors.length > 0);
   if (failed.length === 0) return;
   throw new RuntimeError(
-    `${failed.length} zone(s) could not be planned; nothing was changed:
+    `${unitCount(failed)} could not be planned; nothing was changed:
 ${groupZoneErrors(failed).join("\n")}`
   );
 }
@@ -40401,19 +41223,20 @@ function groupZoneErrors(zones2) {
   for (const z of zones2) {
     for (const e of z.errors.map(shownTemplate)) {
       const key2 = e.split(z.zone_id).join("{zone}");
-      const names = groups.get(key2) ?? [];
-      names.push(unitName(z));
-      groups.set(key2, names);
+      const units = groups.get(key2) ?? [];
+      units.push(z);
+      groups.set(key2, units);
     }
   }
   const lines = [];
-  for (const [text, names] of groups) {
-    if (names.length === 1) {
-      lines.push(`  [${names[0]}] ${text.split("{zone}").join(zones2.find((z) => unitName(z) === names[0]).zone_id)}`);
+  for (const [text3, units] of groups) {
+    const names = units.map((u) => unitName(u));
+    if (units.length === 1) {
+      lines.push(`  [${names[0]}] ${text3.split("{zone}").join(units[0].zone_id)}`);
       continue;
     }
-    const shown4 = names.length > 5 ? `${names.slice(0, 5).join(", ")} and ${names.length - 5} more` : names.join(", ");
-    lines.push(`  ${text}`, `    stopped ${names.length} zones: ${shown4}`);
+    const shown5 = names.length > 5 ? `${names.slice(0, 5).join(", ")} and ${names.length - 5} more` : names.join(", ");
+    lines.push(`  ${text3}`, `    stopped ${unitCount(units)}: ${shown5}`);
   }
   return lines;
 }
@@ -40462,8 +41285,8 @@ async function apply(given, opts) {
     const config2 = opts.select ? opts.select(opts.expectDesired) : opts.expectDesired;
     assertSameDesired(desired, config2, nameOf(opts), opts.expectDesiredName ?? "the configuration given");
   }
-  const wanted = new Set(planUnits(desired).map(({ unit }) => unitKey(unit)));
-  const selected = { ...opened.plan, zones: opened.plan.zones.filter((z) => wanted.has(unitKey(z))) };
+  const wanted2 = new Set(planUnits(desired).map(({ unit }) => unitKey(unit)));
+  const selected = { ...opened.plan, zones: opened.plan.zones.filter((z) => wanted2.has(unitKey(z))) };
   await opts.onDesired?.(desired);
   if (totalChanges(summariseZones(selected.zones)) === 0) {
     await opts.onPlan?.(selected, desired, opened.digest);
@@ -40581,7 +41404,7 @@ var init_apply = __esm({
 });
 
 // src/engine/lock.ts
-import { createHash as createHash4, randomBytes } from "node:crypto";
+import { createHash as createHash5, randomBytes } from "node:crypto";
 import { access, link, mkdir, rename, stat as stat4, unlink, writeFile } from "node:fs/promises";
 import { constants as constants2, readFileSync as readFileSync2, unlinkSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
@@ -40597,19 +41420,19 @@ function alive(pid) {
     return err.code === "EPERM";
   }
 }
-async function readLock(path6) {
-  let text;
+async function readLock(path7) {
+  let text3;
   try {
-    text = (await readRegularFile(path6, 64 * 1024)).toString("utf8");
+    text3 = (await readRegularFile(path7, 64 * 1024)).toString("utf8");
   } catch (err) {
     return err instanceof FileReadError && err.problem.kind === "missing" ? "gone" : "unreadable";
   }
   try {
-    const h = JSON.parse(text);
+    const h = JSON.parse(text3);
     const ok = h !== null && typeof h === "object" && Number.isSafeInteger(h.pid) && typeof h.host === "string";
-    return ok ? { text, holder: h } : { text };
+    return ok ? { text: text3, holder: h } : { text: text3 };
   } catch {
-    return { text };
+    return { text: text3 };
   }
 }
 async function ensureLockDir(dir, fromEnv) {
@@ -40621,8 +41444,8 @@ async function ensureLockDir(dir, fromEnv) {
   try {
     info2 = await stat4(dir);
   } catch (err) {
-    const code = err.code;
-    if (code !== "ENOENT") return fail(`cannot be used (${code ?? String(err)})`);
+    const code2 = err.code;
+    if (code2 !== "ENOENT") return fail(`cannot be used (${code2 ?? String(err)})`);
     try {
       await mkdir(dir, { recursive: true, mode: 448 });
       return;
@@ -40637,61 +41460,61 @@ async function ensureLockDir(dir, fromEnv) {
     fail(`cannot be written (${err.code ?? String(err)})`);
   }
 }
-function cannotTake(path6, err) {
-  const code = err.code ?? String(err);
+function cannotTake(path7, err) {
+  const code2 = err.code ?? String(err);
   return new RuntimeError(
-    `cannot take the apply lock ${path6} (${code}); set ZONEFORM_LOCK_DIR to a directory zoneform may write to`
+    `cannot take the apply lock ${path7} (${code2}); set ZONEFORM_LOCK_DIR to a directory zoneform may write to`
   );
 }
-async function viaFileOfItsOwn(path6, text, put) {
-  const own = `${path6}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+async function viaFileOfItsOwn(path7, text3, put) {
+  const own = `${path7}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
   try {
-    await writeFile(own, text, { flag: "wx", mode: 384 });
+    await writeFile(own, text3, { flag: "wx", mode: 384 });
     return await put(own);
   } finally {
     await unlink(own).catch(() => void 0);
   }
 }
-function create(path6, text) {
-  return viaFileOfItsOwn(path6, text, async (own) => {
+function create(path7, text3) {
+  return viaFileOfItsOwn(path7, text3, async (own) => {
     try {
-      await link(own, path6);
+      await link(own, path7);
       return true;
     } catch (err) {
       if (err.code === "EEXIST") return false;
-      throw cannotTake(path6, err);
+      throw cannotTake(path7, err);
     }
   }).catch((err) => {
-    throw err instanceof RuntimeError ? err : cannotTake(path6, err);
+    throw err instanceof RuntimeError ? err : cannotTake(path7, err);
   });
 }
-function replace(path6, text) {
-  return viaFileOfItsOwn(path6, text, (own) => rename(own, path6)).catch((err) => {
-    throw cannotTake(path6, err);
+function replace(path7, text3) {
+  return viaFileOfItsOwn(path7, text3, (own) => rename(own, path7)).catch((err) => {
+    throw cannotTake(path7, err);
   });
 }
-async function acquire(path6, text, me, depth = 0) {
+async function acquire(path7, text3, me, depth = 0) {
   let other;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    if (await create(path6, text)) return { held: true };
-    const found = await readLock(path6);
+    if (await create(path7, text3)) return { held: true };
+    const found = await readLock(path7);
     if (found === "gone") continue;
     if (found === "unreadable" || !found.holder) return { held: false };
     other = found.holder;
     if (other.host !== me.host || alive(other.pid) || depth >= MAX_CLAIM_DEPTH) return { held: false, other };
-    const claim = `${path6}.${createHash4("sha256").update(found.text).digest("hex").slice(0, 16)}.takeover`;
-    const claimed = await acquire(claim, text, me, depth + 1);
+    const claim = `${path7}.${createHash5("sha256").update(found.text).digest("hex").slice(0, 16)}.takeover`;
+    const claimed = await acquire(claim, text3, me, depth + 1);
     if (!claimed.held) {
       if (claimed.other && claimed.other.host === me.host && alive(claimed.other.pid)) {
-        await new Promise((resolve9) => setTimeout(resolve9, 5 + Math.floor(Math.random() * 20)));
+        await new Promise((resolve12) => setTimeout(resolve12, 5 + Math.floor(Math.random() * 20)));
         continue;
       }
       return { held: false, other };
     }
     try {
-      const now = await readLock(path6);
+      const now = await readLock(path7);
       if (now !== "gone" && now !== "unreadable" && now.text === found.text) {
-        await replace(path6, text);
+        await replace(path7, text3);
         return { held: true };
       }
     } finally {
@@ -40710,11 +41533,11 @@ async function lockZones(zoneIds, opts) {
     started_at: (/* @__PURE__ */ new Date()).toISOString(),
     nonce: randomBytes(8).toString("hex")
   };
-  const text = JSON.stringify(me);
+  const text3 = JSON.stringify(me);
   const held = [];
   const mine = (p) => {
     try {
-      return readFileSync2(p, "utf8") === text;
+      return readFileSync2(p, "utf8") === text3;
     } catch {
       return false;
     }
@@ -40733,23 +41556,23 @@ async function lockZones(zoneIds, opts) {
     await Promise.all(
       held.splice(0).map(async (p) => {
         const found = await readLock(p);
-        if (found !== "gone" && found !== "unreadable" && found.text === text) await unlink(p).catch(() => void 0);
+        if (found !== "gone" && found !== "unreadable" && found.text === text3) await unlink(p).catch(() => void 0);
       })
     );
   };
   try {
     for (const zone of [...new Set(zoneIds)].sort()) {
-      const path6 = join2(dir, `${zone}-${createHash4("sha256").update(opts.api).digest("hex").slice(0, 12)}.lock`);
-      const taken = await acquire(path6, text, me);
+      const path7 = join2(dir, `${zone}-${createHash5("sha256").update(opts.api).digest("hex").slice(0, 12)}.lock`);
+      const taken = await acquire(path7, text3, me);
       if (taken.held) {
-        held.push(path6);
+        held.push(path7);
         continue;
       }
       const other = taken.other;
       const who = other ? `pid ${other.pid} on ${other.host}, \`${other.command}\`, since ${other.started_at}` : "a process whose lock file cannot be read";
       const what = zone.startsWith("account-") ? `account ${zone.slice("account-".length)}` : `zone ${zone}`;
       throw new RuntimeError(
-        `${what} is being applied by another zoneform (${who}); nothing was written. Wait for it to finish, or remove ${path6} if that process is gone.`
+        `${what} is being applied by another zoneform (${who}); nothing was written. Wait for it to finish, or remove ${path7} if that process is gone.`
       );
     }
   } catch (err) {
@@ -40775,28 +41598,28 @@ import { copyFile, link as link2, rename as rename2, rm, writeFile as writeFile2
 function existsError(label) {
   return new UsageError(`${label}: the file exists; pass --force to overwrite it`);
 }
-function refuseExisting(path6, opts = {}) {
+function refuseExisting(path7, opts = {}) {
   if (opts.force) return;
   try {
-    lstatSync(path6);
+    lstatSync(path7);
   } catch {
     return;
   }
-  throw existsError(opts.label ?? path6);
+  throw existsError(opts.label ?? path7);
 }
-async function writeFileSafely(path6, data, opts = {}) {
-  const label = opts.label ?? path6;
-  const temp = `${path6}.${process.pid}.${Date.now()}.tmp`;
+async function writeFileSafely(path7, data, opts = {}) {
+  const label = opts.label ?? path7;
+  const temp = `${path7}.${process.pid}.${Date.now()}.tmp`;
   try {
     await writeFile2(temp, data, { mode: opts.mode ?? 438, flag: "wx" });
     if (opts.force) {
-      await rename2(temp, path6);
+      await rename2(temp, path7);
     } else {
       try {
-        await link2(temp, path6);
+        await link2(temp, path7);
       } catch (err) {
         if (!NO_LINKS.has(err.code ?? "")) throw err;
-        await copyFile(temp, path6, constants3.COPYFILE_EXCL);
+        await copyFile(temp, path7, constants3.COPYFILE_EXCL);
       }
       await rm(temp, { force: true });
     }
@@ -40816,18 +41639,18 @@ var init_write_file = __esm({
 });
 
 // src/engine/plan-store.ts
-async function writePlanFile(path6, plan3, secrets, opts = {}) {
-  await writeFileSafely(path6, serialisePlan(plan3, secrets), { ...opts, mode: 384 });
+async function writePlanFile(path7, plan3, secrets, opts = {}) {
+  await writeFileSafely(path7, serialisePlan(plan3, secrets), { ...opts, mode: 384 });
 }
-async function readPlanFile(path6) {
-  let text;
+async function readPlanFile(path7) {
+  let text3;
   try {
-    text = (await readRegularFile(path6, MAX_PLAN_FILE_BYTES)).toString("utf8");
+    text3 = (await readRegularFile(path7, MAX_PLAN_FILE_BYTES)).toString("utf8");
   } catch (err) {
     if (!(err instanceof FileReadError)) throw err;
-    throw planFileProblem(path6, `the plan file ${path6}`, describeReadProblem(err.problem, MAX_PLAN_FILE_BYTES));
+    throw planFileProblem(path7, `the plan file ${path7}`, describeReadProblem(err.problem, MAX_PLAN_FILE_BYTES));
   }
-  return parsePlanText(text, path6);
+  return parsePlanText(text3, path7);
 }
 var MAX_PLAN_FILE_BYTES;
 var init_plan_store = __esm({
@@ -40930,11 +41753,11 @@ var init_error = __esm({
        * @param {string} code an id string representing the error
        * @param {string} message human-readable description of the error
        */
-      constructor(exitCode, code, message2) {
+      constructor(exitCode, code2, message2) {
         super(message2);
         Error.captureStackTrace(this, this.constructor);
         this.name = this.constructor.name;
-        this.code = code;
+        this.code = code2;
         this.exitCode = exitCode;
         this.nestedError = void 0;
       }
@@ -42432,8 +43255,8 @@ var init_command = __esm({
        * @return {Command} `this` command for chaining
        */
       arguments(names) {
-        names.trim().split(/ +/).forEach((detail) => {
-          this.argument(detail);
+        names.trim().split(/ +/).forEach((detail2) => {
+          this.argument(detail2);
         });
         return this;
       }
@@ -42572,9 +43395,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return never
        * @private
        */
-      _exit(exitCode, code, message2) {
+      _exit(exitCode, code2, message2) {
         if (this._exitCallback) {
-          this._exitCallback(new CommanderError(exitCode, code, message2));
+          this._exitCallback(new CommanderError(exitCode, code2, message2));
         }
         process2.exit(exitCode);
       }
@@ -43214,14 +44037,14 @@ Expecting one of '${allowedValues.join("', '")}'`);
           });
         }
         const exitCallback = this._exitCallback;
-        proc.on("close", (code) => {
-          code = code ?? 1;
+        proc.on("close", (code2) => {
+          code2 = code2 ?? 1;
           if (!exitCallback) {
-            process2.exit(code);
+            process2.exit(code2);
           } else {
             exitCallback(
               new CommanderError(
-                code,
+                code2,
                 "commander.executeSubCommandAsync",
                 "(close)"
               )
@@ -43728,8 +44551,8 @@ Expecting one of '${allowedValues.join("', '")}'`);
         }
         const config2 = errorOptions || {};
         const exitCode = config2.exitCode || 1;
-        const code = config2.code || "commander.error";
-        this._exit(exitCode, code, message2);
+        const code2 = config2.code || "commander.error";
+        this._exit(exitCode, code2, message2);
       }
       /**
        * Apply any option related environment variables, if option does
@@ -44114,9 +44937,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path6) {
-        if (path6 === void 0) return this._executableDir;
-        this._executableDir = path6;
+      executableDir(path7) {
+        if (path7 === void 0) return this._executableDir;
+        this._executableDir = path7;
         return this;
       }
       /**
@@ -44133,9 +44956,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
           helpWidth: context.helpWidth,
           outputHasColors: context.hasColors
         });
-        const text = helper.formatHelp(this, helper);
-        if (context.hasColors) return text;
-        return this._outputConfiguration.stripColor(text);
+        const text3 = helper.formatHelp(this, helper);
+        if (context.hasColors) return text3;
+        return this._outputConfiguration.stripColor(text3);
       }
       /**
        * @typedef HelpContext
@@ -44295,7 +45118,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {(string | Function)} text - string to add, or a function returning a string
        * @return {Command} `this` command for chaining
        */
-      addHelpText(position, text) {
+      addHelpText(position, text3) {
         const allowedValues = ["beforeAll", "before", "after", "afterAll"];
         if (!allowedValues.includes(position)) {
           throw new Error(`Unexpected value for position to addHelpText.
@@ -44304,10 +45127,10 @@ Expecting one of '${allowedValues.join("', '")}'`);
         const helpEvent = `${position}Help`;
         this.on(helpEvent, (context) => {
           let helpStr;
-          if (typeof text === "function") {
-            helpStr = text({ error: context.error, command: context.command });
+          if (typeof text3 === "function") {
+            helpStr = text3({ error: context.error, command: context.command });
           } else {
-            helpStr = text;
+            helpStr = text3;
           }
           if (helpStr) {
             context.write(`${helpStr}
@@ -44445,11 +45268,11 @@ function parseZoneRefs(values2, command, opts = {}) {
   return refs;
 }
 async function lookUpZoneName(client, name) {
-  const listed2 = await client.listAll("zones", { query: { name }, perPage: 50 });
-  if (!Array.isArray(listed2)) throw new RuntimeError(`GET zones?name=${name}: the answer is not a list of zones`);
+  const listed3 = await client.listAll("zones", { query: { name }, perPage: 50 });
+  if (!Array.isArray(listed3)) throw new RuntimeError(`GET zones?name=${name}: the answer is not a list of zones`);
   const ids = [
     ...new Set(
-      listed2.filter((z) => typeof z?.name === "string" && z.name.toLowerCase() === name && typeof z.id === "string").map((z) => z.id)
+      listed3.filter((z) => typeof z?.name === "string" && z.name.toLowerCase() === name && typeof z.id === "string").map((z) => z.id)
     )
   ];
   if (ids.length === 0)
@@ -44527,9 +45350,9 @@ function boundsFromOptions(opts, env, elapsedMs) {
   };
 }
 function parseDuration(value, name) {
-  const text = value.trim().toLowerCase();
+  const text3 = value.trim().toLowerCase();
   let ms = 0;
-  let rest = text;
+  let rest = text3;
   while (rest !== "") {
     const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)/.exec(rest);
     if (!m) {
@@ -44539,7 +45362,7 @@ function parseDuration(value, name) {
     ms += Number(m[1]) * DURATION_UNITS[m[2]];
     rest = rest.slice(m[0].length);
   }
-  if (text === "" || !(ms >= 1e3) || ms > 7 * 24 * 36e5) {
+  if (text3 === "" || !(ms >= 1e3) || ms > 7 * 24 * 36e5) {
     throw new UsageError(
       `${name} must be a duration with its unit, from 1s to 7 days (90s, 5m, 1h30m), got "${value}"`
     );
@@ -44671,7 +45494,15 @@ function clientsFromOptions(opts, io, redactor, progress, desired) {
   if (warning && progress) progress.log(printable(warning));
   else if (warning) io.stderr.write(`${printable(warning)}
 `);
-  const fallback = resolved instanceof CredentialsError ? withoutCredentials(resolved) : oneClient(opts, io, baseUrl, resolved.auth, redactor, progress, void 0, desired && defaultAccounts(desired));
+  const fallback = resolved instanceof CredentialsError ? withoutCredentials(resolved) : oneClient(
+    opts,
+    io,
+    baseUrl,
+    resolved.auth,
+    redactor,
+    progress,
+    desired && { accounts: defaultAccounts(desired), ...estateScope(desired) }
+  );
   return {
     fallback,
     ...resolved instanceof CredentialsError ? { missing: resolved } : {},
@@ -44680,19 +45511,27 @@ function clientsFromOptions(opts, io, redactor, progress, desired) {
         throw new CredentialsError(
           `${printable(token2.env)} (the api_token of account ${token2.accounts.join(", ")}) contains spaces or control characters; set it to the token alone`
         );
-      const client = oneClient(
-        opts,
-        io,
-        baseUrl,
-        { token: token2.value },
-        redactor,
-        progress,
-        token2.env,
-        token2.accounts
-      );
+      const client = oneClient(opts, io, baseUrl, { token: token2.value }, redactor, progress, {
+        accounts: token2.accounts,
+        variable: token2.env,
+        ...estateScope(desired)
+      });
       return { token: token2, client };
     })
   };
+}
+function estateScope(desired) {
+  const zoneAccounts = Object.fromEntries(
+    desired.zones.flatMap((z) => {
+      const account = z.account_id ?? desired.account_id;
+      return account === void 0 ? [] : [[z.zone_id, account]];
+    })
+  );
+  const accountVariables = Object.fromEntries(
+    (desired.accounts ?? []).flatMap((a) => a.api_token ? [[a.account_id, a.api_token.env]] : [])
+  );
+  const ids = [...(desired.accounts ?? []).map((a) => a.account_id), ...Object.values(zoneAccounts)];
+  return { otherAccounts: [...new Set(ids)], zoneAccounts, accountVariables };
 }
 function withoutCredentials(err) {
   const refuse2 = () => {
@@ -44708,10 +45547,13 @@ function withoutCredentials(err) {
     close: async () => void 0
   };
 }
-function oneClient(opts, io, baseUrl, auth, redactor, progress, tokenName, accounts) {
+function oneClient(opts, io, baseUrl, auth, redactor, progress, scope = {}) {
+  const tokenName = scope.variable;
   const named = (line) => tokenName ? `[${tokenName}] ${line}` : line;
   const client = createClient({
     baseUrl,
+    // What set the URL, which a failure every call shares names (a name that does not resolve).
+    baseUrlFrom: opts.apiUrl !== void 0 ? "--api-url" : io.env.CLOUDFLARE_API_BASE_URL?.trim() ? "CLOUDFLARE_API_BASE_URL" : "default",
     auth,
     parallelism: opts.parallelism === void 0 ? DEFAULT_PARALLELISM : parseParallelism(String(opts.parallelism)),
     rateLimit: opts.rateLimit === void 0 ? DEFAULT_RATE_LIMIT : typeof opts.rateLimit === "string" ? parseRateLimit(opts.rateLimit) : checkRateLimit(opts.rateLimit),
@@ -44749,11 +45591,11 @@ function oneClient(opts, io, baseUrl, auth, redactor, progress, tokenName, accou
     client,
     "token" in auth ? "token" : "key",
     CLIENT_HINTS.permissionHint,
-    tokenScope(auth, accounts)
+    tokenScope(auth, scope)
   );
 }
-function tokenScope(auth, accounts = []) {
-  return "token" in auth ? { accounts, accountOwned: isAccountOwnedToken(auth.token) } : {};
+function tokenScope(auth, scope = {}) {
+  return "token" in auth ? { ...scope, accountOwned: isAccountOwnedToken(auth.token) } : {};
 }
 function serviceKeyVariables(env) {
   return Object.keys(env).filter((name) => (env[name] ?? "").trim() !== "").filter((name) => /user[_-]?service[_-]?key/i.test(name) || /^(cloudflare|cf)_.*service[_-]?key$/i.test(name)).sort();
@@ -44858,7 +45700,7 @@ function redactingIO(io, opts = {}) {
     if (value && !opts.keepEnv?.includes(name)) secrets.add(value);
   }
   const wrap = (out) => ({
-    write: (text) => out.write(secrets.redact(text)),
+    write: (text3) => out.write(secrets.redact(text3)),
     get isTTY() {
       return out.isTTY;
     },
@@ -44902,16 +45744,60 @@ function formatWait2(ms, reason, limit2, kind = "rate-limit") {
   const why = limit2 ? `${formatLimit2(limit2)}; ${reason}` : reason;
   return `waiting ${formatDuration(ms)} for the rate limit (${why})`;
 }
-function rateKnown(done, elapsedMs) {
-  return done >= ETA_MIN_DONE && elapsedMs >= ETA_MIN_ELAPSED_MS;
+function timeOf(s, n, before) {
+  if (n <= 0) return before;
+  for (const [t, c] of s) if (c >= n) return Math.max(t, before);
+  return before;
+}
+function countAt(s, at3, clock = (t) => t) {
+  for (let i = s.length - 1; i >= 0; i--) if (clock(s[i][0]) <= at3) return s[i][1];
+  return 0;
+}
+function flowTime(at3, start2, waits) {
+  let t = at3 - start2;
+  for (const [since, until] of waits) {
+    if (since >= at3) break;
+    t -= Math.max(0, Math.min(until, at3) - Math.max(since, start2));
+  }
+  return t;
+}
+function windowWait(now, needed, b, sent) {
+  const extra = Math.ceil(needed) - b.remaining;
+  if (extra <= 0 || sent.length === 0) return 0;
+  const windowMs = b.seconds * 1e3;
+  const inWindow = b.requests - b.remaining;
+  const j = (extra - 1) % b.requests;
+  const oldest = j < inWindow ? timeOf(sent, sent.at(-1)[1] - inWindow + j + 1, now - windowMs) : now;
+  return Math.max(0, oldest + (Math.floor((extra - 1) / b.requests) + 1) * windowMs - now);
+}
+function perUnit(p, requests, sent, done) {
+  const last = p.waits?.at(-1)?.[1] ?? p.now;
+  const doneThen = countAt(p.marks, last - 1);
+  if (last >= p.now || doneThen === 0) return requests / done;
+  return (countAt(sent, last - 1) - (sent.at(-1)[1] - requests)) / doneThen;
 }
 function estimateEta(p) {
-  if (p.total === void 0 || p.done >= p.total || !rateKnown(p.done, p.elapsedMs)) return void 0;
-  const left = p.total - p.done;
-  let eta = p.elapsedMs / p.done * left;
-  if (p.budget && p.requests) {
-    const beyond = p.requests / p.done * left - p.budget.remaining;
-    if (beyond > 0) eta = Math.max(eta, beyond / p.budget.requests * p.budget.seconds * 1e3);
+  const done = p.marks.at(-1)?.[1] ?? 0;
+  if (p.total === void 0 || done >= p.total) return void 0;
+  const waits = p.waits ?? [];
+  const flow2 = (at3) => flowTime(at3, p.startedAt, waits);
+  const first = p.marks[0];
+  if (!first || done < ETA_MIN_DONE || p.now - first[0] < ETA_MIN_ELAPSED_MS) return void 0;
+  const start2 = flow2(first[0]);
+  const end = flow2(p.now);
+  const back = Math.max(ETA_MIN_DONE, Math.floor(done / 2));
+  const from = Math.max(start2, Math.min(end - RATE_MIN_WINDOW_MS, flow2(timeOf(p.marks, done - back, p.startedAt))));
+  const units = done - countAt(p.marks, from, flow2);
+  if (!(units > 0)) return void 0;
+  let eta = (p.total - done) / units * (end - from);
+  const wait = waits.at(-1);
+  if (wait && wait[1] > p.now) eta += wait[1] - p.now;
+  if (p.retryUntil !== void 0) eta = Math.max(eta, p.retryUntil - p.now);
+  if (p.budget && p.requests !== void 0 && p.sent && p.sent.length > 0) {
+    eta = Math.max(
+      eta,
+      windowWait(p.now, perUnit(p, p.requests, p.sent, done) * p.total - p.requests, p.budget, p.sent)
+    );
   }
   return eta;
 }
@@ -44937,22 +45823,37 @@ function createProgress(opts) {
   const every = opts.every ?? defaultEvery;
   let source;
   let phase;
+  const sent = [];
   const counts = /* @__PURE__ */ new Map();
   let stopTimer;
   let drawn = "";
   let wait;
   let printedWaitUntil = 0;
+  const sample = (at3) => {
+    const requests = source?.stats().requests;
+    if (requests === void 0) return void 0;
+    if (sent.at(-1)?.[1] !== requests) sent.push([at3, requests]);
+    const keepFrom = Math.min(phase?.startedAt ?? at3, at3 - (source?.budget?.().seconds ?? 300) * 1e3);
+    let old = 0;
+    while (old + 1 < sent.length && sent[old + 1][0] <= keepFrom) old++;
+    if (old > 0) sent.splice(0, old);
+    return requests;
+  };
   const state = (at3) => {
     const p = phase;
-    const requests = source?.stats().requests;
+    const requests = sample(at3);
     const budget = source?.budget?.();
-    const phaseRequests = requests === void 0 ? void 0 : requests - p.requestsAtStart;
     const eta = estimateEta({
-      elapsedMs: at3 - p.startedAt,
-      done: p.done,
+      now: at3,
+      startedAt: p.startedAt,
+      marks: p.marks,
       total: p.total,
-      requests: phaseRequests,
-      budget
+      // The phase's own requests: a plan's reads are not the cost of an apply's changes.
+      requests: requests === void 0 ? void 0 : requests - p.requestsAtStart,
+      budget,
+      sent,
+      waits: p.waits,
+      retryUntil: wait?.kind === "retry" && wait.until > at3 ? wait.until : void 0
     });
     return {
       label: p.label,
@@ -44962,8 +45863,7 @@ function createProgress(opts) {
       counts: [...counts],
       requests,
       budget,
-      // Not less than the wait for the rate limit already announced.
-      etaMs: eta === void 0 ? void 0 : Math.max(eta, wait ? wait.until - at3 : 0)
+      etaMs: eta
     };
   };
   const limit2 = () => source?.budget?.();
@@ -44988,7 +45888,7 @@ function createProgress(opts) {
 `);
     }
   };
-  const waitingLine = (s, at3) => wait && wait.until > at3 ? `${formatProgress({ label: s.label, done: s.done, total: s.total, unit: s.unit, counts: s.counts })}, ` + formatWait2(wait.until - at3, wait.reason, s.budget, wait.kind) : formatProgress(s);
+  const waitingLine = (s, at3) => wait && wait.until > at3 ? `${formatProgress({ ...s, requests: void 0, budget: void 0 })}, ` + formatWait2(wait.until - at3, wait.reason, s.budget, wait.kind) : formatProgress(s);
   return {
     begin(label, unit, total) {
       if (!enabled) return;
@@ -45003,12 +45903,17 @@ function createProgress(opts) {
         done: 0,
         startedAt: at3,
         lastBeat: at3,
-        requestsAtStart: source?.stats().requests ?? 0
+        requestsAtStart: sample(at3) ?? 0,
+        marks: [],
+        waits: []
       };
       stopTimer = every(tty ? opts.refreshMs ?? 250 : Math.min(1e3, heartbeatMs), tick);
     },
     update(done, total) {
       if (!phase) return;
+      const at3 = now();
+      if (done !== phase.done) phase.marks.push([at3, done]);
+      sample(at3);
       phase.done = done;
       if (total !== void 0) phase.total = total;
     },
@@ -45021,6 +45926,9 @@ function createProgress(opts) {
       const at3 = now();
       const until = at3 + ms;
       if (!wait || until > wait.until || wait.until <= at3) wait = { until, reason, kind };
+      const last = phase?.waits.at(-1);
+      if (phase && kind === "rate-limit" && last && last[1] > at3) last[1] = Math.max(last[1], until);
+      else if (phase && kind === "rate-limit" && ms >= WAIT_FLOW_MS) phase.waits.push([at3, until]);
       if (tty || kind === "retry" || ms < SHORT_WAIT_MS || until < printedWaitUntil + SHORT_WAIT_MS) return;
       printedWaitUntil = until;
       out.write(`${formatWait2(ms, reason, limit2())}
@@ -45063,7 +45971,7 @@ function progressFor(io, opts) {
     columns: () => process4.stderr.columns
   });
 }
-var ETA_MIN_DONE, ETA_MIN_ELAPSED_MS, DEFAULT_HEARTBEAT_MS, SHORT_WAIT_MS, ERASE;
+var ETA_MIN_DONE, ETA_MIN_ELAPSED_MS, RATE_MIN_WINDOW_MS, DEFAULT_HEARTBEAT_MS, SHORT_WAIT_MS, WAIT_FLOW_MS, ERASE;
 var init_progress = __esm({
   "src/cli/progress.ts"() {
     "use strict";
@@ -45071,24 +45979,26 @@ var init_progress = __esm({
     init_text_width();
     ETA_MIN_DONE = 3;
     ETA_MIN_ELAPSED_MS = 2e3;
+    RATE_MIN_WINDOW_MS = 1e3;
     DEFAULT_HEARTBEAT_MS = 5e3;
     SHORT_WAIT_MS = 1e3;
+    WAIT_FLOW_MS = 1e3;
     ERASE = "\r\x1B[K";
   }
 });
 
 // src/cli/select-zones.ts
-function zonesNamed(desired, wanted) {
-  if (!wanted || wanted.length === 0) return desired;
+function zonesNamed(desired, wanted2) {
+  if (!wanted2 || wanted2.length === 0) return desired;
   const key2 = (s) => s.trim().toLowerCase().replace(/\.$/, "");
   const matches = (z, w) => key2(z.zone_id) === key2(w) || z.name !== void 0 && key2(z.name) === key2(w);
-  const unknown = wanted.filter((w) => !desired.zones.some((z) => matches(z, w)));
+  const unknown = wanted2.filter((w) => !desired.zones.some((z) => matches(z, w)));
   if (unknown.length > 0) {
     throw new UsageError(
       `--zone ${unknown.join(", ")}: no such zone in the configuration (give a zone_id or name from the file)`
     );
   }
-  return { ...desired, zones: desired.zones.filter((z) => wanted.some((w) => matches(z, w))) };
+  return { ...desired, zones: desired.zones.filter((z) => wanted2.some((w) => matches(z, w))) };
 }
 var init_select_zones = __esm({
   "src/cli/select-zones.ts"() {
@@ -45098,19 +46008,19 @@ var init_select_zones = __esm({
 });
 
 // src/cli/shard.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 function parseShard(value) {
   const m = /^(\d+)\/(\d+)$/.exec(value.trim());
   const index = m ? Number(m[1]) : NaN;
-  const count2 = m ? Number(m[2]) : NaN;
-  if (!m || count2 < 1 || index < 1 || index > count2) {
+  const count3 = m ? Number(m[2]) : NaN;
+  if (!m || count3 < 1 || index < 1 || index > count3) {
     throw new UsageError(`--shard ${value}: expected K/N with 1 ≤ K ≤ N, e.g. --shard 2/4`);
   }
-  return { index, count: count2 };
+  return { index, count: count3 };
 }
-function shardOf(zoneId, count2) {
-  const h = createHash5("sha256").update(zoneId).digest();
-  return h.readUInt32BE(0) % count2 + 1;
+function shardOf(zoneId, count3) {
+  const h = createHash6("sha256").update(zoneId).digest();
+  return h.readUInt32BE(0) % count3 + 1;
 }
 function inShard(zoneId, shard) {
   return !shard || shardOf(zoneId, shard.count) === shard.index;
@@ -45130,10 +46040,10 @@ var init_shard = __esm({
 });
 
 // src/cli/planning.ts
-function selectZones(desired, wanted, shard) {
-  if (!shard && (!wanted || wanted.length === 0)) return desired;
+function selectZones(desired, wanted2, shard) {
+  if (!shard && (!wanted2 || wanted2.length === 0)) return desired;
   if (shard) desired = { ...desired, zones: desired.zones.filter((z) => inShard(z.zone_id, shard)) };
-  return withoutAccountLists(zonesNamed(desired, wanted));
+  return withoutAccountLists(zonesNamed(desired, wanted2));
 }
 function withoutAccountLists(desired) {
   if (!desired.accounts) return desired;
@@ -45155,10 +46065,10 @@ async function loadDesired(opts, io) {
 `);
   return selectZones(desired, opts.zone, opts.shard);
 }
-async function loadBase(path6, io) {
-  const checked2 = checkConfigSources(await readConfigFiles(path6, io.cwd), io.env, "warning");
+async function loadBase(path7, io) {
+  const checked2 = checkConfigSources(await readConfigFiles(path7, io.cwd), io.env, "warning");
   if (!checked2.desired)
-    throw new ConfigError(checked2.errors, `--base ${path6}: ${checked2.errors.length} problem(s); plan without --base`);
+    throw new ConfigError(checked2.errors, `--base ${path7}: ${checked2.errors.length} problem(s); plan without --base`);
   return checked2.desired;
 }
 async function makePlan(opts, io, label = "plan") {
@@ -45179,8 +46089,10 @@ function readingHooks(opts, progress, label = "plan") {
   const verbose = opts.verbose ? (l) => progress.log(printable(l)) : void 0;
   return {
     onDesired: (desired) => {
-      verbose?.(`Reading ${desired.zones.length} zone(s)…`);
-      progress.begin(label, "zones read", desired.zones.length);
+      const units = planUnits(desired).map(({ unit }) => unit);
+      const accounts = units.some((u) => u.scope === "account");
+      verbose?.(`Reading ${unitCount(units)}…`);
+      progress.begin(label, accounts ? "zones and accounts read" : "zones read", units.length);
     },
     readProgress: verbose,
     onZoneDone: (done, total) => progress.update(done, total)
@@ -45209,13 +46121,13 @@ function parseFormat(value, allowed = ["text", "json", "markdown"]) {
 }
 function renderPlan(plan3, desired, format, io, opts) {
   if (format === "json") return serialisePlan(plan3, desired);
-  const shown4 = planForDisplay(plan3, desired);
+  const shown5 = planForDisplay(plan3, desired);
   if (format === "markdown")
-    return renderPlanMarkdown(shown4, markdownOptions(opts));
+    return renderPlanMarkdown(shown5, markdownOptions(opts));
   return fitFor(
     io,
     io.stdout,
-    renderPlanText(shown4, { color: useColor2(io, opts), verbose: opts.verbose, errors: false }),
+    renderPlanText(shown5, { color: useColor2(io, opts), verbose: opts.verbose, errors: false }),
     { long: "break" }
   );
 }
@@ -45268,11 +46180,7 @@ __export(show_exports, {
   register: () => register
 });
 function planForShow(saved) {
-  const shown4 = mapStrings(
-    { ...saved, zones: saved.zones.map((z) => ({ ...z, desired: void 0 })) },
-    (s) => s.replace(REFERENCE, SENSITIVE)
-  );
-  return shown4;
+  return mapStrings({ ...saved, zones: saved.zones.map((z) => ({ ...z, desired: void 0 })) }, shownTemplate);
 }
 function register(program2, ctx) {
   const cmd = program2.command("show").argument("<plan-file>", "a plan saved with `zoneform plan --out`").description(
@@ -45287,24 +46195,23 @@ function register(program2, ctx) {
     const saved = await readPlanFile(file);
     const digest = checkSavedPlan(saved, `the plan file ${file}`);
     if (format === "json") {
-      io.stdout.write(`${safeJson({ ...saved, digest }, 2)}
+      io.stdout.write(`${safeJson({ ...toDocument(saved), digest }, 2)}
 `);
       return;
     }
-    const shown4 = planForShow(saved);
+    const shown5 = planForShow(saved);
     if (format === "markdown")
       io.stdout.write(
-        `${renderPlanMarkdown(shown4, markdownOptions({ maxBytes: opts.maxBytes, planFile: file }))}${digestLine(digest, "markdown")}`
+        `${renderPlanMarkdown(shown5, markdownOptions({ maxBytes: opts.maxBytes, planFile: file }))}${digestLine(digest, "markdown")}`
       );
     else
       io.stdout.write(
-        fitFor(io, io.stdout, renderPlanText(shown4, { color: useColor2(io, opts), verbose: opts.verbose }), {
+        fitFor(io, io.stdout, renderPlanText(shown5, { color: useColor2(io, opts), verbose: opts.verbose }), {
           long: "break"
         }) + digestLine(digest, "text")
       );
   });
 }
-var REFERENCE;
 var init_show = __esm({
   "src/cli/commands/show.ts"() {
     "use strict";
@@ -45312,10 +46219,10 @@ var init_show = __esm({
     init_engine();
     init_plan2();
     init_redact();
+    init_template();
     init_safe_text();
     init_planning();
     init_options();
-    REFERENCE = /\$\{env:[A-Za-z_][A-Za-z0-9_]*\}/g;
   }
 });
 
@@ -45330,8 +46237,8 @@ var init_command2 = __esm({
 
 // src/safe-yaml.ts
 function yamlEscape(ch) {
-  const code = ch.codePointAt(0);
-  return code > 65535 ? `\\U${code.toString(16).padStart(8, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+  const code2 = ch.codePointAt(0);
+  return code2 > 65535 ? `\\U${code2.toString(16).padStart(8, "0")}` : `\\u${code2.toString(16).padStart(4, "0")}`;
 }
 function quoteUnsafeScalars(doc) {
   visit(doc, {
@@ -45392,7 +46299,7 @@ function register2(program2, ctx) {
       cwd: io.cwd,
       missingEnv: opts.requireEnv ? "error" : "warning"
     });
-    const shown4 = zonesNamed(desired, opts.zone);
+    const shown5 = zonesNamed(desired, opts.zone);
     for (const w2 of warnings) io.stderr.write(`${formatProblem(w2)}
 `);
     const summary = opts.showMerged ? io.stderr : io.stdout;
@@ -45404,11 +46311,11 @@ function register2(program2, ctx) {
       `${colors.green("✓")} ${n} zone${n === 1 ? "" : "s"} in ${files} ${n === 1 ? "is" : "are"} valid${w}
 `
     );
-    if (opts.verbose) for (const zone of shown4.zones) summary.write(`  ${describeZone(zone)}
+    if (opts.verbose) for (const zone of shown5.zones) summary.write(`  ${describeZone(zone)}
 `);
     if (opts.verbose) for (const account of desired.accounts ?? []) summary.write(`  ${describeAccount(account)}
 `);
-    if (opts.showMerged) io.stdout.write(mergedDocument(shown4));
+    if (opts.showMerged) io.stdout.write(mergedDocument(shown5));
   });
 }
 function mergedDocument(desired) {
@@ -45539,6 +46446,10 @@ var init_plan4 = __esm({
 function signalExit(signal) {
   return signal === "SIGTERM" ? EXIT.sigterm : EXIT.sigint;
 }
+function withSignalCode(err, signal) {
+  if (signal === void 0 || !(err instanceof ZoneformError) || err.exitCode === signalExit(signal)) return err;
+  return new RunStoppedError(err.message, signalExit(signal), "signal");
+}
 function stoppedAtOnce(t, pending2) {
   const open2 = Math.max(0, t.total - t.made - t.failed);
   const unanswered = Math.min(pending2.length, open2);
@@ -45562,17 +46473,17 @@ ${signal === "SIGINT" ? "Interrupted" : `Stopped by ${signal}`} before any chang
   process.on("SIGINT", handler);
   process.on("SIGTERM", handler);
   return {
-    writesBegin(client, tally2, shown4) {
+    writesBegin(client, tally2, shown5) {
       const writesOnTheWire = () => (client.onTheWire?.() ?? []).filter((r) => r.method !== "GET");
       onSignal = (signal) => {
-        const code = signalExit(signal);
+        const code2 = signalExit(signal);
         if (received === void 0) {
           received = signal;
           const sent = writesOnTheWire();
           client.stop?.(
-            new RunStoppedError(signal === "SIGINT" ? "interrupted (SIGINT)" : `stopped by ${signal}`, code, "signal")
+            new RunStoppedError(signal === "SIGINT" ? "interrupted (SIGINT)" : `stopped by ${signal}`, code2, "signal")
           );
-          shown4?.end();
+          shown5?.end();
           io.stderr.write(
             `
 ${signal === "SIGINT" ? "Interrupt (SIGINT)" : signal} received: sending nothing more; waiting for the ${sent.length} write(s) already sent to be answered (each within --timeout). Press Ctrl+C again to stop at once.
@@ -45587,9 +46498,9 @@ ${signal === "SIGINT" ? "Interrupt (SIGINT)" : signal} received: sending nothing
           return;
         }
         const pending2 = writesOnTheWire();
-        shown4?.end();
+        shown5?.end();
         io.stderr.write(stoppedAtOnce(tally2(), pending2));
-        process.exit(code);
+        process.exit(code2);
       };
     },
     stopping: () => received !== void 0,
@@ -45624,9 +46535,7 @@ async function guidedRun(ctx, run2) {
   try {
     await run2(guard, write);
   } catch (err) {
-    const signal2 = guard.signal();
-    if (signal2 === void 0 || !(err instanceof ZoneformError) || err.exitCode === signalExit(signal2)) throw err;
-    throw new RunStoppedError(err.message, signalExit(signal2), "signal");
+    throw withSignalCode(err, guard.signal());
   } finally {
     guard.end();
   }
@@ -45684,12 +46593,22 @@ function writing(client, io, progress, guard) {
   };
   return {
     hooks,
-    /** Once the engine returned: the summary line when changes were made. */
+    /**
+     * Once the engine returned with every change made: the summary line on stdout, or, after a signal that came
+     * once every change had been sent, one line on stderr saying all were made (the run exits with its code).
+     */
     complete() {
       if (!executed) return;
       const s = summariseZones(executed.zones);
-      io.stdout.write(
-        `Apply complete! Resources: ${s.create} created, ${s.update} updated, ${s.replace} replaced, ${s.delete} deleted.
+      const counts = `${s.create} created, ${s.update} updated, ${s.replace} replaced, ${s.delete} deleted`;
+      const signal = guard.signal();
+      if (signal === void 0) {
+        io.stdout.write(`Apply complete! Resources: ${counts}.
+`);
+        return;
+      }
+      io.stderr.write(
+        `${signal} came after the last change had been sent: every change was made, ${report.done.length} of ${total} (${counts}), and nothing was left undone; exit ${signalExit(signal)}, as after any ${signal}.
 `
       );
     },
@@ -45774,13 +46693,9 @@ function register4(program2, ctx) {
     try {
       await (planFile ? applySavedPlan(planFile, opts, io, guard) : applyFromFile(opts, io, guard));
       const signal = guard.signal();
-      if (signal !== void 0) {
-        throw new RunStoppedError(
-          `${signal} received after the last change had started: the changes above were made; nothing else was sent`,
-          signalExit(signal),
-          "signal"
-        );
-      }
+      if (signal !== void 0) ctx.setExit(signalExit(signal));
+    } catch (err) {
+      throw withSignalCode(err, guard.signal());
     } finally {
       guard.end();
     }
@@ -45871,12 +46786,12 @@ function register5(program2, ctx) {
     try {
       if (format === "json") io.stdout.write(renderPlan(plan3, desired, "json", io, opts));
       else {
-        const shown4 = planForDisplay(drifted(plan3), desired);
+        const shown5 = planForDisplay(drifted(plan3), desired);
         if (format === "markdown")
-          io.stdout.write(renderPlanMarkdown(shown4, markdownOptions(opts)));
+          io.stdout.write(renderPlanMarkdown(shown5, markdownOptions(opts)));
         else {
-          const text = (shown4.zones.length > 0 ? renderPlanText(shown4, { color: useColor2(io, opts), verbose: opts.verbose, errors: false }) : "") + renderDriftReport(planForDisplay(plan3, desired));
-          io.stdout.write(fitFor(io, io.stdout, text, { long: "break" }));
+          const text3 = (shown5.zones.length > 0 ? renderPlanText(shown5, { color: useColor2(io, opts), verbose: opts.verbose, errors: false }) : "") + renderDriftReport(planForDisplay(plan3, desired));
+          io.stdout.write(fitFor(io, io.stdout, text3, { long: "break" }));
         }
       }
       assertNoZoneErrors(plan3);
@@ -45901,13 +46816,13 @@ var init_drift = __esm({
 });
 
 // src/instant.ts
-function readInstant(text) {
-  const t = text.trim();
+function readInstant(text3) {
+  const t = text3.trim();
   const m = INSTANT.exec(t);
   if (!m) return { problem: `is not ${INSTANT_EXPECTED}` };
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
   const num2 = (i) => m[i] === void 0 ? 0 : Number(m[i]);
-  const wrong = (detail) => ({ problem: `is not ${INSTANT_EXPECTED}: ${detail}`, detail });
+  const wrong = (detail2) => ({ problem: `is not ${INSTANT_EXPECTED}: ${detail2}`, detail: detail2 });
   if (month < 1 || month > 12) return wrong(`there is no month ${m[2]}`);
   const inMonth = month === 2 ? leap(year) ? 29 : 28 : [4, 6, 9, 11].includes(month) ? 30 : 31;
   if (day < 1 || day > inMonth) return wrong(`${MONTHS[month - 1]} ${m[1]} has no day ${m[3]} (it has ${inMonth})`);
@@ -45921,15 +46836,15 @@ function readInstant(text) {
 function leap(year) {
   return year % 4 === 0 && year % 100 !== 0 || year % 400 === 0;
 }
-function parseInstant(text) {
-  const r = readInstant(text);
+function parseInstant(text3) {
+  const r = readInstant(text3);
   return "ms" in r ? r.ms : void 0;
 }
 function clockFromEnv(env) {
-  const text = env[NOW_ENV];
-  if (text === void 0 || text === "") return () => /* @__PURE__ */ new Date();
-  const r = readInstant(text);
-  if ("problem" in r) throw new Error(`${NOW_ENV}=${JSON.stringify(text)} ${r.problem}`);
+  const text3 = env[NOW_ENV];
+  if (text3 === void 0 || text3 === "") return () => /* @__PURE__ */ new Date();
+  const r = readInstant(text3);
+  if ("problem" in r) throw new Error(`${NOW_ENV}=${JSON.stringify(text3)} ${r.problem}`);
   return () => new Date(r.ms);
 }
 var NOW_ENV, INSTANT, INSTANT_EXPECTED, MONTHS;
@@ -45991,21 +46906,21 @@ var init_clock = __esm({
 });
 
 // src/emulator/ids.ts
-import { createHash as createHash6, randomBytes as randomBytes2 } from "node:crypto";
+import { createHash as createHash7, randomBytes as randomBytes2 } from "node:crypto";
 function zoneIdFor(name) {
   return md5Hex(name);
 }
 function tokenIdFor(token2) {
   return md5Hex(`api-token:${token2}`);
 }
-function md5Hex(text) {
-  return createHash6("md5").update(text).digest("hex");
+function md5Hex(text3) {
+  return createHash7("md5").update(text3).digest("hex");
 }
 function randomId() {
   return idRng ? hexFrom(idRng, 32) : randomBytes2(16).toString("hex");
 }
-function uuidFrom(text) {
-  const h = md5Hex(text);
+function uuidFrom(text3) {
+  const h = md5Hex(text3);
   const variant = (parseInt(h[16], 16) & 3 | 8).toString(16);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
@@ -46019,10 +46934,10 @@ function createRng(seed) {
     return ((t ^ t >>> 14) >>> 0) / 4294967296;
   };
 }
-function seedFrom(text) {
+function seedFrom(text3) {
   let h = 2166136261;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
+  for (let i = 0; i < text3.length; i++) {
+    h ^= text3.charCodeAt(i);
     h = Math.imul(h, 16777619);
   }
   return h >>> 0;
@@ -46056,33 +46971,33 @@ function pathPattern(pattern2) {
     const pieces = alt.slice(start2 ? 1 : 0, end ? -1 : void 0).split("*");
     return { start: start2, end, pieces };
   });
-  return (path6) => alternatives.some((a) => matchPieces(path6, a.pieces, a.start, a.end));
+  return (path7) => alternatives.some((a) => matchPieces(path7, a.pieces, a.start, a.end));
 }
-function matchPieces(path6, pieces, start2, end) {
+function matchPieces(path7, pieces, start2, end) {
   const first = pieces[0];
   if (pieces.length === 1) {
-    if (start2 && end) return path6 === first;
-    if (start2) return path6.startsWith(first);
-    if (end) return path6.endsWith(first);
-    return path6.includes(first);
+    if (start2 && end) return path7 === first;
+    if (start2) return path7.startsWith(first);
+    if (end) return path7.endsWith(first);
+    return path7.includes(first);
   }
   const last = pieces[pieces.length - 1];
   let from = 0;
   if (start2) {
-    if (!path6.startsWith(first)) return false;
+    if (!path7.startsWith(first)) return false;
     from = first.length;
   } else {
-    const at3 = path6.indexOf(first);
+    const at3 = path7.indexOf(first);
     if (at3 < 0) return false;
     from = at3 + first.length;
   }
   for (const piece of pieces.slice(1, -1)) {
-    const at3 = path6.indexOf(piece, from);
+    const at3 = path7.indexOf(piece, from);
     if (at3 < 0) return false;
     from = at3 + piece.length;
   }
-  if (end) return path6.length - last.length >= from && path6.endsWith(last);
-  return path6.indexOf(last, from) >= 0;
+  if (end) return path7.length - last.length >= from && path7.endsWith(last);
+  return path7.indexOf(last, from) >= 0;
 }
 var MAX_PATH_PATTERN_LENGTH, REGEX_ONLY, FaultStore;
 var init_faults = __esm({
@@ -46111,13 +47026,13 @@ var init_faults = __esm({
         return this.faults.map((f) => f.fault);
       }
       /** The first fault of this phase that fires for the request, consuming one of its `count`. */
-      take(method, path6, phase) {
+      take(method, path7, phase) {
         for (const active of this.faults) {
           const f = active.fault;
           if (Boolean(f.after) !== (phase === "after")) continue;
           if (f.count !== void 0 && f.fired >= f.count) continue;
           if (f.method && f.method.toUpperCase() !== method) continue;
-          if (active.matches && !active.matches(path6)) continue;
+          if (active.matches && !active.matches(path7)) continue;
           if (f.probability !== void 0 && active.random() >= f.probability) continue;
           f.fired++;
           return f;
@@ -46169,9 +47084,9 @@ function successEnvelope(result, resultInfo) {
 function failureEnvelope(errors) {
   return { result: null, success: false, errors, messages: [] };
 }
-function routeFault(status2, path6) {
+function routeFault(status2, path7) {
   return new ApiFault(status2, [
-    { code: 7003, message: `Could not route to /${path6}, perhaps your object identifier is invalid?` },
+    { code: 7003, message: `Could not route to /${path7}, perhaps your object identifier is invalid?` },
     { code: 7e3, message: "No route for that URI" }
   ]);
 }
@@ -46221,11 +47136,11 @@ function throttledFault() {
   return new ApiFault(429, [{ code: 971, message: "Please wait and consider throttling your request speed" }]);
 }
 function internalFault(err) {
-  const detail = err instanceof Error ? err.message : String(err);
-  return new ApiFault(500, [{ code: 10001, message: `Internal emulator error: ${detail}` }]);
+  const detail2 = err instanceof Error ? err.message : String(err);
+  return new ApiFault(500, [{ code: 10001, message: `Internal emulator error: ${detail2}` }]);
 }
-function notFoundFault(what, code = 10006) {
-  return new ApiFault(404, [{ code, message: `${what} not found` }]);
+function notFoundFault(what, code2 = 10006) {
+  return new ApiFault(404, [{ code: code2, message: `${what} not found` }]);
 }
 var init_envelope = __esm({
   "src/emulator/envelope.ts"() {
@@ -46237,8 +47152,8 @@ var init_envelope = __esm({
 
 // src/emulator/http-util.ts
 function sendJson(res, status2, headers, body) {
-  const text = jsonText(body);
-  res.writeHead(status2, { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(text) }).end(text);
+  const text3 = jsonText(body);
+  res.writeHead(status2, { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(text3) }).end(text3);
 }
 function jsonText(body) {
   try {
@@ -46262,7 +47177,7 @@ function parseBody(raw, contentType) {
 function readBody(req, limits) {
   const announced = Number(req.headers["content-length"] ?? "0");
   if (announced > limits.maxBytes) return Promise.reject(tooLarge(limits.maxBytes));
-  return new Promise((resolve9, reject) => {
+  return new Promise((resolve12, reject) => {
     const chunks = [];
     let bytes = 0;
     const finish = (err) => {
@@ -46273,7 +47188,7 @@ function readBody(req, limits) {
       if (err) {
         req.pause();
         reject(err);
-      } else resolve9(Buffer.concat(chunks).toString("utf8"));
+      } else resolve12(Buffer.concat(chunks).toString("utf8"));
     };
     const onData = (chunk) => {
       bytes += chunk.length;
@@ -46295,7 +47210,7 @@ function tooLarge(maxBytes) {
   return new BodyError(413, `the request body is larger than the ${maxBytes} bytes the emulator reads`);
 }
 function sleep2(ms) {
-  return new Promise((resolve9) => setTimeout(resolve9, ms));
+  return new Promise((resolve12) => setTimeout(resolve12, ms));
 }
 var MAX_API_BODY_BYTES, MAX_ADMIN_BODY_BYTES, DEFAULT_BODY_TIMEOUT_MS, BodyError;
 var init_http_util = __esm({
@@ -46415,20 +47330,20 @@ var init_router = __esm({
         });
       }
       /** The route for `method path`, or throws the ApiFault Cloudflare would answer (400/404/405). */
-      match(method, path6, query = new URLSearchParams()) {
-        const parts = path6.split("/").filter((s) => s !== "");
+      match(method, path7, query = new URLSearchParams()) {
+        const parts = path7.split("/").filter((s) => s !== "");
         const candidates = [];
         for (const c of this.compiled) {
           const params = matchSegments(c.segments, parts);
           if (params) candidates.push({ c, params });
         }
-        if (candidates.length === 0) throw routeFault(404, path6);
+        if (candidates.length === 0) throw routeFault(404, path7);
         candidates.sort((a, b) => a.c.specificity < b.c.specificity ? 1 : a.c.specificity > b.c.specificity ? -1 : 0);
         const forMethod = candidates.find((x) => x.c.route.method === method && (x.c.route.when?.(query) ?? true));
         if (!forMethod) throw methodNotAllowed(method);
         for (const [name, value] of Object.entries(forMethod.params)) {
           const check3 = this.idShapes[name];
-          if (check3 && !check3(value)) throw routeFault(400, path6);
+          if (check3 && !check3(value)) throw routeFault(400, path7);
         }
         return { route: forMethod.c.route, params: forMethod.params };
       }
@@ -46437,10 +47352,10 @@ var init_router = __esm({
 });
 
 // src/emulator/recorded-items.ts
-function upsert(list2, item) {
-  const i = list2.findIndex((x) => x.id === item.id);
-  if (i >= 0) list2[i] = item;
-  else list2.push(item);
+function upsert(list3, item) {
+  const i = list3.findIndex((x) => x.id === item.id);
+  if (i >= 0) list3[i] = item;
+  else list3.push(item);
 }
 function arrayOf(result, what) {
   if (!Array.isArray(result)) throw new RecordedAnswerError(`a ${what} list answer has an array result`);
@@ -46569,8 +47484,8 @@ function readInteger(query, name, fallback) {
   if (!/^-?\d+$/.test(raw)) throw badParam(name, `must be an integer, got ${JSON.stringify(raw)}`);
   return Number(raw);
 }
-function badParam(name, detail) {
-  return new ApiFault(400, [{ code: 1004, message: `Invalid query parameter ${name}: ${detail}` }]);
+function badParam(name, detail2) {
+  return new ApiFault(400, [{ code: 1004, message: `Invalid query parameter ${name}: ${detail2}` }]);
 }
 var init_paging = __esm({
   "src/emulator/paging.ts"() {
@@ -46580,30 +47495,30 @@ var init_paging = __esm({
 });
 
 // src/emulator/validate.ts
-function requireObject(body, code = INVALID_BODY_CODE) {
+function requireObject(body, code2 = INVALID_BODY_CODE) {
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
-    throw new ApiFault(400, [{ code, message: "Request body must be a JSON object" }]);
+    throw new ApiFault(400, [{ code: code2, message: "Request body must be a JSON object" }]);
   }
   return body;
 }
 function requireFields(body, fields, opts = {}) {
-  const code = opts.code ?? INVALID_BODY_CODE;
-  const obj = requireObject(body, code);
+  const code2 = opts.code ?? INVALID_BODY_CODE;
+  const obj = requireObject(body, code2);
   const errors = [];
   for (const [name, spec] of Object.entries(fields)) {
     const value = obj[name];
     if (value === void 0) {
-      if (spec.required) errors.push(fieldError(code, name, `${name} is required`));
+      if (spec.required) errors.push(fieldError(code2, name, `${name} is required`));
       continue;
     }
     const problem3 = checkField(name, value, spec);
-    if (problem3) errors.push(fieldError(code, name, problem3));
+    if (problem3) errors.push(fieldError(code2, name, problem3));
   }
   if (!opts.allowUnknown) {
     for (const name of Object.keys(obj)) {
       if (!(name in fields)) {
         errors.push(
-          fieldError(code, name, `unknown field ${name}; accepted fields: ${Object.keys(fields).join(", ")}`)
+          fieldError(code2, name, `unknown field ${name}; accepted fields: ${Object.keys(fields).join(", ")}`)
         );
       }
     }
@@ -46632,8 +47547,8 @@ function matchesType(value, type) {
       return typeof value === type;
   }
 }
-function fieldError(code, name, message2) {
-  return { code, message: message2, source: { pointer: `/${name}` } };
+function fieldError(code2, name, message2) {
+  return { code: code2, message: message2, source: { pointer: `/${name}` } };
 }
 function describe(value) {
   if (value === null) return "null";
@@ -46932,7 +47847,7 @@ var init_custom_hostnames3 = __esm({
 // src/emulator/admin-input.ts
 function readAdminBody(body, rules) {
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
-    throw new AdminInputError([`the body must be a JSON object, got ${shown3(body)}`]);
+    throw new AdminInputError([`the body must be a JSON object, got ${shown4(body)}`]);
   }
   const obj = body;
   const problems = [];
@@ -46944,7 +47859,7 @@ function readAdminBody(body, rules) {
     }
     const problem3 = fieldProblem(value, rule);
     if (problem3 !== void 0)
-      problems.push(`${name} must be ${rule.expected}, got ${shown3(value)}${problem3 ? ` (${problem3})` : ""}`);
+      problems.push(`${name} must be ${rule.expected}, got ${shown4(value)}${problem3 ? ` (${problem3})` : ""}`);
   }
   for (const name of Object.keys(obj)) {
     if (!Object.hasOwn(rules, name))
@@ -46970,10 +47885,10 @@ function fieldProblem(value, rule) {
   }
   return rule.check ? rule.check(value) : void 0;
 }
-function shown3(value) {
+function shown4(value) {
   if (value === void 0) return "nothing";
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  const text3 = JSON.stringify(value) ?? String(value);
+  return text3.length > 60 ? `${text3.slice(0, 57)}...` : text3;
 }
 function isHostname(name) {
   if (name.length > 253) return false;
@@ -47051,10 +47966,10 @@ var init_admin_input = __esm({
 });
 
 // src/emulator/areas/logpush_jobs/ownership.ts
-import { createHash as createHash7 } from "node:crypto";
+import { createHash as createHash8 } from "node:crypto";
 function ownershipToken(zoneId, destination) {
   const base3 = destination.split("?")[0] ?? destination;
-  return createHash7("sha256").update(`${zoneId}
+  return createHash8("sha256").update(`${zoneId}
 ${base3}`).digest("hex");
 }
 var init_ownership = __esm({
@@ -47089,12 +48004,12 @@ function parseDestination(conf) {
     return `destination_conf is longer than ${MAX_DESTINATION_LENGTH} characters`;
   const match2 = /^([a-z0-9]+):\/\/([^/?#]*)([^?#]*)/.exec(conf);
   if (!match2) return "destination_conf must be a URL like s3://bucket/path?region=us-east-1";
-  const [, scheme = "", target = "", path6 = ""] = match2;
+  const [, scheme = "", target = "", path7 = ""] = match2;
   if (!DESTINATION_SCHEMES.includes(scheme)) {
     return `destination scheme ${scheme} is not supported; use one of ${DESTINATION_SCHEMES.join(", ")}`;
   }
   if (target === "") return `destination_conf has no ${scheme === "https" ? "host" : "bucket"}`;
-  return { scheme, target, path: path6 };
+  return { scheme, target, path: path7 };
 }
 function checkReachable(dest) {
   return dest.target.startsWith(UNREACHABLE_PREFIX) ? `destination ${dest.scheme}://${dest.target} could not be reached or written to (access denied or not found)` : void 0;
@@ -47105,8 +48020,8 @@ function needsOwnership(dest) {
 function requireDestination(conf) {
   const dest = parseDestination(conf);
   if (typeof dest === "string") throw destinationFault(dest);
-  const unreachable = checkReachable(dest);
-  if (unreachable) throw destinationFault(unreachable);
+  const unreachable2 = checkReachable(dest);
+  if (unreachable2) throw destinationFault(unreachable2);
   return dest;
 }
 function requireOwnership(zoneId, conf, dest, challenge) {
@@ -47153,8 +48068,8 @@ function datasetsOf(scope) {
   return scope === "account" ? ACCOUNT_LOGPUSH_DATASETS : LOGPUSH_DATASETS;
 }
 function listDatasetFields(dataset, scope = "zone") {
-  const table2 = scope === "account" ? ACCOUNT_DATASETS : DATASETS;
-  const raw = Object.hasOwn(table2, dataset) ? table2[dataset] : void 0;
+  const table3 = scope === "account" ? ACCOUNT_DATASETS : DATASETS;
+  const raw = Object.hasOwn(table3, dataset) ? table3[dataset] : void 0;
   return raw === void 0 ? void 0 : raw.split(/\s+/).filter(Boolean);
 }
 function describeDatasetFields(dataset, scope = "zone") {
@@ -47274,9 +48189,9 @@ function normalizeFilter(raw, fields) {
   }
   if (!isObject3(parsed) || !("where" in parsed)) throw filterFault('filter must be a JSON object with the key "where"');
   if (!isObject3(parsed.where)) throw filterFault("filter.where must be an object");
-  const count2 = Object.keys(parsed.where).length === 0 ? 0 : countOperators(parsed.where, "where", fields);
-  if (count2 > MAX_FILTER_OPERATORS)
-    throw filterFault(`filter has ${count2} operators; the limit is ${MAX_FILTER_OPERATORS}`);
+  const count3 = Object.keys(parsed.where).length === 0 ? 0 : countOperators(parsed.where, "where", fields);
+  if (count3 > MAX_FILTER_OPERATORS)
+    throw filterFault(`filter has ${count3} operators; the limit is ${MAX_FILTER_OPERATORS}`);
   return JSON.stringify(parsed);
 }
 function countOperators(node, at3, fields) {
@@ -47793,17 +48708,17 @@ function isObject5(v) {
 function checkMechanisms(mechanisms) {
   if (!isObject5(mechanisms)) return [problem("/mechanisms", "mechanisms must be an object")];
   const errors = [];
-  for (const [kind, list2] of Object.entries(mechanisms)) {
+  for (const [kind, list3] of Object.entries(mechanisms)) {
     const at3 = `/mechanisms/${kind}`;
     if (!MECHANISMS.includes(kind)) {
       errors.push(problem(at3, `unknown mechanism ${kind}; accepted: ${MECHANISMS.join(", ")}`));
       continue;
     }
-    if (!Array.isArray(list2)) {
+    if (!Array.isArray(list3)) {
       errors.push(problem(at3, `${kind} must be a list of {id}`));
       continue;
     }
-    list2.forEach((m, i) => {
+    list3.forEach((m, i) => {
       const id = isObject5(m) ? m.id : void 0;
       if (typeof id !== "string" || id === "") errors.push(problem(`${at3}/${i}/id`, "id must be a non-empty string"));
       else if (kind === "email" && !EMAIL.test(id))
@@ -47815,8 +48730,8 @@ function checkMechanisms(mechanisms) {
 function checkFilters(req, filters) {
   if (!isObject5(filters)) return [problem("/filters", "filters must be an object")];
   const errors = [];
-  for (const [key2, list2] of Object.entries(filters)) {
-    if (!Array.isArray(list2) || !list2.every((v) => typeof v === "string"))
+  for (const [key2, list3] of Object.entries(filters)) {
+    if (!Array.isArray(list3) || !list3.every((v) => typeof v === "string"))
       errors.push(problem(`/filters/${key2}`, `filters.${key2} must be a list of strings`));
   }
   if (Array.isArray(filters.zones)) {
@@ -47991,7 +48906,7 @@ function generatePaymentScripts(zoneName2, nowMs, rng) {
       fetched_at: isoSeconds(first + Math.floor((k + 1) / (p.versions + 1) * (last - first)))
     }));
     const current = versions[versions.length - 1];
-    const pages = p.pages.map((path6) => `${zoneName2}/${path6}`);
+    const pages = p.pages.map((path7) => `${zoneName2}/${path7}`);
     const url = p.url(zoneName2);
     const script = {
       id: hexFrom(rng, 32),
@@ -48133,8 +49048,8 @@ function seenTimes(now, rng) {
     last_seen_at: `${new Date(last).toISOString().slice(0, 19)}Z`
   };
 }
-function pick2(list2, rng) {
-  return list2[Math.floor(rng() * list2.length)];
+function pick2(list3, rng) {
+  return list3[Math.floor(rng() * list3.length)];
 }
 var DAY_MS, DAY_SECONDS, LIBRARIES, THIRD_PARTY, BAD_DOMAINS, DOMAIN_CATEGORIES, URL_CATEGORIES, PAGES, COOKIE_NAMES, SAME_SITE, PAYMENT_SCRIPTS;
 var init_inventory = __esm({
@@ -48404,8 +49319,8 @@ function cookieFilters(query) {
   if (sameSite) filters.push((item) => item.same_site_attribute === sameSite);
   const type = readEnum(query, "type", ["first_party", "unknown"]);
   if (type) filters.push((item) => item.type === type);
-  const path6 = query.get("path");
-  if (path6) filters.push((item) => item.path_attribute === path6);
+  const path7 = query.get("path");
+  if (path7) filters.push((item) => item.path_attribute === path7);
   const domain = query.get("domain");
   if (domain) filters.push((item) => item.domain_attribute === domain);
   return filters;
@@ -48778,17 +49693,17 @@ var init_paging2 = __esm({
 });
 
 // src/emulator/areas/rulesets/owasp-rules.ts
-import { createHash as createHash8 } from "node:crypto";
+import { createHash as createHash9 } from "node:crypto";
 function buildOwaspRules(now) {
-  const scoring = CRS_RULES.map(([crs, text, level, severity, tags]) => {
+  const scoring = CRS_RULES.map(([crs, text3, level, severity2, tags]) => {
     const id = deriveRuleId("owasp-crs", String(crs));
     return {
       id,
       version: "1",
       action: "score",
-      action_parameters: { increment: INCREMENT[severity] },
+      action_parameters: { increment: INCREMENT[severity2] },
       categories: [...tags, `paranoia-level-${level}`].sort(),
-      description: `${crs}: ${text}`,
+      description: `${crs}: ${text3}`,
       enabled: true,
       expression: "true",
       last_updated: now,
@@ -48810,7 +49725,7 @@ function buildOwaspRules(now) {
   return [...scoring, threshold];
 }
 function deriveRuleId(namespace, key2) {
-  return createHash8("md5").update(`${namespace}:${key2}`).digest("hex");
+  return createHash9("md5").update(`${namespace}:${key2}`).digest("hex");
 }
 var OWASP_RULESET_ID2, OWASP_THRESHOLD_RULE_ID, OWASP_DEFAULT_THRESHOLD, OWASP_OVERRIDE_ACTIONS, CRS_RULES, INCREMENT;
 var init_owasp_rules = __esm({
@@ -48985,10 +49900,10 @@ function invalid(errors) {
   return new ApiFault(400, errors);
 }
 function problem2(pointer, value, field, reason) {
-  const shown4 = typeof value === "string" ? value : JSON.stringify(value);
+  const shown5 = typeof value === "string" ? value : JSON.stringify(value);
   return {
     code: RULESET_CODE.invalid,
-    message: `'${shown4}' is not a valid value for ${field} because ${reason}`,
+    message: `'${shown5}' is not a valid value for ${field} because ${reason}`,
     source: { pointer: pointer || "/" }
   };
 }
@@ -49915,16 +50830,16 @@ var init_rulesets = __esm({
 });
 
 // src/emulator/auth.ts
-function isVerifyPath(path6) {
-  return path6 === VERIFY_PATH2 || path6 !== void 0 && /^accounts\/[^/]+\/tokens\/verify$/.test(path6);
+function isVerifyPath(path7) {
+  return path7 === VERIFY_PATH2 || path7 !== void 0 && /^accounts\/[^/]+\/tokens\/verify$/.test(path7);
 }
-function authenticate(headers, credentials, path6, now = Date.now()) {
+function authenticate(headers, credentials, path7, now = Date.now()) {
   const authorization = header2(headers, "authorization");
   if (authorization !== void 0) {
     const m = /^Bearer[ ]+([^\s]+)\s*$/i.exec(authorization);
     if (!m) throw malformedAuthFault();
     const token2 = m[1];
-    const verifying = isVerifyPath(path6);
+    const verifying = isVerifyPath(path7);
     if (!credentials.tokens.includes(token2)) throw verifying ? invalidTokenFault() : authenticationFault();
     if (!verifying && tokenState(credentials.token_details?.[token2], now) !== "active") throw authenticationFault();
     return `token:${token2}`;
@@ -50014,6 +50929,7 @@ function tokenStatus(req, token2) {
 function verify(req) {
   const token2 = callerToken(req);
   if (token2 === void 0) throw new ApiFault(400, [{ code: 1001, message: 'Missing "Authorization" header' }]);
+  if (req.state.credentials.token_details?.[token2]?.account_id !== void 0) throw invalidTokenFault();
   return { result: tokenStatus(req, token2) };
 }
 function verifyAccount(req) {
@@ -50690,9 +51606,9 @@ function recordedPath(recorded, opts = {}) {
     return `zones/${opts.zoneId}/logpush/jobs`;
   }
   const pathname = new URL(url, "https://api.cloudflare.com").pathname;
-  const path6 = (pathname.startsWith(API_PREFIX2) ? pathname.slice(API_PREFIX2.length) : pathname.replace(/^\/+/, "")).replace(/\/+$/, "");
-  if (!opts.zoneId) return path6;
-  return path6.replace(/^zones\/[^/]+/, `zones/${opts.zoneId}`);
+  const path7 = (pathname.startsWith(API_PREFIX2) ? pathname.slice(API_PREFIX2.length) : pathname.replace(/^\/+/, "")).replace(/\/+$/, "");
+  if (!opts.zoneId) return path7;
+  return path7.replace(/^zones\/[^/]+/, `zones/${opts.zoneId}`);
 }
 function stateFromRecorded(state, recorded, opts = {}) {
   if (!isObject2(recorded) || !isObject2(recorded.body))
@@ -50702,8 +51618,8 @@ function stateFromRecorded(state, recorded, opts = {}) {
   }
   if (opts.zoneId !== void 0 && !/^[0-9a-f]{32}$/.test(opts.zoneId))
     throw new RecordedAnswerError(`zone_id ${opts.zoneId} is not 32 hex characters`);
-  const path6 = recordedPath(recorded, opts);
-  const parts = path6.split("/");
+  const path7 = recordedPath(recorded, opts);
+  const parts = path7.split("/");
   for (const loader of LOADERS) {
     const ids = match(loader.path.split("/"), parts);
     if (!ids) continue;
@@ -50711,7 +51627,7 @@ function stateFromRecorded(state, recorded, opts = {}) {
     loader.load(contextOf(next), ids, structuredClone(recorded.body.result));
     return next;
   }
-  throw new RecordedAnswerError(`no loader for GET ${path6}; known: ${LOADERS.map((l) => l.path).join(", ")}`);
+  throw new RecordedAnswerError(`no loader for GET ${path7}; known: ${LOADERS.map((l) => l.path).join(", ")}`);
 }
 function match(pattern2, parts) {
   if (pattern2.length !== parts.length) return void 0;
@@ -50761,16 +51677,16 @@ var init_recorded = __esm({
 
 // src/emulator/list-shapes.ts
 function shapesOf(rt) {
-  let list2 = shapesByRuntime.get(rt);
-  if (!list2) shapesByRuntime.set(rt, list2 = []);
-  return list2;
+  let list3 = shapesByRuntime.get(rt);
+  if (!list3) shapesByRuntime.set(rt, list3 = []);
+  return list3;
 }
 function addListShape(rt, body) {
   const b = readAdminBody(body, RULES2);
-  const list2 = shapesOf(rt);
-  const at3 = list2.findIndex((s) => s.shape.path === b.path);
-  if (at3 >= 0) list2.splice(at3, 1);
-  list2.push({ shape: { ...b }, emptied: 0 });
+  const list3 = shapesOf(rt);
+  const at3 = list3.findIndex((s) => s.shape.path === b.path);
+  if (at3 >= 0) list3.splice(at3, 1);
+  list3.push({ shape: { ...b }, emptied: 0 });
   return listShapes(rt);
 }
 function listShapes(rt) {
@@ -50779,23 +51695,23 @@ function listShapes(rt) {
 function clearListShapes(rt) {
   shapesOf(rt).length = 0;
 }
-function routedPath(rt, path6) {
+function routedPath(rt, path7) {
   for (const { shape } of shapesOf(rt)) {
-    if (!shape.big_ids || !path6.startsWith(`${shape.path}/`)) continue;
-    const rest = path6.slice(shape.path.length + 1);
+    if (!shape.big_ids || !path7.startsWith(`${shape.path}/`)) continue;
+    const rest = path7.slice(shape.path.length + 1);
     const m = /^(\d+)(\/.*)?$/.exec(rest);
     if (!m) continue;
     const big = BigInt(m[1]);
     if (big <= BIG_ID_BASE) continue;
     return `${shape.path}/${String(big - BIG_ID_BASE)}${m[2] ?? ""}`;
   }
-  return path6;
+  return path7;
 }
-async function shapeAnswer(rt, method, path6, query, envelope, readAll) {
+async function shapeAnswer(rt, method, path7, query, envelope, readAll) {
   const states = shapesOf(rt);
   if (states.length === 0) return envelope;
-  const exact = states.find((s) => s.shape.path === path6);
-  const under = states.find((s) => s.shape.big_ids && path6.startsWith(`${s.shape.path}/`));
+  const exact = states.find((s) => s.shape.path === path7);
+  const under = states.find((s) => s.shape.big_ids && path7.startsWith(`${s.shape.path}/`));
   if (exact && method === "GET" && Array.isArray(envelope.result))
     return shapeList(exact, query, await wholeList(query, readAll), bigIds);
   if ((exact?.shape.big_ids || under) && envelope.result !== null)
@@ -51178,7 +52094,7 @@ function createEmulatorServer(rt) {
 }
 async function handleApi(rt, req, res, url) {
   const method = (req.method ?? "GET").toUpperCase();
-  const path6 = url.pathname.startsWith(API_PREFIX3) ? url.pathname.slice(API_PREFIX3.length).replace(/\/+$/, "") : void 0;
+  const path7 = url.pathname.startsWith(API_PREFIX3) ? url.pathname.slice(API_PREFIX3.length).replace(/\/+$/, "") : void 0;
   const entry = {
     method,
     path: url.pathname,
@@ -51201,7 +52117,7 @@ async function handleApi(rt, req, res, url) {
   rt.requests.push(entry);
   res.setHeader("date", new Date(rt.clock()).toUTCString());
   if (rt.latencyMs > 0) await sleep2(rt.latencyMs);
-  const apiPath = path6 ?? url.pathname.replace(/^\/+/, "");
+  const apiPath = path7 ?? url.pathname.replace(/^\/+/, "");
   let rate = SlidingWindowLimiter.idle(rt.state.rate_limit);
   const before = rt.faults.take(method, apiPath, "before");
   if (before) {
@@ -51211,12 +52127,12 @@ async function handleApi(rt, req, res, url) {
   }
   let outcome;
   try {
-    if (path6 === void 0) throw routeFault(404, apiPath);
-    const credential = authenticate(req.headers, rt.state.credentials, path6, rt.clock());
+    if (path7 === void 0) throw routeFault(404, apiPath);
+    const credential = authenticate(req.headers, rt.state.credentials, path7, rt.clock());
     entry.credential = credentialName(rt.state, credential);
     rate = rt.limiter.take(credential, limitOf(rt.state, credential));
     if (!rate.allowed) throw throttledFault();
-    const routed = routedPath(rt, path6);
+    const routed = routedPath(rt, path7);
     outcome = await runRoute(rt, method, routed, url.searchParams, parsed, credential);
     if (outcome.status < 300 && outcome.body !== void 0) {
       const body = outcome.body;
@@ -51225,7 +52141,7 @@ async function handleApi(rt, req, res, url) {
         body: await shapeAnswer(
           rt,
           method,
-          path6,
+          path7,
           url.searchParams,
           body,
           async (q) => (await runRoute(rt, "GET", routed, q, parsed, credential)).body
@@ -51243,8 +52159,8 @@ async function handleApi(rt, req, res, url) {
   }
   send2(res, entry, withRateHeaders(outcome, rate));
 }
-async function runRoute(rt, method, path6, query, parsed, credential) {
-  const { route, params } = rt.router.match(method, path6, query);
+async function runRoute(rt, method, path7, query, parsed, credential) {
+  const { route, params } = rt.router.match(method, path7, query);
   if (!parsed.ok) throw parsed.fault;
   const state = rt.state;
   if (params.account_id !== void 0 && !knownAccount(state, params.account_id)) throw unknownAccountFault();
@@ -51258,7 +52174,7 @@ async function runRoute(rt, method, path6, query, parsed, credential) {
   }
   const answer = await route.handler({
     method,
-    path: path6,
+    path: path7,
     params,
     query,
     body: parsed.value,
@@ -51281,12 +52197,12 @@ function faultToOutcome(err, rate) {
 }
 function faultOutcome(f) {
   const status2 = f.status ?? 500;
-  const code = f.code ?? (status2 === 429 ? 971 : 10001);
+  const code2 = f.code ?? (status2 === 429 ? 971 : 10001);
   const message2 = f.message ?? (status2 === 429 ? "Please wait and consider throttling your request speed" : STATUS_CODES[status2] ?? "Error");
   const headers = {};
   const retryAfter = f.retry_after ?? (status2 === 429 ? 1 : void 0);
   if (retryAfter !== void 0) headers["retry-after"] = String(retryAfter);
-  return { status: status2, body: failureEnvelope([{ code, message: message2 }]), headers };
+  return { status: status2, body: failureEnvelope([{ code: code2, message: message2 }]), headers };
 }
 async function applyFaultDelay(f) {
   if (f.delay_ms) await sleep2(f.delay_ms);
@@ -51346,11 +52262,11 @@ async function startEmulator(opts = {}) {
   };
   const server = createEmulatorServer(rt);
   const host = opts.host ?? "127.0.0.1";
-  await new Promise((resolve9, reject) => {
+  await new Promise((resolve12, reject) => {
     server.once("error", reject);
     server.listen(opts.port ?? 0, host, () => {
       server.off("error", reject);
-      resolve9();
+      resolve12();
     });
   });
   const port = server.address().port;
@@ -51361,8 +52277,8 @@ async function startEmulator(opts = {}) {
     adminUrl: `${origin}/__emulator`,
     port,
     state: () => rt.state,
-    close: () => new Promise((resolve9, reject) => {
-      server.close((err) => err ? reject(err) : resolve9());
+    close: () => new Promise((resolve12, reject) => {
+      server.close((err) => err ? reject(err) : resolve12());
       server.closeAllConnections();
     })
   };
@@ -51460,30 +52376,30 @@ async function listen(opts) {
   try {
     return await startEmulator(opts);
   } catch (err) {
-    const code = err.code;
+    const code2 = err.code;
     const where = `port ${opts.port} on ${opts.host}`;
     const pick3 = "pick another with --port, or --port 0 for any free port";
-    if (code === "EADDRINUSE")
+    if (code2 === "EADDRINUSE")
       throw new RuntimeError(`${where} is in use: address already in use (EADDRINUSE); ${pick3}`);
-    if (code === "EACCES")
+    if (code2 === "EACCES")
       throw new RuntimeError(
         `${where} is not allowed: permission denied (EACCES; ports below 1024 need privileges); ${pick3}`
       );
-    if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND" || code === "EAI_AGAIN") {
+    if (code2 === "EADDRNOTAVAIL" || code2 === "ENOTFOUND" || code2 === "EAI_AGAIN") {
       throw new UsageError(
-        `--host ${opts.host}: cannot listen there (${code}); give an address of this machine, such as 127.0.0.1 or 0.0.0.0`
+        `--host ${opts.host}: cannot listen there (${code2}); give an address of this machine, such as 127.0.0.1 or 0.0.0.0`
       );
     }
     throw err;
   }
 }
 function parseNow(flag, env) {
-  const [label, text] = flag !== void 0 ? ["--now", flag] : [NOW_ENV, env === "" ? void 0 : env];
-  if (text === void 0) return void 0;
-  const r = readInstant(text);
+  const [label, text3] = flag !== void 0 ? ["--now", flag] : [NOW_ENV, env === "" ? void 0 : env];
+  if (text3 === void 0) return void 0;
+  const r = readInstant(text3);
   if ("problem" in r) {
-    const detail = r.detail ? `; ${r.detail}` : "";
-    throw new UsageError(`${label} ${JSON.stringify(text)}: expected ${INSTANT_EXPECTED}${detail}`);
+    const detail2 = r.detail ? `; ${r.detail}` : "";
+    throw new UsageError(`${label} ${JSON.stringify(text3)}: expected ${INSTANT_EXPECTED}${detail2}`);
   }
   return r.ms;
 }
@@ -51516,9 +52432,9 @@ async function saveState(file, state) {
   await writeAtomically(file, `${JSON.stringify(state, null, 2)}
 `);
 }
-async function writeAtomically(file, text) {
+async function writeAtomically(file, text3) {
   const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile3(tmp, text);
+  await writeFile3(tmp, text3);
   await rename3(tmp, file);
 }
 var DEFAULT_EMULATOR_PORT;
@@ -51551,7 +52467,7 @@ function register7(program2, ctx) {
     const client = clientFromOptions(opts, io);
     try {
       const zones2 = await resolveZoneRefs(client, zoneRefs2);
-      const listed2 = await Promise.all(
+      const listed3 = await Promise.all(
         zones2.map(async (zoneId) => ({
           zone_id: zoneId,
           hostnames: await client.listAll(customHostnamesApiPath(zoneId), {
@@ -51559,7 +52475,7 @@ function register7(program2, ctx) {
           })
         }))
       );
-      const report = buildCertificateReport(listed2);
+      const report = buildCertificateReport(listed3);
       io.stdout.write(
         format === "json" ? `${safeJson({ format_version: CERTIFICATES_FORMAT_VERSION, ...report }, 2)}
 ` : fitFor(io, io.stdout, renderCertificateReportText(report), { long: "break" })
@@ -51882,13 +52798,13 @@ function heldBy(live, proposed) {
   );
 }
 function planSwitch(zoneId, mode, proposal, live) {
-  const path6 = `zones/${zoneId}/rulesets/phases/${WAF_PHASE2}/entrypoint`;
+  const path7 = `zones/${zoneId}/rulesets/phases/${WAF_PHASE2}/entrypoint`;
   const query = { waf_migration: mode, phase_two: "1" };
-  const call = `PUT ${path6}?waf_migration=${mode}&phase_two=1`;
+  const call = `PUT ${path7}?waf_migration=${mode}&phase_two=1`;
   if (!live) {
     const name = typeof proposal.name === "string" && proposal.name !== "" ? proposal.name : "default";
     return {
-      operation: { method: "PUT", path: path6, query, body: { name, rules: proposal.rules } },
+      operation: { method: "PUT", path: path7, query, body: { name, rules: proposal.rules } },
       added: proposal.rules,
       kept: [],
       lines: [
@@ -51914,7 +52830,7 @@ function planSwitch(zoneId, mode, proposal, live) {
   const kept = live.rules;
   const rules = [...kept.map((r) => ({ id: r.id, ...writableRule(r) })), ...added];
   return {
-    operation: { method: "PUT", path: path6, query, body: { name: live.name !== "" ? live.name : proposal.name, rules } },
+    operation: { method: "PUT", path: path7, query, body: { name: live.name !== "" ? live.name : proposal.name, rules } },
     added,
     kept,
     lines: [
@@ -51928,8 +52844,8 @@ function planSwitch(zoneId, mode, proposal, live) {
     ]
   };
 }
-function sameEntrypoint(shown4, now) {
-  return (0, import_fast_deep_equal3.default)(shown4, now);
+function sameEntrypoint(shown5, now) {
+  return (0, import_fast_deep_equal3.default)(shown5, now);
 }
 var import_fast_deep_equal3, WAF_PHASE2, RULESET_NAMES, quoted2;
 var init_switch_body = __esm({
@@ -52114,8 +53030,8 @@ function config(ctx) {
         io.stdout.write(proposalYaml(zoneId, info2?.name, mapped, schemaRefFor(void 0, io.cwd)));
       }
       if (opts.write) {
-        const path6 = resolve3(io.cwd, opts.write);
-        await writeFileSafely(path6, proposalYaml(zoneId, info2?.name, mapped, schemaRefFor(opts.write, io.cwd)), {
+        const path7 = resolve3(io.cwd, opts.write);
+        await writeFileSafely(path7, proposalYaml(zoneId, info2?.name, mapped, schemaRefFor(opts.write, io.cwd)), {
           force: opts.force,
           label: writeLabel
         });
@@ -52132,9 +53048,9 @@ async function confirm2(io, zoneId, opts) {
   const answer = await io.prompt(`This cannot be undone. Type 'yes' to migrate ${zoneId}: `);
   if (answer.trim() !== "yes") throw new RuntimeError("Migration cancelled; nothing was changed.");
 }
-async function refuseChanged(client, io, zoneId, shown4) {
+async function refuseChanged(client, io, zoneId, shown5) {
   const now = await readEntrypoint(readContext(client, io), zoneId, WAF_PHASE2);
-  if (sameEntrypoint(shown4, now)) return;
+  if (sameEntrypoint(shown5, now)) return;
   throw new RuntimeError(
     `the ${WAF_PHASE2} entry point changed after it was read and shown (someone else wrote to it); the switch would not send what was reviewed, so nothing was changed. Run the command again to review the current rules.`
   );
@@ -52158,7 +53074,7 @@ function start(ctx) {
         const live = await readEntrypoint(readContext(client, io), zoneId, WAF_PHASE2);
         const switchWrite = planSwitch(zoneId, mode, proposal, live);
         if ("error" in switchWrite) throw new RuntimeError(switchWrite.error);
-        const shown4 = [
+        const shown5 = [
           ...describeStart(label, mode, state.migration_state === "validation"),
           "",
           "Proposed configuration (from the migration API):",
@@ -52169,12 +53085,12 @@ function start(ctx) {
           ...switchWrite.lines
         ];
         if (mode === "validation" && info2?.plan === void 0) {
-          shown4.push(
+          shown5.push(
             "",
             "The zone's plan could not be read (GET zones/{id}); the API refuses validation mode unless the zone is Enterprise."
           );
         }
-        io.stdout.write(`${printLines(shown4)}
+        io.stdout.write(`${printLines(shown5)}
 `);
         if (!approvedInAdvance(opts) && !io.prompt) {
           throw new RuntimeError(
@@ -52281,14 +53197,14 @@ function registrableDomain(host) {
   if (suffix3) return labels.slice(-4).join(".");
   return suffix2 ? last3 : last2;
 }
-function isAscii(text) {
-  return /^[\u0020-\u007e]*$/.test(text);
+function isAscii(text3) {
+  return /^[\u0020-\u007e]*$/.test(text3);
 }
 function toAscii(host) {
   return isAscii(host) ? host : domainToASCII2(host);
 }
-function referenceHost(text) {
-  const host = urlParts(text)?.host ?? text.replace(/^[*.]+/, "").split(/[/?#*]/)[0];
+function referenceHost(text3) {
+  const host = urlParts(text3)?.host ?? text3.replace(/^[*.]+/, "").split(/[/?#*]/)[0];
   const ascii = toAscii(host.toLowerCase()).replace(/\.$/, "");
   return ascii !== "" && /^[a-z0-9.-]+$/.test(ascii) && ascii.includes(".") ? ascii : void 0;
 }
@@ -52329,7 +53245,7 @@ function scriptsOf(label) {
 function maxEdits(name) {
   return name.length >= 8 ? 2 : name.length >= 5 ? 1 : 0;
 }
-function resemblance(folded, shown4, refs, idn) {
+function resemblance(folded, shown5, refs, idn) {
   const registrable = registrableDomain(folded);
   const labels = folded.split(".");
   let best;
@@ -52337,7 +53253,7 @@ function resemblance(folded, shown4, refs, idn) {
   for (const ref of refs) {
     const refRegistrable = ref.registrable;
     if (idn && (folded === ref.host || registrable === refRegistrable)) {
-      return { ref, signal: "homoglyph", reason: `${shown4} reads as ${folded}, like ${ref.host}` };
+      return { ref, signal: "homoglyph", reason: `${shown5} reads as ${folded}, like ${ref.host}` };
     }
     if (registrable === refRegistrable) continue;
     const refLabels = ref.labels;
@@ -52349,7 +53265,7 @@ function resemblance(folded, shown4, refs, idn) {
         best = {
           ref,
           signal: "embedded",
-          reason: `${shown4} carries ${refRegistrable} in a longer name, but is under ${registrable}`
+          reason: `${shown5} carries ${refRegistrable} in a longer name, but is under ${registrable}`
         };
       }
       continue;
@@ -52593,10 +53509,10 @@ ${extra ?? ""}`;
         if (this.memo.has(key2)) return this.memo.get(key2);
         const extraRef = extra ? referenceHost(extra) : void 0;
         const refs = extraRef && !this.refs.some((r) => r.host === extraRef) ? [...this.refs, hostReference(extraRef, "page")] : this.refs;
-        const verdict = lookalikeOf(url, refs);
+        const verdict2 = lookalikeOf(url, refs);
         if (this.memo.size >= _LookalikeJudge.MAX) this.memo.clear();
-        this.memo.set(key2, verdict);
-        return verdict;
+        this.memo.set(key2, verdict2);
+        return verdict2;
       }
     };
     KIND_WORDS = {
@@ -52608,6 +53524,12 @@ ${extra ?? ""}`;
 });
 
 // src/inventory/check.ts
+function draftReasons(entry) {
+  const out = [];
+  if (isTodoJustification(entry.justification)) out.push("its justification is the draft's TODO");
+  if (entry.owner === void 0 || entry.owner.trim() === "") out.push("it names no owner");
+  return out;
+}
 function authorizationFor(authorized, url) {
   let best;
   for (const a of authorized) {
@@ -52646,8 +53568,8 @@ function versionOf(versions, hash3) {
   return [...versions].filter((v) => typeof v.hash === "string" && v.hash.toLowerCase() === hash3.toLowerCase()).sort((a, b) => Date.parse(b.fetched_at ?? "") - Date.parse(a.fetched_at ?? ""))[0];
 }
 function lookalikeScript(authorized, url, refs = hostReferences({ authorized: authorized.map((a) => a.url) })) {
-  const verdict = lookalikeOf(url, refs);
-  if (verdict) return verdict;
+  const verdict2 = lookalikeOf(url, refs);
+  if (verdict2) return verdict2;
   const visible = withoutInvisible(url);
   const entry = visible !== url ? authorizationFor(authorized, visible) : void 0;
   if (!entry) return void 0;
@@ -52687,8 +53609,8 @@ function checkInventory(inventory, scripts, details, opts) {
   for (const s of scripts) {
     const entry = authorizationFor(inventory.authorized, s.url);
     const recent = seenSince(s, since);
-    const detail = details.get(s.id);
-    const seenOn = detail ? { page_urls: detail.page_urls } : {};
+    const detail2 = details.get(s.id);
+    const seenOn = detail2 ? { page_urls: detail2.page_urls } : {};
     const where = s.first_page_url ? ` on ${s.first_page_url}` : "";
     if (!entry) {
       if (!recent) continue;
@@ -52727,16 +53649,16 @@ function checkInventory(inventory, scripts, details, opts) {
     const row = rows.get(entry);
     row.scripts += 1;
     row.first_seen_at = earlier(row.first_seen_at, s.first_seen_at);
-    const hash3 = detail?.hash ?? s.hash;
+    const hash3 = detail2?.hash ?? s.hash;
     const isNewest = row.scripts === 1 || s.last_seen_at !== void 0 && later(row.last_seen_at, s.last_seen_at) === s.last_seen_at;
     if (isNewest && typeof hash3 === "string") row.seen_hash = hash3;
     row.last_seen_at = later(row.last_seen_at, s.last_seen_at);
     if (entry.hash === void 0 || !recent || typeof hash3 !== "string" || hash3.toLowerCase() === entry.hash.toLowerCase())
       continue;
-    const version = detail ? versionOf(detail.versions, hash3) : void 0;
-    const fetchedAt = version?.fetched_at ?? detail?.fetched_at ?? s.fetched_at ?? void 0;
-    const pinned = detail ? versionOf(detail.versions, entry.hash) : void 0;
-    const pinnedNote = detail ? pinned?.fetched_at ? `; the pinned version was last fetched at ${pinned.fetched_at}` : "; the pinned version is not among the versions Page Shield keeps" : "";
+    const version = detail2 ? versionOf(detail2.versions, hash3) : void 0;
+    const fetchedAt = version?.fetched_at ?? detail2?.fetched_at ?? s.fetched_at ?? void 0;
+    const pinned = detail2 ? versionOf(detail2.versions, entry.hash) : void 0;
+    const pinnedNote = detail2 ? pinned?.fetched_at ? `; the pinned version was last fetched at ${pinned.fetched_at}` : "; the pinned version is not among the versions Page Shield keeps" : "";
     findings.push({
       type: "changed",
       severity: "high",
@@ -52774,7 +53696,29 @@ function checkInventory(inventory, scripts, details, opts) {
       message: row.scripts === 0 ? `stale authorization ${entry.url}: no script it covers was seen on the in-scope pages; remove it or check the pages` : `stale authorization ${entry.url}: last seen ${row.last_seen_at}${days !== void 0 ? ` (${days} days ago)` : ""}, more than ${staleDays} days; remove it if the script is gone`
     });
   }
-  const order = { lookalike: 0, unauthorized: 1, changed: 2, stale: 3 };
+  for (const [entry, row] of rows) {
+    const why = draftReasons(entry);
+    if (why.length === 0) continue;
+    row.state = "unreviewed";
+    findings.push({
+      type: "unreviewed",
+      severity: "high",
+      url: entry.url,
+      authorized_url: entry.url,
+      ...row.seen_hash ? { seen_hash: row.seen_hash } : {},
+      ...row.first_seen_at ? { first_seen_at: row.first_seen_at } : {},
+      ...row.last_seen_at ? { last_seen_at: row.last_seen_at } : {},
+      requirement: REQUIREMENT.unreviewed,
+      message: `unreviewed script ${entry.url}: its inventory entry is a draft (${why.join(" and ")}), so it authorizes nothing; ${row.scripts} script(s) it covers seen on the pages in scope. Write why it is needed and who owns it, or remove it and the script`
+    });
+  }
+  const order = {
+    lookalike: 0,
+    unauthorized: 1,
+    unreviewed: 2,
+    changed: 3,
+    stale: 4
+  };
   findings.sort(
     (a, b) => order[a.type] - order[b.type] || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0) || ((a.script_id ?? "") < (b.script_id ?? "") ? -1 : 1)
   );
@@ -52798,6 +53742,7 @@ var init_check = __esm({
     REQUIREMENT = {
       lookalike: "6.4.3",
       unauthorized: "6.4.3",
+      unreviewed: "6.4.3",
       changed: "11.6.1",
       stale: "6.4.3"
     };
@@ -52941,11 +53886,11 @@ var init_classify = __esm({
 });
 
 // src/inventory/csp.ts
-function cspPath(path6) {
+function cspPath(path7) {
   let out = "";
   let i = 0;
-  for (const ch of path6) {
-    if (/[A-Za-z0-9\-._~!$&()*+=:@/]/.test(ch) || ch === "%" && /^%[0-9A-Fa-f]{2}/.test(path6.slice(i))) out += ch;
+  for (const ch of path7) {
+    if (/[A-Za-z0-9\-._~!$&()*+=:@/]/.test(ch) || ch === "%" && /^%[0-9A-Fa-f]{2}/.test(path7.slice(i))) out += ch;
     else out += encodeURIComponent(ch).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
     i += ch.length;
   }
@@ -52961,11 +53906,11 @@ function cspSource(url) {
   if (origin.problem !== void 0) return { note: `${url} (left out: ${origin.problem})` };
   const rest = raw.slice(raw.indexOf("//") + 2 + parts.authority.length).replace(/\\/g, "/");
   const pathEnd = rest.search(/[?#]/);
-  const path6 = cspPath(pathEnd < 0 ? rest : rest.slice(0, pathEnd));
+  const path7 = cspPath(pathEnd < 0 ? rest : rest.slice(0, pathEnd));
   const dropped = pathEnd >= 0 ? " (query dropped: CSP matches the path only)" : "";
-  if (!prefix) return { source: `${origin.source}${path6 || "/"}`, ...dropped ? { note: `${url}${dropped}` } : {} };
-  const dir = path6.slice(0, path6.lastIndexOf("/") + 1) || "/";
-  const widened = dir !== path6 ? ` (widened to the directory ${dir}: CSP has no other prefix)` : "";
+  if (!prefix) return { source: `${origin.source}${path7 || "/"}`, ...dropped ? { note: `${url}${dropped}` } : {} };
+  const dir = path7.slice(0, path7.lastIndexOf("/") + 1) || "/";
+  const widened = dir !== path7 ? ` (widened to the directory ${dir}: CSP has no other prefix)` : "";
   return {
     source: `${origin.source}${dir}`,
     ...widened || dropped ? { note: `${url}${widened}${dropped}` } : {}
@@ -52982,9 +53927,9 @@ function pageCondition(pattern2) {
     return end ? `http.request.full_uri contains ${quote(core)}` : `ends_with(http.request.full_uri, ${quote(core)})`;
   const slash = core.indexOf("/");
   const host = (slash < 0 ? core : core.slice(0, slash)).toLowerCase();
-  const path6 = slash < 0 ? "" : core.slice(slash);
-  if (path6 === "") return end ? `starts_with(http.host, ${quote(host)})` : `http.host eq ${quote(host)}`;
-  const pathTest = end ? `starts_with(http.request.uri.path, ${quote(path6)})` : `http.request.uri.path eq ${quote(path6)}`;
+  const path7 = slash < 0 ? "" : core.slice(slash);
+  if (path7 === "") return end ? `starts_with(http.host, ${quote(host)})` : `http.host eq ${quote(host)}`;
+  const pathTest = end ? `starts_with(http.request.uri.path, ${quote(path7)})` : `http.request.uri.path eq ${quote(path7)}`;
   return `http.host eq ${quote(host)} and ${pathTest}`;
 }
 function pagesExpression(pages) {
@@ -53000,14 +53945,14 @@ function inventoryPolicy(inv, opts) {
     if (source !== void 0) sources.add(source);
     if (note) notes.push(note);
   }
-  const list2 = [...sources].sort();
+  const list3 = [...sources].sort();
   return {
     policy: {
       description: opts.description,
       action: opts.action,
       expression: pagesExpression(inv.pages),
-      // No authorized script: nothing may run on the pages in scope.
-      value: `script-src ${list2.length > 0 ? list2.join(" ") : "'none'"}`,
+      // No authorized script: nothing may run on the pages in scope ('none').
+      value: serializePolicy([["script-src", list3]]),
       enabled: true
     },
     notes
@@ -53029,9 +53974,9 @@ function v4Groups(address) {
   return `${(a << 8 | b).toString(16)}:${(c << 8 | d).toString(16)}`;
 }
 function range(address, prefix, family, what, always = false) {
-  const list2 = new BlockList();
-  list2.addSubnet(address, prefix, family);
-  return { what, cidr: `${address}/${prefix}`, always, list: list2 };
+  const list3 = new BlockList();
+  list3.addSubnet(address, prefix, family);
+  return { what, cidr: `${address}/${prefix}`, always, list: list3 };
 }
 function ipLiteral(hostname3) {
   const address = hostname3.startsWith("[") && hostname3.endsWith("]") ? hostname3.slice(1, -1) : hostname3;
@@ -53058,9 +54003,9 @@ function isLoopbackHostname(hostname3) {
 function familyOf(option) {
   return option === 4 || option === "IPv4" ? 4 : option === 6 || option === "IPv6" ? 6 : 0;
 }
-function guardedLookup(resolve9, allowPrivate) {
+function guardedLookup(resolve12, allowPrivate) {
   return (hostname3, options2, callback) => {
-    resolve9(hostname3, familyOf(options2.family)).then(
+    resolve12(hostname3, familyOf(options2.family)).then(
       (answers) => {
         if (answers.length === 0) {
           const err = Object.assign(new Error(`${hostname3} has no address`), { code: "ENOTFOUND" });
@@ -53142,8 +54087,8 @@ var init_page_address = __esm({
 });
 
 // src/inventory/page-fetch.ts
-function cut2(text, max = MAX_REASON_CHARS) {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+function cut2(text3, max = MAX_REASON_CHARS) {
+  return text3.length <= max ? text3 : `${text3.slice(0, max - 1)}…`;
 }
 function normalizeValue(value) {
   return value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
@@ -53166,20 +54111,20 @@ function refusedReason(refused2, resolvedFrom) {
 }
 function failureOf(err, timeoutMs, maxHeaderBytes) {
   const e = err;
-  const code = e.code ?? e.cause?.code;
+  const code2 = e.code ?? e.cause?.code;
   const refused2 = err instanceof PrivateAddressError ? err : e.cause instanceof PrivateAddressError ? e.cause : void 0;
   if (refused2) return { problem: "private-address", reason: refusedReason(refused2.refused, refused2.hostname) };
-  if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_CONNECT_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT" || e.name === "TimeoutError" || e.name === "AbortError" || code === "UND_ERR_ABORTED")
+  if (code2 === "UND_ERR_HEADERS_TIMEOUT" || code2 === "UND_ERR_CONNECT_TIMEOUT" || code2 === "UND_ERR_BODY_TIMEOUT" || e.name === "TimeoutError" || e.name === "AbortError" || code2 === "UND_ERR_ABORTED")
     return { problem: "timeout", reason: `no answer within ${seconds(timeoutMs)} (--page-timeout)` };
-  if (code === "UND_ERR_HEADERS_OVERFLOW")
+  if (code2 === "UND_ERR_HEADERS_OVERFLOW")
     return {
       problem: "headers-too-large",
       reason: `its headers exceed ${Math.round(maxHeaderBytes / 1024)} KiB: not read`
     };
-  if (e.name === "HTTPParserError" || code?.startsWith("HPE_"))
-    return { problem: "invalid-http", reason: cut2(`not a valid HTTP answer: ${e.message ?? code}`) };
+  if (e.name === "HTTPParserError" || code2?.startsWith("HPE_"))
+    return { problem: "invalid-http", reason: cut2(`not a valid HTTP answer: ${e.message ?? code2}`) };
   const message2 = e.cause?.message ?? e.message ?? String(err);
-  return { problem: "connection", reason: cut2(`the connection failed${code ? ` (${code})` : ""}: ${message2}`) };
+  return { problem: "connection", reason: cut2(`the connection failed${code2 ? ` (${code2})` : ""}: ${message2}`) };
 }
 function targetProblem(target, allowPrivate) {
   if (target.protocol !== "http:" && target.protocol !== "https:") return void 0;
@@ -53410,16 +54355,16 @@ var init_read2 = __esm({
 });
 
 // src/inventory/yaml-edit.ts
-function lineStart(text, at3) {
-  return text.lastIndexOf("\n", at3 - 1) + 1;
+function lineStart(text3, at3) {
+  return text3.lastIndexOf("\n", at3 - 1) + 1;
 }
-function column(text, at3) {
-  return at3 - lineStart(text, at3);
+function column(text3, at3) {
+  return at3 - lineStart(text3, at3);
 }
-function afterLine(text, at3) {
-  if (at3 > 0 && text[at3 - 1] === "\n") return at3;
-  const nl = text.indexOf("\n", at3);
-  return nl < 0 ? text.length : nl + 1;
+function afterLine(text3, at3) {
+  if (at3 > 0 && text3[at3 - 1] === "\n") return at3;
+  const nl = text3.indexOf("\n", at3);
+  return nl < 0 ? text3.length : nl + 1;
 }
 function nodeOf(doc, value) {
   return isNode(value) ? value : doc.createNode(value);
@@ -53439,16 +54384,16 @@ function collectionOf(doc, add, flow2 = false) {
 function block(value, indent, eol) {
   const doc = new Document();
   doc.contents = value;
-  const text = safeYamlText(doc, { lineWidth: 0 }).replace(/\n$/, "");
+  const text3 = safeYamlText(doc, { lineWidth: 0 }).replace(/\n$/, "");
   const pad = " ".repeat(indent);
-  return `${text.split("\n").map((l) => l === "" ? l : pad + l).join(eol)}${eol}`;
+  return `${text3.split("\n").map((l) => l === "" ? l : pad + l).join(eol)}${eol}`;
 }
 function flowInside(add) {
   const doc = new Document();
   const plain2 = add.kind === "seq" ? { ...add, items: add.items.map((i) => isNode(i) ? i.toJSON() : i) } : { ...add, pairs: add.pairs.map(([k, v]) => [k, isNode(v) ? v.toJSON() : v]) };
   doc.contents = collectionOf(doc, plain2, true);
-  const text = safeYamlText(doc, { lineWidth: 0 }).trim();
-  const inside = text.slice(1, -1).trim();
+  const text3 = safeYamlText(doc, { lineWidth: 0 }).trim();
+  const inside = text3.slice(1, -1).trim();
   return inside === "" ? void 0 : inside;
 }
 function keyOf2(parent, node) {
@@ -53456,76 +54401,76 @@ function keyOf2(parent, node) {
   const pair = parent.items.find((p) => isPair(p) && p.value === node);
   return pair && isNode(pair.key) ? pair.key : void 0;
 }
-function blanksBefore(text, at3) {
+function blanksBefore(text3, at3) {
   let from = at3;
-  while (from > 0 && (text[from - 1] === " " || text[from - 1] === "	")) from--;
+  while (from > 0 && (text3[from - 1] === " " || text3[from - 1] === "	")) from--;
   return from;
 }
-function isEmptyScalar(text, node) {
+function isEmptyScalar(text3, node) {
   if (!isScalar(node) || node.value !== null || !node.range) return false;
-  return /^(|~|null|Null|NULL)$/.test(text.slice(node.range[0], node.range[1]));
+  return /^(|~|null|Null|NULL)$/.test(text3.slice(node.range[0], node.range[1]));
 }
-function planAddition(text, doc, add, eol) {
+function planAddition(text3, doc, add, eol) {
   const node = doc.getIn(add.path, true);
   const empty = add.kind === "seq" ? add.items.length === 0 : add.pairs.length === 0;
-  if (node !== void 0 && !isEmptyScalar(text, node)) {
+  if (node !== void 0 && !isEmptyScalar(text3, node)) {
     if (add.kind === "seq" ? !isSeq(node) : !isMap(node)) return void 0;
     const coll = node;
     if (empty) return { at: 0, remove: 0, insert: "" };
     if (!coll.range) return void 0;
     if (coll.flow) {
       const close = coll.range[1] - 1;
-      if (text[close] !== (isSeq(coll) ? "]" : "}")) return void 0;
+      if (text3[close] !== (isSeq(coll) ? "]" : "}")) return void 0;
       if (coll.items.length > 0) {
         const inside = flowInside(add);
         if (inside === void 0) return void 0;
         let at5 = close;
-        while (at5 > coll.range[0] + 1 && /\s/.test(text[at5 - 1])) at5--;
+        while (at5 > coll.range[0] + 1 && /\s/.test(text3[at5 - 1])) at5--;
         return { at: at5, remove: 0, insert: `, ${inside}` };
       }
       const key2 = keyOf2(doc.getIn(add.path.slice(0, -1), true) ?? doc.contents, coll);
       if (!key2?.range) return void 0;
-      const at4 = afterLine(text, coll.range[1]);
-      const from = blanksBefore(text, coll.range[0]);
+      const at4 = afterLine(text3, coll.range[1]);
+      const from = blanksBefore(text3, coll.range[0]);
       return {
         at: from,
         remove: at4 - from,
-        insert: text.slice(coll.range[1], at4).replace(/\r?\n$/, "") + eol + block(collectionOf(doc, add), column(text, key2.range[0]) + 2, eol)
+        insert: text3.slice(coll.range[1], at4).replace(/\r?\n$/, "") + eol + block(collectionOf(doc, add), column(text3, key2.range[0]) + 2, eol)
       };
     }
     const last = coll.items[coll.items.length - 1];
     const end = Math.max(coll.range[1], endOf(last));
-    const at3 = afterLine(text, end);
-    const lead = at3 === text.length && !text.endsWith("\n") ? eol : "";
-    return { at: at3, remove: 0, insert: lead + block(collectionOf(doc, add), column(text, coll.range[0]), eol) };
+    const at3 = afterLine(text3, end);
+    const lead = at3 === text3.length && !text3.endsWith("\n") ? eol : "";
+    return { at: at3, remove: 0, insert: lead + block(collectionOf(doc, add), column(text3, coll.range[0]), eol) };
   }
   for (let i = add.path.length - 1; i >= 0; i--) {
     const parent = i === 0 ? doc.contents : doc.getIn(add.path.slice(0, i), true);
-    if (parent === void 0 || i > 0 && isEmptyScalar(text, parent)) continue;
+    if (parent === void 0 || i > 0 && isEmptyScalar(text3, parent)) continue;
     const rest = add.path.slice(i);
     if (typeof rest[0] !== "string") return void 0;
     const nested = nestedValue(doc, rest, add);
-    if (parent === null || isEmptyScalar(text, parent)) {
-      const lead2 = text === "" || text.endsWith("\n") ? "" : eol;
-      return { at: text.length, remove: 0, insert: lead2 + block(nested.whole, 0, eol) };
+    if (parent === null || isEmptyScalar(text3, parent)) {
+      const lead2 = text3 === "" || text3.endsWith("\n") ? "" : eol;
+      return { at: text3.length, remove: 0, insert: lead2 + block(nested.whole, 0, eol) };
     }
     if (!isMap(parent) || parent.flow || !parent.range) return void 0;
     const here = parent.get(rest[0], true);
     if (here !== void 0) {
       const key2 = keyOf2(parent, here);
-      if (!isEmptyScalar(text, here) || !key2?.range || !here.range) return void 0;
-      const at4 = afterLine(text, here.range[1]);
-      const from = blanksBefore(text, here.range[0]);
+      if (!isEmptyScalar(text3, here) || !key2?.range || !here.range) return void 0;
+      const at4 = afterLine(text3, here.range[1]);
+      const from = blanksBefore(text3, here.range[0]);
       return {
         at: from,
         remove: at4 - from,
-        insert: text.slice(here.range[1], at4).replace(/\r?\n$/, "") + eol + block(nested.value, column(text, key2.range[0]) + 2, eol)
+        insert: text3.slice(here.range[1], at4).replace(/\r?\n$/, "") + eol + block(nested.value, column(text3, key2.range[0]) + 2, eol)
       };
     }
     const last = parent.items[parent.items.length - 1];
-    const at3 = afterLine(text, Math.max(parent.range[1], endOf(last)));
-    const lead = at3 === text.length && !text.endsWith("\n") ? eol : "";
-    return { at: at3, remove: 0, insert: lead + block(nested.whole, column(text, parent.range[0]), eol) };
+    const at3 = afterLine(text3, Math.max(parent.range[1], endOf(last)));
+    const lead = at3 === text3.length && !text3.endsWith("\n") ? eol : "";
+    return { at: at3, remove: 0, insert: lead + block(nested.whole, column(text3, parent.range[0]), eol) };
   }
   return void 0;
 }
@@ -53574,11 +54519,11 @@ function addByDocument(doc, additions) {
     else throw new YamlShapeError(add.path);
   }
 }
-function addToYaml(text, additions) {
-  const reference = parseDocument(text);
+function addToYaml(text3, additions) {
+  const reference = parseDocument(text3);
   addByDocument(reference, additions);
-  const eol = text.includes("\r\n") ? "\r\n" : "\n";
-  let out = text;
+  const eol = text3.includes("\r\n") ? "\r\n" : "\n";
+  let out = text3;
   let spliced = true;
   for (const add of additions) {
     const doc = parseDocument(out);
@@ -53603,9 +54548,9 @@ var init_yaml_edit = __esm({
     init_browser();
     init_safe_yaml();
     YamlShapeError = class extends Error {
-      constructor(path6) {
-        super(`expected a ${path6.length === 0 ? "mapping" : "collection"} at ${path6.join(".") || "the top level"}`);
-        this.path = path6;
+      constructor(path7) {
+        super(`expected a ${path7.length === 0 ? "mapping" : "collection"} at ${path7.join(".") || "the top level"}`);
+        this.path = path7;
       }
       path;
     };
@@ -53625,15 +54570,15 @@ function draftPins(seen) {
   }
   return { pinned, uneven };
 }
-function wrapComment(text, width) {
-  return text.split("\n").flatMap((l) => fitLine(l, width, { long: "break" })).join("\n");
+function wrapComment(text3, width) {
+  return text3.split("\n").flatMap((l) => fitLine(l, width, { long: "break" })).join("\n");
 }
 function unevenNote(u) {
-  const shown4 = u.values.map((v) => `${v.url} ${v.value === void 0 ? "sends none" : `sends ${JSON.stringify(short2(v.value))}`}`).join("; ");
-  return printable(`${u.header} not pinned, the pages differ: ${shown4}`);
+  const shown5 = u.values.map((v) => `${v.url} ${v.value === void 0 ? "sends none" : `sends ${JSON.stringify(short2(v.value))}`}`).join("; ");
+  return printable(`${u.header} not pinned, the pages differ: ${shown5}`);
 }
-function short2(text, max = 120) {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+function short2(text3, max = 120) {
+  return text3.length <= max ? text3 : `${text3.slice(0, max - 1)}…`;
 }
 function draftEntries(scripts, pinHashes = false) {
   const byUrl = /* @__PURE__ */ new Map();
@@ -53658,6 +54603,27 @@ function seenNote(s) {
   if (s.status) parts.push(s.status);
   return ` ${printable(parts.join(", "))}`;
 }
+function daysAgo(at3, now) {
+  const t = at3 ? Date.parse(at3) : Number.NaN;
+  return Number.isNaN(t) ? void 0 : Math.floor((now.getTime() - t) / DAY);
+}
+function recencyNote(s, r, pinned) {
+  const lines = [];
+  const first = daysAgo(s.first_seen_at, r.now);
+  const fetched = daysAgo(s.fetched_at, r.now);
+  if (first !== void 0 && first <= r.days)
+    lines.push(
+      `NEW: first seen ${s.first_seen_at} (${first} days ago): make sure it is your script before authorizing it`
+    );
+  else if (fetched !== void 0 && fetched <= r.days)
+    lines.push(
+      `CHANGED: its current version was fetched on ${s.fetched_at} (${fetched} days ago), after it was first seen: review that version before authorizing it`
+    );
+  if (pinned && typeof s.hash === "string")
+    lines.push(`the hash pinned is the version Page Shield fetched${s.fetched_at ? ` on ${s.fetched_at}` : ""}`);
+  return lines.map((l) => `
+ ${printable(l)}`).join("");
+}
 function maliciousNote(s) {
   return s.malicious?.length ? `
  ${printable(`MALICIOUS (${s.malicious.join("; ")}): remove it from the page, do not authorize it`)}` : "";
@@ -53677,12 +54643,13 @@ function withoutLookalikes(scripts, inventory) {
   }
   return { scripts: kept, leftOut: [...leftOut.values()].sort((a, b) => a.url < b.url ? -1 : a.url > b.url ? 1 : 0) };
 }
-function readBack(text) {
-  return replaceTemplateTokens(text, (whole) => whole);
+function readBack(text3) {
+  return replaceTemplateTokens(text3, (whole) => whole);
 }
-function entryNode(doc, entry, seen, note) {
+function entryNode(doc, entry, seen, note, recency) {
   const node = doc.createNode(escapeTemplates(entry));
-  node.commentBefore = wrapComment(`${note}${seenNote(seen)}${maliciousNote(seen)}`, ENTRY_COMMENT_WIDTH);
+  const recent = recencyNote(seen, recency, entry.hash !== void 0);
+  node.commentBefore = wrapComment(`${note}${seenNote(seen)}${recent}${maliciousNote(seen)}`, ENTRY_COMMENT_WIDTH);
   const justification = node.items.find((p) => isScalar(p.key) && p.key.value === "justification");
   if (justification && isScalar(justification.value)) justification.value.type = "QUOTE_DOUBLE";
   return node;
@@ -53701,10 +54668,12 @@ function draftInventory(scripts, opts) {
   }
   const seq2 = doc.getIn(["script_inventory", "authorized"], true);
   for (const { entry, seen } of draftEntries(kept, opts.pinHashes))
-    seq2.items.push(entryNode(doc, entry, seen, " TODO review:"));
+    seq2.items.push(
+      entryNode(doc, entry, seen, " TODO review:", { now: opts.now, days: opts.recentDays ?? DEFAULT_RECENT_DAYS })
+    );
   const n = seq2.items.length;
-  const prose = (text) => fitLine(text, HEADER_COMMENT_WIDTH, { long: "break", hang: 2 });
-  const item = (text) => fitLine(text, HEADER_COMMENT_WIDTH, { long: "break" });
+  const prose = (text3) => fitLine(text3, HEADER_COMMENT_WIDTH, { long: "break", hang: 2 });
+  const item = (text3) => fitLine(text3, HEADER_COMMENT_WIDTH, { long: "break" });
   doc.commentBefore = [
     ...prose(
       ` Authorized scripts of the payment pages of zone ${printable(opts.zone)} (PCI DSS v4.0 6.4.3), drafted by zoneform inventory on ${opts.now.toISOString().slice(0, 10)} from what Page Shield saw on ${printable(opts.pages.join(", "))}: ${n} script${n === 1 ? "" : "s"}.`
@@ -53730,19 +54699,19 @@ function draftInventory(scripts, opts) {
 function rec(v) {
   return v !== null && typeof v === "object" && !Array.isArray(v) ? v : void 0;
 }
-function valueAt(root, path6) {
+function valueAt(root, path7) {
   let v = root;
-  for (const key2 of path6) v = Array.isArray(v) ? v[Number(key2)] : getOwn(rec(v) ?? {}, String(key2));
+  for (const key2 of path7) v = Array.isArray(v) ? v[Number(key2)] : getOwn(rec(v) ?? {}, String(key2));
   return v;
 }
-function pointerOf2(path6) {
-  return path6.map((k) => `/${String(k).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
+function pointerOf2(path7) {
+  return path7.map((k) => `/${String(k).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
 }
 function pathOf(pointer) {
   return pointer.split("/").slice(1).map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
 }
-function pathText(path6) {
-  return path6.map((k, i) => typeof k === "number" ? `[${k}]` : i === 0 ? k : `.${k}`).join("");
+function pathText(path7) {
+  return path7.map((k, i) => typeof k === "number" ? `[${k}]` : i === 0 ? k : `.${k}`).join("");
 }
 function zoneIndex(zones2, zone) {
   const i = zones2.items.findIndex((z) => isMap(z) && String(z.get("zone_id") ?? "").toLowerCase() === zone.id);
@@ -53754,22 +54723,22 @@ function zoneName(zones2, i) {
   const named = isMap(z) ? z.get("name") ?? z.get("zone_id") : void 0;
   return printable(named === void 0 || named === null ? `zones[${i}]` : String(named));
 }
-function plain(text, label) {
+function plain(text3, label) {
   try {
-    return parseDocument(text, { merge: true }).toJS({ maxAliasCount: 100 });
+    return parseDocument(text3, { merge: true }).toJS({ maxAliasCount: 100 });
   } catch (err) {
     throw new UsageError(`${label}: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
-function locateInventory(text, label, zone, defaults) {
-  const doc = parseDocument(text);
+function locateInventory(text3, label, zone, defaults) {
+  const doc = parseDocument(text3);
   if (doc.errors.length > 0) throw new UsageError(`${label}: not YAML: ${doc.errors[0].message}`);
-  const inPlace = (path6, where) => ({
+  const inPlace = (path7, where) => ({
     doc,
-    path: path6,
+    path: path7,
     where,
-    value: valueAt(plain(text, label), path6),
-    part: (keys) => ({ path: [...path6, ...keys] })
+    value: valueAt(plain(text3, label), path7),
+    part: (keys) => ({ path: [...path7, ...keys] })
   });
   if (isSeq(doc.get("zones", true))) {
     const zones2 = doc.get("zones", true);
@@ -53778,10 +54747,10 @@ function locateInventory(text, label, zone, defaults) {
       throw new UsageError(
         `${label}: no zone ${zone.id}${zone.name ? ` (${zone.name})` : ""} in the file; add it under zones: first`
       );
-    const path6 = ["zones", i, ...SCRIPT_INVENTORY_KEYS];
-    const merged2 = defaults(plain(text, label));
+    const path7 = ["zones", i, ...SCRIPT_INVENTORY_KEYS];
+    const merged2 = defaults(plain(text3, label));
     const part = (keys) => {
-      const own = [...path6, ...keys];
+      const own = [...path7, ...keys];
       const from = merged2.origin(pointerOf2(own));
       if (from === pointerOf2(own) || valueAt(merged2.value, own) === void 0) return { path: own };
       const shared = zones2.items.flatMap((_, j) => {
@@ -53792,7 +54761,7 @@ function locateInventory(text, label, zone, defaults) {
       });
       return { path: pathOf(from), shared };
     };
-    return { doc, path: path6, where: pathText(path6), value: valueAt(merged2.value, path6), zone: zoneName(zones2, i), part };
+    return { doc, path: path7, where: pathText(path7), value: valueAt(merged2.value, path7), zone: zoneName(zones2, i), part };
   }
   if (isMap(doc.get("script_inventory", true))) return inPlace(["script_inventory"], "script_inventory");
   if (isMap(doc.contents) || doc.contents === null) return inPlace([], "the top level");
@@ -53815,11 +54784,13 @@ function readInventory(located, label) {
     const url = e ? getOwn(e, "url") : void 0;
     if (!e || typeof url !== "string") return [];
     const justification = getOwn(e, "justification");
+    const owner = getOwn(e, "owner");
     const hash3 = getOwn(e, "hash");
     return [
       {
         url: readBack(url),
         justification: typeof justification === "string" ? justification : String(justification ?? ""),
+        ...typeof owner === "string" ? { owner: readBack(owner) } : {},
         ...typeof hash3 === "string" ? { hash: hash3 } : {}
       }
     ];
@@ -53834,8 +54805,8 @@ function readInventory(located, label) {
     pins.set(name, typeof value === "string" ? readBack(value) : "");
   return { pages, authorized, headerUrls: Array.isArray(urls) ? texts(urls) : [], pins };
 }
-function existingPages(text, label, zone, defaults) {
-  return readInventory(locateInventory(text, label, zone, defaults), label).pages;
+function existingPages(text3, label, zone, defaults) {
+  return readInventory(locateInventory(text3, label, zone, defaults), label).pages;
 }
 function placed(located, additions, label, intoDefaults) {
   const out = [];
@@ -53844,16 +54815,16 @@ function placed(located, additions, label, intoDefaults) {
   for (const add of additions) {
     const part = located.part(add.keys);
     const empty = add.kind === "seq" ? add.items.length === 0 : add.pairs.length === 0;
-    let path6 = part.path;
+    let path7 = part.path;
     if (part.shared !== void 0) {
       if (empty) continue;
       if (part.shared.length > 0 && !intoDefaults) {
         if (add.kind === "seq") refused2.push({ keys: add.keys, shared: part.shared });
-        path6 = [...located.path, ...add.keys];
+        path7 = [...located.path, ...add.keys];
       }
     }
-    out.push(add.kind === "seq" ? { path: path6, kind: "seq", items: add.items } : { path: path6, kind: "map", pairs: add.pairs });
-    if (!empty) places.add(pathText(path6.slice(0, path6.length - add.keys.length)));
+    out.push(add.kind === "seq" ? { path: path7, kind: "seq", items: add.items } : { path: path7, kind: "map", pairs: add.pairs });
+    if (!empty) places.add(pathText(path7.slice(0, path7.length - add.keys.length)));
   }
   if (refused2.length > 0) {
     const lists = refused2.map((r) => [...SCRIPT_INVENTORY_KEYS, ...r.keys].join(".")).join(" and ");
@@ -53865,8 +54836,8 @@ function placed(located, additions, label, intoDefaults) {
   }
   return { additions: out, where: places.size > 0 ? [...places].join(" and ") : located.where };
 }
-function mergeInventory(text, label, scripts, opts) {
-  const located = locateInventory(text, label, opts.zone, opts.defaults);
+function mergeInventory(text3, label, scripts, opts) {
+  const located = locateInventory(text3, label, opts.zone, opts.defaults);
   const { doc } = located;
   const file = readInventory(located, label);
   const known = new Set(file.pages);
@@ -53881,7 +54852,7 @@ function mergeInventory(text, label, scripts, opts) {
   const note = ` TODO review: added by zoneform inventory --merge on ${opts.now.toISOString().slice(0, 10)};`;
   for (const { entry, seen } of draftEntries(kept, opts.pinHashes)) {
     if (authorizationFor(existing, entry.url)) continue;
-    entries2.push(entryNode(doc, entry, seen, note));
+    entries2.push(entryNode(doc, entry, seen, note, { now: opts.now, days: opts.recentDays ?? DEFAULT_RECENT_DAYS }));
     added.push(entry);
   }
   const additions = [
@@ -53893,7 +54864,7 @@ function mergeInventory(text, label, scripts, opts) {
   const { additions: edits, where } = placed(located, additions, label, opts.intoDefaults === true);
   let out;
   try {
-    out = addToYaml(text, edits);
+    out = addToYaml(text3, edits);
   } catch (err) {
     if (!(err instanceof YamlShapeError)) throw err;
     throw new UsageError(`${label}: ${err.message}, where the inventory goes (${where})`);
@@ -53931,7 +54902,7 @@ function mergeHeaders(file, seen) {
     merge: { urlsAdded, pinsAdded, differing, notSent, uneven }
   };
 }
-var HEADER_COMMENT_WIDTH, ENTRY_COMMENT_WIDTH;
+var DEFAULT_RECENT_DAYS, HEADER_COMMENT_WIDTH, ENTRY_COMMENT_WIDTH, DAY;
 var init_yaml = __esm({
   "src/inventory/yaml.ts"() {
     "use strict";
@@ -53947,8 +54918,10 @@ var init_yaml = __esm({
     init_lookalike();
     init_yaml_edit();
     init_sections();
+    DEFAULT_RECENT_DAYS = 30;
     HEADER_COMMENT_WIDTH = 79;
     ENTRY_COMMENT_WIDTH = 68;
+    DAY = 864e5;
   }
 });
 
@@ -53963,6 +54936,600 @@ var init_inventory2 = __esm({
     init_page_fetch();
     init_read2();
     init_yaml();
+  }
+});
+
+// src/audit/render-alerting.ts
+function recipients(p) {
+  return [...p.email.map((e) => `email ${e}`), ...p.webhooks.map((w) => `webhook ${w}`), ...p.other];
+}
+function alertingText(check3, meta, width) {
+  const lines = [
+    `Page Shield alerting (PCI DSS 11.6.1), read at ${meta.checked_at} from account ${printable(check3.account_id)}`
+  ];
+  if (check3.error !== void 0) lines.push(`  could not be read: ${printable(check3.error)}`);
+  const cells = check3.policies.map((p) => [
+    printable(p.name),
+    printable(p.alert_type),
+    p.enabled ? "enabled" : "disabled",
+    SCOPE[p.scope],
+    printable(recipients(p).join(", ") || "no one")
+  ]);
+  if (cells.length > 0) lines.push(...layoutTable(COLUMNS, cells, width, { indent: "  " }));
+  else if (check3.error === void 0) lines.push("  no Page Shield alert policy covers the zone");
+  for (const f of check3.findings)
+    lines.push(`  ${f.severity.toUpperCase()} ${printable(f.message)} [${f.requirement}]`);
+  return `${lines.join("\n")}
+
+`;
+}
+function alertingMarkdown(zoneId, check3, meta) {
+  const out = [
+    "### Notification policies for the Page Shield alerts (PCI DSS v4.0.1 11.6.1)",
+    "",
+    `- Zone: ${mdCode(zoneId)}${meta.zone_name ? ` (${mdText(meta.zone_name)})` : ""}`,
+    `- Account: ${mdCode(check3.account_id)} (its notification policies, read with the account's token)`,
+    `- Read at: ${meta.checked_at}`,
+    ""
+  ];
+  if (check3.error !== void 0) out.push(`The policies could not be read: ${mdText(check3.error)}`, "");
+  else if (check3.policies.length === 0) out.push("No Page Shield alert policy covers the zone.", "");
+  else {
+    out.push(
+      "| Policy | Id | Alert type | What it watches | State | Zones | Notifies |",
+      "|---|---|---|---|---|---|---|"
+    );
+    for (const p of check3.policies) {
+      const who = recipients(p);
+      out.push(
+        `| ${mdCell(p.name, 400)} | ${mdCodeCell(p.id, 100)} | ${mdCodeCell(p.alert_type, 100)} | ${p.watches ? mdCell(p.watches, 400) : "-"} | ${p.enabled ? "enabled" : "**disabled**"} | ${SCOPE[p.scope]} | ${who.length > 0 ? mdCell(who.join(", "), 1e3) : "**no one**"} |`
+      );
+    }
+    out.push("");
+    if (check3.policies.some((p) => p.scope === "zone"))
+      out.push(
+        "A scoped policy notifies only of resources the zone's enabled content security rules (Page Shield policies) cover, as Cloudflare documents scoped alerts.",
+        ""
+      );
+  }
+  for (const f of check3.findings) out.push(`- **${f.type}** (${f.requirement}, ${f.severity}): ${mdText(f.message)}`);
+  if (check3.findings.length > 0) out.push("");
+  out.push(
+    "- **11.6.1** (the change- and tamper-detection mechanism alerts personnel to unauthorized modification): the policies above are how the detections of Page Shield (new scripts and hosts, changed code, malicious scripts, hosts and URLs) reach people; an enabled policy with someone to notify is what makes the detection an alert.",
+    ""
+  );
+  return `${out.join("\n")}
+`;
+}
+function alertingCsvRows(check3, meta) {
+  const rows = check3.policies.map((p) => ({
+    finding: "alert_policy",
+    requirement: "11.6.1",
+    id: p.id,
+    subject: p.name,
+    status: p.enabled ? "enabled" : "disabled",
+    reasons: `read at ${meta.checked_at}; account ${check3.account_id}; alert_type ${p.alert_type}; zones: ${SCOPE[p.scope]}; notifies: ${recipients(p).join("; ") || "no one"}`
+  }));
+  for (const f of check3.findings)
+    rows.push({
+      finding: f.type,
+      requirement: f.requirement,
+      severity: f.severity,
+      subject: `account ${f.account_id}`,
+      reasons: f.message
+    });
+  return rows;
+}
+var SCOPE, COLUMNS;
+var init_render_alerting = __esm({
+  "src/audit/render-alerting.ts"() {
+    "use strict";
+    init_safe_markdown();
+    init_safe_text();
+    init_text_width();
+    SCOPE = {
+      account: "every zone of the account",
+      zone: "this zone (scoped)"
+    };
+    COLUMNS = [
+      { title: "POLICY" },
+      { title: "ALERT TYPE" },
+      { title: "STATE" },
+      { title: "ZONES", clip: "wrap" },
+      { title: "NOTIFIES", clip: "wrap" }
+    ];
+  }
+});
+
+// src/audit/render-describe.ts
+function describeTotals2(t) {
+  const inv = t.inventories ? describeInventoryTotals(t) : "";
+  const pages = t.pages_checked !== void 0 ? describeHeaderTotals(t) : "";
+  if (t.findings === 0) {
+    return `No findings: no malicious scripts or connections, no insecure cookies${t.inventories ? ", no unauthorized or changed scripts, no stale authorizations" : ""}${t.pages_checked !== void 0 ? ", no changed or missing headers on the payment pages" : ""}.`;
+  }
+  return `Findings: ${t.malicious_scripts} malicious script${plural2(t.malicious_scripts)}, ${t.malicious_connections} malicious connection${plural2(t.malicious_connections)}, ${t.insecure_cookies} insecure cookie${plural2(t.insecure_cookies)}${t.lookalike_hosts ? `, ${t.lookalike_hosts} look-alike host${plural2(t.lookalike_hosts)}` : ""}${inv}${pages}.`;
+}
+function describeHeaderTotals(t) {
+  const c = t.changed_headers ?? 0;
+  const m = t.missing_headers ?? 0;
+  const u = t.unreachable_pages ?? 0;
+  const i = t.insecure_pages ?? 0;
+  const p = t.policies_not_applied ?? 0;
+  return `, ${c} changed header${plural2(c)}, ${m} missing header${plural2(m)}, ${u} unreachable page${plural2(u)}${i ? `, ${i} insecure page${plural2(i)}` : ""}${p ? `, ${p} polic${p === 1 ? "y" : "ies"} not applied` : ""}`;
+}
+function describeInventoryTotals(t) {
+  const u = t.unauthorized_scripts ?? 0;
+  const c = t.changed_scripts ?? 0;
+  const st = t.stale_authorizations ?? 0;
+  const r = t.unreviewed_authorizations ?? 0;
+  return `, ${u} unauthorized script${plural2(u)}, ${r} unreviewed (draft) entr${r === 1 ? "y" : "ies"}, ${c} changed script${plural2(c)}, ${st} stale authorization${plural2(st)}`;
+}
+function plural2(n) {
+  return n === 1 ? "" : "s";
+}
+function describeFilters(f) {
+  const parts = [`status ${f.status?.join(",") ?? "active (default)"}`];
+  if (f.hosts) parts.push(`host ${f.hosts.join(",")}`);
+  if (f.page_url) parts.push(`page URL ${f.page_url.join(",")}`);
+  parts.push(
+    `malicious: js_integrity_score below ${f.malicious_below}, magecart/malware/cryptomining_score below ${f.threat_below}, or reported`
+  );
+  return printable(parts.join("; "));
+}
+function describeKind(kind, s) {
+  const unscored = s.unscored ? ` (${s.unscored} not scored yet)` : "";
+  const look = s.lookalike ? `, ${s.lookalike} look-alike host${plural2(s.lookalike)}` : "";
+  const verdicts = s.findings - (s.lookalike ?? 0);
+  return `${KIND_TITLE[kind]}: ${s.read} read, ${verdicts} ${KIND_FINDING[kind]}${look}${unscored}`;
+}
+function describeCategories(s) {
+  const list3 = (counts) => Object.entries(counts ?? {}).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([c, n]) => `${c} ${n}`).join(", ");
+  const domain = list3(s.malicious_domain_categories);
+  const url = list3(s.malicious_url_categories);
+  if (!domain && !url) return void 0;
+  return printable(
+    [domain ? `domain categories: ${domain}` : "", url ? `URL categories: ${url}` : ""].filter(Boolean).join("; ")
+  );
+}
+function truncate(s, max) {
+  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
+}
+function failedCounts(r) {
+  if (r.failed_on.includes("any")) return `${r.counts.findings} finding${plural2(r.counts.findings)}`;
+  return r.failed_on.filter((k) => Object.hasOwn(COUNTED, k)).map((k) => COUNTED[k](r.counts[k])).join(", ");
+}
+function describeResult(r) {
+  const all = r.counts.findings === 0 ? "no findings" : `${r.counts.findings} finding${plural2(r.counts.findings)} in all (${r.counts.high} high, ${r.counts.medium} medium, ${r.counts.low} low)`;
+  const failOn = `--fail-on ${r.fail_on.join(",")}`;
+  return r.status === "fail" ? `Result: FAIL (exit 2) on ${failedCounts(r)} (${failOn}); ${all}.` : `Result: PASS (exit 0): nothing that ${failOn} counts; ${all}.`;
+}
+var KIND_TITLE, KIND_FINDING, COUNTED;
+var init_render_describe = __esm({
+  "src/audit/render-describe.ts"() {
+    "use strict";
+    init_safe_text();
+    KIND_TITLE = {
+      script: "Scripts",
+      connection: "Connections",
+      cookie: "Cookies"
+    };
+    KIND_FINDING = {
+      script: "malicious",
+      connection: "malicious",
+      cookie: "insecure"
+    };
+    COUNTED = {
+      malicious: (n) => `${n} malicious script${n === 1 ? "" : "s"} or connection${n === 1 ? "" : "s"}`,
+      lookalike: (n) => `${n} look-alike host${plural2(n)}`,
+      insecure: (n) => `${n} insecure cookie${plural2(n)}`,
+      unauthorized: (n) => `${n} unauthorized script${plural2(n)}`,
+      unreviewed: (n) => `${n} unreviewed (draft) entr${n === 1 ? "y" : "ies"}`,
+      changed: (n) => `${n} changed script${plural2(n)}`,
+      stale: (n) => `${n} stale authorization${plural2(n)}`,
+      headers: (n) => `${n} changed or missing header${plural2(n)}`,
+      unreachable: (n) => `${n} payment page${plural2(n)} not checked`,
+      policy: (n) => `${n} polic${n === 1 ? "y" : "ies"} not applied`,
+      alerting: (n) => `${n} zone${plural2(n)} without Page Shield alerting`
+    };
+  }
+});
+
+// src/audit/render-headers.ts
+function cut3(s, max) {
+  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
+}
+function plural3(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+function seconds2(ms) {
+  return ms % 1e3 === 0 ? `${ms / 1e3} s` : `${ms} ms`;
+}
+function how(check3) {
+  return `each page fetched once: GET, no cookies or credentials, headers only (the body is not read), within ${seconds2(check3.timeout_ms)}; a redirect followed only within the page's origin`;
+}
+function headersText(check3, meta, width) {
+  const lines = [
+    `Payment page headers (PCI DSS 11.6.1), checked at ${meta.checked_at}${meta.source ? ` against ${printable(meta.source)}` : ""}`,
+    `  pinned: ${check3.pinned.length > 0 ? printable(check3.pinned.join(", ")) : "nothing"}`,
+    `  ${how(check3)}`
+  ];
+  const urls = cutApart(
+    check3.pages.map((p) => printable(p.url)),
+    (u) => clipUrl(u, 72)
+  );
+  const cells = check3.pages.map((p, i) => [urls[i], String(p.headers_checked.length), cut3(printable(p.summary), 120)]);
+  if (cells.length > 0) lines.push(...layoutTable(PAGE_COLUMNS, cells, width, { indent: "  " }));
+  if (check3.findings.length === 0) lines.push("  every page sends its pinned headers as pinned");
+  for (const f of check3.findings)
+    lines.push(`  ${f.severity.toUpperCase()} ${printable(cut3(f.message, 600))} [${f.requirement}]`);
+  return `${lines.join("\n")}
+
+`;
+}
+function headersMarkdown(zoneId, check3, meta) {
+  const esc = (v) => v === void 0 || v === "" ? "-" : mdCell(v, 1e3);
+  const code2 = (v) => v === void 0 ? "-" : mdCodeCell(v, 1e3);
+  const out = [
+    "### Security headers of the payment pages (PCI DSS v4.0.1 11.6.1)",
+    "",
+    `- Zone: ${mdCode(zoneId)}${meta.zone_name ? ` (${mdText(meta.zone_name)})` : ""}`,
+    `- Checked at: ${meta.checked_at}`,
+    ...meta.source ? [`- Pins: ${mdCode(meta.source)}`] : [],
+    `- Pinned headers: ${check3.pinned.length > 0 ? check3.pinned.map((h) => mdCode(h)).join(", ") : "none"}`,
+    `- How: ${mdText(how(check3))}`,
+    "",
+    "| Page | Headers checked | Result |",
+    "|---|---|---|",
+    ...check3.pages.map((p) => {
+      const checked2 = p.headers_checked.length > 0 ? mdCell(p.headers_checked.join(", "), 1e3) : "-";
+      return `| ${mdCodeCell(p.url, 1e3)} | ${checked2} | ${mdCell(p.summary, 1e3)} |`;
+    }),
+    "",
+    "#### Header findings",
+    ""
+  ];
+  if (check3.findings.length === 0) out.push("Every page sends each pinned header with its pinned value.", "");
+  else {
+    out.push("| Finding | PCI DSS | Page | Header | Pinned | Seen | Detail |", "|---|---|---|---|---|---|---|");
+    for (const f of check3.findings)
+      out.push(
+        `| ${FINDING_TITLE[f.type]} | ${f.requirement} | ${mdCodeCell(f.url, 1e3)} | ${code2(f.header)} | ${code2(f.pinned)} | ${code2(f.seen)} | ${esc(f.message)} |`
+      );
+    out.push("");
+  }
+  out.push(
+    `- **11.6.1** (a change- and tamper-detection mechanism alerts on unauthorized modification of the security-impacting HTTP headers of the payment pages as the consumer's browser receives them): ${plural3(check3.pages.length, "page", "pages")} fetched as a browser requests them and each pinned header compared with what it sent; run on a schedule (at least weekly), the audit exits 2 on a *changed* or *missing header* and on a page it could not check.`,
+    ""
+  );
+  return `${out.join("\n")}
+`;
+}
+function headersCsvRows(check3, meta) {
+  const rows = check3.pages.map((p) => ({
+    finding: "page_checked",
+    requirement: "11.6.1",
+    subject: p.url,
+    status: p.result,
+    header: p.headers_checked.join(";"),
+    reasons: `checked at ${meta.checked_at}: ${p.summary}`
+  }));
+  for (const f of check3.findings)
+    rows.push({
+      finding: f.type,
+      requirement: f.requirement,
+      severity: f.severity,
+      subject: f.url,
+      status: f.status === void 0 ? "" : String(f.status),
+      header: f.header ?? "",
+      pinned_value: f.pinned ?? "",
+      seen_value: f.seen ?? "",
+      reasons: f.message
+    });
+  return rows;
+}
+var FINDING_TITLE, PAGE_COLUMNS;
+var init_render_headers = __esm({
+  "src/audit/render-headers.ts"() {
+    "use strict";
+    init_safe_markdown();
+    init_safe_text();
+    init_text_width();
+    FINDING_TITLE = {
+      "changed-header": "Changed header",
+      "missing-header": "Missing header",
+      "page-unreachable": "Page unreachable",
+      "insecure-page": "Insecure page",
+      "policy-not-applied": "Policy not applied"
+    };
+    PAGE_COLUMNS = [
+      { title: "PAGE", clip: "url" },
+      { title: "HEADERS" },
+      { title: "RESULT", clip: "wrap" }
+    ];
+  }
+});
+
+// src/audit/render-provenance.ts
+function describeGit(git3) {
+  if (git3 === null) return "not in a git checkout";
+  if ("error" in git3) return `git state unknown (${printable(git3.error)})`;
+  const state = git3.clean ? "clean: the file is the commit's" : "not clean: the file differs from the commit's";
+  return git3.commit === null ? `in a git checkout without a commit yet (${state})` : `git commit ${git3.commit} (${state})`;
+}
+function gitWord(git3) {
+  if (git3 === null) return "not in a git checkout";
+  if ("error" in git3) return "unknown";
+  return git3.clean ? "clean" : "modified";
+}
+function describeFile(f) {
+  return `${printable(f.path)}: sha256 ${f.sha256}, ${describeGit(f.git)}`;
+}
+function describeScope(z) {
+  const name = z.name !== void 0 ? ` (${z.name})` : "";
+  const parts = [
+    ...z.pages?.length ? [`payment pages ${z.pages.join(", ")}`] : [],
+    ...z.header_urls?.length ? [`headers fetched from ${z.header_urls.join(", ")}`] : []
+  ];
+  return printable(`zone ${z.zone_id}${name}${parts.length ? `: ${parts.join("; ")}` : ""}`);
+}
+function provenanceText(p) {
+  const lines = [
+    `  zoneform ${printable(p.zoneform_version)}, run at ${p.run_at}`,
+    ...p.files.length === 0 ? [`  configuration: ${NO_FILE}`] : p.files.map((f) => `  configuration ${describeFile(f)}`),
+    ...p.zones.map((z) => `  ${describeScope(z)}`)
+  ];
+  return `${lines.join("\n")}
+`;
+}
+function provenanceMarkdown(p) {
+  const file = (f) => {
+    const git3 = f.git !== null && !("error" in f.git) && f.git.commit !== null ? f.git : void 0;
+    const clean = git3?.clean ? "clean (the file is the commit's)" : "**not clean** (the file differs from the commit's)";
+    const state = git3 ? `git commit ${mdCode(git3.commit)}, ${clean}` : mdText(describeGit(f.git));
+    return `- Configuration: ${mdCode(f.path)}, sha256 ${mdCode(f.sha256)}, ${state}`;
+  };
+  const zone = (z) => `- Zone ${mdCode(z.zone_id)}${z.name !== void 0 ? ` (${mdText(z.name)})` : ""}${z.pages?.length ? `: payment pages ${z.pages.map((x) => mdCode(x)).join(", ")}` : ""}${z.header_urls?.length ? `; headers fetched from ${z.header_urls.map((x) => mdCode(x)).join(", ")}` : ""}`;
+  const lines = [
+    "## Provenance",
+    "",
+    `- ${mdText(`zoneform ${p.zoneform_version}, run at ${p.run_at}`)}`,
+    ...p.files.length === 0 ? [`- Configuration: ${mdText(NO_FILE)}`] : p.files.map(file),
+    ...p.zones.map(zone),
+    ""
+  ];
+  return `${lines.join("\n")}
+`;
+}
+function provenanceCsvRows(p) {
+  return [
+    { finding: "zoneform_version", subject: p.zoneform_version },
+    { finding: "run_at", subject: p.run_at },
+    ...p.files.map((f) => ({
+      finding: "config_file",
+      subject: f.path,
+      seen_hash: f.sha256,
+      id: f.git !== null && !("error" in f.git) ? f.git.commit ?? "" : "",
+      status: gitWord(f.git),
+      reasons: `sha256 ${f.sha256}; ${describeGit(f.git)}`
+    })),
+    ...p.zones.map((z) => ({
+      zone_id: z.zone_id,
+      finding: "zone_in_scope",
+      subject: z.name ?? "",
+      reasons: describeScope(z)
+    }))
+  ];
+}
+var NO_FILE;
+var init_render_provenance = __esm({
+  "src/audit/render-provenance.ts"() {
+    "use strict";
+    init_safe_markdown();
+    init_safe_text();
+    NO_FILE = "none (no -c, and no ./zoneform.yaml)";
+  }
+});
+
+// src/audit/render-data.ts
+function findingRecord(zoneId, f) {
+  const { rank: _rank, ...rest } = f;
+  return { zone_id: zoneId, ...rest };
+}
+function csvCell(value) {
+  const shown5 = printable(value);
+  const safe = /^[=+\-@]/.test(shown5) ? `'${shown5}` : shown5;
+  return /[",]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+var JsonRenderer, CSV_COLUMNS, EMPTY_ROW, CsvRenderer;
+var init_render_data = __esm({
+  "src/audit/render-data.ts"() {
+    "use strict";
+    init_safe_text();
+    init_render_alerting();
+    init_render_describe();
+    init_render_headers();
+    init_render_provenance();
+    JsonRenderer = class {
+      constructor(write, now) {
+        this.write = write;
+        this.now = now;
+      }
+      write;
+      now;
+      zoneCount = 0;
+      findingCount = 0;
+      begin(provenance) {
+        this.write(
+          `{"format_version":1,"generated_at":${safeJson(this.now().toISOString())},"provenance":${safeJson(provenance)},"zones":[`
+        );
+      }
+      zoneStart(zoneId, filters) {
+        this.write(
+          `${this.zoneCount++ === 0 ? "" : ","}
+{"zone_id":${safeJson(zoneId)},"filters":${safeJson(filters)},"findings":[`
+        );
+        this.findingCount = 0;
+      }
+      finding(zoneId, f) {
+        this.write(`${this.findingCount++ === 0 ? "" : ","}
+  ${safeJson(findingRecord(zoneId, f))}`);
+      }
+      pendingInventory = "";
+      inventory(_zoneId, check3, meta) {
+        this.pendingInventory += `,"script_inventory":${safeJson({ ...meta, ...check3 })}`;
+      }
+      headers(_zoneId, check3, meta) {
+        const { pinned_values: _values, ...rest } = meta;
+        this.pendingInventory += `,"payment_page_headers":${safeJson({ ...rest, ...check3 })}`;
+      }
+      alerting(_zoneId, check3, meta) {
+        this.pendingInventory += `,"alerting":${safeJson({ ...meta, ...check3 })}`;
+      }
+      zoneEnd(_zoneId, c) {
+        this.write(`${this.findingCount > 0 ? "\n" : ""}]${this.pendingInventory},"summary":${safeJson(c.summary)}}`);
+        this.pendingInventory = "";
+      }
+      // Streamed, so the result comes where it is known: last, beside the totals.
+      end(totals, result) {
+        this.write(`
+],"totals":${safeJson(totals)},"result":${safeJson(result)}}
+`);
+      }
+    };
+    CSV_COLUMNS = [
+      "zone_id",
+      "kind",
+      "severity",
+      "id",
+      "subject",
+      "host",
+      "status",
+      "js_integrity_score",
+      "reasons",
+      "malicious_domain_categories",
+      "malicious_url_categories",
+      "first_page_url",
+      "last_seen_at",
+      // Script inventory rows (and `finding` on every row): page_in_scope, authorized, unauthorized,
+      // changed, stale; malicious and insecure for the rows above.
+      "finding",
+      "requirement",
+      "justification",
+      "owner",
+      "pinned_hash",
+      "seen_hash",
+      "first_seen_at",
+      "fetched_at",
+      // Payment page headers rows: page_checked, changed-header, missing-header, page-unreachable,
+      // insecure-page, policy-not-applied.
+      "header",
+      "pinned_value",
+      "seen_value"
+    ];
+    EMPTY_ROW = Object.fromEntries(CSV_COLUMNS.map((c) => [c, ""]));
+    CsvRenderer = class {
+      constructor(write) {
+        this.write = write;
+      }
+      write;
+      begin(provenance) {
+        this.write(`${CSV_COLUMNS.join(",")}\r
+`);
+        this.cells("", "provenance", provenanceCsvRows(provenance));
+      }
+      zoneStart() {
+      }
+      finding(zoneId, f) {
+        const row = {
+          ...EMPTY_ROW,
+          finding: f.lookalike ? "lookalike" : f.kind === "cookie" ? "insecure" : "malicious",
+          zone_id: zoneId,
+          kind: f.kind,
+          severity: f.severity,
+          id: f.id,
+          subject: f.subject,
+          host: f.host,
+          status: f.status ?? "",
+          js_integrity_score: f.js_integrity_score === void 0 || f.js_integrity_score === null ? "" : String(f.js_integrity_score),
+          reasons: f.reasons.join("; "),
+          malicious_domain_categories: f.malicious_domain_categories.join(";"),
+          malicious_url_categories: f.malicious_url_categories.join(";"),
+          first_page_url: f.first_page_url ?? "",
+          last_seen_at: f.last_seen_at ?? ""
+        };
+        this.row(row);
+      }
+      row(row) {
+        this.write(`${CSV_COLUMNS.map((c) => csvCell(row[c])).join(",")}\r
+`);
+      }
+      inventory(zoneId, check3, meta) {
+        const base3 = { ...EMPTY_ROW, zone_id: zoneId, kind: "script" };
+        for (const page of check3.pages)
+          this.row({
+            ...base3,
+            finding: "page_in_scope",
+            subject: page,
+            reasons: `checked at ${meta.checked_at}; stale after ${check3.stale_days} days`
+          });
+        for (const a of check3.authorized) {
+          this.row({
+            ...base3,
+            finding: "authorized",
+            requirement: "6.4.3",
+            subject: a.url,
+            status: a.state,
+            justification: a.justification,
+            owner: a.owner ?? "",
+            pinned_hash: a.pinned_hash ?? "",
+            seen_hash: a.seen_hash ?? "",
+            first_seen_at: a.first_seen_at ?? "",
+            last_seen_at: a.last_seen_at ?? ""
+          });
+        }
+        for (const f of check3.findings) {
+          this.row({
+            ...base3,
+            finding: f.type,
+            requirement: f.requirement,
+            severity: f.severity,
+            id: f.script_id ?? "",
+            subject: f.url,
+            reasons: f.message,
+            first_page_url: f.first_page_url ?? "",
+            pinned_hash: f.pinned_hash ?? "",
+            seen_hash: f.seen_hash ?? "",
+            first_seen_at: f.first_seen_at ?? "",
+            last_seen_at: f.last_seen_at ?? "",
+            fetched_at: f.fetched_at ?? ""
+          });
+        }
+      }
+      /** Rows of `kind` from cells by column name (a row's own zone_id, when it has one, kept). */
+      cells(zoneId, kind, rows) {
+        for (const cells of rows) {
+          const row = { ...EMPTY_ROW, zone_id: zoneId, kind };
+          for (const c of CSV_COLUMNS) {
+            const v = cells[c];
+            if (v !== void 0) row[c] = v;
+          }
+          this.row(row);
+        }
+      }
+      headers(zoneId, check3, meta) {
+        this.cells(zoneId, "page", headersCsvRows(check3, meta));
+      }
+      alerting(zoneId, check3, meta) {
+        this.cells(zoneId, "alerting", alertingCsvRows(check3, meta));
+      }
+      zoneEnd() {
+      }
+      // Streamed, so the result row comes where it is known: last.
+      end(_totals, result) {
+        this.cells("", "result", [{ finding: "result", status: result.status, reasons: describeResult(result) }]);
+      }
+    };
   }
 });
 
@@ -54070,210 +55637,779 @@ var init_collector = __esm({
   }
 });
 
-// src/audit/render-alerting.ts
-function recipients(p) {
-  return [...p.email.map((e) => `email ${e}`), ...p.webhooks.map((w) => `webhook ${w}`), ...p.other];
+// src/audit/render-inventory.ts
+function describeQuery(check3, meta) {
+  return printable(
+    `page_url ${meta.query.page_url ?? check3.pages.join(",")}; status ${meta.query.status ?? "active"}; stale after ${check3.stale_days} days`
+  );
 }
-function alertingText(check3, meta, width) {
+function shortHash(h) {
+  return h ? h.length > 16 ? `${h.slice(0, 16)}…` : h : "-";
+}
+function inventoryText(check3, meta, width) {
   const lines = [
-    `Page Shield alerting (PCI DSS 11.6.1), read at ${meta.checked_at} from account ${printable(check3.account_id)}`
+    `Script inventory (PCI DSS 6.4.3, 11.6.1), checked at ${meta.checked_at}${meta.source ? ` against ${printable(meta.source)}` : ""}`,
+    `  pages in scope: ${printable(check3.pages.join(", "))}`,
+    `  filters: ${describeQuery(check3, meta)}`,
+    `  ${check3.scripts_seen} in-scope script${plural2(check3.scripts_seen)} read, ${check3.details_read} script detail${plural2(check3.details_read)} read, ${check3.authorized.length} authorized entr${check3.authorized.length === 1 ? "y" : "ies"}`
   ];
-  if (check3.error !== void 0) lines.push(`  could not be read: ${printable(check3.error)}`);
-  const cells = check3.policies.map((p) => [
-    printable(p.name),
-    printable(p.alert_type),
-    p.enabled ? "enabled" : "disabled",
-    SCOPE[p.scope],
-    printable(recipients(p).join(", ") || "no one")
+  const cols = [
+    { title: "STATE" },
+    { title: "URL", clip: "url" },
+    { title: "OWNER" },
+    { title: "PINNED", yields: true, min: 9 },
+    { title: "SEEN HASH", yields: true, min: 9 },
+    { title: "LAST SEEN" }
+  ];
+  const cells = check3.authorized.map((a) => [
+    a.state,
+    clipUrl(printable(a.url), 72),
+    printable(a.owner ?? "-"),
+    shortHash(a.pinned_hash),
+    shortHash(a.seen_hash),
+    a.last_seen_at ?? "never"
   ]);
-  if (cells.length > 0)
-    lines.push(...layoutTable(["POLICY", "ALERT TYPE", "STATE", "ZONES", "NOTIFIES"], cells, width, { indent: "  " }));
-  else if (check3.error === void 0) lines.push("  no Page Shield alert policy covers the zone");
+  if (cells.length > 0) lines.push(...layoutTable(cols, cells, width, { indent: "  " }));
+  if (check3.findings.length === 0) lines.push("  no unauthorized or changed scripts, no stale authorizations");
   for (const f of check3.findings)
     lines.push(`  ${f.severity.toUpperCase()} ${printable(f.message)} [${f.requirement}]`);
   return `${lines.join("\n")}
 
 `;
 }
-function alertingMarkdown(zoneId, check3, meta) {
+function inventoryMarkdown(zoneId, check3, meta) {
+  const esc = (v) => v === void 0 || v === "" ? "-" : mdCell(v, 1e3);
+  const code2 = (v) => v ? mdCodeCell(v, 1e3) : "-";
   const out = [
-    "### Notification policies for the Page Shield alerts (PCI DSS v4.0.1 11.6.1)",
+    "### Script inventory of the payment pages (PCI DSS v4.0 6.4.3 and 11.6.1)",
     "",
     `- Zone: ${mdCode(zoneId)}${meta.zone_name ? ` (${mdText(meta.zone_name)})` : ""}`,
-    `- Account: ${mdCode(check3.account_id)} (its notification policies, read with the account's token)`,
-    `- Read at: ${meta.checked_at}`,
+    `- Checked at: ${meta.checked_at}`,
+    ...meta.source ? [`- Inventory: ${mdCode(meta.source)}`] : [],
+    `- Pages in scope: ${check3.pages.map((p) => mdCode(p)).join(", ")}`,
+    `- Filters: ${mdText(describeQuery(check3, meta))}`,
+    `- Read: ${check3.scripts_seen} in-scope script${plural2(check3.scripts_seen)}, ${check3.details_read} script detail${plural2(check3.details_read)}`,
+    "",
+    "#### Authorized scripts (6.4.3: inventory, written justification, authorization)",
     ""
   ];
-  if (check3.error !== void 0) out.push(`The policies could not be read: ${mdText(check3.error)}`, "");
-  else if (check3.policies.length === 0) out.push("No Page Shield alert policy covers the zone.", "");
+  if (check3.authorized.length === 0) out.push("None: the inventory authorizes no script.", "");
   else {
     out.push(
-      "| Policy | Id | Alert type | What it watches | State | Zones | Notifies |",
-      "|---|---|---|---|---|---|---|"
+      "| Script | Justification | Owner | Pinned hash | Last seen hash | First seen | Last seen | State |",
+      "|---|---|---|---|---|---|---|---|"
     );
-    for (const p of check3.policies) {
-      const who = recipients(p);
+    for (const a of check3.authorized) {
       out.push(
-        `| ${mdCell(p.name, 400)} | ${mdCodeCell(p.id, 100)} | ${mdCodeCell(p.alert_type, 100)} | ${p.watches ? mdCell(p.watches, 400) : "-"} | ${p.enabled ? "enabled" : "**disabled**"} | ${SCOPE[p.scope]} | ${who.length > 0 ? mdCell(who.join(", "), 1e3) : "**no one**"} |`
+        `| ${esc(a.url)} | ${esc(a.justification)} | ${esc(a.owner)} | ${code2(a.pinned_hash)} | ${code2(a.seen_hash)} | ${esc(a.first_seen_at)} | ${esc(a.last_seen_at)} | ${mdCell(a.state)} |`
       );
     }
     out.push("");
-    if (check3.policies.some((p) => p.scope === "zone"))
-      out.push(
-        "A scoped policy notifies only of resources the zone's enabled content security rules (Page Shield policies) cover, as Cloudflare documents scoped alerts.",
-        ""
-      );
   }
-  for (const f of check3.findings) out.push(`- **${f.type}** (${f.requirement}, ${f.severity}): ${mdText(f.message)}`);
-  if (check3.findings.length > 0) out.push("");
+  out.push("#### Findings", "");
+  if (check3.findings.length === 0)
+    out.push("No unauthorized or changed script was seen on the pages in scope; no authorization is stale.", "");
+  else {
+    out.push("| Finding | PCI DSS | Script | Detail |", "|---|---|---|---|");
+    for (const f of check3.findings)
+      out.push(`| ${FINDING_TITLE2[f.type]} | ${f.requirement} | ${esc(f.url)} | ${esc(f.message)} |`);
+    out.push("");
+  }
   out.push(
-    "- **11.6.1** (the change- and tamper-detection mechanism alerts personnel to unauthorized modification): the policies above are how the detections of Page Shield (new scripts and hosts, changed code, malicious scripts, hosts and URLs) reach people; an enabled policy with someone to notify is what makes the detection an alert.",
+    "#### How this maps to PCI DSS v4.0",
+    "",
+    "- **6.4.3** (scripts on payment pages are inventoried, each with a written justification, and a method confirms each is authorized): the table of authorized scripts is the inventory and its justifications, reviewed in the configuration's pull requests; every script Page Shield saw on the pages in scope is checked against it (an *unauthorized script* is one it does not authorize), and an authorization no longer used is reported as *stale*.",
+    "- **11.6.1** (a change- and tamper-detection mechanism alerts on unauthorized modification of the scripts): each authorized script pinned to a reviewed `hash` is compared with the hash Page Shield last fetched; a *changed script* says when the new version was fetched. Run on a schedule, the audit exits 2 on an unauthorized or changed script.",
     ""
   );
   return `${out.join("\n")}
 `;
 }
-function alertingCsvRows(check3, meta) {
-  const rows = check3.policies.map((p) => ({
-    finding: "alert_policy",
-    requirement: "11.6.1",
-    id: p.id,
-    subject: p.name,
-    status: p.enabled ? "enabled" : "disabled",
-    reasons: `read at ${meta.checked_at}; account ${check3.account_id}; alert_type ${p.alert_type}; zones: ${SCOPE[p.scope]}; notifies: ${recipients(p).join("; ") || "no one"}`
-  }));
-  for (const f of check3.findings)
-    rows.push({
-      finding: f.type,
-      requirement: f.requirement,
-      severity: f.severity,
-      subject: `account ${f.account_id}`,
-      reasons: f.message
-    });
-  return rows;
-}
-var SCOPE;
-var init_render_alerting = __esm({
-  "src/audit/render-alerting.ts"() {
+var FINDING_TITLE2;
+var init_render_inventory = __esm({
+  "src/audit/render-inventory.ts"() {
     "use strict";
     init_safe_markdown();
     init_safe_text();
     init_text_width();
-    SCOPE = {
-      account: "every zone of the account",
-      zone: "this zone (scoped)"
+    init_render_describe();
+    FINDING_TITLE2 = {
+      lookalike: "Look-alike host",
+      unauthorized: "Unauthorized script",
+      unreviewed: "Unreviewed script (draft entry)",
+      changed: "Changed script",
+      stale: "Stale authorization"
     };
   }
 });
 
-// src/audit/render-headers.ts
-function cut3(s, max) {
-  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
+// src/audit/render-html-zone.ts
+function code(text3) {
+  return text3 === void 0 || text3 === "" ? DASH : html`<code>${text3}</code>`;
 }
-function plural2(n, one, many) {
-  return `${n} ${n === 1 ? one : many}`;
+function text(value) {
+  return value === void 0 || value === "" ? DASH : html`<span class="any">${value}</span>`;
 }
-function seconds2(ms) {
-  return ms % 1e3 === 0 ? `${ms / 1e3} s` : `${ms} ms`;
+function detail(value) {
+  return html`<span class="any">${value}</span>`;
 }
-function how(check3) {
-  return `each page fetched once: GET, no cookies or credentials, headers only (the body is not read), within ${seconds2(check3.timeout_ms)}; a redirect followed only within the page's origin`;
+function when(value) {
+  if (value === void 0 || value === "") return DASH;
+  const t = value.indexOf("T");
+  return t < 0 ? value : html`<span class="when">${value.slice(0, t + 1)}</span><wbr><span class="when">${value.slice(t + 1)}</span>`;
 }
-function headersText(check3, meta, width) {
-  const lines = [
-    `Payment page headers (PCI DSS 11.6.1), checked at ${meta.checked_at}${meta.source ? ` against ${printable(meta.source)}` : ""}`,
-    `  pinned: ${check3.pinned.length > 0 ? printable(check3.pinned.join(", ")) : "nothing"}`,
-    `  ${how(check3)}`
-  ];
-  const cells = check3.pages.map((p) => [
-    clipUrl(printable(p.url), 72),
-    String(p.headers_checked.length),
-    cut3(printable(p.summary), 120)
+function table2(head, rows) {
+  return html`<table><thead><tr>${head.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${rows.map(
+    (r) => html`<tr>${r.map((c) => html`<td>${c}</td>`)}</tr>`
+  )}</tbody></table>`;
+}
+function severity(s) {
+  return html`<span class="sev-${s}">${s}</span>`;
+}
+function authorizedScripts(check3, meta) {
+  const rows = check3.authorized.map((a) => [
+    code(a.url),
+    text(a.justification),
+    text(a.owner),
+    code(a.pinned_hash),
+    code(a.seen_hash),
+    when(a.first_seen_at),
+    when(a.last_seen_at),
+    html`<span class="${a.state === "ok" ? "state-ok" : "state-bad"}">${a.state}</span>`
   ]);
-  if (cells.length > 0)
-    lines.push(...layoutTable([{ title: "PAGE", clip: "url" }, "HEADERS", "RESULT"], cells, width, { indent: "  " }));
-  if (check3.findings.length === 0) lines.push("  every page sends its pinned headers as pinned");
-  for (const f of check3.findings)
-    lines.push(`  ${f.severity.toUpperCase()} ${printable(cut3(f.message, 600))} [${f.requirement}]`);
-  return `${lines.join("\n")}
-
-`;
+  const against = meta.source ? html` against <code>${meta.source}</code>` : "";
+  const pages = check3.pages.map((p, i) => html`${i > 0 ? ", " : ""}<code>${p}</code>`);
+  return html`<h3>Scripts of the payment pages (PCI DSS 6.4.3: inventory, written justification, authorization)</h3>
+<p>Checked at ${meta.checked_at}${against}; pages in scope ${pages}; ${check3.scripts_seen} in-scope scripts read,
+${check3.details_read} script details; stale after ${check3.stale_days} days.</p>
+${rows.length === 0 ? html`<p>None: the inventory authorizes no script.</p>` : table2(
+    ["Script", "Justification", "Owner", "Pinned hash", "Last seen hash", "First seen", "Last seen", "State"],
+    rows
+  )}`;
 }
-function headersMarkdown(zoneId, check3, meta) {
-  const esc = (v) => v === void 0 || v === "" ? "-" : mdCell(v, 1e3);
-  const code = (v) => v === void 0 ? "-" : mdCodeCell(v, 1e3);
-  const out = [
-    "### Security headers of the payment pages (PCI DSS v4.0.1 11.6.1)",
-    "",
-    `- Zone: ${mdCode(zoneId)}${meta.zone_name ? ` (${mdText(meta.zone_name)})` : ""}`,
-    `- Checked at: ${meta.checked_at}`,
-    ...meta.source ? [`- Pins: ${mdCode(meta.source)}`] : [],
-    `- Pinned headers: ${check3.pinned.length > 0 ? check3.pinned.map((h) => mdCode(h)).join(", ") : "none"}`,
-    `- How: ${mdText(how(check3))}`,
-    "",
-    "| Page | Headers checked | Result |",
-    "|---|---|---|",
-    ...check3.pages.map((p) => {
-      const checked2 = p.headers_checked.length > 0 ? mdCell(p.headers_checked.join(", "), 1e3) : "-";
-      return `| ${mdCodeCell(p.url, 1e3)} | ${checked2} | ${mdCell(p.summary, 1e3)} |`;
-    }),
-    "",
-    "#### Header findings",
-    ""
-  ];
-  if (check3.findings.length === 0) out.push("Every page sends each pinned header with its pinned value.", "");
-  else {
-    out.push("| Finding | PCI DSS | Page | Header | Pinned | Seen | Detail |", "|---|---|---|---|---|---|---|");
-    for (const f of check3.findings)
-      out.push(
-        `| ${FINDING_TITLE[f.type]} | ${f.requirement} | ${mdCodeCell(f.url, 1e3)} | ${code(f.header)} | ${code(f.pinned)} | ${code(f.seen)} | ${esc(f.message)} |`
-      );
-    out.push("");
-  }
-  out.push(
-    `- **11.6.1** (a change- and tamper-detection mechanism alerts on unauthorized modification of the security-impacting HTTP headers of the payment pages as the consumer's browser receives them): ${plural2(check3.pages.length, "page", "pages")} fetched as a browser requests them and each pinned header compared with what it sent; run on a schedule (at least weekly), the audit exits 2 on a *changed* or *missing header* and on a page it could not check.`,
-    ""
-  );
-  return `${out.join("\n")}
-`;
-}
-function headersCsvRows(check3, meta) {
-  const rows = check3.pages.map((p) => ({
-    finding: "page_checked",
-    requirement: "11.6.1",
-    subject: p.url,
-    status: p.result,
-    header: p.headers_checked.join(";"),
-    reasons: `checked at ${meta.checked_at}: ${p.summary}`
-  }));
-  for (const f of check3.findings)
+function requirementRows(z) {
+  const rows = [];
+  for (const f of z.inventory?.check.findings ?? [])
     rows.push({
-      finding: f.type,
       requirement: f.requirement,
-      severity: f.severity,
-      subject: f.url,
-      status: f.status === void 0 ? "" : String(f.status),
-      header: f.header ?? "",
-      pinned_value: f.pinned ?? "",
-      seen_value: f.seen ?? "",
-      reasons: f.message
+      cells: [FINDING_TITLE2[f.type], severity(f.severity), code(f.url), detail(f.message)]
+    });
+  for (const f of z.headers?.check.findings ?? [])
+    rows.push({
+      requirement: f.requirement,
+      cells: [
+        HEADER_TITLE[f.type],
+        severity(f.severity),
+        html`${code(f.url)}${f.header ? html` ${code(f.header)}` : ""}`,
+        detail(f.message)
+      ]
+    });
+  for (const f of z.alerting?.check.findings ?? [])
+    rows.push({
+      requirement: f.requirement,
+      cells: [
+        f.type === "no-alerting" ? "No alerting" : "Alerting unread",
+        severity(f.severity),
+        code(f.account_id),
+        detail(f.message)
+      ]
     });
   return rows;
 }
-var FINDING_TITLE;
-var init_render_headers = __esm({
-  "src/audit/render-headers.ts"() {
+function findingsByRequirement(z) {
+  const rows = requirementRows(z);
+  const checked2 = z.inventory || z.headers || z.alerting;
+  if (!checked2) return html``;
+  if (rows.length === 0)
+    return html`<h3>Findings by PCI DSS requirement</h3><p>None: every check of the zone passed.</p>`;
+  const order = [.../* @__PURE__ */ new Set(["6.4.3", "11.6.1", ...rows.map((r) => r.requirement)])];
+  return html`<h3>Findings by PCI DSS requirement</h3>${order.map((req) => {
+    const mine = rows.filter((r) => r.requirement === req);
+    return mine.length === 0 ? "" : html`<h4>PCI DSS ${req}</h4>${table2(
+      ["Finding", "Severity", "Subject", "Detail"],
+      mine.map((r) => r.cells)
+    )}`;
+  })}`;
+}
+function headersSection(check3, meta) {
+  const pinned = meta.pinned_values ?? {};
+  const rows = [];
+  for (const page of check3.pages) {
+    const findings = check3.findings.filter((f) => f.url === page.url);
+    if (page.result === "unreachable" || page.result === "insecure") {
+      rows.push([code(page.url), DASH, DASH, html`<span class="state-bad">${page.summary}</span>`]);
+      continue;
+    }
+    for (const header3 of check3.pinned) {
+      const f = findings.find(
+        (x) => x.header === header3 && (x.type === "changed-header" || x.type === "missing-header")
+      );
+      const seen = !f ? html`<span class="state-ok">as pinned</span>` : f.type === "missing-header" ? html`<span class="state-bad">not sent</span>` : html`<span class="state-bad">changed:</span> ${code(f.seen)}`;
+      rows.push([code(page.url), code(header3), code(Object.hasOwn(pinned, header3) ? pinned[header3] : void 0), seen]);
+    }
+  }
+  return html`<h3>Security headers of the payment pages, pinned against seen (PCI DSS 11.6.1)</h3>
+<p>Checked at ${meta.checked_at}${meta.source ? html` against <code>${meta.source}</code>` : ""}; each page fetched once
+(GET, no cookies or credentials, headers only) within ${check3.timeout_ms} ms.</p>
+${rows.length === 0 ? html`<p>No header is pinned.</p>` : table2(["Page", "Header", "Pinned", "Seen"], rows)}`;
+}
+function recipients2(p) {
+  return [...p.email.map((e) => `email ${e}`), ...p.webhooks.map((w) => `webhook ${w}`), ...p.other].join(", ");
+}
+function alertingSection(check3, meta) {
+  const rows = check3.policies.map((p) => [
+    text(p.name),
+    code(p.id),
+    code(p.alert_type),
+    text(p.watches),
+    p.enabled ? "enabled" : html`<span class="state-bad">disabled</span>`,
+    p.scope === "account" ? "every zone of the account" : "this zone (scoped)",
+    recipients2(p) ? detail(recipients2(p)) : html`<span class="state-bad">no one</span>`
+  ]);
+  return html`<h3>Alert policies in place (PCI DSS 11.6.1: alert personnel)</h3>
+<p>The Page Shield alert policies of account <code>${check3.account_id}</code> that cover the zone, read at
+${meta.checked_at}.</p>
+${check3.error !== void 0 ? html`<p class="state-bad">The policies could not be read: ${check3.error}</p>` : rows.length === 0 ? html`<p class="state-bad">No Page Shield alert policy covers the zone.</p>` : table2(["Policy", "Id", "Alert type", "What it watches", "State", "Zones", "Notifies"], rows)}`;
+}
+function verdictRows(kind, worst) {
+  return worst.map((f) => [
+    severity(f.severity),
+    kind === "cookie" ? text(f.subject) : code(f.subject),
+    text(f.host),
+    ...kind === "cookie" ? [] : [text(f.status)],
+    detail(f.reasons.join("; "))
+  ]);
+}
+function verdictsSection(z) {
+  const tables = z.kinds.filter((k) => k.worst.length > 0 || k.notShown > 0).map((k) => {
+    const categories2 = describeCategories(k.summary);
+    const head = k.kind === "cookie" ? ["Severity", "Name", "Host", "Why"] : ["Severity", "URL", "Host", "Status", "Why"];
+    return html`<h4>${KIND_TITLE[k.kind]}</h4>${categories2 ? html`<p>Malicious ${categories2}</p>` : ""}${k.worst.length > 0 ? table2(head, verdictRows(k.kind, k.worst)) : ""}${k.notShown > 0 ? html`<p>…and ${k.notShown} more, not shown (raise --limit, or use --format csv).</p>` : ""}`;
+  });
+  return html`<h3>Page Shield: scripts, connections and cookies</h3>
+<ul>${z.kinds.map((k) => html`<li>${describeKind(k.kind, k.summary)}</li>`)}</ul>${tables}`;
+}
+function zoneHtml(z, index) {
+  return html`<section class="zone" id="zone-${index + 1}">
+<h2>Zone ${z.name !== void 0 ? html`${z.name} ` : ""}<code>${z.zoneId}</code></h2>
+${z.filters ? html`<p class="muted">Filters: ${describeFilters(z.filters)}</p>` : ""}
+${z.inventory ? authorizedScripts(z.inventory.check, z.inventory.meta) : ""}
+${findingsByRequirement(z)}
+${z.headers ? headersSection(z.headers.check, z.headers.meta) : ""}
+${z.alerting ? alertingSection(z.alerting.check, z.alerting.meta) : ""}
+${verdictsSection(z)}
+</section>
+`;
+}
+var DASH, HEADER_TITLE;
+var init_render_html_zone = __esm({
+  "src/audit/render-html-zone.ts"() {
     "use strict";
-    init_safe_markdown();
-    init_safe_text();
-    init_text_width();
-    FINDING_TITLE = {
+    init_safe_html();
+    init_render_describe();
+    init_render_inventory();
+    DASH = html`<span class="muted">-</span>`;
+    HEADER_TITLE = {
       "changed-header": "Changed header",
       "missing-header": "Missing header",
       "page-unreachable": "Page unreachable",
       "insecure-page": "Insecure page",
       "policy-not-applied": "Policy not applied"
     };
+  }
+});
+
+// src/audit/render-html.ts
+import { createHash as createHash10 } from "node:crypto";
+function resultHtml(r) {
+  const on = new Set(r.fail_on);
+  const rows = Object.keys(COUNT_LABEL).map((k) => [
+    html`<code>${k}</code>`,
+    COUNT_LABEL[k],
+    r.counts[k],
+    on.has(k) || on.has("any") ? r.failed_on.includes(k) || r.failed_on.includes("any") ? "fails" : "yes" : "no"
+  ]);
+  return html`<div class="result ${r.status}"><p><strong>${r.status === "fail" ? "FAIL" : "PASS"}</strong>
+(exit ${r.exit_code})</p><p>${describeResult(r)}</p></div>
+${table2(["--fail-on", "What it counts", "Count", "In --fail-on"], rows)}`;
+}
+function provenanceHtml(p) {
+  const files = p.files.length === 0 ? html`<p>Configuration: none (no -c, and no ./zoneform.yaml).</p>` : table2(
+    ["Configuration file", "sha256", "Git commit", "Git state"],
+    p.files.map((f) => [
+      code(f.path),
+      code(f.sha256),
+      f.git !== null && !("error" in f.git) ? code(f.git.commit ?? "no commit yet") : code(void 0),
+      html`<span class="${gitWord(f.git) === "clean" ? "state-ok" : "state-bad"}">${describeGit(f.git)}</span>`
+    ])
+  );
+  const list3 = (xs) => (xs ?? []).map((x, i) => html`${i > 0 ? html`<br>` : ""}<code>${x}</code>`);
+  const columns = [
+    { title: "Zone", cell: (z) => code(z.zone_id), shown: true },
+    { title: "Name", cell: (z) => html`<span class="any">${z.name ?? ""}</span>`, shown: true },
+    { title: "Payment pages", cell: (z) => list3(z.pages), shown: p.zones.some((z) => z.pages?.length) },
+    {
+      title: "Headers fetched from",
+      cell: (z) => list3(z.header_urls),
+      shown: p.zones.some((z) => z.header_urls?.length)
+    }
+  ].filter((c) => c.shown);
+  const zones2 = table2(
+    columns.map((c) => c.title),
+    p.zones.map((z) => columns.map((c) => c.cell(z)))
+  );
+  return html`<h2>Provenance</h2>
+<dl><dt>zoneform</dt><dd>${p.zoneform_version}</dd><dt>Run at</dt><dd>${p.run_at}</dd></dl>
+${files}
+<h3>Zones and pages in scope</h3>
+${zones2}`;
+}
+function htmlPage(title, body) {
+  return html`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CSP_MARKUP}">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+<style>${STYLE_MARKUP}</style>
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+}
+function documentHtml(p, r, zones2, totals) {
+  return htmlPage(
+    `Page Shield audit: ${r.status === "fail" ? "FAIL" : "PASS"} (${p.run_at})`,
+    html`<header>
+<h1>Page Shield audit</h1>
+${resultHtml(r)}
+${provenanceHtml(p)}
+</header>
+<main>
+${zones2}
+</main>
+<footer><p>${totals}</p></footer>`
+  );
+}
+var STYLE, HTML_CSP, STYLE_MARKUP, CSP_MARKUP, COUNT_LABEL, HtmlRenderer;
+var init_render_html = __esm({
+  "src/audit/render-html.ts"() {
+    "use strict";
+    init_safe_html();
+    init_collector();
+    init_render_describe();
+    init_render_html_zone();
+    init_render_provenance();
+    STYLE = `
+:root{color-scheme:light}
+*{box-sizing:border-box}
+body{margin:0 auto;max-width:82rem;padding:1.5rem;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;
+color:#1a1a1a;background:#fff}
+h1{font-size:1.6rem;margin:0 0 .75rem}
+h2{font-size:1.3rem;margin:2rem 0 .5rem;border-bottom:2px solid #ccc;padding-bottom:.2rem}
+h3{font-size:1.1rem;margin:1.5rem 0 .4rem}
+h4{font-size:1rem;margin:1rem 0 .3rem}
+h2,h3,h4{break-after:avoid}
+p,ul{margin:.4rem 0}
+table{border-collapse:collapse;width:100%;margin:.4rem 0 1rem}
+th,td{border:1px solid #bbb;padding:.3rem .45rem;text-align:left;vertical-align:top;overflow-wrap:break-word}
+th{background:#f0f0f0}
+thead{display:table-header-group}
+tr{break-inside:avoid}
+code,.any{overflow-wrap:anywhere}
+code{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.when{white-space:nowrap}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:.4rem 0}
+dt{font-weight:600}
+dd{margin:0;overflow-wrap:anywhere}
+.result{border:2px solid;padding:.6rem .9rem;margin:.5rem 0 1rem}
+.result.pass{border-color:#1b7a2f;background:#eef8f0}
+.result.fail{border-color:#b3261e;background:#fdf0ef}
+.result strong{font-size:1.2rem}
+.sev-high,.state-bad{color:#b3261e;font-weight:600}
+.sev-medium{color:#8a5300;font-weight:600}
+.state-ok{color:#1b7a2f}
+.muted{color:#555}
+section.zone{break-before:page}
+@page{margin:14mm}
+@media print{body{max-width:none;padding:0;font-size:10pt}.result.pass,.result.fail,th{background:none}}
+`;
+    HTML_CSP = `default-src 'none'; style-src 'sha256-${createHash10("sha256").update(STYLE, "utf8").digest("base64")}'; base-uri 'none'; form-action 'none'`;
+    STYLE_MARKUP = new SafeHtml(STYLE);
+    CSP_MARKUP = new SafeHtml(HTML_CSP);
+    COUNT_LABEL = {
+      malicious: "malicious scripts and connections",
+      lookalike: "look-alike hosts",
+      insecure: "insecure cookies",
+      unauthorized: "unauthorized scripts",
+      unreviewed: "unreviewed (draft) entries",
+      changed: "changed scripts",
+      stale: "stale authorizations",
+      headers: "changed or missing headers",
+      unreachable: "payment pages not checked",
+      policy: "policies not applied",
+      alerting: "zones without Page Shield alerting"
+    };
+    HtmlRenderer = class {
+      constructor(write) {
+        this.write = write;
+      }
+      write;
+      provenance;
+      zones = [];
+      zone;
+      begin(provenance) {
+        this.provenance = provenance;
+      }
+      zoneStart(zoneId, filters) {
+        const name = this.provenance?.zones.find((z) => z.zone_id === zoneId)?.name;
+        this.zone = { zoneId, ...name !== void 0 ? { name } : {}, filters, kinds: [] };
+      }
+      finding(_zoneId, _f) {
+      }
+      inventory(zoneId, check3, meta) {
+        this.current(zoneId).inventory = { check: check3, meta };
+      }
+      headers(zoneId, check3, meta) {
+        this.current(zoneId).headers = { check: check3, meta };
+      }
+      alerting(zoneId, check3, meta) {
+        this.current(zoneId).alerting = { check: check3, meta };
+      }
+      zoneEnd(zoneId, c) {
+        const z = this.current(zoneId);
+        z.kinds = INVENTORY_KINDS.map((kind) => ({
+          kind,
+          summary: c.summary[kind],
+          worst: c.worst(kind),
+          notShown: c.notShown(kind)
+        }));
+        this.zones.push(zoneHtml(z, this.zones.length));
+        this.zone = void 0;
+      }
+      end(totals, result) {
+        const p = this.provenance ?? { zoneform_version: "unknown", files: [], run_at: "", zones: [] };
+        this.write(documentHtml(p, result, this.zones, describeTotals2(totals)).markup);
+      }
+      current(zoneId) {
+        this.zone ??= { zoneId, kinds: [] };
+        return this.zone;
+      }
+    };
+  }
+});
+
+// src/audit/render-table.ts
+function columnsFor(kind) {
+  const severity2 = { title: "SEVERITY", cell: (f) => f.severity };
+  const why = { title: "WHY", cell: (f) => f.reasons.join("; "), clip: "wrap" };
+  const host = { title: "HOST", cell: (f) => f.host, yields: 2, min: Number.POSITIVE_INFINITY };
+  const status2 = { title: "STATUS", cell: (f) => f.status ?? "", yields: 1, min: Number.POSITIVE_INFINITY };
+  if (kind === "cookie")
+    return [severity2, { title: "NAME", cell: (f) => f.subject, max: 40 }, { ...host, yields: 0 }, why];
+  const url = { title: "URL", cell: (f) => f.subject, max: 72, clip: "url" };
+  if (kind === "connection") return [severity2, url, host, status2, why];
+  const score = {
+    title: "INTEGRITY",
+    cell: (f) => f.js_integrity_score === null || f.js_integrity_score === void 0 ? "-" : String(f.js_integrity_score)
+  };
+  return [severity2, score, url, host, status2, why];
+}
+function capped(c, rows) {
+  return cutApart(
+    rows.map((f) => printable(c.cell(f))),
+    (s) => c.clip === "url" ? clipUrl(s, c.max ?? 200) : c.max !== void 0 ? clipMiddle(s, c.max) : truncate(s, 200)
+  );
+}
+function textTable(kind, rows, width) {
+  const cols = columnsFor(kind);
+  const byColumn = cols.map((c) => capped(c, rows));
+  const cells = rows.map((_, r) => byColumn.map((column2) => column2[r]));
+  return layoutTable(cols, cells, width, { indent: "  " }).map((l) => `${l}
+`).join("");
+}
+function markdownTable(kind, rows) {
+  const cols = columnsFor(kind);
+  const head = `| ${cols.map((c) => c.title.charAt(0) + c.title.slice(1).toLowerCase()).join(" | ")} |
+`;
+  const rule = `|${cols.map(() => "---").join("|")}|
+`;
+  const body = rows.map((f) => `| ${cols.map((c) => mdCell(c.cell(f), 400)).join(" | ")} |
+`).join("");
+  return head + rule + body;
+}
+var TableRenderer;
+var init_render_table = __esm({
+  "src/audit/render-table.ts"() {
+    "use strict";
+    init_safe_markdown();
+    init_safe_text();
+    init_text_width();
+    init_collector();
+    init_render_alerting();
+    init_render_describe();
+    init_render_headers();
+    init_render_inventory();
+    init_render_provenance();
+    TableRenderer = class {
+      constructor(out, style, width) {
+        this.out = out;
+        this.style = style;
+        this.width = width;
+      }
+      out;
+      style;
+      width;
+      /** The report after its head, held until the result is known (it is bounded by `--limit` per kind). */
+      body = [];
+      provenance;
+      write(text3) {
+        this.body.push(text3);
+      }
+      begin(provenance) {
+        this.provenance = provenance;
+      }
+      zoneStart(zoneId, filters) {
+        const zone = printable(zoneId);
+        if (this.style === "markdown")
+          this.write(`## Zone ${mdCode(zoneId)}
+
+Filters: ${mdText(describeFilters(filters))}
+
+`);
+        else this.write(`Page Shield audit of zone ${zone} (${describeFilters(filters)})
+
+`);
+      }
+      finding() {
+      }
+      // The zone's evidence sections, in the order runAudit gives them: the script inventory, the payment
+      // pages' headers, the notification policies of the Page Shield alerts (11.6.1's alerting).
+      inventory(zoneId, check3, meta) {
+        this.write(
+          this.style === "markdown" ? inventoryMarkdown(zoneId, check3, meta) : inventoryText(check3, meta, this.width)
+        );
+      }
+      headers(zoneId, check3, meta) {
+        this.write(this.style === "markdown" ? headersMarkdown(zoneId, check3, meta) : headersText(check3, meta, this.width));
+      }
+      alerting(zoneId, check3, meta) {
+        this.write(
+          this.style === "markdown" ? alertingMarkdown(zoneId, check3, meta) : alertingText(check3, meta, this.width)
+        );
+      }
+      zoneEnd(_zoneId, c) {
+        if (this.style === "markdown")
+          this.write(
+            "### Page Shield: scripts, connections and cookies\n\n" + INVENTORY_KINDS.map((kind) => `- ${describeKind(kind, c.summary[kind])}
+`).join("") + "\n"
+          );
+        let bare = false;
+        for (const kind of INVENTORY_KINDS) {
+          const s = c.summary[kind];
+          const rows = c.worst(kind);
+          const more = c.notShown(kind);
+          const categories2 = describeCategories(s);
+          if (this.style === "markdown") {
+            if (rows.length === 0 && more === 0) continue;
+            this.write(`#### ${KIND_TITLE[kind]}
+
+`);
+            if (categories2) this.write(`Malicious ${mdText(categories2)}
+
+`);
+            if (rows.length > 0) this.write(markdownTable(kind, rows));
+            if (more > 0)
+              this.write(
+                `
+…and ${more} more, not shown (raise \`--limit\`, or use \`--format csv\` for every finding).
+`
+              );
+            this.write("\n");
+          } else {
+            const shown5 = rows.length > 0 || more > 0 || categories2 !== void 0;
+            if (shown5 && bare) this.write("\n");
+            this.write(`${describeKind(kind, s)}
+`);
+            if (categories2) this.write(`  malicious ${categories2}
+`);
+            if (rows.length > 0) this.write(textTable(kind, rows, this.width));
+            if (more > 0)
+              this.write(`  …and ${more} more, not shown (raise --limit, or use --format csv for every finding)
+`);
+            if (shown5) this.write("\n");
+            bare = !shown5;
+          }
+        }
+        if (bare) this.write("\n");
+      }
+      /** The overall result and the provenance first, then the zones, then the totals. */
+      end(totals, result) {
+        const provenance = this.provenance ?? { zoneform_version: "unknown", files: [], run_at: "", zones: [] };
+        const head = this.style === "markdown" ? `# Page Shield audit
+
+**${mdText(describeResult(result))}**
+
+${provenanceMarkdown(provenance)}` : `${describeResult(result)}
+${provenanceText(provenance)}
+`;
+        this.out(head + this.body.join(""));
+        this.body.length = 0;
+        this.out(this.style === "markdown" ? `**${describeTotals2(totals)}**
+` : `${describeTotals2(totals)}
+`);
+      }
+    };
+  }
+});
+
+// src/audit/result.ts
+function shouldFail(totals, failOn) {
+  return failedOn(totals, failOn).length > 0;
+}
+function failedOn(totals, failOn) {
+  const on = new Set(Array.isArray(failOn) ? failOn : [failOn]);
+  if (on.has("any")) return totals.findings > 0 ? ["any"] : [];
+  const counts = failCounts(totals);
+  return Object.keys(counts).filter((k) => on.has(k) && counts[k] > 0);
+}
+function overallResult(totals, failOn) {
+  const failed = failedOn(totals, failOn);
+  return {
+    status: failed.length > 0 ? "fail" : "pass",
+    exit_code: failed.length > 0 ? 2 : 0,
+    fail_on: [...failOn],
+    failed_on: failed,
+    counts: {
+      findings: totals.findings,
+      ...failCounts(totals),
+      high: totals.high,
+      medium: totals.medium,
+      low: totals.low
+    }
+  };
+}
+function failCounts(totals) {
+  return {
+    malicious: totals.malicious_scripts + totals.malicious_connections,
+    lookalike: totals.lookalike_hosts,
+    insecure: totals.insecure_cookies,
+    unauthorized: totals.unauthorized_scripts ?? 0,
+    unreviewed: totals.unreviewed_authorizations ?? 0,
+    changed: totals.changed_scripts ?? 0,
+    stale: totals.stale_authorizations ?? 0,
+    headers: (totals.changed_headers ?? 0) + (totals.missing_headers ?? 0),
+    unreachable: (totals.unreachable_pages ?? 0) + (totals.insecure_pages ?? 0),
+    policy: totals.policies_not_applied ?? 0,
+    alerting: (totals.no_alerting ?? 0) + (totals.alerting_unread ?? 0)
+  };
+}
+function parseFailOn(value) {
+  const list3 = value.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const bad = list3.filter((v) => !FAIL_ON.includes(v));
+  if (list3.length === 0 || bad.length > 0) {
+    throw new Error(`--fail-on ${value}: expected one of ${FAIL_ON.join(", ")}, or a comma list of them`);
+  }
+  if (list3.length > 1 && (list3.includes("none") || list3.includes("any")))
+    throw new Error(`--fail-on ${value}: any and none stand alone`);
+  return list3;
+}
+function totalsOf2(zones2) {
+  const t = {
+    findings: 0,
+    malicious_scripts: 0,
+    malicious_connections: 0,
+    insecure_cookies: 0,
+    lookalike_hosts: 0,
+    high: 0,
+    medium: 0,
+    low: 0
+  };
+  for (const z of zones2) {
+    const lookalikes = (kind) => z.summary[kind].lookalike ?? 0;
+    t.malicious_scripts += z.summary.script.findings - lookalikes("script");
+    t.malicious_connections += z.summary.connection.findings - lookalikes("connection");
+    t.insecure_cookies += z.summary.cookie.findings;
+    t.lookalike_hosts += lookalikes("script") + lookalikes("connection");
+    for (const kind of INVENTORY_KINDS) {
+      const s = z.summary[kind];
+      t.findings += s.findings;
+      t.high += s.by_severity.high;
+      t.medium += s.by_severity.medium;
+      t.low += s.by_severity.low;
+    }
+    if (z.inventory) {
+      t.inventories = (t.inventories ?? 0) + 1;
+      const count3 = (type) => z.inventory.findings.filter((f) => f.type === type).length;
+      t.unauthorized_scripts = (t.unauthorized_scripts ?? 0) + count3("unauthorized");
+      t.changed_scripts = (t.changed_scripts ?? 0) + count3("changed");
+      t.stale_authorizations = (t.stale_authorizations ?? 0) + count3("stale");
+      t.unreviewed_authorizations = (t.unreviewed_authorizations ?? 0) + count3("unreviewed");
+      t.lookalike_hosts += count3("lookalike");
+      for (const f of z.inventory.findings) {
+        t.findings += 1;
+        t[f.severity] += 1;
+      }
+    }
+    if (z.headers) {
+      const count3 = (type) => z.headers.findings.filter((f) => f.type === type).length;
+      t.pages_checked = (t.pages_checked ?? 0) + z.headers.pages.length;
+      t.changed_headers = (t.changed_headers ?? 0) + count3("changed-header");
+      t.missing_headers = (t.missing_headers ?? 0) + count3("missing-header");
+      t.unreachable_pages = (t.unreachable_pages ?? 0) + count3("page-unreachable");
+      t.insecure_pages = (t.insecure_pages ?? 0) + count3("insecure-page");
+      t.policies_not_applied = (t.policies_not_applied ?? 0) + count3("policy-not-applied");
+      for (const f of z.headers.findings) {
+        t.findings += 1;
+        t[f.severity] += 1;
+      }
+    }
+    if (z.alerting) {
+      const count3 = (type) => z.alerting.findings.filter((f) => f.type === type).length;
+      t.alerting_checked = (t.alerting_checked ?? 0) + 1;
+      t.no_alerting = (t.no_alerting ?? 0) + count3("no-alerting");
+      t.alerting_unread = (t.alerting_unread ?? 0) + count3("alerting-unread");
+      for (const f of z.alerting.findings) {
+        t.findings += 1;
+        t[f.severity] += 1;
+      }
+    }
+  }
+  return t;
+}
+var FAIL_ON, DEFAULT_FAIL_ON;
+var init_result = __esm({
+  "src/audit/result.ts"() {
+    "use strict";
+    init_collector();
+    FAIL_ON = [
+      "malicious",
+      "lookalike",
+      "insecure",
+      "unauthorized",
+      "unreviewed",
+      "changed",
+      "stale",
+      "headers",
+      "unreachable",
+      "policy",
+      "alerting",
+      "any",
+      "none"
+    ];
+    DEFAULT_FAIL_ON = [
+      "malicious",
+      "lookalike",
+      "unauthorized",
+      "unreviewed",
+      "changed",
+      "headers",
+      "unreachable"
+    ];
   }
 });
 
@@ -54296,8 +56432,8 @@ function sarifRules() {
     };
   });
 }
-function levelOf(severity) {
-  return severity === "high" ? "error" : severity === "medium" ? "warning" : "note";
+function levelOf(severity2) {
+  return severity2 === "high" ? "error" : severity2 === "medium" ? "warning" : "note";
 }
 var INFORMATION_URI, HELP_URI, TEXT, RULE_KEYS;
 var init_rules7 = __esm({
@@ -54351,6 +56487,15 @@ var init_rules7 = __esm({
         level: "error",
         severity: "7.5",
         tags: ["security", "page-shield", "pci-dss", "pci-dss-11.6.1"]
+      },
+      "unreviewed-script": {
+        name: "UnreviewedScript",
+        short: "Script authorized only by a draft inventory entry",
+        full: "An entry of the script inventory is still a draft (its justification the TODO zoneform inventory writes, or no owner): it authorizes nothing, and a script it covers counts as unreviewed (PCI DSS v4.0 6.4.3).",
+        help: "Write why the script is needed (justification) and who owns it (owner) once it has been reviewed; if it should not run on a payment page, remove the entry and the script.",
+        level: "error",
+        severity: "7.5",
+        tags: ["security", "page-shield", "pci-dss", "pci-dss-6.4.3"]
       },
       "stale-authorization": {
         name: "StaleAuthorization",
@@ -54500,7 +56645,7 @@ function inventoryFinding(zone, f, at3) {
   const rule = INVENTORY_RULE[f.type];
   const unlisted = f.type === "unauthorized" || f.type === "lookalike";
   const where = unlisted ? at3?.inventory(zone.id) : at3?.entry(zone.id, f.authorized_url ?? f.url);
-  const subject = f.type === "stale" ? f.authorized_url ?? f.url : f.script_id ?? f.url;
+  const subject = f.type === "stale" || f.type === "unreviewed" ? f.authorized_url ?? f.url : f.script_id ?? f.url;
   return {
     rule,
     level: levelOf(f.severity),
@@ -54541,6 +56686,7 @@ var init_findings = __esm({
     INVENTORY_RULE = {
       lookalike: "lookalike-host",
       unauthorized: "unauthorized-script",
+      unreviewed: "unreviewed-script",
       changed: "changed-script",
       stale: "stale-authorization"
     };
@@ -54548,11 +56694,11 @@ var init_findings = __esm({
 });
 
 // src/sarif/log.ts
-import { createHash as createHash9 } from "node:crypto";
+import { createHash as createHash11 } from "node:crypto";
 import path4 from "node:path";
 import { pathToFileURL } from "node:url";
 function findingFingerprint(rule, zoneId, subject) {
-  return createHash9("sha256").update(`${ruleId(rule)}
+  return createHash11("sha256").update(`${ruleId(rule)}
 ${zoneId}
 ${subject}`, "utf8").digest("hex");
 }
@@ -54603,6 +56749,8 @@ function sarifLog(opts) {
           }
         },
         automationDetails: { id: `${opts.category.replace(/\/+$/, "")}/` },
+        ...opts.invocations ? { invocations: opts.invocations } : {},
+        ...opts.artifacts ? { artifacts: opts.artifacts } : {},
         columnKind: "utf16CodeUnits",
         results: opts.results,
         ...opts.properties ? { properties: opts.properties } : {}
@@ -54639,8 +56787,8 @@ function str3(v) {
 function readBack2(v) {
   return typeof v === "string" ? replaceTemplateTokens(v, (whole) => whole) : void 0;
 }
-function merged(text, file) {
-  const parsed = parseYaml(text, file);
+function merged(text3, file) {
+  const parsed = parseYaml(text3, file);
   const expanded = applyDefaults(parsed.value);
   return { value: expanded.value, locate: (pointer, at3) => parsed.locate(expanded.origin(pointer), at3) };
 }
@@ -54648,8 +56796,8 @@ function record3(v) {
   return v !== null && typeof v === "object" && !Array.isArray(v) ? v : void 0;
 }
 function urlsOf(inventory) {
-  const list2 = record3(inventory)?.authorized;
-  return Array.isArray(list2) ? list2.map((e) => readBack2(record3(e)?.url)) : [];
+  const list3 = record3(inventory)?.authorized;
+  return Array.isArray(list3) ? list3.map((e) => readBack2(record3(e)?.url)) : [];
 }
 function headersOf(inventory) {
   const headers = record3(record3(inventory)?.headers);
@@ -54741,12 +56889,12 @@ function configPositions(sources) {
   }
   return positions(blocks, sources[0]?.file);
 }
-function inventoryFilePositions(file, text, zoneId, path6) {
-  const parsed = merged(text, file);
-  const pointer = path6.map((p) => `/${p}`).join("");
+function inventoryFilePositions(file, text3, zoneId, path7) {
+  const parsed = merged(text3, file);
+  const pointer = path7.map((p) => `/${p}`).join("");
   let value = parsed.value;
-  for (const p of path6) value = Array.isArray(value) ? value[Number(p)] : record3(value)?.[String(p)];
-  const zone = path6[0] === "zones" ? `/zones/${path6[1]}` : void 0;
+  for (const p of path7) value = Array.isArray(value) ? value[Number(p)] : record3(value)?.[String(p)];
+  const zone = path7[0] === "zones" ? `/zones/${path7[1]}` : void 0;
   const blocks = /* @__PURE__ */ new Map([
     [
       zoneId,
@@ -54780,9 +56928,9 @@ function inventorySarif(input) {
   let inventory = { pages: input.pages, authorized: [] };
   let positions2;
   if (input.merge) {
-    const { authorized, path: path6 } = authorizedIn(input.merge, input.zone);
+    const { authorized, path: path7 } = authorizedIn(input.merge, input.zone);
     inventory = { pages: input.pages, authorized };
-    positions2 = inventoryFilePositions(input.merge.file, input.merge.text, input.zone.id, path6);
+    positions2 = inventoryFilePositions(input.merge.file, input.merge.text, input.zone.id, path7);
   }
   const check3 = checkInventory(inventory, input.scripts, /* @__PURE__ */ new Map(), { now: input.now, staleDays: DEFAULT_STALE_DAYS });
   const since = input.now.getTime() - DEFAULT_STALE_DAYS * 864e5;
@@ -54851,6 +56999,21 @@ var init_sarif = __esm({
 });
 
 // src/audit/sarif.ts
+function provenanceParts(p, result) {
+  const invocation = {
+    executionSuccessful: true,
+    exitCode: result.exit_code,
+    startTimeUtc: p.run_at,
+    properties: { result, zoneform_version: p.zoneform_version, zones: p.zones }
+  };
+  const artifacts = p.files.map((f) => ({
+    location: { uri: artifactUri(f.path) },
+    roles: ["analysisTarget"],
+    hashes: { "sha-256": f.sha256 },
+    properties: { git: f.git }
+  }));
+  return { invocations: [invocation], ...artifacts.length > 0 ? { artifacts } : {} };
+}
 function headerFinding(zone, f, at3) {
   const rule = f.type;
   const where = f.type === "changed-header" || f.type === "missing-header" ? at3?.headerPin(zone.id, f.header ?? "", f.url) : f.type === "policy-not-applied" && f.policy ? at3?.policy(zone.id, f.policy.index) : at3?.pageUrl(zone.id, f.url);
@@ -54900,7 +57063,10 @@ var init_sarif2 = __esm({
         const name = this.opts.zoneNames?.get(zoneId);
         return { id: zoneId, ...name ? { name } : {} };
       }
-      begin() {
+      provenance;
+      // Optional for callers that drive this renderer alone (createRenderer always gives both).
+      begin(provenance) {
+        this.provenance = provenance;
       }
       zoneStart(zoneId, filters) {
         this.filters.set(zoneId, filters);
@@ -54921,13 +57087,15 @@ var init_sarif2 = __esm({
       }
       zoneEnd() {
       }
-      end(totals) {
+      end(totals, result) {
         const zones2 = [...this.filters].map(([zone_id, filters]) => ({ zone_id, filters }));
+        const provenance = this.provenance;
         const log = sarifLog({
           version: this.opts.version,
           category: this.opts.category ?? DEFAULT_AUDIT_CATEGORY,
           results: this.results,
-          properties: { zones: zones2, totals }
+          ...provenance && result ? provenanceParts(provenance, result) : {},
+          properties: { ...provenance ? { provenance } : {}, ...result ? { result } : {}, zones: zones2, totals }
         });
         this.write(sarifText(log));
       }
@@ -54937,12 +57105,28 @@ var init_sarif2 = __esm({
 
 // src/audit/renderers.ts
 function createRenderer(format, write, opts = {}) {
-  const renderer = formatRenderer(format, write, opts);
+  const now = opts.now ?? (() => /* @__PURE__ */ new Date());
+  const renderer = completing(formatRenderer(format, write, { ...opts, now }), now);
   return opts.redact ? redactingRenderer(renderer, opts.redact) : renderer;
+}
+function teeRenderer(...renderers) {
+  const each = (k) => (...args) => {
+    for (const r of renderers) r[k](...args);
+  };
+  return {
+    begin: each("begin"),
+    zoneStart: each("zoneStart"),
+    finding: each("finding"),
+    inventory: each("inventory"),
+    headers: each("headers"),
+    alerting: each("alerting"),
+    zoneEnd: each("zoneEnd"),
+    end: each("end")
+  };
 }
 function redactingRenderer(r, redact) {
   return {
-    begin: () => r.begin(),
+    begin: (provenance) => r.begin(provenance === void 0 ? void 0 : redact(provenance)),
     zoneStart: (zoneId, filters) => r.zoneStart(redact(zoneId), redact(filters)),
     finding: (zoneId, f) => r.finding(redact(zoneId), redact(f)),
     inventory: (zoneId, check3, meta) => r.inventory(redact(zoneId), redact(check3), redact(meta)),
@@ -54956,7 +57140,25 @@ function redactingRenderer(r, redact) {
         worst: (kind) => redact(c.worst(kind))
       })
     ),
-    end: (totals) => r.end(totals)
+    end: (totals, result) => r.end(totals, result)
+  };
+}
+function completing(r, now) {
+  const unknown = () => ({
+    zoneform_version: "unknown",
+    files: [],
+    run_at: now().toISOString(),
+    zones: []
+  });
+  return {
+    begin: (provenance) => r.begin(provenance ?? unknown()),
+    zoneStart: (zoneId, filters) => r.zoneStart(zoneId, filters),
+    finding: (zoneId, f) => r.finding(zoneId, f),
+    inventory: (zoneId, check3, meta) => r.inventory(zoneId, check3, meta),
+    headers: (zoneId, check3, meta) => r.headers(zoneId, check3, meta),
+    alerting: (zoneId, check3, meta) => r.alerting(zoneId, check3, meta),
+    zoneEnd: (zoneId, c) => r.zoneEnd(zoneId, c),
+    end: (totals, result) => r.end(totals, result ?? overallResult(totals, DEFAULT_FAIL_ON))
   };
 }
 function formatRenderer(format, write, opts) {
@@ -54964,479 +57166,29 @@ function formatRenderer(format, write, opts) {
     case "sarif":
       return new SarifAuditRenderer(write, opts.sarif ?? { version: "unknown" });
     case "json":
-      return new JsonRenderer(write, opts.now ?? (() => /* @__PURE__ */ new Date()));
+      return new JsonRenderer(write, opts.now);
     case "csv":
       return new CsvRenderer(write);
+    case "html":
+      return new HtmlRenderer(write);
     case "markdown":
       return new TableRenderer(write, "markdown");
     default:
       return new TableRenderer(write, "text", opts.width);
   }
 }
-function findingRecord(zoneId, f) {
-  const { rank: _rank, ...rest } = f;
-  return { zone_id: zoneId, ...rest };
-}
-function describeTotals2(t) {
-  const inv = t.inventories ? describeInventoryTotals(t) : "";
-  const pages = t.pages_checked !== void 0 ? describeHeaderTotals(t) : "";
-  if (t.findings === 0) {
-    return `No findings: no malicious scripts or connections, no insecure cookies${t.inventories ? ", no unauthorized or changed scripts, no stale authorizations" : ""}${t.pages_checked !== void 0 ? ", no changed or missing headers on the payment pages" : ""}.`;
-  }
-  return `Findings: ${t.malicious_scripts} malicious script${plural3(t.malicious_scripts)}, ${t.malicious_connections} malicious connection${plural3(t.malicious_connections)}, ${t.insecure_cookies} insecure cookie${plural3(t.insecure_cookies)}${t.lookalike_hosts ? `, ${t.lookalike_hosts} look-alike host${plural3(t.lookalike_hosts)}` : ""}${inv}${pages}.`;
-}
-function describeHeaderTotals(t) {
-  const c = t.changed_headers ?? 0;
-  const m = t.missing_headers ?? 0;
-  const u = t.unreachable_pages ?? 0;
-  const i = t.insecure_pages ?? 0;
-  const p = t.policies_not_applied ?? 0;
-  return `, ${c} changed header${plural3(c)}, ${m} missing header${plural3(m)}, ${u} unreachable page${plural3(u)}${i ? `, ${i} insecure page${plural3(i)}` : ""}${p ? `, ${p} polic${p === 1 ? "y" : "ies"} not applied` : ""}`;
-}
-function describeInventoryTotals(t) {
-  const u = t.unauthorized_scripts ?? 0;
-  const c = t.changed_scripts ?? 0;
-  const st = t.stale_authorizations ?? 0;
-  return `, ${u} unauthorized script${plural3(u)}, ${c} changed script${plural3(c)}, ${st} stale authorization${plural3(st)}`;
-}
-function plural3(n) {
-  return n === 1 ? "" : "s";
-}
-function describeFilters(f) {
-  const parts = [`status ${f.status?.join(",") ?? "active (default)"}`];
-  if (f.hosts) parts.push(`host ${f.hosts.join(",")}`);
-  if (f.page_url) parts.push(`page URL ${f.page_url.join(",")}`);
-  parts.push(
-    `malicious: js_integrity_score below ${f.malicious_below}, magecart/malware/cryptomining_score below ${f.threat_below}, or reported`
-  );
-  return printable(parts.join("; "));
-}
-function describeKind(kind, s) {
-  const unscored = s.unscored ? ` (${s.unscored} not scored yet)` : "";
-  const look = s.lookalike ? `, ${s.lookalike} look-alike host${plural3(s.lookalike)}` : "";
-  const verdicts = s.findings - (s.lookalike ?? 0);
-  return `${KIND_TITLE[kind]}: ${s.read} read, ${verdicts} ${KIND_FINDING[kind]}${look}${unscored}`;
-}
-function describeCategories(s) {
-  const list2 = (counts) => Object.entries(counts ?? {}).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([c, n]) => `${c} ${n}`).join(", ");
-  const domain = list2(s.malicious_domain_categories);
-  const url = list2(s.malicious_url_categories);
-  if (!domain && !url) return void 0;
-  return printable(
-    [domain ? `domain categories: ${domain}` : "", url ? `URL categories: ${url}` : ""].filter(Boolean).join("; ")
-  );
-}
-function truncate(s, max) {
-  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
-}
-function columnsFor(kind) {
-  const severity = { title: "SEVERITY", cell: (f) => f.severity };
-  const why = { title: "WHY", cell: (f) => f.reasons.join("; ") };
-  const host = { title: "HOST", cell: (f) => f.host, yields: 2, min: Number.POSITIVE_INFINITY };
-  const status2 = { title: "STATUS", cell: (f) => f.status ?? "", yields: 1, min: Number.POSITIVE_INFINITY };
-  if (kind === "cookie")
-    return [severity, { title: "NAME", cell: (f) => f.subject, max: 40 }, { ...host, yields: 0 }, why];
-  const url = { title: "URL", cell: (f) => f.subject, max: 72, clip: "url" };
-  if (kind === "connection") return [severity, url, host, status2, why];
-  const score = {
-    title: "INTEGRITY",
-    cell: (f) => f.js_integrity_score === null || f.js_integrity_score === void 0 ? "-" : String(f.js_integrity_score)
-  };
-  return [severity, score, url, host, status2, why];
-}
-function textTable(kind, rows, width) {
-  const cols = columnsFor(kind);
-  const cells = rows.map(
-    (f) => cols.map(
-      (c) => c.clip === "url" ? clipUrl(printable(c.cell(f)), c.max ?? 200) : truncate(printable(c.cell(f)), c.max ?? 200)
-    )
-  );
-  return layoutTable(cols, cells, width, { indent: "  " }).map((l) => `${l}
-`).join("");
-}
-function markdownTable(kind, rows) {
-  const cols = columnsFor(kind);
-  const head = `| ${cols.map((c) => c.title.charAt(0) + c.title.slice(1).toLowerCase()).join(" | ")} |
-`;
-  const rule = `|${cols.map(() => "---").join("|")}|
-`;
-  const body = rows.map((f) => `| ${cols.map((c) => mdCell(c.cell(f), 400)).join(" | ")} |
-`).join("");
-  return head + rule + body;
-}
-function csvCell(value) {
-  const shown4 = printable(value);
-  const safe = /^[=+\-@]/.test(shown4) ? `'${shown4}` : shown4;
-  return /[",]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-function describeQuery(check3, meta) {
-  return printable(
-    `page_url ${meta.query.page_url ?? check3.pages.join(",")}; status ${meta.query.status ?? "active"}; stale after ${check3.stale_days} days`
-  );
-}
-function shortHash(h) {
-  return h ? h.length > 16 ? `${h.slice(0, 16)}…` : h : "-";
-}
-function inventoryText(check3, meta, width) {
-  const lines = [
-    `Script inventory (PCI DSS 6.4.3, 11.6.1), checked at ${meta.checked_at}${meta.source ? ` against ${printable(meta.source)}` : ""}`,
-    `  pages in scope: ${printable(check3.pages.join(", "))}`,
-    `  filters: ${describeQuery(check3, meta)}`,
-    `  ${check3.scripts_seen} in-scope script${plural3(check3.scripts_seen)} read, ${check3.details_read} script detail${plural3(check3.details_read)} read, ${check3.authorized.length} authorized entr${check3.authorized.length === 1 ? "y" : "ies"}`
-  ];
-  const cols = [
-    { title: "STATE" },
-    { title: "URL", clip: "url" },
-    { title: "OWNER" },
-    { title: "PINNED", yields: true, min: 9 },
-    { title: "SEEN HASH", yields: true, min: 9 },
-    { title: "LAST SEEN" }
-  ];
-  const cells = check3.authorized.map((a) => [
-    a.state,
-    clipUrl(printable(a.url), 72),
-    printable(a.owner ?? "-"),
-    shortHash(a.pinned_hash),
-    shortHash(a.seen_hash),
-    a.last_seen_at ?? "never"
-  ]);
-  if (cells.length > 0) lines.push(...layoutTable(cols, cells, width, { indent: "  " }));
-  if (check3.findings.length === 0) lines.push("  no unauthorized or changed scripts, no stale authorizations");
-  for (const f of check3.findings)
-    lines.push(`  ${f.severity.toUpperCase()} ${printable(f.message)} [${f.requirement}]`);
-  return `${lines.join("\n")}
-
-`;
-}
-function inventoryMarkdown(zoneId, check3, meta) {
-  const esc = (v) => v === void 0 || v === "" ? "-" : mdCell(v, 1e3);
-  const code = (v) => v ? mdCodeCell(v, 1e3) : "-";
-  const out = [
-    "### Script inventory of the payment pages (PCI DSS v4.0 6.4.3 and 11.6.1)",
-    "",
-    `- Zone: ${mdCode(zoneId)}${meta.zone_name ? ` (${mdText(meta.zone_name)})` : ""}`,
-    `- Checked at: ${meta.checked_at}`,
-    ...meta.source ? [`- Inventory: ${mdCode(meta.source)}`] : [],
-    `- Pages in scope: ${check3.pages.map((p) => mdCode(p)).join(", ")}`,
-    `- Filters: ${mdText(describeQuery(check3, meta))}`,
-    `- Read: ${check3.scripts_seen} in-scope script${plural3(check3.scripts_seen)}, ${check3.details_read} script detail${plural3(check3.details_read)}`,
-    "",
-    "#### Authorized scripts (6.4.3: inventory, written justification, authorization)",
-    ""
-  ];
-  if (check3.authorized.length === 0) out.push("None: the inventory authorizes no script.", "");
-  else {
-    out.push(
-      "| Script | Justification | Owner | Pinned hash | Last seen hash | First seen | Last seen | State |",
-      "|---|---|---|---|---|---|---|---|"
-    );
-    for (const a of check3.authorized) {
-      out.push(
-        `| ${esc(a.url)} | ${esc(a.justification)} | ${esc(a.owner)} | ${code(a.pinned_hash)} | ${code(a.seen_hash)} | ${esc(a.first_seen_at)} | ${esc(a.last_seen_at)} | ${mdCell(a.state)} |`
-      );
-    }
-    out.push("");
-  }
-  out.push("#### Findings", "");
-  if (check3.findings.length === 0)
-    out.push("No unauthorized or changed script was seen on the pages in scope; no authorization is stale.", "");
-  else {
-    out.push("| Finding | PCI DSS | Script | Detail |", "|---|---|---|---|");
-    for (const f of check3.findings)
-      out.push(`| ${FINDING_TITLE2[f.type]} | ${f.requirement} | ${esc(f.url)} | ${esc(f.message)} |`);
-    out.push("");
-  }
-  out.push(
-    "#### How this maps to PCI DSS v4.0",
-    "",
-    "- **6.4.3** (scripts on payment pages are inventoried, each with a written justification, and a method confirms each is authorized): the table of authorized scripts is the inventory and its justifications, reviewed in the configuration's pull requests; every script Page Shield saw on the pages in scope is checked against it (an *unauthorized script* is one it does not authorize), and an authorization no longer used is reported as *stale*.",
-    "- **11.6.1** (a change- and tamper-detection mechanism alerts on unauthorized modification of the scripts): each authorized script pinned to a reviewed `hash` is compared with the hash Page Shield last fetched; a *changed script* says when the new version was fetched. Run on a schedule, the audit exits 2 on an unauthorized or changed script.",
-    ""
-  );
-  return `${out.join("\n")}
-`;
-}
-var AUDIT_FORMATS, KIND_TITLE, KIND_FINDING, TableRenderer, JsonRenderer, CSV_COLUMNS, EMPTY_ROW, CsvRenderer, FINDING_TITLE2;
+var AUDIT_FORMATS;
 var init_renderers = __esm({
   "src/audit/renderers.ts"() {
     "use strict";
-    init_safe_markdown();
-    init_safe_text();
-    init_text_width();
-    init_collector();
-    init_render_alerting();
-    init_render_headers();
+    init_render_data();
+    init_render_html();
+    init_render_table();
+    init_result();
     init_sarif2();
-    AUDIT_FORMATS = ["text", "json", "markdown", "csv", "sarif"];
-    KIND_TITLE = { script: "Scripts", connection: "Connections", cookie: "Cookies" };
-    KIND_FINDING = {
-      script: "malicious",
-      connection: "malicious",
-      cookie: "insecure"
-    };
-    TableRenderer = class {
-      constructor(write, style, width) {
-        this.write = write;
-        this.style = style;
-        this.width = width;
-      }
-      write;
-      style;
-      width;
-      begin() {
-        if (this.style === "markdown") this.write("# Page Shield audit\n\n");
-      }
-      zoneStart(zoneId, filters) {
-        const zone = printable(zoneId);
-        if (this.style === "markdown")
-          this.write(`## Zone ${mdCode(zoneId)}
-
-Filters: ${mdText(describeFilters(filters))}
-
-`);
-        else this.write(`Page Shield audit of zone ${zone} (${describeFilters(filters)})
-
-`);
-      }
-      finding() {
-      }
-      // The zone's evidence sections, in the order runAudit gives them: the script inventory, the payment
-      // pages' headers, the notification policies of the Page Shield alerts (11.6.1's alerting).
-      inventory(zoneId, check3, meta) {
-        this.write(
-          this.style === "markdown" ? inventoryMarkdown(zoneId, check3, meta) : inventoryText(check3, meta, this.width)
-        );
-      }
-      headers(zoneId, check3, meta) {
-        this.write(this.style === "markdown" ? headersMarkdown(zoneId, check3, meta) : headersText(check3, meta, this.width));
-      }
-      alerting(zoneId, check3, meta) {
-        this.write(
-          this.style === "markdown" ? alertingMarkdown(zoneId, check3, meta) : alertingText(check3, meta, this.width)
-        );
-      }
-      zoneEnd(_zoneId, c) {
-        for (const kind of INVENTORY_KINDS) {
-          const s = c.summary[kind];
-          const rows = c.worst(kind);
-          const more = c.notShown(kind);
-          const categories2 = describeCategories(s);
-          if (this.style === "markdown") {
-            this.write(`### ${describeKind(kind, s)}
-
-`);
-            if (categories2) this.write(`Malicious ${mdText(categories2)}
-
-`);
-            if (rows.length > 0) this.write(markdownTable(kind, rows));
-            if (more > 0)
-              this.write(
-                `
-…and ${more} more, not shown (raise \`--limit\`, or use \`--format csv\` for every finding).
-`
-              );
-            this.write("\n");
-          } else {
-            this.write(`${describeKind(kind, s)}
-`);
-            if (categories2) this.write(`  malicious ${categories2}
-`);
-            if (rows.length > 0) this.write(textTable(kind, rows, this.width));
-            if (more > 0)
-              this.write(`  …and ${more} more, not shown (raise --limit, or use --format csv for every finding)
-`);
-            this.write("\n");
-          }
-        }
-      }
-      end(totals) {
-        this.write(this.style === "markdown" ? `**${describeTotals2(totals)}**
-` : `${describeTotals2(totals)}
-`);
-      }
-    };
-    JsonRenderer = class {
-      constructor(write, now) {
-        this.write = write;
-        this.now = now;
-      }
-      write;
-      now;
-      zoneCount = 0;
-      findingCount = 0;
-      begin() {
-        this.write(`{"format_version":1,"generated_at":${safeJson(this.now().toISOString())},"zones":[`);
-      }
-      zoneStart(zoneId, filters) {
-        this.write(
-          `${this.zoneCount++ === 0 ? "" : ","}
-{"zone_id":${safeJson(zoneId)},"filters":${safeJson(filters)},"findings":[`
-        );
-        this.findingCount = 0;
-      }
-      finding(zoneId, f) {
-        this.write(`${this.findingCount++ === 0 ? "" : ","}
-  ${safeJson(findingRecord(zoneId, f))}`);
-      }
-      pendingInventory = "";
-      inventory(_zoneId, check3, meta) {
-        this.pendingInventory += `,"script_inventory":${safeJson({ ...meta, ...check3 })}`;
-      }
-      headers(_zoneId, check3, meta) {
-        this.pendingInventory += `,"payment_page_headers":${safeJson({ ...meta, ...check3 })}`;
-      }
-      alerting(_zoneId, check3, meta) {
-        this.pendingInventory += `,"alerting":${safeJson({ ...meta, ...check3 })}`;
-      }
-      zoneEnd(_zoneId, c) {
-        this.write(`${this.findingCount > 0 ? "\n" : ""}]${this.pendingInventory},"summary":${safeJson(c.summary)}}`);
-        this.pendingInventory = "";
-      }
-      end(totals) {
-        this.write(`
-],"totals":${safeJson(totals)}}
-`);
-      }
-    };
-    CSV_COLUMNS = [
-      "zone_id",
-      "kind",
-      "severity",
-      "id",
-      "subject",
-      "host",
-      "status",
-      "js_integrity_score",
-      "reasons",
-      "malicious_domain_categories",
-      "malicious_url_categories",
-      "first_page_url",
-      "last_seen_at",
-      // Script inventory rows (and `finding` on every row): page_in_scope, authorized, unauthorized,
-      // changed, stale; malicious and insecure for the rows above.
-      "finding",
-      "requirement",
-      "justification",
-      "owner",
-      "pinned_hash",
-      "seen_hash",
-      "first_seen_at",
-      "fetched_at",
-      // Payment page headers rows: page_checked, changed-header, missing-header, page-unreachable,
-      // insecure-page, policy-not-applied.
-      "header",
-      "pinned_value",
-      "seen_value"
-    ];
-    EMPTY_ROW = Object.fromEntries(CSV_COLUMNS.map((c) => [c, ""]));
-    CsvRenderer = class {
-      constructor(write) {
-        this.write = write;
-      }
-      write;
-      begin() {
-        this.write(`${CSV_COLUMNS.join(",")}\r
-`);
-      }
-      zoneStart() {
-      }
-      finding(zoneId, f) {
-        const row = {
-          ...EMPTY_ROW,
-          finding: f.lookalike ? "lookalike" : f.kind === "cookie" ? "insecure" : "malicious",
-          zone_id: zoneId,
-          kind: f.kind,
-          severity: f.severity,
-          id: f.id,
-          subject: f.subject,
-          host: f.host,
-          status: f.status ?? "",
-          js_integrity_score: f.js_integrity_score === void 0 || f.js_integrity_score === null ? "" : String(f.js_integrity_score),
-          reasons: f.reasons.join("; "),
-          malicious_domain_categories: f.malicious_domain_categories.join(";"),
-          malicious_url_categories: f.malicious_url_categories.join(";"),
-          first_page_url: f.first_page_url ?? "",
-          last_seen_at: f.last_seen_at ?? ""
-        };
-        this.row(row);
-      }
-      row(row) {
-        this.write(`${CSV_COLUMNS.map((c) => csvCell(row[c])).join(",")}\r
-`);
-      }
-      inventory(zoneId, check3, meta) {
-        const base3 = { ...EMPTY_ROW, zone_id: zoneId, kind: "script" };
-        for (const page of check3.pages)
-          this.row({
-            ...base3,
-            finding: "page_in_scope",
-            subject: page,
-            reasons: `checked at ${meta.checked_at}; stale after ${check3.stale_days} days`
-          });
-        for (const a of check3.authorized) {
-          this.row({
-            ...base3,
-            finding: "authorized",
-            requirement: "6.4.3",
-            subject: a.url,
-            status: a.state,
-            justification: a.justification,
-            owner: a.owner ?? "",
-            pinned_hash: a.pinned_hash ?? "",
-            seen_hash: a.seen_hash ?? "",
-            first_seen_at: a.first_seen_at ?? "",
-            last_seen_at: a.last_seen_at ?? ""
-          });
-        }
-        for (const f of check3.findings) {
-          this.row({
-            ...base3,
-            finding: f.type,
-            requirement: f.requirement,
-            severity: f.severity,
-            id: f.script_id ?? "",
-            subject: f.url,
-            reasons: f.message,
-            first_page_url: f.first_page_url ?? "",
-            pinned_hash: f.pinned_hash ?? "",
-            seen_hash: f.seen_hash ?? "",
-            first_seen_at: f.first_seen_at ?? "",
-            last_seen_at: f.last_seen_at ?? "",
-            fetched_at: f.fetched_at ?? ""
-          });
-        }
-      }
-      headers(zoneId, check3, meta) {
-        for (const cells of headersCsvRows(check3, meta)) {
-          const row = { ...EMPTY_ROW, zone_id: zoneId, kind: "page" };
-          for (const c of CSV_COLUMNS) {
-            const v = cells[c];
-            if (v !== void 0) row[c] = v;
-          }
-          this.row(row);
-        }
-      }
-      alerting(zoneId, check3, meta) {
-        for (const cells of alertingCsvRows(check3, meta)) {
-          const row = { ...EMPTY_ROW, zone_id: zoneId, kind: "alerting" };
-          for (const c of CSV_COLUMNS) {
-            const v = cells[c];
-            if (v !== void 0) row[c] = v;
-          }
-          this.row(row);
-        }
-      }
-      zoneEnd() {
-      }
-      end() {
-      }
-    };
-    FINDING_TITLE2 = {
-      lookalike: "Look-alike host",
-      unauthorized: "Unauthorized script",
-      changed: "Changed script",
-      stale: "Stale authorization"
-    };
+    init_render_data();
+    init_render_describe();
+    AUDIT_FORMATS = ["text", "json", "markdown", "csv", "sarif", "html"];
   }
 });
 
@@ -55448,7 +57200,7 @@ function evidenceOf(p, zoneId) {
   if (!isPageShieldAlert(p.alert_type)) return void 0;
   if (p.zones !== void 0 && !p.zones.includes(zoneId)) return void 0;
   const other = Object.entries(record4(p.writable.mechanisms)).flatMap(
-    ([kind, list2]) => kind === "email" || kind === "webhooks" ? [] : [`${kind} (${Array.isArray(list2) ? list2.length : 0})`]
+    ([kind, list3]) => kind === "email" || kind === "webhooks" ? [] : [`${kind} (${Array.isArray(list3) ? list3.length : 0})`]
   );
   const watches = Object.hasOwn(PAGE_SHIELD_ALERTS, p.alert_type) ? PAGE_SHIELD_ALERTS[p.alert_type] : void 0;
   return {
@@ -55503,52 +57255,52 @@ var init_alerting2 = __esm({
 });
 
 // src/audit/expression.ts
-function tokenize(text) {
+function tokenize(text3) {
   const out = [];
   let i = 0;
-  while (i < text.length) {
-    const ch = text[i];
+  while (i < text3.length) {
+    const ch = text3[i];
     if (/\s/.test(ch)) {
       i++;
       continue;
     }
-    const raw = /^r(#*)"/.exec(text.slice(i, i + 260));
+    const raw = /^r(#*)"/.exec(text3.slice(i, i + 260));
     if (raw) {
       const close = `"${raw[1]}`;
-      const end = text.indexOf(close, i + raw[0].length);
+      const end = text3.indexOf(close, i + raw[0].length);
       if (end < 0) return void 0;
-      out.push({ kind: "string", text: text.slice(i + raw[0].length, end) });
+      out.push({ kind: "string", text: text3.slice(i + raw[0].length, end) });
       i = end + close.length;
       continue;
     }
     if (ch === '"') {
       let s = "";
       let j = i + 1;
-      for (; j < text.length && text[j] !== '"'; j++) {
-        if (text[j] === "\\") {
+      for (; j < text3.length && text3[j] !== '"'; j++) {
+        if (text3[j] === "\\") {
           j++;
-          if (j >= text.length) return void 0;
+          if (j >= text3.length) return void 0;
         }
-        s += text[j];
+        s += text3[j];
       }
-      if (j >= text.length) return void 0;
+      if (j >= text3.length) return void 0;
       out.push({ kind: "string", text: s });
       i = j + 1;
       continue;
     }
-    const word = /^[A-Za-z_][A-Za-z0-9_.]*/.exec(text.slice(i, i + 256));
+    const word = /^[A-Za-z_][A-Za-z0-9_.]*/.exec(text3.slice(i, i + 256));
     if (word) {
       out.push({ kind: "word", text: word[0] });
       i += word[0].length;
       continue;
     }
-    const num2 = /^\d+(\.\d+)?/.exec(text.slice(i, i + 64));
+    const num2 = /^\d+(\.\d+)?/.exec(text3.slice(i, i + 64));
     if (num2) {
       out.push({ kind: "number", text: num2[0] });
       i += num2[0].length;
       continue;
     }
-    const sym = SYMBOLS.find((s) => text.startsWith(s, i));
+    const sym = SYMBOLS.find((s) => text3.startsWith(s, i));
     if (!sym) return void 0;
     out.push({ kind: "symbol", text: sym });
     i += sym.length;
@@ -55557,14 +57309,14 @@ function tokenize(text) {
 }
 function urlFields(pageUrl) {
   const u = new URL(pageUrl);
-  const path6 = u.pathname;
+  const path7 = u.pathname;
   const query = u.search.replace(/^\?/, "");
-  const uri = `${path6}${u.search}`;
-  const last = path6.slice(path6.lastIndexOf("/") + 1);
+  const uri = `${path7}${u.search}`;
+  const last = path7.slice(path7.lastIndexOf("/") + 1);
   const dot = last.lastIndexOf(".");
   const fields = [
     ["http.host", u.hostname.toLowerCase()],
-    ["http.request.uri.path", path6],
+    ["http.request.uri.path", path7],
     ["http.request.uri.query", query],
     ["http.request.uri", uri],
     ["http.request.full_uri", `${u.protocol}//${u.host}${uri}`],
@@ -55635,8 +57387,8 @@ var init_expression = __esm({
         const t = this.peek();
         return t !== void 0 && (t.kind === "word" || t.kind === "symbol") && names.includes(t.text);
       }
-      expect(text) {
-        if (this.peek()?.text !== text) throw new Error(`expected ${text}`);
+      expect(text3) {
+        if (this.peek()?.text !== text3) throw new Error(`expected ${text3}`);
         this.pos++;
       }
       parse() {
@@ -55774,35 +57526,117 @@ var init_expression = __esm({
 });
 
 // src/audit/headers.ts
-import { createHash as createHash10 } from "node:crypto";
-function short3(text, max = 200) {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+import { createHash as createHash12 } from "node:crypto";
+function short3(text3, max = 200) {
+  return text3.length <= max ? text3 : `${text3.slice(0, max - 1)}…`;
 }
 function seenFields(value) {
   if (value.length <= MAX_SEEN_CHARS) return { seen: value };
   return {
     seen: `${value.slice(0, MAX_SEEN_CHARS - 1)}…`,
     seen_length: value.length,
-    seen_sha256: createHash10("sha256").update(value, "latin1").digest("hex")
+    seen_sha256: createHash12("sha256").update(value, "latin1").digest("hex")
   };
 }
-function cspPolicies(header3) {
-  return header3.split(",").map((policy) => new Set(cspDirectives(policy)));
+function policyApplied(value, header3, pageUrl) {
+  return cspAtLeastAsStrict(header3, value, pageUrl);
 }
-function cspDirectives(policy) {
-  return policy.split(";").map((d) => d.trim().replace(/\s+/g, " ")).filter((d) => d !== "").map((d) => {
-    const space = d.indexOf(" ");
-    return space < 0 ? d.toLowerCase() : `${d.slice(0, space).toLowerCase()}${d.slice(space)}`;
-  });
+function quoted3(text3) {
+  return JSON.stringify(short3(text3));
 }
-function policyShows(value, header3) {
-  if (header3 === void 0) return false;
-  const wanted = cspDirectives(value);
-  if (wanted.length === 0) return true;
-  return cspPolicies(header3).some((p) => wanted.every((d) => p.has(d)));
+function because(judgement) {
+  const shown5 = judgement.reasons.slice(0, MAX_REASONS).join("; ");
+  const more = judgement.reasons.length - MAX_REASONS;
+  return more > 0 ? `${shown5}; and ${more} more` : shown5;
 }
-function quoted3(text) {
-  return JSON.stringify(short3(text));
+function pinFinding(url, name, want, got, at3, pageUrl) {
+  if (got === want) return void 0;
+  const base3 = { severity: "high", url, header: name, pinned: want, ...at3, requirement: HEADER_REQUIREMENT };
+  if (got === void 0)
+    return {
+      ...base3,
+      type: "missing-header",
+      message: `missing header ${name} on ${url}: pinned ${quoted3(want)}, the page does not send it`
+    };
+  const judgement = name === CSP_HEADER ? cspAtLeastAsStrict(got, want, pageUrl) : void 0;
+  if (judgement?.meets) return void 0;
+  const weaker = judgement ? `, which is not at least as strict (${because(judgement)})` : "";
+  return {
+    ...base3,
+    type: "changed-header",
+    ...seenFields(got),
+    message: `changed header ${name} on ${url}: pinned ${quoted3(want)}, the page sends ${quoted3(got)}${weaker}`
+  };
+}
+function policyFinding(policy, index, page) {
+  const header3 = POLICY_HEADER[policy.action];
+  if (!policy.enabled || header3 === void 0) return void 0;
+  const { url, answer, at: at3 } = page;
+  const selects = expressionSelects(policy.expression, answer.final_url);
+  const got = getOwn(answer.headers, header3);
+  if (selects === false) return void 0;
+  const judgement = policyApplied(policy.value, got, answer.final_url);
+  if (judgement.meets) return void 0;
+  const reportOnly = header3 === CSP_HEADER && getOwn(answer.headers, POLICY_HEADER.log) !== void 0;
+  const sent = got === void 0 ? ` (it sends none${reportOnly ? `; a ${POLICY_HEADER.log} enforces nothing` : ""})` : `: ${because(judgement)}`;
+  return {
+    type: "policy-not-applied",
+    severity: "medium",
+    url,
+    header: header3,
+    pinned: policy.value,
+    ...got !== void 0 ? seenFields(got) : {},
+    ...at3,
+    policy: {
+      description: policy.description,
+      ...policy.id !== void 0 ? { id: policy.id } : {},
+      action: policy.action,
+      index,
+      header: header3,
+      selects: selects === true ? true : "unknown"
+    },
+    requirement: HEADER_REQUIREMENT,
+    message: `policy not applied on ${url}: the Page Shield policy ${quoted3(policy.description)} (${policy.action}) adds ${quoted3(policy.value)}, and the ${header3} the page sends is not at least as strict${sent}; ` + (selects === true ? "its expression selects the page" : "whether its expression selects the page cannot be told from the URL")
+  };
+}
+function unreachable(url, answer) {
+  const insecure = answer?.problem === "insecure";
+  const reason = answer?.reason ?? "not fetched";
+  const status2 = answer?.status !== void 0 ? { status: answer.status } : {};
+  return {
+    finding: {
+      type: insecure ? "insecure-page" : "page-unreachable",
+      severity: "high",
+      url,
+      ...status2,
+      ...answer ? { problem: answer.problem } : {},
+      ...answer?.location !== void 0 ? { location: answer.location } : {},
+      requirement: HEADER_REQUIREMENT,
+      message: insecure ? `insecure payment page ${url}: served over plain http, not fetched; serve it over https and pin the headers it sends there` : `page unreachable ${url}: ${reason}; its headers could not be checked`
+    },
+    row: {
+      url,
+      ...status2,
+      headers_checked: [],
+      result: insecure ? "insecure" : "unreachable",
+      summary: insecure ? "insecure: plain http, not fetched" : `unreachable: ${reason}`
+    }
+  };
+}
+function pageSummary(findings, pinned) {
+  const count3 = (type) => findings.filter((f) => f.type === type).length;
+  const [changed2, missing, notApplied] = [
+    count3("changed-header"),
+    count3("missing-header"),
+    count3("policy-not-applied")
+  ];
+  const parts = [
+    ...changed2 ? [`${changed2} changed`] : [],
+    ...missing ? [`${missing} missing`] : [],
+    ...notApplied ? [`${notApplied} polic${notApplied === 1 ? "y" : "ies"} not applied`] : []
+  ];
+  if (parts.length > 0) return parts.join(", ");
+  return pinned.length === 0 ? "answered (nothing pinned)" : "as pinned";
 }
 function checkPageHeaders(declared, answers, opts) {
   const pinned = Object.keys(declared.pinned).filter((name) => !isSessionHeader(name));
@@ -55811,108 +57645,34 @@ function checkPageHeaders(declared, answers, opts) {
   for (const url of [...new Set(declared.urls)]) {
     const answer = answers.get(url);
     if (!answer?.ok) {
-      const insecure = answer?.problem === "insecure";
-      const reason = answer?.reason ?? "not fetched";
-      findings.push({
-        type: insecure ? "insecure-page" : "page-unreachable",
-        severity: "high",
-        url,
-        ...answer?.status !== void 0 ? { status: answer.status } : {},
-        ...answer ? { problem: answer.problem } : {},
-        ...answer?.location !== void 0 ? { location: answer.location } : {},
-        requirement: HEADER_REQUIREMENT,
-        message: insecure ? `insecure payment page ${url}: served over plain http, not fetched; serve it over https and pin the headers it sends there` : `page unreachable ${url}: ${reason}; its headers could not be checked`
-      });
-      pages.push({
-        url,
-        ...answer?.status !== void 0 ? { status: answer.status } : {},
-        headers_checked: [],
-        result: insecure ? "insecure" : "unreachable",
-        summary: insecure ? "insecure: plain http, not fetched" : `unreachable: ${reason}`
-      });
+      const { row, finding } = unreachable(url, answer);
+      findings.push(finding);
+      pages.push(row);
       continue;
     }
-    const at3 = {
-      ...answer.final_url !== url ? { final_url: answer.final_url } : {},
-      status: answer.status
-    };
-    let changed2 = 0;
-    let missing = 0;
+    const at3 = { ...answer.final_url !== url ? { final_url: answer.final_url } : {}, status: answer.status };
+    const own = [];
     for (const name of pinned) {
       const want = getOwn(declared.pinned, name);
-      const got = getOwn(answer.headers, name);
-      if (got === want) continue;
-      if (got === void 0) {
-        missing++;
-        findings.push({
-          type: "missing-header",
-          severity: "high",
-          url,
-          header: name,
-          pinned: want,
-          ...at3,
-          requirement: HEADER_REQUIREMENT,
-          message: `missing header ${name} on ${url}: pinned ${quoted3(want)}, the page does not send it`
-        });
-        continue;
-      }
-      changed2++;
-      findings.push({
-        type: "changed-header",
-        severity: "high",
-        url,
-        header: name,
-        pinned: want,
-        ...seenFields(got),
-        ...at3,
-        requirement: HEADER_REQUIREMENT,
-        message: `changed header ${name} on ${url}: pinned ${quoted3(want)}, the page sends ${quoted3(got)}`
-      });
+      const f = pinFinding(url, name, want, getOwn(answer.headers, name), at3, answer.final_url);
+      if (f) own.push(f);
     }
-    let notApplied = 0;
     (opts.policies ?? []).forEach((policy, index) => {
-      const header3 = POLICY_HEADER[policy.action];
-      if (!policy.enabled || header3 === void 0) return;
-      const selects = expressionSelects(policy.expression, answer.final_url);
-      if (selects === false || policyShows(policy.value, getOwn(answer.headers, header3))) return;
-      notApplied++;
-      const got = getOwn(answer.headers, header3);
-      findings.push({
-        type: "policy-not-applied",
-        severity: "medium",
-        url,
-        header: header3,
-        pinned: policy.value,
-        ...got !== void 0 ? seenFields(got) : {},
-        ...at3,
-        policy: {
-          description: policy.description,
-          ...policy.id !== void 0 ? { id: policy.id } : {},
-          action: policy.action,
-          index,
-          header: header3,
-          selects: selects === true ? true : "unknown"
-        },
-        requirement: HEADER_REQUIREMENT,
-        message: `policy not applied on ${url}: the Page Shield policy ${quoted3(policy.description)} (${policy.action}) adds ${quoted3(policy.value)}, which is not in the ${header3} the page sends${got === void 0 ? " (it sends none)" : ""}; ` + (selects === true ? "its expression selects the page" : "whether its expression selects the page cannot be told from the URL")
-      });
+      const f = policyFinding(policy, index, { url, answer, at: at3 });
+      if (f) own.push(f);
     });
-    const parts = [
-      ...changed2 ? [`${changed2} changed`] : [],
-      ...missing ? [`${missing} missing`] : [],
-      ...notApplied ? [`${notApplied} polic${notApplied === 1 ? "y" : "ies"} not applied`] : []
-    ];
+    findings.push(...own);
     pages.push({
       url,
       ...at3,
       headers_checked: pinned,
-      result: parts.length === 0 ? "ok" : "findings",
-      summary: parts.length === 0 ? pinned.length === 0 ? "answered (nothing pinned)" : "as pinned" : parts.join(", ")
+      result: own.length === 0 ? "ok" : "findings",
+      summary: pageSummary(own, pinned)
     });
   }
   return { pinned, timeout_ms: opts.timeoutMs, pages, findings };
 }
-var HEADER_REQUIREMENT, MAX_SEEN_CHARS, POLICY_HEADER;
+var HEADER_REQUIREMENT, MAX_SEEN_CHARS, POLICY_HEADER, CSP_HEADER, MAX_REASONS;
 var init_headers = __esm({
   "src/audit/headers.ts"() {
     "use strict";
@@ -55925,6 +57685,8 @@ var init_headers = __esm({
       allow: "content-security-policy",
       log: "content-security-policy-report-only"
     };
+    CSP_HEADER = "content-security-policy";
+    MAX_REASONS = 3;
   }
 });
 
@@ -55948,12 +57710,13 @@ function listQuery(kind, filters) {
 async function runAudit(client, zoneIds, opts, write) {
   const zones2 = Array.isArray(zoneIds) ? zoneIds : [zoneIds];
   const filters = auditFilters(opts);
-  const renderer = createRenderer(opts.format ?? "text", write, {
-    now: opts.now,
-    ...opts.redact ? { redact: opts.redact } : {},
+  const shared = { now: opts.now, ...opts.redact ? { redact: opts.redact } : {} };
+  const report = createRenderer(opts.format ?? "text", write, {
+    ...shared,
     ...opts.sarif ? { sarif: opts.sarif } : {},
     width: opts.width
   });
+  const renderer = opts.record ? teeRenderer(report, createRenderer("json", opts.record, shared)) : report;
   const limit2 = opts.limit ?? DEFAULT_AUDIT_LIMIT;
   const results = [];
   const pageTimeoutMs = opts.pageTimeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS;
@@ -55964,7 +57727,7 @@ async function runAudit(client, zoneIds, opts, write) {
   }) : void 0;
   const policies = /* @__PURE__ */ new Map();
   try {
-    renderer.begin();
+    renderer.begin(provenanceOf(zones2, opts));
     for (const zoneId of zones2) {
       results.push(
         await auditZone(client, zoneId, opts, { renderer, filters, limit: limit2, fetcher, pageTimeoutMs, policies })
@@ -55975,8 +57738,28 @@ async function runAudit(client, zoneIds, opts, write) {
     await fetcher?.close();
   }
   const totals = totalsOf2(results);
-  renderer.end(totals);
-  return { zones: results, totals };
+  const result = overallResult(totals, opts.failOn ?? DEFAULT_FAIL_ON);
+  renderer.end(totals, result);
+  return { zones: results, totals, result };
+}
+function provenanceOf(zones2, opts) {
+  const scope = zones2.map((zone_id) => {
+    const declared = opts.inventories?.get(zone_id);
+    const name = opts.provenance?.zoneNames?.get(zone_id) ?? declared?.zone_name;
+    const urls = declared?.inventory.headers?.urls;
+    return {
+      zone_id,
+      ...name !== void 0 ? { name } : {},
+      ...declared ? { pages: [...declared.inventory.pages] } : {},
+      ...urls ? { header_urls: [...urls] } : {}
+    };
+  });
+  return {
+    zoneform_version: opts.provenance?.zoneform_version ?? "unknown",
+    files: [...opts.provenance?.files ?? []],
+    run_at: (opts.now ?? (() => /* @__PURE__ */ new Date()))().toISOString(),
+    zones: scope
+  };
 }
 function policiesOf2(client, accountId, ctx) {
   let read = ctx.policies.get(accountId);
@@ -56001,8 +57784,8 @@ async function auditZone(client, zoneId, opts, ctx) {
   );
   renderer.zoneStart(zoneId, filters);
   for (const kind of INVENTORY_KINDS) {
-    const path6 = pageShieldApiPath(zoneId, LIST_PATH[kind]);
-    const items = client.paginate(path6, {
+    const path7 = pageShieldApiPath(zoneId, LIST_PATH[kind]);
+    const items = client.paginate(path7, {
       query: listQuery(kind, filters),
       perPage: opts.perPage ?? AUDIT_PER_PAGE,
       // A few pages in flight ahead of the one being classified: memory stays flat, time drops.
@@ -56045,6 +57828,7 @@ async function auditZone(client, zoneId, opts, ctx) {
     });
     renderer.headers(zoneId, headers, {
       checked_at: (opts.now ?? (() => /* @__PURE__ */ new Date()))().toISOString(),
+      pinned_values: pages.pinned,
       ...declared.zone_name ? { zone_name: declared.zone_name } : {},
       ...declared.source ? { source: declared.source } : {}
     });
@@ -56070,132 +57854,270 @@ async function auditZone(client, zoneId, opts, ctx) {
     ...alerting ? { alerting } : {}
   };
 }
-function totalsOf2(zones2) {
-  const t = {
-    findings: 0,
-    malicious_scripts: 0,
-    malicious_connections: 0,
-    insecure_cookies: 0,
-    lookalike_hosts: 0,
-    high: 0,
-    medium: 0,
-    low: 0
-  };
-  for (const z of zones2) {
-    const lookalikes = (kind) => z.summary[kind].lookalike ?? 0;
-    t.malicious_scripts += z.summary.script.findings - lookalikes("script");
-    t.malicious_connections += z.summary.connection.findings - lookalikes("connection");
-    t.insecure_cookies += z.summary.cookie.findings;
-    t.lookalike_hosts += lookalikes("script") + lookalikes("connection");
-    for (const kind of INVENTORY_KINDS) {
-      const s = z.summary[kind];
-      t.findings += s.findings;
-      t.high += s.by_severity.high;
-      t.medium += s.by_severity.medium;
-      t.low += s.by_severity.low;
-    }
-    if (z.inventory) {
-      t.inventories = (t.inventories ?? 0) + 1;
-      const count2 = (type) => z.inventory.findings.filter((f) => f.type === type).length;
-      t.unauthorized_scripts = (t.unauthorized_scripts ?? 0) + count2("unauthorized");
-      t.changed_scripts = (t.changed_scripts ?? 0) + count2("changed");
-      t.stale_authorizations = (t.stale_authorizations ?? 0) + count2("stale");
-      t.lookalike_hosts += count2("lookalike");
-      for (const f of z.inventory.findings) {
-        t.findings += 1;
-        t[f.severity] += 1;
-      }
-    }
-    if (z.headers) {
-      const count2 = (type) => z.headers.findings.filter((f) => f.type === type).length;
-      t.pages_checked = (t.pages_checked ?? 0) + z.headers.pages.length;
-      t.changed_headers = (t.changed_headers ?? 0) + count2("changed-header");
-      t.missing_headers = (t.missing_headers ?? 0) + count2("missing-header");
-      t.unreachable_pages = (t.unreachable_pages ?? 0) + count2("page-unreachable");
-      t.insecure_pages = (t.insecure_pages ?? 0) + count2("insecure-page");
-      t.policies_not_applied = (t.policies_not_applied ?? 0) + count2("policy-not-applied");
-      for (const f of z.headers.findings) {
-        t.findings += 1;
-        t[f.severity] += 1;
-      }
-    }
-    if (z.alerting) {
-      const count2 = (type) => z.alerting.findings.filter((f) => f.type === type).length;
-      t.alerting_checked = (t.alerting_checked ?? 0) + 1;
-      t.no_alerting = (t.no_alerting ?? 0) + count2("no-alerting");
-      t.alerting_unread = (t.alerting_unread ?? 0) + count2("alerting-unread");
-      for (const f of z.alerting.findings) {
-        t.findings += 1;
-        t[f.severity] += 1;
-      }
-    }
-  }
-  return t;
-}
-function shouldFail(totals, failOn) {
-  const on = new Set(Array.isArray(failOn) ? failOn : [failOn]);
-  if (on.has("any")) return totals.findings > 0;
-  const counts = {
-    malicious: totals.malicious_scripts + totals.malicious_connections,
-    lookalike: totals.lookalike_hosts,
-    insecure: totals.insecure_cookies,
-    unauthorized: totals.unauthorized_scripts ?? 0,
-    changed: totals.changed_scripts ?? 0,
-    stale: totals.stale_authorizations ?? 0,
-    headers: (totals.changed_headers ?? 0) + (totals.missing_headers ?? 0),
-    unreachable: (totals.unreachable_pages ?? 0) + (totals.insecure_pages ?? 0),
-    policy: totals.policies_not_applied ?? 0,
-    alerting: (totals.no_alerting ?? 0) + (totals.alerting_unread ?? 0)
-  };
-  return Object.entries(counts).some(([k, n]) => on.has(k) && n > 0);
-}
-function parseFailOn(value) {
-  const list2 = value.split(",").map((s) => s.trim()).filter((s) => s !== "");
-  const bad = list2.filter((v) => !FAIL_ON.includes(v));
-  if (list2.length === 0 || bad.length > 0) {
-    throw new Error(`--fail-on ${value}: expected one of ${FAIL_ON.join(", ")}, or a comma list of them`);
-  }
-  if (list2.length > 1 && (list2.includes("none") || list2.includes("any")))
-    throw new Error(`--fail-on ${value}: any and none stand alone`);
-  return list2;
-}
-var AUDIT_PER_PAGE, DEFAULT_AUDIT_LIMIT, FAIL_ON, DEFAULT_FAIL_ON, AUDIT_LOOKAHEAD, LIST_PATH;
+var AUDIT_PER_PAGE, DEFAULT_AUDIT_LIMIT, AUDIT_LOOKAHEAD, LIST_PATH;
 var init_run = __esm({
   "src/audit/run.ts"() {
     "use strict";
     init_inventory2();
     init_collector();
     init_renderers();
+    init_result();
+    init_result();
     init_sections();
     init_errors();
     init_alerting2();
     init_headers();
     AUDIT_PER_PAGE = 100;
     DEFAULT_AUDIT_LIMIT = 50;
-    FAIL_ON = [
-      "malicious",
-      "lookalike",
-      "insecure",
-      "unauthorized",
-      "changed",
-      "stale",
-      "headers",
-      "unreachable",
-      "policy",
-      "alerting",
-      "any",
-      "none"
-    ];
-    DEFAULT_FAIL_ON = [
-      "malicious",
-      "lookalike",
-      "unauthorized",
-      "changed",
-      "headers",
-      "unreachable"
-    ];
     AUDIT_LOOKAHEAD = 4;
     LIST_PATH = { script: "scripts", connection: "connections", cookie: "cookies" };
+  }
+});
+
+// src/audit/evidence-period.ts
+import { createHash as createHash13 } from "node:crypto";
+function sha256(text3) {
+  return createHash13("sha256").update(text3, "utf8").digest("hex");
+}
+function runAt(doc) {
+  return text2(rec2(doc.provenance)?.run_at) ?? text2(doc.generated_at);
+}
+function resultOf(doc) {
+  const status2 = text2(rec2(doc.result)?.status);
+  return status2 === "pass" || status2 === "fail" ? status2 : "unreadable";
+}
+function findingsOf(doc) {
+  return list2(doc.zones).flatMap((zone) => {
+    const zone_id = text2(zone.zone_id) ?? "";
+    const of = (items, kindOf2, subjectOf) => items.map((f) => ({
+      zone_id,
+      type: kindOf2(f),
+      subject: subjectOf(f),
+      ...text2(f.requirement) ? { requirement: text2(f.requirement) } : {},
+      message: text2(f.message) ?? (Array.isArray(f.reasons) ? f.reasons.join("; ") : kindOf2(f))
+    }));
+    return [
+      ...of(
+        list2(zone.findings),
+        (f) => `malicious ${text2(f.kind) ?? "item"}`,
+        (f) => text2(f.subject) ?? ""
+      ),
+      ...of(
+        list2(rec2(zone.script_inventory)?.findings),
+        (f) => text2(f.type) ?? "inventory",
+        (f) => text2(f.script_id) ?? text2(f.authorized_url) ?? text2(f.url) ?? ""
+      ),
+      ...of(
+        list2(rec2(zone.payment_page_headers)?.findings),
+        (f) => text2(f.type) ?? "headers",
+        (f) => `${text2(f.url) ?? ""} ${text2(f.header) ?? ""}`.trim()
+      ),
+      ...of(
+        list2(rec2(zone.alerting)?.findings),
+        (f) => text2(f.type) ?? "alerting",
+        (f) => text2(f.account_id) ?? ""
+      )
+    ];
+  });
+}
+function evidencePeriod(files, window = {}) {
+  const sorted = [...files].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  const runs = [];
+  const tampered = [];
+  const open2 = /* @__PURE__ */ new Map();
+  const spans = [];
+  let before;
+  for (const file of sorted) {
+    const hash3 = sha256(file.text);
+    let doc;
+    try {
+      doc = rec2(JSON.parse(file.text));
+    } catch {
+      doc = void 0;
+    }
+    tampered.push(...chainProblems(file.name, doc, before));
+    before = { name: file.name, sha256: hash3 };
+    if (!doc) {
+      runs.push({ file: file.name, sha256: hash3, result: "unreadable", findings: 0 });
+      continue;
+    }
+    const at3 = runAt(doc) ?? file.name;
+    if (!within(at3, window)) continue;
+    const found = findingsOf(doc);
+    runs.push({ file: file.name, sha256: hash3, run_at: at3, result: resultOf(doc), findings: found.length });
+    const now = new Set(found.map(keyOf3));
+    for (const [key2, span] of open2) {
+      if (now.has(key2)) continue;
+      span.cleared = at3;
+      open2.delete(key2);
+    }
+    for (const f of found) {
+      if (open2.has(keyOf3(f))) continue;
+      const span = { ...f, first_seen: at3 };
+      open2.set(keyOf3(f), span);
+      spans.push(span);
+    }
+  }
+  const asked = window.since !== void 0 || window.until !== void 0 ? { window: { ...window } } : {};
+  return { ...asked, runs, findings: spans, gaps: gapsOf(runs, window), tampered };
+}
+function within(at3, w) {
+  const t = Date.parse(at3);
+  if (Number.isNaN(t)) return w.since === void 0 && w.until === void 0;
+  return (w.since === void 0 || t >= Date.parse(w.since)) && (w.until === void 0 || t <= Date.parse(w.until));
+}
+function chainProblems(name, doc, before) {
+  if (!doc) return [{ file: name, why: "it is not a JSON record zoneform wrote" }];
+  const previous = rec2(rec2(doc.evidence)?.previous);
+  if (!before)
+    return previous ? [{ file: name, why: `it names an earlier run (${text2(previous.file)}) the directory lacks` }] : [];
+  if (!previous) return [{ file: name, why: `it names no earlier run, but ${before.name} is before it` }];
+  if (text2(previous.file) !== before.name)
+    return [{ file: name, why: `it names ${text2(previous.file)} as the run before it, not ${before.name}` }];
+  if (text2(previous.sha256) !== before.sha256)
+    return [{ file: before.name, why: `it was changed after ${name} recorded it (sha256 differs)` }];
+  return [];
+}
+function gapsOf(runs, w) {
+  const dated = [
+    ...w.since !== void 0 ? [w.since] : [],
+    ...runs.flatMap((r) => r.run_at !== void 0 && !Number.isNaN(Date.parse(r.run_at)) ? [r.run_at] : []),
+    ...w.until !== void 0 ? [w.until] : []
+  ];
+  const out = [];
+  for (let i = 1; i < dated.length; i++) {
+    const from = dated[i - 1];
+    const to = dated[i];
+    const days = (Date.parse(to) - Date.parse(from)) / DAY2;
+    if (days > MAX_GAP_DAYS) out.push({ from, to, days: Math.floor(days) });
+  }
+  return out;
+}
+var MAX_GAP_DAYS, DAY2, rec2, list2, text2, keyOf3;
+var init_evidence_period = __esm({
+  "src/audit/evidence-period.ts"() {
+    "use strict";
+    MAX_GAP_DAYS = 7;
+    DAY2 = 864e5;
+    rec2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v) ? v : void 0;
+    list2 = (v) => Array.isArray(v) ? v.flatMap((x) => rec2(x) ? [rec2(x)] : []) : [];
+    text2 = (v) => typeof v === "string" ? v : void 0;
+    keyOf3 = (f) => `${f.zone_id}\0${f.type}\0${f.subject}`;
+  }
+});
+
+// src/audit/render-evidence.ts
+function periodHolds(p) {
+  return p.gaps.length === 0 && p.tampered.length === 0 && p.runs.every((r) => r.result !== "unreadable");
+}
+function verdict(p) {
+  const failed = p.runs.filter((r) => r.result === "fail").length;
+  const open2 = p.findings.filter((f) => !f.cleared).length;
+  const span = p.window ? ` for ${p.window.since ?? "the first run"} to ${p.window.until ?? "the last run"}` : "";
+  return `${periodHolds(p) ? "RECORD COMPLETE" : "RECORD INCOMPLETE"}${span}: ${counted2(p.runs.length, "run")} from ${p.runs[0]?.run_at ?? "-"} to ${p.runs.at(-1)?.run_at ?? "-"}, ${failed} failed; ${counted2(p.gaps.length, "gap")} of more than ${MAX_GAP_DAYS} days, ${counted2(p.tampered.length, "changed record")}; ${counted2(p.findings.length, "finding")}, ${open2} still open`;
+}
+function renderEvidenceText(p) {
+  const lines = [verdict(p), "", "Runs:"];
+  for (const r of p.runs)
+    lines.push(`  ${r.run_at ?? "-"}  ${r.result.padEnd(10)} ${counted2(r.findings, "finding")}  ${r.file}`);
+  if (p.gaps.length > 0)
+    lines.push("", `${GAPS_TITLE}:`, ...p.gaps.map((g) => `  ${g.from} → ${g.to}: ${g.days} days`));
+  if (p.tampered.length > 0) lines.push("", `${TAMPERED_TITLE}:`, ...p.tampered.map((t) => `  ${t.file}: ${t.why}`));
+  if (p.findings.length > 0) {
+    lines.push("", "Findings:");
+    for (const f of p.findings)
+      lines.push(
+        `  ${f.type} [${f.requirement ?? "-"}] zone ${f.zone_id}: ${f.message} (first ${f.first_seen}; ${f.cleared ? `cleared ${f.cleared}` : "still open"})`
+      );
+  }
+  return `${lines.map((l) => printable(l)).join("\n")}
+`;
+}
+function renderEvidenceMarkdown(p) {
+  const out = ["# Audit evidence of the period", "", `**${mdText(verdict(p))}**`, "", "## Runs", ""];
+  out.push("| Run | Result | Findings | Record |", "|---|---|---:|---|");
+  for (const r of p.runs) out.push(`| ${mdCell(r.run_at ?? "-")} | ${r.result} | ${r.findings} | ${mdCode(r.file)} |`);
+  if (p.gaps.length > 0) {
+    out.push("", `## ${GAPS_TITLE}`, "");
+    for (const g of p.gaps) out.push(`- ${mdText(`${g.from} → ${g.to}`)}: ${g.days} days`);
+  }
+  if (p.tampered.length > 0) {
+    out.push("", `## ${TAMPERED_TITLE}`, "");
+    for (const t of p.tampered) out.push(`- ${mdCode(t.file)}: ${mdText(t.why)}`);
+  }
+  if (p.findings.length > 0) {
+    out.push("", "## Findings", "", "| Finding | PCI DSS | Zone | Detail | First seen | Cleared |");
+    out.push("|---|---|---|---|---|---|");
+    for (const f of p.findings)
+      out.push(
+        `| ${mdCell(f.type)} | ${mdCell(f.requirement ?? "-")} | ${mdCode(f.zone_id)} | ${mdCell(f.message)} | ${mdCell(f.first_seen)} | ${mdCell(f.cleared ?? "still open")} |`
+      );
+  }
+  return `${out.join("\n")}
+`;
+}
+function renderEvidenceJson(p) {
+  return `${JSON.stringify({ format_version: 1, holds: periodHolds(p), ...p }, null, 2)}
+`;
+}
+function renderEvidenceHtml(p) {
+  const holds = periodHolds(p);
+  const sections = [
+    html`<h2>Runs</h2>`,
+    table2(
+      ["Run", "Result", "Findings", "Record", "sha256"],
+      p.runs.map((r) => [r.run_at ?? "-", r.result, r.findings, code(r.file), code(r.sha256)])
+    )
+  ];
+  if (p.gaps.length > 0)
+    sections.push(
+      html`<h2>${GAPS_TITLE}</h2>`,
+      table2(
+        ["From", "To", "Days"],
+        p.gaps.map((g) => [g.from, g.to, g.days])
+      )
+    );
+  if (p.tampered.length > 0)
+    sections.push(
+      html`<h2>${TAMPERED_TITLE}</h2>`,
+      table2(
+        ["Record", "Why"],
+        p.tampered.map((t) => [code(t.file), t.why])
+      )
+    );
+  if (p.findings.length > 0)
+    sections.push(
+      html`<h2>Findings</h2>`,
+      table2(
+        ["Finding", "PCI DSS", "Zone", "Detail", "First seen", "Cleared"],
+        p.findings.map((f) => [
+          f.type,
+          f.requirement ?? "-",
+          code(f.zone_id),
+          f.message,
+          f.first_seen,
+          f.cleared ?? "still open"
+        ])
+      )
+    );
+  const body = html`<header><h1>Audit evidence of the period</h1>
+<div class="result ${holds ? "pass" : "fail"}"><p><strong>${verdict(p)}</strong></p></div></header>
+<main>${sections}</main>`;
+  return htmlPage(`Audit evidence: ${holds ? "complete" : "INCOMPLETE"}`, body).markup;
+}
+var counted2, GAPS_TITLE, TAMPERED_TITLE;
+var init_render_evidence = __esm({
+  "src/audit/render-evidence.ts"() {
+    "use strict";
+    init_safe_html();
+    init_safe_markdown();
+    init_safe_text();
+    init_evidence_period();
+    init_render_html_zone();
+    init_render_html();
+    counted2 = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+    GAPS_TITLE = `Gaps in the weekly evaluation (PCI DSS 11.6.1: more than ${MAX_GAP_DAYS} days without a run)`;
+    TAMPERED_TITLE = "Records that are not as they were written";
   }
 });
 
@@ -56206,6 +58128,8 @@ var init_audit = __esm({
     init_renderers();
     init_run();
     init_sarif2();
+    init_evidence_period();
+    init_render_evidence();
   }
 });
 
@@ -56213,9 +58137,9 @@ var init_audit = __esm({
 import { existsSync as existsSync3 } from "node:fs";
 import { resolve as resolve4 } from "node:path";
 async function loadInventories(config2, io) {
-  const path6 = config2 ?? DEFAULT_CONFIG_PATH;
-  if (config2 === void 0 && !existsSync3(resolve4(io.cwd, path6))) return void 0;
-  const sources = await readConfigFiles(path6, io.cwd);
+  const path7 = config2 ?? DEFAULT_CONFIG_PATH;
+  if (config2 === void 0 && !existsSync3(resolve4(io.cwd, path7))) return void 0;
+  const sources = await readConfigFiles(path7, io.cwd);
   const checked2 = checkConfigSources(sources, io.env, "warning");
   if (checked2.errors.length > 0 || !checked2.desired) throw configError(checked2.errors, checked2.warnings);
   const { desired, warnings } = checked2;
@@ -56234,7 +58158,7 @@ async function loadInventories(config2, io) {
       }
     ];
   });
-  return { path: path6, zones: zones2, all: desired.zones, desired, sources };
+  return { path: path7, zones: zones2, all: desired.zones, desired, sources };
 }
 var init_inventory_config = __esm({
   "src/cli/inventory-config.ts"() {
@@ -56245,6 +58169,151 @@ var init_inventory_config = __esm({
     init_sections();
     init_io();
     init_account_tokens();
+  }
+});
+
+// src/cli/evidence-store.ts
+import { randomBytes as randomBytes4 } from "node:crypto";
+import { constants as constants4 } from "node:fs";
+import { access as access2, link as link3, mkdir as mkdir2, readdir as readdir3, unlink as unlink2, writeFile as writeFile4 } from "node:fs/promises";
+import { join as join4, resolve as resolve5 } from "node:path";
+function stamp(now) {
+  return now.toISOString().slice(0, 19).replace(/:/g, "-");
+}
+async function readEvidenceDir(dir, label) {
+  let names;
+  try {
+    names = (await readdir3(dir)).filter((n) => RECORD.test(n)).sort();
+  } catch (err) {
+    const code2 = err.code;
+    throw new UsageError(`${label}: the directory cannot be read (${code2 ?? String(err)})`);
+  }
+  const out = [];
+  for (const name of names) {
+    try {
+      out.push({ name, text: (await readRegularFile(join4(dir, name), MAX_RECORD_BYTES)).toString("utf8") });
+    } catch (err) {
+      if (!(err instanceof FileReadError)) throw err;
+      throw new UsageError(`${label}/${name}: ${describeReadProblem(err.problem, MAX_RECORD_BYTES)}`);
+    }
+  }
+  return out;
+}
+async function openEvidenceDir(cwd, dir) {
+  const path7 = resolve5(cwd, dir);
+  try {
+    await mkdir2(path7, { recursive: true });
+    await access2(path7, constants4.W_OK);
+  } catch (err) {
+    const code2 = err.code;
+    throw new UsageError(`--evidence-dir ${dir}: the directory cannot be made or written (${code2 ?? String(err)})`);
+  }
+  await readEvidenceDir(path7, `--evidence-dir ${dir}`);
+  return path7;
+}
+async function recordRun(dir, doc, now) {
+  await mkdir2(dir, { recursive: true });
+  const earlier2 = await readEvidenceDir(dir, "--evidence-dir");
+  const last = earlier2.at(-1);
+  const text3 = `${JSON.stringify(
+    { ...doc, evidence: { previous: last ? { file: last.name, sha256: sha256(last.text) } : null } },
+    null,
+    2
+  )}
+`;
+  const temporary = join4(dir, `.zoneform-record-${randomBytes4(6).toString("hex")}.tmp`);
+  await writeFile4(temporary, text3, { flag: "wx", mode: 420 });
+  try {
+    for (let n = 1; n <= MAX_SEQUENCE; n++) {
+      const name = `zoneform-audit-${stamp(now)}Z-${String(n).padStart(3, "0")}.json`;
+      try {
+        await link3(temporary, join4(dir, name));
+        return name;
+      } catch (err) {
+        if (err.code !== "EEXIST") throw err;
+      }
+    }
+    throw new RuntimeError(`--evidence-dir ${dir}: ${MAX_SEQUENCE} records of this second already; nothing was added`);
+  } finally {
+    await unlink2(temporary).catch(() => void 0);
+  }
+}
+var RECORD, MAX_RECORD_BYTES, MAX_SEQUENCE;
+var init_evidence_store = __esm({
+  "src/cli/evidence-store.ts"() {
+    "use strict";
+    init_audit();
+    init_errors();
+    init_read_file();
+    RECORD = /^zoneform-audit-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z-\d{3}\.json$/;
+    MAX_RECORD_BYTES = 64 * 1024 * 1024;
+    MAX_SEQUENCE = 999;
+  }
+});
+
+// src/cli/provenance.ts
+import { execFile } from "node:child_process";
+import { createHash as createHash14 } from "node:crypto";
+import path5 from "node:path";
+function gitEnv(env) {
+  const pass = (k) => env[k] ?? process.env[k];
+  const out = {};
+  for (const k of ["PATH", "HOME", "USERPROFILE", "SYSTEMROOT", "XDG_CONFIG_HOME"]) {
+    const v = pass(k);
+    if (v !== void 0) out[k] = v;
+  }
+  return { ...out, GIT_OPTIONAL_LOCKS: "0", GIT_LITERAL_PATHSPECS: "1", GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" };
+}
+function git(cwd, args, env) {
+  return new Promise((resolve12) => {
+    execFile(
+      "git",
+      ["-c", "core.fsmonitor=false", ...args],
+      {
+        cwd,
+        env: gitEnv(env),
+        timeout: GIT_TIMEOUT_MS,
+        maxBuffer: MAX_GIT_OUTPUT,
+        encoding: "utf8",
+        windowsHide: true
+      },
+      (err, stdout, stderr) => resolve12({ stdout, ...err ? { error: Object.assign(err, { stderr }) } : {} })
+    );
+  });
+}
+async function gitState(file, env) {
+  const args = ["status", "--porcelain=v2", "--branch", "--ignored=matching", "--untracked-files=all"];
+  const { stdout, error } = await git(path5.dirname(file), [...args, "--", path5.basename(file)], env);
+  if (error) {
+    if (error.code === "ENOENT" && !error.stderr) return null;
+    if (error.killed) return { error: `git did not answer within ${GIT_TIMEOUT_MS / 1e3} s` };
+    const said = (error.stderr ?? "").trim();
+    if (/not a git repository/i.test(said)) return null;
+    return { error: printable(said.split("\n")[0] || error.message).slice(0, 300) };
+  }
+  const lines = stdout.split("\n").filter((l) => l !== "");
+  const oid = lines.find((l) => l.startsWith("# branch.oid "))?.slice("# branch.oid ".length);
+  return {
+    commit: oid !== void 0 && /^[0-9a-f]{40,64}$/.test(oid) ? oid : null,
+    clean: lines.every((l) => l.startsWith("#"))
+  };
+}
+function configProvenance(sources, cwd, env) {
+  return Promise.all(
+    sources.map(async (s) => ({
+      path: s.file,
+      sha256: s.sha256 ?? createHash14("sha256").update(s.text, "utf8").digest("hex"),
+      git: await gitState(path5.resolve(cwd, s.file), env)
+    }))
+  );
+}
+var GIT_TIMEOUT_MS, MAX_GIT_OUTPUT;
+var init_provenance = __esm({
+  "src/cli/provenance.ts"() {
+    "use strict";
+    init_safe_text();
+    GIT_TIMEOUT_MS = 5e3;
+    MAX_GIT_OUTPUT = 1024 * 1024;
   }
 });
 
@@ -56276,6 +58345,7 @@ __export(audit_exports, {
   privateAddressesAllowed: () => privateAddressesAllowed,
   register: () => register9
 });
+import { join as join5, resolve as resolve6 } from "node:path";
 function parsePageTimeout(value) {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/i.exec(value);
   const unit = m?.[2]?.toLowerCase() ?? "ms";
@@ -56325,14 +58395,17 @@ function register9(program2, ctx) {
     collectList
   ).option(
     "--format <format>",
-    `${AUDIT_FORMATS.join(" | ")} (json and csv list every finding as it is read; sarif is SARIF 2.1.0 for code scanning)`,
+    `${AUDIT_FORMATS.join(" | ")} (json and csv list every finding as it is read; sarif is SARIF 2.1.0 for code scanning; html is one self-contained page to read or print)`,
     "text"
+  ).addOption(outOption("write the report to this file when the audit ends (never half a file), not stdout")).option("--force", "overwrite the --out file if it exists").option(
+    "--evidence-dir <dir>",
+    "also keep this run's JSON result in this directory, under a new dated name (read back by zoneform evidence)"
   ).option(
     "--sarif-category <category>",
     `with --format sarif: the code scanning category (runAutomationDetails.id), default ${DEFAULT_AUDIT_CATEGORY}`
   ).option(
     "--fail-on <what>",
-    "exit 2 on (comma list): malicious (scripts and connections), lookalike (look-alike hosts), insecure (cookies), unauthorized, changed, stale (script inventory), headers (changed or missing), unreachable (payment pages not checked), policy (a policy's CSP not on a page), alerting (no Page Shield alert notifies anyone of a zone; not in the default); any; none",
+    "exit 2 on (comma list): malicious (scripts and connections), lookalike (look-alike hosts), insecure (cookies), unauthorized, unreviewed (draft entries), changed, stale (script inventory), headers (changed or missing), unreachable (payment pages not checked), policy (a policy's CSP not on a page), alerting (no Page Shield alert notifies anyone of a zone; not in the default); any; none",
     DEFAULT_FAIL_ON.join(",")
   ).option("--page-timeout <ms>", PAGE_TIMEOUT_HELP, String(DEFAULT_PAGE_TIMEOUT_MS)).option("--allow-private-addresses", ALLOW_PRIVATE_ADDRESSES_HELP).option(
     "--stale-days <n>",
@@ -56382,6 +58455,9 @@ function register9(program2, ctx) {
     const badStatus = (opts.status ?? []).filter((s) => !STATUSES2.includes(s));
     if (badStatus.length > 0) throw new UsageError(`--status ${badStatus.join(", ")}: expected ${STATUSES2.join(", ")}`);
     const now = cliClock(io.env);
+    const out = reportOutput(opts, io);
+    const evidenceDir2 = opts.evidenceDir === void 0 ? void 0 : await openEvidenceDir(io.cwd, opts.evidenceDir);
+    const record5 = [];
     const progress = progressFor(io, opts);
     const client = clientFromOptions(opts, io, void 0, progress, configured?.desired);
     try {
@@ -56406,6 +58482,8 @@ function register9(program2, ctx) {
         const account = z.account_id ?? configured?.desired.account_id;
         if (account !== void 0) accounts.set(z.zone_id, account);
       }
+      const zoneNames = zoneNamesOf(configured, zoneRefs2, zones2);
+      const files = configured ? await configProvenance(configured.sources, io.cwd, io.env) : [];
       progress.begin("audit", "zones done", zones2.length);
       const result = await runAudit(
         client,
@@ -56415,7 +58493,9 @@ function register9(program2, ctx) {
           hosts: opts.host,
           pageUrls: opts.pageUrl,
           format,
-          ...format === "text" ? { width: outputWidth(io.stdout, io.env) } : {},
+          ...format === "text" && !out.path ? { width: outputWidth(io.stdout, io.env) } : {},
+          failOn,
+          provenance: { zoneform_version: VERSION, files, zoneNames },
           limit: limit2,
           maliciousBelow,
           threatBelow,
@@ -56430,13 +58510,20 @@ function register9(program2, ctx) {
           pageUserAgent: `zoneform/${VERSION} (payment page header check)`,
           now,
           ...io.secrets ? { redact: (v) => io.secrets.redactDeep(v) } : {},
-          ...format === "sarif" ? { sarif: sarifOptions(configured, zoneRefs2, zones2, sarifCategory ?? DEFAULT_AUDIT_CATEGORY) } : {}
+          ...format === "sarif" ? { sarif: sarifOptions(configured, zoneNames, sarifCategory ?? DEFAULT_AUDIT_CATEGORY) } : {},
+          ...evidenceDir2 ? { record: (text3) => void record5.push(text3) } : {}
         },
-        (text) => {
+        (text3) => {
           progress.clear();
-          io.stdout.write(format === "text" ? fitFor(io, io.stdout, text, { long: "break" }) : text);
+          out.write(format === "text" && !out.path ? fitFor(io, io.stdout, text3, { long: "break" }) : text3);
         }
       );
+      await out.close();
+      if (evidenceDir2) {
+        const name = await recordRun(evidenceDir2, JSON.parse(record5.join("")), now());
+        io.stderr.write(`Recorded this run as ${printable(join5(opts.evidenceDir, name))}
+`);
+      }
       if (shouldFail(result.totals, failOn)) ctx.setExit(EXIT.changes);
     } finally {
       progress.end();
@@ -56451,7 +58538,27 @@ function parseSarifCategory(value, format) {
   if (problem3) throw new UsageError(`--sarif-category ${printable(value)}: ${problem3}`);
   return value;
 }
-function sarifOptions(configured, refs, ids, category) {
+function reportOutput(opts, io) {
+  if (!opts.out) return { write: (text3) => io.stdout.write(text3), close: async () => void 0 };
+  const path7 = resolve6(io.cwd, opts.out);
+  const label = `--out ${opts.out}`;
+  refuseExisting(path7, { force: opts.force, label });
+  const chunks = [];
+  return {
+    path: path7,
+    write: (text3) => void chunks.push(text3),
+    close: () => writeFileSafely(path7, chunks.join(""), { force: opts.force, label })
+  };
+}
+function sarifOptions(configured, names, category) {
+  return {
+    version: VERSION,
+    category,
+    zoneNames: names,
+    ...configured ? { positions: configPositions(configured.sources) } : {}
+  };
+}
+function zoneNamesOf(configured, refs, ids) {
   const names = /* @__PURE__ */ new Map();
   if (refs.length === ids.length)
     refs.forEach((r, i) => {
@@ -56459,12 +58566,7 @@ function sarifOptions(configured, refs, ids, category) {
     });
   for (const z of configured?.all ?? [])
     if (z.name !== void 0 && !names.has(z.zone_id)) names.set(z.zone_id, z.name);
-  return {
-    version: VERSION,
-    category,
-    zoneNames: names,
-    ...configured ? { positions: configPositions(configured.sources) } : {}
-  };
+  return names;
 }
 var PAGE_TIMEOUT_HELP, ALLOW_PRIVATE_ADDRESSES_ENV, ALLOW_PRIVATE_ADDRESSES_HELP, STATUSES2;
 var init_audit2 = __esm({
@@ -56476,6 +58578,9 @@ var init_audit2 = __esm({
     init_command2();
     init_inventory_config();
     init_options();
+    init_evidence_store();
+    init_provenance();
+    init_write_file();
     init_errors();
     init_safe_text();
     init_client_options();
@@ -56496,7 +58601,7 @@ var inventory_exports = {};
 __export(inventory_exports, {
   register: () => register10
 });
-import { resolve as resolve5 } from "node:path";
+import { resolve as resolve7 } from "node:path";
 function collectEach(value, previous) {
   return [...previous ?? [], value];
 }
@@ -56527,12 +58632,18 @@ function register10(program2, ctx) {
     "--headers <url>",
     "a payment page to fetch (absolute https:// URL; repeatable): pin the security headers it sends now under headers: (with --merge, only what FILE does not pin yet)",
     collectEach
+  ).option(
+    "--scripts",
+    "with --headers: draft the scripts seen too (as drafts a person reviews); --headers alone drafts only headers"
+  ).option(
+    "--recent <days>",
+    `mark a script first seen, or whose version was fetched, within this many days NEW or CHANGED in the draft (default ${DEFAULT_RECENT_DAYS})`
   ).option("--page-timeout <ms>", PAGE_TIMEOUT_HELP).option("--allow-private-addresses", ALLOW_PRIVATE_ADDRESSES_HELP);
   addReadCommandOptions(cmd, { single: true, progress: true });
   cmd.action(async (opts) => {
     const { io } = ctx;
     const [zoneRef] = parseZoneRefs(opts.zone, "inventory", { single: "an inventory belongs to one zone" });
-    const mergeText = opts.merge === void 0 ? void 0 : await readMergeFile(resolve5(io.cwd, opts.merge), opts.merge);
+    const mergeText = opts.merge === void 0 ? void 0 : await readMergeFile(resolve7(io.cwd, opts.merge), opts.merge);
     const given = opts.pages ?? [];
     if (given.length === 0 && mergeText === void 0)
       throw new UsageError(
@@ -56562,9 +58673,15 @@ function register10(program2, ctx) {
     if (opts.pageTimeout !== void 0 && headerUrls.length === 0)
       throw new UsageError("--page-timeout bounds the fetch of each --headers page: give --headers URL");
     const pageTimeoutMs = opts.pageTimeout === void 0 ? void 0 : parsePageTimeout(opts.pageTimeout);
+    if (opts.scripts && headerUrls.length === 0)
+      throw new UsageError(
+        "--scripts adds the scripts to a --headers draft: without --headers they are drafted anyway"
+      );
+    const recentDays = opts.recent === void 0 ? DEFAULT_RECENT_DAYS : parseRecent(opts.recent);
+    const withScripts = headerUrls.length === 0 || opts.scripts === true;
     const allowPrivateAddresses = privateAddressesAllowed(opts.allowPrivateAddresses, io.env);
     const clock = cliClock(io.env);
-    const outPath = opts.out === void 0 ? void 0 : resolve5(io.cwd, opts.out);
+    const outPath = opts.out === void 0 ? void 0 : resolve7(io.cwd, opts.out);
     if (outPath) refuseExisting(outPath, { force: opts.force, label: `--out ${opts.out}` });
     const progress = progressFor(io, opts);
     const client = clientFromOptions(opts, io, void 0, progress);
@@ -56580,32 +58697,32 @@ function register10(program2, ctx) {
       progress.begin("inventory", "zones done", 1);
       const now = clock();
       const since = now.getTime() - DEFAULT_STALE_DAYS * DAY_MS3;
-      const listed2 = await listInScopeScripts(client, zoneId, pages);
-      const scripts = listed2.filter((s) => !s.last_seen_at || !(Date.parse(s.last_seen_at) < since));
+      const listed3 = withScripts || sarif ? await listInScopeScripts(client, zoneId, pages) : [];
+      const scripts = withScripts ? listed3.filter((s) => !s.last_seen_at || !(Date.parse(s.last_seen_at) < since)) : [];
       const headers = headerUrls.length > 0 ? await fetchPages(headerUrls, pageTimeoutMs, allowPrivateAddresses) : void 0;
       progress.end();
       if (sarif) {
         const merge3 = opts.merge === void 0 || mergeText === void 0 ? void 0 : {
-          file: displayPath(resolve5(io.cwd, opts.merge), io.cwd),
+          file: displayPath(resolve7(io.cwd, opts.merge), io.cwd),
           text: mergeText,
           label: `--merge ${opts.merge}`
         };
         const { log } = inventorySarif({
           zone,
           pages,
-          scripts: listed2,
+          scripts: listed3,
           now,
           version: VERSION,
           ...merge3 ? { merge: merge3 } : {},
           ...sarifCategory ? { category: sarifCategory } : {}
         });
-        const text2 = sarifText(log);
+        const text4 = sarifText(log);
         if (outPath)
-          await writeFileSafely(outPath, io.secrets ? io.secrets.redact(text2) : text2, {
+          await writeFileSafely(outPath, io.secrets ? io.secrets.redact(text4) : text4, {
             force: opts.force,
             label: `--out ${opts.out}`
           });
-        else io.stdout.write(text2);
+        else io.stdout.write(text4);
         return;
       }
       if (mergeText !== void 0) {
@@ -56613,13 +58730,14 @@ function register10(program2, ctx) {
         const merged2 = mergeInventory(mergeText, label, scripts, {
           pages,
           pinHashes: opts.pinHashes,
+          recentDays,
           zone,
           now,
           ...headers ? { headers } : {},
           defaults: applyDefaults,
           intoDefaults: opts.intoDefaults === true
         });
-        const target = outPath ?? resolve5(io.cwd, opts.merge);
+        const target = outPath ?? resolve7(io.cwd, opts.merge);
         const headersAdded = (merged2.headers?.urlsAdded.length ?? 0) + (merged2.headers?.pinsAdded.length ?? 0);
         if (outPath !== void 0 || merged2.added.length > 0 || merged2.pagesAdded.length > 0 || headersAdded > 0)
           await writeFileSafely(target, merged2.text, {
@@ -56629,35 +58747,43 @@ function register10(program2, ctx) {
         io.stderr.write(leftOutWarning(merged2.leftOut));
         const added = merged2.added.map((a) => `  + ${printable(a.url)}
 `).join("");
-        io.stderr.write(
-          `inventory: ${merged2.added.length} new script${merged2.added.length === 1 ? "" : "s"}${merged2.pagesAdded.length ? ` and ${merged2.pagesAdded.length} page pattern(s)` : ""} added to ${printable(merged2.where)} of ${printable(opts.out ?? opts.merge)} (${scripts.length} seen on the pages in scope); review each TODO justification
+        if (withScripts)
+          io.stderr.write(
+            `inventory: ${merged2.added.length} new script${merged2.added.length === 1 ? "" : "s"}${merged2.pagesAdded.length ? ` and ${merged2.pagesAdded.length} page pattern(s)` : ""} added to ${printable(merged2.where)} of ${printable(opts.out ?? opts.merge)} (${scripts.length} seen on the pages in scope); review each TODO justification
 ${added}`
-        );
+          );
         if (merged2.headers) io.stderr.write(headerMergeReport(merged2.headers, opts.out ?? opts.merge));
         return;
       }
-      const text = draftInventory(scripts, {
+      const text3 = draftInventory(scripts, {
         pages,
         pinHashes: opts.pinHashes,
+        recentDays,
         zone: zone.name ?? zoneId,
         now,
         ...headers ? { headers } : {}
       });
       io.stderr.write(leftOutWarning(withoutLookalikes(scripts, { pages, authorized: [] }).leftOut));
       if (outPath) {
-        await writeFileSafely(outPath, text, { force: opts.force, label: `--out ${opts.out}` });
+        await writeFileSafely(outPath, text3, { force: opts.force, label: `--out ${opts.out}` });
         io.stderr.write(
           `inventory: ${scripts.length} script(s) seen on the pages in scope written to ${printable(opts.out)}; review each TODO justification
 `
         );
       } else {
-        io.stdout.write(text);
+        io.stdout.write(text3);
       }
     } finally {
       progress.end();
       await client.close();
     }
   });
+}
+function parseRecent(value) {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1 || n > 3650)
+    throw new UsageError(`--recent ${printable(value)}: expected a whole number of days from 1 to 3650`);
+  return n;
 }
 async function fetchPages(urls, timeoutMs, allowPrivateAddresses) {
   const fetcher = new PageFetcher({
@@ -56702,9 +58828,9 @@ function leftOutWarning(leftOut) {
 `
   ).join("");
 }
-async function readMergeFile(path6, label) {
+async function readMergeFile(path7, label) {
   try {
-    return (await readRegularFile(path6, MAX_CONFIG_FILE_BYTES2)).toString("utf8");
+    return (await readRegularFile(path7, MAX_CONFIG_FILE_BYTES2)).toString("utf8");
   } catch (err) {
     if (!(err instanceof FileReadError)) throw err;
     const message2 = `--merge ${label}: ${describeReadProblem(err.problem, MAX_CONFIG_FILE_BYTES2)}`;
@@ -56732,6 +58858,65 @@ var init_inventory4 = __esm({
     init_command2();
     FORMATS = ["yaml", "sarif"];
     DAY_MS3 = 864e5;
+  }
+});
+
+// src/cli/commands/evidence.ts
+var evidence_exports = {};
+__export(evidence_exports, {
+  register: () => register11
+});
+import { resolve as resolve8 } from "node:path";
+function register11(program2, ctx) {
+  program2.command("evidence").argument("<dir>", "the directory `audit -c FILE --evidence-dir DIR` keeps its runs in").description(
+    "Render the period an evidence directory covers: each run and its result, each finding with when it appeared and cleared, gaps of more than 7 days and changed records; exit 2 when the record does not hold."
+  ).option("--since <time>", "the period's start (an ISO 8601 date or instant): earlier runs are left out").option("--until <time>", "the period's end (default: every run since)").option("--format <format>", `${Object.keys(FORMATS2).join(" | ")}`, "text").addOption(outOption("write the report to this file (refused if it exists, unless --force)")).option("--force", "overwrite the --out file").action(async (dir, opts) => {
+    const { io } = ctx;
+    const render = Object.hasOwn(FORMATS2, opts.format) ? FORMATS2[opts.format] : void 0;
+    if (!render)
+      throw new UsageError(`--format ${printable(opts.format)}: expected one of ${Object.keys(FORMATS2).join(", ")}`);
+    const outPath = opts.out === void 0 ? void 0 : resolve8(io.cwd, opts.out);
+    if (outPath) refuseExisting(outPath, { force: opts.force, label: `--out ${opts.out}` });
+    const files = await readEvidenceDir(resolve8(io.cwd, dir), dir);
+    if (files.length === 0)
+      throw new UsageError(
+        `${dir}: no record of a run (zoneform-audit-….json): run audit -c FILE --evidence-dir ${dir}`
+      );
+    const period = evidencePeriod(files, {
+      ...opts.since !== void 0 ? { since: instant("--since", opts.since) } : {},
+      ...opts.until !== void 0 ? { until: instant("--until", opts.until, true) } : {}
+    });
+    const text3 = render(period);
+    if (outPath) await writeFileSafely(outPath, text3, { force: opts.force, label: `--out ${opts.out}` });
+    else io.stdout.write(text3);
+    if (!periodHolds(period)) ctx.setExit(EXIT.changes);
+  });
+}
+function instant(flag, value, endOfDay = false) {
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const t = Date.parse(day ? `${value}T${endOfDay ? "23:59:59.999" : "00:00:00.000"}Z` : value);
+  if (Number.isNaN(t) || !/^\d{4}-\d{2}-\d{2}/.test(value))
+    throw new UsageError(
+      `${flag} ${printable(value)}: expected an ISO 8601 date or instant (2026-01-01, 2026-01-01T00:00:00Z)`
+    );
+  return new Date(t).toISOString();
+}
+var FORMATS2;
+var init_evidence = __esm({
+  "src/cli/commands/evidence.ts"() {
+    "use strict";
+    init_audit();
+    init_errors();
+    init_safe_text();
+    init_write_file();
+    init_evidence_store();
+    init_options();
+    FORMATS2 = {
+      text: renderEvidenceText,
+      markdown: renderEvidenceMarkdown,
+      json: renderEvidenceJson,
+      html: renderEvidenceHtml
+    };
   }
 });
 
@@ -56763,11 +58948,11 @@ function collapseWildcards(origins, threshold, coversMalicious) {
     const key2 = `${o.scheme}|${o.port}|${parent}`;
     groups.set(key2, [...groups.get(key2) ?? [], o]);
   }
-  for (const [key2, list2] of groups) {
+  for (const [key2, list3] of groups) {
     const [scheme, port, parent] = key2.split("|");
-    if (list2.length >= threshold && !coversMalicious(parent))
+    if (list3.length >= threshold && !coversMalicious(parent))
       out.push(`${scheme}://*.${parent}${port ? `:${port}` : ""}`);
-    else out.push(...list2.map(sourceOf));
+    else out.push(...list3.map(sourceOf));
   }
   return out;
 }
@@ -56865,10 +59050,10 @@ ${host}`;
       result() {
         const script_src = this.directiveSources("script");
         const connect_src = this.directiveSources("connection");
-        const value = [
-          `script-src ${script_src.length ? script_src.join(" ") : "'none'"}`,
-          ...connect_src.length ? [`connect-src ${connect_src.join(" ")}`] : []
-        ].join("; ");
+        const value = serializePolicy([
+          ["script-src", script_src],
+          ...connect_src.length ? [["connect-src", connect_src]] : []
+        ]);
         return {
           script_src,
           connect_src,
@@ -56913,7 +59098,7 @@ __export(csp_exports, {
   droppedLines: () => droppedLines,
   droppedWarning: () => droppedWarning,
   policyBlock: () => policyBlock,
-  register: () => register11,
+  register: () => register12,
   renderSuggestionText: () => renderSuggestionText,
   suggestCsp: () => suggestCsp
 });
@@ -56924,11 +59109,11 @@ async function suggestCsp(client, zoneId, opts = {}) {
     threatBelow: opts.threatBelow
   });
   const query = { status: "active", ...opts.hosts?.length ? { hosts: opts.hosts.join(",") } : {} };
-  for (const [kind, list2] of [
+  for (const [kind, list3] of [
     ["script", "scripts"],
     ["connection", "connections"]
   ]) {
-    for await (const raw of client.paginate(pageShieldApiPath(zoneId, list2), {
+    for await (const raw of client.paginate(pageShieldApiPath(zoneId, list3), {
       query,
       perPage: PER_PAGE2
     })) {
@@ -57003,7 +59188,7 @@ function renderSuggestionText(zoneId, s, block2) {
   return `${lines.join("\n")}
 ${printable(block2, { keepNewlines: true })}`;
 }
-function register11(program2, ctx) {
+function register12(program2, ctx) {
   const csp = program2.command("csp").description("Content security policy helpers built from the Page Shield inventory.");
   const cmd = csp.command("suggest").description("Suggest script-src and connect-src from the zone's active, non-malicious scripts and connections.").option(
     "--host <host>",
@@ -57068,13 +59253,13 @@ async function suggestFromInventory(io, opts, action) {
   const loaded = await loadInventories(opts.config ?? "zoneform.yaml", io);
   const zones2 = loaded?.zones ?? [];
   const key2 = (v) => v.trim().toLowerCase().replace(/\.$/, "");
-  const wanted = opts.zone ?? [];
-  const chosen = wanted.length > 0 ? zones2.filter(
-    (z2) => wanted.some((w) => key2(w) === z2.zone_id || z2.name !== void 0 && key2(w) === key2(z2.name))
+  const wanted2 = opts.zone ?? [];
+  const chosen = wanted2.length > 0 ? zones2.filter(
+    (z2) => wanted2.some((w) => key2(w) === z2.zone_id || z2.name !== void 0 && key2(w) === key2(z2.name))
   ) : zones2;
   if (chosen.length === 0) {
     throw new UsageError(
-      `csp suggest --from-inventory: no zone${wanted.length ? ` ${wanted.join(", ")}` : ""} with ${SCRIPT_INVENTORY_PATH} in ${loaded?.path ?? "the configuration"}`
+      `csp suggest --from-inventory: no zone${wanted2.length ? ` ${wanted2.join(", ")}` : ""} with ${SCRIPT_INVENTORY_PATH} in ${loaded?.path ?? "the configuration"}`
     );
   }
   if (chosen.length > 1)
@@ -57154,11 +59339,11 @@ function holdsPin(value, inList = false) {
   if (!isRecord(value)) return false;
   return Object.entries(value).some(([k, v]) => inList && k === PIN_KEY || holdsPin(v, inList));
 }
-function common(values2, path6, refused2) {
+function common(values2, path7, refused2) {
   const out = {};
   for (const key2 of Object.keys(values2[0])) {
-    const at3 = path6 ? `${path6}.${key2}` : key2;
-    if (path6 === "" && ZONE_IDENTITY_KEYS.includes(key2)) continue;
+    const at3 = path7 ? `${path7}.${key2}` : key2;
+    if (path7 === "" && ZONE_IDENTITY_KEYS.includes(key2)) continue;
     if (refused2.has(at3) || !values2.every((v) => Object.hasOwn(v, key2))) continue;
     const each = values2.map((v) => v[key2]);
     if (each.every((v) => (0, import_fast_deep_equal5.default)(v, each[0])) && !holdsPin(each[0])) setOwn(out, key2, structuredClone(each[0]));
@@ -57234,7 +59419,7 @@ function exportedUnits(h) {
 function renderExport(document, header3, notes) {
   return headerComment(header3, notes) + documentYaml(document);
 }
-var init_document2 = __esm({
+var init_document3 = __esm({
   "src/export/document.ts"() {
     "use strict";
     init_safe_yaml();
@@ -57244,9 +59429,9 @@ var init_document2 = __esm({
 
 // src/export/zones.ts
 async function exportZone(ctx, sections, onSection) {
-  const wanted = SECTIONS.filter((s) => sections.includes(s.name));
+  const wanted2 = SECTIONS.filter((s) => sections.includes(s.name));
   const parts = await Promise.all(
-    wanted.map(async (section) => {
+    wanted2.map(async (section) => {
       try {
         const part = await section.export(ctx);
         onSection?.(section.name);
@@ -57268,9 +59453,9 @@ async function exportZone(ctx, sections, onSection) {
   return escapeTemplates(zone);
 }
 async function exportAccount(ctx, sections, onSection) {
-  const wanted = SECTIONS.filter((s) => s.account && sections.includes(s.name));
+  const wanted2 = SECTIONS.filter((s) => s.account && sections.includes(s.name));
   const parts = await Promise.all(
-    wanted.map(async (section) => {
+    wanted2.map(async (section) => {
       try {
         const part = await section.account.export(ctx);
         onSection?.(section.name);
@@ -57341,7 +59526,7 @@ async function exportZones(client, opts) {
     ...shared.defaults ? { defaults: shared.defaults } : {},
     zones: shared.zones
   };
-  const text = renderExport(
+  const text3 = renderExport(
     document,
     {
       schemaRef: opts.schemaRef,
@@ -57353,7 +59538,7 @@ async function exportZones(client, opts) {
     },
     notes
   );
-  return { document, text, notes };
+  return { document, text: text3, notes };
 }
 var init_zones2 = __esm({
   "src/export/zones.ts"() {
@@ -57362,7 +59547,7 @@ var init_zones2 = __esm({
     init_engine();
     init_errors();
     init_defaults3();
-    init_document2();
+    init_document3();
     init_sections();
     init_types3();
   }
@@ -57381,9 +59566,9 @@ var init_export6 = __esm({
 var export_exports = {};
 __export(export_exports, {
   parseSections: () => parseSections,
-  register: () => register12
+  register: () => register13
 });
-import { dirname as dirname3, resolve as resolve6 } from "node:path";
+import { dirname as dirname3, resolve as resolve9 } from "node:path";
 function parseAccounts(values2) {
   const ids = [...new Set((values2 ?? []).map((v) => v.trim().toLowerCase()))];
   const bad = ids.filter((id) => !/^[0-9a-f]{32}$/.test(id));
@@ -57399,7 +59584,7 @@ function parseSections(values2) {
   const named = values2.map(exportSectionNamed);
   return EXPORT_SECTIONS.filter((s) => named.includes(s));
 }
-function register12(program2, ctx) {
+function register13(program2, ctx) {
   const cmd = program2.command("export").description(
     "Write the live zone as a zoneform file (secrets as ${env:…} references) that plans with no changes."
   ).option(
@@ -57428,7 +59613,7 @@ function register12(program2, ctx) {
     if (opts.accountId !== void 0 && !/^[0-9a-f]{32}$/.test(opts.accountId)) {
       throw new UsageError(`--account-id ${opts.accountId}: expected an account id, 32 lower-case hex characters`);
     }
-    const outPath = opts.out ? resolve6(io.cwd, opts.out) : void 0;
+    const outPath = opts.out ? resolve9(io.cwd, opts.out) : void 0;
     const outLabel = `--out ${opts.out}`;
     if (outPath) refuseExisting(outPath, { force: opts.force, label: outLabel });
     const progress = progressFor(io, opts);
@@ -57455,16 +59640,17 @@ function register12(program2, ctx) {
       progress.end();
       await client.close();
     }
-    const { text, notes } = result;
+    const { text: text3, notes } = result;
     const placeholders = Object.fromEntries(notes.env.map((e) => [e.name, "placeholder"]));
-    const check3 = checkConfigSources([{ file: opts.out ?? "<export>", text }], { ...io.env, ...placeholders });
+    const check3 = checkConfigSources([{ file: opts.out ?? "<export>", text: text3 }], { ...io.env, ...placeholders });
     if (outPath) {
-      await writeFileSafely(outPath, text, { force: opts.force, label: outLabel });
-      const what = `${zones2.length} zone(s)${accounts.length > 0 ? `, ${accounts.length} account(s)` : ""}`;
+      await writeFileSafely(outPath, text3, { force: opts.force, label: outLabel });
+      const counted3 = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
+      const what = counted3(zones2.length, "zone") + (accounts.length > 0 ? `, ${counted3(accounts.length, "account")}` : "");
       io.stderr.write(`Wrote ${opts.out}: ${what}, sections ${sections.join(", ")}.
 `);
     } else {
-      io.stdout.write(text);
+      io.stdout.write(text3);
     }
     for (const w of notes.warnings) io.stderr.write(`Warning: ${printable(w)}
 `);
@@ -57514,9 +59700,9 @@ var init_export7 = __esm({
 // src/cli/commands/logpush.ts
 var logpush_exports = {};
 __export(logpush_exports, {
-  register: () => register13
+  register: () => register14
 });
-function register13(program2, ctx) {
+function register14(program2, ctx) {
   const logpush2 = program2.command("logpush").description("Logpush helpers.");
   const challenge = logpush2.command("challenge").description(
     "Request an ownership challenge for a storage destination (s3, gs, azure): Cloudflare writes a token into a file in the bucket; put it in an env var and set ownership_challenge: ${env:NAME} on the job."
@@ -57534,10 +59720,10 @@ function register13(program2, ctx) {
       throw new UsageError("logpush challenge takes --zone or --account, not both: a challenge is for one job");
     const [zoneRef] = account === void 0 ? parseZoneRefs(opts.zone, "logpush challenge", { single: "a challenge is for one zone's job" }) : [];
     const { destination, redactor } = resolveDestination(opts.destination, io.env);
-    const shown4 = redactor.redact(redactDestination(destination));
+    const shown5 = redactor.redact(redactDestination(destination));
     if (!needsOwnershipChallenge(destination)) {
       const scheme = destinationScheme(destination) || "this";
-      throw new UsageError(`${scheme} destinations need no ownership challenge: only s3, gs and azure do (${shown4})`);
+      throw new UsageError(`${scheme} destinations need no ownership challenge: only s3, gs and azure do (${shown5})`);
     }
     const client = clientFromOptions(opts, io, redactor);
     await guidedRun(ctx, async (_guard, write) => {
@@ -57550,7 +59736,7 @@ function register13(program2, ctx) {
           kind: "create",
           resource: "logpush_ownership_challenge",
           zone_id: unit,
-          identity: shown4,
+          identity: shown5,
           fields: [],
           operations: [{ method: "POST", path: `${base3}/logpush/ownership`, body: { destination_conf: destination } }]
         })
@@ -57558,7 +59744,7 @@ function register13(program2, ctx) {
       const res = answer;
       if (!res || res.valid === false || !res.filename) {
         throw new RuntimeError(
-          `Cloudflare could not write an ownership token to ${shown4}${res?.message ? `: ${redactor.redact(res.message)}` : ""}`
+          `Cloudflare could not write an ownership token to ${shown5}${res?.message ? `: ${redactor.redact(res.message)}` : ""}`
         );
       }
       const bucket = printable(destinationBucket(destination));
@@ -57600,11 +59786,11 @@ var init_logpush = __esm({
 // src/cli/commands/whoami.ts
 var whoami_exports = {};
 __export(whoami_exports, {
-  register: () => register14
+  register: () => register15
 });
 import { existsSync as existsSync4 } from "node:fs";
-import path5 from "node:path";
-function register14(program2, ctx) {
+import path6 from "node:path";
+function register15(program2, ctx) {
   const cmd = program2.command("whoami").description(
     "Show who the Cloudflare credentials are and which token permissions the file's sections need (and lack, when the API tells)."
   ).option("--format <format>", "text | json", "text");
@@ -57615,7 +59801,7 @@ function register14(program2, ctx) {
     const { io } = ctx;
     if (opts.format !== "text" && opts.format !== "json")
       throw new UsageError(`--format ${opts.format}: expected one of text, json`);
-    const configFile = opts.config ?? (existsSync4(path5.resolve(io.cwd, DEFAULT_CONFIG_PATH)) ? DEFAULT_CONFIG_PATH : void 0);
+    const configFile = opts.config ?? (existsSync4(path6.resolve(io.cwd, DEFAULT_CONFIG_PATH)) ? DEFAULT_CONFIG_PATH : void 0);
     const desired = configFile === void 0 ? void 0 : (await loadConfig(configFile, { env: io.env, cwd: io.cwd, missingEnv: "warning" })).desired;
     const clients = clientsFromOptions(opts, io, void 0, void 0, desired);
     const baseUrl = apiUrlFrom(opts, io, true);
@@ -57627,13 +59813,16 @@ function register14(program2, ctx) {
         const { auth } = resolveCredentials(io.env, { apiUrl: opts.apiUrl });
         const part = desired && clients.tokens.length > 0 ? defaultPart(desired, clients.tokens) : desired;
         const label = "token" in auth ? "CLOUDFLARE_API_TOKEN" : "CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY";
-        const scope = tokenScope(auth, desired ? defaultAccounts(desired) : []);
+        const scope = tokenScope(auth, desired ? { accounts: defaultAccounts(desired), ...estateScope(desired) } : {});
         const kind = "token" in auth ? "token" : "key";
         reports.push(await reportOf(clients.fallback, kind, scope, part, baseUrl, now, label));
       }
       for (const { token: token2, client } of clients.tokens) {
         const part = partOf(desired, token2);
-        const scope = tokenScope({ token: token2.value }, token2.accounts);
+        const scope = tokenScope(
+          { token: token2.value },
+          { accounts: token2.accounts, variable: token2.env, ...estateScope(desired) }
+        );
         reports.push(await reportOf(client, "token", scope, part, baseUrl, now, token2.env, token2));
       }
       const named = clients.tokens.length > 0;
@@ -57642,8 +59831,15 @@ function register14(program2, ctx) {
 ` : reports.map((r) => textReport(r, named)).join("\n")
       );
       for (const r of reports) {
+        for (const account of r.check.servesAccounts ?? []) {
+          const problem3 = notItsAccount(r.check, account, desired && estateScope(desired));
+          if (!problem3) continue;
+          io.stderr.write(`Error: ${printable(problem3)}
+`);
+          ctx.setExit(EXIT.error);
+        }
         if (r.check.state === "active") continue;
-        io.stderr.write(`Error: ${named ? `${printable(r.variable)}: ` : ""}${printable(describeCheck(r.check))}
+        io.stderr.write(`Error: ${printable(describeCheck(r.check))}
 `);
         ctx.setExit(EXIT.error);
       }
@@ -57743,13 +59939,13 @@ function jsonReport({ baseUrl, check: check3, desired, needs, policies }) {
 function textReport({ baseUrl, check: check3, desired, needs, policies, variable, token: token2 }, named) {
   const lines = [];
   if (named) {
-    const serves = token2 ? `account ${token2.accounts.join(", ")} and ${token2.zones.length} zone(s)` : "every zone and account without a token of its own";
+    const serves = token2 ? `account${token2.accounts.length === 1 ? "" : "s"} ${token2.accounts.join(", ")} and ${token2.zones.length} zone${token2.zones.length === 1 ? "" : "s"}` : "every zone and account without a token of its own";
     lines.push(`${variable} (${serves}):`);
   }
   if (check3.kind === "token") {
-    const when = [check3.notBefore && `not before ${check3.notBefore}`, check3.expiresOn && `expires ${check3.expiresOn}`].filter(Boolean).join(", ");
+    const when2 = [check3.notBefore && `not before ${check3.notBefore}`, check3.expiresOn && `expires ${check3.expiresOn}`].filter(Boolean).join(", ");
     lines.push(
-      `API token ${check3.id ?? "(id unknown)"}${check3.account ? ` (of account ${check3.account})` : ""}: ${check3.state === "not_yet_valid" ? "not yet valid" : check3.state}${when ? ` (${when})` : ""}`
+      `API token ${check3.id ?? "(id unknown)"}${check3.account ? ` (of account ${check3.account})` : ""}: ${check3.state === "not_yet_valid" ? "not yet valid" : check3.state}${when2 ? ` (${when2})` : ""}`
     );
   } else {
     lines.push(
@@ -57825,6 +60021,7 @@ var init_command_modules = __esm({
       "waf-migration": () => Promise.resolve().then(() => (init_waf_migration2(), waf_migration_exports)),
       audit: () => Promise.resolve().then(() => (init_audit2(), audit_exports)),
       inventory: () => Promise.resolve().then(() => (init_inventory4(), inventory_exports)),
+      evidence: () => Promise.resolve().then(() => (init_evidence(), evidence_exports)),
       csp: () => Promise.resolve().then(() => (init_csp3(), csp_exports)),
       export: () => Promise.resolve().then(() => (init_export7(), export_exports)),
       logpush: () => Promise.resolve().then(() => (init_logpush(), logpush_exports)),
@@ -57845,7 +60042,7 @@ async function buildProgram(ctx, only, modules) {
     writeOut: (s) => ctx.io.stdout.write(s),
     writeErr: (s) => ctx.io.stderr.write(s)
   }).exitOverride();
-  for (const { register: register15 } of modules ?? await loadCommands(only)) register15(program2, ctx);
+  for (const { register: register16 } of modules ?? await loadCommands(only)) register16(program2, ctx);
   for (const cmd of program2.commands)
     cmd.exitOverride().configureOutput({
       writeOut: (s) => ctx.io.stdout.write(s),
@@ -57921,12 +60118,12 @@ function neverPassed(name, value, token2) {
   return void 0;
 }
 function cliEnvironment(env, referenced, token2) {
-  const wanted = new Set(referenced);
+  const wanted2 = new Set(referenced);
   const out = {};
   for (const [name, value] of Object.entries(env)) {
     if (value === void 0 || neverPassed(name, value, token2) !== void 0) continue;
     const upper = name.toUpperCase();
-    if (wanted.has(name) || PASSED_NAMES.has(upper) || PASSED_PREFIXES.some((p) => upper.startsWith(p)))
+    if (wanted2.has(name) || PASSED_NAMES.has(upper) || PASSED_PREFIXES.some((p) => upper.startsWith(p)))
       out[name] = value;
   }
   return out;
@@ -57942,16 +60139,16 @@ async function configFiles(config2) {
 }
 async function configReferences(config2, workspace) {
   const out = [];
-  for (const path6 of await configFiles(config2)) {
-    let text;
+  for (const path7 of await configFiles(config2)) {
+    let text3;
     try {
-      text = (await readRegularFile(path6, MAX_CONFIG_FILE_BYTES)).toString("utf8");
+      text3 = (await readRegularFile(path7, MAX_CONFIG_FILE_BYTES)).toString("utf8");
     } catch {
       continue;
     }
-    const rel = relative(workspace, path6);
-    const file = rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path6;
-    replaceTemplateTokens(text, (whole, inside) => {
+    const rel = relative(workspace, path7);
+    const file = rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path7;
+    replaceTemplateTokens(text3, (whole, inside) => {
       if (inside.startsWith("env:")) out.push({ name: inside.slice(4), file });
       return whole;
     });
@@ -58034,40 +60231,40 @@ function zoneformIn(env, cwd, runner, refused2) {
     if (refused2 !== void 0) throw new Error(refused2);
     let stdout = "";
     let stderr = "";
-    let shown4 = `$ zoneform ${args.join(" ")}
+    let shown5 = `$ zoneform ${args.join(" ")}
 `;
     const io = {
       stdout: {
         write: (t) => {
           stdout += t;
-          if (!opts.quiet) shown4 += t;
+          if (!opts.quiet) shown5 += t;
         },
         isTTY: false
       },
       stderr: {
         write: (t) => {
           stderr += t;
-          shown4 += t;
+          shown5 += t;
         },
         isTTY: false
       },
       env: { NO_COLOR: "1", ...env },
       cwd
     };
-    let code;
+    let code2;
     try {
-      code = await main(args, io);
+      code2 = await main(args, io);
     } finally {
-      runner.fenced(shown4);
+      runner.fenced(shown5);
     }
-    return { code, stdout, stderr };
+    return { code: code2, stdout, stderr };
   };
 }
 
 // src/action/context.ts
 init_model();
 init_safe_markdown();
-import { resolve as resolve7 } from "node:path";
+import { resolve as resolve10 } from "node:path";
 var ActionFailed = class extends Error {
   name = "ActionFailed";
 };
@@ -58079,7 +60276,7 @@ function github(ctx) {
   return ctx.github;
 }
 function configPath2(ctx) {
-  return resolve7(ctx.workspace, ctx.runner.input("config") || DEFAULT_CONFIG_PATH);
+  return resolve10(ctx.workspace, ctx.runner.input("config") || DEFAULT_CONFIG_PATH);
 }
 function zoneArgs(ctx) {
   const zone = ctx.runner.input("zone");
@@ -58096,12 +60293,12 @@ function runLink(env, runId) {
   const url = runUrl(env, runId);
   return url ? `[run ${runId}](${url})` : `run ${runId}`;
 }
-function codeBlock(text) {
-  return `${mdCodeBlock(text.trimEnd().split("\n"))}
+function codeBlock(text3) {
+  return `${mdCodeBlock(text3.trimEnd().split("\n"))}
 `;
 }
-function lastLines(text, n = 40) {
-  const lines = text.trimEnd().split("\n");
+function lastLines(text3, n = 40) {
+  const lines = text3.trimEnd().split("\n");
   return (lines.length > n ? ["…", ...lines.slice(-n)] : lines).join("\n");
 }
 
@@ -58129,8 +60326,8 @@ var GitHub = class {
   apiUrl;
   token;
   repo;
-  async call(method, path6, body, opts = {}) {
-    const url = `${this.apiUrl.replace(/\/+$/, "")}/${path6}`;
+  async call(method, path7, body, opts = {}) {
+    const url = `${this.apiUrl.replace(/\/+$/, "")}/${path7}`;
     const res = await fetch(url, {
       method,
       redirect: opts.raw ? "manual" : "follow",
@@ -58147,46 +60344,46 @@ var GitHub = class {
     if (opts.raw && res.status >= 300 && res.status < 400) {
       const location = res.headers.get("location");
       await res.body?.cancel();
-      if (!location) throw new GitHubError(`${method} ${path6}: HTTP ${res.status} without a Location`);
+      if (!location) throw new GitHubError(`${method} ${path7}: HTTP ${res.status} without a Location`);
       const blob = await fetch(location, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
       if (!blob.ok) {
         await blob.body?.cancel();
-        throw new GitHubError(`downloading ${path6}: HTTP ${blob.status}`, blob.status);
+        throw new GitHubError(`downloading ${path7}: HTTP ${blob.status}`, blob.status);
       }
-      return readCapped(blob, `${method} ${path6}`);
+      return readCapped(blob, `${method} ${path7}`);
     }
-    const text = await readCapped(res, `${method} ${path6}`);
+    const text3 = await readCapped(res, `${method} ${path7}`);
     if (!res.ok) {
-      let message2 = text.slice(0, 300);
+      let message2 = text3.slice(0, 300);
       try {
-        message2 = String(JSON.parse(text).message ?? message2);
+        message2 = String(JSON.parse(text3).message ?? message2);
       } catch {
       }
       const hint = res.status === 403 || res.status === 404 ? " (does the workflow grant the permissions docs/ci.md lists?)" : "";
       throw new GitHubError(
-        `GitHub API ${method} ${path6}: HTTP ${res.status} ${JSON.stringify(message2)}${hint}`,
+        `GitHub API ${method} ${path7}: HTTP ${res.status} ${JSON.stringify(message2)}${hint}`,
         res.status
       );
     }
-    if (opts.raw) return text;
+    if (opts.raw) return text3;
     try {
-      return text === "" ? null : JSON.parse(text);
+      return text3 === "" ? null : JSON.parse(text3);
     } catch {
-      throw new GitHubError(`GitHub API ${method} ${path6}: the answer is not JSON`);
+      throw new GitHubError(`GitHub API ${method} ${path7}: the answer is not JSON`);
     }
   }
-  async list(path6, pick3, valid) {
+  async list(path7, pick3, valid) {
     const out = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
-      const items = pick3(await this.call("GET", `${path6}${path6.includes("?") ? "&" : "?"}per_page=100&page=${page}`));
-      if (!Array.isArray(items)) throw new GitHubError(`GitHub API GET ${path6}: expected a list`);
+      const items = pick3(await this.call("GET", `${path7}${path7.includes("?") ? "&" : "?"}per_page=100&page=${page}`));
+      if (!Array.isArray(items)) throw new GitHubError(`GitHub API GET ${path7}: expected a list`);
       const bad = items.findIndex((item) => !valid(item));
       if (bad >= 0)
-        throw new GitHubError(`GitHub API GET ${path6}: item ${bad} of page ${page} is not what the API documents`);
+        throw new GitHubError(`GitHub API GET ${path7}: item ${bad} of page ${page} is not what the API documents`);
       out.push(...items);
       if (items.length < 100) return out;
     }
-    throw new GitHubError(`GitHub API GET ${path6}: more than ${MAX_PAGES} pages`);
+    throw new GitHubError(`GitHub API GET ${path7}: more than ${MAX_PAGES} pages`);
   }
   /**
    * Who the token is (GET /user). The job's GITHUB_TOKEN, an installation token, may not read it (HTTP
@@ -58267,14 +60464,14 @@ init_safe_markdown();
 // src/action/files.ts
 init_write_file();
 import { lstatSync as lstatSync2, realpathSync } from "node:fs";
-import { dirname as dirname4, isAbsolute as isAbsolute3, join as join4, relative as relative3, resolve as resolve8, sep as sep2 } from "node:path";
-function checkNoLinkedFolder(workspace, path6, label) {
-  const root = resolve8(workspace);
-  const rel = relative3(root, dirname4(resolve8(path6)));
+import { dirname as dirname4, isAbsolute as isAbsolute3, join as join6, relative as relative3, resolve as resolve11, sep as sep2 } from "node:path";
+function checkNoLinkedFolder(workspace, path7, label) {
+  const root = resolve11(workspace);
+  const rel = relative3(root, dirname4(resolve11(path7)));
   if (rel === "" || rel.startsWith("..") || isAbsolute3(rel)) return;
   let at3 = root;
   for (const part of rel.split(sep2)) {
-    at3 = join4(at3, part);
+    at3 = join6(at3, part);
     let linked = false;
     try {
       linked = lstatSync2(at3).isSymbolicLink();
@@ -58283,23 +60480,23 @@ function checkNoLinkedFolder(workspace, path6, label) {
     }
     if (linked)
       throw new ActionFailed(
-        `${label} ${path6}: ${at3} is a symbolic link; the Action writes no file through one (name a path without links)`
+        `${label} ${path7}: ${at3} is a symbolic link; the Action writes no file through one (name a path without links)`
       );
   }
-  const real2 = realpathSync(dirname4(resolve8(path6)));
-  if (real2 !== join4(realpathSync(root), rel))
+  const real2 = realpathSync(dirname4(resolve11(path7)));
+  if (real2 !== join6(realpathSync(root), rel))
     throw new ActionFailed(
-      `${label} ${path6}: its folder resolves to ${real2}; the Action writes no file through a link`
+      `${label} ${path7}: its folder resolves to ${real2}; the Action writes no file through a link`
     );
 }
 function outputPath(workspace, given, fallback, label) {
-  const path6 = resolve8(workspace, given || fallback);
-  checkNoLinkedFolder(workspace, path6, label);
-  return path6;
+  const path7 = resolve11(workspace, given || fallback);
+  checkNoLinkedFolder(workspace, path7, label);
+  return path7;
 }
-async function writeOutput(workspace, path6, text, label) {
-  checkNoLinkedFolder(workspace, path6, label);
-  await writeFileSafely(path6, text, { force: true, mode: 384, label: `${label} ${path6}` });
+async function writeOutput(workspace, path7, text3, label) {
+  checkNoLinkedFolder(workspace, path7, label);
+  await writeFileSafely(path7, text3, { force: true, mode: 384, label: `${label} ${path7}` });
 }
 
 // src/action/plan-mode.ts
@@ -58364,19 +60561,19 @@ function planCommentToUpdate(comments, who) {
 init_safe_markdown();
 
 // src/action/base-config.ts
-import { execFile } from "node:child_process";
-import { mkdir as mkdir2, mkdtemp, writeFile as writeFile4 } from "node:fs/promises";
+import { execFile as execFile2 } from "node:child_process";
+import { mkdir as mkdir3, mkdtemp, writeFile as writeFile5 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { basename, join as join5, relative as relative4 } from "node:path";
-var GIT_TIMEOUT_MS = 6e4;
-var MAX_GIT_OUTPUT = 16 * 1024 * 1024;
-function git(cwd, args) {
-  return new Promise((resolve9, reject) => {
-    execFile(
+import { basename, join as join7, relative as relative4 } from "node:path";
+var GIT_TIMEOUT_MS2 = 6e4;
+var MAX_GIT_OUTPUT2 = 16 * 1024 * 1024;
+function git2(cwd, args) {
+  return new Promise((resolve12, reject) => {
+    execFile2(
       "git",
       ["-C", cwd, ...args],
-      { timeout: GIT_TIMEOUT_MS, maxBuffer: MAX_GIT_OUTPUT, encoding: "utf8" },
-      (err, stdout) => err ? reject(err) : resolve9(stdout)
+      { timeout: GIT_TIMEOUT_MS2, maxBuffer: MAX_GIT_OUTPUT2, encoding: "utf8" },
+      (err, stdout) => err ? reject(err) : resolve12(stdout)
     );
   });
 }
@@ -58385,25 +60582,25 @@ async function readBaseConfig(workspace, config2, base3) {
   const rel = relative4(workspace, config2).split("\\").join("/");
   if (rel.startsWith("..")) return { why: "the configuration is outside the workspace" };
   try {
-    await git(workspace, ["cat-file", "-e", `${base3}^{commit}`]).catch(
-      () => git(workspace, ["fetch", "--no-tags", "--depth=1", "origin", base3])
+    await git2(workspace, ["cat-file", "-e", `${base3}^{commit}`]).catch(
+      () => git2(workspace, ["fetch", "--no-tags", "--depth=1", "origin", base3])
     );
     const at3 = (name) => `${base3}:${[rel, name].filter(Boolean).join("/")}`;
-    const kind = (await git(workspace, ["cat-file", "-t", at3()]).catch(() => "")).trim();
-    const dir = await mkdtemp(join5(tmpdir2(), "zoneform-base-"));
+    const kind = (await git2(workspace, ["cat-file", "-t", at3()]).catch(() => "")).trim();
+    const dir = await mkdtemp(join7(tmpdir2(), "zoneform-base-"));
     if (kind === "blob") {
-      const file = join5(dir, basename(rel));
-      await writeFile4(file, await git(workspace, ["show", at3()]));
+      const file = join7(dir, basename(rel));
+      await writeFile5(file, await git2(workspace, ["show", at3()]));
       return { path: file };
     }
     if (kind !== "tree") {
-      await writeFile4(join5(dir, "base.yaml"), "version: 1\nzones: []\n");
+      await writeFile5(join7(dir, "base.yaml"), "version: 1\nzones: []\n");
       return { path: dir };
     }
-    const names = (await git(workspace, ["ls-tree", "--name-only", at3()])).split("\n").filter((n) => /\.ya?ml$/i.test(n) && !n.includes("/"));
-    await mkdir2(dir, { recursive: true });
-    for (const name of names) await writeFile4(join5(dir, name), await git(workspace, ["show", at3(name)]));
-    if (names.length === 0) await writeFile4(join5(dir, "base.yaml"), "version: 1\nzones: []\n");
+    const names = (await git2(workspace, ["ls-tree", "--name-only", at3()])).split("\n").filter((n) => /\.ya?ml$/i.test(n) && !n.includes("/"));
+    await mkdir3(dir, { recursive: true });
+    for (const name of names) await writeFile5(join7(dir, name), await git2(workspace, ["show", at3(name)]));
+    if (names.length === 0) await writeFile5(join7(dir, "base.yaml"), "version: 1\nzones: []\n");
     return { path: dir };
   } catch (err) {
     return { why: `git could not read it (${err.message.split("\n")[0]})` };
@@ -58420,13 +60617,13 @@ init_cloudflare();
 init_export6();
 init_audit();
 init_errors();
-async function readPlanFile2(path6) {
-  const saved = await readPlanFile(path6);
-  checkSavedPlan(saved, `the plan file ${path6}`);
+async function readPlanFile2(path7) {
+  const saved = await readPlanFile(path7);
+  checkSavedPlan(saved, `the plan file ${path7}`);
   return saved;
 }
-async function parsePlanFile(text, name) {
-  const saved = await parsePlanText(text, name);
+async function parsePlanFile(text3, name) {
+  const saved = await parsePlanText(text3, name);
   checkSavedPlan(saved, `the plan file ${name}`);
   return saved;
 }
@@ -58457,11 +60654,11 @@ async function checked(read) {
     throw err;
   }
 }
-function readSavedPlan(path6) {
-  return checked(() => readPlanFile2(path6));
+function readSavedPlan(path7) {
+  return checked(() => readPlanFile2(path7));
 }
-function parseSavedPlan(text, name) {
-  return checked(() => parsePlanFile(text, name));
+function parseSavedPlan(text3, name) {
+  return checked(() => parsePlanFile(text3, name));
 }
 function planMarkdown(saved, opts) {
   return renderPlanMarkdown(planForShow(saved.plan), { maxBytes: opts.maxBytes, fullPlan: opts.fullPlan }) + digestLine(saved.digest, "markdown");
@@ -58500,26 +60697,26 @@ async function plan2(ctx) {
   const planPath = outputPath(ctx.workspace, runner.input("plan-path"), planFileName(head), "plan-path");
   const where = pr ? `#${pr.number} at ${head}` : head;
   const made = pr ? `Pull request #${pr.number}, head \`${head}\`, ${runLink(runner.env, runId)}` : "";
-  const fail = async (what, detail) => {
-    const text = `### zoneform plan failed
+  const fail = async (what, detail2) => {
+    const text3 = `### zoneform plan failed
 
 ${what} for ${where}: there is no reviewed plan of this commit, so nothing is applied from it.
 
-${codeBlock(lastLines(detail))}${made ? `
+${codeBlock(lastLines(detail2))}${made ? `
 ${made}.
 ` : ""}`;
-    runner.summary(text);
+    runner.summary(text3);
     let commented = "";
     if (pr) {
       const marker2 = { kind: "failed", head: pr.head, run: runId };
       try {
         await upsertPlanComment(ctx, pr.number, `${markerLine(marker2)}
-${text}`);
+${text3}`);
       } catch (err) {
         commented = ` (and the pull request's comment could not say so: ${err.message})`;
       }
     }
-    throw new ActionFailed(`${what}${commented}: ${lastLines(detail, 3)}`);
+    throw new ActionFailed(`${what}${commented}: ${lastLines(detail2, 3)}`);
   };
   if (ctx.refused !== void 0) await fail("zoneform plan was not run", ctx.refused);
   const validate2 = await ctx.zoneform(["validate", ...configArgs(ctx)]);
@@ -58543,12 +60740,12 @@ ${text}`);
   runner.setOutput("has-changes", saved.changes > 0 ? "true" : "false");
   runner.setOutput("digest", saved.digest);
   const file = basename2(planPath);
-  const shown4 = planMarkdown(saved, {
+  const shown5 = planMarkdown(saved, {
     maxBytes: COMMENT_MAX_BYTES,
     fullPlan: `the artifact ${mdCode(file)}: ${mdCode(`zoneform show ${file}`)}`
   });
   if (!pr) {
-    runner.summary(shown4);
+    runner.summary(shown5);
     return;
   }
   const unread = base3 && "why" in base3 ? `
@@ -58557,10 +60754,10 @@ ${text}`);
   const footer = `${unread}
 ${made}: the plan is saved as the artifact ${mdCode(file)} of that run; read it with ${mdCode(`zoneform show ${file}`)}. After the merge, the apply applies exactly this plan (this digest, from that artifact) or nothing.
 `;
-  runner.summary(`${shown4}${footer}`);
+  runner.summary(`${shown5}${footer}`);
   const marker = { kind: "plan", digest: saved.digest, head: pr.head, run: runId };
   await upsertPlanComment(ctx, pr.number, `${markerLine(marker)}
-${shown4}${footer}`);
+${shown5}${footer}`);
 }
 
 // src/action/reviewed-plan.ts
@@ -58568,20 +60765,20 @@ var sameRepo = (a, b) => typeof a === "string" && a.toLowerCase() === b.toLowerC
 var quoted4 = (v) => v === void 0 ? "(none)" : JSON.stringify(v);
 async function reviewedPlan(ctx) {
   const digest = ctx.runner.input("digest");
-  const path6 = ctx.runner.input("plan-path");
-  if (digest !== "") return byHand(ctx, digest, path6);
+  const path7 = ctx.runner.input("plan-path");
+  if (digest !== "") return byHand(ctx, digest, path7);
   return fromPullRequest(ctx);
 }
-async function byHand(ctx, digest, path6) {
+async function byHand(ctx, digest, path7) {
   if (!isDigest(digest))
     throw new ActionFailed(
       `the input digest ${quoted4(digest)} is not sha256: and 64 hex characters (the digest of the plan you reviewed)`
     );
-  if (path6 === "")
+  if (path7 === "")
     throw new ActionFailed(
       "with the input digest, give plan-path: the plan file of that digest (downloaded by a step)"
     );
-  const planPath = outputPath(ctx.workspace, path6, path6, "plan-path");
+  const planPath = outputPath(ctx.workspace, path7, path7, "plan-path");
   const saved = await readSavedPlan(planPath);
   if (saved.digest !== digest)
     throw new ActionFailed(
@@ -58683,19 +60880,19 @@ async function fromPullRequest(ctx) {
     throw new ActionFailed(
       `the artifact ${name} (${artifact.id}) listed for ${from} says it is of run ${quoted4(wr.id)} at ${quoted4(wr.head_sha)}; expected run ${marker.run} at ${head}. Nothing is applied.`
     );
-  const text = await gh.downloadArtifact(artifact.id);
-  if (text.startsWith("PK"))
+  const text3 = await gh.downloadArtifact(artifact.id);
+  if (text3.startsWith("PK"))
     throw new ActionFailed(
       `the artifact ${name} of ${from} is a zip: upload the plan with actions/upload-artifact and \`archive: false\` (docs/ci.md). Nothing is applied.`
     );
   const label = `${name} (the artifact of ${from})`;
-  const saved = await parseSavedPlan(text, label);
+  const saved = await parseSavedPlan(text3, label);
   if (saved.digest !== marker.digest)
     throw new ActionFailed(
       `the plan file ${label} hashes to ${saved.digest}, not to ${marker.digest}, the digest the plan comment on #${pr.number} shows: it is not the reviewed plan. Nothing is applied.`
     );
   const planPath = outputPath(ctx.workspace, runner.input("plan-path"), name, "plan-path");
-  await writeOutput(ctx.workspace, planPath, text, "plan-path");
+  await writeOutput(ctx.workspace, planPath, text3, "plan-path");
   runner.log(`Downloaded the artifact ${name} (${artifact.id}) of run ${marker.run} to ${planPath}.`);
   return {
     digest: marker.digest,
@@ -58780,15 +60977,15 @@ ${codeBlock(lastLines(applied.stderr))}`
     );
     return;
   }
-  let shown4 = "";
+  let shown5 = "";
   if (left) {
     runner.setOutput("new-digest", left.digest);
     runner.setOutput("new-plan-path", newPath);
-    shown4 = `A new plan of what is left, from the files at ${mdCode(sha)}, is below, saved as ${mdCode(basename3(newPath))}: review it, then apply it by its digest (docs/ci.md, "A refused apply").
+    shown5 = `A new plan of what is left, from the files at ${mdCode(sha)}, is below, saved as ${mdCode(basename3(newPath))}: review it, then apply it by its digest (docs/ci.md, "A refused apply").
 
 ${planMarkdown(left, { maxBytes: COMMENT_MAX_BYTES })}`;
   } else {
-    shown4 = `Planning again from the files failed too (exit ${fresh.code}):
+    shown5 = `Planning again from the files failed too (exit ${fresh.code}):
 
 ${codeBlock(lastLines(fresh.stderr))}`;
   }
@@ -58798,15 +60995,16 @@ ${codeBlock(lastLines(fresh.stderr))}`;
 ${mdText(why)} The plan: ${what}. Its message:
 
 ${codeBlock(lastLines(applied.stderr))}
-${shown4}`
+${shown5}`
   );
   throw new ActionFailed(`${why} ${lastLines(applied.stderr, 6)}`);
 }
 
 // src/action/schedule-modes.ts
+import { lstatSync as lstatSync3 } from "node:fs";
 async function drift(ctx) {
   const { runner } = ctx;
-  const path6 = outputPath(ctx.workspace, runner.input("drift-path"), "zoneform-drift.json", "drift-path");
+  const path7 = outputPath(ctx.workspace, runner.input("drift-path"), "zoneform-drift.json", "drift-path");
   const run2 = await ctx.zoneform(["drift", ...configArgs(ctx), "--format", "json"], { quiet: true });
   if (run2.code !== 0 && run2.code !== 2) {
     runner.summary(`### zoneform drift failed (exit ${run2.code})
@@ -58815,8 +61013,8 @@ ${codeBlock(lastLines(run2.stderr))}`);
     throw new ActionFailed(`zoneform drift failed (exit ${run2.code})`);
   }
   const found = await parseSavedPlan(run2.stdout, "(the drift that zoneform drift --format json printed)");
-  await writeOutput(ctx.workspace, path6, run2.stdout, "drift-path");
-  runner.setOutput("drift-path", path6);
+  await writeOutput(ctx.workspace, path7, run2.stdout, "drift-path");
+  runner.setOutput("drift-path", path7);
   const drifted2 = found.changes > 0 || found.plan.zones.some((z) => z.errors.length > 0);
   runner.setOutput("has-drift", drifted2 ? "true" : "false");
   runner.summary(
@@ -58833,11 +61031,47 @@ function auditArgs(ctx) {
   const config2 = configPath2(ctx);
   return zone ? ["-c", config2, "--zone", zone] : ["-c", config2];
 }
+function evidenceDir(ctx) {
+  const given = ctx.runner.input("evidence-dir");
+  if (!given) return void 0;
+  const dir = outputPath(ctx.workspace, given, given, "evidence-dir");
+  let linked = false;
+  try {
+    linked = lstatSync3(dir).isSymbolicLink();
+  } catch {
+  }
+  if (linked)
+    throw new ActionFailed(
+      `evidence-dir ${dir}: a symbolic link; the Action writes no file through one (name a folder without links)`
+    );
+  return dir;
+}
+async function showPeriod(ctx, dir) {
+  const run2 = await ctx.zoneform(["evidence", dir, "--format", "markdown"], { quiet: true });
+  if (run2.code !== 0 && run2.code !== 2) {
+    ctx.runner.summary(`### zoneform evidence failed (exit ${run2.code})
+
+${codeBlock(lastLines(run2.stderr))}`);
+    return `zoneform evidence failed (exit ${run2.code})`;
+  }
+  ctx.runner.summary(`
+${run2.stdout}`);
+  if (run2.code === 2)
+    return `evidence: the record in ${dir} does not hold (a gap of more than 7 days between runs, or a record changed or unreadable: the job summary shows which)`;
+  return void 0;
+}
 async function audit(ctx) {
   const { runner } = ctx;
   const sarifPath = outputPath(ctx.workspace, runner.input("sarif-path"), "zoneform-audit.sarif", "sarif-path");
+  const evidence = evidenceDir(ctx);
   const args = auditArgs(ctx);
-  const md = await ctx.zoneform(["audit", ...args, "--format", "markdown"]);
+  const md = await ctx.zoneform([
+    "audit",
+    ...args,
+    "--format",
+    "markdown",
+    ...evidence ? ["--evidence-dir", evidence] : []
+  ]);
   if (md.code !== 0 && md.code !== 2) {
     runner.summary(`### zoneform audit failed (exit ${md.code})
 
@@ -58851,7 +61085,10 @@ ${codeBlock(lastLines(md.stderr))}`);
     throw new ActionFailed(`zoneform audit --format sarif failed (exit ${sarif.code})`);
   await writeOutput(ctx.workspace, sarifPath, sarif.stdout, "sarif-path");
   runner.setOutput("sarif-path", sarifPath);
-  if (md.code === 2) throw new ActionFailed("audit: findings (the job summary lists them)");
+  const failures = md.code === 2 ? ["audit: findings (the job summary lists them)"] : [];
+  const period = evidence ? await showPeriod(ctx, evidence) : void 0;
+  if (period) failures.push(period);
+  if (failures.length > 0) throw new ActionFailed(failures.join("; "));
 }
 
 // src/action/modes.ts
@@ -58873,28 +61110,28 @@ function modesFor(mode, eventName) {
 
 // src/action/runner.ts
 init_safe_text();
-import { randomBytes as randomBytes4 } from "node:crypto";
+import { randomBytes as randomBytes5 } from "node:crypto";
 import { appendFileSync, readFileSync as readFileSync3 } from "node:fs";
-function escapeData(text) {
-  return printable(text, { keepNewlines: true }).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+function escapeData(text3) {
+  return printable(text3, { keepNewlines: true }).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
 }
 function outputRecord(name, value) {
   let delimiter;
   do
-    delimiter = `ghadelimiter_${randomBytes4(16).toString("hex")}`;
+    delimiter = `ghadelimiter_${randomBytes5(16).toString("hex")}`;
   while (value.includes(delimiter));
   return `${name}<<${delimiter}
 ${value}
 ${delimiter}
 `;
 }
-function fence(text) {
-  const lower = text.toLowerCase();
+function fence(text3) {
+  const lower = text3.toLowerCase();
   let token2;
   do
-    token2 = `zoneform-${randomBytes4(16).toString("hex")}`;
+    token2 = `zoneform-${randomBytes5(16).toString("hex")}`;
   while (lower.includes(token2));
-  const body = text === "" || text.endsWith("\n") ? text : `${text}
+  const body = text3 === "" || text3.endsWith("\n") ? text3 : `${text3}
 `;
   return `::stop-commands::${token2}
 ${body}::${token2}::
@@ -58913,11 +61150,11 @@ function runnerFrom(env, write = (t) => process.stdout.write(t)) {
       throw new Error(`the event file GITHUB_EVENT_PATH=${eventPath} could not be read: ${err.message}`);
     }
   }
-  const appendTo = (variable, text) => {
+  const appendTo = (variable, text3) => {
     const file = env[variable];
-    if (file) appendFileSync(file, text);
+    if (file) appendFileSync(file, text3);
     else write(fence(`(${variable} is not set: this would go there)
-${text}`));
+${text3}`));
   };
   return {
     env,
@@ -58928,11 +61165,11 @@ ${text}`));
     summary: (markdown) => appendTo("GITHUB_STEP_SUMMARY", markdown.endsWith("\n") ? markdown : `${markdown}
 `),
     log: (line) => {
-      const text = line.endsWith("\n") ? line : `${line}
+      const text3 = line.endsWith("\n") ? line : `${line}
 `;
-      write(/^\s*::|##\[/m.test(text) ? fence(text) : text);
+      write(/^\s*::|##\[/m.test(text3) ? fence(text3) : text3);
     },
-    fenced: (text) => write(fence(text)),
+    fenced: (text3) => write(fence(text3)),
     error: (message2) => write(`::error::${escapeData(message2)}
 `),
     warning: (message2) => write(`::warning::${escapeData(message2)}

@@ -22,7 +22,8 @@ function verdict(p: Period): string {
   return (
     `${periodHolds(p) ? "RECORD COMPLETE" : "RECORD INCOMPLETE"}${span}: ${counted(p.runs.length, "run")} from ` +
     `${p.runs[0]?.run_at ?? "-"} to ${p.runs.at(-1)?.run_at ?? "-"}, ${failed} failed; ` +
-    `${counted(p.gaps.length, "gap")} of more than ${MAX_GAP_DAYS} days, ${counted(p.tampered.length, "changed record")}; ` +
+    `${counted(p.gaps.length, "gap")} of more than ${MAX_GAP_DAYS} days, ` +
+    `${counted(p.tampered.length, "changed record")}; ` +
     `${counted(p.findings.length, "finding")}, ${open} still open`
   );
 }

@@ -231,7 +231,8 @@ export function describeCheck(c: CredentialCheck): string {
       return c.kind === "token"
         ? `${variable}${served} is not a valid API token: ${c.checkedAt ? check : "Cloudflare's token checks"} ` +
             `answered ${c.detail}. ` +
-            `It may be mistyped, deleted, rolled${byAccount ? " or another account's" : ""}: set it to a current token ` +
+            `It may be mistyped, deleted, rolled${byAccount ? " or another account's" : ""}: ` +
+            "set it to a current token " +
             `(My Profile → API Tokens)${byAccount}; a global API key goes in CLOUDFLARE_API_KEY, with CLOUDFLARE_EMAIL`
         : `Cloudflare does not accept CLOUDFLARE_EMAIL with CLOUDFLARE_API_KEY (GET user answered ` +
             `${c.detail}): check both, or use an API token in CLOUDFLARE_API_TOKEN`;

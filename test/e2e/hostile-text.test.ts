@@ -144,7 +144,7 @@ describe("hostile text from the API", () => {
     expect(r.stdout).toContain("could not be planned (the error is below)");
     expect(r.stdout).not.toContain("bad\\u001b");
     expect(r.stderr).toMatch(
-      /^Error: 1 zone\(s\) could not be planned; nothing was changed:\n {2}\[example\.com\] .*bad\\u001b\[1A\\u001b\[2K\\rrequest\\u0007 \[1001\]/,
+      /^Error: 1 zone could not be planned; nothing was changed:\n {2}\[example\.com\] .*bad\\u001b\[1A\\u001b\[2K\\rrequest\\u0007 \[1001\]/,
     );
   });
 

@@ -35,7 +35,7 @@ describe("zoneform show", () => {
     const md = await runCli(undefined, ["show", file, "--format", "markdown"]);
     expect(md.stdout).toContain("Plan digest: `sha256:");
     const json = JSON.parse((await runCli(undefined, ["show", file, "--format", "json"])).stdout);
-    expect(json.format_version).toBe(4);
+    expect(json.format_version).toBe(5);
     expect(json.digest).toBe(JSON.parse(await readFile(file, "utf8")).digest);
   });
 
@@ -72,7 +72,7 @@ describe("zoneform drift", () => {
     expect(r.stdout).toContain("~ value: script-src 'self' [-https://evil.example-]{+https://js.stripe.com+}");
     expect(r.stdout).toContain("Drift in 1 of 1 zone.");
     const json = JSON.parse((await runCli(emu, ["drift", "-c", cfg, "--format", "json"], { env: ENV })).stdout);
-    expect(json.format_version).toBe(4);
+    expect(json.format_version).toBe(5);
     expect(json.zones[0].changes[0].fields[0].field).toBe("value");
     const md = await runCli(emu, ["drift", "-c", cfg, "--format", "markdown"], { env: ENV });
     expect(md.code).toBe(2);

@@ -317,7 +317,7 @@ describe("no file is overwritten without --force", () => {
     expect(await emu.calls()).toEqual([]);
     const forced = await runCli(emu, ["plan", "-c", config, "--out", out, "--force"]);
     expect(forced.code, forced.stderr).toBe(0);
-    expect(JSON.parse(await readFile(out, "utf8")).format_version).toBe(4);
+    expect(JSON.parse(await readFile(out, "utf8")).format_version).toBe(5);
     expect((await stat(out)).mode & 0o777).toBe(0o600);
     expect((await readdir(dir)).sort()).toEqual(["plan.json", "zoneform.yaml"]);
   });
@@ -461,7 +461,7 @@ describe("colour", () => {
 
 describe("every JSON output carries format_version", () => {
   it.each([
-    ["plan --format json", async () => ["plan", "-c", await writeConfig(CONFIG), "--format", "json"], 4],
+    ["plan --format json", async () => ["plan", "-c", await writeConfig(CONFIG), "--format", "json"], 5],
     ["audit --format json", async () => ["audit", "--zone", ZONE.com, "--format", "json", "--fail-on", "none"], 1],
     ["certificates --format json", async () => ["certificates", "--zone", ZONE.com, "--format", "json"], 1],
     [

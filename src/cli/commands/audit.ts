@@ -168,7 +168,8 @@ export function register(program: Command, ctx: CommandContext): void {
     .option(
       "--fail-on <what>",
       "exit 2 on (comma list): malicious (scripts and connections), lookalike (look-alike hosts), insecure " +
-        "(cookies), unauthorized, unreviewed (draft entries), changed, stale (script inventory), headers (changed or missing), unreachable " +
+        "(cookies), unauthorized, unreviewed (draft entries), changed, stale (script inventory), headers " +
+        "(changed or missing), unreachable " +
         "(payment pages not checked), policy (a policy's CSP not on a page), alerting (no Page Shield alert " +
         "notifies anyone of a zone; not in the default); any; none",
       DEFAULT_FAIL_ON.join(","),

@@ -125,7 +125,8 @@ export function register(program: Command, ctx: CommandContext): void {
     if (outPath) {
       await writeFileSafely(outPath, text, { force: opts.force, label: outLabel });
       const counted = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
-      const what = `${counted(zones.length, "zone")}${accounts.length > 0 ? `, ${counted(accounts.length, "account")}` : ""}`;
+      const what =
+        counted(zones.length, "zone") + (accounts.length > 0 ? `, ${counted(accounts.length, "account")}` : "");
       io.stderr.write(`Wrote ${opts.out}: ${what}, sections ${sections.join(", ")}.\n`);
     } else {
       io.stdout.write(text);

@@ -46,7 +46,7 @@ describe("Markdown plans that fit", () => {
       expect(md.startsWith(`${COMMENT_MARKER}\n### zoneform plan`)).toBe(true);
       for (const i of [0, 117, 235]) expect(md).toContain(`| zone-${i}.example | 0 | 3 | 0 | 0 | 0 |`);
       expect(md).toMatch(
-        /> \*\*\d+ of 236 zone\(s\) left out\*\* \(`zone-\d+\.example`, .*, …\) to stay under 65536 characters; every zone is in the table above\. The full plan: the plan\.json artifact, `zoneform show plan\.json`\./,
+        /> \*\*\d+ of 236 zones left out\*\* \(`zone-\d+\.example`, .*, …\) to stay under 65536 characters; every zone is in the table above\. The full plan: the plan\.json artifact, `zoneform show plan\.json`\./,
       );
       expect(md).toContain("<details><summary><code>zone-0.example</code>");
     },
