@@ -64,11 +64,6 @@ export function referencedNames(text: string): string[] {
   );
 }
 
-/** A text in template syntax read as the text it stands for, when it holds no reference (`$${` is `${`). */
-export function templateText(text: string): string {
-  return replaceTemplateTokens(text, (whole) => whole);
-}
-
 /** `Checkout ${env:FLAG}` as shown: each reference hidden as `(sensitive)`, the rest as written (`$${` is `${`). */
 export function shownTemplate(template: string): string {
   return replaceTemplateTokens(template, (whole, inner) => (inner.startsWith("env:") ? "(sensitive)" : whole));

@@ -8,13 +8,7 @@ export interface EvidenceFile {
   text: string;
 }
 
-/** What a record says of the one before it (docs/commands/evidence.md). */
-export interface PreviousRun {
-  file: string;
-  sha256: string;
-}
-
-export interface RunSummary {
+interface RunSummary {
   file: string;
   sha256: string;
   run_at?: string;
@@ -23,7 +17,7 @@ export interface RunSummary {
 }
 
 /** A finding across the period: when it first appeared and, once gone, the first run without it. */
-export interface FindingSpan {
+interface FindingSpan {
   zone_id: string;
   type: string;
   subject: string;
@@ -33,14 +27,14 @@ export interface FindingSpan {
   cleared?: string;
 }
 
-export interface Gap {
+interface Gap {
   from: string;
   to: string;
   days: number;
 }
 
 /** An earlier record that is not what the next run recorded of it (changed, removed, or put in). */
-export interface Tampered {
+interface Tampered {
   file: string;
   why: string;
 }

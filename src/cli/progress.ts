@@ -15,8 +15,6 @@ import { clipWidth } from "../text-width.js";
 import type { CliIO, Output } from "./io.js";
 import type { Env } from "../model/index.js";
 
-export type { RateBudget };
-
 /** Where requests and the budget are read from: the API client. */
 export interface ProgressSource {
   stats(): { requests: number };

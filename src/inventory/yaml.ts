@@ -32,7 +32,7 @@ import { addToYaml, YamlShapeError, type YamlAddition } from "./yaml-edit.js";
 export { TODO_JUSTIFICATION } from "../sections/index.js";
 
 /** What a draft entry's comment says of when the script, or its version, appeared. */
-export interface Recency {
+interface Recency {
   now: Date;
   /** A script first seen, or its version fetched, within this many days is marked NEW or CHANGED. */
   days: number;

@@ -2,7 +2,7 @@
 export { assertConsistent } from "./consistency.js";
 export { startBinding } from "./binding.js";
 export { derivedSalt, planDigest, saltMaterial } from "./digest.js";
-export { toDocument, type PlanDocument } from "./document.js";
+export { toDocument } from "./document.js";
 export { compareFingerprints, fingerprint } from "./fingerprint.js";
 export { checkPlanDocument, parsePlanText, planFileProblem, serialisePlan } from "./plan-file.js";
 export { assemblePlan, plan, planZone, unexpectedAnswer, type LiveState, type ZoneLive } from "./planner.js";
@@ -19,7 +19,6 @@ export {
   planForDisplay,
   planForFile,
   preparePlanFile,
-  shownDeep,
   shownTemplate,
   type SecretHolder,
 } from "./secrets.js";

@@ -50,7 +50,7 @@ export function declaredZone(zone: DesiredZone): unknown {
 }
 
 /** What audit checks of a zone, with the base configuration's lines when one was given (`base`). */
-export function auditChecksOf(zone: DesiredZone, base?: DesiredState): AuditChecks | undefined {
+function auditChecksOf(zone: DesiredZone, base?: DesiredState): AuditChecks | undefined {
   const linesOf = (z: DesiredZone | undefined) =>
     z ? SECTIONS.flatMap((s) => (s.owns(z) ? (s.auditChecks?.(z) ?? []) : [])) : [];
   const lines = linesOf(zone);

@@ -50,7 +50,7 @@ export function displayRedactor(holder: SecretHolder): ValueRedactor {
 }
 
 /** Each string of `value` as shown: references hidden, then any value left hidden (short ones where whole). */
-export function shownDeep<T>(value: T, holder: SecretHolder): T {
+function shownDeep<T>(value: T, holder: SecretHolder): T {
   const values = holder.secrets.redactor();
   return mapStrings(value, (s) => values.redactString(shownTemplate(s))) as T;
 }

@@ -146,11 +146,6 @@ function templatizeValue(value: unknown, fn: (s: string, key?: string) => string
   return value;
 }
 
-/** A text as literal template syntax: what a string zoneform writes or reads back holds no reference. */
-export function literal(text: string): string {
-  return escapeTemplateText(text);
-}
-
 /** Whether any string of `value` holds a reference (a body that must wait for apply to be sent). */
 export function holdsReference(value: unknown): boolean {
   if (typeof value === "string") return hasEnvReference(value);

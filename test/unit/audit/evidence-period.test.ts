@@ -71,7 +71,9 @@ describe("the period on record", () => {
     expect(p.tampered).toEqual([]);
     expect(periodHolds(p)).toBe(true);
     expect(renderEvidenceText(p)).toMatch(/^RECORD COMPLETE: 4 runs from 2026-11-01T06:00:00Z/);
-    expect(renderEvidenceMarkdown(p)).toContain("`https://x.example/skim.js` | 2026-11-07T06:00:00Z | 2026-11-19T06:00:00Z |");
+    expect(renderEvidenceMarkdown(p)).toContain(
+      "`https://x.example/skim.js` | 2026-11-07T06:00:00Z | 2026-11-19T06:00:00Z |",
+    );
   });
 
   it("flags a gap of more than 7 days in the weekly evaluation", async () => {
@@ -93,7 +95,9 @@ describe("the period on record", () => {
       ["2026-11-13T06:00:00Z", []],
     ]);
     // Someone rewrites the first run to hide the skimmer.
-    const edited = files.map((f, i) => (i === 0 ? { ...f, text: JSON.stringify(auditDoc("2026-11-01T06:00:00Z", [])) } : f));
+    const edited = files.map((f, i) =>
+      i === 0 ? { ...f, text: JSON.stringify(auditDoc("2026-11-01T06:00:00Z", [])) } : f,
+    );
     expect(evidencePeriod(edited).tampered).toEqual([
       { file: files[0]!.name, why: `it was changed after ${files[1]!.name} recorded it (sha256 differs)` },
     ]);
@@ -110,14 +114,17 @@ describe("the period on record", () => {
     const at = new Date("2026-11-01T06:00:00Z");
     const a = await recordRun(dir, auditDoc(at.toISOString(), []), at);
     const b = await recordRun(dir, auditDoc(at.toISOString(), ["x"]), at);
-    expect([a, b]).toEqual(["zoneform-audit-2026-11-01T06-00-00Z-001.json", "zoneform-audit-2026-11-01T06-00-00Z-002.json"]);
+    expect([a, b]).toEqual([
+      "zoneform-audit-2026-11-01T06-00-00Z-001.json",
+      "zoneform-audit-2026-11-01T06-00-00Z-002.json",
+    ]);
     await writeFile(join(dir, "notes.txt"), "not a record");
     expect((await readEvidenceDir(dir, dir)).map((f) => f.name)).toEqual([a, b]);
     expect(evidencePeriod(await readEvidenceDir(dir, dir)).tampered).toEqual([]);
   });
 
   it("shows what the records hold as data: escaped in HTML and Markdown, printable in text", async () => {
-    const hostile = '<img src=x onerror=alert(1)>|`x`\u001b[31m';
+    const hostile = "<img src=x onerror=alert(1)>|`x`\u001b[31m";
     const doc = auditDoc("2026-11-01T06:00:00Z", ["a"]);
     const zone = (doc.zones as Array<{ script_inventory: { findings: Array<{ message: string }> } }>)[0]!;
     zone.script_inventory.findings[0]!.message = hostile;
@@ -150,7 +157,9 @@ describe("a period asked for", () => {
     expect(nov.gaps).toEqual([]);
     expect(nov.tampered).toEqual([]);
     expect(periodHolds(nov)).toBe(true);
-    expect(renderEvidenceText(nov)).toMatch(/^RECORD COMPLETE for 2026-11-01T00:00:00.000Z to 2026-11-15T23:59:59.999Z: 2 runs/);
+    expect(renderEvidenceText(nov)).toMatch(
+      /^RECORD COMPLETE for 2026-11-01T00:00:00.000Z to 2026-11-15T23:59:59.999Z: 2 runs/,
+    );
     // A period that runs past the last run by more than 7 days has a gap at its end.
     const late = evidencePeriod(files, { since: "2026-11-01T00:00:00.000Z", until: "2026-11-30T00:00:00.000Z" });
     expect(late.gaps).toEqual([{ from: "2026-11-10T06:00:00Z", to: "2026-11-30T00:00:00.000Z", days: 19 }]);
