@@ -21,7 +21,7 @@ const INPUTS = [
   "tsconfig.json",
   "tsconfig.build.json",
   "package.json",
-  "package-lock.json",
+  "npm-shrinkwrap.json",
 ];
 
 function newest(path) {

@@ -21,7 +21,7 @@ const REPO = resolve(import.meta.dirname, "../..");
 /** What `npm run build` reads and what the package holds besides dist/. */
 const INPUTS = [
   "package.json",
-  "package-lock.json",
+  "npm-shrinkwrap.json",
   "tsconfig.json",
   "tsconfig.build.json",
   "src",
@@ -114,6 +114,7 @@ describe("the npm package", () => {
         "CHANGELOG.md",
         "README.md",
         "package.json",
+        "npm-shrinkwrap.json",
         "dist/index.js",
         "dist/index.d.ts",
         "dist/cli/zoneform.js",
@@ -135,6 +136,20 @@ describe("the npm package", () => {
       expect(files.filter((f) => f.startsWith("src/") || f.startsWith("test/"))).toEqual([]);
     },
   );
+
+  it("installs from its tarball the dependency versions the tests ran on (npm-shrinkwrap.json)", () => {
+    const project = installed();
+    const locked = JSON.parse(readFileSync(join(REPO, "npm-shrinkwrap.json"), "utf8")) as {
+      packages: Record<string, { version?: string; dev?: boolean }>;
+    };
+    const runtime = Object.entries(locked.packages).filter(([path, p]) => path.startsWith("node_modules/") && !p.dev);
+    expect(runtime.length).toBeGreaterThan(4);
+    for (const [path, p] of runtime) {
+      const dir = join(project, "node_modules/zoneform", path);
+      const at = existsSync(dir) ? dir : join(project, path);
+      expect(JSON.parse(readFileSync(join(at, "package.json"), "utf8")).version, path).toBe(p.version);
+    }
+  });
 
   it("installs from its tarball and plans, applies and checks drift through the library API", () => {
     const project = installed();
