@@ -150,8 +150,9 @@ function main(argv) {
       console.log(`${(f.words / f.code).toFixed(2)}  ${f.words} words / ${f.code} lines  ${f.path}`);
   const problems = perFile.flatMap((f) => f.problems.map((p) => `${f.path}:${p}`));
   for (const p of problems) console.error(p);
+  const scope = parts.length > 0 ? parts.join(", ") : "src/";
   const summary =
-    `${parts.length > 0 ? parts.join(", ") : "src/"}: ${sum("nonBlank")} non-blank lines; ${sum("words")} comment words over ${sum("code")} code lines, ` +
+    `${scope}: ${sum("nonBlank")} non-blank lines; ${sum("words")} comment words over ${sum("code")} code lines, ` +
     `${density.toFixed(2)} a line (at most ${LIMITS.wordsPerCodeLine})`;
   if (density > LIMITS.wordsPerCodeLine || problems.length > 0) {
     console.error(`${summary}; ${problems.length} over the limits`);
