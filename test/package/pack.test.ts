@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import {
   cpSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -39,11 +40,36 @@ const npm = (args: string[], cwd: string) =>
   execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: ENV });
 
 let ROOT = "";
+
+/** The packages npm-shrinkwrap.json marks as bundled: every runtime dependency, direct or not. */
+function runtimePackages(): string[] {
+  const locked = JSON.parse(readFileSync(join(REPO, "npm-shrinkwrap.json"), "utf8")) as {
+    packages: Record<string, { inBundle?: boolean }>;
+  };
+  return Object.entries(locked.packages)
+    .filter(([, p]) => p.inBundle)
+    .map(([path]) => path.slice("node_modules/".length));
+}
+
+/**
+ * ROOT/node_modules: the packages the tarball bundles copied (npm pack leaves out the dependencies of a
+ * bundled package reached through a symlink), every other entry a symlink to the checkout's.
+ */
+function linkNodeModules(): void {
+  const bundled = new Set(runtimePackages());
+  mkdirSync(join(ROOT, "node_modules"));
+  for (const entry of readdirSync(join(REPO, "node_modules"))) {
+    const from = join(REPO, "node_modules", entry);
+    if (bundled.has(entry)) cpSync(from, join(ROOT, "node_modules", entry), { recursive: true });
+    else symlinkSync(from, join(ROOT, "node_modules", entry));
+  }
+}
+
 beforeAll(() => {
   ROOT = mkdtempSync(join(tmpdir(), "zoneform-build-"));
   for (const input of INPUTS)
     if (existsSync(join(REPO, input))) cpSync(join(REPO, input), join(ROOT, input), { recursive: true });
-  symlinkSync(join(REPO, "node_modules"), join(ROOT, "node_modules"), "dir");
+  linkNodeModules();
   npm(["run", "build"], ROOT);
 }, 180_000);
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
@@ -128,12 +154,16 @@ describe("the npm package", () => {
       ]) {
         expect(files, wanted).toContain(wanted);
       }
-      expect(files.filter((f) => f.endsWith(".map") || f === "dist/.build-stamp")).toEqual([]);
+      // Of its own files: the bundled dependencies (node_modules/) come as their packages hold them.
+      const own = files.filter((f) => !f.startsWith("node_modules/"));
+      expect(own.filter((f) => f.endsWith(".map") || f === "dist/.build-stamp")).toEqual([]);
+      const bundled = new Set(files.filter((f) => f.startsWith("node_modules/")).map((f) => f.split("/")[1]));
+      expect([...bundled].sort()).toEqual(runtimePackages().sort());
       expect(files.filter((f) => /^dist\/cli\/bundle-\w+\.js$/.test(f)).length).toBeGreaterThan(1);
       // package.json's bin is in the package, and it is the bundle's executable.
       const { bin } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { bin: Record<string, string> };
       expect(bin).toEqual({ zoneform: "dist/cli/zoneform.js" });
-      expect(files.filter((f) => f.startsWith("src/") || f.startsWith("test/"))).toEqual([]);
+      expect(own.filter((f) => f.startsWith("src/") || f.startsWith("test/"))).toEqual([]);
     },
   );
 
