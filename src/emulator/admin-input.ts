@@ -1,7 +1,5 @@
-// Checks the bodies of the admin API before anything is changed: every field of the right type and in
-// its range, no unknown field. Nonsense (`count: -1`, a negative delay, a status of 42, a fault path
-// written as a regular expression, a zone name that is not a hostname) is refused with one 400 whose
-// message names each field that is wrong, never stored to misbehave later.
+// Checks admin API bodies before anything changes: types, ranges, no unknown field.
+// Spec: docs/emulator.md, Admin API.
 import { pathPatternProblem } from "./faults.js";
 
 /** An admin call refused with this status and `{"error": message}` (an unknown zone, a conflict). */
@@ -135,9 +133,9 @@ export const pathPatternRule: FieldRule = {
 };
 
 /**
- * A zone name as DNS allows one: labels of 1–63 letters, digits and hyphens, neither starting nor
- * ending with a hyphen, at least two of them, at most 253 characters, a top-level label not all digits
- * (so not an IP address).
+ * A zone name as DNS allows one: labels of 1–63 letters, digits and hyphens, neither starting nor ending with a
+ * hyphen, at least two of them, at most 253 characters, a top-level label not all digits (so not an IP
+ * address).
  */
 function isHostname(name: string): boolean {
   if (name.length > 253) return false;

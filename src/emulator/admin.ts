@@ -1,9 +1,5 @@
-// The admin API under /__emulator/: lets tests and scripts read and replace the state, add zones and
-// recorded real answers, inject faults, set latency and the rate limit, read the request log; each
-// area adds its own endpoints (EmulatorArea.admin: the Page Shield inventory and scripts, the Logpush
-// ownership token). No auth, so only from this machine and never from a web page (admin-guard.ts);
-// plain JSON in and out (no envelope), bodies read up to a cap and within a time; never in the request log.
-// Bodies are checked before anything changes (admin-input.ts): nonsense is a 400 naming each wrong field.
+// The admin API under /__emulator/; each area adds its own endpoints.
+// Spec: docs/emulator.md, Admin API.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { AREAS } from "./areas/index.js";
 import { tokenIdFor, zoneIdFor } from "./ids.js";
@@ -160,9 +156,9 @@ const ACCOUNT_ID_RULE: FieldRule = {
 const MAX_ACCOUNT_ZONES = 10_000;
 
 /**
- * Adds an account (an estate's: tests and the bench) with, optionally, its own account-owned token
- * (named in the request log by `token_name`, held to its own `requests`/`seconds`) and `zones` empty
- * enterprise zones `zone-<n>.<domain>` of the account → `{account_id, zones: [{name, id}]}`.
+ * Adds an account (an estate's: tests and the bench) with, optionally, its own account-owned token (named in
+ * the request log by `token_name`, held to its own `requests`/`seconds`) and `zones` empty enterprise zones
+ * `zone-<n>.<domain>` of the account → `{account_id, zones: [{name, id}]}`.
  */
 function addAccount(rt: EmulatorRuntime, body: unknown): unknown {
   const b = readAdminBody(body, {

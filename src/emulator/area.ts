@@ -1,9 +1,5 @@
-// The contract of an emulator area: one folder under areas/ per API the emulator stands in for (Page
-// Shield, rulesets, Logpush, …), exporting one EmulatorArea listed in areas/index.ts. The core (server,
-// router, envelope, auth, faults, rate limit, paging, list shapes, clock, admin API, state file, ids)
-// knows no product: it asks every area in the list for its routes, its part of a zone and of the
-// state, its recorded-answer loaders and its admin endpoints. An area imports the core and its own
-// files (the WAF migration also the rulesets area it extends), never the CLI or src/sections/.
+// The contract of an emulator area: one folder under areas/ per API, listed in areas/index.ts.
+// Spec: docs/emulator.md, Adding an emulator area.
 import type { Clock } from "./clock.js";
 import type { AccountState, EmulatorState, Route, ZoneState } from "./types.js";
 
@@ -11,10 +7,7 @@ import type { AccountState, EmulatorState, Route, ZoneState } from "./types.js";
 export interface EmptyZoneContext {
   /** When it is made (ISO 8601): the time its settings were last updated. */
   now: string;
-  /**
-   * The zone's WAF at the start (`POST /__emulator/zones` `waf_migration`); default `new`. Stated here, not
-   * through the WAF migration area's state, so that the published types of the core need no area.
-   */
+  /** The zone's WAF at the start (`POST /__emulator/zones` `waf_migration`); default `new`. */
   wafMode?: "previous" | "validation" | "new";
 }
 
@@ -31,7 +24,9 @@ export interface StateContext {
 
 /** Places one recorded answer's result in the state (recorded.ts). */
 export interface RecordedLoader {
-  /** The GET path it answers, parameters as `:x` (`zones/:zone/logpush/jobs`); `:zone`/`:account` are 32 hex. */
+  /**
+   * The GET path it answers, parameters as `:x` (`zones/:zone/logpush/jobs`); `:zone`/`:account` are 32 hex.
+   */
   path: string;
   load(ctx: RecordedContext, ids: string[], result: unknown): void;
 }

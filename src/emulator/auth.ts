@@ -1,8 +1,5 @@
-// Authentication as the v4 API does it: `Authorization: Bearer <token>`, or `X-Auth-Email` with
-// `X-Auth-Key` (the global key). Returns the credential's rate-limit key or throws the real error.
-// The token checks (`GET user/tokens/verify`, and `GET accounts/{id}/tokens/verify` for an account-owned
-// token) answer an unknown token 401 / 1000 "Invalid API Token", and let a known token that is disabled,
-// expired or not yet valid through to say so.
+// Authentication as the v4 API does it.
+// Spec: docs/emulator.md, Credentials.
 import type { IncomingHttpHeaders } from "node:http";
 import { authenticationFault, invalidTokenFault, malformedAuthFault, missingAuthFault } from "./envelope.js";
 import { tokenIdFor } from "./ids.js";
@@ -51,8 +48,8 @@ export function tokenState(
 }
 
 /**
- * Whether the credential may reach the zone or account a path addresses: an account-owned token only
- * its own account's objects and zones (the real API refuses others 403); anything else everything.
+ * Whether the credential may reach the zone or account a path addresses: an account-owned token only its own
+ * account's objects and zones (the real API refuses others 403); anything else everything.
  */
 export function reaches(
   state: EmulatorState,

@@ -1,5 +1,4 @@
-// The Cloudflare v4 envelope and the errors the server itself answers with (routing, auth, bodies),
-// with the real status and error codes (spec/cloudflare-api-notes.md).
+// The Cloudflare v4 envelope and the server's own errors (spec/cloudflare-api-notes.md).
 import { documented } from "./documentation.js";
 import { ApiFault, type ApiErrorBody } from "./types.js";
 
@@ -64,8 +63,8 @@ export function invalidTokenFault(): ApiFault {
 }
 
 export function unknownZoneFault(): ApiFault {
-  // Code chosen by the emulator (documented in the README): the real code for a well-formed but
-  // unknown zone id depends on the endpoint.
+  // Code chosen by the emulator (documented in the README): the real code for a well-formed but unknown zone id
+  // depends on the endpoint.
   return new ApiFault(404, [{ code: 1001, message: "Invalid zone identifier" }]);
 }
 

@@ -1,10 +1,5 @@
-// List shapes on request (admin `POST /__emulator/list-shapes`): makes one list endpoint answer in a
-// shape the real API may produce, so tests can check that zoneform reads every list whole and
-// strictly: pages of a small `per_page` with result_info (also on the policies and Logpush jobs lists,
-// which are not paged by default), cursor pages, an item answered twice (a paging overlap; or with
-// other content), an empty page before the last, announced totals far larger than the list, no
-// totals at all, and numeric ids beyond 2^53 written as raw JSON numbers. Without a shape nothing
-// changes. Shapes are kept per emulator runtime and cleared by `POST /__emulator/reset`.
+// List shapes on request: one list endpoint answers in a shape the real API may produce.
+// Spec: docs/emulator.md, List shapes.
 import { readAdminBody, type FieldRule } from "./admin-input.js";
 import { ApiFault } from "./types.js";
 
@@ -103,10 +98,7 @@ export function routedPath(rt: object, path: string): string {
 
 type Envelope = { result: unknown; result_info?: Record<string, unknown>; [k: string]: unknown };
 
-/**
- * The answer in the shape asked for. `readAll` answers the route again with another query (used to
- * take the whole list, page by page, before cutting it anew).
- */
+/** The answer in the shape asked for. */
 export async function shapeAnswer(
   rt: object,
   method: string,

@@ -1,5 +1,4 @@
-// Page-style pagination shared by the emulator's list endpoints (page shield, custom hostnames, …):
-// reads and bounds-checks `page` / `per_page` from the query and builds Cloudflare's `result_info`.
+// Page-style pagination shared by the list endpoints: `page`, `per_page`, `result_info`.
 import { ApiFault } from "./types.js";
 
 export interface PageBounds {

@@ -1,5 +1,4 @@
-// What the recorded-answer loaders share (recorded.ts and each area's EmulatorArea.recorded): the
-// error a recorded answer the emulator cannot place raises, and reading its result as items.
+// What the recorded-answer loaders share: their error, and reading a result as items.
 
 /** A recorded answer the emulator cannot place (not a success, unknown path, wrong shape). */
 export class RecordedAnswerError extends Error {}

@@ -1,5 +1,4 @@
-// What the server and the admin API share for one running emulator: the live state (replaced on reset
-// and PUT state), latency, faults, rate limiter, request log, router and clock.
+// What the server and the admin API share for one running emulator.
 import type { Clock } from "./clock.js";
 import type { FaultStore } from "./faults.js";
 import type { SlidingWindowLimiter } from "./rate-limit.js";

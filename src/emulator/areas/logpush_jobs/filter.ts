@@ -1,6 +1,5 @@
-// Logpush job filters: a JSON string `{"where": {...}}` whose criteria are `{key, operator, value}`
-// leaves under nested `and`/`or` groups. Limits (spec "Limits": about 30 operators and 1000 bytes):
-// every comparison and every `and`/`or` counts as one operator.
+// Logpush job filters.
+// Spec: docs/emulator.md, Rulesets, Logpush and the WAF migration.
 import { LOGPUSH_CODE } from "./destination.js";
 import { ApiFault } from "../../types.js";
 
@@ -24,10 +23,8 @@ const MAX_FILTER_OPERATORS = 30;
 const MAX_FILTER_BYTES = 1000;
 
 /**
- * Validates a filter and returns it as stored: compact JSON (the API re-serialises it, so clients
- * must compare parsed filters), or null for no filter (`""` or none). `"filter": null` is refused: the
- * OpenAPI type is a non-nullable string and neither the docs nor the Terraform provider send it; a
- * filter is removed with `""` (spec/real-answers.md).
+ * Validates a filter and returns it as stored: compact JSON (the API re-serialises it, so clients must compare
+ * parsed filters), or null for no filter (`""` or none).
  */
 export function normalizeFilter(raw: unknown, fields: readonly string[] | undefined): string | null {
   if (raw === null) throw filterFault('filter must be a string; null is not accepted (send "" to remove a filter)');

@@ -1,4 +1,4 @@
-// Logpush jobs of an emulated zone or account, and the account-wide counter their ids come from.
+// Logpush jobs of an emulated zone or account, and the counter their ids come from.
 
 /** A Logpush job as stored: exactly the fields its answers show (integer id). */
 export type LogpushJob = Record<string, unknown> & { id: number };

@@ -1,7 +1,5 @@
-// Validation of Logpush job bodies: scalar fields with their documented bounds, and `output_options`,
-// which is stored as sent: only the options that were set, no defaults filled in on create or read
-// (cloudflare-docs example-logpush-curl: a job created with field_names + timestamp_format reads back
-// exactly those two).
+// Validation of Logpush job bodies.
+// Spec: docs/emulator.md, Rulesets, Logpush and the WAF migration.
 import { LOGPUSH_CODE } from "./destination.js";
 import { ApiFault, type ApiErrorBody } from "../../types.js";
 
@@ -30,8 +28,8 @@ const UPLOAD_BOUNDS: Record<string, [number, number]> = {
 const NAME_PATTERN = /^[a-zA-Z0-9\-.]*$/;
 
 /**
- * Returns output_options as they will be stored (the options set, none added), or null; collects
- * problems into `errors`. An option sent as null is left out (not set): the emulator's reading.
+ * Returns output_options as they will be stored (the options set, none added), or null; collects problems into
+ * `errors`.
  */
 export function normalizeOutputOptions(
   raw: unknown,
@@ -132,10 +130,8 @@ export function checkJobScalars(body: Record<string, unknown>, errors: ApiErrorB
 }
 
 /**
- * The datasets `filter_attack_traffic` applies to (cloudflare 7.3.0 resources/logpush/jobs.d.ts: "supported
- * for the http_requests, firewall_events, and network_analytics_logs datasets"). `true` on another
- * dataset is refused (the emulator's choice: no answer of the real API to it is recorded); `false`
- * changes nothing and is accepted.
+ * The datasets `filter_attack_traffic` applies to (cloudflare 7.3.0 resources/logpush/jobs.d.ts: "supported for
+ * the http_requests, firewall_events, and network_analytics_logs datasets").
  */
 const ATTACK_TRAFFIC_DATASETS: readonly string[] = ["http_requests", "firewall_events", "network_analytics_logs"];
 

@@ -1,5 +1,5 @@
-// Notifications: an account's notification policies (alerting v3), read and written through the API;
-// a state document or a recorded answer of the list places them in `accounts[].alerting_policies`.
+// Notifications: an account's alerting v3 policies.
+// Spec: docs/emulator.md, What it emulates.
 import type { EmulatorArea } from "../../area.js";
 import { UUID } from "../../ids.js";
 import { isObject, RecordedAnswerError } from "../../recorded-items.js";

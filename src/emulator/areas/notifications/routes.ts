@@ -1,11 +1,5 @@
-// Notifications (alerting v3) policies of an account: list, get, create, update (PUT, the policy whole),
-// delete. Shapes as Cloudflare's TypeScript SDK types them (resources/alerting/policies.d.ts): a policy is
-// `{id, name, alert_type, enabled, description?, alert_interval?, mechanisms, filters, created, modified}`;
-// a create or an update answers `{id}` only; the list is one page (SinglePage), no `result_info`.
-// Validation (one 400 naming every problem, code 1004, `source.pointer`; the code is the emulator's
-// choice): name, alert_type (one of ALERT_TYPES), enabled and mechanisms are required on a create, as the
-// SDK's create parameters require them; a PUT requires alert_type; mechanisms are lists of `{id}` (email
-// ids e-mail addresses); filters are lists of strings, and `filters.zones` names zones of the account.
+// Notification policy routes: list, get, create, update (PUT), delete.
+// Spec: docs/emulator.md, What it emulates.
 import { notFoundFault } from "../../envelope.js";
 import { randomId } from "../../ids.js";
 import { ApiFault, type ApiErrorBody, type Route, type RouteRequest, type RouteResponse } from "../../types.js";
@@ -32,8 +26,8 @@ function holderOf(req: RouteRequest, create = false): { id: string; alerting_pol
     found.alerting_policies ??= [];
     return found as typeof found & { alerting_policies: AlertingPolicy[] };
   }
-  // The new entry holds every list an account has (as seed.ts createEmptyAccount makes it, which an area
-  // cannot import: seed.ts imports the areas), so that the Logpush area finds its own.
+  // The new entry holds every list an account has (as seed.ts createEmptyAccount makes it, which an area cannot
+  // import: seed.ts imports the areas), so that the Logpush area finds its own.
   const empty = { id, alerting_policies: [] as AlertingPolicy[], logpush_jobs: [] };
   if (create) (req.state.accounts ??= []).push(empty);
   return empty;
@@ -146,8 +140,6 @@ function create(req: RouteRequest): RouteResponse {
 /**
  * A PUT replaces the policy's fields with the body's: a field it leaves out is reset (description,
  * alert_interval removed, filters `{}`; name, enabled and mechanisms kept, as no answer shows them unset).
- * Whether the real PUT merges or replaces is not recorded: the emulator's choice, so that a client
- * that leaves a field out is caught.
  */
 function update(req: RouteRequest): RouteResponse {
   const policy = policyOf(req);

@@ -1,7 +1,5 @@
-// Validation of ruleset write bodies, gathered per rule with a JSON pointer (`/rules/0/action`) like
-// the real rulesets API. Codes (the real ones are not all confirmed; clients must key on status):
-//   20021 invalid value in a ruleset or rule (400), 20217 second zone ruleset for a phase (400),
-//   20219 deploying managed rules on a zone still on the previous WAF (400), 10003 not found (404).
+// Validation of ruleset write bodies, errors pointed by JSON pointer.
+// Spec: docs/emulator.md, Rulesets, Logpush and the WAF migration.
 import { OWASP_OVERRIDE_ACTIONS, OWASP_RULESET_ID } from "./owasp-rules.js";
 import { ApiFault, type ApiErrorBody } from "../../types.js";
 import type { Ruleset } from "./state.js";
@@ -61,10 +59,7 @@ export const RULESET_PHASES = [
 
 /** Custom log fields per zone, all types together (spec "Limits"). */
 const MAX_CUSTOM_LOG_FIELDS = 40;
-/**
- * score_threshold bounds. CRS scores are sums of per-rule increments (3 to 5), so 0 would act on every
- * request and nothing sensible lies beyond 1000; the dashboard's own choices are 25, 40 and 60.
- */
+/** score_threshold bounds. */
 const SCORE_THRESHOLD_MIN = 1;
 const SCORE_THRESHOLD_MAX = 1000;
 
@@ -81,11 +76,7 @@ export interface RuleInput {
   /** Rule fields the 2026 SDK sends for rate limiting and leaked-credential rules: kept as given. */
   ratelimit?: Record<string, unknown>;
   exposed_credential_check?: Record<string, unknown>;
-  /**
-   * Rule fields the emulator does not know, kept as given and read back. Whether the real API keeps or
-   * refuses a rule field it does not know is not recorded (real-answers.md says nothing of it): keeping
-   * it is the emulator's choice, so that a client that drops such a field on a write is caught.
-   */
+  /** Rule fields the emulator does not know, kept as given and read back. */
   extra?: Record<string, unknown>;
 }
 
@@ -351,8 +342,8 @@ function checkOverrides(raw: unknown, target: Ruleset, ptr: string, errors: ApiE
 }
 
 /**
- * The lists of a log_custom_field rule; the transformed/raw ones since 2025-04-18 (changelog "Custom fields raw and
- * transformed values support").
+ * The lists of a log_custom_field rule; the transformed/raw ones since 2025-04-18 (changelog "Custom fields raw
+ * and transformed values support").
  */
 const LOG_FIELD_KINDS = [
   "request_fields",
