@@ -12,7 +12,7 @@ export class AdminError extends Error {
   }
 }
 
-/** A body the admin API refuses: a 400 `{"error": message}`; `problems` holds one line per field. */
+/** A body the admin API refuses. */
 export class AdminInputError extends Error {
   constructor(readonly problems: string[]) {
     super(problems.join("; "));
@@ -25,13 +25,13 @@ export interface FieldRule {
   /** Inclusive bounds of a number or integer. */
   min?: number;
   max?: number;
-  /** What a valid value is, for the message: "a positive integer", "a number from 0 to 1". */
+  /** What a valid value is, for the message. */
   expected: string;
-  /** A further check of a value of the right type: a reason when it is wrong. */
+  /** A further check of a value of the right type. */
   check?: (value: never) => string | undefined;
 }
 
-/** The body as a record once every rule holds; throws AdminInputError naming every field that is wrong. */
+/** The body as a record once every rule holds. */
 export function readAdminBody(body: unknown, rules: Record<string, FieldRule>): Record<string, unknown> {
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
     throw new AdminInputError([`the body must be a JSON object, got ${shown(body)}`]);
@@ -56,7 +56,7 @@ export function readAdminBody(body: unknown, rules: Record<string, FieldRule>): 
   return obj;
 }
 
-/** undefined when the value is fine; "" when it is wrong with nothing to add; else the reason. */
+/** undefined when the value is fine. */
 function fieldProblem(value: unknown, rule: FieldRule): string | undefined {
   switch (rule.type) {
     case "integer":
@@ -81,7 +81,7 @@ function shown(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
-/** The longest delay a fault or the latency setting may ask for (10 minutes): longer is no test's business. */
+/** The longest delay a fault or the latency setting may ask for (10 minutes). */
 const MAX_DELAY_MS = 600_000;
 
 /** The largest inventory count of one kind `POST /__emulator/inventory` generates. */
@@ -132,11 +132,7 @@ export const pathPatternRule: FieldRule = {
   check: (v: string) => pathPatternProblem(v),
 };
 
-/**
- * A zone name as DNS allows one: labels of 1–63 letters, digits and hyphens, neither starting nor ending with a
- * hyphen, at least two of them, at most 253 characters, a top-level label not all digits (so not an IP
- * address).
- */
+/** A zone name as DNS allows one. */
 function isHostname(name: string): boolean {
   if (name.length > 253) return false;
   const labels = name.split(".");

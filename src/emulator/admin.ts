@@ -45,7 +45,7 @@ const HANDLERS: Record<string, AdminHandler> = {
   },
   "POST zones": addZone,
   "POST accounts": addAccount,
-  // A recorded real answer (spec/recorded/*.json) loaded as state; `?zone_id=` names the zone.
+  // A recorded real answer loaded as state; `?zone_id=` names the zone.
   "POST recorded": (rt, body, url) => {
     const opts = { zoneId: url.searchParams.get("zone_id") ?? undefined };
     rt.state = stateFromRecorded(rt.state, body as RecordedAnswer, opts);
@@ -104,7 +104,7 @@ export async function handleAdmin(
     .slice("/__emulator/".length)
     .split("/")
     .filter((s) => s !== "");
-  // Only from this machine, never from a web page (admin-guard.ts); decided on the headers alone.
+  // Only from this machine, never from a web page (admin-guard.ts).
   const refused = adminRefusal(req);
   if (refused) return sendJson(res, refused.status, { connection: "close" }, { error: refused.error });
   const handler = HANDLERS[`${method} ${name ?? ""}`];
@@ -222,7 +222,7 @@ function addZone(rt: EmulatorRuntime, body: unknown): unknown {
     waf_migration: WAF_MIGRATION_RULE,
     account_id: ACCOUNT_ID_RULE,
   });
-  // The caller names the plan by its legacy name (or its plan id); the zone answers it as an object.
+  // The caller names the plan by its legacy name (or its plan id).
   const plan = planNameOf(b.plan)!;
   const name = (b.name as string).toLowerCase();
   const id = zoneIdFor(name);
@@ -276,7 +276,7 @@ function putToken(rt: EmulatorRuntime, body: unknown): unknown {
 const FAULT_RULES: Record<keyof FaultSpec, FieldRule> = {
   method: httpMethod,
   path: pathPatternRule,
-  // The fault answers the error envelope: an error status, never a success or an informational one.
+  // The fault answers the error envelope.
   status: { type: "integer", min: 400, max: 599, expected: "an HTTP error status from 400 to 599" },
   code: { type: "integer", min: 0, expected: "a whole number (a Cloudflare error code)" },
   message: { type: "string", expected: "a string" },

@@ -5,13 +5,13 @@ import type { AccountState, EmulatorState, Route, ZoneState } from "./types.js";
 
 /** What a new, empty zone is made with (`POST /__emulator/zones`, a state document's missing fields). */
 export interface EmptyZoneContext {
-  /** When it is made (ISO 8601): the time its settings were last updated. */
+  /** When it is made (ISO 8601). */
   now: string;
   /** The zone's WAF at the start (`POST /__emulator/zones` `waf_migration`); default `new`. */
   wafMode?: "previous" | "validation" | "new";
 }
 
-/** The state's top-level part of an area: for the seed (`input` undefined) or for a state document. */
+/** The state's top-level part of an area. */
 export interface StateContext {
   /** The seed's instant (ISO 8601); a state document's missing parts are dated at the fixed SEED_TIME. */
   now: string;
@@ -24,9 +24,7 @@ export interface StateContext {
 
 /** Places one recorded answer's result in the state (recorded.ts). */
 export interface RecordedLoader {
-  /**
-   * The GET path it answers, parameters as `:x` (`zones/:zone/logpush/jobs`); `:zone`/`:account` are 32 hex.
-   */
+  /** The GET path it answers, parameters as `:x` (`zones/:zone/logpush/jobs`). */
   path: string;
   load(ctx: RecordedContext, ids: string[], result: unknown): void;
 }
@@ -39,13 +37,13 @@ export interface RecordedContext {
   account(id: string): AccountState;
 }
 
-/** What an area's admin endpoint is given: the live state (replaced on reset) and the emulator's clock. */
+/** What an area's admin endpoint is given. */
 export interface AdminContext {
   state: EmulatorState;
   clock: Clock;
 }
 
-/** `body`: the parsed JSON body; `arg`: the path segment after the endpoint's name (`ownership/<arg>`). */
+/** `body`: the parsed JSON body; `arg`. */
 export type AdminHandler = (ctx: AdminContext, body: unknown, url: URL, arg: string | undefined) => unknown;
 
 export interface EmulatorArea {
@@ -53,7 +51,7 @@ export interface EmulatorArea {
   readonly name: string;
   /** Its endpoints under /client/v4/. */
   readonly routes: readonly Route[];
-  /** The shape of each id parameter its routes name (`policy_id`: 32 hex): a malformed id is a 400. */
+  /** The shape of each id parameter its routes name (`policy_id`: 32 hex). */
   readonly idParams?: Readonly<Record<string, (value: string) => boolean>>;
   /** Its part of a new, empty zone. */
   emptyZone?(ctx: EmptyZoneContext): Partial<ZoneState>;

@@ -3,8 +3,7 @@
 import { INSTANT_EXPECTED, readInstant } from "../instant.js";
 
 /**
- * An instant (Date, ISO 8601 text, ms since the epoch) the clock reads at start and runs on from, in real time;
- * or a function the emulator asks each time (a test's clock, which may stand still).
+ * An instant (Date, ISO 8601 text, ms since the epoch) the clock reads at start and runs on from, in real time.
  */
 export type EmulatorNow = Date | string | number | (() => Date | number);
 

@@ -63,8 +63,7 @@ export function invalidTokenFault(): ApiFault {
 }
 
 export function unknownZoneFault(): ApiFault {
-  // Code chosen by the emulator (documented in the README): the real code for a well-formed but unknown zone id
-  // depends on the endpoint.
+  // Code chosen by the emulator (documented in the README).
   return new ApiFault(404, [{ code: 1001, message: "Invalid zone identifier" }]);
 }
 

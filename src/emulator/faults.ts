@@ -44,11 +44,7 @@ export function pathPatternProblem(pattern: string): string | undefined {
   return undefined;
 }
 
-/**
- * A path pattern as a matcher: plain text found anywhere in the path; `^` at its start anchors it at the path's
- * start, `$` at its end at the path's end (both: the whole path); `*` stands for any run of characters; `|`
- * separates alternatives.
- */
+/** A path pattern as a matcher. */
 export function pathPattern(pattern: string): (path: string) => boolean {
   const alternatives = pattern.split("|").map((alt) => {
     const start = alt.startsWith("^");

@@ -42,7 +42,7 @@ export const MAX_ADMIN_BODY_BYTES = 64 * 1024 * 1024;
 /** How long a request body may take to arrive, once its headers are in (default). */
 export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 
-/** A request body refused while it was read: too large (413) or too slow (408). */
+/** A request body refused while it was read. */
 export class BodyError extends Error {
   constructor(
     readonly status: 408 | 413,

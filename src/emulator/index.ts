@@ -34,16 +34,15 @@ export interface EmulatorOptions {
   /** Starting state (kept as given; `reset` returns to a copy of it). */
   state?: EmulatorState;
   /**
-   * The emulator's clock (docs/emulator.md, "Clock"): the instant it reads at start (Date, ISO 8601 text such
-   * as `2026-11-25T12:00:00Z`, or ms since the epoch), running on from there in real time, or a function it
-   * asks each time.
+   * The emulator's clock: the instant it reads at start (Date, ISO 8601 text such as `2026-11-25T12:00:00Z`, or
+   * ms since the epoch), running on from there in real time, or a function it asks each time.
    */
   now?: EmulatorNow;
   /** Delay before every API answer. */
   latencyMs?: number;
   /** Interface to listen on; default 127.0.0.1. */
   host?: string;
-  /** How long a request body may take to arrive once its headers are in (default 30 s): then a 408. */
+  /** How long a request body may take to arrive once its headers are in (default 30 s). */
   bodyTimeoutMs?: number;
 }
 

@@ -23,7 +23,7 @@ export interface ListShape {
   total_count?: number;
   /** result_info without total_pages and total_count. */
   no_totals?: boolean;
-  /** Numeric ids (Logpush jobs) answered as 2^53 + id, raw JSON numbers; paths take them back. */
+  /** Numeric ids (Logpush jobs) answered as 2^53 + id, raw JSON numbers. */
   big_ids?: boolean;
 }
 
@@ -63,7 +63,7 @@ const RULES: Record<string, FieldRule> = {
   big_ids: { type: "boolean", expected: "true or false" },
 };
 
-/** Adds a shape (replacing one for the same path); returns every shape in force. */
+/** Adds a shape (replacing one for the same path). */
 export function addListShape(rt: object, body: unknown): ListShape[] {
   const b = readAdminBody(body, RULES) as unknown as ListShape;
   const list = shapesOf(rt);
@@ -89,7 +89,7 @@ export function routedPath(rt: object, path: string): string {
     const m = /^(\d+)(\/.*)?$/.exec(rest);
     if (!m) continue;
     const big = BigInt(m[1]!);
-    // Not a big id (or a rounded one below the base): left alone, so the route answers as it would.
+    // Not a big id (or a rounded one below the base).
     if (big <= BIG_ID_BASE) continue;
     return `${shape.path}/${String(big - BIG_ID_BASE)}${m[2] ?? ""}`;
   }
@@ -204,7 +204,7 @@ function shapeList(
   return { result: bigIds(result), success: true, errors: [], messages: [], result_info: info };
 }
 
-/** A copy of an item that differs: its description or name changed, else a field added. */
+/** A copy of an item that differs. */
 function changed(item: Record<string, unknown>): Record<string, unknown> {
   const copy = structuredClone(item);
   if (typeof copy.description === "string") copy.description += " (changed)";

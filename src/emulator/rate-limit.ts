@@ -12,7 +12,7 @@ export interface RateDecision {
 export class SlidingWindowLimiter {
   private readonly log = new Map<string, number[]>();
 
-  /** Counts one request for `key` if the window has room; never counts a refused one. */
+  /** Counts one request for `key` if the window has room. */
   take(key: string, limit: { requests: number; seconds: number }, nowMs = Date.now()): RateDecision {
     const windowMs = limit.seconds * 1000;
     const times = this.prune(key, nowMs - windowMs);

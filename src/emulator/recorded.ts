@@ -18,10 +18,7 @@ export interface RecordedAnswer {
 }
 
 export interface RecordedOptions {
-  /**
-   * The zone to load into instead of the one the recorded URL names; required for a recording without a request
-   * (cfgo_logpush_list), which is then read as a zone's Logpush jobs list.
-   */
+  /** The zone to load into instead of the one the recorded URL names. */
   zoneId?: string;
 }
 

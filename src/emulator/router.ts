@@ -6,13 +6,13 @@ import type { Route } from "./types.js";
 interface CompiledRoute {
   route: Route;
   segments: string[];
-  /** One character per segment, "1" literal / "0" parameter, then "1" for a query condition: higher wins. */
+  /** One character per segment, "1" literal / "0" parameter, then "1" for a query condition. */
   specificity: string;
 }
 
 export type IdShapes = Readonly<Record<string, (value: string) => boolean>>;
 
-/** The shapes of the ids every area's paths share; parameters no shape names take any non-empty segment. */
+/** The shapes of the ids every area's paths share. */
 const CORE_ID_SHAPES: IdShapes = {
   zone_id: (v) => HEX_ID.test(v),
   account_id: (v) => HEX_ID.test(v),

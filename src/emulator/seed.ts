@@ -49,7 +49,7 @@ export function areaStates(ctx: StateContext): Partial<EmulatorState> {
   return Object.assign({}, ...AREAS.map((a) => a.state?.(ctx) ?? {}));
 }
 
-/** An empty zone as `POST /__emulator/zones` makes it: nothing configured, no hostnames, no inventory. */
+/** An empty zone as `POST /__emulator/zones` makes it. */
 export function createEmptyZone(
   name: string,
   plan: ZonePlanName,

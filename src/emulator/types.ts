@@ -3,10 +3,7 @@
 export type { Rule, Ruleset } from "./areas/rulesets/state.js";
 export type { LogpushJob } from "./areas/logpush_jobs/state.js";
 
-/**
- * Each area's parts of the state, by the area's folder name: its part of a zone (`zone`), of an account's own
- * objects (`account`) and of the whole state (`state`).
- */
+/** Each area's parts of the state, by the area's folder name. */
 // biome-ignore lint/suspicious/noEmptyInterface: filled by each area's state.ts (declaration merging)
 export interface AreaStates {}
 
@@ -65,8 +62,7 @@ export interface Route {
   /** e.g. `zones/:zone_id/page_shield/policies/:policy_id` */
   pattern: string;
   /**
-   * Only when the query says so (e.g. the WAF migration switch is the entry point PUT with `waf_migration`);
-   * such a route wins over the same pattern without a condition.
+   * Only when the query says so (e.g. the WAF migration switch is the entry point PUT with `waf_migration`).
    */
   when?: (query: URLSearchParams) => boolean;
   handler: (req: RouteRequest) => RouteResponse | Promise<RouteResponse>;
@@ -86,7 +82,7 @@ export interface ZoneState extends ZoneParts {
   account_id?: string;
   /**
    * Fields of the zone answer beyond id, name and plan, as a recorded answer showed them (account, meta,
-   * name_servers, the recorded plan object, …); they override the emulator's own.
+   * name_servers, the recorded plan object, …).
    */
   details?: Record<string, unknown>;
 }
@@ -99,20 +95,17 @@ export interface TokenDetails {
   expires_on?: string;
   /** As `GET user/tokens/{id}` answers them; shown, not enforced. */
   policies?: Array<Record<string, unknown>>;
-  /** How the request log names the token (never its value); absent: its id (md5 of the token). */
+  /** How the request log names the token (never its value). */
   name?: string;
-  /**
-   * The account the token is for (an account-owned token): it reaches that account's objects and zones only,
-   * any other account's or zone's answered 403 / 9109.
-   */
+  /** The account the token is for (an account-owned token). */
   account_id?: string;
-  /** A token that may only read: any other method is answered 403 / 10000, as a token without Edit is. */
+  /** A token that may only read. */
   read_only?: boolean;
-  /** Its own rate limit (a token has its own budget); absent: the state's `rate_limit`. */
+  /** Its own rate limit (a token has its own budget). */
   rate_limit?: { requests: number; seconds: number };
 }
 
-/** An account's own objects (account-level Logpush jobs, notification policies): each area's part. */
+/** An account's own objects (account-level Logpush jobs, notification policies). */
 export interface AccountState extends AccountParts {
   id: string;
 }
@@ -145,7 +138,7 @@ export interface RequestLogEntry {
   body: unknown;
   /**
    * Who sent it, once authenticated: a token's name (`token_details[…].name`, else `token <its id>`), or `key
-   * <e-mail>`; never a token's value.
+   * <e-mail>`.
    */
   credential?: string;
 }

@@ -13,7 +13,7 @@ export interface FieldSpec {
 /** Error code used for a body that fails validation (Cloudflare uses several; clients key on 400). */
 export const INVALID_BODY_CODE = 1004;
 
-/** Throws 400 unless `body` is a JSON object; returns it typed as a record. */
+/** Throws 400 unless `body` is a JSON object. */
 export function requireObject(body: unknown, code = INVALID_BODY_CODE): Record<string, unknown> {
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
     throw new ApiFault(400, [{ code, message: "Request body must be a JSON object" }]);

@@ -4,7 +4,7 @@ import type { ZonePlanName } from "./types.js";
 
 export const PLAN_NAMES: readonly ZonePlanName[] = ["free", "pro", "business", "enterprise"];
 
-/** The Enterprise plan id as recorded (cft_zones_list.json). */
+/** The Enterprise plan id as recorded. */
 const RECORDED_ENTERPRISE_PLAN_ID = "94f3b7b768b0458b56d2cac4fe5ec0f9";
 
 const LABELS: Record<ZonePlanName, string> = {
@@ -37,8 +37,7 @@ export function planObject(plan: ZonePlanName): Record<string, unknown> {
 }
 
 /**
- * The legacy name of a plan given as a name or a plan object (`legacy_id`, else the plan id, else the label);
- * undefined when it names none of the four.
+ * The legacy name of a plan given as a name or a plan object (`legacy_id`, else the plan id, else the label).
  */
 export function planNameOf(plan: unknown): ZonePlanName | undefined {
   if (typeof plan === "string") return PLAN_NAMES.find((p) => p === plan.toLowerCase() || planId(p) === plan);

@@ -4,7 +4,7 @@ import { uuidFrom } from "../../ids.js";
 import type { ZoneState } from "../../types.js";
 import { seedSsl } from "./ssl.js";
 
-/** How many hostnames each seed zone has (docs/emulator.md, "The seed"); other zones have none. */
+/** How many hostnames each seed zone has; other zones have none. */
 const HOSTNAMES_PER_ZONE: Record<string, number> = {
   "example.com": 5,
   "example.net": 4,
@@ -38,10 +38,10 @@ function seedHostname(
 ): Record<string, unknown> & { id: string } {
   const tld = zoneName.split(".").pop() ?? "com";
   const hostname = `${c.sub}.${c.customer}-${tld}.example`;
-  // Created 30 to 58 days ago: their certificates (a year long) are current.
+  // Created 30 to 58 days ago.
   const created = new Date(now - (30 + index * 7) * 86_400_000).toISOString();
   return {
-    // UUIDs as the real ids (cft_custom_hostnames_v5), derived from the name to stay deterministic.
+    // UUIDs as the real ids, derived from the name to stay deterministic.
     id: uuidFrom(`custom-hostname:${hostname}`),
     hostname,
     ssl: seedSsl(hostname, c.method, c.ca, c.uploaded === true, created),

@@ -15,18 +15,12 @@ export function isUploadedCertificate(ssl: Ssl): boolean {
   return typeof ssl.custom_certificate === "string" && ssl.custom_certificate !== "";
 }
 
-/**
- * A stored `certificate_authority: null` stands for an answer without the field (a hostname issued by a CA the
- * answer does not state, real-answers.md): the field is left out of every answer.
- */
+/** A stored `certificate_authority: null` stands for an answer without the field. */
 export function caNotStated(ssl: Ssl): boolean {
   return ssl.certificate_authority === null;
 }
 
-/**
- * The CA a hostname's certificate has: the stored one, the service's default for "" or none; undefined when not
- * stated.
- */
+/** The CA a hostname's certificate has. */
 export function effectiveCertificateAuthority(ssl: Ssl): string | undefined {
   if (caNotStated(ssl)) return undefined;
   const ca = ssl.certificate_authority;

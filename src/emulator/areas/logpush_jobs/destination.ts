@@ -78,7 +78,7 @@ export function requireOwnership(zoneId: string, conf: string, dest: Destination
   }
 }
 
-/** Destination without its query string (where secrets live): how jobs are compared. */
+/** Destination without its query string (where secrets live). */
 export function stripQuery(conf: string): string {
   return conf.split("?")[0] ?? conf;
 }

@@ -57,7 +57,7 @@ const DESCRIPTIONS: Record<string, string> = {
 };
 
 // Account-scoped datasets (accounts/{id}/logpush/…): Zero Trust, audit, Workers and network logs, and
-// firewall_events at account level since 2026-06-30 (real-answers.md); a realistic subset of their fields.
+// firewall_events at account level since 2026-06-30.
 const AUDIT_LOGS =
   "ActionResult ActionType ActorEmail ActorID ActorIP ActorType ID Interface Metadata NewValue OldValue " +
   "OwnerID ResourceID ResourceType When";

@@ -43,8 +43,7 @@ const CREATE_FIELDS = [
   "filter_attack_traffic",
 ];
 
-// The jobs list answers no `result_info`: cft_logpush_zone_filter (a real answer) has none, the cloudflare-go
-// fixture cfgo_logpush_list has one; the recording is followed.
+// The jobs list answers no `result_info`.
 /** The routes of one scope: `zones/:zone_id` or `accounts/:account_id`. */
 function scopeRoutes(base: string): Route[] {
   return [
@@ -92,8 +91,7 @@ function createJob(req: RouteRequest): RouteResponse {
   const conf = body.destination_conf as string;
   const dest = requireDestination(conf);
   requireOwnership(zone.id, conf, dest, body.ownership_challenge);
-  // A job configured by `logpull_options` alone has no output_options (cft_logpush_zone_filter); one with
-  // neither answers `output_options: null` (the emulator's choice: no answer of such a job is recorded).
+  // A job configured by `logpull_options` alone has no output_options.
   const legacy = typeof scalars.logpull_options === "string";
   const job: Job = {
     id: req.state.next_job_id++,
@@ -116,10 +114,7 @@ function createJob(req: RouteRequest): RouteResponse {
   return { result: job };
 }
 
-/**
- * PUT changes only the fields it carries: `{enabled: true}` alone keeps everything else, output_options
- * included (cloudflare-docs example-logpush-curl).
- */
+/** PUT changes only the fields it carries. */
 function updateJob(req: RouteRequest): RouteResponse {
   const zone = holderOf(req);
   const job = requireJob(req, zone.logpush_jobs);
@@ -150,7 +145,7 @@ function updateJob(req: RouteRequest): RouteResponse {
   return { result: job };
 }
 
-/** 200 with `result: {}` (cloudflare-docs example-logpush-curl, "Delete a job"). */
+/** 200 with `result: {}`. */
 function deleteJob(req: RouteRequest): RouteResponse {
   const zone = holderOf(req);
   const job = requireJob(req, zone.logpush_jobs);
@@ -158,7 +153,7 @@ function deleteJob(req: RouteRequest): RouteResponse {
   return { result: {} };
 }
 
-/** "Writes" the token into the destination; the admin API's ownership route reads it back. */
+/** "Writes" the token into the destination. */
 function getOwnershipChallenge(req: RouteRequest): RouteResponse {
   const zone = holderOf(req);
   const conf = requireBody(req.body, ["destination_conf"]).destination_conf;
@@ -265,7 +260,7 @@ function holderOf(req: RouteRequest, create = false): { id: string; logpush_jobs
   return empty;
 }
 
-/** A JSON object with only `allowed` keys: an unknown key is more likely a typo than an extension. */
+/** A JSON object with only `allowed` keys. */
 function requireBody(body: unknown, allowed: readonly string[]): Record<string, unknown> {
   if (!isObject(body)) throw new ApiFault(400, [fault("/", "the request body must be a JSON object")]);
   const unknown = Object.keys(body).filter((k) => !allowed.includes(k));

@@ -27,10 +27,7 @@ const UPLOAD_BOUNDS: Record<string, [number, number]> = {
 
 const NAME_PATTERN = /^[a-zA-Z0-9\-.]*$/;
 
-/**
- * Returns output_options as they will be stored (the options set, none added), or null; collects problems into
- * `errors`.
- */
+/** Returns output_options as they will be stored (the options set, none added), or null. */
 export function normalizeOutputOptions(
   raw: unknown,
   dataset: string,
@@ -88,7 +85,7 @@ export function normalizeOutputOptions(
   return out;
 }
 
-/** Checks the scalar job fields present in `body`; returns them as they will be stored. */
+/** Checks the scalar job fields present in `body`. */
 export function checkJobScalars(body: Record<string, unknown>, errors: ApiErrorBody[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if ("name" in body) {
@@ -129,10 +126,7 @@ export function checkJobScalars(body: Record<string, unknown>, errors: ApiErrorB
   return out;
 }
 
-/**
- * The datasets `filter_attack_traffic` applies to (cloudflare 7.3.0 resources/logpush/jobs.d.ts: "supported for
- * the http_requests, firewall_events, and network_analytics_logs datasets").
- */
+/** The datasets `filter_attack_traffic` applies to. */
 const ATTACK_TRAFFIC_DATASETS: readonly string[] = ["http_requests", "firewall_events", "network_analytics_logs"];
 
 export function checkAttackTraffic(value: unknown, dataset: string, errors: ApiErrorBody[]): void {

@@ -137,10 +137,7 @@ function create(req: RouteRequest): RouteResponse {
   return { result: { id: policy.id } };
 }
 
-/**
- * A PUT replaces the policy's fields with the body's: a field it leaves out is reset (description,
- * alert_interval removed, filters `{}`; name, enabled and mechanisms kept, as no answer shows them unset).
- */
+/** A PUT replaces the policy's fields with the body's. */
 function update(req: RouteRequest): RouteResponse {
   const policy = policyOf(req);
   const body = requireObject(req.body);

@@ -106,11 +106,7 @@ export function orderItems(items: Item[], query: URLSearchParams, isMalicious?: 
   return out;
 }
 
-/**
- * Cloudflare's verdict as the emulator plays it: js_integrity_score below 10 ("currently set to 10"), a
- * magecart, malware or cryptomining score below 10 (no documented number; zoneform's default), or a domain or
- * URL report. dataflow_score and obfuscation_score (deprecated) play no part.
- */
+/** Cloudflare's verdict as the emulator plays it. */
 const EMULATED_SCORE_THRESHOLD = 10;
 const VERDICT_SCORES = ["js_integrity_score", "magecart_score", "malware_score", "cryptomining_score"];
 

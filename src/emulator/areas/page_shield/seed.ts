@@ -21,12 +21,7 @@ export function seedInventory(zone: ZoneState, now: number): void {
   zone.cookies = inventory.cookies;
 }
 
-/**
- * Makes the small seed inventory say exactly what the docs promise: 4 malicious scripts, each by one of the
- * scores of Cloudflare's verdict (malware_score 4 with a domain report, magecart_score 3 with a URL report,
- * cryptomining_score 2, js_integrity_score 6), one scored 30 that is not malicious (it was under the older
- * threshold of 50), 1 infrequent script, 1 malicious connection, insecure cookies.
- */
+/** Makes the small seed inventory say exactly what the docs promise. */
 function shapeSeedInventory(inv: ReturnType<typeof generateInventory>, zoneName: string): void {
   for (const item of [...inv.scripts, ...inv.connections]) item.status = "active";
   const bad: Array<{

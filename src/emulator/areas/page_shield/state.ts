@@ -1,6 +1,6 @@
 // The Page Shield part of an emulated zone.
 
-/** An inventory item or a policy: the fields its answers show, with its 32-hex id. */
+/** An inventory item or a policy. */
 type PageShieldItem = Record<string, unknown> & { id: string };
 
 export interface PageShieldZoneState {

@@ -15,10 +15,7 @@ export function findZoneRuleset(zone: ZoneState, id: string): Ruleset | undefine
   return zone.rulesets.find((r) => r.id === id);
 }
 
-/**
- * The rulesets a zone's list shows: the zone's own (with, after a recorded list was loaded, the managed
- * rulesets it listed, in its order), then the account's managed rulesets not already shown.
- */
+/** The rulesets a zone's list shows. */
 export function zoneRulesetsListed(zone: ZoneState, accountRulesets: readonly Ruleset[]): Ruleset[] {
   const own = new Set(zone.rulesets.map((r) => r.id));
   return [...zone.rulesets, ...accountRulesets.filter((r) => !own.has(r.id))];
@@ -95,7 +92,7 @@ export function updateRule(
   const index = ruleset.rules.findIndex((r) => r.id === ruleId);
   const current = ruleset.rules[index];
   if (!current) throw notFound(`could not find rule ${ruleId} in ruleset ${ruleset.id}`);
-  // The ref is a rule's identity for clients: a PATCH body without one keeps the current ref.
+  // The ref is a rule's identity for clients.
   const next = input ? materializeRule({ ref: current.ref, ...input, id: ruleId }, current, now) : current;
   if (position === undefined) {
     ruleset.rules[index] = next;
@@ -165,10 +162,7 @@ export function touchRuleset(ruleset: Ruleset, now: string): void {
   ruleset.last_updated = now;
 }
 
-/**
- * An execute rule's action_parameters as stored: without a `version`, the deployment follows the managed
- * ruleset's latest version and reads back `version: "latest"` (cft_managed_entrypoint).
- */
+/** An execute rule's action_parameters as stored. */
 function storedActionParameters(input: RuleInput): Record<string, unknown> | undefined {
   const ap = input.action_parameters;
   if (input.action !== "execute" || ap === undefined || ap.version !== undefined) return ap;

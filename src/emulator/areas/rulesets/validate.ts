@@ -73,14 +73,14 @@ export interface RuleInput {
   ref?: string;
   logging?: { enabled: boolean };
   action_parameters?: Record<string, unknown>;
-  /** Rule fields the 2026 SDK sends for rate limiting and leaked-credential rules: kept as given. */
+  /** Rule fields the 2026 SDK sends for rate limiting and leaked-credential rules. */
   ratelimit?: Record<string, unknown>;
   exposed_credential_check?: Record<string, unknown>;
   /** Rule fields the emulator does not know, kept as given and read back. */
   extra?: Record<string, unknown>;
 }
 
-/** The rule fields the emulator knows (written, read-only, or a placement directive); any other is `extra`. */
+/** The rule fields the emulator knows (written, read-only, or a placement directive). */
 const KNOWN_RULE_FIELDS = new Set([
   "id",
   "action",
@@ -116,7 +116,7 @@ export function validateRules(raw: unknown, ctx: RuleContext, pointer = "/rules"
   return rules;
 }
 
-/** Validates one rule body (POST/PATCH of a single rule); `pointer` is "" for a bare rule. */
+/** Validates one rule body (POST/PATCH of a single rule). */
 export function validateRule(raw: unknown, ctx: RuleContext, pointer = ""): RuleInput {
   const errors: ApiErrorBody[] = [];
   const rule = checkRule(raw, ctx, pointer, errors);
@@ -124,7 +124,7 @@ export function validateRule(raw: unknown, ctx: RuleContext, pointer = ""): Rule
   return rule;
 }
 
-/** Checks that hold across a ruleset's rules: unique refs and the custom log field budget. */
+/** Checks that hold across a ruleset's rules. */
 export function checkRuleSet(rules: readonly RuleInput[], pointer = "/rules"): ApiErrorBody[] {
   const errors: ApiErrorBody[] = [];
   const seen = new Set<string>();
@@ -273,7 +273,7 @@ function checkOverrides(raw: unknown, target: Ruleset, ptr: string, errors: ApiE
     errors.push(problem(ptr, raw, "overrides", "it must be an object"));
     return;
   }
-  // Overrides can only pick actions a managed rule may take; the OWASP list is the documented one.
+  // Overrides can only pick actions a managed rule may take.
   const actions: readonly string[] = OWASP_OVERRIDE_ACTIONS;
   const checkAction = (value: unknown, p: string): void => {
     if (value !== undefined && (typeof value !== "string" || !actions.includes(value))) {
@@ -285,7 +285,7 @@ function checkOverrides(raw: unknown, target: Ruleset, ptr: string, errors: ApiE
     if (value !== undefined && typeof value !== "boolean")
       errors.push(problem(p, value, "enabled", "it must be a boolean"));
   };
-  /** An override of the ruleset or of a category: action and enabled, and no score threshold. */
+  /** An override of the ruleset or of a category. */
   const checkBroadOverride = (o: Record<string, unknown>, p: string): void => {
     checkAction(o.action, `${p}/action`);
     checkEnabled(o.enabled, `${p}/enabled`);
@@ -341,10 +341,7 @@ function checkOverrides(raw: unknown, target: Ruleset, ptr: string, errors: ApiE
   });
 }
 
-/**
- * The lists of a log_custom_field rule; the transformed/raw ones since 2025-04-18 (changelog "Custom fields raw
- * and transformed values support").
- */
+/** The lists of a log_custom_field rule. */
 const LOG_FIELD_KINDS = [
   "request_fields",
   "transformed_request_fields",
@@ -383,8 +380,7 @@ function checkLogCustomField(
         // Header names are matched lower case; cookie names keep their capitalisation.
         errors.push(problem(`${p}/name`, item.name, "name", "header names must be lower case"));
       }
-      // preserve_duplicates belongs to response headers, transformed or raw (cloudflare-go
-      // LogCustomFieldRuleActionParameters).
+      // preserve_duplicates belongs to response headers, transformed or raw.
       if (item.preserve_duplicates === undefined) return;
       if (kind !== "response_fields" && kind !== "raw_response_fields") {
         errors.push(
