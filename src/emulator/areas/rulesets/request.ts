@@ -1,5 +1,6 @@
 // Request helpers shared by the rulesets routes and the WAF migration switch.
-import { invalid, isObject, problem, RULESET_CODE, type RuleContext } from "./validate.js";
+import type { RuleContext } from "./action-params.js";
+import { invalid, isObject, problem, RULESET_CODE } from "./problems.js";
 import { ApiFault, type RouteRequest, type ZoneState } from "../../types.js";
 
 export function ruleContext(req: RouteRequest, phase: string): RuleContext {

@@ -15,16 +15,8 @@ import {
   updateRule,
   zoneRulesetsListed,
 } from "./store.js";
-import {
-  checkRuleSet,
-  invalid,
-  problem,
-  RULESET_CODE,
-  RULESET_PHASES,
-  validateRule,
-  validateRules,
-  type RuleInput,
-} from "./validate.js";
+import { invalid, problem, RULESET_CODE } from "./problems.js";
+import { checkRuleSet, RULESET_PHASES, validateRule, validateRules, type RuleInput } from "./validate.js";
 import { MANAGED_PHASE } from "./seed.js";
 import { ApiFault, type Route, type RouteRequest, type RouteResponse, type ZoneState } from "../../types.js";
 import type { Ruleset } from "./state.js";

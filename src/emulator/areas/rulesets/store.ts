@@ -1,7 +1,8 @@
 // In-memory operations on zone rulesets.
 import equal from "fast-deep-equal";
 import { randomId } from "../../ids.js";
-import { invalid, problem, RULESET_CODE, type RuleInput } from "./validate.js";
+import { invalid, problem, RULESET_CODE } from "./problems.js";
+import type { RuleInput } from "./validate.js";
 import { ApiFault, type ZoneState } from "../../types.js";
 import type { Rule, Ruleset } from "./state.js";
 
