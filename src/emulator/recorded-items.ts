@@ -1,4 +1,5 @@
 // What the recorded-answer loaders share: their error, and reading a result as items.
+import { isObject } from "./validate.js";
 
 /** A recorded answer the emulator cannot place (not a success, unknown path, wrong shape). */
 export class RecordedAnswerError extends Error {}
@@ -23,8 +24,4 @@ export function objectOf(result: unknown, what: string): RecordedItem {
     throw new RecordedAnswerError(`a ${what} answer is an object with an id`);
   }
   return result as RecordedItem;
-}
-
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
 }

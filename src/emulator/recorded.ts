@@ -2,7 +2,8 @@
 // Spec: docs/emulator.md, Admin API.
 import type { RecordedContext, RecordedLoader } from "./area.js";
 import { AREAS } from "./areas/index.js";
-import { isObject, RecordedAnswerError } from "./recorded-items.js";
+import { RecordedAnswerError } from "./recorded-items.js";
+import { isObject } from "./validate.js";
 import { createEmptyAccount, createEmptyZone } from "./seed.js";
 import type { EmulatorState } from "./types.js";
 

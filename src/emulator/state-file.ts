@@ -12,6 +12,7 @@ import { parseInstant } from "../instant.js";
 import { areaStates, createEmptyAccount, createEmptyZone } from "./seed.js";
 import type { AccountState, EmulatorState, TokenDetails, ZoneState } from "./types.js";
 import { PLAN_NAMES, planNameOf } from "./zone-plans.js";
+import { isObject } from "./validate.js";
 
 /** Thrown with every problem found in a state document. */
 export class StateDocumentError extends Error {
@@ -146,10 +147,6 @@ export function normalizeTokenDetails(raw: unknown, problems: string[]): Record<
     if (problems.length === before) out[token] = d as TokenDetails;
   }
   return out;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
 function positive(v: unknown): boolean {

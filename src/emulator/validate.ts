@@ -15,7 +15,7 @@ export const INVALID_BODY_CODE = 1004;
 
 /** Throws 400 unless `body` is a JSON object. */
 export function requireObject(body: unknown, code = INVALID_BODY_CODE): Record<string, unknown> {
-  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+  if (!isObject(body)) {
     throw new ApiFault(400, [{ code, message: "Request body must be a JSON object" }]);
   }
   return body as Record<string, unknown>;
@@ -74,7 +74,7 @@ function matchesType(value: unknown, type: FieldType): boolean {
     case "array":
       return Array.isArray(value);
     case "object":
-      return value !== null && typeof value === "object" && !Array.isArray(value);
+      return isObject(value);
     case "integer":
       return Number.isInteger(value);
     default:
@@ -94,4 +94,8 @@ function describe(value: unknown): string {
 
 function article(type: string): string {
   return /^[aeiou]/.test(type) ? "an" : "a";
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
 }

@@ -2,6 +2,7 @@
 // Spec: docs/emulator.md, Rulesets, Logpush and the WAF migration.
 import { LOGPUSH_CODE } from "./destination.js";
 import { ApiFault } from "../../types.js";
+import { isObject } from "../../validate.js";
 
 const FILTER_OPERATORS = [
   "eq",
@@ -71,10 +72,6 @@ function countOperators(node: unknown, at: string, fields: readonly string[] | u
 
 function isScalar(v: unknown): boolean {
   return typeof v === "string" || typeof v === "number" || typeof v === "boolean";
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
 function filterFault(message: string): ApiFault {

@@ -1,7 +1,8 @@
 // Logpush for zones and accounts.
 // Spec: docs/emulator.md, Rulesets, Logpush and the WAF migration.
 import type { EmulatorArea } from "../../area.js";
-import { isObject, objectOf, RecordedAnswerError, upsert } from "../../recorded-items.js";
+import { isObject } from "../../validate.js";
+import { objectOf, RecordedAnswerError, upsert } from "../../recorded-items.js";
 import type { EmulatorState } from "../../types.js";
 import { admin } from "./admin.js";
 import { routes } from "./routes.js";

@@ -12,14 +12,8 @@ import {
 } from "./destination.js";
 import { datasetsOf, describeDatasetFields, listDatasetFields } from "./fields.js";
 import { normalizeFilter } from "./filter.js";
-import {
-  checkAttackTraffic,
-  checkJobScalars,
-  fault,
-  isObject,
-  normalizeOutputOptions,
-  throwIfAny,
-} from "./validate.js";
+import { checkAttackTraffic, checkJobScalars, fault, normalizeOutputOptions, throwIfAny } from "./validate.js";
+import { isObject } from "../../validate.js";
 import { ownershipToken } from "./ownership.js";
 import { ApiFault, type ApiErrorBody, type Route, type RouteRequest, type RouteResponse } from "../../types.js";
 import type { LogpushJob } from "./state.js";

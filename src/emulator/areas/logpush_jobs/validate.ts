@@ -2,6 +2,7 @@
 // Spec: docs/emulator.md, Rulesets, Logpush and the WAF migration.
 import { LOGPUSH_CODE } from "./destination.js";
 import { ApiFault, type ApiErrorBody } from "../../types.js";
+import { isObject } from "../../validate.js";
 
 const TIMESTAMP_FORMATS = ["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"] as const;
 const CVE_KEY = "CVE-2021-44228";
@@ -146,8 +147,4 @@ export function fault(pointer: string, message: string): ApiErrorBody {
 
 export function throwIfAny(errors: ApiErrorBody[]): void {
   if (errors.length > 0) throw new ApiFault(400, errors);
-}
-
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
 }

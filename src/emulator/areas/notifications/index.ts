@@ -2,7 +2,8 @@
 // Spec: docs/emulator.md, What it emulates.
 import type { EmulatorArea } from "../../area.js";
 import { UUID } from "../../ids.js";
-import { isObject, RecordedAnswerError } from "../../recorded-items.js";
+import { RecordedAnswerError } from "../../recorded-items.js";
+import { isObject } from "../../validate.js";
 import { routes } from "./routes.js";
 import type { AlertingPolicy } from "./state.js";
 

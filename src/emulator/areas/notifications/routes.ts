@@ -3,7 +3,7 @@
 import { notFoundFault } from "../../envelope.js";
 import { randomId } from "../../ids.js";
 import { ApiFault, type ApiErrorBody, type Route, type RouteRequest, type RouteResponse } from "../../types.js";
-import { INVALID_BODY_CODE, requireObject } from "../../validate.js";
+import { INVALID_BODY_CODE, isObject, requireObject } from "../../validate.js";
 import { ALERT_TYPES } from "./alert-types.js";
 import type { AlertingPolicy } from "./state.js";
 
@@ -61,10 +61,6 @@ function check(req: RouteRequest, body: Record<string, unknown>, create: boolean
   return errors;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-
 function checkMechanisms(mechanisms: unknown): ApiErrorBody[] {
   if (!isObject(mechanisms)) return [problem("/mechanisms", "mechanisms must be an object")];
   const errors: ApiErrorBody[] = [];
@@ -105,7 +101,7 @@ function checkFilters(req: RouteRequest, filters: unknown): ApiErrorBody[] {
   return errors;
 }
 
-/** A lower-case UUID from a fresh random id (random, or the seeded sequence: ids.ts). */
+/** A lower-case UUID from a fresh random id. */
 function newPolicyId(): string {
   const h = randomId();
   const variant = "89ab"[parseInt(h[16]!, 16) & 3];

@@ -1,6 +1,7 @@
 // Checks of a rule's action_parameters: execute (with overrides) and log_custom_field.
 import { OWASP_OVERRIDE_ACTIONS, OWASP_RULESET_ID } from "./owasp-rules.js";
-import { isObject, problem } from "./problems.js";
+import { problem } from "./problems.js";
+import { isObject } from "../../validate.js";
 import type { ApiErrorBody } from "../../types.js";
 import type { Ruleset } from "./state.js";
 

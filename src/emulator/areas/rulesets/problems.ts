@@ -16,7 +16,3 @@ export function problem(pointer: string, value: unknown, field: string, reason: 
     source: { pointer: pointer || "/" },
   };
 }
-
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}

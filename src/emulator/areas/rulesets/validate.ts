@@ -1,7 +1,8 @@
 // Validation of ruleset write bodies, errors pointed by JSON pointer.
 // Spec: docs/emulator.md, Rulesets, Logpush and the WAF migration.
 import { checkExecute, checkLogCustomField, countLogFields, type RuleContext } from "./action-params.js";
-import { invalid, isObject, problem, RULESET_CODE } from "./problems.js";
+import { invalid, problem, RULESET_CODE } from "./problems.js";
+import { isObject } from "../../validate.js";
 import type { ApiErrorBody } from "../../types.js";
 
 /** Actions of the 2024 schema's rule discriminator. */
