@@ -3,7 +3,7 @@
 import type { IncomingMessage } from "node:http";
 import { isIP } from "node:net";
 
-/** Why an admin request is refused. */
+/** Why an admin request is refused: status and message; undefined when it may go on. */
 export function adminRefusal(req: IncomingMessage): { status: number; error: string } | undefined {
   const port = req.socket.localPort ?? 0;
   const listening = req.socket.localAddress ?? "";

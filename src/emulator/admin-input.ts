@@ -12,7 +12,7 @@ export class AdminError extends Error {
   }
 }
 
-/** A body the admin API refuses. */
+/** A body the admin API refuses: a 400 `{"error": message}`; `problems` holds one line per field. */
 export class AdminInputError extends Error {
   constructor(readonly problems: string[]) {
     super(problems.join("; "));
@@ -25,13 +25,12 @@ export interface FieldRule {
   /** Inclusive bounds of a number or integer. */
   min?: number;
   max?: number;
-  /** What a valid value is, for the message. */
+  /** What a valid value is, for the message: "a positive integer", "a number from 0 to 1". */
   expected: string;
-  /** A further check of a value of the right type. */
+  /** A further check of a value of the right type: a reason when it is wrong. */
   check?: (value: never) => string | undefined;
 }
 
-/** The body as a record once every rule holds. */
 export function readAdminBody(body: unknown, rules: Record<string, FieldRule>): Record<string, unknown> {
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
     throw new AdminInputError([`the body must be a JSON object, got ${shown(body)}`]);
@@ -56,7 +55,7 @@ export function readAdminBody(body: unknown, rules: Record<string, FieldRule>): 
   return obj;
 }
 
-/** undefined when the value is fine. */
+/** undefined when the value is fine; "" when it is wrong with nothing to add; else the reason. */
 function fieldProblem(value: unknown, rule: FieldRule): string | undefined {
   switch (rule.type) {
     case "integer":
@@ -81,10 +80,9 @@ function shown(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
-/** The longest delay a fault or the latency setting may ask for (10 minutes). */
+/** The longest delay a fault or the latency setting may ask for (10 minutes): longer is no test's business. */
 const MAX_DELAY_MS = 600_000;
 
-/** The largest inventory count of one kind `POST /__emulator/inventory` generates. */
 const MAX_INVENTORY_ITEMS = 1_000_000;
 
 const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
@@ -132,7 +130,11 @@ export const pathPatternRule: FieldRule = {
   check: (v: string) => pathPatternProblem(v),
 };
 
-/** A zone name as DNS allows one. */
+/**
+ * A zone name as DNS allows one: labels of 1–63 letters, digits and hyphens, neither starting nor ending with a
+ * hyphen, at least two of them, at most 253 characters, a top-level label not all digits (so not an IP
+ * address).
+ */
 function isHostname(name: string): boolean {
   if (name.length > 253) return false;
   const labels = name.split(".");

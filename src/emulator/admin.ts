@@ -45,13 +45,11 @@ const HANDLERS: Record<string, AdminHandler> = {
   },
   "POST zones": addZone,
   "POST accounts": addAccount,
-  // A recorded real answer loaded as state; `?zone_id=` names the zone.
   "POST recorded": (rt, body, url) => {
     const opts = { zoneId: url.searchParams.get("zone_id") ?? undefined };
     rt.state = stateFromRecorded(rt.state, body as RecordedAnswer, opts);
     return { ok: true, path: recordedPath(body as RecordedAnswer, opts) };
   },
-  // A list endpoint answering in one of the real API's possible shapes (list-shapes.ts).
   "GET list-shapes": (rt) => listShapes(rt),
   "POST list-shapes": (rt, body) => addListShape(rt, body),
   "DELETE list-shapes": (rt) => {
@@ -84,7 +82,6 @@ const HANDLERS: Record<string, AdminHandler> = {
     rt.requests.length = 0;
     return { ok: true };
   },
-  // Each area's own endpoints, given the live state and the clock.
   ...Object.fromEntries(
     AREAS.flatMap((area) => Object.entries(area.admin ?? {})).map(([name, handler]): [string, AdminHandler] => [
       name,
@@ -104,7 +101,7 @@ export async function handleAdmin(
     .slice("/__emulator/".length)
     .split("/")
     .filter((s) => s !== "");
-  // Only from this machine, never from a web page (admin-guard.ts).
+  // Only from this machine, never from a web page (admin-guard.ts); decided on the headers alone.
   const refused = adminRefusal(req);
   if (refused) return sendJson(res, refused.status, { connection: "close" }, { error: refused.error });
   const handler = HANDLERS[`${method} ${name ?? ""}`];
@@ -152,7 +149,6 @@ const ACCOUNT_ID_RULE: FieldRule = {
   check: (v: string) => (/^[0-9a-f]{32}$/.test(v) ? undefined : ""),
 };
 
-/** The most zones one `POST accounts` makes. */
 const MAX_ACCOUNT_ZONES = 10_000;
 
 /**
@@ -222,7 +218,7 @@ function addZone(rt: EmulatorRuntime, body: unknown): unknown {
     waf_migration: WAF_MIGRATION_RULE,
     account_id: ACCOUNT_ID_RULE,
   });
-  // The caller names the plan by its legacy name (or its plan id).
+  // The caller names the plan by its legacy name (or its plan id); the zone answers it as an object.
   const plan = planNameOf(b.plan)!;
   const name = (b.name as string).toLowerCase();
   const id = zoneIdFor(name);
@@ -251,7 +247,6 @@ const TOKEN_FIELDS = [
   "rate_limit",
 ];
 
-/** Accepts `token` (added if new) with what the token check and `GET user/tokens/{id}` should say of it. */
 function putToken(rt: EmulatorRuntime, body: unknown): unknown {
   if (body === null || typeof body !== "object" || Array.isArray(body))
     throw new AdminInputError(["the body must be a JSON object"]);
@@ -272,11 +267,10 @@ function putToken(rt: EmulatorRuntime, body: unknown): unknown {
   return { id: tokenIdFor(token as string) };
 }
 
-/** What a fault may say; README "Fault injection". */
 const FAULT_RULES: Record<keyof FaultSpec, FieldRule> = {
   method: httpMethod,
   path: pathPatternRule,
-  // The fault answers the error envelope.
+  // The fault answers the error envelope: an error status, never a success or an informational one.
   status: { type: "integer", min: 400, max: 599, expected: "an HTTP error status from 400 to 599" },
   code: { type: "integer", min: 0, expected: "a whole number (a Cloudflare error code)" },
   message: { type: "string", expected: "a string" },

@@ -7,7 +7,6 @@ import type { EmulatorState, TokenDetails } from "./types.js";
 
 const VERIFY_PATH = "user/tokens/verify";
 
-/** Whether a path is a token check. */
 function isVerifyPath(path: string | undefined): boolean {
   return path === VERIFY_PATH || (path !== undefined && /^accounts\/[^/]+\/tokens\/verify$/.test(path));
 }
@@ -36,7 +35,6 @@ export function authenticate(
   return `key:${email.toLowerCase()}`;
 }
 
-/** Whether a token may be used now. */
 export function tokenState(
   details: TokenDetails | undefined,
   now = Date.now(),
@@ -47,7 +45,10 @@ export function tokenState(
   return "active";
 }
 
-/** Whether the credential may reach the zone or account a path addresses. */
+/**
+ * Whether the credential may reach the zone or account a path addresses: an account-owned token only its own
+ * account's objects and zones (the real API refuses others 403); anything else everything.
+ */
 export function reaches(
   state: EmulatorState,
   credential: string,
@@ -64,14 +65,13 @@ export function reaches(
   return true;
 }
 
-/** How the request log names a credential. */
+/** How the request log names a credential: a token's name or id, a key's e-mail; never a secret. */
 export function credentialName(state: EmulatorState, credential: string): string {
   if (!credential.startsWith("token:")) return `key ${credential.slice("key:".length)}`;
   const token = credential.slice("token:".length);
   return state.credentials.token_details?.[token]?.name ?? `token ${tokenIdFor(token)}`;
 }
 
-/** The rate limit a credential is held to. */
 export function limitOf(state: EmulatorState, credential: string): { requests: number; seconds: number } {
   const details = credential.startsWith("token:") ? state.credentials.token_details?.[credential.slice(6)] : undefined;
   return details?.rate_limit ?? state.rate_limit;
@@ -83,7 +83,6 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
   return s === undefined || s.trim() === "" ? undefined : s.trim();
 }
 
-/** Whether the credential may only read (`token_details[…].read_only`). */
 export function readOnlyCredential(state: EmulatorState, credential: string): boolean {
   return credential.startsWith("token:") && state.credentials.token_details?.[credential.slice(6)]?.read_only === true;
 }

@@ -3,14 +3,13 @@
 import { INSTANT_EXPECTED, readInstant } from "../instant.js";
 
 /**
- * An instant (Date, ISO 8601 text, ms since the epoch) the clock reads at start and runs on from, in real time.
+ * An instant (Date, ISO 8601 text, ms since the epoch) the clock reads at start and runs on from, in real time;
+ * or a function the emulator asks each time (a test's clock, which may stand still).
  */
 export type EmulatorNow = Date | string | number | (() => Date | number);
 
-/** Milliseconds since the epoch, now. */
 export type Clock = () => number;
 
-/** The instant a fixed `now` names, in ms. */
 export function instantOf(now: Date | string | number): number {
   if (typeof now === "string") {
     const r = readInstant(now);
@@ -22,7 +21,6 @@ export function instantOf(now: Date | string | number): number {
   return ms;
 }
 
-/** The clock `now` describes; the system clock when it is undefined. */
 export function clockOf(now: EmulatorNow | undefined): Clock {
   if (now === undefined) return Date.now;
   if (typeof now === "function") {

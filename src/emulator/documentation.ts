@@ -4,12 +4,10 @@ import type { ApiErrorBody } from "./types.js";
 /** Cloudflare's API reference. */
 const API_REFERENCE = "https://developers.cloudflare.com/api";
 
-/** The reference page of one operation, e.g. `custom_hostnames`, `edit`. */
 export function operationPage(resource: string, method: string): string {
   return `${API_REFERENCE}/resources/${resource}/methods/${method}/`;
 }
 
-/** `errors` with `url` on each item that names no page yet. */
 export function documented(errors: ApiErrorBody[], url: string = API_REFERENCE): ApiErrorBody[] {
   return errors.map((e) => (e.documentation_url === undefined ? { ...e, documentation_url: url } : e));
 }

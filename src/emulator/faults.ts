@@ -36,7 +36,6 @@ export const MAX_PATH_PATTERN_LENGTH = 512;
 /** Characters of regular expressions a path pattern refuses, so a regex is never taken for plain text. */
 const REGEX_ONLY = /[\\()[\]{}+?]/;
 
-/** Why `pattern` is not a path pattern, or undefined when it is one. */
 export function pathPatternProblem(pattern: string): string | undefined {
   if (pattern.length > MAX_PATH_PATTERN_LENGTH) return `longer than ${MAX_PATH_PATTERN_LENGTH} characters`;
   const bad = REGEX_ONLY.exec(pattern);
@@ -44,7 +43,11 @@ export function pathPatternProblem(pattern: string): string | undefined {
   return undefined;
 }
 
-/** A path pattern as a matcher. */
+/**
+ * A path pattern as a matcher: plain text found anywhere in the path; `^` at its start anchors it at the path's
+ * start, `$` at its end at the path's end (both: the whole path); `*` stands for any run of characters; `|`
+ * separates alternatives.
+ */
 export function pathPattern(pattern: string): (path: string) => boolean {
   const alternatives = pattern.split("|").map((alt) => {
     const start = alt.startsWith("^");
@@ -86,7 +89,6 @@ export class FaultStore {
   private faults: ActiveFault[] = [];
   private nextId = 1;
 
-  /** Adds a fault (its path pattern checked first: pathPatternProblem). */
   add(spec: FaultSpec): Fault {
     const fault: Fault = { ...spec, id: `fault-${this.nextId++}`, fired: 0 };
     this.faults.push({
@@ -105,7 +107,6 @@ export class FaultStore {
     return this.faults.map((f) => f.fault);
   }
 
-  /** The first fault of this phase that fires for the request, consuming one of its `count`. */
   take(method: string, path: string, phase: "before" | "after"): Fault | undefined {
     for (const active of this.faults) {
       const f = active.fault;

@@ -42,7 +42,7 @@ export const MAX_ADMIN_BODY_BYTES = 64 * 1024 * 1024;
 /** How long a request body may take to arrive, once its headers are in (default). */
 export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 
-/** A request body refused while it was read. */
+/** A request body refused while it was read: too large (413) or too slow (408). */
 export class BodyError extends Error {
   constructor(
     readonly status: 408 | 413,
@@ -52,7 +52,6 @@ export class BodyError extends Error {
   }
 }
 
-/** The request's body as text, read up to `maxBytes` and within `timeoutMs`. */
 export function readBody(req: IncomingMessage, limits: { maxBytes: number; timeoutMs: number }): Promise<string> {
   const announced = Number(req.headers["content-length"] ?? "0");
   if (announced > limits.maxBytes) return Promise.reject(tooLarge(limits.maxBytes));

@@ -4,12 +4,12 @@ import { createHash, randomBytes } from "node:crypto";
 /** 32 lower-case hex characters, as Cloudflare's ids. */
 export const HEX_ID = /^[0-9a-f]{32}$/;
 
-/** The zone id the emulator gives a zone name. */
+/** The zone id the emulator gives a zone name: md5 hex of the name. */
 export function zoneIdFor(name: string): string {
   return md5Hex(name);
 }
 
-/** The id (`GET user/tokens/verify` → `id`) the emulator gives an API token. */
+/** The id (`GET user/tokens/verify` → `id`) the emulator gives an API token: never the token itself. */
 export function tokenIdFor(token: string): string {
   return md5Hex(`api-token:${token}`);
 }
@@ -28,7 +28,7 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 
 /**
  * A version-4-shaped UUID derived from `text` (md5, with the version and variant bits set as in the recorded
- * ids).
+ * ids): deterministic, so the seed names the same hostnames on every start.
  */
 export function uuidFrom(text: string): string {
   const h = md5Hex(text);
@@ -36,7 +36,7 @@ export function uuidFrom(text: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-/** mulberry32: tiny, fast and good enough for test data. */
+/** mulberry32: tiny, fast and good enough for test data; returns floats in [0, 1). */
 export function createRng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {

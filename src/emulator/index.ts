@@ -42,7 +42,7 @@ export interface EmulatorOptions {
   latencyMs?: number;
   /** Interface to listen on; default 127.0.0.1. */
   host?: string;
-  /** How long a request body may take to arrive once its headers are in (default 30 s). */
+  /** How long a request body may take to arrive once its headers are in (default 30 s): then a 408. */
   bodyTimeoutMs?: number;
 }
 
@@ -52,7 +52,6 @@ export interface RunningEmulator {
   /** e.g. `http://127.0.0.1:8787/__emulator` */
   adminUrl: string;
   port: number;
-  /** The live state (the same object the server changes). */
   state(): EmulatorState;
   close(): Promise<void>;
 }

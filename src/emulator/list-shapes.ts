@@ -23,7 +23,7 @@ export interface ListShape {
   total_count?: number;
   /** result_info without total_pages and total_count. */
   no_totals?: boolean;
-  /** Numeric ids (Logpush jobs) answered as 2^53 + id, raw JSON numbers. */
+  /** Numeric ids (Logpush jobs) answered as 2^53 + id, raw JSON numbers; paths take them back. */
   big_ids?: boolean;
 }
 
@@ -63,7 +63,6 @@ const RULES: Record<string, FieldRule> = {
   big_ids: { type: "boolean", expected: "true or false" },
 };
 
-/** Adds a shape (replacing one for the same path). */
 export function addListShape(rt: object, body: unknown): ListShape[] {
   const b = readAdminBody(body, RULES) as unknown as ListShape;
   const list = shapesOf(rt);
@@ -89,7 +88,7 @@ export function routedPath(rt: object, path: string): string {
     const m = /^(\d+)(\/.*)?$/.exec(rest);
     if (!m) continue;
     const big = BigInt(m[1]!);
-    // Not a big id (or a rounded one below the base).
+    // Not a big id (or a rounded one below the base): left alone, so the route answers as it would.
     if (big <= BIG_ID_BASE) continue;
     return `${shape.path}/${String(big - BIG_ID_BASE)}${m[2] ?? ""}`;
   }
@@ -98,7 +97,6 @@ export function routedPath(rt: object, path: string): string {
 
 type Envelope = { result: unknown; result_info?: Record<string, unknown>; [k: string]: unknown };
 
-/** The answer in the shape asked for. */
 export async function shapeAnswer(
   rt: object,
   method: string,
@@ -128,7 +126,6 @@ export async function shapeAnswer(
   }
 }
 
-/** Every item of the list as the route answers it, its own pages followed. */
 async function wholeList(
   query: URLSearchParams,
   readAll: (query: URLSearchParams) => Promise<Envelope>,
@@ -204,7 +201,7 @@ function shapeList(
   return { result: bigIds(result), success: true, errors: [], messages: [], result_info: info };
 }
 
-/** A copy of an item that differs. */
+/** A copy of an item that differs: its description or name changed, else a field added. */
 function changed(item: Record<string, unknown>): Record<string, unknown> {
   const copy = structuredClone(item);
   if (typeof copy.description === "string") copy.description += " (changed)";

@@ -12,7 +12,7 @@ export interface RateDecision {
 export class SlidingWindowLimiter {
   private readonly log = new Map<string, number[]>();
 
-  /** Counts one request for `key` if the window has room. */
+  /** Counts one request for `key` if the window has room; never counts a refused one. */
   take(key: string, limit: { requests: number; seconds: number }, nowMs = Date.now()): RateDecision {
     const windowMs = limit.seconds * 1000;
     const times = this.prune(key, nowMs - windowMs);
@@ -58,7 +58,6 @@ export class SlidingWindowLimiter {
   }
 }
 
-/** The rate headers of an answer. */
 export function rateLimitHeaders(d: RateDecision): Record<string, string> {
   return {
     "x-ratelimit-limit": String(d.limit),

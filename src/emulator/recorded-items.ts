@@ -4,10 +4,8 @@ import { isObject } from "./validate.js";
 /** A recorded answer the emulator cannot place (not a success, unknown path, wrong shape). */
 export class RecordedAnswerError extends Error {}
 
-/** A recorded object: its fields as recorded, with its id. */
 export type RecordedItem = Record<string, unknown> & { id: string };
 
-/** Adds `item` to `list`, or replaces the item of the same id. */
 export function upsert<T extends { id: unknown }>(list: T[], item: T): void {
   const i = list.findIndex((x) => x.id === item.id);
   if (i >= 0) list[i] = item;

@@ -19,16 +19,17 @@ export interface RecordedAnswer {
 }
 
 export interface RecordedOptions {
-  /** The zone to load into instead of the one the recorded URL names. */
+  /**
+   * The zone to load into instead of the one the recorded URL names; required for a recording without a
+   * request, which is then read as a zone's Logpush jobs list.
+   */
   zoneId?: string;
 }
 
 const API_PREFIX = "/client/v4/";
 
-/** Every area's loaders: path patterns (`:x` a parameter) and how their answer is stored. */
 const LOADERS: readonly RecordedLoader[] = AREAS.flatMap((area) => area.recorded ?? []);
 
-/** The API path (after /client/v4/) a recorded answer is loaded under. */
 export function recordedPath(recorded: RecordedAnswer, opts: RecordedOptions = {}): string {
   const url = recorded.recorded_request?.url;
   if (url === undefined) {
@@ -49,7 +50,6 @@ export function recordedPath(recorded: RecordedAnswer, opts: RecordedOptions = {
   return path.replace(/^zones\/[^/]+/, `zones/${opts.zoneId}`);
 }
 
-/** A copy of `state` holding the recorded answer's items where a GET of its path finds them. */
 export function stateFromRecorded(
   state: EmulatorState,
   recorded: RecordedAnswer,

@@ -6,13 +6,13 @@ import type { Route } from "./types.js";
 interface CompiledRoute {
   route: Route;
   segments: string[];
-  /** One character per segment, "1" literal / "0" parameter, then "1" for a query condition. */
+  /** One character per segment, "1" literal / "0" parameter, then "1" for a query condition: higher wins. */
   specificity: string;
 }
 
 export type IdShapes = Readonly<Record<string, (value: string) => boolean>>;
 
-/** The shapes of the ids every area's paths share. */
+/** The shapes of the ids every area's paths share; parameters no shape names take any non-empty segment. */
 const CORE_ID_SHAPES: IdShapes = {
   zone_id: (v) => HEX_ID.test(v),
   account_id: (v) => HEX_ID.test(v),
@@ -36,7 +36,6 @@ export class Router {
     });
   }
 
-  /** The route for `method path`, or throws the ApiFault Cloudflare would answer (400/404/405). */
   match(method: string, path: string, query: URLSearchParams = new URLSearchParams()): RouteMatch {
     const parts = path.split("/").filter((s) => s !== "");
     const candidates: Array<{ c: CompiledRoute; params: Record<string, string> }> = [];

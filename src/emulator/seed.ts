@@ -44,12 +44,10 @@ export function defaultState(opts: { now?: number } = {}): EmulatorState {
   } as EmulatorState;
 }
 
-/** Every area's top-level part of the state (the seed's, or a state document's filled in). */
 export function areaStates(ctx: StateContext): Partial<EmulatorState> {
   return Object.assign({}, ...AREAS.map((a) => a.state?.(ctx) ?? {}));
 }
 
-/** An empty zone as `POST /__emulator/zones` makes it. */
 export function createEmptyZone(
   name: string,
   plan: ZonePlanName,
@@ -59,7 +57,6 @@ export function createEmptyZone(
   return Object.assign({ id: zoneIdFor(name), name, plan }, ...AREAS.map((a) => a.emptyZone?.(ctx) ?? {})) as ZoneState;
 }
 
-/** An account with none of its own objects yet. */
 export function createEmptyAccount(id: string): AccountState {
   return Object.assign({ id }, ...AREAS.map((a) => a.emptyAccount?.() ?? {})) as AccountState;
 }

@@ -58,7 +58,7 @@ async function handleApi(rt: EmulatorRuntime, req: IncomingMessage, res: ServerR
   };
   let raw: string;
   try {
-    // Bounded before anything else (auth included).
+    // Bounded before anything else (auth included): at most MAX_API_BODY_BYTES, within the body timeout.
     raw = await readBody(req, { maxBytes: MAX_API_BODY_BYTES, timeoutMs: rt.bodyTimeoutMs });
   } catch (err) {
     if (!(err instanceof BodyError)) throw err;
@@ -90,7 +90,7 @@ async function handleApi(rt: EmulatorRuntime, req: IncomingMessage, res: ServerR
     entry.credential = credentialName(rt.state, credential);
     rate = rt.limiter.take(credential, limitOf(rt.state, credential));
     if (!rate.allowed) throw throttledFault();
-    // A list shape asked for on the admin API (list-shapes.ts) cuts the answer anew.
+    // A list shape asked for on the admin API (list-shapes.ts) cuts the answer anew; none by default.
     const routed = routedPath(rt, path);
     outcome = await runRoute(rt, method, routed, url.searchParams, parsed, credential);
     if (outcome.status < 300 && outcome.body !== undefined) {

@@ -14,7 +14,6 @@ import type { AccountState, EmulatorState, TokenDetails, ZoneState } from "./typ
 import { PLAN_NAMES, planNameOf } from "./zone-plans.js";
 import { isObject } from "./validate.js";
 
-/** Thrown with every problem found in a state document. */
 export class StateDocumentError extends Error {
   constructor(readonly problems: string[]) {
     super(`invalid emulator state: ${problems.join("; ")}`);

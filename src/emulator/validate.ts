@@ -13,7 +13,6 @@ export interface FieldSpec {
 /** Error code used for a body that fails validation (Cloudflare uses several; clients key on 400). */
 export const INVALID_BODY_CODE = 1004;
 
-/** Throws 400 unless `body` is a JSON object. */
 export function requireObject(body: unknown, code = INVALID_BODY_CODE): Record<string, unknown> {
   if (!isObject(body)) {
     throw new ApiFault(400, [{ code, message: "Request body must be a JSON object" }]);
@@ -21,10 +20,6 @@ export function requireObject(body: unknown, code = INVALID_BODY_CODE): Record<s
   return body as Record<string, unknown>;
 }
 
-/**
- * Checks `body` against `fields`: required fields present, types and enums right, and (unless `allowUnknown`)
- * no unknown field.
- */
 export function requireFields(
   body: unknown,
   fields: Record<string, FieldSpec>,
@@ -55,7 +50,6 @@ export function requireFields(
   return obj;
 }
 
-/** Returns a message when `value` does not match `spec`, else undefined. */
 function checkField(name: string, value: unknown, spec: FieldSpec): string | undefined {
   if (!matchesType(value, spec.type)) {
     return `${name} must be ${article(spec.type)} ${spec.type}, got ${describe(value)}`;

@@ -14,12 +14,10 @@ const LABELS: Record<ZonePlanName, string> = {
   enterprise: "Enterprise Website",
 };
 
-/** Plan ids: Enterprise's is the recorded one. */
 function planId(plan: ZonePlanName): string {
   return plan === "enterprise" ? RECORDED_ENTERPRISE_PLAN_ID : md5Hex(`plan:${plan}`);
 }
 
-/** The plan object of a zone answer, with the recorded answer's fields. */
 export function planObject(plan: ZonePlanName): Record<string, unknown> {
   const paid = plan === "pro" || plan === "business";
   return {
@@ -37,7 +35,8 @@ export function planObject(plan: ZonePlanName): Record<string, unknown> {
 }
 
 /**
- * The legacy name of a plan given as a name or a plan object (`legacy_id`, else the plan id, else the label).
+ * The legacy name of a plan given as a name or a plan object (`legacy_id`, else the plan id, else the label);
+ * undefined when it names none of the four.
  */
 export function planNameOf(plan: unknown): ZonePlanName | undefined {
   if (typeof plan === "string") return PLAN_NAMES.find((p) => p === plan.toLowerCase() || planId(p) === plan);

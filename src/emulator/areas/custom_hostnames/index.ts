@@ -10,7 +10,7 @@ import type { CustomHostnamesZoneState } from "./state.js";
 export const customHostnames: EmulatorArea = {
   name: "custom_hostnames",
   routes,
-  // Real custom hostname ids are UUIDs.
+  // Real custom hostname ids are UUIDs; the 2024 schema says 32 characters.
   idParams: { custom_hostname_id: (v) => HEX_ID.test(v) || UUID.test(v) },
   emptyZone: (): CustomHostnamesZoneState => ({ custom_hostnames: [] }),
   seedZone: seedHostnames,

@@ -19,7 +19,6 @@ import { badQuery, readEnum } from "../../query.js";
 type Hostname = Record<string, unknown> & { id: string };
 type Ssl = Record<string, unknown>;
 
-/** The reference page of editing a custom hostname (its PATCH). */
 const CUSTOM_HOSTNAME_EDIT = operationPage("custom_hostnames", "edit");
 
 const CUSTOM_HOSTNAME_PAGING: PageBounds = { min: 5, max: 50, default: 20 };
@@ -27,7 +26,10 @@ const CUSTOM_HOSTNAME_PAGING: PageBounds = { min: 5, max: 50, default: 20 };
 /** `""` means the service's default CA (accepted on input, never read back). */
 const CERTIFICATE_AUTHORITIES = ["digicert", "google", "lets_encrypt", "ssl_com", ""] as const;
 
-/** Code of the refusal to change the CA of a hostname with an uploaded certificate. */
+/**
+ * Code of the refusal to change the CA of a hostname with an uploaded certificate: 1400 is the emulator's
+ * choice (the real code is not recorded); clients should key on the 400.
+ */
 const UPLOADED_CA_CODE = 1400;
 
 /** Choosing a CA on a zone whose plan is not Enterprise. */
@@ -62,12 +64,15 @@ function hostnames(req: RouteRequest): Hostname[] {
 
 function findHostname(req: RouteRequest): Hostname {
   const found = hostnames(req).find((h) => h.id === req.params.custom_hostname_id);
-  // Code 1436 is the emulator's choice (unconfirmed).
+  // Code 1436 is the emulator's choice (unconfirmed); clients should key on the 404.
   if (!found) throw notFoundFault("The custom hostname", 1436);
   return found;
 }
 
-/** What the API shows of a stored hostname. */
+/**
+ * What the API shows of a stored hostname: the stored object as it is, except that a CA of "" (or none, on a
+ * certificate Cloudflare issues) reads back as the CA the service picked, never "" or absent.
+ */
 function hostnameView(h: Hostname, sslOverride?: Ssl): Hostname {
   if (!hasSsl(h)) {
     // A hostname no certificate was ordered for answers without `ssl` (the SDK's CustomHostname.ssl is
@@ -93,10 +98,10 @@ function listHostnames(req: RouteRequest): RouteResponse {
   let items = hostnames(req);
   if (hostname) items = items.filter((h) => String(h.hostname).toLowerCase() === hostname.toLowerCase());
   if (id) items = items.filter((h) => h.id === id);
-  // ssl=1 keeps the hostnames that have a certificate.
+  // ssl=1 keeps the hostnames that have a certificate; ssl=0 (the default) filters nothing.
   if (q.get("ssl") === "1") items = items.filter(hasSsl);
   if (order || direction) {
-    // Both orders sort by the certificate status, ties by hostname.
+    // Both orders sort by the certificate status, ties by hostname; without them, creation order.
     const sign = direction === "desc" ? -1 : 1;
     const key = (h: Hostname) => `${String(hasSsl(h) ? (h.ssl as Ssl).status : "")}\u0000${String(h.hostname)}`;
     items = [...items].sort((a, b) => sign * (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
@@ -159,7 +164,10 @@ function hasSsl(h: Hostname): boolean {
   return h.ssl !== undefined && h.ssl !== null;
 }
 
-/** The certificate a PATCH orders for a hostname that has none, before the PATCH's own fields. */
+/**
+ * The certificate a PATCH orders for a hostname that has none, before the PATCH's own fields: the service's
+ * default CA, the defaults a created hostname reads back, no DCV fields yet (the PATCH's method adds them).
+ */
 function newCertificate(hostname: string): Ssl {
   return {
     id: uuidFrom(`ssl:${hostname}`),
@@ -175,7 +183,7 @@ function newCertificate(hostname: string): Ssl {
 
 /**
  * Ordering a certificate for a hostname without one needs `method` and `type`, as creating a hostname with SSL
- * does.
+ * does; 1434 (the CA change's code) and the message are the emulator's choice.
  */
 function checkOrder(ssl: Ssl): void {
   const missing = ["method", "type"].filter((k) => ssl[k] === undefined);

@@ -4,7 +4,6 @@ import { uuidFrom } from "../../ids.js";
 import type { ZoneState } from "../../types.js";
 import { seedSsl } from "./ssl.js";
 
-/** How many hostnames each seed zone has; other zones have none. */
 const HOSTNAMES_PER_ZONE: Record<string, number> = {
   "example.com": 5,
   "example.net": 4,
@@ -23,7 +22,6 @@ const CUSTOMERS: Array<{ sub: string; customer: string; method: "http" | "txt"; 
   { sub: "secure", customer: "hooli", method: "http", ca: "digicert", uploaded: true },
 ];
 
-/** The seed zone's hostnames, as they are at `now` (ms since the epoch). */
 export function seedHostnames(zone: ZoneState, now: number): void {
   zone.custom_hostnames = CUSTOMERS.slice(0, HOSTNAMES_PER_ZONE[zone.name] ?? 0).map((c, i) =>
     seedHostname(zone.name, c, i, now),
@@ -38,7 +36,7 @@ function seedHostname(
 ): Record<string, unknown> & { id: string } {
   const tld = zoneName.split(".").pop() ?? "com";
   const hostname = `${c.sub}.${c.customer}-${tld}.example`;
-  // Created 30 to 58 days ago.
+  // Created 30 to 58 days ago: their certificates (a year long) are current.
   const created = new Date(now - (30 + index * 7) * 86_400_000).toISOString();
   return {
     // UUIDs as the real ids, derived from the name to stay deterministic.

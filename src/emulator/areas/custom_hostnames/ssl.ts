@@ -6,7 +6,6 @@ type Ssl = Record<string, unknown>;
 /** The CA the service picks for a hostname created (or PATCHed) with the default CA (`""` or none). */
 export const DEFAULT_CERTIFICATE_AUTHORITY = "google";
 
-/** The certificate text of the seed's uploaded certificates (a placeholder, not a real certificate). */
 const PLACEHOLDER_CERTIFICATE =
   "-----BEGIN CERTIFICATE-----\nPLACEHOLDER+UPLOADED+CERTIFICATE+OF+THE+ZONEFORM+EMULATOR\n-----END CERTIFICATE-----\n";
 
@@ -15,12 +14,18 @@ export function isUploadedCertificate(ssl: Ssl): boolean {
   return typeof ssl.custom_certificate === "string" && ssl.custom_certificate !== "";
 }
 
-/** A stored `certificate_authority: null` stands for an answer without the field. */
+/**
+ * A stored `certificate_authority: null` stands for an answer without the field: the field is left out of every
+ * answer.
+ */
 export function caNotStated(ssl: Ssl): boolean {
   return ssl.certificate_authority === null;
 }
 
-/** The CA a hostname's certificate has. */
+/**
+ * The CA a hostname's certificate has: the stored one, the service's default for "" or none; undefined when not
+ * stated.
+ */
 export function effectiveCertificateAuthority(ssl: Ssl): string | undefined {
   if (caNotStated(ssl)) return undefined;
   const ca = ssl.certificate_authority;

@@ -20,7 +20,6 @@ export interface Destination {
   path: string;
 }
 
-/** Parses a destination_conf; returns a reason string when it is not valid. */
 export function parseDestination(conf: unknown): Destination | string {
   if (typeof conf !== "string" || conf === "") return "destination_conf is required";
   if (conf.length > MAX_DESTINATION_LENGTH)
@@ -46,7 +45,6 @@ export function needsOwnership(dest: Destination): boolean {
   return (OWNERSHIP_SCHEMES as readonly string[]).includes(dest.scheme);
 }
 
-/** Parses and checks reachability; throws 400 otherwise. */
 export function requireDestination(conf: unknown): Destination {
   const dest = parseDestination(conf);
   if (typeof dest === "string") throw destinationFault(dest);
@@ -78,7 +76,7 @@ export function requireOwnership(zoneId: string, conf: string, dest: Destination
   }
 }
 
-/** Destination without its query string (where secrets live). */
+/** Destination without its query string (where secrets live): how jobs are compared. */
 export function stripQuery(conf: string): string {
   return conf.split("?")[0] ?? conf;
 }

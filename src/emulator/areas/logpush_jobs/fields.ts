@@ -57,7 +57,7 @@ const DESCRIPTIONS: Record<string, string> = {
 };
 
 // Account-scoped datasets (accounts/{id}/logpush/…): Zero Trust, audit, Workers and network logs, and
-// firewall_events at account level since 2026-06-30.
+// firewall_events at account level since 2026-06-30; a realistic subset of their fields.
 const AUDIT_LOGS =
   "ActionResult ActionType ActorEmail ActorID ActorIP ActorType ID Interface Metadata NewValue OldValue " +
   "OwnerID ResourceID ResourceType When";
@@ -100,12 +100,10 @@ const ACCOUNT_DATASETS: Record<string, string> = {
 const LOGPUSH_DATASETS = Object.keys(DATASETS);
 const ACCOUNT_LOGPUSH_DATASETS = Object.keys(ACCOUNT_DATASETS);
 
-/** The datasets of a zone's jobs, or with `account` of an account's. */
 export function datasetsOf(scope: "zone" | "account"): string[] {
   return scope === "account" ? ACCOUNT_LOGPUSH_DATASETS : LOGPUSH_DATASETS;
 }
 
-/** Field names of a dataset (of a zone, or with `account` of an account), undefined for an unknown dataset. */
 export function listDatasetFields(dataset: string, scope: "zone" | "account" = "zone"): string[] | undefined {
   const table = scope === "account" ? ACCOUNT_DATASETS : DATASETS;
   const raw = Object.hasOwn(table, dataset) ? table[dataset] : undefined;

@@ -23,7 +23,10 @@ const FILTER_OPERATORS = [
 const MAX_FILTER_OPERATORS = 30;
 const MAX_FILTER_BYTES = 1000;
 
-/** Validates a filter and returns it as stored. */
+/**
+ * Validates a filter and returns it as stored: compact JSON (the API re-serialises it, so clients must compare
+ * parsed filters), or null for no filter (`""` or none).
+ */
 export function normalizeFilter(raw: unknown, fields: readonly string[] | undefined): string | null {
   if (raw === null) throw filterFault('filter must be a string; null is not accepted (send "" to remove a filter)');
   if (raw === undefined || raw === "") return null;

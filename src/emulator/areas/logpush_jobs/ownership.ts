@@ -1,7 +1,6 @@
 // The Logpush ownership challenge token.
 import { createHash } from "node:crypto";
 
-/** Deterministic ownership token for a zone and a destination (query string ignored). */
 export function ownershipToken(zoneId: string, destination: string): string {
   const base = destination.split("?")[0] ?? destination;
   return createHash("sha256").update(`${zoneId}\n${base}`).digest("hex");

@@ -37,8 +37,8 @@ const CREATE_FIELDS = [
   "filter_attack_traffic",
 ];
 
-// The jobs list answers no `result_info`.
-/** The routes of one scope: `zones/:zone_id` or `accounts/:account_id`. */
+// The jobs list answers no `result_info`: cft_logpush_zone_filter (a real answer) has none, the cloudflare-go
+// fixture cfgo_logpush_list has one; the recording is followed.
 function scopeRoutes(base: string): Route[] {
   return [
     { method: "GET", pattern: `${base}/logpush/jobs`, handler: (req) => ({ result: jobsOf(req) }) },
@@ -85,7 +85,8 @@ function createJob(req: RouteRequest): RouteResponse {
   const conf = body.destination_conf as string;
   const dest = requireDestination(conf);
   requireOwnership(zone.id, conf, dest, body.ownership_challenge);
-  // A job configured by `logpull_options` alone has no output_options.
+  // A job configured by `logpull_options` alone has no output_options; one with neither answers
+  // `output_options: null` (the emulator's choice: no answer of such a job is recorded).
   const legacy = typeof scalars.logpull_options === "string";
   const job: Job = {
     id: req.state.next_job_id++,
@@ -108,7 +109,10 @@ function createJob(req: RouteRequest): RouteResponse {
   return { result: job };
 }
 
-/** PUT changes only the fields it carries. */
+/**
+ * PUT changes only the fields it carries: `{enabled: true}` alone keeps everything else, output_options
+ * included.
+ */
 function updateJob(req: RouteRequest): RouteResponse {
   const zone = holderOf(req);
   const job = requireJob(req, zone.logpush_jobs);
@@ -139,7 +143,6 @@ function updateJob(req: RouteRequest): RouteResponse {
   return { result: job };
 }
 
-/** 200 with `result: {}`. */
 function deleteJob(req: RouteRequest): RouteResponse {
   const zone = holderOf(req);
   const job = requireJob(req, zone.logpush_jobs);
@@ -147,7 +150,7 @@ function deleteJob(req: RouteRequest): RouteResponse {
   return { result: {} };
 }
 
-/** "Writes" the token into the destination. */
+/** "Writes" the token into the destination; the admin API's ownership route reads it back. */
 function getOwnershipChallenge(req: RouteRequest): RouteResponse {
   const zone = holderOf(req);
   const conf = requireBody(req.body, ["destination_conf"]).destination_conf;
@@ -229,19 +232,16 @@ function requireJob(req: RouteRequest, jobs: readonly Job[]): Job {
   return job;
 }
 
-/** Whether the route addresses an account's jobs or a zone's. */
 function scopeOf(req: RouteRequest): "zone" | "account" {
   return req.zone ? "zone" : "account";
 }
 
-/** The jobs of the zone or account the route addresses (none for an account without stored objects). */
 function jobsOf(req: RouteRequest): Job[] {
   return req.zone
     ? req.zone.logpush_jobs
     : ((req.state.accounts ?? []).find((a) => a.id === req.params.account_id)?.logpush_jobs ?? []);
 }
 
-/** The zone or account the route addresses (the server checked it exists), with its jobs. */
 function holderOf(req: RouteRequest, create = false): { id: string; logpush_jobs: Job[] } {
   if (req.zone) return req.zone;
   const id = req.params.account_id;
@@ -254,7 +254,7 @@ function holderOf(req: RouteRequest, create = false): { id: string; logpush_jobs
   return empty;
 }
 
-/** A JSON object with only `allowed` keys. */
+/** A JSON object with only `allowed` keys: an unknown key is more likely a typo than an extension. */
 function requireBody(body: unknown, allowed: readonly string[]): Record<string, unknown> {
   if (!isObject(body)) throw new ApiFault(400, [fault("/", "the request body must be a JSON object")]);
   const unknown = Object.keys(body).filter((k) => !allowed.includes(k));

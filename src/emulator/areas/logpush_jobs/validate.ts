@@ -28,7 +28,10 @@ const UPLOAD_BOUNDS: Record<string, [number, number]> = {
 
 const NAME_PATTERN = /^[a-zA-Z0-9\-.]*$/;
 
-/** Returns output_options as they will be stored (the options set, none added), or null. */
+/**
+ * Returns output_options as they will be stored (the options set, none added), or null; collects problems into
+ * `errors`.
+ */
 export function normalizeOutputOptions(
   raw: unknown,
   dataset: string,
@@ -86,7 +89,6 @@ export function normalizeOutputOptions(
   return out;
 }
 
-/** Checks the scalar job fields present in `body`. */
 export function checkJobScalars(body: Record<string, unknown>, errors: ApiErrorBody[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if ("name" in body) {

@@ -10,7 +10,7 @@ import type { AlertingPolicy } from "./state.js";
 export const notifications: EmulatorArea = {
   name: "notifications",
   routes,
-  // Policy ids are UUIDs (the SDK's examples).
+  // Policy ids are UUIDs (the SDK's examples); older answers show 32 hex.
   idParams: { alerting_policy_id: (v) => UUID.test(v) || /^[0-9a-f]{32}$/.test(v) },
   emptyAccount: () => ({ alerting_policies: [] }),
   recorded: [

@@ -39,7 +39,6 @@ function zonesOfAccount(req: RouteRequest): Set<string> {
   return new Set(req.state.zones.filter((z) => (z.account_id ?? req.state.account_id) === account).map((z) => z.id));
 }
 
-/** A body's problems, every one; `create` requires what a create requires. */
 function check(req: RouteRequest, body: Record<string, unknown>, create: boolean): ApiErrorBody[] {
   const errors: ApiErrorBody[] = [];
   for (const k of Object.keys(body)) {
@@ -101,7 +100,6 @@ function checkFilters(req: RouteRequest, filters: unknown): ApiErrorBody[] {
   return errors;
 }
 
-/** A lower-case UUID from a fresh random id. */
 function newPolicyId(): string {
   const h = randomId();
   const variant = "89ab"[parseInt(h[16]!, 16) & 3];
@@ -133,7 +131,10 @@ function create(req: RouteRequest): RouteResponse {
   return { result: { id: policy.id } };
 }
 
-/** A PUT replaces the policy's fields with the body's. */
+/**
+ * A PUT replaces the policy's fields with the body's: a field it leaves out is reset (description,
+ * alert_interval removed, filters `{}`; name, enabled and mechanisms kept, as no answer shows them unset).
+ */
 function update(req: RouteRequest): RouteResponse {
   const policy = policyOf(req);
   const body = requireObject(req.body);

@@ -1,6 +1,5 @@
 // An emulated account's notification policies.
 
-/** A notification policy as stored: exactly the fields its answers show, with its UUID id. */
 export type AlertingPolicy = Record<string, unknown> & { id: string };
 
 /** An account's notification policies (absent on an entry another area made: none). */

@@ -59,7 +59,9 @@ function isoSeconds(ms: number): string {
 
 /**
  * What happens to one script of a zone's Page Shield inventory, for tests of `audit` against a script
- * inventory.
+ * inventory: `seen` (the script appears on `page`, or is seen again: last_seen_at = `at`), `changed` (a new
+ * version with another hash, fetched at `at`, later than the previous one) or `unseen` (last seen `days_ago`
+ * days before `at`, default 120, and inactive).
  */
 function scriptEvent(rt: AdminContext, body: unknown): unknown {
   const b = readAdminBody(body, {

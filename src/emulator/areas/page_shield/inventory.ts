@@ -21,7 +21,10 @@ export interface InventoryOptions {
    * versions each (hash changes, later fetched_at).
    */
   paymentPages?: boolean;
-  /** The instant (ms since the epoch) every timestamp is counted back from. */
+  /**
+   * The instant (ms since the epoch) every timestamp is counted back from: items were first seen up to 180 days
+   * before it and last seen between then and `now` (the emulator passes its clock).
+   */
   now: number;
 }
 
@@ -139,7 +142,7 @@ function generateScripts(opts: InventoryOptions, now: number, rng: () => number)
   return out;
 }
 
-/** The scripts a shop's payment pages load. */
+/** The scripts a shop's payment pages load: its own, the payment provider's, a tag manager, a library. */
 const PAYMENT_SCRIPTS: ReadonlyArray<{
   url: (zone: string) => string;
   pages: string[];
@@ -327,7 +330,7 @@ function pageUrls(host: string, rng: () => number): string[] {
 }
 
 function seenTimes(now: number, rng: () => number): { added_at: string; first_seen_at: string; last_seen_at: string } {
-  // Whole seconds, as the real API shows first/last_seen_at.
+  // Whole seconds, as the real API shows first/last_seen_at; added_at a moment later.
   const first = now - Math.floor(rng() * 180 * DAY_SECONDS) * 1000;
   const last = first + Math.floor((rng() * (now - first)) / 1000) * 1000;
   const firstIso = new Date(first).toISOString();

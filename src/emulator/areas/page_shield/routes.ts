@@ -7,7 +7,7 @@ import { ApiFault, type Route, type RouteRequest, type RouteResponse, type ZoneS
 import { requireFields, type FieldSpec } from "../../validate.js";
 import { cookieFilters, isMaliciousItem, orderItems, rejectExport, resourceFilters, type Item } from "./query.js";
 
-/** per_page bounds of the inventory lists. */
+/** per_page bounds of the inventory lists; the default is the emulator's choice (not documented). */
 const PAGE_SHIELD_PAGING: PageBounds = { min: 1, max: 100, default: 15 };
 
 /** 2026 added `add_reporting_directives` to log | allow. */
@@ -40,7 +40,7 @@ function updateSettings(req: RouteRequest): RouteResponse {
   const zone = zoneOf(req);
   Object.assign(zone.page_shield, body, { updated_at: req.now() });
   // The PUT answer is `{enabled, updated_at}` only (Page Shield API reference), although the 2024 schema
-  // requires all four settings.
+  // requires all four settings; GET answers all four.
   return { result: { enabled: zone.page_shield.enabled, updated_at: zone.page_shield.updated_at } };
 }
 
@@ -54,7 +54,6 @@ function settingsView(zone: ZoneState): Record<string, unknown> {
   };
 }
 
-/** The list handler of one inventory kind. */
 function listInventory(kind: "scripts" | "connections" | "cookies", listView: (item: Item) => Item) {
   return (req: RouteRequest): RouteResponse => {
     rejectExport(req.query);
@@ -119,7 +118,10 @@ function listPolicies(req: RouteRequest): RouteResponse {
   return { result: paginate(policies, readPageRequest(req.query, PAGE_SHIELD_PAGING)).result };
 }
 
-/** `enabled` as a boolean or the text "true"/"false". */
+/**
+ * `enabled` as a boolean or the text "true"/"false": Cloudflare's own create example sends `"enabled": "true"`
+ * and gets 200.
+ */
 function readEnabledText(body: unknown): unknown {
   const b = body as Record<string, unknown> | null;
   if (b === null || typeof b !== "object" || (b.enabled !== "true" && b.enabled !== "false")) return body;

@@ -3,7 +3,6 @@
 import type { ZoneState } from "../../types.js";
 import { addThreatScores, generateInventory } from "./inventory.js";
 
-/** The seed zone's inventory, dated back from `now` (ms since the epoch). */
 export function seedInventory(zone: ZoneState, now: number): void {
   const inventory = generateInventory({
     now,
@@ -21,7 +20,11 @@ export function seedInventory(zone: ZoneState, now: number): void {
   zone.cookies = inventory.cookies;
 }
 
-/** Makes the small seed inventory say exactly what the docs promise. */
+/**
+ * Makes the small seed inventory say what docs/emulator.md, "The seed", promises: one malicious script per verdict
+ * score, one scored 30 that is not malicious (under the older threshold of 50), one infrequent script, one
+ * malicious connection, insecure cookies.
+ */
 function shapeSeedInventory(inv: ReturnType<typeof generateInventory>, zoneName: string): void {
   for (const item of [...inv.scripts, ...inv.connections]) item.status = "active";
   const bad: Array<{

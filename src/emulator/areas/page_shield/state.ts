@@ -1,6 +1,5 @@
 // The Page Shield part of an emulated zone.
 
-/** An inventory item or a policy. */
 type PageShieldItem = Record<string, unknown> & { id: string };
 
 export interface PageShieldZoneState {

@@ -47,7 +47,7 @@ function checkOverrides(raw: unknown, target: Ruleset, ptr: string, errors: ApiE
     errors.push(problem(ptr, raw, "overrides", "it must be an object"));
     return;
   }
-  // Overrides can only pick actions a managed rule may take.
+  // Overrides can only pick actions a managed rule may take; the OWASP list is the documented one.
   const actions: readonly string[] = OWASP_OVERRIDE_ACTIONS;
   const checkAction = (value: unknown, p: string): void => {
     if (value !== undefined && (typeof value !== "string" || !actions.includes(value))) {
@@ -59,7 +59,7 @@ function checkOverrides(raw: unknown, target: Ruleset, ptr: string, errors: ApiE
     if (value !== undefined && typeof value !== "boolean")
       errors.push(problem(p, value, "enabled", "it must be a boolean"));
   };
-  /** An override of the ruleset or of a category. */
+  /** An override of the ruleset or of a category: action and enabled, and no score threshold. */
   const checkBroadOverride = (o: Record<string, unknown>, p: string): void => {
     checkAction(o.action, `${p}/action`);
     checkEnabled(o.enabled, `${p}/enabled`);
@@ -115,7 +115,10 @@ function checkOverrides(raw: unknown, target: Ruleset, ptr: string, errors: ApiE
   });
 }
 
-/** The lists of a log_custom_field rule. */
+/**
+ * The lists of a log_custom_field rule; the transformed/raw ones since 2025-04-18 (changelog "Custom fields raw
+ * and transformed values support").
+ */
 const LOG_FIELD_KINDS = [
   "request_fields",
   "transformed_request_fields",

@@ -34,7 +34,7 @@ export const rulesets: EmulatorArea = {
   ],
 };
 
-/** A list answer's rulesets carry no rules. */
+/** A list answer's rulesets carry no rules: those already stored under the same id are kept. */
 function replaceRulesets(zone: ZoneState, items: RecordedItem[]): void {
   zone.rulesets = items.map((item) => {
     const before = zone.rulesets.find((r) => r.id === item.id);

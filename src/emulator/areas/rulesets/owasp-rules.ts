@@ -167,7 +167,6 @@ export function buildOwaspRules(now: string): Rule[] {
   return [...scoring, threshold];
 }
 
-/** A stable 32-hex rule id for seed data (md5 of a namespaced key). */
 export function deriveRuleId(namespace: string, key: string): string {
   return createHash("md5").update(`${namespace}:${key}`).digest("hex");
 }

@@ -6,7 +6,7 @@ const RULESETS_PER_PAGE = { min: 1, max: 100, default: 50 } as const;
 
 /**
  * Without `cursor` or `per_page` the whole list comes back with no `result_info`, as the recorded zone list
- * answers.
+ * answers; with either, a cursor page as the 2026 SDK reads it.
  */
 export function paginateByCursor<T>(
   items: readonly T[],

@@ -62,7 +62,8 @@ function getZoneRuleset(req: RouteRequest): RouteResponse {
   const id = requireId(req.params.ruleset_id, "ruleset");
   const own = findZoneRuleset(zone, id);
   const account = req.state.account_rulesets.find((r) => r.id === id);
-  // A managed ruleset a recorded zone list brought in has no rules of its own.
+  // A managed ruleset a recorded zone list brought in has no rules of its own: the account's copy, when there
+  // is one, answers with its rules.
   const ruleset = own?.kind === "managed" ? (account ?? own) : (own ?? account);
   if (!ruleset) throw notFound(`could not find ruleset ${id}`);
   return { result: ruleset };
@@ -203,7 +204,7 @@ function writeRuleset(
   if (body.description !== undefined && typeof body.description !== "string") {
     throw invalid([problem("/description", body.description, "description", "it must be a string")]);
   }
-  // The 2026 SDK makes `rules` optional.
+  // The 2026 SDK makes `rules` optional; leaving it out keeps the rules rather than wiping them.
   const rules = body.rules === undefined ? undefined : validateRules(body.rules, ruleContext(req, ruleset.phase));
   if (rules) refuseDeployOnPreviousWaf(zone, ruleset.phase, rules);
   return applyWrite(req, ruleset, dryRun, (target) => {
@@ -213,7 +214,10 @@ function writeRuleset(
   });
 }
 
-/** Runs `mutate` on a copy, so that a write failing half-way (or a dry run) leaves the ruleset as it was. */
+/**
+ * Runs `mutate` on a copy, so that a write failing half-way (or a dry run) leaves the ruleset as it was; a
+ * successful write is then copied back into the stored object.
+ */
 function applyWrite(
   _req: RouteRequest,
   ruleset: Ruleset,
@@ -227,7 +231,7 @@ function applyWrite(
   return { result: ruleset };
 }
 
-/** Until migrated, a zone's managed WAF is the previous one. */
+/** Until migrated, a zone's managed WAF is the previous one: new managed rules go through the switch. */
 function refuseDeployOnPreviousWaf(zone: ZoneState, phase: string, rules: readonly RuleInput[]): void {
   if (phase !== MANAGED_PHASE || zone.waf_migration.mode !== "previous") return;
   const i = rules.findIndex((r) => r.action === "execute");

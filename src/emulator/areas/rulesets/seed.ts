@@ -61,7 +61,7 @@ const CF_MANAGED_RULES: ReadonlyArray<[string | undefined, string, string, boole
   [undefined, "XSS - JavaScript Events", "block", true, ["xss"]],
   [undefined, "XSS - HTML Encoding", "block", true, ["xss"]],
   [undefined, "Anomaly:Header:User-Agent - Missing", "log", true, ["anomaly", "header"]],
-  // The rule the unofficial migration example overrides.
+  // The rule the unofficial migration example overrides; disabled by default like the real one.
   [
     "23ee7cebe6e8443e99ecf932ab579455",
     "Anomaly:Port - Non Standard Port (not 80 or 443)",
@@ -71,7 +71,6 @@ const CF_MANAGED_RULES: ReadonlyArray<[string | undefined, string, string, boole
   ],
 ];
 
-/** The account-level managed rulesets of a fresh emulator, stamped with `now`. */
 export function seedAccountRulesets(now: string): Ruleset[] {
   return [
     {

@@ -33,7 +33,6 @@ interface RulesetsZoneState {
 }
 
 interface RulesetsAccountState {
-  /** Account-level managed rulesets (OWASP Core, Cloudflare Managed). */
   account_rulesets: Ruleset[];
 }
 

@@ -16,7 +16,10 @@ export function findZoneRuleset(zone: ZoneState, id: string): Ruleset | undefine
   return zone.rulesets.find((r) => r.id === id);
 }
 
-/** The rulesets a zone's list shows. */
+/**
+ * The rulesets a zone's list shows: the zone's own (with, after a recorded list was loaded, the managed
+ * rulesets it listed, in its order), then the account's managed rulesets not already shown.
+ */
 export function zoneRulesetsListed(zone: ZoneState, accountRulesets: readonly Ruleset[]): Ruleset[] {
   const own = new Set(zone.rulesets.map((r) => r.id));
   return [...zone.rulesets, ...accountRulesets.filter((r) => !own.has(r.id))];
@@ -56,7 +59,6 @@ export function createRuleset(
   return ruleset;
 }
 
-/** Replaces the rule list. */
 export function replaceRules(ruleset: Ruleset, inputs: readonly RuleInput[], now: string): void {
   const errors = inputs.flatMap((r, i) =>
     r.id !== undefined && !ruleset.rules.some((x) => x.id === r.id)
@@ -93,7 +95,7 @@ export function updateRule(
   const index = ruleset.rules.findIndex((r) => r.id === ruleId);
   const current = ruleset.rules[index];
   if (!current) throw notFound(`could not find rule ${ruleId} in ruleset ${ruleset.id}`);
-  // The ref is a rule's identity for clients.
+  // The ref is a rule's identity for clients: a PATCH body without one keeps the current ref.
   const next = input ? materializeRule({ ref: current.ref, ...input, id: ruleId }, current, now) : current;
   if (position === undefined) {
     ruleset.rules[index] = next;
@@ -116,7 +118,6 @@ export function deleteRule(ruleset: Ruleset, ruleId: string, now: string): void 
   touchRuleset(ruleset, now);
 }
 
-/** Reads and checks a `position` body field; undefined when absent. */
 export function readPosition(raw: unknown): RulePosition | undefined {
   if (raw === undefined) return undefined;
   const keys = raw !== null && typeof raw === "object" && !Array.isArray(raw) ? Object.keys(raw) : [];
@@ -157,13 +158,15 @@ function positionError(key: string, value: unknown, reason: string): ApiFault {
   return invalid([problem(`/position/${key}`, value, `position.${key}`, reason)]);
 }
 
-/** Records a change: version +1 and a new last_updated. */
 export function touchRuleset(ruleset: Ruleset, now: string): void {
   ruleset.version = String(Number(ruleset.version) + 1);
   ruleset.last_updated = now;
 }
 
-/** An execute rule's action_parameters as stored. */
+/**
+ * An execute rule's action_parameters as stored: without a `version`, the deployment follows the managed
+ * ruleset's latest version and reads back `version: "latest"`.
+ */
 function storedActionParameters(input: RuleInput): Record<string, unknown> | undefined {
   const ap = input.action_parameters;
   if (input.action !== "execute" || ap === undefined || ap.version !== undefined) return ap;
@@ -171,7 +174,6 @@ function storedActionParameters(input: RuleInput): Record<string, unknown> | und
   return { id, version: "latest", ...rest };
 }
 
-/** Builds the stored rule; `previous` is the rule it replaces (same id), if any. */
 function materializeRule(input: RuleInput, previous: Rule | undefined, now: string): Rule {
   const id = previous?.id ?? newId();
   const actionParameters = storedActionParameters(input);

@@ -68,14 +68,14 @@ export interface RuleInput {
   ref?: string;
   logging?: { enabled: boolean };
   action_parameters?: Record<string, unknown>;
-  /** Rule fields the 2026 SDK sends for rate limiting and leaked-credential rules. */
+  /** Rule fields the 2026 SDK sends for rate limiting and leaked-credential rules: kept as given. */
   ratelimit?: Record<string, unknown>;
   exposed_credential_check?: Record<string, unknown>;
   /** Rule fields the emulator does not know, kept as given and read back. */
   extra?: Record<string, unknown>;
 }
 
-/** The rule fields the emulator knows (written, read-only, or a placement directive). */
+/** The rule fields the emulator knows (written, read-only, or a placement directive); any other is `extra`. */
 const KNOWN_RULE_FIELDS = new Set([
   "id",
   "action",
@@ -94,7 +94,6 @@ const KNOWN_RULE_FIELDS = new Set([
   "categories",
 ]);
 
-/** Validates a `rules` array; throws one 400 listing every problem. */
 export function validateRules(raw: unknown, ctx: RuleContext, pointer = "/rules"): RuleInput[] {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) throw invalid([problem(pointer, raw, "rules", "it must be an array of rules")]);
@@ -105,7 +104,6 @@ export function validateRules(raw: unknown, ctx: RuleContext, pointer = "/rules"
   return rules;
 }
 
-/** Validates one rule body (POST/PATCH of a single rule). */
 export function validateRule(raw: unknown, ctx: RuleContext, pointer = ""): RuleInput {
   const errors: ApiErrorBody[] = [];
   const rule = checkRule(raw, ctx, pointer, errors);
@@ -113,7 +111,6 @@ export function validateRule(raw: unknown, ctx: RuleContext, pointer = ""): Rule
   return rule;
 }
 
-/** Checks that hold across a ruleset's rules. */
 export function checkRuleSet(rules: readonly RuleInput[], pointer = "/rules"): ApiErrorBody[] {
   const errors: ApiErrorBody[] = [];
   const seen = new Set<string>();

@@ -14,7 +14,7 @@ function callerToken(req: RouteRequest): string | undefined {
   return req.credential?.startsWith("token:") ? req.credential.slice("token:".length) : undefined;
 }
 
-/** The answer of the token check. */
+/** The answer of the token check: the real API's status words (a token not yet valid is "active"). */
 function tokenStatus(req: RouteRequest, token: string): Record<string, unknown> {
   const details = req.state.credentials.token_details?.[token];
   const state = tokenState(details, Date.parse(req.now()));

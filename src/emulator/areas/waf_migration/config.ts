@@ -25,7 +25,7 @@ const ACTION_MAPPING: Record<OldAction, string> = {
   challenge: "managed_challenge",
 };
 
-/** `start` for an eligible zone not yet migrated (the only documented value). */
+/** `start` for an eligible zone not yet migrated (the only documented value); the others are ours. */
 export function migrationState(zone: ZoneState): "start" | "incompatible" | "validation" | "done" {
   const m = zone.waf_migration;
   if (m.mode === "new") return "done";

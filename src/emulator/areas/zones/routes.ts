@@ -4,10 +4,9 @@ import { paginate, readPageRequest, type PageBounds } from "../../paging.js";
 import type { Route, RouteRequest, RouteResponse, ZoneState } from "../../types.js";
 import { planObject } from "../../zone-plans.js";
 
-/** per_page bounds of the zones list. */
+/** per_page bounds of the zones list: 5–50, default 20 (the List Zones reference's bounds). */
 const ZONE_PAGING: PageBounds = { min: 5, max: 50, default: 20 };
 
-/** A zone answer: the emulator's fields, overridden by what a recorded answer showed (`details`). */
 function zoneDetails(zone: ZoneState): Record<string, unknown> {
   return {
     id: zone.id,
