@@ -18,9 +18,20 @@ export function md5Hex(text: string): string {
   return createHash("md5").update(text).digest("hex");
 }
 
+let idRng: (() => number) | undefined;
+
+/**
+ * Makes randomId() repeat a sequence, so scripts/docs-samples.mjs (which imports it from dist/) regenerates
+ * documented outputs byte for byte.
+ * @public
+ */
+export function seedIds(seed: number | undefined): void {
+  idRng = seed === undefined ? undefined : createRng(seed);
+}
+
 /** A fresh random 32-hex id (policies, rulesets and other objects created through the API). */
 export function randomId(): string {
-  return randomBytes(16).toString("hex");
+  return idRng ? hexFrom(idRng, 32) : randomBytes(16).toString("hex");
 }
 
 /** Lower-case UUID, as custom hostname and certificate ids are (`234e5416-89bd-44ae-adea-93082b3a88ed`). */
